@@ -1,0 +1,131 @@
+"""Changed-lines mode for review bots: keep only findings on lines a change added or modified.
+
+The changed lines come from a unified diff, either `git diff -U0 REV` (`--diff-base REV`) or a
+diff file (`--diff-file PATH`, `-` for stdin). Paths are resolved to absolute paths on both
+sides, so a diff made at the repository root matches findings reported relative to any
+directory.
+"""
+
+from __future__ import annotations
+
+import codecs
+import dataclasses
+import re
+import subprocess
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+
+from ascend_lint.model import FileResult, Finding
+
+ChangedLines = dict[Path, set[int]]
+
+HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+
+
+class ChangedLinesError(Exception):
+    """The changed lines could not be determined (not a git repository, unknown revision)."""
+
+
+def changed_lines_from_diff(text: str, root: Path | str = ".") -> ChangedLines:
+    """Line numbers (1-based, new side) added or modified per file, paths resolved from ``root``.
+
+    Works with any context size; only `+` lines count. Deleted files and pure deletions
+    contribute no line.
+    """
+    changed: ChangedLines = {}
+    lines: set[int] = set()
+    old_left = new_left = row = 0
+    for line in text.split("\n"):
+        if old_left > 0 or new_left > 0:  # inside a hunk body, where `+++ ` may be content
+            tag = line[:1]
+            if tag == "+":
+                lines.add(row)
+                row, new_left = row + 1, new_left - 1
+            elif tag == "-":
+                old_left -= 1
+            elif tag in (" ", ""):  # context (some tools strip the blank of an empty one)
+                row, new_left, old_left = row + 1, new_left - 1, old_left - 1
+        elif line.startswith("+++ "):
+            path = _new_path(line[4:])
+            lines = set() if path is None else changed.setdefault(Path(root, path).resolve(), set())
+        elif match := HUNK.match(line):
+            old_left, row, new_left = _count(match[1]), int(match[2]), _count(match[3])
+    return changed
+
+
+def _count(group: str | None) -> int:
+    return 1 if group is None else int(group)
+
+
+def _new_path(header: str) -> str | None:
+    """The path in a `+++` header: `b/` prefix dropped, git's C-style quoting undone."""
+    name = header.split("\t")[0].rstrip("\r")
+    if name.startswith('"'):
+        raw = codecs.escape_decode(name[1:-1].encode("utf-8", "surrogateescape"))[0]
+        name = raw.decode("utf-8", "surrogateescape")
+    if name == "/dev/null":
+        return None
+    return name[2:] if name.startswith("b/") else name
+
+
+def read_diff(path: str) -> str:
+    """The text of a diff file, `-` meaning standard input; undecodable bytes are kept."""
+    data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    return data.decode("utf-8", "surrogateescape")
+
+
+def changed_lines_from_git(rev: str, cwd: Path | str = ".", paths: Iterable[str] = ()) -> ChangedLines:
+    """Lines changed in the working tree since ``rev`` (any `git diff` revision, e.g.
+    `origin/main...` for a pull request), restricted to ``paths``; untracked files count
+    as entirely new.
+    """
+    top = Path(_git(cwd, "rev-parse", "--show-toplevel").strip())
+    pathspec = ["--", *paths] if paths else []
+    prefixes = ["--src-prefix=a/", "--dst-prefix=b/"]  # whatever diff.noprefix says
+    diff = _git(cwd, "diff", "-U0", "--no-color", "--no-ext-diff", *prefixes, rev, *pathspec)
+    changed = changed_lines_from_diff(diff, top)
+    untracked = _git(cwd, "ls-files", "-z", "--others", "--exclude-standard", "--full-name", *pathspec)
+    for name in filter(None, untracked.split("\0")):
+        path = top / name
+        changed[path.resolve()] = set(range(1, _line_count(path) + 1))
+    return changed
+
+
+def _git(cwd: Path | str, *args: str) -> str:
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True)
+    except FileNotFoundError as error:
+        raise ChangedLinesError("git is not installed") from error
+    if done.returncode:
+        reason = done.stderr.decode(errors="replace").strip()
+        raise ChangedLinesError(f"`git {' '.join(args)}` failed: {reason}")
+    return done.stdout.decode("utf-8", "surrogateescape")
+
+
+def _line_count(path: Path) -> int:
+    with path.open("rb") as file:
+        return max(1, sum(1 for _ in file))
+
+
+def filter_results(results: list[FileResult], changed: ChangedLines) -> list[FileResult]:
+    """The results with only the findings that touch a changed line; a file outside the
+    change keeps no finding and no error.
+
+    A finding touches a changed line when its own range or one of its related locations
+    covers one: a new `tl.dot` that clobbers a tile read on an untouched line is news.
+    """
+    filtered = []
+    for result in results:
+        path = Path(result.filename).resolve()
+        lines = changed.get(path, set())
+        findings = [finding for finding in result.findings if _touches(finding, lines)]
+        error = result.error if path in changed else None
+        filtered.append(dataclasses.replace(result, findings=findings, error=error))
+    return filtered
+
+
+def _touches(finding: Finding, lines: set[int]) -> bool:
+    spans = [(finding.location.row, finding.end_location.row)]
+    spans += [(related.location.row, related.end_location.row) for related in finding.related]
+    return any(not lines.isdisjoint(range(first, last + 1)) for first, last in spans)

@@ -1,0 +1,230 @@
+"""Settings: `[tool.ascend-lint]` in pyproject.toml, merged with command-line options.
+
+Rule selection follows ruff: `select` replaces the default (all rules), `extend-select` adds,
+`ignore` removes; each entry is a code or a code prefix (`ASC00`). The most specific entry
+wins, so `select = ["ASC"]`, `ignore = ["ASC00"]`, `extend-select = ["ASC003"]` enables
+ASC003 only.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import os
+import re
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
+
+KNOWN_KEYS = frozenset({"select", "ignore", "extend-select", "per-file-ignores", "target-paths", "exclude"})
+DEFAULT_EXCLUDE = (".git", ".hg", ".venv", "venv", "__pycache__", "build", "dist", ".tox", ".eggs", "node_modules")
+ASCEND_IMPORTS = re.compile(
+    r"^[ \t]*(?:import|from)[ \t]+(?:torch_npu|triton\.backends\.ascend|triton\.language\.extra\.cann)\b",
+    re.MULTILINE,
+)
+
+
+class ConfigError(Exception):
+    """A configuration or usage error (exit code 2)."""
+
+
+@dataclass
+class Settings:
+    root: Path
+    config_file: Path | None = None
+    select: list[str] = field(default_factory=lambda: ["ASC"])
+    ignore: list[str] = field(default_factory=list)
+    extend_select: list[str] = field(default_factory=list)
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
+    target_paths: list[str] | None = None
+    exclude: list[str] = field(default_factory=list)
+    target_all: bool = False
+
+    def enabled_codes(self, filename: str | None = None) -> frozenset[str]:
+        from .registry import all_codes
+
+        ignore = list(self.ignore)
+        if filename is not None:
+            relative = self.relative(filename)
+            for pattern, codes in self.per_file_ignores.items():
+                if glob_match(pattern, relative):
+                    ignore.extend(codes)
+        return _resolve_selection(tuple(all_codes()), tuple(self.select), tuple(self.extend_select), tuple(ignore))
+
+    def relative(self, filename: str) -> str:
+        path = Path(filename)
+        try:
+            return path.resolve().relative_to(self.root.resolve()).as_posix()
+        except ValueError:
+            return path.as_posix()
+
+    def is_excluded(self, filename: str) -> bool:
+        relative = self.relative(filename)
+        parts = relative.split("/")
+        if any(part in DEFAULT_EXCLUDE for part in parts[:-1]):
+            return True
+        return any(glob_match(pattern, relative) for pattern in self.exclude)
+
+    def is_target(self, filename: str, source: str | None) -> bool:
+        """Whether the file is Ascend kernel code (see README: which files are linted)."""
+        if self.target_all:
+            return True
+        relative = self.relative(filename)
+        if self.target_paths is not None:
+            if any(glob_match(pattern, relative) for pattern in self.target_paths):
+                return True
+        elif is_ascend_path(relative):
+            return True
+        return source is not None and ASCEND_IMPORTS.search(source) is not None
+
+
+def is_ascend_path(path: str) -> bool:
+    parts = path.replace(os.sep, "/").split("/")
+    return "triton_ascend" in parts[:-1] or ("triton_ascend" in parts[-1] and parts[-1].endswith(".py"))
+
+
+@lru_cache(maxsize=512)
+def _glob_regex(pattern: str) -> re.Pattern[str]:
+    """gitignore-like globs: `**` spans folders, `*` stays inside one, a bare name matches
+    at any depth, a trailing `/` or a folder match covers everything below it."""
+    pattern = pattern.strip().replace(os.sep, "/")
+    anchored = "/" in pattern.rstrip("/")
+    pattern = pattern.lstrip("/").rstrip("/")
+    out, i = [], 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+        elif pattern.startswith("**", i):
+            out.append(".*")
+            i += 2
+        elif pattern[i] == "*":
+            out.append("[^/]*")
+            i += 1
+        elif pattern[i] == "?":
+            out.append("[^/]")
+            i += 1
+        elif pattern[i] == "[":
+            end = pattern.find("]", i)
+            if end == -1:
+                out.append(re.escape(pattern[i]))
+                i += 1
+            else:
+                out.append(fnmatch.translate(pattern[i : end + 1])[4:-3])
+                i = end + 1
+        else:
+            out.append(re.escape(pattern[i]))
+            i += 1
+    prefix = "" if anchored else "(?:.*/)?"
+    return re.compile(f"^{prefix}{''.join(out)}(?:/.*)?$")
+
+
+def glob_match(pattern: str, path: str) -> bool:
+    return _glob_regex(pattern).match(path) is not None
+
+
+@lru_cache(maxsize=256)
+def _resolve_selection(codes, select, extend_select, ignore) -> frozenset[str]:
+    enabled = set()
+    for code in codes:
+        decisions = [(len(p), True) for p in (*select, *extend_select) if code.startswith(p)]
+        decisions += [(len(p), False) for p in ignore if code.startswith(p)]
+        if decisions:
+            # longest prefix wins; on a tie, ignore wins (as in ruff)
+            best = max(decisions, key=lambda d: (d[0], not d[1]))
+            if best[1]:
+                enabled.add(code)
+    return frozenset(enabled)
+
+
+def validate_codes(entries: list[str], where: str) -> None:
+    from .registry import all_codes
+
+    codes = all_codes()
+    for entry in entries:
+        if not any(code.startswith(entry) for code in codes):
+            raise ConfigError(f"{where}: unknown rule selector {entry!r} (known codes: {', '.join(codes)})")
+
+
+def find_config(start: Path) -> Path | None:
+    """The nearest pyproject.toml with a [tool.ascend-lint] table, walking up from `start`."""
+    start = start.resolve()
+    for folder in (start, *start.parents) if start.is_dir() else start.parents:
+        candidate = folder / "pyproject.toml"
+        if candidate.is_file():
+            try:
+                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
+            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+                continue
+            if "ascend-lint" in data.get("tool", {}):
+                return candidate
+    return None
+
+
+def read_config(path: Path) -> dict:
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except OSError as exc:
+        raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    table = data.get("tool", {}).get("ascend-lint", {}) if path.name == "pyproject.toml" else data
+    unknown = sorted(set(table) - KNOWN_KEYS)
+    if unknown:
+        raise ConfigError(
+            f"{path}: unknown key(s) in [tool.ascend-lint]: {', '.join(unknown)} "
+            f"(known: {', '.join(sorted(KNOWN_KEYS))})"
+        )
+    for key in ("select", "ignore", "extend-select", "target-paths", "exclude"):
+        if key in table and not (isinstance(table[key], list) and all(isinstance(v, str) for v in table[key])):
+            raise ConfigError(f"{path}: `{key}` must be a list of strings")
+    pfi = table.get("per-file-ignores", {})
+    if not isinstance(pfi, dict) or not all(
+        isinstance(v, list) and all(isinstance(c, str) for c in v) for v in pfi.values()
+    ):
+        raise ConfigError(f"{path}: `per-file-ignores` must map globs to lists of codes")
+    for key in ("select", "ignore", "extend-select"):
+        validate_codes(table.get(key, []), f"{path}: {key}")
+    for pattern, codes in pfi.items():
+        validate_codes(codes, f"{path}: per-file-ignores[{pattern!r}]")
+    return table
+
+
+def load_settings(
+    paths=(),
+    config: str | os.PathLike | None = None,
+    isolated: bool = False,
+    select: list[str] | None = None,
+    ignore: list[str] | None = None,
+    extend_select: list[str] | None = None,
+    target_all: bool = False,
+) -> Settings:
+    """Settings for linting `paths`: the config file found for them plus the CLI overrides."""
+    config_file = None
+    if config is not None:
+        config_file = Path(config)
+        if not config_file.is_file():
+            raise ConfigError(f"config file not found: {config_file}")
+    elif not isolated:
+        first = Path(paths[0]) if paths else Path.cwd()
+        config_file = find_config(first if first.exists() else Path.cwd())
+    table = read_config(config_file) if config_file else {}
+    root = config_file.parent.resolve() if config_file else Path.cwd().resolve()
+    for entries, where in ((select, "--select"), (ignore, "--ignore"), (extend_select, "--extend-select")):
+        validate_codes(entries or [], where)
+    return Settings(
+        root=root,
+        config_file=config_file,
+        select=select if select is not None else table.get("select", ["ASC"]),
+        ignore=[*table.get("ignore", []), *(ignore or [])],
+        extend_select=[*table.get("extend-select", []), *(extend_select or [])],
+        per_file_ignores=table.get("per-file-ignores", {}),
+        target_paths=table.get("target-paths"),
+        exclude=table.get("exclude", []),
+        target_all=target_all,
+    )

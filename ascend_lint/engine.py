@@ -1,0 +1,174 @@
+"""Lint files: parse once, build the shared facts lazily, run every enabled rule, report."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+from . import source as sources
+from .config import Settings
+from .fixes import plan_edits
+from .imports import ImportMap
+from .kernels import find_kernels
+from .model import Diagnostic, FileResult, Finding, Fix, Position, Related
+from .positions import node_ranges
+from .registry import all_rules
+from .rule import ModuleContext, Report
+
+_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+_DISABLE_FILE = re.compile(r"#\s*ascend-lint:\s*disable-file(?:=(?P<codes>[A-Z0-9,\s]+))?", re.IGNORECASE)
+
+
+def lint_paths(paths: Iterable[str], settings: Settings) -> list[FileResult]:
+    """Lint files and folders; one FileResult per Python file considered."""
+    results = []
+    for filename in expand_paths(paths, settings, results):
+        results.append(lint_file(filename, settings))
+    return results
+
+
+def expand_paths(paths: Iterable[str], settings: Settings, errors: list[FileResult]) -> Iterator[str]:
+    """Python files under `paths` (sorted, excludes applied); unreadable ones go to `errors`."""
+    for path in paths:
+        if os.path.isdir(path):
+            def on_error(exc: OSError) -> None:
+                errors.append(
+                    FileResult(exc.filename, error=Diagnostic(exc.filename, f"cannot read directory: {exc.strerror}"))
+                )
+
+            for folder, dirs, files in os.walk(path, onerror=on_error):
+                dirs[:] = sorted(d for d in dirs if not settings.is_excluded(os.path.join(folder, d, "x.py")))
+                for name in sorted(files):
+                    full = os.path.join(folder, name)
+                    if name.endswith(".py") and not settings.is_excluded(full):
+                        yield full
+        elif os.path.exists(path) or os.path.islink(path):
+            yield path
+        else:
+            errors.append(FileResult(path, error=Diagnostic(path, "no such file or directory")))
+
+
+def lint_file(filename: str, settings: Settings) -> FileResult:
+    try:
+        with open(filename, "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        return FileResult(filename, error=Diagnostic(filename, f"cannot read file: {exc.strerror}"))
+    try:
+        text = sources.decode(data)
+    except sources.SourceError as exc:
+        return FileResult(filename, error=sources.diagnostic(filename, exc))
+    return lint_source(text, filename, settings)
+
+
+def lint_source(
+    source: str,
+    filename: str,
+    settings: Settings,
+    *,
+    check_target: bool = True,
+    apply_noqa: bool = True,
+) -> FileResult:
+    """Lint text already in memory. Files that are not Ascend code get no findings."""
+    result = FileResult(filename, source=source)
+    if check_target and not settings.is_target(filename, source):
+        return result
+    codes = settings.enabled_codes(filename)
+    if apply_noqa:
+        codes -= _disabled_for_file(source)
+    rules = [rule() for rule in all_rules() if rule.CODE in codes and rule.applies_to(source)]
+    if not rules:
+        return result
+    try:
+        module = sources.parse(source)
+        imports = ImportMap(module)
+        context = ModuleContext(filename, source, module, imports, find_kernels(module, imports))
+        reports = list(_run_rules(rules, context))
+        result.findings = _findings(context, reports)
+    except sources.SourceError as exc:
+        result.error = sources.diagnostic(filename, exc)
+    except RecursionError:
+        result.error = Diagnostic(filename, "too deeply nested to analyse")
+    except Exception as exc:  # a bug in ascend-lint must not stop the other files
+        result.error = Diagnostic(filename, f"internal error ({type(exc).__name__}: {exc}); please report it")
+    if apply_noqa and result.findings:
+        lines = source.splitlines()
+        result.findings = [f for f in result.findings if not _suppressed(f, lines)]
+    return result
+
+
+def _run_rules(rules, context: ModuleContext) -> Iterator[tuple[type, Report]]:
+    for rule in rules:
+        for report in rule.check_module(context):
+            yield rule, report
+        for kernel in context.kernels:
+            for report in rule.check_kernel(kernel, context):
+                yield rule, report
+
+
+def _findings(context: ModuleContext, reports: list[tuple[type, Report]]) -> list[Finding]:
+    if not reports:
+        return []
+    wanted = []
+    for _, report in reports:
+        wanted.append(report.node)
+        if report.end_node is not None:
+            wanted.append(report.end_node)
+        wanted.extend(node for node, _ in report.related)
+        if report.fix is not None:
+            wanted.extend(report.fix.nodes())
+    ranges = node_ranges(context.module, wanted)
+    lines = context.source.splitlines()
+    findings = {}
+    for rule, report in reports:
+        start, end = ranges[report.node]
+        if report.end_node is not None:
+            end = ranges[report.end_node][1]
+        related = tuple(
+            Related(context.filename, ranges[node][0], ranges[node][1], message) for node, message in report.related
+        )
+        fix = None
+        if report.fix is not None:
+            plan = report.fix
+            fix = Fix(plan.applicability, plan.message, plan_edits(context.module, plan, ranges, lines))
+        message = report.message
+        if related:
+            message = message.replace("{related_line}", str(related[0].location.row))
+        finding = Finding(rule.CODE, rule.NAME, message, context.filename, start, end, None, related, fix)
+        findings.setdefault((finding.code, start, finding.message), finding)
+    return sorted(findings.values(), key=lambda f: (f.location, f.code))
+
+
+def _disabled_for_file(source: str) -> frozenset[str]:
+    codes: set[str] = set()
+    for match in _DISABLE_FILE.finditer(source):
+        listed = match.group("codes")
+        if not listed:
+            return frozenset(rule.CODE for rule in all_rules())
+        for entry in re.split(r"[,\s]+", listed.strip()):
+            codes.update(rule.CODE for rule in all_rules() if entry and rule.CODE.startswith(entry.upper()))
+    return frozenset(codes)
+
+
+def _suppressed(finding: Finding, lines: list[str]) -> bool:
+    row = finding.noqa_row
+    if row > len(lines):
+        return False
+    match = _NOQA.search(lines[row - 1])
+    if match is None:
+        return False
+    listed = match.group("codes")
+    if not listed:
+        return True
+    return any(finding.code.startswith(code.upper()) for code in re.split(r"[,\s]+", listed) if code)
+
+
+def relative_display(filename: str) -> str:
+    """Paths as the user sees them: relative to the current directory when inside it."""
+    try:
+        return Path(filename).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return filename
+

@@ -1,0 +1,36 @@
+"""flake8 plugin: ascend-lint's findings as flake8 errors with the `ASC` prefix.
+
+flake8 hands over the buffer it linted (a file or stdin), so unsaved editor buffers are
+linted as the user sees them. The `[tool.ascend-lint]` settings, target paths included,
+come from the project the file belongs to; `# noqa` and `per-file-ignores` are flake8's.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Iterator
+from functools import lru_cache
+from pathlib import Path
+
+from ascend_lint.config import Settings, load_settings
+from ascend_lint.engine import lint_source
+
+
+class AscendLintFlake8:
+    def __init__(self, tree: ast.AST, lines: list[str], filename: str) -> None:
+        # `tree` is unused, but its name is what makes flake8 run this as an AST plugin.
+        self.lines = lines
+        self.filename = filename
+
+    def run(self) -> Iterator[tuple[int, int, str, type]]:
+        settings = _settings(Path(self.filename).resolve().parent)
+        result = lint_source("".join(self.lines), self.filename, settings)
+        for finding in result.findings:
+            text = f"{finding.code} [{finding.name}] {finding.message}"
+            yield finding.location.row, finding.location.column - 1, text, type(self)
+
+
+@lru_cache(maxsize=None)
+def _settings(directory: Path) -> Settings:
+    """The settings of the project holding ``directory``, loaded once per directory."""
+    return load_settings([str(directory)])

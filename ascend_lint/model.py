@@ -1,0 +1,79 @@
+"""The data every part of ascend-lint exchanges: findings, fixes, file results.
+
+Positions are 1-based rows and 1-based columns counted in Unicode code points; a range's end
+is exclusive (ruff's convention). Reporters convert to their format's own units.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+Applicability = Literal["safe", "unsafe"]
+
+
+@dataclass(frozen=True, order=True)
+class Position:
+    row: int
+    column: int
+
+
+@dataclass(frozen=True)
+class Edit:
+    """Replace the text between ``start`` and ``end`` with ``content``."""
+
+    start: Position
+    end: Position
+    content: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    applicability: Applicability
+    message: str
+    edits: tuple[Edit, ...]
+
+
+@dataclass(frozen=True)
+class Related:
+    """A second location that explains a finding (the clobbering dot, a DMA arm)."""
+
+    filename: str
+    location: Position
+    end_location: Position
+    message: str
+
+
+@dataclass(frozen=True)
+class Finding:
+    code: str
+    name: str
+    message: str
+    filename: str
+    location: Position
+    end_location: Position
+    kernel: str | None = None
+    related: tuple[Related, ...] = ()
+    fix: Fix | None = None
+
+    @property
+    def noqa_row(self) -> int:
+        """The row whose ``# noqa`` comment suppresses this finding."""
+        return self.location.row
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    """A file that could not be linted (syntax error, unreadable, not UTF-8...)."""
+
+    filename: str
+    message: str
+    location: Position | None = None
+
+
+@dataclass
+class FileResult:
+    filename: str
+    source: str | None = None
+    findings: list[Finding] = field(default_factory=list)
+    error: Diagnostic | None = None

@@ -1,0 +1,56 @@
+"""GitHub Actions workflow commands (`--output-format github`): one annotation per finding.
+
+`::warning file=P,line=L,col=C,endLine=E,endColumn=EC,title=ASC003 [dot-lhs-reuse]::message`.
+Columns are 1-based code points with an exclusive end, as everywhere in ascend-lint.
+"""
+
+from __future__ import annotations
+
+from ascend_lint.model import FileResult, Finding
+from ascend_lint.reporters import shared
+
+
+def render_github(results: list[FileResult], settings: object) -> str:
+    commands = []
+    for result in results:
+        if result.error:
+            commands.append(_error_command(result))
+        commands.extend(_finding_command(finding) for finding in result.findings)
+    return "\n".join(commands)
+
+
+def _finding_command(finding: Finding) -> str:
+    lines = [finding.message]
+    for related in finding.related:
+        where = f"{shared.report_path(related.filename)}:{related.location.row}:{related.location.column}"
+        lines.append(f"{where}: {related.message}")
+    properties = {
+        "file": shared.report_path(finding.filename),
+        "line": finding.location.row,
+        "col": finding.location.column,
+        "endLine": finding.end_location.row,
+        "endColumn": finding.end_location.column,
+        "title": f"{finding.code} [{finding.name}]",
+    }
+    return _command(shared.LEVEL, properties, "\n".join(lines))
+
+
+def _error_command(result: FileResult) -> str:
+    properties = {"file": shared.report_path(result.filename)}
+    if result.error.location:
+        properties.update(line=result.error.location.row, col=result.error.location.column)
+    properties["title"] = f"{shared.NAME} could not lint this file"
+    return _command("error", properties, result.error.message)
+
+
+def _command(level: str, properties: dict, message: str) -> str:
+    listed = ",".join(f"{name}={_escape_property(str(value))}" for name, value in properties.items())
+    return f"::{level} {listed}::{_escape_data(message)}"
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")

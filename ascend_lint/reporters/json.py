@@ -1,0 +1,50 @@
+"""Machine-readable output with ruff-compatible keys (rows and columns 1-based)."""
+
+from __future__ import annotations
+
+import json
+
+from ..config import Settings
+from ..engine import relative_display
+from ..model import FileResult, Finding, Position
+
+
+def _position(position: Position) -> dict:
+    return {"row": position.row, "column": position.column}
+
+
+def finding_to_dict(finding: Finding) -> dict:
+    fix = None
+    if finding.fix is not None:
+        fix = {
+            "applicability": finding.fix.applicability,
+            "message": finding.fix.message,
+            "edits": [
+                {"content": e.content, "location": _position(e.start), "end_location": _position(e.end)}
+                for e in finding.fix.edits
+            ],
+        }
+    return {
+        "code": finding.code,
+        "name": finding.name,
+        "message": finding.message,
+        "filename": relative_display(finding.filename),
+        "location": _position(finding.location),
+        "end_location": _position(finding.end_location),
+        "fix": fix,
+        "noqa_row": finding.noqa_row,
+        "url": None,
+        "related": [
+            {"filename": relative_display(r.filename), "location": _position(r.location),
+             "end_location": _position(r.end_location), "message": r.message}
+            for r in finding.related
+        ],
+    }
+
+
+def render_json(results: list[FileResult], settings: Settings) -> str:
+    return json.dumps([finding_to_dict(f) for r in results for f in r.findings], indent=2) + "\n"
+
+
+def render_json_lines(results: list[FileResult], settings: Settings) -> str:
+    return "".join(json.dumps(finding_to_dict(f)) + "\n" for r in results for f in r.findings)

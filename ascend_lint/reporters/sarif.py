@@ -1,0 +1,165 @@
+"""SARIF 2.1.0 output (`--output-format sarif`), shaped for GitHub code scanning.
+
+The driver lists every rule with its documentation; each finding becomes a result with a
+physical location, the locations that explain it (`relatedLocations`) and its fix. SARIF
+columns are 1-based code points (`columnKind`), the same unit as `ascend_lint.model`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from pathlib import Path, PurePath
+from urllib.parse import quote
+
+from ascend_lint.model import Diagnostic, FileResult, Finding, Position
+from ascend_lint.registry import all_rules
+from ascend_lint.reporters import shared
+
+SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
+# Relative artifact URIs resolve against the directory ascend-lint ran in.
+SRCROOT = "%SRCROOT%"
+
+ResultKey = tuple[str, int, int, str]
+
+
+def render_sarif(
+    results: list[FileResult],
+    settings: object,
+    result_properties: Mapping[ResultKey, Mapping] | None = None,
+) -> str:
+    """The SARIF log for ``results``.
+
+    ``result_properties`` maps ``(filename, row, column, code)`` of a finding to extra
+    properties for its result (the runtime companion's verdict).
+    """
+    rules = all_rules()
+    rule_index = {rule.CODE: index for index, rule in enumerate(rules)}
+    extra = result_properties or {}
+    run = {
+        "tool": {"driver": _driver(rules)},
+        "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().as_uri() + "/"}},
+        "columnKind": "unicodeCodePoints",
+        "invocations": [_invocation([r.error for r in results if r.error])],
+        "results": [
+            _result(finding, rule_index[finding.code], extra.get(_key(finding), {}))
+            for file_result in results
+            for finding in file_result.findings
+        ],
+    }
+    return json.dumps({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}, indent=2)
+
+
+def _key(finding: Finding) -> ResultKey:
+    return (finding.filename, finding.location.row, finding.location.column, finding.code)
+
+
+def _driver(rules: list) -> dict:
+    version = shared.version()
+    return {
+        "name": shared.NAME,
+        "version": version,
+        "semanticVersion": version,
+        "informationUri": shared.HOMEPAGE,
+        "rules": [_descriptor(rule) for rule in rules],
+    }
+
+
+def _descriptor(rule) -> dict:
+    documentation = rule.documentation()
+    return {
+        "id": rule.CODE,
+        "name": rule.NAME,
+        "shortDescription": {"text": rule.SUMMARY},
+        "fullDescription": {"text": _first_paragraph(documentation)},
+        "help": {"text": documentation, "markdown": documentation},
+        "helpUri": shared.rule_url(rule.CODE),
+        "defaultConfiguration": {"level": shared.LEVEL},
+        "properties": {"tags": ["triton", "ascend"], "precision": "high"},
+    }
+
+
+def _first_paragraph(markdown: str) -> str:
+    """The first paragraph of prose (the "What it does" text), headings skipped."""
+    for block in markdown.split("\n\n"):
+        prose = [line.strip() for line in block.splitlines() if line.strip() and not line.startswith("#")]
+        if prose:
+            return " ".join(prose)
+    return markdown.strip()
+
+
+def _result(finding: Finding, rule_index: int, properties: Mapping) -> dict:
+    location = {"physicalLocation": _physical(finding.filename, finding.location, finding.end_location)}
+    if finding.kernel:
+        location["logicalLocations"] = [{"name": finding.kernel, "kind": "function"}]
+    result = {
+        "ruleId": finding.code,
+        "ruleIndex": rule_index,
+        "level": shared.LEVEL,
+        "message": {"text": finding.message},
+        "locations": [location],
+    }
+    if finding.related:
+        result["relatedLocations"] = [
+            {
+                "id": number,
+                "physicalLocation": _physical(related.filename, related.location, related.end_location),
+                "message": {"text": related.message},
+            }
+            for number, related in enumerate(finding.related, start=1)
+        ]
+    if finding.fix:
+        result["fixes"] = [_fix(finding)]
+    if properties:
+        result["properties"] = dict(properties)
+    return result
+
+
+def _fix(finding: Finding) -> dict:
+    fix = finding.fix
+    return {
+        "description": {"text": fix.message},
+        "artifactChanges": [
+            {
+                "artifactLocation": _artifact(finding.filename),
+                "replacements": [
+                    {"deletedRegion": _region(edit.start, edit.end), "insertedContent": {"text": edit.content}}
+                    for edit in fix.edits
+                ],
+            }
+        ],
+        "properties": {"applicability": fix.applicability},
+    }
+
+
+def _invocation(errors: list[Diagnostic]) -> dict:
+    """Files that could not be linted, as tool notifications (they are not findings)."""
+    notifications = []
+    for error in errors:
+        physical = {"artifactLocation": _artifact(error.filename)}
+        if error.location:
+            physical["region"] = _region(error.location, error.location)
+        notifications.append(
+            {"level": "error", "message": {"text": error.message}, "locations": [{"physicalLocation": physical}]}
+        )
+    return {"executionSuccessful": not errors, "toolExecutionNotifications": notifications}
+
+
+def _physical(filename: str, start: Position, end: Position) -> dict:
+    return {"artifactLocation": _artifact(filename), "region": _region(start, end)}
+
+
+def _artifact(filename: str) -> dict:
+    """A relative path stays relative to %SRCROOT% (the repository root in CI)."""
+    if PurePath(filename).is_absolute():
+        return {"uri": Path(filename).as_uri()}
+    return {"uri": quote(shared.report_path(filename)), "uriBaseId": SRCROOT}
+
+
+def _region(start: Position, end: Position) -> dict:
+    return {
+        "startLine": start.row,
+        "startColumn": start.column,
+        "endLine": end.row,
+        "endColumn": end.column,
+    }

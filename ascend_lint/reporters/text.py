@@ -1,0 +1,69 @@
+"""Human-readable output: `path:row:col: CODE [name] message`, with a source excerpt."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from ..config import Settings
+from ..engine import relative_display
+from ..model import FileResult, Finding
+
+
+def _header(finding: Finding) -> str:
+    where = f"{relative_display(finding.filename)}:{finding.location.row}:{finding.location.column}"
+    return f"{where}: {finding.code} [{finding.name}] {finding.message}"
+
+
+def _excerpt(finding: Finding, lines: list[str]) -> list[str]:
+    row = finding.location.row
+    if not 0 < row <= len(lines):
+        return []
+    line = lines[row - 1].rstrip("\n")
+    width = len(str(row))
+    start = finding.location.column
+    end = finding.end_location.column if finding.end_location.row == row else len(line) + 1
+    marker = " " * (start - 1) + "^" * max(1, end - start)
+    out = [f"  {row:>{width}} | {line}", f"  {'':>{width}} | {marker}"]
+    for related in finding.related:
+        out.append(f"  {'':>{width}} = {relative_display(related.filename)}:{related.location.row}:"
+                   f"{related.location.column}: {related.message}")
+    if finding.fix is not None:
+        label = "fix" if finding.fix.applicability == "safe" else "unsafe fix"
+        out.append(f"  {'':>{width}} = {label} available: {finding.fix.message}")
+    return out
+
+
+def render_full(results: list[FileResult], settings: Settings) -> str:
+    out = []
+    for result in results:
+        lines = result.source.splitlines() if result.source else []
+        for finding in result.findings:
+            out.append(_header(finding))
+            out.extend(_excerpt(finding, lines))
+            out.append("")
+    out.append(summary(results))
+    return "\n".join(out) + "\n"
+
+
+def render_concise(results: list[FileResult], settings: Settings) -> str:
+    out = [_header(f) for r in results for f in r.findings]
+    out.append(summary(results))
+    return "\n".join(out) + "\n"
+
+
+def summary(results: list[FileResult]) -> str:
+    findings = [f for r in results for f in r.findings]
+    errors = sum(1 for r in results if r.error)
+    linted = sum(1 for r in results if not r.error)
+    if not findings:
+        text = f"All checks passed ({linted} file{'s' * (linted != 1)} checked)."
+    else:
+        counts = Counter(f.code for f in findings)
+        detail = ", ".join(f"{code}: {n}" for code, n in sorted(counts.items()))
+        fixable = sum(1 for f in findings if f.fix and f.fix.applicability == "safe")
+        text = f"Found {len(findings)} finding{'s' * (len(findings) != 1)} ({detail}) in {linted} files checked."
+        if fixable:
+            text += f"\n[*] {fixable} fixable with `--fix`."
+    if errors:
+        text += f"\n{errors} file{'s' * (errors != 1)} could not be linted (see errors above)."
+    return text

@@ -1,0 +1,114 @@
+"""What a rule is: a small class with a code, a name, documentation, examples and checks.
+
+A rule module in `rules/` defines one subclass of `Rule`. The module docstring is its documentation
+(ruff's sections: What it does / Why is this bad? / Example / Use instead / Fix safety).
+`VALID` and `INVALID` are code snippets that double as its tests: a line of an INVALID
+snippet that ends in `# expect` (or `# expect: CODE`) must be reported, and nothing else; a
+snippet without triton imports gets the standard ones prepended.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from typing import ClassVar
+
+import libcst as cst
+
+from .fixes import FixPlan
+from .imports import ImportMap
+from .kernels import Kernel
+
+
+@dataclass
+class Report:
+    """What a rule returns: the node to point at and what to say."""
+
+    node: cst.CSTNode
+    message: str
+    end_node: cst.CSTNode | None = None  # the range ends where this node ends
+    related: tuple[tuple[cst.CSTNode, str], ...] = ()
+    fix: FixPlan | None = None
+
+
+@dataclass
+class ModuleContext:
+    """A parsed file and the module-level facts rules share."""
+
+    filename: str
+    source: str
+    module: cst.Module
+    imports: ImportMap
+    kernels: list[Kernel]
+
+    @cached_property
+    def host(self) -> HostIndex:
+        index = HostIndex()
+        self.module.visit(index)
+        return index
+
+
+class HostIndex(cst.CSTVisitor):
+    """Calls and simple name bindings anywhere in the module, with their enclosing function."""
+
+    def __init__(self):
+        self.calls: list[tuple[cst.Call, cst.FunctionDef | None]] = []
+        self.bindings: dict[tuple[str, cst.FunctionDef | None], list[cst.BaseExpression]] = {}
+        self._scopes: list[cst.FunctionDef | None] = [None]
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        self._scopes.append(node)
+
+    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
+        self._scopes.pop()
+
+    def visit_Call(self, node: cst.Call) -> None:
+        self.calls.append((node, self._scopes[-1]))
+
+    def visit_Assign(self, node: cst.Assign) -> None:
+        for target in node.targets:
+            if isinstance(target.target, cst.Name):
+                self.bindings.setdefault((target.target.value, self._scopes[-1]), []).append(node.value)
+
+    def values_of(self, name: str, scope: cst.FunctionDef | None) -> list[cst.BaseExpression]:
+        """Values assigned to `name` in `scope`, or at module level when the scope has none."""
+        return self.bindings.get((name, scope)) or self.bindings.get((name, None), [])
+
+
+class Rule:
+    CODE: ClassVar[str]
+    NAME: ClassVar[str]
+    SUMMARY: ClassVar[str]
+    FIX: ClassVar[str | None] = None  # "safe", "unsafe" or None
+    # The rule only runs on files containing one of these strings (cheap pre-filter).
+    REQUIRES_TEXT: ClassVar[tuple[str, ...]] = ()
+    VALID: ClassVar[list[str]] = []
+    INVALID: ClassVar[list[str]] = []
+
+    def check_module(self, context: ModuleContext) -> Iterable[Report]:
+        return ()
+
+    def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterable[Report]:
+        return ()
+
+    @classmethod
+    def documentation(cls) -> str:
+        body = inspect.cleandoc(sys.modules[cls.__module__].__doc__ or "")
+        return f"# {cls.NAME} ({cls.CODE})\n\n{body}\n"
+
+    @classmethod
+    def applies_to(cls, source: str) -> bool:
+        return not cls.REQUIRES_TEXT or any(text in source for text in cls.REQUIRES_TEXT)
+
+
+@dataclass
+class Example:
+    """An INVALID snippet with the fixed code the rule's fix must produce."""
+
+    code: str
+    fixed: str | None = None
+    unsafe_fixes: bool = False
+    notes: list[str] = field(default_factory=list)

@@ -1,0 +1,179 @@
+"""
+## What it does
+Flags `.to(...)` calls in a kernel whose receiver is
+
+1. a constexpr value or an integer Triton-Ascend may specialise into one (an unannotated
+   scalar parameter not listed in `do_not_specialize`, or a program id, which folds on a
+   one-program grid axis) — *constexpr has no `.to`*; or
+2. integer index arithmetic over program ids / loop indices and sizes, cast to int64 after
+   the multiply, e.g. `(i_b * T).to(tl.int64)` — *the multiply wraps in int32 first*.
+
+## Why is this bad?
+1. On a constexpr, `x.to(tl.int64)` fails to compile:
+   `AttributeError: 'constexpr' object has no attribute 'to'`. Ascend specialises more
+   integers than CUDA (`B`, `T`, folded `i_t` when `NT == 1`), so code that compiled on
+   CUDA breaks on the NPU, and only for some shapes.
+2. `(i_b * T).to(tl.int64)` multiplies in int32 and widens afterwards: packed offsets wrap
+   silently, e.g. `offset * D` with `D = 4096` wraps past `T ≈ 524K`;
+   `(NT - 1) * DH_CS` wraps at `T > 131K` for `HV = 64, K = V = 128, BT = 64`. This holds
+   even when `T` is in `do_not_specialize`.
+
+## Example
+```python
+bos = (i_b * T).to(tl.int64)
+n = B.to(tl.int64)
+```
+
+## Use instead
+```python
+bos = tl.cast(i_b, tl.int64) * T
+n = tl.cast(B, tl.int64)
+```
+`tl.cast` works on constexprs and tensors alike; cast the index operand before the
+arithmetic. `.to()` on loaded values (`tl.load(cu_seqlens + i_n).to(tl.int64)`), on
+`(eos - bos)`, on float tiles and on `tl.range` indices is fine.
+
+## Fix safety
+Safe. `x.to(tl.int64)` becomes `tl.cast(x, tl.int64)` (same value, also valid on a
+constexpr). For a cast after arithmetic, every index term (program ids, loop indices and
+names derived from them) inside the expression is cast first —
+`(i_b * T + i_t).to(tl.int64)` becomes `tl.cast(i_b, tl.int64) * T + tl.cast(i_t, tl.int64)` —
+so each product is computed in int64; the result has the same value whenever the int32
+computation did not overflow, and the right value when it did.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ascend_lint.fixes import FixPlan, Replace
+from ascend_lint.flow import LOADED, LOOP, PID, TENSOR
+from ascend_lint.rule import Report, Rule
+
+CONSTEXPR_MESSAGE = "constexpr has no .to: `{receiver}` can be a constexpr on Ascend; use `tl.cast({receiver}, ...)`"
+WRAP_MESSAGE = "cast after multiply wraps in int32: cast the index first (`tl.cast(..., tl.int64) * ...`)"
+
+
+class ConstexprTo(Rule):
+    CODE = "ASC002"
+    NAME = "constexpr-to"
+    SUMMARY = "`.to()` on a constexpr/specialisable int, or an int64 cast after an int32 multiply"
+    FIX = "safe"
+    REQUIRES_TEXT = (".to(",)
+
+    VALID = [
+        '''
+@triton.jit
+def k(x, cu_seqlens, T, i_b_runtime: tl.int32, BT: tl.constexpr):
+    i_n = tl.program_id(0)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+    eos = tl.load(cu_seqlens + i_n + 1).to(tl.int64)
+    T_cur = (eos - bos).to(tl.int32)
+    b_x = tl.load(x + tl.arange(0, BT)).to(tl.float32)
+    off = tl.cast(i_n, tl.int64) * T
+    y = i_b_runtime.to(tl.int64)
+''',
+        '''
+@triton.jit(do_not_specialize=["B"])
+def k(x, B, num_core: tl.int32, task_num: tl.int32):
+    n = B.to(tl.int64)
+    core_id = tl.program_id(0)
+    for task_id in tl.range(core_id, task_num, num_core):
+        t = task_id.to(tl.int64)
+''',
+    ]
+    INVALID = [
+        '''
+@triton.jit
+def k(x, B, T, BT: tl.constexpr):
+    n = B.to(tl.int64)  # expect
+    m = BT.to(tl.int32)  # expect
+    i_b = tl.program_id(0)
+    bos = (i_b * T).to(tl.int64)  # expect
+    eos = (i_b * T + T).to(tl.int64)  # expect
+''',
+        '''
+@triton.jit(do_not_specialize=["T"])
+def k(x, T, BT: tl.constexpr):
+    i_t, i_b = tl.program_id(0), tl.program_id(1)
+    base = (i_b * tl.cdiv(T, BT) + i_t).to(tl.int64)  # expect
+''',
+        '''
+@triton.jit
+def k(x, T):
+    i_t = tl.program_id(0)
+    o = i_t.to(tl.int64)  # expect
+''',
+    ]
+
+    def check_kernel(self, kernel, context):
+        flow = kernel.flow
+        for event in flow.calls:
+            call = event.node
+            func = call.func
+            if not (isinstance(func, cst.Attribute) and func.attr.value == "to" and len(call.args) >= 1):
+                continue
+            if kernel.imports.resolve(func):
+                continue
+            receiver, dtype = func.value, call.args[0].value
+            if _is_int64(dtype, kernel) and _is_index_arithmetic(receiver, flow):
+                yield Report(call, WRAP_MESSAGE, fix=self._fix(call, _cast_index_terms(receiver, flow, dtype), "Cast the index terms before the arithmetic"))
+            elif flow.is_constexpr(receiver) or flow.is_specialisable(receiver):
+                code = context.module.code_for_node(receiver)
+                yield Report(
+                    call,
+                    CONSTEXPR_MESSAGE.format(receiver=code),
+                    fix=self._fix(call, _tl_cast(_unparenthesized(receiver), dtype, kernel), "Use `tl.cast`"),
+                )
+
+    def _fix(self, call, replacement, message):
+        return FixPlan("safe", message, (Replace(call, replacement),))
+
+
+def _is_int64(dtype: cst.BaseExpression, kernel) -> bool:
+    full = kernel.imports.resolve(dtype)
+    if full is not None:
+        return full.endswith(".int64")
+    return isinstance(dtype, cst.SimpleString) and dtype.evaluated_value == "int64"
+
+
+def _is_index_arithmetic(node: cst.BaseExpression, flow) -> bool:
+    """An int expression with a multiply, over program ids / loop indices, loading nothing."""
+    flags = flow.flags(node)
+    return bool(flags & (PID | LOOP)) and not flags & (LOADED | TENSOR) and _has_multiply(node)
+
+
+def _has_multiply(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.BinaryOperation):
+        return isinstance(node.operator, cst.Multiply) or _has_multiply(node.left) or _has_multiply(node.right)
+    return False
+
+
+def _unparenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
+    return node.with_changes(lpar=(), rpar=()) if getattr(node, "lpar", None) else node
+
+
+def _tl_cast(value: cst.BaseExpression, dtype: cst.BaseExpression, kernel) -> cst.Call:
+    tl = next((alias for alias, full in kernel.imports.aliases.items() if full == "triton.language"), "tl")
+    return cst.Call(
+        func=cst.Attribute(cst.Name(tl), cst.Name("cast")),
+        args=[cst.Arg(value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(dtype)],
+    )
+
+
+def _cast_index_terms(node: cst.BaseExpression, flow, dtype) -> cst.BaseExpression:
+    """Rewrite each index leaf (program id / loop index term) as `tl.cast(leaf, int64)`."""
+
+    class CastIndexLeaves(cst.CSTTransformer):
+        def on_visit(self, node):
+            return isinstance(node, (cst.BinaryOperation, cst.UnaryOperation))
+
+        def on_leave(self, original, updated):
+            if isinstance(original, (cst.BinaryOperation, cst.UnaryOperation)):
+                return updated
+            if flow.flags(original) & (PID | LOOP):
+                return _tl_cast(_unparenthesized(original), dtype, flow.kernel)
+            return updated
+
+    rewritten = _unparenthesized(node).visit(CastIndexLeaves())
+    return rewritten

@@ -1,0 +1,163 @@
+"""
+## What it does
+Flags `num_warps=` and `num_stages=` in Triton kernel launches (`kernel[grid](...)`),
+`triton.Config(...)` (also inside comprehensions and helper functions that build config
+lists), and dict literals splatted into a launch (`**{"num_warps": 4}`, or `**launch_kwargs`
+when the dict literal is visible in the same function or module).
+
+## Why is this bad?
+Ascend NPUs have no warps and Triton-Ascend does no software pipelining: both knobs are
+ignored. Measured on triton-ascend 3.2, the TTIR and linalg output are byte-identical for
+`(num_warps, num_stages)` = (4, 2), (8, 3), (1, 1); the values only land in metadata, and the
+JIT prints `[WARNING] Please DO NOT tune args ['num_warps', 'num_stages']!`. Left in place
+they look like tuning levers and make autotune spaces larger for nothing; the kernel
+guidance is to delete them on Ascend paths.
+
+## Example
+```python
+kernel[grid](x, y, N, BLOCK=1024, num_warps=4, num_stages=2)
+configs = [triton.Config({"BT": bt}, num_warps=w) for bt in (32, 64) for w in (2, 4)]
+```
+
+## Use instead
+```python
+kernel[grid](x, y, N, BLOCK=1024)
+configs = [triton.Config({"BT": bt}) for bt in (32, 64)]
+```
+Tune tiles, the grid, layout and the UB budget instead.
+
+## Fix safety
+Safe: the keywords (or dict entries) are removed; they have no effect on the compiled
+kernel. A loop variable that only fed `num_warps` stays behind (then drop its loop by hand).
+Words in comments and docstrings are never flagged.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from ascend_lint.fixes import FixPlan, Replace
+from ascend_lint.rule import Report, Rule
+
+KNOBS = frozenset({"num_warps", "num_stages"})
+
+
+class LaunchNumWarps(Rule):
+    CODE = "ASC001"
+    NAME = "launch-num-warps"
+    SUMMARY = "`num_warps` / `num_stages` do nothing on Ascend; delete them"
+    FIX = "safe"
+    REQUIRES_TEXT = tuple(KNOBS)
+
+    VALID = [
+        '''
+def launch(x, y, N):
+    """Do not pass num_warps=4 on Ascend."""  # num_stages=2 was for CUDA
+    kernel[(N,)](x, y, N, BLOCK=1024)
+''',
+        '''
+def block_size(n_cols, num_warps=4):
+    num_warps = 2 if n_cols <= 2048 else 4
+    return num_warps
+''',
+        '''
+import torch
+pipe = torch.distributed.pipelining.Schedule(model, num_stages=2)
+''',
+    ]
+    INVALID = [
+        '''
+def launch(x, y, N):
+    kernel[(N,)](x, y, N, BLOCK=1024, num_warps=4)  # expect
+''',
+        '''
+configs = [
+    triton.Config({"BT": bt}, num_warps=w, num_stages=s)  # expect
+    for bt in (32, 64) for w in (2, 4) for s in (1, 2)
+]
+''',
+        '''
+def make_configs():
+    return [triton.Config({"BT": 64}, num_stages=3)]  # expect
+''',
+        '''
+def launch(x, N):
+    kernel[(N,)](x, N, **{"num_warps": 4})  # expect
+''',
+        '''
+def launch(x, N):
+    launch_kwargs = {"BLOCK": 64, "num_stages": 2}  # expect
+    kernel[(N,)](x, N, **launch_kwargs)
+''',
+        '''
+LAUNCH = dict(num_warps=8)  # expect
+
+def launch(x, N):
+    kernel[(N,)](x, N, **LAUNCH)
+''',
+    ]
+
+    def check_module(self, context):
+        host = context.host
+        for call, scope in host.calls:
+            if isinstance(call.func, cst.Subscript):
+                yield from self._keywords(call, "launch")
+                for arg in call.args:
+                    if arg.star == "**":
+                        for table in self._splatted_tables(arg.value, scope, host):
+                            yield from self._entries(table)
+            elif context.imports.is_triton(call.func, "Config"):
+                yield from self._keywords(call, "triton.Config")
+
+    def _keywords(self, call: cst.Call, where: str):
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value in KNOBS:
+                yield Report(
+                    arg,
+                    f"`{arg.keyword.value}` in a {where} has no effect on Ascend; delete it",
+                    fix=FixPlan("safe", f"Remove `{arg.keyword.value}`", (Replace(call, _without_knobs(call)),)),
+                )
+
+    def _splatted_tables(self, value, scope, host):
+        if isinstance(value, cst.Dict):
+            yield value
+        elif isinstance(value, cst.Name):
+            for bound in host.values_of(value.value, scope):
+                if isinstance(bound, cst.Dict):
+                    yield bound
+                elif isinstance(bound, cst.Call) and isinstance(bound.func, cst.Name) and bound.func.value == "dict":
+                    yield bound
+
+    def _entries(self, table):
+        if isinstance(table, cst.Call):  # dict(num_warps=...)
+            yield from self._keywords(table, "launch-kwargs dict")
+            return
+        for element in table.elements:
+            if isinstance(element, cst.DictElement) and _string_key(element) in KNOBS:
+                yield Report(
+                    element,
+                    f"`{_string_key(element)}` splatted into a launch has no effect on Ascend; delete it",
+                    fix=FixPlan("safe", f"Remove `{_string_key(element)}`", (Replace(table, _dict_without_knobs(table)),)),
+                )
+
+
+def _string_key(element: cst.DictElement) -> str | None:
+    return element.key.evaluated_value if isinstance(element.key, cst.SimpleString) else None
+
+
+def _drop(items, keep):
+    """Items for which keep() holds, with the original last item's trailing comma kept."""
+    kept = [item for item in items if keep(item)]
+    if kept and items and kept[-1] is not items[-1]:
+        kept[-1] = kept[-1].with_changes(comma=items[-1].comma)
+    return kept
+
+
+def _without_knobs(call: cst.Call) -> cst.Call:
+    return call.with_changes(args=_drop(call.args, lambda a: a.keyword is None or a.keyword.value not in KNOBS))
+
+
+def _dict_without_knobs(table: cst.Dict) -> cst.Dict:
+    return table.with_changes(
+        elements=_drop(table.elements, lambda e: not isinstance(e, cst.DictElement) or _string_key(e) not in KNOBS)
+    )

@@ -1,0 +1,126 @@
+"""
+## What it does
+Flags an `if`/`else` whose test is a runtime value under every constexpr specialisation and
+whose arms pick different DMA paths: `tl.make_block_ptr` loads/stores in one arm, masked
+pointer loads/stores in the other (typically `if is_tail_chunk:`).
+
+## Why is this bad?
+The compiler keeps both DMA paths live in the unified buffer: peak UB is their sum, vector
+utilisation stalls, and larger tiles fail to compile. Measured with triton-ascend 3.2 on a
+2-D copy kernel (fp32, BD=64) with a runtime `if i_t == NT - 1:`: planned peak UB is
+16384 B for the kernel vs 8192 B for each arm alone at BT=32, and 65536 B vs 32768 B at
+BT=128 — exactly the sum.
+
+Constant propagation decides "runtime under every specialisation": with
+`if TAIL_MODE == 0: t = False` / `elif TAIL_MODE == 1: t = True` / `else: t = i_t == NT - 1`,
+`if t:` folds away in modes 0 and 1 — that split is the fix, not a finding. Choosing between
+`tl.load(p)` and `tl.load(p, boundary_check=...)` on the same block pointer is not this
+pattern.
+
+## Example
+```python
+if i_t == NT - 1:
+    b_x = tl.load(x + offs, mask=offs < T * D, other=0.0)
+else:
+    b_x = tl.load(tl.make_block_ptr(x, (T, D), (D, 1), (i_t * BT, 0), (BT, BD), (1, 0)))
+```
+
+## Use instead
+Split on the host: launch the bulk with `TAIL_MODE=0` (block pointers only) and the last
+chunk with `TAIL_MODE=1` (masked only), with `TAIL_MODE: tl.constexpr` deciding the path
+in the kernel, and keep a runtime arm (`TAIL_MODE=2`) only where it is needed (varlen).
+"""
+
+from __future__ import annotations
+
+from ascend_lint.flow import CALL, DMA_FNS, pointer_arg
+from ascend_lint.rule import Report, Rule
+
+
+class RuntimeDmaBranch(Rule):
+    CODE = "ASC005"
+    NAME = "runtime-dma-branch"
+    SUMMARY = "A runtime branch between block-pointer and masked DMA keeps both paths in UB"
+    REQUIRES_TEXT = ("make_block_ptr",)
+
+    VALID = [
+        '''
+@triton.jit
+def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr, TAIL_MODE: tl.constexpr):
+    i_t = tl.program_id(0)
+    if TAIL_MODE == 0:
+        is_tail = False
+    elif TAIL_MODE == 1:
+        is_tail = True
+    else:
+        is_tail = i_t == NT - 1
+    offs = i_t * BT * D + tl.arange(0, BT * D)
+    if is_tail:
+        b_x = tl.load(x + offs, mask=offs < T * D, other=0.0)
+    else:
+        b_x = tl.load(tl.make_block_ptr(x, (T, D), (D, 1), (i_t * BT, 0), (BT, D), (1, 0)))
+    p_y = tl.make_block_ptr(y, (T, D), (D, 1), (i_t * BT, 0), (BT, D), (1, 0))
+    if i_t == NT - 1:
+        tl.store(p_y, b_x, boundary_check=(0, 1))
+    else:
+        tl.store(p_y, b_x)
+''',
+    ]
+    INVALID = [
+        '''
+@triton.jit
+def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
+    i_t = tl.program_id(0)
+    is_tail_chunk = i_t == NT - 1
+    offs = i_t * BT * D + tl.arange(0, BT * D)
+    if is_tail_chunk:  # expect
+        b_x = tl.load(x + offs, mask=offs < T * D, other=0.0)
+        tl.store(y + offs, b_x, mask=offs < T * D)
+    else:
+        p_x = tl.make_block_ptr(x, (T, D), (D, 1), (i_t * BT, 0), (BT, D), (1, 0))
+        tl.store(tl.make_block_ptr(y, (T, D), (D, 1), (i_t * BT, 0), (BT, D), (1, 0)), tl.load(p_x))
+''',
+    ]
+
+    def check_kernel(self, kernel, context):
+        flow = kernel.flow
+        for branch in flow.branches:
+            if not branch.orelse or not branch.body:
+                continue
+            body, orelse = _dma_kinds(flow, branch.body), _dma_kinds(flow, branch.orelse)
+            pair = _opposite(body, orelse)
+            if pair is None or not flow.runtime_everywhere(branch.node.test, branch.point):
+                continue
+            (block_call, block_where), (masked_call, masked_where) = pair
+            yield Report(
+                branch.node,
+                "runtime branch between block-pointer DMA and masked-pointer DMA keeps both paths "
+                "live in UB; split the tail on the host with a constexpr mode",
+                end_node=branch.node.test,
+                related=(
+                    (block_call, f"block-pointer DMA ({block_where} arm)"),
+                    (masked_call, f"masked-pointer DMA ({masked_where} arm)"),
+                ),
+            )
+
+
+def _dma_kinds(flow, span):
+    """First block-pointer and first plain-pointer load/store in the span."""
+    found = {}
+    imports = flow.kernel.imports
+    for event in flow.events_in(span, CALL):
+        if imports.is_tl(event.node.func, *DMA_FNS):
+            kind = "block" if flow.is_block_pointer(pointer_arg(event.node)) else "masked"
+            found.setdefault(kind, event.node)
+    return found
+
+
+def _opposite(body, orelse):
+    """((block call, arm), (masked call, arm)) when the arms pick different DMA paths."""
+    if body.keys() == orelse.keys():
+        return None
+    if "block" in body and "masked" in orelse:
+        return (body["block"], "if"), (orelse["masked"], "else")
+    if "masked" in body and "block" in orelse:
+        return (orelse["block"], "else"), (body["masked"], "if")
+    return None

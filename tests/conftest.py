@@ -1,0 +1,57 @@
+"""Shared test helpers: lint snippets and fixture files with the real engine."""
+
+from __future__ import annotations
+
+import re
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from ascend_lint.config import Settings
+from ascend_lint.engine import lint_source
+
+REPO = Path(__file__).resolve().parent.parent
+FIXTURES = REPO / "fixtures"
+HEADER = "import triton\nimport triton.language as tl\n"
+EXPECT = re.compile(r"#\s*expect(?::\s*(?P<codes>[A-Z0-9, ]+))?\s*$")
+
+
+def settings(**overrides) -> Settings:
+    return Settings(root=REPO, target_all=True, **overrides)
+
+
+def snippet_source(code: str) -> tuple[str, int]:
+    """The snippet as a module (triton imports prepended if missing) and the row offset."""
+    code = textwrap.dedent(code).lstrip("\n")
+    if "import triton" in code:
+        return code, 0
+    return HEADER + code, HEADER.count("\n")
+
+
+def expected_rows(source: str, default_code: str | None) -> set[tuple[int, str]]:
+    """(row, code) pairs declared with `# expect` / `# expect: CODE[, CODE]` markers."""
+    expected = set()
+    for row, line in enumerate(source.splitlines(), start=1):
+        match = EXPECT.search(line)
+        if match:
+            codes = match.group("codes")
+            for code in (c.strip() for c in codes.split(",")) if codes else [default_code]:
+                expected.add((row, code))
+    return expected
+
+
+def found_rows(source: str, filename: str = "snippet.py", **overrides) -> set[tuple[int, str]]:
+    result = lint_source(source, filename, settings(**overrides))
+    assert result.error is None, result.error
+    return {(f.location.row, f.code) for f in result.findings}
+
+
+@pytest.fixture
+def lint():
+    def run(source: str, filename: str = "snippet.py", **overrides):
+        result = lint_source(source, filename, settings(**overrides))
+        assert result.error is None, result.error
+        return result.findings
+
+    return run
