@@ -13,18 +13,30 @@ import dataclasses
 import re
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Collection
 from pathlib import Path
 
+from ascend_lint.config import ConfigError
 from ascend_lint.model import FileResult, Finding
 
-ChangedLines = dict[Path, set[int]]
+ChangedLines = dict[Path, Collection[int]]
+# The lines of a file that did not exist before: all of them.
+EVERY_LINE = range(1, sys.maxsize)
 
 HUNK = re.compile(r"^@@ -\d+(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
 
 
-class ChangedLinesError(Exception):
-    """The changed lines could not be determined (not a git repository, unknown revision)."""
+class ChangedLinesError(ConfigError):
+    """The changed lines could not be determined (not a git repository, unknown revision,
+    unreadable diff file): a usage error."""
+
+
+def restrict_to_changed_lines(
+    results: list[FileResult], *, diff_base: str | None = None, diff_file: str | None = None
+) -> list[FileResult]:
+    """``results`` restricted to the lines changed since ``diff_base`` or added by ``diff_file``."""
+    changed = changed_lines_from_git(diff_base) if diff_base else changed_lines_from_diff(read_diff(diff_file))
+    return filter_results(results, changed)
 
 
 def changed_lines_from_diff(text: str, root: Path | str = ".") -> ChangedLines:
@@ -33,7 +45,7 @@ def changed_lines_from_diff(text: str, root: Path | str = ".") -> ChangedLines:
     Works with any context size; only `+` lines count. Deleted files and pure deletions
     contribute no line.
     """
-    changed: ChangedLines = {}
+    changed: dict[Path, set[int]] = {}
     lines: set[int] = set()
     old_left = new_left = row = 0
     for line in text.split("\n"):
@@ -71,24 +83,25 @@ def _new_path(header: str) -> str | None:
 
 def read_diff(path: str) -> str:
     """The text of a diff file, `-` meaning standard input; undecodable bytes are kept."""
-    data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    try:
+        data = sys.stdin.buffer.read() if path == "-" else Path(path).read_bytes()
+    except OSError as error:
+        raise ChangedLinesError(f"cannot read diff file {path}: {error.strerror}") from error
     return data.decode("utf-8", "surrogateescape")
 
 
-def changed_lines_from_git(rev: str, cwd: Path | str = ".", paths: Iterable[str] = ()) -> ChangedLines:
-    """Lines changed in the working tree since ``rev`` (any `git diff` revision, e.g.
-    `origin/main...` for a pull request), restricted to ``paths``; untracked files count
-    as entirely new.
+def changed_lines_from_git(rev: str, cwd: Path | str = ".") -> ChangedLines:
+    """Lines changed since ``rev`` in the repository holding ``cwd``: `git diff REV` against
+    the working tree (or any other `git diff` revision form, e.g. `origin/main...`), plus
+    untracked files, which are entirely new.
     """
     top = Path(_git(cwd, "rev-parse", "--show-toplevel").strip())
-    pathspec = ["--", *paths] if paths else []
     prefixes = ["--src-prefix=a/", "--dst-prefix=b/"]  # whatever diff.noprefix says
-    diff = _git(cwd, "diff", "-U0", "--no-color", "--no-ext-diff", *prefixes, rev, *pathspec)
-    changed = changed_lines_from_diff(diff, top)
-    untracked = _git(cwd, "ls-files", "-z", "--others", "--exclude-standard", "--full-name", *pathspec)
-    for name in filter(None, untracked.split("\0")):
-        path = top / name
-        changed[path.resolve()] = set(range(1, _line_count(path) + 1))
+    changed: ChangedLines = changed_lines_from_diff(
+        _git(top, "diff", "-U0", "--no-color", "--no-ext-diff", *prefixes, rev), top
+    )
+    untracked = _git(top, "ls-files", "-z", "--others", "--exclude-standard")
+    changed.update(((top / name).resolve(), EVERY_LINE) for name in untracked.split("\0") if name)
     return changed
 
 
@@ -103,11 +116,6 @@ def _git(cwd: Path | str, *args: str) -> str:
     return done.stdout.decode("utf-8", "surrogateescape")
 
 
-def _line_count(path: Path) -> int:
-    with path.open("rb") as file:
-        return max(1, sum(1 for _ in file))
-
-
 def filter_results(results: list[FileResult], changed: ChangedLines) -> list[FileResult]:
     """The results with only the findings that touch a changed line; a file outside the
     change keeps no finding and no error.
@@ -118,14 +126,14 @@ def filter_results(results: list[FileResult], changed: ChangedLines) -> list[Fil
     filtered = []
     for result in results:
         path = Path(result.filename).resolve()
-        lines = changed.get(path, set())
+        lines = changed.get(path, ())
         findings = [finding for finding in result.findings if _touches(finding, lines)]
         error = result.error if path in changed else None
         filtered.append(dataclasses.replace(result, findings=findings, error=error))
     return filtered
 
 
-def _touches(finding: Finding, lines: set[int]) -> bool:
+def _touches(finding: Finding, lines: Collection[int]) -> bool:
     spans = [(finding.location.row, finding.end_location.row)]
     spans += [(related.location.row, related.end_location.row) for related in finding.related]
-    return any(not lines.isdisjoint(range(first, last + 1)) for first, last in spans)
+    return any(row in lines for first, last in spans for row in range(first, last + 1))

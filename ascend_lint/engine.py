@@ -13,7 +13,7 @@ from .fixes import plan_edits
 from .imports import ImportMap
 from .kernels import find_kernels
 from .model import Diagnostic, FileResult, Finding, Fix, Position, Related
-from .positions import node_ranges
+from .positions import node_layout
 from .registry import all_rules
 from .rule import ModuleContext, Report
 
@@ -74,6 +74,7 @@ def lint_source(
     """Lint text already in memory. Files that are not Ascend code get no findings."""
     result = FileResult(filename, source=source)
     if check_target and not settings.is_target(filename, source):
+        result.checked = False
         return result
     codes = settings.enabled_codes(filename)
     if apply_noqa:
@@ -99,30 +100,29 @@ def lint_source(
     return result
 
 
-def _run_rules(rules, context: ModuleContext) -> Iterator[tuple[type, Report]]:
+def _run_rules(rules, context: ModuleContext) -> Iterator[tuple[type, Report, str | None]]:
     for rule in rules:
         for report in rule.check_module(context):
-            yield rule, report
+            yield rule, report, None
         for kernel in context.kernels:
             for report in rule.check_kernel(kernel, context):
-                yield rule, report
+                yield rule, report, kernel.name
 
 
-def _findings(context: ModuleContext, reports: list[tuple[type, Report]]) -> list[Finding]:
+def _findings(context: ModuleContext, reports: list[tuple[type, Report, str | None]]) -> list[Finding]:
     if not reports:
         return []
     wanted = []
-    for _, report in reports:
+    for _, report, _ in reports:
         wanted.append(report.node)
         if report.end_node is not None:
             wanted.append(report.end_node)
         wanted.extend(node for node, _ in report.related)
         if report.fix is not None:
             wanted.extend(report.fix.nodes())
-    ranges = node_ranges(context.module, wanted)
-    lines = context.source.splitlines()
+    ranges, indents = node_layout(context.module, wanted)
     findings = {}
-    for rule, report in reports:
+    for rule, report, kernel in reports:
         start, end = ranges[report.node]
         if report.end_node is not None:
             end = ranges[report.end_node][1]
@@ -132,11 +132,11 @@ def _findings(context: ModuleContext, reports: list[tuple[type, Report]]) -> lis
         fix = None
         if report.fix is not None:
             plan = report.fix
-            fix = Fix(plan.applicability, plan.message, plan_edits(context.module, plan, ranges, lines))
+            fix = Fix(plan.applicability, plan.message, plan_edits(context.module, plan, ranges, indents))
         message = report.message
         if related:
             message = message.replace("{related_line}", str(related[0].location.row))
-        finding = Finding(rule.CODE, rule.NAME, message, context.filename, start, end, None, related, fix)
+        finding = Finding(rule.CODE, rule.NAME, message, context.filename, start, end, kernel, related, fix)
         findings.setdefault((finding.code, start, finding.message), finding)
     return sorted(findings.values(), key=lambda f: (f.location, f.code))
 

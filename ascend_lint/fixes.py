@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 import libcst as cst
+from libcst._nodes.internal import CodegenState
 
 from .model import Edit, Position
+
+_NEWLINE = re.compile(r"\r\n?|\n")
 
 
 @dataclass(frozen=True)
@@ -37,22 +41,35 @@ class FixPlan:
             yield change.node if isinstance(change, Replace) else change.statement
 
 
-def render(module: cst.Module, new: cst.CSTNode | str) -> str:
-    return new if isinstance(new, str) else module.code_for_node(new)
+def render(module: cst.Module, old: cst.CSTNode, new: cst.CSTNode | str, indent: str) -> str:
+    """The text for `old`'s range: `new` rendered in the block indented by `indent`.
+
+    A range excludes a statement's leading lines and indentation and an expression's
+    parentheses, so those parts of `new` are left out when they are `old`'s own.
+    """
+    if isinstance(new, str):
+        return new
+    if getattr(old, "lpar", None) and getattr(new, "lpar", None) == old.lpar:
+        new = new.with_changes(lpar=(), rpar=())
+    if isinstance(new, cst.BaseStatement):
+        new = new.with_changes(leading_lines=())
+    state = CodegenState(module.default_indent, module.default_newline, indent_tokens=[indent])
+    new._codegen(state)
+    text = "".join(state.tokens)
+    return text.removeprefix(indent) if isinstance(new, cst.BaseStatement) else text
 
 
-def plan_edits(module: cst.Module, plan: FixPlan, ranges, source_lines: list[str]) -> tuple[Edit, ...]:
-    """Turn a plan into text edits, given the node ranges computed for the file."""
+def plan_edits(module: cst.Module, plan: FixPlan, ranges, indents) -> tuple[Edit, ...]:
+    """Turn a plan into text edits, given the node ranges and indentation computed for the file."""
     edits = []
     for change in plan.changes:
         if isinstance(change, Replace):
             start, end = ranges[change.node]
-            edits.append(Edit(start, end, render(module, change.new)))
+            edits.append(Edit(start, end, render(module, change.node, change.new, indents[change.node])))
         else:
             start, _ = ranges[change.statement]
-            line = source_lines[start.row - 1]
-            indent = line[: start.column - 1]
-            edits.append(Edit(start, start, f"{change.code}\n{indent}"))
+            indent = indents[change.statement]
+            edits.append(Edit(start, start, f"{change.code}{module.default_newline}{indent}"))
     return tuple(sorted(edits, key=lambda e: (e.start, e.end)))
 
 
@@ -76,10 +93,5 @@ def apply_edits(source: str, edits: Iterable[Edit]) -> str:
 
 
 def _line_starts(source: str) -> list[int]:
-    starts = [0]
-    position = source.find("\n")
-    while position != -1:
-        starts.append(position + 1)
-        position = source.find("\n", position + 1)
-    starts.append(len(source) + 1)
-    return starts
+    """Offsets where rows start; rows end at \\n, \\r\\n or \\r, as libcst counts them."""
+    return [0, *(match.end() for match in _NEWLINE.finditer(source)), len(source) + 1]

@@ -24,7 +24,7 @@ class AscendLintFlake8:
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         settings = _settings(Path(self.filename).resolve().parent)
-        result = lint_source("".join(self.lines), self.filename, settings)
+        result = lint_source("".join(self.lines), self.filename, settings, apply_noqa=False)
         for finding in result.findings:
             text = f"{finding.code} [{finding.name}] {finding.message}"
             yield finding.location.row, finding.location.column - 1, text, type(self)

@@ -126,6 +126,20 @@ class Flow:
                 if isinstance(element.slice, cst.Index):
                     result |= self.flags(element.slice.value)
             return result
+        if t is cst.BinaryOperation or t is cst.BooleanOperation:
+            return self.flags(node.left) | self.flags(node.right)
+        if t is cst.UnaryOperation:
+            return self.flags(node.expression)
+        if t is cst.Comparison:
+            result = self.flags(node.left)
+            for target in node.comparisons:
+                result |= self.flags(target.comparator)
+            return result
+        if t is cst.Tuple or t is cst.List:
+            result = 0
+            for element in node.elements:
+                result |= self.flags(element.value)
+            return result
         if t is cst.Lambda:
             return TENSOR
         result = 0
@@ -218,7 +232,8 @@ class Flow:
         return True
 
     def reads_after(self, start: Event, name: str) -> list[Event]:
-        """Data reads of `name` reachable from `start` before any redefinition of it."""
+        """Data reads of `name` reachable from `start` before any redefinition of it, along
+        paths whose constexpr branch outcomes agree with those at `start`."""
         found, seen = [], set()
         stack = list(start.succ)
         while stack:
@@ -226,10 +241,12 @@ class Flow:
             if event.index in seen:
                 continue
             seen.add(event.index)
+            if not self.feasible_together(start, event):
+                continue
             if event.name == name:
                 if event.kind == DEF:
                     continue
-                if event.kind == READ and not event.metadata and self.feasible_together(start, event):
+                if event.kind == READ and not event.metadata:
                     found.append(event)
             stack.extend(event.succ)
         return sorted(found, key=lambda e: e.index)
@@ -243,9 +260,10 @@ class Flow:
             if event.index in seen:
                 continue
             seen.add(event.index)
+            if not self.feasible_together(point, event):
+                continue
             if event.kind == DEF and event.name == name:
-                if self.feasible_together(point, event):
-                    found.append(event)
+                found.append(event)
                 continue
             stack.extend(event.pred)
         return sorted(found, key=lambda e: e.index)
@@ -342,7 +360,7 @@ class _Builder:
         self.loops: tuple = ()
         self.loop_headers: list[Event] = []
         self.loop_exits: list[list[Event]] = []
-        self.skip_reads = set(flow.kernel.imports.aliases)
+        self.skip_reads = {*flow.kernel.imports.aliases, "True", "False", "None"}
 
     def emit(self, kind: str, node, **extra) -> Event:
         event = Event(len(self.flow.events), kind, node, conds=self.conds, loops=self.loops, **extra)
@@ -454,6 +472,7 @@ class _Builder:
         self.frontier = [point]
         start = len(self.flow.events)
         self.conds = outer + ((branch, False),)
+        self.emit(POINT, None)  # the else arm's entry, so an absent else is still an arm
         if isinstance(node.orelse, cst.Else):
             self.block(node.orelse.body.body)
         elif isinstance(node.orelse, cst.If):

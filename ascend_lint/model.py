@@ -77,3 +77,4 @@ class FileResult:
     source: str | None = None
     findings: list[Finding] = field(default_factory=list)
     error: Diagnostic | None = None
+    checked: bool = True  # False for files skipped as not Ascend kernel code

@@ -29,6 +29,7 @@ class _RecordingState(CodegenState):
         super().__init__(default_indent=module.default_indent, default_newline=module.default_newline)
         self.wanted = wanted
         self.ranges: dict[cst.CSTNode, Range] = {}
+        self.indents: dict[cst.CSTNode, str] = {}
         self.line = 1
         self.column = 0
         self._starts: list[Position] = []
@@ -52,6 +53,7 @@ class _RecordingState(CodegenState):
     def before_codegen(self, node: cst.CSTNode) -> None:
         if node in self.wanted:
             self._starts.append(self._here())
+            self.indents[node] = "".join(self.indent_tokens)
 
     def after_codegen(self, node: cst.CSTNode) -> None:
         if node in self.wanted:
@@ -76,6 +78,13 @@ class _RecordingState(CodegenState):
 
 def node_ranges(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[cst.CSTNode, Range]:
     """Map each node to its (start, end) range, ignoring the whitespace around it."""
+    return node_layout(module, nodes)[0]
+
+
+def node_layout(
+    module: cst.Module, nodes: Iterable[cst.CSTNode]
+) -> tuple[dict[cst.CSTNode, Range], dict[cst.CSTNode, str]]:
+    """Each node's range, and the indentation of the block it sits in (fixes render with it)."""
     state = _RecordingState(module, set(nodes))
     module._codegen(state)
-    return state.ranges
+    return state.ranges, state.indents

@@ -22,6 +22,12 @@ from .fixes import FixPlan
 from .imports import ImportMap
 from .kernels import Kernel
 
+_LEAVES = (
+    cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.SimpleWhitespace, cst.Newline,
+    cst.EmptyLine, cst.Comment, cst.ParenthesizedWhitespace, cst.TrailingWhitespace, cst.Comma,
+    cst.Dot, cst.LeftParen, cst.RightParen, cst.LeftSquareBracket, cst.RightSquareBracket,
+)
+
 
 @dataclass
 class Report:
@@ -46,32 +52,33 @@ class ModuleContext:
 
     @cached_property
     def host(self) -> HostIndex:
-        index = HostIndex()
-        self.module.visit(index)
-        return index
+        return HostIndex(self.module, self.kernels)
 
 
-class HostIndex(cst.CSTVisitor):
-    """Calls and simple name bindings anywhere in the module, with their enclosing function."""
+class HostIndex:
+    """Calls and simple name bindings outside kernels, with their enclosing function."""
 
-    def __init__(self):
+    def __init__(self, module: cst.Module, kernels: list[Kernel]):
         self.calls: list[tuple[cst.Call, cst.FunctionDef | None]] = []
         self.bindings: dict[tuple[str, cst.FunctionDef | None], list[cst.BaseExpression]] = {}
-        self._scopes: list[cst.FunctionDef | None] = [None]
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        self._scopes.append(node)
-
-    def leave_FunctionDef(self, original_node: cst.FunctionDef) -> None:
-        self._scopes.pop()
-
-    def visit_Call(self, node: cst.Call) -> None:
-        self.calls.append((node, self._scopes[-1]))
-
-    def visit_Assign(self, node: cst.Assign) -> None:
-        for target in node.targets:
-            if isinstance(target.target, cst.Name):
-                self.bindings.setdefault((target.target.value, self._scopes[-1]), []).append(node.value)
+        kernel_defs = {kernel.node for kernel in kernels}
+        stack: list[tuple[cst.CSTNode, cst.FunctionDef | None]] = [(module, None)]
+        while stack:
+            node, scope = stack.pop()
+            if type(node) in _LEAVES:
+                continue
+            if node in kernel_defs:  # launches and configs live in decorators, never in the body
+                stack.extend((decorator, scope) for decorator in node.decorators)
+                continue
+            if isinstance(node, cst.FunctionDef):
+                scope = node
+            elif isinstance(node, cst.Call):
+                self.calls.append((node, scope))
+            elif isinstance(node, cst.Assign):
+                for target in node.targets:
+                    if isinstance(target.target, cst.Name):
+                        self.bindings.setdefault((target.target.value, scope), []).append(node.value)
+            stack.extend((child, scope) for child in reversed(node.children))
 
     def values_of(self, name: str, scope: cst.FunctionDef | None) -> list[cst.BaseExpression]:
         """Values assigned to `name` in `scope`, or at module level when the scope has none."""

@@ -118,7 +118,7 @@ def k(x, T):
             receiver, dtype = func.value, call.args[0].value
             if _is_int64(dtype, kernel) and _is_index_arithmetic(receiver, flow):
                 yield Report(call, WRAP_MESSAGE, fix=self._fix(call, _cast_index_terms(receiver, flow, dtype), "Cast the index terms before the arithmetic"))
-            elif flow.is_constexpr(receiver) or flow.is_specialisable(receiver):
+            elif (flow.is_constexpr(receiver) or flow.is_specialisable(receiver)) and not _is_program_id(receiver, kernel):
                 code = context.module.code_for_node(receiver)
                 yield Report(
                     call,
@@ -138,15 +138,20 @@ def _is_int64(dtype: cst.BaseExpression, kernel) -> bool:
 
 
 def _is_index_arithmetic(node: cst.BaseExpression, flow) -> bool:
-    """An int expression with a multiply, over program ids / loop indices, loading nothing."""
-    flags = flow.flags(node)
-    return bool(flags & (PID | LOOP)) and not flags & (LOADED | TENSOR) and _has_multiply(node)
+    """Integer arithmetic that multiplies a program id / loop index, loading nothing."""
+    return not flow.flags(node) & (LOADED | TENSOR) and _multiplies_index(node, flow)
 
 
-def _has_multiply(node: cst.BaseExpression) -> bool:
-    if isinstance(node, cst.BinaryOperation):
-        return isinstance(node.operator, cst.Multiply) or _has_multiply(node.left) or _has_multiply(node.right)
-    return False
+def _multiplies_index(node: cst.BaseExpression, flow) -> bool:
+    if not isinstance(node, cst.BinaryOperation):
+        return False
+    if isinstance(node.operator, cst.Multiply) and flow.flags(node) & (PID | LOOP):
+        return True
+    return _multiplies_index(node.left, flow) or _multiplies_index(node.right, flow)
+
+
+def _is_program_id(node: cst.BaseExpression, kernel) -> bool:
+    return isinstance(node, cst.Call) and kernel.imports.is_tl(node.func, "program_id")
 
 
 def _unparenthesized(node: cst.BaseExpression) -> cst.BaseExpression:

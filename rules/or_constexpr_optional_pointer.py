@@ -119,7 +119,7 @@ def k(h0, ht, x, STORE_FINAL_STATE: tl.constexpr, USE_H0: tl.constexpr):
             for span in (branch.body, branch.orelse):
                 for event in flow.events_in(span, READ):
                     if event.name in optional and not any(b.test_is_constexpr for b, _ in event.conds[depth + 1 :]):
-                        test = context.module.code_for_node(branch.node.test)
+                        test = _one_line(context.module.code_for_node(branch.node.test.with_changes(lpar=(), rpar=())))
                         yield Report(
                             branch.node,
                             f"`if {test}` mixes a constexpr flag with a runtime test around optional "
@@ -138,13 +138,16 @@ def k(h0, ht, x, STORE_FINAL_STATE: tl.constexpr, USE_H0: tl.constexpr):
         params = {p.name for p in kernel.params if not p.is_constexpr and p.name not in kernel.provided_constexprs}
         optional = set(kernel.optional_pointer_flags) & params
         for name in params & flow.pointer_names:
-            if any(
-                any(b.test_is_constexpr for b, _ in e.conds)
-                for e in flow.events
-                if e.kind == READ and e.name == name
-            ):
+            reads = [e for e in flow.events if e.kind == READ and e.name == name]
+            # a pointer also used outside every `if` is always passed: it cannot be None
+            if any(any(b.test_is_constexpr for b, _ in e.conds) for e in reads) and all(e.conds for e in reads):
                 optional.add(name)
         return optional
+
+
+def _one_line(code: str) -> str:
+    """A multi-line test as one line for the message: comments and line breaks dropped."""
+    return " ".join(part for part in (line.split("#")[0].strip() for line in code.splitlines()) if part)
 
 
 def _bool_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:

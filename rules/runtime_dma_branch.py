@@ -85,7 +85,7 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
     def check_kernel(self, kernel, context):
         flow = kernel.flow
         for branch in flow.branches:
-            if not branch.orelse or not branch.body:
+            if branch.node.orelse is None:
                 continue
             body, orelse = _dma_kinds(flow, branch.body), _dma_kinds(flow, branch.orelse)
             pair = _opposite(body, orelse)

@@ -6,8 +6,8 @@ from collections.abc import Callable
 
 from ..config import Settings
 from ..model import FileResult
+from . import github, rdjson, sarif, text
 from . import json as json_format
-from . import text
 
 Renderer = Callable[[list[FileResult], Settings], str]
 
@@ -17,6 +17,10 @@ FORMATS: dict[str, Renderer] = {
     "concise": text.render_concise,
     "json": json_format.render_json,
     "json-lines": json_format.render_json_lines,
+    "sarif": sarif.render_sarif,
+    "github": github.render_github,
+    "rdjson": rdjson.render_rdjson,
+    "rdjsonl": rdjson.render_rdjsonl,
 }
 
 

@@ -16,7 +16,7 @@ def render_github(results: list[FileResult], settings: object) -> str:
         if result.error:
             commands.append(_error_command(result))
         commands.extend(_finding_command(finding) for finding in result.findings)
-    return "\n".join(commands)
+    return "".join(command + "\n" for command in commands)
 
 
 def _finding_command(finding: Finding) -> str:

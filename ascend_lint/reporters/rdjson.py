@@ -21,11 +21,11 @@ LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 def render_rdjson(results: list[FileResult], settings: object) -> str:
     document = {"source": SOURCE, "severity": SEVERITY, "diagnostics": _diagnostics(results)}
-    return json.dumps(document, indent=2)
+    return json.dumps(document, indent=2) + "\n"
 
 
 def render_rdjsonl(results: list[FileResult], settings: object) -> str:
-    return "\n".join(json.dumps({"source": SOURCE, **diagnostic}) for diagnostic in _diagnostics(results))
+    return "".join(json.dumps({"source": SOURCE, **diagnostic}) + "\n" for diagnostic in _diagnostics(results))
 
 
 def _diagnostics(results: list[FileResult]) -> list[dict]:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path, PurePath
 from urllib.parse import quote
 
+from ascend_lint import __version__
 from ascend_lint.model import Diagnostic, FileResult, Finding, Position
 from ascend_lint.registry import all_rules
 from ascend_lint.reporters import shared
@@ -47,7 +48,7 @@ def render_sarif(
             for finding in file_result.findings
         ],
     }
-    return json.dumps({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}, indent=2)
+    return json.dumps({"$schema": SCHEMA_URI, "version": "2.1.0", "runs": [run]}, indent=2) + "\n"
 
 
 def _key(finding: Finding) -> ResultKey:
@@ -55,11 +56,10 @@ def _key(finding: Finding) -> ResultKey:
 
 
 def _driver(rules: list) -> dict:
-    version = shared.version()
     return {
         "name": shared.NAME,
-        "version": version,
-        "semanticVersion": version,
+        "version": __version__,
+        "semanticVersion": __version__,
         "informationUri": shared.HOMEPAGE,
         "rules": [_descriptor(rule) for rule in rules],
     }
@@ -151,9 +151,10 @@ def _physical(filename: str, start: Position, end: Position) -> dict:
 
 def _artifact(filename: str) -> dict:
     """A relative path stays relative to %SRCROOT% (the repository root in CI)."""
-    if PurePath(filename).is_absolute():
-        return {"uri": Path(filename).as_uri()}
-    return {"uri": quote(shared.report_path(filename)), "uriBaseId": SRCROOT}
+    path = shared.report_path(filename)
+    if PurePath(path).is_absolute():
+        return {"uri": Path(path).as_uri()}
+    return {"uri": quote(path), "uriBaseId": SRCROOT}
 
 
 def _region(start: Position, end: Position) -> dict:

@@ -54,7 +54,8 @@ def render_concise(results: list[FileResult], settings: Settings) -> str:
 def summary(results: list[FileResult]) -> str:
     findings = [f for r in results for f in r.findings]
     errors = sum(1 for r in results if r.error)
-    linted = sum(1 for r in results if not r.error)
+    linted = sum(1 for r in results if r.checked and not r.error)
+    skipped = sum(1 for r in results if not r.checked)
     if not findings:
         text = f"All checks passed ({linted} file{'s' * (linted != 1)} checked)."
     else:
@@ -64,6 +65,8 @@ def summary(results: list[FileResult]) -> str:
         text = f"Found {len(findings)} finding{'s' * (len(findings) != 1)} ({detail}) in {linted} files checked."
         if fixable:
             text += f"\n[*] {fixable} fixable with `--fix`."
+    if skipped:
+        text += f"\n{skipped} file{'s' * (skipped != 1)} skipped: not Ascend kernel code (see `target-paths`, `--target-all`)."
     if errors:
         text += f"\n{errors} file{'s' * (errors != 1)} could not be linted (see errors above)."
     return text
