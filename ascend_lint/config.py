@@ -211,8 +211,10 @@ def load_settings(
         if not config_file.is_file():
             raise ConfigError(f"config file not found: {config_file}")
     elif not isolated:
-        first = Path(paths[0]) if paths else Path.cwd()
-        config_file = find_config(first if first.exists() else Path.cwd())
+        first = Path(paths[0]).absolute() if paths else Path.cwd()
+        while not first.exists() and first != first.parent:  # an unsaved file (stdin): its folder
+            first = first.parent
+        config_file = find_config(first)
     table = read_config(config_file) if config_file else {}
     root = config_file.parent.resolve() if config_file else Path.cwd().resolve()
     for entries, where in ((select, "--select"), (ignore, "--ignore"), (extend_select, "--extend-select")):

@@ -80,9 +80,10 @@ def lint_source(
     if apply_noqa:
         codes -= _disabled_for_file(source)
     rules = [rule() for rule in all_rules() if rule.CODE in codes and rule.applies_to(source)]
-    if not rules:
-        return result
     try:
+        if not rules:
+            sources.check_syntax(source)
+            return result
         module = sources.parse(source)
         imports = ImportMap(module)
         context = ModuleContext(filename, source, module, imports, find_kernels(module, imports))

@@ -41,6 +41,72 @@ class FixPlan:
             yield change.node if isinstance(change, Replace) else change.statement
 
 
+class FreshNames:
+    """New names for the code fixes insert: unused in the module, never handed out twice."""
+
+    def __init__(self, module: cst.Module):
+        self.taken: set[str] = set()
+        module.visit(_NameCollector(self.taken))
+
+    def fresh(self, stem: str) -> str:
+        """`stem`, else `stem2`, `stem3`... (the first that is free)."""
+        name, number = stem, 1
+        while name in self.taken:
+            number += 1
+            name = f"{stem}{number}"
+        self.taken.add(name)
+        return name
+
+
+class _NameCollector(cst.CSTVisitor):
+    def __init__(self, names: set[str]):
+        self.names = names
+
+    def visit_Name(self, node: cst.Name) -> None:
+        self.names.add(node.value)
+
+
+def spelled_out(augmented: cst.AugAssign, target: str, left: str) -> cst.Assign:
+    """`x op= v` written as `target = left op v` (`v` parenthesized unless it binds tighter)."""
+    operator = getattr(cst, type(augmented.operator).__name__.removesuffix("Assign"))()
+    value = augmented.value
+    if not _binds_tighter(value, operator):
+        value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    return cst.Assign([cst.AssignTarget(cst.Name(target))], cst.BinaryOperation(cst.Name(left), operator, value))
+
+
+_LEVELS = {
+    cst.BitOr: 1, cst.BitXor: 2, cst.BitAnd: 3, cst.LeftShift: 4, cst.RightShift: 4, cst.Add: 5, cst.Subtract: 5,
+    cst.Multiply: 6, cst.MatrixMultiply: 6, cst.Divide: 6, cst.FloorDivide: 6, cst.Modulo: 6, cst.Power: 8,
+}
+_UNARY_LEVEL = 7
+_ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float, cst.SimpleString)
+
+
+def _binds_tighter(value: cst.BaseExpression, operator: cst.BaseBinaryOp) -> bool:
+    """Whether `left <operator> value` parses with `value` as the whole right operand."""
+    if value.lpar or isinstance(value, _ATOMS):
+        return True
+    if isinstance(value, cst.BinaryOperation):
+        level = _LEVELS[type(value.operator)]
+    elif isinstance(value, cst.UnaryOperation) and not isinstance(value.operator, cst.Not):
+        level = _UNARY_LEVEL
+    else:
+        return False
+    return level > _LEVELS[type(operator)]
+
+
+def names_in(node: cst.CSTNode) -> set[str]:
+    """Every name `node` mentions."""
+    own = {node.value} if isinstance(node, cst.Name) else set()
+    return own.union(*(names_in(child) for child in node.children))
+
+
+def contains(root: cst.CSTNode | None, node: cst.CSTNode) -> bool:
+    """Whether `node` is `root` or inside it."""
+    return root is not None and (root is node or any(contains(child, node) for child in root.children))
+
+
 def render(module: cst.Module, old: cst.CSTNode, new: cst.CSTNode | str, indent: str) -> str:
     """The text for `old`'s range: `new` rendered in the block indented by `indent`.
 

@@ -26,13 +26,13 @@ from .kernels import Kernel
 # Value flags: a bit set describing where a value can come from.
 CONST = 1  # literal, constexpr parameter, dtype, tl.static_range index
 SPEC = 2  # unannotated scalar parameter Triton-Ascend may specialise into a constexpr
-PID = 4  # tl.program_id / tl.num_programs (folds to a constexpr on a one-program axis)
+PID = 4  # tl.program_id / tl.num_programs: runtime (measured: never folds on triton-ascend 3.2)
 LOOP = 8  # index of a tl.range / range loop
 LOADED = 16  # data read from memory
 TENSOR = 32  # tensors and other call results computed at run time
 SCALAR = 64  # a runtime scalar parameter: annotated (tl.int32...) or in do_not_specialize
 RUNTIME_ALWAYS = PID | LOOP | LOADED | TENSOR | SCALAR
-FOLDABLE = CONST | SPEC | PID
+FOLDABLE = CONST | SPEC
 
 READ, DEF, CALL, POINT = "read", "def", "call", "point"
 
@@ -181,9 +181,9 @@ class Flow:
         return self.flags(node) == CONST
 
     def is_specialisable(self, node: cst.BaseExpression) -> bool:
-        """Compile-time in some specialisation: constexpr-only except for SPEC/PID parts."""
+        """Compile-time in some specialisation: constexprs and specialisable ints only."""
         flags = self.flags(node)
-        return bool(flags & (SPEC | PID)) and not flags & ~FOLDABLE
+        return bool(flags & SPEC) and not flags & ~FOLDABLE
 
     def runtime_everywhere(self, node: cst.BaseExpression, at: Event) -> bool:
         """Whether `node` stays a runtime value under every constexpr specialisation.

@@ -18,7 +18,7 @@ from typing import ClassVar
 
 import libcst as cst
 
-from .fixes import FixPlan
+from .fixes import FixPlan, FreshNames
 from .imports import ImportMap
 from .kernels import Kernel
 
@@ -51,6 +51,11 @@ class ModuleContext:
     kernels: list[Kernel]
 
     @cached_property
+    def fresh_names(self) -> FreshNames:
+        """Names the rules' fixes may introduce (shared, so two fixes never pick the same one)."""
+        return FreshNames(self.module)
+
+    @cached_property
     def host(self) -> HostIndex:
         return HostIndex(self.module, self.kernels)
 
@@ -61,6 +66,7 @@ class HostIndex:
     def __init__(self, module: cst.Module, kernels: list[Kernel]):
         self.calls: list[tuple[cst.Call, cst.FunctionDef | None]] = []
         self.bindings: dict[tuple[str, cst.FunctionDef | None], list[cst.BaseExpression]] = {}
+        self.returns: dict[str, list[cst.BaseExpression]] = {}
         kernel_defs = {kernel.node for kernel in kernels}
         stack: list[tuple[cst.CSTNode, cst.FunctionDef | None]] = [(module, None)]
         while stack:
@@ -72,6 +78,9 @@ class HostIndex:
                 continue
             if isinstance(node, cst.FunctionDef):
                 scope = node
+                self.returns.setdefault(node.name.value, [])
+            elif isinstance(node, cst.Return) and scope is not None and node.value is not None:
+                self.returns[scope.name.value].append(node.value)
             elif isinstance(node, cst.Call):
                 self.calls.append((node, scope))
             elif isinstance(node, cst.Assign):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
@@ -97,11 +98,34 @@ def parse(text: str) -> cst.Module:
     try:
         return cst.parse_module(text)
     except cst.ParserSyntaxError as exc:
-        message = str(exc).splitlines()[0] if str(exc) else "invalid syntax"
-        detail = exc.message.strip().splitlines()[0] if exc.message else message
-        raise SourceError(f"SyntaxError: {detail}", Position(exc.raw_line, exc.raw_column + 1)) from None
+        raise _syntax_error(text) or SourceError(
+            f"SyntaxError: {exc.message.strip().splitlines()[0] if exc.message else 'invalid syntax'}",
+            Position(exc.raw_line, exc.raw_column + 1),
+        ) from None
     except RecursionError:
         raise SourceError("too deeply nested to parse") from None
+
+
+def check_syntax(text: str) -> None:
+    """Validate a file no rule needs to analyse, at the cost of CPython's parser only."""
+    _check_shape(text)
+    error = _syntax_error(text)
+    if error is not None:
+        raise error
+
+
+def _syntax_error(text: str) -> SourceError | None:
+    """CPython's own report (its positions are exact; libcst's are often off by a line)."""
+    try:
+        compile(text, "<source>", "exec", ast.PyCF_ONLY_AST)
+    except SyntaxError as exc:
+        row = exc.lineno or 1
+        return SourceError(f"SyntaxError: {exc.msg}", Position(row, exc.offset or 1))
+    except (RecursionError, MemoryError):
+        return SourceError("too deeply nested to parse")
+    except ValueError as exc:  # e.g. NUL bytes, already excluded by _check_shape
+        return SourceError(f"SyntaxError: {exc}")
+    return None
 
 
 def diagnostic(filename: str, error: SourceError) -> Diagnostic:

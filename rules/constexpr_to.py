@@ -2,17 +2,25 @@
 ## What it does
 Flags `.to(...)` calls in a kernel whose receiver is
 
-1. a constexpr value or an integer Triton-Ascend may specialise into one (an unannotated
-   scalar parameter not listed in `do_not_specialize`, or a program id, which folds on a
-   one-program grid axis) — *constexpr has no `.to`*; or
-2. integer index arithmetic over program ids / loop indices and sizes, cast to int64 after
-   the multiply, e.g. `(i_b * T).to(tl.int64)` — *the multiply wraps in int32 first*.
+1. a constexpr value (a `tl.constexpr` parameter, a literal, a `tl.static_range` index, a
+   name assigned only those) or an integer Triton-Ascend may specialise into one (an
+   unannotated scalar parameter not listed in `do_not_specialize`) — *constexpr has no
+   `.to`*; or
+2. integer arithmetic that multiplies a runtime int32 index (program id, loop index, a
+   `do_not_specialize` or typed size) and casts to int64 afterwards, e.g.
+   `(i_b * T).to(tl.int64)`, `((NT - 1) * DH_CS).to(tl.int64)` — *the multiply wraps in
+   int32 first*.
+
+Program ids are runtime values: measured on triton-ascend 3.2, `tl.program_id(0).to(...)`
+and `i_t.to(...)` with `i_t = tl.program_id(0)` compile, also on a grid of one program (the
+grid is not part of the compiled specialisation), so they are not flagged by themselves.
 
 ## Why is this bad?
 1. On a constexpr, `x.to(tl.int64)` fails to compile:
-   `AttributeError: 'constexpr' object has no attribute 'to'`. Ascend specialises more
-   integers than CUDA (`B`, `T`, folded `i_t` when `NT == 1`), so code that compiled on
-   CUDA breaks on the NPU, and only for some shapes.
+   `AttributeError: 'constexpr' object has no attribute 'to'`. An unannotated int argument
+   is specialised into a constexpr when its value is 1 (measured on triton-ascend 3.2), so
+   `B.to(tl.int64)` compiles for B=3 and fails for B=1: the kernel breaks only for some
+   shapes. Listing the parameter in `do_not_specialize` (or using `tl.cast`) avoids it.
 2. `(i_b * T).to(tl.int64)` multiplies in int32 and widens afterwards: packed offsets wrap
    silently, e.g. `offset * D` with `D = 4096` wraps past `T ≈ 524K`;
    `(NT - 1) * DH_CS` wraps at `T > 131K` for `HV = 64, K = V = 128, BT = 64`. This holds
@@ -47,8 +55,8 @@ from __future__ import annotations
 import libcst as cst
 
 from ascend_lint.fixes import FixPlan, Replace
-from ascend_lint.flow import LOADED, LOOP, PID, TENSOR
-from ascend_lint.rule import Report, Rule
+from ascend_lint.flow import LOADED, LOOP, PID, SCALAR, TENSOR
+from ascend_lint.rule import Example, Report, Rule
 
 CONSTEXPR_MESSAGE = "constexpr has no .to: `{receiver}` can be a constexpr on Ascend; use `tl.cast({receiver}, ...)`"
 WRAP_MESSAGE = "cast after multiply wraps in int32: cast the index first (`tl.cast(..., tl.int64) * ...`)"
@@ -72,6 +80,9 @@ def k(x, cu_seqlens, T, i_b_runtime: tl.int32, BT: tl.constexpr):
     b_x = tl.load(x + tl.arange(0, BT)).to(tl.float32)
     off = tl.cast(i_n, tl.int64) * T
     y = i_b_runtime.to(tl.int64)
+    i_t = tl.program_id(0)
+    i_t64 = i_t.to(tl.int64)
+    i_h64 = tl.program_id(1).to(tl.int64)
 ''',
         '''
 @triton.jit(do_not_specialize=["B"])
@@ -83,7 +94,8 @@ def k(x, B, num_core: tl.int32, task_num: tl.int32):
 ''',
     ]
     INVALID = [
-        '''
+        Example(
+            '''
 @triton.jit
 def k(x, B, T, BT: tl.constexpr):
     n = B.to(tl.int64)  # expect
@@ -92,6 +104,16 @@ def k(x, B, T, BT: tl.constexpr):
     bos = (i_b * T).to(tl.int64)  # expect
     eos = (i_b * T + T).to(tl.int64)  # expect
 ''',
+            fixed='''
+@triton.jit
+def k(x, B, T, BT: tl.constexpr):
+    n = tl.cast(B, tl.int64)
+    m = tl.cast(BT, tl.int32)
+    i_b = tl.program_id(0)
+    bos = tl.cast(i_b, tl.int64) * T
+    eos = tl.cast(i_b, tl.int64) * T + T
+''',
+        ),
         '''
 @triton.jit(do_not_specialize=["T"])
 def k(x, T, BT: tl.constexpr):
@@ -99,10 +121,16 @@ def k(x, T, BT: tl.constexpr):
     base = (i_b * tl.cdiv(T, BT) + i_t).to(tl.int64)  # expect
 ''',
         '''
+@triton.jit(do_not_specialize=["T"])
+def k(x, T, BT: tl.constexpr, DH_CS: tl.constexpr):
+    NT = tl.cdiv(T, BT)
+    last = ((NT - 1) * DH_CS).to(tl.int64)  # expect
+''',
+        '''
 @triton.jit
-def k(x, T):
-    i_t = tl.program_id(0)
-    o = i_t.to(tl.int64)  # expect
+def k(x, T, W: tl.constexpr):
+    for i_w in tl.static_range(W):
+        o = i_w.to(tl.int64)  # expect
 ''',
     ]
 
@@ -118,7 +146,7 @@ def k(x, T):
             receiver, dtype = func.value, call.args[0].value
             if _is_int64(dtype, kernel) and _is_index_arithmetic(receiver, flow):
                 yield Report(call, WRAP_MESSAGE, fix=self._fix(call, _cast_index_terms(receiver, flow, dtype), "Cast the index terms before the arithmetic"))
-            elif (flow.is_constexpr(receiver) or flow.is_specialisable(receiver)) and not _is_program_id(receiver, kernel):
+            elif flow.is_constexpr(receiver) or flow.is_specialisable(receiver):
                 code = context.module.code_for_node(receiver)
                 yield Report(
                     call,
@@ -138,20 +166,17 @@ def _is_int64(dtype: cst.BaseExpression, kernel) -> bool:
 
 
 def _is_index_arithmetic(node: cst.BaseExpression, flow) -> bool:
-    """Integer arithmetic that multiplies a program id / loop index, loading nothing."""
+    """Integer arithmetic that multiplies a runtime int32 index (program id, loop index, a
+    do_not_specialize / typed size), loading nothing."""
     return not flow.flags(node) & (LOADED | TENSOR) and _multiplies_index(node, flow)
 
 
 def _multiplies_index(node: cst.BaseExpression, flow) -> bool:
     if not isinstance(node, cst.BinaryOperation):
         return False
-    if isinstance(node.operator, cst.Multiply) and flow.flags(node) & (PID | LOOP):
+    if isinstance(node.operator, cst.Multiply) and flow.flags(node) & (PID | LOOP | SCALAR):
         return True
     return _multiplies_index(node.left, flow) or _multiplies_index(node.right, flow)
-
-
-def _is_program_id(node: cst.BaseExpression, kernel) -> bool:
-    return isinstance(node, cst.Call) and kernel.imports.is_tl(node.func, "program_id")
 
 
 def _unparenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
@@ -176,7 +201,7 @@ def _cast_index_terms(node: cst.BaseExpression, flow, dtype) -> cst.BaseExpressi
         def on_leave(self, original, updated):
             if isinstance(original, (cst.BinaryOperation, cst.UnaryOperation)):
                 return updated
-            if flow.flags(original) & (PID | LOOP):
+            if flow.flags(original) & (PID | LOOP | SCALAR):
                 return _tl_cast(_unparenthesized(original), dtype, flow.kernel)
             return updated
 

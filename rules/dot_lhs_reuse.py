@@ -34,16 +34,28 @@ tl.store(p_Ao, b_Ac)
 or reload the tile from global memory. A copy taken after the dot copies corrupted data.
 
 ## Fix safety
-Unsafe: the fix inserts `b_A_c = b_A + 0.0` before the first left-operand dot and rewrites
-the later reads to the copy. It costs one tile of UB, which can push a kernel over the UB
-budget, so it is offered, not applied by default.
+Unsafe (applied with `--unsafe-fixes`): every copy costs one tile of UB, which can push a
+kernel over its UB budget. The fix inserts `b_A_c = b_A + 0.0` right before the statement
+holding the first left-operand dot and rewrites the later reads to the copy (`b_A *= s`
+becomes `b_A = b_A_c * s`). A later read that is itself the left operand of another dot
+followed by more reads gets a copy of its own (`b_A_c2`, ...), all taken before the first dot,
+as in hand-written multi-dot sequences. When the later reads do not all run after that
+statement in the same block (e.g. in another `if` arm or after the enclosing loop), or the
+clobber is loop-carried, the copy is taken right before the dot's statement and the dot
+consumes it instead: `tl.dot(b_A_c, ...)`, leaving `b_A` intact. Values are unchanged under
+standard `tl.dot` semantics (`+ 0.0` is exact). No fix is offered when the dot's statement is
+not a plain one-statement line.
 """
 
 from __future__ import annotations
 
+from functools import cached_property
+
 import libcst as cst
 
-from ascend_lint.rule import Report, Rule
+from ascend_lint.fixes import FixPlan, InsertBefore, Replace, spelled_out
+from ascend_lint.flow import Event
+from ascend_lint.rule import Example, Report, Rule
 
 _WRAPPERS = ("trans", "permute", "reshape", "view", "cast")
 
@@ -52,6 +64,7 @@ class DotLhsReuse(Rule):
     CODE = "ASC003"
     NAME = "dot-lhs-reuse"
     SUMMARY = "A tile is read after `tl.dot` used it as the left operand (Ascend may clobber it)"
+    FIX = "unsafe"
     REQUIRES_TEXT = ("dot",)
 
     VALID = [
@@ -93,7 +106,8 @@ def k(p_a, p_b, p_o, NT):
 ''',
     ]
     INVALID = [
-        '''
+        Example(
+            '''
 @triton.jit
 def k(p_a, p_b, p_o):
     b_a = tl.load(p_a)
@@ -104,7 +118,24 @@ def k(p_a, p_b, p_o):
     b_e = -tl.dot(-b_d, b_b)  # expect
     b_c = b_d + 0.0  # expect
 ''',
-        '''
+            fixed='''
+@triton.jit
+def k(p_a, p_b, p_o):
+    b_a = tl.load(p_a)
+    b_b = tl.load(p_b)
+    b_a_c = b_a + 0.0
+    b_o = tl.dot(b_a.to(tl.float16), b_b)
+    tl.store(p_o, b_a_c)
+    b_b_c = b_b + 0.0
+    b_d = tl.dot(tl.trans(b_b), b_a_c)
+    b_d_c = b_d + 0.0
+    b_e = -tl.dot(-b_d, b_b_c)
+    b_c = b_d_c + 0.0
+''',
+            unsafe_fixes=True,
+        ),
+        Example(
+            '''
 @triton.jit
 def k(p_a, p_b, p_c, p_o):
     b_a = tl.load(p_a)
@@ -112,7 +143,19 @@ def k(p_a, p_b, p_c, p_o):
     b_a *= 2.0  # expect
     tl.store(p_o, b_a)
 ''',
-        '''
+            fixed='''
+@triton.jit
+def k(p_a, p_b, p_c, p_o):
+    b_a = tl.load(p_a)
+    b_a_c = b_a + 0.0
+    b_o = tl.dot(tl.dot(b_a, tl.load(p_b)), tl.load(p_c))
+    b_a = b_a_c * 2.0
+    tl.store(p_o, b_a)
+''',
+            unsafe_fixes=True,
+        ),
+        Example(
+            '''
 @triton.jit
 def k(p_a, p_b, p_o, NT):
     b_a = tl.load(p_a)
@@ -121,7 +164,20 @@ def k(p_a, p_b, p_o, NT):
         b_h += tl.dot(b_a, tl.load(p_b + i_t))  # expect
     tl.store(p_o, b_h)
 ''',
-        '''
+            fixed='''
+@triton.jit
+def k(p_a, p_b, p_o, NT):
+    b_a = tl.load(p_a)
+    b_h = tl.zeros([16, 16], dtype=tl.float32)
+    for i_t in range(NT):
+        b_a_c = b_a + 0.0
+        b_h += tl.dot(b_a_c, tl.load(p_b + i_t))
+    tl.store(p_o, b_h)
+''',
+            unsafe_fixes=True,
+        ),
+        Example(
+            '''
 @triton.jit
 def k(p_a, p_b, p_o, USE_G: tl.constexpr):
     b_a = tl.load(p_a)
@@ -131,16 +187,32 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
         b_o = tl.insert_slice(b_o, b_a, [0, 0], [16, 16], [1, 1])  # expect
     tl.store(p_o, b_o)
 ''',
+            fixed='''
+@triton.jit
+def k(p_a, p_b, p_o, USE_G: tl.constexpr):
+    b_a = tl.load(p_a)
+    if USE_G:
+        b_a_c = b_a + 0.0
+        b_o = tl.dot(b_a_c, tl.load(p_b))
+    if USE_G:
+        b_o = tl.insert_slice(b_o, b_a, [0, 0], [16, 16], [1, 1])
+    tl.store(p_o, b_o)
+''',
+            unsafe_fixes=True,
+        ),
     ]
 
     def check_kernel(self, kernel, context):
         flow = kernel.flow
+        copies = _CopyPlanner(kernel, context)
         for event in flow.calls_to("dot"):
             tile = _lhs_tile(event.node, kernel)
             if tile is None:
                 continue
+            reads = flow.reads_after(event, tile.value)
+            fix = copies.plan(event, tile, reads) if reads else None
             loop_carried = False
-            for read in flow.reads_after(event, tile.value):
+            for read in reads:
                 if read.index < event.index:
                     loop_carried = True
                     continue
@@ -149,6 +221,7 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
                     f"`{tile.value}` is read after it was the left operand of `tl.dot` "
                     f"(line {{related_line}}), which may overwrite it on Ascend",
                     related=((event.node, f"`tl.dot` that may clobber `{tile.value}`"),),
+                    fix=fix,
                 )
             if loop_carried:
                 yield Report(
@@ -156,6 +229,7 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
                     f"`{tile.value}` is the left operand of this `tl.dot` in a loop but defined "
                     "before it: the next trip reads the tile this dot may have clobbered on Ascend",
                     related=((tile, f"`{tile.value}` read here on every trip"),),
+                    fix=fix,
                 )
 
 
@@ -177,3 +251,127 @@ def _lhs_tile(call: cst.Call, kernel) -> cst.Name | None:
             node = node.args[0].value
         else:
             return None
+
+
+class _CopyPlanner:
+    """Plans the pristine-copy fix for the clobbering dots of one kernel.
+
+    Preferred form: copies of the tile taken right before the statement holding the first
+    left-operand dot, the later reads rewritten to them; a later read that is itself the left
+    operand of a dot followed by more reads ends one copy's use, the reads after it get the
+    next copy. That needs every later read to run after that statement in the same block and
+    to see the same definition of the tile. Otherwise (and for loop-carried clobbers) the copy
+    is taken right before the dot's statement and the dot consumes it, so the tile itself is
+    never clobbered.
+    """
+
+    def __init__(self, kernel, context):
+        self.kernel, self.flow, self.names = kernel, kernel.flow, context.fresh_names
+
+    @cached_property
+    def placement(self) -> _Placement:
+        placement = _Placement()
+        self.kernel.node.visit(placement)
+        return placement
+
+    @cached_property
+    def dot_of_lhs(self) -> dict[cst.Name, Event]:
+        """The dot each named left operand belongs to."""
+        dots = ((event, _lhs_tile(event.node, self.kernel)) for event in self.flow.calls_to("dot"))
+        return {tile: event for event, tile in dots if tile is not None}
+
+    def plan(self, dot: Event, tile: cst.Name, reads: list[Event]) -> FixPlan | None:
+        statement = self.placement.owner.get(dot.node)
+        if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
+            return None
+        groups = self._read_groups(dot, tile, statement, reads)
+        if groups is None:
+            copy = self.names.fresh(f"{tile.value}_c")
+            changes = (InsertBefore(statement, _copy_of(copy, tile.value)), Replace(tile, copy))
+            return FixPlan("unsafe", f"Let the dot consume a pristine copy of `{tile.value}`", changes)
+        changes = []
+        for group in groups:
+            copy = self.names.fresh(f"{tile.value}_c")
+            changes.append(InsertBefore(statement, _copy_of(copy, tile.value)))
+            changes.extend(self._read_copy(read.node, copy) for read in group)
+        return FixPlan("unsafe", f"Copy `{tile.value}` before the dot and read the copy afterwards", tuple(changes))
+
+    def _read_groups(self, dot, tile, statement, reads) -> list[list[Event]] | None:
+        """The later reads split by the copy each uses, or None when copies cannot serve them."""
+        lhs_read = next(e for e in reversed(self.flow.events[: dot.index]) if e.node is tile)
+        defs = _indices(self.flow.reaching_defs(lhs_read, tile.value))
+        groups: list[list[Event]] = [[]]
+        split_after = None
+        for read in reads:
+            if read.index < dot.index or not self.placement.runs_after(statement, read.node):
+                return None
+            if _indices(self.flow.reaching_defs(read, tile.value)) != defs:
+                return None
+            if split_after is not None and read.index > split_after:
+                groups.append([])
+                split_after = None
+            groups[-1].append(read)
+            later_dot = self.dot_of_lhs.get(read.node)
+            if later_dot is not None:
+                after = self.flow.reads_after(later_dot, tile.value)
+                if any(r.index < later_dot.index for r in after):
+                    return None
+                if after:
+                    split_after = min(later_dot.index, split_after or later_dot.index)
+        return groups
+
+    def _read_copy(self, read: cst.Name, copy: str) -> Replace:
+        """Read `copy` instead of the tile; `b *= s` becomes `b = copy * s`."""
+        augmented = self.placement.augmented.get(read)
+        if augmented is None:
+            return Replace(read, copy)
+        return Replace(augmented, spelled_out(augmented, read.value, copy))
+
+
+class _Placement(cst.CSTVisitor):
+    """Where statements sit in the block tree, which statement owns each name and call, and
+    the augmented assignment each name is the target of."""
+
+    def __init__(self):
+        self.path: dict[cst.BaseStatement, tuple] = {}  # ((block, index), ...) from the kernel down
+        self.owner: dict[cst.CSTNode, cst.BaseStatement] = {}
+        self.augmented: dict[cst.Name, cst.AugAssign] = {}
+        self._statements: list[cst.BaseStatement] = []
+
+    def on_visit(self, node: cst.CSTNode) -> bool:
+        if isinstance(node, cst.IndentedBlock):
+            parent = self.path[self._statements[-1]]
+            for index, statement in enumerate(node.body):
+                self.path[statement] = (*parent, (node, index))
+        elif isinstance(node, cst.BaseStatement):
+            if node not in self.path:  # the kernel itself, or an `elif`
+                parent = self.path[self._statements[-1]] if self._statements else ()
+                self.path[node] = (*parent, (node, 0))
+            self._statements.append(node)
+        elif isinstance(node, (cst.Name, cst.Call)):
+            self.owner[node] = self._statements[-1]
+        elif isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
+            self.augmented[node.target] = node
+        return True
+
+    def on_leave(self, original_node: cst.CSTNode) -> None:
+        if isinstance(original_node, cst.BaseStatement):
+            self._statements.pop()
+
+    def runs_after(self, statement: cst.BaseStatement, node: cst.CSTNode) -> bool:
+        """Whether `node` is in `statement` or in a statement after it in the same block (so
+        every path to `node` passes `statement`)."""
+        here, there = self.path[statement], self.path[self.owner[node]]
+        depth = len(here) - 1
+        if len(there) <= depth or there[:depth] != here[:depth]:
+            return False
+        (block, index), (other_block, other_index) = here[depth], there[depth]
+        return other_block is block and other_index >= index
+
+
+def _copy_of(copy: str, tile: str) -> str:
+    return f"{copy} = {tile} + 0.0"
+
+
+def _indices(events: list[Event]) -> set[int]:
+    return {event.index for event in events}

@@ -3,7 +3,8 @@
 Flags `num_warps=` and `num_stages=` in Triton kernel launches (`kernel[grid](...)`),
 `triton.Config(...)` (also inside comprehensions and helper functions that build config
 lists), and dict literals splatted into a launch (`**{"num_warps": 4}`, or `**launch_kwargs`
-when the dict literal is visible in the same function or module).
+when the dict literal is visible in the same function or module, or returned by a function
+of the module).
 
 ## Why is this bad?
 Ascend NPUs have no warps and Triton-Ascend does no software pipelining: both knobs are
@@ -37,7 +38,7 @@ from __future__ import annotations
 import libcst as cst
 
 from ascend_lint.fixes import FixPlan, Replace
-from ascend_lint.rule import Report, Rule
+from ascend_lint.rule import Example, Report, Rule
 
 KNOBS = frozenset({"num_warps", "num_stages"})
 
@@ -66,10 +67,16 @@ pipe = torch.distributed.pipelining.Schedule(model, num_stages=2)
 ''',
     ]
     INVALID = [
-        '''
+        Example(
+            '''
 def launch(x, y, N):
     kernel[(N,)](x, y, N, BLOCK=1024, num_warps=4)  # expect
 ''',
+            fixed='''
+def launch(x, y, N):
+    kernel[(N,)](x, y, N, BLOCK=1024)
+''',
+        ),
         '''
 configs = [
     triton.Config({"BT": bt}, num_warps=w, num_stages=s)  # expect
@@ -80,14 +87,34 @@ configs = [
 def make_configs():
     return [triton.Config({"BT": 64}, num_stages=3)]  # expect
 ''',
-        '''
+        Example(
+            '''
 def launch(x, N):
     kernel[(N,)](x, N, **{"num_warps": 4})  # expect
 ''',
-        '''
+            fixed='''
+def launch(x, N):
+    kernel[(N,)](x, N)
+''',
+        ),
+        Example(
+            '''
 def launch(x, N):
     launch_kwargs = {"BLOCK": 64, "num_stages": 2}  # expect
     kernel[(N,)](x, N, **launch_kwargs)
+''',
+            fixed='''
+def launch(x, N):
+    launch_kwargs = {"BLOCK": 64}
+    kernel[(N,)](x, N, **launch_kwargs)
+''',
+        ),
+        '''
+def launch_kwargs(n):
+    return {"BLOCK": n, "num_warps": 4}  # expect
+
+def launch(x, N):
+    kernel[(N,)](x, N, **launch_kwargs(N))
 ''',
         '''
 LAUNCH = dict(num_warps=8)  # expect
@@ -105,7 +132,7 @@ def launch(x, N):
                 for arg in call.args:
                     if arg.star == "**":
                         for table in self._splatted_tables(arg.value, scope, host):
-                            yield from self._entries(table)
+                            yield from self._entries(table, call if table is arg.value else None)
             elif context.imports.is_triton(call.func, "Config"):
                 yield from self._keywords(call, "triton.Config")
 
@@ -118,27 +145,35 @@ def launch(x, N):
                     fix=FixPlan("safe", f"Remove `{arg.keyword.value}`", (Replace(call, _without_knobs(call)),)),
                 )
 
-    def _splatted_tables(self, value, scope, host):
-        if isinstance(value, cst.Dict):
+    def _splatted_tables(self, value, scope, host, depth=0):
+        """Dict literals / `dict(...)` calls that a `**value` may splat: written inline, bound
+        to a name in the same function or module, or returned by a module function."""
+        if isinstance(value, cst.Dict) or _is_dict_call(value):
             yield value
-        elif isinstance(value, cst.Name):
+        elif depth < 3 and isinstance(value, cst.Name):
             for bound in host.values_of(value.value, scope):
-                if isinstance(bound, cst.Dict):
-                    yield bound
-                elif isinstance(bound, cst.Call) and isinstance(bound.func, cst.Name) and bound.func.value == "dict":
-                    yield bound
+                yield from self._splatted_tables(bound, scope, host, depth + 1)
+        elif depth < 3 and isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+            for returned in host.returns.get(value.func.value, ()):
+                yield from self._splatted_tables(returned, None, host, depth + 1)
 
-    def _entries(self, table):
+    def _entries(self, table, launch: cst.Call | None):
+        """Knob entries of a dict splatted into a launch (`launch` when written in its call)."""
         if isinstance(table, cst.Call):  # dict(num_warps=...)
             yield from self._keywords(table, "launch-kwargs dict")
             return
+        change = Replace(launch, _without_knobs(launch)) if launch else Replace(table, _dict_without_knobs(table))
         for element in table.elements:
             if isinstance(element, cst.DictElement) and _string_key(element) in KNOBS:
                 yield Report(
                     element,
                     f"`{_string_key(element)}` splatted into a launch has no effect on Ascend; delete it",
-                    fix=FixPlan("safe", f"Remove `{_string_key(element)}`", (Replace(table, _dict_without_knobs(table)),)),
+                    fix=FixPlan("safe", f"Remove `{_string_key(element)}`", (change,)),
                 )
+
+
+def _is_dict_call(node) -> bool:
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict"
 
 
 def _string_key(element: cst.DictElement) -> str | None:
@@ -154,7 +189,22 @@ def _drop(items, keep):
 
 
 def _without_knobs(call: cst.Call) -> cst.Call:
-    return call.with_changes(args=_drop(call.args, lambda a: a.keyword is None or a.keyword.value not in KNOBS))
+    """The call without knob keywords, knob entries of dict literals splatted into it, and
+    the `**{}` those leave empty."""
+    args = [
+        arg.with_changes(value=_dict_without_knobs(arg.value)) if _splats_literal(arg) else arg for arg in call.args
+    ]
+    return call.with_changes(args=_drop(args, _keeps))
+
+
+def _splats_literal(arg: cst.Arg) -> bool:
+    return arg.star == "**" and isinstance(arg.value, cst.Dict)
+
+
+def _keeps(arg: cst.Arg) -> bool:
+    if _splats_literal(arg):
+        return bool(arg.value.elements)
+    return arg.keyword is None or arg.keyword.value not in KNOBS
 
 
 def _dict_without_knobs(table: cst.Dict) -> cst.Dict:

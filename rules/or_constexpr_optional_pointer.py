@@ -31,20 +31,37 @@ else:
 Nest the constexpr test outside the runtime one so the unused arm is never compiled.
 Pure-constexpr tests (`if USE_G or USE_G_GAMMA:`) and conditional expressions
 (`tl.load(p) if HAS_P else 1.0`) are fine.
+
+## Fix safety
+Unsafe (applied with `--unsafe-fixes`): it reorders the test and duplicates one arm. The fix
+is the equivalent nesting — `if F and R: A else: B` becomes `if not F: B elif R: A else: B`
+(`if F: (if R: A)` without an `else`), and `if F or R: A else: B` becomes
+`if F: A elif R: A else: B`; `not F` and `R op F` work the same way. It is offered only when
+that is provably the same program and actually removes the failure: the flag is a constexpr
+name, the runtime test has no side effects (no stores, atomics, prints or calls to unknown
+functions), the `if` is not an `elif`, every unguarded use of the optional pointer sits in
+the arm that the nesting compiles for one flag value only (`A` for `and`, `B` for `or`), and
+the pointer is passed for that value: as a heuristic `args["p"] is not None` or the
+pointer's uses guarded by the same flag tell, or, when the kernel does not tell, by the
+convention that the flag is True when the pointer is passed. Otherwise — e.g.
+`if F or R:` loading the pointer in the body, where the load is reachable with `F` False —
+the kernel needs a decision only its author can make, and no fix is offered.
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
+from ascend_lint.fixes import FixPlan, Replace, contains, names_in
 from ascend_lint.flow import CONST, READ
-from ascend_lint.rule import Report, Rule
+from ascend_lint.rule import Example, Report, Rule
 
 
 class OrConstexprOptionalPointer(Rule):
     CODE = "ASC004"
     NAME = "or-constexpr-optional-pointer"
     SUMMARY = "A constexpr flag OR-ed with a runtime test around an optional pointer compiles `None + offset`"
+    FIX = "unsafe"
     REQUIRES_TEXT = (" or ", " and ")
 
     VALID = [
@@ -77,6 +94,26 @@ def k(h0, x, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
 ''',
     ]
     INVALID = [
+        Example(
+            '''
+@triton.jit
+def k(ht, x, NT, STORE_FINAL_STATE: tl.constexpr):
+    i_t = tl.program_id(0)
+    b_h = tl.load(x + i_t)
+    if STORE_FINAL_STATE and i_t == NT - 1:  # expect
+        tl.store(ht, b_h)
+''',
+            fixed='''
+@triton.jit
+def k(ht, x, NT, STORE_FINAL_STATE: tl.constexpr):
+    i_t = tl.program_id(0)
+    b_h = tl.load(x + i_t)
+    if STORE_FINAL_STATE:
+        if i_t == NT - 1:
+            tl.store(ht, b_h)
+''',
+            unsafe_fixes=True,
+        ),
         '''
 @triton.heuristics({"USE_INITIAL_STATE": lambda args: args["initial_state"] is not None})
 @triton.jit
@@ -127,6 +164,7 @@ def k(h0, ht, x, STORE_FINAL_STATE: tl.constexpr, USE_H0: tl.constexpr):
                             "compile; nest the constexpr test outside",
                             end_node=branch.node.test,
                             related=((event.node, f"`{event.name}` used here"),),
+                            fix=_nesting_fix(branch, kernel, optional),
                         )
                         break
                 else:
@@ -140,9 +178,28 @@ def k(h0, ht, x, STORE_FINAL_STATE: tl.constexpr, USE_H0: tl.constexpr):
         for name in params & flow.pointer_names:
             reads = [e for e in flow.events if e.kind == READ and e.name == name]
             # a pointer also used outside every `if` is always passed: it cannot be None
-            if any(any(b.test_is_constexpr for b, _ in e.conds) for e in reads) and all(e.conds for e in reads):
+            if not all(e.conds for e in reads):
+                continue
+            guarded_somewhere = any(any(b.test_is_constexpr for b, _ in e.conds) for e in reads)
+            # used only where a constexpr flag must hold (`if FLAG and runtime:` body): optional
+            flag_correlated = all(any(_arm_requires_flag(b, arm, flow) for b, arm in e.conds) for e in reads)
+            if guarded_somewhere or flag_correlated:
                 optional.add(name)
         return optional
+
+
+def _arm_requires_flag(branch, arm: bool, flow) -> bool:
+    """Whether the arm runs only under a constexpr operand's value: the body of a pure
+    constexpr test or of `FLAG and ...`, the else of `FLAG or ...`."""
+    test = branch.node.test
+    if branch.test_is_constexpr:
+        return True
+    if not isinstance(test, cst.BooleanOperation):
+        return False
+    conjunction = isinstance(test.operator, cst.And)
+    if conjunction != arm:
+        return False
+    return any(flow.flags(operand) == CONST for operand in _bool_operands(test))
 
 
 def _one_line(code: str) -> str:
@@ -162,3 +219,139 @@ def _bool_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:
 def _depth(branch) -> int:
     """How many `if` arms enclose the branch's own test (its arms' events add one)."""
     return len(branch.point.conds)
+
+
+# ---- the fix: nest the constexpr test outside the runtime one ------------------------------
+#   if C or R: A  else: B   ->   if C: A       elif R: A  else: B   (B compiles only if not C)
+#   if C and R: A else: B   ->   if not C: B   elif R: A  else: B   (A compiles only if C)
+#   if C and R: A           ->   if C: (if R: A)
+# Equivalent when C is a constexpr flag and R has no side effects (R may now be skipped or,
+# for `R or C`, run after C). It only helps when every unguarded optional-pointer use sits in
+# the arm compiled for one value of C (B for `or`, A for `and`, or in R) and that value is
+# the one for which the pointer is passed; otherwise no fix is offered.
+
+_SIDE_EFFECTS = frozenset({"store", "atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_xchg",
+                           "atomic_and", "atomic_or", "atomic_xor", "device_print", "device_assert",
+                           "static_print", "static_assert", "debug_barrier"})
+_PURE_BUILTINS = frozenset({"min", "max", "abs", "int", "float", "bool", "len"})
+
+
+def _nesting_fix(branch, kernel, optional: set[str]) -> FixPlan | None:
+    node = branch.node
+    split = _flag_and_runtime(node.test, kernel)
+    if split is None or _is_elif(branch) or not _pure(split[2], kernel):
+        return None
+    operator, (flag, negated), runtime = split
+    uses = _unguarded_uses(branch, optional)
+    single_arm = node.orelse if operator == "or" else node.body
+    if any(not contains(single_arm, use.node) for use in uses):
+        return None
+    # `or`: the single arm compiles when C is False; `and`: when C is True.
+    flag_value = negated if operator == "or" else not negated
+    needed = {use.name for use in uses} | (names_in(runtime) & optional)
+    if any(_passed_when(kernel, flag.value, pointer) is not flag_value for pointer in needed):
+        return None
+    condition = flag if not negated else _not(flag)
+    message = f"Nest `{flag.value}` outside the runtime test"
+    return FixPlan("unsafe", message, (Replace(node, _nested(node, operator, condition, runtime)),))
+
+
+def _flag_and_runtime(test, kernel):
+    """(`or`/`and`, (flag name, negated), runtime operand) for `FLAG op R` / `R op FLAG`."""
+    if not isinstance(test, cst.BooleanOperation) or test.lpar:
+        return None
+    operator = "or" if isinstance(test.operator, cst.Or) else "and"
+    flow = kernel.flow
+    for flag, runtime in ((test.left, test.right), (test.right, test.left)):
+        negated = isinstance(flag, cst.UnaryOperation) and isinstance(flag.operator, cst.Not)
+        name = flag.expression if negated else flag
+        if isinstance(name, cst.Name) and flow.flags(name) == CONST and flow.flags(runtime) != CONST \
+                and not _chains(runtime, test.operator):
+            return operator, (name, negated), runtime
+    return None
+
+
+def _chains(node, operator) -> bool:
+    """`a or b` inside `a or b or FLAG` without parentheses: not a single operand to move."""
+    return isinstance(node, cst.BooleanOperation) and not node.lpar and type(node.operator) is type(operator)
+
+
+def _is_elif(branch) -> bool:
+    return any(other.node.orelse is branch.node for other in branch.flow.branches)
+
+
+def _pure(node: cst.CSTNode, kernel) -> bool:
+    """No call with a side effect (stores, atomics, prints, user functions), no walrus."""
+    if isinstance(node, cst.NamedExpr):
+        return False
+    if isinstance(node, cst.Call):
+        func, imports = node.func, kernel.imports
+        if imports.is_tl(func, *_SIDE_EFFECTS):
+            return False
+        known = imports.resolve(func) is not None or (isinstance(func, cst.Name) and func.value in _PURE_BUILTINS)
+        method = isinstance(func, cst.Attribute) and func.attr.value == "to"
+        if not (known or method):
+            return False
+    return all(_pure(child, kernel) for child in node.children)
+
+
+def _unguarded_uses(branch, optional: set[str]) -> list:
+    """Optional-pointer reads in the arms with no constexpr guard of their own."""
+    depth = len(branch.point.conds)
+    return [
+        event
+        for span in (branch.body, branch.orelse)
+        for event in branch.flow.events_in(span, READ)
+        if event.name in optional and not any(b.test_is_constexpr for b, _ in event.conds[depth + 1 :])
+    ]
+
+
+def _passed_when(kernel, flag: str, pointer: str) -> bool | None:
+    """The flag value for which the pointer is passed (not None): what a heuristic or the
+    pointer's uses guarded by the flag tell, else True (`HAS_P`, `USE_P`: on when passed)."""
+    heuristic = kernel.provided_constexprs.get(flag)
+    if heuristic is not None:
+        return _heuristic_polarity(heuristic.body, pointer)
+    values = {
+        polarity == arm
+        for event in kernel.flow.events
+        if event.kind == READ and event.name == pointer
+        for branch, arm in event.conds
+        for test, polarity in (branch.key,)
+        if branch.test_is_constexpr and test == flag
+    }
+    if len(values) > 1:
+        return None
+    return values.pop() if values else True
+
+
+def _heuristic_polarity(body, pointer: str) -> bool | None:
+    """True for `args["p"] is not None`, False for `args["p"] is None`."""
+    if not (isinstance(body, cst.Comparison) and len(body.comparisons) == 1):
+        return None
+    target = body.comparisons[0]
+    subject = body.left
+    if not (isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
+        return None
+    key = subject.slice[0].slice.value if isinstance(subject, cst.Subscript) and len(subject.slice) == 1 else None
+    if not (isinstance(key, cst.SimpleString) and key.evaluated_value == pointer):
+        return None
+    if isinstance(target.operator, cst.IsNot):
+        return True
+    return False if isinstance(target.operator, cst.Is) else None
+
+
+def _not(flag: cst.Name) -> cst.UnaryOperation:
+    return cst.UnaryOperation(cst.Not(), flag)
+
+
+def _nested(node: cst.If, operator: str, condition, runtime) -> cst.If:
+    inner = cst.If(test=runtime, body=node.body, orelse=node.orelse)
+    outer = node.with_changes(whitespace_before_test=cst.SimpleWhitespace(" "))
+    if operator == "or":
+        return outer.with_changes(test=condition, orelse=inner)
+    if node.orelse is None:
+        return outer.with_changes(test=condition, body=cst.IndentedBlock([inner]))
+    otherwise = node.orelse.body if isinstance(node.orelse, cst.Else) else cst.IndentedBlock([node.orelse])
+    negation = condition.expression if isinstance(condition, cst.UnaryOperation) else _not(condition)
+    return outer.with_changes(test=negation, body=otherwise, orelse=inner)

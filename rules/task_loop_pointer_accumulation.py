@@ -25,20 +25,33 @@ for task_id in tl.range(core_id, task_num, num_core):
 ```
 Advancing a pointer rebound at the top of the task inside an inner loop is fine, as are
 `q += offset` at kernel entry and per-timestep advances in ordinary loops.
+
+## Fix safety
+Unsafe (applied with `--unsafe-fixes`): it changes what the kernel computes from the second
+task of each core on — on purpose. `q += task_id * T` becomes `q_task = q + task_id * T` and
+the rest of the task reads `q_task`, so each task starts from the base pointer, which is what
+an advance by a per-task offset means. The fix is offered only when that reading is certain:
+the advance is a statement of the task loop itself (it runs once per task; the loop is not
+nested in another loop), it is the task's first use of the pointer, its offset depends on the
+task index, and the pointer is not read after the loop. A pointer read before its advance
+(`tl.store(p_o, ...)` then `p_o = p_o + num_core`), an advance under an `if` or in an inner
+loop, or a constant stride may be a deliberate walk: rebind those by hand.
 """
 
 from __future__ import annotations
 
 import libcst as cst
 
-from ascend_lint.flow import DEF
-from ascend_lint.rule import Report, Rule
+from ascend_lint.fixes import FixPlan, Replace, contains, names_in, spelled_out
+from ascend_lint.flow import DEF, READ
+from ascend_lint.rule import Example, Report, Rule
 
 
 class TaskLoopPointerAccumulation(Rule):
     CODE = "ASC006"
     NAME = "task-loop-pointer-accumulation"
     SUMMARY = "In-place pointer advance carried across the tasks of a core-grid task loop"
+    FIX = "unsafe"
     REQUIRES_TEXT = ("range",)
 
     VALID = [
@@ -59,7 +72,8 @@ def k(q, o, T, task_num, num_core, BT: tl.constexpr):
 ''',
     ]
     INVALID = [
-        '''
+        Example(
+            '''
 @triton.jit
 def k(q, o, T, task_num, num_core, BT: tl.constexpr):
     core_id = tl.program_id(0)
@@ -70,6 +84,19 @@ def k(q, o, T, task_num, num_core, BT: tl.constexpr):
         tl.store(p_o, tl.sum(b_q))
         p_o = p_o + num_core  # expect
 ''',
+            fixed='''
+@triton.jit
+def k(q, o, T, task_num, num_core, BT: tl.constexpr):
+    core_id = tl.program_id(0)
+    p_o = o + core_id
+    for task_id in tl.range(core_id, task_num, num_core):
+        q_task = q + task_id * T
+        b_q = tl.load(q_task + tl.arange(0, BT))
+        tl.store(p_o, tl.sum(b_q))
+        p_o = p_o + num_core
+''',
+            unsafe_fixes=True,
+        ),
         '''
 @triton.jit
 def k(q, total, BT: tl.constexpr):
@@ -98,6 +125,7 @@ def k(q, total, BT: tl.constexpr):
                         "so the advance accumulates across tasks (Triton-Ascend can mis-compile this); "
                         f"rebind `{event.name}` from its base at the top of each task",
                         related=((loop.node.target, "task loop"),),
+                        fix=_rebind_fix(event, loop, flow, context),
                     )
 
 
@@ -113,3 +141,67 @@ def _advances(event) -> bool:
         and isinstance(value.left, cst.Name)
         and value.left.value == event.name
     )
+
+
+def _rebind_fix(advance, loop, flow, context) -> FixPlan | None:
+    """`q += off` at the top of the task becomes `q_task = q + off`; later uses read `q_task`.
+
+    Offered only when that keeps what each task means by the advance: it is a statement of
+    the task loop itself (runs once per task, loop not nested in another loop), the first use
+    of the pointer in the task, its offset varies with the task index, and the pointer is not
+    read after the loop.
+    """
+    statement = _task_statement(loop.node, advance)
+    if statement is None or len(advance.loops) > 1:
+        return None
+    name = advance.name
+    uses = [e for e in flow.events if e.name == name and e.kind in (READ, DEF) and e.index >= loop.body.start]
+    if any(e.index < advance.index and not contains(statement, e.node) for e in uses if e.index in loop.body):
+        return None
+    if any(e.kind == READ and e.index >= loop.body.stop for e in uses):
+        return None
+    offset = statement.value.right if isinstance(statement, cst.Assign) else statement.value
+    if not _varies_per_task(offset, loop, flow, advance.index):
+        return None
+    rebound = context.fresh_names.fresh(f"{name}_task")
+    if isinstance(statement, cst.AugAssign):
+        first = Replace(statement, spelled_out(statement, rebound, name))
+    else:
+        first = Replace(advance.node, rebound)
+    later = (
+        Replace(e.node, rebound)
+        for e in uses
+        if advance.index < e.index < loop.body.stop and isinstance(e.node, cst.Name)
+    )
+    return FixPlan("unsafe", f"Rebind `{name}` from its base in each task as `{rebound}`", (first, *later))
+
+
+def _task_statement(loop_node: cst.For, advance):
+    """The advance's small statement when it sits directly in the task loop's body."""
+    for line in loop_node.body.body:
+        if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
+            continue
+        small = line.body[0]
+        if small is advance.node:
+            return small
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and small.targets[0].target is advance.node:
+            return small
+    return None
+
+
+def _varies_per_task(offset: cst.BaseExpression, loop, flow, before: int) -> bool:
+    """Whether `offset` depends on the task index, directly or through names the task
+    defines before the advance."""
+    task = loop.node.target.value if isinstance(loop.node.target, cst.Name) else None
+    pending, seen = list(names_in(offset)), set()
+    while pending:
+        name = pending.pop()
+        if name == task:
+            return True
+        if name in seen:
+            continue
+        seen.add(name)
+        for definition in flow.defs.get(name, ()):
+            if definition.index in loop.body and definition.index < before and definition.value is not None:
+                pending.extend(names_in(definition.value))
+    return False

@@ -2,16 +2,34 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
+from ascend_lint.engine import lint_source
+from ascend_lint.fixer import fix_result
 from ascend_lint.registry import all_rules
-from conftest import expected_rows, found_rows, snippet_source
+from ascend_lint.rule import Example
+from conftest import EXPECT, expected_rows, found_rows, settings, snippet_source
+
+MARKER = re.compile(r"[ \t]*" + EXPECT.pattern)
+
+
+def _code(example: str | Example) -> str:
+    return example.code if isinstance(example, Example) else example
+
 
 CASES = [
-    pytest.param(rule, kind, index, code, id=f"{rule.CODE}-{kind}-{index}")
+    pytest.param(rule, kind, index, _code(example), id=f"{rule.CODE}-{kind}-{index}")
     for rule in all_rules()
     for kind, examples in (("valid", rule.VALID), ("invalid", rule.INVALID))
-    for index, code in enumerate(examples)
+    for index, example in enumerate(examples)
+]
+FIX_CASES = [
+    pytest.param(rule, example, id=f"{rule.CODE}-invalid-{index}")
+    for rule in all_rules()
+    for index, example in enumerate(rule.INVALID)
+    if isinstance(example, Example) and example.fixed is not None
 ]
 
 
@@ -35,3 +53,18 @@ def test_rule_is_documented(rule):
     if rule.FIX:
         assert "## Fix safety" in doc
     assert rule.VALID and rule.INVALID
+
+
+@pytest.mark.parametrize(("rule", "example"), FIX_CASES)
+def test_example_fix(rule, example):
+    """The rule's fixes (unsafe ones too when the example says so) turn `code` into `fixed`."""
+    source, _ = snippet_source(example.code)
+    only_rule = settings(select=[rule.CODE])
+    result, _ = fix_result(lint_source(source, "snippet.py", only_rule), only_rule, unsafe=example.unsafe_fixes)
+    assert result.error is None, result.error
+    assert _without_markers(result.source) == _without_markers(snippet_source(example.fixed)[0])
+
+
+def _without_markers(source: str) -> str:
+    """The text without `# expect` markers (they stay behind as comments in the fixed code)."""
+    return "\n".join(MARKER.sub("", line) for line in source.split("\n"))

@@ -69,10 +69,8 @@ def _finding_diagnostic(finding: Finding, lines: list[str]) -> dict:
 
 def _error_diagnostic(result: FileResult) -> dict:
     location = {"path": shared.report_path(result.filename)}
-    if result.error.location:
-        # No source to count bytes in: a file that could not be linted may not even decode.
-        start = {"line": result.error.location.row}
-        location["range"] = {"start": start}
+    if result.error.location:  # the line only: a file that could not be linted may not decode
+        location["range"] = {"start": {"line": result.error.location.row}}
     return {"message": result.error.message, "location": location, "severity": "ERROR"}
 
 

@@ -8,7 +8,7 @@ columns are 1-based code points (`columnKind`), the same unit as `ascend_lint.mo
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path, PurePath
 from urllib.parse import quote
 
@@ -55,7 +55,7 @@ def _key(finding: Finding) -> ResultKey:
     return (finding.filename, finding.location.row, finding.location.column, finding.code)
 
 
-def _driver(rules: list) -> dict:
+def _driver(rules: Sequence) -> dict:
     return {
         "name": shared.NAME,
         "version": __version__,

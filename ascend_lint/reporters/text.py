@@ -56,7 +56,9 @@ def summary(results: list[FileResult]) -> str:
     errors = sum(1 for r in results if r.error)
     linted = sum(1 for r in results if r.checked and not r.error)
     skipped = sum(1 for r in results if not r.checked)
-    if not findings:
+    if not findings and errors:
+        text = f"No findings in {linted} file{'s' * (linted != 1)} checked."
+    elif not findings:
         text = f"All checks passed ({linted} file{'s' * (linted != 1)} checked)."
     else:
         counts = Counter(f.code for f in findings)

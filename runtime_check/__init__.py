@@ -1,0 +1,1 @@
+"""The runtime companion: replay flagged kernels to confirm findings (``ascend-lint confirm``)."""

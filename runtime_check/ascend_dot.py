@@ -1,0 +1,88 @@
+"""Ascend ``tl.dot`` semantics for triton-ascend's interpreter (``TRITON_INTERPRET=1``).
+
+On the NPU, ``tl.dot(lhs, rhs)`` may overwrite ``lhs`` in the unified buffer. Inside
+:func:`ascend_dot_semantics`, every dot runs as usual and then overwrites its left operand with
+a poison value (NaN for floats), so any later read of the tile shows up in the outputs.
+
+When the left operand is a cast, transpose or negation of a tile (``b_a.to(...)``,
+``tl.cast(b_a, ...)``, ``tl.trans(b_k)``, ``-b_x``), the tile under the wrapper is overwritten
+as well: RULES.md's model of ASC003 ("the wrapped tile is the clobbered one"). Copies made by
+arithmetic (``b_c = b + 0.0``) are separate buffers and stay intact. (``b_k.T`` as a dot operand
+does not run in the interpreter at all: its ``.T`` yields a tensor without a block type.)
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from typing import Iterator
+
+import numpy as np
+import triton.language as tl
+import triton.language.semantic as semantic
+import triton.runtime.interpreter as interpreter
+from triton.triton_patch.language import semantic as ascend_semantic
+
+# TensorHandle.attr key: the handle a cast / transpose / negation was made from.
+_WRAPPED = "ascend_lint.wrapped_tile"
+_BF16_NAN_BITS = 0x7FC0  # the interpreter stores bfloat16 as uint16
+
+
+def _poisoned(handle: interpreter.TensorHandle) -> np.ndarray:
+    data = handle.data
+    if handle.dtype == tl.bfloat16:
+        return np.full_like(data, _BF16_NAN_BITS)
+    if np.issubdtype(data.dtype, np.floating):
+        return np.full_like(data, np.nan)
+    return np.full_like(data, np.iinfo(data.dtype).max)
+
+
+def clobber(handle: interpreter.TensorHandle) -> None:
+    """Overwrite a dot's left operand and every tile it was wrapped from."""
+    while handle is not None:
+        handle.data = _poisoned(handle)
+        handle = handle.attr.get(_WRAPPED)
+
+
+def _tracking_wrapper(make):
+    """Wrap a ``semantic`` function so its result remembers the tile it wraps."""
+
+    def wrapped(input, *args, **kwargs):
+        result = make(input, *args, **kwargs)
+        source = getattr(input, "handle", None)
+        if source is not None and result.handle is not source:
+            result.handle.attr[_WRAPPED] = source
+        return result
+
+    return wrapped
+
+
+def _clobbering_dot(create_dot):
+    def create_dot_then_clobber(self, a, b, d, *args, **kwargs):
+        result = create_dot(self, a, b, d, *args, **kwargs)
+        clobber(a)
+        return result
+
+    return create_dot_then_clobber
+
+
+# triton-ascend routes some language functions (``tl.cast``, unary minus) through its own
+# ``triton_patch`` semantic module, which binds its own names: track wrappers in both.
+_WRAPPERS = ("cast", "bitcast", "permute", "minus")
+_PATCHES = (
+    (interpreter.InterpreterBuilder, "create_dot", _clobbering_dot),
+    *((module, name, _tracking_wrapper)
+      for module in (semantic, ascend_semantic) for name in _WRAPPERS if hasattr(module, name)),
+)
+
+
+@contextmanager
+def ascend_dot_semantics() -> Iterator[None]:
+    """Run interpreted kernels with the Ascend lhs clobber; restore the interpreter after."""
+    originals = [(owner, name, getattr(owner, name)) for owner, name, _ in _PATCHES]
+    try:
+        for owner, name, make_replacement in _PATCHES:
+            setattr(owner, name, make_replacement(getattr(owner, name)))
+        yield
+    finally:
+        for owner, name, original in originals:
+            setattr(owner, name, original)

@@ -1,0 +1,139 @@
+"""``ascend-lint confirm``: replay flagged kernels and give every finding a verdict.
+
+Exit codes: 0 no finding confirmed, 1 at least one confirmed, 2 the workload could not run
+(or bad usage).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from pathlib import Path
+
+from . import backends, worker
+from .capture import Capture
+from .jobs import ReplayJob, match
+from .report import Report, render_json, render_sarif, render_text, summary
+from .verdicts import Outcome, Verdict, inconclusive
+
+DEFAULT_TIMEOUT = 300.0
+MAX_MEMORY_SPECIALISATIONS = 3
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    """Add confirm's own options; ``ascend_lint.cli`` adds PATHS and the selection options."""
+    parser.add_argument(
+        "--workload", required=True, type=Path, metavar="W",
+        help="a Python file defining workload(), which calls your ops with small inputs",
+    )
+    parser.add_argument(
+        "--backend", choices=backends.CHOICES, default="auto",
+        help="how to replay: compile (real Ascend compiler, no device), interpret, npu, or auto "
+        "(per finding, the strongest backend available for its rule)",
+    )
+    parser.add_argument(
+        "--memory", action="store_true",
+        help="print each captured kernel's planned UB / L1 / L0C usage with its largest buffers",
+    )
+    parser.add_argument("--output-format", choices=("text", "json", "sarif"), default="text")
+    parser.add_argument(
+        "--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
+        help=f"seconds allowed for the workload capture and for each replay (default {DEFAULT_TIMEOUT:g})",
+    )
+    parser.add_argument(
+        "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+        help="replays run at once (default: number of CPUs)",
+    )
+
+
+def _progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _lint(args: argparse.Namespace):
+    from ascend_lint.cli import lint_requested, settings_from
+
+    settings = settings_from(args)
+    results = lint_requested(args, settings)
+    for result in results:
+        if result.error:
+            _progress(f"{result.error.filename}: error: {result.error.message}")
+    return settings, results
+
+
+def _jobs(findings, capture: Capture, args, sys_path: list[str]) -> list[ReplayJob | Outcome]:
+    """A replay job per finding, or its INCONCLUSIVE outcome when there is nothing to replay."""
+    sources: dict[str, str] = {}
+    planned: list[ReplayJob | Outcome] = []
+    for finding in findings:
+        backend = backends.resolve(args.backend, finding.code)
+        if finding.filename not in sources:
+            sources[finding.filename] = Path(finding.filename).read_text()
+        kernel, launches = match(finding, sources[finding.filename], capture)
+        if kernel is None:
+            why = f" ({capture.error.strip().splitlines()[-1]})" if capture.error else ""
+            reason = f"the workload launched no kernel this finding belongs to{why}"
+            planned.append(inconclusive(finding, backend, reason))
+        else:
+            planned.append(ReplayJob(finding, backend, capture.workload, kernel, launches, sys_path))
+    return planned
+
+
+def _replay_all(planned: list[ReplayJob | Outcome], args) -> list[Outcome]:
+    jobs = [p for p in planned if isinstance(p, ReplayJob)]
+
+    def done(index: int, outcome: Outcome) -> None:
+        f = outcome.finding
+        _progress(
+            f"  [{index + 1}/{len(jobs)}] {f.code} {f.filename}:{f.location.row} "
+            f"{outcome.verdict.value} ({outcome.backend}, {outcome.seconds:.1f} s)"
+        )
+
+    if jobs:
+        _progress(f"replaying {len(jobs)} finding(s), {args.jobs} at a time (timeout {args.timeout:g} s each)")
+    outcomes = iter(worker.run_all([lambda j=j: worker.replay(j, args.timeout) for j in jobs], args.jobs, done))
+    return [next(outcomes) if isinstance(p, ReplayJob) else p for p in planned]
+
+
+def _memory_plans(results, capture: Capture, args, sys_path: list[str]) -> list[dict]:
+    linted = {os.path.realpath(r.filename) for r in results}
+    kernels = list(dict.fromkeys(x.kernel for x in capture.launches if x.kernel.file in linted))
+    _progress(f"compiling {len(kernels)} kernel(s) for their memory plans")
+    tasks = [
+        lambda k=k: worker.memory(k, capture.for_kernel(k)[:MAX_MEMORY_SPECIALISATIONS], sys_path, args.timeout)
+        for k in kernels
+    ]
+    plans = worker.run_all(tasks, args.jobs, lambda index, plan: None)
+    return [plan for kernel_plans in plans for plan in kernel_plans]
+
+
+def run(args: argparse.Namespace) -> int:
+    if not args.workload.is_file():
+        _progress(f"ascend-lint confirm: workload {args.workload} not found")
+        return 2
+    settings, results = _lint(args)
+    findings = [f for r in results for f in r.findings]
+    if not findings and not args.memory:
+        _progress(f"no findings to confirm in {len(results)} file(s)")
+        return 0
+    _progress(f"{len(findings)} finding(s) in {len(results)} file(s); capturing launches from {args.workload}")
+    start = time.perf_counter()
+    capture = worker.capture(args.workload, args.timeout)
+    kernels = {x.kernel for x in capture.launches}
+    seconds = time.perf_counter() - start
+    _progress(f"captured {len(capture.launches)} launch(es) of {len(kernels)} kernel(s) ({seconds:.1f} s)")
+    if capture.error:
+        _progress(f"the workload stopped with an error:\n{capture.error.rstrip()}")
+    sys_path = [str(args.workload.resolve().parent), os.getcwd()]
+    outcomes = _replay_all(_jobs(findings, capture, args, sys_path), args)
+    memory = _memory_plans(results, capture, args, sys_path) if args.memory else []
+    report = Report(str(args.workload), args.backend, outcomes, memory, capture.error)
+    render = {"text": render_text, "json": render_json}.get(args.output_format)
+    sys.stdout.write(render(report) if render else render_sarif(report, results, settings) + "\n")
+    if args.output_format != "text":
+        _progress(summary(report))
+    if capture.error and not capture.launches:
+        return 2
+    return 1 if any(o.verdict is Verdict.CONFIRMED for o in outcomes) else 0

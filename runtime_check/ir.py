@@ -1,0 +1,96 @@
+"""Just enough of a TTIR reader to show where an index is multiplied and extended."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_ALIAS = re.compile(r"^(#loc\d*)\s*=\s*(loc\(.*\))\s*$")
+_FILE_LINE = re.compile(r'"([^"]+)":(\d+):\d+')
+_ALIAS_REF = re.compile(r"#loc\d*")
+_OP = re.compile(r"^\s*(?P<result>%[\w]+)(?::\d+)?\s*=\s*(?P<op>[\w.]+)\s+(?P<rest>.*?)\s*(?P<loc>loc\(.*\))?\s*$")
+# Integer arithmetic an index expression is built from, looked through on the way back.
+_INDEX_OPS = {"arith.addi", "arith.subi", "arith.muli"}
+
+
+@dataclass(frozen=True)
+class Op:
+    result: str
+    name: str
+    operands: tuple[str, ...]
+    type: str
+    text: str
+    places: frozenset[tuple[str, int]]
+
+
+def _places(loc: str, aliases: dict[str, str], depth: int = 0) -> set[tuple[str, int]]:
+    found = {(f, int(line)) for f, line in _FILE_LINE.findall(loc)}
+    if depth < 8:
+        for ref in _ALIAS_REF.findall(loc):
+            if ref in aliases:
+                found |= _places(aliases[ref], aliases, depth + 1)
+    return found
+
+
+def parse_ops(ttir: str) -> dict[str, Op]:
+    """Ops that define a value, by result name, with the source places of their locations."""
+    aliases = {m[1]: m[2] for m in map(_ALIAS.match, ttir.splitlines()) if m}
+    ops: dict[str, Op] = {}
+    for line in ttir.splitlines():
+        match = _OP.match(line)
+        if not match:
+            continue
+        rest = match["rest"]
+        operands_text, _, type_text = rest.rpartition(" : ")
+        ops[match["result"]] = Op(
+            result=match["result"],
+            name=match["op"],
+            operands=tuple(re.findall(r"%[\w]+", operands_text)),
+            type=type_text.strip(),
+            text=f"{match['result']} = {match['op']} {rest}".strip(),
+            places=frozenset(_places(match["loc"] or "", aliases)),
+        )
+    return ops
+
+
+def _is_i32_to_i64(op: Op) -> bool:
+    return op.name == "arith.extsi" and re.search(r"i32>? to (tensor<[^>]*x)?i64", op.type) is not None
+
+
+def _i32_multiplies_behind(op: Op, ops: dict[str, Op]) -> list[Op]:
+    found, stack, seen = [], list(op.operands), set()
+    while stack:
+        name = stack.pop()
+        producer = ops.get(name)
+        if producer is None or name in seen or producer.name not in _INDEX_OPS:
+            continue
+        seen.add(name)
+        if producer.name == "arith.muli" and re.search(r"\bi32\b", producer.type):
+            found.append(producer)
+        stack.extend(producer.operands)
+    return found
+
+
+def _line_of(op: Op) -> str:
+    rows = sorted({row for _, row in op.places})
+    return f"{op.text}    (line {', '.join(map(str, rows))})" if rows else op.text
+
+
+def extension_of_i32_multiply(ttir: str, file: str, row: int) -> list[str]:
+    """The IR lines of an i32 ``arith.muli`` feeding an ``arith.extsi`` to i64 on ``row``."""
+    ops = parse_ops(ttir)
+    for op in ops.values():
+        if _is_i32_to_i64(op) and (file, row) in op.places:
+            multiplies = _i32_multiplies_behind(op, ops)
+            if multiplies:
+                return [_line_of(m) for m in reversed(multiplies)] + [_line_of(op)]
+    return []
+
+
+def i64_multiplies(ttir: str, file: str, row: int) -> list[str]:
+    """The IR lines of ``arith.muli`` in i64 on ``row``."""
+    return [
+        _line_of(op)
+        for op in parse_ops(ttir).values()
+        if op.name == "arith.muli" and re.search(r"\bi64\b", op.type) and (file, row) in op.places
+    ]

@@ -1,0 +1,143 @@
+"""Replay jobs: a finding, the kernel it belongs to and that kernel's captured launches.
+
+Matching a finding to launches uses the finding's position in its file:
+- inside a kernel's ``def`` or its decorators (``triton.autotune`` configs): every captured
+  launch of that kernel;
+- inside a function that kernels of the same file call (a ``@triton.jit`` helper): the launches
+  of those kernels;
+- anywhere else (a host wrapper): the launches made from the statement holding the finding;
+- else, for launch options (ASC001 on a ``**kwargs`` dict): launches from the same file that
+  passed ``num_warps`` / ``num_stages``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from ascend_lint.model import Finding
+
+from .capture import Capture, KernelRef, Launch, distinct
+from .verdicts import finding_from_json, finding_to_json
+
+LAUNCH_OPTIONS = ("num_warps", "num_stages")
+
+
+@dataclass
+class ReplayJob:
+    """Everything a backend needs to judge one finding, in a form that crosses processes."""
+
+    finding: Finding
+    backend: str
+    workload: str
+    kernel: KernelRef | None = None
+    launches: list[Launch] = field(default_factory=list)
+    sys_path: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "finding": finding_to_json(self.finding),
+            "backend": self.backend,
+            "workload": self.workload,
+            "kernel": vars(self.kernel) if self.kernel else None,
+            "launches": [x.to_json() for x in self.launches],
+            "sys_path": self.sys_path,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "ReplayJob":
+        return cls(
+            finding=finding_from_json(data["finding"]),
+            backend=data["backend"],
+            workload=data["workload"],
+            kernel=KernelRef(**data["kernel"]) if data["kernel"] else None,
+            launches=[Launch.from_json(x) for x in data["launches"]],
+            sys_path=data["sys_path"],
+        )
+
+    def dump(self, path: Path) -> None:
+        path.write_text(json.dumps(self.to_json()))
+
+
+@dataclass(frozen=True)
+class _Span:
+    name: str
+    first_row: int
+    last_row: int
+    code: str
+
+    def holds(self, row: int) -> bool:
+        return self.first_row <= row <= self.last_row
+
+
+class _Spans(cst.CSTVisitor):
+    """Row spans of functions (decorators included) and of simple statements."""
+
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, module: cst.Module) -> None:
+        self.module = module
+        self.functions: list[_Span] = []
+        self.statements: list[_Span] = []
+
+    def _span(self, name: str, node: cst.CSTNode, first: cst.CSTNode | None = None) -> _Span:
+        end = self.get_metadata(PositionProvider, node).end.line
+        start = self.get_metadata(PositionProvider, first or node).start.line
+        return _Span(name, start, end, self.module.code_for_node(node))
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        first = node.decorators[0] if node.decorators else node
+        self.functions.append(self._span(node.name.value, node, first))
+
+    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
+        self.statements.append(self._span("", node))
+
+
+def _innermost(spans: list[_Span], row: int) -> _Span | None:
+    holding = [s for s in spans if s.holds(row)]
+    return min(holding, key=lambda s: s.last_row - s.first_row, default=None)
+
+
+def match(finding: Finding, source: str, capture: Capture) -> tuple[KernelRef | None, list[Launch]]:
+    """The kernel a finding belongs to and its captured launches (``None, []`` if unlaunched)."""
+    path = os.path.realpath(finding.filename)
+    in_file = [x for x in capture.launches if x.kernel.file == path]
+    module = cst.parse_module(source)
+    spans = _Spans(module)
+    MetadataWrapper(module, unsafe_skip_copy=True).visit(spans)
+    row = finding.location.row
+
+    function = _innermost(spans.functions, row)
+    kernels = {x.kernel.name for x in in_file}
+    if function is not None:
+        if function.name in kernels:
+            chosen = [x for x in in_file if x.kernel.name == function.name]
+        else:
+            callers = {s.name for s in spans.functions if s.name in kernels and f"{function.name}(" in s.code}
+            chosen = [x for x in in_file if x.kernel.name in callers]
+        if chosen:
+            return chosen[0].kernel, distinct(chosen)
+
+    statement = _innermost(spans.statements, row)
+    if statement is not None:
+        chosen = [
+            x for x in capture.launches
+            if x.call_site and x.call_site[0] == path and statement.holds(x.call_site[1])
+        ]
+        if chosen:
+            return chosen[0].kernel, distinct(chosen)
+
+    if finding.code == "ASC001":
+        chosen = [
+            x for x in capture.launches
+            if x.call_site and x.call_site[0] == path and any(k in x.options for k in LAUNCH_OPTIONS)
+        ]
+        if chosen:
+            return chosen[0].kernel, distinct(chosen)
+    return None, []

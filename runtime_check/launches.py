@@ -1,0 +1,165 @@
+"""Kernel launches with their values: capture them from a running workload, replay, compare.
+
+A :class:`ValueLaunch` holds a launch's arguments as they were just before it ran (tensors
+copied to the host) and its tensor arguments just after. Replaying a launch runs a kernel —
+the original or a variant, under whatever semantics are active — on copies of the same inputs,
+and :func:`compare` says which output tensors changed and by how much.
+
+Launches are captured in the interpreter, at the one entry point every ``kernel[grid](...)``
+goes through (also via ``triton.autotune`` / ``triton.heuristics``): ``GridExecutor.__call__``.
+Replays run wherever the kernel given to :func:`replay` runs (the interpreter or a device).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections import Counter
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Callable, Iterator
+
+from .capture import KernelRef
+
+if TYPE_CHECKING:  # numpy is imported where it is used: this module loads in the lint-only install
+    import numpy as np
+
+
+@dataclass
+class ValueLaunch:
+    kernel: KernelRef
+    index: int  # the n-th launch of this kernel in the workload
+    grid: tuple[int, ...]
+    inputs: dict[str, Any]  # every argument by parameter name; tensors as CPU copies
+    options: dict[str, Any]  # launch keywords that are not kernel parameters (num_warps...)
+    outputs: dict[str, np.ndarray]  # tensor arguments after the launch
+
+    @property
+    def label(self) -> str:
+        return f"{self.kernel.name} launch {self.index}"
+
+
+@dataclass(frozen=True)
+class TensorDifference:
+    tensor: str  # "<kernel> launch <n>: <parameter>"
+    mismatched: int
+    total: int
+    poisoned: int  # NaN/inf where the reference is finite
+    max_abs_diff: float  # inf when an element became NaN/inf
+
+    def describe(self) -> str:
+        text = (f"{self.tensor}: {self.mismatched}/{self.total} elements differ, "
+                f"max abs diff {self.max_abs_diff:.3g}")
+        return text + (f", {self.poisoned} NaN/inf" if self.poisoned else "")
+
+
+def _is_tensor(value: Any) -> bool:
+    return hasattr(value, "data_ptr")
+
+
+def host_array(tensor) -> np.ndarray:
+    host = tensor.detach().cpu()  # torch tensors: numpy is there
+    try:
+        return host.numpy().copy()
+    except TypeError:  # bfloat16 / fp8 have no numpy dtype
+        return host.float().numpy()
+
+
+def _copies(arguments: dict[str, Any], device: str) -> dict[str, Any]:
+    """Tensors copied (to ``device``); an argument passed twice stays one tensor."""
+    copies: dict[int, Any] = {}
+    return {name: copies.setdefault(id(value), value.detach().clone().to(device))
+            if _is_tensor(value) else value for name, value in arguments.items()}
+
+
+def _outputs(arguments: dict[str, Any]) -> dict[str, np.ndarray]:
+    return {name: host_array(value) for name, value in arguments.items() if _is_tensor(value)}
+
+
+@contextmanager
+def capturing(wanted: Callable[[KernelRef], bool]) -> Iterator[list[ValueLaunch]]:
+    """Record the wanted kernels' launches while the interpreter (``TRITON_INTERPRET=1``) runs them."""
+    from triton.runtime.interpreter import GridExecutor
+
+    launches: list[ValueLaunch] = []
+    counts: Counter[KernelRef] = Counter()
+    original = GridExecutor.__call__
+
+    def launch_and_record(executor, *args, **kwargs):
+        fn = executor.fn
+        kernel = KernelRef(os.path.realpath(fn.__code__.co_filename), fn.__module__, fn.__name__)
+        if kwargs.get("warmup") or not wanted(kernel):
+            return original(executor, *args, **kwargs)
+        names = executor.arg_names
+        bound = {**dict(zip(names, args)), **{k: v for k, v in kwargs.items() if k in names}}
+        inputs = _copies(bound, "cpu")
+        result = original(executor, *args, **kwargs)
+        grid = executor.grid(bound) if callable(executor.grid) else executor.grid
+        launches.append(ValueLaunch(
+            kernel=kernel,
+            index=counts[kernel],
+            grid=tuple(int(x) for x in grid),
+            inputs=inputs,
+            options={k: v for k, v in kwargs.items() if k not in names},
+            outputs=_outputs(bound),
+        ))
+        counts[kernel] += 1
+        return result
+
+    GridExecutor.__call__ = launch_and_record
+    try:
+        yield launches
+    finally:
+        GridExecutor.__call__ = original
+
+
+def replay(kernel, launch: ValueLaunch, device: str = "cpu") -> dict[str, np.ndarray]:
+    """Run ``kernel`` (a jit function) on copies of ``launch``'s inputs; its tensors after."""
+    inputs = _copies(launch.inputs, device)
+    kernel[launch.grid](**inputs, **launch.options)
+    return _outputs(inputs)
+
+
+def _difference(tensor: str, reference: np.ndarray, candidate: np.ndarray,
+                tolerance: float) -> TensorDifference | None:
+    import numpy as np
+
+    if reference.shape != candidate.shape:
+        return TensorDifference(tensor, reference.size, reference.size, 0, math.inf)
+    ref, cand = reference.astype(np.float64), candidate.astype(np.float64)
+    close = np.isclose(ref, cand, rtol=tolerance, atol=tolerance, equal_nan=True)
+    mismatched = int(close.size - np.count_nonzero(close))
+    if not mismatched:
+        return None
+    poisoned = int(np.count_nonzero(np.isfinite(ref) & ~np.isfinite(cand)))
+    gaps = np.abs(ref - cand)[~close]
+    max_gap = float(np.where(np.isnan(gaps), np.inf, gaps).max())
+    return TensorDifference(tensor, mismatched, ref.size, poisoned, max_gap)
+
+
+def compare(reference: ValueLaunch, candidate: dict[str, np.ndarray],
+            tolerance: float = 0.0) -> list[TensorDifference]:
+    """The output tensors of ``reference`` that ``candidate`` (a replay of it) changed.
+
+    ``tolerance`` is both the relative and the absolute tolerance (0: exact, NaN equals NaN).
+    """
+    found = (_difference(f"{reference.label}: {name}", array, candidate[name], tolerance)
+             for name, array in reference.outputs.items())
+    return [difference for difference in found if difference]
+
+
+def compare_runs(reference: list[ValueLaunch], candidate: list[ValueLaunch],
+                 tolerance: float = 0.0) -> list[TensorDifference]:
+    """Differences between two runs of one workload, launch by launch.
+
+    A launch made in one run only counts as one difference of unknown size.
+    """
+    def keyed(launches):
+        return {(launch.kernel.name, launch.index): launch for launch in launches}
+
+    ours, theirs = keyed(reference), keyed(candidate)
+    differences = [difference for key, launch in ours.items() if key in theirs
+                   for difference in compare(launch, theirs[key].outputs, tolerance)]
+    differences += [TensorDifference(f"{launch.label}: made in one run only", 1, 1, 0, math.inf)
+                    for key, launch in {**ours, **theirs}.items() if (key in ours) != (key in theirs)]
+    return differences

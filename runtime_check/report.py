@@ -1,0 +1,143 @@
+"""``confirm`` output: text, JSON, and SARIF with the verdict in each result's properties."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .memory import kib
+from .verdicts import Outcome, Verdict, finding_to_json
+
+_SNIPPET = 72
+
+
+@dataclass
+class Report:
+    workload: str
+    backend: str
+    outcomes: list[Outcome]
+    memory: list[dict] = field(default_factory=list)
+    capture_error: str | None = None
+
+    def counts(self) -> Counter:
+        return Counter(o.verdict for o in self.outcomes)
+
+    def seconds(self) -> float:
+        return sum(o.seconds for o in self.outcomes)
+
+
+def _relative(path: str) -> str:
+    try:
+        return os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return path
+
+
+def _indented(text: str, prefix: str = "    ") -> str:
+    return "\n".join(prefix + line for line in text.splitlines())
+
+
+def summary(report: Report) -> str:
+    counts = report.counts()
+    confirmed = counts[Verdict.CONFIRMED]
+    per = f", {report.seconds() / confirmed:.1f} s per confirmed finding" if confirmed else ""
+    return (
+        f"{confirmed} confirmed, {counts[Verdict.REFUTED]} refuted, "
+        f"{counts[Verdict.INCONCLUSIVE]} inconclusive ({report.seconds():.1f} s of replays{per})"
+    )
+
+
+def _source_line(file: str, line: int | None) -> str:
+    if not line:
+        return ""
+    try:
+        text = Path(file).read_text().splitlines()[line - 1].strip()
+    except (OSError, IndexError):
+        return ""
+    return text if len(text) <= _SNIPPET else text[: _SNIPPET - 1] + "…"
+
+
+def memory_text(plan: dict) -> str:
+    """One kernel specialisation's planned on-chip memory, largest buffers first."""
+    lines = [f"{plan['kernel']} ({_relative(plan['file'])})", _indented(plan.get("launch", ""))]
+    if plan.get("error"):
+        lines.append(_indented(f"does not compile: {plan['error']}"))
+    for scope in plan["scopes"]:
+        capacity = scope["capacity_bytes"]
+        share = f" of {kib(capacity)} ({100 * scope['peak_bytes'] / capacity:.0f}%)" if capacity else ""
+        lines.append(f"    {scope['scope']:<4} {kib(scope['peak_bytes'])}{share}")
+        for buffer in scope["largest_buffers"]:
+            where = f"{Path(buffer['file']).name}:{buffer['line']}" if buffer.get("file") else "?"
+            snippet = _source_line(buffer["file"], buffer["line"]) if buffer.get("file") else ""
+            count = f"x{buffer['buffers']}" if buffer["buffers"] > 1 else ""
+            lines.append(f"         {kib(buffer['bytes']):>9} {count:>3}  {where}  {snippet}".rstrip())
+        if scope.get("error"):
+            lines.append(f"         {scope['error']}")
+    return "\n".join(lines)
+
+
+def render_text(report: Report) -> str:
+    blocks = []
+    for outcome in report.outcomes:
+        f = outcome.finding
+        head = (
+            f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} {outcome.verdict.value} "
+            f"[{outcome.backend}, {outcome.seconds:.1f} s] {f.message}"
+        )
+        blocks.append(head + "\n" + _indented(outcome.evidence))
+    if report.memory:
+        blocks.append("Planned on-chip memory (compile backend):\n" + "\n".join(memory_text(p) for p in report.memory))
+    blocks.append(summary(report))
+    return "\n".join(blocks) + "\n"
+
+
+def outcome_json(outcome: Outcome) -> dict:
+    data = finding_to_json(outcome.finding)
+    data.pop("fix", None)
+    data.update(
+        verdict=outcome.verdict.value,
+        backend=outcome.backend,
+        evidence=outcome.evidence,
+        variants=outcome.to_json()["variants"],
+        seconds=round(outcome.seconds, 3),
+    )
+    return data
+
+
+def render_json(report: Report) -> str:
+    counts = report.counts()
+    return json.dumps(
+        {
+            "workload": report.workload,
+            "backend": report.backend,
+            "capture_error": report.capture_error,
+            "findings": [outcome_json(o) for o in report.outcomes],
+            "memory": report.memory,
+            "summary": {
+                "confirmed": counts[Verdict.CONFIRMED],
+                "refuted": counts[Verdict.REFUTED],
+                "inconclusive": counts[Verdict.INCONCLUSIVE],
+                "seconds": round(report.seconds(), 3),
+            },
+        },
+        indent=2,
+    )
+
+
+def render_sarif(report: Report, results, settings) -> str:
+    """The linter's SARIF log for ``results``, each result carrying its verdict in properties."""
+    from ascend_lint.reporters.sarif import render_sarif as sarif
+
+    properties = {
+        (o.finding.filename, o.finding.location.row, o.finding.location.column, o.finding.code): {
+            "verdict": o.verdict.value,
+            "backend": o.backend,
+            "evidence": o.evidence,
+            "seconds": round(o.seconds, 3),
+        }
+        for o in report.outcomes
+    }
+    return sarif(results, settings, properties)

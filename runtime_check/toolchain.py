@@ -1,0 +1,167 @@
+"""The real Ascend compiler, set up for compile-only use on a machine without an NPU.
+
+triton-ascend compiles TTIR -> linalg (``triton-adapter-opt``) -> ``bishengir-compile``
+(HFusion/HIVM passes, memory planning) -> CANN's ``hivmc`` (the device binary). Everything
+ascend-lint checks happens before ``hivmc``, so :func:`activate` puts a placeholder ``hivmc``
+on ``PATH`` that writes an empty file: the pipeline completes, and what it leaves behind is
+never a binary and is never run. It also
+
+- replaces the two calls that need a device (the driver's ``get_arch`` and the C++ helper the
+  Ascend ``NPUUtils`` builds against CANN) with a compile-only driver for a fixed target;
+- wraps ``bishengir-compile`` so every compile writes its memory plan
+  (``memory_info_aiv.json`` / ``memory_info_aic.json``) into a directory we choose;
+- turns on line info so each planned buffer names the kernel's ``.py`` line.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import shlex
+import stat
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_ARCH = "Ascend910B3"
+# Where the bishengir-compile wrapper writes memory reports (read by the wrapper script).
+REPORT_DIR_ENV = "ASCEND_LINT_MEMORY_REPORT_DIR"
+
+_INSTALL_HINT = (
+    "install the runtime extra (pip install 'ascend-lint[runtime]'); it replaces upstream "
+    "`triton` with triton-ascend in that environment"
+)
+
+_HIVMC_PLACEHOLDER = """#!/bin/sh
+# ascend-lint compile-only placeholder for CANN's hivmc: writes an EMPTY output file so that
+# bishengir-compile finishes. The result is not a binary and must never be run.
+case "$1" in --version) echo "hivmc placeholder (ascend-lint compile-only)"; exit 0;; esac
+out=""
+while [ $# -gt 0 ]; do
+  case "$1" in -o) out="$2"; shift;; esac
+  shift
+done
+[ -n "$out" ] && : > "$out.o"
+exit 0
+"""
+
+_BISHENGIR_WRAPPER = """#!/bin/sh
+# ascend-lint: run the real bishengir-compile with its memory report written to ${report_env}.
+cd "${{{report_env}:-.}}" && exec {real} "$@" --enable-memory-display
+"""
+
+
+class ToolchainMissing(RuntimeError):
+    """triton-ascend or ascendnpu-ir is not importable in this environment."""
+
+
+def missing_reason() -> str | None:
+    """Why the compile backend cannot run here, or None when it can."""
+    if importlib.util.find_spec("triton") is None:
+        return f"`triton` is not installed; {_INSTALL_HINT}"
+    from triton.backends import backends
+
+    if "ascend" not in backends:
+        import triton
+
+        return (
+            f"the active `triton` ({triton.__version__}) has no Ascend backend "
+            f"(backends: {', '.join(sorted(backends)) or 'none'}); {_INSTALL_HINT}"
+        )
+    if bishengir_compile() is None:
+        return f"`bishengir-compile` not found (package ascendnpu-ir); {_INSTALL_HINT}"
+    return None
+
+
+def bishengir_compile() -> Path | None:
+    """The real ``bishengir-compile`` shipped by the ascendnpu-ir package."""
+    spec = importlib.util.find_spec("ascendnpuir")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(next(iter(spec.submodule_search_locations))) / "bin" / "bishengir-compile"
+    return path if path.is_file() else None
+
+
+def _write_executable(path: Path, text: str) -> None:
+    path.write_text(text)
+    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """An activated compile-only toolchain for one process."""
+
+    arch: str
+    workdir: Path
+
+    def target(self):
+        from triton.backends.compiler import GPUTarget
+
+        return GPUTarget("npu", self.arch, 0)
+
+
+def _compile_only_driver(arch: str):
+    from triton.backends.compiler import GPUTarget
+    from triton.backends.driver import DriverBase
+
+    class CompileOnlyDriver(DriverBase):
+        """Answers the JIT's device questions for a fixed target; launches nothing."""
+
+        @classmethod
+        def is_active(cls):
+            return False
+
+        def get_current_target(self):
+            return GPUTarget("npu", arch, 0)
+
+        def get_current_device(self):
+            return 0
+
+        def set_current_device(self, device):
+            pass
+
+        def get_current_stream(self, device=None):
+            return 0
+
+        def get_benchmarker(self):
+            def run_once(kernel_call, *, quantiles=None, **kwargs):
+                kernel_call()
+                return [0.0] * len(quantiles) if quantiles else 0.0
+
+            return run_once
+
+    return CompileOnlyDriver()
+
+
+def _compile_only_npu_utils(arch: str):
+    class CompileOnlyNPUUtils:
+        """Stands in for the Ascend ``NPUUtils``, which builds a C++ helper against CANN."""
+
+        def get_arch(self):
+            return arch
+
+    return CompileOnlyNPUUtils
+
+
+def activate(workdir: Path, arch: str = DEFAULT_ARCH) -> Toolchain:
+    """Make this process compile for ``arch`` without a device; files go under ``workdir``."""
+    reason = missing_reason()
+    if reason:
+        raise ToolchainMissing(reason)
+    bin_dir = workdir / "bin"
+    bin_dir.mkdir(parents=True, exist_ok=True)
+    _write_executable(bin_dir / "hivmc", _HIVMC_PLACEHOLDER)
+    wrapper = _BISHENGIR_WRAPPER.format(report_env=REPORT_DIR_ENV, real=shlex.quote(str(bishengir_compile())))
+    _write_executable(bin_dir / "bishengir-compile", wrapper)
+    os.environ["PATH"] = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
+    os.environ["TRITON_DISABLE_LINE_INFO"] = "0"
+    os.environ["TRITON_CACHE_DIR"] = str(workdir / "triton-cache")
+    os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # a cache hit would skip the memory report
+    os.environ[REPORT_DIR_ENV] = str(workdir)
+
+    from triton.backends import backends
+    from triton.runtime.driver import driver
+
+    # The compiler module is loaded without a sys.modules entry; reach its globals via a method.
+    backends["ascend"].compiler.add_stages.__globals__["NPUUtils"] = _compile_only_npu_utils(arch)
+    driver.set_active(_compile_only_driver(arch))
+    return Toolchain(arch=arch, workdir=workdir)

@@ -1,0 +1,56 @@
+"""Evidence text shared by the value-replay backends (interpret, npu)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from .launches import TensorDifference, ValueLaunch, compare
+from .value_worker import Replay, ReplayRun, ValueJob, ValueResult
+from .verdicts import VariantReport
+
+SHOWN_DIFFERENCES = 3
+
+
+def differences(launches: list[ValueLaunch], run: ReplayRun,
+                tolerance: float = 0.0) -> list[TensorDifference]:
+    """What a replay changed in the captured launches' outputs."""
+    return [difference for launch, outputs in zip(launches, run.outputs)
+            for difference in compare(launch, outputs, tolerance)]
+
+
+def describe(found: list[TensorDifference]) -> str:
+    shown = "; ".join(d.describe() for d in found[:SHOWN_DIFFERENCES])
+    more = len(found) - SHOWN_DIFFERENCES
+    return shown + (f"; and {more} more tensors" if more > 0 else "")
+
+
+def reports(job: ValueJob, result: ValueResult, where: Callable[[Replay], str]) -> list[VariantReport]:
+    """One report per replay; ``where(replay)`` names how it ran."""
+    launches = ", ".join(launch.label for launch in result.launches)
+    return [VariantReport(variant=f"{replay.variant.name} ({where(replay)})", launch=launches,
+                          ok=run.error is None, error=run.error, seconds=round(run.seconds, 3))
+            for replay, run in zip(job.replays, result.runs)]
+
+
+def fix_note(launches: list[ValueLaunch], run: ReplayRun | None, how: str,
+             tolerance: float = 0.0) -> str:
+    """Whether the fixed variant, run ``how``, reproduces the standard-semantics outputs."""
+    if run is None:
+        return "The rule offers no fix to verify."
+    if run.error:
+        return f"The fixed variant failed {how}: {last_line(run.error)}"
+    left = differences(launches, run, tolerance)
+    if left:
+        return f"Fix NOT verified: {how} the fixed variant still differs: {describe(left)}."
+    return (f"Fix verified: {how} the fixed variant matches the standard-semantics outputs "
+            f"on all {len(launches)} launch(es).")
+
+
+def last_line(error: str) -> str:
+    """The exception line of a traceback (the report keeps the whole text)."""
+    return error.strip().splitlines()[-1]
+
+
+def never_launched(kernel: str, result: ValueResult) -> str:
+    failed = result.workload_error
+    return f"the workload never launched {kernel}" + (f" (the workload failed: {last_line(failed)})" if failed else "")

@@ -1,0 +1,186 @@
+"""Value replays for ``--backend interpret`` and ``--backend npu``.
+
+:func:`run_job` (in a worker subprocess; :func:`run_in_subprocess` starts one) runs one
+:class:`ValueJob`: it runs the workload under triton-ascend's interpreter on CPU tensors and
+captures the launches of the kernels in question (values before and after), then replays those
+launches with each kernel-module variant — in the interpreter under Ascend ``tl.dot`` semantics,
+or compiled on an NPU. An NPU job runs no workload: it replays the launches an interpreter job
+saved (``launches_file``), so both sides see the same inputs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import runpy
+import sys
+import tempfile
+import time
+import traceback
+from contextlib import nullcontext
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Literal
+
+from .capture import KernelRef
+from .launches import ValueLaunch, capturing, replay
+from .variants import Variant, import_variant
+
+if TYPE_CHECKING:
+    import numpy as np
+
+Device = Literal["interpret", "npu"]
+
+
+@dataclass(frozen=True)
+class Replay:
+    """Replay every captured launch with a variant of the kernels' module."""
+
+    variant: Variant
+    ascend_dot: bool = False  # in the interpreter: with the Ascend lhs clobber emulated
+
+
+@dataclass
+class ValueJob:
+    workload: str
+    kernel_file: str | None = None  # capture launches of the kernels defined here; None: all
+    kernel_names: list[str] | None = None  # ...and only these kernels; None: all in the file
+    device: Device = "interpret"  # where the replays run
+    emulate_workload: bool = False  # run the workload itself under Ascend dot semantics
+    replays: list[Replay] = field(default_factory=list)  # variants of kernel_file's module
+    # interpret: also save the captured launches (with their inputs) here;
+    # npu: replay the launches saved here instead of running the workload.
+    launches_file: str | None = None
+
+    def wants(self, kernel: KernelRef) -> bool:
+        return ((self.kernel_file is None or kernel.file == os.path.realpath(self.kernel_file))
+                and (self.kernel_names is None or kernel.name in self.kernel_names))
+
+
+@dataclass
+class ReplayRun:
+    """One replay's outputs, one per captured launch (None where it did not run)."""
+
+    outputs: list[dict[str, np.ndarray] | None]
+    error: str | None = None
+    seconds: float = 0.0
+
+
+@dataclass
+class ValueResult:
+    launches: list[ValueLaunch]  # as captured; without inputs once returned to the parent
+    workload_error: str | None = None
+    workload_seconds: float = 0.0
+    runs: list[ReplayRun] = field(default_factory=list)  # one per job.replays, in order
+
+
+def _error() -> str:
+    return traceback.format_exc(limit=-3).strip()
+
+
+def _ascend_dot(enabled: bool):
+    from .ascend_dot import ascend_dot_semantics
+
+    return ascend_dot_semantics() if enabled else nullcontext()
+
+
+def run_workload(job: ValueJob, result: ValueResult) -> None:
+    """Run ``workload()`` in the interpreter, capturing the wanted launches into ``result``."""
+    workload = Path(job.workload).resolve()
+    sys.path[:0] = [str(workload.parent), os.getcwd()]
+    start = time.perf_counter()
+    with capturing(job.wants) as launches, _ascend_dot(job.emulate_workload):
+        try:
+            entry = runpy.run_path(str(workload), run_name="__ascend_lint_workload__").get("workload")
+            if not callable(entry):
+                raise RuntimeError(f"{workload} defines no workload() function")
+            entry()
+        except Exception:
+            result.workload_error = _error()
+    result.workload_seconds = time.perf_counter() - start
+    result.launches = launches
+
+
+def _jit_function(module, name: str):
+    """The kernel's jit function, under any ``triton.autotune`` / ``triton.heuristics``."""
+    from triton.runtime.interpreter import InterpretedFunction
+    from triton.runtime.jit import JITFunction
+
+    kernel = getattr(module, name)
+    while not isinstance(kernel, (JITFunction, InterpretedFunction)):
+        kernel = kernel.fn
+    return kernel
+
+
+def run_replay(planned: Replay, launches: list[ValueLaunch], device: Device, workdir: Path) -> ReplayRun:
+    run = ReplayRun(outputs=[None] * len(launches))
+    start = time.perf_counter()
+    try:
+        # A job's launches all come from kernels of one file: the module the variant replaces.
+        module = import_variant(planned.variant, launches[0].kernel, workdir) if launches else None
+        if device == "npu":
+            import torch_npu  # noqa: F401  (registers the "npu" device with torch)
+        with _ascend_dot(planned.ascend_dot):
+            for i, launch in enumerate(launches):
+                kernel = _jit_function(module, launch.kernel.name)
+                run.outputs[i] = replay(kernel, launch, "cpu" if device == "interpret" else "npu")
+    except Exception:
+        run.error = _error()
+    run.seconds = time.perf_counter() - start
+    return run
+
+
+def _without_inputs(launches: list[ValueLaunch]) -> list[ValueLaunch]:
+    """What the parent process needs: no torch tensors, so it can unpickle without torch."""
+    return [replace(launch, inputs={}, options={}) for launch in launches]
+
+
+def run_job(job: ValueJob) -> ValueResult:
+    result = ValueResult(launches=[])
+    if job.device == "interpret":
+        os.environ["TRITON_INTERPRET"] = "1"  # read by @triton.jit when a module is imported
+        run_workload(job, result)
+        if job.launches_file:
+            Path(job.launches_file).write_bytes(pickle.dumps(result.launches))
+    else:
+        os.environ.pop("TRITON_INTERPRET", None)  # compile for the device
+        result.launches = pickle.loads(Path(job.launches_file).read_bytes())
+    with tempfile.TemporaryDirectory(prefix="ascend-lint-replays-") as workdir:
+        for number, planned in enumerate(job.replays):
+            result.runs.append(run_replay(planned, result.launches, job.device, Path(workdir) / str(number)))
+    result.launches = _without_inputs(result.launches)
+    return result
+
+
+class WorkerFailed(RuntimeError):
+    """The worker subprocess crashed, timed out or wrote no result."""
+
+
+def run_in_subprocess(job: ValueJob, timeout: float) -> ValueResult:
+    """Run ``job`` in a fresh interpreter process (user code: isolated, with a timeout)."""
+    from .worker import run_child
+
+    with tempfile.TemporaryDirectory(prefix="ascend-lint-value-job-") as tmp:
+        job_file, result_file = Path(tmp) / "job.pkl", Path(tmp) / "result.pkl"
+        job_file.write_bytes(pickle.dumps(job))
+        finished = run_child(__name__, {"job": str(job_file), "result": str(result_file)}, timeout)
+        if not result_file.exists():
+            raise WorkerFailed(finished.failure(timeout))
+        return pickle.loads(result_file.read_bytes())
+
+
+def main(argv: list[str]) -> int:
+    """``TASK RESULT`` as :func:`.worker.run_child` passes them; the job and result are pickles."""
+    task = json.loads(Path(argv[0]).read_text())
+    job = pickle.loads(Path(task["job"]).read_bytes())
+    Path(task["result"]).write_bytes(pickle.dumps(run_job(job)))
+    Path(argv[1]).write_text("{}")
+    return 0
+
+
+if __name__ == "__main__":
+    # Run the imported module's main so that pickles name its classes, not ``__main__``'s.
+    from ascend_lint.runtime_check import value_worker
+
+    sys.exit(value_worker.main(sys.argv[1:]))

@@ -1,0 +1,171 @@
+"""Variants of a kernel's module, made by source transformation, and how to load them.
+
+A :class:`Variant` is the full source of the kernel's module plus a :class:`LaunchPatch`
+(changes to the captured launch: compile options dropped, constexpr values or ``None``
+pointers set). Loading a variant writes its source to a file of its own and imports it under
+the original module name, so Triton reads the variant's source and line numbers, and a
+workload run afterwards in the same process picks the variant up.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import re
+import sys
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import libcst as cst
+from libcst.metadata import MetadataWrapper, PositionProvider
+
+from .capture import KernelRef, Launch, encode_value
+
+
+@dataclass(frozen=True)
+class LaunchPatch:
+    """What a variant changes in a captured launch."""
+
+    drop_options: tuple[str, ...] = ()
+    constants: dict[str, Any] = field(default_factory=dict)
+
+    def apply(self, launch: Launch) -> Launch:
+        options = {k: v for k, v in launch.options.items() if k not in self.drop_options}
+        signature, constants, summary = dict(launch.signature), dict(launch.constants), dict(launch.arg_summary)
+        for name, value in self.constants.items():
+            if value is None and name in signature:
+                signature[name] = "*i8"  # what the JIT passes for a None pointer
+            constants[name] = encode_value(value)
+            summary[name] = "None" if value is None else f"constexpr = {value!r}"
+        return replace(launch, options=options, signature=signature, constants=constants, arg_summary=summary)
+
+    def describe(self) -> str:
+        parts = [f"without {', '.join(self.drop_options)}"] if self.drop_options else []
+        parts += [f"{name}={value!r}" for name, value in self.constants.items()]
+        return "; ".join(parts)
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    source: str
+    patch: LaunchPatch = field(default_factory=LaunchPatch)
+
+    def launch(self, launch: Launch) -> Launch:
+        return self.patch.apply(launch)
+
+
+def original(source: str) -> Variant:
+    return Variant("original", source)
+
+
+def fixed(source: str, finding) -> Variant | None:
+    """The module with the finding's fix applied, or None when the rule offers no fix."""
+    if finding.fix is None:
+        return None
+    from ascend_lint.fixes import apply_edits
+
+    return Variant("fixed", apply_edits(source, finding.fix.edits))
+
+
+@dataclass(frozen=True)
+class Arm:
+    """One arm of an ``if`` statement: its label, kind and rows in the original source."""
+
+    label: str
+    kind: str
+    first_row: int
+    last_row: int
+
+    def holds(self, row: int | None) -> bool:
+        return row is not None and self.first_row <= row <= self.last_row
+
+
+def _dma_kind(code: str) -> str:
+    if "make_block_ptr" in code or "boundary_check" in code:
+        return "block_ptr"
+    if re.search(r"\bmask\s*=", code):
+        return "masked"
+    return "other"
+
+
+class _IfAt(cst.CSTTransformer):
+    """Finds the ``if`` statement that starts at a row and replaces it with one arm."""
+
+    METADATA_DEPENDENCIES = (PositionProvider,)
+
+    def __init__(self, row: int, keep: str | None = None) -> None:
+        self.row, self.keep = row, keep
+        self.found: cst.If | None = None
+        self.arms: list[Arm] = []
+        self._elifs: set[int] = set()  # an `elif` is part of its `if`, not a statement to replace
+
+    def visit_If(self, node: cst.If) -> None:
+        if isinstance(node.orelse, cst.If):
+            self._elifs.add(id(node.orelse))
+
+    def _arm(self, label: str, node: cst.CSTNode, module: cst.Module) -> Arm:
+        pos = self.get_metadata(PositionProvider, node)
+        return Arm(label, _dma_kind(module.code_for_node(node)), pos.start.line, pos.end.line)
+
+    def leave_If(self, original_node: cst.If, updated_node: cst.If):
+        start = self.get_metadata(PositionProvider, original_node).start.line
+        if self.found is not None or start != self.row or id(original_node) in self._elifs:
+            return updated_node
+        self.found = original_node
+        module = cst.Module(body=[])
+        self.arms = [self._arm("then", original_node.body, module)]
+        if original_node.orelse is not None:
+            self.arms.append(self._arm("else", original_node.orelse, module))
+        if self.keep is None:
+            return updated_node
+        if self.keep == "then":
+            return cst.FlattenSentinel(updated_node.body.body)
+        orelse = updated_node.orelse
+        if orelse is None:
+            return cst.RemovalSentinel.REMOVE
+        return cst.FlattenSentinel(orelse.body.body) if isinstance(orelse, cst.Else) else orelse
+
+
+def if_arms(source: str, row: int) -> list[Arm]:
+    """The arms of the ``if`` statement starting at ``row`` (empty when there is none)."""
+    finder = _IfAt(row)
+    MetadataWrapper(cst.parse_module(source)).visit(finder)
+    return finder.arms
+
+
+def arm_alone(source: str, row: int, arm: Arm) -> Variant:
+    """The module with the ``if`` at ``row`` replaced by the body of one arm."""
+    transformed = MetadataWrapper(cst.parse_module(source)).visit(_IfAt(row, keep=arm.label))
+    return Variant(f"{arm.kind} arm alone ({arm.label}, lines {arm.first_row}-{arm.last_row})", transformed.code)
+
+
+def write(variant: Variant, kernel: KernelRef, workdir: Path) -> Path:
+    """Write the variant's module as ``workdir/<source digest>/<file name>``: variants with the
+    same source share one file, so their IR names the same locations."""
+    digest = hashlib.sha256(variant.source.encode()).hexdigest()[:16]
+    path = workdir / digest / Path(kernel.file).name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(variant.source)
+    return path
+
+
+def import_variant(variant: Variant, kernel: KernelRef, workdir: Path):
+    """Import the variant under the kernel's module name (replacing it in ``sys.modules``)."""
+    path = write(variant, kernel, workdir)
+    spec = importlib.util.spec_from_file_location(kernel.module, path)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[kernel.module] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def load_kernel(variant: Variant, kernel: KernelRef, workdir: Path):
+    """The variant's ``JITFunction`` for ``kernel`` (unwrapping autotune / heuristics)."""
+    from triton.runtime.jit import JITFunction
+
+    fn = getattr(import_variant(variant, kernel, workdir), kernel.name)
+    while not isinstance(fn, JITFunction):
+        fn = fn.fn
+    return fn

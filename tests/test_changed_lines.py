@@ -1,0 +1,151 @@
+"""Changed-lines mode against a real git repository with two commits."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from kernel_samples import BAD_KERNEL, BAD_PATH, ascend_lint, git, line_of
+
+from ascend_lint.changed_lines import (
+    ChangedLinesError,
+    changed_lines_from_diff,
+    changed_lines_from_git,
+    filter_results,
+)
+from ascend_lint.model import Diagnostic, FileResult, Finding, Position, Related
+
+ORIGINAL = [f"line {n}" for n in range(1, 11)]
+# Second commit: line 3 modified, two lines inserted after line 7, line 9 deleted.
+CHANGED = ORIGINAL[:2] + ["line 3 changed"] + ORIGINAL[3:7] + ["new a", "new b", "line 8"] + ORIGINAL[9:]
+NON_ASCII_NAME = "ké rnel.py"
+
+
+def write_lines(path: Path, lines: list[str]) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+@pytest.fixture
+def repo(tmp_path: Path) -> Path:
+    """Commit 1 holds `pkg/k.py` and `gone.py`; commit 2 edits `k.py`, adds a file with a
+    non-ASCII name and deletes `gone.py`."""
+    git(tmp_path, "init", "-q")
+    write_lines(tmp_path / "pkg" / "k.py", ORIGINAL)
+    write_lines(tmp_path / "gone.py", ["x = 1"])
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-qm", "one")
+    write_lines(tmp_path / "pkg" / "k.py", CHANGED)
+    write_lines(tmp_path / NON_ASCII_NAME, ["a", "b"])
+    (tmp_path / "gone.py").unlink()
+    git(tmp_path, "add", "-A")
+    git(tmp_path, "commit", "-qm", "two")
+    return tmp_path
+
+
+def test_git_reports_added_and_modified_lines(repo: Path) -> None:
+    changed = changed_lines_from_git("HEAD~1", repo)
+    assert changed == {
+        (repo / "pkg" / "k.py").resolve(): {3, 8, 9},
+        (repo / NON_ASCII_NAME).resolve(): {1, 2},
+    }
+
+
+def test_git_counts_uncommitted_and_untracked_changes(repo: Path) -> None:
+    write_lines(repo / "pkg" / "k.py", CHANGED + ["appended"])
+    write_lines(repo / "pkg" / "untracked.py", ["u1", "u2", "u3"])
+    changed = changed_lines_from_git("HEAD", repo / "pkg")
+    assert changed.keys() == {(repo / "pkg" / "k.py").resolve(), (repo / "pkg" / "untracked.py").resolve()}
+    assert set(changed[(repo / "pkg" / "k.py").resolve()]) == {len(CHANGED) + 1}
+    assert all(row in changed[(repo / "pkg" / "untracked.py").resolve()] for row in (1, 3, 10_000))
+
+
+def test_diff_file_with_context_matches_git(repo: Path) -> None:
+    with_context = git(repo, "diff", "-U3", "HEAD~1", "HEAD")
+    assert changed_lines_from_diff(with_context, repo) == changed_lines_from_git("HEAD~1", repo)
+
+
+def test_content_that_looks_like_a_header_is_content(tmp_path: Path) -> None:
+    diff = "\n".join(
+        [
+            "--- a/k.py",
+            "+++ b/k.py",
+            "@@ -1,0 +2,2 @@",
+            "+++ not a header",
+            "+@@ -1 +1 @@ nor a hunk",
+            "\\ No newline at end of file",
+        ]
+    )
+    assert changed_lines_from_diff(diff, tmp_path) == {(tmp_path / "k.py").resolve(): {2, 3}}
+
+
+def test_unknown_revision_is_a_clear_error(repo: Path) -> None:
+    with pytest.raises(ChangedLinesError, match="no-such-rev"):
+        changed_lines_from_git("no-such-rev", repo)
+
+
+def finding(filename: str, row: int, related_row: int | None = None) -> Finding:
+    related = ()
+    if related_row is not None:
+        related = (Related(filename, Position(related_row, 5), Position(related_row, 11), "tl.dot here"),)
+    return Finding(
+        code="ASC003",
+        name="dot-lhs-reuse",
+        message="tile read after tl.dot",
+        filename=filename,
+        location=Position(row, 5),
+        end_location=Position(row, 9),
+        related=related,
+    )
+
+
+def test_filter_keeps_findings_touching_changed_lines(tmp_path: Path) -> None:
+    changed_file, other_file = str(tmp_path / "a.py"), str(tmp_path / "b.py")
+    on_changed, off_changed = finding(changed_file, 3), finding(changed_file, 5)
+    via_related = finding(changed_file, 7, related_row=4)
+    results = [
+        FileResult(changed_file, "", [on_changed, off_changed, via_related]),
+        FileResult(other_file, "", [finding(other_file, 3)], Diagnostic(other_file, "broken")),
+    ]
+    filtered = filter_results(results, {Path(changed_file).resolve(): {3, 4}})
+    assert filtered[0].findings == [on_changed, via_related]
+    assert filtered[1].findings == [] and filtered[1].error is None
+
+
+@pytest.fixture
+def kernel_repo(tmp_path: Path) -> Path:
+    """Commit 1: the bad kernel without `num_warps` (one ASC003); commit 2 adds `num_warps`."""
+    git(tmp_path, "init", "-q")
+    kernel = tmp_path / BAD_PATH
+    kernel.parent.mkdir(parents=True)
+    kernel.write_text(BAD_KERNEL.replace(", num_warps=4", ""), encoding="utf-8")
+    git(tmp_path, "add", ".")
+    git(tmp_path, "commit", "-qm", "kernel")
+    kernel.write_text(BAD_KERNEL, encoding="utf-8")
+    git(tmp_path, "commit", "-qam", "num_warps")
+    return tmp_path
+
+
+def reported(done) -> set[tuple[str, int]]:
+    assert done.returncode in (0, 1), done.stderr
+    return {(f["code"], f["location"]["row"]) for f in json.loads(done.stdout)}
+
+
+def test_cli_diff_base_reports_only_the_new_finding(kernel_repo: Path) -> None:
+    everything = reported(ascend_lint("check", "--output-format", "json", cwd=kernel_repo))
+    assert {code for code, _ in everything} == {"ASC001", "ASC003"}
+    since = ascend_lint("check", "--output-format", "json", "--diff-base", "HEAD~1", cwd=kernel_repo)
+    assert reported(since) == {("ASC001", line_of(BAD_KERNEL, "num_warps"))}
+
+
+def test_cli_diff_file_from_stdin(kernel_repo: Path) -> None:
+    diff = git(kernel_repo, "diff", "HEAD~1", "HEAD")
+    done = ascend_lint("check", "--output-format", "json", "--diff-file", "-", "pkg", cwd=kernel_repo, stdin=diff)
+    assert reported(done) == {("ASC001", line_of(BAD_KERNEL, "num_warps"))}
+
+
+def test_cli_unknown_revision_is_a_usage_error(kernel_repo: Path) -> None:
+    done = ascend_lint("check", "--diff-base", "no-such-rev", cwd=kernel_repo)
+    assert done.returncode == 2
+    assert "no-such-rev" in done.stderr and "Traceback" not in done.stderr

@@ -1,0 +1,209 @@
+"""`ascend-lint check` output formats and exit codes, `rule`, `rules` (run in-process)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from ascend_lint.cli import main
+from ascend_lint.registry import all_rules
+
+# ASC001 at the launch keyword, ASC003 at the read of b_q (non-ASCII text before it on the
+# line: columns count code points), ASC005 with two related DMA arms.
+KERNEL = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def chunk_o_kernel(q, h, o, o_α, T, NT, BT: tl.constexpr):
+    i_t = tl.program_id(0)
+    b_q = tl.load(q + tl.arange(0, BT))
+    b_o = tl.dot(b_q, tl.load(h))
+    tl.store(o_α + 0 * T, b_o); tl.store(o, b_q)
+    if i_t == NT - 1:
+        tl.store(o + tl.arange(0, BT), b_o, mask=tl.arange(0, BT) < T)
+    else:
+        tl.store(tl.make_block_ptr(o, (T,), (1,), (0,), (BT,), (0,)), b_o)
+
+
+def chunk_o(q, h, o, T):
+    chunk_o_kernel[(1,)](q, h, o, o, T, 1, BT=64, num_warps=4)
+"""
+PATH = "pkg/triton_ascend/chunk_o.py"
+CLEAN = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def copy_kernel(x, y, BT: tl.constexpr):
+    tl.store(y + tl.arange(0, BT), tl.load(x + tl.arange(0, BT)))
+"""
+CLEAN_PATH = "pkg/triton_ascend/copy.py"
+LINES = KERNEL.splitlines()
+KEYS = {"code", "name", "message", "filename", "location", "end_location", "fix", "noqa_row", "related"}
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    for relative, text in ((PATH, KERNEL), (CLEAN_PATH, CLEAN)):
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def run(*argv: str, capsys) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def json_findings(capsys, *paths: str) -> list[dict]:
+    code, out, err = run("check", "--output-format", "json", *paths, capsys=capsys)
+    assert code == 1 and not err, err
+    return json.loads(out)
+
+
+def text_at(location: dict, end_location: dict) -> str:
+    """The source text a (1-based, end-exclusive) single-line range covers."""
+    assert location["row"] == end_location["row"]
+    return LINES[location["row"] - 1][location["column"] - 1 : end_location["column"] - 1]
+
+
+def by_code(findings: list[dict], code: str) -> dict:
+    (finding,) = [f for f in findings if f["code"] == code]
+    return finding
+
+
+def test_json_has_ruff_compatible_keys(project: Path, capsys) -> None:
+    findings = json_findings(capsys)
+    assert {f["code"] for f in findings} == {"ASC001", "ASC003", "ASC005"}
+    for finding in findings:
+        assert KEYS <= set(finding)
+        assert finding["filename"] == PATH
+        assert set(finding["location"]) == set(finding["end_location"]) == {"row", "column"}
+        assert finding["noqa_row"] == finding["location"]["row"]
+        for related in finding["related"]:
+            assert {"filename", "location", "message"} <= set(related)
+    assert by_code(findings, "ASC003")["name"] == "dot-lhs-reuse"
+
+
+def test_json_positions_are_one_based_and_match_the_source(project: Path, capsys) -> None:
+    findings = json_findings(capsys)
+    asc001 = by_code(findings, "ASC001")
+    assert text_at(asc001["location"], asc001["end_location"]) == "num_warps=4"
+    asc003 = by_code(findings, "ASC003")
+    row = LINES.index("    tl.store(o_α + 0 * T, b_o); tl.store(o, b_q)") + 1
+    assert asc003["location"] == {"row": row, "column": LINES[row - 1].rindex("b_q") + 1}
+    assert text_at(asc003["location"], asc003["end_location"]) == "b_q"
+
+
+def test_json_related_locations(project: Path, capsys) -> None:
+    findings = json_findings(capsys)
+    (dot,) = by_code(findings, "ASC003")["related"]
+    assert dot["filename"] == PATH
+    assert LINES[dot["location"]["row"] - 1][dot["location"]["column"] - 1 :].startswith("tl.dot(b_q")
+    asc005 = by_code(findings, "ASC005")
+    assert LINES[asc005["location"]["row"] - 1].strip() == "if i_t == NT - 1:"
+    arms = {LINES[r["location"]["row"] - 1][r["location"]["column"] - 1 :][:20] for r in asc005["related"]}
+    assert arms == {"tl.store(o + tl.aran", "tl.store(tl.make_blo"}
+
+
+def test_text_format(project: Path, capsys) -> None:
+    findings = json_findings(capsys)
+    code, out, _ = run("check", capsys=capsys)
+    assert code == 1
+    for finding in findings:
+        where = f"{PATH}:{finding['location']['row']}:{finding['location']['column']}"
+        assert f"{where}: {finding['code']} [{finding['name']}] {finding['message']}\n" in out
+    asc001 = by_code(findings, "ASC001")
+    # the excerpt shows the line and underlines the reported range
+    excerpt = out.split(f"{PATH}:{asc001['location']['row']}:")[1].splitlines()[1:3]
+    assert excerpt[0].endswith(LINES[asc001["location"]["row"] - 1])
+    assert excerpt[1].endswith(" " * (asc001["location"]["column"] - 1) + "^" * len("num_warps=4"))
+    assert "Found 3 findings" in out
+
+
+def test_concise_format_is_one_line_per_finding_and_a_summary(project: Path, capsys) -> None:
+    code, out, _ = run("check", "--output-format", "concise", capsys=capsys)
+    lines = out.splitlines()
+    assert code == 1
+    assert [line.split(": ")[1].split(" ")[0] for line in lines[:3]] == ["ASC003", "ASC005", "ASC001"]
+    assert all(line.startswith(f"{PATH}:") for line in lines[:3])
+    assert lines[3].startswith("Found 3 findings (ASC001: 1, ASC003: 1, ASC005: 1) in 2 files")
+
+
+def test_exit_code_0_when_clean(project: Path, capsys) -> None:
+    code, out, err = run("check", CLEAN_PATH, capsys=capsys)
+    assert (code, err) == (0, "")
+    assert "All checks passed" in out
+    code, out, _ = run("check", "--output-format", "json", CLEAN_PATH, capsys=capsys)
+    assert (code, json.loads(out)) == (0, [])
+
+
+def test_exit_code_2_on_a_usage_error(project: Path, capsys) -> None:
+    code, _, err = run("check", "--select", "XYZ", capsys=capsys)
+    assert code == 2 and "XYZ" in err
+    with pytest.raises(SystemExit) as exited:  # argparse: unknown format
+        main(["check", "--output-format", "xml"])
+    assert exited.value.code == 2
+
+
+def test_exit_code_2_wins_over_findings(project: Path, capsys) -> None:
+    (project / "pkg" / "triton_ascend" / "broken.py").write_text("import triton  # tl.dot\ndef f(:\n", encoding="utf-8")
+    code, out, err = run("check", capsys=capsys)
+    assert code == 2
+    assert "pkg/triton_ascend/broken.py:" in err and "ASC003" in out
+
+
+def test_exit_zero(project: Path, capsys) -> None:
+    code, out, _ = run("check", "--exit-zero", capsys=capsys)
+    assert code == 0 and "ASC003" in out
+
+
+def test_statistics(project: Path, capsys) -> None:
+    (project / "pkg" / "triton_ascend" / "twice.py").write_text(KERNEL, encoding="utf-8")
+    code, out, _ = run("check", "--statistics", "--output-format", "concise", capsys=capsys)
+    assert code == 1
+    rows = [line.split("\t") for line in out.splitlines() if "\t" in line]
+    assert sorted((c, n, int(count)) for count, c, n in rows) == [
+        ("ASC001", "launch-num-warps", 2),
+        ("ASC003", "dot-lhs-reuse", 2),
+        ("ASC005", "runtime-dma-branch", 2),
+    ]
+
+
+@pytest.mark.parametrize("selector", ["ASC003", "asc003", "dot-lhs-reuse"])
+def test_rule_prints_its_documentation(capsys, selector: str) -> None:
+    code, out, _ = run("rule", selector, capsys=capsys)
+    assert code == 0
+    assert out.startswith("# dot-lhs-reuse (ASC003)")
+    sections = ["## What it does", "## Why is this bad?", "## Example", "## Use instead", "## Fix safety"]
+    positions = [out.index(section) for section in sections]
+    assert positions == sorted(positions)
+    assert "tl.dot" in out and "+ 0.0" in out
+
+
+def test_rule_unknown(capsys) -> None:
+    code, out, err = run("rule", "ASC042", capsys=capsys)
+    assert (code, out) == (2, "")
+    assert "ASC042" in err and "ASC001" in err
+
+
+def test_rules_lists_the_six_rules(capsys) -> None:
+    code, out, _ = run("rules", capsys=capsys)
+    assert code == 0
+    listed = [line.split()[:2] for line in out.splitlines() if line.strip()]
+    assert listed == [
+        ["ASC001", "launch-num-warps"],
+        ["ASC002", "constexpr-to"],
+        ["ASC003", "dot-lhs-reuse"],
+        ["ASC004", "or-constexpr-optional-pointer"],
+        ["ASC005", "runtime-dma-branch"],
+        ["ASC006", "task-loop-pointer-accumulation"],
+    ]
+    assert len(all_rules()) == 6

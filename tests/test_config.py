@@ -1,0 +1,265 @@
+"""Configuration (`[tool.ascend-lint]`), CLI selection overrides, suppression comments, target
+files and stdin — through `ascend-lint check` (run in-process, in a temporary project)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from ascend_lint.cli import main
+
+# One finding of each of ASC001, ASC002, ASC003.
+KERNEL = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def chunk_o_kernel(q, h, o, B, BT: tl.constexpr):
+    n = B.to(tl.int64)
+    b_q = tl.load(q + tl.arange(0, BT))
+    b_o = tl.dot(b_q, tl.load(h))
+    tl.store(o, b_q + n)
+
+
+def chunk_o(q, h, o, B):
+    chunk_o_kernel[(1,)](q, h, o, B, BT=64, num_warps=4)
+"""
+ROWS = {"ASC002": 7, "ASC003": 10, "ASC001": 14}
+ALL = {"ASC001", "ASC002", "ASC003"}
+PATH = "pkg/triton_ascend/chunk_o.py"
+
+
+def write(root: Path, relative: str, text: str) -> Path:
+    path = root / relative
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    write(tmp_path, PATH, KERNEL)
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+def pyproject(root: Path, table: str, folder: str = ".") -> Path:
+    return write(root, f"{folder}/pyproject.toml", f'[project]\nname = "pkg"\n\n[tool.ascend-lint]\n{table}\n')
+
+
+def run(*args: str, capsys, stdin: str | None = None, monkeypatch=None) -> tuple[int, list[dict], str]:
+    if stdin is not None:
+        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+    code = main(["check", "--output-format", "json", *args])
+    out, err = capsys.readouterr()
+    return code, json.loads(out) if out.strip() else [], err
+
+
+def found(*args: str, capsys, **kwargs) -> set[tuple[str, str]]:
+    """(filename, code) of the findings; the run must not report an error."""
+    code, findings, err = run(*args, capsys=capsys, **kwargs)
+    assert code in (0, 1) and not err, err
+    return {(f["filename"], f["code"]) for f in findings}
+
+
+def codes(*args: str, capsys, **kwargs) -> set[str]:
+    return {code for _, code in found(*args, capsys=capsys, **kwargs)}
+
+
+def test_without_configuration_every_rule_runs(project: Path, capsys) -> None:
+    code, findings, _ = run(capsys=capsys)
+    assert code == 1
+    assert {(f["code"], f["location"]["row"]) for f in findings} == set(ROWS.items())
+
+
+@pytest.mark.parametrize(
+    ("table", "enabled"),
+    [
+        ('select = ["ASC003"]', {"ASC003"}),
+        ('ignore = ["ASC001"]', {"ASC002", "ASC003"}),
+        ('select = ["ASC00"]', ALL),
+        ('select = ["ASC001"]\nextend-select = ["ASC002"]', {"ASC001", "ASC002"}),
+        # the most specific entry wins
+        ('select = ["ASC"]\nignore = ["ASC00"]\nextend-select = ["ASC003"]', {"ASC003"}),
+        ('ignore = ["ASC00"]', set()),
+    ],
+)
+def test_rule_selection(project: Path, capsys, table: str, enabled: set[str]) -> None:
+    pyproject(project, table)
+    assert codes(capsys=capsys) == enabled
+
+
+def test_per_file_ignores(project: Path, capsys) -> None:
+    write(project, "pkg/triton_ascend/other.py", KERNEL)
+    pyproject(project, '[tool.ascend-lint.per-file-ignores]\n"**/chunk_o.py" = ["ASC002", "ASC003"]')
+    assert found(capsys=capsys) == {
+        (PATH, "ASC001"),
+        *(("pkg/triton_ascend/other.py", code) for code in ALL),
+    }
+
+
+def test_target_paths_replace_the_default(project: Path, capsys) -> None:
+    write(project, "pkg/kernels/chunk_o.py", KERNEL)
+    write(project, "pkg/other/npu_only.py", "import torch_npu\n" + KERNEL)
+    write(project, "pkg/other/cuda.py", KERNEL)
+    pyproject(project, 'target-paths = ["pkg/kernels/**"]')
+    assert {filename for filename, _ in found(capsys=capsys)} == {
+        "pkg/kernels/chunk_o.py",
+        # importing torch_npu still makes a file Ascend code
+        "pkg/other/npu_only.py",
+    }
+
+
+def test_default_targets(project: Path, capsys) -> None:
+    write(project, "pkg/ops/chunk_o_triton_ascend.py", KERNEL)
+    write(project, "pkg/ops/with_backend.py", "import triton.backends.ascend\n" + KERNEL)
+    write(project, "pkg/ops/cuda/chunk_o.py", KERNEL)
+    assert {filename for filename, _ in found(capsys=capsys)} == {
+        PATH,
+        "pkg/ops/chunk_o_triton_ascend.py",
+        "pkg/ops/with_backend.py",
+    }
+
+
+def test_exclude(project: Path, capsys) -> None:
+    write(project, "legacy/triton_ascend/old.py", KERNEL)
+    pyproject(project, 'exclude = ["legacy"]')
+    assert {filename for filename, _ in found(capsys=capsys)} == {PATH}
+
+
+def test_configuration_is_found_by_walking_up_from_the_linted_path(project: Path, capsys) -> None:
+    # the current directory has no configuration; the linted file's parent folder does
+    pyproject(project, 'select = ["ASC003"]', folder="pkg")
+    assert codes(PATH, capsys=capsys) == {"ASC003"}
+    assert codes("pkg/triton_ascend", capsys=capsys) == {"ASC003"}
+
+
+def test_a_pyproject_without_the_table_is_skipped_while_walking_up(project: Path, capsys) -> None:
+    pyproject(project, 'select = ["ASC001"]')
+    write(project, "pkg/pyproject.toml", '[project]\nname = "inner"\n')
+    assert codes(PATH, capsys=capsys) == {"ASC001"}
+
+
+def test_config_option(project: Path, capsys) -> None:
+    pyproject(project, 'select = ["ASC001"]')
+    elsewhere = write(project, "configs/ascend.toml", 'select = ["ASC002"]\n')
+    assert codes("--config", str(elsewhere), PATH, capsys=capsys) == {"ASC002"}
+    other_pyproject = pyproject(project, 'select = ["ASC003"]', folder="configs")
+    assert codes("--config", str(other_pyproject), PATH, capsys=capsys) == {"ASC003"}
+
+
+def test_isolated_ignores_configuration(project: Path, capsys) -> None:
+    pyproject(project, 'select = ["ASC001"]\nunknown-key = 1')
+    assert codes("--isolated", capsys=capsys) == ALL
+
+
+@pytest.mark.parametrize(
+    ("table", "words"),
+    [
+        ("line-length = 100", ["unknown key", "line-length"]),
+        ('select = ["ASC999"]', ["unknown rule selector", "ASC999"]),
+        ('ignore = ["E501"]', ["unknown rule selector", "E501"]),
+        ('[tool.ascend-lint.per-file-ignores]\n"*.py" = ["ASC07"]', ["ASC07"]),
+        ('select = "ASC001"', ["select", "list of strings"]),
+    ],
+)
+def test_bad_configuration_is_a_usage_error(project: Path, capsys, table: str, words: list[str]) -> None:
+    config = pyproject(project, table)
+    code, findings, err = run(capsys=capsys)
+    assert (code, findings) == (2, [])
+    assert err.startswith("ascend-lint: error: ") and len(err.splitlines()) == 1, err
+    assert str(config.resolve()) in err or "pyproject.toml" in err
+    for word in words:
+        assert word in err
+
+
+@pytest.mark.parametrize("option", ["--select", "--ignore", "--extend-select"])
+def test_unknown_code_on_the_command_line(project: Path, capsys, option: str) -> None:
+    code, _, err = run(option, "ASC0001", capsys=capsys)
+    assert code == 2 and "ASC0001" in err and option in err
+
+
+def test_missing_config_file(project: Path, capsys) -> None:
+    code, _, err = run("--config", "nowhere.toml", capsys=capsys)
+    assert code == 2 and "nowhere.toml" in err
+
+
+@pytest.mark.parametrize(
+    ("args", "enabled"),
+    [
+        (["--select", "ASC003"], {"ASC003"}),  # replaces the configured select
+        (["--ignore", "ASC001"], set()),
+        (["--extend-select", "ASC002"], {"ASC001", "ASC002"}),
+        (["--select", "ASC002,ASC003", "--ignore", "ASC003"], {"ASC002"}),
+    ],
+)
+def test_command_line_overrides_configuration(project: Path, capsys, args: list[str], enabled: set[str]) -> None:
+    pyproject(project, 'select = ["ASC001"]')
+    assert codes(*args, capsys=capsys) == enabled
+
+
+def with_comment(row: int, comment: str) -> str:
+    lines = KERNEL.splitlines()
+    lines[row - 1] += f"  {comment}"
+    return "\n".join(lines) + "\n"
+
+
+@pytest.mark.parametrize(
+    ("row", "comment", "enabled"),
+    [
+        (ROWS["ASC003"], "# noqa: ASC003", {"ASC001", "ASC002"}),
+        (ROWS["ASC003"], "# noqa", {"ASC001", "ASC002"}),
+        (ROWS["ASC003"], "# noqa: ASC001", ALL),  # another code's noqa suppresses nothing here
+        (ROWS["ASC003"], "# noqa: ASC001, ASC003", {"ASC001", "ASC002"}),
+        (ROWS["ASC001"], "# NOQA:ASC001", {"ASC002", "ASC003"}),
+        (ROWS["ASC002"] - 1, "# noqa", ALL),  # only the reported row counts
+    ],
+)
+def test_noqa(project: Path, capsys, row: int, comment: str, enabled: set[str]) -> None:
+    write(project, PATH, with_comment(row, comment))
+    assert codes(capsys=capsys) == enabled
+
+
+@pytest.mark.parametrize(
+    ("comment", "enabled"),
+    [
+        ("# ascend-lint: disable-file=ASC001", {"ASC002", "ASC003"}),
+        ("# ascend-lint: disable-file=ASC001,ASC003", {"ASC002"}),
+        ("# ascend-lint: disable-file", set()),
+    ],
+)
+def test_disable_file(project: Path, capsys, comment: str, enabled: set[str]) -> None:
+    write(project, PATH, f"{comment}\n{KERNEL}")
+    assert codes(capsys=capsys) == enabled
+
+
+def test_target_all(project: Path, capsys) -> None:
+    write(project, "pkg/ops/cuda/chunk_o.py", KERNEL)
+    assert codes("pkg/ops", capsys=capsys) == set()
+    assert codes("--target-all", "pkg/ops", capsys=capsys) == ALL
+
+
+@pytest.mark.parametrize(
+    ("stdin_filename", "enabled"),
+    [
+        ("pkg/triton_ascend/edited.py", ALL),
+        ("pkg/ops/cuda/edited.py", set()),  # not Ascend code by its path
+    ],
+)
+def test_stdin(project: Path, capsys, monkeypatch, stdin_filename: str, enabled: set[str]) -> None:
+    result = found("-", "--stdin-filename", stdin_filename, capsys=capsys, stdin=KERNEL, monkeypatch=monkeypatch)
+    assert result == {(stdin_filename, code) for code in enabled}
+
+
+@pytest.mark.parametrize("on_disk", [True, False], ids=["saved-file", "new-unsaved-file"])
+def test_stdin_uses_the_configuration_of_its_filename(project: Path, capsys, monkeypatch, on_disk: bool) -> None:
+    # an editor pipes the buffer of pkg/triton_ascend/edited.py; pkg/ holds the configuration
+    pyproject(project, '[tool.ascend-lint.per-file-ignores]\n"**/edited.py" = ["ASC001"]', folder="pkg")
+    if on_disk:
+        write(project, "pkg/triton_ascend/edited.py", "")
+    args = ("-", "--stdin-filename", "pkg/triton_ascend/edited.py")
+    assert codes(*args, capsys=capsys, stdin=KERNEL, monkeypatch=monkeypatch) == {"ASC002", "ASC003"}

@@ -1,0 +1,103 @@
+"""The flake8 plugin, through real flake8 runs: same findings as the CLI, flake8's own noqa."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from kernel_samples import BAD_KERNEL, BAD_PATH, CUDA_PATH, GOOD_PATH, cli_json, line_of, write_project
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("project")
+    write_project(root)
+    return root
+
+
+def flake8(*args: str, cwd: Path, stdin: str | None = None) -> list[str]:
+    """The report lines of `flake8 --isolated ARGS` (isolated: no user or project flake8 config)."""
+    done = subprocess.run(
+        [sys.executable, "-m", "flake8", "--isolated", *args],
+        cwd=cwd,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+    )
+    assert done.returncode in (0, 1) and not done.stderr, done.stderr
+    return done.stdout.splitlines()
+
+
+def codes(lines: list[str]) -> set[tuple[str, int]]:
+    """(code, row) of each `path:row:col: CODE text` report line."""
+    found = set()
+    for line in lines:
+        _, row, _, text = line.split(":", 3)
+        found.add((text.split()[0], int(row)))
+    return found
+
+
+def test_file_mode_reports_what_the_cli_reports(project: Path) -> None:
+    expected = {
+        f"{Path(f['filename']).as_posix()}:{f['location']['row']}:{f['location']['column']}: "
+        f"{f['code']} [{f['name']}] {f['message']}"
+        for f in cli_json(cwd=project)
+    }
+    assert expected
+    assert set(flake8("--select", "ASC", "pkg", cwd=project)) == expected
+
+
+def test_cuda_kernel_in_the_same_project_is_not_flagged(project: Path) -> None:
+    assert flake8("--select", "ASC", CUDA_PATH, GOOD_PATH, cwd=project) == []
+
+
+def test_stdin_buffer_is_linted_not_the_file_on_disk(project: Path) -> None:
+    unsaved = BAD_KERNEL.replace(", num_warps=4", "")
+    lines = flake8("--select", "ASC", "--stdin-display-name", BAD_PATH, "-", cwd=project, stdin=unsaved)
+    assert codes(lines) == {("ASC003", line_of(BAD_KERNEL, "tl.store(α_ptr"))}
+    assert all(line.startswith(f"{BAD_PATH}:") for line in lines)
+
+
+def test_stdin_display_name_decides_the_target_paths(project: Path) -> None:
+    assert flake8("--select", "ASC", "--stdin-display-name", CUDA_PATH, "-", cwd=project, stdin=BAD_KERNEL) == []
+
+
+STORE = "    tl.store(α_ptr + tile, b_a)"
+WITH_NOQA = BAD_KERNEL.replace(STORE, STORE + "  # noqa: ASC003")
+
+
+def test_noqa_comment_is_flake8s(project: Path) -> None:
+    stdin_args = ("--stdin-display-name", BAD_PATH, "-")
+    lines = flake8("--select", "ASC", *stdin_args, cwd=project, stdin=WITH_NOQA)
+    assert codes(lines) == {("ASC001", line_of(BAD_KERNEL, "num_warps"))}
+    everything = flake8("--select", "ASC", "--disable-noqa", *stdin_args, cwd=project, stdin=WITH_NOQA)
+    assert {code for code, _ in codes(everything)} == {"ASC001", "ASC003"}
+
+
+@pytest.mark.xfail(strict=True, reason="lint_source(apply_noqa=False) also skips `ascend-lint: disable-file`")
+def test_file_level_disable_comment_applies(project: Path) -> None:
+    disabled = "# ascend-lint: disable-file=ASC001\n" + BAD_KERNEL
+    lines = flake8("--select", "ASC", "--stdin-display-name", BAD_PATH, "-", cwd=project, stdin=disabled)
+    assert {code for code, _ in codes(lines)} == {"ASC003"}
+
+
+def test_extend_ignore(project: Path) -> None:
+    lines = flake8("--select", "ASC", "--extend-ignore", "ASC001", BAD_PATH, cwd=project)
+    assert codes(lines) == {("ASC003", line_of(BAD_KERNEL, "tl.store(α_ptr"))}
+
+
+def test_a_restrictive_select_needs_extend_select(project: Path) -> None:
+    assert flake8("--select", "E9", BAD_PATH, cwd=project) == []
+    with_asc = flake8("--select", "E9", "--extend-select", "ASC", BAD_PATH, cwd=project)
+    assert {code for code, _ in codes(with_asc)} == {"ASC001", "ASC003"}
+
+
+def test_ascend_lint_configuration_applies(tmp_path: Path) -> None:
+    write_project(tmp_path)
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + '\n[tool.ascend-lint]\ntarget-paths = ["pkg/ops/cuda/**"]\n')
+    lines = flake8("--select", "ASC", "pkg", cwd=tmp_path)
+    assert {line.split(":")[0] for line in lines} == {CUDA_PATH}

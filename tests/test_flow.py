@@ -1,0 +1,386 @@
+"""The shared kernel model (`ascend_lint.flow`) tested directly: value flags, def-use along
+control-flow paths, path feasibility, constant propagation, task loops, pointers."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+
+from ascend_lint.flow import CALL, CONST, DEF, LOADED, LOOP, PID, READ, SCALAR, SPEC, Flow
+from ascend_lint.imports import ImportMap
+from ascend_lint.kernels import find_kernels
+from conftest import snippet_source
+
+
+def kernel_of(code: str):
+    source, _ = snippet_source(code)
+    module = cst.parse_module(source)
+    (kernel,) = find_kernels(module, ImportMap(module))
+    return kernel
+
+
+def flow_of(code: str) -> Flow:
+    return kernel_of(code).flow
+
+
+def value(flow: Flow, name: str, nth: int = 0) -> cst.BaseExpression:
+    """The expression assigned by the nth definition of `name`."""
+    return [d for d in flow.defs[name] if d.value is not None][nth].value
+
+
+def reads(flow: Flow, name: str) -> list:
+    return [e for e in flow.events if e.kind == READ and e.name == name and not e.metadata]
+
+
+def dots(flow: Flow) -> list:
+    return list(flow.calls_to("dot"))
+
+
+FLAGS_KERNEL = """
+@triton.jit
+def k(x, B, T_rt: tl.int32, BT: tl.constexpr, NT):
+    c_lit = 4
+    c_expr = BT * 2 + c_lit
+    c_dtype = x.dtype
+    s_param = B
+    s_cdiv = tl.cdiv(B, BT)
+    p_id = tl.program_id(0)
+    p_mul = p_id * BT
+    r_scalar = T_rt
+    r_load = tl.load(x + p_id)
+    r_cast = tl.load(x).to(tl.int64)
+    mixed = 1
+    mixed = tl.load(x)
+    for i in tl.range(0, NT):
+        l_idx = i
+    for j in tl.static_range(4):
+        c_static = j
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "flags"),
+    [
+        ("c_lit", CONST),
+        ("c_expr", CONST),
+        ("c_dtype", CONST),
+        ("s_param", SPEC),
+        ("s_cdiv", SPEC | CONST),
+        ("p_id", PID),
+        ("p_mul", PID | CONST),
+        ("r_scalar", SCALAR),
+        ("r_load", LOADED),
+        ("r_cast", LOADED),
+        ("mixed", CONST | LOADED),
+        ("l_idx", LOOP),
+        ("c_static", CONST),
+    ],
+)
+def test_value_flags(name: str, flags: int) -> None:
+    flow = flow_of(FLAGS_KERNEL)
+    assert flow.name_flags[name] == flags
+
+
+@pytest.mark.parametrize(
+    ("name", "constexpr", "specialisable"),
+    [
+        ("c_expr", True, False),
+        ("s_param", False, True),
+        ("s_cdiv", False, True),
+        ("p_mul", False, False),  # program ids are runtime (measured: they never fold)
+        ("r_scalar", False, False),  # annotated tl.int32: never a constexpr
+        ("r_load", False, False),
+        ("mixed", False, False),  # one definition is runtime
+        ("l_idx", False, False),
+    ],
+)
+def test_constexpr_and_specialisable(name: str, constexpr: bool, specialisable: bool) -> None:
+    flow = flow_of(FLAGS_KERNEL)
+    node = cst.Name(name)
+    assert (flow.is_constexpr(node), flow.is_specialisable(node)) == (constexpr, specialisable)
+
+
+def test_metadata_attributes_are_constexpr_but_their_receiver_is_not() -> None:
+    flow = flow_of(FLAGS_KERNEL)
+    assert flow.flags(cst.parse_expression("r_load.shape")) == CONST
+    assert flow.flags(cst.parse_expression("r_load + 1")) == LOADED | CONST
+
+
+@pytest.mark.parametrize(
+    "decorator",
+    [
+        '@triton.jit(do_not_specialize=["T", "N"])',
+        "@triton.jit(do_not_specialize=[1, 2])",
+        '@triton.jit(do_not_specialize=("T", 2))',
+    ],
+)
+def test_do_not_specialize_by_name_or_index(decorator: str) -> None:
+    kernel = kernel_of(f"{decorator}\ndef k(x, T, N, B, BT: tl.constexpr):\n    y = T + N + B\n")
+    assert kernel.do_not_specialize == {"T", "N"}
+    flow = kernel.flow
+    assert flow.name_flags["T"] == flow.name_flags["N"] == SCALAR
+    assert flow.name_flags["B"] == SPEC
+    assert not flow.is_specialisable(cst.Name("T"))
+
+
+def test_do_not_specialize_index_out_of_range_is_ignored() -> None:
+    kernel = kernel_of("@triton.jit(do_not_specialize=[7])\ndef k(x, T):\n    y = T\n")
+    assert kernel.do_not_specialize == frozenset()
+
+
+def test_heuristics_and_autotune_provide_constexprs() -> None:
+    flow = flow_of(
+        """
+@triton.heuristics({"USE_H0": lambda args: args["h0"] is not None, "NV": lambda args: 2})
+@triton.autotune(configs=[triton.Config({"BK": bk}) for bk in (32, 64)], key=["K"])
+@triton.jit
+def k(x, h0, K, USE_H0, NV, BK):
+    y = USE_H0 + NV + BK + K
+"""
+    )
+    for name in ("USE_H0", "NV", "BK"):
+        assert flow.name_flags[name] == CONST, name
+    assert flow.name_flags["K"] == SPEC
+    assert flow.kernel.optional_pointer_flags == {"h0": {"USE_H0"}}
+
+
+def test_jit_imported_under_other_names() -> None:
+    source = "from triton import jit as tjit\nfrom triton import language as L\n\n"
+    source += "@tjit\ndef k(x, B: L.constexpr):\n    y = B\n"
+    module = cst.parse_module(source)
+    (kernel,) = find_kernels(module, ImportMap(module))
+    assert kernel.flow.name_flags["y"] == CONST
+
+
+def test_reads_after_stops_at_redefinition() -> None:
+    flow = flow_of(
+        """
+@triton.jit
+def k(p, q):
+    b_a = tl.load(p)
+    b_o = tl.dot(b_a, b_a)
+    n = b_a.shape
+    tl.store(q, b_a)
+    b_a = tl.load(p)
+    tl.store(q, b_a)
+"""
+    )
+    (dot,) = dots(flow)
+    after = flow.reads_after(dot, "b_a")
+    # the metadata read and the read after the reload are excluded
+    assert after == [reads(flow, "b_a")[2]]
+
+
+def test_reads_after_follows_the_loop_back_edge() -> None:
+    flow = flow_of(
+        """
+@triton.jit
+def k(p, q, NT):
+    b_a = tl.load(p)
+    b_h = tl.load(q)
+    for i in range(NT):
+        b_h = tl.dot(b_a, b_h)
+"""
+    )
+    (dot,) = dots(flow)
+    after = flow.reads_after(dot, "b_a")
+    assert [e.index < dot.index for e in after] == [True]
+    # b_h is re-assigned right after the dot: nothing reads the clobbered one
+    assert flow.reads_after(dot, "b_h") == []
+
+
+def test_redefinition_at_the_top_of_the_loop_ends_tracking_in_the_next_trip() -> None:
+    flow = flow_of(
+        """
+@triton.jit
+def k(p, q, NT):
+    b_h = tl.load(q)
+    for i in range(NT):
+        b_a = tl.load(p + i)
+        b_h += tl.dot(b_a, b_h)
+"""
+    )
+    (dot,) = dots(flow)
+    assert flow.reads_after(dot, "b_a") == []
+
+
+GATED = """
+@triton.jit
+def k(p, q, USE_G: tl.constexpr, FLAG: tl.constexpr, n):
+    b_a = tl.load(p)
+    if USE_G:
+        b_o = tl.dot(b_a, b_a)
+    else:
+        tl.store(q, b_a)
+    if not USE_G:
+        tl.store(q, b_a)
+    if USE_G:
+        tl.store(q + 1, b_a)
+    if FLAG:
+        tl.store(q + 2, b_a)
+    if n > 0:
+        tl.store(q + 3, b_a)
+"""
+
+
+def test_feasibility_of_correlated_constexpr_branches() -> None:
+    flow = flow_of(GATED)
+    (dot,) = dots(flow)
+    other_arm, negated, same, other_flag, runtime = reads(flow, "b_a")[2:]
+    assert not flow.feasible_together(dot, other_arm)
+    assert not flow.feasible_together(dot, negated)
+    for event in (same, other_flag, runtime):
+        assert flow.feasible_together(dot, event)
+    assert flow.reads_after(dot, "b_a") == [same, other_flag, runtime]
+
+
+def test_if_without_else_is_still_an_arm() -> None:
+    flow = flow_of(
+        """
+@triton.jit
+def k(p, q, USE_G: tl.constexpr):
+    b_a = tl.load(p)
+    if not USE_G:
+        b_o = tl.dot(b_a, b_a)
+    if USE_G:
+        tl.store(q, b_a)
+    tl.store(q, b_a)
+"""
+    )
+    (dot,) = dots(flow)
+    excluded, after_both = reads(flow, "b_a")[2:]
+    assert flow.reads_after(dot, "b_a") == [after_both]
+    assert not flow.feasible_together(dot, excluded)
+    (gated,) = [b for b in flow.branches if b.node.orelse is None and b.key == ("USE_G", True)]
+    assert gated.test_is_constexpr and len(gated.orelse) == 1  # the implicit else's entry point
+
+
+TAIL = """
+@triton.jit
+def k(x, NT, TAIL_MODE: tl.constexpr):
+    i_t = tl.program_id(0)
+    if TAIL_MODE == 0:
+        is_tail = False
+    elif TAIL_MODE == 1:
+        is_tail = True
+    else:
+        is_tail = i_t == NT - 1
+    if is_tail:
+        tl.store(x, 0.0)
+    if TAIL_MODE == 0:
+        tl.store(x + 1, is_tail)
+    always = i_t == NT - 1
+    if TAIL_MODE == 0:
+        always = i_t >= NT - 1
+    if always:
+        tl.store(x + 2, 0.0)
+"""
+
+
+def branch_on(flow: Flow, test: str, nth: int = 0):
+    return [b for b in flow.branches if b.key == (test, True)][nth]
+
+
+def test_reaching_defs_for_tail_mode_constant_propagation() -> None:
+    flow = flow_of(TAIL)
+    point = branch_on(flow, "is_tail").point
+    defs = flow.reaching_defs(point, "is_tail")
+    assert [flow.def_flags(d) for d in defs] == [CONST, CONST, PID | SPEC | CONST]
+    # two definitions fold to constants, so the test is not runtime in every specialisation
+    assert not flow.runtime_everywhere(point.node.test, point)
+
+
+def test_reaching_defs_respect_the_enclosing_constexpr_branch() -> None:
+    flow = flow_of(TAIL)
+    (use,) = [e for e in flow.events if e.kind == READ and e.name == "is_tail" and e.conds]
+    (only,) = flow.reaching_defs(use, "is_tail")
+    assert isinstance(only.value, cst.Name) and only.value.value == "False"
+
+
+def test_runtime_everywhere_when_every_reaching_definition_is_runtime() -> None:
+    flow = flow_of(TAIL)
+    point = branch_on(flow, "always").point
+    assert len(flow.reaching_defs(point, "always")) == 2
+    assert flow.runtime_everywhere(point.node.test, point)
+
+
+@pytest.mark.parametrize(
+    ("loop", "is_task_loop"),
+    [
+        ("for t in tl.range(core_id, task_num, num_core):", True),
+        ("for t in range(pid, total, tl.num_programs(0)):", True),
+        ("for t in tl.range(tl.program_id(0), task_num, num_core):", True),
+        ("for t in tl.range(0, task_num, num_core):", False),
+        ("for t in range(total):", False),
+        ("for t in range(pid, total):", False),
+        ("for t in tl.static_range(4):", False),
+    ],
+)
+def test_task_loop_detection(loop: str, is_task_loop: bool) -> None:
+    flow = flow_of(
+        f"""
+@triton.jit
+def k(x, task_num, num_core, total):
+    core_id = tl.program_id(0)
+    pid = core_id
+    {loop}
+        tl.store(x + t, 0.0)
+"""
+    )
+    (found,) = flow.loops
+    assert found.is_task_loop is is_task_loop
+
+
+def test_loop_body_and_enclosing_loops() -> None:
+    flow = flow_of(
+        """
+@triton.jit
+def k(x, task_num, num_core, T):
+    core_id = tl.program_id(0)
+    for t in tl.range(core_id, task_num, num_core):
+        for i in range(T):
+            x += 1
+"""
+    )
+    task, inner = flow.loops
+    (advance,) = [e for e in flow.events if e.kind == DEF and e.name == "x" and e.value is not None]
+    assert advance.index in task.body and advance.index in inner.body
+    assert flow.loop_of(advance) is inner
+    assert flow.loop_of(advance, lambda loop: loop.is_task_loop) is task
+
+
+def test_pointer_names_follow_definitions_back_to_the_base() -> None:
+    flow = flow_of(
+        """
+@triton.jit
+def k(x, y, h, offsets, T, BT: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_t = i_t * BT + tl.arange(0, BT)
+    p_x = x + tl.load(offsets + i_t) + o_t
+    b_x = tl.load(p_x, mask=o_t < T)
+    p_h = tl.make_block_ptr(h, (T,), (1,), (0,), (BT,), (0,))
+    p_h2 = tl.advance(p_h, (BT,))
+    tl.store(p_h2, b_x)
+    tl.store(pointer=y + o_t, value=b_x)
+"""
+    )
+    assert flow.pointer_names == {"p_x", "x", "offsets", "p_h2", "p_h", "h", "y"}
+
+
+def test_block_pointer_through_a_name() -> None:
+    flow = flow_of(
+        """
+@triton.jit
+def k(x, T, BT: tl.constexpr):
+    p = tl.make_block_ptr(x, (T,), (1,), (0,), (BT,), (0,))
+    q = x + 1
+"""
+    )
+    assert flow.is_block_pointer(cst.Name("p"))
+    assert not flow.is_block_pointer(cst.Name("q"))
+
+
+def test_events_are_in_evaluation_order() -> None:
+    flow = flow_of("@triton.jit\ndef k(p, q):\n    b = tl.dot(tl.load(p), q)\n")
+    kinds = [(e.kind, e.name) for e in flow.events[2:]]  # after the two parameter definitions
+    assert kinds == [(READ, "p"), (CALL, None), (READ, "q"), (CALL, None), (DEF, "b")]

@@ -1,0 +1,128 @@
+"""The pre-commit hooks, run by the real `pre-commit try-repo` on a copy of this checkout.
+
+`try-repo` pip-installs the hook into a fresh environment on every call (setuptools and
+libcst come from the package index), so these tests need the index; the calls run side by
+side to share the wait.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from kernel_samples import BAD_KERNEL, BAD_PATH, CUDA_PATH, GOOD_PATH, git, write_project
+
+CHECKOUT = Path(__file__).resolve().parents[1]
+TRY_REPO_TIMEOUT = 600
+FIXABLE_PATH = "pkg/ops/triton_ascend/fixable.py"
+# name: (hook, file)
+RUNS = {
+    "bad": ("ascend-lint", BAD_PATH),
+    "good": ("ascend-lint", GOOD_PATH),
+    "cuda": ("ascend-lint", CUDA_PATH),
+    "fix": ("ascend-lint-fix", FIXABLE_PATH),
+}
+
+
+def test_manifest_is_valid() -> None:
+    subprocess.run(
+        [sys.executable, "-m", "pre_commit", "validate-manifest", str(CHECKOUT / ".pre-commit-hooks.yaml")],
+        check=True,
+    )
+
+
+def copy_checkout(destination: Path) -> Path:
+    """A one-commit git repository holding this checkout's files, uncommitted work included."""
+    listed = git(CHECKOUT, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    for name in filter(None, listed.split("\0")):
+        if (CHECKOUT / name).is_file():
+            (destination / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(CHECKOUT / name, destination / name)
+    git(destination, "init", "-q")
+    git(destination, "add", "-A")
+    git(destination, "commit", "-qm", "checkout under test")
+    return destination
+
+
+def require_package_index(scratch: Path) -> None:
+    command = [sys.executable, "-m", "pip", "download", "--no-deps", "--timeout", "10", "--retries", "0"]
+    try:
+        done = subprocess.run([*command, "-d", str(scratch), "setuptools"], capture_output=True, text=True, timeout=120)
+    except subprocess.TimeoutExpired:
+        pytest.skip("package index unreachable (pip download timed out); pre-commit must pip-install the hook")
+    if done.returncode:
+        reason = (done.stderr.strip().splitlines() or ["no output"])[-1]
+        pytest.skip(f"package index unreachable, pre-commit must pip-install the hook: {reason}")
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A git repository with the sample project staged, plus a copy of the bad kernel to fix."""
+    project = tmp_path_factory.mktemp("project")
+    write_project(project)
+    (project / FIXABLE_PATH).write_text(BAD_KERNEL, encoding="utf-8")
+    git(project, "init", "-q")
+    git(project, "add", "-A")
+    return project
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory, project: Path) -> dict[str, subprocess.CompletedProcess]:
+    """`pre-commit try-repo <copy> HOOK --files FILE` for each of RUNS, side by side."""
+    require_package_index(tmp_path_factory.mktemp("pip"))
+    hook_repo = copy_checkout(tmp_path_factory.mktemp("hook-repo"))
+    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path_factory.mktemp("pre-commit-home"))}
+    started = {
+        name: subprocess.Popen(
+            [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), hook]
+            + ["--color", "never", "--verbose", "--files", path],
+            cwd=project,
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        for name, (hook, path) in RUNS.items()
+    }
+    try:
+        outputs = {name: process.communicate(timeout=TRY_REPO_TIMEOUT)[0] for name, process in started.items()}
+    finally:
+        for process in started.values():
+            process.kill()
+    return {name: subprocess.CompletedProcess(p.args, p.returncode, outputs[name]) for name, p in started.items()}
+
+
+@pytest.mark.network
+def test_bad_kernel_fails_with_the_findings(runs: dict) -> None:
+    done = runs["bad"]
+    assert done.returncode == 1, done.stdout
+    assert "ascend-lint" in done.stdout and "Failed" in done.stdout
+    assert f"{BAD_PATH}:" in done.stdout
+    assert "ASC001" in done.stdout and "ASC003" in done.stdout
+
+
+@pytest.mark.network
+def test_good_kernel_passes(runs: dict) -> None:
+    done = runs["good"]
+    assert done.returncode == 0, done.stdout
+    assert "Passed" in done.stdout
+
+
+@pytest.mark.network
+def test_cuda_kernel_is_not_passed_to_the_hook(runs: dict) -> None:
+    done = runs["cuda"]
+    assert done.returncode == 0, done.stdout
+    assert "(no files to check)" in done.stdout and "Skipped" in done.stdout
+
+
+@pytest.mark.network
+def test_fix_hook_rewrites_the_file_and_reports_what_is_left(runs: dict, project: Path) -> None:
+    done = runs["fix"]
+    assert done.returncode == 1, done.stdout
+    assert "files were modified by this hook" in done.stdout
+    assert "num_warps" not in (project / FIXABLE_PATH).read_text(encoding="utf-8")
+    assert "ASC003 [dot-lhs-reuse]" in done.stdout and "ASC001 [launch-num-warps]" not in done.stdout

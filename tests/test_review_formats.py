@@ -1,0 +1,141 @@
+"""`--output-format github|rdjson|rdjsonl`: annotations and reviewdog diagnostics."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from kernel_samples import BAD_FINDINGS, BAD_KERNEL, BAD_PATH, DOT_LINE, ascend_lint, cli_json, write_project
+
+from ascend_lint.model import Edit, FileResult, Finding, Fix, Position, Related
+from ascend_lint.reporters.github import render_github
+from ascend_lint.reporters.rdjson import render_rdjson
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    root = tmp_path_factory.mktemp("project")
+    write_project(root)
+    return root
+
+
+def output(project: Path, fmt: str) -> str:
+    done = ascend_lint("check", "--output-format", fmt, cwd=project)
+    assert done.returncode == 1, done.stderr
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def findings(project: Path) -> list[dict]:
+    return cli_json(cwd=project)
+
+
+@pytest.fixture(scope="module")
+def rdjson_document(project: Path) -> dict:
+    return json.loads(output(project, "rdjson"))
+
+
+def test_github_annotations_carry_the_cli_positions(project: Path, findings: list[dict]) -> None:
+    expected = {
+        f"::warning file={BAD_PATH},line={f['location']['row']},col={f['location']['column']},"
+        f"endLine={f['end_location']['row']},endColumn={f['end_location']['column']},"
+        f"title={f['code']} [{f['name']}]::{f['message']}"
+        for f in findings
+    }
+    lines = output(project, "github").splitlines()
+    # ASC003's annotation lists the clobbering dot after the message, on an escaped new line.
+    assert {line.split("%0A")[0] for line in lines} == expected
+    (asc003,) = [line for line in lines if "title=ASC003" in line]
+    assert f"%0A{BAD_PATH}:{DOT_LINE}:" in asc003
+
+
+def test_github_escapes_data_and_properties() -> None:
+    filename = "odd,dir/a:b.py"
+    finding = Finding(
+        code="ASC003",
+        name="dot-lhs-reuse",
+        message="100% wrong:\r\nb_a, clobbered",
+        filename=filename,
+        location=Position(3, 5),
+        end_location=Position(3, 8),
+        related=(Related(filename, Position(2, 9), Position(2, 12), "lhs of tl.dot"),),
+    )
+    assert render_github([FileResult(filename, "", [finding])], None) == (
+        "::warning file=odd%2Cdir/a%3Ab.py,line=3,col=5,endLine=3,endColumn=8,title=ASC003 [dot-lhs-reuse]"
+        "::100%25 wrong:%0D%0Ab_a, clobbered%0Aodd,dir/a:b.py:2:9: lhs of tl.dot\n"
+    )
+
+
+def byte_column(line: str, column: int) -> int:
+    return len(line[: column - 1].encode("utf-8")) + 1
+
+
+def test_rdjson_counts_columns_in_utf8_bytes(rdjson_document: dict, findings: list[dict]) -> None:
+    document = rdjson_document
+    assert document["source"]["name"] == "ascend-lint"
+    lines = BAD_KERNEL.splitlines()
+    by_code = {f["code"]: f for f in findings}
+    starts = {(d["code"]["value"], d["location"]["range"]["start"]["line"]) for d in document["diagnostics"]}
+    assert starts == BAD_FINDINGS
+    for diagnostic in document["diagnostics"]:
+        finding = by_code[diagnostic["code"]["value"]]
+        assert diagnostic["message"] == finding["message"]
+        assert diagnostic["severity"] == "WARNING"
+        assert diagnostic["location"]["path"] == BAD_PATH
+        for side, key in (("start", "location"), ("end", "end_location")):
+            position = finding[key]
+            column = byte_column(lines[position["row"] - 1], position["column"])
+            assert diagnostic["location"]["range"][side] == {"line": position["row"], "column": column}
+    (asc003,) = [d for d in document["diagnostics"] if d["code"]["value"] == "ASC003"]
+    start = asc003["location"]["range"]["start"]
+    store_line = lines[start["line"] - 1].encode("utf-8")
+    assert "α" in lines[start["line"] - 1] and store_line[start["column"] - 1 :].startswith(b"b_a")
+    (related,) = asc003["related_locations"]
+    assert related["location"]["range"]["start"]["line"] == DOT_LINE
+
+
+def test_rdjson_suggestion_applied_to_the_bytes_gives_the_fixed_line(rdjson_document: dict) -> None:
+    (asc001,) = [d for d in rdjson_document["diagnostics"] if d["code"]["value"] == "ASC001"]
+    (suggestion,) = asc001["suggestions"]
+    start, end = suggestion["range"]["start"], suggestion["range"]["end"]
+    assert start["line"] == end["line"]
+    line = BAD_KERNEL.splitlines()[start["line"] - 1].encode("utf-8")
+    fixed = line[: start["column"] - 1] + suggestion["text"].encode("utf-8") + line[end["column"] - 1 :]
+    assert fixed.decode("utf-8") == "    matmul_kernel[(1,)](a, b, c, α, BLOCK=16)"
+
+
+def test_rdjson_suggestions_come_from_fix_edits() -> None:
+    source = "x = 'é'\ny = 'ü'; z = b_a\n"
+    edit = Edit(Position(2, 14), Position(2, 17), "b_c")
+    finding = Finding(
+        code="ASC003",
+        name="dot-lhs-reuse",
+        message="b_a is read after tl.dot",
+        filename="k.py",
+        location=Position(2, 14),
+        end_location=Position(2, 17),
+        fix=Fix("safe", "Read the result", (edit,)),
+    )
+    (diagnostic,) = json.loads(render_rdjson([FileResult("k.py", source, [finding])], None))["diagnostics"]
+    suggestion_range = {"start": {"line": 2, "column": 15}, "end": {"line": 2, "column": 18}}
+    assert diagnostic["suggestions"] == [{"range": suggestion_range, "text": "b_c"}]
+    assert "y = 'ü'; z = b_a".encode()[14:17] == b"b_a"
+
+
+def test_rdjsonl_is_one_self_contained_diagnostic_a_line(project: Path, rdjson_document: dict) -> None:
+    diagnostics = [json.loads(line) for line in output(project, "rdjsonl").splitlines()]
+    assert all(d.pop("source") == rdjson_document["source"] for d in diagnostics)
+    assert diagnostics == rdjson_document["diagnostics"]
+
+
+def test_unlintable_file_is_reported(tmp_path: Path) -> None:
+    broken = tmp_path / "triton_ascend" / "broken.py"
+    broken.parent.mkdir()
+    broken.write_text("import triton\n\n\n@triton.jit\ndef f(x:\n    return tl.dot(x, x)\n", encoding="utf-8")
+    github = ascend_lint("check", "--output-format", "github", cwd=tmp_path)
+    assert github.returncode == 2
+    assert github.stdout.startswith("::error file=triton_ascend/broken.py,")
+    rdjson = ascend_lint("check", "--output-format", "rdjson", cwd=tmp_path)
+    (diagnostic,) = json.loads(rdjson.stdout)["diagnostics"]
+    assert diagnostic["severity"] == "ERROR" and diagnostic["location"]["path"] == "triton_ascend/broken.py"

@@ -1,0 +1,226 @@
+"""``ascend-lint confirm --backend compile``: the real Ascend compiler on the runtime fixtures.
+
+Every test runs the linter, captures the fixture workload's launches and compiles kernel
+variants with triton-ascend + bishengir-compile (no NPU needed), in worker subprocesses.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from ascend_lint.runtime_check.toolchain import missing_reason
+
+pytestmark = [
+    pytest.mark.runtime,
+    pytest.mark.skipif(missing_reason() is not None, reason=f"runtime extra missing: {missing_reason()}"),
+]
+
+from ascend_lint.cli import main  # noqa: E402
+from ascend_lint.model import Finding, Position  # noqa: E402
+from ascend_lint.runtime_check import worker  # noqa: E402
+from ascend_lint.runtime_check.jobs import ReplayJob, match  # noqa: E402
+from ascend_lint.runtime_check.verdicts import Verdict  # noqa: E402
+
+RUNTIME = Path(__file__).resolve().parent.parent / "fixtures" / "runtime"
+KERNELS = RUNTIME / "triton_ascend"
+TIMEOUT = 180.0
+
+
+def row_of(path: Path, fragment: str) -> int:
+    return next(n for n, line in enumerate(path.read_text().splitlines(), 1) if fragment in line)
+
+
+def confirm(kernels: str, workload: str, *extra: str) -> tuple[int, dict]:
+    """Run ``ascend-lint confirm`` on one fixture module; the exit code and the JSON report."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main([
+            "confirm", str(KERNELS / kernels), "--workload", str(RUNTIME / workload), "--backend", "compile",
+            "--isolated", "--output-format", "json", "--timeout", str(TIMEOUT), *extra,
+        ])
+    return code, json.loads(out.getvalue())
+
+
+def by_row(report: dict, code: str) -> dict[int, dict]:
+    return {f["location"]["row"]: f for f in report["findings"] if f["code"] == code}
+
+
+@pytest.fixture(scope="module")
+def asc001():
+    return confirm("asc001_launch_options.py", "workload_asc001.py")
+
+
+@pytest.fixture(scope="module")
+def asc002():
+    return confirm("asc002_index_casts.py", "workload_asc002.py")
+
+
+@pytest.fixture(scope="module")
+def asc004():
+    return confirm("asc004_optional_state.py", "workload_asc004.py")
+
+
+@pytest.fixture(scope="module")
+def asc005():
+    return confirm("asc005_tail_dma.py", "workload_asc005.py", "--memory")
+
+
+def test_num_warps_has_no_effect_on_the_compiled_kernel(asc001):
+    exit_code, report = asc001
+    path = KERNELS / "asc001_launch_options.py"
+    findings = by_row(report, "ASC001")
+    launch = row_of(path, "num_warps=4, num_stages=2")
+    configs = {row_of(path, '{"BLOCK": 64}'), row_of(path, '{"BLOCK": 128}')}
+    assert {launch} | configs <= set(findings)
+    for row in {launch} | configs:
+        assert findings[row]["verdict"] == "CONFIRMED", findings[row]["evidence"]
+        assert "byte-identical" in findings[row]["evidence"]
+    assert "DO NOT tune args" in findings[launch]["evidence"]
+    assert exit_code == 1
+
+
+def test_to_on_constexpr_fails_to_compile(asc002):
+    _, report = asc002
+    row = row_of(KERNELS / "asc002_index_casts.py", "def constexpr_offset_kernel") + 2
+    finding = by_row(report, "ASC002")[row]
+    assert finding["verdict"] == "CONFIRMED"
+    assert "AttributeError" in finding["evidence"] and "has no attribute 'to'" in finding["evidence"]
+
+
+def test_specialisable_int_refuted_when_the_workload_never_passes_1(asc002):
+    _, report = asc002
+    row = row_of(KERNELS / "asc002_index_casts.py", "def batch_offset_kernel") + 2
+    finding = by_row(report, "ASC002")[row]
+    assert finding["verdict"] == "REFUTED", finding["evidence"]
+    assert "B is i32 = 3" in finding["evidence"]
+
+
+def test_specialisable_int_confirmed_when_the_workload_passes_1():
+    _, report = confirm("asc002_index_casts.py", "workload_asc002_row1.py")
+    row = row_of(KERNELS / "asc002_index_casts.py", "def batch_offset_kernel") + 2
+    finding = by_row(report, "ASC002")[row]
+    assert finding["verdict"] == "CONFIRMED", finding["evidence"]
+    assert "'constexpr' object has no attribute 'to'" in finding["evidence"]
+
+
+def test_cast_after_multiply_multiplies_in_i32(asc002):
+    _, report = asc002
+    path = KERNELS / "asc002_index_casts.py"
+    finding = by_row(report, "ASC002")[row_of(path, "bos = (i_b * T).to(tl.int64)")]
+    assert finding["verdict"] == "CONFIRMED", finding["evidence"]
+    evidence = finding["evidence"]
+    assert "arith.muli" in evidence and ": i32" in evidence and "arith.extsi" in evidence
+    if "fixed variant" in evidence and "no automatic fix" not in evidence:
+        assert "multiplies in i64" in evidence
+    loaded = {row_of(path, "tl.load(cu_seqlens + i_n)"), row_of(path, "(eos - bos).to(tl.int32)")}
+    assert not loaded & set(by_row(report, "ASC002"))
+
+
+def test_optional_pointer_none_fails_to_compile(asc004):
+    _, report = asc004
+    row = row_of(KERNELS / "asc004_optional_state.py", "if USE_INITIAL_STATE and i_t == 0:")
+    finding = by_row(report, "ASC004")[row]
+    assert finding["verdict"] == "CONFIRMED", finding["evidence"]
+    assert "'NoneType' object has no attribute 'type'" in finding["evidence"]
+    assert "h0 = None" in finding["evidence"]
+    nested = row_of(KERNELS / "asc004_optional_state.py", "if not USE_INITIAL_STATE:")
+    assert not {nested, nested + 2} & set(by_row(report, "ASC004"))
+
+
+def test_runtime_dma_branch_keeps_both_arms_in_ub(asc005):
+    _, report = asc005
+    row = row_of(KERNELS / "asc005_tail_dma.py", "if i_t == NT - 1:")
+    finding = by_row(report, "ASC005")[row]
+    assert finding["verdict"] == "CONFIRMED", finding["evidence"]
+    peaks = {v["variant"].split(" (")[0]: v["memory"][0]["peak_bytes"] for v in finding["variants"]}
+    assert peaks == {"original": 16384, "masked arm alone": 8192, "block_ptr arm alone": 8192}
+    assert "original 16 KiB = masked arm 8 KiB + block_ptr arm 8 KiB" in finding["evidence"]
+
+
+def test_memory_view_lists_each_captured_kernel(asc005):
+    _, report = asc005
+    plans = {(p["kernel"], p["launch"].count("TAIL_MODE: constexpr = 1")) for p in report["memory"]}
+    assert ("scale_rows_runtime_tail_kernel", 0) in plans
+    assert ("scale_rows_split_tail_kernel", 1) in plans
+    runtime_tail = next(p for p in report["memory"] if p["kernel"] == "scale_rows_runtime_tail_kernel")
+    ub = runtime_tail["scopes"][0]
+    assert (ub["scope"], ub["peak_bytes"], ub["capacity_bytes"]) == ("UB", 16384, 196608)
+    assert all(b["file"].endswith("asc005_tail_dma.py") and b["line"] for b in ub["largest_buffers"])
+
+
+def _replay_as_a_looser_rule_would(code: str, module: str, workload: str, fragment: str):
+    """Replay a finding the shipped rule does not report but a looser one would."""
+    path = KERNELS / module
+    row = row_of(path, fragment)
+    column = path.read_text().splitlines()[row - 1].index(fragment.strip()) + 1
+    finding = Finding(code, "looser", "looser rule", str(path), Position(row, column), Position(row, column + 2))
+    capture = worker.capture(RUNTIME / workload, TIMEOUT)
+    kernel, launches = match(finding, path.read_text(), capture)
+    job = ReplayJob(finding, "compile", str(RUNTIME / workload), kernel, launches, [str(RUNTIME)])
+    return worker.replay(job, TIMEOUT)
+
+
+def test_nested_optional_pointer_guard_is_refuted():
+    outcome = _replay_as_a_looser_rule_would(
+        "ASC004", "asc004_optional_state.py", "workload_asc004.py", "elif i_t == 0:"
+    )
+    assert outcome.verdict is Verdict.REFUTED, outcome.evidence
+    assert "h0 = None" in outcome.evidence
+
+
+def test_constexpr_tail_mode_split_is_refuted():
+    outcome = _replay_as_a_looser_rule_would("ASC005", "asc005_tail_dma.py", "workload_asc005.py", "if is_tail:")
+    assert outcome.verdict is Verdict.REFUTED, outcome.evidence
+    assert "do not hold UB together" in outcome.evidence
+
+
+def test_sarif_results_carry_the_verdict():
+    _, report = confirm("asc004_optional_state.py", "workload_asc004.py", "--output-format", "sarif")
+    results = report["runs"][0]["results"]
+    assert results and all(r["properties"]["verdict"] in {"CONFIRMED", "REFUTED", "INCONCLUSIVE"} for r in results)
+    assert {r["properties"]["backend"] for r in results} == {"compile"}
+
+
+def _bare_job(code: str = "ASC002", kernel=None) -> ReplayJob:
+    path = KERNELS / "asc002_index_casts.py"
+    finding = Finding(code, "x", "m", str(path), Position(11, 12), Position(11, 14))
+    return ReplayJob(finding, "compile", str(RUNTIME / "workload_asc002.py"), kernel, [], [str(RUNTIME)])
+
+
+def test_runtime_only_rules_are_inconclusive_on_the_compile_backend():
+    outcome = worker.replay(_bare_job("ASC003"), TIMEOUT)
+    assert outcome.verdict is Verdict.INCONCLUSIVE
+    assert "needs the interpreter or an NPU" in outcome.evidence
+
+
+def test_hung_replay_becomes_inconclusive():
+    outcome = worker.replay(_bare_job(), timeout=0.05)
+    assert outcome.verdict is Verdict.INCONCLUSIVE
+    assert "timed out after 0.05 s" in outcome.evidence
+
+
+def test_failing_replay_becomes_inconclusive():
+    from ascend_lint.runtime_check.capture import KernelRef
+
+    missing = KernelRef(str(KERNELS / "no_such_module.py"), "no_such_module", "kernel")
+    outcome = worker.replay(_bare_job(kernel=missing), TIMEOUT)
+    assert outcome.verdict is Verdict.INCONCLUSIVE
+    assert "FileNotFoundError" in outcome.evidence
+
+
+def test_upstream_triton_is_reported_clearly(tmp_path, monkeypatch):
+    stub = tmp_path / "triton"
+    (stub / "backends").mkdir(parents=True)
+    (stub / "__init__.py").write_text('__version__ = "3.6.0"\n')
+    (stub / "backends" / "__init__.py").write_text('backends = {"nvidia": None}\n')
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), *sys.path]))
+    outcome = worker.replay(_bare_job(), TIMEOUT)
+    assert outcome.verdict is Verdict.INCONCLUSIVE
+    assert "has no Ascend backend" in outcome.evidence and "triton-ascend" in outcome.evidence

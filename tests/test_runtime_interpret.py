@@ -1,0 +1,196 @@
+"""Value replays of ASC003 in triton-ascend's interpreter, standard vs Ascend ``tl.dot`` semantics.
+
+Everything runs for real: the interpreter on CPU tensors, in worker subprocesses. The fixtures
+in ``fixtures/runtime/triton_ascend/asc003_*.py`` are small kernels with a host wrapper and a
+seeded ``workload()``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+
+import pytest
+
+pytest.importorskip("triton", reason="needs the runtime extra (triton-ascend)")
+pytest.importorskip("torch", reason="needs the runtime extra (torch)")
+
+from ascend_lint.cli import main  # noqa: E402
+from ascend_lint.model import Finding, Position  # noqa: E402
+from ascend_lint.runtime_check import backends, interpret, worker  # noqa: E402
+from ascend_lint.runtime_check.capture import KernelRef  # noqa: E402
+from ascend_lint.runtime_check.jobs import ReplayJob  # noqa: E402
+from ascend_lint.runtime_check.launches import compare_runs  # noqa: E402
+from ascend_lint.runtime_check.value_evidence import differences  # noqa: E402
+from ascend_lint.runtime_check.value_worker import run_in_subprocess  # noqa: E402
+from ascend_lint.runtime_check.verdicts import Verdict  # noqa: E402
+from value_cases import BUGS, FIXTURES, SAFE, finding, fixed_finding, hand_fixed, row_of  # noqa: E402
+
+pytestmark = pytest.mark.runtime
+
+TIMEOUT = 120.0
+
+
+def _judge(flagged: Finding) -> tuple[Verdict, str, list]:
+    job = interpret.value_job(flagged, flagged.filename, flagged.filename, flagged.kernel)
+    result = run_in_subprocess(job, TIMEOUT)
+    verdict, evidence = interpret.judge(flagged, flagged.kernel, result)
+    return verdict, evidence, differences(result.launches, result.runs[1])
+
+
+@pytest.mark.parametrize("fixture", sorted(BUGS))
+def test_clobbered_read_is_confirmed_and_the_fix_verified(fixture):
+    pytest.importorskip("ascend_lint.fixes", reason="the fixed variant is made with ascend_lint.fixes")
+    kernel, output, _ = BUGS[fixture]
+
+    verdict, evidence, changed = _judge(fixed_finding(fixture))
+
+    assert verdict is Verdict.CONFIRMED, evidence
+    assert [d.tensor for d in changed] == [f"{kernel} launch 0: {output}"]
+    assert changed[0].mismatched > 0 and changed[0].max_abs_diff > 0
+    assert "Fix verified" in evidence
+
+
+@pytest.mark.parametrize("fixture", sorted(SAFE))
+def test_documented_safe_pattern_is_refuted(fixture):
+    kernel, read = SAFE[fixture]
+    verdict, evidence, changed = _judge(finding(fixture, kernel, read))
+
+    assert verdict is Verdict.REFUTED, evidence
+    assert changed == []
+    assert "may not reach the read" in evidence
+
+
+@pytest.mark.parametrize("fixture", sorted(BUGS))
+def test_hand_fixed_kernel_is_exact_under_both_semantics(fixture):
+    """The check the autofix tests make with the linter's own fixed source."""
+    _, _, replacements = BUGS[fixture]
+    source = (FIXTURES / fixture).read_text()
+
+    check = interpret.check_fixed_source(source, hand_fixed(source, replacements))
+
+    assert check == interpret.FixCheck(standard=[], ascend=[])
+
+
+def test_fix_check_catches_an_unfixed_kernel():
+    source = (FIXTURES / "asc003_nested_dot.py").read_text()
+
+    check = interpret.check_fixed_source(source, source)
+
+    assert check.standard == []
+    assert [d.tensor for d in check.ascend] == ["chain_product_kernel launch 0: a_copy"]
+
+
+WRAPPERS = '''
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def wrappers_kernel(x, w, o_cast, o_neg, o_copy, BT: tl.constexpr):
+    o_i = tl.arange(0, BT)
+    tile = o_i[:, None] * BT + o_i[None, :]
+    b_w = tl.load(w + tile)
+    b_c = tl.load(x + tile)
+    tl.dot(tl.cast(b_c, tl.float16), b_w.to(tl.float16))
+    tl.store(o_cast + tile, b_c)
+    b_n = tl.load(x + tile)
+    tl.dot(-b_n, b_w)
+    tl.store(o_neg + tile, b_n)
+    b_p = tl.load(x + tile)
+    b_p_copy = b_p + 0.0
+    tl.dot(b_p_copy, b_w)
+    tl.store(o_copy + tile, b_p)
+
+
+def workload():
+    gen = torch.Generator().manual_seed(0)
+    x, w = (torch.randn(16, 16, generator=gen) for _ in range(2))
+    outs = [torch.zeros(16, 16) for _ in range(3)]
+    wrappers_kernel[(1,)](x, w, *outs, BT=16)
+'''
+
+
+def test_emulation_clobbers_through_wrappers_but_not_copies():
+    changed = compare_runs(interpret.run_source(WRAPPERS, emulate=False),
+                           interpret.run_source(WRAPPERS, emulate=True))
+
+    clobbered = sorted(d.tensor for d in changed)
+    assert clobbered == ["wrappers_kernel launch 0: o_cast", "wrappers_kernel launch 0: o_neg"]
+
+
+def test_run_source_reports_a_failing_workload():
+    with pytest.raises(RuntimeError, match="defines no workload"):
+        interpret.run_source("x = 1\n", emulate=False)
+
+
+def test_asc006_fixtures_agree_in_the_interpreter():
+    """The CPU reference the NPU backend compares against: both variants compute row sums."""
+    import torch
+
+    bug = interpret.run_source((FIXTURES / "asc006_task_loop_ptr_advance.py").read_text(), emulate=False)
+    rebound = interpret.run_source((FIXTURES / "asc006_task_loop_rebound.py").read_text(), emulate=False)
+    x = torch.randn(5, 32, 16, generator=torch.Generator().manual_seed(0))
+
+    assert compare_runs(bug, rebound) == []
+    assert torch.allclose(torch.from_numpy(bug[0].outputs["y"]), x.sum(1), atol=1e-5)
+
+
+def _skip_on_an_npu():
+    if backends.unavailable("npu") is None:
+        pytest.skip("an NPU is present: auto picks npu")
+
+
+@pytest.mark.parametrize("code, backend", [
+    ("ASC001", "compile"), ("ASC002", "compile"), ("ASC003", "interpret"),
+    ("ASC004", "compile"), ("ASC005", "compile"),
+])
+def test_auto_picks_the_strongest_backend_without_an_npu(code, backend):
+    _skip_on_an_npu()
+    assert backends.resolve("auto", code) == backend
+
+
+def test_auto_says_asc006_needs_an_npu():
+    _skip_on_an_npu()
+    fixture = FIXTURES / "asc006_task_loop_ptr_advance.py"
+    row = row_of(fixture.read_text(), "p_x += ")
+    flagged = Finding("ASC006", "task-loop-pointer-accumulation", "m", str(fixture),
+                      Position(row, 9), Position(row, 11), kernel="chunk_sum_kernel")
+    job = ReplayJob(flagged, backends.resolve("auto", "ASC006"), str(fixture),
+                    KernelRef(str(fixture), "m", "chunk_sum_kernel"))
+
+    outcome = worker.replay(job, TIMEOUT)
+
+    assert outcome.verdict is Verdict.INCONCLUSIVE
+    assert outcome.evidence.startswith("needs an NPU")
+
+
+def test_worker_runs_the_registered_interpret_backend():
+    fixture = "asc003_nested_dot.py"
+    kernel, _, replacements = BUGS[fixture]
+    flagged = finding(fixture, kernel, replacements[-1][0])
+    job = ReplayJob(flagged, "interpret", flagged.filename, KernelRef(flagged.filename, "m", kernel))
+
+    outcome = worker.replay(job, TIMEOUT)
+
+    assert (outcome.verdict, outcome.backend) == (Verdict.CONFIRMED, "interpret"), outcome.evidence
+    assert "a_copy" in outcome.evidence and "no fix to verify" in outcome.evidence
+    assert [report.ok for report in outcome.variants] == [True, True]
+
+
+def test_confirm_replays_the_linters_own_asc003_findings():
+    """``ascend-lint confirm`` end to end: the linter's findings, auto backend, JSON report."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exit_code = main(["confirm", str(FIXTURES), "--workload", str(FIXTURES.parent / "workload_asc003.py"),
+                          "--select", "ASC003", "--isolated", "--output-format", "json"])
+    findings = json.loads(out.getvalue())["findings"]
+
+    assert exit_code == 1
+    assert sorted(f["filename"].rsplit("/", 1)[-1] for f in findings) == sorted(BUGS)
+    for flagged in findings:
+        replays = [variant["variant"] for variant in flagged["variants"]]
+        assert (flagged["verdict"], flagged["backend"]) == ("CONFIRMED", "interpret"), flagged["evidence"]
+        assert ("Fix verified" in flagged["evidence"]) == ("fixed (Ascend tl.dot)" in replays), flagged["evidence"]
