@@ -76,9 +76,7 @@ def lint_source(
     if check_target and not settings.is_target(filename, source):
         result.checked = False
         return result
-    codes = settings.enabled_codes(filename)
-    if apply_noqa:
-        codes -= _disabled_for_file(source)
+    codes = settings.enabled_codes(filename) - _disabled_for_file(source)
     rules = [rule() for rule in all_rules() if rule.CODE in codes and rule.applies_to(source)]
     try:
         if not rules:

@@ -17,6 +17,7 @@ import os
 import stat
 import tempfile
 import tokenize
+import warnings
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -92,11 +93,13 @@ def fix_result(result: FileResult, settings: Settings, *, unsafe: bool) -> tuple
         text = apply_edits(fixed.fixed, [edit for fix in chosen for edit in fix.edits])
         if not fixes or text == fixed.fixed:
             return current, fixed if fixed.fixed != fixed.original else None
+        applied = {fix.edits for fix in chosen}
+        repaired = [f for f in current.findings if f.fix is not None and f.fix.edits in applied]
         problem = syntax_problem(fixed.original, text, result.filename)
         if problem is not None:
-            codes = ", ".join(sorted({f.code for f in current.findings if f.fix in chosen}))
+            codes = ", ".join(sorted({f.code for f in repaired}))
             return _rejected(result, f"fixes for {codes} would produce invalid code ({problem}); file left unchanged")
-        fixed.counts.update((f.code, f.fix.message) for f in current.findings if f.fix in chosen)
+        fixed.counts.update((f.code, f.fix.message) for f in repaired)
         fixed.fixed = text
         current = lint_source(text, result.filename, settings)
         if current.error is not None:
@@ -139,7 +142,9 @@ def syntax_problem(original: str, fixed: str, filename: str) -> str | None:
 
 def _compile_error(text: str, filename: str) -> str | None:
     try:
-        compile(text, filename, "exec", dont_inherit=True)
+        with warnings.catch_warnings():  # e.g. invalid escape sequences: not ours to report
+            warnings.simplefilter("ignore")
+            compile(text, filename, "exec", dont_inherit=True)
     except (SyntaxError, ValueError) as exc:
         return f"{type(exc).__name__}: {getattr(exc, 'msg', exc)} at line {getattr(exc, 'lineno', '?')}"
     return None

@@ -12,6 +12,7 @@ from libcst._nodes.internal import CodegenState
 from .model import Edit, Position
 
 _NEWLINE = re.compile(r"\r\n?|\n")
+_NEWLINE_AT_END = re.compile(r"(\r\n?|\n)\Z")
 
 
 @dataclass(frozen=True)
@@ -42,11 +43,14 @@ class FixPlan:
 
 
 class FreshNames:
-    """New names for the code fixes insert: unused in the module, never handed out twice."""
+    """New names for the code fixes insert: unused in the file, never handed out twice.
 
-    def __init__(self, module: cst.Module):
-        self.taken: set[str] = set()
-        module.visit(_NameCollector(self.taken))
+    Every identifier-shaped word of the source counts as taken (also those in comments and
+    strings): a superset of the names in use, found without walking the tree.
+    """
+
+    def __init__(self, source: str):
+        self.taken: set[str] = set(_IDENTIFIER.findall(source))
 
     def fresh(self, stem: str) -> str:
         """`stem`, else `stem2`, `stem3`... (the first that is free)."""
@@ -58,12 +62,7 @@ class FreshNames:
         return name
 
 
-class _NameCollector(cst.CSTVisitor):
-    def __init__(self, names: set[str]):
-        self.names = names
-
-    def visit_Name(self, node: cst.Name) -> None:
-        self.names.add(node.value)
+_IDENTIFIER = re.compile(r"[^\W\d]\w*")
 
 
 def spelled_out(augmented: cst.AugAssign, target: str, left: str) -> cst.Assign:
@@ -148,11 +147,13 @@ def apply_edits(source: str, edits: Iterable[Edit]) -> str:
 
     pieces, cursor = [], 0
     for edit in sorted(edits, key=lambda e: (e.start, e.end)):
-        begin, end = offset(edit.start), offset(edit.end)
+        begin, end, content = offset(edit.start), offset(edit.end), edit.content
         if begin < cursor:
             continue
+        if end > len(source):  # the range ends past a final newline libcst assumes but the file lacks
+            end, content = len(source), _NEWLINE_AT_END.sub("", content)
         pieces.append(source[cursor:begin])
-        pieces.append(edit.content)
+        pieces.append(content)
         cursor = end
     pieces.append(source[cursor:])
     return "".join(pieces)

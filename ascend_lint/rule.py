@@ -53,7 +53,7 @@ class ModuleContext:
     @cached_property
     def fresh_names(self) -> FreshNames:
         """Names the rules' fixes may introduce (shared, so two fixes never pick the same one)."""
-        return FreshNames(self.module)
+        return FreshNames(self.source)
 
     @cached_property
     def host(self) -> HostIndex:

@@ -47,7 +47,8 @@ constexpr). For a cast after arithmetic, every index term (program ids, loop ind
 names derived from them) inside the expression is cast first —
 `(i_b * T + i_t).to(tl.int64)` becomes `tl.cast(i_b, tl.int64) * T + tl.cast(i_t, tl.int64)` —
 so each product is computed in int64; the result has the same value whenever the int32
-computation did not overflow, and the right value when it did.
+computation did not overflow, and the right value when it did. A `.to()` with options beyond
+the dtype (`bitcast=True`, `fp_downcast_rounding=`) gets no fix.
 """
 
 from __future__ import annotations
@@ -155,6 +156,9 @@ def k(x, T, W: tl.constexpr):
                 )
 
     def _fix(self, call, replacement, message):
+        """The rewrite, when `.to` has only its dtype (other options, e.g. `bitcast=`, would be lost)."""
+        if len(call.args) != 1:
+            return None
         return FixPlan("safe", message, (Replace(call, replacement),))
 
 

@@ -109,6 +109,33 @@ def k(p_a, p_b, p_o, NT):
         Example(
             '''
 @triton.jit
+def k(p_a, p_w, p_o):
+    b_a = tl.load(p_a)
+    b_w = tl.load(p_w)
+    b_x = tl.dot(b_a, b_w)
+    b_y = tl.dot(b_a, b_w)  # expect
+    b_z = tl.dot(tl.trans(b_a), b_w)  # expect
+    tl.store(p_o, b_a + b_x + b_y + b_z)  # expect
+''',
+            fixed='''
+@triton.jit
+def k(p_a, p_w, p_o):
+    b_a = tl.load(p_a)
+    b_w = tl.load(p_w)
+    b_a_c = b_a + 0.0
+    b_a_c2 = b_a + 0.0
+    b_a_c3 = b_a + 0.0
+    b_x = tl.dot(b_a, b_w)
+    b_y = tl.dot(b_a_c, b_w)
+    b_z = tl.dot(tl.trans(b_a_c2), b_w)
+    tl.store(p_o, b_a_c3 + b_x + b_y + b_z)
+''',
+            unsafe_fixes=True,
+            notes=["each later left-operand use followed by more reads gets its own pristine copy"],
+        ),
+        Example(
+            '''
+@triton.jit
 def k(p_a, p_b, p_o):
     b_a = tl.load(p_a)
     b_b = tl.load(p_b)
@@ -266,7 +293,7 @@ class _CopyPlanner:
     """
 
     def __init__(self, kernel, context):
-        self.kernel, self.flow, self.names = kernel, kernel.flow, context.fresh_names
+        self.kernel, self.flow, self.context = kernel, kernel.flow, context
 
     @cached_property
     def placement(self) -> _Placement:
@@ -286,12 +313,12 @@ class _CopyPlanner:
             return None
         groups = self._read_groups(dot, tile, statement, reads)
         if groups is None:
-            copy = self.names.fresh(f"{tile.value}_c")
+            copy = self.context.fresh_names.fresh(f"{tile.value}_c")
             changes = (InsertBefore(statement, _copy_of(copy, tile.value)), Replace(tile, copy))
             return FixPlan("unsafe", f"Let the dot consume a pristine copy of `{tile.value}`", changes)
         changes = []
         for group in groups:
-            copy = self.names.fresh(f"{tile.value}_c")
+            copy = self.context.fresh_names.fresh(f"{tile.value}_c")
             changes.append(InsertBefore(statement, _copy_of(copy, tile.value)))
             changes.extend(self._read_copy(read.node, copy) for read in group)
         return FixPlan("unsafe", f"Copy `{tile.value}` before the dot and read the copy afterwards", tuple(changes))

@@ -96,6 +96,42 @@ def k(h0, x, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
     INVALID = [
         Example(
             '''
+@triton.heuristics({"USE_INITIAL_STATE": lambda args: args["h0"] is not None})
+@triton.jit
+def k(h0, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
+    i_t = tl.program_id(0)
+    if USE_INITIAL_STATE and i_t * BT < W:  # expect
+        b_h = tl.load(h0 + tl.arange(0, 16))
+    else:
+        b_h = tl.zeros([16], dtype=tl.float32)
+    if i_t * BT >= W or not USE_INITIAL_STATE:  # expect
+        b_h += 1.0
+    else:
+        b_h += tl.load(h0 + tl.arange(0, 16))
+''',
+            fixed='''
+@triton.heuristics({"USE_INITIAL_STATE": lambda args: args["h0"] is not None})
+@triton.jit
+def k(h0, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
+    i_t = tl.program_id(0)
+    if not USE_INITIAL_STATE:
+        b_h = tl.zeros([16], dtype=tl.float32)
+    elif i_t * BT < W:
+        b_h = tl.load(h0 + tl.arange(0, 16))
+    else:
+        b_h = tl.zeros([16], dtype=tl.float32)
+    if not USE_INITIAL_STATE:
+        b_h += 1.0
+    elif i_t * BT >= W:
+        b_h += 1.0
+    else:
+        b_h += tl.load(h0 + tl.arange(0, 16))
+''',
+            unsafe_fixes=True,
+            notes=["`F and R`: the load compiles only with the flag on; `R or not F`: the else arm likewise"],
+        ),
+        Example(
+            '''
 @triton.jit
 def k(ht, x, NT, STORE_FINAL_STATE: tl.constexpr):
     i_t = tl.program_id(0)

@@ -77,6 +77,34 @@ def k(q, o, T, task_num, num_core, BT: tl.constexpr):
 @triton.jit
 def k(q, o, T, task_num, num_core, BT: tl.constexpr):
     core_id = tl.program_id(0)
+    for task_id in tl.range(core_id, task_num, num_core):
+        i_b = task_id // 4
+        q = q - (i_b * T + 1)  # expect
+        for i_t in range(T // BT):
+            b_q = tl.load(q + tl.arange(0, BT))
+            q += BT
+            tl.store(o + task_id, tl.sum(b_q))
+''',
+            fixed='''
+@triton.jit
+def k(q, o, T, task_num, num_core, BT: tl.constexpr):
+    core_id = tl.program_id(0)
+    for task_id in tl.range(core_id, task_num, num_core):
+        i_b = task_id // 4
+        q_task = q - (i_b * T + 1)
+        for i_t in range(T // BT):
+            b_q = tl.load(q_task + tl.arange(0, BT))
+            q_task += BT
+            tl.store(o + task_id, tl.sum(b_q))
+''',
+            unsafe_fixes=True,
+            notes=["the offset depends on the task index through `i_b`; the inner advance moves to the copy"],
+        ),
+        Example(
+            '''
+@triton.jit
+def k(q, o, T, task_num, num_core, BT: tl.constexpr):
+    core_id = tl.program_id(0)
     p_o = o + core_id
     for task_id in tl.range(core_id, task_num, num_core):
         q += task_id * T  # expect

@@ -33,7 +33,9 @@ def _poisoned(handle: interpreter.TensorHandle) -> np.ndarray:
         return np.full_like(data, _BF16_NAN_BITS)
     if np.issubdtype(data.dtype, np.floating):
         return np.full_like(data, np.nan)
-    return np.full_like(data, np.iinfo(data.dtype).max)
+    if np.issubdtype(data.dtype, np.integer):
+        return np.full_like(data, np.iinfo(data.dtype).max)
+    return np.ones_like(data)  # a boolean mask cast into the lhs
 
 
 def clobber(handle: interpreter.TensorHandle) -> None:

@@ -38,7 +38,9 @@ class Judge:
 
 def not_judged(code: str) -> str:
     if code in RUNTIME_ONLY:
-        return f"needs the interpreter or an NPU: {RUNTIME_ONLY[code]} (try --backend interpret or npu)"
+        needs = "an NPU" if code == "ASC006" else "the interpreter or an NPU"
+        hint = "--backend npu" if code == "ASC006" else "--backend interpret or npu"
+        return f"needs {needs}: {RUNTIME_ONLY[code]} (try {hint})"
     return f"the compile backend has no evidence to collect for {code}"
 
 

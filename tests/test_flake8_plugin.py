@@ -77,7 +77,6 @@ def test_noqa_comment_is_flake8s(project: Path) -> None:
     assert {code for code, _ in codes(everything)} == {"ASC001", "ASC003"}
 
 
-@pytest.mark.xfail(strict=True, reason="lint_source(apply_noqa=False) also skips `ascend-lint: disable-file`")
 def test_file_level_disable_comment_applies(project: Path) -> None:
     disabled = "# ascend-lint: disable-file=ASC001\n" + BAD_KERNEL
     lines = flake8("--select", "ASC", "--stdin-display-name", BAD_PATH, "-", cwd=project, stdin=disabled)

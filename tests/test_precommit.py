@@ -14,17 +14,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from kernel_samples import BAD_KERNEL, BAD_PATH, CUDA_PATH, GOOD_PATH, git, write_project
+from kernel_samples import BAD_PATH, CUDA_PATH, GOOD_PATH, git, write_project
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 TRY_REPO_TIMEOUT = 600
-FIXABLE_PATH = "pkg/ops/triton_ascend/fixable.py"
-# name: (hook, file)
+# name: (hook, file). Each run gets its own project: pre-commit fails a hook when any file in
+# the working tree changes while it runs, and the fix hook rewrites its file.
 RUNS = {
     "bad": ("ascend-lint", BAD_PATH),
     "good": ("ascend-lint", GOOD_PATH),
     "cuda": ("ascend-lint", CUDA_PATH),
-    "fix": ("ascend-lint-fix", FIXABLE_PATH),
+    "fix": ("ascend-lint-fix", BAD_PATH),
 }
 
 
@@ -60,18 +60,19 @@ def require_package_index(scratch: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A git repository with the sample project staged, plus a copy of the bad kernel to fix."""
-    project = tmp_path_factory.mktemp("project")
-    write_project(project)
-    (project / FIXABLE_PATH).write_text(BAD_KERNEL, encoding="utf-8")
-    git(project, "init", "-q")
-    git(project, "add", "-A")
-    return project
+def projects(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """For each run, a git repository with the sample project staged."""
+    projects = {}
+    for name in RUNS:
+        projects[name] = tmp_path_factory.mktemp(f"project-{name}")
+        write_project(projects[name])
+        git(projects[name], "init", "-q")
+        git(projects[name], "add", "-A")
+    return projects
 
 
 @pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory, project: Path) -> dict[str, subprocess.CompletedProcess]:
+def runs(tmp_path_factory: pytest.TempPathFactory, projects: dict[str, Path]) -> dict[str, subprocess.CompletedProcess]:
     """`pre-commit try-repo <copy> HOOK --files FILE` for each of RUNS, side by side."""
     require_package_index(tmp_path_factory.mktemp("pip"))
     hook_repo = copy_checkout(tmp_path_factory.mktemp("hook-repo"))
@@ -80,7 +81,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory, project: Path) -> dict[str, s
         name: subprocess.Popen(
             [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), hook]
             + ["--color", "never", "--verbose", "--files", path],
-            cwd=project,
+            cwd=projects[name],
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
@@ -120,9 +121,9 @@ def test_cuda_kernel_is_not_passed_to_the_hook(runs: dict) -> None:
 
 
 @pytest.mark.network
-def test_fix_hook_rewrites_the_file_and_reports_what_is_left(runs: dict, project: Path) -> None:
+def test_fix_hook_rewrites_the_file_and_reports_what_is_left(runs: dict, projects: dict) -> None:
     done = runs["fix"]
     assert done.returncode == 1, done.stdout
     assert "files were modified by this hook" in done.stdout
-    assert "num_warps" not in (project / FIXABLE_PATH).read_text(encoding="utf-8")
+    assert "num_warps" not in (projects["fix"] / BAD_PATH).read_text(encoding="utf-8")
     assert "ASC003 [dot-lhs-reuse]" in done.stdout and "ASC001 [launch-num-warps]" not in done.stdout

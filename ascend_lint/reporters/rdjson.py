@@ -13,7 +13,7 @@ import re
 from ascend_lint.model import FileResult, Finding, Position
 from ascend_lint.reporters import shared
 
-SOURCE = {"name": shared.NAME, "url": shared.HOMEPAGE}
+SOURCE = shared.without_none({"name": shared.NAME, "url": shared.HOMEPAGE})
 SEVERITY = shared.LEVEL.upper()
 # The line breaks Python's tokenizer (and so libcst's row numbers) recognises.
 LINE_BREAK = re.compile(r"\r\n|\r|\n")
@@ -47,7 +47,7 @@ def _finding_diagnostic(finding: Finding, lines: list[str]) -> dict:
             "range": _range(lines, finding.location, finding.end_location),
         },
         "severity": SEVERITY,
-        "code": {"value": finding.code, "url": shared.rule_url(finding.code)},
+        "code": shared.without_none({"value": finding.code, "url": shared.rule_url(finding.code)}),
     }
     if finding.fix:
         diagnostic["suggestions"] = [

@@ -2,20 +2,42 @@
 
 from __future__ import annotations
 
+from importlib import metadata
 from pathlib import PurePath
 
 from ascend_lint.engine import relative_display
 
 NAME = "ascend-lint"
-HOMEPAGE = "https://github.com/ascend-lint/ascend-lint"
+
+
+def _homepage() -> str | None:
+    """The `Homepage` project URL from the installed package's metadata, if it declares one."""
+    try:
+        urls = metadata.metadata("ascend-lint").get_all("Project-URL") or []
+    except metadata.PackageNotFoundError:
+        return None
+    for entry in urls:
+        label, _, url = entry.partition(",")
+        if label.strip().lower() == "homepage":
+            return url.strip()
+    return None
+
+
+# None until the project declares `[project.urls] Homepage`; link fields are omitted then.
+HOMEPAGE = _homepage()
 
 # Every rule reports a likely bug that the user should look at; none blocks a merge by itself.
 LEVEL = "warning"
 
 
-def rule_url(code: str) -> str:
-    """Where a rule's documentation is published (the text `ascend-lint rule CODE` prints)."""
-    return f"{HOMEPAGE}/blob/main/docs/rules.md#{code.lower()}"
+def rule_url(code: str) -> str | None:
+    """Where a rule's documentation is published (`docs/rules.md`, what `ascend-lint rule
+    --all` prints), when the project has a homepage."""
+    return f"{HOMEPAGE}/blob/main/docs/rules.md#{code.lower()}" if HOMEPAGE else None
+
+
+def without_none(mapping: dict) -> dict:
+    return {key: value for key, value in mapping.items() if value is not None}
 
 
 def report_path(filename: str) -> str:

@@ -1,0 +1,281 @@
+"""Autofix guarantees: idempotent, parses, repairs what it claims, refuses broken results,
+writes atomically; the CLI's `--fix`, `--unsafe-fixes`, `--diff`, `--show-fixes` and the JSON
+fix objects (end to end through the `ascend-lint` command)."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import stat
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from ascend_lint import engine
+from ascend_lint.cli import main
+from ascend_lint.config import load_settings
+from ascend_lint.engine import lint_file
+from ascend_lint.fixer import FixedFile, fix_result, write_fixed
+from ascend_lint.fixes import FixPlan, Replace, apply_edits
+from ascend_lint.rules.launch_num_warps import LaunchNumWarps
+from conftest import FIXTURES, settings
+from fla_corpus import fla_ascend_files
+
+CLI = [sys.executable, "-m", "ascend_lint", "check", "--isolated", "--target-all"]
+KERNEL_FILES = sorted((FIXTURES / "triton_ascend").glob("*.py"))
+
+# Safe (ASC001, ASC002) and unsafe (ASC003) fixes, a comment and odd spacing to keep.
+KERNEL = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, y, o, B, BT: tl.constexpr):
+    b_x = tl.load(x + tl.arange(0, BT))   # keep   this comment
+    b_y = tl.dot(b_x, tl.load(y))
+    tl.store(o, b_x + b_y)
+    n = B.to(tl.int64)
+
+
+def launch(x, y, o, B):
+    k[(1,)](x, y, o, B, BT=16,
+            num_warps=4)
+"""
+SAFE_FIXED = KERNEL.replace("B.to(tl.int64)", "tl.cast(B, tl.int64)").replace(
+    "BT=16,\n            num_warps=4)", "BT=16)"
+)
+UNSAFE_FIXED = SAFE_FIXED.replace(
+    "    b_y = tl.dot(b_x, tl.load(y))\n    tl.store(o, b_x + b_y)",
+    "    b_x_c = b_x + 0.0\n    b_y = tl.dot(b_x, tl.load(y))\n    tl.store(o, b_x_c + b_y)",
+)
+
+
+def run_cli(*args, cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([*CLI, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+@pytest.fixture
+def kernel_file(tmp_path) -> Path:
+    path = tmp_path / "kernel.py"
+    path.write_text(KERNEL)
+    return path
+
+
+def fixed_in_memory(path: Path, unsafe: bool = True):
+    config = settings()
+    return fix_result(lint_file(str(path), config), config, unsafe=unsafe)
+
+
+# ---- guarantees, on every fixture kernel -------------------------------------------------
+
+
+@pytest.mark.parametrize("path", KERNEL_FILES, ids=lambda p: p.name)
+def test_fixing_twice_changes_nothing(path):
+    result, fixed = fixed_in_memory(path)
+    assert result.error is None
+    again, refixed = fix_result(result, settings(), unsafe=True)
+    assert refixed is None and again.findings == result.findings
+
+
+@pytest.mark.parametrize("path", KERNEL_FILES, ids=lambda p: p.name)
+def test_fixed_file_parses_and_no_fixed_finding_remains(path):
+    original = lint_file(str(path), settings())
+    result, fixed = fixed_in_memory(path)
+    assert result.error is None
+    if fixed is not None:
+        compile(fixed.fixed, str(path), "exec")
+    assert not [f for f in result.findings if f.fix is not None]
+    unfixable = Counter(f.code for f in original.findings if f.fix is None)
+    assert Counter(f.code for f in result.findings) == unfixable
+
+
+def test_safe_fixes_leave_unsafe_ones_offered(kernel_file):
+    result, fixed = fixed_in_memory(kernel_file, unsafe=False)
+    assert fixed.fixed == SAFE_FIXED
+    assert [(f.code, f.fix.applicability) for f in result.findings] == [("ASC003", "unsafe")]
+
+
+def test_declined_fixes_are_not_offered(lint):
+    """An OR-ed flag whose arm is reachable with the flag off, a pointer read before its
+    advance, a `.to()` with a bitcast: no provably right rewrite exists, so no fix."""
+    findings = lint("""\
+import triton
+import triton.language as tl
+
+
+@triton.heuristics({"HAS_H0": lambda args: args["h0"] is not None})
+@triton.jit
+def k(h0, o, W, B, task_num, num_core, BT: tl.constexpr, HAS_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    if HAS_H0 or i_t * BT < W:
+        b_h = tl.load(h0 + tl.arange(0, 16))
+    p_o = o + i_t
+    for task_id in tl.range(i_t, task_num, num_core):
+        tl.store(p_o, 1.0)
+        p_o = p_o + num_core
+    n = B.to(tl.int64, bitcast=True)
+""")
+    assert sorted(f.code for f in findings) == ["ASC002", "ASC004", "ASC006"]
+    assert all(f.fix is None for f in findings)
+
+
+# ---- invalid results are refused -----------------------------------------------------------
+
+
+class DeliberatelyBrokenFix(LaunchNumWarps):
+    """A test double of a rule: ASC001's findings with a fix that replaces the keyword by
+    `REPLACEMENT` (unparsable, or parsable but rejected by the compiler)."""
+
+    REPLACEMENT = "("
+
+    def check_module(self, context):
+        for report in super().check_module(context):
+            plan = FixPlan("safe", "Break the launch", (Replace(report.node, self.REPLACEMENT),))
+            yield dataclasses.replace(report, fix=plan)
+
+
+@pytest.mark.parametrize(("replacement", "reason"), [("(", "SyntaxError"), ("BT=1", "keyword argument repeated")])
+def test_fix_producing_invalid_code_leaves_file_untouched(kernel_file, monkeypatch, capsys, replacement, reason):
+    monkeypatch.setattr(DeliberatelyBrokenFix, "REPLACEMENT", replacement)
+    monkeypatch.setattr(engine, "all_rules", lambda: (DeliberatelyBrokenFix,))
+    before = kernel_file.read_bytes()
+    status = main(["check", "--isolated", "--target-all", "--fix", str(kernel_file)])
+    error = capsys.readouterr().err
+    assert status == 2
+    assert "fixes for ASC001 would produce invalid code" in error and reason in error
+    assert "file left unchanged" in error
+    assert kernel_file.read_bytes() == before
+
+
+# ---- writing ---------------------------------------------------------------------------------
+
+
+def test_fix_writes_atomically_and_keeps_permissions(kernel_file):
+    kernel_file.chmod(0o640)
+    inode = kernel_file.stat().st_ino
+    done = run_cli("--fix", "--unsafe-fixes", str(kernel_file), cwd=kernel_file.parent)
+    assert done.returncode == 0, done.stderr
+    assert kernel_file.read_text() == UNSAFE_FIXED
+    assert stat.S_IMODE(kernel_file.stat().st_mode) == 0o640
+    assert kernel_file.stat().st_ino != inode  # replaced by a rename, not rewritten in place
+    assert sorted(p.name for p in kernel_file.parent.iterdir()) == ["kernel.py"]  # no temporary left
+
+
+def test_unchanged_file_is_not_written(kernel_file):
+    kernel_file.write_text(SAFE_FIXED)
+    before = kernel_file.stat()
+    done = run_cli("--fix", str(kernel_file), cwd=kernel_file.parent)
+    assert done.returncode == 1  # the unsafe ASC003 fix is only offered
+    after = kernel_file.stat()
+    assert (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+
+
+def test_line_endings_encoding_and_untouched_bytes_are_kept(tmp_path):
+    path = tmp_path / "kernel.py"
+    source = "\ufeff# -*- coding: utf-8 -*-\n" + KERNEL.replace("# keep", "# garder é")
+    path.write_bytes(source.replace("\n", "\r\n").encode("utf-8"))
+    done = run_cli("--fix", "--unsafe-fixes", str(path), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    expected = "\ufeff# -*- coding: utf-8 -*-\n" + UNSAFE_FIXED.replace("# keep", "# garder é")
+    assert path.read_bytes() == expected.replace("\n", "\r\n").encode("utf-8")
+
+
+def test_missing_final_newline_stays_missing(tmp_path):
+    """The last statement is replaced whole (ASC004's nesting); libcst's assumed final newline
+    must not be added."""
+    path = tmp_path / "kernel.py"
+    path.write_text(
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+        "def k(ht, x, NT, STORE_FINAL_STATE: tl.constexpr):\n"
+        "    if STORE_FINAL_STATE and tl.program_id(0) == NT - 1:\n        tl.store(ht, tl.load(x))"
+    )
+    done = run_cli("--fix", "--unsafe-fixes", str(path), cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert path.read_text().endswith(
+        "    if STORE_FINAL_STATE:\n        if tl.program_id(0) == NT - 1:\n            tl.store(ht, tl.load(x))"
+    )
+
+
+def test_file_changed_while_fixing_is_not_overwritten(kernel_file):
+    stale = FixedFile(str(kernel_file), KERNEL.replace("16", "32"), SAFE_FIXED)
+    error = write_fixed(stale)
+    assert "changed while it was being fixed" in error.message
+    assert kernel_file.read_text() == KERNEL
+
+
+# ---- the command line ------------------------------------------------------------------------
+
+
+def test_diff_prints_a_unified_diff_and_writes_nothing(kernel_file, tmp_path):
+    done = run_cli("--diff", "--unsafe-fixes", kernel_file.name, cwd=tmp_path)
+    assert done.returncode == 1
+    assert kernel_file.read_text() == KERNEL
+    assert done.stdout.startswith("--- kernel.py\n+++ kernel.py\n@@ ")
+    patched = subprocess.run(["patch", "-p0", "-o", "-", "kernel.py"], input=done.stdout, cwd=tmp_path,
+                             capture_output=True, text=True, check=True)
+    assert patched.stdout == UNSAFE_FIXED
+
+
+def test_diff_without_fixes_prints_nothing(tmp_path):
+    path = tmp_path / "clean.py"
+    path.write_text("import triton\n")
+    done = run_cli("--diff", path.name, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, "")
+
+
+def test_show_fixes_lists_each_fix_per_file(kernel_file):
+    done = run_cli("--fix", "--unsafe-fixes", "--show-fixes", kernel_file.name, cwd=kernel_file.parent)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(
+        "Fixed 3 findings:\n"
+        "- kernel.py:\n"
+        "    1 × ASC001 (Remove `num_warps`)\n"
+        "    1 × ASC002 (Use `tl.cast`)\n"
+        "    1 × ASC003 (Copy `b_x` before the dot and read the copy afterwards)\n"
+    )
+
+
+def test_json_output_carries_each_fix(kernel_file):
+    done = run_cli("--output-format", "json", kernel_file.name, cwd=kernel_file.parent)
+    findings = json.loads(done.stdout)
+    assert {(f["code"], f["fix"]["applicability"]) for f in findings} == {
+        ("ASC001", "safe"), ("ASC002", "safe"), ("ASC003", "unsafe")
+    }
+    dot = next(f["fix"] for f in findings if f["code"] == "ASC003")
+    assert dot["edits"] == [
+        {"content": "b_x_c = b_x + 0.0\n    ", "location": {"row": 8, "column": 5}, "end_location": {"row": 8, "column": 5}},
+        {"content": "b_x_c", "location": {"row": 9, "column": 17}, "end_location": {"row": 9, "column": 20}},
+    ]
+
+
+# ---- real kernels: fla-core 0.6.0 -------------------------------------------------------------
+
+
+@pytest.mark.network
+def test_fixes_on_fla_core_parse_and_repair_what_they_claim():
+    paths = [str(p) for p in fla_ascend_files()]
+    config = load_settings(paths[:1], isolated=True)
+    repaired: Counter[str] = Counter()
+    for path in paths:
+        original = lint_file(path, config)
+        result, fixed = fix_result(original, config, unsafe=True)
+        assert result.error is None, result.error
+        if fixed is None:
+            continue
+        compile(fixed.fixed, path, "exec")
+        assert not [f for f in result.findings if f.fix is not None]
+        assert Counter(f.code for f in result.findings) == Counter(f.code for f in original.findings if f.fix is None)
+        assert fix_result(result, config, unsafe=True)[1] is None
+        repaired.update(code for (code, _), count in fixed.counts.items() for _ in range(count))
+    assert repaired == {"ASC001": 26, "ASC003": 13}
+
+
+def test_apply_edits_counts_rows_like_libcst():
+    """A lone carriage return ends a row for libcst's positions, so it does for edits too."""
+    from ascend_lint.model import Edit, Position
+
+    assert apply_edits("a\rbc\n", [Edit(Position(2, 2), Position(2, 3), "X")]) == "a\rbX\n"
