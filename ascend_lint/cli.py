@@ -120,16 +120,21 @@ def _check(args) -> int:
 
     settings = settings_from(args)
     results = lint_requested(args, settings)
+    stdin_result = results[0] if "-" in args.paths else None
+    report = sys.stdout
     if args.fix or args.diff:
-        from .fixer import apply_fixes
-
-        outcome = apply_fixes(results, settings, unsafe=args.unsafe_fixes, write=not args.diff)
+        outcome = _fix(results, stdin_result, settings, args)
         if args.diff:
             sys.stdout.write(outcome.diff)
             return EXIT_FINDINGS if outcome.diff else EXIT_CLEAN
         results = outcome.results
+        if stdin_result is not None:
+            # ruff's convention: the fixed buffer goes to stdout, the report to stderr
+            changed = next((f for f in outcome.fixed if f.filename == stdin_result.filename), None)
+            sys.stdout.write(changed.fixed if changed else stdin_result.source or "")
+            report = sys.stderr
         if args.show_fixes:
-            sys.stdout.write(outcome.describe())
+            report.write(outcome.describe())
     if args.diff_base or args.diff_file:
         from .changed_lines import restrict_to_changed_lines
 
@@ -141,16 +146,30 @@ def _check(args) -> int:
             if error.location is not None:
                 where += f":{error.location.row}:{error.location.column}"
             print(f"{where}: error: {error.message}", file=sys.stderr)
-    sys.stdout.write(render(args.output_format, results, settings))
+    report.write(render(args.output_format, results, settings))
     if args.statistics:
         counts = Counter((f.code, f.name) for r in results for f in r.findings)
         for (code, name), count in counts.most_common():
-            print(f"{count:>5}\t{code}\t{name}")
+            print(f"{count:>5}\t{code}\t{name}", file=report)
     if any(r.error for r in results):
         return EXIT_ERROR
     if any(r.findings for r in results) and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _fix(results, stdin_result, settings, args):
+    """Apply fixes; files are written (unless --diff), the stdin buffer never is."""
+    from .fixer import apply_fixes, fix_result
+
+    on_disk = [r for r in results if r is not stdin_result]
+    outcome = apply_fixes(on_disk, settings, unsafe=args.unsafe_fixes, write=not args.diff)
+    if stdin_result is not None:
+        fixed_result, change = fix_result(stdin_result, settings, unsafe=args.unsafe_fixes)
+        outcome.results.insert(0, fixed_result)
+        if change is not None:
+            outcome.fixed.insert(0, change)
+    return outcome
 
 
 def _list_rules() -> int:

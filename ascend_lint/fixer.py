@@ -103,7 +103,8 @@ def fix_result(result: FileResult, settings: Settings, *, unsafe: bool) -> tuple
         fixed.fixed = text
         current = lint_source(text, result.filename, settings)
         if current.error is not None:
-            return _rejected(result, f"the fixed file could not be linted ({current.error.message}); file left unchanged")
+            reason = current.error.message
+            return _rejected(result, f"the fixed file could not be linted ({reason}); file left unchanged")
     return _rejected(result, f"fixes did not settle after {MAX_PASSES} passes; file left unchanged")
 
 

@@ -234,38 +234,27 @@ class Flow:
     def reads_after(self, start: Event, name: str) -> list[Event]:
         """Data reads of `name` reachable from `start` before any redefinition of it, along
         paths whose constexpr branch outcomes agree with those at `start`."""
-        found, seen = [], set()
-        stack = list(start.succ)
-        while stack:
-            event = stack.pop()
-            if event.index in seen:
-                continue
-            seen.add(event.index)
-            if not self.feasible_together(start, event):
-                continue
-            if event.name == name:
-                if event.kind == DEF:
-                    continue
-                if event.kind == READ and not event.metadata:
-                    found.append(event)
-            stack.extend(event.succ)
-        return sorted(found, key=lambda e: e.index)
+        return [e for e in self._nearest(start, name, forward=True) if e.kind == READ and not e.metadata]
 
     def reaching_defs(self, point: Event, name: str) -> list[Event]:
-        """Definitions of `name` that reach `point` along some control-flow path."""
+        """Definitions of `name` that reach `point` along some feasible control-flow path."""
+        return [e for e in self._nearest(point, name, forward=False) if e.kind == DEF]
+
+    def _nearest(self, start: Event, name: str, *, forward: bool) -> list[Event]:
+        """Events naming `name` reachable from `start` (forwards or backwards) without crossing
+        a definition of it, along paths feasible together with `start`, in program order."""
         found, seen = [], set()
-        stack = list(point.pred)
+        stack = list(start.succ if forward else start.pred)
         while stack:
             event = stack.pop()
-            if event.index in seen:
+            if event.index in seen or not self.feasible_together(start, event):
                 continue
             seen.add(event.index)
-            if not self.feasible_together(point, event):
-                continue
-            if event.kind == DEF and event.name == name:
+            if event.name == name:
                 found.append(event)
-                continue
-            stack.extend(event.pred)
+                if event.kind == DEF:
+                    continue
+            stack.extend(event.succ if forward else event.pred)
         return sorted(found, key=lambda e: e.index)
 
     # ---- pointers ----------------------------------------------------------------------

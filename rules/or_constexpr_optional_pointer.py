@@ -13,22 +13,24 @@ fails with `AttributeError: 'NoneType' object has no attribute 'type'`.
 
 ## Example
 ```python
-if USE_INITIAL_STATE or i_t * BT < W:
-    b_h = tl.load(initial_state + offs)
-else:
-    b_h = tl.zeros([BK, BV], dtype=tl.float32)
+if not USE_INITIAL_STATE or t0 >= W:
+    b_y = tl.load(p_x, boundary_check=(0, 1))
+else:  # the halo comes from the initial state
+    b_y = tl.load(x + o_x, mask=m_x, other=0) + tl.load(initial_state + o_h, mask=m_h, other=0)
 ```
+With `initial_state=None` (and so `USE_INITIAL_STATE=False`) the `else` arm still compiles.
 
 ## Use instead
 ```python
 if not USE_INITIAL_STATE:
-    b_h = tl.zeros([BK, BV], dtype=tl.float32)
-elif i_t * BT < W:
-    b_h = tl.load(initial_state + offs)
+    b_y = tl.load(p_x, boundary_check=(0, 1))
+elif t0 >= W:
+    b_y = tl.load(p_x, boundary_check=(0, 1))
 else:
-    b_h = tl.zeros([BK, BV], dtype=tl.float32)
+    b_y = tl.load(x + o_x, mask=m_x, other=0) + tl.load(initial_state + o_h, mask=m_h, other=0)
 ```
-Nest the constexpr test outside the runtime one so the unused arm is never compiled.
+or keep the mixed test and guard the pointer's use inside the arm with its own
+`if USE_INITIAL_STATE:`. Nest the constexpr test outside the runtime one so the unused arm is never compiled.
 Pure-constexpr tests (`if USE_G or USE_G_GAMMA:`) and conditional expressions
 (`tl.load(p) if HAS_P else 1.0`) are fine.
 
@@ -382,7 +384,7 @@ def _not(flag: cst.Name) -> cst.UnaryOperation:
 
 
 def _nested(node: cst.If, operator: str, condition, runtime) -> cst.If:
-    inner = cst.If(test=runtime, body=node.body, orelse=node.orelse)
+    inner = cst.If(test=_bare(runtime), body=node.body, orelse=node.orelse)
     outer = node.with_changes(whitespace_before_test=cst.SimpleWhitespace(" "))
     if operator == "or":
         return outer.with_changes(test=condition, orelse=inner)
@@ -391,3 +393,10 @@ def _nested(node: cst.If, operator: str, condition, runtime) -> cst.If:
     otherwise = node.orelse.body if isinstance(node.orelse, cst.Else) else cst.IndentedBlock([node.orelse])
     negation = condition.expression if isinstance(condition, cst.UnaryOperation) else _not(condition)
     return outer.with_changes(test=negation, body=otherwise, orelse=inner)
+
+
+def _bare(test: cst.BaseExpression) -> cst.BaseExpression:
+    """The test without its outer parentheses, unless they hold it across lines."""
+    if test.lpar and "\n" not in cst.Module([]).code_for_node(test):
+        return test.with_changes(lpar=(), rpar=())
+    return test

@@ -215,3 +215,18 @@ def test_docs_rules_md_is_the_rule_documentation():
 
     published = (Path(__file__).resolve().parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
     assert published == "\n".join(rule.documentation() for rule in all_rules()) + "\n"
+
+
+def test_fix_on_stdin_prints_the_fixed_buffer_and_writes_nothing(tmp_path, monkeypatch, capsys):
+    """As ruff: with `-` the fixed text goes to stdout, the report to stderr; no file is written."""
+    import io
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO(KERNEL))
+    status = main(["check", "-", "--stdin-filename", PATH, "--fix", "--isolated"])
+    out, err = capsys.readouterr()
+    assert "num_warps" not in out and out.startswith("import triton")
+    assert out.replace("chunk_o_kernel[(1,)](q, h, o, o, T, 1, BT=64)", "") != out
+    assert "ASC003" in err and "ASC001" not in err
+    assert status == 1
+    assert not (tmp_path / PATH).exists()

@@ -247,7 +247,8 @@ def test_json_output_carries_each_fix(kernel_file):
     }
     dot = next(f["fix"] for f in findings if f["code"] == "ASC003")
     assert dot["edits"] == [
-        {"content": "b_x_c = b_x + 0.0\n    ", "location": {"row": 8, "column": 5}, "end_location": {"row": 8, "column": 5}},
+        {"content": "b_x_c = b_x + 0.0\n    ",
+         "location": {"row": 8, "column": 5}, "end_location": {"row": 8, "column": 5}},
         {"content": "b_x_c", "location": {"row": 9, "column": 17}, "end_location": {"row": 9, "column": 20}},
     ]
 

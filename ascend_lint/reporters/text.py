@@ -54,19 +54,20 @@ def render_concise(results: list[FileResult], settings: Settings) -> str:
 def summary(results: list[FileResult]) -> str:
     findings = [f for r in results for f in r.findings]
     errors = sum(1 for r in results if r.error)
-    linted = sum(1 for r in results if r.checked and not r.error)
+    checked = sum(1 for r in results if r.checked and (r.error is None or r.findings))
     skipped = sum(1 for r in results if not r.checked)
-    if not findings and errors:
-        text = f"No findings in {linted} file{'s' * (linted != 1)} checked."
-    elif not findings:
-        text = f"All checks passed ({linted} file{'s' * (linted != 1)} checked)."
+    files = f"{checked} file{'s' * (checked != 1)} checked"
+    if not findings:
+        text = f"No findings in {files}." if errors else f"All checks passed ({files})."
     else:
         counts = Counter(f.code for f in findings)
         detail = ", ".join(f"{code}: {n}" for code, n in sorted(counts.items()))
-        fixable = sum(1 for f in findings if f.fix and f.fix.applicability == "safe")
-        text = f"Found {len(findings)} finding{'s' * (len(findings) != 1)} ({detail}) in {linted} files checked."
-        if fixable:
-            text += f"\n[*] {fixable} fixable with `--fix`."
+        text = f"Found {len(findings)} finding{'s' * (len(findings) != 1)} ({detail}) in {files}."
+        fixable = Counter(f.fix.applicability for f in findings if f.fix)
+        if fixable["safe"]:
+            text += f"\n[*] {fixable['safe']} fixable with `--fix`."
+        if fixable["unsafe"]:
+            text += f"\n{fixable['unsafe']} more fixable with `--fix --unsafe-fixes` (unsafe: review them)."
     if skipped:
         text += f"\n{skipped} file{'s' * (skipped != 1)} skipped: not Ascend kernel code (see `target-paths`, `--target-all`)."
     if errors:
