@@ -42,14 +42,16 @@ def decode(data: bytes) -> str:
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError as exc:
-        raise SourceError(f"cannot determine the file's encoding: {exc}") from None
+        if "unknown encoding" in str(exc):
+            raise SourceError(f"cannot decode the file: {exc}") from None
+        encoding = "utf-8"  # undecodable first lines: the decode below names the bad byte
     try:
         text = data.decode(encoding)
     except UnicodeDecodeError as exc:
         row = data.count(b"\n", 0, exc.start) + 1
         raise SourceError(
             f"file is not valid {encoding}: byte 0x{data[exc.start]:02x} at offset {exc.start}",
-            Position(row, 1),
+            Position(row, exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1),
         ) from None
     return text.removeprefix("\ufeff")
 
