@@ -12,13 +12,13 @@ from .config import Settings
 from .fixes import plan_edits
 from .imports import ImportMap
 from .kernels import find_kernels
-from .model import Diagnostic, FileResult, Finding, Fix, Position, Related
+from .model import Diagnostic, FileResult, Finding, Fix, Related
 from .positions import node_layout
 from .registry import all_rules
 from .rule import ModuleContext, Report
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
-_DISABLE_FILE = re.compile(r"#\s*ascend-lint:\s*disable-file(?:=(?P<codes>[A-Z0-9,\s]+))?", re.IGNORECASE)
+_DISABLE_FILE = re.compile(r"#[ \t]*ascend-lint:[ \t]*disable-file(?:=(?P<codes>[A-Za-z]+[0-9]*(?:[ \t]*,[ \t]*[A-Za-z]+[0-9]*)*))?")
 
 
 def lint_paths(paths: Iterable[str], settings: Settings) -> list[FileResult]:
@@ -146,7 +146,7 @@ def _disabled_for_file(source: str) -> frozenset[str]:
         listed = match.group("codes")
         if not listed:
             return frozenset(rule.CODE for rule in all_rules())
-        for entry in re.split(r"[,\s]+", listed.strip()):
+        for entry in re.split(r"[ \t]*,[ \t]*", listed):
             codes.update(rule.CODE for rule in all_rules() if entry and rule.CODE.startswith(entry.upper()))
     return frozenset(codes)
 

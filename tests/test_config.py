@@ -230,6 +230,8 @@ def test_noqa(project: Path, capsys, row: int, comment: str, enabled: set[str]) 
         ("# ascend-lint: disable-file=ASC001", {"ASC002", "ASC003"}),
         ("# ascend-lint: disable-file=ASC001,ASC003", {"ASC002"}),
         ("# ascend-lint: disable-file", set()),
+        # the code list ends with the line: the next line's words are not codes
+        ("# ascend-lint: disable-file=ASC001\na = 1", {"ASC002", "ASC003"}),
     ],
 )
 def test_disable_file(project: Path, capsys, comment: str, enabled: set[str]) -> None:
