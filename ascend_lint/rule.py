@@ -12,7 +12,7 @@ from __future__ import annotations
 import inspect
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar
 
@@ -127,4 +127,3 @@ class Example:
     code: str
     fixed: str | None = None
     unsafe_fixes: bool = False
-    notes: list[str] = field(default_factory=list)

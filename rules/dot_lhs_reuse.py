@@ -106,6 +106,7 @@ def k(p_a, p_b, p_o, NT):
 ''',
     ]
     INVALID = [
+        # each later left-operand use followed by more reads gets its own pristine copy
         Example(
             '''
 @triton.jit
@@ -131,7 +132,6 @@ def k(p_a, p_w, p_o):
     tl.store(p_o, b_a_c3 + b_x + b_y + b_z)
 ''',
             unsafe_fixes=True,
-            notes=["each later left-operand use followed by more reads gets its own pristine copy"],
         ),
         Example(
             '''

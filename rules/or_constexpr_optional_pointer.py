@@ -96,6 +96,7 @@ def k(h0, x, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
 ''',
     ]
     INVALID = [
+        # `F and R`: the load compiles only with the flag on; `R or not F`: the else arm likewise
         Example(
             '''
 @triton.heuristics({"USE_INITIAL_STATE": lambda args: args["h0"] is not None})
@@ -130,7 +131,6 @@ def k(h0, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
         b_h += tl.load(h0 + tl.arange(0, 16))
 ''',
             unsafe_fixes=True,
-            notes=["`F and R`: the load compiles only with the flag on; `R or not F`: the else arm likewise"],
         ),
         Example(
             '''

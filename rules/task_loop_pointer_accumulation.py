@@ -72,6 +72,7 @@ def k(q, o, T, task_num, num_core, BT: tl.constexpr):
 ''',
     ]
     INVALID = [
+        # the offset depends on the task index through `i_b`; the inner advance moves to the copy
         Example(
             '''
 @triton.jit
@@ -98,7 +99,6 @@ def k(q, o, T, task_num, num_core, BT: tl.constexpr):
             tl.store(o + task_id, tl.sum(b_q))
 ''',
             unsafe_fixes=True,
-            notes=["the offset depends on the task index through `i_b`; the inner advance moves to the copy"],
         ),
         Example(
             '''
