@@ -38,7 +38,7 @@ def rdjson_document(project: Path) -> dict:
 
 def test_github_annotations_carry_the_cli_positions(project: Path, findings: list[dict]) -> None:
     expected = {
-        f"::warning file={BAD_PATH},line={f['location']['row']},col={f['location']['column']},"
+        f"::error file={BAD_PATH},line={f['location']['row']},col={f['location']['column']},"
         f"endLine={f['end_location']['row']},endColumn={f['end_location']['column']},"
         f"title={f['code']} [{f['name']}]::{f['message']}"
         for f in findings
@@ -62,7 +62,7 @@ def test_github_escapes_data_and_properties() -> None:
         related=(Related(filename, Position(2, 9), Position(2, 12), "lhs of tl.dot"),),
     )
     assert render_github([FileResult(filename, "", [finding])], None) == (
-        "::warning file=odd%2Cdir/a%3Ab.py,line=3,col=5,endLine=3,endColumn=8,title=ASC003 [dot-lhs-reuse]"
+        "::error file=odd%2Cdir/a%3Ab.py,line=3,col=5,endLine=3,endColumn=8,title=ASC003 [dot-lhs-reuse]"
         "::100%25 wrong:%0D%0Ab_a, clobbered%0Aodd,dir/a:b.py:2:9: lhs of tl.dot\n"
     )
 

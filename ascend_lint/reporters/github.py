@@ -1,7 +1,9 @@
 """GitHub Actions workflow commands (`--output-format github`): one annotation per finding.
 
-`::warning file=P,line=L,col=C,endLine=E,endColumn=EC,title=ASC003 [dot-lhs-reuse]::message`.
-Columns are 1-based code points with an exclusive end, as everywhere in ascend-lint.
+`::error file=P,line=L,col=C,endLine=E,endColumn=EC,title=ASC003 [dot-lhs-reuse]::message`
+(errors, as ruff's github format: a finding is something to fix before merging; a file that
+could not be linted is an error too, titled so). Columns are 1-based code points with an
+exclusive end, as everywhere in ascend-lint.
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ def _finding_command(finding: Finding) -> str:
         "endColumn": finding.end_location.column,
         "title": f"{finding.code} [{finding.name}]",
     }
-    return _command(shared.LEVEL, properties, "\n".join(lines))
+    return _command("error", properties, "\n".join(lines))
 
 
 def _error_command(result: FileResult) -> str:
