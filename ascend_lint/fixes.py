@@ -10,8 +10,8 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 from .model import Edit, Position
+from .positions import NEWLINE
 
-_NEWLINE = re.compile(r"\r\n?|\n")
 _NEWLINE_AT_END = re.compile(r"(\r\n?|\n)\Z")
 
 
@@ -161,4 +161,4 @@ def apply_edits(source: str, edits: Iterable[Edit]) -> str:
 
 def _line_starts(source: str) -> list[int]:
     """Offsets where rows start; rows end at \\n, \\r\\n or \\r, as libcst counts them."""
-    return [0, *(match.end() for match in _NEWLINE.finditer(source)), len(source) + 1]
+    return [0, *(match.end() for match in NEWLINE.finditer(source)), len(source) + 1]

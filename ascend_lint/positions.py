@@ -17,7 +17,8 @@ from libcst._nodes.internal import CodegenState
 
 from .model import Position
 
-_NEWLINE = re.compile(r"\r\n?|\n")
+# Line breaks as libcst (and Python's tokenizer) count rows: \r\n, \r or \n.
+NEWLINE = re.compile(r"\r\n?|\n")
 
 Range = tuple[Position, Position]
 
@@ -37,7 +38,7 @@ class _RecordingState(CodegenState):
     def add_token(self, value: str) -> None:
         self.tokens.append(value)
         if "\n" in value or "\r" in value:
-            segments = _NEWLINE.split(value)
+            segments = NEWLINE.split(value)
             self.line += len(segments) - 1
             self.column = len(segments[-1])
         else:
@@ -74,11 +75,6 @@ class _RecordingState(CodegenState):
         start = self._here()
         yield
         self.ranges[node] = (start, self._here())
-
-
-def node_ranges(module: cst.Module, nodes: Iterable[cst.CSTNode]) -> dict[cst.CSTNode, Range]:
-    """Map each node to its (start, end) range, ignoring the whitespace around it."""
-    return node_layout(module, nodes)[0]
 
 
 def node_layout(
