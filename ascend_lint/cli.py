@@ -25,13 +25,23 @@ def _codes(value: str) -> list[str]:
 
 def add_selection_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by `check` and `confirm`: which files and which rules."""
-    parser.add_argument("paths", nargs="*", default=["."], help="files or folders to lint (default: .); `-` reads stdin")
-    parser.add_argument("--select", type=_codes, action="extend", help="rule codes or prefixes to enable (replaces the default)")
-    parser.add_argument("--extend-select", type=_codes, action="extend", help="rule codes or prefixes to enable in addition")
+    parser.add_argument(
+        "paths", nargs="*", default=["."], help="files or folders to lint (default: .); `-` reads stdin"
+    )
+    parser.add_argument(
+        "--select", type=_codes, action="extend", help="rule codes or prefixes to enable (replaces the default)"
+    )
+    parser.add_argument(
+        "--extend-select", type=_codes, action="extend", help="rule codes or prefixes to enable in addition"
+    )
     parser.add_argument("--ignore", type=_codes, action="extend", help="rule codes or prefixes to disable")
-    parser.add_argument("--config", metavar="PATH", help="use this pyproject.toml (or a TOML file with the keys at top level)")
+    parser.add_argument(
+        "--config", metavar="PATH", help="use this pyproject.toml (or a TOML file with the keys at top level)"
+    )
     parser.add_argument("--isolated", action="store_true", help="ignore all configuration files")
-    parser.add_argument("--target-all", action="store_true", help="lint every Python file given, not only Ascend kernel files")
+    parser.add_argument(
+        "--target-all", action="store_true", help="lint every Python file given, not only Ascend kernel files"
+    )
     parser.add_argument("--stdin-filename", metavar="PATH", help="the path of the file read from stdin (`-`)")
 
 
@@ -71,7 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff instead of writing them")
     check.add_argument("--show-fixes", action="store_true", help="list the fixes that were applied")
     check.add_argument("--diff-base", metavar="REV", help="only report findings on lines changed since REV (git)")
-    check.add_argument("--diff-file", metavar="PATH", help="only report findings on lines added by this unified diff (`-`: stdin)")
+    check.add_argument(
+        "--diff-file", metavar="PATH", help="only report findings on lines added by this unified diff (`-`: stdin)"
+    )
     check.add_argument("--statistics", action="store_true", help="print the number of findings per rule")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
 

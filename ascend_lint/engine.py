@@ -18,7 +18,9 @@ from .registry import all_rules
 from .rule import ModuleContext, Report
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
-_DISABLE_FILE = re.compile(r"#[ \t]*ascend-lint:[ \t]*disable-file(?:=(?P<codes>[A-Za-z]+[0-9]*(?:[ \t]*,[ \t]*[A-Za-z]+[0-9]*)*))?")
+_DISABLE_FILE = re.compile(
+    r"#[ \t]*ascend-lint:[ \t]*disable-file(?:=(?P<codes>[A-Za-z]+[0-9]*(?:[ \t]*,[ \t]*[A-Za-z]+[0-9]*)*))?"
+)
 
 
 def lint_paths(paths: Iterable[str], settings: Settings) -> list[FileResult]:
@@ -33,6 +35,7 @@ def expand_paths(paths: Iterable[str], settings: Settings, errors: list[FileResu
     """Python files under `paths` (sorted, excludes applied); unreadable ones go to `errors`."""
     for path in paths:
         if os.path.isdir(path):
+
             def on_error(exc: OSError) -> None:
                 errors.append(
                     FileResult(exc.filename, error=Diagnostic(exc.filename, f"cannot read directory: {exc.strerror}"))
@@ -170,4 +173,3 @@ def relative_display(filename: str) -> str:
         return Path(filename).resolve().relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
         return filename
-

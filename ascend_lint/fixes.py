@@ -75,8 +75,19 @@ def spelled_out(augmented: cst.AugAssign, target: str, left: str) -> cst.Assign:
 
 
 _LEVELS = {
-    cst.BitOr: 1, cst.BitXor: 2, cst.BitAnd: 3, cst.LeftShift: 4, cst.RightShift: 4, cst.Add: 5, cst.Subtract: 5,
-    cst.Multiply: 6, cst.MatrixMultiply: 6, cst.Divide: 6, cst.FloorDivide: 6, cst.Modulo: 6, cst.Power: 8,
+    cst.BitOr: 1,
+    cst.BitXor: 2,
+    cst.BitAnd: 3,
+    cst.LeftShift: 4,
+    cst.RightShift: 4,
+    cst.Add: 5,
+    cst.Subtract: 5,
+    cst.Multiply: 6,
+    cst.MatrixMultiply: 6,
+    cst.Divide: 6,
+    cst.FloorDivide: 6,
+    cst.Modulo: 6,
+    cst.Power: 8,
 }
 _UNARY_LEVEL = 7
 _ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float, cst.SimpleString)

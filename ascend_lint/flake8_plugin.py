@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Iterator
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from ascend_lint.config import Settings, load_settings
@@ -30,7 +30,7 @@ class AscendLintFlake8:
             yield finding.location.row, finding.location.column - 1, text, type(self)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _settings(directory: Path) -> Settings:
     """The settings of the project holding ``directory``, loaded once per directory."""
     return load_settings([str(directory)])

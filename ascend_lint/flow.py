@@ -440,7 +440,7 @@ class _Builder:
                 if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(target.elements)
                 else [value] * len(target.elements)
             )
-            for element, element_value in zip(target.elements, values):
+            for element, element_value in zip(target.elements, values, strict=False):
                 self.assign_target(element.value, element_value)
         elif isinstance(target, cst.StarredElement):
             self.assign_target(target.value, value)
@@ -454,13 +454,13 @@ class _Builder:
         self.flow.branches.append(branch)
         outer = self.conds
         start = len(self.flow.events)
-        self.conds = outer + ((branch, True),)
+        self.conds = (*outer, (branch, True))
         self.block(node.body.body)
         branch.body = range(start, len(self.flow.events))
         after_body = self.frontier
         self.frontier = [point]
         start = len(self.flow.events)
-        self.conds = outer + ((branch, False),)
+        self.conds = (*outer, (branch, False))
         self.emit(POINT, None)  # the else arm's entry, so an absent else is still an arm
         if isinstance(node.orelse, cst.Else):
             self.block(node.orelse.body.body)
@@ -495,7 +495,7 @@ class _Builder:
         self.loop_headers.append(header)
         self.loop_exits.append([])
         outer = self.loops
-        self.loops = outer + (loop,)
+        self.loops = (*outer, loop)
         start = len(self.flow.events)
         enter()
         exit_from_test = list(self.frontier) if kind == "while" else [header]

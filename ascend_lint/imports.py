@@ -81,7 +81,9 @@ class ImportMap:
     def is_triton(self, node: cst.BaseExpression, name: str) -> bool:
         """Whether `node` is `triton.<name>` (e.g. jit, autotune, heuristics, Config)."""
         full = self.resolve(node)
-        return full is not None and (full == f"triton.{name}" or full.endswith(f".{name}") and full.startswith("triton."))
+        return full is not None and (
+            full == f"triton.{name}" or (full.endswith(f".{name}") and full.startswith("triton."))
+        )
 
     @property
     def imports_triton(self) -> bool:

@@ -103,10 +103,7 @@ def _param(node: cst.Param) -> Param:
     annotation = None
     if node.annotation is not None:
         expr = node.annotation.annotation
-        if isinstance(expr, cst.SimpleString):
-            text = expr.evaluated_value
-        else:
-            text = cst.Module([]).code_for_node(expr)
+        text = expr.evaluated_value if isinstance(expr, cst.SimpleString) else cst.Module([]).code_for_node(expr)
         annotation = "constexpr" if text.split(".")[-1] == "constexpr" else text
     return Param(node.name.value, annotation, node)
 

@@ -23,9 +23,22 @@ from .imports import ImportMap
 from .kernels import Kernel
 
 _LEAVES = (
-    cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.SimpleWhitespace, cst.Newline,
-    cst.EmptyLine, cst.Comment, cst.ParenthesizedWhitespace, cst.TrailingWhitespace, cst.Comma,
-    cst.Dot, cst.LeftParen, cst.RightParen, cst.LeftSquareBracket, cst.RightSquareBracket,
+    cst.Name,
+    cst.Integer,
+    cst.Float,
+    cst.SimpleString,
+    cst.SimpleWhitespace,
+    cst.Newline,
+    cst.EmptyLine,
+    cst.Comment,
+    cst.ParenthesizedWhitespace,
+    cst.TrailingWhitespace,
+    cst.Comma,
+    cst.Dot,
+    cst.LeftParen,
+    cst.RightParen,
+    cst.LeftSquareBracket,
+    cst.RightSquareBracket,
 )
 
 

@@ -30,10 +30,21 @@ CASES = [
 def confirm(kernels: str, workload: str, jobs: int) -> dict:
     out = io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
-        ascend_lint([
-            "confirm", str(RUNTIME / "triton_ascend" / kernels), "--workload", str(RUNTIME / workload),
-            "--backend", "compile", "--isolated", "--output-format", "json", "--jobs", str(jobs),
-        ])
+        ascend_lint(
+            [
+                "confirm",
+                str(RUNTIME / "triton_ascend" / kernels),
+                "--workload",
+                str(RUNTIME / workload),
+                "--backend",
+                "compile",
+                "--isolated",
+                "--output-format",
+                "json",
+                "--jobs",
+                str(jobs),
+            ]
+        )
     return json.loads(out.getvalue())
 
 
@@ -53,8 +64,10 @@ def main() -> None:
             f"{summary['inconclusive']} inconclusive in {seconds:5.1f} s"
         )
     per = total_seconds / total_confirmed if total_confirmed else float("nan")
-    print(f"total: {total_confirmed} confirmed in {total_seconds:.1f} s wall ({jobs} jobs) "
-          f"= {per:.2f} s per confirmed finding")
+    print(
+        f"total: {total_confirmed} confirmed in {total_seconds:.1f} s wall ({jobs} jobs) "
+        f"= {per:.2f} s per confirmed finding"
+    )
 
 
 if __name__ == "__main__":

@@ -21,10 +21,10 @@ from pathlib import Path
 import libcst as cst
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-from fla_corpus import CACHE, fla_ascend_files, fla_root  # noqa: E402
+from fla_corpus import CACHE, fla_ascend_files, fla_root
 
-from ascend_lint.config import load_settings  # noqa: E402
-from ascend_lint.engine import lint_file  # noqa: E402
+from ascend_lint.config import load_settings
+from ascend_lint.engine import lint_file
 
 
 def best_of(repeat: int, work) -> float:
@@ -69,7 +69,9 @@ def main() -> None:
     print(f"libcst parse alone        {parse:7.2f} s  ({parse / lines * 1e6:6.1f} us/line)")
     print(f"ascend-lint (1 core)      {lint:7.2f} s  ratio to parse {lint / parse:5.2f}x (budget 1.50x)")
     print(f"flake8 alone (E,F,W)      {flake8_alone:7.2f} s")
-    print(f"flake8 + ASC plugin       {flake8_plugin:7.2f} s  ratio to flake8 alone {flake8_plugin / flake8_alone:5.2f}x")
+    print(
+        f"flake8 + ASC plugin       {flake8_plugin:7.2f} s  ratio to flake8 alone {flake8_plugin / flake8_alone:5.2f}x"
+    )
 
 
 if __name__ == "__main__":

@@ -70,8 +70,8 @@ class ConstexprTo(Rule):
     FIX = "safe"
     REQUIRES_TEXT = (".to(",)
 
-    VALID = [
-        '''
+    VALID = (
+        """
 @triton.jit
 def k(x, cu_seqlens, T, i_b_runtime: tl.int32, BT: tl.constexpr):
     i_n = tl.program_id(0)
@@ -84,19 +84,19 @@ def k(x, cu_seqlens, T, i_b_runtime: tl.int32, BT: tl.constexpr):
     i_t = tl.program_id(0)
     i_t64 = i_t.to(tl.int64)
     i_h64 = tl.program_id(1).to(tl.int64)
-''',
-        '''
+""",
+        """
 @triton.jit(do_not_specialize=["B"])
 def k(x, B, num_core: tl.int32, task_num: tl.int32):
     n = B.to(tl.int64)
     core_id = tl.program_id(0)
     for task_id in tl.range(core_id, task_num, num_core):
         t = task_id.to(tl.int64)
-''',
-    ]
-    INVALID = [
+""",
+    )
+    INVALID = (
         Example(
-            '''
+            """
 @triton.jit
 def k(x, B, T, BT: tl.constexpr):
     n = B.to(tl.int64)  # expect
@@ -104,8 +104,8 @@ def k(x, B, T, BT: tl.constexpr):
     i_b = tl.program_id(0)
     bos = (i_b * T).to(tl.int64)  # expect
     eos = (i_b * T + T).to(tl.int64)  # expect
-''',
-            fixed='''
+""",
+            fixed="""
 @triton.jit
 def k(x, B, T, BT: tl.constexpr):
     n = tl.cast(B, tl.int64)
@@ -113,27 +113,27 @@ def k(x, B, T, BT: tl.constexpr):
     i_b = tl.program_id(0)
     bos = tl.cast(i_b, tl.int64) * T
     eos = tl.cast(i_b, tl.int64) * T + T
-''',
+""",
         ),
-        '''
+        """
 @triton.jit(do_not_specialize=["T"])
 def k(x, T, BT: tl.constexpr):
     i_t, i_b = tl.program_id(0), tl.program_id(1)
     base = (i_b * tl.cdiv(T, BT) + i_t).to(tl.int64)  # expect
-''',
-        '''
+""",
+        """
 @triton.jit(do_not_specialize=["T"])
 def k(x, T, BT: tl.constexpr, DH_CS: tl.constexpr):
     NT = tl.cdiv(T, BT)
     last = ((NT - 1) * DH_CS).to(tl.int64)  # expect
-''',
-        '''
+""",
+        """
 @triton.jit
 def k(x, T, W: tl.constexpr):
     for i_w in tl.static_range(W):
         o = i_w.to(tl.int64)  # expect
-''',
-    ]
+""",
+    )
 
     def check_kernel(self, kernel, context):
         flow = kernel.flow
@@ -146,7 +146,13 @@ def k(x, T, W: tl.constexpr):
                 continue
             receiver, dtype = func.value, call.args[0].value
             if _is_int64(dtype, kernel) and _is_index_arithmetic(receiver, flow):
-                yield Report(call, WRAP_MESSAGE, fix=self._fix(call, _cast_index_terms(receiver, flow, dtype), "Cast the index terms before the arithmetic"))
+                yield Report(
+                    call,
+                    WRAP_MESSAGE,
+                    fix=self._fix(
+                        call, _cast_index_terms(receiver, flow, dtype), "Cast the index terms before the arithmetic"
+                    ),
+                )
             elif flow.is_constexpr(receiver) or flow.is_specialisable(receiver):
                 code = context.module.code_for_node(receiver)
                 yield Report(

@@ -67,8 +67,8 @@ class DotLhsReuse(Rule):
     FIX = "unsafe"
     REQUIRES_TEXT = ("dot",)
 
-    VALID = [
-        '''
+    VALID = (
+        """
 @triton.jit
 def k(p_a, p_b, p_o, p_p, D: tl.constexpr):
     b_a = tl.load(p_a)
@@ -82,8 +82,8 @@ def k(p_a, p_b, p_o, p_p, D: tl.constexpr):
     b_c = b_b + 0.0
     b_a = tl.load(p_a)
     tl.store(p_o, b_a + b_c)
-''',
-        '''
+""",
+        """
 @triton.jit
 def k(p_a, p_b, p_o, USE_G: tl.constexpr):
     b_a = tl.load(p_a)
@@ -94,8 +94,8 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
     if not USE_G:
         tl.store(p_o, b_a)
     tl.store(p_o, b_o)
-''',
-        '''
+""",
+        """
 @triton.jit
 def k(p_a, p_b, p_o, NT):
     b_h = tl.zeros([16, 16], dtype=tl.float32)
@@ -103,12 +103,12 @@ def k(p_a, p_b, p_o, NT):
         b_a = tl.load(p_a)
         b_h = tl.dot(b_a, b_h)
     tl.store(p_o, b_h)
-''',
-    ]
-    INVALID = [
+""",
+    )
+    INVALID = (
         # each later left-operand use followed by more reads gets its own pristine copy
         Example(
-            '''
+            """
 @triton.jit
 def k(p_a, p_w, p_o):
     b_a = tl.load(p_a)
@@ -117,8 +117,8 @@ def k(p_a, p_w, p_o):
     b_y = tl.dot(b_a, b_w)  # expect
     b_z = tl.dot(tl.trans(b_a), b_w)  # expect
     tl.store(p_o, b_a + b_x + b_y + b_z)  # expect
-''',
-            fixed='''
+""",
+            fixed="""
 @triton.jit
 def k(p_a, p_w, p_o):
     b_a = tl.load(p_a)
@@ -130,11 +130,11 @@ def k(p_a, p_w, p_o):
     b_y = tl.dot(b_a_c, b_w)
     b_z = tl.dot(tl.trans(b_a_c2), b_w)
     tl.store(p_o, b_a_c3 + b_x + b_y + b_z)
-''',
+""",
             unsafe_fixes=True,
         ),
         Example(
-            '''
+            """
 @triton.jit
 def k(p_a, p_b, p_o):
     b_a = tl.load(p_a)
@@ -144,8 +144,8 @@ def k(p_a, p_b, p_o):
     b_d = tl.dot(tl.trans(b_b), b_a)  # expect
     b_e = -tl.dot(-b_d, b_b)  # expect
     b_c = b_d + 0.0  # expect
-''',
-            fixed='''
+""",
+            fixed="""
 @triton.jit
 def k(p_a, p_b, p_o):
     b_a = tl.load(p_a)
@@ -158,19 +158,19 @@ def k(p_a, p_b, p_o):
     b_d_c = b_d + 0.0
     b_e = -tl.dot(-b_d, b_b_c)
     b_c = b_d_c + 0.0
-''',
+""",
             unsafe_fixes=True,
         ),
         Example(
-            '''
+            """
 @triton.jit
 def k(p_a, p_b, p_c, p_o):
     b_a = tl.load(p_a)
     b_o = tl.dot(tl.dot(b_a, tl.load(p_b)), tl.load(p_c))
     b_a *= 2.0  # expect
     tl.store(p_o, b_a)
-''',
-            fixed='''
+""",
+            fixed="""
 @triton.jit
 def k(p_a, p_b, p_c, p_o):
     b_a = tl.load(p_a)
@@ -178,11 +178,11 @@ def k(p_a, p_b, p_c, p_o):
     b_o = tl.dot(tl.dot(b_a, tl.load(p_b)), tl.load(p_c))
     b_a = b_a_c * 2.0
     tl.store(p_o, b_a)
-''',
+""",
             unsafe_fixes=True,
         ),
         Example(
-            '''
+            """
 @triton.jit
 def k(p_a, p_b, p_o, NT):
     b_a = tl.load(p_a)
@@ -190,8 +190,8 @@ def k(p_a, p_b, p_o, NT):
     for i_t in range(NT):
         b_h += tl.dot(b_a, tl.load(p_b + i_t))  # expect
     tl.store(p_o, b_h)
-''',
-            fixed='''
+""",
+            fixed="""
 @triton.jit
 def k(p_a, p_b, p_o, NT):
     b_a = tl.load(p_a)
@@ -200,11 +200,11 @@ def k(p_a, p_b, p_o, NT):
         b_a_c = b_a + 0.0
         b_h += tl.dot(b_a_c, tl.load(p_b + i_t))
     tl.store(p_o, b_h)
-''',
+""",
             unsafe_fixes=True,
         ),
         Example(
-            '''
+            """
 @triton.jit
 def k(p_a, p_b, p_o, USE_G: tl.constexpr):
     b_a = tl.load(p_a)
@@ -213,8 +213,8 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
     if USE_G:
         b_o = tl.insert_slice(b_o, b_a, [0, 0], [16, 16], [1, 1])  # expect
     tl.store(p_o, b_o)
-''',
-            fixed='''
+""",
+            fixed="""
 @triton.jit
 def k(p_a, p_b, p_o, USE_G: tl.constexpr):
     b_a = tl.load(p_a)
@@ -224,10 +224,10 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
     if USE_G:
         b_o = tl.insert_slice(b_o, b_a, [0, 0], [16, 16], [1, 1])
     tl.store(p_o, b_o)
-''',
+""",
             unsafe_fixes=True,
         ),
-    ]
+    )
 
     def check_kernel(self, kernel, context):
         flow = kernel.flow
@@ -271,8 +271,12 @@ def _lhs_tile(call: cst.Call, kernel) -> cst.Name | None:
             return node
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
             node = node.expression
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and node.func.attr.value == "to" \
-                and not kernel.imports.resolve(node.func):
+        elif (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and node.func.attr.value == "to"
+            and not kernel.imports.resolve(node.func)
+        ):
             node = node.func.value
         elif isinstance(node, cst.Call) and kernel.imports.is_tl(node.func, *_WRAPPERS) and node.args:
             node = node.args[0].value

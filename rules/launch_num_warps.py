@@ -50,79 +50,79 @@ class LaunchNumWarps(Rule):
     FIX = "safe"
     REQUIRES_TEXT = tuple(KNOBS)
 
-    VALID = [
+    VALID = (
         '''
 def launch(x, y, N):
     """Do not pass num_warps=4 on Ascend."""  # num_stages=2 was for CUDA
     kernel[(N,)](x, y, N, BLOCK=1024)
 ''',
-        '''
+        """
 def block_size(n_cols, num_warps=4):
     num_warps = 2 if n_cols <= 2048 else 4
     return num_warps
-''',
-        '''
+""",
+        """
 import torch
 pipe = torch.distributed.pipelining.Schedule(model, num_stages=2)
-''',
-    ]
-    INVALID = [
+""",
+    )
+    INVALID = (
         Example(
-            '''
+            """
 def launch(x, y, N):
     kernel[(N,)](x, y, N, BLOCK=1024, num_warps=4)  # expect
-''',
-            fixed='''
+""",
+            fixed="""
 def launch(x, y, N):
     kernel[(N,)](x, y, N, BLOCK=1024)
-''',
+""",
         ),
-        '''
+        """
 configs = [
     triton.Config({"BT": bt}, num_warps=w, num_stages=s)  # expect
     for bt in (32, 64) for w in (2, 4) for s in (1, 2)
 ]
-''',
-        '''
+""",
+        """
 def make_configs():
     return [triton.Config({"BT": 64}, num_stages=3)]  # expect
-''',
+""",
         Example(
-            '''
+            """
 def launch(x, N):
     kernel[(N,)](x, N, **{"num_warps": 4})  # expect
-''',
-            fixed='''
+""",
+            fixed="""
 def launch(x, N):
     kernel[(N,)](x, N)
-''',
+""",
         ),
         Example(
-            '''
+            """
 def launch(x, N):
     launch_kwargs = {"BLOCK": 64, "num_stages": 2}  # expect
     kernel[(N,)](x, N, **launch_kwargs)
-''',
-            fixed='''
+""",
+            fixed="""
 def launch(x, N):
     launch_kwargs = {"BLOCK": 64}
     kernel[(N,)](x, N, **launch_kwargs)
-''',
+""",
         ),
-        '''
+        """
 def launch_kwargs(n):
     return {"BLOCK": n, "num_warps": 4}  # expect
 
 def launch(x, N):
     kernel[(N,)](x, N, **launch_kwargs(N))
-''',
-        '''
+""",
+        """
 LAUNCH = dict(num_warps=8)  # expect
 
 def launch(x, N):
     kernel[(N,)](x, N, **LAUNCH)
-''',
-    ]
+""",
+    )
 
     def check_module(self, context):
         host = context.host

@@ -66,8 +66,8 @@ class OrConstexprOptionalPointer(Rule):
     FIX = "unsafe"
     REQUIRES_TEXT = (" or ", " and ")
 
-    VALID = [
-        '''
+    VALID = (
+        """
 @triton.heuristics({"USE_INITIAL_STATE": lambda args: args["h0"] is not None})
 @triton.jit
 def k(h0, x, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr, USE_G: tl.constexpr, USE_GK: tl.constexpr):
@@ -83,8 +83,8 @@ def k(h0, x, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr, USE_G: tl.con
     if USE_INITIAL_STATE or i_t * BT < W:
         b_h = b_h + tl.load(x + i_t)
     b_s = tl.load(h0) if USE_INITIAL_STATE else 1.0
-''',
-        '''
+""",
+        """
 @triton.jit
 def k(h0, x, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
     i_t = tl.program_id(0)
@@ -93,12 +93,12 @@ def k(h0, x, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
     if USE_INITIAL_STATE or i_t * BT < W:
         if USE_INITIAL_STATE:
             b_h = tl.load(h0 + i_t)
-''',
-    ]
-    INVALID = [
+""",
+    )
+    INVALID = (
         # `F and R`: the load compiles only with the flag on; `R or not F`: the else arm likewise
         Example(
-            '''
+            """
 @triton.heuristics({"USE_INITIAL_STATE": lambda args: args["h0"] is not None})
 @triton.jit
 def k(h0, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
@@ -111,8 +111,8 @@ def k(h0, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
         b_h += 1.0
     else:
         b_h += tl.load(h0 + tl.arange(0, 16))
-''',
-            fixed='''
+""",
+            fixed="""
 @triton.heuristics({"USE_INITIAL_STATE": lambda args: args["h0"] is not None})
 @triton.jit
 def k(h0, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
@@ -129,19 +129,19 @@ def k(h0, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
         b_h += 1.0
     else:
         b_h += tl.load(h0 + tl.arange(0, 16))
-''',
+""",
             unsafe_fixes=True,
         ),
         Example(
-            '''
+            """
 @triton.jit
 def k(ht, x, NT, STORE_FINAL_STATE: tl.constexpr):
     i_t = tl.program_id(0)
     b_h = tl.load(x + i_t)
     if STORE_FINAL_STATE and i_t == NT - 1:  # expect
         tl.store(ht, b_h)
-''',
-            fixed='''
+""",
+            fixed="""
 @triton.jit
 def k(ht, x, NT, STORE_FINAL_STATE: tl.constexpr):
     i_t = tl.program_id(0)
@@ -149,10 +149,10 @@ def k(ht, x, NT, STORE_FINAL_STATE: tl.constexpr):
     if STORE_FINAL_STATE:
         if i_t == NT - 1:
             tl.store(ht, b_h)
-''',
+""",
             unsafe_fixes=True,
         ),
-        '''
+        """
 @triton.heuristics({"USE_INITIAL_STATE": lambda args: args["initial_state"] is not None})
 @triton.jit
 def k(initial_state, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
@@ -161,8 +161,8 @@ def k(initial_state, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
         b_h = tl.load(initial_state + tl.arange(0, 16))
     else:
         b_h = tl.zeros([16], dtype=tl.float32)
-''',
-        '''
+""",
+        """
 @triton.jit
 def k(h0, ht, x, STORE_FINAL_STATE: tl.constexpr, USE_H0: tl.constexpr):
     i_n = tl.program_id(0)
@@ -175,8 +175,8 @@ def k(h0, ht, x, STORE_FINAL_STATE: tl.constexpr, USE_H0: tl.constexpr):
         b_h = b_h * 2
     else:
         tl.store(ht + i_n, b_h)
-''',
-    ]
+""",
+    )
 
     def check_kernel(self, kernel, context):
         flow = kernel.flow
@@ -268,9 +268,24 @@ def _depth(branch) -> int:
 # the arm compiled for one value of C (B for `or`, A for `and`, or in R) and that value is
 # the one for which the pointer is passed; otherwise no fix is offered.
 
-_SIDE_EFFECTS = frozenset({"store", "atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_xchg",
-                           "atomic_and", "atomic_or", "atomic_xor", "device_print", "device_assert",
-                           "static_print", "static_assert", "debug_barrier"})
+_SIDE_EFFECTS = frozenset(
+    {
+        "store",
+        "atomic_add",
+        "atomic_max",
+        "atomic_min",
+        "atomic_cas",
+        "atomic_xchg",
+        "atomic_and",
+        "atomic_or",
+        "atomic_xor",
+        "device_print",
+        "device_assert",
+        "static_print",
+        "static_assert",
+        "debug_barrier",
+    }
+)
 _PURE_BUILTINS = frozenset({"min", "max", "abs", "int", "float", "bool", "len"})
 
 
@@ -303,8 +318,12 @@ def _flag_and_runtime(test, kernel):
     for flag, runtime in ((test.left, test.right), (test.right, test.left)):
         negated = isinstance(flag, cst.UnaryOperation) and isinstance(flag.operator, cst.Not)
         name = flag.expression if negated else flag
-        if isinstance(name, cst.Name) and flow.flags(name) == CONST and flow.flags(runtime) != CONST \
-                and not _chains(runtime, test.operator):
+        if (
+            isinstance(name, cst.Name)
+            and flow.flags(name) == CONST
+            and flow.flags(runtime) != CONST
+            and not _chains(runtime, test.operator)
+        ):
             return operator, (name, negated), runtime
     return None
 

@@ -43,8 +43,8 @@ class RuntimeDmaBranch(Rule):
     SUMMARY = "A runtime branch between block-pointer and masked DMA keeps both paths in UB"
     REQUIRES_TEXT = ("make_block_ptr",)
 
-    VALID = [
-        '''
+    VALID = (
+        """
 @triton.jit
 def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr, TAIL_MODE: tl.constexpr):
     i_t = tl.program_id(0)
@@ -64,10 +64,10 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr, TAIL_MODE: tl.constexpr):
         tl.store(p_y, b_x, boundary_check=(0, 1))
     else:
         tl.store(p_y, b_x)
-''',
-    ]
-    INVALID = [
-        '''
+""",
+    )
+    INVALID = (
+        """
 @triton.jit
 def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
     i_t = tl.program_id(0)
@@ -79,8 +79,8 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
     else:
         p_x = tl.make_block_ptr(x, (T, D), (D, 1), (i_t * BT, 0), (BT, D), (1, 0))
         tl.store(tl.make_block_ptr(y, (T, D), (D, 1), (i_t * BT, 0), (BT, D), (1, 0)), tl.load(p_x))
-''',
-    ]
+""",
+    )
 
     def check_kernel(self, kernel, context):
         flow = kernel.flow

@@ -54,8 +54,8 @@ class TaskLoopPointerAccumulation(Rule):
     FIX = "unsafe"
     REQUIRES_TEXT = ("range",)
 
-    VALID = [
-        '''
+    VALID = (
+        """
 @triton.jit
 def k(q, o, T, task_num, num_core, BT: tl.constexpr):
     core_id = tl.program_id(0)
@@ -69,12 +69,12 @@ def k(q, o, T, task_num, num_core, BT: tl.constexpr):
     for i_t in range(T):
         tl.store(p, 1.0)
         p += 1
-''',
-    ]
-    INVALID = [
+""",
+    )
+    INVALID = (
         # the offset depends on the task index through `i_b`; the inner advance moves to the copy
         Example(
-            '''
+            """
 @triton.jit
 def k(q, o, T, task_num, num_core, BT: tl.constexpr):
     core_id = tl.program_id(0)
@@ -85,8 +85,8 @@ def k(q, o, T, task_num, num_core, BT: tl.constexpr):
             b_q = tl.load(q + tl.arange(0, BT))
             q += BT
             tl.store(o + task_id, tl.sum(b_q))
-''',
-            fixed='''
+""",
+            fixed="""
 @triton.jit
 def k(q, o, T, task_num, num_core, BT: tl.constexpr):
     core_id = tl.program_id(0)
@@ -97,11 +97,11 @@ def k(q, o, T, task_num, num_core, BT: tl.constexpr):
             b_q = tl.load(q_task + tl.arange(0, BT))
             q_task += BT
             tl.store(o + task_id, tl.sum(b_q))
-''',
+""",
             unsafe_fixes=True,
         ),
         Example(
-            '''
+            """
 @triton.jit
 def k(q, o, T, task_num, num_core, BT: tl.constexpr):
     core_id = tl.program_id(0)
@@ -111,8 +111,8 @@ def k(q, o, T, task_num, num_core, BT: tl.constexpr):
         b_q = tl.load(q + tl.arange(0, BT))
         tl.store(p_o, tl.sum(b_q))
         p_o = p_o + num_core  # expect
-''',
-            fixed='''
+""",
+            fixed="""
 @triton.jit
 def k(q, o, T, task_num, num_core, BT: tl.constexpr):
     core_id = tl.program_id(0)
@@ -122,10 +122,10 @@ def k(q, o, T, task_num, num_core, BT: tl.constexpr):
         b_q = tl.load(q_task + tl.arange(0, BT))
         tl.store(p_o, tl.sum(b_q))
         p_o = p_o + num_core
-''',
+""",
             unsafe_fixes=True,
         ),
-        '''
+        """
 @triton.jit
 def k(q, total, BT: tl.constexpr):
     pid = tl.program_id(0)
@@ -133,8 +133,8 @@ def k(q, total, BT: tl.constexpr):
         for i in range(4):
             q -= BT  # expect
             tl.store(q, 0.0)
-''',
-    ]
+""",
+    )
 
     def check_kernel(self, kernel, context):
         flow = kernel.flow

@@ -13,8 +13,8 @@ does not run in the interpreter at all: its ``.T`` yields a tensor without a blo
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 import numpy as np
 import triton.language as tl
@@ -72,8 +72,12 @@ def _clobbering_dot(create_dot):
 _WRAPPERS = ("cast", "bitcast", "permute", "minus")
 _PATCHES = (
     (interpreter.InterpreterBuilder, "create_dot", _clobbering_dot),
-    *((module, name, _tracking_wrapper)
-      for module in (semantic, ascend_semantic) for name in _WRAPPERS if hasattr(module, name)),
+    *(
+        (module, name, _tracking_wrapper)
+        for module in (semantic, ascend_semantic)
+        for name in _WRAPPERS
+        if hasattr(module, name)
+    ),
 )
 
 

@@ -9,8 +9,8 @@ backend in :data:`AUTO_ORDER`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from . import interpret, npu
 

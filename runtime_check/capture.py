@@ -58,7 +58,7 @@ class Launch:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Launch":
+    def from_json(cls, data: dict[str, Any]) -> Launch:
         return cls(**{**data, "kernel": KernelRef(**data["kernel"])})
 
 
@@ -84,7 +84,7 @@ class Capture:
         return {"workload": self.workload, "error": self.error, "launches": [x.to_json() for x in self.launches]}
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Capture":
+    def from_json(cls, data: dict[str, Any]) -> Capture:
         launches = [Launch.from_json(x) for x in data["launches"]]
         return cls(workload=data["workload"], launches=launches, error=data.get("error"))
 

@@ -25,25 +25,37 @@ MAX_MEMORY_SPECIALISATIONS = 3
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add confirm's own options; ``ascend_lint.cli`` adds PATHS and the selection options."""
     parser.add_argument(
-        "--workload", required=True, type=Path, metavar="W",
+        "--workload",
+        required=True,
+        type=Path,
+        metavar="W",
         help="a Python file defining workload(), which calls your ops with small inputs",
     )
     parser.add_argument(
-        "--backend", choices=backends.CHOICES, default="auto",
+        "--backend",
+        choices=backends.CHOICES,
+        default="auto",
         help="how to replay: compile (real Ascend compiler, no device), interpret, npu, or auto "
         "(per finding, the strongest backend available for its rule)",
     )
     parser.add_argument(
-        "--memory", action="store_true",
+        "--memory",
+        action="store_true",
         help="print each captured kernel's planned UB / L1 / L0C usage with its largest buffers",
     )
     parser.add_argument("--output-format", choices=("text", "json", "sarif"), default="text")
     parser.add_argument(
-        "--timeout", type=float, default=DEFAULT_TIMEOUT, metavar="S",
+        "--timeout",
+        type=float,
+        default=DEFAULT_TIMEOUT,
+        metavar="S",
         help=f"seconds allowed for the workload capture and for each replay (default {DEFAULT_TIMEOUT:g})",
     )
     parser.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 1, metavar="N",
+        "--jobs",
+        type=int,
+        default=os.cpu_count() or 1,
+        metavar="N",
         help="replays run at once (default: number of CPUs)",
     )
 

@@ -212,12 +212,14 @@ def memory_plans(kernel: KernelRef, launches: list[Launch], workdir: Path) -> li
     plans = []
     for launch in launches:
         compiled = compiler.compile(variants.original(compiler.source), launch)
-        plans.append({
-            "kernel": kernel.name,
-            "file": kernel.file,
-            "launch": describe_launch(launch),
-            "error": str(compiled.error) if compiled.error else None,
-            "scopes": compiled.memory_json(),
-            "seconds": round(compiled.seconds, 3),
-        })
+        plans.append(
+            {
+                "kernel": kernel.name,
+                "file": kernel.file,
+                "launch": describe_launch(launch),
+                "error": str(compiled.error) if compiled.error else None,
+                "scopes": compiled.memory_json(),
+                "seconds": round(compiled.seconds, 3),
+            }
+        )
     return plans

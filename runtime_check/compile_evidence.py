@@ -8,9 +8,9 @@ select some) and keeps the first that confirms the finding.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 from . import kernel_source, variants
 from .capture import Launch
@@ -122,6 +122,7 @@ def index_cast(replay, launch: Launch) -> Judgement:
         return Verdict.INCONCLUSIVE, f"the kernel does not compile for another reason: {error}"
     chain = extension_of_i32_multiply(original.ir.get("ttir", ""), original.file, row)
     if chain:
+
         def multiplies_in_i64(fixed) -> str:
             wide = i64_multiplies(fixed.ir.get("ttir", ""), fixed.file, _fixed_row(finding))
             if wide:
@@ -203,7 +204,7 @@ def dma_branch(replay, launch: Launch) -> Judgement:
         failing = next(a for a in alone if not a.ok)
         return Verdict.INCONCLUSIVE, f"{failing.variant.name} does not compile: {failing.error}"
     peaks = [a.memory.peak("UB") for a in alone]
-    arm_text = ", ".join(f"{arm.kind} arm alone {kib(p)}" for arm, p in zip(arms, peaks))
+    arm_text = ", ".join(f"{arm.kind} arm alone {kib(p)}" for arm, p in zip(arms, peaks, strict=False))
     split = f"a constexpr split would plan at most {kib(max(peaks))} per launch"
     if not original.ok:
         overflow = original.memory.overflow or str(original.error)
@@ -220,7 +221,7 @@ def dma_branch(replay, launch: Launch) -> Judgement:
     joined = " + " if relation == "=" else ", "
     placement = _arm_placement(original, arms)
     return Verdict.CONFIRMED, (
-        f"peak UB: original {kib(peak)} {relation} {joined.join(f'{a.kind} arm {kib(p)}' for a, p in zip(arms, peaks))}"
+        f"peak UB: original {kib(peak)} {relation} {joined.join(f'{a.kind} arm {kib(p)}' for a, p in zip(arms, peaks, strict=False))}"
         f" (each arm alone); both arms' buffers hold UB at once{placement}; {split}"
     )
 

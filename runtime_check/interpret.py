@@ -37,8 +37,10 @@ from .verdicts import Outcome, Verdict, inconclusive
 BACKEND = "interpret"
 RULES = ("ASC003",)
 ASCEND_DOT = "every tl.dot overwrites its lhs tile with NaN afterwards, as on the NPU"
-NEEDS_NPU = ("needs an NPU: the interpreter runs the kernel as written, and pointer accumulation "
-             "across tasks goes wrong only in triton-ascend's NPU code generation (--backend npu)")
+NEEDS_NPU = (
+    "needs an NPU: the interpreter runs the kernel as written, and pointer accumulation "
+    "across tasks goes wrong only in triton-ascend's NPU code generation (--backend npu)"
+)
 
 
 def missing_reason() -> str | None:
@@ -82,8 +84,9 @@ def check_fixed_source(original: str, fixed: str, *, timeout: float = 120.0) -> 
         path = Path(tmp) / "kernel_module.py"
         path.write_text(original)
         variant = variants.Variant("fixed", fixed)
-        job = ValueJob(workload=str(path), kernel_file=str(path),
-                       replays=[Replay(variant), Replay(variant, ascend_dot=True)])
+        job = ValueJob(
+            workload=str(path), kernel_file=str(path), replays=[Replay(variant), Replay(variant, ascend_dot=True)]
+        )
         result = run_in_subprocess(job, timeout)
     failures = [result.workload_error] + [run.error for run in result.runs]
     if any(failures):
@@ -114,11 +117,13 @@ def judge(finding: Finding, kernel: str, result: ValueResult) -> tuple[Verdict, 
     if not clobbered:
         return Verdict.REFUTED, (
             f"with Ascend tl.dot semantics ({ASCEND_DOT}) {kernel} writes the same outputs over "
-            f"{replayed}; this workload may not reach the read at line {finding.location.row}")
+            f"{replayed}; this workload may not reach the read at line {finding.location.row}"
+        )
     how = "under Ascend semantics"
     return Verdict.CONFIRMED, (
         f"with Ascend tl.dot semantics ({ASCEND_DOT}) {kernel} writes different outputs over "
-        f"{replayed}: {describe(clobbered)}. {fix_note(launches, fixed[0] if fixed else None, how)}")
+        f"{replayed}: {describe(clobbered)}. {fix_note(launches, fixed[0] if fixed else None, how)}"
+    )
 
 
 def value_job(finding: Finding, workload: str, kernel_file: str, kernel: str) -> ValueJob:
@@ -142,5 +147,11 @@ def replay(job: ReplayJob, workdir: Path) -> Outcome:
     values = value_job(job.finding, job.workload, job.kernel.file, job.kernel.name)
     result = run_job(values)
     verdict, evidence = judge(job.finding, job.kernel.name, result)
-    return Outcome(job.finding, verdict, BACKEND, evidence, reports(values, result, _semantics),
-                   seconds=time.perf_counter() - start)
+    return Outcome(
+        job.finding,
+        verdict,
+        BACKEND,
+        evidence,
+        reports(values, result, _semantics),
+        seconds=time.perf_counter() - start,
+    )

@@ -51,7 +51,7 @@ class ReplayJob:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "ReplayJob":
+    def from_json(cls, data: dict[str, Any]) -> ReplayJob:
         return cls(
             finding=finding_from_json(data["finding"]),
             backend=data["backend"],
@@ -127,15 +127,15 @@ def match(finding: Finding, source: str, capture: Capture) -> tuple[KernelRef | 
     statement = _innermost(spans.statements, row)
     if statement is not None:
         chosen = [
-            x for x in capture.launches
-            if x.call_site and x.call_site[0] == path and statement.holds(x.call_site[1])
+            x for x in capture.launches if x.call_site and x.call_site[0] == path and statement.holds(x.call_site[1])
         ]
         if chosen:
             return chosen[0].kernel, distinct(chosen)
 
     if finding.code == "ASC001":
         chosen = [
-            x for x in capture.launches
+            x
+            for x in capture.launches
             if x.call_site and x.call_site[0] == path and any(k in x.options for k in LAUNCH_OPTIONS)
         ]
         if chosen:

@@ -8,7 +8,6 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-
 _OPTION = re.compile(r"""["']?(\w+)["']?\s*[=:]\s*(\d+)""")
 
 
@@ -123,7 +122,6 @@ def optional_pointer_guard(source: str, row: int) -> OptionalPointerGuard | None
     candidates = {u.name for u in collect.uses if u.in_target} & plain
     flags = set().union(*(u.tested & constexprs for u in collect.uses if u.in_target and u.name in candidates))
     pointers = {
-        name for name in candidates
-        if all(u.tested & flags for u in collect.uses if u.name == name and not u.in_target)
+        name for name in candidates if all(u.tested & flags for u in collect.uses if u.name == name and not u.in_target)
     }
     return OptionalPointerGuard(tuple(sorted(flags)), tuple(sorted(pointers)))

@@ -15,9 +15,10 @@ from __future__ import annotations
 import math
 import os
 from collections import Counter
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from .capture import KernelRef
 
@@ -48,8 +49,7 @@ class TensorDifference:
     max_abs_diff: float  # inf when an element became NaN/inf
 
     def describe(self) -> str:
-        text = (f"{self.tensor}: {self.mismatched}/{self.total} elements differ, "
-                f"max abs diff {self.max_abs_diff:.3g}")
+        text = f"{self.tensor}: {self.mismatched}/{self.total} elements differ, max abs diff {self.max_abs_diff:.3g}"
         return text + (f", {self.poisoned} NaN/inf" if self.poisoned else "")
 
 
@@ -68,8 +68,10 @@ def host_array(tensor) -> np.ndarray:
 def _copies(arguments: dict[str, Any], device: str) -> dict[str, Any]:
     """Tensors copied (to ``device``); an argument passed twice stays one tensor."""
     copies: dict[int, Any] = {}
-    return {name: copies.setdefault(id(value), value.detach().clone().to(device))
-            if _is_tensor(value) else value for name, value in arguments.items()}
+    return {
+        name: copies.setdefault(id(value), value.detach().clone().to(device)) if _is_tensor(value) else value
+        for name, value in arguments.items()
+    }
 
 
 def _outputs(arguments: dict[str, Any]) -> dict[str, np.ndarray]:
@@ -91,18 +93,20 @@ def capturing(wanted: Callable[[KernelRef], bool]) -> Iterator[list[ValueLaunch]
         if kwargs.get("warmup") or not wanted(kernel):
             return original(executor, *args, **kwargs)
         names = executor.arg_names
-        bound = {**dict(zip(names, args)), **{k: v for k, v in kwargs.items() if k in names}}
+        bound = {**dict(zip(names, args, strict=False)), **{k: v for k, v in kwargs.items() if k in names}}
         inputs = _copies(bound, "cpu")
         result = original(executor, *args, **kwargs)
         grid = executor.grid(bound) if callable(executor.grid) else executor.grid
-        launches.append(ValueLaunch(
-            kernel=kernel,
-            index=counts[kernel],
-            grid=tuple(int(x) for x in grid),
-            inputs=inputs,
-            options={k: v for k, v in kwargs.items() if k not in names},
-            outputs=_outputs(bound),
-        ))
+        launches.append(
+            ValueLaunch(
+                kernel=kernel,
+                index=counts[kernel],
+                grid=tuple(int(x) for x in grid),
+                inputs=inputs,
+                options={k: v for k, v in kwargs.items() if k not in names},
+                outputs=_outputs(bound),
+            )
+        )
         counts[kernel] += 1
         return result
 
@@ -120,8 +124,7 @@ def replay(kernel, launch: ValueLaunch, device: str = "cpu") -> dict[str, np.nda
     return _outputs(inputs)
 
 
-def _difference(tensor: str, reference: np.ndarray, candidate: np.ndarray,
-                tolerance: float) -> TensorDifference | None:
+def _difference(tensor: str, reference: np.ndarray, candidate: np.ndarray, tolerance: float) -> TensorDifference | None:
     import numpy as np
 
     if reference.shape != candidate.shape:
@@ -137,29 +140,39 @@ def _difference(tensor: str, reference: np.ndarray, candidate: np.ndarray,
     return TensorDifference(tensor, mismatched, ref.size, poisoned, max_gap)
 
 
-def compare(reference: ValueLaunch, candidate: dict[str, np.ndarray],
-            tolerance: float = 0.0) -> list[TensorDifference]:
+def compare(reference: ValueLaunch, candidate: dict[str, np.ndarray], tolerance: float = 0.0) -> list[TensorDifference]:
     """The output tensors of ``reference`` that ``candidate`` (a replay of it) changed.
 
     ``tolerance`` is both the relative and the absolute tolerance (0: exact, NaN equals NaN).
     """
-    found = (_difference(f"{reference.label}: {name}", array, candidate[name], tolerance)
-             for name, array in reference.outputs.items())
+    found = (
+        _difference(f"{reference.label}: {name}", array, candidate[name], tolerance)
+        for name, array in reference.outputs.items()
+    )
     return [difference for difference in found if difference]
 
 
-def compare_runs(reference: list[ValueLaunch], candidate: list[ValueLaunch],
-                 tolerance: float = 0.0) -> list[TensorDifference]:
+def compare_runs(
+    reference: list[ValueLaunch], candidate: list[ValueLaunch], tolerance: float = 0.0
+) -> list[TensorDifference]:
     """Differences between two runs of one workload, launch by launch.
 
     A launch made in one run only counts as one difference of unknown size.
     """
+
     def keyed(launches):
         return {(launch.kernel.name, launch.index): launch for launch in launches}
 
     ours, theirs = keyed(reference), keyed(candidate)
-    differences = [difference for key, launch in ours.items() if key in theirs
-                   for difference in compare(launch, theirs[key].outputs, tolerance)]
-    differences += [TensorDifference(f"{launch.label}: made in one run only", 1, 1, 0, math.inf)
-                    for key, launch in {**ours, **theirs}.items() if (key in ours) != (key in theirs)]
+    differences = [
+        difference
+        for key, launch in ours.items()
+        if key in theirs
+        for difference in compare(launch, theirs[key].outputs, tolerance)
+    ]
+    differences += [
+        TensorDifference(f"{launch.label}: made in one run only", 1, 1, 0, math.inf)
+        for key, launch in {**ours, **theirs}.items()
+        if (key in ours) != (key in theirs)
+    ]
     return differences

@@ -62,7 +62,7 @@ def _against_original(launches: list[ValueLaunch], original: ReplayRun, fixed: R
     """How the fixed variant's NPU outputs compare with the original's, in one sentence."""
     if fixed.error:
         return ""
-    as_run = [replace(launch, outputs=outputs) for launch, outputs in zip(launches, original.outputs)]
+    as_run = [replace(launch, outputs=outputs) for launch, outputs in zip(launches, original.outputs, strict=False)]
     changed = differences(as_run, fixed, TOLERANCE)
     return f" On the NPU, fixed vs original: {describe(changed) if changed else 'the same outputs'}."
 
@@ -78,13 +78,15 @@ def judge(finding: Finding, kernel: str, result: ValueResult) -> tuple[Verdict, 
     if not wrong:
         return Verdict.REFUTED, (
             f"on the NPU {kernel} matches the interpreter's standard-semantics outputs over {replayed} "
-            f"(tolerance {TOLERANCE:g}); this workload may not reach line {finding.location.row}")
+            f"(tolerance {TOLERANCE:g}); this workload may not reach line {finding.location.row}"
+        )
     fixed_run = fixed[0] if fixed else None
     comparison = _against_original(launches, original, fixed_run) if fixed_run else ""
     return Verdict.CONFIRMED, (
         f"on the NPU {kernel} writes outputs that differ from the interpreter's standard-semantics "
         f"outputs over {replayed} (tolerance {TOLERANCE:g}): {describe(wrong)}. "
-        f"{fix_note(launches, fixed_run, 'on the NPU', TOLERANCE)}{comparison}")
+        f"{fix_note(launches, fixed_run, 'on the NPU', TOLERANCE)}{comparison}"
+    )
 
 
 def replay(job: ReplayJob, workdir: Path) -> Outcome:
@@ -95,8 +97,9 @@ def replay(job: ReplayJob, workdir: Path) -> Outcome:
         return compile_backend.replay(job, workdir)
     start = time.perf_counter()
     launches_file = str(workdir / "launches.pkl")
-    capture = ValueJob(workload=job.workload, kernel_file=job.kernel.file,
-                       kernel_names=[job.kernel.name], launches_file=launches_file)
+    capture = ValueJob(
+        workload=job.workload, kernel_file=job.kernel.file, kernel_names=[job.kernel.name], launches_file=launches_file
+    )
     try:
         reference = run_in_subprocess(capture, REFERENCE_TIMEOUT)
     except WorkerFailed as failed:
@@ -105,9 +108,19 @@ def replay(job: ReplayJob, workdir: Path) -> Outcome:
         return inconclusive(job.finding, BACKEND, never_launched(job.kernel.name, reference))
     source = Path(job.kernel.file).read_text()
     fixed = variants.fixed(source, job.finding)
-    on_npu = ValueJob(workload=job.workload, device="npu", launches_file=launches_file,
-                      replays=[Replay(v) for v in (variants.original(source), fixed) if v])
+    on_npu = ValueJob(
+        workload=job.workload,
+        device="npu",
+        launches_file=launches_file,
+        replays=[Replay(v) for v in (variants.original(source), fixed) if v],
+    )
     result = run_job(on_npu)  # its launches carry the reference outputs
     verdict, evidence = judge(job.finding, job.kernel.name, result)
-    return Outcome(job.finding, verdict, BACKEND, evidence, reports(on_npu, result, lambda _: "on the NPU"),
-                   seconds=time.perf_counter() - start)
+    return Outcome(
+        job.finding,
+        verdict,
+        BACKEND,
+        evidence,
+        reports(on_npu, result, lambda _: "on the NPU"),
+        seconds=time.perf_counter() - start,
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from .launches import TensorDifference, ValueLaunch, compare
 from .value_worker import Replay, ReplayRun, ValueJob, ValueResult
@@ -11,11 +11,13 @@ from .verdicts import VariantReport
 SHOWN_DIFFERENCES = 3
 
 
-def differences(launches: list[ValueLaunch], run: ReplayRun,
-                tolerance: float = 0.0) -> list[TensorDifference]:
+def differences(launches: list[ValueLaunch], run: ReplayRun, tolerance: float = 0.0) -> list[TensorDifference]:
     """What a replay changed in the captured launches' outputs."""
-    return [difference for launch, outputs in zip(launches, run.outputs)
-            for difference in compare(launch, outputs, tolerance)]
+    return [
+        difference
+        for launch, outputs in zip(launches, run.outputs, strict=False)
+        for difference in compare(launch, outputs, tolerance)
+    ]
 
 
 def describe(found: list[TensorDifference]) -> str:
@@ -27,13 +29,19 @@ def describe(found: list[TensorDifference]) -> str:
 def reports(job: ValueJob, result: ValueResult, where: Callable[[Replay], str]) -> list[VariantReport]:
     """One report per replay; ``where(replay)`` names how it ran."""
     launches = ", ".join(launch.label for launch in result.launches)
-    return [VariantReport(variant=f"{replay.variant.name} ({where(replay)})", launch=launches,
-                          ok=run.error is None, error=run.error, seconds=round(run.seconds, 3))
-            for replay, run in zip(job.replays, result.runs)]
+    return [
+        VariantReport(
+            variant=f"{replay.variant.name} ({where(replay)})",
+            launch=launches,
+            ok=run.error is None,
+            error=run.error,
+            seconds=round(run.seconds, 3),
+        )
+        for replay, run in zip(job.replays, result.runs, strict=False)
+    ]
 
 
-def fix_note(launches: list[ValueLaunch], run: ReplayRun | None, how: str,
-             tolerance: float = 0.0) -> str:
+def fix_note(launches: list[ValueLaunch], run: ReplayRun | None, how: str, tolerance: float = 0.0) -> str:
     """Whether the fixed variant, run ``how``, reproduces the standard-semantics outputs."""
     if run is None:
         return "The rule offers no fix to verify."
@@ -42,8 +50,10 @@ def fix_note(launches: list[ValueLaunch], run: ReplayRun | None, how: str,
     left = differences(launches, run, tolerance)
     if left:
         return f"Fix NOT verified: {how} the fixed variant still differs: {describe(left)}."
-    return (f"Fix verified: {how} the fixed variant matches the standard-semantics outputs "
-            f"on all {len(launches)} launch(es).")
+    return (
+        f"Fix verified: {how} the fixed variant matches the standard-semantics outputs "
+        f"on all {len(launches)} launch(es)."
+    )
 
 
 def last_line(error: str) -> str:

@@ -54,8 +54,9 @@ class ValueJob:
     launches_file: str | None = None
 
     def wants(self, kernel: KernelRef) -> bool:
-        return ((self.kernel_file is None or kernel.file == os.path.realpath(self.kernel_file))
-                and (self.kernel_names is None or kernel.name in self.kernel_names))
+        return (self.kernel_file is None or kernel.file == os.path.realpath(self.kernel_file)) and (
+            self.kernel_names is None or kernel.name in self.kernel_names
+        )
 
 
 @dataclass

@@ -49,7 +49,7 @@ class Outcome:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, Any]) -> "Outcome":
+    def from_json(cls, data: dict[str, Any]) -> Outcome:
         return cls(
             finding=finding_from_json(data["finding"]),
             verdict=Verdict(data["verdict"]),
@@ -75,9 +75,7 @@ def _position(data: dict[str, int]) -> Position:
 def finding_from_json(data: dict[str, Any]) -> Finding:
     fix = data.get("fix")
     if fix is not None:
-        edits = tuple(
-            Edit(_position(e["start"]), _position(e["end"]), e["content"]) for e in fix["edits"]
-        )
+        edits = tuple(Edit(_position(e["start"]), _position(e["end"]), e["content"]) for e in fix["edits"])
         fix = Fix(fix["applicability"], fix["message"], edits)
     related = tuple(
         Related(r["filename"], _position(r["location"]), _position(r["end_location"]), r["message"])

@@ -17,10 +17,13 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+
+import ascend_lint
 
 from . import backends
 from .capture import Capture, KernelRef, Launch
@@ -29,6 +32,14 @@ from .toolchain import ToolchainMissing
 from .verdicts import Outcome, inconclusive
 
 _STDERR_TAIL = 6
+# The directory that holds the ascend_lint package this process imported. A child puts it first
+# on sys.path, so it runs the same code whatever its working directory holds (a source checkout
+# next to an installed wheel, another worktree).
+PACKAGE_ROOT = str(Path(ascend_lint.__file__).resolve().parents[1])
+_BOOTSTRAP = (
+    "import runpy, sys; root, module = sys.argv[1:3]; del sys.argv[1:3]; sys.path.insert(0, root); "
+    "runpy.run_module(module, run_name='__main__', alter_sys=True)"
+)
 
 
 @dataclass
@@ -55,7 +66,7 @@ def run_child(module: str, task: Any, timeout: float, cwd: str | None = None) ->
         task_path.write_text(json.dumps(task))
         start = time.perf_counter()
         child = subprocess.Popen(
-            [sys.executable, "-m", module, str(task_path), str(result_path)],
+            [sys.executable, "-c", _BOOTSTRAP, PACKAGE_ROOT, module, str(task_path), str(result_path)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             text=True,

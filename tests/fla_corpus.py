@@ -26,8 +26,17 @@ def fla_root() -> Path:
     CACHE.mkdir(parents=True, exist_ok=True)
     wheels = list(CACHE.glob(f"fla_core-{FLA_VERSION}-*.whl"))
     if not wheels:
-        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet",
-                   f"fla-core=={FLA_VERSION}", "-d", str(CACHE)]
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            "--no-deps",
+            "--quiet",
+            f"fla-core=={FLA_VERSION}",
+            "-d",
+            str(CACHE),
+        ]
         try:
             done = subprocess.run(command, capture_output=True, text=True, timeout=300)
         except subprocess.TimeoutExpired:

@@ -16,7 +16,7 @@ def line_of(text: str, fragment: str) -> int:
 
 # ASC003: b_a stored after it was tl.dot's lhs, with a non-ASCII name earlier on that line;
 # ASC001: num_warps in the launch.
-BAD_KERNEL = '''\
+BAD_KERNEL = """\
 import torch
 import triton
 import triton.language as tl
@@ -37,11 +37,11 @@ def matmul(a, b, α):
     c = torch.empty_like(a)
     matmul_kernel[(1,)](a, b, c, α, BLOCK=16, num_warps=4)
     return c
-'''
+"""
 BAD_FINDINGS = {("ASC003", line_of(BAD_KERNEL, "tl.store(α_ptr")), ("ASC001", line_of(BAD_KERNEL, "num_warps"))}
 DOT_LINE = line_of(BAD_KERNEL, "tl.dot(")
 
-GOOD_KERNEL = '''\
+GOOD_KERNEL = """\
 import triton
 import triton.language as tl
 
@@ -56,7 +56,7 @@ def matmul_kernel(a_ptr, b_ptr, c_ptr, BLOCK: tl.constexpr):
 
 def matmul(a, b, c):
     matmul_kernel[(1,)](a, b, c, BLOCK=16)
-'''
+"""
 
 BAD_PATH = "pkg/ops/triton_ascend/matmul.py"
 GOOD_PATH = "pkg/ops/triton_ascend/clean.py"
@@ -92,9 +92,7 @@ def git(repo: Path, *args: str) -> str:
 def ascend_lint(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:
     """Run the installed `ascend-lint` console script."""
     script = Path(sys.executable).with_name("ascend-lint")
-    return subprocess.run(
-        [str(script), *args], cwd=cwd, input=stdin, capture_output=True, text=True, encoding="utf-8"
-    )
+    return subprocess.run([str(script), *args], cwd=cwd, input=stdin, capture_output=True, text=True, encoding="utf-8")
 
 
 def cli_json(*paths: str, cwd: Path) -> list[dict]:

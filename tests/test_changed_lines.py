@@ -18,7 +18,7 @@ from ascend_lint.model import Diagnostic, FileResult, Finding, Position, Related
 
 ORIGINAL = [f"line {n}" for n in range(1, 11)]
 # Second commit: line 3 modified, two lines inserted after line 7, line 9 deleted.
-CHANGED = ORIGINAL[:2] + ["line 3 changed"] + ORIGINAL[3:7] + ["new a", "new b", "line 8"] + ORIGINAL[9:]
+CHANGED = [*ORIGINAL[:2], "line 3 changed", *ORIGINAL[3:7], "new a", "new b", "line 8", *ORIGINAL[9:]]
 NON_ASCII_NAME = "ké rnel.py"
 
 
@@ -53,7 +53,7 @@ def test_git_reports_added_and_modified_lines(repo: Path) -> None:
 
 
 def test_git_counts_uncommitted_and_untracked_changes(repo: Path) -> None:
-    write_lines(repo / "pkg" / "k.py", CHANGED + ["appended"])
+    write_lines(repo / "pkg" / "k.py", [*CHANGED, "appended"])
     write_lines(repo / "pkg" / "untracked.py", ["u1", "u2", "u3"])
     changed = changed_lines_from_git("HEAD", repo / "pkg")
     assert changed.keys() == {(repo / "pkg" / "k.py").resolve(), (repo / "pkg" / "untracked.py").resolve()}

@@ -83,7 +83,7 @@ def test_json_has_ruff_compatible_keys(project: Path, capsys) -> None:
     findings = json_findings(capsys)
     assert {f["code"] for f in findings} == {"ASC001", "ASC003", "ASC005"}
     for finding in findings:
-        assert KEYS <= set(finding)
+        assert set(finding) >= KEYS
         assert finding["filename"] == PATH
         assert set(finding["location"]) == set(finding["end_location"]) == {"row", "column"}
         assert finding["noqa_row"] == finding["location"]["row"]

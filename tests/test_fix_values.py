@@ -14,10 +14,11 @@ pytest.importorskip("triton", reason="needs the runtime extra (triton-ascend)")
 pytest.importorskip("torch", reason="needs the runtime extra (torch)")
 np = pytest.importorskip("numpy", reason="needs the runtime extra (numpy)")
 
+from conftest import FIXTURES, settings  # noqa: E402
+
 from ascend_lint.engine import lint_source  # noqa: E402
 from ascend_lint.fixer import fix_result  # noqa: E402
 from ascend_lint.runtime_check.interpret import run_source  # noqa: E402
-from conftest import FIXTURES, settings  # noqa: E402
 
 pytestmark = pytest.mark.runtime
 
@@ -32,7 +33,8 @@ def outputs(source: str, *, emulate: bool) -> list[dict[str, np.ndarray]]:
 
 def same(a: list[dict[str, np.ndarray]], b: list[dict[str, np.ndarray]]) -> bool:
     return len(a) == len(b) and all(
-        x.keys() == y.keys() and all(np.array_equal(x[k], y[k], equal_nan=True) for k in x) for x, y in zip(a, b)
+        x.keys() == y.keys() and all(np.array_equal(x[k], y[k], equal_nan=True) for k in x)
+        for x, y in zip(a, b, strict=False)
     )
 
 

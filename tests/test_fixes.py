@@ -13,6 +13,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES, settings
+from fla_corpus import fla_ascend_files
 
 from ascend_lint import engine
 from ascend_lint.cli import main
@@ -21,8 +23,6 @@ from ascend_lint.engine import lint_file
 from ascend_lint.fixer import FixedFile, fix_result, write_fixed
 from ascend_lint.fixes import FixPlan, Replace, apply_edits
 from ascend_lint.rules.launch_num_warps import LaunchNumWarps
-from conftest import FIXTURES, settings
-from fla_corpus import fla_ascend_files
 
 CLI = [sys.executable, "-m", "ascend_lint", "check", "--isolated", "--target-all"]
 KERNEL_FILES = sorted((FIXTURES / "triton_ascend").glob("*.py"))
@@ -75,7 +75,7 @@ def fixed_in_memory(path: Path, unsafe: bool = True):
 
 @pytest.mark.parametrize("path", KERNEL_FILES, ids=lambda p: p.name)
 def test_fixing_twice_changes_nothing(path):
-    result, fixed = fixed_in_memory(path)
+    result, _fixed = fixed_in_memory(path)
     assert result.error is None
     again, refixed = fix_result(result, settings(), unsafe=True)
     assert refixed is None and again.findings == result.findings
@@ -215,8 +215,14 @@ def test_diff_prints_a_unified_diff_and_writes_nothing(kernel_file, tmp_path):
     assert done.returncode == 1
     assert kernel_file.read_text() == KERNEL
     assert done.stdout.startswith("--- kernel.py\n+++ kernel.py\n@@ ")
-    patched = subprocess.run(["patch", "-p0", "-o", "-", "kernel.py"], input=done.stdout, cwd=tmp_path,
-                             capture_output=True, text=True, check=True)
+    patched = subprocess.run(
+        ["patch", "-p0", "-o", "-", "kernel.py"],
+        input=done.stdout,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert patched.stdout == UNSAFE_FIXED
 
 
@@ -243,12 +249,17 @@ def test_json_output_carries_each_fix(kernel_file):
     done = run_cli("--output-format", "json", kernel_file.name, cwd=kernel_file.parent)
     findings = json.loads(done.stdout)
     assert {(f["code"], f["fix"]["applicability"]) for f in findings} == {
-        ("ASC001", "safe"), ("ASC002", "safe"), ("ASC003", "unsafe")
+        ("ASC001", "safe"),
+        ("ASC002", "safe"),
+        ("ASC003", "unsafe"),
     }
     dot = next(f["fix"] for f in findings if f["code"] == "ASC003")
     assert dot["edits"] == [
-        {"content": "b_x_c = b_x + 0.0\n    ",
-         "location": {"row": 8, "column": 5}, "end_location": {"row": 8, "column": 5}},
+        {
+            "content": "b_x_c = b_x + 0.0\n    ",
+            "location": {"row": 8, "column": 5},
+            "end_location": {"row": 8, "column": 5},
+        },
         {"content": "b_x_c", "location": {"row": 9, "column": 17}, "end_location": {"row": 9, "column": 20}},
     ]
 

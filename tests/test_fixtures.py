@@ -9,17 +9,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES, REPO, expected_rows
 
 from ascend_lint.config import Settings
 from ascend_lint.engine import lint_file
-from conftest import FIXTURES, REPO, expected_rows
 
 # fixtures/runtime/ belongs to the replay tests (`confirm`) and carries no markers.
-CORPUS = sorted(
-    path
-    for folder in ("triton_ascend", "cuda", "example")
-    for path in (FIXTURES / folder).rglob("*.py")
-)
+CORPUS = sorted(path for folder in ("triton_ascend", "cuda", "example") for path in (FIXTURES / folder).rglob("*.py"))
 RULE_FILES = {
     "ASC001": "asc001_launch_num_warps.py",
     "ASC002": "asc002_constexpr_to.py",

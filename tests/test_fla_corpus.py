@@ -29,10 +29,12 @@ False positives known: none.
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
+
+from fla_corpus import fla_ascend_files, fla_root
 
 from ascend_lint.config import ASCEND_IMPORTS, load_settings
 from ascend_lint.engine import lint_paths
-from fla_corpus import fla_ascend_files, fla_root
 
 EXPECTED = {"ASC001": 26, "ASC003": 13, "ASC005": 4}
 
@@ -48,7 +50,7 @@ def test_fla_ascend_kernels_findings_per_rule():
     ascend_paths = {str(p) for p in fla_ascend_files()}
     assert ascend_paths <= checked
     for extra in checked - ascend_paths:  # selected because they import torch_npu / the CANN extension
-        assert ASCEND_IMPORTS.search(open(extra, encoding="utf-8").read()), extra
+        assert ASCEND_IMPORTS.search(Path(extra).read_text(encoding="utf-8")), extra
     findings = [f for r in results for f in r.findings]
     assert all("triton_ascend" in f.filename for f in findings)
     assert dict(Counter(f.code for f in findings)) == EXPECTED

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import libcst as cst
 import pytest
+from conftest import snippet_source
 
 from ascend_lint.flow import CALL, CONST, DEF, LOADED, LOOP, PID, READ, SCALAR, SPEC, Flow
 from ascend_lint.imports import ImportMap
 from ascend_lint.kernels import find_kernels
-from conftest import snippet_source
 
 
 def kernel_of(code: str):

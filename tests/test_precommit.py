@@ -79,8 +79,19 @@ def runs(tmp_path_factory: pytest.TempPathFactory, projects: dict[str, Path]) ->
     env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path_factory.mktemp("pre-commit-home"))}
     started = {
         name: subprocess.Popen(
-            [sys.executable, "-m", "pre_commit", "try-repo", str(hook_repo), hook]
-            + ["--color", "never", "--verbose", "--files", path],
+            [
+                sys.executable,
+                "-m",
+                "pre_commit",
+                "try-repo",
+                str(hook_repo),
+                hook,
+                "--color",
+                "never",
+                "--verbose",
+                "--files",
+                path,
+            ],
             cwd=projects[name],
             env=env,
             stdout=subprocess.PIPE,

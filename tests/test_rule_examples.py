@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 
 import pytest
+from conftest import EXPECT, expected_rows, found_rows, settings, snippet_source
 
 from ascend_lint.engine import lint_source
 from ascend_lint.fixer import fix_result
 from ascend_lint.registry import all_rules
 from ascend_lint.rule import Example
-from conftest import EXPECT, expected_rows, found_rows, settings, snippet_source
 
 MARKER = re.compile(r"[ \t]*" + EXPECT.pattern)
 

@@ -41,10 +41,22 @@ def confirm(kernels: str, workload: str, *extra: str) -> tuple[int, dict]:
     """Run ``ascend-lint confirm`` on one fixture module; the exit code and the JSON report."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        code = main([
-            "confirm", str(KERNELS / kernels), "--workload", str(RUNTIME / workload), "--backend", "compile",
-            "--isolated", "--output-format", "json", "--timeout", str(TIMEOUT), *extra,
-        ])
+        code = main(
+            [
+                "confirm",
+                str(KERNELS / kernels),
+                "--workload",
+                str(RUNTIME / workload),
+                "--backend",
+                "compile",
+                "--isolated",
+                "--output-format",
+                "json",
+                "--timeout",
+                str(TIMEOUT),
+                *extra,
+            ]
+        )
     return code, json.loads(out.getvalue())
 
 

@@ -16,16 +16,17 @@ import pytest
 pytest.importorskip("triton", reason="needs the runtime extra (triton-ascend)")
 pytest.importorskip("torch", reason="needs the runtime extra (torch)")
 
-from ascend_lint.cli import main  # noqa: E402
-from ascend_lint.model import Finding, Position  # noqa: E402
-from ascend_lint.runtime_check import backends, interpret, worker  # noqa: E402
-from ascend_lint.runtime_check.capture import KernelRef  # noqa: E402
-from ascend_lint.runtime_check.jobs import ReplayJob  # noqa: E402
-from ascend_lint.runtime_check.launches import compare_runs  # noqa: E402
-from ascend_lint.runtime_check.value_evidence import differences  # noqa: E402
-from ascend_lint.runtime_check.value_worker import run_in_subprocess  # noqa: E402
-from ascend_lint.runtime_check.verdicts import Verdict  # noqa: E402
-from value_cases import BUGS, FIXTURES, SAFE, finding, fixed_finding, hand_fixed, row_of  # noqa: E402
+from value_cases import BUGS, FIXTURES, SAFE, finding, fixed_finding, hand_fixed, row_of
+
+from ascend_lint.cli import main
+from ascend_lint.model import Finding, Position
+from ascend_lint.runtime_check import backends, interpret, worker
+from ascend_lint.runtime_check.capture import KernelRef
+from ascend_lint.runtime_check.jobs import ReplayJob
+from ascend_lint.runtime_check.launches import compare_runs
+from ascend_lint.runtime_check.value_evidence import differences
+from ascend_lint.runtime_check.value_worker import run_in_subprocess
+from ascend_lint.runtime_check.verdicts import Verdict
 
 pytestmark = pytest.mark.runtime
 
@@ -82,7 +83,7 @@ def test_fix_check_catches_an_unfixed_kernel():
     assert [d.tensor for d in check.ascend] == ["chain_product_kernel launch 0: a_copy"]
 
 
-WRAPPERS = '''
+WRAPPERS = """
 import torch
 import triton
 import triton.language as tl
@@ -110,12 +111,11 @@ def workload():
     x, w = (torch.randn(16, 16, generator=gen) for _ in range(2))
     outs = [torch.zeros(16, 16) for _ in range(3)]
     wrappers_kernel[(1,)](x, w, *outs, BT=16)
-'''
+"""
 
 
 def test_emulation_clobbers_through_wrappers_but_not_copies():
-    changed = compare_runs(interpret.run_source(WRAPPERS, emulate=False),
-                           interpret.run_source(WRAPPERS, emulate=True))
+    changed = compare_runs(interpret.run_source(WRAPPERS, emulate=False), interpret.run_source(WRAPPERS, emulate=True))
 
     clobbered = sorted(d.tensor for d in changed)
     assert clobbered == ["wrappers_kernel launch 0: o_cast", "wrappers_kernel launch 0: o_neg"]
@@ -143,10 +143,16 @@ def _skip_on_an_npu():
         pytest.skip("an NPU is present: auto picks npu")
 
 
-@pytest.mark.parametrize("code, backend", [
-    ("ASC001", "compile"), ("ASC002", "compile"), ("ASC003", "interpret"),
-    ("ASC004", "compile"), ("ASC005", "compile"),
-])
+@pytest.mark.parametrize(
+    "code, backend",
+    [
+        ("ASC001", "compile"),
+        ("ASC002", "compile"),
+        ("ASC003", "interpret"),
+        ("ASC004", "compile"),
+        ("ASC005", "compile"),
+    ],
+)
 def test_auto_picks_the_strongest_backend_without_an_npu(code, backend):
     _skip_on_an_npu()
     assert backends.resolve("auto", code) == backend
@@ -156,10 +162,18 @@ def test_auto_says_asc006_needs_an_npu():
     _skip_on_an_npu()
     fixture = FIXTURES / "asc006_task_loop_ptr_advance.py"
     row = row_of(fixture.read_text(), "p_x += ")
-    flagged = Finding("ASC006", "task-loop-pointer-accumulation", "m", str(fixture),
-                      Position(row, 9), Position(row, 11), kernel="chunk_sum_kernel")
-    job = ReplayJob(flagged, backends.resolve("auto", "ASC006"), str(fixture),
-                    KernelRef(str(fixture), "m", "chunk_sum_kernel"))
+    flagged = Finding(
+        "ASC006",
+        "task-loop-pointer-accumulation",
+        "m",
+        str(fixture),
+        Position(row, 9),
+        Position(row, 11),
+        kernel="chunk_sum_kernel",
+    )
+    job = ReplayJob(
+        flagged, backends.resolve("auto", "ASC006"), str(fixture), KernelRef(str(fixture), "m", "chunk_sum_kernel")
+    )
 
     outcome = worker.replay(job, TIMEOUT)
 
@@ -184,8 +198,19 @@ def test_confirm_replays_the_linters_own_asc003_findings():
     """``ascend-lint confirm`` end to end: the linter's findings, auto backend, JSON report."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exit_code = main(["confirm", str(FIXTURES), "--workload", str(FIXTURES.parent / "workload_asc003.py"),
-                          "--select", "ASC003", "--isolated", "--output-format", "json"])
+        exit_code = main(
+            [
+                "confirm",
+                str(FIXTURES),
+                "--workload",
+                str(FIXTURES.parent / "workload_asc003.py"),
+                "--select",
+                "ASC003",
+                "--isolated",
+                "--output-format",
+                "json",
+            ]
+        )
     findings = json.loads(out.getvalue())["findings"]
 
     assert exit_code == 1

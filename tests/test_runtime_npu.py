@@ -10,12 +10,13 @@ import pytest
 
 pytest.importorskip("triton", reason="needs the runtime extra (triton-ascend)")
 
-from ascend_lint.model import Finding, Position  # noqa: E402
-from ascend_lint.runtime_check import npu, worker  # noqa: E402
-from ascend_lint.runtime_check.capture import KernelRef  # noqa: E402
-from ascend_lint.runtime_check.jobs import ReplayJob  # noqa: E402
-from ascend_lint.runtime_check.verdicts import Verdict  # noqa: E402
-from value_cases import BUGS, FIXTURES, SAFE, finding, fixed_finding, row_of  # noqa: E402
+from value_cases import BUGS, FIXTURES, SAFE, finding, fixed_finding, row_of
+
+from ascend_lint.model import Finding, Position
+from ascend_lint.runtime_check import npu, worker
+from ascend_lint.runtime_check.capture import KernelRef
+from ascend_lint.runtime_check.jobs import ReplayJob
+from ascend_lint.runtime_check.verdicts import Verdict
 
 NO_NPU = npu.missing_reason()
 pytestmark = [pytest.mark.npu, pytest.mark.skipif(NO_NPU is not None, reason=str(NO_NPU))]
@@ -45,15 +46,25 @@ def test_asc003_safe_pattern_is_refuted_on_the_npu(fixture):
     assert outcome.verdict is Verdict.REFUTED, outcome.evidence
 
 
-@pytest.mark.parametrize("fixture, verdict", [
-    ("asc006_task_loop_ptr_advance.py", Verdict.CONFIRMED),
-    ("asc006_task_loop_rebound.py", Verdict.REFUTED),
-])
+@pytest.mark.parametrize(
+    "fixture, verdict",
+    [
+        ("asc006_task_loop_ptr_advance.py", Verdict.CONFIRMED),
+        ("asc006_task_loop_rebound.py", Verdict.REFUTED),
+    ],
+)
 def test_asc006_task_loop_on_the_npu(fixture, verdict):
     path = FIXTURES / fixture
     row = row_of(path.read_text(), "for task_id in")
-    flagged = Finding("ASC006", "task-loop-pointer-accumulation", "pointer advanced across tasks",
-                      str(path), Position(row, 5), Position(row, 8), kernel="chunk_sum_kernel")
+    flagged = Finding(
+        "ASC006",
+        "task-loop-pointer-accumulation",
+        "pointer advanced across tasks",
+        str(path),
+        Position(row, 5),
+        Position(row, 8),
+        kernel="chunk_sum_kernel",
+    )
 
     outcome = _on_npu(flagged, "chunk_sum_kernel")
 

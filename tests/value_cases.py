@@ -15,33 +15,65 @@ FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "runtime" / "tr
 # Each bug: its kernel, the output the clobbered read corrupts, and a hand-written fix — a
 # pristine `+ 0.0` copy taken before the first lhs dot, with the later reads rewritten to it.
 BUGS = {
-    "asc003_wrapped_cast.py": ("attend_and_scale_kernel", "a_scaled", [
-        ("    b_o = tl.dot(b_a.to(b_v.dtype), b_v)\n",
-         "    b_a_c = b_a + 0.0\n    b_o = tl.dot(b_a.to(b_v.dtype), b_v)\n"),
-        ("b_a * 0.5", "b_a_c * 0.5"),
-    ]),
-    "asc003_wrapped_trans.py": ("gram_project_kernel", "o", [
-        ("    b_kv = tl.dot(tl.trans(b_k), b_v)\n",
-         "    b_k_c = b_k + 0.0\n    b_kv = tl.dot(tl.trans(b_k), b_v)\n"),
-        ("tl.dot(b_k, b_kv)", "tl.dot(b_k_c, b_kv)"),
-    ]),
-    "asc003_negated_dot.py": ("commutator_kernel", "o", [
-        ("    b_o = -tl.dot(b_x, b_w)\n", "    b_x_c = b_x + 0.0\n    b_o = -tl.dot(b_x, b_w)\n"),
-        ("tl.dot(b_w, b_x)", "tl.dot(b_w, b_x_c)"),
-    ]),
-    "asc003_nested_dot.py": ("chain_product_kernel", "a_copy", [
-        ("    b_o = tl.dot(tl.dot(b_a, b_b), b_c)\n",
-         "    b_a_c = b_a + 0.0\n    b_o = tl.dot(tl.dot(b_a, b_b), b_c)\n"),
-        ("tl.store(a_copy + tile, b_a)", "tl.store(a_copy + tile, b_a_c)"),
-    ]),
-    "asc003_loop_carried.py": ("query_key_sum_kernel", "o", [
-        ("        b_o += tl.dot(b_q, b_k)\n", "        b_q_c = b_q + 0.0\n        b_o += tl.dot(b_q_c, b_k)\n"),
-    ]),
-    "asc003_post_dot_copy.py": ("two_projections_kernel", "o", [
-        ("    b_o = tl.dot(b_x, tl.load(w1 + tile))\n",
-         "    b_x_c = b_x + 0.0\n    b_o = tl.dot(b_x, tl.load(w1 + tile))\n"),
-        ("b_x_copy = b_x + 0.0", "b_x_copy = b_x_c + 0.0"),
-    ]),
+    "asc003_wrapped_cast.py": (
+        "attend_and_scale_kernel",
+        "a_scaled",
+        [
+            (
+                "    b_o = tl.dot(b_a.to(b_v.dtype), b_v)\n",
+                "    b_a_c = b_a + 0.0\n    b_o = tl.dot(b_a.to(b_v.dtype), b_v)\n",
+            ),
+            ("b_a * 0.5", "b_a_c * 0.5"),
+        ],
+    ),
+    "asc003_wrapped_trans.py": (
+        "gram_project_kernel",
+        "o",
+        [
+            (
+                "    b_kv = tl.dot(tl.trans(b_k), b_v)\n",
+                "    b_k_c = b_k + 0.0\n    b_kv = tl.dot(tl.trans(b_k), b_v)\n",
+            ),
+            ("tl.dot(b_k, b_kv)", "tl.dot(b_k_c, b_kv)"),
+        ],
+    ),
+    "asc003_negated_dot.py": (
+        "commutator_kernel",
+        "o",
+        [
+            ("    b_o = -tl.dot(b_x, b_w)\n", "    b_x_c = b_x + 0.0\n    b_o = -tl.dot(b_x, b_w)\n"),
+            ("tl.dot(b_w, b_x)", "tl.dot(b_w, b_x_c)"),
+        ],
+    ),
+    "asc003_nested_dot.py": (
+        "chain_product_kernel",
+        "a_copy",
+        [
+            (
+                "    b_o = tl.dot(tl.dot(b_a, b_b), b_c)\n",
+                "    b_a_c = b_a + 0.0\n    b_o = tl.dot(tl.dot(b_a, b_b), b_c)\n",
+            ),
+            ("tl.store(a_copy + tile, b_a)", "tl.store(a_copy + tile, b_a_c)"),
+        ],
+    ),
+    "asc003_loop_carried.py": (
+        "query_key_sum_kernel",
+        "o",
+        [
+            ("        b_o += tl.dot(b_q, b_k)\n", "        b_q_c = b_q + 0.0\n        b_o += tl.dot(b_q_c, b_k)\n"),
+        ],
+    ),
+    "asc003_post_dot_copy.py": (
+        "two_projections_kernel",
+        "o",
+        [
+            (
+                "    b_o = tl.dot(b_x, tl.load(w1 + tile))\n",
+                "    b_x_c = b_x + 0.0\n    b_o = tl.dot(b_x, tl.load(w1 + tile))\n",
+            ),
+            ("b_x_copy = b_x + 0.0", "b_x_copy = b_x_c + 0.0"),
+        ],
+    ),
 }
 
 # The documented safe patterns, with the line a looser rule would flag.
@@ -68,15 +100,26 @@ def line_edits(before: str, after: str) -> tuple[Edit, ...]:
     """``after`` as whole-line edits of ``before`` (the shape of a linter fix)."""
     old, new = before.splitlines(keepends=True), after.splitlines(keepends=True)
     blocks = difflib.SequenceMatcher(a=old, b=new).get_opcodes()
-    return tuple(Edit(Position(i1 + 1, 1), Position(i2 + 1, 1), "".join(new[j1:j2]))
-                 for tag, i1, i2, j1, j2 in blocks if tag != "equal")
+    return tuple(
+        Edit(Position(i1 + 1, 1), Position(i2 + 1, 1), "".join(new[j1:j2]))
+        for tag, i1, i2, j1, j2 in blocks
+        if tag != "equal"
+    )
 
 
 def finding(fixture: str, kernel: str, read: str, fix: Fix | None = None) -> Finding:
     path = FIXTURES / fixture
     row = row_of(path.read_text(), read)
-    return Finding("ASC003", "dot-lhs-reuse", "tile read after it was the lhs of tl.dot", str(path),
-                   Position(row, 5), Position(row, 9), kernel=kernel, fix=fix)
+    return Finding(
+        "ASC003",
+        "dot-lhs-reuse",
+        "tile read after it was the lhs of tl.dot",
+        str(path),
+        Position(row, 5),
+        Position(row, 9),
+        kernel=kernel,
+        fix=fix,
+    )
 
 
 def fixed_finding(fixture: str) -> Finding:

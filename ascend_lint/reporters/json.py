@@ -35,8 +35,12 @@ def finding_to_dict(finding: Finding) -> dict:
         "noqa_row": finding.noqa_row,
         "url": None,
         "related": [
-            {"filename": relative_display(r.filename), "location": _position(r.location),
-             "end_location": _position(r.end_location), "message": r.message}
+            {
+                "filename": relative_display(r.filename),
+                "location": _position(r.location),
+                "end_location": _position(r.end_location),
+                "message": r.message,
+            }
             for r in finding.related
         ],
     }

@@ -56,27 +56,31 @@ def _key(finding: Finding) -> ResultKey:
 
 
 def _driver(rules: Sequence) -> dict:
-    return shared.without_none({
-        "name": shared.NAME,
-        "version": __version__,
-        "semanticVersion": __version__,
-        "informationUri": shared.HOMEPAGE,
-        "rules": [_descriptor(rule) for rule in rules],
-    })
+    return shared.without_none(
+        {
+            "name": shared.NAME,
+            "version": __version__,
+            "semanticVersion": __version__,
+            "informationUri": shared.HOMEPAGE,
+            "rules": [_descriptor(rule) for rule in rules],
+        }
+    )
 
 
 def _descriptor(rule) -> dict:
     documentation = rule.documentation()
-    return shared.without_none({
-        "id": rule.CODE,
-        "name": rule.NAME,
-        "shortDescription": {"text": rule.SUMMARY},
-        "fullDescription": {"text": _first_paragraph(documentation)},
-        "help": {"text": documentation, "markdown": documentation},
-        "helpUri": shared.rule_url(rule.CODE),
-        "defaultConfiguration": {"level": shared.LEVEL},
-        "properties": {"tags": ["triton", "ascend"], "precision": "high"},
-    })
+    return shared.without_none(
+        {
+            "id": rule.CODE,
+            "name": rule.NAME,
+            "shortDescription": {"text": rule.SUMMARY},
+            "fullDescription": {"text": _first_paragraph(documentation)},
+            "help": {"text": documentation, "markdown": documentation},
+            "helpUri": shared.rule_url(rule.CODE),
+            "defaultConfiguration": {"level": shared.LEVEL},
+            "properties": {"tags": ["triton", "ascend"], "precision": "high"},
+        }
+    )
 
 
 def _first_paragraph(markdown: str) -> str:

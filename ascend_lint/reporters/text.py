@@ -25,8 +25,10 @@ def _excerpt(finding: Finding, lines: list[str]) -> list[str]:
     marker = " " * (start - 1) + "^" * max(1, end - start)
     out = [f"  {row:>{width}} | {line}", f"  {'':>{width}} | {marker}"]
     for related in finding.related:
-        out.append(f"  {'':>{width}} = {relative_display(related.filename)}:{related.location.row}:"
-                   f"{related.location.column}: {related.message}")
+        out.append(
+            f"  {'':>{width}} = {relative_display(related.filename)}:{related.location.row}:"
+            f"{related.location.column}: {related.message}"
+        )
     if finding.fix is not None:
         label = "fix" if finding.fix.applicability == "safe" else "unsafe fix"
         out.append(f"  {'':>{width}} = {label} available: {finding.fix.message}")
