@@ -13,13 +13,13 @@ import dataclasses
 import re
 import subprocess
 import sys
-from collections.abc import Collection
+from collections.abc import Collection, Mapping
 from pathlib import Path
 
 from ascend_lint.config import ConfigError
 from ascend_lint.model import FileResult, Finding
 
-ChangedLines = dict[Path, Collection[int]]
+ChangedLines = Mapping[Path, Collection[int]]
 # The lines of a file that did not exist before: all of them.
 EVERY_LINE = range(1, sys.maxsize)
 
@@ -35,7 +35,11 @@ def restrict_to_changed_lines(
     results: list[FileResult], *, diff_base: str | None = None, diff_file: str | None = None
 ) -> list[FileResult]:
     """``results`` restricted to the lines changed since ``diff_base`` or added by ``diff_file``."""
-    changed = changed_lines_from_git(diff_base) if diff_base else changed_lines_from_diff(read_diff(diff_file))
+    if diff_base:
+        changed = changed_lines_from_git(diff_base)
+    else:
+        assert diff_file is not None, "either diff_base or diff_file"
+        changed = changed_lines_from_diff(read_diff(diff_file))
     return filter_results(results, changed)
 
 
@@ -97,12 +101,9 @@ def changed_lines_from_git(rev: str, cwd: Path | str = ".") -> ChangedLines:
     """
     top = Path(_git(cwd, "rev-parse", "--show-toplevel").strip())
     prefixes = ["--src-prefix=a/", "--dst-prefix=b/"]  # whatever diff.noprefix says
-    changed: ChangedLines = changed_lines_from_diff(
-        _git(top, "diff", "-U0", "--no-color", "--no-ext-diff", *prefixes, rev), top
-    )
+    changed = changed_lines_from_diff(_git(top, "diff", "-U0", "--no-color", "--no-ext-diff", *prefixes, rev), top)
     untracked = _git(top, "ls-files", "-z", "--others", "--exclude-standard")
-    changed.update(((top / name).resolve(), EVERY_LINE) for name in untracked.split("\0") if name)
-    return changed
+    return {**changed, **{(top / name).resolve(): EVERY_LINE for name in untracked.split("\0") if name}}
 
 
 def _git(cwd: Path | str, *args: str) -> str:

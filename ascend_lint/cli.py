@@ -9,12 +9,16 @@ from __future__ import annotations
 import argparse
 import sys
 from collections import Counter
+from typing import TYPE_CHECKING
 
 from . import __version__
-from .config import ConfigError, load_settings
+from .config import ConfigError, Settings, load_settings
 from .engine import lint_paths, lint_source, relative_display
 from .model import FileResult
 from .registry import all_rules, rule_by_selector
+
+if TYPE_CHECKING:
+    from .fixer import FixOutcome
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -45,7 +49,7 @@ def add_selection_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--stdin-filename", metavar="PATH", help="the path of the file read from stdin (`-`)")
 
 
-def settings_from(args):
+def settings_from(args: argparse.Namespace) -> Settings:
     return load_settings(
         [p for p in args.paths if p != "-"] or [args.stdin_filename or "."],
         config=args.config,
@@ -57,8 +61,8 @@ def settings_from(args):
     )
 
 
-def lint_requested(args, settings) -> list[FileResult]:
-    results = []
+def lint_requested(args: argparse.Namespace, settings: Settings) -> list[FileResult]:
+    results: list[FileResult] = []
     paths = [p for p in args.paths if p != "-"]
     if "-" in args.paths:
         results.append(lint_source(sys.stdin.read(), args.stdin_filename or "-", settings))
@@ -127,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_ERROR
 
 
-def _check(args) -> int:
+def _check(args: argparse.Namespace) -> int:
     from .reporters import render
 
     settings = settings_from(args)
@@ -170,7 +174,9 @@ def _check(args) -> int:
     return EXIT_CLEAN
 
 
-def _fix(results, stdin_result, settings, args):
+def _fix(
+    results: list[FileResult], stdin_result: FileResult | None, settings: Settings, args: argparse.Namespace
+) -> FixOutcome:
     """Apply fixes; files are written (unless --diff), the stdin buffer never is."""
     from .fixer import apply_fixes, fix_result
 
@@ -186,12 +192,12 @@ def _fix(results, stdin_result, settings, args):
 
 def _list_rules() -> int:
     for rule in all_rules():
-        fix = {"safe": "fix", "unsafe": "unsafe fix"}.get(rule.FIX, "")
+        fix = {"safe": "fix", "unsafe": "unsafe fix"}.get(rule.FIX or "", "")
         print(f"{rule.CODE}  {rule.NAME:<32} {fix:<11} {rule.SUMMARY}")
     return EXIT_CLEAN
 
 
-def _show_rule(args) -> int:
+def _show_rule(args: argparse.Namespace) -> int:
     if args.all:
         print("\n".join(rule.documentation() for rule in all_rules()))
         return EXIT_CLEAN

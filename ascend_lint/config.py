@@ -12,9 +12,11 @@ import fnmatch
 import os
 import re
 import sys
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -129,7 +131,9 @@ def glob_match(pattern: str, path: str) -> bool:
 
 
 @lru_cache(maxsize=256)
-def _resolve_selection(codes, select, extend_select, ignore) -> frozenset[str]:
+def _resolve_selection(
+    codes: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...], ignore: tuple[str, ...]
+) -> frozenset[str]:
     enabled = set()
     for code in codes:
         decisions = [(len(p), True) for p in (*select, *extend_select) if code.startswith(p)]
@@ -166,14 +170,14 @@ def find_config(start: Path) -> Path | None:
     return None
 
 
-def read_config(path: Path) -> dict:
+def read_config(path: Path) -> dict[str, Any]:
     try:
         data = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
-    table = data.get("tool", {}).get("ascend-lint", {}) if path.name == "pyproject.toml" else data
+    table: dict[str, Any] = data.get("tool", {}).get("ascend-lint", {}) if path.name == "pyproject.toml" else data
     unknown = sorted(set(table) - KNOWN_KEYS)
     if unknown:
         raise ConfigError(
@@ -196,8 +200,8 @@ def read_config(path: Path) -> dict:
 
 
 def load_settings(
-    paths=(),
-    config: str | os.PathLike | None = None,
+    paths: Sequence[str] = (),
+    config: str | os.PathLike[str] | None = None,
     isolated: bool = False,
     select: list[str] | None = None,
     ignore: list[str] | None = None,

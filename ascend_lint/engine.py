@@ -7,15 +7,17 @@ import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
+import libcst as cst
+
 from . import source as sources
 from .config import Settings
 from .fixes import plan_edits
 from .imports import ImportMap
 from .kernels import find_kernels
-from .model import Diagnostic, FileResult, Finding, Fix, Related
+from .model import Diagnostic, FileResult, Finding, Fix, Position, Related
 from .positions import node_layout
 from .registry import all_rules
-from .rule import ModuleContext, Report
+from .rule import ModuleContext, Report, Rule
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 _DISABLE_FILE = re.compile(
@@ -25,7 +27,7 @@ _DISABLE_FILE = re.compile(
 
 def lint_paths(paths: Iterable[str], settings: Settings) -> list[FileResult]:
     """Lint files and folders; one FileResult per Python file considered."""
-    results = []
+    results: list[FileResult] = []
     for filename in expand_paths(paths, settings, results):
         results.append(lint_file(filename, settings))
     return results
@@ -102,7 +104,7 @@ def lint_source(
     return result
 
 
-def _run_rules(rules, context: ModuleContext) -> Iterator[tuple[type, Report, str | None]]:
+def _run_rules(rules: Iterable[Rule], context: ModuleContext) -> Iterator[tuple[Rule, Report, str | None]]:
     for rule in rules:
         for report in rule.check_module(context):
             yield rule, report, None
@@ -111,10 +113,10 @@ def _run_rules(rules, context: ModuleContext) -> Iterator[tuple[type, Report, st
                 yield rule, report, kernel.name
 
 
-def _findings(context: ModuleContext, reports: list[tuple[type, Report, str | None]]) -> list[Finding]:
+def _findings(context: ModuleContext, reports: list[tuple[Rule, Report, str | None]]) -> list[Finding]:
     if not reports:
         return []
-    wanted = []
+    wanted: list[cst.CSTNode] = []
     for _, report, _ in reports:
         wanted.append(report.node)
         if report.end_node is not None:
@@ -123,7 +125,7 @@ def _findings(context: ModuleContext, reports: list[tuple[type, Report, str | No
         if report.fix is not None:
             wanted.extend(report.fix.nodes())
     ranges, indents = node_layout(context.module, wanted)
-    findings = {}
+    findings: dict[tuple[str, Position, str], Finding] = {}
     for rule, report, kernel in reports:
         start, end = ranges[report.node]
         if report.end_node is not None:

@@ -25,7 +25,7 @@ from . import source as sources
 from .config import Settings
 from .engine import lint_source, relative_display
 from .fixes import apply_edits
-from .model import Diagnostic, Edit, FileResult, Finding, Fix
+from .model import Diagnostic, Edit, FileResult, Finding, Fix, Position
 
 MAX_PASSES = 20
 
@@ -94,12 +94,12 @@ def fix_result(result: FileResult, settings: Settings, *, unsafe: bool) -> tuple
         if not fixes or text == fixed.fixed:
             return current, fixed if fixed.fixed != fixed.original else None
         applied = {fix.edits for fix in chosen}
-        repaired = [f for f in current.findings if f.fix is not None and f.fix.edits in applied]
+        repaired = [(f.code, f.fix) for f in current.findings if f.fix is not None and f.fix.edits in applied]
         problem = syntax_problem(fixed.original, text, result.filename)
         if problem is not None:
-            codes = ", ".join(sorted({f.code for f in repaired}))
+            codes = ", ".join(sorted({code for code, _ in repaired}))
             return _rejected(result, f"fixes for {codes} would produce invalid code ({problem}); file left unchanged")
-        fixed.counts.update((f.code, f.fix.message) for f in repaired)
+        fixed.counts.update((code, fix.message) for code, fix in repaired)
         fixed.fixed = text
         current = lint_source(text, result.filename, settings)
         if current.error is not None:
@@ -151,7 +151,7 @@ def _compile_error(text: str, filename: str) -> str | None:
     return None
 
 
-def _located(message: str, location) -> str:
+def _located(message: str, location: Position | None) -> str:
     return f"{message} at line {location.row}" if location is not None else message
 
 

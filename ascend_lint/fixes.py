@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
-from .model import Edit, Position
-from .positions import NEWLINE
+from .model import Applicability, Edit, Position
+from .positions import NEWLINE, Range
 
 _NEWLINE_AT_END = re.compile(r"(\r\n?|\n)\Z")
 
@@ -33,7 +33,7 @@ class InsertBefore:
 
 @dataclass(frozen=True)
 class FixPlan:
-    applicability: str  # "safe" or "unsafe"
+    applicability: Applicability
     message: str
     changes: tuple[Replace | InsertBefore, ...]
 
@@ -125,7 +125,8 @@ def render(module: cst.Module, old: cst.CSTNode, new: cst.CSTNode | str, indent:
     """
     if isinstance(new, str):
         return new
-    if getattr(old, "lpar", None) and getattr(new, "lpar", None) == old.lpar:
+    old_parentheses = getattr(old, "lpar", None)
+    if old_parentheses and getattr(new, "lpar", None) == old_parentheses:
         new = new.with_changes(lpar=(), rpar=())
     if isinstance(new, cst.BaseStatement):
         new = new.with_changes(leading_lines=())
@@ -135,7 +136,9 @@ def render(module: cst.Module, old: cst.CSTNode, new: cst.CSTNode | str, indent:
     return text.removeprefix(indent) if isinstance(new, cst.BaseStatement) else text
 
 
-def plan_edits(module: cst.Module, plan: FixPlan, ranges, indents) -> tuple[Edit, ...]:
+def plan_edits(
+    module: cst.Module, plan: FixPlan, ranges: Mapping[cst.CSTNode, Range], indents: Mapping[cst.CSTNode, str]
+) -> tuple[Edit, ...]:
     """Turn a plan into text edits, given the node ranges and indentation computed for the file."""
     edits = []
     for change in plan.changes:

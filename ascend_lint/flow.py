@@ -15,13 +15,14 @@ return). On top of that:
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
 
 import libcst as cst
 
-from .kernels import Kernel
+from .kernels import Kernel, Param
 
 # Value flags: a bit set describing where a value can come from.
 CONST = 1  # literal, constexpr parameter, dtype, tl.static_range index
@@ -48,16 +49,23 @@ DMA_FNS = ("load", "store")
 @dataclass(eq=False)
 class Event:
     index: int
-    kind: str
-    node: cst.CSTNode | None
+    kind: str  # READ, DEF, CALL or POINT
+    node: cst.CSTNode  # READ: the Name; CALL: the Call; DEF: the Name, Param or AugAssign; POINT: the If/loop
     name: str | None = None
-    conds: tuple = ()
-    loops: tuple = ()
+    conds: tuple[tuple[Branch, bool], ...] = ()  # the enclosing `if` arms: (branch, True for the body arm)
+    loops: tuple[Loop, ...] = ()  # the enclosing loops, outermost first
     metadata: bool = False  # a read of `.dtype` / `.shape`: not a data read
     value: cst.BaseExpression | None = None  # for definitions: the assigned expression
     value_flags: int | None = None  # for definitions with no expression (parameters, loop indices)
     succ: list[Event] = field(default_factory=list)
     pred: list[Event] = field(default_factory=list)
+
+    @property
+    def call(self) -> cst.Call:
+        """The call of a CALL event."""
+        if not isinstance(self.node, cst.Call):
+            raise TypeError(f"a {self.kind} event has no call")
+        return self.node
 
 
 @dataclass(eq=False)
@@ -86,7 +94,6 @@ class Branch:
 @dataclass(eq=False)
 class Loop:
     node: cst.For | cst.While
-    header: Event
     body: range
     kind: str  # "static_range", "range" (tl.range / range), "iter", "while"
     is_task_loop: bool = False
@@ -98,7 +105,6 @@ class Flow:
         self.events: list[Event] = []
         self.defs: dict[str, list[Event]] = {}
         self.calls: list[Event] = []
-        self.call_events: dict[cst.Call, Event] = {}
         self.branches: list[Branch] = []
         self.loops: list[Loop] = []
         self.name_flags: dict[str, int] = {}
@@ -106,48 +112,47 @@ class Flow:
     # ---- value facts -------------------------------------------------------------------
     def flags(self, node: cst.BaseExpression) -> int:
         """Where the value of `node` can come from (flow-insensitive)."""
-        t = type(node)
-        if t is cst.Name:
+        if isinstance(node, cst.Name):
             if node.value in ("True", "False", "None"):
                 return CONST
             # Names the kernel never defines are globals: Triton only admits constexpr ones.
             return self.name_flags.get(node.value, CONST)
-        if t in _LEAVES or t in (cst.FormattedString, cst.ConcatenatedString):
+        if isinstance(node, (*_LEAVES, cst.FormattedString, cst.ConcatenatedString)):
             return CONST
-        if t is cst.Attribute:
+        if isinstance(node, cst.Attribute):
             if node.attr.value in _METADATA_ATTRS or self.kernel.imports.resolve(node):
                 return CONST
             return self.flags(node.value)
-        if t is cst.Call:
+        if isinstance(node, cst.Call):
             return self._call_flags(node)
-        if t is cst.Subscript:
+        if isinstance(node, cst.Subscript):
             result = self.flags(node.value)
             for element in node.slice:
                 if isinstance(element.slice, cst.Index):
                     result |= self.flags(element.slice.value)
             return result
-        if t is cst.BinaryOperation or t is cst.BooleanOperation:
+        if isinstance(node, (cst.BinaryOperation, cst.BooleanOperation)):
             return self.flags(node.left) | self.flags(node.right)
-        if t is cst.UnaryOperation:
+        if isinstance(node, cst.UnaryOperation):
             return self.flags(node.expression)
-        if t is cst.Comparison:
+        if isinstance(node, cst.Comparison):
             result = self.flags(node.left)
             for target in node.comparisons:
                 result |= self.flags(target.comparator)
             return result
-        if t is cst.Tuple or t is cst.List:
+        if isinstance(node, (cst.Tuple, cst.List)):
             result = 0
-            for element in node.elements:
-                result |= self.flags(element.value)
+            for item in node.elements:
+                result |= self.flags(item.value)
             return result
-        if t is cst.Lambda:
+        if isinstance(node, cst.Lambda):
             return TENSOR
         result = 0
         for child in node.children:
             if isinstance(child, cst.BaseExpression):
                 result |= self.flags(child)
             elif isinstance(child, (cst.ComparisonTarget, cst.Element, cst.Arg)):
-                result |= self.flags(child.children[0] if isinstance(child, cst.ComparisonTarget) else child.value)
+                result |= self.flags(child.comparator if isinstance(child, cst.ComparisonTarget) else child.value)
         return result
 
     def _call_flags(self, node: cst.Call) -> int:
@@ -209,8 +214,8 @@ class Flow:
         return any(self.runtime_everywhere(child, at) for child in _operands(node))
 
     def def_flags(self, event: Event) -> int:
-        if event.value_flags is not None:
-            return event.value_flags
+        if event.value is None:  # parameters and loop indices carry their flags
+            return event.value_flags or 0
         return self.flags(event.value)
 
     # ---- def-use along control-flow paths ----------------------------------------------
@@ -275,15 +280,14 @@ class Flow:
     @cached_property
     def pointer_names(self) -> frozenset[str]:
         """Names used as the base of a memory access, followed back through definitions."""
-        names = {self.pointer_base(pointer_arg(e.node)) for e in self.calls_to(*MEMORY_FNS)}
-        pending = [n for n in names if n]
+        names = {base for e in self.calls_to(*MEMORY_FNS) if (base := self.pointer_base(pointer_arg(e.call)))}
+        pending = list(names)
         while pending:
             for definition in self.defs.get(pending.pop(), ()):
                 base = self.pointer_base(definition.value)
                 if base and base not in names:
                     names.add(base)
                     pending.append(base)
-        names.discard(None)
         return frozenset(names)
 
     def is_block_pointer(self, node: cst.BaseExpression | None) -> bool:
@@ -307,9 +311,9 @@ class Flow:
     def calls_to(self, *names: str) -> Iterator[Event]:
         """Call events of `tl.<name>` in evaluation order."""
         imports = self.kernel.imports
-        return (e for e in self.calls if imports.is_tl(e.node.func, *names))
+        return (e for e in self.calls if imports.is_tl(e.call.func, *names))
 
-    def loop_of(self, event: Event, predicate=lambda loop: True) -> Loop | None:
+    def loop_of(self, event: Event, predicate: Callable[[Loop], bool] = lambda loop: True) -> Loop | None:
         """The innermost enclosing loop satisfying `predicate`."""
         for loop in reversed(event.loops):
             if predicate(loop):
@@ -345,24 +349,23 @@ class _Builder:
     def __init__(self, flow: Flow):
         self.flow = flow
         self.frontier: list[Event] = []
-        self.conds: tuple = ()
-        self.loops: tuple = ()
+        self.conds: tuple[tuple[Branch, bool], ...] = ()
+        self.loops: tuple[Loop, ...] = ()
         self.loop_headers: list[Event] = []
         self.loop_exits: list[list[Event]] = []
         self.skip_reads = {*flow.kernel.imports.aliases, "True", "False", "None"}
 
-    def emit(self, kind: str, node, **extra) -> Event:
+    def emit(self, kind: str, node: cst.CSTNode, **extra: Any) -> Event:
         event = Event(len(self.flow.events), kind, node, conds=self.conds, loops=self.loops, **extra)
         for previous in self.frontier:
             previous.succ.append(event)
             event.pred.append(previous)
         self.frontier = [event]
         self.flow.events.append(event)
-        if kind == DEF:
+        if kind == DEF and event.name is not None:
             self.flow.defs.setdefault(event.name, []).append(event)
         elif kind == CALL:
             self.flow.calls.append(event)
-            self.flow.call_events[node] = event
         return event
 
     def link(self, sources: list[Event], target: Event) -> None:
@@ -376,21 +379,20 @@ class _Builder:
             self.statement(statement)
 
     def statement(self, node: cst.CSTNode) -> None:
-        t = type(node)
-        if t is cst.SimpleStatementLine or t is cst.SimpleStatementSuite:
+        if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
             for small in node.body:
                 self.small_statement(small)
-        elif t is cst.If:
+        elif isinstance(node, cst.If):
             self.if_statement(node)
-        elif t is cst.For:
+        elif isinstance(node, cst.For):
             self.for_statement(node)
-        elif t is cst.While:
+        elif isinstance(node, cst.While):
             self.while_statement(node)
-        elif t is cst.With:
+        elif isinstance(node, cst.With):
             for item in node.items:
                 self.expr(item.item)
             self.block(node.body.body)
-        elif t is cst.Try:
+        elif isinstance(node, cst.Try):
             self.block(node.body.body)
             for handler in node.handlers:
                 self.block(handler.body.body)
@@ -399,39 +401,38 @@ class _Builder:
                     self.block(part.body.body)
 
     def small_statement(self, node: cst.BaseSmallStatement) -> None:
-        t = type(node)
-        if t is cst.Expr:
+        if isinstance(node, cst.Expr):
             self.expr(node.value)
-        elif t is cst.Assign:
+        elif isinstance(node, cst.Assign):
             self.expr(node.value)
-            for target in node.targets:
-                self.assign_target(target.target, node.value)
-        elif t is cst.AnnAssign:
+            for assigned in node.targets:
+                self.assign_target(assigned.target, node.value)
+        elif isinstance(node, cst.AnnAssign):
             if node.value is not None:
                 self.expr(node.value)
                 self.assign_target(node.target, node.value)
-        elif t is cst.AugAssign:
+        elif isinstance(node, cst.AugAssign):
             target = node.target
             self.expr(target)
             self.expr(node.value)
             if isinstance(target, cst.Name):
                 self.emit(DEF, node, name=target.value, value=cst.BinaryOperation(target, cst.Add(), node.value))
-        elif t is cst.Return:
+        elif isinstance(node, cst.Return):
             if node.value is not None:
                 self.expr(node.value)
             self.frontier = []
-        elif t is cst.Assert:
+        elif isinstance(node, cst.Assert):
             self.expr(node.test)
-        elif t is cst.Break:
+        elif isinstance(node, cst.Break):
             if self.loop_exits:
                 self.loop_exits[-1].extend(self.frontier)
             self.frontier = []
-        elif t is cst.Continue:
+        elif isinstance(node, cst.Continue):
             if self.loop_headers:
                 self.link(self.frontier, self.loop_headers[-1])
             self.frontier = []
 
-    def assign_target(self, target: cst.BaseExpression, value: cst.BaseExpression | None) -> None:
+    def assign_target(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
         if isinstance(target, cst.Name):
             self.emit(DEF, target, name=target.value, value=value)
         elif isinstance(target, (cst.Tuple, cst.List)):
@@ -461,7 +462,7 @@ class _Builder:
         self.frontier = [point]
         start = len(self.flow.events)
         self.conds = (*outer, (branch, False))
-        self.emit(POINT, None)  # the else arm's entry, so an absent else is still an arm
+        self.emit(POINT, node)  # the else arm's entry, so an absent else is still an arm
         if isinstance(node.orelse, cst.Else):
             self.block(node.orelse.body.body)
         elif isinstance(node.orelse, cst.If):
@@ -488,9 +489,9 @@ class _Builder:
     def while_statement(self, node: cst.While) -> None:
         self.loop(node, "while", lambda: self.expr(node.test))
 
-    def loop(self, node, kind: str, enter) -> None:
+    def loop(self, node: cst.For | cst.While, kind: str, enter: Callable[[], None]) -> None:
         header = self.emit(POINT, node)
-        loop = Loop(node, header, range(0), kind)
+        loop = Loop(node, range(0), kind)
         self.flow.loops.append(loop)
         self.loop_headers.append(header)
         self.loop_exits.append([])
@@ -519,49 +520,48 @@ class _Builder:
 
     # ---- expressions, in evaluation order ----------------------------------------------
     def expr(self, node: cst.BaseExpression) -> None:
-        t = type(node)
-        if t is cst.Name:
+        if isinstance(node, cst.Name):
             if node.value not in self.skip_reads:
                 self.emit(READ, node, name=node.value)
-        elif t is cst.Attribute:
+        elif isinstance(node, cst.Attribute):
             value = node.value
-            if node.attr.value in _METADATA_ATTRS and type(value) is cst.Name:
+            if node.attr.value in _METADATA_ATTRS and isinstance(value, cst.Name):
                 self.emit(READ, value, name=value.value, metadata=True)
             else:
                 self.expr(value)
-        elif t is cst.Call:
+        elif isinstance(node, cst.Call):
             func = node.func
-            if type(func) is cst.Attribute:
+            if isinstance(func, cst.Attribute):
                 self.expr(func.value)
-            elif type(func) is not cst.Name:
+            elif not isinstance(func, cst.Name):
                 self.expr(func)
             for arg in node.args:
                 self.expr(arg.value)
             self.emit(CALL, node)
-        elif t in _LEAVES or t is cst.Lambda:
+        elif isinstance(node, (*_LEAVES, cst.Lambda)):
             return
-        elif t is cst.BinaryOperation or t is cst.BooleanOperation:
+        elif isinstance(node, (cst.BinaryOperation, cst.BooleanOperation)):
             self.expr(node.left)
             self.expr(node.right)
-        elif t is cst.Comparison:
+        elif isinstance(node, cst.Comparison):
             self.expr(node.left)
             for target in node.comparisons:
                 self.expr(target.comparator)
-        elif t is cst.UnaryOperation:
+        elif isinstance(node, cst.UnaryOperation):
             self.expr(node.expression)
-        elif t is cst.Subscript:
+        elif isinstance(node, cst.Subscript):
             self.expr(node.value)
             for element in node.slice:
                 inner = element.slice
                 if isinstance(inner, cst.Index):
                     self.expr(inner.value)
-                else:
+                elif isinstance(inner, cst.Slice):
                     for part in (inner.lower, inner.upper, inner.step):
                         if part is not None:
                             self.expr(part)
-        elif t is cst.Tuple or t is cst.List:
-            for element in node.elements:
-                self.expr(element.value)
+        elif isinstance(node, (cst.Tuple, cst.List)):
+            for item in node.elements:
+                self.expr(item.value)
         else:
             for child in node.children:
                 if isinstance(child, cst.BaseExpression):
@@ -582,7 +582,7 @@ def build_flow(kernel: Kernel) -> Flow:
     return flow
 
 
-def _param_flags(kernel: Kernel, param) -> int:
+def _param_flags(kernel: Kernel, param: Param) -> int:
     if param.is_constexpr or param.name in kernel.provided_constexprs:
         return CONST
     if param.annotation is not None or param.name in kernel.do_not_specialize:
@@ -607,7 +607,7 @@ def _compute_name_flags(flow: Flow) -> None:
 def _is_task_loop(flow: Flow, loop: Loop) -> bool:
     """`for t in tl.range(start, stop, step)` with a start derived from tl.program_id."""
     node = loop.node
-    if loop.kind != "range" or not isinstance(node, cst.For):
+    if loop.kind != "range" or not isinstance(node, cst.For) or not isinstance(node.iter, cst.Call):
         return False
     args = [a.value for a in node.iter.args if a.keyword is None]
     return len(args) == 3 and bool(flow.flags(args[0]) & PID)

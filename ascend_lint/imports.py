@@ -6,6 +6,8 @@ modules import Triton.
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
+
 import libcst as cst
 
 
@@ -19,6 +21,14 @@ def dotted_name(node: cst.BaseExpression) -> str | None:
         return None
     parts.append(node.value)
     return ".".join(reversed(parts))
+
+
+def string_value(node: cst.CSTNode | None) -> str | None:
+    """The text of a (non-bytes) string literal, else None."""
+    if isinstance(node, cst.SimpleString):
+        value = node.evaluated_value
+        return value if isinstance(value, str) else None
+    return None
 
 
 class ImportMap:
@@ -39,7 +49,7 @@ class ImportMap:
             full = dotted_name(alias.name)
             if not full or not full.startswith("triton"):
                 continue
-            if alias.asname is not None:
+            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
                 self.aliases[alias.asname.name.value] = full
             else:
                 self.aliases.setdefault(full.split(".")[0], full.split(".")[0])
@@ -51,9 +61,11 @@ class ImportMap:
         if not base or not base.startswith("triton"):
             return
         for alias in node.names:
-            name = alias.name.value if isinstance(alias.name, cst.Name) else dotted_name(alias.name)
-            local = alias.asname.name.value if alias.asname is not None else name
-            self.aliases[local] = f"{base}.{name}"
+            name = dotted_name(alias.name)
+            asname = alias.asname.name if alias.asname is not None else None
+            local = asname.value if isinstance(asname, cst.Name) else name
+            if local is not None:
+                self.aliases[local] = f"{base}.{name}"
 
     def resolve(self, node: cst.BaseExpression) -> str | None:
         """The qualified name an expression refers to through a triton import, if any."""
@@ -85,12 +97,8 @@ class ImportMap:
             full == f"triton.{name}" or (full.endswith(f".{name}") and full.startswith("triton."))
         )
 
-    @property
-    def imports_triton(self) -> bool:
-        return bool(self.aliases)
 
-
-def _top_level_statements(body):
+def _top_level_statements(body: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
     for statement in body:
         yield statement
         if isinstance(statement, cst.If):

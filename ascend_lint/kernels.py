@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from .imports import ImportMap
+from .imports import ImportMap, string_value
+
+if TYPE_CHECKING:
+    from .flow import Flow
 
 
 @dataclass
@@ -38,7 +43,7 @@ class Kernel:
         return self.node.name.value
 
     @cached_property
-    def flow(self):
+    def flow(self) -> Flow:
         """The kernel body's events, control flow and value facts (built on first use)."""
         from .flow import build_flow
 
@@ -66,7 +71,7 @@ def find_kernels(module: cst.Module, imports: ImportMap) -> list[Kernel]:
     return kernels
 
 
-def _function_candidates(body):
+def _function_candidates(body: Sequence[cst.CSTNode]) -> Iterator[cst.FunctionDef]:
     for statement in body:
         if isinstance(statement, cst.FunctionDef) and statement.decorators:
             yield statement
@@ -103,7 +108,9 @@ def _param(node: cst.Param) -> Param:
     annotation = None
     if node.annotation is not None:
         expr = node.annotation.annotation
-        text = expr.evaluated_value if isinstance(expr, cst.SimpleString) else cst.Module([]).code_for_node(expr)
+        text = string_value(expr)
+        if text is None:
+            text = cst.Module([]).code_for_node(expr)
         annotation = "constexpr" if text.split(".")[-1] == "constexpr" else text
     return Param(node.name.value, annotation, node)
 
@@ -124,8 +131,8 @@ def _do_not_specialize(decorator: cst.BaseExpression, params: list[Param]) -> fr
     names = set()
     for element in listed.elements:
         value = element.value
-        if isinstance(value, cst.SimpleString):
-            names.add(value.evaluated_value)
+        if (text := string_value(value)) is not None:
+            names.add(text)
         elif isinstance(value, cst.Integer) and int(value.value) < len(params):
             names.add(params[int(value.value)].name)
     return frozenset(names)
@@ -135,9 +142,9 @@ def _heuristics(call: cst.Call) -> dict[str, cst.Lambda | None]:
     table = call.args[0].value if call.args else None
     if isinstance(table, cst.Dict):
         return {
-            element.key.evaluated_value: element.value if isinstance(element.value, cst.Lambda) else None
+            key: element.value if isinstance(element.value, cst.Lambda) else None
             for element in table.elements
-            if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString)
+            if isinstance(element, cst.DictElement) and (key := string_value(element.key)) is not None
         }
     return {}
 
@@ -153,9 +160,9 @@ def _autotune_keys(call: cst.Call, imports: ImportMap) -> set[str]:
             table = node.args[0].value
             if isinstance(table, cst.Dict):
                 keys.update(
-                    e.key.evaluated_value
+                    key
                     for e in table.elements
-                    if isinstance(e, cst.DictElement) and isinstance(e.key, cst.SimpleString)
+                    if isinstance(e, cst.DictElement) and (key := string_value(e.key)) is not None
                 )
         elif isinstance(node, (cst.List, cst.Tuple)):
             stack.extend(e.value for e in node.elements)
@@ -178,8 +185,8 @@ def _none_tested_args(fn: cst.Lambda) -> set[str]:
                 isinstance(subject, cst.Subscript)
                 and len(subject.slice) == 1
                 and isinstance(subject.slice[0].slice, cst.Index)
-                and isinstance(subject.slice[0].slice.value, cst.SimpleString)
+                and (key := string_value(subject.slice[0].slice.value)) is not None
             ):
-                found.add(subject.slice[0].slice.value.evaluated_value)
+                found.add(key)
         stack.extend(node.children)
     return found

@@ -1,5 +1,10 @@
 """What a rule is: a small class with a code, a name, documentation, examples and checks.
 
+The rule API is this module: `Rule` (subclass it), `Report` (what a check yields),
+`ModuleContext` (the parsed file and its shared facts), `Kernel` (one `@triton.jit` function
+and its facts, `kernel.flow` included) and `Example` (an INVALID snippet with its fixed code).
+The engine turns each `Report` into a `Finding` (`ascend_lint.model`).
+
 A rule module in `rules/` defines one subclass of `Rule`. The module docstring is its documentation
 (ruff's sections: What it does / Why is this bad? / Example / Use instead / Fix safety).
 `VALID` and `INVALID` are code snippets that double as its tests: a line of an INVALID
@@ -11,7 +16,7 @@ from __future__ import annotations
 
 import inspect
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar
@@ -21,6 +26,9 @@ import libcst as cst
 from .fixes import FixPlan, FreshNames
 from .imports import ImportMap
 from .kernels import Kernel
+from .model import Applicability, Finding
+
+__all__ = ["Example", "Finding", "Kernel", "ModuleContext", "Report", "Rule"]
 
 _LEAVES = (
     cst.Name,
@@ -86,7 +94,9 @@ class HostIndex:
             node, scope = stack.pop()
             if type(node) in _LEAVES:
                 continue
-            if node in kernel_defs:  # launches and configs live in decorators, never in the body
+            if (
+                isinstance(node, cst.FunctionDef) and node in kernel_defs
+            ):  # launches and configs live in decorators, never in the body
                 stack.extend((decorator, scope) for decorator in node.decorators)
                 continue
             if isinstance(node, cst.FunctionDef):
@@ -107,15 +117,32 @@ class HostIndex:
         return self.bindings.get((name, scope)) or self.bindings.get((name, None), [])
 
 
+@dataclass
+class Example:
+    """An INVALID snippet with the fixed code the rule's fix must produce."""
+
+    code: str
+    fixed: str | None = None
+    unsafe_fixes: bool = False
+
+
 class Rule:
-    CODE: ClassVar[str]
-    NAME: ClassVar[str]
-    SUMMARY: ClassVar[str]
-    FIX: ClassVar[str | None] = None  # "safe", "unsafe" or None
+    """One check. Subclass it in a module of `rules/`; the registry finds it there.
+
+    Override `check_kernel` (called once per kernel, with its shared facts) and/or
+    `check_module` (called once per file, for what lives outside kernels: launches, configs).
+    Both yield `Report`s; they never re-derive facts the engine computes (`kernel.flow`,
+    `context.imports`, `context.host`).
+    """
+
+    CODE: ClassVar[str]  # ASCnnn: stable, public (noqa comments, configs, SARIF)
+    NAME: ClassVar[str]  # kebab-case, stable, public
+    SUMMARY: ClassVar[str]  # one line for `ascend-lint rules`
+    FIX: ClassVar[Applicability | None] = None
     # The rule only runs on files containing one of these strings (cheap pre-filter).
     REQUIRES_TEXT: ClassVar[tuple[str, ...]] = ()
-    VALID: ClassVar[list[str]] = []
-    INVALID: ClassVar[list[str]] = []
+    VALID: ClassVar[Sequence[str]] = ()
+    INVALID: ClassVar[Sequence[str | Example]] = ()
 
     def check_module(self, context: ModuleContext) -> Iterable[Report]:
         return ()
@@ -131,12 +158,3 @@ class Rule:
     @classmethod
     def applies_to(cls, source: str) -> bool:
         return not cls.REQUIRES_TEXT or any(text in source for text in cls.REQUIRES_TEXT)
-
-
-@dataclass
-class Example:
-    """An INVALID snippet with the fixed code the rule's fix must produce."""
-
-    code: str
-    fixed: str | None = None
-    unsafe_fixes: bool = False

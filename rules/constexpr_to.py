@@ -53,11 +53,14 @@ the dtype (`bitcast=True`, `fp_downcast_rounding=`) gets no fix.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import libcst as cst
 
 from ascend_lint.fixes import FixPlan, Replace
-from ascend_lint.flow import LOADED, LOOP, PID, SCALAR, TENSOR
-from ascend_lint.rule import Example, Report, Rule
+from ascend_lint.flow import LOADED, LOOP, PID, SCALAR, TENSOR, Flow
+from ascend_lint.imports import string_value
+from ascend_lint.rule import Example, Kernel, ModuleContext, Report, Rule
 
 CONSTEXPR_MESSAGE = "constexpr has no .to: `{receiver}` can be a constexpr on Ascend; use `tl.cast({receiver}, ...)`"
 WRAP_MESSAGE = "cast after multiply wraps in int32: cast the index first (`tl.cast(..., tl.int64) * ...`)"
@@ -135,10 +138,10 @@ def k(x, T, W: tl.constexpr):
 """,
     )
 
-    def check_kernel(self, kernel, context):
+    def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         flow = kernel.flow
         for event in flow.calls:
-            call = event.node
+            call = event.call
             func = call.func
             if not (isinstance(func, cst.Attribute) and func.attr.value == "to" and len(call.args) >= 1):
                 continue
@@ -161,27 +164,27 @@ def k(x, T, W: tl.constexpr):
                     fix=self._fix(call, _tl_cast(_unparenthesized(receiver), dtype, kernel), "Use `tl.cast`"),
                 )
 
-    def _fix(self, call, replacement, message):
+    def _fix(self, call: cst.Call, replacement: cst.BaseExpression, message: str) -> FixPlan | None:
         """The rewrite, when `.to` has only its dtype (other options, e.g. `bitcast=`, would be lost)."""
         if len(call.args) != 1:
             return None
         return FixPlan("safe", message, (Replace(call, replacement),))
 
 
-def _is_int64(dtype: cst.BaseExpression, kernel) -> bool:
+def _is_int64(dtype: cst.BaseExpression, kernel: Kernel) -> bool:
     full = kernel.imports.resolve(dtype)
     if full is not None:
         return full.endswith(".int64")
-    return isinstance(dtype, cst.SimpleString) and dtype.evaluated_value == "int64"
+    return string_value(dtype) == "int64"
 
 
-def _is_index_arithmetic(node: cst.BaseExpression, flow) -> bool:
+def _is_index_arithmetic(node: cst.BaseExpression, flow: Flow) -> bool:
     """Integer arithmetic that multiplies a runtime int32 index (program id, loop index, a
     do_not_specialize / typed size), loading nothing."""
     return not flow.flags(node) & (LOADED | TENSOR) and _multiplies_index(node, flow)
 
 
-def _multiplies_index(node: cst.BaseExpression, flow) -> bool:
+def _multiplies_index(node: cst.BaseExpression, flow: Flow) -> bool:
     if not isinstance(node, cst.BinaryOperation):
         return False
     if isinstance(node.operator, cst.Multiply) and flow.flags(node) & (PID | LOOP | SCALAR):
@@ -193,7 +196,7 @@ def _unparenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
     return node.with_changes(lpar=(), rpar=()) if getattr(node, "lpar", None) else node
 
 
-def _tl_cast(value: cst.BaseExpression, dtype: cst.BaseExpression, kernel) -> cst.Call:
+def _tl_cast(value: cst.BaseExpression, dtype: cst.BaseExpression, kernel: Kernel) -> cst.Call:
     tl = next((alias for alias, full in kernel.imports.aliases.items() if full == "triton.language"), "tl")
     return cst.Call(
         func=cst.Attribute(cst.Name(tl), cst.Name("cast")),
@@ -201,19 +204,16 @@ def _tl_cast(value: cst.BaseExpression, dtype: cst.BaseExpression, kernel) -> cs
     )
 
 
-def _cast_index_terms(node: cst.BaseExpression, flow, dtype) -> cst.BaseExpression:
+def _cast_index_terms(node: cst.BaseExpression, flow: Flow, dtype: cst.BaseExpression) -> cst.BaseExpression:
     """Rewrite each index leaf (program id / loop index term) as `tl.cast(leaf, int64)`."""
+    return _cast_leaves(_unparenthesized(node), flow, dtype)
 
-    class CastIndexLeaves(cst.CSTTransformer):
-        def on_visit(self, node):
-            return isinstance(node, (cst.BinaryOperation, cst.UnaryOperation))
 
-        def on_leave(self, original, updated):
-            if isinstance(original, (cst.BinaryOperation, cst.UnaryOperation)):
-                return updated
-            if flow.flags(original) & (PID | LOOP | SCALAR):
-                return _tl_cast(_unparenthesized(original), dtype, flow.kernel)
-            return updated
-
-    rewritten = _unparenthesized(node).visit(CastIndexLeaves())
-    return rewritten
+def _cast_leaves(node: cst.BaseExpression, flow: Flow, dtype: cst.BaseExpression) -> cst.BaseExpression:
+    if isinstance(node, cst.BinaryOperation):
+        return node.with_changes(left=_cast_leaves(node.left, flow, dtype), right=_cast_leaves(node.right, flow, dtype))
+    if isinstance(node, cst.UnaryOperation):
+        return node.with_changes(expression=_cast_leaves(node.expression, flow, dtype))
+    if flow.flags(node) & (PID | LOOP | SCALAR):
+        return _tl_cast(_unparenthesized(node), dtype, flow.kernel)
+    return node

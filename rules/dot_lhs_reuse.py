@@ -49,13 +49,14 @@ not a plain one-statement line.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cached_property
 
 import libcst as cst
 
 from ascend_lint.fixes import FixPlan, InsertBefore, Replace, spelled_out
 from ascend_lint.flow import Event
-from ascend_lint.rule import Example, Report, Rule
+from ascend_lint.rule import Example, Kernel, ModuleContext, Report, Rule
 
 _WRAPPERS = ("trans", "permute", "reshape", "view", "cast")
 
@@ -229,11 +230,11 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
         ),
     )
 
-    def check_kernel(self, kernel, context):
+    def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         flow = kernel.flow
         copies = _CopyPlanner(kernel, context)
         for event in flow.calls_to("dot"):
-            tile = _lhs_tile(event.node, kernel)
+            tile = _lhs_tile(event.call, kernel)
             if tile is None:
                 continue
             reads = flow.reads_after(event, tile.value)
@@ -260,7 +261,7 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
                 )
 
 
-def _lhs_tile(call: cst.Call, kernel) -> cst.Name | None:
+def _lhs_tile(call: cst.Call, kernel: Kernel) -> cst.Name | None:
     """The named tile that is the dot's left operand, through .to()/tl.trans()/minus/parens."""
     args = [a for a in call.args if a.keyword is None or a.keyword.value in ("input", "a")]
     if not args:
@@ -296,7 +297,7 @@ class _CopyPlanner:
     never clobbered.
     """
 
-    def __init__(self, kernel, context):
+    def __init__(self, kernel: Kernel, context: ModuleContext):
         self.kernel, self.flow, self.context = kernel, kernel.flow, context
 
     @cached_property
@@ -306,9 +307,9 @@ class _CopyPlanner:
         return placement
 
     @cached_property
-    def dot_of_lhs(self) -> dict[cst.Name, Event]:
+    def dot_of_lhs(self) -> dict[cst.CSTNode, Event]:
         """The dot each named left operand belongs to."""
-        dots = ((event, _lhs_tile(event.node, self.kernel)) for event in self.flow.calls_to("dot"))
+        dots = ((event, _lhs_tile(event.call, self.kernel)) for event in self.flow.calls_to("dot"))
         return {tile: event for event, tile in dots if tile is not None}
 
     def plan(self, dot: Event, tile: cst.Name, reads: list[Event]) -> FixPlan | None:
@@ -320,14 +321,16 @@ class _CopyPlanner:
             copy = self.context.fresh_names.fresh(f"{tile.value}_c")
             changes = (InsertBefore(statement, _copy_of(copy, tile.value)), Replace(tile, copy))
             return FixPlan("unsafe", f"Let the dot consume a pristine copy of `{tile.value}`", changes)
-        changes = []
+        copies: list[InsertBefore | Replace] = []
         for group in groups:
             copy = self.context.fresh_names.fresh(f"{tile.value}_c")
-            changes.append(InsertBefore(statement, _copy_of(copy, tile.value)))
-            changes.extend(self._read_copy(read.node, copy) for read in group)
-        return FixPlan("unsafe", f"Copy `{tile.value}` before the dot and read the copy afterwards", tuple(changes))
+            copies.append(InsertBefore(statement, _copy_of(copy, tile.value)))
+            copies.extend(self._read_copy(read.node, tile.value, copy) for read in group)
+        return FixPlan("unsafe", f"Copy `{tile.value}` before the dot and read the copy afterwards", tuple(copies))
 
-    def _read_groups(self, dot, tile, statement, reads) -> list[list[Event]] | None:
+    def _read_groups(
+        self, dot: Event, tile: cst.Name, statement: cst.BaseStatement, reads: list[Event]
+    ) -> list[list[Event]] | None:
         """The later reads split by the copy each uses, or None when copies cannot serve them."""
         lhs_read = next(e for e in reversed(self.flow.events[: dot.index]) if e.node is tile)
         defs = _indices(self.flow.reaching_defs(lhs_read, tile.value))
@@ -351,22 +354,23 @@ class _CopyPlanner:
                     split_after = min(later_dot.index, split_after or later_dot.index)
         return groups
 
-    def _read_copy(self, read: cst.Name, copy: str) -> Replace:
+    def _read_copy(self, read: cst.CSTNode, tile: str, copy: str) -> Replace:
         """Read `copy` instead of the tile; `b *= s` becomes `b = copy * s`."""
         augmented = self.placement.augmented.get(read)
         if augmented is None:
             return Replace(read, copy)
-        return Replace(augmented, spelled_out(augmented, read.value, copy))
+        return Replace(augmented, spelled_out(augmented, tile, copy))
 
 
 class _Placement(cst.CSTVisitor):
     """Where statements sit in the block tree, which statement owns each name and call, and
     the augmented assignment each name is the target of."""
 
-    def __init__(self):
-        self.path: dict[cst.BaseStatement, tuple] = {}  # ((block, index), ...) from the kernel down
+    def __init__(self) -> None:
+        # ((block, index), ...) from the kernel down
+        self.path: dict[cst.BaseStatement, tuple[tuple[cst.CSTNode, int], ...]] = {}
         self.owner: dict[cst.CSTNode, cst.BaseStatement] = {}
-        self.augmented: dict[cst.Name, cst.AugAssign] = {}
+        self.augmented: dict[cst.CSTNode, cst.AugAssign] = {}
         self._statements: list[cst.BaseStatement] = []
 
     def on_visit(self, node: cst.CSTNode) -> bool:

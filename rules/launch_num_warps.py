@@ -35,10 +35,16 @@ Words in comments and docstrings are never flagged.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Sequence
+from typing import TypeVar
+
 import libcst as cst
 
 from ascend_lint.fixes import FixPlan, Replace
-from ascend_lint.rule import Example, Report, Rule
+from ascend_lint.imports import string_value
+from ascend_lint.rule import Example, HostIndex, ModuleContext, Report, Rule
+
+_Item = TypeVar("_Item", cst.Arg, cst.BaseDictElement)
 
 KNOBS = frozenset({"num_warps", "num_stages"})
 
@@ -124,7 +130,7 @@ def launch(x, N):
 """,
     )
 
-    def check_module(self, context):
+    def check_module(self, context: ModuleContext) -> Iterator[Report]:
         host = context.host
         for call, scope in host.calls:
             if isinstance(call.func, cst.Subscript):
@@ -136,7 +142,7 @@ def launch(x, N):
             elif context.imports.is_triton(call.func, "Config"):
                 yield from self._keywords(call, "triton.Config")
 
-    def _keywords(self, call: cst.Call, where: str):
+    def _keywords(self, call: cst.Call, where: str) -> Iterator[Report]:
         for arg in call.args:
             if arg.keyword is not None and arg.keyword.value in KNOBS:
                 yield Report(
@@ -145,10 +151,12 @@ def launch(x, N):
                     fix=FixPlan("safe", f"Remove `{arg.keyword.value}`", (Replace(call, _without_knobs(call)),)),
                 )
 
-    def _splatted_tables(self, value, scope, host, depth=0):
+    def _splatted_tables(
+        self, value: cst.BaseExpression, scope: cst.FunctionDef | None, host: HostIndex, depth: int = 0
+    ) -> Iterator[cst.Dict | cst.Call]:
         """Dict literals / `dict(...)` calls that a `**value` may splat: written inline, bound
         to a name in the same function or module, or returned by a module function."""
-        if isinstance(value, cst.Dict) or _is_dict_call(value):
+        if isinstance(value, cst.Dict) or (isinstance(value, cst.Call) and _is_dict_call(value)):
             yield value
         elif depth < 3 and isinstance(value, cst.Name):
             for bound in host.values_of(value.value, scope):
@@ -157,7 +165,7 @@ def launch(x, N):
             for returned in host.returns.get(value.func.value, ()):
                 yield from self._splatted_tables(returned, None, host, depth + 1)
 
-    def _entries(self, table, launch: cst.Call | None):
+    def _entries(self, table: cst.Dict | cst.Call, launch: cst.Call | None) -> Iterator[Report]:
         """Knob entries of a dict splatted into a launch (`launch` when written in its call)."""
         if isinstance(table, cst.Call):  # dict(num_warps=...)
             yield from self._keywords(table, "launch-kwargs dict")
@@ -172,15 +180,15 @@ def launch(x, N):
                 )
 
 
-def _is_dict_call(node) -> bool:
-    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict"
+def _is_dict_call(node: cst.Call) -> bool:
+    return isinstance(node.func, cst.Name) and node.func.value == "dict"
 
 
 def _string_key(element: cst.DictElement) -> str | None:
-    return element.key.evaluated_value if isinstance(element.key, cst.SimpleString) else None
+    return string_value(element.key)
 
 
-def _drop(items, keep):
+def _drop(items: Sequence[_Item], keep: Callable[[_Item], bool]) -> list[_Item]:
     """Items for which keep() holds, with the original last item's trailing comma kept."""
     kept = [item for item in items if keep(item)]
     if kept and items and kept[-1] is not items[-1]:
@@ -192,18 +200,20 @@ def _without_knobs(call: cst.Call) -> cst.Call:
     """The call without knob keywords, knob entries of dict literals splatted into it, and
     the `**{}` those leave empty."""
     args = [
-        arg.with_changes(value=_dict_without_knobs(arg.value)) if _splats_literal(arg) else arg for arg in call.args
+        arg if (table := _splatted_literal(arg)) is None else arg.with_changes(value=_dict_without_knobs(table))
+        for arg in call.args
     ]
     return call.with_changes(args=_drop(args, _keeps))
 
 
-def _splats_literal(arg: cst.Arg) -> bool:
-    return arg.star == "**" and isinstance(arg.value, cst.Dict)
+def _splatted_literal(arg: cst.Arg) -> cst.Dict | None:
+    """The dict of a `**{...}` argument."""
+    return arg.value if arg.star == "**" and isinstance(arg.value, cst.Dict) else None
 
 
 def _keeps(arg: cst.Arg) -> bool:
-    if _splats_literal(arg):
-        return bool(arg.value.elements)
+    if (table := _splatted_literal(arg)) is not None:
+        return bool(table.elements)
     return arg.keyword is None or arg.keyword.value not in KNOBS
 
 

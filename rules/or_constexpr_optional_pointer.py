@@ -52,11 +52,17 @@ the kernel needs a decision only its author can make, and no fix is offered.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import libcst as cst
 
 from ascend_lint.fixes import FixPlan, Replace, contains, names_in
-from ascend_lint.flow import CONST, READ
-from ascend_lint.rule import Example, Report, Rule
+from ascend_lint.flow import CONST, READ, Branch, Event, Flow
+from ascend_lint.imports import string_value
+from ascend_lint.rule import Example, Kernel, ModuleContext, Report, Rule
+
+# (`or`/`and`, (the constexpr flag, negated), the runtime operand)
+FlagSplit = tuple[str, tuple[cst.Name, bool], cst.BaseExpression]
 
 
 class OrConstexprOptionalPointer(Rule):
@@ -178,7 +184,7 @@ def k(h0, ht, x, STORE_FINAL_STATE: tl.constexpr, USE_H0: tl.constexpr):
 """,
     )
 
-    def check_kernel(self, kernel, context):
+    def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         flow = kernel.flow
         optional = self._optional_pointers(kernel)
         if not optional:
@@ -209,7 +215,7 @@ def k(h0, ht, x, STORE_FINAL_STATE: tl.constexpr, USE_H0: tl.constexpr):
                     continue
                 break
 
-    def _optional_pointers(self, kernel) -> set[str]:
+    def _optional_pointers(self, kernel: Kernel) -> set[str]:
         flow = kernel.flow
         params = {p.name for p in kernel.params if not p.is_constexpr and p.name not in kernel.provided_constexprs}
         optional = set(kernel.optional_pointer_flags) & params
@@ -226,7 +232,7 @@ def k(h0, ht, x, STORE_FINAL_STATE: tl.constexpr, USE_H0: tl.constexpr):
         return optional
 
 
-def _arm_requires_flag(branch, arm: bool, flow) -> bool:
+def _arm_requires_flag(branch: Branch, arm: bool, flow: Flow) -> bool:
     """Whether the arm runs only under a constexpr operand's value: the body of a pure
     constexpr test or of `FLAG and ...`, the else of `FLAG or ...`."""
     test = branch.node.test
@@ -254,7 +260,7 @@ def _bool_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:
     return [test]
 
 
-def _depth(branch) -> int:
+def _depth(branch: Branch) -> int:
     """How many `if` arms enclose the branch's own test (its arms' events add one)."""
     return len(branch.point.conds)
 
@@ -289,7 +295,7 @@ _SIDE_EFFECTS = frozenset(
 _PURE_BUILTINS = frozenset({"min", "max", "abs", "int", "float", "bool", "len"})
 
 
-def _nesting_fix(branch, kernel, optional: set[str]) -> FixPlan | None:
+def _nesting_fix(branch: Branch, kernel: Kernel, optional: set[str]) -> FixPlan | None:
     node = branch.node
     split = _flag_and_runtime(node.test, kernel)
     if split is None or _is_elif(branch) or not _pure(split[2], kernel):
@@ -301,7 +307,7 @@ def _nesting_fix(branch, kernel, optional: set[str]) -> FixPlan | None:
         return None
     # `or`: the single arm compiles when C is False; `and`: when C is True.
     flag_value = negated if operator == "or" else not negated
-    needed = {use.name for use in uses} | (names_in(runtime) & optional)
+    needed = {use.name for use in uses if use.name} | (names_in(runtime) & optional)
     if any(_passed_when(kernel, flag.value, pointer) is not flag_value for pointer in needed):
         return None
     condition = flag if not negated else _not(flag)
@@ -309,7 +315,7 @@ def _nesting_fix(branch, kernel, optional: set[str]) -> FixPlan | None:
     return FixPlan("unsafe", message, (Replace(node, _nested(node, operator, condition, runtime)),))
 
 
-def _flag_and_runtime(test, kernel):
+def _flag_and_runtime(test: cst.BaseExpression, kernel: Kernel) -> FlagSplit | None:
     """(`or`/`and`, (flag name, negated), runtime operand) for `FLAG op R` / `R op FLAG`."""
     if not isinstance(test, cst.BooleanOperation) or test.lpar:
         return None
@@ -317,7 +323,7 @@ def _flag_and_runtime(test, kernel):
     flow = kernel.flow
     for flag, runtime in ((test.left, test.right), (test.right, test.left)):
         negated = isinstance(flag, cst.UnaryOperation) and isinstance(flag.operator, cst.Not)
-        name = flag.expression if negated else flag
+        name = flag.expression if isinstance(flag, cst.UnaryOperation) and negated else flag
         if (
             isinstance(name, cst.Name)
             and flow.flags(name) == CONST
@@ -328,16 +334,16 @@ def _flag_and_runtime(test, kernel):
     return None
 
 
-def _chains(node, operator) -> bool:
+def _chains(node: cst.BaseExpression, operator: cst.BaseBooleanOp) -> bool:
     """`a or b` inside `a or b or FLAG` without parentheses: not a single operand to move."""
     return isinstance(node, cst.BooleanOperation) and not node.lpar and type(node.operator) is type(operator)
 
 
-def _is_elif(branch) -> bool:
+def _is_elif(branch: Branch) -> bool:
     return any(other.node.orelse is branch.node for other in branch.flow.branches)
 
 
-def _pure(node: cst.CSTNode, kernel) -> bool:
+def _pure(node: cst.CSTNode, kernel: Kernel) -> bool:
     """No call with a side effect (stores, atomics, prints, user functions), no walrus."""
     if isinstance(node, cst.NamedExpr):
         return False
@@ -352,7 +358,7 @@ def _pure(node: cst.CSTNode, kernel) -> bool:
     return all(_pure(child, kernel) for child in node.children)
 
 
-def _unguarded_uses(branch, optional: set[str]) -> list:
+def _unguarded_uses(branch: Branch, optional: set[str]) -> list[Event]:
     """Optional-pointer reads in the arms with no constexpr guard of their own."""
     depth = len(branch.point.conds)
     return [
@@ -363,7 +369,7 @@ def _unguarded_uses(branch, optional: set[str]) -> list:
     ]
 
 
-def _passed_when(kernel, flag: str, pointer: str) -> bool | None:
+def _passed_when(kernel: Kernel, flag: str, pointer: str) -> bool | None:
     """The flag value for which the pointer is passed (not None): what a heuristic or the
     pointer's uses guarded by the flag tell, else True (`HAS_P`, `USE_P`: on when passed)."""
     heuristic = kernel.provided_constexprs.get(flag)
@@ -382,7 +388,7 @@ def _passed_when(kernel, flag: str, pointer: str) -> bool | None:
     return values.pop() if values else True
 
 
-def _heuristic_polarity(body, pointer: str) -> bool | None:
+def _heuristic_polarity(body: cst.BaseExpression, pointer: str) -> bool | None:
     """True for `args["p"] is not None`, False for `args["p"] is None`."""
     if not (isinstance(body, cst.Comparison) and len(body.comparisons) == 1):
         return None
@@ -390,8 +396,8 @@ def _heuristic_polarity(body, pointer: str) -> bool | None:
     subject = body.left
     if not (isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
         return None
-    key = subject.slice[0].slice.value if isinstance(subject, cst.Subscript) and len(subject.slice) == 1 else None
-    if not (isinstance(key, cst.SimpleString) and key.evaluated_value == pointer):
+    index = subject.slice[0].slice if isinstance(subject, cst.Subscript) and len(subject.slice) == 1 else None
+    if not (isinstance(index, cst.Index) and string_value(index.value) == pointer):
         return None
     if isinstance(target.operator, cst.IsNot):
         return True
@@ -402,7 +408,9 @@ def _not(flag: cst.Name) -> cst.UnaryOperation:
     return cst.UnaryOperation(cst.Not(), flag)
 
 
-def _nested(node: cst.If, operator: str, condition, runtime) -> cst.If:
+def _nested(
+    node: cst.If, operator: str, condition: cst.Name | cst.UnaryOperation, runtime: cst.BaseExpression
+) -> cst.If:
     inner = cst.If(test=_bare(runtime), body=node.body, orelse=node.orelse)
     outer = node.with_changes(whitespace_before_test=cst.SimpleWhitespace(" "))
     if operator == "or":

@@ -33,8 +33,15 @@ in the kernel, and keep a runtime arm (`TAIL_MODE=2`) only where it is needed (v
 
 from __future__ import annotations
 
-from ascend_lint.flow import CALL, DMA_FNS, pointer_arg
-from ascend_lint.rule import Report, Rule
+from collections.abc import Iterator
+
+import libcst as cst
+
+from ascend_lint.flow import CALL, DMA_FNS, Flow, pointer_arg
+from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
+
+# The first DMA call of each kind ("block" / "masked") in a span of the kernel.
+DmaCalls = dict[str, cst.Call]
 
 
 class RuntimeDmaBranch(Rule):
@@ -82,7 +89,7 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
 """,
     )
 
-    def check_kernel(self, kernel, context):
+    def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         flow = kernel.flow
         for branch in flow.branches:
             if branch.node.orelse is None:
@@ -104,18 +111,19 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
             )
 
 
-def _dma_kinds(flow, span):
+def _dma_kinds(flow: Flow, span: range) -> DmaCalls:
     """First block-pointer and first plain-pointer load/store in the span."""
-    found = {}
+    found: DmaCalls = {}
     imports = flow.kernel.imports
     for event in flow.events_in(span, CALL):
-        if imports.is_tl(event.node.func, *DMA_FNS):
-            kind = "block" if flow.is_block_pointer(pointer_arg(event.node)) else "masked"
-            found.setdefault(kind, event.node)
+        call = event.call
+        if imports.is_tl(call.func, *DMA_FNS):
+            kind = "block" if flow.is_block_pointer(pointer_arg(call)) else "masked"
+            found.setdefault(kind, call)
     return found
 
 
-def _opposite(body, orelse):
+def _opposite(body: DmaCalls, orelse: DmaCalls) -> tuple[tuple[cst.Call, str], tuple[cst.Call, str]] | None:
     """((block call, arm), (masked call, arm)) when the arms pick different DMA paths."""
     if body.keys() == orelse.keys():
         return None

@@ -40,11 +40,13 @@ loop, or a constant stride may be a deliberate walk: rebind those by hand.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import libcst as cst
 
 from ascend_lint.fixes import FixPlan, Replace, contains, names_in, spelled_out
-from ascend_lint.flow import DEF, READ
-from ascend_lint.rule import Example, Report, Rule
+from ascend_lint.flow import DEF, READ, Event, Flow, Loop
+from ascend_lint.rule import Example, Kernel, ModuleContext, Report, Rule
 
 
 class TaskLoopPointerAccumulation(Rule):
@@ -136,28 +138,29 @@ def k(q, total, BT: tl.constexpr):
 """,
     )
 
-    def check_kernel(self, kernel, context):
+    def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         flow = kernel.flow
         pointers = flow.pointer_names
         for loop in flow.loops:
-            if not loop.is_task_loop:
+            if not (loop.is_task_loop and isinstance(loop.node, cst.For)):
                 continue
             for event in flow.events_in(loop.body, DEF):
-                if event.name not in pointers or not _advances(event):
+                name = event.name
+                if name not in pointers or not _advances(event):
                     continue
-                outside = [d for d in flow.reaching_defs(event, event.name) if d.index not in loop.body]
+                outside = [d for d in flow.reaching_defs(event, name) if d.index not in loop.body]
                 if outside:
                     yield Report(
                         event.node,
-                        f"`{event.name}` is advanced in place inside a task loop but defined outside it, "
+                        f"`{name}` is advanced in place inside a task loop but defined outside it, "
                         "so the advance accumulates across tasks (Triton-Ascend can mis-compile this); "
-                        f"rebind `{event.name}` from its base at the top of each task",
+                        f"rebind `{name}` from its base at the top of each task",
                         related=((loop.node.target, "task loop"),),
-                        fix=_rebind_fix(event, loop, flow, context),
+                        fix=_rebind_fix(event, name, loop, flow, context),
                     )
 
 
-def _advances(event) -> bool:
+def _advances(event: Event) -> bool:
     """`p += x` / `p -= x`, or `p = p + x` / `p = p - x`."""
     node = event.node
     if isinstance(node, cst.AugAssign):
@@ -171,7 +174,7 @@ def _advances(event) -> bool:
     )
 
 
-def _rebind_fix(advance, loop, flow, context) -> FixPlan | None:
+def _rebind_fix(advance: Event, name: str, loop: Loop, flow: Flow, context: ModuleContext) -> FixPlan | None:
     """`q += off` at the top of the task becomes `q_task = q + off`; later uses read `q_task`.
 
     Offered only when that keeps what each task means by the advance: it is a statement of
@@ -182,13 +185,17 @@ def _rebind_fix(advance, loop, flow, context) -> FixPlan | None:
     statement = _task_statement(loop.node, advance)
     if statement is None or len(advance.loops) > 1:
         return None
-    name = advance.name
     uses = [e for e in flow.events if e.name == name and e.kind in (READ, DEF) and e.index >= loop.body.start]
     if any(e.index < advance.index and not contains(statement, e.node) for e in uses if e.index in loop.body):
         return None
     if any(e.kind == READ and e.index >= loop.body.stop for e in uses):
         return None
-    offset = statement.value.right if isinstance(statement, cst.Assign) else statement.value
+    if isinstance(statement, cst.AugAssign):
+        offset = statement.value
+    elif isinstance(statement, cst.Assign) and isinstance(statement.value, cst.BinaryOperation):
+        offset = statement.value.right
+    else:
+        return None
     if not _varies_per_task(offset, loop, flow, advance.index):
         return None
     rebound = context.fresh_names.fresh(f"{name}_task")
@@ -204,7 +211,7 @@ def _rebind_fix(advance, loop, flow, context) -> FixPlan | None:
     return FixPlan("unsafe", f"Rebind `{name}` from its base in each task as `{rebound}`", (first, *later))
 
 
-def _task_statement(loop_node: cst.For, advance):
+def _task_statement(loop_node: cst.For | cst.While, advance: Event) -> cst.BaseSmallStatement | None:
     """The advance's small statement when it sits directly in the task loop's body."""
     for line in loop_node.body.body:
         if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
@@ -217,10 +224,11 @@ def _task_statement(loop_node: cst.For, advance):
     return None
 
 
-def _varies_per_task(offset: cst.BaseExpression, loop, flow, before: int) -> bool:
+def _varies_per_task(offset: cst.BaseExpression, loop: Loop, flow: Flow, before: int) -> bool:
     """Whether `offset` depends on the task index, directly or through names the task
     defines before the advance."""
-    task = loop.node.target.value if isinstance(loop.node.target, cst.Name) else None
+    target = loop.node.target if isinstance(loop.node, cst.For) else None
+    task = target.value if isinstance(target, cst.Name) else None
     pending, seen = list(names_in(offset)), set()
     while pending:
         name = pending.pop()

@@ -8,7 +8,7 @@ exclusive end, as everywhere in ascend-lint.
 
 from __future__ import annotations
 
-from ascend_lint.model import FileResult, Finding
+from ascend_lint.model import Diagnostic, FileResult, Finding
 from ascend_lint.reporters import shared
 
 
@@ -16,7 +16,7 @@ def render_github(results: list[FileResult], settings: object) -> str:
     commands = []
     for result in results:
         if result.error:
-            commands.append(_error_command(result))
+            commands.append(_error_command(result.filename, result.error))
         commands.extend(_finding_command(finding) for finding in result.findings)
     return "".join(command + "\n" for command in commands)
 
@@ -26,7 +26,7 @@ def _finding_command(finding: Finding) -> str:
     for related in finding.related:
         where = f"{shared.report_path(related.filename)}:{related.location.row}:{related.location.column}"
         lines.append(f"{where}: {related.message}")
-    properties = {
+    properties: dict[str, object] = {
         "file": shared.report_path(finding.filename),
         "line": finding.location.row,
         "col": finding.location.column,
@@ -37,15 +37,15 @@ def _finding_command(finding: Finding) -> str:
     return _command("error", properties, "\n".join(lines))
 
 
-def _error_command(result: FileResult) -> str:
-    properties = {"file": shared.report_path(result.filename)}
-    if result.error.location:
-        properties.update(line=result.error.location.row, col=result.error.location.column)
+def _error_command(filename: str, error: Diagnostic) -> str:
+    properties: dict[str, object] = {"file": shared.report_path(filename)}
+    if error.location:
+        properties.update(line=error.location.row, col=error.location.column)
     properties["title"] = f"{shared.NAME} could not lint this file"
-    return _command("error", properties, result.error.message)
+    return _command("error", properties, error.message)
 
 
-def _command(level: str, properties: dict, message: str) -> str:
+def _command(level: str, properties: dict[str, object], message: str) -> str:
     listed = ",".join(f"{name}={_escape_property(str(value))}" for name, value in properties.items())
     return f"::{level} {listed}::{_escape_data(message)}"
 

@@ -3,17 +3,18 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 from ..config import Settings
 from ..engine import relative_display
 from ..model import FileResult, Finding, Position
 
 
-def _position(position: Position) -> dict:
+def _position(position: Position) -> dict[str, int]:
     return {"row": position.row, "column": position.column}
 
 
-def finding_to_dict(finding: Finding) -> dict:
+def finding_to_dict(finding: Finding) -> dict[str, Any]:
     fix = None
     if finding.fix is not None:
         fix = {

@@ -10,8 +10,9 @@ from __future__ import annotations
 import json
 import re
 
-from ascend_lint.model import FileResult, Finding, Position
+from ascend_lint.model import Diagnostic, FileResult, Finding, Position
 from ascend_lint.reporters import shared
+from ascend_lint.reporters.shared import JSONObject
 
 SOURCE = shared.without_none({"name": shared.NAME, "url": shared.HOMEPAGE})
 SEVERITY = shared.LEVEL.upper()
@@ -28,19 +29,19 @@ def render_rdjsonl(results: list[FileResult], settings: object) -> str:
     return "".join(json.dumps({"source": SOURCE, **diagnostic}) + "\n" for diagnostic in _diagnostics(results))
 
 
-def _diagnostics(results: list[FileResult]) -> list[dict]:
-    diagnostics = []
+def _diagnostics(results: list[FileResult]) -> list[JSONObject]:
+    diagnostics: list[JSONObject] = []
     for result in results:
         if result.error:
-            diagnostics.append(_error_diagnostic(result))
-        if result.findings:
+            diagnostics.append(_error_diagnostic(result.filename, result.error))
+        if result.findings and result.source is not None:
             lines = LINE_BREAK.split(result.source)
             diagnostics.extend(_finding_diagnostic(finding, lines) for finding in result.findings)
     return diagnostics
 
 
-def _finding_diagnostic(finding: Finding, lines: list[str]) -> dict:
-    diagnostic = {
+def _finding_diagnostic(finding: Finding, lines: list[str]) -> JSONObject:
+    diagnostic: JSONObject = {
         "message": finding.message,
         "location": {
             "path": shared.report_path(finding.filename),
@@ -67,18 +68,18 @@ def _finding_diagnostic(finding: Finding, lines: list[str]) -> dict:
     return diagnostic
 
 
-def _error_diagnostic(result: FileResult) -> dict:
-    location = {"path": shared.report_path(result.filename)}
-    if result.error.location:  # the line only: a file that could not be linted may not decode
-        location["range"] = {"start": {"line": result.error.location.row}}
-    return {"message": result.error.message, "location": location, "severity": "ERROR"}
+def _error_diagnostic(filename: str, error: Diagnostic) -> JSONObject:
+    location: JSONObject = {"path": shared.report_path(filename)}
+    if error.location:  # the line only: a file that could not be linted may not decode
+        location["range"] = {"start": {"line": error.location.row}}
+    return {"message": error.message, "location": location, "severity": "ERROR"}
 
 
-def _range(lines: list[str], start: Position, end: Position) -> dict:
+def _range(lines: list[str], start: Position, end: Position) -> JSONObject:
     return {"start": _byte_position(lines, start), "end": _byte_position(lines, end)}
 
 
-def _byte_position(lines: list[str], position: Position) -> dict:
+def _byte_position(lines: list[str], position: Position) -> JSONObject:
     line = lines[position.row - 1] if position.row <= len(lines) else ""
     column = len(line[: position.column - 1].encode("utf-8")) + 1
     return {"line": position.row, "column": column}

@@ -13,9 +13,11 @@ from pathlib import Path, PurePath
 from urllib.parse import quote
 
 from ascend_lint import __version__
-from ascend_lint.model import Diagnostic, FileResult, Finding, Position
+from ascend_lint.model import Diagnostic, FileResult, Finding, Fix, Position
 from ascend_lint.registry import all_rules
 from ascend_lint.reporters import shared
+from ascend_lint.reporters.shared import JSONObject
+from ascend_lint.rule import Rule
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 # Relative artifact URIs resolve against the directory ascend-lint ran in.
@@ -27,7 +29,7 @@ ResultKey = tuple[str, int, int, str]
 def render_sarif(
     results: list[FileResult],
     settings: object,
-    result_properties: Mapping[ResultKey, Mapping] | None = None,
+    result_properties: Mapping[ResultKey, JSONObject] | None = None,
 ) -> str:
     """The SARIF log for ``results``.
 
@@ -55,7 +57,7 @@ def _key(finding: Finding) -> ResultKey:
     return (finding.filename, finding.location.row, finding.location.column, finding.code)
 
 
-def _driver(rules: Sequence) -> dict:
+def _driver(rules: Sequence[type[Rule]]) -> JSONObject:
     return shared.without_none(
         {
             "name": shared.NAME,
@@ -67,7 +69,7 @@ def _driver(rules: Sequence) -> dict:
     )
 
 
-def _descriptor(rule) -> dict:
+def _descriptor(rule: type[Rule]) -> JSONObject:
     documentation = rule.documentation()
     return shared.without_none(
         {
@@ -92,11 +94,11 @@ def _first_paragraph(markdown: str) -> str:
     return markdown.strip()
 
 
-def _result(finding: Finding, rule_index: int, properties: Mapping) -> dict:
-    location = {"physicalLocation": _physical(finding.filename, finding.location, finding.end_location)}
+def _result(finding: Finding, rule_index: int, properties: JSONObject) -> JSONObject:
+    location: JSONObject = {"physicalLocation": _physical(finding.filename, finding.location, finding.end_location)}
     if finding.kernel:
         location["logicalLocations"] = [{"name": finding.kernel, "kind": "function"}]
-    result = {
+    result: JSONObject = {
         "ruleId": finding.code,
         "ruleIndex": rule_index,
         "level": shared.LEVEL,
@@ -113,19 +115,18 @@ def _result(finding: Finding, rule_index: int, properties: Mapping) -> dict:
             for number, related in enumerate(finding.related, start=1)
         ]
     if finding.fix:
-        result["fixes"] = [_fix(finding)]
+        result["fixes"] = [_fix(finding.filename, finding.fix)]
     if properties:
         result["properties"] = dict(properties)
     return result
 
 
-def _fix(finding: Finding) -> dict:
-    fix = finding.fix
+def _fix(filename: str, fix: Fix) -> JSONObject:
     return {
         "description": {"text": fix.message},
         "artifactChanges": [
             {
-                "artifactLocation": _artifact(finding.filename),
+                "artifactLocation": _artifact(filename),
                 "replacements": [
                     {"deletedRegion": _region(edit.start, edit.end), "insertedContent": {"text": edit.content}}
                     for edit in fix.edits
@@ -136,7 +137,7 @@ def _fix(finding: Finding) -> dict:
     }
 
 
-def _invocation(errors: list[Diagnostic]) -> dict:
+def _invocation(errors: list[Diagnostic]) -> JSONObject:
     """Files that could not be linted, as tool notifications (they are not findings)."""
     notifications = []
     for error in errors:
@@ -149,11 +150,11 @@ def _invocation(errors: list[Diagnostic]) -> dict:
     return {"executionSuccessful": not errors, "toolExecutionNotifications": notifications}
 
 
-def _physical(filename: str, start: Position, end: Position) -> dict:
+def _physical(filename: str, start: Position, end: Position) -> JSONObject:
     return {"artifactLocation": _artifact(filename), "region": _region(start, end)}
 
 
-def _artifact(filename: str) -> dict:
+def _artifact(filename: str) -> JSONObject:
     """A relative path stays relative to %SRCROOT% (the repository root in CI)."""
     path = shared.report_path(filename)
     if PurePath(path).is_absolute():
@@ -161,7 +162,7 @@ def _artifact(filename: str) -> dict:
     return {"uri": quote(path), "uriBaseId": SRCROOT}
 
 
-def _region(start: Position, end: Position) -> dict:
+def _region(start: Position, end: Position) -> JSONObject:
     return {
         "startLine": start.row,
         "startColumn": start.column,

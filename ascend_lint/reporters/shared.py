@@ -4,16 +4,20 @@ from __future__ import annotations
 
 from importlib import metadata
 from pathlib import PurePath
+from typing import Any
 
 from ascend_lint.engine import relative_display
 
 NAME = "ascend-lint"
 
+# A JSON object as the review formats build it.
+JSONObject = dict[str, Any]
+
 
 def _homepage() -> str | None:
     """The `Homepage` project URL from the installed package's metadata, if it declares one."""
     try:
-        urls = metadata.metadata("ascend-lint").get_all("Project-URL") or []
+        urls: list[str] = metadata.metadata("ascend-lint").get_all("Project-URL") or []
     except metadata.PackageNotFoundError:
         return None
     for entry in urls:
@@ -36,7 +40,7 @@ def rule_url(code: str) -> str | None:
     return f"{HOMEPAGE}/blob/main/docs/rules.md#{code.lower()}" if HOMEPAGE else None
 
 
-def without_none(mapping: dict) -> dict:
+def without_none(mapping: JSONObject) -> JSONObject:
     return {key: value for key, value in mapping.items() if value is not None}
 
 
