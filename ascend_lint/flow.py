@@ -39,6 +39,7 @@ READ, DEF, CALL, POINT = "read", "def", "call", "point"
 
 _METADATA_ATTRS = frozenset({"dtype", "shape", "type", "ndim", "numel"})
 _LEAVES = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis)
+_CONSTANT_LEAVES = frozenset({*_LEAVES, cst.FormattedString, cst.ConcatenatedString})
 _PURE_SCALAR_FNS = frozenset({"cdiv", "minimum", "maximum", "cast", "multiple_of", "max_contiguous"})
 _PY_PURE_FNS = frozenset({"min", "max", "abs", "int"})
 _LOAD_FNS = ("load", "atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_xchg")
@@ -112,40 +113,40 @@ class Flow:
     # ---- value facts -------------------------------------------------------------------
     def flags(self, node: cst.BaseExpression) -> int:
         """Where the value of `node` can come from (flow-insensitive)."""
-        if isinstance(node, cst.Name):
+        if type(node) is cst.Name:
             if node.value in ("True", "False", "None"):
                 return CONST
             # Names the kernel never defines are globals: Triton only admits constexpr ones.
             return self.name_flags.get(node.value, CONST)
-        if isinstance(node, (*_LEAVES, cst.FormattedString, cst.ConcatenatedString)):
+        if type(node) in _CONSTANT_LEAVES:
             return CONST
-        if isinstance(node, cst.Attribute):
+        if type(node) is cst.Attribute:
             if node.attr.value in _METADATA_ATTRS or self.kernel.imports.resolve(node):
                 return CONST
             return self.flags(node.value)
-        if isinstance(node, cst.Call):
+        if type(node) is cst.Call:
             return self._call_flags(node)
-        if isinstance(node, cst.Subscript):
+        if type(node) is cst.Subscript:
             result = self.flags(node.value)
             for element in node.slice:
                 if isinstance(element.slice, cst.Index):
                     result |= self.flags(element.slice.value)
             return result
-        if isinstance(node, (cst.BinaryOperation, cst.BooleanOperation)):
+        if type(node) is cst.BinaryOperation or type(node) is cst.BooleanOperation:
             return self.flags(node.left) | self.flags(node.right)
-        if isinstance(node, cst.UnaryOperation):
+        if type(node) is cst.UnaryOperation:
             return self.flags(node.expression)
-        if isinstance(node, cst.Comparison):
+        if type(node) is cst.Comparison:
             result = self.flags(node.left)
             for target in node.comparisons:
                 result |= self.flags(target.comparator)
             return result
-        if isinstance(node, (cst.Tuple, cst.List)):
+        if type(node) is cst.Tuple or type(node) is cst.List:
             result = 0
             for item in node.elements:
                 result |= self.flags(item.value)
             return result
-        if isinstance(node, cst.Lambda):
+        if type(node) is cst.Lambda:
             return TENSOR
         result = 0
         for child in node.children:
@@ -379,20 +380,20 @@ class _Builder:
             self.statement(statement)
 
     def statement(self, node: cst.CSTNode) -> None:
-        if isinstance(node, (cst.SimpleStatementLine, cst.SimpleStatementSuite)):
+        if type(node) is cst.SimpleStatementLine or type(node) is cst.SimpleStatementSuite:
             for small in node.body:
                 self.small_statement(small)
-        elif isinstance(node, cst.If):
+        elif type(node) is cst.If:
             self.if_statement(node)
-        elif isinstance(node, cst.For):
+        elif type(node) is cst.For:
             self.for_statement(node)
-        elif isinstance(node, cst.While):
+        elif type(node) is cst.While:
             self.while_statement(node)
-        elif isinstance(node, cst.With):
+        elif type(node) is cst.With:
             for item in node.items:
                 self.expr(item.item)
             self.block(node.body.body)
-        elif isinstance(node, cst.Try):
+        elif type(node) is cst.Try:
             self.block(node.body.body)
             for handler in node.handlers:
                 self.block(handler.body.body)
@@ -401,33 +402,33 @@ class _Builder:
                     self.block(part.body.body)
 
     def small_statement(self, node: cst.BaseSmallStatement) -> None:
-        if isinstance(node, cst.Expr):
+        if type(node) is cst.Expr:
             self.expr(node.value)
-        elif isinstance(node, cst.Assign):
+        elif type(node) is cst.Assign:
             self.expr(node.value)
             for assigned in node.targets:
                 self.assign_target(assigned.target, node.value)
-        elif isinstance(node, cst.AnnAssign):
+        elif type(node) is cst.AnnAssign:
             if node.value is not None:
                 self.expr(node.value)
                 self.assign_target(node.target, node.value)
-        elif isinstance(node, cst.AugAssign):
+        elif type(node) is cst.AugAssign:
             target = node.target
             self.expr(target)
             self.expr(node.value)
             if isinstance(target, cst.Name):
                 self.emit(DEF, node, name=target.value, value=cst.BinaryOperation(target, cst.Add(), node.value))
-        elif isinstance(node, cst.Return):
+        elif type(node) is cst.Return:
             if node.value is not None:
                 self.expr(node.value)
             self.frontier = []
-        elif isinstance(node, cst.Assert):
+        elif type(node) is cst.Assert:
             self.expr(node.test)
-        elif isinstance(node, cst.Break):
+        elif type(node) is cst.Break:
             if self.loop_exits:
                 self.loop_exits[-1].extend(self.frontier)
             self.frontier = []
-        elif isinstance(node, cst.Continue):
+        elif type(node) is cst.Continue:
             if self.loop_headers:
                 self.link(self.frontier, self.loop_headers[-1])
             self.frontier = []
@@ -520,36 +521,36 @@ class _Builder:
 
     # ---- expressions, in evaluation order ----------------------------------------------
     def expr(self, node: cst.BaseExpression) -> None:
-        if isinstance(node, cst.Name):
+        if type(node) is cst.Name:
             if node.value not in self.skip_reads:
                 self.emit(READ, node, name=node.value)
-        elif isinstance(node, cst.Attribute):
+        elif type(node) is cst.Attribute:
             value = node.value
-            if node.attr.value in _METADATA_ATTRS and isinstance(value, cst.Name):
+            if node.attr.value in _METADATA_ATTRS and type(value) is cst.Name:
                 self.emit(READ, value, name=value.value, metadata=True)
             else:
                 self.expr(value)
-        elif isinstance(node, cst.Call):
+        elif type(node) is cst.Call:
             func = node.func
-            if isinstance(func, cst.Attribute):
+            if type(func) is cst.Attribute:
                 self.expr(func.value)
-            elif not isinstance(func, cst.Name):
+            elif type(func) is not cst.Name:
                 self.expr(func)
             for arg in node.args:
                 self.expr(arg.value)
             self.emit(CALL, node)
-        elif isinstance(node, (*_LEAVES, cst.Lambda)):
+        elif type(node) in _LEAVES or type(node) is cst.Lambda:
             return
-        elif isinstance(node, (cst.BinaryOperation, cst.BooleanOperation)):
+        elif type(node) is cst.BinaryOperation or type(node) is cst.BooleanOperation:
             self.expr(node.left)
             self.expr(node.right)
-        elif isinstance(node, cst.Comparison):
+        elif type(node) is cst.Comparison:
             self.expr(node.left)
             for target in node.comparisons:
                 self.expr(target.comparator)
-        elif isinstance(node, cst.UnaryOperation):
+        elif type(node) is cst.UnaryOperation:
             self.expr(node.expression)
-        elif isinstance(node, cst.Subscript):
+        elif type(node) is cst.Subscript:
             self.expr(node.value)
             for element in node.slice:
                 inner = element.slice
@@ -559,7 +560,7 @@ class _Builder:
                     for part in (inner.lower, inner.upper, inner.step):
                         if part is not None:
                             self.expr(part)
-        elif isinstance(node, (cst.Tuple, cst.List)):
+        elif type(node) is cst.Tuple or type(node) is cst.List:
             for item in node.elements:
                 self.expr(item.value)
         else:
