@@ -117,6 +117,18 @@ class HostIndex:
         return self.bindings.get((name, scope)) or self.bindings.get((name, None), [])
 
 
+def heading(code: str, name: str) -> str:
+    """The title of a rule's documentation: `launch-num-warps (ASC001)`."""
+    return f"{name} ({code})"
+
+
+def heading_anchor(code: str, name: str) -> str:
+    """The anchor GitHub gives that title in `docs/rules.md`: `launch-num-warps-asc001`
+    (lower case, punctuation other than `-` and `_` dropped, spaces become `-`)."""
+    title = heading(code, name).lower()
+    return "".join("-" if c == " " else c for c in title if c.isalnum() or c in " -_")
+
+
 @dataclass
 class Example:
     """An INVALID snippet with the fixed code the rule's fix must produce."""
@@ -153,7 +165,7 @@ class Rule:
     @classmethod
     def documentation(cls) -> str:
         body = inspect.cleandoc(sys.modules[cls.__module__].__doc__ or "")
-        return f"# {cls.NAME} ({cls.CODE})\n\n{body}\n"
+        return f"# {heading(cls.CODE, cls.NAME)}\n\n{body}\n"
 
     @classmethod
     def applies_to(cls, source: str) -> bool:

@@ -6,7 +6,6 @@ import ast
 import io
 import re
 import tokenize
-from dataclasses import dataclass
 
 import libcst as cst
 
@@ -27,12 +26,6 @@ class SourceError(Exception):
     def __init__(self, message: str, location: Position | None = None):
         super().__init__(message)
         self.location = location
-
-
-@dataclass
-class ParsedSource:
-    text: str
-    module: cst.Module
 
 
 def decode(data: bytes) -> str:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -87,6 +88,25 @@ def git(repo: Path, *args: str) -> str:
     """Run git in ``repo`` with a fixed identity and no user or system configuration."""
     env = {**os.environ, **GIT_ENV}
     return subprocess.run(["git", *args], cwd=repo, env=env, check=True, capture_output=True, text=True).stdout
+
+
+def copy_checkout(destination: Path) -> Path:
+    """A one-commit git repository holding this checkout's files, uncommitted work included
+    (symbolic links stay links)."""
+    checkout = Path(__file__).resolve().parents[1]
+    listed = git(checkout, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
+    for name in filter(None, listed.split("\0")):
+        source, target = checkout / name, destination / name
+        if source.is_symlink() or source.is_file():
+            target.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_symlink():
+            target.symlink_to(os.readlink(source))
+        elif source.is_file():
+            shutil.copy2(source, target)
+    git(destination, "init", "-q")
+    git(destination, "add", "-A")
+    git(destination, "commit", "-qm", "checkout under test")
+    return destination
 
 
 def ascend_lint(*args: str, cwd: Path, stdin: str | None = None) -> subprocess.CompletedProcess:

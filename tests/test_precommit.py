@@ -8,13 +8,12 @@ side to share the wait.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from kernel_samples import BAD_PATH, CUDA_PATH, GOOD_PATH, git, write_project
+from kernel_samples import BAD_PATH, CUDA_PATH, GOOD_PATH, copy_checkout, git, write_project
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 TRY_REPO_TIMEOUT = 600
@@ -33,19 +32,6 @@ def test_manifest_is_valid() -> None:
         [sys.executable, "-m", "pre_commit", "validate-manifest", str(CHECKOUT / ".pre-commit-hooks.yaml")],
         check=True,
     )
-
-
-def copy_checkout(destination: Path) -> Path:
-    """A one-commit git repository holding this checkout's files, uncommitted work included."""
-    listed = git(CHECKOUT, "ls-files", "-z", "--cached", "--others", "--exclude-standard")
-    for name in filter(None, listed.split("\0")):
-        if (CHECKOUT / name).is_file():
-            (destination / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(CHECKOUT / name, destination / name)
-    git(destination, "init", "-q")
-    git(destination, "add", "-A")
-    git(destination, "commit", "-qm", "checkout under test")
-    return destination
 
 
 def require_package_index(scratch: Path) -> None:

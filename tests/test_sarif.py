@@ -50,7 +50,7 @@ def test_driver_describes_every_rule_as_github_wants(run: dict) -> None:
         assert descriptor["fullDescription"]["text"]
         assert descriptor["help"]["markdown"] == descriptor["help"]["text"] == rule.documentation()
         if shared.HOMEPAGE:
-            assert descriptor["helpUri"] == shared.rule_url(rule.CODE)
+            assert descriptor["helpUri"] == shared.rule_url(rule.CODE, rule.NAME)
         else:  # no published documentation yet: no made-up link
             assert "helpUri" not in descriptor
         assert descriptor["defaultConfiguration"]["level"] in ("note", "warning", "error")

@@ -48,7 +48,7 @@ def _finding_diagnostic(finding: Finding, lines: list[str]) -> JSONObject:
             "range": _range(lines, finding.location, finding.end_location),
         },
         "severity": SEVERITY,
-        "code": shared.without_none({"value": finding.code, "url": shared.rule_url(finding.code)}),
+        "code": shared.without_none({"value": finding.code, "url": shared.rule_url(finding.code, finding.name)}),
     }
     if finding.fix:
         diagnostic["suggestions"] = [

@@ -78,7 +78,7 @@ def _descriptor(rule: type[Rule]) -> JSONObject:
             "shortDescription": {"text": rule.SUMMARY},
             "fullDescription": {"text": _first_paragraph(documentation)},
             "help": {"text": documentation, "markdown": documentation},
-            "helpUri": shared.rule_url(rule.CODE),
+            "helpUri": shared.rule_url(rule.CODE, rule.NAME),
             "defaultConfiguration": {"level": shared.LEVEL},
             "properties": {"tags": ["triton", "ascend"], "precision": "high"},
         }

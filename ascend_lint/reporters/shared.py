@@ -7,6 +7,7 @@ from pathlib import PurePath
 from typing import Any
 
 from ascend_lint.engine import relative_display
+from ascend_lint.rule import heading_anchor
 
 NAME = "ascend-lint"
 
@@ -34,10 +35,10 @@ HOMEPAGE = _homepage()
 LEVEL = "warning"
 
 
-def rule_url(code: str) -> str | None:
+def rule_url(code: str, name: str) -> str | None:
     """Where a rule's documentation is published (`docs/rules.md`, what `ascend-lint rule
     --all` prints), when the project has a homepage."""
-    return f"{HOMEPAGE}/blob/main/docs/rules.md#{code.lower()}" if HOMEPAGE else None
+    return f"{HOMEPAGE}/blob/main/docs/rules.md#{heading_anchor(code, name)}" if HOMEPAGE else None
 
 
 def without_none(mapping: JSONObject) -> JSONObject:
