@@ -99,12 +99,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     confirm = commands.add_parser("confirm", help="replay flagged kernels to confirm findings (runtime extra)")
     add_selection_options(confirm)
-    try:
-        from .runtime_check.cli import configure
-    except ImportError as exc:  # the package is always installed; only a broken install lands here
-        confirm.set_defaults(confirm_unavailable=str(exc))
-    else:
-        configure(confirm)
+    # Imports nothing of the runtime extra: `confirm` itself says what to install when it is missing.
+    from .runtime_check.cli import configure
+
+    configure(confirm)
     return parser
 
 
@@ -117,12 +115,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "rule":
             return _show_rule(args)
         if args.command == "confirm":
-            if getattr(args, "confirm_unavailable", None):
-                print(f"ascend-lint: error: confirm is unavailable: {args.confirm_unavailable}", file=sys.stderr)
-                return EXIT_ERROR
             from .runtime_check.cli import run
 
-            return run(args)
+            settings = settings_from(args)
+            return run(args, settings, lint_requested(args, settings))
         return _check(args)
     except ConfigError as exc:
         print(f"ascend-lint: error: {exc}", file=sys.stderr)

@@ -140,7 +140,9 @@ def _findings(context: ModuleContext, reports: list[tuple[Rule, Report, str | No
         message = report.message
         if related:
             message = message.replace("{related_line}", str(related[0].location.row))
-        finding = Finding(rule.CODE, rule.NAME, message, context.filename, start, end, kernel, related, fix)
+        finding = Finding(
+            rule.CODE, rule.NAME, message, context.filename, start, end, kernel, related, fix, dict(report.facts)
+        )
         findings.setdefault((finding.code, start, finding.message), finding)
     return sorted(findings.values(), key=lambda f: (f.location, f.code))
 

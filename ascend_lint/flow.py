@@ -18,11 +18,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from .kernels import Kernel, Param
+if TYPE_CHECKING:  # kernels.py builds a Kernel's flow on demand: a runtime import would be a circle
+    from .kernels import Kernel, Param
 
 # Value flags: a bit set describing where a value can come from.
 CONST = 1  # literal, constexpr parameter, dtype, tl.static_range index

@@ -6,10 +6,14 @@ is exclusive (ruff's convention). Reporters convert to their format's own units.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Literal, TypeAlias
 
 Applicability = Literal["safe", "unsafe"]
+# A structured fact a rule knows about its finding (``"optional_pointers": ("h0",)``), for
+# tools that act on findings (``ascend-lint confirm``) without re-parsing the source.
+Fact: TypeAlias = str | int | bool | tuple[str, ...]
 
 
 @dataclass(frozen=True, order=True)
@@ -55,6 +59,7 @@ class Finding:
     kernel: str | None = None
     related: tuple[Related, ...] = ()
     fix: Fix | None = None
+    facts: Mapping[str, Fact] = field(default_factory=dict, hash=False)
 
     @property
     def noqa_row(self) -> int:

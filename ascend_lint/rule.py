@@ -16,19 +16,20 @@ from __future__ import annotations
 
 import inspect
 import sys
-from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
 from functools import cached_property
-from typing import ClassVar
+from typing import ClassVar, Literal
 
 import libcst as cst
 
 from .fixes import FixPlan, FreshNames
 from .imports import ImportMap
 from .kernels import Kernel
-from .model import Applicability, Finding
+from .model import Applicability, Fact, Finding
 
-__all__ = ["Example", "Finding", "Kernel", "ModuleContext", "Report", "Rule"]
+__all__ = ["Confirm", "Evidence", "Example", "Finding", "Kernel", "ModuleContext", "Report", "Rule"]
 
 _LEAVES = (
     cst.Name,
@@ -59,6 +60,7 @@ class Report:
     end_node: cst.CSTNode | None = None  # the range ends where this node ends
     related: tuple[tuple[cst.CSTNode, str], ...] = ()
     fix: FixPlan | None = None
+    facts: Mapping[str, Fact] = field(default_factory=dict)  # what `confirm` needs to know (see Confirm)
 
 
 @dataclass
@@ -138,6 +140,43 @@ class Example:
     unsafe_fixes: bool = False
 
 
+Backend = Literal["compile", "interpret", "npu"]
+
+
+class Evidence(str, Enum):
+    """What a replay measures to decide a finding, on the backend named first in each comment
+    (implemented in `runtime_check`), and the facts it reads from the finding."""
+
+    # compile: the IR with and without the launch option; facts: option, value (the literal, if any)
+    LAUNCH_OPTION_IR = "launch-option-ir"
+    # compile: the compile error of a `.to` on a constexpr, or the i32 multiply before the i64
+    # extension in the TTIR; facts: receiver, cause ("constexpr" or "multiply")
+    INDEX_CAST_IR = "index-cast-ir"
+    # compile: compiled with the optional pointers None and their flags False; facts:
+    # optional_pointers, flags
+    NONE_POINTER_COMPILE = "none-pointer-compile"
+    # compile: planned UB of the original vs each arm of the `if` alone; facts: dma_arms (kind
+    # of the then arm, kind of the else arm: "block_ptr" or "masked")
+    DMA_ARMS_UB = "dma-arms-ub"
+    # interpret: outputs with the finding's `tl.dot` clobbering its lhs vs standard semantics;
+    # facts: tile, loop_carried (the dot is at the finding itself, else its related location)
+    DOT_CLOBBER_OUTPUTS = "dot-clobber-outputs"
+    # interpret: the fixed kernel computes what the original computes (never decides the
+    # finding: "fix verified" evidence for a bug only a device shows)
+    FIX_OUTPUTS = "fix-outputs"
+    # npu: outputs on the device vs the interpreter's standard-semantics outputs
+    DEVICE_OUTPUTS = "device-outputs"
+
+
+@dataclass(frozen=True)
+class Confirm:
+    """How `ascend-lint confirm` decides a rule's findings: the evidence each backend collects,
+    strongest backend first, and why the backends not listed cannot decide them."""
+
+    evidence: Mapping[Backend, Evidence]
+    reason: str  # e.g. "tl.dot clobbering its lhs is a runtime behaviour of the NPU"
+
+
 class Rule:
     """One check. Subclass it in a module of `rules/`; the registry finds it there.
 
@@ -155,6 +194,7 @@ class Rule:
     REQUIRES_TEXT: ClassVar[tuple[str, ...]] = ()
     VALID: ClassVar[Sequence[str]] = ()
     INVALID: ClassVar[Sequence[str | Example]] = ()
+    CONFIRM: ClassVar[Confirm | None] = None  # None: `confirm` has no evidence for this rule
 
     def check_module(self, context: ModuleContext) -> Iterable[Report]:
         return ()

@@ -60,7 +60,7 @@ import libcst as cst
 from ascend_lint.fixes import FixPlan, Replace
 from ascend_lint.flow import LOADED, LOOP, PID, SCALAR, TENSOR, Flow
 from ascend_lint.imports import string_value
-from ascend_lint.rule import Example, Kernel, ModuleContext, Report, Rule
+from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
 CONSTEXPR_MESSAGE = "constexpr has no .to: `{receiver}` can be a constexpr on Ascend; use `tl.cast({receiver}, ...)`"
 WRAP_MESSAGE = "cast after multiply wraps in int32: cast the index first (`tl.cast(..., tl.int64) * ...`)"
@@ -71,6 +71,7 @@ class ConstexprTo(Rule):
     NAME = "constexpr-to"
     SUMMARY = "`.to()` on a constexpr/specialisable int, or an int64 cast after an int32 multiply"
     FIX = "safe"
+    CONFIRM = Confirm({"compile": Evidence.INDEX_CAST_IR}, "both failures are the compiler's")
     REQUIRES_TEXT = (".to(",)
 
     VALID = (
@@ -155,6 +156,7 @@ def k(x, T, W: tl.constexpr):
                     fix=self._fix(
                         call, _cast_index_terms(receiver, flow, dtype), "Cast the index terms before the arithmetic"
                     ),
+                    facts={"receiver": context.module.code_for_node(receiver), "cause": "multiply"},
                 )
             elif flow.is_constexpr(receiver) or flow.is_specialisable(receiver):
                 code = context.module.code_for_node(receiver)
@@ -162,6 +164,7 @@ def k(x, T, W: tl.constexpr):
                     call,
                     CONSTEXPR_MESSAGE.format(receiver=code),
                     fix=self._fix(call, _tl_cast(_unparenthesized(receiver), dtype, kernel), "Use `tl.cast`"),
+                    facts={"receiver": code, "cause": "constexpr"},
                 )
 
     def _fix(self, call: cst.Call, replacement: cst.BaseExpression, message: str) -> FixPlan | None:

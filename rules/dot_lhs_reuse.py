@@ -56,7 +56,7 @@ import libcst as cst
 
 from ascend_lint.fixes import FixPlan, InsertBefore, Replace, spelled_out
 from ascend_lint.flow import Event
-from ascend_lint.rule import Example, Kernel, ModuleContext, Report, Rule
+from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
 _WRAPPERS = ("trans", "permute", "reshape", "view", "cast")
 
@@ -66,6 +66,10 @@ class DotLhsReuse(Rule):
     NAME = "dot-lhs-reuse"
     SUMMARY = "A tile is read after `tl.dot` used it as the left operand (Ascend may clobber it)"
     FIX = "unsafe"
+    CONFIRM = Confirm(
+        {"npu": Evidence.DEVICE_OUTPUTS, "interpret": Evidence.DOT_CLOBBER_OUTPUTS},
+        "tl.dot clobbering its lhs is a runtime behaviour of the NPU",
+    )
     REQUIRES_TEXT = ("dot",)
 
     VALID = (
@@ -250,6 +254,7 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
                     f"(line {{related_line}}), which may overwrite it on Ascend",
                     related=((event.node, f"`tl.dot` that may clobber `{tile.value}`"),),
                     fix=fix,
+                    facts={"tile": tile.value, "loop_carried": False},
                 )
             if loop_carried:
                 yield Report(
@@ -258,6 +263,7 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
                     "before it: the next trip reads the tile this dot may have clobbered on Ascend",
                     related=((tile, f"`{tile.value}` read here on every trip"),),
                     fix=fix,
+                    facts={"tile": tile.value, "loop_carried": True},
                 )
 
 

@@ -42,7 +42,7 @@ import libcst as cst
 
 from ascend_lint.fixes import FixPlan, Replace
 from ascend_lint.imports import string_value
-from ascend_lint.rule import Example, HostIndex, ModuleContext, Report, Rule
+from ascend_lint.rule import Confirm, Evidence, Example, HostIndex, ModuleContext, Report, Rule
 
 _Item = TypeVar("_Item", cst.Arg, cst.BaseDictElement)
 
@@ -54,6 +54,7 @@ class LaunchNumWarps(Rule):
     NAME = "launch-num-warps"
     SUMMARY = "`num_warps` / `num_stages` do nothing on Ascend; delete them"
     FIX = "safe"
+    CONFIRM = Confirm({"compile": Evidence.LAUNCH_OPTION_IR}, "the option's effect is on the compiled kernel")
     REQUIRES_TEXT = tuple(KNOBS)
 
     VALID = (
@@ -149,6 +150,7 @@ def launch(x, N):
                     arg,
                     f"`{arg.keyword.value}` in a {where} has no effect on Ascend; delete it",
                     fix=FixPlan("safe", f"Remove `{arg.keyword.value}`", (Replace(call, _without_knobs(call)),)),
+                    facts=_option_facts(arg.keyword.value, arg.value),
                 )
 
     def _splatted_tables(
@@ -177,7 +179,15 @@ def launch(x, N):
                     element,
                     f"`{_string_key(element)}` splatted into a launch has no effect on Ascend; delete it",
                     fix=FixPlan("safe", f"Remove `{_string_key(element)}`", (change,)),
+                    facts=_option_facts(_string_key(element), element.value),
                 )
+
+
+def _option_facts(option: str, value: cst.BaseExpression) -> dict[str, str | int]:
+    """The option and, when written as an integer literal, its value."""
+    if isinstance(value, cst.Integer):
+        return {"option": option, "value": int(value.evaluated_value)}
+    return {"option": option}
 
 
 def _is_dict_call(node: cst.Call) -> bool:

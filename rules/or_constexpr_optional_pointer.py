@@ -59,7 +59,7 @@ import libcst as cst
 from ascend_lint.fixes import FixPlan, Replace, contains, names_in
 from ascend_lint.flow import CONST, READ, Branch, Event, Flow
 from ascend_lint.imports import string_value
-from ascend_lint.rule import Example, Kernel, ModuleContext, Report, Rule
+from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
 # (`or`/`and`, (the constexpr flag, negated), the runtime operand)
 FlagSplit = tuple[str, tuple[cst.Name, bool], cst.BaseExpression]
@@ -70,6 +70,7 @@ class OrConstexprOptionalPointer(Rule):
     NAME = "or-constexpr-optional-pointer"
     SUMMARY = "A constexpr flag OR-ed with a runtime test around an optional pointer compiles `None + offset`"
     FIX = "unsafe"
+    CONFIRM = Confirm({"compile": Evidence.NONE_POINTER_COMPILE}, "the failure is the compiler's")
     REQUIRES_TEXT = (" or ", " and ")
 
     VALID = (
@@ -209,6 +210,20 @@ def k(h0, ht, x, STORE_FINAL_STATE: tl.constexpr, USE_H0: tl.constexpr):
                             end_node=branch.node.test,
                             related=((event.node, f"`{event.name}` used here"),),
                             fix=_nesting_fix(branch, kernel, optional),
+                            facts={
+                                "optional_pointers": tuple(
+                                    sorted({use.name for use in _unguarded_uses(branch, optional)})
+                                ),
+                                "flags": tuple(
+                                    sorted(
+                                        {
+                                            o.value
+                                            for o in operands
+                                            if isinstance(o, cst.Name) and flow.flags(o) == CONST
+                                        }
+                                    )
+                                ),
+                            },
                         )
                         break
                 else:

@@ -38,7 +38,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ascend_lint.flow import CALL, DMA_FNS, Flow, pointer_arg
-from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
+from ascend_lint.rule import Confirm, Evidence, Kernel, ModuleContext, Report, Rule
 
 # The first DMA call of each kind ("block" / "masked") in a span of the kernel.
 DmaCalls = dict[str, cst.Call]
@@ -49,6 +49,7 @@ class RuntimeDmaBranch(Rule):
     NAME = "runtime-dma-branch"
     SUMMARY = "A runtime branch between block-pointer and masked DMA keeps both paths in UB"
     REQUIRES_TEXT = ("make_block_ptr",)
+    CONFIRM = Confirm({"compile": Evidence.DMA_ARMS_UB}, "the UB plan is the compiler's")
 
     VALID = (
         """
@@ -108,6 +109,7 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
                     (block_call, f"block-pointer DMA ({block_where} arm)"),
                     (masked_call, f"masked-pointer DMA ({masked_where} arm)"),
                 ),
+                facts={"dma_arms": ("block_ptr", "masked") if block_where == "if" else ("masked", "block_ptr")},
             )
 
 

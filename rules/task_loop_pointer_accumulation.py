@@ -46,7 +46,7 @@ import libcst as cst
 
 from ascend_lint.fixes import FixPlan, Replace, contains, names_in, spelled_out
 from ascend_lint.flow import DEF, READ, Event, Flow, Loop
-from ascend_lint.rule import Example, Kernel, ModuleContext, Report, Rule
+from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
 
 class TaskLoopPointerAccumulation(Rule):
@@ -54,6 +54,10 @@ class TaskLoopPointerAccumulation(Rule):
     NAME = "task-loop-pointer-accumulation"
     SUMMARY = "In-place pointer advance carried across the tasks of a core-grid task loop"
     FIX = "unsafe"
+    CONFIRM = Confirm(
+        {"npu": Evidence.DEVICE_OUTPUTS, "interpret": Evidence.FIX_OUTPUTS},
+        "pointer accumulation across tasks is mis-compiled only in triton-ascend's NPU code generation",
+    )
     REQUIRES_TEXT = ("range",)
 
     VALID = (

@@ -1,52 +1,51 @@
-"""Replay backends by name — the hook other backends (interpret, npu) register in.
+"""Backends by name, and which one decides a finding.
 
-A backend is a function ``replay(job: ReplayJob, workdir: Path) -> Outcome`` named as
-``"module:function"``; the worker subprocess imports and calls it, so nothing heavy is imported
-in the process that runs ``confirm``. ``available`` runs in that process and says why the
-backend cannot run here (or None when it can); ``auto`` picks, per rule, the first available
-backend in :data:`AUTO_ORDER`.
+A backend is a function ``(job: ReplayJob, workdir: Path) -> Outcome`` named as
+``"module:function"``; the replay child imports and calls it, so nothing heavy is imported in
+the process that runs ``confirm``. Its availability check runs in that process and says why the
+backend cannot run here (None when it can).
+
+Which backends can decide a rule, and with which evidence, is the rule's own ``CONFIRM``
+declaration (:class:`ascend_lint.rule.Confirm`), read from the registry: ``auto`` takes the
+first available backend of that declaration, strongest first.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from . import interpret, npu
+from ascend_lint.model import Finding
+from ascend_lint.registry import rule_by_selector
+from ascend_lint.rule import Evidence
+
+CHOICES = ("auto", "compile", "interpret", "npu")
+_NEEDS = {"compile": "the compiler", "interpret": "the interpreter", "npu": "an NPU"}
 
 
 @dataclass(frozen=True)
 class Backend:
-    replay: str
-    available: Callable[[], str | None] = lambda: None
+    entry: str  # "module:function" judging one job, run in the replay child
+    availability: str | None = None  # "module:function" returning why it cannot run, or None
 
 
 BACKENDS: dict[str, Backend] = {
-    "compile": Backend("ascend_lint.runtime_check.compile_backend:replay"),
-    # value replays (issue 6): see interpret.py / npu.py
-    "interpret": Backend("ascend_lint.runtime_check.interpret:replay", interpret.missing_reason),
-    "npu": Backend("ascend_lint.runtime_check.npu:replay", npu.missing_reason),
+    "compile": Backend("ascend_lint.runtime_check.compile.backend:judge_with_compiler"),
+    "interpret": Backend(
+        "ascend_lint.runtime_check.value.interpret:judge_in_interpreter",
+        "ascend_lint.runtime_check.value.interpret:missing_reason",
+    ),
+    "npu": Backend(
+        "ascend_lint.runtime_check.value.npu:judge_on_npu", "ascend_lint.runtime_check.value.npu:missing_reason"
+    ),
 }
 
-CHOICES = ("auto", "compile", "interpret", "npu")
 
-# Strongest first. Rules not listed use DEFAULT_ORDER.
-AUTO_ORDER: dict[str, tuple[str, ...]] = {
-    "ASC003": ("npu", "interpret", "compile"),
-    "ASC006": ("npu", "interpret"),  # without an NPU, interpret answers "needs an NPU"
-}
-DEFAULT_ORDER = ("npu", "compile")
-
-
-def resolve(requested: str, code: str) -> str:
-    """The backend that judges a finding of rule ``code`` when the user asked for ``requested``."""
-    if requested != "auto":
-        return requested
-    for name in AUTO_ORDER.get(code, DEFAULT_ORDER):
-        backend = BACKENDS.get(name)
-        if backend is not None and backend.available() is None:
-            return name
-    return "compile"
+def load(reference: str) -> Callable:
+    """The function named ``"module:function"``."""
+    module, _, function = reference.partition(":")
+    return getattr(importlib.import_module(module), function)
 
 
 def unavailable(name: str) -> str | None:
@@ -54,4 +53,33 @@ def unavailable(name: str) -> str | None:
     backend = BACKENDS.get(name)
     if backend is None:
         return f"the {name!r} backend is not available in this version of ascend-lint"
-    return backend.available()
+    return load(backend.availability)() if backend.availability else None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How one finding is judged: a backend and its evidence, or why it cannot be."""
+
+    backend: str
+    evidence: Evidence | None = None
+    reason: str | None = None  # set when there is nothing to replay
+
+
+def plan(requested: str, finding: Finding) -> Plan:
+    """The backend and evidence for ``finding`` when the user asked for backend ``requested``."""
+    rule = rule_by_selector(finding.code)
+    confirm = rule.CONFIRM if rule is not None else None
+    if confirm is None:
+        backend = "compile" if requested == "auto" else requested
+        return Plan(backend, reason=f"confirm has no evidence to collect for {finding.code}")
+    if requested != "auto":
+        evidence = confirm.evidence.get(requested)  # type: ignore[call-overload]
+        if evidence is not None:
+            return Plan(requested, evidence)
+        names = list(confirm.evidence)
+        needs = " or ".join(_NEEDS[name] for name in names)
+        hint = " or ".join(names)
+        return Plan(requested, reason=f"needs {needs}: {confirm.reason} (try --backend {hint})")
+    available = [name for name in confirm.evidence if unavailable(name) is None]
+    backend = available[0] if available else list(confirm.evidence)[-1]
+    return Plan(backend, confirm.evidence[backend])

@@ -1,7 +1,8 @@
 """``ascend-lint confirm``: replay flagged kernels and give every finding a verdict.
 
-Exit codes: 0 no finding confirmed, 1 at least one confirmed, 2 the workload could not run
-(or bad usage).
+``ascend_lint.cli`` lints the requested paths and hands the results (findings with their
+facts) to :func:`run`. Exit codes: 0 no finding confirmed, 1 at least one confirmed, 2 the
+workload could not run (or bad usage, or the runtime extra is missing).
 """
 
 from __future__ import annotations
@@ -11,11 +12,19 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-from . import backends, worker
-from .capture import Capture
+from ascend_lint.config import Settings
+from ascend_lint.model import FileResult, Finding
+
+from . import backends
+from .capture.launches import Capture
+from .capture.recorder import capture_launches
 from .jobs import ReplayJob, match
-from .report import Report, render_json, render_sarif, render_text, summary
+from .process import run_all
+from .replay_child import memory_in_subprocess, replay_in_subprocess
+from .report import ConfirmReport, render_json, render_sarif, render_text, summary
+from .toolchain import runtime_missing
 from .verdicts import Outcome, Verdict, inconclusive
 
 DEFAULT_TIMEOUT = 300.0
@@ -64,36 +73,32 @@ def _progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
 
-def _lint(args: argparse.Namespace):
-    from ascend_lint.cli import lint_requested, settings_from
-
-    settings = settings_from(args)
-    results = lint_requested(args, settings)
-    for result in results:
-        if result.error:
-            _progress(f"{result.error.filename}: error: {result.error.message}")
-    return settings, results
-
-
-def _jobs(findings, capture: Capture, args, sys_path: list[str]) -> list[ReplayJob | Outcome]:
+def _planned(
+    findings: list[Finding], capture: Capture, args: argparse.Namespace, sys_path: list[str]
+) -> list[ReplayJob | Outcome]:
     """A replay job per finding, or its INCONCLUSIVE outcome when there is nothing to replay."""
     sources: dict[str, str] = {}
     planned: list[ReplayJob | Outcome] = []
     for finding in findings:
-        backend = backends.resolve(args.backend, finding.code)
+        plan = backends.plan(args.backend, finding)
+        if plan.evidence is None:
+            planned.append(inconclusive(finding, plan.backend, plan.reason or "nothing to replay"))
+            continue
         if finding.filename not in sources:
             sources[finding.filename] = Path(finding.filename).read_text()
         kernel, launches = match(finding, sources[finding.filename], capture)
         if kernel is None:
             why = f" ({capture.error.strip().splitlines()[-1]})" if capture.error else ""
             reason = f"the workload launched no kernel this finding belongs to{why}"
-            planned.append(inconclusive(finding, backend, reason))
+            planned.append(inconclusive(finding, plan.backend, reason))
         else:
-            planned.append(ReplayJob(finding, backend, capture.workload, kernel, launches, sys_path))
+            planned.append(
+                ReplayJob(finding, plan.backend, plan.evidence, capture.workload, kernel, launches, sys_path)
+            )
     return planned
 
 
-def _replay_all(planned: list[ReplayJob | Outcome], args) -> list[Outcome]:
+def _replay_all(planned: list[ReplayJob | Outcome], args: argparse.Namespace) -> list[Outcome]:
     jobs = [p for p in planned if isinstance(p, ReplayJob)]
 
     def done(index: int, outcome: Outcome) -> None:
@@ -105,45 +110,59 @@ def _replay_all(planned: list[ReplayJob | Outcome], args) -> list[Outcome]:
 
     if jobs:
         _progress(f"replaying {len(jobs)} finding(s), {args.jobs} at a time (timeout {args.timeout:g} s each)")
-    outcomes = iter(worker.run_all([lambda j=j: worker.replay(j, args.timeout) for j in jobs], args.jobs, done))
+    tasks = [lambda j=j: replay_in_subprocess(j, args.timeout) for j in jobs]
+    outcomes = iter(run_all(tasks, args.jobs, done))
     return [next(outcomes) if isinstance(p, ReplayJob) else p for p in planned]
 
 
-def _memory_plans(results, capture: Capture, args, sys_path: list[str]) -> list[dict]:
+def _memory_plans(
+    results: list[FileResult], capture: Capture, args: argparse.Namespace, sys_path: list[str]
+) -> list[dict[str, Any]]:
     linted = {os.path.realpath(r.filename) for r in results}
     kernels = list(dict.fromkeys(x.kernel for x in capture.launches if x.kernel.file in linted))
     _progress(f"compiling {len(kernels)} kernel(s) for their memory plans")
     tasks = [
-        lambda k=k: worker.memory(k, capture.for_kernel(k)[:MAX_MEMORY_SPECIALISATIONS], sys_path, args.timeout)
+        lambda k=k: memory_in_subprocess(k, capture.for_kernel(k)[:MAX_MEMORY_SPECIALISATIONS], sys_path, args.timeout)
         for k in kernels
     ]
-    plans = worker.run_all(tasks, args.jobs, lambda index, plan: None)
+    plans = run_all(tasks, args.jobs, lambda index, plan: None)
     return [plan for kernel_plans in plans for plan in kernel_plans]
 
 
-def run(args: argparse.Namespace) -> int:
+def run(args: argparse.Namespace, settings: Settings, results: list[FileResult]) -> int:
+    """Confirm the findings in ``results`` (the linted PATHS) with the workload in ``args``."""
+    missing = runtime_missing()
+    if missing:
+        _progress(f"ascend-lint confirm: {missing}")
+        return 2
     if not args.workload.is_file():
         _progress(f"ascend-lint confirm: workload {args.workload} not found")
         return 2
-    settings, results = _lint(args)
+    for result in results:
+        if result.error:
+            _progress(f"{result.error.filename}: error: {result.error.message}")
     findings = [f for r in results for f in r.findings]
     if not findings and not args.memory:
         _progress(f"no findings to confirm in {len(results)} file(s)")
         return 0
     _progress(f"{len(findings)} finding(s) in {len(results)} file(s); capturing launches from {args.workload}")
     start = time.perf_counter()
-    capture = worker.capture(args.workload, args.timeout)
+    capture = capture_launches(args.workload, args.timeout)
     kernels = {x.kernel for x in capture.launches}
     seconds = time.perf_counter() - start
     _progress(f"captured {len(capture.launches)} launch(es) of {len(kernels)} kernel(s) ({seconds:.1f} s)")
     if capture.error:
         _progress(f"the workload stopped with an error:\n{capture.error.rstrip()}")
     sys_path = [str(args.workload.resolve().parent), os.getcwd()]
-    outcomes = _replay_all(_jobs(findings, capture, args, sys_path), args)
+    outcomes = _replay_all(_planned(findings, capture, args, sys_path), args)
     memory = _memory_plans(results, capture, args, sys_path) if args.memory else []
-    report = Report(str(args.workload), args.backend, outcomes, memory, capture.error)
-    render = {"text": render_text, "json": render_json}.get(args.output_format)
-    sys.stdout.write(render(report) if render else render_sarif(report, results, settings) + "\n")
+    report = ConfirmReport(str(args.workload), args.backend, outcomes, memory, capture.error)
+    if args.output_format == "text":
+        sys.stdout.write(render_text(report))
+    elif args.output_format == "json":
+        sys.stdout.write(render_json(report))
+    else:
+        sys.stdout.write(render_sarif(report, results, settings) + "\n")
     if args.output_format != "text":
         _progress(summary(report))
     if capture.error and not capture.launches:

@@ -6,27 +6,24 @@ Matching a finding to launches uses the finding's position in its file:
 - inside a function that kernels of the same file call (a ``@triton.jit`` helper): the launches
   of those kernels;
 - anywhere else (a host wrapper): the launches made from the statement holding the finding;
-- else, for launch options (ASC001 on a ``**kwargs`` dict): launches from the same file that
-  passed ``num_warps`` / ``num_stages``.
+- else, for a finding about a launch option (its ``option`` fact, e.g. on a ``**kwargs`` dict):
+  launches from the same file that passed that option.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
 from ascend_lint.model import Finding
+from ascend_lint.rule import Evidence
 
-from .capture import Capture, KernelRef, Launch, distinct
+from .capture.launches import Capture, KernelRef, Launch, distinct
 from .verdicts import finding_from_json, finding_to_json
-
-LAUNCH_OPTIONS = ("num_warps", "num_stages")
 
 
 @dataclass
@@ -35,6 +32,7 @@ class ReplayJob:
 
     finding: Finding
     backend: str
+    evidence: Evidence
     workload: str
     kernel: KernelRef | None = None
     launches: list[Launch] = field(default_factory=list)
@@ -44,6 +42,7 @@ class ReplayJob:
         return {
             "finding": finding_to_json(self.finding),
             "backend": self.backend,
+            "evidence": self.evidence.value,
             "workload": self.workload,
             "kernel": vars(self.kernel) if self.kernel else None,
             "launches": [x.to_json() for x in self.launches],
@@ -55,14 +54,12 @@ class ReplayJob:
         return cls(
             finding=finding_from_json(data["finding"]),
             backend=data["backend"],
+            evidence=Evidence(data["evidence"]),
             workload=data["workload"],
             kernel=KernelRef(**data["kernel"]) if data["kernel"] else None,
             launches=[Launch.from_json(x) for x in data["launches"]],
             sys_path=data["sys_path"],
         )
-
-    def dump(self, path: Path) -> None:
-        path.write_text(json.dumps(self.to_json()))
 
 
 @dataclass(frozen=True)
@@ -132,12 +129,9 @@ def match(finding: Finding, source: str, capture: Capture) -> tuple[KernelRef | 
         if chosen:
             return chosen[0].kernel, distinct(chosen)
 
-    if finding.code == "ASC001":
-        chosen = [
-            x
-            for x in capture.launches
-            if x.call_site and x.call_site[0] == path and any(k in x.options for k in LAUNCH_OPTIONS)
-        ]
+    option = finding.facts.get("option")
+    if option is not None:
+        chosen = [x for x in capture.launches if x.call_site and x.call_site[0] == path and option in x.options]
         if chosen:
             return chosen[0].kernel, distinct(chosen)
     return None, []

@@ -8,14 +8,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .memory import kib
+from .compile.memory import kib
 from .verdicts import Outcome, Verdict, finding_to_json
 
 _SNIPPET = 72
 
 
 @dataclass
-class Report:
+class ConfirmReport:
     workload: str
     backend: str
     outcomes: list[Outcome]
@@ -40,7 +40,7 @@ def _indented(text: str, prefix: str = "    ") -> str:
     return "\n".join(prefix + line for line in text.splitlines())
 
 
-def summary(report: Report) -> str:
+def summary(report: ConfirmReport) -> str:
     counts = report.counts()
     confirmed = counts[Verdict.CONFIRMED]
     per = f", {report.seconds() / confirmed:.1f} s per confirmed finding" if confirmed else ""
@@ -79,7 +79,7 @@ def memory_text(plan: dict) -> str:
     return "\n".join(lines)
 
 
-def render_text(report: Report) -> str:
+def render_text(report: ConfirmReport) -> str:
     blocks = []
     for outcome in report.outcomes:
         f = outcome.finding
@@ -97,6 +97,7 @@ def render_text(report: Report) -> str:
 def outcome_json(outcome: Outcome) -> dict:
     data = finding_to_json(outcome.finding)
     data.pop("fix", None)
+    data.pop("facts", None)
     data.update(
         verdict=outcome.verdict.value,
         backend=outcome.backend,
@@ -107,7 +108,7 @@ def outcome_json(outcome: Outcome) -> dict:
     return data
 
 
-def render_json(report: Report) -> str:
+def render_json(report: ConfirmReport) -> str:
     counts = report.counts()
     return json.dumps(
         {
@@ -127,7 +128,7 @@ def render_json(report: Report) -> str:
     )
 
 
-def render_sarif(report: Report, results, settings) -> str:
+def render_sarif(report: ConfirmReport, results, settings) -> str:
     """The linter's SARIF log for ``results``, each result carrying its verdict in properties."""
     from ascend_lint.reporters.sarif import render_sarif as sarif
 

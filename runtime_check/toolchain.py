@@ -54,6 +54,19 @@ class ToolchainMissing(RuntimeError):
     """triton-ascend or ascendnpu-ir is not importable in this environment."""
 
 
+def runtime_missing() -> str | None:
+    """What of the runtime extra is missing here (triton-ascend, torch), or None; imports nothing."""
+    for module in ("triton", "torch"):
+        spec = importlib.util.find_spec(module)
+        if spec is None:
+            return f"`{module}` is not installed; {_INSTALL_HINT}"
+    triton = importlib.util.find_spec("triton")
+    locations = list(triton.submodule_search_locations or []) if triton else []
+    if not any((Path(folder) / "backends" / "ascend").is_dir() for folder in locations):
+        return f"the installed `triton` has no Ascend backend; {_INSTALL_HINT}"
+    return None
+
+
 def missing_reason() -> str | None:
     """Why the compile backend cannot run here, or None when it can."""
     if importlib.util.find_spec("triton") is None:

@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
-import re
 import sys
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from .capture import KernelRef, Launch, encode_value
+from ascend_lint.model import Finding
+
+from .capture.launches import KernelRef, Launch, encode_value
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ def original(source: str) -> Variant:
     return Variant("original", source)
 
 
-def fixed(source: str, finding) -> Variant | None:
+def fixed(source: str, finding: Finding) -> Variant | None:
     """The module with the finding's fix applied, or None when the rule offers no fix."""
     if finding.fix is None:
         return None
@@ -71,7 +73,8 @@ def fixed(source: str, finding) -> Variant | None:
 
 @dataclass(frozen=True)
 class Arm:
-    """One arm of an ``if`` statement: its label, kind and rows in the original source."""
+    """One arm of an ``if`` statement: its label, kind (what the rule says it does, e.g. its DMA
+    path) and rows in the original source."""
 
     label: str
     kind: str
@@ -82,21 +85,13 @@ class Arm:
         return row is not None and self.first_row <= row <= self.last_row
 
 
-def _dma_kind(code: str) -> str:
-    if "make_block_ptr" in code or "boundary_check" in code:
-        return "block_ptr"
-    if re.search(r"\bmask\s*=", code):
-        return "masked"
-    return "other"
-
-
 class _IfAt(cst.CSTTransformer):
     """Finds the ``if`` statement that starts at a row and replaces it with one arm."""
 
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, row: int, keep: str | None = None) -> None:
-        self.row, self.keep = row, keep
+    def __init__(self, row: int, keep: str | None = None, kinds: list[str] | None = None) -> None:
+        self.row, self.keep, self.kinds = row, keep, kinds or []
         self.found: cst.If | None = None
         self.arms: list[Arm] = []
         self._elifs: set[int] = set()  # an `elif` is part of its `if`, not a statement to replace
@@ -105,19 +100,20 @@ class _IfAt(cst.CSTTransformer):
         if isinstance(node.orelse, cst.If):
             self._elifs.add(id(node.orelse))
 
-    def _arm(self, label: str, node: cst.CSTNode, module: cst.Module) -> Arm:
+    def _arm(self, label: str, node: cst.CSTNode) -> Arm:
         pos = self.get_metadata(PositionProvider, node)
-        return Arm(label, _dma_kind(module.code_for_node(node)), pos.start.line, pos.end.line)
+        index = len(self.arms)
+        kind = self.kinds[index] if index < len(self.kinds) else label
+        return Arm(label, kind, pos.start.line, pos.end.line)
 
     def leave_If(self, original_node: cst.If, updated_node: cst.If):
         start = self.get_metadata(PositionProvider, original_node).start.line
         if self.found is not None or start != self.row or id(original_node) in self._elifs:
             return updated_node
         self.found = original_node
-        module = cst.Module(body=[])
-        self.arms = [self._arm("then", original_node.body, module)]
+        self.arms.append(self._arm("then", original_node.body))
         if original_node.orelse is not None:
-            self.arms.append(self._arm("else", original_node.orelse, module))
+            self.arms.append(self._arm("else", original_node.orelse))
         if self.keep is None:
             return updated_node
         if self.keep == "then":
@@ -128,9 +124,10 @@ class _IfAt(cst.CSTTransformer):
         return cst.FlattenSentinel(orelse.body.body) if isinstance(orelse, cst.Else) else orelse
 
 
-def if_arms(source: str, row: int) -> list[Arm]:
-    """The arms of the ``if`` statement starting at ``row`` (empty when there is none)."""
-    finder = _IfAt(row)
+def if_arms(source: str, row: int, kinds: list[str] | None = None) -> list[Arm]:
+    """The arms of the ``if`` statement starting at ``row`` (empty when there is none), then
+    first, each of the given kind (else named by its label)."""
+    finder = _IfAt(row, kinds=kinds)
     MetadataWrapper(cst.parse_module(source)).visit(finder)
     return finder.arms
 
@@ -151,17 +148,18 @@ def write(variant: Variant, kernel: KernelRef, workdir: Path) -> Path:
     return path
 
 
-def import_variant(variant: Variant, kernel: KernelRef, workdir: Path):
+def import_variant(variant: Variant, kernel: KernelRef, workdir: Path) -> ModuleType:
     """Import the variant under the kernel's module name (replacing it in ``sys.modules``)."""
     path = write(variant, kernel, workdir)
     spec = importlib.util.spec_from_file_location(kernel.module, path)
+    assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules[kernel.module] = module
     spec.loader.exec_module(module)
     return module
 
 
-def load_kernel(variant: Variant, kernel: KernelRef, workdir: Path):
+def load_kernel(variant: Variant, kernel: KernelRef, workdir: Path) -> Any:
     """The variant's ``JITFunction`` for ``kernel`` (unwrapping autotune / heuristics)."""
     from triton.runtime.jit import JITFunction
 

@@ -6,7 +6,7 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any
 
-from ascend_lint.model import Edit, Finding, Fix, Position, Related
+from ascend_lint.model import Edit, Fact, Finding, Fix, Position, Related
 
 
 class Verdict(str, Enum):
@@ -68,6 +68,10 @@ def finding_to_json(finding: Finding) -> dict[str, Any]:
     return asdict(finding)
 
 
+def _fact(value: Any) -> Fact:
+    return tuple(value) if isinstance(value, list) else value
+
+
 def _position(data: dict[str, int]) -> Position:
     return Position(**data)
 
@@ -91,4 +95,5 @@ def finding_from_json(data: dict[str, Any]) -> Finding:
         kernel=data.get("kernel"),
         related=related,
         fix=fix,
+        facts={name: _fact(value) for name, value in data.get("facts", {}).items()},
     )

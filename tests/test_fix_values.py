@@ -18,7 +18,7 @@ from conftest import FIXTURES, settings  # noqa: E402
 
 from ascend_lint.engine import lint_source  # noqa: E402
 from ascend_lint.fixer import fix_result  # noqa: E402
-from ascend_lint.runtime_check.interpret import run_source  # noqa: E402
+from ascend_lint.runtime_check.value.interpret import run_source  # noqa: E402
 
 pytestmark = pytest.mark.runtime
 

@@ -24,8 +24,12 @@ pytestmark = [
 
 from ascend_lint.cli import main  # noqa: E402
 from ascend_lint.model import Finding, Position  # noqa: E402
-from ascend_lint.runtime_check import worker  # noqa: E402
+from ascend_lint.rule import Evidence  # noqa: E402
+from ascend_lint.runtime_check import backends  # noqa: E402
+from ascend_lint.runtime_check.capture.launches import KernelRef  # noqa: E402
+from ascend_lint.runtime_check.capture.recorder import capture_launches  # noqa: E402
 from ascend_lint.runtime_check.jobs import ReplayJob, match  # noqa: E402
+from ascend_lint.runtime_check.replay_child import replay_in_subprocess  # noqa: E402
 from ascend_lint.runtime_check.verdicts import Verdict  # noqa: E402
 
 RUNTIME = Path(__file__).resolve().parent.parent / "fixtures" / "runtime"
@@ -167,28 +171,38 @@ def test_memory_view_lists_each_captured_kernel(asc005):
     assert all(b["file"].endswith("asc005_tail_dma.py") and b["line"] for b in ub["largest_buffers"])
 
 
-def _replay_as_a_looser_rule_would(code: str, module: str, workload: str, fragment: str):
+def _replay_as_a_looser_rule_would(code: str, module: str, workload: str, fragment: str, **facts):
     """Replay a finding the shipped rule does not report but a looser one would."""
     path = KERNELS / module
     row = row_of(path, fragment)
     column = path.read_text().splitlines()[row - 1].index(fragment.strip()) + 1
-    finding = Finding(code, "looser", "looser rule", str(path), Position(row, column), Position(row, column + 2))
-    capture = worker.capture(RUNTIME / workload, TIMEOUT)
+    finding = Finding(
+        code, "looser", "looser rule", str(path), Position(row, column), Position(row, column + 2), facts=facts
+    )
+    capture = capture_launches(RUNTIME / workload, TIMEOUT)
     kernel, launches = match(finding, path.read_text(), capture)
-    job = ReplayJob(finding, "compile", str(RUNTIME / workload), kernel, launches, [str(RUNTIME)])
-    return worker.replay(job, TIMEOUT)
+    plan = backends.plan("compile", finding)
+    job = ReplayJob(finding, "compile", plan.evidence, str(RUNTIME / workload), kernel, launches, [str(RUNTIME)])
+    return replay_in_subprocess(job, TIMEOUT)
 
 
 def test_nested_optional_pointer_guard_is_refuted():
     outcome = _replay_as_a_looser_rule_would(
-        "ASC004", "asc004_optional_state.py", "workload_asc004.py", "elif i_t == 0:"
+        "ASC004",
+        "asc004_optional_state.py",
+        "workload_asc004.py",
+        "elif i_t == 0:",
+        optional_pointers=("h0",),
+        flags=("USE_INITIAL_STATE",),
     )
     assert outcome.verdict is Verdict.REFUTED, outcome.evidence
     assert "h0 = None" in outcome.evidence
 
 
 def test_constexpr_tail_mode_split_is_refuted():
-    outcome = _replay_as_a_looser_rule_would("ASC005", "asc005_tail_dma.py", "workload_asc005.py", "if is_tail:")
+    outcome = _replay_as_a_looser_rule_would(
+        "ASC005", "asc005_tail_dma.py", "workload_asc005.py", "if is_tail:", dma_arms=("masked", "block_ptr")
+    )
     assert outcome.verdict is Verdict.REFUTED, outcome.evidence
     assert "do not hold UB together" in outcome.evidence
 
@@ -200,29 +214,31 @@ def test_sarif_results_carry_the_verdict():
     assert {r["properties"]["backend"] for r in results} == {"compile"}
 
 
-def _bare_job(code: str = "ASC002", kernel=None) -> ReplayJob:
+def _bare_job(kernel=None) -> ReplayJob:
     path = KERNELS / "asc002_index_casts.py"
-    finding = Finding(code, "x", "m", str(path), Position(11, 12), Position(11, 14))
-    return ReplayJob(finding, "compile", str(RUNTIME / "workload_asc002.py"), kernel, [], [str(RUNTIME)])
+    finding = Finding("ASC002", "x", "m", str(path), Position(11, 12), Position(11, 14))
+    return ReplayJob(
+        finding, "compile", Evidence.INDEX_CAST_IR, str(RUNTIME / "workload_asc002.py"), kernel, [], [str(RUNTIME)]
+    )
 
 
 def test_runtime_only_rules_are_inconclusive_on_the_compile_backend():
-    outcome = worker.replay(_bare_job("ASC003"), TIMEOUT)
-    assert outcome.verdict is Verdict.INCONCLUSIVE
-    assert "needs the interpreter or an NPU" in outcome.evidence
+    finding = Finding("ASC003", "dot-lhs-reuse", "m", "k.py", Position(1, 1), Position(1, 2))
+    plan = backends.plan("compile", finding)
+    assert plan.evidence is None
+    assert plan.reason.startswith("needs an NPU or the interpreter: tl.dot clobbering its lhs"), plan.reason
+    assert "--backend npu or interpret" in plan.reason
 
 
 def test_hung_replay_becomes_inconclusive():
-    outcome = worker.replay(_bare_job(), timeout=0.05)
+    outcome = replay_in_subprocess(_bare_job(), timeout=0.05)
     assert outcome.verdict is Verdict.INCONCLUSIVE
     assert "timed out after 0.05 s" in outcome.evidence
 
 
 def test_failing_replay_becomes_inconclusive():
-    from ascend_lint.runtime_check.capture import KernelRef
-
     missing = KernelRef(str(KERNELS / "no_such_module.py"), "no_such_module", "kernel")
-    outcome = worker.replay(_bare_job(kernel=missing), TIMEOUT)
+    outcome = replay_in_subprocess(_bare_job(kernel=missing), TIMEOUT)
     assert outcome.verdict is Verdict.INCONCLUSIVE
     assert "FileNotFoundError" in outcome.evidence
 
@@ -233,6 +249,6 @@ def test_upstream_triton_is_reported_clearly(tmp_path, monkeypatch):
     (stub / "__init__.py").write_text('__version__ = "3.6.0"\n')
     (stub / "backends" / "__init__.py").write_text('backends = {"nvidia": None}\n')
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), *sys.path]))
-    outcome = worker.replay(_bare_job(), TIMEOUT)
+    outcome = replay_in_subprocess(_bare_job(), TIMEOUT)
     assert outcome.verdict is Verdict.INCONCLUSIVE
     assert "has no Ascend backend" in outcome.evidence and "triton-ascend" in outcome.evidence

@@ -20,12 +20,15 @@ from value_cases import BUGS, FIXTURES, SAFE, finding, fixed_finding, hand_fixed
 
 from ascend_lint.cli import main
 from ascend_lint.model import Finding, Position
-from ascend_lint.runtime_check import backends, interpret, worker
-from ascend_lint.runtime_check.capture import KernelRef
+from ascend_lint.rule import Evidence
+from ascend_lint.runtime_check import backends
+from ascend_lint.runtime_check.capture.launches import KernelRef
 from ascend_lint.runtime_check.jobs import ReplayJob
-from ascend_lint.runtime_check.launches import compare_runs
-from ascend_lint.runtime_check.value_evidence import differences
-from ascend_lint.runtime_check.value_worker import run_in_subprocess
+from ascend_lint.runtime_check.replay_child import replay_in_subprocess
+from ascend_lint.runtime_check.value import interpret
+from ascend_lint.runtime_check.value.evidence import differences
+from ascend_lint.runtime_check.value.launches import compare_runs
+from ascend_lint.runtime_check.value.worker import run_in_subprocess
 from ascend_lint.runtime_check.verdicts import Verdict
 
 pytestmark = pytest.mark.runtime
@@ -155,7 +158,8 @@ def _skip_on_an_npu():
 )
 def test_auto_picks_the_strongest_backend_without_an_npu(code, backend):
     _skip_on_an_npu()
-    assert backends.resolve("auto", code) == backend
+    finding = Finding(code, "x", "m", "k.py", Position(1, 1), Position(1, 2))
+    assert backends.plan("auto", finding).backend == backend
 
 
 def test_auto_says_asc006_needs_an_npu():
@@ -171,11 +175,12 @@ def test_auto_says_asc006_needs_an_npu():
         Position(row, 11),
         kernel="chunk_sum_kernel",
     )
+    plan = backends.plan("auto", flagged)
     job = ReplayJob(
-        flagged, backends.resolve("auto", "ASC006"), str(fixture), KernelRef(str(fixture), "m", "chunk_sum_kernel")
+        flagged, plan.backend, plan.evidence, str(fixture), KernelRef(str(fixture), "m", "chunk_sum_kernel")
     )
 
-    outcome = worker.replay(job, TIMEOUT)
+    outcome = replay_in_subprocess(job, TIMEOUT)
 
     assert outcome.verdict is Verdict.INCONCLUSIVE
     assert outcome.evidence.startswith("needs an NPU")
@@ -185,9 +190,11 @@ def test_worker_runs_the_registered_interpret_backend():
     fixture = "asc003_nested_dot.py"
     kernel, _, replacements = BUGS[fixture]
     flagged = finding(fixture, kernel, replacements[-1][0])
-    job = ReplayJob(flagged, "interpret", flagged.filename, KernelRef(flagged.filename, "m", kernel))
+    job = ReplayJob(
+        flagged, "interpret", Evidence.DOT_CLOBBER_OUTPUTS, flagged.filename, KernelRef(flagged.filename, "m", kernel)
+    )
 
-    outcome = worker.replay(job, TIMEOUT)
+    outcome = replay_in_subprocess(job, TIMEOUT)
 
     assert (outcome.verdict, outcome.backend) == (Verdict.CONFIRMED, "interpret"), outcome.evidence
     assert "a_copy" in outcome.evidence and "no fix to verify" in outcome.evidence

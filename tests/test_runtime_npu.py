@@ -13,9 +13,11 @@ pytest.importorskip("triton", reason="needs the runtime extra (triton-ascend)")
 from value_cases import BUGS, FIXTURES, SAFE, finding, fixed_finding, row_of
 
 from ascend_lint.model import Finding, Position
-from ascend_lint.runtime_check import npu, worker
-from ascend_lint.runtime_check.capture import KernelRef
+from ascend_lint.rule import Evidence
+from ascend_lint.runtime_check.capture.launches import KernelRef
 from ascend_lint.runtime_check.jobs import ReplayJob
+from ascend_lint.runtime_check.replay_child import replay_in_subprocess
+from ascend_lint.runtime_check.value import npu
 from ascend_lint.runtime_check.verdicts import Verdict
 
 NO_NPU = npu.missing_reason()
@@ -25,8 +27,8 @@ TIMEOUT = 600.0
 
 
 def _on_npu(flagged: Finding, kernel: str):
-    job = ReplayJob(flagged, "npu", flagged.filename, KernelRef(flagged.filename, "m", kernel))
-    return worker.replay(job, TIMEOUT)
+    job = ReplayJob(flagged, "npu", Evidence.DEVICE_OUTPUTS, flagged.filename, KernelRef(flagged.filename, "m", kernel))
+    return replay_in_subprocess(job, TIMEOUT)
 
 
 @pytest.mark.parametrize("fixture", sorted(BUGS))

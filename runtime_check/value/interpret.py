@@ -1,6 +1,6 @@
-"""``--backend interpret``: confirm ASC003 (``tl.dot`` clobbers its lhs) by value, on CPU.
+"""``--backend interpret``: judge findings by value in triton-ascend's interpreter, on CPU.
 
-The workload runs in triton-ascend's interpreter (``TRITON_INTERPRET=1``) with standard
+Evidence ``dot-clobber-outputs`` (``tl.dot`` clobbers its lhs): the workload runs in triton-ascend's interpreter (``TRITON_INTERPRET=1``) with standard
 ``tl.dot`` semantics, and each launch of the finding's kernel is captured with its inputs and
 outputs. Those launches are then replayed three ways:
 
@@ -26,21 +26,22 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ascend_lint.model import Finding
+from ascend_lint.rule import Evidence
 
-from . import variants
-from .jobs import ReplayJob
+from .. import variants
+from ..jobs import ReplayJob
+from ..verdicts import Outcome, Verdict, inconclusive
+from .evidence import describe, differences, fix_note, last_line, never_launched, reports
 from .launches import TensorDifference, ValueLaunch
-from .value_evidence import describe, differences, fix_note, last_line, never_launched, reports
-from .value_worker import Replay, ValueJob, ValueResult, run_in_subprocess, run_job
-from .verdicts import Outcome, Verdict, inconclusive
+from .worker import ValueJob, ValueResult, VariantRun, run_in_subprocess, run_job
 
 BACKEND = "interpret"
-RULES = ("ASC003",)
-ASCEND_DOT = "every tl.dot overwrites its lhs tile with NaN afterwards, as on the NPU"
+COLLECTS = frozenset({Evidence.DOT_CLOBBER_OUTPUTS, Evidence.FIX_OUTPUTS})  # evidence this backend collects
 NEEDS_NPU = (
-    "needs an NPU: the interpreter runs the kernel as written, and pointer accumulation "
-    "across tasks goes wrong only in triton-ascend's NPU code generation (--backend npu)"
+    "needs an NPU: the interpreter runs the kernel as written, and this finding goes wrong only in "
+    "triton-ascend's NPU code generation (--backend npu)"
 )
+ASCEND_DOT = "every tl.dot overwrites its lhs tile with NaN afterwards, as on the NPU"
 
 
 def missing_reason() -> str | None:
@@ -85,7 +86,9 @@ def check_fixed_source(original: str, fixed: str, *, timeout: float = 120.0) -> 
         path.write_text(original)
         variant = variants.Variant("fixed", fixed)
         job = ValueJob(
-            workload=str(path), kernel_file=str(path), replays=[Replay(variant), Replay(variant, ascend_dot=True)]
+            workload=str(path),
+            kernel_file=str(path),
+            replays=[VariantRun(variant), VariantRun(variant, ascend_dot=True)],
         )
         result = run_in_subprocess(job, timeout)
     failures = [result.workload_error] + [run.error for run in result.runs]
@@ -95,7 +98,7 @@ def check_fixed_source(original: str, fixed: str, *, timeout: float = 120.0) -> 
     return FixCheck(standard, ascend)
 
 
-def _semantics(planned: Replay) -> str:
+def _semantics(planned: VariantRun) -> str:
     return f"{'Ascend' if planned.ascend_dot else 'standard'} tl.dot"
 
 
@@ -130,19 +133,20 @@ def value_job(finding: Finding, workload: str, kernel_file: str, kernel: str) ->
     """Capture ``kernel``'s launches, replay: control, Ascend semantics, fixed under Ascend."""
     source = Path(kernel_file).read_text()
     original = variants.original(source)
-    replays = [Replay(original), Replay(original, ascend_dot=True)]
+    replays = [VariantRun(original), VariantRun(original, ascend_dot=True)]
     fixed = variants.fixed(source, finding)
     if fixed is not None:
-        replays.append(Replay(fixed, ascend_dot=True))
+        replays.append(VariantRun(fixed, ascend_dot=True))
     return ValueJob(workload=workload, kernel_file=kernel_file, kernel_names=[kernel], replays=replays)
 
 
-def replay(job: ReplayJob, workdir: Path) -> Outcome:
-    """Judge one finding with the interpret backend (runs inside the worker subprocess)."""
-    if job.finding.code == "ASC006":
+def judge_in_interpreter(job: ReplayJob, workdir: Path) -> Outcome:
+    """Judge one finding with the interpret backend (runs inside the replay child)."""
+    assert job.kernel is not None
+    if job.evidence is Evidence.FIX_OUTPUTS:
         return inconclusive(job.finding, BACKEND, NEEDS_NPU)
-    if job.finding.code not in RULES:
-        return inconclusive(job.finding, BACKEND, f"the interpret backend judges {', '.join(RULES)} only")
+    if job.evidence not in COLLECTS:
+        return inconclusive(job.finding, BACKEND, f"the interpret backend cannot collect {job.evidence.value} evidence")
     start = time.perf_counter()
     values = value_job(job.finding, job.workload, job.kernel.file, job.kernel.name)
     result = run_job(values)

@@ -1,9 +1,8 @@
-"""The compile backend: compile kernel variants with the real Ascend compiler, no device.
+"""Compile kernel variants with the real Ascend compiler, no device.
 
-:func:`replay` is the backend's entry point (see :mod:`.backends`); it runs inside a worker
-subprocess. Each compile goes through ``triton.compile`` with the captured specialisation,
-leaves its memory plan in a directory of its own and is remembered, so a variant compiled for
-two questions is compiled once.
+Each compile goes through ``triton.compile`` with a captured specialisation, leaves its memory
+plan in a directory of its own and is remembered, so a variant compiled for two questions is
+compiled once. Runs inside a replay child.
 """
 
 from __future__ import annotations
@@ -15,13 +14,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import compile_evidence, toolchain, variants
-from .capture import KernelRef, Launch, decode_value
-from .jobs import ReplayJob
+from .. import toolchain, variants
+from ..capture.launches import KernelRef, Launch, decode_value
+from ..verdicts import VariantReport
 from .memory import MemoryPlan, read_plan
-from .verdicts import Outcome, VariantReport, inconclusive
 
-BACKEND = "compile"
 _CACHE_DIR = re.compile(r"The compiled kernel cache is in (\S+)")
 _REPR = re.compile(r"^(?P<type>\w+)\((?P<args>.*)\)$", re.S)
 
@@ -186,24 +183,6 @@ class Compiler:
             file=jit_fn.fn.__code__.co_filename,
             shown_file=self.kernel.file if variant.source == self.source else None,
         )
-
-
-class Replay(Compiler):
-    """A compiler for the kernel of one finding, holding the job it serves."""
-
-    def __init__(self, job: ReplayJob, workdir: Path, chain: toolchain.Toolchain) -> None:
-        super().__init__(job.kernel, workdir, chain)
-        self.job = job
-
-
-def replay(job: ReplayJob, workdir: Path) -> Outcome:
-    """Judge one finding with the compile backend."""
-    judge = compile_evidence.JUDGES.get(job.finding.code)
-    if judge is None:
-        return inconclusive(job.finding, BACKEND, compile_evidence.not_judged(job.finding.code))
-    context = Replay(job, workdir, toolchain.activate(workdir))
-    verdict, evidence = compile_evidence.judge_launches(judge, context)
-    return Outcome(job.finding, verdict, BACKEND, evidence, context.reports())
 
 
 def memory_plans(kernel: KernelRef, launches: list[Launch], workdir: Path) -> list[dict]:

@@ -1,4 +1,4 @@
-"""Run a user's ``workload.py`` with kernel launches recorded instead of executed.
+"""Run a user's workload with kernel launches recorded instead of executed.
 
 Every ``kernel[grid](...)`` the workload makes (directly, through ``triton.autotune`` — each
 config it would benchmark — or ``triton.heuristics``) goes through ``JITFunction.run``. Here
@@ -6,7 +6,8 @@ that call computes the launch's real specialisation exactly as the JIT does (sig
 constexprs, ints specialised to 1, ``None`` pointers, compile options), records it with the
 grid and the launch's call site, and returns without compiling or running anything.
 
-Runs in a subprocess started by :func:`.worker.capture` (the workload is user code).
+Runs in a subprocess (``python -m ascend_lint.runtime_check.capture.recorder TASK RESULT``,
+started by :func:`capture_launches`): the workload is user code.
 """
 
 from __future__ import annotations
@@ -15,98 +16,24 @@ import contextlib
 import io
 import json
 import os
-import runpy
 import sys
 import tempfile
-import traceback
-from dataclasses import asdict, dataclass, field
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from . import toolchain
+from .. import toolchain
+from ..process import run_child
+from .launches import Capture, KernelRef, Launch, encode_value
+from .workload import run_workload
 
 
-@dataclass(frozen=True)
-class KernelRef:
-    """Where a kernel is defined: its module file, module name and function name."""
-
-    file: str
-    module: str
-    name: str
-
-
-@dataclass(frozen=True)
-class Launch:
-    """One captured kernel launch: everything needed to compile it again."""
-
-    kernel: KernelRef
-    signature: dict[str, str]
-    constants: dict[str, Any]
-    attrs: dict[str, Any]
-    options: dict[str, Any]
-    do_not_specialize: list[str]
-    arg_summary: dict[str, str]
-    grid: list[int] | None = None
-    call_site: list[Any] | None = None
-    printed: str = ""
-
-    def key(self) -> str:
-        """Launches with the same key compile to the same kernel."""
-        return json.dumps([self.signature, self.constants, self.attrs, self.options], sort_keys=True, default=repr)
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Launch:
-        return cls(**{**data, "kernel": KernelRef(**data["kernel"])})
-
-
-def distinct(launches: list[Launch]) -> list[Launch]:
-    """The first launch of each specialisation, in order."""
-    seen: set[str] = set()
-    return [x for x in launches if not (x.key() in seen or seen.add(x.key()))]
-
-
-@dataclass
-class Capture:
-    """The launches of one workload run, and the error that ended it early, if any."""
-
-    workload: str
-    launches: list[Launch] = field(default_factory=list)
-    error: str | None = None
-
-    def for_kernel(self, kernel: KernelRef) -> list[Launch]:
-        """This kernel's launches with distinct specialisations, in workload order."""
-        return distinct([x for x in self.launches if x.kernel == kernel])
-
-    def to_json(self) -> dict[str, Any]:
-        return {"workload": self.workload, "error": self.error, "launches": [x.to_json() for x in self.launches]}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Capture:
-        launches = [Launch.from_json(x) for x in data["launches"]]
-        return cls(workload=data["workload"], launches=launches, error=data.get("error"))
-
-
-def encode_value(value: Any) -> Any:
-    """A constexpr value as JSON (``tl.dtype`` values become ``{"dtype": name}``)."""
-    if value.__class__.__name__ == "dtype" and hasattr(value, "name"):
-        return {"dtype": value.name}
-    if isinstance(value, (tuple, list)):
-        return [encode_value(x) for x in value]
-    return value
-
-
-def decode_value(value: Any) -> Any:
-    """Inverse of :func:`encode_value`."""
-    if isinstance(value, dict) and set(value) == {"dtype"}:
-        import triton.language as tl
-
-        return tl.dtype(value["dtype"])
-    if isinstance(value, list):
-        return tuple(decode_value(x) for x in value)
-    return value
+def capture_launches(workload: Path, timeout: float) -> Capture:
+    """Run the workload in a subprocess with launches captured."""
+    finished = run_child(__name__, str(workload.resolve()), timeout)
+    if finished.result is None:
+        return Capture(workload=str(workload), error=f"the workload could not run: {finished.failure(timeout)}")
+    return Capture.from_json(finished.result)
 
 
 def _describe(name: str, value: Any, signature: dict[str, str], constants: dict[str, Any]) -> str:
@@ -130,7 +57,7 @@ def _call_site(skip_dirs: tuple[str, ...]) -> list[Any] | None:
     return None
 
 
-class _Recorder:
+class Recorder:
     """Replaces ``JITFunction.run`` while a workload runs."""
 
     def __init__(self) -> None:
@@ -140,13 +67,13 @@ class _Recorder:
         self._skip_dirs = tuple(os.path.realpath(Path(m.__file__).parent) for m in (triton, toolchain))
 
     @contextlib.contextmanager
-    def installed(self):
+    def installed(self) -> Iterator[None]:
         from triton.runtime.jit import JITFunction
 
         original_run, original_hook = JITFunction.run, JITFunction.cache_hook
         recorder = self
 
-        def recording_run(jit_fn, *args, grid, warmup, **kwargs):
+        def recording_run(jit_fn: Any, *args: Any, grid: Any, warmup: bool, **kwargs: Any) -> None:
             return recorder.record(original_run, jit_fn, args, kwargs, grid)
 
         JITFunction.run = recording_run
@@ -155,12 +82,12 @@ class _Recorder:
         finally:
             JITFunction.run, JITFunction.cache_hook = original_run, original_hook
 
-    def record(self, original_run, jit_fn, args, kwargs, grid) -> None:
+    def record(self, original_run: Callable[..., Any], jit_fn: Any, args: tuple, kwargs: dict, grid: Any) -> None:
         from triton.runtime.jit import JITFunction
 
         seen: dict[str, Any] = {}
 
-        def stop_before_compile(**hook_kwargs):
+        def stop_before_compile(**hook_kwargs: Any) -> bool:
             seen.update(hook_kwargs["compile"])
             return True  # tells the JIT to skip compiling and launching
 
@@ -172,7 +99,7 @@ class _Recorder:
         bound = jit_fn.binder(*args, **kwargs)[0]
         self.launches.append(self._launch(jit_fn, seen, bound, kwargs, grid, printed.getvalue()))
 
-    def _launch(self, jit_fn, seen, bound, kwargs, grid, printed) -> Launch:
+    def _launch(self, jit_fn: Any, seen: dict, bound: dict, kwargs: dict, grid: Any, printed: str) -> Launch:
         specialisation = json.loads(seen["specialization_data"])
         signature = seen["signature"]
         constants = {name: encode_value(value) for name, value in seen["constants"].items()}
@@ -198,24 +125,12 @@ class _Recorder:
         )
 
 
-def run_workload(workload: Path) -> Capture:
-    """Import ``workload`` as a script and call its ``workload()`` with launches recorded."""
-    workload = workload.resolve()
-    capture = Capture(workload=str(workload))
-    sys.path[:0] = [str(workload.parent), os.getcwd()]
-    sys.argv = [str(workload)]
-    recorder = _Recorder()
-    try:
-        with recorder.installed():
-            namespace = runpy.run_path(str(workload), run_name="__ascend_lint_workload__")
-            entry = namespace.get("workload")
-            if not callable(entry):
-                raise RuntimeError(f"{workload} defines no workload() function")
-            entry()
-    except Exception:
-        capture.error = traceback.format_exc(limit=-4)
-    capture.launches = recorder.launches
-    return capture
+def record_workload(workload: Path) -> Capture:
+    """Run ``workload`` with launches recorded."""
+    recorder = Recorder()
+    with recorder.installed():
+        error = run_workload(workload)
+    return Capture(workload=str(workload.resolve()), launches=recorder.launches, error=error)
 
 
 def main(argv: list[str]) -> int:
@@ -223,7 +138,7 @@ def main(argv: list[str]) -> int:
     workload, out = Path(json.loads(Path(argv[0]).read_text())), Path(argv[1])
     with tempfile.TemporaryDirectory(prefix="ascend-lint-capture-") as workdir:
         toolchain.activate(Path(workdir))
-        capture = run_workload(workload)
+        capture = record_workload(workload)
     out.write_text(json.dumps(capture.to_json(), default=repr))
     return 0
 

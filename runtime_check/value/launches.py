@@ -7,7 +7,7 @@ and :func:`compare` says which output tensors changed and by how much.
 
 Launches are captured in the interpreter, at the one entry point every ``kernel[grid](...)``
 goes through (also via ``triton.autotune`` / ``triton.heuristics``): ``GridExecutor.__call__``.
-Replays run wherever the kernel given to :func:`replay` runs (the interpreter or a device).
+Reruns happen wherever the kernel given to :func:`rerun_launch` runs (the interpreter or a device).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .capture import KernelRef
+from ..capture.launches import KernelRef
 
 if TYPE_CHECKING:  # numpy is imported where it is used: this module loads in the lint-only install
     import numpy as np
@@ -117,7 +117,7 @@ def capturing(wanted: Callable[[KernelRef], bool]) -> Iterator[list[ValueLaunch]
         GridExecutor.__call__ = original
 
 
-def replay(kernel, launch: ValueLaunch, device: str = "cpu") -> dict[str, np.ndarray]:
+def rerun_launch(kernel: Any, launch: ValueLaunch, device: str = "cpu") -> dict[str, np.ndarray]:
     """Run ``kernel`` (a jit function) on copies of ``launch``'s inputs; its tensors after."""
     inputs = _copies(launch.inputs, device)
     kernel[launch.grid](**inputs, **launch.options)

@@ -6,7 +6,7 @@ a poison value (NaN for floats), so any later read of the tile shows up in the o
 
 When the left operand is a cast, transpose or negation of a tile (``b_a.to(...)``,
 ``tl.cast(b_a, ...)``, ``tl.trans(b_k)``, ``-b_x``), the tile under the wrapper is overwritten
-as well: RULES.md's model of ASC003 ("the wrapped tile is the clobbered one"). Copies made by
+as well: the rule's model of ASC003 ("the wrapped tile is the clobbered one"). Copies made by
 arithmetic (``b_c = b + 0.0``) are separate buffers and stay intact. (``b_k.T`` as a dot operand
 does not run in the interpreter at all: its ``.T`` yields a tensor without a block type.)
 """

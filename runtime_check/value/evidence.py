@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ..verdicts import VariantReport
 from .launches import TensorDifference, ValueLaunch, compare
-from .value_worker import Replay, ReplayRun, ValueJob, ValueResult
-from .verdicts import VariantReport
+from .worker import ReplayRun, ValueJob, ValueResult, VariantRun
 
 SHOWN_DIFFERENCES = 3
 
@@ -26,7 +26,7 @@ def describe(found: list[TensorDifference]) -> str:
     return shown + (f"; and {more} more tensors" if more > 0 else "")
 
 
-def reports(job: ValueJob, result: ValueResult, where: Callable[[Replay], str]) -> list[VariantReport]:
+def reports(job: ValueJob, result: ValueResult, where: Callable[[VariantRun], str]) -> list[VariantReport]:
     """One report per replay; ``where(replay)`` names how it ran."""
     launches = ", ".join(launch.label for launch in result.launches)
     return [

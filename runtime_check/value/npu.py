@@ -6,11 +6,10 @@ its launches of the finding's kernel are captured with their inputs; that run's 
 reference — what the kernel computes under standard Triton semantics. The same launches are
 then replayed on the NPU with the original kernel and with the finding's fixed variant:
 
-- ASC003 / ASC006: CONFIRMED when the original's NPU outputs differ from the reference
+- evidence ``device-outputs``: CONFIRMED when the original's NPU outputs differ from the reference
   (tolerance :data:`TOLERANCE`, relative and absolute: NPU matmuls round differently), naming
   the tensors; "fix verified" when the fixed variant's NPU outputs match it. REFUTED when the
-  original matches. This is the only backend that can confirm ASC006.
-- other rules are compile-time facts: they are judged by the compile backend.
+  original matches. This is the only backend that can confirm a bug of NPU code generation.
 
 Nothing here imports torch_npu until a replay runs, so the module loads on any machine.
 """
@@ -26,16 +25,17 @@ from dataclasses import replace
 from pathlib import Path
 
 from ascend_lint.model import Finding
+from ascend_lint.rule import Evidence
 
-from . import variants
-from .jobs import ReplayJob
+from .. import variants
+from ..jobs import ReplayJob
+from ..verdicts import Outcome, Verdict, inconclusive
+from .evidence import describe, differences, fix_note, last_line, never_launched, reports
 from .launches import ValueLaunch
-from .value_evidence import describe, differences, fix_note, last_line, never_launched, reports
-from .value_worker import Replay, ReplayRun, ValueJob, ValueResult, WorkerFailed, run_in_subprocess, run_job
-from .verdicts import Outcome, Verdict, inconclusive
+from .worker import ReplayRun, ValueJob, ValueResult, VariantRun, WorkerFailed, run_in_subprocess, run_job
 
 BACKEND = "npu"
-RULES = ("ASC003", "ASC006")
+COLLECTS = frozenset({Evidence.DEVICE_OUTPUTS})  # the evidence kinds this backend can collect
 TOLERANCE = 1e-2
 REFERENCE_TIMEOUT = 300.0
 _PROBE = "import torch, torch_npu; print(torch.npu.device_count())"
@@ -89,12 +89,11 @@ def judge(finding: Finding, kernel: str, result: ValueResult) -> tuple[Verdict, 
     )
 
 
-def replay(job: ReplayJob, workdir: Path) -> Outcome:
-    """Judge one finding on the NPU (runs inside the worker subprocess)."""
-    if job.finding.code not in RULES:
-        from . import compile_backend
-
-        return compile_backend.replay(job, workdir)
+def judge_on_npu(job: ReplayJob, workdir: Path) -> Outcome:
+    """Judge one finding on the NPU (runs inside the replay child)."""
+    assert job.kernel is not None
+    if job.evidence not in COLLECTS:
+        return inconclusive(job.finding, BACKEND, f"the npu backend cannot collect {job.evidence.value} evidence")
     start = time.perf_counter()
     launches_file = str(workdir / "launches.pkl")
     capture = ValueJob(
@@ -112,7 +111,7 @@ def replay(job: ReplayJob, workdir: Path) -> Outcome:
         workload=job.workload,
         device="npu",
         launches_file=launches_file,
-        replays=[Replay(v) for v in (variants.original(source), fixed) if v],
+        replays=[VariantRun(v) for v in (variants.original(source), fixed) if v],
     )
     result = run_job(on_npu)  # its launches carry the reference outputs
     verdict, evidence = judge(job.finding, job.kernel.name, result)

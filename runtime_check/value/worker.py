@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import pickle
-import runpy
 import sys
 import tempfile
 import time
@@ -23,9 +22,11 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Literal
 
-from .capture import KernelRef
-from .launches import ValueLaunch, capturing, replay
-from .variants import Variant, import_variant
+from ..capture.launches import KernelRef
+from ..capture.workload import run_workload as run_user_workload
+from ..process import run_child
+from ..variants import Variant, import_variant
+from .launches import ValueLaunch, capturing, rerun_launch
 
 if TYPE_CHECKING:
     import numpy as np
@@ -34,8 +35,8 @@ Device = Literal["interpret", "npu"]
 
 
 @dataclass(frozen=True)
-class Replay:
-    """Replay every captured launch with a variant of the kernels' module."""
+class VariantRun:
+    """Rerun every captured launch with a variant of the kernels' module."""
 
     variant: Variant
     ascend_dot: bool = False  # in the interpreter: with the Ascend lhs clobber emulated
@@ -48,7 +49,7 @@ class ValueJob:
     kernel_names: list[str] | None = None  # ...and only these kernels; None: all in the file
     device: Device = "interpret"  # where the replays run
     emulate_workload: bool = False  # run the workload itself under Ascend dot semantics
-    replays: list[Replay] = field(default_factory=list)  # variants of kernel_file's module
+    replays: list[VariantRun] = field(default_factory=list)  # variants of kernel_file's module
     # interpret: also save the captured launches (with their inputs) here;
     # npu: replay the launches saved here instead of running the workload.
     launches_file: str | None = None
@@ -86,19 +87,11 @@ def _ascend_dot(enabled: bool):
     return ascend_dot_semantics() if enabled else nullcontext()
 
 
-def run_workload(job: ValueJob, result: ValueResult) -> None:
-    """Run ``workload()`` in the interpreter, capturing the wanted launches into ``result``."""
-    workload = Path(job.workload).resolve()
-    sys.path[:0] = [str(workload.parent), os.getcwd()]
+def capture_values(job: ValueJob, result: ValueResult) -> None:
+    """Run the workload in the interpreter, capturing the wanted launches into ``result``."""
     start = time.perf_counter()
     with capturing(job.wants) as launches, _ascend_dot(job.emulate_workload):
-        try:
-            entry = runpy.run_path(str(workload), run_name="__ascend_lint_workload__").get("workload")
-            if not callable(entry):
-                raise RuntimeError(f"{workload} defines no workload() function")
-            entry()
-        except Exception:
-            result.workload_error = _error()
+        result.workload_error = run_user_workload(Path(job.workload))
     result.workload_seconds = time.perf_counter() - start
     result.launches = launches
 
@@ -114,7 +107,7 @@ def _jit_function(module, name: str):
     return kernel
 
 
-def run_replay(planned: Replay, launches: list[ValueLaunch], device: Device, workdir: Path) -> ReplayRun:
+def run_variant(planned: VariantRun, launches: list[ValueLaunch], device: Device, workdir: Path) -> ReplayRun:
     run = ReplayRun(outputs=[None] * len(launches))
     start = time.perf_counter()
     try:
@@ -125,7 +118,7 @@ def run_replay(planned: Replay, launches: list[ValueLaunch], device: Device, wor
         with _ascend_dot(planned.ascend_dot):
             for i, launch in enumerate(launches):
                 kernel = _jit_function(module, launch.kernel.name)
-                run.outputs[i] = replay(kernel, launch, "cpu" if device == "interpret" else "npu")
+                run.outputs[i] = rerun_launch(kernel, launch, "cpu" if device == "interpret" else "npu")
     except Exception:
         run.error = _error()
     run.seconds = time.perf_counter() - start
@@ -141,7 +134,7 @@ def run_job(job: ValueJob) -> ValueResult:
     result = ValueResult(launches=[])
     if job.device == "interpret":
         os.environ["TRITON_INTERPRET"] = "1"  # read by @triton.jit when a module is imported
-        run_workload(job, result)
+        capture_values(job, result)
         if job.launches_file:
             Path(job.launches_file).write_bytes(pickle.dumps(result.launches))
     else:
@@ -149,7 +142,7 @@ def run_job(job: ValueJob) -> ValueResult:
         result.launches = pickle.loads(Path(job.launches_file).read_bytes())
     with tempfile.TemporaryDirectory(prefix="ascend-lint-replays-") as workdir:
         for number, planned in enumerate(job.replays):
-            result.runs.append(run_replay(planned, result.launches, job.device, Path(workdir) / str(number)))
+            result.runs.append(run_variant(planned, result.launches, job.device, Path(workdir) / str(number)))
     result.launches = _without_inputs(result.launches)
     return result
 
@@ -160,8 +153,6 @@ class WorkerFailed(RuntimeError):
 
 def run_in_subprocess(job: ValueJob, timeout: float) -> ValueResult:
     """Run ``job`` in a fresh interpreter process (user code: isolated, with a timeout)."""
-    from .worker import run_child
-
     with tempfile.TemporaryDirectory(prefix="ascend-lint-value-job-") as tmp:
         job_file, result_file = Path(tmp) / "job.pkl", Path(tmp) / "result.pkl"
         job_file.write_bytes(pickle.dumps(job))
@@ -182,6 +173,6 @@ def main(argv: list[str]) -> int:
 
 if __name__ == "__main__":
     # Run the imported module's main so that pickles name its classes, not ``__main__``'s.
-    from ascend_lint.runtime_check import value_worker
+    from ascend_lint.runtime_check.value import worker
 
-    sys.exit(value_worker.main(sys.argv[1:]))
+    sys.exit(worker.main(sys.argv[1:]))

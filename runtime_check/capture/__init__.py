@@ -1,0 +1,1 @@
+"""Workload capture: launches recorded from a workload, and the simulated Ascend device."""

@@ -1,0 +1,1 @@
+"""The ``compile`` backend: kernel variants compiled by the real Ascend compiler, no device."""

@@ -1,0 +1,1 @@
+"""Value replays: the ``interpret`` backend (triton-ascend's interpreter) and ``npu``."""

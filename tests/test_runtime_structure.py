@@ -1,0 +1,294 @@
+"""How ``confirm`` is put together: no import circles, one place per rule, no hidden errors.
+
+- the import graph of ``ascend_lint``, ``rules`` and ``runtime_check`` (built with ``ast`` from
+  the sources, deferred imports included, ``if TYPE_CHECKING:`` blocks left out) is acyclic;
+- every backend a rule's ``CONFIRM`` names collects the evidence it declares, and a new rule
+  module that declares an existing evidence kind is confirmed with no ``runtime_check`` edit;
+- ``confirm`` works with the repository root as the working directory, says what to install
+  without the runtime extra, and never turns an ImportError of its own into that message.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import json
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from ascend_lint import registry
+from ascend_lint.model import Finding, Position
+from ascend_lint.runtime_check import backends
+from ascend_lint.runtime_check.toolchain import missing_reason
+
+REPO = Path(__file__).resolve().parent.parent
+PACKAGES = {"ascend_lint": REPO / "ascend_lint", "ascend_lint.rules": REPO / "rules"}
+PACKAGES["ascend_lint.runtime_check"] = REPO / "runtime_check"
+RUNTIME = REPO / "fixtures" / "runtime"
+NO_COMPILER = missing_reason()
+needs_compiler = pytest.mark.skipif(NO_COMPILER is not None, reason=f"runtime extra missing: {NO_COMPILER}")
+
+
+def _modules() -> dict[str, Path]:
+    modules = {}
+    for package, folder in PACKAGES.items():
+        for path in folder.rglob("*.py"):
+            parts = [p for p in path.relative_to(folder).with_suffix("").parts if p != "__init__"]
+            if package == "ascend_lint" and parts and parts[0] in ("rules", "runtime_check"):
+                continue
+            modules[".".join([package, *parts])] = path
+    return modules
+
+
+def _imported(name: str, path: Path, known: dict[str, Path]) -> set[str]:
+    """The project modules ``name`` imports (a ``from pkg import sub`` names the submodule)."""
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            node.body = []
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
+            module = ".".join([*base, node.module] if node.module else base)
+            submodules = {f"{module}.{alias.name}" for alias in node.names} & known.keys()
+            found |= submodules or {module}
+    return (found & known.keys()) - {name}
+
+
+def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
+    """One import cycle of the graph, or None."""
+    state: dict[str, int] = {}  # 1: on the current path, 2: done
+    path: list[str] = []
+
+    def visit(node: str) -> list[str] | None:
+        state[node] = 1
+        path.append(node)
+        for target in sorted(graph[node]):
+            if state.get(target) == 1:
+                return [*path[path.index(target) :], target]
+            if target not in state and (found := visit(target)):
+                return found
+        state[node] = 2
+        path.pop()
+        return None
+
+    for node in sorted(graph):
+        if node not in state and (found := visit(node)):
+            return found
+    return None
+
+
+def test_the_import_graph_has_no_cycle():
+    modules = _modules()
+    graph = {name: _imported(name, path, modules) for name, path in modules.items()}
+
+    assert "ascend_lint.runtime_check.backends" in graph["ascend_lint.runtime_check.cli"]  # the graph is real
+    assert _cycle(graph) is None, " -> ".join(_cycle(graph) or [])
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
+
+
+def _collects(backend: str) -> frozenset:
+    module = backends.BACKENDS[backend].entry.partition(":")[0]
+    return backends.load(f"{module}:COLLECTS")
+
+
+def test_every_declared_evidence_is_collected_by_its_backend():
+    declared = [
+        (rule.CODE, name, kind)
+        for rule in registry.all_rules()
+        if rule.CONFIRM
+        for name, kind in rule.CONFIRM.evidence.items()
+    ]
+    assert {code for code, _, _ in declared} >= {"ASC001", "ASC002", "ASC003", "ASC004", "ASC005", "ASC006"}
+    missing = [(code, name, kind.value) for code, name, kind in declared if kind not in _collects(name)]
+    assert missing == []
+
+
+def _code_strings(path: Path) -> list[ast.Constant]:
+    """String constants that are not docstrings."""
+    tree = ast.parse(path.read_text())
+    docstrings = {id(node.value) for node in ast.walk(tree) if isinstance(node, ast.Expr)}
+    return [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    ]
+
+
+def test_backends_hold_no_rule_codes():
+    """Which rule is decided how lives in the rule modules only."""
+    folder = PACKAGES["ascend_lint.runtime_check"]
+    mentions = [
+        f"{path.relative_to(folder)}:{node.lineno}"
+        for path in folder.rglob("*.py")
+        for node in _code_strings(path)
+        if re.search(r"\bASC\d{3}\b", node.value)
+    ]
+    assert mentions == []
+
+
+DUMMY_RULE = '''
+"""
+## What it does
+Flags `num_stages=` in a kernel launch (a test rule).
+"""
+
+import libcst as cst
+
+from ascend_lint.rule import Confirm, Evidence, Report, Rule
+
+
+class DummyStages(Rule):
+    CODE = "ASC990"
+    NAME = "dummy-stages"
+    SUMMARY = "num_stages in a launch"
+    CONFIRM = Confirm({"compile": Evidence.LAUNCH_OPTION_IR}, "a test")
+
+    def check_module(self, context):
+        for call, _ in context.host.calls:
+            if isinstance(call.func, cst.Subscript):
+                for arg in call.args:
+                    if arg.keyword is not None and arg.keyword.value == "num_stages":
+                        value = int(arg.value.value)
+                        yield Report(arg, "num_stages", facts={"option": "num_stages", "value": value})
+'''
+
+
+@pytest.fixture
+def dummy_rule(tmp_path, monkeypatch):
+    """A seventh rule module, found by the registry like the shipped ones."""
+    import ascend_lint.rules as rules
+
+    (tmp_path / "dummy_stages.py").write_text(textwrap.dedent(DUMMY_RULE))
+    monkeypatch.setattr(rules, "__path__", [*rules.__path__, str(tmp_path)])
+    registry.all_rules.cache_clear()
+    yield
+    registry.all_rules.cache_clear()
+    sys.modules.pop("ascend_lint.rules.dummy_stages", None)
+
+
+@needs_compiler
+@pytest.mark.runtime
+def test_a_new_rule_is_confirmed_without_a_runtime_check_edit(dummy_rule):
+    from ascend_lint.cli import main
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(
+            [
+                "confirm",
+                str(RUNTIME / "triton_ascend" / "asc001_launch_options.py"),
+                "--workload",
+                str(RUNTIME / "workload_asc001.py"),
+                "--select",
+                "ASC990",
+                "--isolated",
+                "--output-format",
+                "json",
+            ]
+        )
+    findings = json.loads(out.getvalue())["findings"]
+
+    assert [f["code"] for f in findings] == ["ASC990"]
+    assert (findings[0]["verdict"], findings[0]["backend"]) == ("CONFIRMED", "compile"), findings[0]["evidence"]
+    assert "num_stages=2" in findings[0]["evidence"]
+
+
+def test_a_rule_without_confirm_evidence_is_inconclusive(dummy_rule, monkeypatch):
+    rule = registry.rule_by_selector("ASC990")
+    monkeypatch.setattr(rule, "CONFIRM", None)
+    plan = backends.plan("auto", Finding("ASC990", "dummy-stages", "m", "k.py", Position(1, 1), Position(1, 2)))
+    assert plan.evidence is None and plan.reason == "confirm has no evidence to collect for ASC990"
+
+
+@needs_compiler
+@pytest.mark.runtime
+def test_confirm_from_the_repository_root():
+    """Replay children import the same ascend_lint whatever the working directory holds."""
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ascend_lint",
+            "confirm",
+            "fixtures/runtime/triton_ascend/asc002_index_casts.py",
+            "--workload",
+            "fixtures/runtime/workload_asc002.py",
+            "--backend",
+            "compile",
+            "--isolated",
+            "--output-format",
+            "json",
+        ],
+        cwd=REPO,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    findings = json.loads(done.stdout)["findings"]
+    verdicts = {f["verdict"] for f in findings}
+    assert done.returncode == 1, done.stderr
+    assert "CONFIRMED" in verdicts and "INCONCLUSIVE" not in verdicts, done.stderr
+
+
+def _lint_only_environment(tmp_path: Path) -> Path:
+    """A folder holding ascend_lint and libcst (with its dependency) and nothing else."""
+    import libcst
+    import yaml
+
+    site = tmp_path / "site"
+    site.mkdir()
+    for module in (libcst, yaml):
+        (site / module.__name__).symlink_to(Path(module.__file__).parent)
+    for name in ("ascend_lint", "rules", "runtime_check"):
+        (site / name).symlink_to(REPO / name)
+    return site
+
+
+def _run_isolated(site: Path, code: str) -> subprocess.CompletedProcess:
+    """Python without site-packages (``-S``), with only ``site`` on the path."""
+    bootstrap = f"import sys; sys.path.insert(0, {str(site)!r}); " + code
+    return subprocess.run(
+        [sys.executable, "-S", "-E", "-c", bootstrap], cwd=site, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_confirm_without_the_runtime_extra_says_what_to_install(tmp_path):
+    site = _lint_only_environment(tmp_path)
+    kernels = RUNTIME / "triton_ascend" / "asc002_index_casts.py"
+    workload = RUNTIME / "workload_asc002.py"
+    args = ["confirm", str(kernels), "--workload", str(workload), "--isolated"]
+
+    done = _run_isolated(site, f"from ascend_lint.cli import main; sys.exit(main({args!r}))")
+
+    assert done.returncode == 2, done.stderr
+    assert "`triton` is not installed" in done.stderr
+    assert "pip install 'ascend-lint[runtime]'" in done.stderr
+    checked = _run_isolated(site, f"from ascend_lint.cli import main; sys.exit(main(['check', {str(kernels)!r}]))")
+    assert checked.returncode == 1 and "ASC002" in checked.stdout, checked.stderr
+
+
+def test_the_cli_never_hides_an_import_error_of_its_own(tmp_path):
+    site = _lint_only_environment(tmp_path)
+    broken = "sys.modules['ascend_lint.runtime_check.backends'] = None"  # its import now raises ImportError
+
+    done = _run_isolated(site, f"{broken}; from ascend_lint.cli import main; sys.exit(main(['confirm', '--help']))")
+
+    assert done.returncode != 0
+    assert "ModuleNotFoundError: import of ascend_lint.runtime_check.backends halted" in done.stderr
+    assert "runtime extra" not in done.stderr
