@@ -28,13 +28,19 @@ _NEEDS = {"compile": "the compiler", "interpret": "the interpreter", "npu": "an 
 class Backend:
     entry: str  # "module:function" judging one job, run in the replay child
     availability: str | None = None  # "module:function" returning why it cannot run, or None
+    # set in the replay child before anything imports triton (triton.jit reads it when decorating)
+    environment: tuple[tuple[str, str], ...] = ()
 
 
 BACKENDS: dict[str, Backend] = {
-    "compile": Backend("ascend_lint.runtime_check.compile.backend:judge_with_compiler"),
+    "compile": Backend(
+        "ascend_lint.runtime_check.compile.backend:judge_with_compiler",
+        "ascend_lint.runtime_check.toolchain:compiler_missing",
+    ),
     "interpret": Backend(
         "ascend_lint.runtime_check.value.interpret:judge_in_interpreter",
         "ascend_lint.runtime_check.value.interpret:missing_reason",
+        environment=(("TRITON_INTERPRET", "1"),),
     ),
     "npu": Backend(
         "ascend_lint.runtime_check.value.npu:judge_on_npu", "ascend_lint.runtime_check.value.npu:missing_reason"

@@ -8,6 +8,7 @@ workload could not run (or bad usage, or the runtime extra is missing).
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import time
@@ -20,9 +21,11 @@ from ascend_lint.model import FileResult, Finding
 from . import backends
 from .capture.launches import Capture
 from .capture.recorder import capture_launches
+from .capture.workload import Workload
+from .device import DEFAULT_MODEL, MODELS
 from .jobs import ReplayJob, match
 from .process import run_all
-from .replay_child import memory_in_subprocess, replay_in_subprocess
+from .replay_child import memory_in_subprocess, replay_batch_in_subprocess
 from .report import ConfirmReport, render_json, render_sarif, render_text, summary
 from .toolchain import runtime_missing
 from .verdicts import Outcome, Verdict, inconclusive
@@ -33,12 +36,23 @@ MAX_MEMORY_SPECIALISATIONS = 3
 
 def configure(parser: argparse.ArgumentParser) -> None:
     """Add confirm's own options; ``ascend_lint.cli`` adds PATHS and the selection options."""
-    parser.add_argument(
+    source = parser.add_mutually_exclusive_group(required=True)
+    source.add_argument(
         "--workload",
-        required=True,
         type=Path,
         metavar="W",
         help="a Python file defining workload(), which calls your ops with small inputs",
+    )
+    source.add_argument(
+        "--pytest",
+        metavar="ARGS",
+        help='run your own tests as the workload: pytest arguments, e.g. "tests/ops/test_x.py -k small"',
+    )
+    parser.add_argument(
+        "--device",
+        choices=sorted(MODELS),
+        default=DEFAULT_MODEL,
+        help=f"the Ascend model simulated for host code without an NPU (default {DEFAULT_MODEL})",
     )
     parser.add_argument(
         "--backend",
@@ -74,7 +88,7 @@ def _progress(message: str) -> None:
 
 
 def _planned(
-    findings: list[Finding], capture: Capture, args: argparse.Namespace, sys_path: list[str]
+    findings: list[Finding], capture: Capture, args: argparse.Namespace, workload: Workload
 ) -> list[ReplayJob | Outcome]:
     """A replay job per finding, or its INCONCLUSIVE outcome when there is nothing to replay."""
     sources: dict[str, str] = {}
@@ -92,38 +106,72 @@ def _planned(
             reason = f"the workload launched no kernel this finding belongs to{why}"
             planned.append(inconclusive(finding, plan.backend, reason))
         else:
-            planned.append(
-                ReplayJob(finding, plan.backend, plan.evidence, capture.workload, kernel, launches, sys_path)
-            )
+            planned.append(ReplayJob(finding, plan.backend, plan.evidence, workload, kernel, launches, args.device))
     return planned
+
+
+def batches(jobs: list[ReplayJob], workers: int) -> list[list[ReplayJob]]:
+    """Jobs in batches, each judged by one process: per backend (a process runs one), at most
+    ``workers`` batches of near-equal size, jobs of one kernel file together so that a process
+    imports the user's package once."""
+    grouped: list[list[ReplayJob]] = []
+    for backend in sorted({job.backend for job in jobs}):
+        mine = sorted(
+            (job for job in jobs if job.backend == backend),
+            key=lambda job: (job.kernel.file if job.kernel else "", job.finding.location),
+        )
+        count = min(max(1, workers), len(mine))
+        size, extra = divmod(len(mine), count)
+        cuts = [i * size + min(i, extra) for i in range(count + 1)]
+        grouped += [mine[cuts[i] : cuts[i + 1]] for i in range(count)]
+    return grouped
 
 
 def _replay_all(planned: list[ReplayJob | Outcome], args: argparse.Namespace) -> list[Outcome]:
     jobs = [p for p in planned if isinstance(p, ReplayJob)]
+    grouped = batches(jobs, args.jobs)
+    finished = 0
 
-    def done(index: int, outcome: Outcome) -> None:
-        f = outcome.finding
-        _progress(
-            f"  [{index + 1}/{len(jobs)}] {f.code} {f.filename}:{f.location.row} "
-            f"{outcome.verdict.value} ({outcome.backend}, {outcome.seconds:.1f} s)"
-        )
+    def done(index: int, outcomes: list[Outcome]) -> None:
+        nonlocal finished
+        for outcome in outcomes:
+            finished += 1
+            f = outcome.finding
+            _progress(
+                f"  [{finished}/{len(jobs)}] {f.code} {f.filename}:{f.location.row} "
+                f"{outcome.verdict.value} ({outcome.backend}, {outcome.seconds:.1f} s)"
+            )
 
     if jobs:
-        _progress(f"replaying {len(jobs)} finding(s), {args.jobs} at a time (timeout {args.timeout:g} s each)")
-    tasks = [lambda j=j: replay_in_subprocess(j, args.timeout) for j in jobs]
-    outcomes = iter(run_all(tasks, args.jobs, done))
-    return [next(outcomes) if isinstance(p, ReplayJob) else p for p in planned]
+        _progress(
+            f"replaying {len(jobs)} finding(s) in {len(grouped)} process(es) (timeout {args.timeout:g} s per finding)"
+        )
+    tasks = [functools.partial(replay_batch_in_subprocess, batch, args.timeout) for batch in grouped]
+    results = run_all(tasks, args.jobs, done)
+    by_job = {
+        id(job): outcome
+        for batch, outcomes in zip(grouped, results, strict=True)
+        for job, outcome in zip(batch, outcomes, strict=True)
+    }
+    return [by_job[id(p)] if isinstance(p, ReplayJob) else p for p in planned]
 
 
 def _memory_plans(
-    results: list[FileResult], capture: Capture, args: argparse.Namespace, sys_path: list[str]
+    results: list[FileResult], capture: Capture, args: argparse.Namespace, workload: Workload
 ) -> list[dict[str, Any]]:
     linted = {os.path.realpath(r.filename) for r in results}
     kernels = list(dict.fromkeys(x.kernel for x in capture.launches if x.kernel.file in linted))
     _progress(f"compiling {len(kernels)} kernel(s) for their memory plans")
     tasks = [
-        lambda k=k: memory_in_subprocess(k, capture.for_kernel(k)[:MAX_MEMORY_SPECIALISATIONS], sys_path, args.timeout)
-        for k in kernels
+        functools.partial(
+            memory_in_subprocess,
+            kernel,
+            capture.for_kernel(kernel)[:MAX_MEMORY_SPECIALISATIONS],
+            workload,
+            args.device,
+            args.timeout,
+        )
+        for kernel in kernels
     ]
     plans = run_all(tasks, args.jobs, lambda index, plan: None)
     return [plan for kernel_plans in plans for plan in kernel_plans]
@@ -135,9 +183,10 @@ def run(args: argparse.Namespace, settings: Settings, results: list[FileResult])
     if missing:
         _progress(f"ascend-lint confirm: {missing}")
         return 2
-    if not args.workload.is_file():
+    if args.workload is not None and not args.workload.is_file():
         _progress(f"ascend-lint confirm: workload {args.workload} not found")
         return 2
+    workload = Workload(str(args.workload.resolve()) if args.workload else None, args.pytest, os.getcwd())
     for result in results:
         if result.error:
             _progress(f"{result.error.filename}: error: {result.error.message}")
@@ -145,18 +194,23 @@ def run(args: argparse.Namespace, settings: Settings, results: list[FileResult])
     if not findings and not args.memory:
         _progress(f"no findings to confirm in {len(results)} file(s)")
         return 0
-    _progress(f"{len(findings)} finding(s) in {len(results)} file(s); capturing launches from {args.workload}")
+    _progress(
+        f"{len(findings)} finding(s) in {len(results)} file(s); capturing launches from "
+        f"{workload.describe()} on a simulated {args.device}"
+    )
     start = time.perf_counter()
-    capture = capture_launches(args.workload, args.timeout)
+    capture = capture_launches(workload, args.device, args.timeout)
     kernels = {x.kernel for x in capture.launches}
     seconds = time.perf_counter() - start
-    _progress(f"captured {len(capture.launches)} launch(es) of {len(kernels)} kernel(s) ({seconds:.1f} s)")
+    repeats = f"; {capture.dropped} more repeating a kept specialisation" if capture.dropped else ""
+    _progress(f"captured {len(capture.launches)} launch(es) of {len(kernels)} kernel(s){repeats} ({seconds:.1f} s)")
     if capture.error:
         _progress(f"the workload stopped with an error:\n{capture.error.rstrip()}")
-    sys_path = [str(args.workload.resolve().parent), os.getcwd()]
-    outcomes = _replay_all(_planned(findings, capture, args, sys_path), args)
-    memory = _memory_plans(results, capture, args, sys_path) if args.memory else []
-    report = ConfirmReport(str(args.workload), args.backend, outcomes, memory, capture.error)
+    planned = _planned(findings, capture, args, workload)
+    outcomes = _replay_all(planned, args)
+    memory = _memory_plans(results, capture, args, workload) if args.memory else []
+    flagged = {p.kernel for p in planned if isinstance(p, ReplayJob)}
+    report = ConfirmReport(workload.describe(), args.backend, outcomes, memory, capture.error, capture.tests(flagged))
     if args.output_format == "text":
         sys.stdout.write(render_text(report))
     elif args.output_format == "json":

@@ -23,6 +23,8 @@ from ascend_lint.model import Finding
 from ascend_lint.rule import Evidence
 
 from .capture.launches import Capture, KernelRef, Launch, distinct
+from .capture.workload import Workload
+from .device import DEFAULT_MODEL
 from .verdicts import finding_from_json, finding_to_json
 
 
@@ -33,20 +35,20 @@ class ReplayJob:
     finding: Finding
     backend: str
     evidence: Evidence
-    workload: str
+    workload: Workload
     kernel: KernelRef | None = None
     launches: list[Launch] = field(default_factory=list)
-    sys_path: list[str] = field(default_factory=list)
+    device: str = DEFAULT_MODEL  # the simulated Ascend model (ignored on a real NPU)
 
     def to_json(self) -> dict[str, Any]:
         return {
             "finding": finding_to_json(self.finding),
             "backend": self.backend,
             "evidence": self.evidence.value,
-            "workload": self.workload,
+            "workload": self.workload.to_json(),
             "kernel": vars(self.kernel) if self.kernel else None,
             "launches": [x.to_json() for x in self.launches],
-            "sys_path": self.sys_path,
+            "device": self.device,
         }
 
     @classmethod
@@ -55,10 +57,10 @@ class ReplayJob:
             finding=finding_from_json(data["finding"]),
             backend=data["backend"],
             evidence=Evidence(data["evidence"]),
-            workload=data["workload"],
+            workload=Workload.from_json(data["workload"]),
             kernel=KernelRef(**data["kernel"]) if data["kernel"] else None,
             launches=[Launch.from_json(x) for x in data["launches"]],
-            sys_path=data["sys_path"],
+            device=data["device"],
         )
 
 

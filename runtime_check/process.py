@@ -12,6 +12,7 @@ killed.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -19,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -27,7 +28,8 @@ from typing import Any, TypeVar
 
 import ascend_lint
 
-_STDERR_TAIL = 6
+_STDERR_TAIL = 6  # lines of a failed child's stderr shown in the reason
+_STDERR_KEPT = 64 * 1024  # bytes of stderr read back (a child may print gigabytes)
 PACKAGE_ROOT = str(Path(ascend_lint.__file__).resolve().parents[1])
 _BOOTSTRAP = (
     "import runpy, sys; root, module = sys.argv[1:3]; del sys.argv[1:3]; sys.path.insert(0, root); "
@@ -47,10 +49,17 @@ class Finished:
     timed_out: bool = False
 
     def failure(self, timeout: float) -> str:
+        """Why the child left no result, in one sentence and the tail of its stderr."""
         if self.timed_out:
             return f"timed out after {timeout:g} s"
+        code = self.returncode or 0
+        if code < 0:
+            name = signal.Signals(-code).name if -code in signal.valid_signals() else str(-code)
+            how = f"was killed by signal {name}"
+        else:
+            how = f"exited with code {code} without a result"
         tail = "\n".join(self.stderr.strip().splitlines()[-_STDERR_TAIL:])
-        return f"the replay process crashed (exit code {self.returncode})" + (f":\n{tail}" if tail else "")
+        return f"the child process {how}" + (f":\n{tail}" if tail else "")
 
 
 def run_child(module: str, task: Any, timeout: float) -> Finished:
@@ -61,28 +70,31 @@ def run_child(module: str, task: Any, timeout: float) -> Finished:
         child_tmp = Path(tmp) / "tmp"
         child_tmp.mkdir()
         start = time.perf_counter()
-        child = subprocess.Popen(
-            [sys.executable, "-c", _BOOTSTRAP, PACKAGE_ROOT, module, str(task_path), str(result_path)],
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            env={**os.environ, "TMPDIR": str(child_tmp)},
-            start_new_session=True,
-        )
-        try:
-            _, stderr = child.communicate(timeout=timeout)
-            timed_out = False
-        except subprocess.TimeoutExpired:
-            os.killpg(child.pid, signal.SIGKILL)
-            _, stderr = child.communicate()
-            timed_out = True
+        with open(Path(tmp) / "stderr", "w+b") as stderr:
+            child = subprocess.Popen(
+                [sys.executable, "-c", _BOOTSTRAP, PACKAGE_ROOT, module, str(task_path), str(result_path)],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                stderr=stderr,
+                env={**os.environ, "TMPDIR": str(child_tmp)},
+                start_new_session=True,
+            )
+            try:
+                child.wait(timeout=timeout)
+                timed_out = False
+            except subprocess.TimeoutExpired:
+                timed_out = True
+            with contextlib.suppress(ProcessLookupError):  # also what the child left running
+                os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+            stderr.seek(max(0, stderr.seek(0, os.SEEK_END) - _STDERR_KEPT))
+            text = stderr.read().decode(errors="replace")
         seconds = time.perf_counter() - start
         result = json.loads(result_path.read_text()) if result_path.exists() else None
-        return Finished(result, child.returncode, stderr, seconds, timed_out)
+        return Finished(result, child.returncode, text, seconds, timed_out)
 
 
-def run_all(tasks: list[Callable[[], T]], jobs: int, done: Callable[[int, T], None]) -> list[T]:
+def run_all(tasks: Sequence[Callable[[], T]], jobs: int, done: Callable[[int, T], None]) -> list[T]:
     """Run tasks on ``jobs`` threads (each starts its own subprocess); report each as it ends."""
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
         futures = [pool.submit(task) for task in tasks]

@@ -21,6 +21,8 @@ class ConfirmReport:
     outcomes: list[Outcome]
     memory: list[dict] = field(default_factory=list)
     capture_error: str | None = None
+    # ``--pytest`` workloads: test node id -> flagged kernel -> launches it made
+    tests: dict[str, dict[str, int]] = field(default_factory=dict)
 
     def counts(self) -> Counter:
         return Counter(o.verdict for o in self.outcomes)
@@ -88,6 +90,13 @@ def render_text(report: ConfirmReport) -> str:
             f"[{outcome.backend}, {outcome.seconds:.1f} s] {f.message}"
         )
         blocks.append(head + "\n" + _indented(outcome.evidence))
+    if report.tests:
+        lines = [
+            f"    {test}: "
+            + ", ".join(f"{kernel} ({count} launch{'es' * (count > 1)})" for kernel, count in kernels.items())
+            for test, kernels in report.tests.items()
+        ]
+        blocks.append("Tests that launched flagged kernels:\n" + "\n".join(lines))
     if report.memory:
         blocks.append("Planned on-chip memory (compile backend):\n" + "\n".join(memory_text(p) for p in report.memory))
     blocks.append(summary(report))
@@ -115,6 +124,7 @@ def render_json(report: ConfirmReport) -> str:
             "workload": report.workload,
             "backend": report.backend,
             "capture_error": report.capture_error,
+            "tests": report.tests,
             "findings": [outcome_json(o) for o in report.outcomes],
             "memory": report.memory,
             "summary": {

@@ -7,7 +7,8 @@ on ``PATH`` that writes an empty file: the pipeline completes, and what it leave
 never a binary and is never run. It also
 
 - replaces the two calls that need a device (the driver's ``get_arch`` and the C++ helper the
-  Ascend ``NPUUtils`` builds against CANN) with a compile-only driver for a fixed target;
+  Ascend ``NPUUtils`` builds against CANN) with the simulated device's driver for the target
+  model (:mod:`.device`);
 - wraps ``bishengir-compile`` so every compile writes its memory plan
   (``memory_info_aiv.json`` / ``memory_info_aic.json``) into a directory we choose;
 - turns on line info so each planned buffer names the kernel's ``.py`` line.
@@ -22,7 +23,8 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-DEFAULT_ARCH = "Ascend910B3"
+from .device import DEFAULT_MODEL, MODELS, simulated_driver
+
 # Where the bishengir-compile wrapper writes memory reports (read by the wrapper script).
 REPORT_DIR_ENV = "ASCEND_LINT_MEMORY_REPORT_DIR"
 
@@ -65,6 +67,15 @@ def runtime_missing() -> str | None:
     if not any((Path(folder) / "backends" / "ascend").is_dir() for folder in locations):
         return f"the installed `triton` has no Ascend backend; {_INSTALL_HINT}"
     return None
+
+
+def compiler_missing() -> str | None:
+    """Why the compile backend cannot run here, or None; imports nothing (the full check, with
+    the active triton's backends, is :func:`missing_reason`, run where the compiler runs)."""
+    missing = runtime_missing()
+    if missing is None and bishengir_compile() is None:
+        return f"`bishengir-compile` not found (package ascendnpu-ir); {_INSTALL_HINT}"
+    return missing
 
 
 def missing_reason() -> str | None:
@@ -112,39 +123,6 @@ class Toolchain:
         return GPUTarget("npu", self.arch, 0)
 
 
-def _compile_only_driver(arch: str):
-    from triton.backends.compiler import GPUTarget
-    from triton.backends.driver import DriverBase
-
-    class CompileOnlyDriver(DriverBase):
-        """Answers the JIT's device questions for a fixed target; launches nothing."""
-
-        @classmethod
-        def is_active(cls):
-            return False
-
-        def get_current_target(self):
-            return GPUTarget("npu", arch, 0)
-
-        def get_current_device(self):
-            return 0
-
-        def set_current_device(self, device):
-            pass
-
-        def get_current_stream(self, device=None):
-            return 0
-
-        def get_benchmarker(self):
-            def run_once(kernel_call, *, quantiles=None, **kwargs):
-                kernel_call()
-                return [0.0] * len(quantiles) if quantiles else 0.0
-
-            return run_once
-
-    return CompileOnlyDriver()
-
-
 def _compile_only_npu_utils(arch: str):
     class CompileOnlyNPUUtils:
         """Stands in for the Ascend ``NPUUtils``, which builds a C++ helper against CANN."""
@@ -155,7 +133,7 @@ def _compile_only_npu_utils(arch: str):
     return CompileOnlyNPUUtils
 
 
-def activate(workdir: Path, arch: str = DEFAULT_ARCH) -> Toolchain:
+def activate(workdir: Path, arch: str = DEFAULT_MODEL) -> Toolchain:
     """Make this process compile for ``arch`` without a device; files go under ``workdir``."""
     reason = missing_reason()
     if reason:
@@ -176,5 +154,5 @@ def activate(workdir: Path, arch: str = DEFAULT_ARCH) -> Toolchain:
 
     # The compiler module is loaded without a sys.modules entry; reach its globals via a method.
     backends["ascend"].compiler.add_stages.__globals__["NPUUtils"] = _compile_only_npu_utils(arch)
-    driver.set_active(_compile_only_driver(arch))
+    driver.set_active(simulated_driver(MODELS[arch]))
     return Toolchain(arch=arch, workdir=workdir)

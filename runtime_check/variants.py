@@ -20,7 +20,7 @@ from typing import Any
 import libcst as cst
 from libcst.metadata import MetadataWrapper, PositionProvider
 
-from ascend_lint.model import Finding
+from ascend_lint.model import Finding, Position
 
 from .capture.launches import KernelRef, Launch, encode_value
 
@@ -69,6 +69,15 @@ def fixed(source: str, finding: Finding) -> Variant | None:
     from ascend_lint.fixes import apply_edits
 
     return Variant("fixed", apply_edits(source, finding.fix.edits))
+
+
+def row_after_fix(position: Position, finding: Finding) -> int:
+    """The row the code at ``position`` moves to once the finding's fix is applied."""
+    row = position.row
+    for edit in finding.fix.edits if finding.fix else ():
+        if edit.end <= position:  # wholly before it: the lines it adds or removes shift it
+            row += edit.content.count("\n") - (edit.end.row - edit.start.row)
+    return row
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,8 @@ from ascend_lint.rule import Evidence  # noqa: E402
 from ascend_lint.runtime_check import backends  # noqa: E402
 from ascend_lint.runtime_check.capture.launches import KernelRef  # noqa: E402
 from ascend_lint.runtime_check.capture.recorder import capture_launches  # noqa: E402
+from ascend_lint.runtime_check.capture.workload import Workload  # noqa: E402
+from ascend_lint.runtime_check.device import DEFAULT_MODEL  # noqa: E402
 from ascend_lint.runtime_check.jobs import ReplayJob, match  # noqa: E402
 from ascend_lint.runtime_check.replay_child import replay_in_subprocess  # noqa: E402
 from ascend_lint.runtime_check.verdicts import Verdict  # noqa: E402
@@ -179,10 +181,11 @@ def _replay_as_a_looser_rule_would(code: str, module: str, workload: str, fragme
     finding = Finding(
         code, "looser", "looser rule", str(path), Position(row, column), Position(row, column + 2), facts=facts
     )
-    capture = capture_launches(RUNTIME / workload, TIMEOUT)
+    spec = Workload(file=str(RUNTIME / workload))
+    capture = capture_launches(spec, DEFAULT_MODEL, TIMEOUT)
     kernel, launches = match(finding, path.read_text(), capture)
     plan = backends.plan("compile", finding)
-    job = ReplayJob(finding, "compile", plan.evidence, str(RUNTIME / workload), kernel, launches, [str(RUNTIME)])
+    job = ReplayJob(finding, "compile", plan.evidence, spec, kernel, launches)
     return replay_in_subprocess(job, TIMEOUT)
 
 
@@ -217,9 +220,8 @@ def test_sarif_results_carry_the_verdict():
 def _bare_job(kernel=None) -> ReplayJob:
     path = KERNELS / "asc002_index_casts.py"
     finding = Finding("ASC002", "x", "m", str(path), Position(11, 12), Position(11, 14))
-    return ReplayJob(
-        finding, "compile", Evidence.INDEX_CAST_IR, str(RUNTIME / "workload_asc002.py"), kernel, [], [str(RUNTIME)]
-    )
+    workload = Workload(file=str(RUNTIME / "workload_asc002.py"))
+    return ReplayJob(finding, "compile", Evidence.INDEX_CAST_IR, workload, kernel)
 
 
 def test_runtime_only_rules_are_inconclusive_on_the_compile_backend():

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -23,6 +24,8 @@ from ascend_lint.model import Finding, Position
 from ascend_lint.rule import Evidence
 from ascend_lint.runtime_check import backends
 from ascend_lint.runtime_check.capture.launches import KernelRef
+from ascend_lint.runtime_check.capture.workload import Workload
+from ascend_lint.runtime_check.device import DEFAULT_MODEL
 from ascend_lint.runtime_check.jobs import ReplayJob
 from ascend_lint.runtime_check.replay_child import replay_in_subprocess
 from ascend_lint.runtime_check.value import interpret
@@ -37,7 +40,8 @@ TIMEOUT = 120.0
 
 
 def _judge(flagged: Finding) -> tuple[Verdict, str, list]:
-    job = interpret.value_job(flagged, flagged.filename, flagged.filename, flagged.kernel)
+    kernel = KernelRef(flagged.filename, "m", flagged.kernel)
+    job = interpret.value_job(flagged, Workload(file=flagged.filename), kernel, DEFAULT_MODEL)
     result = run_in_subprocess(job, TIMEOUT)
     verdict, evidence = interpret.judge(flagged, flagged.kernel, result)
     return verdict, evidence, differences(result.launches, result.runs[1])
@@ -63,7 +67,7 @@ def test_documented_safe_pattern_is_refuted(fixture):
 
     assert verdict is Verdict.REFUTED, evidence
     assert changed == []
-    assert "may not reach the read" in evidence
+    assert "does not reach them on this workload" in evidence
 
 
 @pytest.mark.parametrize("fixture", sorted(BUGS))
@@ -176,9 +180,8 @@ def test_auto_says_asc006_needs_an_npu():
         kernel="chunk_sum_kernel",
     )
     plan = backends.plan("auto", flagged)
-    job = ReplayJob(
-        flagged, plan.backend, plan.evidence, str(fixture), KernelRef(str(fixture), "m", "chunk_sum_kernel")
-    )
+    kernel = KernelRef(str(fixture), "m", "chunk_sum_kernel")
+    job = ReplayJob(flagged, plan.backend, plan.evidence, Workload(file=str(fixture)), kernel)
 
     outcome = replay_in_subprocess(job, TIMEOUT)
 
@@ -191,7 +194,11 @@ def test_worker_runs_the_registered_interpret_backend():
     kernel, _, replacements = BUGS[fixture]
     flagged = finding(fixture, kernel, replacements[-1][0])
     job = ReplayJob(
-        flagged, "interpret", Evidence.DOT_CLOBBER_OUTPUTS, flagged.filename, KernelRef(flagged.filename, "m", kernel)
+        flagged,
+        "interpret",
+        Evidence.DOT_CLOBBER_OUTPUTS,
+        Workload(file=flagged.filename),
+        KernelRef(flagged.filename, "m", kernel),
     )
 
     outcome = replay_in_subprocess(job, TIMEOUT)
@@ -226,3 +233,41 @@ def test_confirm_replays_the_linters_own_asc003_findings():
         replays = [variant["variant"] for variant in flagged["variants"]]
         assert (flagged["verdict"], flagged["backend"]) == ("CONFIRMED", "interpret"), flagged["evidence"]
         assert ("Fix verified" in flagged["evidence"]) == ("fixed (Ascend tl.dot)" in replays), flagged["evidence"]
+
+
+def _asc006_outcome(source_fix: tuple[str, str] | None = None):
+    """The linter's ASC006 finding on the fixture, judged by the interpret backend; with
+    ``source_fix`` = (old, new), a fix of our own instead of the rule's."""
+    from conftest import settings
+
+    from ascend_lint.engine import lint_source
+    from ascend_lint.model import Edit, Fix
+
+    fixture = FIXTURES / "asc006_task_loop_ptr_advance.py"
+    source = fixture.read_text()
+    [flagged, *_] = lint_source(source, str(fixture), settings(select=["ASC006"])).findings
+    if source_fix is not None:
+        old, new = source_fix
+        row = row_of(source, old)
+        column = source.splitlines()[row - 1].index(old) + 1
+        edit = Edit(Position(row, column), Position(row, column + len(old)), new)
+        flagged = replace(flagged, fix=Fix("unsafe", "a fix", (edit,)))
+    plan = backends.plan("interpret", flagged)
+    kernel = KernelRef(str(fixture), "m", "chunk_sum_kernel")
+    job = ReplayJob(flagged, plan.backend, plan.evidence, Workload(file=str(fixture)), kernel)
+    return flagged, replay_in_subprocess(job, TIMEOUT)
+
+
+def test_asc006_fix_is_verified_by_value_while_the_bug_needs_an_npu():
+    flagged, outcome = _asc006_outcome()
+
+    assert flagged.fix is not None, "the rule offers a fix for the fixture"
+    assert outcome.verdict is Verdict.INCONCLUSIVE and outcome.evidence.startswith("needs an NPU")
+    assert "Fix verified" in outcome.evidence and "grid (2,)" in outcome.evidence, outcome.evidence
+
+
+def test_asc006_fix_that_changes_the_values_is_not_verified():
+    _, outcome = _asc006_outcome(("b_acc += ", "b_acc -= "))
+
+    assert outcome.verdict is Verdict.INCONCLUSIVE
+    assert "Fix NOT verified" in outcome.evidence and "y:" in outcome.evidence, outcome.evidence

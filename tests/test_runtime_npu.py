@@ -15,6 +15,7 @@ from value_cases import BUGS, FIXTURES, SAFE, finding, fixed_finding, row_of
 from ascend_lint.model import Finding, Position
 from ascend_lint.rule import Evidence
 from ascend_lint.runtime_check.capture.launches import KernelRef
+from ascend_lint.runtime_check.capture.workload import Workload
 from ascend_lint.runtime_check.jobs import ReplayJob
 from ascend_lint.runtime_check.replay_child import replay_in_subprocess
 from ascend_lint.runtime_check.value import npu
@@ -27,7 +28,8 @@ TIMEOUT = 600.0
 
 
 def _on_npu(flagged: Finding, kernel: str):
-    job = ReplayJob(flagged, "npu", Evidence.DEVICE_OUTPUTS, flagged.filename, KernelRef(flagged.filename, "m", kernel))
+    workload = Workload(file=flagged.filename)
+    job = ReplayJob(flagged, "npu", Evidence.DEVICE_OUTPUTS, workload, KernelRef(flagged.filename, "m", kernel))
     return replay_in_subprocess(job, TIMEOUT)
 
 

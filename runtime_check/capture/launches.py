@@ -65,6 +65,15 @@ class Capture:
     error: str | None = None
     dropped: int = 0  # launches not kept (over the per-kernel cap)
 
+    def tests(self, kernels: set[KernelRef | None]) -> dict[str, dict[str, int]]:
+        """For a ``--pytest`` workload: each test's launches of ``kernels``, counted per kernel."""
+        counts: dict[str, dict[str, int]] = {}
+        for launch in self.launches:
+            if launch.test is not None and launch.kernel in kernels:
+                per_kernel = counts.setdefault(launch.test, {})
+                per_kernel[launch.kernel.name] = per_kernel.get(launch.kernel.name, 0) + 1
+        return counts
+
     def for_kernel(self, kernel: KernelRef) -> list[Launch]:
         """This kernel's launches with distinct specialisations, in workload order."""
         return distinct([x for x in self.launches if x.kernel == kernel])

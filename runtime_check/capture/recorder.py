@@ -7,7 +7,8 @@ constexprs, ints specialised to 1, ``None`` pointers, compile options), records 
 grid and the launch's call site, and returns without compiling or running anything.
 
 Runs in a subprocess (``python -m ascend_lint.runtime_check.capture.recorder TASK RESULT``,
-started by :func:`capture_launches`): the workload is user code.
+started by :func:`capture_launches`), with the simulated Ascend device (:mod:`..device`): the
+workload is user code.
 """
 
 from __future__ import annotations
@@ -20,19 +21,21 @@ import sys
 import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
-from .. import toolchain
+from .. import device, toolchain
 from ..process import run_child
 from .launches import Capture, KernelRef, Launch, encode_value
-from .workload import run_workload
+from .workload import Workload, current_test, run_workload
 
 
-def capture_launches(workload: Path, timeout: float) -> Capture:
-    """Run the workload in a subprocess with launches captured."""
-    finished = run_child(__name__, str(workload.resolve()), timeout)
+def capture_launches(workload: Workload, model: str, timeout: float) -> Capture:
+    """Run the workload in a subprocess with launches captured, on a simulated ``model``."""
+    finished = run_child(__name__, {"workload": workload.to_json(), "device": model}, timeout)
     if finished.result is None:
-        return Capture(workload=str(workload), error=f"the workload could not run: {finished.failure(timeout)}")
+        error = f"the workload could not run: {finished.failure(timeout)}"
+        return Capture(workload=workload.describe(), error=error)
     return Capture.from_json(finished.result)
 
 
@@ -48,13 +51,16 @@ def _describe(name: str, value: Any, signature: dict[str, str], constants: dict[
 
 
 def _call_site(skip_dirs: tuple[str, ...]) -> list[Any] | None:
-    frame = sys._getframe()
+    frame: FrameType | None = sys._getframe()
     while frame is not None:
         filename = os.path.realpath(frame.f_code.co_filename)
         if not filename.startswith(skip_dirs):
             return [filename, frame.f_lineno]
         frame = frame.f_back
     return None
+
+
+MAX_REPEATS = 16  # launches kept per kernel and specialisation (a workload may make thousands)
 
 
 class Recorder:
@@ -64,7 +70,9 @@ class Recorder:
         import triton
 
         self.launches: list[Launch] = []
-        self._skip_dirs = tuple(os.path.realpath(Path(m.__file__).parent) for m in (triton, toolchain))
+        self.dropped = 0
+        self._seen: dict[tuple[KernelRef, str], int] = {}
+        self._skip_dirs = tuple(os.path.realpath(Path(str(m.__file__)).parent) for m in (triton, toolchain))
 
     @contextlib.contextmanager
     def installed(self) -> Iterator[None]:
@@ -97,7 +105,15 @@ class Recorder:
             original_run(jit_fn, *args, grid=grid, warmup=True, **kwargs)
         sys.stdout.write(printed.getvalue())
         bound = jit_fn.binder(*args, **kwargs)[0]
-        self.launches.append(self._launch(jit_fn, seen, bound, kwargs, grid, printed.getvalue()))
+        self._keep(self._launch(jit_fn, seen, bound, kwargs, grid, printed.getvalue()))
+
+    def _keep(self, launch: Launch) -> None:
+        key = (launch.kernel, launch.key())
+        self._seen[key] = self._seen.get(key, 0) + 1
+        if self._seen[key] <= MAX_REPEATS:
+            self.launches.append(launch)
+        else:
+            self.dropped += 1
 
     def _launch(self, jit_fn: Any, seen: dict, bound: dict, kwargs: dict, grid: Any, printed: str) -> Launch:
         specialisation = json.loads(seen["specialization_data"])
@@ -122,23 +138,25 @@ class Recorder:
             grid=[int(x) for x in grid] if grid is not None else None,
             call_site=_call_site(self._skip_dirs),
             printed=printed,
+            test=current_test(),
         )
 
 
-def record_workload(workload: Path) -> Capture:
+def record_workload(workload: Workload) -> Capture:
     """Run ``workload`` with launches recorded."""
     recorder = Recorder()
     with recorder.installed():
         error = run_workload(workload)
-    return Capture(workload=str(workload.resolve()), launches=recorder.launches, error=error)
+    return Capture(workload.describe(), recorder.launches, error, recorder.dropped)
 
 
 def main(argv: list[str]) -> int:
-    """``TASK RESULT``: TASK holds the workload path as JSON; RESULT receives the capture."""
-    workload, out = Path(json.loads(Path(argv[0]).read_text())), Path(argv[1])
+    """``TASK RESULT``: TASK holds the workload and the device model; RESULT receives the capture."""
+    task, out = json.loads(Path(argv[0]).read_text()), Path(argv[1])
     with tempfile.TemporaryDirectory(prefix="ascend-lint-capture-") as workdir:
-        toolchain.activate(Path(workdir))
-        capture = record_workload(workload)
+        device.install(task["device"])
+        toolchain.activate(Path(workdir), task["device"])
+        capture = record_workload(Workload.from_json(task["workload"]))
     out.write_text(json.dumps(capture.to_json(), default=repr))
     return 0
 

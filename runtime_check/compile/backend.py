@@ -31,6 +31,6 @@ def judge_with_compiler(job: ReplayJob, workdir: Path) -> Outcome:
     """Judge one finding with the compile backend."""
     if job.evidence not in COLLECTS:
         return inconclusive(job.finding, BACKEND, f"the compile backend cannot collect {job.evidence.value} evidence")
-    compiler = FindingCompiler(job, workdir, toolchain.activate(workdir))
+    compiler = FindingCompiler(job, workdir, toolchain.activate(workdir, job.device))
     verdict, evidence = judge_launches(JUDGES[job.evidence], compiler)
     return Outcome(job.finding, verdict, BACKEND, evidence, compiler.reports())

@@ -185,9 +185,9 @@ class Compiler:
         )
 
 
-def memory_plans(kernel: KernelRef, launches: list[Launch], workdir: Path) -> list[dict]:
+def memory_plans(kernel: KernelRef, launches: list[Launch], workdir: Path, model: str) -> list[dict]:
     """The memory plan of the kernel as written, for each captured specialisation."""
-    compiler = Compiler(kernel, workdir, toolchain.activate(workdir))
+    compiler = Compiler(kernel, workdir, toolchain.activate(workdir, model))
     plans = []
     for launch in launches:
         compiled = compiler.compile(variants.original(compiler.source), launch)

@@ -13,12 +13,15 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-# Capacities of Ascend 910B (A2/A3), as printed by bishengir-compile's overflow errors
-# ("requires N bits while M bits available").
+from ..device import DEFAULT_MODEL, MODELS
+
+# Capacities (the same on every simulated model; bishengir-compile's overflow errors say
+# "requires N bits while M bits available").
+_MODEL = MODELS[DEFAULT_MODEL]
 SCOPES = {
-    "ub": ("UB", 196608),
-    "cbuf": ("L1", 524288),
-    "cc": ("L0C", 131072),
+    "ub": ("UB", _MODEL.ub),
+    "cbuf": ("L1", _MODEL.l1),
+    "cc": ("L0C", _MODEL.l0c),
 }
 
 _LOC = re.compile(r'loc\("(?P<file>[^"]+)":(?P<line>\d+):(?P<col>\d+)\)')
@@ -73,7 +76,7 @@ class ScopeUsage:
             {"bytes": _covered(group), "buffers": len(group), "file": file, "line": line}
             for (file, line), group in by_line.items()
         ]
-        return sorted(rows, key=lambda row: row["bytes"], reverse=True)[:count]
+        return sorted(rows, key=lambda row: int(row["bytes"] or 0), reverse=True)[:count]
 
     def to_json(self) -> dict:
         return {

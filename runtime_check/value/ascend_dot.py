@@ -1,8 +1,10 @@
 """Ascend ``tl.dot`` semantics for triton-ascend's interpreter (``TRITON_INTERPRET=1``).
 
 On the NPU, ``tl.dot(lhs, rhs)`` may overwrite ``lhs`` in the unified buffer. Inside
-:func:`ascend_dot_semantics`, every dot runs as usual and then overwrites its left operand with
-a poison value (NaN for floats), so any later read of the tile shows up in the outputs.
+:func:`ascend_dot_semantics`, every dot (or only the dots written on given lines of a kernel
+file: one finding's dot) runs as usual and then overwrites its left operand with a poison value
+(NaN for floats), so any later read of the tile shows up in the outputs. The context counts the
+dots it clobbered.
 
 When the left operand is a cast, transpose or negation of a tile (``b_a.to(...)``,
 ``tl.cast(b_a, ...)``, ``tl.trans(b_k)``, ``-b_x``), the tile under the wrapper is overwritten
@@ -13,8 +15,11 @@ does not run in the interpreter at all: its ``.T`` yields a tensor without a blo
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import triton.language as tl
@@ -58,37 +63,63 @@ def _tracking_wrapper(make):
     return wrapped
 
 
-def _clobbering_dot(create_dot):
-    def create_dot_then_clobber(self, a, b, d, *args, **kwargs):
-        result = create_dot(self, a, b, d, *args, **kwargs)
-        clobber(a)
-        return result
+@dataclass(frozen=True)
+class DotSites:
+    """Dots written on these rows of this kernel file (the file a variant was loaded from)."""
 
-    return create_dot_then_clobber
+    file: str
+    rows: frozenset[int]
+
+    def holds(self, frame: Any) -> bool:
+        """Whether the interpreted kernel frame calling the dot is at one of the rows."""
+        while frame is not None and frame.f_code.co_filename != self.file:
+            frame = frame.f_back
+        return frame is not None and frame.f_lineno in self.rows
+
+
+@dataclass
+class Clobbers:
+    """How many dots an :func:`ascend_dot_semantics` context clobbered."""
+
+    count: int = 0
+
+
+def _clobbering_dot(sites: DotSites | None, clobbers: Clobbers) -> Callable[[Any], Any]:
+    def wrap(create_dot: Any) -> Any:
+        def create_dot_then_clobber(self: Any, a: Any, b: Any, d: Any, *args: Any, **kwargs: Any) -> Any:
+            result = create_dot(self, a, b, d, *args, **kwargs)
+            if sites is None or sites.holds(sys._getframe(1)):
+                clobber(a)
+                clobbers.count += 1
+            return result
+
+        return create_dot_then_clobber
+
+    return wrap
 
 
 # triton-ascend routes some language functions (``tl.cast``, unary minus) through its own
 # ``triton_patch`` semantic module, which binds its own names: track wrappers in both.
 _WRAPPERS = ("cast", "bitcast", "permute", "minus")
-_PATCHES = (
-    (interpreter.InterpreterBuilder, "create_dot", _clobbering_dot),
-    *(
-        (module, name, _tracking_wrapper)
-        for module in (semantic, ascend_semantic)
-        for name in _WRAPPERS
-        if hasattr(module, name)
-    ),
+_WRAPPER_PATCHES = tuple(
+    (module, name) for module in (semantic, ascend_semantic) for name in _WRAPPERS if hasattr(module, name)
 )
 
 
 @contextmanager
-def ascend_dot_semantics() -> Iterator[None]:
-    """Run interpreted kernels with the Ascend lhs clobber; restore the interpreter after."""
-    originals = [(owner, name, getattr(owner, name)) for owner, name, _ in _PATCHES]
+def ascend_dot_semantics(sites: DotSites | None = None) -> Iterator[Clobbers]:
+    """Run interpreted kernels with the Ascend lhs clobber — at every dot, or only at ``sites`` —
+    and restore the interpreter after."""
+    clobbers = Clobbers()
+    patches = [
+        (interpreter.InterpreterBuilder, "create_dot", _clobbering_dot(sites, clobbers)),
+        *((owner, name, _tracking_wrapper) for owner, name in _WRAPPER_PATCHES),
+    ]
+    originals = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
     try:
-        for owner, name, make_replacement in _PATCHES:
+        for owner, name, make_replacement in patches:
             setattr(owner, name, make_replacement(getattr(owner, name)))
-        yield
+        yield clobbers
     finally:
         for owner, name, original in originals:
             setattr(owner, name, original)

@@ -16,6 +16,7 @@ def differences(launches: list[ValueLaunch], run: ReplayRun, tolerance: float = 
     return [
         difference
         for launch, outputs in zip(launches, run.outputs, strict=False)
+        if outputs is not None
         for difference in compare(launch, outputs, tolerance)
     ]
 

@@ -1,16 +1,23 @@
 """``--backend interpret``: judge findings by value in triton-ascend's interpreter, on CPU.
 
-Evidence ``dot-clobber-outputs`` (``tl.dot`` clobbers its lhs): the workload runs in triton-ascend's interpreter (``TRITON_INTERPRET=1``) with standard
-``tl.dot`` semantics, and each launch of the finding's kernel is captured with its inputs and
-outputs. Those launches are then replayed three ways:
+The workload runs in the interpreter (``TRITON_INTERPRET=1``, :mod:`.interpreter`) on the
+simulated device, and each launch of the finding's kernel is captured with its inputs and
+outputs. Those launches are then replayed.
+
+Evidence ``dot-clobber-outputs`` (``tl.dot`` clobbers its lhs), three replays:
 
 - the original kernel, standard semantics: must reproduce the captured outputs (a control: a
   kernel that is not deterministic on replay proves nothing);
-- the original kernel under Ascend semantics (every dot overwrites its lhs with NaN, see
-  :mod:`.ascend_dot`): outputs that change are the clobber made visible — CONFIRMED, naming
-  the tensors and the max abs difference; no change means REFUTED on this workload;
-- the fixed kernel (the finding's own fix) under Ascend semantics: "fix verified" when it
+- the original kernel with the finding's dot overwriting its lhs with NaN (see
+  :mod:`.ascend_dot`): outputs that change are the clobber made visible — CONFIRMED, naming the
+  tensors and the max abs difference; no change (or the dot never ran) means REFUTED on this
+  workload;
+- the fixed kernel (the finding's own fix), its dot clobbering likewise: "fix verified" when it
   matches the standard-semantics outputs.
+
+Evidence ``fix-outputs`` (a bug only the device shows): the original and the fixed kernel
+replayed with standard semantics; "fix verified" when the outputs are identical. The verdict
+stays INCONCLUSIVE: the bug itself needs an NPU.
 
 :func:`run_source` runs a self-contained kernel module (kernels, host wrapper, ``workload()``)
 under either semantics; :func:`check_fixed_source` replays its launches with a fixed version of
@@ -25,10 +32,13 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from ascend_lint.model import Finding
+from ascend_lint.model import Finding, Position
 from ascend_lint.rule import Evidence
 
 from .. import variants
+from ..capture.launches import KernelRef
+from ..capture.workload import Workload
+from ..device import DEFAULT_MODEL
 from ..jobs import ReplayJob
 from ..verdicts import Outcome, Verdict, inconclusive
 from .evidence import describe, differences, fix_note, last_line, never_launched, reports
@@ -40,8 +50,8 @@ COLLECTS = frozenset({Evidence.DOT_CLOBBER_OUTPUTS, Evidence.FIX_OUTPUTS})  # ev
 NEEDS_NPU = (
     "needs an NPU: the interpreter runs the kernel as written, and this finding goes wrong only in "
     "triton-ascend's NPU code generation (--backend npu)"
-)
-ASCEND_DOT = "every tl.dot overwrites its lhs tile with NaN afterwards, as on the NPU"
+)  # evidence fix-outputs adds whether the rule's fix computes what the original does
+ASCEND_DOT = "its lhs tile set to NaN after the dot, as the NPU may overwrite it"
 
 
 def missing_reason() -> str | None:
@@ -61,7 +71,8 @@ def run_source(source: str, *, emulate: bool, timeout: float = 120.0) -> list[Va
     with tempfile.TemporaryDirectory(prefix="ascend-lint-run-source-") as tmp:
         path = Path(tmp) / "kernel_module.py"
         path.write_text(source)
-        result = run_in_subprocess(ValueJob(workload=str(path), emulate_workload=emulate), timeout)
+        job = ValueJob(Workload(file=str(path)), DEFAULT_MODEL, emulate_workload=emulate)
+        result = run_in_subprocess(job, timeout)
     if result.workload_error:
         raise RuntimeError(f"the workload failed:\n{result.workload_error}")
     return result.launches
@@ -85,11 +96,8 @@ def check_fixed_source(original: str, fixed: str, *, timeout: float = 120.0) -> 
         path = Path(tmp) / "kernel_module.py"
         path.write_text(original)
         variant = variants.Variant("fixed", fixed)
-        job = ValueJob(
-            workload=str(path),
-            kernel_file=str(path),
-            replays=[VariantRun(variant), VariantRun(variant, ascend_dot=True)],
-        )
+        replays = [VariantRun(variant), VariantRun(variant, ascend_dot=True)]
+        job = ValueJob(Workload(file=str(path)), DEFAULT_MODEL, kernel_file=str(path), replays=replays)
         result = run_in_subprocess(job, timeout)
     failures = [result.workload_error] + [run.error for run in result.runs]
     if any(failures):
@@ -99,11 +107,22 @@ def check_fixed_source(original: str, fixed: str, *, timeout: float = 120.0) -> 
 
 
 def _semantics(planned: VariantRun) -> str:
-    return f"{'Ascend' if planned.ascend_dot else 'standard'} tl.dot"
+    if not planned.ascend_dot:
+        return "standard tl.dot"
+    rows = planned.dot_rows
+    return f"Ascend tl.dot at line {', '.join(map(str, rows))}" if rows else "Ascend tl.dot"
+
+
+def clobbering_dot(finding: Finding) -> Position | None:
+    """Where the finding's clobbering ``tl.dot`` is: the finding itself for a loop-carried
+    clobber, else its related location (None when the finding does not say)."""
+    if finding.facts.get("loop_carried"):
+        return finding.location
+    return finding.related[0].location if finding.related else None
 
 
 def judge(finding: Finding, kernel: str, result: ValueResult) -> tuple[Verdict, str]:
-    """The verdict on an ASC003 finding from the runs of :func:`value_job`."""
+    """The verdict on a dot-clobber finding from the runs of :func:`value_job`."""
     launches = result.launches
     if not launches:
         return Verdict.INCONCLUSIVE, never_launched(kernel, result)
@@ -115,42 +134,79 @@ def judge(finding: Finding, kernel: str, result: ValueResult) -> tuple[Verdict, 
     unstable = differences(launches, control)
     if unstable:
         return Verdict.INCONCLUSIVE, f"{kernel} is not deterministic on replay: {describe(unstable)}"
-    clobbered = differences(launches, emulated)
+    dot = clobbering_dot(finding)
+    where = f"the tl.dot at line {dot.row}" if dot else "every tl.dot"
     replayed = f"{len(launches)} replayed launch(es)"
+    clobbered = differences(launches, emulated)
+    tensors = sorted({name for launch in launches for name in launch.outputs})
+    unchanged = f"{', '.join(tensors)} identical to standard semantics (max abs diff 0)"
+    if not clobbered and dot and emulated.clobbered == 0:
+        return Verdict.REFUTED, (
+            f"on this workload {where} never runs ({replayed} of {kernel}), so nothing clobbers its lhs: "
+            f"{unchanged}; a workload reaching line {dot.row} can tell more"
+        )
+    semantics = f"with {where} overwriting its lhs ({ASCEND_DOT}; {emulated.clobbered} dot(s) clobbered)"
     if not clobbered:
         return Verdict.REFUTED, (
-            f"with Ascend tl.dot semantics ({ASCEND_DOT}) {kernel} writes the same outputs over "
-            f"{replayed}; this workload may not reach the read at line {finding.location.row}"
+            f"{semantics} {kernel} leaves its outputs unchanged over {replayed}: {unchanged}; the read at "
+            f"line {finding.location.row} does not reach them on this workload"
         )
-    how = "under Ascend semantics"
+    note = fix_note(launches, fixed[0] if fixed else None, "under Ascend semantics")
     return Verdict.CONFIRMED, (
-        f"with Ascend tl.dot semantics ({ASCEND_DOT}) {kernel} writes different outputs over "
-        f"{replayed}: {describe(clobbered)}. {fix_note(launches, fixed[0] if fixed else None, how)}"
+        f"{semantics} {kernel} writes different outputs over {replayed}: {describe(clobbered)}. {note}"
     )
 
 
-def value_job(finding: Finding, workload: str, kernel_file: str, kernel: str) -> ValueJob:
-    """Capture ``kernel``'s launches, replay: control, Ascend semantics, fixed under Ascend."""
-    source = Path(kernel_file).read_text()
+def value_job(finding: Finding, workload: Workload, kernel: KernelRef, model: str | None) -> ValueJob:
+    """Capture ``kernel``'s launches, replay: control, Ascend semantics at the finding's dot,
+    fixed under Ascend semantics at the same dot."""
+    source = Path(kernel.file).read_text()
     original = variants.original(source)
-    replays = [VariantRun(original), VariantRun(original, ascend_dot=True)]
+    dot = clobbering_dot(finding)
+    rows = (dot.row,) if dot else None
+    replays = [VariantRun(original), VariantRun(original, ascend_dot=True, dot_rows=rows)]
     fixed = variants.fixed(source, finding)
     if fixed is not None:
-        replays.append(VariantRun(fixed, ascend_dot=True))
-    return ValueJob(workload=workload, kernel_file=kernel_file, kernel_names=[kernel], replays=replays)
+        fixed_rows = (variants.row_after_fix(dot, finding),) if dot else None
+        replays.append(VariantRun(fixed, ascend_dot=True, dot_rows=fixed_rows))
+    return ValueJob(workload, model, kernel_file=kernel.file, kernel_names=[kernel.name], replays=replays)
+
+
+def judge_fix(finding: Finding, kernel: str, result: ValueResult) -> str:
+    """Evidence ``fix-outputs``: whether the fixed kernel computes what the original does."""
+    launches = result.launches
+    if not launches:
+        return f"{NEEDS_NPU}. {never_launched(kernel, result)}"
+    control, *fixed = result.runs
+    grids = ", ".join(sorted({str(launch.grid) for launch in launches}))
+    if control.error or differences(launches, control):
+        return f"{NEEDS_NPU}. {kernel} does not replay deterministically, so its fix cannot be checked"
+    note = fix_note(launches, fixed[0] if fixed else None, "with standard tl.dot semantics")
+    return f"{NEEDS_NPU}. On the workload's launches (grid {grids}): {note}"
+
+
+def fix_job(finding: Finding, workload: Workload, kernel: KernelRef, model: str | None) -> ValueJob:
+    """Capture ``kernel``'s launches, replay the original (a control) and the fixed kernel."""
+    source = Path(kernel.file).read_text()
+    fixed = variants.fixed(source, finding)
+    replays = [VariantRun(variant) for variant in (variants.original(source), fixed) if variant is not None]
+    return ValueJob(workload, model, kernel_file=kernel.file, kernel_names=[kernel.name], replays=replays)
 
 
 def judge_in_interpreter(job: ReplayJob, workdir: Path) -> Outcome:
     """Judge one finding with the interpret backend (runs inside the replay child)."""
     assert job.kernel is not None
-    if job.evidence is Evidence.FIX_OUTPUTS:
-        return inconclusive(job.finding, BACKEND, NEEDS_NPU)
     if job.evidence not in COLLECTS:
         return inconclusive(job.finding, BACKEND, f"the interpret backend cannot collect {job.evidence.value} evidence")
     start = time.perf_counter()
-    values = value_job(job.finding, job.workload, job.kernel.file, job.kernel.name)
-    result = run_job(values)
-    verdict, evidence = judge(job.finding, job.kernel.name, result)
+    if job.evidence is Evidence.FIX_OUTPUTS:
+        values = fix_job(job.finding, job.workload, job.kernel, job.device)
+        result = run_job(values)
+        verdict, evidence = Verdict.INCONCLUSIVE, judge_fix(job.finding, job.kernel.name, result)
+    else:
+        values = value_job(job.finding, job.workload, job.kernel, job.device)
+        result = run_job(values)
+        verdict, evidence = judge(job.finding, job.kernel.name, result)
     return Outcome(
         job.finding,
         verdict,

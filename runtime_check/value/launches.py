@@ -78,9 +78,13 @@ def _outputs(arguments: dict[str, Any]) -> dict[str, np.ndarray]:
     return {name: host_array(value) for name, value in arguments.items() if _is_tensor(value)}
 
 
+MAX_LAUNCHES = 8  # launches recorded per kernel; later ones run unrecorded (no copies kept)
+
+
 @contextmanager
 def capturing(wanted: Callable[[KernelRef], bool]) -> Iterator[list[ValueLaunch]]:
-    """Record the wanted kernels' launches while the interpreter (``TRITON_INTERPRET=1``) runs them."""
+    """Record the wanted kernels' launches (the first :data:`MAX_LAUNCHES` of each) while the
+    interpreter (``TRITON_INTERPRET=1``) runs them."""
     from triton.runtime.interpreter import GridExecutor
 
     launches: list[ValueLaunch] = []
@@ -90,7 +94,7 @@ def capturing(wanted: Callable[[KernelRef], bool]) -> Iterator[list[ValueLaunch]
     def launch_and_record(executor, *args, **kwargs):
         fn = executor.fn
         kernel = KernelRef(os.path.realpath(fn.__code__.co_filename), fn.__module__, fn.__name__)
-        if kwargs.get("warmup") or not wanted(kernel):
+        if kwargs.get("warmup") or not wanted(kernel) or counts[kernel] >= MAX_LAUNCHES:
             return original(executor, *args, **kwargs)
         names = executor.arg_names
         bound = {**dict(zip(names, args, strict=False)), **{k: v for k, v in kwargs.items() if k in names}}

@@ -62,7 +62,11 @@ def _against_original(launches: list[ValueLaunch], original: ReplayRun, fixed: R
     """How the fixed variant's NPU outputs compare with the original's, in one sentence."""
     if fixed.error:
         return ""
-    as_run = [replace(launch, outputs=outputs) for launch, outputs in zip(launches, original.outputs, strict=False)]
+    as_run = [
+        replace(launch, outputs=outputs)
+        for launch, outputs in zip(launches, original.outputs, strict=False)
+        if outputs is not None
+    ]
     changed = differences(as_run, fixed, TOLERANCE)
     return f" On the NPU, fixed vs original: {describe(changed) if changed else 'the same outputs'}."
 
@@ -97,7 +101,11 @@ def judge_on_npu(job: ReplayJob, workdir: Path) -> Outcome:
     start = time.perf_counter()
     launches_file = str(workdir / "launches.pkl")
     capture = ValueJob(
-        workload=job.workload, kernel_file=job.kernel.file, kernel_names=[job.kernel.name], launches_file=launches_file
+        workload=job.workload,
+        model=job.device,
+        kernel_file=job.kernel.file,
+        kernel_names=[job.kernel.name],
+        launches_file=launches_file,
     )
     try:
         reference = run_in_subprocess(capture, REFERENCE_TIMEOUT)

@@ -20,12 +20,15 @@ import traceback
 from contextlib import nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
+from .. import device
 from ..capture.launches import KernelRef
+from ..capture.workload import Workload
 from ..capture.workload import run_workload as run_user_workload
 from ..process import run_child
 from ..variants import Variant, import_variant
+from .interpreter import run_as_compiled
 from .launches import ValueLaunch, capturing, rerun_launch
 
 if TYPE_CHECKING:
@@ -39,12 +42,14 @@ class VariantRun:
     """Rerun every captured launch with a variant of the kernels' module."""
 
     variant: Variant
-    ascend_dot: bool = False  # in the interpreter: with the Ascend lhs clobber emulated
+    ascend_dot: bool = False  # in the interpreter: with the Ascend lhs clobber emulated...
+    dot_rows: tuple[int, ...] | None = None  # ...at the dots on these rows of the variant only
 
 
 @dataclass
 class ValueJob:
-    workload: str
+    workload: Workload
+    model: str | None = None  # the simulated Ascend device (None: none, or a real NPU)
     kernel_file: str | None = None  # capture launches of the kernels defined here; None: all
     kernel_names: list[str] | None = None  # ...and only these kernels; None: all in the file
     device: Device = "interpret"  # where the replays run
@@ -67,6 +72,7 @@ class ReplayRun:
     outputs: list[dict[str, np.ndarray] | None]
     error: str | None = None
     seconds: float = 0.0
+    clobbered: int = 0  # dots that clobbered their lhs (Ascend semantics)
 
 
 @dataclass
@@ -81,22 +87,19 @@ def _error() -> str:
     return traceback.format_exc(limit=-3).strip()
 
 
-def _ascend_dot(enabled: bool):
-    from .ascend_dot import ascend_dot_semantics
-
-    return ascend_dot_semantics() if enabled else nullcontext()
-
-
 def capture_values(job: ValueJob, result: ValueResult) -> None:
     """Run the workload in the interpreter, capturing the wanted launches into ``result``."""
+    from .ascend_dot import ascend_dot_semantics  # imports triton: after TRITON_INTERPRET is set
+
     start = time.perf_counter()
-    with capturing(job.wants) as launches, _ascend_dot(job.emulate_workload):
-        result.workload_error = run_user_workload(Path(job.workload))
+    semantics = ascend_dot_semantics() if job.emulate_workload else nullcontext()
+    with capturing(job.wants) as launches, semantics:
+        result.workload_error = run_user_workload(job.workload)
     result.workload_seconds = time.perf_counter() - start
     result.launches = launches
 
 
-def _jit_function(module, name: str):
+def _jit_function(module: Any, name: str) -> Any:
     """The kernel's jit function, under any ``triton.autotune`` / ``triton.heuristics``."""
     from triton.runtime.interpreter import InterpretedFunction
     from triton.runtime.jit import JITFunction
@@ -108,19 +111,30 @@ def _jit_function(module, name: str):
 
 
 def run_variant(planned: VariantRun, launches: list[ValueLaunch], device: Device, workdir: Path) -> ReplayRun:
+    from .ascend_dot import DotSites, ascend_dot_semantics  # imports triton: after TRITON_INTERPRET is set
+
     run = ReplayRun(outputs=[None] * len(launches))
+    if not launches:
+        return run
     start = time.perf_counter()
+    # A job's launches all come from kernels of one file: the module the variant replaces.
+    name = launches[0].kernel.module
+    previous = sys.modules.get(name)
     try:
-        # A job's launches all come from kernels of one file: the module the variant replaces.
-        module = import_variant(planned.variant, launches[0].kernel, workdir) if launches else None
+        module = import_variant(planned.variant, launches[0].kernel, workdir)
         if device == "npu":
             import torch_npu  # noqa: F401  (registers the "npu" device with torch)
-        with _ascend_dot(planned.ascend_dot):
+        sites = DotSites(str(module.__file__), frozenset(planned.dot_rows)) if planned.dot_rows is not None else None
+        with ascend_dot_semantics(sites) if planned.ascend_dot else nullcontext() as clobbers:
             for i, launch in enumerate(launches):
                 kernel = _jit_function(module, launch.kernel.name)
                 run.outputs[i] = rerun_launch(kernel, launch, "cpu" if device == "interpret" else "npu")
+        run.clobbered = clobbers.count if clobbers is not None else 0
     except Exception:
         run.error = _error()
+    finally:  # the workload, run again in this process, must find the module it imports
+        if previous is not None:
+            sys.modules[name] = previous
     run.seconds = time.perf_counter() - start
     return run
 
@@ -134,10 +148,13 @@ def run_job(job: ValueJob) -> ValueResult:
     result = ValueResult(launches=[])
     if job.device == "interpret":
         os.environ["TRITON_INTERPRET"] = "1"  # read by @triton.jit when a module is imported
+        device.install(job.model)
+        run_as_compiled()
         capture_values(job, result)
         if job.launches_file:
             Path(job.launches_file).write_bytes(pickle.dumps(result.launches))
     else:
+        assert job.launches_file is not None, "an NPU job replays the launches an interpreter job saved"
         os.environ.pop("TRITON_INTERPRET", None)  # compile for the device
         result.launches = pickle.loads(Path(job.launches_file).read_bytes())
     with tempfile.TemporaryDirectory(prefix="ascend-lint-replays-") as workdir:
