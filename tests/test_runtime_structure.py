@@ -292,3 +292,19 @@ def test_the_cli_never_hides_an_import_error_of_its_own(tmp_path):
     assert done.returncode != 0
     assert "ModuleNotFoundError: import of ascend_lint.runtime_check.backends halted" in done.stderr
     assert "runtime extra" not in done.stderr
+
+
+def test_every_runtime_check_package_is_installed():
+    """A wheel holds the subpackages `pyproject.toml` lists: none of runtime_check's may be missing."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10
+        import tomli as tomllib
+
+    listed = set(tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"])
+    folder = PACKAGES["ascend_lint.runtime_check"]
+    found = {
+        ".".join(["ascend_lint.runtime_check", *init.parent.relative_to(folder).parts])
+        for init in folder.rglob("__init__.py")
+    }
+    assert found - listed == set()
