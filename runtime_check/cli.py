@@ -79,7 +79,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
         type=int,
         default=os.cpu_count() or 1,
         metavar="N",
-        help="replays run at once (default: number of CPUs)",
+        help="replay processes run at once (default: number of CPUs)",
     )
 
 

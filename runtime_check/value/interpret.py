@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import importlib.util
 import tempfile
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -198,7 +197,6 @@ def judge_in_interpreter(job: ReplayJob, workdir: Path) -> Outcome:
     assert job.kernel is not None
     if job.evidence not in COLLECTS:
         return inconclusive(job.finding, BACKEND, f"the interpret backend cannot collect {job.evidence.value} evidence")
-    start = time.perf_counter()
     if job.evidence is Evidence.FIX_OUTPUTS:
         values = fix_job(job.finding, job.workload, job.kernel, job.device)
         result = run_job(values)
@@ -213,5 +211,4 @@ def judge_in_interpreter(job: ReplayJob, workdir: Path) -> Outcome:
         BACKEND,
         evidence,
         reports(values, result, _semantics),
-        seconds=time.perf_counter() - start,
     )

@@ -20,7 +20,6 @@ import functools
 import importlib.util
 import subprocess
 import sys
-import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -98,7 +97,6 @@ def judge_on_npu(job: ReplayJob, workdir: Path) -> Outcome:
     assert job.kernel is not None
     if job.evidence not in COLLECTS:
         return inconclusive(job.finding, BACKEND, f"the npu backend cannot collect {job.evidence.value} evidence")
-    start = time.perf_counter()
     launches_file = str(workdir / "launches.pkl")
     capture = ValueJob(
         workload=job.workload,
@@ -129,5 +127,4 @@ def judge_on_npu(job: ReplayJob, workdir: Path) -> Outcome:
         BACKEND,
         evidence,
         reports(on_npu, result, lambda _: "on the NPU"),
-        seconds=time.perf_counter() - start,
     )
