@@ -17,7 +17,7 @@ import pytest
 pytest.importorskip("triton", reason="needs the runtime extra (triton-ascend)")
 pytest.importorskip("torch", reason="needs the runtime extra (torch)")
 
-from value_cases import BUGS, FIXTURES, SAFE, finding, fixed_finding, hand_fixed, row_of
+from value_cases import BUGS, FIXTURES, SAFE, finding, fixed_finding, hand_fixed, line_edits, row_of
 
 from ascend_lint.cli import main
 from ascend_lint.model import Finding, Position
@@ -237,39 +237,45 @@ def test_confirm_replays_the_linters_own_asc003_findings():
         ), flagged["evidence"]
 
 
-def _asc006_outcome(source_fix: tuple[str, str] | None = None):
-    """The linter's ASC006 finding on the fixture, judged by the interpret backend; with
-    ``source_fix`` = (old, new), a fix of our own instead of the rule's."""
+# A fix of the ASC006 fixture in the rule's closed form: rebind the pointers from their base at
+# the top of each task instead of advancing them across tasks.
+ASC006_REBOUND = [
+    (
+        "        b_acc = tl.zeros([BD], dtype=tl.float32)\n",
+        "        p_x = x + task_id * T * BD\n        p_y = y + task_id * BD\n        b_acc = tl.zeros([BD], dtype=tl.float32)\n",
+    ),
+    ("        p_x += num_core * T * BD\n        p_y += num_core * BD\n", ""),
+]
+
+
+def _asc006_outcome(replacements: list[tuple[str, str]]):
+    """The linter's ASC006 finding on the fixture, carrying ``replacements`` as its fix, judged by
+    the interpret backend (the rule's own fix, when it offers one, is checked the same way)."""
     from conftest import settings
 
     from ascend_lint.engine import lint_source
-    from ascend_lint.model import Edit, Fix
+    from ascend_lint.model import Fix
 
     fixture = FIXTURES / "asc006_task_loop_ptr_advance.py"
     source = fixture.read_text()
     [flagged, *_] = lint_source(source, str(fixture), settings(select=["ASC006"])).findings
-    if source_fix is not None:
-        old, new = source_fix
-        row = row_of(source, old)
-        column = source.splitlines()[row - 1].index(old) + 1
-        edit = Edit(Position(row, column), Position(row, column + len(old)), new)
-        flagged = replace(flagged, fix=Fix("unsafe", "a fix", (edit,)))
+    edits = line_edits(source, hand_fixed(source, replacements))
+    flagged = replace(flagged, fix=Fix("unsafe", "rebind per task", edits))
     plan = backends.plan("interpret", flagged)
     kernel = KernelRef(str(fixture), "m", "chunk_sum_kernel")
     job = ReplayJob(flagged, plan.backend, plan.evidence, Workload(file=str(fixture)), kernel)
-    return flagged, replay_in_subprocess(job, TIMEOUT)
+    return replay_in_subprocess(job, TIMEOUT)
 
 
 def test_asc006_fix_is_verified_by_value_while_the_bug_needs_an_npu():
-    flagged, outcome = _asc006_outcome()
+    outcome = _asc006_outcome(ASC006_REBOUND)
 
-    assert flagged.fix is not None, "the rule offers a fix for the fixture"
     assert outcome.verdict is Verdict.INCONCLUSIVE and outcome.evidence.startswith("needs an NPU")
     assert "Fix verified" in outcome.evidence and "grid (2,)" in outcome.evidence, outcome.evidence
 
 
 def test_asc006_fix_that_changes_the_values_is_not_verified():
-    _, outcome = _asc006_outcome(("b_acc += ", "b_acc -= "))
+    outcome = _asc006_outcome([*ASC006_REBOUND, ("b_acc += ", "b_acc -= ")])
 
     assert outcome.verdict is Verdict.INCONCLUSIVE
     assert "Fix NOT verified" in outcome.evidence and "y:" in outcome.evidence, outcome.evidence
