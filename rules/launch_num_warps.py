@@ -174,12 +174,13 @@ def launch(x, N):
             return
         change = Replace(launch, _without_knobs(launch)) if launch else Replace(table, _dict_without_knobs(table))
         for element in table.elements:
-            if isinstance(element, cst.DictElement) and _string_key(element) in KNOBS:
+            key = _string_key(element) if isinstance(element, cst.DictElement) else None
+            if isinstance(element, cst.DictElement) and key is not None and key in KNOBS:
                 yield Report(
                     element,
-                    f"`{_string_key(element)}` splatted into a launch has no effect on Ascend; delete it",
-                    fix=FixPlan("safe", f"Remove `{_string_key(element)}`", (change,)),
-                    facts=_option_facts(_string_key(element), element.value),
+                    f"`{key}` splatted into a launch has no effect on Ascend; delete it",
+                    fix=FixPlan("safe", f"Remove `{key}`", (change,)),
+                    facts=_option_facts(key, element.value),
                 )
 
 

@@ -212,7 +212,7 @@ def k(h0, ht, x, STORE_FINAL_STATE: tl.constexpr, USE_H0: tl.constexpr):
                             fix=_nesting_fix(branch, kernel, optional),
                             facts={
                                 "optional_pointers": tuple(
-                                    sorted({use.name for use in _unguarded_uses(branch, optional)})
+                                    sorted({use.name for use in _unguarded_uses(branch, optional) if use.name})
                                 ),
                                 "flags": tuple(
                                     sorted(
