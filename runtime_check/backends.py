@@ -15,6 +15,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from ascend_lint.model import Finding
 from ascend_lint.registry import rule_by_selector
@@ -48,10 +49,11 @@ BACKENDS: dict[str, Backend] = {
 }
 
 
-def load(reference: str) -> Callable:
+def load(reference: str) -> Callable[..., Any]:
     """The function named ``"module:function"``."""
     module, _, function = reference.partition(":")
-    return getattr(importlib.import_module(module), function)
+    found: Callable[..., Any] = getattr(importlib.import_module(module), function)
+    return found
 
 
 def unavailable(name: str) -> str | None:

@@ -107,7 +107,7 @@ def simulated_driver(model: DeviceModel) -> Any:
     from triton.backends.compiler import GPUTarget
     from triton.backends.driver import DriverBase
 
-    class SimulatedAscendDriver(DriverBase):
+    class SimulatedAscendDriver(DriverBase):  # type: ignore[misc]
         utils = _DeviceUtils(model)
 
         @classmethod
@@ -283,7 +283,7 @@ def _cpu_tensors_mode() -> Any:
         """``device="npu"`` (and ``.to("npu")``) means the CPU."""
 
         def __torch_function__(
-            self, func: Callable[..., Any], types: Any, args: tuple = (), kwargs: dict | None = None
+            self, func: Callable[..., Any], types: Any, args: tuple[Any, ...] = (), kwargs: dict[str, Any] | None = None
         ) -> Any:
             kwargs = kwargs or {}
             if "device" in kwargs:
@@ -324,9 +324,9 @@ def simulate(model_name: str = DEFAULT_MODEL) -> DeviceModel:
     model = MODELS[model_name]
     driver.set_active(simulated_driver(model))
     if torch._C._get_privateuse1_backend_name() != "npu":
-        torch.utils.rename_privateuse1_backend("npu")
+        torch.utils.rename_privateuse1_backend("npu")  # type: ignore[attr-defined]
     npu = _npu_module(model)
-    torch._register_device_module("npu", npu)
+    torch._register_device_module("npu", npu)  # type: ignore[no-untyped-call]
     sys.modules["torch.npu"] = npu
     torch.Tensor.npu = lambda self, *args, **kwargs: self  # type: ignore[attr-defined]
     if "torch_npu" not in sys.modules:

@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -59,7 +60,8 @@ def memory_in_subprocess(
     finished = run_child(__name__, task, timeout)
     if finished.result is None:
         return [{"kernel": kernel.name, "file": kernel.file, "error": finished.failure(timeout), "scopes": []}]
-    return finished.result
+    plans: list[dict[str, Any]] = finished.result
+    return plans
 
 
 def _judge(job: ReplayJob, workdir: Path) -> dict[str, Any]:
@@ -71,7 +73,8 @@ def _judge(job: ReplayJob, workdir: Path) -> dict[str, Any]:
             return inconclusive(job.finding, job.backend, reason).to_json()
         if job.backend != "npu":
             device.install(job.device)
-        return backends.load(backends.BACKENDS[job.backend].entry)(job, workdir).to_json()
+        judge: Callable[[ReplayJob, Path], Outcome] = backends.load(backends.BACKENDS[job.backend].entry)
+        return judge(job, workdir).to_json()
     except ToolchainMissing as missing:
         return inconclusive(job.finding, job.backend, str(missing)).to_json()
     except Exception as exc:

@@ -7,6 +7,10 @@ import os
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
+from ascend_lint.config import Settings
+from ascend_lint.model import FileResult
 
 from .compile.memory import kib
 from .verdicts import Outcome, Verdict, finding_to_json
@@ -19,12 +23,12 @@ class ConfirmReport:
     workload: str
     backend: str
     outcomes: list[Outcome]
-    memory: list[dict] = field(default_factory=list)
+    memory: list[dict[str, Any]] = field(default_factory=list)
     capture_error: str | None = None
     # ``--pytest`` workloads: test node id -> flagged kernel -> launches it made
     tests: dict[str, dict[str, int]] = field(default_factory=dict)
 
-    def counts(self) -> Counter:
+    def counts(self) -> Counter[Verdict]:
         return Counter(o.verdict for o in self.outcomes)
 
     def seconds(self) -> float:
@@ -62,7 +66,7 @@ def _source_line(file: str, line: int | None) -> str:
     return text if len(text) <= _SNIPPET else text[: _SNIPPET - 1] + "…"
 
 
-def memory_text(plan: dict) -> str:
+def memory_text(plan: dict[str, Any]) -> str:
     """One kernel specialisation's planned on-chip memory, largest buffers first."""
     lines = [f"{plan['kernel']} ({_relative(plan['file'])})", _indented(plan.get("launch", ""))]
     if plan.get("error"):
@@ -103,7 +107,7 @@ def render_text(report: ConfirmReport) -> str:
     return "\n".join(blocks) + "\n"
 
 
-def outcome_json(outcome: Outcome) -> dict:
+def outcome_json(outcome: Outcome) -> dict[str, Any]:
     data = finding_to_json(outcome.finding)
     data.pop("fix", None)
     data.pop("facts", None)
@@ -138,7 +142,7 @@ def render_json(report: ConfirmReport) -> str:
     )
 
 
-def render_sarif(report: ConfirmReport, results, settings) -> str:
+def render_sarif(report: ConfirmReport, results: list[FileResult], settings: Settings) -> str:
     """The linter's SARIF log for ``results``, each result carrying its verdict in properties."""
     from ascend_lint.reporters.sarif import render_sarif as sarif
 

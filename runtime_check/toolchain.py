@@ -22,6 +22,7 @@ import shlex
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .device import DEFAULT_MODEL, MODELS, simulated_driver
 
@@ -117,17 +118,17 @@ class Toolchain:
     arch: str
     workdir: Path
 
-    def target(self):
+    def target(self) -> Any:
         from triton.backends.compiler import GPUTarget
 
         return GPUTarget("npu", self.arch, 0)
 
 
-def _compile_only_npu_utils(arch: str):
+def _compile_only_npu_utils(arch: str) -> type:
     class CompileOnlyNPUUtils:
         """Stands in for the Ascend ``NPUUtils``, which builds a C++ helper against CANN."""
 
-        def get_arch(self):
+        def get_arch(self) -> str:
             return arch
 
     return CompileOnlyNPUUtils

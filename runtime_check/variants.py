@@ -115,7 +115,9 @@ class _IfAt(cst.CSTTransformer):
         kind = self.kinds[index] if index < len(self.kinds) else label
         return Arm(label, kind, pos.start.line, pos.end.line)
 
-    def leave_If(self, original_node: cst.If, updated_node: cst.If):
+    def leave_If(
+        self, original_node: cst.If, updated_node: cst.If
+    ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement] | cst.RemovalSentinel:
         start = self.get_metadata(PositionProvider, original_node).start.line
         if self.found is not None or start != self.row or id(original_node) in self._elifs:
             return updated_node
@@ -126,11 +128,17 @@ class _IfAt(cst.CSTTransformer):
         if self.keep is None:
             return updated_node
         if self.keep == "then":
-            return cst.FlattenSentinel(updated_node.body.body)
+            return _statements(updated_node.body)
         orelse = updated_node.orelse
         if orelse is None:
             return cst.RemovalSentinel.REMOVE
-        return cst.FlattenSentinel(orelse.body.body) if isinstance(orelse, cst.Else) else orelse
+        return _statements(orelse.body) if isinstance(orelse, cst.Else) else orelse
+
+
+def _statements(block: cst.BaseSuite) -> cst.FlattenSentinel[cst.BaseStatement]:
+    """The statements of an arm, to put in place of its ``if`` (an arm is an indented block)."""
+    assert isinstance(block, cst.IndentedBlock)
+    return cst.FlattenSentinel(block.body)
 
 
 def if_arms(source: str, row: int, kinds: list[str] | None = None) -> list[Arm]:

@@ -90,7 +90,9 @@ class Recorder:
         finally:
             JITFunction.run, JITFunction.cache_hook = original_run, original_hook
 
-    def record(self, original_run: Callable[..., Any], jit_fn: Any, args: tuple, kwargs: dict, grid: Any) -> None:
+    def record(
+        self, original_run: Callable[..., Any], jit_fn: Any, args: tuple[Any, ...], kwargs: dict[str, Any], grid: Any
+    ) -> None:
         from triton.runtime.jit import JITFunction
 
         seen: dict[str, Any] = {}
@@ -115,7 +117,9 @@ class Recorder:
         else:
             self.dropped += 1
 
-    def _launch(self, jit_fn: Any, seen: dict, bound: dict, kwargs: dict, grid: Any, printed: str) -> Launch:
+    def _launch(
+        self, jit_fn: Any, seen: dict[str, Any], bound: dict[str, Any], kwargs: dict[str, Any], grid: Any, printed: str
+    ) -> Launch:
         specialisation = json.loads(seen["specialization_data"])
         signature = seen["signature"]
         constants = {name: encode_value(value) for name, value in seen["constants"].items()}

@@ -13,6 +13,7 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from .. import toolchain, variants
 from ..capture.launches import KernelRef, Launch, decode_value
@@ -53,7 +54,7 @@ class Compiled:
     def ok(self) -> bool:
         return self.error is None
 
-    def memory_json(self) -> list[dict]:
+    def memory_json(self) -> list[dict[str, Any]]:
         """The memory plan, buffers attributed to the user's file (or, for a transformed
         variant, to no file: their lines are the variant's)."""
         scopes = self.memory.to_json()
@@ -96,7 +97,7 @@ def _bishengir_error(text: str) -> str:
     return (specific or errors or [text.strip().splitlines()[-1]])[-1]
 
 
-def compile_error(exc: BaseException, jit_fn) -> CompileError:
+def compile_error(exc: BaseException, jit_fn: Any) -> CompileError:
     """The error a user would act on, from the exception chain ``triton.compile`` raised."""
     from triton.compiler.errors import CompilationError, MLIRCompilationError
     from triton.runtime.jit import get_jit_fn_file_line
@@ -119,7 +120,7 @@ def compile_error(exc: BaseException, jit_fn) -> CompileError:
     return error
 
 
-def _stage_texts(exc: BaseException | None, compiled) -> dict[str, str]:
+def _stage_texts(exc: BaseException | None, compiled: Any) -> dict[str, str]:
     """TTIR and linalg text, from the compiled kernel or, after a late failure, the cache."""
     if compiled is not None:
         return {k: v for k, v in compiled.asm.items() if isinstance(v, str)}
@@ -185,7 +186,7 @@ class Compiler:
         )
 
 
-def memory_plans(kernel: KernelRef, launches: list[Launch], workdir: Path, model: str) -> list[dict]:
+def memory_plans(kernel: KernelRef, launches: list[Launch], workdir: Path, model: str) -> list[dict[str, Any]]:
     """The memory plan of the kernel as written, for each captured specialisation."""
     compiler = Compiler(kernel, workdir, toolchain.activate(workdir, model))
     plans = []

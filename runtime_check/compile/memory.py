@@ -12,6 +12,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..device import DEFAULT_MODEL, MODELS
 
@@ -66,7 +67,7 @@ class ScopeUsage:
     def peak(self) -> int:
         return max((b.end for b in self.buffers), default=0)
 
-    def largest(self, count: int = 3) -> list[dict]:
+    def largest(self, count: int = 3) -> list[dict[str, Any]]:
         """The source lines whose buffers occupy the most UB (bytes of address space covered,
         reused addresses counted once), with their buffer count."""
         by_line: dict[tuple[str | None, int | None], list[Buffer]] = {}
@@ -78,7 +79,7 @@ class ScopeUsage:
         ]
         return sorted(rows, key=lambda row: int(row["bytes"] or 0), reverse=True)[:count]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {
             "scope": self.name,
             "peak_bytes": self.peak,
@@ -104,11 +105,11 @@ class MemoryPlan:
         """The compiler's overflow message, or ``""`` when every scope fit."""
         return next((s.error for s in self.scopes if "overflow" in s.error), "")
 
-    def to_json(self) -> list[dict]:
+    def to_json(self) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.scopes]
 
 
-def _buffer(entry: dict) -> Buffer:
+def _buffer(entry: dict[str, Any]) -> Buffer:
     loc = _LOC.search(entry.get("source_location", ""))
     return Buffer(
         bytes=int(entry["extent"]) // 8,

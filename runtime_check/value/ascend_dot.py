@@ -32,7 +32,7 @@ _WRAPPED = "ascend_lint.wrapped_tile"
 _BF16_NAN_BITS = 0x7FC0  # the interpreter stores bfloat16 as uint16
 
 
-def _poisoned(handle: interpreter.TensorHandle) -> np.ndarray:
+def _poisoned(handle: interpreter.TensorHandle) -> np.ndarray[Any, Any]:
     data = handle.data
     if handle.dtype == tl.bfloat16:
         return np.full_like(data, _BF16_NAN_BITS)
@@ -50,10 +50,10 @@ def clobber(handle: interpreter.TensorHandle) -> None:
         handle = handle.attr.get(_WRAPPED)
 
 
-def _tracking_wrapper(make):
+def _tracking_wrapper(make: Callable[..., Any]) -> Callable[..., Any]:
     """Wrap a ``semantic`` function so its result remembers the tile it wraps."""
 
-    def wrapped(input, *args, **kwargs):
+    def wrapped(input: Any, *args: Any, **kwargs: Any) -> Any:
         result = make(input, *args, **kwargs)
         source = getattr(input, "handle", None)
         if source is not None and result.handle is not source:

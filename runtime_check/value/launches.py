@@ -33,7 +33,7 @@ class ValueLaunch:
     grid: tuple[int, ...]
     inputs: dict[str, Any]  # every argument by parameter name; tensors as CPU copies
     options: dict[str, Any]  # launch keywords that are not kernel parameters (num_warps...)
-    outputs: dict[str, np.ndarray]  # tensor arguments after the launch
+    outputs: dict[str, np.ndarray[Any, Any]]  # tensor arguments after the launch
 
     @property
     def label(self) -> str:
@@ -57,12 +57,13 @@ def _is_tensor(value: Any) -> bool:
     return hasattr(value, "data_ptr")
 
 
-def host_array(tensor) -> np.ndarray:
+def host_array(tensor: Any) -> np.ndarray[Any, Any]:
     host = tensor.detach().cpu()  # torch tensors: numpy is there
     try:
-        return host.numpy().copy()
+        array: np.ndarray[Any, Any] = host.numpy().copy()
     except TypeError:  # bfloat16 / fp8 have no numpy dtype
-        return host.float().numpy()
+        array = host.float().numpy()
+    return array
 
 
 def _copies(arguments: dict[str, Any], device: str) -> dict[str, Any]:
@@ -74,7 +75,7 @@ def _copies(arguments: dict[str, Any], device: str) -> dict[str, Any]:
     }
 
 
-def _outputs(arguments: dict[str, Any]) -> dict[str, np.ndarray]:
+def _outputs(arguments: dict[str, Any]) -> dict[str, np.ndarray[Any, Any]]:
     return {name: host_array(value) for name, value in arguments.items() if _is_tensor(value)}
 
 
@@ -91,7 +92,7 @@ def capturing(wanted: Callable[[KernelRef], bool]) -> Iterator[list[ValueLaunch]
     counts: Counter[KernelRef] = Counter()
     original = GridExecutor.__call__
 
-    def launch_and_record(executor, *args, **kwargs):
+    def launch_and_record(executor: Any, *args: Any, **kwargs: Any) -> Any:
         fn = executor.fn
         kernel = KernelRef(os.path.realpath(fn.__code__.co_filename), fn.__module__, fn.__name__)
         if kwargs.get("warmup") or not wanted(kernel) or counts[kernel] >= MAX_LAUNCHES:
@@ -121,14 +122,16 @@ def capturing(wanted: Callable[[KernelRef], bool]) -> Iterator[list[ValueLaunch]
         GridExecutor.__call__ = original
 
 
-def rerun_launch(kernel: Any, launch: ValueLaunch, device: str = "cpu") -> dict[str, np.ndarray]:
+def rerun_launch(kernel: Any, launch: ValueLaunch, device: str = "cpu") -> dict[str, np.ndarray[Any, Any]]:
     """Run ``kernel`` (a jit function) on copies of ``launch``'s inputs; its tensors after."""
     inputs = _copies(launch.inputs, device)
     kernel[launch.grid](**inputs, **launch.options)
     return _outputs(inputs)
 
 
-def _difference(tensor: str, reference: np.ndarray, candidate: np.ndarray, tolerance: float) -> TensorDifference | None:
+def _difference(
+    tensor: str, reference: np.ndarray[Any, Any], candidate: np.ndarray[Any, Any], tolerance: float
+) -> TensorDifference | None:
     import numpy as np
 
     if reference.shape != candidate.shape:
@@ -144,7 +147,9 @@ def _difference(tensor: str, reference: np.ndarray, candidate: np.ndarray, toler
     return TensorDifference(tensor, mismatched, ref.size, poisoned, max_gap)
 
 
-def compare(reference: ValueLaunch, candidate: dict[str, np.ndarray], tolerance: float = 0.0) -> list[TensorDifference]:
+def compare(
+    reference: ValueLaunch, candidate: dict[str, np.ndarray[Any, Any]], tolerance: float = 0.0
+) -> list[TensorDifference]:
     """The output tensors of ``reference`` that ``candidate`` (a replay of it) changed.
 
     ``tolerance`` is both the relative and the absolute tolerance (0: exact, NaN equals NaN).
@@ -164,7 +169,7 @@ def compare_runs(
     A launch made in one run only counts as one difference of unknown size.
     """
 
-    def keyed(launches):
+    def keyed(launches: list[ValueLaunch]) -> dict[tuple[str, int], ValueLaunch]:
         return {(launch.kernel.name, launch.index): launch for launch in launches}
 
     ours, theirs = keyed(reference), keyed(candidate)

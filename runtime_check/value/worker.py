@@ -69,7 +69,7 @@ class ValueJob:
 class ReplayRun:
     """One replay's outputs, one per captured launch (None where it did not run)."""
 
-    outputs: list[dict[str, np.ndarray] | None]
+    outputs: list[dict[str, np.ndarray[Any, Any]] | None]
     error: str | None = None
     seconds: float = 0.0
     clobbered: int = 0  # dots that clobbered their lhs (Ascend semantics)
@@ -176,7 +176,8 @@ def run_in_subprocess(job: ValueJob, timeout: float) -> ValueResult:
         finished = run_child(__name__, {"job": str(job_file), "result": str(result_file)}, timeout)
         if not result_file.exists():
             raise WorkerFailed(finished.failure(timeout))
-        return pickle.loads(result_file.read_bytes())
+        result: ValueResult = pickle.loads(result_file.read_bytes())
+        return result
 
 
 def main(argv: list[str]) -> int:
