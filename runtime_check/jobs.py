@@ -12,12 +12,11 @@ Matching a finding to launches uses the finding's position in its file:
 
 from __future__ import annotations
 
+import ast
+import functools
 import os
 from dataclasses import dataclass, field
 from typing import Any
-
-import libcst as cst
-from libcst.metadata import MetadataWrapper, PositionProvider
 
 from ascend_lint.model import Finding
 from ascend_lint.rule import Evidence
@@ -75,27 +74,27 @@ class _Span:
         return self.first_row <= row <= self.last_row
 
 
-class _Spans(cst.CSTVisitor):
+@dataclass
+class _Spans:
     """Row spans of functions (decorators included) and of simple statements."""
 
-    METADATA_DEPENDENCIES = (PositionProvider,)
+    functions: list[_Span]
+    statements: list[_Span]
 
-    def __init__(self, module: cst.Module) -> None:
-        self.module = module
-        self.functions: list[_Span] = []
-        self.statements: list[_Span] = []
 
-    def _span(self, name: str, node: cst.CSTNode, first: cst.CSTNode | None = None) -> _Span:
-        end = self.get_metadata(PositionProvider, node).end.line
-        start = self.get_metadata(PositionProvider, first or node).start.line
-        return _Span(name, start, end, self.module.code_for_node(node))
-
-    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
-        first = node.decorators[0] if node.decorators else node
-        self.functions.append(self._span(node.name.value, node, first))
-
-    def visit_SimpleStatementLine(self, node: cst.SimpleStatementLine) -> None:
-        self.statements.append(self._span("", node))
+@functools.lru_cache(maxsize=8)
+def _spans_of(source: str) -> _Spans:
+    """The spans of a source, parsed once for all its findings (``ast``: rows are all it takes)."""
+    lines = source.splitlines()
+    spans = _Spans([], [])
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
+            last = node.end_lineno or node.lineno
+            spans.functions.append(_Span(node.name, first, last, "\n".join(lines[first - 1 : last])))
+        elif isinstance(node, ast.stmt) and not hasattr(node, "body"):  # a simple statement
+            spans.statements.append(_Span("", node.lineno, node.end_lineno or node.lineno, ""))
+    return spans
 
 
 def _innermost(spans: list[_Span], row: int) -> _Span | None:
@@ -107,9 +106,7 @@ def match(finding: Finding, source: str, capture: Capture) -> tuple[KernelRef | 
     """The kernel a finding belongs to and its captured launches (``None, []`` if unlaunched)."""
     path = os.path.realpath(finding.filename)
     in_file = [x for x in capture.launches if x.kernel.file == path]
-    module = cst.parse_module(source)
-    spans = _Spans(module)
-    MetadataWrapper(module, unsafe_skip_copy=True).visit(spans)
+    spans = _spans_of(source)
     row = finding.location.row
 
     function = _innermost(spans.functions, row)
