@@ -11,7 +11,7 @@ import libcst as cst
 
 from . import source as sources
 from .config import Settings
-from .fixes import plan_edits
+from .fixes import FixPlan, plan_edits
 from .imports import ImportMap
 from .kernels import find_kernels
 from .model import Diagnostic, FileResult, Finding, Fix, Position, Related
@@ -122,7 +122,7 @@ def _findings(context: ModuleContext, reports: list[tuple[Rule, Report, str | No
         if report.end_node is not None:
             wanted.append(report.end_node)
         wanted.extend(node for node, _ in report.related)
-        if report.fix is not None:
+        if isinstance(report.fix, FixPlan):
             wanted.extend(report.fix.nodes())
     ranges, indents = node_layout(context.module, wanted)
     findings: dict[tuple[str, Position, str], Finding] = {}
@@ -133,15 +133,27 @@ def _findings(context: ModuleContext, reports: list[tuple[Rule, Report, str | No
         related = tuple(
             Related(context.filename, ranges[node][0], ranges[node][1], message) for node, message in report.related
         )
-        fix = None
-        if report.fix is not None:
+        fix, no_fix_reason = None, None
+        if isinstance(report.fix, FixPlan):
             plan = report.fix
             fix = Fix(plan.applicability, plan.message, plan_edits(context.module, plan, ranges, indents))
+        elif report.fix is not None:
+            no_fix_reason = report.fix.reason
         message = report.message
         if related:
             message = message.replace("{related_line}", str(related[0].location.row))
         finding = Finding(
-            rule.CODE, rule.NAME, message, context.filename, start, end, kernel, related, fix, dict(report.facts)
+            rule.CODE,
+            rule.NAME,
+            message,
+            context.filename,
+            start,
+            end,
+            kernel,
+            related,
+            fix,
+            dict(report.facts),
+            no_fix_reason,
         )
         findings.setdefault((finding.code, start, finding.message), finding)
     return sorted(findings.values(), key=lambda f: (f.location, f.code))

@@ -55,16 +55,21 @@ class FixOutcome:
         return "".join(file.diff() for file in self.fixed)
 
     def describe(self) -> str:
-        """The `--show-fixes` listing: per file, each fix with the number of findings it repaired."""
+        """The `--show-fixes` listing: per file, each fix with the number of findings it
+        repaired; then each finding left, with why it was not fixed."""
+        from .reporters.text import not_fixed
+
+        out = []
         total = sum(sum(file.counts.values()) for file in self.fixed)
-        if not total:
-            return ""
-        out = [f"Fixed {total} finding{'s' * (total != 1)}:"]
+        if total:
+            out.append(f"Fixed {total} finding{'s' * (total != 1)}:")
         for file in self.fixed:
             out.append(f"- {relative_display(file.filename)}:")
             for (code, message), count in sorted(file.counts.items()):
                 out.append(f"    {count} × {code} ({message})")
-        return "\n".join(out) + "\n"
+        left = [finding for result in self.results for finding in result.findings]
+        out += not_fixed(left, f"Not fixed: {len(left)} finding{'s' * (len(left) != 1)}:")
+        return "".join(f"{line}\n" for line in out)
 
 
 def apply_fixes(results: list[FileResult], settings: Settings, *, unsafe: bool, write: bool) -> FixOutcome:

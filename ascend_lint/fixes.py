@@ -9,7 +9,7 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
-from .model import Applicability, Edit, Position
+from .model import Applicability, Edit, Finding, Position
 from .positions import NEWLINE, Range
 
 _NEWLINE_AT_END = re.compile(r"(\r\n?|\n)\Z")
@@ -32,14 +32,43 @@ class InsertBefore:
 
 
 @dataclass(frozen=True)
+class Delete:
+    """Remove a statement line whole: its rows, trailing comment and line break, and the
+    blank lines right above it (they set apart what is now gone)."""
+
+    statement: cst.SimpleStatementLine
+
+    @property
+    def blank_lines_above(self) -> int:
+        leading = self.statement.leading_lines
+        return len(leading) if all(line.comment is None for line in leading) else 0
+
+
+@dataclass(frozen=True)
 class FixPlan:
     applicability: Applicability
     message: str
-    changes: tuple[Replace | InsertBefore, ...]
+    changes: tuple[Replace | InsertBefore | Delete, ...]
 
     def nodes(self) -> Iterable[cst.CSTNode]:
         for change in self.changes:
             yield change.node if isinstance(change, Replace) else change.statement
+
+
+@dataclass(frozen=True)
+class Declined:
+    """Why a rule offers no fix for a finding: one line, as `docs/fixes.md` words it."""
+
+    reason: str
+
+
+def why_not_fixed(finding: Finding) -> str:
+    """One line on why a finding that remains was not fixed."""
+    if finding.fix is not None:
+        if finding.fix.applicability == "unsafe":
+            return "unsafe fix not applied (use `--unsafe-fixes`)"
+        return "fix available (use `--fix`)"
+    return finding.no_fix_reason or "no fix offered"
 
 
 class FreshNames:
@@ -145,6 +174,9 @@ def plan_edits(
         if isinstance(change, Replace):
             start, end = ranges[change.node]
             edits.append(Edit(start, end, render(module, change.node, change.new, indents[change.node])))
+        elif isinstance(change, Delete):
+            start, end = ranges[change.statement]
+            edits.append(Edit(Position(start.row - change.blank_lines_above, 1), Position(end.row + 1, 1), ""))
         else:
             start, _ = ranges[change.statement]
             indent = indents[change.statement]

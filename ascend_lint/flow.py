@@ -96,6 +96,7 @@ class Branch:
 @dataclass(eq=False)
 class Loop:
     node: cst.For | cst.While
+    header: Event  # where each trip starts: entered from before the loop and from its back-edges
     body: range
     kind: str  # "static_range", "range" (tl.range / range), "iter", "while"
     is_task_loop: bool = False
@@ -246,6 +247,32 @@ class Flow:
     def reaching_defs(self, point: Event, name: str) -> list[Event]:
         """Definitions of `name` that reach `point` along some feasible control-flow path."""
         return [e for e in self._nearest(point, name, forward=False) if e.kind == DEF]
+
+    def defs_entering(self, loop: Loop, name: str) -> list[Event]:
+        """Definitions of `name` that reach `loop` from outside it (not along its back-edges)."""
+        found: dict[int, Event] = {}
+        for entry in loop.header.pred:
+            if entry.index in loop.body:
+                continue
+            own = entry.kind == DEF and entry.name == name
+            for definition in [entry] if own else self.reaching_defs(entry, name):
+                found[definition.index] = definition
+        return [found[index] for index in sorted(found)]
+
+    def runs_every_trip(self, loop: Loop, event: Event) -> bool:
+        """Whether every path through one trip of `loop` that comes back to its header passes
+        `event` (no `continue` or branch skips it)."""
+        stack = [e for e in loop.header.succ if e.index in loop.body]
+        seen: set[int] = set()
+        while stack:
+            current = stack.pop()
+            if current is loop.header:
+                return False
+            if current is event or current.index in seen or current.index not in loop.body:
+                continue
+            seen.add(current.index)
+            stack.extend(current.succ)
+        return True
 
     def _nearest(self, start: Event, name: str, *, forward: bool) -> list[Event]:
         """Events naming `name` reachable from `start` (forwards or backwards) without crossing
@@ -493,7 +520,7 @@ class _Builder:
 
     def loop(self, node: cst.For | cst.While, kind: str, enter: Callable[[], None]) -> None:
         header = self.emit(POINT, node)
-        loop = Loop(node, range(0), kind)
+        loop = Loop(node, header, range(0), kind)
         self.flow.loops.append(loop)
         self.loop_headers.append(header)
         self.loop_exits.append([])

@@ -60,6 +60,7 @@ class Finding:
     related: tuple[Related, ...] = ()
     fix: Fix | None = None
     facts: Mapping[str, Fact] = field(default_factory=dict, hash=False)
+    no_fix_reason: str | None = None  # why the rule offers no fix, when it says
 
     @property
     def noqa_row(self) -> int:

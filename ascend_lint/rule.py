@@ -24,7 +24,7 @@ from typing import ClassVar, Literal
 
 import libcst as cst
 
-from .fixes import FixPlan, FreshNames
+from .fixes import Declined, FixPlan, FreshNames
 from .imports import ImportMap
 from .kernels import Kernel
 from .model import Applicability, Fact, Finding
@@ -59,7 +59,7 @@ class Report:
     message: str
     end_node: cst.CSTNode | None = None  # the range ends where this node ends
     related: tuple[tuple[cst.CSTNode, str], ...] = ()
-    fix: FixPlan | None = None
+    fix: FixPlan | Declined | None = None  # Declined: no fix, and why
     facts: Mapping[str, Fact] = field(default_factory=dict)  # what `confirm` needs to know (see Confirm)
 
 

@@ -57,7 +57,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ascend_lint.fixes import FixPlan, Replace
+from ascend_lint.fixes import Declined, FixPlan, Replace
 from ascend_lint.flow import LOADED, LOOP, PID, SCALAR, TENSOR, Flow
 from ascend_lint.imports import string_value
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
@@ -167,10 +167,10 @@ def k(x, T, W: tl.constexpr):
                     facts={"receiver": code, "cause": "constexpr"},
                 )
 
-    def _fix(self, call: cst.Call, replacement: cst.BaseExpression, message: str) -> FixPlan | None:
+    def _fix(self, call: cst.Call, replacement: cst.BaseExpression, message: str) -> FixPlan | Declined:
         """The rewrite, when `.to` has only its dtype (other options, e.g. `bitcast=`, would be lost)."""
         if len(call.args) != 1:
-            return None
+            return Declined("`.to()` has options besides the dtype (e.g. `bitcast=`) that the rewrite would lose")
         return FixPlan("safe", message, (Replace(call, replacement),))
 
 

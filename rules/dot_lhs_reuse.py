@@ -54,7 +54,7 @@ from functools import cached_property
 
 import libcst as cst
 
-from ascend_lint.fixes import FixPlan, InsertBefore, Replace, spelled_out
+from ascend_lint.fixes import Declined, FixPlan, InsertBefore, Replace, spelled_out
 from ascend_lint.flow import Event
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
@@ -318,10 +318,10 @@ class _CopyPlanner:
         dots = ((event, _lhs_tile(event.call, self.kernel)) for event in self.flow.calls_to("dot"))
         return {tile: event for event, tile in dots if tile is not None}
 
-    def plan(self, dot: Event, tile: cst.Name, reads: list[Event]) -> FixPlan | None:
+    def plan(self, dot: Event, tile: cst.Name, reads: list[Event]) -> FixPlan | Declined:
         statement = self.placement.owner.get(dot.node)
         if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
-            return None
+            return Declined("the dot is not in a plain one-statement line, so there is no place for the copy")
         groups = self._read_groups(dot, tile, statement, reads)
         if groups is None:
             copy = self.context.fresh_names.fresh(f"{tile.value}_c")

@@ -29,19 +29,25 @@ Tune tiles, the grid, layout and the UB budget instead.
 
 ## Fix safety
 Safe: the keywords (or dict entries) are removed; they have no effect on the compiled
-kernel. A loop variable that only fed `num_warps` stays behind (then drop its loop by hand).
+kernel. In a list of `triton.Config`s (a comprehension or a literal list, passed to a call,
+bound to a name or returned), configs that differed only in the knobs would repeat, and
+autotune would benchmark the same kernel several times: the fix keeps one copy of each
+distinct config. A comprehension loses the `for` clauses whose names fed only the knobs
+(when they have no `if` and iterate over a non-empty literal, or a name bound only to
+one); a literal list drops the later copies. Every distinct config stays, in its order.
 Words in comments and docstrings are never flagged.
 """
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable, Iterator, Sequence
-from typing import TypeVar
+from typing import TypeGuard, TypeVar
 
 import libcst as cst
 
-from ascend_lint.fixes import FixPlan, Replace
-from ascend_lint.imports import string_value
+from ascend_lint.fixes import FixPlan, Replace, names_in
+from ascend_lint.imports import ImportMap, string_value
 from ascend_lint.rule import Confirm, Evidence, Example, HostIndex, ModuleContext, Report, Rule
 
 _Item = TypeVar("_Item", cst.Arg, cst.BaseDictElement)
@@ -84,12 +90,37 @@ def launch(x, y, N):
     kernel[(N,)](x, y, N, BLOCK=1024)
 """,
         ),
-        """
+        # the loops that fed only the knobs go: 8 configs were 2 distinct ones
+        Example(
+            """
 configs = [
     triton.Config({"BT": bt}, num_warps=w, num_stages=s)  # expect
     for bt in (32, 64) for w in (2, 4) for s in (1, 2)
 ]
 """,
+            fixed="""
+configs = [
+    triton.Config({"BT": bt})
+    for bt in (32, 64)
+]
+""",
+        ),
+        # a literal list keeps one copy of each distinct config
+        Example(
+            """
+configs = [
+    triton.Config({"BT": 32}, num_warps=2),  # expect
+    triton.Config({"BT": 32}, num_warps=4),  # expect
+    triton.Config({"BT": 64}, num_warps=4),  # expect
+]
+""",
+            fixed="""
+configs = [
+    triton.Config({"BT": 32}),
+    triton.Config({"BT": 64}),
+]
+""",
+        ),
         """
 def make_configs():
     return [triton.Config({"BT": 64}, num_stages=3)]  # expect
@@ -133,6 +164,7 @@ def launch(x, N):
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         host = context.host
+        merges = _config_merges(context)
         for call, scope in host.calls:
             if isinstance(call.func, cst.Subscript):
                 yield from self._keywords(call, "launch")
@@ -141,15 +173,16 @@ def launch(x, N):
                         for table in self._splatted_tables(arg.value, scope, host):
                             yield from self._entries(table, call if table is arg.value else None)
             elif context.imports.is_triton(call.func, "Config"):
-                yield from self._keywords(call, "triton.Config")
+                yield from self._keywords(call, "triton.Config", merges.get(call))
 
-    def _keywords(self, call: cst.Call, where: str) -> Iterator[Report]:
+    def _keywords(self, call: cst.Call, where: str, merge: FixPlan | None = None) -> Iterator[Report]:
         for arg in call.args:
             if arg.keyword is not None and arg.keyword.value in KNOBS:
                 yield Report(
                     arg,
                     f"`{arg.keyword.value}` in a {where} has no effect on Ascend; delete it",
-                    fix=FixPlan("safe", f"Remove `{arg.keyword.value}`", (Replace(call, _without_knobs(call)),)),
+                    fix=merge
+                    or FixPlan("safe", f"Remove `{arg.keyword.value}`", (Replace(call, _without_knobs(call)),)),
                     facts=_option_facts(arg.keyword.value, arg.value),
                 )
 
@@ -232,3 +265,140 @@ def _dict_without_knobs(table: cst.Dict) -> cst.Dict:
     return table.with_changes(
         elements=_drop(table.elements, lambda e: not isinstance(e, cst.DictElement) or _string_key(e) not in KNOBS)
     )
+
+
+# ---- config lists: the configs the knobs told apart become one --------------------------------
+
+MERGE_MESSAGE = "Remove `num_warps` / `num_stages` and keep one copy of each config"
+
+
+def _config_merges(context: ModuleContext) -> dict[cst.Call, FixPlan]:
+    """For each `triton.Config` call in a list whose configs would repeat once the knobs are
+    gone, the fix that removes the knobs from the whole list and keeps one copy of each."""
+    host, imports = context.host, context.imports
+    scopes = dict(host.calls)  # the function each config call sits in
+    values = [arg.value for call, _ in host.calls for arg in call.args]
+    values += [value for bound in host.bindings.values() for value in bound]
+    values += [value for returned in host.returns.values() for value in returned]
+    candidates = {id(value): value for value in values if isinstance(value, (cst.List, cst.ListComp))}
+    merges: dict[cst.Call, FixPlan] = {}
+    for container in candidates.values():
+        merged: cst.List | cst.ListComp | None
+        if isinstance(container, cst.ListComp):
+            scope = scopes.get(container.elt) if isinstance(container.elt, cst.Call) else None
+            merged, configs = _merged_comprehension(container, scope, host, imports)
+        else:
+            merged, configs = _merged_list(container, imports)
+        if merged is not None:
+            plan = FixPlan("safe", MERGE_MESSAGE, (Replace(container, merged),))
+            merges.update((config, plan) for config in configs)
+    return merges
+
+
+def _is_config(node: cst.BaseExpression, imports: ImportMap) -> TypeGuard[cst.Call]:
+    return isinstance(node, cst.Call) and imports.is_triton(node.func, "Config")
+
+
+def _merged_list(container: cst.List, imports: ImportMap) -> tuple[cst.List | None, list[cst.Call]]:
+    """The list with knob-free configs, each distinct one once; None when nothing repeats."""
+    configs = [e.value for e in container.elements if isinstance(e, cst.Element) and _is_config(e.value, imports)]
+    seen: set[str] = set()
+    kept: list[cst.BaseElement] = []
+    for element in container.elements:
+        if isinstance(element, cst.Element) and _is_config(element.value, imports):
+            config = _without_knobs(element.value)
+            shape = _shape(config)
+            if shape in seen:
+                continue
+            seen.add(shape)
+            element = element.with_changes(value=config)
+        kept.append(element)
+    if len(kept) == len(container.elements):
+        return None, configs
+    last = container.elements[-1]
+    if kept[-1] is not last:
+        kept[-1] = kept[-1].with_changes(comma=last.comma)
+    return container.with_changes(elements=kept), configs
+
+
+def _shape(config: cst.Call) -> str:
+    """What a config is, whatever its formatting and the order of its keywords and of the
+    entries of its dict literals: the dump of its normalised Python syntax tree."""
+    tree = ast.parse(cst.Module([]).code_for_node(config).strip(), mode="eval")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Dict):
+            keys = [key.value for key in node.keys if isinstance(key, ast.Constant)]
+            if len(set(keys)) == len(node.keys):  # constant keys, each once: their order is no part of the dict
+                pairs = sorted(zip(keys, node.keys, node.values, strict=True), key=lambda entry: repr(entry[0]))
+                node.keys, node.values = [key for _, key, _ in pairs], [value for _, _, value in pairs]
+        elif isinstance(node, ast.Call):
+            node.keywords.sort(key=lambda keyword: (keyword.arg is None, keyword.arg or ""))
+    return ast.dump(tree)
+
+
+def _merged_comprehension(
+    container: cst.ListComp, scope: cst.FunctionDef | None, host: HostIndex, imports: ImportMap
+) -> tuple[cst.List | cst.ListComp | None, list[cst.Call]]:
+    """`[Config(..., num_warps=w) for bt in BTS for w in WS]` → `[Config(...) for bt in BTS]`:
+    the clauses whose names fed only the knobs go. None when no clause can go."""
+    config = container.elt
+    if not _is_config(config, imports):
+        return None, []
+    plain = _without_knobs(config)
+    clauses: list[cst.CompFor] = []
+    clause: cst.CompFor | None = container.for_in
+    while clause is not None:
+        clauses.append(clause)
+        clause = clause.inner_for_in
+    used = names_in(plain).union(*(names_in(c.iter) for c in clauses), *(names_in(i) for c in clauses for i in c.ifs))
+    kept = [c for c in clauses if not _only_feeds_knobs(c, used, scope, host)]
+    if len(kept) == len(clauses):
+        return None, [config]
+    if not kept:
+        element = cst.Element(plain)
+        merged = cst.List([element], container.lbracket, container.rbracket, container.lpar, container.rpar)
+        return merged, [config]
+    chain = None
+    for kept_clause in reversed(kept):
+        chain = kept_clause.with_changes(inner_for_in=chain)
+    return container.with_changes(elt=plain, for_in=chain), [config]
+
+
+def _only_feeds_knobs(clause: cst.CompFor, used: set[str], scope: cst.FunctionDef | None, host: HostIndex) -> bool:
+    """A `for` clause with no `if`, over a non-empty iterable, whose names nothing else uses."""
+    targets = names_in(clause.target)
+    return (
+        not clause.ifs
+        and not clause.asynchronous
+        and not targets & used
+        and all(isinstance(n, cst.Name) for n in _target_names(clause.target))
+        and _non_empty(clause.iter, scope, host)
+    )
+
+
+def _target_names(target: cst.BaseExpression) -> list[cst.BaseExpression]:
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return [n for e in target.elements for n in _target_names(e.value)]
+    return [target]
+
+
+def _is_parameter(name: str, scope: cst.FunctionDef | None) -> bool:
+    return scope is not None and any(param.name.value == name for param in _all_params(scope.params))
+
+
+def _all_params(params: cst.Parameters) -> list[cst.Param]:
+    stars = [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+    return [*params.posonly_params, *params.params, *params.kwonly_params, *stars]
+
+
+def _non_empty(iterable: cst.BaseExpression, scope: cst.FunctionDef | None, host: HostIndex, depth: int = 0) -> bool:
+    """A list/tuple/set display with a plain element, or a name bound only to such displays
+    (also `a if c else b` of them)."""
+    if isinstance(iterable, (cst.List, cst.Tuple, cst.Set)):
+        return any(isinstance(e, cst.Element) for e in iterable.elements)
+    if isinstance(iterable, cst.IfExp):
+        return all(_non_empty(arm, scope, host, depth) for arm in (iterable.body, iterable.orelse))
+    if isinstance(iterable, cst.Name) and depth < 3 and not _is_parameter(iterable.value, scope):
+        bound = host.values_of(iterable.value, scope)
+        return bool(bound) and all(_non_empty(value, scope, host, depth + 1) for value in bound)
+    return False

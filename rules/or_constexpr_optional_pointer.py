@@ -56,7 +56,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ascend_lint.fixes import FixPlan, Replace, contains, names_in
+from ascend_lint.fixes import Declined, FixPlan, Replace, contains, names_in
 from ascend_lint.flow import CONST, READ, Branch, Event, Flow
 from ascend_lint.imports import string_value
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
@@ -310,21 +310,32 @@ _SIDE_EFFECTS = frozenset(
 _PURE_BUILTINS = frozenset({"min", "max", "abs", "int", "float", "bool", "len"})
 
 
-def _nesting_fix(branch: Branch, kernel: Kernel, optional: set[str]) -> FixPlan | None:
+def _nesting_fix(branch: Branch, kernel: Kernel, optional: set[str]) -> FixPlan | Declined:
     node = branch.node
     split = _flag_and_runtime(node.test, kernel)
-    if split is None or _is_elif(branch) or not _pure(split[2], kernel):
-        return None
+    if split is None:
+        return Declined(
+            "the test is not a plain `FLAG and R` / `FLAG or R` (no parentheses, a constexpr name as the flag)"
+        )
+    if _is_elif(branch):
+        return Declined("the `if` is an `elif`")
+    if not _pure(split[2], kernel):
+        return Declined("the runtime test may have side effects, which the nesting would repeat or skip")
     operator, (flag, negated), runtime = split
     uses = _unguarded_uses(branch, optional)
     single_arm = node.orelse if operator == "or" else node.body
     if any(not contains(single_arm, use.node) for use in uses):
-        return None
+        return Declined(
+            f"the optional pointer is used in an arm that runs for both values of `{flag.value}`: "
+            "only the author knows which was meant"
+        )
     # `or`: the single arm compiles when C is False; `and`: when C is True.
     flag_value = negated if operator == "or" else not negated
     needed = {use.name for use in uses if use.name} | (names_in(runtime) & optional)
     if any(_passed_when(kernel, flag.value, pointer) is not flag_value for pointer in needed):
-        return None
+        return Declined(
+            f"the nesting would keep the pointer's use for the value of `{flag.value}` it is not passed for"
+        )
     condition = flag if not negated else _not(flag)
     message = f"Nest `{flag.value}` outside the runtime test"
     return FixPlan("unsafe", message, (Replace(node, _nested(node, operator, condition, runtime)),))

@@ -37,6 +37,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from ascend_lint.fixes import Declined
 from ascend_lint.flow import CALL, DMA_FNS, Flow, pointer_arg
 from ascend_lint.rule import Confirm, Evidence, Kernel, ModuleContext, Report, Rule
 
@@ -110,6 +111,7 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
                     (masked_call, f"masked-pointer DMA ({masked_where} arm)"),
                 ),
                 facts={"dma_arms": ("block_ptr", "masked") if block_where == "if" else ("masked", "block_ptr")},
+                fix=Declined("the fix is a host-side split of the launch"),
             )
 
 

@@ -27,26 +27,41 @@ Advancing a pointer rebound at the top of the task inside an inner loop is fine,
 `q += offset` at kernel entry and per-timestep advances in ordinary loops.
 
 ## Fix safety
-Unsafe (applied with `--unsafe-fixes`): it changes what the kernel computes from the second
-task of each core on — on purpose. `q += task_id * T` becomes `q_task = q + task_id * T` and
-the rest of the task reads `q_task`, so each task starts from the base pointer, which is what
-an advance by a per-task offset means. The fix is offered only when that reading is certain:
-the advance is a statement of the task loop itself (it runs once per task; the loop is not
-nested in another loop), it is the task's first use of the pointer, its offset depends on the
-task index, and the pointer is not read after the loop. A pointer read before its advance
-(`tl.store(p_o, ...)` then `p_o = p_o + num_core`), an advance under an `if` or in an inner
-loop, or a constant stride may be a deliberate walk: rebind those by hand.
+Unsafe (applied with `--unsafe-fixes`), in two shapes; anything else is left to the author
+and the finding says why (`--show-fixes`, the text summary, `no_fix_reason` in JSON).
+
+- **A walk in closed form** — same values under standard semantics, proved from the code.
+  `p` enters the loop as `base + start * c (+ k)`, the loop is `range(start, stop, step)` or
+  `tl.range(...)`, and the last statement touching `p` in the task loop's own body advances
+  it by `step * c` every trip (`+= c * step`, `p = p + ...`, `-=` with the negated stride),
+  after every read. At the top of trip `i`, `p == base + i * c (+ k)`: the fix rebinds that
+  there and deletes the advance. Terms are compared as sums of products (`*` and `+` in any
+  order, `tl.num_programs(0)` or a name bound to it), and the names involved must not change
+  between `p`'s definition and the loop; when a term does not match, no fix, naming it.
+  The closed form multiplies the loop index in its own integer type, as the entry value
+  multiplies `start`.
+- **A per-task offset** — changes values from each core's second task on, on purpose.
+  `q += task_id * T` as the task's first use of `q` becomes `q_task = q + task_id * T` and
+  the rest of the task reads `q_task`: each task starts from the base pointer, which is
+  what an advance by a per-task offset means.
+
+Both need the advance to be a statement of its own in the task loop's body (not in an inner
+loop or under an `if`), the task loop not to sit in another loop, and `p` not to be read
+after the loop.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import cast
 
 import libcst as cst
 
-from ascend_lint.fixes import FixPlan, Replace, contains, names_in, spelled_out
-from ascend_lint.flow import DEF, READ, Event, Flow, Loop
+from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, contains, names_in, spelled_out
+from ascend_lint.flow import DEF, MEMORY_FNS, READ, Event, Flow, Loop
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
+from ascend_lint.terms import Terms, TooComplex, added, divided, multiplied, scaled
 
 
 class TaskLoopPointerAccumulation(Rule):
@@ -106,6 +121,38 @@ def k(q, o, T, task_num, num_core, BT: tl.constexpr):
 """,
             unsafe_fixes=True,
         ),
+        # a walk: rebound in closed form at the top of each trip, the advance deleted
+        Example(
+            """
+@triton.jit
+def k(x, y, N, D: tl.constexpr):
+    core_id = tl.program_id(0)
+    num_core = tl.num_programs(0)
+    o_d = tl.arange(0, D)
+    p_x = x + core_id * D
+    p_y = y + core_id
+    for task_id in tl.range(core_id, N, num_core):
+        b_x = tl.load(p_x + o_d)
+        tl.store(p_y, tl.sum(b_x))
+        p_x += num_core * D  # expect
+        p_y = p_y + tl.num_programs(0)  # expect
+""",
+            fixed="""
+@triton.jit
+def k(x, y, N, D: tl.constexpr):
+    core_id = tl.program_id(0)
+    num_core = tl.num_programs(0)
+    o_d = tl.arange(0, D)
+    p_x = x + core_id * D
+    p_y = y + core_id
+    for task_id in tl.range(core_id, N, num_core):
+        p_x = x + task_id * D
+        p_y = y + task_id
+        b_x = tl.load(p_x + o_d)
+        tl.store(p_y, tl.sum(b_x))
+""",
+            unsafe_fixes=True,
+        ),
         Example(
             """
 @triton.jit
@@ -124,13 +171,23 @@ def k(q, o, T, task_num, num_core, BT: tl.constexpr):
     core_id = tl.program_id(0)
     p_o = o + core_id
     for task_id in tl.range(core_id, task_num, num_core):
+        p_o = o + task_id
         q_task = q + task_id * T
         b_q = tl.load(q_task + tl.arange(0, BT))
         tl.store(p_o, tl.sum(b_q))
-        p_o = p_o + num_core
 """,
             unsafe_fixes=True,
         ),
+        # no fix: the entry value `o + core_id` has no term `core_id * 4` (stride 4 per task)
+        """
+@triton.jit
+def k(o, task_num, num_core):
+    core_id = tl.program_id(0)
+    p_o = o + core_id
+    for task_id in tl.range(core_id, task_num, num_core):
+        tl.store(p_o, 1.0)
+        p_o += num_core * 4  # expect
+""",
         """
 @triton.jit
 def k(q, total, BT: tl.constexpr):
@@ -146,22 +203,26 @@ def k(q, total, BT: tl.constexpr):
         flow = kernel.flow
         pointers = flow.pointer_names
         for loop in flow.loops:
-            if not (loop.is_task_loop and isinstance(loop.node, cst.For)):
+            node = loop.node
+            if not (loop.is_task_loop and isinstance(node, cst.For)):
                 continue
-            for event in flow.events_in(loop.body, DEF):
-                name = event.name
-                if name not in pointers or not _advances(event):
-                    continue
-                outside = [d for d in flow.reaching_defs(event, name) if d.index not in loop.body]
-                if outside:
-                    yield Report(
-                        event.node,
-                        f"`{name}` is advanced in place inside a task loop but defined outside it, "
-                        "so the advance accumulates across tasks (Triton-Ascend can mis-compile this); "
-                        f"rebind `{name}` from its base at the top of each task",
-                        related=((loop.node.target, "task loop"),),
-                        fix=_rebind_fix(event, name, loop, flow, context),
-                    )
+            flagged = [
+                (event, event.name)
+                for event in flow.events_in(loop.body, DEF)
+                if event.name in pointers
+                and _advances(event)
+                and any(d.index not in loop.body for d in flow.reaching_defs(event, event.name))
+            ]
+            fixes = _fixes(flagged, loop, node, flow, context)
+            for event, name in flagged:
+                yield Report(
+                    event.node,
+                    f"`{name}` is advanced in place inside a task loop but defined outside it, "
+                    "so the advance accumulates across tasks (Triton-Ascend can mis-compile this); "
+                    f"rebind `{name}` from its base at the top of each task",
+                    related=((node.target, "task loop"),),
+                    fix=fixes[event],
+                )
 
 
 def _advances(event: Event) -> bool:
@@ -178,54 +239,119 @@ def _advances(event: Event) -> bool:
     )
 
 
-def _rebind_fix(advance: Event, name: str, loop: Loop, flow: Flow, context: ModuleContext) -> FixPlan | None:
+@dataclass(frozen=True)
+class _Advance:
+    """A flagged advance that is a one-statement line of the task loop's own body."""
+
+    event: Event
+    name: str
+    line: cst.SimpleStatementLine
+    statement: cst.AugAssign | cst.Assign
+
+    @property
+    def offset(self) -> cst.BaseExpression:
+        """`x` of `p += x` / `p = p + x`."""
+        value = self.statement.value
+        if isinstance(self.statement, cst.Assign) and isinstance(value, cst.BinaryOperation):
+            return value.right
+        return value
+
+
+def _fixes(
+    flagged: list[tuple[Event, str]], loop: Loop, node: cst.For, flow: Flow, context: ModuleContext
+) -> dict[Event, FixPlan | Declined]:
+    """Each flagged advance's fix: the entry-offset rebinding when the advance is the task's
+    first use of the pointer, else the closed form (one plan for every walk of the loop)."""
+    fixes: dict[Event, FixPlan | Declined] = {}
+    walks: list[tuple[_Advance, str]] = []
+    terms = Terms(flow)
+    for event, name in flagged:
+        advance = _placed(event, name, loop, node, flow)
+        if isinstance(advance, Declined):
+            fixes[event] = advance
+        elif _first_use(advance, loop, flow):
+            fixes[event] = _entry_offset_fix(advance, loop, node, flow, context)
+        else:
+            rebinding = _closed_form(advance, loop, node, flow, terms)
+            if isinstance(rebinding, Declined):
+                fixes[event] = rebinding
+            else:
+                walks.append((advance, rebinding))
+    if walks:
+        names = ", ".join(f"`{advance.name}`" for advance, _ in walks)
+        top = node.body.body[0]
+        plan = FixPlan(
+            "unsafe",
+            f"Rebind {names} in closed form at the top of each trip and drop the advance",
+            (
+                *(InsertBefore(top, rebinding) for _, rebinding in walks),
+                *(Delete(advance.line) for advance, _ in walks),
+            ),
+        )
+        fixes.update((advance.event, plan) for advance, _ in walks)
+    return fixes
+
+
+def _placed(event: Event, name: str, loop: Loop, node: cst.For, flow: Flow) -> _Advance | Declined:
+    """The advance as a line of the task loop's own body, run once per task, with the pointer
+    not read after the loop; else why not."""
+    if event.loops[-1] is not loop:
+        return Declined("the advance is in an inner loop, not once per task")
+    advance = _task_line(event, name, node)
+    if advance is None:
+        if any(branch.body.start > loop.body.start for branch, _ in event.conds):
+            return Declined("the advance is under an `if`, not once per task")
+        return Declined("the advance is not a statement of its own in the task loop's body")
+    if len(event.loops) > 1:
+        return Declined("the task loop is nested in another loop")
+    if any(e.index not in loop.body for e in flow.reads_after(event, name)):
+        return Declined(f"`{name}` is read after the loop")
+    return advance
+
+
+def _task_line(event: Event, name: str, node: cst.For) -> _Advance | None:
+    """The advance when it is a one-statement line directly in the task loop's body."""
+    for line in node.body.body:
+        if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
+            continue
+        small = line.body[0]
+        if isinstance(small, cst.AugAssign) and small is event.node:
+            return _Advance(event, name, line, small)
+        if isinstance(small, cst.Assign) and len(small.targets) == 1 and small.targets[0].target is event.node:
+            return _Advance(event, name, line, small)
+    return None
+
+
+def _first_use(advance: _Advance, loop: Loop, flow: Flow) -> bool:
+    """Whether nothing in the trip reads or sets the pointer before the advance."""
+    return not any(
+        e.name == advance.name and e.kind in (READ, DEF) and not contains(advance.line, e.node)
+        for e in flow.events_in(range(loop.body.start, advance.event.index))
+    )
+
+
+def _entry_offset_fix(
+    advance: _Advance, loop: Loop, node: cst.For, flow: Flow, context: ModuleContext
+) -> FixPlan | Declined:
     """`q += off` at the top of the task becomes `q_task = q + off`; later uses read `q_task`.
 
-    Offered only when that keeps what each task means by the advance: it is a statement of
-    the task loop itself (runs once per task, loop not nested in another loop), the first use
-    of the pointer in the task, its offset varies with the task index, and the pointer is not
-    read after the loop.
+    Offered when the offset varies with the task index: then the advance means "this task's
+    slice of `q`", and each task starts from the base pointer.
     """
-    statement = _task_statement(loop.node, advance)
-    if statement is None or len(advance.loops) > 1:
-        return None
-    uses = [e for e in flow.events if e.name == name and e.kind in (READ, DEF) and e.index >= loop.body.start]
-    if any(e.index < advance.index and not contains(statement, e.node) for e in uses if e.index in loop.body):
-        return None
-    if any(e.kind == READ and e.index >= loop.body.stop for e in uses):
-        return None
-    if isinstance(statement, cst.AugAssign):
-        offset = statement.value
-    elif isinstance(statement, cst.Assign) and isinstance(statement.value, cst.BinaryOperation):
-        offset = statement.value.right
-    else:
-        return None
-    if not _varies_per_task(offset, loop, flow, advance.index):
-        return None
+    name, statement = advance.name, advance.statement
+    if not _varies_per_task(advance.offset, loop, flow, advance.event.index):
+        return Declined(f"`{name}` is advanced before any read by an offset that does not depend on the task index")
     rebound = context.fresh_names.fresh(f"{name}_task")
     if isinstance(statement, cst.AugAssign):
         first = Replace(statement, spelled_out(statement, rebound, name))
     else:
-        first = Replace(advance.node, rebound)
+        first = Replace(advance.event.node, rebound)
     later = (
         Replace(e.node, rebound)
-        for e in uses
-        if advance.index < e.index < loop.body.stop and isinstance(e.node, cst.Name)
+        for e in flow.events_in(range(advance.event.index + 1, loop.body.stop))
+        if e.name == name and e.kind in (READ, DEF) and isinstance(e.node, cst.Name)
     )
     return FixPlan("unsafe", f"Rebind `{name}` from its base in each task as `{rebound}`", (first, *later))
-
-
-def _task_statement(loop_node: cst.For | cst.While, advance: Event) -> cst.BaseSmallStatement | None:
-    """The advance's small statement when it sits directly in the task loop's body."""
-    for line in loop_node.body.body:
-        if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
-            continue
-        small = line.body[0]
-        if small is advance.node:
-            return small
-        if isinstance(small, cst.Assign) and len(small.targets) == 1 and small.targets[0].target is advance.node:
-            return small
-    return None
 
 
 def _varies_per_task(offset: cst.BaseExpression, loop: Loop, flow: Flow, before: int) -> bool:
@@ -245,3 +371,98 @@ def _varies_per_task(offset: cst.BaseExpression, loop: Loop, flow: Flow, before:
             if definition.index in loop.body and definition.index < before and definition.value is not None:
                 pending.extend(names_in(definition.value))
     return False
+
+
+def _closed_form(advance: _Advance, loop: Loop, node: cst.For, flow: Flow, terms: Terms) -> str | Declined:
+    """`p = base + i * c + k`, the pointer at the top of trip `i`, when the walk proves it.
+
+    `p` enters the loop as `base + start * c + k`, the loop is `range(start, stop, step)`,
+    and the trip ends by advancing `p` by `step * c` after its last read: so at the top of
+    trip `i` it is `base + start * c + k + (i - start) / step * step * c`.
+    """
+    walk = _walk_entry(advance, loop, flow)
+    if isinstance(walk, Declined):
+        return walk
+    init, entry_value, base = walk
+    name, statement = advance.name, advance.statement
+    start, _, step = (arg.value for arg in cast(cst.Call, node.iter).args if arg.keyword is None)
+    try:
+        index = terms.of(node.target)  # first, so that products render as `task_id * c`
+        entry = terms.of(entry_value)
+        advanced = terms.of(statement.value)
+        if isinstance(statement, cst.Assign):
+            advanced = added(advanced, {(name,): -1})
+        elif isinstance(statement.operator, cst.SubtractAssign):
+            advanced = scaled(advanced, -1)
+        stride = divided(advanced, terms.of(step))
+        if stride is None:
+            return Declined(f"the advance is not a multiple of the loop step `{_code(step)}`")
+        if entry.get((base,)) != 1:
+            return Declined(f"`{name}`'s entry value `{_code(entry_value)}` is not `{base} + offset`")
+        offset = added(entry, {(base,): -1})
+        first = terms.of(start)
+        start_offset = multiplied(first, stride)
+        closed = added(multiplied(index, stride), added(offset, scaled(start_offset, -1)))
+    except TooComplex:
+        return Declined(f"`{name}`'s offsets are too large to compare")
+    # every term of `start * c` that varies with the start must be in the entry offset as
+    # written; a constant part of the start (`T - 1`) only shifts `k`
+    varying = {key for product in first for key in product}
+    missing = [m for m, n in start_offset.items() if varying & set(m) and offset.get(m) != n]
+    if missing:
+        term = terms.render({missing[0]: start_offset[missing[0]]})
+        return Declined(
+            f"`{name}`'s entry value has no term `{term}` "
+            f"(loop start `{_code(start)}` times stride `{terms.render(stride)}`)"
+        )
+    names = names_in(entry_value) | names_in(statement.value) | names_in(start) | names_in(step)
+    problem = _changing_name(names - {name}, init, loop, flow)
+    if problem is not None:
+        return Declined(problem)
+    if any(_reads_memory(terms.atoms[key], flow) for product in closed for key in product):
+        return Declined(f"`{name}`'s offset reads memory, which the rebinding would repeat every trip")
+    return f"{name} = {terms.render(closed, first=base)}"
+
+
+def _walk_entry(advance: _Advance, loop: Loop, flow: Flow) -> tuple[Event, cst.BaseExpression, str] | Declined:
+    """The one definition of the pointer entering the loop, its value and base pointer, when
+    the advance is the trip's only assignment, runs every trip and follows every read."""
+    name, event = advance.name, advance.event
+    if any(d is not event and d.index in loop.body for d in flow.defs[name]):
+        return Declined(f"`{name}` is set more than once per trip")
+    if not flow.runs_every_trip(loop, event):
+        return Declined("a `continue` can skip the advance")
+    if any(e.name == name and not e.metadata for e in flow.events_in(range(event.index + 1, loop.body.stop), READ)):
+        return Declined(f"`{name}` is read after its advance in the same trip")
+    entering = flow.defs_entering(loop, name)
+    if len(entering) != 1:
+        return Declined(f"{len(entering)} definitions of `{name}` reach the loop")
+    (init,) = entering
+    if init.value is None:
+        return Declined(f"`{name}` enters the loop as passed to the kernel, with no `base + offset` to rebind from")
+    base = flow.pointer_base(init.value)
+    if base is None or base == name:
+        return Declined(f"`{name}`'s entry value `{_code(init.value)}` is not a base pointer plus an offset")
+    return init, init.value, base
+
+
+def _changing_name(names: set[str], init: Event, loop: Loop, flow: Flow) -> str | None:
+    """A name of the closed form whose value differs between the pointer's definition, the
+    loop header and the advance (the algebra needs one value)."""
+    for name in sorted(names):
+        if any(d.index in loop.body for d in flow.defs.get(name, ())):
+            return f"`{name}` changes inside the loop"
+        at_init = [d.index for d in flow.reaching_defs(init, name)]
+        if at_init != [d.index for d in flow.defs_entering(loop, name)]:
+            return f"`{name}` changes between `{init.name}`'s definition and the loop"
+    return None
+
+
+def _reads_memory(node: cst.CSTNode, flow: Flow) -> bool:
+    if isinstance(node, cst.Call) and flow.kernel.imports.is_tl(node.func, *MEMORY_FNS):
+        return True
+    return any(_reads_memory(child, flow) for child in node.children)
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)

@@ -1,4 +1,5 @@
-"""The ASC003 fix is right by value: the linter's own fix, run in triton-ascend's interpreter.
+"""The ASC003 and ASC006 fixes are right by value: the linter's own fixes, run in
+triton-ascend's interpreter.
 
 For each buggy fixture kernel in `fixtures/runtime/triton_ascend/asc003_*.py`, the fixed module
 must give exactly the original's outputs under standard `tl.dot` semantics (`+ 0.0` copies
@@ -8,17 +9,28 @@ change no value), and keep giving them when every dot clobbers its left operand 
 
 from __future__ import annotations
 
+import tempfile
+from pathlib import Path
+
 import pytest
 
 pytest.importorskip("triton", reason="needs the runtime extra (triton-ascend)")
 pytest.importorskip("torch", reason="needs the runtime extra (torch)")
 np = pytest.importorskip("numpy", reason="needs the runtime extra (numpy)")
 
+import libcst as cst  # noqa: E402
 from conftest import FIXTURES, settings  # noqa: E402
+from fla_corpus import fla_root  # noqa: E402
 
 from ascend_lint.engine import lint_source  # noqa: E402
 from ascend_lint.fixer import fix_result  # noqa: E402
-from ascend_lint.runtime_check.value.interpret import run_source  # noqa: E402
+from ascend_lint.fixes import apply_edits  # noqa: E402
+from ascend_lint.runtime_check.capture.recorder import capture_launches  # noqa: E402
+from ascend_lint.runtime_check.capture.workload import Workload  # noqa: E402
+from ascend_lint.runtime_check.device import DEFAULT_MODEL  # noqa: E402
+from ascend_lint.runtime_check.replay_child import memory_in_subprocess  # noqa: E402
+from ascend_lint.runtime_check.toolchain import missing_reason as compiler_missing  # noqa: E402
+from ascend_lint.runtime_check.value.interpret import check_fixed_source, run_source  # noqa: E402
 
 pytestmark = pytest.mark.runtime
 
@@ -53,3 +65,211 @@ def test_fixed_kernel_keeps_standard_values_and_survives_the_clobber(path):
     assert not same(outputs(source, emulate=True), reference), "the emulated clobber changed nothing"
     assert same(outputs(fixed.fixed, emulate=False), reference)
     assert same(outputs(fixed.fixed, emulate=True), reference)
+
+
+# ---- ASC006: the closed-form rebinding is the same program ---------------------------------
+#
+# Each fixed kernel runs in the interpreter (standard semantics) on seeded inputs, original
+# and fixed, with fewer programs than tasks (so every core walks several tasks): the outputs
+# must be identical. The per-task-offset fix (`q += task_id * T` → `q_task = ...`) changes
+# values on purpose and is checked against a reference instead.
+
+ASC006 = settings(select=["ASC006"])
+CLOSED_FORM = "in closed form"
+ASC006_FIXTURES = sorted(FIXTURES.glob("**/triton_ascend/asc006_*.py"))
+
+# Workloads for ASC006 fixtures that have none of their own: appended to the module.
+CUMSUM_WORKLOAD = """
+
+def workload():
+    import torch
+
+    gen = torch.Generator().manual_seed(0)
+    B, T, BT, num_core = 3, 40, 16, 4
+    NT = triton.cdiv(T, BT)
+    task_num = B * NT  # 9 tasks on 4 programs
+    s = torch.randn(B * T * 4, generator=gen)  # room for the offsets the original accumulates
+    o = torch.zeros(task_num * BT)
+    chunk_local_cumsum_task_kernel[(num_core,)](s, o, T, task_num, num_core, H=1, BT=BT, NT=NT)
+    return o
+"""
+FIXTURE_WORKLOADS = {"asc006_task_loop_pointer_accumulation.py": CUMSUM_WORKLOAD}
+
+
+def runnable(path) -> str:
+    """The fixture as a module with a `workload()`."""
+    source = path.read_text()
+    return source if "def workload(" in source else source + FIXTURE_WORKLOADS[path.name]
+
+
+def closed_form_fixed(source: str, filename: str) -> tuple[str, int]:
+    """`source` with only ASC006's closed-form fixes applied, and how many findings they fix."""
+    findings = lint_source(source, filename, ASC006).findings
+    fixes = {f.fix for f in findings if f.fix is not None and CLOSED_FORM in f.fix.message}
+    repaired = sum(1 for f in findings if f.fix in fixes)
+    return apply_edits(source, [edit for fix in fixes for edit in fix.edits]), repaired
+
+
+def assert_same_values(original: str, fixed: str) -> None:
+    check = check_fixed_source(original, fixed)
+    assert not check.standard, [d.describe() for d in check.standard]
+
+
+CLOSED_FORM_FIXTURES = [p for p in ASC006_FIXTURES if closed_form_fixed(p.read_text(), str(p))[1]]
+
+
+def test_every_asc006_fixture_with_a_closed_form_fix_is_checked():
+    assert {p.name for p in CLOSED_FORM_FIXTURES} == {
+        "asc006_task_loop_ptr_advance.py",
+        "asc006_task_loop_pointer_accumulation.py",
+    }
+
+
+@pytest.mark.parametrize("path", CLOSED_FORM_FIXTURES, ids=lambda p: p.name)
+def test_closed_form_fix_keeps_the_values(path):
+    source = runnable(path)
+    fixed, repaired = closed_form_fixed(source, str(path))
+    assert repaired and fixed != source
+    left = lint_source(fixed, str(path), ASC006).findings
+    assert not [f for f in left if f.fix is not None and CLOSED_FORM in f.fix.message]
+    assert_same_values(source, fixed)
+
+
+def test_a_wrong_closed_form_is_caught():
+    """The check has teeth: rebinding from the core's first task instead of the trip's."""
+    path = FIXTURES / "runtime" / "triton_ascend" / "asc006_task_loop_ptr_advance.py"
+    source = path.read_text()
+    fixed, _ = closed_form_fixed(source, str(path))
+    wrong = fixed.replace("p_x = x + task_id * T * BD", "p_x = x + core_id * T * BD")
+    assert wrong != fixed
+    with pytest.raises(AssertionError):
+        assert_same_values(source, wrong)
+
+
+def test_per_task_offset_fix_gives_each_task_its_slice():
+    """`s += i_bh * T + i_t * BT` becomes `s_task = s + ...`: each task reads its own chunk
+    (the original, accumulating, does not), and the walk of `p_o` keeps its values."""
+    path = FIXTURES / "triton_ascend" / "asc006_task_loop_pointer_accumulation.py"
+    source = runnable(path)
+    result, fixed = fix_result(lint_source(source, str(path), ASC006), ASC006, unsafe=True)
+    assert fixed is not None and all(f.fix is None for f in result.findings)
+    (launch,) = run_source(fixed.fixed, emulate=False)
+    s, (T, BT, NT, tasks) = launch.outputs["s"], (40, 16, 3, 9)  # as CUMSUM_WORKLOAD launches it
+    expected = []
+    for task in range(tasks):
+        i_bh, i_t = divmod(task, NT)
+        chunk = [s[i_bh * T + i_t * BT + j] if i_t * BT + j < T else 0.0 for j in range(BT)]
+        expected.append(np.cumsum(np.array(chunk, dtype=np.float32)))
+    np.testing.assert_allclose(launch.outputs["o"], np.concatenate(expected), rtol=1e-5, atol=1e-5)
+    (original,) = run_source(source, emulate=False)
+    assert not np.allclose(original.outputs["o"], launch.outputs["o"])
+
+
+# Real kernels: fla-core's, under `--target-all`. Each kernel whose ASC006 findings get the
+# closed-form fix is lifted out of its module (fla's imports need a GPU driver) with the
+# helpers it calls and a seeded workload.
+HGRN_BWD = (
+    "fused_recurrent_hgrn_bwd_kernel",
+    """import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def exp(x):
+    return tl.exp(x.to(tl.float32))
+
+
+""",
+    """
+
+def workload():
+    gen = torch.Generator().manual_seed(0)
+    D, BD = 40, 32
+    for cu_seqlens, N, T in ((None, 2, 7), (torch.tensor([0, 3, 10], dtype=torch.int32), 2, 10)):
+        rows = T if cu_seqlens is not None else N * T
+        g, o, do = (0.1 * torch.randn(rows, D, generator=gen) for _ in range(3))
+        h0, dht = (torch.randn(N, D, generator=gen) for _ in range(2))
+        dx, dg = torch.zeros(rows, D), torch.zeros(rows, D)
+        dh0 = torch.zeros(N, D)
+        fused_recurrent_hgrn_bwd_kernel[(triton.cdiv(D, BD) * N,)](
+            g, o, h0, dx, dg, do, dht, dh0, cu_seqlens, T, D=D, BD=BD,
+            USE_INITIAL_STATE=True, USE_FINAL_STATE_GRADIENT=True, IS_VARLEN=cu_seqlens is not None,
+        )
+""",
+)
+FLA_KERNELS = {("fla/ops/hgrn/fused_recurrent.py", HGRN_BWD[0]): HGRN_BWD}
+
+
+def lifted(source: str, kernel: str, preamble: str, workload: str) -> str:
+    """The kernel alone in a module: `preamble`, the function under `@triton.jit` only, `workload`."""
+    module = cst.parse_module(source)
+    function = next(n for n in module.body if isinstance(n, cst.FunctionDef) and n.name.value == kernel)
+    jit = [d for d in function.decorators if "jit" in module.code_for_node(d.decorator)]
+    return preamble + module.code_for_node(function.with_changes(decorators=jit, leading_lines=())) + workload
+
+
+@pytest.mark.network
+def test_closed_form_fixes_on_fla_core_keep_the_values():
+    root = fla_root()
+    checked = set()
+    for path in sorted((root / "fla").rglob("*.py")):
+        source = path.read_text()
+        findings = lint_source(source, str(path), ASC006).findings
+        kernels = {f.kernel for f in findings if f.fix is not None and CLOSED_FORM in f.fix.message}
+        if not kernels:
+            continue
+        fixed, _ = closed_form_fixed(source, str(path))
+        for kernel in sorted(kernels):
+            key = (path.relative_to(root).as_posix(), kernel)
+            assert key in FLA_KERNELS, f"{key} got a closed-form fix but has no value check"
+            _, preamble, workload = FLA_KERNELS[key]
+            assert_same_values(lifted(source, kernel, preamble, workload), lifted(fixed, kernel, preamble, workload))
+            checked.add(key)
+    assert checked == set(FLA_KERNELS)
+
+
+# ---- the fixed kernels compile with the real triton-ascend compiler --------------------------
+
+COMPILE_TIMEOUT = 300.0
+
+
+def compile_errors(source: str) -> list[str]:
+    """Compile every launch of the module's `workload()` with triton-ascend + bishengir
+    (compile-only toolchain, no NPU); the compiler's errors."""
+    with tempfile.TemporaryDirectory(prefix="ascend-lint-fix-compile-") as tmp:
+        path = Path(tmp) / "fixed_kernels.py"
+        path.write_text(source)
+        workload = Workload(file=str(path))
+        capture = capture_launches(workload, DEFAULT_MODEL, COMPILE_TIMEOUT)
+        assert capture.error is None and capture.launches, capture.error
+        errors = []
+        for kernel in dict.fromkeys(launch.kernel for launch in capture.launches):
+            launches = capture.for_kernel(kernel)
+            plans = memory_in_subprocess(kernel, launches, workload, DEFAULT_MODEL, COMPILE_TIMEOUT)
+            errors += [f"{plan['kernel']}: {plan['error']}" for plan in plans if plan["error"]]
+    return errors
+
+
+needs_compiler = pytest.mark.skipif(
+    compiler_missing() is not None, reason=f"the triton-ascend compiler is missing: {compiler_missing()}"
+)
+
+
+@needs_compiler
+@pytest.mark.parametrize("path", CLOSED_FORM_FIXTURES, ids=lambda p: p.name)
+def test_fixed_asc006_fixture_compiles(path):
+    source = runnable(path)
+    _, fixed = fix_result(lint_source(source, str(path), ASC006), ASC006, unsafe=True)
+    assert fixed is not None
+    assert compile_errors(source) == []  # the control: the original compiles
+    assert compile_errors(fixed.fixed) == []
+
+
+@needs_compiler
+@pytest.mark.network
+def test_fixed_fla_kernel_compiles():
+    (path, kernel), (_, preamble, workload) = next(iter(FLA_KERNELS.items()))
+    source = (fla_root() / path).read_text()
+    fixed, _ = closed_form_fixed(source, path)
+    assert compile_errors(lifted(fixed, kernel, preamble, workload)) == []

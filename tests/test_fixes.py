@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import random
 import stat
 import subprocess
 import sys
@@ -19,7 +20,7 @@ from fla_corpus import fla_ascend_files
 from ascend_lint import engine
 from ascend_lint.cli import main
 from ascend_lint.config import load_settings
-from ascend_lint.engine import lint_file
+from ascend_lint.engine import lint_file, lint_source
 from ascend_lint.fixer import FixedFile, fix_result, write_fixed
 from ascend_lint.fixes import FixPlan, Replace, apply_edits
 from ascend_lint.rules.launch_num_warps import LaunchNumWarps
@@ -99,9 +100,10 @@ def test_safe_fixes_leave_unsafe_ones_offered(kernel_file):
     assert [(f.code, f.fix.applicability) for f in result.findings] == [("ASC003", "unsafe")]
 
 
-def test_declined_fixes_are_not_offered(lint):
-    """An OR-ed flag whose arm is reachable with the flag off, a pointer read before its
-    advance, a `.to()` with a bitcast: no provably right rewrite exists, so no fix."""
+def test_declined_fixes_are_not_offered_and_say_why(lint):
+    """An OR-ed flag whose arm is reachable with the flag off, a walk whose stride per task is
+    not what its entry offset says, a `.to()` with a bitcast: no provably right rewrite
+    exists, so no fix, and each finding carries the reason."""
     findings = lint("""\
 import triton
 import triton.language as tl
@@ -116,11 +118,15 @@ def k(h0, o, W, B, task_num, num_core, BT: tl.constexpr, HAS_H0: tl.constexpr):
     p_o = o + i_t
     for task_id in tl.range(i_t, task_num, num_core):
         tl.store(p_o, 1.0)
-        p_o = p_o + num_core
+        p_o = p_o + 2 * num_core
     n = B.to(tl.int64, bitcast=True)
 """)
     assert sorted(f.code for f in findings) == ["ASC002", "ASC004", "ASC006"]
     assert all(f.fix is None for f in findings)
+    reasons = {f.code: f.no_fix_reason for f in findings}
+    assert "`bitcast=`" in reasons["ASC002"]
+    assert "runs for both values of `HAS_H0`" in reasons["ASC004"]
+    assert reasons["ASC006"].startswith("`p_o`'s entry value has no term `2 * i_t`")
 
 
 # ---- invalid results are refused -----------------------------------------------------------
@@ -245,6 +251,39 @@ def test_show_fixes_lists_each_fix_per_file(kernel_file):
     )
 
 
+def test_show_fixes_and_the_summary_say_why_the_rest_was_not_fixed(tmp_path):
+    path = tmp_path / "kernel.py"
+    path.write_text(
+        KERNEL
+        + """
+
+@triton.jit
+def walk(q, total, BT: tl.constexpr):
+    pid = tl.program_id(0)
+    for t in range(pid, total, tl.num_programs(0)):
+        for i in range(4):
+            q -= BT
+            tl.store(q, 0.0)
+"""
+    )
+    done = run_cli("--fix", "--show-fixes", path.name, cwd=tmp_path)
+    assert done.returncode == 1, done.stderr
+    fixed = path.read_text().splitlines()
+    read, advance = (next(n for n, line in enumerate(fixed, 1) if text in line) for text in ("b_x + b_y", "q -= BT"))
+    reasons = [  # where the findings are in the fixed file
+        f"  kernel.py:{read}:{fixed[read - 1].index('b_x + b_y') + 1}: ASC003 unsafe fix not applied (use `--unsafe-fixes`)",
+        f"  kernel.py:{advance}:13: ASC006 the advance is in an inner loop, not once per task",
+    ]
+    assert "\n".join(["Not fixed: 2 findings:", *reasons]) in done.stdout
+    # the summary lists only the findings that have no fix at all
+    assert done.stdout.endswith(
+        f"1 more fixable with `--fix --unsafe-fixes` (unsafe: review them).\nNo fix for 1 finding:\n{reasons[1]}\n"
+    )
+    json_out = run_cli("--output-format", "json", path.name, cwd=tmp_path)
+    (walk,) = [f for f in json.loads(json_out.stdout) if f["code"] == "ASC006"]
+    assert walk["fix"] is None and walk["no_fix_reason"] == "the advance is in an inner loop, not once per task"
+
+
 def test_json_output_carries_each_fix(kernel_file):
     done = run_cli("--output-format", "json", kernel_file.name, cwd=kernel_file.parent)
     findings = json.loads(done.stdout)
@@ -291,3 +330,80 @@ def test_apply_edits_counts_rows_like_libcst():
     from ascend_lint.model import Edit, Position
 
     assert apply_edits("a\rbc\n", [Edit(Position(2, 2), Position(2, 3), "X")]) == "a\rbX\n"
+
+
+# ---- ASC001 on config lists: one copy of each distinct config ---------------------------------
+
+
+def _config_list(rng: random.Random) -> str:
+    """A random autotune list: a literal list, or a comprehension whose clauses feed the
+    config's parameters, the knobs, or nothing."""
+    if rng.random() < 0.5:
+        configs = []
+        for _ in range(rng.randint(1, 6)):
+            params = ", ".join(f'"{p}": {rng.choice([16, 32])}' for p in rng.sample(["BT", "BK"], rng.randint(0, 2)))
+            knobs = "".join(f", {k}={rng.choice([1, 2, 4])}" for k in ("num_warps", "num_stages") if rng.random() < 0.6)
+            configs.append(f"    triton.Config({{{params}}}{knobs}),\n")
+        return "configs = [\n" + "".join(configs) + "]\n"
+    clauses, params, knobs = [], [], []
+    for index in range(rng.randint(1, 4)):
+        name, values = f"v{index}", sorted(rng.sample([1, 2, 4, 8], rng.randint(1, 3)))
+        clauses.append(f" for {name} in {values}")
+        role = rng.choice(["param", "num_warps", "num_stages", "unused"])
+        if role == "param":
+            params.append(f'"P{index}": {name}')
+        elif role != "unused" and role not in (k for k, _ in knobs):
+            knobs.append((role, name))
+    keywords = "".join(f", {knob}={name}" for knob, name in knobs) or ", num_warps=4"
+    return f"configs = [triton.Config({{{', '.join(params)}}}{keywords}){''.join(clauses)}]\n"
+
+
+def _evaluated(source: str) -> list[tuple]:
+    """The configs a module's `configs` list holds, each as (params, options)."""
+
+    class FakeTriton:
+        @staticmethod
+        def Config(kwargs, **options):
+            return tuple(sorted(kwargs.items())), tuple(sorted(options.items()))
+
+    namespace = {"triton": FakeTriton}
+    exec(source.replace("import triton\n", ""), namespace)
+    return namespace["configs"]
+
+
+@pytest.mark.parametrize("seed", range(80))
+def test_config_list_fix_keeps_each_distinct_config_once(seed):
+    source = "import triton\n" + _config_list(random.Random(seed))
+    config = settings(select=["ASC001"])
+    result, fixed = fix_result(lint_source(source, "configs.py", config), config, unsafe=False)
+    assert fixed is not None and not result.findings, source
+    distinct = list(dict.fromkeys(params for params, _ in _evaluated(source)))
+    assert _evaluated(fixed.fixed) == [(params, ()) for params in distinct], f"{source}\n{fixed.fixed}"
+    assert fix_result(result, config, unsafe=False)[1] is None  # fixing again changes nothing
+
+
+def test_config_merge_keeps_loops_it_cannot_prove_harmless():
+    """A loop over a parameter (maybe empty) or one filtered by an `if` stays; the knobs go."""
+    source = """\
+import triton
+NUM_WARPS = [2, 4]
+
+
+def from_parameter(NUM_WARPS):
+    return [triton.Config({}, num_warps=w) for w in NUM_WARPS]
+
+
+def filtered():
+    return [triton.Config({"BT": bt}, num_warps=w) for bt in [32, 64] for w in NUM_WARPS if bt * w < 256]
+
+
+def from_module():
+    return [triton.Config({}, num_warps=w) for w in NUM_WARPS]
+"""
+    config = settings(select=["ASC001"])
+    _, fixed = fix_result(lint_source(source, "configs.py", config), config, unsafe=False)
+    assert fixed.fixed.split("\n\n\n")[1:] == [
+        "def from_parameter(NUM_WARPS):\n    return [triton.Config({}) for w in NUM_WARPS]",
+        'def filtered():\n    return [triton.Config({"BT": bt}) for bt in [32, 64] for w in NUM_WARPS if bt * w < 256]',
+        "def from_module():\n    return [triton.Config({})]\n",
+    ]

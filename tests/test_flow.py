@@ -384,3 +384,41 @@ def test_events_are_in_evaluation_order() -> None:
     flow = flow_of("@triton.jit\ndef k(p, q):\n    b = tl.dot(tl.load(p), q)\n")
     kinds = [(e.kind, e.name) for e in flow.events[2:]]  # after the two parameter definitions
     assert kinds == [(READ, "p"), (CALL, None), (READ, "q"), (CALL, None), (DEF, "b")]
+
+
+ENTERING_KERNEL = """
+@triton.jit
+def k(x, n, FLAG: tl.constexpr):
+    p = x
+    if FLAG:
+        p = x + 1
+    for i in range(n):
+        tl.store(p, 1.0)
+        if i == 2:
+            continue
+        p += 1
+    q = x
+    for j in range(n):
+        for t in range(n):
+            tl.store(q, 1.0)
+            q += 1
+"""
+
+
+def test_defs_entering_a_loop_come_from_outside_it() -> None:
+    flow = flow_of(ENTERING_KERNEL)
+    first, outer, inner = flow.loops
+    code = cst.Module([]).code_for_node
+    assert [code(d.value) for d in flow.defs_entering(first, "p")] == ["x", "x + 1"]
+    # around an outer loop, the inner loop's own advance reaches its entry too
+    assert len(flow.defs_entering(inner, "q")) == 2
+    assert len(flow.defs_entering(outer, "q")) == 1
+
+
+def test_runs_every_trip_sees_continue() -> None:
+    flow = flow_of(ENTERING_KERNEL)
+    first, _, inner = flow.loops
+    (advance_p,) = [d for d in flow.defs["p"] if d.index in first.body]
+    (advance_q,) = [d for d in flow.defs["q"] if d.index in inner.body]
+    assert not flow.runs_every_trip(first, advance_p)
+    assert flow.runs_every_trip(inner, advance_q)

@@ -25,6 +25,7 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
                 for e in finding.fix.edits
             ],
         }
+    optional = {} if finding.no_fix_reason is None else {"no_fix_reason": finding.no_fix_reason}
     return {
         "code": finding.code,
         "name": finding.name,
@@ -44,6 +45,7 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
             }
             for r in finding.related
         ],
+        **optional,
     }
 
 

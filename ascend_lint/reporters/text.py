@@ -6,12 +6,21 @@ from collections import Counter
 
 from ..config import Settings
 from ..engine import relative_display
+from ..fixes import why_not_fixed
 from ..model import FileResult, Finding
 
 
+def where(finding: Finding) -> str:
+    return f"{relative_display(finding.filename)}:{finding.location.row}:{finding.location.column}"
+
+
 def _header(finding: Finding) -> str:
-    where = f"{relative_display(finding.filename)}:{finding.location.row}:{finding.location.column}"
-    return f"{where}: {finding.code} [{finding.name}] {finding.message}"
+    return f"{where(finding)}: {finding.code} [{finding.name}] {finding.message}"
+
+
+def not_fixed(findings: list[Finding], heading: str) -> list[str]:
+    """`heading`, then one line per finding: where, code, why it was not fixed."""
+    return [heading, *(f"  {where(f)}: {f.code} {why_not_fixed(f)}" for f in findings)] if findings else []
 
 
 def _excerpt(finding: Finding, lines: list[str]) -> list[str]:
@@ -70,6 +79,11 @@ def summary(results: list[FileResult]) -> str:
             text += f"\n[*] {fixable['safe']} fixable with `--fix`."
         if fixable["unsafe"]:
             text += f"\n{fixable['unsafe']} more fixable with `--fix --unsafe-fixes` (unsafe: review them)."
+        unfixable = [f for f in findings if f.fix is None]
+        count = len(unfixable)
+        text += "".join(
+            f"\n{line}" for line in not_fixed(unfixable, f"No fix for {count} finding{'s' * (count != 1)}:")
+        )
     if skipped:
         text += f"\n{skipped} file{'s' * (skipped != 1)} skipped: not Ascend kernel code (see `target-paths`, `--target-all`)."
     if errors:

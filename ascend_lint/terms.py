@@ -1,0 +1,147 @@
+"""Integer expressions as sums of products, to compare offsets up to the order of `+` and `*`.
+
+`x + core_id * T * BD` and `BD * core_id * T + x` have the same `Sum`: a mapping from products
+(sorted tuples of atom keys) to integer coefficients, with `*` distributed over `+` / `-` and
+integer literals folded into the coefficients. Everything else is an atom keyed by its code
+(`i_b // 4`, `o_d`, a call); `tl.program_id(a)` / `tl.num_programs(a)` and a name bound only
+to one of them share a key. Each atom keeps the first node it was read from, to render sums.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from .flow import Flow
+
+Product = tuple[str, ...]
+Sum = dict[Product, int]
+
+MAX_PRODUCTS = 64  # distributing deeper nests would only make offsets nobody writes
+_GRID_FNS = ("program_id", "num_programs")
+_PLAIN_ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer)
+
+
+class TooComplex(Exception):
+    """The sum would have more than MAX_PRODUCTS products."""
+
+
+class Terms:
+    """Normalises a kernel's integer expressions into sums; one per kernel."""
+
+    def __init__(self, flow: Flow):
+        self.flow = flow
+        self.atoms: dict[str, cst.BaseExpression] = {}  # key -> the first node it stood for
+        self.rank: dict[str, int] = {}  # key -> when it was first seen: factors render in that order
+
+    def of(self, node: cst.BaseExpression) -> Sum:
+        """`node` as a sum (raises TooComplex)."""
+        if isinstance(node, cst.Integer):
+            return _constant(node.evaluated_value)
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+            inner = self.of(node.expression)
+            return scaled(inner, -1) if isinstance(node.operator, cst.Minus) else inner
+        if isinstance(node, cst.BinaryOperation):
+            operator = type(node.operator)
+            if operator is cst.Add:
+                return added(self.of(node.left), self.of(node.right))
+            if operator is cst.Subtract:
+                return added(self.of(node.left), scaled(self.of(node.right), -1))
+            if operator is cst.Multiply:
+                return multiplied(self.of(node.left), self.of(node.right))
+        key = self._key(node)
+        if key not in self.atoms:
+            self.atoms[key] = node
+            self.rank[key] = len(self.rank)
+        return {(key,): 1}
+
+    def _key(self, node: cst.BaseExpression) -> str:
+        if isinstance(node, cst.Name):
+            defs = self.flow.defs.get(node.value, ())
+            if len(defs) == 1 and isinstance(defs[0].value, cst.Call) and self._grid_call(defs[0].value):
+                return self._key(defs[0].value)
+            return node.value
+        if isinstance(node, cst.Call) and self._grid_call(node):
+            return f"{self.flow.kernel.imports.resolve(node.func)}({_key_code(node.args[0].value)})"
+        return _key_code(node)
+
+    def _grid_call(self, call: cst.Call) -> bool:
+        return len(call.args) == 1 and self.flow.kernel.imports.is_tl(call.func, *_GRID_FNS)
+
+    def render(self, terms: Sum, first: str | None = None) -> str:
+        """`first` (code) followed by the products of `terms` as `+ a * b` / `- 2 * c`, in order."""
+        pieces = [] if first is None else [first]
+        for product, coefficient in terms.items():
+            factors = [self.factor(key) for key in sorted(product, key=self.rank.__getitem__)]
+            magnitude = abs(coefficient)
+            if magnitude != 1 or not factors:
+                factors.insert(0, str(magnitude))
+            sign = "-" if coefficient < 0 else "+"
+            text = " * ".join(factors)
+            pieces.append(f"{sign} {text}" if pieces else (f"-{text}" if sign == "-" else text))
+        return " ".join(pieces) if pieces else "0"
+
+    def factor(self, key: str) -> str:
+        """An atom's code, parenthesised unless it binds tighter than `*`."""
+        node = self.atoms[key]
+        text = _code(node)
+        return text if isinstance(node, _PLAIN_ATOMS) or node.lpar else f"({text})"
+
+
+def _constant(value: int) -> Sum:
+    return {(): value} if value else {}
+
+
+def _code(node: cst.CSTNode) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+def _key_code(node: cst.CSTNode) -> str:
+    """The code without whitespace and outer parentheses: `(i_b//4)` and `i_b // 4` are one atom."""
+    if getattr(node, "lpar", None):
+        node = node.with_changes(lpar=(), rpar=())
+    return "".join(_code(node).split())
+
+
+def added(a: Sum, b: Sum) -> Sum:
+    total = dict(a)
+    for product, coefficient in b.items():
+        total[product] = total.get(product, 0) + coefficient
+        if not total[product]:
+            del total[product]
+    return _bounded(total)
+
+
+def scaled(a: Sum, factor: int) -> Sum:
+    return {product: coefficient * factor for product, coefficient in a.items()} if factor else {}
+
+
+def multiplied(a: Sum, b: Sum) -> Sum:
+    total: Sum = {}
+    for left, x in a.items():
+        for right, y in b.items():
+            total = added(total, {tuple(sorted(left + right)): x * y})
+    return total
+
+
+def divided(a: Sum, by: Sum) -> Sum | None:
+    """`a / by` when `by` is one product that divides every product of `a`, else None."""
+    if len(by) != 1:
+        return None
+    ((divisor, scale),) = by.items()
+    quotient: Sum = {}
+    for product, coefficient in a.items():
+        rest = list(product)
+        for key in divisor:
+            if key not in rest:
+                return None
+            rest.remove(key)
+        if coefficient % scale:
+            return None
+        quotient[tuple(rest)] = coefficient // scale
+    return quotient
+
+
+def _bounded(terms: Sum) -> Sum:
+    if len(terms) > MAX_PRODUCTS:
+        raise TooComplex
+    return terms
