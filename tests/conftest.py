@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 import textwrap
 from pathlib import Path
@@ -14,6 +15,10 @@ from ascend_lint.engine import lint_source
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
 HEADER = "import triton\nimport triton.language as tl\n"
+# Child processes the tests start (the CLI, flake8, the replay workers) import the checkout under
+# test, whichever ascend_lint the environment has installed (an editable install of another
+# worktree, a wheel). tests/test_packaging.py removes this to test the installed package itself.
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
 EXPECT = re.compile(r"#\s*expect(?::\s*(?P<codes>[A-Z0-9, ]+))?\s*$")
 
 
