@@ -195,7 +195,9 @@ def _list_rules() -> int:
 
 def _show_rule(args: argparse.Namespace) -> int:
     if args.all:
-        print("\n".join(rule.documentation() for rule in all_rules()))
+        from .docs import rules_page
+
+        sys.stdout.write(rules_page())
         return EXIT_CLEAN
     rule = rule_by_selector(args.selector or "")
     if rule is None:

@@ -69,7 +69,7 @@ WRAP_MESSAGE = "cast after multiply wraps in int32: cast the index first (`tl.ca
 class ConstexprTo(Rule):
     CODE = "ASC002"
     NAME = "constexpr-to"
-    SUMMARY = "`.to()` on a constexpr/specialisable int, or an int64 cast after an int32 multiply"
+    SUMMARY = "`.to()` on a constexpr or specialisable int (`'constexpr' object has no attribute 'to'`), or an int64 cast after an int32 multiply that already wrapped"
     FIX = "safe"
     CONFIRM = Confirm({"compile": Evidence.INDEX_CAST_IR}, "both failures are the compiler's")
     REQUIRES_TEXT = (".to(",)

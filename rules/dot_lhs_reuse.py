@@ -64,7 +64,7 @@ _WRAPPERS = ("trans", "permute", "reshape", "view", "cast")
 class DotLhsReuse(Rule):
     CODE = "ASC003"
     NAME = "dot-lhs-reuse"
-    SUMMARY = "A tile is read after `tl.dot` used it as the left operand (Ascend may clobber it)"
+    SUMMARY = "A tile read after it was the left operand of `tl.dot`, which may overwrite it on Ascend"
     FIX = "unsafe"
     CONFIRM = Confirm(
         {"npu": Evidence.DEVICE_OUTPUTS, "interpret": Evidence.DOT_CLOBBER_OUTPUTS},

@@ -58,7 +58,7 @@ KNOBS = frozenset({"num_warps", "num_stages"})
 class LaunchNumWarps(Rule):
     CODE = "ASC001"
     NAME = "launch-num-warps"
-    SUMMARY = "`num_warps` / `num_stages` do nothing on Ascend; delete them"
+    SUMMARY = "`num_warps` / `num_stages` in launches, `triton.Config`, splatted launch dicts: no effect on Ascend"
     FIX = "safe"
     CONFIRM = Confirm({"compile": Evidence.LAUNCH_OPTION_IR}, "the option's effect is on the compiled kernel")
     REQUIRES_TEXT = tuple(KNOBS)

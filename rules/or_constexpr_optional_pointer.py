@@ -68,7 +68,7 @@ FlagSplit = tuple[str, tuple[cst.Name, bool], cst.BaseExpression]
 class OrConstexprOptionalPointer(Rule):
     CODE = "ASC004"
     NAME = "or-constexpr-optional-pointer"
-    SUMMARY = "A constexpr flag OR-ed with a runtime test around an optional pointer compiles `None + offset`"
+    SUMMARY = "`if FLAG or runtime:` around an optional pointer: both arms compile, `None + offset` fails"
     FIX = "unsafe"
     CONFIRM = Confirm({"compile": Evidence.NONE_POINTER_COMPILE}, "the failure is the compiler's")
     REQUIRES_TEXT = (" or ", " and ")

@@ -67,7 +67,7 @@ from ascend_lint.terms import Terms, TooComplex, added, divided, multiplied, sca
 class TaskLoopPointerAccumulation(Rule):
     CODE = "ASC006"
     NAME = "task-loop-pointer-accumulation"
-    SUMMARY = "In-place pointer advance carried across the tasks of a core-grid task loop"
+    SUMMARY = "`ptr += ...` across the tasks of a 1-D core-grid task loop (mis-compiled on Ascend)"
     FIX = "unsafe"
     CONFIRM = Confirm(
         {"npu": Evidence.DEVICE_OUTPUTS, "interpret": Evidence.FIX_OUTPUTS},

@@ -14,6 +14,8 @@ from ascend_lint.engine import lint_source
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
+# The fixture corpus with `# expect` markers (fixtures/runtime/ belongs to the replay tests).
+CORPUS = sorted(path for folder in ("triton_ascend", "cuda", "example") for path in (FIXTURES / folder).rglob("*.py"))
 HEADER = "import triton\nimport triton.language as tl\n"
 # Child processes the tests start (the CLI, flake8, the replay workers) import the checkout under
 # test, whichever ascend_lint the environment has installed (an editable install of another

@@ -1,19 +1,38 @@
-"""The published rule documentation and the links to it."""
+"""The documentation generated from the rules stays in sync with them, and links to it work."""
 
 from __future__ import annotations
 
 from conftest import REPO
+from snapshot import REGENERATE
 
+from ascend_lint.docs import TABLE_END, TABLE_START, rules_page, rules_table, with_rules_table
 from ascend_lint.registry import all_rules
 from ascend_lint.rule import heading, heading_anchor
+
+
+def test_docs_rules_md_is_the_rule_documentation() -> None:
+    published = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert published == rules_page(), f"docs/rules.md is out of date: run `{REGENERATE}`"
+
+
+def test_readme_rules_table_lists_every_rule() -> None:
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert readme == with_rules_table(readme), f"the rules table in README.md is out of date: run `{REGENERATE}`"
+    table = readme[readme.index(TABLE_START) : readme.index(TABLE_END)]
+    for rule in all_rules():
+        assert f"| {rule.CODE} | `{rule.NAME}` | {rule.FIX or '—'} |" in table
+
+
+def test_the_table_escapes_what_markdown_would_read_as_a_column() -> None:
+    for line in rules_table().splitlines():
+        assert line.replace("\\|", "").count("|") == 5, line
 
 
 def test_rule_links_point_at_the_rule_headings_of_docs_rules_md() -> None:
     """SARIF `helpUri` and rdjson `code.url` end in `#<anchor>`: the anchor GitHub gives the
     rule's heading in docs/rules.md."""
-    titles = {
-        line[2:] for line in (REPO / "docs" / "rules.md").read_text(encoding="utf-8").splitlines() if line[:2] == "# "
-    }
+    lines = (REPO / "docs" / "rules.md").read_text(encoding="utf-8").splitlines()
+    titles = {line[2:] for line in lines if line[:2] == "# "}
     assert {heading(rule.CODE, rule.NAME) for rule in all_rules()} <= titles
     # GitHub's anchors for two of those headings, as github.com renders docs/rules.md
     assert heading_anchor("ASC001", "launch-num-warps") == "launch-num-warps-asc001"

@@ -9,21 +9,18 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, REPO, expected_rows
+from conftest import CORPUS, FIXTURES, REPO, expected_rows
 
 from ascend_lint.config import Settings
 from ascend_lint.engine import lint_file
+from ascend_lint.registry import all_codes
 
-# fixtures/runtime/ belongs to the replay tests (`confirm`) and carries no markers.
-CORPUS = sorted(path for folder in ("triton_ascend", "cuda", "example") for path in (FIXTURES / folder).rglob("*.py"))
-RULE_FILES = {
-    "ASC001": "asc001_launch_num_warps.py",
-    "ASC002": "asc002_constexpr_to.py",
-    "ASC003": "asc003_dot_lhs_reuse.py",
-    "ASC004": "asc004_or_constexpr_optional_pointer.py",
-    "ASC005": "asc005_runtime_dma_branch.py",
-    "ASC006": "asc006_task_loop_pointer_accumulation.py",
-}
+RULE_FIXTURES = FIXTURES / "triton_ascend"
+
+
+def rule_fixtures(code: str) -> list[Path]:
+    """A rule's fixture files, found by name: `fixtures/triton_ascend/asc003_*.py` for ASC003."""
+    return sorted(RULE_FIXTURES.glob(f"{code.lower()}_*.py"))
 
 
 def lint(path: Path, **overrides):
@@ -40,11 +37,19 @@ def test_findings_match_markers(path: Path) -> None:
     assert not missing and not extra, f"missing: {missing}; unexpected: {extra}"
 
 
-@pytest.mark.parametrize("code", sorted(RULE_FILES))
-def test_each_rule_has_a_fixture_with_positives(code: str) -> None:
-    path = FIXTURES / "triton_ascend" / RULE_FILES[code]
-    codes = {c for _, c in expected_rows(path.read_text(encoding="utf-8"), default_code=None)}
-    assert codes == {code}
+@pytest.mark.parametrize("code", all_codes())
+def test_each_rule_has_fixtures_with_positives_of_its_own(code: str) -> None:
+    files = rule_fixtures(code)
+    assert files, f"{code} has no fixture file {RULE_FIXTURES.relative_to(REPO)}/{code.lower()}_<name>.py"
+    for path in files:
+        codes = {c for _, c in expected_rows(path.read_text(encoding="utf-8"), default_code=None)}
+        assert codes == {code}, f"{path.name} marks {sorted(codes)}"
+
+
+def test_every_rule_fixture_belongs_to_a_rule() -> None:
+    """`ascNNN_*.py` files whose code no rule has: a renamed or removed rule left them behind."""
+    named = {path.name.split("_")[0].upper() for path in RULE_FIXTURES.glob("asc*_*.py")}
+    assert named <= set(all_codes())
 
 
 def test_clean_module_is_linted_and_clean() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import EXPECT, expected_rows, found_rows, settings, snippet_source
+from conftest import EXPECT, REPO, expected_rows, found_rows, settings, snippet_source
 
 from ascend_lint.engine import lint_source
 from ascend_lint.fixer import fix_result
@@ -45,6 +45,20 @@ def test_example(rule, kind, index, code):
     assert found == expected, f"missing: {sorted(expected - found)}; unexpected: {sorted(found - expected)}\n{source}"
 
 
+def test_every_rule_module_defines_one_rule_with_its_own_code_and_name():
+    """The registry finds rules by looking: a module whose class is not a `Rule` would be
+    silently skipped, two rules in one module would break "one rule, one module"."""
+    modules = sorted(path.stem for path in (REPO / "rules").glob("*.py") if path.stem != "__init__")
+    assert sorted(rule.__module__.rpartition(".")[2] for rule in all_rules()) == modules
+    for attribute in ("CODE", "NAME"):
+        values = [getattr(rule, attribute) for rule in all_rules()]
+        assert len(set(values)) == len(values), f"duplicate {attribute}: {values}"
+    assert all(
+        re.fullmatch(r"ASC\d{3}", rule.CODE) and re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.NAME)
+        for rule in all_rules()
+    )
+
+
 @pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.CODE)
 def test_rule_is_documented(rule):
     doc = rule.documentation()
@@ -63,6 +77,21 @@ def test_example_fix(rule, example):
     result, _ = fix_result(lint_source(source, "snippet.py", only_rule), only_rule, unsafe=example.unsafe_fixes)
     assert result.error is None, result.error
     assert _without_markers(result.source) == _without_markers(snippet_source(example.fixed)[0])
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.CODE)
+def test_declared_fix_is_the_fix_the_rule_emits(rule):
+    """`FIX` (what `rules`, the README and docs say) agrees with what the rule does: the
+    applicability of every fix it emits on its INVALID examples, and an example of the fixed
+    code exactly when it has a fix."""
+    emitted = set()
+    for example in rule.INVALID:
+        source, _ = snippet_source(_code(example))
+        findings = lint_source(source, "snippet.py", settings(select=[rule.CODE])).findings
+        emitted |= {f.fix.applicability for f in findings if f.fix is not None}
+    assert emitted == ({rule.FIX} if rule.FIX else set())
+    shows_fixed_code = any(isinstance(e, Example) and e.fixed is not None for e in rule.INVALID)
+    assert shows_fixed_code == bool(rule.FIX)
 
 
 def _without_markers(source: str) -> str:
