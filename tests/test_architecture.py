@@ -7,6 +7,7 @@ import ast
 import re
 from collections.abc import Iterator
 from fnmatch import fnmatchcase
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -40,6 +41,7 @@ def _runtime_imports(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
         stack.extend(ast.iter_child_nodes(node))
 
 
+@cache
 def import_graph() -> dict[str, set[str]]:
     """Module -> the project modules it imports."""
     known = modules()
