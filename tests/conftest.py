@@ -17,10 +17,24 @@ FIXTURES = REPO / "fixtures"
 # The fixture corpus with `# expect` markers (fixtures/runtime/ belongs to the replay tests).
 CORPUS = sorted(path for folder in ("triton_ascend", "cuda", "example") for path in (FIXTURES / folder).rglob("*.py"))
 HEADER = "import triton\nimport triton.language as tl\n"
-# Child processes the tests start (the CLI, flake8, the replay workers) import the checkout under
-# test, whichever ascend_lint the environment has installed (an editable install of another
-# worktree, a wheel). tests/test_packaging.py removes this to test the installed package itself.
-os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), os.environ.get("PYTHONPATH")]))
+
+# Child processes the tests start (the console script, `python -m ascend_lint` in a temporary
+# project, flake8 loading the plugin, the replay workers) run this checkout's code, not whatever
+# copy the environment has installed (an editable install of another worktree, a wheel).
+_INHERITED_PYTHONPATH = os.environ.get("PYTHONPATH")
+os.environ["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO), _INHERITED_PYTHONPATH]))
+
+
+def installed_environment() -> dict[str, str]:
+    """The environment without that entry: for child processes that must import an installed
+    copy (a built wheel, a pre-commit hook environment) or another checkout."""
+    env = dict(os.environ)
+    env.pop("PYTHONPATH")
+    if _INHERITED_PYTHONPATH:
+        env["PYTHONPATH"] = _INHERITED_PYTHONPATH
+    return env
+
+
 EXPECT = re.compile(r"#\s*expect(?::\s*(?P<codes>[A-Z0-9, ]+))?\s*$")
 
 

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import installed_environment
 from kernel_samples import copy_checkout, git
 
 RULE_MODULE = "rules/dummy_device_print.py"
@@ -80,7 +81,8 @@ def k(x):
 
 def run(repo: Path, *args: str) -> subprocess.CompletedProcess[str]:
     """`python ARGS` in the copy, importing the copy's ascend_lint (as from a repository root)."""
-    return subprocess.run([sys.executable, *args], cwd=repo, capture_output=True, text=True, timeout=900)
+    env = installed_environment()  # the copy's code: not this checkout's (nor an installed one: cwd comes first)
+    return subprocess.run([sys.executable, *args], cwd=repo, env=env, capture_output=True, text=True, timeout=900)
 
 
 @pytest.fixture(scope="module")

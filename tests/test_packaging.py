@@ -11,7 +11,6 @@ next to it (`ascend_lint/__init__.py` reaches `rules/` there): both must lint th
 from __future__ import annotations
 
 import json
-import os
 import site
 import subprocess
 import sys
@@ -20,7 +19,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import REPO, installed_environment
 from kernel_samples import copy_checkout
 
 from ascend_lint.config import load_settings
@@ -29,17 +28,13 @@ from ascend_lint.engine import lint_paths
 EXAMPLE = "fixtures/example"
 
 
-# What the installed package's processes see: no PYTHONPATH pointing back at the checkout.
-INSTALLED_ENV = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
-
-
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The wheel built from this checkout (uncommitted work included), by pip and setuptools."""
     source = copy_checkout(tmp_path_factory.mktemp("source"))
     out = tmp_path_factory.mktemp("wheel")
     command = [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-w", str(out), str(source)]
-    done = subprocess.run(command, capture_output=True, text=True, env=INSTALLED_ENV)
+    done = subprocess.run(command, env=installed_environment(), capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     (built,) = out.glob("ascend_lint-*.whl")
     return built
@@ -56,12 +51,11 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
         capture_output=True,
         text=True,
         check=True,
-        env=INSTALLED_ENV,
     ).stdout.strip()
     # the dependencies, from the running environment (after the venv's own site-packages)
     Path(purelib, "dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
     command = [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", str(wheel)]
-    done = subprocess.run(command, capture_output=True, text=True, env=INSTALLED_ENV)
+    done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     return root / "bin"
 
@@ -81,7 +75,11 @@ def test_the_installed_package_is_the_one_the_console_script_runs(installed: Pat
     """Away from the repository, `ascend_lint.rules` comes from the virtualenv, not the checkout."""
     code = "import ascend_lint.rules, ascend_lint.runtime_check as r; print(ascend_lint.rules.__file__, r.__file__)"
     done = subprocess.run(
-        [str(installed / "python"), "-c", code], cwd=tmp_path, capture_output=True, text=True, env=INSTALLED_ENV
+        [str(installed / "python"), "-c", code],
+        cwd=tmp_path,
+        env=installed_environment(),
+        capture_output=True,
+        text=True,
     )
     assert done.returncode == 0, done.stderr
     prefix = str(installed.parent)
@@ -98,9 +96,9 @@ def test_check_from_the_repository_root_with_a_regular_install(installed: Path, 
     done = subprocess.run(
         [*command, "check", EXAMPLE, "--output-format", "json"],
         cwd=REPO,
+        env=installed_environment(),
         capture_output=True,
         text=True,
-        env=INSTALLED_ENV,
     )
     assert (done.returncode, done.stderr) == (1, "")  # findings, and no traceback (also status 1)
     reported = {(f["code"], f["location"]["row"], f["location"]["column"]) for f in json.loads(done.stdout)}

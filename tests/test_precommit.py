@@ -7,12 +7,12 @@ side to share the wait.
 
 from __future__ import annotations
 
-import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import installed_environment
 from kernel_samples import BAD_PATH, CUDA_PATH, GOOD_PATH, copy_checkout, git, write_project
 
 CHECKOUT = Path(__file__).resolve().parents[1]
@@ -62,7 +62,7 @@ def runs(tmp_path_factory: pytest.TempPathFactory, projects: dict[str, Path]) ->
     """`pre-commit try-repo <copy> HOOK --files FILE` for each of RUNS, side by side."""
     require_package_index(tmp_path_factory.mktemp("pip"))
     hook_repo = copy_checkout(tmp_path_factory.mktemp("hook-repo"))
-    env = {**os.environ, "PRE_COMMIT_HOME": str(tmp_path_factory.mktemp("pre-commit-home"))}
+    env = {**installed_environment(), "PRE_COMMIT_HOME": str(tmp_path_factory.mktemp("pre-commit-home"))}
     started = {
         name: subprocess.Popen(
             [

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from conftest import installed_environment
 from kernel_samples import copy_checkout, git
 
 TOOLS = Path(sys.executable).parent
@@ -29,7 +30,7 @@ def checkout(tmp_path: Path) -> Path:
 def run_hooks(repo: Path) -> tuple[dict[str, str], str]:
     """Each hook's status (Passed / Failed) after `pre-commit run --all-files`, and the output."""
     env = {
-        **os.environ,
+        **installed_environment(),
         "PATH": f"{TOOLS}{os.pathsep}{os.environ.get('PATH', '')}",
         "PRE_COMMIT_HOME": str(repo.parent / "pre-commit-home"),
     }
