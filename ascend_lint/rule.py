@@ -29,7 +29,7 @@ from .imports import ImportMap
 from .kernels import Kernel
 from .model import Applicability, Fact, Finding
 
-__all__ = ["Confirm", "Evidence", "Example", "Finding", "Kernel", "ModuleContext", "Report", "Rule"]
+__all__ = ["Confirm", "Evidence", "Example", "Finding", "HostIndex", "Kernel", "ModuleContext", "Report", "Rule"]
 
 _LEAVES = (
     cst.Name,
@@ -188,7 +188,7 @@ class Rule:
 
     CODE: ClassVar[str]  # ASCnnn: stable, public (noqa comments, configs, SARIF)
     NAME: ClassVar[str]  # kebab-case, stable, public
-    SUMMARY: ClassVar[str]  # one line for `ascend-lint rules`
+    SUMMARY: ClassVar[str]  # one line: `ascend-lint rules`, SARIF, the README table
     FIX: ClassVar[Applicability | None] = None
     # The rule only runs on files containing one of these strings (cheap pre-filter).
     REQUIRES_TEXT: ClassVar[tuple[str, ...]] = ()
