@@ -54,7 +54,10 @@ def installed(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
     ).stdout.strip()
     # the dependencies, from the running environment (after the venv's own site-packages)
     Path(purelib, "dependencies.pth").write_text("\n".join(site.getsitepackages()) + "\n")
-    command = [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", str(wheel)]
+    # --ignore-installed: the running environment may hold ascend-lint too (CI installs it); its
+    # copy is visible through the .pth line, but the virtualenv gets its own.
+    command = [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index"]
+    command += ["--ignore-installed", str(wheel)]
     done = subprocess.run(command, capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
     return root / "bin"
