@@ -10,13 +10,11 @@ from fnmatch import fnmatchcase
 from functools import cache
 from pathlib import Path
 
-import pytest
 from conftest import REPO
 
 PACKAGE = "ascend_lint"
 # Source folder -> installed name: rules/ and runtime_check/ install inside ascend_lint.
 FOLDERS = {"ascend_lint": PACKAGE, "rules": f"{PACKAGE}.rules", "runtime_check": f"{PACKAGE}.runtime_check"}
-RUNTIME = f"{PACKAGE}.runtime_check"
 
 
 def modules() -> dict[str, Path]:
@@ -111,19 +109,8 @@ def layer_of(module: str, layers: dict[str, int]) -> int | None:
     return exact if exact is not None else next((n for p, n in layers.items() if fnmatchcase(module, p)), None)
 
 
-def test_no_import_circles_outside_runtime_check() -> None:
-    circles = [c for c in import_circles(import_graph()) if not any(m.startswith(RUNTIME) for m in c)]
-    assert not circles, f"import circles: {circles}"
-
-
-@pytest.mark.xfail(
-    strict=True,
-    reason="runtime_check still has import circles (backends, interpret, npu, value_evidence, value_worker, "
-    "worker; and cli <-> runtime_check.cli); the runtime part of issue 9 regroups it. Remove this mark then.",
-)
-def test_no_import_circles_in_runtime_check() -> None:
-    circles = [c for c in import_circles(import_graph()) if any(m.startswith(RUNTIME) for m in c)]
-    assert not circles, f"import circles: {circles}"
+def test_no_import_circles() -> None:
+    assert not import_circles(import_graph()), f"import circles: {import_circles(import_graph())}"
 
 
 def test_every_module_has_a_documented_layer() -> None:
@@ -150,4 +137,5 @@ def test_the_checks_see_circles_and_upward_imports() -> None:
     assert "ascend_lint.kernels" not in graph["ascend_lint.flow"]  # only under TYPE_CHECKING
     assert "ascend_lint.reporters.shared" in graph["ascend_lint.reporters.github"]
     assert "ascend_lint.rule" in graph["ascend_lint.rules.runtime_dma_branch"]
+    assert "ascend_lint.runtime_check.backends" in graph["ascend_lint.runtime_check.cli"]
     assert import_circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]

@@ -1,7 +1,6 @@
 """How ``confirm`` is put together: no import circles, one place per rule, no hidden errors.
 
-- the import graph of ``ascend_lint``, ``rules`` and ``runtime_check`` (built with ``ast`` from
-  the sources, deferred imports included, ``if TYPE_CHECKING:`` blocks left out) is acyclic;
+- (the import graph, runtime_check included, has no circle: tests/test_architecture.py);
 - every backend a rule's ``CONFIRM`` names collects the evidence it declares, and a new rule
   module that declares an existing evidence kind is confirmed with no ``runtime_check`` edit;
 - ``confirm`` works with the repository root as the working directory, says what to install
@@ -34,71 +33,6 @@ PACKAGES["ascend_lint.runtime_check"] = REPO / "runtime_check"
 RUNTIME = REPO / "fixtures" / "runtime"
 NO_COMPILER = missing_reason()
 needs_compiler = pytest.mark.skipif(NO_COMPILER is not None, reason=f"runtime extra missing: {NO_COMPILER}")
-
-
-def _modules() -> dict[str, Path]:
-    modules = {}
-    for package, folder in PACKAGES.items():
-        for path in folder.rglob("*.py"):
-            parts = [p for p in path.relative_to(folder).with_suffix("").parts if p != "__init__"]
-            if package == "ascend_lint" and parts and parts[0] in ("rules", "runtime_check"):
-                continue
-            modules[".".join([package, *parts])] = path
-    return modules
-
-
-def _imported(name: str, path: Path, known: dict[str, Path]) -> set[str]:
-    """The project modules ``name`` imports (a ``from pkg import sub`` names the submodule)."""
-    tree = ast.parse(path.read_text())
-    for node in ast.walk(tree):
-        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-            node.body = []
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found |= {alias.name for alias in node.names}
-        elif isinstance(node, ast.ImportFrom):
-            base = package.split(".")[: len(package.split(".")) - node.level + 1] if node.level else []
-            module = ".".join([*base, node.module] if node.module else base)
-            submodules = {f"{module}.{alias.name}" for alias in node.names} & known.keys()
-            found |= submodules or {module}
-    return (found & known.keys()) - {name}
-
-
-def _cycle(graph: dict[str, set[str]]) -> list[str] | None:
-    """One import cycle of the graph, or None."""
-    state: dict[str, int] = {}  # 1: on the current path, 2: done
-    path: list[str] = []
-
-    def visit(node: str) -> list[str] | None:
-        state[node] = 1
-        path.append(node)
-        for target in sorted(graph[node]):
-            if state.get(target) == 1:
-                return [*path[path.index(target) :], target]
-            if target not in state and (found := visit(target)):
-                return found
-        state[node] = 2
-        path.pop()
-        return None
-
-    for node in sorted(graph):
-        if node not in state and (found := visit(node)):
-            return found
-    return None
-
-
-def test_the_import_graph_has_no_cycle():
-    modules = _modules()
-    graph = {name: _imported(name, path, modules) for name, path in modules.items()}
-
-    assert "ascend_lint.runtime_check.backends" in graph["ascend_lint.runtime_check.cli"]  # the graph is real
-    assert _cycle(graph) is None, " -> ".join(_cycle(graph) or [])
-
-
-def test_the_cycle_finder_finds_a_cycle():
-    assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": set()}) == ["a", "b", "c", "a"]
 
 
 def _collects(backend: str) -> frozenset:
