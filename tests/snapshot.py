@@ -2,7 +2,8 @@
 
 One file per fixture under tests/snapshots/ (same relative path, `.snap` appended), pinning
 each finding as ruff's snapshots do: code and name, range, message, the source excerpt under
-the range, the related locations and the fix (applicability, message, exact edits).
+the range, the related locations, the fix (applicability, message, exact edits) or why there
+is none, and the facts `confirm` receives.
 tests/test_snapshots.py compares; `python tests/regenerate.py` rewrites them.
 """
 
@@ -59,10 +60,12 @@ def _finding(finding: Finding, lines: list[str]) -> list[str]:
         out.append(f"  related {_range(related.location, related.end_location)}: {related.message}")
         out += _excerpt(lines, related.location, related.end_location)
     if finding.fix is None:
-        out.append("  no fix")
+        out.append(f"  no fix: {finding.no_fix_reason}" if finding.no_fix_reason else "  no fix")
     else:
         out.append(f"  fix ({finding.fix.applicability}): {finding.fix.message}")
         out += [f"    {_edit(edit)}" for edit in finding.fix.edits]
+    if finding.facts:
+        out.append("  facts: " + ", ".join(f"{key}={value!r}" for key, value in sorted(finding.facts.items())))
     return [*out, ""]
 
 
