@@ -90,6 +90,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--statistics", action="store_true", help="print the number of findings per rule")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    check.add_argument("--verbose", action="store_true", help="print the traceback of an internal error")
+    check.add_argument(
+        "--timeout-per-file",
+        type=float,
+        default=Settings.timeout_per_file,
+        metavar="SECONDS",
+        help="give up on a file after this long, with an error, and go on (default: %(default)g; 0: no limit)",
+    )
 
     rule = commands.add_parser("rule", help="print a rule's documentation")
     rule.add_argument("selector", nargs="?", help="a code (ASC003) or name (dot-lhs-reuse)")
@@ -131,6 +139,7 @@ def _check(args: argparse.Namespace) -> int:
     from .reporters import render
 
     settings = settings_from(args)
+    settings.timeout_per_file = args.timeout_per_file or None
     results = lint_requested(args, settings)
     stdin_result = results[0] if "-" in args.paths else None
     report = sys.stdout
@@ -158,6 +167,8 @@ def _check(args: argparse.Namespace) -> int:
             if error.location is not None:
                 where += f":{error.location.row}:{error.location.column}"
             print(f"{where}: error: {error.message}", file=sys.stderr)
+            if args.verbose and error.detail:
+                print(error.detail, end="", file=sys.stderr)
     report.write(render(args.output_format, results, settings))
     if args.statistics:
         counts = Counter((f.code, f.name) for r in results for f in r.findings)

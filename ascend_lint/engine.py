@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import os
 import re
+import signal
+import threading
+import traceback
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from types import CodeType
 
 import libcst as cst
 
@@ -13,9 +18,9 @@ from . import source as sources
 from .config import Settings
 from .fixes import FixPlan, plan_edits
 from .imports import ImportMap
-from .kernels import find_kernels
+from .kernels import Kernel, find_kernels
 from .model import Diagnostic, FileResult, Finding, Fix, Position, Related
-from .positions import node_layout
+from .positions import LineIndex, node_layout
 from .registry import all_rules
 from .rule import ModuleContext, Report, Rule
 
@@ -76,7 +81,9 @@ def lint_source(
     check_target: bool = True,
     apply_noqa: bool = True,
 ) -> FileResult:
-    """Lint text already in memory. Files that are not Ascend code get no findings."""
+    """Lint text already in memory (a BOM is dropped, as when reading a file). Files that are not
+    Ascend code get no findings."""
+    source = source.removeprefix("\ufeff")
     result = FileResult(filename, source=source)
     if check_target and not settings.is_target(filename, source):
         result.checked = False
@@ -84,64 +91,110 @@ def lint_source(
     codes = settings.enabled_codes(filename) - _disabled_for_file(source)
     rules = [rule() for rule in all_rules() if rule.CODE in codes and rule.applies_to(source)]
     try:
-        if not rules:
-            sources.check_syntax(source)
-            return result
-        module = sources.parse(source)
-        imports = ImportMap(module)
-        context = ModuleContext(filename, source, module, imports, find_kernels(module, imports))
-        reports = list(_run_rules(rules, context))
-        result.findings = _findings(context, reports)
+        with time_budget(settings.timeout_per_file):
+            if not rules:
+                sources.compile_python(source)
+                return result
+            parsed = sources.parse(source)
+            imports = ImportMap(parsed.module)
+            context = ModuleContext(filename, source, parsed.module, imports, find_kernels(parsed.module, imports))
+            reports = list(_run_rules(rules, context))
+            result.findings = _findings(context, reports, parsed.code)
+    except FileTimeout:
+        result.error = Diagnostic(filename, timeout_message("lint", settings.timeout_per_file))
     except sources.SourceError as exc:
         result.error = sources.diagnostic(filename, exc)
     except RecursionError:
         result.error = Diagnostic(filename, "too deeply nested to analyse")
-    except Exception as exc:  # a bug in ascend-lint must not stop the other files
-        result.error = Diagnostic(filename, f"internal error ({type(exc).__name__}: {exc}); please report it")
+    except Exception as exc:  # a bug in ascend-lint (see the contract in source.py)
+        result.error = internal_error(filename, exc)
     if apply_noqa and result.findings:
-        lines = source.splitlines()
+        lines = LineIndex(source).lines()
         result.findings = [f for f in result.findings if not _suppressed(f, lines)]
     return result
 
 
-def _run_rules(rules: Iterable[Rule], context: ModuleContext) -> Iterator[tuple[Rule, Report, str | None]]:
+class FileTimeout(BaseException):
+    """A file's time budget (`--timeout-per-file`) ran out. Not an Exception: no handler of a bug
+    may swallow it."""
+
+
+_budget_active = False
+
+
+@contextmanager
+def time_budget(seconds: float | None) -> Iterator[None]:
+    """Raise FileTimeout in the block after `seconds`. Enforced with SIGALRM, so only on Unix and
+    in the main thread (elsewhere the block runs unbounded); a budget inside another is the
+    outer one's."""
+    global _budget_active
+    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+    if not seconds or _budget_active or not usable:
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        raise FileTimeout
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    _budget_active = True
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        _budget_active = False
+
+
+def timeout_message(what: str, seconds: float | None) -> str:
+    return f"took longer than {seconds:g} s to {what} (--timeout-per-file); skipped"
+
+
+def internal_error(filename: str, exc: Exception) -> Diagnostic:
+    """A bug met while handling `filename`: the one-line diagnostic and, for --verbose, the traceback."""
+    return Diagnostic(
+        filename,
+        f"internal error ({type(exc).__name__}: {exc}); please report it (--verbose shows the traceback)",
+        detail="".join(traceback.format_exception(exc)),
+    )
+
+
+def _run_rules(rules: Iterable[Rule], context: ModuleContext) -> Iterator[tuple[Rule, Report, Kernel | None]]:
     for rule in rules:
         for report in rule.check_module(context):
             yield rule, report, None
         for kernel in context.kernels:
             for report in rule.check_kernel(kernel, context):
-                yield rule, report, kernel.name
+                yield rule, report, kernel
 
 
-def _findings(context: ModuleContext, reports: list[tuple[Rule, Report, str | None]]) -> list[Finding]:
+def _findings(
+    context: ModuleContext, reports: list[tuple[Rule, Report, Kernel | None]], code: CodeType
+) -> list[Finding]:
     if not reports:
         return []
-    wanted: list[cst.CSTNode] = []
-    for _, report, _ in reports:
-        wanted.append(report.node)
-        if report.end_node is not None:
-            wanted.append(report.end_node)
-        wanted.extend(node for node, _ in report.related)
-        if isinstance(report.fix, FixPlan):
-            wanted.extend(report.fix.nodes())
-    ranges, indents = node_layout(context.module, wanted)
-    findings: dict[tuple[str, Position, str], Finding] = {}
+    hints = _where_to_look(context.kernels, reports)
+    layout = node_layout(context.source, context.module, code, hints, {n: f for n, f in hints.items() if f})
+    findings: dict[tuple[str, Position, Position, str], Finding] = {}
+    fixes: dict[int, Fix] = {}  # id(plan) -> its fix: findings may share a plan (a `.to` chain)
     for rule, report, kernel in reports:
-        start, end = ranges[report.node]
+        start, end = layout.range(report.node)
         if report.end_node is not None:
-            end = ranges[report.end_node][1]
-        related = tuple(
-            Related(context.filename, ranges[node][0], ranges[node][1], message) for node, message in report.related
-        )
+            end = layout.range(report.end_node)[1]
+        related = tuple(Related(context.filename, *layout.range(node), message) for node, message in report.related)
         fix, no_fix_reason = None, None
-        if isinstance(report.fix, FixPlan):
-            plan = report.fix
-            fix = Fix(plan.applicability, plan.message, plan_edits(context.module, plan, ranges, indents))
-        elif report.fix is not None:
-            no_fix_reason = report.fix.reason
+        plan = report.fix
+        if isinstance(plan, FixPlan):
+            if id(plan) not in fixes:
+                fixes[id(plan)] = Fix(plan.applicability, plan.message, plan_edits(context.module, plan, layout))
+            fix = fixes[id(plan)]
+        elif plan is not None:
+            no_fix_reason = plan.reason
         message = report.message
         if related:
             message = message.replace("{related_line}", str(related[0].location.row))
+        name = kernel.name if kernel else None
         finding = Finding(
             rule.CODE,
             rule.NAME,
@@ -149,14 +202,44 @@ def _findings(context: ModuleContext, reports: list[tuple[Rule, Report, str | No
             context.filename,
             start,
             end,
-            kernel,
+            name,
             related,
             fix,
             dict(report.facts),
             no_fix_reason,
         )
-        findings.setdefault((finding.code, start, finding.message), finding)
+        findings.setdefault((finding.code, start, end, finding.message), finding)
     return sorted(findings.values(), key=lambda f: (f.location, f.code))
+
+
+def _where_to_look(
+    kernels: list[Kernel], reports: list[tuple[Rule, Report, Kernel | None]]
+) -> dict[cst.CSTNode, cst.FunctionDef | None]:
+    """Every node the reports name -> the function holding it, where its position is looked for
+    first: the report's `within`, else its kernel, else a kernel whose decorators hold it (an
+    autotune config), else None (looked for from the top of the file)."""
+    hints: dict[cst.CSTNode, cst.FunctionDef | None] = {}
+    in_decorators: dict[cst.CSTNode, cst.FunctionDef] | None = None
+    for _, report, kernel in reports:
+        nodes = [report.node, *(node for node, _ in report.related)]
+        if report.end_node is not None:
+            nodes.append(report.end_node)
+        if isinstance(report.fix, FixPlan):
+            nodes.extend(report.fix.nodes())
+        within = report.within or (kernel.node if kernel else None)
+        if within is None and in_decorators is None:
+            in_decorators = {node: k.node for k in kernels for d in k.node.decorators for node in _subtree(d)}
+        for node in nodes:
+            hints.setdefault(node, within or (in_decorators or {}).get(node))
+    return hints
+
+
+def _subtree(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        yield node
+        stack.extend(node.children)
 
 
 def _disabled_for_file(source: str) -> frozenset[str]:

@@ -1,33 +1,38 @@
 """Apply fixes to files: safe ones with `--fix`, unsafe ones too with `--unsafe-fixes`.
 
-Per file, a pass applies every applicable fix that does not overlap one taken before it, then
-re-lints the new text; passes repeat until no applicable fix is left. The result must parse
-(libcst, and `compile()` when the original compiled): otherwise the file is left untouched and
-an error is reported. Only changed files are written, atomically (a temporary file in the same
-folder, then `os.replace`), keeping the file's permissions, encoding and line endings.
+One pass per file: every applicable fix that does not overlap one taken before it (in source
+order) is applied at once, then the file is re-linted once to verify it. Fixes are planned
+whole (the ASC002 fix rewrites a `.to(...)` chain in one edit), so one pass leaves nothing a
+second would fix except fixes that overlapped a taken one; those stay reported. Time is linear
+in the file: one lint, one edit pass, one `ast` parse, one re-lint.
+
+The result must be valid for CPython (and libcst), and every name the edits read must resolve
+(`names.py`); otherwise the file is left untouched and an error is reported. Only changed files
+are written, atomically (a temporary file in the same folder, then `os.replace`), keeping the
+file's permissions, encoding (the one `source.detect_encoding` read it in) and line endings.
 """
 
 from __future__ import annotations
 
+import ast
 import contextlib
 import dataclasses
 import difflib
-import io
 import os
 import stat
 import tempfile
-import tokenize
 import warnings
 from collections import Counter
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from . import source as sources
 from .config import Settings
-from .engine import lint_source, relative_display
-from .fixes import apply_edits
+from .engine import FileTimeout, lint_source, relative_display, time_budget, timeout_message
+from .fixes import edited
 from .model import Diagnostic, Edit, FileResult, Finding, Fix, Position
-
-MAX_PASSES = 20
+from .names import name_reads, unresolved
+from .positions import LineIndex
 
 
 @dataclass
@@ -88,76 +93,100 @@ def apply_fixes(results: list[FileResult], settings: Settings, *, unsafe: bool, 
 
 def fix_result(result: FileResult, settings: Settings, *, unsafe: bool) -> tuple[FileResult, FixedFile | None]:
     """Fix one linted file in memory: the re-linted result and the change (None if unchanged)."""
-    if result.error is not None or result.source is None or not _applicable(result.findings, unsafe):
+    try:
+        with time_budget(settings.timeout_per_file):
+            return _fix_once(result, settings, unsafe)
+    except FileTimeout:
+        return _rejected(
+            result, timeout_message("fix", settings.timeout_per_file).replace("skipped", "file left unchanged")
+        )
+
+
+def _fix_once(result: FileResult, settings: Settings, unsafe: bool) -> tuple[FileResult, FixedFile | None]:
+    fixes = [finding.fix for finding in _fixable(result.findings, unsafe) if finding.fix is not None]
+    if result.error is not None or result.source is None or not fixes:
         return result, None
-    fixed = FixedFile(result.filename, result.source, result.source)
-    current = result
-    for _ in range(MAX_PASSES):
-        fixes = _applicable(current.findings, unsafe)
-        chosen = _non_overlapping(fixes)
-        text = apply_edits(fixed.fixed, [edit for fix in chosen for edit in fix.edits])
-        if not fixes or text == fixed.fixed:
-            return current, fixed if fixed.fixed != fixed.original else None
-        applied = {fix.edits for fix in chosen}
-        repaired = [(f.code, f.fix) for f in current.findings if f.fix is not None and f.fix.edits in applied]
-        problem = syntax_problem(fixed.original, text, result.filename)
-        if problem is not None:
-            codes = ", ".join(sorted({code for code, _ in repaired}))
-            return _rejected(result, f"fixes for {codes} would produce invalid code ({problem}); file left unchanged")
-        fixed.counts.update((code, fix.message) for code, fix in repaired)
-        fixed.fixed = text
-        current = lint_source(text, result.filename, settings)
-        if current.error is not None:
-            reason = current.error.message
-            return _rejected(result, f"the fixed file could not be linted ({reason}); file left unchanged")
-    return _rejected(result, f"fixes did not settle after {MAX_PASSES} passes; file left unchanged")
+    chosen = _non_overlapping(fixes)
+    text, spans = edited(result.source, [edit for fix in chosen for edit in fix.edits])
+    if text == result.source:
+        return result, None
+    codes = ", ".join(sorted({f.code for f in result.findings if f.fix in chosen}))
+    problem = introduced_problem(result.source, text, spans)
+    if problem is not None:
+        return _rejected(result, f"fixes for {codes} would {problem}; file left unchanged")
+    current = lint_source(text, result.filename, settings)
+    if current.error is not None:
+        reason = current.error.message
+        return _rejected(result, f"the fixed file could not be linted ({reason}); file left unchanged")
+    counts = _fix_counts(result.findings, unsafe) - _fix_counts(current.findings, unsafe)
+    return current, FixedFile(result.filename, result.source, text, counts)
 
 
-def _applicable(findings: list[Finding], unsafe: bool) -> list[Fix]:
+def _fix_counts(findings: list[Finding], unsafe: bool) -> Counter[tuple[str, str]]:
+    return Counter((f.code, f.fix.message) for f in _fixable(findings, unsafe) if f.fix is not None)
+
+
+def _fixable(findings: list[Finding], unsafe: bool) -> list[Finding]:
+    """The findings whose fix this run applies."""
     wanted = ("safe", "unsafe") if unsafe else ("safe",)
-    return [f.fix for f in findings if f.fix is not None and f.fix.applicability in wanted]
+    return [f for f in findings if f.fix is not None and f.fix.applicability in wanted]
 
 
 def _non_overlapping(fixes: list[Fix]) -> set[Fix]:
-    """Fixes in source order, skipping any that touches text an earlier one edits."""
+    """Fixes in source order, skipping any that touches text an earlier one edits; of fixes that
+    start at one place the widest comes first (it rewrites the others' text as a whole)."""
     chosen: set[Fix] = set()
     taken: list[Edit] = []
-    for fix in sorted(set(fixes), key=lambda f: [(e.start, e.end, e.content) for e in f.edits]):
+    for fix in sorted(set(fixes), key=lambda f: [(e.start, _reversed(e.end), e.content) for e in f.edits]):
         if not any(_overlap(edit, other) for edit in fix.edits for other in taken):
             chosen.add(fix)
             taken.extend(fix.edits)
     return chosen
 
 
+def _reversed(position: Position) -> tuple[int, int]:
+    return -position.row, -position.column
+
+
 def _overlap(a: Edit, b: Edit) -> bool:
-    """Edits that share text, or insert at the same place (their order would be arbitrary)."""
-    return a.start == b.start or (a.start < b.end and b.start < a.end)
+    """Edits that share text, or both insert at one place (their order would be arbitrary). An
+    insertion where a replacement starts or ends is not an overlap: it goes before or after."""
+    both_insert = a.start == a.end and b.start == b.end
+    return (both_insert and a.start == b.start) or (a.start < b.end and b.start < a.end)
 
 
-def syntax_problem(original: str, fixed: str, filename: str) -> str | None:
-    """Why `fixed` is not valid Python where `original` was, or None."""
-    try:
-        sources.parse(fixed)
-    except sources.SourceError as exc:
-        return _located(str(exc), exc.location)
-    error = _compile_error(fixed, filename)
-    if error is not None and _compile_error(original, filename) is None:
-        return error
-    return None
-
-
-def _compile_error(text: str, filename: str) -> str | None:
+def introduced_problem(original: str, fixed: str, spans: list[tuple[int, int]]) -> str | None:
+    """Why the fixed text is worse than the original: a syntax error, or names the edits read
+    (in `spans`) that resolve nowhere although they did, or did not occur, in the original."""
     try:
         with warnings.catch_warnings():  # e.g. invalid escape sequences: not ours to report
             warnings.simplefilter("ignore")
-            compile(text, filename, "exec", dont_inherit=True)
-    except (SyntaxError, ValueError) as exc:
-        return f"{type(exc).__name__}: {getattr(exc, 'msg', exc)} at line {getattr(exc, 'lineno', '?')}"
+            tree = ast.parse(fixed)
+            compile(tree, "<fixed>", "exec", dont_inherit=True)  # errors the compiler finds: `f(a=1, a=2)`
+    except SyntaxError as exc:
+        return f"produce invalid code (SyntaxError: {exc.msg} at line {exc.lineno})"
+    except (RecursionError, MemoryError, ValueError) as exc:
+        return f"produce code that cannot be compiled ({type(exc).__name__})"
+    missing = set(unresolved(tree, list(_reads_within(tree, fixed, spans))))
+    if missing:
+        before = ast.parse(original)
+        missing -= set(unresolved(before, list(name_reads(before))))
+    if missing:
+        return f"read undefined names ({', '.join(sorted(missing))})"
     return None
 
 
-def _located(message: str, location: Position | None) -> str:
-    return f"{message} at line {location.row}" if location is not None else message
+def _reads_within(tree: ast.Module, text: str, spans: list[tuple[int, int]]) -> Iterator[ast.Name]:
+    """The names read inside the spans (offsets of `text`)."""
+    index = LineIndex(text)
+    rows = {row for start, end in spans for row in range(index.position(start).row, index.position(end).row + 1)}
+    for read in name_reads(tree):
+        if read.lineno in rows:
+            start = index.starts[read.lineno - 1]
+            before = text[start : start + read.col_offset].encode("utf-8")[: read.col_offset]  # ast counts bytes
+            offset = start + len(before.decode("utf-8", "ignore"))
+            if any(begin <= offset < end for begin, end in spans):
+                yield read
 
 
 def _rejected(result: FileResult, message: str) -> tuple[FileResult, None]:
@@ -174,8 +203,7 @@ def write_fixed(fixed: FixedFile) -> Diagnostic | None:
             data = handle.read()
         if sources.decode(data) != fixed.original:
             return Diagnostic(fixed.filename, "the file changed while it was being fixed; left unchanged")
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-        replace_atomically(path, fixed.fixed.encode(encoding))
+        replace_atomically(path, fixed.fixed.encode(sources.detect_encoding(data)))
     except (OSError, UnicodeError, sources.SourceError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return Diagnostic(fixed.filename, f"cannot write the fixes: {reason}")

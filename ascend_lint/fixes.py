@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 from .model import Applicability, Edit, Finding, Position
-from .positions import NEWLINE, Range
+from .positions import Layout, LineIndex
 
 _NEWLINE_AT_END = re.compile(r"(\r\n?|\n)\Z")
 
@@ -165,46 +165,72 @@ def render(module: cst.Module, old: cst.CSTNode, new: cst.CSTNode | str, indent:
     return text.removeprefix(indent) if isinstance(new, cst.BaseStatement) else text
 
 
-def plan_edits(
-    module: cst.Module, plan: FixPlan, ranges: Mapping[cst.CSTNode, Range], indents: Mapping[cst.CSTNode, str]
-) -> tuple[Edit, ...]:
-    """Turn a plan into text edits, given the node ranges and indentation computed for the file."""
+class _Full(Exception):
+    """The excerpt has all the characters it may show."""
+
+
+class _CappedState(CodegenState):
+    def __init__(self, module: cst.Module, limit: int):
+        super().__init__(module.default_indent, module.default_newline)
+        self.limit, self.length = limit, 0
+
+    def add_token(self, value: str) -> None:
+        super().add_token(value)
+        self.length += len(value)
+        if self.length > self.limit:
+            raise _Full
+
+
+def code_excerpt(module: cst.Module, node: cst.CSTNode, limit: int = 80) -> str:
+    """`node`'s code for a message, cut after `limit` characters (`...`): code generation stops
+    there, so a message about one link of a long `.to` chain costs no more than a short one."""
+    state = _CappedState(module, limit)
+    try:
+        node._codegen(state)
+    except _Full:
+        return "".join(state.tokens)[:limit] + "..."
+    return "".join(state.tokens)
+
+
+def plan_edits(module: cst.Module, plan: FixPlan, layout: Layout) -> tuple[Edit, ...]:
+    """Turn a plan into text edits at the spans the layout found in the original text."""
     edits = []
     for change in plan.changes:
         if isinstance(change, Replace):
-            start, end = ranges[change.node]
-            edits.append(Edit(start, end, render(module, change.node, change.new, indents[change.node])))
+            start, end = layout.range(change.node)
+            content = render(module, change.node, change.new, layout.indents[change.node])
+            if not _NEWLINE_AT_END.search(layout.text_of(change.node)):  # the file's last line, unterminated
+                content = _NEWLINE_AT_END.sub("", content)
+            edits.append(Edit(start, end, content))
         elif isinstance(change, Delete):
-            start, end = ranges[change.statement]
-            edits.append(Edit(Position(start.row - change.blank_lines_above, 1), Position(end.row + 1, 1), ""))
+            start, end = layout.range(change.statement)
+            if end.row < len(layout.index.starts):  # through the line break (the last line may have none)
+                end = Position(end.row + 1, 1)
+            edits.append(Edit(Position(start.row - change.blank_lines_above, 1), end, ""))
         else:
-            start, _ = ranges[change.statement]
-            indent = indents[change.statement]
+            start, _ = layout.range(change.statement)
+            indent = layout.indents[change.statement]
             edits.append(Edit(start, start, f"{change.code}{module.default_newline}{indent}"))
     return tuple(sorted(edits, key=lambda e: (e.start, e.end)))
 
 
 def apply_edits(source: str, edits: Iterable[Edit]) -> str:
     """Apply edits (1-based rows/columns, exclusive ends); overlapping ones are skipped."""
-    line_starts = _line_starts(source)
+    return edited(source, edits)[0]
 
-    def offset(position: Position) -> int:
-        return line_starts[position.row - 1] + position.column - 1
 
-    pieces, cursor = [], 0
+def edited(source: str, edits: Iterable[Edit]) -> tuple[str, list[tuple[int, int]]]:
+    """The text after the edits, and the offsets each applied edit's new text spans in it."""
+    index = LineIndex(source)
+    pieces, spans, cursor, length = [], [], 0, 0
     for edit in sorted(edits, key=lambda e: (e.start, e.end)):
-        begin, end, content = offset(edit.start), offset(edit.end), edit.content
+        begin, end = index.offset(edit.start), index.offset(edit.end)
         if begin < cursor:
             continue
-        if end > len(source):  # the range ends past a final newline libcst assumes but the file lacks
-            end, content = len(source), _NEWLINE_AT_END.sub("", content)
-        pieces.append(source[cursor:begin])
-        pieces.append(content)
+        length += begin - cursor
+        pieces += [source[cursor:begin], edit.content]
+        spans.append((length, length + len(edit.content)))
+        length += len(edit.content)
         cursor = end
     pieces.append(source[cursor:])
-    return "".join(pieces)
-
-
-def _line_starts(source: str) -> list[int]:
-    """Offsets where rows start; rows end at \\n, \\r\\n or \\r, as libcst counts them."""
-    return [0, *(match.end() for match in NEWLINE.finditer(source)), len(source) + 1]
+    return "".join(pieces), spans

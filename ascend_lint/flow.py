@@ -111,10 +111,19 @@ class Flow:
         self.branches: list[Branch] = []
         self.loops: list[Loop] = []
         self.name_flags: dict[str, int] = {}
+        self.flags_memo: dict[cst.BaseExpression, int] | None = None  # set once name_flags is final
 
     # ---- value facts -------------------------------------------------------------------
     def flags(self, node: cst.BaseExpression) -> int:
         """Where the value of `node` can come from (flow-insensitive)."""
+        memo = self.flags_memo
+        if memo is None:
+            return self._flags(node)
+        if node not in memo:  # each sub-expression once: a `.to` chain of n links costs O(n)
+            memo[node] = self._flags(node)
+        return memo[node]
+
+    def _flags(self, node: cst.BaseExpression) -> int:
         if type(node) is cst.Name:
             if node.value in ("True", "False", "None"):
                 return CONST
@@ -606,6 +615,7 @@ def build_flow(kernel: Kernel) -> Flow:
         builder.emit(DEF, param.node, name=param.name, value_flags=_param_flags(kernel, param))
     builder.block(kernel.node.body.body)
     _compute_name_flags(flow)
+    flow.flags_memo = {}
     for loop in flow.loops:
         loop.is_task_loop = _is_task_loop(flow, loop)
     return flow

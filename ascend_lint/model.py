@@ -75,6 +75,7 @@ class Diagnostic:
     filename: str
     message: str
     location: Position | None = None
+    detail: str | None = None  # an internal error's traceback, printed with --verbose
 
 
 @dataclass

@@ -61,6 +61,8 @@ class Report:
     related: tuple[tuple[cst.CSTNode, str], ...] = ()
     fix: FixPlan | Declined | None = None  # Declined: no fix, and why
     facts: Mapping[str, Fact] = field(default_factory=dict)  # what `confirm` needs to know (see Confirm)
+    # The function holding the nodes (a kernel's findings: the kernel): positions are looked for there.
+    within: cst.FunctionDef | None = None
 
 
 @dataclass

@@ -57,7 +57,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ascend_lint.fixes import Declined, FixPlan, Replace
+from ascend_lint.fixes import Declined, FixPlan, Replace, code_excerpt
 from ascend_lint.flow import LOADED, LOOP, PID, SCALAR, TENSOR, Flow
 from ascend_lint.imports import string_value
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
@@ -140,38 +140,107 @@ def k(x, T, W: tl.constexpr):
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
-        flow = kernel.flow
-        for event in flow.calls:
+        casts = _Casts(kernel)
+        for event in kernel.flow.calls:
             call = event.call
-            func = call.func
-            if not (isinstance(func, cst.Attribute) and func.attr.value == "to" and len(call.args) >= 1):
-                continue
-            if kernel.imports.resolve(func):
-                continue
-            receiver, dtype = func.value, call.args[0].value
-            if _is_int64(dtype, kernel) and _is_index_arithmetic(receiver, flow):
+            kind = casts.kind(call)
+            if kind == _WRAP:
+                receiver, dtype = _receiver(call), call.args[0].value
                 yield Report(
                     call,
                     WRAP_MESSAGE,
                     fix=self._fix(
-                        call, _cast_index_terms(receiver, flow, dtype), "Cast the index terms before the arithmetic"
+                        call,
+                        _cast_index_terms(receiver, kernel.flow, dtype),
+                        "Cast the index terms before the arithmetic",
                     ),
                     facts={"receiver": context.module.code_for_node(receiver), "cause": "multiply"},
                 )
-            elif flow.is_constexpr(receiver) or flow.is_specialisable(receiver):
-                code = context.module.code_for_node(receiver)
+            elif kind == _CONSTEXPR:
+                code = code_excerpt(context.module, _receiver(call))
                 yield Report(
                     call,
                     CONSTEXPR_MESSAGE.format(receiver=code),
-                    fix=self._fix(call, _tl_cast(_unparenthesized(receiver), dtype, kernel), "Use `tl.cast`"),
+                    fix=casts.chain_fix(call) if len(call.args) == 1 else _LOSES_OPTIONS,
                     facts={"receiver": code, "cause": "constexpr"},
                 )
 
     def _fix(self, call: cst.Call, replacement: cst.BaseExpression, message: str) -> FixPlan | Declined:
         """The rewrite, when `.to` has only its dtype (other options, e.g. `bitcast=`, would be lost)."""
         if len(call.args) != 1:
-            return Declined("`.to()` has options besides the dtype (e.g. `bitcast=`) that the rewrite would lose")
+            return _LOSES_OPTIONS
         return FixPlan("safe", message, (Replace(call, replacement),))
+
+
+_WRAP, _CONSTEXPR = "wrap", "constexpr"
+_LOSES_OPTIONS = Declined("`.to()` has options besides the dtype (e.g. `bitcast=`) that the rewrite would lose")
+
+
+class _Casts:
+    """What each `.to` call of a kernel is, and one fix per `.to` chain on a constexpr.
+
+    Every link of `B.to(a).to(b)` is a finding. They all carry the plan of the chain's outermost
+    link, which rewrites the chain whole (`tl.cast(tl.cast(B, a), b)`): one edit, rendered once,
+    applied in one pass however long the chain (fixing a link per pass took a pass per link).
+    """
+
+    def __init__(self, kernel: Kernel):
+        self.kernel = kernel
+        self.kinds: dict[cst.Call, str | None] = {}
+        self.plans: dict[cst.Call, FixPlan] = {}  # the outermost link of a chain -> the chain's fix
+        self.top: dict[cst.Call, cst.Call] = {}  # a link -> the outermost link of its chain
+        self.outer: dict[cst.BaseExpression, cst.Call] = {}  # receiver -> the call `receiver.f(...)`
+        for event in kernel.flow.calls:
+            if isinstance(event.call.func, cst.Attribute):
+                self.outer[event.call.func.value] = event.call
+
+    def kind(self, call: cst.Call) -> str | None:
+        """_WRAP, _CONSTEXPR (a finding of either kind) or None."""
+        if call not in self.kinds:
+            self.kinds[call] = self._kind(call)
+        return self.kinds[call]
+
+    def _kind(self, call: cst.Call) -> str | None:
+        func, flow = call.func, self.kernel.flow
+        if not (isinstance(func, cst.Attribute) and func.attr.value == "to" and len(call.args) >= 1):
+            return None
+        if self.kernel.imports.resolve(func):
+            return None
+        receiver, dtype = func.value, call.args[0].value
+        if _is_int64(dtype, self.kernel) and _is_index_arithmetic(receiver, flow):
+            return _WRAP
+        if flow.is_constexpr(receiver) or flow.is_specialisable(receiver):
+            return _CONSTEXPR
+        return None
+
+    def _link(self, node: cst.BaseExpression | None) -> cst.Call | None:
+        """`node` when it is a `.to(dtype)` on a constexpr (with options beyond the dtype it gets no fix)."""
+        if isinstance(node, cst.Call) and len(node.args) == 1 and self.kind(node) == _CONSTEXPR:
+            return node
+        return None
+
+    def chain_fix(self, call: cst.Call) -> FixPlan:
+        """The fix of the chain `call` (a `.to(dtype)` on a constexpr) is a link of."""
+        path = [call]
+        while path[-1] not in self.top and (outer := self._link(self.outer.get(path[-1]))) is not None:
+            path.append(outer)
+        top = self.top.get(path[-1], path[-1])
+        self.top.update(dict.fromkeys(path, top))
+        if top not in self.plans:
+            links = [top]
+            while (inner := self._link(_receiver(links[-1]))) is not None:
+                links.append(inner)
+            value = _unparenthesized(_receiver(links[-1]))
+            for link in reversed(links):
+                value = _tl_cast(value, link.args[0].value, self.kernel)
+            self.plans[top] = FixPlan("safe", "Use `tl.cast`", (Replace(top, value),))
+        return self.plans[top]
+
+
+def _receiver(link: cst.Call) -> cst.BaseExpression:
+    """`x` of a `x.to(...)` call."""
+    assert isinstance(link.func, cst.Attribute)
+    return link.func.value
 
 
 def _is_int64(dtype: cst.BaseExpression, kernel: Kernel) -> bool:

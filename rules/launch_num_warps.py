@@ -167,13 +167,18 @@ def launch(x, N):
         merges = _config_merges(context)
         for call, scope in host.calls:
             if isinstance(call.func, cst.Subscript):
-                yield from self._keywords(call, "launch")
+                reports = list(self._keywords(call, "launch"))
                 for arg in call.args:
                     if arg.star == "**":
                         for table in self._splatted_tables(arg.value, scope, host):
-                            yield from self._entries(table, call if table is arg.value else None)
+                            reports.extend(self._entries(table, call if table is arg.value else None))
             elif context.imports.is_triton(call.func, "Config"):
-                yield from self._keywords(call, "triton.Config", merges.get(call))
+                reports = list(self._keywords(call, "triton.Config", merges.get(call)))
+            else:
+                continue
+            for report in reports:
+                report.within = scope
+                yield report
 
     def _keywords(self, call: cst.Call, where: str, merge: FixPlan | None = None) -> Iterator[Report]:
         for arg in call.args:

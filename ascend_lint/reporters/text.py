@@ -8,6 +8,7 @@ from ..config import Settings
 from ..engine import relative_display
 from ..fixes import why_not_fixed
 from ..model import FileResult, Finding
+from ..positions import LineIndex
 
 
 def where(finding: Finding) -> str:
@@ -47,7 +48,7 @@ def _excerpt(finding: Finding, lines: list[str]) -> list[str]:
 def render_full(results: list[FileResult], settings: Settings) -> str:
     out = []
     for result in results:
-        lines = result.source.splitlines() if result.source else []
+        lines = LineIndex(result.source).lines() if result.source else []
         for finding in result.findings:
             out.append(_header(finding))
             out.extend(_excerpt(finding, lines))
