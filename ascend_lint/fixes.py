@@ -13,6 +13,7 @@ from .model import Applicability, Edit, Finding, Position
 from .positions import Layout, LineIndex
 
 _NEWLINE_AT_END = re.compile(r"(\r\n?|\n)\Z")
+_LINE_INSIDE = re.compile(r"(?:\r\n?|\n)(?=[^\r\n])")  # a line break that another line follows
 
 
 @dataclass(frozen=True)
@@ -146,6 +147,15 @@ def contains(root: cst.CSTNode | None, node: cst.CSTNode) -> bool:
     return root is not None and (root is node or any(contains(child, node) for child in root.children))
 
 
+class _RenderState(CodegenState):
+    """Code generation for new code: block indentation without form feeds. libcst keeps a form
+    feed that opens a block's first line in the block's indentation; repeated in a nested
+    block it would reset CPython's indentation count mid-line."""
+
+    def increase_indent(self, value: str) -> None:
+        super().increase_indent(value.replace("\f", ""))
+
+
 def render(module: cst.Module, old: cst.CSTNode, new: cst.CSTNode | str, indent: str) -> str:
     """The text for `old`'s range: `new` rendered in the block indented by `indent`.
 
@@ -159,7 +169,7 @@ def render(module: cst.Module, old: cst.CSTNode, new: cst.CSTNode | str, indent:
         new = new.with_changes(lpar=(), rpar=())
     if isinstance(new, cst.BaseStatement):
         new = new.with_changes(leading_lines=())
-    state = CodegenState(module.default_indent, module.default_newline, indent_tokens=[indent])
+    state = _RenderState(module.default_indent, module.default_newline, indent_tokens=[indent])
     new._codegen(state)
     text = "".join(state.tokens)
     return text.removeprefix(indent) if isinstance(new, cst.BaseStatement) else text
@@ -199,6 +209,8 @@ def plan_edits(module: cst.Module, plan: FixPlan, layout: Layout) -> tuple[Edit,
         if isinstance(change, Replace):
             start, end = layout.range(change.node)
             content = render(module, change.node, change.new, layout.indents[change.node])
+            if "\f" in layout.line_opening(change.node):  # new lines open as the replaced one does
+                content = _LINE_INSIDE.sub(lambda line_break: line_break.group() + "\f", content)
             if not _NEWLINE_AT_END.search(layout.text_of(change.node)):  # the file's last line, unterminated
                 content = _NEWLINE_AT_END.sub("", content)
             edits.append(Edit(start, end, content))
@@ -207,9 +219,10 @@ def plan_edits(module: cst.Module, plan: FixPlan, layout: Layout) -> tuple[Edit,
             if end.row < len(layout.index.starts):  # through the line break (the last line may have none)
                 end = Position(end.row + 1, 1)
             edits.append(Edit(Position(start.row - change.blank_lines_above, 1), end, ""))
-        else:
+        else:  # the statement keeps its line's opening whitespace, form feeds included
             start, _ = layout.range(change.statement)
-            indent = layout.indents[change.statement]
+            opening = layout.line_opening(change.statement)
+            indent = opening if opening.isspace() else layout.indents[change.statement]
             edits.append(Edit(start, start, f"{change.code}{module.default_newline}{indent}"))
     return tuple(sorted(edits, key=lambda e: (e.start, e.end)))
 

@@ -1,26 +1,30 @@
 """Where chosen nodes sit in the ORIGINAL text.
 
 libcst records no positions; it can only write each node back out, and what it writes is not
-always the original: libcst 1.9 drops a form feed at the start of an indented line, so rows and
-columns counted on its output are wrong after one. Here ranges are offsets into the original
-text: code generation runs over the nodes and every token it produces is matched against the
-original at a cursor (skipping only form feeds libcst dropped). A node's range runs from where
-its first token matched to where its last one ended; a token that does not match is a bug
-(`LayoutError`), never a wrong position.
+always the original: libcst 1.9 drops a form feed that opens an indented line, and writes one
+into every line of a block whose first line opens with one, so rows and columns counted on its
+output are wrong after one. Here ranges are offsets into the original text: code generation
+runs over the nodes and every token it produces is matched against the original at a cursor
+(form feeds aside, on either side). A node's range runs from where its first token matched to
+where its last one ended; a token that does not match is a bug (`LayoutError`, an internal
+error), never a wrong position.
 
-Code generation costs about a third of a parse, so it runs only where it must: over the kernel
-that holds the wanted nodes, from the row CPython's compiler gives for it, stopping once every
-wanted node has its range. Nodes found in no kernel (host launches) get one pass from the top
-of the file, which stops after the last of them.
+Code generation costs about a third of a parse, so it runs only where it must: over the
+function a report names (its kernel, or the host function of a launch), from the row CPython's
+compiler gives for it, stopping once every wanted node has its range. Nodes found there are
+done; the rest are looked for in the module's top-level statements other than definitions
+(rows from `ast`), and only then from the top of the file.
 """
 
 from __future__ import annotations
 
+import ast
 import re
+import warnings
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from types import CodeType
 
@@ -61,7 +65,7 @@ class LineIndex:
 
 @dataclass
 class Layout:
-    """Spans of the wanted nodes and the indentation of the block each sits in."""
+    """Spans of the wanted nodes and the indentation of the block each sits in (for new code)."""
 
     index: LineIndex
     spans: dict[cst.CSTNode, Span] = field(default_factory=dict)
@@ -70,6 +74,11 @@ class Layout:
     def range(self, node: cst.CSTNode) -> tuple[Position, Position]:
         start, end = self.spans[node]
         return self.index.position(start), self.index.position(end)
+
+    def line_opening(self, node: cst.CSTNode) -> str:
+        """The text of the node's first row before the node."""
+        start = self.spans[node][0]
+        return self.index.text[self.index.starts[self.index.position(start).row - 1] : start]
 
     def text_of(self, node: cst.CSTNode) -> str:
         start, end = self.spans[node]
@@ -111,7 +120,7 @@ class _AlignedState(CodegenState):
             end = start + len(value)
         else:
             start, end = self._realign(value)
-            if start == end:  # the final newline libcst assumes but the file lacks
+            if start == end:
                 return
         for marker in self.pending:
             marker.append(start)
@@ -119,14 +128,19 @@ class _AlignedState(CodegenState):
         self.cursor = end
 
     def _realign(self, value: str) -> Span:
-        """Where `value` is at the cursor once the form feeds libcst dropped are skipped."""
-        text, at, matched, start = self.text, self.cursor, 0, self.cursor
+        """Where `value` is at the cursor, form feeds aside: libcst 1.9 drops one that opens an
+        indented line, and writes one into every line of a block whose first line opens with one.
+        An empty span: nothing of `value` is in the text (the final newline libcst assumes)."""
+        text, at, matched, start = self.text, self.cursor, 0, -1
         while matched < len(value):
             if at < len(text) and text[at] == value[matched]:
-                start = at if matched == 0 else start
+                start = at if start < 0 else start
+                at += 1
+                matched += 1
+            elif value[matched] == "\f":
                 matched += 1
             elif at < len(text) and text[at] == "\f":
-                pass
+                at += 1
             elif at == len(text) == self.cursor and NEWLINE.fullmatch(value):
                 return at, at
             else:
@@ -134,8 +148,7 @@ class _AlignedState(CodegenState):
                 raise LayoutError(
                     f"libcst wrote {value!r} where the source has {text[self.cursor : at + 1]!r} ({where})"
                 )
-            at += 1
-        return start, at
+        return (self.cursor, self.cursor) if start < 0 else (start, at)
 
     def add_indent_tokens(self) -> None:
         for token in self.indent_tokens:
@@ -151,7 +164,7 @@ class _AlignedState(CodegenState):
             marker: list[int] = []
             self.pending.append(marker)
             self.open[node] = marker
-            self.layout.indents[node] = "".join(self.indent_tokens)
+            self.layout.indents[node] = "".join(self.indent_tokens).replace("\f", "")  # see fixes._RenderState
 
     def after_codegen(self, node: cst.CSTNode) -> None:
         if node in self.muted_nodes:
@@ -188,7 +201,9 @@ def node_layout(
     wanted: Collection[cst.CSTNode],
     hints: Mapping[cst.CSTNode, cst.FunctionDef],
 ) -> Layout:
-    """Spans of `wanted` in `text`; `hints` names a function holding a node, to look there first."""
+    """Spans of `wanted` in `text`. Looked for, in turn: in the function `hints` names for a node;
+    in the module's top-level statements other than definitions (a launch table bound at module
+    level); from the top of the file."""
     layout = Layout(LineIndex(text))
     missing = set(wanted)
     by_function: dict[cst.FunctionDef, set[cst.CSTNode]] = defaultdict(set)
@@ -197,19 +212,40 @@ def node_layout(
             by_function[hints[node]].add(node)
     anchors = _function_anchors(module, code, by_function) if by_function else {}
     for function, nodes in by_function.items():
-        if function not in anchors:
-            continue
-        row, indent = anchors[function]
-        muted: set[cst.CSTNode] = set(function.leading_lines)
-        try:
-            _generate(function, layout, module, layout.index.starts[row - 1], indent, set(nodes), muted)
-        except LayoutError:  # the row was not where the function's text starts: look from the top
-            for node in nodes:
-                layout.spans.pop(node, None)
-        missing -= layout.spans.keys()
+        if function in anchors:
+            row, indent = anchors[function]
+            missing -= _look(layout, module, function, row, indent, nodes)
     if missing:
-        _generate(module, layout, module, 0, [], missing, set())
+        for statement, row in _top_level_rows(module, text):
+            if not isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                missing -= _look(layout, module, statement, row, [], missing)
+                if not missing:
+                    break
+    if missing and _generate(module, layout, module, 0, [], missing, set()):
+        raise LayoutError(f"{len(missing)} node(s) not found in the tree")
     return layout
+
+
+def _look(
+    layout: Layout,
+    module: cst.Module,
+    statement: cst.BaseStatement,
+    row: int,
+    indent: list[str],
+    wanted: set[cst.CSTNode],
+) -> set[cst.CSTNode]:
+    """The wanted nodes found in `statement`, whose text starts on `row` (none if it does not)."""
+    missing = set(wanted)
+    before = set(layout.spans)
+    try:
+        _generate(
+            statement, layout, module, layout.index.starts[row - 1], indent, missing, set(statement.leading_lines)
+        )
+    except LayoutError:  # the statement's text does not start on that row
+        for node in set(layout.spans) - before:
+            del layout.spans[node]
+        return set()
+    return wanted - missing
 
 
 def _generate(
@@ -220,14 +256,32 @@ def _generate(
     indent: list[str],
     wanted: set[cst.CSTNode],
     muted: set[cst.CSTNode],
-) -> None:
+) -> set[cst.CSTNode]:
+    """Match `root`'s code against the text from `cursor`; `wanted` keeps the nodes not found."""
     state = _AlignedState(layout, module, cursor, indent, wanted, muted)
-    try:
+    with suppress(_Found):
         root._codegen(state)
-    except _Found:
-        return
-    if wanted:
-        raise LayoutError(f"{len(wanted)} node(s) not found in the tree")
+    return wanted
+
+
+def _top_level_rows(module: cst.Module, text: str) -> list[tuple[cst.BaseStatement, int]]:
+    """Each top-level statement with the row it starts on, from CPython's ast (empty if the two
+    trees do not pair up)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            body = ast.parse(text).body
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    rows, index = [], 0
+    for statement in module.body:
+        width = len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
+        if index + width > len(body):
+            return []
+        first = body[index]
+        rows.append((statement, min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])))
+        index += width
+    return rows if index == len(body) else []
 
 
 def _function_anchors(

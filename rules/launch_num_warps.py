@@ -167,16 +167,19 @@ def launch(x, N):
         merges = _config_merges(context)
         for call, scope in host.calls:
             if isinstance(call.func, cst.Subscript):
-                reports = list(self._keywords(call, "launch"))
+                in_call = list(self._keywords(call, "launch"))
                 for arg in call.args:
                     if arg.star == "**":
                         for table in self._splatted_tables(arg.value, scope, host):
-                            reports.extend(self._entries(table, call if table is arg.value else None))
+                            if table is arg.value:
+                                in_call.extend(self._entries(table, call))
+                            else:  # bound elsewhere: its position is looked for from the top
+                                yield from self._entries(table, None)
             elif context.imports.is_triton(call.func, "Config"):
-                reports = list(self._keywords(call, "triton.Config", merges.get(call)))
+                in_call = list(self._keywords(call, "triton.Config", merges.get(call)))
             else:
                 continue
-            for report in reports:
+            for report in in_call:
                 report.within = scope
                 yield report
 

@@ -1,0 +1,124 @@
+"""Positions are right by construction: every range a finding reports and every fix edit starts
+and ends on a token boundary of the ORIGINAL file, and they cover the same code, with the same
+fixes, whatever the file's line breaks (\\n, \\r\\n, \\r), form feeds, tabs, BOM or identifiers.
+
+Each fixture file is linted as written and in variants; a variant's findings, read back through
+the variant's inverse, must be the plain file's, and so must its fixed text."""
+
+from __future__ import annotations
+
+import io
+import re
+import tokenize
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, settings
+
+from ascend_lint.engine import lint_file
+from ascend_lint.fixer import fix_result
+from ascend_lint.model import FileResult, Position
+from ascend_lint.positions import LineIndex
+
+FILES = sorted(FIXTURES.rglob("*.py"))
+INDENT = re.compile(r"(?m)^((?:    )+)")
+TAB_INDENT = re.compile(r"(?m)^(\t+)")
+
+# name -> (the variant of a text, the inverse that maps the variant's text back)
+VARIANTS: dict[str, tuple[Callable[[str], str], Callable[[str], str]]] = {
+    "lf": (lambda t: t, lambda t: t),
+    "crlf": (lambda t: t.replace("\n", "\r\n"), lambda t: t.replace("\r\n", "\n")),
+    "cr": (lambda t: t.replace("\n", "\r"), lambda t: t.replace("\r", "\n")),
+    # a form feed opens every indented line: libcst 1.9 drops those that open a block's later lines
+    "form-feeds": (lambda t: re.sub(r"(?m)^(?=[ \t])", "\f", t), lambda t: t.replace("\f", "")),
+    "tabs": (
+        lambda t: INDENT.sub(lambda m: "\t" * (len(m.group(1)) // 4), t),
+        lambda t: TAB_INDENT.sub(lambda m: "    " * len(m.group(1)), t),
+    ),
+    "bom": (lambda t: "\ufeff" + t, lambda t: t),
+    "non-ascii": (lambda t: re.sub(r"\bb_", "bé_", t), lambda t: t.replace("bé_", "b_")),
+}
+
+
+def token_boundaries(text: str) -> set[int]:
+    """Offsets where a token of Python's tokenizer starts or ends (rows as CPython counts them)."""
+    index = LineIndex(text)
+    lines = index.lines()
+    boundaries = set()
+    for token in tokenize.generate_tokens(io.StringIO("\n".join(lines)).readline):
+        for row, column in (token.start, token.end):
+            if row > len(lines):
+                boundaries.add(len(text))
+            elif column > len(lines[row - 1]):  # past the line's end: its line break, whatever its length
+                boundaries.add(index.starts[row] if row < len(index.starts) else len(text))
+            else:
+                boundaries.add(index.starts[row - 1] + column)
+    return boundaries
+
+
+def ranges(result: FileResult) -> list[tuple[str, Position, Position]]:
+    """Every range the result reports: findings, related locations, fix edits."""
+    out = []
+    for finding in result.findings:
+        out.append(("finding", finding.location, finding.end_location))
+        out.extend(("related", related.location, related.end_location) for related in finding.related)
+        if finding.fix is not None:
+            out.extend(("edit", edit.start, edit.end) for edit in finding.fix.edits)
+    return out
+
+
+def covered(result: FileResult, inverse: Callable[[str], str]) -> list[tuple[str, str]]:
+    """What each range covers, read through `inverse`, whitespace collapsed."""
+    assert result.source is not None
+    index = LineIndex(result.source)
+    return [
+        (kind, " ".join(inverse(result.source[index.offset(start) : index.offset(end)]).split()))
+        for kind, start, end in ranges(result)
+    ]
+
+
+def lint_variant(path: Path, variant: str, tmp_path: Path) -> FileResult:
+    forward, _ = VARIANTS[variant]
+    copy = tmp_path / path.name
+    copy.write_bytes(forward(path.read_text(encoding="utf-8")).encode("utf-8"))
+    return lint_file(str(copy), settings())
+
+
+@pytest.fixture(scope="module")
+def plain() -> dict[Path, FileResult]:
+    return {path: lint_file(str(path), settings()) for path in FILES}
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+@pytest.mark.parametrize("path", FILES, ids=lambda p: p.relative_to(FIXTURES).as_posix())
+def test_ranges_sit_on_token_boundaries_and_cover_the_same_code(path, variant, plain, tmp_path) -> None:
+    result = lint_variant(path, variant, tmp_path)
+    assert result.error is None, result.error
+    assert result.source is not None
+    boundaries = token_boundaries(result.source)
+    index = LineIndex(result.source)
+    for kind, start, end in ranges(result):
+        assert index.offset(start) in boundaries, (kind, start)
+        assert index.offset(end) in boundaries, (kind, end)
+    _, inverse = VARIANTS[variant]
+    assert covered(result, inverse) == covered(plain[path], lambda t: t)
+
+
+@pytest.mark.parametrize("variant", sorted(set(VARIANTS) - {"lf"}))
+@pytest.mark.parametrize("path", [p for p in FILES if "triton_ascend" in p.parts], ids=lambda p: p.name)
+def test_fixes_of_a_variant_are_the_variant_of_the_fixes(path, variant, tmp_path) -> None:
+    config = settings()
+    _, expected = fix_result(lint_file(str(path), config), config, unsafe=True)
+    result, fixed = fix_result(lint_variant(path, variant, tmp_path), config, unsafe=True)
+    assert result.error is None, result.error
+    _, inverse = VARIANTS[variant]
+    assert (inverse(fixed.fixed) if fixed else None) == (expected.fixed if expected else None)
+
+
+def test_token_boundaries_are_those_of_the_original_text() -> None:
+    """The oracle itself: rows end at \\r too, a form feed is a character of its line."""
+    text = "a = 1\r\f  b = (2,\r  3)\n"
+    boundaries = token_boundaries(text)
+    assert {text.index("b"), text.index("2"), text.index("3") + 1} <= boundaries
+    assert text.index("b") - 1 not in boundaries
