@@ -91,13 +91,16 @@ class _Binder(ast.NodeVisitor):
             for decorator in node.decorator_list:
                 self.visit(decorator)
         arguments = node.args
+        every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
         for default in [*arguments.defaults, *(d for d in arguments.kw_defaults if d is not None)]:
             self.visit(default)
+        for annotation in [*(a.annotation for a in every if a is not None), getattr(node, "returns", None)]:
+            if annotation is not None:
+                self.visit(annotation)
         if not isinstance(node, ast.Lambda):
             self._bind(node.name)
 
         def inside() -> None:
-            every = [*arguments.posonlyargs, *arguments.args, *arguments.kwonlyargs, arguments.vararg, arguments.kwarg]
             for argument in every:
                 if argument is not None:
                     self._bind(argument.arg)

@@ -157,11 +157,9 @@ def parse(text: str) -> ParsedSource:
     gc.disable()  # a parse builds ~50 objects per line and frees none: collections are wasted work
     try:
         return ParsedSource(_parse_in_pieces(text), code)
-    except cst.ParserSyntaxError as exc:
+    except cst.ParserSyntaxError as exc:  # its position is often not where the cause is: none given
         reason = exc.message.strip().splitlines()[0] if exc.message else "invalid syntax"
-        raise SourceError(
-            f"valid Python that libcst cannot parse ({reason})", Position(exc.raw_line, exc.raw_column + 1)
-        ) from None
+        raise SourceError(f"valid Python that libcst cannot parse ({reason})") from None
     except cst.CSTValidationError as exc:
         raise SourceError(f"valid Python that libcst cannot parse ({exc})") from None
     except RecursionError:

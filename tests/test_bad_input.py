@@ -1,6 +1,8 @@
 """Files that cannot be linted, through the real CLI: one clear diagnostic each on stderr (path,
 and row:col where known), exit code 2, no traceback — and the good file next to them is still
-linted.
+linted. The engine's contract (ascend_lint/source.py): refused up front, CPython's syntax error,
+valid Python libcst cannot parse, an internal error (a bug: traceback with --verbose), a file
+over its time budget.
 
 All the bad files sit in one `triton_ascend/` folder with a good kernel and are linted in one
 run; each test checks its own file's diagnostic.
@@ -8,13 +10,25 @@ run; each test checks its own file's diagnostic.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import subprocess
 import sys
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import REPO
+
+from ascend_lint import engine
+from ascend_lint.cli import main
+from ascend_lint.fixes import Replace
+from ascend_lint.kernels import Kernel
+from ascend_lint.rule import ModuleContext, Report
+from ascend_lint.rules.dot_lhs_reuse import DotLhsReuse
+from ascend_lint.rules.launch_num_warps import LaunchNumWarps
 
 # A kernel module with one finding (ASC001).
 GOOD = """\
@@ -51,6 +65,10 @@ PLAIN_SYNTAX = "def helper(:\n    pass\n"
 NUL = HEAD + "x = 1\ny = \0\n"
 DEEP = HEAD + "x = " + "(" * 300 + "1" + ")" * 300 + "\n"
 LONG_LINE = "x = [" + "1, " * 3340 + "]"
+# CPython accepts it; libcst's tokenizer counts the form feed as indentation and finds no block.
+LIBCST_CANNOT = HEAD + "def launch(x):\n    if x:\n\f        y = x\n    z = 2\n"
+# libcst accepts it; CPython does not (the verdict is CPython's).
+CPYTHON_REJECTS = HEAD + "z = (yield)\n"
 
 # file name -> (content, expected `path[:row:col]` (`*`: any number), words in the message)
 CASES = {
@@ -62,13 +80,23 @@ CASES = {
     "deep.py": (DEEP.encode(), f"deep.py:{HEAD_ROWS + 1}:{len('x = ') + 201}", "nested parentheses"),
     "big.py": ((HEAD + "x = 1\n" * (6 * 1024 * 1024 // 6)).encode(), "big.py", "too large"),
     "long_line.py": ((HEAD + LONG_LINE + "\n").encode(), f"long_line.py:{HEAD_ROWS + 1}:1", "line too long"),
+    "bom_cookie.py": (b"\xef\xbb\xbf# coding: latin-1\n" + HEAD.encode(), "bom_cookie.py:1:1", "iso-8859-1 with bom"),
+    "unknown_encoding.py": (b"# coding: klingon\n" + HEAD.encode(), "unknown_encoding.py:1:1", "unknown encoding"),
+    "libcst_cannot.py": (LIBCST_CANNOT.encode(), "libcst_cannot.py", "valid python that libcst cannot parse"),
+    "cpython_rejects.py": (
+        CPYTHON_REJECTS.encode(),
+        f"cpython_rejects.py:{python_error_position(CPYTHON_REJECTS)}",
+        "outside function",
+    ),
 }
 
 
 def check(root: Path, *paths: str) -> subprocess.CompletedProcess:
+    """The command, importing this checkout's ascend_lint whatever the working directory."""
     return subprocess.run(
         [sys.executable, "-m", "ascend_lint", "check", *(paths or ["."])],
         cwd=root,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])},
         capture_output=True,
         text=True,
         encoding="utf-8",
@@ -167,3 +195,72 @@ def test_unreadable_file(tmp_path: Path) -> None:
     assert done.returncode == 2 and GOOD_FINDING in done.stdout
     assert_diagnostic(done, "triton_ascend/locked.py", "cannot read file")
     assert len(done.stderr.splitlines()) == 1
+
+
+# ---- internal errors and time budgets (in process: a test double of a rule stands in for a bug) ----
+
+
+class Buggy(LaunchNumWarps):
+    """ASC001 with a bug: it raises on files that launch a kernel named `buggy_kernel`, and on
+    files that launch `slow_kernel` it takes longer than any budget."""
+
+    def check_module(self, context: ModuleContext) -> Iterator[Report]:
+        if "buggy_kernel[" in context.source:
+            raise KeyError("a bug")
+        while "slow_kernel[" in context.source:
+            time.sleep(0.05)
+        yield from super().check_module(context)
+
+
+@pytest.fixture
+def buggy_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    root = new_project(tmp_path)
+    (root / "triton_ascend" / "buggy.py").write_text(GOOD.replace("copy_kernel", "buggy_kernel"))
+    (root / "triton_ascend" / "slow.py").write_text(GOOD.replace("copy_kernel", "slow_kernel"))
+    monkeypatch.setattr(engine, "all_rules", lambda: (Buggy,))
+    monkeypatch.chdir(root)
+    return root
+
+
+@pytest.mark.parametrize("verbose", [False, True])
+def test_an_internal_error_is_reported_with_its_traceback_on_request(buggy_project, capsys, verbose) -> None:
+    status = main(["check", "--timeout-per-file", "1", *(["--verbose"] * verbose), "triton_ascend"])
+    out, err = capsys.readouterr()
+    assert status == 2 and GOOD_FINDING in out
+    assert "triton_ascend/buggy.py: error: internal error (KeyError: 'a bug'); please report it" in err
+    assert ("Traceback (most recent call last)" in err) is verbose
+    assert ('raise KeyError("a bug")' in err) is verbose
+
+
+def test_a_file_over_its_time_budget_gets_a_diagnostic_and_the_run_goes_on(buggy_project, capsys) -> None:
+    status = main(["check", "--timeout-per-file", "0.5", "triton_ascend/slow.py", "triton_ascend/good.py"])
+    out, err = capsys.readouterr()
+    assert status == 2 and GOOD_FINDING in out
+    assert err.splitlines() == [
+        "triton_ascend/slow.py: error: took longer than 0.5 s to lint (--timeout-per-file); skipped"
+    ]
+
+
+class UndefinedCopy(DotLhsReuse):
+    """ASC003 whose fix reads a copy it never makes (what the form-feed bug once wrote)."""
+
+    def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
+        for report in super().check_kernel(kernel, context):
+            if report.fix is not None:
+                reads = [c for c in report.fix.changes if isinstance(c, Replace)]
+                report = dataclasses.replace(report, fix=dataclasses.replace(report.fix, changes=tuple(reads)))
+            yield report
+
+
+def test_a_fix_reading_an_undefined_name_is_refused(tmp_path: Path, monkeypatch, capsys) -> None:
+    path = tmp_path / "kernel.py"
+    kernel = HEAD.replace(
+        "tl.store(y + o, tl.load(x + o))", "a = tl.load(x + o)\n    c = tl.dot(a, a)\n    tl.store(y, a)"
+    )
+    path.write_text(kernel)
+    monkeypatch.setattr(engine, "all_rules", lambda: (UndefinedCopy,))
+    status = main(["check", "--isolated", "--target-all", "--fix", "--unsafe-fixes", str(path)])
+    err = capsys.readouterr().err
+    assert status == 2
+    assert "fixes for ASC003 would read undefined names (a_c); file left unchanged" in err
+    assert path.read_text() == kernel
