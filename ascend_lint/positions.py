@@ -38,6 +38,7 @@ NEWLINE = re.compile(r"\r\n?|\n")
 _CO_OPTIMIZED = 0x1  # set on the code of functions, not on class bodies or modules
 
 Span = tuple[int, int]  # offsets into the text, end exclusive
+Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
 
 
 class LayoutError(Exception):
@@ -229,7 +230,7 @@ def node_layout(
 def _look(
     layout: Layout,
     module: cst.Module,
-    statement: cst.BaseStatement,
+    statement: Statement,
     row: int,
     indent: list[str],
     wanted: set[cst.CSTNode],
@@ -264,7 +265,7 @@ def _generate(
     return wanted
 
 
-def _top_level_rows(module: cst.Module, text: str) -> list[tuple[cst.BaseStatement, int]]:
+def _top_level_rows(module: cst.Module, text: str) -> list[tuple[Statement, int]]:
     """Each top-level statement with the row it starts on, from CPython's ast (empty if the two
     trees do not pair up)."""
     try:
@@ -273,7 +274,8 @@ def _top_level_rows(module: cst.Module, text: str) -> list[tuple[cst.BaseStateme
             body = ast.parse(text).body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
-    rows, index = [], 0
+    rows: list[tuple[Statement, int]] = []
+    index = 0
     for statement in module.body:
         width = len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
         if index + width > len(body):
