@@ -19,7 +19,8 @@ from pathlib import Path
 
 import libcst as cst
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the corpus
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's ascend_lint
 from fla_corpus import fla_ascend_files
 
 from ascend_lint.config import load_settings

@@ -1,0 +1,162 @@
+"""Long fuzzing campaigns: mutants of the fixture kernels and grammar-generated Python through the
+engine (tests/fuzzing.py has the inputs and the properties), then some through the real CLI.
+
+    python bench/fuzz.py --count 10000 [--generated 500] [--cli 300] [--budget 5] [--save DIR]
+
+Hypothesis generates the inputs; the first property violation is shrunk to a minimal input and
+saved (`DIR/reproducer-<hash>.py.bin` with the problems in `.txt`; the run exits 1). At the end it
+prints how the inputs ended (refused up front, syntax errors, linted; fixed, fixes refused) and
+the slowest file per line. `--budget` is the per-file time limit: a file that takes longer is a
+hang (a violation).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the fuzzer
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's ascend_lint
+from fuzzing import REPO, SEEDS, TEXT_MUTATIONS, Outcome, check, generated, mutants, to_bytes
+from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis.database import DirectoryBasedExampleDatabase
+
+
+class Campaign:
+    """Counts of how inputs ended, and the last input that broke a property."""
+
+    def __init__(self, budget: float):
+        self.budget = budget
+        self.ends: Counter[str] = Counter()
+        self.slowest = (0.0, 0)  # seconds, lines
+        self.failing: tuple[bytes, list[str]] | None = None
+
+    def run(self, data: bytes) -> None:
+        outcome = check(data, self.budget)
+        self.ends[_ending(outcome)] += 1
+        if outcome.fix_refused:
+            self.ends[f"fix refused: {_kind(outcome.fix_refused)}"] += 1
+        if outcome.seconds > self.slowest[0]:
+            self.slowest = (outcome.seconds, outcome.lines)
+        if outcome.problems:
+            self.failing = (data, outcome.problems)
+            raise AssertionError("\n".join(outcome.problems))
+
+    def report(self, label: str) -> None:
+        total = sum(count for end, count in self.ends.items() if not end.startswith("fix"))
+        print(f"{label}: {total} inputs")
+        for end, count in sorted(self.ends.items()):
+            print(f"  {count:6d}  {end}")
+        seconds, lines = self.slowest
+        print(f"  slowest file: {seconds:.2f} s for {lines} lines")
+
+
+def _ending(outcome: Outcome) -> str:
+    if outcome.refused is not None:
+        return f"not linted: {_kind(outcome.refused)}"
+    return "linted, fixed" if outcome.fixed else f"linted, {'findings' if outcome.findings else 'clean'}, unchanged"
+
+
+def _kind(message: str) -> str:
+    """A diagnostic without its details (positions, names, numbers)."""
+    message = re.sub(r"\(.*\)|'[^']*'|`[^`]*`|\d+", "…", message)
+    return message.split(":")[0] if message.startswith(("SyntaxError", "IndentationError")) else message[:80]
+
+
+def campaign(strategy, count: int, budget: float, save: Path, label: str) -> bool:
+    runs = Campaign(budget)
+    database = DirectoryBasedExampleDatabase(str(save / ".hypothesis"))
+    options = settings(
+        max_examples=count,
+        deadline=None,
+        database=database,
+        phases=[Phase.generate, Phase.shrink],
+        suppress_health_check=list(HealthCheck),
+    )
+
+    def one_input(data: bytes) -> None:
+        runs.run(data)
+
+    try:
+        given(strategy)(options(one_input))()
+    except AssertionError:
+        assert runs.failing is not None
+        data, problems = runs.failing  # the last failing run is the shrunk one
+        name = f"reproducer-{hashlib.sha256(data).hexdigest()[:12]}"
+        (save / f"{name}.py.bin").write_bytes(data)
+        (save / f"{name}.txt").write_text("\n".join(problems) + "\n")
+        runs.report(label)
+        print(f"PROPERTY BROKEN, shrunk input saved as {save / name}.py.bin:\n" + "\n".join(problems))
+        return False
+    runs.report(label)
+    return True
+
+
+def through_the_cli(count: int, seed: int, budget: float) -> bool:
+    """`count` mutants through the real command with --fix --unsafe-fixes, 50 files a run."""
+    rng, ok, statuses = random.Random(seed), True, Counter()
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    for batch in range(0, count, 50):
+        with tempfile.TemporaryDirectory() as root:
+            folder = Path(root, "triton_ascend")
+            folder.mkdir()
+            originals = {}
+            for number in range(batch, min(batch + 50, count)):
+                text = rng.choice(SEEDS).read_text(encoding="utf-8")
+                for mutation in rng.sample(TEXT_MUTATIONS, rng.randint(1, 3)):
+                    text = mutation(text, rng)
+                path = folder / f"mutant{number}.py"
+                path.write_bytes(to_bytes(text, rng.choice(("none", "none", "bom", "invalid-bytes")), rng))
+                originals[path] = path.read_bytes()
+            command = [sys.executable, "-m", "ascend_lint", "check", "--isolated", "--fix", "--unsafe-fixes"]
+            command += ["--timeout-per-file", str(budget), "."]
+            done = subprocess.run(command, cwd=root, env=env, capture_output=True, text=True)
+            statuses[done.returncode] += 1
+            if done.returncode not in (0, 1, 2) or "Traceback" in done.stderr or "internal error" in done.stderr:
+                print(f"CLI batch {batch}: exit {done.returncode}\n{done.stderr[-2000:]}")
+                ok = False
+            for path, before in originals.items():
+                after = path.read_bytes()
+                if after != before and not _compiles(after):
+                    print(f"CLI batch {batch}: {path.name} was written and no longer compiles")
+                    ok = False
+    print(f"CLI: {count} mutants in {sum(statuses.values())} runs, exit statuses {dict(statuses)}")
+    return ok
+
+
+def _compiles(data: bytes) -> bool:
+    try:
+        compile(data, "written.py", "exec")
+    except SyntaxError:
+        return False
+    return True
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--count", type=int, default=1000, help="mutants of the fixture kernels")
+    parser.add_argument("--generated", type=int, default=0, help="grammar-generated programs (hypothesmith)")
+    parser.add_argument("--cli", type=int, default=0, help="mutants through the real command line")
+    parser.add_argument("--budget", type=float, default=5.0, help="seconds a file may take (else: a hang)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the command-line mutants")
+    parser.add_argument("--save", type=Path, default=Path("fuzz-reproducers"), help="where shrunk inputs go")
+    args = parser.parse_args()
+    args.save.mkdir(parents=True, exist_ok=True)
+    ok = campaign(mutants(), args.count, args.budget, args.save, "mutants")
+    if ok and args.generated:
+        ok = campaign(generated(), args.generated, args.budget, args.save, "generated")
+    if ok and args.cli:
+        ok = through_the_cli(args.cli, args.seed, args.budget)
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,99 @@
+"""The fuzzer's budget in CI (well under a minute): mutated fixture kernels and grammar-generated
+Python keep every property of tests/fuzzing.py. Long campaigns: `bench/fuzz.py --count N`."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from fuzzing import SEEDS, TEXT_MUTATIONS, check, generated, mutants, to_bytes
+from hypothesis import HealthCheck, given, settings
+
+from ascend_lint import engine, fixer, positions
+from ascend_lint.rules.dot_lhs_reuse import DotLhsReuse
+
+REPO = Path(__file__).resolve().parent.parent
+CI_BUDGET = settings(
+    max_examples=30, deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck)
+)
+
+
+@CI_BUDGET
+@given(mutants())
+def test_mutated_kernels_keep_every_property(data: bytes) -> None:
+    assert check(data, budget=60).problems == []
+
+
+@settings(CI_BUDGET, max_examples=15)
+@given(generated())
+def test_generated_python_keeps_every_property(data: bytes) -> None:
+    assert check(data, budget=60).problems == []
+
+
+def test_mutants_through_the_command_line(tmp_path: Path) -> None:
+    """A few mutants through the real `ascend-lint check --fix --unsafe-fixes`: an exit status in
+    {0, 1, 2}, no traceback, and a written file still compiles."""
+    rng = random.Random(11)
+    folder = tmp_path / "triton_ascend"
+    folder.mkdir()
+    originals = {}
+    for number in range(8):
+        text = rng.choice(SEEDS).read_text(encoding="utf-8")
+        for mutation in rng.sample(TEXT_MUTATIONS, 2):
+            text = mutation(text, rng)
+        originals[number] = to_bytes(text, rng.choice(("none", "bom")), rng)
+        (folder / f"mutant{number}.py").write_bytes(originals[number])
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    command = [sys.executable, "-m", "ascend_lint", "check", "--isolated", "--fix", "--unsafe-fixes", "."]
+    done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode in (0, 1, 2)
+    assert "Traceback" not in done.stderr and "internal error" not in done.stderr, done.stderr
+    for number, before in originals.items():
+        after = (folder / f"mutant{number}.py").read_bytes()
+        if after != before:
+            compile(after, f"mutant{number}.py", "exec")
+            assert after.startswith(b"\xef\xbb\xbf") == before.startswith(b"\xef\xbb\xbf")
+
+
+# ---- the properties can fail ------------------------------------------------------------------
+
+KERNEL = (
+    "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x, y):\n"
+    "    a = tl.load(x)\n    c = tl.dot(a, a)\n    tl.store(y, a + c)\n"
+)
+
+
+def test_a_range_off_a_token_boundary_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = positions.Layout.range
+
+    def shifted(layout: positions.Layout, node):  # the bug the form feed used to cause
+        start, end = real(layout, node)
+        return positions.Position(start.row, start.column + 1), positions.Position(end.row, end.column + 1)
+
+    monkeypatch.setattr(positions.Layout, "range", shifted)
+    assert any("not on token boundaries" in problem for problem in check(KERNEL.encode(), budget=60).problems)
+
+
+class CopyNeverMade(DotLhsReuse):
+    """ASC003 whose fix reads the copy but never makes it."""
+
+    def check_kernel(self, kernel, context):
+        import dataclasses
+
+        for report in super().check_kernel(kernel, context):
+            if report.fix is not None:
+                reads = tuple(c for c in report.fix.changes if not hasattr(c, "code"))
+                report = dataclasses.replace(report, fix=dataclasses.replace(report.fix, changes=reads))
+            yield report
+
+
+def test_an_undefined_name_is_caught_when_the_fixer_lets_it_through(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(engine, "all_rules", lambda: (CopyNeverMade,))
+    assert check(KERNEL.encode(), budget=60).fix_refused is not None  # the fixer refuses it...
+    monkeypatch.setattr(fixer, "introduced_problem", lambda *args: None)
+    problems = check(KERNEL.encode(), budget=60).problems  # ...and without that check, the oracle sees it
+    assert any("introduced undefined names: ['a_c']" in problem for problem in problems)
