@@ -96,7 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
         type=float,
         default=Settings.timeout_per_file,
         metavar="SECONDS",
-        help="give up on a file after this long, with an error, and go on (default: %(default)g; 0: no limit)",
+        help="give up on a file after this much CPU time, with an error, and go on (default: %(default)g; 0: none)",
     )
 
     rule = commands.add_parser("rule", help="print a rule's documentation")

@@ -46,7 +46,7 @@ class Settings:
     target_paths: list[str] | None = None
     exclude: list[str] = field(default_factory=list)
     target_all: bool = False
-    timeout_per_file: float | None = 300.0  # seconds per file to lint (and to fix); None: no limit
+    timeout_per_file: float | None = 300.0  # CPU seconds per file to lint (and to fix); None: no limit
 
     def enabled_codes(self, filename: str | None = None) -> frozenset[str]:
         from .registry import all_codes

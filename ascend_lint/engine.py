@@ -4,17 +4,15 @@ from __future__ import annotations
 
 import os
 import re
-import signal
-import threading
 import traceback
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from types import CodeType
 
 import libcst as cst
 
 from . import source as sources
+from .budget import FileTimeout, check_budget, time_budget, timeout_message
 from .config import Settings
 from .fixes import FixPlan, plan_edits
 from .imports import ImportMap
@@ -101,7 +99,7 @@ def lint_source(
             reports = list(_run_rules(rules, context))
             result.findings = _findings(context, reports, parsed.code)
     except FileTimeout:
-        result.error = Diagnostic(filename, timeout_message("lint", settings.timeout_per_file))
+        result.error = Diagnostic(filename, timeout_message("lint", settings.timeout_per_file) + "; skipped")
     except sources.SourceError as exc:
         result.error = sources.diagnostic(filename, exc)
     except RecursionError:
@@ -112,43 +110,6 @@ def lint_source(
         lines = LineIndex(source).lines()
         result.findings = [f for f in result.findings if not _suppressed(f, lines)]
     return result
-
-
-class FileTimeout(BaseException):
-    """A file's time budget (`--timeout-per-file`) ran out. Not an Exception: no handler of a bug
-    may swallow it."""
-
-
-_budget_active = False
-
-
-@contextmanager
-def time_budget(seconds: float | None) -> Iterator[None]:
-    """Raise FileTimeout in the block after `seconds`. Enforced with SIGALRM, so only on Unix and
-    in the main thread (elsewhere the block runs unbounded); a budget inside another is the
-    outer one's."""
-    global _budget_active
-    usable = hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
-    if not seconds or _budget_active or not usable:
-        yield
-        return
-
-    def expire(signum: int, frame: object) -> None:
-        raise FileTimeout
-
-    previous = signal.signal(signal.SIGALRM, expire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    _budget_active = True
-    try:
-        yield
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-        _budget_active = False
-
-
-def timeout_message(what: str, seconds: float | None) -> str:
-    return f"took longer than {seconds:g} s to {what} (--timeout-per-file); skipped"
 
 
 def internal_error(filename: str, exc: Exception) -> Diagnostic:
@@ -165,6 +126,7 @@ def _run_rules(rules: Iterable[Rule], context: ModuleContext) -> Iterator[tuple[
         for report in rule.check_module(context):
             yield rule, report, None
         for kernel in context.kernels:
+            check_budget()
             for report in rule.check_kernel(kernel, context):
                 yield rule, report, kernel
 

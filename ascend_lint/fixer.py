@@ -27,8 +27,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from . import source as sources
+from .budget import FileTimeout, time_budget, timeout_message
 from .config import Settings
-from .engine import FileTimeout, lint_source, relative_display, time_budget, timeout_message
+from .engine import lint_source, relative_display
 from .fixes import edited
 from .model import Diagnostic, Edit, FileResult, Finding, Fix, Position
 from .names import name_reads, unresolved
@@ -97,9 +98,7 @@ def fix_result(result: FileResult, settings: Settings, *, unsafe: bool) -> tuple
         with time_budget(settings.timeout_per_file):
             return _fix_once(result, settings, unsafe)
     except FileTimeout:
-        return _rejected(
-            result, timeout_message("fix", settings.timeout_per_file).replace("skipped", "file left unchanged")
-        )
+        return _rejected(result, timeout_message("fix", settings.timeout_per_file) + "; file left unchanged")
 
 
 def _fix_once(result: FileResult, settings: Settings, unsafe: bool) -> tuple[FileResult, FixedFile | None]:
