@@ -94,10 +94,11 @@ def lint_source(
                 sources.compile_python(source)
                 return result
             parsed = sources.parse(source)
-            imports = ImportMap(parsed.module)
-            context = ModuleContext(filename, source, parsed.module, imports, find_kernels(parsed.module, imports))
-            reports = list(_run_rules(rules, context))
-            result.findings = _findings(context, reports, parsed.code)
+            with sources.kept_from_collection():
+                imports = ImportMap(parsed.module)
+                context = ModuleContext(filename, source, parsed.module, imports, find_kernels(parsed.module, imports))
+                reports = list(_run_rules(rules, context))
+                result.findings = _findings(context, reports, parsed.code)
     except FileTimeout:
         result.error = Diagnostic(filename, timeout_message("lint", settings.timeout_per_file) + "; skipped")
     except sources.SourceError as exc:

@@ -158,7 +158,7 @@ def introduced_problem(original: str, fixed: str, spans: list[tuple[int, int]]) 
     """Why the fixed text is worse than the original: a syntax error, or names the edits read
     (in `spans`) that resolve nowhere although they did, or did not occur, in the original."""
     try:
-        with warnings.catch_warnings():  # e.g. invalid escape sequences: not ours to report
+        with warnings.catch_warnings(), sources.collection_paused():  # warnings: not ours to report
             warnings.simplefilter("ignore")
             tree = ast.parse(fixed)
             compile(tree, "<fixed>", "exec", dont_inherit=True)  # errors the compiler finds: `f(a=1, a=2)`

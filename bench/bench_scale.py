@@ -56,6 +56,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="0.25,0.5,1,2,5", help="file sizes in MB, comma-separated")
     args = parser.parse_args()
     settings = load_settings(["."], isolated=True, target_all=True)
+    settings.timeout_per_file = None
     print(f"{'MB':>5} {'lines':>7} | {'step':<6} {'wall s':>7} {'cpu s':>7} {'us/line':>8} {'x parse':>8}")
     for megabytes in (float(size) for size in args.sizes.split(",")):
         text = kernel_code(int(megabytes * 1024 * 1024))
