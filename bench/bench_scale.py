@@ -1,12 +1,14 @@
 """Does linting stay linear up to the 5 MB file limit? Check and fix time per line, in one run.
 
-    python bench/bench_scale.py [--sizes 0.25,1,5] [--repeat 1]
+    python bench/bench_scale.py [--sizes 0.25,1,5] [--chain 160] [--repeat 3] [--checkout DIR]
 
 Each file is real kernel code: fla-core's Ascend files concatenated (repeated as needed) and cut
-at a top-level statement near the size. For each size it prints wall and CPU seconds and µs per
-line for `libcst.parse_module` (the peer), `lint_source` (check) and `fix_result` with unsafe
-fixes (the fix pass: edits, one names check, one re-lint), and their ratios to the parse. On a
-shared machine compare ratios and CPU times, not wall times.
+at a top-level statement near the size; `--chain N` adds a kernel holding one `.to` chain of N
+links. For each file it prints wall and CPU seconds and µs per line for `libcst.parse_module`
+(the peer), `lint_source` (check) and `fix_result` with unsafe fixes (the fix pass), and their
+ratios to the parse, best of `--repeat` runs. `--checkout DIR` lints with the ascend_lint of
+another checkout (e.g. `/work/main` before a change): run both, compare the ratios. On a shared
+machine compare ratios and CPU times, not wall times.
 """
 
 from __future__ import annotations
@@ -20,10 +22,14 @@ from pathlib import Path
 import libcst as cst
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the corpus
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's ascend_lint
+sys.path.insert(  # whose ascend_lint is measured: this checkout's, or --checkout's
+    0,
+    sys.argv[sys.argv.index("--checkout") + 1] if "--checkout" in sys.argv[:-1] else str(Path(__file__).parent.parent),
+)
 from fla_corpus import fla_ascend_files
 
-from ascend_lint.config import load_settings
+import ascend_lint
+from ascend_lint.config import Settings, load_settings
 from ascend_lint.engine import lint_source
 from ascend_lint.fixer import fix_result
 
@@ -45,31 +51,52 @@ def kernel_code(size: int) -> str:
     raise RuntimeError("no cut of the corpus compiles")
 
 
-def timed(work, *args, **kwargs) -> tuple[float, float, object]:
-    wall, cpu = time.perf_counter(), time.process_time()
-    value = work(*args, **kwargs)
-    return time.perf_counter() - wall, time.process_time() - cpu, value
+def chain_code(links: int) -> str:
+    """A kernel whose one statement is a `.to` chain of `links` links (issue 11's reproducer)."""
+    head = "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x, B):\n"
+    return head + "    n = B" + ".to(tl.int64)" * links + "\n"
+
+
+def best(repeat: int, work, *args, **kwargs) -> tuple[float, float, object]:
+    """Wall and CPU seconds of the run with the least CPU time, and its value."""
+    runs = []
+    for _ in range(repeat):
+        wall, cpu = time.perf_counter(), time.process_time()
+        value = work(*args, **kwargs)
+        runs.append((time.process_time() - cpu, time.perf_counter() - wall, value))
+    cpu, wall, value = min(runs, key=lambda run: run[0])
+    return wall, cpu, value
+
+
+def measure(name: str, text: str, settings: Settings, repeat: int) -> None:
+    lines = text.count("\n")
+    parse_wall, parse_cpu, _ = best(repeat, cst.parse_module, text)
+    check_wall, check_cpu, result = best(repeat, lint_source, text, "kernels.py", settings)
+    fix_wall, fix_cpu, (fixed, change) = best(repeat, fix_result, result, settings, unsafe=True)
+    assert result.error is None and fixed.error is None, (result.error, fixed.error)
+    label = f"{name:<12} {len(text.encode()) / 2**20:5.2f} {lines:7d}"
+    steps = (("parse", parse_wall, parse_cpu), ("check", check_wall, check_cpu), ("fix", fix_wall, fix_cpu))
+    for step, wall, cpu in steps:
+        print(f"{label} | {step:<6} {wall:7.2f} {cpu:7.2f} {cpu / lines * 1e6:8.1f} {cpu / parse_cpu:8.2f}")
+    fixed_count = sum(change.counts.values()) if change else 0
+    print(f"{'':>26} | findings {len(result.findings)}, fixed {fixed_count}", flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--sizes", default="0.25,0.5,1,2,5", help="file sizes in MB, comma-separated")
+    parser.add_argument("--chain", type=int, default=0, help="also fix a `.to` chain of this many links")
+    parser.add_argument("--repeat", type=int, default=1, help="best of this many runs")
+    parser.add_argument("--checkout", help="measure the ascend_lint of this checkout instead")
     args = parser.parse_args()
     settings = load_settings(["."], isolated=True, target_all=True)
-    settings.timeout_per_file = None
-    print(f"{'MB':>5} {'lines':>7} | {'step':<6} {'wall s':>7} {'cpu s':>7} {'us/line':>8} {'x parse':>8}")
-    for megabytes in (float(size) for size in args.sizes.split(",")):
-        text = kernel_code(int(megabytes * 1024 * 1024))
-        lines = text.count("\n")
-        parse_wall, parse_cpu, _ = timed(cst.parse_module, text)
-        check_wall, check_cpu, result = timed(lint_source, text, "kernels.py", settings)
-        fix_wall, fix_cpu, (fixed, change) = timed(fix_result, result, settings, unsafe=True)
-        assert result.error is None and fixed.error is None, (result.error, fixed.error)
-        label = f"{len(text.encode()) / 2**20:5.2f} {lines:7d}"
-        steps = (("parse", parse_wall, parse_cpu), ("check", check_wall, check_cpu), ("fix", fix_wall, fix_cpu))
-        for step, wall, cpu in steps:
-            print(f"{label} | {step:<6} {wall:7.2f} {cpu:7.2f} {cpu / lines * 1e6:8.1f} {cpu / parse_cpu:8.2f}")
-        print(f"{'':>13} | findings {len(result.findings)}, fixed {sum(change.counts.values()) if change else 0}")
+    settings.timeout_per_file = None  # absent before --timeout-per-file: harmless there
+    print(f"ascend_lint from {Path(ascend_lint.__file__).parent.parent}")
+    print(f"{'file':<12} {'MB':>5} {'lines':>7} | {'step':<6} {'wall s':>7} {'cpu s':>7} {'us/line':>8} {'x parse':>8}")
+    if args.chain:
+        measure(f"chain {args.chain}", chain_code(args.chain), settings, args.repeat)
+    for megabytes in (float(size) for size in args.sizes.split(",") if size):
+        measure("kernels", kernel_code(int(megabytes * 1024 * 1024)), settings, args.repeat)
 
 
 if __name__ == "__main__":

@@ -20,6 +20,7 @@ import re
 import subprocess
 import sys
 import tempfile
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -38,6 +39,7 @@ class Campaign:
         self.ends: Counter[str] = Counter()
         self.slowest = (0.0, 0)  # seconds, lines
         self.failing: tuple[bytes, list[str]] | None = None
+        self.started = time.perf_counter()
 
     def run(self, data: bytes) -> None:
         outcome = check(data, self.budget)
@@ -52,7 +54,7 @@ class Campaign:
 
     def report(self, label: str) -> None:
         total = sum(count for end, count in self.ends.items() if not end.startswith("fix"))
-        print(f"{label}: {total} inputs")
+        print(f"{label}: {total} inputs in {time.perf_counter() - self.started:.0f} s")
         for end, count in sorted(self.ends.items()):
             print(f"  {count:6d}  {end}")
         seconds, lines = self.slowest
