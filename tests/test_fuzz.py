@@ -14,6 +14,7 @@ from fuzzing import SEEDS, TEXT_MUTATIONS, check, generated, mutants, to_bytes
 from hypothesis import HealthCheck, given, settings
 
 from ascend_lint import engine, fixer, positions
+from ascend_lint.config import Settings
 from ascend_lint.rules.dot_lhs_reuse import DotLhsReuse
 
 REPO = Path(__file__).resolve().parent.parent
@@ -57,6 +58,33 @@ def test_mutants_through_the_command_line(tmp_path: Path) -> None:
         if after != before:
             compile(after, f"mutant{number}.py", "exec")
             assert after.startswith(b"\xef\xbb\xbf") == before.startswith(b"\xef\xbb\xbf")
+
+
+# ---- what campaigns found (bench/fuzz.py), kept ----------------------------------------------
+
+FOUND = {
+    # A duplicated `.to` token: the outer chain's receiver holds another chain, whose own fix
+    # overlaps the outer one; a second `--fix` then rewrote it.
+    "chain_in_a_chain": (
+        "    n = B.to(tl.int64).to.to(tl.int32)\n",
+        "    n = tl.cast(tl.cast(B, tl.int64).to, tl.int32)\n",
+    ),
+    "chain_in_an_index_cast": (
+        "    i_b = tl.program_id(0)\n    base = (i_b * N.to(tl.int32)).to(tl.int64)\n",
+        "    i_b = tl.program_id(0)\n    base = tl.cast(i_b, tl.int64) * tl.cast(N, tl.int32)\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FOUND))
+def test_what_campaigns_found(name: str) -> None:
+    body, fixed_body = FOUND[name]
+    head = "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x, B, N):\n"
+    outcome = check((head + body).encode(), budget=60)
+    assert outcome.problems == [] and outcome.fixed
+    result = engine.lint_source(head + body, "triton_ascend/k.py", Settings(root=REPO, target_all=True))
+    _, change = fixer.fix_result(result, Settings(root=REPO, target_all=True), unsafe=True)
+    assert change is not None and change.fixed == head + fixed_body
 
 
 # ---- the properties can fail ------------------------------------------------------------------
