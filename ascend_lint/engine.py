@@ -14,7 +14,7 @@ import libcst as cst
 from . import source as sources
 from .budget import FileTimeout, check_budget, time_budget, timeout_message
 from .config import Settings
-from .fixes import FixPlan, plan_edits
+from .fixes import FixPlan, plan_edits, with_nested
 from .imports import ImportMap
 from .kernels import Kernel, find_kernels
 from .model import Diagnostic, FileResult, Finding, Fix, Position, Related
@@ -141,6 +141,7 @@ def _findings(
     layout = node_layout(context.source, context.module, code, hints, {n: f for n, f in hints.items() if f})
     findings: dict[tuple[str, Position, Position, str], Finding] = {}
     fixes: dict[int, Fix] = {}  # id(plan) -> its fix: findings may share a plan (a `.to` chain)
+    nested = with_nested((r.fix for _, r, _ in reports if isinstance(r.fix, FixPlan)), layout)
     for rule, report, kernel in reports:
         start, end = layout.range(report.node)
         if report.end_node is not None:
@@ -150,7 +151,8 @@ def _findings(
         plan = report.fix
         if isinstance(plan, FixPlan):
             if id(plan) not in fixes:
-                fixes[id(plan)] = Fix(plan.applicability, plan.message, plan_edits(context.module, plan, layout))
+                edits = plan_edits(context.module, nested.get(id(plan), plan), layout)
+                fixes[id(plan)] = Fix(plan.applicability, plan.message, edits)
             fix = fixes[id(plan)]
         elif plan is not None:
             no_fix_reason = plan.reason

@@ -202,6 +202,50 @@ def code_excerpt(module: cst.Module, node: cst.CSTNode, limit: int = 80) -> str:
     return "".join(state.tokens)
 
 
+def with_nested(plans: Iterable[FixPlan], layout: Layout) -> dict[int, FixPlan]:
+    """id(plan) -> the plan with the plans nested in the code it re-renders applied there too.
+
+    A fix that replaces a node re-renders the code inside it from the original nodes; a fix of
+    that inner code overlaps it and is not applied in the same pass, so a second `--fix` would
+    find it (a `.to` chain inside an `if` that ASC004 rewrites). Replacing the inner node in the
+    outer plan's new node makes one pass enough. An unsafe plan goes only into an unsafe one.
+    """
+    spans: dict[int, tuple[int, int]] = {}
+    replacing: dict[int, FixPlan] = {}
+    for plan in plans:
+        nodes = [c.node for c in plan.changes if isinstance(c, Replace) and not isinstance(c.new, str)]
+        if id(plan) in replacing or not nodes or len(nodes) < len(plan.changes):
+            continue
+        offsets = [layout.index.offset(end) for node in nodes for end in layout.range(node)]
+        replacing[id(plan)], spans[id(plan)] = plan, (min(offsets), max(offsets))
+    if len(replacing) < 2:
+        return {}
+    composed: dict[int, FixPlan] = {}
+    for key in sorted(replacing, key=lambda key: spans[key][1] - spans[key][0]):  # the narrowest first
+        outer, (start, end) = replacing[key], spans[key]
+        inner = [
+            composed.get(other, replacing[other])
+            for other in sorted(replacing, key=lambda other: spans[other][0] - spans[other][1])  # the widest first
+            if start <= spans[other][0]
+            and spans[other][1] <= end
+            and spans[other] != (start, end)
+            and (outer.applicability == "unsafe" or replacing[other].applicability == "safe")
+        ]
+        if not inner:
+            continue
+        changes = []
+        for change in outer.changes:
+            assert isinstance(change, Replace) and not isinstance(change.new, str)
+            new = change.new
+            for nested in inner:
+                for part in nested.changes:
+                    assert isinstance(part, Replace) and not isinstance(part.new, str)
+                    new = new.deep_replace(part.node, part.new)
+            changes.append(Replace(change.node, new))
+        composed[key] = FixPlan(outer.applicability, outer.message, tuple(changes))
+    return composed
+
+
 def plan_edits(module: cst.Module, plan: FixPlan, layout: Layout) -> tuple[Edit, ...]:
     """Turn a plan into text edits at the spans the layout found in the original text."""
     edits = []

@@ -54,7 +54,6 @@ the dtype (`bitcast=True`, `fp_downcast_rounding=`) gets no fix.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import cast
 
 import libcst as cst
 
@@ -152,7 +151,7 @@ def k(x, T, W: tl.constexpr):
                     WRAP_MESSAGE,
                     fix=self._fix(
                         call,
-                        casts.rewritten(_cast_index_terms(receiver, kernel.flow, dtype)),
+                        _cast_index_terms(receiver, kernel.flow, dtype),
                         "Cast the index terms before the arithmetic",
                     ),
                     facts={"receiver": context.module.code_for_node(receiver), "cause": "multiply"},
@@ -182,10 +181,7 @@ class _Casts:
 
     Every link of `B.to(a).to(b)` is a finding. They all carry the plan of the chain's outermost
     link, which rewrites the chain whole (`tl.cast(tl.cast(B, a), b)`): one edit, rendered once,
-    applied in one pass however long the chain (fixing a link per pass took a pass per link). A
-    rewrite also rewrites the chains inside the code it re-renders (`B.to(a).to.to(b)`,
-    `(i * N.to(a)).to(b)`): their own fixes overlap it and are not applied, so a second `--fix`
-    would otherwise find them.
+    applied in one pass however long the chain (fixing a link per pass took a pass per link).
     """
 
     def __init__(self, kernel: Kernel):
@@ -193,7 +189,6 @@ class _Casts:
         self.kinds: dict[cst.Call, str | None] = {}
         self.plans: dict[cst.Call, FixPlan] = {}  # the outermost link of a chain -> the chain's fix
         self.top: dict[cst.Call, cst.Call] = {}  # a link -> the outermost link of its chain
-        self.tops: set[cst.CSTNode] | None = None  # the outermost links of all chains
         self.outer: dict[cst.BaseExpression, cst.Call] = {}  # receiver -> the call `receiver.f(...)`
         for event in kernel.flow.calls:
             if isinstance(event.call.func, cst.Attribute):
@@ -232,34 +227,14 @@ class _Casts:
         top = self.top.get(path[-1], path[-1])
         self.top.update(dict.fromkeys(path, top))
         if top not in self.plans:
-            self.plans[top] = FixPlan("safe", "Use `tl.cast`", (Replace(top, self._cast_form(top)),))
+            links = [top]
+            while (inner := self._link(_receiver(links[-1]))) is not None:
+                links.append(inner)
+            value = _unparenthesized(_receiver(links[-1]))
+            for link in reversed(links):
+                value = _tl_cast(value, link.args[0].value, self.kernel)
+            self.plans[top] = FixPlan("safe", "Use `tl.cast`", (Replace(top, value),))
         return self.plans[top]
-
-    def _cast_form(self, top: cst.Call) -> cst.BaseExpression:
-        """The chain ending in `top` as nested `tl.cast`s."""
-        links = [top]
-        while (inner := self._link(_receiver(links[-1]))) is not None:
-            links.append(inner)
-        value = self.rewritten(_unparenthesized(_receiver(links[-1])))
-        for link in reversed(links):
-            value = _tl_cast(value, link.args[0].value, self.kernel)
-        return value
-
-    def rewritten(self, node: cst.BaseExpression) -> cst.BaseExpression:
-        """`node` (the kernel's code, or a rewrite reusing its nodes) with every chain inside it
-        in its cast form."""
-        if self.tops is None:
-            links = [event.call for event in self.kernel.flow.calls if self._link(event.call) is not None]
-            self.tops = {link for link in links if self._link(self.outer.get(link)) is None}
-        stack: list[cst.CSTNode] = [node]
-        while stack:
-            child = stack.pop()
-            if child in self.tops:
-                assert isinstance(child, cst.Call)
-                node = cast(cst.BaseExpression, node.deep_replace(child, self._cast_form(child)))
-            else:
-                stack.extend(child.children)
-        return node
 
 
 def _receiver(link: cst.Call) -> cst.BaseExpression:

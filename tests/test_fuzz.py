@@ -62,29 +62,47 @@ def test_mutants_through_the_command_line(tmp_path: Path) -> None:
 
 # ---- what campaigns found (bench/fuzz.py), kept ----------------------------------------------
 
+JIT = "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x, B, N):\n"
+GUARD = """import triton
+import triton.language as tl
+
+
+@triton.heuristics({"HAS_H0": lambda args: args["h0"] is not None})
+@triton.jit
+def k(x, h0, y, HAS_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+"""
+# A fix that re-renders code holding another fix's code (which then overlaps it): a second
+# `--fix` changed the file again until the inner replacement went into the outer one.
 FOUND = {
-    # A duplicated `.to` token: the outer chain's receiver holds another chain, whose own fix
-    # overlaps the outer one; a second `--fix` then rewrote it.
-    "chain_in_a_chain": (
-        "    n = B.to(tl.int64).to.to(tl.int32)\n",
-        "    n = tl.cast(tl.cast(B, tl.int64).to, tl.int32)\n",
+    "chain_in_a_chain": (  # a duplicated `.to` token
+        JIT + "    n = B.to(tl.int64).to.to(tl.int32)\n",
+        JIT + "    n = tl.cast(tl.cast(B, tl.int64).to, tl.int32)\n",
     ),
     "chain_in_an_index_cast": (
-        "    i_b = tl.program_id(0)\n    base = (i_b * N.to(tl.int32)).to(tl.int64)\n",
-        "    i_b = tl.program_id(0)\n    base = tl.cast(i_b, tl.int64) * tl.cast(N, tl.int32)\n",
+        JIT + "    i_b = tl.program_id(0)\n    base = (i_b * N.to(tl.int32)).to(tl.int64)\n",
+        JIT + "    i_b = tl.program_id(0)\n    base = tl.cast(i_b, tl.int64) * tl.cast(N, tl.int32)\n",
+    ),
+    "chain_in_a_nested_if": (  # ASC004 re-renders the `if`, ASC002 fixes a chain in its body
+        GUARD
+        + "    if HAS_H0 and i_t == 0:\n        b_h = tl.load(h0.to(tl.int64).to(tl.int64))\n"
+        + "    else:\n        b_h = tl.load(x)\n    tl.store(y, b_h)\n",
+        GUARD
+        + "    if not HAS_H0:\n        b_h = tl.load(x)\n    elif i_t == 0:\n"
+        + "        b_h = tl.load(tl.cast(tl.cast(h0, tl.int64), tl.int64))\n"
+        + "    else:\n        b_h = tl.load(x)\n    tl.store(y, b_h)\n",
     ),
 }
 
 
 @pytest.mark.parametrize("name", sorted(FOUND))
 def test_what_campaigns_found(name: str) -> None:
-    body, fixed_body = FOUND[name]
-    head = "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x, B, N):\n"
-    outcome = check((head + body).encode(), budget=60)
+    text, fixed = FOUND[name]
+    outcome = check(text.encode(), budget=60)
     assert outcome.problems == [] and outcome.fixed
-    result = engine.lint_source(head + body, "triton_ascend/k.py", Settings(root=REPO, target_all=True))
-    _, change = fixer.fix_result(result, Settings(root=REPO, target_all=True), unsafe=True)
-    assert change is not None and change.fixed == head + fixed_body
+    settings = Settings(root=REPO, target_all=True)
+    _, change = fixer.fix_result(engine.lint_source(text, "triton_ascend/k.py", settings), settings, unsafe=True)
+    assert change is not None and change.fixed == fixed
 
 
 # ---- the properties can fail ------------------------------------------------------------------
