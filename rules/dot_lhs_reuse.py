@@ -70,7 +70,7 @@ class DotLhsReuse(Rule):
         {"npu": Evidence.DEVICE_OUTPUTS, "interpret": Evidence.DOT_CLOBBER_OUTPUTS},
         "tl.dot clobbering its lhs is a runtime behaviour of the NPU",
     )
-    REQUIRES_TEXT = ("dot",)
+    REQUIRES_TOKENS = (("dot",),)
 
     VALID = (
         """
