@@ -1,24 +1,33 @@
-"""Lint files: parse once, build the shared facts lazily, run every enabled rule, report."""
+"""Lint files: parse once, build the shared facts lazily, run every enabled rule, report.
+
+Files are linted in a process pool when asked (`jobs`), each result reused from the content
+cache when the file is unchanged. Everything that needs libcst is imported on the first file
+that has to be parsed, so a run served from the cache never loads it.
+"""
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator
+import sys
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-
-import libcst as cst
+from typing import TYPE_CHECKING
 
 from . import source as sources
 from .config import Settings
-from .fixes import FixPlan, plan_edits
-from .imports import ImportMap
-from .kernels import find_kernels
 from .model import Diagnostic, FileResult, Finding, Fix, Position, Related
-from .positions import node_layout
 from .prefilter import Words
 from .registry import all_rules
-from .rule import ModuleContext, Report, Rule
+
+if TYPE_CHECKING:
+    import libcst as cst
+
+    from .cache import Cache
+    from .rule import ModuleContext, Report, Rule
+
+# Progress callback of lint_paths: (files done, files to lint).
+Progress = Callable[[int, int], None]
 
 _NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 _DISABLE_FILE = re.compile(
@@ -26,12 +35,83 @@ _DISABLE_FILE = re.compile(
 )
 
 
-def lint_paths(paths: Iterable[str], settings: Settings) -> list[FileResult]:
-    """Lint files and folders; one FileResult per Python file considered."""
-    results: list[FileResult] = []
-    for filename in expand_paths(paths, settings, results):
-        results.append(lint_file(filename, settings))
-    return results
+def lint_paths(
+    paths: Iterable[str],
+    settings: Settings,
+    *,
+    jobs: int = 1,
+    cache: Cache | None = None,
+    progress: Progress | None = None,
+) -> list[FileResult]:
+    """Lint files and folders; one FileResult per Python file considered, in path order
+    whatever `jobs` is. Files whose cached result matches their content are not linted again."""
+    slots: list[FileResult | str] = []
+    errors: list[FileResult] = []
+    for filename in expand_paths(paths, settings, errors):
+        slots.extend(errors)  # unreadable folders keep their place among the files
+        errors.clear()
+        slots.append(filename)
+    slots.extend(errors)
+    pending: list[int] = []
+    files: list[str] = []
+    for index, slot in enumerate(slots):
+        if isinstance(slot, str):
+            cached = cache.lookup(slot) if cache is not None else None
+            if cached is not None:
+                slots[index] = cached
+            else:
+                pending.append(index)
+                files.append(slot)
+    for index, result in zip(pending, _lint_files(files, settings, jobs, cache, progress), strict=True):
+        slots[index] = result
+    return [slot for slot in slots if isinstance(slot, FileResult)]
+
+
+def default_jobs() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _lint_files(
+    files: list[str], settings: Settings, jobs: int, cache: Cache | None, progress: Progress | None
+) -> list[FileResult]:
+    """Each file's result, in the order given; several processes when `jobs` > 1."""
+    jobs = min(jobs, len(files))
+    if jobs <= 1:
+        results = []
+        for filename in files:
+            results.append(lint_file(filename, settings, cache))
+            if progress is not None:
+                progress(len(results), len(files))
+        return results
+    import multiprocessing
+
+    # Largest files first, so the last file to finish is a small one.
+    order = sorted(range(len(files)), key=lambda i: _size(files[i]), reverse=True)
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    found: dict[int, FileResult] = {}
+    with context.Pool(jobs) as pool:
+        tasks = ((i, files[i], settings, cache) for i in order)
+        for done, (index, result) in enumerate(pool.imap_unordered(_lint_task, tasks), 1):
+            found[index] = result
+            if progress is not None:
+                progress(done, len(files))
+    return [found[index] for index in range(len(files))]
+
+
+def _lint_task(task: tuple[int, str, Settings, Cache | None]) -> tuple[int, FileResult]:
+    index, filename, settings, cache = task
+    return index, lint_file(filename, settings, cache)
+
+
+def _size(filename: str) -> int:
+    try:
+        return os.path.getsize(filename)
+    except OSError:
+        return 0
 
 
 def expand_paths(paths: Iterable[str], settings: Settings, errors: list[FileResult]) -> Iterator[str]:
@@ -56,7 +136,8 @@ def expand_paths(paths: Iterable[str], settings: Settings, errors: list[FileResu
             errors.append(FileResult(path, error=Diagnostic(path, "no such file or directory")))
 
 
-def lint_file(filename: str, settings: Settings) -> FileResult:
+def lint_file(filename: str, settings: Settings, cache: Cache | None = None) -> FileResult:
+    """Read and lint one file; with a cache, remember the result for the bytes that were read."""
     try:
         with open(filename, "rb") as handle:
             data = handle.read()
@@ -65,8 +146,12 @@ def lint_file(filename: str, settings: Settings) -> FileResult:
     try:
         text = sources.decode(data)
     except sources.SourceError as exc:
-        return FileResult(filename, error=sources.diagnostic(filename, exc))
-    return lint_source(text, filename, settings)
+        result = FileResult(filename, error=sources.diagnostic(filename, exc))
+    else:
+        result = lint_source(text, filename, settings)
+    if cache is not None:
+        cache.store(filename, data, result)
+    return result
 
 
 def lint_source(
@@ -93,6 +178,10 @@ def lint_source(
         if not rules:
             sources.check_syntax(source)
             return result
+        from .imports import ImportMap
+        from .kernels import find_kernels
+        from .rule import ModuleContext
+
         module = sources.parse(source)
         imports = ImportMap(module)
         context = ModuleContext(filename, source, module, imports, find_kernels(module, imports))
@@ -122,6 +211,9 @@ def _run_rules(rules: Iterable[Rule], context: ModuleContext) -> Iterator[tuple[
 def _findings(context: ModuleContext, reports: list[tuple[Rule, Report, str | None]]) -> list[Finding]:
     if not reports:
         return []
+    from .fixes import FixPlan, plan_edits
+    from .positions import node_layout
+
     wanted: list[cst.CSTNode] = []
     for _, report, _ in reports:
         wanted.append(report.node)

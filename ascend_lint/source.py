@@ -6,10 +6,12 @@ import ast
 import io
 import re
 import tokenize
-
-import libcst as cst
+from typing import TYPE_CHECKING
 
 from .model import Diagnostic, Position
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_LINE_CHARS = 5000
@@ -89,6 +91,8 @@ def _position_of(text: str, offset: int) -> Position:
 
 
 def parse(text: str) -> cst.Module:
+    import libcst as cst  # loaded on the first file that is parsed: cached runs never pay for it
+
     _check_shape(text)
     try:
         return cst.parse_module(text)
