@@ -117,6 +117,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     rule.add_argument("--all", action="store_true", help="print every rule's documentation")
 
     commands.add_parser("rules", help="list all rules")
+    commands.add_parser("server", help="run the Language Server for editors (stdio; the server extra)")
 
     confirm = commands.add_parser("confirm", help="replay flagged kernels to confirm findings (runtime extra)")
     add_selection_options(confirm)
@@ -138,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
             return _list_rules()
         if args.command == "rule":
             return _show_rule(args)
+        if args.command == "server":
+            return _serve()
         if args.command == "confirm":
             from .runtime_check.cli import run
 
@@ -250,6 +253,15 @@ def _fix(
         if change is not None:
             outcome.fixed.insert(0, change)
     return outcome
+
+
+def _serve() -> int:
+    try:
+        from .server import main as serve
+    except ImportError as exc:
+        print(f"ascend-lint: error: the server needs pygls ({exc}): pip install 'ascend-lint[server]'", file=sys.stderr)
+        return EXIT_ERROR
+    return serve()
 
 
 def _list_rules() -> int:

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
 # Progress callback of lint_paths: (files done, files to lint).
 Progress = Callable[[int, int], None]
 
-_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 _DISABLE_FILE = re.compile(
     r"#[ \t]*ascend-lint:[ \t]*disable-file(?:=(?P<codes>[A-Za-z]+[0-9]*(?:[ \t]*,[ \t]*[A-Za-z]+[0-9]*)*))?"
 )
@@ -162,11 +162,13 @@ def lint_source(
     check_target: bool = True,
     apply_noqa: bool = True,
     prefilter: bool = True,
+    parse: Callable[[str], cst.Module] | None = None,
 ) -> FileResult:
     """Lint text already in memory. Files that are not Ascend code get no findings.
 
     Rules whose required tokens are missing from the text do not run (`prefilter=False` runs
-    every enabled rule: the tests prove the prefilters lose nothing)."""
+    every enabled rule: the tests prove the prefilters lose nothing). `parse` replaces
+    `source.parse`, e.g. with the editor server's incremental parser."""
     result = FileResult(filename, source=source)
     if check_target and not settings.is_target(filename, source):
         result.checked = False
@@ -182,7 +184,7 @@ def lint_source(
         from .kernels import find_kernels
         from .rule import ModuleContext
 
-        module = sources.parse(source)
+        module = (parse or sources.parse)(source)
         imports = ImportMap(module)
         context = ModuleContext(filename, source, module, imports, find_kernels(module, imports))
         reports = list(_run_rules(rules, context))
@@ -272,7 +274,7 @@ def _suppressed(finding: Finding, lines: list[str]) -> bool:
     row = finding.noqa_row
     if row > len(lines):
         return False
-    match = _NOQA.search(lines[row - 1])
+    match = NOQA.search(lines[row - 1])
     if match is None:
         return False
     listed = match.group("codes")
