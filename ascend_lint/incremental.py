@@ -40,7 +40,7 @@ class _Run:
         self.default_indent = module.default_indent if has_block else None
 
     @cached_property
-    def continued_body(self) -> list[cst.BaseStatement]:
+    def continued_body(self) -> list[cst.SimpleStatementLine | cst.BaseCompoundStatement]:
         """The statements as they stand after earlier ones: the lines libcst gave to the
         header of the run's own module belong to its first statement."""
         body = list(self.module.body)
@@ -105,7 +105,7 @@ def _has_indented_block(statement: cst.CSTNode) -> bool:
     parts = [getattr(statement, "body", None), getattr(statement, "finalbody", None)]
     orelse = getattr(statement, "orelse", None)
     if isinstance(orelse, cst.If):
-        return _has_indented_block(orelse) or isinstance(statement.body, cst.IndentedBlock)
+        return _has_indented_block(orelse) or isinstance(parts[0], cst.IndentedBlock)
     parts.append(orelse)
     parts.extend(getattr(statement, "handlers", ()))
     parts.extend(getattr(statement, "cases", ()))

@@ -15,6 +15,7 @@ diagnostics are published only for the text they were computed on.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -96,7 +97,7 @@ class AscendLintServer(LanguageServer):
         )
 
     def _diagnostic(self, uri: str, lines: list[str], finding: Finding) -> lsp.Diagnostic:
-        url = rule_url(finding.code)
+        url = rule_url(finding.code, finding.name)
         return lsp.Diagnostic(
             range=self._range(lines, finding.location, finding.end_location),
             message=f"[{finding.name}] {finding.message}",
@@ -130,23 +131,23 @@ class AscendLintServer(LanguageServer):
             character = len(prefix.encode("utf-16-le")) // 2
         return lsp.Position(line=position.row - 1, character=character)
 
-    def current(self, uri: str) -> tuple[Document, list[str]] | None:
-        """The document's state when it was linted on the text the editor has now."""
+    def current(self, uri: str) -> tuple[FileResult, Settings | None, list[str]] | None:
+        """The document's result and settings when it was linted on the text the editor has now."""
         document = self.documents.get(uri)
-        if document is None or document.result is None:
+        if document is None or document.result is None or document.text is None:
             return None
         if document.text != self.workspace.get_text_document(uri).source:
             return None  # a lint of the newer text is on its way: its actions will follow
-        return document, _lines(document.text)
+        return document.result, document.settings, _lines(document.text)
 
-    def code_actions(self, uri: str, wanted: lsp.Range, only: list[str] | None) -> list[lsp.CodeAction]:
+    def code_actions(self, uri: str, wanted: lsp.Range, only: Sequence[str] | None) -> list[lsp.CodeAction]:
         state = self.current(uri)
         if state is None:
             return []
-        document, lines = state
+        result, settings, lines = state
         actions: list[lsp.CodeAction] = []
         quickfix = not only or any(lsp.CodeActionKind.QuickFix.value.startswith(kind) for kind in only)
-        for finding in document.result.findings if quickfix else ():
+        for finding in result.findings if quickfix else ():
             found = self._range(lines, finding.location, finding.end_location)
             if not _overlaps(found, wanted):
                 continue
@@ -157,7 +158,7 @@ class AscendLintServer(LanguageServer):
             if noqa is not None:
                 actions.append(noqa)
         if not only or any(FIX_ALL.startswith(kind) for kind in only):
-            fixed = _fix_all(document)
+            fixed = _fix_all(result, settings)
             if fixed is not None:
                 edit = lsp.TextEdit(range=self._whole(lines), new_text=fixed)
                 actions.append(
@@ -169,7 +170,9 @@ class AscendLintServer(LanguageServer):
                 )
         return actions
 
-    def _fix_action(self, uri, lines, finding: Finding, fix: Fix, diagnostic) -> lsp.CodeAction:
+    def _fix_action(
+        self, uri: str, lines: list[str], finding: Finding, fix: Fix, diagnostic: lsp.Diagnostic
+    ) -> lsp.CodeAction:
         label = f"Fix {finding.code}" if fix.applicability == "safe" else f"Fix {finding.code} (unsafe: review it)"
         edits = [lsp.TextEdit(range=self._range(lines, e.start, e.end), new_text=e.content) for e in fix.edits]
         return lsp.CodeAction(
@@ -180,7 +183,9 @@ class AscendLintServer(LanguageServer):
             edit=lsp.WorkspaceEdit(changes={uri: edits}),
         )
 
-    def _noqa_action(self, uri, lines, finding: Finding, diagnostic) -> lsp.CodeAction | None:
+    def _noqa_action(
+        self, uri: str, lines: list[str], finding: Finding, diagnostic: lsp.Diagnostic
+    ) -> lsp.CodeAction | None:
         """`# noqa: CODE` at the end of the finding's line (added to an existing list)."""
         row = finding.noqa_row
         if row > len(lines):
@@ -212,9 +217,9 @@ class AscendLintServer(LanguageServer):
         state = self.current(uri)
         if state is None:
             return None
-        document, lines = state
+        result, _, lines = state
         codes = []
-        for finding in document.result.findings:
+        for finding in result.findings:
             found = self._range(lines, finding.location, finding.end_location)
             if _overlaps(found, lsp.Range(start=at, end=at)) and finding.code not in codes:
                 codes.append(finding.code)
@@ -248,13 +253,13 @@ def _settings(folder: str) -> Settings:
     return load_settings([folder])
 
 
-def _fix_all(document: Document) -> str | None:
-    """The document with every safe fix applied, or None when there is none."""
+def _fix_all(result: FileResult, settings: Settings | None) -> str | None:
+    """The text with every safe fix applied, or None when there is none."""
     from .fixer import fix_result
 
-    if document.settings is None or not any(f.fix and f.fix.applicability == "safe" for f in document.result.findings):
+    if settings is None or not any(f.fix and f.fix.applicability == "safe" for f in result.findings):
         return None
-    _, fixed = fix_result(document.result, document.settings, unsafe=False)
+    _, fixed = fix_result(result, settings, unsafe=False)
     return fixed.fixed if fixed is not None else None
 
 

@@ -4,9 +4,12 @@ function of each, imported only when that format is asked for."""
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 
 from ..config import Settings
 from ..model import FileResult
+
+Renderer = Callable[[list[FileResult], Settings], str]
 
 FORMATS: dict[str, tuple[str, str]] = {
     "text": ("text", "render_full"),
@@ -23,5 +26,5 @@ FORMATS: dict[str, tuple[str, str]] = {
 
 def render(fmt: str, results: list[FileResult], settings: Settings) -> str:
     module, function = FORMATS[fmt]
-    renderer = getattr(importlib.import_module(f"{__name__}.{module}"), function)
+    renderer: Renderer = getattr(importlib.import_module(f"{__name__}.{module}"), function)
     return renderer(results, settings)
