@@ -31,7 +31,7 @@ from .model import Diagnostic, Edit, FileResult, Finding, Fix, Position, Related
 
 DEFAULT_FOLDER = ".ascend_lint_cache"
 ENVIRONMENT = "ASCEND_LINT_CACHE_DIR"
-FORMAT = 2
+FORMAT = 3
 _GITIGNORE = "# Created by ascend-lint automatically.\n*\n"
 _CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -173,6 +173,7 @@ def _encode_finding(finding: Finding) -> list[Any]:
             [[_position(e.start), _position(e.end), e.content] for e in fix.edits],
         ],
         dict(finding.facts),
+        finding.no_fix_reason,
     ]
 
 
@@ -192,7 +193,7 @@ def _decode_result(filename: str, data: bytes, stored: dict[str, Any]) -> FileRe
 
 
 def _decode_finding(filename: str, entry: list[Any]) -> Finding:
-    code, name, message, start, end, kernel, related, fix, facts = entry
+    code, name, message, start, end, kernel, related, fix, facts, no_fix_reason = entry
     return Finding(
         code,
         name,
@@ -206,4 +207,5 @@ def _decode_finding(filename: str, entry: list[Any]) -> Finding:
         if fix is None
         else Fix(fix[0], fix[1], tuple(Edit(Position(*a), Position(*b), content) for a, b, content in fix[2])),
         {key: tuple(value) if isinstance(value, list) else value for key, value in facts.items()},
+        no_fix_reason,
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import shutil
@@ -16,6 +17,7 @@ from ascend_lint import __version__
 from ascend_lint.cache import DEFAULT_FOLDER, ENVIRONMENT, FORMAT, Cache
 from ascend_lint.config import Settings
 from ascend_lint.engine import lint_file
+from ascend_lint.model import Edit, FileResult, Finding, Fix, Position, Related
 
 NEW_FINDING = "\n\ndef launch(x):\n    k[(1,)](x, num_warps=4)\n"
 
@@ -63,7 +65,34 @@ def test_a_cached_result_equals_the_linted_one(tmp_path: Path):
     results = [lint_file(str(path), settings, cache) for path in paths]
     assert sum(bool(f.facts) for r in results for f in r.findings) > 10
     assert sum(bool(f.fix) and bool(f.related) for r in results for f in r.findings) > 3
+    assert any(f.no_fix_reason for r in results for f in r.findings)
     assert [cache.lookup(str(path)) for path in paths] == results
+
+
+def test_every_field_of_a_finding_round_trips(tmp_path: Path):
+    source = tmp_path / "k.py"
+    source.write_text("x = 1\n", encoding="utf-8")
+    name = str(source)
+    start, end = Position(1, 1), Position(1, 2)
+    values = {
+        "code": "ASC003",
+        "name": "dot-lhs-reuse",
+        "message": "m",
+        "filename": name,
+        "location": start,
+        "end_location": end,
+        "kernel": "k",
+        "related": (Related(name, start, end, "r"),),
+        "fix": Fix("unsafe", "f", (Edit(start, end, "y"),)),
+        "facts": {"tile": "b_a", "loop_carried": True, "count": 2, "names": ("a", "b")},
+        "no_fix_reason": "why",
+    }
+    assert {field.name for field in dataclasses.fields(Finding)} == set(values)  # a new field needs the cache too
+    result = FileResult(name, source="x = 1\n", findings=[Finding(**values)])
+    cache = Cache(tmp_path / DEFAULT_FOLDER, Settings(root=tmp_path))
+    assert cache.prepare() is None
+    cache.store(name, source.read_bytes(), result)
+    assert cache.lookup(name) == result
 
 
 def test_changed_content_is_linted_again(tree: Path):
