@@ -137,6 +137,20 @@ def test_a_changed_rule_set_is_a_new_key(tmp_path: Path):
     assert fingerprint() != first
 
 
+def test_another_version_does_not_read_the_entries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    source = tmp_path / "k.py"
+    source.write_text("x = 1\n", encoding="utf-8")
+    settings = Settings(root=tmp_path)
+    cache = Cache(tmp_path / DEFAULT_FOLDER, settings)
+    assert cache.prepare() is None
+    cache.store(str(source), source.read_bytes(), lint_file(str(source), settings))
+    assert cache.lookup(str(source)) is not None
+    monkeypatch.setattr("ascend_lint.cache.__version__", f"{__version__}.post1")
+    upgraded = Cache(tmp_path / DEFAULT_FOLDER, settings)
+    assert upgraded.prepare() is None
+    assert upgraded.lookup(str(source)) is None
+
+
 def test_concurrent_runs_agree_and_leave_whole_entries(tree: Path):
     environment = {**os.environ, "PYTHONPATH": str(REPO)}
     command = [sys.executable, "-m", "ascend_lint", "check", "--isolated", "--target-all", "--output-format=json"]

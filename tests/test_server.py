@@ -234,3 +234,27 @@ def test_a_syntax_error_is_a_diagnostic_and_other_files_are_not_flagged(project:
         assert not (await editor.diagnostics(cuda, 1)).diagnostics
 
     with_server(project, scenario)
+
+
+def test_saves_and_configuration_changes_lint_again(project: Path):
+    path = project / "triton_ascend" / "k.py"
+    configuration = project / "pyproject.toml"
+
+    async def scenario(editor: Editor) -> None:
+        uri = open_document(editor, path, KERNEL)
+        assert sorted(d.code for d in (await editor.diagnostics(uri, 1)).diagnostics) == ["ASC001", "ASC003"]
+
+        configuration.write_text('[tool.ascend-lint]\nignore = ["ASC003"]\n', encoding="utf-8")
+        saved = lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(configuration.as_uri()))
+        editor.text_document_did_save(saved)
+        assert [d.code for d in (await editor.diagnostics(uri, 2)).diagnostics] == ["ASC001"]
+
+        editor.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+        assert [d.code for d in (await editor.diagnostics(uri, 3)).diagnostics] == ["ASC001"]
+
+        configuration.write_text('[tool.ascend-lint]\nignore = ["ASC001"]\n', encoding="utf-8")
+        changed = lsp.FileEvent(uri=configuration.as_uri(), type=lsp.FileChangeType.Changed)
+        editor.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(changes=[changed]))
+        assert [d.code for d in (await editor.diagnostics(uri, 4)).diagnostics] == ["ASC003"]
+
+    with_server(project, scenario)
