@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__
+from .cache import DEFAULT_FOLDER, ENVIRONMENT, Cache, cache_folder
 from .config import ConfigError, Settings, load_settings
-from .engine import lint_paths, lint_source, relative_display
+from .engine import default_jobs, lint_paths, lint_source, relative_display
 from .model import FileResult
 from .registry import all_rules, rule_by_selector
 
@@ -61,16 +63,26 @@ def settings_from(args: argparse.Namespace) -> Settings:
     )
 
 
-def lint_requested(args: argparse.Namespace, settings: Settings) -> list[FileResult]:
+def lint_requested(args: argparse.Namespace, settings: Settings, **options: Any) -> list[FileResult]:
+    """Lint the paths of the command line (`-` is stdin); `options` go to `lint_paths`."""
     results: list[FileResult] = []
     paths = [p for p in args.paths if p != "-"]
     if "-" in args.paths:
         results.append(lint_source(sys.stdin.read(), args.stdin_filename or "-", settings))
-    results.extend(lint_paths(paths, settings))
+    results.extend(lint_paths(paths, settings, **options))
     return results
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _positive(value: str) -> int:
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {number}")
+    return number
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser; confirm's own options (from the runtime companion) only when `command` is
+    confirm, so `check` never imports `runtime_check`."""
     from .reporters import FORMATS
 
     parser = argparse.ArgumentParser(prog="ascend-lint", description="Lint Triton kernels for Huawei Ascend NPUs.")
@@ -90,6 +102,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.add_argument("--statistics", action="store_true", help="print the number of findings per rule")
     check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    check.add_argument(
+        "-j", "--jobs", type=_positive, metavar="N", help="files linted at once (default: the number of usable CPUs)"
+    )
+    check.add_argument(
+        "--cache-dir",
+        metavar="PATH",
+        help=f"where to keep the cache (default: ${ENVIRONMENT}, else {DEFAULT_FOLDER} next to the configuration)",
+    )
+    check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
     check.add_argument("--verbose", action="store_true", help="print the traceback of an internal error")
     check.add_argument(
         "--timeout-per-file",
@@ -104,9 +125,12 @@ def build_parser() -> argparse.ArgumentParser:
     rule.add_argument("--all", action="store_true", help="print every rule's documentation")
 
     commands.add_parser("rules", help="list all rules")
+    commands.add_parser("server", help="run the Language Server for editors (stdio; the server extra)")
 
     confirm = commands.add_parser("confirm", help="replay flagged kernels to confirm findings (runtime extra)")
     add_selection_options(confirm)
+    if command != "confirm":
+        return parser
     # Imports nothing of the runtime extra: `confirm` itself says what to install when it is missing.
     from .runtime_check.cli import configure
 
@@ -115,13 +139,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(next((arg for arg in argv if not arg.startswith("-")), None))
     args = parser.parse_args(argv)
     try:
         if args.command == "rules":
             return _list_rules()
         if args.command == "rule":
             return _show_rule(args)
+        if args.command == "server":
+            return _serve()
         if args.command == "confirm":
             from .runtime_check.cli import run
 
@@ -140,7 +167,12 @@ def _check(args: argparse.Namespace) -> int:
 
     settings = settings_from(args)
     settings.timeout_per_file = args.timeout_per_file or None
-    results = lint_requested(args, settings)
+    progress = ProgressLine(sys.stderr) if sys.stderr.isatty() else None
+    results = lint_requested(
+        args, settings, jobs=args.jobs or default_jobs(), cache=_cache(args, settings), progress=progress
+    )
+    if progress is not None:
+        progress.clear()
     stdin_result = results[0] if "-" in args.paths else None
     report = sys.stdout
     if args.fix or args.diff:
@@ -181,6 +213,43 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_CLEAN
 
 
+def _cache(args: argparse.Namespace, settings: Settings) -> Cache | None:
+    """The cache for files named on the command line (stdin is never cached)."""
+    if args.no_cache or all(path == "-" for path in args.paths):
+        return None
+    cache = Cache(cache_folder(settings, args.cache_dir), settings)
+    problem = cache.prepare()
+    if problem is not None:
+        print(f"ascend-lint: warning: {problem}; running without the cache", file=sys.stderr)
+        return None
+    return cache
+
+
+class ProgressLine:
+    """`ascend-lint: 120/506 files` on a terminal, for runs that lint many files."""
+
+    FROM_FILES = 20
+
+    def __init__(self, stream: TextIO):
+        self.stream = stream
+        self.shown = False
+        self.last = 0.0
+
+    def __call__(self, done: int, total: int) -> None:
+        now = time.monotonic()
+        if total < self.FROM_FILES or (now - self.last < 0.1 and done < total):
+            return
+        self.last = now
+        self.shown = True
+        self.stream.write(f"\rascend-lint: {done}/{total} files")
+        self.stream.flush()
+
+    def clear(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
 def _fix(
     results: list[FileResult], stdin_result: FileResult | None, settings: Settings, args: argparse.Namespace
 ) -> FixOutcome:
@@ -195,6 +264,15 @@ def _fix(
         if change is not None:
             outcome.fixed.insert(0, change)
     return outcome
+
+
+def _serve() -> int:
+    try:
+        from .server import main as serve
+    except ImportError as exc:
+        print(f"ascend-lint: error: the server needs pygls ({exc}): pip install 'ascend-lint[server]'", file=sys.stderr)
+        return EXIT_ERROR
+    return serve()
 
 
 def _list_rules() -> int:

@@ -148,6 +148,8 @@ def _resolve_selection(
 
 
 def validate_codes(entries: list[str], where: str) -> None:
+    if not entries:
+        return  # knowing the codes imports every rule (and libcst): only when there is something to check
     from .registry import all_codes
 
     codes = all_codes()

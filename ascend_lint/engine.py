@@ -1,39 +1,122 @@
-"""Lint files: parse once, build the shared facts lazily, run every enabled rule, report."""
+"""Lint files: parse once, build the shared facts lazily, run every enabled rule, report.
+
+Files are linted in a process pool when asked (`jobs`), each result reused from the content
+cache when the file is unchanged. Everything that needs libcst is imported on the first file
+that has to be parsed, so a run served from the cache never loads it.
+"""
 
 from __future__ import annotations
 
 import os
 import re
+import sys
 import traceback
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from types import CodeType
-
-import libcst as cst
+from typing import TYPE_CHECKING
 
 from . import source as sources
 from .budget import FileTimeout, check_budget, time_budget, timeout_message
 from .config import Settings
-from .fixes import FixPlan, plan_edits, with_nested
-from .imports import ImportMap
-from .kernels import Kernel, find_kernels
-from .model import Diagnostic, FileResult, Finding, Fix, Position, Related
-from .positions import LineIndex, node_layout
+from .model import Diagnostic, FileResult, Finding, Fix, LineIndex, Position, Related
+from .prefilter import Words
 from .registry import all_rules
-from .rule import ModuleContext, Report, Rule
 
-_NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+if TYPE_CHECKING:
+    from types import CodeType
+
+    import libcst as cst
+
+    from .cache import Cache
+    from .kernels import Kernel
+    from .rule import ModuleContext, Report, Rule
+
+# Progress callback of lint_paths: (files done, files to lint).
+Progress = Callable[[int, int], None]
+
+NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 _DISABLE_FILE = re.compile(
     r"#[ \t]*ascend-lint:[ \t]*disable-file(?:=(?P<codes>[A-Za-z]+[0-9]*(?:[ \t]*,[ \t]*[A-Za-z]+[0-9]*)*))?"
 )
 
 
-def lint_paths(paths: Iterable[str], settings: Settings) -> list[FileResult]:
-    """Lint files and folders; one FileResult per Python file considered."""
-    results: list[FileResult] = []
-    for filename in expand_paths(paths, settings, results):
-        results.append(lint_file(filename, settings))
-    return results
+def lint_paths(
+    paths: Iterable[str],
+    settings: Settings,
+    *,
+    jobs: int = 1,
+    cache: Cache | None = None,
+    progress: Progress | None = None,
+) -> list[FileResult]:
+    """Lint files and folders; one FileResult per Python file considered, in path order
+    whatever `jobs` is. Files whose cached result matches their content are not linted again."""
+    slots: list[FileResult | str] = []
+    errors: list[FileResult] = []
+    for filename in expand_paths(paths, settings, errors):
+        slots.extend(errors)  # unreadable folders keep their place among the files
+        errors.clear()
+        slots.append(filename)
+    slots.extend(errors)
+    pending: list[int] = []
+    files: list[str] = []
+    for index, slot in enumerate(slots):
+        if isinstance(slot, str):
+            cached = cache.lookup(slot) if cache is not None else None
+            if cached is not None:
+                slots[index] = cached
+            else:
+                pending.append(index)
+                files.append(slot)
+    for index, result in zip(pending, _lint_files(files, settings, jobs, cache, progress), strict=True):
+        slots[index] = result
+    return [slot for slot in slots if isinstance(slot, FileResult)]
+
+
+def default_jobs() -> int:
+    """The CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+def _lint_files(
+    files: list[str], settings: Settings, jobs: int, cache: Cache | None, progress: Progress | None
+) -> list[FileResult]:
+    """Each file's result, in the order given; several processes when `jobs` > 1."""
+    jobs = min(jobs, len(files))
+    if jobs <= 1:
+        results = []
+        for filename in files:
+            results.append(lint_file(filename, settings, cache))
+            if progress is not None:
+                progress(len(results), len(files))
+        return results
+    import multiprocessing
+
+    # Largest files first, so the last file to finish is a small one.
+    order = sorted(range(len(files)), key=lambda i: _size(files[i]), reverse=True)
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    found: dict[int, FileResult] = {}
+    with context.Pool(jobs) as pool:
+        tasks = ((i, files[i], settings, cache) for i in order)
+        for done, (index, result) in enumerate(pool.imap_unordered(_lint_task, tasks), 1):
+            found[index] = result
+            if progress is not None:
+                progress(done, len(files))
+    return [found[index] for index in range(len(files))]
+
+
+def _lint_task(task: tuple[int, str, Settings, Cache | None]) -> tuple[int, FileResult]:
+    index, filename, settings, cache = task
+    return index, lint_file(filename, settings, cache)
+
+
+def _size(filename: str) -> int:
+    try:
+        return os.path.getsize(filename)
+    except OSError:
+        return 0
 
 
 def expand_paths(paths: Iterable[str], settings: Settings, errors: list[FileResult]) -> Iterator[str]:
@@ -58,7 +141,8 @@ def expand_paths(paths: Iterable[str], settings: Settings, errors: list[FileResu
             errors.append(FileResult(path, error=Diagnostic(path, "no such file or directory")))
 
 
-def lint_file(filename: str, settings: Settings) -> FileResult:
+def lint_file(filename: str, settings: Settings, cache: Cache | None = None) -> FileResult:
+    """Read and lint one file; with a cache, remember the result for the bytes that were read."""
     try:
         with open(filename, "rb") as handle:
             data = handle.read()
@@ -67,8 +151,12 @@ def lint_file(filename: str, settings: Settings) -> FileResult:
     try:
         text = sources.decode(data)
     except sources.SourceError as exc:
-        return FileResult(filename, error=sources.diagnostic(filename, exc))
-    return lint_source(text, filename, settings)
+        result = FileResult(filename, error=sources.diagnostic(filename, exc))
+    else:
+        result = lint_source(text, filename, settings)
+    if cache is not None and not (result.error and result.error.transient):
+        cache.store(filename, data, result)
+    return result
 
 
 def lint_source(
@@ -78,29 +166,42 @@ def lint_source(
     *,
     check_target: bool = True,
     apply_noqa: bool = True,
+    prefilter: bool = True,
+    parse: Callable[[str], cst.Module] | None = None,
 ) -> FileResult:
     """Lint text already in memory (a BOM is dropped, as when reading a file). Files that are not
-    Ascend code get no findings."""
+    Ascend code get no findings.
+
+    Rules whose required tokens are missing from the text do not run (`prefilter=False` runs
+    every enabled rule: the tests prove the prefilters lose nothing). `parse` replaces
+    `source.parse`, e.g. with the editor server's incremental parser."""
     source = source.removeprefix("\ufeff")
     result = FileResult(filename, source=source)
     if check_target and not settings.is_target(filename, source):
         result.checked = False
         return result
     codes = settings.enabled_codes(filename) - _disabled_for_file(source)
-    rules = [rule() for rule in all_rules() if rule.CODE in codes and rule.applies_to(source)]
+    words = Words(source)
+    rules = [rule() for rule in all_rules() if rule.CODE in codes and (not prefilter or rule.may_report(words))]
     try:
         with time_budget(settings.timeout_per_file):
+            code = sources.compile_python(source)  # CPython decides what is a syntax error
             if not rules:
-                sources.compile_python(source)
                 return result
-            parsed = sources.parse(source)
+            from .imports import ImportMap
+            from .kernels import find_kernels
+            from .rule import ModuleContext
+
+            module = (parse or sources.parse)(source)
             with sources.kept_from_collection():
-                imports = ImportMap(parsed.module)
-                context = ModuleContext(filename, source, parsed.module, imports, find_kernels(parsed.module, imports))
+                imports = ImportMap(module)
+                context = ModuleContext(filename, source, module, imports, find_kernels(module, imports))
                 reports = list(_run_rules(rules, context))
-                result.findings = _findings(context, reports, parsed.code)
+                result.findings = _findings(context, reports, code)
     except FileTimeout:
-        result.error = Diagnostic(filename, timeout_message("lint", settings.timeout_per_file) + "; skipped")
+        result.error = Diagnostic(
+            filename, timeout_message("lint", settings.timeout_per_file) + "; skipped", transient=True
+        )
     except sources.SourceError as exc:
         result.error = sources.diagnostic(filename, exc)
     except RecursionError:
@@ -119,6 +220,7 @@ def internal_error(filename: str, exc: Exception) -> Diagnostic:
         filename,
         f"internal error ({type(exc).__name__}: {exc}); please report it (--verbose shows the traceback)",
         detail="".join(traceback.format_exception(exc)),
+        transient=True,
     )
 
 
@@ -137,6 +239,9 @@ def _findings(
 ) -> list[Finding]:
     if not reports:
         return []
+    from .fixes import FixPlan, plan_edits, with_nested
+    from .positions import node_layout
+
     hints = _where_to_look(context.kernels, reports)
     layout = node_layout(context.source, context.module, code, hints, {n: f for n, f in hints.items() if f})
     findings: dict[tuple[str, Position, Position, str], Finding] = {}
@@ -183,6 +288,8 @@ def _where_to_look(
     """Every node the reports name -> the function holding it, where its position is looked for
     first: the report's `within`, else its kernel, else a kernel whose decorators hold it (an
     autotune config), else None (looked for from the top of the file)."""
+    from .fixes import FixPlan
+
     hints: dict[cst.CSTNode, cst.FunctionDef | None] = {}
     in_decorators: dict[cst.CSTNode, cst.FunctionDef] | None = None
     for _, report, kernel in reports:
@@ -222,7 +329,7 @@ def _suppressed(finding: Finding, lines: list[str]) -> bool:
     row = finding.noqa_row
     if row > len(lines):
         return False
-    match = _NOQA.search(lines[row - 1])
+    match = NOQA.search(lines[row - 1])
     if match is None:
         return False
     listed = match.group("codes")

@@ -31,9 +31,8 @@ from .budget import FileTimeout, time_budget, timeout_message
 from .config import Settings
 from .engine import lint_source, relative_display
 from .fixes import edited
-from .model import Diagnostic, Edit, FileResult, Finding, Fix, Position
+from .model import Diagnostic, Edit, FileResult, Finding, Fix, LineIndex, Position
 from .names import name_reads, unresolved
-from .positions import LineIndex
 
 
 @dataclass

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
-from .model import Applicability, Edit, Finding, Position
-from .positions import Layout, LineIndex
+from .model import Applicability, Edit, Finding, LineIndex, Position
+from .positions import Layout
 
 _NEWLINE_AT_END = re.compile(r"(\r\n?|\n)\Z")
 _LINE_INSIDE = re.compile(r"(?:\r\n?|\n)(?=[^\r\n])")  # a line break that another line follows

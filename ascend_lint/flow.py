@@ -59,6 +59,7 @@ class Event:
     metadata: bool = False  # a read of `.dtype` / `.shape`: not a data read
     value: cst.BaseExpression | None = None  # for definitions: the assigned expression
     value_flags: int | None = None  # for definitions with no expression (parameters, loop indices)
+    statement: cst.CSTNode | None = None  # the innermost statement holding `node` (the kernel for parameters)
     succ: list[Event] = field(default_factory=list)
     pred: list[Event] = field(default_factory=list)
 
@@ -392,9 +393,18 @@ class _Builder:
         self.loop_headers: list[Event] = []
         self.loop_exits: list[list[Event]] = []
         self.skip_reads = {*flow.kernel.imports.aliases, "True", "False", "None"}
+        self.current_statement: cst.CSTNode = flow.kernel.node
 
     def emit(self, kind: str, node: cst.CSTNode, **extra: Any) -> Event:
-        event = Event(len(self.flow.events), kind, node, conds=self.conds, loops=self.loops, **extra)
+        event = Event(
+            len(self.flow.events),
+            kind,
+            node,
+            conds=self.conds,
+            loops=self.loops,
+            statement=self.current_statement,
+            **extra,
+        )
         for previous in self.frontier:
             previous.succ.append(event)
             event.pred.append(previous)
@@ -417,6 +427,11 @@ class _Builder:
             self.statement(statement)
 
     def statement(self, node: cst.CSTNode) -> None:
+        outer, self.current_statement = self.current_statement, node
+        self._statement(node)
+        self.current_statement = outer
+
+    def _statement(self, node: cst.CSTNode) -> None:
         if type(node) is cst.SimpleStatementLine or type(node) is cst.SimpleStatementSuite:
             for small in node.body:
                 self.small_statement(small)
@@ -504,7 +519,7 @@ class _Builder:
         if isinstance(node.orelse, cst.Else):
             self.block(node.orelse.body.body)
         elif isinstance(node.orelse, cst.If):
-            self.if_statement(node.orelse)
+            self.statement(node.orelse)  # an `elif` is a statement of its own
         branch.orelse = range(start, len(self.flow.events))
         self.conds = outer
         self.frontier = after_body + self.frontier

@@ -6,6 +6,8 @@ is exclusive (ruff's convention). Reporters convert to their format's own units.
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
@@ -20,6 +22,29 @@ Fact: TypeAlias = str | int | bool | tuple[str, ...]
 class Position:
     row: int
     column: int
+
+
+# Line breaks as CPython and libcst count rows: \r\n, \r or \n (never \f, \v or \x1c).
+NEWLINE = re.compile(r"\r\n?|\n")
+
+
+class LineIndex:
+    """Rows and columns of a text: 1-based rows ending at \\r\\n, \\r or \\n; columns in code points."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.starts = [0, *(match.end() for match in NEWLINE.finditer(text))]
+
+    def position(self, offset: int) -> Position:
+        row = bisect_right(self.starts, offset)
+        return Position(row, offset - self.starts[row - 1] + 1)
+
+    def offset(self, position: Position) -> int:
+        return self.starts[position.row - 1] + position.column - 1
+
+    def lines(self) -> list[str]:
+        """The text of each row, without its line break."""
+        return NEWLINE.split(self.text)
 
 
 @dataclass(frozen=True)
@@ -76,6 +101,7 @@ class Diagnostic:
     message: str
     location: Position | None = None
     detail: str | None = None  # an internal error's traceback, printed with --verbose
+    transient: bool = False  # an internal error or a timeout: never cached
 
 
 @dataclass

@@ -19,9 +19,7 @@ done; the rest are looked for in the module's top-level statements other than de
 from __future__ import annotations
 
 import ast
-import re
 import warnings
-from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -31,10 +29,8 @@ from types import CodeType
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 
-from .model import Position
+from .model import NEWLINE, LineIndex, Position
 
-# Line breaks as CPython and libcst count rows: \r\n, \r or \n (never \f, \v or \x1c).
-NEWLINE = re.compile(r"\r\n?|\n")
 _CO_OPTIMIZED = 0x1  # set on the code of functions, not on class bodies or modules
 
 Span = tuple[int, int]  # offsets into the text, end exclusive
@@ -43,25 +39,6 @@ Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
 
 class LayoutError(Exception):
     """libcst's output does not match the original text: a bug (reported as an internal error)."""
-
-
-class LineIndex:
-    """Rows and columns of a text: 1-based rows ending at \\r\\n, \\r or \\n; columns in code points."""
-
-    def __init__(self, text: str):
-        self.text = text
-        self.starts = [0, *(match.end() for match in NEWLINE.finditer(text))]
-
-    def position(self, offset: int) -> Position:
-        row = bisect_right(self.starts, offset)
-        return Position(row, offset - self.starts[row - 1] + 1)
-
-    def offset(self, position: Position) -> int:
-        return self.starts[position.row - 1] + position.column - 1
-
-    def lines(self) -> list[str]:
-        """The text of each row, without its line break."""
-        return NEWLINE.split(self.text)
 
 
 @dataclass

@@ -5,13 +5,16 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from .rule import Rule
+if TYPE_CHECKING:
+    from .rule import Rule
 
 
 @lru_cache(maxsize=1)
 def all_rules() -> tuple[type[Rule], ...]:
     from . import rules as package
+    from .rule import Rule
 
     found = []
     for info in pkgutil.iter_modules(package.__path__):

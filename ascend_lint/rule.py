@@ -28,6 +28,7 @@ from .fixes import Declined, FixPlan, FreshNames
 from .imports import ImportMap
 from .kernels import Kernel
 from .model import Applicability, Fact, Finding
+from .prefilter import KERNEL_TOKENS, Words
 
 __all__ = ["Confirm", "Evidence", "Example", "Finding", "HostIndex", "Kernel", "ModuleContext", "Report", "Rule"]
 
@@ -192,8 +193,9 @@ class Rule:
     NAME: ClassVar[str]  # kebab-case, stable, public
     SUMMARY: ClassVar[str]  # one line: `ascend-lint rules`, SARIF, the README table
     FIX: ClassVar[Applicability | None] = None
-    # The rule only runs on files containing one of these strings (cheap pre-filter).
-    REQUIRES_TEXT: ClassVar[tuple[str, ...]] = ()
+    # Tokens every finding needs, checked on the file's words before parsing (see prefilter.py):
+    # one token of each group must occur. A kernel rule needs a kernel's `jit` on top.
+    REQUIRES_TOKENS: ClassVar[tuple[tuple[str, ...], ...]] = ()
     VALID: ClassVar[Sequence[str]] = ()
     INVALID: ClassVar[Sequence[str | Example]] = ()
     CONFIRM: ClassVar[Confirm | None] = None  # None: `confirm` has no evidence for this rule
@@ -210,5 +212,12 @@ class Rule:
         return f"# {heading(cls.CODE, cls.NAME)}\n\n{body}\n"
 
     @classmethod
-    def applies_to(cls, source: str) -> bool:
-        return not cls.REQUIRES_TEXT or any(text in source for text in cls.REQUIRES_TEXT)
+    def required_tokens(cls) -> tuple[tuple[str, ...], ...]:
+        """`REQUIRES_TOKENS`, plus `jit` for a rule that only checks kernels."""
+        kernels_only = cls.check_kernel is not Rule.check_kernel and cls.check_module is Rule.check_module
+        return (*cls.REQUIRES_TOKENS, KERNEL_TOKENS) if kernels_only else cls.REQUIRES_TOKENS
+
+    @classmethod
+    def may_report(cls, words: Words) -> bool:
+        """False when the file lacks a token every finding of the rule needs."""
+        return words.satisfies(cls.required_tokens())

@@ -32,13 +32,16 @@ import tokenize
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from types import CodeType
+from typing import TYPE_CHECKING
 
-import libcst as cst
+from .model import Diagnostic, LineIndex, Position
 
-from .model import Diagnostic, Position
-from .positions import LineIndex
+if TYPE_CHECKING:
+    import libcst as cst
+
+if TYPE_CHECKING:
+    import libcst as cst
 
 MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_LINE_CHARS = 5000
@@ -55,14 +58,6 @@ class SourceError(Exception):
     def __init__(self, message: str, location: Position | None = None):
         super().__init__(message)
         self.location = location
-
-
-@dataclass
-class ParsedSource:
-    """A file both parsers accepted: libcst's tree and CPython's compiled module."""
-
-    module: cst.Module
-    code: CodeType
 
 
 def detect_encoding(data: bytes) -> str:
@@ -152,12 +147,13 @@ def compile_python(text: str) -> CodeType:
         raise SourceError("too deeply nested to parse") from None
 
 
-def parse(text: str) -> ParsedSource:
-    """Both parsers' view of a file CPython accepts (see the contract above)."""
-    code = compile_python(text)
+def parse(text: str) -> cst.Module:
+    """libcst's tree of a file CPython accepts (`compile_python`; see the contract above)."""
+    import libcst as cst  # loaded on the first file that is parsed: cached runs never pay for it
+
     try:
         with collection_paused():
-            return ParsedSource(_parse_in_pieces(text), code)
+            return _parse_in_pieces(text)
     except cst.ParserSyntaxError as exc:  # its position is often not where the cause is: none given
         reason = exc.message.strip().splitlines()[0] if exc.message else "invalid syntax"
         raise SourceError(f"valid Python that libcst cannot parse ({reason})") from None
@@ -207,6 +203,8 @@ def _parse_in_pieces(text: str) -> cst.Module:
     leaves a piece unparsable (inside a string, between decorators), or pieces that disagree on
     the default indentation or newline, fall back to one parse of the whole text.
     """
+    import libcst as cst
+
     cuts = [0]
     for match in _DEFINITION.finditer(text):
         if match.end() - cuts[-1] >= PIECE_CHARS:

@@ -72,7 +72,7 @@ class ConstexprTo(Rule):
     SUMMARY = "`.to()` on a constexpr or specialisable int (`'constexpr' object has no attribute 'to'`), or an int64 cast after an int32 multiply that already wrapped"
     FIX = "safe"
     CONFIRM = Confirm({"compile": Evidence.INDEX_CAST_IR}, "both failures are the compiler's")
-    REQUIRES_TEXT = (".to(",)
+    REQUIRES_TOKENS = (("to",),)
 
     VALID = (
         """

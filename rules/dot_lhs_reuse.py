@@ -70,7 +70,7 @@ class DotLhsReuse(Rule):
         {"npu": Evidence.DEVICE_OUTPUTS, "interpret": Evidence.DOT_CLOBBER_OUTPUTS},
         "tl.dot clobbering its lhs is a runtime behaviour of the NPU",
     )
-    REQUIRES_TEXT = ("dot",)
+    REQUIRES_TOKENS = (("dot",),)
 
     VALID = (
         """
@@ -307,10 +307,8 @@ class _CopyPlanner:
         self.kernel, self.flow, self.context = kernel, kernel.flow, context
 
     @cached_property
-    def placement(self) -> _Placement:
-        placement = _Placement()
-        self.kernel.node.visit(placement)
-        return placement
+    def paths(self) -> dict[cst.CSTNode, tuple[tuple[cst.CSTNode, int], ...]]:
+        return _statement_paths(self.kernel.node)
 
     @cached_property
     def dot_of_lhs(self) -> dict[cst.CSTNode, Event]:
@@ -319,7 +317,7 @@ class _CopyPlanner:
         return {tile: event for event, tile in dots if tile is not None}
 
     def plan(self, dot: Event, tile: cst.Name, reads: list[Event]) -> FixPlan | Declined:
-        statement = self.placement.owner.get(dot.node)
+        statement = dot.statement
         if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
             return Declined("the dot is not in a plain one-statement line, so there is no place for the copy")
         groups = self._read_groups(dot, tile, statement, reads)
@@ -331,7 +329,7 @@ class _CopyPlanner:
         for group in groups:
             copy = self.context.fresh_names.fresh(f"{tile.value}_c")
             copies.append(InsertBefore(statement, _copy_of(copy, tile.value)))
-            copies.extend(self._read_copy(read.node, tile.value, copy) for read in group)
+            copies.extend(_read_copy(read, tile.value, copy) for read in group)
         return FixPlan("unsafe", f"Copy `{tile.value}` before the dot and read the copy afterwards", tuple(copies))
 
     def _read_groups(
@@ -343,7 +341,7 @@ class _CopyPlanner:
         groups: list[list[Event]] = [[]]
         split_after = None
         for read in reads:
-            if read.index < dot.index or not self.placement.runs_after(statement, read.node):
+            if read.index < dot.index or read.statement is None or not self._runs_after(statement, read.statement):
                 return None
             if _indices(self.flow.reaching_defs(read, tile.value)) != defs:
                 return None
@@ -360,54 +358,53 @@ class _CopyPlanner:
                     split_after = min(later_dot.index, split_after or later_dot.index)
         return groups
 
-    def _read_copy(self, read: cst.CSTNode, tile: str, copy: str) -> Replace:
-        """Read `copy` instead of the tile; `b *= s` becomes `b = copy * s`."""
-        augmented = self.placement.augmented.get(read)
-        if augmented is None:
-            return Replace(read, copy)
-        return Replace(augmented, spelled_out(augmented, tile, copy))
-
-
-class _Placement(cst.CSTVisitor):
-    """Where statements sit in the block tree, which statement owns each name and call, and
-    the augmented assignment each name is the target of."""
-
-    def __init__(self) -> None:
-        # ((block, index), ...) from the kernel down
-        self.path: dict[cst.BaseStatement, tuple[tuple[cst.CSTNode, int], ...]] = {}
-        self.owner: dict[cst.CSTNode, cst.BaseStatement] = {}
-        self.augmented: dict[cst.CSTNode, cst.AugAssign] = {}
-        self._statements: list[cst.BaseStatement] = []
-
-    def on_visit(self, node: cst.CSTNode) -> bool:
-        if isinstance(node, cst.IndentedBlock):
-            parent = self.path[self._statements[-1]]
-            for index, statement in enumerate(node.body):
-                self.path[statement] = (*parent, (node, index))
-        elif isinstance(node, cst.BaseStatement):
-            if node not in self.path:  # the kernel itself, or an `elif`
-                parent = self.path[self._statements[-1]] if self._statements else ()
-                self.path[node] = (*parent, (node, 0))
-            self._statements.append(node)
-        elif isinstance(node, (cst.Name, cst.Call)):
-            self.owner[node] = self._statements[-1]
-        elif isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name):
-            self.augmented[node.target] = node
-        return True
-
-    def on_leave(self, original_node: cst.CSTNode) -> None:
-        if isinstance(original_node, cst.BaseStatement):
-            self._statements.pop()
-
-    def runs_after(self, statement: cst.BaseStatement, node: cst.CSTNode) -> bool:
-        """Whether `node` is in `statement` or in a statement after it in the same block (so
-        every path to `node` passes `statement`)."""
-        here, there = self.path[statement], self.path[self.owner[node]]
+    def _runs_after(self, statement: cst.CSTNode, other: cst.CSTNode) -> bool:
+        """Whether `other` is `statement` or a statement after it in the same block, or inside
+        one (so every path to `other` passes `statement`)."""
+        here, there = self.paths[statement], self.paths[other]
         depth = len(here) - 1
         if len(there) <= depth or there[:depth] != here[:depth]:
             return False
         (block, index), (other_block, other_index) = here[depth], there[depth]
         return other_block is block and other_index >= index
+
+
+def _read_copy(read: Event, tile: str, copy: str) -> Replace:
+    """Read `copy` instead of the tile; `b *= s` becomes `b = copy * s`."""
+    for small in getattr(read.statement, "body", ()):
+        if isinstance(small, cst.AugAssign) and small.target is read.node:
+            return Replace(small, spelled_out(small, tile, copy))
+    return Replace(read.node, copy)
+
+
+def _statement_paths(kernel: cst.FunctionDef) -> dict[cst.CSTNode, tuple[tuple[cst.CSTNode, int], ...]]:
+    """Where each statement of the kernel sits: ((block, index), ...) from the kernel down; an
+    `elif` is index 0 of a block of its own. Reads statement fields only, never expressions."""
+    paths: dict[cst.CSTNode, tuple[tuple[cst.CSTNode, int], ...]] = {kernel: ((kernel, 0),)}
+    pending: list[cst.CSTNode] = [kernel]
+    while pending:
+        statement = pending.pop()
+        path = paths[statement]
+        for block in _indented_blocks(statement):
+            for index, child in enumerate(block.body):
+                paths[child] = (*path, (block, index))
+                pending.append(child)
+        orelse = getattr(statement, "orelse", None)
+        if isinstance(orelse, cst.If):
+            paths[orelse] = (*path, (orelse, 0))
+            pending.append(orelse)
+    return paths
+
+
+def _indented_blocks(statement: cst.CSTNode) -> list[cst.IndentedBlock]:
+    """The indented blocks directly inside a compound statement (body, else, handlers, finally, cases)."""
+    parts = [getattr(statement, "body", None)]
+    for name in ("orelse", "finalbody"):
+        part = getattr(statement, name, None)
+        if part is not None and not isinstance(part, cst.If):
+            parts.append(part.body)
+    parts.extend(clause.body for clause in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())))
+    return [part for part in parts if isinstance(part, cst.IndentedBlock)]
 
 
 def _copy_of(copy: str, tile: str) -> str:

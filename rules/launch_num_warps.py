@@ -61,7 +61,7 @@ class LaunchNumWarps(Rule):
     SUMMARY = "`num_warps` / `num_stages` in launches, `triton.Config`, splatted launch dicts: no effect on Ascend"
     FIX = "safe"
     CONFIRM = Confirm({"compile": Evidence.LAUNCH_OPTION_IR}, "the option's effect is on the compiled kernel")
-    REQUIRES_TEXT = tuple(KNOBS)
+    REQUIRES_TOKENS = (tuple(sorted(KNOBS)),)
 
     VALID = (
         '''

@@ -71,7 +71,7 @@ class OrConstexprOptionalPointer(Rule):
     SUMMARY = "`if FLAG or runtime:` around an optional pointer: both arms compile, `None + offset` fails"
     FIX = "unsafe"
     CONFIRM = Confirm({"compile": Evidence.NONE_POINTER_COMPILE}, "the failure is the compiler's")
-    REQUIRES_TEXT = (" or ", " and ")
+    REQUIRES_TOKENS = (("or", "and"),)
 
     VALID = (
         """

@@ -49,8 +49,8 @@ class RuntimeDmaBranch(Rule):
     CODE = "ASC005"
     NAME = "runtime-dma-branch"
     SUMMARY = "A runtime branch between block-pointer and masked DMA keeps both paths live in UB"
-    REQUIRES_TEXT = ("make_block_ptr",)
     CONFIRM = Confirm({"compile": Evidence.DMA_ARMS_UB}, "the UB plan is the compiler's")
+    REQUIRES_TOKENS = (("make_block_ptr", "advance"),)
 
     VALID = (
         """

@@ -73,7 +73,7 @@ class TaskLoopPointerAccumulation(Rule):
         {"npu": Evidence.DEVICE_OUTPUTS, "interpret": Evidence.FIX_OUTPUTS},
         "pointer accumulation across tasks is mis-compiled only in triton-ascend's NPU code generation",
     )
-    REQUIRES_TEXT = ("range",)
+    REQUIRES_TOKENS = (("program_id", "num_programs"), ("range",))
 
     VALID = (
         """

@@ -33,8 +33,7 @@ from pyflakes import checker, messages
 from ascend_lint.config import Settings
 from ascend_lint.engine import lint_source
 from ascend_lint.fixer import fix_result
-from ascend_lint.model import FileResult
-from ascend_lint.positions import LineIndex
+from ascend_lint.model import FileResult, LineIndex
 from ascend_lint.source import SourceError, decode
 
 REPO = Path(__file__).resolve().parent.parent

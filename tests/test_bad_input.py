@@ -65,7 +65,8 @@ NUL = HEAD + "x = 1\ny = \0\n"
 DEEP = HEAD + "x = " + "(" * 300 + "1" + ")" * 300 + "\n"
 LONG_LINE = "x = [" + "1, " * 3340 + "]"
 # CPython accepts it; libcst's tokenizer counts the form feed as indentation and finds no block.
-LIBCST_CANNOT = HEAD + "def launch(x):\n    if x:\n\f        y = x\n    z = 2\n"
+# (in a kernel ASC002 reads: a file no rule needs is only compiled, and CPython accepts it)
+LIBCST_CANNOT = HEAD + "@triton.jit\ndef k(x):\n    if x:\n\f        y = x.to(tl.int64)\n    z = 2\n"
 # libcst accepts it; CPython does not (the verdict is CPython's).
 CPYTHON_REJECTS = HEAD + "z = (yield)\n"
 

@@ -163,7 +163,8 @@ def test_fix_producing_invalid_code_leaves_file_untouched(kernel_file, monkeypat
 def test_fix_writes_atomically_and_keeps_permissions(kernel_file):
     kernel_file.chmod(0o640)
     inode = kernel_file.stat().st_ino
-    done = run_cli("--fix", "--unsafe-fixes", str(kernel_file), cwd=kernel_file.parent)
+    # --no-cache: the folder must hold only the kernel afterwards (the cache's writes are test_cache's)
+    done = run_cli("--no-cache", "--fix", "--unsafe-fixes", str(kernel_file), cwd=kernel_file.parent)
     assert done.returncode == 0, done.stderr
     assert kernel_file.read_text() == UNSAFE_FIXED
     assert stat.S_IMODE(kernel_file.stat().st_mode) == 0o640

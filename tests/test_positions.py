@@ -18,8 +18,7 @@ from conftest import FIXTURES, settings
 
 from ascend_lint.engine import lint_file
 from ascend_lint.fixer import fix_result
-from ascend_lint.model import FileResult, Position
-from ascend_lint.positions import LineIndex
+from ascend_lint.model import FileResult, LineIndex, Position
 
 FILES = sorted(FIXTURES.rglob("*.py"))
 INDENT = re.compile(r"(?m)^((?:    )+)")

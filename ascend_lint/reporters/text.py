@@ -7,8 +7,7 @@ from collections import Counter
 from ..config import Settings
 from ..engine import relative_display
 from ..fixes import why_not_fixed
-from ..model import FileResult, Finding
-from ..positions import LineIndex
+from ..model import FileResult, Finding, LineIndex
 
 
 def where(finding: Finding) -> str:

@@ -1,0 +1,211 @@
+"""The content cache: each file's lint result, reused while its bytes and the settings stay the same.
+
+Layout, as ruff's: `.ascend_lint_cache/` next to the configuration (the project root), or
+`--cache-dir` / `ASCEND_LINT_CACHE_DIR`. It holds a `.gitignore` (`*`), a `CACHEDIR.TAG`, and
+one folder per key — package version, a hash of ascend-lint's own analysis sources (so a
+changed rule set is a new key) and every resolved setting — with one small JSON entry per
+file: its path, the hash of its content and its result (findings with fixes, or the error).
+
+An entry is used only when the file's current bytes hash to the stored hash. Entries are
+written atomically (a temporary file, then a rename), so concurrent runs see either a whole
+entry or none; an unreadable or malformed entry is a miss and is rewritten. `--fix` applies a
+cached finding's fix to the text whose hash matched, and writes only after checking that the
+file still holds that text (`fixer.write_fixed`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import hashlib
+import json
+import os
+from importlib.util import find_spec
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from . import source as sources
+from .config import Settings
+from .model import Diagnostic, Edit, FileResult, Finding, Fix, Position, Related
+
+DEFAULT_FOLDER = ".ascend_lint_cache"
+ENVIRONMENT = "ASCEND_LINT_CACHE_DIR"
+FORMAT = 3
+_GITIGNORE = "# Created by ascend-lint automatically.\n*\n"
+_CACHEDIR_TAG = (
+    "Signature: 8a477f597d28d172789f06886806bc55\n"
+    "# This file is a cache directory tag created by ascend-lint.\n"
+    "# For information about cache directory tags see https://bford.info/cachedir/\n"
+)
+
+
+def cache_folder(settings: Settings, option: str | None) -> Path:
+    """`--cache-dir`, else `ASCEND_LINT_CACHE_DIR`, else `.ascend_lint_cache` in the project root."""
+    chosen = option or os.environ.get(ENVIRONMENT)
+    return Path(chosen) if chosen else settings.root / DEFAULT_FOLDER
+
+
+def content_hash(data: bytes) -> str:
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+def analysis_fingerprint() -> str:
+    """A hash of the sources that decide findings: the engine's modules and the rules."""
+    digest = hashlib.blake2b(digest_size=12)
+    for package in ("ascend_lint", "ascend_lint.rules"):
+        spec = find_spec(package)
+        for folder in spec.submodule_search_locations if spec and spec.submodule_search_locations else ():
+            for path in sorted(Path(folder).glob("*.py")):
+                digest.update(path.name.encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def settings_key(settings: Settings) -> str:
+    """Every resolved setting (new settings are included without listing them here)."""
+    fields = json.dumps(dataclasses.asdict(settings), default=str, sort_keys=True)
+    return hashlib.blake2b(fields.encode(), digest_size=12).hexdigest()
+
+
+class Cache:
+    """Lint results per file under one key (version, analysis sources, settings)."""
+
+    def __init__(self, folder: Path, settings: Settings):
+        self.root = folder
+        self.folder = folder / f"{__version__}-{analysis_fingerprint()}-{settings_key(settings)}"
+        self.usable = True
+
+    def prepare(self) -> str | None:
+        """Create the folder (with its `.gitignore`); the reason when the cache cannot be used."""
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            for name, text in ((".gitignore", _GITIGNORE), ("CACHEDIR.TAG", _CACHEDIR_TAG)):
+                if not (self.root / name).is_file():
+                    _write_atomically(self.root / name, text)
+        except OSError as exc:
+            self.usable = False
+            return f"cannot use the cache folder {self.root}: {exc.strerror or exc}"
+        return None
+
+    def _entry(self, filename: str) -> tuple[Path, str]:
+        resolved = os.path.realpath(filename)
+        name = hashlib.blake2b(resolved.encode("utf-8", "surrogateescape"), digest_size=16).hexdigest()
+        return self.folder / f"{name}.json", resolved
+
+    def lookup(self, filename: str) -> FileResult | None:
+        """The cached result for the file's current content, or None."""
+        if not self.usable:
+            return None
+        entry, resolved = self._entry(filename)
+        try:
+            with open(filename, "rb") as handle:
+                data = handle.read()
+            with open(entry, encoding="utf-8") as handle:
+                stored = json.load(handle)
+        except (OSError, ValueError):
+            return None
+        if not isinstance(stored, dict) or stored.get("format") != FORMAT or stored.get("path") != resolved:
+            return None
+        if stored.get("hash") != content_hash(data):
+            return None
+        try:
+            return _decode_result(filename, data, stored)
+        except (KeyError, TypeError, ValueError, IndexError):
+            return None  # a malformed entry: linted again and rewritten
+
+    def store(self, filename: str, data: bytes, result: FileResult) -> None:
+        """Remember `result` as the result for `data` (the bytes that were linted)."""
+        if not self.usable:
+            return
+        entry, resolved = self._entry(filename)
+        stored = {"format": FORMAT, "path": resolved, "hash": content_hash(data), **_encode_result(result)}
+        with contextlib.suppress(OSError):
+            _write_atomically(entry, json.dumps(stored, ensure_ascii=False, separators=(",", ":")))
+
+
+def _write_atomically(path: Path, text: str) -> None:
+    """Write a private temporary file (named by process), then rename it over `path`."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(temporary, "w", encoding="utf-8") as handle:
+            handle.write(text)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
+
+
+# ---- (de)serialising a FileResult: the filename is the caller's, never stored --------------
+
+
+def _position(position: Position) -> list[int]:
+    return [position.row, position.column]
+
+
+def _encode_result(result: FileResult) -> dict[str, Any]:
+    error = result.error
+    return {
+        "checked": result.checked,
+        "error": None
+        if error is None
+        else [error.message, _position(error.location) if error.location is not None else None],
+        "findings": [_encode_finding(finding) for finding in result.findings],
+    }
+
+
+def _encode_finding(finding: Finding) -> list[Any]:
+    fix = finding.fix
+    return [
+        finding.code,
+        finding.name,
+        finding.message,
+        _position(finding.location),
+        _position(finding.end_location),
+        finding.kernel,
+        [[_position(r.location), _position(r.end_location), r.message] for r in finding.related],
+        None
+        if fix is None
+        else [
+            fix.applicability,
+            fix.message,
+            [[_position(e.start), _position(e.end), e.content] for e in fix.edits],
+        ],
+        dict(finding.facts),
+        finding.no_fix_reason,
+    ]
+
+
+def _decode_result(filename: str, data: bytes, stored: dict[str, Any]) -> FileResult:
+    try:
+        source = sources.decode(data)
+    except sources.SourceError:
+        source = None  # the stored error says why
+    error = stored["error"]
+    return FileResult(
+        filename,
+        source=source,
+        findings=[_decode_finding(filename, entry) for entry in stored["findings"]],
+        error=None if error is None else Diagnostic(filename, error[0], Position(*error[1]) if error[1] else None),
+        checked=bool(stored["checked"]),
+    )
+
+
+def _decode_finding(filename: str, entry: list[Any]) -> Finding:
+    code, name, message, start, end, kernel, related, fix, facts, no_fix_reason = entry
+    return Finding(
+        code,
+        name,
+        message,
+        filename,
+        Position(*start),
+        Position(*end),
+        kernel,
+        tuple(Related(filename, Position(*a), Position(*b), text) for a, b, text in related),
+        None
+        if fix is None
+        else Fix(fix[0], fix[1], tuple(Edit(Position(*a), Position(*b), content) for a, b, content in fix[2])),
+        {key: tuple(value) if isinstance(value, list) else value for key, value in facts.items()},
+        no_fix_reason,
+    )

@@ -1,0 +1,324 @@
+"""`ascend-lint server`: a Language Server (stdio) that brings the findings into any editor.
+
+Built on pygls and lsprotocol (`pip install 'ascend-lint[server]'`). It publishes diagnostics
+when a document is opened, changed or saved; offers a code action per fix (labelled safe or
+unsafe), a "disable for this line" action that adds `# noqa: ASC00N`, and a source action
+applying every safe fix; hovering a finding shows its rule's documentation.
+
+Per open document the server keeps the text it last linted, the result, and an
+`IncrementalParser`: an edit re-parses only the top-level statements it touched, and only
+the changed document is linted again. Linting runs on one worker thread; edits that arrive
+while a document is being linted are coalesced into one more run on the newest text, and
+diagnostics are published only for the text they were computed on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from . import __version__
+from .config import ConfigError, Settings, load_settings
+from .engine import NOQA, lint_source
+from .incremental import IncrementalParser
+from .model import NEWLINE, Diagnostic, FileResult, Finding, Fix, Position
+from .registry import rule_by_selector
+from .reporters.shared import rule_url
+
+NAME = "ascend-lint"
+FIX_ALL = f"{lsp.CodeActionKind.SourceFixAll.value}.{NAME}"
+
+
+@dataclass
+class Document:
+    """What the server keeps for one open document."""
+
+    parser: IncrementalParser = field(default_factory=IncrementalParser)
+    text: str | None = None  # the text `result` was computed on
+    result: FileResult | None = None
+    settings: Settings | None = None
+    linting: bool = False
+    stale: bool = False  # the text changed while it was being linted
+
+
+class AscendLintServer(LanguageServer):
+    def __init__(self) -> None:
+        super().__init__(NAME, __version__)
+        self.documents: dict[str, Document] = {}
+        self.linter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ascend-lint")
+
+    async def relint(self, uri: str) -> None:
+        """Lint the document's current text and publish; coalesces edits made meanwhile."""
+        document = self.documents.setdefault(uri, Document())
+        document.stale = True
+        if document.linting:
+            return
+        document.linting = True
+        try:
+            while document.stale and uri in self.documents:
+                document.stale = False
+                text_document = self.workspace.get_text_document(uri)
+                text, version = text_document.source, text_document.version
+                loop = asyncio.get_running_loop()
+                linted = await loop.run_in_executor(self.linter, _lint, uri, text, document.parser)
+                if document.stale or uri not in self.documents:
+                    continue
+                document.text, (document.result, document.settings) = text, linted
+                self.publish(uri, version, text, document.result)
+        finally:
+            document.linting = False
+
+    def publish(self, uri: str, version: int | None, text: str, result: FileResult | None) -> None:
+        lines = _lines(text)
+        diagnostics = []
+        if result is not None:
+            diagnostics = [self._diagnostic(uri, lines, finding) for finding in result.findings]
+            if result.error is not None:
+                where = result.error.location or Position(1, 1)
+                diagnostics.append(
+                    lsp.Diagnostic(
+                        range=self._range(lines, where, where),
+                        message=result.error.message,
+                        severity=lsp.DiagnosticSeverity.Error,
+                        source=NAME,
+                    )
+                )
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
+        )
+
+    def _diagnostic(self, uri: str, lines: list[str], finding: Finding) -> lsp.Diagnostic:
+        url = rule_url(finding.code, finding.name)
+        return lsp.Diagnostic(
+            range=self._range(lines, finding.location, finding.end_location),
+            message=f"[{finding.name}] {finding.message}",
+            severity=lsp.DiagnosticSeverity.Warning,
+            code=finding.code,
+            code_description=lsp.CodeDescription(href=url) if url else None,
+            source=NAME,
+            related_information=[
+                lsp.DiagnosticRelatedInformation(
+                    location=lsp.Location(uri=uri, range=self._range(lines, r.location, r.end_location)),
+                    message=r.message,
+                )
+                for r in finding.related
+            ]
+            or None,
+        )
+
+    def _range(self, lines: list[str], start: Position, end: Position) -> lsp.Range:
+        return lsp.Range(start=self._position(lines, start), end=self._position(lines, end))
+
+    def _position(self, lines: list[str], position: Position) -> lsp.Position:
+        """1-based row and code-point column -> LSP's 0-based line and client units."""
+        line = lines[position.row - 1] if position.row <= len(lines) else ""
+        prefix = line[: position.column - 1]
+        encoding = self.workspace.position_encoding
+        if encoding == lsp.PositionEncodingKind.Utf8:
+            character = len(prefix.encode("utf-8"))
+        elif encoding == lsp.PositionEncodingKind.Utf32:
+            character = len(prefix)
+        else:
+            character = len(prefix.encode("utf-16-le")) // 2
+        return lsp.Position(line=position.row - 1, character=character)
+
+    def current(self, uri: str) -> tuple[FileResult, Settings | None, list[str]] | None:
+        """The document's result and settings when it was linted on the text the editor has now."""
+        document = self.documents.get(uri)
+        if document is None or document.result is None or document.text is None:
+            return None
+        if document.text != self.workspace.get_text_document(uri).source:
+            return None  # a lint of the newer text is on its way: its actions will follow
+        return document.result, document.settings, _lines(document.text)
+
+    def code_actions(self, uri: str, wanted: lsp.Range, only: Sequence[str] | None) -> list[lsp.CodeAction]:
+        state = self.current(uri)
+        if state is None:
+            return []
+        result, settings, lines = state
+        actions: list[lsp.CodeAction] = []
+        quickfix = not only or any(lsp.CodeActionKind.QuickFix.value.startswith(kind) for kind in only)
+        for finding in result.findings if quickfix else ():
+            found = self._range(lines, finding.location, finding.end_location)
+            if not _overlaps(found, wanted):
+                continue
+            diagnostic = self._diagnostic(uri, lines, finding)
+            if finding.fix is not None:
+                actions.append(self._fix_action(uri, lines, finding, finding.fix, diagnostic))
+            noqa = self._noqa_action(uri, lines, finding, diagnostic)
+            if noqa is not None:
+                actions.append(noqa)
+        if not only or any(FIX_ALL.startswith(kind) for kind in only):
+            fixed = _fix_all(result, settings)
+            if fixed is not None:
+                edit = lsp.TextEdit(range=self._whole(lines), new_text=fixed)
+                actions.append(
+                    lsp.CodeAction(
+                        title=f"{NAME}: apply every safe fix",
+                        kind=FIX_ALL,
+                        edit=lsp.WorkspaceEdit(changes={uri: [edit]}),
+                    )
+                )
+        return actions
+
+    def _fix_action(
+        self, uri: str, lines: list[str], finding: Finding, fix: Fix, diagnostic: lsp.Diagnostic
+    ) -> lsp.CodeAction:
+        label = f"Fix {finding.code}" if fix.applicability == "safe" else f"Fix {finding.code} (unsafe: review it)"
+        edits = [lsp.TextEdit(range=self._range(lines, e.start, e.end), new_text=e.content) for e in fix.edits]
+        return lsp.CodeAction(
+            title=f"{label}: {fix.message}",
+            kind=lsp.CodeActionKind.QuickFix,
+            diagnostics=[diagnostic],
+            is_preferred=fix.applicability == "safe",
+            edit=lsp.WorkspaceEdit(changes={uri: edits}),
+        )
+
+    def _noqa_action(
+        self, uri: str, lines: list[str], finding: Finding, diagnostic: lsp.Diagnostic
+    ) -> lsp.CodeAction | None:
+        """`# noqa: CODE` at the end of the finding's line (added to an existing list)."""
+        row = finding.noqa_row
+        if row > len(lines):
+            return None
+        line = lines[row - 1]
+        if line.rstrip().endswith("\\"):
+            return None  # a comment cannot follow a line continuation
+        existing = NOQA.search(line)
+        if existing is not None and existing.group("codes"):
+            at, text = existing.end("codes"), f", {finding.code}"
+        else:
+            at, text = len(line.rstrip()), f"  # noqa: {finding.code}"
+        where = self._position(lines, Position(row, at + 1))
+        return lsp.CodeAction(
+            title=f"Disable {finding.code} for this line",
+            kind=lsp.CodeActionKind.QuickFix,
+            diagnostics=[diagnostic],
+            edit=lsp.WorkspaceEdit(
+                changes={uri: [lsp.TextEdit(range=lsp.Range(start=where, end=where), new_text=text)]}
+            ),
+        )
+
+    def _whole(self, lines: list[str]) -> lsp.Range:
+        end = self._position(lines, Position(len(lines), len(lines[-1]) + 1)) if lines else lsp.Position(0, 0)
+        return lsp.Range(start=lsp.Position(0, 0), end=end)
+
+    def hover(self, uri: str, at: lsp.Position) -> lsp.Hover | None:
+        """The documentation of the rules whose findings cover `at`."""
+        state = self.current(uri)
+        if state is None:
+            return None
+        result, _, lines = state
+        codes = []
+        for finding in result.findings:
+            found = self._range(lines, finding.location, finding.end_location)
+            if _overlaps(found, lsp.Range(start=at, end=at)) and finding.code not in codes:
+                codes.append(finding.code)
+        docs = [rule.documentation() for rule in map(rule_by_selector, codes) if rule is not None]
+        if not docs:
+            return None
+        return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value="\n---\n".join(docs)))
+
+    def forget(self, uri: str) -> None:
+        self.documents.pop(uri, None)
+        self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+    async def settings_changed(self) -> None:
+        """A configuration file changed: reload settings and lint every open document again."""
+        _settings.cache_clear()
+        await asyncio.gather(*(self.relint(uri) for uri in list(self.documents)))
+
+
+def _lint(uri: str, text: str, parser: IncrementalParser) -> tuple[FileResult | None, Settings | None]:
+    path = to_fs_path(uri) or uri
+    try:
+        settings = _settings(str(Path(path).parent))
+    except ConfigError as exc:
+        return FileResult(path, source=text, error=Diagnostic(path, f"configuration error: {exc}")), None
+    return lint_source(text, path, settings, parse=parser.parse), settings
+
+
+@lru_cache(maxsize=64)
+def _settings(folder: str) -> Settings:
+    """The settings of the project holding `folder` (cleared when a configuration changes)."""
+    return load_settings([folder])
+
+
+def _fix_all(result: FileResult, settings: Settings | None) -> str | None:
+    """The text with every safe fix applied, or None when there is none."""
+    from .fixer import fix_result
+
+    if settings is None or not any(f.fix and f.fix.applicability == "safe" for f in result.findings):
+        return None
+    _, fixed = fix_result(result, settings, unsafe=False)
+    return fixed.fixed if fixed is not None else None
+
+
+def _lines(text: str) -> list[str]:
+    """Lines as ascend-lint counts rows (\\r\\n, \\r or \\n end a line), without the breaks."""
+    return NEWLINE.split(text)
+
+
+def _is_configuration(uri: str) -> bool:
+    return uri.endswith("/pyproject.toml")
+
+
+def _overlaps(a: lsp.Range, b: lsp.Range) -> bool:
+    def key(p: lsp.Position) -> tuple[int, int]:
+        return p.line, p.character
+
+    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
+
+
+def build_server() -> AscendLintServer:
+    server = AscendLintServer()
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    async def did_open(ls: AscendLintServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        await ls.relint(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    async def did_change(ls: AscendLintServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        await ls.relint(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+    async def did_save(ls: AscendLintServer, params: lsp.DidSaveTextDocumentParams) -> None:
+        if _is_configuration(params.text_document.uri):
+            await ls.settings_changed()
+        elif params.text_document.uri in ls.documents:
+            await ls.relint(params.text_document.uri)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: AscendLintServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        ls.forget(params.text_document.uri)
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    async def watched_files(ls: AscendLintServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+        if any(_is_configuration(change.uri) for change in params.changes):
+            await ls.settings_changed()
+
+    @server.feature(
+        lsp.TEXT_DOCUMENT_CODE_ACTION,
+        lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL]),
+    )
+    def code_action(ls: AscendLintServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        return ls.code_actions(params.text_document.uri, params.range, params.context.only)
+
+    @server.feature(lsp.TEXT_DOCUMENT_HOVER)
+    def hover(ls: AscendLintServer, params: lsp.HoverParams) -> lsp.Hover | None:
+        return ls.hover(params.text_document.uri, params.position)
+
+    return server
+
+
+def main() -> int:
+    build_server().start_io()
+    return 0

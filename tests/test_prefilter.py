@@ -1,0 +1,100 @@
+"""Prefilters skip rules on files that lack a token every finding needs; they must lose nothing.
+
+The corpus tests lint every fixture and the whole fla-core tree (`--target-all`) with and
+without prefilters and compare the findings. Files where no rule is skipped take the same code
+path both ways, so only files where the prefilter skipped a rule are linted twice.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, REPO
+from fla_corpus import fla_root
+
+from ascend_lint.config import Settings
+from ascend_lint.engine import lint_source
+from ascend_lint.prefilter import Words
+from ascend_lint.registry import all_rules, rule_by_selector
+
+KERNEL_HEAD = """import triton
+import triton.language as tl
+
+
+@triton.heuristics({"USE_INITIAL_STATE": lambda args: args["h0"] is not None})
+@triton.jit
+def k(h0, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
+    i_t = tl.program_id(0)
+"""
+
+
+def codes(source: str, filename: str = "k.py", **options) -> list[tuple[int, str]]:
+    result = lint_source(source, filename, Settings(root=REPO, target_all=True), **options)
+    assert result.error is None, result.error
+    return [(f.location.row, f.code) for f in result.findings]
+
+
+def test_line_break_after_the_operator_keeps_the_asc004_finding():
+    # the former text prefilter (" or " / " and ") skipped ASC004 on exactly this layout
+    source = KERNEL_HEAD + "    if (USE_INITIAL_STATE and\n            i_t * BT < W):\n        b_h = tl.load(h0)\n"
+    assert codes(source) == [(9, "ASC004")]
+
+
+def test_tokens_in_strings_comments_and_escapes_count():
+    asc001 = rule_by_selector("ASC001")
+    assert not asc001.may_report(Words("kernel[grid](x, BLOCK=64)\n"))
+    assert asc001.may_report(Words("# num_warps=4 is for CUDA\n"))
+    assert not asc001.may_report(Words("num_warps_total = 4\n"))  # a longer word is another token
+    # a string escape can spell the key ASC001 compares, so it lets every rule through
+    escaped = 'LAUNCH = {"num\\x5fwarps": 4}\n\ndef launch(x):\n    kernel[(1,)](x, **LAUNCH)\n'
+    assert asc001.may_report(Words(escaped))
+    assert codes(escaped) == [(1, "ASC001")]
+
+
+def test_kernel_rules_need_jit_and_their_own_tokens():
+    dot = rule_by_selector("ASC003")
+    task_loop = rule_by_selector("ASC006")
+    assert dot.required_tokens() == (("dot",), ("jit",))
+    assert rule_by_selector("ASC001").required_tokens() == (("num_stages", "num_warps"),)
+    assert not dot.may_report(Words("b = tl.dot(a, w)\n"))  # no kernel without `jit`
+    assert dot.may_report(Words("@triton.jit\ndef k(a, w):\n    b = tl.dot(a, w)\n"))
+    assert not task_loop.may_report(Words("@triton.jit\ndef k(n):\n    for t in tl.range(0, n, 2):\n        pass\n"))
+
+
+def _skipped_rules(path: Path, settings: Settings) -> tuple[str, list[str]]:
+    source = path.read_text(encoding="utf-8")
+    words = Words(source)
+    return source, [rule.CODE for rule in all_rules() if not rule.may_report(words)]
+
+
+def _compare(path: Path, settings: Settings) -> tuple[str, list, list] | None:
+    """Findings with and without prefilters, for a file where the prefilter skipped a rule."""
+    source, skipped = _skipped_rules(path, settings)
+    if not skipped:
+        return None
+    with_prefilter = lint_source(source, str(path), settings)
+    without = lint_source(source, str(path), settings, prefilter=False)
+    return str(path), with_prefilter.findings, without.findings
+
+
+def _assert_prefilters_lose_nothing(paths: list[Path], settings: Settings) -> int:
+    with ProcessPoolExecutor(2) as pool:
+        compared = [c for c in pool.map(_compare, paths, [settings] * len(paths), chunksize=8) if c]
+    for filename, with_prefilter, without in compared:
+        assert with_prefilter == without, filename
+    return len(compared)
+
+
+def test_prefilters_lose_nothing_on_the_fixtures():
+    paths = sorted(FIXTURES.rglob("*.py"))
+    assert _assert_prefilters_lose_nothing(paths, Settings(root=REPO, target_all=True)) > 0
+
+
+@pytest.mark.network
+def test_prefilters_lose_nothing_on_the_fla_tree():
+    root = fla_root()
+    paths = sorted((root / "fla").rglob("*.py"))
+    compared = _assert_prefilters_lose_nothing(paths, Settings(root=root, target_all=True))
+    assert compared > len(paths) // 2  # most of the tree has files a prefilter acts on

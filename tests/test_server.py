@@ -1,0 +1,260 @@
+"""`ascend-lint server` driven over stdio by pygls's language client, as an editor would."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from conftest import REPO
+from lsprotocol import types as lsp
+from pygls.lsp.client import BaseLanguageClient
+
+from ascend_lint.config import load_settings
+from ascend_lint.engine import lint_source
+from ascend_lint.fixer import fix_result
+from ascend_lint.fixes import apply_edits
+from ascend_lint.model import Edit, Position
+
+# ASC001 after a non-BMP character (UTF-16 columns differ from code points), ASC003 with a
+# related location and an unsafe fix.
+KERNEL = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(p_a, p_b, p_o):
+    b_a = tl.load(p_a)
+    b_o = tl.dot(b_a, tl.load(p_b))
+    tl.store(p_o, b_a + b_o)
+
+
+def launch(a, b, o):
+    k[(1,)]("😋", a, b, o, num_warps=4)
+"""
+TIMEOUT = 40
+
+
+class Editor(BaseLanguageClient):
+    """A client that records what the server publishes."""
+
+    def __init__(self) -> None:
+        super().__init__("ascend-lint-tests", "1")
+        self.published: dict[str, list[lsp.PublishDiagnosticsParams]] = {}
+        self.arrived = asyncio.Event()
+
+        @self.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+        def publish(params: lsp.PublishDiagnosticsParams) -> None:
+            self.published.setdefault(params.uri, []).append(params)
+            self.arrived.set()
+
+    async def diagnostics(self, uri: str, count: int) -> lsp.PublishDiagnosticsParams:
+        """The `count`-th publication for `uri` (waiting for it)."""
+        while len(self.published.get(uri, ())) < count:
+            self.arrived.clear()
+            await asyncio.wait_for(self.arrived.wait(), TIMEOUT)
+        return self.published[uri][count - 1]
+
+
+def with_server(project: Path, scenario: Callable[[Editor], Awaitable[None]]) -> None:
+    async def run() -> None:
+        editor = Editor()
+        environment = {**os.environ, "PYTHONPATH": str(REPO)}
+        await editor.start_io(sys.executable, "-m", "ascend_lint", "server", cwd=project, env=environment)
+        try:
+            capabilities = lsp.ClientCapabilities(
+                general=lsp.GeneralClientCapabilities(position_encodings=[lsp.PositionEncodingKind.Utf16])
+            )
+            await editor.initialize_async(lsp.InitializeParams(capabilities=capabilities, root_uri=project.as_uri()))
+            editor.initialized(lsp.InitializedParams())
+            await asyncio.wait_for(scenario(editor), TIMEOUT * 3)
+            await asyncio.wait_for(editor.shutdown_async(None), TIMEOUT)
+        finally:
+            editor.exit(None)
+            try:
+                await asyncio.wait_for(editor.stop(), TIMEOUT)
+            except TimeoutError:
+                editor._server.kill()  # the client has no public way to end a server that hangs
+                raise
+
+    asyncio.run(run())
+
+
+def open_document(editor: Editor, path: Path, text: str) -> str:
+    uri = path.as_uri()
+    editor.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri=uri, language_id="python", version=1, text=text))
+    )
+    return uri
+
+
+def change(editor: Editor, uri: str, version: int, edit: lsp.TextEdit) -> None:
+    """An incremental change, as editors send them."""
+    event = lsp.TextDocumentContentChangePartial(range=edit.range, text=edit.new_text)
+    editor.text_document_did_change(
+        lsp.DidChangeTextDocumentParams(lsp.VersionedTextDocumentIdentifier(uri=uri, version=version), [event])
+    )
+
+
+def utf16(text: str, row: int, column: int) -> lsp.Position:
+    line = text.splitlines()[row - 1]
+    return lsp.Position(line=row - 1, character=len(line[: column - 1].encode("utf-16-le")) // 2)
+
+
+def applied(text: str, edits: list[lsp.TextEdit]) -> str:
+    """`edits` applied the way an editor does (UTF-16 positions)."""
+
+    def position(p: lsp.Position) -> Position:
+        line = text.splitlines()[p.line] if p.line < len(text.splitlines()) else ""
+        units, column = 0, 0
+        while units < p.character:
+            units += len(line[column].encode("utf-16-le")) // 2
+            column += 1
+        return Position(p.line + 1, column + 1)
+
+    return apply_edits(text, [Edit(position(e.range.start), position(e.range.end), e.new_text) for e in edits])
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    (tmp_path / "pyproject.toml").write_text("[tool.ascend-lint]\n", encoding="utf-8")
+    (tmp_path / "triton_ascend").mkdir()
+    return tmp_path
+
+
+def expected(text: str, path: Path):
+    return lint_source(text, str(path), load_settings([str(path.parent)]))
+
+
+def test_diagnostics_actions_and_hover(project: Path):
+    path = project / "triton_ascend" / "k.py"
+    reference = expected(KERNEL, path)
+    assert sorted(f.code for f in reference.findings) == ["ASC001", "ASC003"]
+
+    async def scenario(editor: Editor) -> None:
+        uri = open_document(editor, path, KERNEL)
+        published = await editor.diagnostics(uri, 1)
+        assert published.version == 1
+        got = sorted(published.diagnostics, key=lambda d: d.code)
+        assert [d.code for d in got] == ["ASC001", "ASC003"]
+        for diagnostic, finding in zip(got, sorted(reference.findings, key=lambda f: f.code), strict=True):
+            assert diagnostic.range.start == utf16(KERNEL, finding.location.row, finding.location.column)
+            assert diagnostic.range.end == utf16(KERNEL, finding.end_location.row, finding.end_location.column)
+            assert diagnostic.message == f"[{finding.name}] {finding.message}"
+            assert diagnostic.source == "ascend-lint"
+            assert diagnostic.severity == lsp.DiagnosticSeverity.Warning
+        assert got[1].related_information[0].location.range.start.line == 7  # the tl.dot
+        knobs, dot = got
+
+        actions = await editor.text_document_code_action_async(
+            lsp.CodeActionParams(
+                text_document=lsp.TextDocumentIdentifier(uri),
+                range=knobs.range,
+                context=lsp.CodeActionContext(diagnostics=[knobs]),
+            )
+        )
+        titles = [a.title for a in actions]
+        assert titles[:2] == ["Fix ASC001: Remove `num_warps`", "Disable ASC001 for this line"]
+        assert actions[0].is_preferred
+        fixed = applied(KERNEL, actions[0].edit.changes[uri])
+        assert "num_warps" not in fixed and expected(fixed, path).findings[0].code == "ASC003"
+        silenced = applied(KERNEL, actions[1].edit.changes[uri])
+        assert silenced.splitlines()[12].endswith("num_warps=4)  # noqa: ASC001")
+        fix_all = next(a for a in actions if a.kind == "source.fixAll.ascend-lint")
+        settings = load_settings([str(path.parent)])
+        assert applied(KERNEL, fix_all.edit.changes[uri]) == fix_result(reference, settings, unsafe=False)[1].fixed
+
+        dot_actions = await editor.text_document_code_action_async(
+            lsp.CodeActionParams(
+                text_document=lsp.TextDocumentIdentifier(uri),
+                range=dot.range,
+                context=lsp.CodeActionContext(diagnostics=[dot], only=[lsp.CodeActionKind.QuickFix]),
+            )
+        )
+        assert [a.title.split(":")[0] for a in dot_actions] == ["Fix ASC003 (unsafe", "Disable ASC003 for this line"]
+        assert not dot_actions[0].is_preferred
+        assert not expected(applied(KERNEL, dot_actions[0].edit.changes[uri]), path).findings[1:]
+
+        hover = await editor.text_document_hover_async(
+            lsp.HoverParams(lsp.TextDocumentIdentifier(uri), position=dot.range.start)
+        )
+        assert hover.contents.value.startswith("# dot-lhs-reuse (ASC003)")
+        assert "## Why is this bad?" in hover.contents.value
+
+        # the editor inserts the noqa comment: the server re-lints the changed document only
+        other = open_document(editor, project / "triton_ascend" / "other.py", KERNEL)
+        await editor.diagnostics(other, 1)
+        noqa = actions[1].edit.changes[uri][0]
+        change(editor, uri, 2, noqa)
+        published = await editor.diagnostics(uri, 2)
+        assert published.version == 2 and [d.code for d in published.diagnostics] == ["ASC003"]
+        await editor.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri), dot.range.start))
+        assert len(editor.published[other]) == 1
+
+        editor.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+        assert not (await editor.diagnostics(uri, 3)).diagnostics
+
+    with_server(project, scenario)
+
+
+def test_a_burst_of_edits_ends_on_the_last_text(project: Path):
+    path = project / "triton_ascend" / "k.py"
+
+    async def scenario(editor: Editor) -> None:
+        uri = open_document(editor, path, KERNEL)
+        await editor.diagnostics(uri, 1)
+        end = lsp.Position(line=len(KERNEL.splitlines()), character=0)
+        text = KERNEL
+        for version in range(2, 12):  # each edit adds a launch with a knob: one more ASC001
+            addition = f"    k[(1,)](a, b, o, num_stages={version})\n"
+            change(editor, uri, version, lsp.TextEdit(lsp.Range(end, end), addition))
+            text += addition
+            end = lsp.Position(line=end.line + 1, character=0)
+        while True:
+            last = editor.published[uri][-1]
+            if last.version == 11:
+                break
+            await editor.diagnostics(uri, len(editor.published[uri]) + 1)
+        assert len(editor.published[uri]) < 11  # edits made during a lint were coalesced
+        assert sorted(d.code for d in last.diagnostics) == sorted(f.code for f in expected(text, path).findings)
+
+    with_server(project, scenario)
+
+
+def test_a_syntax_error_is_a_diagnostic_and_other_files_are_not_flagged(project: Path):
+    async def scenario(editor: Editor) -> None:
+        broken = open_document(editor, project / "triton_ascend" / "broken.py", "def f(:\n")
+        (error,) = (await editor.diagnostics(broken, 1)).diagnostics
+        assert error.severity == lsp.DiagnosticSeverity.Error and error.message.startswith("SyntaxError")
+        cuda = open_document(editor, project / "cuda_kernels.py", KERNEL)  # not Ascend code
+        assert not (await editor.diagnostics(cuda, 1)).diagnostics
+
+    with_server(project, scenario)
+
+
+def test_saves_and_configuration_changes_lint_again(project: Path):
+    path = project / "triton_ascend" / "k.py"
+    configuration = project / "pyproject.toml"
+
+    async def scenario(editor: Editor) -> None:
+        uri = open_document(editor, path, KERNEL)
+        assert sorted(d.code for d in (await editor.diagnostics(uri, 1)).diagnostics) == ["ASC001", "ASC003"]
+
+        configuration.write_text('[tool.ascend-lint]\nignore = ["ASC003"]\n', encoding="utf-8")
+        saved = lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(configuration.as_uri()))
+        editor.text_document_did_save(saved)
+        assert [d.code for d in (await editor.diagnostics(uri, 2)).diagnostics] == ["ASC001"]
+
+        editor.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+        assert [d.code for d in (await editor.diagnostics(uri, 3)).diagnostics] == ["ASC001"]
+
+        configuration.write_text('[tool.ascend-lint]\nignore = ["ASC001"]\n', encoding="utf-8")
+        changed = lsp.FileEvent(uri=configuration.as_uri(), type=lsp.FileChangeType.Changed)
+        editor.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(changes=[changed]))
+        assert [d.code for d in (await editor.diagnostics(uri, 4)).diagnostics] == ["ASC003"]
+
+    with_server(project, scenario)
