@@ -170,8 +170,9 @@ def lint_source(
     every enabled rule: the tests prove the prefilters lose nothing). `parse` replaces
     `source.parse`, e.g. with the editor server's incremental parser."""
     result = FileResult(filename, source=source)
-    if check_target and not settings.is_target(filename, source):
-        result.checked = False
+    skip_reason = settings.skip_reason(filename, source) if check_target else None
+    if skip_reason is not None:
+        result.checked, result.skip_reason = False, skip_reason
         return result
     codes = settings.enabled_codes(filename) - _disabled_for_file(source)
     words = Words(source)
@@ -185,7 +186,7 @@ def lint_source(
         from .rule import ModuleContext
 
         module = (parse or sources.parse)(source)
-        imports = ImportMap(module)
+        imports = ImportMap(module, source, settings.triton_modules)
         context = ModuleContext(filename, source, module, imports, find_kernels(module, imports))
         reports = list(_run_rules(rules, context))
         result.findings = _findings(context, reports)

@@ -58,10 +58,17 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ascend_lint.fixes import Declined, FixPlan, Replace
-from ascend_lint.flow import LOADED, LOOP, PID, SCALAR, TENSOR, Flow
-from ascend_lint.imports import string_value
+from ascend_lint.flow import LOADED, LOOP, PHI, PID, SCALAR, SPEC, TENSOR, WIDE, Assumptions, Flow
+from ascend_lint.imports import ImportMap
+from ascend_lint.nodes import walk
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
+from ascend_lint.scalars import float_evidence
 
+ASSUMED_INT_MESSAGE = (
+    "constexpr has no .to: `{receiver}` can be a constexpr on Ascend (Triton specialises an int argument equal "
+    "to 1; the rule assumed {params} is an int); use `tl.cast({receiver}, ...)`"
+)
+INDEX = PID | LOOP | SCALAR | PHI  # runtime int32 scalars
 CONSTEXPR_MESSAGE = "constexpr has no .to: `{receiver}` can be a constexpr on Ascend; use `tl.cast({receiver}, ...)`"
 WRAP_MESSAGE = "cast after multiply wraps in int32: cast the index first (`tl.cast(..., tl.int64) * ...`)"
 
@@ -149,23 +156,43 @@ def k(x, T, W: tl.constexpr):
             if kernel.imports.resolve(func):
                 continue
             receiver, dtype = func.value, call.args[0].value
-            if _is_int64(dtype, kernel) and _is_index_arithmetic(receiver, flow):
+            code = context.module.code_for_node(receiver)
+            # each specialisation the receiver's value depends on (`if IS_VARLEN:` ... `else:`)
+            specs = flow.specialisations(receiver)
+            if flow.is_int64(dtype) and any(_is_index_arithmetic(receiver, flow, spec) for spec in specs):
                 yield Report(
                     call,
                     WRAP_MESSAGE,
                     fix=self._fix(
                         call, _cast_index_terms(receiver, flow, dtype), "Cast the index terms before the arithmetic"
                     ),
-                    facts={"receiver": context.module.code_for_node(receiver), "cause": "multiply"},
+                    facts={"receiver": code, "cause": "multiply"},
                 )
-            elif flow.is_constexpr(receiver) or flow.is_specialisable(receiver):
-                code = context.module.code_for_node(receiver)
+                continue
+            message = self._constexpr_message(receiver, code, specs, kernel, context)
+            if message is not None:
                 yield Report(
                     call,
-                    CONSTEXPR_MESSAGE.format(receiver=code),
-                    fix=self._fix(call, _tl_cast(_unparenthesized(receiver), dtype, kernel), "Use `tl.cast`"),
+                    message,
+                    fix=self._fix(call, _tl_cast(_unparenthesized(receiver), dtype, kernel.imports), "Use `tl.cast`"),
                     facts={"receiver": code, "cause": "constexpr"},
                 )
+
+    def _constexpr_message(
+        self, receiver: cst.BaseExpression, code: str, specs: list[Assumptions], kernel: Kernel, context: ModuleContext
+    ) -> str | None:
+        """The message when the receiver is a constexpr in some specialisation: for sure, or
+        when its scalar parameters are ints Triton specialises (not when one is a float)."""
+        flow = kernel.flow
+        if any(flow.is_python_constexpr(receiver, spec) for spec in specs):
+            return CONSTEXPR_MESSAGE.format(receiver=code)
+        if not any(flow.is_specialisable(receiver, spec) for spec in specs):
+            return None
+        scalars = _specialisable_params(receiver, flow)
+        if any(float_evidence(kernel, name, context.host) for name in scalars):
+            return None
+        assumed = ", ".join(f"`{name}`" for name in scalars)
+        return ASSUMED_INT_MESSAGE.format(receiver=code, params=assumed)
 
     def _fix(self, call: cst.Call, replacement: cst.BaseExpression, message: str) -> FixPlan | Declined:
         """The rewrite, when `.to` has only its dtype (other options, e.g. `bitcast=`, would be lost)."""
@@ -174,35 +201,48 @@ def k(x, T, W: tl.constexpr):
         return FixPlan("safe", message, (Replace(call, replacement),))
 
 
-def _is_int64(dtype: cst.BaseExpression, kernel: Kernel) -> bool:
-    full = kernel.imports.resolve(dtype)
-    if full is not None:
-        return full.endswith(".int64")
-    return string_value(dtype) == "int64"
+def _specialisable_params(node: cst.BaseExpression, flow: Flow) -> list[str]:
+    """The parameters read in `node` that Triton may specialise (unannotated scalars)."""
+    names: list[str] = []
+    for sub in walk(node):
+        if (
+            isinstance(sub, cst.Name)
+            and sub.value not in names
+            and any(definition.value_flags == SPEC for definition in flow.reaching(sub))
+        ):
+            names.append(sub.value)
+    return names
 
 
-def _is_index_arithmetic(node: cst.BaseExpression, flow: Flow) -> bool:
+def _is_index_arithmetic(node: cst.BaseExpression, flow: Flow, spec: Assumptions) -> bool:
     """Integer arithmetic that multiplies a runtime int32 index (program id, loop index, a
-    do_not_specialize / typed size), loading nothing."""
-    return not flow.flags(node) & (LOADED | TENSOR) and _multiplies_index(node, flow)
+    do_not_specialize / typed size, a value chosen at run time), loading nothing."""
+    return not flow.flags(node, spec) & (LOADED | TENSOR) and _multiplies_index(node, flow, spec)
 
 
-def _multiplies_index(node: cst.BaseExpression, flow: Flow) -> bool:
+def _multiplies_index(node: cst.BaseExpression, flow: Flow, spec: Assumptions) -> bool:
+    """A multiply in int32 over an index (an int64 operand makes it an int64 multiply; a
+    factor known to be 0 or 1 cannot wrap)."""
     if not isinstance(node, cst.BinaryOperation):
         return False
-    if isinstance(node.operator, cst.Multiply) and flow.flags(node) & (PID | LOOP | SCALAR):
+    if (
+        isinstance(node.operator, cst.Multiply)
+        and flow.flags(node, spec) & INDEX
+        and not (flow.flags(node.left, spec) | flow.flags(node.right, spec)) & WIDE
+        and flow.constant_int(node.left, spec) not in (0, 1)
+        and flow.constant_int(node.right, spec) not in (0, 1)
+    ):
         return True
-    return _multiplies_index(node.left, flow) or _multiplies_index(node.right, flow)
+    return _multiplies_index(node.left, flow, spec) or _multiplies_index(node.right, flow, spec)
 
 
 def _unparenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
     return node.with_changes(lpar=(), rpar=()) if getattr(node, "lpar", None) else node
 
 
-def _tl_cast(value: cst.BaseExpression, dtype: cst.BaseExpression, kernel: Kernel) -> cst.Call:
-    tl = next((alias for alias, full in kernel.imports.aliases.items() if full == "triton.language"), "tl")
+def _tl_cast(value: cst.BaseExpression, dtype: cst.BaseExpression, imports: ImportMap) -> cst.Call:
     return cst.Call(
-        func=cst.Attribute(cst.Name(tl), cst.Name("cast")),
+        func=cst.parse_expression(f"{imports.language_alias}.cast"),
         args=[cst.Arg(value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(dtype)],
     )
 
@@ -217,6 +257,6 @@ def _cast_leaves(node: cst.BaseExpression, flow: Flow, dtype: cst.BaseExpression
         return node.with_changes(left=_cast_leaves(node.left, flow, dtype), right=_cast_leaves(node.right, flow, dtype))
     if isinstance(node, cst.UnaryOperation):
         return node.with_changes(expression=_cast_leaves(node.expression, flow, dtype))
-    if flow.flags(node) & (PID | LOOP | SCALAR):
-        return _tl_cast(_unparenthesized(node), dtype, flow.kernel)
+    if flow.flags(node) & INDEX:
+        return _tl_cast(_unparenthesized(node), dtype, flow.imports)
     return node
