@@ -3,13 +3,24 @@
 Flags `.to(...)` calls in a kernel whose receiver is
 
 1. a constexpr value (a `tl.constexpr` parameter, a literal, a `tl.static_range` index, a
-   name assigned only those) or an integer Triton-Ascend may specialise into one (an
-   unannotated scalar parameter not listed in `do_not_specialize`) — *constexpr has no
-   `.to`*; or
+   name declared `x: tl.constexpr = ...`, an expression of those) or an integer
+   Triton-Ascend may specialise into one (an unannotated scalar parameter not listed in
+   `do_not_specialize`) — *constexpr has no `.to`*; or
 2. integer arithmetic that multiplies a runtime int32 index (program id, loop index, a
-   `do_not_specialize` or typed size) and casts to int64 afterwards, e.g.
-   `(i_b * T).to(tl.int64)`, `((NT - 1) * DH_CS).to(tl.int64)` — *the multiply wraps in
-   int32 first*.
+   `do_not_specialize` or typed size, a value picked at run time) and casts to int64
+   afterwards, e.g. `(i_b * T).to(tl.int64)`, `((NT - 1) * DH_CS).to(tl.int64)` — *the
+   multiply wraps in int32 first*.
+
+Values are taken where the `.to` stands, in each specialisation of the constexpr tests they
+depend on: after `if IS_VARLEN: bos = tl.load(...) else: bos = i_n * T`, the non-varlen
+`bos` is an int32 product. Measured on triton-ascend 3.2 (docs/specialisation.md): a name
+assigned in the kernel body is a tensor to the front end, so `c = BT * 2; c.to(...)`
+compiles and is not flagged; only int arguments equal to 1 are specialised, never floats, so
+`.to()` on a scalar the host passes as a float (`eps=1e-6`, a `float` default,
+`float(...)`, a caller's float) or that the kernel uses only in float arithmetic is not
+flagged, and with no evidence either way the message says the rule assumed an int. An
+operand already cast to int64 (`tl.program_id(0).to(tl.int64)`) makes the multiply an
+int64 one, and a factor known to be 0 or 1 cannot wrap.
 
 Program ids are runtime values: measured on triton-ascend 3.2, `tl.program_id(0).to(...)`
 and `i_t.to(...)` with `i_t = tl.program_id(0)` compile, also on a grid of one program (the

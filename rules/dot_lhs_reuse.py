@@ -2,8 +2,10 @@
 ## What it does
 Flags every read of a tile after it was the left operand of `tl.dot` — as the left operand
 again, as the right operand, stored, used in arithmetic, inserted with `tl.insert_slice`,
-copied — until the tile is reassigned. A tile defined before a loop and used as the left
-operand inside it is reported at the dot: the next trip reads the clobbered tile.
+copied — until the tile is reassigned. Each read is one finding, naming the first dot that
+clobbered the tile; later dots with the same left operand are listed as related locations.
+A tile defined before a loop and used as the left operand inside it is reported at the dot:
+the next trip reads the clobbered tile.
 
 ## Why is this bad?
 On Ascend, `tl.dot(lhs, rhs)` may overwrite `lhs` in the unified buffer (CUDA Triton leaves

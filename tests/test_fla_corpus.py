@@ -24,6 +24,11 @@ Every finding below was read by hand. Counts per rule, and why each group is bel
 - ASC006 (0): task loops rebind their pointers per task.
 
 False positives known: none.
+
+Issue 10 (path-sensitive values, kernels anywhere, optional pointers and floats from evidence,
+one ASC003 finding per read) changed nothing here: the same 43 findings before and after. What
+it changed with `--target-all` is listed with verdicts in docs/corpus-findings.md, and the
+Ascend files are still exactly those selected, by their `triton_ascend` folders.
 """
 
 from __future__ import annotations

@@ -56,6 +56,12 @@ def assigned_literal_to(x):
 
 
 @triton.jit
+def tuple_assigned_to(x, BT: tl.constexpr):
+    a, b = BT, 2
+    tl.store(x, a.to(tl.int64) + b)
+
+
+@triton.jit
 def annotated_constexpr_to(x, BT: tl.constexpr):
     c: tl.constexpr = BT * 2
     tl.store(x, c.to(tl.int64))
@@ -77,6 +83,12 @@ def alias_guard(x, h0, USE_H0: tl.constexpr):
 @triton.jit
 def param_guard(x, h0, USE_H0: tl.constexpr):
     if USE_H0:
+        tl.store(x, tl.load(h0))
+
+
+@triton.jit
+def or_guard(x, h0, n, USE_H0: tl.constexpr):
+    if USE_H0 or n > 3:
         tl.store(x, tl.load(h0))
 """
 
@@ -107,7 +119,8 @@ for name, args, kwargs in [
     ("param_to=1", (x, 1), {}), ("param_to=0", (x, 0), {}), ("param_to=3", (x, 3), {}),
     ("param_to=1.0", (x, 1.0), {}), ("param_to=True", (x, True), {}),
     ("constexpr_expression_to", (x,), {"BT": 4}), ("assigned_to", (x,), {"BT": 4}),
-    ("assigned_literal_to", (x,), {}), ("annotated_constexpr_to", (x,), {"BT": 4}),
+    ("assigned_literal_to", (x,), {}), ("tuple_assigned_to", (x,), {"BT": 4}),
+    ("annotated_constexpr_to", (x,), {"BT": 4}), ("or_guard", (x, None, 5), {"USE_H0": False}),
     ("static_index_to", (x,), {}), ("alias_guard", (x, None), {"USE_H0": False}),
     ("param_guard", (x, None), {"USE_H0": False}),
 ]:
@@ -149,8 +162,9 @@ def test_to_fails_on_python_values_only(measured: dict) -> None:
         "annotated_constexpr_to",
         "static_index_to",
         "alias_guard",  # an assigned flag is a tensor: both arms compile, `None` fails
+        "or_guard",  # a constexpr OR-ed with a runtime test: both arms compile
     }
-    for name in failing - {"alias_guard"}:
+    for name in failing - {"alias_guard", "or_guard"}:
         assert "'constexpr' object has no attribute 'to'" in measured["outcomes"][name]
 
 
