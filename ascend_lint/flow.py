@@ -277,12 +277,14 @@ class Flow:
             return CONSTANT
         if isinstance(func, cst.Attribute) and func.attr.value == "to" and not imports.resolve(func):
             return self._cast(part(func.value), node.args[0].value if node.args else None)
+        if not self._is_pure_call(node):
+            # a tensor whatever its arguments: no rule asks more of it, and not following
+            # them keeps tile computations (`tl.dot`, `tl.where`...) out of the analysis
+            return [(TENSOR, NOTHING)]
         args = _combine([part(arg.value) for arg in node.args])
         if imports.is_tl(func, "cast") and len(node.args) >= 2:
             return self._cast(args, node.args[1].value)
-        if self._is_pure_call(node):
-            return args if node.args else CONSTANT
-        return [(TENSOR | (flags & ~CONST), assumed) for flags, assumed in args]
+        return args if node.args else CONSTANT
 
     def _cast(self, variants: list[Variant], dtype: cst.BaseExpression | None) -> list[Variant]:
         """A value cast to `dtype`: wide when that is int64, not when another type."""

@@ -167,7 +167,6 @@ def k(x, T, W: tl.constexpr):
             if kernel.imports.resolve(func):
                 continue
             receiver, dtype = func.value, call.args[0].value
-            code = context.module.code_for_node(receiver)
             # each specialisation the receiver's value depends on (`if IS_VARLEN:` ... `else:`)
             specs = flow.specialisations(receiver)
             if flow.is_int64(dtype) and any(_is_index_arithmetic(receiver, flow, spec) for spec in specs):
@@ -177,33 +176,35 @@ def k(x, T, W: tl.constexpr):
                     fix=self._fix(
                         call, _cast_index_terms(receiver, flow, dtype), "Cast the index terms before the arithmetic"
                     ),
-                    facts={"receiver": code, "cause": "multiply"},
+                    facts={"receiver": context.module.code_for_node(receiver), "cause": "multiply"},
                 )
                 continue
-            message = self._constexpr_message(receiver, code, specs, kernel, context)
-            if message is not None:
+            template = self._constexpr_template(receiver, specs, kernel, context)
+            if template is not None:
+                code = context.module.code_for_node(receiver)
                 yield Report(
                     call,
-                    message,
+                    template.format(receiver=code),
                     fix=self._fix(call, _tl_cast(_unparenthesized(receiver), dtype, kernel.imports), "Use `tl.cast`"),
                     facts={"receiver": code, "cause": "constexpr"},
                 )
 
-    def _constexpr_message(
-        self, receiver: cst.BaseExpression, code: str, specs: list[Assumptions], kernel: Kernel, context: ModuleContext
+    def _constexpr_template(
+        self, receiver: cst.BaseExpression, specs: list[Assumptions], kernel: Kernel, context: ModuleContext
     ) -> str | None:
-        """The message when the receiver is a constexpr in some specialisation: for sure, or
-        when its scalar parameters are ints Triton specialises (not when one is a float)."""
+        """The message (its `{receiver}` still to fill in) when the receiver is a constexpr in
+        some specialisation: for sure, or when its scalar parameters are ints Triton
+        specialises (not when one is a float)."""
         flow = kernel.flow
         if any(flow.is_python_constexpr(receiver, spec) for spec in specs):
-            return CONSTEXPR_MESSAGE.format(receiver=code)
+            return CONSTEXPR_MESSAGE
         if not any(flow.is_specialisable(receiver, spec) for spec in specs):
             return None
         scalars = _specialisable_params(receiver, flow)
         if any(float_evidence(kernel, name, context.host) for name in scalars):
             return None
         assumed = ", ".join(f"`{name}`" for name in scalars)
-        return ASSUMED_INT_MESSAGE.format(receiver=code, params=assumed)
+        return ASSUMED_INT_MESSAGE.replace("{params}", assumed)
 
     def _fix(self, call: cst.Call, replacement: cst.BaseExpression, message: str) -> FixPlan | Declined:
         """The rewrite, when `.to` has only its dtype (other options, e.g. `bitcast=`, would be lost)."""
