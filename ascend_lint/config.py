@@ -181,9 +181,11 @@ def beside_ascend_folder(path: Path, root: Path | None) -> bool:
 
 @lru_cache(maxsize=1024)
 def _entries(folder: Path) -> tuple[str, ...]:
-    """Sub-folders and Python modules of a folder."""
+    """Sub-folders and Python modules of a folder, not hidden ones (`.ascend_lint_cache`)."""
     try:
-        return tuple(e.name for e in os.scandir(folder) if e.is_dir() or e.name.endswith(".py"))
+        return tuple(
+            e.name for e in os.scandir(folder) if not e.name.startswith(".") and (e.is_dir() or e.name.endswith(".py"))
+        )
     except OSError:
         return ()
 
@@ -309,6 +311,9 @@ def load_settings(
     target_all: bool = False,
 ) -> Settings:
     """Settings for linting `paths`: the config file found for them plus the CLI overrides."""
+    # projects and folders read by an earlier run of this process may have changed since
+    project_of.cache_clear()
+    _entries.cache_clear()
     config_file = None
     if config is not None:
         config_file = Path(config)

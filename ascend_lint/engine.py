@@ -149,7 +149,9 @@ def lint_file(filename: str, settings: Settings, cache: Cache | None = None) -> 
         result = FileResult(filename, error=sources.diagnostic(filename, exc))
     else:
         result = lint_source(text, filename, settings)
-    if cache is not None:
+    if cache is not None and result.checked:
+        # whether a file is Ascend code also depends on its project (folders, dependencies),
+        # not only on its bytes: a skipped file is decided again on each run (no parse needed)
         cache.store(filename, data, result)
     return result
 

@@ -70,6 +70,16 @@ def test_ascend_named_folders_inside_the_project(root: Path, capsys) -> None:
 def test_a_project_depending_on_torch_npu_is_ascend_code(root: Path, capsys, filename: str, text: str) -> None:
     write(root, filename, text)
     write(root, "pkg/ops/a.py")
+    (root / ".ascend_npu").mkdir()  # a hidden folder is no Ascend backend folder
+    assert linted(root, capsys) == {"pkg/ops/a.py"}
+
+
+def test_a_dependency_added_later_is_seen_through_the_cache(root: Path, capsys) -> None:
+    write(root, "pyproject.toml", '[project]\nname = "x"\n')
+    write(root, "pkg/ops/a.py")
+    assert linted(root, capsys) == set()
+    assert (root / ".ascend_lint_cache").is_dir()  # the run used the cache
+    write(root, "pyproject.toml", '[project]\nname = "x"\ndependencies = ["torch_npu"]\n')
     assert linted(root, capsys) == {"pkg/ops/a.py"}
 
 
