@@ -8,6 +8,7 @@ ASC003 only.
 
 from __future__ import annotations
 
+import configparser
 import fnmatch
 import os
 import re
@@ -23,7 +24,9 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
-KNOWN_KEYS = frozenset({"select", "ignore", "extend-select", "per-file-ignores", "target-paths", "exclude"})
+KNOWN_KEYS = frozenset(
+    {"select", "ignore", "extend-select", "per-file-ignores", "target-paths", "exclude", "triton-modules"}
+)
 DEFAULT_EXCLUDE = (".git", ".hg", ".venv", "venv", "__pycache__", "build", "dist", ".tox", ".eggs", "node_modules")
 ASCEND_IMPORTS = re.compile(
     r"^[ \t]*(?:import|from)[ \t]+(?:torch_npu|triton\.backends\.ascend|triton\.language\.extra\.cann)\b",
@@ -46,6 +49,8 @@ class Settings:
     target_paths: list[str] | None = None
     exclude: list[str] = field(default_factory=list)
     target_all: bool = False
+    # modules that re-export Triton (`from <module> import triton, tl`)
+    triton_modules: list[str] = field(default_factory=list)
     timeout_per_file: float | None = 300.0  # CPU seconds per file to lint (and to fix); None: no limit
 
     def enabled_codes(self, filename: str | None = None) -> frozenset[str]:
@@ -75,20 +80,115 @@ class Settings:
 
     def is_target(self, filename: str, source: str | None) -> bool:
         """Whether the file is Ascend kernel code (see README: which files are linted)."""
-        if self.target_all:
-            return True
+        return self.skip_reason(filename, source) is None
+
+    def skip_reason(self, filename: str, source: str | None) -> str | None:
+        """None for Ascend kernel code, else why the file is not linted (one of `SKIP_*`)."""
+        if self.target_all or (source is not None and ASCEND_IMPORTS.search(source)):
+            return None
         relative = self.relative(filename)
         if self.target_paths is not None:
             if any(glob_match(pattern, relative) for pattern in self.target_paths):
-                return True
-        elif is_ascend_path(relative):
-            return True
-        return source is not None and ASCEND_IMPORTS.search(source) is not None
+                return None
+            return SKIP_TARGET_PATHS
+        if is_ascend_path(relative):
+            return None
+        path = Path(filename).absolute()
+        project = project_of(path.parent)
+        inside = path.relative_to(project.root).parts if project.root else tuple(relative.split("/"))
+        if any(ascend_name(folder) for folder in inside[:-1]):
+            return None
+        if project.declares_ascend:
+            return SKIP_BESIDE_ASCEND if beside_ascend_folder(path, project.root) else None
+        return SKIP_NOT_ASCEND
+
+
+SKIP_NOT_ASCEND = "not Ascend kernel code"
+SKIP_TARGET_PATHS = "not in `target-paths`"
+SKIP_BESIDE_ASCEND = "another backend next to an Ascend folder"
+# package names as the project files may spell them, normalised as in PEP 503
+ASCEND_PACKAGES = frozenset({"torch-npu", "triton-ascend"})
 
 
 def is_ascend_path(path: str) -> bool:
+    """Under a `triton_ascend` folder, or a file named `*triton_ascend*.py`."""
     parts = path.replace(os.sep, "/").split("/")
     return "triton_ascend" in parts[:-1] or ("triton_ascend" in parts[-1] and parts[-1].endswith(".py"))
+
+
+def ascend_name(name: str) -> bool:
+    """A folder (or module) name that says Ascend: a word of it has `ascend` in it, or starts
+    or ends with `npu` (`vllm_ascend`, `_ascend`, `fla_npu`, `torch_npu`; not `input`)."""
+    words = re.split(r"[^a-z0-9]+", name.lower().removesuffix(".py"))
+    return any("ascend" in word or word.startswith("npu") or word.endswith("npu") for word in words)
+
+
+@dataclass(frozen=True)
+class Project:
+    root: Path | None  # the folder of the nearest pyproject.toml / setup.cfg / setup.py
+    declares_ascend: bool  # a required dependency on torch_npu or triton-ascend
+
+
+@lru_cache(maxsize=256)
+def project_of(folder: Path) -> Project:
+    """The project a folder belongs to, found by walking up to its project file."""
+    for candidate in (folder, *folder.parents):
+        found = [candidate / name for name in ("pyproject.toml", "setup.cfg", "setup.py")]
+        if any(path.is_file() for path in found):
+            return Project(candidate, any(_declares_ascend(path) for path in found[:2] if path.is_file()))
+    return Project(None, False)
+
+
+def _declares_ascend(path: Path) -> bool:
+    """Whether `[project] dependencies` (or poetry's, or setup.cfg's `install_requires`)
+    require torch_npu / triton-ascend. Optional extras do not count: they mark mixed projects."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    if path.name == "setup.cfg":
+        parser = configparser.ConfigParser()
+        try:
+            parser.read_string(text)
+        except configparser.Error:
+            return False
+        requirements = parser.get("options", "install_requires", fallback="").splitlines()
+    else:
+        try:
+            data = tomllib.loads(text)
+        except tomllib.TOMLDecodeError:
+            return False
+        requirements = list(data.get("project", {}).get("dependencies", []))
+        requirements += list(data.get("tool", {}).get("poetry", {}).get("dependencies", {}))
+    return any(_requirement_name(entry) in ASCEND_PACKAGES for entry in requirements if isinstance(entry, str))
+
+
+def _requirement_name(requirement: str) -> str:
+    match = re.match(r"\s*([A-Za-z0-9][A-Za-z0-9._-]*)", requirement)
+    return re.sub(r"[-_.]+", "-", match[1]).lower() if match else ""
+
+
+def beside_ascend_folder(path: Path, root: Path | None) -> bool:
+    """Whether the file, or a folder on its way up to the project root, has an Ascend-named
+    sibling: the file belongs to another backend of a mixed repository (`cuda/` next to
+    `triton_ascend/`)."""
+    current = path
+    while current.parent != current and current != root:
+        if any(ascend_name(entry) for entry in _entries(current.parent) if entry != current.name):
+            return True
+        current = current.parent
+    return False
+
+
+@lru_cache(maxsize=1024)
+def _entries(folder: Path) -> tuple[str, ...]:
+    """Sub-folders and Python modules of a folder, not hidden ones (`.ascend_lint_cache`)."""
+    try:
+        return tuple(
+            e.name for e in os.scandir(folder) if not e.name.startswith(".") and (e.is_dir() or e.name.endswith(".py"))
+        )
+    except OSError:
+        return ()
 
 
 @lru_cache(maxsize=512)
@@ -187,7 +287,7 @@ def read_config(path: Path) -> dict[str, Any]:
             f"{path}: unknown key(s) in [tool.ascend-lint]: {', '.join(unknown)} "
             f"(known: {', '.join(sorted(KNOWN_KEYS))})"
         )
-    for key in ("select", "ignore", "extend-select", "target-paths", "exclude"):
+    for key in ("select", "ignore", "extend-select", "target-paths", "exclude", "triton-modules"):
         if key in table and not (isinstance(table[key], list) and all(isinstance(v, str) for v in table[key])):
             raise ConfigError(f"{path}: `{key}` must be a list of strings")
     pfi = table.get("per-file-ignores", {})
@@ -212,6 +312,9 @@ def load_settings(
     target_all: bool = False,
 ) -> Settings:
     """Settings for linting `paths`: the config file found for them plus the CLI overrides."""
+    # projects and folders read by an earlier run of this process may have changed since
+    project_of.cache_clear()
+    _entries.cache_clear()
     config_file = None
     if config is not None:
         config_file = Path(config)
@@ -236,4 +339,5 @@ def load_settings(
         target_paths=table.get("target-paths"),
         exclude=table.get("exclude", []),
         target_all=target_all,
+        triton_modules=table.get("triton-modules", []),
     )

@@ -154,7 +154,9 @@ def lint_file(filename: str, settings: Settings, cache: Cache | None = None) -> 
         result = FileResult(filename, error=sources.diagnostic(filename, exc))
     else:
         result = lint_source(text, filename, settings)
-    if cache is not None and not (result.error and result.error.transient):
+    if cache is not None and result.checked and not (result.error and result.error.transient):
+        # whether a file is Ascend code also depends on its project (folders, dependencies),
+        # not only on its bytes: a skipped file is decided again on each run (no parse needed)
         cache.store(filename, data, result)
     return result
 
@@ -177,8 +179,9 @@ def lint_source(
     `source.parse`, e.g. with the editor server's incremental parser."""
     source = source.removeprefix("\ufeff")
     result = FileResult(filename, source=source)
-    if check_target and not settings.is_target(filename, source):
-        result.checked = False
+    skip_reason = settings.skip_reason(filename, source) if check_target else None
+    if skip_reason is not None:
+        result.checked, result.skip_reason = False, skip_reason
         return result
     codes = settings.enabled_codes(filename) - _disabled_for_file(source)
     words = Words(source)
@@ -194,7 +197,7 @@ def lint_source(
 
             module = (parse or sources.parse)(source)
             with sources.kept_from_collection():
-                imports = ImportMap(module)
+                imports = ImportMap(module, source, settings.triton_modules)
                 context = ModuleContext(filename, source, module, imports, find_kernels(module, imports))
                 reports = list(_run_rules(rules, context))
                 result.findings = _findings(context, reports, code)

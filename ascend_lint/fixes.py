@@ -223,14 +223,18 @@ def with_nested(plans: Iterable[FixPlan], layout: Layout) -> dict[int, FixPlan]:
     composed: dict[int, FixPlan] = {}
     for key in sorted(replacing, key=lambda key: spans[key][1] - spans[key][0]):  # the narrowest first
         outer, (start, end) = replacing[key], spans[key]
-        inner = [
-            composed.get(other, replacing[other])
-            for other in sorted(replacing, key=lambda other: spans[other][0] - spans[other][1])  # the widest first
-            if start <= spans[other][0]
-            and spans[other][1] <= end
-            and spans[other] != (start, end)
-            and (outer.applicability == "unsafe" or replacing[other].applicability == "safe")
-        ]
+        inner: list[FixPlan] = []
+        taken: list[tuple[int, int]] = []  # only the outermost nested plans: each holds its own nested ones
+        for other in sorted(replacing, key=lambda other: spans[other][0] - spans[other][1]):  # the widest first
+            span = spans[other]
+            if not (start <= span[0] and span[1] <= end and span != (start, end)):
+                continue
+            if outer.applicability == "safe" and replacing[other].applicability != "safe":
+                continue
+            if any(a <= span[0] and span[1] <= b for a, b in taken):
+                continue
+            taken.append(span)
+            inner.append(composed.get(other, replacing[other]))
         if not inner:
             continue
         changes = []

@@ -4,13 +4,23 @@ The walk turns the body into *events* in evaluation order — a name read, a nam
 a call — linked into a control-flow graph (branches, loops with back-edges, break/continue,
 return). On top of that:
 
-- value flags per expression: is it a constexpr, a specialisable int, a program id, a loop
-  index, loaded data, another runtime value (flow-insensitive, fixpoint over definitions);
+- value flags per expression, where it stands: is it a constexpr, a specialisable int, a
+  program id, a loop index, loaded data, another runtime value. A name's flags come from the
+  definitions reaching the read along paths whose constexpr test outcomes agree, one variant
+  per combination of outcomes (`if IS_VARLEN:` ... `else:` gives two); a definition picked at
+  run time (under a runtime `if`, in a runtime loop, carried round one) makes it runtime;
 - def-use queries along control-flow paths: the reads a program point reaches before the
-  name is redefined, and the definitions that reach a point (constant propagation);
+  name is redefined, and the definitions that reach a point;
 - path conditions: events inside `if` arms remember the arm, so reads on an arm exclusive
   with another (the other arm, or an `if` on the same constexpr test) are infeasible;
 - loops, with the 1-D core-grid task loops marked.
+
+Measured on triton-ascend 3.2 (docs/specialisation.md): Triton's front end holds every name
+assigned in the kernel body as a tensor, even `c = 4` or `c = BT * 2` (so `c.to(...)`
+compiles); only `tl.constexpr` parameters, specialised ints, literals, `x: tl.constexpr = ...`
+and `tl.static_range` indices stay Python values. Such assigned constants are still known at
+compile time (they fold), which is what `is_constexpr` asks; `is_python_constexpr` asks the
+front end's question.
 """
 
 from __future__ import annotations
@@ -18,25 +28,36 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from itertools import product
+from typing import Any, TypeAlias
 
 import libcst as cst
 
-if TYPE_CHECKING:  # kernels.py builds a Kernel's flow on demand: a runtime import would be a circle
-    from .kernels import Kernel, Param
+from .imports import ImportMap, int_literal
+from .nodes import child_nodes
 
 # Value flags: a bit set describing where a value can come from.
 CONST = 1  # literal, constexpr parameter, dtype, tl.static_range index
-SPEC = 2  # unannotated scalar parameter Triton-Ascend may specialise into a constexpr
+SPEC = 2  # unannotated int parameter Triton-Ascend may specialise into a constexpr (when 1)
 PID = 4  # tl.program_id / tl.num_programs: runtime (measured: never folds on triton-ascend 3.2)
 LOOP = 8  # index of a tl.range / range loop
 LOADED = 16  # data read from memory
 TENSOR = 32  # tensors and other call results computed at run time
 SCALAR = 64  # a runtime scalar parameter: annotated (tl.int32...) or in do_not_specialize
-RUNTIME_ALWAYS = PID | LOOP | LOADED | TENSOR | SCALAR
+ARG = 128  # an unannotated parameter of a device function: whatever the calling kernel passes
+PHI = 256  # chosen at run time between definitions (a runtime `if`, a loop): an int32 scalar
+BOXED = 512  # assigned in the kernel body: a tensor to the front end, even when its value folds
+FLOAT = 1024  # a float scalar parameter (the host passes floats): Triton never specialises it
+WIDE = 2048  # cast to int64 (`.to(tl.int64)`, `tl.cast(x, tl.int64)`): arithmetic on it is int64
+RUNTIME_ALWAYS = PID | LOOP | LOADED | TENSOR | SCALAR | ARG | PHI | FLOAT
 FOLDABLE = CONST | SPEC
 
 READ, DEF, CALL, POINT = "read", "def", "call", "point"
+
+Assumptions: TypeAlias = frozenset[tuple[str, bool]]  # (constexpr test key, outcome) pairs
+Variant: TypeAlias = tuple[int, Assumptions]
+NOTHING: Assumptions = frozenset()
+CONSTANT: list[Variant] = [(CONST, NOTHING)]
 
 _METADATA_ATTRS = frozenset({"dtype", "shape", "type", "ndim", "numel"})
 _LEAVES = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis)
@@ -46,6 +67,10 @@ _PY_PURE_FNS = frozenset({"min", "max", "abs", "int"})
 _LOAD_FNS = ("load", "atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_xchg")
 MEMORY_FNS = (*_LOAD_FNS, "store", "make_block_ptr")
 DMA_FNS = ("load", "store")
+_MAX_KEYS = 4  # constexpr tests combined per value before falling back to one variant
+_MAX_VARIANTS = 16
+_MAX_DEPTH = 150  # nested def-use lookups before falling back to the coarse facts
+_NO_HIT = 1 << 30
 
 
 @dataclass(eq=False)
@@ -59,7 +84,8 @@ class Event:
     metadata: bool = False  # a read of `.dtype` / `.shape`: not a data read
     value: cst.BaseExpression | None = None  # for definitions: the assigned expression
     value_flags: int | None = None  # for definitions with no expression (parameters, loop indices)
-    statement: cst.CSTNode | None = None  # the innermost statement holding `node` (the kernel for parameters)
+    boxed: bool = False  # a definition by assignment (a tensor to Triton's front end)
+    statement: cst.CSTNode | None = None  # the innermost statement holding `node` (the kernel body for parameters)
     succ: list[Event] = field(default_factory=list)
     pred: list[Event] = field(default_factory=list)
 
@@ -80,10 +106,21 @@ class Branch:
     body: range
     orelse: range
     flow: Flow
+    _constexpr: bool | None = None
+
+    @property
+    def test_is_constexpr(self) -> bool:
+        """The test is known at compile time in every specialisation (so only one arm runs;
+        a test that depends on itself round a loop counts as runtime)."""
+        if self._constexpr is None:
+            self._constexpr = False  # while computing: a self-dependent test is runtime
+            self._constexpr = self.flow.is_constexpr(self.node.test)
+        return self._constexpr
 
     @cached_property
-    def test_is_constexpr(self) -> bool:
-        return self.flow.flags(self.node.test) == CONST
+    def test_is_python_constexpr(self) -> bool:
+        """Triton's front end compiles only one arm (a Python-level `if`)."""
+        return self.flow.is_python_constexpr(self.node.test)
 
     @cached_property
     def key(self) -> tuple[str, bool]:
@@ -104,132 +141,328 @@ class Loop:
 
 
 class Flow:
-    def __init__(self, kernel: Kernel):
-        self.kernel = kernel
+    def __init__(self, imports: ImportMap, body: cst.BaseSuite):
+        self.imports = imports
+        self.body = body
         self.events: list[Event] = []
         self.defs: dict[str, list[Event]] = {}
         self.calls: list[Event] = []
+        self.call_events: dict[cst.Call, Event] = {}
+        self.read_events: dict[cst.Name, Event] = {}
         self.branches: list[Branch] = []
         self.loops: list[Loop] = []
-        self.name_flags: dict[str, int] = {}
-        self.flags_memo: dict[cst.BaseExpression, int] | None = None  # set once name_flags is final
+        self._memo: dict[cst.BaseExpression | Event, list[Variant]] = {}  # of reads, definitions, expressions
+        self._active: dict[cst.BaseExpression | Event, int] = {}  # values being computed -> their depth
+        self._lowest_hit = _NO_HIT  # the shallowest value being computed that was asked for again
 
     # ---- value facts -------------------------------------------------------------------
-    def flags(self, node: cst.BaseExpression) -> int:
-        """Where the value of `node` can come from (flow-insensitive)."""
-        memo = self.flags_memo
-        if memo is None:
-            return self._flags(node)
-        if node not in memo:  # each sub-expression once: a `.to` chain of n links costs O(n)
-            memo[node] = self._flags(node)
-        return memo[node]
-
-    def _flags(self, node: cst.BaseExpression) -> int:
-        if type(node) is cst.Name:
-            if node.value in ("True", "False", "None"):
-                return CONST
-            # Names the kernel never defines are globals: Triton only admits constexpr ones.
-            return self.name_flags.get(node.value, CONST)
-        if type(node) in _CONSTANT_LEAVES:
-            return CONST
-        if type(node) is cst.Attribute:
-            if node.attr.value in _METADATA_ATTRS or self.kernel.imports.resolve(node):
-                return CONST
-            return self.flags(node.value)
-        if type(node) is cst.Call:
-            return self._call_flags(node)
-        if type(node) is cst.Subscript:
-            result = self.flags(node.value)
-            for element in node.slice:
-                if isinstance(element.slice, cst.Index):
-                    result |= self.flags(element.slice.value)
-            return result
-        if type(node) is cst.BinaryOperation or type(node) is cst.BooleanOperation:
-            return self.flags(node.left) | self.flags(node.right)
-        if type(node) is cst.UnaryOperation:
-            return self.flags(node.expression)
-        if type(node) is cst.Comparison:
-            result = self.flags(node.left)
-            for target in node.comparisons:
-                result |= self.flags(target.comparator)
-            return result
-        if type(node) is cst.Tuple or type(node) is cst.List:
-            result = 0
-            for item in node.elements:
-                result |= self.flags(item.value)
-            return result
-        if type(node) is cst.Lambda:
-            return TENSOR
+    def flags(self, node: cst.BaseExpression, spec: Assumptions | None = None) -> int:
+        """Where the value of `node` can come from, where it stands in the kernel: in the
+        specialisation `spec` (constexpr test outcomes), or in any when `spec` is None."""
         result = 0
-        for child in node.children:
-            if isinstance(child, cst.BaseExpression):
-                result |= self.flags(child)
-            elif isinstance(child, (cst.ComparisonTarget, cst.Element, cst.Arg)):
-                result |= self.flags(child.comparator if isinstance(child, cst.ComparisonTarget) else child.value)
+        for flags, assumed in self.variants(node):
+            if spec is None or _consistent(assumed, spec):
+                result |= flags
         return result
 
-    def _call_flags(self, node: cst.Call) -> int:
-        imports = self.kernel.imports
-        func = node.func
-        args = 0
-        for arg in node.args:
-            args |= self.flags(arg.value)
+    def variants(self, node: cst.BaseExpression) -> list[Variant]:
+        """(flags, constexpr test outcomes) for each specialisation the value depends on."""
+        return self._memoised(node, lambda: self._evaluate(node, self.variants, self._name_variants))
+
+    def _memoised(self, key: cst.BaseExpression | Event, compute: Callable[[], list[Variant]]) -> list[Variant]:
+        """`compute()`, remembered. Definitions carried round a loop take the coarse facts, so
+        a value depends on itself only through the test of an `if` guarding such a definition;
+        asked for again while it is being computed, it is nothing yet, and the values computed
+        from that placeholder are not remembered (they are recomputed when asked)."""
+        memo = self._memo.get(key)
+        if memo is not None:
+            return memo
+        if key in self._active:
+            self._lowest_hit = min(self._lowest_hit, self._active[key])
+            return [(0, NOTHING)]
+        depth = len(self._active)
+        if depth > _MAX_DEPTH:  # a very long def-use chain: the coarse facts
+            return [(self._coarse_of(key), NOTHING)]
+        self._active[key] = depth
+        outer, self._lowest_hit = self._lowest_hit, _NO_HIT
+        try:
+            value = compute()
+        finally:
+            del self._active[key]
+        hit, self._lowest_hit = self._lowest_hit, outer
+        if hit >= depth:
+            self._memo[key] = value
+        else:
+            self._lowest_hit = min(outer, hit)
+        return value
+
+    def specialisations(self, node: cst.BaseExpression) -> list[Assumptions]:
+        """The constexpr test outcomes under which `node`'s flags differ (at least one)."""
+        return [assumed for _, assumed in self.variants(node)]
+
+    def is_constexpr(self, node: cst.BaseExpression) -> bool:
+        """Known at compile time in every specialisation (also when held as a tensor)."""
+        return self.flags(node) & ~BOXED == CONST
+
+    def is_python_constexpr(self, node: cst.BaseExpression, spec: Assumptions | None = None) -> bool:
+        """A Python value while Triton's front end compiles the kernel: `tl.constexpr`
+        parameters, literals, `tl.static_range` indices and expressions of those, not names
+        assigned in the body (measured: those are tensors)."""
+        return self.flags(node, spec) == CONST
+
+    def is_specialisable(self, node: cst.BaseExpression, spec: Assumptions | None = None) -> bool:
+        """A Python value in some specialisation: constexprs and specialisable ints only."""
+        flags = self.flags(node, spec)
+        return bool(flags & SPEC) and not flags & ~FOLDABLE
+
+    def runtime_everywhere(self, node: cst.BaseExpression) -> bool:
+        """Whether `node` stays a runtime value under every constexpr specialisation (a name
+        set to a constant under `if TAIL_MODE == 0: t = False` folds in that one)."""
+        return all(flags & RUNTIME_ALWAYS for flags, _ in self.variants(node))
+
+    def constant_int(self, node: cst.BaseExpression, spec: Assumptions | None = None) -> int | None:
+        """The value of an int literal, or of a name every definition reaching it (in the
+        specialisation `spec`) sets to the same int literal (`i_n = 0`), else None."""
+        if isinstance(node, cst.Integer):
+            return int_literal(node)
+        event = self.read_events.get(node) if isinstance(node, cst.Name) else None
+        if event is None:
+            return None
+        values = {
+            int_literal(definition.value)
+            for definition, assumed, _ in self._reach(event)
+            if spec is None or _consistent(assumed, spec)
+        }
+        return values.pop() if len(values) == 1 else None
+
+    def reaching(self, node: cst.Name) -> list[Event]:
+        """The definitions reaching a read of the kernel body (none for other names)."""
+        use = self.read_events.get(node)
+        return [definition for definition, _, _ in self._reach(use)] if use is not None else []
+
+    def def_flags(self, event: Event) -> int:
+        """Where a definition's value comes from, in any specialisation."""
+        return _union(self._def_variants(event))
+
+    def _evaluate(
+        self,
+        node: cst.BaseExpression,
+        part: Callable[[cst.BaseExpression], list[Variant]],
+        name: Callable[[cst.Name], list[Variant]],
+    ) -> list[Variant]:
+        """The variants of an expression from those of its parts (`part`) and names (`name`)."""
+        if type(node) is cst.Name:
+            return CONSTANT if node.value in ("True", "False", "None") else name(node)
+        if type(node) in _CONSTANT_LEAVES:
+            return CONSTANT
+        if type(node) is cst.Attribute:
+            if node.attr.value in _METADATA_ATTRS or self.imports.resolve(node):
+                return CONSTANT
+            return part(node.value)
+        if type(node) is cst.Call:
+            return self._call_variants(node, part)
+        if type(node) is cst.Lambda:
+            return [(TENSOR, NOTHING)]
+        if type(node) is cst.Comparison and isinstance(node.comparisons[0].operator, (cst.Is, cst.IsNot)):
+            return CONSTANT  # Triton evaluates `is` / `is not` while compiling (`p is None`)
+        return _combine([part(sub) for sub in _value_parts(node)])
+
+    def _call_variants(self, node: cst.Call, part: Callable[[cst.BaseExpression], list[Variant]]) -> list[Variant]:
+        imports, func = self.imports, node.func
         if imports.is_tl(func, "program_id", "num_programs"):
-            return PID
+            return [(PID, NOTHING)]
         if imports.is_tl(func, *_LOAD_FNS):
-            return LOADED
+            return [(LOADED, NOTHING)]
         if imports.is_tl(func, "constexpr"):
-            return CONST
-        if self._is_pure_call(node):
-            return args or CONST
+            return CONSTANT
         if isinstance(func, cst.Attribute) and func.attr.value == "to" and not imports.resolve(func):
-            return self.flags(func.value)
-        return TENSOR | (args & ~CONST)
+            return self._cast(part(func.value), node.args[0].value if node.args else None)
+        if not self._is_pure_call(node):
+            # a tensor whatever its arguments: no rule asks more of it, and not following
+            # them keeps tile computations (`tl.dot`, `tl.where`...) out of the analysis
+            return [(TENSOR, NOTHING)]
+        args = _combine([part(arg.value) for arg in node.args])
+        if imports.is_tl(func, "cast") and len(node.args) >= 2:
+            return self._cast(args, node.args[1].value)
+        return args if node.args else CONSTANT
+
+    def _cast(self, variants: list[Variant], dtype: cst.BaseExpression | None) -> list[Variant]:
+        """A value cast to `dtype`: wide when that is int64, not when another type."""
+        if dtype is None:
+            return variants
+        wide = WIDE if self.is_int64(dtype) else 0
+        return [((flags & ~WIDE) | wide, assumed) for flags, assumed in variants]
+
+    def is_int64(self, dtype: cst.BaseExpression) -> bool:
+        """`tl.int64` (any alias) or `"int64"`."""
+        full = self.imports.resolve(dtype)
+        if full is not None:
+            return full.endswith(".int64")
+        return isinstance(dtype, cst.SimpleString) and dtype.value.strip("\"'") == "int64"
 
     def _is_pure_call(self, node: cst.Call) -> bool:
         """Scalar helpers whose result is only as runtime as their arguments (cdiv, min...)."""
-        imports, func = self.kernel.imports, node.func
+        imports, func = self.imports, node.func
         return (
             imports.is_tl(func, *_PURE_SCALAR_FNS)
             or imports.is_triton(func, "cdiv")
             or (isinstance(func, cst.Name) and func.value in _PY_PURE_FNS)
         )
 
-    def is_constexpr(self, node: cst.BaseExpression) -> bool:
-        return self.flags(node) == CONST
+    def _name_variants(self, node: cst.Name) -> list[Variant]:
+        use = self.read_events.get(node)
+        if use is None:  # not a read of this kernel's body (a synthetic name): the coarse facts
+            return [(self.name_flags.get(node.value, CONST), NOTHING)]
+        return self._memoised(use, lambda: self._read_variants(use))
 
-    def is_specialisable(self, node: cst.BaseExpression) -> bool:
-        """Compile-time in some specialisation: constexprs and specialisable ints only."""
-        flags = self.flags(node)
-        return bool(flags & SPEC) and not flags & ~FOLDABLE
+    def _def_variants(self, event: Event) -> list[Variant]:
+        if event.value_flags is not None:
+            return [(event.value_flags, NOTHING)]
+        value, boxed = event.value, BOXED if event.boxed else 0
+        if value is None:  # a definition with neither flags nor a value: nothing known
+            return [(0, NOTHING)]
+        return self._memoised(event, lambda: [(flags | boxed, a) for flags, a in self.variants(value)])
 
-    def runtime_everywhere(self, node: cst.BaseExpression, at: Event) -> bool:
-        """Whether `node` stays a runtime value under every constexpr specialisation.
+    def _read_variants(self, use: Event) -> list[Variant]:
+        """A name's flags where it is read, from the definitions reaching the read."""
+        reach = self._reach(use)
+        if not reach:  # a global (Triton admits only constexpr ones), or read before any definition
+            return CONSTANT if use.name not in self.defs else [(self.name_flags[use.name], NOTHING)]
+        found = []
+        for definition, assumed, carrier in reach:
+            chosen = PHI if self._chosen_at_run_time(definition, use, carrier) else 0
+            if carrier is not None:  # round a loop, where its value may depend on this very read
+                found.append((self._coarse_def(definition, self.name_flags) | chosen, assumed))
+                continue
+            for flags, also in self._def_variants(definition):
+                if _consistent(assumed, also):
+                    found.append((flags | chosen, assumed | also))
+        return _normalise(found)
 
-        Names are followed to the definitions reaching `at`: a name that some reaching
-        definition sets to a constexpr (e.g. under `if TAIL_MODE == 0: t = False`) folds in
-        that specialisation.
-        """
-        if isinstance(node, cst.Name):
-            defs = self.reaching_defs(at, node.value)
-            if defs:
-                return all(self.def_flags(d) & RUNTIME_ALWAYS for d in defs)
-            return bool(self.flags(node) & RUNTIME_ALWAYS)
-        if isinstance(node, cst.Call) and not self._is_pure_call(node):
-            return bool(self.flags(node) & RUNTIME_ALWAYS)
-        if isinstance(node, cst.Call):
-            return any(self.runtime_everywhere(arg.value, at) for arg in node.args)
-        if isinstance(node, cst.Attribute):
-            return self.flags(node) != CONST and self.runtime_everywhere(node.value, at)
-        if isinstance(node, cst.Subscript):
-            indices = [e.slice.value for e in node.slice if isinstance(e.slice, cst.Index)]
-            return any(self.runtime_everywhere(part, at) for part in (node.value, *indices))
-        return any(self.runtime_everywhere(child, at) for child in _operands(node))
+    def _reach(self, use: Event) -> list[tuple[Event, Assumptions, Loop | None]]:
+        """(definition, test outcomes on the path, the loop it comes round) for each definition
+        of the read name reaching `use`. Outcomes are tracked for the constexpr tests that
+        guard a definition of the name and for the read's own; round a loop (past its
+        back-edge, inside its body) they are not."""
+        name = use.name
+        start = self._outcomes(use, None, NOTHING)
+        if start is None:
+            return []
+        defs = self.defs.get(name or "", [])
+        tracked = self._guard_keys(defs, use.index) | {key for key, _ in start}
+        if len(defs) == 1 and defs[0].index < use.index:
+            assumed = self._outcomes(defs[0], tracked, start)
+            return [(defs[0], assumed, None)] if assumed is not None else []
+        found: dict[tuple[int, Assumptions, Loop | None], tuple[Event, Assumptions, Loop | None]] = {}
+        seen = set()
+        stack: list[tuple[Event, Assumptions, Loop | None]] = [
+            (event, start, self._carrier(use, event, None)) for event in use.pred
+        ]
+        while stack:
+            event, assumed, carrier = stack.pop()
+            if (event.index, assumed, carrier) in seen:
+                continue
+            seen.add((event.index, assumed, carrier))
+            if carrier is None:
+                assumed = self._outcomes(event, tracked, assumed)
+                if assumed is None:
+                    continue
+            elif event.index not in carrier.body:  # before the loop: reached without going round it
+                continue
+            if event.kind == DEF and event.name == name:
+                found.setdefault((event.index, assumed, carrier), (event, assumed, carrier))
+                continue
+            stack.extend((pred, assumed, self._carrier(event, pred, carrier)) for pred in event.pred)
+        return sorted(found.values(), key=lambda item: item[0].index)
 
-    def def_flags(self, event: Event) -> int:
-        if event.value is None:  # parameters and loop indices carry their flags
-            return event.value_flags or 0
-        return self.flags(event.value)
+    def _carrier(self, event: Event, pred: Event, carrier: Loop | None) -> Loop | None:
+        """The loop a backward step from `event` to `pred` goes round (a back-edge), if any."""
+        if carrier is not None or pred.index < event.index:
+            return carrier
+        return self._loop_at_header.get(event.index)
+
+    @cached_property
+    def _loop_at_header(self) -> dict[int, Loop]:
+        return {loop.header.index: loop for loop in self.loops}
+
+    def _outcomes(self, event: Event, tracked: frozenset[str] | None, assumed: Assumptions) -> Assumptions | None:
+        """`assumed` plus the constexpr test outcomes the event's `if` arms require (for the
+        test keys in `tracked`, or all when None); None when they contradict."""
+        for branch, arm in event.conds:
+            key, polarity = branch.key
+            if (tracked is not None and key not in tracked) or not branch.test_is_constexpr:
+                continue
+            outcome = polarity == arm
+            if (key, not outcome) in assumed:
+                return None
+            assumed = assumed | {(key, outcome)}
+        return assumed
+
+    @staticmethod
+    def _guard_keys(defs: list[Event], before: int) -> frozenset[str]:
+        """Keys of the constexpr tests guarding the definitions made before `before`."""
+        return frozenset(
+            branch.key[0]
+            for definition in defs
+            if definition.index < before
+            for branch, _ in definition.conds
+            if branch.test_is_constexpr
+        )
+
+    @staticmethod
+    def _chosen_at_run_time(definition: Event, use: Event, carrier: Loop | None) -> bool:
+        """Whether run-time control flow picks this definition at the read: it comes round a
+        runtime loop, sits in a runtime loop the read is after, or under a runtime test the
+        read is not under (Triton makes these `scf.for` / `scf.if` results)."""
+        if carrier is not None and carrier.kind != "static_range":
+            return True
+        if any(loop.kind != "static_range" and loop not in use.loops for loop in definition.loops):
+            return True
+        return any(not branch.test_is_constexpr and (branch, arm) not in use.conds for branch, arm in definition.conds)
+
+    # ---- coarse facts: one set of flags per name, whatever the path ---------------------
+    def _coarse_of(self, key: cst.BaseExpression | Event) -> int:
+        """The coarse flags of an expression, a definition or a read."""
+        if not isinstance(key, Event):
+            return self._coarse(key, self.name_flags)
+        if key.kind == DEF:
+            return self._coarse_def(key, self.name_flags)
+        return self.name_flags.get(key.name or "", CONST)
+
+    @cached_property
+    def name_flags(self) -> dict[str, int]:
+        """Union of the flags of every definition of each name, to a fixpoint: the facts for
+        values carried round loops and for names that are not reads of the body."""
+        table: dict[str, int] = {}
+        changed = True
+        while changed:
+            changed = False
+            for name, defs in self.defs.items():
+                union = 0
+                for event in defs:
+                    union |= self._coarse_def(event, table)
+                if union != table.get(name):
+                    table[name] = union
+                    changed = True
+        return table
+
+    def _coarse_def(self, event: Event, table: dict[str, int]) -> int:
+        if event.value_flags is not None:
+            return event.value_flags
+        if event.value is None:
+            return 0
+        return self._coarse(event.value, table) | (BOXED if event.boxed else 0)
+
+    def _coarse(self, node: cst.BaseExpression, table: dict[str, int]) -> int:
+        """Flow-insensitive flags: a name stands for the union of all its definitions."""
+
+        def part(sub: cst.BaseExpression) -> list[Variant]:
+            return self._evaluate(sub, part, name)
+
+        def name(node: cst.Name) -> list[Variant]:
+            return [(table.get(node.value, CONST if node.value not in self.defs else 0), NOTHING)]
+
+        return _union(part(node))
 
     # ---- def-use along control-flow paths ----------------------------------------------
     def feasible_together(self, a: Event, b: Event) -> bool:
@@ -304,7 +537,7 @@ class Flow:
     # ---- pointers ----------------------------------------------------------------------
     def pointer_base(self, node: cst.BaseExpression | None) -> str | None:
         """`p` for `p`, `p + off - x`, `tl.make_block_ptr(p + off, ...)`, `tl.advance(p, ...)`."""
-        imports = self.kernel.imports
+        imports = self.imports
         while node is not None:
             if isinstance(node, cst.Name):
                 return node.value
@@ -331,7 +564,7 @@ class Flow:
 
     def is_block_pointer(self, node: cst.BaseExpression | None) -> bool:
         """A `tl.make_block_ptr` / `tl.advance` value, directly or through a name."""
-        imports = self.kernel.imports
+        imports = self.imports
         if isinstance(node, cst.Call):
             return imports.is_tl(node.func, "make_block_ptr", "advance")
         if isinstance(node, cst.Name):
@@ -342,6 +575,18 @@ class Flow:
         return False
 
     # ---- navigation -------------------------------------------------------------------
+    @cached_property
+    def parents(self) -> dict[cst.CSTNode, cst.CSTNode]:
+        """Each node of the body -> the node holding it (built on first use)."""
+        found: dict[cst.CSTNode, cst.CSTNode] = {}
+        stack: list[cst.CSTNode] = [self.body]
+        while stack:
+            node = stack.pop()
+            for child in child_nodes(node):
+                found[child] = node
+                stack.append(child)
+        return found
+
     def events_in(self, span: range, kind: str | None = None) -> Iterator[Event]:
         for event in self.events[span.start : span.stop]:
             if kind is None or event.kind == kind:
@@ -349,7 +594,7 @@ class Flow:
 
     def calls_to(self, *names: str) -> Iterator[Event]:
         """Call events of `tl.<name>` in evaluation order."""
-        imports = self.kernel.imports
+        imports = self.imports
         return (e for e in self.calls if imports.is_tl(e.call.func, *names))
 
     def loop_of(self, event: Event, predicate: Callable[[Loop], bool] = lambda loop: True) -> Loop | None:
@@ -368,18 +613,69 @@ def pointer_arg(call: cst.Call) -> cst.BaseExpression | None:
     return None
 
 
-def _operands(node: cst.BaseExpression) -> Iterable[cst.BaseExpression]:
+def _consistent(a: Assumptions, b: Assumptions) -> bool:
+    """No test outcome assumed one way in `a` and the other in `b`."""
+    return not any((key, not outcome) in b for key, outcome in a)
+
+
+def _union(variants: list[Variant]) -> int:
+    result = 0
+    for flags, _ in variants:
+        result |= flags
+    return result
+
+
+def _combine(parts: list[list[Variant]]) -> list[Variant]:
+    """The variants of a value made of parts: flags united, outcomes consistent."""
+    result: list[Variant] = [(0, NOTHING)]
+    for part in parts:
+        if len(part) == 1 and len(result) == 1 and not part[0][1] and not result[0][1]:
+            result = [(result[0][0] | part[0][0], NOTHING)]
+            continue
+        result = [(f1 | f2, a1 | a2) for f1, a1 in result for f2, a2 in part if _consistent(a1, a2)]
+        if len(result) > _MAX_VARIANTS:
+            result = [(_union(result), NOTHING)]
+    return _normalise(result) if len(result) > 1 else result
+
+
+def _normalise(variants: list[Variant]) -> list[Variant]:
+    """One variant per combination of the test outcomes involved, with the flags of every
+    variant that holds in it united (variants valid together are one value); combinations
+    with equal flags merged. Past `_MAX_KEYS` tests, one variant with all the flags."""
+    keys = sorted({key for _, assumed in variants for key, _ in assumed})
+    if not keys or len(keys) > _MAX_KEYS:
+        return [(_union(variants), NOTHING)]
+    merged: dict[int, Assumptions] = {}
+    for outcomes in product((True, False), repeat=len(keys)):
+        spec = frozenset(zip(keys, outcomes, strict=True))
+        holding = [flags for flags, assumed in variants if assumed <= spec]
+        if holding:
+            flags = 0
+            for value in holding:
+                flags |= value
+            merged[flags] = merged[flags] & spec if flags in merged else spec
+    return list(merged.items())
+
+
+def _value_parts(node: cst.BaseExpression) -> Iterable[cst.BaseExpression]:
+    """The sub-expressions whose values make up `node`'s."""
     if isinstance(node, (cst.BinaryOperation, cst.BooleanOperation)):
         return (node.left, node.right)
     if isinstance(node, cst.UnaryOperation):
         return (node.expression,)
     if isinstance(node, cst.Comparison):
         return (node.left, *(t.comparator for t in node.comparisons))
-    if isinstance(node, cst.IfExp):
-        return (node.test, node.body, node.orelse)
-    if isinstance(node, (cst.Tuple, cst.List)):
+    if isinstance(node, (cst.Tuple, cst.List, cst.Set)):
         return tuple(e.value for e in node.elements)
-    return ()
+    if isinstance(node, cst.Subscript):
+        return (node.value, *(e.slice.value for e in node.slice if isinstance(e.slice, cst.Index)))
+    parts = []
+    for child in child_nodes(node):
+        if isinstance(child, (cst.Arg, cst.Element)):
+            parts.append(child.value)
+        elif isinstance(child, cst.BaseExpression):
+            parts.append(child)
+    return parts
 
 
 class _Builder:
@@ -392,8 +688,8 @@ class _Builder:
         self.loops: tuple[Loop, ...] = ()
         self.loop_headers: list[Event] = []
         self.loop_exits: list[list[Event]] = []
-        self.skip_reads = {*flow.kernel.imports.aliases, "True", "False", "None"}
-        self.current_statement: cst.CSTNode = flow.kernel.node
+        self.skip_reads = {*flow.imports.local_names, "True", "False", "None"}
+        self.current_statement: cst.CSTNode = flow.body
 
     def emit(self, kind: str, node: cst.CSTNode, **extra: Any) -> Event:
         event = Event(
@@ -414,6 +710,8 @@ class _Builder:
             self.flow.defs.setdefault(event.name, []).append(event)
         elif kind == CALL:
             self.flow.calls.append(event)
+        elif kind == READ and not event.metadata and isinstance(node, cst.Name):
+            self.flow.read_events[node] = event
         return event
 
     def link(self, sources: list[Event], target: Event) -> None:
@@ -463,13 +761,16 @@ class _Builder:
         elif type(node) is cst.AnnAssign:
             if node.value is not None:
                 self.expr(node.value)
-                self.assign_target(node.target, node.value)
+                # `x: tl.constexpr = ...` stays a Python value; other assignments box it
+                boxed = not self.flow.imports.is_tl(node.annotation.annotation, "constexpr")
+                self.assign_target(node.target, node.value, boxed=boxed)
         elif type(node) is cst.AugAssign:
             target = node.target
             self.expr(target)
             self.expr(node.value)
             if isinstance(target, cst.Name):
-                self.emit(DEF, node, name=target.value, value=cst.BinaryOperation(target, cst.Add(), node.value))
+                value = cst.BinaryOperation(target, cst.Add(), node.value)
+                self.emit(DEF, node, name=target.value, value=value, boxed=True)
         elif type(node) is cst.Return:
             if node.value is not None:
                 self.expr(node.value)
@@ -485,9 +786,9 @@ class _Builder:
                 self.link(self.frontier, self.loop_headers[-1])
             self.frontier = []
 
-    def assign_target(self, target: cst.BaseExpression, value: cst.BaseExpression) -> None:
+    def assign_target(self, target: cst.BaseExpression, value: cst.BaseExpression, boxed: bool = True) -> None:
         if isinstance(target, cst.Name):
-            self.emit(DEF, target, name=target.value, value=value)
+            self.emit(DEF, target, name=target.value, value=value, boxed=boxed)
         elif isinstance(target, (cst.Tuple, cst.List)):
             values = (
                 [e.value for e in value.elements]
@@ -495,9 +796,9 @@ class _Builder:
                 else [value] * len(target.elements)
             )
             for element, element_value in zip(target.elements, values, strict=False):
-                self.assign_target(element.value, element_value)
+                self.assign_target(element.value, element_value, boxed)
         elif isinstance(target, cst.StarredElement):
-            self.assign_target(target.value, value)
+            self.assign_target(target.value, value, boxed)
         else:  # x[i] = v, x.a = v: a use of x
             self.expr(target)
 
@@ -562,7 +863,7 @@ class _Builder:
 
     def loop_kind(self, iterable: cst.BaseExpression) -> str:
         if isinstance(iterable, cst.Call):
-            imports = self.flow.kernel.imports
+            imports = self.flow.imports
             if imports.is_tl(iterable.func, "static_range"):
                 return "static_range"
             if imports.is_tl(iterable.func, "range") or (
@@ -616,46 +917,23 @@ class _Builder:
             for item in node.elements:
                 self.expr(item.value)
         else:
-            for child in node.children:
+            for child in child_nodes(node):
                 if isinstance(child, cst.BaseExpression):
                     self.expr(child)
                 elif isinstance(child, (cst.Element, cst.Arg)):
                     self.expr(child.value)
 
 
-def build_flow(kernel: Kernel) -> Flow:
-    flow = Flow(kernel)
+def build_flow(body: cst.BaseSuite, params: list[tuple[str, cst.Param, int]], imports: ImportMap) -> Flow:
+    """The flow of a kernel body whose parameters (name, node, value flags) are given."""
+    flow = Flow(imports, body)
     builder = _Builder(flow)
-    for param in kernel.params:
-        builder.emit(DEF, param.node, name=param.name, value_flags=_param_flags(kernel, param))
-    builder.block(kernel.node.body.body)
-    _compute_name_flags(flow)
-    flow.flags_memo = {}
+    for name, node, flags in params:
+        builder.emit(DEF, node, name=name, value_flags=flags)
+    builder.block(body.body if isinstance(body, cst.IndentedBlock) else [body])
     for loop in flow.loops:
         loop.is_task_loop = _is_task_loop(flow, loop)
     return flow
-
-
-def _param_flags(kernel: Kernel, param: Param) -> int:
-    if param.is_constexpr or param.name in kernel.provided_constexprs:
-        return CONST
-    if param.annotation is not None or param.name in kernel.do_not_specialize:
-        return SCALAR
-    return SPEC
-
-
-def _compute_name_flags(flow: Flow) -> None:
-    """Union of the flags of every definition of each name, to a fixpoint."""
-    changed = True
-    while changed:
-        changed = False
-        for name, defs in flow.defs.items():
-            flags = 0
-            for event in defs:
-                flags |= flow.def_flags(event)
-            if flags != flow.name_flags.get(name):
-                flow.name_flags[name] = flags
-                changed = True
 
 
 def _is_task_loop(flow: Flow, loop: Loop) -> bool:

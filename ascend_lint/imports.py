@@ -1,14 +1,38 @@
-"""What the module's imports bind: which names mean `triton`, `triton.language`, `triton.jit`...
+"""What the module's names mean: which ones are `triton`, `triton.language`, `triton.jit`...
 
-Only top-level imports (and those under top-level `if`/`try`) count, which is where kernel
-modules import Triton.
+Imports are read wherever they are written (module level, under `if`/`try`/`with`, inside
+classes and factory functions). A name imported from `triton` resolves by its import. A name
+imported from any other module (a re-export such as `from vllm.triton_utils import tl,
+triton`, or `import pkg.triton_utils as tu` then `tu.triton.jit`) is Triton when the module
+uses it the way only Triton is used (`<name>.autotune`, `<name>.constexpr`,
+`<name>.program_id`, `@<name>.jit` on a function using `triton.language`), or when it is called `triton` / `tl`, or when its module is listed in
+the `triton-modules` setting.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import re
+from collections.abc import Iterable, Iterator, Sequence
 
 import libcst as cst
+
+TRITON = "triton"
+LANGUAGE = "triton.language"
+# Attributes only Triton has: how a re-exported name gives itself away. (`@x.jit` is not
+# enough: torch, numba and others have one. A `@x.jit` function whose body uses
+# `triton.language` is a kernel, and that makes `x` Triton: see `kernels.find_kernels`.)
+_TRITON_ONLY = ("autotune", "heuristics")
+_LANGUAGE_ONLY = ("constexpr", "program_id", "num_programs", "static_range", "make_block_ptr")
+_USAGE = re.compile(
+    r"(?<![\w.])(?P<prefix>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*?)\.(?P<attr>"
+    + "|".join((*_TRITON_ONLY, *_LANGUAGE_ONLY))
+    + r")\b"
+)
+_TRITON_FUNCTIONS = frozenset({"jit", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2"})
+# Libraries with a `jit` / `load` / ... of their own: never taken for a Triton re-export.
+_NOT_TRITON = frozenset({"torch", "numpy", "numba", "jax", "cupy", "tensorflow", "paddle", "mindspore", "taichi"})
+# Names a re-export module binds, as Triton spells them.
+_BY_NAME = {"triton": TRITON, "tl": LANGUAGE, "language": LANGUAGE}
 
 
 def dotted_name(node: cst.BaseExpression) -> str | None:
@@ -23,72 +47,211 @@ def dotted_name(node: cst.BaseExpression) -> str | None:
     return ".".join(reversed(parts))
 
 
-def string_value(node: cst.CSTNode | None) -> str | None:
-    """The text of a (non-bytes) string literal, else None."""
-    if isinstance(node, cst.SimpleString):
+def str_literal(node: cst.BaseExpression | None) -> str | None:
+    """The value of a plain string literal (`"x"`, `'x'`), else None (bytes, f-strings...)."""
+    if not isinstance(node, cst.SimpleString) or "b" in node.prefix.lower():
+        return None
+    try:
         value = node.evaluated_value
-        return value if isinstance(value, str) else None
-    return None
+    except (SyntaxError, ValueError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+def int_literal(node: cst.BaseExpression | None) -> int | None:
+    """The value of an integer literal in any base (`3`, `0x0`, `1_000`), else None."""
+    if not isinstance(node, cst.Integer):
+        return None
+    try:
+        return int(node.value, 0)
+    except ValueError:  # `010` is not valid Python 3; libcst accepts it
+        return None
+
+
+def walk_statements(body: Sequence[cst.BaseStatement]) -> Iterator[cst.BaseStatement]:
+    """Every statement at any depth: compound statements' blocks, classes, function bodies."""
+    stack = list(reversed(body))
+    while stack:
+        statement = stack.pop()
+        yield statement
+        blocks = _blocks(statement)
+        for block in reversed(blocks):
+            stack.extend(reversed(block))
+
+
+def _blocks(statement: cst.BaseStatement) -> list[Sequence[cst.BaseStatement]]:
+    """The statement lists directly inside a compound statement."""
+    if isinstance(statement, cst.SimpleStatementLine):
+        return []
+    blocks: list[Sequence[cst.BaseStatement]] = []
+    suite = getattr(statement, "body", None)
+    if isinstance(suite, cst.IndentedBlock):
+        blocks.append(suite.body)
+    elif isinstance(suite, cst.SimpleStatementSuite):  # `if x: import y` on one line
+        blocks.append([cst.SimpleStatementLine(body=suite.body)])
+    if isinstance(statement, cst.Try | cst.TryStar):
+        blocks.extend(
+            handler.body.body for handler in statement.handlers if isinstance(handler.body, cst.IndentedBlock)
+        )
+    if isinstance(statement, cst.Match):
+        blocks.extend(case.body.body for case in statement.cases if isinstance(case.body, cst.IndentedBlock))
+    orelse = getattr(statement, "orelse", None)
+    while isinstance(orelse, cst.If):  # elif chains
+        if isinstance(orelse.body, cst.IndentedBlock):
+            blocks.append(orelse.body.body)
+        orelse = orelse.orelse
+    if isinstance(orelse, cst.Else) and isinstance(orelse.body, cst.IndentedBlock):
+        blocks.append(orelse.body.body)
+    final = getattr(statement, "finalbody", None)
+    if isinstance(final, cst.Finally) and isinstance(final.body, cst.IndentedBlock):
+        blocks.append(final.body.body)
+    return blocks
 
 
 class ImportMap:
-    """Local name -> fully qualified name, for names bound by imports of triton."""
+    """Local (dotted) name -> fully qualified Triton name, for the names that mean Triton.
 
-    def __init__(self, module: cst.Module):
+    Built from one statement-level walk of the module, which also collects the decorated
+    functions at any depth (`functions`: the kernel candidates).
+    """
+
+    def __init__(self, module: cst.Module, source: str | None = None, triton_modules: Iterable[str] = ()):
         self.aliases: dict[str, str] = {}
-        for statement in _top_level_statements(module.body):
+        self.functions: list[cst.FunctionDef] = []
+        self._heads: dict[str, int] = {}  # first part of each alias -> most parts in one alias
+        self.source = module.code if source is None else source  # the text usage is read from
+        self._triton_modules = tuple(triton_modules)
+        self._pending_reexports: dict[str, str] = {}
+        self._language_names: dict[cst.BaseExpression, str | None] = {}
+        foreign: dict[str, str] = {}  # local name -> the name it has in its (non-triton) module
+        for statement in walk_statements(module.body):
             if isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
                     if isinstance(small, cst.Import):
-                        self._add_import(small)
+                        self._add_import(small, foreign)
                     elif isinstance(small, cst.ImportFrom):
-                        self._add_import_from(small)
+                        self._add_import_from(small, foreign)
+            elif isinstance(statement, cst.FunctionDef) and statement.decorators:
+                self.functions.append(statement)
+        if foreign:
+            self._add_by_usage(foreign, self.source)
+        for local, name in self._pending_reexports.items():
+            self.add(local, _reexport_meaning(local, name, self.source))
 
-    def _add_import(self, node: cst.Import) -> None:
+    # ---- reading imports ----------------------------------------------------------------
+    def _add_import(self, node: cst.Import, foreign: dict[str, str]) -> None:
         for alias in node.names:
             full = dotted_name(alias.name)
-            if not full or not full.startswith("triton"):
+            if not full:
                 continue
-            if alias.asname is not None and isinstance(alias.asname.name, cst.Name):
-                self.aliases[alias.asname.name.value] = full
-            else:
-                self.aliases.setdefault(full.split(".")[0], full.split(".")[0])
+            local = _as_name(alias)
+            if _is_triton_module(full):
+                if local is not None:
+                    self.add(local, full)
+                else:
+                    self.add(full.split(".")[0], full.split(".")[0])
+            elif self._is_reexport_module(full):
+                self._add_reexport_module(local or full)
+            elif full.split(".")[0] not in _NOT_TRITON:
+                foreign[local or full.split(".")[0]] = full
 
-    def _add_import_from(self, node: cst.ImportFrom) -> None:
-        if node.relative or node.module is None or isinstance(node.names, cst.ImportStar):
+    def _add_import_from(self, node: cst.ImportFrom, foreign: dict[str, str]) -> None:
+        if node.module is None or isinstance(node.names, cst.ImportStar):
             return
-        base = dotted_name(node.module)
-        if not base or not base.startswith("triton"):
-            return
+        base = dotted_name(node.module) or ""
+        if node.relative:
+            base = "." * len(node.relative) + base
         for alias in node.names:
-            name = dotted_name(alias.name)
-            asname = alias.asname.name if alias.asname is not None else None
-            local = asname.value if isinstance(asname, cst.Name) else name
-            if local is not None:
-                self.aliases[local] = f"{base}.{name}"
+            name = dotted_name(alias.name) or ""
+            local = _as_name(alias) or name
+            if _is_triton_module(base):
+                self.add(local, f"{base}.{name}")
+            elif self._is_reexport_module(base):
+                self._add_reexported(local, name)
+            elif base.lstrip(".").split(".")[0] not in _NOT_TRITON:
+                foreign[local] = name
 
+    def _is_reexport_module(self, module: str) -> bool:
+        module = module.lstrip(".")
+        return any(module == m or module.endswith(f".{m}") for m in self._triton_modules if m)
+
+    def _add_reexport_module(self, local: str) -> None:
+        self.add(local, TRITON)
+        for name, full in _BY_NAME.items():
+            self.add(f"{local}.{name}", full)
+
+    def _add_reexported(self, local: str, name: str) -> None:
+        """A name from a module listed in `triton-modules`: Triton for sure; `triton` / `tl` /
+        `language` by name, else `triton.language` when used as a module (`L.load(...)`), else
+        the Triton function of that name (`jit`, `autotune`, `cdiv`)."""
+        if name in _BY_NAME:
+            self.add(local, _BY_NAME[name])
+        else:
+            self._pending_reexports[local] = name
+
+    def _add_by_usage(self, foreign: dict[str, str], source: str) -> None:
+        """Names from other modules that the source uses as only Triton is used, or that are
+        called `triton` / `tl` where they come from."""
+        decided: dict[str, str] = {}
+        for match in _USAGE.finditer(source):
+            prefix = match["prefix"]
+            if prefix.split(".")[0] in foreign and self.resolve_dotted(prefix) is None:
+                kind = TRITON if match["attr"] in _TRITON_ONLY else LANGUAGE
+                decided.setdefault(prefix, kind)
+        for local, name in foreign.items():
+            if local not in decided and name in ("triton", "tl"):
+                decided[local] = _BY_NAME[name]
+        for prefix, kind in decided.items():
+            self.add(prefix, kind)
+
+    def add(self, local: str, full: str) -> None:
+        """Bind the (dotted) local name to a qualified Triton name."""
+        self.aliases[local] = full
+        self._language_names.clear()
+        head, parts = local.split(".")[0], local.count(".") + 1
+        self._heads[head] = max(self._heads.get(head, 0), parts)
+
+    # ---- queries ------------------------------------------------------------------------
     def resolve(self, node: cst.BaseExpression) -> str | None:
-        """The qualified name an expression refers to through a triton import, if any."""
+        """The qualified name an expression refers to through a Triton name, if any."""
+        head = node
+        while type(head) is cst.Attribute:
+            head = head.value
+        if type(head) is not cst.Name or head.value not in self._heads:
+            return None
         dotted = dotted_name(node)
-        if dotted is None:
-            return None
-        head, _, rest = dotted.partition(".")
-        full = self.aliases.get(head)
-        if full is None:
-            return None
-        return f"{full}.{rest}" if rest else full
+        return self.resolve_dotted(dotted) if dotted else None
+
+    def resolve_dotted(self, dotted: str) -> str | None:
+        parts = dotted.split(".")
+        longest = self._heads.get(parts[0], 0)
+        for size in range(min(longest, len(parts)), 0, -1):
+            full = self.aliases.get(".".join(parts[:size]))
+            if full is not None:
+                rest = parts[size:]
+                return ".".join([full, *rest])
+        return None
+
+    def language_name(self, node: cst.BaseExpression) -> str | None:
+        """`load` for `tl.load` (any alias of triton.language, its `core` or an `extra`
+        module), else None."""
+        if node in self._language_names:
+            return self._language_names[node]
+        found = None
+        full = self.resolve(node)
+        if full is not None and full.startswith("triton.language."):
+            rest = full[len("triton.language.") :]
+            if rest.startswith("core."):
+                rest = rest[len("core.") :]
+            elif rest.startswith("extra."):
+                rest = rest.rsplit(".", 1)[-1]
+            found = rest if "." not in rest else None
+        self._language_names[node] = found
+        return found
 
     def is_tl(self, node: cst.BaseExpression, *names: str) -> bool:
         """Whether `node` is `tl.<name>` (any alias of triton.language) for one of `names`."""
-        full = self.resolve(node)
-        if full is None:
-            return False
-        for name in names:
-            if full == f"triton.language.{name}" or full == f"triton.language.core.{name}":
-                return True
-            if full.startswith("triton.language.extra.") and full.endswith(f".{name}"):
-                return True
-        return False
+        return self.language_name(node) in names
 
     def is_triton(self, node: cst.BaseExpression, name: str) -> bool:
         """Whether `node` is `triton.<name>` (e.g. jit, autotune, heuristics, Config)."""
@@ -97,17 +260,37 @@ class ImportMap:
             full == f"triton.{name}" or (full.endswith(f".{name}") and full.startswith("triton."))
         )
 
+    @property
+    def language_alias(self) -> str:
+        """The name the module uses for `triton.language` (`tl` when it has none)."""
+        return next((local for local, full in self.aliases.items() if full == LANGUAGE), "tl")
 
-def _top_level_statements(body: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
-    for statement in body:
-        yield statement
-        if isinstance(statement, cst.If):
-            yield from _top_level_statements(statement.body.body)
-            if isinstance(statement.orelse, cst.Else):
-                yield from _top_level_statements(statement.orelse.body.body)
-            elif isinstance(statement.orelse, cst.If):
-                yield from _top_level_statements([statement.orelse])
-        elif isinstance(statement, cst.Try):
-            yield from _top_level_statements(statement.body.body)
-            for handler in statement.handlers:
-                yield from _top_level_statements(handler.body.body)
+    @property
+    def local_names(self) -> frozenset[str]:
+        """First parts of the names bound to Triton (never kernel variables)."""
+        return frozenset(self._heads)
+
+    @property
+    def imports_triton(self) -> bool:
+        return bool(self.aliases)
+
+
+def _reexport_meaning(local: str, name: str, source: str) -> str:
+    """What a name imported from a `triton-modules` module means, from how it is used."""
+    attribute = re.compile(rf"(?<![\w.]){re.escape(local)}\.(\w+)")
+    used = {match[1] for match in attribute.finditer(source)}
+    if used & _TRITON_FUNCTIONS:
+        return TRITON
+    if used:
+        return LANGUAGE
+    return f"{TRITON}.{name}"
+
+
+def _as_name(alias: cst.ImportAlias) -> str | None:
+    """`b` in `import a as b` / `from x import a as b`."""
+    target = alias.asname.name if alias.asname is not None else None
+    return target.value if isinstance(target, cst.Name) else None
+
+
+def _is_triton_module(module: str) -> bool:
+    return module == "triton" or module.startswith("triton.")

@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from .imports import ImportMap, string_value
-
-if TYPE_CHECKING:
-    from .flow import Flow
+from .flow import ARG, CONST, SCALAR, SPEC, Flow, build_flow
+from .imports import TRITON, ImportMap, dotted_name, int_literal, str_literal, walk_statements
+from .nodes import walk
 
 
 @dataclass
@@ -26,7 +24,7 @@ class Param:
         return self.annotation == "constexpr"
 
 
-@dataclass
+@dataclass(eq=False)
 class Kernel:
     """A `@triton.jit` function with the facts its signature and decorators give."""
 
@@ -37,17 +35,29 @@ class Kernel:
     # constexpr names provided by @triton.heuristics / autotune configs, with the heuristic
     # lambda (or None for autotune keys).
     provided_constexprs: dict[str, cst.Lambda | None] = field(default_factory=dict)
+    # a `@triton.jit` function other kernels call (it returns a value, or the module calls it
+    # by name): its arguments come from the caller, not from a launch
+    is_device_function: bool = False
 
     @property
     def name(self) -> str:
         return self.node.name.value
 
+    def param_flags(self, param: Param) -> int:
+        """Where a parameter's value comes from: a constexpr, an int Triton may specialise,
+        a runtime scalar (annotated `tl.int32`..., or in `do_not_specialize`), or for a
+        device function whatever its caller passes."""
+        if param.is_constexpr or param.name in self.provided_constexprs:
+            return CONST
+        if param.annotation is not None or param.name in self.do_not_specialize:
+            return SCALAR
+        return ARG if self.is_device_function else SPEC
+
     @cached_property
     def flow(self) -> Flow:
         """The kernel body's events, control flow and value facts (built on first use)."""
-        from .flow import build_flow
-
-        return build_flow(self)
+        params = [(p.name, p.node, self.param_flags(p)) for p in self.params]
+        return build_flow(self.node.body, params, self.imports)
 
     @cached_property
     def optional_pointer_flags(self) -> dict[str, set[str]]:
@@ -62,60 +72,103 @@ class Kernel:
 
 
 def find_kernels(module: cst.Module, imports: ImportMap) -> list[Kernel]:
-    """Module-level (and class-level) functions decorated with triton.jit."""
+    """Functions decorated with `triton.jit` wherever they are defined: module level, under
+    module-level `if`/`try`/`with`, in classes, inside factory functions."""
     kernels = []
-    for statement in _function_candidates(module.body):
-        kernel = _as_kernel(statement, imports)
+    for function in imports.functions:
+        kernel = _as_kernel(function, imports)
         if kernel is not None:
+            kernel.is_device_function = _returns_value(function) or _called_by_name(kernel.name, imports.source)
             kernels.append(kernel)
     return kernels
 
 
-def _function_candidates(body: Sequence[cst.CSTNode]) -> Iterator[cst.FunctionDef]:
-    for statement in body:
-        if isinstance(statement, cst.FunctionDef) and statement.decorators:
-            yield statement
-        elif isinstance(statement, (cst.If, cst.ClassDef)):
-            yield from _function_candidates(statement.body.body)
+def _returns_value(fn: cst.FunctionDef) -> bool:
+    """`return <value>` in the function (a launched kernel returns nothing)."""
+    for statement in walk_statements(fn.body.body if isinstance(fn.body, cst.IndentedBlock) else []):
+        if isinstance(statement, cst.SimpleStatementLine) and any(
+            isinstance(small, cst.Return) and small.value is not None for small in statement.body
+        ):
+            return True
+    return isinstance(fn.body, cst.SimpleStatementSuite) and any(
+        isinstance(small, cst.Return) and small.value is not None for small in fn.body.body
+    )
+
+
+def _called_by_name(name: str, source: str) -> bool:
+    """Whether the module calls `name(...)`: host code launches kernels (`name[grid](...)`);
+    a plain call is another kernel calling a device function."""
+    return re.search(rf"(?<![\w.])(?<!def ){re.escape(name)}[ \t]*\(", source) is not None
 
 
 def _as_kernel(fn: cst.FunctionDef, imports: ImportMap) -> Kernel | None:
     jit_decorator = None
+    for decorator in fn.decorators:
+        callee = _callee(decorator.decorator)
+        if imports.is_triton(callee, "jit") or (_spelled_jit(callee) and _uses_triton_language(fn, imports)):
+            jit_decorator = decorator.decorator
+            prefix = dotted_name(callee.value) if isinstance(callee, cst.Attribute) else None
+            if prefix and imports.resolve_dotted(prefix) is None:
+                imports.add(prefix, TRITON)  # `@pkg.jit` on a Triton body: `pkg` is Triton
+    if jit_decorator is None:
+        return None
     provided: dict[str, cst.Lambda | None] = {}
     for decorator in fn.decorators:
         target = decorator.decorator
-        call = target if isinstance(target, cst.Call) else None
-        callee = call.func if call else target
-        if imports.is_triton(callee, "jit"):
-            jit_decorator = decorator
-        elif call and imports.is_triton(callee, "heuristics"):
-            provided.update(_heuristics(call))
-        elif call and imports.is_triton(callee, "autotune"):
-            provided.update(dict.fromkeys(_autotune_keys(call, imports)))
-    if jit_decorator is None:
-        return None
+        if not isinstance(target, cst.Call):
+            continue
+        if imports.is_triton(target.func, "heuristics"):
+            provided.update(_heuristics(target))
+        elif imports.is_triton(target.func, "autotune"):
+            provided.update(dict.fromkeys(_autotune_keys(target, imports)))
     params = [_param(p) for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)]
     return Kernel(
         node=fn,
         imports=imports,
         params=params,
-        do_not_specialize=_do_not_specialize(jit_decorator.decorator, params),
+        do_not_specialize=_do_not_specialize(jit_decorator, params),
         provided_constexprs=provided,
     )
+
+
+def _callee(decorator: cst.BaseExpression) -> cst.BaseExpression:
+    return decorator.func if isinstance(decorator, cst.Call) else decorator
+
+
+def _spelled_jit(callee: cst.BaseExpression) -> bool:
+    """`@<anything>.jit` or a bare `@jit`."""
+    if isinstance(callee, cst.Attribute):
+        return callee.attr.value == "jit"
+    return isinstance(callee, cst.Name) and callee.value == "jit"
+
+
+def _uses_triton_language(fn: cst.FunctionDef, imports: ImportMap) -> bool:
+    """Whether the function reads like a Triton kernel: a `tl.constexpr` parameter or a call
+    of a `triton.language` function in its body."""
+    for param in fn.params.params:
+        if param.annotation is not None and _is_language(param.annotation.annotation, imports):
+            return True
+    return any(isinstance(node, cst.Call) and _is_language(node.func, imports) for node in walk(fn.body))
+
+
+def _is_language(node: cst.BaseExpression, imports: ImportMap) -> bool:
+    full = imports.resolve(node)
+    return full is not None and full.startswith("triton.language.")
 
 
 def _param(node: cst.Param) -> Param:
     annotation = None
     if node.annotation is not None:
         expr = node.annotation.annotation
-        text = string_value(expr)
+        text = str_literal(expr)
         if text is None:
             text = cst.Module([]).code_for_node(expr)
         annotation = "constexpr" if text.split(".")[-1] == "constexpr" else text
     return Param(node.name.value, annotation, node)
 
 
-def _keyword(call: cst.Call, name: str) -> cst.BaseExpression | None:
+def keyword_value(call: cst.Call, name: str) -> cst.BaseExpression | None:
+    """The value of keyword argument `name` in the call, if written."""
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == name:
             return arg.value
@@ -125,33 +178,35 @@ def _keyword(call: cst.Call, name: str) -> cst.BaseExpression | None:
 def _do_not_specialize(decorator: cst.BaseExpression, params: list[Param]) -> frozenset[str]:
     if not isinstance(decorator, cst.Call):
         return frozenset()
-    listed = _keyword(decorator, "do_not_specialize")
+    listed = keyword_value(decorator, "do_not_specialize")
     if not isinstance(listed, (cst.List, cst.Tuple)):
         return frozenset()
     names = set()
     for element in listed.elements:
-        value = element.value
-        if (text := string_value(value)) is not None:
-            names.add(text)
-        elif isinstance(value, cst.Integer) and int(value.value) < len(params):
-            names.add(params[int(value.value)].name)
+        name = str_literal(element.value)
+        index = int_literal(element.value)
+        if name is not None:
+            names.add(name)
+        elif index is not None and 0 <= index < len(params):
+            names.add(params[index].name)
     return frozenset(names)
 
 
 def _heuristics(call: cst.Call) -> dict[str, cst.Lambda | None]:
     table = call.args[0].value if call.args else None
-    if isinstance(table, cst.Dict):
-        return {
-            key: element.value if isinstance(element.value, cst.Lambda) else None
-            for element in table.elements
-            if isinstance(element, cst.DictElement) and (key := string_value(element.key)) is not None
-        }
-    return {}
+    if not isinstance(table, cst.Dict):
+        return {}
+    provided: dict[str, cst.Lambda | None] = {}
+    for element in table.elements:
+        key = str_literal(element.key) if isinstance(element, cst.DictElement) else None
+        if key is not None:
+            provided[key] = element.value if isinstance(element.value, cst.Lambda) else None
+    return provided
 
 
 def _autotune_keys(call: cst.Call, imports: ImportMap) -> set[str]:
     """Keys of the `triton.Config({...})` dicts written inline in `configs=`."""
-    configs = _keyword(call, "configs") or (call.args[0].value if call.args else None)
+    configs = keyword_value(call, "configs") or (call.args[0].value if call.args else None)
     keys: set[str] = set()
     stack = [configs] if configs is not None else []
     while stack:
@@ -159,11 +214,10 @@ def _autotune_keys(call: cst.Call, imports: ImportMap) -> set[str]:
         if isinstance(node, cst.Call) and imports.is_triton(node.func, "Config") and node.args:
             table = node.args[0].value
             if isinstance(table, cst.Dict):
-                keys.update(
-                    key
-                    for e in table.elements
-                    if isinstance(e, cst.DictElement) and (key := string_value(e.key)) is not None
-                )
+                for element in table.elements:
+                    key = str_literal(element.key) if isinstance(element, cst.DictElement) else None
+                    if key is not None:
+                        keys.add(key)
         elif isinstance(node, (cst.List, cst.Tuple)):
             stack.extend(e.value for e in node.elements)
         elif isinstance(node, (cst.ListComp, cst.GeneratorExp)):
@@ -174,19 +228,18 @@ def _autotune_keys(call: cst.Call, imports: ImportMap) -> set[str]:
 def _none_tested_args(fn: cst.Lambda) -> set[str]:
     """`args['h0']` names compared with None in a heuristic lambda."""
     found = set()
-    stack: list[cst.CSTNode] = [fn.body]
-    while stack:
-        node = stack.pop()
+    for node in walk(fn.body):
         if isinstance(node, cst.Comparison) and any(
             isinstance(t.comparator, cst.Name) and t.comparator.value == "None" for t in node.comparisons
         ):
-            subject = node.left
-            if (
-                isinstance(subject, cst.Subscript)
-                and len(subject.slice) == 1
-                and isinstance(subject.slice[0].slice, cst.Index)
-                and (key := string_value(subject.slice[0].slice.value)) is not None
-            ):
+            key = subscript_key(node.left)
+            if key is not None:
                 found.add(key)
-        stack.extend(node.children)
     return found
+
+
+def subscript_key(node: cst.BaseExpression) -> str | None:
+    """`"h0"` for `args["h0"]`."""
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        return str_literal(node.slice[0].slice.value)
+    return None

@@ -111,3 +111,4 @@ class FileResult:
     findings: list[Finding] = field(default_factory=list)
     error: Diagnostic | None = None
     checked: bool = True  # False for files skipped as not Ascend kernel code
+    skip_reason: str | None = None  # why it was skipped (`config.SKIP_*`)

@@ -25,31 +25,14 @@ from typing import ClassVar, Literal
 import libcst as cst
 
 from .fixes import Declined, FixPlan, FreshNames
+from .host import HostIndex
 from .imports import ImportMap
 from .kernels import Kernel
 from .model import Applicability, Fact, Finding
+from .optional import OptionalPointer, optional_pointers
 from .prefilter import KERNEL_TOKENS, Words
 
 __all__ = ["Confirm", "Evidence", "Example", "Finding", "HostIndex", "Kernel", "ModuleContext", "Report", "Rule"]
-
-_LEAVES = (
-    cst.Name,
-    cst.Integer,
-    cst.Float,
-    cst.SimpleString,
-    cst.SimpleWhitespace,
-    cst.Newline,
-    cst.EmptyLine,
-    cst.Comment,
-    cst.ParenthesizedWhitespace,
-    cst.TrailingWhitespace,
-    cst.Comma,
-    cst.Dot,
-    cst.LeftParen,
-    cst.RightParen,
-    cst.LeftSquareBracket,
-    cst.RightSquareBracket,
-)
 
 
 @dataclass
@@ -75,6 +58,7 @@ class ModuleContext:
     module: cst.Module
     imports: ImportMap
     kernels: list[Kernel]
+    _optional: dict[Kernel, dict[str, OptionalPointer]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def fresh_names(self) -> FreshNames:
@@ -85,41 +69,12 @@ class ModuleContext:
     def host(self) -> HostIndex:
         return HostIndex(self.module, self.kernels)
 
-
-class HostIndex:
-    """Calls and simple name bindings outside kernels, with their enclosing function."""
-
-    def __init__(self, module: cst.Module, kernels: list[Kernel]):
-        self.calls: list[tuple[cst.Call, cst.FunctionDef | None]] = []
-        self.bindings: dict[tuple[str, cst.FunctionDef | None], list[cst.BaseExpression]] = {}
-        self.returns: dict[str, list[cst.BaseExpression]] = {}
-        kernel_defs = {kernel.node for kernel in kernels}
-        stack: list[tuple[cst.CSTNode, cst.FunctionDef | None]] = [(module, None)]
-        while stack:
-            node, scope = stack.pop()
-            if type(node) in _LEAVES:
-                continue
-            if (
-                isinstance(node, cst.FunctionDef) and node in kernel_defs
-            ):  # launches and configs live in decorators, never in the body
-                stack.extend((decorator, scope) for decorator in node.decorators)
-                continue
-            if isinstance(node, cst.FunctionDef):
-                scope = node
-                self.returns.setdefault(node.name.value, [])
-            elif isinstance(node, cst.Return) and scope is not None and node.value is not None:
-                self.returns[scope.name.value].append(node.value)
-            elif isinstance(node, cst.Call):
-                self.calls.append((node, scope))
-            elif isinstance(node, cst.Assign):
-                for target in node.targets:
-                    if isinstance(target.target, cst.Name):
-                        self.bindings.setdefault((target.target.value, scope), []).append(node.value)
-            stack.extend((child, scope) for child in reversed(node.children))
-
-    def values_of(self, name: str, scope: cst.FunctionDef | None) -> list[cst.BaseExpression]:
-        """Values assigned to `name` in `scope`, or at module level when the scope has none."""
-        return self.bindings.get((name, scope)) or self.bindings.get((name, None), [])
+    def optional_pointers(self, kernel: Kernel) -> dict[str, OptionalPointer]:
+        """The kernel's pointer parameters that may be None, with the evidence (computed once)."""
+        found = self._optional.get(kernel)
+        if found is None:
+            found = self._optional[kernel] = optional_pointers(kernel, self.host)
+        return found
 
 
 def heading(code: str, name: str) -> str:

@@ -61,11 +61,11 @@ class Terms:
                 return self._key(defs[0].value)
             return node.value
         if isinstance(node, cst.Call) and self._grid_call(node):
-            return f"{self.flow.kernel.imports.resolve(node.func)}({_key_code(node.args[0].value)})"
+            return f"{self.flow.imports.resolve(node.func)}({_key_code(node.args[0].value)})"
         return _key_code(node)
 
     def _grid_call(self, call: cst.Call) -> bool:
-        return len(call.args) == 1 and self.flow.kernel.imports.is_tl(call.func, *_GRID_FNS)
+        return len(call.args) == 1 and self.flow.imports.is_tl(call.func, *_GRID_FNS)
 
     def render(self, terms: Sum, first: str | None = None) -> str:
         """`first` (code) followed by the products of `terms` as `+ a * b` / `- 2 * c`, in order."""

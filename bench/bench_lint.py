@@ -122,7 +122,9 @@ def measurements(corpus: Corpus, cache: Path, flake8: bool) -> list[Measurement]
 
     def fill_cache() -> None:
         if not shared_cache.exists():
-            subprocess.run([*lint, f"--cache-dir={shared_cache}", *corpus.targets], cwd=REPO, env=ENVIRONMENT)
+            subprocess.run(
+                [*lint, f"--cache-dir={shared_cache}", *corpus.targets], cwd=REPO, env=ENVIRONMENT, capture_output=True
+            )
 
     found = [
         Measurement("libcst parse", [sys.executable, "-c", PARSE, *files]),

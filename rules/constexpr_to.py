@@ -3,13 +3,24 @@
 Flags `.to(...)` calls in a kernel whose receiver is
 
 1. a constexpr value (a `tl.constexpr` parameter, a literal, a `tl.static_range` index, a
-   name assigned only those) or an integer Triton-Ascend may specialise into one (an
-   unannotated scalar parameter not listed in `do_not_specialize`) — *constexpr has no
-   `.to`*; or
+   name declared `x: tl.constexpr = ...`, an expression of those) or an integer
+   Triton-Ascend may specialise into one (an unannotated scalar parameter not listed in
+   `do_not_specialize`) — *constexpr has no `.to`*; or
 2. integer arithmetic that multiplies a runtime int32 index (program id, loop index, a
-   `do_not_specialize` or typed size) and casts to int64 afterwards, e.g.
-   `(i_b * T).to(tl.int64)`, `((NT - 1) * DH_CS).to(tl.int64)` — *the multiply wraps in
-   int32 first*.
+   `do_not_specialize` or typed size, a value picked at run time) and casts to int64
+   afterwards, e.g. `(i_b * T).to(tl.int64)`, `((NT - 1) * DH_CS).to(tl.int64)` — *the
+   multiply wraps in int32 first*.
+
+Values are taken where the `.to` stands, in each specialisation of the constexpr tests they
+depend on: after `if IS_VARLEN: bos = tl.load(...) else: bos = i_n * T`, the non-varlen
+`bos` is an int32 product. Measured on triton-ascend 3.2 (docs/specialisation.md): a name
+assigned in the kernel body is a tensor to the front end, so `c = BT * 2; c.to(...)`
+compiles and is not flagged; only int arguments equal to 1 are specialised, never floats, so
+`.to()` on a scalar the host passes as a float (`eps=1e-6`, a `float` default,
+`float(...)`, a caller's float) or that the kernel uses only in float arithmetic is not
+flagged, and with no evidence either way the message says the rule assumed an int. An
+operand already cast to int64 (`tl.program_id(0).to(tl.int64)`) makes the multiply an
+int64 one, and a factor known to be 0 or 1 cannot wrap.
 
 Program ids are runtime values: measured on triton-ascend 3.2, `tl.program_id(0).to(...)`
 and `i_t.to(...)` with `i_t = tl.program_id(0)` compile, also on a grid of one program (the
@@ -57,11 +68,18 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ascend_lint.fixes import Declined, FixPlan, Replace, code_excerpt
-from ascend_lint.flow import LOADED, LOOP, PID, SCALAR, TENSOR, Flow
-from ascend_lint.imports import string_value
+from ascend_lint.fixes import Declined, FixPlan, Replace
+from ascend_lint.flow import LOADED, LOOP, PHI, PID, SCALAR, SPEC, TENSOR, WIDE, Assumptions, Flow
+from ascend_lint.imports import ImportMap
+from ascend_lint.nodes import walk
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
+from ascend_lint.scalars import float_evidence
 
+ASSUMED_INT_MESSAGE = (
+    "constexpr has no .to: `{receiver}` can be a constexpr on Ascend (Triton specialises an int argument equal "
+    "to 1; the rule assumed {params} is an int); use `tl.cast({receiver}, ...)`"
+)
+INDEX = PID | LOOP | SCALAR | PHI  # runtime int32 scalars
 CONSTEXPR_MESSAGE = "constexpr has no .to: `{receiver}` can be a constexpr on Ascend; use `tl.cast({receiver}, ...)`"
 WRAP_MESSAGE = "cast after multiply wraps in int32: cast the index first (`tl.cast(..., tl.int64) * ...`)"
 
@@ -140,138 +158,103 @@ def k(x, T, W: tl.constexpr):
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
-        casts = _Casts(kernel)
-        for event in kernel.flow.calls:
+        flow = kernel.flow
+        for event in flow.calls:
             call = event.call
-            kind = casts.kind(call)
-            if kind == _WRAP:
-                receiver, dtype = _receiver(call), call.args[0].value
+            func = call.func
+            if not (isinstance(func, cst.Attribute) and func.attr.value == "to" and len(call.args) >= 1):
+                continue
+            if kernel.imports.resolve(func):
+                continue
+            receiver, dtype = func.value, call.args[0].value
+            # each specialisation the receiver's value depends on (`if IS_VARLEN:` ... `else:`)
+            specs = flow.specialisations(receiver)
+            if flow.is_int64(dtype) and any(_is_index_arithmetic(receiver, flow, spec) for spec in specs):
                 yield Report(
                     call,
                     WRAP_MESSAGE,
                     fix=self._fix(
-                        call,
-                        _cast_index_terms(receiver, kernel.flow, dtype),
-                        "Cast the index terms before the arithmetic",
+                        call, _cast_index_terms(receiver, flow, dtype), "Cast the index terms before the arithmetic"
                     ),
                     facts={"receiver": context.module.code_for_node(receiver), "cause": "multiply"},
                 )
-            elif kind == _CONSTEXPR:
-                code = code_excerpt(context.module, _receiver(call))
+                continue
+            template = self._constexpr_template(receiver, specs, kernel, context)
+            if template is not None:
+                code = context.module.code_for_node(receiver)
                 yield Report(
                     call,
-                    CONSTEXPR_MESSAGE.format(receiver=code),
-                    fix=casts.chain_fix(call) if len(call.args) == 1 else _LOSES_OPTIONS,
+                    template.format(receiver=code),
+                    fix=self._fix(call, _tl_cast(_unparenthesized(receiver), dtype, kernel.imports), "Use `tl.cast`"),
                     facts={"receiver": code, "cause": "constexpr"},
                 )
+
+    def _constexpr_template(
+        self, receiver: cst.BaseExpression, specs: list[Assumptions], kernel: Kernel, context: ModuleContext
+    ) -> str | None:
+        """The message (its `{receiver}` still to fill in) when the receiver is a constexpr in
+        some specialisation: for sure, or when its scalar parameters are ints Triton
+        specialises (not when one is a float)."""
+        flow = kernel.flow
+        if any(flow.is_python_constexpr(receiver, spec) for spec in specs):
+            return CONSTEXPR_MESSAGE
+        if not any(flow.is_specialisable(receiver, spec) for spec in specs):
+            return None
+        scalars = _specialisable_params(receiver, flow)
+        if any(float_evidence(kernel, name, context.host) for name in scalars):
+            return None
+        assumed = ", ".join(f"`{name}`" for name in scalars)
+        return ASSUMED_INT_MESSAGE.replace("{params}", assumed)
 
     def _fix(self, call: cst.Call, replacement: cst.BaseExpression, message: str) -> FixPlan | Declined:
         """The rewrite, when `.to` has only its dtype (other options, e.g. `bitcast=`, would be lost)."""
         if len(call.args) != 1:
-            return _LOSES_OPTIONS
+            return Declined("`.to()` has options besides the dtype (e.g. `bitcast=`) that the rewrite would lose")
         return FixPlan("safe", message, (Replace(call, replacement),))
 
 
-_WRAP, _CONSTEXPR = "wrap", "constexpr"
-_LOSES_OPTIONS = Declined("`.to()` has options besides the dtype (e.g. `bitcast=`) that the rewrite would lose")
+def _specialisable_params(node: cst.BaseExpression, flow: Flow) -> list[str]:
+    """The parameters read in `node` that Triton may specialise (unannotated scalars)."""
+    names: list[str] = []
+    for sub in walk(node):
+        if (
+            isinstance(sub, cst.Name)
+            and sub.value not in names
+            and any(definition.value_flags == SPEC for definition in flow.reaching(sub))
+        ):
+            names.append(sub.value)
+    return names
 
 
-class _Casts:
-    """What each `.to` call of a kernel is, and one fix per `.to` chain on a constexpr.
-
-    Every link of `B.to(a).to(b)` is a finding. They all carry the plan of the chain's outermost
-    link, which rewrites the chain whole (`tl.cast(tl.cast(B, a), b)`): one edit, rendered once,
-    applied in one pass however long the chain (fixing a link per pass took a pass per link).
-    """
-
-    def __init__(self, kernel: Kernel):
-        self.kernel = kernel
-        self.kinds: dict[cst.Call, str | None] = {}
-        self.plans: dict[cst.Call, FixPlan] = {}  # the outermost link of a chain -> the chain's fix
-        self.top: dict[cst.Call, cst.Call] = {}  # a link -> the outermost link of its chain
-        self.outer: dict[cst.BaseExpression, cst.Call] = {}  # receiver -> the call `receiver.f(...)`
-        for event in kernel.flow.calls:
-            if isinstance(event.call.func, cst.Attribute):
-                self.outer[event.call.func.value] = event.call
-
-    def kind(self, call: cst.Call) -> str | None:
-        """_WRAP, _CONSTEXPR (a finding of either kind) or None."""
-        if call not in self.kinds:
-            self.kinds[call] = self._kind(call)
-        return self.kinds[call]
-
-    def _kind(self, call: cst.Call) -> str | None:
-        func, flow = call.func, self.kernel.flow
-        if not (isinstance(func, cst.Attribute) and func.attr.value == "to" and len(call.args) >= 1):
-            return None
-        if self.kernel.imports.resolve(func):
-            return None
-        receiver, dtype = func.value, call.args[0].value
-        if _is_int64(dtype, self.kernel) and _is_index_arithmetic(receiver, flow):
-            return _WRAP
-        if flow.is_constexpr(receiver) or flow.is_specialisable(receiver):
-            return _CONSTEXPR
-        return None
-
-    def _link(self, node: cst.BaseExpression | None) -> cst.Call | None:
-        """`node` when it is a `.to(dtype)` on a constexpr (with options beyond the dtype it gets no fix)."""
-        if isinstance(node, cst.Call) and len(node.args) == 1 and self.kind(node) == _CONSTEXPR:
-            return node
-        return None
-
-    def chain_fix(self, call: cst.Call) -> FixPlan:
-        """The fix of the chain `call` (a `.to(dtype)` on a constexpr) is a link of."""
-        path = [call]
-        while path[-1] not in self.top and (outer := self._link(self.outer.get(path[-1]))) is not None:
-            path.append(outer)
-        top = self.top.get(path[-1], path[-1])
-        self.top.update(dict.fromkeys(path, top))
-        if top not in self.plans:
-            links = [top]
-            while (inner := self._link(_receiver(links[-1]))) is not None:
-                links.append(inner)
-            value = _unparenthesized(_receiver(links[-1]))
-            for link in reversed(links):
-                value = _tl_cast(value, link.args[0].value, self.kernel)
-            self.plans[top] = FixPlan("safe", "Use `tl.cast`", (Replace(top, value),))
-        return self.plans[top]
-
-
-def _receiver(link: cst.Call) -> cst.BaseExpression:
-    """`x` of a `x.to(...)` call."""
-    assert isinstance(link.func, cst.Attribute)
-    return link.func.value
-
-
-def _is_int64(dtype: cst.BaseExpression, kernel: Kernel) -> bool:
-    full = kernel.imports.resolve(dtype)
-    if full is not None:
-        return full.endswith(".int64")
-    return string_value(dtype) == "int64"
-
-
-def _is_index_arithmetic(node: cst.BaseExpression, flow: Flow) -> bool:
+def _is_index_arithmetic(node: cst.BaseExpression, flow: Flow, spec: Assumptions) -> bool:
     """Integer arithmetic that multiplies a runtime int32 index (program id, loop index, a
-    do_not_specialize / typed size), loading nothing."""
-    return not flow.flags(node) & (LOADED | TENSOR) and _multiplies_index(node, flow)
+    do_not_specialize / typed size, a value chosen at run time), loading nothing."""
+    return not flow.flags(node, spec) & (LOADED | TENSOR) and _multiplies_index(node, flow, spec)
 
 
-def _multiplies_index(node: cst.BaseExpression, flow: Flow) -> bool:
+def _multiplies_index(node: cst.BaseExpression, flow: Flow, spec: Assumptions) -> bool:
+    """A multiply in int32 over an index (an int64 operand makes it an int64 multiply; a
+    factor known to be 0 or 1 cannot wrap)."""
     if not isinstance(node, cst.BinaryOperation):
         return False
-    if isinstance(node.operator, cst.Multiply) and flow.flags(node) & (PID | LOOP | SCALAR):
+    if (
+        isinstance(node.operator, cst.Multiply)
+        and flow.flags(node, spec) & INDEX
+        and not (flow.flags(node.left, spec) | flow.flags(node.right, spec)) & WIDE
+        and flow.constant_int(node.left, spec) not in (0, 1)
+        and flow.constant_int(node.right, spec) not in (0, 1)
+    ):
         return True
-    return _multiplies_index(node.left, flow) or _multiplies_index(node.right, flow)
+    return _multiplies_index(node.left, flow, spec) or _multiplies_index(node.right, flow, spec)
 
 
 def _unparenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
     return node.with_changes(lpar=(), rpar=()) if getattr(node, "lpar", None) else node
 
 
-def _tl_cast(value: cst.BaseExpression, dtype: cst.BaseExpression, kernel: Kernel) -> cst.Call:
-    tl = next((alias for alias, full in kernel.imports.aliases.items() if full == "triton.language"), "tl")
+def _tl_cast(value: cst.BaseExpression, dtype: cst.BaseExpression, imports: ImportMap) -> cst.Call:
     return cst.Call(
-        func=cst.Attribute(cst.Name(tl), cst.Name("cast")),
+        func=cst.parse_expression(f"{imports.language_alias}.cast"),
         args=[cst.Arg(value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(dtype)],
     )
 
@@ -286,6 +269,6 @@ def _cast_leaves(node: cst.BaseExpression, flow: Flow, dtype: cst.BaseExpression
         return node.with_changes(left=_cast_leaves(node.left, flow, dtype), right=_cast_leaves(node.right, flow, dtype))
     if isinstance(node, cst.UnaryOperation):
         return node.with_changes(expression=_cast_leaves(node.expression, flow, dtype))
-    if flow.flags(node) & (PID | LOOP | SCALAR):
-        return _tl_cast(_unparenthesized(node), dtype, flow.kernel)
+    if flow.flags(node) & INDEX:
+        return _tl_cast(_unparenthesized(node), dtype, flow.imports)
     return node

@@ -2,8 +2,10 @@
 ## What it does
 Flags every read of a tile after it was the left operand of `tl.dot` — as the left operand
 again, as the right operand, stored, used in arithmetic, inserted with `tl.insert_slice`,
-copied — until the tile is reassigned. A tile defined before a loop and used as the left
-operand inside it is reported at the dot: the next trip reads the clobbered tile.
+copied — until the tile is reassigned. Each read is one finding, naming the first dot that
+clobbered the tile; later dots with the same left operand are listed as related locations.
+A tile defined before a loop and used as the left operand inside it is reported at the dot:
+the next trip reads the clobbered tile.
 
 ## Why is this bad?
 On Ascend, `tl.dot(lhs, rhs)` may overwrite `lhs` in the unified buffer (CUDA Triton leaves
@@ -237,6 +239,7 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         flow = kernel.flow
         copies = _CopyPlanner(kernel, context)
+        clobbered: dict[int, tuple[Event, list[tuple[Event, cst.Name, FixPlan | Declined | None]]]] = {}
         for event in flow.calls_to("dot"):
             tile = _lhs_tile(event.call, kernel)
             if tile is None:
@@ -247,15 +250,8 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
             for read in reads:
                 if read.index < event.index:
                     loop_carried = True
-                    continue
-                yield Report(
-                    read.node,
-                    f"`{tile.value}` is read after it was the left operand of `tl.dot` "
-                    f"(line {{related_line}}), which may overwrite it on Ascend",
-                    related=((event.node, f"`tl.dot` that may clobber `{tile.value}`"),),
-                    fix=fix,
-                    facts={"tile": tile.value, "loop_carried": False},
-                )
+                else:
+                    clobbered.setdefault(read.index, (read, []))[1].append((event, tile, fix))
             if loop_carried:
                 yield Report(
                     event.node,
@@ -265,6 +261,20 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
                     fix=fix,
                     facts={"tile": tile.value, "loop_carried": True},
                 )
+        # one finding per read, naming the first dot that clobbered the tile
+        for index in sorted(clobbered):
+            read, ((dot, tile, fix), *others) = clobbered[index]
+            yield Report(
+                read.node,
+                f"`{tile.value}` is read after it was the left operand of `tl.dot` "
+                f"(line {{related_line}}), which may overwrite it on Ascend",
+                related=(
+                    (dot.node, f"`tl.dot` that may clobber `{tile.value}`"),
+                    *((other.node, f"another `tl.dot` that may clobber `{tile.value}`") for other, _, _ in others),
+                ),
+                fix=fix,
+                facts={"tile": tile.value, "loop_carried": False},
+            )
 
 
 def _lhs_tile(call: cst.Call, kernel: Kernel) -> cst.Name | None:

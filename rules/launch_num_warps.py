@@ -2,9 +2,12 @@
 ## What it does
 Flags `num_warps=` and `num_stages=` in Triton kernel launches (`kernel[grid](...)`),
 `triton.Config(...)` (also inside comprehensions and helper functions that build config
-lists), and dict literals splatted into a launch (`**{"num_warps": 4}`, or `**launch_kwargs`
-when the dict literal is visible in the same function or module, or returned by a function
-of the module).
+lists), and dicts splatted into a launch: `**{"num_warps": 4}`, `**launch_kwargs` bound to a
+dict literal or `dict(...)` in the same function or module (also `kw["num_stages"] = 1`
+stores into it and `dict(..., **base)`), or returned by a function of the module. Helpers
+count too: the keywords of a call to a function that forwards its `**kwargs` into a launch,
+and the dicts passed for a parameter a launcher splats (`kernel[grid](**kernel_kwargs)`).
+Each knob is reported where it is written.
 
 ## Why is this bad?
 Ascend NPUs have no warps and Triton-Ascend does no software pipelining: both knobs are
@@ -42,12 +45,14 @@ from __future__ import annotations
 
 import ast
 from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from typing import TypeGuard, TypeVar
 
 import libcst as cst
 
 from ascend_lint.fixes import FixPlan, Replace, names_in
-from ascend_lint.imports import ImportMap, string_value
+from ascend_lint.host import Scope, all_params, passed_for
+from ascend_lint.imports import ImportMap, str_literal
 from ascend_lint.rule import Confirm, Evidence, Example, HostIndex, ModuleContext, Report, Rule
 
 _Item = TypeVar("_Item", cst.Arg, cst.BaseDictElement)
@@ -160,6 +165,35 @@ LAUNCH = dict(num_warps=8)  # expect
 def launch(x, N):
     kernel[(N,)](x, N, **LAUNCH)
 """,
+        # a helper's local dict, built in steps and returned
+        """
+def launch_options(n):
+    kw = {"BLOCK": n}
+    kw["num_stages"] = 1  # expect
+    return kw
+
+def launch(x, N):
+    kernel[(N,)](x, N, **launch_options(N))
+""",
+        # `dict(..., **base)` and a launcher that splats its `kernel_kwargs` parameter
+        """
+def _launch(kernel, grid, args, kernel_kwargs):
+    kernel[grid](*args, **kernel_kwargs)
+
+def run(x, N):
+    base = dict(BLOCK=64, num_warps=4)  # expect
+    _launch(kernel, (N,), (x, N), kernel_kwargs=dict(N=N, **base))
+""",
+        # a wrapper that forwards `**kwargs` into a launch: the keywords of its calls
+        """
+def _launch(kernel, grid, *args, **kwargs):
+    return kernel[grid](*args, **kwargs)
+
+def run(x, N):
+    _launch(kernel, (N,), x, N, BLOCK=64, num_stages=2)  # expect
+    options = {"num_warps": 4}  # expect
+    _launch(kernel, (N,), x, N, **options)
+""",
     )
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
@@ -167,25 +201,41 @@ def launch(x, N):
         merges = _config_merges(context)
         for call, scope in host.calls:
             if isinstance(call.func, cst.Subscript):
-                in_call = list(self._keywords(call, "launch"))
+                yield from _within(scope, self._keywords(call, "launch"))
                 for arg in call.args:
                     if arg.star == "**":
-                        for table in self._splatted_tables(arg.value, scope, host):
-                            if table is arg.value:
-                                in_call.extend(self._entries(table, call))
-                            else:  # bound elsewhere: its position is looked for from the top
-                                yield from self._entries(table, None)
+                        yield from self._splatted(arg.value, scope, host, call)
             elif context.imports.is_triton(call.func, "Config"):
-                in_call = list(self._keywords(call, "triton.Config", merges.get(call)))
-            else:
-                continue
-            for report in in_call:
-                report.within = scope
-                yield report
+                yield from _within(scope, self._keywords(call, "triton.Config", merges.get(call)))
+            elif isinstance(call.func, cst.Name) and call.func.value in host.forwarders:
+                yield from self._forwarded(call, call.func.value, scope, host)
 
-    def _keywords(self, call: cst.Call, where: str, merge: FixPlan | None = None) -> Iterator[Report]:
+    def _forwarded(self, call: cst.Call, name: str, scope: Scope, host: HostIndex) -> Iterator[Report]:
+        """A call of a helper that splats its `**kwargs` (or a dict parameter) into a launch:
+        its knob keywords, and the knobs of the dicts it passes on."""
+        function, splatted = host.forwarders[name]
+        star = function.params.star_kwarg
+        star_name = star.name.value if isinstance(star, cst.Param) else None
+        named = {p.name.value for p in all_params(function)} - {star_name}
+        if star_name in splatted:
+            yield from self._keywords(call, f"call of `{name}` (which passes it to a launch)", skip=named)
+            for arg in call.args:
+                if arg.star == "**":
+                    yield from self._splatted(arg.value, scope, host, None)
+        for param in sorted(splatted & named):
+            passed = passed_for(call, function, param)
+            if passed is not None:
+                yield from self._splatted(passed, scope, host, None)
+
+    def _keywords(
+        self,
+        call: cst.Call,
+        where: str,
+        merge: FixPlan | None = None,
+        skip: AbstractSet[str | None] = frozenset(),
+    ) -> Iterator[Report]:
         for arg in call.args:
-            if arg.keyword is not None and arg.keyword.value in KNOBS:
+            if arg.keyword is not None and arg.keyword.value in KNOBS and arg.keyword.value not in skip:
                 yield Report(
                     arg,
                     f"`{arg.keyword.value}` in a {where} has no effect on Ascend; delete it",
@@ -194,25 +244,32 @@ def launch(x, N):
                     facts=_option_facts(arg.keyword.value, arg.value),
                 )
 
-    def _splatted_tables(
-        self, value: cst.BaseExpression, scope: cst.FunctionDef | None, host: HostIndex, depth: int = 0
-    ) -> Iterator[cst.Dict | cst.Call]:
-        """Dict literals / `dict(...)` calls that a `**value` may splat: written inline, bound
-        to a name in the same function or module, or returned by a module function."""
-        if isinstance(value, cst.Dict) or (isinstance(value, cst.Call) and _is_dict_call(value)):
-            yield value
-        elif depth < 3 and isinstance(value, cst.Name):
-            for bound in host.values_of(value.value, scope):
-                yield from self._splatted_tables(bound, scope, host, depth + 1)
-        elif depth < 3 and isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
-            for returned in host.returns.get(value.func.value, ()):
-                yield from self._splatted_tables(returned, None, host, depth + 1)
+    def _splatted(
+        self, value: cst.BaseExpression, scope: Scope, host: HostIndex, launch: cst.Call | None
+    ) -> Iterator[Report]:
+        """Knobs in what a `**value` splat may hold, reported where they are written (`launch`
+        when the dict literal is written in its call)."""
+        for source, _ in host.dict_sources(value, scope):
+            if isinstance(source, cst.Call):  # dict(num_warps=...)
+                yield from self._keywords(source, "launch-kwargs dict")
+            elif isinstance(source, cst.Assign):  # kw["num_stages"] = 1
+                yield from self._stored(source)
+            elif isinstance(source, cst.Dict):
+                yield from self._entries(source, launch if source is value else None)
 
-    def _entries(self, table: cst.Dict | cst.Call, launch: cst.Call | None) -> Iterator[Report]:
+    def _stored(self, statement: cst.Assign) -> Iterator[Report]:
+        target = statement.targets[0].target
+        index = target.slice[0].slice if isinstance(target, cst.Subscript) else None
+        key = str_literal(index.value) if isinstance(index, cst.Index) else None
+        if key is not None and key in KNOBS:
+            yield Report(
+                target,
+                f"`{key}` stored into a launch-kwargs dict has no effect on Ascend; delete it",
+                facts=_option_facts(key, statement.value),
+            )
+
+    def _entries(self, table: cst.Dict, launch: cst.Call | None) -> Iterator[Report]:
         """Knob entries of a dict splatted into a launch (`launch` when written in its call)."""
-        if isinstance(table, cst.Call):  # dict(num_warps=...)
-            yield from self._keywords(table, "launch-kwargs dict")
-            return
         change = Replace(launch, _without_knobs(launch)) if launch else Replace(table, _dict_without_knobs(table))
         for element in table.elements:
             key = _string_key(element) if isinstance(element, cst.DictElement) else None
@@ -232,12 +289,8 @@ def _option_facts(option: str, value: cst.BaseExpression) -> dict[str, str | int
     return {"option": option}
 
 
-def _is_dict_call(node: cst.Call) -> bool:
-    return isinstance(node.func, cst.Name) and node.func.value == "dict"
-
-
 def _string_key(element: cst.DictElement) -> str | None:
-    return string_value(element.key)
+    return str_literal(element.key)
 
 
 def _drop(items: Sequence[_Item], keep: Callable[[_Item], bool]) -> list[_Item]:
@@ -287,7 +340,7 @@ def _config_merges(context: ModuleContext) -> dict[cst.Call, FixPlan]:
     scopes = dict(host.calls)  # the function each config call sits in
     values = [arg.value for call, _ in host.calls for arg in call.args]
     values += [value for bound in host.bindings.values() for value in bound]
-    values += [value for returned in host.returns.values() for value in returned]
+    values += [value for returned in host.returns.values() for value, _ in returned]
     candidates = {id(value): value for value in values if isinstance(value, (cst.List, cst.ListComp))}
     merges: dict[cst.Call, FixPlan] = {}
     for container in candidates.values():
@@ -391,12 +444,7 @@ def _target_names(target: cst.BaseExpression) -> list[cst.BaseExpression]:
 
 
 def _is_parameter(name: str, scope: cst.FunctionDef | None) -> bool:
-    return scope is not None and any(param.name.value == name for param in _all_params(scope.params))
-
-
-def _all_params(params: cst.Parameters) -> list[cst.Param]:
-    stars = [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
-    return [*params.posonly_params, *params.params, *params.kwonly_params, *stars]
+    return scope is not None and any(param.name.value == name for param in all_params(scope))
 
 
 def _non_empty(iterable: cst.BaseExpression, scope: cst.FunctionDef | None, host: HostIndex, depth: int = 0) -> bool:
@@ -410,3 +458,10 @@ def _non_empty(iterable: cst.BaseExpression, scope: cst.FunctionDef | None, host
         bound = host.values_of(iterable.value, scope)
         return bool(bound) and all(_non_empty(value, scope, host, depth + 1) for value in bound)
     return False
+
+
+def _within(scope: Scope, reports: Iterator[Report]) -> Iterator[Report]:
+    """Reports on a call in `scope`: their positions are looked for in that function first."""
+    for report in reports:
+        report.within = scope
+        yield report

@@ -1,9 +1,22 @@
 """
 ## What it does
 Flags an `if` whose test mixes a constexpr operand with a runtime one (`or`, `and`,
-`not FLAG or runtime`, either order) when an arm uses an optional pointer parameter —
-one a `@triton.heuristics` lambda tests against `None`, or one the kernel guards with a
-pure-constexpr `if` elsewhere — without an inner pure-constexpr guard of its own.
+`not FLAG or runtime`, either order) when an arm uses an optional pointer parameter without
+an inner pure-constexpr guard of its own. The message says what makes the pointer optional:
+
+- a launch in the same module passes `None` for it (literally, through a parameter that
+  defaults to `None` or is annotated `Optional`, or `x if c else None`), or passes its flag as
+  `FLAG=p is not None` / `FLAG=bool(p)`;
+- a `@triton.heuristics` lambda or an `if p is None:` in the kernel tests it against `None`;
+- a use of it elsewhere is guarded by one outcome of a pure-constexpr `if` (`if USE_H0:`)
+  and no use by the other;
+- every use sits under tests that mention one constexpr flag (the body of `if FLAG or
+  runtime:`), never on both arms of such a test. This only suggests the pointer is optional,
+  so the message says the `if` *would* fail to compile if it were `None`.
+
+A pointer that every launch in the module passes as a value that cannot be `None` is not
+optional on the last two kinds of evidence; a pointer used on both arms of a constexpr test
+is always used.
 
 ## Why is this bad?
 Triton-Ascend does not short-circuit a constexpr operand of a mixed test at compile time:
@@ -52,13 +65,14 @@ the kernel needs a decision only its author can make, and no fix is offered.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 
 import libcst as cst
 
 from ascend_lint.fixes import Declined, FixPlan, Replace, contains, names_in
-from ascend_lint.flow import CONST, READ, Branch, Event, Flow
-from ascend_lint.imports import string_value
+from ascend_lint.flow import READ, Branch, Event, Flow
+from ascend_lint.imports import str_literal
+from ascend_lint.optional import OptionalPointer, bool_operands
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
 # (`or`/`and`, (the constexpr flag, negated), the runtime operand)
@@ -90,6 +104,34 @@ def k(h0, x, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr, USE_G: tl.con
     if USE_INITIAL_STATE or i_t * BT < W:
         b_h = b_h + tl.load(x + i_t)
     b_s = tl.load(h0) if USE_INITIAL_STATE else 1.0
+
+
+def launch(h0, x, W):
+    k[(4,)](h0, x, W, BT=16)  # `x`: always a tensor here, so not optional
+""",
+        # a pointer used on both arms of one constexpr test is always used
+        """
+@triton.jit
+def k(out, W, MODE: tl.constexpr):
+    i_t = tl.program_id(0)
+    if MODE:
+        tl.store(out + i_t, 1.0)
+    else:
+        tl.store(out + i_t + 1, 2.0)
+    if MODE or i_t < W:
+        tl.store(out, 3.0)
+""",
+        # `done` changes under a runtime test: `if not done or ...` mixes nothing constexpr
+        """
+@triton.heuristics({"USE_H0": lambda args: args["h0"] is not None})
+@triton.jit
+def k(h0, f, NT, USE_H0: tl.constexpr):
+    done = False
+    for i in range(NT):
+        if tl.load(f + i) != 0:
+            done = True
+    if not done or i < NT:
+        tl.store(h0, 1.0)
 """,
         """
 @triton.jit
@@ -103,6 +145,30 @@ def k(h0, x, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
 """,
     )
     INVALID = (
+        # the canonical case, either order: `initial_state` is used only under the flag's test
+        """
+@triton.jit
+def k(initial_state, o, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
+    i_t = tl.program_id(0)
+    tl.store(o + 2, 0.0)
+    if USE_INITIAL_STATE or i_t * BT < W:  # expect
+        tl.store(o, tl.load(initial_state + i_t))
+    if i_t * BT < W or USE_INITIAL_STATE:  # expect
+        tl.store(o + 1, tl.load(initial_state))
+""",
+        # host evidence in the same module: a launch passing None, `FLAG=p is not None`
+        """
+@triton.jit
+def k(h0, g, o, W, USE_H0: tl.constexpr, USE_G: tl.constexpr):
+    i_t = tl.program_id(0)
+    if USE_H0 and i_t < W:  # expect
+        tl.store(o, tl.load(h0))
+    if USE_G and i_t < W:  # expect
+        tl.store(o, tl.load(g))
+
+def launch(o, W, g=None):
+    k[(4,)](None, g, o, W, USE_H0=False, USE_G=g is not None)
+""",
         # `F and R`: the load compiles only with the flag on; `R or not F`: the else arm likewise
         Example(
             """
@@ -187,97 +253,61 @@ def k(h0, ht, x, STORE_FINAL_STATE: tl.constexpr, USE_H0: tl.constexpr):
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         flow = kernel.flow
-        optional = self._optional_pointers(kernel)
-        if not optional:
+        mixed = [branch for branch in flow.branches if _mixes_constexpr_and_runtime(branch, flow)]
+        if not mixed:
             return
-        for branch in flow.branches:
-            operands = _bool_operands(branch.node.test)
-            if len(operands) < 2:
+        optional = context.optional_pointers(kernel)
+        for branch in mixed:
+            uses = _unguarded_uses(branch, optional)
+            if not uses:
                 continue
-            kinds = {flow.flags(o) == CONST for o in operands}
-            if kinds != {True, False}:
-                continue
-            depth = _depth(branch)
-            for span in (branch.body, branch.orelse):
-                for event in flow.events_in(span, READ):
-                    if event.name in optional and not any(b.test_is_constexpr for b, _ in event.conds[depth + 1 :]):
-                        test = _one_line(context.module.code_for_node(branch.node.test.with_changes(lpar=(), rpar=())))
-                        yield Report(
-                            branch.node,
-                            f"`if {test}` mixes a constexpr flag with a runtime test around optional "
-                            f"pointer `{event.name}`: both arms compile, so `{event.name}=None` fails to "
-                            "compile; nest the constexpr test outside",
-                            end_node=branch.node.test,
-                            related=((event.node, f"`{event.name}` used here"),),
-                            fix=_nesting_fix(branch, kernel, optional),
-                            facts={
-                                "optional_pointers": tuple(
-                                    sorted({use.name for use in _unguarded_uses(branch, optional) if use.name})
-                                ),
-                                "flags": tuple(
-                                    sorted(
-                                        {
-                                            o.value
-                                            for o in operands
-                                            if isinstance(o, cst.Name) and flow.flags(o) == CONST
-                                        }
-                                    )
-                                ),
-                            },
-                        )
-                        break
-                else:
-                    continue
-                break
-
-    def _optional_pointers(self, kernel: Kernel) -> set[str]:
-        flow = kernel.flow
-        params = {p.name for p in kernel.params if not p.is_constexpr and p.name not in kernel.provided_constexprs}
-        optional = set(kernel.optional_pointer_flags) & params
-        for name in params & flow.pointer_names:
-            reads = [e for e in flow.events if e.kind == READ and e.name == name]
-            # a pointer also used outside every `if` is always passed: it cannot be None
-            if not all(e.conds for e in reads):
-                continue
-            guarded_somewhere = any(any(b.test_is_constexpr for b, _ in e.conds) for e in reads)
-            # used only where a constexpr flag must hold (`if FLAG and runtime:` body): optional
-            flag_correlated = all(any(_arm_requires_flag(b, arm, flow) for b, arm in e.conds) for e in reads)
-            if guarded_somewhere or flag_correlated:
-                optional.add(name)
-        return optional
+            use = min(uses, key=lambda event: (not optional[event.name or ""].certain, event.index))
+            pointer = optional[use.name or ""]
+            test = _one_line(context.module.code_for_node(branch.node.test.with_changes(lpar=(), rpar=())))
+            related: tuple[tuple[cst.CSTNode, str], ...] = ((use.node, f"`{pointer.name}` used here"),)
+            if pointer.where is not None:
+                related = ((pointer.where, f"launch that shows `{pointer.name}` may be None"), *related)
+            flags = {
+                o.value for o in bool_operands(branch.node.test) if isinstance(o, cst.Name) and flow.is_constexpr(o)
+            }
+            yield Report(
+                branch.node,
+                _message(test, pointer),
+                end_node=branch.node.test,
+                related=related,
+                fix=_nesting_fix(branch, kernel, optional),
+                facts={
+                    "optional_pointers": tuple(sorted({u.name for u in uses if u.name})),
+                    "flags": tuple(sorted(flags)),
+                    "optional_evidence": pointer.evidence,
+                    "optional_certain": pointer.certain,
+                },
+            )
 
 
-def _arm_requires_flag(branch: Branch, arm: bool, flow: Flow) -> bool:
-    """Whether the arm runs only under a constexpr operand's value: the body of a pure
-    constexpr test or of `FLAG and ...`, the else of `FLAG or ...`."""
-    test = branch.node.test
-    if branch.test_is_constexpr:
-        return True
-    if not isinstance(test, cst.BooleanOperation):
-        return False
-    conjunction = isinstance(test.operator, cst.And)
-    if conjunction != arm:
-        return False
-    return any(flow.flags(operand) == CONST for operand in _bool_operands(test))
+def _mixes_constexpr_and_runtime(branch: Branch, flow: Flow) -> bool:
+    operands = bool_operands(branch.node.test)
+    return len(operands) >= 2 and {flow.is_constexpr(o) for o in operands} == {True, False}
+
+
+def _message(test: str, pointer: OptionalPointer) -> str:
+    name = pointer.name
+    if pointer.certain:
+        return (
+            f"`if {test}` mixes a constexpr flag with a runtime test around optional pointer `{name}` "
+            f"({pointer.evidence}): both arms compile, so `{name}=None` fails to compile; nest the constexpr "
+            "test outside"
+        )
+    return (
+        f"`if {test}` mixes a constexpr flag with a runtime test around pointer `{name}`, which looks optional "
+        f"({pointer.evidence}): both arms compile, so it would fail to compile if `{name}` were None; nest the "
+        "constexpr test outside"
+    )
 
 
 def _one_line(code: str) -> str:
     """A multi-line test as one line for the message: comments and line breaks dropped."""
     return " ".join(part for part in (line.split("#")[0].strip() for line in code.splitlines()) if part)
-
-
-def _bool_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:
-    """Leaves of an and/or tree, with `not` stripped."""
-    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        test = test.expression
-    if isinstance(test, cst.BooleanOperation):
-        return _bool_operands(test.left) + _bool_operands(test.right)
-    return [test]
-
-
-def _depth(branch: Branch) -> int:
-    """How many `if` arms enclose the branch's own test (its arms' events add one)."""
-    return len(branch.point.conds)
 
 
 # ---- the fix: nest the constexpr test outside the runtime one ------------------------------
@@ -310,7 +340,7 @@ _SIDE_EFFECTS = frozenset(
 _PURE_BUILTINS = frozenset({"min", "max", "abs", "int", "float", "bool", "len"})
 
 
-def _nesting_fix(branch: Branch, kernel: Kernel, optional: set[str]) -> FixPlan | Declined:
+def _nesting_fix(branch: Branch, kernel: Kernel, optional: Mapping[str, OptionalPointer]) -> FixPlan | Declined:
     node = branch.node
     split = _flag_and_runtime(node.test, kernel)
     if split is None:
@@ -331,7 +361,7 @@ def _nesting_fix(branch: Branch, kernel: Kernel, optional: set[str]) -> FixPlan 
         )
     # `or`: the single arm compiles when C is False; `and`: when C is True.
     flag_value = negated if operator == "or" else not negated
-    needed = {use.name for use in uses if use.name} | (names_in(runtime) & optional)
+    needed = {use.name for use in uses if use.name} | (names_in(runtime) & set(optional))
     if any(_passed_when(kernel, flag.value, pointer) is not flag_value for pointer in needed):
         return Declined(
             f"the nesting would keep the pointer's use for the value of `{flag.value}` it is not passed for"
@@ -352,8 +382,8 @@ def _flag_and_runtime(test: cst.BaseExpression, kernel: Kernel) -> FlagSplit | N
         name = flag.expression if isinstance(flag, cst.UnaryOperation) and negated else flag
         if (
             isinstance(name, cst.Name)
-            and flow.flags(name) == CONST
-            and flow.flags(runtime) != CONST
+            and flow.is_python_constexpr(name)
+            and not flow.is_constexpr(runtime)
             and not _chains(runtime, test.operator)
         ):
             return operator, (name, negated), runtime
@@ -384,15 +414,24 @@ def _pure(node: cst.CSTNode, kernel: Kernel) -> bool:
     return all(_pure(child, kernel) for child in node.children)
 
 
-def _unguarded_uses(branch: Branch, optional: set[str]) -> list[Event]:
-    """Optional-pointer reads in the arms with no constexpr guard of their own."""
+def _unguarded_uses(branch: Branch, optional: Mapping[str, OptionalPointer]) -> list[Event]:
+    """Optional-pointer reads in the arms with no guard of their own that the front end
+    decides (an assigned flag is a tensor to it: both arms compile, measured), and not inside
+    an outer `if` that only ever guards that pointer (`if USE_H0:` around the mixed test)."""
     depth = len(branch.point.conds)
     return [
         event
         for span in (branch.body, branch.orelse)
         for event in branch.flow.events_in(span, READ)
-        if event.name in optional and not any(b.test_is_constexpr for b, _ in event.conds[depth + 1 :])
+        if (pointer := optional.get(event.name or "")) is not None
+        and not any(b.test_is_python_constexpr for b, _ in event.conds[depth + 1 :])
+        and not any(_guards_pointer(b, arm, pointer) for b, arm in event.conds[:depth])
     ]
+
+
+def _guards_pointer(branch: Branch, arm: bool, pointer: OptionalPointer) -> bool:
+    key, polarity = branch.key
+    return branch.test_is_python_constexpr and (key, polarity == arm) in pointer.guards
 
 
 def _passed_when(kernel: Kernel, flag: str, pointer: str) -> bool | None:
@@ -423,7 +462,7 @@ def _heuristic_polarity(body: cst.BaseExpression, pointer: str) -> bool | None:
     if not (isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
         return None
     index = subject.slice[0].slice if isinstance(subject, cst.Subscript) and len(subject.slice) == 1 else None
-    if not (isinstance(index, cst.Index) and string_value(index.value) == pointer):
+    if not (isinstance(index, cst.Index) and str_literal(index.value) == pointer):
         return None
     if isinstance(target.operator, cst.IsNot):
         return True

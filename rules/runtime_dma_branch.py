@@ -98,7 +98,7 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
                 continue
             body, orelse = _dma_kinds(flow, branch.body), _dma_kinds(flow, branch.orelse)
             pair = _opposite(body, orelse)
-            if pair is None or not flow.runtime_everywhere(branch.node.test, branch.point):
+            if pair is None or not flow.runtime_everywhere(branch.node.test):
                 continue
             (block_call, block_where), (masked_call, masked_where) = pair
             yield Report(
@@ -118,7 +118,7 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
 def _dma_kinds(flow: Flow, span: range) -> DmaCalls:
     """First block-pointer and first plain-pointer load/store in the span."""
     found: DmaCalls = {}
-    imports = flow.kernel.imports
+    imports = flow.imports
     for event in flow.events_in(span, CALL):
         call = event.call
         if imports.is_tl(call.func, *DMA_FNS):

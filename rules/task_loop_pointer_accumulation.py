@@ -459,7 +459,7 @@ def _changing_name(names: set[str], init: Event, loop: Loop, flow: Flow) -> str 
 
 
 def _reads_memory(node: cst.CSTNode, flow: Flow) -> bool:
-    if isinstance(node, cst.Call) and flow.kernel.imports.is_tl(node.func, *MEMORY_FNS):
+    if isinstance(node, cst.Call) and flow.imports.is_tl(node.func, *MEMORY_FNS):
         return True
     return any(_reads_memory(child, flow) for child in node.children)
 

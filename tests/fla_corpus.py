@@ -1,7 +1,9 @@
-"""Real Ascend kernels nobody here wrote: fla-core 0.6.0 from the package index.
+"""Real Ascend kernels nobody here wrote: fla-core 0.6.0 and liger-kernel 0.8.5 from the
+package index.
 
-Downloaded once per machine into a cache folder (`ASCEND_LINT_TEST_CACHE` or
-`~/.cache/ascend-lint-tests`); tests skip with the reason when the index is unreachable.
+Each wheel is downloaded once per machine into a cache folder (`ASCEND_LINT_TEST_CACHE` or
+`~/.cache/ascend-lint-tests`) and unpacked; tests skip with the reason when the index is
+unreachable.
 """
 
 from __future__ import annotations
@@ -15,35 +17,28 @@ from pathlib import Path
 import pytest
 
 FLA_VERSION = "0.6.0"
+LIGER_VERSION = "0.8.5"
 CACHE = Path(os.environ.get("ASCEND_LINT_TEST_CACHE", Path.home() / ".cache" / "ascend-lint-tests"))
 
 
-def fla_root() -> Path:
-    """The unpacked fla-core wheel (downloading it on first use)."""
-    target = CACHE / f"fla-core-{FLA_VERSION}"
-    if (target / "fla").is_dir():
+def unpacked_wheel(distribution: str, version: str, package: str) -> Path:
+    """The folder holding the unpacked wheel of `distribution==version` (whose top-level
+    package is `package`), downloading it on first use."""
+    target = CACHE / f"{distribution}-{version}"
+    if (target / package).is_dir():
         return target
     CACHE.mkdir(parents=True, exist_ok=True)
-    wheels = list(CACHE.glob(f"fla_core-{FLA_VERSION}-*.whl"))
+    pattern = f"{distribution.replace('-', '_')}-{version}-*.whl"
+    wheels = list(CACHE.glob(pattern))
     if not wheels:
-        command = [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--no-deps",
-            "--quiet",
-            f"fla-core=={FLA_VERSION}",
-            "-d",
-            str(CACHE),
-        ]
+        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", f"{distribution}=={version}"]
         try:
-            done = subprocess.run(command, capture_output=True, text=True, timeout=300)
+            done = subprocess.run([*command, "-d", str(CACHE)], capture_output=True, text=True, timeout=300)
         except subprocess.TimeoutExpired:
-            pytest.skip("package index unreachable: downloading fla-core timed out")
-        wheels = list(CACHE.glob(f"fla_core-{FLA_VERSION}-*.whl"))
+            pytest.skip(f"package index unreachable: downloading {distribution} timed out")
+        wheels = list(CACHE.glob(pattern))
         if done.returncode != 0 or not wheels:
-            pytest.skip(f"package index unreachable: pip download fla-core failed: {done.stderr.strip()[-300:]}")
+            pytest.skip(f"package index unreachable: pip download {distribution} failed: {done.stderr.strip()[-300:]}")
     partial = target.with_suffix(".partial")
     with zipfile.ZipFile(wheels[0]) as wheel:
         wheel.extractall(partial)
@@ -51,7 +46,22 @@ def fla_root() -> Path:
     return target
 
 
+def fla_root() -> Path:
+    """The unpacked fla-core wheel."""
+    return unpacked_wheel("fla-core", FLA_VERSION, "fla")
+
+
 def fla_ascend_files() -> list[Path]:
     """fla-core's Ascend kernel files: everything under a `triton_ascend` folder or so named."""
     root = fla_root()
     return sorted(p for p in (root / "fla").rglob("*.py") if "triton_ascend" in p.relative_to(root).as_posix())
+
+
+def liger_root() -> Path:
+    """The unpacked liger-kernel wheel."""
+    return unpacked_wheel("liger-kernel", LIGER_VERSION, "liger_kernel")
+
+
+def liger_ascend_folder() -> Path:
+    """liger-kernel's Ascend backend: `liger_kernel/ops/backends/_ascend/`."""
+    return liger_root() / "liger_kernel" / "ops" / "backends" / "_ascend"

@@ -7,7 +7,7 @@ import libcst as cst
 import pytest
 from conftest import snippet_source
 
-from ascend_lint.flow import CALL, CONST, DEF, LOADED, LOOP, PID, READ, SCALAR, SPEC, Flow
+from ascend_lint.flow import BOXED, CALL, CONST, DEF, LOADED, LOOP, PID, READ, SCALAR, SPEC, WIDE, Flow
 from ascend_lint.imports import ImportMap
 from ascend_lint.kernels import find_kernels
 
@@ -61,19 +61,22 @@ def k(x, B, T_rt: tl.int32, BT: tl.constexpr, NT):
 @pytest.mark.parametrize(
     ("name", "flags"),
     [
-        ("c_lit", CONST),
-        ("c_expr", CONST),
-        ("c_dtype", CONST),
-        ("s_param", SPEC),
-        ("s_cdiv", SPEC | CONST),
-        ("p_id", PID),
-        ("p_mul", PID | CONST),
-        ("r_scalar", SCALAR),
-        ("r_load", LOADED),
-        ("r_cast", LOADED),
-        ("mixed", CONST | LOADED),
-        ("l_idx", LOOP),
-        ("c_static", CONST),
+        # every assigned name is BOXED: Triton's front end holds it as a tensor (measured)
+        ("c_lit", CONST | BOXED),
+        ("c_expr", CONST | BOXED),
+        ("c_dtype", CONST | BOXED),
+        ("s_param", SPEC | BOXED),
+        ("s_cdiv", SPEC | CONST | BOXED),
+        ("p_id", PID | BOXED),
+        ("p_mul", PID | CONST | BOXED),
+        ("r_scalar", SCALAR | BOXED),
+        ("r_load", LOADED | BOXED),
+        ("r_cast", LOADED | WIDE | BOXED),
+        ("mixed", CONST | LOADED | BOXED),
+        ("l_idx", LOOP | BOXED),
+        ("c_static", CONST | BOXED),
+        ("j", CONST),
+        ("B", SPEC),
     ],
 )
 def test_value_flags(name: str, flags: int) -> None:
@@ -85,8 +88,9 @@ def test_value_flags(name: str, flags: int) -> None:
     ("name", "constexpr", "specialisable"),
     [
         ("c_expr", True, False),
-        ("s_param", False, True),
-        ("s_cdiv", False, True),
+        ("B", False, True),
+        ("s_param", False, False),  # assigned: a tensor to the front end, `.to()` compiles
+        ("s_cdiv", False, False),
         ("p_mul", False, False),  # program ids are runtime (measured: they never fold)
         ("r_scalar", False, False),  # annotated tl.int32: never a constexpr
         ("r_load", False, False),
@@ -103,7 +107,7 @@ def test_constexpr_and_specialisable(name: str, constexpr: bool, specialisable: 
 def test_metadata_attributes_are_constexpr_but_their_receiver_is_not() -> None:
     flow = flow_of(FLAGS_KERNEL)
     assert flow.flags(cst.parse_expression("r_load.shape")) == CONST
-    assert flow.flags(cst.parse_expression("r_load + 1")) == LOADED | CONST
+    assert flow.flags(cst.parse_expression("r_load + 1")) == LOADED | CONST | BOXED
 
 
 @pytest.mark.parametrize(
@@ -129,7 +133,7 @@ def test_do_not_specialize_index_out_of_range_is_ignored() -> None:
 
 
 def test_heuristics_and_autotune_provide_constexprs() -> None:
-    flow = flow_of(
+    kernel = kernel_of(
         """
 @triton.heuristics({"USE_H0": lambda args: args["h0"] is not None, "NV": lambda args: 2})
 @triton.autotune(configs=[triton.Config({"BK": bk}) for bk in (32, 64)], key=["K"])
@@ -138,10 +142,11 @@ def k(x, h0, K, USE_H0, NV, BK):
     y = USE_H0 + NV + BK + K
 """
     )
+    flow = kernel.flow
     for name in ("USE_H0", "NV", "BK"):
         assert flow.name_flags[name] == CONST, name
     assert flow.name_flags["K"] == SPEC
-    assert flow.kernel.optional_pointer_flags == {"h0": {"USE_H0"}}
+    assert kernel.optional_pointer_flags == {"h0": {"USE_H0"}}
 
 
 def test_jit_imported_under_other_names() -> None:
@@ -149,7 +154,7 @@ def test_jit_imported_under_other_names() -> None:
     source += "@tjit\ndef k(x, B: L.constexpr):\n    y = B\n"
     module = cst.parse_module(source)
     (kernel,) = find_kernels(module, ImportMap(module))
-    assert kernel.flow.name_flags["y"] == CONST
+    assert kernel.flow.name_flags["B"] == CONST
 
 
 def test_reads_after_stops_at_redefinition() -> None:
@@ -285,9 +290,9 @@ def test_reaching_defs_for_tail_mode_constant_propagation() -> None:
     flow = flow_of(TAIL)
     point = branch_on(flow, "is_tail").point
     defs = flow.reaching_defs(point, "is_tail")
-    assert [flow.def_flags(d) for d in defs] == [CONST, CONST, PID | SPEC | CONST]
+    assert [flow.def_flags(d) for d in defs] == [CONST | BOXED, CONST | BOXED, PID | SPEC | CONST | BOXED]
     # two definitions fold to constants, so the test is not runtime in every specialisation
-    assert not flow.runtime_everywhere(point.node.test, point)
+    assert not flow.runtime_everywhere(point.node.test)
 
 
 def test_reaching_defs_respect_the_enclosing_constexpr_branch() -> None:
@@ -301,7 +306,7 @@ def test_runtime_everywhere_when_every_reaching_definition_is_runtime() -> None:
     flow = flow_of(TAIL)
     point = branch_on(flow, "always").point
     assert len(flow.reaching_defs(point, "always")) == 2
-    assert flow.runtime_everywhere(point.node.test, point)
+    assert flow.runtime_everywhere(point.node.test)
 
 
 @pytest.mark.parametrize(

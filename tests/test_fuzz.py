@@ -77,19 +77,18 @@ def k(x, h0, y, HAS_H0: tl.constexpr):
 FOUND = {
     "chain_in_a_chain": (  # a duplicated `.to` token
         JIT + "    n = B.to(tl.int64).to.to(tl.int32)\n",
-        JIT + "    n = tl.cast(tl.cast(B, tl.int64).to, tl.int32)\n",
+        JIT + "    n = tl.cast(B, tl.int64).to.to(tl.int32)\n",  # the rest is no longer a constexpr
     ),
     "chain_in_an_index_cast": (
         JIT + "    i_b = tl.program_id(0)\n    base = (i_b * N.to(tl.int32)).to(tl.int64)\n",
         JIT + "    i_b = tl.program_id(0)\n    base = tl.cast(i_b, tl.int64) * tl.cast(N, tl.int32)\n",
     ),
-    "chain_in_a_nested_if": (  # ASC004 re-renders the `if`, ASC002 fixes a chain in its body
+    "chain_in_a_nested_if": (  # ASC004 now declines this `if` (the pointer is used in both arms)
         GUARD
         + "    if HAS_H0 and i_t == 0:\n        b_h = tl.load(h0.to(tl.int64).to(tl.int64))\n"
         + "    else:\n        b_h = tl.load(x)\n    tl.store(y, b_h)\n",
         GUARD
-        + "    if not HAS_H0:\n        b_h = tl.load(x)\n    elif i_t == 0:\n"
-        + "        b_h = tl.load(tl.cast(tl.cast(h0, tl.int64), tl.int64))\n"
+        + "    if HAS_H0 and i_t == 0:\n        b_h = tl.load(tl.cast(h0, tl.int64).to(tl.int64))\n"
         + "    else:\n        b_h = tl.load(x)\n    tl.store(y, b_h)\n",
     ),
 }

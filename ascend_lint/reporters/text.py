@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from ..config import Settings
+from ..config import SKIP_BESIDE_ASCEND, SKIP_NOT_ASCEND, SKIP_TARGET_PATHS, Settings
 from ..engine import relative_display
 from ..fixes import why_not_fixed
 from ..model import FileResult, Finding, LineIndex
@@ -62,6 +62,29 @@ def render_concise(results: list[FileResult], settings: Settings) -> str:
     return "\n".join(out) + "\n"
 
 
+_SKIP_DETAIL = {
+    SKIP_NOT_ASCEND: "no Ascend folder (`triton_ascend`, `*ascend*`, `*npu*`) on the path, no Ascend import, "
+    "no `torch_npu` / `triton-ascend` dependency in the project",
+    SKIP_TARGET_PATHS: "not matched by `target-paths` and no Ascend import",
+    SKIP_BESIDE_ASCEND: "another backend (e.g. CUDA) beside an Ascend folder of the project",
+}
+
+
+def _skipped_summary(results: list[FileResult]) -> str:
+    """How many files were skipped, why, and how to lint them anyway."""
+    reasons = Counter(r.skip_reason or SKIP_NOT_ASCEND for r in results if not r.checked)
+    total = sum(reasons.values())
+    if len(reasons) == 1:
+        (reason,) = reasons
+        why = _SKIP_DETAIL.get(reason, reason)
+    else:
+        why = "; ".join(f"{n}: {_SKIP_DETAIL.get(reason, reason)}" for reason, n in reasons.most_common())
+    return (
+        f"{total} file{'s' * (total != 1)} skipped as not Ascend kernel code ({why}). "
+        "Lint them with `--target-all`, or list them in `target-paths`."
+    )
+
+
 def summary(results: list[FileResult]) -> str:
     findings = [f for r in results for f in r.findings]
     errors = sum(1 for r in results if r.error)
@@ -85,7 +108,7 @@ def summary(results: list[FileResult]) -> str:
             f"\n{line}" for line in not_fixed(unfixable, f"No fix for {count} finding{'s' * (count != 1)}:")
         )
     if skipped:
-        text += f"\n{skipped} file{'s' * (skipped != 1)} skipped: not Ascend kernel code (see `target-paths`, `--target-all`)."
+        text += "\n" + _skipped_summary(results)
     if errors:
         text += f"\n{errors} file{'s' * (errors != 1)} could not be linted (see errors above)."
     return text

@@ -1,0 +1,392 @@
+"""What the module's host code says about its kernels: launch sites, the argument each launch
+passes for a kernel parameter, dicts splatted into launches, and where a passed value comes
+from (a literal, a default, a caller's argument).
+
+Built once per module, on first use, in one walk of the code outside kernel bodies that reads
+node fields directly (no `CSTNode.children` rebuilds). Rules ask it; none re-derives it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import cached_property
+
+import libcst as cst
+
+from .imports import dotted_name, str_literal
+from .kernels import Kernel
+from .nodes import child_nodes
+
+Scope = cst.FunctionDef | None
+_LEAVES = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Imaginary, cst.Ellipsis)
+_MAX_HOPS = 4  # names, parameters and helpers followed from a launch argument to its origin
+
+
+@dataclass(frozen=True)
+class Launch:
+    """`kernel[grid](...)` in host code, and the function it is written in."""
+
+    call: cst.Call
+    scope: Scope
+
+
+@dataclass(frozen=True)
+class ItemStore:
+    """`kw["num_stages"] = 1`: a key written into a dict variable."""
+
+    statement: cst.Assign
+    target: cst.Subscript
+    key: str
+    value: cst.BaseExpression
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """A host-side fact about one kernel parameter, with the launch that shows it."""
+
+    launch: Launch
+    value: cst.BaseExpression  # what the launch passes
+    why: str  # e.g. "passes `h0=None`"
+
+
+class HostIndex:
+    """Calls, bindings, returns and launches outside kernels, with their enclosing function."""
+
+    def __init__(self, module: cst.Module, kernels: list[Kernel]):
+        self.kernels = {kernel.name: kernel for kernel in kernels}
+        self.calls: list[tuple[cst.Call, Scope]] = []
+        self.bindings: dict[tuple[str, Scope], list[cst.BaseExpression]] = {}
+        self.item_stores: dict[tuple[str, Scope], list[ItemStore]] = {}
+        self.attribute_stores: dict[str, list[tuple[cst.BaseExpression, Scope]]] = {}
+        self.returns: dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef]]] = {}
+        self.functions: dict[str, list[cst.FunctionDef]] = {}
+        self.calls_of: dict[str, list[tuple[cst.Call, Scope]]] = {}  # plain `f(...)` calls by name
+        self.launches: dict[str, list[Launch]] = {}  # by the launched name's last part
+        self._walk(module, {kernel.node for kernel in kernels})
+
+    def _walk(self, module: cst.Module, kernel_defs: set[cst.FunctionDef]) -> None:
+        stack: list[tuple[cst.CSTNode, Scope]] = [(module, None)]
+        while stack:
+            node, scope = stack.pop()
+            if type(node) in _LEAVES:
+                continue
+            if type(node) is cst.FunctionDef:
+                if node in kernel_defs:  # launches and configs live in decorators, never in the body
+                    stack.extend((decorator, scope) for decorator in node.decorators)
+                    continue
+                self.functions.setdefault(node.name.value, []).append(node)
+                self.returns.setdefault(node.name.value, [])
+                scope = node
+            elif type(node) is cst.Return and scope is not None and node.value is not None:
+                self.returns[scope.name.value].append((node.value, scope))
+            elif type(node) is cst.Call:
+                self._call(node, scope)
+            elif type(node) is cst.Assign:
+                for target in node.targets:
+                    self._bind(node, target.target, node.value, scope)
+            elif type(node) is cst.AnnAssign and node.value is not None:
+                self._bind(node, node.target, node.value, scope)
+            children = list(child_nodes(node))
+            children.reverse()
+            stack.extend((child, scope) for child in children)
+
+    def _call(self, node: cst.Call, scope: Scope) -> None:
+        self.calls.append((node, scope))
+        func = node.func
+        if isinstance(func, cst.Name):
+            self.calls_of.setdefault(func.value, []).append((node, scope))
+        elif isinstance(func, cst.Subscript):
+            launched = dotted_name(func.value)
+            if launched:
+                self.launches.setdefault(launched.rsplit(".", 1)[-1], []).append(Launch(node, scope))
+
+    def _bind(
+        self, statement: cst.Assign | cst.AnnAssign, target: cst.BaseExpression, value: cst.BaseExpression, scope: Scope
+    ) -> None:
+        if isinstance(target, cst.Name):
+            self.bindings.setdefault((target.value, scope), []).append(value)
+        elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and len(target.slice) == 1:
+            index = target.slice[0].slice
+            key = str_literal(index.value) if isinstance(index, cst.Index) else None
+            if key is not None and isinstance(statement, cst.Assign):
+                store = ItemStore(statement, target, key, value)
+                self.item_stores.setdefault((target.value.value, scope), []).append(store)
+        elif isinstance(target, cst.Attribute):
+            dotted = dotted_name(target)
+            if dotted:
+                self.attribute_stores.setdefault(dotted, []).append((value, scope))
+
+    # ---- names and helpers ------------------------------------------------------------
+    def values_of(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
+        """Values assigned to `name` in `scope`, or at module level when the scope has none."""
+        return self.bindings.get((name, scope)) or self.bindings.get((name, None), [])
+
+    def items_of(self, name: str, scope: Scope) -> list[ItemStore]:
+        return self.item_stores.get((name, scope)) or self.item_stores.get((name, None), [])
+
+    def dict_sources(
+        self, value: cst.BaseExpression, scope: Scope, hops: int = 0
+    ) -> Iterator[tuple[cst.CSTNode, Scope]]:
+        """What a `**value` splat may hold: dict literals and `dict(...)` calls, written
+        inline, bound to a name (plus the `name["key"] = v` stores into it), returned by a
+        function of the module, or splatted into those (`dict(..., **base)`, `{**base}`)."""
+        if hops > _MAX_HOPS:
+            return
+        if isinstance(value, cst.Dict) or _is_dict_call(value):
+            yield value, scope
+            for inner in _splats_inside(value):
+                yield from self.dict_sources(inner, scope, hops + 1)
+        elif isinstance(value, cst.Name):
+            for bound in self.values_of(value.value, scope):
+                yield from self.dict_sources(bound, scope, hops + 1)
+            for store in self.items_of(value.value, scope):
+                yield store.statement, scope
+        elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+            for returned, function in self.returns.get(value.func.value, ()):
+                yield from self.dict_sources(returned, function, hops + 1)
+
+    def keyword_value(self, call: cst.Call, name: str, scope: Scope) -> cst.BaseExpression | None:
+        """The value a call passes as keyword `name`, written out or through a `**` splat."""
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value == name:
+                return arg.value
+        for arg in call.args:
+            if arg.star == "**":
+                for source, _ in self.dict_sources(arg.value, scope):
+                    found = _entry(source, name)
+                    if found is not None:
+                        return found
+        return None
+
+    # ---- launches of a kernel ---------------------------------------------------------
+    def launches_of(self, kernel: Kernel) -> list[Launch]:
+        return self.launches.get(kernel.name, [])
+
+    def argument(self, launch: Launch, kernel: Kernel, param: str) -> cst.BaseExpression | None:
+        """What the launch passes for the kernel parameter `param` (None when not visible)."""
+        names = [p.name for p in kernel.params]
+        for position, arg in enumerate(launch.call.args):
+            if arg.keyword is not None or arg.star:  # positions are unknown after `*args`
+                break
+            if position < len(names) and names[position] == param:
+                return arg.value
+        return self.keyword_value(launch.call, param, launch.scope)
+
+    def arguments(self, kernel: Kernel, param: str) -> list[tuple[Launch, cst.BaseExpression | None]]:
+        return [(launch, self.argument(launch, kernel, param)) for launch in self.launches_of(kernel)]
+
+    # ---- where a passed value comes from ----------------------------------------------
+    def origins(
+        self, value: cst.BaseExpression, scope: Scope, hops: int = 0
+    ) -> Iterator[tuple[cst.BaseExpression, str]]:
+        """The expressions a value may come from, each with how it got there: followed
+        through local names, parameters (their defaults and annotations, the arguments of
+        the module's calls of the function), `x if c else y`, and `obj.attr = ...` stores."""
+        yield value, ""
+        if hops >= _MAX_HOPS:
+            return
+        if isinstance(value, cst.IfExp):
+            for branch in _possible_arms(value):
+                yield from self.origins(branch, scope, hops + 1)
+        elif isinstance(value, cst.Name):
+            yield from self._name_origins(value.value, scope, hops)
+        elif isinstance(value, cst.Attribute):
+            dotted = dotted_name(value)
+            for stored, where in self.attribute_stores.get(dotted or "", ()):
+                for origin, how in self.origins(stored, where, hops + 1):
+                    yield origin, how or f"`{dotted}` is set to it"
+
+    def _name_origins(self, name: str, scope: Scope, hops: int) -> Iterator[tuple[cst.BaseExpression, str]]:
+        bound = self.bindings.get((name, scope), ())
+        for value in bound:
+            yield from self.origins(value, scope, hops + 1)
+        param = _param(scope, name) if scope is not None else None
+        if scope is None or param is None or bound:  # a parameter the function rebinds: what it binds counts
+            return
+        if param.default is not None:
+            yield param.default, f"`{name}` defaults to `{_code(param.default)}`"
+        if param.annotation is not None:
+            yield param.annotation.annotation, f"`{name}` is annotated `{_code(param.annotation.annotation)}`"
+        for call, caller in self.calls_of.get(scope.name.value, ()):
+            passed = passed_for(call, scope, name)
+            if passed is not None:
+                for origin, how in self.origins(passed, caller, hops + 1):
+                    yield origin, how or f"`{scope.name.value}` is called with `{name}={_code(passed)}`"
+
+    # ---- evidence per kernel parameter ------------------------------------------------
+    def none_passed(self, kernel: Kernel, param: str) -> Evidence | None:
+        """A launch in the module that may pass None for the parameter."""
+        for launch, value in self.arguments(kernel, param):
+            if value is None:
+                continue
+            for origin, how in self.origins(value, launch.scope):
+                if _is_none(origin):
+                    passed = f"passes `{param}={_code(value)}`"
+                    return Evidence(launch, value, f"{passed}, where {how}" if how else passed)
+        return None
+
+    def always_passes_a_tensor(self, kernel: Kernel, param: str) -> bool:
+        """Every launch in the module (at least one) passes a value that cannot be None."""
+        passed = self.arguments(kernel, param)
+        return bool(passed) and all(
+            value is not None and not any(_is_none(origin) for origin, _ in self.origins(value, launch.scope))
+            for launch, value in passed
+        )
+
+    def flag_tied_to(self, kernel: Kernel, flag: str, pointer: str) -> Evidence | None:
+        """A launch passing `FLAG=p is not None` / `FLAG=bool(p)` with `p` what it passes for
+        the pointer parameter."""
+        for launch, value in self.arguments(kernel, flag):
+            passed = self.argument(launch, kernel, pointer)
+            if value is not None and passed is not None and _tests_for_none(value, passed):
+                return Evidence(launch, value, f"passes `{flag}={_code(value)}`")
+        return None
+
+    def float_passed(self, kernel: Kernel, param: str) -> Evidence | None:
+        """A launch passing a Python float for the parameter: a float literal, `float(...)`,
+        arithmetic with a float, or a name or parameter that is one (its default, its
+        `float` annotation, what the module's callers pass)."""
+        for launch, value in self.arguments(kernel, param):
+            if value is None:
+                continue
+            for origin, how in self.origins(value, launch.scope):
+                if _is_float(origin):
+                    passed = f"passes `{param}={_code(value)}`"
+                    return Evidence(launch, value, f"{passed}, where {how}" if how else passed)
+        return None
+
+    @cached_property
+    def forwarders(self) -> dict[str, tuple[cst.FunctionDef, frozenset[str]]]:
+        """Functions that splat one of their parameters into a launch (`def launch(k, grid,
+        **kw): k[grid](**kw)`): name -> (function, the splatted parameters)."""
+        found: dict[str, tuple[cst.FunctionDef, frozenset[str]]] = {}
+        for launches in self.launches.values():
+            for launch in launches:
+                if launch.scope is None:
+                    continue
+                params = {p.name.value for p in all_params(launch.scope)}
+                splatted = {
+                    arg.value.value
+                    for arg in launch.call.args
+                    if arg.star == "**" and isinstance(arg.value, cst.Name) and arg.value.value in params
+                }
+                if splatted:
+                    name = launch.scope.name.value
+                    previous = found.get(name, (launch.scope, frozenset()))[1]
+                    found[name] = (launch.scope, previous | splatted)
+        return found
+
+
+def all_params(function: cst.FunctionDef) -> list[cst.Param]:
+    params = function.params
+    extra = [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+    return [*params.posonly_params, *params.params, *params.kwonly_params, *extra]
+
+
+def _param(function: cst.FunctionDef, name: str) -> cst.Param | None:
+    return next((p for p in all_params(function) if p.name.value == name), None)
+
+
+def passed_for(call: cst.Call, function: cst.FunctionDef, name: str) -> cst.BaseExpression | None:
+    """What a call of `function` passes for its parameter `name` (by keyword or position)."""
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == name:
+            return arg.value
+    positional = [*function.params.posonly_params, *function.params.params]
+    index = next((i for i, p in enumerate(positional) if p.name.value == name), None)
+    args = [arg for arg in call.args if arg.keyword is None and not arg.star]
+    if index is None or any(arg.star for arg in call.args[: index + 1]) or index >= len(args):
+        return None
+    return args[index].value
+
+
+def _possible_arms(value: cst.IfExp) -> list[cst.BaseExpression]:
+    """The arms of `a if test else b` that can hold None-ness of their own: not `x` in
+    `... if x is None else x` (there `x` is not None)."""
+    test, arms = value.test, [value.body, value.orelse]
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and _is_none(test.comparisons[0].comparator):
+        tested = _code(test.left)
+        operator = test.comparisons[0].operator
+        guarded = (
+            value.orelse if isinstance(operator, cst.Is) else value.body if isinstance(operator, cst.IsNot) else None
+        )
+        arms = [arm for arm in arms if not (arm is guarded and _code(arm) == tested)]
+    return arms
+
+
+def _is_dict_call(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict"
+
+
+def _splats_inside(table: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """`base` in `dict(..., **base)` / `{..., **base}`."""
+    if isinstance(table, cst.Call):
+        return [arg.value for arg in table.args if arg.star == "**"]
+    if isinstance(table, cst.Dict):
+        return [element.value for element in table.elements if isinstance(element, cst.StarredDictElement)]
+    return []
+
+
+def _entry(source: cst.CSTNode, key: str) -> cst.BaseExpression | None:
+    """The value a dict literal, `dict(...)` call or item store gives `key`."""
+    if isinstance(source, cst.Dict):
+        for element in source.elements:
+            if isinstance(element, cst.DictElement) and str_literal(element.key) == key:
+                return element.value
+    elif isinstance(source, cst.Call):
+        for arg in source.args:
+            if arg.keyword is not None and arg.keyword.value == key:
+                return arg.value
+    elif isinstance(source, cst.Assign):
+        target = source.targets[0].target
+        index = target.slice[0].slice if isinstance(target, cst.Subscript) else None
+        if isinstance(index, cst.Index) and str_literal(index.value) == key:
+            return source.value
+    return None
+
+
+def _is_none(node: cst.BaseExpression) -> bool:
+    """`None`, or an annotation that admits it (`Optional[...]`, `X | None`)."""
+    if isinstance(node, cst.Name):
+        return node.value == "None"
+    if isinstance(node, cst.Subscript):
+        return (dotted_name(node.value) or "").rsplit(".", 1)[-1] == "Optional"
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
+        return _is_none(node.left) or _is_none(node.right)
+    if isinstance(node, cst.SimpleString):  # a string annotation
+        text = str_literal(node) or ""
+        return "Optional" in text or "None" in text
+    return False
+
+
+def _is_float(node: cst.BaseExpression) -> bool:
+    """A Python float: a float literal (signed), `float(...)`, the `float` annotation, or
+    arithmetic with a float operand."""
+    if isinstance(node, cst.Float):
+        return True
+    if isinstance(node, cst.UnaryOperation):
+        return _is_float(node.expression)
+    if isinstance(node, cst.Name):
+        return node.value == "float"
+    if isinstance(node, cst.Call):
+        return isinstance(node.func, cst.Name) and node.func.value == "float"
+    if isinstance(node, cst.BinaryOperation):
+        return isinstance(node.operator, cst.Divide) or _is_float(node.left) or _is_float(node.right)
+    return False
+
+
+def _tests_for_none(flag_value: cst.BaseExpression, pointer_value: cst.BaseExpression) -> bool:
+    """`p is not None`, `p is None`, `bool(p)` where `p` is the pointer's argument."""
+    pointer = _code(pointer_value)
+    if isinstance(flag_value, cst.Comparison) and len(flag_value.comparisons) == 1:
+        target = flag_value.comparisons[0]
+        if isinstance(target.operator, (cst.Is, cst.IsNot)) and _is_none(target.comparator):
+            return _code(flag_value.left) == pointer
+    if isinstance(flag_value, cst.Call) and isinstance(flag_value.func, cst.Name) and flag_value.func.value == "bool":
+        return len(flag_value.args) == 1 and _code(flag_value.args[0].value) == pointer
+    return False
+
+
+def _code(node: cst.CSTNode) -> str:
+    return " ".join(cst.Module([]).code_for_node(node).split())

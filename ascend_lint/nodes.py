@@ -1,0 +1,70 @@
+"""Walking libcst trees by reading node fields, without `CSTNode.children`.
+
+`children` rebuilds every node's child list through a visitor (about the cost of another
+parse over a whole module); reading the dataclass fields that can hold code is several times
+cheaper. Whitespace, parentheses, commas and operators are skipped: no analysis reads them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator
+from functools import cache
+
+import libcst as cst
+
+_TOKEN_FIELDS = (
+    "whitespace",
+    "lpar",
+    "rpar",
+    "lbracket",
+    "rbracket",
+    "lbrace",
+    "rbrace",
+    "comma",
+    "semicolon",
+    "colon",
+    "equal",
+    "dot",
+    "operator",
+    "leading_lines",
+    "lines_after_decorators",
+    "header",
+    "footer",
+    "trailing_whitespace",
+    "newline",
+    "default_indent",
+    "default_newline",
+    "indent",
+    "encoding",
+    "star",
+    "asynchronous",
+)
+
+
+@cache
+def _code_fields(node_type: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(node_type) if not f.name.startswith(_TOKEN_FIELDS))
+
+
+def child_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The node's children that hold code, in field order (mostly source order)."""
+    for name in _code_fields(type(node)):
+        value = getattr(node, name)
+        if isinstance(value, cst.CSTNode):
+            yield value
+        elif type(value) is tuple or type(value) is list:
+            for item in value:
+                if isinstance(item, cst.CSTNode):
+                    yield item
+
+
+def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """`node` and every node below it that holds code, depth first, in source order."""
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        yield current
+        children = list(child_nodes(current))
+        children.reverse()
+        stack.extend(children)

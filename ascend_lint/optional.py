@@ -1,0 +1,178 @@
+"""Which pointer parameters of a kernel may be passed as None, and what shows it.
+
+Evidence, strongest first:
+- host side, in the same module: a launch passes None for it (literally, through a parameter
+  defaulting to None or annotated `Optional`, through `x if c else None`), or passes its flag
+  as `FLAG=p is not None` / `FLAG=bool(p)`;
+- kernel side: a `@triton.heuristics` lambda or an `if p is (not) None:` tests it against
+  None; a use sits under one outcome of a pure-constexpr test (`if USE_H0:`) and no use under
+  the other;
+- flag correlation only: every use sits under tests that mention one constexpr flag (the body
+  of `if FLAG or runtime:`), and never on both arms of such a test. That makes the pointer
+  probably optional, not certainly: a rule says so and claims no compile failure.
+
+A pointer every launch in the module passes as a value that cannot be None is not optional on
+the kernel-side guard or correlation evidence alone.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import libcst as cst
+
+from .flow import READ, Branch, Event, Flow
+from .host import HostIndex
+from .kernels import Kernel
+
+
+@dataclass(frozen=True)
+class OptionalPointer:
+    name: str
+    evidence: str  # what shows it, for a message ("the launch at line {related_line} passes `h0=None`")
+    certain: bool  # False when only the flag correlation says so
+    where: cst.CSTNode | None = None  # the evidence's node (a launch), reported as a related location
+    # (test key, outcome) of the pure-constexpr `if`s it is only used under one outcome of:
+    # a use inside one of those is compiled only when the pointer is there
+    guards: frozenset[tuple[str, bool]] = frozenset()
+
+
+def optional_pointers(kernel: Kernel, host: HostIndex) -> dict[str, OptionalPointer]:
+    """The kernel's pointer parameters that may be None, each with its strongest evidence."""
+    flow = kernel.flow
+    found = {}
+    for param in kernel.params:
+        name = param.name
+        if param.is_constexpr or name in kernel.provided_constexprs:
+            continue
+        reads = [e for e in flow.events if e.kind == READ and e.name == name and not e.metadata]
+        guards = _guards(reads)
+        pointer = _in_kernel(kernel, name) or _in_host(kernel, host, name, reads)
+        if (
+            pointer is None
+            and _conditional_pointer(name, reads, flow)
+            and not host.always_passes_a_tensor(kernel, name)
+        ):
+            pointer = _from_guards(name, reads, guards, flow)
+        if pointer is not None:
+            found[name] = replace(pointer, guards=frozenset(guards))
+    return found
+
+
+def _conditional_pointer(name: str, reads: list[Event], flow: Flow) -> bool:
+    """A pointer parameter every use of which depends on a constexpr: under a pure-constexpr
+    test or a test with a constexpr flag in it. A use under runtime tests only is compiled in
+    every specialisation, so no launch could pass None."""
+    return bool(reads) and name in flow.pointer_names and all(_depends_on_a_flag(e, flow) for e in reads)
+
+
+def _depends_on_a_flag(read: Event, flow: Flow) -> bool:
+    return any(
+        branch.test_is_python_constexpr or any(_is_flag(o, flow) for o in bool_operands(branch.node.test))
+        for branch, _ in read.conds
+    )
+
+
+def _in_kernel(kernel: Kernel, name: str) -> OptionalPointer | None:
+    """A heuristic or the kernel itself testing the parameter against None."""
+    flags = sorted(kernel.optional_pointer_flags.get(name, ()))
+    if flags:
+        return OptionalPointer(name, f'the `{flags[0]}` heuristic tests `args["{name}"]` against None', True)
+    for branch in kernel.flow.branches:
+        if _tests_none(branch.node.test, name):
+            return OptionalPointer(name, f"the kernel tests `{_test_code(branch)}`", True)
+    return None
+
+
+def _in_host(kernel: Kernel, host: HostIndex, name: str, reads: list[Event]) -> OptionalPointer | None:
+    """A launch of the module passing None, or the flag as `FLAG=p is not None`, for a pointer
+    the kernel does not use unconditionally (else no launch with None could compile)."""
+    if not _conditional_pointer(name, reads, kernel.flow):
+        return None
+    passed = host.none_passed(kernel, name)
+    if passed is not None:
+        return OptionalPointer(name, f"the launch at line {{related_line}} {passed.why}", True, passed.launch.call)
+    for param in kernel.params:
+        if param.is_constexpr or param.name in kernel.provided_constexprs:
+            tied = host.flag_tied_to(kernel, param.name, name)
+            if tied is not None:
+                return OptionalPointer(name, f"the launch at line {{related_line}} {tied.why}", True, tied.launch.call)
+    return None
+
+
+def _from_guards(
+    name: str, reads: list[Event], guards: dict[tuple[str, bool], Branch], flow: Flow
+) -> OptionalPointer | None:
+    """A pure-constexpr guard elsewhere, or (weaker) the correlation with one flag."""
+    if guards:
+        guard = next(iter(guards.values()))
+        return OptionalPointer(name, f"it is guarded by `if {_test_code(guard)}:` elsewhere", True)
+    flag = _correlated_flag(reads, flow)
+    if flag is not None:
+        return OptionalPointer(name, f"`{name}` is used only under tests of `{flag}`", False)
+    return None
+
+
+def _tests_none(test: cst.BaseExpression, name: str) -> bool:
+    """`p is None` / `p is not None` (also inside `and` / `or` / `not`)."""
+    if isinstance(test, cst.UnaryOperation):
+        return _tests_none(test.expression, name)
+    if isinstance(test, cst.BooleanOperation):
+        return _tests_none(test.left, name) or _tests_none(test.right, name)
+    return (
+        isinstance(test, cst.Comparison)
+        and isinstance(test.left, cst.Name)
+        and test.left.value == name
+        and any(isinstance(t.comparator, cst.Name) and t.comparator.value == "None" for t in test.comparisons)
+    )
+
+
+def _guards(reads: list[Event]) -> dict[tuple[str, bool], Branch]:
+    """The pure-constexpr `if`s (as the front end sees them) some read is under one outcome of,
+    with no read under the other (`if MODE: ... else: ...` both using it is no guard)."""
+    outcomes: dict[str, dict[bool, Branch]] = {}
+    for read in reads:
+        for branch, arm in read.conds:
+            if branch.test_is_python_constexpr:
+                key, polarity = branch.key
+                outcomes.setdefault(key, {}).setdefault(polarity == arm, branch)
+    return {
+        (key, outcome): branch for key, seen in outcomes.items() if len(seen) == 1 for outcome, branch in seen.items()
+    }
+
+
+def _correlated_flag(reads: list[Event], flow: Flow) -> str | None:
+    """A constexpr flag that every read's enclosing tests mention, with no test mentioning it
+    holding reads in both of its arms."""
+    common: set[str] | None = None
+    arms: dict[Branch, set[bool]] = {}
+    for read in reads:
+        mentioned: set[str] = set()
+        for branch, arm in read.conds:
+            flags = {o.value for o in bool_operands(branch.node.test) if isinstance(o, cst.Name) and _is_flag(o, flow)}
+            if flags:
+                mentioned |= flags
+                arms.setdefault(branch, set()).add(arm)
+        common = mentioned if common is None else common & mentioned
+    for flag in sorted(common or ()):
+        tests = [b for b in arms if flag in {o.value for o in bool_operands(b.node.test) if isinstance(o, cst.Name)}]
+        if all(len(arms[b]) == 1 for b in tests):
+            return flag
+    return None
+
+
+def _is_flag(operand: cst.BaseExpression, flow: Flow) -> bool:
+    return isinstance(operand, cst.Name) and flow.is_python_constexpr(operand)
+
+
+def bool_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """Leaves of an and/or tree, with `not` stripped."""
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test = test.expression
+    if isinstance(test, cst.BooleanOperation):
+        return bool_operands(test.left) + bool_operands(test.right)
+    return [test]
+
+
+def _test_code(branch: Branch) -> str:
+    return " ".join(cst.Module([]).code_for_node(branch.node.test.with_changes(lpar=(), rpar=())).split())

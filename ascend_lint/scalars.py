@@ -1,0 +1,60 @@
+"""What an unannotated scalar parameter holds: a float or (assumed) an int, from evidence.
+
+Measured on triton-ascend 3.2 (docs/specialisation.md): the JIT specialises an int argument
+equal to 1 into a constexpr; floats (1.0 included), bools and other ints are never
+specialised. So `.to()` on a scalar parameter can only fail when it is an int. Evidence that
+it is a float:
+
+- host side, in the same module: a launch passes a float literal, `float(...)`, arithmetic
+  with a float or a true division, or a name or parameter that is one (its default, its
+  `float` annotation, what the module's callers pass);
+- kernel side: every use of the parameter but its `.to()` casts is float arithmetic (an
+  operand next to a float literal, or the argument of a float math function such as
+  `tl.exp`), and there is one.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from .flow import READ, Event
+from .host import HostIndex
+from .kernels import Kernel
+
+_FLOAT_MATH = ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "sin", "cos", "fdiv", "div_rn")
+
+
+def float_evidence(kernel: Kernel, param: str, host: HostIndex) -> str | None:
+    """Why the scalar parameter is a float, or None when nothing says so."""
+    passed = host.float_passed(kernel, param)
+    if passed is not None:
+        return f"the launch at line {{related_line}} {passed.why}"
+    reads = [e for e in kernel.flow.events if e.kind == READ and e.name == param and not e.metadata]
+    uses = [read for read in reads if not _cast(kernel, read)]
+    if uses and all(_float_use(kernel, read) for read in uses):
+        return f"`{param}` is only used in float arithmetic"
+    return None
+
+
+def _cast(kernel: Kernel, read: Event) -> bool:
+    """The read is the receiver of a `.to(...)`."""
+    parent = kernel.flow.parents.get(read.node)
+    return isinstance(parent, cst.Attribute) and parent.attr.value == "to"
+
+
+def _float_use(kernel: Kernel, read: Event) -> bool:
+    """The read is an operand beside a float literal, or a float math function's argument."""
+    parent = kernel.flow.parents.get(read.node)
+    if isinstance(parent, cst.BinaryOperation):
+        other = parent.right if parent.left is read.node else parent.left
+        return _float_literal(other)
+    if isinstance(parent, cst.Arg):
+        call = kernel.flow.parents.get(parent)
+        return isinstance(call, cst.Call) and kernel.imports.is_tl(call.func, *_FLOAT_MATH)
+    return False
+
+
+def _float_literal(node: cst.BaseExpression) -> bool:
+    if isinstance(node, cst.UnaryOperation):
+        return _float_literal(node.expression)
+    return isinstance(node, cst.Float)

@@ -1,0 +1,247 @@
+"""Kernel discovery: Triton names from anywhere (re-exports, aliases, `triton-modules`) and
+kernels wherever they are defined. Each case is a module written for the test."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+from conftest import settings
+
+from ascend_lint.engine import lint_source
+from ascend_lint.imports import ImportMap
+from ascend_lint.kernels import find_kernels
+
+BODY = """
+def {name}(x, B, BT: {tl}.constexpr):
+    i = {tl}.program_id(0)
+    n = B.to({tl}.int64)
+"""
+
+
+def kernels_in(source: str, triton_modules: tuple[str, ...] = ()) -> list[str]:
+    module = cst.parse_module(textwrap.dedent(source))
+    return [k.name for k in find_kernels(module, ImportMap(module, None, triton_modules))]
+
+
+def asc002_rows(source: str, **overrides) -> list[int]:
+    result = lint_source(textwrap.dedent(source), "k.py", settings(**overrides))
+    assert result.error is None, result.error
+    return [f.location.row for f in result.findings if f.code == "ASC002"]
+
+
+@pytest.mark.parametrize(
+    ("imports", "decorator", "tl"),
+    [
+        ("from vllm.triton_utils import tl, triton", "@triton.jit", "tl"),
+        ("from vllm.triton_utils import triton as T, tl as L", "@T.jit", "L"),
+        ("from .triton_utils import tl, triton", "@triton.jit", "tl"),
+        ("import vllm.triton_utils as tu", "@tu.triton.jit", "tu.tl"),
+        ("from vllm import triton_utils", "@triton_utils.triton.jit", "triton_utils.tl"),
+        ("from triton import jit as tjit\nfrom triton import language as L", "@tjit", "L"),
+        ("import triton as T\nimport triton.language as tl", "@T.jit(do_not_specialize=[0])", "tl"),
+    ],
+)
+def test_triton_names_from_anywhere(imports: str, decorator: str, tl: str) -> None:
+    source = f"{imports}\n\n{decorator}" + BODY.format(name="k", tl=tl)
+    assert kernels_in(source) == ["k"]
+    assert asc002_rows(source) == [source.count("\n")]  # `B.to(...)`: the kernel's facts resolved
+
+
+def test_re_exported_names_are_decided_by_usage() -> None:
+    source = """
+from mypkg.compat import language_shim as L, triton_shim as T
+from mypkg.other import helper
+
+@T.autotune(configs=[T.Config({"BT": 32})], key=["B"])
+@T.jit
+def k(x, B, BT: L.constexpr):
+    pid = L.program_id(0)
+    helper(x)
+"""
+    module = cst.parse_module(textwrap.dedent(source))
+    imports = ImportMap(module)
+    assert imports.resolve_dotted("T.jit") == "triton.jit"
+    assert imports.resolve_dotted("L.program_id") == "triton.language.program_id"
+    assert imports.resolve_dotted("helper") is None
+    (kernel,) = find_kernels(module, imports)
+    assert kernel.provided_constexprs == {"BT": None}
+
+
+@pytest.mark.parametrize(
+    "source",
+    [
+        "import torch\n\n@torch.jit.script\ndef f(x):\n    return x.program_id\n",
+        "import numba\n\n@numba.jit\ndef f(x):\n    return x + 1\n",
+        "from mypkg import tools\n\n@tools.jit\ndef f(x):\n    return x + 1\n",
+    ],
+)
+def test_other_jits_are_not_kernels(source: str) -> None:
+    assert kernels_in(source) == []
+
+
+def test_any_jit_decorator_over_a_triton_body_is_a_kernel() -> None:
+    source = """
+import triton.language as tl
+from mypkg import compiler
+
+@compiler.jit
+def k(x, B, BT: tl.constexpr):
+    tl.store(x, B.to(tl.int64))
+
+@compiler.heuristics({"BT": lambda args: 16})
+@compiler.jit
+def k2(x, BT):
+    tl.store(x, BT.to(tl.int64))
+"""
+    module = cst.parse_module(textwrap.dedent(source))
+    kernels = find_kernels(module, ImportMap(module))
+    assert [k.name for k in kernels] == ["k", "k2"]
+    assert list(kernels[1].provided_constexprs) == ["BT"]  # `compiler` is Triton once it jits a kernel
+
+
+def test_triton_modules_setting_for_names_no_heuristic_sees() -> None:
+    source = """
+from mypkg.tt import jit, lang
+
+@jit
+def k(x, B):
+    lang.store(x, B.to(lang.int64))
+"""
+    assert kernels_in(source) == []
+    assert kernels_in(source, ("mypkg.tt",)) == ["k"]
+    assert asc002_rows(source, triton_modules=["mypkg.tt"]) == [6]
+    assert asc002_rows(source) == []
+
+
+WHEREVER = """
+import triton
+import triton.language as tl
+
+if ARCH == "910B":
+    @triton.jit
+    def in_if(x, B):
+        tl.store(x, B.to(tl.int64))
+elif ARCH == "910C":
+    @triton.jit
+    def in_elif(x, B):
+        tl.store(x, B.to(tl.int64))
+else:
+    @triton.jit
+    def in_else(x, B):
+        tl.store(x, B.to(tl.int64))
+
+try:
+    @triton.jit
+    def in_try(x, B):
+        tl.store(x, B.to(tl.int64))
+except ImportError:
+    @triton.jit
+    def in_except(x, B):
+        tl.store(x, B.to(tl.int64))
+else:
+    @triton.jit
+    def in_try_else(x, B):
+        tl.store(x, B.to(tl.int64))
+finally:
+    @triton.jit
+    def in_finally(x, B):
+        tl.store(x, B.to(tl.int64))
+
+with contextlib.suppress(Exception):
+    @triton.jit
+    def in_with(x, B):
+        tl.store(x, B.to(tl.int64))
+
+class Ops:
+    @staticmethod
+    @triton.jit
+    def in_class(x, B):
+        tl.store(x, B.to(tl.int64))
+
+def make_kernel(scale):
+    import triton.language as tl2
+
+    @triton.jit
+    def in_factory(x, B):
+        tl2.store(x, B.to(tl2.int64))
+
+    def inner():
+        @triton.jit
+        def in_nested(x, B):
+            tl.store(x, B.to(tl.int64))
+        return in_nested
+
+    return in_factory
+"""
+
+
+def test_every_kernel_in_the_module_wherever_defined() -> None:
+    names = kernels_in(WHEREVER)
+    assert names == [
+        "in_if",
+        "in_elif",
+        "in_else",
+        "in_try",
+        "in_except",
+        "in_try_else",
+        "in_finally",
+        "in_with",
+        "in_class",
+        "in_factory",
+        "in_nested",
+    ]
+    rows = asc002_rows(WHEREVER)
+    assert len(rows) == len(names)  # every kernel is analysed, each `B.to(...)` reported once
+
+
+def test_bytes_annotation_and_hex_do_not_specialize_and_bytes_heuristic_key() -> None:
+    # issue 11: these crashed kernel discovery (TypeError, ValueError, SyntaxError)
+    source = """import triton
+import triton.language as tl
+
+@triton.heuristics({b"\\xff": lambda args: args[b"\\xff"] is None, "H": lambda args: args[b"KEY"] is None})
+@triton.jit(do_not_specialize=[0x0, 0b1, 0o7, 1_0])
+def k(x: b"c", y, H):
+    tl.store(x, y.to(tl.int64))
+"""
+    module = cst.parse_module(source)
+    (kernel,) = find_kernels(module, ImportMap(module))
+    assert kernel.params[0].annotation == 'b"c"'
+    assert kernel.do_not_specialize == {"x", "y"}
+    assert list(kernel.provided_constexprs) == ["H"]
+    assert kernel.optional_pointer_flags == {}
+    result = lint_source(source, "k.py", settings())
+    assert result.error is None
+    assert result.findings == []  # `y` is in do_not_specialize (index 0b1)
+    # a non-ASCII bytes key: CPython refuses the file, libcst parses it; discovery must not fail
+    non_ascii = source.replace('b"\\xff"', 'b"é"')
+    module = cst.parse_module(non_ascii)
+    (kernel,) = find_kernels(module, ImportMap(module))
+    assert kernel.optional_pointer_flags == {}
+
+
+def test_device_functions_take_their_arguments_from_the_caller() -> None:
+    source = """
+import triton
+import triton.language as tl
+
+@triton.jit
+def exp(x):
+    return tl.exp(x.to(tl.float32))
+
+@triton.jit
+def store_wide(p, x):
+    tl.store(p, x.to(tl.int64))
+
+@triton.jit
+def k(p, B):
+    b = exp(tl.load(p))
+    store_wide(p, b)
+    n = B.to(tl.int64)
+"""
+    module = cst.parse_module(textwrap.dedent(source))
+    kernels = {k.name: k.is_device_function for k in find_kernels(module, ImportMap(module))}
+    assert kernels == {"exp": True, "store_wide": True, "k": False}
+    assert asc002_rows(source) == [17]  # only the launched kernel's `B.to(...)`

@@ -1,0 +1,131 @@
+"""Optional pointers from evidence (issue 10, bullet 5): each kind of evidence, kernel side and
+host side in the same module, and what overrides it; ASC004's message names the evidence."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+from conftest import settings
+
+from ascend_lint.engine import lint_source
+from ascend_lint.host import HostIndex
+from ascend_lint.imports import ImportMap
+from ascend_lint.kernels import find_kernels
+from ascend_lint.optional import optional_pointers
+
+HEADER = "import triton\nimport triton.language as tl\nfrom typing import Optional\n"
+KERNEL = """
+@triton.jit
+def k(h0, x, o, W, USE_H0: tl.constexpr, MODE: tl.constexpr):
+    i_t = tl.program_id(0)
+    tl.store(o, tl.load(x))
+    {body}
+"""
+
+
+def optional(body: str, host: str = "", decorator: str = "") -> dict:
+    source = HEADER + decorator + KERNEL.format(body=textwrap.indent(textwrap.dedent(body), "    ").strip()) + host
+    module = cst.parse_module(source)
+    imports = ImportMap(module, source)
+    (kernel, *_) = find_kernels(module, imports)
+    found = optional_pointers(kernel, HostIndex(module, find_kernels(module, imports)))
+    return {name: (pointer.certain, pointer.evidence) for name, pointer in found.items()}
+
+
+GUARDED = """
+if USE_H0:
+    tl.store(o, tl.load(h0))
+"""
+
+
+@pytest.mark.parametrize(
+    ("host", "evidence"),
+    [
+        ("def f(x, o):\n    k[(1,)](None, x, o, 4, USE_H0=False, MODE=0)\n", "passes `h0=None`"),
+        (
+            "def f(x, o, h0=None):\n    k[(1,)](h0, x, o, 4, USE_H0=h0 is not None, MODE=0)\n",
+            "passes `h0=h0`, where `h0` defaults to `None`",
+        ),
+        (
+            "def f(x, o, h0: Optional[int]):\n    k[(1,)](h0, x, o, 4, USE_H0=True, MODE=0)\n",
+            "passes `h0=h0`, where `h0` is annotated `Optional[int]`",
+        ),
+        (
+            "def f(x, o, s, use):\n    k[(1,)](s if use else None, x, o, 4, USE_H0=use, MODE=0)\n",
+            "passes `h0=s if use else None`",
+        ),
+        (
+            "def f(x, o, h0):\n    k[(1,)](h0, x, o, 4, USE_H0=True, MODE=0)\n\ndef api(x, o):\n    f(x, o, None)\n",
+            "passes `h0=h0`, where `f` is called with `h0=None`",
+        ),
+        (
+            "def f(x, o):\n    kw = dict(h0=None, USE_H0=False)\n    k[(1,)](x=x, o=o, W=4, MODE=0, **kw)\n",
+            "passes `h0=None`",
+        ),
+        (
+            "def f(x, o, state):\n    k[(1,)](state, x, o, 4, USE_H0=state is not None, MODE=0)\n",
+            "passes `USE_H0=state is not None`",
+        ),
+        (
+            "def f(x, o, state):\n    k[(1,)](state, x, o, 4, USE_H0=bool(state), MODE=0)\n",
+            "passes `USE_H0=bool(state)`",
+        ),
+    ],
+)
+def test_host_evidence(host: str, evidence: str) -> None:
+    found = optional("if USE_H0 or i_t < W:\n    tl.store(o, tl.load(h0))", "\n" + host)
+    assert found["h0"] == (True, f"the launch at line {{related_line}} {evidence}")
+
+
+def test_heuristic_evidence() -> None:
+    decorator = '\n@triton.heuristics({"USE_H0": lambda args: args["h0"] is not None})'
+    found = optional("if USE_H0 or i_t < W:\n    tl.store(o, tl.load(h0))", decorator=decorator)
+    assert found == {"h0": (True, 'the `USE_H0` heuristic tests `args["h0"]` against None')}
+
+
+def test_none_test_in_the_kernel() -> None:
+    found = optional("if h0 is not None:\n    tl.store(o, tl.load(h0))")
+    assert found == {"h0": (True, "the kernel tests `h0 is not None`")}
+
+
+def test_guard_evidence() -> None:
+    assert optional(GUARDED + "if USE_H0 and i_t < W:\n    tl.store(o, tl.load(h0 + 1))") == {
+        "h0": (True, "it is guarded by `if USE_H0:` elsewhere")
+    }
+
+
+@pytest.mark.parametrize("test", ["USE_H0 or i_t < W", "i_t < W or USE_H0", "not USE_H0 and i_t < W"])
+def test_flag_correlation_is_evidence_but_not_certain(test: str) -> None:
+    found = optional(f"if {test}:\n    tl.store(o, tl.load(h0))")
+    assert found == {"h0": (False, "`h0` is used only under tests of `USE_H0`")}
+
+
+def test_used_on_both_arms_of_a_constexpr_test_is_not_optional() -> None:
+    body = (
+        "if MODE:\n    tl.store(h0, 1.0)\nelse:\n    tl.store(h0 + 1, 2.0)\nif MODE or i_t < W:\n    tl.store(h0, 3.0)"
+    )
+    assert optional(body) == {}
+
+
+def test_a_pointer_every_launch_passes_as_a_tensor_is_not_optional() -> None:
+    host = "\ndef f(x, o, state):\n    k[(1,)](state, x, o, 4, USE_H0=True, MODE=0)\n"
+    assert optional(GUARDED, host) == {}
+    assert optional("if USE_H0 or i_t < W:\n    tl.store(o, tl.load(h0))", host) == {}
+    # unless a launch says otherwise
+    host += "\ndef g(x, o):\n    k[(1,)](None, x, o, 4, USE_H0=False, MODE=0)\n"
+    assert optional(GUARDED, host)["h0"][0] is True
+
+
+def test_asc004_message_names_the_evidence_and_claims_a_failure_only_when_certain() -> None:
+    source = HEADER + KERNEL.format(body="if USE_H0 or i_t < W:\n        tl.store(o, tl.load(h0))")
+    (finding,) = lint_source(source, "k.py", settings()).findings
+    assert "would fail to compile if `h0` were None" in finding.message
+    assert "used only under tests of `USE_H0`" in finding.message
+    source += "\ndef f(x, o):\n    k[(1,)](None, x, o, 4, USE_H0=False, MODE=0)\n"
+    (finding,) = lint_source(source, "k.py", settings()).findings
+    launch_row = source.count("\n") - 1 + 1
+    assert f"(the launch at line {launch_row} passes `h0=None`)" in finding.message
+    assert "so `h0=None` fails to compile" in finding.message
+    assert [r.location.row for r in finding.related] == [launch_row, finding.location.row + 1]

@@ -1,0 +1,162 @@
+"""Value facts where a name is read (issue 10, bullet 3): the definitions reaching the read
+along paths whose constexpr test outcomes agree, one variant per outcome; runtime tests and
+loops make a name runtime; definitions carried round a loop reach its header."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+from conftest import snippet_source
+from test_flow import flow_of, reads
+
+from ascend_lint.flow import BOXED, CONST, LOADED, PHI, PID, SCALAR
+
+
+def findings(lint, code: str) -> list[tuple[int, str]]:
+    source, offset = snippet_source(code)
+    return sorted((f.location.row - offset, f.code) for f in lint(source))
+
+
+VARLEN = """
+@triton.jit(do_not_specialize=["T"])
+def k(x, cu_seqlens, T, H: tl.constexpr, V: tl.constexpr, IS_VARLEN: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    if IS_VARLEN:
+        bos, eos = tl.load(cu_seqlens + i_n).to(tl.int32), tl.load(cu_seqlens + i_n + 1).to(tl.int32)
+        T = eos - bos
+    else:
+        bos, eos = i_n * T, i_n * T + T
+    x += ((bos * H + i_h) * V).to(tl.int64)
+"""
+
+
+def test_fla_varlen_idiom_reports_both_casts(lint) -> None:
+    # after the `if`, the non-varlen variant of `bos` is an int32 product (the loaded one of
+    # the varlen arm does not hide it)
+    assert findings(lint, VARLEN) == [(9, "ASC002")]
+    # in the else arm only the parameter `T` reaches: the varlen arm's `T = eos - bos` does not
+    cast_in_else = VARLEN.replace("bos, eos = i_n * T, i_n * T + T", "bos = (i_n * T).to(tl.int64)")
+    assert findings(lint, cast_in_else) == [(8, "ASC002")]
+
+
+def test_a_name_has_one_variant_per_constexpr_outcome() -> None:
+    flow = flow_of(VARLEN)
+    after = reads(flow, "bos")[-1]
+    variants = sorted(flow.variants(after.node), key=lambda v: sorted(v[1]))
+    assert variants == [
+        (PID | SCALAR | BOXED, frozenset({("IS_VARLEN", False)})),
+        (LOADED | BOXED, frozenset({("IS_VARLEN", True)})),
+    ]
+    in_else = reads(flow, "T")[0]
+    assert flow.variants(in_else.node) == [(SCALAR, frozenset({("IS_VARLEN", False)}))]
+
+
+DONE = """
+@triton.jit
+def k(x, f, out, h0, NT, USE_H0: tl.constexpr):
+    if USE_H0:
+        tl.store(out, tl.load(h0))
+    done = False
+    cnt = 0
+    for i in range(NT):
+        if tl.load(f + i) != 0:
+            done = True
+            cnt += 1
+    if not done or cnt < NT:
+        tl.store(out, tl.load(h0 + 1))
+    tl.store(out + 1, cnt.to(tl.int64))
+"""
+
+
+def test_a_literal_changed_under_a_runtime_test_is_runtime(lint) -> None:
+    # `done` and `cnt` change under a runtime test in a loop: runtime values, so the last
+    # `if` is not a constexpr flag OR-ed with a runtime test (no ASC004) and the counter's
+    # `.to` is not a constexpr's (no ASC002)
+    flow = flow_of(DONE)
+    test = flow.branches[-1].node.test
+    done_read = test.left.expression
+    assert isinstance(done_read, cst.Name) and done_read.value == "done"
+    assert flow.flags(done_read) == CONST | BOXED | PHI
+    assert not flow.is_constexpr(done_read)
+    (cnt_read,) = [e for e in reads(flow, "cnt") if e.index > flow.branches[-1].point.index]
+    assert flow.flags(cnt_read.node) & PHI
+    assert findings(lint, DONE) == []
+
+
+def test_a_literal_changed_only_under_a_constexpr_test_stays_constexpr() -> None:
+    flow = flow_of(
+        """
+@triton.jit
+def k(x, MODE: tl.constexpr):
+    scale = 1
+    if MODE == 2:
+        scale = 2
+    y = scale
+"""
+    )
+    (use,) = reads(flow, "scale")
+    assert flow.is_constexpr(use.node)
+    assert not flow.is_python_constexpr(use.node)  # assigned: a tensor to the front end
+    assert sorted(assumed for _, assumed, _ in flow._reach(use)) == [
+        frozenset({("MODE==2", False)}),
+        frozenset({("MODE==2", True)}),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("loop", "carried_is_runtime"),
+    [("range(N)", True), ("tl.range(0, N)", True), ("tl.static_range(4)", False)],
+)
+def test_definitions_carried_round_a_loop_reach_its_header(loop: str, carried_is_runtime: bool) -> None:
+    flow = flow_of(
+        f"""
+@triton.jit
+def k(x, N):
+    acc = 0
+    for i in {loop}:
+        y = acc
+        acc = 1
+"""
+    )
+    (use,) = reads(flow, "acc")
+    assert [d.index for d, _, _ in flow._reach(use)] == [d.index for d in flow.defs["acc"]]
+    assert bool(flow.flags(use.node) & PHI) is carried_is_runtime
+
+
+def test_assigned_names_are_tensors_to_the_front_end(lint) -> None:
+    # measured on triton-ascend 3.2: `c = BT * 2; c.to(...)` compiles, `(BT * 2).to(...)` does not
+    assert findings(
+        lint,
+        """
+@triton.jit
+def k(x, BT: tl.constexpr):
+    c = BT * 2
+    a = c.to(tl.int64)
+    b = (BT * 2).to(tl.int64)
+    NB: tl.constexpr = BT * 2
+    d = NB.to(tl.int64)
+""",
+    ) == [(5, "ASC002"), (7, "ASC002")]
+
+
+def test_int64_operands_and_constant_factors_do_not_wrap(lint) -> None:
+    assert findings(
+        lint,
+        """
+@triton.jit(do_not_specialize=["T"])
+def k(x, T, MULTI: tl.constexpr):
+    i_b = tl.program_id(0).to(tl.int64)
+    if MULTI:
+        i_n = tl.program_id(1)
+    else:
+        i_n = 0
+    a = (i_b * T).to(tl.int64)
+    b = (i_n * T).to(tl.int64)
+    c = (tl.program_id(1) * T).to(tl.int64)
+""",
+    ) == [(9, "ASC002"), (10, "ASC002")]  # `i_n * T` wraps when MULTI, is 0 otherwise
+
+
+def test_flags_of_a_synthetic_name_fall_back_to_every_definition() -> None:
+    flow = flow_of(VARLEN)
+    assert flow.flags(cst.Name("bos")) == LOADED | PID | SCALAR | BOXED
