@@ -33,7 +33,7 @@ from typing import Any, TypeAlias
 
 import libcst as cst
 
-from .imports import ImportMap, int_literal
+from .imports import ImportMap, int_literal, str_literal
 from .nodes import child_nodes
 
 # Value flags: a bit set describing where a value can come from.
@@ -49,6 +49,8 @@ PHI = 256  # chosen at run time between definitions (a runtime `if`, a loop): an
 BOXED = 512  # assigned in the kernel body: a tensor to the front end, even when its value folds
 FLOAT = 1024  # a float scalar parameter (the host passes floats): Triton never specialises it
 WIDE = 2048  # cast to int64 (`.to(tl.int64)`, `tl.cast(x, tl.int64)`): arithmetic on it is int64
+NARROW = 4096  # cast to int32 or narrower (`.to(tl.int32)`): int32 unless an int64 operand joins it
+WIDTHS = WIDE | NARROW  # integer width facts; a comparison (a bool) has none
 RUNTIME_ALWAYS = PID | LOOP | LOADED | TENSOR | SCALAR | ARG | PHI | FLOAT
 FOLDABLE = CONST | SPEC
 
@@ -59,6 +61,7 @@ Variant: TypeAlias = tuple[int, Assumptions]
 NOTHING: Assumptions = frozenset()
 CONSTANT: list[Variant] = [(CONST, NOTHING)]
 
+_NARROW_INTS = frozenset({"int32", "int16", "int8", "uint32", "uint16", "uint8"})
 _METADATA_ATTRS = frozenset({"dtype", "shape", "type", "ndim", "numel"})
 _LEAVES = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis)
 _CONSTANT_LEAVES = frozenset({*_LEAVES, cst.FormattedString, cst.ConcatenatedString})
@@ -263,8 +266,10 @@ class Flow:
             return self._call_variants(node, part)
         if type(node) is cst.Lambda:
             return [(TENSOR, NOTHING)]
-        if type(node) is cst.Comparison and isinstance(node.comparisons[0].operator, (cst.Is, cst.IsNot)):
-            return CONSTANT  # Triton evaluates `is` / `is not` while compiling (`p is None`)
+        if type(node) is cst.Comparison:
+            if isinstance(node.comparisons[0].operator, (cst.Is, cst.IsNot)):
+                return CONSTANT  # Triton evaluates `is` / `is not` while compiling (`p is None`)
+            return [(flags & ~WIDTHS, assumed) for flags, assumed in _combine([part(sub) for sub in _value_parts(node)])]
         return _combine([part(sub) for sub in _value_parts(node)])
 
     def _call_variants(self, node: cst.Call, part: Callable[[cst.BaseExpression], list[Variant]]) -> list[Variant]:
@@ -287,11 +292,12 @@ class Flow:
         return args if node.args else CONSTANT
 
     def _cast(self, variants: list[Variant], dtype: cst.BaseExpression | None) -> list[Variant]:
-        """A value cast to `dtype`: wide when that is int64, not when another type."""
+        """A value cast to `dtype`: wide when that is int64, narrow when a smaller int, neither
+        when another type."""
         if dtype is None:
             return variants
-        wide = WIDE if self.is_int64(dtype) else 0
-        return [((flags & ~WIDE) | wide, assumed) for flags, assumed in variants]
+        width = WIDE if self.is_int64(dtype) else NARROW if self.is_narrow_int(dtype) else 0
+        return [((flags & ~WIDTHS) | width, assumed) for flags, assumed in variants]
 
     def is_int64(self, dtype: cst.BaseExpression) -> bool:
         """`tl.int64` (any alias) or `"int64"`."""
@@ -299,6 +305,12 @@ class Flow:
         if full is not None:
             return full.endswith(".int64")
         return isinstance(dtype, cst.SimpleString) and dtype.value.strip("\"'") == "int64"
+
+    def is_narrow_int(self, dtype: cst.BaseExpression) -> bool:
+        """`tl.int32` or a smaller integer type (any alias), or its name as a string."""
+        full = self.imports.resolve(dtype)
+        name = full.rsplit(".", 1)[-1] if full is not None else (str_literal(dtype) or "")
+        return name in _NARROW_INTS
 
     def _is_pure_call(self, node: cst.Call) -> bool:
         """Scalar helpers whose result is only as runtime as their arguments (cdiv, min...)."""
@@ -611,6 +623,14 @@ def pointer_arg(call: cst.Call) -> cst.BaseExpression | None:
         if arg.keyword is None or arg.keyword.value in ("pointer", "base"):
             return arg.value
     return None
+
+
+def call_argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:
+    """The argument at `position` (counting positional arguments) or written `keyword=`."""
+    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    if position < len(positional):
+        return positional[position]
+    return next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == keyword), None)
 
 
 def _consistent(a: Assumptions, b: Assumptions) -> bool:

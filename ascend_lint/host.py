@@ -1,6 +1,7 @@
-"""What the module's host code says about its kernels: launch sites, the argument each launch
-passes for a kernel parameter, dicts splatted into launches, and where a passed value comes
-from (a literal, a default, a caller's argument).
+"""What the module's host code says about its kernels: launch sites (with their grids and the
+host loops around them), the argument each launch passes for a kernel parameter, dicts
+splatted into launches, where a passed value comes from (a literal, a default, a caller's
+argument), and which device core count a value holds.
 
 Built once per module, on first use, in one walk of the code outside kernel bodies that reads
 node fields directly (no `CSTNode.children` rebuilds). Rules ask it; none re-derives it.
@@ -15,20 +16,53 @@ from functools import cached_property
 import libcst as cst
 
 from .imports import dotted_name, str_literal
-from .kernels import Kernel
+from .kernels import Kernel, subscript_key
 from .nodes import child_nodes
 
 Scope = cst.FunctionDef | None
 _LEAVES = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Imaginary, cst.Ellipsis)
 _MAX_HOPS = 4  # names, parameters and helpers followed from a launch argument to its origin
+# The core counts triton-ascend's `driver.active.utils.get_device_properties(device)` reports.
+CORE_COUNT_KEYS = ("num_aicore", "num_vectorcore")
 
 
 @dataclass(frozen=True)
 class Launch:
-    """`kernel[grid](...)` in host code, and the function it is written in."""
+    """`kernel[grid](...)` in host code, the function it is written in and the `for` loops of
+    that function around it, outermost first."""
 
     call: cst.Call
     scope: Scope
+    loops: tuple[cst.For, ...] = ()
+
+    @property
+    def grid_node(self) -> cst.BaseExpression:
+        """What is written between the brackets: `grid` in `kernel[grid](...)`."""
+        subscript = self.call.func
+        assert isinstance(subscript, cst.Subscript)
+        elements = [element.slice for element in subscript.slice]
+        if len(elements) == 1 and isinstance(elements[0], cst.Index):
+            return elements[0].value
+        return subscript  # `kernel[a, b](...)`: the axes are the subscript's elements
+
+
+@dataclass(frozen=True)
+class Grid:
+    """The axes of a launch grid, where their names resolve, and the parameter of a grid
+    lambda / function that holds the launch's constexprs (`META` in `META["BLOCK"]`)."""
+
+    axes: tuple[cst.BaseExpression, ...]
+    scope: Scope
+    written: cst.CSTNode  # the tuple as written
+    meta: str | None = None
+
+
+@dataclass(frozen=True)
+class CoreCount:
+    """A device core count a host value holds: which one, and where it is read."""
+
+    kind: str  # "num_aicore" or "num_vectorcore"
+    node: cst.CSTNode
 
 
 @dataclass(frozen=True)
@@ -63,35 +97,39 @@ class HostIndex:
         self.functions: dict[str, list[cst.FunctionDef]] = {}
         self.calls_of: dict[str, list[tuple[cst.Call, Scope]]] = {}  # plain `f(...)` calls by name
         self.launches: dict[str, list[Launch]] = {}  # by the launched name's last part
+        self.enclosing: dict[cst.FunctionDef, Scope] = {}  # a nested function -> the one holding it
         self._walk(module, {kernel.node for kernel in kernels})
 
     def _walk(self, module: cst.Module, kernel_defs: set[cst.FunctionDef]) -> None:
-        stack: list[tuple[cst.CSTNode, Scope]] = [(module, None)]
+        stack: list[tuple[cst.CSTNode, Scope, tuple[cst.For, ...]]] = [(module, None, ())]
         while stack:
-            node, scope = stack.pop()
+            node, scope, loops = stack.pop()
             if type(node) in _LEAVES:
                 continue
             if type(node) is cst.FunctionDef:
                 if node in kernel_defs:  # launches and configs live in decorators, never in the body
-                    stack.extend((decorator, scope) for decorator in node.decorators)
+                    stack.extend((decorator, scope, loops) for decorator in node.decorators)
                     continue
                 self.functions.setdefault(node.name.value, []).append(node)
                 self.returns.setdefault(node.name.value, [])
-                scope = node
+                self.enclosing[node] = scope
+                scope, loops = node, ()
             elif type(node) is cst.Return and scope is not None and node.value is not None:
                 self.returns[scope.name.value].append((node.value, scope))
             elif type(node) is cst.Call:
-                self._call(node, scope)
+                self._call(node, scope, loops)
             elif type(node) is cst.Assign:
                 for target in node.targets:
                     self._bind(node, target.target, node.value, scope)
             elif type(node) is cst.AnnAssign and node.value is not None:
                 self._bind(node, node.target, node.value, scope)
+            elif type(node) is cst.For:
+                loops = (*loops, node)
             children = list(child_nodes(node))
             children.reverse()
-            stack.extend((child, scope) for child in children)
+            stack.extend((child, scope, loops) for child in children)
 
-    def _call(self, node: cst.Call, scope: Scope) -> None:
+    def _call(self, node: cst.Call, scope: Scope, loops: tuple[cst.For, ...]) -> None:
         self.calls.append((node, scope))
         func = node.func
         if isinstance(func, cst.Name):
@@ -99,13 +137,19 @@ class HostIndex:
         elif isinstance(func, cst.Subscript):
             launched = dotted_name(func.value)
             if launched:
-                self.launches.setdefault(launched.rsplit(".", 1)[-1], []).append(Launch(node, scope))
+                self.launches.setdefault(launched.rsplit(".", 1)[-1], []).append(Launch(node, scope, loops))
 
     def _bind(
         self, statement: cst.Assign | cst.AnnAssign, target: cst.BaseExpression, value: cst.BaseExpression, scope: Scope
     ) -> None:
         if isinstance(target, cst.Name):
             self.bindings.setdefault((target.value, scope), []).append(value)
+        elif isinstance(target, (cst.Tuple, cst.List)) and not any(
+            isinstance(e, cst.StarredElement) for e in target.elements
+        ):
+            for element, part in zip(target.elements, _unpacked(value, len(target.elements)), strict=True):
+                if part is not None:
+                    self._bind(statement, element.value, part, scope)
         elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and len(target.slice) == 1:
             index = target.slice[0].slice
             key = str_literal(index.value) if isinstance(index, cst.Index) else None
@@ -119,8 +163,14 @@ class HostIndex:
 
     # ---- names and helpers ------------------------------------------------------------
     def values_of(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
-        """Values assigned to `name` in `scope`, or at module level when the scope has none."""
-        return self.bindings.get((name, scope)) or self.bindings.get((name, None), [])
+        """Values assigned to `name` in `scope`, else in the functions around it (a closure),
+        else at module level."""
+        while scope is not None:
+            found = self.bindings.get((name, scope))
+            if found:
+                return found
+            scope = self.enclosing.get(scope)
+        return self.bindings.get((name, None), [])
 
     def items_of(self, name: str, scope: Scope) -> list[ItemStore]:
         return self.item_stores.get((name, scope)) or self.item_stores.get((name, None), [])
@@ -214,6 +264,71 @@ class HostIndex:
                 for origin, how in self.origins(passed, caller, hops + 1):
                     yield origin, how or f"`{scope.name.value}` is called with `{name}={_code(passed)}`"
 
+    # ---- grids and device core counts --------------------------------------------------
+    def grids(self, launch: Launch) -> list[Grid]:
+        """The grids a launch may use: `kernel[(a, b)]`, `kernel[a, b]`, a name bound to a
+        tuple, `lambda META: (...)`, or a function of the module returning a tuple."""
+        written = launch.grid_node
+        if isinstance(written, cst.Subscript):
+            axes = tuple(e.slice.value for e in written.slice if isinstance(e.slice, cst.Index))
+            return [Grid(axes, launch.scope, written)]
+        return list(self._grids(written, launch.scope, None, 0))
+
+    def _grids(self, value: cst.BaseExpression, scope: Scope, meta: str | None, hops: int) -> Iterator[Grid]:
+        if hops > _MAX_HOPS:
+            return
+        if isinstance(value, (cst.Tuple, cst.List)):
+            yield Grid(tuple(e.value for e in value.elements), scope, value, meta)
+        elif isinstance(value, cst.Lambda):
+            yield from self._grids(value.body, scope, _first_param(value.params), hops + 1)
+        elif isinstance(value, cst.IfExp):
+            for arm in (value.body, value.orelse):
+                yield from self._grids(arm, scope, meta, hops + 1)
+        elif isinstance(value, cst.Name):
+            for bound in self.values_of(value.value, scope):
+                yield from self._grids(bound, scope, meta, hops + 1)
+            for function in self.functions.get(value.value, ()):
+                for returned, _ in self.returns.get(value.value, ()):
+                    yield from self._grids(returned, function, _first_param(function.params), hops + 1)
+
+    def core_count(self, value: cst.BaseExpression, scope: Scope, hops: int = 0) -> CoreCount | None:
+        """The device core count a host value holds: `get_device_properties(...)["num_aicore"]`
+        (or `.get("num_aicore")`), followed through names, parameters, `min`/`max`/`int` and
+        functions of the module returning one; fla's `get_multiprocessor_count(...)` is the
+        vector core count on an NPU (the AI cores with `use_aicore=True`)."""
+        if hops > _MAX_HOPS:
+            return None
+        for origin, _ in self.origins(value, scope):
+            found = self._core_count_at(origin, scope, hops)
+            if found is not None:
+                return found
+        return None
+
+    def _core_count_at(self, node: cst.BaseExpression, scope: Scope, hops: int) -> CoreCount | None:
+        key = subscript_key(node)
+        if key in CORE_COUNT_KEYS:
+            return CoreCount(key, node)
+        if not isinstance(node, cst.Call):
+            return None
+        callee = (dotted_name(node.func) or "").rsplit(".", 1)[-1]
+        if callee == "get" and node.args and str_literal(node.args[0].value) in CORE_COUNT_KEYS:
+            return CoreCount(str_literal(node.args[0].value) or "", node)
+        if callee == "get_multiprocessor_count":
+            use_aicore = next((a.value for a in node.args if a.keyword and a.keyword.value == "use_aicore"), None)
+            aicore = isinstance(use_aicore, cst.Name) and use_aicore.value == "True"
+            return CoreCount("num_aicore" if aicore else "num_vectorcore", node)
+        if callee in ("min", "max", "int"):
+            for arg in node.args:
+                found = self.core_count(arg.value, scope, hops + 1)
+                if found is not None:
+                    return found
+        elif isinstance(node.func, cst.Name):
+            for returned, function in self.returns.get(callee, ()):
+                found = self.core_count(returned, function, hops + 1)
+                if found is not None:
+                    return found
+        return None
+
     # ---- evidence per kernel parameter ------------------------------------------------
     def none_passed(self, kernel: Kernel, param: str) -> Evidence | None:
         """A launch in the module that may pass None for the parameter."""
@@ -276,6 +391,23 @@ class HostIndex:
                     previous = found.get(name, (launch.scope, frozenset()))[1]
                     found[name] = (launch.scope, previous | splatted)
         return found
+
+
+def _first_param(params: cst.Parameters) -> str | None:
+    positional = [*params.posonly_params, *params.params]
+    return positional[0].name.value if positional else None
+
+
+def _unpacked(value: cst.BaseExpression, count: int) -> list[cst.BaseExpression | None]:
+    """What each of `count` names gets from `a, b = value`: the tuple's elements, or
+    `value[i]` for another value (`B, T, H = q.shape` binds `T` to `q.shape[1]`); nothing
+    when a starred element makes the positions unknown."""
+    if isinstance(value, (cst.Tuple, cst.List)):
+        elements = value.elements
+        if len(elements) == count and not any(isinstance(e, cst.StarredElement) for e in elements):
+            return [e.value for e in elements]
+        return [None] * count
+    return [cst.Subscript(value, [cst.SubscriptElement(cst.Index(cst.Integer(str(i))))]) for i in range(count)]
 
 
 def all_params(function: cst.FunctionDef) -> list[cst.Param]:

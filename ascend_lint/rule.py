@@ -113,6 +113,9 @@ class Evidence(str, Enum):
     # compile: compiled with the optional pointers None and their flags False; facts:
     # optional_pointers, flags
     NONE_POINTER_COMPILE = "none-pointer-compile"
+    # compile: the compiler's error for the finding's construct; facts: error (the key phrase of
+    # the message the compiler gives)
+    COMPILE_ERROR = "compile-error"
     # compile: planned UB of the original vs each arm of the `if` alone; facts: dma_arms (kind
     # of the then arm, kind of the else arm: "block_ptr" or "masked")
     DMA_ARMS_UB = "dma-arms-ub"

@@ -112,6 +112,16 @@ def test_to_on_constexpr_fails_to_compile(asc002):
     assert "AttributeError" in finding["evidence"] and "has no attribute 'to'" in finding["evidence"]
 
 
+def test_int64_block_pointer_offset_fails_to_compile():
+    exit_code, report = confirm("asc007_block_ptr_offsets.py", "workload_asc007.py")
+    path = KERNELS / "asc007_block_ptr_offsets.py"
+    (finding,) = report["findings"]  # the fixed kernel is not flagged
+    assert finding["location"]["row"] == row_of(path, "(bos + i_t * BT, 0)")
+    assert finding["verdict"] == "CONFIRMED", finding["evidence"]
+    assert "Block pointers only support 32 bit" in finding["evidence"]
+    assert exit_code == 1
+
+
 def test_specialisable_int_refuted_when_the_workload_never_passes_1(asc002):
     _, report = asc002
     row = row_of(KERNELS / "asc002_index_casts.py", "def batch_offset_kernel") + 2

@@ -9,7 +9,7 @@ import pytest
 from conftest import snippet_source
 from test_flow import flow_of, reads
 
-from ascend_lint.flow import BOXED, CONST, LOADED, PHI, PID, SCALAR
+from ascend_lint.flow import BOXED, CONST, LOADED, NARROW, PHI, PID, SCALAR
 
 
 def findings(lint, code: str) -> list[tuple[int, str]]:
@@ -45,7 +45,7 @@ def test_a_name_has_one_variant_per_constexpr_outcome() -> None:
     variants = sorted(flow.variants(after.node), key=lambda v: sorted(v[1]))
     assert variants == [
         (PID | SCALAR | BOXED, frozenset({("IS_VARLEN", False)})),
-        (LOADED | BOXED, frozenset({("IS_VARLEN", True)})),
+        (LOADED | NARROW | BOXED, frozenset({("IS_VARLEN", True)})),  # loaded `.to(tl.int32)`
     ]
     in_else = reads(flow, "T")[0]
     assert flow.variants(in_else.node) == [(SCALAR, frozenset({("IS_VARLEN", False)}))]
@@ -159,4 +159,4 @@ def k(x, T, MULTI: tl.constexpr):
 
 def test_flags_of_a_synthetic_name_fall_back_to_every_definition() -> None:
     flow = flow_of(VARLEN)
-    assert flow.flags(cst.Name("bos")) == LOADED | PID | SCALAR | BOXED
+    assert flow.flags(cst.Name("bos")) == LOADED | NARROW | PID | SCALAR | BOXED

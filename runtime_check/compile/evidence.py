@@ -139,6 +139,17 @@ def index_cast_ir(compiler: FindingCompiler, launch: Launch) -> Judgement:
     return Verdict.REFUTED, f"the kernel compiles on this specialisation: {detail}{hint}"
 
 
+def compile_error(compiler: FindingCompiler, launch: Launch) -> Judgement:
+    """The compiler rejects the kernel with the message the rule predicts (`error` fact)."""
+    phrase = str(compiler.job.finding.facts.get("error", ""))
+    error = compiler.compile(variants.original(compiler.source), launch).error
+    if error is None:
+        return Verdict.REFUTED, "the kernel compiles on this specialisation"
+    if phrase and phrase in error.message:
+        return Verdict.CONFIRMED, f"compiling the captured specialisation fails: {error}"
+    return Verdict.INCONCLUSIVE, f"the kernel does not compile for another reason: {error}"
+
+
 def _fixed_row(finding: Finding) -> int:
     edits = finding.fix.edits if finding.fix else ()
     return edits[0].start.row if edits else finding.location.row
@@ -241,6 +252,7 @@ def _arm_placement(compiled: Compiled, arms: list[variants.Arm]) -> str:
 JUDGES: dict[Evidence, Judge] = {
     Evidence.LAUNCH_OPTION_IR: Judge(launch_option_ir, select=_passing_the_flagged_value),
     Evidence.INDEX_CAST_IR: Judge(index_cast_ir),
+    Evidence.COMPILE_ERROR: Judge(compile_error),
     Evidence.NONE_POINTER_COMPILE: Judge(none_pointer_compile, select=_passing_none),
     Evidence.DMA_ARMS_UB: Judge(dma_arms_ub),
 }

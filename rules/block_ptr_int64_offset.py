@@ -1,0 +1,128 @@
+"""
+## What it does
+Flags an int64 value passed as an offset of `tl.make_block_ptr` (its `offsets` or
+`block_shape`) or of `tl.advance`: the result of `.to(tl.int64)` / `tl.cast(x, tl.int64)`, a
+`cu_seqlens` value loaded `.to(tl.int64)` (`bos`, `t0`), or arithmetic with such an operand
+(`t0 + i_t * BT`). Values whose width is unknown (a plain `tl.load`, a device-function
+argument) are not flagged. Facts are per specialisation: an int64 `bos` in the `IS_VARLEN` arm
+does not make the `bos` of the other arm int64.
+
+## Why is this bad?
+Block pointers take 32-bit offsets. The kernel fails to compile, in every specialisation that
+reaches the call; measured with triton-ascend 3.2:
+``AssertionError: Block pointers only support 32 bit `offsets/block_shape`, add a
+`.to(tl.int32)` or use regular indexing for 64 bit support`` (`ascend-lint confirm --backend
+compile` reproduces it on the finding's own kernel). Casting the offset back to int32
+compiles but wraps for the large packed offsets the int64 was there for.
+
+## Example
+```python
+bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+p_x = tl.make_block_ptr(x, (T_total, D), (D, 1), (bos + i_t * BT, 0), (BT, BD), (1, 0))
+```
+
+## Use instead
+```python
+bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+p_x = tl.make_block_ptr(x + bos * D, (T, D), (D, 1), (i_t * BT, 0), (BT, BD), (1, 0))
+```
+The int64 part goes into the base pointer (pointer arithmetic is 64-bit); the block row offset
+stays the int32 index within the sequence, and the shape the sequence's length.
+
+## Fix safety
+No automatic fix: moving the int64 part into the base pointer also changes the block's
+shape (the rows it may touch), which the rule cannot decide.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from ascend_lint.flow import WIDE, call_argument
+from ascend_lint.rule import Confirm, Evidence, Kernel, ModuleContext, Report, Rule
+
+MESSAGE = (
+    "int64 block-pointer offset: `{offset}` is int64 and `{call}` takes int32 offsets (compile error); "
+    "pass the int32 index (`i_t * BT`) and add the int64 part to the base pointer"
+)
+# (function, argument position, keyword) of the offsets that must be int32
+_INT32_ARGUMENTS = (("make_block_ptr", 3, "offsets"), ("make_block_ptr", 4, "block_shape"), ("advance", 1, "offsets"))
+
+
+class BlockPtrInt64Offset(Rule):
+    CODE = "ASC007"
+    NAME = "block-ptr-int64-offset"
+    SUMMARY = "An int64 value as a `tl.make_block_ptr` / `tl.advance` offset (block pointers take int32)"
+    REQUIRES_TEXT = ("make_block_ptr", "advance")
+    CONFIRM = Confirm({"compile": Evidence.COMPILE_ERROR}, "the compiler rejects int64 block-pointer offsets")
+
+    VALID = (
+        """
+@triton.jit
+def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr, BD: tl.constexpr, IS_VARLEN: tl.constexpr):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    if IS_VARLEN:
+        bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+        eos = tl.load(cu_seqlens + i_n + 1).to(tl.int64)
+        T = (eos - bos).to(tl.int32)
+    else:
+        bos = i_n * T
+    p_x = tl.make_block_ptr(x + bos * D, (T, D), (D, 1), (i_t * BT, 0), (BT, BD), (1, 0))
+    p_y = tl.make_block_ptr(x, (T, D), (D, 1), ((bos + i_t * BT).to(tl.int32), 0), (BT, BD), (1, 0))
+    p_x = tl.advance(p_x, (BT, 0))
+    t0 = tl.load(cu_seqlens + i_n)
+    p_z = tl.make_block_ptr(x, (T, D), (D, 1), (t0, 0), (BT, BD), (1, 0))
+""",
+        """
+@triton.jit
+def k(x, T, D: tl.constexpr, BT: tl.constexpr, BD: tl.constexpr, IS_VARLEN: tl.constexpr):
+    i_t = tl.program_id(0)
+    if IS_VARLEN:
+        row = i_t * BT
+    else:
+        row = tl.cast(i_t, tl.int64) * BT
+        row = 0
+    p_x = tl.make_block_ptr(x, (T, D), (D, 1), (row, 0), (BT, BD), (1, 0))
+""",
+    )
+    INVALID = (
+        """
+@triton.jit
+def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr, BD: tl.constexpr):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+    p_x = tl.make_block_ptr(x, (T, D), (D, 1), (bos + i_t * BT, 0), (BT, BD), (1, 0))  # expect
+    t0 = i_t.to(tl.int64) * BT
+    p_y = tl.make_block_ptr(base=x, shape=(T, D), strides=(D, 1), offsets=(t0, 0), block_shape=(BT, BD), order=(1, 0))  # expect
+    p_y = tl.advance(p_y, (tl.cast(BT, tl.int64), 0))  # expect
+""",
+        """
+@triton.jit
+def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr, BD: tl.constexpr, IS_VARLEN: tl.constexpr):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    if IS_VARLEN:
+        bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+    else:
+        bos = i_n * T
+    p_x = tl.make_block_ptr(x, (T, D), (D, 1), (bos + i_t * BT, 0), (BT, BD), (1, 0))  # expect
+""",
+    )
+
+    def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
+        flow = kernel.flow
+        for function, position, keyword in _INT32_ARGUMENTS:
+            for event in flow.calls_to(function):
+                written = call_argument(event.call, position, keyword)
+                if written is None:
+                    continue
+                parts = [e.value for e in written.elements] if isinstance(written, (cst.Tuple, cst.List)) else [written]
+                for part in parts:
+                    if flow.flags(part) & WIDE:
+                        offset = context.module.code_for_node(part)
+                        yield Report(
+                            part,
+                            MESSAGE.format(offset=offset, call=f"tl.{function}"),
+                            facts={"offset": offset, "error": "Block pointers only support 32 bit"},
+                        )
