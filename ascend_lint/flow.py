@@ -269,7 +269,9 @@ class Flow:
         if type(node) is cst.Comparison:
             if isinstance(node.comparisons[0].operator, (cst.Is, cst.IsNot)):
                 return CONSTANT  # Triton evaluates `is` / `is not` while compiling (`p is None`)
-            return [(flags & ~WIDTHS, assumed) for flags, assumed in _combine([part(sub) for sub in _value_parts(node)])]
+            return [
+                (flags & ~WIDTHS, assumed) for flags, assumed in _combine([part(sub) for sub in _value_parts(node)])
+            ]
         return _combine([part(sub) for sub in _value_parts(node)])
 
     def _call_variants(self, node: cst.Call, part: Callable[[cst.BaseExpression], list[Variant]]) -> list[Variant]:

@@ -116,6 +116,9 @@ class Evidence(str, Enum):
     # compile: the compiler's error for the finding's construct; facts: error (the key phrase of
     # the message the compiler gives)
     COMPILE_ERROR = "compile-error"
+    # compile: the i32 multiplies of a pointer offset in the TTIR, and the fixed variant's i64
+    # ones; facts: none needed (the finding's line)
+    POINTER_OFFSET_IR = "pointer-offset-ir"
     # compile: planned UB of the original vs each arm of the `if` alone; facts: dma_arms (kind
     # of the then arm, kind of the else arm: "block_ptr" or "masked")
     DMA_ARMS_UB = "dma-arms-ub"

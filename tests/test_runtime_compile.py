@@ -122,6 +122,27 @@ def test_int64_block_pointer_offset_fails_to_compile():
     assert exit_code == 1
 
 
+def test_int32_sequence_offset_is_multiplied_in_i32():
+    exit_code, report = confirm("asc008_int32_offsets.py", "workload_asc008.py")
+    path = KERNELS / "asc008_int32_offsets.py"
+    findings = report["findings"]  # the store and the load of the int32 kernel, not the int64 one
+    assert {f["location"]["row"] for f in findings} == {row_of(path, "((bos + i_t) * H + i_h) * D")}
+    for finding in findings:
+        assert finding["verdict"] == "CONFIRMED", finding["evidence"]
+        evidence = finding["evidence"]
+        assert "arith.muli" in evidence.split("fixed variant")[0] and ": i32" in evidence.split("fixed variant")[0]
+        assert "the fixed variant multiplies in i64" in evidence and ": i64" in evidence
+    assert exit_code == 1
+
+
+def test_int64_sequence_offset_is_refuted():
+    outcome = _replay_as_a_looser_rule_would(
+        "ASC008", "asc008_int32_offsets.py", "workload_asc008.py", "(i_h + (bos + i_t) * H) * D"
+    )
+    assert outcome.verdict is Verdict.REFUTED, outcome.evidence
+    assert "no i32 multiply" in outcome.evidence
+
+
 def test_specialisable_int_refuted_when_the_workload_never_passes_1(asc002):
     _, report = asc002
     row = row_of(KERNELS / "asc002_index_casts.py", "def batch_offset_kernel") + 2

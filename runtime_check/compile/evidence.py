@@ -19,7 +19,7 @@ from .. import variants
 from ..capture.launches import Launch
 from ..verdicts import Verdict
 from .compiler import Compiled
-from .ir import extension_of_i32_multiply, i64_multiplies
+from .ir import extension_of_i32_multiply, multiplies
 from .memory import kib, kib_range
 
 if TYPE_CHECKING:
@@ -113,18 +113,11 @@ def index_cast_ir(compiler: FindingCompiler, launch: Launch) -> Judgement:
         return Verdict.INCONCLUSIVE, f"the kernel does not compile for another reason: {error}"
     chain = extension_of_i32_multiply(original.ir.get("ttir", ""), original.file, row)
     if chain:
-
-        def multiplies_in_i64(fixed: Compiled) -> str:
-            wide = i64_multiplies(fixed.ir.get("ttir", ""), fixed.file, _fixed_row(finding))
-            if wide:
-                return "the fixed variant multiplies in i64:\n    " + "\n    ".join(wide)
-            return "the fixed variant compiles (no i64 multiply on that line)"
-
         return Verdict.CONFIRMED, (
             f"the TTIR multiplies in i32, then extends to i64 (line {row}):\n    "
             + "\n    ".join(chain)
             + "\n"
-            + _fixed_note(compiler, launch, multiplies_in_i64)
+            + _fixed_note(compiler, launch, _multiplies_in_i64(finding))
         )
     if finding.facts.get("cause") == "multiply":
         return Verdict.REFUTED, f"no i32 multiply feeds an extension to i64 on line {row} of the TTIR"
@@ -137,6 +130,36 @@ def index_cast_ir(compiler: FindingCompiler, launch: Launch) -> Judgement:
         else ""
     )
     return Verdict.REFUTED, f"the kernel compiles on this specialisation: {detail}{hint}"
+
+
+def _multiplies_in_i64(finding: Finding) -> Callable[[Compiled], str]:
+    """What the fixed variant multiplies in i64 on the finding's (fixed) line."""
+
+    def check(fixed: Compiled) -> str:
+        wide = multiplies(fixed.ir.get("ttir", ""), fixed.file, _fixed_row(finding), "i64")
+        if wide:
+            return "the fixed variant multiplies in i64:\n    " + "\n    ".join(wide)
+        return "the fixed variant compiles (no i64 multiply on that line)"
+
+    return check
+
+
+def pointer_offset_ir(compiler: FindingCompiler, launch: Launch) -> Judgement:
+    """The pointer offset on the finding's line is multiplied in i32 (it wraps silently)."""
+    finding = compiler.job.finding
+    row = finding.location.row
+    original = compiler.compile(variants.original(compiler.source), launch)
+    if original.error is not None:
+        return Verdict.INCONCLUSIVE, f"the kernel does not compile: {original.error}"
+    narrow = multiplies(original.ir.get("ttir", ""), original.file, row, "i32")
+    if not narrow:
+        return Verdict.REFUTED, f"no i32 multiply on line {row} of the TTIR"
+    return Verdict.CONFIRMED, (
+        f"the TTIR multiplies the offset in i32 before adding it to the pointer (line {row}):\n    "
+        + "\n    ".join(narrow)
+        + "\n"
+        + _fixed_note(compiler, launch, _multiplies_in_i64(finding))
+    )
 
 
 def compile_error(compiler: FindingCompiler, launch: Launch) -> Judgement:
@@ -253,6 +276,7 @@ JUDGES: dict[Evidence, Judge] = {
     Evidence.LAUNCH_OPTION_IR: Judge(launch_option_ir, select=_passing_the_flagged_value),
     Evidence.INDEX_CAST_IR: Judge(index_cast_ir),
     Evidence.COMPILE_ERROR: Judge(compile_error),
+    Evidence.POINTER_OFFSET_IR: Judge(pointer_offset_ir),
     Evidence.NONE_POINTER_COMPILE: Judge(none_pointer_compile, select=_passing_none),
     Evidence.DMA_ARMS_UB: Judge(dma_arms_ub),
 }

@@ -87,10 +87,10 @@ def extension_of_i32_multiply(ttir: str, file: str, row: int) -> list[str]:
     return []
 
 
-def i64_multiplies(ttir: str, file: str, row: int) -> list[str]:
-    """The IR lines of ``arith.muli`` in i64 on ``row``."""
+def multiplies(ttir: str, file: str, row: int, width: str) -> list[str]:
+    """The IR lines of scalar ``arith.muli`` of ``width`` (``"i32"``, ``"i64"``) on ``row``."""
     return [
         _line_of(op)
         for op in parse_ops(ttir).values()
-        if op.name == "arith.muli" and re.search(r"\bi64\b", op.type) and (file, row) in op.places
+        if op.name == "arith.muli" and re.search(rf"\b{width}\b", op.type) and (file, row) in op.places
     ]

@@ -1,0 +1,307 @@
+"""
+## What it does
+Flags pointer arithmetic that multiplies a sequence offset loaded as int32 by a stride:
+`bos = tl.load(cu_seqlens + i_n).to(tl.int32)` and then `q + (bos * HV + i_hv) * V`, with no
+int64 operand joining before the multiply. A *sequence offset* is a value loaded from a
+pointer parameter holding packed-sequence boundaries (its name contains `seqlens` or ends in
+`offsets`: `cu_seqlens`, `seq_offsets`, `chunk_offsets`) and cast `.to(tl.int32)` (or
+narrower), or a name set to it plus or minus other int32 terms (`t0 = bos + i_t * BT`).
+
+Not flagged: lengths (`T = (eos - bos).to(tl.int32)`) and every use outside pointer
+arithmetic (masks, loop bounds, block-pointer shapes and offsets, which must stay int32); a
+multiply with an int64 operand (`tl.cast(bos, tl.int64) * HV`); a product cast to int64
+before the large stride (`(bos * HV + i_hv).to(tl.int64) * V`); offsets loaded without a cast
+(their width is the host tensor's, usually int64).
+
+## Why is this bad?
+The product is computed in int32 and wraps silently before it is added to the pointer, so the
+kernel reads and writes the wrong rows once the packed batch is long enough: with `HV = 32`,
+`V = 4096`, `(bos * HV + i_hv) * V` passes 2³¹ at `bos ≈ 16K` tokens. Nothing fails at compile
+time (the compiler cannot know the values), and small test batches pass. What the compiler
+does show is the width: measured with triton-ascend 3.2 (`ascend-lint confirm --backend
+compile`), `((bos + i_t) * H + i_h) * D` with an int32 `bos` compiles to
+`arith.muli %8, %c2_i32 : i32` and `arith.muli %10, %c16_i32 : i32` before the pointer add;
+after the fix the same line has `arith.muli ... : i64`. The replay judges by line: any i32
+multiply on the finding's line confirms it.
+
+## Example
+```python
+bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+eos = tl.load(cu_seqlens + i_n + 1).to(tl.int32)
+T = eos - bos
+p_v = v + (bos * HV + i_hv) * V + o_v
+```
+
+## Use instead
+```python
+bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+eos = tl.load(cu_seqlens + i_n + 1).to(tl.int64)
+T = (eos - bos).to(tl.int32)
+p_v = v + (bos * HV + i_hv) * V + o_v
+```
+or keep the int32 load and cast before the stride: `(tl.cast(bos, tl.int64) * HV + i_hv) * V`.
+
+## Fix safety
+Safe. Each read of the int32 sequence offset inside the flagged product becomes
+`tl.cast(bos, tl.int64)`, so that product (and only it) is computed in int64: the same value
+whenever the int32 computation did not wrap, the right one when it did; a pointer plus an int64
+offset is valid Triton. The load itself is left alone, since its other uses (block-pointer
+offsets, lengths) must stay int32.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from ascend_lint.fixes import FixPlan, Replace
+from ascend_lint.flow import DEF, LOADED, MEMORY_FNS, NARROW, WIDE, Event, Flow, pointer_arg
+from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
+
+MESSAGE = (
+    "int32 sequence offset times a stride: `{names}` {verb} loaded from `{source}` as int32, so `{product}` "
+    "multiplies in int32 and wraps on long packed batches; load it `.to(tl.int64)` (keep lengths int32) "
+    "or cast it before the stride"
+)
+_ARITHMETIC = (cst.Add, cst.Subtract)
+
+
+class CuSeqlensInt32(Rule):
+    CODE = "ASC008"
+    NAME = "cu-seqlens-int32"
+    SUMMARY = "A `cu_seqlens` offset loaded as int32 multiplied by a stride in pointer arithmetic (int32 wrap)"
+    FIX = "safe"
+    REQUIRES_TEXT = ("int32",)
+    CONFIRM = Confirm(
+        {"compile": Evidence.POINTER_OFFSET_IR},
+        "the wrap needs packed batches past 2**31 elements; the compiler shows the i32 multiply",
+    )
+
+    VALID = (
+        """
+@triton.jit
+def k(q, v, cu_seqlens, chunk_indices, T, HV: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
+    i_t, i_n, i_hv = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+    eos = tl.load(cu_seqlens + i_n + 1).to(tl.int64)
+    T = (eos - bos).to(tl.int32)
+    p_v = v + (bos * HV + i_hv) * V
+    b0 = tl.load(cu_seqlens + i_n).to(tl.int32)
+    b1 = tl.load(cu_seqlens + i_n + 1).to(tl.int32)
+    n = b1 - b0
+    m = tl.arange(0, BT) < n
+    p_q = tl.make_block_ptr(q + b0, (n, V), (V, 1), (i_t * BT, 0), (BT, V), (1, 0))
+    p_w = v + (tl.cast(b0, tl.int64) * HV + i_hv) * V
+    p_w = v + (b0 * HV + i_hv).to(tl.int64) * V
+    i_c = tl.load(chunk_indices + i_t * 2).to(tl.int32)
+    p_c = v + i_c * BT * V
+    b2 = tl.load(cu_seqlens + i_n)
+    p_u = v + (b2 * HV + i_hv) * V
+""",
+    )
+    INVALID = (
+        Example(
+            """
+@triton.jit
+def k(q, v, o, cu_seqlens, chunk_offsets, T, H: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
+      BT: tl.constexpr, IS_VARLEN: tl.constexpr):
+    i_t, i_n, i_h = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    if IS_VARLEN:
+        bos, eos = tl.load(cu_seqlens + i_n).to(tl.int32), tl.load(cu_seqlens + i_n + 1).to(tl.int32)
+        boh = tl.load(chunk_offsets + i_n).to(tl.int32)
+        T = eos - bos
+    else:
+        bos, eos = tl.cast(i_n, tl.int64) * T, tl.cast(i_n, tl.int64) * T + T
+        boh = tl.cast(i_n, tl.int64) * tl.cdiv(T, BT)
+    q += (bos * H + i_h) * K  # expect
+    p_v = tl.make_block_ptr(v + (bos * H + i_h) * V, (T, V), (H * V, 1), (i_t * BT, 0), (BT, V), (1, 0))  # expect
+    t0 = bos + i_t * BT
+    b_o = tl.load(o + t0 * H * V + tl.arange(0, V))  # expect
+    p_h = o + ((boh + i_t) * H + i_h) * K * V  # expect
+    tl.store(p_h + tl.arange(0, K), tl.load(q + tl.arange(0, K)))
+""",
+            fixed="""
+@triton.jit
+def k(q, v, o, cu_seqlens, chunk_offsets, T, H: tl.constexpr, K: tl.constexpr, V: tl.constexpr,
+      BT: tl.constexpr, IS_VARLEN: tl.constexpr):
+    i_t, i_n, i_h = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    if IS_VARLEN:
+        bos, eos = tl.load(cu_seqlens + i_n).to(tl.int32), tl.load(cu_seqlens + i_n + 1).to(tl.int32)
+        boh = tl.load(chunk_offsets + i_n).to(tl.int32)
+        T = eos - bos
+    else:
+        bos, eos = tl.cast(i_n, tl.int64) * T, tl.cast(i_n, tl.int64) * T + T
+        boh = tl.cast(i_n, tl.int64) * tl.cdiv(T, BT)
+    q += (tl.cast(bos, tl.int64) * H + i_h) * K
+    p_v = tl.make_block_ptr(v + (tl.cast(bos, tl.int64) * H + i_h) * V, (T, V), (H * V, 1), (i_t * BT, 0), (BT, V), (1, 0))
+    t0 = bos + i_t * BT
+    b_o = tl.load(o + tl.cast(t0, tl.int64) * H * V + tl.arange(0, V))
+    p_h = o + ((tl.cast(boh, tl.int64) + i_t) * H + i_h) * K * V
+    tl.store(p_h + tl.arange(0, K), tl.load(q + tl.arange(0, K)))
+""",
+        ),
+    )
+
+    def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
+        flow = kernel.flow
+        offsets = _sequence_offsets(flow, {p.name for p in kernel.params})
+        if not offsets:
+            return
+        seen: set[cst.CSTNode] = set()
+        for address in _addresses(flow):
+            for term in _offset_terms(address):
+                for product in _int32_products(term, flow, offsets):
+                    if product in seen:
+                        continue
+                    seen.add(product)
+                    reads = [
+                        sub
+                        for sub in _arithmetic_leaves(product)
+                        if isinstance(sub, cst.Name) and _offset_of(sub, flow, offsets)
+                    ]
+                    names = sorted({read.value for read in reads})
+                    sources = sorted({offsets[d] for read in reads for d in flow.reaching(read) if d in offsets})
+                    alias = kernel.imports.language_alias
+                    fix = FixPlan(
+                        "safe",
+                        "Cast the sequence offset to int64 before the stride",
+                        tuple(Replace(read, f"{alias}.cast({read.value}, {alias}.int64)") for read in reads),
+                    )
+                    yield Report(
+                        product,
+                        MESSAGE.format(
+                            names="`, `".join(names),
+                            verb="is" if len(names) == 1 else "are",
+                            source="`, `".join(sources),
+                            product=context.module.code_for_node(product),
+                        ),
+                        fix=fix,
+                        facts={"offsets": tuple(names)},
+                    )
+
+
+def _is_boundary_pointer(name: str) -> bool:
+    """A parameter holding packed-sequence boundaries: `cu_seqlens`, `seq_offsets`, `chunk_offsets`."""
+    return "seqlens" in name or name.endswith("offsets")
+
+
+def _sequence_offsets(flow: Flow, params: set[str]) -> dict[Event, str]:
+    """Definitions of int32 sequence offsets -> the boundary pointer they come from: narrowing
+    casts of a load from one, and names set to one plus or minus int32 terms."""
+    found: dict[Event, str] = {}
+    for events in flow.defs.values():
+        for event in events:
+            source = _narrow_boundary_load(event.value, flow, params)
+            if source is not None:
+                found[event] = source
+    changed = True
+    while changed:  # names derived by + / - (`t0 = bos + i_t * BT`)
+        changed = False
+        for events in flow.defs.values():
+            for event in events:
+                if event in found or event.value is None or not isinstance(event.node, cst.Name):
+                    continue
+                if not _int32_in_some_specialisation(event.value, flow):
+                    continue
+                for leaf in _sum_leaves(event.value):
+                    source = _offset_of(leaf, flow, found)
+                    if source is not None:
+                        found[event] = source
+                        changed = True
+                        break
+    return found
+
+
+def _narrow_boundary_load(value: cst.BaseExpression | None, flow: Flow, params: set[str]) -> str | None:
+    """The boundary parameter of `tl.load(cu_seqlens + ...).to(tl.int32)` (or `tl.cast`), else None."""
+    if not isinstance(value, cst.Call) or not value.args:
+        return None
+    func, imports = value.func, flow.imports
+    if isinstance(func, cst.Attribute) and func.attr.value == "to" and not imports.resolve(func):
+        loaded, dtype = func.value, value.args[0].value
+    elif imports.is_tl(func, "cast") and len(value.args) >= 2:
+        loaded, dtype = value.args[0].value, value.args[1].value
+    else:
+        return None
+    if not (flow.is_narrow_int(dtype) and isinstance(loaded, cst.Call) and imports.is_tl(loaded.func, "load")):
+        return None
+    base = flow.pointer_base(pointer_arg(loaded))
+    return base if base in params and _is_boundary_pointer(base) else None
+
+
+def _offset_of(node: cst.CSTNode, flow: Flow, offsets: dict[Event, str]) -> str | None:
+    """The boundary pointer of an int32 sequence offset `node` reads, if it reads one."""
+    if not isinstance(node, cst.Name):
+        return None
+    return next((offsets[d] for d in flow.reaching(node) if d in offsets), None)
+
+
+def _addresses(flow: Flow) -> Iterator[cst.BaseExpression]:
+    """Pointer expressions: memory calls' pointer operands and values assigned to pointer names."""
+    for event in flow.calls_to(*MEMORY_FNS):
+        pointer = pointer_arg(event.call)
+        if pointer is not None:
+            yield pointer
+    for name in flow.pointer_names:
+        for event in flow.defs.get(name, ()):
+            if event.kind == DEF and event.value is not None:
+                yield event.value
+
+
+def _offset_terms(address: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    """The terms added to the base pointer: `a` and `b` in `p + a - b` (also in a block pointer's base)."""
+    node: cst.BaseExpression | None = address
+    while node is not None:
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _ARITHMETIC):
+            yield node.right
+            node = node.left
+        elif isinstance(node, cst.Call) and node.args:
+            node = pointer_arg(node)
+        else:
+            node = None
+
+
+def _int32_products(term: cst.BaseExpression, flow: Flow, offsets: dict[Event, str]) -> Iterator[cst.BinaryOperation]:
+    """The outermost int32 multiplies in `term` with a sequence offset among their factors."""
+    if not isinstance(term, cst.BinaryOperation):
+        return
+    if (
+        isinstance(term.operator, cst.Multiply)
+        and _int32_in_some_specialisation(term, flow)
+        and any(_offset_of(leaf, flow, offsets) for leaf in _arithmetic_leaves(term))
+        and _scales(term, flow)
+    ):
+        yield term
+        return
+    if isinstance(term.operator, (*_ARITHMETIC, cst.Multiply)):
+        yield from _int32_products(term.left, flow, offsets)
+        yield from _int32_products(term.right, flow, offsets)
+
+
+def _int32_in_some_specialisation(node: cst.BaseExpression, flow: Flow) -> bool:
+    """In some specialisation, `node` holds an int32 loaded value and no int64 operand."""
+    return any(flags & NARROW and flags & LOADED and not flags & WIDE for flags, _ in flow.variants(node))
+
+
+def _scales(product: cst.BinaryOperation, flow: Flow) -> bool:
+    """Neither factor is the constant 0 or 1 (those cannot wrap)."""
+    return flow.constant_int(product.left) not in (0, 1) and flow.constant_int(product.right) not in (0, 1)
+
+
+def _sum_leaves(node: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    """The terms of a `+` / `-` chain."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _ARITHMETIC):
+        yield from _sum_leaves(node.left)
+        yield from _sum_leaves(node.right)
+    else:
+        yield node
+
+
+def _arithmetic_leaves(node: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    """The operands of a `+` / `-` / `*` tree (calls and casts are leaves)."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (*_ARITHMETIC, cst.Multiply)):
+        yield from _arithmetic_leaves(node.left)
+        yield from _arithmetic_leaves(node.right)
+    else:
+        yield node
