@@ -35,12 +35,17 @@ def add_selection_options(parser: argparse.ArgumentParser) -> None:
         "paths", nargs="*", default=["."], help="files or folders to lint (default: .); `-` reads stdin"
     )
     parser.add_argument(
-        "--select", type=_codes, action="extend", help="rule codes or prefixes to enable (replaces the default)"
+        "--select",
+        type=_codes,
+        action="extend",
+        help="rule codes, prefixes or groups (perf) to enable (replaces the default)",
     )
     parser.add_argument(
-        "--extend-select", type=_codes, action="extend", help="rule codes or prefixes to enable in addition"
+        "--extend-select", type=_codes, action="extend", help="rule codes, prefixes or groups to enable in addition"
     )
-    parser.add_argument("--ignore", type=_codes, action="extend", help="rule codes or prefixes to disable")
+    parser.add_argument(
+        "--ignore", type=_codes, action="extend", help="rule codes, prefixes or groups (perf) to disable"
+    )
     parser.add_argument(
         "--config", metavar="PATH", help="use this pyproject.toml (or a TOML file with the keys at top level)"
     )

@@ -1,9 +1,9 @@
 """Settings: `[tool.ascend-lint]` in pyproject.toml, merged with command-line options.
 
 Rule selection follows ruff: `select` replaces the default (all rules), `extend-select` adds,
-`ignore` removes; each entry is a code or a code prefix (`ASC00`). The most specific entry
-wins, so `select = ["ASC"]`, `ignore = ["ASC00"]`, `extend-select = ["ASC003"]` enables
-ASC003 only.
+`ignore` removes; each entry is a code, a code prefix (`ASC00`) or a group (`perf`). The most
+specific entry wins, so `select = ["ASC"]`, `ignore = ["ASC00"]`, `extend-select = ["ASC003"]`
+enables ASC003 only; a group is more specific than any prefix, less than a whole code.
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ class Settings:
     timeout_per_file: float | None = 300.0  # CPU seconds per file to lint (and to fix); None: no limit
 
     def enabled_codes(self, filename: str | None = None) -> frozenset[str]:
-        from .registry import all_codes
+        from .registry import rule_groups
 
         ignore = list(self.ignore)
         if filename is not None:
@@ -62,7 +62,7 @@ class Settings:
             for pattern, codes in self.per_file_ignores.items():
                 if glob_match(pattern, relative):
                     ignore.extend(codes)
-        return _resolve_selection(tuple(all_codes()), tuple(self.select), tuple(self.extend_select), tuple(ignore))
+        return _resolve_selection(rule_groups(), tuple(self.select), tuple(self.extend_select), tuple(ignore))
 
     def relative(self, filename: str) -> str:
         path = Path(filename)
@@ -233,12 +233,23 @@ def glob_match(pattern: str, path: str) -> bool:
 
 @lru_cache(maxsize=256)
 def _resolve_selection(
-    codes: tuple[str, ...], select: tuple[str, ...], extend_select: tuple[str, ...], ignore: tuple[str, ...]
+    groups: tuple[tuple[str, str | None], ...],
+    select: tuple[str, ...],
+    extend_select: tuple[str, ...],
+    ignore: tuple[str, ...],
 ) -> frozenset[str]:
+    """The enabled codes, given each code's group (`perf`): a group name selects its rules, more
+    specifically than any code prefix and less than a whole code."""
     enabled = set()
-    for code in codes:
-        decisions = [(len(p), True) for p in (*select, *extend_select) if code.startswith(p)]
-        decisions += [(len(p), False) for p in ignore if code.startswith(p)]
+    for code, group in groups:
+
+        def specificity(entry: str, code: str = code, group: str | None = group) -> float | None:
+            if code.startswith(entry):
+                return len(entry)
+            return len(code) - 0.5 if entry.lower() == group else None
+
+        decisions = [(d, True) for p in (*select, *extend_select) if (d := specificity(p)) is not None]
+        decisions += [(d, False) for p in ignore if (d := specificity(p)) is not None]
         if decisions:
             # longest prefix wins; on a tie, ignore wins (as in ruff)
             best = max(decisions, key=lambda d: (d[0], not d[1]))
@@ -250,12 +261,16 @@ def _resolve_selection(
 def validate_codes(entries: list[str], where: str) -> None:
     if not entries:
         return  # knowing the codes imports every rule (and libcst): only when there is something to check
-    from .registry import all_codes
+    from .registry import rule_groups
 
-    codes = all_codes()
+    groups = rule_groups()
+    codes = [code for code, _ in groups]
+    names = sorted({group for _, group in groups if group})
     for entry in entries:
-        if not any(code.startswith(entry) for code in codes):
-            raise ConfigError(f"{where}: unknown rule selector {entry!r} (known codes: {', '.join(codes)})")
+        if not any(code.startswith(entry) or entry.lower() == group for code, group in groups):
+            raise ConfigError(
+                f"{where}: unknown rule selector {entry!r} (known codes: {', '.join(codes)}; groups: {', '.join(names)})"
+            )
 
 
 def find_config(start: Path) -> Path | None:

@@ -213,6 +213,22 @@ class HostIndex:
     def launches_of(self, kernel: Kernel) -> list[Launch]:
         return self.launches.get(kernel.name, [])
 
+    def launches_with_helpers(self, kernel: Kernel) -> list[Launch]:
+        """The kernel's launches, and those of launcher helpers it is passed to: `kernel[g](...)`
+        in `def launch(kernel, ...)` when the module calls `launch(my_kernel, ...)`."""
+        found = list(self.launches_of(kernel))
+        for launched, launches in self.launches.items():
+            for launch in launches:
+                scope = launch.scope
+                if scope is None or _param(scope, launched) is None:
+                    continue
+                for call, _ in self.calls_of.get(scope.name.value, ()):
+                    passed = passed_for(call, scope, launched)
+                    if isinstance(passed, cst.Name) and passed.value == kernel.name:
+                        found.append(launch)
+                        break
+        return found
+
     def argument(self, launch: Launch, kernel: Kernel, param: str) -> cst.BaseExpression | None:
         """What the launch passes for the kernel parameter `param` (None when not visible)."""
         names = [p.name for p in kernel.params]

@@ -34,6 +34,11 @@ def all_codes() -> tuple[str, ...]:
     return tuple(rule.CODE for rule in all_rules())
 
 
+def rule_groups() -> tuple[tuple[str, str | None], ...]:
+    """Each code with its rule's group (`perf`), or None."""
+    return tuple((rule.CODE, rule.GROUP) for rule in all_rules())
+
+
 def rule_by_selector(selector: str) -> type[Rule] | None:
     """A rule by code (`ASC003`) or name (`dot-lhs-reuse`)."""
     for rule in all_rules():

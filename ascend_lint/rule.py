@@ -157,6 +157,9 @@ class Rule:
     # Tokens every finding needs, checked on the file's words before parsing (see prefilter.py):
     # one token of each group must occur. A kernel rule needs a kernel's `jit` on top.
     REQUIRES_TOKENS: ClassVar[tuple[tuple[str, ...], ...]] = ()
+    # A name users can select or ignore the rule by, with the others of the group ("perf":
+    # performance advice with no compile-time evidence).
+    GROUP: ClassVar[str | None] = None
     VALID: ClassVar[Sequence[str]] = ()
     INVALID: ClassVar[Sequence[str | Example]] = ()
     CONFIRM: ClassVar[Confirm | None] = None  # None: `confirm` has no evidence for this rule

@@ -265,3 +265,27 @@ def test_stdin_uses_the_configuration_of_its_filename(project: Path, capsys, mon
         write(project, "pkg/triton_ascend/edited.py", "")
     args = ("-", "--stdin-filename", "pkg/triton_ascend/edited.py")
     assert codes(*args, capsys=capsys, stdin=KERNEL, monkeypatch=monkeypatch) == {"ASC002", "ASC003"}
+
+
+def test_a_group_selects_its_rules_between_prefixes_and_codes(tmp_path: Path) -> None:
+    from ascend_lint.config import Settings
+    from ascend_lint.registry import rule_groups
+
+    perf = {code for code, group in rule_groups() if group == "perf"}
+    every = {code for code, _ in rule_groups()}
+    assert perf and perf < every
+
+    def enabled(**selection: list[str]) -> set[str]:
+        return set(Settings(root=tmp_path, **selection).enabled_codes())
+
+    assert enabled(ignore=["perf"]) == every - perf
+    assert enabled(select=["PERF"]) == perf  # the command line upper-cases selectors
+    assert enabled(select=["ASC00"], ignore=["perf"]) == {c for c in every if c.startswith("ASC00")} - perf
+    first = min(perf)
+    assert enabled(ignore=["perf"], extend_select=[first]) == every - perf | {first}  # a code beats a group
+
+
+def test_an_unknown_group_is_a_configuration_error(project: Path, capsys) -> None:
+    pyproject(project, 'select = ["speed"]')
+    code, _, err = run(capsys=capsys)
+    assert code == 2 and "unknown rule selector 'speed'" in err and "groups: perf" in err

@@ -1,0 +1,156 @@
+"""
+## What it does
+Flags a launch whose grid has an axis holding the AI (cube) core count —
+`get_device_properties(device)["num_aicore"]`, `props.get("num_aicore")`, fla's
+`get_multiprocessor_count(i, use_aicore=True)`, or a name, parameter, `min`/`max` or helper
+of the module returning one — for a kernel with no `tl.dot`: a vector-bound kernel.
+
+A kernel counts as using `tl.dot` when it calls `tl.dot` / `tl.dot_scaled`, or a
+`@triton.jit` function of the module that does, or an imported helper whose name says
+matrix multiply (`dot`, `mm`, `matmul` in it). Part of the `perf` group
+(`ignore = ["perf"]` turns the performance rules off).
+
+## Why is this bad?
+Ascend A2 has two vector cores per AI core (48 vector cores, 24 cube cores on Ascend910B):
+a vector-bound kernel on a grid of `num_aicore` programs leaves half the vector cores idle,
+for up to twice the run time. This is performance advice only: nothing fails, and the
+compiler has no evidence to give (`confirm` cannot decide it).
+
+## Example
+```python
+num_core = triton.runtime.driver.active.utils.get_device_properties(dev)["num_aicore"]
+layer_norm_kernel[(num_core,)](x, y, T, D=D)  # no tl.dot in layer_norm_kernel
+```
+
+## Use instead
+```python
+num_core = triton.runtime.driver.active.utils.get_device_properties(dev)["num_vectorcore"]
+layer_norm_kernel[(num_core,)](x, y, T, D=D)
+```
+Keep `num_aicore` for cube-bound kernels (those with `tl.dot`).
+
+## Fix safety
+No automatic fix: the count is usually read once and shared with other launches (some
+cube-bound), and a kernel that is not a task loop over the grid computes different work on
+a different grid.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
+
+MESSAGE = (
+    "vector kernel on the cube core count: `{kernel}` has no `tl.dot` but its grid is `{axis}` "
+    "(num_aicore); launch it on `num_vectorcore` (twice as many vector cores on A2)"
+)
+_MATMUL_WORDS = ("dot", "mm", "matmul")
+
+
+class VectorKernelOnAicore(Rule):
+    CODE = "ASC009"
+    NAME = "vector-kernel-on-aicore"
+    SUMMARY = "A kernel without `tl.dot` launched on `num_aicore` programs (half the vector cores idle)"
+    GROUP = "perf"
+    REQUIRES_TEXT = ("num_aicore", "use_aicore")
+
+    VALID = (
+        """
+import triton
+import triton.language as tl
+
+@triton.jit
+def matmul_kernel(a, b, c, task_num, num_core, BM: tl.constexpr):
+    for task in range(tl.program_id(0), task_num, num_core):
+        o = tl.arange(0, BM)
+        b_c = tl.dot(tl.load(a + o[:, None] * BM + o[None, :]), tl.load(b + o[:, None] * BM + o[None, :]))
+        tl.store(c + o[:, None] * BM + o[None, :], b_c)
+
+@triton.jit
+def norm_kernel(x, y, task_num, num_core, BD: tl.constexpr):
+    for task in range(tl.program_id(0), task_num, num_core):
+        o = task * BD + tl.arange(0, BD)
+        tl.store(y + o, tl.load(x + o) * 2.0)
+
+def run(a, b, c, x, y, n):
+    props = triton.runtime.driver.active.utils.get_device_properties(0)
+    num_core = props["num_aicore"]
+    matmul_kernel[(num_core,)](a, b, c, n, num_core, BM=16)
+    num_vec = props["num_vectorcore"]
+    norm_kernel[(num_vec,)](x, y, n, num_vec, BD=64)
+""",
+    )
+    INVALID = (
+        """
+import triton
+import triton.language as tl
+
+def get_npu_properties():
+    return triton.runtime.driver.active.utils.get_device_properties(0)
+
+@triton.jit
+def norm_kernel(x, y, task_num, num_core, BD: tl.constexpr):
+    for task in range(tl.program_id(0), task_num, num_core):
+        o = task * BD + tl.arange(0, BD)
+        tl.store(y + o, tl.load(x + o) * 2.0)
+
+def run(x, y, n):
+    num_core = get_npu_properties()["num_aicore"]
+    norm_kernel[(num_core,)](x, y, n, num_core, BD=64)  # expect
+    grid = (min(num_core, n),)
+    norm_kernel[grid](x, y, n, num_core, BD=64)  # expect
+
+def _launch_core_grid(kernel, *, task_num, kernel_kwargs):
+    num_core = get_npu_properties()["num_aicore"]
+    kernel[(num_core,)](task_num=task_num, num_core=num_core, **kernel_kwargs)  # expect
+
+def run_through_a_launcher(x, y, n):
+    _launch_core_grid(norm_kernel, task_num=n, kernel_kwargs=dict(x=x, y=y, BD=64))
+""",
+    )
+
+    def check_module(self, context: ModuleContext) -> Iterator[Report]:
+        host = context.host
+        by_name = {kernel.name: kernel for kernel in context.kernels}
+        for kernel in context.kernels:
+            if kernel.is_device_function or _uses_dot(kernel, by_name, set()):
+                continue
+            for launch in host.launches_with_helpers(kernel):
+                for grid in host.grids(launch):
+                    for axis in grid.axes:
+                        count = host.core_count(axis, grid.scope)
+                        if count is None or count.kind != "num_aicore":
+                            continue
+                        yield Report(
+                            launch.call.func,
+                            MESSAGE.format(kernel=kernel.name, axis=context.module.code_for_node(grid.written)),
+                            related=((count.node, "the AI core count is read here"),),
+                        )
+                        break
+                    else:
+                        continue
+                    break
+
+
+def _uses_dot(kernel: Kernel, by_name: dict[str, Kernel], seen: set[str]) -> bool:
+    """The kernel, or a `@triton.jit` function of the module it calls, calls `tl.dot`; or it
+    calls an imported helper named like a matrix multiply."""
+    seen.add(kernel.name)
+    flow = kernel.flow
+    if any(flow.calls_to("dot", "dot_scaled")):
+        return True
+    for event in flow.calls:
+        func = event.call.func
+        name = func.value if isinstance(func, cst.Name) else None
+        if name is None or name in seen:
+            continue
+        callee = by_name.get(name)
+        if callee is not None:
+            if _uses_dot(callee, by_name, seen):
+                return True
+        elif kernel.imports.resolve(func) and any(word in name.lower() for word in _MATMUL_WORDS):
+            return True
+    return False
