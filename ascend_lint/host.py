@@ -1,5 +1,5 @@
 """What the module's host code says about its kernels: launch sites (with their grids and the
-host loops around them), the argument each launch passes for a kernel parameter, dicts
+host loops and tests around them), the argument each launch passes for a kernel parameter, dicts
 splatted into launches, where a passed value comes from (a literal, a default, a caller's
 argument), and which device core count a value holds.
 
@@ -17,7 +17,7 @@ import libcst as cst
 
 from .imports import dotted_name, str_literal
 from .kernels import Kernel, subscript_key
-from .nodes import child_nodes
+from .nodes import child_nodes, walk
 
 Scope = cst.FunctionDef | None
 _LEAVES = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Imaginary, cst.Ellipsis)
@@ -28,12 +28,20 @@ CORE_COUNT_KEYS = ("num_aicore", "num_vectorcore")
 
 @dataclass(frozen=True)
 class Launch:
-    """`kernel[grid](...)` in host code, the function it is written in and the `for` loops of
-    that function around it, outermost first."""
+    """`kernel[grid](...)` in host code, the function it is written in and the `for` loops and
+    `if` statements of that function around it, outermost first."""
 
     call: cst.Call
     scope: Scope
-    loops: tuple[cst.For, ...] = ()
+    blocks: tuple[cst.For | cst.If, ...] = ()
+
+    @property
+    def loops(self) -> tuple[cst.For, ...]:
+        return tuple(block for block in self.blocks if isinstance(block, cst.For))
+
+    @property
+    def guards(self) -> tuple[cst.If, ...]:
+        return tuple(block for block in self.blocks if isinstance(block, cst.If))
 
     @property
     def grid_node(self) -> cst.BaseExpression:
@@ -101,35 +109,35 @@ class HostIndex:
         self._walk(module, {kernel.node for kernel in kernels})
 
     def _walk(self, module: cst.Module, kernel_defs: set[cst.FunctionDef]) -> None:
-        stack: list[tuple[cst.CSTNode, Scope, tuple[cst.For, ...]]] = [(module, None, ())]
+        stack: list[tuple[cst.CSTNode, Scope, tuple[cst.For | cst.If, ...]]] = [(module, None, ())]
         while stack:
-            node, scope, loops = stack.pop()
+            node, scope, blocks = stack.pop()
             if type(node) in _LEAVES:
                 continue
             if type(node) is cst.FunctionDef:
                 if node in kernel_defs:  # launches and configs live in decorators, never in the body
-                    stack.extend((decorator, scope, loops) for decorator in node.decorators)
+                    stack.extend((decorator, scope, blocks) for decorator in node.decorators)
                     continue
                 self.functions.setdefault(node.name.value, []).append(node)
                 self.returns.setdefault(node.name.value, [])
                 self.enclosing[node] = scope
-                scope, loops = node, ()
+                scope, blocks = node, ()
             elif type(node) is cst.Return and scope is not None and node.value is not None:
                 self.returns[scope.name.value].append((node.value, scope))
             elif type(node) is cst.Call:
-                self._call(node, scope, loops)
+                self._call(node, scope, blocks)
             elif type(node) is cst.Assign:
                 for target in node.targets:
                     self._bind(node, target.target, node.value, scope)
             elif type(node) is cst.AnnAssign and node.value is not None:
                 self._bind(node, node.target, node.value, scope)
-            elif type(node) is cst.For:
-                loops = (*loops, node)
+            elif type(node) is cst.For or type(node) is cst.If:
+                blocks = (*blocks, node)
             children = list(child_nodes(node))
             children.reverse()
-            stack.extend((child, scope, loops) for child in children)
+            stack.extend((child, scope, blocks) for child in children)
 
-    def _call(self, node: cst.Call, scope: Scope, loops: tuple[cst.For, ...]) -> None:
+    def _call(self, node: cst.Call, scope: Scope, blocks: tuple[cst.For | cst.If, ...]) -> None:
         self.calls.append((node, scope))
         func = node.func
         if isinstance(func, cst.Name):
@@ -137,7 +145,7 @@ class HostIndex:
         elif isinstance(func, cst.Subscript):
             launched = dotted_name(func.value)
             if launched:
-                self.launches.setdefault(launched.rsplit(".", 1)[-1], []).append(Launch(node, scope, loops))
+                self.launches.setdefault(launched.rsplit(".", 1)[-1], []).append(Launch(node, scope, blocks))
 
     def _bind(
         self, statement: cst.Assign | cst.AnnAssign, target: cst.BaseExpression, value: cst.BaseExpression, scope: Scope
@@ -345,6 +353,92 @@ class HostIndex:
                     return found
         return None
 
+    def names_behind(self, node: cst.CSTNode, scope: Scope) -> set[str]:
+        """The names `node` reads, and those read by the values bound to them in `scope`."""
+        read = {sub.value for sub in walk(node) if isinstance(sub, cst.Name)}
+        behind = set(read)
+        for name in read:
+            for value in self.values_of(name, scope):
+                behind |= {sub.value for sub in walk(value) if isinstance(sub, cst.Name)}
+        return behind
+
+    def runtime_sizes_of_all(self, values: tuple[cst.BaseExpression, ...], scope: Scope) -> tuple[str, ...] | None:
+        """The unbounded runtime sizes the product of `values` (a grid's axes) multiplies,
+        rendered (`T/BT`, `B`, `H` for `(triton.cdiv(T, BT), B * H)` with `B, T, H = q.shape`);
+        `()` when it is bounded; None when a value is not known (it may be a chunk sized to
+        keep the product small).
+
+        A size is a tensor extent (`x.shape[i]`, `x.size(i)`, `x.numel()`, `len(x)`, a name
+        unpacked from `x.shape`); sums, multiples, `//` and `triton.cdiv` by a bounded value,
+        and `max` keep it a size; `min` with a bounded argument caps it. Bounded: int
+        literals, device core counts, `META["BT"]` items, and names every origin of which is
+        bounded. Anything else (a parameter no caller shows, another call) is unknown."""
+        found: tuple[str, ...] = ()
+        for value in values:
+            extent = self._extent(value, scope, 0)
+            if extent is None:
+                return None
+            found += extent
+        return found
+
+    def _extent(self, value: cst.BaseExpression, scope: Scope, hops: int) -> tuple[str, ...] | None:
+        """`()` bounded, a tuple of size factors, or None unknown."""
+        if hops > _MAX_HOPS * 2:
+            return None
+        if isinstance(value, cst.Integer):
+            return ()
+        if _is_extent(value):
+            return (_code(value),)
+        if subscript_key(value) is not None:  # `META["BT"]`, `props["num_aicore"]`: a tile or a count
+            return ()
+        if isinstance(value, cst.Name):
+            return self._name_extent(value, scope, hops)
+        if isinstance(value, cst.BinaryOperation):
+            left, right = self._extent(value.left, scope, hops + 1), self._extent(value.right, scope, hops + 1)
+            if left is None or right is None:
+                return None
+            if isinstance(value.operator, (cst.FloorDivide, cst.Divide)):
+                return _divided(left, value.right) if not right else None
+            if isinstance(value.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+                return left + right
+            return None
+        if isinstance(value, cst.Call):
+            return self._call_extent(value, scope, hops)
+        if self.core_count(value, scope) is not None:
+            return ()
+        return None
+
+    def _name_extent(self, name: cst.Name, scope: Scope, hops: int) -> tuple[str, ...] | None:
+        origins = [origin for origin, _ in self.origins(name, scope) if origin is not name]
+        if not origins or self.core_count(name, scope) is not None:
+            return () if origins else None
+        extents = [self._extent(origin, self._scope_of(origin, scope), hops + 1) for origin in origins]
+        if any(extent is None for extent in extents):
+            return None
+        return (name.value,) if any(extents) else ()
+
+    def _call_extent(self, call: cst.Call, scope: Scope, hops: int) -> tuple[str, ...] | None:
+        callee = (dotted_name(call.func) or "").rsplit(".", 1)[-1]
+        args = [self._extent(arg.value, scope, hops + 1) for arg in call.args]
+        if callee == "cdiv" and len(args) == 2 and args[0] is not None and args[1] == ():
+            return _divided(args[0], call.args[1].value)
+        if callee == "min" and any(arg == () for arg in args):
+            return ()
+        if callee in ("min", "max", "int") and args and all(arg is not None for arg in args):
+            return tuple(factor for arg in args if arg for factor in arg)
+        if self.core_count(call, scope) is not None:
+            return ()
+        return None
+
+    def _scope_of(self, origin: cst.BaseExpression, scope: Scope) -> Scope:
+        """Where an origin's names resolve: its caller's scope when it is an argument passed
+        to `scope` (origins do not say; the arguments of a call sit in the caller)."""
+        for calls in self.calls_of.values():
+            for call, caller in calls:
+                if any(arg.value is origin for arg in call.args):
+                    return caller
+        return scope
+
     # ---- evidence per kernel parameter ------------------------------------------------
     def none_passed(self, kernel: Kernel, param: str) -> Evidence | None:
         """A launch in the module that may pass None for the parameter."""
@@ -407,6 +501,24 @@ class HostIndex:
                     previous = found.get(name, (launch.scope, frozenset()))[1]
                     found[name] = (launch.scope, previous | splatted)
         return found
+
+
+def _divided(factors: tuple[str, ...], divisor: cst.BaseExpression) -> tuple[str, ...]:
+    """`B * T * D` divided by `block`: `B * T * D/block` (the quotient grows with every factor)."""
+    return (*factors[:-1], f"{factors[-1]}/{_code(divisor)}") if factors else ()
+
+
+def _is_extent(value: cst.BaseExpression) -> bool:
+    """A tensor extent: `x.shape[i]`, `x.shape[i]` unpacked into a name, `x.size(i)`,
+    `x.numel()`, `len(x)`."""
+    if isinstance(value, cst.Subscript):
+        return isinstance(value.value, cst.Attribute) and value.value.attr.value == "shape"
+    if isinstance(value, cst.Call):
+        func = value.func
+        if isinstance(func, cst.Attribute):
+            return func.attr.value in ("size", "numel") and (func.attr.value == "numel" or bool(value.args))
+        return isinstance(func, cst.Name) and func.value == "len"
+    return False
 
 
 def _first_param(params: cst.Parameters) -> str | None:

@@ -143,6 +143,22 @@ def test_int64_sequence_offset_is_refuted():
     assert "no i32 multiply" in outcome.evidence
 
 
+def test_the_launcher_refuses_grids_over_65535_programs():
+    """ASC010's limit, from triton-ascend's own launcher: 65535 programs pass its grid check
+    (and reach the simulated driver, which launches nothing), 65536 are refused."""
+    import subprocess
+
+    repo = RUNTIME.parent.parent
+    env = {**os.environ, "PYTHONPATH": str(repo)}
+    script = RUNTIME / "grid_limit_probe.py"
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=TIMEOUT, env=env, cwd=repo
+    )
+    lines = dict(line.split(") ", 1) for line in done.stdout.splitlines() if line.startswith("("))
+    assert "grid should be less than 65536" not in lines["(257, 255"], done.stdout + done.stderr
+    assert lines["(256, 256"].startswith("RuntimeError: grid should be less than 65536!"), done.stdout + done.stderr
+
+
 def test_specialisable_int_refuted_when_the_workload_never_passes_1(asc002):
     _, report = asc002
     row = row_of(KERNELS / "asc002_index_casts.py", "def batch_offset_kernel") + 2

@@ -1,0 +1,152 @@
+"""
+## What it does
+Flags a launch whose grid multiplies two or more runtime sizes, so that its number of programs
+grows past 65535 with the inputs: `kernel[(triton.cdiv(T, BT), B * H)]` with `B, T, H` taken
+from tensor shapes. A size is a tensor extent (`x.shape[i]`, a name unpacked from
+`x.shape`, `x.size(i)`, `len(x)`) and sums, multiples, `//` and `triton.cdiv` of it by a
+bounded value; `min(..., cap)` bounds it, and so do literals and device core counts. The
+message lists the sizes (`T/BT * B * H > 65535`).
+
+Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`)
+or under an `if` testing the grid or a size it is built from (`if NT * B * H > BUDGET:`
+chunked `else:` one launch, or an early `return` on such a test);
+kernels with a 1-D core-grid task loop (`for t in tl.range(pid, task_num, num_core)`); grids
+with a single runtime size (`(triton.cdiv(T, BT),)` reaches the limit only past
+`65535 * BT` tokens); grids built from values the module does not show (a parameter no
+caller passes, a helper such as a grid-limiting tile chooser), or that may be one of several
+(a `grid` name assigned twice in the function).
+
+## Why is this bad?
+triton-ascend refuses to launch more than 65535 programs: its launcher multiplies the grid's
+axes before every launch. Measured with triton-ascend 3.2 (its real launcher on a simulated
+device): a `(257, 255)` grid (65535 programs) passes the check, `(256, 256)` raises
+`RuntimeError: grid should be less than 65536! You can try "export
+TRITON_ALL_BLOCKS_PARALLEL=1" to avoid this problem.` Tests with small shapes pass; the first
+long sequence or large batch fails, e.g. `T = 32768, BT = 64, B * H = 128` gives 65536
+programs. `confirm` has no evidence to add: the refusal needs sizes a test workload rarely
+reaches, and the limit does not depend on the kernel.
+
+## Example
+```python
+B, T, H, K = k.shape
+NT = triton.cdiv(T, BT)
+chunk_fwd_kernel[(NT, B * H)](k, o, T, H=H, K=K, BT=BT)
+```
+
+## Use instead
+```python
+for bh_off in range(0, B * H, max_bh):  # host chunking, the kernel adds BH_OFFSET
+    chunk_fwd_kernel[(NT, min(max_bh, B * H - bh_off))](k, o, T, BH_OFFSET=bh_off, H=H, K=K, BT=BT)
+```
+or a 1-D core grid: `kernel[(num_core,)]` with `for task in tl.range(tl.program_id(0),
+NT * B * H, num_core)` in the kernel.
+
+## Fix safety
+No automatic fix: both remedies change the kernel's indexing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from ascend_lint.host import Launch
+from ascend_lint.nodes import walk
+from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
+
+MAX_PROGRAMS = 65535  # triton-ascend's launcher: `grid should be less than 65536!`
+MESSAGE = (
+    "grid can exceed {limit} programs: `{grid}` grows as {sizes} and triton-ascend refuses grids over {limit} "
+    "at launch; chunk the launch on the host (`*_OFFSET`) or use a 1-D core-grid task loop"
+)
+
+
+class GridOver65535(Rule):
+    CODE = "ASC010"
+    NAME = "grid-over-65535"
+    SUMMARY = "A launch grid multiplying runtime sizes can pass 65535 programs (refused at launch)"
+
+    VALID = (
+        """
+@triton.jit
+def k(x, T, BH_OFFSET, BT: tl.constexpr):
+    i_t, i_bh = tl.program_id(0), tl.program_id(1) + BH_OFFSET
+    tl.store(x + i_bh * T + i_t * BT + tl.arange(0, BT), 0.0)
+
+@triton.jit
+def core_grid(x, task_num, num_core, BT: tl.constexpr):
+    for task in tl.range(tl.program_id(0), task_num, num_core):
+        tl.store(x + task * BT + tl.arange(0, BT), 0.0)
+
+def run(x, max_bh, num_core):
+    B, T, H = x.shape
+    NT = triton.cdiv(T, 64)
+    for bh_off in range(0, B * H, max_bh):
+        k[(NT, min(max_bh, B * H - bh_off))](x, T, bh_off, BT=64)
+    k[(NT,)](x, T, 0, BT=64)
+    k[(min(NT, 1024), 4)](x, T, 0, BT=64)
+    core_grid[(num_core,)](x, NT * B * H, num_core, BT=64)
+    core_grid[(NT, B * H)](x, NT * B * H, 1, BT=64)
+""",
+    )
+    INVALID = (
+        """
+@triton.jit
+def k(x, T, BH_OFFSET, BT: tl.constexpr):
+    i_t, i_bh = tl.program_id(0), tl.program_id(1) + BH_OFFSET
+    tl.store(x + i_bh * T + i_t * BT + tl.arange(0, BT), 0.0)
+
+def run(x, BT=64):
+    B, T, H = x.shape
+    NT = triton.cdiv(T, BT)
+    k[(NT, B * H)](x, T, 0, BT=BT)  # expect
+    grid = lambda meta: (triton.cdiv(T, meta["BT"]), B * H)
+    k[grid](x, T, 0, BT=BT)  # expect
+    k[(x.shape[0] * x.shape[1],)](x, T, 0, BT=BT)  # expect
+""",
+    )
+
+    def check_module(self, context: ModuleContext) -> Iterator[Report]:
+        host = context.host
+        for kernel in context.kernels:
+            if kernel.is_device_function or _has_task_loop(kernel):
+                continue
+            for launch in host.launches_with_helpers(kernel):
+                if launch.loops or _guarded_by_size_test(launch, context):
+                    continue
+                grids = host.grids(launch)
+                if len(grids) == 1:  # several: a name bound twice, a lambda's arms: which one is unknown
+                    grid = grids[0]
+                    sizes = host.runtime_sizes_of_all(grid.axes, grid.scope)
+                    if sizes is None or len(sizes) < 2:
+                        continue
+                    yield Report(
+                        launch.call.func,
+                        MESSAGE.format(
+                            limit=MAX_PROGRAMS,
+                            grid=context.module.code_for_node(grid.written),
+                            sizes=f"{' * '.join(sizes)} > {MAX_PROGRAMS}",
+                        ),
+                        facts={"sizes": sizes},
+                    )
+
+
+def _guarded_by_size_test(launch: Launch, context: ModuleContext) -> bool:
+    """The launch sits under an `if` testing the grid or a size it is made of
+    (`if grid[0] * grid[1] > BUDGET: chunked(...) else: kernel[grid](...)`), or its function
+    returns early on such a test (`if ... > BUDGET: return chunked(...)`)."""
+    host = context.host
+    grid_names = host.names_behind(launch.grid_node, launch.scope)
+    guards = list(launch.guards)
+    if launch.scope is not None:
+        guards += [
+            statement
+            for statement in launch.scope.body.body
+            if isinstance(statement, cst.If) and any(isinstance(sub, cst.Return) for sub in walk(statement.body))
+        ]
+    return any(host.names_behind(guard.test, launch.scope) & grid_names for guard in guards)
+
+
+def _has_task_loop(kernel: Kernel) -> bool:
+    return any(loop.is_task_loop for loop in kernel.flow.loops)
