@@ -12,7 +12,7 @@ the `triton-modules` setting.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 
 import libcst as cst
 
@@ -66,6 +66,27 @@ def int_literal(node: cst.BaseExpression | None) -> int | None:
         return int(node.value, 0)
     except ValueError:  # `010` is not valid Python 3; libcst accepts it
         return None
+
+
+_INT_OPERATORS: dict[type[cst.BaseBinaryOp], Callable[[int, int], int]] = {
+    cst.Add: lambda a, b: a + b,
+    cst.Subtract: lambda a, b: a - b,
+    cst.Multiply: lambda a, b: a * b,
+    cst.LeftShift: lambda a, b: a << b if 0 <= b < 64 else 0,
+}
+
+
+def folded_int(node: cst.BaseExpression) -> int | None:
+    """The value of integer literal arithmetic (`192 * 1024`, `1 << 17`, `65536 * 8`), else None."""
+    if isinstance(node, cst.Integer):
+        return int_literal(node)
+    if isinstance(node, cst.BinaryOperation):
+        operation = _INT_OPERATORS.get(type(node.operator))
+        left, right = folded_int(node.left), folded_int(node.right)
+        if operation is None or left is None or right is None:
+            return None
+        return operation(left, right)
+    return None
 
 
 def walk_statements(body: Sequence[cst.BaseStatement]) -> Iterator[cst.BaseStatement]:
