@@ -1,0 +1,102 @@
+"""Launch facts of the host index: grids, the device core counts they hold, the runtime sizes
+they multiply, and launches made through launcher helpers."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+
+from ascend_lint.host import HostIndex
+from ascend_lint.imports import ImportMap
+from ascend_lint.kernels import Kernel, find_kernels
+
+KERNEL = """
+import triton
+import triton.language as tl
+
+def props():
+    return triton.runtime.driver.active.utils.get_device_properties(0)
+
+@triton.jit
+def k(x, n, BT: tl.constexpr):
+    tl.store(x + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+"""
+
+
+def index(host: str) -> tuple[HostIndex, Kernel, cst.Module]:
+    source = KERNEL + textwrap.dedent(host)
+    module = cst.parse_module(source)
+    kernels = find_kernels(module, ImportMap(module, source))
+    return HostIndex(module, kernels), kernels[0], module
+
+
+def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | None]]:
+    """(grid, core count of its first axis, runtime sizes) for each launch of `k`."""
+    hosts, kernel, module = index(host)
+    found = []
+    for launch in hosts.launches_with_helpers(kernel):
+        for grid in hosts.grids(launch):
+            count = hosts.core_count(grid.axes[0], grid.scope)
+            found.append(
+                (
+                    module.code_for_node(grid.written),
+                    count.kind if count else None,
+                    hosts.runtime_sizes_of_all(grid.axes, grid.scope),
+                )
+            )
+    return found
+
+
+@pytest.mark.parametrize(
+    ("host", "expected"),
+    [
+        # a core count read in a helper, through min(); bounded
+        (
+            "def f(x, n):\n    c = props()['num_aicore']\n    k[(min(c, n),)](x, n, BT=64)\n",
+            [("(min(c, n),)", "num_aicore", ())],
+        ),
+        # fla's helper: the vector cores unless use_aicore=True
+        (
+            "def f(x, n):\n    k[(get_multiprocessor_count(0),)](x, n, BT=64)\n"
+            "    k[(get_multiprocessor_count(0, use_aicore=True),)](x, n, BT=64)\n",
+            [
+                ("(get_multiprocessor_count(0),)", "num_vectorcore", ()),
+                ("(get_multiprocessor_count(0, use_aicore=True),)", "num_aicore", ()),
+            ],
+        ),
+        # shapes unpacked into names, cdiv by a literal-bound name, a grid lambda with META
+        (
+            "def f(x, BT=64):\n    B, T, H = x.shape\n    NT = triton.cdiv(T, BT)\n"
+            "    k[(NT, B * H)](x, T, BT=BT)\n    k[lambda META: (triton.cdiv(T, META['BT']), B)](x, T, BT=BT)\n",
+            [
+                ("(NT, B * H)", None, ("NT", "B", "H")),
+                ("(triton.cdiv(T, META['BT']), B)", None, ("T/META['BT']", "B")),
+            ],
+        ),
+        # a size from a caller, and a value nobody shows (unknown: None)
+        (
+            "def f(x, n, chunk):\n    k[(n, chunk)](x, n, BT=64)\n\ndef api(x):\n    f(x, x.shape[0], pick())\n",
+            [("(n, chunk)", None, None)],
+        ),
+        # a launcher helper launching the kernel passed to it
+        (
+            "def launch(kernel, n):\n    kernel[(n.numel(), 4)](n, 1, BT=64)\n\ndef f(x):\n    launch(k, x)\n",
+            [("(n.numel(), 4)", None, ("n.numel()",))],
+        ),
+    ],
+)
+def test_launch_facts(host: str, expected: list) -> None:
+    assert launch_facts(host) == expected
+
+
+def test_a_launch_knows_the_loops_and_tests_around_it() -> None:
+    hosts, kernel, _ = index(
+        "def f(x, n):\n    if n > 4:\n        for off in range(0, n, 4):\n            k[(4,)](x, off, BT=64)\n"
+        "    k[(1,)](x, n, BT=64)\n"
+    )
+    inner, outer = hosts.launches_of(kernel)
+    assert [type(b).__name__ for b in inner.blocks] == ["If", "For"]
+    assert len(inner.loops) == 1 and len(inner.guards) == 1
+    assert outer.blocks == ()
