@@ -61,7 +61,7 @@ Variant: TypeAlias = tuple[int, Assumptions]
 NOTHING: Assumptions = frozenset()
 CONSTANT: list[Variant] = [(CONST, NOTHING)]
 
-_NARROW_INTS = frozenset({"int32", "int16", "int8", "uint32", "uint16", "uint8"})
+NARROW_INTS = frozenset({"int32", "int16", "int8", "uint32", "uint16", "uint8"})
 _METADATA_ATTRS = frozenset({"dtype", "shape", "type", "ndim", "numel"})
 _LEAVES = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis)
 _CONSTANT_LEAVES = frozenset({*_LEAVES, cst.FormattedString, cst.ConcatenatedString})
@@ -312,7 +312,7 @@ class Flow:
         """`tl.int32` or a smaller integer type (any alias), or its name as a string."""
         full = self.imports.resolve(dtype)
         name = full.rsplit(".", 1)[-1] if full is not None else (str_literal(dtype) or "")
-        return name in _NARROW_INTS
+        return name in NARROW_INTS
 
     def _is_pure_call(self, node: cst.Call) -> bool:
         """Scalar helpers whose result is only as runtime as their arguments (cdiv, min...)."""

@@ -56,7 +56,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ascend_lint.fixes import FixPlan, Replace
-from ascend_lint.flow import DEF, LOADED, MEMORY_FNS, NARROW, WIDE, Event, Flow, pointer_arg
+from ascend_lint.flow import DEF, LOADED, MEMORY_FNS, NARROW, NARROW_INTS, WIDE, Event, Flow, pointer_arg
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
 MESSAGE = (
@@ -72,7 +72,7 @@ class CuSeqlensInt32(Rule):
     NAME = "cu-seqlens-int32"
     SUMMARY = "A `cu_seqlens` offset loaded as int32 multiplied by a stride in pointer arithmetic (int32 wrap)"
     FIX = "safe"
-    REQUIRES_TEXT = ("int32",)
+    REQUIRES_TOKENS = (tuple(sorted(NARROW_INTS)),)
     CONFIRM = Confirm(
         {"compile": Evidence.POINTER_OFFSET_IR},
         "the wrap needs packed batches past 2**31 elements; the compiler shows the i32 multiply",

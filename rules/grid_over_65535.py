@@ -66,6 +66,7 @@ class GridOver65535(Rule):
     CODE = "ASC010"
     NAME = "grid-over-65535"
     SUMMARY = "A launch grid multiplying runtime sizes can pass 65535 programs (refused at launch)"
+    REQUIRES_TOKENS = (("shape", "size", "numel", "len"),)  # where a runtime size comes from
 
     VALID = (
         """

@@ -44,6 +44,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ascend_lint.imports import folded_int
+from ascend_lint.prefilter import Words
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 
 MESSAGE = (
@@ -51,6 +52,7 @@ MESSAGE = (
     '(`tbe.common.platform.get_soc_spec("UB_SIZE")`, or the package\'s UB manager)'
 )
 MIN_CAPACITY_BYTES = 16 * 1024
+_UB_PART = re.compile(r"(?<![A-Za-z0-9])(?:ub|UB|Ub)(?![a-z0-9])")
 _NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _NOT_THE_CAPACITY = {"fallback", "default", "align", "alignment"}
 
@@ -60,7 +62,6 @@ class HardCodedUb(Rule):
     NAME = "hard-coded-ub"
     SUMMARY = "A UB capacity written as a number instead of queried from the device"
     GROUP = "perf"
-    REQUIRES_TEXT = ("UB", "ub_", "_ub")
 
     VALID = (
         """
@@ -89,6 +90,11 @@ def k(x, BT: tl.constexpr):
     tl.store(x + tl.arange(0, BT), 0.0)
 """,
     )
+
+    @classmethod
+    def may_report(cls, words: Words) -> bool:
+        """A name with a `ub` part (`_UB_BYTES`, `ub_size`): not a whole word, so not a token."""
+        return _UB_PART.search(words.text) is not None
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         for (name, _), values in context.host.bindings.items():

@@ -62,7 +62,7 @@ class StridedGateLoad(Rule):
     NAME = "strided-gate-load"
     SUMMARY = "A scalar load advanced by a head count per time step (`[B, T, HV]` gate read along T)"
     GROUP = "perf"
-    REQUIRES_TEXT = ("+= H", "+=H", "+ H", "+H", "NH", "heads")
+    REQUIRES_TOKENS = (("H", "HV", "HQ", "HK", "NH", "num_heads", "n_heads", "nheads"),)
 
     VALID = (
         """

@@ -55,7 +55,7 @@ class VectorKernelOnAicore(Rule):
     NAME = "vector-kernel-on-aicore"
     SUMMARY = "A kernel without `tl.dot` launched on `num_aicore` programs (half the vector cores idle)"
     GROUP = "perf"
-    REQUIRES_TEXT = ("num_aicore", "use_aicore")
+    REQUIRES_TOKENS = (("num_aicore", "use_aicore"),)
 
     VALID = (
         """

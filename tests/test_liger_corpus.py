@@ -11,6 +11,8 @@ it Ascend code; nothing of the CUDA implementation beside it). Every finding was
   passes `offset` from `forward(..., offset=0.0)`, a float, and Triton never specialises
   floats (docs/specialisation.md). Before issue 10 the backend was not linted by default
   (1 of 36 files); with `--target-all` it had 23 findings (docs/corpus-findings.md).
+- ASC012 (1): `ops/embedding.py` sizes tiles from `_ASCEND_UB_CAPACITY_BITS = 1572864` while
+  the backend's `ub_manager.py` queries the SoC. ASC007–ASC011: none.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from fla_corpus import liger_ascend_folder, liger_root
 from ascend_lint.config import load_settings
 from ascend_lint.engine import lint_paths
 
-EXPECTED = {"ASC002": 8, "ASC003": 4}
+EXPECTED = {"ASC002": 8, "ASC003": 4, "ASC012": 1}
 
 
 def test_liger_ascend_backend_findings_per_rule():
