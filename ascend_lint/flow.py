@@ -154,6 +154,8 @@ class Flow:
         self.read_events: dict[cst.Name, Event] = {}
         self.branches: list[Branch] = []
         self.loops: list[Loop] = []
+        # Each simple statement of the body, in program order, with the events it emitted.
+        self.statements: list[tuple[cst.BaseSmallStatement, range]] = []
         self._memo: dict[cst.BaseExpression | Event, list[Variant]] = {}  # of reads, definitions, expressions
         self._active: dict[cst.BaseExpression | Event, int] = {}  # values being computed -> their depth
         self._lowest_hit = _NO_HIT  # the shallowest value being computed that was asked for again
@@ -754,7 +756,9 @@ class _Builder:
     def _statement(self, node: cst.CSTNode) -> None:
         if type(node) is cst.SimpleStatementLine or type(node) is cst.SimpleStatementSuite:
             for small in node.body:
+                start = len(self.flow.events)
                 self.small_statement(small)
+                self.flow.statements.append((small, range(start, len(self.flow.events))))
         elif type(node) is cst.If:
             self.if_statement(node)
         elif type(node) is cst.For:

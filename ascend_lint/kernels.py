@@ -60,6 +60,13 @@ class Kernel:
         return build_flow(self.node.body, params, self.imports)
 
     @cached_property
+    def tiles(self):
+        """The kernel's tiles, where they live and their UB peak per configuration (on first use)."""
+        from .tiles import build_tiles
+
+        return build_tiles(self)
+
+    @cached_property
     def optional_pointer_flags(self) -> dict[str, set[str]]:
         """Pointer params a heuristic tests against None -> the constexpr flags it sets."""
         flags: dict[str, set[str]] = {}

@@ -31,6 +31,7 @@ from .kernels import Kernel
 from .model import Applicability, Fact, Finding
 from .optional import OptionalPointer, optional_pointers
 from .prefilter import KERNEL_TOKENS, Words
+from .specialisations import Configuration, configurations
 
 __all__ = ["Confirm", "Evidence", "Example", "Finding", "HostIndex", "Kernel", "ModuleContext", "Report", "Rule"]
 
@@ -59,6 +60,7 @@ class ModuleContext:
     imports: ImportMap
     kernels: list[Kernel]
     _optional: dict[Kernel, dict[str, OptionalPointer]] = field(default_factory=dict, repr=False)
+    _configurations: dict[Kernel, list[Configuration]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def fresh_names(self) -> FreshNames:
@@ -74,6 +76,13 @@ class ModuleContext:
         found = self._optional.get(kernel)
         if found is None:
             found = self._optional[kernel] = optional_pointers(kernel, self.host)
+        return found
+
+    def configurations(self, kernel: Kernel) -> list[Configuration]:
+        """The constexpr configurations the module makes visible for `kernel` (computed once)."""
+        found = self._configurations.get(kernel)
+        if found is None:
+            found = self._configurations[kernel] = configurations(kernel, self.module, self.host)
         return found
 
 

@@ -1,0 +1,326 @@
+"""The constexpr values a module makes visible for a kernel, one set per configuration.
+
+A configuration binds constexpr names to literal values, from (later sources override
+earlier ones):
+
+- module-level names bound once to a literal (`BLOCK = 64`, `RCP_LN2 = tl.constexpr(1.44)`),
+  which a kernel reads as globals, and constexpr parameter defaults;
+- `triton.heuristics` entries whose lambda returns a literal;
+- a launch `kernel[grid](..., BT=64)` in host code: keyword (or positional) arguments that are
+  literals, or names bound once to a literal in the launching function, the module, or a
+  parameter default of the launching function (`BT = chunk_size` with `chunk_size: int = 64`);
+- each `triton.Config({...})` of an autotune decorator (`configs=` of `triton.autotune` or of a
+  wrapper taking the same keyword), including comprehensions over literal lists and `range`s.
+
+Names no source binds stay unbound: the kernel's tiles that depend on them have no size here.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from .imports import ImportMap
+from .kernels import Kernel
+
+Value = int | float | bool
+Lookup = Callable[[str], "Value | None"]
+
+_MAX_CONFIGS = 64  # a comprehension over a large literal space is cut here
+_BINARY = {
+    cst.Add: lambda a, b: a + b,
+    cst.Subtract: lambda a, b: a - b,
+    cst.Multiply: lambda a, b: a * b,
+    cst.FloorDivide: lambda a, b: a // b,
+    cst.Divide: lambda a, b: a / b,
+    cst.Modulo: lambda a, b: a % b,
+    cst.Power: lambda a, b: a**b,
+    cst.LeftShift: lambda a, b: a << b,
+    cst.RightShift: lambda a, b: a >> b,
+}
+_COMPARE = {
+    cst.Equal: lambda a, b: a == b,
+    cst.NotEqual: lambda a, b: a != b,
+    cst.LessThan: lambda a, b: a < b,
+    cst.LessThanEqual: lambda a, b: a <= b,
+    cst.GreaterThan: lambda a, b: a > b,
+    cst.GreaterThanEqual: lambda a, b: a >= b,
+}
+
+
+def _next_power_of_2(n: int) -> int:
+    return 1 if n <= 1 else 1 << (int(n) - 1).bit_length()
+
+
+def evaluate(node: cst.BaseExpression, lookup: Lookup, imports: ImportMap | None = None) -> Value | None:
+    """The value of a constant expression over literals and names `lookup` knows, else None.
+
+    Handles arithmetic, comparisons, `and`/`or`/`not`, conditional expressions, `min`/`max`,
+    `triton.cdiv`, `triton.next_power_of_2` and `tl.constexpr(...)`.
+    """
+    t = type(node)
+    if t is cst.Integer or t is cst.Float:
+        return node.evaluated_value
+    if t is cst.Name:
+        if node.value in ("True", "False"):
+            return node.value == "True"
+        return lookup(node.value)
+    if t is cst.UnaryOperation:
+        value = evaluate(node.expression, lookup, imports)
+        if value is None:
+            return None
+        if isinstance(node.operator, cst.Not):
+            return not value
+        return -value if isinstance(node.operator, cst.Minus) else value
+    if t is cst.BinaryOperation:
+        operate = _BINARY.get(type(node.operator))
+        left, right = evaluate(node.left, lookup, imports), evaluate(node.right, lookup, imports)
+        if operate is None or left is None or right is None:
+            return None
+        try:
+            return operate(left, right)
+        except (ArithmeticError, ValueError, TypeError):
+            return None
+    if t is cst.BooleanOperation:
+        left = evaluate(node.left, lookup, imports)
+        if left is None:
+            return None
+        if isinstance(node.operator, cst.And):
+            return evaluate(node.right, lookup, imports) if left else left
+        return left if left else evaluate(node.right, lookup, imports)
+    if t is cst.Comparison:
+        return _compare(node, lookup, imports)
+    if t is cst.IfExp:
+        test = evaluate(node.test, lookup, imports)
+        if test is None:
+            return None
+        return evaluate(node.body if test else node.orelse, lookup, imports)
+    if t is cst.Call:
+        return _call(node, lookup, imports)
+    return None
+
+
+def _compare(node: cst.Comparison, lookup: Lookup, imports: ImportMap | None) -> Value | None:
+    left = evaluate(node.left, lookup, imports)
+    for target in node.comparisons:
+        right = evaluate(target.comparator, lookup, imports)
+        operate = _COMPARE.get(type(target.operator))
+        if left is None or right is None or operate is None or not operate(left, right):
+            return None if left is None or right is None or operate is None else False
+        left = right
+    return True
+
+
+def _call(node: cst.Call, lookup: Lookup, imports: ImportMap | None) -> Value | None:
+    args = [evaluate(a.value, lookup, imports) for a in node.args if a.keyword is None and not a.star]
+    if any(a is None for a in args) or not args:
+        return None
+    func = node.func
+    name = func.value if isinstance(func, cst.Name) else None
+    if name in ("min", "max") and len(args) >= 2:
+        return (min if name == "min" else max)(args)
+    if name == "int":
+        return int(args[0])
+    if imports is not None:
+        if imports.is_triton(func, "next_power_of_2"):
+            return _next_power_of_2(int(args[0]))
+        if imports.is_triton(func, "cdiv") or imports.is_tl(func, "cdiv"):
+            return -(-int(args[0]) // int(args[1])) if len(args) == 2 and args[1] else None
+        if imports.is_tl(func, "constexpr"):
+            return args[0]
+    return None
+
+
+@dataclass(frozen=True)
+class Configuration:
+    """One set of constexpr values for a kernel, and where the module states it."""
+
+    values: Mapping[str, Value]
+    label: str  # e.g. "autotune config {'BK': 128}; launch at line 345 (BT=64, BV=128)"
+    node: cst.CSTNode | None = None  # the triton.Config or launch that sets the values
+    sources: tuple[cst.CSTNode, ...] = field(default=())
+
+
+def configurations(kernel: Kernel, module: cst.Module, host) -> list[Configuration]:
+    """Every configuration the module makes visible for `kernel` (at least one: the defaults)."""
+    imports = kernel.imports
+    base: dict[str, Value] = dict(_module_constants(module, imports))
+    constexprs = {p.name for p in kernel.params if p.is_constexpr} | set(kernel.provided_constexprs)
+    for param in kernel.params:
+        default = param.node.default
+        if default is not None and param.name in constexprs:
+            value = evaluate(default, base.get, imports)
+            if value is not None:
+                base[param.name] = value
+    base.update(_heuristic_literals(kernel, imports, base))
+    launches = list(_launches(kernel, host, imports, base, constexprs)) or [({}, None)]
+    tuned = list(_autotune_configs(kernel, imports, base)) or [({}, None)]
+    found = []
+    for (launch_values, launch), (config_values, config) in itertools.product(launches, tuned):
+        values = {**base, **launch_values, **config_values}
+        parts = []
+        if config is not None:
+            parts.append(f"autotune config {_describe(config_values)}")
+        if launch is not None:
+            parts.append(f"launch with {_describe(launch_values)}")
+        found.append(
+            Configuration(
+                values=values,
+                label="; ".join(parts) or "defaults",
+                node=config if config is not None else launch,
+                sources=tuple(n for n in (config, launch) if n is not None),
+            )
+        )
+        if len(found) >= _MAX_CONFIGS:
+            break
+    return found
+
+
+def _describe(values: Mapping[str, Value]) -> str:
+    return "{" + ", ".join(f"{k}={v!r}" for k, v in values.items()) + "}"
+
+
+def _module_constants(module: cst.Module, imports: ImportMap) -> dict[str, Value]:
+    """Module-level names assigned exactly once, to a constant expression of earlier ones."""
+    values: dict[str, Value] = {}
+    seen: set[str] = set()
+    for statement in module.body:
+        if not isinstance(statement, cst.SimpleStatementLine):
+            continue
+        for small in statement.body:
+            target, value = _single_assignment(small)
+            if target is None:
+                continue
+            result = evaluate(value, values.get, imports) if value is not None else None
+            if target in seen or result is None:
+                values.pop(target, None)
+            else:
+                values[target] = result
+            seen.add(target)
+    return values
+
+
+def _single_assignment(small: cst.BaseSmallStatement) -> tuple[str | None, cst.BaseExpression | None]:
+    if isinstance(small, cst.Assign) and len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name):
+        return small.targets[0].target.value, small.value
+    if isinstance(small, cst.AnnAssign) and isinstance(small.target, cst.Name):
+        return small.target.value, small.value
+    return None, None
+
+
+def _heuristic_literals(kernel: Kernel, imports: ImportMap, known: Mapping[str, Value]) -> dict[str, Value]:
+    values = {}
+    for name, fn in kernel.provided_constexprs.items():
+        if fn is not None:
+            value = evaluate(fn.body, known.get, imports)
+            if value is not None:
+                values[name] = value
+    return values
+
+
+def _launches(
+    kernel: Kernel, host, imports: ImportMap, known: Mapping[str, Value], constexprs: set[str]
+) -> Iterator[tuple[dict[str, Value], cst.Call]]:
+    """Literal constexpr arguments of each `kernel[grid](...)` launch, one set per launch."""
+    names = [p.name for p in kernel.params]
+    seen: list[dict[str, Value]] = []
+    for call, scope in host.calls:
+        func = call.func
+        if not (isinstance(func, cst.Subscript) and isinstance(func.value, cst.Name)):
+            continue
+        if func.value.value != kernel.name:
+            continue
+        values: dict[str, Value] = {}
+        for position, arg in enumerate(call.args):
+            if arg.star:
+                break
+            name = arg.keyword.value if arg.keyword is not None else names[position] if position < len(names) else None
+            if name not in constexprs:
+                continue
+            value = evaluate(arg.value, _host_lookup(scope, host, imports, known), imports)
+            if value is not None:
+                values[name] = value
+        if values not in seen:
+            seen.append(values)
+            yield values, call
+
+
+def _host_lookup(scope, host, imports: ImportMap, known: Mapping[str, Value]) -> Lookup:
+    return lambda name: _host_value(name, scope, host, imports, known)
+
+
+def _host_value(name: str, scope, host, imports: ImportMap, known: Mapping[str, Value], depth: int = 0) -> Value | None:
+    """A host name's value: its single binding in the scope (or module), else a parameter default."""
+    if depth > 4:
+        return None
+    bound = host.values_of(name, scope)
+    if len(bound) == 1:
+        return evaluate(bound[0], lambda n: _host_value(n, scope, host, imports, known, depth + 1), imports)
+    if bound:
+        return None
+    if scope is not None:
+        for param in (*scope.params.params, *scope.params.kwonly_params):
+            if param.name.value == name and param.default is not None:
+                return evaluate(param.default, known.get, imports)
+    return known.get(name)
+
+
+def _autotune_configs(kernel: Kernel, imports: ImportMap, known: Mapping[str, Value]):
+    """(values, triton.Config call) for each config of the kernel's autotune decorator."""
+    for decorator in kernel.node.decorators:
+        call = decorator.decorator
+        if not isinstance(call, cst.Call):
+            continue
+        configs = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "configs"), None)
+        if configs is None and imports.is_triton(call.func, "autotune") and call.args:
+            configs = call.args[0].value
+        if configs is not None:
+            yield from _config_tables(configs, imports, dict(known))
+
+
+def _config_tables(node: cst.BaseExpression, imports: ImportMap, scope: dict[str, Value]):
+    if isinstance(node, cst.Call) and imports.is_triton(node.func, "Config") and node.args:
+        table = node.args[0].value
+        if isinstance(table, cst.Dict):
+            values = {}
+            for element in table.elements:
+                if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
+                    value = evaluate(element.value, scope.get, imports)
+                    if value is not None:
+                        values[element.key.evaluated_value] = value
+            yield values, node
+    elif isinstance(node, (cst.List, cst.Tuple)):
+        for element in node.elements:
+            yield from _config_tables(element.value, imports, scope)
+    elif isinstance(node, (cst.ListComp, cst.GeneratorExp)):
+        for bindings in itertools.islice(_comprehension_bindings(node.for_in, imports, scope), _MAX_CONFIGS):
+            yield from _config_tables(node.elt, imports, {**scope, **bindings})
+
+
+def _comprehension_bindings(clause: cst.CompFor | None, imports: ImportMap, scope: dict[str, Value]):
+    """Every binding of the comprehension's loop names over literal iterables, with `if`s applied."""
+    if clause is None:
+        yield {}
+        return
+    items = _literal_items(clause.iter, imports, scope)
+    if items is None or not isinstance(clause.target, cst.Name):
+        return
+    for item in items:
+        inner = {**scope, clause.target.value: item}
+        if all(evaluate(test.test, inner.get, imports) for test in clause.ifs):
+            for rest in _comprehension_bindings(clause.inner_for_in, imports, inner):
+                yield {clause.target.value: item, **rest}
+
+
+def _literal_items(node: cst.BaseExpression, imports: ImportMap, scope: dict[str, Value]) -> list[Value] | None:
+    if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
+        items = [evaluate(e.value, scope.get, imports) for e in node.elements]
+        return None if any(i is None for i in items) else items
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "range":
+        bounds = [evaluate(a.value, scope.get, imports) for a in node.args]
+        if bounds and all(isinstance(b, int) for b in bounds):
+            return list(range(*bounds))[:_MAX_CONFIGS]
+    return None

@@ -1,0 +1,240 @@
+"""
+## What it does
+Estimates, for each constexpr configuration the module makes visible, the peak unified buffer
+(UB) a kernel needs, and flags configurations over the device's UB (192 KiB on Ascend
+910B). Configurations come from `triton.autotune` configs (including comprehensions over
+literal lists), literal constexpr arguments of `kernel[grid](...)` launches in the same
+module (names bound once to a literal, host function defaults), `triton.heuristics` entries
+with literal results, constexpr parameter defaults and module-level constants. The finding
+names the configuration and the tiles that make up the peak, each with its line.
+
+The estimate sums the tiles live at the statement where the most are live, following what the
+compiler's memory planner does (measured on triton-ascend 3.2 with
+`--enable-memory-display`; see docs/ub-estimate.md): fp32 accumulators and dot results the
+vector core works on, transpose copies, masks, reduction scratch, double-buffered loads in
+loops, both arms of a runtime branch while they fit. Tiles that only feed `tl.dot` (or dot
+results that are only accumulated or stored) live in the cube core's L1/L0C and take no UB;
+vector work on a dot's operands or results is split between the two vector cores. Loads of
+unstated element type count as 16-bit (bf16/fp16).
+
+Not flagged: a configuration leaving some tile size unknown (e.g. a block size the host
+computes) counts only the tiles it sizes; it is flagged only when those alone overflow. Arms
+of a constexpr branch that a configuration does not compile are not counted. Calibrated on
+the fixture corpus and fla-core 0.6.0's Ascend kernels against the compiler's plan
+(`bench/calibrate_ub.py`, docs/ub-estimate.md), which states how close the estimate is.
+
+## Why is this bad?
+The compiler rejects the kernel when the configuration is compiled, one configuration at a
+time, and only then: `ub overflow, requires 2097152 bits while 1572864 bits available!`
+(1572864 bits = 192 KiB; a vector add at BLOCK=32768). In an autotune list the failing
+configuration surfaces on the first workload that selects it, often on someone else's
+shapes. The seeds' guidance is to enumerate the peak live tiles and keep a 0.75-0.85 safety
+margin; this rule does that arithmetic for every visible configuration.
+
+## Example
+```python
+@triton.autotune(
+    configs=[
+        triton.Config({"BD": 128}),
+        triton.Config({"BD": 1024}),  # needs ~516 KiB of UB
+    ],
+    key=["D"],
+)
+@triton.jit
+def rms_norm_kernel(x, y, T, D, BT: tl.constexpr = 64, BD: tl.constexpr = 128):
+    ...
+```
+
+## Use instead
+Drop or shrink the configurations over budget, or split the live set: loop over `D` in
+slabs, keep fewer fp32 copies (cast once, reuse), move independent outputs to a second
+kernel. Size tiles from the device query (`triton.runtime.driver.active.utils.
+get_device_properties(...)`, fla's `fla.utils.ascend_ub_manager`) with a safety margin.
+
+## Fix safety
+No fix: which configuration to drop, or how to split the kernel, is a design choice, and the
+estimate is an estimate (`ascend-lint confirm` compiles the configuration to check it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import libcst as cst
+
+from ascend_lint.kernels import Kernel
+from ascend_lint.rule import ModuleContext, Report, Rule
+from ascend_lint.tiles import UB_CAPACITY_BYTES, Contributor, Peak
+
+
+def _kib(n_bytes: int) -> str:
+    return f"{n_bytes / 1024:.0f} KiB" if n_bytes >= 10240 else f"{n_bytes / 1024:.1f} KiB"
+
+
+class UbOverflowEstimate(Rule):
+    CODE = "ASC013"
+    NAME = "ub-overflow-estimate"
+    SUMMARY = "A visible constexpr configuration needs more UB than the device has (static estimate)"
+    REQUIRES_TEXT = ("constexpr",)
+
+    VALID = (
+        # every configuration fits (~40 KiB at BD=128)
+        """
+@triton.autotune(configs=[triton.Config({"BD": 64}), triton.Config({"BD": 128})], key=["D"])
+@triton.jit
+def k(x, y, T, D, BT: tl.constexpr = 64, BD: tl.constexpr = 64):
+    i_t = tl.program_id(0)
+    p_x = tl.make_block_ptr(x, (T, D), (D, 1), (i_t * BT, 0), (BT, BD), (1, 0))
+    b_x = tl.load(p_x, boundary_check=(0, 1)).to(tl.float32)
+    b_y = b_x * tl.rsqrt(tl.sum(b_x * b_x, axis=1) / D + 1e-6)[:, None]
+    p_y = tl.make_block_ptr(y, (T, D), (D, 1), (i_t * BT, 0), (BT, BD), (1, 0))
+    tl.store(p_y, b_y.to(p_y.dtype.element_ty), boundary_check=(0, 1))
+""",
+        # tiles that only feed tl.dot live in the cube core's L1, not in UB
+        """
+@triton.jit
+def k(a, b, c, M, N, K, BM: tl.constexpr = 128, BN: tl.constexpr = 256, BK: tl.constexpr = 256):
+    p_a = tl.make_block_ptr(a, (M, K), (K, 1), (0, 0), (BM, BK), (1, 0))
+    p_b = tl.make_block_ptr(b, (K, N), (N, 1), (0, 0), (BK, BN), (1, 0))
+    p_c = tl.make_block_ptr(c, (M, N), (N, 1), (0, 0), (BM, BN), (1, 0))
+    tl.store(p_c, tl.dot(tl.load(p_a), tl.load(p_b)).to(p_c.dtype.element_ty))
+""",
+        # a block size the host computes: the tiles it sizes are unknown, nothing to report
+        """
+@triton.jit
+def k(x, y, D, BD: tl.constexpr):
+    o = tl.arange(0, BD)
+    b_x = tl.load(x + o, mask=o < D).to(tl.float32)
+    tl.store(y + o, tl.exp(b_x) * b_x, mask=o < D)
+
+def launch(x, y, D):
+    k[(1,)](x, y, D, BD=triton.next_power_of_2(D))
+""",
+        # the large arm is not compiled in the configuration the launch makes visible
+        """
+@triton.jit
+def k(x, y, T, BT: tl.constexpr, WIDE: tl.constexpr):
+    i_t = tl.program_id(0)
+    if WIDE:
+        p = tl.make_block_ptr(x, (T, 4096), (4096, 1), (i_t * BT, 0), (BT, 4096), (1, 0))
+        b = tl.load(p).to(tl.float32)
+        tl.store(tl.make_block_ptr(y, (T, 4096), (4096, 1), (i_t * BT, 0), (BT, 4096), (1, 0)), b * b)
+    else:
+        p = tl.make_block_ptr(x, (T, 128), (128, 1), (i_t * BT, 0), (BT, 128), (1, 0))
+        b = tl.load(p).to(tl.float32)
+        tl.store(tl.make_block_ptr(y, (T, 128), (128, 1), (i_t * BT, 0), (BT, 128), (1, 0)), b * b)
+
+def launch(x, y, T):
+    k[(T // 64,)](x, y, T, BT=64, WIDE=False)
+""",
+        # each arm of the runtime branch fits alone (96 KiB); their sum does not, so the
+        # planner overlaps them
+        """
+@triton.jit
+def k(x, y, T, NT, BT: tl.constexpr = 192, BD: tl.constexpr = 128):
+    i_t = tl.program_id(0)
+    o_t = i_t * BT + tl.arange(0, BT)
+    o_d = tl.arange(0, BD)
+    if i_t == NT - 1:
+        m = (o_t[:, None] < T) & (o_d[None, :] < BD)
+        b = tl.load(x + o_t[:, None] * BD + o_d[None, :], mask=m, other=0.0).to(tl.float32)
+        tl.store(y + o_t[:, None] * BD + o_d[None, :], b * 2.0, mask=m)
+    else:
+        p = tl.make_block_ptr(x, (T, BD), (BD, 1), (i_t * BT, 0), (BT, BD), (1, 0))
+        b = tl.load(p).to(tl.float32)
+        tl.store(tl.make_block_ptr(y, (T, BD), (BD, 1), (i_t * BT, 0), (BT, BD), (1, 0)), b * 2.0)
+""",
+    )
+    INVALID = (
+        # one autotune configuration over budget: reported at that configuration
+        """
+@triton.autotune(
+    configs=[
+        triton.Config({"BD": 128}),
+        triton.Config({"BD": 1024}),  # expect
+    ],
+    key=["D"],
+)
+@triton.jit
+def k(x, y, T, D, BT: tl.constexpr = 64, BD: tl.constexpr = 128):
+    i_t = tl.program_id(0)
+    p_x = tl.make_block_ptr(x, (T, D), (D, 1), (i_t * BT, 0), (BT, BD), (1, 0))
+    b_x = tl.load(p_x, boundary_check=(0, 1)).to(tl.float32)
+    b_y = b_x * tl.rsqrt(tl.sum(b_x * b_x, axis=1) / D + 1e-6)[:, None]
+    p_y = tl.make_block_ptr(y, (T, D), (D, 1), (i_t * BT, 0), (BT, BD), (1, 0))
+    tl.store(p_y, b_y.to(p_y.dtype.element_ty), boundary_check=(0, 1))
+""",
+        # a comprehension over literal lists: only the large combinations are reported
+        """
+@triton.autotune(
+    configs=[triton.Config({"BT": bt, "BD": bd}) for bt in [32, 64] for bd in [256, 2048]],  # expect
+    key=["D"],
+)
+@triton.jit
+def k(x, y, T, D, BT: tl.constexpr, BD: tl.constexpr):
+    i_t = tl.program_id(0)
+    p_x = tl.make_block_ptr(x, (T, D), (D, 1), (i_t * BT, 0), (BT, BD), (1, 0))
+    b_x = tl.load(p_x, boundary_check=(0, 1)).to(tl.float32)
+    p_y = tl.make_block_ptr(y, (T, D), (D, 1), (i_t * BT, 0), (BT, BD), (1, 0))
+    tl.store(p_y, (b_x * tl.sigmoid(b_x)).to(p_y.dtype.element_ty), boundary_check=(0, 1))
+""",
+        # literal launch constexprs; vector work on a dot result, a causal mask and a
+        # transpose copy make the peak
+        """
+@triton.jit
+def k(q, k, o, T, BT: tl.constexpr, BK: tl.constexpr):
+    i_t = tl.program_id(0)
+    p_q = tl.make_block_ptr(q, (T, BK), (BK, 1), (i_t * BT, 0), (BT, BK), (1, 0))
+    p_k = tl.make_block_ptr(k, (T, BK), (BK, 1), (i_t * BT, 0), (BT, BK), (1, 0))
+    b_q = tl.load(p_q, boundary_check=(0, 1))
+    b_k = tl.load(p_k, boundary_check=(0, 1)) * 2.0
+    b_s = tl.dot(b_q, tl.trans(b_k))
+    o_t = tl.arange(0, BT)
+    b_s = tl.where(o_t[:, None] >= o_t[None, :], tl.exp(b_s), 0.0)
+    p_o = tl.make_block_ptr(o, (T, BT), (BT, 1), (i_t * BT, 0), (BT, BT), (1, 0))
+    tl.store(p_o, b_s.to(p_o.dtype.element_ty), boundary_check=(0, 1))
+
+def launch(q, k, o, T):
+    k[(T // 256,)](q, k, o, T, BT=256, BK=128)  # expect
+""",
+    )
+
+    def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
+        configurations = context.configurations(kernel)
+        if not any(c.values for c in configurations):
+            return
+        model = kernel.tiles
+        for configuration in configurations:
+            peak = model.peak(configuration.values)
+            if peak.bytes <= UB_CAPACITY_BYTES:
+                continue
+            top = peak.top(3)
+            lookup = model.lookup(configuration.values)
+            yield Report(
+                configuration.node or kernel.node.name,
+                f"`{kernel.name}` needs about {_kib(peak.bytes)} of UB with {configuration.label}, over the "
+                f"{_kib(UB_CAPACITY_BYTES)} the device has; largest live tiles: "
+                + ", ".join(_describe(c, lookup) for c in top),
+                related=tuple((c.value.node, f"{_describe(c, lookup)} live at the peak") for c in top),
+            )
+
+
+def _describe(contributor: Contributor, lookup) -> str:
+    value = contributor.value
+    dims = []
+    for dim in value.shape:
+        size = _evaluated(dim, lookup)
+        dims.append(str(size) if size is not None else cst.Module([]).code_for_node(dim))
+    name = contributor.name or "temporary"
+    return f"{name} [{', '.join(dims)}] {_kib(contributor.bytes)}"
+
+
+def _evaluated(dim, lookup):
+    from ascend_lint.specialisations import evaluate
+
+    return evaluate(dim, lookup)
+
+
+def peak_summary(peak: Peak) -> str:
+    """One line for `confirm` and the calibration: the estimate and its three largest tiles."""
+    return f"{_kib(peak.bytes)} (" + ", ".join(f"{c.name or 'temporary'} {_kib(c.bytes)}" for c in peak.top(3)) + ")"

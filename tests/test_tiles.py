@@ -1,0 +1,277 @@
+"""The tile model (`ascend_lint.tiles`) and the visible configurations
+(`ascend_lint.specialisations`), tested directly.
+
+The UB figures in `MEASURED` are what triton-ascend 3.2's memory planner reported for these
+kernels (`bishengir-compile --enable-memory-display`, peak offset + extent of the UB buffers,
+fp32 pointers); the last test compiles two of them again when the compiler is installed.
+"""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+from conftest import snippet_source
+
+from ascend_lint.imports import ImportMap
+from ascend_lint.kernels import find_kernels
+from ascend_lint.rule import ModuleContext
+from ascend_lint.tiles import UB_CAPACITY_BYTES
+
+
+def context_of(code: str) -> ModuleContext:
+    source, _ = snippet_source(code)
+    module = cst.parse_module(source)
+    imports = ImportMap(module)
+    return ModuleContext("k.py", source, module, imports, find_kernels(module, imports))
+
+
+def kernel_of(code: str):
+    return context_of(code).kernels[0]
+
+
+def code(node) -> str:
+    return cst.Module([]).code_for_node(node)
+
+
+HEADER = """
+@triton.jit
+def k(a, b, c, d, n, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pa = tl.make_block_ptr(a, (BM, BK), (BK, 1), (0, 0), (BM, BK), (1, 0))
+    pb = tl.make_block_ptr(b, (BK, BN), (BN, 1), (0, 0), (BK, BN), (1, 0))
+    pc = tl.make_block_ptr(c, (BM, BN), (BN, 1), (0, 0), (BM, BN), (1, 0))
+    pd = tl.make_block_ptr(d, (BM, BN), (BN, 1), (0, 0), (BM, BN), (1, 0))
+"""
+SIZES = {"BM": 64, "BN": 128, "BK": 64}
+FP32 = {"a": 4, "b": 4, "c": 4, "d": 4}
+
+# (body, planned peak UB in bytes as measured with BM=64, BN=128, BK=64 and fp32 pointers)
+MEASURED = {
+    "dot result stored: stays on the cube core": (
+        "x = tl.load(pa)\ny = tl.load(pb)\ntl.store(pc, tl.dot(x, y))",
+        0,
+    ),
+    "dot result cast and stored: the cube's fixpipe casts": (
+        "x = tl.load(pa)\ny = tl.load(pb)\ntl.store(pc, tl.dot(x, y).to(tl.bfloat16))",
+        0,
+    ),
+    "accumulating dots in a loop": (
+        "acc = tl.zeros([BM, BN], dtype=tl.float32)\nfor i in range(n):\n"
+        "    acc = tl.dot(tl.load(pa), tl.load(pb), acc)\ntl.store(pc, acc)",
+        0,
+    ),
+    "vector work on a dot result: half a tile per vector core": (
+        "x = tl.load(pa)\ny = tl.load(pb)\ntl.store(pc, tl.dot(x, y) * 2.0)",
+        16384,
+    ),
+    "vector work on a dot operand": (
+        "x = tl.load(pa)\ny = tl.load(pb)\ntl.store(pc, tl.dot(x * 2.0, y))",
+        8192,
+    ),
+    "vector tile unrelated to the dot: whole tile": (
+        "tl.store(pc, tl.dot(tl.load(pa), tl.load(pb)))\nz = tl.load(pd)\ntl.store(pd, z * 2.0)",
+        32768,
+    ),
+    "reduction scratch": (
+        "z = tl.load(pd)\ntl.store(a + tl.arange(0, BM), tl.sum(z, axis=1))",
+        49408,
+    ),
+    "transpose copy": (
+        "z = tl.load(pa)\ntl.store(tl.make_block_ptr(d, (BK, BM), (BM, 1), (0, 0), (BK, BM), (1, 0)), tl.trans(z))",
+        32768,
+    ),
+    "tl.where gets its own buffer, the mask one bit per element": (
+        "x = tl.load(pc)\ny = tl.load(pd)\ntl.store(pc, tl.where(x > y, x, y))",
+        99360,
+    ),
+    "in place when an operand dies": (
+        "x = tl.load(pc)\ny = tl.load(pd)\nz = x * y\nw = x + y\ntl.store(pc, z)\ntl.store(pd, w)",
+        98304,
+    ),
+    "a load in a loop is double buffered": (
+        "acc = tl.zeros([BM, BN], dtype=tl.float32)\nfor i in range(n):\n    x = tl.load(pc)\n    acc += x * x\n"
+        "tl.store(pd, acc)",
+        98304,
+    ),
+    "both arms of a runtime branch": (
+        "if n > 3:\n    x = tl.load(pc)\n    tl.store(pd, x * 2.0)\nelse:\n    y = tl.load(pd)\n    tl.store(pc, y + 1.0)",
+        65536,
+    ),
+    "causal mask on a dot result: integer compare of broadcasts": (
+        "r = tl.dot(tl.load(pa), tl.load(pb))\no = tl.arange(0, BM)\n"
+        "r = tl.where(o[:, None] >= tl.arange(0, BN)[None, :], r, 0.0)\ntl.store(pc, r)",
+        68288,
+    ),
+}
+
+
+def measured_kernel(body: str):
+    indented = "\n".join("    " + line for line in body.splitlines())
+    return kernel_of(HEADER + indented + "\n")
+
+
+@pytest.mark.parametrize("case", sorted(MEASURED))
+def test_estimate_matches_the_measured_plan(case):
+    body, planned = MEASURED[case]
+    estimate = measured_kernel(body).tiles.peak(SIZES, FP32).bytes
+    assert abs(estimate - planned) <= 0.1 * planned + 64, f"estimate {estimate} vs planned {planned}"
+
+
+def test_shapes_follow_the_tile_expressions():
+    kernel = kernel_of(
+        """
+@triton.jit
+def k(x, y, w, T, BT: tl.constexpr, BD: tl.constexpr, BK: tl.constexpr):
+    o_t = tl.arange(0, BT)
+    o_d = tl.arange(0, BD)
+    b_x = tl.load(x + o_t[:, None] * BD + o_d[None, :])
+    p_w = tl.make_block_ptr(w, (BD, BK), (BK, 1), (0, 0), (BD, BK), (1, 0))
+    b_w = tl.load(p_w)
+    b_o = tl.dot(b_x, b_w)
+    b_t = tl.trans(b_o)
+    b_s = tl.sum(b_t, axis=0)
+    b_z = tl.zeros([BT, 2 * BK], dtype=tl.bfloat16)
+    tl.store(y + o_t, b_s + tl.max(b_z, axis=1))
+"""
+    )
+    shapes = {name: value.shape_text() for name, value in kernel.tiles.tiles}
+    assert shapes == {
+        "o_t": "[BT]",
+        "o_d": "[BD]",
+        "b_x": "[BT, BD]",
+        "b_w": "[BD, BK]",
+        "b_o": "[BT, BK]",
+        "b_t": "[BK, BT]",
+        "b_s": "[BT]",
+        "b_z": "[BT, 2 * BK]",
+    }
+    widths = {name: value.width.resolve({}) for name, value in kernel.tiles.tiles}
+    assert widths["b_o"] == 32 and widths["b_z"] == 16 and widths["b_x"] == 16  # unknown loads: 16-bit
+
+
+def test_where_values_live():
+    kernel = kernel_of(
+        """
+@triton.jit
+def k(a, b, c, T, BT: tl.constexpr, BK: tl.constexpr):
+    o_t = tl.arange(0, BT)
+    p_a = tl.make_block_ptr(a, (T, BK), (BK, 1), (0, 0), (BT, BK), (1, 0))
+    b_a = tl.load(p_a)
+    b_b = tl.load(b + o_t[:, None] * BK + tl.arange(0, BK)[None, :], mask=o_t[:, None] < T)
+    b_s = tl.dot(b_a, tl.trans(b_b))
+    tl.store(c + o_t, tl.sum(b_s, axis=1), mask=o_t < T)
+"""
+    )
+    placed = {name: (value.ub, value.split) for name, value in kernel.tiles.tiles}
+    assert placed["o_t"] == (False, False)  # only addresses and masks: DMA parameters
+    assert placed["b_a"] == (False, False)  # only a dot operand: the cube core's L1
+    assert placed["b_b"] == (False, False)  # transposed into a dot: still the cube's
+    assert placed["b_s"] == (True, True)  # reduced by the vector cores, half each
+
+
+FOLDING = """
+@triton.jit
+def k(x, y, n, BT: tl.constexpr, WIDE: tl.constexpr):
+    if WIDE:
+        b = tl.load(x + tl.arange(0, 16 * BT)).to(tl.float32)
+        tl.store(y + tl.arange(0, 16 * BT), b * b)
+    else:
+        b = tl.load(x + tl.arange(0, BT)).to(tl.float32)
+        tl.store(y + tl.arange(0, BT), b * b)
+"""
+
+
+def test_constexpr_branch_counts_only_the_compiled_arm():
+    tiles = kernel_of(FOLDING).tiles
+    wide = tiles.peak({"BT": 1024, "WIDE": True}).bytes
+    narrow = tiles.peak({"BT": 1024, "WIDE": False}).bytes
+    assert wide == 16 * narrow
+    assert tiles.peak({"BT": 1024}).bytes == wide  # flag unknown: the larger arm
+
+
+def test_runtime_branch_arms_add_up_until_they_no_longer_fit():
+    tiles = kernel_of(FOLDING.replace("if WIDE:", "if n > 0:").replace("16 * BT", "BT")).tiles
+    fits = tiles.peak({"BT": 4096})
+    assert not fits.arms_overlapped
+    assert fits.bytes == 2 * tiles.peak({"BT": 4096, "n": 1}).bytes  # a known n folds the test
+    over = tiles.peak({"BT": 32768})
+    assert over.arms_overlapped and over.bytes == tiles.peak({"BT": 32768, "n": 1}).bytes
+
+
+def test_strided_dma_takes_32_bytes_per_element():
+    tiles = kernel_of(
+        """
+@triton.jit
+def k(g, o, T, H: tl.constexpr, BT: tl.constexpr):
+    p = tl.make_block_ptr(g, (T,), (H,), (0,), (BT,), (0,))
+    tl.store(o + tl.arange(0, BT), tl.load(p) * 2.0)
+"""
+    ).tiles
+    load = next(v for v in tiles.values if v.kind == "load")
+    assert load.bytes(tiles.lookup({"BT": 64, "H": 4}), {}) == 64 * 32
+
+
+def test_unsized_tiles_count_as_nothing_and_are_listed():
+    peak = kernel_of(FOLDING).tiles.peak({"WIDE": False})
+    assert peak.bytes == 0 and peak.unsized
+
+
+CONFIGS = """
+BLOCK = 64
+
+@triton.heuristics({"EVEN": lambda args: True, "HAS_B": lambda args: args["b"] is not None})
+@triton.autotune(configs=[triton.Config({"BT": bt, "BD": bd}) for bt in [16, 32] for bd in (64, 2 * BLOCK) if bt * bd <= 2048], key=["T"])
+@triton.jit
+def k(x, b, T, BT: tl.constexpr, BD: tl.constexpr, BK: tl.constexpr, EVEN: tl.constexpr, HAS_B: tl.constexpr, W: tl.constexpr = 4):
+    pass
+
+def launch(x, T, chunk_size: int = 32):
+    BK = chunk_size
+    k[(T,)](x, None, T, BK=BK)
+    k[(T,)](x, None, T, BK=triton.next_power_of_2(T))
+"""
+
+
+def test_configurations_the_module_makes_visible():
+    context = context_of(CONFIGS)
+    configurations = context.configurations(context.kernels[0])
+    seen = [
+        (c.values.get("BT"), c.values.get("BD"), c.values.get("BK"), c.values.get("EVEN"), c.values.get("W"))
+        for c in configurations
+    ]
+    assert seen == [
+        (16, 64, 32, True, 4),
+        (16, 128, 32, True, 4),
+        (32, 64, 32, True, 4),
+        (16, 64, None, True, 4),
+        (16, 128, None, True, 4),
+        (32, 64, None, True, 4),
+    ]
+    assert "HAS_B" not in configurations[0].values  # a heuristic of the arguments: not literal
+    assert configurations[0].label == "autotune config {BT=16, BD=64}; launch with {BK=32}"
+    assert isinstance(configurations[0].node, cst.Call) and code(configurations[0].node.func) == "triton.Config"
+
+
+def test_a_file_without_kernels_builds_no_tile_model(monkeypatch):
+    import ascend_lint.tiles as tiles
+
+    def fail(*args, **kwargs):
+        raise AssertionError("tile model built")
+
+    monkeypatch.setattr(tiles, "build_tiles", fail)
+    from conftest import settings
+
+    from ascend_lint.engine import lint_source
+
+    result = lint_source("import triton\nBLOCK: int = 64\n", "k.py", settings(select=["ASC013"]))
+    assert result.error is None and result.findings == []
+    result = lint_source(
+        "import triton\nimport triton.language as tl\n@triton.jit\ndef k(x, BT: tl.constexpr = 64):\n"
+        "    tl.store(x + tl.arange(0, BT), 1.0)\n",
+        "k.py",
+        settings(select=["ASC001"]),
+    )
+    assert result.error is None
+
+
+def test_capacity_is_the_compilers():
+    assert UB_CAPACITY_BYTES * 8 == 1572864  # "... while 1572864 bits available!"
