@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from .flow import CONST, DEF, FOLDABLE, READ, Event, Flow
+from .flow import CONST, DEF, FOLDABLE, READ, Event, Flow, Loop
 from .kernels import Kernel
 from .specialisations import Value as ConstValue
 from .specialisations import evaluate
@@ -96,7 +96,8 @@ class Width:
 
 
 MASK = Width(1, integer=True)
-_STRIDED = Width(256)  # strided DMA: every element in its own 32-byte block
+_STRIDED_BYTES = 32  # strided DMA: every element in its own 32-byte block
+_MASK_LOGIC = Width(16, integer=True)  # `&`/`|` of masks: the vector unit works on 16-bit lanes
 INDEX = Width(32, integer=True)
 FP32 = Width(32)
 
@@ -118,8 +119,11 @@ class TileValue:
     width: Width
     operands: list[tuple[Operand, str]] = field(default_factory=list)
     in_runtime_loop: bool = False
+    loop: Loop | None = None  # the innermost runtime loop around it
     users: list[tuple[TileValue | None, str]] = field(default_factory=list)
     ub: bool = False  # lives in the unified buffer
+    strided: bool = False  # a strided DMA's buffer: every element in its own 32-byte block
+    across_rows: bool = False  # a reduction along a leading axis
     split: bool = False  # vector work tied to a dot: each of the two vector cores holds half
 
     def elements(self, lookup) -> int | None:
@@ -137,7 +141,7 @@ class TileValue:
         count = self.elements(lookup)
         if count is None:
             return 0
-        size = count * self.width.resolve(pointer_bits) // 8
+        size = count * (_STRIDED_BYTES * 8 if self.strided else self.width.resolve(pointer_bits)) // 8
         if self.split:
             size //= 2
         size = -(-size // _ALIGN) * _ALIGN
@@ -197,7 +201,8 @@ class Contributor:
 
 @dataclass
 class Peak:
-    bytes: int  # the estimate: what the planner would need at the peak statement
+    bytes: int  # the estimate: what the planner needs at the peak statement (reusing dead buffers)
+    planned: int  # what it plans when that fits: every buffer its own address (fresh space first)
     statement: cst.BaseSmallStatement | None
     contributors: list[Contributor]
     unsized: list[TileValue]  # tiles whose size this configuration leaves unknown (counted as 0)
@@ -280,6 +285,7 @@ class _Builder:
         self.ops: list[TileValue] = []
         self.reads: list[Read] = []
         self.in_runtime_loop = False
+        self.loop: Loop | None = None
 
     def build(self) -> None:
         for node, span in self.flow.statements:
@@ -287,7 +293,9 @@ class _Builder:
                 continue
             self.ops, self.reads = [], []
             first = self.flow.events[span.start]
-            self.in_runtime_loop = any(loop.kind != "static_range" for loop in first.loops)
+            runtime_loops = [loop for loop in first.loops if loop.kind != "static_range"]
+            self.in_runtime_loop = bool(runtime_loops)
+            self.loop = runtime_loops[-1] if runtime_loops else None
             defines = self.statement(node)
             self.model.statements.append(Statement(node, span, self.ops, self.reads, defines))
 
@@ -335,7 +343,7 @@ class _Builder:
 
     # ---- expressions -------------------------------------------------------------------
     def new(self, kind: str, node, shape: Shape, width: Width, operands=()) -> TileValue:
-        value = TileValue(kind, node, shape, width, list(operands), self.in_runtime_loop)
+        value = TileValue(kind, node, shape, width, list(operands), self.in_runtime_loop, self.loop)
         for operand, role in value.operands:
             self.use(operand, value, role)
         self.ops.append(value)
@@ -427,6 +435,9 @@ class _Builder:
         return self.new(VIEW, node, tuple(shape), source.width, [(source, DATA)])
 
     def binary(self, node, left, right, operator):
+        right_node = node.value if isinstance(node, cst.AugAssign) else node.right
+        if _is_tile(left) and _identity(operator, right_node):
+            return left  # `x + 0.0`, `x * 1.0`: folded by the compiler, no new tile
         if isinstance(operator, (cst.Add, cst.AddAssign)):
             for dot, other in ((left, right), (right, left)):
                 if isinstance(dot, TileValue) and dot.kind == DOT and len(dot.operands) == 2 and _is_tile(other):
@@ -440,6 +451,8 @@ class _Builder:
         if not tiles:
             return None
         width = _arith(*(p.width for p in tiles))
+        if all(p.width is MASK for p in tiles):
+            width = _MASK_LOGIC
         return self.new(kind, node, _broadcast(tiles), width, [(p, DATA) for p in tiles])
 
     def trans(self, node, source, order=None):
@@ -552,7 +565,11 @@ class _Builder:
                 return None
             shape = _reduced(source.shape or (), axis_node, keep_node)
             width = INDEX if name.startswith("arg") else _arith(source.width)
-            return self.new(REDUCE, node, shape, width, [(source, DATA)])
+            reduce = self.new(REDUCE, node, shape, width, [(source, DATA)])
+            axis = evaluate(axis_node, lambda n: None) if axis_node is not None else None
+            rank = len(source.shape or ())
+            reduce.across_rows = rank < 2 or not isinstance(axis, int) or axis % rank != rank - 1
+            return reduce
         if name in _SCANS:
             _, source = arg(0, "input")
             return (
@@ -603,13 +620,14 @@ class _Builder:
             if _is_tile(value[1]):
                 self.use(value[1], None, STORED)
                 if strided and shape:  # a strided store goes through a 32-byte-per-element staging buffer
-                    self.new(STAGE, node, shape, _STRIDED, [(value[1], DATA)])
+                    self.new(STAGE, node, shape, value[1].width, [(value[1], DATA)]).strided = True
             if name == "store":
                 return None
         if not shape:
             return None
-        width = _STRIDED if strided else Width(pointer=base) if base else Width(DEFAULT_POINTER_BITS)
-        return self.new(LOAD, node, shape, width)
+        load = self.new(LOAD, node, shape, Width(pointer=base) if base else Width(DEFAULT_POINTER_BITS))
+        load.strided = strided
+        return load
 
     def strided_offsets(self, pointer_node) -> bool:
         """Whether an address expression steps along its last axis by something other than 1."""
@@ -692,6 +710,16 @@ class _Builder:
 
 def _is_tile(value) -> bool:
     return isinstance(value, (TileValue, Read)) and value.shape is not None
+
+
+def _identity(operator, operand) -> bool:
+    """`+ 0`, `- 0`, `* 1`, `/ 1` (also augmented): the value passes through unchanged."""
+    if not isinstance(operand, (cst.Integer, cst.Float)):
+        return False
+    value = operand.evaluated_value
+    if isinstance(operator, (cst.Add, cst.Subtract, cst.AddAssign, cst.SubtractAssign)):
+        return value == 0
+    return isinstance(operator, (cst.Multiply, cst.Divide, cst.MultiplyAssign, cst.DivideAssign)) and value == 1
 
 
 def _is_one_literal(node) -> bool:
@@ -958,23 +986,45 @@ class _Evaluation:
         self.live_in, self.live_out = _liveness(self.flow, self.names, self.dead)
         self.reaching = _Reaching(self.flow, self.dead)
         self.unsized: list[TileValue] = []
+        self.pinned = {v for v in model.values if _streamed(v)}
+        self.layout = 0  # every buffer at its own address (in-place results share)
 
     def fold_branches(self):
         """Events in arms this configuration never compiles; the branches decided at run time."""
         dead: set[int] = set()
         runtime = []
-        for branch in self.flow.branches:
-            flags = self.flow.flags(branch.node.test)
-            outcome = evaluate(branch.node.test, self.lookup, self.model.kernel.imports)
-            if not flags & ~FOLDABLE and outcome is not None:
+        for branch in self.flow.branches:  # outer branches first
+            if branch.point.index in dead:
+                continue
+            outcome = evaluate(branch.node.test, self.propagated(branch.point, dead), self.model.kernel.imports)
+            if outcome is not None:
                 dead.update(branch.orelse if outcome else branch.body)
-            elif flags != CONST:  # runtime here (a specialisable int this configuration leaves open)
+            elif self.flow.flags(branch.node.test) != CONST:  # runtime (or a specialisable int left open)
                 runtime.append(branch)
         return frozenset(dead), [b for b in runtime if b.point.index not in dead]
 
-    def size(self, value: TileValue) -> int:
+    def propagated(self, point: Event, dead: set[int], depth: int = 0):
+        """Constant propagation at `point`: a configuration value, or the one constant every
+        live definition reaching `point` assigns (`if MODE == 0: t = False` ... `if t:`)."""
+
+        def find(name: str) -> ConstValue | None:
+            value = self.lookup(name)
+            if value is not None or depth > 4:
+                return value
+            found = set()
+            for definition in self.flow.reaching_defs(point, name):
+                if definition.index in dead or definition.value is None:
+                    continue
+                found.add(evaluate(definition.value, self.propagated(definition, dead, depth + 1), self.model.kernel.imports))
+            return found.pop() if len(found) == 1 else None
+
+        return find
+
+    def size(self, value: TileValue, pinned: bool = False) -> int:
         if value.ub and value.elements(self.lookup) is None and value not in self.unsized:
             self.unsized.append(value)
+        if value in self.pinned and not pinned:
+            return 0  # held for the whole loop: counted by `pinned_extras`
         return value.bytes(self.lookup, self.pointer_bits)
 
     def held(self, name: str, event_index: int) -> tuple[int, TileValue | None]:
@@ -1020,6 +1070,7 @@ class _Evaluation:
             if op.kind in _IN_PLACE or op.kind == VIEW:
                 donor = next((key for key in dying if key in held and held[key].bytes >= size), None)
             extra = self._scratch(op)
+            self.layout += extra
             if op.kind == COMPARE and extra:  # the widened operands stay until the mask is used
                 held[(op, "widened")] = Contributor(None, op, extra)
                 total += extra
@@ -1032,6 +1083,7 @@ class _Evaluation:
             elif size:
                 held[op] = Contributor(results.get(id(op)), op, size)
                 total += size
+                self.layout += size
             if total + extra > peak:
                 peak, snapshot = total + extra, list(held.values())
             for key in dying:
@@ -1062,10 +1114,15 @@ class _Evaluation:
         """Temporary UB an operation needs beyond its result."""
         if not op.ub:
             return 0
-        if op.kind == REDUCE:
+        if op.kind == REDUCE:  # an fp32 copy of a 16-bit input, and the partial results
             source = op.operands[0][0]
             values = source.values if isinstance(source, Read) else (source,)
-            return max((self.size(v) for v in values), default=0) // 2
+            count = max((v.elements(self.lookup) or 0 for v in values), default=0)
+            bits = max((v.width.resolve(self.pointer_bits) for v in values), default=32)
+            scratch = count * 4 if op.across_rows else count * 2
+            if bits == 16 and not source.width.integer:
+                scratch += count * 4
+            return scratch // (2 if op.split else 1)
         if op.kind == COMPARE:  # integer operands broadcast to the full shape first
             count = op.elements(self.lookup) or 0
             widened = sum(
@@ -1088,7 +1145,8 @@ class _Evaluation:
                 continue
             per_statement[index] = self.statement_bytes(statement)
         if not per_statement:
-            return Peak(0, None, [], self.unsized)
+            return Peak(0, 0, None, [], self.unsized)
+        self.add_pinned(per_statement)
         best = max(per_statement, key=lambda i: per_statement[i][0])
         minimal = per_statement[best][0]
         arm_extra = self.arm_extras(per_statement)
@@ -1098,11 +1156,24 @@ class _Evaluation:
         chosen, total = (best, minimal) if overlapped or summed_bytes <= minimal else (summed, summed_bytes)
         return Peak(
             bytes=total,
+            planned=self.layout if self.layout <= UB_CAPACITY_BYTES else max(total, min(minimal, UB_CAPACITY_BYTES)),
             statement=self.model.statements[chosen].node,
             contributors=per_statement[chosen][1],
             unsized=self.unsized,
             arms_overlapped=overlapped and summed_bytes > minimal,
         )
+
+    def add_pinned(self, per_statement) -> None:
+        """Dot results streamed to the vector cores inside a loop land in a buffer of
+        `_LANDING_SLOTS` slots that the planner keeps for the whole loop."""
+        for value in self.pinned:
+            size = self.size(value, pinned=True) * _LANDING_SLOTS
+            if not size or value.loop is None:
+                continue
+            self.layout += size
+            for index, (peak, contributors, through) in per_statement.items():
+                if self.model.statements[index].span.start in value.loop.body:
+                    per_statement[index] = (peak + size, [*contributors, Contributor(None, value, size)], through + size)
 
     def arm_extras(self, per_statement) -> dict[int, int]:
         """For statements inside runtime branches: the other arm's own peak, which the planner
@@ -1126,6 +1197,17 @@ class _Evaluation:
                 for i in inside:
                     extras[i] = extras.get(i, 0) + other
         return extras
+
+
+_LANDING_SLOTS = 4  # bishengir's default workspace multi-buffering
+
+
+def _streamed(value: TileValue) -> bool:
+    """A dot result the vector cores use in the same runtime loop iteration that made it."""
+    if value.kind != DOT or not value.ub or value.loop is None:
+        return False
+    vector_users = [u for u, role in value.users if u is not None and role != ADDRESS and u.ub]
+    return bool(vector_users) and all(u.loop is value.loop for u in vector_users)
 
 
 def _differs(a: Shape, b: Shape) -> bool:
