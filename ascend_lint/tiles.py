@@ -32,7 +32,7 @@ from dataclasses import dataclass, field
 
 import libcst as cst
 
-from .flow import CONST, DEF, FOLDABLE, READ, Event, Flow, Loop
+from .flow import CONST, DEF, READ, Event, Flow, Loop
 from .kernels import Kernel
 from .specialisations import Value as ConstValue
 from .specialisations import evaluate
@@ -120,10 +120,13 @@ class TileValue:
     operands: list[tuple[Operand, str]] = field(default_factory=list)
     in_runtime_loop: bool = False
     loop: Loop | None = None  # the innermost runtime loop around it
+    unrolled: tuple[Loop, ...] = ()  # the tl.static_range loops around it
     users: list[tuple[TileValue | None, str]] = field(default_factory=list)
     ub: bool = False  # lives in the unified buffer
     strided: bool = False  # a strided DMA's buffer: every element in its own 32-byte block
     across_rows: bool = False  # a reduction along a leading axis
+    column: bool = False  # loaded from a column-major block
+    zero: bool = False  # tl.zeros
     split: bool = False  # vector work tied to a dot: each of the two vector cores holds half
 
     def elements(self, lookup) -> int | None:
@@ -142,10 +145,10 @@ class TileValue:
         if count is None:
             return 0
         size = count * (_STRIDED_BYTES * 8 if self.strided else self.width.resolve(pointer_bits)) // 8
-        if self.split:
+        if self.split and not self.strided:  # a strided DMA is not split between the cores
             size //= 2
         size = -(-size // _ALIGN) * _ALIGN
-        if self.kind == LOAD and self.in_runtime_loop:
+        if self.kind == LOAD and self.in_runtime_loop and not self.strided:
             size *= 2  # auto multi-buffer: the next trip's load overlaps this trip's compute
         return size
 
@@ -178,7 +181,8 @@ Operand = TileValue | Read
 class BlockPointer:
     block_shape: Shape
     base: str | None
-    strided: bool = False  # the innermost (fastest) dimension's stride is not 1
+    strided: bool = False  # the tile's last dimension does not have stride 1 in memory
+    column: bool = False  # ... because the block is column-major (its first dimension has stride 1)
 
 
 @dataclass(eq=False)
@@ -286,6 +290,7 @@ class _Builder:
         self.reads: list[Read] = []
         self.in_runtime_loop = False
         self.loop: Loop | None = None
+        self.unrolled: tuple[Loop, ...] = ()
 
     def build(self) -> None:
         for node, span in self.flow.statements:
@@ -296,6 +301,7 @@ class _Builder:
             runtime_loops = [loop for loop in first.loops if loop.kind != "static_range"]
             self.in_runtime_loop = bool(runtime_loops)
             self.loop = runtime_loops[-1] if runtime_loops else None
+            self.unrolled = tuple(loop for loop in first.loops if loop.kind == "static_range")
             defines = self.statement(node)
             self.model.statements.append(Statement(node, span, self.ops, self.reads, defines))
 
@@ -343,7 +349,7 @@ class _Builder:
 
     # ---- expressions -------------------------------------------------------------------
     def new(self, kind: str, node, shape: Shape, width: Width, operands=()) -> TileValue:
-        value = TileValue(kind, node, shape, width, list(operands), self.in_runtime_loop, self.loop)
+        value = TileValue(kind, node, shape, width, list(operands), self.in_runtime_loop, self.loop, self.unrolled)
         for operand, role in value.operands:
             self.use(operand, value, role)
         self.ops.append(value)
@@ -436,8 +442,10 @@ class _Builder:
 
     def binary(self, node, left, right, operator):
         right_node = node.value if isinstance(node, cst.AugAssign) else node.right
-        if _is_tile(left) and _identity(operator, right_node):
-            return left  # `x + 0.0`, `x * 1.0`: folded by the compiler, no new tile
+        if _is_tile(left) and (_identity(operator, right_node) or _is_zeros(right, left, operator)):
+            return left  # `x + 0.0`, `x * 1.0`, `x + tl.zeros(...)`: folded by the compiler
+        if _is_tile(right) and isinstance(operator, (cst.Add, cst.AddAssign)) and _is_zeros(left, right, operator):
+            return right
         if isinstance(operator, (cst.Add, cst.AddAssign)):
             for dot, other in ((left, right), (right, left)):
                 if isinstance(dot, TileValue) and dot.kind == DOT and len(dot.operands) == 2 and _is_tile(other):
@@ -453,7 +461,8 @@ class _Builder:
         width = _arith(*(p.width for p in tiles))
         if all(p.width is MASK for p in tiles):
             width = _MASK_LOGIC
-        return self.new(kind, node, _broadcast(tiles), width, [(p, DATA) for p in tiles])
+        value = self.new(kind, node, _broadcast(tiles), width, [(p, DATA) for p in tiles])
+        return value
 
     def trans(self, node, source, order=None):
         shape = tuple(reversed(source.shape or ()))
@@ -488,6 +497,13 @@ class _Builder:
             return self.elementwise(node, [r for _, r in positional] + [r for _, r in args.values()])
         return self.language_call(node, name, positional, args)
 
+    def shape_of(self, node) -> Shape:
+        """A shape argument: a literal list/tuple, or `x.shape` of a tile."""
+        if isinstance(node, cst.Attribute) and node.attr.value == "shape" and isinstance(node.value, cst.Name):
+            source = self.read_width(node.value)
+            return source.shape if source is not None else ()
+        return _shape_literal(node)
+
     def tl_name(self, func) -> str | None:
         full = self.imports.resolve(func)
         if full is None or not full.startswith("triton.language"):
@@ -503,7 +519,9 @@ class _Builder:
         if name in ("zeros", "full"):
             shape_node, _ = arg(0, "shape")
             dtype_node, _ = arg(1 if name == "zeros" else 2, "dtype")
-            return self.new(FULL, node, _shape_literal(shape_node), self.dtype_width(dtype_node))
+            full = self.new(FULL, node, self.shape_of(shape_node), self.dtype_width(dtype_node))
+            full.zero = name == "zeros"
+            return full
         if name in ("zeros_like", "full_like", "rand", "randn"):
             _, source = arg(0, "input")
             return self.new(FULL, node, source.shape, source.width) if _is_tile(source) else None
@@ -608,8 +626,9 @@ class _Builder:
                     self.use(part, None, ADDRESS)
         if pointer_node is None:
             return None
+        column = False
         if isinstance(pointer, BlockPointer):
-            shape, base, strided = pointer.block_shape, pointer.base, pointer.strided
+            shape, base, strided, column = pointer.block_shape, pointer.base, pointer.strided, pointer.column
         else:
             shape = pointer.shape if _is_tile(pointer) else ()
             base = self.pointer_param(pointer_node)
@@ -620,20 +639,27 @@ class _Builder:
             if _is_tile(value[1]):
                 self.use(value[1], None, STORED)
                 if strided and shape:  # a strided store goes through a 32-byte-per-element staging buffer
-                    self.new(STAGE, node, shape, value[1].width, [(value[1], DATA)]).strided = True
+                    stage = self.new(STAGE, node, shape, value[1].width, [(value[1], DATA)])
+                    stage.strided, stage.column = True, column
             if name == "store":
                 return None
         if not shape:
             return None
         load = self.new(LOAD, node, shape, Width(pointer=base) if base else Width(DEFAULT_POINTER_BITS))
-        load.strided = strided
+        load.strided, load.column = strided, column
         return load
 
-    def strided_offsets(self, pointer_node) -> bool:
-        """Whether an address expression steps along its last axis by something other than 1."""
+    def strided_offsets(self, pointer_node, depth: int = 0) -> bool:
+        """Whether an address expression steps along its last axis by something other than 1
+        (following a name to the expressions that define it)."""
         terms = [pointer_node]
         while terms:
             term = terms.pop()
+            if isinstance(term, cst.Name) and depth < 4:
+                read = self._results.get(id(term))
+                if isinstance(read, Read) and any(self.strided_offsets(v.node, depth + 1) for v in read.values):
+                    return True
+                continue
             if isinstance(term, cst.BinaryOperation) and isinstance(term.operator, (cst.Add, cst.Subtract)):
                 terms.extend((term.left, term.right))
                 continue
@@ -660,7 +686,7 @@ class _Builder:
             if (arg.keyword is None and index == 4) or (arg.keyword is not None and arg.keyword.value == "block_shape"):
                 block_shape = _shape_literal(arg.value)
         base_node = node.args[0].value if node.args else None
-        return BlockPointer(block_shape or (), self.pointer_param(base_node), _innermost_strided(node))
+        return BlockPointer(block_shape or (), self.pointer_param(base_node), *_block_strides(node))
 
     def pointer_param(self, node) -> str | None:
         """The pointer parameter an address expression starts from (`q` for `q_ptr + o`)."""
@@ -712,6 +738,17 @@ def _is_tile(value) -> bool:
     return isinstance(value, (TileValue, Read)) and value.shape is not None
 
 
+def _is_zeros(operand, other, operator) -> bool:
+    """A `tl.zeros` tile no larger than `other`, added or subtracted."""
+    values = operand.values if isinstance(operand, Read) else (operand,) if isinstance(operand, TileValue) else ()
+    return (
+        isinstance(operator, (cst.Add, cst.Subtract, cst.AddAssign, cst.SubtractAssign))
+        and bool(values)
+        and all(v.kind == FULL and v.zero for v in values)
+        and (not values[0].shape or not _differs(values[0].shape, other.shape or ()))
+    )
+
+
 def _identity(operator, operand) -> bool:
     """`+ 0`, `- 0`, `* 1`, `/ 1` (also augmented): the value passes through unchanged."""
     if not isinstance(operand, (cst.Integer, cst.Float)):
@@ -726,22 +763,18 @@ def _is_one_literal(node) -> bool:
     return isinstance(node, cst.Integer) and node.evaluated_value == 1
 
 
-def _innermost_strided(call: cst.Call) -> bool:
-    """`tl.make_block_ptr(base, shape, strides, offsets, block_shape, order)`: is the stride of
-    the fastest dimension (`order[0]`) something other than a literal 1?"""
-    strides = order = None
+def _block_strides(call: cst.Call) -> tuple[bool, bool]:
+    """`tl.make_block_ptr(base, shape, strides, ...)`: (strided, column-major). UB tiles are
+    row-major whatever `order` says: a tile whose last dimension does not have stride 1 is a
+    strided DMA."""
+    strides = None
     for index, arg in enumerate(call.args):
         keyword = arg.keyword.value if arg.keyword is not None else None
         if keyword == "strides" or (keyword is None and index == 2):
             strides = _shape_literal(arg.value)
-        elif keyword == "order" or (keyword is None and index == 5):
-            order = _shape_literal(arg.value)
-    if not strides:
-        return False
-    fastest = len(strides) - 1
-    if order and isinstance(order[0], cst.Integer):
-        fastest = order[0].evaluated_value
-    return fastest < len(strides) and not _is_one_literal(strides[fastest])
+    if not strides or _is_one_literal(strides[-1]):
+        return False, False
+    return True, len(strides) > 1 and _is_one_literal(strides[0])
 
 
 def _is_zero(node) -> bool:
@@ -800,8 +833,81 @@ def _place(model: TileModel) -> None:
         for value in values:
             if not value.ub and value not in addresses and _needs_ub(value):
                 value.ub = changed = True
+    _spread_strided_layout(values)
     if model.has_dot:
         _mark_split(values)
+
+
+def _spread_strided_layout(values: list[TileValue]) -> None:
+    """A strided DMA's tile keeps its layout (one element per 32-byte block) through the
+    elementwise work done on it, and the full-size tiles combined with it are laid out the same
+    way. A column-major block is kept transposed (normal size) unless it meets a row-major
+    tile of its shape (a dot result, a row-major load) in elementwise work."""
+    for value in values:
+        if value.column:
+            value.strided = _meets_row_major(value, set())
+    changed = True
+    while changed:
+        changed = False
+        for value in values:
+            if not value.ub or value.kind not in (ELEMENTWISE, CAST, WHERE):
+                continue
+            full = [
+                v
+                for operand, role in value.operands
+                if role == DATA
+                for v in (operand.values if isinstance(operand, Read) else (operand,))
+                if v.ub and not _differs(v.shape, value.shape)
+            ]
+            if not any(v.strided for v in full) and not value.strided:
+                continue
+            if _SPREAD == "none" or (_SPREAD == "1d" and len(value.shape) != 1):
+                continue
+            for v in [value, *full]:
+                if not v.strided and v.kind in (ELEMENTWISE, CAST, WHERE, DOT, FULL, LOAD):
+                    v.strided = changed = True
+
+
+_SPREAD = "1d"
+
+
+def _origin_column(value: TileValue, depth: int = 0) -> bool:
+    """Computed only from column-major loads (and layout-free broadcasts)."""
+    if value.kind == LOAD:
+        return value.column
+    full = [
+        v
+        for operand, _ in value.operands
+        for v in (operand.values if isinstance(operand, Read) else (operand,))
+        if not _differs(v.shape, value.shape)
+    ]
+    return bool(full) and depth < 16 and all(_origin_column(v, depth + 1) for v in full)
+
+
+def _row_major(value: TileValue, seen: set[int]) -> bool:
+    """Computed from a dot result or a row-major load of the same shape."""
+    if value.kind == DOT or (value.kind == LOAD and not value.column):
+        return True
+    seen.add(id(value))
+    return value.kind in (ELEMENTWISE, CAST, WHERE, VIEW) and any(
+        id(v) not in seen and not _differs(v.shape, value.shape) and _row_major(v, seen)
+        for operand, _ in value.operands
+        for v in (operand.values if isinstance(operand, Read) else (operand,))
+    )
+
+
+def _meets_row_major(value: TileValue, seen: set[int]) -> bool:
+    seen.add(id(value))
+    for user, role in value.users:
+        if user is None or role != DATA or id(user) in seen or user.kind not in (ELEMENTWISE, CAST, WHERE):
+            continue
+        for operand, _ in user.operands:
+            for other in operand.values if isinstance(operand, Read) else (operand,):
+                if other is not value and not _differs(other.shape, user.shape) and _row_major(other, set()):
+                    return True
+        if _meets_row_major(user, seen):
+            return True
+    return False
 
 
 def _address_only(values: list[TileValue], gathered: set[TileValue]) -> set[TileValue]:
@@ -846,11 +952,17 @@ def _non_affine_addresses(values: list[TileValue]) -> set[TileValue]:
 
 
 def _needs_ub(value: TileValue) -> bool:
-    if value.kind == STAGE:
-        return True
+    if value.kind == STAGE:  # unless the cube core stores the tile, or it is kept transposed
+        source = value.operands[0][0]
+        sources = source.values if isinstance(source, Read) else (source,)
+        if value.column and all(_origin_column(v) for v in sources):
+            return False
+        return not all(_on_cube(v) for v in sources)
     data_users = [(u, r) for u, r in value.users if r != ADDRESS]
     if not data_users:
         return False  # only an address or mask of a DMA, or never used
+    if value.kind == LOAD and value.strided and not value.column:
+        return True  # a gather: the vector cores collect it, even for the cube core
     if value.kind in _VECTOR:
         return True
     if value.kind in _MOVES and any(isinstance(o, TileValue) and o.ub for o, _ in value.operands):
@@ -988,6 +1100,7 @@ class _Evaluation:
         self.unsized: list[TileValue] = []
         self.pinned = {v for v in model.values if _streamed(v)}
         self.layout = 0  # every buffer at its own address (in-place results share)
+        self._trips: dict[int, int] = {}
 
     def fold_branches(self):
         """Events in arms this configuration never compiles; the branches decided at run time."""
@@ -1015,7 +1128,9 @@ class _Evaluation:
             for definition in self.flow.reaching_defs(point, name):
                 if definition.index in dead or definition.value is None:
                     continue
-                found.add(evaluate(definition.value, self.propagated(definition, dead, depth + 1), self.model.kernel.imports))
+                found.add(
+                    evaluate(definition.value, self.propagated(definition, dead, depth + 1), self.model.kernel.imports)
+                )
             return found.pop() if len(found) == 1 else None
 
         return find
@@ -1068,9 +1183,13 @@ class _Evaluation:
             dying = self._dying_operands(op, statement, last_use, exit_)
             donor = None
             if op.kind in _IN_PLACE or op.kind == VIEW:
-                donor = next((key for key in dying if key in held and held[key].bytes >= size), None)
+                donor = next(
+                    (key for key in dying if key in held and held[key].bytes >= size and _donates(held[key].value)),
+                    None,
+                )
             extra = self._scratch(op)
-            self.layout += extra
+            copies = self.copies(op)
+            self.layout += extra * copies
             if op.kind == COMPARE and extra:  # the widened operands stay until the mask is used
                 held[(op, "widened")] = Contributor(None, op, extra)
                 total += extra
@@ -1083,7 +1202,7 @@ class _Evaluation:
             elif size:
                 held[op] = Contributor(results.get(id(op)), op, size)
                 total += size
-                self.layout += size
+                self.layout += size * copies
             if total + extra > peak:
                 peak, snapshot = total + extra, list(held.values())
             for key in dying:
@@ -1092,6 +1211,16 @@ class _Evaluation:
                     if freed is not None:
                         total -= freed.bytes
         return peak, snapshot, through_bytes
+
+    def copies(self, value: TileValue) -> int:
+        """How many times the value's buffer is laid out: once per unrolled trip."""
+        count = 1
+        for loop in value.unrolled:
+            trips = self._trips.get(id(loop))
+            if trips is None:
+                trips = self._trips[id(loop)] = _static_trips(loop, self.lookup)
+            count *= trips
+        return count
 
     def _entry_size(self, name: str, statement: Statement) -> tuple[int, TileValue | None]:
         """What `name` holds when the statement starts (at its first read in it, if any)."""
@@ -1120,7 +1249,9 @@ class _Evaluation:
             count = max((v.elements(self.lookup) or 0 for v in values), default=0)
             bits = max((v.width.resolve(self.pointer_bits) for v in values), default=32)
             scratch = count * 4 if op.across_rows else count * 2
-            if bits == 16 and not source.width.integer:
+            if any(v.strided for v in values):
+                scratch = count * _STRIDED_BYTES
+            elif bits == 16 and not source.width.integer:
                 scratch += count * 4
             return scratch // (2 if op.split else 1)
         if op.kind == COMPARE:  # integer operands broadcast to the full shape first
@@ -1164,16 +1295,23 @@ class _Evaluation:
         )
 
     def add_pinned(self, per_statement) -> None:
-        """Dot results streamed to the vector cores inside a loop land in a buffer of
-        `_LANDING_SLOTS` slots that the planner keeps for the whole loop."""
+        """Dot results streamed to the vector cores inside a loop land in a ring of
+        `_LANDING_SLOTS` slots (sized for the largest) that the planner keeps for the whole loop."""
+        rings: dict[int, tuple[Loop, TileValue, int]] = {}
         for value in self.pinned:
-            size = self.size(value, pinned=True) * _LANDING_SLOTS
-            if not size or value.loop is None:
-                continue
+            size = self.size(value, pinned=True)
+            if size and value.loop is not None and size > rings.get(id(value.loop), (None, None, 0))[2]:
+                rings[id(value.loop)] = (value.loop, value, size)
+        for loop, value, size in rings.values():
+            size *= _LANDING_SLOTS
             self.layout += size
             for index, (peak, contributors, through) in per_statement.items():
-                if self.model.statements[index].span.start in value.loop.body:
-                    per_statement[index] = (peak + size, [*contributors, Contributor(None, value, size)], through + size)
+                if self.model.statements[index].span.start in loop.body:
+                    per_statement[index] = (
+                        peak + size,
+                        [*contributors, Contributor(None, value, size)],
+                        through + size,
+                    )
 
     def arm_extras(self, per_statement) -> dict[int, int]:
         """For statements inside runtime branches: the other arm's own peak, which the planner
@@ -1202,12 +1340,32 @@ class _Evaluation:
 _LANDING_SLOTS = 4  # bishengir's default workspace multi-buffering
 
 
+def _static_trips(loop: Loop, lookup) -> int:
+    """The trip count of `for i in tl.static_range(...)` (1 when not a constant)."""
+    call = loop.node.iter if isinstance(loop.node, cst.For) else None
+    if not isinstance(call, cst.Call):
+        return 1
+    bounds = [evaluate(a.value, lookup) for a in call.args if a.keyword is None]
+    if not bounds or any(not isinstance(b, int) for b in bounds):
+        return 1
+    start, stop, step = (0, bounds[0], 1) if len(bounds) == 1 else (*bounds[:2], bounds[2] if len(bounds) > 2 else 1)
+    return max(1, len(range(start, stop, step or 1)))
+
+
 def _streamed(value: TileValue) -> bool:
     """A dot result the vector cores use in the same runtime loop iteration that made it."""
     if value.kind != DOT or not value.ub or value.loop is None:
         return False
     vector_users = [u for u, role in value.users if u is not None and role != ADDRESS and u.ub]
     return bool(vector_users) and all(u.loop is value.loop for u in vector_users)
+
+
+def _donates(value: TileValue) -> bool:
+    """Whether a vector result may take over this buffer: not one a DMA fills (a load)."""
+    return value.kind != LOAD or not _DMA_BUFFERS_KEPT
+
+
+_DMA_BUFFERS_KEPT = True
 
 
 def _differs(a: Shape, b: Shape) -> bool:

@@ -69,7 +69,7 @@ STATED: dict[str, Any] = {
     "BK": 64,
     "BV": 64,
     "BD": 64,
-    "BS": 256,
+    "BS": 64,
     "BW": 4,
     "BH": 1,
     "BL": 64,
@@ -85,7 +85,7 @@ STATED: dict[str, Any] = {
     "NT": 16,
     "NG": 1,
     "N": 2,
-    "S": 64,
+    "S": 128,
     "R": 1,
     "GS": 1,
     "CHUNK_LEN": 64,
@@ -517,15 +517,19 @@ def planned_all(jobs: list[Job], cache: Path, workers: int) -> dict[str, Planned
 # ---- comparing ---------------------------------------------------------------------------
 
 
+_KERNELS: dict[str, dict[str, Any]] = {}
+
+
 def estimate(job: Job, plan: Planned):
+    """ASC013's static estimate for the job's specialisation (each file parsed once)."""
     from ascend_lint import source as sources
     from ascend_lint.imports import ImportMap
     from ascend_lint.kernels import find_kernels
 
-    text = Path(job.file).read_text(encoding="utf-8")
-    tree = sources.parse(text)
-    imports = ImportMap(tree)
-    kernel = next(k for k in find_kernels(tree, imports) if k.name == job.kernel)
+    if job.file not in _KERNELS:
+        tree = sources.parse(Path(job.file).read_text(encoding="utf-8"))
+        _KERNELS[job.file] = {k.name: k for k in find_kernels(tree, ImportMap(tree))}
+    kernel = _KERNELS[job.file][job.kernel]
     return kernel.tiles.peak(job.values, pointer_bytes=pointer_bytes(plan.signature or job.signature))
 
 
