@@ -131,6 +131,10 @@ class Evidence(str, Enum):
     # compile: planned UB of the original vs each arm of the `if` alone; facts: dma_arms (kind
     # of the then arm, kind of the else arm: "block_ptr" or "masked")
     DMA_ARMS_UB = "dma-arms-ub"
+    # compile: the kernel compiled with the finding's constexpr configuration: the compiler's
+    # `ub overflow` or its planned peak UB; facts: configuration ("NAME=value", ...),
+    # estimate_bytes
+    UB_PLAN = "ub-plan"
     # interpret: outputs with the finding's `tl.dot` clobbering its lhs vs standard semantics;
     # facts: tile, loop_carried (the dot is at the finding itself, else its related location)
     DOT_CLOBBER_OUTPUTS = "dot-clobber-outputs"

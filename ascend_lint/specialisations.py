@@ -164,7 +164,7 @@ def configurations(kernel: Kernel, module: cst.Module, host) -> list[Configurati
         parts = []
         if config is not None:
             parts.append(f"autotune config {_describe(config_values)}")
-        if launch is not None:
+        if launch is not None and launch_values:
             parts.append(f"launch with {_describe(launch_values)}")
         found.append(
             Configuration(

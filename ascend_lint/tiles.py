@@ -138,7 +138,7 @@ class TileValue:
             total *= size
         return total
 
-    def bytes(self, lookup, pointer_bits: Mapping[str, int]) -> int:
+    def bytes(self, lookup, pointer_bits: Mapping[str, int], multi_buffer: bool = True) -> int:
         if not self.ub:
             return 0
         count = self.elements(lookup)
@@ -148,7 +148,7 @@ class TileValue:
         if self.split and not self.strided:  # a strided DMA is not split between the cores
             size //= 2
         size = -(-size // _ALIGN) * _ALIGN
-        if self.kind == LOAD and self.in_runtime_loop and not self.strided:
+        if multi_buffer and self.kind == LOAD and self.in_runtime_loop and not self.strided:
             size *= 2  # auto multi-buffer: the next trip's load overlaps this trip's compute
         return size
 
@@ -258,7 +258,15 @@ class TileModel:
         pointer_bits = {k: v * 8 for k, v in (pointer_bytes or {}).items()}
         key = (tuple(sorted(values.items(), key=repr)), tuple(sorted(pointer_bits.items())))
         if key not in self._cache:
-            self._cache[key] = _Evaluation(self, self.lookup(values), pointer_bits).peak()
+            lookup = self.lookup(values)
+            buffered = _Evaluation(self, lookup, pointer_bits, multi_buffer=True).peak()
+            needed = _Evaluation(self, lookup, pointer_bits, multi_buffer=False).peak()
+            # The planner multi-buffers and spreads buffers over fresh space while that fits;
+            # when it does not, it retries without, down to what the live tiles need.
+            if buffered.planned > UB_CAPACITY_BYTES:
+                buffered.planned = buffered.bytes if buffered.bytes <= UB_CAPACITY_BYTES else needed.bytes
+            needed.planned = buffered.planned
+            self._cache[key] = needed
         return self._cache[key]
 
 
@@ -590,9 +598,9 @@ class _Builder:
             return reduce
         if name in _SCANS:
             _, source = arg(0, "input")
-            return (
-                self.new(SCAN, node, source.shape, _arith(source.width), [(source, DATA)]) if _is_tile(source) else None
-            )
+            if not _is_tile(source):
+                return None
+            return self.new(SCAN, node, source.shape, _arith(source.width), [(source, DATA)])
         if name == "extract_slice":
             _, source = arg(0, "ful")
             sizes_node, _ = arg(2, "sizes")
@@ -1087,8 +1095,9 @@ def _liveness(flow: Flow, names: dict[str, int], dead: frozenset[int]) -> tuple[
 
 
 class _Evaluation:
-    def __init__(self, model: TileModel, lookup, pointer_bits: Mapping[str, int]) -> None:
+    def __init__(self, model: TileModel, lookup, pointer_bits: Mapping[str, int], multi_buffer: bool) -> None:
         self.model = model
+        self.multi_buffer = multi_buffer
         self.flow = model.flow
         self.lookup = lookup
         self.pointer_bits = pointer_bits
@@ -1140,7 +1149,7 @@ class _Evaluation:
             self.unsized.append(value)
         if value in self.pinned and not pinned:
             return 0  # held for the whole loop: counted by `pinned_extras`
-        return value.bytes(self.lookup, self.pointer_bits)
+        return value.bytes(self.lookup, self.pointer_bits, self.multi_buffer)
 
     def held(self, name: str, event_index: int) -> tuple[int, TileValue | None]:
         """Bytes of the tile `name` holds at an event (the largest definition reaching it)."""
@@ -1287,7 +1296,7 @@ class _Evaluation:
         chosen, total = (best, minimal) if overlapped or summed_bytes <= minimal else (summed, summed_bytes)
         return Peak(
             bytes=total,
-            planned=self.layout if self.layout <= UB_CAPACITY_BYTES else max(total, min(minimal, UB_CAPACITY_BYTES)),
+            planned=self.layout,
             statement=self.model.statements[chosen].node,
             contributors=per_statement[chosen][1],
             unsized=self.unsized,
@@ -1303,7 +1312,7 @@ class _Evaluation:
             if size and value.loop is not None and size > rings.get(id(value.loop), (None, None, 0))[2]:
                 rings[id(value.loop)] = (value.loop, value, size)
         for loop, value, size in rings.values():
-            size *= _LANDING_SLOTS
+            size *= _LANDING_SLOTS if self.multi_buffer else 1
             self.layout += size
             for index, (peak, contributors, through) in per_statement.items():
                 if self.model.statements[index].span.start in loop.body:
@@ -1365,7 +1374,7 @@ def _donates(value: TileValue) -> bool:
     return value.kind != LOAD or not _DMA_BUFFERS_KEPT
 
 
-_DMA_BUFFERS_KEPT = True
+_DMA_BUFFERS_KEPT = False
 
 
 def _differs(a: Shape, b: Shape) -> bool:

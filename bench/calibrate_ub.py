@@ -410,7 +410,7 @@ def _compile(job: Job, signature: dict[str, str]) -> Planned:
     from triton.compiler import ASTSource
 
     from ascend_lint.runtime_check import toolchain
-    from ascend_lint.runtime_check.memory import read_plan
+    from ascend_lint.runtime_check.compile.memory import read_plan
 
     assert _WORKDIR is not None
     report_dir = _WORKDIR / "memory" / job.key

@@ -63,8 +63,9 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ascend_lint.kernels import Kernel
-from ascend_lint.rule import ModuleContext, Report, Rule
-from ascend_lint.tiles import UB_CAPACITY_BYTES, Contributor, Peak
+from ascend_lint.rule import Confirm, Evidence, ModuleContext, Report, Rule
+from ascend_lint.specialisations import Configuration, evaluate
+from ascend_lint.tiles import UB_CAPACITY_BYTES, Contributor
 
 
 def _kib(n_bytes: int) -> str:
@@ -76,6 +77,7 @@ class UbOverflowEstimate(Rule):
     NAME = "ub-overflow-estimate"
     SUMMARY = "A visible constexpr configuration needs more UB than the device has (static estimate)"
     REQUIRES_TEXT = ("constexpr",)
+    CONFIRM = Confirm({"compile": Evidence.UB_PLAN}, "the UB plan and its overflow are the compiler's")
 
     VALID = (
         # every configuration fits (~40 KiB at BD=128)
@@ -216,25 +218,19 @@ def launch(q, k, o, T):
                 f"{_kib(UB_CAPACITY_BYTES)} the device has; largest live tiles: "
                 + ", ".join(_describe(c, lookup) for c in top),
                 related=tuple((c.value.node, f"{_describe(c, lookup)} live at the peak") for c in top),
+                facts={"configuration": _constexprs(kernel, configuration), "estimate_bytes": peak.bytes},
             )
 
 
+def _constexprs(kernel: Kernel, configuration: Configuration) -> tuple[str, ...]:
+    """The configuration's values of the kernel's constexpr parameters, as `NAME=value`."""
+    names = {p.name for p in kernel.params if p.is_constexpr} | set(kernel.provided_constexprs)
+    return tuple(f"{name}={value!r}" for name, value in configuration.values.items() if name in names)
+
+
 def _describe(contributor: Contributor, lookup) -> str:
-    value = contributor.value
     dims = []
-    for dim in value.shape:
-        size = _evaluated(dim, lookup)
+    for dim in contributor.value.shape:
+        size = evaluate(dim, lookup)
         dims.append(str(size) if size is not None else cst.Module([]).code_for_node(dim))
-    name = contributor.name or "temporary"
-    return f"{name} [{', '.join(dims)}] {_kib(contributor.bytes)}"
-
-
-def _evaluated(dim, lookup):
-    from ascend_lint.specialisations import evaluate
-
-    return evaluate(dim, lookup)
-
-
-def peak_summary(peak: Peak) -> str:
-    """One line for `confirm` and the calibration: the estimate and its three largest tiles."""
-    return f"{_kib(peak.bytes)} (" + ", ".join(f"{c.name or 'temporary'} {_kib(c.bytes)}" for c in peak.top(3)) + ")"
+    return f"{contributor.name or 'temporary'} [{', '.join(dims)}] {_kib(contributor.bytes)}"

@@ -8,6 +8,7 @@ about its finding from ``finding.facts`` (see each kind's comment in ``ascend_li
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -257,6 +258,41 @@ def dma_arms_ub(compiler: FindingCompiler, launch: Launch) -> Judgement:
     )
 
 
+def _configuration(finding: Finding) -> dict[str, object]:
+    """The finding's constexpr configuration, from its `configuration` fact ("NAME=value")."""
+    values: dict[str, object] = {}
+    for entry in _names(finding, "configuration"):
+        name, _, text = entry.partition("=")
+        try:
+            values[name] = ast.literal_eval(text)
+        except (ValueError, SyntaxError):
+            continue
+    return values
+
+
+def ub_plan(compiler: FindingCompiler, launch: Launch) -> Judgement:
+    """A configuration the static estimate puts over the UB: does the compiler reject it?"""
+    finding = compiler.job.finding
+    configuration = _configuration(finding)
+    if not configuration:
+        return Verdict.INCONCLUSIVE, "the finding names no constexpr configuration to compile"
+    patch = variants.LaunchPatch(constants=configuration)
+    original = compiler.compile(variants.Variant("original", compiler.source, patch), launch)
+    estimate = finding.facts.get("estimate_bytes")
+    estimated = f" (static estimate {kib(estimate)})" if isinstance(estimate, int) else ""
+    state = _args(patch.apply(launch), list(configuration))
+    usage = original.memory.get("UB")
+    if not original.ok:
+        overflow = original.memory.overflow or str(original.error)
+        if "ub overflow" in overflow:
+            return Verdict.CONFIRMED, f"with {state} the compiler rejects the kernel: {overflow}{estimated}"
+        return Verdict.INCONCLUSIVE, f"with {state} the kernel fails for another reason: {original.error}"
+    capacity = usage.capacity if usage is not None and usage.capacity else None
+    planned = original.memory.peak("UB")
+    of = f" of {kib(capacity)}" if capacity else ""
+    return Verdict.REFUTED, f"compiles with {state}: the compiler plans {kib(planned)}{of} of UB{estimated}"
+
+
 def _arm_placement(compiled: Compiled, arms: list[variants.Arm]) -> str:
     usage = compiled.memory.get("UB")
     if usage is None:
@@ -279,4 +315,5 @@ JUDGES: dict[Evidence, Judge] = {
     Evidence.POINTER_OFFSET_IR: Judge(pointer_offset_ir),
     Evidence.NONE_POINTER_COMPILE: Judge(none_pointer_compile, select=_passing_none),
     Evidence.DMA_ARMS_UB: Judge(dma_arms_ub),
+    Evidence.UB_PLAN: Judge(ub_plan),
 }
