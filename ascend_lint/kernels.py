@@ -5,12 +5,16 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from .flow import ARG, CONST, SCALAR, SPEC, Flow, build_flow
 from .imports import TRITON, ImportMap, dotted_name, int_literal, str_literal, walk_statements
 from .nodes import walk
+
+if TYPE_CHECKING:
+    from .tiles import TileModel
 
 
 @dataclass
@@ -60,8 +64,8 @@ class Kernel:
         return build_flow(self.node.body, params, self.imports)
 
     @cached_property
-    def tiles(self):
-        """The kernel's tiles, where they live and their UB peak per configuration (on first use)."""
+    def tiles(self) -> TileModel:
+        """The kernel's tile values and where the compiler puts them (built on first use)."""
         from .tiles import build_tiles
 
         return build_tiles(self)

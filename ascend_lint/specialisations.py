@@ -18,41 +18,47 @@ Names no source binds stay unbound: the kernel's tiles that depend on them have 
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
 from .imports import ImportMap
 from .kernels import Kernel
 
+if TYPE_CHECKING:
+    from .rule import HostIndex
+
 Value = int | float | bool
 Lookup = Callable[[str], "Value | None"]
+Scope = cst.FunctionDef | None
 
 _MAX_CONFIGS = 64  # a comprehension over a large literal space is cut here
-_BINARY = {
-    cst.Add: lambda a, b: a + b,
-    cst.Subtract: lambda a, b: a - b,
-    cst.Multiply: lambda a, b: a * b,
-    cst.FloorDivide: lambda a, b: a // b,
-    cst.Divide: lambda a, b: a / b,
-    cst.Modulo: lambda a, b: a % b,
-    cst.Power: lambda a, b: a**b,
-    cst.LeftShift: lambda a, b: a << b,
-    cst.RightShift: lambda a, b: a >> b,
+_BINARY: dict[type[cst.CSTNode], Callable[[Any, Any], Any]] = {
+    cst.Add: operator.add,
+    cst.Subtract: operator.sub,
+    cst.Multiply: operator.mul,
+    cst.FloorDivide: operator.floordiv,
+    cst.Divide: operator.truediv,
+    cst.Modulo: operator.mod,
+    cst.Power: operator.pow,
+    cst.LeftShift: operator.lshift,
+    cst.RightShift: operator.rshift,
 }
-_COMPARE = {
-    cst.Equal: lambda a, b: a == b,
-    cst.NotEqual: lambda a, b: a != b,
-    cst.LessThan: lambda a, b: a < b,
-    cst.LessThanEqual: lambda a, b: a <= b,
-    cst.GreaterThan: lambda a, b: a > b,
-    cst.GreaterThanEqual: lambda a, b: a >= b,
+_COMPARE: dict[type[cst.CSTNode], Callable[[Any, Any], bool]] = {
+    cst.Equal: operator.eq,
+    cst.NotEqual: operator.ne,
+    cst.LessThan: operator.lt,
+    cst.LessThanEqual: operator.le,
+    cst.GreaterThan: operator.gt,
+    cst.GreaterThanEqual: operator.ge,
 }
 
 
-def _next_power_of_2(n: int) -> int:
-    return 1 if n <= 1 else 1 << (int(n) - 1).bit_length()
+def _number(value: object) -> Value | None:
+    return value if isinstance(value, (int, float)) else None
 
 
 def evaluate(node: cst.BaseExpression, lookup: Lookup, imports: ImportMap | None = None) -> Value | None:
@@ -61,44 +67,37 @@ def evaluate(node: cst.BaseExpression, lookup: Lookup, imports: ImportMap | None
     Handles arithmetic, comparisons, `and`/`or`/`not`, conditional expressions, `min`/`max`,
     `triton.cdiv`, `triton.next_power_of_2` and `tl.constexpr(...)`.
     """
-    t = type(node)
-    if t is cst.Integer or t is cst.Float:
-        return node.evaluated_value
-    if t is cst.Name:
-        if node.value in ("True", "False"):
-            return node.value == "True"
-        return lookup(node.value)
-    if t is cst.UnaryOperation:
+    if isinstance(node, (cst.Integer, cst.Float)):
+        return _number(node.evaluated_value)
+    if isinstance(node, cst.Name):
+        return node.value == "True" if node.value in ("True", "False") else lookup(node.value)
+    if isinstance(node, cst.UnaryOperation):
         value = evaluate(node.expression, lookup, imports)
         if value is None:
             return None
         if isinstance(node.operator, cst.Not):
             return not value
         return -value if isinstance(node.operator, cst.Minus) else value
-    if t is cst.BinaryOperation:
+    if isinstance(node, cst.BinaryOperation):
         operate = _BINARY.get(type(node.operator))
         left, right = evaluate(node.left, lookup, imports), evaluate(node.right, lookup, imports)
         if operate is None or left is None or right is None:
             return None
         try:
-            return operate(left, right)
+            return _number(operate(left, right))
         except (ArithmeticError, ValueError, TypeError):
             return None
-    if t is cst.BooleanOperation:
+    if isinstance(node, cst.BooleanOperation):
         left = evaluate(node.left, lookup, imports)
-        if left is None:
-            return None
-        if isinstance(node.operator, cst.And):
-            return evaluate(node.right, lookup, imports) if left else left
-        return left if left else evaluate(node.right, lookup, imports)
-    if t is cst.Comparison:
+        if left is None or bool(left) != isinstance(node.operator, cst.And):
+            return left
+        return evaluate(node.right, lookup, imports)
+    if isinstance(node, cst.Comparison):
         return _compare(node, lookup, imports)
-    if t is cst.IfExp:
+    if isinstance(node, cst.IfExp):
         test = evaluate(node.test, lookup, imports)
-        if test is None:
-            return None
-        return evaluate(node.body if test else node.orelse, lookup, imports)
-    if t is cst.Call:
+        return None if test is None else evaluate(node.body if test else node.orelse, lookup, imports)
+    if isinstance(node, cst.Call):
         return _call(node, lookup, imports)
     return None
 
@@ -108,29 +107,33 @@ def _compare(node: cst.Comparison, lookup: Lookup, imports: ImportMap | None) ->
     for target in node.comparisons:
         right = evaluate(target.comparator, lookup, imports)
         operate = _COMPARE.get(type(target.operator))
-        if left is None or right is None or operate is None or not operate(left, right):
-            return None if left is None or right is None or operate is None else False
+        if left is None or right is None or operate is None:
+            return None
+        if not operate(left, right):
+            return False
         left = right
     return True
 
 
 def _call(node: cst.Call, lookup: Lookup, imports: ImportMap | None) -> Value | None:
     args = [evaluate(a.value, lookup, imports) for a in node.args if a.keyword is None and not a.star]
-    if any(a is None for a in args) or not args:
+    values = [a for a in args if a is not None]
+    if not args or len(values) != len(args):
         return None
-    func = node.func
-    name = func.value if isinstance(func, cst.Name) else None
-    if name in ("min", "max") and len(args) >= 2:
-        return (min if name == "min" else max)(args)
+    name = node.func.value if isinstance(node.func, cst.Name) else None
+    if name in ("min", "max") and len(values) >= 2:
+        return min(values) if name == "min" else max(values)
     if name == "int":
-        return int(args[0])
-    if imports is not None:
-        if imports.is_triton(func, "next_power_of_2"):
-            return _next_power_of_2(int(args[0]))
-        if imports.is_triton(func, "cdiv") or imports.is_tl(func, "cdiv"):
-            return -(-int(args[0]) // int(args[1])) if len(args) == 2 and args[1] else None
-        if imports.is_tl(func, "constexpr"):
-            return args[0]
+        return int(values[0])
+    if imports is None:
+        return None
+    if imports.is_triton(node.func, "next_power_of_2"):
+        n = int(values[0])
+        return 1 if n <= 1 else 1 << (n - 1).bit_length()
+    if imports.is_triton(node.func, "cdiv") or imports.is_tl(node.func, "cdiv"):
+        return -(-int(values[0]) // int(values[1])) if len(values) == 2 and values[1] else None
+    if imports.is_tl(node.func, "constexpr"):
+        return values[0]
     return None
 
 
@@ -144,7 +147,7 @@ class Configuration:
     sources: tuple[cst.CSTNode, ...] = field(default=())
 
 
-def configurations(kernel: Kernel, module: cst.Module, host) -> list[Configuration]:
+def configurations(kernel: Kernel, module: cst.Module, host: HostIndex) -> list[Configuration]:
     """Every configuration the module makes visible for `kernel` (at least one: the defaults)."""
     imports = kernel.imports
     base: dict[str, Value] = dict(_module_constants(module, imports))
@@ -156,10 +159,12 @@ def configurations(kernel: Kernel, module: cst.Module, host) -> list[Configurati
             if value is not None:
                 base[param.name] = value
     base.update(_heuristic_literals(kernel, imports, base))
-    launches = list(_launches(kernel, host, imports, base, constexprs)) or [({}, None)]
-    tuned = list(_autotune_configs(kernel, imports, base)) or [({}, None)]
+    launches: list[tuple[dict[str, Value], cst.Call | None]] = [*_launches(kernel, host, imports, base, constexprs)]
+    tuned: list[tuple[dict[str, Value], cst.Call | None]] = [*_autotune_configs(kernel, imports, base)]
     found = []
-    for (launch_values, launch), (config_values, config) in itertools.product(launches, tuned):
+    for (launch_values, launch), (config_values, config) in itertools.product(
+        launches or [({}, None)], tuned or [({}, None)]
+    ):
         values = {**base, **launch_values, **config_values}
         parts = []
         if config is not None:
@@ -212,7 +217,7 @@ def _single_assignment(small: cst.BaseSmallStatement) -> tuple[str | None, cst.B
 
 
 def _heuristic_literals(kernel: Kernel, imports: ImportMap, known: Mapping[str, Value]) -> dict[str, Value]:
-    values = {}
+    values: dict[str, Value] = {}
     for name, fn in kernel.provided_constexprs.items():
         if fn is not None:
             value = evaluate(fn.body, known.get, imports)
@@ -222,7 +227,7 @@ def _heuristic_literals(kernel: Kernel, imports: ImportMap, known: Mapping[str, 
 
 
 def _launches(
-    kernel: Kernel, host, imports: ImportMap, known: Mapping[str, Value], constexprs: set[str]
+    kernel: Kernel, host: HostIndex, imports: ImportMap, known: Mapping[str, Value], constexprs: set[str]
 ) -> Iterator[tuple[dict[str, Value], cst.Call]]:
     """Literal constexpr arguments of each `kernel[grid](...)` launch, one set per launch."""
     names = [p.name for p in kernel.params]
@@ -248,11 +253,13 @@ def _launches(
             yield values, call
 
 
-def _host_lookup(scope, host, imports: ImportMap, known: Mapping[str, Value]) -> Lookup:
+def _host_lookup(scope: Scope, host: HostIndex, imports: ImportMap, known: Mapping[str, Value]) -> Lookup:
     return lambda name: _host_value(name, scope, host, imports, known)
 
 
-def _host_value(name: str, scope, host, imports: ImportMap, known: Mapping[str, Value], depth: int = 0) -> Value | None:
+def _host_value(
+    name: str, scope: Scope, host: HostIndex, imports: ImportMap, known: Mapping[str, Value], depth: int = 0
+) -> Value | None:
     """A host name's value: its single binding in the scope (or module), else a parameter default."""
     if depth > 4:
         return None
@@ -268,7 +275,10 @@ def _host_value(name: str, scope, host, imports: ImportMap, known: Mapping[str, 
     return known.get(name)
 
 
-def _autotune_configs(kernel: Kernel, imports: ImportMap, known: Mapping[str, Value]):
+Table = tuple[dict[str, Value], cst.Call]
+
+
+def _autotune_configs(kernel: Kernel, imports: ImportMap, known: Mapping[str, Value]) -> Iterator[Table]:
     """(values, triton.Config call) for each config of the kernel's autotune decorator."""
     for decorator in kernel.node.decorators:
         call = decorator.decorator
@@ -281,16 +291,17 @@ def _autotune_configs(kernel: Kernel, imports: ImportMap, known: Mapping[str, Va
             yield from _config_tables(configs, imports, dict(known))
 
 
-def _config_tables(node: cst.BaseExpression, imports: ImportMap, scope: dict[str, Value]):
+def _config_tables(node: cst.BaseExpression, imports: ImportMap, scope: dict[str, Value]) -> Iterator[Table]:
     if isinstance(node, cst.Call) and imports.is_triton(node.func, "Config") and node.args:
         table = node.args[0].value
         if isinstance(table, cst.Dict):
-            values = {}
-            for element in table.elements:
-                if isinstance(element, cst.DictElement) and isinstance(element.key, cst.SimpleString):
-                    value = evaluate(element.value, scope.get, imports)
-                    if value is not None:
-                        values[element.key.evaluated_value] = value
+            values: dict[str, Value] = {}
+            for entry in table.elements:
+                if isinstance(entry, cst.DictElement) and isinstance(entry.key, cst.SimpleString):
+                    value = evaluate(entry.value, scope.get, imports)
+                    key = entry.key.evaluated_value
+                    if value is not None and isinstance(key, str):
+                        values[key] = value
             yield values, node
     elif isinstance(node, (cst.List, cst.Tuple)):
         for element in node.elements:
@@ -300,7 +311,9 @@ def _config_tables(node: cst.BaseExpression, imports: ImportMap, scope: dict[str
             yield from _config_tables(node.elt, imports, {**scope, **bindings})
 
 
-def _comprehension_bindings(clause: cst.CompFor | None, imports: ImportMap, scope: dict[str, Value]):
+def _comprehension_bindings(
+    clause: cst.CompFor | None, imports: ImportMap, scope: dict[str, Value]
+) -> Iterator[dict[str, Value]]:
     """Every binding of the comprehension's loop names over literal iterables, with `if`s applied."""
     if clause is None:
         yield {}
@@ -318,9 +331,11 @@ def _comprehension_bindings(clause: cst.CompFor | None, imports: ImportMap, scop
 def _literal_items(node: cst.BaseExpression, imports: ImportMap, scope: dict[str, Value]) -> list[Value] | None:
     if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
         items = [evaluate(e.value, scope.get, imports) for e in node.elements]
-        return None if any(i is None for i in items) else items
+        known = [i for i in items if i is not None]
+        return known if len(known) == len(items) else None
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "range":
         bounds = [evaluate(a.value, scope.get, imports) for a in node.args]
-        if bounds and all(isinstance(b, int) for b in bounds):
-            return list(range(*bounds))[:_MAX_CONFIGS]
+        integers = [b for b in bounds if isinstance(b, int)]
+        if integers and len(integers) == len(bounds):
+            return [*range(*integers)][:_MAX_CONFIGS]
     return None

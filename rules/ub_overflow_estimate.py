@@ -19,9 +19,14 @@ unstated element type count as 16-bit (bf16/fp16).
 
 Not flagged: a configuration leaving some tile size unknown (e.g. a block size the host
 computes) counts only the tiles it sizes; it is flagged only when those alone overflow. Arms
-of a constexpr branch that a configuration does not compile are not counted. Calibrated on
-the fixture corpus and fla-core 0.6.0's Ascend kernels against the compiler's plan
-(`bench/calibrate_ub.py`, docs/ub-estimate.md), which states how close the estimate is.
+of a constexpr branch that a configuration does not compile are not counted. A tile whose
+address steps along its last axis by something other than 1 (`o * stride_d`, a column-major
+block) may take 32 bytes per element in UB (a strided DMA; measured), but whether it does
+depends on strides known only at run time, so the rule counts it at its element width: the
+figure it reports is a lower bound there, and runtime strides of 1 never make a finding.
+Calibrated on the fixture corpus and fla-core 0.6.0's Ascend kernels against the compiler's
+plan (`bench/calibrate_ub.py`); docs/ub-estimate.md states how close the estimate is and
+which overflows it misses.
 
 ## Why is this bad?
 The compiler rejects the kernel when the configuration is compiled, one configuration at a
@@ -42,7 +47,8 @@ margin; this rule does that arithmetic for every visible configuration.
 )
 @triton.jit
 def rms_norm_kernel(x, y, T, D, BT: tl.constexpr = 64, BD: tl.constexpr = 128):
-    ...
+    i_t = tl.program_id(0)
+    ...  # loads a [BT, BD] block of x, normalises it in fp32
 ```
 
 ## Use instead
@@ -64,8 +70,8 @@ import libcst as cst
 
 from ascend_lint.kernels import Kernel
 from ascend_lint.rule import Confirm, Evidence, ModuleContext, Report, Rule
-from ascend_lint.specialisations import Configuration, evaluate
-from ascend_lint.tiles import UB_CAPACITY_BYTES, Contributor
+from ascend_lint.specialisations import Configuration, Lookup, evaluate
+from ascend_lint.ub_plan import UB_CAPACITY_BYTES, Contributor, peak
 
 
 def _kib(n_bytes: int) -> str:
@@ -128,6 +134,15 @@ def k(x, y, T, BT: tl.constexpr, WIDE: tl.constexpr):
 
 def launch(x, y, T):
     k[(T // 64,)](x, y, T, BT=64, WIDE=False)
+""",
+        # strides known only at run time: counted dense (a stride of 1 is specialised away)
+        """
+@triton.jit
+def k(x, y, N, stride_n, stride_d, BN: tl.constexpr = 64, BD: tl.constexpr = 256):
+    o_n = tl.program_id(0) * BN + tl.arange(0, BN)
+    o_d = tl.arange(0, BD)
+    b_x = tl.load(x + o_n[:, None] * stride_n + o_d[None, :] * stride_d).to(tl.float32)
+    tl.store(y + o_n[:, None] * stride_n + o_d[None, :] * stride_d, b_x * tl.sigmoid(b_x))
 """,
         # each arm of the runtime branch fits alone (96 KiB); their sum does not, so the
         # planner overlaps them
@@ -207,18 +222,18 @@ def launch(q, k, o, T):
             return
         model = kernel.tiles
         for configuration in configurations:
-            peak = model.peak(configuration.values)
-            if peak.bytes <= UB_CAPACITY_BYTES:
+            needed = peak(model, configuration.values, dense=True)
+            if needed.bytes <= UB_CAPACITY_BYTES:
                 continue
-            top = peak.top(3)
+            top = needed.top(3)
             lookup = model.lookup(configuration.values)
             yield Report(
                 configuration.node or kernel.node.name,
-                f"`{kernel.name}` needs about {_kib(peak.bytes)} of UB with {configuration.label}, over the "
+                f"`{kernel.name}` needs about {_kib(needed.bytes)} of UB with {configuration.label}, over the "
                 f"{_kib(UB_CAPACITY_BYTES)} the device has; largest live tiles: "
                 + ", ".join(_describe(c, lookup) for c in top),
                 related=tuple((c.value.node, f"{_describe(c, lookup)} live at the peak") for c in top),
-                facts={"configuration": _constexprs(kernel, configuration), "estimate_bytes": peak.bytes},
+                facts={"configuration": _constexprs(kernel, configuration), "estimate_bytes": needed.bytes},
             )
 
 
@@ -228,7 +243,7 @@ def _constexprs(kernel: Kernel, configuration: Configuration) -> tuple[str, ...]
     return tuple(f"{name}={value!r}" for name, value in configuration.values.items() if name in names)
 
 
-def _describe(contributor: Contributor, lookup) -> str:
+def _describe(contributor: Contributor, lookup: Lookup) -> str:
     dims = []
     for dim in contributor.value.shape:
         size = evaluate(dim, lookup)

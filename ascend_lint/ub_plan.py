@@ -1,0 +1,381 @@
+"""The unified buffer (UB) a kernel needs for one constexpr configuration, from its tile model.
+
+For a configuration (and, optionally, the element bytes of pointer parameters), `peak` folds
+the constexpr branches it decides, follows the rest of the control flow, and simulates each
+statement with what is live around it:
+
+- **liveness** along the flow's events: a tile holds UB from its definition to its last read
+  (loops carry it round), at its largest reaching definition's size;
+- **in place**: an elementwise result or cast takes the buffer of an operand that dies there;
+  `tl.where`, `tl.trans`, loads and comparisons get their own; a reduction needs its input's
+  fp32 partials as scratch; comparing broadcast integer tiles widens both to full int32 tiles;
+- **both arms of a runtime branch** get disjoint buffers (their peaks add) while that fits;
+  once it does not, the planner overlaps them;
+- **multi-buffering**: a load inside a runtime loop is double buffered, and dot results the
+  vector cores use in the same loop trip land in a 4-slot ring held for the whole loop; a
+  `tl.static_range` body is laid out once per trip.
+
+Two figures come out (measured against bishengir's plans; docs/ub-estimate.md):
+`bytes`, what the compiler needs: the largest statement without multi-buffering (which the
+planner drops when space runs out); and `planned`, what it plans when everything fits: every
+buffer at its own address, as the planner spreads buffers over fresh space while there is room.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import libcst as cst
+
+from .flow import CONST, DEF, READ, Branch, Event, Loop
+from .specialisations import Lookup, evaluate
+from .specialisations import Value as ConstValue
+from .tiles import (
+    ADDRESS,
+    COMPARE,
+    DOT,
+    IN_PLACE,
+    MASK,
+    REDUCE,
+    STRIDED_BYTES,
+    VIEW,
+    WHERE,
+    ReachingDefinitions,
+    Read,
+    Statement,
+    TileModel,
+    TileValue,
+    differs,
+    sources,
+)
+
+UB_CAPACITY_BYTES = 196608  # Ascend 910B (A2/A3): "ub overflow, requires N bits while 1572864 bits available"
+LANDING_SLOTS = 4  # bishengir's default workspace multi-buffering
+
+
+@dataclass
+class Contributor:
+    """One tile held in UB at the peak."""
+
+    name: str | None  # the variable, or None for a temporary of the peak statement
+    value: TileValue
+    bytes: int
+
+
+@dataclass
+class Peak:
+    bytes: int  # what the compiler needs at the peak statement (no multi-buffering)
+    planned: int  # what it plans: every buffer at its own address while that fits
+    statement: cst.BaseSmallStatement | None
+    contributors: list[Contributor]
+    unsized: list[TileValue] = field(default_factory=list)  # sizes this configuration leaves open (counted 0)
+    arms_overlapped: bool = False  # runtime-branch arms had to share buffers to fit
+
+    def top(self, count: int = 3) -> list[Contributor]:
+        return sorted(self.contributors, key=lambda c: c.bytes, reverse=True)[:count]
+
+
+def peak(
+    model: TileModel,
+    values: Mapping[str, ConstValue],
+    pointer_bytes: Mapping[str, int] | None = None,
+    dense: bool = False,
+) -> Peak:
+    """The UB peak of one configuration: constexpr values, and element bytes of pointer params
+    (unstated ones count as 16-bit). `dense` counts strided tiles at their element width (a
+    lower bound: whether an address is strided depends on runtime strides). Computed once per
+    model and configuration."""
+    pointer_bits = {name: size * 8 for name, size in (pointer_bytes or {}).items()}
+    key = (tuple(sorted(values.items(), key=repr)), tuple(sorted(pointer_bits.items())), dense)
+    found = model.peaks.get(key)
+    if isinstance(found, Peak):
+        return found
+    lookup = model.lookup(values)
+    buffered = _Evaluation(model, lookup, pointer_bits, multi_buffer=True, dense=dense).peak()
+    needed = _Evaluation(model, lookup, pointer_bits, multi_buffer=False, dense=dense).peak()
+    if buffered.planned > UB_CAPACITY_BYTES:  # the planner retries, reusing more each time
+        needed.planned = buffered.bytes if buffered.bytes <= UB_CAPACITY_BYTES else needed.bytes
+    else:
+        needed.planned = buffered.planned
+    model.peaks[key] = needed
+    return needed
+
+
+def _liveness(model: TileModel, names: dict[str, int], dead: frozenset[int]) -> tuple[list[int], list[int]]:
+    """Live-in and live-out bit sets of tile names per event (data reads only)."""
+    events = model.flow.events
+    live_in, live_out = [0] * len(events), [0] * len(events)
+    use, kill = [0] * len(events), [0] * len(events)
+    for event in events:
+        bit = names.get(event.name or "", 0)
+        if event.index in dead or not bit:
+            continue
+        if event.kind == READ and not event.metadata:
+            use[event.index] = bit
+        elif event.kind == DEF:
+            kill[event.index] = bit
+    changed = True
+    while changed:
+        changed = False
+        for event in reversed(events):
+            i = event.index
+            outgoing = 0
+            for following in event.succ:
+                outgoing |= live_in[following.index]
+            incoming = use[i] | (outgoing & ~kill[i])
+            if outgoing != live_out[i] or incoming != live_in[i]:
+                live_out[i], live_in[i] = outgoing, incoming
+                changed = True
+    return live_in, live_out
+
+
+Held = dict[object, Contributor]  # name or value (or (value, "widened")) -> what it holds
+StatementPeak = tuple[int, list[Contributor]]  # (bytes, what is held then)
+
+
+class _Evaluation:
+    def __init__(
+        self, model: TileModel, lookup: Lookup, pointer_bits: Mapping[str, int], multi_buffer: bool, dense: bool
+    ) -> None:
+        self.model = model
+        self.dense = dense
+        self.flow = model.flow
+        self.lookup = lookup
+        self.pointer_bits = pointer_bits
+        self.multi_buffer = multi_buffer
+        self.dead, self.runtime_branches = self.fold_branches()
+        names = sorted({name for s in model.statements for name in s.defines})
+        self.names = {name: 1 << i for i, name in enumerate(names)}
+        self.live_in, self.live_out = _liveness(model, self.names, self.dead)
+        self.reaching = ReachingDefinitions(self.flow, self.dead)
+        self.streamed = {v for v in model.values if _streamed(v)}
+        self.unsized: list[TileValue] = []
+        self.layout = 0  # every buffer at its own address (in-place results share)
+        self.trips: dict[int, int] = {}
+
+    # ---- constexpr branches ------------------------------------------------------------
+    def fold_branches(self) -> tuple[frozenset[int], list[Branch]]:
+        """Events in arms this configuration never compiles; the branches decided at run time."""
+        dead: set[int] = set()
+        runtime = []
+        for branch in self.flow.branches:  # outer branches first
+            if branch.point.index in dead:
+                continue
+            outcome = evaluate(branch.node.test, self.propagated(branch.point, dead), self.model.kernel.imports)
+            if outcome is not None:
+                dead.update(branch.orelse if outcome else branch.body)
+            elif self.flow.flags(branch.node.test) != CONST:  # runtime (or a specialisable int left open)
+                runtime.append(branch)
+        return frozenset(dead), [b for b in runtime if b.point.index not in dead]
+
+    def propagated(self, point: Event, dead: set[int], depth: int = 0) -> Lookup:
+        """A configuration value, or the one constant every live definition reaching `point`
+        assigns (`if MODE == 0: t = False` ... `if t:` folds in mode 0)."""
+
+        def find(name: str) -> ConstValue | None:
+            value = self.lookup(name)
+            if value is not None or depth > 4:
+                return value
+            found = {
+                evaluate(d.value, self.propagated(d, dead, depth + 1), self.model.kernel.imports)
+                for d in self.flow.reaching_defs(point, name)
+                if d.index not in dead and d.value is not None
+            }
+            return found.pop() if len(found) == 1 else None
+
+        return find
+
+    # ---- sizes -----------------------------------------------------------------------------
+    def size(self, value: TileValue, streamed: bool = False) -> int:
+        if value.ub and value.elements(self.lookup) is None and value not in self.unsized:
+            self.unsized.append(value)
+        if value in self.streamed and not streamed:
+            return 0  # held for the whole loop: counted by `add_landing_rings`
+        return value.bytes(self.lookup, self.pointer_bits, self.multi_buffer, self.dense)
+
+    def held_at(self, name: str, event_index: int) -> tuple[int, TileValue | None]:
+        """Bytes `name` holds at an event: its largest definition reaching it."""
+        best, best_value = 0, None
+        for definition in self.reaching.at(event_index, name):
+            value = self.model.defs.get(definition.index)
+            if isinstance(value, TileValue) and (best_value is None or self.size(value) > best):
+                best, best_value = self.size(value), value
+        return best, best_value
+
+    def copies(self, value: TileValue) -> int:
+        """How many times the value's buffer is laid out: once per trip of unrolled loops."""
+        count = 1
+        for loop in value.unrolled:
+            if id(loop) not in self.trips:
+                self.trips[id(loop)] = _static_trips(loop, self.lookup)
+            count *= self.trips[id(loop)]
+        return count
+
+    def scratch(self, op: TileValue) -> int:
+        """Temporary UB an operation needs besides its result."""
+        halve = 2 if op.split else 1
+        if not op.ub:
+            return 0
+        if op.kind == REDUCE:  # fp32 partials (and an fp32 copy of a 16-bit input)
+            inputs = sources(op.operands[0][0])
+            count = max((v.elements(self.lookup) or 0 for v in inputs), default=0)
+            if any(v.strided for v in inputs) and not self.dense:
+                return count * STRIDED_BYTES // halve
+            scratch = count * 4 if op.across_rows else count * 2
+            if max(v.width.resolve(self.pointer_bits) for v in inputs) == 16 and not inputs[0].width.integer:
+                scratch += count * 4
+            return scratch // halve
+        count = op.elements(self.lookup) or 0
+        if op.kind == COMPARE:  # broadcast integer operands are widened to full int32 tiles
+            widened = sum(
+                1
+                for operand, _ in op.operands
+                if operand.width.integer and operand.width is not MASK and differs(operand.shape, op.shape)
+            )
+            return widened * count * 4 // halve
+        if op.kind == WHERE and differs(op.operands[0][0].shape, op.shape):  # a broadcast mask, widened
+            return count * 2 // halve
+        return 0
+
+    # ---- one statement ---------------------------------------------------------------------
+    def statement_peak(self, statement: Statement) -> StatementPeak:
+        """The most UB held while the statement runs, and what is held then."""
+        entry = self.live_in[statement.span.start]
+        exit_ = self.live_out[statement.span.stop - 1]
+        last_use: dict[str, TileValue] = {}  # the operation that reads each name last
+        for op in statement.ops:
+            for operand, _ in op.operands:
+                if isinstance(operand, Read):
+                    last_use[operand.name] = op
+        held: Held = {}
+        for name, bit in self.names.items():
+            if entry & bit:
+                first_read = next((r for r in statement.reads if r.name == name), None)
+                size, value = self.held_at(name, first_read.event.index if first_read else statement.span.start)
+                if value is not None and size:
+                    held[name] = Contributor(name, value, size)
+        total = sum(c.bytes for c in held.values())
+        best, snapshot = total, list(held.values())
+        results = {id(v): name for name, v in statement.defines.items() if v is not None}
+        for op in statement.ops:
+            size, extra, copies = self.size(op), self.scratch(op), self.copies(op)
+            dying = self.dying_operands(op, statement, last_use, exit_)
+            donor = None
+            if op.kind in IN_PLACE or op.kind == VIEW:
+                donor = next((key for key in dying if key in held and held[key].bytes >= size), None)
+            self.layout += extra * copies
+            if op.kind == COMPARE and extra:  # the widened operands stay until the mask is used
+                held[(op, "widened")] = Contributor(None, op, extra)
+                total, extra = total + extra, 0
+            if donor is not None:
+                held[op] = Contributor(results.get(id(op)), op, held.pop(donor).bytes)
+                dying.remove(donor)
+            elif op.kind != VIEW and size:
+                held[op] = Contributor(results.get(id(op)), op, size)
+                total += size
+                self.layout += size * copies
+            if total + extra > best:
+                best, snapshot = total + extra, list(held.values())
+            for key in dying:
+                for part in (key, (key, "widened")):
+                    freed = held.pop(part, None)
+                    total -= freed.bytes if freed is not None else 0
+        return best, snapshot
+
+    def dying_operands(
+        self, op: TileValue, statement: Statement, last_use: dict[str, TileValue], exit_: int
+    ) -> list[object]:
+        """The operands whose buffers are free after `op`: temporaries, and names read for the
+        last time (not live after the statement, or redefined by it)."""
+        dying: list[object] = []
+        for operand, _ in op.operands:
+            if isinstance(operand, TileValue):
+                if len(operand.users) == 1:
+                    dying.append(operand)
+            elif (
+                last_use.get(operand.name) is op
+                and operand.name not in dying
+                and (not exit_ & self.names.get(operand.name, 0) or operand.name in statement.defines)
+            ):
+                dying.append(operand.name)
+        return dying
+
+    # ---- the kernel ------------------------------------------------------------------------
+    def peak(self) -> Peak:
+        per_statement = {
+            index: self.statement_peak(statement)
+            for index, statement in enumerate(self.model.statements)
+            if statement.span.start not in self.dead
+        }
+        if not per_statement:
+            return Peak(0, 0, None, [], self.unsized)
+        self.add_landing_rings(per_statement)
+        best = max(per_statement, key=lambda i: per_statement[i][0])
+        alone = per_statement[best][0]
+        extra = self.other_arms(per_statement)
+        summed = max(per_statement, key=lambda i: per_statement[i][0] + extra.get(i, 0))
+        together = per_statement[summed][0] + extra.get(summed, 0)
+        overlapped = together > UB_CAPACITY_BYTES and together > alone
+        chosen, total = (best, alone) if overlapped or together <= alone else (summed, together)
+        return Peak(
+            total, self.layout, self.model.statements[chosen].node, per_statement[chosen][1], self.unsized, overlapped
+        )
+
+    def add_landing_rings(self, per_statement: dict[int, StatementPeak]) -> None:
+        """Dot results streamed to the vector cores inside a loop land in a ring of slots (sized
+        for the largest) that the planner holds for the whole loop."""
+        rings: dict[int, tuple[Loop, TileValue, int]] = {}
+        for value in self.streamed:
+            size = self.size(value, streamed=True)
+            if value.loop is not None and size > rings.get(id(value.loop), (value.loop, value, 0))[2]:
+                rings[id(value.loop)] = (value.loop, value, size)
+        for loop, value, size in rings.values():
+            size *= LANDING_SLOTS if self.multi_buffer else 1
+            self.layout += size
+            for index, (bytes_, contributors) in per_statement.items():
+                if self.model.statements[index].span.start in loop.body:
+                    per_statement[index] = (bytes_ + size, [*contributors, Contributor(None, value, size)])
+
+    def other_arms(self, per_statement: dict[int, StatementPeak]) -> dict[int, int]:
+        """For a statement inside a runtime branch: the other arm's own peak, which the planner
+        keeps in separate buffers."""
+        extra: dict[int, int] = {}
+        starts = {self.model.statements[i].span.start: i for i in per_statement}
+        for branch in self.runtime_branches:
+            outer = self.live_in[branch.point.index]
+            arms = []
+            for span in (branch.body, branch.orelse):
+                inside = [i for start, i in starts.items() if start in span]
+                own = 0
+                for i in inside:
+                    bytes_, contributors = per_statement[i]
+                    around = sum(c.bytes for c in contributors if c.name and outer & self.names.get(c.name, 0))
+                    own = max(own, bytes_ - around)
+                arms.append((inside, own))
+            for side, (inside, _) in enumerate(arms):
+                for i in inside:
+                    extra[i] = extra.get(i, 0) + arms[1 - side][1]
+        return extra
+
+
+def _static_trips(loop: Loop, lookup: Lookup) -> int:
+    """The trip count of `for i in tl.static_range(...)` (1 when not a constant)."""
+    call = loop.node.iter if isinstance(loop.node, cst.For) else None
+    if not isinstance(call, cst.Call):
+        return 1
+    bounds = [evaluate(a.value, lookup) for a in call.args if a.keyword is None]
+    if not bounds or not all(isinstance(b, int) for b in bounds):
+        return 1
+    start, stop, step = (
+        (0, bounds[0], 1) if len(bounds) == 1 else (bounds[0], bounds[1], bounds[2] if len(bounds) > 2 else 1)
+    )
+    return max(1, len(range(int(start or 0), int(stop or 0), int(step or 1))))
+
+
+def _streamed(value: TileValue) -> bool:
+    """A dot result the vector cores use in the same runtime loop trip that made it."""
+    if value.kind != DOT or not value.ub or value.loop is None:
+        return False
+    users = [u for u, role in value.users if u is not None and role != ADDRESS and u.ub]
+    return bool(users) and all(u.loop is value.loop for u in users)
