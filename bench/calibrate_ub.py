@@ -127,6 +127,19 @@ OVERRIDES: dict[str, dict[str, Any]] = {
     },
     "modules/fused_linear_cross_entropy/triton_ascend.py": {"B": 2048},
     "modules/fused_kl_div/triton_ascend.py": {"B": 2048},
+    # liger-kernel's mHC matmul+norm (a `--also` file): contiguous x [N, K], phi [K, M] and
+    # outputs, 4 streams of hidden size 1024 (K = 4096, M = 4 * 4 + 2 * 4)
+    "liger_kernel/ops/mhc.py": {
+        "N": 1024,
+        "K": 4096,
+        "M": 24,
+        **dict.fromkeys(("stride_xn", "stride_gxn"), 4096),
+        **dict.fromkeys(("stride_phik", "stride_mn", "stride_gmn", "stride_gpk"), 24),
+        **dict.fromkeys(("stride_xk", "stride_phim", "stride_mm", "stride_invr", "stride_gmm", "stride_gxk"), 1),
+        "stride_gpm": 1,
+        "eps": 1e-6,
+        "CAST_FP32": False,
+    },
 }
 
 INT_POINTERS = frozenset(
@@ -227,7 +240,17 @@ def kernel_files(fla: Path | None) -> list[tuple[Path, str, Path]]:
     return files
 
 
-def jobs_for(path: Path, module: str, root: Path) -> tuple[list[Job], list[str]]:
+def package_file(path: Path) -> tuple[Path, str, Path]:
+    """(file, dotted module, import root) for a file inside a package (its root: the first
+    parent folder without an `__init__.py`)."""
+    path = path.resolve()
+    root = path.parent
+    while (root / "__init__.py").exists():
+        root = root.parent
+    return path, ".".join(path.relative_to(root).with_suffix("").parts), root
+
+
+def jobs_for(path: Path, module: str, root: Path, stress: bool = True) -> tuple[list[Job], list[str]]:
     """The jobs of one file, and the kernels skipped with the reason."""
     from ascend_lint import source as sources
     from ascend_lint.imports import ImportMap
@@ -251,7 +274,8 @@ def jobs_for(path: Path, module: str, root: Path) -> tuple[list[Job], list[str]]
             stated = {**STATED, **_overrides(path, kernel.name)}
             for name in constexprs - values.keys():
                 values[name] = stated.get(name, False)
-            for label, chosen in (("", values), (" (stress)", _stressed(values, config.values))):
+            variants = [("", values)] + ([(" (stress)", _stressed(values, config.values))] if stress else [])
+            for label, chosen in variants:
                 encoded = json.dumps(chosen, sort_keys=True)
                 if encoded in seen:
                     continue
@@ -411,6 +435,7 @@ def _compile(job: Job, signature: dict[str, str]) -> Planned:
 
     from ascend_lint.runtime_check import toolchain
     from ascend_lint.runtime_check.compile.memory import read_plan
+    from ascend_lint.runtime_check.device import DEFAULT_MODEL
 
     assert _WORKDIR is not None
     report_dir = _WORKDIR / "memory" / job.key
@@ -422,7 +447,7 @@ def _compile(job: Job, signature: dict[str, str]) -> Planned:
     planned = Planned(signature=signature)
     try:
         fn = _load(job)
-        target = triton.backends.compiler.GPUTarget("npu", toolchain.DEFAULT_ARCH, 0)
+        target = triton.backends.compiler.GPUTarget("npu", DEFAULT_MODEL, 0)
         attrs = _attrs(fn, job, signature, target)
         source = ASTSource(fn, signature=signature, constants=_constants(job.values), attrs=attrs)
         triton.compile(source, target=target)
@@ -520,17 +545,19 @@ def planned_all(jobs: list[Job], cache: Path, workers: int) -> dict[str, Planned
 _KERNELS: dict[str, dict[str, Any]] = {}
 
 
-def estimate(job: Job, plan: Planned):
-    """ASC013's static estimate for the job's specialisation (each file parsed once)."""
+def estimate(job: Job, plan: Planned, dense: bool = False):
+    """ASC013's static estimate for the job's specialisation (each file parsed once); `dense`:
+    the lower bound the rule reports on."""
     from ascend_lint import source as sources
     from ascend_lint.imports import ImportMap
     from ascend_lint.kernels import find_kernels
+    from ascend_lint.ub_plan import peak
 
     if job.file not in _KERNELS:
         tree = sources.parse(Path(job.file).read_text(encoding="utf-8"))
         _KERNELS[job.file] = {k.name: k for k in find_kernels(tree, ImportMap(tree))}
     kernel = _KERNELS[job.file][job.kernel]
-    return kernel.tiles.peak(job.values, pointer_bytes=pointer_bytes(plan.signature or job.signature))
+    return peak(kernel.tiles, job.values, pointer_bytes(plan.signature or job.signature), dense)
 
 
 def pointer_bytes(signature: dict[str, str]) -> dict[str, int]:
@@ -548,6 +575,14 @@ def main() -> None:
     )
     parser.add_argument("--only", default="")
     parser.add_argument("--json", type=Path, default=None)
+    parser.add_argument(
+        "--also",
+        type=Path,
+        action="append",
+        default=[],
+        help="a further kernel file inside a package (e.g. a GPU kernel ASC013 flags under --target-all)",
+    )
+    parser.add_argument("--no-stress", action="store_true", help="compile only the visible configurations")
     parser.add_argument("--cached-only", action="store_true", help="report the cached compiles, compile nothing")
     args = parser.parse_args()
     fla = None
@@ -559,10 +594,10 @@ def main() -> None:
             args.fla = fla_root()
         fla = args.fla
     jobs: list[Job] = []
-    for path, module, root in kernel_files(fla):
+    for path, module, root in kernel_files(fla) + [package_file(p) for p in args.also]:
         if args.only and args.only not in str(path):
             continue
-        found, _ = jobs_for(path, module, root)
+        found, _ = jobs_for(path, module, root, stress=not args.no_stress)
         jobs.extend(found)
     if args.cached_only:
         jobs = [job for job in jobs if (args.cache / f"{job.key}.json").exists()]
@@ -577,31 +612,56 @@ def report(jobs: list[Job], planned: dict[str, Planned], json_out: Path | None) 
         try:
             static = estimate(job, plan)
             static_bytes = static.bytes if plan.overflow else static.planned
+            dense = estimate(job, plan, dense=True)
+            dense_bytes = dense.bytes if plan.overflow else dense.planned
+            flagged = dense.bytes > UB_BYTES
         except Exception as exc:
-            static_bytes, static = None, f"{type(exc).__name__}: {exc}"
-        rows.append((job, plan, static_bytes))
-    print(f"{'kernel':58} {'specialisation':34} {'planned':>8} {'estimate':>8} {'ratio':>6}")
-    ratios, overflow_rows = [], []
-    for job, plan, static_bytes in rows:
+            static_bytes, dense_bytes, flagged = None, None, False
+            plan.error = plan.error or f"estimate: {type(exc).__name__}: {exc}"
+        rows.append((job, plan, static_bytes, dense_bytes, flagged))
+    print(f"{'kernel':58} {'specialisation':34} {'planned':>8} {'estimate':>8} {'ratio':>6} compiler ASC013")
+    ratios, dense_ratios, overflow_rows, false_positives = [], [], [], []
+    for job, plan, static_bytes, dense_bytes, flagged in rows:
         needed = plan.requires
         name = f"{Path(job.file).stem}:{job.kernel}"[:58]
         if plan.error or needed is None:
             print(f"{name:58} {job.label[:34]:34} {'error':>8} {static_bytes or 0:>8}  {plan.error[:60]}")
             continue
         ratio = static_bytes / needed if needed else float("nan")
-        mark = "OVER" if plan.overflow else ""
-        print(f"{name:58} {job.label[:34]:34} {needed:>8} {static_bytes:>8} {ratio:6.2f} {mark}")
+        mark = "OVER    " if plan.overflow else "fits    "
+        print(
+            f"{name:58} {job.label[:34]:34} {needed:>8} {static_bytes:>8} {ratio:6.2f} {mark} {'FLAGGED' if flagged else ''}"
+        )
         if plan.overflow:
-            overflow_rows.append((job, plan, static_bytes))
-        elif needed:
-            ratios.append((job, ratio))
-    summarise(ratios, overflow_rows)
+            overflow_rows.append(flagged)
+        else:
+            if flagged:
+                false_positives.append(job)
+            if needed:
+                ratios.append((job, ratio))
+                dense_ratios.append((dense_bytes or 0) / needed)
+    summarise(ratios, overflow_rows, false_positives)
+    if dense_ratios:
+        within = sum(1 for r in dense_ratios if abs(r - 1) <= TOLERANCE)
+        print(
+            f"the dense estimate ASC013 reports (strided tiles at their element width): median "
+            f"{statistics.median(dense_ratios):.2f}, within ±{TOLERANCE:.0%}: {within}/{len(dense_ratios)}"
+        )
     if json_out is not None:
         json_out.write_text(
             json.dumps(
                 [
-                    {"file": j.file, "kernel": j.kernel, "label": j.label, "values": j.values, **vars(p), "estimate": s}
-                    for j, p, s in rows
+                    {
+                        "file": j.file,
+                        "kernel": j.kernel,
+                        "label": j.label,
+                        "values": j.values,
+                        **vars(p),
+                        "estimate": s,
+                        "dense_estimate": dense,
+                        "flagged": f,
+                    }
+                    for j, p, s, dense, f in rows
                 ],
                 default=repr,
                 indent=1,
@@ -609,7 +669,7 @@ def report(jobs: list[Job], planned: dict[str, Planned], json_out: Path | None) 
         )
 
 
-def summarise(ratios, overflow_rows) -> None:
+def summarise(ratios, overflow_rows, false_positives) -> None:
     values = sorted(r for _, r in ratios)
     if not values:
         print("no compiled kernel to compare")
@@ -622,8 +682,12 @@ def summarise(ratios, overflow_rows) -> None:
         count = sum(1 for r in values if low <= r < high)
         print(f"  [{low:.2f}, {high:.2f}) {count:4d} {'#' * count}")
     print(f"within ±{TOLERANCE:.0%}: {within}/{len(values)} = {within / len(values):.0%}")
-    flagged = sum(1 for _, _, s in overflow_rows if s is not None and s > UB_BYTES)
-    print(f"configurations the compiler rejects with ub overflow: {len(overflow_rows)}, flagged: {flagged}")
+    print(
+        f"configurations the compiler rejects with ub overflow: {len(overflow_rows)}, ASC013 flags {sum(overflow_rows)}"
+    )
+    print(f"configurations the compiler fits that ASC013 flags: {len(false_positives)}")
+    for job in false_positives:
+        print(f"  {Path(job.file).name}:{job.kernel} {job.label}")
 
 
 if __name__ == "__main__":
