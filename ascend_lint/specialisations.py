@@ -26,9 +26,9 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from .imports import ImportMap
-from .kernels import Kernel
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime import would be a circle
+    from .kernels import Kernel
     from .rule import HostIndex
 
 Value = int | float | bool

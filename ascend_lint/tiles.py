@@ -24,14 +24,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import TypeGuard
+from typing import TYPE_CHECKING, TypeGuard
 
 import libcst as cst
 
 from .flow import CONST, DEF, READ, Event, Flow, Loop
-from .kernels import Kernel
 from .specialisations import Lookup, evaluate
 from .specialisations import Value as ConstValue
+
+if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime import would be a circle
+    from .kernels import Kernel
 
 DEFAULT_POINTER_BITS = 16  # loads whose element type the kernel does not state: bf16/fp16
 STRIDED_BYTES = 32  # a strided DMA puts every element in its own 32-byte block
