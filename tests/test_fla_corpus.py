@@ -34,6 +34,9 @@ Every finding below was read by hand. Counts per rule, and why each group is bel
   kernels with `tl.dot` (19 more run on `num_vectorcore`); multi-axis grids sit in host
   chunking loops, behind grid-budget tests, or are core grids. docs/corpus-findings.md lists
   what these rules report with `--target-all` (CUDA paths) and the verdicts.
+- ASC013 (0): the estimate puts no configuration the modules make visible over the UB; in the
+  calibration 13 kernels overflow at the stated sizes (fla's defaults), sizes their hosts
+  compute and the rule does not see (docs/ub-estimate.md).
 
 False positives known: none.
 
