@@ -218,6 +218,7 @@ class TileModel:
         self.has_dot = False
         self.defs: dict[int, TileValue | BlockPointer | None] = {}  # DEF event index -> its value
         self.peaks: dict[tuple[object, ...], object] = {}  # ub_plan's results, per configuration
+        self._reaching: ReachingDefinitions | None = None
         self._local_constants = _local_constants(flow)
         _Builder(self).build()
         _place(self)
@@ -229,6 +230,13 @@ class TileModel:
             for name, value in statement.defines.items():
                 if value is not None:
                     yield name, value
+
+    def reaching_defs(self, point: Event, name: str) -> list[Event]:
+        """The definitions of `name` reaching `point` along any path (bit sets computed once;
+        each configuration filters out the arms it does not compile)."""
+        if self._reaching is None:
+            self._reaching = ReachingDefinitions(self.flow, frozenset())
+        return self._reaching.at(point.index, name)
 
     def lookup(self, values: Mapping[str, ConstValue]) -> Lookup:
         """Constexpr values of a configuration, and of the kernel's own constants (`NK = K // BK`)."""
@@ -985,4 +993,9 @@ class ReachingDefinitions:
     def at(self, event_index: int, name: str) -> list[Event]:
         """The definitions of `name` reaching the entry of an event."""
         mask = self.incoming[event_index] & self.by_name.get(name, 0)
-        return [d for d in self.defs if self.bit[d.index] & mask] if mask else []
+        found = []
+        while mask:  # the set bits, lowest (earliest definition) first
+            lowest = mask & -mask
+            found.append(self.defs[lowest.bit_length() - 1])
+            mask ^= lowest
+        return found

@@ -91,9 +91,9 @@ def peak(
     found = model.peaks.get(key)
     if isinstance(found, Peak):
         return found
-    lookup = model.lookup(values)
-    buffered = _Evaluation(model, lookup, pointer_bits, multi_buffer=True, dense=dense).peak()
-    needed = _Evaluation(model, lookup, pointer_bits, multi_buffer=False, dense=dense).peak()
+    paths = _Paths(model, model.lookup(values))
+    buffered = _Evaluation(paths, pointer_bits, multi_buffer=True, dense=dense).peak()
+    needed = _Evaluation(paths, pointer_bits, multi_buffer=False, dense=dense).peak()
     if buffered.planned > UB_CAPACITY_BYTES:  # the planner retries, reusing more each time
         needed.planned = buffered.bytes if buffered.bytes <= UB_CAPACITY_BYTES else needed.bytes
     else:
@@ -134,25 +134,19 @@ Held = dict[object, Contributor]  # name or value (or (value, "widened")) -> wha
 StatementPeak = tuple[int, list[Contributor]]  # (bytes, what is held then)
 
 
-class _Evaluation:
-    def __init__(
-        self, model: TileModel, lookup: Lookup, pointer_bits: Mapping[str, int], multi_buffer: bool, dense: bool
-    ) -> None:
+class _Paths:
+    """What a configuration makes of the kernel's control flow, whatever the buffer sizes: the
+    arms it never compiles, the branches left to run time, liveness, reaching definitions."""
+
+    def __init__(self, model: TileModel, lookup: Lookup) -> None:
         self.model = model
-        self.dense = dense
         self.flow = model.flow
         self.lookup = lookup
-        self.pointer_bits = pointer_bits
-        self.multi_buffer = multi_buffer
         self.dead, self.runtime_branches = self.fold_branches()
         names = sorted({name for s in model.statements for name in s.defines})
         self.names = {name: 1 << i for i, name in enumerate(names)}
         self.live_in, self.live_out = _liveness(model, self.names, self.dead)
         self.reaching = ReachingDefinitions(self.flow, self.dead)
-        self.streamed = {v for v in model.values if _streamed(v)}
-        self.unsized: list[TileValue] = []
-        self.layout = 0  # every buffer at its own address (in-place results share)
-        self.trips: dict[int, int] = {}
 
     # ---- constexpr branches ------------------------------------------------------------
     def fold_branches(self) -> tuple[frozenset[int], list[Branch]]:
@@ -179,12 +173,28 @@ class _Evaluation:
                 return value
             found = {
                 evaluate(d.value, self.propagated(d, dead, depth + 1), self.model.kernel.imports)
-                for d in self.flow.reaching_defs(point, name)
+                for d in self.model.reaching_defs(point, name)
                 if d.index not in dead and d.value is not None
             }
             return found.pop() if len(found) == 1 else None
 
         return find
+
+
+class _Evaluation:
+    def __init__(self, paths: _Paths, pointer_bits: Mapping[str, int], multi_buffer: bool, dense: bool) -> None:
+        self.model = paths.model
+        self.lookup = paths.lookup
+        self.dead, self.runtime_branches = paths.dead, paths.runtime_branches
+        self.names, self.reaching = paths.names, paths.reaching
+        self.live_in, self.live_out = paths.live_in, paths.live_out
+        self.pointer_bits = pointer_bits
+        self.multi_buffer = multi_buffer
+        self.dense = dense
+        self.streamed = {v for v in self.model.values if _streamed(v)}
+        self.unsized: list[TileValue] = []
+        self.layout = 0  # every buffer at its own address (in-place results share)
+        self.trips: dict[int, int] = {}
 
     # ---- sizes -----------------------------------------------------------------------------
     def size(self, value: TileValue, streamed: bool = False) -> int:
