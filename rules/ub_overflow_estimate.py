@@ -82,7 +82,7 @@ class UbOverflowEstimate(Rule):
     CODE = "ASC013"
     NAME = "ub-overflow-estimate"
     SUMMARY = "A visible constexpr configuration needs more UB than the device has (static estimate)"
-    REQUIRES_TEXT = ("constexpr",)
+    REQUIRES_TOKENS = (("constexpr",),)
     CONFIRM = Confirm({"compile": Evidence.UB_PLAN}, "the UB plan and its overflow are the compiler's")
 
     VALID = (
