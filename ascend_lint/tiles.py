@@ -17,6 +17,9 @@ control-flow graph; `ascend_lint.ub_plan` turns it into a UB peak per configurat
   - a strided DMA (the tile's last dimension does not have stride 1 in memory) puts every
     element in its own 32-byte block, a layout 1-D elementwise work on it keeps; a column-major
     block is instead kept transposed unless it meets a row-major tile of its shape;
+  - a vector carried round a runtime loop and broadcast to 2-D in it (`b_z[None, :] + b_s`,
+    then `b_z += ...`) puts every element of it, and of the tiles computed with it in the loop,
+    in its own 32-byte block, whatever the strides;
   - vector arithmetic on 16-bit floats runs in fp32; `&`/`|` of masks on 16-bit lanes.
 """
 
@@ -127,7 +130,9 @@ class TileValue:
     users: list[tuple[TileValue | None, str]] = field(default_factory=list)  # None: a DMA
     ub: bool = False  # lives in the unified buffer
     split: bool = False  # tied to a dot: each of the two vector cores holds half of it
-    strided: bool = False  # every element in its own 32-byte block
+    strided: bool = False  # every element in its own 32-byte block (a strided DMA)
+    step: cst.BaseExpression | None = None  # ... whose last-axis stride is this expression
+    blocked: bool = False  # every element in its own 32-byte block whatever the strides
     column: bool = False  # loaded from a column-major block
     zero: bool = False  # `tl.zeros`
     across_rows: bool = False  # a reduction along a leading axis
@@ -149,7 +154,7 @@ class TileValue:
         count = self.elements(lookup) if self.ub else None
         if count is None:
             return 0
-        strided = self.strided and not dense
+        strided = self.spread(lookup, dense)
         size = count * (STRIDED_BYTES * 8 if strided else self.width.resolve(pointer_bits)) // 8
         if self.split and not strided:  # a strided DMA is not split between the cores
             size //= 2
@@ -157,6 +162,15 @@ class TileValue:
         if multi_buffer and self.kind == LOAD and self.loop is not None and not strided:
             size *= 2  # auto multi-buffer: the next trip's load overlaps this trip's compute
         return size
+
+    def spread(self, lookup: Lookup, dense: bool) -> bool:
+        """Every element in its own 32-byte block. `dense` keeps only the layouts the
+        configuration proves: a strided DMA whose stride evaluates to a constant other than 1
+        (`(1, HV * BT)`), not one a runtime stride argument decides (`stride_d`, 1 when contiguous)."""
+        if self.blocked or (self.strided and not dense):
+            return True
+        step = evaluate(self.step, lookup) if self.strided and self.step is not None else None
+        return isinstance(step, int) and not isinstance(step, bool) and step != 1
 
     def shape_text(self) -> str:
         return "[" + ", ".join(_code(d) for d in self.shape) + "]"
@@ -186,7 +200,7 @@ Operand = TileValue | Read
 class BlockPointer:
     block_shape: Shape
     base: str | None  # the pointer parameter it starts from
-    strided: bool = False  # the tile's last dimension does not have stride 1 in memory
+    step: cst.BaseExpression | None = None  # the last dimension's stride when not 1 (a strided DMA)
     column: bool = False  # ... because the block is column-major (first dimension stride 1)
 
 
@@ -512,37 +526,37 @@ class _Builder:
         if pointer_node is None:
             return None
         if isinstance(pointer, BlockPointer):
-            shape, base, strided, column = pointer.block_shape, pointer.base, pointer.strided, pointer.column
+            shape, base, step, column = pointer.block_shape, pointer.base, pointer.step, pointer.column
         else:
             shape = pointer.shape if _tile(pointer) else ()
             base, column = self.pointer_param(pointer_node), False
-            strided = bool(shape) and self.strided_offsets(pointer_node)
+            step = self.strided_offsets(pointer_node) if shape else None
             if _tile(pointer):
                 self.use(pointer, None, ADDRESS)
+        strided = step is not None
         if _tile(stored):
             self.use(stored, None, STORED)
             if strided and shape:  # a strided store goes through a staging buffer
                 stage = self.new(STAGE, node, shape, stored.width, [(stored, DATA)])
-                stage.strided, stage.column = True, column
+                stage.strided, stage.step, stage.column = True, step, column
         if name == "store" or not shape:
             return None
         load = self.new(LOAD, node, shape, Width(pointer=base) if base else Width(DEFAULT_POINTER_BITS))
-        load.strided, load.column = strided, column
+        load.strided, load.step, load.column = strided, step, column
         return load
 
-    def strided_offsets(self, node: cst.BaseExpression, depth: int = 0) -> bool:
-        """Whether an address steps along its last axis by something other than 1 (`o * H`),
-        following names to the expressions that define them."""
+    def strided_offsets(self, node: cst.BaseExpression, depth: int = 0) -> cst.BaseExpression | None:
+        """The step (`H` in `o * H`) when an address steps along its last axis by something
+        other than 1, following names to the expressions that define them; None otherwise."""
         terms = [node]
         while terms:
             term = terms.pop()
             if isinstance(term, cst.Name) and depth < 4:
                 read = self.results.get(id(term))
-                if isinstance(read, Read) and any(
-                    isinstance(v.node, cst.BaseExpression) and self.strided_offsets(v.node, depth + 1)
-                    for v in read.values
-                ):
-                    return True
+                for v in read.values if isinstance(read, Read) else ():
+                    step = self.strided_offsets(v.node, depth + 1) if isinstance(v.node, cst.BaseExpression) else None
+                    if step is not None:
+                        return step
             elif isinstance(term, cst.BinaryOperation) and isinstance(term.operator, (cst.Add, cst.Subtract)):
                 terms.extend((term.left, term.right))
             elif isinstance(term, cst.BinaryOperation) and isinstance(term.operator, cst.Multiply):
@@ -555,8 +569,8 @@ class _Builder:
                         and not _tile(self.results.get(id(factor)))
                         and not _is_one(factor)
                     ):
-                        return True
-        return False
+                        return factor
+        return None
 
     def block_pointer(self, node: cst.Call, name: str) -> Result:
         for arg in node.args:
@@ -577,9 +591,9 @@ class _Builder:
             elif keyword == "strides" or (keyword is None and index == 2):
                 strides = _literal_shape(arg.value)
         # UB tiles are row-major whatever `order` says: a last dimension without stride 1 is strided.
-        strided = bool(strides) and not _is_one(strides[-1])
-        column = strided and len(strides) > 1 and _is_one(strides[0])
-        return BlockPointer(block_shape, self.pointer_param(node.args[0].value), strided, column)
+        step = strides[-1] if strides and not _is_one(strides[-1]) else None
+        column = step is not None and len(strides) > 1 and _is_one(strides[0])
+        return BlockPointer(block_shape, self.pointer_param(node.args[0].value), step, column)
 
     def pointer_param(self, node: cst.BaseExpression | None) -> str | None:
         """The pointer parameter an address starts from (`q` for `q_ptr + o`)."""
@@ -816,6 +830,7 @@ def _place(model: TileModel) -> None:
             if not value.ub and value not in addresses and _needs_ub(value):
                 value.ub = changed = True
     _lay_out_strided(values)
+    _lay_out_carried_broadcasts(model)
     if model.has_dot:
         _mark_split(values)
 
@@ -905,10 +920,48 @@ def _lay_out_strided(values: list[TileValue]) -> None:
             if not value.ub or value.kind not in (ELEMENTWISE, CAST, WHERE) or len(value.shape) != 1:
                 continue
             full = [v for v in _same_shape_operands(value) if v.ub]
-            if value.strided or any(v.strided for v in full):
+            layout = next((v for v in (value, *full) if v.strided), None)
+            if layout is not None:
                 for v in (value, *full):
                     if not v.strided and v.kind in (ELEMENTWISE, CAST, WHERE, DOT, FULL, LOAD):
-                        v.strided = changed = True
+                        v.strided, v.step = True, layout.step
+                        changed = True
+
+
+_BLOCKED_KINDS = (ELEMENTWISE, CAST, WHERE, LOAD, FULL, REDUCE, SCAN, VIEW)
+
+
+def _lay_out_carried_broadcasts(model: TileModel) -> None:
+    """A vector carried round a runtime loop and broadcast in it (`b_z[None, :]`): it, and the
+    UB tiles of the loop computed with it (loads, casts, elementwise work, reductions), take a
+    32-byte block per element (measured: fla's `chunk_global_cumsum_vector_kernel_npu`)."""
+    for seed in [v for v in model.values if _broadcasts_carried_vector(v, model)]:
+        pending = [seed]
+        while pending:
+            value = pending.pop()
+            if value.blocked:
+                continue
+            value.blocked = True
+            neighbours = [s for operand, role in value.operands if role == DATA for s in sources(operand)]
+            neighbours += [user for user, role in value.users if user is not None and role == DATA]
+            pending.extend(v for v in neighbours if v.ub and v.kind in _BLOCKED_KINDS and _inside(v, seed.loop))
+
+
+def _inside(value: TileValue, loop: Loop | None) -> bool:
+    """Whether the value is computed in `loop` or before it (not in a loop of its own)."""
+    return value.loop is loop or value.loop is None
+
+
+def _broadcasts_carried_vector(value: TileValue, model: TileModel) -> bool:
+    """`x[None, :]` (or `x[:, None]`) inside a runtime loop, `x` a vector defined both before
+    the loop and in it."""
+    if value.kind != VIEW or not value.ub or value.loop is None or len(value.shape) != 2 or not value.operands:
+        return False
+    operand = value.operands[0][0]
+    if not isinstance(operand, Read) or len(operand.shape) != 1:
+        return False
+    inside = [any(loop is value.loop for loop in d.loops) for d in model.reaching_defs(operand.event, operand.name)]
+    return any(inside) and not all(inside)
 
 
 def _from_column_loads(value: TileValue, depth: int = 0) -> bool:

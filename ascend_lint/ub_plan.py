@@ -33,6 +33,7 @@ from .specialisations import Lookup, evaluate
 from .specialisations import Value as ConstValue
 from .tiles import (
     ADDRESS,
+    CAST,
     COMPARE,
     DOT,
     IN_PLACE,
@@ -230,7 +231,7 @@ class _Evaluation:
         if op.kind == REDUCE:  # fp32 partials (and an fp32 copy of a 16-bit input)
             inputs = sources(op.operands[0][0])
             count = max((v.elements(self.lookup) or 0 for v in inputs), default=0)
-            if any(v.strided for v in inputs) and not self.dense:
+            if any(v.spread(self.lookup, self.dense) for v in inputs):
                 return count * STRIDED_BYTES // halve
             scratch = count * 4 if op.across_rows else count * 2
             if max(v.width.resolve(self.pointer_bits) for v in inputs) == 16 and not inputs[0].width.integer:
@@ -272,7 +273,7 @@ class _Evaluation:
             size, extra, copies = self.size(op), self.scratch(op), self.copies(op)
             dying = self.dying_operands(op, statement, last_use, exit_)
             donor = None
-            if op.kind in IN_PLACE or op.kind == VIEW:
+            if (op.kind in IN_PLACE and not (op.kind == CAST and op.blocked)) or op.kind == VIEW:
                 donor = next((key for key in dying if key in held and held[key].bytes >= size), None)
             self.layout += extra * copies
             if op.kind == COMPARE and extra:  # the widened operands stay until the mask is used
