@@ -169,7 +169,7 @@ class TileValue:
         (`(1, HV * BT)`), not one a runtime stride argument decides (`stride_d`, 1 when contiguous)."""
         if self.blocked or (self.strided and not dense):
             return True
-        step = evaluate(self.step, lookup) if self.strided and self.step is not None else None
+        step = evaluate(self.step, lookup) if self.strided and not self.column and self.step is not None else None
         return isinstance(step, int) and not isinstance(step, bool) and step != 1
 
     def shape_text(self) -> str:
@@ -953,15 +953,20 @@ def _inside(value: TileValue, loop: Loop | None) -> bool:
 
 
 def _broadcasts_carried_vector(value: TileValue, model: TileModel) -> bool:
-    """`x[None, :]` (or `x[:, None]`) inside a runtime loop, `x` a vector defined both before
-    the loop and in it."""
+    """`x[None, :]` (or `x[:, None]`) inside a runtime loop, `x` a vector defined before the
+    loop and accumulated later in it (`x += ...`): the update reaches the read round the loop."""
     if value.kind != VIEW or not value.ub or value.loop is None or len(value.shape) != 2 or not value.operands:
         return False
     operand = value.operands[0][0]
     if not isinstance(operand, Read) or len(operand.shape) != 1:
         return False
-    inside = [any(loop is value.loop for loop in d.loops) for d in model.reaching_defs(operand.event, operand.name)]
-    return any(inside) and not all(inside)
+    defs = model.reaching_defs(operand.event, operand.name)
+    inside = [d for d in defs if any(loop is value.loop for loop in d.loops)]
+    return (
+        len(inside) < len(defs)
+        and bool(inside)
+        and all(isinstance(d.node, cst.AugAssign) and d.index > operand.event.index for d in inside)
+    )
 
 
 def _from_column_loads(value: TileValue, depth: int = 0) -> bool:
