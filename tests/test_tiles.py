@@ -197,19 +197,53 @@ def test_runtime_branch_arms_add_up_until_they_no_longer_fit():
     assert over.arms_overlapped and over.bytes == peak(tiles, {"BT": 32768, "n": 1}).bytes
 
 
-def test_strided_dma_takes_32_bytes_per_element():
-    tiles = kernel_of(
-        """
+STRIDED = """
 @triton.jit
-def k(g, o, T, H: tl.constexpr, BT: tl.constexpr):
-    p = tl.make_block_ptr(g, (T,), (H,), (0,), (BT,), (0,))
+def k(g, o, T, stride_h, H: tl.constexpr, BT: tl.constexpr):
+    p = tl.make_block_ptr(g, (T,), (STEP,), (0,), (BT,), (0,))
     tl.store(o + tl.arange(0, BT), tl.load(p) * 2.0)
 """
-    ).tiles
+
+
+def test_strided_dma_takes_32_bytes_per_element():
+    tiles = kernel_of(STRIDED.replace("STEP", "stride_h")).tiles
     load = next(v for v in tiles.values if v.kind == "load")
-    assert load.bytes(tiles.lookup({"BT": 64, "H": 4}), {}) == 64 * 32
-    assert load.bytes(tiles.lookup({"BT": 64, "H": 4}), {}, dense=True) == 64 * 2  # what ASC013 reports on
-    assert peak(tiles, {"BT": 64, "H": 4}, dense=True).bytes < peak(tiles, {"BT": 64, "H": 4}).bytes
+    assert load.bytes(tiles.lookup({"BT": 64}), {}) == 64 * 32
+    assert load.bytes(tiles.lookup({"BT": 64}), {}, dense=True) == 64 * 2  # a runtime stride: what ASC013 reports on
+    assert peak(tiles, {"BT": 64}, dense=True).bytes < peak(tiles, {"BT": 64}).bytes
+
+
+def test_a_stride_the_configuration_fixes_counts_in_the_dense_estimate():
+    tiles = kernel_of(STRIDED.replace("STEP", "H")).tiles
+    load = next(v for v in tiles.values if v.kind == "load")
+    assert load.bytes(tiles.lookup({"BT": 64, "H": 4}), {}, dense=True) == 64 * 32
+    assert load.bytes(tiles.lookup({"BT": 64, "H": 1}), {}, dense=True) == 64 * 2
+    assert load.bytes(tiles.lookup({"BT": 64}), {}, dense=True) == 64 * 2  # H unknown: not proved
+
+
+CARRIED = """
+@triton.jit
+def k(c, d, z_out, n, BM: tl.constexpr, BN: tl.constexpr):
+    pc = tl.make_block_ptr(c, (BM, BN), (BN, 1), (0, 0), (BM, BN), (1, 0))
+    pd = tl.make_block_ptr(d, (BM, BN), (BN, 1), (0, 0), (BM, BN), (1, 0))
+    z = tl.zeros([BN], dtype=tl.float32)
+    for i in range(n):
+        x = tl.load(pc)
+        tl.store(pd, x + z[None, :])
+        UPDATE
+    tl.store(z_out + tl.arange(0, BN), z)
+"""
+
+
+def test_a_vector_carried_round_a_loop_and_broadcast_in_it_takes_a_block_per_element():
+    # Measured with fp32 pointers, BM=64, BN=128: `ub overflow, requires 6324224 bits` (790528 B);
+    # with `z = tl.sum(x, 0)` (replaced, not accumulated) the compiler plans 164352 B.
+    sizes, fp32 = {"BM": 64, "BN": 128}, {"c": 4, "d": 4, "z_out": 4}
+    carried = peak(kernel_of(CARRIED.replace("UPDATE", "z += tl.sum(x, 0)")).tiles, sizes, fp32, dense=True)
+    assert carried.bytes > UB_CAPACITY_BYTES
+    assert any(c.value.blocked and c.bytes == 64 * 128 * 32 for c in carried.contributors)
+    reset = peak(kernel_of(CARRIED.replace("UPDATE", "z = tl.sum(x, 0)")).tiles, sizes, fp32, dense=True)
+    assert reset.bytes < UB_CAPACITY_BYTES and not any(c.value.blocked for c in reset.contributors)
 
 
 def test_unsized_tiles_count_as_nothing_and_are_listed():
