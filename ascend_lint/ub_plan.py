@@ -214,6 +214,12 @@ class _Evaluation:
                 best, best_value = self.size(value), value
         return best, best_value
 
+    def fits_in(self, size: int, donor: Contributor) -> bool:
+        """Whether a result of `size` bytes can take the donor's buffer: one copy of it (the
+        second copy of a double-buffered load belongs to the next loop trip)."""
+        one_copy = donor.value.bytes(self.lookup, self.pointer_bits, multi_buffer=False, dense=self.dense)
+        return min(donor.bytes, one_copy or donor.bytes) >= size
+
     def copies(self, value: TileValue) -> int:
         """How many times the value's buffer is laid out: once per trip of unrolled loops."""
         count = 1
@@ -274,7 +280,7 @@ class _Evaluation:
             dying = self.dying_operands(op, statement, last_use, exit_)
             donor = None
             if (op.kind in IN_PLACE and not (op.kind == CAST and op.blocked)) or op.kind == VIEW:
-                donor = next((key for key in dying if key in held and held[key].bytes >= size), None)
+                donor = next((key for key in dying if key in held and self.fits_in(size, held[key])), None)
             self.layout += extra * copies
             if op.kind == COMPARE and extra:  # the widened operands stay until the mask is used
                 held[(op, "widened")] = Contributor(None, op, extra)

@@ -311,3 +311,20 @@ def test_a_file_without_kernels_builds_no_tile_model(monkeypatch):
 
 def test_capacity_is_the_compilers():
     assert UB_CAPACITY_BYTES * 8 == 1572864  # "... while 1572864 bits available!"
+
+
+def test_a_cast_does_not_take_the_next_trips_copy_of_a_double_buffered_load():
+    # Measured (bf16 pointers, BT = BS = 64): the compiler plans 49152 B, the load (8192 B) and
+    # its fp32 cast (16384 B) each double buffered; the cast never lands in the load's buffers.
+    tiles = kernel_of(
+        """
+@triton.jit
+def k(s, o, n, BT: tl.constexpr, BS: tl.constexpr):
+    for i in range(n):
+        p_s = tl.make_block_ptr(s, (BT * n, BS), (BS, 1), (i * BT, 0), (BT, BS), (1, 0))
+        p_o = tl.make_block_ptr(o, (BT * n, BS), (BS, 1), (i * BT, 0), (BT, BS), (1, 0))
+        b_s = tl.load(p_s).to(tl.float32)
+        tl.store(p_o, (b_s * 2.0).to(tl.bfloat16))
+"""
+    ).tiles
+    assert peak(tiles, {"BT": 64, "BS": 64}).planned >= 2 * 8192 + 16384
