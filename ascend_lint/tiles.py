@@ -68,6 +68,7 @@ _STORE_FNS = frozenset({"store", "atomic_add", "atomic_max", "atomic_min", "atom
 _POINTER_FNS = frozenset({"make_block_ptr", "advance", "make_tensor_descriptor"})
 _REDUCTIONS = frozenset({"sum", "max", "min", "argmax", "argmin", "reduce", "xor_sum", "prod"})
 _SCANS = frozenset({"cumsum", "cumprod", "associative_scan", "sort", "flip"})
+_EXPANDED = {"sigmoid": 1}  # measured: `tl.sigmoid` of an fp32 tile plans one more fp32 tile; exp, log do not
 _NO_TILE = frozenset(
     {
         "program_id",
@@ -136,6 +137,7 @@ class TileValue:
     column: bool = False  # loaded from a column-major block
     zero: bool = False  # `tl.zeros`
     across_rows: bool = False  # a reduction along a leading axis
+    expanded: int = 0  # fp32 temporaries the compiler expands the operation into (`tl.sigmoid`: 1)
 
     def elements(self, lookup: Lookup) -> int | None:
         total = 1
@@ -720,7 +722,10 @@ class _LanguageCall:
         if name == "insert_slice":
             sub = self.arg(1, "sub")[1]
             return self.new(ELEMENTWISE, source.shape, source.width, data + ([(sub, DATA)] if _tile(sub) else []))
-        return self.builder.elementwise(self.node, [r for _, r in (*self.positional, *self.keywords.values())])
+        value = self.builder.elementwise(self.node, [r for _, r in (*self.positional, *self.keywords.values())])
+        if value is not None and name in _EXPANDED:
+            value.expanded = _EXPANDED[name]
+        return value
 
     def dot(self, a: Result) -> TileValue | None:
         b, acc = self.arg(1, "other")[1], self.arg(2, "acc")[1]

@@ -36,6 +36,7 @@ from .tiles import (
     CAST,
     COMPARE,
     DOT,
+    ELEMENTWISE,
     IN_PLACE,
     MASK,
     REDUCE,
@@ -253,7 +254,18 @@ class _Evaluation:
             return widened * count * 4 // halve
         if op.kind == WHERE and differs(op.operands[0][0].shape, op.shape):  # a broadcast mask, widened
             return count * 2 // halve
+        if op.kind == ELEMENTWISE and self.widens(op):  # `bf16 tile + fp32 tile`: an fp32 copy of the first
+            return count * 4 // halve
         return 0
+
+    def widens(self, op: TileValue) -> bool:
+        """Arithmetic mixing a full-size 16-bit float tile with a 32-bit float one."""
+        widths = [
+            (operand.width.resolve(self.pointer_bits), differs(operand.shape, op.shape))
+            for operand, _ in op.operands
+            if not operand.width.integer
+        ]
+        return any(bits == 16 and not broadcast for bits, broadcast in widths) and any(bits == 32 for bits, _ in widths)
 
     # ---- one statement ---------------------------------------------------------------------
     def statement_peak(self, statement: Statement) -> StatementPeak:
@@ -281,7 +293,11 @@ class _Evaluation:
             donor = None
             if (op.kind in IN_PLACE and not (op.kind == CAST and op.blocked)) or op.kind == VIEW:
                 donor = next((key for key in dying if key in held and self.fits_in(size, held[key])), None)
-            self.layout += extra * copies
+            # the temporaries an operation expands into take fresh space while there is room and
+            # a dead buffer when there is not: counted in the plan, not in what is needed
+            self.layout += (
+                extra + op.expanded * (op.elements(self.lookup) or 0) * 4 // (2 if op.split else 1)
+            ) * copies
             if op.kind == COMPARE and extra:  # the widened operands stay until the mask is used
                 held[(op, "widened")] = Contributor(None, op, extra)
                 total, extra = total + extra, 0

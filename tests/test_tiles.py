@@ -328,3 +328,39 @@ def k(s, o, n, BT: tl.constexpr, BS: tl.constexpr):
 """
     ).tiles
     assert peak(tiles, {"BT": 64, "BS": 64}).planned >= 2 * 8192 + 16384
+
+
+def test_arithmetic_mixing_a_16_bit_tile_with_an_fp32_one_copies_it_to_fp32():
+    # fixtures/runtime/triton_ascend/asc003_safe_dtype_read.py at BT=64, bf16 pointers: the
+    # compiler plans 20480 B (the bias load, its fp32 copy and the dot result, half a tile each).
+    tiles = kernel_of(
+        """
+@triton.jit
+def k(a, v, bias, o, BT: tl.constexpr):
+    o_i = tl.arange(0, BT)
+    tile = o_i[:, None] * BT + o_i[None, :]
+    b_a = tl.load(a + tile)
+    b_v = tl.load(v + tile)
+    b_o = tl.dot(b_a.to(b_v.dtype), b_v)
+    b_bias = tl.load(bias + tile).to(b_a.dtype)
+    tl.store(o + tile, b_o + b_bias)
+"""
+    ).tiles
+    assert abs(peak(tiles, {"BT": 64}).planned - 20480) <= 2048
+
+
+SIGMOID = """
+@triton.jit
+def k(x, y, B: tl.constexpr):
+    o = tl.arange(0, B)
+    v = tl.load(x + o).to(tl.float32)
+    tl.store(y + o, tl.FN(v).to(tl.bfloat16))
+"""
+
+
+def test_sigmoid_expands_into_one_more_fp32_tile():
+    # Measured at B=2048 with bf16 pointers: the compiler plans 20480 B for tl.sigmoid and
+    # 12288 B for tl.exp (load 4096 B, fp32 tile 8192 B, and for sigmoid one more 8192 B).
+    sigmoid = peak(kernel_of(SIGMOID.replace("FN", "sigmoid")).tiles, {"B": 2048}).planned
+    exp = peak(kernel_of(SIGMOID.replace("FN", "exp")).tiles, {"B": 2048}).planned
+    assert (sigmoid, exp) == (20480, 12288)
