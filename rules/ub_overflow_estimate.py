@@ -17,13 +17,20 @@ results that are only accumulated or stored) live in the cube core's L1/L0C and 
 vector work on a dot's operands or results is split between the two vector cores. Loads of
 unstated element type count as 16-bit (bf16/fp16).
 
+A tile whose address steps along its last axis by a stride the configuration fixes (a block
+pointer with strides `(H,)`, `o * H` with `H` a constexpr other than 1) takes 32 bytes per
+element in UB (a strided DMA; measured), and so does a vector carried round a loop, broadcast
+in it and accumulated after (`b_z[None, :] + ...`, then `b_z += ...`), with the loop's tiles
+computed from it.
+
 Not flagged: a configuration leaving some tile size unknown (e.g. a block size the host
 computes) counts only the tiles it sizes; it is flagged only when those alone overflow. Arms
-of a constexpr branch that a configuration does not compile are not counted. A tile whose
-address steps along its last axis by something other than 1 (`o * stride_d`, a column-major
-block) may take 32 bytes per element in UB (a strided DMA; measured), but whether it does
-depends on strides known only at run time, so the rule counts it at its element width: the
-figure it reports is a lower bound there, and runtime strides of 1 never make a finding.
+of a constexpr branch that a configuration does not compile are not counted. A stride known
+only at run time (`o * stride_d`) or a column-major block may make a strided DMA too, but
+whether it does depends on the launch (a contiguous tensor has stride 1, and a column-major
+block next to a row-major tile measured at its element width), so the rule counts such tiles
+at their element width: the figure it reports is a lower bound there, and runtime strides of
+1 never make a finding.
 Calibrated on the fixture corpus and fla-core 0.6.0's Ascend kernels against the compiler's
 plan (`bench/calibrate_ub.py`); docs/ub-estimate.md states how close the estimate is and
 which overflows it misses.
