@@ -7,8 +7,11 @@ statement with what is live around it:
 - **liveness** along the flow's events: a tile holds UB from its definition to its last read
   (loops carry it round), at its largest reaching definition's size;
 - **in place**: an elementwise result or cast takes the buffer of an operand that dies there;
-  `tl.where`, `tl.trans`, loads and comparisons get their own; a reduction needs its input's
-  fp32 partials as scratch; comparing broadcast integer tiles widens both to full int32 tiles;
+  `tl.where`, `tl.trans`, loads and comparisons get their own (a result takes a buffer only
+  if one copy of it is large enough); a reduction needs its input's fp32 partials as scratch;
+  comparing broadcast integer tiles widens both to full int32 tiles; arithmetic mixing a 16-bit
+  float tile with an fp32 one holds an fp32 copy of it; `tl.sigmoid` lays out one more fp32
+  tile (which a dead buffer can hold when space is short: in `planned`, not in `bytes`);
 - **both arms of a runtime branch** get disjoint buffers (their peaks add) while that fits;
   once it does not, the planner overlaps them;
 - **multi-buffering**: a load inside a runtime loop is double buffered, and dot results the
