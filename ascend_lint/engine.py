@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     import libcst as cst
 
     from .cache import Cache
-    from .kernels import Kernel
+    from .kernels import Kernel, KernelMemory
     from .rule import ModuleContext, Report, Rule
 
 # Progress callback of lint_paths: (files done, files to lint).
@@ -170,13 +170,15 @@ def lint_source(
     apply_noqa: bool = True,
     prefilter: bool = True,
     parse: Callable[[str], cst.Module] | None = None,
+    kernels: KernelMemory | None = None,
 ) -> FileResult:
     """Lint text already in memory (a BOM is dropped, as when reading a file). Files that are not
     Ascend code get no findings.
 
     Rules whose required tokens are missing from the text do not run (`prefilter=False` runs
     every enabled rule: the tests prove the prefilters lose nothing). `parse` replaces
-    `source.parse`, e.g. with the editor server's incremental parser."""
+    `source.parse`, e.g. with the editor server's incremental parser; `kernels` keeps the kernels
+    of the previous lint of the same document and their facts, for the kernels it did not change."""
     source = source.removeprefix("\ufeff")
     result = FileResult(filename, source=source)
     skip_reason = settings.skip_reason(filename, source) if check_target else None
@@ -198,7 +200,7 @@ def lint_source(
             module = (parse or sources.parse)(source)
             with sources.kept_from_collection():
                 imports = ImportMap(module, source, settings.triton_modules)
-                context = ModuleContext(filename, source, module, imports, find_kernels(module, imports))
+                context = ModuleContext(filename, source, module, imports, find_kernels(module, imports, kernels))
                 reports = list(_run_rules(rules, context))
                 result.findings = _findings(context, reports, code)
     except FileTimeout:
@@ -211,6 +213,8 @@ def lint_source(
         result.error = Diagnostic(filename, "too deeply nested to analyse")
     except Exception as exc:  # a bug in ascend-lint (see the contract in source.py)
         result.error = internal_error(filename, exc)
+    if result.error is not None and kernels is not None:
+        kernels.forget()  # facts a failed lint left half-computed are not trusted again
     if apply_noqa and result.findings:
         lines = LineIndex(source).lines()
         result.findings = [f for f in result.findings if not _suppressed(f, lines)]

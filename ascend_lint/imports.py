@@ -233,6 +233,10 @@ class ImportMap:
         self._heads[head] = max(self._heads.get(head, 0), parts)
 
     # ---- queries ------------------------------------------------------------------------
+    def meaning(self) -> dict[str, str]:
+        """Every Triton name and what it means: maps with equal meanings resolve alike."""
+        return dict(self.aliases)
+
     def resolve(self, node: cst.BaseExpression) -> str | None:
         """The qualified name an expression refers to through a Triton name, if any."""
         head = node

@@ -82,16 +82,50 @@ class Kernel:
         return flags
 
 
-def find_kernels(module: cst.Module, imports: ImportMap) -> list[Kernel]:
+def find_kernels(module: cst.Module, imports: ImportMap, memory: KernelMemory | None = None) -> list[Kernel]:
     """Functions decorated with `triton.jit` wherever they are defined: module level, under
-    module-level `if`/`try`/`with`, in classes, inside factory functions."""
+    module-level `if`/`try`/`with`, in classes, inside factory functions. With a `memory`, a
+    kernel it holds is returned instead of its new copy (see KernelMemory)."""
     kernels = []
+    called: set[str] | None = None
     for function in imports.functions:
         kernel = _as_kernel(function, imports)
         if kernel is not None:
-            kernel.is_device_function = _returns_value(function) or _called_by_name(kernel.name, imports.source)
+            if called is None:
+                called = _called_names(imports.source)
+            kernel.is_device_function = _returns_value(function) or kernel.name in called
             kernels.append(kernel)
-    return kernels
+    return kernels if memory is None else memory.recall(kernels, imports)
+
+
+class KernelMemory:
+    """The kernels of a document's previous lint (the editor server keeps one per document).
+
+    A kernel is the same kernel when its function is the same node (the incremental parser
+    keeps the nodes of the statements an edit did not touch: the same text), the module's
+    Triton names are the same and so is the device-function verdict: everything a Kernel's
+    facts (flow, tiles, UB peaks per configuration) are computed from. Such a kernel keeps
+    the facts it has computed; module-level facts (launches, configurations) are not kept.
+    """
+
+    def __init__(self) -> None:
+        self._kernels: dict[cst.FunctionDef, Kernel] = {}
+        self._names: dict[str, str] | None = None
+
+    def recall(self, kernels: list[Kernel], imports: ImportMap) -> list[Kernel]:
+        names = imports.meaning()
+        same_names = names == self._names
+        recalled = []
+        for kernel in kernels:
+            known = self._kernels.get(kernel.node) if same_names else None
+            same = known is not None and known.is_device_function == kernel.is_device_function
+            recalled.append(known if same and known is not None else kernel)
+        self._kernels = {kernel.node: kernel for kernel in recalled}  # only the current ones
+        self._names = names
+        return recalled
+
+    def forget(self) -> None:
+        self._kernels, self._names = {}, None
 
 
 def _returns_value(fn: cst.FunctionDef) -> bool:
@@ -106,10 +140,13 @@ def _returns_value(fn: cst.FunctionDef) -> bool:
     )
 
 
-def _called_by_name(name: str, source: str) -> bool:
-    """Whether the module calls `name(...)`: host code launches kernels (`name[grid](...)`);
+_CALLED = re.compile(r"(?<![\w.])(?<!def )([^\W\d]\w*)[ \t]*\(")
+
+
+def _called_names(source: str) -> set[str]:
+    """The names the module calls as `name(...)`: host code launches kernels (`name[grid](...)`);
     a plain call is another kernel calling a device function."""
-    return re.search(rf"(?<![\w.])(?<!def ){re.escape(name)}[ \t]*\(", source) is not None
+    return set(_CALLED.findall(source))
 
 
 def _as_kernel(fn: cst.FunctionDef, imports: ImportMap) -> Kernel | None:

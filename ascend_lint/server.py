@@ -29,6 +29,7 @@ from . import __version__
 from .config import ConfigError, Settings, load_settings
 from .engine import NOQA, lint_source
 from .incremental import IncrementalParser
+from .kernels import KernelMemory
 from .model import NEWLINE, Diagnostic, FileResult, Finding, Fix, Position
 from .registry import rule_by_selector
 from .reporters.shared import rule_url
@@ -42,6 +43,7 @@ class Document:
     """What the server keeps for one open document."""
 
     parser: IncrementalParser = field(default_factory=IncrementalParser)
+    kernels: KernelMemory = field(default_factory=KernelMemory)
     text: str | None = None  # the text `result` was computed on
     result: FileResult | None = None
     settings: Settings | None = None
@@ -68,7 +70,7 @@ class AscendLintServer(LanguageServer):
                 text_document = self.workspace.get_text_document(uri)
                 text, version = text_document.source, text_document.version
                 loop = asyncio.get_running_loop()
-                linted = await loop.run_in_executor(self.linter, _lint, uri, text, document.parser)
+                linted = await loop.run_in_executor(self.linter, _lint, uri, text, document)
                 if document.stale or uri not in self.documents:
                     continue
                 document.text, (document.result, document.settings) = text, linted
@@ -237,13 +239,13 @@ class AscendLintServer(LanguageServer):
         await asyncio.gather(*(self.relint(uri) for uri in list(self.documents)))
 
 
-def _lint(uri: str, text: str, parser: IncrementalParser) -> tuple[FileResult | None, Settings | None]:
+def _lint(uri: str, text: str, document: Document) -> tuple[FileResult | None, Settings | None]:
     path = to_fs_path(uri) or uri
     try:
         settings = _settings(str(Path(path).parent))
     except ConfigError as exc:
         return FileResult(path, source=text, error=Diagnostic(path, f"configuration error: {exc}")), None
-    return lint_source(text, path, settings, parse=parser.parse), settings
+    return lint_source(text, path, settings, parse=document.parser.parse, kernels=document.kernels), settings
 
 
 @lru_cache(maxsize=64)

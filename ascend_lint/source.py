@@ -40,9 +40,6 @@ from .model import Diagnostic, LineIndex, Position
 if TYPE_CHECKING:
     import libcst as cst
 
-if TYPE_CHECKING:
-    import libcst as cst
-
 MAX_FILE_BYTES = 5 * 1024 * 1024
 MAX_LINE_CHARS = 5000
 MAX_BRACKET_DEPTH = 200  # CPython's own limit ("too many nested parentheses")

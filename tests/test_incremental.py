@@ -1,13 +1,19 @@
-"""The editor server's incremental parser builds libcst's own tree and re-parses only edits."""
+"""The editor server's incremental parser builds libcst's own tree and re-parses only edits;
+the kernels an edit did not touch keep their facts, and a re-lint reports what a fresh one does."""
 
 from __future__ import annotations
 
 import pytest
-from conftest import FIXTURES
+from conftest import CORPUS, FIXTURES, HEADER
 from fla_corpus import fla_ascend_files
 
 from ascend_lint import source as sources
+from ascend_lint.config import Settings
+from ascend_lint.engine import lint_source
+from ascend_lint.imports import ImportMap
 from ascend_lint.incremental import IncrementalParser, statement_runs
+from ascend_lint.kernels import Kernel, KernelMemory, find_kernels
+from ascend_lint.model import FileResult
 
 EDGE_CASES = {
     "indented comment after a block": "def f():\n    x = 1\n\n    # end of f\n\n# next\ny = 2\n",
@@ -71,3 +77,82 @@ def test_a_syntax_error_is_reported_as_by_a_whole_parse():
     with pytest.raises(sources.SourceError) as incremental:
         parser.parse("import a\n\nx = (\n")
     assert (str(incremental.value), incremental.value.location) == (str(whole.value), whole.value.location)
+
+
+# ---- the kernels a re-lint keeps (the server's KernelMemory) ------------------------------------
+
+
+SETTINGS = Settings(root=FIXTURES)
+
+
+def _relint(parser: IncrementalParser, memory: KernelMemory, text: str) -> FileResult:
+    return lint_source(text, "k.py", SETTINGS, check_target=False, parse=parser.parse, kernels=memory)
+
+
+def _same_result(kept: FileResult, fresh: FileResult) -> bool:
+    errors = [r.error and (r.error.message, r.error.location) for r in (kept, fresh)]
+    return kept.findings == fresh.findings and errors[0] == errors[1]
+
+
+def _edits(text: str) -> list[str]:
+    """The text with one of its lines duplicated, deleted, or followed by a comment, at a few
+    places (some of them syntax errors), then the text itself again."""
+    lines = text.splitlines(keepends=True)
+    texts = []
+    for at in range(3, len(lines), max(len(lines) // 5, 1)):
+        texts.append("".join([*lines[:at], lines[at], *lines[at:]]))
+        texts.append("".join([*lines[:at], *lines[at + 1 :]]))
+        texts.append("".join([*lines[:at], "# edited\n", *lines[at:]]))
+    return [*texts, text]
+
+
+@pytest.mark.parametrize("path", CORPUS, ids=lambda path: path.name)
+def test_a_relint_keeping_kernels_reports_what_a_fresh_lint_reports(path):
+    text = path.read_text(encoding="utf-8")
+    parser, memory = IncrementalParser(), KernelMemory()
+    for edited in [text, *_edits(text)]:
+        kept = _relint(parser, memory, edited)
+        fresh = lint_source(edited, "k.py", SETTINGS, check_target=False)
+        assert _same_result(kept, fresh), edited
+
+
+KERNELS = (
+    HEADER
+    + """
+@triton.jit
+def first(x, N: tl.constexpr):
+    tl.store(x + tl.arange(0, N), tl.load(x + tl.arange(0, N)) * 2)
+
+
+@triton.jit
+def second(x, N: tl.constexpr):
+    tl.store(x + tl.arange(0, N), tl.load(x + tl.arange(0, N)) + 1)
+"""
+)
+
+
+def _kernels(parser: IncrementalParser, memory: KernelMemory, text: str) -> dict[str, Kernel]:
+    module = parser.parse(text)
+    return {kernel.name: kernel for kernel in find_kernels(module, ImportMap(module, text), memory)}
+
+
+def test_an_edit_keeps_the_kernels_it_did_not_touch():
+    parser, memory = IncrementalParser(), KernelMemory()
+    before = _kernels(parser, memory, KERNELS)
+    after = _kernels(parser, memory, KERNELS.replace("* 2)", "* 3)"))
+    assert after["second"] is before["second"]
+    assert after["first"] is not before["first"]
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        pytest.param(lambda text: text.replace("import triton.language as tl", "import numpy as tl"), id="tl rebound"),
+        pytest.param(lambda text: text + "\n\ndef host(x):\n    second(x, 4)\n", id="now called"),
+    ],
+)
+def test_an_edit_elsewhere_that_changes_what_a_kernel_is_keeps_nothing(edit):
+    parser, memory = IncrementalParser(), KernelMemory()
+    before = _kernels(parser, memory, KERNELS)
+    after = _kernels(parser, memory, edit(KERNELS))
+    assert "second" not in after or after["second"] is not before["second"]
