@@ -9,7 +9,7 @@ node fields directly (no `CSTNode.children` rebuilds). Rules ask it; none re-der
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
 
@@ -442,11 +442,22 @@ class HostIndex:
     # ---- evidence per kernel parameter ------------------------------------------------
     def none_passed(self, kernel: Kernel, param: str) -> Evidence | None:
         """A launch in the module that may pass None for the parameter."""
+        return self._passing(kernel, param, _is_none)
+
+    def float_passed(self, kernel: Kernel, param: str) -> Evidence | None:
+        """A launch passing a Python float for the parameter: a float literal, `float(...)`,
+        arithmetic with a float, or a name or parameter that is one (its default, its
+        `float` annotation, what the module's callers pass)."""
+        return self._passing(kernel, param, _is_float)
+
+    def _passing(self, kernel: Kernel, param: str, is_wanted: Callable[[cst.BaseExpression], bool]) -> Evidence | None:
+        """The first launch whose value for the parameter may come from an origin `is_wanted`
+        accepts, with the way there."""
         for launch, value in self.arguments(kernel, param):
             if value is None:
                 continue
             for origin, how in self.origins(value, launch.scope):
-                if _is_none(origin):
+                if is_wanted(origin):
                     passed = f"passes `{param}={_code(value)}`"
                     return Evidence(launch, value, f"{passed}, where {how}" if how else passed)
         return None
@@ -466,19 +477,6 @@ class HostIndex:
             passed = self.argument(launch, kernel, pointer)
             if value is not None and passed is not None and _tests_for_none(value, passed):
                 return Evidence(launch, value, f"passes `{flag}={_code(value)}`")
-        return None
-
-    def float_passed(self, kernel: Kernel, param: str) -> Evidence | None:
-        """A launch passing a Python float for the parameter: a float literal, `float(...)`,
-        arithmetic with a float, or a name or parameter that is one (its default, its
-        `float` annotation, what the module's callers pass)."""
-        for launch, value in self.arguments(kernel, param):
-            if value is None:
-                continue
-            for origin, how in self.origins(value, launch.scope):
-                if _is_float(origin):
-                    passed = f"passes `{param}={_code(value)}`"
-                    return Evidence(launch, value, f"{passed}, where {how}" if how else passed)
         return None
 
     @cached_property
