@@ -12,6 +12,7 @@ import re
 import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
     from .cache import Cache
     from .kernels import Kernel, KernelMemory
+    from .positions import LayoutMemory
     from .rule import ModuleContext, Report, Rule
 
 # Progress callback of lint_paths: (files done, files to lint).
@@ -38,6 +40,23 @@ NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*
 _DISABLE_FILE = re.compile(
     r"#[ \t]*ascend-lint:[ \t]*disable-file(?:=(?P<codes>[A-Za-z]+[0-9]*(?:[ \t]*,[ \t]*[A-Za-z]+[0-9]*)*))?"
 )
+
+
+@dataclass
+class DocumentMemory:
+    """What a re-lint of a document keeps from the previous lint (the editor server keeps one
+    per open document): the kernels an edit did not touch with their facts, and the positions
+    found in their functions."""
+
+    kernels: KernelMemory
+    layouts: LayoutMemory
+
+    @classmethod
+    def empty(cls) -> DocumentMemory:
+        from .kernels import KernelMemory
+        from .positions import LayoutMemory
+
+        return cls(KernelMemory(), LayoutMemory())
 
 
 def lint_paths(
@@ -170,15 +189,15 @@ def lint_source(
     apply_noqa: bool = True,
     prefilter: bool = True,
     parse: Callable[[str], cst.Module] | None = None,
-    kernels: KernelMemory | None = None,
+    memory: DocumentMemory | None = None,
 ) -> FileResult:
     """Lint text already in memory (a BOM is dropped, as when reading a file). Files that are not
     Ascend code get no findings.
 
     Rules whose required tokens are missing from the text do not run (`prefilter=False` runs
     every enabled rule: the tests prove the prefilters lose nothing). `parse` replaces
-    `source.parse`, e.g. with the editor server's incremental parser; `kernels` keeps the kernels
-    of the previous lint of the same document and their facts, for the kernels it did not change."""
+    `source.parse`, e.g. with the editor server's incremental parser; `memory` keeps what the
+    previous lint of the same document found in the kernels an edit did not change."""
     source = source.removeprefix("\ufeff")
     result = FileResult(filename, source=source)
     skip_reason = settings.skip_reason(filename, source) if check_target else None
@@ -200,9 +219,11 @@ def lint_source(
             module = (parse or sources.parse)(source)
             with sources.kept_from_collection():
                 imports = ImportMap(module, source, settings.triton_modules)
-                context = ModuleContext(filename, source, module, imports, find_kernels(module, imports, kernels))
+                context = ModuleContext(
+                    filename, source, module, imports, find_kernels(module, imports, memory.kernels if memory else None)
+                )
                 reports = list(_run_rules(rules, context))
-                result.findings = _findings(context, reports, code)
+                result.findings = _findings(context, reports, code, memory.layouts if memory else None)
     except FileTimeout:
         result.error = Diagnostic(
             filename, timeout_message("lint", settings.timeout_per_file) + "; skipped", transient=True
@@ -213,8 +234,8 @@ def lint_source(
         result.error = Diagnostic(filename, "too deeply nested to analyse")
     except Exception as exc:  # a bug in ascend-lint (see the contract in source.py)
         result.error = internal_error(filename, exc)
-    if result.error is not None and kernels is not None:
-        kernels.forget()  # facts a failed lint left half-computed are not trusted again
+    if result.error is not None and memory is not None:
+        memory.kernels.forget()  # facts a failed lint left half-computed are not trusted again
     if apply_noqa and result.findings:
         lines = LineIndex(source).lines()
         result.findings = [f for f in result.findings if not _suppressed(f, lines)]
@@ -242,7 +263,10 @@ def _run_rules(rules: Iterable[Rule], context: ModuleContext) -> Iterator[tuple[
 
 
 def _findings(
-    context: ModuleContext, reports: list[tuple[Rule, Report, Kernel | None]], code: CodeType
+    context: ModuleContext,
+    reports: list[tuple[Rule, Report, Kernel | None]],
+    code: CodeType,
+    layouts: LayoutMemory | None,
 ) -> list[Finding]:
     if not reports:
         return []
@@ -250,7 +274,7 @@ def _findings(
     from .positions import node_layout
 
     hints = _where_to_look(context.kernels, reports)
-    layout = node_layout(context.source, context.module, code, hints, {n: f for n, f in hints.items() if f})
+    layout = node_layout(context.source, context.module, code, hints, {n: f for n, f in hints.items() if f}, layouts)
     findings: dict[tuple[str, Position, Position, str], Finding] = {}
     fixes: dict[int, Fix] = {}  # id(plan) -> its fix: findings may share a plan (a `.to` chain)
     nested = with_nested((r.fix for _, r, _ in reports if isinstance(r.fix, FixPlan)), layout)

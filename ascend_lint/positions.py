@@ -172,16 +172,59 @@ class _AlignedState(CodegenState):
             raise _Found
 
 
+class LayoutMemory:
+    """Spans found in functions by the previous layout of a document (the editor server keeps
+    one per document), relative to the row each function starts on, with each node's text.
+
+    A function that is the same node again (the incremental parser keeps the nodes of the
+    statements an edit did not touch: the same text) has its nodes where they were relative
+    to its first row; a span is reused only when the text there is still the node's text."""
+
+    def __init__(self) -> None:
+        self._functions: dict[cst.FunctionDef, dict[cst.CSTNode, tuple[Span, str | None, str]]] = {}
+        self._used: dict[cst.FunctionDef, dict[cst.CSTNode, tuple[Span, str | None, str]]] = {}
+
+    def recall(self, layout: Layout, function: cst.FunctionDef, base: int, nodes: set[cst.CSTNode]) -> bool:
+        """Whether every node's span in `function`, starting at offset `base`, was known (it
+        is then in `layout`)."""
+        known = self._functions.get(function, {})
+        spans = {}
+        for node in nodes:
+            if node not in known:
+                return False
+            (start, end), indent, text = known[node]
+            if layout.index.text[base + start : base + end] != text:
+                return False
+            spans[node] = (base + start, base + end), indent
+        for node, (span, indent) in spans.items():
+            layout.spans[node] = span
+            if indent is not None:
+                layout.indents[node] = indent
+        self._used[function] = known
+        return True
+
+    def remember(self, layout: Layout, function: cst.FunctionDef, base: int, nodes: set[cst.CSTNode]) -> None:
+        known = self._used.setdefault(function, dict(self._functions.get(function, {})))
+        for node in nodes:
+            start, end = layout.spans[node]
+            known[node] = (start - base, end - base), layout.indents.get(node), layout.text_of(node)
+
+    def forget_unused(self) -> None:
+        """Keep only the functions of the last layout, so memory follows the document."""
+        self._functions, self._used = self._used, {}
+
+
 def node_layout(
     text: str,
     module: cst.Module,
     code: CodeType,
     wanted: Collection[cst.CSTNode],
     hints: Mapping[cst.CSTNode, cst.FunctionDef],
+    memory: LayoutMemory | None = None,
 ) -> Layout:
-    """Spans of `wanted` in `text`. Looked for, in turn: in the function `hints` names for a node;
-    in the module's top-level statements other than definitions (a launch table bound at module
-    level); from the top of the file."""
+    """Spans of `wanted` in `text`. Looked for, in turn: in the function `hints` names for a node
+    (first in `memory`); in the module's top-level statements other than definitions (a launch
+    table bound at module level); from the top of the file."""
     layout = Layout(LineIndex(text))
     missing = set(wanted)
     by_function: dict[cst.FunctionDef, set[cst.CSTNode]] = defaultdict(set)
@@ -192,7 +235,16 @@ def node_layout(
     for function, nodes in by_function.items():
         if function in anchors:
             row, indent = anchors[function]
-            missing -= _look(layout, module, function, row, indent, nodes)
+            base = layout.index.starts[row - 1]
+            if memory is not None and memory.recall(layout, function, base, nodes):
+                missing -= nodes
+                continue
+            found = _look(layout, module, function, row, indent, nodes)
+            missing -= found
+            if memory is not None:
+                memory.remember(layout, function, base, found)
+    if memory is not None:
+        memory.forget_unused()
     if missing:
         for statement, row in _top_level_rows(module, text):
             if not isinstance(statement, (cst.FunctionDef, cst.ClassDef)):

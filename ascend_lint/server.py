@@ -27,9 +27,8 @@ from pygls.uris import to_fs_path
 
 from . import __version__
 from .config import ConfigError, Settings, load_settings
-from .engine import NOQA, lint_source
+from .engine import NOQA, DocumentMemory, lint_source
 from .incremental import IncrementalParser
-from .kernels import KernelMemory
 from .model import NEWLINE, Diagnostic, FileResult, Finding, Fix, Position
 from .registry import rule_by_selector
 from .reporters.shared import rule_url
@@ -43,7 +42,7 @@ class Document:
     """What the server keeps for one open document."""
 
     parser: IncrementalParser = field(default_factory=IncrementalParser)
-    kernels: KernelMemory = field(default_factory=KernelMemory)
+    memory: DocumentMemory = field(default_factory=DocumentMemory.empty)
     text: str | None = None  # the text `result` was computed on
     result: FileResult | None = None
     settings: Settings | None = None
@@ -245,7 +244,7 @@ def _lint(uri: str, text: str, document: Document) -> tuple[FileResult | None, S
         settings = _settings(str(Path(path).parent))
     except ConfigError as exc:
         return FileResult(path, source=text, error=Diagnostic(path, f"configuration error: {exc}")), None
-    return lint_source(text, path, settings, parse=document.parser.parse, kernels=document.kernels), settings
+    return lint_source(text, path, settings, parse=document.parser.parse, memory=document.memory), settings
 
 
 @lru_cache(maxsize=64)

@@ -9,7 +9,7 @@ from fla_corpus import fla_ascend_files
 
 from ascend_lint import source as sources
 from ascend_lint.config import Settings
-from ascend_lint.engine import lint_source
+from ascend_lint.engine import DocumentMemory, lint_source
 from ascend_lint.imports import ImportMap
 from ascend_lint.incremental import IncrementalParser, statement_runs
 from ascend_lint.kernels import Kernel, KernelMemory, find_kernels
@@ -85,8 +85,8 @@ def test_a_syntax_error_is_reported_as_by_a_whole_parse():
 SETTINGS = Settings(root=FIXTURES)
 
 
-def _relint(parser: IncrementalParser, memory: KernelMemory, text: str) -> FileResult:
-    return lint_source(text, "k.py", SETTINGS, check_target=False, parse=parser.parse, kernels=memory)
+def _relint(parser: IncrementalParser, memory: DocumentMemory, text: str) -> FileResult:
+    return lint_source(text, "k.py", SETTINGS, check_target=False, parse=parser.parse, memory=memory)
 
 
 def _same_result(kept: FileResult, fresh: FileResult) -> bool:
@@ -109,7 +109,7 @@ def _edits(text: str) -> list[str]:
 @pytest.mark.parametrize("path", CORPUS, ids=lambda path: path.name)
 def test_a_relint_keeping_kernels_reports_what_a_fresh_lint_reports(path):
     text = path.read_text(encoding="utf-8")
-    parser, memory = IncrementalParser(), KernelMemory()
+    parser, memory = IncrementalParser(), DocumentMemory.empty()
     for edited in [text, *_edits(text)]:
         kept = _relint(parser, memory, edited)
         fresh = lint_source(edited, "k.py", SETTINGS, check_target=False)
