@@ -219,7 +219,7 @@ def lint_source(
             from .rule import ModuleContext
 
             module = (parse or sources.parse)(source)
-            with sources.kept_from_collection():
+            with sources.kept_from_collection(source):
                 imports = ImportMap(module, source, settings.triton_modules)
                 context = ModuleContext(
                     filename, source, module, imports, find_kernels(module, imports, memory.kernels if memory else None)
