@@ -184,7 +184,7 @@ def kept_from_collection(text: str) -> Iterator[None]:
     collects, and the analysis leaves cycles holding parts of the tree (a kernel's flow events
     point at each other and at its nodes): unless collected, every linted tree stays in memory
     (the fla tree, `--jobs 1`: 350 MB). They are collected once the texts analysed since the
-    last collection reach COLLECT_AFTER_CHARS (a full collection costs ~20 ms)."""
+    last collection reach COLLECT_AFTER_CHARS (a full collection took ~25 ms under load)."""
     gc.freeze()
     try:
         yield
