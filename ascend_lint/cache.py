@@ -26,6 +26,7 @@ from typing import Any
 
 from . import __version__
 from . import source as sources
+from .atomic import write_atomically
 from .config import Settings
 from .model import Diagnostic, Edit, FileResult, Finding, Fix, Position, Related
 
@@ -82,7 +83,7 @@ class Cache:
             self.folder.mkdir(parents=True, exist_ok=True)
             for name, text in ((".gitignore", _GITIGNORE), ("CACHEDIR.TAG", _CACHEDIR_TAG)):
                 if not (self.root / name).is_file():
-                    _write_atomically(self.root / name, text)
+                    write_atomically(self.root / name, text.encode(), durable=False)
         except OSError as exc:
             self.usable = False
             return f"cannot use the cache folder {self.root}: {exc.strerror or exc}"
@@ -121,20 +122,9 @@ class Cache:
         entry, resolved = self._entry(filename)
         stored = {"format": FORMAT, "path": resolved, "hash": content_hash(data), **_encode_result(result)}
         with contextlib.suppress(OSError):
-            _write_atomically(entry, json.dumps(stored, ensure_ascii=False, separators=(",", ":")))
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    """Write a private temporary file (named by process), then rename it over `path`."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        with open(temporary, "w", encoding="utf-8") as handle:
-            handle.write(text)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
+            write_atomically(
+                entry, json.dumps(stored, ensure_ascii=False, separators=(",", ":")).encode(), durable=False
+            )
 
 
 # ---- (de)serialising a FileResult: the filename is the caller's, never stored --------------

@@ -15,18 +15,16 @@ file's permissions, encoding (the one `source.detect_encoding` read it in) and l
 from __future__ import annotations
 
 import ast
-import contextlib
 import dataclasses
 import difflib
 import os
-import stat
-import tempfile
 import warnings
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from . import source as sources
+from .atomic import write_atomically
 from .budget import FileTimeout, time_budget, timeout_message
 from .config import Settings
 from .engine import lint_source, relative_display
@@ -201,29 +199,11 @@ def write_fixed(fixed: FixedFile) -> Diagnostic | None:
             data = handle.read()
         if sources.decode(data) != fixed.original:
             return Diagnostic(fixed.filename, "the file changed while it was being fixed; left unchanged")
-        replace_atomically(path, fixed.fixed.encode(sources.detect_encoding(data)))
+        write_atomically(path, fixed.fixed.encode(sources.detect_encoding(data)), durable=True)
     except (OSError, UnicodeError, sources.SourceError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         return Diagnostic(fixed.filename, f"cannot write the fixes: {reason}")
     return None
-
-
-def replace_atomically(path: str, data: bytes) -> None:
-    """Replace the file at `path` with `data` in one rename, keeping its permission bits."""
-    directory, name = os.path.split(path)
-    mode = stat.S_IMODE(os.stat(path).st_mode)
-    descriptor, temporary = tempfile.mkstemp(dir=directory or ".", prefix=f".{name}.", suffix=".tmp")
-    try:
-        with os.fdopen(descriptor, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.chmod(temporary, mode)
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(temporary)
-        raise
 
 
 def _lines(text: str) -> list[str]:

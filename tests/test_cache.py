@@ -6,6 +6,7 @@ import dataclasses
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 from pathlib import Path
@@ -164,6 +165,16 @@ def test_concurrent_runs_agree_and_leave_whole_entries(tree: Path):
     assert formats == [FORMAT] * len(list(tree.rglob("*.py")))  # one whole entry per fixture file
     assert not list(tree.glob(f"{DEFAULT_FOLDER}/*/.*.tmp"))
     assert json.loads(outputs.pop()) == json.loads(lint_json(tree, "--no-cache"))
+
+
+def test_entries_are_as_readable_as_any_new_file(tree: Path):
+    """Entries are written through a temporary file; they get the umask's mode, as `open` gives,
+    not the private 0600 of `tempfile.mkstemp` (a cache shared by a team's accounts)."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    lint_json(tree)
+    modes = {stat.S_IMODE(path.stat().st_mode) for path in [*entries(tree), tree / DEFAULT_FOLDER / ".gitignore"]}
+    assert modes == {0o666 & ~umask}
 
 
 def test_corrupt_entries_are_linted_again_and_rewritten(tree: Path):
