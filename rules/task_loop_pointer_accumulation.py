@@ -63,6 +63,18 @@ from ascend_lint.flow import DEF, MEMORY_FNS, READ, Event, Flow, Loop
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 from ascend_lint.terms import Terms, TooComplex, added, divided, multiplied, scaled
 
+# a kernel whose pointers walk across the tasks; the examples add the task loop's body
+_WALK_ACROSS_TASKS = """
+@triton.jit
+def k(x, y, N, D: tl.constexpr):
+    core_id = tl.program_id(0)
+    num_core = tl.num_programs(0)
+    o_d = tl.arange(0, D)
+    p_x = x + core_id * D
+    p_y = y + core_id
+    for task_id in tl.range(core_id, N, num_core):
+"""
+
 
 class TaskLoopPointerAccumulation(Rule):
     CODE = "ASC006"
@@ -123,29 +135,15 @@ def k(q, o, T, task_num, num_core, BT: tl.constexpr):
         ),
         # a walk: rebound in closed form at the top of each trip, the advance deleted
         Example(
-            """
-@triton.jit
-def k(x, y, N, D: tl.constexpr):
-    core_id = tl.program_id(0)
-    num_core = tl.num_programs(0)
-    o_d = tl.arange(0, D)
-    p_x = x + core_id * D
-    p_y = y + core_id
-    for task_id in tl.range(core_id, N, num_core):
+            _WALK_ACROSS_TASKS
+            + """\
         b_x = tl.load(p_x + o_d)
         tl.store(p_y, tl.sum(b_x))
         p_x += num_core * D  # expect
         p_y = p_y + tl.num_programs(0)  # expect
 """,
-            fixed="""
-@triton.jit
-def k(x, y, N, D: tl.constexpr):
-    core_id = tl.program_id(0)
-    num_core = tl.num_programs(0)
-    o_d = tl.arange(0, D)
-    p_x = x + core_id * D
-    p_y = y + core_id
-    for task_id in tl.range(core_id, N, num_core):
+            fixed=_WALK_ACROSS_TASKS
+            + """\
         p_x = x + task_id * D
         p_y = y + task_id
         b_x = tl.load(p_x + o_d)
