@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 from . import __version__
 from .cache import DEFAULT_FOLDER, ENVIRONMENT, Cache, cache_folder
 from .config import ConfigError, Settings, load_settings
-from .engine import default_jobs, lint_paths, lint_source, relative_display
+from . import source as sources
+from .engine import default_jobs, lint_data, lint_paths, relative_display
 from .model import FileResult
 from .registry import all_rules, rule_by_selector
 
@@ -68,12 +69,19 @@ def settings_from(args: argparse.Namespace) -> Settings:
     )
 
 
-def lint_requested(args: argparse.Namespace, settings: Settings, **options: Any) -> list[FileResult]:
-    """Lint the paths of the command line (`-` is stdin); `options` go to `lint_paths`."""
+def read_stdin(args: argparse.Namespace) -> bytes | None:
+    """The bytes of stdin when a path is `-` (decoded as a file's would be: cookie, BOM)."""
+    return sys.stdin.buffer.read() if "-" in args.paths else None
+
+
+def lint_requested(
+    args: argparse.Namespace, settings: Settings, stdin: bytes | None, **options: Any
+) -> list[FileResult]:
+    """Lint the paths of the command line, stdin's bytes first for `-`; `options` go to `lint_paths`."""
     results: list[FileResult] = []
     paths = [p for p in args.paths if p != "-"]
-    if "-" in args.paths:
-        results.append(lint_source(sys.stdin.read(), args.stdin_filename or "-", settings))
+    if stdin is not None:
+        results.append(lint_data(stdin, args.stdin_filename or "-", settings))
     results.extend(lint_paths(paths, settings, **options))
     return results
 
@@ -158,7 +166,7 @@ def main(argv: list[str] | None = None) -> int:
             from .runtime_check.cli import run
 
             settings = settings_from(args)
-            return run(args, settings, lint_requested(args, settings))
+            return run(args, settings, lint_requested(args, settings, read_stdin(args)))
         return _check(args)
     except ConfigError as exc:
         print(f"ascend-lint: error: {exc}", file=sys.stderr)
@@ -173,12 +181,13 @@ def _check(args: argparse.Namespace) -> int:
     settings = settings_from(args)
     settings.timeout_per_file = args.timeout_per_file or None
     progress = ProgressLine(sys.stderr) if sys.stderr.isatty() else None
+    stdin = read_stdin(args)
     results = lint_requested(
-        args, settings, jobs=args.jobs or default_jobs(), cache=_cache(args, settings), progress=progress
+        args, settings, stdin, jobs=args.jobs or default_jobs(), cache=_cache(args, settings), progress=progress
     )
     if progress is not None:
         progress.clear()
-    stdin_result = results[0] if "-" in args.paths else None
+    stdin_result = results[0] if stdin is not None else None
     report = sys.stdout
     if args.fix or args.diff:
         outcome = _fix(results, stdin_result, settings, args)
@@ -186,10 +195,12 @@ def _check(args: argparse.Namespace) -> int:
             sys.stdout.write(outcome.diff)
             return EXIT_FINDINGS if outcome.diff else EXIT_CLEAN
         results = outcome.results
-        if stdin_result is not None:
-            # ruff's convention: the fixed buffer goes to stdout, the report to stderr
+        if stdin is not None and stdin_result is not None:
+            # ruff's convention: the fixed buffer goes to stdout, the report to stderr; the buffer
+            # in its own bytes (encoding, BOM, line endings), unchanged unless a fix applied
             changed = next((f for f in outcome.fixed if f.filename == stdin_result.filename), None)
-            sys.stdout.write(changed.fixed if changed else stdin_result.source or "")
+            sys.stdout.flush()
+            sys.stdout.buffer.write(changed.fixed.encode(sources.detect_encoding(stdin)) if changed else stdin)
             report = sys.stderr
         if args.show_fixes:
             report.write(outcome.describe())

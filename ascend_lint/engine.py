@@ -169,17 +169,21 @@ def lint_file(filename: str, settings: Settings, cache: Cache | None = None) -> 
             data = handle.read()
     except OSError as exc:
         return FileResult(filename, error=Diagnostic(filename, f"cannot read file: {exc.strerror}"))
-    try:
-        text = sources.decode(data)
-    except sources.SourceError as exc:
-        result = FileResult(filename, error=sources.diagnostic(filename, exc))
-    else:
-        result = lint_source(text, filename, settings)
+    result = lint_data(data, filename, settings)
     if cache is not None and result.checked and not (result.error and result.error.transient):
         # whether a file is Ascend code also depends on its project (folders, dependencies),
         # not only on its bytes: a skipped file is decided again on each run (no parse needed)
         cache.store(filename, data, result)
     return result
+
+
+def lint_data(data: bytes, filename: str, settings: Settings) -> FileResult:
+    """Lint a file's bytes, decoded as CPython reads them (a diagnostic when they cannot be)."""
+    try:
+        text = sources.decode(data)
+    except sources.SourceError as exc:
+        return FileResult(filename, error=sources.diagnostic(filename, exc))
+    return lint_source(text, filename, settings)
 
 
 def lint_source(

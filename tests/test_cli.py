@@ -206,7 +206,7 @@ def test_fix_on_stdin_prints_the_fixed_buffer_and_writes_nothing(tmp_path, monke
     import io
 
     monkeypatch.chdir(tmp_path)
-    monkeypatch.setattr("sys.stdin", io.StringIO(KERNEL))
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(KERNEL.encode())))
     status = main(["check", "-", "--stdin-filename", PATH, "--fix", "--isolated"])
     out, err = capsys.readouterr()
     assert "num_warps" not in out and out.startswith("import triton")
@@ -214,3 +214,35 @@ def test_fix_on_stdin_prints_the_fixed_buffer_and_writes_nothing(tmp_path, monke
     assert "ASC003" in err and "ASC001" not in err
     assert status == 1
     assert not (tmp_path / PATH).exists()
+
+
+@pytest.mark.parametrize(
+    ("encode", "fixed"),
+    [
+        ("bom-crlf", True),  # the BOM and the \r\n line endings of the buffer stay
+        ("latin-1", True),  # written back in the encoding its cookie names
+        ("invalid-utf-8", False),  # not linted (exit 2, "not valid utf-8"): the buffer comes back as it was
+    ],
+)
+def test_fix_on_stdin_prints_the_buffer_in_its_own_bytes(tmp_path, encode, fixed):
+    """Stdin is read as a file is (bytes, then CPython's decoding), and printed back in the same
+    bytes: before, a BOM was dropped, a latin-1 buffer was read as UTF-8 and an undecodable one
+    was an internal error."""
+    import subprocess
+    import sys
+
+    def as_bytes(text: str) -> bytes:
+        if encode == "bom-crlf":
+            return b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode()
+        if encode == "latin-1":
+            return f"# -*- coding: latin-1 -*-\n# café\n{text}".encode("latin-1")
+        return b"# \xff\n" + text.encode()
+
+    stdin = as_bytes(KERNEL.replace("o_α", "o_a"))  # latin-1 has no α
+    expected = as_bytes(KERNEL.replace("o_α", "o_a").replace("BT=64, num_warps=4)", "BT=64)")) if fixed else stdin
+    command = [sys.executable, "-m", "ascend_lint", "check", "--isolated", "--fix", "--stdin-filename", PATH, "-"]
+    done = subprocess.run(command, cwd=tmp_path, input=stdin, capture_output=True, timeout=120)
+    assert done.stdout == expected
+    assert done.returncode == (1 if fixed else 2), done.stderr
+    assert (b"ASC003" in done.stderr) == fixed
+    assert (b"file is not valid utf-8: byte 0xff" in done.stderr) != fixed

@@ -53,7 +53,7 @@ def pyproject(root: Path, table: str, folder: str = ".") -> Path:
 
 def run(*args: str, capsys, stdin: str | None = None, monkeypatch=None) -> tuple[int, list[dict], str]:
     if stdin is not None:
-        monkeypatch.setattr("sys.stdin", io.StringIO(stdin))
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
     code = main(["check", "--output-format", "json", *args])
     out, err = capsys.readouterr()
     return code, json.loads(out) if out.strip() else [], err
