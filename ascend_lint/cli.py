@@ -13,9 +13,9 @@ from collections import Counter
 from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__
+from . import source as sources
 from .cache import DEFAULT_FOLDER, ENVIRONMENT, Cache, cache_folder
 from .config import ConfigError, Settings, load_settings
-from . import source as sources
 from .engine import default_jobs, lint_data, lint_paths, relative_display
 from .model import FileResult
 from .registry import all_rules, rule_by_selector
