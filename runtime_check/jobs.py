@@ -18,7 +18,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from ascend_lint.model import Finding
+from ascend_lint.model import Finding, LineIndex
 from ascend_lint.rule import Evidence
 
 from .capture.launches import Capture, KernelRef, Launch, distinct
@@ -85,7 +85,7 @@ class _Spans:
 @functools.lru_cache(maxsize=8)
 def _spans_of(source: str) -> _Spans:
     """The spans of a source, parsed once for all its findings (``ast``: rows are all it takes)."""
-    lines = source.splitlines()
+    lines = LineIndex(source).lines()  # rows as CPython counts them (not at \f or \x1c)
     spans = _Spans([], [])
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):

@@ -9,8 +9,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ascend_lint import source as sources
 from ascend_lint.config import Settings
-from ascend_lint.model import FileResult
+from ascend_lint.model import FileResult, LineIndex
 
 from .compile.memory import kib
 from .verdicts import Outcome, Verdict, finding_to_json
@@ -59,9 +60,9 @@ def summary(report: ConfirmReport) -> str:
 def _source_line(file: str, line: int | None) -> str:
     if not line:
         return ""
-    try:
-        text = Path(file).read_text().splitlines()[line - 1].strip()
-    except (OSError, IndexError):
+    try:  # decoded as CPython reads the file, rows as it counts them (the compiler's line numbers)
+        text = LineIndex(sources.decode(Path(file).read_bytes())).lines()[line - 1].strip()
+    except (OSError, IndexError, sources.SourceError):
         return ""
     return text if len(text) <= _SNIPPET else text[: _SNIPPET - 1] + "…"
 
