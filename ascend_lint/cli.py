@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from .fixer import FixOutcome
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+TEXT_FORMATS = ("text", "full", "concise")
 
 
 def _codes(value: str) -> list[str]:
@@ -202,8 +203,10 @@ def _check(args: argparse.Namespace) -> int:
             sys.stdout.flush()
             sys.stdout.buffer.write(changed.fixed.encode(sources.detect_encoding(stdin)) if changed else stdin)
             report = sys.stderr
-        if args.show_fixes:
-            report.write(outcome.describe())
+        if args.show_fixes and args.output_format in TEXT_FORMATS:  # the others are data to parse
+            from .reporters.text import fixes_applied
+
+            report.write(fixes_applied(results))
     if args.diff_base or args.diff_file:
         from .changed_lines import restrict_to_changed_lines
 

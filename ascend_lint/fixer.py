@@ -21,7 +21,7 @@ import os
 import warnings
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from . import source as sources
 from .atomic import write_atomically
@@ -35,12 +35,11 @@ from .names import name_reads, unresolved
 
 @dataclass
 class FixedFile:
-    """One file's text before and after fixing, and how many findings each fix repaired."""
+    """One file's text before and after fixing."""
 
     filename: str
     original: str
     fixed: str
-    counts: Counter[tuple[str, str]] = field(default_factory=Counter)  # (code, fix message) -> findings
 
     def diff(self) -> str:
         name = relative_display(self.filename)
@@ -56,23 +55,6 @@ class FixOutcome:
     @property
     def diff(self) -> str:
         return "".join(file.diff() for file in self.fixed)
-
-    def describe(self) -> str:
-        """The `--show-fixes` listing: per file, each fix with the number of findings it
-        repaired; then each finding left, with why it was not fixed."""
-        from .reporters.text import not_fixed
-
-        out = []
-        total = sum(sum(file.counts.values()) for file in self.fixed)
-        if total:
-            out.append(f"Fixed {total} finding{'s' * (total != 1)}:")
-        for file in self.fixed:
-            out.append(f"- {relative_display(file.filename)}:")
-            for (code, message), count in sorted(file.counts.items()):
-                out.append(f"    {count} × {code} ({message})")
-        left = [finding for result in self.results for finding in result.findings]
-        out += not_fixed(left, f"Not fixed: {len(left)} finding{'s' * (len(left) != 1)}:")
-        return "".join(f"{line}\n" for line in out)
 
 
 def apply_fixes(results: list[FileResult], settings: Settings, *, unsafe: bool, write: bool) -> FixOutcome:
@@ -114,8 +96,8 @@ def _fix_once(result: FileResult, settings: Settings, unsafe: bool) -> tuple[Fil
     if current.error is not None:
         reason = current.error.message
         return _rejected(result, f"the fixed file could not be linted ({reason}); file left unchanged")
-    counts = _fix_counts(result.findings, unsafe) - _fix_counts(current.findings, unsafe)
-    return current, FixedFile(result.filename, result.source, text, counts)
+    current.fixed = _fix_counts(result.findings, unsafe) - _fix_counts(current.findings, unsafe)
+    return current, FixedFile(result.filename, result.source, text)
 
 
 def _fix_counts(findings: list[Finding], unsafe: bool) -> Counter[tuple[str, str]]:

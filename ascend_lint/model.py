@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Literal, TypeAlias
@@ -112,3 +113,5 @@ class FileResult:
     error: Diagnostic | None = None
     checked: bool = True  # False for files skipped as not Ascend kernel code
     skip_reason: str | None = None  # why it was skipped (`config.SKIP_*`)
+    # after `--fix`: the findings its applied fixes repaired, per (code, fix message)
+    fixed: Counter[tuple[str, str]] = field(default_factory=Counter)

@@ -78,7 +78,7 @@ def measure(name: str, text: str, settings: Settings, repeat: int) -> None:
     steps = (("parse", parse_wall, parse_cpu), ("check", check_wall, check_cpu), ("fix", fix_wall, fix_cpu))
     for step, wall, cpu in steps:
         print(f"{label} | {step:<6} {wall:7.2f} {cpu:7.2f} {cpu / lines * 1e6:8.1f} {cpu / parse_cpu:8.2f}")
-    outcome = f"fixed {sum(change.counts.values())}" if change else "nothing fixed"
+    outcome = f"{len(result.findings) - len(fixed.findings)} fewer after fixing" if change else "nothing fixed"
     if fixed.error is not None:  # e.g. before one-pass fixes: "fixes did not settle after 20 passes"
         outcome = f"fix failed: {fixed.error.message}"
     print(f"{'':>26} | findings {len(result.findings)}, {outcome}", flush=True)

@@ -275,14 +275,33 @@ def walk(q, total, BT: tl.constexpr):
         f"  kernel.py:{read}:{fixed[read - 1].index('b_x + b_y') + 1}: ASC003 unsafe fix not applied (use `--unsafe-fixes`)",
         f"  kernel.py:{advance}:13: ASC006 the advance is in an inner loop, not once per task",
     ]
-    assert "\n".join(["Not fixed: 2 findings:", *reasons]) in done.stdout
-    # the summary lists only the findings that have no fix at all
+    # the summary counts what was fixed and lists, once, the findings that have no fix at all
     assert done.stdout.endswith(
+        "Found 4 findings (2 fixed, 2 remaining: ASC003: 1, ASC006: 1) in 1 file checked.\n"
         f"1 more fixable with `--fix --unsafe-fixes` (unsafe: review them).\nNo fix for 1 finding:\n{reasons[1]}\n"
     )
+    assert done.stdout.count(reasons[1]) == 1 and reasons[0] not in done.stdout
     json_out = run_cli("--output-format", "json", path.name, cwd=tmp_path)
     (walk,) = [f for f in json.loads(json_out.stdout) if f["code"] == "ASC006"]
     assert walk["fix"] is None and walk["no_fix_reason"] == "the advance is in an inner loop, not once per task"
+
+
+@pytest.mark.parametrize("show_fixes", [(), ("--show-fixes",)], ids=["", "show-fixes"])
+def test_fix_counts_the_findings_it_fixed_as_ruff_does(kernel_file, show_fixes):
+    """`Found 3 findings (3 fixed, 0 remaining)`, with or without `--show-fixes` (before, `--fix`
+    alone said "All checks passed" and nothing of what it had fixed)."""
+    done = run_cli("--fix", "--unsafe-fixes", *show_fixes, kernel_file.name, cwd=kernel_file.parent)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.endswith("Found 3 findings (3 fixed, 0 remaining) in 1 file checked.\n")
+    assert done.stdout.startswith("Fixed 3 findings:\n- kernel.py:\n") == bool(show_fixes)
+    again = run_cli("--fix", kernel_file.name, cwd=kernel_file.parent)
+    assert again.stdout == "All checks passed (1 file checked).\n"
+
+
+def test_show_fixes_keeps_data_formats_parseable(kernel_file):
+    done = run_cli("--fix", "--show-fixes", "--output-format", "json", kernel_file.name, cwd=kernel_file.parent)
+    assert [finding["code"] for finding in json.loads(done.stdout)] == ["ASC003"]
+    assert kernel_file.read_text() == SAFE_FIXED
 
 
 def test_json_output_carries_each_fix(kernel_file):
@@ -322,7 +341,7 @@ def test_fixes_on_fla_core_parse_and_repair_what_they_claim():
         assert not [f for f in result.findings if f.fix is not None]
         assert Counter(f.code for f in result.findings) == Counter(f.code for f in original.findings if f.fix is None)
         assert fix_result(result, config, unsafe=True)[1] is None
-        repaired.update(code for (code, _), count in fixed.counts.items() for _ in range(count))
+        repaired.update(code for (code, _), count in result.fixed.items() for _ in range(count))
     assert repaired == {"ASC001": 26, "ASC003": 13}
 
 

@@ -85,18 +85,35 @@ def _skipped_summary(results: list[FileResult]) -> str:
     )
 
 
+def fixes_applied(results: list[FileResult]) -> str:
+    """The `--show-fixes` listing (ruff's): per file, each fix with the findings it repaired."""
+    total = sum(sum(result.fixed.values()) for result in results)
+    if not total:
+        return ""
+    out = [f"Fixed {total} finding{'s' * (total != 1)}:"]
+    for result in results:
+        if result.fixed:
+            out.append(f"- {relative_display(result.filename)}:")
+            out.extend(f"    {count} × {code} ({message})" for (code, message), count in sorted(result.fixed.items()))
+    return "".join(f"{line}\n" for line in out)
+
+
 def summary(results: list[FileResult]) -> str:
     findings = [f for r in results for f in r.findings]
+    fixed = sum(sum(r.fixed.values()) for r in results)
     errors = sum(1 for r in results if r.error)
     checked = sum(1 for r in results if r.checked and (r.error is None or r.findings))
     skipped = sum(1 for r in results if not r.checked)
     files = f"{checked} file{'s' * (checked != 1)} checked"
-    if not findings:
+    found = len(findings) + fixed
+    if not found:
         text = f"No findings in {files}." if errors else f"All checks passed ({files})."
     else:
         counts = Counter(f.code for f in findings)
         detail = ", ".join(f"{code}: {n}" for code, n in sorted(counts.items()))
-        text = f"Found {len(findings)} finding{'s' * (len(findings) != 1)} ({detail}) in {files}."
+        if fixed:  # ruff's `Found 3 errors (2 fixed, 1 remaining).`, with the remaining codes
+            detail = f"{fixed} fixed, {len(findings)} remaining" + (f": {detail}" if findings else "")
+        text = f"Found {found} finding{'s' * (found != 1)} ({detail}) in {files}."
         fixable = Counter(f.fix.applicability for f in findings if f.fix)
         if fixable["safe"]:
             text += f"\n[*] {fixable['safe']} fixable with `--fix`."
