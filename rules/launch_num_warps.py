@@ -200,15 +200,23 @@ def run(x, N):
         host = context.host
         merges = _config_merges(context)
         for call, scope in host.calls:
-            if isinstance(call.func, cst.Subscript):
-                yield from _within(scope, self._keywords(call, "launch"))
-                for arg in call.args:
-                    if arg.star == "**":
-                        yield from self._splatted(arg.value, scope, host, call)
-            elif context.imports.is_triton(call.func, "Config"):
-                yield from _within(scope, self._keywords(call, "triton.Config", merges.get(call)))
-            elif isinstance(call.func, cst.Name) and call.func.value in host.forwarders:
-                yield from self._forwarded(call, call.func.value, scope, host)
+            yield from _within(scope, self._reports_on(call, scope, context, merges))
+
+    def _reports_on(
+        self, call: cst.Call, scope: Scope, context: ModuleContext, merges: dict[cst.Call, FixPlan]
+    ) -> Iterator[Report]:
+        """The knobs of a launch, a `triton.Config` or a call of a forwarding helper, and of the
+        dicts they splat (bound in `scope` or at module level)."""
+        host = context.host
+        if isinstance(call.func, cst.Subscript):
+            yield from self._keywords(call, "launch")
+            for arg in call.args:
+                if arg.star == "**":
+                    yield from self._splatted(arg.value, scope, host, call)
+        elif context.imports.is_triton(call.func, "Config"):
+            yield from self._keywords(call, "triton.Config", merges.get(call))
+        elif isinstance(call.func, cst.Name) and call.func.value in host.forwarders:
+            yield from self._forwarded(call, call.func.value, scope, host)
 
     def _forwarded(self, call: cst.Call, name: str, scope: Scope, host: HostIndex) -> Iterator[Report]:
         """A call of a helper that splats its `**kwargs` (or a dict parameter) into a launch:
