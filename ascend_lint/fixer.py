@@ -136,8 +136,13 @@ def _overlap(a: Edit, b: Edit) -> bool:
 def introduced_problem(original: str, fixed: str, spans: list[tuple[int, int]]) -> str | None:
     """Why the fixed text is worse than the original: a syntax error, or names the edits read
     (in `spans`) that resolve nowhere although they did, or did not occur, in the original."""
+    with sources.collection_paused():  # the `ast` trees hold no cycles: collections would only walk them
+        return _introduced_problem(original, fixed, spans)
+
+
+def _introduced_problem(original: str, fixed: str, spans: list[tuple[int, int]]) -> str | None:
     try:
-        with warnings.catch_warnings(), sources.collection_paused():  # warnings: not ours to report
+        with warnings.catch_warnings():  # warnings: not ours to report
             warnings.simplefilter("ignore")
             tree = ast.parse(fixed)
             compile(tree, "<fixed>", "exec", dont_inherit=True)  # errors the compiler finds: `f(a=1, a=2)`

@@ -15,7 +15,8 @@ Every input ends in exactly one of four ways; none prints a traceback unless `--
 2. **Syntax error**: CPython decides, not libcst. Every file is compiled as `python file.py`
    would compile it; CPython's message and position are reported, also where libcst would
    accept the file (`x = b"a" "b"`, `f() = 1`, `return` outside a function). Valid Python that
-   libcst cannot parse is reported as such ("valid Python that libcst cannot parse").
+   libcst cannot parse is reported as such ("valid Python that libcst cannot parse"); what is too
+   deep for either parser is "too deeply nested to parse".
 3. **Linted**: findings, possibly none. A tree too deep for the analyses' recursion (chained
    operators across backslash-continued lines) is reported as "too deeply nested to analyse".
 4. **Internal error**: any other exception is a bug in ascend-lint. The file gets
