@@ -209,15 +209,17 @@ def with_nested(plans: Iterable[FixPlan], layout: Layout) -> dict[int, FixPlan]:
     that inner code overlaps it and is not applied in the same pass, so a second `--fix` would
     find it (a `.to` chain inside an `if` that ASC004 rewrites). Replacing the inner node in the
     outer plan's new node makes one pass enough. An unsafe plan goes only into an unsafe one.
+    A plan that replaces only expressions, with text, takes part as the expressions it writes.
     """
     spans: dict[int, tuple[int, int]] = {}
     replacing: dict[int, FixPlan] = {}
     for plan in plans:
-        nodes = [c.node for c in plan.changes if isinstance(c, Replace) and not isinstance(c.new, str)]
-        if id(plan) in replacing or not nodes or len(nodes) < len(plan.changes):
+        changes = [replace for change in plan.changes if (replace := _as_node_replacement(change)) is not None]
+        if id(plan) in replacing or not changes or len(changes) < len(plan.changes):
             continue
-        offsets = [layout.index.offset(end) for node in nodes for end in layout.range(node)]
-        replacing[id(plan)], spans[id(plan)] = plan, (min(offsets), max(offsets))
+        offsets = [layout.index.offset(end) for change in changes for end in layout.range(change.node)]
+        as_nodes = FixPlan(plan.applicability, plan.message, tuple(changes))
+        replacing[id(plan)], spans[id(plan)] = as_nodes, (min(offsets), max(offsets))
     if len(replacing) < 2:
         return {}
     composed: dict[int, FixPlan] = {}
@@ -248,6 +250,23 @@ def with_nested(plans: Iterable[FixPlan], layout: Layout) -> dict[int, FixPlan]:
             changes.append(Replace(change.node, new))
         composed[key] = FixPlan(outer.applicability, outer.message, tuple(changes))
     return composed
+
+
+def _as_node_replacement(change: Replace | InsertBefore | Delete) -> Replace | None:
+    """`change` as a replacement by a node: its own node, or its text parsed as an expression in
+    the old expression's parentheses (which its range, and so the text, leaves out); else None."""
+    if not isinstance(change, Replace):
+        return None
+    if not isinstance(change.new, str):
+        return change
+    old = change.node
+    if not isinstance(old, cst.BaseExpression):
+        return None
+    try:
+        new = cst.parse_expression(change.new)
+    except cst.ParserSyntaxError:
+        return None
+    return Replace(old, new.with_changes(lpar=(*old.lpar, *new.lpar), rpar=(*new.rpar, *old.rpar)))
 
 
 def plan_edits(module: cst.Module, plan: FixPlan, layout: Layout) -> tuple[Edit, ...]:

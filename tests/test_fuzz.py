@@ -72,6 +72,10 @@ import triton.language as tl
 def k(x, h0, y, HAS_H0: tl.constexpr):
     i_t = tl.program_id(0)
 """
+SEQUENCE = (
+    "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+    "def k(x, y, cu_seqlens, H: tl.constexpr):\n    bos = tl.load(cu_seqlens).to(tl.int32)\n"
+)
 # A fix that re-renders code holding another fix's code (which then overlaps it): a second
 # `--fix` changed the file again until the inner replacement went into the outer one.
 FOUND = {
@@ -90,6 +94,10 @@ FOUND = {
         GUARD
         + "    if HAS_H0 and i_t == 0:\n        b_h = tl.load(tl.cast(h0, tl.int64).to(tl.int64))\n"
         + "    else:\n        b_h = tl.load(x)\n    tl.store(y, b_h)\n",
+    ),
+    "text_fix_in_a_nested_if": (  # ASC008's fix is text (`tl.cast(bos, tl.int64)`), not a node
+        SEQUENCE + "    if x and N:\n        tl.store(y + bos * H, tl.load(x))\n",
+        SEQUENCE + "    if N:\n        if x:\n            tl.store(y + tl.cast(bos, tl.int64) * H, tl.load(x))\n",
     ),
 }
 
