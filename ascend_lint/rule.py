@@ -31,7 +31,7 @@ from .kernels import Kernel
 from .model import Applicability, Fact, Finding
 from .optional import OptionalPointer, optional_pointers
 from .prefilter import KERNEL_TOKENS, Words
-from .specialisations import Configuration, configurations
+from .specialisations import Configuration, Value, configurations, module_constants
 
 __all__ = ["Confirm", "Evidence", "Example", "Finding", "HostIndex", "Kernel", "ModuleContext", "Report", "Rule"]
 
@@ -68,6 +68,11 @@ class ModuleContext:
         return FreshNames(self.source)
 
     @cached_property
+    def module_constants(self) -> dict[str, Value]:
+        """Module-level names bound once to a constant (one pass, for every kernel's configurations)."""
+        return module_constants(self.module, self.imports)
+
+    @cached_property
     def host(self) -> HostIndex:
         return HostIndex(self.module, self.kernels)
 
@@ -82,7 +87,7 @@ class ModuleContext:
         """The constexpr configurations the module makes visible for `kernel` (computed once)."""
         found = self._configurations.get(kernel)
         if found is None:
-            found = self._configurations[kernel] = configurations(kernel, self.module, self.host)
+            found = self._configurations[kernel] = configurations(kernel, self.module_constants, self.host)
         return found
 
 

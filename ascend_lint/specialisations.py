@@ -57,8 +57,16 @@ _COMPARE: dict[type[cst.CSTNode], Callable[[Any, Any], bool]] = {
 }
 
 
+# Triton passes integers up to 64 bits; a larger constant is no launch's value (and its digits
+# could overflow a float or exceed Python's limit on printing an int)
+_LARGEST = 2**64
+_SHIFT_LIMIT = 128  # `2 ** n` or `1 << n` past this is beyond _LARGEST, and costly to compute
+
+
 def _number(value: object) -> Value | None:
-    return value if isinstance(value, (int, float)) else None
+    if isinstance(value, int):
+        return value if -_LARGEST < value < _LARGEST else None
+    return value if isinstance(value, float) else None
 
 
 def evaluate(node: cst.BaseExpression, lookup: Lookup, imports: ImportMap | None = None) -> Value | None:
@@ -82,6 +90,8 @@ def evaluate(node: cst.BaseExpression, lookup: Lookup, imports: ImportMap | None
         operate = _BINARY.get(type(node.operator))
         left, right = evaluate(node.left, lookup, imports), evaluate(node.right, lookup, imports)
         if operate is None or left is None or right is None:
+            return None
+        if operate in (operator.pow, operator.lshift) and isinstance(right, int) and right > _SHIFT_LIMIT:
             return None
         try:
             return _number(operate(left, right))
@@ -124,7 +134,10 @@ def _call(node: cst.Call, lookup: Lookup, imports: ImportMap | None) -> Value | 
     if name in ("min", "max") and len(values) >= 2:
         return min(values) if name == "min" else max(values)
     if name == "int":
-        return int(values[0])
+        try:
+            return _number(int(values[0]))
+        except (OverflowError, ValueError):  # `int(inf)`, `int(nan)`
+            return None
     if imports is None:
         return None
     if imports.is_triton(node.func, "next_power_of_2"):
@@ -147,10 +160,11 @@ class Configuration:
     sources: tuple[cst.CSTNode, ...] = field(default=())
 
 
-def configurations(kernel: Kernel, module: cst.Module, host: HostIndex) -> list[Configuration]:
-    """Every configuration the module makes visible for `kernel` (at least one: the defaults)."""
+def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostIndex) -> list[Configuration]:
+    """Every configuration the module makes visible for `kernel` (at least one: the defaults);
+    `constants` are the module's (`module_constants`, computed once for all its kernels)."""
     imports = kernel.imports
-    base: dict[str, Value] = dict(_module_constants(module, imports))
+    base: dict[str, Value] = dict(constants)
     constexprs = {p.name for p in kernel.params if p.is_constexpr} | set(kernel.provided_constexprs)
     for param in kernel.params:
         default = param.node.default
@@ -188,7 +202,7 @@ def _describe(values: Mapping[str, Value]) -> str:
     return "{" + ", ".join(f"{k}={v!r}" for k, v in values.items()) + "}"
 
 
-def _module_constants(module: cst.Module, imports: ImportMap) -> dict[str, Value]:
+def module_constants(module: cst.Module, imports: ImportMap) -> dict[str, Value]:
     """Module-level names assigned exactly once, to a constant expression of earlier ones."""
     values: dict[str, Value] = {}
     seen: set[str] = set()

@@ -256,7 +256,6 @@ def jobs_for(path: Path, module: str, root: Path, stress: bool = True) -> tuple[
     from ascend_lint.imports import ImportMap
     from ascend_lint.kernels import find_kernels
     from ascend_lint.rule import ModuleContext
-    from ascend_lint.specialisations import configurations
 
     text = path.read_text(encoding="utf-8")
     tree = sources.parse(text)
@@ -267,7 +266,7 @@ def jobs_for(path: Path, module: str, root: Path, stress: bool = True) -> tuple[
         constexprs = {p.name for p in kernel.params if p.is_constexpr} | set(kernel.provided_constexprs)
         if not kernel.flow.calls or _is_helper(kernel, context):
             continue
-        configs = configurations(kernel, tree, context.host)
+        configs = context.configurations(kernel)
         seen: set[str] = set()
         for config in _distinct_tiles(configs, constexprs):
             values = {k: v for k, v in config.values.items() if k in constexprs}
