@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import cast
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
+from libcst._types import CSTNodeT
 
 from .model import Applicability, Edit, Finding, LineIndex, Position
 from .positions import Layout
@@ -239,17 +241,31 @@ def with_nested(plans: Iterable[FixPlan], layout: Layout) -> dict[int, FixPlan]:
             inner.append(composed.get(other, replacing[other]))
         if not inner:
             continue
+        nested_news = _NestedReplacements(
+            {part.node: part.new for nested in inner for part in nested.changes if isinstance(part, Replace)}
+        )
         changes = []
         for change in outer.changes:
             assert isinstance(change, Replace) and not isinstance(change.new, str)
-            new = change.new
-            for nested in inner:
-                for part in nested.changes:
-                    assert isinstance(part, Replace) and not isinstance(part.new, str)
-                    new = new.deep_replace(part.node, part.new)
+            new = change.new.visit(nested_news)
+            assert isinstance(new, cst.CSTNode)
             changes.append(Replace(change.node, new))
         composed[key] = FixPlan(outer.applicability, outer.message, tuple(changes))
     return composed
+
+
+class _NestedReplacements(cst.CSTTransformer):
+    """Every nested replacement in one walk (`deep_replace` rebuilds the whole tree, so a second
+    one no longer finds its node: of two nested fixes only one went in)."""
+
+    def __init__(self, news: dict[cst.CSTNode, cst.CSTNode | str]):
+        super().__init__()
+        self.news = news
+
+    def on_leave(self, original_node: CSTNodeT, updated_node: CSTNodeT) -> CSTNodeT:
+        new = self.news.get(original_node, updated_node)
+        assert not isinstance(new, str)  # with_nested's plans replace by nodes
+        return cast(CSTNodeT, new)  # another type of node in its place: libcst renders any
 
 
 def _as_node_replacement(change: Replace | InsertBefore | Delete) -> Replace | None:

@@ -103,6 +103,12 @@ FOUND = {
         SEQUENCE + "    if x and N:\n        tl.store(y + bos * H, tl.load(x))\n",
         SEQUENCE + "    if N:\n        if x:\n            tl.store(y + tl.cast(bos, tl.int64) * H, tl.load(x))\n",
     ),
+    "two_fixes_in_a_nested_if": (  # only one of them went in
+        SEQUENCE + "    if x and N:\n        tl.store(y + bos * H, tl.load(x + bos * H))\n",
+        SEQUENCE
+        + "    if N:\n        if x:\n"
+        + "            tl.store(y + tl.cast(bos, tl.int64) * H, tl.load(x + tl.cast(bos, tl.int64) * H))\n",
+    ),
     # A constexpr no launch can pass, as a host default: ASC013 printed its UB estimate (an int
     # division overflowing a float, then an int over Python's 4,300 printable digits); the same
     # cause made `2 ** 2 ** 40` run until the time budget and `int(1e400)` an internal error.
