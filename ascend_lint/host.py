@@ -224,17 +224,24 @@ class HostIndex:
     def launches_with_helpers(self, kernel: Kernel) -> list[Launch]:
         """The kernel's launches, and those of launcher helpers it is passed to: `kernel[g](...)`
         in `def launch(kernel, ...)` when the module calls `launch(my_kernel, ...)`."""
-        found = list(self.launches_of(kernel))
+        return [*self.launches_of(kernel), *self._helper_launches.get(kernel.name, ())]
+
+    @cached_property
+    def _helper_launches(self) -> dict[str, list[Launch]]:
+        """By the name a module call passes to a launcher helper: the helper's launches of it."""
+        found: dict[str, list[Launch]] = {}
         for launched, launches in self.launches.items():
             for launch in launches:
                 scope = launch.scope
                 if scope is None or _param(scope, launched) is None:
                     continue
+                passed_names: dict[str, None] = {}
                 for call, _ in self.calls_of.get(scope.name.value, ()):
                     passed = passed_for(call, scope, launched)
-                    if isinstance(passed, cst.Name) and passed.value == kernel.name:
-                        found.append(launch)
-                        break
+                    if isinstance(passed, cst.Name):
+                        passed_names.setdefault(passed.value)
+                for name in passed_names:
+                    found.setdefault(name, []).append(launch)
         return found
 
     def argument(self, launch: Launch, kernel: Kernel, param: str) -> cst.BaseExpression | None:
@@ -433,11 +440,17 @@ class HostIndex:
     def _scope_of(self, origin: cst.BaseExpression, scope: Scope) -> Scope:
         """Where an origin's names resolve: its caller's scope when it is an argument passed
         to `scope` (origins do not say; the arguments of a call sit in the caller)."""
+        return self._argument_callers.get(origin, scope)
+
+    @cached_property
+    def _argument_callers(self) -> dict[cst.BaseExpression, Scope]:
+        """Each argument node of a plain call, with the scope of the call."""
+        callers: dict[cst.BaseExpression, Scope] = {}
         for calls in self.calls_of.values():
             for call, caller in calls:
-                if any(arg.value is origin for arg in call.args):
-                    return caller
-        return scope
+                for arg in call.args:
+                    callers.setdefault(arg.value, caller)
+        return callers
 
     # ---- evidence per kernel parameter ------------------------------------------------
     def none_passed(self, kernel: Kernel, param: str) -> Evidence | None:
