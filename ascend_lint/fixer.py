@@ -85,7 +85,8 @@ def _fix_once(result: FileResult, settings: Settings, unsafe: bool) -> tuple[Fil
     if result.error is not None or result.source is None or not fixes:
         return result, None
     chosen = _non_overlapping(fixes)
-    text, spans = edited(result.source, [edit for fix in chosen for edit in fix.edits])
+    # dict: a fix applied with a larger one shares its edits, made once
+    text, spans = edited(result.source, list(dict.fromkeys(edit for fix in chosen for edit in fix.edits)))
     if text == result.source:
         return result, None
     codes = ", ".join(sorted({f.code for f in result.findings if f.fix in chosen}))
@@ -112,14 +113,34 @@ def _fixable(findings: list[Finding], unsafe: bool) -> list[Finding]:
 
 def _non_overlapping(fixes: list[Fix]) -> set[Fix]:
     """Fixes in source order, skipping any that touches text an earlier one edits; of fixes that
-    start at one place the widest comes first (it rewrites the others' text as a whole)."""
+    start at one place the widest comes first (it rewrites the others' text as a whole). A fix
+    whose edits are all part of another fix is applied with it (two findings on one tile can
+    share the copy one dot needs, the later finding needing another dot's copy too)."""
+    unique = set(fixes)
+    containing: dict[Edit, list[Fix]] = {}
+    for fix in unique:
+        for edit in fix.edits:
+            containing.setdefault(edit, []).append(fix)
+    outermost = [fix for fix in unique if not _inside_another(fix, containing)]
     chosen: set[Fix] = set()
     taken: list[Edit] = []
-    for fix in sorted(set(fixes), key=lambda f: [(e.start, _reversed(e.end), e.content) for e in f.edits]):
+    for fix in sorted(outermost, key=_order):
         if not any(_overlap(edit, other) for edit in fix.edits for other in taken):
             chosen.add(fix)
             taken.extend(fix.edits)
-    return chosen
+    made = set(taken)
+    return chosen | {fix for fix in unique if made.issuperset(fix.edits)}
+
+
+def _inside_another(fix: Fix, containing: dict[Edit, list[Fix]]) -> bool:
+    """Whether a larger fix makes every edit of `fix`."""
+    edits = set(fix.edits)
+    candidates = containing.get(fix.edits[0], []) if fix.edits else []
+    return any(edits < set(other.edits) for other in candidates)
+
+
+def _order(fix: Fix) -> list[tuple[Position, tuple[int, int], str]]:
+    return [(e.start, _reversed(e.end), e.content) for e in fix.edits]
 
 
 def _reversed(position: Position) -> tuple[int, int]:

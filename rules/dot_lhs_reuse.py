@@ -56,7 +56,7 @@ from functools import cached_property
 
 import libcst as cst
 
-from ascend_lint.fixes import Declined, FixPlan, InsertBefore, Replace, spelled_out
+from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, spelled_out
 from ascend_lint.flow import Event
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
@@ -113,6 +113,32 @@ def k(p_a, p_b, p_o, NT):
 """,
     )
     INVALID = (
+        # a dot under an `if` consumes a copy; the read after a second dot needs that dot's copy too
+        Example(
+            """
+@triton.jit
+def k(p_a, p_w, p_o, USE_W: tl.constexpr):
+    b_a = tl.load(p_a)
+    b_w = tl.load(p_w)
+    if USE_W:
+        b_o = tl.dot(b_a, b_w)
+    b_o = tl.dot(b_a, b_w)  # expect
+    tl.store(p_o, b_o + b_a)  # expect
+""",
+            fixed="""
+@triton.jit
+def k(p_a, p_w, p_o, USE_W: tl.constexpr):
+    b_a = tl.load(p_a)
+    b_w = tl.load(p_w)
+    if USE_W:
+        b_a_c = b_a + 0.0
+        b_o = tl.dot(b_a_c, b_w)
+    b_a_c2 = b_a + 0.0
+    b_o = tl.dot(b_a, b_w)
+    tl.store(p_o, b_o + b_a_c2)
+""",
+            unsafe_fixes=True,
+        ),
         # each later left-operand use followed by more reads gets its own pristine copy
         Example(
             """
@@ -263,7 +289,9 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
                 )
         # one finding per read, naming the first dot that clobbered the tile
         for index in sorted(clobbered):
-            read, ((dot, tile, fix), *others) = clobbered[index]
+            read, clobbers = clobbered[index]
+            (dot, tile, _), *others = clobbers
+            fix = _protecting(read, [fix for _, _, fix in clobbers])
             yield Report(
                 read.node,
                 f"`{tile.value}` is read after it was the left operand of `tl.dot` "
@@ -275,6 +303,30 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
                 fix=fix,
                 facts={"tile": tile.value, "loop_carried": False},
             )
+
+
+def _protecting(read: Event, fixes: list[FixPlan | Declined | None]) -> FixPlan | Declined | None:
+    """The fix that keeps a read from every dot clobbering it: the first dot's plan, with the
+    next dots' plans added while the plans so far only let their dots consume copies (the tile
+    itself is still clobbered by a later dot) and none rewrites the read."""
+    plans: list[FixPlan] = []
+    for fix in fixes:
+        if not isinstance(fix, FixPlan):
+            return fix
+        plans.append(fix)
+        if any(_reads_copy(change, read) for change in fix.changes):
+            break
+    if len(plans) == 1:
+        return plans[0]
+    message = "; ".join(dict.fromkeys(plan.message for plan in plans))
+    return FixPlan("unsafe", message, tuple(change for plan in plans for change in plan.changes))
+
+
+def _reads_copy(change: InsertBefore | Replace | Delete, read: Event) -> bool:
+    if not isinstance(change, Replace):
+        return False
+    node = change.node
+    return node is read.node or (isinstance(node, cst.AugAssign) and node.target is read.node)
 
 
 def _lhs_tile(call: cst.Call, kernel: Kernel) -> cst.Name | None:

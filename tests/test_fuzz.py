@@ -146,12 +146,9 @@ TWO_CLOBBERING_DOTS = (
 )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="run 8, not fixed yet: the last read is clobbered by both dots and its finding carries the "
-    "first dot's fix only (the dot under the `if` consumes a copy), so a second --fix copies for the other",
-)
 def test_a_read_clobbered_by_two_dots_is_fixed_in_one_pass() -> None:
+    """Run 8: the last read's finding carried only the first dot's fix (that dot consumes a
+    copy, the second dot still clobbers the tile), so a second --fix copied again."""
     assert check(TWO_CLOBBERING_DOTS.encode(), budget=20).problems == []
 
 
