@@ -148,8 +148,8 @@ class _Paths:
         self.flow = model.flow
         self.lookup = lookup
         self.dead, self.runtime_branches = self.fold_branches()
-        names = sorted({name for s in model.statements for name in s.defines})
-        self.names = {name: 1 << i for i, name in enumerate(names)}
+        self.ordered = sorted({name for s in model.statements for name in s.defines})  # bit i: ordered[i]
+        self.names = {name: 1 << i for i, name in enumerate(self.ordered)}
         self.live_in, self.live_out = _liveness(model, self.names, self.dead)
         self.reaching = ReachingDefinitions(self.flow, self.dead)
 
@@ -191,7 +191,7 @@ class _Evaluation:
         self.model = paths.model
         self.lookup = paths.lookup
         self.dead, self.runtime_branches = paths.dead, paths.runtime_branches
-        self.names, self.reaching = paths.names, paths.reaching
+        self.names, self.ordered, self.reaching = paths.names, paths.ordered, paths.reaching
         self.live_in, self.live_out = paths.live_in, paths.live_out
         self.pointer_bits = pointer_bits
         self.multi_buffer = multi_buffer
@@ -200,22 +200,31 @@ class _Evaluation:
         self.unsized: list[TileValue] = []
         self.layout = 0  # every buffer at its own address (in-place results share)
         self.trips: dict[int, int] = {}
+        self.sizes: dict[TileValue, int] = {}  # bytes per value, computed once per configuration
+        self.held: dict[tuple[str, int], tuple[int, TileValue | None]] = {}
 
     # ---- sizes -----------------------------------------------------------------------------
     def size(self, value: TileValue, streamed: bool = False) -> int:
-        if value.ub and value.elements(self.lookup) is None and value not in self.unsized:
-            self.unsized.append(value)
+        bytes_ = self.sizes.get(value)
+        if bytes_ is None:
+            if value.ub and value.elements(self.lookup) is None:
+                self.unsized.append(value)
+            bytes_ = self.sizes[value] = value.bytes(self.lookup, self.pointer_bits, self.multi_buffer, self.dense)
         if value in self.streamed and not streamed:
             return 0  # held for the whole loop: counted by `add_landing_rings`
-        return value.bytes(self.lookup, self.pointer_bits, self.multi_buffer, self.dense)
+        return bytes_
 
     def held_at(self, name: str, event_index: int) -> tuple[int, TileValue | None]:
         """Bytes `name` holds at an event: its largest definition reaching it."""
+        found = self.held.get((name, event_index))
+        if found is not None:
+            return found
         best, best_value = 0, None
         for definition in self.reaching.at(event_index, name):
             value = self.model.defs.get(definition.index)
             if isinstance(value, TileValue) and (best_value is None or self.size(value) > best):
                 best, best_value = self.size(value), value
+        self.held[(name, event_index)] = best, best_value
         return best, best_value
 
     def fits_in(self, size: int, donor: Contributor) -> bool:
@@ -280,13 +289,18 @@ class _Evaluation:
             for operand, _ in op.operands:
                 if isinstance(operand, Read):
                     last_use[operand.name] = op
+        first_reads: dict[str, int] = {}
+        for read in statement.reads:
+            first_reads.setdefault(read.name, read.event.index)
         held: Held = {}
-        for name, bit in self.names.items():
-            if entry & bit:
-                first_read = next((r for r in statement.reads if r.name == name), None)
-                size, value = self.held_at(name, first_read.event.index if first_read else statement.span.start)
-                if value is not None and size:
-                    held[name] = Contributor(name, value, size)
+        live = entry
+        while live:  # the live names, lowest bit (first in name order) first
+            lowest = live & -live
+            live ^= lowest
+            name = self.ordered[lowest.bit_length() - 1]
+            size, value = self.held_at(name, first_reads.get(name, statement.span.start))
+            if value is not None and size:
+                held[name] = Contributor(name, value, size)
         total = sum(c.bytes for c in held.values())
         best, snapshot = total, list(held.values())
         results = {id(v): name for name, v in statement.defines.items() if v is not None}
