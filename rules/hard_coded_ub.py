@@ -52,7 +52,7 @@ MESSAGE = (
     '(`tbe.common.platform.get_soc_spec("UB_SIZE")`, or the package\'s UB manager)'
 )
 MIN_CAPACITY_BYTES = 16 * 1024
-_UB_PART = re.compile(r"(?<![A-Za-z0-9])(?:ub|UB|Ub)(?![a-z0-9])")
+_WORD_WITH_UB = re.compile(r"\w*[uU][bB]\w*")  # every identifier that can have a `ub` part
 _NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _NOT_THE_CAPACITY = {"fallback", "default", "align", "alignment"}
 
@@ -93,8 +93,9 @@ def k(x, BT: tl.constexpr):
 
     @classmethod
     def may_report(cls, words: Words) -> bool:
-        """A name with a `ub` part (`_UB_BYTES`, `ub_size`): not a whole word, so not a token."""
-        return _UB_PART.search(words.text) is not None
+        """A word the finding's name test accepts (`_UB_BYTES`, `ub_size`, not `UB_ALIGN`):
+        a name is its source text, so every reported name occurs as such a word."""
+        return any(_is_capacity_name(word) for word in _WORD_WITH_UB.findall(words.text))
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         for (name, _), values in context.host.bindings.items():
@@ -108,15 +109,24 @@ def k(x, BT: tl.constexpr):
                     yield from self._check(name, event.value, context)
 
     def _check(self, name: str, value: cst.BaseExpression, context: ModuleContext) -> Iterator[Report]:
-        parts = {part.lower() for part in _NAME_PARTS.findall(name)}
-        if "ub" not in parts or parts & _NOT_THE_CAPACITY:
+        if not _is_capacity_name(name):
             return
         number = folded_int(value)
         if number is None or number < MIN_CAPACITY_BYTES:
             return
-        kib = number / 1024 / (8 if "bits" in parts else 1)
+        kib = number / 1024 / (8 if "bits" in _parts(name) else 1)
         yield Report(
             value,
             MESSAGE.format(name=name, value=context.module.code_for_node(value), kib=kib),
             facts={"name": name, "value": number},
         )
+
+
+def _parts(name: str) -> set[str]:
+    return {part.lower() for part in _NAME_PARTS.findall(name)}
+
+
+def _is_capacity_name(name: str) -> bool:
+    """A name with a `ub` part that does not say it is a fallback, a default or an alignment."""
+    parts = _parts(name)
+    return "ub" in parts and not parts & _NOT_THE_CAPACITY

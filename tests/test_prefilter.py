@@ -63,6 +63,14 @@ def test_kernel_rules_need_jit_and_their_own_tokens():
     assert not task_loop.may_report(Words("@triton.jit\ndef k(n):\n    for t in tl.range(0, n, 2):\n        pass\n"))
 
 
+def test_asc012_needs_a_name_its_check_accepts():
+    hard_coded_ub = rule_by_selector("ASC012")
+    assert not hard_coded_ub.may_report(Words("UB_ALIGN = 32\n_FALLBACK_UB_BITS = 65536 * 8\nsub = 1\n"))
+    assert hard_coded_ub.may_report(Words("tile = f(ub_size)\n"))
+    # `maxUB` has a `ub` part although no word boundary precedes it
+    assert codes("maxUB = 196608\n") == codes("maxUB = 196608\n", prefilter=False) == [(1, "ASC012")]
+
+
 def _skipped_rules(path: Path, settings: Settings) -> tuple[str, list[str]]:
     source = path.read_text(encoding="utf-8")
     words = Words(source)
