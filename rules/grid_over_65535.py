@@ -53,6 +53,7 @@ import libcst as cst
 
 from ascend_lint.host import Launch
 from ascend_lint.nodes import walk
+from ascend_lint.prefilter import KERNEL_TOKENS
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 
 MAX_PROGRAMS = 65535  # triton-ascend's launcher: `grid should be less than 65536!`
@@ -66,7 +67,7 @@ class GridOver65535(Rule):
     CODE = "ASC010"
     NAME = "grid-over-65535"
     SUMMARY = "A launch grid multiplying runtime sizes can pass 65535 programs (refused at launch)"
-    REQUIRES_TOKENS = (("shape", "size", "numel", "len"),)  # where a runtime size comes from
+    REQUIRES_TOKENS = (("shape", "size", "numel", "len"), KERNEL_TOKENS)  # a runtime size; a kernel of the module
 
     VALID = (
         """

@@ -41,6 +41,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from ascend_lint.prefilter import KERNEL_TOKENS
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 
 MESSAGE = (
@@ -55,7 +56,7 @@ class VectorKernelOnAicore(Rule):
     NAME = "vector-kernel-on-aicore"
     SUMMARY = "A kernel without `tl.dot` launched on `num_aicore` programs (half the vector cores idle)"
     GROUP = "perf"
-    REQUIRES_TOKENS = (("num_aicore", "use_aicore"),)
+    REQUIRES_TOKENS = (("num_aicore", "use_aicore"), KERNEL_TOKENS)  # a kernel of the module
 
     VALID = (
         """

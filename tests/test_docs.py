@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from conftest import REPO
 from snapshot import REGENERATE
 
@@ -37,3 +39,15 @@ def test_rule_links_point_at_the_rule_headings_of_docs_rules_md() -> None:
     # GitHub's anchors for two of those headings, as github.com renders docs/rules.md
     assert heading_anchor("ASC001", "launch-num-warps") == "launch-num-warps-asc001"
     assert heading_anchor("ASC004", "or-constexpr-optional-pointer") == "or-constexpr-optional-pointer-asc004"
+
+
+def test_the_prefilter_table_names_each_rules_required_tokens() -> None:
+    """docs/performance.md's prefilter table: per rule, the words in backticks are the tokens
+    the rule requires (`Rule.required_tokens`), no more and no fewer."""
+    text = (REPO / "docs" / "performance.md").read_text(encoding="utf-8")
+    rows = {
+        cells[1].strip(): set(re.findall(r"`([^`]+)`", cells[2]))
+        for cells in (line.split("|") for line in text.splitlines())
+        if len(cells) == 4 and re.fullmatch(r" ASC\d{3} ", cells[1])
+    }
+    assert rows == {rule.CODE: {token for group in rule.required_tokens() for token in group} for rule in all_rules()}
