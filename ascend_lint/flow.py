@@ -361,57 +361,69 @@ class Flow:
         guard a definition of the name and for the read's own; round a loop (past its
         back-edge, inside its body) they are not."""
         name = use.name
-        start = self._outcomes(use, None, NOTHING)
+        start = self._outcomes(use.conds, None, NOTHING)
         if start is None:
             return []
         defs = self.defs.get(name or "", [])
         tracked = self._guard_keys(defs, use.index) | {key for key, _ in start}
         if len(defs) == 1 and defs[0].index < use.index:
-            assumed = self._outcomes(defs[0], tracked, start)
+            assumed = self._outcomes(defs[0].conds, tracked, start)
             return [(defs[0], assumed, None)] if assumed is not None else []
-        found: dict[tuple[int, Assumptions, Loop | None], tuple[Event, Assumptions, Loop | None]] = {}
-        seen = set()
-        stack: list[tuple[Event, Assumptions, Loop | None]] = [
-            (event, start, self._carrier(use, event, None)) for event in use.pred
-        ]
+        found: dict[tuple[Event, Assumptions, Loop | None], None] = {}
+        seen: set[tuple[Event, Assumptions, Loop | None]] = set()
+        memo: dict[tuple[int, Assumptions], Assumptions | None] = {}  # events of one arm share `conds`
+        headers = self._loop_at_header
+        stack: list[tuple[Event, Assumptions, Loop | None]] = []
+
+        def step_back(event: Event, assumed: Assumptions, carrier: Loop | None) -> None:
+            """Push `event`'s predecessors; a step from a loop header to a later event goes round the loop."""
+            loop = headers.get(event.index) if carrier is None else None
+            for pred in event.pred:
+                stack.append((pred, assumed, loop if loop is not None and pred.index >= event.index else carrier))
+
+        step_back(use, start, None)
         while stack:
-            event, assumed, carrier = stack.pop()
-            if (event.index, assumed, carrier) in seen:
+            state = stack.pop()
+            if state in seen:
                 continue
-            seen.add((event.index, assumed, carrier))
+            seen.add(state)
+            event, assumed, carrier = state
             if carrier is None:
-                assumed = self._outcomes(event, tracked, assumed)
-                if assumed is None:
-                    continue
+                if event.conds:
+                    key = (id(event.conds), assumed)
+                    if key not in memo:
+                        memo[key] = self._outcomes(event.conds, tracked, assumed)
+                    after = memo[key]
+                    if after is None:
+                        continue
+                    assumed = after
             elif event.index not in carrier.body:  # before the loop: reached without going round it
                 continue
             if event.kind == DEF and event.name == name:
-                found.setdefault((event.index, assumed, carrier), (event, assumed, carrier))
+                found.setdefault((event, assumed, carrier))
                 continue
-            stack.extend((pred, assumed, self._carrier(event, pred, carrier)) for pred in event.pred)
-        return sorted(found.values(), key=lambda item: item[0].index)
-
-    def _carrier(self, event: Event, pred: Event, carrier: Loop | None) -> Loop | None:
-        """The loop a backward step from `event` to `pred` goes round (a back-edge), if any."""
-        if carrier is not None or pred.index < event.index:
-            return carrier
-        return self._loop_at_header.get(event.index)
+            step_back(event, assumed, carrier)
+        return sorted(found, key=lambda item: item[0].index)
 
     @cached_property
     def _loop_at_header(self) -> dict[int, Loop]:
         return {loop.header.index: loop for loop in self.loops}
 
-    def _outcomes(self, event: Event, tracked: frozenset[str] | None, assumed: Assumptions) -> Assumptions | None:
-        """`assumed` plus the constexpr test outcomes the event's `if` arms require (for the
+    @staticmethod
+    def _outcomes(
+        conds: tuple[tuple[Branch, bool], ...], tracked: frozenset[str] | None, assumed: Assumptions
+    ) -> Assumptions | None:
+        """`assumed` plus the constexpr test outcomes the `if` arms `conds` require (for the
         test keys in `tracked`, or all when None); None when they contradict."""
-        for branch, arm in event.conds:
+        for branch, arm in conds:
             key, polarity = branch.key
             if (tracked is not None and key not in tracked) or not branch.test_is_constexpr:
                 continue
             outcome = polarity == arm
             if (key, not outcome) in assumed:
                 return None
-            assumed = assumed | {(key, outcome)}
+            if (key, outcome) not in assumed:
+                assumed = assumed | {(key, outcome)}
         return assumed
 
     @staticmethod
@@ -537,10 +549,16 @@ class Flow:
         """Events naming `name` reachable from `start` (forwards or backwards) without crossing
         a definition of it, along paths feasible together with `start`, in program order."""
         found, seen = [], set()
+        feasible: dict[int, bool] = {}  # by `id(event.conds)`: events of one arm share it
         stack = list(start.succ if forward else start.pred)
         while stack:
             event = stack.pop()
-            if event.index in seen or not self.feasible_together(start, event):
+            if event.index in seen:
+                continue
+            arm = id(event.conds)
+            if arm not in feasible:
+                feasible[arm] = self.feasible_together(start, event)
+            if not feasible[arm]:
                 continue
             seen.add(event.index)
             if event.name == name:
