@@ -195,7 +195,7 @@ def _sequence_offsets(flow: Flow, params: set[str]) -> dict[Event, str]:
             source = _narrow_boundary_load(event.value, flow, params)
             if source is not None:
                 found[event] = source
-    changed = True
+    changed = bool(found)  # a derived offset reads one already found
     while changed:  # names derived by + / - (`t0 = bos + i_t * BT`)
         changed = False
         for events in flow.defs.values():
