@@ -460,34 +460,42 @@ class Flow:
     @cached_property
     def name_flags(self) -> dict[str, int]:
         """Union of the flags of every definition of each name, to a fixpoint: the facts for
-        values carried round loops and for names that are not reads of the body."""
+        values carried round loops and for names that are not reads of the body. Flags only
+        grow, so a name is worked out again only when a name its definitions read has grown."""
         table: dict[str, int] = {}
-        changed = True
-        while changed:
-            changed = False
-            for name, defs in self.defs.items():
-                union = 0
-                for event in defs:
-                    union |= self._coarse_def(event, table)
-                if union != table.get(name):
-                    table[name] = union
-                    changed = True
+        readers: dict[str, set[str]] = {}  # name -> the names whose definitions read it
+        pending = dict.fromkeys(self.defs)  # names to work out, in order
+        while pending:
+            name = next(iter(pending))
+            del pending[name]
+            read: set[str] = set()
+            union = 0
+            for event in self.defs[name]:
+                union |= self._coarse_def(event, table, read)
+            for source in read:
+                readers.setdefault(source, set()).add(name)
+            if union != table.get(name):
+                table[name] = union
+                pending.update(dict.fromkeys(readers.get(name, ())))
         return table
 
-    def _coarse_def(self, event: Event, table: dict[str, int]) -> int:
+    def _coarse_def(self, event: Event, table: dict[str, int], read: set[str] | None = None) -> int:
         if event.value_flags is not None:
             return event.value_flags
         if event.value is None:
             return 0
-        return self._coarse(event.value, table) | (BOXED if event.boxed else 0)
+        return self._coarse(event.value, table, read) | (BOXED if event.boxed else 0)
 
-    def _coarse(self, node: cst.BaseExpression, table: dict[str, int]) -> int:
-        """Flow-insensitive flags: a name stands for the union of all its definitions."""
+    def _coarse(self, node: cst.BaseExpression, table: dict[str, int], read: set[str] | None = None) -> int:
+        """Flow-insensitive flags: a name stands for the union of all its definitions (the
+        names looked up in `table` are added to `read`)."""
 
         def part(sub: cst.BaseExpression) -> list[Variant]:
             return self._evaluate(sub, part, name)
 
         def name(node: cst.Name) -> list[Variant]:
+            if read is not None:
+                read.add(node.value)
             return [(table.get(node.value, CONST if node.value not in self.defs else 0), NOTHING)]
 
         return _union(part(node))
