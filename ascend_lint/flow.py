@@ -372,7 +372,7 @@ class Flow:
         found: dict[tuple[Event, Assumptions, Loop | None], None] = {}
         seen: set[tuple[Event, Assumptions, Loop | None]] = set()
         memo: dict[tuple[int, Assumptions], Assumptions | None] = {}  # events of one arm share `conds`
-        headers = self._loop_at_header
+        headers, run_end = self._loop_at_header, self._run_end
         stack: list[tuple[Event, Assumptions, Loop | None]] = []
 
         def step_back(event: Event, assumed: Assumptions, carrier: Loop | None) -> None:
@@ -402,8 +402,34 @@ class Flow:
             if event.kind == DEF and event.name == name:
                 found.setdefault((event, assumed, carrier))
                 continue
-            step_back(event, assumed, carrier)
+            end = run_end[event.index]
+            if end is not event:  # the walk down the run would add nothing but its states
+                state = (end, assumed, carrier)
+                if state in seen:
+                    continue
+                seen.add(state)
+            step_back(end, assumed, carrier)
         return sorted(found, key=lambda item: item[0].index)
+
+    @cached_property
+    def _run_end(self) -> list[Event]:
+        """For each event, the earliest event a backward walk reaches from it through a run of
+        events that are each the only predecessor of the next, emitted just before it, under
+        the same `if` arms and loops, and define nothing: such a walk only carries its state
+        down the run, so a walk may go straight to the run's end (the state it reaches there
+        stands for the run's: whenever it was seen at one of them, it was seen at the end)."""
+        ends: list[Event] = []
+        for event in self.events:
+            pred = event.pred[0] if len(event.pred) == 1 else None
+            passable = (
+                pred is not None
+                and pred.index == event.index - 1
+                and pred.kind != DEF
+                and pred.conds == event.conds
+                and pred.loops == event.loops
+            )
+            ends.append(ends[pred.index] if passable and pred is not None else event)
+        return ends
 
     @cached_property
     def _loop_at_header(self) -> dict[int, Loop]:
@@ -463,30 +489,30 @@ class Flow:
         values carried round loops and for names that are not reads of the body. Flags only
         grow, so a name is worked out again only when a name its definitions read has grown."""
         table: dict[str, int] = {}
-        readers: dict[str, set[str]] = {}  # name -> the names whose definitions read it
+        readers: dict[str, dict[str, None]] = {}  # name -> the names whose definitions read it (ordered sets)
         pending = dict.fromkeys(self.defs)  # names to work out, in order
         while pending:
             name = next(iter(pending))
             del pending[name]
-            read: set[str] = set()
+            read: dict[str, None] = {}
             union = 0
             for event in self.defs[name]:
                 union |= self._coarse_def(event, table, read)
             for source in read:
-                readers.setdefault(source, set()).add(name)
+                readers.setdefault(source, {})[name] = None
             if union != table.get(name):
                 table[name] = union
-                pending.update(dict.fromkeys(readers.get(name, ())))
+                pending.update(readers.get(name, {}))
         return table
 
-    def _coarse_def(self, event: Event, table: dict[str, int], read: set[str] | None = None) -> int:
+    def _coarse_def(self, event: Event, table: dict[str, int], read: dict[str, None] | None = None) -> int:
         if event.value_flags is not None:
             return event.value_flags
         if event.value is None:
             return 0
         return self._coarse(event.value, table, read) | (BOXED if event.boxed else 0)
 
-    def _coarse(self, node: cst.BaseExpression, table: dict[str, int], read: set[str] | None = None) -> int:
+    def _coarse(self, node: cst.BaseExpression, table: dict[str, int], read: dict[str, None] | None = None) -> int:
         """Flow-insensitive flags: a name stands for the union of all its definitions (the
         names looked up in `table` are added to `read`)."""
 
@@ -495,7 +521,7 @@ class Flow:
 
         def name(node: cst.Name) -> list[Variant]:
             if read is not None:
-                read.add(node.value)
+                read[node.value] = None
             return [(table.get(node.value, CONST if node.value not in self.defs else 0), NOTHING)]
 
         return _union(part(node))
