@@ -160,3 +160,51 @@ def k(x, T, MULTI: tl.constexpr):
 def test_flags_of_a_synthetic_name_fall_back_to_every_definition() -> None:
     flow = flow_of(VARLEN)
     assert flow.flags(cst.Name("bos")) == LOADED | NARROW | PID | SCALAR | BOXED
+
+
+def test_reach_through_runs_arms_and_a_back_edge() -> None:
+    # `acc` read after `if FLAG: acc = y` in a loop: from the body arm (FLAG true); from the
+    # else arm back out of the loop to `acc = 0`; and round the back-edge to `acc = y`, where
+    # outcomes are no longer added (the else arm's FLAG false is what the walk carried there).
+    # The walk passes the run of reads and the call in `y = ...` on each way back.
+    flow = flow_of(
+        """
+@triton.jit
+def k(x, N, FLAG: tl.constexpr):
+    acc = 0
+    for i in range(N):
+        y = tl.load(x + i) + acc * 2 + i
+        if FLAG:
+            acc = y
+        z = acc + 1
+"""
+    )
+    use = reads(flow, "acc")[-1]
+    initial, in_arm = flow.defs["acc"]
+    (loop,) = flow.loops
+    on = frozenset({("FLAG", True)})
+    off = frozenset({("FLAG", False)})
+    # equal definitions keep the order the walk found them in: the back-edge is walked first
+    assert flow._reach(use) == [(initial, off, None), (in_arm, off, loop), (in_arm, on, None)]
+
+
+def test_reach_takes_the_outcome_of_an_arm_it_walks_back_into() -> None:
+    # after `if not FLAG: return`, only FLAG true runs on: `acc = 0` reaches `z = acc` only
+    # through the else arm of `if FLAG:` (FLAG false), so it does not reach it at all; the
+    # walk enters the arm from `t = x + 1`, whose events have no arm
+    flow = flow_of(
+        """
+@triton.jit
+def k(x, FLAG: tl.constexpr):
+    acc = 0
+    if FLAG:
+        acc = 1
+    if not FLAG:
+        return
+    t = x + 1
+    z = acc
+"""
+    )
+    (use,) = reads(flow, "acc")
+    _, in_arm = flow.defs["acc"]
+    assert flow._reach(use) == [(in_arm, frozenset({("FLAG", True)}), None)]
