@@ -234,7 +234,8 @@ class TileModel:
         self.has_dot = False
         self.defs: dict[int, TileValue | BlockPointer | None] = {}  # DEF event index -> its value
         self.peaks: dict[tuple[object, ...], object] = {}  # ub_plan's results, per configuration
-        self._reaching: ReachingDefinitions | None = None
+        self.reaching = ReachingDefinitions(flow, frozenset())  # every arm compiled
+        self.liveness: dict[frozenset[int], object] = {}  # ub_plan's, per set of arms not compiled
         self._local_constants = _local_constants(flow)
         _Builder(self).build()
         _place(self)
@@ -250,9 +251,7 @@ class TileModel:
     def reaching_defs(self, point: Event, name: str) -> list[Event]:
         """The definitions of `name` reaching `point` along any path (bit sets computed once;
         each configuration filters out the arms it does not compile)."""
-        if self._reaching is None:
-            self._reaching = ReachingDefinitions(self.flow, frozenset())
-        return self._reaching.at(point.index, name)
+        return self.reaching.at(point.index, name)
 
     def lookup(self, values: Mapping[str, ConstValue]) -> Lookup:
         """Constexpr values of a configuration, and of the kernel's own constants (`NK = K // BK`)."""
@@ -294,7 +293,7 @@ class _Builder:
         for event in self.flow.events:
             if event.kind in (READ, DEF) and event.node is not None:
                 self.events_by_node.setdefault(id(event.node), event)
-        self.reaching = ReachingDefinitions(self.flow, frozenset())
+        self.reaching = model.reaching
         self.results: dict[int, Result] = {}  # id(expression node) -> what it evaluated to
         self.ops: list[TileValue] = []
         self.reads: list[Read] = []
@@ -1055,7 +1054,14 @@ class ReachingDefinitions:
 
     def at(self, event_index: int, name: str) -> list[Event]:
         """The definitions of `name` reaching the entry of an event."""
-        mask = self.incoming[event_index] & self.by_name.get(name, 0)
+        return self.definitions(self.mask(event_index, name))
+
+    def mask(self, event_index: int, name: str) -> int:
+        """The bit set of the definitions of `name` reaching the entry of an event."""
+        return self.incoming[event_index] & self.by_name.get(name, 0)
+
+    def definitions(self, mask: int) -> list[Event]:
+        """The definitions of a bit set, earliest first."""
         found = []
         while mask:  # the set bits, lowest (earliest definition) first
             lowest = mask & -mask

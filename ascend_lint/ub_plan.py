@@ -96,9 +96,12 @@ def peak(
     found = model.peaks.get(key)
     if isinstance(found, Peak):
         return found
-    paths = _Paths(model, model.lookup(values))
-    buffered = _Evaluation(paths, pointer_bits, multi_buffer=True, dense=dense).peak()
-    needed = _Evaluation(paths, pointer_bits, multi_buffer=False, dense=dense).peak()
+    lookup = model.lookup(values)
+    paths = _Paths(model, lookup)
+    measures = _Measures(model, lookup, pointer_bits, dense)
+    unbuffered = _Evaluation(paths, measures, multi_buffer=False)
+    needed = unbuffered.peak()
+    buffered = _Evaluation(paths, measures, multi_buffer=True, reuse=unbuffered).peak()
     if buffered.planned > UB_CAPACITY_BYTES:  # the planner retries, reusing more each time
         needed.planned = buffered.bytes if buffered.bytes <= UB_CAPACITY_BYTES else needed.bytes
     else:
@@ -139,6 +142,46 @@ Held = dict[object, Contributor]  # name or value (or (value, "widened")) -> wha
 StatementPeak = tuple[int, list[Contributor]]  # (bytes, what is held then)
 
 
+class _Liveness:
+    """Liveness and reaching definitions of the tile names when the arms `dead` are not
+    compiled: shared by every configuration that folds the same arms."""
+
+    def __init__(self, model: TileModel, dead: frozenset[int]) -> None:
+        self.model = model
+        self.ordered = sorted({name for s in model.statements for name in s.defines})  # bit i: ordered[i]
+        self.names = {name: 1 << i for i, name in enumerate(self.ordered)}
+        self.live_in, self.live_out = _liveness(model, self.names, dead)
+        self.reaching = ReachingDefinitions(model.flow, dead) if dead else model.reaching
+        self.entries: dict[int, list[tuple[str, int]]] = {}  # statement index -> its live names
+        self.tiles: dict[int, tuple[TileValue, ...]] = {}  # definitions bit set -> their tiles
+
+    def entry(self, index: int) -> list[tuple[str, int]]:
+        """The names live into a statement (in name order), each with the bit set of its
+        definitions reaching the statement's first read of it (or its start)."""
+        found = self.entries.get(index)
+        if found is None:
+            statement = self.model.statements[index]
+            first_reads: dict[str, int] = {}
+            for read in statement.reads:
+                first_reads.setdefault(read.name, read.event.index)
+            found = self.entries[index] = []
+            live = self.live_in[statement.span.start]
+            while live:  # the live names, lowest bit (first in name order) first
+                lowest = live & -live
+                live ^= lowest
+                name = self.ordered[lowest.bit_length() - 1]
+                found.append((name, self.reaching.mask(first_reads.get(name, statement.span.start), name)))
+        return found
+
+    def tiles_of(self, definitions: int) -> tuple[TileValue, ...]:
+        """The tiles a bit set of definitions assigns, earliest first."""
+        found = self.tiles.get(definitions)
+        if found is None:
+            values = (self.model.defs.get(d.index) for d in self.reaching.definitions(definitions))
+            found = self.tiles[definitions] = tuple(v for v in values if isinstance(v, TileValue))
+        return found
+
+
 class _Paths:
     """What a configuration makes of the kernel's control flow, whatever the buffer sizes: the
     arms it never compiles, the branches left to run time, liveness, reaching definitions."""
@@ -148,10 +191,10 @@ class _Paths:
         self.flow = model.flow
         self.lookup = lookup
         self.dead, self.runtime_branches = self.fold_branches()
-        self.ordered = sorted({name for s in model.statements for name in s.defines})  # bit i: ordered[i]
-        self.names = {name: 1 << i for i, name in enumerate(self.ordered)}
-        self.live_in, self.live_out = _liveness(model, self.names, self.dead)
-        self.reaching = ReachingDefinitions(self.flow, self.dead)
+        liveness = model.liveness.get(self.dead)
+        if not isinstance(liveness, _Liveness):
+            liveness = model.liveness[self.dead] = _Liveness(model, self.dead)
+        self.liveness = liveness
 
     # ---- constexpr branches ------------------------------------------------------------
     def fold_branches(self) -> tuple[frozenset[int], list[Branch]]:
@@ -186,52 +229,36 @@ class _Paths:
         return find
 
 
-class _Evaluation:
-    def __init__(self, paths: _Paths, pointer_bits: Mapping[str, int], multi_buffer: bool, dense: bool) -> None:
-        self.model = paths.model
-        self.lookup = paths.lookup
-        self.dead, self.runtime_branches = paths.dead, paths.runtime_branches
-        self.names, self.ordered, self.reaching = paths.names, paths.ordered, paths.reaching
-        self.live_in, self.live_out = paths.live_in, paths.live_out
+class _Measures:
+    """Sizes in one configuration, with or without multi-buffering: elements, bytes, scratch
+    and copies of each value, each computed once."""
+
+    def __init__(self, model: TileModel, lookup: Lookup, pointer_bits: Mapping[str, int], dense: bool) -> None:
+        self.lookup = lookup
         self.pointer_bits = pointer_bits
-        self.multi_buffer = multi_buffer
         self.dense = dense
-        self.streamed = {v for v in self.model.values if _streamed(v)}
-        self.unsized: list[TileValue] = []
-        self.layout = 0  # every buffer at its own address (in-place results share)
+        self.streamed = dict.fromkeys(v for v in model.values if _streamed(v))  # in program order
+        self.counts: dict[TileValue, int | None] = {}
+        self.sizes: dict[tuple[TileValue, bool], int] = {}
+        self.scratches: dict[TileValue, int] = {}
         self.trips: dict[int, int] = {}
-        self.sizes: dict[TileValue, int] = {}  # bytes per value, computed once per configuration
-        self.held: dict[tuple[str, int], tuple[int, TileValue | None]] = {}
 
-    # ---- sizes -----------------------------------------------------------------------------
-    def size(self, value: TileValue, streamed: bool = False) -> int:
-        bytes_ = self.sizes.get(value)
-        if bytes_ is None:
-            if value.ub and value.elements(self.lookup) is None:
-                self.unsized.append(value)
-            bytes_ = self.sizes[value] = value.bytes(self.lookup, self.pointer_bits, self.multi_buffer, self.dense)
-        if value in self.streamed and not streamed:
-            return 0  # held for the whole loop: counted by `add_landing_rings`
-        return bytes_
+    def elements(self, value: TileValue) -> int | None:
+        if value not in self.counts:
+            self.counts[value] = value.elements(self.lookup)
+        return self.counts[value]
 
-    def held_at(self, name: str, event_index: int) -> tuple[int, TileValue | None]:
-        """Bytes `name` holds at an event: its largest definition reaching it."""
-        found = self.held.get((name, event_index))
-        if found is not None:
-            return found
-        best, best_value = 0, None
-        for definition in self.reaching.at(event_index, name):
-            value = self.model.defs.get(definition.index)
-            if isinstance(value, TileValue) and (best_value is None or self.size(value) > best):
-                best, best_value = self.size(value), value
-        self.held[(name, event_index)] = best, best_value
-        return best, best_value
+    def bytes(self, value: TileValue, multi_buffer: bool) -> int:
+        size = self.sizes.get((value, multi_buffer))
+        if size is None:
+            size = self.sizes[value, multi_buffer] = value.bytes(
+                self.lookup, self.pointer_bits, multi_buffer, self.dense
+            )
+        return size
 
-    def fits_in(self, size: int, donor: Contributor) -> bool:
-        """Whether a result of `size` bytes can take the donor's buffer: one copy of it (the
-        second copy of a double-buffered load belongs to the next loop trip)."""
-        one_copy = donor.value.bytes(self.lookup, self.pointer_bits, multi_buffer=False, dense=self.dense)
-        return min(donor.bytes, one_copy or donor.bytes) >= size
+    def grows(self, value: TileValue) -> bool:
+        """Whether multi-buffering makes the value larger."""
+        return self.bytes(value, True) != self.bytes(value, False)
 
     def copies(self, value: TileValue) -> int:
         """How many times the value's buffer is laid out: once per trip of unrolled loops."""
@@ -244,19 +271,25 @@ class _Evaluation:
 
     def scratch(self, op: TileValue) -> int:
         """Temporary UB an operation needs besides its result."""
+        found = self.scratches.get(op)
+        if found is None:
+            found = self.scratches[op] = self._scratch(op)
+        return found
+
+    def _scratch(self, op: TileValue) -> int:
         halve = 2 if op.split else 1
         if not op.ub:
             return 0
         if op.kind == REDUCE:  # fp32 partials (and an fp32 copy of a 16-bit input)
             inputs = sources(op.operands[0][0])
-            count = max((v.elements(self.lookup) or 0 for v in inputs), default=0)
+            count = max((self.elements(v) or 0 for v in inputs), default=0)
             if any(v.spread(self.lookup, self.dense) for v in inputs):
                 return count * STRIDED_BYTES // halve
             scratch = count * 4 if op.across_rows else count * 2
             if max(v.width.resolve(self.pointer_bits) for v in inputs) == 16 and not inputs[0].width.integer:
                 scratch += count * 4
             return scratch // halve
-        count = op.elements(self.lookup) or 0
+        count = self.elements(op) or 0
         if op.kind == COMPARE:  # broadcast integer operands are widened to full int32 tiles
             widened = sum(
                 1
@@ -279,42 +312,104 @@ class _Evaluation:
         ]
         return any(bits == 16 and not broadcast for bits, broadcast in widths) and any(bits == 32 for bits, _ in widths)
 
+
+class _Evaluation:
+    """One simulation of the kernel's statements, with or without multi-buffering; `reuse`, a
+    simulation of the same configuration whose statement results hold where no size differs."""
+
+    def __init__(
+        self, paths: _Paths, measures: _Measures, multi_buffer: bool, reuse: _Evaluation | None = None
+    ) -> None:
+        self.model = paths.model
+        self.liveness = paths.liveness
+        self.measures = measures
+        self.dead, self.runtime_branches = paths.dead, paths.runtime_branches
+        self.names = paths.liveness.names
+        self.live_in, self.live_out = paths.liveness.live_in, paths.liveness.live_out
+        self.multi_buffer = multi_buffer
+        self.reuse = reuse
+        self.unsized: list[TileValue] = []
+        self.layout = 0  # every buffer at its own address (in-place results share)
+        self.layouts: dict[int, int] = {}  # statement index -> its buffers in the layout
+        self.statement_peaks: dict[int, StatementPeak] = {}
+        self.sizes: dict[TileValue, int] = {}  # bytes per value (the first request notes it if unsized)
+        self.held: dict[int, tuple[int, TileValue | None]] = {}  # reaching definitions -> largest
+
+    # ---- sizes -----------------------------------------------------------------------------
+    def size(self, value: TileValue, streamed: bool = False) -> int:
+        bytes_ = self.sizes.get(value)
+        if bytes_ is None:
+            if value.ub and self.measures.elements(value) is None:
+                self.unsized.append(value)
+            bytes_ = self.sizes[value] = self.measures.bytes(value, self.multi_buffer)
+        if value in self.measures.streamed and not streamed:
+            return 0  # held for the whole loop: counted by `add_landing_rings`
+        return bytes_
+
+    def held_by(self, definitions: int) -> tuple[int, TileValue | None]:
+        """Bytes a name holds where these of its definitions reach: the largest one's."""
+        found = self.held.get(definitions)
+        if found is None:
+            best, best_value = 0, None
+            for value in self.liveness.tiles_of(definitions):
+                if best_value is None or self.size(value) > best:
+                    best, best_value = self.size(value), value
+            found = self.held[definitions] = best, best_value
+        return found
+
+    def fits_in(self, size: int, donor: Contributor) -> bool:
+        """Whether a result of `size` bytes can take the donor's buffer: one copy of it (the
+        second copy of a double-buffered load belongs to the next loop trip)."""
+        one_copy = self.measures.bytes(donor.value, multi_buffer=False)
+        return min(donor.bytes, one_copy or donor.bytes) >= size
+
     # ---- one statement ---------------------------------------------------------------------
-    def statement_peak(self, statement: Statement) -> StatementPeak:
-        """The most UB held while the statement runs, and what is held then."""
-        entry = self.live_in[statement.span.start]
+    def statement_peak(self, index: int, statement: Statement) -> StatementPeak:
+        """The most UB held while the statement runs, and what is held then (taken from `reuse`
+        when multi-buffering changes no size the statement holds or computes)."""
+        found = self.statement_peaks.get(index)
+        if found is None and self.reuse is not None and not self.grows(index, statement):
+            found, self.layouts[index] = self.reuse.statement_peak(index, statement), self.reuse.layouts[index]
+        if found is None:
+            found = self.simulate(index, statement)
+        self.statement_peaks[index] = found
+        return found
+
+    def grows(self, index: int, statement: Statement) -> bool:
+        """Whether multi-buffering changes a size the statement holds or computes."""
+        measures, liveness = self.measures, self.liveness
+        return any(measures.grows(op) for op in statement.ops) or any(
+            measures.grows(value)
+            for _, definitions in liveness.entry(index)
+            for value in liveness.tiles_of(definitions)
+        )
+
+    def simulate(self, index: int, statement: Statement) -> StatementPeak:
+        measures = self.measures
         exit_ = self.live_out[statement.span.stop - 1]
         last_use: dict[str, TileValue] = {}  # the operation that reads each name last
         for op in statement.ops:
             for operand, _ in op.operands:
                 if isinstance(operand, Read):
                     last_use[operand.name] = op
-        first_reads: dict[str, int] = {}
-        for read in statement.reads:
-            first_reads.setdefault(read.name, read.event.index)
         held: Held = {}
-        live = entry
-        while live:  # the live names, lowest bit (first in name order) first
-            lowest = live & -live
-            live ^= lowest
-            name = self.ordered[lowest.bit_length() - 1]
-            size, value = self.held_at(name, first_reads.get(name, statement.span.start))
+        for name, definitions in self.liveness.entry(index):
+            size, value = self.held_by(definitions)
             if value is not None and size:
                 held[name] = Contributor(name, value, size)
         total = sum(c.bytes for c in held.values())
         best, snapshot = total, list(held.values())
         results = {id(v): name for name, v in statement.defines.items() if v is not None}
+        layout = 0
         for op in statement.ops:
-            size, extra, copies = self.size(op), self.scratch(op), self.copies(op)
+            size, extra, copies = self.size(op), measures.scratch(op), measures.copies(op)
             dying = self.dying_operands(op, statement, last_use, exit_)
             donor = None
             if (op.kind in IN_PLACE and not (op.kind == CAST and op.blocked)) or op.kind == VIEW:
                 donor = next((key for key in dying if key in held and self.fits_in(size, held[key])), None)
             # the temporaries an operation expands into take fresh space while there is room and
             # a dead buffer when there is not: counted in the plan, not in what is needed
-            self.layout += (
-                extra + op.expanded * (op.elements(self.lookup) or 0) * 4 // (2 if op.split else 1)
-            ) * copies
+            layout += (extra + op.expanded * (measures.elements(op) or 0) * 4 // (2 if op.split else 1)) * copies
             if op.kind == COMPARE and extra:  # the widened operands stay until the mask is used
                 held[(op, "widened")] = Contributor(None, op, extra)
                 total, extra = total + extra, 0
@@ -324,13 +419,14 @@ class _Evaluation:
             elif op.kind != VIEW and size:
                 held[op] = Contributor(results.get(id(op)), op, size)
                 total += size
-                self.layout += size * copies
+                layout += size * copies
             if total + extra > best:
                 best, snapshot = total + extra, list(held.values())
             for key in dying:
                 for part in (key, (key, "widened")):
                     freed = held.pop(part, None)
                     total -= freed.bytes if freed is not None else 0
+        self.layouts[index] = layout
         return best, snapshot
 
     def dying_operands(
@@ -354,12 +450,13 @@ class _Evaluation:
     # ---- the kernel ------------------------------------------------------------------------
     def peak(self) -> Peak:
         per_statement = {
-            index: self.statement_peak(statement)
+            index: self.statement_peak(index, statement)
             for index, statement in enumerate(self.model.statements)
             if statement.span.start not in self.dead
         }
         if not per_statement:
             return Peak(0, 0, None, [], self.unsized)
+        self.layout = sum(self.layouts.values())
         self.add_landing_rings(per_statement)
         best = max(per_statement, key=lambda i: per_statement[i][0])
         alone = per_statement[best][0]
@@ -376,7 +473,7 @@ class _Evaluation:
         """Dot results streamed to the vector cores inside a loop land in a ring of slots (sized
         for the largest) that the planner holds for the whole loop."""
         rings: dict[int, tuple[Loop, TileValue, int]] = {}
-        for value in self.streamed:
+        for value in self.measures.streamed:
             size = self.size(value, streamed=True)
             if value.loop is not None and size > rings.get(id(value.loop), (value.loop, value, 0))[2]:
                 rings[id(value.loop)] = (value.loop, value, size)
