@@ -256,10 +256,6 @@ class _Measures:
             )
         return size
 
-    def grows(self, value: TileValue) -> bool:
-        """Whether multi-buffering makes the value larger."""
-        return self.bytes(value, True) != self.bytes(value, False)
-
     def copies(self, value: TileValue) -> int:
         """How many times the value's buffer is laid out: once per trip of unrolled loops."""
         count = 1
@@ -368,20 +364,17 @@ class _Evaluation:
         """The most UB held while the statement runs, and what is held then (taken from `reuse`
         when multi-buffering changes no size the statement holds or computes)."""
         found = self.statement_peaks.get(index)
-        if found is None and self.reuse is not None and not self.grows(index, statement):
+        if found is None and self.reuse is not None and not self.grows(index, statement, self.reuse):
             found, self.layouts[index] = self.reuse.statement_peak(index, statement), self.reuse.layouts[index]
         if found is None:
             found = self.simulate(index, statement)
         self.statement_peaks[index] = found
         return found
 
-    def grows(self, index: int, statement: Statement) -> bool:
-        """Whether multi-buffering changes a size the statement holds or computes."""
-        measures, liveness = self.measures, self.liveness
-        return any(measures.grows(op) for op in statement.ops) or any(
-            measures.grows(value)
-            for _, definitions in liveness.entry(index)
-            for value in liveness.tiles_of(definitions)
+    def grows(self, index: int, statement: Statement, other: _Evaluation) -> bool:
+        """Whether a size the statement holds or computes differs from the other simulation's."""
+        return any(self.size(op) != other.size(op) for op in statement.ops) or any(
+            self.held_by(definitions) != other.held_by(definitions) for _, definitions in self.liveness.entry(index)
         )
 
     def simulate(self, index: int, statement: Statement) -> StatementPeak:
