@@ -356,3 +356,61 @@ def test_sigmoid_expands_into_one_more_fp32_tile():
     sigmoid = peak(kernel_of(SIGMOID.replace("FN", "sigmoid")).tiles, {"B": 2048}).planned
     exp = peak(kernel_of(SIGMOID.replace("FN", "exp")).tiles, {"B": 2048}).planned
     assert (sigmoid, exp) == (20480, 12288)
+
+
+def test_a_landing_ring_is_sized_and_named_by_the_first_of_equal_dot_results():
+    # Two dot results of one size streamed to the vector cores in the same loop: the ring is
+    # named after the first in program order (it was set order by id, which varied between runs).
+    tiles = kernel_of(
+        HEADER
+        + """
+    for i in range(n):
+        x = tl.load(pa)
+        y = tl.load(pb)
+        s = tl.dot(x, y)
+        t = tl.dot(x, y)
+        tl.store(pc, s * 2.0 + t * 3.0)
+"""
+    ).tiles
+    dots = [v for v in tiles.values if v.kind == "dot"]
+    needed = peak(tiles, SIZES, FP32)
+    rings = [c for c in needed.contributors if c.name is None and c.value.kind == "dot"]
+    assert len(dots) == 2 and [c.value for c in rings] == [dots[0]]
+    assert rings[0].bytes == 64 * 128 * 4 // 2  # one slot without multi-buffering, half a tile per core
+
+
+def _summary(result) -> tuple[object, ...]:
+    return (
+        result.bytes,
+        result.planned,
+        result.statement,
+        [(c.name, id(c.value), c.bytes) for c in result.contributors],
+        result.arms_overlapped,
+    )
+
+
+def test_the_multi_buffered_simulation_reusing_statements_equals_a_full_one():
+    # `peak` simulates without multi-buffering first; the multi-buffered simulation then reuses
+    # every statement whose sizes multi-buffering leaves alone. It must equal simulating all.
+    from ascend_lint import ub_plan
+
+    compared = reused = 0
+    for path in sorted((Path(__file__).parent.parent / "fixtures").rglob("*.py")):
+        module = cst.parse_module(path.read_text(encoding="utf-8"))
+        imports = ImportMap(module)
+        context = ModuleContext(str(path), module.code, module, imports, find_kernels(module, imports))
+        for kernel in context.kernels:
+            for configuration in context.configurations(kernel):
+                lookup = kernel.tiles.lookup(configuration.values)
+                paths = ub_plan._Paths(kernel.tiles, lookup)
+                measures = ub_plan._Measures(kernel.tiles, lookup, {}, True)
+                unbuffered = ub_plan._Evaluation(paths, measures, multi_buffer=False)
+                unbuffered.peak()
+                alone = ub_plan._Evaluation(paths, measures, multi_buffer=True).peak()
+                reusing = ub_plan._Evaluation(paths, measures, multi_buffer=True, reuse=unbuffered)
+                assert _summary(reusing.peak()) == _summary(alone), (path.name, kernel.name, configuration.label)
+                compared += 1
+                reused += sum(
+                    reusing.statement_peaks[i] is unbuffered.statement_peaks[i] for i in reusing.statement_peaks
+                )
+    assert compared > 50 and reused > 0
