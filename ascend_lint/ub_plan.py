@@ -22,12 +22,15 @@ Two figures come out (measured against bishengir's plans; docs/ub-estimate.md):
 `bytes`, what the compiler needs: the largest statement without multi-buffering (which the
 planner drops when space runs out); and `planned`, what it plans when everything fits: every
 buffer at its own address, as the planner spreads buffers over fresh space while there is room.
+`planned` takes a second, multi-buffered simulation (of the statements whose sizes
+multi-buffering changes), run when it is first read.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import libcst as cst
 
@@ -71,11 +74,21 @@ class Contributor:
 @dataclass
 class Peak:
     bytes: int  # what the compiler needs at the peak statement (no multi-buffering)
-    planned: int  # what it plans: every buffer at its own address while that fits
+    layout: int  # every buffer at its own address, as this simulation lays them out
     statement: cst.BaseSmallStatement | None
     contributors: list[Contributor]
     unsized: list[TileValue] = field(default_factory=list)  # sizes this configuration leaves open (counted 0)
     arms_overlapped: bool = False  # runtime-branch arms had to share buffers to fit
+    buffered: Callable[[], Peak] | None = field(default=None, repr=False)  # the multi-buffered simulation
+
+    @cached_property
+    def planned(self) -> int:
+        """What the compiler plans: every buffer, multi-buffered, at its own address while that
+        fits. Simulated on first use (ASC013 reads only `bytes`)."""
+        buffered = self.buffered() if self.buffered is not None else self
+        if buffered.layout > UB_CAPACITY_BYTES:  # the planner retries, reusing more each time
+            return buffered.bytes if buffered.bytes <= UB_CAPACITY_BYTES else self.bytes
+        return buffered.layout
 
     def top(self, count: int = 3) -> list[Contributor]:
         return sorted(self.contributors, key=lambda c: c.bytes, reverse=True)[:count]
@@ -101,11 +114,7 @@ def peak(
     measures = _Measures(model, lookup, pointer_bits, dense)
     unbuffered = _Evaluation(paths, measures, multi_buffer=False)
     needed = unbuffered.peak()
-    buffered = _Evaluation(paths, measures, multi_buffer=True, reuse=unbuffered).peak()
-    if buffered.planned > UB_CAPACITY_BYTES:  # the planner retries, reusing more each time
-        needed.planned = buffered.bytes if buffered.bytes <= UB_CAPACITY_BYTES else needed.bytes
-    else:
-        needed.planned = buffered.planned
+    needed.buffered = lambda: _Evaluation(paths, measures, multi_buffer=True, reuse=unbuffered).peak()
     model.peaks[key] = needed
     return needed
 

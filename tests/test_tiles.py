@@ -382,7 +382,7 @@ def test_a_landing_ring_is_sized_and_named_by_the_first_of_equal_dot_results():
 def _summary(result) -> tuple[object, ...]:
     return (
         result.bytes,
-        result.planned,
+        result.layout,
         result.statement,
         [(c.name, id(c.value), c.bytes) for c in result.contributors],
         result.arms_overlapped,
