@@ -183,23 +183,24 @@ def _check(args: argparse.Namespace) -> int:
     settings.timeout_per_file = args.timeout_per_file or None
     progress = ProgressLine(sys.stderr) if sys.stderr.isatty() else None
     stdin = read_stdin(args)
-    results = lint_requested(
-        args, settings, stdin, jobs=args.jobs or default_jobs(), cache=_cache(args, settings), progress=progress
-    )
+    options: dict[str, Any] = {
+        "jobs": args.jobs or default_jobs(),
+        "cache": _cache(args, settings),
+        "progress": progress,
+    }
+    outcome = _fix(args, settings, stdin, **options) if args.fix or args.diff else None
+    results = outcome.results if outcome is not None else lint_requested(args, settings, stdin, **options)
     if progress is not None:
         progress.clear()
-    stdin_result = results[0] if stdin is not None else None
     report = sys.stdout
-    if args.fix or args.diff:
-        outcome = _fix(results, stdin_result, settings, args)
+    if outcome is not None:
         if args.diff:
             sys.stdout.write(outcome.diff)
             return EXIT_FINDINGS if outcome.diff else EXIT_CLEAN
-        results = outcome.results
-        if stdin is not None and stdin_result is not None:
+        if stdin is not None:
             # ruff's convention: the fixed buffer goes to stdout, the report to stderr; the buffer
             # in its own bytes (encoding, BOM, line endings), unchanged unless a fix applied
-            changed = next((f for f in outcome.fixed if f.filename == stdin_result.filename), None)
+            changed = next((f for f in outcome.fixed if f.filename == results[0].filename), None)
             sys.stdout.flush()
             sys.stdout.buffer.write(changed.fixed.encode(sources.detect_encoding(stdin)) if changed else stdin)
             report = sys.stderr
@@ -269,16 +270,15 @@ class ProgressLine:
             self.stream.flush()
 
 
-def _fix(
-    results: list[FileResult], stdin_result: FileResult | None, settings: Settings, args: argparse.Namespace
-) -> FixOutcome:
-    """Apply fixes; files are written (unless --diff), the stdin buffer never is."""
-    from .fixer import apply_fixes, fix_result
+def _fix(args: argparse.Namespace, settings: Settings, stdin: bytes | None, **options: Any) -> FixOutcome:
+    """Lint and fix the paths of the command line, stdin's bytes first for `-`; files are
+    written (unless --diff), the stdin buffer never is. `options` go to `fix_paths`."""
+    from .fixer import fix_data, fix_paths
 
-    on_disk = [r for r in results if r is not stdin_result]
-    outcome = apply_fixes(on_disk, settings, unsafe=args.unsafe_fixes, write=not args.diff)
-    if stdin_result is not None:
-        fixed_result, change = fix_result(stdin_result, settings, unsafe=args.unsafe_fixes)
+    paths = [p for p in args.paths if p != "-"]
+    outcome = fix_paths(paths, settings, unsafe=args.unsafe_fixes, write=not args.diff, **options)
+    if stdin is not None:
+        fixed_result, change = fix_data(stdin, args.stdin_filename or "-", settings, unsafe=args.unsafe_fixes)
         outcome.results.insert(0, fixed_result)
         if change is not None:
             outcome.fixed.insert(0, change)

@@ -13,8 +13,9 @@ import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from . import source as sources
 from .budget import FileTimeout, check_budget, time_budget, timeout_message
@@ -29,12 +30,14 @@ if TYPE_CHECKING:
     import libcst as cst
 
     from .cache import Cache
+    from .incremental import IncrementalParser
     from .kernels import Kernel, KernelMemory
     from .positions import LayoutMemory
     from .rule import ModuleContext, Report, Rule
 
 # Progress callback of lint_paths: (files done, files to lint).
 Progress = Callable[[int, int], None]
+Done = TypeVar("Done")
 
 NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
 _DISABLE_FILE = re.compile(
@@ -45,18 +48,21 @@ _DISABLE_FILE = re.compile(
 @dataclass
 class DocumentMemory:
     """What a re-lint of a document keeps from the previous lint (the editor server keeps one
-    per open document): the kernels an edit did not touch with their facts, and the positions
-    found in their functions."""
+    per open document; `--fix` one per file, from its check to the re-lint of the fixed text):
+    the parsed top-level statements an edit did not touch, the kernels it did not touch with
+    their facts, and the positions found in their functions."""
 
+    parser: IncrementalParser
     kernels: KernelMemory
     layouts: LayoutMemory
 
     @classmethod
     def empty(cls) -> DocumentMemory:
+        from .incremental import IncrementalParser
         from .kernels import KernelMemory
         from .positions import LayoutMemory
 
-        return cls(KernelMemory(), LayoutMemory())
+        return cls(IncrementalParser(), KernelMemory(), LayoutMemory())
 
 
 def lint_paths(
@@ -69,26 +75,25 @@ def lint_paths(
 ) -> list[FileResult]:
     """Lint files and folders; one FileResult per Python file considered, in path order
     whatever `jobs` is. Files whose cached result matches their content are not linted again."""
+    slots = planned_files(paths, settings, cache)
+    files = [slot for slot in slots if isinstance(slot, str)]
+    linted = iter(map_files(partial(lint_file, settings=settings, cache=cache), files, jobs, progress))
+    return [slot if isinstance(slot, FileResult) else next(linted) for slot in slots]
+
+
+def planned_files(paths: Iterable[str], settings: Settings, cache: Cache | None) -> list[FileResult | str]:
+    """The Python files under `paths`, in path order: each one's result when it is known without
+    linting (an unreadable folder, a missing path, a cached result matching the content), else
+    its name."""
     slots: list[FileResult | str] = []
     errors: list[FileResult] = []
     for filename in expand_paths(paths, settings, errors):
         slots.extend(errors)  # unreadable folders keep their place among the files
         errors.clear()
-        slots.append(filename)
+        cached = cache.lookup(filename) if cache is not None else None
+        slots.append(cached if cached is not None else filename)
     slots.extend(errors)
-    pending: list[int] = []
-    files: list[str] = []
-    for index, slot in enumerate(slots):
-        if isinstance(slot, str):
-            cached = cache.lookup(slot) if cache is not None else None
-            if cached is not None:
-                slots[index] = cached
-            else:
-                pending.append(index)
-                files.append(slot)
-    for index, result in zip(pending, _lint_files(files, settings, jobs, cache, progress), strict=True):
-        slots[index] = result
-    return [slot for slot in slots if isinstance(slot, FileResult)]
+    return slots
 
 
 def default_jobs() -> int:
@@ -99,20 +104,19 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def _lint_files(
-    files: list[str], settings: Settings, jobs: int, cache: Cache | None, progress: Progress | None
-) -> list[FileResult]:
-    """Each file's result, in the order given; several processes when `jobs` > 1.
+def map_files(task: Callable[[str], Done], files: list[str], jobs: int, progress: Progress | None) -> list[Done]:
+    """`task` of each file (a function a pool can send: module-level, or a `partial` of one),
+    in the order given; several processes when `jobs` > 1.
 
     Files are linted largest first: in a pool, the last file to finish is a small one; in one
     process, the largest tree is built while the heap is still unfragmented by the smaller
     ones (vllm_ascend, `--jobs 1`: a peak of 115 MB instead of 131 MB)."""
     jobs = min(jobs, len(files))
     order = sorted(range(len(files)), key=lambda i: _size(files[i]), reverse=True)
-    found: dict[int, FileResult] = {}
+    found: dict[int, Done] = {}
     if jobs <= 1:
         for index in order:
-            found[index] = lint_file(files[index], settings, cache)
+            found[index] = task(files[index])
             if progress is not None:
                 progress(len(found), len(files))
         return [found[index] for index in range(len(files))]
@@ -120,17 +124,17 @@ def _lint_files(
 
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
     with context.Pool(jobs) as pool:
-        tasks = ((i, files[i], settings, cache) for i in order)
-        for done, (index, result) in enumerate(pool.imap_unordered(_lint_task, tasks), 1):
+        tasks = ((i, files[i]) for i in order)
+        for done, (index, result) in enumerate(pool.imap_unordered(partial(_indexed, task), tasks), 1):
             found[index] = result
             if progress is not None:
                 progress(done, len(files))
     return [found[index] for index in range(len(files))]
 
 
-def _lint_task(task: tuple[int, str, Settings, Cache | None]) -> tuple[int, FileResult]:
-    index, filename, settings, cache = task
-    return index, lint_file(filename, settings, cache)
+def _indexed(task: Callable[[str], Done], item: tuple[int, str]) -> tuple[int, Done]:
+    index, filename = item
+    return index, task(filename)
 
 
 def _size(filename: str) -> int:
@@ -162,14 +166,16 @@ def expand_paths(paths: Iterable[str], settings: Settings, errors: list[FileResu
             errors.append(FileResult(path, error=Diagnostic(path, "no such file or directory")))
 
 
-def lint_file(filename: str, settings: Settings, cache: Cache | None = None) -> FileResult:
+def lint_file(
+    filename: str, settings: Settings, cache: Cache | None = None, memory: DocumentMemory | None = None
+) -> FileResult:
     """Read and lint one file; with a cache, remember the result for the bytes that were read."""
     try:
         with open(filename, "rb") as handle:
             data = handle.read()
     except OSError as exc:
         return FileResult(filename, error=Diagnostic(filename, f"cannot read file: {exc.strerror}"))
-    result = lint_data(data, filename, settings)
+    result = lint_data(data, filename, settings, memory)
     if cache is not None and result.checked and not (result.error and result.error.transient):
         # whether a file is Ascend code also depends on its project (folders, dependencies),
         # not only on its bytes: a skipped file is decided again on each run (no parse needed)
@@ -177,13 +183,13 @@ def lint_file(filename: str, settings: Settings, cache: Cache | None = None) -> 
     return result
 
 
-def lint_data(data: bytes, filename: str, settings: Settings) -> FileResult:
+def lint_data(data: bytes, filename: str, settings: Settings, memory: DocumentMemory | None = None) -> FileResult:
     """Lint a file's bytes, decoded as CPython reads them (a diagnostic when they cannot be)."""
     try:
         text = sources.decode(data)
     except sources.SourceError as exc:
         return FileResult(filename, error=sources.diagnostic(filename, exc))
-    return lint_source(text, filename, settings)
+    return lint_source(text, filename, settings, memory=memory)
 
 
 def lint_source(
@@ -194,16 +200,15 @@ def lint_source(
     check_target: bool = True,
     apply_noqa: bool = True,
     prefilter: bool = True,
-    parse: Callable[[str], cst.Module] | None = None,
     memory: DocumentMemory | None = None,
 ) -> FileResult:
     """Lint text already in memory (a BOM is dropped, as when reading a file). Files that are not
     Ascend code get no findings.
 
     Rules whose required tokens are missing from the text do not run (`prefilter=False` runs
-    every enabled rule: the tests prove the prefilters lose nothing). `parse` replaces
-    `source.parse`, e.g. with the editor server's incremental parser; `memory` keeps what the
-    previous lint of the same document found in the kernels an edit did not change."""
+    every enabled rule: the tests prove the prefilters lose nothing). `memory` keeps what the
+    previous lint of the same document parsed and found where an edit changed nothing (the
+    editor server's documents; `--fix`, from the check to the re-lint of the fixed text)."""
     source = source.removeprefix("\ufeff")
     result = FileResult(filename, source=source)
     skip_reason = settings.skip_reason(filename, source) if check_target else None
@@ -222,7 +227,7 @@ def lint_source(
             from .kernels import find_kernels
             from .rule import ModuleContext
 
-            module = (parse or sources.parse)(source)
+            module = memory.parser.parse(source) if memory is not None else sources.parse(source)
             with sources.kept_from_collection(source):
                 imports = ImportMap(module, source, settings.triton_modules)
                 context = ModuleContext(

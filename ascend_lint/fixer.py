@@ -6,6 +6,12 @@ whole (the ASC002 fix rewrites a `.to(...)` chain in one edit), so one pass leav
 second would fix except fixes that overlapped a taken one; those stay reported. Time is linear
 in the file: one lint, one edit pass, one `ast` parse, one re-lint.
 
+A file is fixed where it was linted (in the `--jobs` worker), with the `DocumentMemory` of its
+check: the re-lint re-parses only the top-level statements the fixes touched and recomputes
+the facts only of the kernels they changed, and reports what a lint from scratch of the fixed
+text reports (tested on the fixtures). A cached result has no memory: its re-lint starts from
+scratch. The memory goes with the file's task, so no tree outlives its file.
+
 The result must be valid for CPython (and libcst), and every name the edits read must resolve
 (`names.py`); otherwise the file is left untouched and an error is reported. Only changed files
 are written, atomically (a temporary file in the same folder, then `os.replace`), keeping the
@@ -20,17 +26,31 @@ import difflib
 import os
 import warnings
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import partial
+from typing import TYPE_CHECKING
 
 from . import source as sources
 from .atomic import write_atomically
 from .budget import FileTimeout, time_budget, timeout_message
 from .config import Settings
-from .engine import lint_source, relative_display
+from .engine import (
+    DocumentMemory,
+    lint_data,
+    lint_file,
+    lint_source,
+    map_files,
+    planned_files,
+    relative_display,
+)
 from .fixes import edited
 from .model import Diagnostic, Edit, FileResult, Finding, Fix, LineIndex, Position
 from .names import name_reads, unresolved
+
+if TYPE_CHECKING:
+    from .cache import Cache
+    from .engine import Progress
 
 
 @dataclass
@@ -57,30 +77,75 @@ class FixOutcome:
         return "".join(file.diff() for file in self.fixed)
 
 
-def apply_fixes(results: list[FileResult], settings: Settings, *, unsafe: bool, write: bool) -> FixOutcome:
+def fix_paths(
+    paths: Iterable[str],
+    settings: Settings,
+    *,
+    unsafe: bool,
+    write: bool,
+    jobs: int = 1,
+    cache: Cache | None = None,
+    progress: Progress | None = None,
+) -> FixOutcome:
+    """Lint and fix files and folders (the files `lint_paths` lints, in its order); the fixes
+    are written when `write`. A cached result with nothing to fix is used as it is; a file
+    with fixes to make goes to `fix_file` (in a worker when `jobs` > 1), which looks it up again."""
+    slots = [
+        slot.filename if isinstance(slot, FileResult) and _fixable(slot.findings, unsafe) else slot
+        for slot in planned_files(paths, settings, cache)
+    ]
+    files = [slot for slot in slots if isinstance(slot, str)]
+    task = partial(fix_file, settings=settings, cache=cache, unsafe=unsafe, write=write)
+    done = iter(map_files(task, files, jobs, progress))
     outcome = FixOutcome([], [])
-    for result in results:
-        fixed_result, fixed = fix_result(result, settings, unsafe=unsafe)
-        if fixed is not None and write:
-            error = write_fixed(fixed)
-            if error is not None:
-                fixed_result, fixed = dataclasses.replace(result, error=error), None
-        outcome.results.append(fixed_result)
+    for slot in slots:
+        result, fixed = (slot, None) if isinstance(slot, FileResult) else next(done)
+        outcome.results.append(result)
         if fixed is not None:
             outcome.fixed.append(fixed)
     return outcome
 
 
-def fix_result(result: FileResult, settings: Settings, *, unsafe: bool) -> tuple[FileResult, FixedFile | None]:
-    """Fix one linted file in memory: the re-linted result and the change (None if unchanged)."""
+def fix_file(
+    filename: str, settings: Settings, cache: Cache | None, *, unsafe: bool, write: bool
+) -> tuple[FileResult, FixedFile | None]:
+    """Lint one file (or take its cached result, checked against the content) and fix it: the
+    re-linted result and the change; the change is written when `write`."""
+    result = cache.lookup(filename) if cache is not None else None
+    memory = None
+    if result is None:
+        memory = DocumentMemory.empty()
+        result = lint_file(filename, settings, cache, memory)
+    fixed_result, fixed = fix_result(result, settings, unsafe=unsafe, memory=memory)
+    if fixed is not None and write:
+        error = write_fixed(fixed)
+        if error is not None:
+            return dataclasses.replace(result, error=error), None
+    return fixed_result, fixed
+
+
+def fix_data(data: bytes, filename: str, settings: Settings, *, unsafe: bool) -> tuple[FileResult, FixedFile | None]:
+    """Lint a buffer (stdin) and fix it in memory: the re-linted result and the change."""
+    memory = DocumentMemory.empty()
+    return fix_result(lint_data(data, filename, settings, memory), settings, unsafe=unsafe, memory=memory)
+
+
+def fix_result(
+    result: FileResult, settings: Settings, *, unsafe: bool, memory: DocumentMemory | None = None
+) -> tuple[FileResult, FixedFile | None]:
+    """Fix one linted file in memory: the re-linted result and the change (None if unchanged).
+    `memory` is the one `result` was linted with, if any: the re-lint then keeps what the
+    fixes did not change."""
     try:
         with time_budget(settings.timeout_per_file):
-            return _fix_once(result, settings, unsafe)
+            return _fix_once(result, settings, unsafe, memory)
     except FileTimeout:
         return _rejected(result, timeout_message("fix", settings.timeout_per_file) + "; file left unchanged")
 
 
-def _fix_once(result: FileResult, settings: Settings, unsafe: bool) -> tuple[FileResult, FixedFile | None]:
+def _fix_once(
+    result: FileResult, settings: Settings, unsafe: bool, memory: DocumentMemory | None
+) -> tuple[FileResult, FixedFile | None]:
     fixes = [finding.fix for finding in _fixable(result.findings, unsafe) if finding.fix is not None]
     if result.error is not None or result.source is None or not fixes:
         return result, None
@@ -93,7 +158,7 @@ def _fix_once(result: FileResult, settings: Settings, unsafe: bool) -> tuple[Fil
     problem = introduced_problem(result.source, text, spans)
     if problem is not None:
         return _rejected(result, f"fixes for {codes} would {problem}; file left unchanged")
-    current = lint_source(text, result.filename, settings)
+    current = lint_source(text, result.filename, settings, memory=memory)
     if current.error is not None:
         reason = current.error.message
         return _rejected(result, f"the fixed file could not be linted ({reason}); file left unchanged")
@@ -181,16 +246,25 @@ def _introduced_problem(original: str, fixed: str, spans: list[tuple[int, int]])
 
 
 def _reads_within(tree: ast.Module, text: str, spans: list[tuple[int, int]]) -> Iterator[ast.Name]:
-    """The names read inside the spans (offsets of `text`)."""
+    """The names read inside the spans (offsets of `text`), looked for only in the top-level
+    statements on the spans' rows (a big file's other statements are not walked)."""
     index = LineIndex(text)
     rows = {row for start, end in spans for row in range(index.position(start).row, index.position(end).row + 1)}
-    for read in name_reads(tree):
+    edited = [statement for statement in tree.body if not rows.isdisjoint(_rows_of(statement))]
+    for read in (read for statement in edited for read in name_reads(statement)):
         if read.lineno in rows:
             start = index.starts[read.lineno - 1]
             before = text[start : start + read.col_offset].encode("utf-8")[: read.col_offset]  # ast counts bytes
             offset = start + len(before.decode("utf-8", "ignore"))
             if any(begin <= offset < end for begin, end in spans):
                 yield read
+
+
+def _rows_of(statement: ast.stmt) -> range:
+    """The rows of a statement, its decorators included."""
+    decorators = getattr(statement, "decorator_list", [])
+    first = min([statement.lineno, *(decorator.lineno for decorator in decorators)])
+    return range(first, (statement.end_lineno or statement.lineno) + 1)
 
 
 def _rejected(result: FileResult, message: str) -> tuple[FileResult, None]:

@@ -53,19 +53,27 @@ class IncrementalParser:
     """`parse(text)` equal to `source.parse(text)`, reusing the runs of the previous texts."""
 
     def __init__(self) -> None:
-        self._runs: dict[str, _Run] = {}
+        self._runs: dict[str, list[_Run]] = {}  # a run's text -> its runs, one per occurrence
 
     def parse(self, text: str) -> cst.Module:
+        with sources.collection_paused():  # as `source.parse`: the runs are trees, collections would walk them
+            return self._parse(text)
+
+    def _parse(self, text: str) -> cst.Module:
         cuts = statement_runs(text)
         if cuts is None or len(cuts) < 2:
             self._runs = {}
             return sources.parse(text)
-        runs = {}
+        runs: dict[str, list[_Run]] = {}
+        parsed = []
         for run_text in cuts:
-            run = self._runs.get(run_text)
-            runs[run_text] = run if run is not None else _Run(run_text)
+            # a text met again in this parse gets a run of its own: every node stands once in the tree
+            known = self._runs.get(run_text, [])
+            occurrence = runs.setdefault(run_text, [])
+            run = known[len(occurrence)] if len(occurrence) < len(known) else _Run(run_text)
+            occurrence.append(run)
+            parsed.append(run)
         self._runs = runs  # forget runs that are gone, so memory follows the document
-        parsed = [runs[run_text] for run_text in cuts]
         indents = {run.default_indent for run in parsed if run.default_indent is not None}
         if len(indents) > 1 or len({run.module.default_newline for run in parsed}) > 1:
             return sources.parse(text)

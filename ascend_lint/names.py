@@ -36,7 +36,7 @@ def unresolved(tree: ast.Module, reads: list[ast.Name]) -> list[str]:
     return [read.id for read in reads if not scopes.resolves(read)]
 
 
-def name_reads(tree: ast.Module) -> Iterator[ast.Name]:
+def name_reads(tree: ast.AST) -> Iterator[ast.Name]:
     return (node for node in ast.walk(tree) if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load))
 
 

@@ -5,9 +5,9 @@ when a document is opened, changed or saved; offers a code action per fix (label
 unsafe), a "disable for this line" action that adds `# noqa: ASC00N`, and a source action
 applying every safe fix; hovering a finding shows its rule's documentation.
 
-Per open document the server keeps the text it last linted, the result, and an
-`IncrementalParser`: an edit re-parses only the top-level statements it touched, and only
-the changed document is linted again. Linting runs on one worker thread; edits that arrive
+Per open document the server keeps the text it last linted, the result, and a
+`DocumentMemory`: an edit re-parses only the top-level statements it touched (the
+`IncrementalParser` in it), and only the changed document is linted again. Linting runs on one worker thread; edits that arrive
 while a document is being linted are coalesced into one more run on the newest text, and
 diagnostics are published only for the text they were computed on.
 """
@@ -28,7 +28,6 @@ from pygls.uris import to_fs_path
 from . import __version__
 from .config import ConfigError, Settings, load_settings
 from .engine import NOQA, DocumentMemory, lint_source
-from .incremental import IncrementalParser
 from .model import NEWLINE, Diagnostic, FileResult, Finding, Fix, Position
 from .registry import rule_by_selector
 from .reporters.shared import rule_url
@@ -41,7 +40,6 @@ FIX_ALL = f"{lsp.CodeActionKind.SourceFixAll.value}.{NAME}"
 class Document:
     """What the server keeps for one open document."""
 
-    parser: IncrementalParser = field(default_factory=IncrementalParser)
     memory: DocumentMemory = field(default_factory=DocumentMemory.empty)
     text: str | None = None  # the text `result` was computed on
     result: FileResult | None = None
@@ -244,7 +242,7 @@ def _lint(uri: str, text: str, document: Document) -> tuple[FileResult | None, S
         settings = _settings(str(Path(path).parent))
     except ConfigError as exc:
         return FileResult(path, source=text, error=Diagnostic(path, f"configuration error: {exc}")), None
-    return lint_source(text, path, settings, parse=document.parser.parse, memory=document.memory), settings
+    return lint_source(text, path, settings, memory=document.memory), settings
 
 
 @lru_cache(maxsize=64)

@@ -14,15 +14,18 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES, settings
+from conftest import CORPUS, FIXTURES, settings, snippet_source
 from fla_corpus import fla_ascend_files
 
 from ascend_lint import engine
 from ascend_lint.cli import main
-from ascend_lint.config import load_settings
-from ascend_lint.engine import lint_file, lint_source
+from ascend_lint.config import Settings, load_settings
+from ascend_lint.engine import DocumentMemory, lint_file, lint_source
 from ascend_lint.fixer import FixedFile, fix_result, write_fixed
 from ascend_lint.fixes import FixPlan, Replace, apply_edits
+from ascend_lint.model import FileResult
+from ascend_lint.registry import all_rules
+from ascend_lint.rule import Example
 from ascend_lint.rules.launch_num_warps import LaunchNumWarps
 
 CLI = [sys.executable, "-m", "ascend_lint", "check", "--isolated", "--target-all"]
@@ -92,6 +95,38 @@ def test_fixed_file_parses_and_no_fixed_finding_remains(path):
     assert not [f for f in result.findings if f.fix is not None]
     unfixable = Counter(f.code for f in original.findings if f.fix is None)
     assert Counter(f.code for f in result.findings) == unfixable
+
+
+def fixed_keeping_the_check(path: str, config: Settings) -> tuple[FileResult, FixedFile | None]:
+    """Fixed as `--fix` does: the re-lint keeps what the file's check parsed and found."""
+    memory = DocumentMemory.empty()
+    return fix_result(lint_file(path, config, memory=memory), config, unsafe=True, memory=memory)
+
+
+def assert_fixed_as_from_scratch(path: str, config: Settings) -> tuple[FileResult, FixedFile | None]:
+    """`--fix`, keeping the check's memory for the re-lint, fixes what a fix re-linting from
+    scratch fixes, and its re-lint reports what a fresh lint of the fixed text reports: the
+    property that makes keeping the memory safe."""
+    kept, fixed = fixed_keeping_the_check(path, config)
+    scratch, expected = fix_result(lint_file(path, config), config, unsafe=True)
+    assert (kept.error, kept.fixed) == (scratch.error, scratch.fixed), path
+    assert (fixed and fixed.fixed) == (expected and expected.fixed), path
+    if fixed is not None:
+        fresh = lint_source(fixed.fixed, path, config)
+        assert (kept.source, kept.error, kept.findings) == (fresh.source, fresh.error, fresh.findings), path
+    return kept, fixed
+
+
+def test_fixing_with_the_checks_memory_is_fixing_from_scratch(tmp_path):
+    """Over the fixture corpus and every rule's examples, with unsafe fixes."""
+    examples = [example for rule in all_rules() for example in rule.INVALID]
+    for index, example in enumerate(examples):
+        code = example.code if isinstance(example, Example) else example
+        (tmp_path / f"example{index}.py").write_text(snippet_source(code)[0], encoding="utf-8")
+    config = settings()
+    paths = [*CORPUS, *sorted(tmp_path.glob("*.py"))]
+    changed = sum(assert_fixed_as_from_scratch(str(path), config)[1] is not None for path in paths)
+    assert changed >= 9 + len({rule.CODE for rule in all_rules() if rule.FIX})
 
 
 def test_safe_fixes_leave_unsafe_ones_offered(kernel_file):
@@ -333,7 +368,7 @@ def test_fixes_on_fla_core_parse_and_repair_what_they_claim():
     repaired: Counter[str] = Counter()
     for path in paths:
         original = lint_file(path, config)
-        result, fixed = fix_result(original, config, unsafe=True)
+        result, fixed = assert_fixed_as_from_scratch(path, config)
         assert result.error is None, result.error
         if fixed is None:
             continue

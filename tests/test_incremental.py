@@ -69,6 +69,23 @@ def test_an_edit_reparses_only_the_statements_it_touches():
     assert kept.count(False) == 1  # only the statement whose run changed is a new node
 
 
+def test_a_statement_written_twice_is_two_nodes():
+    """Runs are kept by their text, but a text met twice in one document is parsed twice: the
+    analysis keys facts and positions by node, so a node must stand once in the tree."""
+    kernel = (FIXTURES / "triton_ascend" / "asc003_dot_lhs_reuse.py").read_text(encoding="utf-8")
+    twice = f"{kernel}\n\n{kernel}"
+    parser = IncrementalParser()
+    for text in (twice, twice + "\n# edited\n"):
+        module = parser.parse(text)
+        assert module.deep_equals(sources.parse(text))
+        assert len({id(statement) for statement in module.body}) == len(module.body)
+    memory = DocumentMemory.empty()
+    kept = lint_source(twice, "k.py", SETTINGS, check_target=False, memory=memory)
+    fresh = lint_source(twice, "k.py", SETTINGS, check_target=False)
+    assert kept.findings == fresh.findings
+    assert len(fresh.findings) == 2 * len(lint_source(kernel, "k.py", SETTINGS, check_target=False).findings) > 0
+
+
 def test_a_syntax_error_is_reported_as_by_a_whole_parse():
     parser = IncrementalParser()
     parser.parse("import a\n\nx = 1\n")
@@ -85,8 +102,8 @@ def test_a_syntax_error_is_reported_as_by_a_whole_parse():
 SETTINGS = Settings(root=FIXTURES)
 
 
-def _relint(parser: IncrementalParser, memory: DocumentMemory, text: str) -> FileResult:
-    return lint_source(text, "k.py", SETTINGS, check_target=False, parse=parser.parse, memory=memory)
+def _relint(memory: DocumentMemory, text: str) -> FileResult:
+    return lint_source(text, "k.py", SETTINGS, check_target=False, memory=memory)
 
 
 def _same_result(kept: FileResult, fresh: FileResult) -> bool:
@@ -109,9 +126,9 @@ def _edits(text: str) -> list[str]:
 @pytest.mark.parametrize("path", CORPUS, ids=lambda path: path.name)
 def test_a_relint_keeping_kernels_reports_what_a_fresh_lint_reports(path):
     text = path.read_text(encoding="utf-8")
-    parser, memory = IncrementalParser(), DocumentMemory.empty()
+    memory = DocumentMemory.empty()
     for edited in [text, *_edits(text)]:
-        kept = _relint(parser, memory, edited)
+        kept = _relint(memory, edited)
         fresh = lint_source(edited, "k.py", SETTINGS, check_target=False)
         assert _same_result(kept, fresh), edited
 

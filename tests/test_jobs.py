@@ -54,6 +54,26 @@ def test_parallel_output_is_identical_to_one_process(tree: Path, output_format: 
         assert (run.returncode, run.stdout, run.stderr) == (runs[0].returncode, runs[0].stdout, runs[0].stderr)
 
 
+def test_parallel_fixes_are_identical_to_one_process(tmp_path: Path, tree: Path):
+    """Each file is fixed in the worker that linted it: the same files written, the same report."""
+    trees = [tree]
+    for jobs in (2, 3):
+        trees.append(tmp_path / f"tree{jobs}")
+        shutil.copytree(tree, trees[-1])
+    fix = ("--no-cache", "--fix", "--unsafe-fixes", "--show-fixes", "--output-format=full", ".")
+    runs = [
+        ascend_lint(f"--jobs={jobs}", *fix, cwd=root, capture_output=True, text=True)
+        for jobs, root in zip((1, 2, 3), trees, strict=True)
+    ]
+    assert runs[0].returncode == 2  # the syntax error and the bad encoding
+    assert "Fixed " in runs[0].stdout and runs[0].stdout.count("ASC00") > 20
+    for run in runs[1:]:
+        assert (run.returncode, run.stdout, run.stderr) == (runs[0].returncode, runs[0].stdout, runs[0].stderr)
+    written = [{path.relative_to(root): path.read_bytes() for path in sorted(root.rglob("*.py"))} for root in trees]
+    assert written[0] != {path.relative_to(FIXTURES): path.read_bytes() for path in sorted(FIXTURES.rglob("*.py"))}
+    assert written[1] == written[0] and written[2] == written[0]
+
+
 def test_jobs_must_be_positive(tree: Path):
     run = ascend_lint("--jobs=0", ".", cwd=tree, capture_output=True, text=True)
     assert run.returncode == 2
