@@ -1,9 +1,11 @@
 """Parse a document that changes a little at a time, re-parsing only the statements that changed.
 
-The editor server keeps one `IncrementalParser` per open document. The text is cut into runs
-of top-level statements (CPython's parser finds their lines, about a tenth of libcst's cost);
-each run is parsed with libcst on its own and remembered by its text, so after an edit only
-the runs whose text changed are parsed again, and the module is assembled from the rest.
+The editor server keeps one `IncrementalParser` per open document, and `--fix` one per file
+from its check to the re-lint of the fixed text (both in an `engine.DocumentMemory`). The
+text is cut into runs of top-level statements (CPython's parser finds their lines, about a
+tenth of libcst's cost); each run is parsed with libcst on its own and remembered by its
+text, so after an edit only the runs whose text changed are parsed again, and the module is
+assembled from the rest.
 
 The assembled module is the tree `libcst.parse_module` builds for the whole text, node for
 node (tested on the fixtures and real corpora). That holds because a cut is made only where

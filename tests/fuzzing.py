@@ -31,7 +31,7 @@ from hypothesis import strategies as st
 from pyflakes import checker, messages
 
 from ascend_lint.config import Settings
-from ascend_lint.engine import lint_source
+from ascend_lint.engine import DocumentMemory, lint_source
 from ascend_lint.fixer import fix_result
 from ascend_lint.model import FileResult, LineIndex
 from ascend_lint.source import SourceError, decode
@@ -256,7 +256,8 @@ def check(data: bytes, budget: float) -> Outcome:
         outcome.refused = str(error)
         return outcome
     outcome.lines = len(LineIndex(text).starts)
-    result = lint_source(text, "triton_ascend/mutant.py", settings)
+    memory = DocumentMemory.empty()  # as `--fix` lints: its re-lint keeps what the check found
+    result = lint_source(text, "triton_ascend/mutant.py", settings, memory=memory)
     outcome.seconds = time.perf_counter() - started
     if result.error is not None:
         outcome.refused = result.error.message
@@ -266,7 +267,7 @@ def check(data: bytes, budget: float) -> Outcome:
     outcome.findings = len(result.findings)
     outcome.problems.extend(off_boundary(result))
     started = time.perf_counter()
-    fixed, change = fix_result(result, settings, unsafe=True)
+    fixed, change = fix_result(result, settings, unsafe=True, memory=memory)
     outcome.seconds += time.perf_counter() - started
     if fixed.error is not None:
         outcome.fix_refused = fixed.error.message
@@ -275,7 +276,7 @@ def check(data: bytes, budget: float) -> Outcome:
         return outcome
     if change is not None:
         outcome.fixed = True
-        outcome.problems.extend(fix_problems(result, change.fixed, settings))
+        outcome.problems.extend(fix_problems(result, fixed, change.fixed, settings))
     return outcome
 
 
@@ -317,9 +318,10 @@ def token_boundaries(text: str) -> set[int] | None:
     return boundaries
 
 
-def fix_problems(result: FileResult, fixed: str, settings: Settings) -> list[str]:
+def fix_problems(result: FileResult, relinted: FileResult, fixed: str, settings: Settings) -> list[str]:
     """The fixed text compiles, changes nothing outside the edits, reads no new undefined name,
-    and fixing it again changes nothing."""
+    fixing it again changes nothing, and the fix's re-lint (`relinted`, keeping the check's
+    memory) reports what a fresh lint of it reports."""
     assert result.source is not None
     problems = []
     try:
@@ -330,7 +332,10 @@ def fix_problems(result: FileResult, fixed: str, settings: Settings) -> list[str
     new = undefined_names(fixed) - undefined_names(result.source)
     if new:
         problems.append(f"the fixes introduced undefined names: {sorted(new)}")
-    _, change = fix_result(lint_source(fixed, "triton_ascend/mutant.py", settings), settings, unsafe=True)
+    fresh = lint_source(fixed, "triton_ascend/mutant.py", settings)
+    if (relinted.error, relinted.findings) != (fresh.error, fresh.findings):
+        problems.append("the re-lint keeping the check's memory differs from a fresh lint of the fixed file")
+    _, change = fix_result(fresh, settings, unsafe=True)
     if change is not None:
         problems.append("fixing the fixed file changed it again")
     return problems
