@@ -246,11 +246,9 @@ def _launches(
     """Literal constexpr arguments of each `kernel[grid](...)` launch, one set per launch."""
     names = [p.name for p in kernel.params]
     seen: list[dict[str, Value]] = []
-    for call, scope in host.calls:
-        func = call.func
+    for launch in host.launches_of(kernel):  # `kernel[grid](...)`, `mod.kernel[grid](...)`: the first only
+        call, scope, func = launch.call, launch.scope, launch.call.func
         if not (isinstance(func, cst.Subscript) and isinstance(func.value, cst.Name)):
-            continue
-        if func.value.value != kernel.name:
             continue
         values: dict[str, Value] = {}
         for position, arg in enumerate(call.args):
