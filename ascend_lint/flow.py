@@ -143,6 +143,27 @@ class Loop:
     is_task_loop: bool = False
 
 
+_State: TypeAlias = tuple[Event, Assumptions, Loop | None]  # a walk's state: where, outcomes passed, loop gone round
+
+
+@dataclass
+class _Reached:
+    """The definitions a read reaches (each with the loop it comes round, or None), and the
+    tests whose outcomes the paths to them record."""
+
+    pairs: list[tuple[Event, Loop | None]]
+    keys: frozenset[str]
+
+    @property
+    def definitions(self) -> list[Event]:
+        return list(dict.fromkeys(definition for definition, _ in self.pairs))
+
+    @property
+    def outside_loops(self) -> list[Event]:
+        """The definitions reached without going round a loop."""
+        return [definition for definition, carrier in self.pairs if carrier is None]
+
+
 class Flow:
     def __init__(self, imports: ImportMap, body: cst.BaseSuite):
         self.imports = imports
@@ -233,17 +254,22 @@ class Flow:
         event = self.read_events.get(node) if isinstance(node, cst.Name) else None
         if event is None:
             return None
-        values = {
-            int_literal(definition.value)
-            for definition, assumed, _ in self._reach(event)
-            if spec is None or _consistent(assumed, spec)
-        }
+        if self._tracks_many(event):
+            reached = self._reached(event, spec or NOTHING).definitions
+        else:
+            reached = [d for d, assumed, _ in self._reach(event) if spec is None or _consistent(assumed, spec)]
+        values = {int_literal(definition.value) for definition in reached}
         return values.pop() if len(values) == 1 else None
 
     def reaching(self, node: cst.Name) -> list[Event]:
-        """The definitions reaching a read of the kernel body (none for other names)."""
+        """The definitions reaching a read of the kernel body (none for other names), in
+        program order."""
         use = self.read_events.get(node)
-        return [definition for definition, _, _ in self._reach(use)] if use is not None else []
+        if use is None:
+            return []
+        if self._tracks_many(use):
+            return self._reached(use).definitions
+        return list(dict.fromkeys(definition for definition, _, _ in self._reach(use)))
 
     def def_flags(self, event: Event) -> int:
         """Where a definition's value comes from, in any specialisation."""
@@ -341,6 +367,10 @@ class Flow:
 
     def _read_variants(self, use: Event) -> list[Variant]:
         """A name's flags where it is read, from the definitions reaching the read."""
+        if self._tracks_many(use):
+            many = self._read_union(use)
+            if many is not None:
+                return many
         reach = self._reach(use)
         if not reach:  # a global (Triton admits only constexpr ones), or read before any definition
             return CONSTANT if use.name not in self.defs else [(self.name_flags[use.name], NOTHING)]
@@ -354,6 +384,121 @@ class Flow:
                 if _consistent(assumed, also):
                     found.append((flags | chosen, assumed | also))
         return _normalise(found)
+
+    def _read_union(self, use: Event) -> list[Variant] | None:
+        """`_read_variants` when its answer is the union of every variant's flags (more than
+        `_MAX_KEYS` tests are involved), worked out without listing every combination of
+        outcomes of the paths; None when fewer tests are involved."""
+        reached = self._reached(use)
+        if not reached.pairs:
+            return None
+        keys, union = set(reached.keys), 0
+        seeded: dict[Assumptions, list[Event]] = {}
+        for definition, carrier in reached.pairs:
+            chosen = PHI if self._chosen_at_run_time(definition, use, carrier) else 0
+            if carrier is not None:
+                union |= self._coarse_def(definition, self.name_flags) | chosen
+                continue
+            for flags, also in self._def_variants(definition):
+                if also and also not in seeded:
+                    seeded[also] = self._reached(use, also).outside_loops
+                if not also or definition in seeded[also]:
+                    union |= flags | chosen
+                    keys.update(key for key, _ in also)
+        return [(union, NOTHING)] if len(keys) > _MAX_KEYS else None
+
+    def _tracks_many(self, use: Event) -> bool:
+        """Whether a walk from `use` tracks more than `_MAX_KEYS` tests, where `_reached`
+        answers without listing the paths' combinations of outcomes (`_reach`)."""
+        defs = self.defs.get(use.name or "", [])
+        if len(defs) < 2 or not self._walks_down:
+            return False
+        tracked = self._guard_keys(defs, use.index)
+        return len(tracked | {branch.key[0] for branch, _ in use.conds}) > _MAX_KEYS
+
+    def _reached(self, use: Event, seed: Assumptions = NOTHING) -> _Reached:
+        """What `_reach(use)` finds, keeping its results consistent with `seed`, without each
+        result's combination of outcomes: the (definition, loop it comes round) pairs, and
+        the tests whose outcomes those results record.
+
+        `_reach` tells paths apart by every tracked outcome they passed, so n tests in a row
+        give 2^n paths. Here a path forgets an outcome once no event left to walk tests its
+        key (`_live_keys`): only those can end a path, so the same pairs are reached. A result
+        records a test when a walk state leading to it passed the test."""
+        name = use.name
+        start = self._outcomes(use.conds, None, NOTHING)
+        if start is None or not _consistent(start, seed):
+            return _Reached([], frozenset())
+        tracked = self._guard_keys(self.defs.get(name or "", []), use.index) | {key for key, _ in start}
+        live, headers, run_end = self._live_keys, self._loop_at_header, self._run_end
+        memo: dict[tuple[int, Assumptions], Assumptions | None] = {}
+        parents: dict[_State, list[_State]] = {}  # each state reached -> the states it was reached from
+        found: dict[tuple[Event, Loop | None], None] = {}
+        results: list[_State] = []
+        stack: list[_State] = []
+
+        def step_back(event: Event, assumed: Assumptions, carrier: Loop | None, parent: _State | None) -> None:
+            loop = headers.get(event.index) if carrier is None else None
+            for pred in event.pred:
+                around = loop if loop is not None and pred.index >= event.index else carrier
+                keep = live[pred.index] if around is None else frozenset()
+                state = (pred, frozenset(p for p in assumed if p[0] in keep), around)
+                if state not in parents:
+                    parents[state] = []
+                    stack.append(state)
+                if parent is not None:
+                    parents[state].append(parent)
+
+        step_back(use, start | {p for p in seed if p[0] in tracked}, None, None)
+        while stack:
+            state = stack.pop()
+            event, _, carrier = state
+            assumed = self._arrive(state, tracked, memo)
+            if assumed is None:
+                continue
+            if event.kind == DEF and event.name == name:
+                found.setdefault((event, carrier))
+                results.append(state)
+                continue
+            step_back(run_end[event.index], assumed, carrier, state)
+        keys = {key for key, _ in start}
+        leading, pending = set(results), list(results)  # the states some result is reached through
+        while pending:
+            state = pending.pop()
+            if state[2] is None and state[0].conds:
+                keys.update(self._tested(state[0].conds, tracked))
+            for parent in parents[state]:
+                if parent not in leading:
+                    leading.add(parent)
+                    pending.append(parent)
+        return _Reached(sorted(found, key=lambda pair: pair[0].index), frozenset(keys))
+
+    def _tested(self, conds: tuple[tuple[Branch, bool], ...], tracked: frozenset[str]) -> Iterator[str]:
+        """The keys of the tracked constexpr tests of the `if` arms `conds` (what `_outcomes`
+        records)."""
+        return (branch.key[0] for branch, _ in conds if branch.key[0] in tracked and branch.test_is_constexpr)
+
+    @cached_property
+    def _live_keys(self) -> list[frozenset[str]]:
+        """For each event, the keys of the tests of its `if` arms and of every earlier event's:
+        all a backward walk from it can still test (`_walks_down`)."""
+        live: list[frozenset[str]] = []
+        keys: frozenset[str] = frozenset()
+        for event in self.events:
+            new = {branch.key[0] for branch, _ in event.conds} - keys
+            if new:
+                keys = keys | new
+            live.append(keys)
+        return live
+
+    @cached_property
+    def _walks_down(self) -> bool:
+        """Every step back from an event goes to an earlier one, except from a loop header
+        round the loop (which tracks no outcomes)."""
+        headers = self._loop_at_header
+        return all(
+            pred.index < event.index for event in self.events if event.index not in headers for pred in event.pred
+        )
 
     def _reach(self, use: Event) -> list[tuple[Event, Assumptions, Loop | None]]:
         """(definition, test outcomes on the path, the loop it comes round) for each definition
@@ -387,17 +532,9 @@ class Flow:
             if state in seen:
                 continue
             seen.add(state)
-            event, assumed, carrier = state
-            if carrier is None:
-                if event.conds:
-                    key = (id(event.conds), assumed)
-                    if key not in memo:
-                        memo[key] = self._outcomes(event.conds, tracked, assumed)
-                    after = memo[key]
-                    if after is None:
-                        continue
-                    assumed = after
-            elif event.index not in carrier.body:  # before the loop: reached without going round it
+            event, _, carrier = state
+            assumed = self._arrive(state, tracked, memo)
+            if assumed is None:
                 continue
             if event.kind == DEF and event.name == name:
                 found.setdefault((event, assumed, carrier))
@@ -410,6 +547,23 @@ class Flow:
                 seen.add(state)
             step_back(end, assumed, carrier)
         return sorted(found, key=lambda item: item[0].index)
+
+    def _arrive(
+        self, state: _State, tracked: frozenset[str], memo: dict[tuple[int, Assumptions], Assumptions | None]
+    ) -> Assumptions | None:
+        """The outcomes a backward walk holds once it has stepped onto `state`'s event (its `if`
+        arms add theirs); None where the path ends: arms contradicting the outcomes, or an
+        event before the loop the walk came round (reached without going round it). Events
+        of one arm share `conds`: `memo` keeps each (arms, outcomes) pair's answer."""
+        event, assumed, carrier = state
+        if carrier is not None:
+            return assumed if event.index in carrier.body else None
+        if not event.conds:
+            return assumed
+        key = (id(event.conds), assumed)
+        if key not in memo:
+            memo[key] = self._outcomes(event.conds, tracked, assumed)
+        return memo[key]
 
     @cached_property
     def _run_end(self) -> list[Event]:

@@ -208,3 +208,56 @@ def k(x, FLAG: tl.constexpr):
     (use,) = reads(flow, "acc")
     _, in_arm = flow.defs["acc"]
     assert flow._reach(use) == [(in_arm, frozenset({("FLAG", True)}), None)]
+
+
+def guarded_updates(levels: int) -> str:
+    """fla's log-linear attention shape: a value updated under `levels` constexpr tests in a
+    row (each also under a runtime test), then read. A walk that tells paths apart by every
+    outcome they passed meets 2^levels paths."""
+    updates = "".join(
+        f"    if MIN_LEVEL <= {level} and MAX_LEVEL >= {level}:\n"
+        f"        if c & {2**level}:\n"
+        f"            b_o += tl.load(x + {level} * BT + o)\n"
+        for level in range(levels)
+    )
+    return (
+        "@triton.jit\n"
+        "def k(x, y, c, MIN_LEVEL: tl.constexpr, MAX_LEVEL: tl.constexpr, BT: tl.constexpr):\n"
+        "    o = tl.arange(0, BT)\n"
+        "    b_o = tl.zeros([BT], dtype=tl.float32)\n"
+        f"{updates}"
+        "    step = 1\n"
+        "    if MIN_LEVEL == 0:\n"
+        "        step = 2\n"
+        "    tl.store(y + o * step, (b_o * 2).to(tl.float16))\n"
+    )
+
+
+def exact_walk(flow):
+    """`flow` answering every read from `Flow._reach`, which lists each path's outcomes."""
+    flow._tracks_many = lambda use: False
+    return flow
+
+
+@pytest.mark.parametrize("levels", [5, 6, 7])
+def test_reads_past_many_tests_get_the_answers_of_the_walk_that_lists_every_path(levels: int) -> None:
+    source = guarded_updates(levels)
+    flow, exact = flow_of(source), exact_walk(flow_of(source))
+    assert any(flow._tracks_many(use) for use in reads(flow, "b_o"))
+    for name in ("b_o", "step"):
+        for use, same in zip(reads(flow, name), reads(exact, name), strict=True):
+            assert flow.variants(use.node) == exact.variants(same.node)
+            assert [d.index for d in flow.reaching(use.node)] == [d.index for d in exact.reaching(same.node)]
+            specs = {None, *(assumed for _, assumed, _ in exact._reach(same))}
+            for spec in specs:
+                assert flow.constant_int(use.node, spec) == exact.constant_int(same.node, spec)
+
+
+def test_a_read_past_forty_tests_takes_linear_time() -> None:
+    from ascend_lint.budget import time_budget
+
+    flow, small = flow_of(guarded_updates(40)), exact_walk(flow_of(guarded_updates(6)))
+    with time_budget(20):  # 2^40 paths would never end: the budget's FileTimeout fails the test
+        variants = flow.variants(reads(flow, "b_o")[-1].node)  # the read stored, after the updates
+    expected = small.variants(reads(small, "b_o")[-1].node)
+    assert variants == expected
