@@ -52,7 +52,8 @@ MESSAGE = (
     '(`tbe.common.platform.get_soc_spec("UB_SIZE")`, or the package\'s UB manager)'
 )
 MIN_CAPACITY_BYTES = 16 * 1024
-_WORD_WITH_UB = re.compile(r"\w*[uU][bB]\w*")  # every identifier that can have a `ub` part
+_UB = re.compile(r"[uU][bB]")
+_WORD = re.compile(r"\w+")
 _NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _NOT_THE_CAPACITY = {"fallback", "default", "align", "alignment"}
 
@@ -95,7 +96,7 @@ def k(x, BT: tl.constexpr):
     def may_report(cls, words: Words) -> bool:
         """A word the finding's name test accepts (`_UB_BYTES`, `ub_size`, not `UB_ALIGN`):
         a name is its source text, so every reported name occurs as such a word."""
-        return any(_is_capacity_name(word) for word in _WORD_WITH_UB.findall(words.text))
+        return any(_is_capacity_name(word) for word in _words_with_ub(words.text))
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         for (name, _), values in context.host.bindings.items():
@@ -124,6 +125,23 @@ def k(x, BT: tl.constexpr):
 
 def _parts(name: str) -> set[str]:
     return {part.lower() for part in _NAME_PARTS.findall(name)}
+
+
+def _words_with_ub(text: str) -> Iterator[str]:
+    """Every word (`\\w+`) of `text` holding `ub` in any case: found from each `ub` by a
+    C-level search, then widened to its word (a regex `\\w*ub\\w*` retries from every
+    character of every word: 17x slower on vllm-ascend and fla)."""
+    end = 0
+    for match in _UB.finditer(text):
+        start = match.start()
+        if start < end:  # a second `ub` of the word just yielded
+            continue
+        while start and (text[start - 1].isalnum() or text[start - 1] == "_"):  # what `\\w` matches
+            start -= 1
+        word = _WORD.match(text, start)
+        if word is not None:  # always: `ub` itself is a word
+            end = word.end()
+            yield word.group()
 
 
 def _is_capacity_name(name: str) -> bool:

@@ -7,12 +7,15 @@ path both ways, so only files where the prefilter skipped a rule are linted twic
 
 from __future__ import annotations
 
+import re
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, REPO
 from fla_corpus import fla_root
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ascend_lint.config import Settings
 from ascend_lint.engine import lint_source
@@ -106,3 +109,13 @@ def test_prefilters_lose_nothing_on_the_fla_tree():
     paths = sorted((root / "fla").rglob("*.py"))
     compared = _assert_prefilters_lose_nothing(paths, Settings(root=root, target_all=True))
     assert compared > len(paths) // 2  # most of the tree has files a prefilter acts on
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("ubUB_x1 .(\n²éµ٣")), max_size=60))
+def test_asc012_finds_the_words_a_regex_of_every_word_holding_ub_finds(text: str) -> None:
+    # `_words_with_ub` widens each `ub` to its word instead of retrying `\w*[uU][bB]\w*`
+    # from every character; the words found (Unicode letters and digits included) are the same
+    from ascend_lint.rules.hard_coded_ub import _words_with_ub
+
+    assert list(_words_with_ub(text)) == re.findall(r"\w*[uU][bB]\w*", text)
