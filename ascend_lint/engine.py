@@ -329,11 +329,10 @@ def _where_to_look(
 ) -> dict[cst.CSTNode, cst.FunctionDef | None]:
     """Every node the reports name -> the function holding it, where its position is looked for
     first: the report's `within`, else its kernel, else a kernel whose decorators hold it (an
-    autotune config), else None (looked for from the top of the file)."""
+    autotune config), else None (looked for at the top level, then from the top of the file)."""
     from .fixes import FixPlan
 
     hints: dict[cst.CSTNode, cst.FunctionDef | None] = {}
-    in_decorators: dict[cst.CSTNode, cst.FunctionDef] | None = None
     for _, report, kernel in reports:
         nodes = [report.node, *(node for node, _ in report.related)]
         if report.end_node is not None:
@@ -341,19 +340,27 @@ def _where_to_look(
         if isinstance(report.fix, FixPlan):
             nodes.extend(report.fix.nodes())
         within = report.within or (kernel.node if kernel else None)
-        if within is None and in_decorators is None:
-            in_decorators = {node: k.node for k in kernels for d in k.node.decorators for node in _subtree(d)}
         for node in nodes:
-            hints.setdefault(node, within or (in_decorators or {}).get(node))
+            hints.setdefault(node, within)
+    unplaced = {node for node, within in hints.items() if within is None}
+    if unplaced:
+        hints.update(_in_decorators(kernels, unplaced))
     return hints
 
 
-def _subtree(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    stack = [node]
-    while stack:
-        node = stack.pop()
-        yield node
-        stack.extend(node.children)
+def _in_decorators(kernels: list[Kernel], nodes: set[cst.CSTNode]) -> Iterator[tuple[cst.CSTNode, cst.FunctionDef]]:
+    """Each of `nodes` that a kernel's decorators hold, with the kernel."""
+    from .nodes import walk
+
+    left = set(nodes)
+    for kernel in kernels:
+        for decorator in kernel.node.decorators:
+            for node in walk(decorator):
+                if node in left:
+                    left.discard(node)
+                    yield node, kernel.node
+                    if not left:
+                        return
 
 
 def _disabled_for_file(source: str) -> frozenset[str]:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import warnings
+from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager, suppress
@@ -30,6 +31,8 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 from .model import NEWLINE, LineIndex, Position
+from .nodes import walk
+from .source import collection_paused
 
 _CO_OPTIMIZED = 0x1  # set on the code of functions, not on class bodies or modules
 
@@ -246,11 +249,7 @@ def node_layout(
     if memory is not None:
         memory.forget_unused()
     if missing:
-        for statement, row in _top_level_rows(module, text):
-            if not isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
-                missing -= _look(layout, module, statement, row, [], missing)
-                if not missing:
-                    break
+        missing -= _look_at_top_level(layout, module, code, missing)
     if missing and _generate(module, layout, module, 0, [], missing, set()):
         raise LayoutError(f"{len(missing)} node(s) not found in the tree")
     return layout
@@ -294,25 +293,71 @@ def _generate(
     return wanted
 
 
-def _top_level_rows(module: cst.Module, text: str) -> list[tuple[Statement, int]]:
-    """Each top-level statement with the row it starts on, from CPython's ast (empty if the two
-    trees do not pair up)."""
+def _look_at_top_level(
+    layout: Layout, module: cst.Module, code: CodeType, wanted: set[cst.CSTNode]
+) -> set[cst.CSTNode]:
+    """The wanted nodes found in the module's top-level statements other than definitions (a
+    launch table bound at module level). The statements holding them are found by walking the
+    statements' fields; each is looked at from its row, which CPython's ast gives for the text
+    between the top-level functions around it whose rows are known (the whole file has none)."""
+    homes = _homes(module.body, wanted)
+    if not homes:
+        return set()
+    body = module.body
+    defined = [(index, s) for index, s in enumerate(body) if isinstance(s, cst.FunctionDef)]
+    anchors = _function_anchors(module, code, [function for _, function in defined])
+    bounds = [(index, anchors[function][0]) for index, function in defined if function in anchors]
+    stretches: dict[int, dict[int, int]] = {}  # the rows of the statements before each bound
+    found: set[cst.CSTNode] = set()
+    for index, nodes in homes.items():
+        after = bisect_left(bounds, (index, 0))
+        if after not in stretches:
+            first, first_row = bounds[after - 1] if after else (0, 1)
+            last, last_row = bounds[after] if after < len(bounds) else (len(body), 0)
+            starts = layout.index.starts
+            text = layout.index.text[starts[first_row - 1] : starts[last_row - 1] if last_row else None]
+            stretches[after] = _statement_rows(body[first:last], text, first_row, first)
+        row = stretches[after].get(index)
+        if row is not None:
+            found |= _look(layout, module, body[index], row, [], nodes)
+    return found
+
+
+def _homes(body: Sequence[Statement], wanted: set[cst.CSTNode]) -> dict[int, set[cst.CSTNode]]:
+    """The index of each top-level statement other than a definition holding wanted nodes -> them."""
+    homes: dict[int, set[cst.CSTNode]] = {}
+    left = set(wanted)
+    for index, statement in enumerate(body):
+        if not left:
+            break
+        if not isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+            held = {node for node in walk(statement) if node in left}
+            if held:
+                homes[index] = held
+                left -= held
+    return homes
+
+
+def _statement_rows(statements: Sequence[Statement], text: str, first_row: int, first: int) -> dict[int, int]:
+    """The row each statement starts on by its index in the module (the first is `first`),
+    `text` being theirs from `first_row` on: from CPython's ast, none if the trees do not pair up."""
     try:
-        with warnings.catch_warnings():
+        with warnings.catch_warnings(), collection_paused():
             warnings.simplefilter("ignore")
-            body = ast.parse(text).body
+            parsed = ast.parse(text).body
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return []
-    rows: list[tuple[Statement, int]] = []
-    index = 0
-    for statement in module.body:
+        return {}
+    rows: dict[int, int] = {}
+    at = 0
+    for index, statement in enumerate(statements, first):
         width = len(statement.body) if isinstance(statement, cst.SimpleStatementLine) else 1
-        if index + width > len(body):
-            return []
-        first = body[index]
-        rows.append((statement, min([first.lineno, *(d.lineno for d in getattr(first, "decorator_list", ()))])))
-        index += width
-    return rows if index == len(body) else []
+        if at + width > len(parsed):
+            return {}
+        opening = parsed[at]
+        lineno = min([opening.lineno, *(d.lineno for d in getattr(opening, "decorator_list", ()))])
+        rows[index] = first_row + lineno - 1
+        at += width
+    return rows if at == len(parsed) else {}
 
 
 def _function_anchors(

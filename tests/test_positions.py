@@ -7,6 +7,7 @@ the variant's inverse, must be the plain file's, and so must its fixed text."""
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 import tokenize
@@ -16,7 +17,8 @@ from pathlib import Path
 import pytest
 from conftest import FIXTURES, settings
 
-from ascend_lint.engine import lint_file
+from ascend_lint import positions
+from ascend_lint.engine import lint_file, lint_source
 from ascend_lint.fixer import fix_result
 from ascend_lint.model import FileResult, LineIndex, Position
 
@@ -121,3 +123,38 @@ def test_token_boundaries_are_those_of_the_original_text() -> None:
     boundaries = token_boundaries(text)
     assert {text.index("b"), text.index("2"), text.index("3") + 1} <= boundaries
     assert text.index("b") - 1 not in boundaries
+
+
+KERNELS = (FIXTURES / "triton_ascend" / "clean_kernels.py").read_text(encoding="utf-8")
+UB_CONSTANT = "\n_UB_BYTES = 196608\n"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        KERNELS * 8 + UB_CONSTANT + KERNELS * 8,  # between two top-level functions
+        UB_CONSTANT.lstrip() + KERNELS * 8,  # before the first one
+        KERNELS * 8 + "\nif True:\n    x = 1;" + UB_CONSTANT.lstrip(),  # in a block, after the last one
+    ],
+    ids=["between", "first", "last"],
+)
+def test_a_module_level_finding_is_positioned_without_parsing_the_whole_file(text, monkeypatch) -> None:
+    """A node no function holds is looked for in the top-level statement holding it, from the
+    row CPython's ast gives it in the text between the top-level functions around it: the same
+    range as generating the whole module's code finds, with no `ast` parse of the whole file."""
+    config = settings(timeout_per_file=None)
+    monkeypatch.setattr(positions, "_look_at_top_level", lambda *args: set())
+    whole = lint_source(text, "big.py", config)
+    monkeypatch.undo()
+    parsed: list[int] = []
+    real_parse = ast.parse
+    monkeypatch.setattr(
+        ast, "parse", lambda source, *args, **kwargs: parsed.append(len(source)) or real_parse(source, *args, **kwargs)
+    )
+    result = lint_source(text, "big.py", config)
+    assert result.error is None and result.findings == whole.findings
+    [finding] = [f for f in result.findings if f.code == "ASC012"]
+    at = text.index("196608")
+    row, column = text[:at].count("\n") + 1, at - text.rfind("\n", 0, at)
+    assert (finding.location, finding.end_location) == (Position(row, column), Position(row, column + 6))
+    assert max(parsed) < len(text) / 4
