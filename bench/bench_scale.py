@@ -9,12 +9,15 @@ links. For each file it prints wall and CPU seconds and µs per line for `libcst
 re-lint, where the checkout has one) and `fix_result` with unsafe fixes after it (the fix
 pass), and their ratios to the parse, best of `--repeat` runs; `--fix` costs the last two. `--checkout DIR` lints with the ascend_lint of
 another checkout (e.g. `/work/main` before a change): run both, compare the ratios. On a shared
-machine compare ratios and CPU times, not wall times.
+machine compare ratios and CPU times, not wall times. The garbage a step leaves (its tree) is
+collected before the next step, unmeasured: not that step's work (a run over many files collects
+it while linting a later file).
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import inspect
 import re
 import sys
@@ -61,10 +64,13 @@ def chain_code(links: int) -> str:
     return head + "    n = B" + ".to(tl.int64)" * links + "\n"
 
 
-def best(repeat: int, work, *args, **kwargs) -> tuple[float, float, object]:
-    """Wall and CPU seconds of the run with the least CPU time, and its value."""
+def best(repeat: int, work, *args, collect: bool = True, **kwargs) -> tuple[float, float, object]:
+    """Wall and CPU seconds of the run with the least CPU time, and its value. Before each run the
+    garbage of the ones before is collected (`collect`), unmeasured: it is not this run's work."""
     runs = []
     for _ in range(repeat):
+        if collect:
+            gc.collect()
         wall, cpu = time.perf_counter(), time.process_time()
         value = work(*args, **kwargs)
         runs.append((time.process_time() - cpu, time.perf_counter() - wall, value))
@@ -76,7 +82,7 @@ def check_then_fix(text: str, settings: Settings) -> list[tuple[float, float, ob
     """Wall and CPU seconds and the value of `--fix`'s two steps: the check, the fix pass."""
     memory = {"memory": DocumentMemory.empty()} if KEEPS_MEMORY else {}
     check = best(1, lint_source, text, "kernels.py", settings, **memory)
-    return [check, best(1, fix_result, check[2], settings, unsafe=True, **memory)]
+    return [check, best(1, fix_result, check[2], settings, unsafe=True, collect=False, **memory)]
 
 
 def measure(name: str, text: str, settings: Settings, repeat: int) -> None:
