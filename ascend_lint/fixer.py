@@ -232,11 +232,12 @@ def _introduced_problem(original: str, fixed: str, spans: list[tuple[int, int]])
         with warnings.catch_warnings():  # warnings: not ours to report
             warnings.simplefilter("ignore")
             tree = ast.parse(fixed)
-            compile(tree, "<fixed>", "exec", dont_inherit=True)  # errors the compiler finds: `f(a=1, a=2)`
+            code = compile(tree, "<fixed>", "exec", dont_inherit=True)  # errors the compiler finds: `f(a=1, a=2)`
     except SyntaxError as exc:
         return f"produce invalid code (SyntaxError: {exc.msg} at line {exc.lineno})"
     except (RecursionError, MemoryError, ValueError) as exc:
         return f"produce code that cannot be compiled ({type(exc).__name__})"
+    sources.compiled_already(fixed, code)  # for the re-lint
     missing = set(unresolved(tree, list(_reads_within(tree, fixed, spans))))
     if missing:
         before = ast.parse(original)

@@ -12,8 +12,9 @@ error), never a wrong position.
 Code generation costs about a third of a parse, so it runs only where it must: over the
 function a report names (its kernel, or the host function of a launch), from the row CPython's
 compiler gives for it, stopping once every wanted node has its range. Nodes found there are
-done; the rest are looked for in the module's top-level statements other than definitions
-(rows from `ast`), and only then from the top of the file.
+done; the rest are looked for in the top-level statement other than a definition that holds
+them (found by walking the statements' fields; its row from `ast`, parsing only the text
+between the top-level functions around it), and only then from the top of the file.
 """
 
 from __future__ import annotations

@@ -4,6 +4,8 @@ fix objects (end to end through the `ascend-lint` command)."""
 
 from __future__ import annotations
 
+import ast
+import builtins
 import dataclasses
 import json
 import random
@@ -462,3 +464,27 @@ def from_module():
         'def filtered():\n    return [triton.Config({"BT": bt}) for bt in [32, 64] for w in NUM_WARPS if bt * w < 256]',
         "def from_module():\n    return [triton.Config({})]\n",
     ]
+
+
+def test_the_re_lint_takes_the_module_the_fixer_compiled(monkeypatch) -> None:
+    """The fixer compiles the fixed text to check it; the re-lint's `compile_python` takes that
+    module rather than compiling the text again, and finds what a lint from scratch finds."""
+    path = FIXTURES / "triton_ascend" / "asc002_constexpr_to.py"
+    config = settings()
+    memory = DocumentMemory.empty()
+    checked = lint_source(path.read_text(encoding="utf-8"), str(path), config, memory=memory)
+    compiled: list[object] = []  # what was compiled to code (not `ast.parse`)
+    real_compile = builtins.compile
+
+    def compile_to_code(source, filename, mode, flags=0, *args, **kwargs):
+        if not flags & ast.PyCF_ONLY_AST:
+            compiled.append(source)
+        return real_compile(source, filename, mode, flags, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "compile", compile_to_code)
+    result, fixed = fix_result(checked, config, unsafe=True, memory=memory)
+    monkeypatch.undo()
+    assert fixed is not None and result.error is None
+    assert fixed.fixed not in compiled  # the fixer compiled its tree
+    assert [type(source) for source in compiled] == [ast.Module]
+    assert result.findings == lint_source(fixed.fixed, str(path), config).findings
