@@ -24,7 +24,9 @@ import ast
 import dataclasses
 import difflib
 import os
+import re
 import warnings
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
@@ -238,7 +240,11 @@ def _introduced_problem(original: str, fixed: str, spans: list[tuple[int, int]])
     except (RecursionError, MemoryError, ValueError) as exc:
         return f"produce code that cannot be compiled ({type(exc).__name__})"
     sources.compiled_already(fixed, code)  # for the re-lint
-    missing = set(unresolved(tree, list(_reads_within(tree, fixed, spans))))
+    index = LineIndex(fixed)
+    rows = sorted(
+        {row for start, end in spans for row in range(index.position(start).row, index.position(end).row + 1)}
+    )
+    missing = set(unresolved(_scopes_of(tree, index, rows), list(_reads_within(tree, index, spans, rows))))
     if missing:
         before = ast.parse(original)
         missing -= set(unresolved(before, list(name_reads(before))))
@@ -247,14 +253,15 @@ def _introduced_problem(original: str, fixed: str, spans: list[tuple[int, int]])
     return None
 
 
-def _reads_within(tree: ast.Module, text: str, spans: list[tuple[int, int]]) -> Iterator[ast.Name]:
-    """The names read inside the spans (offsets of `text`), looked for only in the top-level
-    statements on the spans' rows (a big file's other statements are not walked)."""
-    index = LineIndex(text)
-    rows = {row for start, end in spans for row in range(index.position(start).row, index.position(end).row + 1)}
-    edited = [statement for statement in tree.body if not rows.isdisjoint(_rows_of(statement))]
+def _reads_within(
+    tree: ast.Module, index: LineIndex, spans: list[tuple[int, int]], rows: list[int]
+) -> Iterator[ast.Name]:
+    """The names read inside the spans (offsets of the text, on `rows`), looked for only in the
+    top-level statements on those rows (a big file's other statements are not walked)."""
+    edited = [statement for statement in tree.body if _on_rows(statement, rows)]
+    text = index.text
     for read in (read for statement in edited for read in name_reads(statement)):
-        if read.lineno in rows:
+        if _on_rows(read, rows):
             start = index.starts[read.lineno - 1]
             before = text[start : start + read.col_offset].encode("utf-8")[: read.col_offset]  # ast counts bytes
             offset = start + len(before.decode("utf-8", "ignore"))
@@ -262,11 +269,35 @@ def _reads_within(tree: ast.Module, text: str, spans: list[tuple[int, int]]) -> 
                 yield read
 
 
-def _rows_of(statement: ast.stmt) -> range:
-    """The rows of a statement, its decorators included."""
-    decorators = getattr(statement, "decorator_list", [])
-    first = min([statement.lineno, *(decorator.lineno for decorator in decorators)])
-    return range(first, (statement.end_lineno or statement.lineno) + 1)
+def _scopes_of(tree: ast.Module, index: LineIndex, rows: list[int]) -> ast.Module:
+    """`tree` as far as it decides where the names read on `rows` resolve: a top-level function
+    on none of those rows and with no `global` on its rows keeps its signature but not its body,
+    which binds names only in scopes of its own (a big file's other functions are not walked)."""
+    kept = sorted({*rows, *(index.position(match.start()).row for match in _GLOBAL.finditer(index.text))})
+    body = [
+        ast.FunctionDef(**{**vars(statement), "body": [ast.Pass()]})
+        if isinstance(statement, ast.FunctionDef) and not _on_rows(statement, kept)
+        else statement
+        for statement in tree.body
+    ]
+    return ast.Module(body=body, type_ignores=tree.type_ignores)
+
+
+def _on_rows(node: ast.stmt | ast.expr, rows: list[int]) -> bool:
+    """Whether any of the (sorted) rows is one of the node's."""
+    span = _rows_of(node)
+    at = bisect_left(rows, span.start)
+    return at < len(rows) and rows[at] < span.stop
+
+
+def _rows_of(node: ast.stmt | ast.expr) -> range:
+    """The rows of a statement (its decorators included) or an expression."""
+    decorators = getattr(node, "decorator_list", [])
+    first = min([node.lineno, *(decorator.lineno for decorator in decorators)])
+    return range(first, (node.end_lineno or node.lineno) + 1)
+
+
+_GLOBAL = re.compile(r"\bglobal\b")
 
 
 def _rejected(result: FileResult, message: str) -> tuple[FileResult, None]:

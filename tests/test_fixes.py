@@ -19,7 +19,7 @@ import pytest
 from conftest import CORPUS, FIXTURES, settings, snippet_source
 from fla_corpus import fla_ascend_files
 
-from ascend_lint import engine
+from ascend_lint import engine, fixer
 from ascend_lint.cli import main
 from ascend_lint.config import Settings, load_settings
 from ascend_lint.engine import DocumentMemory, lint_file, lint_source
@@ -488,3 +488,15 @@ def test_the_re_lint_takes_the_module_the_fixer_compiled(monkeypatch) -> None:
     assert fixed.fixed not in compiled  # the fixer compiled its tree
     assert [type(source) for source in compiled] == [ast.Module]
     assert result.findings == lint_source(fixed.fixed, str(path), config).findings
+
+
+@pytest.mark.parametrize("declared", [True, False])
+def test_a_name_bound_by_a_global_in_a_function_the_fixes_do_not_touch_resolves(declared) -> None:
+    """The names check leaves out the bodies of the functions the edits do not touch, unless
+    one can bind a module name (`global`): a read of `a_c` bound only there still resolves."""
+    declaration = "    global a_c\n" if declared else ""
+    original = f"def helper():\n{declaration}    a_c = 1\n\n\ndef kernel(a):\n    return a\n"
+    fixed = original.replace("return a\n", "return a_c\n")
+    read = fixed.rindex("a_c\n")
+    problem = fixer.introduced_problem(original, fixed, [(read, read + 3)])
+    assert problem == (None if declared else "read undefined names (a_c)")
