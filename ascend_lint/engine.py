@@ -218,6 +218,7 @@ def lint_source(
     codes = settings.enabled_codes(filename) - _disabled_for_file(source)
     words = Words(source)
     rules = [rule() for rule in all_rules() if rule.CODE in codes and (not prefilter or rule.may_report(words))]
+    sources.collect_if_due()  # the garbage of earlier lints: not this file's time
     try:
         with time_budget(settings.timeout_per_file):
             code = sources.compile_python(source)  # CPython decides what is a syntax error

@@ -177,15 +177,10 @@ def collection_paused() -> Iterator[None]:
     """No garbage collection in the block: building a tree allocates ~50 objects a line and frees
     none, so a collection would only walk them.
 
-    Outside an analysis (`kept_from_collection`) and other such blocks, a collection left due
-    by an analysis is made first (the trees analysed before are garbage by then, unless
-    `collection_postponed`), and what the
-    block built joins the oldest generation afterwards, unwalked: else the next young collection
-    walks the whole new tree to free nothing (measured: 0.65 s of a 1 MB check)."""
+    Outside an analysis (`kept_from_collection`) and other such blocks, what the block built
+    joins the oldest generation afterwards, unwalked: else the next young collection walks the
+    whole new tree to free nothing (measured: 0.65 s of a 1 MB check)."""
     outermost = not _analysed.paused and not _analysed.frozen
-    if outermost and _analysed.due and not _analysed.postponed:
-        _analysed.due = False
-        gc.collect()
     collecting = gc.isenabled()
     gc.disable()
     _analysed.paused += 1
@@ -210,8 +205,8 @@ def kept_from_collection(text: str) -> Iterator[None]:
     collects, and the analysis leaves cycles holding parts of the tree (a kernel's flow events
     point at each other and at its nodes): unless collected, every linted tree stays in memory
     (the fla tree, `--jobs 1`: 350 MB). Once the texts analysed since the last collection reach
-    COLLECT_AFTER_CHARS, a collection is due: it is made before the next tree is built
-    (`collection_paused`), when the trees analysed are garbage, not now, when this one is still
+    COLLECT_AFTER_CHARS, a collection is due: it is made before the next lint
+    (`collect_if_due`), when the trees analysed are garbage, not now, when this one is still
     alive and would be walked for nothing (a 4 MB file: 2.9 s)."""
     gc.freeze()
     _analysed.frozen = True
@@ -224,6 +219,14 @@ def kept_from_collection(text: str) -> Iterator[None]:
         if _analysed.chars >= COLLECT_AFTER_CHARS:
             _analysed.chars = 0
             _analysed.due = True
+
+
+def collect_if_due() -> None:
+    """Make the collection `kept_from_collection` left due, before a lint (and outside its time
+    budget: the garbage is earlier files'), unless `collection_postponed`."""
+    if _analysed.due and not _analysed.postponed:
+        _analysed.due = False
+        gc.collect()
 
 
 @contextmanager
@@ -242,7 +245,7 @@ COLLECT_AFTER_CHARS = 256 * 1024
 
 class _Analysed(threading.local):
     chars = 0  # analysed since the last collection
-    due = False  # a collection is to be made before the next tree is built
+    due = False  # a collection is to be made before the next lint
     frozen = False  # inside `kept_from_collection`
     paused = 0  # `collection_paused` blocks open
     postponed = 0  # `collection_postponed` blocks open
