@@ -19,9 +19,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import FIXTURES, REPO
 
-from ascend_lint import engine
+from ascend_lint import engine, source
 from ascend_lint.cli import main
 from ascend_lint.fixes import Replace
 from ascend_lint.kernels import Kernel
@@ -264,3 +264,21 @@ def test_a_fix_reading_an_undefined_name_is_refused(tmp_path: Path, monkeypatch,
     assert status == 2
     assert "fixes for ASC003 would read undefined names (a_c); file left unchanged" in err
     assert path.read_text() == kernel
+
+
+def test_a_parse_skips_libcsts_node_checks_and_builds_the_same_tree(monkeypatch) -> None:
+    import libcst as cst
+
+    checked: list[cst.CSTNode] = []
+    monkeypatch.setattr(cst.Name, "_validate", lambda node: checked.append(node))
+    for path in sorted(FIXTURES.rglob("*.py")):
+        text = path.read_text(encoding="utf-8")
+        try:
+            source.compile_python(text)
+        except source.SourceError:
+            continue
+        tree = source.parse(text)
+        assert not checked  # no node was checked while the parser built it
+        assert tree.deep_equals(cst.parse_module(text))
+        assert checked  # outside a parse libcst checks nodes again
+        checked.clear()
