@@ -25,7 +25,7 @@ control-flow graph; `ascend_lint.ub_plan` turns it into a UB peak per configurat
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, TypeGuard
 
@@ -84,6 +84,7 @@ _NO_TILE = frozenset(
 )
 
 Shape = tuple[cst.BaseExpression, ...]
+DimSize = Callable[[cst.BaseExpression], ConstValue | None]
 _ONE = cst.Integer("1")
 
 
@@ -139,21 +140,28 @@ class TileValue:
     across_rows: bool = False  # a reduction along a leading axis
     expanded: int = 0  # fp32 temporaries the compiler expands the operation into (`tl.sigmoid`: 1)
 
-    def elements(self, lookup: Lookup) -> int | None:
+    def elements(self, lookup: Lookup, dim_size: DimSize | None = None) -> int | None:
+        """The element count in a configuration (None when it leaves a dimension unknown);
+        `dim_size` evaluates a dimension in it, when the caller remembers them (ub_plan does)."""
         total = 1
         for dim in self.shape:
-            size = evaluate(dim, lookup)
+            size = dim_size(dim) if dim_size is not None else evaluate(dim, lookup)
             if not isinstance(size, int) or isinstance(size, bool) or size < 0:
                 return None
             total *= size
         return total
 
     def bytes(
-        self, lookup: Lookup, pointer_bits: Mapping[str, int], multi_buffer: bool = True, dense: bool = False
+        self,
+        lookup: Lookup,
+        pointer_bits: Mapping[str, int],
+        multi_buffer: bool = True,
+        dense: bool = False,
+        dim_size: DimSize | None = None,
     ) -> int:
         """UB bytes for one configuration (0 when not in UB or not sized by it); `dense` counts a
         strided tile at its element width."""
-        count = self.elements(lookup) if self.ub else None
+        count = self.elements(lookup, dim_size) if self.ub else None
         if count is None:
             return 0
         strided = self.spread(lookup, dense)
@@ -236,7 +244,7 @@ class TileModel:
         self.peaks: dict[tuple[object, ...], object] = {}  # ub_plan's results, per configuration
         self.reaching = ReachingDefinitions(flow, frozenset())  # every arm compiled
         self.liveness: dict[frozenset[int], object] = {}  # ub_plan's, per set of arms not compiled
-        self._local_constants = _local_constants(flow)
+        self._constants: dict[str, cst.BaseExpression | None] = {}  # local constants asked for so far
         _Builder(self).build()
         _place(self)
 
@@ -259,21 +267,22 @@ class TileModel:
         def find(name: str, depth: int = 0) -> ConstValue | None:
             if name in values:
                 return values[name]
-            expression = self._local_constants.get(name)
+            expression = self.local_constant(name)
             if expression is None or depth > 8:
                 return None
             return evaluate(expression, lambda n: find(n, depth + 1), self.kernel.imports)
 
         return find
 
-
-def _local_constants(flow: Flow) -> dict[str, cst.BaseExpression]:
-    found = {}
-    for name, defs in flow.defs.items():
-        value = defs[0].value if len(defs) == 1 else None
-        if value is not None and flow.flags(value) == CONST:
-            found[name] = value
-    return found
+    def local_constant(self, name: str) -> cst.BaseExpression | None:
+        """The constant expression a name of the body is bound to once (`NK = K // BK`), or None.
+        Worked out for the names a configuration asks about, not for every name of the body:
+        whether a value is constant is a flow query that can cost much."""
+        if name not in self._constants:
+            defs = self.flow.defs.get(name, ())
+            value = defs[0].value if len(defs) == 1 else None
+            self._constants[name] = value if value is not None and self.flow.flags(value) == CONST else None
+        return self._constants[name]
 
 
 def build_tiles(kernel: Kernel) -> TileModel:
@@ -294,6 +303,7 @@ class _Builder:
             if event.kind in (READ, DEF) and event.node is not None:
                 self.events_by_node.setdefault(id(event.node), event)
         self.reaching = model.reaching
+        self.tile_defs = 0  # the definitions (bits of `reaching`) built so far that hold a tile or block pointer
         self.results: dict[int, Result] = {}  # id(expression node) -> what it evaluated to
         self.ops: list[TileValue] = []
         self.reads: list[Read] = []
@@ -350,6 +360,9 @@ class _Builder:
         event = self.events_by_node.get(id(node))
         if event is not None:
             self.model.defs[event.index] = result
+            bit = self.reaching.bit.get(event.index, 0)
+            holds = isinstance(result, (TileValue, BlockPointer))
+            self.tile_defs = self.tile_defs | bit if holds else self.tile_defs & ~bit
         defines[name] = result if isinstance(result, TileValue) else None
 
     def new(
@@ -379,9 +392,11 @@ class _Builder:
         return result
 
     def _expr(self, node: cst.BaseExpression) -> Result:
-        if isinstance(node, cst.Name):
+        # by exact type: libcst's node classes have no subclasses, and a failing isinstance on
+        # them (ABCMeta) costs a Python-level check, ten of them for a literal
+        if type(node) is cst.Name:
             return self.read(node)
-        if isinstance(node, cst.Attribute):
+        if type(node) is cst.Attribute:
             if node.attr.value == "T":
                 source = self.expr(node.value)
                 return (
@@ -392,24 +407,24 @@ class _Builder:
             if not self.imports.resolve(node) and node.attr.value not in ("dtype", "shape"):
                 self.expr(node.value)
             return None
-        if isinstance(node, cst.Call):
+        if type(node) is cst.Call:
             return self.call(node)
-        if isinstance(node, cst.BinaryOperation):
+        if type(node) is cst.BinaryOperation:
             return self.binary(node, self.expr(node.left), self.expr(node.right), node.right, node.operator)
-        if isinstance(node, cst.BooleanOperation):
+        if type(node) is cst.BooleanOperation:
             return self.elementwise(node, [self.expr(node.left), self.expr(node.right)])
-        if isinstance(node, cst.UnaryOperation):
+        if type(node) is cst.UnaryOperation:
             return self.elementwise(node, [self.expr(node.expression)])
-        if isinstance(node, cst.Comparison):
+        if type(node) is cst.Comparison:
             parts = [self.expr(node.left), *(self.expr(c.comparator) for c in node.comparisons)]
             tiles = [p for p in parts if _tile(p)]
             return self.new(COMPARE, node, _broadcast(tiles), MASK, [(p, DATA) for p in tiles]) if tiles else None
-        if isinstance(node, cst.Subscript):
+        if type(node) is cst.Subscript:
             return self.subscript(node)
-        if isinstance(node, cst.IfExp):
+        if type(node) is cst.IfExp:
             self.expr(node.test)
             return self.elementwise(node, [self.expr(node.body), self.expr(node.orelse)])
-        if isinstance(node, (cst.Tuple, cst.List)):
+        if type(node) is cst.Tuple or type(node) is cst.List:
             for element in node.elements:
                 self.expr(element.value)
         return None
@@ -418,7 +433,10 @@ class _Builder:
         event = self.events_by_node.get(id(node))
         if event is None or event.kind != READ:
             return None
-        defs = [self.model.defs.get(d.index) for d in self.reaching.at(event.index, node.value)]
+        reaching = self.reaching.mask(event.index, node.value) & self.tile_defs  # most reads are of scalars
+        if not reaching:
+            return None
+        defs = [self.model.defs.get(d.index) for d in self.reaching.definitions(reaching)]
         pointer = next((d for d in defs if isinstance(d, BlockPointer)), None)
         if pointer is not None:
             return pointer
@@ -755,11 +773,21 @@ def _code(node: cst.CSTNode) -> str:
 
 
 def differs(a: Shape, b: Shape) -> bool:
-    return len(a) != len(b) or any(x is not y and _code(x) != _code(y) for x, y in zip(a, b, strict=False))
+    return len(a) != len(b) or any(x is not y and _text(x) != _text(y) for x, y in zip(a, b, strict=False))
+
+
+def _text(node: cst.BaseExpression) -> str:
+    """The code of a dimension: a bare name or integer is its own text (no code generation)."""
+    if isinstance(node, (cst.Name, cst.Integer)) and not node.lpar and not node.rpar:
+        return node.value
+    return _code(node)
 
 
 def _is_one(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Integer) and node.evaluated_value == 1
+    """A literal 1 (`1`, `0x1`): a decimal other than `1` is not, without evaluating it."""
+    return isinstance(node, cst.Integer) and (
+        node.value == "1" or (not node.value.isdecimal() and node.evaluated_value == 1)
+    )
 
 
 def _is_zero(node: cst.BaseExpression | None) -> bool:
@@ -1036,20 +1064,24 @@ class ReachingDefinitions:
         for event in self.defs:
             name = event.name or ""
             self.by_name[name] = self.by_name.get(name, 0) | self.bit[event.index]
-        out = [0] * len(flow.events)
-        self.incoming = [0] * len(flow.events)
+        events = flow.events  # an event's index is its position
+        preds = [[previous.index for previous in event.pred] for event in events]
+        owns = [self.bit.get(event.index, 0) for event in events]
+        kills = [~self.by_name[event.name or ""] if own else 0 for event, own in zip(events, owns, strict=True)]
+        out = [0] * len(events)
+        self.incoming = [0] * len(events)
         changed = True
         while changed:
             changed = False
-            for event in flow.events:
+            for index, pred in enumerate(preds):
                 incoming = 0
-                for previous in event.pred:
-                    incoming |= out[previous.index]
-                self.incoming[event.index] = incoming
-                own = self.bit.get(event.index)
-                result = (incoming & ~self.by_name[event.name or ""]) | own if own else incoming
-                if result != out[event.index]:
-                    out[event.index] = result
+                for previous in pred:
+                    incoming |= out[previous]
+                self.incoming[index] = incoming
+                own = owns[index]
+                result = (incoming & kills[index]) | own if own else incoming
+                if result != out[index]:
+                    out[index] = result
                     changed = True
 
     def at(self, event_index: int, name: str) -> list[Event]:

@@ -132,14 +132,14 @@ def _liveness(model: TileModel, names: dict[str, int], dead: frozenset[int]) -> 
             use[event.index] = bit
         elif event.kind == DEF:
             kill[event.index] = bit
+    succs = [[following.index for following in event.succ] for event in events]  # an index is a position
     changed = True
     while changed:
         changed = False
-        for event in reversed(events):
-            i = event.index
+        for i in range(len(events) - 1, -1, -1):
             outgoing = 0
-            for following in event.succ:
-                outgoing |= live_in[following.index]
+            for following in succs[i]:
+                outgoing |= live_in[following]
             incoming = use[i] | (outgoing & ~kill[i])
             if outgoing != live_out[i] or incoming != live_in[i]:
                 live_out[i], live_in[i] = outgoing, incoming
@@ -157,7 +157,10 @@ class _Liveness:
 
     def __init__(self, model: TileModel, dead: frozenset[int]) -> None:
         self.model = model
-        self.ordered = sorted({name for s in model.statements for name in s.defines})  # bit i: ordered[i]
+        # the names that ever hold a tile (bit i: ordered[i]); scalars and pointers hold no UB
+        self.ordered = sorted(
+            {name for s in model.statements for name, value in s.defines.items() if value is not None}
+        )
         self.names = {name: 1 << i for i, name in enumerate(self.ordered)}
         self.live_in, self.live_out = _liveness(model, self.names, dead)
         self.reaching = ReachingDefinitions(model.flow, dead) if dead else model.reaching
@@ -247,21 +250,29 @@ class _Measures:
         self.pointer_bits = pointer_bits
         self.dense = dense
         self.streamed = dict.fromkeys(v for v in model.values if _streamed(v))  # in program order
+        self.dims: dict[int, ConstValue | None] = {}  # id(dimension expression) -> its value
         self.counts: dict[TileValue, int | None] = {}
         self.sizes: dict[tuple[TileValue, bool], int] = {}
         self.scratches: dict[TileValue, int] = {}
         self.trips: dict[int, int] = {}
 
+    def dim(self, node: cst.BaseExpression) -> ConstValue | None:
+        """A dimension's value (tiles share their dimensions' expressions)."""
+        key = id(node)
+        if key not in self.dims:
+            self.dims[key] = evaluate(node, self.lookup)
+        return self.dims[key]
+
     def elements(self, value: TileValue) -> int | None:
         if value not in self.counts:
-            self.counts[value] = value.elements(self.lookup)
+            self.counts[value] = value.elements(self.lookup, self.dim)
         return self.counts[value]
 
     def bytes(self, value: TileValue, multi_buffer: bool) -> int:
         size = self.sizes.get((value, multi_buffer))
         if size is None:
             size = self.sizes[value, multi_buffer] = value.bytes(
-                self.lookup, self.pointer_bits, multi_buffer, self.dense
+                self.lookup, self.pointer_bits, multi_buffer, self.dense, self.dim
             )
         return size
 
@@ -339,6 +350,7 @@ class _Evaluation:
         self.statement_peaks: dict[int, StatementPeak] = {}
         self.sizes: dict[TileValue, int] = {}  # bytes per value (the first request notes it if unsized)
         self.held: dict[int, tuple[int, TileValue | None]] = {}  # reaching definitions -> largest
+        self.holdings: dict[tuple[str, int], Contributor | None] = {}  # (name, reaching definitions) -> held
 
     # ---- sizes -----------------------------------------------------------------------------
     def size(self, value: TileValue, streamed: bool = False) -> int:
@@ -361,6 +373,15 @@ class _Evaluation:
                     best, best_value = self.size(value), value
             found = self.held[definitions] = best, best_value
         return found
+
+    def holding(self, name: str, definitions: int) -> Contributor | None:
+        """What a live name holds in UB where these of its definitions reach (None: nothing);
+        one record shared by the statements it is live across."""
+        key = (name, definitions)
+        if key not in self.holdings:
+            size, value = self.held_by(definitions)
+            self.holdings[key] = Contributor(name, value, size) if value is not None and size else None
+        return self.holdings[key]
 
     def fits_in(self, size: int, donor: Contributor) -> bool:
         """Whether a result of `size` bytes can take the donor's buffer: one copy of it (the
@@ -396,9 +417,9 @@ class _Evaluation:
                     last_use[operand.name] = op
         held: Held = {}
         for name, definitions in self.liveness.entry(index):
-            size, value = self.held_by(definitions)
-            if value is not None and size:
-                held[name] = Contributor(name, value, size)
+            holding = self.holding(name, definitions)
+            if holding is not None:
+                held[name] = holding
         total = sum(c.bytes for c in held.values())
         best, snapshot = total, list(held.values())
         results = {id(v): name for name, v in statement.defines.items() if v is not None}
