@@ -83,6 +83,11 @@ _NO_TILE = frozenset(
     }
 )
 
+# Operators by exact type (libcst's classes have no subclasses; a failing isinstance on them is slow)
+_ADDING = frozenset({cst.Add, cst.AddAssign})
+_ADDITIVE = _ADDING | {cst.Subtract, cst.SubtractAssign}
+_SCALING = frozenset({cst.Multiply, cst.Divide, cst.MultiplyAssign, cst.DivideAssign})
+
 Shape = tuple[cst.BaseExpression, ...]
 DimSize = Callable[[cst.BaseExpression], ConstValue | None]
 _ONE = cst.Integer("1")
@@ -469,10 +474,10 @@ class _Builder:
     def binary(
         self, node: cst.CSTNode, left: Result, right: Result, right_node: cst.BaseExpression, operator: cst.CSTNode
     ) -> Result:
-        additive = isinstance(operator, (cst.Add, cst.AddAssign, cst.Subtract, cst.SubtractAssign))
+        additive = type(operator) in _ADDITIVE
         if _tile(left) and (_identity(operator, right_node) or (additive and _zeros_like(right, left))):
             return left  # `x + 0.0`, `x * 1.0`, `x + tl.zeros(...)`: folded by the compiler
-        if isinstance(operator, (cst.Add, cst.AddAssign)):
+        if type(operator) in _ADDING:
             if _tile(right) and _zeros_like(left, right):
                 return right
             for dot, other in ((left, right), (right, left)):
@@ -785,7 +790,7 @@ def _text(node: cst.BaseExpression) -> str:
 
 def _is_one(node: cst.BaseExpression) -> bool:
     """A literal 1 (`1`, `0x1`): a decimal other than `1` is not, without evaluating it."""
-    return isinstance(node, cst.Integer) and (
+    return type(node) is cst.Integer and (
         node.value == "1" or (not node.value.isdecimal() and node.evaluated_value == 1)
     )
 
@@ -799,9 +804,9 @@ def _identity(operator: cst.CSTNode, operand: cst.BaseExpression) -> bool:
     if not isinstance(operand, (cst.Integer, cst.Float)):
         return False
     value = operand.evaluated_value
-    if isinstance(operator, (cst.Add, cst.Subtract, cst.AddAssign, cst.SubtractAssign)):
+    if type(operator) in _ADDITIVE:
         return value == 0
-    return isinstance(operator, (cst.Multiply, cst.Divide, cst.MultiplyAssign, cst.DivideAssign)) and value == 1
+    return type(operator) in _SCALING and value == 1
 
 
 def _zeros_like(operand: Result, other: Result) -> bool:

@@ -414,3 +414,40 @@ def test_the_multi_buffered_simulation_reusing_statements_equals_a_full_one():
                     reusing.statement_peaks[i] is unbuffered.statement_peaks[i] for i in reusing.statement_peaks
                 )
     assert compared > 50 and reused > 0
+
+
+DIMENSIONS = ("BT", "(BT)", "BK", "64", "0x40", "(64)", "BT * 2", "BT*2", "1", "(1)", "0x1", "0b1", "1_0", "10", "0")
+
+
+def test_dimensions_compare_by_their_code_and_a_literal_one_by_its_value():
+    # bare names and integers are compared by their text without generating code: the answers
+    # must be those of comparing generated code, and of evaluating the literal
+    from ascend_lint.tiles import _is_one, differs
+
+    nodes = [cst.parse_expression(text) for text in DIMENSIONS]
+    for x in nodes:
+        for y in nodes:
+            assert differs((x,), (y,)) == (code(x) != code(y)), (code(x), code(y))
+        assert _is_one(x) == (isinstance(x, cst.Integer) and x.evaluated_value == 1), code(x)
+    assert differs((nodes[0],), (nodes[0], nodes[0]))  # ranks differ
+
+
+def test_local_constants_are_worked_out_for_the_names_a_configuration_asks_about(monkeypatch):
+    kernel = kernel_of(
+        """
+@triton.jit
+def k(x, K, BK: tl.constexpr, BT: tl.constexpr):
+    NK: tl.constexpr = 4 * BK
+    scale = K * 2
+    b = tl.load(x + tl.arange(0, NK)).to(tl.float32)
+    tl.store(x + tl.arange(0, NK), b * scale)
+"""
+    )
+    asked: list[str] = []
+    flags = kernel.flow.flags
+    monkeypatch.setattr(kernel.flow, "flags", lambda node, spec=None: asked.append(code(node)) or flags(node, spec))
+    tiles = kernel.tiles
+    assert asked == []  # building the model asks the flow about no name's constancy
+    assert tiles.lookup({"BK": 8, "BT": 16})("NK") == 32 and asked == ["4 * BK"]
+    assert tiles.lookup({"BK": 8})("scale") is None  # `K` is a runtime argument
+    assert peak(tiles, {"BK": 8, "BT": 16}, dense=True).bytes > 0
