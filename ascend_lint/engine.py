@@ -229,7 +229,7 @@ def lint_source(
             from .rule import ModuleContext
 
             module = memory.parser.parse(source) if memory is not None else sources.parse(source)
-            with sources.kept_from_collection(source):
+            with sources.kept_from_collection(source, stays_alive=memory is not None):
                 imports = ImportMap(module, source, settings.triton_modules)
                 context = ModuleContext(
                     filename, source, module, imports, find_kernels(module, imports, memory.kernels if memory else None)

@@ -48,13 +48,31 @@ def test_the_collection_is_made_before_the_next_tree_is_built(collecting_after_e
     assert fixed is not None
     events.append("fixed")
     lint_source(CLEAN, "k.py", settings())
+    events.append("linted")
+    lint_source(CLEAN, "k.py", settings())
     assert merged(events) == [
         *("parse", "linted"),
         *("collect", "parse", "linted"),
         *("collect", "parse", "checked"),
         *("parse", "fixed"),  # the re-lint: the check's tree is alive, no collection
+        # the check's tree stayed alive (its memory): a collection waits for more text
+        *("parse", "linted"),
         *("collect", "parse"),
     ]
+
+
+def test_a_document_kept_alive_is_collected_every_few_relints(collecting_after_every_file) -> None:
+    """An editor's document stays alive between re-lints and every collection walks its tree:
+    a collection comes after KEPT_TREE_FACTOR times its text, not after every re-lint."""
+    events = collecting_after_every_file
+    memory = DocumentMemory.empty()
+    for version in range(8):
+        lint_source(f"{FIXABLE}# {version}\n", "k.py", settings(), memory=memory)
+    assert source.KEPT_TREE_FACTOR == 4 and events.count("collect") == 1  # before the fifth re-lint
+    events.clear()
+    for version in range(8):
+        lint_source(f"{FIXABLE}# {version}\n", "k.py", settings())
+    assert events.count("collect") == 8  # the first one: the document's last re-lint left it due
 
 
 def test_linting_file_after_file_keeps_memory_bounded(collecting_after_every_file) -> None:
