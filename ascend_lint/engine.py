@@ -218,24 +218,14 @@ def lint_source(
     codes = settings.enabled_codes(filename) - _disabled_for_file(source)
     words = Words(source)
     rules = [rule() for rule in all_rules() if rule.CODE in codes and (not prefilter or rule.may_report(words))]
-    sources.collect_if_due()  # the garbage of earlier lints: not this file's time
     try:
         with time_budget(settings.timeout_per_file):
             code = sources.compile_python(source)  # CPython decides what is a syntax error
             if not rules:
                 return result
-            from .imports import ImportMap
-            from .kernels import find_kernels
-            from .rule import ModuleContext
-
             module = memory.parser.parse(source) if memory is not None else sources.parse(source)
-            with sources.kept_from_collection(source, stays_alive=memory is not None):
-                imports = ImportMap(module, source, settings.triton_modules)
-                context = ModuleContext(
-                    filename, source, module, imports, find_kernels(module, imports, memory.kernels if memory else None)
-                )
-                reports = list(_run_rules(rules, context))
-                result.findings = _findings(context, reports, code, memory.layouts if memory else None)
+            with sources.analysis_kept_young():
+                result.findings = _analysed(filename, source, module, code, rules, settings, memory)
     except FileTimeout:
         result.error = Diagnostic(
             filename, timeout_message("lint", settings.timeout_per_file) + "; skipped", transient=True
@@ -252,6 +242,28 @@ def lint_source(
         lines = LineIndex(source).lines()
         result.findings = [f for f in result.findings if not _suppressed(f, lines)]
     return result
+
+
+def _analysed(
+    filename: str,
+    source: str,
+    module: cst.Module,
+    code: CodeType,
+    rules: list[Rule],
+    settings: Settings,
+    memory: DocumentMemory | None,
+) -> list[Finding]:
+    """The findings of `rules` on a parsed file. What the analysis built is garbage once this
+    returns, unless `memory` keeps it (see `source.analysis_kept_young`)."""
+    from .imports import ImportMap
+    from .kernels import find_kernels
+    from .rule import ModuleContext
+
+    imports = ImportMap(module, source, settings.triton_modules)
+    kernels = find_kernels(module, imports, memory.kernels if memory else None)
+    context = ModuleContext(filename, source, module, imports, kernels)
+    reports = list(_run_rules(rules, context))
+    return _findings(context, reports, code, memory.layouts if memory else None)
 
 
 def internal_error(filename: str, exc: Exception) -> Diagnostic:

@@ -157,11 +157,10 @@ def _fix_once(
     if text == result.source:
         return result, None
     codes = ", ".join(sorted({f.code for f in result.findings if f.fix in chosen}))
-    with sources.collection_postponed():  # the check's trees are alive (the memory, the caller's)
-        problem = introduced_problem(result.source, text, spans)
-        if problem is not None:
-            return _rejected(result, f"fixes for {codes} would {problem}; file left unchanged")
-        current = lint_source(text, result.filename, settings, memory=memory)
+    problem = introduced_problem(result.source, text, spans)
+    if problem is not None:
+        return _rejected(result, f"fixes for {codes} would {problem}; file left unchanged")
+    current = lint_source(text, result.filename, settings, memory=memory)
     if current.error is not None:
         reason = current.error.message
         return _rejected(result, f"the fixed file could not be linted ({reason}); file left unchanged")

@@ -58,7 +58,7 @@ class IncrementalParser:
         self._runs: dict[str, list[_Run]] = {}  # a run's text -> its runs, one per occurrence
 
     def parse(self, text: str) -> cst.Module:
-        with sources.collection_paused():  # as `source.parse`: the runs are trees, collections would walk them
+        with sources.built_old():  # as `source.parse`: the runs are trees, collections would walk them
             return self._parse(text)
 
     def _parse(self, text: str) -> cst.Module:

@@ -161,7 +161,7 @@ def parse(text: str) -> cst.Module:
     import libcst as cst  # loaded on the first file that is parsed: cached runs never pay for it
 
     try:
-        with collection_paused(), _nodes_unchecked():
+        with built_old(), _nodes_unchecked():
             return _parse_in_pieces(text)
     except cst.ParserSyntaxError as exc:  # its position is often not where the cause is: none given
         reason = exc.message.strip().splitlines()[0] if exc.message else "invalid syntax"
@@ -211,85 +211,57 @@ def _no_check(node: cst.CSTNode) -> None:
 @contextmanager
 def collection_paused() -> Iterator[None]:
     """No garbage collection in the block: building a tree allocates ~50 objects a line and frees
-    none, so a collection would only walk them.
-
-    Outside an analysis (`kept_from_collection`) and other such blocks, what the block built
-    joins the oldest generation afterwards, unwalked: else the next young collection walks the
-    whole new tree to free nothing (measured: 0.65 s of a 1 MB check)."""
-    outermost = not _analysed.paused and not _analysed.frozen
+    none, so a collection would only walk them."""
     collecting = gc.isenabled()
     gc.disable()
-    _analysed.paused += 1
     try:
         yield
     finally:
-        _analysed.paused -= 1
-        if outermost:
-            gc.freeze()  # every tracked object to the permanent generation (a list splice) ...
-            gc.unfreeze()  # ... and from there to the oldest one
         if collecting:
             gc.enable()
 
 
 @contextmanager
-def kept_from_collection(text: str, stays_alive: bool = False) -> Iterator[None]:
-    """While the tree of `text` is analysed, collections do not walk the objects that exist
-    already (the tree: millions of objects for a big file), only new ones (measured: a 1 MB
-    file lints in ~25% less CPU time).
-
-    Afterwards those objects join the oldest generation, which CPython's own schedule seldom
-    collects, and the analysis leaves cycles holding parts of the tree (a kernel's flow events
-    point at each other and at its nodes): unless collected, every linted tree stays in memory
-    (the fla tree, `--jobs 1`: 350 MB). Once the texts analysed since the last collection reach
-    COLLECT_AFTER_CHARS, a collection is due: it is made before the next lint
-    (`collect_if_due`), when the trees analysed are garbage, not now, when this one is still
-    alive and would be walked for nothing (a 4 MB file: 2.9 s). A tree that `stays_alive` after
-    its lint (an editor's document, `--fix`'s check, kept in a `DocumentMemory`) is walked by
-    every collection, so then a collection is due only after KEPT_TREE_FACTOR times its text
-    (the editor server re-linting its largest Ascend file: a collection after every re-lint
-    made the median re-lint 0.20 -> 0.28-0.34 s)."""
-    gc.freeze()
-    _analysed.frozen = True
-    try:
+def built_old() -> Iterator[None]:
+    """`collection_paused`, and what the block builds (a tree to analyse) then joins the oldest
+    generation unwalked: else every young collection until the tree is garbage walks it to free
+    nothing (measured: 0.65 s of a 1 MB check). Inside an analysis nothing moves (its objects
+    stay young: see `analysis_kept_young`)."""
+    moving = not _analysed.analysing
+    with collection_paused():
         yield
-    finally:
-        _analysed.frozen = False
-        gc.unfreeze()
-        _analysed.chars += len(text)
-        if _analysed.chars >= max(COLLECT_AFTER_CHARS, KEPT_TREE_FACTOR * len(text) if stays_alive else 0):
-            _analysed.chars = 0
-            _analysed.due = True
-
-
-def collect_if_due() -> None:
-    """Make the collection `kept_from_collection` left due, before a lint (and outside its time
-    budget: the garbage is earlier files'), unless `collection_postponed`."""
-    if _analysed.due and not _analysed.postponed:
-        _analysed.due = False
-        gc.collect()
+        if moving:  # the young generations hold little else: each analysis collects them as it ends
+            gc.freeze()  # every tracked object to the permanent generation (a list splice) ...
+            gc.unfreeze()  # ... and from there to the oldest one
 
 
 @contextmanager
-def collection_postponed() -> Iterator[None]:
-    """A collection due waits until after the block: a document re-linted while the trees of its
-    last lint are alive (a collection would walk them, to free nothing)."""
-    _analysed.postponed += 1
+def analysis_kept_young() -> Iterator[None]:
+    """No collection while a tree is analysed, then one of the young generations only.
+
+    The analysis leaves reference cycles that hold parts of the tree (a kernel's flow events
+    point at each other and at its nodes). With collections paused, everything it builds stays
+    young, while the tree (`built_old`) sits in the oldest generation. The collection at the
+    end walks only the young objects: it frees those cycles, and the tree they held falls by
+    reference counting once its lint lets it go. A full collection would walk every tree, alive
+    or dead (fla's tree with `--target-all`, `--jobs 1`: 45 full collections took 2.96 s,
+    measured with `gc.callbacks`). An analysis whose facts a `DocumentMemory` keeps (the editor
+    server, `--fix`) leaves them alive: the collection moves them to the oldest generation, and
+    CPython's own schedule makes a full collection once enough of them have moved."""
+    _analysed.analysing = True
+    collecting = gc.isenabled()
+    gc.disable()
     try:
         yield
     finally:
-        _analysed.postponed -= 1
-
-
-COLLECT_AFTER_CHARS = 64 * 1024  # docs/performance.md, "Memory": the peak against the collections' CPU
-KEPT_TREE_FACTOR = 4
+        _analysed.analysing = False
+        gc.collect(1)
+        if collecting:
+            gc.enable()
 
 
 class _Analysed(threading.local):
-    chars = 0  # analysed since the last collection
-    due = False  # a collection is to be made before the next lint
-    frozen = False  # inside `kept_from_collection`
-    paused = 0  # `collection_paused` blocks open
-    postponed = 0  # `collection_postponed` blocks open
+    analysing = False  # inside `analysis_kept_young`
     compiled: tuple[str, CodeType] | None = None  # see `compiled_already`
 
 
