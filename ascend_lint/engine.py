@@ -201,9 +201,11 @@ def lint_source(
     apply_noqa: bool = True,
     prefilter: bool = True,
     memory: DocumentMemory | None = None,
+    compiled: CodeType | None = None,
 ) -> FileResult:
     """Lint text already in memory (a BOM is dropped, as when reading a file). Files that are not
-    Ascend code get no findings.
+    Ascend code get no findings. `compiled` is CPython's compiled module of `source`, when the
+    caller has it (the fixer compiles a fixed text before its re-lint).
 
     Rules whose required tokens are missing from the text do not run (`prefilter=False` runs
     every enabled rule: the tests prove the prefilters lose nothing). `memory` keeps what the
@@ -220,7 +222,7 @@ def lint_source(
     rules = [rule() for rule in all_rules() if rule.CODE in codes and (not prefilter or rule.may_report(words))]
     try:
         with time_budget(settings.timeout_per_file):
-            code = sources.compile_python(source)  # CPython decides what is a syntax error
+            code = sources.compile_python(source, compiled)  # CPython decides what is a syntax error
             if not rules:
                 return result
             module = memory.parser.parse(source) if memory is not None else sources.parse(source)

@@ -31,6 +31,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
+from types import CodeType
 from typing import TYPE_CHECKING
 
 from . import source as sources
@@ -157,10 +158,11 @@ def _fix_once(
     if text == result.source:
         return result, None
     codes = ", ".join(sorted({f.code for f in result.findings if f.fix in chosen}))
-    problem = introduced_problem(result.source, text, spans)
-    if problem is not None:
-        return _rejected(result, f"fixes for {codes} would {problem}; file left unchanged")
-    current = lint_source(text, result.filename, settings, memory=memory)
+    try:
+        code = compiled_fix(result.source, text, spans)
+    except FixRefused as refusal:
+        return _rejected(result, f"fixes for {codes} would {refusal}; file left unchanged")
+    current = lint_source(text, result.filename, settings, memory=memory, compiled=code)
     if current.error is not None:
         reason = current.error.message
         return _rejected(result, f"the fixed file could not be linted ({reason}); file left unchanged")
@@ -221,24 +223,28 @@ def _overlap(a: Edit, b: Edit) -> bool:
     return (both_insert and a.start == b.start) or (a.start < b.end and b.start < a.end)
 
 
-def introduced_problem(original: str, fixed: str, spans: list[tuple[int, int]]) -> str | None:
-    """Why the fixed text is worse than the original: a syntax error, or names the edits read
-    (in `spans`) that resolve nowhere although they did, or did not occur, in the original."""
+class FixRefused(Exception):
+    """The fixed text is worse than the original; the message says how ("produce invalid code ...")."""
+
+
+def compiled_fix(original: str, fixed: str, spans: list[tuple[int, int]]) -> CodeType:
+    """CPython's compiled module of the fixed text, unless it is worse than the original
+    (`FixRefused`): a syntax error, or names the edits read (in `spans`) that resolve nowhere
+    although they did, or did not occur, in the original."""
     with sources.collection_paused():  # the `ast` trees hold no cycles: collections would only walk them
-        return _introduced_problem(original, fixed, spans)
+        return _compiled_fix(original, fixed, spans)
 
 
-def _introduced_problem(original: str, fixed: str, spans: list[tuple[int, int]]) -> str | None:
+def _compiled_fix(original: str, fixed: str, spans: list[tuple[int, int]]) -> CodeType:
     try:
         with warnings.catch_warnings():  # warnings: not ours to report
             warnings.simplefilter("ignore")
             tree = ast.parse(fixed)
             code = compile(tree, "<fixed>", "exec", dont_inherit=True)  # errors the compiler finds: `f(a=1, a=2)`
     except SyntaxError as exc:
-        return f"produce invalid code (SyntaxError: {exc.msg} at line {exc.lineno})"
+        raise FixRefused(f"produce invalid code (SyntaxError: {exc.msg} at line {exc.lineno})") from None
     except (RecursionError, MemoryError, ValueError) as exc:
-        return f"produce code that cannot be compiled ({type(exc).__name__})"
-    sources.compiled_already(fixed, code)  # for the re-lint
+        raise FixRefused(f"produce code that cannot be compiled ({type(exc).__name__})") from None
     index = LineIndex(fixed)
     rows = sorted(
         {row for start, end in spans for row in range(index.position(start).row, index.position(end).row + 1)}
@@ -248,8 +254,8 @@ def _introduced_problem(original: str, fixed: str, spans: list[tuple[int, int]])
         before = ast.parse(original)
         missing -= set(unresolved(before, list(name_reads(before))))
     if missing:
-        return f"read undefined names ({', '.join(sorted(missing))})"
-    return None
+        raise FixRefused(f"read undefined names ({', '.join(sorted(missing))})")
+    return code
 
 
 def _reads_within(

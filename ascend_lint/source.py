@@ -132,13 +132,12 @@ def _check_shape(text: str) -> None:
             )
 
 
-def compile_python(text: str) -> CodeType:
+def compile_python(text: str, compiled: CodeType | None = None) -> CodeType:
     """CPython's verdict on the text: its compiled module, or its SyntaxError as a SourceError.
-    The module `compiled_already` left for this very text is taken as it is."""
+    `compiled`, the module a caller compiled already from this very text, is taken as it is."""
     _check_shape(text)
-    known, _analysed.compiled = _analysed.compiled, None
-    if known is not None and known[0] == text:
-        return known[1]
+    if compiled is not None:
+        return compiled
     try:
         with warnings.catch_warnings():  # e.g. invalid escape sequences: not ours to report
             warnings.simplefilter("ignore")
@@ -148,12 +147,6 @@ def compile_python(text: str) -> CodeType:
         raise SourceError(f"{type(exc).__name__}: {exc.msg}", where) from None
     except (RecursionError, MemoryError):
         raise SourceError("too deeply nested to parse") from None
-
-
-def compiled_already(text: str, code: CodeType) -> None:
-    """`code` is CPython's compiled module of `text` (the fixer compiles a fixed text before its
-    re-lint): the next `compile_python` of that text takes it instead of compiling again."""
-    _analysed.compiled = (text, code)
 
 
 def parse(text: str) -> cst.Module:
@@ -262,7 +255,6 @@ def analysis_kept_young() -> Iterator[None]:
 
 class _Analysed(threading.local):
     analysing = False  # inside `analysis_kept_young`
-    compiled: tuple[str, CodeType] | None = None  # see `compiled_already`
 
 
 _analysed = _Analysed()

@@ -498,5 +498,8 @@ def test_a_name_bound_by_a_global_in_a_function_the_fixes_do_not_touch_resolves(
     original = f"def helper():\n{declaration}    a_c = 1\n\n\ndef kernel(a):\n    return a\n"
     fixed = original.replace("return a\n", "return a_c\n")
     read = fixed.rindex("a_c\n")
-    problem = fixer.introduced_problem(original, fixed, [(read, read + 3)])
-    assert problem == (None if declared else "read undefined names (a_c)")
+    if declared:
+        assert fixer.compiled_fix(original, fixed, [(read, read + 3)]).co_filename == "<fixed>"
+    else:
+        with pytest.raises(fixer.FixRefused, match=r"^read undefined names \(a_c\)$"):
+            fixer.compiled_fix(original, fixed, [(read, read + 3)])
