@@ -430,7 +430,7 @@ class Flow:
         if start is None or not _consistent(start, seed):
             return _Reached([], frozenset())
         tracked = self._guard_keys(self.defs.get(name or "", []), use.index) | {key for key, _ in start}
-        live, headers, run_end = self._live_keys, self._loop_at_header, self._run_end
+        live, run_end = self._live_keys, self._run_end
         memo: dict[tuple[int, Assumptions], Assumptions | None] = {}
         parents: dict[_State, list[_State]] = {}  # each state reached -> the states it was reached from
         found: dict[tuple[Event, Loop | None], None] = {}
@@ -438,9 +438,7 @@ class Flow:
         stack: list[_State] = []
 
         def step_back(event: Event, assumed: Assumptions, carrier: Loop | None, parent: _State | None) -> None:
-            loop = headers.get(event.index) if carrier is None else None
-            for pred in event.pred:
-                around = loop if loop is not None and pred.index >= event.index else carrier
+            for pred, around in self._steps_back(event, carrier):
                 keep = live[pred.index] if around is None else frozenset()
                 state = (pred, frozenset(p for p in assumed if p[0] in keep), around)
                 if state not in parents:
@@ -517,14 +515,11 @@ class Flow:
         found: dict[tuple[Event, Assumptions, Loop | None], None] = {}
         seen: set[tuple[Event, Assumptions, Loop | None]] = set()
         memo: dict[tuple[int, Assumptions], Assumptions | None] = {}  # events of one arm share `conds`
-        headers, run_end = self._loop_at_header, self._run_end
+        run_end = self._run_end
         stack: list[tuple[Event, Assumptions, Loop | None]] = []
 
         def step_back(event: Event, assumed: Assumptions, carrier: Loop | None) -> None:
-            """Push `event`'s predecessors; a step from a loop header to a later event goes round the loop."""
-            loop = headers.get(event.index) if carrier is None else None
-            for pred in event.pred:
-                stack.append((pred, assumed, loop if loop is not None and pred.index >= event.index else carrier))
+            stack.extend((pred, assumed, around) for pred, around in self._steps_back(event, carrier))
 
         step_back(use, start, None)
         while stack:
@@ -547,6 +542,13 @@ class Flow:
                 seen.add(state)
             step_back(end, assumed, carrier)
         return sorted(found, key=lambda item: item[0].index)
+
+    def _steps_back(self, event: Event, carrier: Loop | None) -> Iterator[tuple[Event, Loop | None]]:
+        """`event`'s predecessors, each with the loop a backward walk has come round once it
+        steps there: a step from a loop header to a later event goes round the loop."""
+        loop = self._loop_at_header.get(event.index) if carrier is None else None
+        for pred in event.pred:
+            yield pred, loop if loop is not None and pred.index >= event.index else carrier
 
     def _arrive(
         self, state: _State, tracked: frozenset[str], memo: dict[tuple[int, Assumptions], Assumptions | None]
