@@ -44,6 +44,7 @@ class Document:
     text: str | None = None  # the text `result` was computed on
     result: FileResult | None = None
     settings: Settings | None = None
+    fixed_all: tuple[FileResult, str | None] | None = None  # a result and its text with every safe fix applied
     linting: bool = False
     stale: bool = False  # the text changed while it was being linted
 
@@ -138,7 +139,7 @@ class AscendLintServer(LanguageServer):
             return None  # a lint of the newer text is on its way: its actions will follow
         return document.result, document.settings, _lines(document.text)
 
-    def code_actions(self, uri: str, wanted: lsp.Range, only: Sequence[str] | None) -> list[lsp.CodeAction]:
+    async def code_actions(self, uri: str, wanted: lsp.Range, only: Sequence[str] | None) -> list[lsp.CodeAction]:
         state = self.current(uri)
         if state is None:
             return []
@@ -156,7 +157,10 @@ class AscendLintServer(LanguageServer):
             if noqa is not None:
                 actions.append(noqa)
         if not only or any(FIX_ALL.startswith(kind) for kind in only):
-            fixed = _fix_all(result, settings)
+            fixed = await self.fixed_all(self.documents[uri], result, settings)
+            now = self.current(uri)
+            if now is None or now[0] is not result:
+                return []  # the text changed meanwhile: the editor asks again for the new one
             if fixed is not None:
                 edit = lsp.TextEdit(range=self._whole(lines), new_text=fixed)
                 actions.append(
@@ -167,6 +171,16 @@ class AscendLintServer(LanguageServer):
                     )
                 )
         return actions
+
+    async def fixed_all(self, document: Document, result: FileResult, settings: Settings | None) -> str | None:
+        """The text of `result` with every safe fix applied (None when none applies). Worked out
+        once per lint, on the lint worker: fixing re-lints the fixed text, which takes as long as
+        a lint, and the editor asks for code actions whenever the cursor moves, so the server
+        keeps answering (diagnostics, hovers) meanwhile."""
+        if document.fixed_all is None or document.fixed_all[0] is not result:
+            fixed = await asyncio.get_running_loop().run_in_executor(self.linter, _fix_all, result, settings)
+            document.fixed_all = (result, fixed)
+        return document.fixed_all[1]
 
     def _fix_action(
         self, uri: str, lines: list[str], finding: Finding, fix: Fix, diagnostic: lsp.Diagnostic
@@ -308,8 +322,8 @@ def build_server() -> AscendLintServer:
         lsp.TEXT_DOCUMENT_CODE_ACTION,
         lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL]),
     )
-    def code_action(ls: AscendLintServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
-        return ls.code_actions(params.text_document.uri, params.range, params.context.only)
+    async def code_action(ls: AscendLintServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
+        return await ls.code_actions(params.text_document.uri, params.range, params.context.only)
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def hover(ls: AscendLintServer, params: lsp.HoverParams) -> lsp.Hover | None:

@@ -279,3 +279,40 @@ def test_saves_and_configuration_changes_lint_again(project: Path):
         assert [d.code for d in (await editor.diagnostics(uri, 4)).diagnostics] == ["ASC003"]
 
     with_server(project, scenario)
+
+
+def test_fixing_everything_does_not_hold_up_the_editor(project: Path):
+    """The "apply every safe fix" action re-lints the fixed text, as long as a lint; the editor
+    asks for code actions whenever the cursor moves. A hover asked meanwhile is answered first."""
+    path = project / "triton_ascend" / "k.py"
+    text = busy_document(150)
+    row = next(i for i, line in enumerate(text.splitlines()) if "num_warps" in line)
+    knob = utf16(text, row + 1, text.splitlines()[row].index("num_warps") + 1)
+    settings = load_settings([str(path.parent)])
+    reference = fix_result(lint_source(text, str(path), settings), settings, unsafe=False)[1]
+    assert reference is not None
+
+    async def scenario(editor: Editor) -> None:
+        uri = open_document(editor, path, text)
+        await editor.diagnostics(uri, 1)
+        identifier = lsp.TextDocumentIdentifier(uri)
+        everything = lsp.Range(lsp.Position(0, 0), lsp.Position(row + 1, 0))
+        answered: list[str] = []
+
+        async def ask(name: str, request: Awaitable[object]) -> object:
+            answer = await request
+            answered.append(name)
+            return answer
+
+        for _ in range(2):  # the second time from what the first worked out
+            actions_asked = editor.text_document_code_action_async(
+                lsp.CodeActionParams(identifier, everything, lsp.CodeActionContext(diagnostics=[]))
+            )
+            hover_asked = editor.text_document_hover_async(lsp.HoverParams(identifier, knob))
+            actions, hover = await asyncio.gather(ask("actions", actions_asked), ask("hover", hover_asked))
+            assert hover is not None and "num_warps" in hover.contents.value
+            fix_all = next(a for a in actions if a.kind == "source.fixAll.ascend-lint")
+            assert applied(text, fix_all.edit.changes[uri]) == reference.fixed
+        assert answered[:2] == ["hover", "actions"]
+
+    with_server(project, scenario)
