@@ -205,6 +205,32 @@ def k(h0, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
 """,
             unsafe_fixes=True,
         ),
+        # parentheses round the test
+        Example(
+            """
+@triton.jit
+def k(x, h0, o, W, USE_H0: tl.constexpr):
+    t0 = tl.program_id(0)
+    if (USE_H0 and t0 >= W):  # expect
+        b = tl.load(x + t0) + tl.load(h0 + t0)
+    else:
+        b = tl.load(x + t0)
+    tl.store(o + t0, b)
+""",
+            fixed="""
+@triton.jit
+def k(x, h0, o, W, USE_H0: tl.constexpr):
+    t0 = tl.program_id(0)
+    if not USE_H0:
+        b = tl.load(x + t0)
+    elif t0 >= W:
+        b = tl.load(x + t0) + tl.load(h0 + t0)
+    else:
+        b = tl.load(x + t0)
+    tl.store(o + t0, b)
+""",
+            unsafe_fixes=True,
+        ),
         Example(
             """
 @triton.jit
@@ -344,9 +370,9 @@ def _nesting_fix(branch: Branch, kernel: Kernel, optional: Mapping[str, Optional
     node = branch.node
     split = _flag_and_runtime(node.test, kernel)
     if split is None:
-        return Declined(
-            "the test is not a plain `FLAG and R` / `FLAG or R` (no parentheses, a constexpr name as the flag)"
-        )
+        return Declined("the test is not a plain `FLAG and R` / `FLAG or R` (a constexpr name as the flag)")
+    if "#" in cst.Module([]).code_for_node(node.test):
+        return Declined("the test holds a comment, which the nesting would drop")
     if _is_elif(branch):
         return Declined("the `if` is an `elif`")
     if not _pure(split[2], kernel):
@@ -373,7 +399,7 @@ def _nesting_fix(branch: Branch, kernel: Kernel, optional: Mapping[str, Optional
 
 def _flag_and_runtime(test: cst.BaseExpression, kernel: Kernel) -> FlagSplit | None:
     """(`or`/`and`, (flag name, negated), runtime operand) for `FLAG op R` / `R op FLAG`."""
-    if not isinstance(test, cst.BooleanOperation) or test.lpar:
+    if not isinstance(test, cst.BooleanOperation):
         return None
     operator = "or" if isinstance(test.operator, cst.Or) else "and"
     flow = kernel.flow
@@ -488,7 +514,8 @@ def _nested(
 
 
 def _bare(test: cst.BaseExpression) -> cst.BaseExpression:
-    """The test without its outer parentheses, unless they hold it across lines."""
-    if test.lpar and "\n" not in cst.Module([]).code_for_node(test):
+    """The runtime operand as a test of its own: without parentheses, unless it spans lines
+    (inside the parentheses of `(FLAG and a >=⏎ b)`, it gets its own)."""
+    if "\n" not in cst.Module([]).code_for_node(test):
         return test.with_changes(lpar=(), rpar=())
-    return test
+    return test if test.lpar else test.with_changes(lpar=(cst.LeftParen(),), rpar=(cst.RightParen(),))

@@ -244,6 +244,43 @@ def test_missing_final_newline_stays_missing(tmp_path):
     )
 
 
+PARENTHESISED_TEST = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, h0, o, W, USE_H0: tl.constexpr):
+    t0 = tl.program_id(0)
+    if (USE_H0 and{comment}
+            t0 >=
+            W):
+        b = tl.load(x + t0) + tl.load(h0 + t0)
+    else:
+        b = tl.load(x + t0)
+    tl.store(o + t0, b)
+
+
+def launch(x, o, W, h0=None):
+    k[(4,)](x, h0, o, W, USE_H0=h0 is not None)
+"""
+
+
+def test_a_parenthesised_test_across_lines_is_nested_with_its_runtime_operand_parenthesised() -> None:
+    """`(FLAG and a >=⏎ b)`: the runtime operand spans lines only inside the parentheses, so as
+    the test of its own `elif` it gets parentheses of its own."""
+    config = settings(select=["ASC004"])
+    result, fixed = fix_result(lint_source(PARENTHESISED_TEST.format(comment=""), "k.py", config), config, unsafe=True)
+    assert fixed is not None and result.error is None
+    assert "    if not USE_H0:\n        b = tl.load(x + t0)\n    elif (t0 >=\n            W):\n" in fixed.fixed
+
+
+def test_a_comment_inside_the_test_is_not_dropped_by_the_nesting() -> None:
+    config = settings(select=["ASC004"])
+    [finding] = lint_source(PARENTHESISED_TEST.format(comment="  # h0 only"), "k.py", config).findings
+    assert finding.fix is None and finding.no_fix_reason == "the test holds a comment, which the nesting would drop"
+
+
 def test_file_changed_while_fixing_is_not_overwritten(kernel_file):
     stale = FixedFile(str(kernel_file), KERNEL.replace("16", "32"), SAFE_FIXED)
     error = write_fixed(stale)
