@@ -125,11 +125,13 @@ def _check_shape(text: str) -> None:
                     f"{match.start() - group_start} characters; limit {MAX_BRACKET_SPAN})",
                     LineIndex(text).position(group_start),
                 )
-    for row, line in enumerate(LineIndex(text).lines(), 1):
-        if len(line) > MAX_LINE_CHARS:
-            raise SourceError(
-                f"line too long to analyse ({len(line)} characters; limit {MAX_LINE_CHARS})", Position(row, 1)
-            )
+    # rows end at \n, \r\n or \r: a row that long lies within as long a stretch between two \n
+    if max(map(len, text.split("\n"))) > MAX_LINE_CHARS:
+        for row, line in enumerate(LineIndex(text).lines(), 1):
+            if len(line) > MAX_LINE_CHARS:
+                raise SourceError(
+                    f"line too long to analyse ({len(line)} characters; limit {MAX_LINE_CHARS})", Position(row, 1)
+                )
 
 
 def compile_python(text: str, compiled: CodeType | None = None) -> CodeType:
