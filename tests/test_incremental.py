@@ -3,15 +3,20 @@ the kernels an edit did not touch keep their facts, and a re-lint reports what a
 
 from __future__ import annotations
 
+import ast
+from itertools import accumulate
+
 import pytest
 from conftest import CORPUS, FIXTURES, HEADER
 from fla_corpus import fla_ascend_files
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ascend_lint import source as sources
 from ascend_lint.config import Settings
 from ascend_lint.engine import DocumentMemory, lint_source
 from ascend_lint.imports import ImportMap
-from ascend_lint.incremental import IncrementalParser, statement_runs
+from ascend_lint.incremental import IncrementalParser, runs_around_edits, statement_runs
 from ascend_lint.kernels import Kernel, KernelMemory, find_kernels
 from ascend_lint.model import FileResult
 
@@ -173,3 +178,125 @@ def test_an_edit_elsewhere_that_changes_what_a_kernel_is_keeps_nothing(edit):
     before = _kernels(parser, memory, KERNELS)
     after = _kernels(parser, memory, edit(KERNELS))
     assert "second" not in after or after["second"] is not before["second"]
+
+
+# ---- the runs of an edited text, found around the edits ----------------------------------------
+
+_INSERTED = [
+    "# note\n",
+    "    # indented note\n",
+    "\n",
+    "    \n",
+    "x = 1\n",
+    "def g():\n",
+    "    pass\n",
+    '"""\n',
+    "\f\n",
+]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.sampled_from(CORPUS[:12]),
+    st.lists(
+        st.tuples(
+            st.booleans(), st.floats(0, 1), st.sampled_from(["delete", "repeat", "insert"]), st.sampled_from(_INSERTED)
+        ),
+        max_size=6,
+    ),
+)
+def test_the_runs_around_edits_are_the_runs_of_the_whole_text(path, edits) -> None:
+    """Each edit of a sequence (some of them at the first line of a run) is parsed as a whole
+    parse does, and the runs kept around the edits are those a cut of the whole text finds."""
+    text = path.read_text(encoding="utf-8")
+    parser, previous = IncrementalParser(), statement_runs(text)
+    parser.parse(text)
+    for at_a_run, where, kind, line in edits:
+        lines = text.splitlines(keepends=True)
+        firsts = list(accumulate((run.count("\n") for run in previous or []), initial=0))
+        at = firsts[int(where * (len(firsts) - 1))] if at_a_run else int(where * len(lines))
+        if kind == "delete":
+            lines[at : at + 1] = []
+        else:
+            lines[at:at] = [lines[at] if kind == "repeat" and at < len(lines) else line]
+        text = "".join(lines)
+        try:
+            expected = sources.parse(text)
+        except sources.SourceError:
+            with pytest.raises(sources.SourceError):
+                parser.parse(text)
+        else:
+            module = parser.parse(text)
+            assert module.code == expected.code  # not always the text: libcst drops some form feeds
+            assert module.deep_equals(expected)
+        runs = runs_around_edits(previous or [], text)
+        assert runs is None or runs == statement_runs(text)
+        previous = statement_runs(text)
+
+
+def test_after_an_edit_cpython_parses_only_the_edited_run(monkeypatch) -> None:
+    text = (FIXTURES / "triton_ascend" / "asc003_dot_lhs_reuse.py").read_text(encoding="utf-8")
+    runs = statement_runs(text)
+    assert runs is not None and len(runs) > 3
+    parser = IncrementalParser()
+    parser.parse(text)
+    edited_run = runs[len(runs) // 2].replace("(", "( ", 1)
+    parsed: list[str] = []
+    whole_parse = ast.parse
+    monkeypatch.setattr(ast, "parse", lambda source, *args, **kwargs: parsed.append(source) or whole_parse(source))
+    edited = "".join([*runs[: len(runs) // 2], edited_run, *runs[len(runs) // 2 + 1 :]])
+    assert parser.parse(edited).deep_equals(sources.parse(edited))
+    assert parsed == [edited_run]
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("    # header\nimport a\n\nx = 1\n", "y = 2\n    # header\nimport a\n\nx = 1\n"),
+        ("import a\n\nx = 1\n    # trailing\n", "import a\n\nx = 1\n    # trailing\ny = 2\n"),
+        ("import a\n\ndef f():\n    pass\n", "import a\n    # indented\ny = 1\n\ndef f():\n    pass\n"),
+        (
+            "import a\n\ndef f():\n    pass\n\n\nx = 1\n",
+            "import a\n\ndef f():\n    return 1\n    # tail of f\n\n\nx = 1\n",
+        ),
+    ],
+    ids=[
+        "the first run is not first any more",
+        "the last run is not last any more",
+        "indented lines open a stretch",
+        "indented lines close a stretch",
+    ],
+)
+def test_runs_kept_only_where_they_may_stand(before: str, after: str) -> None:
+    previous = statement_runs(before)
+    assert previous is not None and len(previous) >= 2
+    assert runs_around_edits(previous, after) in (None, statement_runs(after))
+
+
+def test_an_edit_in_one_run_is_cut_around_it() -> None:
+    text = (FIXTURES / "triton_ascend" / "asc003_dot_lhs_reuse.py").read_text(encoding="utf-8")
+    runs = statement_runs(text)
+    assert runs is not None and len(runs) > 3
+    middle = len(runs) // 2
+    edited = [*runs[:middle], runs[middle].replace("\n", "\n# edited\n", 2), *runs[middle + 1 :]]
+    assert runs_around_edits(runs, "".join(edited)) == statement_runs("".join(edited)) != runs
+    assert runs_around_edits(runs, "".join([*runs[:middle], *runs[middle + 1 :]])) == [
+        *runs[:middle],
+        *runs[middle + 1 :],
+    ]
+
+
+@pytest.mark.parametrize(
+    ("before", "after"),
+    [
+        ("import a\n\nx = 1\n\ny = 2\n", "import a\n\nx = 1\n# was y\n"),
+        ("import a\n\nx = 1\n\ny = 2\n", "import a\n# about x\n\nx = 1\n\ny = 2\n"),
+        ("import a\n\nx = 1\n\ny = 2\n", "# header\nimport a\n\nx = 1\n\ny = 2\n"),
+        ("import a\n\nx = 1\n\ny = 2\n", "import a\n\nz = 0\n\n# about x\nx = 1\n\ny = 2\n"),
+    ],
+    ids=["comments in place of the last run", "a comment after a run", "a new header", "a statement and a comment"],
+)
+def test_stretches_of_comments_join_the_runs_around_them(before: str, after: str) -> None:
+    previous = statement_runs(before)
+    assert previous is not None
+    assert runs_around_edits(previous, after) == statement_runs(after)
