@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import overload
 
 import libcst as cst
 
@@ -48,14 +49,33 @@ def dotted_name(node: cst.BaseExpression) -> str | None:
 
 
 def str_literal(node: cst.BaseExpression | None) -> str | None:
-    """The value of a plain string literal (`"x"`, `'x'`), else None (bytes, f-strings...)."""
+    """The value of a plain string literal (`"x"`, `'x'`), else None (bytes, f-strings...). One
+    without prefix or escapes is its text between the quotes (no `ast.literal_eval`: see
+    `number_literal`)."""
     if not isinstance(node, cst.SimpleString) or "b" in node.prefix.lower():
         return None
+    text = node.value
+    if text[0] in "'\"":
+        quotes = 3 if text[:3] in ('"""', "'''") else 1
+        body = text[quotes:-quotes]
+        if "\\" not in body and "\r" not in body:
+            return body
     try:
         value = node.evaluated_value
     except (SyntaxError, ValueError):
         return None
     return value if isinstance(value, str) else None
+
+
+@overload
+def number_literal(node: cst.Integer) -> int: ...
+@overload
+def number_literal(node: cst.Integer | cst.Float) -> int | float: ...
+def number_literal(node: cst.Integer | cst.Float) -> int | float:
+    """A number literal's value as CPython reads it (`0x_1F`, `0o17`, `1_000`, `1e-3`): what
+    libcst's `evaluated_value` gives, without its `ast.literal_eval`, which compiles the text and
+    leaves a reference cycle behind (garbage until a collection finds it)."""
+    return int(node.value, 0) if type(node) is cst.Integer else float(node.value)
 
 
 def int_literal(node: cst.BaseExpression | None) -> int | None:

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from .imports import ImportMap, str_literal
+from .imports import ImportMap, number_literal, str_literal
 
 if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime import would be a circle
     from .kernels import Kernel
@@ -67,13 +67,6 @@ def _number(value: object) -> Value | None:
     if isinstance(value, int):
         return value if -_LARGEST < value < _LARGEST else None
     return value if isinstance(value, float) else None
-
-
-def number_literal(node: cst.Integer | cst.Float) -> int | float:
-    """A number literal's value as CPython reads it (`0x_1F`, `0o17`, `1_000`, `1e-3`): what
-    libcst's `evaluated_value` gives, without its `ast.literal_eval`, which compiles the text and
-    leaves a reference cycle behind (garbage until the next full collection)."""
-    return int(node.value, 0) if type(node) is cst.Integer else float(node.value)
 
 
 def evaluate(node: cst.BaseExpression, lookup: Lookup, imports: ImportMap | None = None) -> Value | None:
@@ -318,7 +311,7 @@ def _config_tables(node: cst.BaseExpression, imports: ImportMap, scope: dict[str
             for entry in table.elements:
                 if isinstance(entry, cst.DictElement) and isinstance(entry.key, cst.SimpleString):
                     value = evaluate(entry.value, scope.get, imports)
-                    key = _string_key(entry.key)
+                    key = str_literal(entry.key)
                     if value is not None and key is not None:
                         values[key] = value
             yield values, node
@@ -328,17 +321,6 @@ def _config_tables(node: cst.BaseExpression, imports: ImportMap, scope: dict[str
     elif isinstance(node, (cst.ListComp, cst.GeneratorExp)):
         for bindings in itertools.islice(_comprehension_bindings(node.for_in, imports, scope), _MAX_CONFIGS):
             yield from _config_tables(node.elt, imports, {**scope, **bindings})
-
-
-def _string_key(node: cst.SimpleString) -> str | None:
-    """A string literal's value (None for bytes); one without prefix or escapes is its text
-    between the quotes, with no `ast.literal_eval` (see `number_literal`)."""
-    text = node.value
-    if text[0] not in "'\"":  # a prefix: bytes, raw, unicode
-        return str_literal(node)
-    quotes = 3 if text[:3] in ('"""', "'''") else 1
-    body = text[quotes:-quotes]
-    return str_literal(node) if "\\" in body or "\r" in body else body
 
 
 def _comprehension_bindings(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import libcst as cst
 
 from .flow import Flow
+from .imports import number_literal
 
 Product = tuple[str, ...]
 Sum = dict[Product, int]
@@ -36,7 +37,7 @@ class Terms:
     def of(self, node: cst.BaseExpression) -> Sum:
         """`node` as a sum (raises TooComplex)."""
         if isinstance(node, cst.Integer):
-            return _constant(node.evaluated_value)
+            return _constant(number_literal(node))
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
             inner = self.of(node.expression)
             return scaled(inner, -1) if isinstance(node.operator, cst.Minus) else inner

@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING, TypeGuard
 import libcst as cst
 
 from .flow import CONST, DEF, READ, Event, Flow, Loop
+from .imports import number_literal
 from .specialisations import Lookup, evaluate
 from .specialisations import Value as ConstValue
 
@@ -791,19 +792,19 @@ def _text(node: cst.BaseExpression) -> str:
 def _is_one(node: cst.BaseExpression) -> bool:
     """A literal 1 (`1`, `0x1`): a decimal other than `1` is not, without evaluating it."""
     return type(node) is cst.Integer and (
-        node.value == "1" or (not node.value.isdecimal() and node.evaluated_value == 1)
+        node.value == "1" or (not node.value.isdecimal() and number_literal(node) == 1)
     )
 
 
 def _is_zero(node: cst.BaseExpression | None) -> bool:
-    return node is None or (isinstance(node, cst.Integer) and node.evaluated_value == 0)
+    return node is None or (isinstance(node, cst.Integer) and number_literal(node) == 0)
 
 
 def _identity(operator: cst.CSTNode, operand: cst.BaseExpression) -> bool:
     """`+ 0`, `- 0`, `* 1`, `/ 1` (also augmented): the value passes through."""
     if not isinstance(operand, (cst.Integer, cst.Float)):
         return False
-    value = operand.evaluated_value
+    value = number_literal(operand)
     if type(operator) in _ADDITIVE:
         return value == 0
     return type(operator) in _SCALING and value == 1

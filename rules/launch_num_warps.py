@@ -52,7 +52,7 @@ import libcst as cst
 
 from ascend_lint.fixes import FixPlan, Replace, names_in
 from ascend_lint.host import Scope, all_params, passed_for
-from ascend_lint.imports import ImportMap, str_literal
+from ascend_lint.imports import ImportMap, number_literal, str_literal
 from ascend_lint.rule import Confirm, Evidence, Example, HostIndex, ModuleContext, Report, Rule
 
 _Item = TypeVar("_Item", cst.Arg, cst.BaseDictElement)
@@ -293,7 +293,7 @@ def run(x, N):
 def _option_facts(option: str, value: cst.BaseExpression) -> dict[str, str | int]:
     """The option and, when written as an integer literal, its value."""
     if isinstance(value, cst.Integer):
-        return {"option": option, "value": int(value.evaluated_value)}
+        return {"option": option, "value": number_literal(value)}
     return {"option": option}
 
 

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from ascend_lint.specialisations import _string_key, evaluate, number_literal
+from ascend_lint.imports import number_literal, str_literal
+from ascend_lint.specialisations import evaluate
 
 
 def _digit_groups(alphabet: str) -> st.SearchStrategy[str]:
@@ -57,7 +58,7 @@ def test_number_literals_have_the_value_literal_eval_gives(case: tuple[str, type
     st.sampled_from(["'", '"', "'''", '"""']),
     st.text(st.sampled_from(["a", "B", "_", " ", "\\", "n", "x", "'", '"', "\n", "\r", "\t", "é"]), max_size=12),
 )
-def test_config_keys_have_the_value_literal_eval_gives(prefix: str, quote: str, body: str) -> None:
+def test_string_literals_have_the_value_literal_eval_gives(prefix: str, quote: str, body: str) -> None:
     spelling = prefix + quote + body + quote
     try:
         expected = ast.literal_eval(spelling)
@@ -67,7 +68,7 @@ def test_config_keys_have_the_value_literal_eval_gives(prefix: str, quote: str, 
         raise
     assume(isinstance(node, cst.SimpleString))  # not `'''''' ''`, two strings side by side
     assert isinstance(node, cst.SimpleString)
-    assert _string_key(node) == (expected if isinstance(expected, str) else None)
+    assert str_literal(node) == (expected if isinstance(expected, str) else None)
 
 
 def test_evaluating_literals_leaves_no_garbage_for_the_collector() -> None:
@@ -83,7 +84,7 @@ def test_evaluating_literals_leaves_no_garbage_for_the_collector() -> None:
     try:
         gc.collect()
         found = [
-            (_string_key(key), evaluate(value, lambda name: None)) for key, value in zip(keys, values, strict=True)
+            (str_literal(key), evaluate(value, lambda name: None)) for key, value in zip(keys, values, strict=True)
         ]
         assert gc.collect() == 0
     finally:
