@@ -1,13 +1,17 @@
 """Long fuzzing campaigns: mutants of the fixture kernels and grammar-generated Python through the
 engine (tests/fuzzing.py has the inputs and the properties), then some through the real CLI.
 
-    python bench/fuzz.py --count 10000 [--generated 500] [--cli 300] [--budget 5] [--save DIR]
+    python bench/fuzz.py --count 10000 [--generated 500] [--cli 300] [--budget 5] [--seed N] [--save DIR]
+    python bench/fuzz.py --replay DIR/refused-<hash>.py.bin ...
 
-Hypothesis generates the inputs; the first property violation is shrunk to a minimal input and
-saved (`DIR/reproducer-<hash>.py.bin` with the problems in `.txt`; the run exits 1). At the end it
-prints how the inputs ended (refused up front, syntax errors, linted; fixed, fixes refused) and
-the slowest file per line. `--budget` is the per-file time limit: a file that takes longer is a
-hang (a violation).
+Hypothesis generates the inputs (from `--seed`); the first property violation is shrunk to a
+minimal input and saved (`DIR/reproducer-<hash>.py.bin` with the problems in `.txt`; the run
+exits 1). A fix refused for a reason other than the fixer's own checks (its fixed text could not
+be linted) is rare: it is printed in full and its input saved as `DIR/refused-<hash>.py.bin`
+(the message in `.txt`). At the end it prints how the inputs ended (refused up front, syntax
+errors, linted; fixed, fixes refused: rare refusals with their whole message) and the slowest
+file per line. `--budget` is the per-file time limit: a file that takes longer is a hang (a
+violation). `--replay` checks saved inputs again and prints how each ended.
 """
 
 from __future__ import annotations
@@ -26,16 +30,27 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))  # the fuzzer
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # this checkout's ascend_lint
-from fuzzing import REPO, SEEDS, TEXT_MUTATIONS, Outcome, check, generated, mutants, to_bytes
-from hypothesis import HealthCheck, Phase, given, settings
+from fuzzing import (
+    REPO,
+    SEEDS,
+    TEXT_MUTATIONS,
+    Outcome,
+    check,
+    expected_fix_refusal,
+    generated,
+    mutants,
+    to_bytes,
+)
+from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
 
 
 class Campaign:
     """Counts of how inputs ended, and the last input that broke a property."""
 
-    def __init__(self, budget: float):
+    def __init__(self, budget: float, save: Path):
         self.budget = budget
+        self.save = save
         self.ends: Counter[str] = Counter()
         self.slowest = (0.0, 0)  # seconds, lines
         self.failing: tuple[bytes, list[str]] | None = None
@@ -45,7 +60,11 @@ class Campaign:
         outcome = check(data, self.budget)
         self.ends[_ending(outcome)] += 1
         if outcome.fix_refused:
-            self.ends[f"fix refused: {_kind(outcome.fix_refused)}"] += 1
+            rare = not expected_fix_refusal(outcome.fix_refused)
+            self.ends[f"fix refused: {outcome.fix_refused if rare else _kind(outcome.fix_refused)}"] += 1
+            if rare:
+                name = _saved(self.save, "refused", data, outcome.fix_refused)
+                print(f"RARE: fix refused, input saved as {name}.py.bin:\n  {outcome.fix_refused}", flush=True)
         if outcome.seconds > self.slowest[0]:
             self.slowest = (outcome.seconds, outcome.lines)
         if outcome.problems:
@@ -73,8 +92,16 @@ def _kind(message: str) -> str:
     return message.split(":")[0] if message.startswith(("SyntaxError", "IndentationError")) else message[:80]
 
 
-def campaign(strategy, count: int, budget: float, save: Path, label: str) -> bool:
-    runs = Campaign(budget)
+def _saved(save: Path, kind: str, data: bytes, text: str) -> Path:
+    """`data` as `save/<kind>-<hash>.py.bin`, `text` beside it in `.txt`: the name without suffix."""
+    name = save / f"{kind}-{hashlib.sha256(data).hexdigest()[:12]}"
+    name.with_suffix(".py.bin").write_bytes(data)
+    name.with_suffix(".txt").write_text(text + "\n")
+    return name
+
+
+def campaign(strategy, count: int, budget: float, save: Path, label: str, seed_: int) -> bool:
+    runs = Campaign(budget, save)
     database = DirectoryBasedExampleDatabase(str(save / ".hypothesis"))
     options = settings(
         max_examples=count,
@@ -88,15 +115,13 @@ def campaign(strategy, count: int, budget: float, save: Path, label: str) -> boo
         runs.run(data)
 
     try:
-        given(strategy)(options(one_input))()
+        seed(seed_)(given(strategy)(options(one_input)))()
     except AssertionError:
         assert runs.failing is not None
         data, problems = runs.failing  # the last failing run is the shrunk one
-        name = f"reproducer-{hashlib.sha256(data).hexdigest()[:12]}"
-        (save / f"{name}.py.bin").write_bytes(data)
-        (save / f"{name}.txt").write_text("\n".join(problems) + "\n")
+        name = _saved(save, "reproducer", data, "\n".join(problems))
         runs.report(label)
-        print(f"PROPERTY BROKEN, shrunk input saved as {save / name}.py.bin:\n" + "\n".join(problems))
+        print(f"PROPERTY BROKEN, shrunk input saved as {name}.py.bin:\n" + "\n".join(problems))
         return False
     runs.report(label)
     return True
@@ -142,19 +167,31 @@ def _compiles(data: bytes) -> bool:
     return True
 
 
+def replay(path: Path, budget: float) -> bool:
+    """Check one saved input again: print how it ended; whether it keeps every property."""
+    outcome = check(path.read_bytes(), budget)
+    print(f"{path}: {_ending(outcome)}; {outcome.seconds:.2f} s for {outcome.lines} lines")
+    for line in ([f"fix refused: {outcome.fix_refused}"] if outcome.fix_refused else []) + outcome.problems:
+        print(f"  {line}")
+    return not outcome.problems
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=1000, help="mutants of the fixture kernels")
     parser.add_argument("--generated", type=int, default=0, help="grammar-generated programs (hypothesmith)")
     parser.add_argument("--cli", type=int, default=0, help="mutants through the real command line")
     parser.add_argument("--budget", type=float, default=5.0, help="seconds a file may take (else: a hang)")
-    parser.add_argument("--seed", type=int, default=0, help="seed of the command-line mutants")
-    parser.add_argument("--save", type=Path, default=Path("fuzz-reproducers"), help="where shrunk inputs go")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the generated inputs and CLI mutants")
+    parser.add_argument("--save", type=Path, default=Path("fuzz-reproducers"), help="where saved inputs go")
+    parser.add_argument("--replay", type=Path, nargs="+", help="check these saved inputs again")
     args = parser.parse_args()
+    if args.replay:
+        sys.exit(0 if all(replay(path, args.budget) for path in args.replay) else 1)
     args.save.mkdir(parents=True, exist_ok=True)
-    ok = campaign(mutants(), args.count, args.budget, args.save, "mutants")
+    ok = campaign(mutants(), args.count, args.budget, args.save, "mutants", args.seed)
     if ok and args.generated:
-        ok = campaign(generated(), args.generated, args.budget, args.save, "generated")
+        ok = campaign(generated(), args.generated, args.budget, args.save, "generated", args.seed)
     if ok and args.cli:
         ok = through_the_cli(args.cli, args.seed, args.budget)
     sys.exit(0 if ok else 1)

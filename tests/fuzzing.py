@@ -280,6 +280,13 @@ def check(data: bytes, budget: float) -> Outcome:
     return outcome
 
 
+def expected_fix_refusal(message: str) -> bool:
+    """Whether a fix was refused by the fixer's own checks of the fixed text (it would not
+    compile, or would read a name that resolves nowhere): what they are for. Any other refusal
+    (the fixed text's re-lint failed) is rare and worth a look."""
+    return message.startswith("fixes for ")
+
+
 def off_boundary(result: FileResult) -> list[str]:
     """Ranges (findings, related, fix edits) that do not start and end on a token boundary."""
     assert result.source is not None
