@@ -15,7 +15,6 @@ from .model import Applicability, Edit, Finding, LineIndex, Position
 from .positions import Layout
 
 _NEWLINE_AT_END = re.compile(r"(\r\n?|\n)\Z")
-_LINE_INSIDE = re.compile(r"(?:\r\n?|\n)(?=[^\r\n])")  # a line break that another line follows
 
 
 @dataclass(frozen=True)
@@ -150,8 +149,8 @@ def contains(root: cst.CSTNode | None, node: cst.CSTNode) -> bool:
 
 
 class _RenderState(CodegenState):
-    """Code generation for new code: block indentation without form feeds. libcst keeps a form
-    feed that opens a block's first line in the block's indentation; repeated in a nested
+    """Code generation for new code: nested blocks indented without form feeds. libcst keeps a
+    form feed that opens a block's first line in the block's indentation; repeated in a nested
     block it would reset CPython's indentation count mid-line."""
 
     def increase_indent(self, value: str) -> None:
@@ -160,6 +159,11 @@ class _RenderState(CodegenState):
 
 def render(module: cst.Module, old: cst.CSTNode, new: cst.CSTNode | str, indent: str) -> str:
     """The text for `old`'s range: `new` rendered in the block indented by `indent`.
+
+    `indent` is the opening of the block's first line as the original has it (libcst's
+    indentation of the block), form feeds included: libcst's tokenizer takes a nested block's
+    indentation only when its first line opens with that text, so every new line opens with it
+    (CPython counts the same columns either way).
 
     A range excludes a statement's leading lines and indentation and an expression's
     parentheses, so those parts of `new` are left out when they are `old`'s own.
@@ -292,8 +296,6 @@ def plan_edits(module: cst.Module, plan: FixPlan, layout: Layout) -> tuple[Edit,
         if isinstance(change, Replace):
             start, end = layout.range(change.node)
             content = render(module, change.node, change.new, layout.indents[change.node])
-            if "\f" in layout.line_opening(change.node):  # new lines open as the replaced one does
-                content = _LINE_INSIDE.sub(lambda line_break: line_break.group() + "\f", content)
             if not _NEWLINE_AT_END.search(layout.text_of(change.node)):  # the file's last line, unterminated
                 content = _NEWLINE_AT_END.sub("", content)
             edits.append(Edit(start, end, content))

@@ -146,7 +146,7 @@ class _AlignedState(CodegenState):
             marker: list[int] = []
             self.pending.append(marker)
             self.open[node] = marker
-            self.layout.indents[node] = "".join(self.indent_tokens).replace("\f", "")  # see fixes._RenderState
+            self.layout.indents[node] = "".join(self.indent_tokens)  # form feeds kept: see fixes.render
 
     def after_codegen(self, node: cst.CSTNode) -> None:
         if node in self.muted_nodes:

@@ -15,6 +15,7 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import libcst
 import pytest
 from conftest import CORPUS, FIXTURES, settings, snippet_source
 from fla_corpus import fla_ascend_files
@@ -540,3 +541,47 @@ def test_a_name_bound_by_a_global_in_a_function_the_fixes_do_not_touch_resolves(
     else:
         with pytest.raises(fixer.FixRefused, match=r"^read undefined names \(a_c\)$"):
             fixer.compiled_fix(original, fixed, [(read, read + 3)])
+
+
+GUARDED = """\
+import triton
+import triton.language as tl
+
+
+@triton.heuristics({"HAS_H0": lambda args: args["h0"] is not None})
+@triton.jit
+def k(x, h0, y, HAS_H0: tl.constexpr):
+"""
+# libcst's tokenizer takes a nested block's indentation only when its first line opens with the
+# text that opens the enclosing block's first line (form feeds included); CPython counts columns.
+FORM_FEED_BLOCKS = {
+    "the_block_opens_with_a_form_feed": (  # found by bench/fuzz.py (seed 101)
+        "\f    i_t = tl.program_id(0)\n    if HAS_H0 and i_t == 0:\n\f        b_h = tl.load(h0)\n"
+        "    else:\n\f        b_h = tl.zeros([4], dtype=tl.float32)\n    tl.store(y, b_h)\n",
+        "\f    i_t = tl.program_id(0)\n    if not HAS_H0:\n\f        b_h = tl.zeros([4], dtype=tl.float32)\n"
+        "\f    elif i_t == 0:\n\f        b_h = tl.load(h0)\n\f    else:\n\f        b_h = tl.zeros([4], dtype=tl.float32)\n"
+        "    tl.store(y, b_h)\n",
+    ),
+    "only_the_statement_opens_with_one": (
+        "    i_t = tl.program_id(0)\n\f    if HAS_H0 and i_t == 0:\n        b_h = tl.load(h0)\n"
+        "    else:\n        b_h = tl.zeros([4], dtype=tl.float32)\n    tl.store(y, b_h)\n",
+        "    i_t = tl.program_id(0)\n\f    if not HAS_H0:\n        b_h = tl.zeros([4], dtype=tl.float32)\n"
+        "    elif i_t == 0:\n        b_h = tl.load(h0)\n    else:\n        b_h = tl.zeros([4], dtype=tl.float32)\n"
+        "    tl.store(y, b_h)\n",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FORM_FEED_BLOCKS))
+def test_new_lines_open_as_their_block_does_so_libcst_reads_the_fixed_file(name) -> None:
+    """ASC004's rewrite of the `if`: its new lines open with the text that opens the block's
+    first line. Before, they opened with spaces (plus a form feed when the rewritten statement's
+    line had one), which libcst cannot tokenize: "the fixed file could not be linted (valid
+    Python that libcst cannot parse (tokenizer error: no matching outer block for dedent))"."""
+    body, fixed_body = FORM_FEED_BLOCKS[name]
+    config = settings()
+    result, fixed = fix_result(lint_source(GUARDED + body, "k.py", config), config, unsafe=True)
+    assert result.error is None, result.error.message
+    assert fixed is not None
+    assert fixed.fixed == GUARDED + fixed_body, repr(fixed.fixed)
+    libcst.parse_module(fixed.fixed)  # raises ParserSyntaxError if libcst cannot tokenize it
