@@ -10,10 +10,10 @@ import sys
 from pathlib import Path
 
 import pytest
-from fuzzing import SEEDS, TEXT_MUTATIONS, check, generated, mutants, to_bytes
+from fuzzing import SEEDS, TEXT_MUTATIONS, check, expected_fix_refusal, generated, mutants, to_bytes
 from hypothesis import HealthCheck, given, settings
 
-from ascend_lint import engine, fixer, positions
+from ascend_lint import engine, fixer, fixes, positions
 from ascend_lint.config import Settings
 from ascend_lint.rules.dot_lhs_reuse import DotLhsReuse
 
@@ -190,3 +190,22 @@ def test_an_undefined_name_is_caught_when_the_fixer_lets_it_through(monkeypatch:
     monkeypatch.setattr(fixer, "compiled_fix", lambda original, fixed, spans: compile(fixed, "<fixed>", "exec"))
     problems = check(KERNEL.encode(), budget=60).problems  # ...and without that check, the oracle sees it
     assert any("introduced undefined names: ['a_c']" in problem for problem in problems)
+
+
+FORM_FEED_GUARD = GUARD.replace("    i_t", "\f    i_t") + (
+    "    if HAS_H0 and i_t == 0:\n\f        b_h = tl.load(h0)\n    else:\n\f        b_h = tl.zeros([4], dtype=tl.float32)\n"
+    "    tl.store(y, b_h)\n"
+)
+
+
+def test_a_fixed_file_libcst_cannot_parse_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Campaign seed 101: ASC004's new lines indented without the form feed that opens their
+    block's first line; libcst could not tokenize the fixed file, so the fix was refused."""
+    assert check(FORM_FEED_GUARD.encode(), budget=60).problems == []
+    real = fixes.render
+    monkeypatch.setattr(fixes, "render", lambda module, old, new, indent: real(module, old, new, indent.lstrip("\f")))
+    outcome = check(FORM_FEED_GUARD.encode(), budget=60)
+    assert outcome.fix_refused is not None and not expected_fix_refusal(outcome.fix_refused)
+    assert any(
+        "the fixed file could not be linted (valid Python that libcst cannot parse" in p for p in outcome.problems
+    )
