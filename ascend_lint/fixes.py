@@ -149,12 +149,13 @@ def contains(root: cst.CSTNode | None, node: cst.CSTNode) -> bool:
 
 
 class _RenderState(CodegenState):
-    """Code generation for new code: nested blocks indented without form feeds. libcst keeps a
-    form feed that opens a block's first line in the block's indentation; repeated in a nested
-    block it would reset CPython's indentation count mid-line."""
+    """Code generation for new code: nested blocks indented by the columns CPython counts, from
+    the last form feed on. libcst keeps the text of a block's first line as its indentation
+    (`\f    `, `  \f    `: four columns); repeated in a nested block a form feed would reset
+    CPython's count mid-line."""
 
     def increase_indent(self, value: str) -> None:
-        super().increase_indent(value.replace("\f", ""))
+        super().increase_indent(value.rpartition("\f")[2])
 
 
 def render(module: cst.Module, old: cst.CSTNode, new: cst.CSTNode | str, indent: str) -> str:

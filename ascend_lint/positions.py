@@ -20,6 +20,7 @@ between the top-level functions around it), and only then from the top of the fi
 from __future__ import annotations
 
 import ast
+import re
 import warnings
 from bisect import bisect_left
 from collections import defaultdict
@@ -36,6 +37,8 @@ from .nodes import walk
 from .source import collection_paused
 
 _CO_OPTIMIZED = 0x1  # set on the code of functions, not on class bodies or modules
+_OPENING = re.compile(r"[ \t\f]*")  # a line's indentation, form feeds included
+_WHITESPACE_LINES = (cst.EmptyLine, cst.ParenthesizedWhitespace)  # lines libcst writes indented, not statements
 
 Span = tuple[int, int]  # offsets into the text, end exclusive
 Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
@@ -91,6 +94,7 @@ class _AlignedState(CodegenState):
         self.wanted = wanted  # nodes still without a span
         self.muted_nodes = muted  # nodes whose text lies before the cursor's start
         self.muted = 0
+        self.in_whitespace = 0  # inside a comment line or bracketed whitespace: no statement's line
         self.pending: list[list[int]] = []  # starts waiting for the next token
         self.open: dict[cst.CSTNode, list[int]] = {}  # starts of wanted nodes being generated
 
@@ -133,6 +137,18 @@ class _AlignedState(CodegenState):
         return (self.cursor, self.cursor) if start < 0 else (start, at)
 
     def add_indent_tokens(self) -> None:
+        """A statement's line opens with its block's indentation as libcst writes it: the
+        opening of the block's first line. With form feeds the line can open differently for
+        the same column (CPython counts from a line's last form feed: `    \f    x` and `    x`
+        open column 4); its own opening is then taken. Comments and bracketed lines are
+        written with their whitespace as the text has it."""
+        opening = _OPENING.match(self.text, self.cursor)
+        assert opening is not None  # the pattern matches the empty string
+        indent = "".join(self.indent_tokens)
+        own = opening.group()
+        if not self.in_whitespace and "\f" in own + indent and _column(own) == _column(indent):
+            self.add_token(own)
+            return
         for token in self.indent_tokens:
             self.add_token(token)
 
@@ -140,6 +156,8 @@ class _AlignedState(CodegenState):
         """Nothing to pop: a final newline the file lacks was never matched (see add_token)."""
 
     def before_codegen(self, node: cst.CSTNode) -> None:
+        if isinstance(node, _WHITESPACE_LINES):
+            self.in_whitespace += 1
         if node in self.muted_nodes:
             self.muted += 1
         elif node in self.wanted:
@@ -149,6 +167,8 @@ class _AlignedState(CodegenState):
             self.layout.indents[node] = "".join(self.indent_tokens)  # form feeds kept: see fixes.render
 
     def after_codegen(self, node: cst.CSTNode) -> None:
+        if isinstance(node, _WHITESPACE_LINES):
+            self.in_whitespace -= 1
         if node in self.muted_nodes:
             self.muted -= 1
         marker = self.open.pop(node, None)
@@ -411,3 +431,11 @@ def _function_defs(
                 yield from _function_defs(part, indent, default_indent)
             elif isinstance(part, cst.CSTNode) and not isinstance(part, cst.BaseSuite):
                 yield from _function_defs([part], indent, default_indent)
+
+
+def _column(opening: str) -> int:
+    """The column CPython's tokenizer counts after a line's opening whitespace."""
+    column = 0
+    for char in opening:
+        column = 0 if char == "\f" else (column // 8 + 1) * 8 if char == "\t" else column + 1
+    return column

@@ -147,7 +147,10 @@ def cr(text: str, rng: random.Random) -> str:
 
 
 def form_feeds(text: str, rng: random.Random) -> str:
-    return _INDENTED.sub(lambda m: ("\f" if rng.random() < 0.3 else "") + m.group(), text)
+    """Form feeds opening indented lines, some after whitespace (CPython counts columns from the
+    form feed, so the indentation stays what it was)."""
+    openings = ("\f", "\f", "  \f", "\t\f")
+    return _INDENTED.sub(lambda m: (rng.choice(openings) if rng.random() < 0.3 else "") + m.group(), text)
 
 
 def tabs(text: str, rng: random.Random) -> str:

@@ -33,6 +33,8 @@ VARIANTS: dict[str, tuple[Callable[[str], str], Callable[[str], str]]] = {
     "cr": (lambda t: t.replace("\n", "\r"), lambda t: t.replace("\r", "\n")),
     # a form feed opens every indented line: libcst 1.9 drops those that open a block's later lines
     "form-feeds": (lambda t: re.sub(r"(?m)^(?=[ \t])", "\f", t), lambda t: t.replace("\f", "")),
+    # and inside the indentation: CPython counts the line's columns from it, libcst does not
+    "form-feeds-inside": (lambda t: re.sub(r"(?m)^(?=[ \t])", "  \f", t), lambda t: t.replace("  \f", "")),
     "tabs": (
         lambda t: INDENT.sub(lambda m: "\t" * (len(m.group(1)) // 4), t),
         lambda t: TAB_INDENT.sub(lambda m: "    " * len(m.group(1)), t),

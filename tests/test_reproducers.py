@@ -68,16 +68,17 @@ def test_bom_with_a_latin1_cookie_is_refused_with_cpythons_message_and_fix_write
 KERNELS_PY = {
     "bytes_annotation.py": HEAD + '@triton.jit\ndef k(x: b"c", B):\n    n = B.to(tl.int64)\n',
     "hex_do_not_specialize.py": HEAD + "@triton.jit(do_not_specialize=[0x0])\ndef k(x, B):\n    n = B.to(tl.int64)\n",
+    # a form feed inside a line's indentation (CPython counts columns from it): libcst writes
+    # the block's indentation on every line, positions.py matched it as text (LayoutError)
+    "form_feed_in_the_blocks_indentation.py": HEAD
+    + "@triton.jit\ndef k(x, B):\n    \f    i = 0\n    n = B.to(tl.int64)\n",
+    "form_feed_in_a_lines_indentation.py": HEAD
+    + "@triton.jit\ndef k(x, B):\n    i = 0\n    \f    n = B.to(tl.int64)\n",
+    "tab_and_form_feed.py": HEAD + "@triton.jit\ndef k(x, B):\n    i = 0\n\t\f    n = B.to(tl.int64)\n",
 }
 
 
-@pytest.mark.parametrize(
-    "name",
-    [
-        "bytes_annotation.py",
-        "hex_do_not_specialize.py",
-    ],
-)
+@pytest.mark.parametrize("name", sorted(KERNELS_PY))
 def test_valid_kernels_are_linted_without_internal_error(tmp_path: Path, name: str) -> None:
     (tmp_path / name).write_text(KERNELS_PY[name])
     done = run(name, cwd=tmp_path)
