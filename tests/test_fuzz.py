@@ -209,3 +209,12 @@ def test_a_fixed_file_libcst_cannot_parse_is_caught(monkeypatch: pytest.MonkeyPa
     assert any(
         "the fixed file could not be linted (valid Python that libcst cannot parse" in p for p in outcome.problems
     )
+
+
+def test_a_fixed_file_over_a_limit_of_any_input_is_refused_not_a_violation() -> None:
+    """ASC002's `tl.cast(B, tl.int64)` makes a 4,997-character line longer than the 5,000 any
+    input may have: the fix is refused (rare, a campaign saves it), no property is broken."""
+    text = JIT.replace("def k(x, B, N)", "def k(x, B: tl.constexpr)") + "    n = B.to(tl.int64)  # " + "x" * 4970 + "\n"
+    outcome = check(text.encode(), budget=60)
+    assert outcome.fix_refused is not None and "line too long to analyse (5002 characters" in outcome.fix_refused
+    assert not expected_fix_refusal(outcome.fix_refused) and outcome.problems == []
