@@ -37,6 +37,7 @@ from fuzzing import (
     Outcome,
     check,
     expected_fix_refusal,
+    fix_defect,
     generated,
     mutants,
     to_bytes,
@@ -150,6 +151,10 @@ def through_the_cli(count: int, seed: int, budget: float) -> bool:
             if done.returncode not in (0, 1, 2) or "Traceback" in done.stderr or "internal error" in done.stderr:
                 print(f"CLI batch {batch}: exit {done.returncode}\n{done.stderr[-2000:]}")
                 ok = False
+            for line in done.stderr.splitlines():
+                if "the fixed file could not be linted" in line and fix_defect(line):
+                    print(f"CLI batch {batch}: {line}")
+                    ok = False
             for path, before in originals.items():
                 after = path.read_bytes()
                 if after != before and not _compiles(after):

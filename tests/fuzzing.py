@@ -281,13 +281,18 @@ def check(data: bytes, budget: float) -> Outcome:
     outcome.seconds += time.perf_counter() - started
     if fixed.error is not None:
         outcome.fix_refused = fixed.error.message
-        if any(defect in fixed.error.message for defect in FIX_DEFECTS):
+        if fix_defect(fixed.error.message):
             outcome.problems.append(f"fix: {fixed.error.message}\n{fixed.error.detail or ''}")
         return outcome
     if change is not None:
         outcome.fixed = True
         outcome.problems.extend(fix_problems(result, fixed, change.fixed, settings))
     return outcome
+
+
+def fix_defect(message: str) -> bool:
+    """Whether a fix refusal's message shows a bug (FIX_DEFECTS), not a limit or a check."""
+    return any(defect in message for defect in FIX_DEFECTS)
 
 
 def expected_fix_refusal(message: str) -> bool:
