@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     import libcst as cst
 
     from .cache import Cache
+    from .host import HostMemory
     from .incremental import IncrementalParser
     from .kernels import Kernel, KernelMemory
     from .positions import LayoutMemory
@@ -50,19 +51,22 @@ class DocumentMemory:
     """What a re-lint of a document keeps from the previous lint (the editor server keeps one
     per open document; `--fix` one per file, from its check to the re-lint of the fixed text):
     the parsed top-level statements an edit did not touch, the kernels it did not touch with
-    their facts, and the positions found in their functions."""
+    their facts, what the host code of those statements holds, and the positions found in their
+    functions."""
 
     parser: IncrementalParser
     kernels: KernelMemory
+    hosts: HostMemory
     layouts: LayoutMemory
 
     @classmethod
     def empty(cls) -> DocumentMemory:
+        from .host import HostMemory
         from .incremental import IncrementalParser
         from .kernels import KernelMemory
         from .positions import LayoutMemory
 
-        return cls(IncrementalParser(), KernelMemory(), LayoutMemory())
+        return cls(IncrementalParser(), KernelMemory(), HostMemory(), LayoutMemory())
 
 
 def lint_paths(
@@ -263,7 +267,7 @@ def _analysed(
 
     imports = ImportMap(module, source, settings.triton_modules)
     kernels = find_kernels(module, imports, memory.kernels if memory else None)
-    context = ModuleContext(filename, source, module, imports, kernels)
+    context = ModuleContext(filename, source, module, imports, kernels, memory.hosts if memory else None)
     reports = list(_run_rules(rules, context))
     return _findings(context, reports, code, memory.layouts if memory else None)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TypeVar
 
 import libcst as cst
 
@@ -20,6 +21,8 @@ from .kernels import Kernel, subscript_key
 from .nodes import child_nodes, walk
 
 Scope = cst.FunctionDef | None
+_Key = TypeVar("_Key")
+_Found = TypeVar("_Found")
 _LEAVES = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Imaginary, cst.Ellipsis)
 _MAX_HOPS = 4  # names, parameters and helpers followed from a launch argument to its origin
 # The core counts triton-ascend's `driver.active.utils.get_device_properties(device)` reports.
@@ -92,11 +95,11 @@ class Evidence:
     why: str  # e.g. "passes `h0=None`"
 
 
-class HostIndex:
-    """Calls, bindings, returns and launches outside kernels, with their enclosing function."""
+class _HostFacts:
+    """Calls, bindings, returns and launches outside kernels found by walking host code, with
+    their enclosing function."""
 
-    def __init__(self, module: cst.Module, kernels: list[Kernel]):
-        self.kernels = {kernel.name: kernel for kernel in kernels}
+    def __init__(self) -> None:
         self.calls: list[tuple[cst.Call, Scope]] = []
         self.bindings: dict[tuple[str, Scope], list[cst.BaseExpression]] = {}
         self.item_stores: dict[tuple[str, Scope], list[ItemStore]] = {}
@@ -106,15 +109,29 @@ class HostIndex:
         self.calls_of: dict[str, list[tuple[cst.Call, Scope]]] = {}  # plain `f(...)` calls by name
         self.launches: dict[str, list[Launch]] = {}  # by the launched name's last part
         self.enclosing: dict[cst.FunctionDef, Scope] = {}  # a nested function -> the one holding it
-        self._walk(module, {kernel.node for kernel in kernels})
+        self.functions_met: list[tuple[cst.FunctionDef, bool]] = []  # each with whether it was a kernel
 
-    def _walk(self, module: cst.Module, kernel_defs: set[cst.FunctionDef]) -> None:
-        stack: list[tuple[cst.CSTNode, Scope, tuple[cst.For | cst.If, ...]]] = [(module, None, ())]
+    def merge(self, other: _HostFacts) -> None:
+        """Adds what `other` found after what this found (as if one walk had found both)."""
+        self.calls.extend(other.calls)
+        _extend(self.bindings, other.bindings)
+        _extend(self.item_stores, other.item_stores)
+        _extend(self.attribute_stores, other.attribute_stores)
+        _extend(self.returns, other.returns)
+        _extend(self.functions, other.functions)
+        _extend(self.calls_of, other.calls_of)
+        _extend(self.launches, other.launches)
+        self.enclosing.update(other.enclosing)
+
+    def walk(self, top: cst.CSTNode, kernel_defs: set[cst.FunctionDef]) -> None:
+        """Adds what the host code in `top` holds (a kernel's decorators, not its body)."""
+        stack: list[tuple[cst.CSTNode, Scope, tuple[cst.For | cst.If, ...]]] = [(top, None, ())]
         while stack:
             node, scope, blocks = stack.pop()
             if type(node) in _LEAVES:
                 continue
             if type(node) is cst.FunctionDef:
+                self.functions_met.append((node, node in kernel_defs))
                 if node in kernel_defs:  # launches and configs live in decorators, never in the body
                     stack.extend((decorator, scope, blocks) for decorator in node.decorators)
                     continue
@@ -168,6 +185,48 @@ class HostIndex:
             dotted = dotted_name(target)
             if dotted:
                 self.attribute_stores.setdefault(dotted, []).append((value, scope))
+
+
+def _extend(mine: dict[_Key, list[_Found]], theirs: dict[_Key, list[_Found]]) -> None:
+    for key, found in theirs.items():
+        mine.setdefault(key, []).extend(found)
+
+
+class HostMemory:
+    """The host facts of each top-level statement of a document's previous lint (the editor
+    server and `--fix` keep one per document, in `engine.DocumentMemory`). A statement that is
+    the same node again (the incremental parser keeps the statements an edit did not touch)
+    with the same of its functions being kernels is not walked again."""
+
+    def __init__(self) -> None:
+        self._facts: dict[cst.BaseStatement, _HostFacts] = {}
+
+    def recall(self, module: cst.Module, kernel_defs: set[cst.FunctionDef]) -> list[_HostFacts]:
+        """The facts of each statement of `module`, in order; the others are forgotten."""
+        kept: dict[cst.BaseStatement, _HostFacts] = {}
+        for statement in module.body:
+            facts = self._facts.get(statement)
+            if facts is None or any((function in kernel_defs) != was for function, was in facts.functions_met):
+                facts = _HostFacts()
+                facts.walk(statement, kernel_defs)
+            kept[statement] = facts
+        self._facts = kept
+        return list(kept.values())
+
+
+class HostIndex(_HostFacts):
+    """What the module's host code holds (`_HostFacts`, in one walk, or from a `HostMemory`),
+    and the questions rules ask of it."""
+
+    def __init__(self, module: cst.Module, kernels: list[Kernel], memory: HostMemory | None = None):
+        super().__init__()
+        self.kernels = {kernel.name: kernel for kernel in kernels}
+        kernel_defs = {kernel.node for kernel in kernels}
+        if memory is None:
+            self.walk(module, kernel_defs)
+            return
+        for facts in memory.recall(module, kernel_defs):
+            self.merge(facts)
 
     # ---- names and helpers ------------------------------------------------------------
     def values_of(self, name: str, scope: Scope) -> list[cst.BaseExpression]:

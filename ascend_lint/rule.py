@@ -25,7 +25,7 @@ from typing import ClassVar, Literal
 import libcst as cst
 
 from .fixes import Declined, FixPlan, FreshNames
-from .host import HostIndex
+from .host import HostIndex, HostMemory
 from .imports import ImportMap
 from .kernels import Kernel
 from .model import Applicability, Fact, Finding
@@ -59,6 +59,7 @@ class ModuleContext:
     module: cst.Module
     imports: ImportMap
     kernels: list[Kernel]
+    host_memory: HostMemory | None = None  # what the previous lint of the document found in its host code
     _optional: dict[Kernel, dict[str, OptionalPointer]] = field(default_factory=dict, repr=False)
     _configurations: dict[Kernel, list[Configuration]] = field(default_factory=dict, repr=False)
 
@@ -74,7 +75,7 @@ class ModuleContext:
 
     @cached_property
     def host(self) -> HostIndex:
-        return HostIndex(self.module, self.kernels)
+        return HostIndex(self.module, self.kernels, self.host_memory)
 
     def optional_pointers(self, kernel: Kernel) -> dict[str, OptionalPointer]:
         """The kernel's pointer parameters that may be None, with the evidence (computed once)."""

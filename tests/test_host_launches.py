@@ -3,13 +3,18 @@ they multiply, and launches made through launcher helpers."""
 
 from __future__ import annotations
 
+import dataclasses
 import textwrap
+from pathlib import Path
 
 import libcst as cst
 import pytest
+from conftest import FIXTURES
 
-from ascend_lint.host import HostIndex
+from ascend_lint import host
+from ascend_lint.host import HostIndex, HostMemory
 from ascend_lint.imports import ImportMap
+from ascend_lint.incremental import IncrementalParser
 from ascend_lint.kernels import Kernel, find_kernels
 
 KERNEL = """
@@ -100,3 +105,52 @@ def test_a_launch_knows_the_loops_and_tests_around_it() -> None:
     assert [type(b).__name__ for b in inner.blocks] == ["If", "For"]
     assert len(inner.loops) == 1 and len(inner.guards) == 1
     assert outer.blocks == ()
+
+
+# ---- a document's re-lint: the host facts of the statements an edit did not touch -------------
+
+
+def host_facts(hosts: HostIndex) -> object:
+    """What a host index found (not its kernels, not which functions it met), nodes by their
+    code: `B, T = x.shape` binds `B` to a `x.shape[0]` each walk builds anew."""
+
+    def shape(value: object) -> object:
+        if isinstance(value, cst.CSTNode):
+            return type(value).__name__, cst.Module([]).code_for_node(value)
+        if dataclasses.is_dataclass(value):
+            return type(value).__name__, shape(dataclasses.astuple(value))
+        if isinstance(value, dict):
+            return tuple((shape(key), shape(item)) for key, item in value.items())
+        if isinstance(value, list | tuple):
+            return tuple(shape(item) for item in value)
+        return value
+
+    return shape({name: value for name, value in vars(hosts).items() if name not in ("kernels", "functions_met")})
+
+
+@pytest.mark.parametrize("path", sorted((FIXTURES / "triton_ascend").glob("*.py")), ids=lambda p: p.name)
+def test_a_re_lint_finds_the_host_facts_a_whole_walk_finds(path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Edited: one statement changed, and `import triton` renamed, which makes every kernel
+    decorated `@triton.jit` a plain function in statements the edit did not touch."""
+    original = path.read_text(encoding="utf-8")
+    parser, memory = IncrementalParser(), HostMemory()
+    walked: list[cst.CSTNode] = []
+    real_walk = host._HostFacts.walk
+    monkeypatch.setattr(
+        host._HostFacts,
+        "walk",
+        lambda facts, top, kernel_defs: walked.append(top) or real_walk(facts, top, kernel_defs),
+    )
+    for text in (
+        original,
+        original + "\n\ndef added():\n    return 1\n",
+        original.replace("import triton\n", "import triton as tt\n", 1),
+    ):
+        walked.clear()
+        module = parser.parse(text)
+        kernels = find_kernels(module, ImportMap(module, text))
+        remembered = HostIndex(module, kernels, memory)
+        statements = len(walked)
+        assert host_facts(remembered) == host_facts(HostIndex(module, kernels))
+        if text.endswith("return 1\n"):  # only the new statement, and the one libcst joins it to
+            assert statements <= 2, statements
