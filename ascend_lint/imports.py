@@ -83,7 +83,7 @@ def int_literal(node: cst.BaseExpression | None) -> int | None:
     if not isinstance(node, cst.Integer):
         return None
     try:
-        return int(node.value, 0)
+        return number_literal(node)
     except ValueError:  # `010` is not valid Python 3; libcst accepts it
         return None
 

@@ -790,10 +790,8 @@ def _text(node: cst.BaseExpression) -> str:
 
 
 def _is_one(node: cst.BaseExpression) -> bool:
-    """A literal 1 (`1`, `0x1`): a decimal other than `1` is not, without evaluating it."""
-    return type(node) is cst.Integer and (
-        node.value == "1" or (not node.value.isdecimal() and number_literal(node) == 1)
-    )
+    """A literal 1 (`1`, `0x1`)."""
+    return type(node) is cst.Integer and number_literal(node) == 1
 
 
 def _is_zero(node: cst.BaseExpression | None) -> bool:
