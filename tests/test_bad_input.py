@@ -282,3 +282,23 @@ def test_a_parse_skips_libcsts_node_checks_and_builds_the_same_tree(monkeypatch)
         assert tree.deep_equals(cst.parse_module(text))
         assert checked  # outside a parse libcst checks nodes again
         checked.clear()
+
+
+def test_a_parse_builds_the_commonest_nodes_through_their_slots_with_libcsts_signatures() -> None:
+    import inspect
+
+    import libcst as cst
+
+    own = {name: vars(getattr(cst, name))["__init__"] for name in source._BUILT_MOST}
+    with source._nodes_unchecked():
+        direct = {name: vars(getattr(cst, name))["__init__"] for name in source._BUILT_MOST}
+        inside = [cst.Name("x"), cst.Call(cst.Name("f"), [cst.Arg(cst.Integer("1"))]), cst.Comma()]
+    assert all(direct[name] is not own[name] for name in own)  # every listed class is built directly
+    for name, initialiser in direct.items():  # same parameters, so positional or keyword calls alike
+        assert list(inspect.signature(initialiser).parameters) == list(inspect.signature(own[name]).parameters)
+    assert all(vars(getattr(cst, name))["__init__"] is own[name] for name in own)  # restored
+    outside = [cst.Name("x"), cst.Call(cst.Name("f"), [cst.Arg(cst.Integer("1"))]), cst.Comma()]
+    assert all(a.deep_equals(b) for a, b in zip(inside, outside, strict=True))  # defaults and factories
+    with source._nodes_unchecked():
+        first, second = cst.Comma(), cst.Comma()
+    assert first.whitespace_before is not second.whitespace_before  # each node its factory's own value
