@@ -251,15 +251,46 @@ class Flow:
         specialisation `spec`) sets to the same int literal (`i_n = 0`), else None."""
         if isinstance(node, cst.Integer):
             return int_literal(node)
+        values = {int_literal(value) for value in self._values_reaching(node, spec)}
+        return values.pop() if len(values) == 1 else None
+
+    def is_quotient_times_divisor(self, node: cst.BinaryOperation, spec: Assumptions | None = None) -> bool:
+        """`q * c` or `c * q` where every definition of `q` reaching it (in `spec`) is `x // c`
+        (`i_n * H` after `i_n, i_h = i_nh // H, i_nh % H`): no larger than `x`, so the multiply
+        cannot overflow where `x` does not."""
+        if not isinstance(node.operator, cst.Multiply):
+            return False
+        for quotient, divisor in ((node.left, node.right), (node.right, node.left)):
+            values = [quotient] if isinstance(quotient, cst.BinaryOperation) else self._values_reaching(quotient, spec)
+            if values and all(
+                isinstance(value, cst.BinaryOperation)
+                and isinstance(value.operator, cst.FloorDivide)
+                and self._same_value(value.right, divisor)
+                for value in values
+            ):
+                return True
+        return False
+
+    def _same_value(self, a: cst.BaseExpression, b: cst.BaseExpression) -> bool:
+        """Equal int literals, or reads of one name reached by the same definitions."""
+        if isinstance(a, cst.Integer) and isinstance(b, cst.Integer):
+            return int_literal(a) == int_literal(b)
+        if isinstance(a, cst.Name) and isinstance(b, cst.Name) and a.value == b.value:
+            reaching = self.reaching(a)
+            return bool(reaching) and reaching == self.reaching(b)
+        return False
+
+    def _values_reaching(self, node: cst.BaseExpression, spec: Assumptions | None) -> list[cst.BaseExpression | None]:
+        """The values of the definitions reaching a read of a name (in the specialisation
+        `spec`, or in any); None for a definition with no expression (a parameter)."""
         event = self.read_events.get(node) if isinstance(node, cst.Name) else None
         if event is None:
-            return None
+            return []
         if self._tracks_many(event):
             reached = self._reached(event, spec or NOTHING).definitions
         else:
             reached = [d for d, assumed, _ in self._reach(event) if spec is None or _consistent(assumed, spec)]
-        values = {int_literal(definition.value) for definition in reached}
-        return values.pop() if len(values) == 1 else None
+        return [definition.value for definition in reached]
 
     def reaching(self, node: cst.Name) -> list[Event]:
         """The definitions reaching a read of the kernel body (none for other names), in

@@ -20,7 +20,8 @@ compiles and is not flagged; only int arguments equal to 1 are specialised, neve
 `float(...)`, a caller's float) or that the kernel uses only in float arithmetic is not
 flagged, and with no evidence either way the message says the rule assumed an int. An
 operand already cast to int64 (`tl.program_id(0).to(tl.int64)`) makes the multiply an
-int64 one, and a factor known to be 0 or 1 cannot wrap.
+int64 one, and a factor known to be 0 or 1 cannot wrap. Nor can a quotient times its divisor:
+after `i_n, i_h = i_nh // H, i_nh % H`, `(i_n * H + i_h)` is `i_nh` again.
 
 Program ids are runtime values: measured on triton-ascend 3.2, `tl.program_id(0).to(...)`
 and `i_t.to(...)` with `i_t = tl.program_id(0)` compile, also on a grid of one program (the
@@ -108,6 +109,14 @@ def k(x, cu_seqlens, T, i_b_runtime: tl.int32, BT: tl.constexpr):
     i_h64 = tl.program_id(1).to(tl.int64)
 """,
         """
+@triton.jit
+def k(h, K: tl.constexpr, H: tl.constexpr):
+    i_nh = tl.program_id(1)
+    i_n, i_h = i_nh // H, i_nh % H
+    h += (i_n * H + i_h).to(tl.int64) * K
+    h += (H * (i_nh // H)).to(tl.int64) * K
+""",
+        """
 @triton.jit(do_not_specialize=["B"])
 def k(x, B, num_core: tl.int32, task_num: tl.int32):
     n = B.to(tl.int64)
@@ -154,6 +163,16 @@ def k(x, T, BT: tl.constexpr, DH_CS: tl.constexpr):
 def k(x, T, W: tl.constexpr):
     for i_w in tl.static_range(W):
         o = i_w.to(tl.int64)  # expect
+""",
+        """
+@triton.jit
+def k(h, K: tl.constexpr, H: tl.constexpr):
+    i_nh = tl.program_id(1)
+    i_n = i_nh // H
+    if K > 64:
+        i_n = i_nh // K
+    h += (i_n * H).to(tl.int64) * K  # expect
+    h += (i_n * K).to(tl.int64) * K  # expect
 """,
     )
 
@@ -234,7 +253,7 @@ def _is_index_arithmetic(node: cst.BaseExpression, flow: Flow, spec: Assumptions
 
 def _multiplies_index(node: cst.BaseExpression, flow: Flow, spec: Assumptions) -> bool:
     """A multiply in int32 over an index (an int64 operand makes it an int64 multiply; a
-    factor known to be 0 or 1 cannot wrap)."""
+    factor known to be 0 or 1 cannot wrap, nor a quotient times its divisor)."""
     if not isinstance(node, cst.BinaryOperation):
         return False
     if (
@@ -243,6 +262,7 @@ def _multiplies_index(node: cst.BaseExpression, flow: Flow, spec: Assumptions) -
         and not (flow.flags(node.left, spec) | flow.flags(node.right, spec)) & WIDE
         and flow.constant_int(node.left, spec) not in (0, 1)
         and flow.constant_int(node.right, spec) not in (0, 1)
+        and not flow.is_quotient_times_divisor(node, spec)
     ):
         return True
     return _multiplies_index(node.left, flow, spec) or _multiplies_index(node.right, flow, spec)
