@@ -2,7 +2,8 @@
 ## What it does
 Flags a unified-buffer (UB) capacity written as a number: a name whose parts include `ub`
 (`UB_SIZE`, `_UB_BYTES`, `ASCEND_UB_CAPACITY_BITS`) assigned integer literal arithmetic of at
-least 16 KiB (`196608`, `192 * 1024`, `1572864`), in host or kernel code. Names that say they
+least 16 KiB (`196608`, `192 * 1024`, `1572864`), in host or kernel code, also when the value
+divides it into units (`ub_size = 85 * 1024 // x.element_size()`). Names that say they
 are a fallback or a default (`_FALLBACK_UB_CAPACITY_BITS`, used when the query fails) and
 smaller values (`UB_ALIGN = 32`) are not flagged. Part of the `perf` group.
 
@@ -74,6 +75,7 @@ UB_ALIGN = 32
 _SMEM_BUDGET = 192 * 1024
 ub_bytes = get_soc_spec("UB_SIZE")
 SUB_BLOCK = 32768
+ub_rows = ub_bytes // 4096
 """,
     )
     INVALID = (
@@ -84,6 +86,10 @@ ASCEND_UB_CAPACITY_BITS = 1572864  # expect
 def tile(BK):
     ub_size: int = 192 * 1024  # expect
     return min(64, ub_size // (BK * 12))
+
+def rows(x):
+    ub_elements = 85 * 1024 // x.element_size()  # expect
+    return ub_elements // x.shape[-1]
 
 @triton.jit
 def k(x, BT: tl.constexpr):
@@ -112,15 +118,28 @@ def k(x, BT: tl.constexpr):
     def _check(self, name: str, value: cst.BaseExpression, context: ModuleContext) -> Iterator[Report]:
         if not _is_capacity_name(name):
             return
-        number = folded_int(value)
-        if number is None or number < MIN_CAPACITY_BYTES:
+        capacity = _capacity(value)
+        number = folded_int(capacity) if capacity is not None else None
+        if capacity is None or number is None or number < MIN_CAPACITY_BYTES:
             return
         kib = number / 1024 / (8 if "bits" in _parts(name) else 1)
         yield Report(
-            value,
+            capacity,
             MESSAGE.format(name=name, value=context.module.code_for_node(value), kib=kib),
             facts={"name": name, "value": number},
         )
+
+
+def _capacity(value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The integer literal arithmetic that states the capacity: the whole value, or what a
+    division into units divides (`85 * 1024 // x.element_size()`: bytes into elements)."""
+    if (
+        isinstance(value, cst.BinaryOperation)
+        and isinstance(value.operator, (cst.FloorDivide, cst.Divide))
+        and folded_int(value.right) is None
+    ):
+        return value.left if folded_int(value.left) is not None else None
+    return value if folded_int(value) is not None else None
 
 
 def _parts(name: str) -> set[str]:
