@@ -1,15 +1,19 @@
 """
 ## What it does
 Flags, inside a runtime loop (a recurrence over time steps), a scalar `tl.load(p)` of a
-pointer that the same loop advances by a head count: `p_g += HV` (or `p_g = p_g + HV`), with
-`HV` a kernel parameter named like a head count (`H`, `HV`, `HQ`, `HK`, `NH`, `num_heads`,
-`n_heads`). That is the per-head gate `g` of shape `[B, T, HV]` read along `T`: one element
-per step, `HV` elements apart. Part of the `perf` group.
+pointer that the same loop advances by a head count: `p_g += HV` (or `p_g = p_g + HV`), or an
+address that holds the head count times the loop's own index, stepping by one
+(`tl.load(g + bos * HV + i_hv + HV * i_t)` in `for i_t in range(0, T)`, written in the load
+or in the pointer's definitions in the loop), with `HV` a kernel parameter named like a head
+count (`H`, `HV`, `HQ`, `HK`, `NH`, `num_heads`, `n_heads`). That is the per-head gate `g` of
+shape `[B, T, HV]` read along `T`: one element per step, `HV` elements apart. Part of the
+`perf` group.
 
 It is a heuristic, and precise on purpose: strides written as other expressions
 (`HV * (1 if HEADWISE else V)`), names that do not say "heads", vector loads
-(`tl.load(p_v + o_v)`, contiguous in their last dimension) and loops unrolled at compile
-time (`tl.static_range`) are not flagged; a layout the host already transposed is invisible
+(`tl.load(p_v + o_v)`, contiguous in their last dimension), loops unrolled at compile
+time (`tl.static_range`) and loops over blocks (`range(0, T, BS)`: a scalar per block beside
+the block's own work) are not flagged; a layout the host already transposed is invisible
 to it (then the stride is 1 and nothing is reported).
 
 ## Why is this bad?
@@ -48,7 +52,9 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ascend_lint.flow import DEF, TENSOR, Event, Flow, Loop, pointer_arg
+from ascend_lint.imports import int_literal
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
+from ascend_lint.terms import Terms, TooComplex
 
 MESSAGE = (
     "strided load along T: `{pointer}` advances by `{stride}` elements per step of the loop, so each step loads "
@@ -82,6 +88,10 @@ def k(q, g, g_t, o, T, HV: tl.constexpr, K: tl.constexpr, BK: tl.constexpr):
     for _ in tl.static_range(0, 4):
         b_w = tl.load(p_w)
         p_w += HV
+    for i_s in range(0, T, 64):
+        b_w = tl.load(g + i_s * HV)
+    for i_t in range(0, T):
+        b_q = tl.load(q + i_t * HV * K + o_k)
 """,
     )
     INVALID = (
@@ -102,6 +112,22 @@ def k(g, beta, o, cu_seqlens, T, H: tl.constexpr, HV: tl.constexpr, USE_G: tl.co
         p_beta = p_beta + H
     tl.store(o + i_n, b_h)
 """,
+        """
+@triton.jit
+def k(a, g, o, cu_seqlens, T, HV: tl.constexpr, IS_BETA: tl.constexpr, V: tl.constexpr):
+    i_n, i_hv = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+    b_h = 0.0
+    for i_t in range(0, T):
+        if IS_BETA:
+            p_g = g + (bos * HV + i_hv) * V + HV * V * i_t
+        else:
+            p_g = g + bos * HV + i_hv + HV * i_t
+        if not IS_BETA:
+            b_h *= tl.load(p_g)  # expect
+        b_h += tl.load(a + bos * HV + i_hv + i_t * HV)  # expect
+    tl.store(o + i_n, b_h)
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
@@ -109,26 +135,31 @@ def k(g, beta, o, cu_seqlens, T, H: tl.constexpr, HV: tl.constexpr, USE_G: tl.co
         heads = {p.name for p in kernel.params if HEAD_COUNT.match(p.name)}
         if not heads:
             return
+        terms = Terms(flow)
         for loop in flow.loops:
             if loop.kind == "static_range":
                 continue
             advances = _head_strided_advances(flow, loop, heads)
-            if not advances:
+            index = _unit_step_index(loop)
+            if not advances and index is None:
                 continue
             for event in flow.events_in(loop.body, "call"):
                 call = event.call
                 pointer = pointer_arg(call)
-                if not (flow.imports.is_tl(call.func, "load") and isinstance(pointer, cst.Name)):
+                if pointer is None or not flow.imports.is_tl(call.func, "load") or flow.flags(pointer) & TENSOR:
                     continue
-                advance = advances.get(pointer.value)
-                if advance is None or flow.flags(pointer) & TENSOR:
+                advance = advances.get(pointer.value) if isinstance(pointer, cst.Name) else None
+                if advance is None and index is not None:
+                    advance = _indexed_by_step(pointer, index, heads, loop, flow, terms)
+                if advance is None:
                     continue
                 stride, where = advance
+                shown = context.module.code_for_node(pointer)
                 yield Report(
                     call,
-                    MESSAGE.format(pointer=pointer.value, stride=stride),
-                    related=((where, f"`{pointer.value}` advances by `{stride}` here"),),
-                    facts={"pointer": pointer.value, "stride": stride},
+                    MESSAGE.format(pointer=shown, stride=stride),
+                    related=((where, f"`{shown}` advances by `{stride}` here"),),
+                    facts={"pointer": shown, "stride": stride},
                 )
 
 
@@ -140,6 +171,43 @@ def _head_strided_advances(flow: Flow, loop: Loop, heads: set[str]) -> dict[str,
         if stride is not None and event.name is not None:
             found[event.name] = (stride, event.node)
     return found
+
+
+def _unit_step_index(loop: Loop) -> str | None:
+    """The index of `for i in range(T)` / `range(a, b)` / `tl.range(a, b, 1)`: one step per trip."""
+    node = loop.node
+    if not (isinstance(node, cst.For) and isinstance(node.target, cst.Name) and isinstance(node.iter, cst.Call)):
+        return None
+    positional = [arg.value for arg in node.iter.args if arg.keyword is None]
+    if len(positional) != len(node.iter.args) or (len(positional) > 2 and int_literal(positional[2]) != 1):
+        return None
+    return node.target.value
+
+
+def _indexed_by_step(
+    pointer: cst.BaseExpression, index: str, heads: set[str], loop: Loop, flow: Flow, terms: Terms
+) -> tuple[str, cst.CSTNode] | None:
+    """(the head count, where) when the address holds `head * index`, with `index` the loop's
+    own (`g + bos * HV + i_hv + HV * i_t` in `for i_t in range(T)`): written in the load, or in
+    every definition of the pointer reaching it, each made in the loop."""
+    if isinstance(pointer, cst.Name):
+        reaching = flow.reaching(pointer)
+        if not reaching or any(d.index not in loop.body or d.value is None for d in reaching):
+            return None
+        addresses = [(d.value, d.node) for d in reaching if d.value is not None]
+    else:
+        addresses = [(pointer, pointer)]
+    strides = set()
+    for address, _ in addresses:
+        try:
+            products = terms.of(address)
+        except TooComplex:
+            return None
+        stride = next((h for h in sorted(heads) if abs(products.get(tuple(sorted((h, index))), 0)) == 1), None)
+        if stride is None:
+            return None
+        strides.add(stride)
+    return (strides.pop(), addresses[0][1]) if len(strides) == 1 else None
 
 
 def _head_stride(event: Event, heads: set[str]) -> str | None:
