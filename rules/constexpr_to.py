@@ -13,7 +13,8 @@ Flags `.to(...)` calls in a kernel whose receiver is
 
 Values are taken where the `.to` stands, in each specialisation of the constexpr tests they
 depend on: after `if IS_VARLEN: bos = tl.load(...) else: bos = i_n * T`, the non-varlen
-`bos` is an int32 product. Measured on triton-ascend 3.2 (docs/specialisation.md): a name
+`bos` is an int32 product, and the message says when (`wraps in int32 (when `IS_VARLEN` is
+false)`). Measured on triton-ascend 3.2 (docs/specialisation.md): a name
 assigned in the kernel body is a tensor to the front end, so `c = BT * 2; c.to(...)`
 compiles and is not flagged; only int arguments equal to 1 are specialised, never floats, so
 `.to()` on a scalar the host passes as a float (`eps=1e-6`, a `float` default,
@@ -70,7 +71,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ascend_lint.fixes import Declined, FixPlan, Replace
-from ascend_lint.flow import LOADED, LOOP, PHI, PID, SCALAR, SPEC, TENSOR, WIDE, Assumptions, Flow
+from ascend_lint.flow import LOADED, LOOP, PHI, PID, SCALAR, SPEC, TENSOR, WIDE, Assumptions, Event, Flow
 from ascend_lint.imports import ImportMap
 from ascend_lint.nodes import walk
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
@@ -82,7 +83,7 @@ ASSUMED_INT_MESSAGE = (
 )
 INDEX = PID | LOOP | SCALAR | PHI  # runtime int32 scalars
 CONSTEXPR_MESSAGE = "constexpr has no .to: `{receiver}` can be a constexpr on Ascend; use `tl.cast({receiver}, ...)`"
-WRAP_MESSAGE = "cast after multiply wraps in int32: cast the index first (`tl.cast(..., tl.int64) * ...`)"
+WRAP_MESSAGE = "cast after multiply wraps in int32{when}: cast the index first (`tl.cast(..., tl.int64) * ...`)"
 
 
 class ConstexprTo(Rule):
@@ -188,10 +189,13 @@ def k(h, K: tl.constexpr, H: tl.constexpr):
             receiver, dtype = func.value, call.args[0].value
             # each specialisation the receiver's value depends on (`if IS_VARLEN:` ... `else:`)
             specs = flow.specialisations(receiver)
-            if flow.is_int64(dtype) and any(_is_index_arithmetic(receiver, flow, spec) for spec in specs):
+            wrapping = (
+                [spec for spec in specs if _is_index_arithmetic(receiver, flow, spec)] if flow.is_int64(dtype) else []
+            )
+            if wrapping:
                 yield Report(
                     call,
-                    WRAP_MESSAGE,
+                    WRAP_MESSAGE.format(when=_when(wrapping, specs, receiver, event, flow)),
                     fix=self._fix(
                         call, _cast_index_terms(receiver, flow, dtype), "Cast the index terms before the arithmetic"
                     ),
@@ -230,6 +234,20 @@ def k(h, K: tl.constexpr, H: tl.constexpr):
         if len(call.args) != 1:
             return Declined("`.to()` has options besides the dtype (e.g. `bitcast=`) that the rewrite would lose")
         return FixPlan("safe", message, (Replace(call, replacement),))
+
+
+def _when(
+    wrapping: list[Assumptions], specs: list[Assumptions], receiver: cst.BaseExpression, cast: Event, flow: Flow
+) -> str:
+    """` (when `IS_VARLEN` is false)`: the test outcomes the `wrapping` specialisations share,
+    leaving out the tests around the cast itself, when every other specialisation multiplies no
+    int32 index (not when it multiplies a loaded int32 value, which may wrap as well: ASC008's)."""
+    around = {branch.key[0] for branch, _ in cast.conds}
+    shared = {(key, outcome) for key, outcome in frozenset.intersection(*wrapping) if key not in around}
+    others = [spec for spec in specs if spec not in wrapping]
+    if not shared or not others or any(_multiplies_index(receiver, flow, spec) for spec in others):
+        return ""
+    return " (when " + " and ".join(f"`{key}` is {str(outcome).lower()}" for key, outcome in sorted(shared)) + ")"
 
 
 def _specialisable_params(node: cst.BaseExpression, flow: Flow) -> list[str]:

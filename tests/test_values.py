@@ -39,6 +39,17 @@ def test_fla_varlen_idiom_reports_both_casts(lint) -> None:
     assert findings(lint, cast_in_else) == [(8, "ASC002")]
 
 
+def test_a_wrap_in_some_specialisations_names_them(lint) -> None:
+    def message(code: str) -> str:
+        return lint(snippet_source(code)[0])[0].message
+
+    wide_varlen = VARLEN.replace(".to(tl.int32)", ".to(tl.int64)")
+    assert "wraps in int32 (when `IS_VARLEN` is false):" in message(wide_varlen)
+    # an int32 load in the varlen arm may wrap too (ASC008's case): no specialisation is named
+    assert "wraps in int32:" in message(VARLEN)
+    assert "wraps in int32:" in message(VARLEN.replace("tl.load(cu_seqlens + i_n).to(tl.int32)", "i_n * T"))
+
+
 def test_a_name_has_one_variant_per_constexpr_outcome() -> None:
     flow = flow_of(VARLEN)
     after = reads(flow, "bos")[-1]
