@@ -9,14 +9,14 @@ node fields directly (no `CSTNode.children` rebuilds). Rules ask it; none re-der
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TypeVar
 
 import libcst as cst
 
-from .imports import dotted_name, str_literal
+from .imports import dotted_name, statement_blocks, str_literal
 from .kernels import Kernel, subscript_key
 from .nodes import child_nodes, walk
 
@@ -281,9 +281,48 @@ class HostIndex(_HostFacts):
         return self.launches.get(kernel.name, [])
 
     def launches_with_helpers(self, kernel: Kernel) -> list[Launch]:
-        """The kernel's launches, and those of launcher helpers it is passed to: `kernel[g](...)`
-        in `def launch(kernel, ...)` when the module calls `launch(my_kernel, ...)`."""
-        return [*self.launches_of(kernel), *self._helper_launches.get(kernel.name, ())]
+        """The kernel's launches, those of launcher helpers it is passed to (`kernel[g](...)`
+        in `def launch(kernel, ...)` when the module calls `launch(my_kernel, ...)`), and those
+        through a name bound only to kernels of the module (`fn = k_32 if BT == 32 else k_64`,
+        then `fn[g](...)`: a launch of each)."""
+        return [
+            *self.launches_of(kernel),
+            *self._helper_launches.get(kernel.name, ()),
+            *self._chosen_launches.get(kernel.name, ()),
+        ]
+
+    @cached_property
+    def _chosen_launches(self) -> dict[str, list[Launch]]:
+        """By kernel name: the launches of a local name every value of which is that kernel or
+        another kernel of the module."""
+        found: dict[str, list[Launch]] = {}
+        for launched, launches in self.launches.items():
+            if launched in self.kernels:
+                continue
+            for launch in launches:
+                assert isinstance(launch.call.func, cst.Subscript)
+                if isinstance(launch.call.func.value, cst.Name):
+                    for name in self._kernels_bound_to(launched, launch.scope):
+                        found.setdefault(name, []).append(launch)
+        return found
+
+    def _kernels_bound_to(self, name: str, scope: Scope) -> list[str]:
+        """The module's kernels `name` holds when each value bound to it is one of them or a
+        choice between them (`a if c else b`); none when one value is anything else, or when
+        `name` is a parameter (its callers pass it)."""
+        if scope is not None and _param(scope, name) is not None:
+            return []
+        values = list(self.values_of(name, scope))
+        chosen: dict[str, None] = {}
+        while values:
+            value = values.pop()
+            if isinstance(value, cst.IfExp):
+                values += [value.body, value.orelse]
+            elif isinstance(value, cst.Name) and value.value in self.kernels:
+                chosen.setdefault(value.value)
+            else:
+                return []
+        return sorted(chosen)
 
     @cached_property
     def _helper_launches(self) -> dict[str, list[Launch]]:
@@ -357,11 +396,17 @@ class HostIndex(_HostFacts):
     # ---- grids and device core counts --------------------------------------------------
     def grids(self, launch: Launch) -> list[Grid]:
         """The grids a launch may use: `kernel[(a, b)]`, `kernel[a, b]`, a name bound to a
-        tuple, `lambda META: (...)`, or a function of the module returning a tuple."""
+        tuple, `lambda META: (...)`, or a function of the module returning a tuple. A name
+        bound several times is the value of its one reaching assignment when there is one
+        (`grid = ...` earlier in the launch's block, `_reaching_value`), else any of them."""
         written = launch.grid_node
         if isinstance(written, cst.Subscript):
             axes = tuple(e.slice.value for e in written.slice if isinstance(e.slice, cst.Index))
             return [Grid(axes, launch.scope, written)]
+        if isinstance(written, cst.Name):
+            reaching = _reaching_value(written.value, launch)
+            if reaching is not None:
+                return list(self._grids(reaching, launch.scope, None, 1))
         return list(self._grids(written, launch.scope, None, 0))
 
     def _grids(self, value: cst.BaseExpression, scope: Scope, meta: str | None, hops: int) -> Iterator[Grid]:
@@ -428,23 +473,22 @@ class HostIndex(_HostFacts):
                 behind |= {sub.value for sub in walk(value) if isinstance(sub, cst.Name)}
         return behind
 
-    def runtime_sizes_of_all(self, values: tuple[cst.BaseExpression, ...], scope: Scope) -> tuple[str, ...] | None:
-        """The unbounded runtime sizes the product of `values` (a grid's axes) multiplies,
-        rendered (`T/BT`, `B`, `H` for `(triton.cdiv(T, BT), B * H)` with `B, T, H = q.shape`);
-        `()` when it is bounded; None when a value is not known (it may be a chunk sized to
-        keep the product small).
+    def runtime_sizes_of_all(self, values: tuple[cst.BaseExpression, ...], scope: Scope) -> tuple[str, ...]:
+        """The unbounded runtime sizes the product of `values` (a grid's axes) multiplies at
+        least, rendered (`T/BT`, `B`, `H` for `(triton.cdiv(T, BT), B * H)` with
+        `B, T, H = q.shape`); `()` when it is bounded.
 
         A size is a tensor extent (`x.shape[i]`, `x.size(i)`, `x.numel()`, `len(x)`, a name
         unpacked from `x.shape`); sums, multiples, `//` and `triton.cdiv` by a bounded value,
-        and `max` keep it a size; `min` with a bounded argument caps it. Bounded: int
-        literals, device core counts, `META["BT"]` items, and names every origin of which is
-        bounded. Anything else (a parameter no caller shows, another call) is unknown."""
+        `max`, and `a if c else b` with both arms sizes keep it a size; `min` with a bounded
+        argument caps it. Bounded: int literals, device core counts, `META["BT"]` items, and
+        names every origin of which is bounded. Anything else (a parameter no caller shows,
+        another call) is unknown, and so is an axis holding it (`min(T, chunk())` may be
+        capped). An unknown axis is left out: an axis is at least 1 (a zero axis launches
+        nothing), so the other axes' product is a lower bound on the programs."""
         found: tuple[str, ...] = ()
         for value in values:
-            extent = self._extent(value, scope, 0)
-            if extent is None:
-                return None
-            found += extent
+            found += self._extent(value, scope, 0) or ()
         return found
 
     def _extent(self, value: cst.BaseExpression, scope: Scope, hops: int) -> tuple[str, ...] | None:
@@ -470,6 +514,8 @@ class HostIndex(_HostFacts):
             return None
         if isinstance(value, cst.Call):
             return self._call_extent(value, scope, hops)
+        if isinstance(value, cst.IfExp):
+            return self._either_extent(value, scope, hops)
         if self.core_count(value, scope) is not None:
             return ()
         return None
@@ -495,6 +541,17 @@ class HostIndex(_HostFacts):
         if self.core_count(call, scope) is not None:
             return ()
         return None
+
+    def _either_extent(self, value: cst.IfExp, scope: Scope, hops: int) -> tuple[str, ...] | None:
+        """`a if c else b`: a size (one factor, either arm may be taken) when both arms are,
+        bounded when both are; unknown when only one is (the test may cap it:
+        `n if n < cap else cap`)."""
+        arms = [self._extent(arm, scope, hops + 1) for arm in (value.body, value.orelse)]
+        if None in arms:
+            return None
+        if all(arms):
+            return (_code(value),)
+        return None if any(arms) else ()
 
     def _scope_of(self, origin: cst.BaseExpression, scope: Scope) -> Scope:
         """Where an origin's names resolve: its caller's scope when it is an argument passed
@@ -591,6 +648,75 @@ def _is_extent(value: cst.BaseExpression) -> bool:
     return False
 
 
+def _reaching_value(name: str, launch: Launch) -> cst.BaseExpression | None:
+    """The value of the one assignment to `name` that reaches the launch: the nearest statement
+    before the launch's own in the same block that binds `name`, when it is a plain
+    `name = value` (straight-line code: every later binding follows the launch, every earlier
+    one is overwritten). None when the launch's statement binds `name`, when no earlier
+    statement of its block does, or when the nearest one binds it otherwise (inside an `if`,
+    a loop, `name += ...`): then several may reach it."""
+    if launch.scope is None or not isinstance(launch.scope.body, cst.IndentedBlock):
+        return None
+    found = _enclosing_statement(launch.call, launch.scope.body.body)
+    if found is None:
+        return None
+    block, index = found
+    if _binds(block[index], name):
+        return None
+    for statement in reversed(block[:index]):
+        if _binds(statement, name):
+            return _plain_assignment(statement, name)
+    return None
+
+
+def _plain_assignment(statement: cst.BaseStatement, name: str) -> cst.BaseExpression | None:
+    """`value` when the statement is `name = value` alone on its line."""
+    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
+        line = statement.body[0]
+        if isinstance(line, cst.Assign) and len(line.targets) == 1:
+            target = line.targets[0].target
+            if isinstance(target, cst.Name) and target.value == name:
+                return line.value
+    return None
+
+
+def _enclosing_statement(
+    node: cst.CSTNode, block: Sequence[cst.BaseStatement]
+) -> tuple[Sequence[cst.BaseStatement], int] | None:
+    """The innermost statement list holding `node`, and the index of its statement there."""
+    for index, statement in enumerate(block):
+        if any(sub is node for sub in walk(statement)):
+            for inner in statement_blocks(statement):
+                found = _enclosing_statement(node, inner)
+                if found is not None:
+                    return found
+            return block, index
+    return None
+
+
+def _binds(statement: cst.BaseStatement, name: str) -> bool:
+    """The statement may rebind or change `name`: an assignment, `for`, `with ... as`,
+    `except ... as`, `del`, import, `def` or `:=` target naming it, or a method called on it
+    (`grid.append(...)`)."""
+    for node in walk(statement):
+        targets: list[cst.CSTNode] = []
+        if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.NamedExpr | cst.For | cst.CompFor):
+            targets.append(node.target)
+        elif isinstance(node, cst.WithItem | cst.ImportAlias) and node.asname is not None:
+            targets.append(node.asname.name)
+        elif isinstance(node, cst.ExceptHandler) and node.name is not None:
+            targets.append(node.name.name)
+        elif isinstance(node, cst.ImportAlias | cst.Del):
+            targets.append(node.name if isinstance(node, cst.ImportAlias) else node.target)
+        elif isinstance(node, cst.FunctionDef | cst.ClassDef):
+            targets.append(node.name)
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+            targets.append(node.func.value)
+        if any(isinstance(sub, cst.Name) and sub.value == name for target in targets for sub in walk(target)):
+            return True
+    return False
+
+
 def _first_param(params: cst.Parameters) -> str | None:
     positional = [*params.posonly_params, *params.params]
     return positional[0].name.value if positional else None
@@ -598,14 +724,25 @@ def _first_param(params: cst.Parameters) -> str | None:
 
 def _unpacked(value: cst.BaseExpression, count: int) -> list[cst.BaseExpression | None]:
     """What each of `count` names gets from `a, b = value`: the tuple's elements, or
-    `value[i]` for another value (`B, T, H = q.shape` binds `T` to `q.shape[1]`); nothing
-    when a starred element makes the positions unknown."""
-    if isinstance(value, (cst.Tuple, cst.List)):
-        elements = value.elements
-        if len(elements) == count and not any(isinstance(e, cst.StarredElement) for e in elements):
-            return [e.value for e in elements]
+    `value[i]` for another value (`B, T, H = q.shape` binds `T` to `q.shape[1]`). One starred
+    element takes the names the others leave (`B, T, H, K, V = *k.shape, v.shape[-1]` binds
+    `K` to `k.shape[3]`); with more, the positions are unknown and nothing is bound."""
+    if not isinstance(value, (cst.Tuple, cst.List)):
+        return [_item(value, i) for i in range(count)]
+    elements = value.elements
+    starred = [i for i, element in enumerate(elements) if isinstance(element, cst.StarredElement)]
+    if not starred and len(elements) == count:
+        return [element.value for element in elements]
+    if len(starred) != 1 or count < len(elements) - 1:
         return [None] * count
-    return [cst.Subscript(value, [cst.SubscriptElement(cst.Index(cst.Integer(str(i))))]) for i in range(count)]
+    star = starred[0]
+    spread = [_item(elements[star].value, i) for i in range(count - len(elements) + 1)]
+    return [*(e.value for e in elements[:star]), *spread, *(e.value for e in elements[star + 1 :])]
+
+
+def _item(value: cst.BaseExpression, index: int) -> cst.Subscript:
+    """`value[index]`."""
+    return cst.Subscript(value, [cst.SubscriptElement(cst.Index(cst.Integer(str(index))))])
 
 
 def all_params(function: cst.FunctionDef) -> list[cst.Param]:

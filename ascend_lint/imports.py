@@ -115,12 +115,12 @@ def walk_statements(body: Sequence[cst.BaseStatement]) -> Iterator[cst.BaseState
     while stack:
         statement = stack.pop()
         yield statement
-        blocks = _blocks(statement)
+        blocks = statement_blocks(statement)
         for block in reversed(blocks):
             stack.extend(reversed(block))
 
 
-def _blocks(statement: cst.BaseStatement) -> list[Sequence[cst.BaseStatement]]:
+def statement_blocks(statement: cst.BaseStatement) -> list[Sequence[cst.BaseStatement]]:
     """The statement lists directly inside a compound statement."""
     if isinstance(statement, cst.SimpleStatementLine):
         return []

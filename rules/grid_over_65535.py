@@ -3,18 +3,29 @@
 Flags a launch whose grid multiplies two or more runtime sizes, so that its number of programs
 grows past 65535 with the inputs: `kernel[(triton.cdiv(T, BT), B * H)]` with `B, T, H` taken
 from tensor shapes. A size is a tensor extent (`x.shape[i]`, a name unpacked from
-`x.shape`, `x.size(i)`, `len(x)`) and sums, multiples, `//` and `triton.cdiv` of it by a
-bounded value; `min(..., cap)` bounds it, and so do literals and device core counts. The
-message lists the sizes (`T/BT * B * H > 65535`).
+`x.shape` or `*x.shape`, `x.size(i)`, `len(x)`) and sums, multiples, `//` and `triton.cdiv`
+of it by a bounded value, and `a if c else b` when both arms are sizes; `min(..., cap)`
+bounds it, and so do literals and device core counts. An axis the module does not size is
+left out and the others still count: every axis is at least 1 (a zero axis launches nothing),
+so `(b * h, NUM_BLOCK, n_split())` launches at least `b * h * NUM_BLOCK` programs. A `grid`
+name assigned more than once is, at a launch, the plain `grid = ...` nearest before it in
+the same block (straight-line code: the only one that reaches it). A launch through a name bound only to kernels of the module
+(`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`) is a launch of each, reported
+once. The message lists the sizes (`T/BT * B * H > 65535`).
 
 Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`)
-or under an `if` testing the grid or a size it is built from (`if NT * B * H > BUDGET:`
-chunked `else:` one launch, or an early `return` on such a test);
+or under an `if` ordering the grid or a size it is built from (`if NT * B * H > BUDGET:`
+chunked `else:` one launch, or an early `return` on such a test), or passing one to a
+function that may (`if use_chunked(T, B, H):`); an equality or `is None` test such as
+`if BT == 16: return` picks a variant and bounds nothing;
 kernels with a 1-D core-grid task loop (`for t in tl.range(pid, task_num, num_core)`); grids
 with a single runtime size (`(triton.cdiv(T, BT),)` reaches the limit only past
-`65535 * BT` tokens); grids built from values the module does not show (a parameter no
-caller passes, a helper such as a grid-limiting tile chooser), or that may be one of several
-(a `grid` name assigned twice in the function).
+`65535 * BT` tokens); sizes combined, in one axis, with values the module does not show (a
+parameter no caller passes, a helper such as a grid-limiting tile chooser: `min(B * H,
+cap())`, `B * H // split()` may be sized to keep the product small); grids that may be one
+of several (a `grid` name assigned in an `if` and in its `else`, or in a loop after the
+launch); launches of kernels imported from another module (whether they loop over tasks is
+not visible).
 
 ## Why is this bad?
 triton-ascend refuses to launch more than 65535 programs: its launcher multiplies the grid's
@@ -51,11 +62,12 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ascend_lint.host import Launch
+from ascend_lint.host import Launch, Scope
 from ascend_lint.nodes import walk
 from ascend_lint.prefilter import KERNEL_TOKENS
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 
+_ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
 MAX_PROGRAMS = 65535  # triton-ascend's launcher: `grid should be less than 65536!`
 MESSAGE = (
     "grid can exceed {limit} programs: `{grid}` grows as {sizes} and triton-ascend refuses grids over {limit} "
@@ -90,6 +102,26 @@ def run(x, max_bh, num_core):
     k[(min(NT, 1024), 4)](x, T, 0, BT=64)
     core_grid[(num_core,)](x, NT * B * H, num_core, BT=64)
     core_grid[(NT, B * H)](x, NT * B * H, 1, BT=64)
+
+def capped(x, cu_seqlens, BT=64):
+    B, T, H = x.shape
+    NT = triton.cdiv(T, BT)
+    k[(min(B * H, cap()), NT)](x, T, 0, BT=BT)
+    k[(NT, B * H // split())](x, T, 0, BT=BT)
+    N = B if cu_seqlens is None else 1
+    k[(N, NT)](x, T, 0, BT=BT)
+    if cu_seqlens is None:
+        grid = (NT, B * H)
+    else:
+        grid = (NT, 1)
+    k[grid](x, T, 0, BT=BT)
+
+def budget_in_a_helper(x, BT=64):
+    B, T, H = x.shape
+    NT = triton.cdiv(T, BT)
+    if too_many_programs(NT, B * H):
+        return run_chunked(x)
+    k[(NT, B * H)](x, T, 0, BT=BT)
 """,
     )
     INVALID = (
@@ -107,21 +139,46 @@ def run(x, BT=64):
     k[grid](x, T, 0, BT=BT)  # expect
     k[(x.shape[0] * x.shape[1],)](x, T, 0, BT=BT)  # expect
 """,
+        """
+@triton.jit
+def k32(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+@triton.jit
+def k64(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 1.0)
+
+def run(x, v, cu_seqlens, BT=64):
+    B, T, H, V = *x.shape, v.shape[-1]
+    NT = triton.cdiv(T, BT) if cu_seqlens is None else len(cu_seqlens)
+    k32[(NT, V)](x, T, BT=BT)  # expect
+    k32[(B * H, NT, n_split())](x, T, BT=BT)  # expect
+    grid = (NT, B * H)
+    k32[grid](x, T, BT=BT)  # expect
+    grid = (NT, 4, B * H)
+    k64[grid](x, T, BT=BT)  # expect
+    if BT == 16:
+        return
+    fn = k32 if BT == 32 else k64
+    fn[NT, B * H](x, T, BT=BT)  # expect
+""",
     )
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         host = context.host
+        checked: set[cst.Call] = set()  # a launch of one of several kernels (`fn = a if c else b`) is checked once
         for kernel in context.kernels:
             if kernel.is_device_function or _has_task_loop(kernel):
                 continue
             for launch in host.launches_with_helpers(kernel):
-                if launch.loops or _guarded_by_size_test(launch, context):
+                if launch.call in checked or launch.loops or _guarded_by_size_test(launch, context):
                     continue
+                checked.add(launch.call)
                 grids = host.grids(launch)
-                if len(grids) == 1:  # several: a name bound twice, a lambda's arms: which one is unknown
+                if len(grids) == 1:  # several: a name bound in an `if` and its `else`, a lambda's arms
                     grid = grids[0]
                     sizes = host.runtime_sizes_of_all(grid.axes, grid.scope)
-                    if sizes is None or len(sizes) < 2:
+                    if len(sizes) < 2:
                         continue
                     yield Report(
                         launch.call.func,
@@ -147,7 +204,27 @@ def _guarded_by_size_test(launch: Launch, context: ModuleContext) -> bool:
             for statement in launch.scope.body.body
             if isinstance(statement, cst.If) and any(isinstance(sub, cst.Return) for sub in walk(statement.body))
         ]
-    return any(host.names_behind(guard.test, launch.scope) & grid_names for guard in guards)
+    return any(_tests_sizes(guard.test, grid_names, context, launch.scope) for guard in guards)
+
+
+def _tests_sizes(test: cst.BaseExpression, grid_names: set[str], context: ModuleContext, scope: Scope) -> bool:
+    """The test orders a value made of the grid's names (`NT * B * H > BUDGET`) or passes one
+    to a function, which may (`if use_chunked(T, B, H):`), in the test or in the value of a
+    name it reads (`use_seq = use_seq_path(T)`, then `if use_seq:`). An equality, identity or
+    truth test (`if BT == 16:`, `if cu_seqlens is None:`) picks a variant: it bounds nothing."""
+    host = context.host
+    read = {sub.value for sub in walk(test) if isinstance(sub, cst.Name)}
+    sources = [test, *(value for name in read for value in host.values_of(name, scope))]
+    for node in (node for source in sources for node in walk(source)):
+        if isinstance(node, cst.Comparison) and any(isinstance(c.operator, _ORDERINGS) for c in node.comparisons):
+            tested: list[cst.CSTNode] = [node]
+        elif isinstance(node, cst.Call):
+            tested = [arg.value for arg in node.args]
+        else:
+            continue
+        if any(host.names_behind(part, scope) & grid_names for part in tested):
+            return True
+    return False
 
 
 def _has_task_loop(kernel: Kernel) -> bool:

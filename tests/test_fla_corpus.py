@@ -31,11 +31,15 @@ Every finding below was read by hand. Counts per rule, and why each group is bel
 - ASC012 (1): `ops/common/backends/triton_ascend/chunk_o.py` sizes its tiles from
   `_UB_BYTES = 196608` although the package ships a UB manager that queries the SoC
   (`fla/utils/ascend_ub_manager.py`, whose `_FALLBACK_UB_CAPACITY_BITS` is not flagged).
-- ASC007–ASC010 (0): block-pointer offsets stay int32 (`i_t * BT`, the int64 part in the
+- ASC007–ASC009 (0): block-pointer offsets stay int32 (`i_t * BT`, the int64 part in the
   base); `cu_seqlens` are loaded `.to(tl.int64)`; all 12 launches on `num_aicore` are of
-  kernels with `tl.dot` (19 more run on `num_vectorcore`); multi-axis grids sit in host
-  chunking loops, behind grid-budget tests, or are core grids. docs/corpus-findings.md lists
+  kernels with `tl.dot` (19 more run on `num_vectorcore`). docs/corpus-findings.md lists
   what these rules report with `--target-all` (CUDA paths) and the verdicts.
+- ASC010 (1): `precond_gated_delta_rule/backends/triton_ascend/fused_recurrent.py:252`
+  launches `(NV, N * HV)` with `N` sequences (`B if cu_seqlens is None else
+  len(cu_seqlens) - 1`) and `NV = V / 8`: 16 × 128 sequences × 32 heads = 65536 programs.
+  The other multi-axis grids sit in host chunking loops, behind grid-budget tests, or are
+  core grids.
 - ASC013 (0): the estimate puts no configuration the modules make visible over the UB; in the
   calibration 13 kernels overflow at the stated sizes (fla's defaults), sizes their hosts
   compute and the rule does not see (docs/ub-estimate.md).
@@ -60,7 +64,7 @@ from fla_corpus import fla_ascend_files, fla_root
 from ascend_lint.config import ASCEND_IMPORTS, load_settings
 from ascend_lint.engine import lint_paths, lint_source
 
-EXPECTED = {"ASC001": 26, "ASC003": 13, "ASC005": 4, "ASC011": 4, "ASC012": 1}
+EXPECTED = {"ASC001": 26, "ASC003": 13, "ASC005": 4, "ASC010": 1, "ASC011": 4, "ASC012": 1}
 
 
 def test_fla_ascend_kernels_findings_per_rule():

@@ -80,10 +80,32 @@ def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | Non
                 ("(triton.cdiv(T, META['BT']), B)", None, ("T/META['BT']", "B")),
             ],
         ),
-        # a size from a caller, and a value nobody shows (unknown: None)
+        # a size from a caller, and an axis nobody shows: left out (it is at least 1)
         (
             "def f(x, n, chunk):\n    k[(n, chunk)](x, n, BT=64)\n\ndef api(x):\n    f(x, x.shape[0], pick())\n",
-            [("(n, chunk)", None, None)],
+            [("(n, chunk)", None, ("n",))],
+        ),
+        # an unknown value inside an axis makes the whole axis unknown (it may cap the sizes)
+        (
+            "def f(x):\n    B, H = x.shape\n    k[(min(B * H, cap()), B // split(), H)](x, 1, BT=64)\n",
+            [("(min(B * H, cap()), B // split(), H)", None, ("H",))],
+        ),
+        # `a if c else b`: a size when both arms are, unknown when one is bounded
+        (
+            "def f(x, cu):\n    B, T = x.shape\n    NT = triton.cdiv(T, 64) if cu is None else len(cu)\n"
+            "    N = B if cu is None else 1\n    k[(NT, N, B if cu else T)](x, T, BT=64)\n",
+            [("(NT, N, B if cu else T)", None, ("NT", "B if cu else T"))],
+        ),
+        # a starred element takes the names the others leave
+        (
+            "def f(x, v):\n    B, T, H, V = *x.shape, v.shape[-1]\n    k[(B * H, V)](x, T, BT=64)\n",
+            [("(B * H, V)", None, ("B", "H", "V"))],
+        ),
+        # a grid name bound twice in straight-line code: each launch has its own
+        (
+            "def f(x):\n    B, T = x.shape\n    grid = (B, T)\n    k[grid](x, T, BT=64)\n"
+            "    grid = (B, 4)\n    k[grid](x, T, BT=64)\n",
+            [("(B, T)", None, ("B", "T")), ("(B, 4)", None, ("B",))],
         ),
         # a launcher helper launching the kernel passed to it
         (
@@ -154,3 +176,63 @@ def test_a_re_lint_finds_the_host_facts_a_whole_walk_finds(path: Path, monkeypat
         assert host_facts(remembered) == host_facts(HostIndex(module, kernels))
         if text.endswith("return 1\n"):  # only the new statement, and the one libcst joins it to
             assert statements <= 2, statements
+
+
+def test_a_grid_bound_on_several_paths_stays_several() -> None:
+    """`if`/`else` alternatives, a binding inside an `if` after the straight-line one, and a
+    rebinding later in a loop body: more than one assignment may reach the launch."""
+    grids = [
+        [code for code, _, _ in launch_facts(host)]
+        for host in (
+            "def f(x, c):\n    if c:\n        grid = (1,)\n    else:\n        grid = (2,)\n    k[grid](x, 1, BT=64)\n",
+            "def f(x, c):\n    grid = (1,)\n    if c:\n        grid = (2,)\n    k[grid](x, 1, BT=64)\n",
+            "def f(x, n):\n    grid = (1,)\n    for i in range(n):\n        k[grid](x, i, BT=64)\n        grid = (2,)\n",
+            "def f(x):\n    grid = (1,)\n    grid += (2,)\n    k[grid](x, 1, BT=64)\n",
+        )
+    ]
+    assert grids == [["(1,)", "(2,)"]] * 3 + [["(1,)"]]
+
+
+CHOSEN = """
+import triton
+import triton.language as tl
+
+@triton.jit
+def k32(x, BT: tl.constexpr):
+    tl.store(x + tl.arange(0, BT), 0.0)
+
+@triton.jit
+def k64(x, BT: tl.constexpr):
+    tl.store(x + tl.arange(0, BT), 1.0)
+
+def chosen(x, BT):
+    fn = k32 if BT == 32 else k64
+    fn[(1,)](x, BT=BT)
+
+def chosen_in_branches(x, BT):
+    if BT == 32:
+        run = k32
+    else:
+        run = k64
+    run[(2,)](x, BT=BT)
+
+def mixed(x, BT, other):
+    maybe = k32 if BT == 32 else other
+    maybe[(3,)](x, BT=BT)
+
+def passed(x, BT, fn):
+    fn[(4,)](x, BT=BT)
+
+fn = k64
+"""
+
+
+def test_a_launch_through_a_name_bound_only_to_kernels_is_a_launch_of_each() -> None:
+    module = cst.parse_module(CHOSEN)
+    kernels = find_kernels(module, ImportMap(module, CHOSEN))
+    hosts = HostIndex(module, kernels)
+    launched = {
+        kernel.name: [module.code_for_node(launch.grid_node) for launch in hosts.launches_with_helpers(kernel)]
+        for kernel in kernels
+    }
+    assert launched == {"k32": ["(1,)", "(2,)"], "k64": ["(1,)", "(2,)"]}
