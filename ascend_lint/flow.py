@@ -341,7 +341,7 @@ class Flow:
             return [(LOADED, NOTHING)]
         if imports.is_tl(func, "constexpr"):
             return CONSTANT
-        if isinstance(func, cst.Attribute) and func.attr.value == "to" and not imports.resolve(func):
+        if isinstance(func, cst.Attribute) and imports.method_name(func) == "cast":  # `x.to(t)`, `x.cast(t)`
             return self._cast(part(func.value), node.args[0].value if node.args else None)
         if not self._is_pure_call(node):
             # a tensor whatever its arguments: no rule asks more of it, and not following

@@ -34,6 +34,19 @@ _TRITON_FUNCTIONS = frozenset({"jit", "autotune", "heuristics", "Config", "cdiv"
 _NOT_TRITON = frozenset({"torch", "numpy", "numba", "jax", "cupy", "tensorflow", "paddle", "mindspore", "taichi"})
 # Names a re-export module binds, as Triton spells them.
 _BY_NAME = {"triton": TRITON, "tl": LANGUAGE, "language": LANGUAGE}
+# The triton.language functions that are also tensor methods, `x.f(a)` being `tl.f(x, a)`: those
+# triton-ascend 3.2 decorates with `_tensor_member_fn` (its `tl.tensor` has them all), and
+# `x.to(t)`, a method of its own that casts as `tl.cast(x, t)` does.
+_MEMBERS = (
+    "abs", "advance", "argmax", "argmin", "associative_scan", "atan2", "atomic_add", "atomic_and",
+    "atomic_cas", "atomic_max", "atomic_min", "atomic_or", "atomic_xchg", "atomic_xor",
+    "broadcast_to", "cast", "cdiv", "ceil", "cos", "cumprod", "cumsum", "erf", "exp", "exp2",
+    "expand_dims", "extract_slice", "finitef", "flip", "floor", "gather", "get_element",
+    "histogram", "insert_slice", "isfinited", "log", "log2", "max", "min", "permute", "ravel",
+    "reduce", "reshape", "rint", "rsqrt", "sigmoid", "sin", "softmax", "sort", "split", "sqrt",
+    "sqrt_rn", "store", "sum", "tanh", "trans", "view", "xor_sum",
+)  # fmt: skip
+TENSOR_METHODS = {**{name: name for name in _MEMBERS}, "to": "cast"}
 
 
 def dotted_name(node: cst.BaseExpression) -> str | None:
@@ -293,6 +306,14 @@ class ImportMap:
             found = rest if "." not in rest else None
         self._language_names[node] = found
         return found
+
+    def method_name(self, node: cst.BaseExpression) -> str | None:
+        """`reshape` for `x.reshape` and `cast` for `x.to`: the triton.language function a
+        tensor method is (`x` any expression but a module); None for other attributes."""
+        if type(node) is not cst.Attribute:
+            return None
+        name = TENSOR_METHODS.get(node.attr.value)
+        return name if name is not None and self.resolve(node) is None else None
 
     def is_tl(self, node: cst.BaseExpression, *names: str) -> bool:
         """Whether `node` is `tl.<name>` (any alias of triton.language) for one of `names`."""

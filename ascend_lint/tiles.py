@@ -68,6 +68,7 @@ _LOAD_FNS = frozenset({"load", "atomic_add", "atomic_max", "atomic_min", "atomic
 _STORE_FNS = frozenset({"store", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg", "atomic_cas"})
 _POINTER_FNS = frozenset({"make_block_ptr", "advance", "make_tensor_descriptor"})
 _REDUCTIONS = frozenset({"sum", "max", "min", "argmax", "argmin", "reduce", "xor_sum", "prod"})
+_KEEP_DIMS_AT = {"sum": 2, "xor_sum": 2, "max": 4, "min": 4}  # keep_dims's position; argmax, reduce...: 3
 _SCANS = frozenset({"cumsum", "cumprod", "associative_scan", "sort", "flip"})
 _EXPANDED = {"sigmoid": 1}  # measured: `tl.sigmoid` of an fp32 tile plans one more fp32 tile; exp, log do not
 _NO_TILE = frozenset(
@@ -221,6 +222,7 @@ class BlockPointer:
 
 
 Result = TileValue | Read | BlockPointer | None
+Argument = tuple[str | None, cst.BaseExpression, Result]  # a call's: keyword ("*"/"**": unpacked), value, result
 
 
 @dataclass(eq=False)
@@ -498,29 +500,26 @@ class _Builder:
 
     # ---- calls -----------------------------------------------------------------------------
     def call(self, node: cst.Call) -> Result:
+        """A call, its arguments evaluated once, in order. A tensor method on a tile (`x.reshape(s)`,
+        `x.to(t)`, `x.sum(1)`) is the triton.language function with the tile first (`tl.reshape(x,
+        s)`, `tl.cast(x, t)`, `tl.sum(x, 1)`); `p.advance(o)` on a block pointer is `tl.advance(p, o)`."""
         func = node.func
         name = self.tl_name(func)
-        if name is None and isinstance(func, cst.Attribute) and not self.imports.resolve(func):
+        args: list[Argument] = []
+        if name is None and type(func) is cst.Attribute and not self.imports.resolve(func):
             receiver = self.expr(func.value)
-            args = [self.expr(a.value) for a in node.args]
-            if func.attr.value == "to" and _tile(receiver) and node.args:
-                return self.new(CAST, node, receiver.shape, self.dtype_width(node.args[0].value), [(receiver, DATA)])
-            return self.elementwise(node, [receiver, *args])
-        if name in _LOAD_FNS or name in _STORE_FNS:
-            return self.memory(node, name)
-        if name in _POINTER_FNS:
-            return self.block_pointer(node, name)
-        positional: list[tuple[cst.BaseExpression, Result]] = []
-        keywords: dict[str, tuple[cst.BaseExpression, Result]] = {}
-        for arg in node.args:
-            part = (arg.value, self.expr(arg.value))
-            if arg.keyword is not None:
-                keywords[arg.keyword.value] = part
-            else:
-                positional.append(part)
+            args.append((None, func.value, receiver))
+            method = self.imports.method_name(func)
+            if _tile(receiver) or (isinstance(receiver, BlockPointer) and method == "advance"):
+                name = method
+        args += [(_keyword(arg), arg.value, self.expr(arg.value)) for arg in node.args]
         if name is None:  # a @triton.jit helper or another function: elementwise over its tiles
-            return self.elementwise(node, [r for _, r in (*positional, *keywords.values())])
-        return _LanguageCall(self, node, name, positional, keywords).value()
+            return self.elementwise(node, [result for _, _, result in args])
+        if name in _LOAD_FNS or name in _STORE_FNS:
+            return self.memory(node, name, args)
+        if name in _POINTER_FNS:
+            return self.block_pointer(node, name, args)
+        return _LanguageCall(self, node, name, args).value()
 
     def tl_name(self, func: cst.BaseExpression) -> str | None:
         full = self.imports.resolve(func)
@@ -533,21 +532,18 @@ class _Builder:
             return source.shape if source is not None else ()
         return _literal_shape(node)
 
-    def memory(self, node: cst.Call, name: str) -> Result:
+    def memory(self, node: cst.Call, name: str, args: list[Argument]) -> Result:
         """`tl.load` / `tl.store` / atomics: the loaded tile, its DMA's layout, staging buffers."""
         pointer_node: cst.BaseExpression | None = None
         pointer: Result = None
         stored: Result = None
-        for index, arg in enumerate(node.args):
-            keyword = arg.keyword.value if arg.keyword is not None else None
+        for index, (keyword, value, part) in enumerate(args):
             if index == 0 and keyword in (None, "pointer"):
-                pointer_node, pointer = arg.value, self.expr(arg.value)
+                pointer_node, pointer = value, part
             elif name in _STORE_FNS and keyword in (None, "value", "val") and stored is None:
-                stored = self.expr(arg.value)
-            else:
-                part = self.expr(arg.value)
-                if _tile(part):
-                    self.use(part, None, ADDRESS)
+                stored = part
+            elif _tile(part):
+                self.use(part, None, ADDRESS)
         if pointer_node is None:
             return None
         if isinstance(pointer, BlockPointer):
@@ -597,28 +593,26 @@ class _Builder:
                         return factor
         return None
 
-    def block_pointer(self, node: cst.Call, name: str) -> Result:
-        for arg in node.args:
-            part = self.expr(arg.value)
+    def block_pointer(self, node: cst.Call, name: str, args: list[Argument]) -> Result:
+        for _, _, part in args:
             if _tile(part):
                 self.use(part, None, ADDRESS)
-        if not node.args:
+        if not args:
             return None
         if name == "advance":
-            source = self.results.get(id(node.args[0].value))
+            source = args[0][2]
             return source if isinstance(source, BlockPointer) else None
         block_shape: Shape = ()
         strides: Shape = ()
-        for index, arg in enumerate(node.args):
-            keyword = arg.keyword.value if arg.keyword is not None else None
+        for index, (keyword, value, _) in enumerate(args):
             if keyword == "block_shape" or (keyword is None and index == 4):
-                block_shape = _literal_shape(arg.value)
+                block_shape = _literal_shape(value)
             elif keyword == "strides" or (keyword is None and index == 2):
-                strides = _literal_shape(arg.value)
+                strides = _literal_shape(value)
         # UB tiles are row-major whatever `order` says: a last dimension without stride 1 is strided.
         step = strides[-1] if strides and not _is_one(strides[-1]) else None
         column = step is not None and len(strides) > 1 and _is_one(strides[0])
-        return BlockPointer(block_shape, self.pointer_param(node.args[0].value), step, column)
+        return BlockPointer(block_shape, self.pointer_param(args[0][1]), step, column)
 
     def pointer_param(self, node: cst.BaseExpression | None) -> str | None:
         """The pointer parameter an address starts from (`q` for `q_ptr + o`)."""
@@ -669,11 +663,12 @@ class _LanguageCall:
         builder: _Builder,
         node: cst.Call,
         name: str,
-        positional: list[tuple[cst.BaseExpression, Result]],
-        keywords: dict[str, tuple[cst.BaseExpression, Result]],
+        args: list[Argument],
     ) -> None:
         self.builder, self.node, self.name = builder, node, name
-        self.positional, self.keywords = positional, keywords
+        self.results = [result for _, _, result in args]
+        self.positional = [(value, result) for keyword, value, result in args if keyword is None]
+        self.keywords = {keyword: (value, result) for keyword, value, result in args if keyword is not None}
 
     def arg(self, index: int, keyword: str) -> tuple[cst.BaseExpression | None, Result]:
         if keyword in self.keywords:
@@ -684,6 +679,17 @@ class _LanguageCall:
         self, kind: str, shape: Shape, width: Width, operands: list[tuple[Operand, str]] | None = None
     ) -> TileValue:
         return self.builder.new(kind, self.node, shape, width, operands)
+
+    def dimensions(self) -> Shape:
+        """The sizes or axes after the tile, given as one sequence (`(a, b)`, `[a, b]`, `y.shape`)
+        or one by one (`a, b`, as Triton's `*shape` and `*dims` also take them)."""
+        nodes = [value for value, _ in self.positional[1:]]
+        if len(nodes) == 1 and (
+            isinstance(nodes[0], (cst.List, cst.Tuple))
+            or (isinstance(nodes[0], cst.Attribute) and nodes[0].attr.value == "shape")
+        ):
+            return self.builder.shape_of(nodes[0])
+        return tuple(nodes)
 
     def value(self) -> Result:
         name, builder = self.name, self.builder
@@ -708,7 +714,7 @@ class _LanguageCall:
         if name in ("multiple_of", "max_contiguous"):
             return source
         if not _tile(source):
-            return builder.elementwise(self.node, [r for _, r in (*self.positional, *self.keywords.values())])
+            return builder.elementwise(self.node, self.results)
         return self.from_tile(source)
 
     def from_tile(self, source: Operand) -> TileValue | None:
@@ -718,20 +724,19 @@ class _LanguageCall:
         if name in ("zeros_like", "full_like", "rand", "randn"):
             return self.new(FULL, source.shape, source.width)
         if name in ("trans", "permute"):
-            return self.new(TRANS, _transposed(source), source.width, data)
-        if name in ("reshape", "view", "broadcast_to", "expand_dims"):
-            shape = _literal_shape(self.arg(1, "shape")[0]) or source.shape
-            if name == "expand_dims":
-                axis = evaluate(self.arg(1, "axis")[0] or _ONE, lambda n: None)
-                dims = list(source.shape)
-                dims.insert(axis if isinstance(axis, int) else 0, _ONE)
-                shape = tuple(dims)
+            return self.new(TRANS, _permuted(source.shape, self.dimensions()), source.width, data)
+        if name in ("reshape", "view", "broadcast_to"):
+            shape = self.dimensions() or source.shape
             return self.new(ELEMENTWISE if name == "broadcast_to" else VIEW, shape, source.width, data)
+        if name == "expand_dims":
+            return self.new(VIEW, _expanded(source.shape, self.arg(1, "axis")[0] or _ONE), source.width, data)
+        if name == "ravel":
+            return self.new(VIEW, (_product(source.shape),) if source.shape else (), source.width, data)
         if name == "cast":
             return self.new(CAST, source.shape, self.builder.dtype_width(self.arg(1, "dtype")[0]), data)
         if name in _REDUCTIONS:
             axis_node = self.arg(1, "axis")[0]
-            keep_node = self.arg(3, "keep_dims")[0]
+            keep_node = self.arg(_KEEP_DIMS_AT.get(name, 3), "keep_dims")[0]
             width = INDEX if name.startswith("arg") else _arith(source.width)
             reduce = self.new(REDUCE, _reduced(source.shape, axis_node, keep_node), width, data)
             axis = evaluate(axis_node, lambda n: None) if axis_node is not None else None
@@ -745,7 +750,7 @@ class _LanguageCall:
         if name == "insert_slice":
             sub = self.arg(1, "sub")[1]
             return self.new(ELEMENTWISE, source.shape, source.width, data + ([(sub, DATA)] if _tile(sub) else []))
-        value = self.builder.elementwise(self.node, [r for _, r in (*self.positional, *self.keywords.values())])
+        value = self.builder.elementwise(self.node, self.results)
         if value is not None and name in _EXPANDED:
             value.expanded = _EXPANDED[name]
         return value
@@ -768,6 +773,11 @@ class _LanguageCall:
         data = [p for p in parts[1:] if _tile(p)]
         width = _arith(*(p.width for p in data)) if data else FP32
         return self.new(WHERE, _broadcast(tiles), width, [(p, DATA) for p in tiles])
+
+
+def _keyword(arg: cst.Arg) -> str | None:
+    """An argument's keyword; `*` or `**` for an unpacked one (never taken for a position)."""
+    return arg.keyword.value if arg.keyword is not None else arg.star or None
 
 
 def _tile(result: Result) -> TypeGuard[TileValue | Read]:
@@ -824,6 +834,49 @@ def _literal_shape(node: cst.BaseExpression | None) -> Shape:
 
 def _transposed(source: Operand) -> Shape:
     return tuple(reversed(source.shape))
+
+
+def _permuted(shape: Shape, dims: Shape) -> Shape:
+    """`shape` with its axes in the order `dims` gives; reversed when no order is known
+    (`tl.trans(x)` of a 2-D tile swaps its axes)."""
+    order = [evaluate(dim, _unknown) for dim in dims]
+    axes = [axis for axis in order if type(axis) is int]
+    if len(axes) != len(order) or sorted(axes) != list(range(len(shape))):
+        return tuple(reversed(shape))
+    return tuple(shape[axis] for axis in axes)
+
+
+def _expanded(shape: Shape, axis: cst.BaseExpression) -> Shape:
+    """`shape` with a 1 inserted at each axis (`tl.expand_dims`: an int or a sequence, counted in
+    the result; an unknown one taken as 0)."""
+    nodes = [e.value for e in axis.elements] if isinstance(axis, (cst.List, cst.Tuple)) else [axis]
+    rank = len(shape) + len(nodes)
+    axes = [evaluate(node, _unknown) for node in nodes]
+    dims = list(shape)
+    for index in sorted(a % rank if type(a) is int and -rank <= a < rank else 0 for a in axes):
+        dims.insert(index, _ONE)
+    return tuple(dims)
+
+
+def _product(shape: Shape) -> cst.BaseExpression:
+    """The element count of a non-empty shape, as an expression (`tl.ravel`)."""
+    product = shape[0]
+    for dim in shape[1:]:
+        product = cst.BinaryOperation(_atom(product), cst.Multiply(), _atom(dim))
+    return product
+
+
+def _atom(node: cst.BaseExpression) -> cst.BaseExpression:
+    """`node`, parenthesised unless it is a name, an integer or a product (for code that reads right)."""
+    if type(node) in (cst.Name, cst.Integer) or node.lpar:
+        return node
+    if type(node) is cst.BinaryOperation and type(node.operator) is cst.Multiply:
+        return node
+    return node.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _unknown(name: str) -> ConstValue | None:
+    return None
 
 
 def _broadcast(parts: list[Operand]) -> Shape:

@@ -158,11 +158,14 @@ INT_POINTERS = frozenset(
         "completion_mask_ptr",
         "target",
         "seq_idx",
+        "packed_mask",
+        "counts",
     }
 )
 FLOAT_SCALARS = frozenset(
     {
         "scale",
+        "penalty",
         "eps",
         "label_smoothing",
         "logit_scale",
