@@ -486,10 +486,12 @@ class HostIndex(_HostFacts):
         another call) is unknown, and so is an axis holding it (`min(T, chunk())` may be
         capped). An unknown axis is left out: an axis is at least 1 (a zero axis launches
         nothing), so the other axes' product is a lower bound on the programs."""
-        found: tuple[str, ...] = ()
-        for value in values:
-            found += self._extent(value, scope, 0) or ()
-        return found
+        return tuple(size for extent in self.axis_extents(values, scope) for size in extent or ())
+
+    def axis_extents(self, values: tuple[cst.BaseExpression, ...], scope: Scope) -> list[tuple[str, ...] | None]:
+        """Each axis's size factors (`runtime_sizes_of_all`), `()` when it is bounded, None when
+        it is unknown."""
+        return [self._extent(value, scope, 0) for value in values]
 
     def _extent(self, value: cst.BaseExpression, scope: Scope, hops: int) -> tuple[str, ...] | None:
         """`()` bounded, a tuple of size factors, or None unknown."""

@@ -11,7 +11,8 @@ so `(b * h, NUM_BLOCK, n_split())` launches at least `b * h * NUM_BLOCK` program
 name assigned more than once is, at a launch, the plain `grid = ...` nearest before it in
 the same block (straight-line code: the only one that reaches it). A launch through a name bound only to kernels of the module
 (`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`) is a launch of each, reported
-once. The message lists the sizes (`T/BT * B * H > 65535`).
+once. The message lists the sizes (`T/BT * B * H > 65535`), after the axes it could not size
+(`NT * B * H > 65535` for `(NT, B * H)` with `NT` from a helper).
 
 Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`)
 or under an `if` ordering the grid or a size it is built from (`if NT * B * H > BUDGET:`
@@ -177,18 +178,30 @@ def run(x, v, cu_seqlens, BT=64):
                 grids = host.grids(launch)
                 if len(grids) == 1:  # several: a name bound in an `if` and its `else`, a lambda's arms
                     grid = grids[0]
-                    sizes = host.runtime_sizes_of_all(grid.axes, grid.scope)
+                    extents = host.axis_extents(grid.axes, grid.scope)
+                    sizes = tuple(size for extent in extents for size in extent or ())
                     if len(sizes) < 2:
                         continue
+                    factors = [
+                        factor
+                        for axis, extent in zip(grid.axes, extents, strict=True)
+                        for factor in (extent if extent is not None else (_factor(axis, context),))
+                    ]
                     yield Report(
                         launch.call.func,
                         MESSAGE.format(
                             limit=MAX_PROGRAMS,
                             grid=context.module.code_for_node(grid.written),
-                            sizes=f"{' * '.join(sizes)} > {MAX_PROGRAMS}",
+                            sizes=f"{' * '.join(factors)} > {MAX_PROGRAMS}",
                         ),
                         facts={"sizes": sizes},
                     )
+
+
+def _factor(axis: cst.BaseExpression, context: ModuleContext) -> str:
+    """An axis the module does not size, as a factor of the program count: `NT`, `(a + b)`."""
+    code = context.module.code_for_node(axis)
+    return code if isinstance(axis, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) else f"({code})"
 
 
 def _guarded_by_size_test(launch: Launch, context: ModuleContext) -> bool:

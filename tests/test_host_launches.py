@@ -236,3 +236,20 @@ def test_a_launch_through_a_name_bound_only_to_kernels_is_a_launch_of_each() -> 
         for kernel in kernels
     }
     assert launched == {"k32": ["(1,)", "(2,)"], "k64": ["(1,)", "(2,)"]}
+
+
+def test_asc010_multiplies_the_axes_it_could_not_size_into_its_message(lint) -> None:
+    source = CHOSEN + textwrap.dedent(
+        """
+        def unsized(x, BT):
+            B, T, H = x.shape
+            NT = chunk_count(T)
+            k32[(NT, B * H)](x, BT=BT)
+            k64[(B * H, NT + 1, triton.cdiv(T, 64))](x, BT=BT)
+        """
+    )
+    messages = [f.message for f in lint(source, select=["ASC010"])]
+    assert [m.split("grows as ")[1].split(" and")[0] for m in messages] == [
+        "NT * B * H > 65535",
+        "B * H * (NT + 1) * T/64 > 65535",
+    ]
