@@ -1,5 +1,5 @@
-"""Real Ascend kernels nobody here wrote: fla-core 0.6.0 and liger-kernel 0.8.5 from the
-package index.
+"""Real Ascend kernels nobody here wrote: fla-core 0.6.0, liger-kernel 0.8.5 and vllm-ascend
+0.23.0 from the package index.
 
 Each wheel is downloaded once per machine into a cache folder (`ASCEND_LINT_TEST_CACHE` or
 `~/.cache/ascend-lint-tests`) and unpacked; tests skip with the reason when the index is
@@ -18,6 +18,7 @@ import pytest
 
 FLA_VERSION = "0.6.0"
 LIGER_VERSION = "0.8.5"
+VLLM_ASCEND_VERSION = "0.23.0"  # its wheel is for CPython 3.11 on x86-64 Linux: elsewhere its tests skip
 CACHE = Path(os.environ.get("ASCEND_LINT_TEST_CACHE", Path.home() / ".cache" / "ascend-lint-tests"))
 
 
@@ -31,14 +32,16 @@ def unpacked_wheel(distribution: str, version: str, package: str) -> Path:
     pattern = f"{distribution.replace('-', '_')}-{version}-*.whl"
     wheels = list(CACHE.glob(pattern))
     if not wheels:
-        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--quiet", f"{distribution}=={version}"]
+        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--quiet"]
+        command.append(f"{distribution}=={version}")
         try:
             done = subprocess.run([*command, "-d", str(CACHE)], capture_output=True, text=True, timeout=300)
         except subprocess.TimeoutExpired:
             pytest.skip(f"package index unreachable: downloading {distribution} timed out")
         wheels = list(CACHE.glob(pattern))
         if done.returncode != 0 or not wheels:
-            pytest.skip(f"package index unreachable: pip download {distribution} failed: {done.stderr.strip()[-300:]}")
+            reason = "package index unreachable or no wheel for this platform"
+            pytest.skip(f"{reason}: pip download {distribution} failed: {done.stderr.strip()[-300:]}")
     partial = target.with_suffix(".partial")
     with zipfile.ZipFile(wheels[0]) as wheel:
         wheel.extractall(partial)
@@ -60,6 +63,11 @@ def fla_ascend_files() -> list[Path]:
 def liger_root() -> Path:
     """The unpacked liger-kernel wheel."""
     return unpacked_wheel("liger-kernel", LIGER_VERSION, "liger_kernel")
+
+
+def vllm_ascend_root() -> Path:
+    """The unpacked vllm-ascend wheel."""
+    return unpacked_wheel("vllm-ascend", VLLM_ASCEND_VERSION, "vllm_ascend")
 
 
 def liger_ascend_folder() -> Path:
