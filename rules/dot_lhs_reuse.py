@@ -14,7 +14,7 @@ oracle, no compile error. Replaying a real FLA `chunk_o` kernel with the clobber
 removing one documented `+ 0.0` guard turns the max error from 0.0 into NaN.
 
 The analysis follows control flow: the left operand may be wrapped (`b_a.to(...)`,
-`tl.trans(b_a)`, `-b_a`), nested dots clobber the inner left operand first, a reassignment
+`tl.trans(b_a)` or `b_a.trans()`, a reshape or view, `-b_a`), nested dots clobber the inner left operand first, a reassignment
 ends tracking, `.dtype`/`.shape` are not data reads, `tl.dot(b_k, tl.trans(b_k))` reads
 both operands before the dot runs, and reads on an `if` arm exclusive with the dot (the
 other arm, or another `if` on the same constexpr test) are not after it.
@@ -139,6 +139,16 @@ def k(p_a, p_w, p_o, USE_W: tl.constexpr):
 """,
             unsafe_fixes=True,
         ),
+        # the tile's own methods wrap it as the `tl.` functions do
+        """
+@triton.jit
+def k(p_a, p_w, p_o):
+    b_a = tl.load(p_a)
+    b_w = tl.load(p_w)
+    b_x = tl.dot(b_a.trans(), b_w)
+    b_y = tl.dot(b_a.reshape(16, 16), b_w)  # expect
+    tl.store(p_o, b_a + b_x + b_y)  # expect
+""",
         # each later left-operand use followed by more reads gets its own pristine copy
         Example(
             """
@@ -330,7 +340,8 @@ def _reads_copy(change: InsertBefore | Replace | Delete, read: Event) -> bool:
 
 
 def _lhs_tile(call: cst.Call, kernel: Kernel) -> cst.Name | None:
-    """The named tile that is the dot's left operand, through .to()/tl.trans()/minus/parens."""
+    """The named tile that is the dot's left operand, through casts, transposes, reshapes and
+    views (`tl.trans(x)` or `x.trans()`), minus and parentheses."""
     args = [a for a in call.args if a.keyword is None or a.keyword.value in ("input", "a")]
     if not args:
         return None
@@ -343,10 +354,9 @@ def _lhs_tile(call: cst.Call, kernel: Kernel) -> cst.Name | None:
         elif (
             isinstance(node, cst.Call)
             and isinstance(node.func, cst.Attribute)
-            and node.func.attr.value == "to"
-            and not kernel.imports.resolve(node.func)
+            and kernel.imports.method_name(node.func) in _WRAPPERS
         ):
-            node = node.func.value
+            node = node.func.value  # `x.to(...)`, `x.trans()`: the tile's own method
         elif isinstance(node, cst.Call) and kernel.imports.is_tl(node.func, *_WRAPPERS) and node.args:
             node = node.args[0].value
         else:
