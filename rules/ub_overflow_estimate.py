@@ -6,7 +6,8 @@ Estimates, for each constexpr configuration the module makes visible, the peak u
 literal lists), literal constexpr arguments of `kernel[grid](...)` launches in the same
 module (names bound once to a literal, host function defaults), `triton.heuristics` entries
 with literal results, constexpr parameter defaults and module-level constants. The finding
-names the configuration and the tiles that make up the peak, each with its line.
+names the configuration and the tiles that make up the peak, each with its line, and the
+pointers whose element type it assumed for them.
 
 The estimate sums the tiles live at the statement where the most are live, following what the
 compiler's memory planner does (measured on triton-ascend 3.2 with
@@ -234,11 +235,13 @@ def launch(q, k, o, T):
                 continue
             top = needed.top(3)
             lookup = model.lookup(configuration.values)
+            assumed = sorted({c.value.width.pointer for c in top if c.value.width.pointer is not None})
             yield Report(
                 configuration.node or kernel.node.name,
                 f"`{kernel.name}` needs about {_kib(needed.bytes)} of UB with {configuration.label}, over the "
                 f"{_kib(UB_CAPACITY_BYTES)} the device has; largest live tiles: "
-                + ", ".join(_describe(c, lookup) for c in top),
+                + ", ".join(_describe(c, lookup) for c in top)
+                + (f" (assuming 16-bit elements in `{'`, `'.join(assumed)}`)" if assumed else ""),
                 related=tuple((c.value.node, f"{_describe(c, lookup)} live at the peak") for c in top),
                 facts={"configuration": _constexprs(kernel, configuration), "estimate_bytes": needed.bytes},
             )
