@@ -123,7 +123,8 @@ def test_int64_block_pointer_offset_fails_to_compile():
 
 
 def test_int32_sequence_offset_is_multiplied_in_i32():
-    exit_code, report = confirm("asc008_int32_offsets.py", "workload_asc008.py")
+    # the launch picks its kernel through a name: ASC010 reports its (sequences, heads) grid
+    exit_code, report = confirm("asc008_int32_offsets.py", "workload_asc008.py", "--select", "ASC008")
     path = KERNELS / "asc008_int32_offsets.py"
     findings = report["findings"]  # the store and the load of the int32 kernel, not the int64 one
     assert {f["location"]["row"] for f in findings} == {row_of(path, "((bos + i_t) * H + i_h) * D")}
