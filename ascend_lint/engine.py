@@ -347,20 +347,23 @@ def _where_to_look(
     kernels: list[Kernel], reports: list[tuple[Rule, Report, Kernel | None]]
 ) -> dict[cst.CSTNode, cst.FunctionDef | None]:
     """Every node the reports name -> the function holding it, where its position is looked for
-    first: the report's `within`, else its kernel, else a kernel whose decorators hold it (an
-    autotune config), else None (looked for at the top level, then from the top of the file)."""
+    first: for the reported range the report's `within`, else its kernel; for related nodes and
+    fix edits its kernel, else `within` (a kernel's finding at a host launch relates tiles of
+    the kernel); else a kernel whose decorators hold it (an autotune config), else None (looked
+    for at the top level, then from the top of the file)."""
     from .fixes import FixPlan
 
     hints: dict[cst.CSTNode, cst.FunctionDef | None] = {}
     for _, report, kernel in reports:
-        nodes = [report.node, *(node for node, _ in report.related)]
-        if report.end_node is not None:
-            nodes.append(report.end_node)
+        holder = kernel.node if kernel else None
+        for node in (report.node, report.end_node):
+            if node is not None:
+                hints.setdefault(node, report.within or holder)
+        others = [node for node, _ in report.related]
         if isinstance(report.fix, FixPlan):
-            nodes.extend(report.fix.nodes())
-        within = report.within or (kernel.node if kernel else None)
-        for node in nodes:
-            hints.setdefault(node, within)
+            others.extend(report.fix.nodes())
+        for node in others:
+            hints.setdefault(node, holder or report.within)
     unplaced = {node for node, within in hints.items() if within is None}
     if unplaced:
         hints.update(_in_decorators(kernels, unplaced))

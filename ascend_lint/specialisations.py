@@ -28,6 +28,7 @@ import libcst as cst
 from .imports import ImportMap, number_literal, str_literal
 
 if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime import would be a circle
+    from .host import Launch
     from .kernels import Kernel
     from .rule import HostIndex
 
@@ -158,6 +159,7 @@ class Configuration:
     label: str  # e.g. "autotune config {'BK': 128}; launch at line 345 (BT=64, BV=128)"
     node: cst.CSTNode | None = None  # the triton.Config or launch that sets the values
     sources: tuple[cst.CSTNode, ...] = field(default=())
+    within: cst.FunctionDef | None = None  # the function holding `node` when it is a launch
 
 
 def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostIndex) -> list[Configuration]:
@@ -173,7 +175,7 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
             if value is not None:
                 base[param.name] = value
     base.update(_heuristic_literals(kernel, imports, base))
-    launches: list[tuple[dict[str, Value], cst.Call | None]] = [*_launches(kernel, host, imports, base, constexprs)]
+    launches: list[tuple[dict[str, Value], Launch | None]] = [*_launches(kernel, host, imports, base, constexprs)]
     tuned: list[tuple[dict[str, Value], cst.Call | None]] = [*_autotune_configs(kernel, imports, base)]
     found = []
     for (launch_values, launch), (config_values, config) in itertools.product(
@@ -185,12 +187,14 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
             parts.append(f"autotune config {_describe(config_values)}")
         if launch is not None and launch_values:
             parts.append(f"launch with {_describe(launch_values)}")
+        call = launch.call if launch is not None else None
         found.append(
             Configuration(
                 values=values,
                 label="; ".join(parts) or "defaults",
-                node=config if config is not None else launch,
-                sources=tuple(n for n in (config, launch) if n is not None),
+                node=config if config is not None else call,
+                sources=tuple(n for n in (config, call) if n is not None),
+                within=launch.scope if config is None and launch is not None else None,
             )
         )
         if len(found) >= _MAX_CONFIGS:
@@ -242,7 +246,7 @@ def _heuristic_literals(kernel: Kernel, imports: ImportMap, known: Mapping[str, 
 
 def _launches(
     kernel: Kernel, host: HostIndex, imports: ImportMap, known: Mapping[str, Value], constexprs: set[str]
-) -> Iterator[tuple[dict[str, Value], cst.Call]]:
+) -> Iterator[tuple[dict[str, Value], Launch]]:
     """Literal constexpr arguments of each `kernel[grid](...)` launch, one set per launch."""
     names = [p.name for p in kernel.params]
     seen: list[dict[str, Value]] = []
@@ -262,7 +266,7 @@ def _launches(
                 values[name] = value
         if values not in seen:
             seen.append(values)
-            yield values, call
+            yield values, launch
 
 
 def _host_lookup(scope: Scope, host: HostIndex, imports: ImportMap, known: Mapping[str, Value]) -> Lookup:

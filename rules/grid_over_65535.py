@@ -195,6 +195,7 @@ def run(x, v, cu_seqlens, BT=64):
                             sizes=f"{' * '.join(factors)} > {MAX_PROGRAMS}",
                         ),
                         facts={"sizes": sizes},
+                        within=launch.scope,  # positions are looked for in that function, not the whole file
                     )
 
 

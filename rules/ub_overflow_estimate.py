@@ -244,6 +244,7 @@ def launch(q, k, o, T):
                 + (f" (assuming 16-bit elements in `{'`, `'.join(assumed)}`)" if assumed else ""),
                 related=tuple((c.value.node, f"{_describe(c, lookup)} live at the peak") for c in top),
                 facts={"configuration": _constexprs(kernel, configuration), "estimate_bytes": needed.bytes},
+                within=configuration.within,
             )
 
 

@@ -129,6 +129,7 @@ def run_through_a_launcher(x, y, n):
                             launch.call.func,
                             MESSAGE.format(kernel=kernel.name, axis=context.module.code_for_node(grid.written)),
                             related=((count.node, "the AI core count is read here"),),
+                            within=launch.scope,
                         )
                         break
                     else:

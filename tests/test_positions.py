@@ -14,6 +14,7 @@ import tokenize
 from collections.abc import Callable
 from pathlib import Path
 
+import libcst as cst
 import pytest
 from conftest import FIXTURES, settings
 
@@ -160,3 +161,21 @@ def test_a_module_level_finding_is_positioned_without_parsing_the_whole_file(tex
     row, column = text[:at].count("\n") + 1, at - text.rfind("\n", 0, at)
     assert (finding.location, finding.end_location) == (Position(row, column), Position(row, column + 6))
     assert max(parsed) < len(text) / 4
+
+
+def test_no_fixture_finding_needs_the_whole_modules_code(monkeypatch) -> None:
+    """Every report names the function holding its nodes (a kernel, or `within` for host code),
+    or stands at the top level: generating the whole module's code, which at 5 MB costs more
+    than the rest of the lint, is only the last resort."""
+    whole: list[str] = []
+    real_generate = positions._generate
+
+    def generate(root, *args, **kwargs):
+        if isinstance(root, cst.Module):
+            whole.append(path.name)
+        return real_generate(root, *args, **kwargs)
+
+    monkeypatch.setattr(positions, "_generate", generate)
+    for path in FILES:
+        assert lint_file(str(path), settings()).error is None
+    assert whole == []
