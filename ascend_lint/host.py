@@ -473,10 +473,10 @@ class HostIndex(_HostFacts):
                 behind |= {sub.value for sub in walk(value) if isinstance(sub, cst.Name)}
         return behind
 
-    def runtime_sizes_of_all(self, values: tuple[cst.BaseExpression, ...], scope: Scope) -> tuple[str, ...]:
-        """The unbounded runtime sizes the product of `values` (a grid's axes) multiplies at
-        least, rendered (`T/BT`, `B`, `H` for `(triton.cdiv(T, BT), B * H)` with
-        `B, T, H = q.shape`); `()` when it is bounded.
+    def axis_extents(self, values: tuple[cst.BaseExpression, ...], scope: Scope) -> list[tuple[str, ...] | None]:
+        """For each of `values` (a grid's axes), the unbounded runtime sizes it multiplies,
+        rendered (`T/BT`; `B`, `H` for `(triton.cdiv(T, BT), B * H)` with `B, T, H = q.shape`);
+        `()` when it is bounded; None when it is unknown.
 
         A size is a tensor extent (`x.shape[i]`, `x.size(i)`, `x.numel()`, `len(x)`, a name
         unpacked from `x.shape`); sums, multiples, `//` and `triton.cdiv` by a bounded value,
@@ -484,13 +484,8 @@ class HostIndex(_HostFacts):
         argument caps it. Bounded: int literals, device core counts, `META["BT"]` items, and
         names every origin of which is bounded. Anything else (a parameter no caller shows,
         another call) is unknown, and so is an axis holding it (`min(T, chunk())` may be
-        capped). An unknown axis is left out: an axis is at least 1 (a zero axis launches
-        nothing), so the other axes' product is a lower bound on the programs."""
-        return tuple(size for extent in self.axis_extents(values, scope) for size in extent or ())
-
-    def axis_extents(self, values: tuple[cst.BaseExpression, ...], scope: Scope) -> list[tuple[str, ...] | None]:
-        """Each axis's size factors (`runtime_sizes_of_all`), `()` when it is bounded, None when
-        it is unknown."""
+        capped). An axis is at least 1 (a zero axis launches nothing), so the known axes'
+        sizes multiply to a lower bound on the programs."""
         return [self._extent(value, scope, 0) for value in values]
 
     def _extent(self, value: cst.BaseExpression, scope: Scope, hops: int) -> tuple[str, ...] | None:

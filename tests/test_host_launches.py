@@ -48,7 +48,7 @@ def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | Non
                 (
                     module.code_for_node(grid.written),
                     count.kind if count else None,
-                    hosts.runtime_sizes_of_all(grid.axes, grid.scope),
+                    tuple(size for extent in hosts.axis_extents(grid.axes, grid.scope) for size in extent or ()),
                 )
             )
     return found
