@@ -11,7 +11,8 @@ Every input ends in exactly one of four ways; none prints a traceback unless `--
    - brackets nested deeper than 200 (CPython's own limit), a line longer than 5,000
      characters or one bracketed expression longer than 50,000: such an expression can hold
      thousands of chained operators (`a + b + ...`), which libcst nests one level per operator
-     and every tree walk then recurses through.
+     and every tree walk then recurses through. Brackets are the code's: one in a string or a
+     comment never refuses a file.
 2. **Syntax error**: CPython decides, not libcst. Every file is compiled as `python file.py`
    would compile it; CPython's message and position are reported, also where libcst would
    accept the file (`x = b"a" "b"`, `f() = 1`, `return` outside a function). Valid Python that
@@ -33,7 +34,7 @@ import re
 import threading
 import tokenize
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from types import CodeType, MemberDescriptorType
 from typing import TYPE_CHECKING, ClassVar
@@ -106,26 +107,13 @@ def _check_shape(text: str) -> None:
     nul = text.find("\0")
     if nul >= 0:
         raise SourceError("source contains NUL bytes", LineIndex(text).position(nul))
-    depth = 0
-    group_start = 0
-    for match in _BRACKETS.finditer(text):
-        if match.group() in _OPENERS:
-            if depth == 0:
-                group_start = match.start()
-            depth += 1
-            if depth > MAX_BRACKET_DEPTH:
-                raise SourceError(
-                    f"too many nested parentheses (more than {MAX_BRACKET_DEPTH})",
-                    LineIndex(text).position(match.start()),
-                )
-        elif depth:
-            depth -= 1
-            if depth == 0 and match.start() - group_start > MAX_BRACKET_SPAN:
-                raise SourceError(
-                    f"expression too large to analyse (one bracketed expression spans "
-                    f"{match.start() - group_start} characters; limit {MAX_BRACKET_SPAN})",
-                    LineIndex(text).position(group_start),
-                )
+    # The brackets of the raw text, strings and comments included, are a cheap bound that
+    # almost every file passes; one it trips is measured again on its bracket tokens, so that a
+    # `"("` in a string or a comment cannot refuse a valid file.
+    problem = _bracket_problem((match.group(), match.start()) for match in _BRACKETS.finditer(text))
+    if problem is not None and (problem := _bracket_problem(_bracket_tokens(text))) is not None:
+        message, offset = problem
+        raise SourceError(message, LineIndex(text).position(offset))
     # rows end at \n, \r\n or \r: a row that long lies within as long a stretch between two \n
     if max(map(len, text.split("\n"))) > MAX_LINE_CHARS:
         for row, line in enumerate(LineIndex(text).lines(), 1):
@@ -133,6 +121,38 @@ def _check_shape(text: str) -> None:
                 raise SourceError(
                     f"line too long to analyse ({len(line)} characters; limit {MAX_LINE_CHARS})", Position(row, 1)
                 )
+
+
+def _bracket_problem(brackets: Iterable[tuple[str, int]]) -> tuple[str, int] | None:
+    """Why brackets at those offsets are too deep or span too much text, and where; or None."""
+    depth = 0
+    group_start = 0
+    for bracket, offset in brackets:
+        if bracket in _OPENERS:
+            if depth == 0:
+                group_start = offset
+            depth += 1
+            if depth > MAX_BRACKET_DEPTH:
+                return f"too many nested parentheses (more than {MAX_BRACKET_DEPTH})", offset
+        elif depth:
+            depth -= 1
+            if depth == 0 and offset - group_start > MAX_BRACKET_SPAN:
+                span = offset - group_start
+                message = f"expression too large to analyse (one bracketed expression spans {span} characters; limit {MAX_BRACKET_SPAN})"
+                return message, group_start
+    return None
+
+
+def _bracket_tokens(text: str) -> Iterator[tuple[str, int]]:
+    """The text's bracket tokens and their offsets; none past a point the tokenizer refuses
+    (the compiler then reports it)."""
+    index = LineIndex(text)
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text, newline=None).readline):
+            if token.type == tokenize.OP and token.string in "()[]{}":
+                yield token.string, index.offset(Position(token.start[0], token.start[1] + 1))
+    except (tokenize.TokenError, SyntaxError):
+        return
 
 
 def compile_python(text: str, compiled: CodeType | None = None) -> CodeType:

@@ -25,6 +25,7 @@ from ascend_lint import engine, source
 from ascend_lint.cli import main
 from ascend_lint.fixes import Replace
 from ascend_lint.kernels import Kernel
+from ascend_lint.model import Position
 from ascend_lint.rule import ModuleContext, Report
 from ascend_lint.rules.dot_lhs_reuse import DotLhsReuse
 from ascend_lint.rules.launch_num_warps import LaunchNumWarps
@@ -155,6 +156,31 @@ def test_one_clear_diagnostic(bad_run, name: str) -> None:
 
 def test_empty_file_is_valid_python_and_not_an_error(bad_run) -> None:
     assert diagnostics_for(bad_run, "triton_ascend/__init__.py") == []
+
+
+# Valid files whose strings and comments hold brackets the code does not: counted as text, the
+# first opened a 60,000-character "expression" and the second nested 300 deep; neither is.
+STRAY_OPENER = GOOD.replace("def copy(", 'SHAPE_ERROR = "expected (B, T"\n' + "x = 1\n" * 10_000 + "# )\ndef copy(")
+QUOTED_NESTING = GOOD.replace("def copy(", "PARENS = '" + "(" * 300 + "'\ndef copy(")
+
+
+@pytest.mark.parametrize("text", [STRAY_OPENER, QUOTED_NESTING], ids=["stray-opener", "quoted-nesting"])
+def test_brackets_in_strings_and_comments_do_not_refuse_a_file(tmp_path: Path, text: str) -> None:
+    root = new_project(tmp_path)
+    (root / "triton_ascend" / "good.py").write_text(text, encoding="utf-8")
+    done = check(root)
+    assert (done.returncode, done.stderr) == (1, "")
+    assert "ASC001" in done.stdout
+
+
+def test_an_expression_too_large_is_still_refused_when_its_strings_hold_brackets() -> None:
+    text = "x = (\n" + '    "(", ")",\n' * 4000 + ")\n"
+    with pytest.raises(source.SourceError) as refused:
+        source._check_shape(text)
+    assert str(refused.value) == (
+        f"expression too large to analyse (one bracketed expression spans {len(text) - 6} characters; limit 50000)"
+    )
+    assert refused.value.location == Position(1, 5)
 
 
 def test_nonexistent_path(bad_run) -> None:
