@@ -247,8 +247,10 @@ class HostIndex(_HostFacts):
     ) -> Iterator[tuple[cst.CSTNode, Scope]]:
         """What a `**value` splat may hold: dict literals and `dict(...)` calls, written
         inline, bound to a name (plus the `name["key"] = v` stores into it), returned by a
-        function of the module, or splatted into those (`dict(..., **base)`, `{**base}`)."""
-        if hops > _MAX_HOPS:
+        function of the module (also called through `functools.partial`), or splatted into
+        those (`dict(..., **base)`, `{**base}`). A name and the value bound to it are a hop
+        each: a getter's result reaches a launch in twice the hops of other values."""
+        if hops > 2 * _MAX_HOPS:
             return
         if isinstance(value, cst.Dict) or _is_dict_call(value):
             yield value, scope
@@ -260,8 +262,22 @@ class HostIndex(_HostFacts):
             for store in self.items_of(value.value, scope):
                 yield store.statement, scope
         elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
-            for returned, function in self.returns.get(value.func.value, ()):
-                yield from self.dict_sources(returned, function, hops + 1)
+            for callee in self._callees(value.func.value, scope):
+                for returned, function in self.returns.get(callee, ()):
+                    yield from self.dict_sources(returned, function, hops + 1)
+
+    def _callees(self, name: str, scope: Scope) -> list[str]:
+        """The functions a call of `name` runs: itself, and `f` when `name` is bound to
+        `functools.partial(f, ...)`."""
+        partials = [
+            value.args[0].value.value
+            for value in self.values_of(name, scope)
+            if isinstance(value, cst.Call)
+            and (dotted_name(value.func) or "").rsplit(".", 1)[-1] == "partial"
+            and value.args
+            and isinstance(value.args[0].value, cst.Name)
+        ]
+        return [name, *partials]
 
     def keyword_value(self, call: cst.Call, name: str, scope: Scope) -> cst.BaseExpression | None:
         """The value a call passes as keyword `name`, written out or through a `**` splat."""
@@ -608,23 +624,54 @@ class HostIndex(_HostFacts):
     @cached_property
     def forwarders(self) -> dict[str, tuple[cst.FunctionDef, frozenset[str]]]:
         """Functions that splat one of their parameters into a launch (`def launch(k, grid,
-        **kw): k[grid](**kw)`): name -> (function, the splatted parameters)."""
+        **kw): k[grid](**kw)`), or pass it on to such a function (`def dispatch(x, config):
+        launch(x, config)`, `**kw` into a `**kw` forwarder): name -> (function, the forwarded
+        parameters). Passing on is followed to a fixed point, at most `_MAX_HOPS` helpers up."""
         found: dict[str, tuple[cst.FunctionDef, frozenset[str]]] = {}
         for launches in self.launches.values():
             for launch in launches:
-                if launch.scope is None:
-                    continue
-                params = {p.name.value for p in all_params(launch.scope)}
-                splatted = {
-                    arg.value.value
-                    for arg in launch.call.args
-                    if arg.star == "**" and isinstance(arg.value, cst.Name) and arg.value.value in params
-                }
-                if splatted:
-                    name = launch.scope.name.value
-                    previous = found.get(name, (launch.scope, frozenset()))[1]
-                    found[name] = (launch.scope, previous | splatted)
+                if launch.scope is not None:
+                    splatted = _splatted_params(launch.scope, launch.call.args)
+                    _add_forwarded(found, launch.scope, splatted)
+        for _ in range(_MAX_HOPS):
+            grown = False
+            for name, (function, forwarded) in list(found.items()):
+                for call, caller in self.calls_of.get(name, ()):
+                    if caller is not None:
+                        grown |= _add_forwarded(found, caller, _passed_on(call, function, forwarded, caller))
+            if not grown:
+                break
         return found
+
+
+def _splatted_params(function: cst.FunctionDef, args: Sequence[cst.Arg]) -> set[str]:
+    """The parameters of `function` that `args` splat (`**kw`)."""
+    params = {p.name.value for p in all_params(function)}
+    return {arg.value.value for arg in args if arg.star == "**" and isinstance(arg.value, cst.Name)} & params
+
+
+def _passed_on(call: cst.Call, callee: cst.FunctionDef, forwarded: frozenset[str], caller: cst.FunctionDef) -> set[str]:
+    """The parameters of `caller` its call of `callee` passes for a forwarded parameter:
+    by name (`launch(x, config)`), or splatted into a forwarded `**kwargs`."""
+    params = {p.name.value for p in all_params(caller)}
+    passed = {passed_for(call, callee, name) for name in forwarded}
+    found = {value.value for value in passed if isinstance(value, cst.Name) and value.value in params}
+    star = callee.params.star_kwarg
+    if isinstance(star, cst.Param) and star.name.value in forwarded:
+        found |= _splatted_params(caller, call.args)
+    return found
+
+
+def _add_forwarded(
+    found: dict[str, tuple[cst.FunctionDef, frozenset[str]]], function: cst.FunctionDef, forwarded: set[str]
+) -> bool:
+    """Records that `function` forwards these parameters; whether that is new."""
+    name = function.name.value
+    previous = found.get(name, (function, frozenset()))[1]
+    if forwarded <= previous:
+        return False
+    found[name] = (function, previous | forwarded)
+    return True
 
 
 def _divided(factors: tuple[str, ...], divisor: cst.BaseExpression) -> tuple[str, ...]:

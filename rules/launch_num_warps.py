@@ -6,8 +6,9 @@ lists), and dicts splatted into a launch: `**{"num_warps": 4}`, `**launch_kwargs
 dict literal or `dict(...)` in the same function or module (also `kw["num_stages"] = 1`
 stores into it and `dict(..., **base)`), or returned by a function of the module. Helpers
 count too: the keywords of a call to a function that forwards its `**kwargs` into a launch,
-and the dicts passed for a parameter a launcher splats (`kernel[grid](**kernel_kwargs)`).
-Each knob is reported where it is written.
+and the dicts passed for a parameter a launcher splats (`kernel[grid](**kernel_kwargs)`),
+also through helpers that pass the parameter on to the launcher, and from config getters
+called through `functools.partial`. Each knob is reported where it is written.
 
 ## Why is this bad?
 Ascend NPUs have no warps and Triton-Ascend does no software pipelining: both knobs are
@@ -193,6 +194,34 @@ def run(x, N):
     _launch(kernel, (N,), x, N, BLOCK=64, num_stages=2)  # expect
     options = {"num_warps": 4}  # expect
     _launch(kernel, (N,), x, N, **options)
+""",
+        # a wrapper that passes its `**options` on to such a wrapper
+        """
+def _launch(kernel, grid, *args, **kwargs):
+    return kernel[grid](*args, **kwargs)
+
+def launch_cumsum(x, N, **options):
+    _launch(cumsum_kernel, (N,), x, N, **options)
+
+def run(x, N):
+    launch_cumsum(x, N, BLOCK=64, num_warps=4)  # expect
+""",
+        # the getter's dict reaches the launcher through a second helper, the getter through `partial`
+        """
+import functools
+
+def default_config(m, n):
+    return {"BLOCK": 64, "num_warps": 4}  # expect
+
+def invoke(x, config):
+    kernel[(1,)](x, **config)
+
+def dispatch(x, config):
+    invoke(x, config)
+
+def run(x):
+    get_config = functools.partial(default_config, x.shape[1])
+    dispatch(x, get_config(x.shape[0]))
 """,
     )
 
