@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TypeVar
+from typing import TypeGuard, TypeVar
 
 import libcst as cst
 
@@ -110,6 +110,7 @@ class _HostFacts:
         self.launches: dict[str, list[Launch]] = {}  # by the launched name's last part
         self.enclosing: dict[cst.FunctionDef, Scope] = {}  # a nested function -> the one holding it
         self.functions_met: list[tuple[cst.FunctionDef, bool]] = []  # each with whether it was a kernel
+        self.keyed_callables: list[tuple[cst.Dict, Scope]] = []  # dicts mapping a string to a lambda or a name
 
     def merge(self, other: _HostFacts) -> None:
         """Adds what `other` found after what this found (as if one walk had found both)."""
@@ -122,6 +123,7 @@ class _HostFacts:
         _extend(self.calls_of, other.calls_of)
         _extend(self.launches, other.launches)
         self.enclosing.update(other.enclosing)
+        self.keyed_callables.extend(other.keyed_callables)
 
     def walk(self, top: cst.CSTNode, kernel_defs: set[cst.FunctionDef]) -> None:
         """Adds what the host code in `top` holds (a kernel's decorators, not its body)."""
@@ -150,6 +152,8 @@ class _HostFacts:
                 self._bind(node, node.target, node.value, scope)
             elif type(node) is cst.For or type(node) is cst.If:
                 blocks = (*blocks, node)
+            elif type(node) is cst.Dict and any(map(_maps_a_key_to_a_callable, node.elements)):
+                self.keyed_callables.append((node, scope))
             children = list(child_nodes(node))
             children.reverse()
             stack.extend((child, scope, blocks) for child in children)
@@ -278,6 +282,20 @@ class HostIndex(_HostFacts):
             and isinstance(value.args[0].value, cst.Name)
         ]
         return [name, *partials]
+
+    def heuristic_entries(self) -> Iterator[tuple[cst.DictElement, cst.Dict, Scope]]:
+        """Entries of dict literals that map a string key to a heuristic, a lambda or a
+        function of the module, with their dict: the shape of a `triton.heuristics` table,
+        whether this module passes it to the decorator or another looks it up
+        (`triton.heuristics(runtime.get_heuristic_config("softmax"))`)."""
+        for table, scope in self.keyed_callables:
+            for element in table.elements:
+                if _maps_a_key_to_a_callable(element) and self.is_heuristic(element.value):
+                    yield element, table, scope
+
+    def is_heuristic(self, value: cst.BaseExpression) -> bool:
+        """A lambda, or the name of a function of the module."""
+        return isinstance(value, cst.Lambda) or (isinstance(value, cst.Name) and value.value in self.functions)
 
     def keyword_value(self, call: cst.Call, name: str, scope: Scope) -> cst.BaseExpression | None:
         """The value a call passes as keyword `name`, written out or through a `**` splat."""
@@ -824,6 +842,15 @@ def _possible_arms(value: cst.IfExp) -> list[cst.BaseExpression]:
         )
         arms = [arm for arm in arms if not (arm is guarded and _code(arm) == tested)]
     return arms
+
+
+def _maps_a_key_to_a_callable(element: cst.BaseDictElement) -> TypeGuard[cst.DictElement]:
+    """`"KEY": lambda ...` or `"KEY": name`."""
+    return (
+        type(element) is cst.DictElement
+        and type(element.value) in (cst.Lambda, cst.Name)
+        and str_literal(element.key) is not None
+    )
 
 
 def _is_dict_call(node: cst.CSTNode) -> bool:

@@ -2,7 +2,10 @@
 ## What it does
 Flags `num_warps=` and `num_stages=` in Triton kernel launches (`kernel[grid](...)`),
 `triton.Config(...)` (also inside comprehensions and helper functions that build config
-lists), and dicts splatted into a launch: `**{"num_warps": 4}`, `**launch_kwargs` bound to a
+lists), `triton.heuristics` tables (`Heuristics.run` passes each key's value as a launch
+keyword: `{"num_warps": lambda args: 4}` written in the decorator, bound to a name or returned
+by a function, and any dict mapping a knob to a lambda or a function of the module, the table
+another module hands to the decorator), and dicts splatted into a launch: `**{"num_warps": 4}`, `**launch_kwargs` bound to a
 dict literal or `dict(...)` in the same function or module (also `kw["num_stages"] = 1`
 stores into it and `dict(..., **base)`), or returned by a function of the module. Helpers
 count too: the keywords of a call to a function that forwards its `**kwargs` into a launch,
@@ -54,6 +57,7 @@ import libcst as cst
 from ascend_lint.fixes import FixPlan, Replace, names_in
 from ascend_lint.host import Scope, all_params, passed_for
 from ascend_lint.imports import ImportMap, number_literal, str_literal
+from ascend_lint.nodes import walk
 from ascend_lint.rule import Confirm, Evidence, Example, HostIndex, ModuleContext, Report, Rule
 
 _Item = TypeVar("_Item", cst.Arg, cst.BaseDictElement)
@@ -83,6 +87,11 @@ def block_size(n_cols, num_warps=4):
         """
 import torch
 pipe = torch.distributed.pipelining.Schedule(model, num_stages=2)
+""",
+        # a dict mapping a knob to a value, not to a heuristic, is no heuristics table
+        """
+def tuning_record(num_warps):
+    return {"BLOCK": lambda args: 64, "num_warps": num_warps}
 """,
     )
     INVALID = (
@@ -223,6 +232,69 @@ def run(x):
     get_config = functools.partial(default_config, x.shape[1])
     dispatch(x, get_config(x.shape[0]))
 """,
+        Example(
+            """
+@triton.heuristics({"BLOCK": lambda args: 1024, "num_warps": lambda args: 4})  # expect
+@triton.jit
+def kernel(x, n, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+""",
+            fixed="""
+@triton.heuristics({"BLOCK": lambda args: 1024})
+@triton.jit
+def kernel(x, n, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+""",
+        ),
+        # a table bound to a name, passed as `values=`, whatever its values are
+        """
+HEURISTICS = {"BLOCK": lambda args: 1024, "num_stages": HEURISTIC_STAGES}  # expect
+
+@triton.heuristics(values=HEURISTICS)
+@triton.jit
+def kernel(x, n, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+""",
+        # a table of tables another module passes (`triton.heuristics(get_heuristic_config("softmax"))`)
+        Example(
+            """
+def softmax_heur_tile_n(args):
+    return triton.next_power_of_2(args["N"])
+
+def softmax_heur_num_warps(args):
+    return 8 if args["TILE_N"] >= 2048 else 4
+
+HEURISTICS_CONFIGS = {
+    "softmax": {
+        "TILE_N": softmax_heur_tile_n,
+        "num_warps": softmax_heur_num_warps,  # expect
+    },
+}
+""",
+            fixed="""
+def softmax_heur_tile_n(args):
+    return triton.next_power_of_2(args["N"])
+
+def softmax_heur_num_warps(args):
+    return 8 if args["TILE_N"] >= 2048 else 4
+
+HEURISTICS_CONFIGS = {
+    "softmax": {
+        "TILE_N": softmax_heur_tile_n,
+    },
+}
+""",
+        ),
+        # no fix: a later heuristic reads the knob (it gets the values set before it)
+        """
+@triton.heuristics({
+    "num_warps": lambda args: 4,  # expect
+    "BLOCK": lambda args: 32 * args["num_warps"],
+})
+@triton.jit
+def kernel(x, n, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+""",
     )
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
@@ -230,6 +302,8 @@ def run(x):
         merges = _config_merges(context)
         for call, scope in host.calls:
             yield from _within(scope, self._reports_on(call, scope, context, merges))
+        for (element, key), (table, scope) in _heuristic_knobs(context).items():
+            yield self._heuristic(element, key, table, scope, host)
 
     def _reports_on(
         self, call: cst.Call, scope: Scope, context: ModuleContext, merges: dict[cst.Call, FixPlan]
@@ -263,6 +337,20 @@ def run(x):
             passed = passed_for(call, function, param)
             if passed is not None:
                 yield from self._splatted(passed, scope, host, None)
+
+    def _heuristic(self, element: cst.DictElement, key: str, table: cst.Dict, scope: Scope, host: HostIndex) -> Report:
+        """A knob a `triton.heuristics` table sets: `Heuristics.run` puts each key's value into
+        the launch keywords. The fix drops the entry, unless a heuristic reads it."""
+        fix = None
+        if not _reads_key(table, key, host):
+            fix = FixPlan("safe", f"Remove `{key}`", (Replace(table, _dict_without_knobs(table)),))
+        return Report(
+            element,
+            f"`{key}` in a `triton.heuristics` table is a launch option with no effect on Ascend; delete it",
+            fix=fix,
+            facts=_option_facts(key, element.value),
+            within=scope,
+        )
 
     def _keywords(
         self,
@@ -317,6 +405,45 @@ def run(x):
                     fix=FixPlan("safe", f"Remove `{key}`", (change,)),
                     facts=_option_facts(key, element.value),
                 )
+
+
+def _heuristic_knobs(context: ModuleContext) -> dict[tuple[cst.DictElement, str], tuple[cst.Dict, Scope]]:
+    """The knob entries of the tables passed to `triton.heuristics` (as a dict literal, a name
+    bound to one, a function returning one), and those of dicts that map them to a heuristic
+    (a table another module passes), each with its table and the function it is written in."""
+    found: dict[tuple[cst.DictElement, str], tuple[cst.Dict, Scope]] = {}
+    for table, scope in _heuristics_tables(context):
+        for element in table.elements:
+            key = _string_key(element) if isinstance(element, cst.DictElement) else None
+            if isinstance(element, cst.DictElement) and key in KNOBS:
+                found[element, key] = (table, scope)
+    for element, table, scope in context.host.heuristic_entries():
+        key = _string_key(element)
+        if key in KNOBS:
+            found.setdefault((element, key), (table, scope))
+    return found
+
+
+def _heuristics_tables(context: ModuleContext) -> Iterator[tuple[cst.Dict, Scope]]:
+    """The dict literals the module's `triton.heuristics(values)` calls may be given."""
+    for call, scope in context.host.calls:
+        if context.imports.is_triton(call.func, "heuristics"):
+            for arg in call.args[:1]:
+                if arg.keyword is None or arg.keyword.value == "values":
+                    for source, where in context.host.dict_sources(arg.value, scope):
+                        if isinstance(source, cst.Dict):
+                            yield source, where
+
+
+def _reads_key(table: cst.Dict, key: str, host: HostIndex) -> bool:
+    """Whether the table's other heuristics (its lambdas, the module's functions it names)
+    read `key` (`lambda args: 32 * args["num_warps"]`): they get the values set before them."""
+    read: list[cst.CSTNode] = []
+    for element in table.elements:
+        if isinstance(element, cst.DictElement) and _string_key(element) != key:
+            value = element.value
+            read += host.functions.get(value.value, []) if isinstance(value, cst.Name) else [value]
+    return any(isinstance(node, cst.SimpleString) and str_literal(node) == key for part in read for node in walk(part))
 
 
 def _option_facts(option: str, value: cst.BaseExpression) -> dict[str, str | int]:
