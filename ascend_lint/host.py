@@ -661,6 +661,85 @@ class HostIndex(_HostFacts):
                 break
         return found
 
+    @cached_property
+    def cuda_only_launches(self) -> set[cst.Call]:
+        """Launches that run only on a CUDA device: in an arm of an `if` that requires
+        `x.device.type == "cuda"` (alone or in an `and`, or the `else` of `!= "cuda"`), or in
+        a function defined in such an arm. Not `x.is_cuda`: torch_npu's `transfer_to_npu` sets
+        `torch.Tensor.is_cuda = torch.Tensor.is_npu`, and `torch.cuda.*` it routes to the NPU."""
+        return {
+            launch.call
+            for launches in self.launches.values()
+            for launch in launches
+            if (launch.guards or (launch.scope is not None and self.enclosing.get(launch.scope) is not None))
+            and self._in_cuda_arm(launch.call, launch.scope)
+        }
+
+    def _in_cuda_arm(self, node: cst.CSTNode, scope: Scope) -> bool:
+        """`node`, written in `scope`, sits in an arm that requires a CUDA device there or
+        around the definition of `scope` (a nested function)."""
+        for _ in range(_MAX_HOPS):
+            if scope is None:
+                return False
+            if any(_requires_cuda(test, holds) for test, holds in _arms_to(node, _statements(scope.body))):
+                return True
+            node, scope = scope, self.enclosing.get(scope)
+        return False
+
+
+def _arms_to(node: cst.CSTNode, block: Sequence[cst.BaseStatement]) -> list[tuple[cst.BaseExpression, bool]]:
+    """The tests of the `if` arms around `node` in `block`, each with whether it holds there
+    (True in the body, False in the `else` and the `elif`s)."""
+    for statement in block:
+        if not any(sub is node for sub in walk(statement)):
+            continue
+        if not isinstance(statement, cst.If):
+            return [arm for inner in statement_blocks(statement) for arm in _arms_to(node, inner)]
+        if any(sub is node for sub in walk(statement.body)):
+            return [(statement.test, True), *_arms_to(node, _statements(statement.body))]
+        orelse = statement.orelse
+        if orelse is None or not any(sub is node for sub in walk(orelse)):
+            return []  # in the test
+        inner = [orelse] if isinstance(orelse, cst.If) else _statements(orelse.body)
+        return [(statement.test, False), *_arms_to(node, inner)]
+    return []
+
+
+def _statements(suite: cst.BaseSuite) -> Sequence[cst.BaseStatement]:
+    if isinstance(suite, cst.IndentedBlock):
+        return suite.body
+    assert isinstance(suite, cst.SimpleStatementSuite)
+    return [cst.SimpleStatementLine(body=suite.body)]  # `if x: launch()` on one line
+
+
+def _requires_cuda(test: cst.BaseExpression, holds: bool) -> bool:
+    """The test holding (or failing, `holds=False`) requires a tensor on a CUDA device:
+    `x.device.type == "cuda"`, `not ...`, a conjunct of a holding `and`, a disjunct of a
+    failing `or`."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        return _requires_cuda(test.expression, not holds)
+    if isinstance(test, cst.BooleanOperation):
+        spread = isinstance(test.operator, cst.And) == holds  # each side must hold (fail) too
+        return spread and (_requires_cuda(test.left, holds) or _requires_cuda(test.right, holds))
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        operator = test.comparisons[0].operator
+        sides = (test.left, test.comparisons[0].comparator)
+        if "cuda" in {str_literal(side) for side in sides} and any(map(_is_device_type, sides)):
+            if isinstance(operator, cst.Equal):
+                return holds
+            if isinstance(operator, cst.NotEqual):
+                return not holds
+    return False
+
+
+def _is_device_type(node: cst.BaseExpression) -> bool:
+    """`x.device.type` (`device.type` for a device held in a name)."""
+    return (
+        isinstance(node, cst.Attribute)
+        and node.attr.value == "type"
+        and (dotted_name(node.value) or "").rsplit(".", 1)[-1] == "device"
+    )
+
 
 def _splatted_params(function: cst.FunctionDef, args: Sequence[cst.Arg]) -> set[str]:
     """The parameters of `function` that `args` splat (`**kw`)."""

@@ -2,16 +2,24 @@
 ## What it does
 Flags `num_warps=` and `num_stages=` in Triton kernel launches (`kernel[grid](...)`),
 `triton.Config(...)` (also inside comprehensions and helper functions that build config
-lists), `triton.heuristics` tables (`Heuristics.run` passes each key's value as a launch
-keyword: `{"num_warps": lambda args: 4}` written in the decorator, bound to a name or returned
-by a function, and any dict mapping a knob to a lambda or a function of the module, the table
-another module hands to the decorator), and dicts splatted into a launch: `**{"num_warps": 4}`, `**launch_kwargs` bound to a
-dict literal or `dict(...)` in the same function or module (also `kw["num_stages"] = 1`
-stores into it and `dict(..., **base)`), or returned by a function of the module. Helpers
-count too: the keywords of a call to a function that forwards its `**kwargs` into a launch,
-and the dicts passed for a parameter a launcher splats (`kernel[grid](**kernel_kwargs)`),
-also through helpers that pass the parameter on to the launcher, and from config getters
-called through `functools.partial`. Each knob is reported where it is written.
+lists), `triton.heuristics` tables, and dicts splatted into a launch: `**{"num_warps": 4}`,
+`**launch_kwargs` bound to a dict literal or `dict(...)` in the same function or module
+(also `kw["num_stages"] = 1` stores into it and `dict(..., **base)`), or returned by a
+function of the module. Helpers count too: the keywords of a call to a function that
+forwards its `**kwargs` into a launch, and the dicts passed for a parameter a launcher
+splats (`kernel[grid](**kernel_kwargs)`), also through helpers that pass the parameter on
+to the launcher, and from config getters called through `functools.partial`.
+
+`Heuristics.run` passes each key of a `triton.heuristics` table as a launch keyword: the
+tables given to the decorator (written in it, bound to a name, passed as `values=`) count,
+and so does any dict mapping a knob to a lambda or a function of the module, the shape of a
+table another module hands to the decorator (`triton.heuristics(get_config("softmax"))`).
+
+Each knob is reported where it is written. A launch that runs only on a CUDA device (in an
+arm requiring `x.device.type == "cuda"`, also around the function it is written in) is no
+Ascend path: its knobs are not reported, nor the configs of a kernel every launch of which
+in the module is such a launch. `x.is_cuda` is no such test: torch_npu's `transfer_to_npu`
+makes it answer `is_npu`.
 
 ## Why is this bad?
 Ascend NPUs have no warps and Triton-Ascend does no software pipelining: both knobs are
@@ -42,7 +50,9 @@ autotune would benchmark the same kernel several times: the fix keeps one copy o
 distinct config. A comprehension loses the `for` clauses whose names fed only the knobs
 (when they have no `if` and iterate over a non-empty literal, or a name bound only to
 one); a literal list drops the later copies. Every distinct config stays, in its order.
-Words in comments and docstrings are never flagged.
+A heuristics table loses the knob's entry (its function stays), unless another heuristic
+of the table reads the knob: then there is no fix. Words in comments and docstrings are
+never flagged.
 """
 
 from __future__ import annotations
@@ -57,6 +67,7 @@ import libcst as cst
 from ascend_lint.fixes import FixPlan, Replace, names_in
 from ascend_lint.host import Scope, all_params, passed_for
 from ascend_lint.imports import ImportMap, number_literal, str_literal
+from ascend_lint.kernels import Kernel
 from ascend_lint.nodes import walk
 from ascend_lint.rule import Confirm, Evidence, Example, HostIndex, ModuleContext, Report, Rule
 
@@ -300,8 +311,10 @@ def kernel(x, n, BLOCK: tl.constexpr):
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         host = context.host
         merges = _config_merges(context)
+        cuda_only = host.cuda_only_launches | _cuda_only_configs(context)
         for call, scope in host.calls:
-            yield from _within(scope, self._reports_on(call, scope, context, merges))
+            if call not in cuda_only:
+                yield from _within(scope, self._reports_on(call, scope, context, merges))
         for (element, key), (table, scope) in _heuristic_knobs(context).items():
             yield self._heuristic(element, key, table, scope, host)
 
@@ -405,6 +418,51 @@ def kernel(x, n, BLOCK: tl.constexpr):
                     fix=FixPlan("safe", f"Remove `{key}`", (change,)),
                     facts=_option_facts(key, element.value),
                 )
+
+
+def _cuda_only_configs(context: ModuleContext) -> set[cst.Call]:
+    """The `triton.Config`s of kernels every launch of which in the module (one at least) runs
+    only on a CUDA device (`HostIndex.cuda_only_launches`), and of no other kernel."""
+    host = context.host
+    cuda_only: set[cst.Call] = set()
+    elsewhere: set[cst.Call] = set()
+    for kernel in host.kernels.values():
+        launches = host.launches_with_helpers(kernel)
+        only = bool(launches) and all(launch.call in host.cuda_only_launches for launch in launches)
+        (cuda_only if only else elsewhere).update(_configs_of(kernel, context))
+    return cuda_only - elsewhere
+
+
+def _configs_of(kernel: Kernel, context: ModuleContext) -> set[cst.Call]:
+    """The `triton.Config` calls an autotuning decorator of the kernel is given (`configs=`,
+    `triton.autotune`'s first argument), followed through module-level names and functions
+    of the module returning them."""
+    host = context.host
+    pending: list[cst.BaseExpression] = []
+    for decorator in kernel.node.decorators:
+        call = decorator.decorator
+        if isinstance(call, cst.Call):
+            autotune = context.imports.is_triton(call.func, "autotune")
+            pending += [
+                arg.value
+                for index, arg in enumerate(call.args)
+                if (arg.keyword is not None and arg.keyword.value == "configs") or (autotune and index == 0)
+            ]
+    found: set[cst.Call] = set()
+    seen: set[cst.CSTNode] = set()
+    while pending:
+        node = pending.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for sub in walk(node):
+            if _is_config(sub, context.imports):
+                found.add(sub)
+            elif isinstance(sub, cst.Name):
+                pending += host.values_of(sub.value, None)
+            elif isinstance(sub, cst.Call) and isinstance(sub.func, cst.Name):
+                pending += [returned for returned, _ in host.returns.get(sub.func.value, ())]
+    return found
 
 
 def _heuristic_knobs(context: ModuleContext) -> dict[tuple[cst.DictElement, str], tuple[cst.Dict, Scope]]:
@@ -520,7 +578,7 @@ def _config_merges(context: ModuleContext) -> dict[cst.Call, FixPlan]:
     return merges
 
 
-def _is_config(node: cst.BaseExpression, imports: ImportMap) -> TypeGuard[cst.Call]:
+def _is_config(node: cst.CSTNode, imports: ImportMap) -> TypeGuard[cst.Call]:
     return isinstance(node, cst.Call) and imports.is_triton(node.func, "Config")
 
 
