@@ -51,10 +51,10 @@ class Launch:
         """What is written between the brackets: `grid` in `kernel[grid](...)`."""
         subscript = self.call.func
         assert isinstance(subscript, cst.Subscript)
-        elements = [element.slice for element in subscript.slice]
-        if len(elements) == 1 and isinstance(elements[0], cst.Index):
-            return elements[0].value
-        return subscript  # `kernel[a, b](...)`: the axes are the subscript's elements
+        [only, *more] = subscript.slice
+        if not more and isinstance(only.slice, cst.Index) and not isinstance(only.comma, cst.Comma):
+            return only.slice.value
+        return subscript  # `kernel[a, b](...)`, `kernel[a,](...)`: the axes are the subscript's elements
 
 
 @dataclass(frozen=True)
