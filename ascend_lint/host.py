@@ -1,7 +1,7 @@
 """What the module's host code says about its kernels: launch sites (with their grids and the
 host loops and tests around them), the argument each launch passes for a kernel parameter, dicts
 splatted into launches, where a passed value comes from (a literal, a default, a caller's
-argument), and which device core count a value holds.
+argument), which device core count a value holds, and the environment variables it sets.
 
 Built once per module, on first use, in one walk of the code outside kernel bodies that reads
 node fields directly (no `CSTNode.children` rebuilds). Rules ask it; none re-derives it.
@@ -108,6 +108,7 @@ class _HostFacts:
         self.functions: dict[str, list[cst.FunctionDef]] = {}
         self.calls_of: dict[str, list[tuple[cst.Call, Scope]]] = {}  # plain `f(...)` calls by name
         self.launches: dict[str, list[Launch]] = {}  # by the launched name's last part
+        self.environment: dict[str, list[tuple[cst.BaseExpression, Scope]]] = {}  # `os.environ["X"] = v`: X -> v
         self.enclosing: dict[cst.FunctionDef, Scope] = {}  # a nested function -> the one holding it
         self.functions_met: list[tuple[cst.FunctionDef, bool]] = []  # each with whether it was a kernel
         self.keyed_callables: list[tuple[cst.Dict, Scope]] = []  # dicts mapping a string to a lambda or a name
@@ -122,6 +123,7 @@ class _HostFacts:
         _extend(self.functions, other.functions)
         _extend(self.calls_of, other.calls_of)
         _extend(self.launches, other.launches)
+        _extend(self.environment, other.environment)
         self.enclosing.update(other.enclosing)
         self.keyed_callables.extend(other.keyed_callables)
 
@@ -148,6 +150,9 @@ class _HostFacts:
             elif type(node) is cst.Assign:
                 for target in node.targets:
                     self._bind(node, target.target, node.value, scope)
+                    variable = _environ_item(target.target)
+                    if variable is not None:
+                        self.environment.setdefault(variable, []).append((node.value, scope))
             elif type(node) is cst.AnnAssign and node.value is not None:
                 self._bind(node, node.target, node.value, scope)
             elif type(node) is cst.For or type(node) is cst.If:
@@ -161,6 +166,11 @@ class _HostFacts:
     def _call(self, node: cst.Call, scope: Scope, blocks: tuple[cst.For | cst.If, ...]) -> None:
         self.calls.append((node, scope))
         func = node.func
+        callee = (dotted_name(func) or "").split(".")
+        if (callee[-1] == "putenv" or callee[-2:] == ["environ", "setdefault"]) and len(node.args) == 2:
+            variable = str_literal(node.args[0].value)  # `os.putenv(name, value)`, `os.environ.setdefault(...)`
+            if variable is not None:
+                self.environment.setdefault(variable, []).append((node.args[1].value, scope))
         if isinstance(func, cst.Name):
             self.calls_of.setdefault(func.value, []).append((node, scope))
         elif isinstance(func, cst.Subscript):
@@ -189,6 +199,15 @@ class _HostFacts:
             dotted = dotted_name(target)
             if dotted:
                 self.attribute_stores.setdefault(dotted, []).append((value, scope))
+
+
+def _environ_item(target: cst.BaseExpression) -> str | None:
+    """`X` for an assignment target `os.environ["X"]` (`environ["X"]` after `from os import environ`)."""
+    if not isinstance(target, cst.Subscript) or len(target.slice) != 1:
+        return None
+    index = target.slice[0].slice
+    environ = (dotted_name(target.value) or "").rsplit(".", 1)[-1] == "environ"
+    return str_literal(index.value) if environ and isinstance(index, cst.Index) else None
 
 
 def _extend(mine: dict[_Key, list[_Found]], theirs: dict[_Key, list[_Found]]) -> None:
@@ -426,6 +445,16 @@ class HostIndex(_HostFacts):
             if passed is not None:
                 for origin, how in self.origins(passed, caller, hops + 1):
                     yield origin, how or f"`{scope.name.value}` is called with `{name}={_code(passed)}`"
+
+    def environment_values(self, variable: str, scope: Scope) -> list[cst.BaseExpression]:
+        """What the module sets the environment variable to (`os.environ[variable] = v`,
+        `os.environ.setdefault(variable, v)`, `os.putenv(variable, v)`) at module level (set
+        by importing it, for the whole process) or in `scope` or a function around it."""
+        scopes: set[Scope] = {None}
+        while scope is not None:
+            scopes.add(scope)
+            scope = self.enclosing.get(scope)
+        return [value for value, where in self.environment.get(variable, ()) if where in scopes]
 
     # ---- grids and device core counts --------------------------------------------------
     def grids(self, launch: Launch) -> list[Grid]:

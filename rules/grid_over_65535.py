@@ -26,7 +26,9 @@ parameter no caller passes, a helper such as a grid-limiting tile chooser: `min(
 cap())`, `B * H // split()` may be sized to keep the product small); grids that may be one
 of several (a `grid` name assigned in an `if` and in its `else`, or in a loop after the
 launch); launches of kernels imported from another module (whether they loop over tasks is
-not visible).
+not visible); launches of a module that sets `TRITON_ALL_BLOCKS_PARALLEL` to `"1"` or
+`"true"` (`os.environ[...] = "1"`, `os.environ.setdefault(...)`, `os.putenv(...)`) at module
+level or in the launching function.
 
 ## Why is this bad?
 triton-ascend refuses to launch more than 65535 programs: its launcher multiplies the grid's
@@ -51,7 +53,11 @@ for bh_off in range(0, B * H, max_bh):  # host chunking, the kernel adds BH_OFFS
     chunk_fwd_kernel[(NT, min(max_bh, B * H - bh_off))](k, o, T, BH_OFFSET=bh_off, H=H, K=K, BT=BT)
 ```
 or a 1-D core grid: `kernel[(num_core,)]` with `for task in tl.range(tl.program_id(0),
-NT * B * H, num_core)` in the kernel.
+NT * B * H, num_core)` in the kernel. The known workaround that leaves the kernel as it is:
+`TRITON_ALL_BLOCKS_PARALLEL=1` turns the launcher's check off and makes the compiler map the
+grid's programs onto the physical cores (blockify); set at module level
+(`os.environ["TRITON_ALL_BLOCKS_PARALLEL"] = "1"`), it holds for every launch of the process,
+not only this module's.
 
 ## Fix safety
 No automatic fix: both remedies change the kernel's indexing.
@@ -64,12 +70,17 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ascend_lint.host import Launch, Scope
+from ascend_lint.imports import str_literal
 from ascend_lint.nodes import walk
 from ascend_lint.prefilter import KERNEL_TOKENS
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 
 _ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
 MAX_PROGRAMS = 65535  # triton-ascend's launcher: `grid should be less than 65536!`
+# The launcher checks the grid only while this is "0" (its default); the compiler maps a larger
+# grid onto the cores only when it is "1" or "true" (any case).
+LIMIT_SWITCH = "TRITON_ALL_BLOCKS_PARALLEL"
+LIMIT_LIFTED = ("1", "true")
 MESSAGE = (
     "grid can exceed {limit} programs: `{grid}` grows as {sizes} and triton-ascend refuses grids over {limit} "
     "at launch; chunk the launch on the host (`*_OFFSET`) or use a 1-D core-grid task loop"
@@ -124,6 +135,37 @@ def budget_in_a_helper(x, BT=64):
         return run_chunked(x)
     k[(NT, B * H)](x, T, 0, BT=BT)
 """,
+        """
+import os
+
+os.environ["TRITON_ALL_BLOCKS_PARALLEL"] = "1"  # the launcher's grid check is off for the process
+
+@triton.jit
+def k(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def run(x, BT=64):
+    B, T, H = x.shape
+    k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
+""",
+        """
+import os
+from os import environ
+
+@triton.jit
+def k(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def run(x, BT=64):
+    os.environ.setdefault("TRITON_ALL_BLOCKS_PARALLEL", "1")
+    B, T, H = x.shape
+    k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
+
+def run_too(x, BT=64):
+    environ["TRITON_ALL_BLOCKS_PARALLEL"] = "true"
+    B, T, H = x.shape
+    k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
+""",
     )
     INVALID = (
         """
@@ -163,6 +205,22 @@ def run(x, v, cu_seqlens, BT=64):
     fn = k32 if BT == 32 else k64
     fn[NT, B * H](x, T, BT=BT)  # expect
 """,
+        """
+import os
+
+os.environ["TRITON_ALL_BLOCKS_PARALLEL"] = "0"
+
+@triton.jit
+def k(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def lift_the_limit():
+    os.putenv("TRITON_ALL_BLOCKS_PARALLEL", "1")
+
+def run(x, BT=64):
+    B, T, H = x.shape
+    k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)  # expect
+""",
     )
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
@@ -172,7 +230,8 @@ def run(x, v, cu_seqlens, BT=64):
             if kernel.is_device_function or _has_task_loop(kernel):
                 continue
             for launch in host.launches_with_helpers(kernel):
-                if launch.call in checked or launch.loops or _guarded_by_size_test(launch, context):
+                skipped = launch.call in checked or launch.loops
+                if skipped or _limit_lifted(launch, context) or _guarded_by_size_test(launch, context):
                     continue
                 checked.add(launch.call)
                 grids = host.grids(launch)
@@ -203,6 +262,13 @@ def _factor(axis: cst.BaseExpression, context: ModuleContext) -> str:
     """An axis the module does not size, as a factor of the program count: `NT`, `(a + b)`."""
     code = context.module.code_for_node(axis)
     return code if isinstance(axis, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) else f"({code})"
+
+
+def _limit_lifted(launch: Launch, context: ModuleContext) -> bool:
+    """The module lifts the limit for the launch: it sets `TRITON_ALL_BLOCKS_PARALLEL` to "1" or
+    "true", or to a value it computes, at module level or in the launch's function."""
+    values = context.host.environment_values(LIMIT_SWITCH, launch.scope)
+    return any((str_literal(value) or "1").lower() in LIMIT_LIFTED for value in values)
 
 
 def _guarded_by_size_test(launch: Launch, context: ModuleContext) -> bool:
