@@ -581,12 +581,16 @@ class HostIndex(_HostFacts):
         return None
 
     def _name_extent(self, name: cst.Name, scope: Scope, hops: int) -> tuple[str, ...] | None:
+        """A name is one size (`NT` for `NT = triton.cdiv(T, BT)`), or the sizes of its value
+        when that multiplies several and every origin is that same product (`M = B * T`)."""
         origins = [origin for origin, _ in self.origins(name, scope) if origin is not name]
         if not origins or self.core_count(name, scope) is not None:
             return () if origins else None
         extents = [self._extent(origin, self._scope_of(origin, scope), hops + 1) for origin in origins]
         if any(extent is None for extent in extents):
             return None
+        if len(set(extents)) == 1 and len(extents[0] or ()) > 1:
+            return extents[0]
         return (name.value,) if any(extents) else ()
 
     def _call_extent(self, call: cst.Call, scope: Scope, hops: int) -> tuple[str, ...] | None:

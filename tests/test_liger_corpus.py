@@ -12,7 +12,10 @@ it Ascend code; nothing of the CUDA implementation beside it). Every finding was
   floats (docs/specialisation.md). Before issue 10 the backend was not linted by default
   (1 of 36 files); with `--target-all` it had 23 findings (docs/corpus-findings.md).
 - ASC012 (1): `ops/embedding.py` sizes tiles from `_ASCEND_UB_CAPACITY_BITS = 1572864` while
-  the backend's `ub_manager.py` queries the SoC. ASC007–ASC011: none.
+  the backend's `ub_manager.py` queries the SoC.
+- ASC010 (2): `ops/llama4_rope.py` launches one program per row, `(n_row,)` with
+  `n_row = bs * sl` (forward and backward): refused from 65536 tokens on.
+  ASC007–ASC009, ASC011: none.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from fla_corpus import liger_ascend_folder, liger_root
 from ascend_lint.config import load_settings
 from ascend_lint.engine import lint_paths
 
-EXPECTED = {"ASC002": 8, "ASC003": 4, "ASC012": 1}
+EXPECTED = {"ASC002": 8, "ASC003": 4, "ASC010": 2, "ASC012": 1}
 
 
 def test_liger_ascend_backend_findings_per_rule():
