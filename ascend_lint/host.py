@@ -16,7 +16,7 @@ from typing import TypeGuard, TypeVar
 
 import libcst as cst
 
-from .imports import dotted_name, statement_blocks, str_literal
+from .imports import dotted_name, int_literal, statement_blocks, str_literal
 from .kernels import Kernel, subscript_key
 from .nodes import child_nodes, walk
 
@@ -542,7 +542,7 @@ class HostIndex(_HostFacts):
         `()` when it is bounded; None when it is unknown.
 
         A size is a tensor extent (`x.shape[i]`, `x.size(i)`, `x.numel()`, `len(x)`, a name
-        unpacked from `x.shape`); sums, multiples, `//` and `triton.cdiv` by a bounded value,
+        unpacked from `x.shape`); `math.prod(x.shape[:d])` is two (`_shape_product`); sums, multiples, `//` and `triton.cdiv` by a bounded value,
         `max`, and `a if c else b` with both arms sizes keep it a size; `min` with a bounded
         argument caps it. Bounded: int literals, device core counts, `META["BT"]` items, and
         names every origin of which is bounded. Anything else (a parameter no caller shows,
@@ -598,6 +598,10 @@ class HostIndex(_HostFacts):
         args = [self._extent(arg.value, scope, hops + 1) for arg in call.args]
         if callee == "cdiv" and len(args) == 2 and args[0] is not None and args[1] == ():
             return _divided(args[0], call.args[1].value)
+        if callee in ("prod", "reduce"):
+            product = _shape_product(call)
+            if product is not None:
+                return product
         if callee == "min" and any(arg == () for arg in args):
             return ()
         if callee in ("min", "max", "int") and args and all(arg is not None for arg in args):
@@ -807,6 +811,42 @@ def _add_forwarded(
 def _divided(factors: tuple[str, ...], divisor: cst.BaseExpression) -> tuple[str, ...]:
     """`B * T * D` divided by `block`: `B * T * D/block` (the quotient grows with every factor)."""
     return (*factors[:-1], f"{factors[-1]}/{_code(divisor)}") if factors else ()
+
+
+def _shape_product(call: cst.Call) -> tuple[str, ...] | None:
+    """The sizes `math.prod(x.shape[a:b])` (or `functools.reduce(operator.mul, x.shape[a:b],
+    1)`, or over the whole `x.shape` / `x.size()`) multiplies: its first extent and the product
+    of the others (`x.shape[0]`, `prod(x.shape[1:d])` for `x.shape[:d]`); None for another call."""
+    callee = (dotted_name(call.func) or "").rsplit(".", 1)[-1]
+    args = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    if callee == "reduce" and len(args) > 1 and (dotted_name(args[0]) or "").rsplit(".", 1)[-1] == "mul":
+        shape = args[1]
+    elif callee == "prod" and args:
+        shape = args[0]
+    else:
+        return None
+    start: int | None = 0
+    stop: cst.BaseExpression | None = None
+    if isinstance(shape, cst.Subscript) and len(shape.slice) == 1 and isinstance(shape.slice[0].slice, cst.Slice):
+        cut = shape.slice[0].slice
+        start = 0 if cut.lower is None else int_literal(cut.lower)  # a negative start is not a literal
+        shape, stop = shape.value, cut.upper
+        if cut.step is not None:
+            return None
+    if start is None or not _is_shape(shape):
+        return None
+    last = int_literal(stop)
+    if last is not None and last - start < 2:  # `x.shape[:1]`: one extent; `x.shape[:0]`: none
+        return (f"{_code(shape)}[{start}]",) if last - start == 1 else ()
+    rest = _code(stop) if stop is not None else ""
+    return f"{_code(shape)}[{start}]", f"prod({_code(shape)}[{start + 1}:{rest}])"
+
+
+def _is_shape(value: cst.BaseExpression) -> bool:
+    """`x.shape` or `x.size()`: every extent of a tensor."""
+    if isinstance(value, cst.Call):
+        return isinstance(value.func, cst.Attribute) and value.func.attr.value == "size" and not value.args
+    return isinstance(value, cst.Attribute) and value.attr.value == "shape"
 
 
 def _is_extent(value: cst.BaseExpression) -> bool:

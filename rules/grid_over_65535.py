@@ -6,7 +6,9 @@ from tensor shapes. A size is a tensor extent (`x.shape[i]`, a name unpacked fro
 `x.shape` or `*x.shape`, `x.size(i)`, `len(x)`) and sums, multiples, `//` and `triton.cdiv`
 of it by a bounded value, and `a if c else b` when both arms are sizes; `min(..., cap)`
 bounds it, and so do literals and device core counts. A name bound to a product of sizes
-(`M = B * T`) counts as that product, as it does written inline. An axis the module does not size is
+(`M = B * T`) counts as that product, as it does written inline, and so does the product of
+a tensor's extents, `math.prod(x.shape[:d])` (the rows of its leading dimensions, taken to be
+two or more) or `functools.reduce(operator.mul, x.shape, 1)`. An axis the module does not size is
 left out and the others still count: every axis is at least 1 (a zero axis launches nothing),
 so `(b * h, NUM_BLOCK, n_split())` launches at least `b * h * NUM_BLOCK` programs. A `grid`
 name assigned more than once is, at a launch, the plain `grid = ...` nearest before it in
