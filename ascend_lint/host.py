@@ -485,9 +485,21 @@ class HostIndex(_HostFacts):
         elif isinstance(value, cst.Name):
             for bound in self.values_of(value.value, scope):
                 yield from self._grids(bound, scope, meta, hops + 1)
-            for function in self.functions.get(value.value, ()):
-                for returned, _ in self.returns.get(value.value, ()):
-                    yield from self._grids(returned, function, _first_param(function.params), hops + 1)
+            for function in self._visible_functions(value.value, scope):
+                for returned, returning in self.returns.get(value.value, ()):
+                    if returning is function:
+                        yield from self._grids(returned, function, _first_param(function.params), hops + 1)
+
+    def _visible_functions(self, name: str, scope: Scope) -> list[cst.FunctionDef]:
+        """The functions `name` may call in `scope`: those defined in it (`def grid(meta):`
+        nested in the launching function), else in the nearest function around it that
+        defines one, else at module level."""
+        functions = self.functions.get(name, [])
+        while True:
+            found = [function for function in functions if self.enclosing.get(function) is scope]
+            if found or scope is None:
+                return found
+            scope = self.enclosing.get(scope)
 
     def core_count(self, value: cst.BaseExpression, scope: Scope, hops: int = 0) -> CoreCount | None:
         """The device core count a host value holds: `get_device_properties(...)["num_aicore"]`
@@ -582,7 +594,10 @@ class HostIndex(_HostFacts):
 
     def _name_extent(self, name: cst.Name, scope: Scope, hops: int) -> tuple[str, ...] | None:
         """A name is one size (`NT` for `NT = triton.cdiv(T, BT)`), or the sizes of its value
-        when that multiplies several and every origin is that same product (`M = B * T`)."""
+        when that multiplies several and every origin is that same product (`M = B * T`). A
+        name a nested function reads from a function around it (a `def grid(meta):` closure)
+        is looked up there."""
+        scope = self._binding_scope(name.value, scope)
         origins = [origin for origin, _ in self.origins(name, scope) if origin is not name]
         if not origins or self.core_count(name, scope) is not None:
             return () if origins else None
@@ -592,6 +607,13 @@ class HostIndex(_HostFacts):
         if len(set(extents)) == 1 and len(extents[0] or ()) > 1:
             return extents[0]
         return (name.value,) if any(extents) else ()
+
+    def _binding_scope(self, name: str, scope: Scope) -> Scope:
+        """The function binding `name` (assigning it or taking it as a parameter) that `scope`
+        reads it from: `scope` itself or the nearest function around it; None at module level."""
+        while scope is not None and (name, scope) not in self.bindings and _param(scope, name) is None:
+            scope = self.enclosing.get(scope)
+        return scope
 
     def _call_extent(self, call: cst.Call, scope: Scope, hops: int) -> tuple[str, ...] | None:
         callee = (dotted_name(call.func) or "").rsplit(".", 1)[-1]

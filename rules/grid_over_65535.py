@@ -14,7 +14,8 @@ so `(b * h, NUM_BLOCK, n_split())` launches at least `b * h * NUM_BLOCK` program
 name assigned more than once is, at a launch, the plain `grid = ...` nearest before it in
 the same block (straight-line code: the only one that reaches it). A launch through a name bound only to kernels of the module
 (`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`) is a launch of each, reported
-once. The message lists the sizes (`T/BT * B * H > 65535`), after the axes it could not size
+once. A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
+function, one per wrapper) reads its sizes from the function around it. The message lists the sizes (`T/BT * B * H > 65535`), after the axes it could not size
 (`NT * B * H > 65535` for `(NT, B * H)` with `NT` from a helper).
 
 Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`)
@@ -72,7 +73,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ascend_lint.host import Launch, Scope
+from ascend_lint.host import Grid, Launch, Scope
 from ascend_lint.imports import str_literal
 from ascend_lint.nodes import walk
 from ascend_lint.prefilter import KERNEL_TOKENS
@@ -233,13 +234,12 @@ def run(x, BT=64):
             if kernel.is_device_function or _has_task_loop(kernel):
                 continue
             for launch in host.launches_with_helpers(kernel):
-                skipped = launch.call in checked or launch.loops
-                if skipped or _limit_lifted(launch, context) or _guarded_by_size_test(launch, context):
+                if launch.call in checked or launch.loops or _limit_lifted(launch, context):
                     continue
                 checked.add(launch.call)
                 grids = host.grids(launch)
-                if len(grids) == 1:  # several: a name bound in an `if` and its `else`, a lambda's arms
-                    grid = grids[0]
+                if len(grids) == 1 and not _guarded_by_size_test(launch, grids[0], context):
+                    grid = grids[0]  # not several: a name bound in an `if` and its `else`, a lambda's arms
                     extents = host.axis_extents(grid.axes, grid.scope)
                     sizes = tuple(size for extent in extents for size in extent or ())
                     if len(sizes) < 2:
@@ -274,12 +274,13 @@ def _limit_lifted(launch: Launch, context: ModuleContext) -> bool:
     return any((str_literal(value) or "1").lower() in LIMIT_LIFTED for value in values)
 
 
-def _guarded_by_size_test(launch: Launch, context: ModuleContext) -> bool:
+def _guarded_by_size_test(launch: Launch, grid: Grid, context: ModuleContext) -> bool:
     """The launch sits under an `if` testing the grid or a size it is made of
     (`if grid[0] * grid[1] > BUDGET: chunked(...) else: kernel[grid](...)`), or its function
-    returns early on such a test (`if ... > BUDGET: return chunked(...)`)."""
+    returns early on such a test (`if ... > BUDGET: return chunked(...)`). The sizes are those
+    read where the grid is written, a grid function nested in the launching one included."""
     host = context.host
-    grid_names = host.names_behind(launch.grid_node, launch.scope)
+    grid_names = host.names_behind(launch.grid_node, launch.scope) | host.names_behind(grid.written, grid.scope)
     guards = list(launch.guards)
     if launch.scope is not None:
         guards += [

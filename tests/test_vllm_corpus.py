@@ -20,7 +20,7 @@ EXPECTED = {
     "ASC002": 10,
     "ASC003": 32,
     "ASC008": 76,
-    "ASC010": 15,
+    "ASC010": 24,
     "ASC011": 5,
     "ASC012": 3,
     "ASC013": 1,
@@ -57,4 +57,6 @@ def test_vllm_ascend_findings_per_rule_and_the_reviews_fixes() -> None:
         ("ops/triton/kda/kda.py", 713),  # `grid` assigned twice
         ("ops/triton/kda/kda.py", 925),  # `*k.shape`
         ("ops/triton/fla/solve_tril.py", 391),  # a kernel chosen through a name
+        ("ops/triton/fla/chunk_o.py", 142),  # a `def grid(meta):` closure
+        ("ops/triton/kda/kda.py", 1316),  # another wrapper of the module defines a `grid` too
     } <= grids
