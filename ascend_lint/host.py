@@ -626,8 +626,15 @@ class HostIndex(_HostFacts):
                 return product
         if callee == "min" and any(arg == () for arg in args):
             return ()
-        if callee in ("min", "max", "int") and args and all(arg is not None for arg in args):
-            return tuple(factor for arg in args if arg for factor in arg)
+        if callee == "int" and len(args) == 1:
+            return args[0]
+        if callee in ("min", "max") and args and all(arg is not None for arg in args):
+            sized = [arg for arg in args if arg]
+            if len(sized) < 2:
+                return sized[0] if sized else ()
+            # a minimum is at most its smallest product, a maximum at least its largest
+            chosen = min(sized, key=len) if callee == "min" else max(sized, key=len)
+            return (_code(call),) if len(chosen) == 1 else chosen
         if self.core_count(call, scope) is not None:
             return ()
         return None

@@ -96,6 +96,12 @@ def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | Non
             "    N = B if cu is None else 1\n    k[(NT, N, B if cu else T)](x, T, BT=64)\n",
             [("(NT, N, B if cu else T)", None, ("NT", "B if cu else T"))],
         ),
+        # min() is at most its smallest product, max() at least its largest, int() its argument
+        (
+            "def f(x):\n    B, T, H = x.shape\n    n = min(B, T)\n"
+            "    k[(n, min(B * H, T), max(B * H, T, 1), int(B * T))](x, n, BT=64)\n",
+            [("(n, min(B * H, T), max(B * H, T, 1), int(B * T))", None, ("n", "min(B * H, T)", "B", "H", "B", "T"))],
+        ),
         # a starred element takes the names the others leave
         (
             "def f(x, v):\n    B, T, H, V = *x.shape, v.shape[-1]\n    k[(B * H, V)](x, T, BT=64)\n",
