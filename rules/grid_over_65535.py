@@ -138,6 +138,20 @@ def budget_in_a_helper(x, BT=64):
     if too_many_programs(NT, B * H):
         return run_chunked(x)
     k[(NT, B * H)](x, T, 0, BT=BT)
+
+def diagonal(x, BT=64):
+    N, M = x.shape
+    k[(triton.cdiv(min(N, M), BT),)](x, N, 0, BT=BT)  # the smaller of two sizes: one size
+
+def budget_tested(x, BT=64):
+    B, T, H = x.shape
+    NT = triton.cdiv(T, BT)
+    if NT * B * H <= 65535:
+        k[(NT, B * H)](x, T, 0, BT=BT)
+    if not NT * B * H > 65535:
+        k[(NT, B * H)](x, T, 0, BT=BT)
+    else:
+        run_chunked(x)
 """,
         """
 import os
@@ -208,6 +222,15 @@ def run(x, v, cu_seqlens, BT=64):
         return
     fn = k32 if BT == 32 else k64
     fn[NT, B * H](x, T, BT=BT)  # expect
+
+def split_when_wide(x, BT=64):
+    B, T, H, K = x.shape
+    NT = triton.cdiv(T, BT)
+    if K <= 256:
+        run_whole(x)
+    else:  # a size test whose arm bounds nothing: K is larger here
+        NK = triton.cdiv(K, 128)
+        k64[(NK * NT, B * H)](x, T, BT=BT)  # expect
 """,
         """
 import os
@@ -281,14 +304,41 @@ def _guarded_by_size_test(launch: Launch, grid: Grid, context: ModuleContext) ->
     read where the grid is written, a grid function nested in the launching one included."""
     host = context.host
     grid_names = host.names_behind(launch.grid_node, launch.scope) | host.names_behind(grid.written, grid.scope)
-    guards = list(launch.guards)
+    # each test with whether it holds at the launch: an early return's test fails after it
+    tests = [(guard.test, any(sub is launch.call for sub in walk(guard.body))) for guard in launch.guards]
     if launch.scope is not None:
-        guards += [
-            statement
+        tests += [
+            (statement.test, False)
             for statement in launch.scope.body.body
             if isinstance(statement, cst.If) and any(isinstance(sub, cst.Return) for sub in walk(statement.body))
         ]
-    return any(_tests_sizes(guard.test, grid_names, context, launch.scope) for guard in guards)
+    for test, holds in tests:
+        bounded = _bounds_sizes_above(test, holds, grid_names, context, launch.scope)
+        if bounded or (bounded is None and _tests_sizes(test, grid_names, context, launch.scope)):
+            return True
+    return False
+
+
+def _bounds_sizes_above(
+    test: cst.BaseExpression, holds: bool, grid_names: set[str], context: ModuleContext, scope: Scope
+) -> bool | None:
+    """For a test that orders the grid's sizes against something else (`NT * B * H <= BUDGET`,
+    `K > 256`, under any `not`): whether, holding or failing as `holds` says, it bounds them
+    from above. None for any other test."""
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, holds = test.expression, not holds
+    if not (
+        isinstance(test, cst.Comparison)
+        and len(test.comparisons) == 1
+        and isinstance(test.comparisons[0].operator, _ORDERINGS)
+    ):
+        return None
+    comparison = test.comparisons[0]
+    sized_left = bool(context.host.names_behind(test.left, scope) & grid_names)
+    if sized_left == bool(context.host.names_behind(comparison.comparator, scope) & grid_names):
+        return None
+    below = isinstance(comparison.operator, (cst.LessThan, cst.LessThanEqual)) == sized_left
+    return below == holds
 
 
 def _tests_sizes(test: cst.BaseExpression, grid_names: set[str], context: ModuleContext, scope: Scope) -> bool:
