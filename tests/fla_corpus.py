@@ -1,5 +1,5 @@
-"""Real Ascend kernels nobody here wrote: fla-core 0.6.0, liger-kernel 0.8.5 and vllm-ascend
-0.23.0 from the package index.
+"""Real Ascend kernels nobody here wrote: fla-core 0.6.0, liger-kernel 0.8.5, vllm-ascend 0.23.0
+and FlagGems 5.0.2 from the package index.
 
 Each wheel is downloaded once per machine into a cache folder (`ASCEND_LINT_TEST_CACHE` or
 `~/.cache/ascend-lint-tests`) and unpacked; tests skip with the reason when the index is
@@ -19,6 +19,7 @@ import pytest
 FLA_VERSION = "0.6.0"
 LIGER_VERSION = "0.8.5"
 VLLM_ASCEND_VERSION = "0.23.0"  # its wheel is for CPython 3.11 on x86-64 Linux: elsewhere its tests skip
+FLAG_GEMS_VERSION = "5.0.2"
 CACHE = Path(os.environ.get("ASCEND_LINT_TEST_CACHE", Path.home() / ".cache" / "ascend-lint-tests"))
 
 
@@ -73,3 +74,8 @@ def vllm_ascend_root() -> Path:
 def liger_ascend_folder() -> Path:
     """liger-kernel's Ascend backend: `liger_kernel/ops/backends/_ascend/`."""
     return liger_root() / "liger_kernel" / "ops" / "backends" / "_ascend"
+
+
+def flag_gems_ascend_backend() -> Path:
+    """FlagGems' Ascend backend: `flag_gems/runtime/backend/_ascend/`."""
+    return unpacked_wheel("flag-gems", FLAG_GEMS_VERSION, "flag_gems") / "flag_gems" / "runtime" / "backend" / "_ascend"
