@@ -18,6 +18,7 @@ the kernel-side guard or correlation evidence alone.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import TypeGuard
 
 import libcst as cst
 
@@ -166,12 +167,29 @@ def _is_flag(operand: cst.BaseExpression, flow: Flow) -> bool:
 
 
 def bool_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:
-    """Leaves of an and/or tree, with `not` stripped."""
-    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        test = test.expression
-    if isinstance(test, cst.BooleanOperation):
+    """Leaves of a test's tree of connectives, with `not` and `~` stripped: `and` / `or`, and
+    `&` / `|` combining conditions (`USE_H0 & (i_t > 0)`; with a tensor operand Triton's
+    front end takes it as a tensor, so the `if` is a runtime one). A bit mask (`i & 1`) is one leaf."""
+    test = without_negation(test)
+    if isinstance(test, cst.BooleanOperation) or combines_conditions(test):
         return bool_operands(test.left) + bool_operands(test.right)
     return [test]
+
+
+def without_negation(test: cst.BaseExpression) -> cst.BaseExpression:
+    """The test with any leading `not` / `~` taken off."""
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, (cst.Not, cst.BitInvert)):
+        test = test.expression
+    return test
+
+
+def combines_conditions(test: cst.BaseExpression) -> TypeGuard[cst.BinaryOperation]:
+    """`a & b` / `a | b` with no integer literal as an operand (that is a bit mask)."""
+    return (
+        isinstance(test, cst.BinaryOperation)
+        and isinstance(test.operator, (cst.BitAnd, cst.BitOr))
+        and not any(isinstance(side, cst.Integer) for side in (test.left, test.right))
+    )
 
 
 def _test_code(branch: Branch) -> str:

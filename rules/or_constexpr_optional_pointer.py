@@ -1,7 +1,8 @@
 """
 ## What it does
 Flags an `if` whose test mixes a constexpr operand with a runtime one (`or`, `and`,
-`not FLAG or runtime`, either order) when an arm uses an optional pointer parameter without
+`not FLAG or runtime`, the bitwise `FLAG & runtime` / `FLAG | runtime`, either order, nested
+or negated) when an arm uses an optional pointer parameter without
 an inner pure-constexpr guard of its own. The message says what makes the pointer optional:
 
 - a launch in the same module passes `None` for it (literally, through a parameter that
@@ -20,7 +21,11 @@ is always used.
 
 ## Why is this bad?
 Triton-Ascend does not short-circuit a constexpr operand of a mixed test at compile time:
-measured on triton-ascend 3.2, every such mix lowers both arms when the flag is False. With
+measured on triton-ascend 3.2, every such mix lowers both arms when the flag is False. A
+bitwise `&` / `|` of a constexpr and a tensor is a tensor too (only `&` / `|` of two
+constexprs stays one), so `if USE_H0 & (i_t > 0):` compiles its body with `USE_H0` False. (With
+the constexpr on the left, triton-ascend 3.2 rejects the test itself, pointer or not: its
+`&` / `|` read the Python operand's `.type`, `'bool' object has no attribute 'type'`.) With
 the pointer passed as `None`, the arm still builds `initial_state + offset`, and the compile
 fails with `AttributeError: 'NoneType' object has no attribute 'type'`.
 
@@ -44,7 +49,8 @@ else:
 ```
 or keep the mixed test and guard the pointer's use inside the arm with its own
 `if USE_INITIAL_STATE:`. Nest the constexpr test outside the runtime one so the unused arm is never compiled.
-Pure-constexpr tests (`if USE_G or USE_G_GAMMA:`) and conditional expressions
+Pure-constexpr tests (`if USE_G or USE_G_GAMMA:`, `if USE_G & USE_GK:`), bit masks
+(`if i_t & 1:`) and conditional expressions
 (`tl.load(p) if HAS_P else 1.0`) are fine.
 
 ## Fix safety
@@ -61,6 +67,8 @@ pointer's uses guarded by the same flag tell, or, when the kernel does not tell,
 convention that the flag is True when the pointer is passed. Otherwise — e.g.
 `if F or R:` loading the pointer in the body, where the load is reachable with `F` False —
 the kernel needs a decision only its author can make, and no fix is offered.
+No fix is offered for `&` / `|` either: they combine bits, and `F & R` is `F and R` only for
+0/1 operands (a constexpr `MODE = 2` gives `2 & 1 == 0`).
 """
 
 from __future__ import annotations
@@ -72,7 +80,7 @@ import libcst as cst
 from ascend_lint.fixes import Declined, FixPlan, Replace, contains, names_in
 from ascend_lint.flow import READ, Branch, Event, Flow
 from ascend_lint.imports import str_literal
-from ascend_lint.optional import OptionalPointer, bool_operands
+from ascend_lint.optional import OptionalPointer, bool_operands, combines_conditions, without_negation
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
 # (`or`/`and`, (the constexpr flag, negated), the runtime operand)
@@ -85,7 +93,7 @@ class OrConstexprOptionalPointer(Rule):
     SUMMARY = "`if FLAG or runtime:` around an optional pointer: both arms compile, `None + offset` fails"
     FIX = "unsafe"
     CONFIRM = Confirm({"compile": Evidence.NONE_POINTER_COMPILE}, "the failure is the compiler's")
-    REQUIRES_TOKENS = (("or", "and"),)
+    REQUIRES_TOKENS = (("if",),)  # `&` / `|` mix too, and are no words to look for
 
     VALID = (
         """
@@ -143,8 +151,42 @@ def k(h0, x, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
         if USE_INITIAL_STATE:
             b_h = tl.load(h0 + i_t)
 """,
+        # `&` of two constexprs stays a constexpr; a bit mask under the flag's own guard
+        """
+@triton.heuristics({"USE_H0": lambda args: args["h0"] is not None})
+@triton.jit
+def k(h0, o, USE_H0: tl.constexpr, USE_G: tl.constexpr):
+    i_t = tl.program_id(0)
+    if USE_H0 & USE_G:
+        tl.store(o, tl.load(h0))
+    if USE_H0:
+        if i_t & 1:
+            tl.store(o + i_t, tl.load(h0 + i_t))
+""",
     )
     INVALID = (
+        # `&` / `|` with a tensor operand make a tensor: a runtime `if`, both arms compile; a use
+        # under one is still conditional, so `h0`'s other mixed test is reported too
+        """
+@triton.jit
+def k(h0, y, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    if USE_H0:
+        tl.store(y, tl.load(h0))
+    if (i_t > 0) & USE_H0:  # expect
+        tl.store(y + 1, tl.load(h0 + 1))
+    if not USE_H0 or i_t > 0:  # expect
+        tl.store(y + 3, 0.0)
+    else:
+        tl.store(y + 2, tl.load(h0 + 2))
+    if ~(USE_H0 | (i_t == 0)):  # expect
+        tl.store(y + 4, 0.0)
+    else:
+        tl.store(y + 4, tl.load(h0 + 4))
+
+def launch(y, h0=None):
+    k[(4,)](h0, y, USE_H0=h0 is not None)
+""",
         # the canonical case, either order: `initial_state` is used only under the flag's test
         """
 @triton.jit
@@ -369,6 +411,11 @@ _PURE_BUILTINS = frozenset({"min", "max", "abs", "int", "float", "bool", "len"})
 def _nesting_fix(branch: Branch, kernel: Kernel, optional: Mapping[str, OptionalPointer]) -> FixPlan | Declined:
     node = branch.node
     split = _flag_and_runtime(node.test, kernel)
+    if split is None and combines_conditions(without_negation(node.test)):
+        return Declined(
+            "`&` / `|` combine bits, not truth values: `and` / `or` nesting in their place is the same "
+            "test only for 0/1 operands"
+        )
     if split is None:
         return Declined("the test is not a plain `FLAG and R` / `FLAG or R` (a constexpr name as the flag)")
     if "#" in cst.Module([]).code_for_node(node.test):

@@ -129,3 +129,31 @@ def test_asc004_message_names_the_evidence_and_claims_a_failure_only_when_certai
     assert f"(the launch at line {launch_row} passes `h0=None`)" in finding.message
     assert "so `h0=None` fails to compile" in finding.message
     assert [r.location.row for r in finding.related] == [launch_row, finding.location.row + 1]
+
+
+DEFAULTS_TO_NONE = "\ndef f(x, o, h0=None):\n    k[(1,)](h0, x, o, 4, USE_H0=h0 is not None, MODE=0)\n"
+
+
+@pytest.mark.parametrize(
+    "test", ["USE_H0 & (i_t > 0)", "(i_t > 0) | USE_H0", "~USE_H0 & (i_t > 0)", "not ((i_t > 0) & (USE_H0 | (W > 2)))"]
+)
+def test_a_use_under_a_bitwise_mix_depends_on_the_flag(test: str) -> None:
+    """`FLAG & runtime` is a runtime `if` whose arms still hold only flag-dependent uses: such a
+    use neither makes the pointer always used nor hides its other mixed tests."""
+    body = GUARDED + f"if {test}:\n    tl.store(o, tl.load(h0 + 1))\nif not USE_H0 or i_t < W:\n    tl.store(o, 0.0)\n"
+    body += "else:\n    tl.store(o, tl.load(h0 + 2))"
+    assert optional(body, DEFAULTS_TO_NONE)["h0"][0] is True
+    source = HEADER + KERNEL.format(body=textwrap.indent(body, "    ").strip()) + DEFAULTS_TO_NONE
+    findings = lint_source(source, "k.py", settings()).findings
+    rows = [finding.location.row for finding in findings]
+    assert rows == [row for row, line in enumerate(source.splitlines(), 1) if "i_t" in line and "if " in line]
+    (bitwise, _) = findings
+    assert bitwise.fix is None and "`&` / `|` combine bits" in (bitwise.no_fix_reason or "")
+
+
+@pytest.mark.parametrize("test", ["USE_H0 & MODE", "i_t & 1"])
+def test_no_mix_under_bitwise_constexprs_or_a_bit_mask(test: str) -> None:
+    """`&` of two constexprs stays a constexpr; `i_t & 1` is a mask, not a connective."""
+    body = GUARDED + f"if {test}:\n    tl.store(o, tl.load(h0 + 1))"
+    source = HEADER + KERNEL.format(body=textwrap.indent(body, "    ").strip()) + DEFAULTS_TO_NONE
+    assert lint_source(source, "k.py", settings()).findings == []
