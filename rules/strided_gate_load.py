@@ -5,9 +5,11 @@ pointer that the same loop advances by a head count: `p_g += HV` (or `p_g = p_g 
 address that holds the head count times the loop's own index, stepping by one
 (`tl.load(g + bos * HV + i_hv + HV * i_t)` in `for i_t in range(0, T)`, written in the load
 or in the pointer's definitions in the loop), with `HV` a kernel parameter named like a head
-count (`H`, `HV`, `HQ`, `HK`, `NH`, `num_heads`, `n_heads`). That is the per-head gate `g` of
-shape `[B, T, HV]` read along `T`: one element per step, `HV` elements apart. Part of the
-`perf` group.
+count (`H`, `HV`, `HQ`, `HK`, `NH`, `num_heads`, `n_heads`). The step may carry a sign
+(`p_g -= HV`, `p_g += (-1 if REVERSE else 1) * HV`: `HV` apart either way) or be held in a
+name every assignment of which binds it to the head count (`stride_beta = HV`). That is the
+per-head gate `g` of shape `[B, T, HV]` read along `T`: one element per step, `HV` elements
+apart. Part of the `perf` group.
 
 It is a heuristic, and precise on purpose: strides written as other expressions
 (`HV * (1 if HEADWISE else V)`), names that do not say "heads", vector loads
@@ -54,7 +56,7 @@ import libcst as cst
 from ascend_lint.flow import DEF, TENSOR, Event, Flow, Loop, pointer_arg
 from ascend_lint.imports import int_literal
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
-from ascend_lint.terms import Terms, TooComplex
+from ascend_lint.terms import Sum, Terms, TooComplex
 
 MESSAGE = (
     "strided load along T: `{pointer}` advances by `{stride}` elements per step of the loop, so each step loads "
@@ -92,6 +94,14 @@ def k(q, g, g_t, o, T, HV: tl.constexpr, K: tl.constexpr, BK: tl.constexpr):
         b_w = tl.load(g + i_s * HV)
     for i_t in range(0, T):
         b_q = tl.load(q + i_t * HV * K + o_k)
+    if K > 16:
+        step = HV
+    else:
+        step = HV * K
+    p_s = g + i_nh
+    for _ in range(0, T):
+        b_s = tl.load(p_s)
+        p_s += step
 """,
     )
     INVALID = (
@@ -128,6 +138,22 @@ def k(a, g, o, cu_seqlens, T, HV: tl.constexpr, IS_BETA: tl.constexpr, V: tl.con
         b_h += tl.load(a + bos * HV + i_hv + i_t * HV)  # expect
     tl.store(o + i_n, b_h)
 """,
+        """
+@triton.jit
+def k(g, beta, a, o, T, H: tl.constexpr, REVERSE: tl.constexpr):
+    i_h = tl.program_id(0)
+    p_g = g + i_h + ((T - 1) * H if REVERSE else 0)
+    p_beta = beta + i_h + (T - 1) * H
+    stride_a = H
+    b_h = 0.0
+    for i_t in range(0, T):
+        b_h *= tl.exp(tl.load(p_g))  # expect
+        b_h += tl.load(p_beta)  # expect
+        b_h += tl.load(a + i_h - stride_a * i_t)  # expect
+        p_g += (-1 if REVERSE else 1) * H
+        p_beta -= H
+    tl.store(o + i_h, b_h)
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
@@ -146,7 +172,7 @@ def k(a, g, o, cu_seqlens, T, HV: tl.constexpr, IS_BETA: tl.constexpr, V: tl.con
             for event in flow.events_in(loop.body, "call"):
                 call = event.call
                 pointer = pointer_arg(call)
-                if pointer is None or not flow.imports.is_tl(call.func, "load") or flow.flags(pointer) & TENSOR:
+                if pointer is None or not flow.imports.is_tl(call.func, "load") or _is_block(pointer, loop, flow):
                     continue
                 advance = advances.get(pointer.value) if isinstance(pointer, cst.Name) else None
                 if advance is None and index is not None:
@@ -167,10 +193,39 @@ def _head_strided_advances(flow: Flow, loop: Loop, heads: set[str]) -> dict[str,
     """Pointers the loop advances by a head count: name -> (the count, the advancing statement)."""
     found: dict[str, tuple[str, cst.CSTNode]] = {}
     for event in flow.events_in(loop.body, DEF):
-        stride = _head_stride(event, heads)
+        stride = _head_stride(event, heads, flow)
         if stride is not None and event.name is not None:
             found[event.name] = (stride, event.node)
     return found
+
+
+def _is_block(pointer: cst.BaseExpression, loop: Loop, flow: Flow) -> bool:
+    """Whether the load reads a block of addresses (`p_v + o_v`). A pointer name is judged by
+    the definitions reaching it, taking only the step of the loop's own advances `p += step`:
+    the facts carried round the loop mix every specialisation's pointer (`p_beta` is a vector
+    under `IS_BETA_HEADWISE` and a scalar in the other arm, where it is loaded)."""
+    reaching = flow.reaching(pointer) if isinstance(pointer, cst.Name) else []
+    if not reaching:
+        return bool(flow.flags(pointer) & TENSOR)
+    for definition in reaching:
+        advance = definition.index in loop.body and _advance_step(definition)
+        flags = flow.flags(advance) if advance else flow.def_flags(definition)
+        if flags & TENSOR:
+            return True
+    return False
+
+
+def _advance_step(definition: Event) -> cst.BaseExpression | None:
+    """`step` for `p += step` / `p -= step` / `p = p + step` (the definition's value is `p + step`)."""
+    value = definition.value
+    if (
+        isinstance(value, cst.BinaryOperation)
+        and isinstance(value.operator, (cst.Add, cst.Subtract))
+        and isinstance(value.left, cst.Name)
+        and value.left.value == definition.name
+    ):
+        return value.right
+    return None
 
 
 def _unit_step_index(loop: Loop) -> str | None:
@@ -203,22 +258,66 @@ def _indexed_by_step(
             products = terms.of(address)
         except TooComplex:
             return None
-        stride = next((h for h in sorted(heads) if abs(products.get(tuple(sorted((h, index))), 0)) == 1), None)
+        stride = _head_count_times(index, products, heads, flow, terms)
         if stride is None:
             return None
         strides.add(stride)
     return (strides.pop(), addresses[0][1]) if len(strides) == 1 else None
 
 
-def _head_stride(event: Event, heads: set[str]) -> str | None:
-    """`H` for `p += H` / `p = p + H` (the definition's value is `p + H` either way)."""
-    value = event.value
-    if not (
-        isinstance(value, cst.BinaryOperation)
-        and isinstance(value.operator, cst.Add)
-        and isinstance(value.left, cst.Name)
-        and value.left.value == event.name
-        and isinstance(value.right, cst.Name)
-    ):
-        return None
-    return value.right.value if value.right.value in heads else None
+def _head_count_times(index: str, products: Sum, heads: set[str], flow: Flow, terms: Terms) -> str | None:
+    """The head count of a product `head * index` in `products`, up to signs (`HV * i_t`,
+    `-stride_g * i_t` with `stride_g = HV`, `(-1 if REVERSE else 1) * H * i_t`)."""
+    for product, coefficient in products.items():
+        if abs(coefficient) != 1 or product.count(index) != 1:
+            continue
+        factors = [terms.atoms[key] for key in product if key != index]
+        counts = [_signed_head_count(factor, heads, flow) for factor in factors if not _is_sign(factor)]
+        if len(counts) == 1 and counts[0] is not None:
+            return counts[0]
+    return None
+
+
+def _head_stride(event: Event, heads: set[str], flow: Flow) -> str | None:
+    """`H` for `p += H` / `p = p - H` / `p += (-1 if REVERSE else 1) * H` / `p += stride` with
+    `stride = H`."""
+    step = _advance_step(event)
+    return None if step is None else _signed_head_count(step, heads, flow)
+
+
+def _signed_head_count(
+    node: cst.BaseExpression, heads: set[str], flow: Flow, bound: frozenset[str] = frozenset()
+) -> str | None:
+    """The head count `node` equals up to its sign in every specialisation: `H`, `-H`,
+    `(-1 if REVERSE else 1) * H`, `H if REVERSE else -H`, or a name every definition of which
+    is one of those (`stride_beta = HV`); `bound` holds the names being resolved."""
+    if isinstance(node, cst.Name):
+        if node.value in heads:
+            return node.value
+        definitions = flow.defs.get(node.value, ())
+        if not definitions or node.value in bound:
+            return None
+        found = {
+            _signed_head_count(d.value, heads, flow, bound | {node.value}) if d.value is not None else None
+            for d in definitions
+        }
+        return found.pop() if len(found) == 1 else None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        return _signed_head_count(node.expression, heads, flow, bound)
+    if isinstance(node, cst.IfExp):
+        arms = {_signed_head_count(arm, heads, flow, bound) for arm in (node.body, node.orelse)}
+        return arms.pop() if len(arms) == 1 else None
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Multiply):
+        for factor, other in ((node.left, node.right), (node.right, node.left)):
+            if _is_sign(other):
+                return _signed_head_count(factor, heads, flow, bound)
+    return None
+
+
+def _is_sign(node: cst.BaseExpression) -> bool:
+    """`1`, `-1`, or a conditional choosing between them (`(-1 if REVERSE else 1)`)."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        return _is_sign(node.expression)
+    if isinstance(node, cst.IfExp):
+        return _is_sign(node.body) and _is_sign(node.orelse)
+    return int_literal(node) == 1

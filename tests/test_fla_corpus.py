@@ -22,12 +22,16 @@ Every finding below was read by hand. Counts per rule, and why each group is bel
 - ASC004 (0): the one mixed test around `initial_state` carries the inner
   `if USE_INITIAL_STATE:` guard (the fix the rule asks for).
 - ASC006 (0): task loops rebind their pointers per task.
-- ASC011 (4): the Ascend port of `precond_gated_delta_rule/fused_recurrent.py` keeps the CUDA
+- ASC011 (8): the Ascend port of `precond_gated_delta_rule/fused_recurrent.py` keeps the CUDA
   layout of its per-head step inputs and reads `g` (`p_g += HV`), `g_atk` and `beta_atk`
   (`+= H`) one element per time step, head-count apart: the pattern the guidance measures
   10–35x slower than a contiguous load. Performance advice, not a bug. (4th) kda's
   `chunk_intra.py` reads `beta` the same way in its pairwise fallback for unbounded gates,
-  `tl.load(p_beta + (i_ti + j) * HV)` once per step of `for j in range(...)`.
+  `tl.load(p_beta + (i_ti + j) * HV)` once per step of `for j in range(...)`. (5th–8th)
+  simple_gla's `fused_recurrent.py` reads its gate `g` [B, T, H] three times with
+  `p_g += (-1 if REVERSE else 1) * H` (H apart in either direction), and kda's
+  `fused_recurrent.py:220` reads the scalar `beta` with `p_beta += stride_beta_scalar`,
+  `stride_beta_scalar = HV` (the headwise arm's vector load is not flagged).
 - ASC012 (1): `ops/common/backends/triton_ascend/chunk_o.py` sizes its tiles from
   `_UB_BYTES = 196608` although the package ships a UB manager that queries the SoC
   (`fla/utils/ascend_ub_manager.py`, whose `_FALLBACK_UB_CAPACITY_BITS` is not flagged).
@@ -64,7 +68,7 @@ from fla_corpus import fla_ascend_files, fla_root
 from ascend_lint.config import ASCEND_IMPORTS, load_settings
 from ascend_lint.engine import lint_paths, lint_source
 
-EXPECTED = {"ASC001": 26, "ASC003": 13, "ASC005": 4, "ASC010": 1, "ASC011": 4, "ASC012": 1}
+EXPECTED = {"ASC001": 26, "ASC003": 13, "ASC005": 4, "ASC010": 1, "ASC011": 8, "ASC012": 1}
 
 
 def test_fla_ascend_kernels_findings_per_rule():
@@ -87,6 +91,8 @@ def test_fla_ascend_kernels_findings_per_rule():
     assert by_file[("ASC005", "modules/causal_conv1d/backends/triton_ascend.py")] == 4
     assert by_file[("ASC011", "ops/precond_gated_delta_rule/backends/triton_ascend/fused_recurrent.py")] == 3
     assert by_file[("ASC011", "ops/kda/backends/triton_ascend/chunk_intra.py")] == 1
+    assert by_file[("ASC011", "ops/simple_gla/backends/triton_ascend/fused_recurrent.py")] == 3
+    assert by_file[("ASC011", "ops/kda/backends/triton_ascend/fused_recurrent.py")] == 1
     assert by_file[("ASC012", "ops/common/backends/triton_ascend/chunk_o.py")] == 1
 
 
