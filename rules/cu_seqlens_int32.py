@@ -3,9 +3,11 @@
 Flags pointer arithmetic that multiplies a sequence offset loaded as int32 by a stride:
 `bos = tl.load(cu_seqlens + i_n).to(tl.int32)` and then `q + (bos * HV + i_hv) * V`, with no
 int64 operand joining before the multiply. A *sequence offset* is a value loaded from a
-pointer parameter holding packed-sequence boundaries (its name contains `seqlens` or ends in
-`offsets`: `cu_seqlens`, `seq_offsets`, `chunk_offsets`) and cast `.to(tl.int32)` (or
-narrower), or a name set to it plus or minus other int32 terms (`t0 = bos + i_t * BT`).
+pointer parameter holding packed-sequence boundaries, cumulative token offsets (its name, a
+trailing `_ptr` aside, contains `seqlens` or `start_loc`, ends in `offsets` or `indptr`, or
+starts with `cu_`: `cu_seqlens`, `seq_offsets`, `chunk_offsets`, `cu_seq_lens`, vLLM's
+`query_start_loc_ptr`, `qo_indptr`) and cast `.to(tl.int32)` (or narrower), or a name set to
+it plus or minus other int32 terms (`t0 = bos + i_t * BT`).
 
 Not flagged: lengths (`T = (eos - bos).to(tl.int32)`) and every use outside pointer
 arithmetic (masks, loop bounds, block-pointer shapes and offsets, which must stay int32); a
@@ -141,6 +143,32 @@ def k(q, v, o, cu_seqlens, chunk_offsets, T, H: tl.constexpr, K: tl.constexpr, V
     tl.store(p_h + tl.arange(0, K), tl.load(q + tl.arange(0, K)))
 """,
         ),
+        Example(
+            """
+@triton.jit
+def k(x, o, query_start_loc_ptr, cu_seq_lens, qo_indptr, H: tl.constexpr, D: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    o_d = tl.arange(0, D)
+    qs = tl.load(query_start_loc_ptr + i_n).to(tl.int32)
+    b_x = tl.load(x + (qs * H + i_h) * D + o_d)  # expect
+    cs = tl.load(cu_seq_lens + i_n).to(tl.int32)
+    tl.store(o + (cs * H + i_h) * D + o_d, b_x)  # expect
+    qo = tl.load(qo_indptr + i_n).to(tl.int32)
+    tl.store(o + qo * H * D + o_d, b_x)  # expect
+""",
+            fixed="""
+@triton.jit
+def k(x, o, query_start_loc_ptr, cu_seq_lens, qo_indptr, H: tl.constexpr, D: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    o_d = tl.arange(0, D)
+    qs = tl.load(query_start_loc_ptr + i_n).to(tl.int32)
+    b_x = tl.load(x + (tl.cast(qs, tl.int64) * H + i_h) * D + o_d)
+    cs = tl.load(cu_seq_lens + i_n).to(tl.int32)
+    tl.store(o + (tl.cast(cs, tl.int64) * H + i_h) * D + o_d, b_x)
+    qo = tl.load(qo_indptr + i_n).to(tl.int32)
+    tl.store(o + tl.cast(qo, tl.int64) * H * D + o_d, b_x)
+""",
+        ),
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
@@ -182,8 +210,11 @@ def k(q, v, o, cu_seqlens, chunk_offsets, T, H: tl.constexpr, K: tl.constexpr, V
 
 
 def _is_boundary_pointer(name: str) -> bool:
-    """A parameter holding packed-sequence boundaries: `cu_seqlens`, `seq_offsets`, `chunk_offsets`."""
-    return "seqlens" in name or name.endswith("offsets")
+    """A parameter holding packed-sequence boundaries (cumulative token offsets), `_ptr` aside:
+    `cu_seqlens`, `seq_offsets`, `chunk_offsets`, a cumulative sum `cu_*` (`cu_seq_lens`,
+    `cu_num_tokens`), vLLM's `query_start_loc` / `seq_start_loc`, a CSR `qo_indptr`."""
+    stem = name.removesuffix("_ptr")
+    return "seqlens" in stem or stem.endswith(("offsets", "indptr")) or stem.startswith("cu_") or "start_loc" in stem
 
 
 def _sequence_offsets(flow: Flow, params: set[str]) -> dict[Event, str]:
