@@ -33,7 +33,7 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 
 from .model import NEWLINE, LineIndex, Position
-from .nodes import walk
+from .nodes import child_nodes, walk
 from .source import collection_paused
 
 _CO_OPTIMIZED = 0x1  # set on the code of functions, not on class bodies or modules
@@ -248,7 +248,8 @@ def node_layout(
 ) -> Layout:
     """Spans of `wanted` in `text`. Looked for, in turn: in the function `hints` names for a node
     (first in `memory`); in the module's top-level statements other than definitions (a launch
-    table bound at module level); from the top of the file."""
+    table bound at module level); in the innermost function holding it (a kernel's finding
+    whose evidence is a launch in a host function); from the top of the file."""
     layout = Layout(LineIndex(text))
     missing = set(wanted)
     by_function: dict[cst.FunctionDef, set[cst.CSTNode]] = defaultdict(set)
@@ -271,6 +272,8 @@ def node_layout(
         memory.forget_unused()
     if missing:
         missing -= _look_at_top_level(layout, module, code, missing)
+    if missing:
+        missing -= _look_in_functions(layout, module, code, missing)
     if missing and _generate(module, layout, module, 0, [], missing, set()):
         raise LayoutError(f"{len(missing)} node(s) not found in the tree")
     return layout
@@ -342,6 +345,39 @@ def _look_at_top_level(
         if row is not None:
             found |= _look(layout, module, body[index], row, [], nodes)
     return found
+
+
+def _look_in_functions(
+    layout: Layout, module: cst.Module, code: CodeType, wanted: set[cst.CSTNode]
+) -> set[cst.CSTNode]:
+    """The wanted nodes found in the innermost function holding each, looked at from its row."""
+    holders = _holders(module.body, wanted)
+    anchors = _function_anchors(module, code, holders)
+    found: set[cst.CSTNode] = set()
+    for function, nodes in holders.items():
+        if function in anchors:
+            row, indent = anchors[function]
+            found |= _look(layout, module, function, row, indent, nodes)
+    return found
+
+
+def _holders(body: Sequence[Statement], wanted: set[cst.CSTNode]) -> dict[cst.FunctionDef, set[cst.CSTNode]]:
+    """The innermost function holding each of `wanted` that a top-level definition holds -> them."""
+    holders: dict[cst.FunctionDef, set[cst.CSTNode]] = defaultdict(set)
+    left = set(wanted)
+    stack: list[tuple[cst.CSTNode, cst.FunctionDef | None]] = [
+        (statement, None) for statement in body if isinstance(statement, (cst.FunctionDef, cst.ClassDef))
+    ]
+    while stack and left:
+        node, holder = stack.pop()
+        if node in left:
+            left.discard(node)
+            if holder is not None:
+                holders[holder].add(node)
+        if type(node) is cst.FunctionDef:
+            holder = node
+        stack.extend((child, holder) for child in child_nodes(node))
+    return holders
 
 
 def _homes(body: Sequence[Statement], wanted: set[cst.CSTNode]) -> dict[int, set[cst.CSTNode]]:

@@ -16,12 +16,14 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
-from conftest import FIXTURES, settings
+from conftest import FIXTURES, settings, snippet_source
 
 from ascend_lint import positions
 from ascend_lint.engine import lint_file, lint_source
 from ascend_lint.fixer import fix_result
 from ascend_lint.model import FileResult, LineIndex, Position
+from ascend_lint.registry import all_rules
+from ascend_lint.rule import Example
 
 FILES = sorted(FIXTURES.rglob("*.py"))
 INDENT = re.compile(r"(?m)^((?:    )+)")
@@ -163,19 +165,39 @@ def test_a_module_level_finding_is_positioned_without_parsing_the_whole_file(tex
     assert max(parsed) < len(text) / 4
 
 
-def test_no_fixture_finding_needs_the_whole_modules_code(monkeypatch) -> None:
-    """Every report names the function holding its nodes (a kernel, or `within` for host code),
-    or stands at the top level: generating the whole module's code, which at 5 MB costs more
-    than the rest of the lint, is only the last resort."""
-    whole: list[str] = []
+@pytest.fixture
+def whole_module_codegen(monkeypatch) -> list[cst.Module]:
+    """The modules whose whole code the position pass generates from now on."""
+    whole: list[cst.Module] = []
     real_generate = positions._generate
 
     def generate(root, *args, **kwargs):
         if isinstance(root, cst.Module):
-            whole.append(path.name)
+            whole.append(root)
         return real_generate(root, *args, **kwargs)
 
     monkeypatch.setattr(positions, "_generate", generate)
+    return whole
+
+
+def test_no_fixture_finding_needs_the_whole_modules_code(whole_module_codegen) -> None:
+    """Every report names the function holding its nodes (a kernel, or `within` for host code),
+    or stands at the top level: generating the whole module's code, which at 5 MB costs more
+    than the rest of the lint, is only the last resort."""
+    needing = []
     for path in FILES:
         assert lint_file(str(path), settings()).error is None
-    assert whole == []
+        if whole_module_codegen:
+            needing.append(path.name)
+            whole_module_codegen.clear()
+    assert needing == []
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda rule: rule.CODE)
+def test_no_rule_example_needs_the_whole_modules_code(rule, whole_module_codegen) -> None:
+    """The same for every rule's examples, whose related nodes may sit in a host function other
+    than the one a report names (ASC004's evidence: a launch passing None)."""
+    for example in (*rule.VALID, *rule.INVALID):
+        source, _ = snippet_source(example.code if isinstance(example, Example) else example)
+        assert lint_source(source, "example.py", settings()).error is None
+    assert whole_module_codegen == []
