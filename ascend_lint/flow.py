@@ -48,7 +48,7 @@ ARG = 128  # an unannotated parameter of a device function: whatever the calling
 PHI = 256  # chosen at run time between definitions (a runtime `if`, a loop): an int32 scalar
 BOXED = 512  # assigned in the kernel body: a tensor to the front end, even when its value folds
 FLOAT = 1024  # a float scalar parameter (the host passes floats): Triton never specialises it
-WIDE = 2048  # cast to int64 (`.to(tl.int64)`, `tl.cast(x, tl.int64)`): arithmetic on it is int64
+WIDE = 2048  # int64 (`.to(tl.int64)`, `tl.cast(x, tl.int64)`, `T: tl.int64`): arithmetic on it is int64
 NARROW = 4096  # cast to int32 or narrower (`.to(tl.int32)`): int32 unless an int64 operand joins it
 WIDTHS = WIDE | NARROW  # integer width facts; a comparison (a bool) has none
 RUNTIME_ALWAYS = PID | LOOP | LOADED | TENSOR | SCALAR | ARG | PHI | FLOAT
@@ -1194,6 +1194,8 @@ def build_flow(body: cst.BaseSuite, params: list[tuple[str, cst.Param, int]], im
     flow = Flow(imports, body)
     builder = _Builder(flow)
     for name, node, flags in params:
+        if node.annotation is not None and flow.is_int64(node.annotation.annotation):
+            flags |= WIDE  # `T: tl.int64`: an i64 argument, so arithmetic on it is int64
         builder.emit(DEF, node, name=name, value_flags=flags)
     builder.block(body.body if isinstance(body, cst.IndentedBlock) else [body])
     for loop in flow.loops:

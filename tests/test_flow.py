@@ -38,7 +38,7 @@ def dots(flow: Flow) -> list:
 
 FLAGS_KERNEL = """
 @triton.jit
-def k(x, B, T_rt: tl.int32, BT: tl.constexpr, NT):
+def k(x, B, T_rt: tl.int32, BT: tl.constexpr, NT, T64: tl.int64):
     c_lit = 4
     c_expr = BT * 2 + c_lit
     c_dtype = x.dtype
@@ -55,6 +55,7 @@ def k(x, B, T_rt: tl.int32, BT: tl.constexpr, NT):
         l_idx = i
     for j in tl.static_range(4):
         c_static = j
+    w_param = p_id * T64
 """
 
 
@@ -77,11 +78,18 @@ def k(x, B, T_rt: tl.int32, BT: tl.constexpr, NT):
         ("c_static", CONST | BOXED),
         ("j", CONST),
         ("B", SPEC),
+        ("T64", SCALAR | WIDE),  # `T64: tl.int64`: an i64 argument
+        ("w_param", PID | SCALAR | WIDE | BOXED),
     ],
 )
 def test_value_flags(name: str, flags: int) -> None:
     flow = flow_of(FLAGS_KERNEL)
     assert flow.name_flags[name] == flags
+
+
+def test_an_int64_parameter_is_wide_where_read() -> None:
+    flow = flow_of(FLAGS_KERNEL)
+    assert flow.flags(value(flow, "w_param")) & WIDE
 
 
 @pytest.mark.parametrize(
