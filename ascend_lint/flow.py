@@ -70,6 +70,7 @@ _PY_PURE_FNS = frozenset({"min", "max", "abs", "int"})
 _LOAD_FNS = ("load", "atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_xchg")
 MEMORY_FNS = (*_LOAD_FNS, "store", "make_block_ptr")
 DMA_FNS = ("load", "store")
+_BOUNDS = frozenset({"arg1", "arg2", "step"})  # tl.range's keywords for its bounds and step
 _MAX_KEYS = 4  # constexpr tests combined per value before falling back to one variant
 _MAX_VARIANTS = 16
 _MAX_DEPTH = 150  # nested def-use lookups before falling back to the coarse facts
@@ -390,11 +391,26 @@ class Flow:
 
     def _def_variants(self, event: Event) -> list[Variant]:
         if event.value_flags is not None:
-            return [(event.value_flags, NOTHING)]
+            bounds = self._index_bounds(event)
+            if not bounds:
+                return [(event.value_flags, NOTHING)]
+            widths = _combine([self.variants(bound) for bound in bounds])
+            return [(event.value_flags | flags & WIDE, assumed) for flags, assumed in widths]
         value, boxed = event.value, BOXED if event.boxed else 0
         if value is None:  # a definition with neither flags nor a value: nothing known
             return [(0, NOTHING)]
         return self._memoised(event, lambda: [(flags | boxed, a) for flags, a in self.variants(value)])
+
+    def _index_bounds(self, event: Event) -> list[cst.BaseExpression]:
+        """The bounds and step of the `tl.range` / `range` loop whose index `event` defines (none
+        for other definitions): Triton gives the index the widest of their int types
+        (code_generator's `iv_type`), so an int64 bound makes it int64."""
+        if not event.value_flags or not event.value_flags & LOOP:
+            return []
+        loop = event.loops[-1]
+        if loop.kind != "range" or not isinstance(loop.node, cst.For) or not isinstance(loop.node.iter, cst.Call):
+            return []
+        return [arg.value for arg in loop.node.iter.args if arg.keyword is None or arg.keyword.value in _BOUNDS]
 
     def _read_variants(self, use: Event) -> list[Variant]:
         """A name's flags where it is read, from the definitions reaching the read."""
@@ -694,7 +710,8 @@ class Flow:
 
     def _coarse_def(self, event: Event, table: dict[str, int], read: dict[str, None] | None = None) -> int:
         if event.value_flags is not None:
-            return event.value_flags
+            bounds = self._index_bounds(event)
+            return event.value_flags | WIDE & _union([(self._coarse(bound, table, read), NOTHING) for bound in bounds])
         if event.value is None:
             return 0
         return self._coarse(event.value, table, read) | (BOXED if event.boxed else 0)

@@ -2,8 +2,10 @@
 ## What it does
 Flags an int64 value passed as an offset of `tl.make_block_ptr` (its `offsets` or
 `block_shape`) or of `tl.advance`: the result of `.to(tl.int64)` / `tl.cast(x, tl.int64)`, a
-`cu_seqlens` value loaded `.to(tl.int64)` (`bos`, `t0`), or arithmetic with such an operand
-(`t0 + i_t * BT`). Values whose width is unknown (a plain `tl.load`, a device-function
+`cu_seqlens` value loaded `.to(tl.int64)` (`bos`, `t0`), a parameter annotated `tl.int64`
+(an i64 argument), the index of a `tl.range` loop with such a bound or step (Triton gives the
+index the widest of their types: `for t in tl.range(pid, task_num, num_core)` with
+`task_num: tl.int64`), or arithmetic with such an operand (`t0 + i_t * BT`). Values whose width is unknown (a plain `tl.load`, a device-function
 argument) are not flagged. Facts are per specialisation: an int64 `bos` in the `IS_VARLEN` arm
 does not make the `bos` of the other arm int64.
 
@@ -107,6 +109,15 @@ def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr, BD: tl.constexpr, IS_
     else:
         bos = i_n * T
     p_x = tl.make_block_ptr(x, (T, D), (D, 1), (bos + i_t * BT, 0), (BT, BD), (1, 0))  # expect
+""",
+        """
+@triton.jit
+def k(x, y, T, OFF: tl.int64, task_num: tl.int64, num_core, BT: tl.constexpr):
+    p = tl.make_block_ptr(x, (T,), (1,), (OFF,), (BT,), (0,))  # expect
+    tl.store(y + tl.arange(0, BT), tl.load(p, boundary_check=(0,)))
+    for task_id in tl.range(tl.program_id(0), task_num, num_core):
+        q = tl.make_block_ptr(x, (T,), (1,), (task_id * BT,), (BT,), (0,))  # expect
+        tl.store(y + task_id * BT + tl.arange(0, BT), tl.load(q, boundary_check=(0,)))
 """,
     )
 

@@ -20,9 +20,10 @@ compiles and is not flagged; only int arguments equal to 1 are specialised, neve
 `.to()` on a scalar the host passes as a float (`eps=1e-6`, a `float` default,
 `float(...)`, a caller's float) or that the kernel uses only in float arithmetic is not
 flagged, and with no evidence either way the message says the rule assumed an int. An
-operand already cast to int64 (`tl.program_id(0).to(tl.int64)`) or a parameter annotated
-`tl.int64` (an i64 argument) makes the multiply an int64 one, and a factor known to be 0 or
-1 cannot wrap. Nor can a quotient times its divisor:
+operand already cast to int64 (`tl.program_id(0).to(tl.int64)`), a parameter annotated
+`tl.int64` (an i64 argument) or the index of a `tl.range` loop it bounds (Triton widens the
+index to its bounds' type) makes the multiply an int64 one, and a factor known to be 0 or 1
+cannot wrap. Nor can a quotient times its divisor:
 after `i_n, i_h = i_nh // H, i_nh % H`, `(i_n * H + i_h)` is `i_nh` again.
 
 Program ids are runtime values: measured on triton-ascend 3.2, `tl.program_id(0).to(...)`
@@ -124,6 +125,8 @@ def k(x, y, T: tl.int64, BT: tl.constexpr):
     i_b = tl.program_id(0)
     bos = (i_b * T).to(tl.int64)
     tl.store(y + bos + tl.arange(0, BT), 1.0)
+    for task_id in tl.range(i_b, T, 4):
+        o_t = (task_id * BT).to(tl.int64)
 """,
         """
 @triton.jit(do_not_specialize=["B"])

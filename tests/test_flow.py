@@ -56,6 +56,8 @@ def k(x, B, T_rt: tl.int32, BT: tl.constexpr, NT, T64: tl.int64):
     for j in tl.static_range(4):
         c_static = j
     w_param = p_id * T64
+    for i_w in tl.range(p_id, T64, NT):
+        w_idx = i_w
 """
 
 
@@ -80,6 +82,9 @@ def k(x, B, T_rt: tl.int32, BT: tl.constexpr, NT, T64: tl.int64):
         ("B", SPEC),
         ("T64", SCALAR | WIDE),  # `T64: tl.int64`: an i64 argument
         ("w_param", PID | SCALAR | WIDE | BOXED),
+        ("i", LOOP),
+        ("i_w", LOOP | WIDE),  # Triton widens the index to its int64 bound
+        ("w_idx", LOOP | WIDE | BOXED),
     ],
 )
 def test_value_flags(name: str, flags: int) -> None:
@@ -87,9 +92,27 @@ def test_value_flags(name: str, flags: int) -> None:
     assert flow.name_flags[name] == flags
 
 
-def test_an_int64_parameter_is_wide_where_read() -> None:
+def test_int64_parameters_and_the_loop_indices_they_bound_are_wide_where_read() -> None:
     flow = flow_of(FLAGS_KERNEL)
     assert flow.flags(value(flow, "w_param")) & WIDE
+    assert flow.flags(value(flow, "w_idx")) & WIDE
+    assert not flow.flags(value(flow, "l_idx")) & WIDE
+
+
+def test_a_loop_index_is_wide_only_in_the_specialisations_where_its_bound_is() -> None:
+    flow = flow_of("""
+@triton.jit
+def k(x, T, BT: tl.constexpr, IS_VARLEN: tl.constexpr):
+    if IS_VARLEN:
+        NT = tl.load(x).to(tl.int64)
+    else:
+        NT = tl.cdiv(T, BT)
+    for i_t in range(NT):
+        o_t = i_t * BT
+""")
+    o_t = value(flow, "o_t")
+    assert flow.flags(o_t, frozenset({("IS_VARLEN", True)})) & WIDE
+    assert not flow.flags(o_t, frozenset({("IS_VARLEN", False)})) & WIDE
 
 
 @pytest.mark.parametrize(
