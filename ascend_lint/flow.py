@@ -252,7 +252,7 @@ class Flow:
         specialisation `spec`) sets to the same int literal (`i_n = 0`), else None."""
         if isinstance(node, cst.Integer):
             return int_literal(node)
-        values = {int_literal(value) for value in self._values_reaching(node, spec)}
+        values = {int_literal(value) for value in self.values_reaching(node, spec)}
         return values.pop() if len(values) == 1 else None
 
     def is_quotient_times_divisor(self, node: cst.BinaryOperation, spec: Assumptions | None = None) -> bool:
@@ -262,7 +262,7 @@ class Flow:
         if not isinstance(node.operator, cst.Multiply):
             return False
         for quotient, divisor in ((node.left, node.right), (node.right, node.left)):
-            values = [quotient] if isinstance(quotient, cst.BinaryOperation) else self._values_reaching(quotient, spec)
+            values = [quotient] if isinstance(quotient, cst.BinaryOperation) else self.values_reaching(quotient, spec)
             if values and all(
                 isinstance(value, cst.BinaryOperation)
                 and isinstance(value.operator, cst.FloorDivide)
@@ -281,7 +281,7 @@ class Flow:
             return bool(reaching) and reaching == self.reaching(b)
         return False
 
-    def _values_reaching(self, node: cst.BaseExpression, spec: Assumptions | None) -> list[cst.BaseExpression | None]:
+    def values_reaching(self, node: cst.BaseExpression, spec: Assumptions | None) -> list[cst.BaseExpression | None]:
         """The values of the definitions reaching a read of a name (in the specialisation
         `spec`, or in any); None for a definition with no expression (a parameter)."""
         event = self.read_events.get(node) if isinstance(node, cst.Name) else None

@@ -26,6 +26,13 @@ index to its bounds' type) makes the multiply an int64 one, and a factor known t
 cannot wrap. Nor can a quotient times its divisor:
 after `i_n, i_h = i_nh // H, i_nh % H`, `(i_n * H + i_h)` is `i_nh` again.
 
+The multiply may be made before the cast: in the definitions reaching a name the receiver
+reads (`off = (i_b * T + i_t) * D` ... `off.to(tl.int64)`, per specialisation) or under
+`tl.minimum` / `tl.maximum` / `tl.cdiv`. Not when the cast's result is multiplied again
+(`i_ti.to(tl.int64) * HV * K`, or a name assigned it is): that widens an index before its
+stride, and the product it was made from earlier is a position bounded by a dimension
+(`i_ti = i_t * BT`, `row_start = pid * row_chunk`), not the element offset that wraps.
+
 Program ids are runtime values: measured on triton-ascend 3.2, `tl.program_id(0).to(...)`
 and `i_t.to(...)` with `i_t = tl.program_id(0)` compile, also on a grid of one program (the
 grid is not part of the compiled specialisation), so they are not flagged by themselves.
@@ -63,7 +70,8 @@ names derived from them) inside the expression is cast first —
 `(i_b * T + i_t).to(tl.int64)` becomes `tl.cast(i_b, tl.int64) * T + tl.cast(i_t, tl.int64)` —
 so each product is computed in int64; the result has the same value whenever the int32
 computation did not overflow, and the right value when it did. A `.to()` with options beyond
-the dtype (`bitcast=True`, `fp_downcast_rounding=`) gets no fix.
+the dtype (`bitcast=True`, `fp_downcast_rounding=`) gets no fix, nor a multiply made before
+the cast (the index must be cast where it is made).
 """
 
 from __future__ import annotations
@@ -85,6 +93,7 @@ ASSUMED_INT_MESSAGE = (
 )
 INDEX = PID | LOOP | SCALAR | PHI  # runtime int32 scalars
 CONSTEXPR_MESSAGE = "constexpr has no .to: `{receiver}` can be a constexpr on Ascend; use `tl.cast({receiver}, ...)`"
+MADE_ELSEWHERE = "the int32 multiply is not written in the cast's receiver (it is in a definition or a call it reads): cast its index there"
 WRAP_MESSAGE = "cast after multiply wraps in int32{when}: cast the index first (`tl.cast(..., tl.int64) * ...`)"
 
 
@@ -127,6 +136,15 @@ def k(x, y, T: tl.int64, BT: tl.constexpr):
     tl.store(y + bos + tl.arange(0, BT), 1.0)
     for task_id in tl.range(i_b, T, 4):
         o_t = (task_id * BT).to(tl.int64)
+""",
+        """
+@triton.jit
+def k(x, y, BT: tl.constexpr, HV: tl.constexpr, K: tl.constexpr):
+    i_t = tl.program_id(0)
+    i_ti = i_t * BT
+    p = x + i_ti.to(tl.int64) * HV * K
+    row = i_ti.to(tl.int64)
+    tl.store(y + row * K, tl.load(p))
 """,
         """
 @triton.jit(do_not_specialize=["B"])
@@ -186,6 +204,19 @@ def k(h, K: tl.constexpr, H: tl.constexpr):
     h += (i_n * H).to(tl.int64) * K  # expect
     h += (i_n * K).to(tl.int64) * K  # expect
 """,
+        """
+@triton.jit(do_not_specialize=["T"])
+def k(x, y, T, D: tl.constexpr, IS_VARLEN: tl.constexpr):
+    i_b, i_t = tl.program_id(0), tl.program_id(1)
+    off = (i_b * T + i_t) * D
+    b = tl.load(x + off.to(tl.int64))  # expect
+    last = tl.minimum(i_b * T * D, 0).to(tl.int64)  # expect
+    if IS_VARLEN:
+        bos = tl.load(x + i_b).to(tl.int32)
+    else:
+        bos = i_b * T
+    tl.store(y + bos.to(tl.int64) + last, b)  # expect
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
@@ -200,16 +231,23 @@ def k(h, K: tl.constexpr, H: tl.constexpr):
             receiver, dtype = func.value, call.args[0].value
             # each specialisation the receiver's value depends on (`if IS_VARLEN:` ... `else:`)
             specs = flow.specialisations(receiver)
-            wrapping = (
-                [spec for spec in specs if _is_index_arithmetic(receiver, flow, spec)] if flow.is_int64(dtype) else []
+            # a multiply made before the receiver counts unless the cast widens an index for its stride
+            follow = not _scaled_after(call, flow)
+            multiplies = (
+                {spec: _index_multiply(receiver, flow, spec, follow) for spec in specs} if flow.is_int64(dtype) else {}
             )
+            wrapping = [spec for spec, multiply in multiplies.items() if multiply is not None]
             if wrapping:
+                multiply = multiplies[wrapping[0]]
+                written = _index_multiply(receiver, flow, wrapping[0], follow=False)
+                fix = self._fix(
+                    call, _cast_index_terms(receiver, flow, dtype), "Cast the index terms before the arithmetic"
+                )
                 yield Report(
                     call,
                     WRAP_MESSAGE.format(when=_when(wrapping, specs, receiver, event, flow)),
-                    fix=self._fix(
-                        call, _cast_index_terms(receiver, flow, dtype), "Cast the index terms before the arithmetic"
-                    ),
+                    related=_made_at(multiply, context) if not written else (),
+                    fix=fix if written else Declined(MADE_ELSEWHERE),
                     facts={"receiver": context.module.code_for_node(receiver), "cause": "multiply"},
                 )
                 continue
@@ -256,7 +294,8 @@ def _when(
     around = {branch.key[0] for branch, _ in cast.conds}
     shared = {(key, outcome) for key, outcome in frozenset.intersection(*wrapping) if key not in around}
     others = [spec for spec in specs if spec not in wrapping]
-    if not shared or not others or any(_multiplies_index(receiver, flow, spec) for spec in others):
+    follow = not _scaled_after(cast.call, flow)
+    if not shared or not others or any(_multiplies(receiver, flow, spec, follow) for spec in others):
         return ""
     return " (when " + " and ".join(f"`{key}` is {str(outcome).lower()}" for key, outcome in sorted(shared)) + ")"
 
@@ -274,27 +313,71 @@ def _specialisable_params(node: cst.BaseExpression, flow: Flow) -> list[str]:
     return names
 
 
-def _is_index_arithmetic(node: cst.BaseExpression, flow: Flow, spec: Assumptions) -> bool:
-    """Integer arithmetic that multiplies a runtime int32 index (program id, loop index, a
-    do_not_specialize / typed size, a value chosen at run time), loading nothing."""
-    return not flow.flags(node, spec) & (LOADED | TENSOR) and _multiplies_index(node, flow, spec)
+def _scaled_after(cast: cst.Call, flow: Flow) -> bool:
+    """The cast's result is multiplied again, directly or through a name assigned it
+    (`i_t.to(tl.int64) * K`; `row = r.to(tl.int64)` then `x + row * stride`): an index widened
+    before its stride, so a product it was made from earlier is a position bounded by a
+    dimension (`i_t * BT`, `pid * row_chunk`), not the element offset that wraps."""
+    uses: list[cst.CSTNode] = [cast]
+    for name, definitions in flow.defs.items():
+        for definition in definitions:
+            if definition.value is cast:
+                uses += [read.node for read in flow.reads_after(definition, name)]
+    factors = [flow.parents.get(use) for use in uses]
+    return any(isinstance(f, cst.BinaryOperation) and isinstance(f.operator, cst.Multiply) for f in factors)
 
 
-def _multiplies_index(node: cst.BaseExpression, flow: Flow, spec: Assumptions) -> bool:
-    """A multiply in int32 over an index (an int64 operand makes it an int64 multiply; a
-    factor known to be 0 or 1 cannot wrap, nor a quotient times its divisor)."""
-    if not isinstance(node, cst.BinaryOperation):
-        return False
-    if (
-        isinstance(node.operator, cst.Multiply)
-        and flow.flags(node, spec) & INDEX
-        and not (flow.flags(node.left, spec) | flow.flags(node.right, spec)) & WIDE
-        and flow.constant_int(node.left, spec) not in (0, 1)
-        and flow.constant_int(node.right, spec) not in (0, 1)
-        and not flow.is_quotient_times_divisor(node, spec)
-    ):
-        return True
-    return _multiplies_index(node.left, flow, spec) or _multiplies_index(node.right, flow, spec)
+def _made_at(multiply: cst.BinaryOperation | None, context: ModuleContext) -> tuple[tuple[cst.CSTNode, str], ...]:
+    """Where a multiply the receiver does not spell out is made."""
+    if multiply is None:
+        return ()
+    return ((multiply, f"`{context.module.code_for_node(multiply)}` multiplies in int32 here"),)
+
+
+def _index_multiply(
+    node: cst.BaseExpression, flow: Flow, spec: Assumptions, follow: bool
+) -> cst.BinaryOperation | None:
+    """The int32 multiply over a runtime index (program id, loop index, a do_not_specialize /
+    typed size, a value chosen at run time) that `node`, integer arithmetic loading nothing,
+    computes (see `_multiplies`)."""
+    if flow.flags(node, spec) & (LOADED | TENSOR):
+        return None
+    return _multiplies(node, flow, spec, follow)
+
+
+def _multiplies(
+    node: cst.BaseExpression, flow: Flow, spec: Assumptions, follow: bool = True, seen: tuple[cst.CSTNode, ...] = ()
+) -> cst.BinaryOperation | None:
+    """A multiply in int32 over an index (an int64 operand makes it an int64 multiply; a factor
+    known to be 0 or 1 cannot wrap, nor a quotient times its divisor) written in `node`'s
+    arithmetic, or with `follow` also made in the definitions reaching the names it reads (in
+    `spec`) or in the arguments of `tl.minimum` / `tl.maximum` / `tl.cdiv`."""
+    if isinstance(node, cst.BinaryOperation):
+        if (
+            isinstance(node.operator, cst.Multiply)
+            and flow.flags(node, spec) & INDEX
+            and not (flow.flags(node.left, spec) | flow.flags(node.right, spec)) & WIDE
+            and flow.constant_int(node.left, spec) not in (0, 1)
+            and flow.constant_int(node.right, spec) not in (0, 1)
+            and not flow.is_quotient_times_divisor(node, spec)
+        ):
+            return node
+        parts: list[cst.BaseExpression] = [node.left, node.right]
+    elif isinstance(node, cst.UnaryOperation):
+        parts = [node.expression]
+    elif not follow:
+        return None
+    elif isinstance(node, cst.Name):
+        parts = [value for value in flow.values_reaching(node, spec) if value is not None and value not in seen]
+    elif isinstance(node, cst.Call) and flow.imports.is_tl(node.func, "minimum", "maximum", "cdiv"):
+        parts = [arg.value for arg in node.args]
+    else:
+        return None
+    for part in parts:
+        found = _multiplies(part, flow, spec, follow, (*seen, part))
+        if found is not None:
+            return found
+    return None
 
 
 def _unparenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
