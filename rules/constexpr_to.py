@@ -231,11 +231,16 @@ def k(x, y, T, D: tl.constexpr, IS_VARLEN: tl.constexpr):
             receiver, dtype = func.value, call.args[0].value
             # each specialisation the receiver's value depends on (`if IS_VARLEN:` ... `else:`)
             specs = flow.specialisations(receiver)
-            # a multiply made before the receiver counts unless the cast widens an index for its stride
-            follow = not _scaled_after(call, flow)
-            multiplies = (
-                {spec: _index_multiply(receiver, flow, spec, follow) for spec in specs} if flow.is_int64(dtype) else {}
-            )
+            multiplies = {}
+            if flow.is_int64(dtype):
+                multiplies = {spec: _index_multiply(receiver, flow, spec, True) for spec in specs}
+                # a multiply made before the receiver counts unless the cast widens an index for
+                # its stride (asked only then: it follows the cast's uses)
+                made_before = any(
+                    m is not None and not any(sub is m for sub in walk(receiver)) for m in multiplies.values()
+                )
+                if made_before and _scaled_after(call, flow):
+                    multiplies = {spec: _index_multiply(receiver, flow, spec, False) for spec in specs}
             wrapping = [spec for spec, multiply in multiplies.items() if multiply is not None]
             if wrapping:
                 multiply = multiplies[wrapping[0]]

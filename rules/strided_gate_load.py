@@ -172,12 +172,12 @@ def k(g, beta, a, o, T, H: tl.constexpr, REVERSE: tl.constexpr):
             for event in flow.events_in(loop.body, "call"):
                 call = event.call
                 pointer = pointer_arg(call)
-                if pointer is None or not flow.imports.is_tl(call.func, "load") or _is_block(pointer, loop, flow):
+                if pointer is None or not flow.imports.is_tl(call.func, "load"):
                     continue
                 advance = advances.get(pointer.value) if isinstance(pointer, cst.Name) else None
                 if advance is None and index is not None:
                     advance = _indexed_by_step(pointer, index, heads, loop, flow, terms)
-                if advance is None:
+                if advance is None or _is_block(pointer, loop, flow):
                     continue
                 stride, where = advance
                 shown = context.module.code_for_node(pointer)
