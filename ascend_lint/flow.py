@@ -753,6 +753,71 @@ class Flow:
         paths whose constexpr branch outcomes agree with those at `start`."""
         return [e for e in self._nearest(start, name, forward=True) if e.kind == READ and not e.metadata]
 
+    def alias_reads_after(self, start: Event, name: str) -> list[Event]:
+        """Data reads reachable from `start` of the other names that hold the value `name`
+        holds there, bound to it by plain name-to-name assignments (`b_keep = b_a`, chained, or
+        `a, b = x, y`): an alias is the same value, not a copy. Each name is followed until it
+        is redefined, along paths whose constexpr branch outcomes agree with those at `start`."""
+        others = self._alias_groups.get(name, set()) - {name}
+        if not others:
+            return []
+        origins = self._origins(self.reaching_defs(start, name))
+        found = []
+        for other in sorted(others):
+            for read in self.reads_after(start, other):
+                defs = [d for d in self.reaching_defs(read, other) if self.feasible_together(start, d)]
+                if self._origins(defs) & origins:
+                    found.append(read)
+        return sorted(found, key=lambda e: e.index)
+
+    def _origins(self, defs: list[Event]) -> set[int]:
+        """The definitions whose value `defs` hold: through aliases back to the one computing it."""
+        origins: set[int] = set()
+        seen: set[int] = set()
+        pending = list(defs)
+        while pending:
+            definition = pending.pop()
+            if definition.index in seen:
+                continue
+            seen.add(definition.index)
+            source = self._alias_source(definition)
+            if source is None:
+                origins.add(definition.index)
+            else:
+                pending.extend(self.reaching_defs(self.read_events[source], source.value))
+        return origins
+
+    def _alias_source(self, definition: Event) -> cst.Name | None:
+        """The name a definition binds its target to when it is a plain alias (`a = x`, or `x`
+        paired with `a` in `a, b = x, y`; unpacking `a, b = x` is not one)."""
+        target, value = definition.node, definition.value
+        if not (isinstance(target, cst.Name) and isinstance(value, cst.Name) and value in self.read_events):
+            return None
+        for small in getattr(definition.statement, "body", ()):
+            if isinstance(small, cst.Assign):
+                targets = [assigned.target for assigned in small.targets]
+            elif isinstance(small, cst.AnnAssign):
+                targets = [small.target]
+            else:
+                continue
+            if any(_bound_value(assigned, small.value, target) is value for assigned in targets):
+                return value
+        return None
+
+    @cached_property
+    def _alias_groups(self) -> dict[str, set[str]]:
+        """Each name bound by or to an alias -> the names linked to it by aliases."""
+        groups: dict[str, set[str]] = {}
+        for name, definitions in self.defs.items():
+            for definition in definitions:
+                source = self._alias_source(definition)
+                if source is None:
+                    continue
+                group = groups.get(name, {name}) | groups.get(source.value, {source.value})
+                for member in group:
+                    groups[member] = group
+        return groups
+
     def reaching_defs(self, point: Event, name: str) -> list[Event]:
         """Definitions of `name` that reach `point` along some feasible control-flow path."""
         return [e for e in self._nearest(point, name, forward=False) if e.kind == DEF]
@@ -891,6 +956,25 @@ def call_argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpres
     if position < len(positional):
         return positional[position]
     return next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == keyword), None)
+
+
+def _bound_value(
+    target: cst.BaseExpression, value: cst.BaseExpression | None, name: cst.Name
+) -> cst.BaseExpression | None:
+    """The expression assigning `value` to `target` binds `name` to, or None when `name` is
+    not in `target` or is unpacked from a value (`a, b = x`) or starred."""
+    if target is name:
+        return value
+    if not (isinstance(target, (cst.Tuple, cst.List)) and isinstance(value, (cst.Tuple, cst.List))):
+        return None
+    if len(target.elements) != len(value.elements):
+        return None
+    for part, part_value in zip(target.elements, value.elements, strict=True):
+        if not isinstance(part, cst.StarredElement) and not isinstance(part_value, cst.StarredElement):
+            found = _bound_value(part.value, part_value.value, name)
+            if found is not None:
+                return found
+    return None
 
 
 def _consistent(a: Assumptions, b: Assumptions) -> bool:

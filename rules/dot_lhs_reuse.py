@@ -15,7 +15,9 @@ removing one documented `+ 0.0` guard turns the max error from 0.0 into NaN.
 
 The analysis follows control flow: the left operand may be wrapped (`b_a.to(...)`,
 `tl.trans(b_a)` or `b_a.trans()`, a reshape or view, `-b_a`), nested dots clobber the inner left operand first, a reassignment
-ends tracking, `.dtype`/`.shape` are not data reads, `tl.dot(b_k, tl.trans(b_k))` reads
+ends tracking, an alias (`b_keep = b_a`, chained, or paired in `a, b = x, y`) is the same tile
+as the name it was taken from, so its reads are reads of the clobbered tile until it is
+reassigned itself, `.dtype`/`.shape` are not data reads, `tl.dot(b_k, tl.trans(b_k))` reads
 both operands before the dot runs, and reads on an `if` arm exclusive with the dot (the
 other arm, or another `if` on the same constexpr test) are not after it.
 
@@ -33,7 +35,8 @@ b_Ac = b_A + 0.0  # pristine copy, taken BEFORE the first dot that uses b_A as l
 b_o = tl.dot(b_A, b_v)
 tl.store(p_Ao, b_Ac)
 ```
-or reload the tile from global memory. A copy taken after the dot copies corrupted data.
+or reload the tile from global memory. A copy taken after the dot copies corrupted data, and
+an alias `b_Ac = b_A` copies nothing.
 
 ## Fix safety
 Unsafe (applied with `--unsafe-fixes`): every copy costs one tile of UB, which can push a
@@ -42,9 +45,10 @@ holding the first left-operand dot and rewrites the later reads to the copy (`b_
 becomes `b_A = b_A_c * s`). A later read that is itself the left operand of another dot
 followed by more reads gets a copy of its own (`b_A_c2`, ...), all taken before the first dot,
 as in hand-written multi-dot sequences. When the later reads do not all run after that
-statement in the same block (e.g. in another `if` arm or after the enclosing loop), or the
-clobber is loop-carried, the copy is taken right before the dot's statement and the dot
-consumes it instead: `tl.dot(b_A_c, ...)`, leaving `b_A` intact. Values are unchanged under
+statement in the same block (e.g. in another `if` arm or after the enclosing loop), a later
+read is of an alias, or the clobber is loop-carried, the copy is taken right before the dot's
+statement and the dot consumes it instead: `tl.dot(b_A_c, ...)`, leaving `b_A` (and every
+alias of it) intact. Values are unchanged under
 standard `tl.dot` semantics (`+ 0.0` is exact). No fix is offered when the dot's statement is
 not a plain one-statement line.
 """
@@ -111,8 +115,45 @@ def k(p_a, p_b, p_o, NT):
         b_h = tl.dot(b_a, b_h)
     tl.store(p_o, b_h)
 """,
+        # an alias reassigned before the dot, one on an arm exclusive with it, an unpacked value
+        """
+@triton.jit
+def k(p_a, p_b, p_o, USE_G: tl.constexpr):
+    b_a = tl.load(p_a)
+    b_keep, b_w = b_a, tl.load(p_b)
+    b_keep = b_keep * 2.0
+    if USE_G:
+        b_g = b_a
+    else:
+        b_g = tl.load(p_b)
+    b_lo, b_hi = tl.split(b_a)
+    if not USE_G:
+        b_o = tl.dot(b_a, b_w)
+        tl.store(p_o, b_o + b_keep + b_g + b_lo)
+""",
     )
     INVALID = (
+        # an alias is the same tile, not a copy: the dot consumes a pristine copy instead
+        Example(
+            """
+@triton.jit
+def k(p_a, p_b, p_o):
+    b_a = tl.load(p_a)
+    b_keep = b_a
+    b_o = tl.dot(b_a, tl.load(p_b))
+    tl.store(p_o, b_o + b_keep)  # expect
+""",
+            fixed="""
+@triton.jit
+def k(p_a, p_b, p_o):
+    b_a = tl.load(p_a)
+    b_keep = b_a
+    b_a_c = b_a + 0.0
+    b_o = tl.dot(b_a_c, tl.load(p_b))
+    tl.store(p_o, b_o + b_keep)
+""",
+            unsafe_fixes=True,
+        ),
         # a dot under an `if` consumes a copy; the read after a second dot needs that dot's copy too
         Example(
             """
@@ -280,20 +321,20 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
             tile = _lhs_tile(event.call, kernel)
             if tile is None:
                 continue
-            reads = flow.reads_after(event, tile.value)
+            reads = sorted(
+                flow.reads_after(event, tile.value) + flow.alias_reads_after(event, tile.value),
+                key=lambda read: read.index,
+            )
             fix = copies.plan(event, tile, reads) if reads else None
-            loop_carried = False
+            carried = [read for read in reads if read.index < event.index]
             for read in reads:
-                if read.index < event.index:
-                    loop_carried = True
-                else:
+                if read.index > event.index:
                     clobbered.setdefault(read.index, (read, []))[1].append((event, tile, fix))
-            if loop_carried:
+            if carried:
                 yield Report(
                     event.node,
-                    f"`{tile.value}` is the left operand of this `tl.dot` in a loop but defined "
-                    "before it: the next trip reads the tile this dot may have clobbered on Ascend",
-                    related=((tile, f"`{tile.value}` read here on every trip"),),
+                    _loop_carried_message(tile.value, carried),
+                    related=tuple(_loop_carried_reads(tile, carried)),
                     fix=fix,
                     facts={"tile": tile.value, "loop_carried": True},
                 )
@@ -304,8 +345,7 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
             fix = _protecting(read, [fix for _, _, fix in clobbers])
             yield Report(
                 read.node,
-                f"`{tile.value}` is read after it was the left operand of `tl.dot` "
-                f"(line {{related_line}}), which may overwrite it on Ascend",
+                _read_message(read, tile.value),
                 related=(
                     (dot.node, f"`tl.dot` that may clobber `{tile.value}`"),
                     *((other.node, f"another `tl.dot` that may clobber `{tile.value}`") for other, _, _ in others),
@@ -313,6 +353,35 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
                 fix=fix,
                 facts={"tile": tile.value, "loop_carried": False},
             )
+
+
+def _read_message(read: Event, tile: str) -> str:
+    clobber = "the left operand of `tl.dot` (line {related_line}), which may overwrite it on Ascend"
+    if read.name == tile:
+        return f"`{tile}` is read after it was {clobber}"
+    return f"`{read.name}` is read after `{tile}`, the same tile (an alias, not a copy), was {clobber}"
+
+
+def _loop_carried_message(tile: str, carried: list[Event]) -> str:
+    if any(read.name == tile for read in carried):
+        return (
+            f"`{tile}` is the left operand of this `tl.dot` in a loop but defined before it: "
+            "the next trip reads the tile this dot may have clobbered on Ascend"
+        )
+    aliases = ", ".join(dict.fromkeys(f"`{read.name}`" for read in carried))
+    return (
+        f"`{tile}` is the left operand of this `tl.dot` in a loop and its alias {aliases} (not a copy) "
+        "is read on the next trip: it reads the tile this dot may have clobbered on Ascend"
+    )
+
+
+def _loop_carried_reads(tile: cst.Name, carried: list[Event]) -> Iterator[tuple[cst.CSTNode, str]]:
+    """The related locations of a loop-carried clobber: the tile, and each alias read."""
+    if any(read.name == tile.value for read in carried):
+        yield tile, f"`{tile.value}` read here on every trip"
+    for read in carried:
+        if read.name != tile.value:
+            yield read.node, f"`{read.name}`, an alias of `{tile.value}`, read here on the next trip"
 
 
 def _protecting(read: Event, fixes: list[FixPlan | Declined | None]) -> FixPlan | Declined | None:
@@ -413,7 +482,9 @@ class _CopyPlanner:
         groups: list[list[Event]] = [[]]
         split_after = None
         for read in reads:
-            if read.index < dot.index or read.statement is None or not self._runs_after(statement, read.statement):
+            if read.name != tile.value or read.index < dot.index or read.statement is None:
+                return None  # an alias stays intact only when the dot consumes the copy
+            if not self._runs_after(statement, read.statement):
                 return None
             if _indices(self.flow.reaching_defs(read, tile.value)) != defs:
                 return None

@@ -29,3 +29,63 @@ def k(p_a, p_w, p_o):
         assert finding.related[0].location.row == first_dot
     assert [r.location.row - offset for r in findings[-1].related] == [5, 6, 7]
     assert [r.message for r in findings[-1].related][1:] == ["another `tl.dot` that may clobber `b_a`"] * 2
+
+
+def test_a_read_through_an_alias_names_the_alias_and_the_dot(lint) -> None:
+    """`b_keep = b_a` binds the same tile to a second name (chained or paired in a tuple),
+    whichever name the dot takes: each read after it is a finding naming what was read."""
+    source, offset = snippet_source(
+        """
+@triton.jit
+def k(p_a, p_b, p_o):
+    b_a = tl.load(p_a)
+    b_keep, b_b = b_a, tl.load(p_b)
+    b_last = b_keep
+    b_o = tl.dot(b_a, b_b)
+    tl.store(p_o, b_o + b_last)
+    b_k = tl.load(p_a)
+    b_kk = b_k
+    b_s = tl.dot(b_kk, b_b)
+    tl.store(p_o, b_s + b_k)
+    b_last = tl.load(p_a)
+    tl.store(p_o, b_last)
+"""
+    )
+    findings = lint(source)
+    assert [(f.location.row - offset, f.message) for f in findings] == [
+        (
+            7,
+            f"`b_last` is read after `b_a`, the same tile (an alias, not a copy), was the left operand of "
+            f"`tl.dot` (line {6 + offset}), which may overwrite it on Ascend",
+        ),
+        (
+            11,
+            f"`b_k` is read after `b_kk`, the same tile (an alias, not a copy), was the left operand of "
+            f"`tl.dot` (line {10 + offset}), which may overwrite it on Ascend",
+        ),
+    ]
+    assert [f.related[0].location.row - offset for f in findings] == [6, 10]
+
+
+def test_an_alias_read_on_the_next_trip_is_a_loop_carried_clobber(lint) -> None:
+    source, offset = snippet_source(
+        """
+@triton.jit
+def k(p_a, p_b, p_o, NT):
+    b_prev = tl.load(p_a)
+    b_h = tl.zeros([16, 16], dtype=tl.float32)
+    for i_t in range(NT):
+        b_h += b_prev
+        b_a = tl.load(p_a + i_t)
+        b_prev = b_a
+        b_h += tl.dot(b_a, tl.load(p_b))
+    tl.store(p_o, b_h)
+"""
+    )
+    (finding,) = lint(source)
+    assert finding.location.row - offset == 9
+    assert "its alias `b_prev` (not a copy) is read on the next trip" in finding.message
+    assert [(r.location.row - offset, r.message) for r in finding.related] == [
+        (6, "`b_prev`, an alias of `b_a`, read here on the next trip")
+    ]
+    assert finding.facts == {"tile": "b_a", "loop_carried": True}
