@@ -818,6 +818,20 @@ class Flow:
                     groups[member] = group
         return groups
 
+    def written(self, node: cst.CSTNode) -> cst.CSTNode:
+        """The source node to report for `node`: itself, or the augmented assignment `x *= D`
+        for the `x * D` the flow takes as its value (built here, it is in no tree)."""
+        return self._augmented.get(node, node)
+
+    @cached_property
+    def _augmented(self) -> dict[cst.CSTNode, cst.CSTNode]:
+        return {
+            definition.value: definition.node
+            for definitions in self.defs.values()
+            for definition in definitions
+            if type(definition.node) is cst.AugAssign and definition.value is not None
+        }
+
     def reaching_defs(self, point: Event, name: str) -> list[Event]:
         """Definitions of `name` that reach `point` along some feasible control-flow path."""
         return [e for e in self._nearest(point, name, forward=False) if e.kind == DEF]
@@ -977,6 +991,23 @@ def _bound_value(
     return None
 
 
+_BINARY_OF_AUGMENTED: dict[type[cst.BaseAugOp], type[cst.BaseBinaryOp]] = {
+    cst.AddAssign: cst.Add,
+    cst.SubtractAssign: cst.Subtract,
+    cst.MultiplyAssign: cst.Multiply,
+    cst.MatrixMultiplyAssign: cst.MatrixMultiply,
+    cst.DivideAssign: cst.Divide,
+    cst.FloorDivideAssign: cst.FloorDivide,
+    cst.ModuloAssign: cst.Modulo,
+    cst.PowerAssign: cst.Power,
+    cst.LeftShiftAssign: cst.LeftShift,
+    cst.RightShiftAssign: cst.RightShift,
+    cst.BitAndAssign: cst.BitAnd,
+    cst.BitOrAssign: cst.BitOr,
+    cst.BitXorAssign: cst.BitXor,
+}
+
+
 def _consistent(a: Assumptions, b: Assumptions) -> bool:
     """No test outcome assumed one way in `a` and the other in `b`."""
     return not any((key, not outcome) in b for key, outcome in a)
@@ -1134,8 +1165,9 @@ class _Builder:
             target = node.target
             self.expr(target)
             self.expr(node.value)
-            if isinstance(target, cst.Name):
-                value = cst.BinaryOperation(target, cst.Add(), node.value)
+            if isinstance(target, cst.Name):  # `x *= D` defines `x` as `x * D`
+                operator = _BINARY_OF_AUGMENTED[type(node.operator)]()
+                value = cst.BinaryOperation(target, operator, node.value)
                 self.emit(DEF, node, name=target.value, value=value, boxed=True)
         elif type(node) is cst.Return:
             if node.value is not None:

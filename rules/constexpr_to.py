@@ -216,6 +216,9 @@ def k(x, y, T, D: tl.constexpr, IS_VARLEN: tl.constexpr):
     else:
         bos = i_b * T
     tl.store(y + bos.to(tl.int64) + last, b)  # expect
+    row = i_t + 1
+    row *= D  # an augmented assignment multiplies as written
+    tl.store(y + row.to(tl.int64), b)  # expect
 """,
     )
 
@@ -251,7 +254,7 @@ def k(x, y, T, D: tl.constexpr, IS_VARLEN: tl.constexpr):
                 yield Report(
                     call,
                     WRAP_MESSAGE.format(when=_when(wrapping, specs, receiver, event, flow)),
-                    related=_made_at(multiply, context) if not written else (),
+                    related=_made_at(multiply, flow, context) if not written else (),
                     fix=fix if written else Declined(MADE_ELSEWHERE),
                     facts={"receiver": context.module.code_for_node(receiver), "cause": "multiply"},
                 )
@@ -332,11 +335,13 @@ def _scaled_after(cast: cst.Call, flow: Flow) -> bool:
     return any(isinstance(f, cst.BinaryOperation) and isinstance(f.operator, cst.Multiply) for f in factors)
 
 
-def _made_at(multiply: cst.BinaryOperation | None, context: ModuleContext) -> tuple[tuple[cst.CSTNode, str], ...]:
-    """Where a multiply the receiver does not spell out is made."""
+def _made_at(
+    multiply: cst.BinaryOperation | None, flow: Flow, context: ModuleContext
+) -> tuple[tuple[cst.CSTNode, str], ...]:
+    """Where a multiply the receiver does not spell out is made (`x *= D`: at that statement)."""
     if multiply is None:
         return ()
-    return ((multiply, f"`{context.module.code_for_node(multiply)}` multiplies in int32 here"),)
+    return ((flow.written(multiply), f"`{context.module.code_for_node(multiply)}` multiplies in int32 here"),)
 
 
 def _index_multiply(

@@ -458,3 +458,15 @@ def test_runs_every_trip_sees_continue() -> None:
     (advance_q,) = [d for d in flow.defs["q"] if d.index in inner.body]
     assert not flow.runs_every_trip(first, advance_p)
     assert flow.runs_every_trip(inner, advance_q)
+
+
+@pytest.mark.parametrize(
+    ("statement", "operator"),
+    [("n += 4", cst.Add), ("n -= 4", cst.Subtract), ("n *= 4", cst.Multiply), ("n //= 4", cst.FloorDivide)],
+)
+def test_an_augmented_assignment_defines_the_operation_it_writes(statement: str, operator: type) -> None:
+    flow = flow_of(f"@triton.jit\ndef k(x):\n    n = 8\n    {statement}\n    tl.store(x + n, 0.0)\n")
+    (augmented,) = [d for d in flow.defs["n"] if isinstance(d.node, cst.AugAssign)]
+    assert isinstance(augmented.value, cst.BinaryOperation) and type(augmented.value.operator) is operator
+    # the value is built by the flow: the source node to report for it is the statement
+    assert flow.written(augmented.value) is augmented.node
