@@ -16,6 +16,10 @@ from pathlib import Path
 
 import pytest
 
+from ascend_lint.config import load_settings
+from ascend_lint.engine import lint_paths
+from ascend_lint.model import FileResult
+
 FLA_VERSION = "0.6.0"
 LIGER_VERSION = "0.8.5"
 VLLM_ASCEND_VERSION = "0.23.0"  # its wheel is for CPython 3.11 on x86-64 Linux: elsewhere its tests skip
@@ -79,3 +83,13 @@ def liger_ascend_folder() -> Path:
 def flag_gems_ascend_backend() -> Path:
     """FlagGems' Ascend backend: `flag_gems/runtime/backend/_ascend/`."""
     return unpacked_wheel("flag-gems", FLAG_GEMS_VERSION, "flag_gems") / "flag_gems" / "runtime" / "backend" / "_ascend"
+
+
+def lint_wheel(root: Path, package: Path) -> list[FileResult]:
+    """Each file's result of linting `package` of the unpacked wheel `root` with `--isolated`
+    and the default targeting, as from a checkout of it; none may be an error."""
+    settings = load_settings([str(root)], isolated=True)
+    settings.root = root
+    results = lint_paths([str(package)], settings)
+    assert [r.error for r in results if r.error] == []
+    return results

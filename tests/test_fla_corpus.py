@@ -63,21 +63,17 @@ from collections import Counter
 from pathlib import Path
 
 from conftest import settings
-from fla_corpus import fla_ascend_files, fla_root
+from fla_corpus import fla_ascend_files, fla_root, lint_wheel
 
-from ascend_lint.config import ASCEND_IMPORTS, load_settings
-from ascend_lint.engine import lint_paths, lint_source
+from ascend_lint.config import ASCEND_IMPORTS
+from ascend_lint.engine import lint_source
 
 EXPECTED = {"ASC001": 26, "ASC003": 13, "ASC005": 4, "ASC010": 1, "ASC011": 8, "ASC012": 1}
 
 
 def test_fla_ascend_kernels_findings_per_rule():
     root = fla_root()
-    settings = load_settings([str(root)], isolated=True)
-    settings.root = root
-    results = lint_paths([str(root / "fla")], settings)
-    errors = [r.error for r in results if r.error]
-    assert errors == []
+    results = lint_wheel(root, root / "fla")
     checked = {r.filename for r in results if r.checked}
     ascend_paths = {str(p) for p in fla_ascend_files()}
     assert ascend_paths <= checked

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from fla_corpus import flag_gems_ascend_backend
+from fla_corpus import flag_gems_ascend_backend, lint_wheel
 
-from ascend_lint.config import load_settings
-from ascend_lint.engine import lint_paths
 from ascend_lint.model import Finding
 
 EXPECTED = {
@@ -28,12 +26,7 @@ EXPECTED = {
 
 def flag_gems_findings() -> list[Finding]:
     backend = flag_gems_ascend_backend()
-    root = backend.parents[3]
-    settings = load_settings([str(root)], isolated=True)
-    settings.root = root
-    results = lint_paths([str(backend)], settings)
-    assert [r.error for r in results if r.error] == []
-    return [f for r in results for f in r.findings]
+    return [f for r in lint_wheel(backend.parents[3], backend) for f in r.findings]
 
 
 def test_flag_gems_ascend_findings_per_rule_and_the_reviews_fixes() -> None:

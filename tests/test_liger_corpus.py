@@ -22,20 +22,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from fla_corpus import liger_ascend_folder, liger_root
-
-from ascend_lint.config import load_settings
-from ascend_lint.engine import lint_paths
+from fla_corpus import liger_ascend_folder, liger_root, lint_wheel
 
 EXPECTED = {"ASC002": 8, "ASC003": 4, "ASC010": 2, "ASC012": 1}
 
 
 def test_liger_ascend_backend_findings_per_rule():
     root = liger_root()
-    settings = load_settings([str(root)], isolated=True)
-    settings.root = root
-    results = lint_paths([str(root / "liger_kernel")], settings)
-    assert [r.error for r in results if r.error] == []
+    results = lint_wheel(root, root / "liger_kernel")
     checked = {r.filename for r in results if r.checked}
     backend = {str(p) for p in liger_ascend_folder().rglob("*.py")}
     assert checked == backend  # the `_ascend` folder, and nothing of the CUDA implementation

@@ -9,10 +9,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from fla_corpus import vllm_ascend_root
+from fla_corpus import lint_wheel, vllm_ascend_root
 
-from ascend_lint.config import load_settings
-from ascend_lint.engine import lint_paths
 from ascend_lint.model import Finding
 
 EXPECTED = {
@@ -29,11 +27,7 @@ EXPECTED = {
 
 def vllm_findings() -> list[Finding]:
     root = vllm_ascend_root()
-    settings = load_settings([str(root)], isolated=True)
-    settings.root = root
-    results = lint_paths([str(root / "vllm_ascend")], settings)
-    assert [r.error for r in results if r.error] == []
-    return [f for r in results for f in r.findings]
+    return [f for r in lint_wheel(root, root / "vllm_ascend") for f in r.findings]
 
 
 def test_vllm_ascend_findings_per_rule_and_the_reviews_fixes() -> None:
