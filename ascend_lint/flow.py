@@ -972,6 +972,20 @@ def call_argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpres
     return next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == keyword), None)
 
 
+def advance_step(definition: Event) -> cst.BaseExpression | None:
+    """`step` for a definition advancing its name: `p += step`, `p -= step`, `p = p + step`,
+    `p = p - step` (the flow takes `p += step` as `p + step`)."""
+    value = definition.value
+    if (
+        isinstance(value, cst.BinaryOperation)
+        and isinstance(value.operator, (cst.Add, cst.Subtract))
+        and isinstance(value.left, cst.Name)
+        and value.left.value == definition.name
+    ):
+        return value.right
+    return None
+
+
 def _bound_value(
     target: cst.BaseExpression, value: cst.BaseExpression | None, name: cst.Name
 ) -> cst.BaseExpression | None:

@@ -53,7 +53,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ascend_lint.flow import DEF, TENSOR, Event, Flow, Loop, pointer_arg
+from ascend_lint.flow import DEF, TENSOR, Event, Flow, Loop, advance_step, pointer_arg
 from ascend_lint.imports import int_literal
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 from ascend_lint.terms import Sum, Terms, TooComplex
@@ -208,24 +208,11 @@ def _is_block(pointer: cst.BaseExpression, loop: Loop, flow: Flow) -> bool:
     if not reaching:
         return bool(flow.flags(pointer) & TENSOR)
     for definition in reaching:
-        advance = definition.index in loop.body and _advance_step(definition)
+        advance = definition.index in loop.body and advance_step(definition)
         flags = flow.flags(advance) if advance else flow.def_flags(definition)
         if flags & TENSOR:
             return True
     return False
-
-
-def _advance_step(definition: Event) -> cst.BaseExpression | None:
-    """`step` for `p += step` / `p -= step` / `p = p + step` (the definition's value is `p + step`)."""
-    value = definition.value
-    if (
-        isinstance(value, cst.BinaryOperation)
-        and isinstance(value.operator, (cst.Add, cst.Subtract))
-        and isinstance(value.left, cst.Name)
-        and value.left.value == definition.name
-    ):
-        return value.right
-    return None
 
 
 def _unit_step_index(loop: Loop) -> str | None:
@@ -281,7 +268,7 @@ def _head_count_times(index: str, products: Sum, heads: set[str], flow: Flow, te
 def _head_stride(event: Event, heads: set[str], flow: Flow) -> str | None:
     """`H` for `p += H` / `p = p - H` / `p += (-1 if REVERSE else 1) * H` / `p += stride` with
     `stride = H`."""
-    step = _advance_step(event)
+    step = advance_step(event)
     return None if step is None else _signed_head_count(step, heads, flow)
 
 

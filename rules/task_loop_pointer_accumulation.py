@@ -59,7 +59,7 @@ from typing import cast
 import libcst as cst
 
 from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, contains, names_in, spelled_out
-from ascend_lint.flow import DEF, MEMORY_FNS, READ, Event, Flow, Loop
+from ascend_lint.flow import DEF, MEMORY_FNS, READ, Event, Flow, Loop, advance_step
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 from ascend_lint.terms import Terms, TooComplex, added, divided, multiplied, scaled
 
@@ -208,7 +208,7 @@ def k(q, total, BT: tl.constexpr):
                 (event, event.name)
                 for event in flow.events_in(loop.body, DEF)
                 if event.name in pointers
-                and _advances(event)
+                and advance_step(event) is not None
                 and any(d.index not in loop.body for d in flow.reaching_defs(event, event.name))
             ]
             fixes = _fixes(flagged, loop, node, flow, context)
@@ -221,20 +221,6 @@ def k(q, total, BT: tl.constexpr):
                     related=((node.target, "task loop"),),
                     fix=fixes[event],
                 )
-
-
-def _advances(event: Event) -> bool:
-    """`p += x` / `p -= x`, or `p = p + x` / `p = p - x`."""
-    node = event.node
-    if isinstance(node, cst.AugAssign):
-        return isinstance(node.operator, (cst.AddAssign, cst.SubtractAssign))
-    value = event.value
-    return (
-        isinstance(value, cst.BinaryOperation)
-        and isinstance(value.operator, (cst.Add, cst.Subtract))
-        and isinstance(value.left, cst.Name)
-        and value.left.value == event.name
-    )
 
 
 @dataclass(frozen=True)
