@@ -47,6 +47,11 @@ class Launch:
         return tuple(block for block in self.blocks if isinstance(block, cst.If))
 
     @property
+    def arms(self) -> list[tuple[cst.BaseExpression, bool]]:
+        """The test of each `if` around the launch, with whether it holds there."""
+        return arms_around(self.call, self.blocks)
+
+    @property
     def grid_node(self) -> cst.BaseExpression:
         """What is written between the brackets: `grid` in `kernel[grid](...)`."""
         subscript = self.call.func
@@ -110,6 +115,7 @@ class _HostFacts:
         self.launches: dict[str, list[Launch]] = {}  # by the launched name's last part
         self.environment: dict[str, list[tuple[cst.BaseExpression, Scope]]] = {}  # `os.environ["X"] = v`: X -> v
         self.enclosing: dict[cst.FunctionDef, Scope] = {}  # a nested function -> the one holding it
+        self.defined_under: dict[cst.FunctionDef, tuple[cst.For | cst.If, ...]] = {}  # its blocks there
         self.functions_met: list[tuple[cst.FunctionDef, bool]] = []  # each with whether it was a kernel
         self.keyed_callables: list[tuple[cst.Dict, Scope]] = []  # dicts mapping a string to a lambda or a name
 
@@ -125,6 +131,7 @@ class _HostFacts:
         _extend(self.launches, other.launches)
         _extend(self.environment, other.environment)
         self.enclosing.update(other.enclosing)
+        self.defined_under.update(other.defined_under)
         self.keyed_callables.extend(other.keyed_callables)
 
     def walk(self, top: cst.CSTNode, kernel_defs: set[cst.FunctionDef]) -> None:
@@ -142,6 +149,7 @@ class _HostFacts:
                 self.functions.setdefault(node.name.value, []).append(node)
                 self.returns.setdefault(node.name.value, [])
                 self.enclosing[node] = scope
+                self.defined_under[node] = blocks
                 scope, blocks = node, ()
             elif type(node) is cst.Return and scope is not None and node.value is not None:
                 self.returns[scope.name.value].append((node.value, scope))
@@ -738,44 +746,29 @@ class HostIndex(_HostFacts):
             for launches in self.launches.values()
             for launch in launches
             if (launch.guards or (launch.scope is not None and self.enclosing.get(launch.scope) is not None))
-            and self._in_cuda_arm(launch.call, launch.scope)
+            and self._in_cuda_arm(launch)
         }
 
-    def _in_cuda_arm(self, node: cst.CSTNode, scope: Scope) -> bool:
-        """`node`, written in `scope`, sits in an arm that requires a CUDA device there or
-        around the definition of `scope` (a nested function)."""
+    def _in_cuda_arm(self, launch: Launch) -> bool:
+        """The launch, in a function, sits in an arm that requires a CUDA device there or around
+        the definition of that function inside another (a nested function)."""
+        if launch.scope is None:
+            return False
+        arms, function = launch.arms, launch.scope
         for _ in range(_MAX_HOPS):
-            if scope is None:
-                return False
-            if any(_requires_cuda(test, holds) for test, holds in _arms_to(node, _statements(scope.body))):
+            if any(_requires_cuda(test, holds) for test, holds in arms):
                 return True
-            node, scope = scope, self.enclosing.get(scope)
+            outer = self.enclosing.get(function)
+            if outer is None:
+                return False
+            arms, function = arms_around(function, self.defined_under[function]), outer
         return False
 
 
-def _arms_to(node: cst.CSTNode, block: Sequence[cst.BaseStatement]) -> list[tuple[cst.BaseExpression, bool]]:
-    """The tests of the `if` arms around `node` in `block`, each with whether it holds there
-    (True in the body, False in the `else` and the `elif`s)."""
-    for statement in block:
-        if not any(sub is node for sub in walk(statement)):
-            continue
-        if not isinstance(statement, cst.If):
-            return [arm for inner in statement_blocks(statement) for arm in _arms_to(node, inner)]
-        if any(sub is node for sub in walk(statement.body)):
-            return [(statement.test, True), *_arms_to(node, _statements(statement.body))]
-        orelse = statement.orelse
-        if orelse is None or not any(sub is node for sub in walk(orelse)):
-            return []  # in the test
-        inner = [orelse] if isinstance(orelse, cst.If) else _statements(orelse.body)
-        return [(statement.test, False), *_arms_to(node, inner)]
-    return []
-
-
-def _statements(suite: cst.BaseSuite) -> Sequence[cst.BaseStatement]:
-    if isinstance(suite, cst.IndentedBlock):
-        return suite.body
-    assert isinstance(suite, cst.SimpleStatementSuite)
-    return [cst.SimpleStatementLine(body=suite.body)]  # `if x: launch()` on one line
+def arms_around(node: cst.CSTNode, blocks: Sequence[cst.For | cst.If]) -> list[tuple[cst.BaseExpression, bool]]:
+    """The test of each `if` among the blocks around `node` (the host walk records them), with
+    whether it holds there: True in its body, False in its `else` and `elif`s."""
+    return [(block.test, any(sub is node for sub in walk(block.body))) for block in blocks if isinstance(block, cst.If)]
 
 
 def _requires_cuda(test: cst.BaseExpression, holds: bool) -> bool:

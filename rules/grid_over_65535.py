@@ -304,8 +304,7 @@ def _guarded_by_size_test(launch: Launch, grid: Grid, context: ModuleContext) ->
     read where the grid is written, a grid function nested in the launching one included."""
     host = context.host
     grid_names = host.names_behind(launch.grid_node, launch.scope) | host.names_behind(grid.written, grid.scope)
-    # each test with whether it holds at the launch: an early return's test fails after it
-    tests = [(guard.test, any(sub is launch.call for sub in walk(guard.body))) for guard in launch.guards]
+    tests = launch.arms  # each test with whether it holds at the launch; an early return's fails after it
     if launch.scope is not None:
         tests += [
             (statement.test, False)
