@@ -10,6 +10,7 @@ node fields directly (no `CSTNode.children` rebuilds). Rules ask it; none re-der
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TypeGuard, TypeVar
@@ -351,6 +352,32 @@ class HostIndex(_HostFacts):
             *self._helper_launches.get(kernel.name, ()),
             *self._chosen_launches.get(kernel.name, ()),
         ]
+
+    def imported_launches(self, imported: AbstractSet[str]) -> dict[str, list[Launch]]:
+        """By name, the launches of the `imported` names (kernels of other modules: `k[grid](...)`
+        after `from .kernels import k`, `kernels.k[grid](...)` after `from . import kernels`),
+        with those of the launcher helpers they are passed to; not where a function's own
+        parameter or binding hides the import."""
+        found: dict[str, list[Launch]] = {}
+        for launched, launches in self.launches.items():
+            for launch in launches:
+                assert isinstance(launch.call.func, cst.Subscript)
+                head = launch.call.func.value
+                while isinstance(head, cst.Attribute):
+                    head = head.value
+                if isinstance(head, cst.Name) and head.value in imported and not self._hides(head.value, launch.scope):
+                    found.setdefault(launched, []).append(launch)
+        for name in imported:
+            if name not in self.kernels and not self._hides(name, None):
+                for launch in self._helper_launches.get(name, ()):
+                    found.setdefault(name, []).append(launch)
+        return found
+
+    def _hides(self, name: str, scope: Scope) -> bool:
+        """`name` is bound in `scope` (a parameter or an assignment), or at module level."""
+        return (scope is not None and _param(scope, name) is not None) or bool(
+            self.bindings.get((name, scope)) or self.bindings.get((name, None)) or name in self.functions
+        )
 
     @cached_property
     def _chosen_launches(self) -> dict[str, list[Launch]]:

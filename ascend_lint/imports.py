@@ -172,6 +172,7 @@ class ImportMap:
     def __init__(self, module: cst.Module, source: str | None = None, triton_modules: Iterable[str] = ()):
         self.aliases: dict[str, str] = {}
         self.functions: list[cst.FunctionDef] = []
+        self.imported: set[str] = set()  # the local names of imports not of Triton
         self._heads: dict[str, int] = {}  # first part of each alias -> most parts in one alias
         self.source = module.code if source is None else source  # the text usage is read from
         self._triton_modules = tuple(triton_modules)
@@ -191,6 +192,7 @@ class ImportMap:
             self._add_by_usage(foreign, self.source)
         for local, name in self._pending_reexports.items():
             self.add(local, _reexport_meaning(local, name, self.source))
+        self.imported -= self.aliases.keys()
 
     # ---- reading imports ----------------------------------------------------------------
     def _add_import(self, node: cst.Import, foreign: dict[str, str]) -> None:
@@ -206,11 +208,16 @@ class ImportMap:
                     self.add(full.split(".")[0], full.split(".")[0])
             elif self._is_reexport_module(full):
                 self._add_reexport_module(local or full)
-            elif full.split(".")[0] not in _NOT_TRITON:
-                foreign[local or full.split(".")[0]] = full
+            else:
+                self.imported.add(local or full.split(".")[0])
+                if full.split(".")[0] not in _NOT_TRITON:
+                    foreign[local or full.split(".")[0]] = full
 
     def _add_import_from(self, node: cst.ImportFrom, foreign: dict[str, str]) -> None:
-        if node.module is None or isinstance(node.names, cst.ImportStar):
+        if isinstance(node.names, cst.ImportStar):
+            return
+        if node.module is None:  # `from . import kernels`: modules of the package
+            self.imported.update(_as_name(alias) or dotted_name(alias.name) or "" for alias in node.names)
             return
         base = dotted_name(node.module) or ""
         if node.relative:
@@ -222,8 +229,10 @@ class ImportMap:
                 self.add(local, f"{base}.{name}")
             elif self._is_reexport_module(base):
                 self._add_reexported(local, name)
-            elif base.lstrip(".").split(".")[0] not in _NOT_TRITON:
-                foreign[local] = name
+            else:
+                self.imported.add(local)
+                if base.lstrip(".").split(".")[0] not in _NOT_TRITON:
+                    foreign[local] = name
 
     def _is_reexport_module(self, module: str) -> bool:
         module = module.lstrip(".")

@@ -8,7 +8,10 @@ or spacing). A string escape that could spell a letter (`"num\\x5fwarps"`, a bac
 inside a string) counts as every token, because rules compare string values too.
 
 A kernel rule also needs a kernel, and `find_kernels` only knows kernels decorated with a name
-resolving to `<triton>.jit`: no kernel without the word `jit`.
+resolving to `<triton>.jit`: no kernel without the word `jit`. A launch of a kernel the file
+imports (`from .kernels import k`, then `k[grid](...)`) is no word: `LAUNCH` holds when the text
+has a `]` followed by a `(` (only spaces, line breaks, comments or backslashes between them, as
+between any tokens `] (`) closing a subscript of a name an import statement lists.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 KERNEL_TOKENS: tuple[str, ...] = ("jit",)
+LAUNCH = "]("  # not a word: a launch of an imported name (`_launches_imported`)
+_LAUNCH_TEXT = re.compile(r"\](?:\s|\\|#[^\r\n]*)*\(")
 
 # Escapes that can produce an ASCII letter or `_` in a string value (hex 41-7f, octal 101-177,
 # \N{...}), and backslash-newline, which joins a string across lines.
@@ -42,10 +47,68 @@ class Words:
     def has(self, token: str) -> bool:
         found = self._found.get(token)
         if found is None:
-            found = self._escapes or (token in self.text and _whole_word(token).search(self.text) is not None)
+            if token == LAUNCH:  # syntax, which no escape in a string can spell
+                found = _LAUNCH_TEXT.search(self.text) is not None and _launches_imported(self.text)
+            else:
+                found = self._escapes or (token in self.text and _whole_word(token).search(self.text) is not None)
             self._found[token] = found
         return found
 
     def satisfies(self, groups: Iterable[tuple[str, ...]]) -> bool:
         """Whether every group has one of its tokens in the text."""
         return all(any(self.has(token) for token in group) for group in groups)
+
+
+_IMPORTED = re.compile(r"\bimport\s+(\([^)]*\)|(?:[^\r\n\\]|\\\r?\n)*)")  # what an import statement lists
+_WORD = re.compile(r"\w+")
+
+
+def _launches_imported(text: str) -> bool:
+    """Whether a subscript of an imported name may be called (`k[grid](...)`, `kernels.k[grid]
+    (...)`): the names are every word an import statement lists (a superset of those it binds),
+    and a subscript whose brackets hold a string or comment counts as called."""
+    names = {word for listed in _IMPORTED.finditer(text) for word in _WORD.findall(listed[1])}
+    if not names:
+        return False
+    subscripted = re.compile(rf"(?<![\w.])(?:{'|'.join(map(re.escape, names))})(?:\s*\.\s*\w+)*\s*\[")
+    for match in subscripted.finditer(text):
+        closing = _closing_bracket(text, match.end())
+        if closing is None or _LAUNCH_TEXT.match(text, closing):
+            return True
+    return False
+
+
+def _closing_bracket(text: str, start: int) -> int | None:
+    """The offset of the `]` closing the subscript opened just before `start`, skipping the
+    brackets of one-line strings and comments; None when unsure (a triple-quoted string)."""
+    depth, offset = 1, start
+    while offset < len(text):
+        char = text[offset]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+            if depth == 0:
+                return offset if char == "]" else None
+        elif char == "#":
+            offset = text.find("\n", offset)
+            if offset < 0:
+                return None
+        elif char in "\"'":
+            end = _string_end(text, offset)
+            if end is None:
+                return None
+            offset = end
+        offset += 1
+    return None
+
+
+def _string_end(text: str, start: int) -> int | None:
+    """The offset of the quote closing the one-line string opened at `start`."""
+    quote = text[start]
+    if text.startswith(quote * 3, start):
+        return None
+    offset = start + 1
+    while offset < len(text) and text[offset] not in (quote, "\n"):
+        offset += 2 if text[offset] == "\\" else 1
+    return offset if offset < len(text) and text[offset] == quote else None

@@ -15,7 +15,9 @@ name assigned more than once is, at a launch, the plain `grid = ...` nearest bef
 the same block (straight-line code: the only one that reaches it). A launch through a name bound only to kernels of the module
 (`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`) is a launch of each, reported
 once. A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
-function, one per wrapper) reads its sizes from the function around it. The message lists the sizes (`T/BT * B * H > 65535`), after the axes it could not size
+function, one per wrapper) reads its sizes from the function around it. A kernel another module
+defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
+`kernels.k[grid](...)`): the launcher refuses the grid whatever the kernel does. The message lists the sizes (`T/BT * B * H > 65535`), after the axes it could not size
 (`NT * B * H > 65535` for `(NT, B * H)` with `NT` from a helper).
 
 Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`)
@@ -29,8 +31,7 @@ with a single runtime size (`(triton.cdiv(T, BT),)` reaches the limit only past
 parameter no caller passes, a helper such as a grid-limiting tile chooser: `min(B * H,
 cap())`, `B * H // split()` may be sized to keep the product small); grids that may be one
 of several (a `grid` name assigned in an `if` and in its `else`, or in a loop after the
-launch); launches of kernels imported from another module (whether they loop over tasks is
-not visible); launches of a module that sets `TRITON_ALL_BLOCKS_PARALLEL` to `"1"` or
+launch); launches of a module that sets `TRITON_ALL_BLOCKS_PARALLEL` to `"1"` or
 `"true"` (`os.environ[...] = "1"`, `os.environ.setdefault(...)`, `os.putenv(...)`) at module
 level or in the launching function.
 
@@ -76,7 +77,7 @@ import libcst as cst
 from ascend_lint.host import Grid, Launch, Scope
 from ascend_lint.imports import str_literal
 from ascend_lint.nodes import walk
-from ascend_lint.prefilter import KERNEL_TOKENS
+from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 
 _ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
@@ -95,7 +96,8 @@ class GridOver65535(Rule):
     CODE = "ASC010"
     NAME = "grid-over-65535"
     SUMMARY = "A launch grid multiplying runtime sizes can pass 65535 programs (refused at launch)"
-    REQUIRES_TOKENS = (("shape", "size", "numel", "len"), KERNEL_TOKENS)  # a runtime size; a kernel of the module
+    # a runtime size; a kernel of the module, or the launch of one it imports
+    REQUIRES_TOKENS = (("shape", "size", "numel", "len"), (*KERNEL_TOKENS, LAUNCH))
 
     VALID = (
         """
@@ -167,6 +169,17 @@ def run(x, BT=64):
     k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
 """,
         """
+from .kernels import chunk_kernel
+
+def run(x, chunk_kernel, BT=64):  # a parameter hides the import: what its callers pass is unknown
+    B, T, H = x.shape
+    chunk_kernel[(B, H)](x, T, BT=BT)
+
+def forward(x, layers):
+    B, T, H = x.shape
+    return layers[B * T](x)  # not a name the module imports
+""",
+        """
 import os
 from os import environ
 
@@ -233,6 +246,15 @@ def split_when_wide(x, BT=64):
         k64[(NK * NT, B * H)](x, T, BT=BT)  # expect
 """,
         """
+from . import kernels
+from .kernels import chunk_kernel
+
+def run(x, BT=64):  # kernels of another module: their grids are refused all the same
+    B, T, H = x.shape
+    chunk_kernel[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)  # expect
+    kernels.chunk_kernel[(B, H)](x, T, BT=BT)  # expect
+""",
+        """
 import os
 
 os.environ["TRITON_ALL_BLOCKS_PARALLEL"] = "0"
@@ -252,36 +274,50 @@ def run(x, BT=64):
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         host = context.host
+        launches = [
+            launch
+            for kernel in context.kernels
+            if not (kernel.is_device_function or _has_task_loop(kernel))
+            for launch in host.launches_with_helpers(kernel)
+        ]
+        for imported in host.imported_launches(context.imports.imported).values():
+            launches += imported
         checked: set[cst.Call] = set()  # a launch of one of several kernels (`fn = a if c else b`) is checked once
-        for kernel in context.kernels:
-            if kernel.is_device_function or _has_task_loop(kernel):
+        for launch in launches:
+            if launch.call in checked or launch.loops or _limit_lifted(launch, context):
                 continue
-            for launch in host.launches_with_helpers(kernel):
-                if launch.call in checked or launch.loops or _limit_lifted(launch, context):
-                    continue
-                checked.add(launch.call)
-                grids = host.grids(launch)
-                if len(grids) == 1 and not _guarded_by_size_test(launch, grids[0], context):
-                    grid = grids[0]  # not several: a name bound in an `if` and its `else`, a lambda's arms
-                    extents = host.axis_extents(grid.axes, grid.scope)
-                    sizes = tuple(size for extent in extents for size in extent or ())
-                    if len(sizes) < 2:
-                        continue
-                    factors = [
-                        factor
-                        for axis, extent in zip(grid.axes, extents, strict=True)
-                        for factor in (extent if extent is not None else (_factor(axis, context),))
-                    ]
-                    yield Report(
-                        launch.call.func,
-                        MESSAGE.format(
-                            limit=MAX_PROGRAMS,
-                            grid=context.module.code_for_node(grid.written),
-                            sizes=f"{' * '.join(factors)} > {MAX_PROGRAMS}",
-                        ),
-                        facts={"sizes": sizes},
-                        within=launch.scope,  # positions are looked for in that function, not the whole file
-                    )
+            checked.add(launch.call)
+            report = _report(launch, context)
+            if report is not None:
+                yield report
+
+
+def _report(launch: Launch, context: ModuleContext) -> Report | None:
+    """The finding on a launch whose one grid multiplies two or more runtime sizes, unguarded."""
+    host = context.host
+    grids = host.grids(launch)
+    if len(grids) != 1 or _guarded_by_size_test(launch, grids[0], context):
+        return None  # several: a name bound in an `if` and its `else`, a lambda's arms
+    grid = grids[0]
+    extents = host.axis_extents(grid.axes, grid.scope)
+    sizes = tuple(size for extent in extents for size in extent or ())
+    if len(sizes) < 2:
+        return None
+    factors = [
+        factor
+        for axis, extent in zip(grid.axes, extents, strict=True)
+        for factor in (extent if extent is not None else (_factor(axis, context),))
+    ]
+    return Report(
+        launch.call.func,
+        MESSAGE.format(
+            limit=MAX_PROGRAMS,
+            grid=context.module.code_for_node(grid.written),
+            sizes=f"{' * '.join(factors)} > {MAX_PROGRAMS}",
+        ),
+        facts={"sizes": sizes},
+        within=launch.scope,  # positions are looked for in that function, not the whole file
+    )
 
 
 def _factor(axis: cst.BaseExpression, context: ModuleContext) -> str:

@@ -66,6 +66,25 @@ def test_kernel_rules_need_jit_and_their_own_tokens():
     assert not task_loop.may_report(Words("@triton.jit\ndef k(n):\n    for t in tl.range(0, n, 2):\n        pass\n"))
 
 
+def test_a_launch_of_an_imported_name_lets_asc010_through_without_jit():
+    grid = rule_by_selector("ASC010")
+    imported = "from .kernels import k\n\ndef run(x):\n    B, H = x.shape\n    k[(B, H)](x)\n"
+    assert grid.may_report(Words(imported))
+    assert grid.may_report(Words(imported.replace("k[(B, H)](x)", "k[(B, H)] \\\n        (x)")))
+    assert grid.may_report(
+        Words(imported.replace("k[", "kernels.k[").replace("from .kernels import k", "import kernels"))
+    )
+    assert codes(imported) == codes(imported, prefilter=False) == [(5, "ASC010")]
+    # a subscript called on a name the module does not import: a list of layers, a dict of handlers
+    assert not grid.may_report(Words("def run(x, layers):\n    n = x.shape[0]\n    return layers[n](x)\n"))
+    assert not grid.may_report(Words("import torch\n\ndef run(x):\n    n = len(x)\n    return x[n]\n"))
+    # brackets in a one-line string or a comment do not close the subscript; a `](` elsewhere
+    # after a subscript of an imported name is no launch of it
+    stored = 'import os\n\ndef run(x):\n    os.environ["N"] = str(len(x))\n    return f()[0](x)\n'
+    assert not grid.may_report(Words(stored))
+    assert grid.may_report(Words(imported.replace("k[(B, H)]", 'k[(B, H["]"])  # ]\n        ]')))
+
+
 def test_asc012_needs_a_name_its_check_accepts():
     hard_coded_ub = rule_by_selector("ASC012")
     assert not hard_coded_ub.may_report(Words("UB_ALIGN = 32\n_FALLBACK_UB_BITS = 65536 * 8\nsub = 1\n"))
