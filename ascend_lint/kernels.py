@@ -98,6 +98,16 @@ def find_kernels(module: cst.Module, imports: ImportMap, memory: KernelMemory | 
     return kernels if memory is None else memory.recall(kernels, imports)
 
 
+def called_device_functions(call: cst.Call, caller: Kernel, kernels: list[Kernel]) -> list[Kernel]:
+    """The module's device functions a kernel's call `name(...)` may run (Triton inlines them):
+    each one defined under that name, several when exclusive module-level `if` arms define it.
+    None when the kernel binds the name itself; a name only imported has no definition here."""
+    func = call.func
+    if not isinstance(func, cst.Name) or func.value in caller.flow.defs:
+        return []
+    return [kernel for kernel in kernels if kernel.is_device_function and kernel.name == func.value]
+
+
 class KernelMemory:
     """The kernels of a document's previous lint (the editor server keeps one per document).
 

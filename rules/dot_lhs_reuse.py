@@ -14,12 +14,21 @@ oracle, no compile error. Replaying a real FLA `chunk_o` kernel with the clobber
 removing one documented `+ 0.0` guard turns the max error from 0.0 into NaN.
 
 The analysis follows control flow: the left operand may be wrapped (`b_a.to(...)`,
-`tl.trans(b_a)` or `b_a.trans()`, a reshape or view, `-b_a`), nested dots clobber the inner left operand first, a reassignment
-ends tracking, an alias (`b_keep = b_a`, chained, or paired in `a, b = x, y`) is the same tile
-as the name it was taken from, so its reads are reads of the clobbered tile until it is
-reassigned itself, `.dtype`/`.shape` are not data reads, `tl.dot(b_k, tl.trans(b_k))` reads
-both operands before the dot runs, and reads on an `if` arm exclusive with the dot (the
-other arm, or another `if` on the same constexpr test) are not after it.
+`tl.trans(b_a)`, `b_a.trans()` or `b_a.T`, a reshape or view, `-b_a`), nested dots clobber
+the inner left operand first, a reassignment ends tracking, an alias (`b_keep = b_a`, chained,
+or paired in `a, b = x, y`) is the same tile as the name it was taken from, so its reads are
+reads of the clobbered tile until it is reassigned itself, `.dtype`/`.shape` are not data
+reads, `tl.dot(b_k, tl.trans(b_k))` reads both operands before the dot runs, and reads on an
+`if` arm exclusive with the dot (the other arm, or another `if` on the same constexpr test)
+are not after it.
+
+A call of a `@triton.jit` function of the same file whose `tl.dot` takes one of its parameters,
+unchanged, as the left operand (fla's `safe_dot(a, b)`, which returns `tl.dot(a, b)`) is that
+dot: Triton inlines the function, so the argument passed for that parameter (by position or
+keyword) is clobbered in the caller. When exclusive module-level `if` arms define the function
+several times, the parameter must be clobbered by every definition. A function that copies its
+parameter before the dot clobbers nothing, and one only imported from another module is not
+seen: the file is analysed on its own.
 
 ## Example
 ```python
@@ -56,12 +65,14 @@ not a plain one-statement line.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from functools import cached_property
 
 import libcst as cst
 
 from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, spelled_out
-from ascend_lint.flow import Event
+from ascend_lint.flow import Event, call_argument
+from ascend_lint.kernels import called_device_functions
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
 _WRAPPERS = ("trans", "permute", "reshape", "view", "cast")
@@ -131,6 +142,27 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
         b_o = tl.dot(b_a, b_w)
         tl.store(p_o, b_o + b_keep + b_g + b_lo)
 """,
+        # a device function's dot clobbers the argument for its left operand only, none when it copies it
+        """
+@triton.jit
+def mm(a, b):
+    return tl.dot(a, b)
+
+
+@triton.jit
+def mm_pristine(a, b):
+    a_c = a + 0.0
+    return tl.dot(a_c, b)
+
+
+@triton.jit
+def k(p_a, p_b, p_o):
+    b_a = tl.load(p_a)
+    b_b = tl.load(p_b)
+    b_o = mm(b=b_b, a=tl.load(p_o))
+    b_p = mm_pristine(b_a, b_b)
+    tl.store(p_o, b_o + b_p + b_a + b_b)
+""",
     )
     INVALID = (
         # an alias is the same tile, not a copy: the dot consumes a pristine copy instead
@@ -180,6 +212,53 @@ def k(p_a, p_w, p_o, USE_W: tl.constexpr):
 """,
             unsafe_fixes=True,
         ),
+        # a device function's dot clobbers the argument passed for its left operand, by position or
+        # keyword, also through another device function; the dot consumes a copy
+        Example(
+            """
+@triton.jit
+def mm(a, b, allow_tf32: tl.constexpr = None):
+    return tl.dot(a, b, allow_tf32=allow_tf32)
+
+
+@triton.jit
+def mm_rt(x, y):
+    return mm(y.T, x)
+
+
+@triton.jit
+def k(p_a, p_b, p_o, NT):
+    b_a = tl.load(p_a)
+    b_b = tl.load(p_b)
+    b_o = mm(b_a.to(tl.float16), b_b)
+    tl.store(p_o, b_a)  # expect
+    for i_t in range(NT):
+        b_o += mm_rt(b_o, y=b_b)  # expect
+""",
+            fixed="""
+@triton.jit
+def mm(a, b, allow_tf32: tl.constexpr = None):
+    return tl.dot(a, b, allow_tf32=allow_tf32)
+
+
+@triton.jit
+def mm_rt(x, y):
+    return mm(y.T, x)
+
+
+@triton.jit
+def k(p_a, p_b, p_o, NT):
+    b_a = tl.load(p_a)
+    b_b = tl.load(p_b)
+    b_a_c = b_a + 0.0
+    b_o = mm(b_a.to(tl.float16), b_b)
+    tl.store(p_o, b_a_c)
+    for i_t in range(NT):
+        b_b_c = b_b + 0.0
+        b_o += mm_rt(b_o, y=b_b_c)
+""",
+            unsafe_fixes=True,
+        ),
         # the tile's own methods wrap it as the `tl.` functions do
         """
 @triton.jit
@@ -188,7 +267,8 @@ def k(p_a, p_w, p_o):
     b_w = tl.load(p_w)
     b_x = tl.dot(b_a.trans(), b_w)
     b_y = tl.dot(b_a.reshape(16, 16), b_w)  # expect
-    tl.store(p_o, b_a + b_x + b_y)  # expect
+    b_t = tl.dot(b_a.T, b_w)  # expect
+    tl.store(p_o, b_a + b_x + b_y + b_t)  # expect
 """,
         # each later left-operand use followed by more reads gets its own pristine copy
         Example(
@@ -315,12 +395,11 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         flow = kernel.flow
-        copies = _CopyPlanner(kernel, context)
-        clobbered: dict[int, tuple[Event, list[tuple[Event, cst.Name, FixPlan | Declined | None]]]] = {}
-        for event in flow.calls_to("dot"):
-            tile = _lhs_tile(event.call, kernel)
-            if tile is None:
-                continue
+        dots = _Dots(context.kernels).of(kernel)
+        copies = _CopyPlanner(kernel, context, dots)
+        clobbered: dict[int, tuple[Event, list[tuple[_Dot, FixPlan | Declined | None]]]] = {}
+        for dot in dots:
+            event, tile = dot.event, dot.tile
             reads = sorted(
                 flow.reads_after(event, tile.value) + flow.alias_reads_after(event, tile.value),
                 key=lambda read: read.index,
@@ -329,11 +408,11 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
             carried = [read for read in reads if read.index < event.index]
             for read in reads:
                 if read.index > event.index:
-                    clobbered.setdefault(read.index, (read, []))[1].append((event, tile, fix))
+                    clobbered.setdefault(read.index, (read, []))[1].append((dot, fix))
             if carried:
                 yield Report(
                     event.node,
-                    _loop_carried_message(tile.value, carried),
+                    _loop_carried_message(dot, carried),
                     related=tuple(_loop_carried_reads(tile, carried)),
                     fix=fix,
                     facts={"tile": tile.value, "loop_carried": True},
@@ -341,36 +420,42 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
         # one finding per read, naming the first dot that clobbered the tile
         for index in sorted(clobbered):
             read, clobbers = clobbered[index]
-            (dot, tile, _), *others = clobbers
-            fix = _protecting(read, [fix for _, _, fix in clobbers])
+            (first, _), *others = clobbers
+            tile_name = first.tile.value
+            fix = _protecting(read, [fix for _, fix in clobbers])
             yield Report(
                 read.node,
-                _read_message(read, tile.value),
+                _read_message(read, first),
                 related=(
-                    (dot.node, f"`tl.dot` that may clobber `{tile.value}`"),
-                    *((other.node, f"another `tl.dot` that may clobber `{tile.value}`") for other, _, _ in others),
+                    (first.event.node, f"{first.label} that may clobber `{tile_name}`"),
+                    *(
+                        (other.event.node, f"another {other.label} that may clobber `{tile_name}`")
+                        for other, _ in others
+                    ),
                 ),
                 fix=fix,
-                facts={"tile": tile.value, "loop_carried": False},
+                facts={"tile": tile_name, "loop_carried": False},
             )
 
 
-def _read_message(read: Event, tile: str) -> str:
-    clobber = "the left operand of `tl.dot` (line {related_line}), which may overwrite it on Ascend"
+def _read_message(read: Event, dot: _Dot) -> str:
+    tile = dot.tile.value
+    clobber = f"the left operand of {dot.label} (line {{related_line}}), which may overwrite it on Ascend"
     if read.name == tile:
         return f"`{tile}` is read after it was {clobber}"
     return f"`{read.name}` is read after `{tile}`, the same tile (an alias, not a copy), was {clobber}"
 
 
-def _loop_carried_message(tile: str, carried: list[Event]) -> str:
+def _loop_carried_message(dot: _Dot, carried: list[Event]) -> str:
+    tile = dot.tile.value
     if any(read.name == tile for read in carried):
         return (
-            f"`{tile}` is the left operand of this `tl.dot` in a loop but defined before it: "
+            f"`{tile}` is the left operand of this {dot.label} in a loop but defined before it: "
             "the next trip reads the tile this dot may have clobbered on Ascend"
         )
     aliases = ", ".join(dict.fromkeys(f"`{read.name}`" for read in carried))
     return (
-        f"`{tile}` is the left operand of this `tl.dot` in a loop and its alias {aliases} (not a copy) "
+        f"`{tile}` is the left operand of this {dot.label} in a loop and its alias {aliases} (not a copy) "
         "is read on the next trip: it reads the tile this dot may have clobbered on Ascend"
     )
 
@@ -408,18 +493,82 @@ def _reads_copy(change: InsertBefore | Replace | Delete, read: Event) -> bool:
     return node is read.node or (isinstance(node, cst.AugAssign) and node.target is read.node)
 
 
-def _lhs_tile(call: cst.Call, kernel: Kernel) -> cst.Name | None:
-    """The named tile that is the dot's left operand, through casts, transposes, reshapes and
-    views (`tl.trans(x)` or `x.trans()`), minus and parentheses."""
-    args = [a for a in call.args if a.keyword is None or a.keyword.value in ("input", "a")]
-    if not args:
-        return None
-    node = args[0].value
+@dataclass(frozen=True)
+class _Dot:
+    """A call running a `tl.dot` whose left operand is `tile`: the dot itself, or a call of a
+    device function of the module (`helper`) whose dot takes the argument passed for one of
+    its parameters (Triton inlines the function, so the caller's tile is clobbered)."""
+
+    event: Event
+    tile: cst.Name
+    helper: str | None = None
+
+    @property
+    def label(self) -> str:
+        return "`tl.dot`" if self.helper is None else f"`tl.dot` through `{self.helper}`"
+
+
+class _Dots:
+    """The dots of the module's kernels, through the device functions they call."""
+
+    def __init__(self, kernels: list[Kernel]):
+        self.kernels = kernels
+        self._clobbered: dict[Kernel, list[tuple[int, str]]] = {}
+
+    def of(self, kernel: Kernel) -> list[_Dot]:
+        """The kernel's calls that run a `tl.dot` with a named left operand, in evaluation order."""
+        dots = []
+        for event in kernel.flow.calls:
+            call = event.call
+            if kernel.imports.is_tl(call.func, "dot"):
+                args = [a for a in call.args if a.keyword is None or a.keyword.value in ("input", "a")]
+                tile = _wrapped_tile(args[0].value, kernel) if args else None
+                if tile is not None:
+                    dots.append(_Dot(event, tile))
+                continue
+            for position, name in self._clobbered_params(call, kernel):
+                argument = call_argument(call, position, name)
+                tile = _wrapped_tile(argument, kernel) if argument is not None else None
+                if tile is not None and isinstance(call.func, cst.Name):
+                    dots.append(_Dot(event, tile, call.func.value))
+        return dots
+
+    def _clobbered_params(self, call: cst.Call, caller: Kernel) -> list[tuple[int, str]]:
+        """The parameters (position, name) a dot clobbers in every device function `call` may
+        run: Ascend runs one of them, which one is not known from this file."""
+        helpers = called_device_functions(call, caller, self.kernels)
+        if not helpers:
+            return []
+        return sorted(set.intersection(*(set(self._clobbers(helper)) for helper in helpers)))
+
+    def _clobbers(self, helper: Kernel) -> list[tuple[int, str]]:
+        """The helper's parameters (position, name) that are, unchanged, the left operand of one
+        of its dots (directly or through a device function it calls in turn)."""
+        if helper not in self._clobbered:
+            self._clobbered[helper] = []  # while computing: a recursive call clobbers nothing
+            positions: dict[cst.CSTNode, tuple[int, str]] = {
+                param.node: (index, param.name) for index, param in enumerate(helper.params)
+            }
+            self._clobbered[helper] = sorted(
+                {
+                    positions[defs[0].node]
+                    for dot in self.of(helper)
+                    if len(defs := helper.flow.reaching(dot.tile)) == 1 and defs[0].node in positions
+                }
+            )
+        return self._clobbered[helper]
+
+
+def _wrapped_tile(node: cst.BaseExpression, kernel: Kernel) -> cst.Name | None:
+    """The named tile a dot operand is, through casts, transposes (`tl.trans(x)`, `x.trans()`,
+    `x.T`), reshapes and views, minus and parentheses."""
     while True:
         if isinstance(node, cst.Name):
             return node
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
             node = node.expression
+        elif isinstance(node, cst.Attribute) and node.attr.value == "T" and kernel.imports.resolve(node) is None:
+            node = node.value
         elif (
             isinstance(node, cst.Call)
             and isinstance(node.func, cst.Attribute)
@@ -444,8 +593,8 @@ class _CopyPlanner:
     never clobbered.
     """
 
-    def __init__(self, kernel: Kernel, context: ModuleContext):
-        self.kernel, self.flow, self.context = kernel, kernel.flow, context
+    def __init__(self, kernel: Kernel, context: ModuleContext, dots: list[_Dot]):
+        self.kernel, self.flow, self.context, self.dots = kernel, kernel.flow, context, dots
 
     @cached_property
     def paths(self) -> dict[cst.CSTNode, tuple[tuple[cst.CSTNode, int], ...]]:
@@ -454,8 +603,7 @@ class _CopyPlanner:
     @cached_property
     def dot_of_lhs(self) -> dict[cst.CSTNode, Event]:
         """The dot each named left operand belongs to."""
-        dots = ((event, _lhs_tile(event.call, self.kernel)) for event in self.flow.calls_to("dot"))
-        return {tile: event for event, tile in dots if tile is not None}
+        return {dot.tile: dot.event for dot in self.dots}
 
     def plan(self, dot: Event, tile: cst.Name, reads: list[Event]) -> FixPlan | Declined:
         statement = dot.statement

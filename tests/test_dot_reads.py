@@ -89,3 +89,49 @@ def k(p_a, p_b, p_o, NT):
         (6, "`b_prev`, an alias of `b_a`, read here on the next trip")
     ]
     assert finding.facts == {"tile": "b_a", "loop_carried": True}
+
+
+DEFINED_PER_ARM = """
+import triton
+import triton.language as tl
+
+if USE_ASM:
+
+    @triton.jit
+    def mm(a, b):
+        return tl.inline_asm_elementwise("mov.f32 $0, $1;", "=r,r", [tl.dot(a, b)], tl.float32, True, 1)
+else:
+
+    @triton.jit
+    def mm(a, b):
+        return tl.dot(a, b)
+
+
+@triton.jit
+def k(p_a, p_b, p_o):
+    b_a = tl.load(p_a)
+    b_o = mm(b_a, tl.load(p_b))
+    tl.store(p_o, b_o + b_a)
+"""
+
+
+def test_a_device_function_defined_per_arm_clobbers_what_every_definition_clobbers(lint) -> None:
+    """Which arm defines the function on Ascend is not known from the file: each must clobber."""
+    (finding,) = lint(DEFINED_PER_ARM)
+    assert finding.message == (
+        "`b_a` is read after it was the left operand of `tl.dot` through `mm` (line 20), "
+        "which may overwrite it on Ascend"
+    )
+    assert [(r.location.row, r.message) for r in finding.related] == [
+        (20, "`tl.dot` through `mm` that may clobber `b_a`")
+    ]
+    pristine_arm = DEFINED_PER_ARM.replace("return tl.dot(a, b)", "return tl.dot(a + 0.0, b)")
+    assert lint(pristine_arm) == []
+
+
+def test_a_device_function_only_imported_is_not_seen(lint) -> None:
+    """The file is analysed on its own: an imported `safe_dot` may wrap anything."""
+    source = DEFINED_PER_ARM.split("if USE_ASM:")[0] + "from fla.ops.utils.op import mm\n"
+    source += DEFINED_PER_ARM.split("\n\n\n", 1)[1]
+    assert "def mm" not in source and "mm(b_a" in source
+    assert lint(source) == []
