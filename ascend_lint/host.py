@@ -762,34 +762,269 @@ class HostIndex(_HostFacts):
                 break
         return found
 
-    @cached_property
-    def cuda_only_launches(self) -> set[cst.Call]:
-        """Launches that run only on a CUDA device: in an arm of an `if` that requires
-        `x.device.type == "cuda"` (alone or in an `and`, or the `else` of `!= "cuda"`), or in
-        a function defined in such an arm. Not `x.is_cuda`: torch_npu's `transfer_to_npu` sets
-        `torch.Tensor.is_cuda = torch.Tensor.is_npu`, and `torch.cuda.*` it routes to the NPU."""
-        return {
-            launch.call
-            for launches in self.launches.values()
-            for launch in launches
-            if (launch.guards or (launch.scope is not None and self.enclosing.get(launch.scope) is not None))
-            and self._in_cuda_arm(launch)
-        }
+    def on_other_platform(self, node: cst.CSTNode) -> bool:
+        """The host node runs only on another platform than Ascend (`OtherPlatformPaths`)."""
+        return node in self._other_platform_paths.nodes
 
-    def _in_cuda_arm(self, launch: Launch) -> bool:
-        """The launch, in a function, sits in an arm that requires a CUDA device there or around
-        the definition of that function inside another (a nested function)."""
-        if launch.scope is None:
-            return False
-        arms, function = launch.arms, launch.scope
-        for _ in range(_MAX_HOPS):
-            if any(_requires_cuda(test, holds) for test, holds in arms):
+    @cached_property
+    def _other_platform_paths(self) -> OtherPlatformPaths:
+        return OtherPlatformPaths(self)
+
+
+# vLLM's `CustomOp.dispatch_forward` (and vllm-omni's and sglang's) calls the method of the
+# platform it runs on: `forward_oot` (vLLM) or `forward_npu` (vllm-omni, sglang) on Ascend,
+# whose defaults call `forward_native`. These others run on Ascend only when called by name.
+OTHER_PLATFORM_METHODS = frozenset(
+    {"forward_cuda", "forward_hip", "forward_xpu", "forward_cpu", "forward_tpu", "forward_musa"}
+)
+# Platform object tests false on Ascend (vllm-ascend's platform is the out-of-tree "npu" one).
+_OTHER_PLATFORM_TESTS = frozenset({"is_cuda", "is_rocm", "is_cuda_alike"})
+_EXITS = (cst.Return, cst.Raise, cst.Continue, cst.Break)
+
+
+class OtherPlatformPaths:
+    """Where the module's host code runs only on another platform than Ascend.
+
+    A test requires another platform when it holds (or fails) only there: `x.device.type ==
+    "cuda"`, `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (any receiver
+    named `...platform`), the failing of an NPU test (`IS_NPU`, `is_npu()`, `x.is_npu`,
+    `x.device.type == "npu"`), `not`, a conjunct of a holding `and`, a disjunct of a failing
+    `or`, a name every value bound to which is such a test, and a call of a predicate of the
+    module every truthy return of which is on such a path. Not `x.is_cuda` nor
+    `torch.cuda.is_available()`: torch_npu's `transfer_to_npu` makes them answer for the NPU.
+
+    On such a path: an arm of an `if` requiring it, the statements after an `if` whose body
+    exits (`return`, `raise`, `continue`, `break`) when its test fails only there, a function
+    defined on such a path, a method `OTHER_PLATFORM_METHODS` names that the module never
+    refers to otherwise, and a private function (`_name`, undecorated) only ever called, by
+    the module, on such paths."""
+
+    def __init__(self, host: HostIndex) -> None:
+        self.host = host
+        self._functions: dict[cst.FunctionDef, bool] = {}
+        self._positions: dict[cst.FunctionDef, set[cst.CSTNode]] = {}
+        self._predicates: dict[str, bool] = {}
+
+    @cached_property
+    def nodes(self) -> set[cst.CSTNode]:
+        """Every host node on such a path."""
+        found: set[cst.CSTNode] = set()
+        for functions in self.host.functions.values():
+            for function in functions:
+                if self.is_other_platform_function(function):
+                    found.update(walk(function))
+                else:
+                    found |= self.positions(function)
+        return found
+
+    def is_other_platform_function(self, function: cst.FunctionDef) -> bool:
+        """Every run of the function is on another platform."""
+        known = self._functions.get(function)
+        if known is not None:
+            return known
+        self._functions[function] = False  # a function calling itself is no evidence
+        outer = self.host.enclosing.get(function)
+        if outer is not None:
+            defined_there = function in self.positions(outer) or self.is_other_platform_function(outer)
+        else:
+            arms = arms_around(function, self.host.defined_under.get(function, ()))
+            defined_there = any(self.requires_other(test, holds, None) for test, holds in arms)
+        found = defined_there or self._dispatched_elsewhere(function) or self._called_only_elsewhere(function)
+        self._functions[function] = found
+        return found
+
+    def positions(self, function: cst.FunctionDef) -> set[cst.CSTNode]:
+        """The nodes of the function (not of the functions nested in it) on such a path there."""
+        found = self._positions.get(function)
+        if found is None:
+            found = self._positions[function] = set()
+            self._visit([function.body], False, function, found)
+        return found
+
+    def _visit(self, suites: Sequence[cst.CSTNode], other: bool, scope: Scope, found: set[cst.CSTNode]) -> None:
+        """Statements in order (or a suite's): `other` when already on such a path."""
+        for statement in _statements(suites):
+            if other:
+                found.update(walk(statement))
+            elif isinstance(statement, cst.If):
+                self._visit([statement.body], self.requires_other(statement.test, True, scope), scope, found)
+                orelse = statement.orelse
+                if orelse is not None:
+                    inner = [orelse] if isinstance(orelse, cst.If) else [orelse.body]
+                    self._visit(inner, self.requires_other(statement.test, False, scope), scope, found)
+                other = self._other_after(statement, scope)
+            elif isinstance(statement, cst.BaseCompoundStatement) and not isinstance(
+                statement, cst.FunctionDef | cst.ClassDef
+            ):
+                for block in statement_blocks(statement):
+                    self._visit(block, False, scope, found)
+
+    def _other_after(self, statement: cst.If, scope: Scope) -> bool:
+        """The statements after the `if` run only on another platform: its body exits and its
+        test fails only there (or so does an `elif`'s), or its `else` exits and the test holds
+        only there."""
+        orelse = statement.orelse
+        if _exits(statement.body):
+            if self.requires_other(statement.test, False, scope):
                 return True
-            outer = self.enclosing.get(function)
-            if outer is None:
+            return isinstance(orelse, cst.If) and self._other_after(orelse, scope)
+        return isinstance(orelse, cst.Else) and _exits(orelse.body) and self.requires_other(statement.test, True, scope)
+
+    def requires_other(self, test: cst.BaseExpression, holds: bool, scope: Scope, hops: int = 0) -> bool:
+        """The test holding (failing, `holds=False`) requires another platform than Ascend."""
+        if hops > _MAX_HOPS:
+            return False
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            return self.requires_other(test.expression, not holds, scope, hops)
+        if isinstance(test, cst.BooleanOperation):
+            spread = isinstance(test.operator, cst.And) == holds  # each side must hold (fail) too
+            return spread and any(self.requires_other(side, holds, scope, hops) for side in (test.left, test.right))
+        if isinstance(test, cst.Comparison):
+            return _compares_device_type(test, holds)
+        if _names_npu(test):
+            return not holds
+        if isinstance(test, cst.Call):
+            return self._call_requires_other(test, holds, hops)
+        if isinstance(test, cst.Name):
+            where = self.host._binding_scope(test.value, scope)
+            if where is not None and _param(where, test.value) is not None:
                 return False
-            arms, function = arms_around(function, self.defined_under[function]), outer
+            values = self.host.bindings.get((test.value, where), [])
+            return bool(values) and all(self.requires_other(value, holds, where, hops + 1) for value in values)
         return False
+
+    def _call_requires_other(self, call: cst.Call, holds: bool, hops: int) -> bool:
+        """`current_platform.is_cuda()`, `is_npu()` failing, a predicate of the module holding."""
+        func = call.func
+        if _names_npu(func):
+            return not holds
+        if isinstance(func, cst.Attribute) and func.attr.value in _OTHER_PLATFORM_TESTS and not call.args:
+            return holds and (dotted_name(func.value) or "").rsplit(".", 1)[-1].endswith("platform")
+        if isinstance(func, cst.Name) and holds:
+            return self._is_predicate(func.value, hops)
+        return False
+
+    def _is_predicate(self, name: str, hops: int) -> bool:
+        """The module's one function `name` returns a true value only on another platform: each
+        value it returns is `False` / `None`, such a test, or on such a path in it."""
+        known = self._predicates.get(name)
+        if known is not None:
+            return known
+        self._predicates[name] = False  # a predicate calling itself is no evidence
+        [*functions] = self.host.functions.get(name, ())
+        found = False
+        if len(functions) == 1 and self.host.enclosing.get(functions[0]) is None:
+            function = functions[0]
+            returned = [value for value, where in self.host.returns.get(name, ()) if where is function]
+            found = bool(returned) and all(
+                _is_none(value)
+                or (isinstance(value, cst.Name) and value.value == "False")
+                or value in self.positions(function)
+                or self.requires_other(value, True, function, hops + 1)
+                for value in returned
+            )
+        self._predicates[name] = found
+        return found
+
+    def _dispatched_elsewhere(self, function: cst.FunctionDef) -> bool:
+        """A method `OTHER_PLATFORM_METHODS` names that the module never refers to otherwise
+        (`forward_npu = forward_cuda`, `self.forward_cuda(x)` would run it on Ascend)."""
+        name = function.name.value
+        return (
+            name in OTHER_PLATFORM_METHODS
+            and _first_param(function.params) == "self"
+            and not self._references.get(name)
+        )
+
+    def _called_only_elsewhere(self, function: cst.FunctionDef) -> bool:
+        """A private, undecorated function (or method) every reference to which in the module
+        is a call (`_f(...)`, `self._f(...)`), each on another platform's path."""
+        name = function.name.value
+        if not name.startswith("_") or name.endswith("__") or function.decorators:
+            return False
+        if len(self.host.functions.get(name, ())) != 1:
+            return False
+        calls = self._calls_by_name.get(name, [])
+        if not calls or not all(
+            caller is not None and (call in self.positions(caller) or self.is_other_platform_function(caller))
+            for call, caller in calls
+        ):
+            return False
+        called = {id(_callee(call)) for call, _ in calls}
+        return all(id(reference) in called for reference in self._references.get(name, ()))
+
+    @cached_property
+    def _calls_by_name(self) -> dict[str, list[tuple[cst.Call, Scope]]]:
+        """Calls of a name or an attribute (`f(...)`, `self.f(...)`) by that name."""
+        found: dict[str, list[tuple[cst.Call, Scope]]] = {}
+        for call, scope in self.host.calls:
+            callee = _callee(call)
+            if callee is not None:
+                found.setdefault(callee.value, []).append((call, scope))
+        return found
+
+    @cached_property
+    def _references(self) -> dict[str, list[cst.Name]]:
+        """The names (and attribute names) host code reads, by name: in functions, and in the
+        values and calls of module and class bodies. Not the names of `def`s."""
+        host = self.host
+        tops: list[cst.CSTNode] = [function for function, outer in host.enclosing.items() if outer is None]
+        tops += [call for call, scope in host.calls if scope is None]
+        tops += [value for (_, scope), values in host.bindings.items() if scope is None for value in values]
+        defined = {id(function.name) for functions in host.functions.values() for function in functions}
+        found: dict[str, list[cst.Name]] = {}
+        seen: set[int] = set()
+        for top in tops:
+            for node in walk(top):
+                if isinstance(node, cst.Name) and id(node) not in defined and id(node) not in seen:
+                    seen.add(id(node))
+                    found.setdefault(node.value, []).append(node)
+        return found
+
+
+def _callee(call: cst.Call) -> cst.Name | None:
+    """`f` in `f(...)` and in `self.f(...)`."""
+    func = call.func
+    return func if isinstance(func, cst.Name) else func.attr if isinstance(func, cst.Attribute) else None
+
+
+def _statements(suites: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
+    """The statements of suites (an indented block's; a one-line suite is one), others as they are."""
+    for suite in suites:
+        if isinstance(suite, cst.IndentedBlock):
+            yield from suite.body
+        else:
+            yield suite
+
+
+def _exits(suite: cst.BaseSuite) -> bool:
+    """The suite never falls through: a `return`, `raise`, `continue` or `break` at its top."""
+    lines = suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
+    return any(
+        isinstance(small, _EXITS)
+        for line in lines
+        if isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite)
+        for small in line.body
+    )
+
+
+def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:
+    """`x.device.type == "cuda"` holding, `x.device.type == "npu"` failing (`!=` the other way)."""
+    if len(test.comparisons) != 1:
+        return False
+    operator = test.comparisons[0].operator
+    sides = (test.left, test.comparisons[0].comparator)
+    if not any(map(_is_device_type, sides)) or not isinstance(operator, cst.Equal | cst.NotEqual):
+        return False
+    equal = holds == isinstance(operator, cst.Equal)  # the comparison says the type is the literal
+    literals = {str_literal(side) for side in sides}
+    return ("cuda" in literals and equal) or ("npu" in literals and not equal)
+
+
+def _names_npu(node: cst.BaseExpression) -> bool:
+    """`IS_NPU`, `_is_npu`, `x.is_npu`, `utils.is_npu`: a flag or a test named for the NPU."""
+    last = (dotted_name(node) or "").rsplit(".", 1)[-1]
+    return last.lstrip("_").lower() == "is_npu"
 
 
 def arms_around(node: cst.CSTNode, blocks: Sequence[cst.For | cst.If]) -> list[tuple[cst.BaseExpression, bool]]:
@@ -798,32 +1033,14 @@ def arms_around(node: cst.CSTNode, blocks: Sequence[cst.For | cst.If]) -> list[t
     return [(block.test, any(sub is node for sub in walk(block.body))) for block in blocks if isinstance(block, cst.If)]
 
 
-def _requires_cuda(test: cst.BaseExpression, holds: bool) -> bool:
-    """The test holding (or failing, `holds=False`) requires a tensor on a CUDA device:
-    `x.device.type == "cuda"`, `not ...`, a conjunct of a holding `and`, a disjunct of a
-    failing `or`."""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        return _requires_cuda(test.expression, not holds)
-    if isinstance(test, cst.BooleanOperation):
-        spread = isinstance(test.operator, cst.And) == holds  # each side must hold (fail) too
-        return spread and (_requires_cuda(test.left, holds) or _requires_cuda(test.right, holds))
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
-        operator = test.comparisons[0].operator
-        sides = (test.left, test.comparisons[0].comparator)
-        if "cuda" in {str_literal(side) for side in sides} and any(map(_is_device_type, sides)):
-            if isinstance(operator, cst.Equal):
-                return holds
-            if isinstance(operator, cst.NotEqual):
-                return not holds
-    return False
-
-
 def _is_device_type(node: cst.BaseExpression) -> bool:
-    """`x.device.type` (`device.type` for a device held in a name)."""
+    """`x.device.type` (`device.type` for a device held in a name), or a name `device_type`."""
+    if isinstance(node, cst.Name):
+        return node.value == "device_type"
     return (
         isinstance(node, cst.Attribute)
-        and node.attr.value == "type"
-        and (dotted_name(node.value) or "").rsplit(".", 1)[-1] == "device"
+        and node.attr.value in ("type", "device_type")
+        and (node.attr.value == "device_type" or (dotted_name(node.value) or "").rsplit(".", 1)[-1] == "device")
     )
 
 

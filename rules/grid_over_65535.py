@@ -33,7 +33,10 @@ cap())`, `B * H // split()` may be sized to keep the product small); grids that 
 of several (a `grid` name assigned in an `if` and in its `else`, or in a loop after the
 launch); launches of a module that sets `TRITON_ALL_BLOCKS_PARALLEL` to `"1"` or
 `"true"` (`os.environ[...] = "1"`, `os.environ.setdefault(...)`, `os.putenv(...)`) at module
-level or in the launching function.
+level or in the launching function; launches that run only on another platform than Ascend
+(in an arm requiring `x.device.type == "cuda"` or `current_platform.is_cuda()`, after an
+early exit when such a test fails, in a CustomOp's `forward_cuda`: the launch-options rule
+ASC001 lists the forms).
 
 ## Why is this bad?
 triton-ascend refuses to launch more than 65535 programs: its launcher multiplies the grid's
@@ -284,7 +287,12 @@ def run(x, BT=64):
             launches += imported
         checked: set[cst.Call] = set()  # a launch of one of several kernels (`fn = a if c else b`) is checked once
         for launch in launches:
-            if launch.call in checked or launch.loops or _limit_lifted(launch, context):
+            if (
+                launch.call in checked
+                or launch.loops
+                or _limit_lifted(launch, context)
+                or host.on_other_platform(launch.call)
+            ):
                 continue
             checked.add(launch.call)
             report = _report(launch, context)

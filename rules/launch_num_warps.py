@@ -15,11 +15,19 @@ tables given to the decorator (written in it, bound to a name, passed as `values
 and so does any dict mapping a knob to a lambda or a function of the module, the shape of a
 table another module hands to the decorator (`triton.heuristics(get_config("softmax"))`).
 
-Each knob is reported where it is written. A launch that runs only on a CUDA device (in an
-arm requiring `x.device.type == "cuda"`, also around the function it is written in) is no
-Ascend path: its knobs are not reported, nor the configs of a kernel every launch of which
-in the module is such a launch. `x.is_cuda` is no such test: torch_npu's `transfer_to_npu`
-makes it answer `is_npu`.
+Each knob is reported where it is written. Not flagged: knobs on a path that runs only on
+another platform than Ascend, nor the configs of a kernel every launch of which in the
+module is on one. Such paths: an arm requiring `x.device.type == "cuda"`,
+`current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (vLLM's platform object;
+vllm-ascend's is the out-of-tree "npu" one), a name bound to such a test, or a predicate of
+the module true only on such a path; the `else` of an NPU test (`IS_NPU`, `is_npu()`,
+`x.device.type == "npu"`) and the arm of `device_type != "npu"`; the rest of a function
+after an early exit (`return`, `raise`) when such a test fails; a function defined on such
+a path; a CustomOp's `forward_cuda` / `forward_hip` / `forward_xpu` / `forward_cpu` /
+`forward_tpu` / `forward_musa` that the module never names otherwise (vLLM dispatches
+`forward_oot`, vllm-omni and sglang `forward_npu`, on Ascend); a private function the
+module calls only on such paths. `x.is_cuda` and `torch.cuda.is_available()` are no such
+tests: torch_npu's `transfer_to_npu` makes them answer for the NPU.
 
 ## Why is this bad?
 Ascend NPUs have no warps and Triton-Ascend does no software pipelining: both knobs are
@@ -311,10 +319,12 @@ def kernel(x, n, BLOCK: tl.constexpr):
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         host = context.host
         merges = _config_merges(context)
-        cuda_only = host.cuda_only_launches | _cuda_only_configs(context)
+        other_platform_configs = _other_platform_configs(context)
         for call, scope in host.calls:
-            if call not in cuda_only:
-                yield from _within(scope, self._reports_on(call, scope, context, merges))
+            if call not in other_platform_configs and not host.on_other_platform(call):
+                for report in _within(scope, self._reports_on(call, scope, context, merges)):
+                    if not host.on_other_platform(report.node):  # a dict or store written on such a path
+                        yield report
         for (element, key), (table, scope) in _heuristic_knobs(context).items():
             yield self._heuristic(element, key, table, scope, host)
 
@@ -420,17 +430,17 @@ def kernel(x, n, BLOCK: tl.constexpr):
                 )
 
 
-def _cuda_only_configs(context: ModuleContext) -> set[cst.Call]:
+def _other_platform_configs(context: ModuleContext) -> set[cst.Call]:
     """The `triton.Config`s of kernels every launch of which in the module (one at least) runs
-    only on a CUDA device (`HostIndex.cuda_only_launches`), and of no other kernel."""
+    only on another platform than Ascend (`HostIndex.on_other_platform`), and of no other kernel."""
     host = context.host
-    cuda_only: set[cst.Call] = set()
+    other_platform: set[cst.Call] = set()
     elsewhere: set[cst.Call] = set()
     for kernel in host.kernels.values():
         launches = host.launches_with_helpers(kernel)
-        only = bool(launches) and all(launch.call in host.cuda_only_launches for launch in launches)
-        (cuda_only if only else elsewhere).update(_configs_of(kernel, context))
-    return cuda_only - elsewhere
+        only = bool(launches) and all(host.on_other_platform(launch.call) for launch in launches)
+        (other_platform if only else elsewhere).update(_configs_of(kernel, context))
+    return other_platform - elsewhere
 
 
 def _configs_of(kernel: Kernel, context: ModuleContext) -> set[cst.Call]:

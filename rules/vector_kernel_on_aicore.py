@@ -3,7 +3,8 @@
 Flags a launch whose grid has an axis holding the AI (cube) core count —
 `get_device_properties(device)["num_aicore"]`, `props.get("num_aicore")`, fla's
 `get_multiprocessor_count(i, use_aicore=True)`, or a name, parameter, `min`/`max` or helper
-of the module returning one — for a kernel with no `tl.dot`: a vector-bound kernel.
+of the module returning one — for a kernel with no `tl.dot`: a vector-bound kernel. Not
+flagged: launches that run only on another platform than Ascend (the forms ASC001 lists).
 
 A kernel counts as using `tl.dot` when it calls `tl.dot` / `tl.dot_scaled`, or a
 `@triton.jit` function of the module that does, or an imported helper whose name says
@@ -120,6 +121,8 @@ def run_through_a_launcher(x, y, n):
             if kernel.is_device_function or _uses_dot(kernel, by_name, set()):
                 continue
             for launch in host.launches_with_helpers(kernel):
+                if host.on_other_platform(launch.call):
+                    continue
                 for grid in host.grids(launch):
                     for axis in grid.axes:
                         count = host.core_count(axis, grid.scope)

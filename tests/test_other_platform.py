@@ -1,0 +1,206 @@
+"""Where host code runs only on another platform than Ascend (`HostIndex.on_other_platform`):
+the launches of each snippet, in order, with whether they are on such a path."""
+
+from __future__ import annotations
+
+import textwrap
+
+import libcst as cst
+import pytest
+
+from ascend_lint.host import HostIndex
+from ascend_lint.imports import ImportMap
+from ascend_lint.kernels import find_kernels
+
+KERNEL = """
+import triton
+import triton.language as tl
+from vllm.platforms import current_platform
+
+@triton.jit
+def k(x, BT: tl.constexpr):
+    tl.store(x + tl.arange(0, BT), 0.0)
+"""
+
+
+def other_platform_launches(host: str) -> list[bool]:
+    source = KERNEL + textwrap.dedent(host)
+    module = cst.parse_module(source)
+    index = HostIndex(module, find_kernels(module, ImportMap(module, source)))
+    return [index.on_other_platform(launch.call) for launch in index.launches["k"]]
+
+
+CASES = {
+    "a test failing in an `or` before an exit": (
+        """
+        def f(x):
+            if x.device.type != "cuda" or x.numel() == 0:
+                return x
+            k[(1,)](x, BT=64)
+        """,
+        [True],
+    ),
+    "a test failing in an `and` before an exit says nothing": (
+        """
+        def f(x):
+            if x.device.type != "cuda" and x.numel() == 0:
+                return x
+            k[(1,)](x, BT=64)
+        """,
+        [False],
+    ),
+    "an exit on an `elif` after an exit": (
+        """
+        def f(x):
+            if x.numel() == 0:
+                return x
+            elif not current_platform.is_rocm():
+                raise NotImplementedError
+            k[(1,)](x, BT=64)
+        """,
+        [True],
+    ),
+    "an exit on an `elif` after no exit says nothing": (
+        """
+        def f(x):
+            if x.numel() == 0:
+                x = x + 1
+            elif not current_platform.is_rocm():
+                raise NotImplementedError
+            k[(1,)](x, BT=64)
+        """,
+        [False],
+    ),
+    "an `else` that exits": (
+        """
+        def f(x):
+            if current_platform.is_cuda():
+                y = x
+            else:
+                return x
+            k[(1,)](y, BT=64)
+        """,
+        [True],
+    ),
+    "`continue` ends the rest of a loop body only": (
+        """
+        def f(xs):
+            for x in xs:
+                if x.device.type != "cuda":
+                    continue
+                k[(1,)](x, BT=64)
+            k[(1,)](xs[0], BT=64)
+        """,
+        [True, False],
+    ),
+    "a function defined in an arm, and a method of a class defined there": (
+        """
+        def f(x):
+            if current_platform.is_cuda():
+                def run():
+                    k[(1,)](x, BT=64)
+                class Op:
+                    def forward(self):
+                        k[(1,)](x, BT=64)
+                run()
+        """,
+        [True, True],
+    ),
+    "a private method called only as `self._m()` from `forward_cuda`": (
+        """
+        class Op(CustomOp):
+            def _launch(self, x):
+                k[(1,)](x, BT=64)
+
+            def forward_cuda(self, x):
+                return self._launch(x)
+        """,
+        [True],
+    ),
+    "a private function the module also passes as a value runs anywhere": (
+        """
+        def _impl(x):
+            k[(1,)](x, BT=64)
+
+        def f(x):
+            if current_platform.is_cuda():
+                _impl(x)
+
+        register(op_func=_impl)
+        """,
+        [False],
+    ),
+    "a public function may be called by other modules": (
+        """
+        def launch(x):
+            k[(1,)](x, BT=64)
+
+        def f(x):
+            if current_platform.is_cuda():
+                launch(x)
+        """,
+        [False],
+    ),
+    "a predicate calling itself is no evidence": (
+        """
+        def _cuda(x):
+            if x.base is not None:
+                return _cuda(x.base)
+            return x.device.type == "cuda"
+
+        def f(x):
+            if _cuda(x):
+                k[(1,)](x, BT=64)
+        """,
+        [False],
+    ),
+    "a predicate returning another predicate's test": (
+        """
+        def _on_cuda(x):
+            return x.device.type == "cuda"
+
+        def _fused(x):
+            return _on_cuda(x) and x.is_contiguous()
+
+        def f(x):
+            if _fused(x):
+                k[(1,)](x, BT=64)
+        """,
+        [True],
+    ),
+    "a flag bound to a platform test, and one rebound to something else": (
+        """
+        def f(x):
+            on_rocm = current_platform.is_rocm()
+            if on_rocm:
+                k[(1,)](x, BT=64)
+            fused = current_platform.is_rocm()
+            fused = x.is_contiguous()
+            if fused:
+                k[(1,)](x, BT=64)
+        """,
+        [True, False],
+    ),
+    "`x.is_cuda` and `torch.cuda.is_available()` answer for the NPU under transfer_to_npu": (
+        """
+        def f(x):
+            if x.is_cuda and torch.cuda.is_available():
+                k[(1,)](x, BT=64)
+        """,
+        [False],
+    ),
+    "a platform test of something not named a platform": (
+        """
+        def f(x, backend):
+            if backend.is_cuda():
+                k[(1,)](x, BT=64)
+        """,
+        [False],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", CASES)
+def test_other_platform_launches(name: str) -> None:
+    host, expected = CASES[name]
+    assert other_platform_launches(host) == expected
