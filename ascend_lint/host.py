@@ -82,6 +82,9 @@ class CoreCount:
     node: cst.CSTNode
 
 
+DictChange = cst.Call | cst.AugAssign  # `kw.update(...)` / `kw.setdefault(k, v)`, `kw |= ...`
+
+
 @dataclass(frozen=True)
 class ItemStore:
     """`kw["num_stages"] = 1`: a key written into a dict variable."""
@@ -278,8 +281,11 @@ class HostIndex(_HostFacts):
         self, value: cst.BaseExpression, scope: Scope, hops: int = 0
     ) -> Iterator[tuple[cst.CSTNode, Scope]]:
         """What a `**value` splat may hold: dict literals and `dict(...)` calls, written
-        inline, bound to a name (plus the `name["key"] = v` stores into it), returned by a
-        function of the module (also called through `functools.partial`), or splatted into
+        inline, bound to a name (plus what the function changes it with: `name["key"] = v`
+        stores, `name.update(...)` / `name.setdefault(k, v)` calls and `name |= ...`
+        statements, and the dicts those add), returned by a function of the module (also
+        called through `functools.partial`, also as an element of a returned tuple:
+        `_, config = get_best_config(m)`), copied (`d.copy()`, `dict(d)`), or splatted into
         those (`dict(..., **base)`, `{**base}`). A name and the value bound to it are a hop
         each: a getter's result reaches a launch in twice the hops of other values."""
         if hops > 2 * _MAX_HOPS:
@@ -293,10 +299,48 @@ class HostIndex(_HostFacts):
                 yield from self.dict_sources(bound, scope, hops + 1)
             for store in self.items_of(value.value, scope):
                 yield store.statement, scope
+            for change in self._dict_changes(scope).get(value.value, ()):
+                yield change, scope
+                for added in _added_dicts(change):
+                    yield from self.dict_sources(added, scope, hops + 1)
         elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
             for callee in self._callees(value.func.value, scope):
                 for returned, function in self.returns.get(callee, ()):
                     yield from self.dict_sources(returned, function, hops + 1)
+        elif isinstance(value, cst.Call) and (copied := _copied(value)) is not None:
+            yield from self.dict_sources(copied, scope, hops + 1)
+        elif isinstance(value, cst.Subscript):
+            yield from self._returned_elements(value, scope, hops)
+
+    def _returned_elements(self, value: cst.Subscript, scope: Scope, hops: int) -> Iterator[tuple[cst.CSTNode, Scope]]:
+        """What `f(...)[i]` may hold, `f` a function of the module returning tuples."""
+        call, [position, *more] = value.value, value.slice
+        index = int_literal(position.slice.value) if isinstance(position.slice, cst.Index) else None
+        if index is None or more or not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name):
+            return
+        for returned, function in self.returns.get(call.func.value, ()):
+            if isinstance(returned, cst.Tuple) and index < len(returned.elements):
+                element = returned.elements[index]
+                if not isinstance(element, cst.StarredElement):
+                    yield from self.dict_sources(element.value, function, hops + 1)
+
+    def _dict_changes(self, scope: Scope) -> dict[str, list[DictChange]]:
+        """The statements of a function that change in place the dict a name holds, by name:
+        `kw.update(...)`, `kw.setdefault(k, v)` (the calls), `kw |= ...`. Module level has none
+        (the host walk keeps no module to look in)."""
+        changes = self._dict_changes_by_scope.get(scope)
+        if changes is None:
+            changes = self._dict_changes_by_scope[scope] = {}
+            for node in _own_nodes(scope) if scope is not None else ():
+                changed = _changed_dict(node)
+                if changed is not None:
+                    changes.setdefault(changed[0], []).append(changed[1])
+        return changes
+
+    @cached_property
+    def _dict_changes_by_scope(self) -> dict[Scope, dict[str, list[DictChange]]]:
+        """`_dict_changes` of each function asked about so far."""
+        return {}
 
     def _callees(self, name: str, scope: Scope) -> list[str]:
         """The functions a call of `name` runs: itself, and `f` when `name` is bound to
@@ -538,9 +582,11 @@ class HostIndex(_HostFacts):
 
     def core_count(self, value: cst.BaseExpression, scope: Scope, hops: int = 0) -> CoreCount | None:
         """The device core count a host value holds: `get_device_properties(...)["num_aicore"]`
-        (or `.get("num_aicore")`), followed through names, parameters, `min`/`max`/`int` and
-        functions of the module returning one; fla's `get_multiprocessor_count(...)` is the
-        vector core count on an NPU (the AI cores with `use_aicore=True`)."""
+        (or `.get("num_aicore")`), followed through names (a function's own, a closure's,
+        the module's: `NUM_CORES = ...` read in a launching function), parameters,
+        `min`/`max`/`int` and functions of the module returning one; fla's
+        `get_multiprocessor_count(...)` is the vector core count on an NPU (the AI cores
+        with `use_aicore=True`)."""
         if hops > _MAX_HOPS:
             return None
         for origin, _ in self.origins(value, scope):
@@ -553,9 +599,15 @@ class HostIndex(_HostFacts):
         key = subscript_key(node)
         if key in CORE_COUNT_KEYS:
             return CoreCount(key, node)
+        if isinstance(node, cst.Name):
+            binding = self._binding_scope(node.value, scope)  # origins follow the names `scope` binds
+            return self.core_count(node, binding, hops + 1) if binding is not scope else None
         if not isinstance(node, cst.Call):
             return None
-        callee = (dotted_name(node.func) or "").rsplit(".", 1)[-1]
+        func = node.func
+        callee = (
+            func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+        )
         if callee == "get" and node.args and str_literal(node.args[0].value) in CORE_COUNT_KEYS:
             return CoreCount(str_literal(node.args[0].value) or "", node)
         if callee == "get_multiprocessor_count":
@@ -1276,12 +1328,55 @@ def _is_dict_call(node: cst.CSTNode) -> bool:
 
 
 def _splats_inside(table: cst.BaseExpression) -> list[cst.BaseExpression]:
-    """`base` in `dict(..., **base)` / `{..., **base}`."""
+    """`base` in `dict(..., **base)` / `{..., **base}`, and the dict `dict(base)` copies."""
     if isinstance(table, cst.Call):
-        return [arg.value for arg in table.args if arg.star == "**"]
+        return [arg.value for arg in table.args if arg.star == "**" or (arg.star == "" and arg.keyword is None)]
     if isinstance(table, cst.Dict):
         return [element.value for element in table.elements if isinstance(element, cst.StarredDictElement)]
     return []
+
+
+def _copied(call: cst.Call) -> cst.BaseExpression | None:
+    """`d` in `d.copy()`."""
+    func = call.func
+    return func.value if isinstance(func, cst.Attribute) and func.attr.value == "copy" and not call.args else None
+
+
+def _changed_dict(node: cst.CSTNode) -> tuple[str, DictChange] | None:
+    """The name whose dict `kw.update(...)`, `kw.setdefault(...)` or `kw |= ...` changes, and the change."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+        if node.func.attr.value in ("update", "setdefault"):
+            return node.func.value.value, node
+    elif (
+        isinstance(node, cst.AugAssign)
+        and isinstance(node.operator, cst.BitOrAssign)
+        and isinstance(node.target, cst.Name)
+    ):
+        return node.target.value, node
+    return None
+
+
+def _added_dicts(change: DictChange) -> list[cst.BaseExpression]:
+    """The dicts a change adds that are not written in it: `base` in `kw.update(base)`,
+    `kw.update(**base)`, `kw |= base` (a literal `{...}` there is the change's own)."""
+    if isinstance(change, cst.AugAssign):
+        added = [change.value]
+    elif isinstance(change.func, cst.Attribute) and change.func.attr.value == "update":
+        added = [arg.value for arg in change.args if arg.keyword is None]
+    else:
+        added = []
+    return [value for value in added if not isinstance(value, cst.Dict)]
+
+
+def _own_nodes(function: cst.FunctionDef) -> Iterator[cst.CSTNode]:
+    """The nodes of a function's body in source order, not those of the functions, classes
+    and lambdas it defines."""
+    stack: list[cst.CSTNode] = [function.body]
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+            stack.extend(reversed(list(child_nodes(node))))
 
 
 def _entry(source: cst.CSTNode, key: str) -> cst.BaseExpression | None:

@@ -1,11 +1,15 @@
 """
 ## What it does
 Flags a unified-buffer (UB) capacity written as a number: a name whose parts include `ub`
-(`UB_SIZE`, `_UB_BYTES`, `ASCEND_UB_CAPACITY_BITS`) assigned integer literal arithmetic of at
-least 16 KiB (`196608`, `192 * 1024`, `1572864`), in host or kernel code, also when the value
-divides it into units (`ub_size = 85 * 1024 // x.element_size()`). Names that say they
-are a fallback or a default (`_FALLBACK_UB_CAPACITY_BITS`, used when the query fails) and
-smaller values (`UB_ALIGN = 32`) are not flagged. Part of the `perf` group.
+or `ubuf`, or spell out `unified_buffer` (`UB_SIZE`, `_UB_BYTES`, `ASCEND_UB_CAPACITY_BITS`,
+`UBUF_SIZE`, `UNIFIED_BUFFER_SIZE`), assigned integer literal arithmetic of at least 16 KiB
+(`196608`, `192 * 1024`, `1572864`; a `_KB` / `_KIB` name counts in KiB, a `_BITS` one in
+bits), in host or kernel code or as a parameter's default (`def pick(n, ub_bytes=192 * 1024)`),
+also when the value divides it into units (`ub_size = 85 * 1024 // x.element_size()`) or
+scales it by a safety margin (`int(192 * 1024 * 0.8)`). Names that say they are a fallback
+or a default (`_FALLBACK_UB_CAPACITY_BITS`, used when the query fails), an alignment, or a
+piece of the buffer (`UB_BLOCK_SIZE`, `UB_TILE`, `UB_CHUNK`: a tile size) and smaller values
+(`UB_ALIGN = 32`) are not flagged. Part of the `perf` group.
 
 ## Why is this bad?
 Tiles sized from a fixed 192 KiB are right for one chip only: the capacity is a property of
@@ -41,10 +45,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import pairwise
 
 import libcst as cst
 
-from ascend_lint.imports import folded_int
+from ascend_lint.host import all_params
+from ascend_lint.imports import folded_int, number_literal
 from ascend_lint.prefilter import Words
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 
@@ -53,10 +59,13 @@ MESSAGE = (
     '(`tbe.common.platform.get_soc_spec("UB_SIZE")`, or the package\'s UB manager)'
 )
 MIN_CAPACITY_BYTES = 16 * 1024
-_UB = re.compile(r"[uU][bB]")
+# where a name that may be a capacity's holds `ub` (`ubuf` too) or spells out `unified`
+_UB_OR_UNIFIED = re.compile(r"[uU](?:[bB]|[nN][iI][fF][iI][eE][dD])")
 _WORD = re.compile(r"\w+")
 _NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
-_NOT_THE_CAPACITY = {"fallback", "default", "align", "alignment"}
+_UB_PARTS = {"ub", "ubuf"}
+_NOT_THE_CAPACITY = {"fallback", "default", "align", "alignment", "block", "tile", "chunk"}
+_KIB_UNITS = {"kb", "kib"}
 
 
 class HardCodedUb(Rule):
@@ -76,6 +85,11 @@ _SMEM_BUDGET = 192 * 1024
 ub_bytes = get_soc_spec("UB_SIZE")
 SUB_BLOCK = 32768
 ub_rows = ub_bytes // 4096
+UB_BLOCK_SIZE = 16384
+unified_rows = 65536
+
+def pick_block(n, ub_bytes=None):
+    return min(n, (ub_bytes or get_soc_spec("UB_SIZE")) // 12)
 """,
     )
     INVALID = (
@@ -96,18 +110,35 @@ def k(x, BT: tl.constexpr):
     UB_LIMIT: tl.constexpr = 192 * 1024  # expect
     tl.store(x + tl.arange(0, BT), 0.0)
 """,
+        # other spellings of the name; a margin taken off the capacity; a parameter's default
+        """
+UNIFIED_BUFFER_SIZE = 1572864  # expect
+UBUF_SIZE = 196608  # expect
+UB_SIZE_KB = 192  # expect
+UB_BUDGET = int(192 * 1024 * 0.8)  # expect
+ub_budget = 192 * 1024 * 0.85  # expect
+
+def pick_block(n, ub_bytes=192 * 1024):  # expect
+    return min(n, ub_bytes // 12)
+""",
     )
 
     @classmethod
     def may_report(cls, words: Words) -> bool:
         """A word the finding's name test accepts (`_UB_BYTES`, `ub_size`, not `UB_ALIGN`):
         a name is its source text, so every reported name occurs as such a word."""
-        return any(_is_capacity_name(word) for word in _words_with_ub(words.text))
+        return any(_is_capacity_name(word) for word in _words_with_ub_or_unified(words.text))
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
-        for (name, _), values in context.host.bindings.items():
+        host = context.host
+        for (name, _), values in host.bindings.items():
             for value in values:
                 yield from self._check(name, value, context)
+        functions = [function for defined in host.functions.values() for function in defined]
+        for function in functions + [kernel.node for kernel in context.kernels]:
+            for param in all_params(function):
+                if param.default is not None:
+                    yield from self._check(param.name.value, param.default, context)
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         for name, events in kernel.flow.defs.items():
@@ -120,40 +151,59 @@ def k(x, BT: tl.constexpr):
             return
         capacity = _capacity(value)
         number = folded_int(capacity) if capacity is not None else None
-        if capacity is None or number is None or number < MIN_CAPACITY_BYTES:
+        if capacity is None or number is None:
             return
-        kib = number / 1024 / (8 if "bits" in _parts(name) else 1)
+        size = number * _bytes_per_unit(name)
+        if size < MIN_CAPACITY_BYTES:
+            return
         yield Report(
             capacity,
-            MESSAGE.format(name=name, value=context.module.code_for_node(value), kib=kib),
+            MESSAGE.format(name=name, value=context.module.code_for_node(value), kib=size / 1024),
             facts={"name": name, "value": number},
         )
 
 
 def _capacity(value: cst.BaseExpression) -> cst.BaseExpression | None:
-    """The integer literal arithmetic that states the capacity: the whole value, or what a
-    division into units divides (`85 * 1024 // x.element_size()`: bytes into elements)."""
-    if (
-        isinstance(value, cst.BinaryOperation)
-        and isinstance(value.operator, (cst.FloorDivide, cst.Divide))
-        and folded_int(value.right) is None
-    ):
-        return value.left if folded_int(value.left) is not None else None
+    """The integer literal arithmetic that states the capacity: the whole value, what a
+    division into units divides (`85 * 1024 // x.element_size()`: bytes into elements), or
+    what a safety margin scales (`int(192 * 1024 * 0.8)`, `192 * 1024 * 0.85`)."""
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "int":
+        value = value.args[0].value if len(value.args) == 1 else value
+    if isinstance(value, cst.BinaryOperation):
+        if isinstance(value.operator, (cst.FloorDivide, cst.Divide)) and folded_int(value.right) is None:
+            return value.left if folded_int(value.left) is not None else None
+        if isinstance(value.operator, cst.Multiply):
+            for scaled, factor in ((value.left, value.right), (value.right, value.left)):
+                if _is_margin(factor) and folded_int(scaled) is not None:
+                    return scaled
     return value if folded_int(value) is not None else None
 
 
-def _parts(name: str) -> set[str]:
-    return {part.lower() for part in _NAME_PARTS.findall(name)}
+def _is_margin(factor: cst.BaseExpression) -> bool:
+    """A float literal of at most 1: the share of the capacity a kernel lets itself use."""
+    return isinstance(factor, cst.Float) and 0 < number_literal(factor) <= 1
 
 
-def _words_with_ub(text: str) -> Iterator[str]:
-    """Every word (`\\w+`) of `text` holding `ub` in any case: found from each `ub` by a
-    C-level search, then widened to its word (a regex `\\w*ub\\w*` retries from every
-    character of every word: 17x slower on vllm-ascend and fla)."""
+def _bytes_per_unit(name: str) -> float:
+    """What one unit of the value is, in bytes, by the name's unit part (bytes by default)."""
+    parts = _parts(name)
+    if any(part in _KIB_UNITS for part in parts):
+        return 1024
+    return 1 / 8 if "bits" in parts else 1
+
+
+def _parts(name: str) -> list[str]:
+    return [part.lower() for part in _NAME_PARTS.findall(name)]
+
+
+def _words_with_ub_or_unified(text: str) -> Iterator[str]:
+    """Every word (`\\w+`) of `text` holding `ub` or `unified` in any case: found from each
+    of them by a C-level search, then widened to its word (a regex `\\w*ub\\w*` retries from
+    every character of every word: 17x slower on vllm-ascend and fla)."""
     end = 0
-    for match in _UB.finditer(text):
+    for match in _UB_OR_UNIFIED.finditer(text):
         start = match.start()
-        if start < end:  # a second `ub` of the word just yielded
+        if start < end:  # a second `ub` / `unified` of the word just yielded
             continue
         while start and (text[start - 1].isalnum() or text[start - 1] == "_"):  # what `\\w` matches
             start -= 1
@@ -164,6 +214,10 @@ def _words_with_ub(text: str) -> Iterator[str]:
 
 
 def _is_capacity_name(name: str) -> bool:
-    """A name with a `ub` part that does not say it is a fallback, a default or an alignment."""
+    """A name with a `ub` / `ubuf` part or the parts `unified` `buffer` in a row, that does
+    not say it is a fallback, a default, an alignment or a piece of the buffer."""
     parts = _parts(name)
-    return "ub" in parts and not parts & _NOT_THE_CAPACITY
+    names_the_buffer = any(part in _UB_PARTS for part in parts) or any(
+        pair == ("unified", "buffer") for pair in pairwise(parts)
+    )
+    return names_the_buffer and not _NOT_THE_CAPACITY.intersection(parts)

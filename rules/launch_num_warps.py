@@ -4,8 +4,11 @@ Flags `num_warps=` and `num_stages=` in Triton kernel launches (`kernel[grid](..
 `triton.Config(...)` (also inside comprehensions and helper functions that build config
 lists), `triton.heuristics` tables, and dicts splatted into a launch: `**{"num_warps": 4}`,
 `**launch_kwargs` bound to a dict literal or `dict(...)` in the same function or module
-(also `kw["num_stages"] = 1` stores into it and `dict(..., **base)`), or returned by a
-function of the module. Helpers count too: the keywords of a call to a function that
+(also `kw["num_stages"] = 1` stores into it, what the function adds to it with
+`kw.update(...)`, `kw.setdefault(...)` or `kw |= {...}`, and `dict(..., **base)`), returned
+by a function of the module (also as an element of a returned tuple), or copied from one of
+those (`config.copy()`, `dict(config)`); the same for `triton.Config({...}, **knobs)`.
+Helpers count too: the keywords of a call to a function that
 forwards its `**kwargs` into a launch, and the dicts passed for a parameter a launcher
 splats (`kernel[grid](**kernel_kwargs)`), also through helpers that pass the parameter on
 to the launcher, and from config getters called through `functools.partial`.
@@ -59,7 +62,10 @@ distinct config. A comprehension loses the `for` clauses whose names fed only th
 (when they have no `if` and iterate over a non-empty literal, or a name bound only to
 one); a literal list drops the later copies. Every distinct config stays, in its order.
 A heuristics table loses the knob's entry (its function stays), unless another heuristic
-of the table reads the knob: then there is no fix. Words in comments and docstrings are
+of the table reads the knob: then there is no fix. `kw.update(...)` and `kw |= {...}` lose
+the knobs they add when they still add something else; there is no fix for one that would
+add nothing (the statement should go), nor for `kw.setdefault(knob, v)` (its value may be
+read). Words in comments and docstrings are
 never flagged.
 """
 
@@ -73,7 +79,7 @@ from typing import TypeGuard, TypeVar
 import libcst as cst
 
 from ascend_lint.fixes import FixPlan, Replace, names_in
-from ascend_lint.host import Scope, all_params, passed_for
+from ascend_lint.host import DictChange, Scope, all_params, passed_for
 from ascend_lint.imports import ImportMap, number_literal, str_literal
 from ascend_lint.kernels import Kernel
 from ascend_lint.nodes import walk
@@ -106,6 +112,14 @@ def block_size(n_cols, num_warps=4):
         """
 import torch
 pipe = torch.distributed.pipelining.Schedule(model, num_stages=2)
+""",
+        # a dict the launch does not splat
+        """
+def launch(x, N, stats):
+    kw = {"BLOCK": 64}
+    stats.update(num_warps=4)
+    stats.setdefault("num_stages", 1)
+    kernel[(N,)](x, N, **kw)
 """,
         # a dict mapping a knob to a value, not to a heuristic, is no heuristics table
         """
@@ -203,6 +217,53 @@ def launch_options(n):
 
 def launch(x, N):
     kernel[(N,)](x, N, **launch_options(N))
+""",
+        # what the function adds to the dict it splats
+        """
+def launch(x, N, wide):
+    kw = {"BLOCK": 256}
+    kw.update(num_warps=8)  # expect
+    kw.setdefault("num_stages", 1)  # expect
+    if wide:
+        kw |= {"num_warps": 32}  # expect
+    kernel[(N,)](x, N, **kw)
+""",
+        Example(
+            """
+def launch(x, N, even):
+    kw = dict(BLOCK=256)
+    kw.update({"EVEN": even, "num_stages": 1})  # expect
+    kernel[(N,)](x, N, **kw)
+""",
+            fixed="""
+def launch(x, N, even):
+    kw = dict(BLOCK=256)
+    kw.update({"EVEN": even})
+    kernel[(N,)](x, N, **kw)
+""",
+        ),
+        # a getter's dict, taken from the tuple another getter returns and copied before the launch
+        """
+def default_config(m):
+    return {"BLOCK": 64, "num_warps": 4}  # expect
+
+def best_config(m):
+    return -1, default_config(m)
+
+def launch(x, N):
+    _, config = best_config(N)
+    run_config = config.copy()
+    run_config.update({"HAS_BIAS": False})
+    kernel[(N,)](x, N, **run_config)
+
+def launch_again(x, N):
+    kernel[(N,)](x, N, **dict(default_config(N)))
+""",
+        # knobs splatted into a `triton.Config`
+        """
+_KNOBS = {"num_warps": 4, "num_stages": 1}  # expect
+
+configs = [triton.Config({"BT": bt}, **_KNOBS) for bt in (32, 64)]
 """,
         # `dict(..., **base)` and a launcher that splats its `kernel_kwargs` parameter
         """
@@ -341,6 +402,9 @@ def kernel(x, n, BLOCK: tl.constexpr):
                     yield from self._splatted(arg.value, scope, host, call)
         elif context.imports.is_triton(call.func, "Config"):
             yield from self._keywords(call, "triton.Config", merges.get(call))
+            for arg in call.args:
+                if arg.star == "**":  # triton.Config({...}, **_KNOBS)
+                    yield from self._splatted(arg.value, scope, host, call)
         elif isinstance(call.func, cst.Name) and call.func.value in host.forwarders:
             yield from self._forwarded(call, call.func.value, scope, host)
 
@@ -398,12 +462,36 @@ def kernel(x, n, BLOCK: tl.constexpr):
         """Knobs in what a `**value` splat may hold, reported where they are written (`launch`
         when the dict literal is written in its call)."""
         for source, _ in host.dict_sources(value, scope):
-            if isinstance(source, cst.Call):  # dict(num_warps=...)
+            if isinstance(source, cst.Call) and isinstance(source.func, cst.Name):  # dict(num_warps=...)
                 yield from self._keywords(source, "launch-kwargs dict")
+            elif isinstance(source, (cst.Call, cst.AugAssign)):  # kw.update(...), kw.setdefault(...), kw |= {...}
+                yield from self._added(source)
             elif isinstance(source, cst.Assign):  # kw["num_stages"] = 1
                 yield from self._stored(source)
             elif isinstance(source, cst.Dict):
                 yield from self._entries(source, launch if source is value else None)
+
+    def _added(self, change: DictChange) -> Iterator[Report]:
+        """Knobs a statement adds to a launch-kwargs dict: `kw.update(num_warps=8)`,
+        `kw.update({"num_stages": 1})`, `kw.setdefault("num_warps", 4)`, `kw |= {...}`. The fix
+        removes them when the update keeps something to add; none for `setdefault` (its
+        value may be read) or an update left empty (the statement should go)."""
+        if (
+            isinstance(change, cst.Call)
+            and isinstance(change.func, cst.Attribute)
+            and change.func.attr.value == "setdefault"
+        ):
+            key = str_literal(change.args[0].value) if len(change.args) == 2 else None
+            if key in KNOBS:
+                yield Report(change.args[0], _ADDED.format(key=key), facts=_option_facts(key, change.args[1].value))
+            return
+        added = change if isinstance(change, cst.Call) else change.value
+        kept = _added_without_knobs(added)
+        fix = (
+            FixPlan("safe", "Remove `num_warps` / `num_stages`", (Replace(added, kept),)) if kept is not None else None
+        )
+        for node, key, value in _added_knobs(added):
+            yield Report(node, _ADDED.format(key=key), fix=fix, facts=_option_facts(key, value))
 
     def _stored(self, statement: cst.Assign) -> Iterator[Report]:
         target = statement.targets[0].target
@@ -428,6 +516,48 @@ def kernel(x, n, BLOCK: tl.constexpr):
                     fix=FixPlan("safe", f"Remove `{key}`", (change,)),
                     facts=_option_facts(key, element.value),
                 )
+
+
+_ADDED = "`{key}` added to a launch-kwargs dict has no effect on Ascend; delete it"
+
+
+def _added_knobs(added: cst.BaseExpression) -> Iterator[tuple[cst.CSTNode, str, cst.BaseExpression]]:
+    """The knobs `kw.update(...)` or `kw |= {...}` adds: keywords and entries of the dict
+    literals written in it, each with where it is written and its value."""
+    tables = [added] if isinstance(added, cst.Dict) else []
+    if isinstance(added, cst.Call):
+        for arg in added.args:
+            if arg.keyword is not None and arg.keyword.value in KNOBS:
+                yield arg, arg.keyword.value, arg.value
+        tables = [table for arg in added.args if (table := _literal_added(arg)) is not None]
+    for table in tables:
+        for element in table.elements:
+            key = _string_key(element) if isinstance(element, cst.DictElement) else None
+            if isinstance(element, cst.DictElement) and key is not None and key in KNOBS:
+                yield element, key, element.value
+
+
+def _added_without_knobs(added: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`kw.update(...)` / the `{...}` of `kw |= {...}` without knobs; None when nothing
+    would be left to add."""
+    if isinstance(added, cst.Dict):
+        kept = _dict_without_knobs(added)
+        return kept if kept.elements else None
+    if not isinstance(added, cst.Call):
+        return None
+    args = [
+        arg if (table := _literal_added(arg)) is None else arg.with_changes(value=_dict_without_knobs(table))
+        for arg in added.args
+    ]
+    kept_args = _drop(
+        args, lambda arg: _keeps(arg) and ((table := _literal_added(arg)) is None or bool(table.elements))
+    )
+    return added.with_changes(args=kept_args) if kept_args else None
+
+
+def _literal_added(arg: cst.Arg) -> cst.Dict | None:
+    """The dict literal `kw.update({...})` or `kw.update(**{...})` adds."""
+    return arg.value if arg.keyword is None and isinstance(arg.value, cst.Dict) else None
 
 
 def _other_platform_configs(context: ModuleContext) -> set[cst.Call]:

@@ -1,9 +1,11 @@
 """
 ## What it does
 Flags a launch whose grid has an axis holding the AI (cube) core count —
-`get_device_properties(device)["num_aicore"]`, `props.get("num_aicore")`, fla's
-`get_multiprocessor_count(i, use_aicore=True)`, or a name, parameter, `min`/`max` or helper
-of the module returning one — for a kernel with no `tl.dot`: a vector-bound kernel. Not
+`get_device_properties(device)["num_aicore"]`, `props.get("num_aicore")` (also chained:
+`get_device_properties(device).get("num_aicore")`), fla's
+`get_multiprocessor_count(i, use_aicore=True)`, or a name (the function's own, or a
+module-level `NUM_CORES = ...`), parameter, `min`/`max` or helper of the module returning
+one — for a kernel with no `tl.dot`: a vector-bound kernel. Not
 flagged: launches that run only on another platform than Ascend (the forms ASC001 lists).
 
 A kernel counts as using `tl.dot` when it calls `tl.dot` / `tl.dot_scaled`, or a
@@ -77,6 +79,11 @@ def norm_kernel(x, y, task_num, num_core, BD: tl.constexpr):
         o = task * BD + tl.arange(0, BD)
         tl.store(y + o, tl.load(x + o) * 2.0)
 
+NUM_CORES = triton.runtime.driver.active.utils.get_device_properties(0)["num_aicore"]
+
+def run_on(x, y, n, NUM_CORES):  # the parameter hides the module's name
+    norm_kernel[(NUM_CORES,)](x, y, n, NUM_CORES, BD=64)
+
 def run(a, b, c, x, y, n):
     props = triton.runtime.driver.active.utils.get_device_properties(0)
     num_core = props["num_aicore"]
@@ -111,6 +118,30 @@ def _launch_core_grid(kernel, *, task_num, kernel_kwargs):
 
 def run_through_a_launcher(x, y, n):
     _launch_core_grid(norm_kernel, task_num=n, kernel_kwargs=dict(x=x, y=y, BD=64))
+""",
+        # the count read once at import, in a module-level name; `.get` chained on the query
+        """
+import triton
+import triton.language as tl
+from triton.runtime import driver
+
+NUM_CORES = driver.active.utils.get_device_properties(0)["num_aicore"]
+
+def _cube_cores():
+    return driver.active.utils.get_device_properties(0).get("num_aicore")
+
+CUBE_CORES = _cube_cores()
+
+@triton.jit
+def norm_kernel(x, y, task_num, num_core, BD: tl.constexpr):
+    for task in range(tl.program_id(0), task_num, num_core):
+        o = task * BD + tl.arange(0, BD)
+        tl.store(y + o, tl.load(x + o) * 2.0)
+
+def run(x, y, n):
+    norm_kernel[(NUM_CORES,)](x, y, n, NUM_CORES, BD=64)  # expect
+    norm_kernel[(CUBE_CORES,)](x, y, n, CUBE_CORES, BD=64)  # expect
+    norm_kernel[(_cube_cores(),)](x, y, n, n, BD=64)  # expect
 """,
     )
 

@@ -91,6 +91,10 @@ def test_asc012_needs_a_name_its_check_accepts():
     assert hard_coded_ub.may_report(Words("tile = f(ub_size)\n"))
     # `maxUB` has a `ub` part although no word boundary precedes it
     assert codes("maxUB = 196608\n") == codes("maxUB = 196608\n", prefilter=False) == [(1, "ASC012")]
+    # `UNIFIED_BUFFER_SIZE` holds no `ub`: the prefilter finds it from `unified`
+    spelled_out = "UNIFIED_BUFFER_SIZE = 1572864\n"
+    assert codes(spelled_out) == codes(spelled_out, prefilter=False) == [(1, "ASC012")]
+    assert not hard_coded_ub.may_report(Words("unified_rows = 65536\nGpuBuffer = 1\n"))
 
 
 def _skipped_rules(path: Path, settings: Settings) -> tuple[str, list[str]]:
@@ -131,10 +135,12 @@ def test_prefilters_lose_nothing_on_the_fla_tree():
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet=st.sampled_from(list("ubUB_x1 .(\n²éµ٣")), max_size=60))
-def test_asc012_finds_the_words_a_regex_of_every_word_holding_ub_finds(text: str) -> None:
-    # `_words_with_ub` widens each `ub` to its word instead of retrying `\w*[uU][bB]\w*`
-    # from every character; the words found (Unicode letters and digits included) are the same
-    from ascend_lint.rules.hard_coded_ub import _words_with_ub
+@given(st.lists(st.sampled_from([*"ubUB_x1 .(\n²éµ٣", "unified", "UNIFIED", "Unifie"]), max_size=30).map("".join))
+def test_asc012_finds_the_words_a_regex_of_every_word_holding_ub_or_unified_finds(text: str) -> None:
+    # `_words_with_ub_or_unified` widens each `ub` / `unified` to its word instead of retrying
+    # the regex from every character; the words found (Unicode letters and digits included)
+    # are the same
+    from ascend_lint.rules.hard_coded_ub import _words_with_ub_or_unified
 
-    assert list(_words_with_ub(text)) == re.findall(r"\w*[uU][bB]\w*", text)
+    holding = r"\w*(?:[uU][bB]|[uU][nN][iI][fF][iI][eE][dD])\w*"
+    assert list(_words_with_ub_or_unified(text)) == re.findall(holding, text)
