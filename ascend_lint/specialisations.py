@@ -7,10 +7,19 @@ earlier ones):
   which a kernel reads as globals, and constexpr parameter defaults;
 - `triton.heuristics` entries whose lambda returns a literal;
 - a launch `kernel[grid](..., BT=64)` in host code: keyword (or positional) arguments that are
-  literals, or names bound once to a literal in the launching function, the module, or a
+  literals, or names bound to a literal in the launching function, the module, or a
   parameter default of the launching function (`BT = chunk_size` with `chunk_size: int = 64`);
-- each `triton.Config({...})` of an autotune decorator (`configs=` of `triton.autotune` or of a
-  wrapper taking the same keyword), including comprehensions over literal lists and `range`s.
+  a name the function binds to a different literal in each arm of an `if` gives one set per
+  value;
+- each `triton.Config({...})` (or `triton.Config(dict(BT=64))`) of an autotune decorator
+  (`configs=` of `triton.autotune` or of a wrapper taking the same keyword), written inline, in
+  a name of the module (`configs=CONFIGS`) or returned by a function of it
+  (`configs=get_configs()`), including comprehensions over literal lists, `range`s and names
+  bound to a literal list (`for bt in BT_LIST`); a loop whose names the table does not read
+  (`for num_warps in NUM_WARPS`) sets nothing.
+
+Names, helpers and lists are followed at most `_MAX_HOPS` steps, and a comprehension gives at
+most `_MAX_CONFIGS` distinct configs.
 
 Names no source binds stay unbound: the kernel's tiles that depend on them have no size here.
 """
@@ -19,13 +28,14 @@ from __future__ import annotations
 
 import itertools
 import operator
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from .imports import ImportMap, number_literal, str_literal
+from .imports import ImportMap, number_literal, statement_blocks, str_literal
+from .nodes import walk
 
 if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime import would be a circle
     from .host import Launch
@@ -37,6 +47,8 @@ Lookup = Callable[[str], "Value | None"]
 Scope = cst.FunctionDef | None
 
 _MAX_CONFIGS = 64  # a comprehension over a large literal space is cut here
+_MAX_BINDINGS = 16 * _MAX_CONFIGS  # configs read, and comprehension items tried, to find them
+_MAX_HOPS = 4  # names and helpers followed to the value or configs they hold
 _BINARY: dict[type[cst.CSTNode], Callable[[Any, Any], Any]] = {
     cst.Add: operator.add,
     cst.Subtract: operator.sub,
@@ -175,8 +187,9 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
             if value is not None:
                 base[param.name] = value
     base.update(_heuristic_literals(kernel, imports, base))
-    launches: list[tuple[dict[str, Value], Launch | None]] = [*_launches(kernel, host, imports, base, constexprs)]
-    tuned: list[tuple[dict[str, Value], cst.Call | None]] = [*_autotune_configs(kernel, imports, base)]
+    names = _HostNames(host, imports, base)
+    launches: list[tuple[dict[str, Value], Launch | None]] = [*_launches(kernel, names, constexprs)]
+    tuned: list[tuple[dict[str, Value], cst.Call | None]] = [*_autotune_configs(kernel, names)]
     found = []
     for (launch_values, launch), (config_values, config) in itertools.product(
         launches or [({}, None)], tuned or [({}, None)]
@@ -244,114 +257,315 @@ def _heuristic_literals(kernel: Kernel, imports: ImportMap, known: Mapping[str, 
     return values
 
 
-def _launches(
-    kernel: Kernel, host: HostIndex, imports: ImportMap, known: Mapping[str, Value], constexprs: set[str]
-) -> Iterator[tuple[dict[str, Value], Launch]]:
-    """Literal constexpr arguments of each `kernel[grid](...)` launch, one set per launch."""
-    names = [p.name for p in kernel.params]
+def _launches(kernel: Kernel, names: _HostNames, constexprs: set[str]) -> Iterator[tuple[dict[str, Value], Launch]]:
+    """Literal constexpr arguments of each `kernel[grid](...)` launch: one set per launch, and
+    one per value of a name the launching function binds to a different literal on each path."""
+    params = [p.name for p in kernel.params]
     seen: list[dict[str, Value]] = []
-    for launch in host.launches_of(kernel):  # `kernel[grid](...)`, `mod.kernel[grid](...)`: the first only
-        call, scope, func = launch.call, launch.scope, launch.call.func
+    for launch in names.host.launches_of(kernel):  # `kernel[grid](...)`, `mod.kernel[grid](...)`: the first only
+        call, func = launch.call, launch.call.func
         if not (isinstance(func, cst.Subscript) and isinstance(func.value, cst.Name)):
             continue
-        values: dict[str, Value] = {}
+        choices: dict[str, list[Value]] = {}
         for position, arg in enumerate(call.args):
             if arg.star:
                 break
-            name = arg.keyword.value if arg.keyword is not None else names[position] if position < len(names) else None
+            name = (
+                arg.keyword.value if arg.keyword is not None else params[position] if position < len(params) else None
+            )
             if name not in constexprs:
                 continue
-            value = evaluate(arg.value, _host_lookup(scope, host, imports, known), imports)
-            if value is not None:
-                values[name] = value
-        if values not in seen:
-            seen.append(values)
-            yield values, launch
+            alternatives = names.alternatives(arg.value, launch.scope)
+            if alternatives:
+                choices[name] = alternatives
+        for combination in itertools.islice(itertools.product(*choices.values()), _MAX_CONFIGS):
+            values = dict(zip(choices, combination, strict=True))
+            if values not in seen:
+                seen.append(values)
+                yield values, launch
 
 
-def _host_lookup(scope: Scope, host: HostIndex, imports: ImportMap, known: Mapping[str, Value]) -> Lookup:
-    return lambda name: _host_value(name, scope, host, imports, known)
+@dataclass(frozen=True)
+class _HostNames:
+    """The values host names hold: what the host code binds them to in a scope (or the
+    functions around it, or the module), else a parameter default of the scope, else `known`."""
+
+    host: HostIndex
+    imports: ImportMap
+    known: Mapping[str, Value]
+
+    def lookup(self, scope: Scope, hops: int = 0) -> Lookup:
+        """A name's value when it has exactly one."""
+        return lambda name: _only(self.values(name, scope, hops))
+
+    def alternatives(self, node: cst.BaseExpression, scope: Scope) -> list[Value]:
+        """The values an expression may hold: those of a name (`values`), else its one value."""
+        if isinstance(node, cst.Name) and node.value not in ("True", "False"):
+            return self.values(node.value, scope)
+        value = evaluate(node, self.lookup(scope), self.imports)
+        return [] if value is None else [value]
+
+    def values(self, name: str, scope: Scope, hops: int = 0) -> list[Value]:
+        """Every value `name` may hold in `scope`, one per binding (see `bound`); none when one
+        of them is not a constant."""
+        if hops > _MAX_HOPS:
+            return []
+        bound = self.bound(name, scope)
+        if bound is not None:
+            values: list[Value] = []
+            for expression in bound:
+                value = evaluate(expression, self.lookup(scope, hops + 1), self.imports)
+                if value is None:
+                    return []
+                if value not in values:
+                    values.append(value)
+            return values
+        if scope is not None:
+            for param in (*scope.params.params, *scope.params.kwonly_params):
+                if param.name.value == name and param.default is not None:
+                    value = evaluate(param.default, self.known.get, self.imports)
+                    return [] if value is None else [value]
+        value = self.known.get(name)
+        return [] if value is None else [value]
+
+    def bound(self, name: str, scope: Scope) -> list[cst.BaseExpression] | None:
+        """The values the host code binds `name` to where `scope` reads it, None when it binds
+        none. Several are alternatives only when each is on its own path, in a function that
+        assigns the name at most once in each of its statement lists (the arms of an
+        `if`/`else`) and never augments it; otherwise the name is unknown (empty)."""
+        where = scope
+        while where is not None and (name, where) not in self.host.bindings:
+            where = self.host.enclosing.get(where)
+        found = self.host.bindings.get((name, where))
+        if not found:
+            return None
+        if len(found) == 1 or (where is not None and _assigned_once_per_path(name, where)):
+            return found
+        return []
 
 
-def _host_value(
-    name: str, scope: Scope, host: HostIndex, imports: ImportMap, known: Mapping[str, Value], depth: int = 0
-) -> Value | None:
-    """A host name's value: its single binding in the scope (or module), else a parameter default."""
-    if depth > 4:
-        return None
-    bound = host.values_of(name, scope)
-    if len(bound) == 1:
-        return evaluate(bound[0], lambda n: _host_value(n, scope, host, imports, known, depth + 1), imports)
-    if bound:
-        return None
-    if scope is not None:
-        for param in (*scope.params.params, *scope.params.kwonly_params):
-            if param.name.value == name and param.default is not None:
-                return evaluate(param.default, known.get, imports)
-    return known.get(name)
+def _only(values: list[Value]) -> Value | None:
+    return values[0] if len(values) == 1 else None
+
+
+def _assigned_once_per_path(name: str, function: cst.FunctionDef) -> bool:
+    """No statement list of `function` (outside nested functions and classes) assigns `name`
+    twice or augments it (`name += ...`)."""
+    blocks: list[Sequence[cst.BaseStatement]] = [*statement_blocks(function)]
+    while blocks:
+        assigned = 0
+        for statement in blocks.pop():
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if isinstance(small, cst.AugAssign) and _binds(small.target, name):
+                        return False
+                    targets = small.targets if isinstance(small, cst.Assign) else ()
+                    if isinstance(small, cst.AnnAssign) and small.value is not None:
+                        targets = (cst.AssignTarget(small.target),)
+                    assigned += any(_binds(t.target, name) for t in targets)
+            elif not isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                blocks.extend(statement_blocks(statement))
+        if assigned > 1:
+            return False
+    return True
+
+
+def _binds(target: cst.BaseExpression, name: str) -> bool:
+    if isinstance(target, cst.Name):
+        return target.value == name
+    if isinstance(target, (cst.Tuple, cst.List)):
+        return any(_binds(element.value, name) for element in target.elements)
+    return False
 
 
 Table = tuple[dict[str, Value], cst.Call]
+Item = Value | tuple[Value, ...]
 
 
-def _autotune_configs(kernel: Kernel, imports: ImportMap, known: Mapping[str, Value]) -> Iterator[Table]:
-    """(values, triton.Config call) for each config of the kernel's autotune decorator."""
+def _autotune_configs(kernel: Kernel, names: _HostNames) -> Iterator[Table]:
+    """(values, triton.Config call) for each distinct config of the kernel's autotune decorator,
+    written inline or in a name or function of the module (`configs=CONFIGS`,
+    `configs=get_configs()`)."""
+    seen: list[Table] = []
     for decorator in kernel.node.decorators:
         call = decorator.decorator
         if not isinstance(call, cst.Call):
             continue
         configs = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "configs"), None)
-        if configs is None and imports.is_triton(call.func, "autotune") and call.args:
+        if configs is None and names.imports.is_triton(call.func, "autotune") and call.args:
             configs = call.args[0].value
-        if configs is not None:
-            yield from _config_tables(configs, imports, dict(known))
+        if configs is None:
+            continue
+        scope = next((s for c, s in names.host.calls if c is call), None)  # a kernel made in a factory
+        for table in itertools.islice(_config_tables(configs, names, scope, {}), _MAX_BINDINGS):
+            if table not in seen:
+                seen.append(table)
+                yield table
+            if len(seen) >= _MAX_CONFIGS:
+                return
 
 
-def _config_tables(node: cst.BaseExpression, imports: ImportMap, scope: dict[str, Value]) -> Iterator[Table]:
-    if isinstance(node, cst.Call) and imports.is_triton(node.func, "Config") and node.args:
-        table = node.args[0].value
-        if isinstance(table, cst.Dict):
-            values: dict[str, Value] = {}
-            for entry in table.elements:
-                if isinstance(entry, cst.DictElement) and isinstance(entry.key, cst.SimpleString):
-                    value = evaluate(entry.value, scope.get, imports)
-                    key = str_literal(entry.key)
-                    if value is not None and key is not None:
-                        values[key] = value
-            yield values, node
+def _config_tables(
+    node: cst.BaseExpression, names: _HostNames, scope: Scope, loop: dict[str, Item], hops: int = 0
+) -> Iterator[Table]:
+    """The configs `node` holds: `triton.Config` calls, lists and tuples of them (`*OTHER`
+    included), comprehensions (`loop` binds their names), and, at most `_MAX_HOPS` steps away,
+    what a name of the scope or module is bound to and what a function of the module returns."""
+    imports = names.imports
+    if isinstance(node, cst.Call) and imports.is_triton(node.func, "Config"):
+        table = _config_table(node)
+        if table is not None:
+            yield _table_values(table, _loop_lookup(loop, names, scope), imports), node
     elif isinstance(node, (cst.List, cst.Tuple)):
         for element in node.elements:
-            yield from _config_tables(element.value, imports, scope)
+            yield from _config_tables(element.value, names, scope, loop, hops)
     elif isinstance(node, (cst.ListComp, cst.GeneratorExp)):
-        for bindings in itertools.islice(_comprehension_bindings(node.for_in, imports, scope), _MAX_CONFIGS):
-            yield from _config_tables(node.elt, imports, {**scope, **bindings})
+        tried = itertools.count()  # items tried, over all the comprehension's loops
+        for bindings in _comprehension_bindings(node, node.for_in, names, scope, loop, tried):
+            yield from _config_tables(node.elt, names, scope, {**loop, **bindings}, hops)
+    elif hops >= _MAX_HOPS:
+        return
+    elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):  # `CONFIGS + [...]`
+        yield from _config_tables(node.left, names, scope, loop, hops + 1)
+        yield from _config_tables(node.right, names, scope, loop, hops + 1)
+    elif isinstance(node, cst.Name):
+        for bound in names.bound(node.value, scope) or ():
+            yield from _config_tables(bound, names, scope, {}, hops + 1)
+    elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+        for returned, function in names.host.returns.get(node.func.value, ()):
+            yield from _config_tables(returned, names, function, {}, hops + 1)
+
+
+def _config_table(config: cst.Call) -> list[tuple[str | None, cst.BaseExpression]] | None:
+    """The (key, value) entries of a `triton.Config`'s table: `{"BLOCK": 64}` or
+    `dict(BLOCK=64)`, first or as `kwargs=`."""
+    table = next((a.value for a in config.args if a.keyword is None or a.keyword.value == "kwargs"), None)
+    if isinstance(table, cst.Dict):
+        return [(str_literal(e.key), e.value) for e in table.elements if isinstance(e, cst.DictElement)]
+    if isinstance(table, cst.Call) and isinstance(table.func, cst.Name) and table.func.value == "dict":
+        return [(a.keyword.value if a.keyword is not None else None, a.value) for a in table.args if not a.star]
+    return None
+
+
+def _table_values(
+    table: list[tuple[str | None, cst.BaseExpression]], lookup: Lookup, imports: ImportMap
+) -> dict[str, Value]:
+    values: dict[str, Value] = {}
+    for key, entry in table:
+        value = evaluate(entry, lookup, imports)
+        if key is not None and value is not None:
+            values[key] = value
+    return values
+
+
+def _loop_lookup(loop: dict[str, Item], names: _HostNames, scope: Scope) -> Lookup:
+    """A comprehension's loop names (a scalar each), else the host names of the scope."""
+    host = names.lookup(scope)
+    return lambda name: _scalar(loop[name]) if name in loop else host(name)
+
+
+def _scalar(item: Item) -> Value | None:
+    return None if isinstance(item, tuple) else item
 
 
 def _comprehension_bindings(
-    clause: cst.CompFor | None, imports: ImportMap, scope: dict[str, Value]
-) -> Iterator[dict[str, Value]]:
-    """Every binding of the comprehension's loop names over literal iterables, with `if`s applied."""
+    comprehension: cst.ListComp | cst.GeneratorExp,
+    clause: cst.CompFor | None,
+    names: _HostNames,
+    scope: Scope,
+    loop: dict[str, Item],
+    tried: Iterator[int],
+) -> Iterator[dict[str, Item]]:
+    """Every binding of the comprehension's loop names over constant iterables, with `if`s
+    applied, until `_MAX_BINDINGS` items are tried. A loop whose names the comprehension never
+    reads (`for num_warps in NUM_WARPS` around a table without it) binds nothing, whatever it
+    iterates."""
     if clause is None:
         yield {}
         return
-    items = _literal_items(clause.iter, imports, scope)
-    if items is None or not isinstance(clause.target, cst.Name):
+    targets = _target_names(clause.target)
+    if targets is not None and not targets & _names_read(comprehension, clause):
+        yield from _comprehension_bindings(comprehension, clause.inner_for_in, names, scope, loop, tried)
+        return
+    items = _iterable_items(clause.iter, names, scope, _loop_lookup(loop, names, scope))
+    if items is None or targets is None:
         return
     for item in items:
-        inner = {**scope, clause.target.value: item}
-        if all(evaluate(test.test, inner.get, imports) for test in clause.ifs):
-            for rest in _comprehension_bindings(clause.inner_for_in, imports, inner):
-                yield {clause.target.value: item, **rest}
+        bound = _unpack(targets, clause.target, item)
+        if next(tried) >= _MAX_BINDINGS:
+            return
+        if bound is None:
+            continue
+        inner = {**loop, **bound}
+        if all(evaluate(test.test, _loop_lookup(inner, names, scope), names.imports) for test in clause.ifs):
+            for rest in _comprehension_bindings(comprehension, clause.inner_for_in, names, scope, inner, tried):
+                yield {**bound, **rest}
 
 
-def _literal_items(node: cst.BaseExpression, imports: ImportMap, scope: dict[str, Value]) -> list[Value] | None:
+def _target_names(target: cst.BaseExpression) -> set[str] | None:
+    """The names a loop target binds: `x`, or `a, b` (None for other targets)."""
+    if isinstance(target, cst.Name):
+        return {target.value}
+    if isinstance(target, cst.Tuple) and all(isinstance(e.value, cst.Name) for e in target.elements):
+        return {cst.ensure_type(e.value, cst.Name).value for e in target.elements}
+    return None
+
+
+def _unpack(targets: set[str], target: cst.BaseExpression, item: Item) -> dict[str, Item] | None:
+    if isinstance(target, cst.Name):
+        return {target.value: item}
+    if isinstance(target, cst.Tuple) and isinstance(item, tuple) and len(item) == len(target.elements) == len(targets):
+        return {cst.ensure_type(e.value, cst.Name).value: part for e, part in zip(target.elements, item, strict=True)}
+    return None
+
+
+def _names_read(comprehension: cst.ListComp | cst.GeneratorExp, clause: cst.CompFor) -> set[str]:
+    """The names read by the comprehension's element (by the table of a `triton.Config`, not
+    by its `num_warps=`...) and by the tests and iterables of `clause` and the loops inside it."""
+    elt = comprehension.elt
+    table = _config_table(elt) if isinstance(elt, cst.Call) else None
+    parts = [value for _, value in table] if table is not None else [elt]
+    read = {n.value for part in parts for n in walk(part) if isinstance(n, cst.Name)}
+    inner: cst.CompFor | None = clause
+    while inner is not None:
+        parts = [test.test for test in inner.ifs] + ([inner.iter] if inner is not clause else [])
+        read |= {n.value for part in parts for n in walk(part) if isinstance(n, cst.Name)}
+        inner = inner.inner_for_in
+    return read
+
+
+def _iterable_items(
+    node: cst.BaseExpression, names: _HostNames, scope: Scope, lookup: Lookup, hops: int = 0
+) -> list[Item] | None:
+    """The items of a constant iterable: a literal list, tuple or set (of constants or tuples
+    of them), a `range` of constants, or a name of the scope or module bound to one (the
+    items of each binding when it has several, at most `_MAX_HOPS` names away)."""
     if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
-        items = [evaluate(e.value, scope.get, imports) for e in node.elements]
-        known = [i for i in items if i is not None]
-        return known if len(known) == len(items) else None
+        elements = [_item(e.value, lookup, names.imports) for e in node.elements]
+        constant = [i for i in elements if i is not None]
+        return constant if len(constant) == len(elements) else None
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "range":
-        bounds = [evaluate(a.value, scope.get, imports) for a in node.args]
+        bounds = [evaluate(a.value, lookup, names.imports) for a in node.args]
         integers = [b for b in bounds if isinstance(b, int)]
         if integers and len(integers) == len(bounds):
             return [*range(*integers)][:_MAX_CONFIGS]
+    if isinstance(node, cst.Name) and hops < _MAX_HOPS:
+        bound = names.bound(node.value, scope)
+        if not bound:
+            return None
+        found: list[Item] = []
+        for value in bound:
+            items = _iterable_items(value, names, scope, names.lookup(scope), hops + 1)
+            if items is None:
+                return None
+            found.extend(item for item in items if item not in found)
+        return found
     return None
+
+
+def _item(node: cst.BaseExpression, lookup: Lookup, imports: ImportMap) -> Item | None:
+    if isinstance(node, cst.Tuple):
+        parts = [evaluate(e.value, lookup, imports) for e in node.elements]
+        known = [p for p in parts if p is not None]
+        return tuple(known) if len(known) == len(parts) else None
+    return evaluate(node, lookup, imports)

@@ -2,10 +2,13 @@
 ## What it does
 Estimates, for each constexpr configuration the module makes visible, the peak unified buffer
 (UB) a kernel needs, and flags configurations over the device's UB (192 KiB on Ascend
-910B). Configurations come from `triton.autotune` configs (including comprehensions over
-literal lists), literal constexpr arguments of `kernel[grid](...)` launches in the same
-module (names bound once to a literal, host function defaults), `triton.heuristics` entries
-with literal results, constexpr parameter defaults and module-level constants. The finding
+910B). Configurations come from `triton.autotune` configs, written inline, in a module-level
+name (`configs=CONFIGS`) or returned by a function of the module (`configs=get_configs()`),
+including comprehensions over literal lists or names bound to one and `triton.Config(dict(
+BLOCK=...))`; literal constexpr arguments of `kernel[grid](...)` launches in the same module
+(names bound to a literal, host function defaults; a name bound to a different literal in
+each arm of an `if` gives one configuration per value); `triton.heuristics` entries with
+literal results, constexpr parameter defaults and module-level constants. The finding
 names the configuration and the tiles that make up the peak, each with its line, and the
 pointers whose element type it assumed for them.
 
@@ -26,7 +29,10 @@ computed from it.
 
 Not flagged: a configuration leaving some tile size unknown (e.g. a block size the host
 computes) counts only the tiles it sizes; it is flagged only when those alone overflow. Arms
-of a constexpr branch that a configuration does not compile are not counted. A stride known
+of a constexpr branch that a configuration does not compile are not counted. A name rebound
+in the same block (`BLOCK = 65536` then `BLOCK = min(BLOCK, ...)`), or bound more than once
+at module level, has no known value, and a list chosen by a runtime test (`[64, 128] if
+check_shared_mem() else [32, 64]`, a device's choice) gives no configuration. A stride known
 only at run time (`o * stride_d`) or a column-major block may make a strided DMA too, but
 whether it does depends on the launch (a contiguous tensor has stride 1, and a column-major
 block next to a row-major tile measured at its element width), so the rule counts such tiles
@@ -152,6 +158,43 @@ def k(x, y, N, stride_n, stride_d, BN: tl.constexpr = 64, BD: tl.constexpr = 256
     b_x = tl.load(x + o_n[:, None] * stride_n + o_d[None, :] * stride_d).to(tl.float32)
     tl.store(y + o_n[:, None] * stride_n + o_d[None, :] * stride_d, b_x * tl.sigmoid(b_x))
 """,
+        # configs in a module-level list and from a helper's comprehension (its `if` drops the
+        # large block, and the `num_warps` loop binds no constexpr): all fit (128 KiB at 16384)
+        """
+SMALL_CONFIGS = [triton.Config({"BLOCK": 1024}), triton.Config(dict(BLOCK=16384))]
+BLOCKS = [4096, 16384, 65536]
+
+def get_configs():
+    return [triton.Config({"BLOCK": b}, num_warps=w) for b in BLOCKS if b <= 16384 for w in NUM_WARPS]
+
+@triton.autotune(configs=SMALL_CONFIGS, key=["n"])
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x + o, mask=o < n, other=0.0).to(tl.float32)
+    tl.store(y + o, b * tl.sigmoid(b), mask=o < n)
+
+@triton.autotune(configs=get_configs(), key=["n"])
+@triton.jit
+def k2(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x + o, mask=o < n, other=0.0).to(tl.float32)
+    tl.store(y + o, b * tl.sigmoid(b), mask=o < n)
+""",
+        # a name rebound in the same statement list is not a choice of literals: the block
+        # the launch passes is clamped to the data, unknown here
+        """
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x + o, mask=o < n, other=0.0).to(tl.float32)
+    tl.store(y + o, b * tl.sigmoid(b), mask=o < n)
+
+def launch(x, y, n):
+    BLOCK = 65536
+    BLOCK = min(BLOCK, triton.next_power_of_2(n))
+    k[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)
+""",
         # each arm of the runtime branch fits alone (96 KiB); their sum does not, so the
         # planner overlaps them
         """
@@ -202,6 +245,75 @@ def k(x, y, T, D, BT: tl.constexpr, BD: tl.constexpr):
     b_x = tl.load(p_x, boundary_check=(0, 1)).to(tl.float32)
     p_y = tl.make_block_ptr(y, (T, D), (D, 1), (i_t * BT, 0), (BT, BD), (1, 0))
     tl.store(p_y, (b_x * tl.sigmoid(b_x)).to(p_y.dtype.element_ty), boundary_check=(0, 1))
+""",
+        # configs in a module-level list: reported at the configuration over budget
+        """
+CONFIGS = [
+    triton.Config({"BLOCK": 1024}),
+    triton.Config({"BLOCK": 65536}),  # expect
+]
+
+@triton.autotune(configs=CONFIGS, key=["n"])
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x + o, mask=o < n, other=0.0).to(tl.float32)
+    tl.store(y + o, b * tl.sigmoid(b), mask=o < n)
+""",
+        # configs a function of the module returns, one list per device branch
+        """
+def get_autotune_config():
+    if IS_SMALL_DEVICE:
+        return [triton.Config({"BLOCK": 1024})]
+    return [
+        triton.Config({"BLOCK": 4096}),
+        triton.Config({"BLOCK": 65536}),  # expect
+    ]
+
+@triton.autotune(configs=get_autotune_config(), key=["n"])
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x + o, mask=o < n, other=0.0).to(tl.float32)
+    tl.store(y + o, b * tl.sigmoid(b), mask=o < n)
+""",
+        # a comprehension over module-level lists (the `num_warps` loop binds no constexpr)
+        # and a `dict(...)` table
+        """
+BLOCK_LIST = [1024, 65536]
+
+@triton.autotune(
+    configs=[triton.Config({"BLOCK": b}, num_warps=w) for b in BLOCK_LIST for w in NUM_WARPS],  # expect
+    key=["n"],
+)
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x + o, mask=o < n, other=0.0).to(tl.float32)
+    tl.store(y + o, b * tl.sigmoid(b), mask=o < n)
+
+@triton.autotune(configs=[triton.Config(dict(BLOCK=32768))], key=["n"])  # expect
+@triton.jit
+def k2(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x + o, mask=o < n, other=0.0).to(tl.float32)
+    tl.store(y + o, b * tl.sigmoid(b), mask=o < n)
+""",
+        # a launch block chosen between two literals: each is a specialisation, the larger
+        # one (44032 x 6 bytes) is over budget
+        """
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x + o, mask=o < n).to(tl.float32)
+    tl.store(y + o, b / 2.0, mask=o < n)
+
+def launch(x, y, n, new_version):
+    if new_version:
+        BLOCK = 16384
+    else:
+        BLOCK = 44032
+    k[(1, triton.cdiv(n, BLOCK))](x, y, n, BLOCK=BLOCK)  # expect
 """,
         # literal launch constexprs; vector work on a dot result, a causal mask and a
         # transpose copy make the peak
