@@ -88,8 +88,9 @@ def find_kernels(module: cst.Module, imports: ImportMap, memory: KernelMemory | 
     kernel it holds is returned instead of its new copy (see KernelMemory)."""
     kernels = []
     called: set[str] | None = None
+    sequences = _module_sequences(module)
     for function in imports.functions:
-        kernel = _as_kernel(function, imports)
+        kernel = _as_kernel(function, imports, sequences)
         if kernel is not None:
             if called is None:
                 called = _called_names(imports.source)
@@ -128,7 +129,11 @@ class KernelMemory:
         recalled = []
         for kernel in kernels:
             known = self._kernels.get(kernel.node) if same_names else None
-            same = known is not None and known.is_device_function == kernel.is_device_function
+            same = (
+                known is not None
+                and known.is_device_function == kernel.is_device_function
+                and known.do_not_specialize == kernel.do_not_specialize  # a module-level list may change
+            )
             recalled.append(known if same and known is not None else kernel)
         self._kernels = {kernel.node: kernel for kernel in recalled}  # only the current ones
         self._names = names
@@ -159,7 +164,7 @@ def _called_names(source: str) -> set[str]:
     return set(_CALLED.findall(source))
 
 
-def _as_kernel(fn: cst.FunctionDef, imports: ImportMap) -> Kernel | None:
+def _as_kernel(fn: cst.FunctionDef, imports: ImportMap, sequences: dict[str, cst.BaseExpression]) -> Kernel | None:
     jit_decorator = None
     for decorator in fn.decorators:
         callee = _callee(decorator.decorator)
@@ -184,7 +189,7 @@ def _as_kernel(fn: cst.FunctionDef, imports: ImportMap) -> Kernel | None:
         node=fn,
         imports=imports,
         params=params,
-        do_not_specialize=_do_not_specialize(jit_decorator, params),
+        do_not_specialize=_do_not_specialize(jit_decorator, params, sequences),
         provided_constexprs=provided,
     )
 
@@ -233,21 +238,57 @@ def keyword_value(call: cst.Call, name: str) -> cst.BaseExpression | None:
     return None
 
 
-def _do_not_specialize(decorator: cst.BaseExpression, params: list[Param]) -> frozenset[str]:
+def _do_not_specialize(
+    decorator: cst.BaseExpression, params: list[Param], sequences: dict[str, cst.BaseExpression]
+) -> frozenset[str]:
+    """The parameters `do_not_specialize=` lists, by name or position: written out, or a
+    module-level list it names (`do_not_specialize=_SIZES`), or a sum of those."""
     if not isinstance(decorator, cst.Call):
         return frozenset()
     listed = keyword_value(decorator, "do_not_specialize")
-    if not isinstance(listed, (cst.List, cst.Tuple)):
-        return frozenset()
     names = set()
-    for element in listed.elements:
-        name = str_literal(element.value)
-        index = int_literal(element.value)
+    for element in _listed(listed, sequences):
+        name = str_literal(element)
+        index = int_literal(element)
         if name is not None:
             names.add(name)
         elif index is not None and 0 <= index < len(params):
             names.add(params[index].name)
     return frozenset(names)
+
+
+def _listed(node: cst.BaseExpression | None, sequences: dict[str, cst.BaseExpression]) -> list[cst.BaseExpression]:
+    """The elements of a list or tuple literal, of a module-level one a name is bound to, or of
+    a sum of those (`_SIZES + ["sx"]`); none for anything else."""
+    if isinstance(node, (cst.List, cst.Tuple)):
+        return [element.value for element in node.elements]
+    if isinstance(node, cst.Name) and node.value in sequences:
+        return _listed(sequences[node.value], sequences)
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
+        return [*_listed(node.left, sequences), *_listed(node.right, sequences)]
+    return []
+
+
+def _module_sequences(module: cst.Module) -> dict[str, cst.BaseExpression]:
+    """Module-level names bound exactly once, to a list or tuple literal."""
+    found: dict[str, cst.BaseExpression] = {}
+    bound: set[str] = set()
+    for statement in module.body:
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if isinstance(small, cst.Assign):
+                targets = [target.target for target in small.targets]
+            elif isinstance(small, (cst.AnnAssign, cst.AugAssign)):
+                targets = [small.target]
+            else:
+                continue
+            for target in targets:
+                if isinstance(target, cst.Name):
+                    if target.value in bound or not isinstance(small.value, (cst.List, cst.Tuple)):
+                        found.pop(target.value, None)
+                    else:
+                        found[target.value] = small.value
+                    bound.add(target.value)
+    return found
 
 
 def _heuristics(call: cst.Call) -> dict[str, cst.Lambda | None]:

@@ -5,11 +5,16 @@ Flags `.to(...)` calls in a kernel whose receiver is
 1. a constexpr value (a `tl.constexpr` parameter, a literal, a `tl.static_range` index, a
    name declared `x: tl.constexpr = ...`, an expression of those) or an integer
    Triton-Ascend may specialise into one (an unannotated scalar parameter not listed in
-   `do_not_specialize`) — *constexpr has no `.to`*; or
+   `do_not_specialize`, written out or as a module-level list `do_not_specialize=_SIZES`)
+   — *constexpr has no `.to`*; or
 2. integer arithmetic that multiplies a runtime int32 index (program id, loop index, a
    `do_not_specialize` or typed size, a value picked at run time) and casts to int64
-   afterwards, e.g. `(i_b * T).to(tl.int64)`, `((NT - 1) * DH_CS).to(tl.int64)` — *the
-   multiply wraps in int32 first*.
+   afterwards, e.g. `(i_b * T).to(tl.int64)`, `((NT - 1) * DH_CS).to(tl.int64)`, or the
+   offset tile `(pid * BLOCK + tl.arange(0, BLOCK)).to(tl.int64)` — *the multiply wraps in
+   int32 first* (the TTIR multiplies `pid * BLOCK` in i32, splats it and extends the tile:
+   offsets wrap once `pid * BLOCK` passes 2^31, on tensors over 2G elements). A tile whose
+   multiply is a loop index's block (`(i_d * BD + tl.arange(0, BD)).to(tl.int64)` in
+   `for i_d in range(tl.cdiv(D, BD))`) stays within one dimension and is not flagged.
 
 Values are taken where the `.to` stands, in each specialisation of the constexpr tests they
 depend on: after `if IS_VARLEN: bos = tl.load(...) else: bos = i_n * T`, the non-varlen
@@ -32,6 +37,12 @@ reads (`off = (i_b * T + i_t) * D` ... `off.to(tl.int64)`, per specialisation) o
 (`i_ti.to(tl.int64) * HV * K`, or a name assigned it is): that widens an index before its
 stride, and the product it was made from earlier is a position bounded by a dimension
 (`i_ti = i_t * BT`, `row_start = pid * row_chunk`), not the element offset that wraps.
+
+A cast to a pointer type (`p.to(tl.pointer_type(tl.uint8))`, or
+`addr.to(tl.int64).to(tl.pointer_type(...))` on the way there) is no *constexpr has no
+`.to`*: its receiver is an address, a tensor argument (a pointer, never specialised) or an
+int device address (never the 1 Triton specialises); measured on triton-ascend 3.2, both
+compile. Nor is `.to()` on a parameter the kernel loads or stores through (a pointer).
 
 Program ids are runtime values: measured on triton-ascend 3.2, `tl.program_id(0).to(...)`
 and `i_t.to(...)` with `i_t = tl.program_id(0)` compile, also on a grid of one program (the
@@ -61,7 +72,7 @@ n = tl.cast(B, tl.int64)
 ```
 `tl.cast` works on constexprs and tensors alike; cast the index operand before the
 arithmetic. `.to()` on loaded values (`tl.load(cu_seqlens + i_n).to(tl.int64)`), on
-`(eos - bos)`, on float tiles and on `tl.range` indices is fine.
+`(eos - bos)`, on float tiles, on `tl.range` indices and to pointer types is fine.
 
 ## Fix safety
 Safe. `x.to(tl.int64)` becomes `tl.cast(x, tl.int64)` (same value, also valid on a
@@ -154,6 +165,40 @@ def k(x, B, num_core: tl.int32, task_num: tl.int32):
     for task_id in tl.range(core_id, task_num, num_core):
         t = task_id.to(tl.int64)
 """,
+        """
+@triton.jit
+def k(src, dst, address, n, BLOCK: tl.constexpr):
+    s = src.to(tl.pointer_type(tl.uint8))
+    d = address.to(tl.int64).to(tl.pointer_type(tl.uint8))
+    e = tl.where(n > 4, src.to(tl.int64), address.to(tl.int64)).to(tl.pointer_type(tl.uint8))
+    o = tl.arange(0, BLOCK)
+    tl.store(d + o, tl.load(s + o, mask=o < n) + tl.load(e + o, mask=o < n), mask=o < n)
+    last = dst.to(tl.int64)
+    tl.store(dst + o, last)
+""",
+        """
+_SIZES = ["B", "T"]
+
+
+@triton.jit(do_not_specialize=_SIZES + ["N"])
+def k(x, B, T, N, BT: tl.constexpr):
+    n = B.to(tl.int64) + T.to(tl.int64) + N.to(tl.int64)
+    tl.store(x + n + tl.arange(0, BT), 0.0)
+""",
+        """
+@triton.jit
+def k(x, y, stride_m, BM: tl.constexpr, BD: tl.constexpr):
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    rm = rows.to(tl.int64)
+    o_d = tl.arange(0, BD)
+    tl.store(y + rm[:, None] * stride_m + o_d[None, :], tl.load(x + rm[:, None] * stride_m + o_d[None, :]))
+
+@triton.jit
+def blocks(x, y, D, BD: tl.constexpr):
+    for i_d in range(tl.cdiv(D, BD)):
+        o_d = (i_d * BD + tl.arange(0, BD)).to(tl.int64)  # a loop index's block: within one dimension
+        tl.store(y + o_d, tl.load(x + o_d, mask=o_d < D), mask=o_d < D)
+""",
     )
     INVALID = (
         Example(
@@ -220,6 +265,26 @@ def k(x, y, T, D: tl.constexpr, IS_VARLEN: tl.constexpr):
     row *= D  # an augmented assignment multiplies as written
     tl.store(y + row.to(tl.int64), b)  # expect
 """,
+        Example(
+            """
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = (pid * BLOCK + tl.arange(0, BLOCK)).to(tl.int64)  # expect
+    block_start = pid * BLOCK
+    tile = block_start + tl.arange(0, BLOCK)
+    tl.store(y + tile.to(tl.int64), tl.load(x + offs, mask=offs < n))  # expect
+""",
+            fixed="""
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = tl.cast(pid, tl.int64) * BLOCK + tl.arange(0, BLOCK)
+    block_start = pid * BLOCK
+    tile = block_start + tl.arange(0, BLOCK)
+    tl.store(y + tile.to(tl.int64), tl.load(x + offs, mask=offs < n))  # expect
+""",
+        ),
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
@@ -259,7 +324,9 @@ def k(x, y, T, D: tl.constexpr, IS_VARLEN: tl.constexpr):
                     facts={"receiver": context.module.code_for_node(receiver), "cause": "multiply"},
                 )
                 continue
-            template = self._constexpr_template(receiver, specs, kernel, context)
+            template = (
+                None if _makes_an_address(call, flow) else self._constexpr_template(receiver, specs, kernel, context)
+            )
             if template is not None:
                 code = context.module.code_for_node(receiver)
                 yield Report(
@@ -281,8 +348,8 @@ def k(x, y, T, D: tl.constexpr, IS_VARLEN: tl.constexpr):
         if not any(flow.is_specialisable(receiver, spec) for spec in specs):
             return None
         scalars = _specialisable_params(receiver, flow)
-        if any(float_evidence(kernel, name, context.host) for name in scalars):
-            return None
+        if any(name in flow.pointer_names or float_evidence(kernel, name, context.host) for name in scalars):
+            return None  # a pointer (a tensor argument) or a float is never specialised
         assumed = ", ".join(f"`{name}`" for name in scalars)
         return ASSUMED_INT_MESSAGE.replace("{params}", assumed)
 
@@ -308,6 +375,42 @@ def _when(
     return " (when " + " and ".join(f"`{key}` is {str(outcome).lower()}" for key, outcome in sorted(shared)) + ")"
 
 
+def _makes_an_address(cast: cst.Call, flow: Flow) -> bool:
+    """The `.to` makes a pointer of its receiver (`p.to(tl.pointer_type(tl.uint8))`), or its
+    result is made one, directly or as an arm of `tl.where`
+    (`addr.to(tl.int64).to(tl.pointer_type(tl.uint64))`,
+    `tl.where(c, p.to(tl.int64), q.to(tl.int64)).to(tl.pointer_type(...))`): the receiver is
+    an address, a tensor argument (a pointer: never specialised) or an int device address
+    (never the 1 Triton specialises): not a constexpr."""
+    if _to_pointer(cast, flow):
+        return True
+    node: cst.CSTNode = cast
+    parent = flow.parents.get(node)
+    while isinstance(parent, cst.Arg):  # an arm of `tl.where(test, a, b)`
+        where = flow.parents.get(parent)
+        if not (
+            isinstance(where, cst.Call)
+            and flow.imports.is_tl(where.func, "where")
+            and any(parent is arm for arm in where.args[1:])
+        ):
+            return False
+        node, parent = where, flow.parents.get(where)
+    outer = flow.parents.get(parent) if isinstance(parent, cst.Attribute) and parent.value is node else None
+    return isinstance(outer, cst.Call) and outer.func is parent and _to_pointer(outer, flow)
+
+
+def _to_pointer(call: cst.Call, flow: Flow) -> bool:
+    """`x.to(tl.pointer_type(...))`."""
+    func = call.func
+    dtype = call.args[0].value if call.args else None
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "to"
+        and isinstance(dtype, cst.Call)
+        and flow.imports.is_tl(dtype.func, "pointer_type")
+    )
+
+
 def _specialisable_params(node: cst.BaseExpression, flow: Flow) -> list[str]:
     """The parameters read in `node` that Triton may specialise (unannotated scalars)."""
     names: list[str] = []
@@ -323,16 +426,24 @@ def _specialisable_params(node: cst.BaseExpression, flow: Flow) -> list[str]:
 
 def _scaled_after(cast: cst.Call, flow: Flow) -> bool:
     """The cast's result is multiplied again, directly or through a name assigned it
-    (`i_t.to(tl.int64) * K`; `row = r.to(tl.int64)` then `x + row * stride`): an index widened
-    before its stride, so a product it was made from earlier is a position bounded by a
-    dimension (`i_t * BT`, `pid * row_chunk`), not the element offset that wraps."""
+    (`i_t.to(tl.int64) * K`; `row = r.to(tl.int64)` then `x + row * stride`, or a tile's
+    `row[:, None] * stride`): an index widened before its stride, so a product it was made from
+    earlier is a position bounded by a dimension (`i_t * BT`, `pid * row_chunk`), not the
+    element offset that wraps."""
     uses: list[cst.CSTNode] = [cast]
     for name, definitions in flow.defs.items():
         for definition in definitions:
             if definition.value is cast:
                 uses += [read.node for read in flow.reads_after(definition, name)]
-    factors = [flow.parents.get(use) for use in uses]
-    return any(isinstance(f, cst.BinaryOperation) and isinstance(f.operator, cst.Multiply) for f in factors)
+    return any(_is_factor(use, flow) for use in uses)
+
+
+def _is_factor(node: cst.CSTNode, flow: Flow) -> bool:
+    """`node`, or the tile it is indexed into (`node[:, None]`), is an operand of a multiply."""
+    parent = flow.parents.get(node)
+    if isinstance(parent, cst.Subscript) and parent.value is node:
+        return _is_factor(parent, flow)
+    return isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, cst.Multiply)
 
 
 def _made_at(
@@ -349,10 +460,39 @@ def _index_multiply(
 ) -> cst.BinaryOperation | None:
     """The int32 multiply over a runtime index (program id, loop index, a do_not_specialize /
     typed size, a value chosen at run time) that `node`, integer arithmetic loading nothing,
-    computes (see `_multiplies`)."""
-    if flow.flags(node, spec) & (LOADED | TENSOR):
+    computes (see `_multiplies`); an offset tile (`pid * BLOCK + tl.arange(0, BLOCK)`) is such
+    arithmetic too when its multiply is over a program id: a loop index's block
+    (`i_d * BD + tl.arange(0, BD)` for `i_d` in `range(tl.cdiv(D, BD))`) stays within one
+    dimension, and the cast before its stride is the right place."""
+    if _computed_from_data(node, flow, spec):
         return None
-    return _multiplies(node, flow, spec, follow)
+    multiply = _multiplies(node, flow, spec, follow)
+    if multiply is not None and flow.flags(node, spec) & TENSOR and not flow.flags(multiply, spec) & PID:
+        return None
+    return multiply
+
+
+def _computed_from_data(
+    node: cst.BaseExpression, flow: Flow, spec: Assumptions, seen: tuple[cst.CSTNode, ...] = ()
+) -> bool:
+    """`node`'s value, in `spec`, reads memory or a tensor computed at run time other than the
+    index vector `tl.arange(...)`, directly or in the definitions reaching the names it reads."""
+    flags = flow.flags(node, spec)
+    if not flags & (LOADED | TENSOR):
+        return False
+    if flags & LOADED:
+        return True
+    if isinstance(node, cst.Call):
+        return not flow.imports.is_tl(node.func, "arange")
+    if isinstance(node, cst.BinaryOperation):
+        parts: list[cst.BaseExpression | None] = [node.left, node.right]
+    elif isinstance(node, cst.UnaryOperation):
+        parts = [node.expression]
+    elif isinstance(node, cst.Name):
+        parts = [value for value in flow.values_reaching(node, spec) if value not in seen] or [None]
+    else:
+        return True
+    return any(part is None or _computed_from_data(part, flow, spec, (*seen, part)) for part in parts)
 
 
 def _multiplies(

@@ -16,7 +16,9 @@ Every finding below was read by hand. Counts per rule, and why each group is bel
   runtime `is_tail_chunk` three times (the backward kernel already uses the TAIL_MODE split,
   and is not flagged), and `causal_conv1d_fwd_kernel` branches on
   `not USE_INITIAL_STATE or t0 >= W` between block-pointer and masked loads.
-- ASC002 (0): the files use `tl.cast` before multiplies and `.to()` on loaded values; the
+- ASC002 (0): the files use `tl.cast` before multiplies and `.to()` on loaded values, and cast
+  offset tiles whose multiply is a loop index's block (`(i_d * BD + tl.arange(0, BD)).to(tl.int64)`,
+  `i_d < tl.cdiv(D, BD)`: within one dimension, not flagged) before their stride; the
   many `tl.program_id(0).to(tl.int64)` are not flagged: program ids are runtime values
   (measured with the real compiler: they compile even on a one-program grid).
 - ASC004 (0): the one mixed test around `initial_state` carries the inner

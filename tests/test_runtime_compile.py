@@ -189,6 +189,18 @@ def test_cast_after_multiply_multiplies_in_i32(asc002):
     assert not loaded & set(by_row(report, "ASC002"))
 
 
+def test_offset_tile_cast_after_multiply_multiplies_in_i32():
+    exit_code, report = confirm("asc002_offset_tiles.py", "workload_asc002_tiles.py", "--select", "ASC002")
+    path = KERNELS / "asc002_offset_tiles.py"
+    (finding,) = report["findings"]  # not the pointer casts
+    assert finding["location"]["row"] == row_of(path, "(pid * BLOCK + tl.arange(0, BLOCK)).to(tl.int64)")
+    assert finding["verdict"] == "CONFIRMED", finding["evidence"]
+    evidence = finding["evidence"]
+    assert "arith.muli" in evidence and ": i32" in evidence and "tensor<64xi32> to tensor<64xi64>" in evidence
+    assert "the fixed variant multiplies in i64" in evidence
+    assert exit_code == 1
+
+
 def test_optional_pointer_none_fails_to_compile(asc004):
     _, report = asc004
     row = row_of(KERNELS / "asc004_optional_state.py", "if USE_INITIAL_STATE and i_t == 0:")

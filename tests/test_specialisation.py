@@ -74,6 +74,13 @@ def static_index_to(x):
 
 
 @triton.jit
+def pointer_casts(x, p, address):
+    q = p.to(tl.pointer_type(tl.uint8))
+    r = address.to(tl.int64).to(tl.pointer_type(tl.float32))
+    tl.store(r, tl.load(q).to(tl.float32))
+
+
+@triton.jit
 def alias_guard(x, h0, USE_H0: tl.constexpr):
     use = USE_H0
     if use:
@@ -122,7 +129,7 @@ for name, args, kwargs in [
     ("assigned_literal_to", (x,), {}), ("tuple_assigned_to", (x,), {"BT": 4}),
     ("annotated_constexpr_to", (x,), {"BT": 4}), ("or_guard", (x, None, 5), {"USE_H0": False}),
     ("static_index_to", (x,), {}), ("alias_guard", (x, None), {"USE_H0": False}),
-    ("param_guard", (x, None), {"USE_H0": False}),
+    ("param_guard", (x, None), {"USE_H0": False}), ("pointer_casts", (x, x, x.data_ptr()), {}),
 ]:
     kernel = getattr(cases, name.split("=")[0])
     try:

@@ -9,8 +9,9 @@ _ALIAS = re.compile(r"^(#loc\d*)\s*=\s*(loc\(.*\))\s*$")
 _FILE_LINE = re.compile(r'"([^"]+)":(\d+):\d+')
 _ALIAS_REF = re.compile(r"#loc\d*")
 _OP = re.compile(r"^\s*(?P<result>%[\w]+)(?::\d+)?\s*=\s*(?P<op>[\w.]+)\s+(?P<rest>.*?)\s*(?P<loc>loc\(.*\))?\s*$")
-# Integer arithmetic an index expression is built from, looked through on the way back.
-_INDEX_OPS = {"arith.addi", "arith.subi", "arith.muli"}
+# Integer arithmetic an index expression is built from (a scalar splat into an index tile too),
+# looked through on the way back.
+_INDEX_OPS = {"arith.addi", "arith.subi", "arith.muli", "tt.splat"}
 
 
 @dataclass(frozen=True)
