@@ -73,6 +73,7 @@ DMA_FNS = ("load", "store")
 _BOUNDS = frozenset({"arg1", "arg2", "step"})  # tl.range's keywords for its bounds and step
 _MAX_KEYS = 4  # constexpr tests combined per value before falling back to one variant
 _MAX_VARIANTS = 16
+_MAX_ALIAS_HOPS = 4  # `pid = tl.program_id(0)`, `core_id = pid`: names of names followed
 _MAX_DEPTH = 150  # nested def-use lookups before falling back to the coarse facts
 _NO_HIT = 1 << 30
 
@@ -1351,9 +1352,25 @@ def build_flow(body: cst.BaseSuite, params: list[tuple[str, cst.Param, int]], im
 
 
 def _is_task_loop(flow: Flow, loop: Loop) -> bool:
-    """`for t in tl.range(start, stop, step)` with a start derived from tl.program_id."""
+    """`for t in tl.range(start, stop, step)` (or `range`) spreading tasks over the programs:
+    the start is a program id (`core_id = tl.program_id(0)`), or derived from one with a step
+    that is not a compile-time constant (`range(pid * 256, n, num_ctas * 256)`). A loop whose
+    start is computed from a program id and whose step is a constexpr tile
+    (`tl.range(i_k * BK, K, BK)`, `range(i_t * BT - BS, -BS, -BS)`) walks one program's blocks."""
     node = loop.node
     if loop.kind != "range" or not isinstance(node, cst.For) or not isinstance(node.iter, cst.Call):
         return False
     args = [a.value for a in node.iter.args if a.keyword is None]
-    return len(args) == 3 and bool(flow.flags(args[0]) & PID)
+    if len(args) != 3 or not flow.flags(args[0]) & PID:
+        return False
+    return _is_program_id(flow, args[0]) or not flow.is_constexpr(args[2])
+
+
+def _is_program_id(flow: Flow, node: cst.BaseExpression, hops: int = 0) -> bool:
+    """`tl.program_id(axis)`, or a name every definition reaching it binds to one."""
+    if isinstance(node, cst.Call):
+        return flow.imports.language_name(node.func) == "program_id"
+    if not isinstance(node, cst.Name) or hops > _MAX_ALIAS_HOPS:
+        return False
+    values = flow.values_reaching(node, None)
+    return bool(values) and all(value is not None and _is_program_id(flow, value, hops + 1) for value in values)

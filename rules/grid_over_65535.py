@@ -25,7 +25,8 @@ or under an `if` ordering the grid or a size it is built from (`if NT * B * H > 
 chunked `else:` one launch, or an early `return` on such a test), or passing one to a
 function that may (`if use_chunked(T, B, H):`); an equality or `is None` test such as
 `if BT == 16: return` picks a variant and bounds nothing;
-kernels with a 1-D core-grid task loop (`for t in tl.range(pid, task_num, num_core)`); grids
+kernels with a 1-D core-grid task loop (`for t in tl.range(pid, task_num, num_core)`, as
+ASC006 defines it: a loop from a computed start by a constexpr tile is no task loop); grids
 with a single runtime size (`(triton.cdiv(T, BT),)` reaches the limit only past
 `65535 * BT` tokens); sizes combined, in one axis, with values the module does not show (a
 parameter no caller passes, a helper such as a grid-limiting tile chooser: `min(B * H,
@@ -202,6 +203,17 @@ def run_too(x, BT=64):
 """,
     )
     INVALID = (
+        """
+@triton.jit
+def backward_blocks(x, T, BT: tl.constexpr, BS: tl.constexpr):
+    i_t = tl.program_id(0)
+    for i_s in range(i_t * BT - BS, -BS, -BS):  # the program's own blocks, no task loop
+        tl.store(x + tl.program_id(1) * T + i_s + tl.arange(0, BS), 0.0)
+
+def run(x, BT=64):
+    B, T, H = x.shape
+    backward_blocks[(triton.cdiv(T, BT), B * H)](x, T, BT=BT, BS=16)  # expect
+""",
         """
 @triton.jit
 def k(x, T, BH_OFFSET, BT: tl.constexpr):

@@ -3,7 +3,11 @@
 Flags `ptr += ...` / `ptr -= ...` (or `ptr = ptr + ...`) inside a 1-D core-grid task loop
 (`for task_id in tl.range(core_id, task_num, num_core)`, start derived from
 `tl.program_id`) when the pointer was defined outside the task loop, so the advance
-accumulates from one task into the next.
+accumulates from one task into the next. A task loop starts at the program id itself
+(`core_id = tl.program_id(0)`, any step), or at a value computed from it with a step that
+is not a compile-time constant (`range(pid * 256, n, num_ctas * 256)`); a loop from a
+computed start by a constexpr tile (`tl.range(i_s * BS, T, BS)`) walks one program's
+blocks and is an ordinary loop.
 
 ## Why is this bad?
 Triton-Ascend can mis-compile a pointer carried across the iterations of a task loop:
@@ -102,6 +106,15 @@ def k(q, o, T, task_num, num_core, BT: tl.constexpr):
     for i_t in range(T):
         tl.store(p, 1.0)
         p += 1
+""",
+        """
+@triton.jit
+def k(k_ptr, o, T, BS: tl.constexpr):
+    i_s = tl.program_id(0)
+    k_rows = k_ptr + i_s * BS
+    for start in tl.range(i_s * BS, T, BS):  # one program's blocks, not tasks: an ordinary loop
+        tl.store(o + start, tl.sum(tl.load(k_rows + tl.arange(0, BS))))
+        k_rows += BS
 """,
     )
     INVALID = (
