@@ -641,9 +641,11 @@ class HostIndex(_HostFacts):
         `()` when it is bounded; None when it is unknown.
 
         A size is a tensor extent (`x.shape[i]`, `x.size(i)`, `x.numel()`, `len(x)`, a name
-        unpacked from `x.shape`); `math.prod(x.shape[:d])` is two (`_shape_product`); sums, multiples, `//` and `triton.cdiv` by a bounded value,
-        `max`, and `a if c else b` with both arms sizes keep it a size; `min` with a bounded
-        argument caps it. Bounded: int literals, device core counts, `META["BT"]` items, and
+        unpacked from `x.shape`, `x.shape[:2]`, `x.size()` or a name bound to a shape), or the
+        rows `x.numel() // x.shape[-1]`; `math.prod(x.shape[:d])` is two (`_shape_product`);
+        multiples, `//`, `triton.cdiv` (`math.ceil(T / BT)`, `-(-T // BT)`) by a bounded value,
+        `max`, and `a if c else b` with both arms sizes keep it a size; a sum of sizes is the
+        order of its larger term (`_summed`); `min` with a bounded argument caps it. Bounded: int literals, device core counts, `META["BT"]` items, and
         names every origin of which is bounded. Anything else (a parameter no caller shows,
         another call) is unknown, and so is an axis holding it (`min(T, chunk())` may be
         capped). An axis is at least 1 (a zero axis launches nothing), so the known axes'
@@ -656,20 +658,24 @@ class HostIndex(_HostFacts):
             return None
         if isinstance(value, cst.Integer):
             return ()
-        if _is_extent(value):
+        if _is_extent(value) or self._is_named_shape_item(value, scope) or self._is_rows(value, scope):
             return (_code(value),)
         if subscript_key(value) is not None:  # `META["BT"]`, `props["num_aicore"]`: a tile or a count
             return ()
         if isinstance(value, cst.Name):
             return self._name_extent(value, scope, hops)
+        if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+            return self._extent(value.expression, scope, hops + 1)  # `-(-T // BT)`: `triton.cdiv(T, BT)`
         if isinstance(value, cst.BinaryOperation):
             left, right = self._extent(value.left, scope, hops + 1), self._extent(value.right, scope, hops + 1)
             if left is None or right is None:
                 return None
             if isinstance(value.operator, (cst.FloorDivide, cst.Divide)):
                 return _divided(left, value.right) if not right else None
-            if isinstance(value.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+            if isinstance(value.operator, cst.Multiply):
                 return left + right
+            if isinstance(value.operator, (cst.Add, cst.Subtract)):
+                return _summed(left, right, value)
             return None
         if isinstance(value, cst.Call):
             return self._call_extent(value, scope, hops)
@@ -713,7 +719,7 @@ class HostIndex(_HostFacts):
                 return product
         if callee == "min" and any(arg == () for arg in args):
             return ()
-        if callee == "int" and len(args) == 1:
+        if callee in ("int", "ceil") and len(args) == 1:  # `math.ceil(T / BT)`: `triton.cdiv(T, BT)`
             return args[0]
         if callee in ("min", "max") and args and all(arg is not None for arg in args):
             sized = [arg for arg in args if arg]
@@ -725,6 +731,30 @@ class HostIndex(_HostFacts):
         if self.core_count(call, scope) is not None:
             return ()
         return None
+
+    def _is_named_shape_item(self, value: cst.BaseExpression, scope: Scope) -> bool:
+        """`shape[i]` with `shape` a name bound only to a tensor's shape (`shape = q.shape`,
+        then `B, H = shape[0], shape[1]` or `B, H, D = shape`)."""
+        if not (_is_item(value) and isinstance(value.value, cst.Name)):
+            return False
+        bound = self.values_of(value.value.value, scope)
+        return bool(bound) and all(map(_is_shape, bound))
+
+    def _is_rows(self, value: cst.BaseExpression, scope: Scope) -> bool:
+        """`x.numel() // x.shape[-1]` (the divisor written inline or through a name bound only
+        to one of `x`'s extents): the product of `x`'s other extents, its rows."""
+        if not (
+            isinstance(value, cst.BinaryOperation)
+            and isinstance(value.operator, (cst.FloorDivide, cst.Divide))
+            and isinstance(value.left, cst.Call)
+            and isinstance(value.left.func, cst.Attribute)
+            and value.left.func.attr.value == "numel"
+        ):
+            return False
+        tensor = _code(value.left.func.value)
+        divisor = value.right
+        divisors = self.values_of(divisor.value, scope) if isinstance(divisor, cst.Name) else [divisor]
+        return bool(divisors) and all(_extent_of(extent) == tensor for extent in divisors)
 
     def _either_extent(self, value: cst.IfExp, scope: Scope, hops: int) -> tuple[str, ...] | None:
         """`a if c else b`: a size (one factor, either arm may be taken) when both arms are,
@@ -1131,6 +1161,16 @@ def _divided(factors: tuple[str, ...], divisor: cst.BaseExpression) -> tuple[str
     return (*factors[:-1], f"{factors[-1]}/{_code(divisor)}") if factors else ()
 
 
+def _summed(left: tuple[str, ...], right: tuple[str, ...], value: cst.BinaryOperation) -> tuple[str, ...]:
+    """`a + b` or `a - b` of two sizes: the order of its larger term (a sum is at most twice
+    that), of its first for a difference, never the product of the two; one size, the sum as
+    written (`(head_q + head_k)`), when that term is one."""
+    if not (left and right):
+        return left or right
+    larger = left if isinstance(value.operator, cst.Subtract) else max(left, right, key=len)
+    return (f"({_code(value)})",) if len(larger) == 1 else larger
+
+
 def _shape_product(call: cst.Call) -> tuple[str, ...] | None:
     """The sizes `math.prod(x.shape[a:b])` (or `functools.reduce(operator.mul, x.shape[a:b],
     1)`, or over the whole `x.shape` / `x.size()`) multiplies: its first extent and the product
@@ -1160,18 +1200,44 @@ def _shape_product(call: cst.Call) -> tuple[str, ...] | None:
     return f"{_code(shape)}[{start}]", f"prod({_code(shape)}[{start + 1}:{rest}])"
 
 
+def _is_size_call(call: cst.Call) -> bool:
+    """`x.size(...)`."""
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value == "size"
+
+
 def _is_shape(value: cst.BaseExpression) -> bool:
-    """`x.shape` or `x.size()`: every extent of a tensor."""
+    """`x.shape`, `x.size()` or a slice of either (`x.shape[:2]`): extents of a tensor."""
     if isinstance(value, cst.Call):
-        return isinstance(value.func, cst.Attribute) and value.func.attr.value == "size" and not value.args
+        return _is_size_call(value) and not value.args
+    if isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Slice):
+        return _is_shape(value.value)
     return isinstance(value, cst.Attribute) and value.attr.value == "shape"
 
 
+def _is_item(value: cst.BaseExpression) -> TypeGuard[cst.Subscript]:
+    """`value[i]`: one index, not a slice."""
+    return isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index)
+
+
+def _extent_of(value: cst.BaseExpression) -> str | None:
+    """The tensor, as written, of an extent `x.shape[i]` / `x.size(i)` / `x.size()[i]`."""
+    if _is_item(value) and _is_shape(value.value):
+        owner = value.value
+        while isinstance(owner, cst.Subscript):  # `x.shape[:2]`
+            owner = owner.value
+    elif isinstance(value, cst.Call) and value.args and _is_size_call(value):
+        owner = value
+    else:
+        return None
+    accessor = owner.func if isinstance(owner, cst.Call) else owner  # `x.size`, `x.shape`
+    return _code(accessor.value) if isinstance(accessor, cst.Attribute) else None
+
+
 def _is_extent(value: cst.BaseExpression) -> bool:
-    """A tensor extent: `x.shape[i]`, `x.shape[i]` unpacked into a name, `x.size(i)`,
-    `x.numel()`, `len(x)`."""
+    """A tensor extent: `x.shape[i]` (also of `x.size()` or a slice `x.shape[:2]`, as unpacked
+    into names), `x.size(i)`, `x.numel()`, `len(x)`."""
     if isinstance(value, cst.Subscript):
-        return isinstance(value.value, cst.Attribute) and value.value.attr.value == "shape"
+        return _is_item(value) and _is_shape(value.value)
     if isinstance(value, cst.Call):
         func = value.func
         if isinstance(func, cst.Attribute):

@@ -3,9 +3,11 @@
 Flags a launch whose grid multiplies two or more runtime sizes, so that its number of programs
 grows past 65535 with the inputs: `kernel[(triton.cdiv(T, BT), B * H)]` with `B, T, H` taken
 from tensor shapes. A size is a tensor extent (`x.shape[i]`, a name unpacked from
-`x.shape` or `*x.shape`, `x.size(i)`, `len(x)`) and sums, multiples, `//` and `triton.cdiv`
-of it by a bounded value, and `a if c else b` when both arms are sizes; `min(..., cap)`
-bounds it, and so do literals and device core counts. A name bound to a product of sizes
+`x.shape`, `*x.shape`, `x.shape[:2]`, `x.size()` or a name bound to `x.shape`, `x.size(i)`,
+`len(x)`, the rows `x.numel() // x.shape[-1]`) and sums, multiples, `//` and `triton.cdiv` (or
+`math.ceil(T / BT)`, `-(-T // BT)`) of it by a bounded value, and `a if c else b` when both arms
+are sizes; `min(..., cap)` bounds it, and so do literals and device core counts. A sum of sizes
+is one size (`M_text + M_vae` is at most twice the larger), never their product. A name bound to a product of sizes
 (`M = B * T`) counts as that product, as it does written inline, and so does the product of
 a tensor's extents, `math.prod(x.shape[:d])` (the rows of its leading dimensions, taken to be
 two or more) or `functools.reduce(operator.mul, x.shape, 1)`. An axis the module does not size is
@@ -21,10 +23,13 @@ defines is checked where this one launches it (`from .kernels import k`, then `k
 (`NT * B * H > 65535` for `(NT, B * H)` with `NT` from a helper).
 
 Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`)
-or under an `if` ordering the grid or a size it is built from (`if NT * B * H > BUDGET:`
-chunked `else:` one launch, or an early `return` on such a test), or passing one to a
-function that may (`if use_chunked(T, B, H):`); an equality or `is None` test such as
-`if BT == 16: return` picks a variant and bounds nothing;
+or under an `if` bounding the grid or a size it is built from from above (`if NT * B * H >
+BUDGET:` chunked `else:` one launch, or an early `return` or `raise` on such a test), or
+passing one to a function that may (`if use_chunked(T, B, H):`, or `if use_seq:` with `use_seq
+= use_chunked(T)`). A test is taken apart at `not`, `and` and `or`: `if T > 1 and ...:` bounds
+nothing (a lower bound), `if T <= 4096 and ...:` bounds `T`. An equality, identity or truth test
+such as `if BT == 16: return`, `if out is None:` or `if out.numel() == 0: return` (`out =
+torch.empty_like(x)`) picks a variant and bounds nothing;
 kernels with a 1-D core-grid task loop (`for t in tl.range(pid, task_num, num_core)`, as
 ASC006 defines it: a loop from a computed start by a constexpr tile is no task loop); grids
 with a single runtime size (`(triton.cdiv(T, BT),)` reaches the limit only past
@@ -75,16 +80,18 @@ No automatic fix: both remedies change the kernel's indexing.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import takewhile
 
 import libcst as cst
 
 from ascend_lint.host import Grid, Launch, Scope
-from ascend_lint.imports import str_literal
+from ascend_lint.imports import dotted_name, str_literal
 from ascend_lint.nodes import walk
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 
 _ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
+_TRUTH_OF_ITEMS = ("all", "any")  # builtins whose result is their items' truth: the items are the tests
 MAX_PROGRAMS = 65535  # triton-ascend's launcher: `grid should be less than 65536!`
 # The launcher checks the grid only while this is "0" (its default); the compiler maps a larger
 # grid onto the cores only when it is "1" or "true" (any case).
@@ -158,6 +165,22 @@ def budget_tested(x, BT=64):
         k[(NT, B * H)](x, T, 0, BT=BT)
     else:
         run_chunked(x)
+    if x.is_contiguous() and B * H < 1024:  # one part of a holding `and` bounds the sizes
+        k[(NT, B * H)](x, T, 0, BT=BT)
+    if not x.is_contiguous() or NT * B * H > 65535:  # the `or` fails here: each part fails
+        return run_chunked(x)
+    k[(NT, B * H)](x, T, 0, BT=BT)
+
+def budget_raised(x, BT=64):
+    B, T, H = x.shape
+    NT = triton.cdiv(T, BT)
+    if NT * B * H > 65535:
+        raise ValueError("grid too large: use the chunked path")
+    k[(NT, B * H)](x, T, 0, BT=BT)
+
+def two_segments(x, text_idx, vae_idx):
+    m_text, m_vae = text_idx.shape[0], vae_idx.shape[0]
+    k[(m_text + m_vae,)](x, m_text, 0, BT=64)  # a sum of two sizes is one size
 """,
         """
 import os
@@ -261,6 +284,32 @@ def split_when_wide(x, BT=64):
         k64[(NK * NT, B * H)](x, T, BT=BT)  # expect
 """,
         """
+@triton.jit
+def k(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def sizes_spelled(x, q, BT=64):
+    B, S = x.shape[:2]
+    k[(triton.cdiv(S, BT), B)](x, S, BT=BT)  # expect
+    B, T, H, D = x.size()
+    k[(math.ceil(T / BT), B * H)](x, T, BT=BT)  # expect
+    k[(-(-T // BT), B)](x, T, BT=BT)  # expect
+    shape = q.shape
+    tokens, heads, dim = shape
+    k[(tokens, heads)](q, dim, BT=BT)  # expect
+    rows = x.numel() // x.shape[-1]
+    k[(rows, triton.cdiv(x.shape[-1], BT))](x, D, BT=BT)  # expect
+
+def variants_picked(x, BT=64):
+    o = torch.empty_like(x)
+    if o is None or o.numel() == 0:  # identity and equality tests on the output: no bound
+        return o
+    if x.shape[1] > 1 and x.is_contiguous():  # a lower bound: no bound above
+        k[(x.shape[0], triton.cdiv(x.shape[1], BT))](o, x.shape[1], BT=BT)  # expect
+    if o.numel():
+        k[(x.shape[0], triton.cdiv(x.shape[1], BT))](o, x.shape[1], BT=BT)  # expect
+""",
+        """
 from . import kernels
 from .kernels import chunk_kernel
 
@@ -356,32 +405,56 @@ def _limit_lifted(launch: Launch, context: ModuleContext) -> bool:
 def _guarded_by_size_test(launch: Launch, grid: Grid, context: ModuleContext) -> bool:
     """The launch sits under an `if` testing the grid or a size it is made of
     (`if grid[0] * grid[1] > BUDGET: chunked(...) else: kernel[grid](...)`), or its function
-    returns early on such a test (`if ... > BUDGET: return chunked(...)`). The sizes are those
-    read where the grid is written, a grid function nested in the launching one included."""
+    leaves early on such a test (`if ... > BUDGET: return chunked(...)`, or `raise`). The sizes
+    are those read where the grid is written, a grid function nested in the launching one included."""
     host = context.host
     grid_names = host.names_behind(launch.grid_node, launch.scope) | host.names_behind(grid.written, grid.scope)
-    tests = launch.arms  # each test with whether it holds at the launch; an early return's fails after it
+    tests = launch.arms  # each test with whether it holds at the launch; an early exit's fails after it
     if launch.scope is not None:
+        before = takewhile(lambda statement: not _holds(statement, launch.call), launch.scope.body.body)
         tests += [
             (statement.test, False)
-            for statement in launch.scope.body.body
-            if isinstance(statement, cst.If) and any(isinstance(sub, cst.Return) for sub in walk(statement.body))
+            for statement in before
+            if isinstance(statement, cst.If)
+            and any(isinstance(sub, (cst.Return, cst.Raise)) for sub in walk(statement.body))
         ]
-    for test, holds in tests:
-        bounded = _bounds_sizes_above(test, holds, grid_names, context, launch.scope)
-        if bounded or (bounded is None and _tests_sizes(test, grid_names, context, launch.scope)):
-            return True
-    return False
+    return any(_guards(test, holds, grid_names, context, launch.scope) for test, holds in tests)
+
+
+def _holds(statement: cst.CSTNode, node: cst.CSTNode) -> bool:
+    return any(sub is node for sub in walk(statement))
+
+
+def _guards(test: cst.BaseExpression, holds: bool, grid_names: set[str], context: ModuleContext, scope: Scope) -> bool:
+    """Whether a test, holding or failing as `holds` says, may keep the grid's sizes small. Taken
+    apart through `not`, `and` and `or`: an `and` that holds (an `or` that fails) guards when one
+    of its parts does, an `and` that fails (an `or` that holds) when each does. An ordering of
+    the sizes against something else guards when it bounds them from above (`NT * B * H <= BUDGET`
+    holding, `K > 256` failing); any other part when it `_tests_sizes`."""
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, holds = test.expression, not holds
+    if isinstance(test, cst.BooleanOperation):
+        parts = _operands(test, type(test.operator))
+        one_is_enough = isinstance(test.operator, cst.And) == holds
+        guarded = (_guards(part, holds, grid_names, context, scope) for part in parts)
+        return any(guarded) if one_is_enough else all(guarded)
+    bounded = _bounds_sizes_above(test, holds, grid_names, context, scope)
+    return bounded if bounded is not None else _tests_sizes(test, grid_names, context, scope)
+
+
+def _operands(test: cst.BaseExpression, operator: type[cst.BaseBooleanOp]) -> list[cst.BaseExpression]:
+    """The parts of `a and b and c` (parsed as `(a and b) and c`) for `cst.And`, of `or`s for `cst.Or`."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, operator):
+        return [*_operands(test.left, operator), *_operands(test.right, operator)]
+    return [test]
 
 
 def _bounds_sizes_above(
     test: cst.BaseExpression, holds: bool, grid_names: set[str], context: ModuleContext, scope: Scope
 ) -> bool | None:
     """For a test that orders the grid's sizes against something else (`NT * B * H <= BUDGET`,
-    `K > 256`, under any `not`): whether, holding or failing as `holds` says, it bounds them
-    from above. None for any other test."""
-    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        test, holds = test.expression, not holds
+    `K > 256`): whether, holding or failing as `holds` says, it bounds them from above. None for
+    any other test."""
     if not (
         isinstance(test, cst.Comparison)
         and len(test.comparisons) == 1
@@ -398,16 +471,17 @@ def _bounds_sizes_above(
 
 def _tests_sizes(test: cst.BaseExpression, grid_names: set[str], context: ModuleContext, scope: Scope) -> bool:
     """The test orders a value made of the grid's names (`NT * B * H > BUDGET`) or passes one
-    to a function, which may (`if use_chunked(T, B, H):`), in the test or in the value of a
-    name it reads (`use_seq = use_seq_path(T)`, then `if use_seq:`). An equality, identity or
-    truth test (`if BT == 16:`, `if cu_seqlens is None:`) picks a variant: it bounds nothing."""
+    to a function, which may (`if use_chunked(T, B, H):`), in the test or, for a name read as
+    the test's truth value, in its value (`use_seq = use_seq_path(T)`, then `if use_seq:`). An
+    equality, identity or truth test (`if BT == 16:`, `if out is None:`, `if out.numel():` with
+    `out = torch.empty_like(x)`) picks a variant: it bounds nothing, and neither do `all(...)` /
+    `any(...)` of such tests."""
     host = context.host
-    read = {sub.value for sub in walk(test) if isinstance(sub, cst.Name)}
-    sources = [test, *(value for name in read for value in host.values_of(name, scope))]
+    sources = [test, *(host.values_of(test.value, scope) if isinstance(test, cst.Name) else ())]
     for node in (node for source in sources for node in walk(source)):
         if isinstance(node, cst.Comparison) and any(isinstance(c.operator, _ORDERINGS) for c in node.comparisons):
             tested: list[cst.CSTNode] = [node]
-        elif isinstance(node, cst.Call):
+        elif isinstance(node, cst.Call) and (dotted_name(node.func) or "") not in _TRUTH_OF_ITEMS:
             tested = [arg.value for arg in node.args]
         else:
             continue

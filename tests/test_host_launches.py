@@ -259,3 +259,23 @@ def test_asc010_multiplies_the_axes_it_could_not_size_into_its_message(lint) -> 
         "NT * B * H > 65535",
         "B * H * (NT + 1) * T/64 > 65535",
     ]
+
+
+def test_asc010_reads_a_sum_of_sizes_as_one_size_not_their_product(lint) -> None:
+    source = CHOSEN + textwrap.dedent(
+        """
+        def summed(x, q, k, BT):
+            B, T, H = x.shape
+            head_q, head_k = q.shape[1], k.shape[1]
+            k32[(T, head_q + head_k, B)](x, BT=BT)
+            k64[(head_q + head_k,)](x, BT=BT)
+            k64[(B * H + T,)](x, BT=BT)
+            k32[(T - head_q, B)](x, BT=BT)
+        """
+    )
+    messages = [f.message for f in lint(source, select=["ASC010"])]
+    assert [m.split("grows as ")[1].split(" and")[0] for m in messages] == [
+        "T * (head_q + head_k) * B > 65535",
+        "B * H > 65535",
+        "(T - head_q) * B > 65535",
+    ]
