@@ -628,11 +628,11 @@ class HostIndex(_HostFacts):
 
     def names_behind(self, node: cst.CSTNode, scope: Scope) -> set[str]:
         """The names `node` reads, and those read by the values bound to them in `scope`."""
-        read = {sub.value for sub in walk(node) if isinstance(sub, cst.Name)}
+        read = names_read(node)
         behind = set(read)
         for name in read:
             for value in self.values_of(name, scope):
-                behind |= {sub.value for sub in walk(value) if isinstance(sub, cst.Name)}
+                behind |= names_read(value)
         return behind
 
     def axis_extents(self, values: tuple[cst.BaseExpression, ...], scope: Scope) -> list[tuple[str, ...] | None]:
@@ -1154,6 +1154,14 @@ def _add_forwarded(
         return False
     found[name] = (function, previous | forwarded)
     return True
+
+
+def names_read(node: cst.CSTNode) -> set[str]:
+    """The variables `node` reads: not an attribute's name (`shape` in `x.shape`) nor a keyword."""
+    names = [sub for sub in walk(node) if isinstance(sub, cst.Name)]
+    labels = {id(sub.attr) for sub in walk(node) if isinstance(sub, cst.Attribute)}
+    labels |= {id(sub.keyword) for sub in walk(node) if isinstance(sub, cst.Arg) and sub.keyword is not None}
+    return {name.value for name in names if id(name) not in labels}
 
 
 def _divided(factors: tuple[str, ...], divisor: cst.BaseExpression) -> tuple[str, ...]:

@@ -80,11 +80,12 @@ No automatic fix: both remedies change the kernel's indexing.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import dataclass
 from itertools import takewhile
 
 import libcst as cst
 
-from ascend_lint.host import Grid, Launch, Scope
+from ascend_lint.host import Grid, Launch, Scope, names_read
 from ascend_lint.imports import dotted_name, str_literal
 from ascend_lint.nodes import walk
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
@@ -308,6 +309,12 @@ def variants_picked(x, BT=64):
         k[(x.shape[0], triton.cdiv(x.shape[1], BT))](o, x.shape[1], BT=BT)  # expect
     if o.numel():
         k[(x.shape[0], triton.cdiv(x.shape[1], BT))](o, x.shape[1], BT=BT)  # expect
+
+def validated(q, BT=64):
+    B, T, H, K = q.shape
+    if K > 128:  # bounds K, which the grid does not read (both come from `q`)
+        raise ValueError("K <= 128 only")
+    k[(triton.cdiv(T, BT), B * H)](q, T, BT=BT)  # expect
 """,
         """
 from . import kernels
@@ -402,16 +409,35 @@ def _limit_lifted(launch: Launch, context: ModuleContext) -> bool:
     return any((str_literal(value) or "1").lower() in LIMIT_LIFTED for value in values)
 
 
+@dataclass(frozen=True)
+class _GridNames:
+    """The names a grid reads, and those with the names read by their values (`T` for `NT` in
+    `(NT, B * H)` with `NT = triton.cdiv(T, BT)`)."""
+
+    read: set[str]
+    behind: set[str]
+
+    def in_(self, node: cst.CSTNode, context: ModuleContext, scope: Scope) -> bool:
+        """`node` reads one of the grid's names or of their values' (`T` in `if T > 4096:` for
+        `NT = triton.cdiv(T, BT)`), or the value of one of its names reads one of the grid's
+        (`if n > BUDGET:` with `n = NT * B * H`); not when the two meet only in what their values
+        read (the tensor `x` of `hidden = x.shape[-1]` and of `B, T = x.shape[:2]`)."""
+        return bool(names_read(node) & self.behind or context.host.names_behind(node, scope) & self.read)
+
+
 def _guarded_by_size_test(launch: Launch, grid: Grid, context: ModuleContext) -> bool:
     """The launch sits under an `if` testing the grid or a size it is made of
     (`if grid[0] * grid[1] > BUDGET: chunked(...) else: kernel[grid](...)`), or its function
     leaves early on such a test (`if ... > BUDGET: return chunked(...)`, or `raise`). The sizes
     are those read where the grid is written, a grid function nested in the launching one included."""
     host = context.host
-    grid_names = host.names_behind(launch.grid_node, launch.scope) | host.names_behind(grid.written, grid.scope)
+    grid_names = _GridNames(
+        names_read(launch.grid_node) | names_read(grid.written),
+        host.names_behind(launch.grid_node, launch.scope) | host.names_behind(grid.written, grid.scope),
+    )
     tests = launch.arms  # each test with whether it holds at the launch; an early exit's fails after it
     if launch.scope is not None:
-        before = takewhile(lambda statement: not _holds(statement, launch.call), launch.scope.body.body)
+        before = takewhile(lambda statement: not _contains(statement, launch.call), launch.scope.body.body)
         tests += [
             (statement.test, False)
             for statement in before
@@ -421,11 +447,13 @@ def _guarded_by_size_test(launch: Launch, grid: Grid, context: ModuleContext) ->
     return any(_guards(test, holds, grid_names, context, launch.scope) for test, holds in tests)
 
 
-def _holds(statement: cst.CSTNode, node: cst.CSTNode) -> bool:
+def _contains(statement: cst.CSTNode, node: cst.CSTNode) -> bool:
     return any(sub is node for sub in walk(statement))
 
 
-def _guards(test: cst.BaseExpression, holds: bool, grid_names: set[str], context: ModuleContext, scope: Scope) -> bool:
+def _guards(
+    test: cst.BaseExpression, holds: bool, grid_names: _GridNames, context: ModuleContext, scope: Scope
+) -> bool:
     """Whether a test, holding or failing as `holds` says, may keep the grid's sizes small. Taken
     apart through `not`, `and` and `or`: an `and` that holds (an `or` that fails) guards when one
     of its parts does, an `and` that fails (an `or` that holds) when each does. An ordering of
@@ -450,7 +478,7 @@ def _operands(test: cst.BaseExpression, operator: type[cst.BaseBooleanOp]) -> li
 
 
 def _bounds_sizes_above(
-    test: cst.BaseExpression, holds: bool, grid_names: set[str], context: ModuleContext, scope: Scope
+    test: cst.BaseExpression, holds: bool, grid_names: _GridNames, context: ModuleContext, scope: Scope
 ) -> bool | None:
     """For a test that orders the grid's sizes against something else (`NT * B * H <= BUDGET`,
     `K > 256`): whether, holding or failing as `holds` says, it bounds them from above. None for
@@ -462,14 +490,14 @@ def _bounds_sizes_above(
     ):
         return None
     comparison = test.comparisons[0]
-    sized_left = bool(context.host.names_behind(test.left, scope) & grid_names)
-    if sized_left == bool(context.host.names_behind(comparison.comparator, scope) & grid_names):
+    sized_left = grid_names.in_(test.left, context, scope)
+    if sized_left == grid_names.in_(comparison.comparator, context, scope):
         return None
     below = isinstance(comparison.operator, (cst.LessThan, cst.LessThanEqual)) == sized_left
     return below == holds
 
 
-def _tests_sizes(test: cst.BaseExpression, grid_names: set[str], context: ModuleContext, scope: Scope) -> bool:
+def _tests_sizes(test: cst.BaseExpression, grid_names: _GridNames, context: ModuleContext, scope: Scope) -> bool:
     """The test orders a value made of the grid's names (`NT * B * H > BUDGET`) or passes one
     to a function, which may (`if use_chunked(T, B, H):`), in the test or, for a name read as
     the test's truth value, in its value (`use_seq = use_seq_path(T)`, then `if use_seq:`). An
@@ -485,7 +513,7 @@ def _tests_sizes(test: cst.BaseExpression, grid_names: set[str], context: Module
             tested = [arg.value for arg in node.args]
         else:
             continue
-        if any(host.names_behind(part, scope) & grid_names for part in tested):
+        if any(grid_names.in_(part, context, scope) for part in tested):
             return True
     return False
 
