@@ -26,7 +26,8 @@ Not flagged: launches inside a host `for` loop (the chunking loop that passes an
 or under an `if` bounding the grid or a size it is built from from above (`if NT * B * H >
 BUDGET:` chunked `else:` one launch, or an early `return` or `raise` on such a test), or
 passing one to a function that may (`if use_chunked(T, B, H):`, or `if use_seq:` with `use_seq
-= use_chunked(T)`). A test is taken apart at `not`, `and` and `or`: `if T > 1 and ...:` bounds
+= use_chunked(T)`; a function of the module may when it orders values or calls another with
+arguments). A test is taken apart at `not`, `and` and `or`: `if T > 1 and ...:` bounds
 nothing (a lower bound), `if T <= 4096 and ...:` bounds `T`. An equality, identity or truth test
 such as `if BT == 16: return`, `if out is None:` or `if out.numel() == 0: return` (`out =
 torch.empty_like(x)`) picks a variant and bounds nothing;
@@ -172,6 +173,15 @@ def budget_tested(x, BT=64):
         return run_chunked(x)
     k[(NT, B * H)](x, T, 0, BT=BT)
 
+def _fits(q):
+    return q.shape[0] * q.shape[1] <= 65535
+
+def budget_in_a_helper_of_the_module(q, BT=64):
+    if not _fits(q):
+        return run_chunked(q)
+    tokens, heads, dim = q.shape
+    k[(tokens, heads)](q, dim, 0, BT=BT)
+
 def budget_raised(x, BT=64):
     B, T, H = x.shape
     NT = triton.cdiv(T, BT)
@@ -309,6 +319,15 @@ def variants_picked(x, BT=64):
         k[(x.shape[0], triton.cdiv(x.shape[1], BT))](o, x.shape[1], BT=BT)  # expect
     if o.numel():
         k[(x.shape[0], triton.cdiv(x.shape[1], BT))](o, x.shape[1], BT=BT)  # expect
+
+def _supported(q):
+    return q.dtype == torch.bfloat16 and q.is_contiguous()
+
+def predicated(q, BT=64):
+    if not _supported(q):  # a helper of the module that orders nothing: no bound
+        return None
+    tokens, heads, dim = q.shape
+    k[(tokens, heads)](q, dim, BT=BT)  # expect
 
 def validated(q, BT=64):
     B, T, H, K = q.shape
@@ -509,11 +528,33 @@ def _tests_sizes(test: cst.BaseExpression, grid_names: _GridNames, context: Modu
     for node in (node for source in sources for node in walk(source)):
         if isinstance(node, cst.Comparison) and any(isinstance(c.operator, _ORDERINGS) for c in node.comparisons):
             tested: list[cst.CSTNode] = [node]
-        elif isinstance(node, cst.Call) and (dotted_name(node.func) or "") not in _TRUTH_OF_ITEMS:
+        elif isinstance(node, cst.Call) and not _tests_nothing(node, context):
             tested = [arg.value for arg in node.args]
         else:
             continue
         if any(grid_names.in_(part, context, scope) for part in tested):
+            return True
+    return False
+
+
+def _tests_nothing(call: cst.Call, context: ModuleContext) -> bool:
+    """`all(...)` / `any(...)`, whose result is their items' truth (the items are the tests), or a
+    function of the module that orders nothing and calls nothing but those with arguments
+    (`def _native_required(ts): return ts[0].device.type != "npu" or torch.is_grad_enabled()`):
+    none of them can bound a size."""
+    callee = dotted_name(call.func) or ""
+    if callee in _TRUTH_OF_ITEMS:
+        return True
+    functions = context.host.functions.get(callee, []) if isinstance(call.func, cst.Name) else []
+    return bool(functions) and not any(map(_may_order, functions))
+
+
+def _may_order(function: cst.FunctionDef) -> bool:
+    """The function orders two values or calls something with arguments (not `all` / `any`)."""
+    for node in walk(function.body):
+        if isinstance(node, cst.Comparison) and any(isinstance(c.operator, _ORDERINGS) for c in node.comparisons):
+            return True
+        if isinstance(node, cst.Call) and node.args and (dotted_name(node.func) or "") not in _TRUTH_OF_ITEMS:
             return True
     return False
 
