@@ -23,6 +23,7 @@ from ascend_lint.model import FileResult
 FLA_VERSION = "0.6.0"
 LIGER_VERSION = "0.8.5"
 VLLM_ASCEND_VERSION = "0.23.0"  # its wheel is for CPython 3.11 on x86-64 Linux: elsewhere its tests skip
+VLLM_ASCEND_NEWEST = "0.26.0rc1"  # the newest on the index when it was read (2026-12-01)
 FLAG_GEMS_VERSION = "5.0.2"
 CACHE = Path(os.environ.get("ASCEND_LINT_TEST_CACHE", Path.home() / ".cache" / "ascend-lint-tests"))
 
@@ -70,9 +71,9 @@ def liger_root() -> Path:
     return unpacked_wheel("liger-kernel", LIGER_VERSION, "liger_kernel")
 
 
-def vllm_ascend_root() -> Path:
+def vllm_ascend_root(version: str = VLLM_ASCEND_VERSION) -> Path:
     """The unpacked vllm-ascend wheel."""
-    return unpacked_wheel("vllm-ascend", VLLM_ASCEND_VERSION, "vllm_ascend")
+    return unpacked_wheel("vllm-ascend", version, "vllm_ascend")
 
 
 def liger_ascend_folder() -> Path:

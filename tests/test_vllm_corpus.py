@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from fla_corpus import lint_wheel, vllm_ascend_root
+from fla_corpus import VLLM_ASCEND_NEWEST, VLLM_ASCEND_VERSION, lint_wheel, vllm_ascend_root
 
 from ascend_lint.model import Finding
 
@@ -25,8 +25,8 @@ EXPECTED = {
 }
 
 
-def vllm_findings() -> list[Finding]:
-    root = vllm_ascend_root()
+def vllm_findings(version: str = VLLM_ASCEND_VERSION) -> list[Finding]:
+    root = vllm_ascend_root(version)
     return [f for r in lint_wheel(root, root / "vllm_ascend") for f in r.findings]
 
 
@@ -58,3 +58,32 @@ def test_vllm_ascend_findings_per_rule_and_the_reviews_fixes() -> None:
         ("worker/v2/spec_decode/rejection_sampler_utils.py", 376),  # a kernel vllm defines
         ("ops/triton/fla/utils.py", 127),  # rows as `ssm_states.numel() // num_rows`
     } <= grids
+
+
+def test_vllm_ascend_newest_findings_per_rule_and_its_review() -> None:
+    """vllm-ascend 0.26.0rc1: the new and changed kernels read finding by finding
+    (docs/corpus-findings.md, "vllm-ascend 0.26.0rc1"); the fixes its review and the variant
+    probes led to, by site."""
+    findings = vllm_findings(VLLM_ASCEND_NEWEST)
+    assert dict(Counter(f.code for f in findings)) == {
+        "ASC001": 52,
+        "ASC002": 10,
+        "ASC003": 39,
+        "ASC004": 1,
+        "ASC008": 76,
+        "ASC010": 32,
+        "ASC011": 5,
+        "ASC012": 5,
+        "ASC013": 1,
+    }
+    at = {(f.code, f.filename.rsplit("/vllm_ascend/", 1)[1], f.location.row) for f in findings}
+    assert ("ASC001", "models/minimax_m3/ops/msa_m3_triton.py", 118) not in at  # a knob set only on ROCm
+    assert {
+        ("ASC010", "models/minimax_m3/ops/msa_m3_triton.py", 1228),  # a block loop is no task loop
+        ("ASC010", "models/minimax_m3/ops/msa_m3_triton.py", 1285),
+        ("ASC010", "ops/triton/sparse_index_remap.py", 158),  # rows as `numel() // topk`
+        ("ASC010", "ops/triton/kda/kda.py", 76),  # a kernel of another module
+        ("ASC012", "ops/triton/fused_gdn_gating.py", 10),  # `UNIFIED_BUFFER_SIZE`
+        ("ASC012", "ops/triton/fused_norm_gate.py", 25),
+        ("ASC013", "worker/v2/sample/gumbel.py", 76),  # a block size chosen in a host if/else
+    } <= at
