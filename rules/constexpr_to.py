@@ -324,9 +324,9 @@ def k(x, y, n, BLOCK: tl.constexpr):
                     facts={"receiver": context.module.code_for_node(receiver), "cause": "multiply"},
                 )
                 continue
-            template = (
-                None if _makes_an_address(call, flow) else self._constexpr_template(receiver, specs, kernel, context)
-            )
+            template = self._constexpr_template(receiver, specs, kernel, context)
+            if template is not None and _makes_an_address(call, flow):  # asked last: it maps the parents
+                template = None
             if template is not None:
                 code = context.module.code_for_node(receiver)
                 yield Report(
