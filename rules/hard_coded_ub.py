@@ -45,6 +45,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from fractions import Fraction
 from itertools import pairwise
 
 import libcst as cst
@@ -59,6 +60,7 @@ MESSAGE = (
     '(`tbe.common.platform.get_soc_spec("UB_SIZE")`, or the package\'s UB manager)'
 )
 MIN_CAPACITY_BYTES = 16 * 1024
+MAX_CAPACITY_BYTES = 1 << 30  # no on-chip buffer is that large: a bigger number is a sentinel or a mask
 # where a name that may be a capacity's holds `ub` (`ubuf` too) or spells out `unified`
 _UB_OR_UNIFIED = re.compile(r"[uU](?:[bB]|[nN][iI][fF][iI][eE][dD])")
 _WORD = re.compile(r"\w+")
@@ -87,6 +89,8 @@ SUB_BLOCK = 32768
 ub_rows = ub_bytes // 4096
 UB_BLOCK_SIZE = 16384
 unified_rows = 65536
+UB_NO_LIMIT = 0xFFFFFFFFFFFFFFFF  # a sentinel: no on-chip buffer is that large
+UNIFIED_BUFFER_SIZE_BITS = 1 << 4000  # (the fuzzer's: too large for a float)
 
 def pick_block(n, ub_bytes=None):
     return min(n, (ub_bytes or get_soc_spec("UB_SIZE")) // 12)
@@ -154,11 +158,11 @@ def pick_block(n, ub_bytes=192 * 1024):  # expect
         if capacity is None or number is None:
             return
         size = number * _bytes_per_unit(name)
-        if size < MIN_CAPACITY_BYTES:
+        if not MIN_CAPACITY_BYTES <= size <= MAX_CAPACITY_BYTES:
             return
         yield Report(
             capacity,
-            MESSAGE.format(name=name, value=context.module.code_for_node(value), kib=size / 1024),
+            MESSAGE.format(name=name, value=context.module.code_for_node(value), kib=float(size / 1024)),
             facts={"name": name, "value": number},
         )
 
@@ -184,12 +188,13 @@ def _is_margin(factor: cst.BaseExpression) -> bool:
     return isinstance(factor, cst.Float) and 0 < number_literal(factor) <= 1
 
 
-def _bytes_per_unit(name: str) -> float:
-    """What one unit of the value is, in bytes, by the name's unit part (bytes by default)."""
+def _bytes_per_unit(name: str) -> Fraction:
+    """What one unit of the value is, in bytes, by the name's unit part (bytes by default);
+    exact, so that any integer literal compares without overflowing a float."""
     parts = _parts(name)
     if any(part in _KIB_UNITS for part in parts):
-        return 1024
-    return 1 / 8 if "bits" in parts else 1
+        return Fraction(1024)
+    return Fraction(1, 8) if "bits" in parts else Fraction(1)
 
 
 def _parts(name: str) -> list[str]:

@@ -187,3 +187,12 @@ def test_form_feed_fix_reads_the_copy_and_keeps_the_form_feed(tmp_path: Path) ->
     assert (tmp_path / "ff.py").read_text() == FORM_FEED.replace(
         "    b_C = tl.dot", "    b_A_c = b_A + 0.0\n    b_C = tl.dot"
     ).replace("\f    tl.store(p_Ao, b_A)", "\f    tl.store(p_Ao, b_A_c)")
+
+
+def test_a_number_too_large_for_a_float_is_no_ub_capacity() -> None:
+    """Found by the fuzzer in CI: ASC012 divided a 4,000-digit literal into KiB as a float."""
+    huge = "0x" + "f" * 4000
+    for name in ("UNIFIED_BUFFER_SIZE", "UB_CAPACITY_BITS", "UB_SIZE_KB"):
+        result = lint_source(f"{name} = {huge}\n", "triton_ascend/k.py", settings())
+        assert (result.error, result.findings) == (None, [])
+    assert [f.code for f in lint_source("UB_SIZE_KB = 192\n", "triton_ascend/k.py", settings()).findings] == ["ASC012"]
