@@ -70,7 +70,7 @@ _PY_PURE_FNS = frozenset({"min", "max", "abs", "int"})
 _LOAD_FNS = ("load", "atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_xchg")
 MEMORY_FNS = (*_LOAD_FNS, "store", "make_block_ptr")
 DMA_FNS = ("load", "store")
-_BOUNDS = frozenset({"arg1", "arg2", "step"})  # tl.range's keywords for its bounds and step
+_BOUND_NAMES = ("arg1", "arg2", "step")  # tl.range's keywords for its bounds and step, in order
 _MAX_KEYS = 4  # constexpr tests combined per value before falling back to one variant
 _MAX_VARIANTS = 16
 _MAX_ALIAS_HOPS = 4  # `pid = tl.program_id(0)`, `core_id = pid`: names of names followed
@@ -408,10 +408,7 @@ class Flow:
         (code_generator's `iv_type`), so an int64 bound makes it int64."""
         if not event.value_flags or not event.value_flags & LOOP:
             return []
-        loop = event.loops[-1]
-        if loop.kind != "range" or not isinstance(loop.node, cst.For) or not isinstance(loop.node.iter, cst.Call):
-            return []
-        return [arg.value for arg in loop.node.iter.args if arg.keyword is None or arg.keyword.value in _BOUNDS]
+        return list(range_bounds(event.loops[-1]) or ())
 
     def _read_variants(self, use: Event) -> list[Variant]:
         """A name's flags where it is read, from the definitions reaching the read."""
@@ -1357,13 +1354,29 @@ def _is_task_loop(flow: Flow, loop: Loop) -> bool:
     that is not a compile-time constant (`range(pid * 256, n, num_ctas * 256)`). A loop whose
     start is computed from a program id and whose step is a constexpr tile
     (`tl.range(i_k * BK, K, BK)`, `range(i_t * BT - BS, -BS, -BS)`) walks one program's blocks."""
+    bounds = range_bounds(loop)
+    if bounds is None or len(bounds) != 3 or not flow.flags(bounds[0]) & PID:
+        return False
+    return _is_program_id(flow, bounds[0]) or not flow.is_constexpr(bounds[2])
+
+
+def range_bounds(loop: Loop) -> tuple[cst.BaseExpression, ...] | None:
+    """The bounds and step of a `tl.range` / `range` loop in order, written by position or by
+    `tl.range`'s keywords (`tl.range(core_id, task_num, step=num_core)`); None for other loops
+    or when a bound's place is not known (`*args`)."""
     node = loop.node
     if loop.kind != "range" or not isinstance(node, cst.For) or not isinstance(node.iter, cst.Call):
-        return False
-    args = [a.value for a in node.iter.args if a.keyword is None]
-    if len(args) != 3 or not flow.flags(args[0]) & PID:
-        return False
-    return _is_program_id(flow, args[0]) or not flow.is_constexpr(args[2])
+        return None
+    given: dict[str, cst.BaseExpression] = {}
+    for position, arg in enumerate(node.iter.args):
+        if arg.star:
+            return None
+        keyword = _BOUND_NAMES[position] if arg.keyword is None and position < 3 else getattr(arg.keyword, "value", "")
+        if keyword in _BOUND_NAMES:
+            given[keyword] = arg.value
+    if set(given) != set(_BOUND_NAMES[: len(given)]):  # `tl.range(arg2=n)`: no start given
+        return None
+    return tuple(given[name] for name in _BOUND_NAMES[: len(given)])
 
 
 def _is_program_id(flow: Flow, node: cst.BaseExpression, hops: int = 0) -> bool:

@@ -58,12 +58,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import cast
 
 import libcst as cst
 
 from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, contains, names_in, spelled_out
-from ascend_lint.flow import DEF, MEMORY_FNS, READ, Event, Flow, Loop, advance_step
+from ascend_lint.flow import DEF, MEMORY_FNS, READ, Event, Flow, Loop, advance_step, range_bounds
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 from ascend_lint.terms import Terms, TooComplex, added, divided, multiplied, scaled
 
@@ -118,6 +117,14 @@ def k(k_ptr, o, T, BS: tl.constexpr):
 """,
     )
     INVALID = (
+        """
+@triton.jit
+def k(q, o, T, task_num, num_core, BT: tl.constexpr):
+    core_id = tl.program_id(0)
+    for task_id in tl.range(core_id, task_num, step=num_core):  # the step by keyword
+        q += T  # expect
+        tl.store(o + task_id, tl.sum(tl.load(q + tl.arange(0, BT))))
+""",
         # the offset depends on the task index through `i_b`; the inner advance moves to the copy
         Example(
             """
@@ -382,7 +389,7 @@ def _closed_form(advance: _Advance, loop: Loop, node: cst.For, flow: Flow, terms
         return walk
     init, entry_value, base = walk
     name, statement = advance.name, advance.statement
-    start, _, step = (arg.value for arg in cast(cst.Call, node.iter).args if arg.keyword is None)
+    start, _, step = range_bounds(loop) or ()
     try:
         index = terms.of(node.target)  # first, so that products render as `task_id * c`
         entry = terms.of(entry_value)
