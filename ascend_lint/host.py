@@ -426,16 +426,24 @@ class HostIndex(_HostFacts):
     @cached_property
     def _chosen_launches(self) -> dict[str, list[Launch]]:
         """By kernel name: the launches of a local name every value of which is that kernel or
-        another kernel of the module."""
+        another kernel of the module, and those of an attribute of `self` / `cls` every value
+        of which is (`_kernel = my_kernel` in the class body, `self._kernel = my_kernel`)."""
         found: dict[str, list[Launch]] = {}
         for launched, launches in self.launches.items():
             if launched in self.kernels:
                 continue
             for launch in launches:
                 assert isinstance(launch.call.func, cst.Subscript)
-                if isinstance(launch.call.func.value, cst.Name):
-                    for name in self._kernels_bound_to(launched, launch.scope):
-                        found.setdefault(name, []).append(launch)
+                held = launch.call.func.value
+                if isinstance(held, cst.Name):
+                    chosen = self._kernels_bound_to(launched, launch.scope)
+                elif isinstance(held, cst.Attribute) and dotted_name(held) in (f"self.{launched}", f"cls.{launched}"):
+                    stored = [value for value, _ in self.attribute_stores.get(f"self.{launched}", ())]
+                    chosen = self._kernels_among([*self.bindings.get((launched, None), ()), *stored])
+                else:
+                    chosen = []
+                for name in chosen:
+                    found.setdefault(name, []).append(launch)
         return found
 
     def _kernels_bound_to(self, name: str, scope: Scope) -> list[str]:
@@ -444,7 +452,12 @@ class HostIndex(_HostFacts):
         `name` is a parameter (its callers pass it)."""
         if scope is not None and _param(scope, name) is not None:
             return []
-        values = list(self.values_of(name, scope))
+        return self._kernels_among(self.values_of(name, scope))
+
+    def _kernels_among(self, bound: Sequence[cst.BaseExpression]) -> list[str]:
+        """The module's kernels the values name, when each is one of them or a choice between
+        them (`a if c else b`); none when one value is anything else, or there is none."""
+        values = list(bound)
         chosen: dict[str, None] = {}
         while values:
             value = values.pop()

@@ -16,7 +16,8 @@ so `(b * h, NUM_BLOCK, n_split())` launches at least `b * h * NUM_BLOCK` program
 name assigned more than once is, at a launch, the plain `grid = ...` nearest before it in
 the same block (straight-line code: the only one that reaches it). A launch through a name bound only to kernels of the module
 (`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`) is a launch of each, reported
-once. A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
+once, and so is one through an attribute of `self` / `cls` bound only to kernels of the module
+(`_kernel = my_kernel` in the class body, `self._kernel = my_kernel`). A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
 function, one per wrapper) reads its sizes from the function around it. A kernel another module
 defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
 `kernels.k[grid](...)`): the launcher refuses the grid whatever the kernel does. The message lists the sizes (`T/BT * B * H > 65535`), after the axes it could not size
@@ -247,6 +248,22 @@ def backward_blocks(x, T, BT: tl.constexpr, BS: tl.constexpr):
 def run(x, BT=64):
     B, T, H = x.shape
     backward_blocks[(triton.cdiv(T, BT), B * H)](x, T, BT=BT, BS=16)  # expect
+""",
+        """
+@triton.jit
+def snake(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+class Snake:  # a kernel held by the class or the instance is launched as itself
+    _kernel = snake
+
+    def __init__(self):
+        self.kernel = snake
+
+    def forward(self, x, BT=64):
+        B, C, T = x.shape
+        self._kernel[(triton.cdiv(T, BT), B * C)](x, T, BT=BT)  # expect
+        self.kernel[(triton.cdiv(T, BT), B * C)](x, T, BT=BT)  # expect
 """,
         """
 @triton.jit
