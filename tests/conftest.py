@@ -15,7 +15,9 @@ from ascend_lint.engine import lint_source
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
 # The fixture corpus with `# expect` markers (fixtures/runtime/ belongs to the replay tests).
-CORPUS = sorted(path for folder in ("triton_ascend", "cuda", "example") for path in (FIXTURES / folder).rglob("*.py"))
+CORPUS = sorted(
+    path for folder in ("triton_ascend", "cuda", "example", "shared") for path in (FIXTURES / folder).rglob("*.py")
+)
 HEADER = "import triton\nimport triton.language as tl\n"
 
 # Child processes the tests start (the console script, `python -m ascend_lint` in a temporary

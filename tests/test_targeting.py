@@ -120,3 +120,95 @@ def test_the_summary_says_why_and_how_to_include(root: Path, capsys) -> None:
     assert summary.startswith("2 files skipped as not Ascend kernel code (not matched by `target-paths`")
     assert summary.endswith("Lint them with `--target-all`, or list them in `target-paths`.")
     assert linted(root, capsys, "--target-all") == {"kernels/a.py", "other/b.py", "other/c.py"}
+
+
+NPU_HOST = """\
+import torch
+import triton
+import triton.language as tl
+from vllm.platforms import current_platform
+from sglang.srt.utils import is_npu
+
+_is_npu = is_npu()
+
+
+@triton.jit
+def k(x, B):
+    tl.store(x, B.to(tl.int64))
+
+
+{host}
+"""
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        'def f(x):\n    if x.device.type == "npu":\n        k[(1,)](x, 2)',
+        "def f(x):\n    if is_npu():\n        k[(1,)](x, 2)",
+        "def f(x):\n    if _is_npu:\n        k[(1,)](x, 2)",
+        "def f(x):\n    if current_platform.is_npu():\n        k[(1,)](x, 2)",
+        "def f(x):\n    if torch.npu.is_available():\n        k[(1,)](x, 2)",
+        "def f(x):\n    if not _is_npu:\n        return x\n    k[(1,)](x, 2)",
+        "def f(x):\n    if _is_npu and x.numel() > 0:\n        k[(1,)](x, 2)",
+        # a launcher helper reached from the NPU path (vllm-omni's indexed_modulation.py)
+        'def _launch(kernel, device_type, x):\n    if device_type != "npu":\n        return x\n'
+        "    kernel[(1,)](x, 2)\n\n\ndef f(x):\n    _launch(k, x.device.type, x)",
+        # a private function only the NPU path calls
+        "def _run(x):\n    k[(1,)](x, 2)\n\n\ndef f(x):\n    if _is_npu:\n        _run(x)",
+        # the CustomOp method vllm-omni and sglang dispatch to on the NPU
+        "class Op:\n    def forward_npu(self, x):\n        k[(1,)](x, 2)",
+    ],
+)
+def test_a_kernel_launched_on_an_npu_path_is_ascend_code(root: Path, capsys, host: str) -> None:
+    write(root, "pkg/ops/shared.py", NPU_HOST.format(host=host))
+    assert linted(root, capsys) == {"pkg/ops/shared.py"}
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        # the NPU takes another implementation: the kernel runs elsewhere
+        "def f(x):\n    if _is_npu:\n        return torch.relu(x)\n    k[(1,)](x, 2)",
+        "def f(x):\n    if not is_npu():\n        k[(1,)](x, 2)",
+        'def f(x):\n    if x.device.type != "npu":\n        k[(1,)](x, 2)',
+        "class Op:\n    def forward_npu(self, x):\n        return x\n\n    def forward_cuda(self, x):\n        k[(1,)](x, 2)",
+        # an NPU word with nothing to do with the launch
+        'DEVICE = "npu"\n\n\ndef f(x):\n    k[(1,)](x, 2)',
+        'def f(x):\n    if x.device.type == "npu":\n        torch.npu.synchronize()\n    k[(1,)](x, 2)',
+        # a launch of something that is no kernel of the file
+        'def f(x, table):\n    if x.device.type == "npu":\n        table["relu"](x)',
+    ],
+)
+def test_an_npu_word_away_from_the_launches_is_not(root: Path, capsys, host: str) -> None:
+    write(root, "pkg/ops/shared.py", NPU_HOST.format(host=host))
+    assert linted(root, capsys) == set()
+
+
+def test_the_cuda_launch_of_a_file_its_npu_path_brings_in_stays_quiet(root: Path, capsys) -> None:
+    host = (
+        'def f(x):\n    if x.device.type == "npu":\n        k[(1,)](x, 2, num_warps=4)\n'
+        "    else:\n        k[(1,)](x, 2, num_warps=8)"
+    )
+    write(root, "pkg/ops/shared.py", NPU_HOST.format(host=host))
+    main(["check", "--isolated", "--output-format", "json", "--select", "ASC001", str(root)])
+    rows = [f["location"]["row"] for f in json.loads(capsys.readouterr().out)]
+    assert rows == [NPU_HOST.format(host=host).splitlines().index("        k[(1,)](x, 2, num_warps=4)") + 1]
+
+
+def test_an_npu_text_libcst_cannot_parse_stays_out_silently(root: Path, capsys) -> None:
+    write(root, "pkg/ops/broken.py", NPU_HOST.format(host="def f(x):\n    if _is_npu:\n        k[(1,)](x, 2"))
+    assert main(["check", "--isolated", str(root)]) == 0
+    summary = capsys.readouterr().out.strip().splitlines()[-1]
+    assert summary == (
+        "1 file skipped as not Ascend kernel code (no Ascend folder (`triton_ascend`, `*ascend*`, `*npu*`) on the "
+        "path, no Ascend import, no `torch_npu` / `triton-ascend` dependency in the project, no kernel launched on "
+        "an NPU path). Lint them with `--target-all`, or list them in `target-paths`."
+    )
+
+
+def test_target_paths_give_way_to_an_npu_launch_as_to_an_import(root: Path, capsys) -> None:
+    write(root, "pyproject.toml", '[project]\nname = "x"\n\n[tool.ascend-lint]\ntarget-paths = ["kernels/**"]\n')
+    write(root, "other/a.py", NPU_HOST.format(host="def f(x):\n    if _is_npu:\n        k[(1,)](x, 2)"))
+    write(root, "other/b.py")
+    assert linted(root, capsys) == {"other/a.py"}

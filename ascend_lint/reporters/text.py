@@ -64,8 +64,8 @@ def render_concise(results: list[FileResult], settings: Settings) -> str:
 
 _SKIP_DETAIL = {
     SKIP_NOT_ASCEND: "no Ascend folder (`triton_ascend`, `*ascend*`, `*npu*`) on the path, no Ascend import, "
-    "no `torch_npu` / `triton-ascend` dependency in the project",
-    SKIP_TARGET_PATHS: "not matched by `target-paths` and no Ascend import",
+    "no `torch_npu` / `triton-ascend` dependency in the project, no kernel launched on an NPU path",
+    SKIP_TARGET_PATHS: "not matched by `target-paths`, no Ascend import, no kernel launched on an NPU path",
     SKIP_BESIDE_ASCEND: "another backend (e.g. CUDA) beside an Ascend folder of the project",
 }
 
