@@ -217,15 +217,15 @@ def lint_source(
     editor server's documents; `--fix`, from the check to the re-lint of the fixed text)."""
     source = source.removeprefix("\ufeff")
     result = FileResult(filename, source=source)
-    skip_reason = settings.skip_reason(filename, source) if check_target else None
-    if skip_reason is not None:
-        result.checked, result.skip_reason = False, skip_reason
-        return result
-    codes = settings.enabled_codes(filename) - _disabled_for_file(source)
-    words = Words(source)
-    rules = [rule() for rule in all_rules() if rule.CODE in codes and (not prefilter or rule.may_report(words))]
     try:
-        with time_budget(settings.timeout_per_file):
+        with time_budget(settings.timeout_per_file):  # targeting may parse the file (`npu_paths`)
+            skip_reason = settings.skip_reason(filename, source) if check_target else None
+            if skip_reason is not None:
+                result.checked, result.skip_reason = False, skip_reason
+                return result
+            codes = settings.enabled_codes(filename) - _disabled_for_file(source)
+            words = Words(source)
+            rules = [rule() for rule in all_rules() if rule.CODE in codes and (not prefilter or rule.may_report(words))]
             code = sources.compile_python(source, compiled)  # CPython decides what is a syntax error
             if not rules:
                 return result

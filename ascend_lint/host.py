@@ -21,6 +21,8 @@ from .imports import dotted_name, int_literal, statement_blocks, str_literal
 from .kernels import Kernel, subscript_key
 from .nodes import child_nodes, walk
 
+_NPU_AVAILABLE = "torch.npu.is_available"
+
 Scope = cst.FunctionDef | None
 _Key = TypeVar("_Key")
 _Found = TypeVar("_Found")
@@ -1075,6 +1077,40 @@ class OtherPlatformPaths:
                     seen.add(id(node))
                     found.setdefault(node.value, []).append(node)
         return found
+
+
+class NpuPaths(OtherPlatformPaths):
+    """Where the module's host code runs only on the NPU: `OtherPlatformPaths` with the tests
+    turned round (`requires_other` here means "requires the NPU").
+
+    A test requires the NPU when it holds only there: an NPU test holding (`IS_NPU`,
+    `is_npu()`, `current_platform.is_npu()`, `x.is_npu`, `torch.npu.is_available()`,
+    `x.device.type == "npu"`, `device_type != "npu"` failing), through `not`, `and`, `or`, names
+    and the module's predicates as there. A CustomOp's `forward_npu` method runs on the NPU."""
+
+    def requires_other(self, test: cst.BaseExpression, holds: bool, scope: Scope, hops: int = 0) -> bool:
+        if isinstance(test, cst.Comparison):
+            return _compares_npu_type(test, holds)
+        if _names_npu(test):
+            return holds
+        return super().requires_other(test, holds, scope, hops)
+
+    def _call_requires_other(self, call: cst.Call, holds: bool, hops: int) -> bool:
+        if _names_npu(call.func) or dotted_name(call.func) == _NPU_AVAILABLE:
+            return holds
+        if isinstance(call.func, cst.Name) and holds:
+            return self._is_predicate(call.func.value, hops)
+        return False
+
+    def _dispatched_elsewhere(self, function: cst.FunctionDef) -> bool:
+        return function.name.value == "forward_npu" and _first_param(function.params) == "self"
+
+
+def _compares_npu_type(test: cst.Comparison, holds: bool) -> bool:
+    """`x.device.type == "npu"` holding, `x.device.type != "npu"` failing: a comparison with the
+    NPU's literal that `_compares_device_type` finds off the NPU when the test is turned round."""
+    sides = (test.left, *(comparison.comparator for comparison in test.comparisons))
+    return any(str_literal(side) == "npu" for side in sides) and _compares_device_type(test, not holds)
 
 
 def _callee(call: cst.Call) -> cst.Name | None:
