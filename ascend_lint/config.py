@@ -107,8 +107,8 @@ class Settings:
             return None
         path = Path(filename).absolute()
         project = project_of(path.parent)
-        inside = path.relative_to(project.root).parts if project.root else tuple(relative.split("/"))
-        if any(ascend_name(folder) for folder in inside[:-1]):
+        inside = path.relative_to(project.root).parts[:-1] if project.root else relative.split("/")[:-1]
+        if any(ascend_name(folder) for folder in (*inside, *packages_around(path.parent))):
             return None
         if project.declares_ascend:
             return SKIP_BESIDE_ASCEND if beside_ascend_folder(path, project.root) else None
@@ -139,6 +139,17 @@ def ascend_name(name: str) -> bool:
 class Project:
     root: Path | None  # the folder of the nearest pyproject.toml / setup.cfg / setup.py
     declares_ascend: bool  # a required dependency on torch_npu or triton-ascend
+
+
+@lru_cache(maxsize=256)
+def packages_around(folder: Path) -> tuple[str, ...]:
+    """The folders of the package a module in `folder` belongs to: `folder` and those above it
+    up to the highest one holding an `__init__.py` (namespace folders in between included:
+    `torchtitan_npu/ops/triton`, with no `__init__.py` in `ops`). The package's own names,
+    wherever the linter runs from; none outside a package."""
+    chain = (folder, *folder.parents)
+    top = max((i for i, candidate in enumerate(chain) if (candidate / "__init__.py").is_file()), default=None)
+    return () if top is None else tuple(candidate.name for candidate in chain[: top + 1])
 
 
 @lru_cache(maxsize=256)
@@ -341,6 +352,7 @@ def load_settings(
     """Settings for linting `paths`: the config file found for them plus the CLI overrides."""
     # projects and folders read by an earlier run of this process may have changed since
     project_of.cache_clear()
+    packages_around.cache_clear()
     _entries.cache_clear()
     config_file = None
     if config is not None:

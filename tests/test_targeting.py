@@ -212,3 +212,18 @@ def test_target_paths_give_way_to_an_npu_launch_as_to_an_import(root: Path, caps
     write(root, "other/a.py", NPU_HOST.format(host="def f(x):\n    if _is_npu:\n        k[(1,)](x, 2)"))
     write(root, "other/b.py")
     assert linted(root, capsys) == {"other/a.py"}
+
+
+def test_a_package_named_for_the_npu_is_ascend_code_from_wherever_it_is_linted(
+    root: Path, capsys, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An unpacked wheel has no project file: the package's own folder names count (up to its
+    top `__init__.py`, namespace folders in between), not the path from the working directory."""
+    write(root, "titan_npu/__init__.py", "")
+    write(root, "titan_npu/ops/kernels/__init__.py", "")  # `ops` is a namespace folder
+    write(root, "titan_npu/ops/kernels/k.py")
+    write(root, "plain/kernels/__init__.py", "")
+    write(root, "plain/kernels/k.py")
+    for package, found in (("titan_npu/ops/kernels", {"k.py"}), ("plain/kernels", set())):
+        monkeypatch.chdir(root / package)
+        assert linted(root / package, capsys) == found
