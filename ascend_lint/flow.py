@@ -1349,15 +1349,65 @@ def build_flow(body: cst.BaseSuite, params: list[tuple[str, cst.Param, int]], im
 
 
 def _is_task_loop(flow: Flow, loop: Loop) -> bool:
-    """`for t in tl.range(start, stop, step)` (or `range`) spreading tasks over the programs:
-    the start is a program id (`core_id = tl.program_id(0)`), or derived from one with a step
-    that is not a compile-time constant (`range(pid * 256, n, num_ctas * 256)`). A loop whose
-    start is computed from a program id and whose step is a constexpr tile
-    (`tl.range(i_k * BK, K, BK)`, `range(i_t * BT - BS, -BS, -BS)`) walks one program's blocks."""
+    """`for t in tl.range(start, stop, step)` (or `range`) spreading tasks over the programs,
+    or the same loop written with `while` (`while_index`)."""
+    if loop.kind == "while":
+        index = while_index(flow, loop)
+        if index is None:
+            return False
+        entering = flow.defs_entering(loop, index.name)
+        return bool(entering) and all(
+            definition.value is not None and _spreads_tasks(flow, definition.value, index.step)
+            for definition in entering
+        )
     bounds = range_bounds(loop)
-    if bounds is None or len(bounds) != 3 or not flow.flags(bounds[0]) & PID:
+    return bounds is not None and len(bounds) == 3 and _spreads_tasks(flow, bounds[0], bounds[2])
+
+
+def _spreads_tasks(flow: Flow, start: cst.BaseExpression, step: cst.BaseExpression) -> bool:
+    """A loop from `start` by `step` spreads tasks over the programs when the start is a
+    program id (`core_id = tl.program_id(0)`), or derived from one with a step that is not a
+    compile-time constant (`range(pid * 256, n, num_ctas * 256)`, `range(n - 1 - pid, -1,
+    -num_programs)`). A loop whose start is computed from a program id and whose step is a
+    constexpr tile (`tl.range(i_k * BK, K, BK)`, `range(i_t * BT - BS, -BS, -BS)`) walks one
+    program's blocks."""
+    if not flow.flags(start) & PID:
         return False
-    return _is_program_id(flow, bounds[0]) or not flow.is_constexpr(bounds[2])
+    return _is_program_id(flow, start) or not flow.is_constexpr(step)
+
+
+@dataclass(frozen=True)
+class WhileIndex:
+    """The index of a counting `while` loop: the name its test compares, and the statement
+    of the loop's own body that advances it by `step` every trip."""
+
+    name: str
+    step: cst.BaseExpression  # `n` of `i += n`, `i -= n`, `i = i + n`
+    advance: Event
+
+
+def while_index(flow: Flow, loop: Loop) -> WhileIndex | None:
+    """`i` of `while i < n:` (`i <= n`, `n > i`, `i >= 0`...) when the loop's body sets `i`
+    once, advancing it (`i += step`, `i -= step`, `i = i + step`) on every trip and not in an
+    inner loop: the loop counts like `for i in range(start, n, step)`."""
+    test = loop.node.test if isinstance(loop.node, cst.While) else None
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    if not isinstance(
+        test.comparisons[0].operator, (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
+    ):
+        return None
+    for side in (test.left, test.comparisons[0].comparator):
+        if not isinstance(side, cst.Name):
+            continue
+        sets = [d for d in flow.defs.get(side.value, ()) if d.index in loop.body]
+        if len(sets) != 1:
+            continue
+        (advance,) = sets
+        step = advance_step(advance)
+        if step is not None and advance.loops[-1] is loop and flow.runs_every_trip(loop, advance):
+            return WhileIndex(side.value, step, advance)
+    return None
 
 
 def range_bounds(loop: Loop) -> tuple[cst.BaseExpression, ...] | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -30,12 +31,20 @@ class Param:
 
 @dataclass(eq=False)
 class Kernel:
-    """A `@triton.jit` function with the facts its signature and decorators give."""
+    """A `@triton.jit` function, or a function the module wraps in `triton.jit` by a call
+    (`_k = triton.jit(_impl)`), with the facts its signature and decorators give."""
 
     node: cst.FunctionDef
     imports: ImportMap
     params: list[Param]
     do_not_specialize: frozenset[str]
+    # the decorators applied, outermost first: written above the `def`, or the calls wrapping
+    # the function (`triton.autotune(...)(triton.jit(fn))` gives `triton.autotune(...)`,
+    # `triton.jit(fn)`), then its own decorators
+    decorators: tuple[cst.BaseExpression, ...] = ()
+    # the name a call-form kernel is bound to (`_k` in `_k = triton.jit(_impl)`): the name
+    # host code launches (`_k[grid](...)`) and other kernels call
+    bound_name: str | None = None
     # constexpr names provided by @triton.heuristics / autotune configs, with the heuristic
     # lambda (or None for autotune keys).
     provided_constexprs: dict[str, cst.Lambda | None] = field(default_factory=dict)
@@ -45,7 +54,7 @@ class Kernel:
 
     @property
     def name(self) -> str:
-        return self.node.name.value
+        return self.bound_name or self.node.name.value
 
     def param_flags(self, param: Param) -> int:
         """Where a parameter's value comes from: a constexpr, an int Triton may specialise,
@@ -84,19 +93,88 @@ class Kernel:
 
 def find_kernels(module: cst.Module, imports: ImportMap, memory: KernelMemory | None = None) -> list[Kernel]:
     """Functions decorated with `triton.jit` wherever they are defined: module level, under
-    module-level `if`/`try`/`with`, in classes, inside factory functions. With a `memory`, a
-    kernel it holds is returned instead of its new copy (see KernelMemory)."""
+    module-level `if`/`try`/`with`, in classes, inside factory functions; then the kernels
+    the module makes by calls (`_bound_kernels`). With a `memory`, a kernel it holds is
+    returned instead of its new copy (see KernelMemory)."""
     kernels = []
     called: set[str] | None = None
-    sequences = _module_sequences(module)
-    for function in imports.functions:
-        kernel = _as_kernel(function, imports, sequences)
+    literals = _module_literals(module)
+    decorated = (_as_kernel(fn, [d.decorator for d in fn.decorators], imports, literals) for fn in imports.functions)
+    for kernel in (*decorated, *_bound_kernels(module, imports, literals)):
         if kernel is not None:
             if called is None:
                 called = _called_names(imports.source)
-            kernel.is_device_function = _returns_value(function) or kernel.name in called
+            kernel.is_device_function = _returns_value(kernel.node) or kernel.name in called
             kernels.append(kernel)
     return kernels if memory is None else memory.recall(kernels, imports)
+
+
+def _bound_kernels(
+    module: cst.Module, imports: ImportMap, literals: dict[str, cst.BaseExpression]
+) -> Iterator[Kernel | None]:
+    """The kernels made by calls and bound to a name, anywhere in the module:
+    `_k = triton.jit(_impl)`, `triton.jit(do_not_specialize=_SIZES)(_impl)`,
+    `triton.autotune(configs=...)(triton.jit(_impl))`, `triton.heuristics({...})(k)` around
+    a decorated kernel `k` or around an earlier such name. Each binding is a kernel of its
+    own (a function bound twice with different `do_not_specialize` lists is two kernels)."""
+    functions: dict[str, cst.FunctionDef] = {}
+    wrapped: dict[str, tuple[cst.FunctionDef, tuple[cst.BaseExpression, ...]]] = {}
+    for statement in walk_statements(module.body):
+        if isinstance(statement, cst.FunctionDef):
+            functions[statement.name.value] = statement
+            continue
+        for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
+            if not (isinstance(small, cst.Assign) and isinstance(small.value, cst.Call)):
+                continue
+            found = _unwrapped(small.value, functions, wrapped, imports)
+            if found is None:
+                continue
+            for target in small.targets:
+                if isinstance(target.target, cst.Name):
+                    wrapped[target.target.value] = found
+                    yield _as_kernel(*found, imports, literals, bound_name=target.target.value)
+
+
+def _unwrapped(
+    node: cst.BaseExpression,
+    functions: dict[str, cst.FunctionDef],
+    wrapped: dict[str, tuple[cst.FunctionDef, tuple[cst.BaseExpression, ...]]],
+    imports: ImportMap,
+) -> tuple[cst.FunctionDef, tuple[cst.BaseExpression, ...]] | None:
+    """The function a chain of decorator calls wraps, with the decorators outermost first; None
+    when a call in the chain is no `jit` / `autotune` / `heuristics` or the innermost argument
+    names no function of the module (nor a name bound to such a chain before)."""
+    decorators: list[cst.BaseExpression] = []
+    while isinstance(node, cst.Call):
+        positional = [arg.value for arg in node.args if arg.keyword is None]
+        if len(positional) != 1 or any(arg.star for arg in node.args):
+            return None
+        if _is_bare_jit(node.func, imports):
+            decorators.append(node)  # `triton.jit(fn, do_not_specialize=...)`: the call holds jit's keywords
+        elif isinstance(node.func, cst.Call) and (
+            _is_bare_jit(node.func.func, imports)
+            or imports.is_triton(node.func.func, "autotune")
+            or imports.is_triton(node.func.func, "heuristics")
+        ):
+            decorators.append(node.func)
+        else:
+            return None
+        node = positional[0]
+    if not isinstance(node, cst.Name):
+        return None
+    if node.value in wrapped:
+        function, inner = wrapped[node.value]
+        return function, (*decorators, *inner)
+    defined = functions.get(node.value)
+    if defined is None:
+        return None
+    return defined, (*decorators, *(decorator.decorator for decorator in defined.decorators))
+
+
+def _is_bare_jit(callee: cst.BaseExpression, imports: ImportMap) -> bool:
+    """`triton.jit` (any name resolving to it) or a name spelled `jit` / `<anything>.jit`;
+    `_as_kernel` asks the latter's function to use `triton.language`."""
+    return imports.is_triton(callee, "jit") or _spelled_jit(callee)
 
 
 def called_device_functions(call: cst.Call, caller: Kernel, kernels: list[Kernel]) -> list[Kernel]:
@@ -120,7 +198,7 @@ class KernelMemory:
     """
 
     def __init__(self) -> None:
-        self._kernels: dict[cst.FunctionDef, Kernel] = {}
+        self._kernels: dict[tuple[cst.FunctionDef, str], Kernel] = {}
         self._names: dict[str, str] | None = None
 
     def recall(self, kernels: list[Kernel], imports: ImportMap) -> list[Kernel]:
@@ -128,14 +206,16 @@ class KernelMemory:
         same_names = names == self._names
         recalled = []
         for kernel in kernels:
-            known = self._kernels.get(kernel.node) if same_names else None
+            known = self._kernels.get((kernel.node, kernel.name)) if same_names else None
             same = (
                 known is not None
                 and known.is_device_function == kernel.is_device_function
                 and known.do_not_specialize == kernel.do_not_specialize  # a module-level list may change
+                and known.decorators == kernel.decorators  # the calls around a call-form kernel may change
+                and known.provided_constexprs == kernel.provided_constexprs  # so may a module-level table
             )
             recalled.append(known if same and known is not None else kernel)
-        self._kernels = {kernel.node: kernel for kernel in recalled}  # only the current ones
+        self._kernels = {(kernel.node, kernel.name): kernel for kernel in recalled}  # only the current ones
         self._names = names
         return recalled
 
@@ -164,24 +244,30 @@ def _called_names(source: str) -> set[str]:
     return set(_CALLED.findall(source))
 
 
-def _as_kernel(fn: cst.FunctionDef, imports: ImportMap, sequences: dict[str, cst.BaseExpression]) -> Kernel | None:
+def _as_kernel(
+    fn: cst.FunctionDef,
+    decorators: Sequence[cst.BaseExpression],
+    imports: ImportMap,
+    literals: dict[str, cst.BaseExpression],
+    bound_name: str | None = None,
+) -> Kernel | None:
+    """The kernel `fn` is under `decorators` (outermost first), when one of them is `jit`."""
     jit_decorator = None
-    for decorator in fn.decorators:
-        callee = _callee(decorator.decorator)
+    for decorator in decorators:
+        callee = _callee(decorator)
         if imports.is_triton(callee, "jit") or (_spelled_jit(callee) and _uses_triton_language(fn, imports)):
-            jit_decorator = decorator.decorator
+            jit_decorator = decorator
             prefix = dotted_name(callee.value) if isinstance(callee, cst.Attribute) else None
             if prefix and imports.resolve_dotted(prefix) is None:
                 imports.add(prefix, TRITON)  # `@pkg.jit` on a Triton body: `pkg` is Triton
     if jit_decorator is None:
         return None
     provided: dict[str, cst.Lambda | None] = {}
-    for decorator in fn.decorators:
-        target = decorator.decorator
+    for target in decorators:
         if not isinstance(target, cst.Call):
             continue
         if imports.is_triton(target.func, "heuristics"):
-            provided.update(_heuristics(target))
+            provided.update(_heuristics(target, literals))
         elif imports.is_triton(target.func, "autotune"):
             provided.update(dict.fromkeys(_autotune_keys(target, imports)))
     params = [_param(p) for p in (*fn.params.posonly_params, *fn.params.params, *fn.params.kwonly_params)]
@@ -189,7 +275,9 @@ def _as_kernel(fn: cst.FunctionDef, imports: ImportMap, sequences: dict[str, cst
         node=fn,
         imports=imports,
         params=params,
-        do_not_specialize=_do_not_specialize(jit_decorator, params, sequences),
+        do_not_specialize=_do_not_specialize(jit_decorator, params, literals),
+        decorators=tuple(decorators),
+        bound_name=bound_name,
         provided_constexprs=provided,
     )
 
@@ -239,7 +327,7 @@ def keyword_value(call: cst.Call, name: str) -> cst.BaseExpression | None:
 
 
 def _do_not_specialize(
-    decorator: cst.BaseExpression, params: list[Param], sequences: dict[str, cst.BaseExpression]
+    decorator: cst.BaseExpression, params: list[Param], literals: dict[str, cst.BaseExpression]
 ) -> frozenset[str]:
     """The parameters `do_not_specialize=` lists, by name or position: written out, or a
     module-level list it names (`do_not_specialize=_SIZES`), or a sum of those."""
@@ -247,7 +335,7 @@ def _do_not_specialize(
         return frozenset()
     listed = keyword_value(decorator, "do_not_specialize")
     names = set()
-    for element in _listed(listed, sequences):
+    for element in _listed(listed, literals):
         name = str_literal(element)
         index = int_literal(element)
         if name is not None:
@@ -257,20 +345,21 @@ def _do_not_specialize(
     return frozenset(names)
 
 
-def _listed(node: cst.BaseExpression | None, sequences: dict[str, cst.BaseExpression]) -> list[cst.BaseExpression]:
+def _listed(node: cst.BaseExpression | None, literals: dict[str, cst.BaseExpression]) -> list[cst.BaseExpression]:
     """The elements of a list or tuple literal, of a module-level one a name is bound to, or of
     a sum of those (`_SIZES + ["sx"]`); none for anything else."""
     if isinstance(node, (cst.List, cst.Tuple)):
         return [element.value for element in node.elements]
-    if isinstance(node, cst.Name) and node.value in sequences:
-        return _listed(sequences[node.value], sequences)
+    if isinstance(node, cst.Name) and node.value in literals:
+        return _listed(literals[node.value], literals)
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):
-        return [*_listed(node.left, sequences), *_listed(node.right, sequences)]
+        return [*_listed(node.left, literals), *_listed(node.right, literals)]
     return []
 
 
-def _module_sequences(module: cst.Module) -> dict[str, cst.BaseExpression]:
-    """Module-level names bound exactly once, to a list or tuple literal."""
+def _module_literals(module: cst.Module) -> dict[str, cst.BaseExpression]:
+    """Module-level names bound exactly once, to a list, tuple or dict literal
+    (`do_not_specialize=_SIZES`, `triton.heuristics(_HEURISTICS)`)."""
     found: dict[str, cst.BaseExpression] = {}
     bound: set[str] = set()
     for statement in module.body:
@@ -283,7 +372,7 @@ def _module_sequences(module: cst.Module) -> dict[str, cst.BaseExpression]:
                 continue
             for target in targets:
                 if isinstance(target, cst.Name):
-                    if target.value in bound or not isinstance(small.value, (cst.List, cst.Tuple)):
+                    if target.value in bound or not isinstance(small.value, (cst.List, cst.Tuple, cst.Dict)):
                         found.pop(target.value, None)
                     else:
                         found[target.value] = small.value
@@ -291,8 +380,11 @@ def _module_sequences(module: cst.Module) -> dict[str, cst.BaseExpression]:
     return found
 
 
-def _heuristics(call: cst.Call) -> dict[str, cst.Lambda | None]:
+def _heuristics(call: cst.Call, literals: dict[str, cst.BaseExpression]) -> dict[str, cst.Lambda | None]:
+    """The constexprs `triton.heuristics` provides, from its dict written out or named."""
     table = call.args[0].value if call.args else None
+    if isinstance(table, cst.Name):
+        table = literals.get(table.value)
     if not isinstance(table, cst.Dict):
         return {}
     provided: dict[str, cst.Lambda | None] = {}

@@ -387,8 +387,7 @@ def _autotune_configs(kernel: Kernel, names: _HostNames) -> Iterator[Table]:
     written inline or in a name or function of the module (`configs=CONFIGS`,
     `configs=get_configs()`)."""
     seen: list[Table] = []
-    for decorator in kernel.node.decorators:
-        call = decorator.decorator
+    for call in kernel.decorators:
         if not isinstance(call, cst.Call):
             continue
         configs = next((a.value for a in call.args if a.keyword is not None and a.keyword.value == "configs"), None)

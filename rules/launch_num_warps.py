@@ -579,8 +579,7 @@ def _configs_of(kernel: Kernel, context: ModuleContext) -> set[cst.Call]:
     of the module returning them."""
     host = context.host
     pending: list[cst.BaseExpression] = []
-    for decorator in kernel.node.decorators:
-        call = decorator.decorator
+    for call in kernel.decorators:
         if isinstance(call, cst.Call):
             autotune = context.imports.is_triton(call.func, "autotune")
             pending += [

@@ -2,14 +2,15 @@
 ## What it does
 Flags, inside a runtime loop (a recurrence over time steps), a scalar `tl.load(p)` of a
 pointer that the same loop advances by a head count: `p_g += HV` (or `p_g = p_g + HV`), or an
-address that holds the head count times the loop's own index, stepping by one
-(`tl.load(g + bos * HV + i_hv + HV * i_t)` in `for i_t in range(0, T)`, written in the load
-or in the pointer's definitions in the loop), with `HV` a kernel parameter named like a head
-count (`H`, `HV`, `HQ`, `HK`, `NH`, `num_heads`, `n_heads`). The step may carry a sign
-(`p_g -= HV`, `p_g += (-1 if REVERSE else 1) * HV`: `HV` apart either way) or be held in a
-name every assignment of which binds it to the head count (`stride_beta = HV`). That is the
-per-head gate `g` of shape `[B, T, HV]` read along `T`: one element per step, `HV` elements
-apart. Part of the `perf` group.
+address that holds the head count times the loop's own index, stepping by one either way
+(`tl.load(g + bos * HV + i_hv + HV * i_t)` in `for i_t in range(0, T)` or in a reverse loop
+`range(T - 1, -1, -1)`, written in the load or in the pointer's definitions in the loop),
+with `HV` a kernel parameter named like a head count (`H`, `HV`, `HQ`, `HK`, `NH`,
+`num_heads`, `n_heads`). The step may carry a sign (`p_g -= HV`,
+`p_g += (-1 if REVERSE else 1) * HV`: `HV` apart either way) or be held in a name every
+assignment of which binds it to the head count (`stride_beta = HV`). That is the per-head gate `g` of shape
+`[B, T, HV]` read along `T`: one element per step, `HV` elements apart. Part of the `perf`
+group.
 
 It is a heuristic, and precise on purpose: strides written as other expressions
 (`HV * (1 if HEADWISE else V)`), names that do not say "heads", vector loads
@@ -53,7 +54,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ascend_lint.flow import DEF, TENSOR, Event, Flow, Loop, advance_step, pointer_arg
+from ascend_lint.flow import DEF, TENSOR, Event, Flow, Loop, advance_step, pointer_arg, range_bounds
 from ascend_lint.imports import int_literal
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 from ascend_lint.terms import Sum, Terms, TooComplex
@@ -216,12 +217,12 @@ def _is_block(pointer: cst.BaseExpression, loop: Loop, flow: Flow) -> bool:
 
 
 def _unit_step_index(loop: Loop) -> str | None:
-    """The index of `for i in range(T)` / `range(a, b)` / `tl.range(a, b, 1)`: one step per trip."""
-    node = loop.node
-    if not (isinstance(node, cst.For) and isinstance(node.target, cst.Name) and isinstance(node.iter, cst.Call)):
+    """The index of `for i in range(T)` / `range(a, b)` / `tl.range(a, b, 1)`, or of a reverse
+    loop `range(T - 1, -1, -1)`: one step per trip, either way."""
+    node, bounds = loop.node, range_bounds(loop)
+    if bounds is None or not (isinstance(node, cst.For) and isinstance(node.target, cst.Name)):
         return None
-    positional = [arg.value for arg in node.iter.args if arg.keyword is None]
-    if len(positional) != len(node.iter.args) or (len(positional) > 2 and int_literal(positional[2]) != 1):
+    if len(bounds) > 2 and not _is_sign(bounds[2]):
         return None
     return node.target.value
 

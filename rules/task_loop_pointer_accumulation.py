@@ -7,7 +7,8 @@ accumulates from one task into the next. A task loop starts at the program id it
 (`core_id = tl.program_id(0)`, any step), or at a value computed from it with a step that
 is not a compile-time constant (`range(pid * 256, n, num_ctas * 256)`); a loop from a
 computed start by a constexpr tile (`tl.range(i_s * BS, T, BS)`) walks one program's
-blocks and is an ordinary loop.
+blocks and is an ordinary loop. The same loop written with `while` (`i = pid`,
+`while i < n:` ... `i += num_programs`) is a task loop too.
 
 ## Why is this bad?
 Triton-Ascend can mis-compile a pointer carried across the iterations of a task loop:
@@ -50,8 +51,8 @@ and the finding says why (`--show-fixes`, the text summary, `no_fix_reason` in J
   what an advance by a per-task offset means.
 
 Both need the advance to be a statement of its own in the task loop's body (not in an inner
-loop or under an `if`), the task loop not to sit in another loop, and `p` not to be read
-after the loop.
+loop or under an `if`), the task loop to be a `for` loop not in another loop, and `p` not
+to be read after the loop.
 """
 
 from __future__ import annotations
@@ -88,7 +89,7 @@ class TaskLoopPointerAccumulation(Rule):
         {"npu": Evidence.DEVICE_OUTPUTS, "interpret": Evidence.FIX_OUTPUTS},
         "pointer accumulation across tasks is mis-compiled only in triton-ascend's NPU code generation",
     )
-    REQUIRES_TOKENS = (("program_id", "num_programs"), ("range",))
+    REQUIRES_TOKENS = (("program_id", "num_programs"), ("range", "while"))
 
     VALID = (
         """
@@ -222,7 +223,7 @@ def k(q, total, BT: tl.constexpr):
         pointers = flow.pointer_names
         for loop in flow.loops:
             node = loop.node
-            if not (loop.is_task_loop and isinstance(node, cst.For)):
+            if not loop.is_task_loop:
                 continue
             flagged = [
                 (event, event.name)
@@ -231,14 +232,17 @@ def k(q, total, BT: tl.constexpr):
                 and advance_step(event) is not None
                 and any(d.index not in loop.body for d in flow.reaching_defs(event, event.name))
             ]
-            fixes = _fixes(flagged, loop, node, flow, context)
+            if isinstance(node, cst.For):
+                fixes = _fixes(flagged, loop, node, flow, context)
+            else:
+                fixes = dict.fromkeys((event for event, _ in flagged), Declined("the task loop is a `while` loop"))
             for event, name in flagged:
                 yield Report(
                     event.node,
                     f"`{name}` is advanced in place inside a task loop but defined outside it, "
                     "so the advance accumulates across tasks (Triton-Ascend can mis-compile this); "
                     f"rebind `{name}` from its base at the top of each task",
-                    related=((node.target, "task loop"),),
+                    related=((node.target if isinstance(node, cst.For) else node.test, "task loop"),),
                     fix=fixes[event],
                 )
 

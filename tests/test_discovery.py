@@ -10,8 +10,10 @@ import pytest
 from conftest import settings
 
 from ascend_lint.engine import lint_source
+from ascend_lint.host import HostIndex
 from ascend_lint.imports import ImportMap
-from ascend_lint.kernels import find_kernels
+from ascend_lint.incremental import IncrementalParser
+from ascend_lint.kernels import Kernel, KernelMemory, find_kernels
 
 BODY = """
 def {name}(x, B, BT: {tl}.constexpr):
@@ -245,3 +247,133 @@ def k(p, B):
     kernels = {k.name: k.is_device_function for k in find_kernels(module, ImportMap(module))}
     assert kernels == {"exp": True, "store_wide": True, "k": False}
     assert asc002_rows(source) == [17]  # only the launched kernel's `B.to(...)`
+
+
+CALL_FORMS = """
+import triton
+import triton.language as tl
+from triton import jit as tjit
+
+_SIZES = ["T"]
+_HEURISTICS = {"BT": lambda args: 16}
+
+
+def _impl(x, B, T, BT):
+    tl.store(x + tl.program_id(0), B.to(tl.int64) + T.to(tl.int64) + BT.to(tl.int64))
+
+
+@triton.jit
+def decorated(x, B, T, BT):
+    tl.store(x + tl.program_id(0), B.to(tl.int64) + T.to(tl.int64) + BT.to(tl.int64))
+
+
+plain = triton.jit(_impl)
+sizes = triton.jit(do_not_specialize=_SIZES + ["B"])(_impl)
+aliased = tjit(_impl, do_not_specialize=[1])
+tuned = triton.heuristics(_HEURISTICS)(triton.autotune(configs=[triton.Config({"BT": 32})], key=["T"])(triton.jit(_impl)))
+retuned = triton.autotune(configs=[triton.Config({"BT": 64})], key=["T"])(decorated)
+rewrapped = triton.heuristics({"BT": lambda args: 8})(plain)
+not_a_kernel = triton.autotune(configs=[], key=[])(_impl)
+"""
+
+
+def test_kernels_made_by_calls_are_bound_to_their_names() -> None:
+    module = cst.parse_module(CALL_FORMS)
+    kernels = {k.name: k for k in find_kernels(module, ImportMap(module))}
+    assert list(kernels) == ["decorated", "plain", "sizes", "aliased", "tuned", "retuned", "rewrapped"]
+    assert {kernels[name].node.name.value for name in kernels} == {"_impl", "decorated"}
+    facts = {name: (sorted(k.do_not_specialize), sorted(k.provided_constexprs)) for name, k in kernels.items()}
+    assert facts == {
+        "decorated": ([], []),
+        "plain": ([], []),
+        "sizes": (["B", "T"], []),  # a module-level list plus one written out
+        "aliased": (["B"], []),  # `jit` under another name, its keywords in the same call
+        "tuned": ([], ["BT"]),  # a heuristics table named at module level
+        "retuned": ([], ["BT"]),  # autotune around a decorated kernel
+        "rewrapped": ([], ["BT"]),  # heuristics around an earlier call-form kernel
+    }
+
+
+def test_a_call_form_kernel_is_analysed_with_the_facts_of_its_call() -> None:
+    source = """
+import triton
+import triton.language as tl
+
+def _impl(x, B, T):
+    n = B.to(tl.int64)
+    m = T.to(tl.int64)
+    tl.store(x + tl.program_id(0), n + m)
+
+_k = triton.jit(do_not_specialize=["B"])(_impl)
+"""
+    assert asc002_rows(source) == [7]  # `T.to(...)`; `B` is not specialised
+
+
+@pytest.mark.parametrize(
+    "wrapper",
+    ["numba.jit(_impl)", "functools.lru_cache()(_impl)", "triton.jit(_impl)()", "triton.jit(*fns)", "triton.jit(g)"],
+)
+def test_calls_that_make_no_kernel(wrapper: str) -> None:
+    source = f"""
+import functools
+import numba
+import triton
+
+def _impl(x, n):
+    return x + n
+
+_k = {wrapper}
+"""
+    assert kernels_in(source) == []
+
+
+def test_host_code_launches_a_call_form_kernel_by_its_bound_name() -> None:
+    source = """
+import triton
+import triton.language as tl
+
+def _impl(x, n):
+    tl.store(x + tl.program_id(0), n)
+
+_rows = triton.jit(_impl)
+_cols = triton.jit(do_not_specialize=["n"])(_impl)
+
+def run(x, n, by_rows):
+    _rows[(n,)](x, n)
+    kernel = _rows if by_rows else _cols
+    kernel[(n, 2)](x, n)
+"""
+    module = cst.parse_module(textwrap.dedent(source))
+    kernels = find_kernels(module, ImportMap(module))
+    host = HostIndex(module, kernels)
+    grids = {
+        kernel.name: [
+            module.code_for_node(launch.call.func.slice[0].slice.value) for launch in host.launches_with_helpers(kernel)
+        ]
+        for kernel in kernels
+    }
+    assert grids == {"_rows": ["(n,)", "(n, 2)"], "_cols": ["(n, 2)"]}
+
+
+def test_a_kernel_memory_keeps_each_binding_and_drops_a_changed_wrapper() -> None:
+    source = """
+import triton
+import triton.language as tl
+
+def _impl(x, n):
+    tl.store(x + tl.program_id(0), n.to(tl.int64))
+
+_rows = triton.jit(_impl)
+_cols = triton.heuristics({"n": lambda args: 1})(_rows)
+"""
+    parser, memory = IncrementalParser(), KernelMemory()
+
+    def kernels(text: str) -> dict[str, Kernel]:
+        module = parser.parse(text)
+        return {kernel.name: kernel for kernel in find_kernels(module, ImportMap(module, text), memory)}
+
+    before = kernels(source)
+    assert before["_rows"] is not before["_cols"]  # one function, two kernels
+    after = kernels(source.replace('"n": lambda', '"m": lambda'))
+    assert after["_rows"] is before["_rows"]
+    assert after["_cols"] is not before["_cols"] and list(after["_cols"].provided_constexprs) == ["m"]

@@ -347,6 +347,8 @@ def test_runtime_everywhere_when_every_reaching_definition_is_runtime() -> None:
         ("for t in range(pid, total, tl.num_programs(0)):", True),
         ("for t in tl.range(tl.program_id(0), task_num, num_core):", True),
         ("for t in tl.range(0, task_num, num_core):", False),
+        ("for t in range(total - 1 - pid, -1, -num_core):", True),  # the tasks in reverse
+        ("for t in range(total - 1 - pid, -1, -4):", False),
         ("for t in range(total):", False),
         ("for t in range(pid, total):", False),
         ("for t in tl.static_range(4):", False),
@@ -365,6 +367,57 @@ def k(x, task_num, num_core, total):
     )
     (found,) = flow.loops
     assert found.is_task_loop is is_task_loop
+
+
+@pytest.mark.parametrize(
+    ("start", "test", "advance", "is_task_loop"),
+    [
+        ("t = core_id", "t < task_num", "t += num_core", True),
+        ("t = tl.program_id(0)", "t < task_num", "t += tl.num_programs(0)", True),
+        ("t = core_id * 256", "t < task_num", "t += tl.num_programs(axis=0) * 256", True),
+        ("t = task_num - 1 - core_id", "t >= 0", "t -= num_core", True),
+        ("t = core_id", "task_num > t", "t = t + num_core", True),
+        ("t = core_id * 256", "t < task_num", "t += 256", False),  # one program's blocks
+        ("t = 0", "t < task_num", "t += num_core", False),
+        ("t = core_id", "t < task_num and t >= 0", "t += num_core", False),
+        ("t = core_id", "t < task_num", "t *= num_core", False),
+    ],
+)
+def test_while_task_loop_detection(start: str, test: str, advance: str, is_task_loop: bool) -> None:
+    flow = flow_of(
+        f"""
+@triton.jit
+def k(x, task_num, num_core):
+    core_id = tl.program_id(0)
+    {start}
+    while {test}:
+        tl.store(x + t, 0.0)
+        {advance}
+"""
+    )
+    (found,) = flow.loops
+    assert found.is_task_loop is is_task_loop
+
+
+@pytest.mark.parametrize(
+    "trip",
+    [
+        "if tl.load(x + t) > 0:\n            t += num_core",  # skipped on some trips
+        "for i in range(4):\n            t += num_core",  # in an inner loop
+        "t += num_core\n        t += num_core",  # set twice
+    ],
+)
+def test_a_while_loop_counting_irregularly_is_no_task_loop(trip: str) -> None:
+    flow = flow_of(
+        f"""
+@triton.jit
+def k(x, task_num, num_core):
+    t = tl.program_id(0)
+    while t < task_num:
+        {trip}
+"""
+    )
+    assert not any(loop.is_task_loop for loop in flow.loops)
 
 
 def test_loop_body_and_enclosing_loops() -> None:
