@@ -100,13 +100,34 @@ def find_kernels(module: cst.Module, imports: ImportMap, memory: KernelMemory | 
     called: set[str] | None = None
     literals = _module_literals(module)
     decorated = (_as_kernel(fn, [d.decorator for d in fn.decorators], imports, literals) for fn in imports.functions)
-    for kernel in (*decorated, *_bound_kernels(module, imports, literals)):
+    bound = _bound_kernels(module, imports, literals) if _calls_a_decorator(imports) else ()
+    for kernel in (*decorated, *bound):
         if kernel is not None:
             if called is None:
                 called = _called_names(imports.source)
             kernel.is_device_function = _returns_value(kernel.node) or kernel.name in called
             kernels.append(kernel)
     return kernels if memory is None else memory.recall(kernels, imports)
+
+
+_DECORATOR_NAMES = ("jit", "autotune", "heuristics")
+
+
+def _calls_a_decorator(imports: ImportMap) -> bool:
+    """Whether the text calls `jit`, `autotune` or `heuristics` (by those names or names
+    imported as them) on a line that is no decorator: what a kernel made by a call needs."""
+    names = {*_DECORATOR_NAMES}
+    names.update(
+        local.rsplit(".", 1)[-1]
+        for local, full in imports.aliases.items()
+        if full.startswith("triton.") and full.rsplit(".", 1)[-1] in _DECORATOR_NAMES
+    )
+    source = imports.source
+    for match in re.finditer(rf"\b(?:{'|'.join(sorted(names))})[ \t]*\(", source):
+        line = source[source.rfind("\n", 0, match.start()) + 1 : match.start()]
+        if not line.lstrip().startswith("@"):
+            return True
+    return False
 
 
 def _bound_kernels(

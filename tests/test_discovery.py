@@ -294,6 +294,19 @@ def test_kernels_made_by_calls_are_bound_to_their_names() -> None:
     }
 
 
+def test_a_kernel_made_by_jit_imported_under_another_name() -> None:
+    source = """
+from triton import jit as compile_kernel
+import triton.language as tl
+
+def _impl(x):
+    tl.store(x, 1)
+
+_k = compile_kernel(_impl)
+"""
+    assert kernels_in(source) == ["_k"]
+
+
 def test_a_call_form_kernel_is_analysed_with_the_facts_of_its_call() -> None:
     source = """
 import triton
