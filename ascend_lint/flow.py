@@ -13,7 +13,8 @@ return). On top of that:
   name is redefined, and the definitions that reach a point;
 - path conditions: events inside `if` arms remember the arm, so reads on an arm exclusive
   with another (the other arm, or an `if` on the same constexpr test) are infeasible;
-- loops, with the 1-D core-grid task loops marked.
+- loops, with the 1-D core-grid task loops marked (a `for` over `range` / `tl.range`, or a
+  counting `while`).
 
 Measured on triton-ascend 3.2 (docs/specialisation.md): Triton's front end holds every name
 assigned in the kernel body as a tensor, even `c = 4` or `c = BT * 2` (so `c.to(...)`
@@ -1350,9 +1351,9 @@ def build_flow(body: cst.BaseSuite, params: list[tuple[str, cst.Param, int]], im
 
 def _is_task_loop(flow: Flow, loop: Loop) -> bool:
     """`for t in tl.range(start, stop, step)` (or `range`) spreading tasks over the programs,
-    or the same loop written with `while` (`while_index`)."""
+    or the same loop written with `while` (`_while_index`)."""
     if loop.kind == "while":
-        index = while_index(flow, loop)
+        index = _while_index(flow, loop)
         if index is None:
             return False
         entering = flow.defs_entering(loop, index.name)
@@ -1377,16 +1378,15 @@ def _spreads_tasks(flow: Flow, start: cst.BaseExpression, step: cst.BaseExpressi
 
 
 @dataclass(frozen=True)
-class WhileIndex:
-    """The index of a counting `while` loop: the name its test compares, and the statement
-    of the loop's own body that advances it by `step` every trip."""
+class _WhileIndex:
+    """The index of a counting `while` loop: the name its test compares, and what a statement
+    of the loop's own body advances it by every trip."""
 
     name: str
     step: cst.BaseExpression  # `n` of `i += n`, `i -= n`, `i = i + n`
-    advance: Event
 
 
-def while_index(flow: Flow, loop: Loop) -> WhileIndex | None:
+def _while_index(flow: Flow, loop: Loop) -> _WhileIndex | None:
     """`i` of `while i < n:` (`i <= n`, `n > i`, `i >= 0`...) when the loop's body sets `i`
     once, advancing it (`i += step`, `i -= step`, `i = i + step`) on every trip and not in an
     inner loop: the loop counts like `for i in range(start, n, step)`."""
@@ -1406,7 +1406,7 @@ def while_index(flow: Flow, loop: Loop) -> WhileIndex | None:
         (advance,) = sets
         step = advance_step(advance)
         if step is not None and advance.loops[-1] is loop and flow.runs_every_trip(loop, advance):
-            return WhileIndex(side.value, step, advance)
+            return _WhileIndex(side.value, step)
     return None
 
 
