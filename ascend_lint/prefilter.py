@@ -7,8 +7,8 @@ the file's NAME tokens, so the condition stays necessary, and it never depends o
 or spacing). A string escape that could spell a letter (`"num\\x5fwarps"`, a backslash-newline
 inside a string) counts as every token, because rules compare string values too.
 
-A kernel rule also needs a kernel, and `find_kernels` only knows kernels decorated with a name
-resolving to `<triton>.jit`: no kernel without the word `jit`. A launch of a kernel the file
+A kernel rule also needs a kernel, and `find_kernels` only knows functions decorated with, or
+wrapped by a call of, a name resolving to `<triton>.jit`: no kernel without the word `jit`. A launch of a kernel the file
 imports (`from .kernels import k`, then `k[grid](...)`) is no word: `LAUNCH` holds when the text
 has a `]` followed by a `(` (only spaces, line breaks, comments or backslashes between them, as
 between any tokens `] (`) closing a subscript of a name an import statement lists.
@@ -22,7 +22,9 @@ from functools import lru_cache
 
 KERNEL_TOKENS: tuple[str, ...] = ("jit",)
 LAUNCH = "]("  # not a word: a launch of an imported name (`_launches_imported`)
-_LAUNCH_TEXT = re.compile(r"\](?:\s|\\|#[^\r\n]*)*\(")
+# a comment is one item to the end of its line: `#[^\r\n]*` alone could split a run of `#`
+# in exponentially many ways before failing (a `]` and then a `#####` banner took hours)
+_LAUNCH_TEXT = re.compile(r"\](?:\s|\\|#[^\r\n]*(?![^\r\n]))*\(")
 
 # Escapes that can produce an ASCII letter or `_` in a string value (hex 41-7f, octal 101-177,
 # \N{...}), and backslash-newline, which joins a string across lines.

@@ -4,7 +4,7 @@ campaigns that save shrunk reproducers).
 
 Inputs: the fixture kernels mutated (lines and tokens deleted or duplicated, constexpr
 annotations toggled, `.to(...)` wraps, `if FLAG or x:` and task-loop wrappers, BOM, CRLF/CR, form
-feeds, tabs, deep nesting, huge literals, NUL and invalid bytes, odd `noqa`/disable comments),
+feeds, tabs, deep nesting, huge literals, NUL and invalid bytes, odd `noqa`/disable comments, banners),
 and grammar-generated Python (hypothesmith) inside a kernel.
 
 Properties: no uncaught exception and no internal error; every range on a token boundary of the
@@ -53,6 +53,7 @@ ODD_COMMENTS = (
     "# ascend-lint: disable-file=",
     "# ascend-lint: disable-file=ASC00, nonsense,",
     "# noqa: ASC001 # noqa: ASC002",
+    "#" * 72,  # a banner: after a `]` it once made the launch prefilter backtrack for hours
 )
 _WORD = re.compile(r"[^\W\d]\w*")
 _INDENTED = re.compile(r"(?m)^[ \t]+(?=\S)")

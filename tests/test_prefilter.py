@@ -8,6 +8,8 @@ path both ways, so only files where the prefilter skipped a rule are linted twic
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
@@ -144,3 +146,17 @@ def test_asc012_finds_the_words_a_regex_of_every_word_holding_ub_or_unified_find
 
     holding = r"\w*(?:[uU][bB]|[uU][nN][iI][fF][iI][eE][dD])\w*"
     assert list(_words_with_ub_or_unified(text)) == re.findall(holding, text)
+
+
+def test_a_comment_banner_after_a_closing_bracket_is_read_in_linear_time():
+    """xtuner's configs (`...]`, a blank line, a line of 70 `#`) had the launch search backtrack
+    through every way to split the banner: the lint of one 7 KB file never ended. Run apart,
+    so that a regression fails on the timeout instead of hanging the suite."""
+    banner = "x = a[0]\n\n" + "#" * 70 + "\n#  PART 2  " + "#" * 40 + "\n"
+    check = (
+        "from ascend_lint.prefilter import Words, LAUNCH\n"
+        f"assert not Words({banner!r} * 200).has(LAUNCH)\n"
+        "assert Words('from k import f\\nf[g]  ' + '#' * 70 + '\\\\n(x)').has(LAUNCH) is False\n"
+        "assert Words('from k import f\\nf[g]  ' + '#' * 70 + '\\n  (x)').has(LAUNCH)\n"
+    )
+    subprocess.run([sys.executable, "-c", check], cwd=REPO, check=True, timeout=60)
