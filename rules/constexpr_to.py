@@ -34,9 +34,13 @@ after `i_n, i_h = i_nh // H, i_nh % H`, `(i_n * H + i_h)` is `i_nh` again.
 The multiply may be made before the cast: in the definitions reaching a name the receiver
 reads (`off = (i_b * T + i_t) * D` ... `off.to(tl.int64)`, per specialisation) or under
 `tl.minimum` / `tl.maximum` / `tl.cdiv`. Not when the cast's result is multiplied again
-(`i_ti.to(tl.int64) * HV * K`, or a name assigned it is): that widens an index before its
-stride, and the product it was made from earlier is a position bounded by a dimension
-(`i_ti = i_t * BT`, `row_start = pid * row_chunk`), not the element offset that wraps.
+(`i_ti.to(tl.int64) * HV * K`), also through a sum or difference, a broadcast or a name
+assigned any of these (`(bt.to(tl.int64) * HW + p.to(tl.int64))[:, None] * C`;
+`row = p.to(tl.int64) + base` then `row * C`; `row += base` and `row *= C`): that widens an
+index before its stride, and the product it was made from earlier is a position bounded by a
+dimension (`i_ti = i_t * BT`, `row_start = pid * row_chunk`, a tile
+`p = pid_p * BLOCK_P + tl.arange(0, BLOCK_P)` within one image), not the element offset that
+wraps.
 
 A cast to a pointer type (`p.to(tl.pointer_type(tl.uint8))`, or
 `addr.to(tl.int64).to(tl.pointer_type(...))` on the way there) is no *constexpr has no
@@ -199,6 +203,19 @@ def blocks(x, y, D, BD: tl.constexpr):
         o_d = (i_d * BD + tl.arange(0, BD)).to(tl.int64)  # a loop index's block: within one dimension
         tl.store(y + o_d, tl.load(x + o_d, mask=o_d < D), mask=o_d < D)
 """,
+        """
+@triton.jit
+def k(x, y, HW, C, BLOCK_P: tl.constexpr, BLOCK_C: tl.constexpr):
+    pid_p, bt = tl.program_id(0), tl.program_id(1)
+    p = pid_p * BLOCK_P + tl.arange(0, BLOCK_P)  # a position within one image
+    c = tl.arange(0, BLOCK_C)
+    off = (bt.to(tl.int64) * HW + p.to(tl.int64))[:, None] * C + c[None, :]
+    row = p.to(tl.int64) + bt.to(tl.int64) * HW
+    col = p.to(tl.int64)
+    col -= 1
+    col *= C
+    tl.store(y + row * C + col, tl.load(x + off))
+""",
     )
     INVALID = (
         Example(
@@ -285,6 +302,15 @@ def k(x, y, n, BLOCK: tl.constexpr):
     tl.store(y + tile.to(tl.int64), tl.load(x + offs, mask=offs < n))  # expect
 """,
         ),
+        """
+@triton.jit
+def k(x, y, C, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    p = pid * BLOCK + tl.arange(0, BLOCK)
+    o = p.to(tl.int64) + 1  # expect
+    o += C
+    tl.store(y + o, tl.load(x + (p.to(tl.int64) - 1) // C))  # expect
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
@@ -425,25 +451,35 @@ def _specialisable_params(node: cst.BaseExpression, flow: Flow) -> list[str]:
 
 
 def _scaled_after(cast: cst.Call, flow: Flow) -> bool:
-    """The cast's result is multiplied again, directly or through a name assigned it
-    (`i_t.to(tl.int64) * K`; `row = r.to(tl.int64)` then `x + row * stride`, or a tile's
-    `row[:, None] * stride`): an index widened before its stride, so a product it was made from
-    earlier is a position bounded by a dimension (`i_t * BT`, `pid * row_chunk`), not the
-    element offset that wraps."""
-    uses: list[cst.CSTNode] = [cast]
-    for name, definitions in flow.defs.items():
-        for definition in definitions:
-            if definition.value is cast:
-                uses += [read.node for read in flow.reads_after(definition, name)]
-    return any(_is_factor(use, flow) for use in uses)
-
-
-def _is_factor(node: cst.CSTNode, flow: Flow) -> bool:
-    """`node`, or the tile it is indexed into (`node[:, None]`), is an operand of a multiply."""
-    parent = flow.parents.get(node)
-    if isinstance(parent, cst.Subscript) and parent.value is node:
-        return _is_factor(parent, flow)
-    return isinstance(parent, cst.BinaryOperation) and isinstance(parent.operator, cst.Multiply)
+    """The cast's result reaches a multiply: directly (`i_t.to(tl.int64) * K`), through sums and
+    differences (`(b.to(tl.int64) * HW + p.to(tl.int64)) * C`), a tile's broadcast
+    (`row[:, None] * stride`) and the names assigned any of these (`row = r.to(tl.int64) + base`
+    or `row += base`, then `x + row * stride`): an index widened before its stride, so a product
+    it was made from earlier is a position bounded by a dimension (`i_t * BT`, `pid * row_chunk`,
+    a tile `pid * BLOCK + tl.arange(0, BLOCK)` within one image), not the element offset that
+    wraps."""
+    pending: list[cst.CSTNode] = [cast]
+    seen: set[cst.CSTNode] = set()
+    while pending:
+        node = pending.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        parent = flow.parents.get(node)
+        if isinstance(parent, cst.BinaryOperation | cst.AugAssign):
+            if isinstance(parent.operator, cst.Multiply | cst.MultiplyAssign):
+                return True
+            if isinstance(parent.operator, cst.Add | cst.Subtract | cst.AddAssign | cst.SubtractAssign):
+                pending.append(parent)  # the index offset
+                continue
+        elif isinstance(parent, cst.Subscript) and parent.value is node:
+            pending.append(parent)  # the index broadcast (`row[:, None]`)
+            continue
+        for name, definitions in flow.defs.items():  # the value bound to a name: its reads
+            for definition in definitions:
+                if definition.value is node or definition.node is node:
+                    pending += [read.node for read in flow.reads_after(definition, name)]
+    return False
 
 
 def _made_at(
