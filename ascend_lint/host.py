@@ -33,13 +33,23 @@ CORE_COUNT_KEYS = ("num_aicore", "num_vectorcore")
 
 
 @dataclass(frozen=True)
-class Launch:
-    """`kernel[grid](...)` in host code, the function it is written in and the `for` loops and
-    `if` statements of that function around it, outermost first."""
+class CallSite:
+    """A call in host code, the function it is written in and the `for` loops and `if`
+    statements of that function around it, outermost first."""
 
     call: cst.Call
     scope: Scope
     blocks: tuple[cst.For | cst.If, ...] = ()
+
+    @property
+    def arms(self) -> list[tuple[cst.BaseExpression, bool]]:
+        """The test of each `if` around the call, with whether it holds there."""
+        return arms_around(self.call, self.blocks)
+
+
+@dataclass(frozen=True)
+class Launch(CallSite):
+    """`kernel[grid](...)` in host code."""
 
     @property
     def loops(self) -> tuple[cst.For, ...]:
@@ -48,11 +58,6 @@ class Launch:
     @property
     def guards(self) -> tuple[cst.If, ...]:
         return tuple(block for block in self.blocks if isinstance(block, cst.If))
-
-    @property
-    def arms(self) -> list[tuple[cst.BaseExpression, bool]]:
-        """The test of each `if` around the launch, with whether it holds there."""
-        return arms_around(self.call, self.blocks)
 
     @property
     def grid_node(self) -> cst.BaseExpression:
@@ -117,7 +122,7 @@ class _HostFacts:
         self.attribute_stores: dict[str, list[tuple[cst.BaseExpression, Scope]]] = {}
         self.returns: dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef]]] = {}
         self.functions: dict[str, list[cst.FunctionDef]] = {}
-        self.calls_of: dict[str, list[tuple[cst.Call, Scope]]] = {}  # plain `f(...)` calls by name
+        self.calls_of: dict[str, list[CallSite]] = {}  # plain `f(...)` calls by name
         self.launches: dict[str, list[Launch]] = {}  # by the launched name's last part
         self.environment: dict[str, list[tuple[cst.BaseExpression, Scope]]] = {}  # `os.environ["X"] = v`: X -> v
         self.enclosing: dict[cst.FunctionDef, Scope] = {}  # a nested function -> the one holding it
@@ -186,7 +191,7 @@ class _HostFacts:
             if variable is not None:
                 self.environment.setdefault(variable, []).append((node.args[1].value, scope))
         if isinstance(func, cst.Name):
-            self.calls_of.setdefault(func.value, []).append((node, scope))
+            self.calls_of.setdefault(func.value, []).append(CallSite(node, scope, blocks))
         elif isinstance(func, cst.Subscript):
             launched = dotted_name(func.value)
             if launched:
@@ -481,8 +486,8 @@ class HostIndex(_HostFacts):
                 if scope is None or _param(scope, launched) is None:
                     continue
                 passed_names: dict[str, None] = {}
-                for call, _ in self.calls_of.get(scope.name.value, ()):
-                    passed = passed_for(call, scope, launched)
+                for site in self.calls_of.get(scope.name.value, ()):
+                    passed = passed_for(site.call, scope, launched)
                     if isinstance(passed, cst.Name):
                         passed_names.setdefault(passed.value)
                 for name in passed_names:
@@ -504,40 +509,43 @@ class HostIndex(_HostFacts):
 
     # ---- where a passed value comes from ----------------------------------------------
     def origins(
-        self, value: cst.BaseExpression, scope: Scope, hops: int = 0
+        self, value: cst.BaseExpression, scope: Scope, hops: int = 0, annotations: bool = True
     ) -> Iterator[tuple[cst.BaseExpression, str]]:
         """The expressions a value may come from, each with how it got there: followed
-        through local names, parameters (their defaults and annotations, the arguments of
-        the module's calls of the function), `x if c else y`, and `obj.attr = ...` stores."""
+        through local names, parameters (their defaults, their annotations unless
+        `annotations` is false, the arguments of the module's calls of the function),
+        `x if c else y`, and `obj.attr = ...` stores."""
         yield value, ""
         if hops >= _MAX_HOPS:
             return
         if isinstance(value, cst.IfExp):
             for branch in _possible_arms(value):
-                yield from self.origins(branch, scope, hops + 1)
+                yield from self.origins(branch, scope, hops + 1, annotations)
         elif isinstance(value, cst.Name):
-            yield from self._name_origins(value.value, scope, hops)
+            yield from self._name_origins(value.value, scope, hops, annotations)
         elif isinstance(value, cst.Attribute):
             dotted = dotted_name(value)
             for stored, where in self.attribute_stores.get(dotted or "", ()):
-                for origin, how in self.origins(stored, where, hops + 1):
+                for origin, how in self.origins(stored, where, hops + 1, annotations):
                     yield origin, how or f"`{dotted}` is set to it"
 
-    def _name_origins(self, name: str, scope: Scope, hops: int) -> Iterator[tuple[cst.BaseExpression, str]]:
+    def _name_origins(
+        self, name: str, scope: Scope, hops: int, annotations: bool
+    ) -> Iterator[tuple[cst.BaseExpression, str]]:
         bound = self.bindings.get((name, scope), ())
         for value in bound:
-            yield from self.origins(value, scope, hops + 1)
+            yield from self.origins(value, scope, hops + 1, annotations)
         param = _param(scope, name) if scope is not None else None
         if scope is None or param is None or bound:  # a parameter the function rebinds: what it binds counts
             return
         if param.default is not None:
             yield param.default, f"`{name}` defaults to `{_code(param.default)}`"
-        if param.annotation is not None:
+        if annotations and param.annotation is not None:
             yield param.annotation.annotation, f"`{name}` is annotated `{_code(param.annotation.annotation)}`"
-        for call, caller in self.calls_of.get(scope.name.value, ()):
-            passed = passed_for(call, scope, name)
+        for site in self.calls_of.get(scope.name.value, ()):
+            passed = passed_for(site.call, scope, name)
             if passed is not None:
-                for origin, how in self.origins(passed, caller, hops + 1):
+                for origin, how in self.origins(passed, site.scope, hops + 1, annotations):
                     yield origin, how or f"`{scope.name.value}` is called with `{name}={_code(passed)}`"
 
     def environment_values(self, variable: str, scope: Scope) -> list[cst.BaseExpression]:
@@ -706,7 +714,8 @@ class HostIndex(_HostFacts):
         name a nested function reads from a function around it (a `def grid(meta):` closure)
         is looked up there."""
         scope = self._binding_scope(name.value, scope)
-        origins = [origin for origin, _ in self.origins(name, scope) if origin is not name]
+        values = self.origins(name, scope, annotations=False)  # `group: int = 48` is its default
+        origins = [origin for origin, _ in values if origin is not name]
         if not origins or self.core_count(name, scope) is not None:
             return () if origins else None
         extents = [self._extent(origin, self._scope_of(origin, scope), hops + 1) for origin in origins]
@@ -791,10 +800,10 @@ class HostIndex(_HostFacts):
     def _argument_callers(self) -> dict[cst.BaseExpression, Scope]:
         """Each argument node of a plain call, with the scope of the call."""
         callers: dict[cst.BaseExpression, Scope] = {}
-        for calls in self.calls_of.values():
-            for call, caller in calls:
-                for arg in call.args:
-                    callers.setdefault(arg.value, caller)
+        for sites in self.calls_of.values():
+            for site in sites:
+                for arg in site.call.args:
+                    callers.setdefault(arg.value, site.scope)
         return callers
 
     # ---- evidence per kernel parameter ------------------------------------------------
@@ -852,9 +861,11 @@ class HostIndex(_HostFacts):
         for _ in range(_MAX_HOPS):
             grown = False
             for name, (function, forwarded) in list(found.items()):
-                for call, caller in self.calls_of.get(name, ()):
-                    if caller is not None:
-                        grown |= _add_forwarded(found, caller, _passed_on(call, function, forwarded, caller))
+                for site in self.calls_of.get(name, ()):
+                    if site.scope is not None:
+                        grown |= _add_forwarded(
+                            found, site.scope, _passed_on(site.call, function, forwarded, site.scope)
+                        )
             if not grown:
                 break
         return found

@@ -25,7 +25,9 @@ defines is checked where this one launches it (`from .kernels import k`, then `k
 
 Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`)
 or under an `if` bounding the grid or a size it is built from from above (`if NT * B * H >
-BUDGET:` chunked `else:` one launch, or an early `return` or `raise` on such a test), or
+BUDGET:` chunked `else:` one launch, or an early `return` or `raise` on such a test; or, for
+sizes the launching function takes as parameters, such an `if` around each of its calls in the
+module: `if grid_fits(B * H, T): expand(x, B * H, T)`), or
 passing one to a function that may (`if use_chunked(T, B, H):`, or `if use_seq:` with `use_seq
 = use_chunked(T)`; a function of the module may when it orders values or calls another with
 arguments). A test is taken apart at `not`, `and` and `or`: `if T > 1 and ...:` bounds
@@ -36,7 +38,8 @@ kernels with a 1-D core-grid task loop (`for t in tl.range(pid, task_num, num_co
 ASC006 defines it: a loop from a computed start by a constexpr tile is no task loop); grids
 with a single runtime size (`(triton.cdiv(T, BT),)` reaches the limit only past
 `65535 * BT` tokens); sizes combined, in one axis, with values the module does not show (a
-parameter no caller passes, a helper such as a grid-limiting tile chooser: `min(B * H,
+parameter no caller passes and with no default (its annotation, `group: int`, shows no value;
+`group: int = 48` is 48), a helper such as a grid-limiting tile chooser: `min(B * H,
 cap())`, `B * H // split()` may be sized to keep the product small); grids that may be one
 of several (a `grid` name assigned in an `if` and in its `else`, or in a loop after the
 launch); launches of a module that sets `TRITON_ALL_BLOCKS_PARALLEL` to `"1"` or
@@ -87,7 +90,7 @@ from itertools import takewhile
 
 import libcst as cst
 
-from ascend_lint.host import Grid, Launch, Scope, names_read
+from ascend_lint.host import CallSite, Grid, Launch, Scope, all_params, names_read, passed_for
 from ascend_lint.imports import dotted_name, str_literal
 from ascend_lint.nodes import walk
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
@@ -114,6 +117,22 @@ class GridOver65535(Rule):
     REQUIRES_TOKENS = (("shape", "size", "numel", "len"), (*KERNEL_TOKENS, LAUNCH))
 
     VALID = (
+        """
+@triton.jit
+def expand(x, T, BM: tl.constexpr):
+    tl.store(x + tl.program_id(0) * T + tl.program_id(1) * BM + tl.arange(0, BM), 0.0)
+
+def _grid_fits(bh, T, BM):
+    return bh * triton.cdiv(T, BM) <= 65535
+
+def _expand(x, bh: int, T: int, BM: int):  # its only caller checks the grid first
+    expand[(bh, triton.cdiv(T, BM))](x, T, BM=BM)
+
+def backward(x, BM=64):
+    B, H, T = x.shape
+    if x.dtype == torch.float32 and _grid_fits(B * H, T, BM):
+        _expand(x, B * H, T, BM)
+""",
         """
 @triton.jit
 def k(x, T, BH_OFFSET, BT: tl.constexpr):
@@ -238,6 +257,15 @@ def run_too(x, BT=64):
 """,
     )
     INVALID = (
+        """
+@triton.jit
+def rows(x, G: tl.constexpr):
+    tl.store(x + tl.program_id(0) * G + tl.arange(0, G), 0.0)
+
+def run(x, group: int = 48):  # an annotated parameter is its default: `b * s / group` programs
+    b, s, _ = x.shape
+    rows[(triton.cdiv(b * s, group),)](x, G=group)  # expect
+""",
         """
 @triton.jit
 def backward_blocks(x, T, BT: tl.constexpr, BS: tl.constexpr):
@@ -464,23 +492,48 @@ class _GridNames:
 def _guarded_by_size_test(launch: Launch, grid: Grid, context: ModuleContext) -> bool:
     """The launch sits under an `if` testing the grid or a size it is made of
     (`if grid[0] * grid[1] > BUDGET: chunked(...) else: kernel[grid](...)`), or its function
-    leaves early on such a test (`if ... > BUDGET: return chunked(...)`, or `raise`). The sizes
-    are those read where the grid is written, a grid function nested in the launching one included."""
+    leaves early on such a test (`if ... > BUDGET: return chunked(...)`, or `raise`), or every
+    call of its function in the module is guarded so for what it passes for the grid's
+    parameters (`if grid_fits(B, H, T): expand(x, B, H, T)`). The sizes are those read where
+    the grid is written, a grid function nested in the launching one included."""
     host = context.host
     grid_names = _GridNames(
         names_read(launch.grid_node) | names_read(grid.written),
         host.names_behind(launch.grid_node, launch.scope) | host.names_behind(grid.written, grid.scope),
     )
-    tests = launch.arms  # each test with whether it holds at the launch; an early exit's fails after it
-    if launch.scope is not None:
-        before = takewhile(lambda statement: not _contains(statement, launch.call), launch.scope.body.body)
+    return _site_guarded(launch, grid_names, context) or _callers_guarded(launch.scope, grid_names, context)
+
+
+def _site_guarded(site: CallSite, names: _GridNames, context: ModuleContext) -> bool:
+    """A test around the call, or an early exit before it in its function, guards the sizes `names` holds."""
+    tests = site.arms  # each test with whether it holds at the call; an early exit's fails after it
+    if site.scope is not None:
+        before = takewhile(lambda statement: not _contains(statement, site.call), site.scope.body.body)
         tests += [
             (statement.test, False)
             for statement in before
             if isinstance(statement, cst.If)
             and any(isinstance(sub, (cst.Return, cst.Raise)) for sub in walk(statement.body))
         ]
-    return any(_guards(test, holds, grid_names, context, launch.scope) for test, holds in tests)
+    return any(_guards(test, holds, names, context, site.scope) for test, holds in tests)
+
+
+def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleContext) -> bool:
+    """The grid reads parameters of the launching function, and each call of it in the module
+    (at least one) is guarded for the arguments it passes for them (one caller up)."""
+    if function is None:
+        return False
+    params = grid_names.behind & {param.name.value for param in all_params(function)}
+    sites = context.host.calls_of.get(function.name.value, [])
+    if not params or not sites:
+        return False
+    for site in sites:
+        passed = [value for value in (passed_for(site.call, function, name) for name in params) if value is not None]
+        read = set().union(*map(names_read, passed))
+        behind = set().union(*(context.host.names_behind(value, site.scope) for value in passed))
+        if not read or not _site_guarded(site, _GridNames(read, behind), context):
+            return False
+    return True
 
 
 def _contains(statement: cst.CSTNode, node: cst.CSTNode) -> bool:
