@@ -259,6 +259,19 @@ def run_too(x, BT=64):
     INVALID = (
         """
 @triton.jit
+def cumsum(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def _cumsum(x, BT):
+    B, T, H = x.shape
+    cumsum[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)  # expect
+
+def forward(x, BT=64):  # a caller's test of one extent, of the rank or of a truth bounds nothing
+    if len(x.shape) == 3 and x.shape[-1] <= 128 and x.is_contiguous():
+        return _cumsum(x, BT)
+""",
+        """
+@triton.jit
 def rows(x, G: tl.constexpr):
     tl.store(x + tl.program_id(0) * G + tl.arange(0, G), 0.0)
 
@@ -504,8 +517,10 @@ def _guarded_by_size_test(launch: Launch, grid: Grid, context: ModuleContext) ->
     return _site_guarded(launch, grid_names, context) or _callers_guarded(launch.scope, grid_names, context)
 
 
-def _site_guarded(site: CallSite, names: _GridNames, context: ModuleContext) -> bool:
-    """A test around the call, or an early exit before it in its function, guards the sizes `names` holds."""
+def _site_guarded(site: CallSite, names: _GridNames, context: ModuleContext, in_caller: bool = False) -> bool:
+    """A test around the call, or an early exit before it in its function, guards the sizes
+    `names` holds (in a caller, only by passing them to a function of the module that orders
+    values: `if grid_fits(B, H, T):`)."""
     tests = site.arms  # each test with whether it holds at the call; an early exit's fails after it
     if site.scope is not None:
         before = takewhile(lambda statement: not _contains(statement, site.call), site.scope.body.body)
@@ -515,12 +530,15 @@ def _site_guarded(site: CallSite, names: _GridNames, context: ModuleContext) -> 
             if isinstance(statement, cst.If)
             and any(isinstance(sub, (cst.Return, cst.Raise)) for sub in walk(statement.body))
         ]
-    return any(_guards(test, holds, names, context, site.scope) for test, holds in tests)
+    return any(_guards(test, holds, names, context, site.scope, in_caller) for test, holds in tests)
 
 
 def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleContext) -> bool:
     """The grid reads parameters of the launching function, and each call of it in the module
-    (at least one) is guarded for the arguments it passes for them (one caller up)."""
+    (at least one) is guarded for the arguments it passes for them (one caller up). Only a
+    predicate of the module counts there: a caller's names are whole tensors and objects
+    (`q`, `split_info`), which a test of one extent (`q.shape[-1] <= 128`), `len(g.shape) ==
+    4` or a truth test bounds nothing of."""
     if function is None:
         return False
     params = grid_names.behind & {param.name.value for param in all_params(function)}
@@ -531,7 +549,7 @@ def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleCon
         passed = [value for value in (passed_for(site.call, function, name) for name in params) if value is not None]
         read = set().union(*map(names_read, passed))
         behind = set().union(*(context.host.names_behind(value, site.scope) for value in passed))
-        if not read or not _site_guarded(site, _GridNames(read, behind), context):
+        if not read or not _site_guarded(site, _GridNames(read, behind), context, in_caller=True):
             return False
     return True
 
@@ -541,7 +559,12 @@ def _contains(statement: cst.CSTNode, node: cst.CSTNode) -> bool:
 
 
 def _guards(
-    test: cst.BaseExpression, holds: bool, grid_names: _GridNames, context: ModuleContext, scope: Scope
+    test: cst.BaseExpression,
+    holds: bool,
+    grid_names: _GridNames,
+    context: ModuleContext,
+    scope: Scope,
+    by_predicate: bool = False,
 ) -> bool:
     """Whether a test, holding or failing as `holds` says, may keep the grid's sizes small. Taken
     apart through `not`, `and` and `or`: an `and` that holds (an `or` that fails) guards when one
@@ -553,8 +576,10 @@ def _guards(
     if isinstance(test, cst.BooleanOperation):
         parts = _operands(test, type(test.operator))
         one_is_enough = isinstance(test.operator, cst.And) == holds
-        guarded = (_guards(part, holds, grid_names, context, scope) for part in parts)
+        guarded = (_guards(part, holds, grid_names, context, scope, by_predicate) for part in parts)
         return any(guarded) if one_is_enough else all(guarded)
+    if by_predicate:
+        return _passes_to_a_predicate(test, grid_names, context, scope)
     bounded = _bounds_sizes_above(test, holds, grid_names, context, scope)
     return bounded if bounded is not None else _tests_sizes(test, grid_names, context, scope)
 
@@ -604,6 +629,19 @@ def _tests_sizes(test: cst.BaseExpression, grid_names: _GridNames, context: Modu
             continue
         if any(grid_names.in_(part, context, scope) for part in tested):
             return True
+    return False
+
+
+def _passes_to_a_predicate(
+    test: cst.BaseExpression, grid_names: _GridNames, context: ModuleContext, scope: Scope
+) -> bool:
+    """The test calls a function of the module that orders values (`_may_order`), passing it
+    one of the grid's names (`if grid_fits(B * H, T):`)."""
+    for node in walk(test):
+        if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+            functions = context.host.functions.get(node.func.value, [])
+            if any(map(_may_order, functions)) and any(grid_names.in_(arg.value, context, scope) for arg in node.args):
+                return True
     return False
 
 
