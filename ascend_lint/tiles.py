@@ -63,6 +63,7 @@ IN_PLACE = (ELEMENTWISE, CAST)
 
 # How a user uses a value.
 DATA, ADDRESS, DOT_OPERAND, ACCUMULATOR, STORED = "data", "address", "dot", "acc", "store"
+ELEMENT = "element"  # read element by element in a discrete access's loop (its address, or the value it stores)
 
 _LOAD_FNS = frozenset({"load", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg", "atomic_cas"})
 _STORE_FNS = frozenset({"store", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg", "atomic_cas"})
@@ -116,6 +117,7 @@ class Width:
 MASK = Width(1, integer=True)
 MASK_LOGIC = Width(16, integer=True)
 INDEX = Width(32, integer=True)
+WIDE_INDEX = Width(64, integer=True)
 FP32 = Width(32)
 
 
@@ -143,8 +145,11 @@ class TileValue:
     step: cst.BaseExpression | None = None  # ... whose last-axis stride is this expression
     blocked: bool = False  # every element in its own 32-byte block whatever the strides
     column: bool = False  # loaded from a column-major block
+    blocked_dma: bool = False  # loaded through a block pointer (one DMA whatever its strides)
+    selected: bool = False  # gathered element by element, then masked into a second tile (`tl.where`)
     zero: bool = False  # `tl.zeros`
     across_rows: bool = False  # a reduction along a leading axis
+    carries: tuple[TileValue, ...] = ()  # computed element by element from these tiles' elements
     expanded: int = 0  # fp32 temporaries the compiler expands the operation into (`tl.sigmoid`: 1)
 
     def elements(self, lookup: Lookup, dim_size: DimSize | None = None) -> int | None:
@@ -488,7 +493,28 @@ class _Builder:
                     dot.operands.append((other, ACCUMULATOR))  # acc + tl.dot(a, b): the dot accumulates
                     self.use(other, dot, ACCUMULATOR)
                     return dot
-        return self.elementwise(node, [left, right])
+        value = self.elementwise(node, [left, right])
+        left_node = node.left if type(node) is cst.BinaryOperation else getattr(node, "target", None)
+        if value is not None and value.width.integer:
+            for part, part_node in ((left, left_node), (right, right_node)):
+                if not _tile(part) and part_node is not None and self.wide_scalar(part_node):
+                    value.width = WIDE_INDEX  # `i_n * B + tl.arange(0, B)`, `i_n` an int64: int64 lanes
+        return value
+
+    def wide_scalar(self, node: cst.BaseExpression, depth: int = 0) -> bool:
+        """A 64-bit integer scalar: `tl.program_id(0).to(tl.int64)`, a name only ever bound to one,
+        or arithmetic with one."""
+        if depth > 4:
+            return False
+        if type(node) is cst.Name:
+            defs = self.flow.defs.get(node.value, ())
+            return bool(defs) and all(d.value is not None and self.wide_scalar(d.value, depth + 1) for d in defs)
+        if type(node) is cst.BinaryOperation:
+            return self.wide_scalar(node.left, depth + 1) or self.wide_scalar(node.right, depth + 1)
+        if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in ("to", "cast"):
+            dtype = next((a.value for a in node.args if a.keyword is None or a.keyword.value == "dtype"), None)
+            return dtype is not None and self.dtype_width(dtype) == WIDE_INDEX
+        return False
 
     def elementwise(self, node: cst.CSTNode, parts: list[Result]) -> TileValue | None:
         tiles = [p for p in parts if _tile(p)]
@@ -537,33 +563,43 @@ class _Builder:
         pointer_node: cst.BaseExpression | None = None
         pointer: Result = None
         stored: Result = None
+        masks: list[Operand] = []  # mask, `other`, atomics' operands
         for index, (keyword, value, part) in enumerate(args):
             if index == 0 and keyword in (None, "pointer"):
                 pointer_node, pointer = value, part
             elif name in _STORE_FNS and keyword in (None, "value", "val") and stored is None:
                 stored = part
             elif _tile(part):
-                self.use(part, None, ADDRESS)
+                masks.append(part)
         if pointer_node is None:
             return None
+        through_block = isinstance(pointer, BlockPointer)
+        # an address computed with `//` or `%` makes a discrete access: a loop over the elements
+        discrete = _tile(pointer) and _non_affine(pointer)
+        role = ELEMENT if discrete else ADDRESS
         if isinstance(pointer, BlockPointer):
             shape, base, step, column = pointer.block_shape, pointer.base, pointer.step, pointer.column
         else:
             shape = pointer.shape if _tile(pointer) else ()
             base, column = self.pointer_param(pointer_node), False
-            step = self.strided_offsets(pointer_node) if shape else None
+            step = self.strided_offsets(pointer_node) if shape and not discrete else None
             if _tile(pointer):
-                self.use(pointer, None, ADDRESS)
+                self.use(pointer, None, role)
         strided = step is not None
         if _tile(stored):
-            self.use(stored, None, STORED)
+            self.use(stored, None, ELEMENT if discrete else STORED)
             if strided and shape:  # a strided store goes through a staging buffer
                 stage = self.new(STAGE, node, shape, stored.width, [(stored, DATA)])
                 stage.strided, stage.step, stage.column = True, step, column
         if name == "store" or not shape:
+            for part in masks:
+                self.use(part, None, role)
             return None
         load = self.new(LOAD, node, shape, Width(pointer=base) if base else Width(DEFAULT_POINTER_BITS))
-        load.strided, load.step, load.column = strided, step, column
+        load.strided, load.step, load.column, load.blocked_dma = strided, step, column, through_block
+        for part in masks:  # a discrete load selects its elements with the mask tile afterwards
+            self.use(part, load if discrete else None, DATA if discrete else ADDRESS)
+        load.selected = discrete and bool(masks)
         return load
 
     def strided_offsets(self, node: cst.BaseExpression, depth: int = 0) -> cst.BaseExpression | None:
@@ -908,48 +944,108 @@ def _reduced(shape: Shape, axis_node: cst.BaseExpression | None, keep_node: cst.
 
 def _place(model: TileModel) -> None:
     values = model.values
-    gathered = _non_affine_addresses(values)
-    addresses = _address_only(values, gathered)
-    for value in gathered:
-        value.ub = True
+    per_element = _per_element(values)
+    addresses = _address_only(values)
     changed = True
     while changed:
         changed = False
         for value in values:
-            if not value.ub and value not in addresses and _needs_ub(value):
+            if not value.ub and value not in addresses and value not in per_element and _needs_ub(value, per_element):
                 value.ub = changed = True
+    for value in values:
+        if value in per_element:
+            value.carries = _carried(value, per_element)
     _lay_out_strided(values)
     _lay_out_carried_broadcasts(model)
     if model.has_dot:
         _mark_split(values)
 
 
-def _non_affine_addresses(values: list[TileValue]) -> set[TileValue]:
-    """Every value of a DMA address (or mask) computed with `//` or `%` on a tile."""
+_BUBBLING = frozenset(
+    {cst.Add, cst.Subtract, cst.Multiply, cst.Divide, cst.FloorDivide, cst.Modulo, cst.BitAnd, cst.BitOr}
+    | {cst.AddAssign, cst.SubtractAssign, cst.MultiplyAssign, cst.DivideAssign}
+    | {cst.FloorDivideAssign, cst.ModuloAssign, cst.BitAndAssign, cst.BitOrAssign}
+)
+
+
+def _per_element(values: list[TileValue]) -> set[TileValue]:
+    """Values only read element by element in discrete accesses' loops, through operations the
+    compiler computes there one element at a time (triton-ascend's BubbleUpOperation moves the
+    element extraction through integer and float arithmetic, comparisons, casts, broadcasts and
+    ranges): they need no tile. `tl.where`, `tl.exp`, reductions and loads do not move."""
     found: set[TileValue] = set()
-    for root in values:
-        if not any(user is None and role == ADDRESS for user, role in root.users):
-            continue
-        closure, stack = set(), [root]
-        while stack:
-            value = stack.pop()
-            if value not in closure:
-                closure.add(value)
-                stack.extend(s for operand, _ in value.operands for s in sources(operand))
-        non_affine = (cst.FloorDivide, cst.Modulo)
-        if any(isinstance(v.node, cst.BinaryOperation) and isinstance(v.node.operator, non_affine) for v in closure):
-            found |= closure
+    changed = True
+    while changed:
+        changed = False
+        for value in reversed(values):
+            if value in found or not value.users or not _bubbles(value):
+                continue
+            if all(role in (ELEMENT, ADDRESS) or user in found for user, role in value.users):
+                found.add(value)
+                changed = True
     return found
 
 
-def _address_only(values: list[TileValue], gathered: set[TileValue]) -> set[TileValue]:
+def _bubbles(value: TileValue) -> bool:
+    """An operation the compiler can compute one element at a time inside a discrete access's loop."""
+    node = value.node
+    if value.kind in (COMPARE, CAST, ARANGE, FULL):
+        return True
+    if value.kind == VIEW:
+        return type(node) is cst.Subscript  # `x[:, None]`: expand_dims
+    if value.kind != ELEMENTWISE:
+        return False
+    if type(node) is cst.BinaryOperation or type(node) is cst.AugAssign:
+        return type(node.operator) in _BUBBLING
+    return type(node) is cst.UnaryOperation and type(node.operator) is cst.Minus
+
+
+def _carried(value: TileValue, per_element: set[TileValue]) -> tuple[TileValue, ...]:
+    """The tiles a value computed element by element reads its elements from."""
+    found: dict[TileValue, None] = {}
+    pending, seen = [value], set[int]()
+    while pending:
+        current = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        for operand, role in current.operands:
+            for source in sources(operand):
+                if source in per_element:
+                    pending.append(source)
+                elif source.ub and role != ADDRESS:
+                    found[source] = None
+    return tuple(found)
+
+
+def _non_affine(address: Operand) -> bool:
+    """An address computed with `//` or `%` on a tile: no DMA takes it, the compiler loops over
+    the elements (a discrete access)."""
+    seen: set[int] = set()
+    pending = list(sources(address))
+    while pending:
+        value = pending.pop()
+        if id(value) in seen:
+            continue
+        seen.add(id(value))
+        node = value.node
+        if (type(node) is cst.BinaryOperation or type(node) is cst.AugAssign) and type(node.operator) in _NON_AFFINE:
+            return True
+        pending.extend(s for operand, _ in value.operands for s in sources(operand))
+    return False
+
+
+_NON_AFFINE = frozenset({cst.FloorDivide, cst.Modulo, cst.FloorDivideAssign, cst.ModuloAssign})
+
+
+def _address_only(values: list[TileValue]) -> set[TileValue]:
     """Values whose every use ends in the address or mask of a DMA: DMA parameters, no buffer."""
     found: set[TileValue] = set()
     changed = True
     while changed:
         changed = False
         for value in reversed(values):
-            if value in found or value in gathered or not value.users:
+            if value in found or not value.users:
                 continue
             if all(role == ADDRESS or (user in found and role == DATA) for user, role in value.users):
                 found.add(value)
@@ -957,7 +1053,7 @@ def _address_only(values: list[TileValue], gathered: set[TileValue]) -> set[Tile
     return found
 
 
-def _needs_ub(value: TileValue) -> bool:
+def _needs_ub(value: TileValue, per_element: set[TileValue]) -> bool:
     if value.kind == STAGE:  # unless the cube core stores the tile, or it is kept transposed
         stored = sources(value.operands[0][0])
         if value.column and all(_from_column_loads(v) for v in stored):
@@ -966,10 +1062,12 @@ def _needs_ub(value: TileValue) -> bool:
     data_users = [(user, role) for user, role in value.users if role != ADDRESS]
     if not data_users:
         return False
-    if value.kind == LOAD and value.strided and not value.column:
-        return True  # a gather: the vector cores collect it, even for the cube core
+    if value.kind == LOAD and value.strided and not value.column and not value.blocked_dma:
+        return True  # a gather: the vector cores collect it, even for the cube core (a block pointer's DMA need not)
     if value.kind in VECTOR:
         return True
+    if any(role == ELEMENT or user in per_element for user, role in data_users):
+        return True  # read element by element, but not computed that way: a tile to read from
     if value.kind in MOVES and any(s.ub for operand, _ in value.operands for s in sources(operand)):
         return True
     for user, role in data_users:
@@ -979,17 +1077,31 @@ def _needs_ub(value: TileValue) -> bool:
 
 
 def _on_cube(value: TileValue) -> bool:
-    """A dot result (through casts/views), or a tile that initialises a dot's accumulator."""
-    return origin(value).kind == DOT or any(role == ACCUMULATOR for _, role in value.users)
+    """A dot result (through casts/views), or a tile that initialises a dot's accumulator; an
+    accumulator read after its loop is both (`acc = tl.zeros(...)`, then `acc = tl.dot(a, b, acc)`)."""
+    if any(role == ACCUMULATOR for _, role in value.users):
+        return True
+    starts = origins(value)
+    return any(v.kind == DOT for v in starts) and all(
+        v.kind == DOT or any(role == ACCUMULATOR for _, role in v.users) for v in starts
+    )
 
 
-def origin(value: TileValue) -> TileValue:
-    """The value a chain of casts, views and transposes starts from."""
-    for _ in range(64):
-        if value.kind not in MOVES or not value.operands:
-            break
-        value = sources(value.operands[0][0])[0]
-    return value
+def origins(value: TileValue) -> list[TileValue]:
+    """The values a chain of casts, views and transposes starts from (every definition reaching
+    a read on the way)."""
+    found: list[TileValue] = []
+    pending, seen = [value], set[int]()
+    while pending and len(seen) < 64:
+        current = pending.pop()
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        if current.kind in MOVES and current.operands:
+            pending.extend(sources(current.operands[0][0]))
+        else:
+            found.append(current)
+    return found
 
 
 def _same_shape_operands(value: TileValue) -> list[TileValue]:

@@ -162,6 +162,7 @@ class _Liveness:
             {name for s in model.statements for name, value in s.defines.items() if value is not None}
         )
         self.names = {name: 1 << i for i, name in enumerate(self.ordered)}
+        self.named = {id(v): name for s in model.statements for name, v in s.defines.items() if v is not None}
         self.live_in, self.live_out = _liveness(model, self.names, dead)
         self.reaching = ReachingDefinitions(model.flow, dead) if dead else model.reaching
         self.entries: dict[int, list[tuple[str, int]]] = {}  # statement index -> its live names
@@ -184,6 +185,10 @@ class _Liveness:
                 name = self.ordered[lowest.bit_length() - 1]
                 found.append((name, self.reaching.mask(first_reads.get(name, statement.span.start), name)))
         return found
+
+    def carried(self, definitions: int) -> tuple[TileValue, ...]:
+        """The tiles that values these definitions compute element by element read from."""
+        return tuple(tile for value in self.tiles_of(definitions) for tile in value.carries)
 
     def tiles_of(self, definitions: int) -> tuple[TileValue, ...]:
         """The tiles a bit set of definitions assigns, earliest first."""
@@ -305,6 +310,8 @@ class _Measures:
             if max(v.width.resolve(self.pointer_bits) for v in inputs) == 16 and not inputs[0].width.integer:
                 scratch += count * 4
             return scratch // halve
+        if op.selected:  # the gathered elements, until the mask has selected them into the result
+            return self.bytes(op, multi_buffer=False)
         count = self.elements(op) or 0
         if op.kind == COMPARE:  # broadcast integer operands are widened to full int32 tiles
             widened = sum(
@@ -416,10 +423,18 @@ class _Evaluation:
                 if isinstance(operand, Read):
                     last_use[operand.name] = op
         held: Held = {}
-        for name, definitions in self.liveness.entry(index):
+        entry = self.liveness.entry(index)
+        for name, definitions in entry:
             holding = self.holding(name, definitions)
             if holding is not None:
                 held[name] = holding
+        holding_values = {id(c.value) for c in held.values()}
+        for name, definitions in entry:  # a name computed element by element holds the tiles it reads
+            for tile in self.liveness.carried(definitions):
+                size = self.size(tile)
+                if size and id(tile) not in holding_values:
+                    holding_values.add(id(tile))
+                    held[tile] = Contributor(self.liveness.named.get(id(tile), name), tile, size)
         total = sum(c.bytes for c in held.values())
         best, snapshot = total, list(held.values())
         results = {id(v): name for name, v in statement.defines.items() if v is not None}

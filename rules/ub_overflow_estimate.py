@@ -17,9 +17,15 @@ compiler's memory planner does (measured on triton-ascend 3.2 with
 `--enable-memory-display`; see docs/ub-estimate.md): fp32 accumulators and dot results the
 vector core works on, transpose copies, masks, reduction scratch, double-buffered loads in
 loops, both arms of a runtime branch while they fit. Tiles that only feed `tl.dot` (or dot
-results that are only accumulated or stored) live in the cube core's L1/L0C and take no UB;
-vector work on a dot's operands or results is split between the two vector cores. Loads of
-unstated element type count as 16-bit (bf16/fp16).
+results that are only accumulated, cast or stored, also an accumulator read after its loop)
+live in the cube core's L1/L0C and take no UB; vector work on a dot's operands or results is
+split between the two vector cores. An address computed with `//` or `%` is loaded and stored
+element by element, and the arithmetic, comparisons and casts of what is stored there are
+computed in that loop: only the loaded tiles, masks and what cannot move (`tl.where`,
+`tl.exp`, reductions) are tiles. Loads of unstated element type count as 16-bit (bf16/fp16).
+The rule estimates UB only: a dot accumulator too large for L0C (a [256, 256] fp32
+accumulator is 256 KiB, L0C 128 KiB on 910B) also fails to compile, with `cc overflow`, and is
+not reported.
 
 A tile whose address steps along its last axis by a stride the configuration fixes (a block
 pointer with strides `(H,)`, `o * H` with `H` a constexpr other than 1) takes 32 bytes per
@@ -120,6 +126,35 @@ def k(a, b, c, M, N, K, BM: tl.constexpr = 128, BN: tl.constexpr = 256, BK: tl.c
     p_b = tl.make_block_ptr(b, (K, N), (N, 1), (0, 0), (BK, BN), (1, 0))
     p_c = tl.make_block_ptr(c, (M, N), (N, 1), (0, 0), (BM, BN), (1, 0))
     tl.store(p_c, tl.dot(tl.load(p_a), tl.load(p_b)).to(p_c.dtype.element_ty))
+""",
+        # an accumulator carried round the K loop and cast after it is stored by the cube core
+        # (FlagGems' matmul: no UB planned; at 256x256 its 256 KiB overflow L0C, not UB)
+        """
+@triton.jit
+def k(a, b, c, M, N, K, s_m, s_k, s_n, BM: tl.constexpr = 256, BN: tl.constexpr = 256, BK: tl.constexpr = 256):
+    p_a = tl.make_block_ptr(a, (M, K), (s_m, s_k), (0, 0), (BM, BK), (1, 0))
+    p_b = tl.make_block_ptr(b, (K, N), (s_k, s_n), (0, 0), (BK, BN), (1, 0))
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for _ in range(tl.cdiv(K, BK)):
+        b_a = tl.load(p_a)
+        b_b = tl.load(p_b)
+        acc = tl.dot(b_a, b_b, acc)
+        p_a = tl.advance(p_a, (0, BK))
+        p_b = tl.advance(p_b, (BK, 0))
+    p_c = tl.make_block_ptr(c, (M, N), (s_m, s_n), (0, 0), (BM, BN), (1, 0))
+    tl.store(p_c, acc.to(c.dtype.element_ty))
+""",
+        # rows addressed with `//` and `%` are loaded and stored element by element, and the
+        # arithmetic of the stored value moves into that loop: the compiler plans 160 KiB
+        """
+@triton.jit
+def k(x, y, dx, T, D: tl.constexpr = 128, B: tl.constexpr = 8192):
+    o = tl.program_id(0) * B + tl.arange(0, B)
+    row, col = o // D, o % D
+    b_x = tl.load(x + row * D + col, mask=o < T, other=0.0).to(tl.float32)
+    b_y = tl.load(y + row * D + col, mask=o < T, other=0.0).to(tl.float32)
+    b_s = tl.sigmoid(b_x)
+    tl.store(dx + row * D + col, (b_s * (1.0 + b_x * (1.0 - b_s)) * b_y * b_x).to(dx.dtype.element_ty), mask=o < T)
 """,
         # a block size the host computes: the tiles it sizes are unknown, nothing to report
         """

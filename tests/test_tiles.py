@@ -56,6 +56,11 @@ MEASURED = {
         "x = tl.load(pa)\ny = tl.load(pb)\ntl.store(pc, tl.dot(x, y).to(tl.bfloat16))",
         0,
     ),
+    "accumulator read after its loop, cast and stored: the cube's fixpipe casts": (
+        "acc = tl.zeros([BM, BN], dtype=tl.float32)\nfor i in range(n):\n"
+        "    acc = tl.dot(tl.load(pa), tl.load(pb), acc)\ntl.store(pc, acc.to(tl.bfloat16))",
+        0,
+    ),
     "accumulating dots in a loop": (
         "acc = tl.zeros([BM, BN], dtype=tl.float32)\nfor i in range(n):\n"
         "    acc = tl.dot(tl.load(pa), tl.load(pb), acc)\ntl.store(pc, acc)",
@@ -451,3 +456,51 @@ def k(x, K, BK: tl.constexpr, BT: tl.constexpr):
     assert tiles.lookup({"BK": 8, "BT": 16})("NK") == 32 and asked == ["4 * BK"]
     assert tiles.lookup({"BK": 8})("scale") is None  # `K` is a runtime argument
     assert peak(tiles, {"BK": 8, "BT": 16}, dense=True).bytes > 0
+
+
+def test_a_strided_block_pointer_feeding_a_dot_takes_no_ub():
+    # Measured (runtime strides 1024 on the last axis, BM=64, BN=128, BK=64): the compiler plans
+    # no UB; the blocks go to the cube core's L1 by DMA. Pointer arithmetic with such a stride is
+    # gathered through UB instead (163840 B planned for a 128x128x128 matmul).
+    tiles = kernel_of(
+        """
+@triton.jit
+def k(a, b, c, s_k, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    pa = tl.make_block_ptr(a, (BM, BK), (BK, s_k), (0, 0), (BM, BK), (1, 0))
+    pb = tl.make_block_ptr(b, (BK, BN), (BN, s_k), (0, 0), (BK, BN), (1, 0))
+    pc = tl.make_block_ptr(c, (BM, BN), (BN, 1), (0, 0), (BM, BN), (1, 0))
+    tl.store(pc, tl.dot(tl.load(pa), tl.load(pb)))
+"""
+    ).tiles
+    assert peak(tiles, SIZES, FP32).planned == 0 and peak(tiles, SIZES, FP32, dense=True).bytes == 0
+
+
+def test_a_discrete_store_computes_its_arithmetic_element_by_element():
+    # `bench/calibrate_ub.py` on the fixture (bf16 pointers, D=128): the compiler plans 49954 B
+    # at B=2048, 163904 B at B=8192 and overflows at B=32768 (`requires` 589824 B). The offsets
+    # made with `//` and `%` and the stored arithmetic are computed element by element in the
+    # store's loop; the loaded tiles, the mask and `tl.sigmoid`'s exponential stay tiles.
+    path = Path(__file__).parent.parent / "fixtures" / "triton_ascend" / "asc013_discrete_access.py"
+    module = cst.parse_module(path.read_text(encoding="utf-8"))
+    tiles = find_kernels(module, ImportMap(module))[0].tiles
+    placed = {name: value.ub for name, value in tiles.tiles}
+    assert not any(placed[name] for name in ("row", "col", "b_y", "b_g", "b_xs", "b_dx", "b_dy"))
+    assert placed["b_x"] and placed["b_s"] and placed["mask"]  # `tl.sigmoid` reads b_x as a tile
+    assert abs(peak(tiles, {"D": 128, "B": 2048}).planned - 49954) <= 0.25 * 49954
+    assert peak(tiles, {"D": 128, "B": 8192}, dense=True).bytes <= UB_CAPACITY_BYTES
+    assert peak(tiles, {"D": 128, "B": 32768}, dense=True).bytes > UB_CAPACITY_BYTES
+
+
+def test_an_int64_program_index_makes_int64_offsets():
+    # fla's activations: `i_n = tl.program_id(0).to(tl.int64)`, then `offs = i_n * B + tl.arange(0, B)`:
+    # the compiler holds the offsets in int64 lanes (8192xi64 buffers at B=8192).
+    tiles = kernel_of(
+        """
+@triton.jit
+def k(x, y, T, B: tl.constexpr):
+    i_n = tl.program_id(0).to(tl.int64)
+    offs = i_n * B + tl.arange(0, B)
+    tl.store(y + offs, tl.load(x + offs, mask=offs < T), mask=offs < T)
+"""
+    ).tiles
+    assert dict(tiles.tiles)["offs"].width.resolve({}) == 64
