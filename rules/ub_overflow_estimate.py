@@ -98,6 +98,12 @@ def _kib(n_bytes: int) -> str:
     return f"{n_bytes / 1024:.0f} KiB" if n_bytes >= 10240 else f"{n_bytes / 1024:.1f} KiB"
 
 
+def _kib_over(n_bytes: int, limit: int) -> str:
+    """`n_bytes` in KiB, with the decimal that tells it from `limit` when they round alike."""
+    text = _kib(n_bytes)
+    return f"{n_bytes / 1024:.1f} KiB" if text == _kib(limit) else text
+
+
 class UbOverflowEstimate(Rule):
     CODE = "ASC013"
     NAME = "ub-overflow-estimate"
@@ -385,7 +391,7 @@ def launch(q, k, o, T):
             assumed = sorted({c.value.width.pointer for c in top if c.value.width.pointer is not None})
             yield Report(
                 configuration.node or kernel.node.name,
-                f"`{kernel.name}` needs about {_kib(needed.bytes)} of UB with {configuration.label}, over the "
+                f"`{kernel.name}` needs about {_kib_over(needed.bytes, UB_CAPACITY_BYTES)} of UB with {configuration.label}, over the "
                 f"{_kib(UB_CAPACITY_BYTES)} the device has; largest live tiles: "
                 + ", ".join(_describe(c, lookup) for c in top)
                 + (f" (assuming 16-bit elements in `{'`, `'.join(assumed)}`)" if assumed else ""),

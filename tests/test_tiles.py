@@ -504,3 +504,12 @@ def k(x, y, T, B: tl.constexpr):
 """
     ).tiles
     assert dict(tiles.tiles)["offs"].width.resolve({}) == 64
+
+
+def test_a_peak_just_over_the_capacity_is_not_rounded_to_it():
+    # fla's matmul_kernel at BM=128, BK=64, BN=256 estimates just over 192 KiB: "needs about 192 KiB ... over
+    # the 192 KiB the device has" read wrong
+    from rules.ub_overflow_estimate import _kib_over
+
+    assert _kib_over(196864, UB_CAPACITY_BYTES) == "192.2 KiB"
+    assert _kib_over(262144, UB_CAPACITY_BYTES) == "256 KiB"
