@@ -672,6 +672,9 @@ class _Builder:
             inner = node.value
             if isinstance(inner, cst.Attribute) and inner.attr.value == "dtype":
                 inner = inner.value  # p.dtype.element_ty
+            base = self.pointer_param(inner) if node.attr.value == "element_ty" else None
+            if base is not None:  # the pointee of an address tile, not the address's own width
+                return Width(pointer=base)
             source = self.results.get(id(inner))
             if source is None and isinstance(inner, cst.Name):
                 source = self.reaching_value(inner)

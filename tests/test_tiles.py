@@ -513,3 +513,21 @@ def test_a_peak_just_over_the_capacity_is_not_rounded_to_it():
 
     assert _kib_over(196864, UB_CAPACITY_BYTES) == "192.2 KiB"
     assert _kib_over(262144, UB_CAPACITY_BYTES) == "256 KiB"
+
+
+def test_a_cast_to_an_address_tiles_element_type_takes_the_pointees_width():
+    # `p_a.dtype.element_ty` of `p_a = attn + (i_bh * T + o[:, None]) * T + o[None, :]` is attn's
+    # element type (bf16 here), not the width of the int64 offsets computed for the address
+    tiles = kernel_of(
+        """
+@triton.jit
+def k(x, attn, T, BT: tl.constexpr):
+    i_bh = tl.program_id(0).to(tl.int64)
+    o = tl.arange(0, BT)
+    b_s = tl.load(x + o[:, None] * BT + o[None, :]).to(tl.float32) * 2.0
+    p_a = attn + (i_bh * T + o[:, None]) * T + o[None, :]
+    tl.store(p_a, b_s.to(p_a.dtype.element_ty))
+"""
+    ).tiles
+    cast = next(v for v in tiles.values if v.kind == "cast" and "element_ty" in code(v.node))
+    assert cast.width.resolve({"attn": 16}) == 16
