@@ -12,8 +12,12 @@ control-flow graph; `ascend_lint.ub_plan` turns it into a UB peak per configurat
   - a kernel with `tl.dot` runs on a cube core (L1/L0 buffers) and two vector cores (a UB
     each): tiles that only feed dots, and dot results that are only accumulated or stored, take
     no UB; the vector work tied to a dot is split between the two vector cores (half a tile each);
-  - values used only as addresses or masks of a load/store become DMA parameters, not buffers,
-    unless the address is not affine (`//`, `%`), which the vector cores compute element by element;
+  - dot results cast or stored, also an accumulator read after its loop, stay on the cube core
+    (its fixpipe casts them on the way out);
+  - values used only as addresses or masks of a load/store become DMA parameters, not buffers;
+  - an address computed with `//` or `%` makes a discrete access, a loop over the elements: the
+    arithmetic, comparisons, casts and broadcasts of its address and stored value are computed
+    in that loop one element at a time (no tile), the tiles they read stay live as long as they do;
   - a strided DMA (the tile's last dimension does not have stride 1 in memory) puts every
     element in its own 32-byte block, a layout 1-D elementwise work on it keeps; a column-major
     block is instead kept transposed unless it meets a row-major tile of its shape;
