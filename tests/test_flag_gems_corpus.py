@@ -21,7 +21,6 @@ EXPECTED = {
     "ASC010": 15,
     "ASC011": 5,
     "ASC012": 2,
-    "ASC013": 2,
 }
 
 
@@ -47,13 +46,10 @@ def test_flag_gems_ascend_findings_per_rule_and_the_reviews_fixes() -> None:
     knobs = {(path, row) for code, path, row in at if code == "ASC001"}
     assert {("heuristics_config_utils.py", row) for row in (263, 267, 282, 286, 292, 297, 309)} <= knobs
     assert {("fused/fused_moe.py", row) for row in (320, 321, 409, 410)} <= knobs
-    # missed before: configs a module function returns (`configs=get_autotune_config()`); the
-    # 256x256x256 config fails to compile (measured: its fp32 accumulator overflows the cube's
-    # 128 KiB L0C, `cc overflow`, rather than the UB the estimate names)
-    assert {(path, row) for code, path, row in at if code == "ASC013"} == {
-        ("ops/matmul_bf16.py", 41),
-        ("ops/matmul_int8.py", 42),
-    }
+    # configs a module function returns (`configs=get_autotune_config()`) are read; the
+    # 256x256x256 matmul config fails to compile on L0C (its fp32 accumulator, `cc overflow`),
+    # not UB: the compiler plans no UB for the kernel, and ASC013 estimates UB only
+    assert not any(code == "ASC013" for code, _, _ in at)
     # missed before: grids `kernel[M,]`, `math.prod(x.shape[:-1])` rows, `def grid(meta):` closures
     grids = {(path, row) for code, path, row in at if code == "ASC010"}
     assert {
