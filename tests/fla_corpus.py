@@ -1,5 +1,5 @@
 """Real Ascend kernels nobody here wrote: fla-core 0.6.0, liger-kernel 0.8.5, vllm-ascend 0.23.0
-and FlagGems 5.0.2 from the package index.
+(and 0.26.0rc1), FlagGems 5.0.2 and torchtitan-npu 0.2.2.post2 from the package index.
 
 Each wheel is downloaded once per machine into a cache folder (`ASCEND_LINT_TEST_CACHE` or
 `~/.cache/ascend-lint-tests`) and unpacked; tests skip with the reason when the index is
@@ -25,6 +25,7 @@ LIGER_VERSION = "0.8.5"
 VLLM_ASCEND_VERSION = "0.23.0"  # its wheel is for CPython 3.11 on x86-64 Linux: elsewhere its tests skip
 VLLM_ASCEND_NEWEST = "0.26.0rc1"  # the newest on the index when it was read (2026-12-01)
 FLAG_GEMS_VERSION = "5.0.2"
+TORCHTITAN_NPU_VERSION = "0.2.2.post2"
 CACHE = Path(os.environ.get("ASCEND_LINT_TEST_CACHE", Path.home() / ".cache" / "ascend-lint-tests"))
 
 
