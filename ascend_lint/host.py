@@ -123,7 +123,7 @@ class _HostFacts:
         self.returns: dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef]]] = {}
         self.functions: dict[str, list[cst.FunctionDef]] = {}
         self.calls_of: dict[str, list[CallSite]] = {}  # plain `f(...)` calls by name
-        self.launches: dict[str, list[Launch]] = {}  # by the launched name's last part
+        self.launches: dict[str, list[Launch]] = {}  # by the launched name's last part, or its key
         self.environment: dict[str, list[tuple[cst.BaseExpression, Scope]]] = {}  # `os.environ["X"] = v`: X -> v
         self.enclosing: dict[cst.FunctionDef, Scope] = {}  # a nested function -> the one holding it
         self.defined_under: dict[cst.FunctionDef, tuple[cst.For | cst.If, ...]] = {}  # its blocks there
@@ -193,9 +193,9 @@ class _HostFacts:
         if isinstance(func, cst.Name):
             self.calls_of.setdefault(func.value, []).append(CallSite(node, scope, blocks))
         elif isinstance(func, cst.Subscript):
-            launched = dotted_name(func.value)
+            launched = _launched_name(func.value)
             if launched:
-                self.launches.setdefault(launched.rsplit(".", 1)[-1], []).append(Launch(node, scope, blocks))
+                self.launches.setdefault(launched, []).append(Launch(node, scope, blocks))
 
     def _bind(
         self, statement: cst.Assign | cst.AnnAssign, target: cst.BaseExpression, value: cst.BaseExpression, scope: Scope
@@ -218,6 +218,14 @@ class _HostFacts:
             dotted = dotted_name(target)
             if dotted:
                 self.attribute_stores.setdefault(dotted, []).append((value, scope))
+
+
+def _launched_name(held: cst.BaseExpression) -> str | None:
+    """The name a launch goes by: the last part of `kernel` / `mod.kernel`, the key of `table["kernel"]`."""
+    dotted = dotted_name(held)
+    if dotted:
+        return dotted.rsplit(".", 1)[-1]
+    return subscript_key(held) if isinstance(held, cst.Subscript) and isinstance(held.value, cst.Name) else None
 
 
 def _environ_item(target: cst.BaseExpression) -> str | None:
@@ -391,7 +399,10 @@ class HostIndex(_HostFacts):
 
     # ---- launches of a kernel ---------------------------------------------------------
     def launches_of(self, kernel: Kernel) -> list[Launch]:
-        return self.launches.get(kernel.name, [])
+        """The kernel's own launches: `kernel[grid](...)`, `mod.kernel[grid](...)`, and those
+        through an entry naming it in a namespace or dict (`k = _kernels()`, then
+        `k.name[grid](...)` / `k["name"][grid](...)`: `_entry_launches`)."""
+        return [*self.launches.get(kernel.name, ()), *self._entry_launches.get(kernel.name, ())]
 
     def launches_with_helpers(self, kernel: Kernel) -> list[Launch]:
         """The kernel's launches, those of launcher helpers it is passed to (`kernel[g](...)`
@@ -477,13 +488,53 @@ class HostIndex(_HostFacts):
         return sorted(chosen)
 
     @cached_property
+    def _entry_launches(self) -> dict[str, list[Launch]]:
+        """By kernel name: the launches `holder.name[grid](...)` / `holder["name"][grid](...)`
+        whose entry names that kernel alone (`_kernel_in_entry`), when it goes by another name."""
+        found: dict[str, list[Launch]] = {}
+        for launched, launches in self.launches.items():
+            for launch in launches:
+                assert isinstance(launch.call.func, cst.Subscript)
+                held = launch.call.func.value
+                holder = held.value if isinstance(held, (cst.Attribute, cst.Subscript)) else None
+                if isinstance(holder, cst.Name):
+                    kernel = self._kernel_in_entry(holder.value, launched, launch.scope)
+                    if kernel is not None and kernel != launched:
+                        found.setdefault(kernel, []).append(launch)
+        return found
+
+    def _kernel_in_entry(self, holder: str, key: str, scope: Scope) -> str | None:
+        """The one kernel of the module the entry `key` of `holder` names, when each value
+        bound to `holder` is a namespace or dict literal (`types.SimpleNamespace(key=kernel)`,
+        `dict(key=kernel)`, `{"key": kernel}`) or a call of a module function (a factory,
+        cached or not: `k = _kernels()`) each return of which is one or None; none when
+        `holder` is a parameter, a value is anything else, a literal splats what may hold
+        `key`, or the entries name no kernel, another value or several kernels."""
+        if scope is not None and _param(scope, holder) is not None:
+            return None
+        tables: list[cst.BaseExpression] = []
+        for value in self.values_of(holder, scope):
+            factory = value.func.value if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) else None
+            if factory in self.functions:
+                tables += [returned for returned, _ in self.returns[factory] if not _is_none(returned)]
+            else:
+                tables.append(value)
+        if not all(_is_namespace(table) and not _splats_inside(table) for table in tables):
+            return None
+        entries = [entry for table in tables if (entry := _entry(table, key)) is not None]
+        kernels = self._kernels_among(entries)
+        return kernels[0] if len(kernels) == 1 else None
+
+    @cached_property
     def _helper_launches(self) -> dict[str, list[Launch]]:
-        """By the name a module call passes to a launcher helper: the helper's launches of it."""
+        """By the name a module call passes to a launcher helper: the helper's launches of it
+        (through the parameter itself: `kernel[grid](...)`, not `table.kernel[grid](...)`)."""
         found: dict[str, list[Launch]] = {}
         for launched, launches in self.launches.items():
             for launch in launches:
                 scope = launch.scope
-                if scope is None or _param(scope, launched) is None:
+                assert isinstance(launch.call.func, cst.Subscript)
+                if scope is None or not isinstance(launch.call.func.value, cst.Name) or _param(scope, launched) is None:
                     continue
                 passed_names: dict[str, None] = {}
                 for site in self.calls_of.get(scope.name.value, ()):
@@ -1459,6 +1510,15 @@ def _maps_a_key_to_a_callable(element: cst.BaseDictElement) -> TypeGuard[cst.Dic
 
 def _is_dict_call(node: cst.CSTNode) -> bool:
     return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict"
+
+
+def _is_namespace(node: cst.CSTNode) -> bool:
+    """A dict literal, a `dict(...)` call or a `types.SimpleNamespace(...)` call."""
+    return (
+        isinstance(node, cst.Dict)
+        or _is_dict_call(node)
+        or (isinstance(node, cst.Call) and (dotted_name(node.func) or "").rsplit(".", 1)[-1] == "SimpleNamespace")
+    )
 
 
 def _splats_inside(table: cst.BaseExpression) -> list[cst.BaseExpression]:

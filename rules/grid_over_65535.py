@@ -17,7 +17,10 @@ name assigned more than once is, at a launch, the plain `grid = ...` nearest bef
 the same block (straight-line code: the only one that reaches it). A launch through a name bound only to kernels of the module
 (`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`) is a launch of each, reported
 once, and so is one through an attribute of `self` / `cls` bound only to kernels of the module
-(`_kernel = my_kernel` in the class body, `self._kernel = my_kernel`). A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
+(`_kernel = my_kernel` in the class body, `self._kernel = my_kernel`), and so is one through an
+entry of a namespace or dict that a function of the module returns (`k = _kernels()`, then
+`k.copy[grid](...)` or `k["copy"][grid](...)` with `_kernels` returning
+`types.SimpleNamespace(copy=_copy)`) when the entry names one kernel. A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
 function, one per wrapper) reads its sizes from the function around it. A kernel another module
 defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
 `kernels.k[grid](...)`): the launcher refuses the grid whatever the kernel does. The message lists the sizes (`T/BT * B * H > 65535`), after the axes it could not size
@@ -237,6 +240,36 @@ def forward(x, layers):
     B, T, H = x.shape
     return layers[B * T](x)  # not a name the module imports
 """,
+        # entries of a namespace or dict the module does not show to hold a kernel of it
+        """
+@triton.jit
+def _fill(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def _kernels():
+    return types.SimpleNamespace(fill=_fill)
+
+def _loaded():
+    return load_namespace()
+
+k = _kernels()
+
+def passed(x, k, BT=64):  # a parameter: what its callers pass is unknown
+    B, T, H = x.shape
+    k.fill[(B, H)](x, T, BT=BT)
+
+def unknown(x, fast, BT=64):
+    k = _kernels() if fast else _loaded()
+    B, T, H = x.shape
+    k.fill[(B, H)](x, T, BT=BT)
+    k = _loaded()
+    k.fill[(B, H)](x, T, BT=BT)
+
+def splatted(x, extra, BT=64):
+    table = {"fill": _fill, **extra}  # `extra` may replace it
+    B, T, H = x.shape
+    table["fill"][(B, H)](x, T, BT=BT)
+""",
         """
 import os
 from os import environ
@@ -305,6 +338,37 @@ class Snake:  # a kernel held by the class or the instance is launched as itself
         B, C, T = x.shape
         self._kernel[(triton.cdiv(T, BT), B * C)](x, T, BT=BT)  # expect
         self.kernel[(triton.cdiv(T, BT), B * C)](x, T, BT=BT)  # expect
+""",
+        # kernels a factory (cached or not) returns in a namespace or dict, launched by entry
+        """
+@functools.lru_cache(maxsize=1)
+def _kernels():
+    @triton.jit
+    def _copy(x, T, BT: tl.constexpr):
+        tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+    return types.SimpleNamespace(copy=_copy)
+
+@triton.jit
+def _fill(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 1.0)
+
+def _table():
+    if not available():
+        return None
+    return dict(fill=_fill)
+
+_K = _kernels()
+KERNELS = {"fill": _fill}
+
+def run(x, BT=64):
+    k = _kernels()
+    B, T, H = x.shape
+    k.copy[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)  # expect
+    _K.copy[(B, H)](x, T, BT=BT)  # expect
+    table = _table()
+    table["fill"][(B, H)](x, T, BT=BT)  # expect
+    KERNELS["fill"][(B, H)](x, T, BT=BT)  # expect
 """,
         """
 @triton.jit

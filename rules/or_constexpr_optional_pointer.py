@@ -151,6 +151,27 @@ def k(h0, x, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
         if USE_INITIAL_STATE:
             b_h = tl.load(h0 + i_t)
 """,
+        # a kernel a cached factory returns in a namespace, launched by entry with a tensor
+        """
+@functools.lru_cache(maxsize=1)
+def _kernels():
+    @triton.jit
+    def _act(x, out, cache, front, REPLICATE: tl.constexpr, BLOCK: tl.constexpr):
+        t = tl.program_id(0)
+        o = tl.arange(0, BLOCK)
+        if (not REPLICATE) and t < front:
+            v = tl.load(cache + o)
+        else:
+            v = tl.load(x + o)
+        tl.store(out + t * BLOCK + o, v)
+
+    return types.SimpleNamespace(act=_act)
+
+def act(x, out, cache, replicate):
+    k = _kernels()
+    cache_t = x if cache is None else cache  # a tensor either way: `cache` is not optional
+    k.act[(4,)](x, out, cache_t, 2, REPLICATE=replicate, BLOCK=128)
+""",
         # `&` of two constexprs stays a constexpr; a bit mask under the flag's own guard
         """
 @triton.heuristics({"USE_H0": lambda args: args["h0"] is not None})

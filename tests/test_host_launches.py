@@ -279,3 +279,80 @@ def test_asc010_reads_a_sum_of_sizes_as_one_size_not_their_product(lint) -> None
         "B * H > 65535",
         "(T - head_q) * B > 65535",
     ]
+
+
+ENTRIES = """
+import functools
+import types
+import triton
+import triton.language as tl
+
+@functools.lru_cache(maxsize=1)
+def _kernels():
+    @triton.jit
+    def _copy(x, BT: tl.constexpr):
+        tl.store(x + tl.arange(0, BT), 0.0)
+
+    return types.SimpleNamespace(copy=_copy, gemm=gemm, choice=_fill if fast() else gemm, helper=wrapper)
+
+@triton.jit
+def _fill(x, BT: tl.constexpr):
+    tl.store(x + tl.arange(0, BT), 1.0)
+
+@triton.jit
+def gemm(x, BT: tl.constexpr):
+    tl.store(x + tl.arange(0, BT), 2.0)
+
+def _table():
+    if not available():
+        return None
+    return dict(fill=_fill)
+
+def _loaded():
+    return load_namespace()
+
+_K = _kernels()
+KERNELS = {"fill": _fill}
+k = _kernels()
+
+def by_entry(x):
+    k = _kernels()
+    k.copy[(1,)](x, BT=64)
+    _K.copy[(2,)](x, BT=64)
+    table = _table()
+    table["fill"][(3,)](x, BT=64)
+    KERNELS["fill"][(4,)](x, BT=64)
+    k.gemm[(5,)](x, BT=64)  # goes by the kernel's own name: once
+
+def passed(x, k):
+    k.copy[(6,)](x, BT=64)
+
+def ambiguous(x, fast, extra):
+    k = _kernels() if fast else _loaded()
+    k.copy[(7,)](x, BT=64)
+    loaded = _loaded()
+    loaded.copy[(8,)](x, BT=64)
+    splatted = {"fill": _fill, **extra}  # `extra` may replace it
+    splatted["fill"][(9,)](x, BT=64)
+    _K.choice[(10,)](x, BT=64)
+    _K.helper[(11,)](x, BT=64)
+
+def helper(x, fill, table):
+    table["fill"][(12,)](x, BT=64)  # not the parameter `fill`
+
+def call_helper(x):
+    helper(x, gemm, KERNELS)
+"""
+
+
+def test_a_launch_through_an_entry_of_what_a_module_function_returns_is_a_launch_of_its_kernel() -> None:
+    module = cst.parse_module(ENTRIES)
+    kernels = find_kernels(module, ImportMap(module, ENTRIES))
+    hosts = HostIndex(module, kernels)
+    launched = {
+        kernel.name: [module.code_for_node(launch.grid_node) for launch in hosts.launches_with_helpers(kernel)]
+        for kernel in kernels
+    }
+    assert launched == {"_copy": ["(1,)", "(2,)"], "_fill": ["(3,)", "(4,)"], "gemm": ["(5,)"]}
+    copy = next(kernel for kernel in kernels if kernel.name == "_copy")
+    assert [module.code_for_node(value) for _, value in hosts.arguments(copy, "x") if value] == ["x", "x"]
