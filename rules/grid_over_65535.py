@@ -23,7 +23,9 @@ entry of a namespace or dict that a function of the module returns (`k = _kernel
 `types.SimpleNamespace(copy=_copy)`) when the entry names one kernel. A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
 function, one per wrapper) reads its sizes from the function around it. A kernel another module
 defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
-`kernels.k[grid](...)`): the launcher refuses the grid whatever the kernel does. The message lists the sizes (`T/BT * B * H > 65535`), after the axes it could not size
+`kernels.k[grid](...)`): the launcher refuses the grid whatever the kernel does. A kernel with a 1-D task loop is checked like
+any other: on the core-count grid it is written for (`(num_core,)`) it has no runtime size, and
+launched on a grid that grows with the input it is refused all the same. The message lists the sizes (`T/BT * B * H > 65535`), after the axes it could not size
 (`NT * B * H > 65535` for `(NT, B * H)` with `NT` from a helper).
 
 Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`)
@@ -37,8 +39,7 @@ arguments). A test is taken apart at `not`, `and` and `or`: `if T > 1 and ...:` 
 nothing (a lower bound), `if T <= 4096 and ...:` bounds `T`. An equality, identity or truth test
 such as `if BT == 16: return`, `if out is None:` or `if out.numel() == 0: return` (`out =
 torch.empty_like(x)`) picks a variant and bounds nothing;
-kernels with a 1-D core-grid task loop (`for t in tl.range(pid, task_num, num_core)`, as
-ASC006 defines it: a loop from a computed start by a constexpr tile is no task loop); grids
+grids
 with a single runtime size (`(triton.cdiv(T, BT),)` reaches the limit only past
 `65535 * BT` tokens); sizes combined, in one axis, with values the module does not show (a
 parameter no caller passes and with no default (its annotation, `group: int`, shows no value;
@@ -97,7 +98,7 @@ from ascend_lint.host import CallSite, Grid, Launch, Scope, all_params, names_re
 from ascend_lint.imports import dotted_name, str_literal
 from ascend_lint.nodes import walk
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
-from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
+from ascend_lint.rule import ModuleContext, Report, Rule
 
 _ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
 _TRUTH_OF_ITEMS = ("all", "any")  # builtins whose result is their items' truth: the items are the tests
@@ -154,8 +155,7 @@ def run(x, max_bh, num_core):
         k[(NT, min(max_bh, B * H - bh_off))](x, T, bh_off, BT=64)
     k[(NT,)](x, T, 0, BT=64)
     k[(min(NT, 1024), 4)](x, T, 0, BT=64)
-    core_grid[(num_core,)](x, NT * B * H, num_core, BT=64)
-    core_grid[(NT, B * H)](x, NT * B * H, 1, BT=64)
+    core_grid[(num_core,)](x, NT * B * H, num_core, BT=64)  # a task loop on the core grid
 
 def capped(x, cu_seqlens, BT=64):
     B, T, H = x.shape
@@ -290,6 +290,18 @@ def run_too(x, BT=64):
 """,
     )
     INVALID = (
+        """
+@triton.jit
+def upsample(x, n, BLOCK: tl.constexpr):
+    i = tl.program_id(0)
+    while i < n:  # a task loop, but launched on a grid that grows with the input
+        tl.store(x + i * BLOCK + tl.arange(0, BLOCK), 0.0)
+        i += tl.num_programs(0)
+
+def run(x):
+    N, C, W = x.shape
+    upsample[(triton.cdiv(N * C, 4),)](x, N * C, BLOCK=W)  # expect
+""",
         """
 @triton.jit
 def cumsum(x, T, BT: tl.constexpr):
@@ -489,7 +501,7 @@ def run(x, BT=64):
         launches = [
             launch
             for kernel in context.kernels
-            if not (kernel.is_device_function or _has_task_loop(kernel))
+            if not kernel.is_device_function
             for launch in host.launches_with_helpers(kernel)
         ]
         for imported in host.imported_launches(context.imports.imported).values():
@@ -729,7 +741,3 @@ def _may_order(function: cst.FunctionDef) -> bool:
         if isinstance(node, cst.Call) and node.args and (dotted_name(node.func) or "") not in _TRUTH_OF_ITEMS:
             return True
     return False
-
-
-def _has_task_loop(kernel: Kernel) -> bool:
-    return any(loop.is_task_loop for loop in kernel.flow.loops)
