@@ -291,6 +291,22 @@ def run_too(x, BT=64):
     )
     INVALID = (
         """
+def _kernels():
+    @triton.jit
+    def _scale(x, T, BT: tl.constexpr):  # named like the host function below
+        tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+    return types.SimpleNamespace(scale=_scale)
+
+def _scale(x, BT=64):
+    B, T, H = x.shape
+    k = _kernels()
+    k.scale[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)  # expect
+
+def forward(x):
+    return _scale(x)
+""",
+        """
 @triton.jit
 def upsample(x, n, BLOCK: tl.constexpr):
     i = tl.program_id(0)
@@ -498,12 +514,10 @@ def run(x, BT=64):
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         host = context.host
-        launches = [
-            launch
-            for kernel in context.kernels
-            if not kernel.is_device_function
-            for launch in host.launches_with_helpers(kernel)
-        ]
+        # every kernel's launches, device functions' too: a nested kernel named like a host
+        # function the module calls (`def _swiglu(x)`) is taken for a device function, and a
+        # function nobody launches has no launches to check
+        launches = [launch for kernel in context.kernels for launch in host.launches_with_helpers(kernel)]
         for imported in host.imported_launches(context.imports.imported).values():
             launches += imported
         checked: set[cst.Call] = set()  # a launch of one of several kernels (`fn = a if c else b`) is checked once
