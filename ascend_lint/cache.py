@@ -4,7 +4,9 @@ Layout, as ruff's: `.ascend_lint_cache/` next to the configuration (the project 
 `--cache-dir` / `ASCEND_LINT_CACHE_DIR`. It holds a `.gitignore` (`*`), a `CACHEDIR.TAG`, and
 one folder per key — package version, a hash of ascend-lint's own analysis sources (so a
 changed rule set is a new key) and every resolved setting — with one small JSON entry per
-file: its path, the hash of its content and its result (findings with fixes, or the error).
+file: its path, the hash of its content and its result (findings with fixes, the error, or
+why it was skipped as not Ascend code; a skip is used only while the path and project still
+leave the file out, `Settings.path_skip_reason`).
 
 An entry is used only when the file's current bytes hash to the stored hash. Entries are
 written atomically (a temporary file, then a rename), so concurrent runs see either a whole
@@ -32,7 +34,7 @@ from .model import Diagnostic, Edit, FileResult, Finding, Fix, Position, Related
 
 DEFAULT_FOLDER = ".ascend_lint_cache"
 ENVIRONMENT = "ASCEND_LINT_CACHE_DIR"
-FORMAT = 3
+FORMAT = 4
 _GITIGNORE = "# Created by ascend-lint automatically.\n*\n"
 _CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -75,6 +77,7 @@ class Cache:
     def __init__(self, folder: Path, settings: Settings):
         self.root = folder
         self.folder = folder / f"{__version__}-{analysis_fingerprint()}-{settings_key(settings)}"
+        self.settings = settings
         self.usable = True
 
     def prepare(self) -> str | None:
@@ -111,9 +114,16 @@ class Cache:
         if stored.get("hash") != content_hash(data):
             return None
         try:
-            return _decode_result(filename, data, stored)
+            result = _decode_result(filename, data, stored)
         except (KeyError, TypeError, ValueError, IndexError):
             return None  # a malformed entry: linted again and rewritten
+        if result.skip_reason is not None:
+            # skipped for these bytes and for the path and project as they were: the bytes hold,
+            # the path and project are asked again (a dependency on torch_npu added since)
+            result.skip_reason = self.settings.path_skip_reason(filename)
+            if result.skip_reason is None:
+                return None
+        return result
 
     def store(self, filename: str, data: bytes, result: FileResult) -> None:
         """Remember `result` as the result for `data` (the bytes that were linted)."""
@@ -138,6 +148,7 @@ def _encode_result(result: FileResult) -> dict[str, Any]:
     error = result.error
     return {
         "checked": result.checked,
+        "skip_reason": result.skip_reason,
         "error": None
         if error is None
         else [error.message, _position(error.location) if error.location is not None else None],
@@ -179,6 +190,7 @@ def _decode_result(filename: str, data: bytes, stored: dict[str, Any]) -> FileRe
         findings=[_decode_finding(filename, entry) for entry in stored["findings"]],
         error=None if error is None else Diagnostic(filename, error[0], Position(*error[1]) if error[1] else None),
         checked=bool(stored["checked"]),
+        skip_reason=stored["skip_reason"],
     )
 
 

@@ -88,14 +88,14 @@ class Settings:
         out, a kernel launched on an NPU path (`npu_paths`, which parses the file)."""
         if self.target_all or (source is not None and ASCEND_IMPORTS.search(source)):
             return None
-        reason = self._path_skip_reason(filename)
+        reason = self.path_skip_reason(filename)
         if reason is None or source is None:
             return reason
         from .npu_paths import launches_kernels_on_npu
 
         return None if launches_kernels_on_npu(source, self.triton_modules) else reason
 
-    def _path_skip_reason(self, filename: str) -> str | None:
+    def path_skip_reason(self, filename: str) -> str | None:
         """Why the file's path and project leave it out (`target-paths`, else Ascend folders
         and the project's dependencies), or None."""
         relative = self.relative(filename)

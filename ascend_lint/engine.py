@@ -180,9 +180,9 @@ def lint_file(
     except OSError as exc:
         return FileResult(filename, error=Diagnostic(filename, f"cannot read file: {exc.strerror}"))
     result = lint_data(data, filename, settings, memory)
-    if cache is not None and result.checked and not (result.error and result.error.transient):
-        # whether a file is Ascend code also depends on its project (folders, dependencies),
-        # not only on its bytes: a skipped file is decided again on each run (no parse needed)
+    if cache is not None and (result.checked or result.skip_reason) and not (result.error and result.error.transient):
+        # a skip is kept too: what the bytes say (imports, NPU launches, which may need a parse)
+        # holds while they do, and `Cache.lookup` asks the path and project again (no parse)
         cache.store(filename, data, result)
     return result
 

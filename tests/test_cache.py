@@ -57,6 +57,25 @@ def test_a_warm_run_gives_the_same_report_without_parsing(tree: Path):
     assert "libcst" not in warm.stderr  # nothing was parsed: every result came from the cache
 
 
+def test_a_file_skipped_after_a_parse_is_not_parsed_again(tmp_path: Path):
+    """Whether a file launches its kernels on an NPU path needs a parse (`npu_paths`); the
+    skip is kept for its bytes, and a warm run asks only the path and project again."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "shared.py").write_text(
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x):\n    tl.store(x, 0)\n\n\n"
+        'def run(x):\n    if x.device.type == "npu":\n        x.zero_()\n    k[(1,)](x)\n',
+        encoding="utf-8",
+    )
+    args = ("--isolated", "--output-format=json", ".")
+    runs = [ascend_lint(*args, cwd=tmp_path, python=("-X", "importtime")) for _ in range(2)]
+    assert [run.returncode for run in runs] == [0, 0]
+    assert [json.loads(run.stdout) for run in runs] == [[], []]
+    [entry] = entries(tmp_path)
+    assert json.loads(entry.read_text(encoding="utf-8"))["skip_reason"] == "not Ascend kernel code"
+    assert "libcst" in runs[0].stderr  # the cold run parsed it to look for NPU launches
+    assert "libcst" not in runs[1].stderr
+
+
 def test_a_cached_result_equals_the_linted_one(tmp_path: Path):
     """Findings round-trip whole: ranges, related locations, fixes and the facts `confirm` reads."""
     settings = Settings(root=REPO, target_all=True)
