@@ -15,11 +15,12 @@ from . import source as sources
 from .host import HostIndex, NpuPaths
 from .imports import ImportMap
 from .kernels import find_kernels
+from .prefilter import LAUNCH_TEXT
 
-# Before any parse: `jit` (a kernel), a subscript called (a launch) and the spelling of an NPU
-# test `NpuPaths` knows (searched last: the slowest).
+# Before any parse: `jit` (a kernel), a subscript called (a launch: `prefilter.LAUNCH_TEXT`, also
+# across comments and backslashes) and the spelling of an NPU test `NpuPaths` knows (searched
+# last: the slowest).
 _NPU_TEST_TEXT = re.compile(r"is_npu|[\"']npu[\"']|torch\.npu\.is_available|forward_npu", re.IGNORECASE)
-_LAUNCH_TEXT = re.compile(r"\]\s*\(")
 
 
 def launches_kernels_on_npu(text: str, triton_modules: Sequence[str] = ()) -> bool:
@@ -27,7 +28,7 @@ def launches_kernels_on_npu(text: str, triton_modules: Sequence[str] = ()) -> bo
     passed to) on a path of host code that runs only on the NPU (`NpuPaths`). False for a
     text libcst cannot parse or too deeply nested to analyse: the file stays out, as without
     this signal."""
-    if not ("jit" in text and _LAUNCH_TEXT.search(text) and _NPU_TEST_TEXT.search(text)):
+    if not ("jit" in text and LAUNCH_TEXT.search(text) and _NPU_TEST_TEXT.search(text)):
         return False
     try:
         module = sources.parse(text)

@@ -24,7 +24,7 @@ KERNEL_TOKENS: tuple[str, ...] = ("jit",)
 LAUNCH = "]("  # not a word: a launch of an imported name (`_launches_imported`)
 # a comment is one item to the end of its line: `#[^\r\n]*` alone could split a run of `#`
 # in exponentially many ways before failing (a `]` and then a `#####` banner took hours)
-_LAUNCH_TEXT = re.compile(r"\](?:\s|\\|#[^\r\n]*(?![^\r\n]))*\(")
+LAUNCH_TEXT = re.compile(r"\](?:\s|\\|#[^\r\n]*(?![^\r\n]))*\(")
 
 # Escapes that can produce an ASCII letter or `_` in a string value (hex 41-7f, octal 101-177,
 # \N{...}), and backslash-newline, which joins a string across lines.
@@ -50,7 +50,7 @@ class Words:
         found = self._found.get(token)
         if found is None:
             if token == LAUNCH:  # syntax, which no escape in a string can spell
-                found = _LAUNCH_TEXT.search(self.text) is not None and _launches_imported(self.text)
+                found = LAUNCH_TEXT.search(self.text) is not None and _launches_imported(self.text)
             else:
                 found = self._escapes or (token in self.text and _whole_word(token).search(self.text) is not None)
             self._found[token] = found
@@ -75,7 +75,7 @@ def _launches_imported(text: str) -> bool:
     subscripted = re.compile(rf"(?<![\w.])(?:{'|'.join(map(re.escape, names))})(?:\s*\.\s*\w+)*\s*\[")
     for match in subscripted.finditer(text):
         closing = _closing_bracket(text, match.end())
-        if closing is None or _LAUNCH_TEXT.match(text, closing):
+        if closing is None or LAUNCH_TEXT.match(text, closing):
             return True
     return False
 
