@@ -271,6 +271,7 @@ class HostIndex(_HostFacts):
     def __init__(self, module: cst.Module, kernels: list[Kernel], memory: HostMemory | None = None):
         super().__init__()
         self.kernels = {kernel.name: kernel for kernel in kernels}
+        self._updated: dict[tuple[str, Scope], tuple[str, ...]] = {}  # names being sized: their earlier extent
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
             self.walk(module, kernel_defs)
@@ -565,13 +566,16 @@ class HostIndex(_HostFacts):
         """The expressions a value may come from, each with how it got there: followed
         through local names, parameters (their defaults, their annotations unless
         `annotations` is false, the arguments of the module's calls of the function),
-        `x if c else y`, and `obj.attr = ...` stores."""
+        `x if c else y`, `x or y` / `x and y`, and `obj.attr = ...` stores."""
         yield value, ""
         if hops >= _MAX_HOPS:
             return
         if isinstance(value, cst.IfExp):
             for branch in _possible_arms(value):
                 yield from self.origins(branch, scope, hops + 1, annotations)
+        elif isinstance(value, cst.BooleanOperation):  # `num_cores or query()`: either operand
+            for operand in (value.left, value.right):
+                yield from self.origins(operand, scope, hops + 1, annotations)
         elif isinstance(value, cst.Name):
             yield from self._name_origins(value.value, scope, hops, annotations)
         elif isinstance(value, cst.Attribute):
@@ -742,6 +746,8 @@ class HostIndex(_HostFacts):
             return self._extent(value.expression, scope, hops + 1)  # `-(-T // BT)`: `triton.cdiv(T, BT)`
         if isinstance(value, cst.BinaryOperation):
             left, right = self._extent(value.left, scope, hops + 1), self._extent(value.right, scope, hops + 1)
+            if left == () and isinstance(value.operator, cst.FloorDivide):  # `16384 // x.element_size()`
+                return ()
             if left is None or right is None:
                 return None
             if isinstance(value.operator, (cst.FloorDivide, cst.Divide)):
@@ -763,18 +769,35 @@ class HostIndex(_HostFacts):
         """A name is one size (`NT` for `NT = triton.cdiv(T, BT)`), or the sizes of its value
         when that multiplies several and every origin is that same product (`M = B * T`). A
         name a nested function reads from a function around it (a `def grid(meta):` closure)
-        is looked up there."""
+        is looked up there. An update reading the name (`n = min(n, m)`, `n = n + pad`) reads
+        its earlier values there; one that bounds it (`n = min(n, 1024)`) may cap it."""
         scope = self._binding_scope(name.value, scope)
+        key = (name.value, scope)
+        if key in self._updated:
+            return self._updated[key]
         values = self.origins(name, scope, annotations=False)  # `group: int = 48` is its default
         origins = [origin for origin, _ in values if origin is not name]
         if not origins or self.core_count(name, scope) is not None:
             return () if origins else None
-        extents = [self._extent(origin, self._scope_of(origin, scope), hops + 1) for origin in origins]
-        if any(extent is None for extent in extents):
-            return None
-        if len(set(extents)) == 1 and len(extents[0] or ()) > 1:
-            return extents[0]
-        return (name.value,) if any(extents) else ()
+        updates = [value for value in self.bindings.get(key, ()) if _updates(value, name.value)]
+        extents = [
+            self._extent(origin, self._scope_of(origin, scope), hops + 1)
+            for origin in origins
+            if not any(origin is update for update in updates)
+        ]
+        if updates:
+            earlier = _one_extent(name.value, extents) if extents else None
+            if earlier is None:
+                return None
+            self._updated[key] = earlier
+            try:
+                updated = [self._extent(update, scope, hops + 1) for update in updates]
+            finally:
+                del self._updated[key]
+            if any(not extent for extent in updated):  # unknown, or capped
+                return None
+            extents += updated
+        return _one_extent(name.value, extents)
 
     def _binding_scope(self, name: str, scope: Scope) -> Scope:
         """The function binding `name` (assigning it or taking it as a parameter) that `scope`
@@ -788,6 +811,8 @@ class HostIndex(_HostFacts):
         args = [self._extent(arg.value, scope, hops + 1) for arg in call.args]
         if callee == "cdiv" and len(args) == 2 and args[0] is not None and args[1] == ():
             return _divided(args[0], call.args[1].value)
+        if callee == "cdiv" and args and args[0] == ():  # a bounded count over a positive one
+            return ()
         if callee in ("prod", "reduce"):
             product = _shape_product(call)
             if product is not None:
@@ -1363,6 +1388,23 @@ def _is_extent(value: cst.BaseExpression) -> bool:
             return func.attr.value in ("size", "numel") and (func.attr.value == "numel" or bool(value.args))
         return isinstance(func, cst.Name) and func.value == "len"
     return False
+
+
+def _one_extent(name: str, extents: list[tuple[str, ...] | None]) -> tuple[str, ...] | None:
+    """The extent of a name from those of its origins: unknown if one is; the product when all
+    are the same product of several sizes; else one size when any is a size, else bounded."""
+    if any(extent is None for extent in extents):
+        return None
+    if len(set(extents)) == 1 and len(extents[0] or ()) > 1:
+        return extents[0]
+    return (name,) if any(extents) else ()
+
+
+def _updates(value: cst.BaseExpression, name: str) -> bool:
+    """`value`, bound to `name`, computes it from its earlier value (`min(n, m)`, `n + pad`)."""
+    return isinstance(value, (cst.Call, cst.BinaryOperation)) and any(
+        isinstance(node, cst.Name) and node.value == name for node in walk(value)
+    )
 
 
 def _reaching_value(name: str, launch: Launch) -> cst.BaseExpression | None:

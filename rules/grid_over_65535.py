@@ -7,7 +7,10 @@ from tensor shapes. A size is a tensor extent (`x.shape[i]`, a name unpacked fro
 `len(x)`, the rows `x.numel() // x.shape[-1]`) and sums, multiples, `//` and `triton.cdiv` (or
 `math.ceil(T / BT)`, `-(-T // BT)`) of it by a bounded value, and `a if c else b` when both arms
 are sizes; `min(..., cap)` bounds it, and so do literals and device core counts. A sum of sizes
-is one size (`M_text + M_vae` is at most twice the larger), never their product. A name bound to a product of sizes
+is one size (`M_text + M_vae` is at most twice the larger), never their product. An update
+reading a size (`n = min(n, other)`, `n = n + pad`) keeps it a size; one that caps it
+(`n = min(n, 4096)`) may bound it. A bound divided by anything stays bounded (a tile of
+`16384 // x.element_size()` elements). A name bound to a product of sizes
 (`M = B * T`) counts as that product, as it does written inline, and so does the product of
 a tensor's extents, `math.prod(x.shape[:d])` (the rows of its leading dimensions, taken to be
 two or more) or `functools.reduce(operator.mul, x.shape, 1)`. An axis the module does not size is
@@ -215,6 +218,11 @@ def budget_raised(x, BT=64):
 def two_segments(x, text_idx, vae_idx):
     m_text, m_vae = text_idx.shape[0], vae_idx.shape[0]
     k[(m_text + m_vae,)](x, m_text, 0, BT=64)  # a sum of two sizes is one size
+
+def clamped(x, BT=64):
+    B, T, H = x.shape
+    T = min(T, 4096)  # an update that caps the size
+    k[(triton.cdiv(T, BT), B)](x, T, 0, BT=BT)
 """,
         """
 import os
@@ -290,6 +298,24 @@ def run_too(x, BT=64):
 """,
     )
     INVALID = (
+        """
+@triton.jit
+def stats(x, V, BLOCK: tl.constexpr):
+    tl.store(x + tl.program_id(0) * V + tl.program_id(1) * BLOCK + tl.arange(0, BLOCK), 0.0)
+
+def run(logits, draft):
+    rows, vocab = logits.shape
+    if draft is not None:
+        vocab = min(vocab, draft.size(-1))  # an update reading the size: still a size
+    stats[(rows, triton.cdiv(vocab, 8192))](logits, vocab, BLOCK=8192)  # expect
+    rows = rows + 1
+    stats[(rows, triton.cdiv(vocab, 8192))](logits, vocab, BLOCK=8192)  # expect
+
+def by_bytes(logits):
+    rows, vocab = logits.shape
+    block = min(triton.next_power_of_2(vocab), 16384 // logits.element_size())  # a byte budget
+    stats[(rows, triton.cdiv(vocab, block))](logits, vocab, BLOCK=block)  # expect
+""",
         """
 def _kernels():
     @triton.jit

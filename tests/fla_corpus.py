@@ -1,16 +1,22 @@
 """Real Ascend kernels nobody here wrote: fla-core 0.6.0, liger-kernel 0.8.5, vllm-ascend 0.23.0
-(and 0.26.0rc1), FlagGems 5.0.2 and torchtitan-npu 0.2.2.post2 from the package index.
+(and 0.26.0rc1, and the 0.30.0rc2 source distribution), FlagGems 5.0.2 and torchtitan-npu
+0.2.2.post2 from the package index.
 
-Each wheel is downloaded once per machine into a cache folder (`ASCEND_LINT_TEST_CACHE` or
-`~/.cache/ascend-lint-tests`) and unpacked; tests skip with the reason when the index is
-unreachable.
+Each wheel or source archive is downloaded once per machine into a cache folder
+(`ASCEND_LINT_TEST_CACHE` or `~/.cache/ascend-lint-tests`) and unpacked; tests skip with the
+reason when the index is unreachable.
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
+import shutil
 import subprocess
 import sys
+import tarfile
+import urllib.request
 import zipfile
 from pathlib import Path
 
@@ -23,7 +29,8 @@ from ascend_lint.model import FileResult
 FLA_VERSION = "0.6.0"
 LIGER_VERSION = "0.8.5"
 VLLM_ASCEND_VERSION = "0.23.0"  # its wheel is for CPython 3.11 on x86-64 Linux: elsewhere its tests skip
-VLLM_ASCEND_NEWEST = "0.26.0rc1"  # the newest on the index when it was read (2026-12-01)
+VLLM_ASCEND_NEWEST = "0.26.0rc1"  # the newest wheel on the index when it was read (2026-12-01)
+VLLM_ASCEND_SOURCE = "0.30.0rc2"  # the newest release (source only) when it was read (2026-12-02)
 FLAG_GEMS_VERSION = "5.0.2"
 TORCHTITAN_NPU_VERSION = "0.2.2.post2"
 CACHE = Path(os.environ.get("ASCEND_LINT_TEST_CACHE", Path.home() / ".cache" / "ascend-lint-tests"))
@@ -53,6 +60,40 @@ def unpacked_wheel(distribution: str, version: str, package: str) -> Path:
     with zipfile.ZipFile(wheels[0]) as wheel:
         wheel.extractall(partial)
     partial.rename(target)
+    return target
+
+
+def unpacked_sdist(distribution: str, version: str) -> Path:
+    """The folder of the unpacked source archive of `distribution==version`, downloaded on first
+    use through the index's simple API (`pip download` would build the package to read its
+    metadata)."""
+    target = CACHE / f"{distribution}-{version}-sdist"
+    if target.is_dir():
+        return target
+    CACHE.mkdir(parents=True, exist_ok=True)
+    name = f"{distribution.replace('-', '_')}-{version}.tar.gz"
+    page = urllib.request.Request(
+        f"https://pypi.org/simple/{distribution}/", headers={"Accept": "application/vnd.pypi.simple.v1+json"}
+    )
+    try:
+        with urllib.request.urlopen(page, timeout=60) as answer:
+            (sdist,) = [f for f in json.load(answer)["files"] if f["filename"] == name]
+        with urllib.request.urlopen(sdist["url"], timeout=300) as answer:
+            archive = answer.read()
+    except OSError as error:
+        pytest.skip(f"package index unreachable: downloading {name} failed: {error}")
+    assert hashlib.sha256(archive).hexdigest() == sdist["hashes"]["sha256"]
+    partial = target.with_suffix(".partial")
+    shutil.rmtree(partial, ignore_errors=True)
+    partial.mkdir()
+    download = partial / name
+    download.write_bytes(archive)
+    with tarfile.open(download) as tar:
+        tar.extractall(partial, filter="data")
+    download.unlink()
+    (top,) = partial.iterdir()
+    top.rename(target)
+    partial.rmdir()
     return target
 
 

@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from collections import Counter
 
-from fla_corpus import VLLM_ASCEND_NEWEST, VLLM_ASCEND_VERSION, lint_wheel, vllm_ascend_root
+from fla_corpus import (
+    VLLM_ASCEND_NEWEST,
+    VLLM_ASCEND_SOURCE,
+    VLLM_ASCEND_VERSION,
+    lint_wheel,
+    unpacked_sdist,
+    vllm_ascend_root,
+)
 
 from ascend_lint.model import Finding
 
@@ -86,4 +93,31 @@ def test_vllm_ascend_newest_findings_per_rule_and_its_review() -> None:
         ("ASC012", "ops/triton/fused_gdn_gating.py", 10),  # `UNIFIED_BUFFER_SIZE`
         ("ASC012", "ops/triton/fused_norm_gate.py", 25),
         ("ASC013", "worker/v2/sample/gumbel.py", 76),  # a block size chosen in a host if/else
+    } <= at
+
+
+def test_vllm_ascend_source_release_findings_per_rule_and_its_review() -> None:
+    """vllm-ascend 0.30.0rc2 (a source release): its 62 new and changed kernel files read
+    finding by finding (docs/corpus-findings.md, "vllm-ascend 0.30.0rc2"); the misses the
+    review found, by site."""
+    root = unpacked_sdist("vllm-ascend", VLLM_ASCEND_SOURCE)
+    findings = [f for r in lint_wheel(root, root / "vllm_ascend") for f in r.findings]
+    assert dict(Counter(f.code for f in findings)) == {
+        "ASC001": 54,
+        "ASC002": 6,
+        "ASC003": 46,
+        "ASC004": 2,
+        "ASC008": 76,
+        "ASC009": 2,
+        "ASC010": 39,
+        "ASC011": 1,
+        "ASC012": 5,
+        "ASC013": 1,
+    }
+    at = {(f.code, f.filename.rsplit("/vllm_ascend/", 1)[1], f.location.row) for f in findings}
+    assert {
+        ("ASC010", "worker/v2/spec_decode/rejection_sampler_utils.py", 267),  # `n = min(n, m)` keeps a size
+        ("ASC010", "ops/triton/mamba/state_ops.py", 54),  # a tile of `16384 // x.element_size()`
+        ("ASC009", "ops/triton/compressor/compressor_triton.py", 527),  # `num_cores or query()`
+        ("ASC009", "ops/triton/compressor/compressor_triton.py", 549),
     } <= at
