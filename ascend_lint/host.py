@@ -794,7 +794,7 @@ class HostIndex(_HostFacts):
                 updated = [self._extent(update, scope, hops + 1) for update in updates]
             finally:
                 del self._updated[key]
-            if any(not extent for extent in updated):  # unknown, or capped
+            if any(extent is None or (earlier and not extent) for extent in updated):  # unknown, or capped
                 return None
             extents += updated
         return _one_extent(name.value, extents)
