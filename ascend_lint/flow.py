@@ -249,6 +249,11 @@ class Flow:
         set to a constant under `if TAIL_MODE == 0: t = False` folds in that one)."""
         return all(flags & RUNTIME_ALWAYS for flags, _ in self.variants(node))
 
+    def wide_everywhere(self, node: cst.BaseExpression) -> bool:
+        """An int64 value under every constexpr specialisation: cast to int64, an int64
+        parameter, a loop index with an int64 bound, or arithmetic with one of those."""
+        return all(flags & WIDE for flags, _ in self.variants(node))
+
     def constant_int(self, node: cst.BaseExpression, spec: Assumptions | None = None) -> int | None:
         """The value of an int literal, or of a name every definition reaching it (in the
         specialisation `spec`) sets to the same int literal (`i_n = 0`), else None."""

@@ -499,26 +499,12 @@ class _Builder:
                     return dot
         value = self.elementwise(node, [left, right])
         left_node = node.left if type(node) is cst.BinaryOperation else getattr(node, "target", None)
-        if value is not None and value.width.integer:
+        # integer widths never depend on pointers; lanes already int64 need no flow query
+        if value is not None and value.width.integer and value.width.resolve({}) < WIDE_INDEX.bits:
             for part, part_node in ((left, left_node), (right, right_node)):
-                if not _tile(part) and part_node is not None and self.wide_scalar(part_node):
+                if not _tile(part) and part_node is not None and self.flow.wide_everywhere(part_node):
                     value.width = WIDE_INDEX  # `i_n * B + tl.arange(0, B)`, `i_n` an int64: int64 lanes
         return value
-
-    def wide_scalar(self, node: cst.BaseExpression, depth: int = 0) -> bool:
-        """A 64-bit integer scalar: `tl.program_id(0).to(tl.int64)`, a name only ever bound to one,
-        or arithmetic with one."""
-        if depth > 4:
-            return False
-        if type(node) is cst.Name:
-            defs = self.flow.defs.get(node.value, ())
-            return bool(defs) and all(d.value is not None and self.wide_scalar(d.value, depth + 1) for d in defs)
-        if type(node) is cst.BinaryOperation:
-            return self.wide_scalar(node.left, depth + 1) or self.wide_scalar(node.right, depth + 1)
-        if type(node) is cst.Call and type(node.func) is cst.Attribute and node.func.attr.value in ("to", "cast"):
-            dtype = next((a.value for a in node.args if a.keyword is None or a.keyword.value == "dtype"), None)
-            return dtype is not None and self.dtype_width(dtype) == WIDE_INDEX
-        return False
 
     def elementwise(self, node: cst.CSTNode, parts: list[Result]) -> TileValue | None:
         tiles = [p for p in parts if _tile(p)]

@@ -356,6 +356,23 @@ def launch(x, y, n, new_version):
         BLOCK = 44032
     k[(1, triton.cdiv(n, BLOCK))](x, y, n, BLOCK=BLOCK)  # expect
 """,
+        # lanes built from the index of a `tl.range` loop whose bounds are int64: Triton gives
+        # the index its bounds' widest type, so they are int64 (8 bytes each)
+        """
+@triton.jit(do_not_specialize=["num_tasks", "num_blocks", "n"])
+def k(x, y, num_tasks, num_blocks, n, BLOCK: tl.constexpr):
+    worker = tl.program_id(0).to(tl.int64)
+    per_worker = num_tasks.to(tl.int64) // tl.num_programs(0)
+    for task in tl.range(worker * per_worker, worker * per_worker + per_worker):
+        offsets = task % num_blocks * BLOCK + tl.arange(0, BLOCK)
+        mask = offsets < n
+        b = tl.load(x + offsets, mask=mask, other=float("-inf")).to(tl.float32)
+        tl.store(y + task, tl.max(tl.where(mask, b, float("-inf")), axis=0))
+
+def launch(x, y, n):
+    num_blocks = triton.cdiv(n, 16384)
+    k[(40,)](x, y, num_blocks, num_blocks, n, BLOCK=16384)  # expect
+""",
         # literal launch constexprs; vector work on a dot result, a causal mask and a
         # transpose copy make the peak
         """

@@ -99,8 +99,7 @@ def test_int64_parameters_and_the_loop_indices_they_bound_are_wide_where_read() 
     assert not flow.flags(value(flow, "l_idx")) & WIDE
 
 
-def test_a_loop_index_is_wide_only_in_the_specialisations_where_its_bound_is() -> None:
-    flow = flow_of("""
+VARLEN_BOUND = """
 @triton.jit
 def k(x, T, BT: tl.constexpr, IS_VARLEN: tl.constexpr):
     if IS_VARLEN:
@@ -109,10 +108,23 @@ def k(x, T, BT: tl.constexpr, IS_VARLEN: tl.constexpr):
         NT = tl.cdiv(T, BT)
     for i_t in range(NT):
         o_t = i_t * BT
-""")
+"""
+
+
+def test_a_loop_index_is_wide_only_in_the_specialisations_where_its_bound_is() -> None:
+    flow = flow_of(VARLEN_BOUND)
     o_t = value(flow, "o_t")
     assert flow.flags(o_t, frozenset({("IS_VARLEN", True)})) & WIDE
     assert not flow.flags(o_t, frozenset({("IS_VARLEN", False)})) & WIDE
+
+
+def test_wide_everywhere_asks_for_int64_in_every_specialisation() -> None:
+    flow = flow_of(FLAGS_KERNEL)
+    assert flow.wide_everywhere(value(flow, "w_idx"))  # the index of a loop with an int64 bound
+    assert flow.wide_everywhere(value(flow, "r_cast"))
+    assert not flow.wide_everywhere(value(flow, "l_idx"))
+    varlen = flow_of(VARLEN_BOUND)
+    assert not varlen.wide_everywhere(value(varlen, "o_t"))  # int32 when IS_VARLEN is false
 
 
 @pytest.mark.parametrize(

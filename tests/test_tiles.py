@@ -506,6 +506,31 @@ def k(x, y, T, B: tl.constexpr):
     assert dict(tiles.tiles)["offs"].width.resolve({}) == 64
 
 
+@pytest.mark.parametrize(
+    ("loop", "bits"),
+    [
+        ("for i in tl.range(pid, n, tl.num_programs(0)):", 32),
+        # Triton gives a loop index the widest type of its bounds (vllm-ascend 0.30's categorical_sample);
+        # measured on such a kernel (BLOCK=8192, fp32): needs 278592 B of UB (overflow), 163968 B with int32 bounds
+        ("for i in tl.range(pid.to(tl.int64), n, tl.num_programs(0)):", 64),
+        ("for i in tl.range(tl.cast(pid, tl.int64), n, tl.num_programs(0)):", 64),
+        ("for i in tl.range(pid, n64, tl.num_programs(0)):", 64),  # `n64: tl.int64`
+    ],
+)
+def test_offsets_built_from_a_loop_index_take_its_width(loop: str, bits: int) -> None:
+    tiles = kernel_of(
+        f"""
+@triton.jit(do_not_specialize=["n"])
+def k(x, y, n, n64: tl.int64, B: tl.constexpr):
+    pid = tl.program_id(0)
+    {loop}
+        offs = i * B + tl.arange(0, B)
+        tl.store(y + offs, tl.load(x + offs, mask=offs < n), mask=offs < n)
+"""
+    ).tiles
+    assert dict(tiles.tiles)["offs"].width.resolve({}) == bits
+
+
 def test_a_peak_just_over_the_capacity_is_not_rounded_to_it():
     # fla's matmul_kernel at BM=128, BK=64, BN=256 estimates just over 192 KiB: "needs about 192 KiB ... over
     # the 192 KiB the device has" read wrong
