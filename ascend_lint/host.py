@@ -731,7 +731,8 @@ class HostIndex(_HostFacts):
         return [self._extent(value, scope, 0) for value in values]
 
     def _extent(self, value: cst.BaseExpression, scope: Scope, hops: int) -> tuple[str, ...] | None:
-        """`()` bounded, a tuple of size factors, or None unknown."""
+        """`()` bounded, a tuple of size factors, or None unknown. `hops` counts the names
+        followed to their values (the parts of an expression cost none: they end)."""
         if hops > _MAX_HOPS * 2:
             return None
         if isinstance(value, cst.Integer):
@@ -743,9 +744,9 @@ class HostIndex(_HostFacts):
         if isinstance(value, cst.Name):
             return self._name_extent(value, scope, hops)
         if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
-            return self._extent(value.expression, scope, hops + 1)  # `-(-T // BT)`: `triton.cdiv(T, BT)`
+            return self._extent(value.expression, scope, hops)  # `-(-T // BT)`: `triton.cdiv(T, BT)`
         if isinstance(value, cst.BinaryOperation):
-            left, right = self._extent(value.left, scope, hops + 1), self._extent(value.right, scope, hops + 1)
+            left, right = self._extent(value.left, scope, hops), self._extent(value.right, scope, hops)
             if left == () and isinstance(value.operator, cst.FloorDivide):  # `16384 // x.element_size()`
                 return ()
             if left is None or right is None:
@@ -808,7 +809,7 @@ class HostIndex(_HostFacts):
 
     def _call_extent(self, call: cst.Call, scope: Scope, hops: int) -> tuple[str, ...] | None:
         callee = (dotted_name(call.func) or "").rsplit(".", 1)[-1]
-        args = [self._extent(arg.value, scope, hops + 1) for arg in call.args]
+        args = [self._extent(arg.value, scope, hops) for arg in call.args]
         if callee == "cdiv" and len(args) == 2 and args[0] is not None and args[1] == ():
             return _divided(args[0], call.args[1].value)
         if callee == "cdiv" and args and args[0] == ():  # a bounded count over a positive one
@@ -860,7 +861,7 @@ class HostIndex(_HostFacts):
         """`a if c else b`: a size (one factor, either arm may be taken) when both arms are,
         bounded when both are; unknown when only one is (the test may cap it:
         `n if n < cap else cap`)."""
-        arms = [self._extent(arm, scope, hops + 1) for arm in (value.body, value.orelse)]
+        arms = [self._extent(arm, scope, hops) for arm in (value.body, value.orelse)]
         if None in arms:
             return None
         if all(arms):
@@ -868,19 +869,24 @@ class HostIndex(_HostFacts):
         return None if any(arms) else ()
 
     def _scope_of(self, origin: cst.BaseExpression, scope: Scope) -> Scope:
-        """Where an origin's names resolve: its caller's scope when it is an argument passed
-        to `scope` (origins do not say; the arguments of a call sit in the caller)."""
-        return self._argument_callers.get(origin, scope)
+        """Where an origin's names resolve (origins do not say): the scope of the call when it
+        is an argument (passed to `scope` by a caller), the scope binding it when it is a bound
+        value (`head = int(head_size)` in that caller), else `scope`."""
+        return self._origin_scopes.get(origin, scope)
 
     @cached_property
-    def _argument_callers(self) -> dict[cst.BaseExpression, Scope]:
-        """Each argument node of a plain call, with the scope of the call."""
-        callers: dict[cst.BaseExpression, Scope] = {}
+    def _origin_scopes(self) -> dict[cst.BaseExpression, Scope]:
+        """Each argument node of a plain call with the scope of the call, and each bound value
+        with the scope binding it."""
+        scopes: dict[cst.BaseExpression, Scope] = {}
         for sites in self.calls_of.values():
             for site in sites:
                 for arg in site.call.args:
-                    callers.setdefault(arg.value, site.scope)
-        return callers
+                    scopes.setdefault(arg.value, site.scope)
+        for (_, scope), values in self.bindings.items():
+            for value in values:
+                scopes.setdefault(value, scope)
+        return scopes
 
     # ---- evidence per kernel parameter ------------------------------------------------
     def none_passed(self, kernel: Kernel, param: str) -> Evidence | None:
@@ -1293,11 +1299,13 @@ def _add_forwarded(
 
 
 def names_read(node: cst.CSTNode) -> set[str]:
-    """The variables `node` reads: not an attribute's name (`shape` in `x.shape`) nor a keyword."""
-    names = [sub for sub in walk(node) if isinstance(sub, cst.Name)]
-    labels = {id(sub.attr) for sub in walk(node) if isinstance(sub, cst.Attribute)}
-    labels |= {id(sub.keyword) for sub in walk(node) if isinstance(sub, cst.Arg) and sub.keyword is not None}
-    return {name.value for name in names if id(name) not in labels}
+    """The variables `node` reads: not an attribute's name (`shape` in `x.shape`), a keyword,
+    nor the function a call names (`int` in `int(x.shape[0])`)."""
+    nodes = list(walk(node))
+    labels = {id(sub.attr) for sub in nodes if isinstance(sub, cst.Attribute)}
+    labels |= {id(sub.keyword) for sub in nodes if isinstance(sub, cst.Arg) and sub.keyword is not None}
+    labels |= {id(sub.func) for sub in nodes if isinstance(sub, cst.Call)}
+    return {sub.value for sub in nodes if isinstance(sub, cst.Name) and id(sub) not in labels}
 
 
 def _divided(factors: tuple[str, ...], divisor: cst.BaseExpression) -> tuple[str, ...]:

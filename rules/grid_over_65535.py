@@ -10,7 +10,8 @@ are sizes; `min(..., cap)` bounds it, and so do literals and device core counts.
 is one size (`M_text + M_vae` is at most twice the larger), never their product. An update
 reading a size (`n = min(n, other)`, `n = n + pad`) keeps it a size; one that caps it
 (`n = min(n, 4096)`) may bound it. A bound divided by anything stays bounded (a tile of
-`16384 // x.element_size()` elements). A name bound to a product of sizes
+`16384 // x.element_size()` elements). A value a caller passes is read where the caller
+binds it (`width = int(head_dim)` in the caller, then `_rope(x, width)`). A name bound to a product of sizes
 (`M = B * T`) counts as that product, as it does written inline, and so does the product of
 a tensor's extents, `math.prod(x.shape[:d])` (the rows of its leading dimensions, taken to be
 two or more) or `functools.reduce(operator.mul, x.shape, 1)`. An axis the module does not size is
@@ -316,6 +317,20 @@ def per_row(logits, T):
     programs = max(1, triton.cdiv(4096, rows))
     programs = min(programs, T)  # an update of a bound stays bounded
     stats[(programs * rows, vocab)](logits, vocab, BLOCK=8192)  # expect
+
+def _rope(x, head_dim: int):
+    tokens = int(x.shape[0])
+    heads = int(x.shape[1]) // int(head_dim)  # a size over what the caller passes
+    stats[(tokens * triton.cdiv(heads, 4),)](x, heads, BLOCK=4)  # expect
+
+def rope(x, head_dim: int = 128):
+    width = int(head_dim)  # the caller's own name: resolved where it is bound
+    _rope(x, width)
+
+def sections(x, section):
+    tokens, width = int(x.shape[0]), int(x.shape[1])
+    if sum(int(s) for s in section) == 64:  # picks a variant; `int` is called, not a size
+        stats[(tokens, triton.cdiv(width, 128))](x, width, BLOCK=128)  # expect
 
 def by_bytes(logits):
     rows, vocab = logits.shape

@@ -18,7 +18,7 @@ EXPECTED = {
     "ASC002": 5,
     "ASC003": 12,
     "ASC008": 28,
-    "ASC010": 15,
+    "ASC010": 17,
     "ASC011": 5,
     "ASC012": 2,
 }
@@ -58,4 +58,6 @@ def test_flag_gems_ascend_findings_per_rule_and_the_reviews_fixes() -> None:
         ("ops/embedding.py", 133),
         ("fla/chunk_o.py", 155),
         ("fla/chunk_delta_h.py", 257),
+        ("fused/fused_moe.py", 1156),  # `EM` from a size and a `top_k` its caller passes
+        ("fused/fused_moe.py", 1259),
     } <= grids
