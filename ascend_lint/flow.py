@@ -774,6 +774,59 @@ class Flow:
                     found.append(read)
         return sorted(found, key=lambda e: e.index)
 
+    def value_is_read(self, node: cst.BaseExpression, alongside: Event | None = None) -> bool:
+        """Whether the value of `node`, an expression of the body, is read: used otherwise than
+        bound through pure arithmetic to a name (`x = node * s`, `x += node`, `x = node.to(t)`),
+        or bound so to a name whose value is read in turn. With `alongside`, only reads feasible
+        together with it count (its constexpr specialisations). A bare expression statement
+        discards the value; passed to a call, stored, returned, tested or unpacked, it is read."""
+        pending: list[cst.CSTNode] = [node]
+        followed: set[int] = set()
+        while pending:
+            bindings = self._bindings(pending.pop())
+            if bindings is None:
+                return True
+            for binding in bindings:
+                if binding.index not in followed and binding.name is not None:
+                    followed.add(binding.index)
+                    pending.extend(
+                        read.node
+                        for read in self.reads_after(binding, binding.name)
+                        if alongside is None or self.feasible_together(read, alongside)
+                    )
+        return False
+
+    def _bindings(self, node: cst.CSTNode) -> list[Event] | None:
+        """The definitions the value of `node` flows into through pure arithmetic only (none when
+        a bare expression statement discards it), or None when anything else uses it."""
+        child, parent = node, self.parents.get(node)
+        while isinstance(parent, (cst.BinaryOperation, cst.UnaryOperation, cst.Attribute)):
+            if isinstance(parent, cst.Attribute):  # `x.to(t)`: a cast, its receiver's value
+                call = self.parents.get(parent)
+                if not (
+                    isinstance(call, cst.Call) and call.func is parent and self.imports.method_name(parent) == "cast"
+                ):
+                    return None
+                parent = call
+            child, parent = parent, self.parents.get(parent)
+        if isinstance(parent, cst.Expr):
+            return []
+        if isinstance(parent, cst.Assign) and len(parent.targets) == 1 and parent.value is child:
+            target: cst.CSTNode = parent.targets[0].target
+        elif isinstance(parent, cst.AnnAssign) and parent.value is child:
+            target = parent.target
+        elif isinstance(parent, cst.AugAssign):
+            target = parent  # `x += v`: the definition is the augmented assignment, reading `x` and `v`
+        else:
+            return None
+        definition = self._definition_at.get(target)
+        return [definition] if definition is not None else None
+
+    @cached_property
+    def _definition_at(self) -> dict[cst.CSTNode, Event]:
+        """Each definition by the node it is at (a target name, an augmented assignment)."""
+        return {definition.node: definition for definitions in self.defs.values() for definition in definitions}
+
     def _origins(self, defs: list[Event]) -> set[int]:
         """The definitions whose value `defs` hold: through aliases back to the one computing it."""
         origins: set[int] = set()

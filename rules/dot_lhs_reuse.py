@@ -20,7 +20,11 @@ or paired in `a, b = x, y`) is the same tile as the name it was taken from, so i
 reads of the clobbered tile until it is reassigned itself, `.dtype`/`.shape` are not data
 reads, `tl.dot(b_k, tl.trans(b_k))` reads both operands before the dot runs, and reads on an
 `if` arm exclusive with the dot (the other arm, or another `if` on the same constexpr test)
-are not after it.
+are not after it. `tl.dot` is pure: a dot whose result (or what it flows into through
+arithmetic and names) is read in no constexpr specialisation where a later read runs is
+dropped by the compiler there and clobbers nothing for that read. A result passed to a call,
+stored or returned is read; a dot accumulating into `acc`, or run through a device function,
+is taken to run.
 
 A call of a `@triton.jit` function of the same file whose `tl.dot` takes one of its parameters,
 unchanged, as the left operand (fla's `safe_dot(a, b)`, which returns `tl.dot(a, b)`) is that
@@ -71,7 +75,7 @@ from functools import cached_property
 import libcst as cst
 
 from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, spelled_out
-from ascend_lint.flow import Event, call_argument
+from ascend_lint.flow import Event, Flow, call_argument
 from ascend_lint.kernels import called_device_functions
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
@@ -163,8 +167,35 @@ def k(p_a, p_b, p_o):
     b_p = mm_pristine(b_a, b_b)
     tl.store(p_o, b_o + b_p + b_a + b_b)
 """,
+        # the first dot's result is read only where `b_x` is not read again: the compiler drops it there
+        """
+@triton.jit
+def k(p_x, p_w, p_o, SPLIT: tl.constexpr):
+    b_x = tl.load(p_x)
+    b_w = tl.load(p_w)
+    b_y = tl.dot(b_x, b_w) * 2.0
+    b_z = b_y.to(tl.float16)
+    if SPLIT:
+        b_o = tl.dot(b_x, b_w)
+        tl.store(p_o, b_o)
+    else:
+        tl.store(p_o, b_z)
+""",
     )
     INVALID = (
+        # the first dot's result is read in the arm reading `b_x` again, not in the other one
+        """
+@triton.jit
+def k(p_x, p_w, p_o, SPLIT: tl.constexpr):
+    b_x = tl.load(p_x)
+    b_w = tl.load(p_w)
+    b_y = tl.dot(b_x, b_w)
+    if SPLIT:
+        b_s = b_y * 2.0
+        tl.store(p_o, tl.dot(b_x, b_w) + b_s)  # expect
+    else:
+        tl.store(p_o, b_x)
+""",
         # an alias is the same tile, not a copy: the dot consumes a pristine copy instead
         Example(
             """
@@ -194,7 +225,7 @@ def k(p_a, p_w, p_o, USE_W: tl.constexpr):
     b_a = tl.load(p_a)
     b_w = tl.load(p_w)
     if USE_W:
-        b_o = tl.dot(b_a, b_w)
+        tl.store(p_o, tl.dot(b_a, b_w))
     b_o = tl.dot(b_a, b_w)  # expect
     tl.store(p_o, b_o + b_a)  # expect
 """,
@@ -205,7 +236,7 @@ def k(p_a, p_w, p_o, USE_W: tl.constexpr):
     b_w = tl.load(p_w)
     if USE_W:
         b_a_c = b_a + 0.0
-        b_o = tl.dot(b_a_c, b_w)
+        tl.store(p_o, tl.dot(b_a_c, b_w))
     b_a_c2 = b_a + 0.0
     b_o = tl.dot(b_a, b_w)
     tl.store(p_o, b_o + b_a_c2)
@@ -308,6 +339,7 @@ def k(p_a, p_b, p_o):
     b_d = tl.dot(tl.trans(b_b), b_a)  # expect
     b_e = -tl.dot(-b_d, b_b)  # expect
     b_c = b_d + 0.0  # expect
+    tl.store(p_o, b_o + b_e)
 """,
             fixed="""
 @triton.jit
@@ -322,6 +354,7 @@ def k(p_a, p_b, p_o):
     b_d_c = b_d + 0.0
     b_e = -tl.dot(-b_d, b_b_c)
     b_c = b_d_c + 0.0
+    tl.store(p_o, b_o + b_e)
 """,
             unsafe_fixes=True,
         ),
@@ -401,7 +434,11 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
         for dot in dots:
             event, tile = dot.event, dot.tile
             reads = sorted(
-                flow.reads_after(event, tile.value) + flow.alias_reads_after(event, tile.value),
+                (
+                    read
+                    for read in flow.reads_after(event, tile.value) + flow.alias_reads_after(event, tile.value)
+                    if dot.runs_with(read, flow)
+                ),
                 key=lambda read: read.index,
             )
             fix = copies.plan(event, tile, reads) if reads else None
@@ -506,6 +543,16 @@ class _Dot:
     @property
     def label(self) -> str:
         return "`tl.dot`" if self.helper is None else f"`tl.dot` through `{self.helper}`"
+
+    def runs_with(self, read: Event, flow: Flow) -> bool:
+        """Whether the dot runs in a constexpr specialisation where `read` does: its result is
+        read there (`tl.dot` is pure, so the compiler drops a dot whose result nothing reads).
+        A device function's dot (the function may use the result itself) and one accumulating
+        into `acc` are taken to run."""
+        call = self.event.call
+        if self.helper is not None or call_argument(call, 2, "acc") is not None:
+            return True
+        return flow.value_is_read(call, alongside=read)
 
 
 class _Dots:

@@ -3,6 +3,7 @@ named in the message and first in `related`; the other clobbering dots follow it
 
 from __future__ import annotations
 
+import pytest
 from conftest import snippet_source
 
 
@@ -135,3 +136,86 @@ def test_a_device_function_only_imported_is_not_seen(lint) -> None:
     source += DEFINED_PER_ARM.split("\n\n\n", 1)[1]
     assert "def mm" not in source and "mm(b_a" in source
     assert lint(source) == []
+
+
+DOT_THEN_READ = """
+@triton.jit
+def k(p_a, p_b, p_o, NT):
+    b_a = tl.load(p_a)
+    b_b = tl.load(p_b)
+    b_h = tl.zeros([16, 16], dtype=tl.float32)
+    {dot}
+    tl.store(p_o, b_a)
+"""
+
+
+@pytest.mark.parametrize(
+    ("dot", "clobbers"),
+    [
+        # `tl.dot` is pure: a dot whose result nothing reads is dropped by the compiler
+        ("tl.dot(b_a, b_b)", False),
+        ("b_x = (tl.dot(b_a, b_b) * 2.0).to(tl.float16)", False),
+        ("b_h += tl.dot(b_a, b_b)", False),
+        ("for i_t in range(NT):\n        b_h = tl.dot(b_a, b_b)\n        b_h = -b_h", False),
+        # stored, accumulated into a tile that is stored, passed to a call: read
+        ("tl.store(p_o, tl.dot(b_a, b_b))", True),
+        ("b_h += tl.dot(b_a, b_b)\n    tl.store(p_o, b_h)", True),
+        ("b_x = tl.sum(tl.dot(b_a, b_b), 0)", True),
+        ("b_x = tl.dot(b_a, b_b)\n    b_y, b_z = b_x, b_h", True),
+        # a dot accumulating into `acc` is taken to run
+        ("b_x = tl.dot(b_a, b_b, b_h)", True),
+        ("b_x = tl.dot(b_a, b_b, acc=b_h)", True),
+        ("for i_t in range(NT):\n        b_h = tl.dot(b_a, b_b, b_h)", True),
+    ],
+)
+def test_a_dot_clobbers_only_where_its_result_is_read(lint, dot: str, clobbers: bool) -> None:
+    source, _ = snippet_source(DOT_THEN_READ.format(dot=dot))
+    findings = [f for f in lint(source) if f.code == "ASC003"]
+    assert bool(findings) == clobbers
+
+
+def test_a_dot_clobbers_in_the_specialisations_reading_its_result(lint) -> None:
+    """The shape of triton-ascend's tutorials 04/06-fused-attention: `pv = tl.dot(p_cast, v)` is
+    read only in one arm of a constexpr test; the other arm reads `p_cast` again in a dot of its
+    own, where the first dot is dropped. A read in the arm reading the result is after the dot."""
+    source, offset = snippet_source(
+        """
+@triton.jit
+def k(p_p, p_v, p_o, NT, SMALL: tl.constexpr):
+    b_acc = tl.zeros([16, 16], dtype=tl.float32)
+    for i_t in range(NT):
+        b_p = tl.load(p_p + i_t)
+        b_v = tl.load(p_v + i_t)
+        b_pv = tl.dot(b_p, b_v)
+        if SMALL:
+            b_acc = tl.dot(b_p, b_v, b_acc)
+        else:
+            b_acc += b_pv
+            tl.store(p_o + i_t, b_p)
+    tl.store(p_o, b_acc)
+"""
+    )
+    findings = [f for f in lint(source) if f.code == "ASC003"]
+    assert [(f.location.row - offset, f.related[0].location.row - offset) for f in findings] == [(12, 7)]
+
+
+def test_a_device_function_dot_runs_whatever_the_caller_does_with_the_result(lint) -> None:
+    """The function may use its dot's result itself (here it stores it): it is taken to run."""
+    source, offset = snippet_source(
+        """
+@triton.jit
+def mm_store(a, b, p):
+    c = tl.dot(a, b)
+    tl.store(p, c)
+    return c
+
+
+@triton.jit
+def k(p_a, p_b, p_o):
+    b_a = tl.load(p_a)
+    mm_store(b_a, tl.load(p_b), p=p_o)
+    tl.store(p_o, b_a)
+"""
+    )
+    findings = [f for f in lint(source) if f.code == "ASC003"]
+    assert [f.location.row - offset for f in findings] == [12]

@@ -535,3 +535,54 @@ def test_an_augmented_assignment_defines_the_operation_it_writes(statement: str,
     assert isinstance(augmented.value, cst.BinaryOperation) and type(augmented.value.operator) is operator
     # the value is built by the flow: the source node to report for it is the statement
     assert flow.written(augmented.value) is augmented.node
+
+
+READ_VALUES = """
+@triton.jit
+def k(p, q, NT, WIDE: tl.constexpr):
+    a = tl.load(p)
+    unread = a * 2.0
+    halved = a * 0.5
+    for i in range(NT):
+        halved = halved * 0.5
+    chained = (a + 1.0).to(tl.float16)
+    c = -chained
+    c += 1.0
+    stored = a - 1.0
+    tl.store(p, stored)
+    passed = a * 4.0
+    tl.store(p, tl.sum(passed, 0))
+    unpacked = a * 5.0
+    u, v = unpacked, a
+    returned = a * 3.0
+    if WIDE:
+        tl.store(q, c)
+    else:
+        tl.store(q, a)
+    return returned
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "read"),
+    [
+        ("unread", False),
+        ("halved", False),  # carried round the loop into itself only
+        ("chained", True),  # through `c` and `c += 1.0` into a store
+        ("stored", True),
+        ("passed", True),
+        ("unpacked", True),  # unpacking is not followed
+        ("returned", True),
+    ],
+)
+def test_value_is_read_follows_pure_arithmetic_into_names(name: str, read: bool) -> None:
+    flow = flow_of(READ_VALUES)
+    assert flow.value_is_read(value(flow, name)) is read
+
+
+def test_value_is_read_alongside_counts_reads_in_its_specialisations_only() -> None:
+    flow = flow_of(READ_VALUES)
+    stored_c, stored_a = reads(flow, "c")[-1], reads(flow, "a")[-1]
+    assert flow.value_is_read(value(flow, "chained"), alongside=stored_c)
+    assert not flow.value_is_read(value(flow, "chained"), alongside=stored_a)
+    assert flow.value_is_read(value(flow, "stored"), alongside=stored_a)
