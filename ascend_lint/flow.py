@@ -35,7 +35,7 @@ from typing import Any, TypeAlias
 import libcst as cst
 
 from .imports import ImportMap, int_literal, str_literal
-from .nodes import child_nodes
+from .nodes import child_nodes, walk
 
 # Value flags: a bit set describing where a value can come from.
 CONST = 1  # literal, constexpr parameter, dtype, tl.static_range index
@@ -53,6 +53,7 @@ WIDE = 2048  # int64 (`.to(tl.int64)`, `tl.cast(x, tl.int64)`, `T: tl.int64`): a
 NARROW = 4096  # cast to int32 or narrower (`.to(tl.int32)`): int32 unless an int64 operand joins it
 WIDTHS = WIDE | NARROW  # integer width facts; a comparison (a bool) has none
 RUNTIME_ALWAYS = PID | LOOP | LOADED | TENSOR | SCALAR | ARG | PHI | FLOAT
+INDEX = PID | LOOP | SCALAR | PHI  # runtime int32 scalars
 FOLDABLE = CONST | SPEC
 
 READ, DEF, CALL, POINT = "read", "def", "call", "point"
@@ -287,6 +288,136 @@ class Flow:
             reaching = self.reaching(a)
             return bool(reaching) and reaching == self.reaching(b)
         return False
+
+    # ---- int32 multiplies made before an int64 cast ------------------------------------
+    def cast_parts(self, call: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+        """The value and the dtype of a cast: `x.to(t)` (a tensor method) or `tl.cast(x, t)`."""
+        func = call.func
+        if isinstance(func, cst.Attribute) and self.imports.method_name(func) == "cast" and call.args:
+            return func.value, call.args[0].value
+        if self.imports.is_tl(func, "cast") and len(call.args) >= 2:
+            return call.args[0].value, call.args[1].value
+        return None
+
+    def index_multiplies_widened(self, cast: cst.Call) -> dict[Assumptions, cst.BinaryOperation | None]:
+        """For an int64 cast, per specialisation its receiver depends on, the int32 multiply
+        over a runtime index the receiver computes before the cast widens it
+        (`(i_b * T).to(tl.int64)`; see `index_arithmetic_multiply`). A multiply made before
+        the receiver (in a definition it reads) counts unless the cast's result is scaled
+        again (`scaled_after`). Empty for other casts."""
+        parts = self.cast_parts(cast)
+        if parts is None or not self.is_int64(parts[1]):
+            return {}
+        receiver = parts[0]
+        specs = self.specialisations(receiver)
+        multiplies = {spec: self.index_arithmetic_multiply(receiver, spec, True) for spec in specs}
+        made_before = any(m is not None and not any(sub is m for sub in walk(receiver)) for m in multiplies.values())
+        if made_before and self.scaled_after(cast):  # asked only then: it follows the cast's uses
+            multiplies = {spec: self.index_arithmetic_multiply(receiver, spec, False) for spec in specs}
+        return multiplies
+
+    def scaled_after(self, cast: cst.Call) -> bool:
+        """The cast's result reaches a multiply: directly (`i_t.to(tl.int64) * K`), through sums and
+        differences (`(b.to(tl.int64) * HW + p.to(tl.int64)) * C`), a tile's broadcast
+        (`row[:, None] * stride`) and the names assigned any of these (`row = r.to(tl.int64) + base`
+        or `row += base`, then `x + row * stride`): an index widened before its stride, so a product
+        it was made from earlier is a position bounded by a dimension (`i_t * BT`, `pid * row_chunk`,
+        a tile `pid * BLOCK + tl.arange(0, BLOCK)` within one image), not the element offset that
+        wraps."""
+        pending: list[cst.CSTNode] = [cast]
+        seen: set[cst.CSTNode] = set()
+        while pending:
+            node = pending.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            parent = self.parents.get(node)
+            if isinstance(parent, cst.BinaryOperation | cst.AugAssign):
+                if isinstance(parent.operator, cst.Multiply | cst.MultiplyAssign):
+                    return True
+                if isinstance(parent.operator, cst.Add | cst.Subtract | cst.AddAssign | cst.SubtractAssign):
+                    pending.append(parent)  # the index offset
+                    continue
+            elif isinstance(parent, cst.Subscript) and parent.value is node:
+                pending.append(parent)  # the index broadcast (`row[:, None]`)
+                continue
+            for name, definitions in self.defs.items():  # the value bound to a name: its reads
+                for definition in definitions:
+                    if definition.value is node or definition.node is node:
+                        pending += [read.node for read in self.reads_after(definition, name)]
+        return False
+
+    def index_arithmetic_multiply(
+        self, node: cst.BaseExpression, spec: Assumptions, follow: bool
+    ) -> cst.BinaryOperation | None:
+        """The int32 multiply over a runtime index (program id, loop index, a do_not_specialize /
+        typed size, a value chosen at run time) that `node`, integer arithmetic loading nothing,
+        computes (see `int32_index_multiply`); an offset tile (`pid * BLOCK + tl.arange(0, BLOCK)`) is such
+        arithmetic too when its multiply is over a program id: a loop index's block
+        (`i_d * BD + tl.arange(0, BD)` for `i_d` in `range(tl.cdiv(D, BD))`) stays within one
+        dimension, and the cast before its stride is the right place."""
+        if self._computed_from_data(node, spec):
+            return None
+        multiply = self.int32_index_multiply(node, spec, follow)
+        if multiply is not None and self.flags(node, spec) & TENSOR and not self.flags(multiply, spec) & PID:
+            return None
+        return multiply
+
+    def _computed_from_data(
+        self, node: cst.BaseExpression, spec: Assumptions, seen: tuple[cst.CSTNode, ...] = ()
+    ) -> bool:
+        """`node`'s value, in `spec`, reads memory or a tensor computed at run time other than the
+        index vector `tl.arange(...)`, directly or in the definitions reaching the names it reads."""
+        flags = self.flags(node, spec)
+        if not flags & (LOADED | TENSOR):
+            return False
+        if flags & LOADED:
+            return True
+        if isinstance(node, cst.Call):
+            return not self.imports.is_tl(node.func, "arange")
+        if isinstance(node, cst.BinaryOperation):
+            parts: list[cst.BaseExpression | None] = [node.left, node.right]
+        elif isinstance(node, cst.UnaryOperation):
+            parts = [node.expression]
+        elif isinstance(node, cst.Name):
+            parts = [value for value in self.values_reaching(node, spec) if value not in seen] or [None]
+        else:
+            return True
+        return any(part is None or self._computed_from_data(part, spec, (*seen, part)) for part in parts)
+
+    def int32_index_multiply(
+        self, node: cst.BaseExpression, spec: Assumptions, follow: bool = True, seen: tuple[cst.CSTNode, ...] = ()
+    ) -> cst.BinaryOperation | None:
+        """A multiply in int32 over an index (an int64 operand makes it an int64 multiply; a factor
+        known to be 0 or 1 cannot wrap, nor a quotient times its divisor) written in `node`'s
+        arithmetic, or with `follow` also made in the definitions reaching the names it reads (in
+        `spec`) or in the arguments of `tl.minimum` / `tl.maximum` / `tl.cdiv`."""
+        if isinstance(node, cst.BinaryOperation):
+            if (
+                isinstance(node.operator, cst.Multiply)
+                and self.flags(node, spec) & INDEX
+                and not (self.flags(node.left, spec) | self.flags(node.right, spec)) & WIDE
+                and self.constant_int(node.left, spec) not in (0, 1)
+                and self.constant_int(node.right, spec) not in (0, 1)
+                and not self.is_quotient_times_divisor(node, spec)
+            ):
+                return node
+            parts: list[cst.BaseExpression] = [node.left, node.right]
+        elif isinstance(node, cst.UnaryOperation):
+            parts = [node.expression]
+        elif not follow:
+            return None
+        elif isinstance(node, cst.Name):
+            parts = [value for value in self.values_reaching(node, spec) if value is not None and value not in seen]
+        elif isinstance(node, cst.Call) and self.imports.is_tl(node.func, "minimum", "maximum", "cdiv"):
+            parts = [arg.value for arg in node.args]
+        else:
+            return None
+        for part in parts:
+            found = self.int32_index_multiply(part, spec, follow, (*seen, part))
+            if found is not None:
+                return found
+        return None
 
     def values_reaching(self, node: cst.BaseExpression, spec: Assumptions | None) -> list[cst.BaseExpression | None]:
         """The values of the definitions reaching a read of a name (in the specialisation

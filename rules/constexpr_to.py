@@ -96,7 +96,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ascend_lint.fixes import Declined, FixPlan, Replace
-from ascend_lint.flow import LOADED, LOOP, PHI, PID, SCALAR, SPEC, TENSOR, WIDE, Assumptions, Event, Flow
+from ascend_lint.flow import INDEX, SPEC, Assumptions, Event, Flow
 from ascend_lint.imports import ImportMap
 from ascend_lint.nodes import walk
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
@@ -106,7 +106,6 @@ ASSUMED_INT_MESSAGE = (
     "constexpr has no .to: `{receiver}` can be a constexpr on Ascend (Triton specialises an int argument equal "
     "to 1; the rule assumed {params} is an int); use `tl.cast({receiver}, ...)`"
 )
-INDEX = PID | LOOP | SCALAR | PHI  # runtime int32 scalars
 CONSTEXPR_MESSAGE = "constexpr has no .to: `{receiver}` can be a constexpr on Ascend; use `tl.cast({receiver}, ...)`"
 MADE_ELSEWHERE = "the int32 multiply is not written in the cast's receiver (it is in a definition or a call it reads): cast its index there"
 WRAP_MESSAGE = "cast after multiply wraps in int32{when}: cast the index first (`tl.cast(..., tl.int64) * ...`)"
@@ -325,20 +324,11 @@ def k(x, y, C, BLOCK: tl.constexpr):
             receiver, dtype = func.value, call.args[0].value
             # each specialisation the receiver's value depends on (`if IS_VARLEN:` ... `else:`)
             specs = flow.specialisations(receiver)
-            multiplies = {}
-            if flow.is_int64(dtype):
-                multiplies = {spec: _index_multiply(receiver, flow, spec, True) for spec in specs}
-                # a multiply made before the receiver counts unless the cast widens an index for
-                # its stride (asked only then: it follows the cast's uses)
-                made_before = any(
-                    m is not None and not any(sub is m for sub in walk(receiver)) for m in multiplies.values()
-                )
-                if made_before and _scaled_after(call, flow):
-                    multiplies = {spec: _index_multiply(receiver, flow, spec, False) for spec in specs}
+            multiplies = flow.index_multiplies_widened(call)
             wrapping = [spec for spec, multiply in multiplies.items() if multiply is not None]
             if wrapping:
                 multiply = multiplies[wrapping[0]]
-                written = _index_multiply(receiver, flow, wrapping[0], follow=False)
+                written = flow.index_arithmetic_multiply(receiver, wrapping[0], follow=False)
                 fix = self._fix(
                     call, _cast_index_terms(receiver, flow, dtype), "Cast the index terms before the arithmetic"
                 )
@@ -395,8 +385,8 @@ def _when(
     around = {branch.key[0] for branch, _ in cast.conds}
     shared = {(key, outcome) for key, outcome in frozenset.intersection(*wrapping) if key not in around}
     others = [spec for spec in specs if spec not in wrapping]
-    follow = not _scaled_after(cast.call, flow)
-    if not shared or not others or any(_multiplies(receiver, flow, spec, follow) for spec in others):
+    follow = not flow.scaled_after(cast.call)
+    if not shared or not others or any(flow.int32_index_multiply(receiver, spec, follow) for spec in others):
         return ""
     return " (when " + " and ".join(f"`{key}` is {str(outcome).lower()}" for key, outcome in sorted(shared)) + ")"
 
@@ -450,38 +440,6 @@ def _specialisable_params(node: cst.BaseExpression, flow: Flow) -> list[str]:
     return names
 
 
-def _scaled_after(cast: cst.Call, flow: Flow) -> bool:
-    """The cast's result reaches a multiply: directly (`i_t.to(tl.int64) * K`), through sums and
-    differences (`(b.to(tl.int64) * HW + p.to(tl.int64)) * C`), a tile's broadcast
-    (`row[:, None] * stride`) and the names assigned any of these (`row = r.to(tl.int64) + base`
-    or `row += base`, then `x + row * stride`): an index widened before its stride, so a product
-    it was made from earlier is a position bounded by a dimension (`i_t * BT`, `pid * row_chunk`,
-    a tile `pid * BLOCK + tl.arange(0, BLOCK)` within one image), not the element offset that
-    wraps."""
-    pending: list[cst.CSTNode] = [cast]
-    seen: set[cst.CSTNode] = set()
-    while pending:
-        node = pending.pop()
-        if node in seen:
-            continue
-        seen.add(node)
-        parent = flow.parents.get(node)
-        if isinstance(parent, cst.BinaryOperation | cst.AugAssign):
-            if isinstance(parent.operator, cst.Multiply | cst.MultiplyAssign):
-                return True
-            if isinstance(parent.operator, cst.Add | cst.Subtract | cst.AddAssign | cst.SubtractAssign):
-                pending.append(parent)  # the index offset
-                continue
-        elif isinstance(parent, cst.Subscript) and parent.value is node:
-            pending.append(parent)  # the index broadcast (`row[:, None]`)
-            continue
-        for name, definitions in flow.defs.items():  # the value bound to a name: its reads
-            for definition in definitions:
-                if definition.value is node or definition.node is node:
-                    pending += [read.node for read in flow.reads_after(definition, name)]
-    return False
-
-
 def _made_at(
     multiply: cst.BinaryOperation | None, flow: Flow, context: ModuleContext
 ) -> tuple[tuple[cst.CSTNode, str], ...]:
@@ -489,81 +447,6 @@ def _made_at(
     if multiply is None:
         return ()
     return ((flow.written(multiply), f"`{context.module.code_for_node(multiply)}` multiplies in int32 here"),)
-
-
-def _index_multiply(
-    node: cst.BaseExpression, flow: Flow, spec: Assumptions, follow: bool
-) -> cst.BinaryOperation | None:
-    """The int32 multiply over a runtime index (program id, loop index, a do_not_specialize /
-    typed size, a value chosen at run time) that `node`, integer arithmetic loading nothing,
-    computes (see `_multiplies`); an offset tile (`pid * BLOCK + tl.arange(0, BLOCK)`) is such
-    arithmetic too when its multiply is over a program id: a loop index's block
-    (`i_d * BD + tl.arange(0, BD)` for `i_d` in `range(tl.cdiv(D, BD))`) stays within one
-    dimension, and the cast before its stride is the right place."""
-    if _computed_from_data(node, flow, spec):
-        return None
-    multiply = _multiplies(node, flow, spec, follow)
-    if multiply is not None and flow.flags(node, spec) & TENSOR and not flow.flags(multiply, spec) & PID:
-        return None
-    return multiply
-
-
-def _computed_from_data(
-    node: cst.BaseExpression, flow: Flow, spec: Assumptions, seen: tuple[cst.CSTNode, ...] = ()
-) -> bool:
-    """`node`'s value, in `spec`, reads memory or a tensor computed at run time other than the
-    index vector `tl.arange(...)`, directly or in the definitions reaching the names it reads."""
-    flags = flow.flags(node, spec)
-    if not flags & (LOADED | TENSOR):
-        return False
-    if flags & LOADED:
-        return True
-    if isinstance(node, cst.Call):
-        return not flow.imports.is_tl(node.func, "arange")
-    if isinstance(node, cst.BinaryOperation):
-        parts: list[cst.BaseExpression | None] = [node.left, node.right]
-    elif isinstance(node, cst.UnaryOperation):
-        parts = [node.expression]
-    elif isinstance(node, cst.Name):
-        parts = [value for value in flow.values_reaching(node, spec) if value not in seen] or [None]
-    else:
-        return True
-    return any(part is None or _computed_from_data(part, flow, spec, (*seen, part)) for part in parts)
-
-
-def _multiplies(
-    node: cst.BaseExpression, flow: Flow, spec: Assumptions, follow: bool = True, seen: tuple[cst.CSTNode, ...] = ()
-) -> cst.BinaryOperation | None:
-    """A multiply in int32 over an index (an int64 operand makes it an int64 multiply; a factor
-    known to be 0 or 1 cannot wrap, nor a quotient times its divisor) written in `node`'s
-    arithmetic, or with `follow` also made in the definitions reaching the names it reads (in
-    `spec`) or in the arguments of `tl.minimum` / `tl.maximum` / `tl.cdiv`."""
-    if isinstance(node, cst.BinaryOperation):
-        if (
-            isinstance(node.operator, cst.Multiply)
-            and flow.flags(node, spec) & INDEX
-            and not (flow.flags(node.left, spec) | flow.flags(node.right, spec)) & WIDE
-            and flow.constant_int(node.left, spec) not in (0, 1)
-            and flow.constant_int(node.right, spec) not in (0, 1)
-            and not flow.is_quotient_times_divisor(node, spec)
-        ):
-            return node
-        parts: list[cst.BaseExpression] = [node.left, node.right]
-    elif isinstance(node, cst.UnaryOperation):
-        parts = [node.expression]
-    elif not follow:
-        return None
-    elif isinstance(node, cst.Name):
-        parts = [value for value in flow.values_reaching(node, spec) if value is not None and value not in seen]
-    elif isinstance(node, cst.Call) and flow.imports.is_tl(node.func, "minimum", "maximum", "cdiv"):
-        parts = [arg.value for arg in node.args]
-    else:
-        return None
-    for part in parts:
-        found = _multiplies(part, flow, spec, follow, (*seen, part))
-        if found is not None:
-            return found
-    return None
 
 
 def _unparenthesized(node: cst.BaseExpression) -> cst.BaseExpression:

@@ -7,13 +7,17 @@ pointer parameter holding packed-sequence boundaries, cumulative token offsets (
 trailing `_ptr` aside, contains `seqlens` or `start_loc`, ends in `offsets` or `indptr`, or
 starts with `cu_`: `cu_seqlens`, `seq_offsets`, `chunk_offsets`, `cu_seq_lens`, vLLM's
 `query_start_loc_ptr`, `qo_indptr`) and cast `.to(tl.int32)` (or narrower), or a name set to
-it plus or minus other int32 terms (`t0 = bos + i_t * BT`).
+it plus or minus other int32 terms (`t0 = bos + i_t * BT`). A cast to int64 of the whole
+offset comes too late: `v += ((bos * H + i_h) * V).to(tl.int64)` (or `tl.cast(..., tl.int64)`)
+multiplies in int32 first.
 
 Not flagged: lengths (`T = (eos - bos).to(tl.int32)`) and every use outside pointer
 arithmetic (masks, loop bounds, block-pointer shapes and offsets, which must stay int32); a
 multiply with an int64 operand (`tl.cast(bos, tl.int64) * HV`); a product cast to int64
 before the large stride (`(bos * HV + i_hv).to(tl.int64) * V`); offsets loaded without a cast
-(their width is the host tensor's, usually int64).
+(their width is the host tensor's, usually int64). An int64 `.to` of an offset that is a
+program-id product in another specialisation (`else: bos = i_n * T`) is ASC002's finding (its
+fix casts `bos` too), not reported twice.
 
 ## Why is this bad?
 The product is computed in int32 and wraps silently before it is added to the pointer, so the
@@ -96,6 +100,7 @@ def k(q, v, cu_seqlens, chunk_indices, T, HV: tl.constexpr, V: tl.constexpr, BT:
     p_q = tl.make_block_ptr(q + b0, (n, V), (V, 1), (i_t * BT, 0), (BT, V), (1, 0))
     p_w = v + (tl.cast(b0, tl.int64) * HV + i_hv) * V
     p_w = v + (b0 * HV + i_hv).to(tl.int64) * V
+    p_w = v + ((tl.cast(b0, tl.int64) * HV + i_hv) * V).to(tl.int64)
     i_c = tl.load(chunk_indices + i_t * 2).to(tl.int32)
     p_c = v + i_c * BT * V
     b2 = tl.load(cu_seqlens + i_n)
@@ -169,6 +174,26 @@ def k(x, o, query_start_loc_ptr, cu_seq_lens, qo_indptr, H: tl.constexpr, D: tl.
     tl.store(o + tl.cast(qo, tl.int64) * H * D + o_d, b_x)
 """,
         ),
+        Example(
+            """
+@triton.jit
+def k(v, k, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr, V: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    v += ((bos * H + i_h) * V).to(tl.int64)  # expect
+    b_k = tl.load(k + tl.cast((bos * H + i_h) * K, tl.int64) + tl.arange(0, K))  # expect
+    tl.store(o + ((bos * H + i_h) * K).to(tl.int64) + tl.arange(0, K), b_k + tl.load(v + tl.arange(0, K)))  # expect
+""",
+            fixed="""
+@triton.jit
+def k(v, k, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr, V: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    v += ((tl.cast(bos, tl.int64) * H + i_h) * V).to(tl.int64)
+    b_k = tl.load(k + tl.cast((tl.cast(bos, tl.int64) * H + i_h) * K, tl.int64) + tl.arange(0, K))
+    tl.store(o + ((tl.cast(bos, tl.int64) * H + i_h) * K).to(tl.int64) + tl.arange(0, K), b_k + tl.load(v + tl.arange(0, K)))
+""",
+        ),
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
@@ -202,7 +227,7 @@ def k(x, o, query_start_loc_ptr, cu_seq_lens, qo_indptr, H: tl.constexpr, D: tl.
                             names="`, `".join(names),
                             verb="is" if len(names) == 1 else "are",
                             source="`, `".join(sources),
-                            product=context.module.code_for_node(product),
+                            product=context.module.code_for_node(product.with_changes(lpar=(), rpar=())),
                         ),
                         fix=fix,
                         facts={"offsets": tuple(names)},
@@ -294,7 +319,13 @@ def _offset_terms(address: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
 
 
 def _int32_products(term: cst.BaseExpression, flow: Flow, offsets: dict[Event, str]) -> Iterator[cst.BinaryOperation]:
-    """The outermost int32 multiplies in `term` with a sequence offset among their factors."""
+    """The outermost int32 multiplies in `term` with a sequence offset among their factors, also
+    inside an int64 cast made after them (see `_widened_after_multiply`)."""
+    if isinstance(term, cst.Call):
+        receiver = _widened_after_multiply(term, flow)
+        if receiver is not None:
+            yield from _int32_products(receiver, flow, offsets)
+        return
     if not isinstance(term, cst.BinaryOperation):
         return
     if (
@@ -308,6 +339,21 @@ def _int32_products(term: cst.BaseExpression, flow: Flow, offsets: dict[Event, s
     if isinstance(term.operator, (*_ARITHMETIC, cst.Multiply)):
         yield from _int32_products(term.left, flow, offsets)
         yield from _int32_products(term.right, flow, offsets)
+
+
+def _widened_after_multiply(cast: cst.Call, flow: Flow) -> cst.BaseExpression | None:
+    """The receiver of an int64 cast of a whole offset (`((bos * H + i_h) * V).to(tl.int64)`:
+    its products are made in int32 and wrap before the cast), else None: not when the cast's
+    result is scaled again (`(bos * HV + i_hv).to(tl.int64) * V` widens before the large
+    stride), nor when the receiver multiplies a program id or loop index in some
+    specialisation (`bos = i_n * T` when not `IS_VARLEN`): ASC002 reports that cast, and its
+    fix casts `bos` as well."""
+    parts = flow.cast_parts(cast)
+    if parts is None or not flow.is_int64(parts[1]) or flow.scaled_after(cast):
+        return None
+    if any(multiply is not None for multiply in flow.index_multiplies_widened(cast).values()):
+        return None
+    return parts[0]
 
 
 def _int32_in_some_specialisation(node: cst.BaseExpression, flow: Flow) -> bool:

@@ -586,3 +586,43 @@ def test_value_is_read_alongside_counts_reads_in_its_specialisations_only() -> N
     assert flow.value_is_read(value(flow, "chained"), alongside=stored_c)
     assert not flow.value_is_read(value(flow, "chained"), alongside=stored_a)
     assert flow.value_is_read(value(flow, "stored"), alongside=stored_a)
+
+
+WIDENED_KERNEL = """
+@triton.jit
+def k(x, cu_seqlens, T, H: tl.constexpr, V: tl.constexpr, IS_VARLEN: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    loaded = tl.load(cu_seqlens + i_n).to(tl.int32)
+    if IS_VARLEN:
+        bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    else:
+        bos = i_n * T
+    a = ((loaded * H + i_h) * V).to(tl.int64)
+    b = tl.cast((bos * H + i_h) * V, tl.int64)
+    c = (i_n * H).to(tl.int64) * V
+    d = ((i_n * H).to(tl.int64) + i_h) * V
+    e = (loaded * H).to(tl.int32)
+"""
+
+
+def test_casts_and_the_index_multiplies_they_widen() -> None:
+    """`cast_parts` reads both spellings of a cast; `index_multiplies_widened` gives, per
+    specialisation, the int32 multiply over a program id made before an int64 cast: none where
+    the value is loaded (`loaded`, the `IS_VARLEN` arm of `bos`), the program-id product in the
+    other arm; `scaled_after` tells a cast whose result is multiplied again."""
+    flow = flow_of(WIDENED_KERNEL)
+    a, b, e = (cst.ensure_type(value(flow, name), cst.Call) for name in "abe")
+    assert flow.cast_parts(a) == (cst.ensure_type(a.func, cst.Attribute).value, a.args[0].value)
+    assert flow.cast_parts(b) == (b.args[0].value, b.args[1].value)
+    assert flow.cast_parts(cst.ensure_type(cst.parse_expression("tl.load(x)"), cst.Call)) is None
+
+    assert set(flow.index_multiplies_widened(a).values()) == {None}
+    by_arm = {dict(spec)["IS_VARLEN"]: multiply for spec, multiply in flow.index_multiplies_widened(b).items()}
+    assert by_arm[True] is None
+    assert by_arm[False] is b.args[0].value  # `bos` is `i_n * T` in the `else` arm
+    assert flow.index_multiplies_widened(e) == {}  # an int32 cast widens nothing
+
+    c_cast = cst.ensure_type(cst.ensure_type(value(flow, "c"), cst.BinaryOperation).left, cst.Call)
+    d_sum = cst.ensure_type(cst.ensure_type(value(flow, "d"), cst.BinaryOperation).left, cst.BinaryOperation)
+    assert flow.scaled_after(c_cast) and flow.scaled_after(cst.ensure_type(d_sum.left, cst.Call))
+    assert not flow.scaled_after(a)
