@@ -14,7 +14,8 @@ return). On top of that:
 - path conditions: events inside `if` arms remember the arm, so reads on an arm exclusive
   with another (the other arm, or an `if` on the same constexpr test) are infeasible;
 - loops, with the 1-D core-grid task loops marked (a `for` over `range` / `tl.range`, or a
-  counting `while`).
+  counting `while`); the index of such a `for` is a task index (a flattened program id, the
+  TASK flag; a `while` loop's index already carries its start's program id).
 
 Measured on triton-ascend 3.2 (docs/specialisation.md): Triton's front end holds every name
 assigned in the kernel body as a tensor, even `c = 4` or `c = BT * 2` (so `c.to(...)`
@@ -51,9 +52,11 @@ BOXED = 512  # assigned in the kernel body: a tensor to the front end, even when
 FLOAT = 1024  # a float scalar parameter (the host passes floats): Triton never specialises it
 WIDE = 2048  # int64 (`.to(tl.int64)`, `tl.cast(x, tl.int64)`, `T: tl.int64`): arithmetic on it is int64
 NARROW = 4096  # cast to int32 or narrower (`.to(tl.int32)`): int32 unless an int64 operand joins it
+TASK = 8192  # index of a 1-D core-grid `for` task loop (`range(pid, n, num_core)`): a flattened program id
 WIDTHS = WIDE | NARROW  # integer width facts; a comparison (a bool) has none
 RUNTIME_ALWAYS = PID | LOOP | LOADED | TENSOR | SCALAR | ARG | PHI | FLOAT
 INDEX = PID | LOOP | SCALAR | PHI  # runtime int32 scalars
+PROGRAMS = PID | TASK  # a program id, or a task loop's index (a flattened one)
 FOLDABLE = CONST | SPEC
 
 READ, DEF, CALL, POINT = "read", "def", "call", "point"
@@ -353,13 +356,14 @@ class Flow:
         """The int32 multiply over a runtime index (program id, loop index, a do_not_specialize /
         typed size, a value chosen at run time) that `node`, integer arithmetic loading nothing,
         computes (see `int32_index_multiply`); an offset tile (`pid * BLOCK + tl.arange(0, BLOCK)`) is such
-        arithmetic too when its multiply is over a program id: a loop index's block
+        arithmetic too when its multiply is over a program id or a task loop's index (a flattened
+        program id: `task * BLOCK + tl.arange(0, BLOCK)`): a loop index's block
         (`i_d * BD + tl.arange(0, BD)` for `i_d` in `range(tl.cdiv(D, BD))`) stays within one
         dimension, and the cast before its stride is the right place."""
         if self._computed_from_data(node, spec):
             return None
         multiply = self.int32_index_multiply(node, spec, follow)
-        if multiply is not None and self.flags(node, spec) & TENSOR and not self.flags(multiply, spec) & PID:
+        if multiply is not None and self.flags(node, spec) & TENSOR and not self.flags(multiply, spec) & PROGRAMS:
             return None
         return multiply
 
@@ -811,6 +815,23 @@ class Flow:
         if any(loop.kind != "static_range" and loop not in use.loops for loop in definition.loops):
             return True
         return any(not branch.test_is_constexpr and (branch, arm) not in use.conds for branch, arm in definition.conds)
+
+    def mark_task_indices(self) -> None:
+        """Flag the index of each `for` task loop TASK, once the task loops are known. Finding
+        them worked out flags without TASK, so those are forgotten; TASK joins only indices
+        already flagged LOOP (runtime), so no other answer given meanwhile changes."""
+        indices = [
+            event
+            for loop in self.loops
+            if loop.is_task_loop and loop.kind == "range"
+            for event in self.events_in(loop.body, DEF)
+            if event.loops[-1] is loop and event.value_flags is not None and event.value_flags & LOOP
+        ]
+        for event in indices:
+            event.value_flags = (event.value_flags or 0) | TASK
+        if indices:
+            self._memo.clear()
+            self.__dict__.pop("name_flags", None)  # the cached coarse facts
 
     # ---- coarse facts: one set of flags per name, whatever the path ---------------------
     def _coarse_of(self, key: cst.BaseExpression | Event) -> int:
@@ -1535,6 +1556,7 @@ def build_flow(body: cst.BaseSuite, params: list[tuple[str, cst.Param, int]], im
     builder.block(body.body if isinstance(body, cst.IndentedBlock) else [body])
     for loop in flow.loops:
         loop.is_task_loop = _is_task_loop(flow, loop)
+    flow.mark_task_indices()
     return flow
 
 

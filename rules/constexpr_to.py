@@ -12,8 +12,10 @@ Flags `.to(...)` calls in a kernel whose receiver is
    afterwards, e.g. `(i_b * T).to(tl.int64)`, `((NT - 1) * DH_CS).to(tl.int64)`, or the
    offset tile `(pid * BLOCK + tl.arange(0, BLOCK)).to(tl.int64)` — *the multiply wraps in
    int32 first* (the TTIR multiplies `pid * BLOCK` in i32, splats it and extends the tile:
-   offsets wrap once `pid * BLOCK` passes 2^31, on tensors over 2G elements). A tile whose
-   multiply is a loop index's block (`(i_d * BD + tl.arange(0, BD)).to(tl.int64)` in
+   offsets wrap once `pid * BLOCK` passes 2^31, on tensors over 2G elements). The index of
+   a 1-D core-grid task loop (`for task in range(tl.program_id(0), n_tasks, CORES)`) is a
+   flattened program id, so `task * BLOCK + tl.arange(0, BLOCK)` is such a tile too. A tile
+   whose multiply is a loop index's block (`(i_d * BD + tl.arange(0, BD)).to(tl.int64)` in
    `for i_d in range(tl.cdiv(D, BD))`) stays within one dimension and is not flagged.
 
 Values are taken where the `.to` stands, in each specialisation of the constexpr tests they
@@ -215,6 +217,14 @@ def k(x, y, HW, C, BLOCK_P: tl.constexpr, BLOCK_C: tl.constexpr):
     col *= C
     tl.store(y + row * C + col, tl.load(x + off))
 """,
+        """
+@triton.jit
+def k(x, n, BLOCK: tl.constexpr, CORES: tl.constexpr):
+    for task in range(tl.program_id(0), tl.cdiv(n, BLOCK), CORES):
+        t = task.to(tl.int64)  # a bare task index: nothing multiplied before the cast
+        offs = t * BLOCK + tl.arange(0, BLOCK)
+        tl.store(x + offs, 0.0, mask=offs < n)
+""",
     )
     INVALID = (
         Example(
@@ -299,6 +309,24 @@ def k(x, y, n, BLOCK: tl.constexpr):
     block_start = pid * BLOCK
     tile = block_start + tl.arange(0, BLOCK)
     tl.store(y + tile.to(tl.int64), tl.load(x + offs, mask=offs < n))  # expect
+""",
+        ),
+        Example(
+            """
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr, CORES: tl.constexpr):
+    for task in range(tl.program_id(0), tl.cdiv(n, BLOCK), CORES):  # a task index: a flattened program id
+        offs = (task * BLOCK + tl.arange(0, BLOCK)).to(tl.int64)  # expect
+        tile = task * BLOCK + tl.arange(0, BLOCK)
+        tl.store(y + tile.to(tl.int64), tl.load(x + offs, mask=offs < n), mask=tile < n)  # expect
+""",
+            fixed="""
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr, CORES: tl.constexpr):
+    for task in range(tl.program_id(0), tl.cdiv(n, BLOCK), CORES):  # a task index: a flattened program id
+        offs = tl.cast(task, tl.int64) * BLOCK + tl.arange(0, BLOCK)
+        tile = task * BLOCK + tl.arange(0, BLOCK)
+        tl.store(y + tile.to(tl.int64), tl.load(x + offs, mask=offs < n), mask=tile < n)  # expect
 """,
         ),
         """

@@ -7,7 +7,22 @@ import libcst as cst
 import pytest
 from conftest import snippet_source
 
-from ascend_lint.flow import BOXED, CALL, CONST, DEF, LOADED, LOOP, PID, READ, SCALAR, SPEC, WIDE, Flow
+from ascend_lint.flow import (
+    BOXED,
+    CALL,
+    CONST,
+    DEF,
+    LOADED,
+    LOOP,
+    PID,
+    READ,
+    SCALAR,
+    SPEC,
+    TASK,
+    WIDE,
+    Flow,
+    range_bounds,
+)
 from ascend_lint.imports import ImportMap
 from ascend_lint.kernels import find_kernels
 
@@ -83,8 +98,8 @@ def k(x, B, T_rt: tl.int32, BT: tl.constexpr, NT, T64: tl.int64):
         ("T64", SCALAR | WIDE),  # `T64: tl.int64`: an i64 argument
         ("w_param", PID | SCALAR | WIDE | BOXED),
         ("i", LOOP),
-        ("i_w", LOOP | WIDE),  # Triton widens the index to its int64 bound
-        ("w_idx", LOOP | WIDE | BOXED),
+        ("i_w", LOOP | TASK | WIDE),  # a task index (start: a program id), widened to its int64 bound
+        ("w_idx", LOOP | TASK | WIDE | BOXED),
     ],
 )
 def test_value_flags(name: str, flags: int) -> None:
@@ -430,6 +445,49 @@ def k(x, task_num, num_core):
 """
     )
     assert not any(loop.is_task_loop for loop in flow.loops)
+
+
+def test_the_index_of_a_for_task_loop_is_a_task_index() -> None:
+    flow = flow_of(
+        """
+@triton.jit
+def k(x, n, num_core, BT: tl.constexpr):
+    core_id = tl.program_id(0)
+    for task in tl.range(core_id, n, num_core):
+        start = task * BT
+        for j in range(task * BT, n, BT):
+            inner = j
+    t = core_id
+    while t < n:
+        w_start = t * BT
+        t += num_core
+"""
+    )
+    task, blocks, counting = flow.loops
+    assert task.is_task_loop and not blocks.is_task_loop and counting.is_task_loop
+    assert flow.flags(value(flow, "start")) & TASK and flow.name_flags["start"] & TASK
+    # finding the task loops worked out the inner loop's start before the index was marked
+    bounds = range_bounds(blocks)
+    assert bounds is not None and flow.flags(bounds[0]) & TASK
+    assert not flow.flags(value(flow, "inner")) & TASK  # a block index within one task
+    # a `while` loop's index is no loop index: it holds its start's program id
+    assert flow.flags(value(flow, "w_start")) & (PID | TASK) == PID
+
+
+def test_a_task_index_is_in_the_coarse_facts_worked_out_while_finding_the_task_loops() -> None:
+    flow = flow_of(
+        """
+@triton.jit
+def k(x, n, num_core, BT: tl.constexpr):
+    first = tl.program_id(0)
+    for sweep in range(4):
+        for task in tl.range(first, n, num_core):  # its start comes round the outer loop
+            start = task * BT
+        first = first + 1
+"""
+    )
+    assert flow.loops[1].is_task_loop
+    assert flow.name_flags["start"] & TASK
 
 
 def test_loop_body_and_enclosing_loops() -> None:
