@@ -63,6 +63,7 @@ READ, DEF, CALL, POINT = "read", "def", "call", "point"
 
 Assumptions: TypeAlias = frozenset[tuple[str, bool]]  # (constexpr test key, outcome) pairs
 Variant: TypeAlias = tuple[int, Assumptions]
+PointerArguments: TypeAlias = Callable[[cst.Call], Iterable[cst.BaseExpression]]
 NOTHING: Assumptions = frozenset()
 CONSTANT: list[Variant] = [(CONST, NOTHING)]
 
@@ -172,9 +173,11 @@ class _Reached:
 
 
 class Flow:
-    def __init__(self, imports: ImportMap, body: cst.BaseSuite):
+    def __init__(self, imports: ImportMap, body: cst.BaseSuite, pointer_arguments: PointerArguments = lambda call: ()):
         self.imports = imports
         self.body = body
+        # the arguments of a call that the device function it runs uses as pointers
+        self.pointer_arguments = pointer_arguments
         self.events: list[Event] = []
         self.defs: dict[str, list[Event]] = {}
         self.calls: list[Event] = []
@@ -1111,8 +1114,12 @@ class Flow:
 
     @cached_property
     def pointer_names(self) -> frozenset[str]:
-        """Names used as the base of a memory access, followed back through definitions."""
-        names = {base for e in self.calls_to(*MEMORY_FNS) if (base := self.pointer_base(pointer_arg(e.call)))}
+        """Names used as the base of a memory access, or passed as an argument a device function
+        uses as a pointer (`_load_tile(k, ...)` building `tl.make_block_ptr(tensor, ...)` from
+        its `tensor`), followed back through definitions."""
+        addresses = [pointer_arg(e.call) for e in self.calls_to(*MEMORY_FNS)]
+        addresses += [argument for e in self.calls for argument in self.pointer_arguments(e.call)]
+        names = {base for address in addresses if (base := self.pointer_base(address))}
         pending = list(names)
         while pending:
             for definition in self.defs.get(pending.pop(), ()):
@@ -1545,9 +1552,15 @@ class _Builder:
                     self.expr(child.value)
 
 
-def build_flow(body: cst.BaseSuite, params: list[tuple[str, cst.Param, int]], imports: ImportMap) -> Flow:
-    """The flow of a kernel body whose parameters (name, node, value flags) are given."""
-    flow = Flow(imports, body)
+def build_flow(
+    body: cst.BaseSuite,
+    params: list[tuple[str, cst.Param, int]],
+    imports: ImportMap,
+    pointer_arguments: PointerArguments = lambda call: (),
+) -> Flow:
+    """The flow of a kernel body whose parameters (name, node, value flags) are given;
+    `pointer_arguments` gives the arguments of a call its device function uses as pointers."""
+    flow = Flow(imports, body, pointer_arguments)
     builder = _Builder(flow)
     for name, node, flags in params:
         if node.annotation is not None and flow.is_int64(node.annotation.annotation):

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from .flow import ARG, CONST, SCALAR, SPEC, Flow, build_flow
+from .flow import ARG, CONST, SCALAR, SPEC, Flow, build_flow, call_argument
 from .imports import TRITON, ImportMap, dotted_name, int_literal, str_literal, walk_statements
 from .nodes import walk
 
@@ -51,6 +51,9 @@ class Kernel:
     # a `@triton.jit` function other kernels call (it returns a value, or the module calls it
     # by name): its arguments come from the caller, not from a launch
     is_device_function: bool = False
+    # the module's kernels, where calls of device functions resolve (set by find_kernels)
+    module_kernels: list[Kernel] = field(default_factory=list, repr=False)
+    _finding_pointers: bool = field(default=False, init=False, repr=False)
 
     @property
     def name(self) -> str:
@@ -70,7 +73,33 @@ class Kernel:
     def flow(self) -> Flow:
         """The kernel body's events, control flow and value facts (built on first use)."""
         params = [(p.name, p.node, self.param_flags(p)) for p in self.params]
-        return build_flow(self.node.body, params, self.imports)
+        return build_flow(self.node.body, params, self.imports, self._pointer_arguments)
+
+    @cached_property
+    def pointer_params(self) -> frozenset[str]:
+        """The parameters the function uses as pointers, itself or through the device functions
+        it passes them to (Flow.pointer_names)."""
+        names = self.flow.pointer_names
+        return frozenset(param.name for param in self.params if param.name in names)
+
+    def _pointer_arguments(self, call: cst.Call) -> list[cst.BaseExpression]:
+        """The arguments of `call` a device function of the module it may run uses as pointers;
+        none from a function whose pointers are being worked out (a recursive call)."""
+        if any(arg.star for arg in call.args):
+            return []  # the positions are not known
+        found = []
+        self._finding_pointers = True
+        try:
+            for helper in called_device_functions(call, self, self.module_kernels):
+                if helper._finding_pointers:
+                    continue
+                for position, param in enumerate(helper.params):
+                    argument = call_argument(call, position, param.name)
+                    if argument is not None and param.name in helper.pointer_params:
+                        found.append(argument)
+        finally:
+            self._finding_pointers = False
+        return found
 
     @cached_property
     def tiles(self) -> TileModel:
@@ -107,7 +136,11 @@ def find_kernels(module: cst.Module, imports: ImportMap, memory: KernelMemory | 
                 called = _called_names(imports.source)
             kernel.is_device_function = _returns_value(kernel.node) or kernel.name in called
             kernels.append(kernel)
-    return kernels if memory is None else memory.recall(kernels, imports)
+    if memory is not None:
+        kernels = memory.recall(kernels, imports)
+    for kernel in kernels:
+        kernel.module_kernels = kernels
+    return kernels
 
 
 _DECORATOR_NAMES = ("jit", "autotune", "heuristics")
@@ -213,21 +246,24 @@ class KernelMemory:
 
     A kernel is the same kernel when its function is the same node (the incremental parser
     keeps the nodes of the statements an edit did not touch: the same text), the module's
-    Triton names are the same and so is the device-function verdict: everything a Kernel's
-    facts (flow, tiles, UB peaks per configuration) are computed from. Such a kernel keeps
-    the facts it has computed; module-level facts (launches, configurations) are not kept.
+    Triton names and device functions are the same and so is the device-function verdict:
+    everything a Kernel's facts (flow, tiles, UB peaks per configuration) are computed from
+    (its pointers come through the device functions it calls). Such a kernel keeps the facts
+    it has computed; module-level facts (launches, configurations) are not kept.
     """
 
     def __init__(self) -> None:
         self._kernels: dict[tuple[cst.FunctionDef, str], Kernel] = {}
         self._names: dict[str, str] | None = None
+        self._device_functions: list[tuple[str, cst.FunctionDef]] = []
 
     def recall(self, kernels: list[Kernel], imports: ImportMap) -> list[Kernel]:
         names = imports.meaning()
-        same_names = names == self._names
+        device_functions = [(kernel.name, kernel.node) for kernel in kernels if kernel.is_device_function]
+        same_module = names == self._names and device_functions == self._device_functions
         recalled = []
         for kernel in kernels:
-            known = self._kernels.get((kernel.node, kernel.name)) if same_names else None
+            known = self._kernels.get((kernel.node, kernel.name)) if same_module else None
             same = (
                 known is not None
                 and known.is_device_function == kernel.is_device_function
@@ -237,11 +273,11 @@ class KernelMemory:
             )
             recalled.append(known if same and known is not None else kernel)
         self._kernels = {(kernel.node, kernel.name): kernel for kernel in recalled}  # only the current ones
-        self._names = names
+        self._names, self._device_functions = names, device_functions
         return recalled
 
     def forget(self) -> None:
-        self._kernels, self._names = {}, None
+        self._kernels, self._names, self._device_functions = {}, None, []
 
 
 def _returns_value(fn: cst.FunctionDef) -> bool:

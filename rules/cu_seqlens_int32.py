@@ -9,7 +9,9 @@ starts with `cu_`: `cu_seqlens`, `seq_offsets`, `chunk_offsets`, `cu_seq_lens`, 
 `query_start_loc_ptr`, `qo_indptr`) and cast `.to(tl.int32)` (or narrower), or a name set to
 it plus or minus other int32 terms (`t0 = bos + i_t * BT`). A cast to int64 of the whole
 offset comes too late: `v += ((bos * H + i_h) * V).to(tl.int64)` (or `tl.cast(..., tl.int64)`)
-multiplies in int32 first.
+multiplies in int32 first. A pointer is a name the kernel loads or stores through, or passes to
+a device function of the module that does (`k += ...`, then `_load_chunk(k, ...)` building its
+block pointer).
 
 Not flagged: lengths (`T = (eos - bos).to(tl.int32)`) and every use outside pointer
 arithmetic (masks, loop bounds, block-pointer shapes and offsets, which must stay int32); a
@@ -192,6 +194,42 @@ def k(v, k, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr, V: tl.constexpr):
     v += ((tl.cast(bos, tl.int64) * H + i_h) * V).to(tl.int64)
     b_k = tl.load(k + tl.cast((tl.cast(bos, tl.int64) * H + i_h) * K, tl.int64) + tl.arange(0, K))
     tl.store(o + ((tl.cast(bos, tl.int64) * H + i_h) * K).to(tl.int64) + tl.arange(0, K), b_k + tl.load(v + tl.arange(0, K)))
+""",
+        ),
+        Example(
+            """
+@triton.jit
+def _load_chunk(base, T, stride, i_t, K: tl.constexpr, BT: tl.constexpr):
+    p_b = tl.make_block_ptr(base, (T, K), (stride, 1), (i_t * BT, 0), (BT, K), (1, 0))
+    return tl.load(p_b, boundary_check=(0, 1))
+
+
+@triton.jit
+def k(k, w, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr, BT: tl.constexpr):
+    i_t, i_n, i_h = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    bos, eos = tl.load(cu_seqlens + i_n).to(tl.int32), tl.load(cu_seqlens + i_n + 1).to(tl.int32)
+    k += ((bos * H + i_h) * K).to(tl.int64)  # expect
+    w += ((bos * H + i_h) * K).to(tl.int64)  # expect
+    b_a = tl.dot(_load_chunk(w, eos - bos, H * K, i_t, K, BT), tl.trans(_load_chunk(k, eos - bos, H * K, i_t, K, BT)))
+    p_o = tl.make_block_ptr(o + i_h * BT, (eos - bos, BT), (H * BT, 1), (i_t * BT, 0), (BT, BT), (1, 0))
+    tl.store(p_o, b_a.to(p_o.dtype.element_ty), boundary_check=(0, 1))
+""",
+            fixed="""
+@triton.jit
+def _load_chunk(base, T, stride, i_t, K: tl.constexpr, BT: tl.constexpr):
+    p_b = tl.make_block_ptr(base, (T, K), (stride, 1), (i_t * BT, 0), (BT, K), (1, 0))
+    return tl.load(p_b, boundary_check=(0, 1))
+
+
+@triton.jit
+def k(k, w, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr, BT: tl.constexpr):
+    i_t, i_n, i_h = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    bos, eos = tl.load(cu_seqlens + i_n).to(tl.int32), tl.load(cu_seqlens + i_n + 1).to(tl.int32)
+    k += ((tl.cast(bos, tl.int64) * H + i_h) * K).to(tl.int64)
+    w += ((tl.cast(bos, tl.int64) * H + i_h) * K).to(tl.int64)
+    b_a = tl.dot(_load_chunk(w, eos - bos, H * K, i_t, K, BT), tl.trans(_load_chunk(k, eos - bos, H * K, i_t, K, BT)))
+    p_o = tl.make_block_ptr(o + i_h * BT, (eos - bos, BT), (H * BT, 1), (i_t * BT, 0), (BT, BT), (1, 0))
+    tl.store(p_o, b_a.to(p_o.dtype.element_ty), boundary_check=(0, 1))
 """,
         ),
     )

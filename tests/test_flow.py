@@ -24,7 +24,8 @@ from ascend_lint.flow import (
     range_bounds,
 )
 from ascend_lint.imports import ImportMap
-from ascend_lint.kernels import find_kernels
+from ascend_lint.incremental import IncrementalParser
+from ascend_lint.kernels import KernelMemory, find_kernels
 
 
 def kernel_of(code: str):
@@ -524,6 +525,64 @@ def k(x, y, h, offsets, T, BT: tl.constexpr):
 """
     )
     assert flow.pointer_names == {"p_x", "x", "offsets", "p_h2", "p_h", "h", "y"}
+
+
+HELPERS = """
+@triton.jit
+def _load_rows(tensor, n_rows, stride, row, K: tl.constexpr, BT: tl.constexpr):
+    p = tl.make_block_ptr(tensor, (n_rows, K), (stride, 1), (row, 0), (BT, K), (1, 0))
+    return tl.load(p, boundary_check=(0, 1))
+
+
+@triton.jit
+def _gate(gk, offset, K: tl.constexpr):
+    return tl.load(gk + offset + tl.arange(0, K))
+
+
+@triton.jit
+def _gated_rows(w, gate, n_rows, offset, K: tl.constexpr, BT: tl.constexpr):
+    return _load_rows(w, n_rows, K, 0, K=K, BT=BT) * _gate(gate, offset, K)
+
+
+@triton.jit
+def _countdown(x, n):
+    if n > 0:
+        return _countdown(x, n - 1)
+    return tl.load(x)
+
+
+@triton.jit
+def chunk_kernel(k, w, g, o, cu_seqlens, n, scale, H: tl.constexpr, K: tl.constexpr, BT: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    k += ((bos * H + i_h) * K).to(tl.int64)
+    b_k = _load_rows(k, n, H * K, 0, K, BT)
+    b_w = _gated_rows(w, gate=g, n_rows=n, offset=bos * H * K, K=K, BT=BT)
+    b_s = _countdown(o, n) * unknown(scale)
+    tl.store(o + tl.arange(0, K), b_k + b_w + b_s)
+"""
+
+
+def test_arguments_a_device_function_uses_as_pointers_are_pointers() -> None:
+    source, _ = snippet_source(HELPERS)
+    module = cst.parse_module(source)
+    kernels = {kernel.name: kernel for kernel in find_kernels(module, ImportMap(module))}
+    # `scale` goes to `unknown`, no device function of the module
+    assert kernels["chunk_kernel"].flow.pointer_names == {"k", "w", "g", "o", "cu_seqlens"}
+    assert kernels["_load_rows"].pointer_params == {"tensor"}
+    assert kernels["_gate"].pointer_params == {"gk"}  # not the offset added to it
+    assert kernels["_gated_rows"].pointer_params == {"w", "gate"}  # passed on to another device function
+    assert kernels["_countdown"].pointer_params == {"x"}  # a recursive call adds nothing and ends
+
+
+def test_a_kept_kernel_sees_an_edit_of_the_device_function_it_calls() -> None:
+    source, _ = snippet_source(HELPERS)
+    edited = source.replace("gk + offset", "offset + gk")  # `_gate` now takes its pointer as `offset`
+    parser, memory = IncrementalParser(), KernelMemory()
+    for text, pointers in ((source, {"k", "w", "g", "o", "cu_seqlens"}), (edited, {"k", "w", "o", "cu_seqlens"})):
+        module = parser.parse(text)
+        kernels = {kernel.name: kernel for kernel in find_kernels(module, ImportMap(module, text), memory)}
+        assert kernels["chunk_kernel"].flow.pointer_names == pointers
 
 
 def test_block_pointer_through_a_name() -> None:
