@@ -272,6 +272,7 @@ class HostIndex(_HostFacts):
         super().__init__()
         self.kernels = {kernel.name: kernel for kernel in kernels}
         self._updated: dict[tuple[str, Scope], tuple[str, ...]] = {}  # names being sized: their earlier extent
+        self._name_extents: dict[tuple[str, Scope, int, tuple[object, ...]], tuple[str, ...] | None] = {}
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
             self.walk(module, kernel_defs)
@@ -326,19 +327,24 @@ class HostIndex(_HostFacts):
         elif isinstance(value, cst.Call) and (copied := _copied(value)) is not None:
             yield from self.dict_sources(copied, scope, hops + 1)
         elif isinstance(value, cst.Subscript):
-            yield from self._returned_elements(value, scope, hops)
+            for element, function in self._returned_elements(value):
+                if element is not None:
+                    yield from self.dict_sources(element, function, hops + 1)
 
-    def _returned_elements(self, value: cst.Subscript, scope: Scope, hops: int) -> Iterator[tuple[cst.CSTNode, Scope]]:
-        """What `f(...)[i]` may hold, `f` a function of the module returning tuples."""
+    def _returned_elements(self, value: cst.Subscript) -> list[tuple[cst.BaseExpression | None, cst.FunctionDef]]:
+        """What `f(...)[i]` may be (also `b` of `a, b = f(...)`), `f` a function of the module:
+        for each of its returns, the i-th element of the tuple it returns, with `f` (where the
+        element's names resolve); None for a return that is no such tuple (`return cached`)."""
         call, [position, *more] = value.value, value.slice
         index = int_literal(position.slice.value) if isinstance(position.slice, cst.Index) else None
         if index is None or more or not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name):
-            return
+            return []
+        found: list[tuple[cst.BaseExpression | None, cst.FunctionDef]] = []
         for returned, function in self.returns.get(call.func.value, ()):
-            if isinstance(returned, cst.Tuple) and index < len(returned.elements):
-                element = returned.elements[index]
-                if not isinstance(element, cst.StarredElement):
-                    yield from self.dict_sources(element.value, function, hops + 1)
+            elements = returned.elements if isinstance(returned, cst.Tuple) else ()
+            element = elements[index] if index < len(elements) else None
+            found.append((element.value if isinstance(element, cst.Element) else None, function))
+        return found
 
     def _dict_changes(self, scope: Scope) -> dict[str, list[DictChange]]:
         """The statements of a function that change in place the dict a name holds, by name:
@@ -566,7 +572,8 @@ class HostIndex(_HostFacts):
         """The expressions a value may come from, each with how it got there: followed
         through local names, parameters (their defaults, their annotations unless
         `annotations` is false, the arguments of the module's calls of the function),
-        `x if c else y`, `x or y` / `x and y`, and `obj.attr = ...` stores."""
+        `x if c else y`, `x or y` / `x and y`, `obj.attr = ...` stores, and the elements of
+        the tuples a function of the module returns (`f(...)[i]`, `_, n = f(...)`)."""
         yield value, ""
         if hops >= _MAX_HOPS:
             return
@@ -576,6 +583,10 @@ class HostIndex(_HostFacts):
         elif isinstance(value, cst.BooleanOperation):  # `num_cores or query()`: either operand
             for operand in (value.left, value.right):
                 yield from self.origins(operand, scope, hops + 1, annotations)
+        elif isinstance(value, cst.Subscript):  # `f(...)[i]`: the element `f` returns there
+            for element, function in self._returned_elements(value):
+                if element is not None:
+                    yield from self.origins(element, function, hops + 1, annotations)
         elif isinstance(value, cst.Name):
             yield from self._name_origins(value.value, scope, hops, annotations)
         elif isinstance(value, cst.Attribute):
@@ -668,7 +679,7 @@ class HostIndex(_HostFacts):
         if hops > _MAX_HOPS:
             return None
         for origin, _ in self.origins(value, scope):
-            found = self._core_count_at(origin, scope, hops)
+            found = self._core_count_at(origin, self._scope_of(origin, scope), hops)
             if found is not None:
                 return found
         return None
@@ -741,6 +752,8 @@ class HostIndex(_HostFacts):
             return (_code(value),)
         if subscript_key(value) is not None:  # `META["BT"]`, `props["num_aicore"]`: a tile or a count
             return ()
+        if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Call):
+            return self._returned_extent(value, hops)
         if isinstance(value, cst.Name):
             return self._name_extent(value, scope, hops)
         if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
@@ -771,11 +784,21 @@ class HostIndex(_HostFacts):
         when that multiplies several and every origin is that same product (`M = B * T`). A
         name a nested function reads from a function around it (a `def grid(meta):` closure)
         is looked up there. An update reading the name (`n = min(n, m)`, `n = n + pad`) reads
-        its earlier values there; one that bounds it (`n = min(n, 1024)`) may cap it."""
+        its earlier values there; one that bounds it (`n = min(n, 1024)`) may cap it. Worked
+        out once for each name, hop count and names being updated: a function rebinding its
+        names in conditionals (`n = 4 if n > 4 else n`) reaches each through many paths."""
         scope = self._binding_scope(name.value, scope)
         key = (name.value, scope)
         if key in self._updated:
             return self._updated[key]
+        memo = (name.value, scope, hops, tuple(self._updated.items()))
+        if memo not in self._name_extents:
+            self._name_extents[memo] = self._bound_extent(name, scope, hops)
+        return self._name_extents[memo]
+
+    def _bound_extent(self, name: cst.Name, scope: Scope, hops: int) -> tuple[str, ...] | None:
+        """`_name_extent` of a name `scope` binds, not being updated."""
+        key = (name.value, scope)
         values = self.origins(name, scope, annotations=False)  # `group: int = 48` is its default
         origins = [origin for origin, _ in values if origin is not name]
         if not origins or self.core_count(name, scope) is not None:
@@ -799,6 +822,16 @@ class HostIndex(_HostFacts):
                 return None
             extents += updated
         return _one_extent(name.value, extents)
+
+    def _returned_extent(self, value: cst.Subscript, hops: int) -> tuple[str, ...] | None:
+        """`f(...)[i]` (`n` of `x, n = f(x)`): the extents of the i-th elements of the tuples `f`
+        returns, read in `f`, as one name's origins are (`_one_extent`); unknown when a return
+        is no such tuple or `f` is not a function of the module."""
+        extents = [
+            self._extent(element, function, hops + 1) if element is not None else None
+            for element, function in self._returned_elements(value)
+        ]
+        return _one_extent(_code(value), extents) if extents else None
 
     def _binding_scope(self, name: str, scope: Scope) -> Scope:
         """The function binding `name` (assigning it or taking it as a parameter) that `scope`
@@ -876,8 +909,9 @@ class HostIndex(_HostFacts):
 
     @cached_property
     def _origin_scopes(self) -> dict[cst.BaseExpression, Scope]:
-        """Each argument node of a plain call with the scope of the call, and each bound value
-        with the scope binding it."""
+        """Each argument node of a plain call with the scope of the call, each bound value
+        with the scope binding it, and each element of a returned tuple with the function
+        returning it."""
         scopes: dict[cst.BaseExpression, Scope] = {}
         for sites in self.calls_of.values():
             for site in sites:
@@ -886,6 +920,10 @@ class HostIndex(_HostFacts):
         for (_, scope), values in self.bindings.items():
             for value in values:
                 scopes.setdefault(value, scope)
+        for returns in self.returns.values():
+            for returned, function in returns:
+                for element in returned.elements if isinstance(returned, cst.Tuple) else ():
+                    scopes.setdefault(element.value, function)
         return scopes
 
     # ---- evidence per kernel parameter ------------------------------------------------

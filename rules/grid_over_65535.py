@@ -11,12 +11,14 @@ is one size (`M_text + M_vae` is at most twice the larger), never their product.
 reading a size (`n = min(n, other)`, `n = n + pad`) keeps it a size; one that caps it
 (`n = min(n, 4096)`) may bound it. A bound divided by anything stays bounded (a tile of
 `16384 // x.element_size()` elements). A value a caller passes is read where the caller
-binds it (`width = int(head_dim)` in the caller, then `_rope(x, width)`). A name bound to a product of sizes
-(`M = B * T`) counts as that product, as it does written inline, and so does the product of
-a tensor's extents, `math.prod(x.shape[:d])` (the rows of its leading dimensions, taken to be
-two or more) or `functools.reduce(operator.mul, x.shape, 1)`. An axis the module does not size is
-left out and the others still count: every axis is at least 1 (a zero axis launches nothing),
-so `(b * h, NUM_BLOCK, n_split())` launches at least `b * h * NUM_BLOCK` programs. A `grid`
+binds it (`width = int(head_dim)` in the caller, then `_rope(x, width)`). A value a function
+of the module returns in a tuple is read where it returns it (`x, M, N = _prepare(x)` or
+`_prepare(x)[1]`, with `return x.contiguous(), M, N` and `M, N = x.shape` in `_prepare`). A
+name bound to a product of sizes (`M = B * T`) counts as that product, as it does written
+inline, and so does the product of a tensor's extents, `math.prod(x.shape[:d])` (the rows of
+its leading dimensions, taken to be two or more) or `functools.reduce(operator.mul, x.shape,
+1)`. An axis the module does not size is left out and the others still count: every axis is
+at least 1 (a zero axis launches nothing), so `(b * h, NUM_BLOCK, n_split())` launches at least `b * h * NUM_BLOCK` programs. A `grid`
 name assigned more than once is, at a launch, the plain `grid = ...` nearest before it in
 the same block (straight-line code: the only one that reaches it). A launch through a name bound only to kernels of the module
 (`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`) is a launch of each, reported
@@ -336,6 +338,37 @@ def by_bytes(logits):
     rows, vocab = logits.shape
     block = min(triton.next_power_of_2(vocab), 16384 // logits.element_size())  # a byte budget
     stats[(rows, triton.cdiv(vocab, block))](logits, vocab, BLOCK=block)  # expect
+""",
+        # sizes a helper of the module returns in a tuple, unpacked or indexed
+        """
+@triton.jit
+def gate_up(x, w, out, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    tl.store(out + rows, tl.load(x + rows), mask=rows < M)
+
+def _prepare(hidden, weight):
+    if hidden.dtype != weight.dtype:
+        raise TypeError(f"dtype mismatch: {hidden.dtype} vs {weight.dtype}")
+    M, K = hidden.shape
+    N = weight.shape[0]
+    out = torch.empty((M, N), dtype=hidden.dtype, device=hidden.device)
+    return hidden.contiguous(), out, M, N
+
+def _launch(hidden, weight, out, M, N, BLOCK_M=32):
+    grid = (triton.cdiv(M, BLOCK_M) * triton.cdiv(N, 256),)
+    gate_up[grid](hidden, weight, out, M, N, BLOCK_M=BLOCK_M, BLOCK_N=256)  # expect
+
+def gate_up_proj(hidden, weight):
+    hidden, out, M, N = _prepare(hidden, weight)
+    _launch(hidden, weight, out, M, N)
+    return out
+
+def _dims(x):
+    return x.shape[0], x.shape[-1]
+
+def gate_up_rows(hidden, weight, out):
+    tokens, N = _dims(hidden)[0], weight.shape[0]
+    gate_up[(tokens, triton.cdiv(N, 256))](hidden, weight, out, tokens, N, BLOCK_M=1, BLOCK_N=256)  # expect
 """,
         """
 def _kernels():

@@ -4,6 +4,7 @@ they multiply, and launches made through launcher helpers."""
 from __future__ import annotations
 
 import dataclasses
+import itertools
 import textwrap
 from pathlib import Path
 
@@ -113,6 +114,14 @@ def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | Non
             "    grid = (B, 4)\n    k[grid](x, T, BT=64)\n",
             [("(B, T)", None, ("B", "T")), ("(B, 4)", None, ("B",))],
         ),
+        # sizes a helper of the module returns in a tuple, read in the helper (`M` is its own
+        # name there); unknown when one of its returns is no tuple
+        (
+            "def _prepare(x):\n    M, N = x.shape\n    return x.contiguous(), M, N\n\n"
+            "def _cached(x):\n    if x in CACHE:\n        return CACHE[x]\n    return x, x.shape[0]\n\n"
+            "def f(x):\n    x, M, N = _prepare(x)\n    k[(M, _prepare(x)[2], _cached(x)[1], 4)](x, M, BT=64)\n",
+            [("(M, _prepare(x)[2], _cached(x)[1], 4)", None, ("M", "_prepare(x)[2]"))],
+        ),
         # a launcher helper launching the kernel passed to it
         (
             "def launch(kernel, n):\n    kernel[(n.numel(), 4)](n, 1, BT=64)\n\ndef f(x):\n    launch(k, x)\n",
@@ -122,6 +131,29 @@ def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | Non
 )
 def test_launch_facts(host: str, expected: list) -> None:
     assert launch_facts(host) == expected
+
+
+def test_a_helper_rebinding_its_names_in_conditionals_is_sized_in_few_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`parts = 4 if parts > 4 else parts` and the like reach a name through many paths: each
+    name is worked out once per hop count, not once per path (vllm-ascend 0.30.0rc2
+    compute_slot_mapping.py took over 300 s once its helper's returned tuple was read)."""
+    calls = itertools.count()
+    extent = HostIndex._extent
+
+    def counted(hosts: HostIndex, value: cst.BaseExpression, scope: host.Scope, hops: int) -> tuple[str, ...] | None:
+        assert next(calls) < 5000, "sized through every path"
+        return extent(hosts, value, scope, hops)
+
+    monkeypatch.setattr(HostIndex, "_extent", counted)
+    config = (
+        "def _config(m, n, cap=1024):\n    tile = cap\n    if m > 1:\n        per = (n + m - 1) // m\n"
+        "        per = 1 if per < 1 else per\n        tile = per if per < cap else cap\n"
+        "    parts = (n + tile - 1) // tile\n    parts = 4 if parts > 4 else parts\n"
+        "    if m == 1:\n        parts = parts if n >= 2 * tile else 1\n    else:\n        parts = 1\n"
+        "    return tile, parts\n\n"
+    )
+    launch = "def f(x):\n    m, n = x.shape\n    tile, parts = _config(m, n)\n    k[(m, parts)](x, tile, BT=64)\n"
+    assert launch_facts(config + launch) == [("(m, parts)", None, ("m",))]
 
 
 def test_a_launch_knows_the_loops_and_tests_around_it() -> None:
