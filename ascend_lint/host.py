@@ -673,7 +673,8 @@ class HostIndex(_HostFacts):
         """The device core count a host value holds: `get_device_properties(...)["num_aicore"]`
         (or `.get("num_aicore")`), followed through names (a function's own, a closure's,
         the module's: `NUM_CORES = ...` read in a launching function), parameters,
-        `min`/`max`/`int` and functions of the module returning one; fla's
+        `min`/`max`/`int` and functions of the module returning one (or a tuple holding one:
+        `cores, _ = counts()`, `counts()[0]`); fla's
         `get_multiprocessor_count(...)` is the vector core count on an NPU (the AI cores
         with `use_aicore=True`)."""
         if hops > _MAX_HOPS:

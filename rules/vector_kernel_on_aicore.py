@@ -5,7 +5,10 @@ Flags a launch whose grid has an axis holding the AI (cube) core count —
 `get_device_properties(device).get("num_aicore")`), fla's
 `get_multiprocessor_count(i, use_aicore=True)`, or a name (the function's own, or a
 module-level `NUM_CORES = ...`), parameter, `min`/`max` or helper of the module returning
-one — for a kernel with no `tl.dot`: a vector-bound kernel. Not
+one, also as an element of a tuple it returns (`cores, _ = get_device_properties()` or
+`get_device_properties()[0]` with `return props["num_aicore"], props["num_vectorcore"]`: the
+element the helper returns decides, not its position) — for a kernel with no `tl.dot`: a
+vector-bound kernel. A helper another module defines is not read. Not
 flagged: launches that run only on another platform than Ascend (the forms ASC001 lists).
 
 A kernel counts as using `tl.dot` when it calls `tl.dot` / `tl.dot_scaled`, or a
@@ -90,6 +93,15 @@ def run(a, b, c, x, y, n):
     matmul_kernel[(num_core,)](a, b, c, n, num_core, BM=16)
     num_vec = props["num_vectorcore"]
     norm_kernel[(num_vec,)](x, y, n, num_vec, BD=64)
+
+def _core_counts():
+    props = triton.runtime.driver.active.utils.get_device_properties(0)
+    return props["num_aicore"], props["num_vectorcore"]
+
+def run_on_vector_cores(x, y, n):
+    _, num_vec = _core_counts()  # the second count the helper returns
+    norm_kernel[(num_vec,)](x, y, n, num_vec, BD=64)
+    norm_kernel[(_core_counts()[1],)](x, y, n, num_vec, BD=64)
 """,
     )
     INVALID = (
@@ -146,6 +158,30 @@ def run(x, y, n):
     norm_kernel[(NUM_CORES,)](x, y, n, NUM_CORES, BD=64)  # expect
     norm_kernel[(CUBE_CORES,)](x, y, n, CUBE_CORES, BD=64)  # expect
     norm_kernel[(_cube_cores(),)](x, y, n, n, BD=64)  # expect
+""",
+        # both counts from a helper of the module returning them in a tuple
+        """
+import torch
+import triton
+import triton.language as tl
+
+def get_device_properties():
+    props = triton.runtime.driver.active.utils.get_device_properties(torch.npu.current_device())
+    return props["num_aicore"], props["num_vectorcore"]
+
+@triton.jit
+def scale_rows_kernel(x, n_rows, D: tl.constexpr):
+    for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0)):
+        offs = row * D + tl.arange(0, D)
+        tl.store(x + offs, tl.load(x + offs) * 2.0)
+
+def scale_rows(x):
+    num_aicore, _ = get_device_properties()
+    scale_rows_kernel[(num_aicore,)](x, x.shape[0], D=x.shape[1])  # expect
+
+def scale_rows_capped(x):
+    kernel_num = get_device_properties()[0]
+    scale_rows_kernel[(min(kernel_num, x.shape[0]),)](x, x.shape[0], D=x.shape[1])  # expect
 """,
     )
 

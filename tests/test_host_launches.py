@@ -72,6 +72,14 @@ def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | Non
                 ("(get_multiprocessor_count(0, use_aicore=True),)", "num_aicore", ()),
             ],
         ),
+        # counts a helper of the module returns in a tuple, by position: its own `NUM` is
+        # read in it, not the module's
+        (
+            "NUM = props()['num_aicore']\n\ndef counts():\n    NUM = props()['num_vectorcore']\n"
+            "    return NUM, props()['num_aicore']\n\n"
+            "def f(x, n):\n    k[(counts()[0],)](x, n, BT=64)\n    vec, cube = counts()\n    k[(cube,)](x, n, BT=64)\n",
+            [("(counts()[0],)", "num_vectorcore", ()), ("(cube,)", "num_aicore", ())],
+        ),
         # shapes unpacked into names, cdiv by a literal-bound name, a grid lambda with META
         (
             "def f(x, BT=64):\n    B, T, H = x.shape\n    NT = triton.cdiv(T, BT)\n"
