@@ -1529,10 +1529,18 @@ def _first_param(params: cst.Parameters) -> str | None:
 
 
 def _unpacked(value: cst.BaseExpression, count: int) -> list[cst.BaseExpression | None]:
-    """What each of `count` names gets from `a, b = value`: the tuple's elements, or
-    `value[i]` for another value (`B, T, H = q.shape` binds `T` to `q.shape[1]`). One starred
-    element takes the names the others leave (`B, T, H, K, V = *k.shape, v.shape[-1]` binds
-    `K` to `k.shape[3]`); with more, the positions are unknown and nothing is bound."""
+    """What each of `count` names gets from `a, b = value`: the tuple's elements, each arm's
+    own of a conditional (`BM, BN = (1, 256) if m <= 16 else (8, 1024)` binds `BM` to `1 if m
+    <= 16 else 8`), or `value[i]` for another value (`B, T, H = q.shape` binds `T` to
+    `q.shape[1]`). One starred element takes the names the others leave (`B, T, H, K, V =
+    *k.shape, v.shape[-1]` binds `K` to `k.shape[3]`); with more, the positions are unknown and
+    nothing is bound."""
+    if isinstance(value, cst.IfExp):
+        arms = zip(_unpacked(value.body, count), _unpacked(value.orelse, count), strict=True)
+        return [
+            value.with_changes(body=body, orelse=orelse) if body is not None and orelse is not None else None
+            for body, orelse in arms
+        ]
     if not isinstance(value, (cst.Tuple, cst.List)):
         return [_item(value, i) for i in range(count)]
     elements = value.elements

@@ -6,10 +6,12 @@ from tensor shapes. A size is a tensor extent (`x.shape[i]`, a name unpacked fro
 `x.shape`, `*x.shape`, `x.shape[:2]`, `x.size()` or a name bound to `x.shape`, `x.size(i)`,
 `len(x)`, the rows `x.numel() // x.shape[-1]`) and sums, multiples, `//` and `triton.cdiv` (or
 `math.ceil(T / BT)`, `-(-T // BT)`) of it by a bounded value, and `a if c else b` when both arms
-are sizes; `min(..., cap)` bounds it, and so do literals and device core counts. A sum of sizes
-is one size (`M_text + M_vae` is at most twice the larger), never their product. An update
-reading a size (`n = min(n, other)`, `n = n + pad`) keeps it a size; one that caps it
-(`n = min(n, 4096)`) may bound it. A bound divided by anything stays bounded (a tile of
+are sizes; `min(..., cap)` bounds it, and so do literals and device core counts. A name
+unpacked from a conditional of tuples is its arms' own element (`BM, BN = (1, 256) if m <=
+16 else (8, 1024)` makes `BM` the bounded `1 if m <= 16 else 8`). A sum of sizes is one size
+(`M_text + M_vae` is at most twice the larger), never their product. An update reading a size
+(`n = min(n, other)`, `n = n + pad`) keeps it a size; one that caps it (`n = min(n, 4096)`)
+may bound it. A bound divided by anything stays bounded (a tile of
 `16384 // x.element_size()` elements). A value a caller passes is read where the caller
 binds it (`width = int(head_dim)` in the caller, then `_rope(x, width)`). A value a function
 of the module returns in a tuple is read where it returns it (`x, M, N = _prepare(x)` or
@@ -369,6 +371,25 @@ def _dims(x):
 def gate_up_rows(hidden, weight, out):
     tokens, N = _dims(hidden)[0], weight.shape[0]
     gate_up[(tokens, triton.cdiv(N, 256))](hidden, weight, out, tokens, N, BLOCK_M=1, BLOCK_N=256)  # expect
+""",
+        # tiles unpacked from a conditional of tuples: each name is its arms' own element
+        """
+@triton.jit
+def softcap_rows(x, out, m, n, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.program_id(1) * BLOCK_N + tl.arange(0, BLOCK_N)
+    offs = rows[:, None] * n + cols[None, :]
+    mask = (rows[:, None] < m) & (cols[None, :] < n)
+    tl.store(out + offs, tl.load(x + offs, mask=mask), mask=mask)
+
+def softcap(x):
+    n = x.shape[-1]
+    m = x.numel() // n
+    out = torch.empty_like(x)
+    block_m, block_n = (1, 512) if m <= 32 else (16, 2048)  # decode or prefill tiles
+    grid = (triton.cdiv(m, block_m), triton.cdiv(n, block_n))
+    softcap_rows[grid](x, out, m, n, BLOCK_M=block_m, BLOCK_N=block_n)  # expect
+    return out
 """,
         """
 def _kernels():

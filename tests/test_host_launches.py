@@ -130,6 +130,14 @@ def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | Non
             "def f(x):\n    x, M, N = _prepare(x)\n    k[(M, _prepare(x)[2], _cached(x)[1], 4)](x, M, BT=64)\n",
             [("(M, _prepare(x)[2], _cached(x)[1], 4)", None, ("M", "_prepare(x)[2]"))],
         ),
+        # names unpacked from a conditional of tuples: each gets its arms' own element
+        # (unknown when an arm is unknown)
+        (
+            "def f(x):\n    m, n = x.shape\n    BM, BN = (1, 256) if m <= 16 else (8, 1024)\n"
+            "    TM, TN = (1, 256) if m <= 16 else pick(m)\n"
+            "    k[(triton.cdiv(m, BM), triton.cdiv(n, BN), triton.cdiv(m, TM))](x, m, BT=BN)\n",
+            [("(triton.cdiv(m, BM), triton.cdiv(n, BN), triton.cdiv(m, TM))", None, ("m/BM", "n/BN"))],
+        ),
         # a launcher helper launching the kernel passed to it
         (
             "def launch(kernel, n):\n    kernel[(n.numel(), 4)](n, 1, BT=64)\n\ndef f(x):\n    launch(k, x)\n",
