@@ -281,7 +281,7 @@ class UndefinedCopy(DotLhsReuse):
 def test_a_fix_reading_an_undefined_name_is_refused(tmp_path: Path, monkeypatch, capsys) -> None:
     path = tmp_path / "kernel.py"
     kernel = HEAD.replace(
-        "tl.store(y + o, tl.load(x + o))", "a = tl.load(x + o)\n    c = tl.dot(a, a)\n    tl.store(y, a)"
+        "tl.store(y + o, tl.load(x + o))", "a = tl.load(x + o)\n    c = tl.dot(a, a)\n    tl.store(y, a + c)"
     )
     path.write_text(kernel)
     monkeypatch.setattr(engine, "all_rules", lambda: (UndefinedCopy,))
