@@ -22,7 +22,7 @@ def chunk_o_kernel(q, h, o, B, BT: tl.constexpr):
     n = B.to(tl.int64)
     b_q = tl.load(q + tl.arange(0, BT))
     b_o = tl.dot(b_q, tl.load(h))
-    tl.store(o, b_q + n)
+    tl.store(o, b_q + n + b_o)
 
 
 def chunk_o(q, h, o, B):
