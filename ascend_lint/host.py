@@ -291,9 +291,6 @@ class HostIndex(_HostFacts):
             scope = self.enclosing.get(scope)
         return self.bindings.get((name, None), [])
 
-    def items_of(self, name: str, scope: Scope) -> list[ItemStore]:
-        return self.item_stores.get((name, scope)) or self.item_stores.get((name, None), [])
-
     def dict_sources(
         self, value: cst.BaseExpression, scope: Scope, hops: int = 0
     ) -> Iterator[tuple[cst.CSTNode, Scope]]:
@@ -314,12 +311,13 @@ class HostIndex(_HostFacts):
         elif isinstance(value, cst.Name):
             for bound in self.values_of(value.value, scope):
                 yield from self.dict_sources(bound, scope, hops + 1)
-            for store in self.items_of(value.value, scope):
-                yield store.statement, scope
-            for change in self._dict_changes(scope).get(value.value, ()):
-                yield change, scope
-                for added in _added_dicts(change):
-                    yield from self.dict_sources(added, scope, hops + 1)
+            for reader in self._scopes_reading(value.value, scope):
+                for store in self.item_stores.get((value.value, reader), ()):
+                    yield store.statement, reader
+                for change in self._dict_changes(reader).get(value.value, ()):
+                    yield change, reader
+                    for added in _added_dicts(change):
+                        yield from self.dict_sources(added, reader, hops + 1)
         elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
             for callee in self._callees(value.func.value, scope):
                 for returned, function in self.returns.get(callee, ()):
@@ -330,6 +328,17 @@ class HostIndex(_HostFacts):
             for element, function in self._returned_elements(value):
                 if element is not None:
                     yield from self.dict_sources(element, function, hops + 1)
+
+    def _scopes_reading(self, name: str, scope: Scope) -> list[Scope]:
+        """The functions whose `name` is the one `scope` reads: `scope`, the functions around
+        it up to the one binding `name`, and module level when none does (a closure's launch
+        splats the dict its outer function fills)."""
+        owner = self._binding_scope(name, scope)
+        found = [scope]
+        while scope is not None and scope != owner:
+            scope = self.enclosing.get(scope)
+            found.append(scope)
+        return found
 
     def _returned_elements(self, value: cst.Subscript) -> list[tuple[cst.BaseExpression | None, cst.FunctionDef]]:
         """What `f(...)[i]` may be (also `b` of `a, b = f(...)`), `f` a function of the module:
@@ -441,6 +450,13 @@ class HostIndex(_HostFacts):
                 for launch in self._helper_launches.get(name, ()):
                     found.setdefault(name, []).append(launch)
         return found
+
+    def kernels_named(self, name: str, scope: Scope) -> list[str]:
+        """The module's kernels `name` holds in `scope`: a kernel the function does not rebind,
+        or each kernel of a name bound only to kernels (`_kernels_bound_to`)."""
+        if name in self.kernels and not (scope is not None and ((name, scope) in self.bindings or _param(scope, name))):
+            return [name]
+        return self._kernels_bound_to(name, scope)
 
     def _hides(self, name: str, scope: Scope) -> bool:
         """`name` is bound in `scope` (a parameter or an assignment), or at module level."""

@@ -8,7 +8,9 @@ lists), `triton.heuristics` tables, and dicts splatted into a launch: `**{"num_w
 `kw.update(...)`, `kw.setdefault(...)` or `kw |= {...}`, and `dict(..., **base)`), returned
 by a function of the module (also as an element of a returned tuple), or copied from one of
 those (`config.copy()`, `dict(config)`); the same for `triton.Config({...}, **knobs)`.
-Helpers count too: the keywords of a call to a function that
+A kernel's `warmup(...)` and `run(...)` (compiling it ahead of time with the same options)
+count as launches. A launch in a nested function splats the dict its outer function binds
+and changes. Helpers count too: the keywords of a call to a function that
 forwards its `**kwargs` into a launch, and the dicts passed for a parameter a launcher
 splats (`kernel[grid](**kernel_kwargs)`), also through helpers that pass the parameter on
 to the launcher, and from config getters called through `functools.partial`.
@@ -88,6 +90,8 @@ from ascend_lint.rule import Confirm, Evidence, Example, HostIndex, ModuleContex
 _Item = TypeVar("_Item", cst.Arg, cst.BaseDictElement)
 
 KNOBS = frozenset({"num_warps", "num_stages"})
+# a kernel's methods that compile it with the launch options they are given
+COMPILING_METHODS = frozenset({"warmup", "run"})
 
 
 class LaunchNumWarps(Rule):
@@ -120,6 +124,17 @@ def launch(x, N, stats):
     stats.update(num_warps=4)
     stats.setdefault("num_stages", 1)
     kernel[(N,)](x, N, **kw)
+""",
+        # `warmup` of objects that are no kernel of the module (a local name hides the kernel)
+        """
+@triton.jit
+def kernel(x, n, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+
+def prepare(graph, x):
+    graph.warmup(x, num_stages=2)
+    kernel = make_pipeline(x)
+    kernel.warmup(x, num_warps=4)
 """,
         # a dict mapping a knob to a value, not to a heuristic, is no heuristics table
         """
@@ -274,6 +289,37 @@ def run(x, N):
     base = dict(BLOCK=64, num_warps=4)  # expect
     _launch(kernel, (N,), (x, N), kernel_kwargs=dict(N=N, **base))
 """,
+        # compiling ahead of time: `warmup` takes the launch options
+        Example(
+            """
+@triton.jit
+def kernel(x, n, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+
+def compile_for(x, N):
+    return kernel.warmup(x, N, BLOCK=1024, grid=(1,), num_warps=4)  # expect
+""",
+            fixed="""
+@triton.jit
+def kernel(x, n, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+
+def compile_for(x, N):
+    return kernel.warmup(x, N, BLOCK=1024, grid=(1,))
+""",
+        ),
+        # a closure's launch splats the dict its outer function fills
+        """
+def run(x, N, stages):
+    options = {"BLOCK": 64}
+    options["num_stages"] = stages  # expect
+    options.update(num_warps=4)  # expect
+
+    def launch(x):
+        kernel[(N,)](x, N, **options)
+
+    launch(x)
+""",
         # a wrapper that forwards `**kwargs` into a launch: the keywords of its calls
         """
 def _launch(kernel, grid, *args, **kwargs):
@@ -407,6 +453,11 @@ def kernel(x, n, BLOCK: tl.constexpr):
                     yield from self._splatted(arg.value, scope, host, call)
         elif isinstance(call.func, cst.Name) and call.func.value in host.forwarders:
             yield from self._forwarded(call, call.func.value, scope, host)
+        elif (method := _kernel_method(call, scope, host)) is not None:  # kernel.warmup(..., grid=g, num_warps=4)
+            yield from self._keywords(call, f"`{method}` call of a kernel")
+            for arg in call.args:
+                if arg.star == "**":
+                    yield from self._splatted(arg.value, scope, host, call)
 
     def _forwarded(self, call: cst.Call, name: str, scope: Scope, host: HostIndex) -> Iterator[Report]:
         """A call of a helper that splats its `**kwargs` (or a dict parameter) into a launch:
@@ -826,3 +877,17 @@ def _within(scope: Scope, reports: Iterator[Report]) -> Iterator[Report]:
     for report in reports:
         report.within = scope
         yield report
+
+
+def _kernel_method(call: cst.Call, scope: Scope, host: HostIndex) -> str | None:
+    """`warmup` or `run` when the call compiles a kernel of the module (`kernel.warmup(*args,
+    grid=grid, num_warps=4)`): Triton's `JITFunction` takes the launch options there too."""
+    func = call.func
+    if (
+        isinstance(func, cst.Attribute)
+        and func.attr.value in COMPILING_METHODS
+        and isinstance(func.value, cst.Name)
+        and host.kernels_named(func.value.value, scope)
+    ):
+        return func.attr.value
+    return None
