@@ -143,6 +143,9 @@ class TileValue:
     loop: Loop | None = None  # the innermost runtime loop around it
     unrolled: tuple[Loop, ...] = ()  # the tl.static_range loops around it
     users: list[tuple[TileValue | None, str]] = field(default_factory=list)  # None: a DMA
+    # the uses of the reads it reaches round a loop's back edge (`p += BK`, read by the next
+    # trip's `tl.load(p)`, which was built before it and does not list it)
+    next_trip_users: list[tuple[TileValue | None, str]] = field(default_factory=list)
     ub: bool = False  # lives in the unified buffer
     split: bool = False  # tied to a dot: each of the two vector cores holds half of it
     strided: bool = False  # every element in its own 32-byte block (a strided DMA)
@@ -209,6 +212,7 @@ class Read:
     name: str
     event: Event
     values: tuple[TileValue, ...]
+    uses: list[tuple[TileValue | None, str]] = field(default_factory=list)  # (user, role), as in `users`
 
     @property
     def shape(self) -> Shape:
@@ -338,6 +342,18 @@ class _Builder:
             self.unrolled = tuple(loop for loop in loops if loop.kind == "static_range")
             defines = self.statement(node)
             self.model.statements.append(Statement(node, span, self.ops, self.reads, defines))
+        self.link_back_edges()
+
+    def link_back_edges(self) -> None:
+        """Give each definition that reaches a read round a loop's back edge (built after the
+        read, so not among its values) the read's uses as its next trip's users."""
+        for statement in self.model.statements:
+            for read in statement.reads:
+                reaching = self.reaching.mask(read.event.index, read.name) & self.tile_defs
+                for event in self.reaching.definitions(reaching):
+                    value = self.model.defs.get(event.index)
+                    if isinstance(value, TileValue) and value not in read.values:
+                        value.next_trip_users.extend(read.uses)
 
     def statement(self, node: cst.BaseSmallStatement) -> dict[str, TileValue | None]:
         defines: dict[str, TileValue | None] = {}
@@ -398,6 +414,8 @@ class _Builder:
         return value
 
     def use(self, operand: Operand, user: TileValue | None, role: str) -> None:
+        if isinstance(operand, Read):
+            operand.uses.append((user, role))
         for source in sources(operand):
             source.users.append((user, role))
 
@@ -1032,16 +1050,20 @@ _NON_AFFINE = frozenset({cst.FloorDivide, cst.Modulo, cst.FloorDivideAssign, cst
 
 
 def _address_only(values: list[TileValue]) -> set[TileValue]:
-    """Values whose every use ends in the address or mask of a DMA: DMA parameters, no buffer."""
-    found: set[TileValue] = set()
+    """Values whose every use ends in the address or mask of a DMA: DMA parameters, no buffer.
+    A pointer tile advanced in place round a loop (`p += BK`, read by the next trip's
+    `tl.load(p)`) is its own next trip's operand: the largest set closed under the condition
+    keeps such a cycle of address arithmetic (measured: the compiler plans no UB for it)."""
+    found = {value for value in values if value.users or value.next_trip_users}
     changed = True
     while changed:
         changed = False
         for value in reversed(values):
-            if value in found or not value.users:
-                continue
-            if all(role == ADDRESS or (user in found and role == DATA) for user, role in value.users):
-                found.add(value)
+            if value in found and not all(
+                role == ADDRESS or (user in found and role == DATA)
+                for user, role in (*value.users, *value.next_trip_users)
+            ):
+                found.discard(value)
                 changed = True
     return found
 
