@@ -27,6 +27,7 @@ Scope = cst.FunctionDef | None
 _Key = TypeVar("_Key")
 _Found = TypeVar("_Found")
 _LEAVES = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Imaginary, cst.Ellipsis)
+READ_BACK_REDUCTIONS = ("max", "amax", "sum")  # of a tensor's values, read back with `.item()`: a runtime size
 _MAX_HOPS = 4  # names, parameters and helpers followed from a launch argument to its origin
 # The core counts triton-ascend's `driver.active.utils.get_device_properties(device)` reports.
 CORE_COUNT_KEYS = ("num_aicore", "num_vectorcore")
@@ -747,12 +748,15 @@ class HostIndex(_HostFacts):
         `()` when it is bounded; None when it is unknown.
 
         A size is a tensor extent (`x.shape[i]`, `x.size(i)`, `x.numel()`, `len(x)`, a name
-        unpacked from `x.shape`, `x.shape[:2]`, `x.size()` or a name bound to a shape), or the
-        rows `x.numel() // x.shape[-1]`; `math.prod(x.shape[:d])` is two (`_shape_product`);
+        unpacked from `x.shape`, `x.shape[:2]`, `x.size()` or a name bound to a shape), the
+        rows `x.numel() // x.shape[-1]`, or a count read back from a tensor's values
+        (`int(t.max().item())`, `_is_read_back`); `math.prod(x.shape[:d])` is two
+        (`_shape_product`, also of a name bound once to a shape: `shape = list(x.shape)`);
         multiples, `//`, `triton.cdiv` (`math.ceil(T / BT)`, `-(-T // BT)`) by a bounded value,
         `max`, and `a if c else b` with both arms sizes keep it a size; a sum of sizes is the
         order of its larger term (`_summed`); `min` with a bounded argument caps it. Bounded: int literals, device core counts, `META["BT"]` items, and
-        names every origin of which is bounded. Anything else (a parameter no caller shows,
+        names every origin of which is bounded. `NAME[i]` of a name bound once to a tuple
+        literal is its element (`bm, bn = _TILE` with `_TILE = (64, 128)` at module level). Anything else (a parameter no caller shows,
         another call) is unknown, and so is an axis holding it (`min(T, chunk())` may be
         capped). An axis is at least 1 (a zero axis launches nothing), so the known axes'
         sizes multiply to a lower bound on the programs."""
@@ -765,12 +769,21 @@ class HostIndex(_HostFacts):
             return None
         if isinstance(value, cst.Integer):
             return ()
-        if _is_extent(value) or self._is_named_shape_item(value, scope) or self._is_rows(value, scope):
+        if (
+            _is_extent(value)
+            or _is_read_back(value)
+            or self._is_named_shape_item(value, scope)
+            or self._is_rows(value, scope)
+        ):
             return (_code(value),)
         if subscript_key(value) is not None:  # `META["BT"]`, `props["num_aicore"]`: a tile or a count
             return ()
         if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Call):
             return self._returned_extent(value, hops)
+        if _is_item(value) and isinstance(value.value, cst.Name):
+            element = self._tuple_element(value, scope)
+            if element is not None:
+                return self._extent(element, self._binding_scope(value.value.value, scope), hops + 1)
         if isinstance(value, cst.Name):
             return self._name_extent(value, scope, hops)
         if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
@@ -865,7 +878,7 @@ class HostIndex(_HostFacts):
         if callee == "cdiv" and args and args[0] == ():  # a bounded count over a positive one
             return ()
         if callee in ("prod", "reduce"):
-            product = _shape_product(call)
+            product = _shape_product(call, lambda name: self._named_shape(name, scope))
             if product is not None:
                 return product
         if callee == "min" and any(arg == () for arg in args):
@@ -890,6 +903,38 @@ class HostIndex(_HostFacts):
             return False
         bound = self.values_of(value.value.value, scope)
         return bool(bound) and all(map(_is_shape, bound))
+
+    def _named_shape(self, name: cst.Name, scope: Scope) -> cst.BaseExpression | None:
+        """The shape a function's name holds when the function binds it once, to a shape
+        (`shape = list(x.shape)`, `dims = x.shape[1:]`), and changes it nowhere (`shape[d] =
+        1`, `shape.append(...)`, `shape += ...`); None otherwise."""
+        binding = self._binding_scope(name.value, scope)
+        bound = self.bindings.get((name.value, binding), [])
+        if binding is None or _param(binding, name.value) is not None or len(bound) != 1 or not _is_shape(bound[0]):
+            return None
+        changes = [
+            node
+            for node in _own_nodes(binding)
+            if isinstance(node, cst.BaseSmallStatement) and _binds(node, name.value)
+        ]
+        return bound[0] if len(changes) == 1 else None
+
+    def _tuple_element(self, item: cst.Subscript, scope: Scope) -> cst.BaseExpression | None:
+        """The element `NAME[i]` (a non-negative literal `i`) reads when `NAME` is bound once,
+        to a tuple literal (`_TILE = (64, 128)` at module level or in a function around
+        `scope`, then `bm, bn = _TILE` binds `bm` to `_TILE[0]`, the 64); None otherwise."""
+        assert isinstance(item.value, cst.Name)
+        index = item.slice[0].slice
+        position = int_literal(index.value) if isinstance(index, cst.Index) else None
+        name = item.value.value
+        binding = self._binding_scope(name, scope)
+        bound = self.bindings.get((name, binding), [])
+        if position is None or len(bound) != 1 or (binding is not None and _param(binding, name) is not None):
+            return None
+        [value] = bound
+        if not isinstance(value, cst.Tuple) or any(isinstance(e, cst.StarredElement) for e in value.elements):
+            return None
+        return value.elements[position].value if position < len(value.elements) else None
 
     def _is_rows(self, value: cst.BaseExpression, scope: Scope) -> bool:
         """`x.numel() // x.shape[-1]` (the divisor written inline or through a name bound only
@@ -1378,10 +1423,14 @@ def _summed(left: tuple[str, ...], right: tuple[str, ...], value: cst.BinaryOper
     return (f"({_code(value)})",) if len(larger) == 1 else larger
 
 
-def _shape_product(call: cst.Call) -> tuple[str, ...] | None:
+def _shape_product(
+    call: cst.Call, named_shape: Callable[[cst.Name], cst.BaseExpression | None]
+) -> tuple[str, ...] | None:
     """The sizes `math.prod(x.shape[a:b])` (or `functools.reduce(operator.mul, x.shape[a:b],
     1)`, or over the whole `x.shape` / `x.size()`) multiplies: its first extent and the product
-    of the others (`x.shape[0]`, `prod(x.shape[1:d])` for `x.shape[:d]`); None for another call."""
+    of the others (`x.shape[0]`, `prod(x.shape[1:d])` for `x.shape[:d]`); None for another call.
+    The shape may be a name `named_shape` resolves (`shape = list(x.shape)`, then
+    `math.prod(shape[:axis])`)."""
     callee = (dotted_name(call.func) or "").rsplit(".", 1)[-1]
     args = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
     if callee == "reduce" and len(args) > 1 and (dotted_name(args[0]) or "").rsplit(".", 1)[-1] == "mul":
@@ -1398,8 +1447,14 @@ def _shape_product(call: cst.Call) -> tuple[str, ...] | None:
         shape, stop = shape.value, cut.upper
         if cut.step is not None:
             return None
+    if isinstance(shape, cst.Name):
+        named = named_shape(shape)
+        if named is None or (stop is not None and not _is_whole_shape(named)):  # a slice of a slice
+            return None
+        shape = named
     if start is None or not _is_shape(shape):
         return None
+    shape = _copied_shape(shape)
     last = int_literal(stop)
     if last is not None and last - start < 2:  # `x.shape[:1]`: one extent; `x.shape[:0]`: none
         return (f"{_code(shape)}[{start}]",) if last - start == 1 else ()
@@ -1413,12 +1468,33 @@ def _is_size_call(call: cst.Call) -> bool:
 
 
 def _is_shape(value: cst.BaseExpression) -> bool:
-    """`x.shape`, `x.size()` or a slice of either (`x.shape[:2]`): extents of a tensor."""
+    """`x.shape`, `x.size()`, a slice of either (`x.shape[:2]`) or a copy of one
+    (`list(x.shape)`, `tuple(x.size())`): extents of a tensor."""
     if isinstance(value, cst.Call):
-        return _is_size_call(value) and not value.args
+        copied = _copied_shape(value)
+        return _is_shape(copied) if copied is not value else _is_size_call(value) and not value.args
     if isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Slice):
         return _is_shape(value.value)
     return isinstance(value, cst.Attribute) and value.attr.value == "shape"
+
+
+def _is_whole_shape(value: cst.BaseExpression) -> bool:
+    """A shape that is no slice: `x.shape`, `x.size()`, `list(x.shape)`."""
+    return _is_shape(value) and not isinstance(_copied_shape(value), cst.Subscript)
+
+
+def _copied_shape(value: cst.BaseExpression) -> cst.BaseExpression:
+    """`x.shape` for `list(x.shape)` / `tuple(x.shape)` (the same extents), else `value`."""
+    while (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Name)
+        and value.func.value in ("list", "tuple")
+        and len(value.args) == 1
+        and value.args[0].keyword is None
+        and not value.args[0].star
+    ):
+        value = value.args[0].value
+    return value
 
 
 def _is_item(value: cst.BaseExpression) -> TypeGuard[cst.Subscript]:
@@ -1429,9 +1505,9 @@ def _is_item(value: cst.BaseExpression) -> TypeGuard[cst.Subscript]:
 def _extent_of(value: cst.BaseExpression) -> str | None:
     """The tensor, as written, of an extent `x.shape[i]` / `x.size(i)` / `x.size()[i]`."""
     if _is_item(value) and _is_shape(value.value):
-        owner = value.value
+        owner = _copied_shape(value.value)
         while isinstance(owner, cst.Subscript):  # `x.shape[:2]`
-            owner = owner.value
+            owner = _copied_shape(owner.value)
     elif isinstance(value, cst.Call) and value.args and _is_size_call(value):
         owner = value
     else:
@@ -1451,6 +1527,28 @@ def _is_extent(value: cst.BaseExpression) -> bool:
             return func.attr.value in ("size", "numel") and (func.attr.value == "numel" or bool(value.args))
         return isinstance(func, cst.Name) and func.value == "len"
     return False
+
+
+def _is_read_back(value: cst.BaseExpression) -> bool:
+    """A count read back from a tensor's values: `.item()` or `int(...)` of its largest value or
+    its total (`t.max()`, `t.sum()`, `t.amax()`, `torch.max(t)`), such as the longest sequence
+    of a varlen batch (`int(seq_lens.max().item())`). As large as the data, like an extent."""
+    if not (isinstance(value, cst.Call) and isinstance(value.func, (cst.Attribute, cst.Name))):
+        return False
+    func = value.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "item" and not value.args:
+        reduced = func.value
+    elif isinstance(func, cst.Name) and func.value == "int" and len(value.args) == 1:
+        reduced = value.args[0].value
+    else:
+        return False
+    if not (isinstance(reduced, cst.Call) and isinstance(reduced.func, cst.Attribute)):
+        return False
+    if reduced.func.attr.value not in READ_BACK_REDUCTIONS or any(arg.keyword or arg.star for arg in reduced.args):
+        return False
+    if dotted_name(reduced.func) in {f"torch.{reduction}" for reduction in READ_BACK_REDUCTIONS}:
+        return len(reduced.args) == 1  # `torch.max(t)`
+    return not reduced.args  # `t.max()`: of all its values, not along a dimension
 
 
 def _one_extent(name: str, extents: list[tuple[str, ...] | None]) -> tuple[str, ...] | None:
@@ -1516,7 +1614,7 @@ def _enclosing_statement(
     return None
 
 
-def _binds(statement: cst.BaseStatement, name: str) -> bool:
+def _binds(statement: cst.CSTNode, name: str) -> bool:
     """The statement may rebind or change `name`: an assignment, `for`, `with ... as`,
     `except ... as`, `del`, import, `def` or `:=` target naming it, or a method called on it
     (`grid.append(...)`)."""

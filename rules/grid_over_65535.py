@@ -4,9 +4,13 @@ Flags a launch whose grid multiplies two or more runtime sizes, so that its numb
 grows past 65535 with the inputs: `kernel[(triton.cdiv(T, BT), B * H)]` with `B, T, H` taken
 from tensor shapes. A size is a tensor extent (`x.shape[i]`, a name unpacked from
 `x.shape`, `*x.shape`, `x.shape[:2]`, `x.size()` or a name bound to `x.shape`, `x.size(i)`,
-`len(x)`, the rows `x.numel() // x.shape[-1]`) and sums, multiples, `//` and `triton.cdiv` (or
-`math.ceil(T / BT)`, `-(-T // BT)`) of it by a bounded value, and `a if c else b` when both arms
-are sizes; `min(..., cap)` bounds it, and so do literals and device core counts. A name
+`len(x)`, the rows `x.numel() // x.shape[-1]`), a count read back from a tensor's values
+(`.item()` or `int(...)` of `t.max()`, `t.amax()`, `t.sum()` or `torch.max(t)`: the longest
+sequence of a varlen batch, `int(seq_lens.max().item())`; not `.item()` of a scalar setting)
+and sums, multiples, `//` and `triton.cdiv` (or `math.ceil(T / BT)`, `-(-T // BT)`) of it by
+a bounded value, and `a if c else b` when both arms are sizes; `min(..., cap)` bounds it, and
+so do literals, device core counts and an item of a name bound once to a tuple literal
+(`_TILE = (64, 128)` at module level, then `bm, bn = _TILE` makes `bm` the 64). A name
 unpacked from a conditional of tuples is its arms' own element (`BM, BN = (1, 256) if m <=
 16 else (8, 1024)` makes `BM` the bounded `1 if m <= 16 else 8`). A sum of sizes is one size
 (`M_text + M_vae` is at most twice the larger), never their product. An update reading a size
@@ -18,8 +22,9 @@ of the module returns in a tuple is read where it returns it (`x, M, N = _prepar
 `_prepare(x)[1]`, with `return x.contiguous(), M, N` and `M, N = x.shape` in `_prepare`). A
 name bound to a product of sizes (`M = B * T`) counts as that product, as it does written
 inline, and so does the product of a tensor's extents, `math.prod(x.shape[:d])` (the rows of
-its leading dimensions, taken to be two or more) or `functools.reduce(operator.mul, x.shape,
-1)`. An axis the module does not size is left out and the others still count: every axis is
+its leading dimensions, taken to be two or more), also over a name a function binds once to a
+shape and never changes (`shape = list(x.shape)`, then `math.prod(shape[:axis])`), or
+`functools.reduce(operator.mul, x.shape, 1)`. An axis the module does not size is left out and the others still count: every axis is
 at least 1 (a zero axis launches nothing), so `(b * h, NUM_BLOCK, n_split())` launches at least `b * h * NUM_BLOCK` programs. A `grid`
 name assigned more than once is, at a launch, the plain `grid = ...` nearest before it in
 the same block (straight-line code: the only one that reaches it). A launch through a name bound only to kernels of the module
@@ -102,7 +107,16 @@ from itertools import takewhile
 
 import libcst as cst
 
-from ascend_lint.host import CallSite, Grid, Launch, Scope, all_params, names_read, passed_for
+from ascend_lint.host import (
+    READ_BACK_REDUCTIONS,
+    CallSite,
+    Grid,
+    Launch,
+    Scope,
+    all_params,
+    names_read,
+    passed_for,
+)
 from ascend_lint.imports import dotted_name, str_literal
 from ascend_lint.nodes import walk
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
@@ -126,7 +140,7 @@ class GridOver65535(Rule):
     NAME = "grid-over-65535"
     SUMMARY = "A launch grid multiplying runtime sizes can pass 65535 programs (refused at launch)"
     # a runtime size; a kernel of the module, or the launch of one it imports
-    REQUIRES_TOKENS = (("shape", "size", "numel", "len"), (*KERNEL_TOKENS, LAUNCH))
+    REQUIRES_TOKENS = (("shape", "size", "numel", "len", *READ_BACK_REDUCTIONS), (*KERNEL_TOKENS, LAUNCH))
 
     VALID = (
         """
@@ -300,6 +314,29 @@ def run_too(x, BT=64):
     environ["TRITON_ALL_BLOCKS_PARALLEL"] = "true"
     B, T, H = x.shape
     k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
+""",
+        """
+@triton.jit
+def k(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+_TILE = (64, 128)
+
+def read_back_settings(x, num_splits, BT=64):
+    splits = int(num_splits.item())  # a scalar tensor's value: a setting, not a size
+    k[(splits, x.shape[0])](x, x.shape[1], BT=BT)
+
+def reduced(x, dim, BT=64):
+    shape = list(x.shape)
+    shape[dim] = 1  # the product is of the other extents: one of them for a 2-D `x`
+    k[(math.prod(shape),)](x, 1, BT=BT)
+
+def retiled(x):
+    bm, bn = _TILE  # the module's tile, or the one it reads from its settings
+    k[(triton.cdiv(x.shape[1], bn), x.shape[0])](x, 1, BT=bn)
+
+if tiles_configured():
+    _TILE = configured_tile()
 """,
     )
     INVALID = (
@@ -610,6 +647,44 @@ def lift_the_limit():
 def run(x, BT=64):
     B, T, H = x.shape
     k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)  # expect
+""",
+        """
+@triton.jit
+def pages(src, dst, PAGE: tl.constexpr, BR: tl.constexpr):
+    rows = tl.program_id(2) * BR + tl.arange(0, BR)
+    page = tl.program_id(0) * 4096 + tl.program_id(1)
+    tl.store(dst + page * PAGE + rows, tl.load(src + page * PAGE + rows))
+
+def rebuild(src, dst, pages_per_req, num_reqs):
+    bs = src.shape[1]
+    ppr = int(pages_per_req.max().item())  # read back from the device: grows with the context
+    pages[(num_reqs, ppr, bs // 32)](src, dst, PAGE=bs, BR=32)  # expect
+
+def prefill(src, dst, seq_lens):
+    longest = torch.max(seq_lens).item()
+    tokens = int(seq_lens.sum())
+    pages[(seq_lens.shape[0], triton.cdiv(longest, 128), 1)](src, dst, PAGE=128, BR=32)  # expect
+    pages[(triton.cdiv(tokens, 64), src.shape[0], 1)](src, dst, PAGE=128, BR=32)  # expect
+""",
+        # the product of a name bound to a shape; tiles from a module-level tuple
+        """
+_TILE = (128, 128)
+
+@triton.jit
+def reduce_middle(X, Y, I, BC: tl.constexpr):
+    cols = tl.program_id(1) * BC + tl.arange(0, BC)
+    tl.store(Y + tl.program_id(0) * I + cols, tl.load(X + tl.program_id(0) * I + cols, cols < I), cols < I)
+
+def amin(inp, out, axis):
+    shape = list(inp.shape)
+    outer = math.prod(shape[:axis])  # the rows of the leading dimensions
+    inner = shape[-1]
+    reduce_middle[(outer, triton.cdiv(inner, 64))](inp, out, inner, BC=64)  # expect
+
+def transpose(x, out):
+    rows, cols = x.shape
+    bm, bn = _TILE
+    reduce_middle[(triton.cdiv(rows, bm), triton.cdiv(cols, bn))](x, out, cols, BC=bn)  # expect
 """,
     )
 

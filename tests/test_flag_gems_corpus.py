@@ -18,7 +18,7 @@ EXPECTED = {
     "ASC002": 5,
     "ASC003": 12,
     "ASC008": 28,
-    "ASC010": 17,
+    "ASC010": 18,
     "ASC011": 5,
     "ASC012": 2,
 }
@@ -60,4 +60,6 @@ def test_flag_gems_ascend_findings_per_rule_and_the_reviews_fixes() -> None:
         ("fla/chunk_delta_h.py", 257),
         ("fused/fused_moe.py", 1156),  # `EM` from a size and a `top_k` its caller passes
         ("fused/fused_moe.py", 1259),
+        # `math.prod(shape[:dim])` with `shape = inp.shape`: max.py's twin halves its grid below 65536
+        ("ops/min.py", 148),
     } <= grids
