@@ -756,8 +756,8 @@ class HostIndex(_HostFacts):
         `max`, and `a if c else b` with both arms sizes keep it a size; a sum of sizes is the
         order of its larger term (`_summed`); `min` with a bounded argument caps it. Bounded: int literals, device core counts, `META["BT"]` items, and
         names every origin of which is bounded. `NAME[i]` of a name bound once to a tuple
-        literal is its element (`bm, bn = _TILE` with `_TILE = (64, 128)` at module level). Anything else (a parameter no caller shows,
-        another call) is unknown, and so is an axis holding it (`min(T, chunk())` may be
+        literal is its element (`bm, bn = _TILE` with `_TILE = (64, 128)` at module level).
+        Anything else (a parameter no caller shows, another call) is unknown, and so is an axis holding it (`min(T, chunk())` may be
         capped). An axis is at least 1 (a zero axis launches nothing), so the known axes'
         sizes multiply to a lower bound on the programs."""
         return [self._extent(value, scope, 0) for value in values]
