@@ -119,6 +119,7 @@ class _HostFacts:
     def __init__(self) -> None:
         self.calls: list[tuple[cst.Call, Scope]] = []
         self.bindings: dict[tuple[str, Scope], list[cst.BaseExpression]] = {}
+        self.binders: dict[cst.BaseExpression, cst.Assign | cst.AnnAssign] = {}  # a bound value -> its assignment
         self.item_stores: dict[tuple[str, Scope], list[ItemStore]] = {}
         self.attribute_stores: dict[str, list[tuple[cst.BaseExpression, Scope]]] = {}
         self.returns: dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef]]] = {}
@@ -135,6 +136,7 @@ class _HostFacts:
         """Adds what `other` found after what this found (as if one walk had found both)."""
         self.calls.extend(other.calls)
         _extend(self.bindings, other.bindings)
+        self.binders.update(other.binders)
         _extend(self.item_stores, other.item_stores)
         _extend(self.attribute_stores, other.attribute_stores)
         _extend(self.returns, other.returns)
@@ -203,6 +205,7 @@ class _HostFacts:
     ) -> None:
         if isinstance(target, cst.Name):
             self.bindings.setdefault((target.value, scope), []).append(value)
+            self.binders[value] = statement
         elif isinstance(target, (cst.Tuple, cst.List)) and not any(
             isinstance(e, cst.StarredElement) for e in target.elements
         ):
@@ -273,7 +276,8 @@ class HostIndex(_HostFacts):
         super().__init__()
         self.kernels = {kernel.name: kernel for kernel in kernels}
         self._updated: dict[tuple[str, Scope], tuple[str, ...]] = {}  # names being sized: their earlier extent
-        self._name_extents: dict[tuple[str, Scope, int, tuple[object, ...]], tuple[str, ...] | None] = {}
+        self._name_extents: dict[tuple[object, ...], tuple[str, ...] | None] = {}
+        self._unreached: frozenset[cst.CSTNode] = frozenset()  # assignments after the grid being sized
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
             self.walk(module, kernel_defs)
@@ -615,7 +619,7 @@ class HostIndex(_HostFacts):
     def _name_origins(
         self, name: str, scope: Scope, hops: int, annotations: bool
     ) -> Iterator[tuple[cst.BaseExpression, str]]:
-        bound = self.bindings.get((name, scope), ())
+        bound = self._reaching_bindings(name, scope)
         for value in bound:
             yield from self.origins(value, scope, hops + 1, annotations)
         param = _param(scope, name) if scope is not None else None
@@ -630,6 +634,14 @@ class HostIndex(_HostFacts):
             if passed is not None:
                 for origin, how in self.origins(passed, site.scope, hops + 1, annotations):
                     yield origin, how or f"`{scope.name.value}` is called with `{name}={_code(passed)}`"
+
+    def _reaching_bindings(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
+        """The values `scope` binds to `name`, but for those of assignments that run only after
+        the grid being sized is evaluated (`grid_extents`)."""
+        bound = self.bindings.get((name, scope), [])
+        if not self._unreached:
+            return bound
+        return [value for value in bound if self.binders.get(value) not in self._unreached]
 
     def environment_values(self, variable: str, scope: Scope) -> list[cst.BaseExpression]:
         """What the module sets the environment variable to (`os.environ[variable] = v`,
@@ -742,6 +754,23 @@ class HostIndex(_HostFacts):
                 behind |= names_read(value)
         return behind
 
+    def grid_extents(self, grid: Grid, launch: Launch) -> list[tuple[str, ...] | None]:
+        """`axis_extents` of a grid of the launch, from the values that reach where the grid is
+        evaluated: where a tuple bound to a name is written (`grid = (batch, cdiv(dim, 256))`,
+        launched by a closure that may run later), else at the launch. An assignment written
+        after that point does not reach it (`_assignments_after`): not `batch, _ = record`
+        written after the launch, on the path of a cache hit."""
+        written = grid.written
+        if isinstance(written, cst.BaseExpression) and written in self.binders:
+            point, function = written, self._scope_of(written, launch.scope)
+        else:
+            point, function = launch.call, launch.scope
+        self._unreached = _assignments_after(point, function)
+        try:
+            return self.axis_extents(grid.axes, grid.scope)
+        finally:
+            self._unreached = frozenset()
+
     def axis_extents(self, values: tuple[cst.BaseExpression, ...], scope: Scope) -> list[tuple[str, ...] | None]:
         """For each of `values` (a grid's axes), the unbounded runtime sizes it multiplies,
         rendered (`T/BT`; `B`, `H` for `(triton.cdiv(T, BT), B * H)` with `B, T, H = q.shape`);
@@ -821,7 +850,7 @@ class HostIndex(_HostFacts):
         key = (name.value, scope)
         if key in self._updated:
             return self._updated[key]
-        memo = (name.value, scope, hops, tuple(self._updated.items()))
+        memo = (name.value, scope, hops, tuple(self._updated.items()), self._unreached)
         if memo not in self._name_extents:
             self._name_extents[memo] = self._bound_extent(name, scope, hops)
         return self._name_extents[memo]
@@ -833,7 +862,7 @@ class HostIndex(_HostFacts):
         origins = [origin for origin, _ in values if origin is not name]
         if not origins or self.core_count(name, scope) is not None:
             return () if origins else None
-        updates = [value for value in self.bindings.get(key, ()) if _updates(value, name.value)]
+        updates = [value for value in self._reaching_bindings(name.value, scope) if _updates(value, name.value)]
         extents = [
             self._extent(origin, self._scope_of(origin, scope), hops + 1)
             for origin in origins
@@ -1587,6 +1616,22 @@ def _reaching_value(name: str, launch: Launch) -> cst.BaseExpression | None:
         if _binds(statement, name):
             return _plain_assignment(statement, name)
     return None
+
+
+def _assignments_after(point: cst.CSTNode, function: Scope) -> frozenset[cst.CSTNode]:
+    """The assignments of `function` written after `point` (not the one holding it). With no
+    loop of the function around `point`, code runs in the order it is written, so none of
+    them runs before `point` and none of the values they bind reaches it. None with a loop
+    around it (a later assignment may run on an earlier trip), nor at module level."""
+    if function is None:
+        return frozenset()
+    nodes = list(walk(function.body))
+    position = next((index for index, node in enumerate(nodes) if node is point), None)
+    if position is None or any(
+        isinstance(node, (cst.For, cst.While)) and any(sub is point for sub in walk(node)) for node in nodes[:position]
+    ):
+        return frozenset()
+    return frozenset(node for node in nodes[position:] if isinstance(node, (cst.Assign, cst.AnnAssign)))
 
 
 def _plain_assignment(statement: cst.BaseStatement, name: str) -> cst.BaseExpression | None:

@@ -24,7 +24,10 @@ name bound to a product of sizes (`M = B * T`) counts as that product, as it doe
 inline, and so does the product of a tensor's extents, `math.prod(x.shape[:d])` (the rows of
 its leading dimensions, taken to be two or more), also over a name a function binds once to a
 shape and never changes (`shape = list(x.shape)`, then `math.prod(shape[:axis])`), or
-`functools.reduce(operator.mul, x.shape, 1)`. An axis the module does not size is left out and the others still count: every axis is
+`functools.reduce(operator.mul, x.shape, 1)`. A name's assignments written after the point
+where the grid is evaluated (the launch, or the `grid = (...)` a closure launches) do not
+reach it when no loop holds that point: `batch, _ = record` on a cache hit's path, after the
+miss's launch and `return`, leaves `batch` the size it was. An axis the module does not size is left out and the others still count: every axis is
 at least 1 (a zero axis launches nothing), so `(b * h, NUM_BLOCK, n_split())` launches at least `b * h * NUM_BLOCK` programs. A `grid`
 name assigned more than once is, at a launch, the plain `grid = ...` nearest before it in
 the same block (straight-line code: the only one that reaches it). A launch through a name bound only to kernels of the module
@@ -47,11 +50,17 @@ BUDGET:` chunked `else:` one launch, or an early `return` or `raise` on such a t
 sizes the launching function takes as parameters, such an `if` around each of its calls in the
 module: `if grid_fits(B * H, T): expand(x, B * H, T)`), or
 passing one to a function that may (`if use_chunked(T, B, H):`, or `if use_seq:` with `use_seq
-= use_chunked(T)`; a function of the module may when it orders values or calls another with
-arguments). A test is taken apart at `not`, `and` and `or`: `if T > 1 and ...:` bounds
-nothing (a lower bound), `if T <= 4096 and ...:` bounds `T`. An equality, identity or truth test
-such as `if BT == 16: return`, `if out is None:` or `if out.numel() == 0: return` (`out =
-torch.empty_like(x)`) picks a variant and bounds nothing;
+= use_chunked(T)`; a function of the module may when it orders values or calls another, not
+a builtin such as `len`, with arguments). A test is taken apart at `not`, `and` and `or`: `if T > 1 and ...:` bounds
+nothing (a lower bound), `if T <= 4096 and ...:` bounds `T`, `if B * H > budget:` may (a budget
+the module does not show), `if idx.numel() < batch: raise` does not (another runtime size). An
+equality, identity or truth test such as `if BT == 16: return`, `if out is None:` or `if
+out.numel() == 0: return` (`out = torch.empty_like(x)`) picks a variant and bounds nothing,
+and neither does a builtin (`len(x.shape) != 3`, `isinstance(x, torch.Tensor)`) nor, inside
+an equality, a call of another module (`torch.numel(x) == 0`); a function of the module that
+orders sizes may (`if _path(T, B * H) == "chunked":`). A test reads the grid's sizes through names,
+never through an imported module: `bk = triton.next_power_of_2(key_dim)` and `if bk > 256:`
+bound nothing of a grid `(B, H, triton.cdiv(D, bv))`;
 grids
 with a single runtime size (`(triton.cdiv(T, BT),)` reaches the limit only past
 `65535 * BT` tokens); sizes combined, in one axis, with values the module does not show (a
@@ -101,6 +110,7 @@ No automatic fix: both remedies change the kernel's indexing.
 
 from __future__ import annotations
 
+import builtins
 from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import takewhile
@@ -123,7 +133,9 @@ from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import ModuleContext, Report, Rule
 
 _ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
-_TRUTH_OF_ITEMS = ("all", "any")  # builtins whose result is their items' truth: the items are the tests
+# builtins that order nothing (`len`, `tuple`, `isinstance`; `all` / `any`, whose result is
+# their items' truth: the items are the tests): none chooses a variant by the sizes it is given
+_ORDER_NOTHING = frozenset(name for name in dir(builtins) if not name.startswith("_")) - {"min", "max", "sorted"}
 MAX_PROGRAMS = 65535  # triton-ascend's launcher: `grid should be less than 65536!`
 # The launcher checks the grid only while this is "0" (its default); the compiler maps a larger
 # grid onto the cores only when it is "1" or "true" (any case).
@@ -226,6 +238,21 @@ def budget_in_a_helper_of_the_module(q, BT=64):
         return run_chunked(q)
     tokens, heads, dim = q.shape
     k[(tokens, heads)](q, dim, 0, BT=BT)
+
+def budget_passed(x, budget, BT=64):
+    B, T, H = x.shape
+    if B * H > budget:  # a budget the module does not show may bound the sizes
+        return run_chunked(x)
+    k[(triton.cdiv(T, BT), B * H)](x, T, 0, BT=BT)
+
+def _path(T, B):
+    return "chunked" if T * B > 65535 else "whole"
+
+def path_chosen(x, BT=64):
+    B, T, H = x.shape
+    if _path(T, B * H) == "chunked":  # what a function of the module that orders sizes chose
+        return run_chunked(x)
+    k[(triton.cdiv(T, BT), B * H)](x, T, 0, BT=BT)
 
 def budget_raised(x, BT=64):
     B, T, H = x.shape
@@ -609,7 +636,7 @@ def variants_picked(x, BT=64):
         k[(x.shape[0], triton.cdiv(x.shape[1], BT))](o, x.shape[1], BT=BT)  # expect
 
 def _supported(q):
-    return q.dtype == torch.bfloat16 and q.is_contiguous()
+    return q.dtype == torch.bfloat16 and q.is_contiguous() and len(q.shape) == 3
 
 def predicated(q, BT=64):
     if not _supported(q):  # a helper of the module that orders nothing: no bound
@@ -622,6 +649,40 @@ def validated(q, BT=64):
     if K > 128:  # bounds K, which the grid does not read (both come from `q`)
         raise ValueError("K <= 128 only")
     k[(triton.cdiv(T, BT), B * H)](q, T, BT=BT)  # expect
+
+def one_slot_per_row(x, slots, BT=64):
+    batch, heads, dim = x.shape
+    if slots.numel() < batch:  # `batch <= slots.numel()`, another runtime size: no bound
+        raise ValueError("one slot per row")
+    k[(batch, heads, triton.cdiv(dim, BT))](x, dim, BT=BT)  # expect
+
+def tile_checked(x, key_dim: int = 128):
+    batch, heads, dim = x.shape
+    bk = triton.next_power_of_2(key_dim)
+    if bk > 256:  # reads the module `triton`, as the grid does, and no size of it
+        raise ValueError("key dim too large")
+    bv = min(64, triton.next_power_of_2(dim))
+    k[(batch, heads, triton.cdiv(dim, bv))](x, dim, BT=bv)  # expect
+
+def rank_checked(x, BT=64):
+    if not isinstance(x, torch.Tensor):  # a builtin chooses nothing
+        raise TypeError("x must be a tensor")
+    if len(x.shape) != 3:  # nor does one inside an equality
+        raise ValueError("x must be [rows, heads, dim]")
+    if torch.numel(x) == 0:  # nor a call of another module there
+        return x
+    rows, heads, dim = x.shape
+    k[(rows * heads, triton.cdiv(dim, BT))](x, dim, BT=BT)  # expect
+
+def cached(x, BT=64):
+    B, T = x.shape
+    record = CACHE.get(T)
+    if record is None:
+        k[(B, triton.cdiv(T, BT))](x, T, BT=BT)  # expect
+        CACHE[T] = (B, T)
+        return x
+    B, _ = record  # written after the launch: it never runs before it
+    return x
 """,
         """
 from . import kernels
@@ -718,7 +779,7 @@ def _report(launch: Launch, context: ModuleContext) -> Report | None:
     if len(grids) != 1 or _guarded_by_size_test(launch, grids[0], context):
         return None  # several: a name bound in an `if` and its `else`, a lambda's arms
     grid = grids[0]
-    extents = host.axis_extents(grid.axes, grid.scope)
+    extents = host.grid_extents(grid, launch)
     sizes = tuple(size for extent in extents for size in extent or ())
     if len(sizes) < 2:
         return None
@@ -760,6 +821,13 @@ class _GridNames:
     read: set[str]
     behind: set[str]
 
+    @classmethod
+    def of(cls, read: set[str], behind: set[str], context: ModuleContext) -> _GridNames:
+        """The grid's names but for those of imported modules (`triton` of `triton.cdiv`, `torch`,
+        `math`): a test reading one (`bk = triton.next_power_of_2(key_dim)`) reads no size."""
+        modules = context.imports.imported | context.imports.local_names
+        return cls(read - modules, behind - modules)
+
     def in_(self, node: cst.CSTNode, context: ModuleContext, scope: Scope) -> bool:
         """`node` reads one of the grid's names or of their values' (`T` in `if T > 4096:` for
         `NT = triton.cdiv(T, BT)`), or the value of one of its names reads one of the grid's
@@ -776,9 +844,10 @@ def _guarded_by_size_test(launch: Launch, grid: Grid, context: ModuleContext) ->
     parameters (`if grid_fits(B, H, T): expand(x, B, H, T)`). The sizes are those read where
     the grid is written, a grid function nested in the launching one included."""
     host = context.host
-    grid_names = _GridNames(
+    grid_names = _GridNames.of(
         names_read(launch.grid_node) | names_read(grid.written),
         host.names_behind(launch.grid_node, launch.scope) | host.names_behind(grid.written, grid.scope),
+        context,
     )
     return _site_guarded(launch, grid_names, context) or _callers_guarded(launch.scope, grid_names, context)
 
@@ -813,9 +882,9 @@ def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleCon
         return False
     for site in sites:
         passed = [value for value in (passed_for(site.call, function, name) for name in params) if value is not None]
-        read = set().union(*map(names_read, passed))
         behind = set().union(*(context.host.names_behind(value, site.scope) for value in passed))
-        if not read or not _site_guarded(site, _GridNames(read, behind), context, in_caller=True):
+        names = _GridNames.of(set().union(*map(names_read, passed)), behind, context)
+        if not names.read or not _site_guarded(site, names, context, in_caller=True):
             return False
     return True
 
@@ -861,41 +930,72 @@ def _bounds_sizes_above(
     test: cst.BaseExpression, holds: bool, grid_names: _GridNames, context: ModuleContext, scope: Scope
 ) -> bool | None:
     """For a test that orders the grid's sizes against something else (`NT * B * H <= BUDGET`,
-    `K > 256`): whether, holding or failing as `holds` says, it bounds them from above. None for
-    any other test."""
+    `K > 256`): whether, holding or failing as `holds` says, it bounds them from above; never
+    against another runtime size (`if idx.numel() < batch: raise` leaves `batch <= idx.numel()`,
+    no bound). None for any other test."""
+    sized_left = _sized_side(test, grid_names, context, scope)
+    if sized_left is None:
+        return None
+    assert isinstance(test, cst.Comparison)
+    comparison = test.comparisons[0]
+    if _is_a_size(comparison.comparator if sized_left else test.left, context, scope):
+        return False
+    below = isinstance(comparison.operator, (cst.LessThan, cst.LessThanEqual)) == sized_left
+    return below == holds
+
+
+def _sized_side(test: cst.BaseExpression, grid_names: _GridNames, context: ModuleContext, scope: Scope) -> bool | None:
+    """For one ordering with the grid's names on one side only, whether that side is the left;
+    None for any other test."""
     if not (
         isinstance(test, cst.Comparison)
         and len(test.comparisons) == 1
         and isinstance(test.comparisons[0].operator, _ORDERINGS)
     ):
         return None
-    comparison = test.comparisons[0]
     sized_left = grid_names.in_(test.left, context, scope)
-    if sized_left == grid_names.in_(comparison.comparator, context, scope):
-        return None
-    below = isinstance(comparison.operator, (cst.LessThan, cst.LessThanEqual)) == sized_left
-    return below == holds
+    return None if sized_left == grid_names.in_(test.comparisons[0].comparator, context, scope) else sized_left
+
+
+def _is_a_size(value: cst.BaseExpression, context: ModuleContext, scope: Scope) -> bool:
+    """`value` multiplies runtime sizes (`idx.numel()`, `len(cu_seqlens) - 1`): it bounds
+    nothing it is ordered against."""
+    return bool(context.host.axis_extents((value,), scope)[0])
 
 
 def _tests_sizes(test: cst.BaseExpression, grid_names: _GridNames, context: ModuleContext, scope: Scope) -> bool:
-    """The test orders a value made of the grid's names (`NT * B * H > BUDGET`) or passes one
-    to a function, which may (`if use_chunked(T, B, H):`), in the test or, for a name read as
-    the test's truth value, in its value (`use_seq = use_seq_path(T)`, then `if use_seq:`). An
-    equality, identity or truth test (`if BT == 16:`, `if out is None:`, `if out.numel():` with
-    `out = torch.empty_like(x)`) picks a variant: it bounds nothing, and neither do `all(...)` /
-    `any(...)` of such tests."""
+    """The test orders a value made of the grid's names (`NT * B * H > BUDGET`, not against
+    another runtime size: `n < x.shape[0]`) or passes one to a function, which may (`if
+    use_chunked(T, B, H):`), in the test or, for a name read as the test's truth value, in its
+    value (`use_seq = use_seq_path(T)`, then `if use_seq:`). An equality, identity or truth
+    test (`if BT == 16:`, `if out is None:`, `if out.numel():` with `out =
+    torch.empty_like(x)`) picks a variant: it bounds nothing, and neither do `all(...)` /
+    `any(...)` of such tests, builtins (`len(x.shape) != 3`, `isinstance(x, T)`) nor, inside
+    an equality or identity, a call of another module (`torch.numel(x) == 0`)."""
     host = context.host
     sources = [test, *(host.values_of(test.value, scope) if isinstance(test, cst.Name) else ())]
-    for node in (node for source in sources for node in walk(source)):
+    nodes = [node for source in sources for node in walk(source)]
+    compared = {id(sub) for node in nodes if _is_equality(node) for sub in walk(node)}
+    for node in nodes:
         if isinstance(node, cst.Comparison) and any(isinstance(c.operator, _ORDERINGS) for c in node.comparisons):
+            sized_left = _sized_side(node, grid_names, context, scope)
+            if sized_left is not None and _is_a_size(
+                node.comparisons[0].comparator if sized_left else node.left, context, scope
+            ):
+                continue
             tested: list[cst.CSTNode] = [node]
-        elif isinstance(node, cst.Call) and not _tests_nothing(node, context):
+        elif isinstance(node, cst.Call) and not _tests_nothing(node, context, id(node) in compared):
             tested = [arg.value for arg in node.args]
         else:
             continue
         if any(grid_names.in_(part, context, scope) for part in tested):
             return True
     return False
+
+
+def _is_equality(node: cst.CSTNode) -> bool:
+    """`a == b`, `a != b`, `a is b`, `a in b`...: a comparison that orders nothing."""
+    return isinstance(node, cst.Comparison) and not any(isinstance(c.operator, _ORDERINGS) for c in node.comparisons)
 
 
 def _passes_to_a_predicate(
@@ -911,23 +1011,26 @@ def _passes_to_a_predicate(
     return False
 
 
-def _tests_nothing(call: cst.Call, context: ModuleContext) -> bool:
-    """`all(...)` / `any(...)`, whose result is their items' truth (the items are the tests), or a
-    function of the module that orders nothing and calls nothing but those with arguments
-    (`def _native_required(ts): return ts[0].device.type != "npu" or torch.is_grad_enabled()`):
-    none of them can bound a size."""
+def _tests_nothing(call: cst.Call, context: ModuleContext, compared: bool) -> bool:
+    """`all(...)` / `any(...)`, whose result is their items' truth (the items are the tests),
+    another builtin (`len`, `tuple`, `isinstance`), a function of the module that orders nothing
+    and calls nothing but those with arguments (`def _native_required(ts): return
+    ts[0].device.type != "npu" or torch.is_grad_enabled()`), or, its result `compared` for
+    equality or identity, any function but one of the module that may order: none of them can
+    bound a size."""
     callee = dotted_name(call.func) or ""
-    if callee in _TRUTH_OF_ITEMS:
-        return True
     functions = context.host.functions.get(callee, []) if isinstance(call.func, cst.Name) else []
-    return bool(functions) and not any(map(_may_order, functions))
+    if not functions:
+        return compared or callee in _ORDER_NOTHING
+    return not any(map(_may_order, functions))
 
 
 def _may_order(function: cst.FunctionDef) -> bool:
-    """The function orders two values or calls something with arguments (not `all` / `any`)."""
+    """The function orders two values or calls something with arguments (not a builtin that
+    orders nothing: `len`, `all`)."""
     for node in walk(function.body):
         if isinstance(node, cst.Comparison) and any(isinstance(c.operator, _ORDERINGS) for c in node.comparisons):
             return True
-        if isinstance(node, cst.Call) and node.args and (dotted_name(node.func) or "") not in _TRUTH_OF_ITEMS:
+        if isinstance(node, cst.Call) and node.args and (dotted_name(node.func) or "") not in _ORDER_NOTHING:
             return True
     return False

@@ -49,7 +49,7 @@ def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | Non
                 (
                     module.code_for_node(grid.written),
                     count.kind if count else None,
-                    tuple(size for extent in hosts.axis_extents(grid.axes, grid.scope) for size in extent or ()),
+                    tuple(size for extent in hosts.grid_extents(grid, launch) for size in extent or ()),
                 )
             )
     return found
@@ -137,6 +137,17 @@ def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | Non
             "    TM, TN = (1, 256) if m <= 16 else pick(m)\n"
             "    k[(triton.cdiv(m, BM), triton.cdiv(n, BN), triton.cdiv(m, TM))](x, m, BT=BN)\n",
             [("(triton.cdiv(m, BM), triton.cdiv(n, BN), triton.cdiv(m, TM))", None, ("m/BM", "n/BN"))],
+        ),
+        # a name rebound after the launch (a cache hit's path, after the miss's `return`), or
+        # after the grid a closure launches is written, does not reach it; in a loop it may
+        (
+            "def f(x):\n    B, T = x.shape\n    if x not in CACHE:\n        k[(B, T)](x, T, BT=64)\n"
+            "        return x\n    B, _ = CACHE[x]\n\n"
+            "def g(x):\n    B, T = x.shape\n    grid = (B, T)\n\n    def run():\n        k[grid](x, T, BT=64)\n\n"
+            "    B = CACHE[x]\n    return run\n\n"
+            "def h(x, records):\n    B, T = x.shape\n    while records:\n        k[(B, T)](x, T, BT=64)\n"
+            "        B = records.pop()\n",
+            [("(B, T)", None, ("B", "T")), ("(B, T)", None, ("B", "T")), ("(B, T)", None, ("T",))],
         ),
         # a launcher helper launching the kernel passed to it
         (
