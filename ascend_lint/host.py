@@ -1122,7 +1122,7 @@ class OtherPlatformPaths:
         self.host = host
         self._functions: dict[cst.FunctionDef, bool] = {}
         self._positions: dict[cst.FunctionDef, set[cst.CSTNode]] = {}
-        self._predicates: dict[str, bool] = {}
+        self._predicates: dict[tuple[str, bool], bool] = {}
 
     @cached_property
     def nodes(self) -> set[cst.CSTNode]:
@@ -1199,18 +1199,41 @@ class OtherPlatformPaths:
             spread = isinstance(test.operator, cst.And) == holds  # each side must hold (fail) too
             return spread and any(self.requires_other(side, holds, scope, hops) for side in (test.left, test.right))
         if isinstance(test, cst.Comparison):
-            return _compares_device_type(test, holds)
+            tested = _tested_for_none(test)
+            if tested is None:
+                return self._compares_platform(test, holds)
+            operand, says_set = tested
+            return says_set == holds and self._set_only_elsewhere(operand, scope, hops)
         if _names_npu(test):
             return not holds
         if isinstance(test, cst.Call):
             return self._call_requires_other(test, holds, hops)
         if isinstance(test, cst.Name):
-            where = self.host._binding_scope(test.value, scope)
-            if where is not None and _param(where, test.value) is not None:
-                return False
-            values = self.host.bindings.get((test.value, where), [])
+            values, where = self._bound_values(test.value, scope)
             return bool(values) and all(self.requires_other(value, holds, where, hops + 1) for value in values)
         return False
+
+    def _compares_platform(self, test: cst.Comparison, holds: bool) -> bool:
+        return _compares_device_type(test, holds)
+
+    def _set_only_elsewhere(self, value: cst.BaseExpression, scope: Scope, hops: int) -> bool:
+        """The value is not None only on another platform: a call of a helper of the module
+        every non-None return of which is on such a path, or a name bound only to such calls."""
+        if hops > _MAX_HOPS:
+            return False
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+            return self._is_predicate(value.func.value, hops, tested_for_none=True)
+        if isinstance(value, cst.Name):
+            values, where = self._bound_values(value.value, scope)
+            return bool(values) and all(self._set_only_elsewhere(bound, where, hops + 1) for bound in values)
+        return False
+
+    def _bound_values(self, name: str, scope: Scope) -> tuple[list[cst.BaseExpression], Scope]:
+        """The values bound to the name where `scope` reads it (none for a parameter), and where."""
+        where = self.host._binding_scope(name, scope)
+        if where is not None and _param(where, name) is not None:
+            return [], where
+        return self.host.bindings.get((name, where), []), where
 
     def _call_requires_other(self, call: cst.Call, holds: bool, hops: int) -> bool:
         """`current_platform.is_cuda()`, `is_npu()` failing, a predicate of the module holding."""
@@ -1223,26 +1246,29 @@ class OtherPlatformPaths:
             return self._is_predicate(func.value, hops)
         return False
 
-    def _is_predicate(self, name: str, hops: int) -> bool:
+    def _is_predicate(self, name: str, hops: int, tested_for_none: bool = False) -> bool:
         """The module's one function `name` returns a true value only on another platform: each
-        value it returns is `False` / `None`, such a test, or on such a path in it."""
-        known = self._predicates.get(name)
+        value it returns is `False` / `None`, such a test, or on such a path in it. Tested for
+        None (`tested_for_none`): a value other than None only there, each returned value
+        `None` or on such a path."""
+        key = (name, tested_for_none)
+        known = self._predicates.get(key)
         if known is not None:
             return known
-        self._predicates[name] = False  # a predicate calling itself is no evidence
+        self._predicates[key] = False  # a predicate calling itself is no evidence
         [*functions] = self.host.functions.get(name, ())
         found = False
         if len(functions) == 1 and self.host.enclosing.get(functions[0]) is None:
             function = functions[0]
             returned = [value for value, where in self.host.returns.get(name, ()) if where is function]
+            unset = ("None",) if tested_for_none else ("None", "False")
             found = bool(returned) and all(
-                _is_none(value)
-                or (isinstance(value, cst.Name) and value.value == "False")
+                (isinstance(value, cst.Name) and value.value in unset)
                 or value in self.positions(function)
-                or self.requires_other(value, True, function, hops + 1)
+                or (not tested_for_none and self.requires_other(value, True, function, hops + 1))
                 for value in returned
             )
-        self._predicates[name] = found
+        self._predicates[key] = found
         return found
 
     def _dispatched_elsewhere(self, function: cst.FunctionDef) -> bool:
@@ -1257,20 +1283,51 @@ class OtherPlatformPaths:
 
     def _called_only_elsewhere(self, function: cst.FunctionDef) -> bool:
         """A private, undecorated function (or method) every reference to which in the module
-        is a call (`_f(...)`, `self._f(...)`), each on another platform's path."""
+        is a call (`_f(...)`, `self._f(...)`), each on another platform's path, or a test for
+        None; through a private alias too (`_g = _f` at module level: `_aliases`)."""
         name = function.name.value
-        if not name.startswith("_") or name.endswith("__") or function.decorators:
+        if not _is_private(name) or function.decorators:
             return False
         if len(self.host.functions.get(name, ())) != 1:
             return False
-        calls = self._calls_by_name.get(name, [])
+        names = [name, *self._aliases.get(name, ())]
+        calls = [site for called in names for site in self._calls_by_name.get(called, ())]
         if not calls or not all(
             caller is not None and (call in self.positions(caller) or self.is_other_platform_function(caller))
             for call, caller in calls
         ):
             return False
-        called = {id(_callee(call)) for call, _ in calls}
-        return all(id(reference) in called for reference in self._references.get(name, ()))
+        harmless = {id(_callee(call)) for call, _ in calls} | self._compared_with_none
+        harmless |= {id(value) for alias in names[1:] for value in self.host.bindings[(alias, None)]}
+        return all(id(reference) in harmless for called in names for reference in self._references.get(called, ()))
+
+    @cached_property
+    def _aliases(self) -> dict[str, list[str]]:
+        """Private module-level names bound only to one function of the module (or to None), by
+        the function's name: `_run = _run_impl` calls `_run_impl` when called."""
+        found: dict[str, list[str]] = {}
+        for (alias, scope), values in self.host.bindings.items():
+            if scope is not None or not _is_private(alias) or alias in self.host.functions:
+                continue
+            if not all(isinstance(value, cst.Name) for value in values):
+                continue
+            named = {value.value for value in values if isinstance(value, cst.Name)} - {"None"}
+            if len(named) == 1 and (function := named.pop()) in self.host.functions:
+                found.setdefault(function, []).append(alias)
+        return found
+
+    @cached_property
+    def _compared_with_none(self) -> set[int]:
+        """The names host code compares with None (`if _f is None:`), by id: such a reference
+        passes no function on."""
+        return {
+            id(operand)
+            for top in self._host_tops
+            for node in walk(top)
+            if isinstance(node, cst.Comparison)
+            and (tested := _tested_for_none(node)) is not None
+            and isinstance(operand := tested[0], cst.Name)
+        }
 
     @cached_property
     def _calls_by_name(self) -> dict[str, list[tuple[cst.Call, Scope]]]:
@@ -1283,17 +1340,23 @@ class OtherPlatformPaths:
         return found
 
     @cached_property
-    def _references(self) -> dict[str, list[cst.Name]]:
-        """The names (and attribute names) host code reads, by name: in functions, and in the
-        values and calls of module and class bodies. Not the names of `def`s."""
+    def _host_tops(self) -> list[cst.CSTNode]:
+        """Where host code reads names: functions, and the values and calls of module and class bodies."""
         host = self.host
         tops: list[cst.CSTNode] = [function for function, outer in host.enclosing.items() if outer is None]
         tops += [call for call, scope in host.calls if scope is None]
         tops += [value for (_, scope), values in host.bindings.items() if scope is None for value in values]
+        return tops
+
+    @cached_property
+    def _references(self) -> dict[str, list[cst.Name]]:
+        """The names (and attribute names) host code reads (`_host_tops`), by name. Not the
+        names of `def`s."""
+        host = self.host
         defined = {id(function.name) for functions in host.functions.values() for function in functions}
         found: dict[str, list[cst.Name]] = {}
         seen: set[int] = set()
-        for top in tops:
+        for top in self._host_tops:
             for node in walk(top):
                 if isinstance(node, cst.Name) and id(node) not in defined and id(node) not in seen:
                     seen.add(id(node))
@@ -1311,11 +1374,12 @@ class NpuPaths(OtherPlatformPaths):
     and the module's predicates as there. A CustomOp's `forward_npu` method runs on the NPU."""
 
     def requires_other(self, test: cst.BaseExpression, holds: bool, scope: Scope, hops: int = 0) -> bool:
-        if isinstance(test, cst.Comparison):
-            return _compares_npu_type(test, holds)
         if _names_npu(test):
             return holds
         return super().requires_other(test, holds, scope, hops)
+
+    def _compares_platform(self, test: cst.Comparison, holds: bool) -> bool:
+        return _compares_npu_type(test, holds)
 
     def _call_requires_other(self, call: cst.Call, holds: bool, hops: int) -> bool:
         if _names_npu(call.func) or dotted_name(call.func) == _NPU_AVAILABLE:
@@ -1333,6 +1397,25 @@ def _compares_npu_type(test: cst.Comparison, holds: bool) -> bool:
     NPU's literal that `_compares_device_type` finds off the NPU when the test is turned round."""
     sides = (test.left, *(comparison.comparator for comparison in test.comparisons))
     return any(str_literal(side) == "npu" for side in sides) and _compares_device_type(test, not holds)
+
+
+def _tested_for_none(test: cst.Comparison) -> tuple[cst.BaseExpression, bool] | None:
+    """The operand of `x is None` / `x is not None` (`None is x`), with whether the comparison
+    holding says it is not None."""
+    if len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, cst.Is | cst.IsNot):
+        return None
+    left, right = test.left, test.comparisons[0].comparator
+    operand = left if _is_none_literal(right) else right if _is_none_literal(left) else None
+    return None if operand is None else (operand, isinstance(test.comparisons[0].operator, cst.IsNot))
+
+
+def _is_none_literal(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _is_private(name: str) -> bool:
+    """`_name`, not `__dunder__`."""
+    return name.startswith("_") and not name.endswith("__")
 
 
 def _callee(call: cst.Call) -> cst.Name | None:

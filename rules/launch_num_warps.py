@@ -24,15 +24,18 @@ Each knob is reported where it is written. Not flagged: knobs on a path that run
 another platform than Ascend, nor the configs of a kernel every launch of which in the
 module is on one. Such paths: an arm requiring `x.device.type == "cuda"`,
 `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (vLLM's platform object;
-vllm-ascend's is the out-of-tree "npu" one), a name bound to such a test, or a predicate of
-the module true only on such a path; the `else` of an NPU test (`IS_NPU`, `is_npu()`,
-`x.device.type == "npu"`) and the arm of `device_type != "npu"`; the rest of a function
-after an early exit (`return`, `raise`) when such a test fails; a function defined on such
-a path; a CustomOp's `forward_cuda` / `forward_hip` / `forward_xpu` / `forward_cpu` /
-`forward_tpu` / `forward_musa` that the module never names otherwise (vLLM dispatches
-`forward_oot`, vllm-omni and sglang `forward_npu`, on Ascend); a private function the
-module calls only on such paths. `x.is_cuda` and `torch.cuda.is_available()` are no such
-tests: torch_npu's `transfer_to_npu` makes them answer for the NPU.
+vllm-ascend's is the out-of-tree "npu" one), a name bound to such a test, a predicate of
+the module true only on such a path, or `v is not None` for a `v` a function of the module
+returned, every value of it but `None` on such a path there; the `else` of an NPU test
+(`IS_NPU`, `is_npu()`, `x.device.type == "npu"`) and the arm of `device_type != "npu"`; the
+rest of a function after an early exit (`return`, `raise`) when such a test fails (`if v
+is None: return`); a function defined on such a path; a CustomOp's `forward_cuda` /
+`forward_hip` / `forward_xpu` / `forward_cpu` / `forward_tpu` / `forward_musa` that the
+module never names otherwise (vLLM dispatches `forward_oot`, vllm-omni and sglang
+`forward_npu`, on Ascend); a private function the module calls only on such paths, also
+through a private module-level name bound only to it (`_run = _run_impl`, or to `None`).
+`x.is_cuda` and `torch.cuda.is_available()` are no such tests: torch_npu's
+`transfer_to_npu` makes them answer for the NPU.
 
 ## Why is this bad?
 Ascend NPUs have no warps and Triton-Ascend does no software pipelining: both knobs are
@@ -140,6 +143,35 @@ def prepare(graph, x):
         """
 def tuning_record(num_warps):
     return {"BLOCK": lambda args: 64, "num_warps": num_warps}
+""",
+        # called only from `forward_cuda`, through a module-level alias (vllm-omni's adalayernorm.py)
+        """
+def _fused_forward_impl(x):
+    kernel[(x.numel(),)](x, num_warps=8)
+
+if HAS_TRITON:
+    _fused_forward = _fused_forward_impl
+else:
+    _fused_forward = None
+
+class Scale(CustomOp):
+    def forward_cuda(self, x):
+        if _fused_forward is None:
+            return x * 2
+        return _fused_forward(x)
+""",
+        # after an exit on a helper's None, which it returns unless the tensor is on CUDA
+        """
+def _block_size(x):
+    if x.device.type != "cuda" or not x.is_contiguous():
+        return None
+    return triton.next_power_of_2(x.shape[-1])
+
+def scale(x):
+    block = _block_size(x)
+    if block is None:
+        return x * 2
+    kernel[(x.numel(),)](x, BLOCK=block, num_warps=8)
 """,
     )
     INVALID = (

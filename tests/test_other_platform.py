@@ -130,6 +130,95 @@ CASES = {
         """,
         [False],
     ),
+    "a private function called through a module-level alias, bound to it or to None": (
+        """
+        def _impl(x):
+            k[(1,)](x, BT=64)
+
+        if HAS_TRITON:
+            _run = _impl
+        else:
+            _run = None
+
+        class Op(CustomOp):
+            def forward_cuda(self, x):
+                if _run is None:
+                    return x
+                return _run(x)
+        """,
+        [True],
+    ),
+    "an alias called on any path, or passed as a value, runs anywhere": (
+        """
+        def _impl(x):
+            k[(1,)](x, BT=64)
+
+        def _other(x):
+            k[(1,)](x, BT=64)
+
+        _run = _impl
+        _go = _other
+
+        def f(x):
+            if current_platform.is_cuda():
+                _run(x)
+                _go(x)
+            register(_run)
+            _go(x)
+        """,
+        [False, False],
+    ),
+    "a public alias may be called by other modules": (
+        """
+        def _impl(x):
+            k[(1,)](x, BT=64)
+
+        run = _impl
+
+        def f(x):
+            if current_platform.is_cuda():
+                run(x)
+        """,
+        [False],
+    ),
+    "an exit on the None a helper returns unless on CUDA, through a name or a call": (
+        """
+        def _block(x):
+            if torch.compiler.is_compiling():
+                return None
+            if x.device.type != "cuda" or not x.is_contiguous():
+                return None
+            return triton.next_power_of_2(x.shape[-1])
+
+        def f(x):
+            block = _block(x)
+            if block is None:
+                return x
+            k[(1,)](x, BT=block)
+
+        def g(x):
+            if _block(x) is not None:
+                k[(1,)](x, BT=64)
+        """,
+        [True, True],
+    ),
+    "a helper returning False off CUDA returns something other than None there": (
+        """
+        def _block(x):
+            if x.device.type != "cuda":
+                return False
+            return 64
+
+        def f(x):
+            block = _block(x)
+            if block is None:
+                return x
+            k[(1,)](x, BT=block)
+            if block:
+                k[(1,)](x, BT=block)
+        """,
+        [False, True],
+    ),
     "a public function may be called by other modules": (
         """
         def launch(x):

@@ -158,6 +158,12 @@ def k(x, B):
         "def _run(x):\n    k[(1,)](x, 2)\n\n\ndef f(x):\n    if _is_npu:\n        _run(x)",
         # the CustomOp method vllm-omni and sglang dispatch to on the NPU
         "class Op:\n    def forward_npu(self, x):\n        k[(1,)](x, 2)",
+        # ... calling a private function through a module-level alias
+        "def _run_impl(x):\n    k[(1,)](x, 2)\n\n\n_run = _run_impl\n\n\n"
+        "class Op:\n    def forward_npu(self, x):\n        _run(x)",
+        # after an exit on the None a helper returns unless the tensor is on the NPU
+        'def _npu_block(x):\n    if x.device.type != "npu":\n        return None\n    return 64\n\n\n'
+        "def f(x):\n    block = _npu_block(x)\n    if block is None:\n        return x\n    k[(1,)](x, block)",
     ],
 )
 def test_a_kernel_launched_on_an_npu_path_is_ascend_code(root: Path, capsys, host: str) -> None:
@@ -173,6 +179,9 @@ def test_a_kernel_launched_on_an_npu_path_is_ascend_code(root: Path, capsys, hos
         "def f(x):\n    if not is_npu():\n        k[(1,)](x, 2)",
         'def f(x):\n    if x.device.type != "npu":\n        k[(1,)](x, 2)',
         "class Op:\n    def forward_npu(self, x):\n        return x\n\n    def forward_cuda(self, x):\n        k[(1,)](x, 2)",
+        # a helper returning False off the NPU returns something other than None there
+        'def _npu_block(x):\n    if x.device.type != "npu":\n        return False\n    return 64\n\n\n'
+        "def f(x):\n    block = _npu_block(x)\n    if block is None:\n        return x\n    k[(1,)](x, block)",
         # an NPU word with nothing to do with the launch
         'DEVICE = "npu"\n\n\ndef f(x):\n    k[(1,)](x, 2)',
         'def f(x):\n    if x.device.type == "npu":\n        torch.npu.synchronize()\n    k[(1,)](x, 2)',
