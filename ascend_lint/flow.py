@@ -353,6 +353,16 @@ class Flow:
                         pending += [read.node for read in self.reads_after(definition, name)]
         return False
 
+    def value_kept_from(self, node: cst.BaseExpression) -> tuple[cst.BaseExpression, ...]:
+        """The operands whose integer value, width included, `node` keeps: the tile of a
+        broadcast (`x[:, None]`, `x[None, :]`), the bounds of a clamp (`tl.minimum(a, b)`,
+        `tl.maximum(a, b)`); none for other nodes."""
+        if isinstance(node, cst.Subscript) and all(_is_broadcast_axis(element.slice) for element in node.slice):
+            return (node.value,)
+        if isinstance(node, cst.Call) and self.imports.is_tl(node.func, "minimum", "maximum"):
+            return tuple(arg.value for arg in node.args if arg.keyword is None)
+        return ()
+
     def index_arithmetic_multiply(
         self, node: cst.BaseExpression, spec: Assumptions, follow: bool
     ) -> cst.BinaryOperation | None:
@@ -1280,6 +1290,13 @@ def _normalise(variants: list[Variant]) -> list[Variant]:
                 flags |= value
             merged[flags] = merged[flags] & spec if flags in merged else spec
     return list(merged.items())
+
+
+def _is_broadcast_axis(axis: cst.BaseSlice) -> bool:
+    """`None` (a new axis) or `:` (the whole axis) in a tile's subscript."""
+    if isinstance(axis, cst.Slice):
+        return axis.lower is None and axis.upper is None and axis.step is None
+    return isinstance(axis, cst.Index) and isinstance(axis.value, cst.Name) and axis.value.value == "None"
 
 
 def _value_parts(node: cst.BaseExpression) -> Iterable[cst.BaseExpression]:

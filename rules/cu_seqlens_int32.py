@@ -4,16 +4,23 @@ Flags pointer arithmetic that multiplies a sequence offset loaded as int32 by a 
 `bos = tl.load(cu_seqlens + i_n).to(tl.int32)` and then `q + (bos * HV + i_hv) * V`, with no
 int64 operand joining before the multiply. A *sequence offset* is a value loaded from a
 pointer parameter holding packed-sequence boundaries, cumulative token offsets (its name, a
-trailing `_ptr` aside, contains `seqlens` or `start_loc`, ends in `offsets` or `indptr`, or
-starts with `cu_`: `cu_seqlens`, `seq_offsets`, `chunk_offsets`, `cu_seq_lens`, vLLM's
-`query_start_loc_ptr`, `qo_indptr`) and cast `.to(tl.int32)` (or narrower), or a name set to
-it plus or minus other int32 terms (`t0 = bos + i_t * BT`). A cast to int64 of the whole
-offset comes too late: `v += ((bos * H + i_h) * V).to(tl.int64)` (or `tl.cast(..., tl.int64)`)
-multiplies in int32 first. A pointer is a name the kernel loads or stores through, or passes to
-a device function of the module that does (`k += ...`, then `_load_chunk(k, ...)` building its
-block pointer).
+trailing `_ptr` aside, contains `seqlens` or `start_loc`, ends in `offsets`, `indptr`, `start`
+or `starts`, or starts with `cu_`: `cu_seqlens`, `seq_offsets`, `chunk_offsets`, `cu_seq_lens`,
+vLLM's `query_start_loc_ptr`, `qo_indptr`, sgl-kernel-npu's `qb_to_qstart_ptr`) and cast
+`.to(tl.int32)` (or narrower), or a name set to it plus or minus other int32 terms
+(`t0 = bos + i_t * BT`), also clamped (`rows = tl.maximum(q_start, tl.minimum(t, q_end - 1))`).
+The offset may be broadcast into a tile before the stride (`rows[:, None] * stride_q`), and
+the product may be held in a name added to the pointer later (`q_offsets = rows[:, None] *
+stride_q + o_d[None, :]`, then `tl.load(q + q_offsets)`): it is reported once, where it is
+multiplied, however many addresses use it (an in-place `t *= H * K` is reported at that
+statement, with no fix). A cast to int64 of the whole offset comes too late:
+`v += ((bos * H + i_h) * V).to(tl.int64)` (or `tl.cast(..., tl.int64)`) multiplies in int32
+first. A pointer is a name the kernel loads or stores through, or passes to a device function
+of the module that does (`k += ...`, then `_load_chunk(k, ...)` building its block pointer).
 
-Not flagged: lengths (`T = (eos - bos).to(tl.int32)`) and every use outside pointer
+Not flagged: lengths and positions inside a sequence (`T = (eos - bos).to(tl.int32)`;
+`T = eos - bos` and `i_t = i_tg - bos`, where the offsets cancel or are subtracted: `i_b * T`
+in the other arm of `if IS_VARLEN:` is no sequence offset) and every use outside pointer
 arithmetic (masks, loop bounds, block-pointer shapes and offsets, which must stay int32); a
 multiply with an int64 operand (`tl.cast(bos, tl.int64) * HV`); a product cast to int64
 before the large stride (`(bos * HV + i_hv).to(tl.int64) * V`); offsets loaded without a cast
@@ -51,10 +58,10 @@ or keep the int32 load and cast before the stride: `(tl.cast(bos, tl.int64) * HV
 
 ## Fix safety
 Safe. Each read of the int32 sequence offset inside the flagged product becomes
-`tl.cast(bos, tl.int64)`, so that product (and only it) is computed in int64: the same value
-whenever the int32 computation did not wrap, the right one when it did; a pointer plus an int64
-offset is valid Triton. The load itself is left alone, since its other uses (block-pointer
-offsets, lengths) must stay int32.
+`tl.cast(bos, tl.int64)` (`tl.cast(rows, tl.int64)[:, None]` in a broadcast), so that product
+(and only it) is computed in int64: the same value whenever the int32 computation did not wrap,
+the right one when it did; a pointer plus an int64 offset is valid Triton. The load itself is
+left alone, since its other uses (block-pointer offsets, lengths) must stay int32.
 """
 
 from __future__ import annotations
@@ -63,7 +70,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ascend_lint.fixes import FixPlan, Replace
+from ascend_lint.fixes import Declined, FixPlan, Replace
 from ascend_lint.flow import DEF, LOADED, MEMORY_FNS, NARROW, NARROW_INTS, WIDE, Event, Flow, pointer_arg
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
@@ -107,6 +114,44 @@ def k(q, v, cu_seqlens, chunk_indices, T, HV: tl.constexpr, V: tl.constexpr, BT:
     p_c = v + i_c * BT * V
     b2 = tl.load(cu_seqlens + i_n)
     p_u = v + (b2 * HV + i_hv) * V
+""",
+        """
+@triton.jit
+def k(q, o, qb_to_qstart_ptr, qb_qend_ptr, stride_q, BQ: tl.constexpr, D: tl.constexpr):
+    pid = tl.program_id(0)
+    q_start = tl.load(qb_to_qstart_ptr + pid).to(tl.int32)
+    q_end = tl.load(qb_qend_ptr + pid).to(tl.int32)
+    rows = q_start + tl.arange(0, BQ)
+    rows_in = tl.maximum(q_start, tl.minimum(rows, q_end - 1))
+    o_d = tl.arange(0, D)
+    q_offsets = tl.cast(rows_in, tl.int64)[:, None] * stride_q + o_d[None, :]
+    b_q = tl.load(q + q_offsets, mask=(rows < q_end)[:, None])
+    row_offsets = (rows * 4).to(tl.int64)
+    tl.store(o + row_offsets[:, None] * stride_q + o_d[None, :], b_q)
+    counts = rows * BQ
+    tl.store(o + pid, tl.sum(counts))
+""",
+        """
+@triton.jit
+def k(beta, cu_seqlens, T, BT: tl.constexpr, IS_VARLEN: tl.constexpr, task_num: tl.constexpr, num_core: tl.constexpr):
+    for i_b in tl.range(tl.program_id(0), task_num, num_core):
+        if IS_VARLEN:
+            bos, eos = tl.load(cu_seqlens + i_b).to(tl.int32), tl.load(cu_seqlens + i_b + 1).to(tl.int32)
+            T = eos - bos
+        else:
+            bos = i_b * T
+        p_beta = tl.make_block_ptr(beta + bos, (T,), (1,), (0,), (BT,), (0,))
+        tl.store(p_beta, tl.zeros([BT], dtype=tl.float32), boundary_check=(0,))
+        tl.store(beta + T * BT + tl.arange(0, BT), tl.zeros([BT], dtype=tl.float32))
+""",
+        """
+@triton.jit
+def k(q, cu_seqlens, i_n, H: tl.constexpr, K: tl.constexpr):
+    i_tg = tl.program_id(0)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    i_t = i_tg - bos
+    q += tl.cast(bos, tl.int64) * H * K
+    tl.store(q + i_t * H * K + tl.arange(0, K), tl.zeros([K], dtype=tl.float32))
 """,
     )
     INVALID = (
@@ -232,6 +277,53 @@ def k(k, w, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr, BT: tl.constexpr):
     tl.store(p_o, b_a.to(p_o.dtype.element_ty), boundary_check=(0, 1))
 """,
         ),
+        Example(
+            """
+@triton.jit
+def k(q, o, score, qb_to_qstart_ptr, qb_qend_ptr, stride_q, stride_s, BQ: tl.constexpr, D: tl.constexpr):
+    pid = tl.program_id(0)
+    q_start = tl.load(qb_to_qstart_ptr + pid).to(tl.int32)
+    q_end = tl.load(qb_qend_ptr + pid).to(tl.int32)
+    rows = q_start + tl.arange(0, BQ)
+    rows_in = tl.maximum(q_start, tl.minimum(rows, q_end - 1))
+    o_d = tl.arange(0, D)
+    q_offsets = (
+        rows_in[:, None] * stride_q  # expect
+        + o_d[None, :]
+    )
+    b_q = tl.load(q + q_offsets)
+    tl.store(o + q_offsets, b_q)
+    s_offsets = rows * stride_s  # expect
+    tl.store(score + s_offsets, tl.sum(b_q, axis=1))
+""",
+            fixed="""
+@triton.jit
+def k(q, o, score, qb_to_qstart_ptr, qb_qend_ptr, stride_q, stride_s, BQ: tl.constexpr, D: tl.constexpr):
+    pid = tl.program_id(0)
+    q_start = tl.load(qb_to_qstart_ptr + pid).to(tl.int32)
+    q_end = tl.load(qb_qend_ptr + pid).to(tl.int32)
+    rows = q_start + tl.arange(0, BQ)
+    rows_in = tl.maximum(q_start, tl.minimum(rows, q_end - 1))
+    o_d = tl.arange(0, D)
+    q_offsets = (
+        tl.cast(rows_in, tl.int64)[:, None] * stride_q
+        + o_d[None, :]
+    )
+    b_q = tl.load(q + q_offsets)
+    tl.store(o + q_offsets, b_q)
+    s_offsets = tl.cast(rows, tl.int64) * stride_s
+    tl.store(score + s_offsets, tl.sum(b_q, axis=1))
+""",
+        ),
+        """
+@triton.jit
+def k(k, cu_seqlens, H: tl.constexpr, K: tl.constexpr, BT: tl.constexpr):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    t = bos + i_t * BT
+    t *= H * K  # expect
+    tl.store(k + t + tl.arange(0, K), tl.zeros([K], dtype=tl.float32))
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
@@ -240,71 +332,98 @@ def k(k, w, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr, BT: tl.constexpr):
         if not offsets:
             return
         seen: set[cst.CSTNode] = set()
+        followed: set[Event] = set()  # definitions of names read in addresses, scanned once
         for address in _addresses(flow):
             for term in _offset_terms(address):
-                for product in _int32_products(term, flow, offsets):
+                for product in _int32_products(term, flow, offsets, followed):
                     if product in seen:
                         continue
                     seen.add(product)
                     reads = [
                         sub
-                        for sub in _arithmetic_leaves(product)
+                        for sub in _arithmetic_leaves(product, flow)
                         if isinstance(sub, cst.Name) and _offset_of(sub, flow, offsets)
                     ]
                     names = sorted({read.value for read in reads})
                     sources = sorted({offsets[d] for read in reads for d in flow.reaching(read) if d in offsets})
-                    alias = kernel.imports.language_alias
-                    fix = FixPlan(
-                        "safe",
-                        "Cast the sequence offset to int64 before the stride",
-                        tuple(Replace(read, f"{alias}.cast({read.value}, {alias}.int64)") for read in reads),
-                    )
+                    site = flow.written(product)  # `t *= H` for the `t * H` the flow builds
                     yield Report(
-                        product,
+                        site,
                         MESSAGE.format(
                             names="`, `".join(names),
                             verb="is" if len(names) == 1 else "are",
                             source="`, `".join(sources),
-                            product=context.module.code_for_node(product.with_changes(lpar=(), rpar=())),
+                            product=context.module.code_for_node(
+                                site if site is not product else product.with_changes(lpar=(), rpar=())
+                            ),
                         ),
-                        fix=fix,
+                        fix=_fix(product, reads, flow, kernel.imports.language_alias),
                         facts={"offsets": tuple(names)},
                     )
+
+
+def _fix(product: cst.BinaryOperation, reads: list[cst.Name], flow: Flow, alias: str) -> FixPlan | Declined:
+    """Each read of an offset in the product cast to int64; none for an augmented `t *= H`
+    (its target cannot be wrapped in a cast)."""
+    if flow.written(product) is not product:
+        return Declined("the offset is multiplied in place (`t *= stride`)")
+    return FixPlan(
+        "safe",
+        "Cast the sequence offset to int64 before the stride",
+        tuple(Replace(read, f"{alias}.cast({read.value}, {alias}.int64)") for read in reads),
+    )
 
 
 def _is_boundary_pointer(name: str) -> bool:
     """A parameter holding packed-sequence boundaries (cumulative token offsets), `_ptr` aside:
     `cu_seqlens`, `seq_offsets`, `chunk_offsets`, a cumulative sum `cu_*` (`cu_seq_lens`,
-    `cu_num_tokens`), vLLM's `query_start_loc` / `seq_start_loc`, a CSR `qo_indptr`."""
+    `cu_num_tokens`), vLLM's `query_start_loc` / `seq_start_loc`, a CSR `qo_indptr`, start
+    offsets (`qb_to_qstart`: `cu_seqlens[:-1]` per query block, `seq_starts`)."""
     stem = name.removesuffix("_ptr")
-    return "seqlens" in stem or stem.endswith(("offsets", "indptr")) or stem.startswith("cu_") or "start_loc" in stem
+    return (
+        "seqlens" in stem
+        or stem.endswith(("offsets", "indptr", "start", "starts"))
+        or stem.startswith("cu_")
+        or "start_loc" in stem
+    )
 
 
 def _sequence_offsets(flow: Flow, params: set[str]) -> dict[Event, str]:
     """Definitions of int32 sequence offsets -> the boundary pointer they come from: narrowing
-    casts of a load from one, and names set to one plus or minus int32 terms."""
+    casts of a load from one, and names set to one plus or minus int32 terms (not a length
+    `eos - bos` nor a position `i_tg - bos`, which add no offset; see `_offsets_added`)."""
+    definitions = sorted((event for events in flow.defs.values() for event in events), key=lambda e: e.index)
     found: dict[Event, str] = {}
-    for events in flow.defs.values():
-        for event in events:
-            source = _narrow_boundary_load(event.value, flow, params)
-            if source is not None:
-                found[event] = source
+    for event in definitions:
+        source = _narrow_boundary_load(event.value, flow, params)
+        if source is not None:
+            found[event] = source
     changed = bool(found)  # a derived offset reads one already found
-    while changed:  # names derived by + / - (`t0 = bos + i_t * BT`)
+    while changed:  # names derived by + / - (`t0 = bos + i_t * BT`), in program order
         changed = False
-        for events in flow.defs.values():
-            for event in events:
-                if event in found or event.value is None or not isinstance(event.node, cst.Name):
-                    continue
-                if not _int32_in_some_specialisation(event.value, flow):
-                    continue
-                for leaf in _sum_leaves(event.value):
-                    source = _offset_of(leaf, flow, found)
-                    if source is not None:
-                        found[event] = source
-                        changed = True
-                        break
+        for event in definitions:
+            value = event.value
+            if event in found or value is None or not isinstance(event.node, cst.Name):
+                continue
+            if _offsets_added(value, flow, found) <= 0 or not _int32_in_some_specialisation(value, flow):
+                continue
+            found[event] = next(
+                source for leaf in _sum_leaves(value, flow) if (source := _offset_of(leaf, flow, found)) is not None
+            )
+            changed = True
     return found
+
+
+def _offsets_added(node: cst.BaseExpression, flow: Flow, offsets: dict[Event, str]) -> int:
+    """How many sequence offsets the sum `node` adds, less those it subtracts (`bos + i_t * BT`:
+    one; the length `eos - bos`: none); a clamp or a broadcast counts as its operand adding most."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _ARITHMETIC):
+        right = _offsets_added(node.right, flow, offsets)
+        return _offsets_added(node.left, flow, offsets) + (right if isinstance(node.operator, cst.Add) else -right)
+    kept = flow.value_kept_from(node)
+    if kept:
+        return max(_offsets_added(operand, flow, offsets) for operand in kept)
+    return 1 if _offset_of(node, flow, offsets) is not None else 0
 
 
 def _narrow_boundary_load(value: cst.BaseExpression | None, flow: Flow, params: set[str]) -> str | None:
@@ -356,27 +475,42 @@ def _offset_terms(address: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
             node = None
 
 
-def _int32_products(term: cst.BaseExpression, flow: Flow, offsets: dict[Event, str]) -> Iterator[cst.BinaryOperation]:
+def _int32_products(
+    term: cst.BaseExpression, flow: Flow, offsets: dict[Event, str], followed: set[Event]
+) -> Iterator[cst.BinaryOperation]:
     """The outermost int32 multiplies in `term` with a sequence offset among their factors, also
-    inside an int64 cast made after them (see `_widened_after_multiply`)."""
+    inside an int64 cast made after them (see `_widened_after_multiply`), a broadcast or a clamp
+    (`Flow.value_kept_from`), and the definitions reaching a name `term` reads (`offs = bos * D +
+    o_d`, then `p + offs`; each definition once, so a product is found at its one site)."""
+    if isinstance(term, cst.Name):
+        for definition in flow.reaching(term):
+            if definition.value is not None and definition not in followed:
+                followed.add(definition)
+                yield from _int32_products(definition.value, flow, offsets, followed)
+        return
+    kept = flow.value_kept_from(term)
+    if kept:
+        for operand in kept:
+            yield from _int32_products(operand, flow, offsets, followed)
+        return
     if isinstance(term, cst.Call):
         receiver = _widened_after_multiply(term, flow)
         if receiver is not None:
-            yield from _int32_products(receiver, flow, offsets)
+            yield from _int32_products(receiver, flow, offsets, followed)
         return
     if not isinstance(term, cst.BinaryOperation):
         return
     if (
         isinstance(term.operator, cst.Multiply)
         and _int32_in_some_specialisation(term, flow)
-        and any(_offset_of(leaf, flow, offsets) for leaf in _arithmetic_leaves(term))
+        and any(_offset_of(leaf, flow, offsets) for leaf in _arithmetic_leaves(term, flow))
         and _scales(term, flow)
     ):
         yield term
         return
     if isinstance(term.operator, (*_ARITHMETIC, cst.Multiply)):
-        yield from _int32_products(term.left, flow, offsets)
-        yield from _int32_products(term.right, flow, offsets)
+        yield from _int32_products(term.left, flow, offsets, followed)
+        yield from _int32_products(term.right, flow, offsets, followed)
 
 
 def _widened_after_multiply(cast: cst.Call, flow: Flow) -> cst.BaseExpression | None:
@@ -404,19 +538,28 @@ def _scales(product: cst.BinaryOperation, flow: Flow) -> bool:
     return flow.constant_int(product.left) not in (0, 1) and flow.constant_int(product.right) not in (0, 1)
 
 
-def _sum_leaves(node: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
-    """The terms of a `+` / `-` chain."""
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _ARITHMETIC):
-        yield from _sum_leaves(node.left)
-        yield from _sum_leaves(node.right)
-    else:
-        yield node
+def _sum_leaves(node: cst.BaseExpression, flow: Flow) -> Iterator[cst.BaseExpression]:
+    """The terms of a `+` / `-` chain, looking through broadcasts and clamps
+    (`tl.maximum(q_start, tl.minimum(q_start + i, q_end - 1))`: `q_start`, `i`...)."""
+    yield from _leaves(node, flow, _ARITHMETIC)
 
 
-def _arithmetic_leaves(node: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
-    """The operands of a `+` / `-` / `*` tree (calls and casts are leaves)."""
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (*_ARITHMETIC, cst.Multiply)):
-        yield from _arithmetic_leaves(node.left)
-        yield from _arithmetic_leaves(node.right)
-    else:
+def _arithmetic_leaves(node: cst.BaseExpression, flow: Flow) -> Iterator[cst.BaseExpression]:
+    """The operands of a `+` / `-` / `*` tree, looking through broadcasts and clamps
+    (`rows[:, None] * D`: `rows`, `D`); other calls and casts are leaves."""
+    yield from _leaves(node, flow, (*_ARITHMETIC, cst.Multiply))
+
+
+def _leaves(
+    node: cst.BaseExpression, flow: Flow, operators: tuple[type[cst.BaseBinaryOp], ...]
+) -> Iterator[cst.BaseExpression]:
+    """The operands of a tree of `operators`, broadcasts and clamps."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, operators):
+        yield from _leaves(node.left, flow, operators)
+        yield from _leaves(node.right, flow, operators)
+        return
+    kept = flow.value_kept_from(node)
+    if not kept:
         yield node
+    for operand in kept:
+        yield from _leaves(operand, flow, operators)

@@ -743,3 +743,31 @@ def test_casts_and_the_index_multiplies_they_widen() -> None:
     d_sum = cst.ensure_type(cst.ensure_type(value(flow, "d"), cst.BinaryOperation).left, cst.BinaryOperation)
     assert flow.scaled_after(c_cast) and flow.scaled_after(cst.ensure_type(d_sum.left, cst.Call))
     assert not flow.scaled_after(a)
+
+
+KEPT_VALUES_KERNEL = """
+@triton.jit
+def k(x, n, BT: tl.constexpr):
+    rows = tl.arange(0, BT)
+    a = rows[:, None]
+    b = rows[None, :]
+    c = tl.maximum(n, tl.minimum(rows, n - 1))
+    d = rows[1:, None]
+    e = tl.cdiv(rows, 2)
+    f = tl.minimum(rows, n, propagate_nan=tl.PropagateNan.ALL)
+"""
+
+
+def test_value_kept_from_broadcasts_and_clamps() -> None:
+    """A broadcast keeps its tile's value, a clamp its bounds' (`propagate_nan` is no bound);
+    a slice that drops rows and other calls keep nothing."""
+    flow = flow_of(KEPT_VALUES_KERNEL)
+    a, b, c, d, e, f = (value(flow, name) for name in "abcdef")
+    assert flow.value_kept_from(a) == (cst.ensure_type(a, cst.Subscript).value,)
+    assert flow.value_kept_from(b) == (cst.ensure_type(b, cst.Subscript).value,)
+    outer, inner = cst.ensure_type(c, cst.Call).args
+    assert flow.value_kept_from(c) == (outer.value, inner.value)
+    assert flow.value_kept_from(inner.value) == tuple(arg.value for arg in cst.ensure_type(inner.value, cst.Call).args)
+    assert flow.value_kept_from(d) == ()
+    assert flow.value_kept_from(e) == ()
+    assert flow.value_kept_from(f) == tuple(arg.value for arg in cst.ensure_type(f, cst.Call).args[:2])
