@@ -147,7 +147,7 @@ class Loop:
     node: cst.For | cst.While
     header: Event  # where each trip starts: entered from before the loop and from its back-edges
     body: range
-    kind: str  # "static_range", "range" (tl.range / range), "iter", "while"
+    kind: str  # "static_range", "range" (tl.range / range / triton-ascend's parallel), "iter", "while"
     is_task_loop: bool = False
 
 
@@ -1511,7 +1511,7 @@ class _Builder:
             imports = self.flow.imports
             if imports.is_tl(iterable.func, "static_range"):
                 return "static_range"
-            if imports.is_tl(iterable.func, "range") or (
+            if imports.is_tl(iterable.func, "range", "parallel") or (
                 isinstance(iterable.func, cst.Name) and iterable.func.value == "range"
             ):
                 return "range"
@@ -1534,8 +1534,12 @@ class _Builder:
                 self.expr(func.value)
             elif type(func) is not cst.Name:
                 self.expr(func)
+            hint = self.flow.imports.is_tl(func, "compile_hint")  # annotates its tile, reads no data
             for arg in node.args:
-                self.expr(arg.value)
+                if hint and type(arg.value) is cst.Name:
+                    self.emit(READ, arg.value, name=arg.value.value, metadata=True)
+                else:
+                    self.expr(arg.value)
             self.emit(CALL, node)
         elif type(node) in _LEAVES or type(node) is cst.Lambda:
             return

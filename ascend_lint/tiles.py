@@ -87,6 +87,8 @@ _NO_TILE = frozenset(
         "constexpr",
         "range",
         "static_range",
+        "parallel",
+        "compile_hint",
     }
 )
 

@@ -17,8 +17,8 @@ The analysis follows control flow: the left operand may be wrapped (`b_a.to(...)
 `tl.trans(b_a)`, `b_a.trans()` or `b_a.T`, a reshape or view, `-b_a`), nested dots clobber
 the inner left operand first, a reassignment ends tracking, an alias (`b_keep = b_a`, chained,
 or paired in `a, b = x, y`) is the same tile as the name it was taken from, so its reads are
-reads of the clobbered tile until it is reassigned itself, `.dtype`/`.shape` are not data
-reads, `tl.dot(b_k, tl.trans(b_k))` reads both operands before the dot runs, and reads on an
+reads of the clobbered tile until it is reassigned itself, `.dtype`/`.shape` and a compile
+hint naming the tile (`extension.compile_hint(a, "dot_pad_only_k")`) are not data reads, `tl.dot(b_k, tl.trans(b_k))` reads both operands before the dot runs, and reads on an
 `if` arm exclusive with the dot (the other arm, or another `if` on the same constexpr test)
 are not after it. `tl.dot` is pure: a dot whose result (or what it flows into through
 arithmetic and names) is read in no constexpr specialisation where a later read runs is
@@ -94,6 +94,20 @@ class DotLhsReuse(Rule):
     REQUIRES_TOKENS = (("dot",),)
 
     VALID = (
+        # a compile hint annotates the tile; it reads no data
+        """
+import triton.language.extra.cann.extension as extension
+
+@triton.jit
+def k(a_ptr, b_ptr, c_ptr, K, BK: tl.constexpr):
+    acc = tl.zeros((16, 16), dtype=tl.float32)
+    for i in range(0, K, BK):
+        a = tl.load(a_ptr + i + tl.arange(0, 16)[:, None] * K + tl.arange(0, BK)[None, :])
+        b = tl.load(b_ptr + i + tl.arange(0, BK)[:, None] * 16 + tl.arange(0, 16)[None, :])
+        acc = tl.dot(a, b, acc)
+        extension.compile_hint(a, "dot_pad_only_k")
+    tl.store(c_ptr + tl.arange(0, 16)[:, None] * 16 + tl.arange(0, 16)[None, :], acc)
+""",
         """
 @triton.jit
 def k(p_a, p_b, p_o, p_p, D: tl.constexpr):

@@ -8,7 +8,8 @@ accumulates from one task into the next. A task loop starts at the program id it
 is not a compile-time constant (`range(pid * 256, n, num_ctas * 256)`); a loop from a
 computed start by a constexpr tile (`tl.range(i_s * BS, T, BS)`) walks one program's
 blocks and is an ordinary loop. The same loop written with `while` (`i = pid`,
-`while i < n:` ... `i += num_programs`) is a task loop too.
+`while i < n:` ... `i += num_programs`) or with triton-ascend's `tl.parallel` /
+`extension.parallel` in place of `tl.range` is a task loop too.
 
 ## Why is this bad?
 Triton-Ascend can mis-compile a pointer carried across the iterations of a task loop:
@@ -89,7 +90,7 @@ class TaskLoopPointerAccumulation(Rule):
         {"npu": Evidence.DEVICE_OUTPUTS, "interpret": Evidence.FIX_OUTPUTS},
         "pointer accumulation across tasks is mis-compiled only in triton-ascend's NPU code generation",
     )
-    REQUIRES_TOKENS = (("program_id", "num_programs"), ("range", "while"))
+    REQUIRES_TOKENS = (("program_id", "num_programs"), ("range", "parallel", "while"))
 
     VALID = (
         """
@@ -118,6 +119,15 @@ def k(k_ptr, o, T, BS: tl.constexpr):
 """,
     )
     INVALID = (
+        # triton-ascend's parallel range, a subclass of `tl.range`
+        """
+@triton.jit
+def k(q, o, T, task_num, BT: tl.constexpr):
+    pid = tl.program_id(0)
+    for task_id in tl.parallel(pid, task_num, tl.num_programs(0)):
+        tl.store(o + task_id, tl.sum(tl.load(q + tl.arange(0, BT))))
+        q += T  # expect
+""",
         """
 @triton.jit
 def k(q, o, T, task_num, num_core, BT: tl.constexpr):
