@@ -96,6 +96,8 @@ class DotLhsReuse(Rule):
     VALID = (
         # a compile hint annotates the tile; it reads no data
         """
+import triton
+import triton.language as tl
 import triton.language.extra.cann.extension as extension
 
 @triton.jit
