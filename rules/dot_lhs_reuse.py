@@ -13,12 +13,21 @@ it intact). Every later read sees corrupted data: silent numeric drift against t
 oracle, no compile error. Replaying a real FLA `chunk_o` kernel with the clobber emulated,
 removing one documented `+ 0.0` guard turns the max error from 0.0 into NaN.
 
+Every left operand is reported, also a tile loaded from global memory and used only by dots
+(which the compiler may stage in the cube core's L1 rather than the unified buffer). Whether
+such a tile is clobbered too is not settled: fla's authors guard tiles of that kind (a reload
+from global memory of `b_A` in `wy_fast`), while the compiler team's own tests that run on the
+device reuse them freely (`q` as the left operand on every trip of the fused-attention
+tutorials and of `test_12_hstu_attention`). One run on an A2/A3 device would decide it; until
+then the rule keeps them.
+
 The analysis follows control flow: the left operand may be wrapped (`b_a.to(...)`,
 `tl.trans(b_a)`, `b_a.trans()` or `b_a.T`, a reshape or view, `-b_a`), nested dots clobber
 the inner left operand first, a reassignment ends tracking, an alias (`b_keep = b_a`, chained,
 or paired in `a, b = x, y`) is the same tile as the name it was taken from, so its reads are
 reads of the clobbered tile until it is reassigned itself, `.dtype`/`.shape` and a compile
-hint naming the tile (`extension.compile_hint(a, "dot_pad_only_k")`) are not data reads, `tl.dot(b_k, tl.trans(b_k))` reads both operands before the dot runs, and reads on an
+hint naming the tile (`extension.compile_hint(a, "dot_pad_only_k")`) are not data reads,
+`tl.dot(b_k, tl.trans(b_k))` reads both operands before the dot runs, and reads on an
 `if` arm exclusive with the dot (the other arm, or another `if` on the same constexpr test)
 are not after it. `tl.dot` is pure: a dot whose result (or what it flows into through
 arithmetic and names) is read in no constexpr specialisation where a later read runs is

@@ -35,7 +35,11 @@ module never names otherwise (vLLM dispatches `forward_oot`, vllm-omni and sglan
 `forward_npu`, on Ascend); a private function the module calls only on such paths, also
 through a private module-level name bound only to it (`_run = _run_impl`, or to `None`).
 `x.is_cuda` and `torch.cuda.is_available()` are no such tests: torch_npu's
-`transfer_to_npu` makes them answer for the NPU.
+`transfer_to_npu` makes them answer for the NPU. Nor `num_stages=` of a `tl.range` loop
+inside a kernel: a loop hint, not a launch option. Measured on triton-ascend 3.2 it only
+marks the loop (`tt.num_stages` in the TTIR; the linalg output and the memory plan are the
+same with 1, 2, 3 or none), and the compiler team's own tutorials and sgl-kernel-npu write
+`tl.range(..., num_stages=1)`, so it is left to them.
 
 ## Why is this bad?
 Ascend NPUs have no warps and Triton-Ascend does no software pipelining: both knobs are
@@ -138,6 +142,15 @@ def prepare(graph, x):
     graph.warmup(x, num_stages=2)
     kernel = make_pipeline(x)
     kernel.warmup(x, num_warps=4)
+""",
+        # a loop hint inside a kernel is no launch option
+        """
+@triton.jit
+def kernel(x, n, BLOCK: tl.constexpr):
+    acc = tl.zeros((BLOCK,), dtype=tl.float32)
+    for i in tl.range(0, n, BLOCK, num_stages=2):
+        acc += tl.load(x + i + tl.arange(0, BLOCK))
+    tl.store(x + tl.arange(0, BLOCK), acc)
 """,
         # a dict mapping a knob to a value, not to a heuristic, is no heuristics table
         """
