@@ -922,6 +922,20 @@ class Flow:
         paths whose constexpr branch outcomes agree with those at `start`."""
         return [e for e in self._nearest(start, name, forward=True) if e.kind == READ and not e.metadata]
 
+    def reads_consumed_after(self, start: Event, name: str) -> list[Event]:
+        """Data reads of `name` evaluated before `start` in its statement by an operation that
+        holds `start`'s node, so runs after it: in `x = x + tl.dot(x, y)` the addition reads
+        `x` once the dot has run."""
+        found = []
+        for event in reversed(self.events[: start.index]):
+            if event.statement is not start.statement:
+                break
+            if event.kind == READ and event.name == name and not event.metadata:
+                consumer = _consumer(event.statement, event.node)
+                if consumer is not None and consumer is not start.node and _holds(consumer, start.node):
+                    found.append(event)
+        return found[::-1]
+
     def alias_reads_after(self, start: Event, name: str) -> list[Event]:
         """Data reads reachable from `start` of the other names that hold the value `name`
         holds there, bound to it by plain name-to-name assignments (`b_keep = b_a`, chained, or
@@ -1682,3 +1696,40 @@ def _is_program_id(flow: Flow, node: cst.BaseExpression, hops: int = 0) -> bool:
         return False
     values = flow.values_reaching(node, None)
     return bool(values) and all(value is not None and _is_program_id(flow, value, hops + 1) for value in values)
+
+
+_OPERATIONS = (
+    cst.BinaryOperation,
+    cst.UnaryOperation,
+    cst.BooleanOperation,
+    cst.Comparison,
+    cst.Call,
+    cst.Subscript,
+    cst.IfExp,
+)
+
+
+def _consumer(top: cst.CSTNode | None, node: cst.CSTNode) -> cst.CSTNode | None:
+    """The innermost operation of `top` that takes `node` as an operand (`x + y` for `x`, the
+    call for an argument; an attribute's call for `x.to(...)`), or None."""
+    path = _path_to(top, node) if top is not None else None
+    for ancestor in reversed(path or ()):
+        if isinstance(ancestor, _OPERATIONS):
+            return ancestor
+    return None
+
+
+def _path_to(top: cst.CSTNode, node: cst.CSTNode) -> list[cst.CSTNode] | None:
+    """The nodes from `top` down to `node`'s parent, or None when `top` does not hold it."""
+    stack: list[tuple[cst.CSTNode, list[cst.CSTNode]]] = [(top, [])]
+    while stack:
+        current, path = stack.pop()
+        for child in child_nodes(current):
+            if child is node:
+                return [*path, current]
+            stack.append((child, [*path, current]))
+    return None
+
+
+def _holds(outer: cst.CSTNode, node: cst.CSTNode) -> bool:
+    return outer is node or any(inner is node for inner in walk(outer))

@@ -27,7 +27,9 @@ the inner left operand first, a reassignment ends tracking, an alias (`b_keep = 
 or paired in `a, b = x, y`) is the same tile as the name it was taken from, so its reads are
 reads of the clobbered tile until it is reassigned itself, `.dtype`/`.shape` and a compile
 hint naming the tile (`extension.compile_hint(a, "dot_pad_only_k")`) are not data reads,
-`tl.dot(b_k, tl.trans(b_k))` reads both operands before the dot runs, and reads on an
+`tl.dot(b_k, tl.trans(b_k))` reads both operands before the dot runs, an operation holding
+the dot reads its other operands after the dot has run (`x = x + tl.dot(x, y)` reads the
+clobbered `x`, like `tl.dot(x, y) + x`; no fix is offered there), and reads on an
 `if` arm exclusive with the dot (the other arm, or another `if` on the same constexpr test)
 are not after it. `tl.dot` is pure: a dot whose result (or what it flows into through
 arithmetic and names) is read in no constexpr specialisation where a later read runs is
@@ -208,6 +210,19 @@ def k(p_x, p_w, p_o, SPLIT: tl.constexpr):
 """,
     )
     INVALID = (
+        # the addition holding the dot reads `x` once the dot has run; `tl.where` runs before it
+        """
+@triton.jit
+def k(p_a, p_b, p_o):
+    o = tl.arange(0, 16)
+    b_a = tl.load(p_a + o[:, None] * 16 + o[None, :])
+    b_b = tl.load(p_b + o[:, None] * 16 + o[None, :])
+    w = b_a * 2.0
+    v = tl.where(w > 0, w, 0.0) + tl.dot(w, b_b)
+    x = b_a + 1.0
+    x = x + tl.dot(x, b_b)  # expect
+    tl.store(p_o + o[:, None] * 16 + o[None, :], x + v)
+""",
         # the first dot's result is read in the arm reading `b_x` again, not in the other one
         """
 @triton.jit
@@ -471,6 +486,8 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
             for read in reads:
                 if read.index > event.index:
                     clobbered.setdefault(read.index, (read, []))[1].append((dot, fix))
+            for read in flow.reads_consumed_after(event, tile.value):  # `x + tl.dot(x, y)`: no copy to take
+                clobbered.setdefault(read.index, (read, []))[1].append((dot, None))
             if carried:
                 yield Report(
                     event.node,
