@@ -5,7 +5,7 @@ control-flow graph; `ascend_lint.ub_plan` turns it into a UB peak per configurat
 
 - **Values**: every tile-valued expression of the body (loads, `tl.zeros`/`tl.full`/
   `tl.arange`, arithmetic, `tl.where`, comparisons, reductions, scans, `tl.dot`, `tl.trans`,
-  casts, views), with its shape in terms of the kernel's constexpr names, its element width
+  `tl.gather`, casts, views), with its shape in terms of the kernel's constexpr names, its element width
   and its users. A read of a variable links to the definitions that reach it.
 - **Placement** follows what bishengir's memory planner does (triton-ascend 3.2, measured with
   `--enable-memory-display`; docs/ub-estimate.md):
@@ -60,9 +60,10 @@ _INT_DTYPES = frozenset(n for n in DTYPE_BITS if "int" in n)
 LOAD, FULL, ARANGE, DOT = "load", "full", "arange", "dot"
 CAST, TRANS, VIEW = "cast", "trans", "view"
 ELEMENTWISE, WHERE, COMPARE, REDUCE, SCAN = "elementwise", "where", "compare", "reduce", "scan"
+GATHER = "gather"  # `tl.gather(src, index, axis)`: a tile of the index's shape, in its own buffer
 STAGE = "stage"  # the staging buffer of a strided store
 MOVES = (CAST, TRANS, VIEW)
-VECTOR = (ELEMENTWISE, WHERE, COMPARE, REDUCE, SCAN)
+VECTOR = (ELEMENTWISE, WHERE, COMPARE, REDUCE, SCAN, GATHER)
 IN_PLACE = (ELEMENTWISE, CAST)
 
 # How a user uses a value.
@@ -794,6 +795,10 @@ class _LanguageCall:
             return reduce
         if name in _SCANS:
             return self.new(SCAN, source.shape, _arith(source.width), data)
+        if name == "gather":  # measured: 16-bit floats are gathered in fp32 lanes
+            index = self.arg(1, "index")[1]
+            if _tile(index):
+                return self.new(GATHER, index.shape, _arith(source.width), [*data, (index, DATA)])
         if name == "extract_slice":
             return self.new(TRANS, _literal_shape(self.arg(2, "sizes")[0]) or source.shape, source.width, data)
         if name == "insert_slice":

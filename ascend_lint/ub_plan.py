@@ -10,7 +10,8 @@ statement with what is live around it:
   `tl.where`, `tl.trans`, loads and comparisons get their own (a result takes a buffer only
   if one copy of it is large enough); a reduction needs its input's fp32 partials as scratch;
   comparing broadcast integer tiles widens both to full int32 tiles; arithmetic mixing a 16-bit
-  float tile with an fp32 one holds an fp32 copy of it; `tl.sigmoid` lays out one more fp32
+  float tile with an fp32 one holds an fp32 copy of it; `tl.gather` gets its own buffer and
+  an int32 index tile while it runs; `tl.sigmoid` lays out one more fp32
   tile (which a dead buffer can hold when space is short: in `planned`, not in `bytes`);
 - **both arms of a runtime branch** get disjoint buffers (their peaks add) while that fits;
   once it does not, the planner overlaps them;
@@ -43,6 +44,7 @@ from .tiles import (
     COMPARE,
     DOT,
     ELEMENTWISE,
+    GATHER,
     IN_PLACE,
     MASK,
     REDUCE,
@@ -322,6 +324,8 @@ class _Measures:
             return widened * count * 4 // halve
         if op.kind == WHERE and differs(op.operands[0][0].shape, op.shape):  # a broadcast mask, widened
             return count * 2 // halve
+        if op.kind == GATHER:  # an int32 tile of the index's shape while it runs
+            return count * 4 // halve
         if op.kind == ELEMENTWISE and self.widens(op):  # `bf16 tile + fp32 tile`: an fp32 copy of the first
             return count * 4 // halve
         return 0

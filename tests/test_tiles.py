@@ -103,6 +103,10 @@ MEASURED = {
         "if n > 3:\n    x = tl.load(pc)\n    tl.store(pd, x * 2.0)\nelse:\n    y = tl.load(pd)\n    tl.store(pc, y + 1.0)",
         65536,
     ),
+    "tl.gather: its own buffer of the index's shape, an int32 index tile while it runs": (
+        "x = tl.load(pa)\ni = tl.load(pd).to(tl.int32)\ntl.store(pc, tl.gather(x, i, 1))",
+        114688,
+    ),
     "causal mask on a dot result: integer compare of broadcasts": (
         "r = tl.dot(tl.load(pa), tl.load(pb))\no = tl.arange(0, BM)\n"
         "r = tl.where(o[:, None] >= tl.arange(0, BN)[None, :], r, 0.0)\ntl.store(pc, r)",
