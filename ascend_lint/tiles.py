@@ -11,7 +11,8 @@ control-flow graph; `ascend_lint.ub_plan` turns it into a UB peak per configurat
   `--enable-memory-display`; docs/ub-estimate.md):
   - a kernel with `tl.dot` runs on a cube core (L1/L0 buffers) and two vector cores (a UB
     each): tiles that only feed dots, and dot results that are only accumulated or stored, take
-    no UB; the vector work tied to a dot is split between the two vector cores (half a tile each);
+    no UB; the vector work tied to a dot is split between the two vector cores (half a tile each),
+    unless the kernel splits it by hand (a `parallel(..., bind_sub_block=True)` loop);
   - dot results cast or stored, also an accumulator read after its loop, stay on the cube core
     (its fixpipe casts them on the way out);
   - values used only as addresses or masks of a load/store become DMA parameters, not buffers;
@@ -151,6 +152,7 @@ class TileValue:
     next_trip_users: list[tuple[TileValue | None, str]] = field(default_factory=list)
     ub: bool = False  # lives in the unified buffer
     split: bool = False  # tied to a dot: each of the two vector cores holds half of it
+    per_core: bool = False  # in a loop whose trips run one per vector core: the kernel split it by hand
     strided: bool = False  # every element in its own 32-byte block (a strided DMA)
     step: cst.BaseExpression | None = None  # ... whose last-axis stride is this expression
     blocked: bool = False  # every element in its own 32-byte block whatever the strides
@@ -333,6 +335,7 @@ class _Builder:
         self.reads: list[Read] = []
         self.loop: Loop | None = None
         self.unrolled: tuple[Loop, ...] = ()
+        self.per_core = False
 
     def build(self) -> None:
         for node, span in self.flow.statements:
@@ -343,6 +346,7 @@ class _Builder:
             runtime = [loop for loop in loops if loop.kind != "static_range"]
             self.loop = runtime[-1] if runtime else None
             self.unrolled = tuple(loop for loop in loops if loop.kind == "static_range")
+            self.per_core = any(_one_trip_per_vector_core(loop) for loop in runtime)
             defines = self.statement(node)
             self.model.statements.append(Statement(node, span, self.ops, self.reads, defines))
         self.link_back_edges()
@@ -410,6 +414,7 @@ class _Builder:
         operands: list[tuple[Operand, str]] | None = None,
     ) -> TileValue:
         value = TileValue(kind, node, shape, width, operands or [], self.loop, self.unrolled)
+        value.per_core = self.per_core
         for operand, role in value.operands:
             self.use(operand, value, role)
         self.ops.append(value)
@@ -1221,8 +1226,26 @@ def _meets_row_major(value: TileValue, seen: set[int]) -> bool:
     return False
 
 
+def _one_trip_per_vector_core(loop: Loop) -> bool:
+    """`for s in tl.parallel(0, 2, bind_sub_block=True)`: each trip runs on its own vector core."""
+    node = loop.node
+    return (
+        type(node) is cst.For
+        and type(node.iter) is cst.Call
+        and any(
+            arg.keyword is not None
+            and arg.keyword.value == "bind_sub_block"
+            and type(arg.value) is cst.Name
+            and arg.value.value == "True"
+            for arg in node.iter.args
+        )
+    )
+
+
 def _mark_split(values: list[TileValue]) -> None:
-    """In a kernel with tl.dot, the UB values connected to a dot are split between two vector cores."""
+    """In a kernel with tl.dot, the UB values connected to a dot are split between two vector cores,
+    unless the kernel gives each core its own trip of a loop (measured: a [64, 128] fp32 slice of a
+    [128, 128] accumulator is a 32 KiB buffer on each core)."""
     parent: dict[int, int] = {}
 
     def find(key: int) -> int:
@@ -1239,7 +1262,7 @@ def _mark_split(values: list[TileValue]) -> None:
                         parent[find(id(value))] = find(id(source))
     dots = {find(id(v)) for v in values if v.kind == DOT}
     for value in values:
-        value.split = value.ub and find(id(value)) in dots
+        value.split = value.ub and not value.per_core and find(id(value)) in dots
 
 
 # ---- reaching definitions over the flow's events ----------------------------------------------
