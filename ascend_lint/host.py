@@ -29,6 +29,7 @@ _Found = TypeVar("_Found")
 _LEAVES = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Imaginary, cst.Ellipsis)
 READ_BACK_REDUCTIONS = ("max", "amax", "sum")  # of a tensor's values, read back with `.item()`: a runtime size
 _MAX_HOPS = 4  # names, parameters and helpers followed from a launch argument to its origin
+_MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
 # The core counts triton-ascend's `driver.active.utils.get_device_properties(device)` reports.
 CORE_COUNT_KEYS = ("num_aicore", "num_vectorcore")
 
@@ -50,7 +51,18 @@ class CallSite:
 
 @dataclass(frozen=True)
 class Launch(CallSite):
-    """`kernel[grid](...)` in host code."""
+    """`kernel[grid](...)` in host code, or `launcher(...)` after `launcher = kernel[grid]` in the
+    same function (`stored`: the subscript bound to the name)."""
+
+    stored: cst.Subscript | None = None
+
+    @property
+    def subscript(self) -> cst.Subscript:
+        """`kernel[grid]`: what the call calls, or the subscript its launcher holds."""
+        if self.stored is not None:
+            return self.stored
+        assert isinstance(self.call.func, cst.Subscript)
+        return self.call.func
 
     @property
     def loops(self) -> tuple[cst.For, ...]:
@@ -63,8 +75,7 @@ class Launch(CallSite):
     @property
     def grid_node(self) -> cst.BaseExpression:
         """What is written between the brackets: `grid` in `kernel[grid](...)`."""
-        subscript = self.call.func
-        assert isinstance(subscript, cst.Subscript)
+        subscript = self.subscript
         [only, *more] = subscript.slice
         if not more and isinstance(only.slice, cst.Index) and not isinstance(only.comma, cst.Comma):
             return only.slice.value
@@ -118,8 +129,10 @@ class _HostFacts:
 
     def __init__(self) -> None:
         self.calls: list[tuple[cst.Call, Scope]] = []
+        # `n = v`, `n: int = v`, `n *= d` (as `n = n * d`), `for d in x.shape` (as `d = x.shape[0]`)
         self.bindings: dict[tuple[str, Scope], list[cst.BaseExpression]] = {}
-        self.binders: dict[cst.BaseExpression, cst.Assign | cst.AnnAssign] = {}  # a bound value -> its assignment
+        # a bound value -> its assignment
+        self.binders: dict[cst.BaseExpression, cst.Assign | cst.AnnAssign | cst.AugAssign] = {}
         self.item_stores: dict[tuple[str, Scope], list[ItemStore]] = {}
         self.attribute_stores: dict[str, list[tuple[cst.BaseExpression, Scope]]] = {}
         self.returns: dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef]]] = {}
@@ -131,6 +144,8 @@ class _HostFacts:
         self.defined_under: dict[cst.FunctionDef, tuple[cst.For | cst.If, ...]] = {}  # its blocks there
         self.functions_met: list[tuple[cst.FunctionDef, bool]] = []  # each with whether it was a kernel
         self.keyed_callables: list[tuple[cst.Dict, Scope]] = []  # dicts mapping a string to a lambda or a name
+        # `launcher = kernel[grid]`, `value = table[key]`: by name, the subscript with the blocks around it
+        self.subscripts_bound: dict[tuple[str, Scope], list[tuple[cst.Subscript, tuple[cst.For | cst.If, ...]]]] = {}
 
     def merge(self, other: _HostFacts) -> None:
         """Adds what `other` found after what this found (as if one walk had found both)."""
@@ -147,6 +162,7 @@ class _HostFacts:
         self.enclosing.update(other.enclosing)
         self.defined_under.update(other.defined_under)
         self.keyed_callables.extend(other.keyed_callables)
+        _extend(self.subscripts_bound, other.subscripts_bound)
 
     def walk(self, top: cst.CSTNode, kernel_defs: set[cst.FunctionDef]) -> None:
         """Adds what the host code in `top` holds (a kernel's decorators, not its body)."""
@@ -171,13 +187,18 @@ class _HostFacts:
                 self._call(node, scope, blocks)
             elif type(node) is cst.Assign:
                 for target in node.targets:
-                    self._bind(node, target.target, node.value, scope)
+                    self._bind(node, target.target, node.value, scope, blocks)
                     variable = _environ_item(target.target)
                     if variable is not None:
                         self.environment.setdefault(variable, []).append((node.value, scope))
             elif type(node) is cst.AnnAssign and node.value is not None:
-                self._bind(node, node.target, node.value, scope)
+                self._bind(node, node.target, node.value, scope, blocks)
+            elif type(node) is cst.AugAssign:  # `n *= d` binds `n` to `n * d`
+                self._bind(node, node.target, _updated_value(node), scope, blocks)
             elif type(node) is cst.For or type(node) is cst.If:
+                if type(node) is cst.For and type(node.target) is cst.Name and _is_shape(node.iter):
+                    # `for d in x.shape[:dim]:` binds `d` to an extent of `x` (which one is unknown)
+                    self.bindings.setdefault((node.target.value, scope), []).append(_item(node.iter, 0))
                 blocks = (*blocks, node)
             elif type(node) is cst.Dict and any(map(_maps_a_key_to_a_callable, node.elements)):
                 self.keyed_callables.append((node, scope))
@@ -201,17 +222,24 @@ class _HostFacts:
                 self.launches.setdefault(launched, []).append(Launch(node, scope, blocks))
 
     def _bind(
-        self, statement: cst.Assign | cst.AnnAssign, target: cst.BaseExpression, value: cst.BaseExpression, scope: Scope
+        self,
+        statement: cst.Assign | cst.AnnAssign | cst.AugAssign,
+        target: cst.BaseExpression,
+        value: cst.BaseExpression,
+        scope: Scope,
+        blocks: tuple[cst.For | cst.If, ...],
     ) -> None:
         if isinstance(target, cst.Name):
             self.bindings.setdefault((target.value, scope), []).append(value)
             self.binders[value] = statement
+            if isinstance(value, cst.Subscript):
+                self.subscripts_bound.setdefault((target.value, scope), []).append((value, blocks))
         elif isinstance(target, (cst.Tuple, cst.List)) and not any(
             isinstance(e, cst.StarredElement) for e in target.elements
         ):
             for element, part in zip(target.elements, _unpacked(value, len(target.elements)), strict=True):
                 if part is not None:
-                    self._bind(statement, element.value, part, scope)
+                    self._bind(statement, element.value, part, scope, blocks)
         elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and len(target.slice) == 1:
             index = target.slice[0].slice
             key = str_literal(index.value) if isinstance(index, cst.Index) else None
@@ -224,12 +252,44 @@ class _HostFacts:
                 self.attribute_stores.setdefault(dotted, []).append((value, scope))
 
 
+# the operator of `n op= v` -> that of `n op v`
+_UPDATE_OPERATORS: dict[type[cst.BaseAugOp], type[cst.BaseBinaryOp]] = {
+    cst.AddAssign: cst.Add,
+    cst.SubtractAssign: cst.Subtract,
+    cst.MultiplyAssign: cst.Multiply,
+    cst.DivideAssign: cst.Divide,
+    cst.FloorDivideAssign: cst.FloorDivide,
+    cst.ModuloAssign: cst.Modulo,
+    cst.PowerAssign: cst.Power,
+    cst.MatrixMultiplyAssign: cst.MatrixMultiply,
+    cst.LeftShiftAssign: cst.LeftShift,
+    cst.RightShiftAssign: cst.RightShift,
+    cst.BitAndAssign: cst.BitAnd,
+    cst.BitOrAssign: cst.BitOr,
+    cst.BitXorAssign: cst.BitXor,
+}
+
+
+def _updated_value(statement: cst.AugAssign) -> cst.BinaryOperation:
+    """`n * d` for `n *= d`: the value the statement binds its target to, made of the
+    statement's own target and value (no node of it is new but the operation)."""
+    operator = _UPDATE_OPERATORS[type(statement.operator)]()
+    return cst.BinaryOperation(left=statement.target, operator=operator, right=statement.value)
+
+
 def _launched_name(held: cst.BaseExpression) -> str | None:
     """The name a launch goes by: the last part of `kernel` / `mod.kernel`, the key of `table["kernel"]`."""
     dotted = dotted_name(held)
     if dotted:
         return dotted.rsplit(".", 1)[-1]
     return subscript_key(held) if isinstance(held, cst.Subscript) and isinstance(held.value, cst.Name) else None
+
+
+def _root_name(held: cst.BaseExpression) -> str | None:
+    """The name a launched value starts from: `kernel`, `mod` of `mod.kernel`, `table` of `table["kernel"]`."""
+    while isinstance(held, (cst.Attribute, cst.Subscript)):
+        held = held.value
+    return held.value if isinstance(held, cst.Name) else None
 
 
 def _environ_item(target: cst.BaseExpression) -> str | None:
@@ -281,9 +341,31 @@ class HostIndex(_HostFacts):
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
             self.walk(module, kernel_defs)
-            return
-        for facts in memory.recall(module, kernel_defs):
-            self.merge(facts)
+        else:
+            for facts in memory.recall(module, kernel_defs):
+                self.merge(facts)
+        self.stored_launch_calls = self._add_stored_launches()
+
+    def _add_stored_launches(self) -> set[cst.Call]:
+        """Adds the launches through a launcher a function stores (`launcher = kernel[grid]`,
+        then `launcher(x, n)`: a launch of `kernel` on `grid` at the call), and returns their
+        calls. Only for a name the function binds once, to a subscript of a kernel of the module
+        (or of a name bound only to such kernels) or of an imported name (one the module does
+        not bind), and does not take as a parameter; only at its calls in that function under
+        every block the subscript is under (an `if` bounding the grid is around the launch)."""
+        calls: set[cst.Call] = set()
+        for (name, scope), stored in self.subscripts_bound.items():
+            if scope is None or len(self.bindings[name, scope]) != 1 or _param(scope, name) is not None:
+                continue
+            [(subscript, blocks)] = stored
+            launched, root = _launched_name(subscript.value), _root_name(subscript.value)
+            if launched is None or root is None or not (self.kernels_named(root, scope) or self._is_free(root, scope)):
+                continue
+            for site in self.calls_of.get(name, ()):
+                if site.scope is scope and site.blocks[: len(blocks)] == blocks:
+                    self.launches.setdefault(launched, []).append(Launch(site.call, scope, site.blocks, subscript))
+                    calls.add(site.call)
+        return calls
 
     # ---- names and helpers ------------------------------------------------------------
     def values_of(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
@@ -444,8 +526,7 @@ class HostIndex(_HostFacts):
         found: dict[str, list[Launch]] = {}
         for launched, launches in self.launches.items():
             for launch in launches:
-                assert isinstance(launch.call.func, cst.Subscript)
-                head = launch.call.func.value
+                head = launch.subscript.value
                 while isinstance(head, cst.Attribute):
                     head = head.value
                 if isinstance(head, cst.Name) and head.value in imported and not self._hides(head.value, launch.scope):
@@ -463,6 +544,11 @@ class HostIndex(_HostFacts):
             return [name]
         return self._kernels_bound_to(name, scope)
 
+    def _is_free(self, name: str, scope: Scope) -> bool:
+        """Neither `scope`, a function around it nor the module binds `name` or takes it as a
+        parameter: an import (or a builtin)."""
+        return self._binding_scope(name, scope) is None and not self._hides(name, None)
+
     def _hides(self, name: str, scope: Scope) -> bool:
         """`name` is bound in `scope` (a parameter or an assignment), or at module level."""
         return (scope is not None and _param(scope, name) is not None) or bool(
@@ -479,8 +565,7 @@ class HostIndex(_HostFacts):
             if launched in self.kernels:
                 continue
             for launch in launches:
-                assert isinstance(launch.call.func, cst.Subscript)
-                held = launch.call.func.value
+                held = launch.subscript.value
                 if isinstance(held, cst.Name):
                     chosen = self._kernels_bound_to(launched, launch.scope)
                 elif isinstance(held, cst.Attribute) and dotted_name(held) in (f"self.{launched}", f"cls.{launched}"):
@@ -522,8 +607,7 @@ class HostIndex(_HostFacts):
         found: dict[str, list[Launch]] = {}
         for launched, launches in self.launches.items():
             for launch in launches:
-                assert isinstance(launch.call.func, cst.Subscript)
-                held = launch.call.func.value
+                held = launch.subscript.value
                 holder = held.value if isinstance(held, (cst.Attribute, cst.Subscript)) else None
                 if isinstance(holder, cst.Name):
                     kernel = self._kernel_in_entry(holder.value, launched, launch.scope)
@@ -561,8 +645,7 @@ class HostIndex(_HostFacts):
         for launched, launches in self.launches.items():
             for launch in launches:
                 scope = launch.scope
-                assert isinstance(launch.call.func, cst.Subscript)
-                if scope is None or not isinstance(launch.call.func.value, cst.Name) or _param(scope, launched) is None:
+                if scope is None or not isinstance(launch.subscript.value, cst.Name) or _param(scope, launched) is None:
                     continue
                 passed_names: dict[str, None] = {}
                 for site in self.calls_of.get(scope.name.value, ()):
@@ -757,14 +840,15 @@ class HostIndex(_HostFacts):
     def grid_extents(self, grid: Grid, launch: Launch) -> list[tuple[str, ...] | None]:
         """`axis_extents` of a grid of the launch, from the values that reach where the grid is
         evaluated: where a tuple bound to a name is written (`grid = (batch, cdiv(dim, 256))`,
-        launched by a closure that may run later), else at the launch. An assignment written
-        after that point does not reach it (`_assignments_after`): not `batch, _ = record`
-        written after the launch, on the path of a cache hit."""
+        launched by a closure that may run later), else at the launch (a stored launcher's at its
+        `kernel[grid]`). An assignment (or update in place) written after that point does not
+        reach it (`_assignments_after`): not `batch, _ = record` written after the launch, on
+        the path of a cache hit."""
         written = grid.written
         if isinstance(written, cst.BaseExpression) and written in self.binders:
             point, function = written, self._scope_of(written, launch.scope)
         else:
-            point, function = launch.call, launch.scope
+            point, function = launch.subscript, launch.scope
         self._unreached = _assignments_after(point, function)
         try:
             return self.axis_extents(grid.axes, grid.scope)
@@ -845,11 +929,19 @@ class HostIndex(_HostFacts):
         is looked up there. An update reading the name (`n = min(n, m)`, `n = n + pad`) reads
         its earlier values there; one that bounds it (`n = min(n, 1024)`) may cap it. Worked
         out once for each name, hop count and names being updated: a function rebinding its
-        names in conditionals (`n = 4 if n > 4 else n`) reaches each through many paths."""
+        names in conditionals (`n = 4 if n > 4 else n`) reaches each through many paths. An
+        updated name read in the updates of two others, one read in the other's (`c` for
+        `a *= b` and `b *= c`, with `c *= 2`), is unknown: names updating one another (`a *= b`,
+        `b *= a`, and so on for a dozen) would be worked out once for each order they can be
+        read in."""
         scope = self._binding_scope(name.value, scope)
         key = (name.value, scope)
         if key in self._updated:
             return self._updated[key]
+        if len(self._updated) >= _MAX_UPDATES_SIZED and any(
+            _updates(value, name.value) for value in self.bindings.get(key, ())
+        ):
+            return None
         memo = (name.value, scope, hops, tuple(self._updated.items()), self._unreached)
         if memo not in self._name_extents:
             self._name_extents[memo] = self._bound_extent(name, scope, hops)
@@ -1674,22 +1766,24 @@ def _one_extent(name: str, extents: list[tuple[str, ...] | None]) -> tuple[str, 
 
 
 def _updates(value: cst.BaseExpression, name: str) -> bool:
-    """`value`, bound to `name`, computes it from its earlier value (`min(n, m)`, `n + pad`)."""
+    """`value`, bound to `name`, computes it from its earlier value (`min(n, m)`, `n + pad`,
+    `n * d` of `n *= d`)."""
     return isinstance(value, (cst.Call, cst.BinaryOperation)) and any(
         isinstance(node, cst.Name) and node.value == name for node in walk(value)
     )
 
 
 def _reaching_value(name: str, launch: Launch) -> cst.BaseExpression | None:
-    """The value of the one assignment to `name` that reaches the launch: the nearest statement
-    before the launch's own in the same block that binds `name`, when it is a plain
+    """The value of the one assignment to `name` that reaches the launch's grid: the nearest
+    statement before the one writing `kernel[grid]` (the launch's own, or its stored
+    launcher's assignment) in the same block that binds `name`, when it is a plain
     `name = value` (straight-line code: every later binding follows the launch, every earlier
     one is overwritten). None when the launch's statement binds `name`, when no earlier
     statement of its block does, or when the nearest one binds it otherwise (inside an `if`,
     a loop, `name += ...`): then several may reach it."""
     if launch.scope is None or not isinstance(launch.scope.body, cst.IndentedBlock):
         return None
-    found = _enclosing_statement(launch.call, launch.scope.body.body)
+    found = _enclosing_statement(launch.subscript, launch.scope.body.body)
     if found is None:
         return None
     block, index = found
@@ -1714,7 +1808,7 @@ def _assignments_after(point: cst.CSTNode, function: Scope) -> frozenset[cst.CST
         isinstance(node, (cst.For, cst.While)) and any(sub is point for sub in walk(node)) for node in nodes[:position]
     ):
         return frozenset()
-    return frozenset(node for node in nodes[position:] if isinstance(node, (cst.Assign, cst.AnnAssign)))
+    return frozenset(node for node in nodes[position:] if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)))
 
 
 def _plain_assignment(statement: cst.BaseStatement, name: str) -> cst.BaseExpression | None:

@@ -262,9 +262,10 @@ def _launches(kernel: Kernel, names: _HostNames, constexprs: set[str]) -> Iterat
     one per value of a name the launching function binds to a different literal on each path."""
     params = [p.name for p in kernel.params]
     seen: list[dict[str, Value]] = []
-    for launch in names.host.launches_of(kernel):  # `kernel[grid](...)`, `mod.kernel[grid](...)`: the first only
-        call, func = launch.call, launch.call.func
-        if not (isinstance(func, cst.Subscript) and isinstance(func.value, cst.Name)):
+    # `kernel[grid](...)` (also stored: `launcher = kernel[grid]`, `launcher(...)`), not `mod.kernel[grid](...)`
+    for launch in names.host.launches_of(kernel):
+        call = launch.call
+        if not isinstance(launch.subscript.value, cst.Name):
             continue
         choices: dict[str, list[Value]] = {}
         for position, arg in enumerate(call.args):

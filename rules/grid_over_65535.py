@@ -15,7 +15,10 @@ unpacked from a conditional of tuples is its arms' own element (`BM, BN = (1, 25
 16 else (8, 1024)` makes `BM` the bounded `1 if m <= 16 else 8`). A sum of sizes is one size
 (`M_text + M_vae` is at most twice the larger), never their product. An update reading a size
 (`n = min(n, other)`, `n = n + pad`) keeps it a size; one that caps it (`n = min(n, 4096)`)
-may bound it. A bound divided by anything stays bounded (a tile of
+may bound it. An update in place is that assignment (`n *= d` is `n = n * d`): `pre = 1`, then
+`for d in x.shape[:dim]: pre *= d` (or `pre *= shape[k]` over `range(dim)`) makes `pre` a
+size, one and not two (the loop may run once), and `n //= m` by a size leaves `n` unknown. A
+bound divided by anything stays bounded (a tile of
 `16384 // x.element_size()` elements). A value a caller passes is read where the caller
 binds it (`width = int(head_dim)` in the caller, then `_rope(x, width)`). A value a function
 of the module returns in a tuple is read where it returns it (`x, M, N = _prepare(x)` or
@@ -36,7 +39,9 @@ once, and so is one through an attribute of `self` / `cls` bound only to kernels
 (`_kernel = my_kernel` in the class body, `self._kernel = my_kernel`), and so is one through an
 entry of a namespace or dict that a function of the module returns (`k = _kernels()`, then
 `k.copy[grid](...)` or `k["copy"][grid](...)` with `_kernels` returning
-`types.SimpleNamespace(copy=_copy)`) when the entry names one kernel. A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
+`types.SimpleNamespace(copy=_copy)`) when the entry names one kernel. A launcher stored in a
+name the function binds once (`launcher = kernel[grid]`, then `launcher(x, n)`) launches on
+that grid where the function calls it, and is reported where the grid is written. A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
 function, one per wrapper) reads its sizes from the function around it. A kernel another module
 defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
 `kernels.k[grid](...)`): the launcher refuses the grid whatever the kernel does. A kernel with a 1-D task loop is checked like
@@ -364,6 +369,26 @@ def retiled(x):
 
 if tiles_configured():
     _TILE = configured_tile()
+""",
+        # a product over a loop may be one extent; a launcher that may be the caller's
+        """
+@triton.jit
+def runs(out, x, chunk, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * chunk + tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.load(x + offs))
+
+def narrow(x, out, dim):
+    pre = 1
+    for d in x.shape[:dim]:  # one size: `dim` may be 1
+        pre *= d
+    launcher = runs[(pre, 4)]
+    launcher(out, x, x.shape[-1], BLOCK=2048)
+
+def cached(x, out, launcher=None):
+    rows, chunk = x.shape
+    if launcher is None:  # one of two launchers: the grid may be the caller's
+        launcher = runs[(rows, chunk)]
+    launcher(out, x, chunk, BLOCK=1)
 """,
     )
     INVALID = (
@@ -747,6 +772,35 @@ def transpose(x, out):
     bm, bn = _TILE
     reduce_middle[(triton.cdiv(rows, bm), triton.cdiv(cols, bn))](x, out, cols, BC=bn)  # expect
 """,
+        # sizes multiplied in place over a loop of extents, and a launcher stored, then called
+        """
+@triton.jit
+def runs(out, x, chunk, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * chunk + tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out + offs, tl.load(x + offs))
+
+def narrow(x, out, dim):
+    pre = 1
+    for d in x.shape[:dim]:  # the rows before `dim`
+        pre *= d
+    chunk = x.shape[-1]
+    runs[(pre, triton.cdiv(chunk, 2048))](out, x, chunk, BLOCK=2048)  # expect
+
+def narrow_by_index(x, out, dim):
+    shape = x.shape
+    pre = 1
+    for k in range(dim):
+        pre *= shape[k]
+    chunk = shape[-1]
+    launcher = runs[(pre, triton.cdiv(chunk, 2048))]  # expect
+    launcher(out, x, chunk, BLOCK=2048)
+
+def copy_rows(x, out):
+    rows, chunk = x.shape
+    nblocks = triton.cdiv(chunk, 2048)
+    launcher = runs[(rows * nblocks,)]  # expect
+    launcher(out, x, chunk, BLOCK=2048)
+""",
     )
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
@@ -789,7 +843,7 @@ def _report(launch: Launch, context: ModuleContext) -> Report | None:
         for factor in (extent if extent is not None else (_factor(axis, context),))
     ]
     return Report(
-        launch.call.func,
+        launch.subscript,
         MESSAGE.format(
             limit=MAX_PROGRAMS,
             grid=context.module.code_for_node(grid.written),

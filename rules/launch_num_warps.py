@@ -9,7 +9,8 @@ lists), `triton.heuristics` tables, and dicts splatted into a launch: `**{"num_w
 by a function of the module (also as an element of a returned tuple), or copied from one of
 those (`config.copy()`, `dict(config)`); the same for `triton.Config({...}, **knobs)`.
 A kernel's `warmup(...)` and `run(...)` (compiling it ahead of time with the same options)
-count as launches. A launch in a nested function splats the dict its outer function binds
+count as launches, and so does the call of a launcher a function stores once
+(`launcher = kernel[grid]`, then `launcher(x, num_warps=4)`). A launch in a nested function splats the dict its outer function binds
 and changes. Helpers count too: the keywords of a call to a function that
 forwards its `**kwargs` into a launch, and the dicts passed for a parameter a launcher
 splats (`kernel[grid](**kernel_kwargs)`), also through helpers that pass the parameter on
@@ -486,7 +487,7 @@ def kernel(x, n, BLOCK: tl.constexpr):
         """The knobs of a launch, a `triton.Config` or a call of a forwarding helper, and of the
         dicts they splat (bound in `scope` or at module level)."""
         host = context.host
-        if isinstance(call.func, cst.Subscript):
+        if isinstance(call.func, cst.Subscript) or call in host.stored_launch_calls:  # `launcher(...)` too
             yield from self._keywords(call, "launch")
             for arg in call.args:
                 if arg.star == "**":

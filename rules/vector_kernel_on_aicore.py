@@ -200,7 +200,7 @@ def scale_rows_capped(x):
                         if count is None or count.kind != "num_aicore":
                             continue
                         yield Report(
-                            launch.call.func,
+                            launch.subscript,
                             MESSAGE.format(kernel=kernel.name, axis=context.module.code_for_node(grid.written)),
                             related=((count.node, "the AI core count is read here"),),
                             within=launch.scope,
