@@ -32,6 +32,8 @@ _MAX_HOPS = 4  # names, parameters and helpers followed from a launch argument t
 _MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
 # The core counts triton-ascend's `driver.active.utils.get_device_properties(device)` reports.
 CORE_COUNT_KEYS = ("num_aicore", "num_vectorcore")
+# torch_npu's device properties, by the core count they hold
+CORE_COUNT_ATTRIBUTES = {"cube_core_num": "num_aicore", "vector_core_num": "num_vectorcore"}
 
 
 @dataclass(frozen=True)
@@ -804,6 +806,8 @@ class HostIndex(_HostFacts):
         if isinstance(node, cst.Name):
             binding = self._binding_scope(node.value, scope)  # origins follow the names `scope` binds
             return self.core_count(node, binding, hops + 1) if binding is not scope else None
+        if isinstance(node, cst.Attribute) and node.attr.value in CORE_COUNT_ATTRIBUTES:  # `props.cube_core_num`
+            return CoreCount(CORE_COUNT_ATTRIBUTES[node.attr.value], node)
         if not isinstance(node, cst.Call):
             return None
         func = node.func
@@ -812,6 +816,8 @@ class HostIndex(_HostFacts):
         )
         if callee == "get" and node.args and str_literal(node.args[0].value) in CORE_COUNT_KEYS:
             return CoreCount(str_literal(node.args[0].value) or "", node)
+        if callee == "num_compute_units":  # vLLM's platform query: vllm-ascend answers `cube_core_num`
+            return CoreCount("num_aicore", node)
         if callee == "get_multiprocessor_count":
             use_aicore = next((a.value for a in node.args if a.keyword and a.keyword.value == "use_aicore"), None)
             aicore = isinstance(use_aicore, cst.Name) and use_aicore.value == "True"

@@ -3,7 +3,8 @@
 Flags a launch whose grid has an axis holding the AI (cube) core count —
 `get_device_properties(device)["num_aicore"]`, `props.get("num_aicore")` (also chained:
 `get_device_properties(device).get("num_aicore")`), fla's
-`get_multiprocessor_count(i, use_aicore=True)`, or a name (the function's own, or a
+`get_multiprocessor_count(i, use_aicore=True)`, torch_npu's `props.cube_core_num`, vLLM's
+`num_compute_units()` (vllm-ascend's platform answers the cube core count), or a name (the function's own, or a
 module-level `NUM_CORES = ...`), parameter, `min`/`max` or helper of the module returning
 one, also as an element of a tuple it returns (`cores, _ = get_device_properties()` or
 `get_device_properties()[0]` with `return props["num_aicore"], props["num_vectorcore"]`: the
@@ -62,7 +63,10 @@ class VectorKernelOnAicore(Rule):
     NAME = "vector-kernel-on-aicore"
     SUMMARY = "A kernel without `tl.dot` launched on `num_aicore` programs (half the vector cores idle)"
     GROUP = "perf"
-    REQUIRES_TOKENS = (("num_aicore", "use_aicore"), KERNEL_TOKENS)  # a kernel of the module
+    REQUIRES_TOKENS = (
+        ("num_aicore", "use_aicore", "num_compute_units", "cube_core_num"),
+        KERNEL_TOKENS,
+    )  # a kernel of the module
 
     VALID = (
         """
@@ -105,6 +109,22 @@ def run_on_vector_cores(x, y, n):
 """,
     )
     INVALID = (
+        # vLLM's platform query is the cube core count on vllm-ascend
+        """
+from vllm.utils.platform_utils import num_compute_units
+
+@triton.jit
+def scale_rows_kernel(x, n_rows, D: tl.constexpr):
+    for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0)):
+        tl.store(x + row * D + tl.arange(0, D), tl.load(x + row * D + tl.arange(0, D)) * 2.0)
+
+def scale_rows(x):
+    cores = num_compute_units(x.device.index)
+    scale_rows_kernel[(min(cores, x.shape[0]),)](x, x.shape[0], D=x.shape[1])  # expect
+    props = torch.npu.get_device_properties(x.device)
+    scale_rows_kernel[(props.cube_core_num,)](x, x.shape[0], D=x.shape[1])  # expect
+    scale_rows_kernel[(props.vector_core_num,)](x, x.shape[0], D=x.shape[1])
+""",
         """
 import triton
 import triton.language as tl
