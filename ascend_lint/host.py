@@ -913,6 +913,8 @@ class HostIndex(_HostFacts):
                 return ()
             if left is None or right is None:
                 return None
+            if left == () and right == ():  # `1 << 17`, `2**k`, `a % b` of bounded values
+                return ()
             if isinstance(value.operator, (cst.FloorDivide, cst.Divide)):
                 return _divided(left, value.right) if not right else None
             if isinstance(value.operator, cst.Multiply):
@@ -1010,8 +1012,8 @@ class HostIndex(_HostFacts):
                 return product
         if callee == "min" and any(arg == () for arg in args):
             return ()
-        if callee in ("int", "ceil") and len(args) == 1:  # `math.ceil(T / BT)`: `triton.cdiv(T, BT)`
-            return args[0]
+        if callee in ("int", "ceil", "next_power_of_2") and len(args) == 1:  # `math.ceil(T / BT)`: `triton.cdiv(T, BT)`
+            return args[0]  # a power of two at most twice the value is bounded when it is
         if callee in ("min", "max") and args and all(arg is not None for arg in args):
             sized = [arg for arg in args if arg]
             if len(sized) < 2:

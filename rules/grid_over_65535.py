@@ -19,7 +19,8 @@ may bound it. An update in place is that assignment (`n *= d` is `n = n * d`): `
 `for d in x.shape[:dim]: pre *= d` (or `pre *= shape[k]` over `range(dim)`) makes `pre` a
 size, one and not two (the loop may run once), and `n //= m` by a size leaves `n` unknown. A
 bound divided by anything stays bounded (a tile of
-`16384 // x.element_size()` elements). A value a caller passes is read where the caller
+`16384 // x.element_size()` elements), and so does arithmetic of bounds (`1 << 17`) and
+`triton.next_power_of_2` of one. A value a caller passes is read where the caller
 binds it (`width = int(head_dim)` in the caller, then `_rope(x, width)`). A value a function
 of the module returns in a tuple is read where it returns it (`x, M, N = _prepare(x)` or
 `_prepare(x)[1]`, with `return x.contiguous(), M, N` and `M, N = x.shape` in `_prepare`). A
@@ -392,6 +393,19 @@ def cached(x, out, launcher=None):
 """,
     )
     INVALID = (
+        # tiles from a power of two of a bound, or a shifted literal, are bounded
+        """
+@triton.jit
+def copy_kernel(s, o, T, BLOCK_T: tl.constexpr):
+    tl.store(o + tl.program_id(1) * T + tl.arange(0, BLOCK_T), tl.load(s + tl.arange(0, BLOCK_T)))
+
+def copy(g, chunk_size):
+    B, T, H = g.shape
+    BT = triton.next_power_of_2(131072 // (H * chunk_size))
+    copy_kernel[(triton.cdiv(T, BT), B)](g, g, T, BLOCK_T=BT)  # expect
+    BS = (1 << 17) // (H * chunk_size)
+    copy_kernel[(triton.cdiv(T, BS), B)](g, g, T, BLOCK_T=BS)  # expect
+""",
         """
 @triton.jit
 def stats(x, V, BLOCK: tl.constexpr):
