@@ -56,8 +56,11 @@ BUDGET:` chunked `else:` one launch, or an early `return` or `raise` on such a t
 sizes the launching function takes as parameters, such an `if` around each of its calls in the
 module: `if grid_fits(B * H, T): expand(x, B * H, T)`), or
 passing one to a function that may (`if use_chunked(T, B, H):`, or `if use_seq:` with `use_seq
-= use_chunked(T)`; a function of the module may when it orders values or calls another, not
-a builtin such as `len`, with arguments). A test is taken apart at `not`, `and` and `or`: `if T > 1 and ...:` bounds
+= use_chunked(T)`; a function of the module may when it orders a value read from its
+parameters against a bounded one, `T * B * H > BUDGET`, calls `min` / `max` on one, or calls
+another function of the module that may). A helper that only tests signs and orders sizes
+against other runtime sizes (`x.stride(0) < 0`, `last + block <= x.numel()`: a layout or
+"fast path applies" check) bounds nothing. A test is taken apart at `not`, `and` and `or`: `if T > 1 and ...:` bounds
 nothing (a lower bound), `if T <= 4096 and ...:` bounds `T`, `if B * H > budget:` may (a budget
 the module does not show), `if idx.numel() < batch: raise` does not (another runtime size). An
 equality, identity or truth test such as `if BT == 16: return`, `if out is None:` or `if
@@ -142,6 +145,7 @@ _ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanE
 # builtins that order nothing (`len`, `tuple`, `isinstance`; `all` / `any`, whose result is
 # their items' truth: the items are the tests): none chooses a variant by the sizes it is given
 _ORDER_NOTHING = frozenset(name for name in dir(builtins) if not name.startswith("_")) - {"min", "max", "sorted"}
+_PREDICATE_HOPS = 4  # functions of the module a test's call is followed into; names followed to a parameter
 MAX_PROGRAMS = 65535  # triton-ascend's launcher: `grid should be less than 65536!`
 # The launcher checks the grid only while this is "0" (its default); the compiler maps a larger
 # grid onto the cores only when it is "1" or "true" (any case).
@@ -259,6 +263,28 @@ def path_chosen(x, BT=64):
     if _path(T, B * H) == "chunked":  # what a function of the module that orders sizes chose
         return run_chunked(x)
     k[(triton.cdiv(T, BT), B * H)](x, T, 0, BT=BT)
+
+BUDGET = 65535
+
+def use_chunked(T, B, H):
+    return triton.cdiv(T, 64) * B * H > BUDGET  # a module constant bounds the sizes passed
+
+def _split_needed(x):
+    B, T, H = x.shape
+    return use_chunked(T, B, H)  # calls a function of the module that orders them
+
+def _small(n):
+    return min(n, 4096) == n
+
+def budget_of_the_module(x, BT=64):
+    B, T, H = x.shape
+    if use_chunked(T, B, H):
+        return run_chunked(x)
+    k[(triton.cdiv(T, BT), B * H)](x, T, 0, BT=BT)
+    if not _split_needed(x):
+        k[(triton.cdiv(T, BT), B * H)](x, T, 0, BT=BT)
+    if _small(B * H):
+        k[(triton.cdiv(T, BT), B * H)](x, T, 0, BT=BT)
 
 def budget_raised(x, BT=64):
     B, T, H = x.shape
@@ -683,6 +709,19 @@ def predicated(q, BT=64):
     tokens, heads, dim = q.shape
     k[(tokens, heads)](q, dim, BT=BT)  # expect
 
+def _in_bounds(x, block):
+    if x.stride(0) < 0 or x.stride(1) < 0:
+        return False
+    tokens, heads = x.shape[:2]
+    last = (tokens - 1) * x.stride(0) + (heads - 1) * x.stride(1)
+    return last + block <= x.numel()
+
+def legal_layout(x, BT=64):
+    tokens, heads, dim = x.shape
+    if not _in_bounds(x, dim):  # a sign test and an ordering against another runtime size: no bound
+        return None
+    k[(tokens * heads,)](x, dim, BT=BT)  # expect
+
 def validated(q, BT=64):
     B, T, H, K = q.shape
     if K > 128:  # bounds K, which the grid does not read (both come from `q`)
@@ -1074,7 +1113,8 @@ def _passes_to_a_predicate(
     for node in walk(test):
         if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
             functions = context.host.functions.get(node.func.value, [])
-            if any(map(_may_order, functions)) and any(grid_names.in_(arg.value, context, scope) for arg in node.args):
+            may_order = any(_may_order(function, context) for function in functions)
+            if may_order and any(grid_names.in_(arg.value, context, scope) for arg in node.args):
                 return True
     return False
 
@@ -1090,15 +1130,69 @@ def _tests_nothing(call: cst.Call, context: ModuleContext, compared: bool) -> bo
     functions = context.host.functions.get(callee, []) if isinstance(call.func, cst.Name) else []
     if not functions:
         return compared or callee in _ORDER_NOTHING
-    return not any(map(_may_order, functions))
+    return not any(_may_order(function, context) for function in functions)
 
 
-def _may_order(function: cst.FunctionDef) -> bool:
-    """The function orders two values or calls something with arguments (not a builtin that
-    orders nothing: `len`, `all`)."""
+def _may_order(function: cst.FunctionDef, context: ModuleContext, seen: set[cst.FunctionDef] | None = None) -> bool:
+    """The function may order the sizes it is given: it orders a value read from its parameters
+    against a bounded one (`T * B > BUDGET`; not against another runtime size, `last <=
+    x.numel()`, nor a sign test, `x.stride(0) < 0`), calls `min` / `max` on such a value, or
+    calls a function of the module that may (`_PREDICATE_HOPS` functions followed at most)."""
+    seen = seen if seen is not None else set()
+    seen.add(function)
+    params = {param.name.value for param in all_params(function)}
     for node in walk(function.body):
-        if isinstance(node, cst.Comparison) and any(isinstance(c.operator, _ORDERINGS) for c in node.comparisons):
-            return True
-        if isinstance(node, cst.Call) and node.args and (dotted_name(node.func) or "") not in _ORDER_NOTHING:
-            return True
+        if isinstance(node, cst.Comparison):
+            left = node.left
+            for comparison in node.comparisons:
+                if isinstance(comparison.operator, _ORDERINGS) and (
+                    _orders_against_a_bound(left, comparison.comparator, params, function, context)
+                    or _orders_against_a_bound(comparison.comparator, left, params, function, context)
+                ):
+                    return True
+                left = comparison.comparator
+        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+            if node.func.value in ("min", "max"):
+                if any(_reads_parameters(arg.value, params, function, context) for arg in node.args):
+                    return True
+            elif len(seen) <= _PREDICATE_HOPS and any(
+                _may_order(callee, context, seen)
+                for callee in context.host.functions.get(node.func.value, [])
+                if callee not in seen
+            ):
+                return True
     return False
+
+
+def _orders_against_a_bound(
+    value: cst.BaseExpression, bound: cst.BaseExpression, params: set[str], function: Scope, context: ModuleContext
+) -> bool:
+    """`value` reads the function's parameters and `bound` is bounded (a literal but a sign test's
+    0 or 1, a module constant), or unknown and reads none of them (an imported budget)."""
+    if _is_sign_literal(bound) or not _reads_parameters(value, params, function, context):
+        return False
+    extent = context.host.axis_extents((bound,), function)[0]
+    return extent == () or (extent is None and not _reads_parameters(bound, params, function, context))
+
+
+def _is_sign_literal(value: cst.BaseExpression) -> bool:
+    """`0`, `1`, `-1`, `0.0`: what `x.stride(0) < 0` or `n >= 1` orders against, no bound above."""
+    if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+        return isinstance(value.expression, (cst.Integer, cst.Float))
+    return isinstance(value, (cst.Integer, cst.Float)) and value.evaluated_value <= 1
+
+
+def _reads_parameters(value: cst.BaseExpression, params: set[str], function: Scope, context: ModuleContext) -> bool:
+    """`value` reads one of `params`, itself or through the names it reads, bound in `function`
+    (`last` of `last = (num_tokens - 1) * x.stride(0)` with `num_tokens = x.shape[0]`)."""
+    read: set[str] = set()
+    fresh = names_read(value)
+    for _ in range(_PREDICATE_HOPS):
+        if fresh & params:
+            return True
+        read |= fresh
+        fresh = {
+            behind for name in fresh for bound in context.host.values_of(name, function) for behind in names_read(bound)
+        }
+        fresh -= read
+    return bool(fresh & params)
