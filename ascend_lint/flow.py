@@ -931,10 +931,23 @@ class Flow:
             if event.statement is not start.statement:
                 break
             if event.kind == READ and event.name == name and not event.metadata:
-                consumer = _consumer(event.statement, event.node)
-                if consumer is not None and consumer is not start.node and _holds(consumer, start.node):
+                consumer = self._consumer(event.node)
+                if consumer is not None and consumer is not start.node and self._holds(consumer, start.node):
                     found.append(event)
         return found[::-1]
+
+    def _consumer(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """The innermost operation taking `node` as an operand (`x + y` for `x`, the call for an
+        argument or for `x.to(...)`), or None."""
+        parent = self.parents.get(node)
+        while parent is not None and not isinstance(parent, _OPERATIONS):
+            parent = self.parents.get(parent)
+        return parent
+
+    def _holds(self, outer: cst.CSTNode, node: cst.CSTNode | None) -> bool:
+        while node is not None and node is not outer:
+            node = self.parents.get(node)
+        return node is outer
 
     def alias_reads_after(self, start: Event, name: str) -> list[Event]:
         """Data reads reachable from `start` of the other names that hold the value `name`
@@ -1707,29 +1720,3 @@ _OPERATIONS = (
     cst.Subscript,
     cst.IfExp,
 )
-
-
-def _consumer(top: cst.CSTNode | None, node: cst.CSTNode) -> cst.CSTNode | None:
-    """The innermost operation of `top` that takes `node` as an operand (`x + y` for `x`, the
-    call for an argument; an attribute's call for `x.to(...)`), or None."""
-    path = _path_to(top, node) if top is not None else None
-    for ancestor in reversed(path or ()):
-        if isinstance(ancestor, _OPERATIONS):
-            return ancestor
-    return None
-
-
-def _path_to(top: cst.CSTNode, node: cst.CSTNode) -> list[cst.CSTNode] | None:
-    """The nodes from `top` down to `node`'s parent, or None when `top` does not hold it."""
-    stack: list[tuple[cst.CSTNode, list[cst.CSTNode]]] = [(top, [])]
-    while stack:
-        current, path = stack.pop()
-        for child in child_nodes(current):
-            if child is node:
-                return [*path, current]
-            stack.append((child, [*path, current]))
-    return None
-
-
-def _holds(outer: cst.CSTNode, node: cst.CSTNode) -> bool:
-    return outer is node or any(inner is node for inner in walk(outer))
