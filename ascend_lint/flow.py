@@ -152,6 +152,8 @@ class Loop:
 
 
 _State: TypeAlias = tuple[Event, Assumptions, Loop | None]  # a walk's state: where, outcomes passed, loop gone round
+# (arms, outcomes held, loop gone round) -> the outcomes held past the arms
+_ArriveMemo: TypeAlias = dict[tuple[int, Assumptions, Loop | None], Assumptions | None]
 
 
 @dataclass
@@ -630,7 +632,7 @@ class Flow:
             return _Reached([], frozenset())
         tracked = self._guard_keys(self.defs.get(name or "", []), use.index) | {key for key, _ in start}
         live, run_end = self._live_keys, self._run_end
-        memo: dict[tuple[int, Assumptions], Assumptions | None] = {}
+        memo: _ArriveMemo = {}
         parents: dict[_State, list[_State]] = {}  # each state reached -> the states it was reached from
         found: dict[tuple[Event, Loop | None], None] = {}
         results: list[_State] = []
@@ -638,7 +640,7 @@ class Flow:
 
         def step_back(event: Event, assumed: Assumptions, carrier: Loop | None, parent: _State | None) -> None:
             for pred, around in self._steps_back(event, carrier):
-                keep = live[pred.index] if around is None else frozenset()
+                keep = live[pred.index] if around is None else live[pred.index] & self._fixed_round[around.header.index]
                 state = (pred, frozenset(p for p in assumed if p[0] in keep), around)
                 if state not in parents:
                     parents[state] = []
@@ -691,7 +693,7 @@ class Flow:
     @cached_property
     def _walks_down(self) -> bool:
         """Every step back from an event goes to an earlier one, except from a loop header
-        round the loop (which tracks no outcomes)."""
+        round the loop (to the body's last event, whose live keys cover the rest of the walk)."""
         headers = self._loop_at_header
         return all(
             pred.index < event.index for event in self.events if event.index not in headers for pred in event.pred
@@ -701,19 +703,19 @@ class Flow:
         """(definition, test outcomes on the path, the loop it comes round) for each definition
         of the read name reaching `use`. Outcomes are tracked for the constexpr tests that
         guard a definition of the name and for the read's own; round a loop (past its
-        back-edge, inside its body) they are not."""
+        back-edge, inside its body) only for the tests the loop cannot change (`_fixed_round`)."""
         name = use.name
         start = self._outcomes(use.conds, None, NOTHING)
         if start is None:
             return []
         defs = self.defs.get(name or "", [])
         tracked = self._guard_keys(defs, use.index) | {key for key, _ in start}
-        if len(defs) == 1 and defs[0].index < use.index:
+        if len(defs) == 1 and defs[0].index < use.index and self._fixed_in_shared_loops(defs[0], use, tracked):
             assumed = self._outcomes(defs[0].conds, tracked, start)
             return [(defs[0], assumed, None)] if assumed is not None else []
         found: dict[tuple[Event, Assumptions, Loop | None], None] = {}
         seen: set[tuple[Event, Assumptions, Loop | None]] = set()
-        memo: dict[tuple[int, Assumptions], Assumptions | None] = {}  # events of one arm share `conds`
+        memo: _ArriveMemo = {}  # events of one arm share `conds`
         run_end = self._run_end
         stack: list[tuple[Event, Assumptions, Loop | None]] = []
 
@@ -750,7 +752,7 @@ class Flow:
             yield pred, loop if loop is not None and pred.index >= event.index else carrier
 
     def _arrive(
-        self, state: _State, tracked: frozenset[str], memo: dict[tuple[int, Assumptions], Assumptions | None]
+        self, state: _State, tracked: frozenset[str], memo: _ArriveMemo
     ) -> Assumptions | None:
         """The outcomes a backward walk holds once it has stepped onto `state`'s event (its `if`
         arms add theirs); None where the path ends: arms contradicting the outcomes, or an
@@ -758,13 +760,36 @@ class Flow:
         of one arm share `conds`: `memo` keeps each (arms, outcomes) pair's answer."""
         event, assumed, carrier = state
         if carrier is not None:
-            return assumed if event.index in carrier.body else None
+            if event.index not in carrier.body:
+                return None
+            tracked = tracked & self._fixed_round[carrier.header.index]
         if not event.conds:
             return assumed
-        key = (id(event.conds), assumed)
+        key = (id(event.conds), assumed, carrier)
         if key not in memo:
             memo[key] = self._outcomes(event.conds, tracked, assumed)
         return memo[key]
+
+    def _fixed_in_shared_loops(self, definition: Event, use: Event, keys: frozenset[str]) -> bool:
+        """Whether the tests `keys` keep their outcomes round every loop holding both events
+        (else a definition in one arm may reach the other arm on a later trip)."""
+        fixed = self._fixed_round
+        return all(keys <= fixed[loop.header.index] for loop in definition.loops if loop in use.loops)
+
+    @cached_property
+    def _fixed_round(self) -> dict[int, frozenset[str]]:
+        """For each loop (by its header's index), the keys of the tests whose outcome is the
+        same on every trip: tests reading no name the loop defines, its index included (a
+        constexpr test on a `tl.static_range` index changes from trip to trip)."""
+        read_by_key: dict[str, set[str]] = {}
+        for branch in self.branches:
+            names = read_by_key.setdefault(branch.key[0], set())
+            names.update(node.value for node in walk(branch.node.test) if isinstance(node, cst.Name))
+        fixed = {}
+        for loop in self.loops:
+            defined = {event.name for event in self.events_in(loop.body, DEF)}
+            fixed[loop.header.index] = frozenset(key for key, names in read_by_key.items() if not names & defined)
+        return fixed
 
     @cached_property
     def _run_end(self) -> list[Event]:

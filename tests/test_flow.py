@@ -319,6 +319,34 @@ def k(p, q, USE_G: tl.constexpr):
     assert gated.test_is_constexpr and len(gated.orelse) == 1  # the implicit else's entry point
 
 
+ROUND_THE_LOOP = """
+@triton.jit
+def k(p, T, N: tl.constexpr, IS_VARLEN: tl.constexpr):
+    for i_n in range(N):
+        if IS_VARLEN:
+            T = tl.load(p + i_n)
+        else:
+            tl.store(p, T)
+    for i in tl.static_range(4):
+        if i == 0:
+            s = tl.load(p)
+        else:
+            tl.store(p + i, s)
+"""
+
+
+def test_a_constexpr_outcome_holds_round_a_loop_unless_the_loop_changes_the_test() -> None:
+    flow = flow_of(ROUND_THE_LOOP)
+    (in_other_arm,) = [e for e in reads(flow, "T") if e.conds and not e.conds[0][1]]
+    # every trip takes the arm `IS_VARLEN` picks, so the load never reaches the other arm
+    assert [d.kind for d in flow.reaching(in_other_arm.node)] == [DEF]
+    assert [d.value for d in flow.reaching(in_other_arm.node)] == [None]  # the parameter
+    (after_first_trip,) = reads(flow, "s")
+    # `i == 0` changes from trip to trip: the first trip's load reaches the later trips
+    (load,) = flow.reaching(after_first_trip.node)
+    assert load.value is value(flow, "s")
+
+
 TAIL = """
 @triton.jit
 def k(x, NT, TAIL_MODE: tl.constexpr):
