@@ -751,9 +751,7 @@ class Flow:
         for pred in event.pred:
             yield pred, loop if loop is not None and pred.index >= event.index else carrier
 
-    def _arrive(
-        self, state: _State, tracked: frozenset[str], memo: _ArriveMemo
-    ) -> Assumptions | None:
+    def _arrive(self, state: _State, tracked: frozenset[str], memo: _ArriveMemo) -> Assumptions | None:
         """The outcomes a backward walk holds once it has stepped onto `state`'s event (its `if`
         arms add theirs); None where the path ends: arms contradicting the outcomes, or an
         event before the loop the walk came round (reached without going round it). Events

@@ -291,6 +291,18 @@ def k(x, y, T, D: tl.constexpr, IS_VARLEN: tl.constexpr):
     row *= D  # an augmented assignment multiplies as written
     tl.store(y + row.to(tl.int64), b)  # expect
 """,
+        """
+@triton.jit(do_not_specialize=["T"])
+def k(h, cu_seqlens, T, N: tl.constexpr, H: tl.constexpr, BT: tl.constexpr, IS_VARLEN: tl.constexpr):
+    for i_n in range(N):  # the varlen arm's `T` never reaches the other arm on a later trip
+        if IS_VARLEN:
+            T = tl.load(cu_seqlens + i_n + 1) - tl.load(cu_seqlens + i_n)
+            boh = tl.load(cu_seqlens + i_n).to(tl.int64)
+        else:
+            boh = i_n * tl.cdiv(T, BT)
+        for i_h in range(H):
+            tl.store(h + (boh * H + i_h).to(tl.int64), 0.0)  # expect
+""",
         Example(
             """
 @triton.jit
