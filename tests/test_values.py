@@ -175,8 +175,8 @@ def test_flags_of_a_synthetic_name_fall_back_to_every_definition() -> None:
 
 def test_reach_through_runs_arms_and_a_back_edge() -> None:
     # `acc` read after `if FLAG: acc = y` in a loop: from the body arm (FLAG true); from the
-    # else arm back out of the loop to `acc = 0`; and round the back-edge to `acc = y`, where
-    # outcomes are no longer added (the else arm's FLAG false is what the walk carried there).
+    # else arm back out of the loop to `acc = 0`; not round the back-edge to `acc = y`, as the
+    # loop rebinds nothing `FLAG` reads, so every trip takes the else arm the walk came from.
     # The walk passes the run of reads and the call in `y = ...` on each way back.
     flow = flow_of(
         """
@@ -192,11 +192,9 @@ def k(x, N, FLAG: tl.constexpr):
     )
     use = reads(flow, "acc")[-1]
     initial, in_arm = flow.defs["acc"]
-    (loop,) = flow.loops
     on = frozenset({("FLAG", True)})
     off = frozenset({("FLAG", False)})
-    # equal definitions keep the order the walk found them in: the back-edge is walked first
-    assert flow._reach(use) == [(initial, off, None), (in_arm, off, loop), (in_arm, on, None)]
+    assert flow._reach(use) == [(initial, off, None), (in_arm, on, None)]
 
 
 def test_reach_takes_the_outcome_of_an_arm_it_walks_back_into() -> None:
