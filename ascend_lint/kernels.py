@@ -60,12 +60,13 @@ class Kernel:
         return self.bound_name or self.node.name.value
 
     def param_flags(self, param: Param) -> int:
-        """Where a parameter's value comes from: a constexpr, an int Triton may specialise,
-        a runtime scalar (annotated `tl.int32`..., or in `do_not_specialize`), or for a
-        device function whatever its caller passes."""
+        """Where a parameter's value comes from: a constexpr, an int Triton may specialise
+        (unannotated, or annotated Python's `int`, which triton-ascend specialises alike), a
+        runtime scalar (annotated `tl.int32`, `float`..., or in `do_not_specialize`), or for
+        a device function whatever its caller passes."""
         if param.is_constexpr or param.name in self.provided_constexprs:
             return CONST
-        if param.annotation is not None or param.name in self.do_not_specialize:
+        if (param.annotation not in (None, "int")) or param.name in self.do_not_specialize:
             return SCALAR
         return ARG if self.is_device_function else SPEC
 

@@ -26,7 +26,8 @@ assigned in the kernel body is a tensor to the front end, so `c = BT * 2; c.to(.
 compiles and is not flagged; only int arguments equal to 1 are specialised, never floats, so
 `.to()` on a scalar the host passes as a float (`eps=1e-6`, a `float` default,
 `float(...)`, a caller's float) or that the kernel uses only in float arithmetic is not
-flagged, and with no evidence either way the message says the rule assumed an int. An
+flagged, and with no evidence either way the message says the rule assumed an int (a
+parameter annotated `int` is one: specialised like an unannotated one, measured). An
 operand already cast to int64 (`tl.program_id(0).to(tl.int64)`), a parameter annotated
 `tl.int64` (an i64 argument) or the index of a `tl.range` loop it bounds (Triton widens the
 index to its bounds' type) makes the multiply an int64 one, and a factor known to be 0 or 1
@@ -107,6 +108,10 @@ from ascend_lint.scalars import float_evidence
 ASSUMED_INT_MESSAGE = (
     "constexpr has no .to: `{receiver}` can be a constexpr on Ascend (Triton specialises an int argument equal "
     "to 1; the rule assumed {params} is an int); use `tl.cast({receiver}, ...)`"
+)
+ANNOTATED_INT_MESSAGE = (
+    "constexpr has no .to: `{receiver}` can be a constexpr on Ascend (Triton specialises an int argument equal "
+    "to 1, annotated `int` or not); use `tl.cast({receiver}, ...)`"
 )
 CONSTEXPR_MESSAGE = "constexpr has no .to: `{receiver}` can be a constexpr on Ascend; use `tl.cast({receiver}, ...)`"
 MADE_ELSEWHERE = "the int32 multiply is not written in the cast's receiver (it is in a definition or a call it reads): cast its index there"
@@ -252,6 +257,13 @@ def k(x, B, T, BT: tl.constexpr):
 def k(x, T, BT: tl.constexpr):
     i_t, i_b = tl.program_id(0), tl.program_id(1)
     base = (i_b * tl.cdiv(T, BT) + i_t).to(tl.int64)  # expect
+""",
+        # Python's `int` annotation: specialised like no annotation (measured)
+        """
+@triton.jit
+def k(x, vocab_size: int, BLOCK: tl.constexpr):
+    v = tl.load(x + tl.arange(0, BLOCK)).to(tl.int64)
+    tl.store(x + tl.arange(0, BLOCK), v % vocab_size.to(tl.int64))  # expect
 """,
         """
 @triton.jit(do_not_specialize=["T"])
@@ -406,6 +418,9 @@ def k(x, y, C, BLOCK: tl.constexpr):
         scalars = _specialisable_params(receiver, flow)
         if any(name in flow.pointer_names or float_evidence(kernel, name, context.host) for name in scalars):
             return None  # a pointer (a tensor argument) or a float is never specialised
+        annotated_int = {param.name for param in kernel.params if param.annotation == "int"}
+        if set(scalars) <= annotated_int:
+            return ANNOTATED_INT_MESSAGE
         assumed = ", ".join(f"`{name}`" for name in scalars)
         return ASSUMED_INT_MESSAGE.replace("{params}", assumed)
 

@@ -119,6 +119,7 @@ def k(x, BT: tl.constexpr):
 UNIFIED_BUFFER_SIZE = 1572864  # expect
 UBUF_SIZE = 196608  # expect
 UB_SIZE_KB = 192  # expect
+__910B_UB_MAX_SIZE__ = 192 * 2**10  # expect
 UB_BUDGET = int(192 * 1024 * 0.8)  # expect
 ub_budget = 192 * 1024 * 0.85  # expect
 

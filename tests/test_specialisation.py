@@ -39,6 +39,16 @@ def param_to(x, n):
 
 
 @triton.jit
+def int_annotated_to(x, n: int):
+    tl.store(x, n.to(tl.int64))
+
+
+@triton.jit
+def i32_annotated_to(x, n: tl.int32):
+    tl.store(x, n.to(tl.int64))
+
+
+@triton.jit
 def constexpr_expression_to(x, BT: tl.constexpr):
     tl.store(x, (BT * 2).to(tl.int64))
 
@@ -125,6 +135,7 @@ outcomes = {}
 for name, args, kwargs in [
     ("param_to=1", (x, 1), {}), ("param_to=0", (x, 0), {}), ("param_to=3", (x, 3), {}),
     ("param_to=1.0", (x, 1.0), {}), ("param_to=True", (x, True), {}),
+    ("int_annotated_to=1", (x, 1), {}), ("i32_annotated_to=1", (x, 1), {}),
     ("constexpr_expression_to", (x,), {"BT": 4}), ("assigned_to", (x,), {"BT": 4}),
     ("assigned_literal_to", (x,), {}), ("tuple_assigned_to", (x,), {"BT": 4}),
     ("annotated_constexpr_to", (x,), {"BT": 4}), ("or_guard", (x, None, 5), {"USE_H0": False}),
@@ -165,6 +176,8 @@ def test_to_fails_on_python_values_only(measured: dict) -> None:
     failing = {name for name, error in measured["outcomes"].items() if error}
     assert failing == {
         "param_to=1",
+        "int_annotated_to=1",  # an annotation does not stop the specialisation of a 1
+        "i32_annotated_to=1",
         "constexpr_expression_to",
         "annotated_constexpr_to",
         "static_index_to",
@@ -179,5 +192,6 @@ def test_asc002_reports_exactly_the_kernels_whose_to_fails(measured: dict) -> No
     result = lint_source(textwrap.dedent(CASES), str(Path("cases.py")), settings())
     reported = {f.kernel for f in result.findings if f.code == "ASC002"}
     failing = {name.split("=")[0] for name, error in measured["outcomes"].items() if error and "to'" in error}
-    # `param_to` fails for 1 only: the linter cannot see the value and reports it (an int is assumed)
-    assert reported == failing
+    # `param_to` fails for 1 only: the linter cannot see the value and reports it (an int is assumed);
+    # the contract keeps a parameter annotated `tl.int32` / `tl.int64` a runtime value (RULES.md)
+    assert reported == failing - {"i32_annotated_to"}
