@@ -25,7 +25,10 @@ control-flow graph; `ascend_lint.ub_plan` turns it into a UB peak per configurat
   - a vector carried round a runtime loop and broadcast to 2-D in it (`b_z[None, :] + b_s`,
     then `b_z += ...`) puts every element of it, and of the tiles computed with it in the loop,
     in its own 32-byte block, whatever the strides;
-  - vector arithmetic on 16-bit floats runs in fp32; `&`/`|` of masks on 16-bit lanes.
+  - vector arithmetic on 16-bit floats runs in fp32; `&`/`|` of masks on 16-bit lanes;
+  - a scalar operand of a float comparison or of a float `tl.maximum`/`tl.minimum`/`tl.clamp` is
+    splatted into a full tile, hoisted out of loops (`splats`; `tl.where` and arithmetic take
+    scalars as they are).
 """
 
 from __future__ import annotations
@@ -78,6 +81,11 @@ _REDUCTIONS = frozenset({"sum", "max", "min", "argmax", "argmin", "reduce", "xor
 _KEEP_DIMS_AT = {"sum": 2, "xor_sum": 2, "max": 4, "min": 4}  # keep_dims's position; argmax, reduce...: 3
 _SCANS = frozenset({"cumsum", "cumprod", "associative_scan", "sort", "flip"})
 _EXPANDED = {"sigmoid": 1}  # measured: `tl.sigmoid` of an fp32 tile plans one more fp32 tile; exp, log do not
+# measured: a float tl.maximum/tl.minimum is a NaN-aware select that needs two fp32 temporaries
+# while it runs and lays out its result in a buffer of its own when there is room (tl.clamp: both)
+_EXTREMA = {"maximum": ("x", "y"), "minimum": ("x", "y"), "clamp": ("x", "min", "max")}
+_EXTREMUM_TEMPORARIES = 2
+_EXTREMUM_EXPANDED = {"maximum": 1, "minimum": 1, "clamp": 3}
 _NO_TILE = frozenset(
     {
         "program_id",
@@ -135,6 +143,16 @@ def _arith(*widths: Width) -> Width:
     return Width(of=widths, integer=all(w.integer for w in widths))
 
 
+@dataclass(frozen=True)
+class Splat:
+    """A scalar operand splatted into a full tile of its operation's shape (`1.0` in `x > 1.0`
+    or `tl.maximum(x, 1.0)`): the compiler hoists it out of loops and makes one per scalar."""
+
+    scalar: str  # its code: equal scalars of one shape and width share a tile
+    width: Width
+    hoisted: bool  # reads nothing the body defines: made at the kernel's entry
+
+
 @dataclass(eq=False)
 class TileValue:
     """A tile-valued expression: what made it, its shape and width, who uses it, where it lives."""
@@ -163,6 +181,8 @@ class TileValue:
     across_rows: bool = False  # a reduction along a leading axis
     carries: tuple[TileValue, ...] = ()  # computed element by element from these tiles' elements
     expanded: int = 0  # fp32 temporaries the compiler expands the operation into (`tl.sigmoid`: 1)
+    temporaries: int = 0  # fp32 tiles it needs besides its result while it runs (a float `tl.maximum`: 2)
+    splats: tuple[Splat, ...] = ()  # its scalar operands, each splatted into a tile of its shape
 
     def elements(self, lookup: Lookup, dim_size: DimSize | None = None) -> int | None:
         """The element count in a configuration (None when it leaves a dimension unknown);
@@ -461,7 +481,14 @@ class _Builder:
         if type(node) is cst.Comparison:
             parts = [self.expr(node.left), *(self.expr(c.comparator) for c in node.comparisons)]
             tiles = [p for p in parts if _tile(p)]
-            return self.new(COMPARE, node, _broadcast(tiles), MASK, [(p, DATA) for p in tiles]) if tiles else None
+            if not tiles:
+                return None
+            compare = self.new(COMPARE, node, _broadcast(tiles), MASK, [(p, DATA) for p in tiles])
+            lanes = _arith(*(p.width for p in tiles))
+            if not lanes.integer:  # `x > 1.0`: the scalar is splatted (integer indices: not measured to)
+                nodes = [node.left, *(c.comparator for c in node.comparisons)]
+                compare.splats = self.splats([n for n, p in zip(nodes, parts, strict=True) if not _tile(p)], lanes)
+            return compare
         if type(node) is cst.Subscript:
             return self.subscript(node)
         if type(node) is cst.IfExp:
@@ -539,6 +566,18 @@ class _Builder:
         return self.new(
             ELEMENTWISE, node, _broadcast(tiles), _arith(*(p.width for p in tiles)), [(p, DATA) for p in tiles]
         )
+
+    def splats(self, scalars: list[cst.BaseExpression], width: Width) -> tuple[Splat, ...]:
+        """The splats of an operation's scalar operands, computed at `width`."""
+        return tuple(Splat(_text(s), width, self.invariant(s)) for s in scalars)
+
+    def invariant(self, node: cst.BaseExpression) -> bool:
+        """A literal, or a name the body never assigns (a parameter, a module constant)."""
+        if type(node) is cst.UnaryOperation:
+            node = node.expression
+        if type(node) is cst.Name:
+            return node.value not in self.flow.defs
+        return type(node) in (cst.Integer, cst.Float)
 
     # ---- calls -----------------------------------------------------------------------------
     def call(self, node: cst.Call) -> Result:
@@ -768,6 +807,8 @@ class _LanguageCall:
             return None
         if name in ("multiple_of", "max_contiguous"):
             return source
+        if name in _EXTREMA:
+            return self.extremum()
         if not _tile(source):
             return builder.elementwise(self.node, self.results)
         return self.from_tile(source)
@@ -812,6 +853,18 @@ class _LanguageCall:
         value = self.builder.elementwise(self.node, self.results)
         if value is not None and name in _EXPANDED:
             value.expanded = _EXPANDED[name]
+        return value
+
+    def extremum(self) -> TileValue | None:
+        """`tl.maximum`, `tl.minimum`, `tl.clamp`: on floats, a select with fp32 temporaries, its
+        scalar operands splatted (measured; integer ones take neither)."""
+        value = self.builder.elementwise(self.node, self.results)
+        if value is None or value.width.integer:
+            return value
+        value.temporaries, value.expanded = _EXTREMUM_TEMPORARIES, _EXTREMUM_EXPANDED[self.name]
+        operands = [self.arg(index, keyword) for index, keyword in enumerate(_EXTREMA[self.name])]
+        scalars = [node for node, result in operands if node is not None and not _tile(result)]
+        value.splats = self.builder.splats(scalars, value.width)
         return value
 
     def dot(self, a: Result) -> TileValue | None:

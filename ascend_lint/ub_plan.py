@@ -12,7 +12,11 @@ statement with what is live around it:
   comparing broadcast integer tiles widens both to full int32 tiles; arithmetic mixing a 16-bit
   float tile with an fp32 one holds an fp32 copy of it; `tl.gather` gets its own buffer and
   an int32 index tile while it runs; `tl.sigmoid` lays out one more fp32
-  tile (which a dead buffer can hold when space is short: in `planned`, not in `bytes`);
+  tile (which a dead buffer can hold when space is short: in `planned`, not in `bytes`); a float
+  `tl.maximum`/`tl.minimum` needs two fp32 temporaries and lays out its own result;
+- **splats**: a scalar operand of a comparison or of a float `tl.maximum`/`tl.minimum` is a full
+  tile, one per scalar, shape and width, held from the kernel's entry (from its first use for a
+  scalar the body computes) to its last use, or to the end of the outermost loop around it;
 - **both arms of a runtime branch** get disjoint buffers (their peaks add) while that fits;
   once it does not, the planner overlaps them;
 - **multi-buffering**: a load inside a runtime loop is double buffered, and dot results the
@@ -40,6 +44,7 @@ from .specialisations import Lookup, evaluate
 from .specialisations import Value as ConstValue
 from .tiles import (
     ADDRESS,
+    ALIGN,
     CAST,
     COMPARE,
     DOT,
@@ -53,6 +58,7 @@ from .tiles import (
     WHERE,
     ReachingDefinitions,
     Read,
+    Splat,
     Statement,
     TileModel,
     TileValue,
@@ -68,7 +74,9 @@ LANDING_SLOTS = 4  # bishengir's default workspace multi-buffering
 class Contributor:
     """One tile held in UB at the peak."""
 
-    name: str | None  # the variable, or None for a temporary of the peak statement
+    name: (
+        str | None
+    )  # the variable (`splat of 1.0` for a splatted scalar), or None for a temporary of the peak statement
     value: TileValue
     bytes: int
 
@@ -326,9 +334,15 @@ class _Measures:
             return count * 2 // halve
         if op.kind == GATHER:  # an int32 tile of the index's shape while it runs
             return count * 4 // halve
+        own = op.temporaries * count * 4  # a float tl.maximum's fp32 temporaries
         if op.kind == ELEMENTWISE and self.widens(op):  # `bf16 tile + fp32 tile`: an fp32 copy of the first
-            return count * 4 // halve
-        return 0
+            own += count * 4
+        return own // halve
+
+    def splat(self, op: TileValue, splat: Splat) -> int:
+        """The bytes of a scalar splatted to the operation's shape."""
+        size = (self.elements(op) or 0) * splat.width.resolve(self.pointer_bits) // 8 // (2 if op.split else 1)
+        return -(-size // ALIGN) * ALIGN
 
     def widens(self, op: TileValue) -> bool:
         """Arithmetic mixing a full-size 16-bit float tile with a 32-bit float one."""
@@ -500,6 +514,7 @@ class _Evaluation:
             return Peak(0, 0, None, [], self.unsized)
         self.layout = sum(self.layouts.values())
         self.add_landing_rings(per_statement)
+        self.add_splats(per_statement)
         best = max(per_statement, key=lambda i: per_statement[i][0])
         alone = per_statement[best][0]
         extra = self.other_arms(per_statement)
@@ -525,6 +540,43 @@ class _Evaluation:
             for index, (bytes_, contributors) in per_statement.items():
                 if self.model.statements[index].span.start in loop.body:
                     per_statement[index] = (bytes_ + size, [*contributors, Contributor(None, value, size)])
+
+    def add_splats(self, per_statement: dict[int, StatementPeak]) -> None:
+        """Scalars splatted into full tiles, held from the kernel's entry (from the first use
+        when the body computes the scalar) to the last use, or to the end of the outermost loop
+        around either: the compiler hoists them out of loops (measured)."""
+        spans: dict[tuple[str, str, int], tuple[int, int, TileValue]] = {}
+        loop_spans: dict[int, tuple[int, int]] | None = None
+        for index in per_statement:
+            for op in self.model.statements[index].ops:
+                for splat in op.splats if op.ub else ():
+                    if loop_spans is None:
+                        loop_spans = self.outermost_loop_spans()
+                    size = self.measures.splat(op, splat)
+                    first, last = loop_spans.get(index, (index, index))
+                    key = (splat.scalar, op.shape_text(), size)
+                    start, end, _ = spans.get(key, (0 if splat.hoisted else first, last, op))
+                    spans[key] = (min(start, first), max(end, last), op)
+        for (scalar, _, size), (start, end, op) in spans.items():
+            self.layout += size
+            for index, (bytes_, contributors) in per_statement.items():
+                if start <= index <= end and size:
+                    per_statement[index] = (bytes_ + size, [*contributors, Contributor(f"splat of {scalar}", op, size)])
+
+    def outermost_loop_spans(self) -> dict[int, tuple[int, int]]:
+        """For each statement inside a runtime loop, the first and last statement of the
+        outermost one."""
+        statements = self.model.statements
+        outermost: dict[int, Loop] = {}
+        for index, statement in enumerate(statements):
+            loops = [loop for loop in self.model.flow.events[statement.span.start].loops if loop.kind != "static_range"]
+            if loops:
+                outermost[index] = loops[0]
+        bounds: dict[int, tuple[int, int]] = {}
+        for index, loop in outermost.items():
+            first, last = bounds.get(id(loop), (index, index))
+            bounds[id(loop)] = (min(first, index), max(last, index))
+        return {index: bounds[id(loop)] for index, loop in outermost.items()}
 
     def other_arms(self, per_statement: dict[int, StatementPeak]) -> dict[int, int]:
         """For a statement inside a runtime branch: the other arm's own peak, which the planner

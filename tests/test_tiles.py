@@ -112,6 +112,19 @@ MEASURED = {
         "r = tl.where(o[:, None] >= tl.arange(0, BN)[None, :], r, 0.0)\ntl.store(pc, r)",
         68288,
     ),
+    "a scalar operand of tl.maximum is splatted; the select needs two fp32 temporaries": (
+        "x = tl.load(pc)\ntl.store(pd, tl.maximum(x, 1.0))",
+        164960,
+    ),
+    "a compare's scalar splatted once, held for the whole loop": (
+        "acc = tl.zeros([BM, BN], dtype=tl.float32)\nfor i in range(n):\n    x = tl.load(pc)\n"
+        "    acc += tl.where(x > 1.0, x, 0.0)\ntl.store(pd, acc)",
+        164928,
+    ),
+    "arithmetic with a scalar takes no splat": (
+        "x = tl.load(pc)\ntl.store(pd, x + 1.0)",
+        32768,
+    ),
 }
 
 
@@ -365,6 +378,50 @@ def test_sigmoid_expands_into_one_more_fp32_tile():
     sigmoid = peak(kernel_of(SIGMOID.replace("FN", "sigmoid")).tiles, {"B": 2048}).planned
     exp = peak(kernel_of(SIGMOID.replace("FN", "exp")).tiles, {"B": 2048}).planned
     assert (sigmoid, exp) == (20480, 12288)
+
+
+VECTOR = """
+@triton.jit
+def k(x, y, s, n, B: tl.constexpr):
+    o = tl.arange(0, B)
+BODY
+"""
+
+# (body, planned peak UB as measured at B=4096 with fp32 pointers: a 16 KiB tile)
+SPLATS = {
+    "two scalars, two splats": ("v = tl.load(x + o)\ntl.store(y + o, tl.minimum(tl.maximum(v, 1.0), 7.0))", 148672),
+    "the same scalar twice, one splat": (
+        "v = tl.load(x + o)\ntl.store(y + o, tl.minimum(tl.maximum(v, 1.0), 1.0))",
+        132288,
+    ),
+    "a runtime scalar": ("v = tl.load(x + o)\ntl.store(y + o, tl.maximum(v, s))", 82528),
+    "two tiles: no splat, the temporaries": (
+        "v = tl.load(x + o)\nw = tl.load(y + o)\ntl.store(y + o, tl.maximum(v, w))",
+        83008,
+    ),
+    "a splat made before the loop that precedes its use": (
+        "acc = tl.zeros([B], dtype=tl.float32)\nfor i in range(n):\n    acc += tl.load(x + i * B + o)\n"
+        "tl.store(y + o, tl.maximum(acc, 1.0))",
+        115296,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SPLATS))
+def test_scalars_splatted_into_tiles_match_the_measured_plan(case):
+    body, planned = SPLATS[case]
+    indented = "\n".join("    " + line for line in body.splitlines())
+    tiles = kernel_of(VECTOR.replace("BODY", indented)).tiles
+    estimate = peak(tiles, {"B": 4096}, {"x": 4, "y": 4}).planned
+    assert abs(estimate - planned) <= 0.1 * planned, f"estimate {estimate} vs planned {planned}"
+
+
+def test_an_integer_maximum_takes_no_splat_and_no_temporaries():
+    # Measured (int32 tiles): `tl.maximum(v, 1)` plans only the loaded tile
+    tiles = kernel_of(
+        VECTOR.replace("BODY", "    v = tl.load(x + o).to(tl.int32)\n    tl.store(y + o, tl.maximum(v, 1))")
+    ).tiles
+    assert not any(v.splats or v.temporaries for v in tiles.values)
 
 
 def test_a_landing_ring_is_sized_and_named_by_the_first_of_equal_dot_results():
