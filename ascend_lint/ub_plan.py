@@ -14,7 +14,7 @@ statement with what is live around it:
   an int32 index tile while it runs; `tl.sigmoid` lays out one more fp32
   tile (which a dead buffer can hold when space is short: in `planned`, not in `bytes`); a float
   `tl.maximum`/`tl.minimum` needs two fp32 temporaries and lays out its own result;
-- **splats**: a scalar operand of a comparison or of a float `tl.maximum`/`tl.minimum` is a full
+- **splats**: a scalar operand of a float comparison or of a float `tl.maximum`/`tl.minimum` is a full
   tile, one per scalar, shape and width, held from the kernel's entry (from its first use for a
   scalar the body computes) to its last use, or to the end of the outermost loop around it;
 - **both arms of a runtime branch** get disjoint buffers (their peaks add) while that fits;
@@ -74,9 +74,7 @@ LANDING_SLOTS = 4  # bishengir's default workspace multi-buffering
 class Contributor:
     """One tile held in UB at the peak."""
 
-    name: (
-        str | None
-    )  # the variable (`splat of 1.0` for a splatted scalar), or None for a temporary of the peak statement
+    name: str | None  # the variable (or `splat of 1.0`), or None for a temporary of the peak statement
     value: TileValue
     bytes: int
 
@@ -514,10 +512,10 @@ class _Evaluation:
             return Peak(0, 0, None, [], self.unsized)
         self.layout = sum(self.layouts.values())
         self.add_landing_rings(per_statement)
-        self.add_splats(per_statement)
+        extra = self.other_arms(per_statement)
+        self.add_splats(per_statement)  # after the arms: a splat held across a branch is in neither arm's own peak
         best = max(per_statement, key=lambda i: per_statement[i][0])
         alone = per_statement[best][0]
-        extra = self.other_arms(per_statement)
         summed = max(per_statement, key=lambda i: per_statement[i][0] + extra.get(i, 0))
         together = per_statement[summed][0] + extra.get(summed, 0)
         overlapped = together > UB_CAPACITY_BYTES and together > alone
@@ -553,6 +551,8 @@ class _Evaluation:
                     if loop_spans is None:
                         loop_spans = self.outermost_loop_spans()
                     size = self.measures.splat(op, splat)
+                    if not size:  # a size this configuration leaves open
+                        continue
                     first, last = loop_spans.get(index, (index, index))
                     key = (splat.scalar, op.shape_text(), size)
                     start, end, _ = spans.get(key, (0 if splat.hoisted else first, last, op))
@@ -560,7 +560,7 @@ class _Evaluation:
         for (scalar, _, size), (start, end, op) in spans.items():
             self.layout += size
             for index, (bytes_, contributors) in per_statement.items():
-                if start <= index <= end and size:
+                if start <= index <= end:
                     per_statement[index] = (bytes_ + size, [*contributors, Contributor(f"splat of {scalar}", op, size)])
 
     def outermost_loop_spans(self) -> dict[int, tuple[int, int]]:
