@@ -81,11 +81,11 @@ _REDUCTIONS = frozenset({"sum", "max", "min", "argmax", "argmin", "reduce", "xor
 _KEEP_DIMS_AT = {"sum": 2, "xor_sum": 2, "max": 4, "min": 4}  # keep_dims's position; argmax, reduce...: 3
 _SCANS = frozenset({"cumsum", "cumprod", "associative_scan", "sort", "flip"})
 _EXPANDED = {"sigmoid": 1}  # measured: `tl.sigmoid` of an fp32 tile plans one more fp32 tile; exp, log do not
-# measured: a float tl.maximum/tl.minimum is a NaN-aware select that needs two fp32 temporaries
-# while it runs and lays out its result in a buffer of its own when there is room (tl.clamp: both)
+# measured: a float tl.maximum/tl.minimum (propagate_nan NONE, the default) is a NaN-aware select
+# that lays out two fp32 temporaries and its result in a buffer of its own while there is room
+# (tl.clamp: both selects); with propagate_nan=ALL it is a plain vector max/min
 _EXTREMA = {"maximum": ("x", "y"), "minimum": ("x", "y"), "clamp": ("x", "min", "max")}
-_EXTREMUM_TEMPORARIES = 2
-_EXTREMUM_EXPANDED = {"maximum": 1, "minimum": 1, "clamp": 3}
+_EXTREMUM_EXPANDED = {"maximum": 3, "minimum": 3, "clamp": 5}
 _NO_TILE = frozenset(
     {
         "program_id",
@@ -181,8 +181,8 @@ class TileValue:
     across_rows: bool = False  # a reduction along a leading axis
     carries: tuple[TileValue, ...] = ()  # computed element by element from these tiles' elements
     expanded: int = 0  # fp32 temporaries the compiler expands the operation into (`tl.sigmoid`: 1)
-    temporaries: int = 0  # fp32 tiles it needs besides its result while it runs (a float `tl.maximum`: 2)
     splats: tuple[Splat, ...] = ()  # its scalar operands, each splatted into a tile of its shape
+    select: bool = False  # a float tl.maximum/tl.minimum (a discrete access's loop computes it element by element)
 
     def elements(self, lookup: Lookup, dim_size: DimSize | None = None) -> int | None:
         """The element count in a configuration (None when it leaves a dimension unknown);
@@ -569,7 +569,7 @@ class _Builder:
 
     def splats(self, scalars: list[cst.BaseExpression], width: Width) -> tuple[Splat, ...]:
         """The splats of an operation's scalar operands, computed at `width`."""
-        return tuple(Splat(_text(s), width, self.invariant(s)) for s in scalars)
+        return tuple(Splat(_scalar_text(s), width, self.invariant(s)) for s in scalars)
 
     def invariant(self, node: cst.BaseExpression) -> bool:
         """A literal, or a name the body never assigns (a parameter, a module constant)."""
@@ -857,12 +857,15 @@ class _LanguageCall:
 
     def extremum(self) -> TileValue | None:
         """`tl.maximum`, `tl.minimum`, `tl.clamp`: on floats, a select with fp32 temporaries, its
-        scalar operands splatted (measured; integer ones take neither)."""
+        scalar operands splatted (measured; integer ones take neither, nor does
+        `propagate_nan=tl.PropagateNan.ALL`, a plain vector max/min in place)."""
         value = self.builder.elementwise(self.node, self.results)
-        if value is None or value.width.integer:
+        keywords = _EXTREMA[self.name]
+        propagate_nan = self.arg(len(keywords), "propagate_nan")[0]
+        if value is None or value.width.integer or (propagate_nan is not None and _code(propagate_nan).endswith("ALL")):
             return value
-        value.temporaries, value.expanded = _EXTREMUM_TEMPORARIES, _EXTREMUM_EXPANDED[self.name]
-        operands = [self.arg(index, keyword) for index, keyword in enumerate(_EXTREMA[self.name])]
+        value.expanded, value.select = _EXTREMUM_EXPANDED[self.name], True
+        operands = [self.arg(index, keyword) for index, keyword in enumerate(keywords)]
         scalars = [node for node, result in operands if node is not None and not _tile(result)]
         value.splats = self.builder.splats(scalars, value.width)
         return value
@@ -909,6 +912,15 @@ def _text(node: cst.BaseExpression) -> str:
     if isinstance(node, (cst.Name, cst.Integer)) and not node.lpar and not node.rpar:
         return node.value
     return _code(node)
+
+
+def _scalar_text(node: cst.BaseExpression) -> str:
+    """A scalar's code, a number literal by its value (`0` and `0.` make one splat)."""
+    negative = type(node) is cst.UnaryOperation and type(node.operator) is cst.Minus
+    number = node.expression if negative and isinstance(node, cst.UnaryOperation) else node
+    if type(number) is cst.Integer or type(number) is cst.Float:
+        return repr(-float(number_literal(number)) if negative else float(number_literal(number)))
+    return _text(node)
 
 
 def _is_one(node: cst.BaseExpression) -> bool:
@@ -1065,8 +1077,8 @@ def _per_element(values: list[TileValue]) -> set[TileValue]:
 def _bubbles(value: TileValue) -> bool:
     """An operation the compiler can compute one element at a time inside a discrete access's loop."""
     node = value.node
-    if value.kind in (COMPARE, CAST, ARANGE, FULL):
-        return True
+    if value.kind in (COMPARE, CAST, ARANGE, FULL) or value.select:
+        return True  # measured for tl.minimum: fla's discrete logsigmoid_fwd_kernel plans no tile for it
     if value.kind == VIEW:
         return type(node) is cst.Subscript  # `x[:, None]`: expand_dims
     if value.kind != ELEMENTWISE:

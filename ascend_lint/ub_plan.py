@@ -12,8 +12,8 @@ statement with what is live around it:
   comparing broadcast integer tiles widens both to full int32 tiles; arithmetic mixing a 16-bit
   float tile with an fp32 one holds an fp32 copy of it; `tl.gather` gets its own buffer and
   an int32 index tile while it runs; `tl.sigmoid` lays out one more fp32
-  tile (which a dead buffer can hold when space is short: in `planned`, not in `bytes`); a float
-  `tl.maximum`/`tl.minimum` needs two fp32 temporaries and lays out its own result;
+  tile, a float `tl.maximum`/`tl.minimum` two and its own result (which dead buffers can hold when
+  space is short: in `planned`, not in `bytes`);
 - **splats**: a scalar operand of a float comparison or of a float `tl.maximum`/`tl.minimum` is a full
   tile, one per scalar, shape and width, held from the kernel's entry (from its first use for a
   scalar the body computes) to its last use, or to the end of the outermost loop around it;
@@ -332,10 +332,9 @@ class _Measures:
             return count * 2 // halve
         if op.kind == GATHER:  # an int32 tile of the index's shape while it runs
             return count * 4 // halve
-        own = op.temporaries * count * 4  # a float tl.maximum's fp32 temporaries
         if op.kind == ELEMENTWISE and self.widens(op):  # `bf16 tile + fp32 tile`: an fp32 copy of the first
-            own += count * 4
-        return own // halve
+            return count * 4 // halve
+        return 0
 
     def splat(self, op: TileValue, splat: Splat) -> int:
         """The bytes of a scalar splatted to the operation's shape."""

@@ -112,7 +112,7 @@ MEASURED = {
         "r = tl.where(o[:, None] >= tl.arange(0, BN)[None, :], r, 0.0)\ntl.store(pc, r)",
         68288,
     ),
-    "a scalar operand of tl.maximum is splatted; the select needs two fp32 temporaries": (
+    "a scalar operand of tl.maximum is splatted; the select lays out two fp32 temporaries": (
         "x = tl.load(pc)\ntl.store(pd, tl.maximum(x, 1.0))",
         164960,
     ),
@@ -416,12 +416,39 @@ def test_scalars_splatted_into_tiles_match_the_measured_plan(case):
     assert abs(estimate - planned) <= 0.1 * planned, f"estimate {estimate} vs planned {planned}"
 
 
+@pytest.mark.parametrize(
+    "call",
+    ["tl.maximum(v, 1.0, propagate_nan=tl.PropagateNan.ALL)", "tl.clamp(v, 1.0, 7.0, tl.PropagateNan.ALL)"],
+)
+def test_a_max_propagating_nans_is_a_plain_vector_max(call):
+    # Measured (fp32, B=4096): with propagate_nan=ALL the compiler plans only the loaded tile
+    # (16384 B): no splat, no temporaries, the result in place
+    tiles = kernel_of(VECTOR.replace("BODY", f"    v = tl.load(x + o)\n    tl.store(y + o, {call})")).tiles
+    assert peak(tiles, {"B": 4096}, {"x": 4, "y": 4}).planned == 16384
+
+
+def test_a_minimum_a_discrete_store_reads_is_computed_element_by_element():
+    # fla's logsigmoid_fwd_kernel (`offs // D` rows): measured at B=4096 (bf16 pointers), the
+    # compiler plans 131618 B and no tile for `tl.minimum(0., b_x)` or its splat
+    tiles = kernel_of(
+        """
+@triton.jit
+def k(x, y, T, D: tl.constexpr, B: tl.constexpr):
+    offs = tl.program_id(0) * B + tl.arange(0, B)
+    b_x = tl.load(x + (offs // D) * 1024 + offs % D, mask=offs < T, other=0.).to(tl.float32)
+    b_m = tl.minimum(0., b_x)
+    tl.store(y + (offs // D) * 1024 + offs % D, (b_m - tl.log(1. + tl.exp(-tl.abs(b_x)))).to(tl.bfloat16), mask=offs < T)
+"""
+    ).tiles
+    assert not dict(tiles.tiles)["b_m"].ub
+
+
 def test_an_integer_maximum_takes_no_splat_and_no_temporaries():
     # Measured (int32 tiles): `tl.maximum(v, 1)` plans only the loaded tile
     tiles = kernel_of(
         VECTOR.replace("BODY", "    v = tl.load(x + o).to(tl.int32)\n    tl.store(y + o, tl.maximum(v, 1))")
     ).tiles
-    assert not any(v.splats or v.temporaries for v in tiles.values)
+    assert not any(v.splats or v.expanded for v in tiles.values)
 
 
 def test_a_landing_ring_is_sized_and_named_by_the_first_of_equal_dot_results():
