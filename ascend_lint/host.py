@@ -788,7 +788,8 @@ class HostIndex(_HostFacts):
         (or `.get("num_aicore")`), followed through names (a function's own, a closure's,
         the module's: `NUM_CORES = ...` read in a launching function), parameters,
         `min`/`max`/`int` and functions of the module returning one (or a tuple holding one:
-        `cores, _ = counts()`, `counts()[0]`); fla's
+        `cores, _ = counts()`, `counts()[0]`; or a choice the call's literal argument makes,
+        `_arm_for_call`); fla's
         `get_multiprocessor_count(...)` is the vector core count on an NPU (the AI cores
         with `use_aicore=True`)."""
         if hops > _MAX_HOPS:
@@ -829,7 +830,7 @@ class HostIndex(_HostFacts):
                     return found
         elif isinstance(node.func, cst.Name):
             for returned, function in self.returns.get(callee, ()):
-                found = self.core_count(returned, function, hops + 1)
+                found = self.core_count(_arm_for_call(returned, node, function), function, hops + 1)
                 if found is not None:
                     return found
         return None
@@ -1924,6 +1925,36 @@ def passed_for(call: cst.Call, function: cst.FunctionDef, name: str) -> cst.Base
     if index is None or any(arg.star for arg in call.args[: index + 1]) or index >= len(args):
         return None
     return args[index].value
+
+
+def _arm_for_call(value: cst.BaseExpression, call: cst.Call, function: cst.FunctionDef) -> cst.BaseExpression:
+    """What `function` returns for `call` when it returns `a if p == "x" else b` on a
+    parameter `p` the call passes (or leaves at its default) as a literal: the arm the test
+    picks (`get_num_cores("cube")` returns the AI-core count of `... ["num_vectorcore"] if
+    op_type == "vector" else ... ["num_aicore"]`); else `value`."""
+    while isinstance(value, cst.IfExp):
+        test = value.test
+        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+            break
+        operator, compared = test.comparisons[0].operator, test.comparisons[0].comparator
+        if not isinstance(operator, (cst.Equal, cst.NotEqual)) or not isinstance(test.left, cst.Name):
+            break
+        param = _param(function, test.left.value)
+        passed = passed_for(call, function, test.left.value) if param is not None else None
+        if passed is None and param is not None and param.default is not None:
+            passed = param.default
+        literal = _literal(passed)
+        if literal is None or _literal(compared) is None:
+            break
+        holds = (literal == _literal(compared)) == isinstance(operator, cst.Equal)
+        value = value.body if holds else value.orelse
+    return value
+
+
+def _literal(node: cst.BaseExpression | None) -> str | int | None:
+    """A string or integer literal's value."""
+    text = str_literal(node)
+    return text if text is not None else int_literal(node)
 
 
 def _possible_arms(value: cst.IfExp) -> list[cst.BaseExpression]:

@@ -8,7 +8,9 @@ Flags a launch whose grid has an axis holding the AI (cube) core count —
 module-level `NUM_CORES = ...`), parameter, `min`/`max` or helper of the module returning
 one, also as an element of a tuple it returns (`cores, _ = get_device_properties()` or
 `get_device_properties()[0]` with `return props["num_aicore"], props["num_vectorcore"]`: the
-element the helper returns decides, not its position) — for a kernel with no `tl.dot`: a
+element the helper returns decides, not its position; a helper returning
+`props["num_vectorcore"] if op_type == "vector" else props["num_aicore"]` holds the count the
+literal the call passes picks, `get_num_cores("cube")`) — for a kernel with no `tl.dot`: a
 vector-bound kernel. A helper another module defines is not read. Not
 flagged: launches that run only on another platform than Ascend (the forms ASC001 lists).
 
@@ -106,9 +108,33 @@ def run_on_vector_cores(x, y, n):
     _, num_vec = _core_counts()  # the second count the helper returns
     norm_kernel[(num_vec,)](x, y, n, num_vec, BD=64)
     norm_kernel[(_core_counts()[1],)](x, y, n, num_vec, BD=64)
+
+def get_num_cores(op_type="vector"):
+    props = triton.runtime.driver.active.utils.get_device_properties("npu")
+    return props["num_vectorcore"] if op_type == "vector" else props["num_aicore"]
+
+def run_by_kind(x, y, n):
+    norm_kernel[(get_num_cores(),)](x, y, n, get_num_cores(), BD=64)  # the default asks for vector cores
+    norm_kernel[(get_num_cores("vector"),)](x, y, n, get_num_cores("vector"), BD=64)
 """,
     )
     INVALID = (
+        # a helper asked for the cube count by a literal argument (XPU-Forces/mojo_opset)
+        """
+def get_num_cores(op_type="vector"):
+    props = triton.runtime.driver.active.utils.get_device_properties("npu")
+    return props["num_vectorcore"] if op_type == "vector" else props["num_aicore"]
+
+@triton.jit
+def row_max_kernel(x, y, n_rows, D: tl.constexpr):
+    for row in tl.range(tl.program_id(0), n_rows, tl.num_programs(0)):
+        tl.store(y + row, tl.max(tl.load(x + row * D + tl.arange(0, D)), axis=0))
+
+def row_max(x, y):
+    cores = get_num_cores("cube")
+    row_max_kernel[(min(cores, x.shape[0]),)](x, y, x.shape[0], D=x.shape[1])  # expect
+    row_max_kernel[(get_num_cores(op_type="mix"),)](x, y, x.shape[0], D=x.shape[1])  # expect
+""",
         # vLLM's platform query is the cube core count on vllm-ascend
         """
 from vllm.utils.platform_utils import num_compute_units
