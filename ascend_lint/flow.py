@@ -1189,6 +1189,15 @@ class Flow:
                     pending.append(base)
         return frozenset(names)
 
+    @cached_property
+    def addresses(self) -> list[cst.BaseExpression]:
+        """Pointer expressions: memory calls' pointer operands and values assigned to pointer
+        names."""
+        found = [pointer for e in self.calls_to(*MEMORY_FNS) if (pointer := pointer_arg(e.call)) is not None]
+        for name in self.pointer_names:
+            found += [event.value for event in self.defs.get(name, ()) if event.kind == DEF and event.value is not None]
+        return found
+
     def is_block_pointer(self, node: cst.BaseExpression | None) -> bool:
         """A `tl.make_block_ptr` / `tl.advance` value, directly or through a name."""
         imports = self.imports
@@ -1238,6 +1247,20 @@ def pointer_arg(call: cst.Call) -> cst.BaseExpression | None:
         if arg.keyword is None or arg.keyword.value in ("pointer", "base"):
             return arg.value
     return None
+
+
+def offset_terms(address: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    """The terms added to the base pointer: `a` and `b` in `p + a - b` (also in a block
+    pointer's base)."""
+    node: cst.BaseExpression | None = address
+    while node is not None:
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract)):
+            yield node.right
+            node = node.left
+        elif isinstance(node, cst.Call) and node.args:
+            node = pointer_arg(node)
+        else:
+            node = None
 
 
 def call_argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from .flow import ARG, CONST, SCALAR, SPEC, Flow, build_flow, call_argument
+from .flow import ARG, CONST, SCALAR, SPEC, Flow, build_flow, call_argument, offset_terms
 from .imports import TRITON, ImportMap, dotted_name, int_literal, str_literal, walk_statements
 from .nodes import walk
 
@@ -53,7 +53,7 @@ class Kernel:
     is_device_function: bool = False
     # the module's kernels, where calls of device functions resolve (set by find_kernels)
     module_kernels: list[Kernel] = field(default_factory=list, repr=False)
-    _finding_pointers: bool = field(default=False, init=False, repr=False)
+    _working_out: set[str] = field(default_factory=set, init=False, repr=False)  # facts of recursive calls
 
     @property
     def name(self) -> str:
@@ -83,23 +83,44 @@ class Kernel:
         names = self.flow.pointer_names
         return frozenset(param.name for param in self.params if param.name in names)
 
+    @cached_property
+    def offset_params(self) -> frozenset[str]:
+        """The parameters the function adds to a pointer as an offset term, itself (`x + base +
+        o`) or through the device functions it passes them to."""
+        flow = self.flow
+        terms = [term for address in flow.addresses for term in offset_terms(address)]
+        terms += [argument for event in flow.calls for argument in self.offset_arguments(event.call)]
+        names = {term.value for term in terms if isinstance(term, cst.Name)}
+        return frozenset(param.name for param in self.params if param.name in names)
+
+    def offset_arguments(self, call: cst.Call) -> list[cst.BaseExpression]:
+        """The arguments of `call` a device function of the module it may run adds to a pointer
+        as an offset (`_load_rows(x, q_base, ...)` doing `tl.load(x + base + ...)`)."""
+        return self._arguments_used_as(call, "offset_params")
+
     def _pointer_arguments(self, call: cst.Call) -> list[cst.BaseExpression]:
-        """The arguments of `call` a device function of the module it may run uses as pointers;
-        none from a function whose pointers are being worked out (a recursive call)."""
+        """The arguments of `call` a device function of the module it may run uses as pointers."""
+        return self._arguments_used_as(call, "pointer_params")
+
+    def _arguments_used_as(self, call: cst.Call, fact: str) -> list[cst.BaseExpression]:
+        """The arguments of `call` bound to parameters in the `fact` (`pointer_params`,
+        `offset_params`) of a device function of the module it may run; none from a function
+        whose `fact` is being worked out (a recursive call)."""
         if any(arg.star for arg in call.args):
             return []  # the positions are not known
         found = []
-        self._finding_pointers = True
+        self._working_out.add(fact)
         try:
             for helper in called_device_functions(call, self, self.module_kernels):
-                if helper._finding_pointers:
+                if fact in helper._working_out:
                     continue
+                params: frozenset[str] = getattr(helper, fact)
                 for position, param in enumerate(helper.params):
                     argument = call_argument(call, position, param.name)
-                    if argument is not None and param.name in helper.pointer_params:
+                    if argument is not None and param.name in params:
                         found.append(argument)
         finally:
-            self._finding_pointers = False
+            self._working_out.discard(fact)
         return found
 
     @cached_property

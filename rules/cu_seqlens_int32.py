@@ -71,7 +71,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ascend_lint.fixes import Declined, FixPlan, Replace
-from ascend_lint.flow import DEF, LOADED, MEMORY_FNS, NARROW, NARROW_INTS, WIDE, Event, Flow, pointer_arg
+from ascend_lint.flow import LOADED, NARROW, NARROW_INTS, WIDE, Event, Flow, offset_terms, pointer_arg
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
 MESSAGE = (
@@ -155,6 +155,20 @@ def k(q, cu_seqlens, i_n, H: tl.constexpr, K: tl.constexpr):
 """,
     )
     INVALID = (
+        # the product is added to a pointer inside a device function the kernel passes it to
+        """
+@triton.jit
+def _load_rows(x, base, n, D: tl.constexpr):
+    o = tl.arange(0, D)
+    return tl.load(x + base + o, mask=o < n)
+
+@triton.jit
+def k(q, o, cu_seqlens, stride_t, D: tl.constexpr):
+    i_n = tl.program_id(0)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    b_q = _load_rows(q, bos * stride_t, D, D)  # expect
+    tl.store(o + tl.arange(0, D), _load_rows(q, 0, bos * stride_t, D))  # a mask bound, not an offset
+""",
         Example(
             """
 @triton.jit
@@ -333,33 +347,34 @@ def k(k, cu_seqlens, H: tl.constexpr, K: tl.constexpr, BT: tl.constexpr):
             return
         seen: set[cst.CSTNode] = set()
         followed: set[Event] = set()  # definitions of names read in addresses, scanned once
-        for address in _addresses(flow):
-            for term in _offset_terms(address):
-                for product in _int32_products(term, flow, offsets, followed):
-                    if product in seen:
-                        continue
-                    seen.add(product)
-                    reads = [
-                        sub
-                        for sub in _arithmetic_leaves(product, flow)
-                        if isinstance(sub, cst.Name) and _offset_of(sub, flow, offsets)
-                    ]
-                    names = sorted({read.value for read in reads})
-                    sources = sorted({offsets[d] for read in reads for d in flow.reaching(read) if d in offsets})
-                    site = flow.written(product)  # `t *= H` for the `t * H` the flow builds
-                    yield Report(
-                        site,
-                        MESSAGE.format(
-                            names="`, `".join(names),
-                            verb="is" if len(names) == 1 else "are",
-                            source="`, `".join(sources),
-                            product=context.module.code_for_node(
-                                site if site is not product else product.with_changes(lpar=(), rpar=())
-                            ),
+        terms = [term for address in flow.addresses for term in offset_terms(address)]
+        terms += [argument for event in flow.calls for argument in kernel.offset_arguments(event.call)]
+        for term in terms:
+            for product in _int32_products(term, flow, offsets, followed):
+                if product in seen:
+                    continue
+                seen.add(product)
+                reads = [
+                    sub
+                    for sub in _arithmetic_leaves(product, flow)
+                    if isinstance(sub, cst.Name) and _offset_of(sub, flow, offsets)
+                ]
+                names = sorted({read.value for read in reads})
+                sources = sorted({offsets[d] for read in reads for d in flow.reaching(read) if d in offsets})
+                site = flow.written(product)  # `t *= H` for the `t * H` the flow builds
+                yield Report(
+                    site,
+                    MESSAGE.format(
+                        names="`, `".join(names),
+                        verb="is" if len(names) == 1 else "are",
+                        source="`, `".join(sources),
+                        product=context.module.code_for_node(
+                            site if site is not product else product.with_changes(lpar=(), rpar=())
                         ),
-                        fix=_fix(product, reads, flow, kernel.imports.language_alias),
-                        facts={"offsets": tuple(names)},
-                    )
+                    ),
+                    fix=_fix(product, reads, flow, kernel.imports.language_alias),
+                    facts={"offsets": tuple(names)},
+                )
 
 
 def _fix(product: cst.BinaryOperation, reads: list[cst.Name], flow: Flow, alias: str) -> FixPlan | Declined:
@@ -448,31 +463,6 @@ def _offset_of(node: cst.CSTNode, flow: Flow, offsets: dict[Event, str]) -> str 
     if not isinstance(node, cst.Name):
         return None
     return next((offsets[d] for d in flow.reaching(node) if d in offsets), None)
-
-
-def _addresses(flow: Flow) -> Iterator[cst.BaseExpression]:
-    """Pointer expressions: memory calls' pointer operands and values assigned to pointer names."""
-    for event in flow.calls_to(*MEMORY_FNS):
-        pointer = pointer_arg(event.call)
-        if pointer is not None:
-            yield pointer
-    for name in flow.pointer_names:
-        for event in flow.defs.get(name, ()):
-            if event.kind == DEF and event.value is not None:
-                yield event.value
-
-
-def _offset_terms(address: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
-    """The terms added to the base pointer: `a` and `b` in `p + a - b` (also in a block pointer's base)."""
-    node: cst.BaseExpression | None = address
-    while node is not None:
-        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _ARITHMETIC):
-            yield node.right
-            node = node.left
-        elif isinstance(node, cst.Call) and node.args:
-            node = pointer_arg(node)
-        else:
-            node = None
 
 
 def _int32_products(
