@@ -19,6 +19,7 @@ from .config import ConfigError, Settings, load_settings
 from .engine import default_jobs, lint_data, lint_paths, relative_display
 from .model import FileResult
 from .registry import all_rules, rule_by_selector
+from .socs import DEFAULT_SOC, SOCS
 
 if TYPE_CHECKING:
     from .fixer import FixOutcome
@@ -55,6 +56,12 @@ def add_selection_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--target-all", action="store_true", help="lint every Python file given, not only Ascend kernel files"
     )
+    parser.add_argument(
+        "--target-soc",
+        choices=list(SOCS),
+        help=f"the Ascend SoC family to judge kernels against (default: {DEFAULT_SOC.name}; "
+        "`per-file-target-soc` still applies)",
+    )
     parser.add_argument("--stdin-filename", metavar="PATH", help="the path of the file read from stdin (`-`)")
 
 
@@ -67,6 +74,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         ignore=args.ignore,
         extend_select=args.extend_select,
         target_all=args.target_all,
+        target_soc=args.target_soc,
     )
 
 

@@ -19,13 +19,25 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .socs import DEFAULT_SOC, SOCS, Soc
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python 3.10 only
     import tomli as tomllib
 
 KNOWN_KEYS = frozenset(
-    {"select", "ignore", "extend-select", "per-file-ignores", "target-paths", "exclude", "triton-modules"}
+    {
+        "select",
+        "ignore",
+        "extend-select",
+        "per-file-ignores",
+        "target-paths",
+        "exclude",
+        "triton-modules",
+        "target-soc",
+        "per-file-target-soc",
+    }
 )
 DEFAULT_EXCLUDE = (".git", ".hg", ".venv", "venv", "__pycache__", "build", "dist", ".tox", ".eggs", "node_modules")
 ASCEND_IMPORTS = re.compile(
@@ -52,6 +64,8 @@ class Settings:
     # modules that re-export Triton (`from <module> import triton, tl`)
     triton_modules: list[str] = field(default_factory=list)
     timeout_per_file: float | None = 300.0  # CPU seconds per file to lint (and to fix); None: no limit
+    target_soc: str = DEFAULT_SOC.name  # the SoC family kernels are judged against (UB capacity)
+    per_file_target_soc: dict[str, str] = field(default_factory=dict)  # glob -> SoC family, first match wins
 
     def enabled_codes(self, filename: str | None = None) -> frozenset[str]:
         from .registry import rule_groups
@@ -63,6 +77,16 @@ class Settings:
                 if glob_match(pattern, relative):
                     ignore.extend(codes)
         return _resolve_selection(rule_groups(), tuple(self.select), tuple(self.extend_select), tuple(ignore))
+
+    def soc(self, filename: str) -> Soc:
+        """The SoC family `filename` is judged against: the first `per-file-target-soc` glob
+        that matches it, else `target-soc`."""
+        relative = self.relative(filename)
+        chosen = next(
+            (soc for pattern, soc in self.per_file_target_soc.items() if glob_match(pattern, relative)),
+            self.target_soc,
+        )
+        return SOCS[chosen]
 
     def relative(self, filename: str) -> str:
         path = Path(filename)
@@ -296,6 +320,11 @@ def validate_codes(entries: list[str], where: str) -> None:
             )
 
 
+def validate_soc(name: str, where: str) -> None:
+    if name not in SOCS:
+        raise ConfigError(f"{where}: unknown SoC {name!r} (known: {', '.join(SOCS)})")
+
+
 def find_config(start: Path) -> Path | None:
     """The nearest pyproject.toml with a [tool.ascend-lint] table, walking up from `start`."""
     start = start.resolve()
@@ -333,6 +362,15 @@ def read_config(path: Path) -> dict[str, Any]:
         isinstance(v, list) and all(isinstance(c, str) for c in v) for v in pfi.values()
     ):
         raise ConfigError(f"{path}: `per-file-ignores` must map globs to lists of codes")
+    if "target-soc" in table:
+        if not isinstance(table["target-soc"], str):
+            raise ConfigError(f"{path}: `target-soc` must be a string")
+        validate_soc(table["target-soc"], f"{path}: target-soc")
+    per_file_soc = table.get("per-file-target-soc", {})
+    if not isinstance(per_file_soc, dict) or not all(isinstance(v, str) for v in per_file_soc.values()):
+        raise ConfigError(f"{path}: `per-file-target-soc` must map globs to SoC names")
+    for pattern, soc in per_file_soc.items():
+        validate_soc(soc, f"{path}: per-file-target-soc[{pattern!r}]")
     for key in ("select", "ignore", "extend-select"):
         validate_codes(table.get(key, []), f"{path}: {key}")
     for pattern, codes in pfi.items():
@@ -348,6 +386,7 @@ def load_settings(
     ignore: list[str] | None = None,
     extend_select: list[str] | None = None,
     target_all: bool = False,
+    target_soc: str | None = None,
 ) -> Settings:
     """Settings for linting `paths`: the config file found for them plus the CLI overrides."""
     # projects and folders read by an earlier run of this process may have changed since
@@ -368,6 +407,8 @@ def load_settings(
     root = config_file.parent.resolve() if config_file else Path.cwd().resolve()
     for entries, where in ((select, "--select"), (ignore, "--ignore"), (extend_select, "--extend-select")):
         validate_codes(entries or [], where)
+    if target_soc is not None:
+        validate_soc(target_soc, "--target-soc")
     return Settings(
         root=root,
         config_file=config_file,
@@ -379,4 +420,6 @@ def load_settings(
         exclude=table.get("exclude", []),
         target_all=target_all,
         triton_modules=table.get("triton-modules", []),
+        target_soc=target_soc or table.get("target-soc", DEFAULT_SOC.name),
+        per_file_target_soc=table.get("per-file-target-soc", {}),
     )

@@ -267,7 +267,9 @@ def _analysed(
 
     imports = ImportMap(module, source, settings.triton_modules)
     kernels = find_kernels(module, imports, memory.kernels if memory else None)
-    context = ModuleContext(filename, source, module, imports, kernels, memory.hosts if memory else None)
+    context = ModuleContext(
+        filename, source, module, imports, kernels, memory.hosts if memory else None, settings.soc(filename)
+    )
     reports = list(_run_rules(rules, context))
     return _findings(context, reports, code, memory.layouts if memory else None)
 

@@ -31,6 +31,7 @@ from .kernels import Kernel
 from .model import Applicability, Fact, Finding
 from .optional import OptionalPointer, optional_pointers
 from .prefilter import KERNEL_TOKENS, Words
+from .socs import DEFAULT_SOC, Soc
 from .specialisations import Configuration, Value, configurations, module_constants
 
 __all__ = ["Confirm", "Evidence", "Example", "Finding", "HostIndex", "Kernel", "ModuleContext", "Report", "Rule"]
@@ -60,6 +61,7 @@ class ModuleContext:
     imports: ImportMap
     kernels: list[Kernel]
     host_memory: HostMemory | None = None  # what the previous lint of the document found in its host code
+    soc: Soc = DEFAULT_SOC  # the SoC family the file is judged against (`target-soc`)
     _optional: dict[Kernel, dict[str, OptionalPointer]] = field(default_factory=dict, repr=False)
     _configurations: dict[Kernel, list[Configuration]] = field(default_factory=dict, repr=False)
 

@@ -40,6 +40,7 @@ from functools import cached_property
 import libcst as cst
 
 from .flow import CONST, DEF, READ, Branch, Event, Loop
+from .socs import DEFAULT_SOC
 from .specialisations import Lookup, evaluate
 from .specialisations import Value as ConstValue
 from .tiles import (
@@ -66,7 +67,7 @@ from .tiles import (
     sources,
 )
 
-UB_CAPACITY_BYTES = 196608  # Ascend 910B (A2/A3): "ub overflow, requires N bits while 1572864 bits available"
+UB_CAPACITY_BYTES = DEFAULT_SOC.ub_bytes  # the default `target-soc`'s (ascend_lint.socs)
 LANDING_SLOTS = 4  # bishengir's default workspace multi-buffering
 
 
@@ -88,14 +89,15 @@ class Peak:
     unsized: list[TileValue] = field(default_factory=list)  # sizes this configuration leaves open (counted 0)
     arms_overlapped: bool = False  # runtime-branch arms had to share buffers to fit
     buffered: Callable[[], Peak] | None = field(default=None, repr=False)  # the multi-buffered simulation
+    capacity: int = UB_CAPACITY_BYTES  # the UB the simulation planned into
 
     @cached_property
     def planned(self) -> int:
         """What the compiler plans: every buffer, multi-buffered, at its own address while that
         fits. Simulated on first use (ASC013 reads only `bytes`)."""
         buffered = self.buffered() if self.buffered is not None else self
-        if buffered.layout > UB_CAPACITY_BYTES:  # the planner retries, reusing more each time
-            return buffered.bytes if buffered.bytes <= UB_CAPACITY_BYTES else self.bytes
+        if buffered.layout > self.capacity:  # the planner retries, reusing more each time
+            return buffered.bytes if buffered.bytes <= self.capacity else self.bytes
         return buffered.layout
 
     def top(self, count: int = 3) -> list[Contributor]:
@@ -107,22 +109,24 @@ def peak(
     values: Mapping[str, ConstValue],
     pointer_bytes: Mapping[str, int] | None = None,
     dense: bool = False,
+    capacity: int = UB_CAPACITY_BYTES,
 ) -> Peak:
     """The UB peak of one configuration: constexpr values, and element bytes of pointer params
     (unstated ones count as 16-bit). `dense` counts strided tiles at their element width (a
-    lower bound: whether an address is strided depends on runtime strides). Computed once per
-    model and configuration."""
+    lower bound: whether an address is strided depends on runtime strides). `capacity` is the
+    SoC's UB, which decides when the planner makes buffers share addresses. Computed once per
+    model, configuration and capacity."""
     pointer_bits = {name: size * 8 for name, size in (pointer_bytes or {}).items()}
-    key = (tuple(sorted(values.items(), key=repr)), tuple(sorted(pointer_bits.items())), dense)
+    key = (tuple(sorted(values.items(), key=repr)), tuple(sorted(pointer_bits.items())), dense, capacity)
     found = model.peaks.get(key)
     if isinstance(found, Peak):
         return found
     lookup = model.lookup(values)
     paths = _Paths(model, lookup)
     measures = _Measures(model, lookup, pointer_bits, dense)
-    unbuffered = _Evaluation(paths, measures, multi_buffer=False)
+    unbuffered = _Evaluation(paths, measures, capacity, multi_buffer=False)
     needed = unbuffered.peak()
-    needed.buffered = lambda: _Evaluation(paths, measures, multi_buffer=True, reuse=unbuffered).peak()
+    needed.buffered = lambda: _Evaluation(paths, measures, capacity, multi_buffer=True, reuse=unbuffered).peak()
     model.peaks[key] = needed
     return needed
 
@@ -356,9 +360,15 @@ class _Evaluation:
     simulation of the same configuration whose statement results hold where no size differs."""
 
     def __init__(
-        self, paths: _Paths, measures: _Measures, multi_buffer: bool, reuse: _Evaluation | None = None
+        self,
+        paths: _Paths,
+        measures: _Measures,
+        capacity: int,
+        multi_buffer: bool,
+        reuse: _Evaluation | None = None,
     ) -> None:
         self.model = paths.model
+        self.capacity = capacity
         self.liveness = paths.liveness
         self.measures = measures
         self.dead, self.runtime_branches = paths.dead, paths.runtime_branches
@@ -508,7 +518,7 @@ class _Evaluation:
             if statement.span.start not in self.dead
         }
         if not per_statement:
-            return Peak(0, 0, None, [], self.unsized)
+            return Peak(0, 0, None, [], self.unsized, capacity=self.capacity)
         self.layout = sum(self.layouts.values())
         self.add_landing_rings(per_statement)
         extra = self.other_arms(per_statement)
@@ -517,10 +527,16 @@ class _Evaluation:
         alone = per_statement[best][0]
         summed = max(per_statement, key=lambda i: per_statement[i][0] + extra.get(i, 0))
         together = per_statement[summed][0] + extra.get(summed, 0)
-        overlapped = together > UB_CAPACITY_BYTES and together > alone
+        overlapped = together > self.capacity and together > alone
         chosen, total = (best, alone) if overlapped or together <= alone else (summed, together)
         return Peak(
-            total, self.layout, self.model.statements[chosen].node, per_statement[chosen][1], self.unsized, overlapped
+            total,
+            self.layout,
+            self.model.statements[chosen].node,
+            per_statement[chosen][1],
+            self.unsized,
+            overlapped,
+            capacity=self.capacity,
         )
 
     def add_landing_rings(self, per_statement: dict[int, StatementPeak]) -> None:

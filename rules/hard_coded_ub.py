@@ -14,7 +14,8 @@ piece of the buffer (`UB_BLOCK_SIZE`, `UB_TILE`, `UB_CHUNK`: a tile size) and sm
 ## Why is this bad?
 Tiles sized from a fixed 192 KiB are right for one chip only: the capacity is a property of
 the SoC (192 KiB = 1572864 bits on Ascend910B, the figure the compiler's `ub overflow, requires
-... bits while 1572864 bits available!` reports there), and a kernel tuned against a literal
+... bits while 1572864 bits available!` reports there; 248 KiB = 2031616 bits on the Ascend
+950), and a kernel tuned against a literal
 either overflows UB (a compile error, one configuration at a time) or leaves buffer unused on
 another part. This is advice: nothing fails on the chip the number was written for, and the
 compiler has no evidence to give about a host constant.

@@ -1,8 +1,9 @@
 """
 ## What it does
 Estimates, for each constexpr configuration the module makes visible, the peak unified buffer
-(UB) a kernel needs, and flags configurations over the device's UB (192 KiB on Ascend
-910B). Configurations come from `triton.autotune` configs, written inline, in a module-level
+(UB) a kernel needs, and flags configurations over the UB of the SoC the file targets (the
+`target-soc` setting: 192 KiB on the Ascend 910B, the default, and the 910_93; 248 KiB on the
+Ascend 950, where kernels compiled as mixed SIMD+SIMT have 216 KiB). Configurations come from `triton.autotune` configs, written inline, in a module-level
 name (`configs=CONFIGS`) or returned by a function of the module (`configs=get_configs()`),
 including comprehensions over literal lists or names bound to one and `triton.Config(dict(
 BLOCK=...))`; literal constexpr arguments of `kernel[grid](...)` launches in the same module
@@ -91,7 +92,7 @@ import libcst as cst
 from ascend_lint.kernels import Kernel
 from ascend_lint.rule import Confirm, Evidence, ModuleContext, Report, Rule
 from ascend_lint.specialisations import Configuration, Lookup, evaluate
-from ascend_lint.ub_plan import UB_CAPACITY_BYTES, Contributor, peak
+from ascend_lint.ub_plan import Contributor, peak
 
 
 def _kib(n_bytes: int) -> str:
@@ -399,17 +400,18 @@ def launch(q, k, o, T):
         if not any(c.values for c in configurations):
             return
         model = kernel.tiles
+        soc = context.soc
         for configuration in configurations:
-            needed = peak(model, configuration.values, dense=True)
-            if needed.bytes <= UB_CAPACITY_BYTES:
+            needed = peak(model, configuration.values, dense=True, capacity=soc.ub_bytes)
+            if needed.bytes <= soc.ub_bytes:
                 continue
             top = needed.top(3)
             lookup = model.lookup(configuration.values)
             assumed = sorted({c.value.width.pointer for c in top if c.value.width.pointer is not None})
             yield Report(
                 configuration.node or kernel.node.name,
-                f"`{kernel.name}` needs about {_kib_over(needed.bytes, UB_CAPACITY_BYTES)} of UB with {configuration.label}, over the "
-                f"{_kib(UB_CAPACITY_BYTES)} the device has; largest live tiles: "
+                f"`{kernel.name}` needs about {_kib_over(needed.bytes, soc.ub_bytes)} of UB with {configuration.label}, over the "
+                f"{_kib(soc.ub_bytes)} the {soc.label} has (target-soc `{soc.name}`); largest live tiles: "
                 + ", ".join(_describe(c, lookup) for c in top)
                 + (f" (assuming 16-bit elements in `{'`, `'.join(assumed)}`)" if assumed else ""),
                 related=tuple((c.value.node, f"{_describe(c, lookup)} live at the peak") for c in top),

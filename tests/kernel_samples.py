@@ -59,6 +59,29 @@ def matmul(a, b, c):
     matmul_kernel[(1,)](a, b, c, BLOCK=16)
 """
 
+# ASC013 on the Ascend 910B only: about 224 KiB of UB at BLOCK=16384 (over 192 KiB, under the
+# Ascend 950's 248 KiB). The real compiler agrees: `ub overflow` for Ascend910B3, compiled for
+# Ascend950PR_9599 (docs/ub-estimate.md, "The capacity"). BLOCK=32768 is over both.
+UB_KERNEL = """\
+import triton
+import triton.language as tl
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 16384})], key=["n"])
+@triton.jit
+def silu_bwd(dy, x, dx, n, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    for b in range(pid, tl.cdiv(n, BLOCK), tl.num_programs(0)):
+        offs = b * BLOCK + tl.arange(0, BLOCK)
+        m = offs < n
+        g = tl.load(dy + offs, mask=m, other=0.0)
+        xf = tl.load(x + offs, mask=m, other=0.0).to(tl.float32)
+        s = tl.sigmoid(xf)
+        sn = tl.sigmoid(-xf)
+        tl.store(dx + offs, g * (s + xf * s * sn).to(g.dtype), mask=m)
+"""
+UB_LINE = line_of(UB_KERNEL, "triton.Config")
+
 BAD_PATH = "pkg/ops/triton_ascend/matmul.py"
 GOOD_PATH = "pkg/ops/triton_ascend/clean.py"
 # The same code as BAD_KERNEL, but a CUDA kernel: outside the Ascend target paths.

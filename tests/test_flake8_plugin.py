@@ -7,7 +7,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from kernel_samples import BAD_KERNEL, BAD_PATH, CUDA_PATH, GOOD_PATH, cli_json, line_of, write_project
+from kernel_samples import (
+    BAD_KERNEL,
+    BAD_PATH,
+    CUDA_PATH,
+    GOOD_PATH,
+    UB_KERNEL,
+    UB_LINE,
+    cli_json,
+    line_of,
+    write_project,
+)
 
 
 @pytest.fixture(scope="module")
@@ -100,3 +110,13 @@ def test_ascend_lint_configuration_applies(tmp_path: Path) -> None:
     pyproject.write_text(pyproject.read_text() + '\n[tool.ascend-lint]\ntarget-paths = ["pkg/ops/cuda/**"]\n')
     lines = flake8("--select", "ASC", "pkg", cwd=tmp_path)
     assert {line.split(":")[0] for line in lines} == {CUDA_PATH}
+
+
+def test_per_file_target_soc_applies(tmp_path: Path) -> None:
+    for folder in ("a2", "a5"):
+        (tmp_path / folder / "triton_ascend").mkdir(parents=True)
+        (tmp_path / folder / "triton_ascend" / "silu.py").write_text(UB_KERNEL, encoding="utf-8")
+    (tmp_path / "pyproject.toml").write_text('[tool.ascend-lint.per-file-target-soc]\n"a5/**" = "ascend950"\n')
+    lines = flake8("--select", "ASC", ".", cwd=tmp_path)
+    assert [line.split(":")[:2] for line in lines] == [["./a2/triton_ascend/silu.py", str(UB_LINE)]]
+    assert "the Ascend 910B has" in lines[0]

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
+from kernel_samples import UB_KERNEL, UB_LINE
 from lsprotocol import types as lsp
 from pygls.lsp.client import BaseLanguageClient
 
@@ -277,6 +278,26 @@ def test_saves_and_configuration_changes_lint_again(project: Path):
         changed = lsp.FileEvent(uri=configuration.as_uri(), type=lsp.FileChangeType.Changed)
         editor.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(changes=[changed]))
         assert [d.code for d in (await editor.diagnostics(uri, 4)).diagnostics] == ["ASC003"]
+
+    with_server(project, scenario)
+
+
+def test_target_soc_changes_lint_again(project: Path):
+    """The kernel's UB estimate is kept with the document; the capacity it is judged against
+    comes from the configuration each time."""
+    path = project / "triton_ascend" / "silu.py"
+    configuration = project / "pyproject.toml"
+
+    async def scenario(editor: Editor) -> None:
+        uri = open_document(editor, path, UB_KERNEL)
+        first = (await editor.diagnostics(uri, 1)).diagnostics
+        assert [(d.code, d.range.start.line + 1) for d in first] == [("ASC013", UB_LINE)]
+        assert "the Ascend 910B has" in first[0].message
+
+        configuration.write_text('[tool.ascend-lint]\ntarget-soc = "ascend950"\n', encoding="utf-8")
+        changed = lsp.FileEvent(uri=configuration.as_uri(), type=lsp.FileChangeType.Changed)
+        editor.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(changes=[changed]))
+        assert not (await editor.diagnostics(uri, 2)).diagnostics
 
     with_server(project, scenario)
 

@@ -17,6 +17,7 @@ from conftest import snippet_source
 from ascend_lint.imports import ImportMap
 from ascend_lint.kernels import find_kernels
 from ascend_lint.rule import ModuleContext
+from ascend_lint.socs import SOCS
 from ascend_lint.ub_plan import UB_CAPACITY_BYTES, peak
 
 
@@ -219,6 +220,25 @@ def test_runtime_branch_arms_add_up_until_they_no_longer_fit():
     assert fits.bytes == 2 * peak(tiles, {"BT": 4096, "n": 1}).bytes  # a known n folds the test
     over = peak(tiles, {"BT": 32768})
     assert over.arms_overlapped and over.bytes == peak(tiles, {"BT": 32768, "n": 1}).bytes
+
+
+UNEVEN_ARMS = """
+@triton.jit
+def k(x, y, n, BT: tl.constexpr):
+    if n > 0:
+        b = tl.load(x + tl.arange(0, 2 * BT)).to(tl.float32)
+        tl.store(y + tl.arange(0, 2 * BT), b * b)
+    else:
+        tl.store(y + tl.arange(0, BT), tl.load(x + tl.arange(0, BT)))
+"""
+
+
+def test_whether_runtime_branch_arms_share_buffers_depends_on_the_socs_capacity():
+    tiles = kernel_of(UNEVEN_ARMS).tiles
+    on_910b = peak(tiles, {"BT": 16384})  # 229376 B together: the arms share (192 KiB)
+    assert on_910b.arms_overlapped and on_910b.bytes == peak(tiles, {"BT": 16384, "n": 1}).bytes == 196608
+    on_950 = peak(tiles, {"BT": 16384}, capacity=SOCS["ascend950"].ub_bytes)  # fits in 248 KiB
+    assert not on_950.arms_overlapped and on_950.bytes == 229376
 
 
 STRIDED = """
@@ -497,10 +517,12 @@ def test_the_multi_buffered_simulation_reusing_statements_equals_a_full_one():
                 lookup = kernel.tiles.lookup(configuration.values)
                 paths = ub_plan._Paths(kernel.tiles, lookup)
                 measures = ub_plan._Measures(kernel.tiles, lookup, {}, True)
-                unbuffered = ub_plan._Evaluation(paths, measures, multi_buffer=False)
+                unbuffered = ub_plan._Evaluation(paths, measures, ub_plan.UB_CAPACITY_BYTES, multi_buffer=False)
                 unbuffered.peak()
-                alone = ub_plan._Evaluation(paths, measures, multi_buffer=True).peak()
-                reusing = ub_plan._Evaluation(paths, measures, multi_buffer=True, reuse=unbuffered)
+                alone = ub_plan._Evaluation(paths, measures, ub_plan.UB_CAPACITY_BYTES, multi_buffer=True).peak()
+                reusing = ub_plan._Evaluation(
+                    paths, measures, ub_plan.UB_CAPACITY_BYTES, multi_buffer=True, reuse=unbuffered
+                )
                 assert _summary(reusing.peak()) == _summary(alone), (path.name, kernel.name, configuration.label)
                 compared += 1
                 reused += sum(
@@ -621,7 +643,7 @@ def k(x, y, n, n64: tl.int64, B: tl.constexpr):
 
 def test_a_peak_just_over_the_capacity_is_not_rounded_to_it():
     # fla's matmul_kernel at BM=128, BK=64, BN=256 estimates just over 192 KiB: "needs about 192 KiB ... over
-    # the 192 KiB the device has" read wrong
+    # the 192 KiB the Ascend 910B has" read wrong
     from rules.ub_overflow_estimate import _kib_over
 
     assert _kib_over(196864, UB_CAPACITY_BYTES) == "192.2 KiB"
