@@ -3,7 +3,8 @@
 Estimates, for each constexpr configuration the module makes visible, the peak unified buffer
 (UB) a kernel needs, and flags configurations over the UB of the SoC the file targets (the
 `target-soc` setting: 192 KiB on the Ascend 910B, the default, and the 910_93; 248 KiB on the
-Ascend 950, where kernels compiled as mixed SIMD+SIMT have 216 KiB). Configurations come from `triton.autotune` configs, written inline, in a module-level
+Ascend 950, 216 KiB there for a kernel compiled as mixed SIMD+SIMT, which the rule does not
+tell apart). Configurations come from `triton.autotune` configs, written inline, in a module-level
 name (`configs=CONFIGS`) or returned by a function of the module (`configs=get_configs()`),
 including comprehensions over literal lists or names bound to one and `triton.Config(dict(
 BLOCK=...))`; literal constexpr arguments of `kernel[grid](...)` launches in the same module
