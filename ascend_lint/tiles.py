@@ -183,6 +183,7 @@ class TileValue:
     expanded: int = 0  # fp32 temporaries the compiler expands the operation into (`tl.sigmoid`: 1)
     splats: tuple[Splat, ...] = ()  # its scalar operands, each splatted into a tile of its shape
     select: bool = False  # a float tl.maximum/tl.minimum (a discrete access's loop computes it element by element)
+    gathers: tuple[TileValue, ...] = ()  # in UB only for these strided loads' gathers (for the cube core)
 
     def elements(self, lookup: Lookup, dim_size: DimSize | None = None) -> int | None:
         """The element count in a configuration (None when it leaves a dimension unknown);
@@ -204,8 +205,9 @@ class TileValue:
         dim_size: DimSize | None = None,
     ) -> int:
         """UB bytes for one configuration (0 when not in UB or not sized by it); `dense` counts a
-        strided tile at its element width."""
-        count = self.elements(lookup, dim_size) if self.ub else None
+        strided tile at its element width, and none held only for gathers a runtime stride decides."""
+        gathered = not self.gathers or any(load.gathering(lookup, dense) for load in self.gathers)
+        count = self.elements(lookup, dim_size) if self.ub and gathered else None
         if count is None:
             return 0
         strided = self.spread(lookup, dense)
@@ -225,6 +227,15 @@ class TileValue:
             return True
         step = evaluate(self.step, lookup) if self.strided and not self.column and self.step is not None else None
         return isinstance(step, int) and not isinstance(step, bool) and step != 1
+
+    def gathering(self, lookup: Lookup, dense: bool) -> bool:
+        """A strided load's DMA is a gather in this configuration: its step evaluates to a number
+        other than 1 (a step of 1 is contiguous), or is a runtime stride (1 when the tensor is
+        contiguous, so the `dense` evaluation assumes it is)."""
+        step = evaluate(self.step, lookup) if self.step is not None else None
+        if isinstance(step, int) and not isinstance(step, bool):
+            return step != 1
+        return not dense
 
     def shape_text(self) -> str:
         return "[" + ", ".join(_code(d) for d in self.shape) + "]"
@@ -539,17 +550,19 @@ class _Builder:
     def binary(
         self, node: cst.CSTNode, left: Result, right: Result, right_node: cst.BaseExpression, operator: cst.CSTNode
     ) -> Result:
+        adding = type(operator) in _ADDING
+        # acc + tl.dot(a, b): the dot accumulates, also on a `tl.zeros` tile (`acc += tl.dot(a, b)`
+        # is `acc = tl.dot(a, b, acc)` to the compiler: one plan, measured), so this comes first
+        for dot, other in ((left, right), (right, left)) if adding else ():
+            if isinstance(dot, TileValue) and dot.kind == DOT and len(dot.operands) == 2 and _tile(other):
+                dot.operands.append((other, ACCUMULATOR))
+                self.use(other, dot, ACCUMULATOR)
+                return dot
         additive = type(operator) in _ADDITIVE
         if _tile(left) and (_identity(operator, right_node) or (additive and _zeros_like(right, left))):
             return left  # `x + 0.0`, `x * 1.0`, `x + tl.zeros(...)`: folded by the compiler
-        if type(operator) in _ADDING:
-            if _tile(right) and _zeros_like(left, right):
-                return right
-            for dot, other in ((left, right), (right, left)):
-                if isinstance(dot, TileValue) and dot.kind == DOT and len(dot.operands) == 2 and _tile(other):
-                    dot.operands.append((other, ACCUMULATOR))  # acc + tl.dot(a, b): the dot accumulates
-                    self.use(other, dot, ACCUMULATOR)
-                    return dot
+        if adding and _tile(right) and _zeros_like(left, right):
+            return right
         value = self.elementwise(node, [left, right])
         left_node = node.left if type(node) is cst.BinaryOperation else getattr(node, "target", None)
         # integer widths never depend on pointers; lanes already int64 need no flow query
@@ -1034,12 +1047,12 @@ def _place(model: TileModel) -> None:
     values = model.values
     per_element = _per_element(values)
     addresses = _address_only(values)
-    changed = True
-    while changed:
-        changed = False
-        for value in values:
-            if not value.ub and value not in addresses and value not in per_element and _needs_ub(value, per_element):
-                value.ub = changed = True
+    _fill_ub(values, addresses | per_element, per_element, gathers=False)
+    elsewhere = [value for value in values if not value.ub]
+    _fill_ub(values, addresses | per_element, per_element, gathers=True)
+    for value in elsewhere:
+        if value.ub:  # in UB only for gathers: there while one of its strided loads gathers
+            value.gathers = tuple(v for v in origins(value) if v.kind == LOAD and v.strided)
     for value in values:
         if value in per_element:
             value.carries = _carried(value, per_element)
@@ -1145,7 +1158,19 @@ def _address_only(values: list[TileValue]) -> set[TileValue]:
     return found
 
 
-def _needs_ub(value: TileValue, per_element: set[TileValue]) -> bool:
+def _fill_ub(values: list[TileValue], outside: set[TileValue], per_element: set[TileValue], gathers: bool) -> None:
+    """Put in UB every value that needs it (`outside` never does), until nothing changes."""
+    changed = True
+    while changed:
+        changed = False
+        for value in values:
+            if not value.ub and value not in outside and _needs_ub(value, per_element, gathers):
+                value.ub = changed = True
+
+
+def _needs_ub(value: TileValue, per_element: set[TileValue], gathers: bool) -> bool:
+    """Whether a value lives in UB, given what is there already; `gathers`: also a strided load
+    the cube core cannot take by DMA."""
     if value.kind == STAGE:  # unless the cube core stores the tile, or it is kept transposed
         stored = sources(value.operands[0][0])
         if value.column and all(_from_column_loads(v) for v in stored):
@@ -1154,7 +1179,7 @@ def _needs_ub(value: TileValue, per_element: set[TileValue]) -> bool:
     data_users = [(user, role) for user, role in value.users if role != ADDRESS]
     if not data_users:
         return False
-    if value.kind == LOAD and value.strided and not value.column and not value.blocked_dma:
+    if gathers and value.kind == LOAD and value.strided and not value.column and not value.blocked_dma:
         return True  # a gather: the vector cores collect it, even for the cube core (a block pointer's DMA need not)
     if value.kind in VECTOR:
         return True

@@ -44,8 +44,9 @@ check_shared_mem() else [32, 64]`, a device's choice) gives no configuration. A 
 only at run time (`o * stride_d`) or a column-major block may make a strided DMA too, but
 whether it does depends on the launch (a contiguous tensor has stride 1, and a column-major
 block next to a row-major tile measured at its element width), so the rule counts such tiles
-at their element width: the figure it reports is a lower bound there, and runtime strides of
-1 never make a finding.
+at their element width, and a tile that only feeds `tl.dot` not at all (with a stride other
+than 1 the vector cores would gather it into UB for the cube core): the figure it reports is
+a lower bound there, and runtime strides of 1 never make a finding.
 Calibrated on the fixture corpus and fla-core 0.6.0's Ascend kernels against the compiler's
 plan (`bench/calibrate_ub.py`); docs/ub-estimate.md states how close the estimate is and
 which overflows it misses.
@@ -151,6 +152,22 @@ def k(a, b, c, M, N, K, s_m, s_k, s_n, BM: tl.constexpr = 256, BN: tl.constexpr 
         p_b = tl.advance(p_b, (BK, 0))
     p_c = tl.make_block_ptr(c, (M, N), (s_m, s_n), (0, 0), (BM, BN), (1, 0))
     tl.store(p_c, acc.to(c.dtype.element_ty))
+""",
+        # a stride-generic GEMM (mojo_opset's allgather_gemm): runtime strides are 1 for
+        # contiguous tensors, so the operands go to the cube core by DMA, and `acc += tl.dot(a,
+        # b)` on a `tl.zeros` tile accumulates there as `tl.dot(a, b, acc)` does (no UB planned)
+        """
+@triton.jit
+def k(a, b, c, N, K, s_am, s_ak, s_bk, s_bn, BM: tl.constexpr = 128, BN: tl.constexpr = 256, BK: tl.constexpr = 256):
+    o_m = tl.program_id(0) * BM + tl.arange(0, BM)
+    o_n = tl.program_id(1) * BN + tl.arange(0, BN)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for i_k in range(tl.cdiv(K, BK)):
+        o_k = i_k * BK + tl.arange(0, BK)
+        b_a = tl.load(a + o_m[:, None] * s_am + o_k[None, :] * s_ak)
+        b_b = tl.load(b + o_k[:, None] * s_bk + o_n[None, :] * s_bn)
+        acc += tl.dot(b_a, b_b)
+    tl.store(c + o_m[:, None] * N + o_n[None, :], acc.to(c.dtype.element_ty))
 """,
         # rows addressed with `//` and `%` are loaded and stored element by element, and the
         # arithmetic of the stored value moves into that loop: the compiler plans 160 KiB

@@ -62,6 +62,16 @@ MEASURED = {
         "    acc = tl.dot(tl.load(pa), tl.load(pb), acc)\ntl.store(pc, acc.to(tl.bfloat16))",
         0,
     ),
+    "accumulating dots with += on a tl.zeros tile: as tl.dot(a, b, acc)": (
+        "acc = tl.zeros([BM, BN], dtype=tl.float32)\nfor i in range(n):\n"
+        "    acc += tl.dot(tl.load(pa), tl.load(pb))\ntl.store(pc, acc.to(tl.bfloat16))",
+        0,
+    ),
+    "a dot result plus a tl.zeros accumulator: as tl.dot(a, b, acc)": (
+        "acc = tl.zeros([BM, BN], dtype=tl.float32)\nfor i in range(n):\n"
+        "    acc = tl.dot(tl.load(pa), tl.load(pb)) + acc\ntl.store(pc, acc.to(tl.bfloat16))",
+        0,
+    ),
     "accumulating dots in a loop": (
         "acc = tl.zeros([BM, BN], dtype=tl.float32)\nfor i in range(n):\n"
         "    acc = tl.dot(tl.load(pa), tl.load(pb), acc)\ntl.store(pc, acc)",
@@ -583,6 +593,43 @@ def k(a, b, c, s_k, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
 """
     ).tiles
     assert peak(tiles, SIZES, FP32).planned == 0 and peak(tiles, SIZES, FP32, dense=True).bytes == 0
+
+
+STRIDED_GEMM = """
+@triton.jit
+def k(a, b, c, K, s_k, s_n, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr, S: tl.constexpr):
+    o_m = tl.program_id(0) * BM + tl.arange(0, BM)
+    o_n = tl.arange(0, BN)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for kb in range(0, tl.cdiv(K, BK)):
+        o_k = kb * BK + tl.arange(0, BK)
+        x = tl.load(a + o_m[:, None] * K + o_k[None, :] * A_STEP)
+        y = tl.load(b + o_k[:, None] * BN + o_n[None, :] * B_STEP)
+        acc = tl.dot(x, y, acc)
+    tl.store(c + o_m[:, None] * BN + o_n[None, :], acc.to(tl.bfloat16))
+"""
+
+
+def test_a_dot_operand_addressed_with_a_runtime_stride_takes_no_ub_in_the_dense_estimate():
+    # Measured (bf16 pointers, BM=128, BN=256, BK=256): with both strides 1 (a contiguous
+    # launch: Triton specialises them to the constant 1) the compiler plans no UB; with 1024
+    # the vector cores gather both operands into UB (65536 + 131072 B: element width, not 32
+    # bytes per element as for a step the configuration fixes).
+    tiles = kernel_of(STRIDED_GEMM.replace("A_STEP", "s_k").replace("B_STEP", "s_n")).tiles
+    sizes = {"BM": 128, "BN": 256, "BK": 256, "S": 1}
+    assert peak(tiles, sizes, dense=True).bytes == 0
+    placed = dict(tiles.tiles)
+    assert placed["x"].ub and placed["y"].ub and peak(tiles, sizes).bytes > 0  # the full model keeps the gather
+
+
+def test_a_dot_operand_is_gathered_when_the_configuration_fixes_its_step_other_than_1():
+    # Measured (bf16 pointers, BM=64, BN=128, BK=128, constexpr steps): S=1 plans no UB, S=2
+    # 147456 B, S=1024 overflows (`requires` 557056 B: about 32 bytes per element).
+    tiles = kernel_of(STRIDED_GEMM.replace("A_STEP", "S").replace("B_STEP", "S")).tiles
+    sizes = {"BM": 64, "BN": 128, "BK": 128}
+    for dense in (False, True):
+        assert peak(tiles, {**sizes, "S": 1}, dense=dense).bytes == 0
+        assert peak(tiles, {**sizes, "S": 1024}, dense=dense).bytes > UB_CAPACITY_BYTES
 
 
 def test_a_discrete_store_computes_its_arithmetic_element_by_element():
