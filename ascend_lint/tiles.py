@@ -21,7 +21,10 @@ control-flow graph; `ascend_lint.ub_plan` turns it into a UB peak per configurat
     in that loop one element at a time (no tile), the tiles they read stay live as long as they do;
   - a strided DMA (the tile's last dimension does not have stride 1 in memory) puts every
     element in its own 32-byte block, a layout 1-D elementwise work on it keeps; a column-major
-    block is instead kept transposed unless it meets a row-major tile of its shape;
+    block is instead kept transposed unless it meets a row-major tile of its shape; a tile
+    that only feeds dots is in UB only while such a DMA gathers it (`gathers`): a step the
+    configuration fixes other than 1, or a runtime stride outside the dense evaluation (1
+    when the tensor is contiguous);
   - a vector carried round a runtime loop and broadcast to 2-D in it (`b_z[None, :] + b_s`,
     then `b_z += ...`) puts every element of it, and of the tiles computed with it in the loop,
     in its own 32-byte block, whatever the strides;
