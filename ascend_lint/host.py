@@ -30,6 +30,7 @@ _LEAVES = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Imaginary, cs
 READ_BACK_REDUCTIONS = ("max", "amax", "sum")  # of a tensor's values, read back with `.item()`: a runtime size
 _MAX_HOPS = 4  # names, parameters and helpers followed from a launch argument to its origin
 _MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
+ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)  # comparisons that may bound
 # The core counts triton-ascend's `driver.active.utils.get_device_properties(device)` reports.
 CORE_COUNT_KEYS = ("num_aicore", "num_vectorcore")
 # torch_npu's device properties, by the core count they hold
@@ -135,6 +136,8 @@ class _HostFacts:
         self.bindings: dict[tuple[str, Scope], list[cst.BaseExpression]] = {}
         # a bound value -> its assignment
         self.binders: dict[cst.BaseExpression, cst.Assign | cst.AnnAssign | cst.AugAssign] = {}
+        # a value bound to a name -> the `for` loops and `if` statements of its function around it
+        self.bound_under: dict[cst.BaseExpression, tuple[cst.For | cst.If, ...]] = {}
         self.item_stores: dict[tuple[str, Scope], list[ItemStore]] = {}
         self.attribute_stores: dict[str, list[tuple[cst.BaseExpression, Scope]]] = {}
         self.returns: dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef]]] = {}
@@ -154,6 +157,7 @@ class _HostFacts:
         self.calls.extend(other.calls)
         _extend(self.bindings, other.bindings)
         self.binders.update(other.binders)
+        self.bound_under.update(other.bound_under)
         _extend(self.item_stores, other.item_stores)
         _extend(self.attribute_stores, other.attribute_stores)
         _extend(self.returns, other.returns)
@@ -234,6 +238,7 @@ class _HostFacts:
         if isinstance(target, cst.Name):
             self.bindings.setdefault((target.value, scope), []).append(value)
             self.binders[value] = statement
+            self.bound_under[value] = blocks
             if isinstance(value, cst.Subscript):
                 self.subscripts_bound.setdefault((target.value, scope), []).append((value, blocks))
         elif isinstance(target, (cst.Tuple, cst.List)) and not any(
@@ -964,13 +969,15 @@ class HostIndex(_HostFacts):
         if not origins or self.core_count(name, scope) is not None:
             return () if origins else None
         updates = [value for value in self._reaching_bindings(name.value, scope) if _updates(value, name.value)]
-        extents = [
-            self._extent(origin, self._scope_of(origin, scope), hops + 1)
-            for origin in origins
-            if not any(origin is update for update in updates)
+        kept = [origin for origin in origins if not any(origin is update for update in updates)]
+        extents = [self._extent(origin, self._scope_of(origin, scope), hops + 1) for origin in kept]
+        arms = [
+            extent
+            for origin, extent in zip(kept, extents, strict=True)
+            if extent is not None and self._bound_in_a_variant(origin, self._scope_of(origin, scope))
         ]
         if updates:
-            earlier = _one_extent(name.value, extents) if extents else None
+            earlier = _one_extent(name.value, extents, arms) if extents else None
             if earlier is None:
                 return None
             self._updated[key] = earlier
@@ -981,7 +988,33 @@ class HostIndex(_HostFacts):
             if any(extent is None or (earlier and not extent) for extent in updated):  # unknown, or capped
                 return None
             extents += updated
-        return _one_extent(name.value, extents)
+        return _one_extent(name.value, extents, arms)
+
+    def _bound_in_a_variant(self, value: cst.BaseExpression, scope: Scope) -> bool:
+        """`value` is bound in an arm of an `if` of its function `scope`, and each block around
+        it there is an `if` whose test picks a variant (`_picks_variant`): the arm runs whatever
+        the sizes (`if x.dim() == 4: b, s, d = x.shape; bs = b * s`)."""
+        blocks = self.bound_under.get(value, ())
+        return bool(blocks) and all(
+            isinstance(block, cst.If) and self._picks_variant(block.test, scope) for block in blocks
+        )
+
+    def _picks_variant(self, test: cst.BaseExpression, scope: Scope) -> bool:
+        """The test orders nothing and calls nothing that may: no `<`, `<=`, `>`, `>=`, no `min`
+        / `max`, no function of the module, in it nor in the values bound to the names it reads
+        (`input_dim == 4` with `input_dim = x.dim()`, `if cu is None:`); an arm it picks caps no
+        size (`if B * T > cap: n = cap` / `else: n = B * T` does)."""
+        sources = [test, *(value for name in names_read(test) for value in self.values_of(name, scope))]
+        for node in (sub for source in sources for sub in walk(source)):
+            if isinstance(node, cst.Comparison) and any(isinstance(c.operator, ORDERINGS) for c in node.comparisons):
+                return False
+            if (
+                isinstance(node, cst.Call)
+                and isinstance(node.func, cst.Name)
+                and (node.func.value in ("min", "max") or node.func.value in self.functions)
+            ):
+                return False
+        return True
 
     def _returned_extent(self, value: cst.Subscript, hops: int) -> tuple[str, ...] | None:
         """`f(...)[i]` (`n` of `x, n = f(x)`): the extents of the i-th elements of the tuples `f`
@@ -1148,6 +1181,45 @@ class HostIndex(_HostFacts):
             value is not None and not any(_is_none(origin) for origin, _ in self.origins(value, launch.scope))
             for launch, value in passed
         )
+
+    def always_passes_one(self, kernel: Kernel, param: str) -> bool:
+        """Every launch in the module (at least one) passes 1 for the parameter: the literal
+        `1`, or the stride of the last dimension of a tensor its function allocates contiguous
+        (`t.stride(-1)`, or `t.stride(1)` of `t = torch.empty((H, T))`: `_is_one`)."""
+        passed = self.arguments(kernel, param)
+        return bool(passed) and all(
+            value is not None and self._is_one(value, launch.scope, 0) for launch, value in passed
+        )
+
+    def _is_one(self, value: cst.BaseExpression, scope: Scope, hops: int) -> bool:
+        """`1`, or `t.stride(i)` with `i` the last dimension of each value the function binds to
+        `t`, a new contiguous tensor (`_last_dimension`), or a name the function binds only to
+        such values (not a parameter: its callers pass it)."""
+        if isinstance(value, cst.Integer):
+            return int_literal(value) == 1
+        if isinstance(value, cst.Name):
+            bound = self._bound_here(value.value, scope)
+            return hops < _MAX_HOPS and bool(bound) and all(self._is_one(v, scope, hops + 1) for v in bound)
+        if not (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Attribute)
+            and value.func.attr.value == "stride"
+            and isinstance(value.func.value, cst.Name)
+            and len(value.args) == 1
+            and value.args[0].keyword is None
+            and not value.args[0].star
+        ):
+            return False
+        dimension = value.args[0].value
+        last = -1 if _is_minus_one(dimension) else int_literal(dimension)
+        tensors = self._bound_here(value.func.value.value, scope)
+        return bool(tensors) and last is not None and all(last in _last_dimension(tensor) for tensor in tensors)
+
+    def _bound_here(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
+        """The values the function `scope` binds to `name`; none for a parameter or outside functions."""
+        if scope is None or _param(scope, name) is not None:
+            return []
+        return self.bindings.get((name, scope), [])
 
     def flag_tied_to(self, kernel: Kernel, flag: str, pointer: str) -> Evidence | None:
         """A launch passing `FLAG=p is not None` / `FLAG=bool(p)` with `p` what it passes for
@@ -1764,11 +1836,18 @@ def _is_read_back(value: cst.BaseExpression) -> bool:
     return not reduced.args  # `t.max()`: of all its values, not along a dimension
 
 
-def _one_extent(name: str, extents: list[tuple[str, ...] | None]) -> tuple[str, ...] | None:
-    """The extent of a name from those of its origins: unknown if one is; the product when all
-    are the same product of several sizes; else one size when any is a size, else bounded."""
+def _one_extent(
+    name: str, extents: list[tuple[str, ...] | None], arms: Sequence[tuple[str, ...]] = ()
+) -> tuple[str, ...] | None:
+    """The extent of a name from those of its origins: unknown if one is; the longest product
+    of several sizes among `arms` (those of values bound in an arm of an `if` that picks a
+    variant: that arm may run, whatever the sizes); the product when all are the same product
+    of several sizes; else one size when any is a size, else bounded."""
     if any(extent is None for extent in extents):
         return None
+    longest = max(arms, key=len, default=())
+    if len(longest) > 1:
+        return longest
     if len(set(extents)) == 1 and len(extents[0] or ()) > 1:
         return extents[0]
     return (name,) if any(extents) else ()
@@ -2061,6 +2140,66 @@ def _entry(source: cst.CSTNode, key: str) -> cst.BaseExpression | None:
         if isinstance(index, cst.Index) and str_literal(index.value) == key:
             return source.value
     return None
+
+
+# torch's factories of a new contiguous tensor, and those taking another's shape (contiguous
+# only with `memory_format=torch.contiguous_format`: by default they keep the other's strides)
+_ALLOCATIONS = frozenset({"torch.empty", "torch.zeros", "torch.ones", "torch.full", "torch.rand", "torch.randn"})
+_LIKE_ALLOCATIONS = frozenset({f"{allocation}_like" for allocation in _ALLOCATIONS})
+
+
+def _last_dimension(value: cst.BaseExpression) -> frozenset[int]:
+    """The indices naming the last dimension of a new contiguous tensor, whose stride is 1
+    (`torch.empty((H, T))`, `torch.zeros(H, T) + float("-inf")`: -1 and 1;
+    `torch.empty(shape)`, `torch.empty_like(x, memory_format=torch.contiguous_format)`: -1);
+    none for any other value (`out=` or another `memory_format` given, arithmetic with a
+    tensor, a view)."""
+    if isinstance(value, cst.BinaryOperation) and isinstance(
+        value.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
+    ):
+        if _is_number(value.right):
+            return _last_dimension(value.left)
+        return _last_dimension(value.right) if _is_number(value.left) else frozenset()
+    if not isinstance(value, cst.Call):
+        return frozenset()
+    factory = dotted_name(value.func)
+    keywords = {arg.keyword.value: arg.value for arg in value.args if arg.keyword is not None}
+    layout = keywords.get("memory_format")
+    contiguous = layout is not None and dotted_name(layout) == "torch.contiguous_format"
+    if "out" in keywords or (layout is not None and not contiguous):
+        return frozenset()
+    if factory in _LIKE_ALLOCATIONS:
+        return frozenset({-1}) if contiguous else frozenset()
+    if factory not in _ALLOCATIONS:
+        return frozenset()
+    sizes = [arg for arg in value.args if arg.keyword is None]
+    if factory == "torch.full":
+        sizes = sizes[:1]  # `torch.full(size, fill_value)`
+    shape = keywords.get("size", sizes[0].value if len(sizes) == 1 else None)
+    if isinstance(shape, (cst.Tuple, cst.List)):
+        rank = None if any(isinstance(e, cst.StarredElement) for e in shape.elements) else len(shape.elements)
+    elif shape is not None or any(arg.star for arg in sizes):  # `torch.empty(shape)`, `torch.empty(*shape)`
+        rank = None
+    else:
+        rank = len(sizes)  # `torch.empty(H, T)`
+    return frozenset({-1} if rank is None else {-1, rank - 1})
+
+
+def _is_number(node: cst.BaseExpression) -> bool:
+    """A number literal (signed), or `float(...)` / `int(...)`: a Python scalar."""
+    if isinstance(node, cst.UnaryOperation):
+        return _is_number(node.expression)
+    if isinstance(node, cst.Call):
+        return isinstance(node.func, cst.Name) and node.func.value in ("float", "int")
+    return isinstance(node, (cst.Integer, cst.Float))
+
+
+def _is_minus_one(node: cst.BaseExpression) -> bool:
+    return (
+        isinstance(node, cst.UnaryOperation)
+        and isinstance(node.operator, cst.Minus)
+        and int_literal(node.expression) == 1
+    )
 
 
 def _is_none(node: cst.BaseExpression) -> bool:

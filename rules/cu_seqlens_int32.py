@@ -24,9 +24,12 @@ in the other arm of `if IS_VARLEN:` is no sequence offset) and every use outside
 arithmetic (masks, loop bounds, block-pointer shapes and offsets, which must stay int32); a
 multiply with an int64 operand (`tl.cast(bos, tl.int64) * HV`); a product cast to int64
 before the large stride (`(bos * HV + i_hv).to(tl.int64) * V`); offsets loaded without a cast
-(their width is the host tensor's, usually int64). An int64 `.to` of an offset that is a
-program-id product in another specialisation (`else: bos = i_n * T`) is ASC002's finding (its
-fix casts `bos` too), not reported twice.
+(their width is the host tensor's, usually int64); a stride every launch in the module passes
+as 1 (`lse.stride(1)` of `lse = torch.zeros((H, T)) + float("-inf")`, the last dimension of a
+tensor the launching function allocates contiguous, or a literal `1`: Triton specialises it
+into a constexpr 1; a tensor the function is passed, or a view, keeps the finding). An int64
+`.to` of an offset that is a program-id product in another specialisation (`else: bos = i_n *
+T`) is ASC002's finding (its fix casts `bos` too), not reported twice.
 
 ## Why is this bad?
 The product is computed in int32 and wraps silently before it is added to the pointer, so the
@@ -152,6 +155,25 @@ def k(q, cu_seqlens, i_n, H: tl.constexpr, K: tl.constexpr):
     i_t = i_tg - bos
     q += tl.cast(bos, tl.int64) * H * K
     tl.store(q + i_t * H * K + tl.arange(0, K), tl.zeros([K], dtype=tl.float32))
+""",
+        """
+@triton.jit
+def k(lse, cu_seqlens, stride_h, stride_t, BT: tl.constexpr):
+    i_h, i_n = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    eos = tl.load(cu_seqlens + i_n + 1).to(tl.int32)
+    o_t = tl.arange(0, BT)
+    p_lse = lse + i_h * stride_h + bos * stride_t  # every launch passes stride_t = 1
+    tl.store(p_lse + o_t * stride_t, tl.zeros([BT], dtype=tl.float32), mask=o_t < eos - bos)
+
+
+def forward(cu_seqlens, H, T):
+    lse = torch.zeros((H, T), dtype=torch.float32) + float("-inf")  # contiguous: lse.stride(1) == 1
+    k[(H, len(cu_seqlens) - 1)](lse, cu_seqlens, lse.stride(0), lse.stride(1), BT=128)
+    delta = torch.empty(H, T)
+    stride_t = delta.stride(-1)
+    k[(H, len(cu_seqlens) - 1)](delta, cu_seqlens, delta.stride(0), stride_t, BT=128)
+    k[(H, len(cu_seqlens) - 1)](delta, cu_seqlens, T, 1, BT=128)
 """,
     )
     INVALID = (
@@ -338,6 +360,33 @@ def k(k, cu_seqlens, H: tl.constexpr, K: tl.constexpr, BT: tl.constexpr):
     t *= H * K  # expect
     tl.store(k + t + tl.arange(0, K), tl.zeros([K], dtype=tl.float32))
 """,
+        """
+@triton.jit
+def k(lse, cu_seqlens, stride_h, stride_t, BT: tl.constexpr):
+    i_h, i_n = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    o_t = tl.arange(0, BT)
+    tl.store(lse + i_h * stride_h + bos * stride_t + o_t, tl.zeros([BT], dtype=tl.float32))  # expect
+
+
+@triton.jit
+def k_t(lse, cu_seqlens, stride_h, stride_t, BT: tl.constexpr):
+    i_h, i_n = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    o_t = tl.arange(0, BT)
+    tl.store(lse + i_h * stride_h + bos * stride_t + o_t, tl.zeros([BT], dtype=tl.float32))  # expect
+
+
+def forward(cu_seqlens, H, T):
+    lse = torch.empty((H, T), dtype=torch.float32)
+    k[(H, len(cu_seqlens) - 1)](lse, cu_seqlens, lse.stride(0), lse.stride(1), BT=128)
+    lse_t = torch.empty((T, H), dtype=torch.float32).t()  # a view: its stride(1) is H
+    k_t[(H, len(cu_seqlens) - 1)](lse_t, cu_seqlens, lse_t.stride(0), lse_t.stride(1), BT=128)
+
+
+def backward(lse, cu_seqlens, H):  # the caller's tensor: its strides are unknown
+    k[(H, len(cu_seqlens) - 1)](lse, cu_seqlens, lse.stride(0), lse.stride(1), BT=128)
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
@@ -345,12 +394,13 @@ def k(k, cu_seqlens, H: tl.constexpr, K: tl.constexpr, BT: tl.constexpr):
         offsets = _sequence_offsets(flow, {p.name for p in kernel.params})
         if not offsets:
             return
+        ones = frozenset(p.name for p in kernel.params if context.host.always_passes_one(kernel, p.name))
         seen: set[cst.CSTNode] = set()
         followed: set[Event] = set()  # definitions of names read in addresses, scanned once
         terms = [term for address in flow.addresses for term in offset_terms(address)]
         terms += [argument for event in flow.calls for argument in kernel.offset_arguments(event.call)]
         for term in terms:
-            for product in _int32_products(term, flow, offsets, followed):
+            for product in _int32_products(term, flow, offsets, ones, followed):
                 if product in seen:
                     continue
                 seen.add(product)
@@ -466,7 +516,7 @@ def _offset_of(node: cst.CSTNode, flow: Flow, offsets: dict[Event, str]) -> str 
 
 
 def _int32_products(
-    term: cst.BaseExpression, flow: Flow, offsets: dict[Event, str], followed: set[Event]
+    term: cst.BaseExpression, flow: Flow, offsets: dict[Event, str], ones: frozenset[str], followed: set[Event]
 ) -> Iterator[cst.BinaryOperation]:
     """The outermost int32 multiplies in `term` with a sequence offset among their factors, also
     inside an int64 cast made after them (see `_widened_after_multiply`), a broadcast or a clamp
@@ -476,17 +526,17 @@ def _int32_products(
         for definition in flow.reaching(term):
             if definition.value is not None and definition not in followed:
                 followed.add(definition)
-                yield from _int32_products(definition.value, flow, offsets, followed)
+                yield from _int32_products(definition.value, flow, offsets, ones, followed)
         return
     kept = flow.value_kept_from(term)
     if kept:
         for operand in kept:
-            yield from _int32_products(operand, flow, offsets, followed)
+            yield from _int32_products(operand, flow, offsets, ones, followed)
         return
     if isinstance(term, cst.Call):
         receiver = _widened_after_multiply(term, flow)
         if receiver is not None:
-            yield from _int32_products(receiver, flow, offsets, followed)
+            yield from _int32_products(receiver, flow, offsets, ones, followed)
         return
     if not isinstance(term, cst.BinaryOperation):
         return
@@ -494,13 +544,13 @@ def _int32_products(
         isinstance(term.operator, cst.Multiply)
         and _int32_in_some_specialisation(term, flow)
         and any(_offset_of(leaf, flow, offsets) for leaf in _arithmetic_leaves(term, flow))
-        and _scales(term, flow)
+        and _scales(term, flow, ones)
     ):
         yield term
         return
     if isinstance(term.operator, (*_ARITHMETIC, cst.Multiply)):
-        yield from _int32_products(term.left, flow, offsets, followed)
-        yield from _int32_products(term.right, flow, offsets, followed)
+        yield from _int32_products(term.left, flow, offsets, ones, followed)
+        yield from _int32_products(term.right, flow, offsets, ones, followed)
 
 
 def _widened_after_multiply(cast: cst.Call, flow: Flow) -> cst.BaseExpression | None:
@@ -523,9 +573,21 @@ def _int32_in_some_specialisation(node: cst.BaseExpression, flow: Flow) -> bool:
     return any(flags & NARROW and flags & LOADED and not flags & WIDE for flags, _ in flow.variants(node))
 
 
-def _scales(product: cst.BinaryOperation, flow: Flow) -> bool:
-    """Neither factor is the constant 0 or 1 (those cannot wrap)."""
-    return flow.constant_int(product.left) not in (0, 1) and flow.constant_int(product.right) not in (0, 1)
+def _scales(product: cst.BinaryOperation, flow: Flow, ones: frozenset[str]) -> bool:
+    """Neither factor is the constant 0 or 1, nor a parameter of `ones` (every launch passes it
+    1) read as passed: those cannot wrap."""
+    return not any(
+        flow.constant_int(factor) in (0, 1) or (isinstance(factor, cst.Name) and _is_parameter_of(factor, ones, flow))
+        for factor in (product.left, product.right)
+    )
+
+
+def _is_parameter_of(name: cst.Name, params: frozenset[str], flow: Flow) -> bool:
+    """Every definition reaching the read is the kernel's parameter, one of `params`."""
+    reaching = flow.reaching(name)
+    return bool(reaching) and all(
+        isinstance(definition.node, cst.Param) and definition.name in params for definition in reaching
+    )
 
 
 def _sum_leaves(node: cst.BaseExpression, flow: Flow) -> Iterator[cst.BaseExpression]:

@@ -25,7 +25,10 @@ binds it (`width = int(head_dim)` in the caller, then `_rope(x, width)`). A valu
 of the module returns in a tuple is read where it returns it (`x, M, N = _prepare(x)` or
 `_prepare(x)[1]`, with `return x.contiguous(), M, N` and `M, N = x.shape` in `_prepare`). A
 name bound to a product of sizes (`M = B * T`) counts as that product, as it does written
-inline, and so does the product of a tensor's extents, `math.prod(x.shape[:d])` (the rows of
+inline; a name bound in several arms of `if` statements that pick a variant (an equality,
+identity or truth test: `if x.dim() == 4: bs = b * s` / `else: bs = x.shape[0]`) counts as the
+arm multiplying the most sizes, which may run whatever the sizes (under a test that orders
+values, `if B * H > cap: rows = cap` / `else: rows = B * H`, it is one size); and so does the product of a tensor's extents, `math.prod(x.shape[:d])` (the rows of
 its leading dimensions, taken to be two or more), also over a name a function binds once to a
 shape and never changes (`shape = list(x.shape)`, then `math.prod(shape[:axis])`), or
 `functools.reduce(operator.mul, x.shape, 1)`. A name's assignments written after the point
@@ -127,6 +130,7 @@ from itertools import takewhile
 import libcst as cst
 
 from ascend_lint.host import (
+    ORDERINGS,
     READ_BACK_REDUCTIONS,
     CallSite,
     Grid,
@@ -141,7 +145,6 @@ from ascend_lint.nodes import walk
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import ModuleContext, Report, Rule
 
-_ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)
 # builtins that order nothing (`len`, `tuple`, `isinstance`; `all` / `any`, whose result is
 # their items' truth: the items are the tests): none chooses a variant by the sizes it is given
 _ORDER_NOTHING = frozenset(name for name in dir(builtins) if not name.startswith("_")) - {"min", "max", "sorted"}
@@ -301,6 +304,14 @@ def clamped(x, BT=64):
     B, T, H = x.shape
     T = min(T, 4096)  # an update that caps the size
     k[(triton.cdiv(T, BT), B)](x, T, 0, BT=BT)
+
+def clamped_in_an_arm(x, BT=64):
+    B, T, H = x.shape
+    if B * H > 65535:  # the product's arm runs only below the limit
+        rows = 65535
+    else:
+        rows = B * H
+    k[(rows,)](x, T, 0, BT=BT)
 """,
         """
 import os
@@ -853,6 +864,14 @@ def copy_rows(x, out):
     nblocks = triton.cdiv(chunk, 2048)
     launcher = runs[(rows * nblocks,)]  # expect
     launcher(out, x, chunk, BLOCK=2048)
+
+def flatten(x, out):
+    if x.dim() == 3:  # picks a layout, bounds nothing: the product's arm may run
+        b, s, chunk = x.shape
+        rows = b * s
+    else:
+        rows, chunk = x.shape
+    runs[(rows,)](out, x, chunk, BLOCK=2048)  # expect
 """,
     )
 
@@ -1057,7 +1076,7 @@ def _sized_side(test: cst.BaseExpression, grid_names: _GridNames, context: Modul
     if not (
         isinstance(test, cst.Comparison)
         and len(test.comparisons) == 1
-        and isinstance(test.comparisons[0].operator, _ORDERINGS)
+        and isinstance(test.comparisons[0].operator, ORDERINGS)
     ):
         return None
     sized_left = grid_names.in_(test.left, context, scope)
@@ -1084,7 +1103,7 @@ def _tests_sizes(test: cst.BaseExpression, grid_names: _GridNames, context: Modu
     nodes = [node for source in sources for node in walk(source)]
     compared = {id(sub) for node in nodes if _is_equality(node) for sub in walk(node)}
     for node in nodes:
-        if isinstance(node, cst.Comparison) and any(isinstance(c.operator, _ORDERINGS) for c in node.comparisons):
+        if isinstance(node, cst.Comparison) and any(isinstance(c.operator, ORDERINGS) for c in node.comparisons):
             sized_left = _sized_side(node, grid_names, context, scope)
             if sized_left is not None and _is_a_size(
                 node.comparisons[0].comparator if sized_left else node.left, context, scope
@@ -1102,7 +1121,7 @@ def _tests_sizes(test: cst.BaseExpression, grid_names: _GridNames, context: Modu
 
 def _is_equality(node: cst.CSTNode) -> bool:
     """`a == b`, `a != b`, `a is b`, `a in b`...: a comparison that orders nothing."""
-    return isinstance(node, cst.Comparison) and not any(isinstance(c.operator, _ORDERINGS) for c in node.comparisons)
+    return isinstance(node, cst.Comparison) and not any(isinstance(c.operator, ORDERINGS) for c in node.comparisons)
 
 
 def _passes_to_a_predicate(
@@ -1145,7 +1164,7 @@ def _may_order(function: cst.FunctionDef, context: ModuleContext, seen: set[cst.
         if isinstance(node, cst.Comparison):
             left = node.left
             for comparison in node.comparisons:
-                if isinstance(comparison.operator, _ORDERINGS) and (
+                if isinstance(comparison.operator, ORDERINGS) and (
                     _orders_against_a_bound(left, comparison.comparator, params, function, context)
                     or _orders_against_a_bound(comparison.comparator, left, params, function, context)
                 ):

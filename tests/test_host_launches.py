@@ -157,6 +157,15 @@ def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | Non
             "    tail = x.shape[1]\n    tail %= 4\n    k[(pre, n, rows, tail)](x, n, BT=64)\n",
             [("(pre, n, rows, tail)", None, ("pre", "n"))],
         ),
+        # a name bound in the arms of an `if` picking a variant is the arm multiplying the most
+        # sizes; one size when the test orders values (the arm may cap it) or in a loop
+        (
+            "def f(x):\n    n = x.dim()\n    if n == 3:\n        b, s, d = x.shape\n        bs = b * s\n"
+            "    else:\n        bs, d = x.shape\n    if x.shape[0] > 64:\n        rows = 64\n"
+            "    else:\n        rows = x.shape[0] * d\n    m = d\n    for t in x:\n        m = t.shape[0] * d\n"
+            "    k[(bs, rows, m)](x, d, BT=64)\n",
+            [("(bs, rows, m)", None, ("b", "s", "rows", "m"))],
+        ),
         # an update after the launch does not reach it
         (
             "def f(x):\n    n, m = x.shape\n    k[(n, m)](x, 1, BT=64)\n    n //= m\n",
@@ -532,3 +541,31 @@ def test_a_launcher_stored_in_a_name_launches_where_its_function_calls_it(lint) 
         ("ASC001", 20),
         ("ASC010", 26),
     ]
+
+
+@pytest.mark.parametrize(
+    ("host", "one"),
+    [
+        ("def f(x, T):\n    a = torch.zeros((4, T)) + float('-inf')\n    k[(1,)](a, a.stride(1), BT=64)\n", True),
+        ("def f(x, T):\n    a = torch.empty(4, T)\n    n = a.stride(-1)\n    k[(1,)](a, n, BT=64)\n", True),
+        ("def f(x, T):\n    k[(1,)](x, 1, BT=64)\n    k[(1,)](x, n=1, BT=64)\n", True),
+        ("def f(x, s):\n    a = torch.empty(s)\n    k[(1,)](a, a.stride(-1), BT=64)\n", True),
+        (
+            "def f(x):\n    a = torch.empty_like(x, memory_format=torch.contiguous_format)\n"
+            "    k[(1,)](a, a.stride(-1), BT=64)\n",
+            True,
+        ),
+        # not the last dimension, a rank not written out, the caller's tensor, a view, strides
+        # kept from another tensor, a launch passing something else
+        ("def f(x, T):\n    a = torch.empty((4, T))\n    k[(1,)](a, a.stride(0), BT=64)\n", False),
+        ("def f(x, s):\n    a = torch.empty(s)\n    k[(1,)](a, a.stride(1), BT=64)\n", False),
+        ("def f(x, T):\n    k[(1,)](x, x.stride(1), BT=64)\n", False),
+        ("def f(x, T):\n    a = torch.empty((T, 4)).t()\n    k[(1,)](a, a.stride(1), BT=64)\n", False),
+        ("def f(x):\n    a = torch.empty_like(x)\n    k[(1,)](a, a.stride(-1), BT=64)\n", False),
+        ("def f(x, T):\n    k[(1,)](x, 1, BT=64)\n    k[(1,)](x, T, BT=64)\n", False),
+        ("def f(x, T):\n    pass\n", False),
+    ],
+)
+def test_a_parameter_every_launch_passes_1_for(host: str, one: bool) -> None:
+    hosts, kernel, _ = index(host)
+    assert hosts.always_passes_one(kernel, "n") is one
