@@ -343,6 +343,7 @@ class HostIndex(_HostFacts):
         super().__init__()
         self.kernels = {kernel.name: kernel for kernel in kernels}
         self._updated: dict[tuple[str, Scope], tuple[str, ...]] = {}  # names being sized: their earlier extent
+        self._sizing: frozenset[tuple[str, Scope]] = frozenset()  # names whose origins are being sized
         self._name_extents: dict[tuple[object, ...], tuple[str, ...] | None] = {}
         self._unreached: frozenset[cst.CSTNode] = frozenset()  # assignments after the grid being sized
         kernel_defs = {kernel.node for kernel in kernels}
@@ -952,23 +953,31 @@ class HostIndex(_HostFacts):
         key = (name.value, scope)
         if key in self._updated:
             return self._updated[key]
+        if key in self._sizing:  # read in a value of its own (`bs = b * s`, with `s = bs` in another arm)
+            return None
         if len(self._updated) >= _MAX_UPDATES_SIZED and any(
             _updates(value, name.value) for value in self.bindings.get(key, ())
         ):
             return None
-        memo = (name.value, scope, hops, tuple(self._updated.items()), self._unreached)
+        memo = (name.value, scope, hops, tuple(self._updated.items()), self._unreached, self._sizing)
         if memo not in self._name_extents:
-            self._name_extents[memo] = self._bound_extent(name, scope, hops)
+            outer, self._sizing = self._sizing, self._sizing | {key}
+            try:
+                self._name_extents[memo] = self._bound_extent(name, scope, hops)
+            finally:
+                self._sizing = outer
         return self._name_extents[memo]
 
     def _bound_extent(self, name: cst.Name, scope: Scope, hops: int) -> tuple[str, ...] | None:
         """`_name_extent` of a name `scope` binds, not being updated."""
         key = (name.value, scope)
         values = self.origins(name, scope, annotations=False)  # `group: int = 48` is its default
-        origins = [origin for origin, _ in values if origin is not name]
+        updates = [value for value in self._reaching_bindings(name.value, scope) if _updates(value, name.value)]
+        found = [origin for origin, _ in values if origin is not name]
+        cyclic = self._through_names_being_sized(found, updates, scope)
+        origins = [origin for origin in found if id(origin) not in cyclic]
         if not origins or self.core_count(name, scope) is not None:
             return () if origins else None
-        updates = [value for value in self._reaching_bindings(name.value, scope) if _updates(value, name.value)]
         kept = [origin for origin in origins if not any(origin is update for update in updates)]
         extents = [self._extent(origin, self._scope_of(origin, scope), hops + 1) for origin in kept]
         arms = [
@@ -989,6 +998,29 @@ class HostIndex(_HostFacts):
                 return None
             extents += updated
         return _one_extent(name.value, extents, arms)
+
+    def _through_names_being_sized(
+        self, origins: list[cst.BaseExpression], updates: list[cst.BaseExpression], scope: Scope
+    ) -> set[int]:
+        """The ids of the origins that go round a cycle through names being sized (`bs = b * s`
+        in one arm, `b, s = 1, bs` in the other): a name being sized and what is reached through
+        it (`bs` and its values among those of `s`, while `bs` is sized), and a value reading one
+        (`b * s` among those of `s`, reached through `bs`, while `s` is sized) but for an update of
+        the name sized (`n = n + pad`, `_updates`). The other origins count what those would add;
+        sizing them would go round the cycle until the hops run out (unknown)."""
+        found: set[int] = set()
+        for origin in origins:
+            where = self._scope_of(origin, scope)
+            if (
+                isinstance(origin, cst.Name)
+                and (origin.value, self._binding_scope(origin.value, where)) in self._sizing
+            ):
+                found |= {id(reached) for reached, _ in self.origins(origin, where, annotations=False)}
+            elif not any(origin is update for update in updates) and any(
+                (read, self._binding_scope(read, where)) in self._sizing for read in names_read(origin)
+            ):
+                found.add(id(origin))
+        return found
 
     def _bound_in_a_variant(self, value: cst.BaseExpression, scope: Scope) -> bool:
         """`value` is bound in an arm of an `if` of its function `scope`, and each block around

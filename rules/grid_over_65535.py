@@ -28,7 +28,9 @@ name bound to a product of sizes (`M = B * T`) counts as that product, as it doe
 inline; a name bound in several arms of `if` statements that pick a variant (an equality,
 identity or truth test: `if x.dim() == 4: bs = b * s` / `else: bs = x.shape[0]`) counts as the
 arm multiplying the most sizes, which may run whatever the sizes (under a test that orders
-values, `if B * H > cap: rows = cap` / `else: rows = B * H`, it is one size); and so does the product of a tensor's extents, `math.prod(x.shape[:d])` (the rows of
+values, `if B * H > cap: rows = cap` / `else: rows = B * H`, it is one size), also when the
+other arm binds a factor to the name (`b, s = 1, bs`: a name read in its own values is sized
+from its other origins); and so does the product of a tensor's extents, `math.prod(x.shape[:d])` (the rows of
 its leading dimensions, taken to be two or more), also over a name a function binds once to a
 shape and never changes (`shape = list(x.shape)`, then `math.prod(shape[:axis])`), or
 `functools.reduce(operator.mul, x.shape, 1)`. A name's assignments written after the point
@@ -871,7 +873,9 @@ def flatten(x, out):
         rows = b * s
     else:
         rows, chunk = x.shape
+        b, s = 1, rows  # `s` is read in `rows` and bound to it: sized without going round
     runs[(rows,)](out, x, chunk, BLOCK=2048)  # expect
+    runs[(b, s)](out, x, chunk, BLOCK=2048)  # expect
 """,
     )
 

@@ -166,6 +166,14 @@ def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | Non
             "    k[(bs, rows, m)](x, d, BT=64)\n",
             [("(bs, rows, m)", None, ("b", "s", "rows", "m"))],
         ),
+        # a name read in its own values through another (`s = bs` in one arm, `bs = b * s` in
+        # the other) is sized from its other origins, without going round the cycle
+        (
+            "def f(x):\n    if x.dim() == 3:\n        b, s, d = x.shape\n        bs = b * s\n"
+            "    else:\n        bs, d = x.shape\n        b, s = 1, bs\n    k[(bs,)](x, d, BT=64)\n"
+            "    k[(b, s)](x, d, BT=64)\n",
+            [("(bs,)", None, ("b", "s")), ("(b, s)", None, ("b", "s"))],
+        ),
         # an update after the launch does not reach it
         (
             "def f(x):\n    n, m = x.shape\n    k[(n, m)](x, 1, BT=64)\n    n //= m\n",
