@@ -359,8 +359,9 @@ class Flow:
         """The operands whose integer value, width included, `node` keeps: the tile of a
         broadcast (`x[:, None]`, `x[None, :]`), the bounds of a clamp (`tl.minimum(a, b)`,
         `tl.maximum(a, b)`); none for other nodes."""
-        if isinstance(node, cst.Subscript) and all(_is_broadcast_axis(element.slice) for element in node.slice):
-            return (node.value,)
+        viewed = axes_view_of(node)
+        if viewed is not None:
+            return (viewed,)
         if isinstance(node, cst.Call) and self.imports.is_tl(node.func, "minimum", "maximum"):
             return tuple(arg.value for arg in node.args if arg.keyword is None)
         return ()
@@ -1363,6 +1364,14 @@ def _normalise(variants: list[Variant]) -> list[Variant]:
                 flags |= value
             merged[flags] = merged[flags] & spec if flags in merged else spec
     return list(merged.items())
+
+
+def axes_view_of(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`x` for a subscript only adding axes or keeping whole ones (`x[None, :]`, `x[:, None]`):
+    a view of the same tile; else None."""
+    if isinstance(node, cst.Subscript) and all(_is_broadcast_axis(element.slice) for element in node.slice):
+        return node.value
+    return None
 
 
 def _is_broadcast_axis(axis: cst.BaseSlice) -> bool:

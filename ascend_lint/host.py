@@ -208,7 +208,9 @@ class _HostFacts:
                 blocks = (*blocks, node)
             elif type(node) is cst.Dict and any(map(_maps_a_key_to_a_callable, node.elements)):
                 self.keyed_callables.append((node, scope))
-            children = list(child_nodes(node))
+            children = (
+                _reachable(list(child_nodes(node))) if type(node) is cst.IndentedBlock else list(child_nodes(node))
+            )
             children.reverse()
             stack.extend((child, scope, blocks) for child in children)
 
@@ -257,6 +259,17 @@ class _HostFacts:
             dotted = dotted_name(target)
             if dotted:
                 self.attribute_stores.setdefault(dotted, []).append((value, scope))
+
+
+def _reachable(statements: list[cst.CSTNode]) -> list[cst.CSTNode]:
+    """A block's statements up to the first `raise` / `return` / `break` / `continue` it runs
+    unconditionally: those after it never run (a launch left after `raise NotImplementedError`)."""
+    for index, statement in enumerate(statements):
+        if type(statement) is cst.SimpleStatementLine and any(
+            type(small) in (cst.Raise, cst.Return, cst.Break, cst.Continue) for small in statement.body
+        ):
+            return statements[: index + 1]
+    return statements
 
 
 # the operator of `n op= v` -> that of `n op v`

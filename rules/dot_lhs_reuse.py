@@ -86,11 +86,11 @@ from functools import cached_property
 import libcst as cst
 
 from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, spelled_out
-from ascend_lint.flow import Event, Flow, call_argument
+from ascend_lint.flow import Event, Flow, axes_view_of, call_argument
 from ascend_lint.kernels import called_device_functions
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
-_WRAPPERS = ("trans", "permute", "reshape", "view", "cast")
+_WRAPPERS = ("trans", "permute", "reshape", "view", "cast", "expand_dims")
 
 
 class DotLhsReuse(Rule):
@@ -210,6 +210,19 @@ def k(p_x, p_w, p_o, SPLIT: tl.constexpr):
 """,
     )
     INVALID = (
+        # a row made by adding an axis is a view of the loaded tile (mojo_opset's decode_dsa.py)
+        """
+@triton.jit
+def k(p_x, p_w, p_o, N: tl.constexpr, D: tl.constexpr, BN: tl.constexpr):
+    o_d, o_n = tl.arange(0, D), tl.arange(0, BN)
+    x = tl.load(p_x + o_d)
+    acc = tl.zeros([1, BN], dtype=tl.float32)
+    for start in range(0, N, BN):
+        w = tl.load(p_w + o_d[:, None] * N + (start + o_n)[None, :])
+        acc += tl.dot(x[None, :], w)  # expect
+        acc += tl.dot(tl.expand_dims(x, 0), w)  # expect
+    tl.store(p_o + o_n[None, :], acc)
+""",
         # the addition holding the dot reads `x` once the dot has run; `tl.where` runs before it
         """
 @triton.jit
@@ -650,11 +663,14 @@ class _Dots:
 
 def _wrapped_tile(node: cst.BaseExpression, kernel: Kernel) -> cst.Name | None:
     """The named tile a dot operand is, through casts, transposes (`tl.trans(x)`, `x.trans()`,
-    `x.T`), reshapes and views, minus and parentheses."""
+    `x.T`), reshapes and views (`x[None, :]`, `tl.expand_dims(x, 0)`), minus and parentheses."""
     while True:
         if isinstance(node, cst.Name):
             return node
-        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        viewed = axes_view_of(node)
+        if viewed is not None:
+            node = viewed
+        elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
             node = node.expression
         elif isinstance(node, cst.Attribute) and node.attr.value == "T" and kernel.imports.resolve(node) is None:
             node = node.value
