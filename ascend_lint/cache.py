@@ -4,11 +4,13 @@ Layout, as ruff's: `.ascend_lint_cache/` next to the configuration (the project 
 `--cache-dir` / `ASCEND_LINT_CACHE_DIR`. It holds a `.gitignore` (`*`), a `CACHEDIR.TAG`, and
 one folder per key — package version, a hash of ascend-lint's own analysis sources (so a
 changed rule set is a new key) and every resolved setting — with one small JSON entry per
-file: its path, the hash of its content and its result (findings with fixes, the error, or
-why it was skipped as not Ascend code; a skip is used only while the path and project still
-leave the file out, `Settings.path_skip_reason`).
+file: its path, the hash of its content, the hashes of the files it imports device functions
+from (`kernels.ImportedFunctions`; a module that could not be read is recorded as absent) and
+its result (findings with fixes, the error, or why it was skipped as not Ascend code; a skip is
+used only while the path and project still leave the file out, `Settings.path_skip_reason`).
 
-An entry is used only when the file's current bytes hash to the stored hash. Entries are
+An entry is used only when the file's current bytes hash to the stored hash and every imported
+file still hashes to its own (or is still absent). Entries are
 written atomically (a temporary file, then a rename), so concurrent runs see either a whole
 entry or none; an unreadable or malformed entry is a miss and is rewritten. `--fix` applies a
 cached finding's fix to the text whose hash matched, and writes only after checking that the
@@ -31,10 +33,11 @@ from . import source as sources
 from .atomic import write_atomically
 from .config import Settings
 from .model import Diagnostic, Edit, FileResult, Finding, Fix, Position, Related
+from .package import content_hash, file_hash
 
 DEFAULT_FOLDER = ".ascend_lint_cache"
 ENVIRONMENT = "ASCEND_LINT_CACHE_DIR"
-FORMAT = 4
+FORMAT = 5
 _GITIGNORE = "# Created by ascend-lint automatically.\n*\n"
 _CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -47,10 +50,6 @@ def cache_folder(settings: Settings, option: str | None) -> Path:
     """`--cache-dir`, else `ASCEND_LINT_CACHE_DIR`, else `.ascend_lint_cache` in the project root."""
     chosen = option or os.environ.get(ENVIRONMENT)
     return Path(chosen) if chosen else settings.root / DEFAULT_FOLDER
-
-
-def content_hash(data: bytes) -> str:
-    return hashlib.blake2b(data, digest_size=20).hexdigest()
 
 
 def analysis_fingerprint() -> str:
@@ -113,10 +112,14 @@ class Cache:
             return None
         if stored.get("hash") != content_hash(data):
             return None
+        imported = stored.get("imported")
+        if not isinstance(imported, dict) or any(file_hash(Path(path)) != known for path, known in imported.items()):
+            return None  # a module it imports device functions from changed
         try:
             result = _decode_result(filename, data, stored)
         except (KeyError, TypeError, ValueError, IndexError):
             return None  # a malformed entry: linted again and rewritten
+        result.imported_files = imported
         if result.skip_reason is not None:
             # skipped for these bytes and for the path and project as they were: the bytes hold,
             # the path and project are asked again (a dependency on torch_npu added since)
@@ -130,7 +133,13 @@ class Cache:
         if not self.usable:
             return
         entry, resolved = self._entry(filename)
-        stored = {"format": FORMAT, "path": resolved, "hash": content_hash(data), **_encode_result(result)}
+        stored = {
+            "format": FORMAT,
+            "path": resolved,
+            "hash": content_hash(data),
+            "imported": result.imported_files,
+            **_encode_result(result),
+        }
         with contextlib.suppress(OSError):
             write_atomically(
                 entry, json.dumps(stored, ensure_ascii=False, separators=(",", ":")).encode(), durable=False

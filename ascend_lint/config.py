@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .package import package_folders
 from .socs import DEFAULT_SOC, SOCS, Soc
 
 if sys.version_info >= (3, 11):
@@ -165,15 +166,11 @@ class Project:
     declares_ascend: bool  # a required dependency on torch_npu or triton-ascend
 
 
-@lru_cache(maxsize=256)
 def packages_around(folder: Path) -> tuple[str, ...]:
-    """The folders of the package a module in `folder` belongs to: `folder` and those above it
-    up to the highest one holding an `__init__.py` (namespace folders in between included:
-    `torchtitan_npu/ops/triton`, with no `__init__.py` in `ops`). The package's own names,
-    wherever the linter runs from; none outside a package."""
-    chain = (folder, *folder.parents)
-    top = max((i for i, candidate in enumerate(chain) if (candidate / "__init__.py").is_file()), default=None)
-    return () if top is None else tuple(candidate.name for candidate in chain[: top + 1])
+    """The names of the folders of the package a module in `folder` belongs to
+    (`package.package_folders`): the package's own names, wherever the linter runs from; none
+    outside a package."""
+    return tuple(candidate.name for candidate in package_folders(folder))
 
 
 @lru_cache(maxsize=256)
@@ -391,7 +388,7 @@ def load_settings(
     """Settings for linting `paths`: the config file found for them plus the CLI overrides."""
     # projects and folders read by an earlier run of this process may have changed since
     project_of.cache_clear()
-    packages_around.cache_clear()
+    package_folders.cache_clear()
     _entries.cache_clear()
     config_file = None
     if config is not None:

@@ -183,7 +183,7 @@ def lint_file(
     if cache is not None and (result.checked or result.skip_reason) and not (result.error and result.error.transient):
         # a skip is kept too: what the bytes say (imports, NPU launches, which may need a parse)
         # holds while they do, and `Cache.lookup` asks the path and project again (no parse)
-        cache.store(filename, data, result)
+        cache.store(filename, data, result)  # with the hashes of `result.imported_files`
     return result
 
 
@@ -231,7 +231,7 @@ def lint_source(
                 return result
             module = memory.parser.parse(source) if memory is not None else sources.parse(source)
             with sources.analysis_kept_young():
-                result.findings = _analysed(filename, source, module, code, rules, settings, memory)
+                result.findings = _analysed(filename, source, module, code, rules, settings, memory, result)
     except FileTimeout:
         result.error = Diagnostic(
             filename, timeout_message("lint", settings.timeout_per_file) + "; skipped", transient=True
@@ -258,15 +258,21 @@ def _analysed(
     rules: list[Rule],
     settings: Settings,
     memory: DocumentMemory | None,
+    result: FileResult,
 ) -> list[Finding]:
-    """The findings of `rules` on a parsed file. What the analysis built is garbage once this
-    returns, unless `memory` keeps it (see `source.analysis_kept_young`)."""
+    """The findings of `rules` on a parsed file; the files of the modules whose device functions
+    it imports go to `result.imported_files` as they are read. What the analysis built is
+    garbage once this returns, unless `memory` keeps it (see `source.analysis_kept_young`)."""
     from .imports import ImportMap
-    from .kernels import find_kernels
+    from .kernels import ImportedFunctions, find_kernels
     from .rule import ModuleContext
 
     imports = ImportMap(module, source, settings.triton_modules)
-    kernels = find_kernels(module, imports, memory.kernels if memory else None)
+    imported = None
+    if imports.imported_from and filename != "-":  # stdin without --stdin-filename is in no package
+        folder = Path(filename).absolute().parent
+        imported = ImportedFunctions(folder, imports, settings.triton_modules, result.imported_files)
+    kernels = find_kernels(module, imports, memory.kernels if memory else None, imported)
     context = ModuleContext(
         filename, source, module, imports, kernels, memory.hosts if memory else None, settings.soc(filename)
     )

@@ -174,6 +174,9 @@ class ImportMap:
         self.aliases: dict[str, str] = {}
         self.functions: list[cst.FunctionDef] = []
         self.imported: set[str] = set()  # the local names of imports not of Triton
+        # `from module import name [as local]` not of Triton: local -> (module, with its leading
+        # dots when relative; name)
+        self.imported_from: dict[str, tuple[str, str]] = {}
         self._heads: dict[str, int] = {}  # first part of each alias -> most parts in one alias
         self.source = module.code if source is None else source  # the text usage is read from
         self._triton_modules = tuple(triton_modules)
@@ -194,6 +197,8 @@ class ImportMap:
         for local, name in self._pending_reexports.items():
             self.add(local, _reexport_meaning(local, name, self.source))
         self.imported -= self.aliases.keys()
+        for local in self.aliases.keys() & self.imported_from.keys():
+            del self.imported_from[local]
 
     # ---- reading imports ----------------------------------------------------------------
     def _add_import(self, node: cst.Import, foreign: dict[str, str]) -> None:
@@ -232,6 +237,7 @@ class ImportMap:
                 self._add_reexported(local, name)
             else:
                 self.imported.add(local)
+                self.imported_from[local] = (base, name)
                 if base.lstrip(".").split(".")[0] not in _NOT_TRITON:
                     foreign[local] = name
 

@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import libcst as cst
@@ -13,6 +14,8 @@ import libcst as cst
 from .flow import ARG, CONST, SCALAR, SPEC, Flow, build_flow, call_argument, offset_terms
 from .imports import TRITON, ImportMap, dotted_name, int_literal, str_literal, walk_statements
 from .nodes import walk
+from .package import content_hash, file_hash, module_files
+from .source import SourceError, compile_python, decode, parse
 
 if TYPE_CHECKING:
     from .tiles import TileModel
@@ -53,6 +56,9 @@ class Kernel:
     is_device_function: bool = False
     # the module's kernels, where calls of device functions resolve (set by find_kernels)
     module_kernels: list[Kernel] = field(default_factory=list, repr=False)
+    # the device functions the module imports from its package, where calls of names it does not
+    # define resolve (set by find_kernels; None for a module read for them: one hop)
+    imported: ImportedFunctions | None = field(default=None, repr=False)
     _working_out: set[str] = field(default_factory=set, init=False, repr=False)  # facts of recursive calls
 
     @property
@@ -111,7 +117,7 @@ class Kernel:
         found = []
         self._working_out.add(fact)
         try:
-            for helper in called_device_functions(call, self, self.module_kernels):
+            for helper in called_device_functions(call, self):
                 if fact in helper._working_out:
                     continue
                 params: frozenset[str] = getattr(helper, fact)
@@ -142,11 +148,17 @@ class Kernel:
         return flags
 
 
-def find_kernels(module: cst.Module, imports: ImportMap, memory: KernelMemory | None = None) -> list[Kernel]:
+def find_kernels(
+    module: cst.Module,
+    imports: ImportMap,
+    memory: KernelMemory | None = None,
+    imported: ImportedFunctions | None = None,
+) -> list[Kernel]:
     """Functions decorated with `triton.jit` wherever they are defined: module level, under
     module-level `if`/`try`/`with`, in classes, inside factory functions; then the kernels
     the module makes by calls (`_bound_kernels`). With a `memory`, a kernel it holds is
-    returned instead of its new copy (see KernelMemory)."""
+    returned instead of its new copy (see KernelMemory); `imported` finds the device functions
+    the module imports."""
     kernels = []
     called: set[str] | None = None
     literals = _module_literals(module)
@@ -159,9 +171,9 @@ def find_kernels(module: cst.Module, imports: ImportMap, memory: KernelMemory | 
             kernel.is_device_function = _returns_value(kernel.node) or kernel.name in called
             kernels.append(kernel)
     if memory is not None:
-        kernels = memory.recall(kernels, imports)
+        kernels = memory.recall(kernels, imports, imported)
     for kernel in kernels:
-        kernel.module_kernels = kernels
+        kernel.module_kernels, kernel.imported = kernels, imported
     return kernels
 
 
@@ -253,14 +265,103 @@ def _is_bare_jit(callee: cst.BaseExpression, imports: ImportMap) -> bool:
     return imports.is_triton(callee, "jit") or _spelled_jit(callee)
 
 
-def called_device_functions(call: cst.Call, caller: Kernel, kernels: list[Kernel]) -> list[Kernel]:
-    """The module's device functions a kernel's call `name(...)` may run (Triton inlines them):
-    each one defined under that name, several when exclusive module-level `if` arms define it.
-    None when the kernel binds the name itself; a name only imported has no definition here."""
+def called_device_functions(call: cst.Call, caller: Kernel) -> list[Kernel]:
+    """The device functions a kernel's call `name(...)` may run (Triton inlines them): each one
+    the module defines under that name, several when exclusive module-level `if` arms define
+    it; else, for a name the module imports (`from .micro_kernel import name`), the one the
+    imported module defines (`ImportedFunctions`). None when the kernel binds the name itself."""
     func = call.func
     if not isinstance(func, cst.Name) or func.value in caller.flow.defs:
         return []
-    return [kernel for kernel in kernels if kernel.is_device_function and kernel.name == func.value]
+    defined = [kernel for kernel in caller.module_kernels if kernel.name == func.value]
+    if defined or caller.imported is None:
+        return [kernel for kernel in defined if kernel.is_device_function]
+    return caller.imported.named(func.value)
+
+
+class ImportedFunctions:
+    """The `@triton.jit` functions a module imports from another module of its package
+    (`from .micro_kernel import micro_kernel_fwd`, `from pkg.ops.utils import safe_dot`), read
+    from disk: a relative import from the module's folder, an absolute one from the package's
+    outermost folder of that name (`package.module_files`).
+
+    One hop: the imported module's kernels are found as in a file of their own, every one a
+    device function (a kernel calls it), and calls there resolve among its own functions only,
+    never through its imports. A module that is missing, unreadable, undecodable or not valid
+    Python adds nothing. Each module file is parsed once per process while its bytes stay the
+    same (`_imported_module`); `read` records the hash of every file looked at (None when it
+    could not be read), which the result of the importing file depends on (the cache, the
+    editor server's kept kernels)."""
+
+    def __init__(
+        self,
+        folder: Path,
+        imports: ImportMap,
+        triton_modules: Sequence[str] = (),
+        read: dict[str, str | None] | None = None,
+    ):
+        self.folder = folder
+        self.imports = imports
+        self.triton_modules = tuple(triton_modules)
+        self.read = {} if read is None else read
+        self._modules: dict[str, list[Kernel] | None] = {}
+
+    def named(self, local: str) -> list[Kernel]:
+        """The device functions the imported name `local` is: those of its module named as it
+        is imported, from the first file the module is found in."""
+        origin = self.imports.imported_from.get(local)
+        if origin is None:
+            return []
+        module, name = origin
+        for path in module_files(self.folder, module):
+            kernels = self._kernels_of(str(path))
+            if kernels is not None:
+                return [kernel for kernel in kernels if kernel.name == name]
+        return []
+
+    def unchanged(self, read: dict[str, str | None]) -> bool:
+        """Whether the files another lint read still hold what they held (recorded as read
+        again: facts kept from that lint depend on them)."""
+        current = {path: file_hash(Path(path)) for path in read}
+        self.read.update(current)
+        return current == read
+
+    def _kernels_of(self, path: str) -> list[Kernel] | None:
+        """The kernels of the module file at `path` (read once per lint); None when it cannot be
+        read (Python would try the next file, a package's `__init__.py`)."""
+        if path not in self._modules:
+            try:
+                with open(path, "rb") as handle:
+                    data = handle.read()
+            except OSError:
+                self.read[path] = self._modules[path] = None
+            else:
+                self.read[path] = digest = content_hash(data)
+                self._modules[path] = _imported_module(path, digest, data, self.triton_modules)
+        return self._modules[path]
+
+
+# path -> (content hash, triton-modules setting, the module's kernels): parsed once per content
+_IMPORTED_MODULES: dict[str, tuple[str, tuple[str, ...], list[Kernel]]] = {}
+
+
+def _imported_module(path: str, digest: str, data: bytes, triton_modules: tuple[str, ...]) -> list[Kernel]:
+    """The kernels of an imported module with these bytes, all device functions; none when the
+    bytes are no valid Python."""
+    known = _IMPORTED_MODULES.get(path)
+    if known is not None and known[:2] == (digest, triton_modules):
+        return known[2]
+    try:
+        text = decode(data)
+        compile_python(text)  # CPython decides what is a syntax error
+        module = parse(text)
+        kernels = find_kernels(module, ImportMap(module, text, triton_modules))
+    except (SourceError, RecursionError):
+        kernels = []
+    for kernel in kernels:
+        kernel.is_device_function = True
+    _IMPORTED_MODULES[path] = (digest, triton_modules, kernels)
+    return kernels
 
 
 class KernelMemory:
@@ -278,11 +379,18 @@ class KernelMemory:
         self._kernels: dict[tuple[cst.FunctionDef, str], Kernel] = {}
         self._names: dict[str, str] | None = None
         self._device_functions: list[tuple[str, cst.FunctionDef]] = []
+        self._imported_from: dict[str, tuple[str, str]] = {}
+        self._imported_read: dict[str, str | None] = {}
 
-    def recall(self, kernels: list[Kernel], imports: ImportMap) -> list[Kernel]:
+    def recall(self, kernels: list[Kernel], imports: ImportMap, imported: ImportedFunctions | None) -> list[Kernel]:
         names = imports.meaning()
         device_functions = [(kernel.name, kernel.node) for kernel in kernels if kernel.is_device_function]
-        same_module = names == self._names and device_functions == self._device_functions
+        same_module = (
+            names == self._names
+            and device_functions == self._device_functions
+            and self._imported_from == imports.imported_from
+            and (imported is None or imported.unchanged(self._imported_read))  # the imported functions' files
+        )
         recalled = []
         for kernel in kernels:
             known = self._kernels.get((kernel.node, kernel.name)) if same_module else None
@@ -296,10 +404,13 @@ class KernelMemory:
             recalled.append(known if same and known is not None else kernel)
         self._kernels = {(kernel.node, kernel.name): kernel for kernel in recalled}  # only the current ones
         self._names, self._device_functions = names, device_functions
+        self._imported_from = dict(imports.imported_from)
+        self._imported_read = imported.read if imported is not None else {}  # filled as this lint reads
         return recalled
 
     def forget(self) -> None:
         self._kernels, self._names, self._device_functions = {}, None, []
+        self._imported_from, self._imported_read = {}, {}
 
 
 def _returns_value(fn: cst.FunctionDef) -> bool:

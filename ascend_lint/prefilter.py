@@ -11,7 +11,10 @@ A kernel rule also needs a kernel, and `find_kernels` only knows functions decor
 wrapped by a call of, a name resolving to `<triton>.jit`: no kernel without the word `jit`. A launch of a kernel the file
 imports (`from .kernels import k`, then `k[grid](...)`) is no word: `LAUNCH` holds when the text
 has a `]` followed by a `(` (only spaces, line breaks, comments or backslashes between them, as
-between any tokens `] (`) closing a subscript of a name an import statement lists.
+between any tokens `] (`) closing a subscript of a name an import statement lists. A call of a
+device function another module defines (`from .micro_kernel import f`, then `f(...)` in a
+kernel) brings that function's words, which this file need not hold: `IMPORT_FROM` holds when
+the text has a `from <module> import` statement of a module other than Triton's.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ from functools import lru_cache
 
 KERNEL_TOKENS: tuple[str, ...] = ("jit",)
 LAUNCH = "]("  # not a word: a launch of an imported name (`_launches_imported`)
+IMPORT_FROM = "from import"  # not a word: names imported from a module other than Triton's
+_IMPORT_FROM_TEXT = re.compile(r"^[ \t]*from[ \t]+(?!triton\b)[\w.]+[ \t]+import\b", re.MULTILINE)
 # a comment is one item to the end of its line: `#[^\r\n]*` alone could split a run of `#`
 # in exponentially many ways before failing (a `]` and then a `#####` banner took hours)
 LAUNCH_TEXT = re.compile(r"\](?:\s|\\|#[^\r\n]*(?![^\r\n]))*\(")
@@ -51,6 +56,8 @@ class Words:
         if found is None:
             if token == LAUNCH:  # syntax, which no escape in a string can spell
                 found = LAUNCH_TEXT.search(self.text) is not None and _launches_imported(self.text)
+            elif token == IMPORT_FROM:
+                found = _IMPORT_FROM_TEXT.search(self.text) is not None
             else:
                 found = self._escapes or (token in self.text and _whole_word(token).search(self.text) is not None)
             self._found[token] = found

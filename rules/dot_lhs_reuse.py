@@ -37,13 +37,16 @@ dropped by the compiler there and clobbers nothing for that read. A result passe
 stored or returned is read; a dot accumulating into `acc`, or run through a device function,
 is taken to run.
 
-A call of a `@triton.jit` function of the same file whose `tl.dot` takes one of its parameters,
-unchanged, as the left operand (fla's `safe_dot(a, b)`, which returns `tl.dot(a, b)`) is that
-dot: Triton inlines the function, so the argument passed for that parameter (by position or
-keyword) is clobbered in the caller. When exclusive module-level `if` arms define the function
-several times, the parameter must be clobbered by every definition. A function that copies its
-parameter before the dot clobbers nothing, and one only imported from another module is not
-seen: the file is analysed on its own.
+A call of a `@triton.jit` function whose `tl.dot` takes one of its parameters, unchanged, as
+the left operand (fla's `safe_dot(a, b)`, which returns `tl.dot(a, b)`) is that dot: Triton
+inlines the function, so the argument passed for that parameter (by position or keyword) is
+clobbered in the caller. The function may be defined in the same file or imported from another
+module of the package (`from .micro_kernel import micro_kernel_fwd`, or an absolute import
+inside the package), whose file is read from disk as saved; what that module imports in turn
+is not followed, and a module outside the package on disk, missing or not parsing is not seen.
+When exclusive module-level `if` arms define the function several times, the parameter must be
+clobbered by every definition. A function that copies its parameter before the dot clobbers
+nothing.
 
 ## Example
 ```python
@@ -88,6 +91,7 @@ import libcst as cst
 from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, spelled_out
 from ascend_lint.flow import Event, Flow, axes_view_of, call_argument
 from ascend_lint.kernels import called_device_functions
+from ascend_lint.prefilter import IMPORT_FROM
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
 _WRAPPERS = ("trans", "permute", "reshape", "view", "cast", "expand_dims")
@@ -102,7 +106,7 @@ class DotLhsReuse(Rule):
         {"npu": Evidence.DEVICE_OUTPUTS, "interpret": Evidence.DOT_CLOBBER_OUTPUTS},
         "tl.dot clobbering its lhs is a runtime behaviour of the NPU",
     )
-    REQUIRES_TOKENS = (("dot",),)
+    REQUIRES_TOKENS = (("dot", IMPORT_FROM),)  # the dot may be in a device function of another module
 
     VALID = (
         # a compile hint annotates the tile; it reads no data
@@ -481,7 +485,7 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         flow = kernel.flow
-        dots = _Dots(context.kernels).of(kernel)
+        dots = _Dots().of(kernel)
         copies = _CopyPlanner(kernel, context, dots)
         clobbered: dict[int, tuple[Event, list[tuple[_Dot, FixPlan | Declined | None]]]] = {}
         for dot in dots:
@@ -588,7 +592,7 @@ def _reads_copy(change: InsertBefore | Replace | Delete, read: Event) -> bool:
 @dataclass(frozen=True)
 class _Dot:
     """A call running a `tl.dot` whose left operand is `tile`: the dot itself, or a call of a
-    device function of the module (`helper`) whose dot takes the argument passed for one of
+    device function (`helper`, of the module or imported) whose dot takes the argument passed for one of
     its parameters (Triton inlines the function, so the caller's tile is clobbered)."""
 
     event: Event
@@ -613,8 +617,7 @@ class _Dot:
 class _Dots:
     """The dots of the module's kernels, through the device functions they call."""
 
-    def __init__(self, kernels: list[Kernel]):
-        self.kernels = kernels
+    def __init__(self) -> None:
         self._clobbered: dict[Kernel, list[tuple[int, str]]] = {}
 
     def of(self, kernel: Kernel) -> list[_Dot]:
@@ -638,7 +641,7 @@ class _Dots:
     def _clobbered_params(self, call: cst.Call, caller: Kernel) -> list[tuple[int, str]]:
         """The parameters (position, name) a dot clobbers in every device function `call` may
         run: Ascend runs one of them, which one is not known from this file."""
-        helpers = called_device_functions(call, caller, self.kernels)
+        helpers = called_device_functions(call, caller)
         if not helpers:
             return []
         return sorted(set.intersection(*(set(self._clobbers(helper)) for helper in helpers)))

@@ -50,6 +50,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from ascend_lint.kernels import called_device_functions
 from ascend_lint.prefilter import KERNEL_TOKENS
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 
@@ -233,9 +234,8 @@ def scale_rows_capped(x):
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         host = context.host
-        by_name = {kernel.name: kernel for kernel in context.kernels}
         for kernel in context.kernels:
-            if kernel.is_device_function or _uses_dot(kernel, by_name, set()):
+            if kernel.is_device_function or _uses_dot(kernel, set()):
                 continue
             for launch in host.launches_with_helpers(kernel):
                 if host.on_other_platform(launch.call):
@@ -257,22 +257,25 @@ def scale_rows_capped(x):
                     break
 
 
-def _uses_dot(kernel: Kernel, by_name: dict[str, Kernel], seen: set[str]) -> bool:
-    """The kernel, or a `@triton.jit` function of the module it calls, calls `tl.dot`; or it
-    calls an imported helper named like a matrix multiply."""
-    seen.add(kernel.name)
+def _uses_dot(kernel: Kernel, seen: set[Kernel]) -> bool:
+    """The kernel, or a device function it calls (of the module, or one it imports:
+    `kernels.called_device_functions`), calls `tl.dot`; or it calls an imported helper named
+    like a matrix multiply."""
+    seen.add(kernel)
     flow = kernel.flow
     if any(flow.calls_to("dot", "dot_scaled")):
         return True
     for event in flow.calls:
+        helpers = called_device_functions(event.call, kernel)
+        if any(helper not in seen and _uses_dot(helper, seen) for helper in helpers):
+            return True
         func = event.call.func
         name = func.value if isinstance(func, cst.Name) else None
-        if name is None or name in seen:
-            continue
-        callee = by_name.get(name)
-        if callee is not None:
-            if _uses_dot(callee, by_name, seen):
-                return True
-        elif kernel.imports.resolve(func) and any(word in name.lower() for word in _MATMUL_WORDS):
+        if (
+            not helpers
+            and name
+            and kernel.imports.resolve(func)
+            and any(word in name.lower() for word in _MATMUL_WORDS)
+        ):
             return True
     return False

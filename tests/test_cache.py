@@ -262,3 +262,32 @@ def test_fix_from_a_warm_cache_and_after_a_change(tmp_path: Path, tree: Path):
     for path in sorted(fresh.rglob("*.py")):
         assert (tree / path.relative_to(fresh)).read_bytes() == path.read_bytes()
     assert (tree / "triton_ascend" / "clean_kernels.py").read_text(encoding="utf-8").endswith("k[(1,)](x)\n")
+
+
+def test_an_entry_holds_while_the_modules_it_imports_device_functions_from_do(tmp_path: Path):
+    """A file's ASC003 finding comes from the `tl.dot` of a device function another module of its
+    package defines: the entry records that module's hash and is used only while it holds."""
+    package = tmp_path / "pkg"
+    shutil.copytree(FIXTURES / "triton_ascend" / "asc003_imported_helper", package)
+    caller, helper = package / "attention.py", package / "micro_kernel.py"
+    settings = Settings(root=tmp_path, target_all=True)
+    cache = Cache(tmp_path / DEFAULT_FOLDER, settings)
+    assert cache.prepare() is None
+    linted = lint_file(str(caller), settings, cache)
+    assert [f.code for f in linted.findings] == ["ASC003", "ASC003"]
+    assert set(linted.imported_files) == {str(helper)}
+    assert cache.lookup(str(caller)) == linted
+    original = helper.read_text(encoding="utf-8")
+    helper.write_text(original.replace("tl.dot(block_q, block_k)", "tl.dot(block_q + 0.0, block_k)"), encoding="utf-8")
+    assert cache.lookup(str(caller)) is None  # the helper changed: linted again
+    relinted = lint_file(str(caller), settings, cache)
+    assert relinted.findings == [] and cache.lookup(str(caller)) == relinted
+    helper.unlink()
+    assert cache.lookup(str(caller)) is None
+    assert lint_file(str(caller), settings, cache).imported_files == {
+        str(helper): None,
+        str(package / "micro_kernel" / "__init__.py"): None,
+    }
+    helper.write_text(original, encoding="utf-8")  # back: the first entry's hash, found again
+    assert cache.lookup(str(caller)) is None
+    assert lint_file(str(caller), settings, cache).findings == linted.findings

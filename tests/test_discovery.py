@@ -13,7 +13,7 @@ from ascend_lint.engine import lint_source
 from ascend_lint.host import HostIndex
 from ascend_lint.imports import ImportMap
 from ascend_lint.incremental import IncrementalParser
-from ascend_lint.kernels import Kernel, KernelMemory, find_kernels
+from ascend_lint.kernels import ImportedFunctions, Kernel, KernelMemory, find_kernels
 
 BODY = """
 def {name}(x, B, BT: {tl}.constexpr):
@@ -390,3 +390,34 @@ _cols = triton.heuristics({"n": lambda args: 1})(_rows)
     after = kernels(source.replace('"n": lambda', '"m": lambda'))
     assert after["_rows"] is before["_rows"]
     assert after["_cols"] is not before["_cols"] and list(after["_cols"].provided_constexprs) == ["m"]
+
+
+def test_a_kernel_memory_keeps_a_kernel_only_while_the_modules_it_imports_from_are_unchanged(tmp_path) -> None:
+    """A kernel's pointers come through the device functions it calls, also those another
+    module of the package defines (`ImportedFunctions`): a kept kernel would keep stale ones."""
+    helper = tmp_path / "helpers.py"
+    loads = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef fetch(base, i):\n    return tl.load(base + i)\n"
+    helper.write_text(loads, encoding="utf-8")
+    source = """
+import triton
+import triton.language as tl
+from .helpers import fetch
+
+@triton.jit
+def k(x, y, n):
+    tl.store(y, fetch(x, n))
+"""
+    parser, memory = IncrementalParser(), KernelMemory()
+
+    def kernel(text: str) -> Kernel:
+        module = parser.parse(text)
+        imports = ImportMap(module, text)
+        [found] = find_kernels(module, imports, memory, ImportedFunctions(tmp_path, imports))
+        return found
+
+    before = kernel(source)
+    assert before.pointer_params == {"x", "y"}
+    assert kernel(source) is before  # nothing changed: the kernel and its facts are kept
+    helper.write_text(loads.replace("tl.load(base + i)", "base + i"), encoding="utf-8")
+    after = kernel(source)
+    assert after is not before and after.pointer_params == {"y"}

@@ -3,8 +3,14 @@ named in the message and first in `related`; the other clobbering dots follow it
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from conftest import snippet_source
+
+from ascend_lint import kernels, source
+from ascend_lint.config import Settings
+from ascend_lint.engine import lint_source
 
 
 def test_three_dots_with_one_left_operand(lint) -> None:
@@ -130,8 +136,8 @@ def test_a_device_function_defined_per_arm_clobbers_what_every_definition_clobbe
     assert lint(pristine_arm) == []
 
 
-def test_a_device_function_only_imported_is_not_seen(lint) -> None:
-    """The file is analysed on its own: an imported `safe_dot` may wrap anything."""
+def test_a_device_function_imported_from_outside_the_package_is_not_seen(lint) -> None:
+    """Only the package's own modules are read: an `fla` not on disk may wrap anything."""
     source = DEFINED_PER_ARM.split("if USE_ASM:")[0] + "from fla.ops.utils.op import mm\n"
     source += DEFINED_PER_ARM.split("\n\n\n", 1)[1]
     assert "def mm" not in source and "mm(b_a" in source
@@ -219,3 +225,127 @@ def k(p_a, p_b, p_o):
     )
     findings = [f for f in lint(source) if f.code == "ASC003"]
     assert [f.location.row - offset for f in findings] == [12]
+
+
+HELPER_MODULE = """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def attend(block_q, block_k, acc):
+    return acc + tl.dot(block_q, block_k)
+"""
+
+# no word `d-o-t` here: the rule runs for the imported module's words (`prefilter.IMPORT_FROM`)
+CALLER_MODULE = """
+import triton
+import triton.language as tl
+
+{imports}
+
+
+@triton.jit
+def fwd(q_ptr, k_ptr, o_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    block_q = tl.load(q_ptr + offs)
+    block_k = tl.load(k_ptr + offs)
+    acc = tl.zeros((BLOCK, BLOCK), dtype=tl.float32)
+    acc = attend(block_q, block_k, acc)
+    tl.store(o_ptr + offs, block_q + acc)
+"""
+
+
+def _package(tmp_path: Path, helper: str | bytes = HELPER_MODULE, imports: str = "from .micro import attend") -> Path:
+    """`pkg/ops/fwd.py` calling `attend`, defined in `pkg/ops/micro.py` (given as `helper`)."""
+    folder = tmp_path / "pkg" / "ops"
+    folder.mkdir(parents=True)
+    for init in (tmp_path / "pkg" / "__init__.py", folder / "__init__.py"):
+        init.write_text("", encoding="utf-8")
+    micro = folder / "micro.py"
+    micro.write_bytes(helper if isinstance(helper, bytes) else helper.encode())
+    caller = folder / "fwd.py"
+    caller.write_text(CALLER_MODULE.format(imports=imports), encoding="utf-8")
+    assert "dot" not in caller.read_text(encoding="utf-8")
+    return caller
+
+
+def _clobbered_reads(path: Path, filename: str | None = None) -> list[int]:
+    result = lint_source(
+        path.read_text(encoding="utf-8"), filename or str(path), Settings(root=path.parent, target_all=True)
+    )
+    assert result.error is None, result.error
+    return [f.location.row for f in result.findings if f.code == "ASC003"]
+
+
+@pytest.mark.parametrize(
+    "imports",
+    ["from .micro import attend", "from pkg.ops.micro import attend", "from ..ops.micro import attend as attend"],
+)
+def test_a_device_function_of_another_module_of_the_package_clobbers_its_left_operand(tmp_path, imports) -> None:
+    """Relative or absolute, the import names a file of the package on disk, whose device
+    function gives the same facts one of the file would: `block_q` is read after the dot."""
+    caller = _package(tmp_path, imports=imports)
+    assert _clobbered_reads(caller) == [15]
+
+
+def test_the_imported_module_is_read_relative_to_the_name_standard_input_is_given(tmp_path) -> None:
+    """`--stdin-filename` places the text in its package; a bare `-` is in none."""
+    caller = _package(tmp_path)
+    assert _clobbered_reads(caller, filename=str(caller.with_name("unsaved.py"))) == [15]
+    assert _clobbered_reads(caller, filename="-") == []
+
+
+def test_the_imported_module_imports_are_not_followed(tmp_path) -> None:
+    """One hop: `attend` in `micro.py` calling a dot helper `micro.py` imports is not read."""
+    relay = "import triton\n\nfrom .deeper import attend_deeper\n\n\n@triton.jit\ndef attend(a, b, acc):\n"
+    relay += "    return attend_deeper(a, b, acc)\n"
+    caller = _package(tmp_path, helper=relay)
+    caller.with_name("deeper.py").write_text(HELPER_MODULE.replace("def attend", "def attend_deeper"), encoding="utf-8")
+    assert _clobbered_reads(caller) == []
+
+
+@pytest.mark.parametrize(
+    "helper",
+    [
+        pytest.param(HELPER_MODULE + "\ndef broken(:\n", id="syntax error"),
+        pytest.param(b"\xff\xfe" + HELPER_MODULE.encode(), id="undecodable"),
+        pytest.param(HELPER_MODULE.replace("def attend", "def attend_renamed"), id="name not defined there"),
+    ],
+)
+def test_an_imported_module_that_gives_nothing_leaves_the_call_unknown(tmp_path, helper) -> None:
+    caller = _package(tmp_path, helper=helper)
+    assert _clobbered_reads(caller) == []
+
+
+def test_an_imported_module_is_decoded_as_python_reads_it(tmp_path) -> None:
+    """Its coding cookie holds, as for a file linted itself."""
+    helper = b"# -*- coding: latin-1 -*-\n" + HELPER_MODULE.encode() + b"\n# \xff\xfe\n"
+    assert _clobbered_reads(_package(tmp_path, helper=helper)) == [15]
+
+
+def test_a_missing_or_unreadable_imported_module_leaves_the_call_unknown(tmp_path) -> None:
+    caller = _package(tmp_path)
+    micro = caller.with_name("micro.py")
+    micro.unlink()
+    micro.mkdir()  # a folder where the file was: unreadable, and no `micro/__init__.py`
+    assert _clobbered_reads(caller) == []
+    package = caller.with_name("micro")
+    package.mkdir()
+    (package / "__init__.py").write_text(HELPER_MODULE, encoding="utf-8")  # a package of that name
+    assert _clobbered_reads(caller) == [15]
+
+
+def test_an_imported_module_is_parsed_once_while_its_bytes_stay_the_same(tmp_path, monkeypatch) -> None:
+    caller = _package(tmp_path)
+    other = caller.with_name("other.py")
+    other.write_text(caller.read_text(encoding="utf-8"), encoding="utf-8")
+    parsed: list[str] = []
+    monkeypatch.setattr(kernels, "parse", lambda text: parsed.append(text) or source.parse(text))
+    assert _clobbered_reads(caller) == _clobbered_reads(other) == [15]
+    assert parsed == [HELPER_MODULE]
+    caller.with_name("micro.py").write_text(
+        HELPER_MODULE.replace("block_q, block_k)", "block_k, block_q)"), encoding="utf-8"
+    )
+    assert _clobbered_reads(caller) == []  # `block_k` is the left operand now, read nowhere after
+    assert len(parsed) == 2

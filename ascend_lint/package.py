@@ -1,0 +1,56 @@
+"""The package a module belongs to on disk, and the files its imports name.
+
+A package is found as Python finds it from the inside: the module's folder and those above it
+up to the highest one holding an `__init__.py` (namespace folders in between included). Both
+targeting (Ascend-named package folders) and the imported device functions (`kernels`) read it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+
+
+def content_hash(data: bytes) -> str:
+    """What a file's result depends on of its bytes (the content cache's key)."""
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+def file_hash(path: Path) -> str | None:
+    """The content hash of the file at `path`; None when it cannot be read."""
+    try:
+        return content_hash(path.read_bytes())
+    except OSError:
+        return None
+
+
+@lru_cache(maxsize=256)
+def package_folders(folder: Path) -> tuple[Path, ...]:
+    """`folder` and the folders above it up to the highest one holding an `__init__.py`,
+    innermost first; none outside a package."""
+    chain = (folder, *folder.parents)
+    top = max((i for i, candidate in enumerate(chain) if (candidate / "__init__.py").is_file()), default=None)
+    return () if top is None else chain[: top + 1]
+
+
+def module_files(folder: Path, module: str) -> tuple[Path, ...]:
+    """The files that may hold `module` as imported by a module in `folder`, in the order Python
+    tries them (`name.py`, then `name/__init__.py`): a relative module (`.micro_kernel`,
+    `..common.utils`) from `folder`, an absolute one from the folder above the outermost folder
+    of the package named like its first part; none for a module outside the package."""
+    dots = len(module) - len(module.lstrip("."))
+    parts = module[dots:].split(".") if module[dots:] else []
+    if dots:
+        base = folder
+        for _ in range(dots - 1):
+            base = base.parent
+    else:
+        named = [candidate for candidate in package_folders(folder) if parts and candidate.name == parts[0]]
+        if not named:
+            return ()
+        base = named[-1].parent
+    if not parts:
+        return ()  # `from . import name`: a module, not a function of one
+    target = base.joinpath(*parts)
+    return target.with_name(f"{target.name}.py"), target / "__init__.py"
