@@ -1401,11 +1401,15 @@ class OtherPlatformPaths:
         test fails only there (or so does an `elif`'s), or its `else` exits and the test holds
         only there."""
         orelse = statement.orelse
-        if _exits(statement.body):
+        if never_falls_through(statement.body):
             if self.requires_other(statement.test, False, scope):
                 return True
             return isinstance(orelse, cst.If) and self._other_after(orelse, scope)
-        return isinstance(orelse, cst.Else) and _exits(orelse.body) and self.requires_other(statement.test, True, scope)
+        return (
+            isinstance(orelse, cst.Else)
+            and never_falls_through(orelse.body)
+            and self.requires_other(statement.test, True, scope)
+        )
 
     def requires_other(self, test: cst.BaseExpression, holds: bool, scope: Scope, hops: int = 0) -> bool:
         """The test holding (failing, `holds=False`) requires another platform than Ascend."""
@@ -1651,7 +1655,7 @@ def _statements(suites: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
             yield suite
 
 
-def _exits(suite: cst.BaseSuite) -> bool:
+def never_falls_through(suite: cst.BaseSuite) -> bool:
     """The suite never falls through: a `return`, `raise`, `continue` or `break` at its top."""
     lines = suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
     return any(
@@ -1663,11 +1667,16 @@ def _exits(suite: cst.BaseSuite) -> bool:
 
 
 def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:
-    """`x.device.type == "cuda"` holding, `x.device.type == "npu"` failing (`!=` the other way)."""
+    """`x.device.type == "cuda"` holding, `x.device.type == "npu"` failing (`!=` the other way),
+    `x.device.type in ("npu", ...)` failing (`not in` holding)."""
     if len(test.comparisons) != 1:
         return False
     operator = test.comparisons[0].operator
     sides = (test.left, test.comparisons[0].comparator)
+    if isinstance(operator, cst.In | cst.NotIn) and _is_device_type(test.left):
+        listed = sides[1].elements if isinstance(sides[1], cst.Tuple | cst.List | cst.Set) else ()
+        member = holds == isinstance(operator, cst.In)  # the comparison says the type is listed
+        return not member and any(str_literal(element.value) == "npu" for element in listed)
     if not any(map(_is_device_type, sides)) or not isinstance(operator, cst.Equal | cst.NotEqual):
         return False
     equal = holds == isinstance(operator, cst.Equal)  # the comparison says the type is the literal

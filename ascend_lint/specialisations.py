@@ -10,7 +10,9 @@ earlier ones):
   literals, or names bound to a literal in the launching function, the module, or a
   parameter default of the launching function (`BT = chunk_size` with `chunk_size: int = 64`);
   a name the function binds to a different literal in each arm of an `if` gives one set per
-  value;
+  value, and so does each arm binding a literal when other arms bind a value known only at run
+  time (`BLOCK = 2048` in one arm, `BLOCK = triton.next_power_of_2(n)` in the other: the
+  literal is what the launch passes when its arm runs);
 - each `triton.Config({...})` (or `triton.Config(dict(BT=64))`) of an autotune decorator
   (`configs=` of `triton.autotune` or of a wrapper taking the same keyword), written inline, in
   a name of the module (`configs=CONFIGS`) or returned by a function of it
@@ -34,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from .host import arms_around, never_falls_through
 from .imports import ImportMap, number_literal, statement_blocks, str_literal
 from .nodes import walk
 
@@ -45,6 +48,18 @@ if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime imp
 Value = int | float | bool
 Lookup = Callable[[str], "Value | None"]
 Scope = cst.FunctionDef | None
+Tests = list[tuple[cst.BaseExpression, bool]]  # `if` tests around a host node, with whether each holds
+
+
+@dataclass(frozen=True)
+class Arm:
+    """An assignment binding a launch value on some paths only, and the `if` tests around it."""
+
+    statement: cst.CSTNode
+    tests: Tests
+
+
+Arms = dict[str, Arm]  # a launch value's name -> the arm binding it
 
 _MAX_CONFIGS = 64  # a comprehension over a large literal space is cut here
 _MAX_BINDINGS = 16 * _MAX_CONFIGS  # configs read, and comprehension items tried, to find them
@@ -172,6 +187,9 @@ class Configuration:
     node: cst.CSTNode | None = None  # the triton.Config or launch that sets the values
     sources: tuple[cst.CSTNode, ...] = field(default=())
     within: cst.FunctionDef | None = None  # the function holding `node` when it is a launch
+    # the assignments, one arm each, that bind launch values other arms leave to run time; the
+    # label names the first one's line as `{related_line}`: a report relates them first
+    arms: tuple[cst.CSTNode, ...] = field(default=())
 
 
 def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostIndex) -> list[Configuration]:
@@ -188,18 +206,18 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
                 base[param.name] = value
     base.update(_heuristic_literals(kernel, imports, base))
     names = _HostNames(host, imports, base)
-    launches: list[tuple[dict[str, Value], Launch | None]] = [*_launches(kernel, names, constexprs)]
+    launches: list[tuple[dict[str, Value], Launch | None, Arms]] = [*_launches(kernel, names, constexprs)]
     tuned: list[tuple[dict[str, Value], cst.Call | None]] = [*_autotune_configs(kernel, names)]
     found = []
-    for (launch_values, launch), (config_values, config) in itertools.product(
-        launches or [({}, None)], tuned or [({}, None)]
+    for (launch_values, launch, arms), (config_values, config) in itertools.product(
+        launches or [({}, None, {})], tuned or [({}, None)]
     ):
         values = {**base, **launch_values, **config_values}
         parts = []
         if config is not None:
             parts.append(f"autotune config {_describe(config_values)}")
         if launch is not None and launch_values:
-            parts.append(f"launch with {_describe(launch_values)}")
+            parts.append(f"launch with {_describe(launch_values)}{_describe_arms(arms)}")
         call = launch.call if launch is not None else None
         found.append(
             Configuration(
@@ -208,6 +226,7 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
                 node=config if config is not None else call,
                 sources=tuple(n for n in (config, call) if n is not None),
                 within=launch.scope if config is None and launch is not None else None,
+                arms=tuple(arm.statement for arm in arms.values()),
             )
         )
         if len(found) >= _MAX_CONFIGS:
@@ -217,6 +236,16 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
 
 def _describe(values: Mapping[str, Value]) -> str:
     return "{" + ", ".join(f"{k}={v!r}" for k, v in values.items()) + "}"
+
+
+def _describe_arms(arms: Arms) -> str:
+    """Where launch values bound in one arm come from: ` (`BLOCK` as bound at line 24; ...)`."""
+    if not arms:
+        return ""
+    if len(arms) == 1:
+        return f" (`{next(iter(arms))}` as bound at line {{related_line}}; its other bindings are not constants)"
+    names = ", ".join(f"`{name}`" for name in arms)
+    return f" ({names} as bound in one arm each, the first at line {{related_line}}; their other bindings are not constants)"
 
 
 def module_constants(module: cst.Module, imports: ImportMap) -> dict[str, Value]:
@@ -257,9 +286,12 @@ def _heuristic_literals(kernel: Kernel, imports: ImportMap, known: Mapping[str, 
     return values
 
 
-def _launches(kernel: Kernel, names: _HostNames, constexprs: set[str]) -> Iterator[tuple[dict[str, Value], Launch]]:
+def _launches(
+    kernel: Kernel, names: _HostNames, constexprs: set[str]
+) -> Iterator[tuple[dict[str, Value], Launch, Arms]]:
     """Literal constexpr arguments of each `kernel[grid](...)` launch: one set per launch, and
-    one per value of a name the launching function binds to a different literal on each path."""
+    one per value of a name the launching function binds to a different literal on each path
+    (or to a literal on some paths, `_HostNames.arm_values`)."""
     params = [p.name for p in kernel.params]
     seen: list[dict[str, Value]] = []
     # `kernel[grid](...)` (also stored: `launcher = kernel[grid]`, `launcher(...)`), not `mod.kernel[grid](...)`
@@ -267,7 +299,7 @@ def _launches(kernel: Kernel, names: _HostNames, constexprs: set[str]) -> Iterat
         call = launch.call
         if not isinstance(launch.subscript.value, cst.Name):
             continue
-        choices: dict[str, list[Value]] = {}
+        choices: dict[str, list[tuple[Value, Arm | None]]] = {}
         for position, arg in enumerate(call.args):
             if arg.star:
                 break
@@ -276,14 +308,21 @@ def _launches(kernel: Kernel, names: _HostNames, constexprs: set[str]) -> Iterat
             )
             if name not in constexprs:
                 continue
-            alternatives = names.alternatives(arg.value, launch.scope)
+            alternatives: list[tuple[Value, Arm | None]] = [
+                (value, None) for value in names.alternatives(arg.value, launch.scope)
+            ]
+            if not alternatives and isinstance(arg.value, cst.Name):
+                alternatives = [*names.arm_values(arg.value.value, launch)]
             if alternatives:
                 choices[name] = alternatives
         for combination in itertools.islice(itertools.product(*choices.values()), _MAX_CONFIGS):
-            values = dict(zip(choices, combination, strict=True))
+            values = {name: value for name, (value, _) in zip(choices, combination, strict=True)}
+            arms = {name: arm for name, (_, arm) in zip(choices, combination, strict=True) if arm is not None}
+            if any(_apart(a.tests, b.tests) for a, b in itertools.combinations(arms.values(), 2)):
+                continue  # values of arms that never run together
             if values not in seen:
                 seen.append(values)
-                yield values, launch
+                yield values, launch, arms
 
 
 @dataclass(frozen=True)
@@ -329,6 +368,36 @@ class _HostNames:
         value = self.known.get(name)
         return [] if value is None else [value]
 
+    def arm_values(self, name: str, launch: Launch) -> Iterator[tuple[Value, Arm]]:
+        """The constants the launching function binds `name` to on some of its paths, with the
+        assignment, when its other bindings are not constants: each binding that may reach the
+        launch (before it, not in an `if` arm the launch is not in or one that returns before
+        it, not on another platform's path) in a function binding `name` once per path
+        (`bound`). None when a binding reads `name` (`BLOCK = min(BLOCK, n)`: a start value
+        refined at run time is no configuration)."""
+        scope = launch.scope
+        bound = self.host.bindings.get((name, scope), [])
+        if scope is None or len(bound) < 2 or not self.bound(name, scope):
+            return
+        if any(isinstance(n, cst.Name) and n.value == name for value in bound for n in walk(value)):
+            return
+        order = {node: index for index, node in enumerate(walk(scope))}
+        seen: list[Value] = []
+        for value in bound:
+            statement = self.host.binders.get(value)
+            if statement is None or order.get(statement, len(order)) > order.get(launch.call, -1):
+                continue
+            blocks = self.host.bound_under.get(value, ())
+            tests = arms_around(statement, blocks)
+            if _apart(tests, launch.arms) or self.host.on_other_platform(statement):
+                continue
+            if any(_exits_before(statement, block, launch.call) for block in blocks if isinstance(block, cst.If)):
+                continue
+            constant = evaluate(value, self.lookup(scope, 1), self.imports)
+            if constant is not None and constant not in seen:
+                seen.append(constant)
+                yield constant, Arm(statement, tests)
+
     def bound(self, name: str, scope: Scope) -> list[cst.BaseExpression] | None:
         """The values the host code binds `name` to where `scope` reads it, None when it binds
         none. Several are alternatives only when each is on its own path, in a function that
@@ -343,6 +412,21 @@ class _HostNames:
         if len(found) == 1 or (where is not None and _assigned_once_per_path(name, where)):
             return found
         return []
+
+
+def _apart(tests: Tests, others: Tests) -> bool:
+    """Some `if` holds around one node and fails around the other: they never run together."""
+    holding = dict(tests)
+    return any(holding.get(test, holds) != holds for test, holds in others)
+
+
+def _exits_before(statement: cst.CSTNode, block: cst.If, launch: cst.Call) -> bool:
+    """The arm of `block` holding `statement` leaves (`return`, `raise`, ...) without the launch."""
+    arm = block.body if any(node is statement for node in walk(block.body)) else block.orelse
+    arm = arm.body if isinstance(arm, cst.Else) else arm
+    if not isinstance(arm, cst.BaseSuite) or any(node is launch for node in walk(arm)):
+        return False
+    return never_falls_through(arm)
 
 
 def _only(values: list[Value]) -> Value | None:

@@ -9,7 +9,9 @@ name (`configs=CONFIGS`) or returned by a function of the module (`configs=get_c
 including comprehensions over literal lists or names bound to one and `triton.Config(dict(
 BLOCK=...))`; literal constexpr arguments of `kernel[grid](...)` launches in the same module
 (names bound to a literal, host function defaults; a name bound to a different literal in
-each arm of an `if` gives one configuration per value); `triton.heuristics` entries with
+each arm of an `if` gives one configuration per value, and so does a literal bound in one arm
+when another computes the value at run time: the literal is what the launch passes when its
+arm runs, and the finding names that assignment's line); `triton.heuristics` entries with
 literal results, constexpr parameter defaults and module-level constants. The finding
 names the configuration and the tiles that make up the peak, each with its line, and the
 pointers whose element type it assumed for them.
@@ -39,7 +41,10 @@ Not flagged: a configuration leaving some tile size unknown (e.g. a block size t
 computes) counts only the tiles it sizes; it is flagged only when those alone overflow. Arms
 of a constexpr branch that a configuration does not compile are not counted. A name rebound
 in the same block (`BLOCK = 65536` then `BLOCK = min(BLOCK, ...)`), or bound more than once
-at module level, has no known value, and a list chosen by a runtime test (`[64, 128] if
+at module level, has no known value; nor does a literal another arm refines (`BLOCK = 4096`,
+then `if ...: BLOCK = min(BLOCK, n)`), nor one in an arm that returns before the launch, that
+the launch is not in, or that runs on another platform only (after `x.device.type == "npu"`
+fails); literals of two names combine only when they can be bound on one path; a list chosen by a runtime test (`[64, 128] if
 check_shared_mem() else [32, 64]`, a device's choice) gives no configuration. A stride known
 only at run time (`o * stride_d`) or a column-major block may make a strided DMA too, but
 whether it does depends on the launch (a contiguous tensor has stride 1, and a column-major
@@ -375,6 +380,22 @@ def launch(x, y, n, new_version):
         BLOCK = 44032
     k[(1, triton.cdiv(n, BLOCK))](x, y, n, BLOCK=BLOCK)  # expect
 """,
+        # a launch block that is a literal in one arm only (the other computes it from the
+        # data): when that arm runs the launch passes 44032, over budget
+        """
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x + o, mask=o < n).to(tl.float32)
+    tl.store(y + o, b / 2.0, mask=o < n)
+
+def launch(x, y, n):
+    if n > 65536:
+        BLOCK = 44032
+    else:
+        BLOCK = triton.next_power_of_2(n)
+    k[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)  # expect
+""",
         # lanes built from the index of a `tl.range` loop whose bounds are int64: Triton gives
         # the index its bounds' widest type, so they are int64 (8 bytes each)
         """
@@ -432,7 +453,13 @@ def launch(q, k, o, T):
                 f"{_kib(soc.ub_bytes)} the {soc.label} has (target-soc `{soc.name}`); largest live tiles: "
                 + ", ".join(_describe(c, lookup) for c in top)
                 + (f" (assuming 16-bit elements in `{'`, `'.join(assumed)}`)" if assumed else ""),
-                related=tuple((c.value.node, f"{_describe(c, lookup)} live at the peak") for c in top),
+                related=(
+                    *(
+                        (arm, "the launch value of this configuration, bound here on one path")
+                        for arm in configuration.arms
+                    ),
+                    *((c.value.node, f"{_describe(c, lookup)} live at the peak") for c in top),
+                ),
                 facts={"configuration": _constexprs(kernel, configuration), "estimate_bytes": needed.bytes},
                 within=configuration.within,
             )

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import time
 
-from test_tiles import context_of
+from test_tiles import code, context_of
 
 KERNEL = """
 @triton.jit
-def k(x, n, BLOCK: tl.constexpr):
+def k(x, n, BLOCK: tl.constexpr, T: tl.constexpr = 1):
     o = tl.arange(0, BLOCK)
     tl.store(x + o, tl.load(x + o, mask=o < n), mask=o < n)
 """
@@ -57,6 +57,51 @@ def test_a_launch_name_gives_one_configuration_per_literal_of_its_paths_only():
     assert launched("    BLOCK = 64\n    if flag:\n        BLOCK = 128") == [64, 128]
     assert launched("    BLOCK = 64\n    BLOCK = 128") == [None]  # rebound in the same block
     assert launched("    if flag:\n        BLOCK = 64\n    else:\n        BLOCK = 128\n    BLOCK *= 2") == [None]
+
+
+def test_a_literal_bound_on_some_paths_only_is_a_configuration_that_names_its_line():
+    def configurations(body: str) -> list[tuple[object, str]]:
+        context = context_of(KERNEL + f"\ndef launch(x, n, flag):\n{body}\n    k[(1,)](x, n, BLOCK=BLOCK)\n")
+        found = context.configurations(context.kernels[0])
+        return [(c.values.get("BLOCK"), code(c.arms[0]) if c.arms else "") for c in found]
+
+    runtime = "BLOCK = triton.next_power_of_2(n)"
+    assert configurations(f"    if n > 4096:\n        BLOCK = 2048\n    else:\n        {runtime}") == [
+        (2048, "BLOCK = 2048")
+    ]
+    assert configurations(f"    if n <= 2048:\n        BLOCK = 2 * 1024\n    else:\n        {runtime}") == [
+        (2048, "BLOCK = 2 * 1024")
+    ]
+    assert configurations(f"    BLOCK = 4096\n    if flag:\n        {runtime}") == [(4096, "BLOCK = 4096")]
+    # not a configuration: a start value refined at run time, a literal the launch's arm never
+    # sees or bound after the launch, a value computed from the data
+    assert configurations("    BLOCK = 4096\n    if flag:\n        BLOCK = min(BLOCK, n)") == [(None, "")]
+    assert configurations(f"    if flag:\n        BLOCK = 4096\n        return\n    else:\n        {runtime}") == [
+        (None, "")
+    ]
+    assert configurations(
+        f"    if flag:\n        {runtime}\n    else:\n        BLOCK = 4096\n        raise ValueError"
+    ) == [(None, "")]
+    assert configurations(f"    BLOCK = 4096\n    BLOCK = n\n    if flag:\n        {runtime}") == [(None, "")]
+    # two names bound together: only values of the same arm combine, none on another platform
+    together = (
+        "    if x.device.type == 'cpu':\n        BLOCK, TRUNC = 256, 128\n"
+        "    elif flag:\n        BLOCK, TRUNC = 4096, 2048\n"
+        "    elif x.device.type == 'npu':\n        BLOCK = min(1024, n)\n        TRUNC = BLOCK // 2\n"
+        "    else:\n        BLOCK, TRUNC = 8192, 4096"
+    )
+    context = context_of(KERNEL + f"\ndef launch(x, n, flag):\n{together}\n    k[(1,)](x, n, BLOCK=BLOCK, T=TRUNC)\n")
+    found = context.configurations(context.kernels[0])
+    assert [(c.values.get("BLOCK"), c.values.get("T")) for c in found] == [(256, 128), (4096, 2048)]
+    exclusive = (
+        f"    if flag:\n        BLOCK = 4096\n        k[(1,)](x, n, BLOCK=n)\n    else:\n        {runtime}"
+        "\n        k[(1,)](x, n, BLOCK=BLOCK)"
+    )
+    context = context_of(KERNEL + f"\ndef launch(x, n, flag):\n{exclusive}\n")
+    assert [c.values.get("BLOCK") for c in context.configurations(context.kernels[0])] == [None]
+    after = f"    {runtime}\n    k[(1,)](x, n, BLOCK=BLOCK)\n    if flag:\n        BLOCK = 4096\n        y = BLOCK"
+    context = context_of(KERNEL + f"\ndef launch(x, n, flag):\n{after}\n")
+    assert [c.values.get("BLOCK") for c in context.configurations(context.kernels[0])] == [None]
 
 
 def test_cycles_and_large_spaces_stay_bounded():

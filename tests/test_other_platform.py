@@ -31,6 +31,22 @@ def other_platform_launches(host: str) -> list[bool]:
 
 
 CASES = {
+    "the `else` of a device type listed with the NPU's, and a `not in` holding": (
+        """
+        def f(x):
+            if x.device.type == "cpu":
+                k[(1,)](x, BT=64)
+            elif x.device.type in ("npu", "privateuseone"):
+                k[(1,)](x, BT=64)
+            else:
+                k[(1,)](x, BT=64)
+            if x.device.type not in ["npu"]:
+                k[(1,)](x, BT=64)
+            if x.device.type in ("cuda", "xpu"):
+                k[(1,)](x, BT=64)
+        """,
+        [False, False, True, True, False],
+    ),
     "a test failing in an `or` before an exit": (
         """
         def f(x):
