@@ -14,7 +14,9 @@ when another computes the value at run time: the literal is what the launch pass
 arm runs, and the finding names that assignment's line); `triton.heuristics` entries with
 literal results, constexpr parameter defaults and module-level constants. The finding
 names the configuration and the tiles that make up the peak, each with its line, and the
-pointers whose element type it assumed for them.
+pointers whose element type it assumed for them. An autotune config that overflows with
+several launches' values is reported once, at the config, for the largest estimate, and the
+message counts the other launches.
 
 The estimate sums the tiles live at the statement where the most are live, following what the
 compiler's memory planner does (measured on triton-ascend 3.2 with
@@ -99,7 +101,7 @@ import libcst as cst
 from ascend_lint.kernels import Kernel
 from ascend_lint.rule import Confirm, Evidence, ModuleContext, Report, Rule
 from ascend_lint.specialisations import Configuration, Lookup, evaluate
-from ascend_lint.ub_plan import Contributor, peak
+from ascend_lint.ub_plan import Contributor, Peak, peak
 
 
 def _kib(n_bytes: int) -> str:
@@ -440,16 +442,23 @@ def launch(q, k, o, T):
             return
         model = kernel.tiles
         soc = context.soc
+        # the overflowing configurations by where they are stated: an autotune config launched with
+        # several sets of values is reported once, for the largest estimate
+        worst: dict[cst.CSTNode, list[tuple[Configuration, Peak]]] = {}
         for configuration in configurations:
             needed = peak(model, configuration.values, dense=True, capacity=soc.ub_bytes)
-            if needed.bytes <= soc.ub_bytes:
-                continue
+            if needed.bytes > soc.ub_bytes:
+                worst.setdefault(configuration.node or kernel.node.name, []).append((configuration, needed))
+        for node, overflowing in worst.items():
+            configuration, needed = max(overflowing, key=lambda pair: pair[1].bytes)
+            others = len(overflowing) - 1
+            also = f" (and {others} other launch{'es' if others > 1 else ''} of it)" if others else ""
             top = needed.top(3)
             lookup = model.lookup(configuration.values)
             assumed = sorted({c.value.width.pointer for c in top if c.value.width.pointer is not None})
             yield Report(
-                configuration.node or kernel.node.name,
-                f"`{kernel.name}` needs about {_kib_over(needed.bytes, soc.ub_bytes)} of UB with {configuration.label}, over the "
+                node,
+                f"`{kernel.name}` needs about {_kib_over(needed.bytes, soc.ub_bytes)} of UB with {configuration.label}{also}, over the "
                 f"{_kib(soc.ub_bytes)} the {soc.label} has (target-soc `{soc.name}`); largest live tiles: "
                 + ", ".join(_describe(c, lookup) for c in top)
                 + (f" (assuming 16-bit elements in `{'`, `'.join(assumed)}`)" if assumed else ""),

@@ -713,3 +713,36 @@ def k(x, attn, T, BT: tl.constexpr):
     ).tiles
     cast = next(v for v in tiles.values if v.kind == "cast" and "element_ty" in code(v.node))
     assert cast.width.resolve({"attn": 16}) == 16
+
+
+def test_an_autotune_config_launched_several_ways_is_reported_once_for_its_largest_estimate():
+    from conftest import settings
+
+    from ascend_lint.engine import lint_source
+
+    source = """\
+import triton
+import triton.language as tl
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 32768})], key=["n"])
+@triton.jit
+def scale(x, y, n, BLOCK: tl.constexpr, TWICE: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    v = tl.load(x + offs, mask=offs < n, other=0.0).to(tl.float32)
+    w = tl.exp(v) * tl.sigmoid(v)
+    if TWICE:
+        w = w * tl.exp(w) + tl.sigmoid(w) * v
+    tl.store(y + offs, w + v, mask=offs < n)
+
+
+def run(x, y):
+    scale[(1,)](x, y, x.numel(), TWICE=False)
+    scale[(1,)](x, y, x.numel(), TWICE=True)
+"""
+    result = lint_source(source, "k.py", settings(select=["ASC013"]))
+    (finding,) = result.findings
+    assert finding.location.row == 5
+    assert "(and 1 other launch of it)" in finding.message
+    estimates = [peak(kernel_of(source).tiles, {"BLOCK": 32768, "TWICE": twice}, dense=True).bytes for twice in (0, 1)]
+    assert finding.facts["estimate_bytes"] == max(estimates) > UB_CAPACITY_BYTES
