@@ -190,6 +190,7 @@ class Configuration:
     # the assignments, one arm each, that bind launch values other arms leave to run time; the
     # label names the first one's line as `{related_line}`: a report relates them first
     arms: tuple[cst.CSTNode, ...] = field(default=())
+    tuned: Mapping[str, Value] = field(default_factory=dict)  # the autotune config's own values
 
 
 def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostIndex) -> list[Configuration]:
@@ -227,6 +228,7 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
                 sources=tuple(n for n in (config, call) if n is not None),
                 within=launch.scope if config is None and launch is not None else None,
                 arms=tuple(arm.statement for arm in arms.values()),
+                tuned=config_values,
             )
         )
         if len(found) >= _MAX_CONFIGS:

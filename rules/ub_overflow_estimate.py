@@ -444,12 +444,13 @@ def launch(q, k, o, T):
         soc = context.soc
         # the overflowing configurations by where they are stated: an autotune config launched with
         # several sets of values is reported once, for the largest estimate
-        worst: dict[cst.CSTNode, list[tuple[Configuration, Peak]]] = {}
+        worst: dict[tuple[cst.CSTNode, str], list[tuple[Configuration, Peak]]] = {}
         for configuration in configurations:
             needed = peak(model, configuration.values, dense=True, capacity=soc.ub_bytes)
             if needed.bytes > soc.ub_bytes:
-                worst.setdefault(configuration.node or kernel.node.name, []).append((configuration, needed))
-        for node, overflowing in worst.items():
+                where = (configuration.node or kernel.node.name, repr(sorted(configuration.tuned.items())))
+                worst.setdefault(where, []).append((configuration, needed))
+        for (node, _), overflowing in worst.items():
             configuration, needed = max(overflowing, key=lambda pair: pair[1].bytes)
             others = len(overflowing) - 1
             also = f" (and {others} other launch{'es' if others > 1 else ''} of it)" if others else ""
