@@ -1,7 +1,8 @@
 """What the module's host code says about its kernels: launch sites (with their grids and the
 host loops and tests around them), the argument each launch passes for a kernel parameter, dicts
 splatted into launches, where a passed value comes from (a literal, a default, a caller's
-argument), which device core count a value holds, and the environment variables it sets.
+argument), which device core count a value holds, the integer dtype a tensor is passed with
+(an assert on it, a conversion, an allocation), and the environment variables it sets.
 
 Built once per module, on first use, in one walk of the code outside kernel bodies that reads
 node fields directly (no `CSTNode.children` rebuilds). Rules ask it; none re-derives it.
@@ -126,6 +127,15 @@ class Evidence:
     why: str  # e.g. "passes `h0=None`"
 
 
+@dataclass(frozen=True)
+class IntDtype:
+    """The integer dtype a launch passes for a tensor parameter (`int32`, `int64`...) and the
+    host node that shows it: an assert on the tensor's dtype, a conversion or an allocation."""
+
+    dtype: str
+    shown_by: cst.CSTNode
+
+
 class _HostFacts:
     """Calls, bindings, returns and launches outside kernels found by walking host code, with
     their enclosing function."""
@@ -151,6 +161,8 @@ class _HostFacts:
         self.keyed_callables: list[tuple[cst.Dict, Scope]] = []  # dicts mapping a string to a lambda or a name
         # `launcher = kernel[grid]`, `value = table[key]`: by name, the subscript with the blocks around it
         self.subscripts_bound: dict[tuple[str, Scope], list[tuple[cst.Subscript, tuple[cst.For | cst.If, ...]]]] = {}
+        # `assert t.dtype == torch.int32` in a function's own body (under no `if` or loop): (t, function) -> dtypes
+        self.dtype_asserts: dict[tuple[str, Scope], list[IntDtype]] = {}
 
     def merge(self, other: _HostFacts) -> None:
         """Adds what `other` found after what this found (as if one walk had found both)."""
@@ -169,6 +181,7 @@ class _HostFacts:
         self.defined_under.update(other.defined_under)
         self.keyed_callables.extend(other.keyed_callables)
         _extend(self.subscripts_bound, other.subscripts_bound)
+        _extend(self.dtype_asserts, other.dtype_asserts)
 
     def walk(self, top: cst.CSTNode, kernel_defs: set[cst.FunctionDef]) -> None:
         """Adds what the host code in `top` holds (a kernel's decorators, not its body)."""
@@ -199,6 +212,9 @@ class _HostFacts:
                         self.environment.setdefault(variable, []).append((node.value, scope))
             elif type(node) is cst.AnnAssign and node.value is not None:
                 self._bind(node, node.target, node.value, scope, blocks)
+            elif type(node) is cst.Assert and scope is not None and not blocks:
+                for name, dtype in _int_dtypes_asserted(node.test):
+                    self.dtype_asserts.setdefault((name, scope), []).append(IntDtype(dtype, node))
             elif type(node) is cst.AugAssign:  # `n *= d` binds `n` to `n * d`
                 self._bind(node, node.target, _updated_value(node), scope, blocks)
             elif type(node) is cst.For or type(node) is cst.If:
@@ -1266,6 +1282,44 @@ class HostIndex(_HostFacts):
             return []
         return self.bindings.get((name, scope), [])
 
+    def int_dtype_passed(self, kernel: Kernel, param: str) -> IntDtype | None:
+        """The integer dtype every launch in the module (at least one) passes for the tensor
+        parameter, shown by the first launch's evidence (`_int_dtype`); None when a launch
+        passes a value nothing shows the dtype of, or launches pass different ones."""
+        return _agreed(
+            [
+                self._int_dtype(value, launch.scope, 0) if value is not None else None
+                for launch, value in self.arguments(kernel, param)
+            ]
+        )
+
+    def _int_dtype(self, value: cst.BaseExpression, scope: Scope, hops: int) -> IntDtype | None:
+        """The integer dtype of a tensor, where the host shows it: a conversion (`t.to(torch.int32)`,
+        `t.to(dtype=torch.int32)`, `t.int()`, `t.long()`), a torch function given the dtype
+        (`torch.empty(n, dtype=torch.int32)`, `torch.cumsum(x, 0, dtype=torch.int32)`), or a name
+        every binding of the function sets to one of those; a parameter the function does not
+        rebind takes an unconditional `assert t.dtype == torch.int32` of the function, else what
+        every call of the function in the module passes (also when only some paths rebind it:
+        `if cu is None: cu = torch.tensor(..., dtype=torch.int32)` keeps the caller's)."""
+        if isinstance(value, cst.Call):
+            dtype = _converted_or_allocated(value)
+            return IntDtype(dtype, value) if dtype is not None else None
+        if not isinstance(value, cst.Name) or scope is None or hops >= _MAX_HOPS:
+            return None
+        name = value.value
+        bound = self.bindings.get((name, scope), [])
+        dtypes = [self._int_dtype(v, scope, hops + 1) for v in bound]
+        if _param(scope, name) is None or (bound and not any(self.bound_under.get(v) for v in bound)):
+            return _agreed(dtypes)  # a local name, or a parameter rebound on every path
+        asserted = self.dtype_asserts.get((name, scope), [])
+        if asserted and not bound:
+            return _agreed(list(asserted))
+        callers = self.calls_of.get(scope.name.value, [])
+        for site in callers:  # the parameter as passed, also where an `if` keeps it
+            argument = passed_for(site.call, scope, name)
+            dtypes.append(self._int_dtype(argument, site.scope, hops + 1) if argument is not None else None)
+        return _agreed(dtypes) if callers else None
+
     def flag_tied_to(self, kernel: Kernel, flag: str, pointer: str) -> Evidence | None:
         """A launch passing `FLAG=p is not None` / `FLAG=bool(p)` with `p` what it passes for
         the pointer parameter."""
@@ -2296,6 +2350,66 @@ def _tests_for_none(flag_value: cst.BaseExpression, pointer_value: cst.BaseExpre
     if isinstance(flag_value, cst.Call) and isinstance(flag_value.func, cst.Name) and flag_value.func.value == "bool":
         return len(flag_value.args) == 1 and _code(flag_value.args[0].value) == pointer
     return False
+
+
+# torch's integer dtypes by the names they go by (`torch.int` is int32, `torch.long` int64)
+_TORCH_INT_DTYPES = {
+    **{f"torch.{name}": name for name in ("int8", "int16", "int32", "int64", "uint8")},
+    "torch.short": "int16",
+    "torch.int": "int32",
+    "torch.long": "int64",
+}
+_CONVERSIONS = {"int": "int32", "long": "int64", "short": "int16"}  # `t.int()`...
+
+
+def _torch_int_dtype(node: cst.BaseExpression) -> str | None:
+    """`int32` for `torch.int32` / `torch.int`, and so on; None for anything else."""
+    return _TORCH_INT_DTYPES.get(dotted_name(node) or "")
+
+
+def _agreed(dtypes: list[IntDtype | None]) -> IntDtype | None:
+    """The first of `dtypes` when there is one and all are known and the same, else None."""
+    known = {dtype.dtype if dtype is not None else None for dtype in dtypes}
+    return dtypes[0] if len(known) == 1 and None not in known else None
+
+
+def _int_dtypes_asserted(test: cst.BaseExpression) -> Iterator[tuple[str, str]]:
+    """(name, dtype) for each `t.dtype == torch.int32` (or `is`) the test requires, also among
+    the operands of `and`."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        yield from _int_dtypes_asserted(test.left)
+        yield from _int_dtypes_asserted(test.right)
+        return
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        return
+    comparison = test.comparisons[0]
+    if not isinstance(comparison.operator, (cst.Equal, cst.Is)):
+        return
+    for tested, dtype in ((test.left, comparison.comparator), (comparison.comparator, test.left)):
+        name = _torch_int_dtype(dtype)
+        if (
+            name is not None
+            and isinstance(tested, cst.Attribute)
+            and tested.attr.value == "dtype"
+            and isinstance(tested.value, cst.Name)
+        ):
+            yield tested.value.value, name
+
+
+def _converted_or_allocated(call: cst.Call) -> str | None:
+    """The integer dtype of the tensor `call` makes: `t.to(torch.int32)` (also `t.to(device,
+    torch.int32)`, `dtype=`), `t.int()` / `t.long()`, a torch function given `dtype=torch.int32`."""
+    func = call.func
+    keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
+    if isinstance(func, cst.Attribute) and func.attr.value == "to":
+        named = [arg.value for arg in call.args if arg.keyword is None or arg.keyword.value == "dtype"]
+        given = [dtype for dtype in map(_torch_int_dtype, named) if dtype]
+        return given[0] if len(given) == 1 else None
+    if isinstance(func, cst.Attribute) and func.attr.value in _CONVERSIONS and not call.args:
+        return _CONVERSIONS[func.attr.value]
+    if (dotted_name(func) or "").startswith("torch.") and "dtype" in keywords:
+        return _torch_int_dtype(keywords["dtype"])
+    return None
 
 
 def _code(node: cst.CSTNode) -> str:

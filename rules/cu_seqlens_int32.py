@@ -7,8 +7,13 @@ pointer parameter holding packed-sequence boundaries, cumulative token offsets (
 trailing `_ptr` aside, contains `seqlens` or `start_loc`, ends in `offsets`, `indptr`, `start`
 or `starts`, or starts with `cu_`: `cu_seqlens`, `seq_offsets`, `chunk_offsets`, `cu_seq_lens`,
 vLLM's `query_start_loc_ptr`, `qo_indptr`, sgl-kernel-npu's `qb_to_qstart_ptr`) and cast
-`.to(tl.int32)` (or narrower), or a name set to it plus or minus other int32 terms
-(`t0 = bos + i_t * BT`), also clamped (`rows = tl.maximum(q_start, tl.minimum(t, q_end - 1))`).
+`.to(tl.int32)` (or narrower), or loaded as it is from a tensor every launch in the module
+passes as int32 (FlashAttention's varlen API takes int32 `cu_seqlens`): the launching function,
+or every call of it in the module, asserts `cu_seqlens.dtype == torch.int32` (unconditionally,
+on a name it does not rebind), converts it (`.to(torch.int32)`, `.int()`) or makes it with
+`dtype=torch.int32` (`torch.zeros`, `torch.cumsum`...); the message names that line. Also a
+name set to an offset plus or minus other int32 terms (`t0 = bos + i_t * BT`), also clamped
+(`rows = tl.maximum(q_start, tl.minimum(t, q_end - 1))`).
 The offset may be broadcast into a tile before the stride (`rows[:, None] * stride_q`), and
 the product may be held in a name added to the pointer later (`q_offsets = rows[:, None] *
 stride_q + o_d[None, :]`, then `tl.load(q + q_offsets)`): it is reported once, where it is
@@ -24,12 +29,15 @@ in the other arm of `if IS_VARLEN:` is no sequence offset) and every use outside
 arithmetic (masks, loop bounds, block-pointer shapes and offsets, which must stay int32); a
 multiply with an int64 operand (`tl.cast(bos, tl.int64) * HV`); a product cast to int64
 before the large stride (`(bos * HV + i_hv).to(tl.int64) * V`); offsets loaded without a cast
-(their width is the host tensor's, usually int64); a stride every launch in the module passes
-as 1 (`lse.stride(1)` of `lse = torch.zeros((H, T)) + float("-inf")`, the last dimension of a
-tensor the launching function allocates contiguous, or a literal `1`: Triton specialises it
-into a constexpr 1; a tensor the function is passed, or a view, keeps the finding). An int64
-`.to` of an offset that is a program-id product in another specialisation (`else: bos = i_n *
-T`) is ASC002's finding (its fix casts `bos` too), not reported twice.
+from a tensor some launch does not show as int32 (their width is the host tensor's, usually
+int64: no evidence, an int64 allocation, one launch passing `.long()`, an `assert` under an
+`if`, a parameter the function rebinds on some paths only that no call of it shows); a stride
+every launch in the module passes as 1 (`lse.stride(1)` of `lse = torch.zeros((H, T)) +
+float("-inf")`, the last dimension of a tensor the launching function allocates contiguous, or
+a literal `1`: Triton specialises it into a constexpr 1; a tensor the function is passed, or a
+view, keeps the finding). An int64 `.to` of an offset that is a program-id product in another
+specialisation (`else: bos = i_n * T`) is ASC002's finding (its fix casts `bos` too), not
+reported twice.
 
 ## Why is this bad?
 The product is computed in int32 and wraps silently before it is added to the pointer, so the
@@ -69,7 +77,7 @@ left alone, since its other uses (block-pointer offsets, lengths) must stay int3
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 
 import libcst as cst
 
@@ -78,7 +86,7 @@ from ascend_lint.flow import LOADED, NARROW, NARROW_INTS, WIDE, Event, Flow, off
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
 MESSAGE = (
-    "int32 sequence offset times a stride: `{names}` {verb} loaded from `{source}` as int32, so `{product}` "
+    "int32 sequence offset times a stride: `{names}` {verb} loaded from `{source}` as int32{host}, so `{product}` "
     "multiplies in int32 and wraps on long packed batches; load it `.to(tl.int64)` (keep lengths int32) "
     "or cast it before the stride"
 )
@@ -174,6 +182,35 @@ def forward(cu_seqlens, H, T):
     stride_t = delta.stride(-1)
     k[(H, len(cu_seqlens) - 1)](delta, cu_seqlens, delta.stride(0), stride_t, BT=128)
     k[(H, len(cu_seqlens) - 1)](delta, cu_seqlens, T, 1, BT=128)
+""",
+        """
+@triton.jit
+def k(q, cu_seqlens, stride_t, D: tl.constexpr):
+    i_n = tl.program_id(0)
+    bos = tl.load(cu_seqlens + i_n)
+    tl.store(q + bos * stride_t + tl.arange(0, D), tl.zeros([D], dtype=tl.float32))
+
+
+@triton.jit
+def k_unknown(q, cu_seqlens, stride_t, D: tl.constexpr):
+    i_n = tl.program_id(0)
+    bos = tl.load(cu_seqlens + i_n)
+    tl.store(q + bos * stride_t + tl.arange(0, D), tl.zeros([D], dtype=tl.float32))
+
+
+@triton.jit
+def k_mixed(q, cu_seqlens, stride_t, D: tl.constexpr):
+    i_n = tl.program_id(0)
+    bos = tl.load(cu_seqlens + i_n)
+    tl.store(q + bos * stride_t + tl.arange(0, D), tl.zeros([D], dtype=tl.float32))
+
+
+def forward(q, lens, cu_seqlens):
+    cu64 = torch.zeros(len(lens) + 1, dtype=torch.int64, device=q.device)  # int64: no wrap
+    k[(len(lens),)](q, cu64, q.stride(0), D=128)
+    k_unknown[(len(lens),)](q, cu_seqlens, q.stride(0), D=128)  # the caller's tensor: width unknown
+    k_mixed[(len(lens),)](q, cu_seqlens.int(), q.stride(0), D=128)
+    k_mixed[(len(lens),)](q, cu_seqlens.long(), q.stride(0), D=128)  # one launch passes int64
 """,
     )
     INVALID = (
@@ -387,11 +424,66 @@ def forward(cu_seqlens, H, T):
 def backward(lse, cu_seqlens, H):  # the caller's tensor: its strides are unknown
     k[(H, len(cu_seqlens) - 1)](lse, cu_seqlens, lse.stride(0), lse.stride(1), BT=128)
 """,
+        # loaded without a cast from a tensor every launch passes as int32 (FlashAttention's API)
+        """
+@triton.jit
+def k(q, o, cu_seqlens_q, stride_qn, D: tl.constexpr, BT: tl.constexpr):
+    i_b, i_t = tl.program_id(0), tl.program_id(1)
+    q_start = tl.load(cu_seqlens_q + i_b)
+    q_len = tl.load(cu_seqlens_q + i_b + 1) - q_start
+    rows = i_t * BT + tl.arange(0, BT)
+    m = rows[:, None] < q_len
+    offs = q_start * stride_qn + rows[:, None] * stride_qn + tl.arange(0, D)[None, :]  # expect
+    tl.store(o + offs, tl.load(q + offs, mask=m), mask=m)
+
+
+def forward(q, cu_seqlens_q, max_seqlen):
+    assert q.dtype == torch.bfloat16 and cu_seqlens_q.dtype == torch.int32
+    o = torch.empty_like(q)
+    k[(len(cu_seqlens_q) - 1, triton.cdiv(max_seqlen, 64))](q, o, cu_seqlens_q, q.stride(0), D=128, BT=64)
+    return o
+""",
+        # int32 by conversion, allocation and a caller's conversion, on every launch
+        """
+@triton.jit
+def k(x, cu_seqlens, H: tl.constexpr, D: tl.constexpr, BT: tl.constexpr):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n)
+    t0 = bos + i_t * BT
+    tl.store(x + t0 * H * D + tl.arange(0, D), tl.zeros([D], dtype=tl.float32))  # expect
+
+
+def from_lengths(x, lens):
+    cu_seqlens = torch.zeros(len(lens) + 1, dtype=torch.int32, device=x.device)
+    cu_seqlens[1:] = torch.cumsum(lens, 0)
+    k[(16, len(lens))](x, cu_seqlens, H=8, D=128, BT=64)
+
+
+def converted(x, cu_seqlens):
+    k[(16, len(cu_seqlens) - 1)](x, cu_seqlens.int(), H=8, D=128, BT=64)
+
+
+def launch(x, cu_seqlens):
+    k[(16, len(cu_seqlens) - 1)](x, cu_seqlens, H=8, D=128, BT=64)
+
+
+def forward(x, cu_seqlens):
+    converted(x, cu_seqlens)
+    launch(x, cu_seqlens.to(torch.int32))
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         flow = kernel.flow
-        offsets = _sequence_offsets(flow, {p.name for p in kernel.params})
+        int32_tensors = {
+            p.name: dtype
+            for p in kernel.params
+            if _is_boundary_pointer(p.name)
+            and (dtype := context.host.int_dtype_passed(kernel, p.name)) is not None
+            and dtype.dtype in NARROW_INTS
+        }
+        loads_int32 = bool(int32_tensors)
+        offsets = _sequence_offsets(flow, {p.name for p in kernel.params}, int32_tensors)
         if not offsets:
             return
         ones = frozenset(p.name for p in kernel.params if context.host.always_passes_one(kernel, p.name))
@@ -400,7 +492,7 @@ def backward(lse, cu_seqlens, H):  # the caller's tensor: its strides are unknow
         terms = [term for address in flow.addresses for term in offset_terms(address)]
         terms += [argument for event in flow.calls for argument in kernel.offset_arguments(event.call)]
         for term in terms:
-            for product in _int32_products(term, flow, offsets, ones, followed):
+            for product in _int32_products(term, flow, offsets, ones, followed, loads_int32):
                 if product in seen:
                     continue
                 seen.add(product)
@@ -412,18 +504,21 @@ def backward(lse, cu_seqlens, H):  # the caller's tensor: its strides are unknow
                 names = sorted({read.value for read in reads})
                 sources = sorted({offsets[d] for read in reads for d in flow.reaching(read) if d in offsets})
                 site = flow.written(product)  # `t *= H` for the `t * H` the flow builds
+                shown = [(source, int32_tensors[source]) for source in sources if source in int32_tensors]
                 yield Report(
                     site,
                     MESSAGE.format(
                         names="`, `".join(names),
                         verb="is" if len(names) == 1 else "are",
                         source="`, `".join(sources),
+                        host=" (an int32 tensor on every launch: line {related_line})" if shown else "",
                         product=context.module.code_for_node(
                             site if site is not product else product.with_changes(lpar=(), rpar=())
                         ),
                     ),
                     fix=_fix(product, reads, flow, kernel.imports.language_alias),
                     facts={"offsets": tuple(names)},
+                    related=((shown[0][1].shown_by, f"`{shown[0][0]}` is int32 here"),) if shown else (),
                 )
 
 
@@ -453,14 +548,16 @@ def _is_boundary_pointer(name: str) -> bool:
     )
 
 
-def _sequence_offsets(flow: Flow, params: set[str]) -> dict[Event, str]:
+def _sequence_offsets(flow: Flow, params: set[str], int32_tensors: Collection[str]) -> dict[Event, str]:
     """Definitions of int32 sequence offsets -> the boundary pointer they come from: narrowing
-    casts of a load from one, and names set to one plus or minus int32 terms (not a length
-    `eos - bos` nor a position `i_tg - bos`, which add no offset; see `_offsets_added`)."""
+    casts of a load from one, loads as they are from one of `int32_tensors`, and names set to
+    one plus or minus int32 terms (not a length `eos - bos` nor a position `i_tg - bos`, which
+    add no offset; see `_offsets_added`)."""
     definitions = sorted((event for events in flow.defs.values() for event in events), key=lambda e: e.index)
     found: dict[Event, str] = {}
+    loads_int32 = bool(int32_tensors)
     for event in definitions:
-        source = _narrow_boundary_load(event.value, flow, params)
+        source = _int32_boundary_load(event.value, flow, params, int32_tensors)
         if source is not None:
             found[event] = source
     changed = bool(found)  # a derived offset reads one already found
@@ -470,7 +567,7 @@ def _sequence_offsets(flow: Flow, params: set[str]) -> dict[Event, str]:
             value = event.value
             if event in found or value is None or not isinstance(event.node, cst.Name):
                 continue
-            if _offsets_added(value, flow, found) <= 0 or not _int32_in_some_specialisation(value, flow):
+            if _offsets_added(value, flow, found) <= 0 or not _int32_in_some_specialisation(value, flow, loads_int32):
                 continue
             found[event] = next(
                 source for leaf in _sum_leaves(value, flow) if (source := _offset_of(leaf, flow, found)) is not None
@@ -491,11 +588,17 @@ def _offsets_added(node: cst.BaseExpression, flow: Flow, offsets: dict[Event, st
     return 1 if _offset_of(node, flow, offsets) is not None else 0
 
 
-def _narrow_boundary_load(value: cst.BaseExpression | None, flow: Flow, params: set[str]) -> str | None:
-    """The boundary parameter of `tl.load(cu_seqlens + ...).to(tl.int32)` (or `tl.cast`), else None."""
+def _int32_boundary_load(
+    value: cst.BaseExpression | None, flow: Flow, params: set[str], int32_tensors: Collection[str]
+) -> str | None:
+    """The boundary parameter of `tl.load(cu_seqlens + ...).to(tl.int32)` (or `tl.cast`), or of
+    `tl.load(cu_seqlens + ...)` when `cu_seqlens` is one of `int32_tensors`, else None."""
     if not isinstance(value, cst.Call) or not value.args:
         return None
     func, imports = value.func, flow.imports
+    if imports.is_tl(func, "load"):
+        base = flow.pointer_base(pointer_arg(value))
+        return base if base in params and base in int32_tensors else None
     if isinstance(func, cst.Attribute) and func.attr.value == "to" and not imports.resolve(func):
         loaded, dtype = func.value, value.args[0].value
     elif imports.is_tl(func, "cast") and len(value.args) >= 2:
@@ -516,7 +619,12 @@ def _offset_of(node: cst.CSTNode, flow: Flow, offsets: dict[Event, str]) -> str 
 
 
 def _int32_products(
-    term: cst.BaseExpression, flow: Flow, offsets: dict[Event, str], ones: frozenset[str], followed: set[Event]
+    term: cst.BaseExpression,
+    flow: Flow,
+    offsets: dict[Event, str],
+    ones: frozenset[str],
+    followed: set[Event],
+    loads_int32: bool,
 ) -> Iterator[cst.BinaryOperation]:
     """The outermost int32 multiplies in `term` with a sequence offset among their factors, also
     inside an int64 cast made after them (see `_widened_after_multiply`), a broadcast or a clamp
@@ -526,31 +634,31 @@ def _int32_products(
         for definition in flow.reaching(term):
             if definition.value is not None and definition not in followed:
                 followed.add(definition)
-                yield from _int32_products(definition.value, flow, offsets, ones, followed)
+                yield from _int32_products(definition.value, flow, offsets, ones, followed, loads_int32)
         return
     kept = flow.value_kept_from(term)
     if kept:
         for operand in kept:
-            yield from _int32_products(operand, flow, offsets, ones, followed)
+            yield from _int32_products(operand, flow, offsets, ones, followed, loads_int32)
         return
     if isinstance(term, cst.Call):
         receiver = _widened_after_multiply(term, flow)
         if receiver is not None:
-            yield from _int32_products(receiver, flow, offsets, ones, followed)
+            yield from _int32_products(receiver, flow, offsets, ones, followed, loads_int32)
         return
     if not isinstance(term, cst.BinaryOperation):
         return
     if (
         isinstance(term.operator, cst.Multiply)
-        and _int32_in_some_specialisation(term, flow)
+        and _int32_in_some_specialisation(term, flow, loads_int32)
         and any(_offset_of(leaf, flow, offsets) for leaf in _arithmetic_leaves(term, flow))
         and _scales(term, flow, ones)
     ):
         yield term
         return
     if isinstance(term.operator, (*_ARITHMETIC, cst.Multiply)):
-        yield from _int32_products(term.left, flow, offsets, ones, followed)
-        yield from _int32_products(term.right, flow, offsets, ones, followed)
+        yield from _int32_products(term.left, flow, offsets, ones, followed, loads_int32)
+        yield from _int32_products(term.right, flow, offsets, ones, followed, loads_int32)
 
 
 def _widened_after_multiply(cast: cst.Call, flow: Flow) -> cst.BaseExpression | None:
@@ -568,9 +676,13 @@ def _widened_after_multiply(cast: cst.Call, flow: Flow) -> cst.BaseExpression | 
     return parts[0]
 
 
-def _int32_in_some_specialisation(node: cst.BaseExpression, flow: Flow) -> bool:
-    """In some specialisation, `node` holds an int32 loaded value and no int64 operand."""
-    return any(flags & NARROW and flags & LOADED and not flags & WIDE for flags, _ in flow.variants(node))
+def _int32_in_some_specialisation(node: cst.BaseExpression, flow: Flow, loads_int32: bool) -> bool:
+    """In some specialisation, `node` holds an int32 loaded value and no int64 operand: a load
+    cast to int32, or (`loads_int32`: the kernel reads boundaries every launch passes as an
+    int32 tensor) a load as it is."""
+    return any(
+        flags & LOADED and not flags & WIDE and (flags & NARROW or loads_int32) for flags, _ in flow.variants(node)
+    )
 
 
 def _scales(product: cst.BinaryOperation, flow: Flow, ones: frozenset[str]) -> bool:

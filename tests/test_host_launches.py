@@ -577,3 +577,75 @@ def test_a_launcher_stored_in_a_name_launches_where_its_function_calls_it(lint) 
 def test_a_parameter_every_launch_passes_1_for(host: str, one: bool) -> None:
     hosts, kernel, _ = index(host)
     assert hosts.always_passes_one(kernel, "n") is one
+
+
+@pytest.mark.parametrize(
+    ("host", "dtype", "shown"),
+    [
+        (
+            "def f(x):\n    assert x.dtype == torch.int32\n    k[(1,)](x, 1, BT=64)\n",
+            "int32",
+            "assert x.dtype == torch.int32",
+        ),
+        (
+            "def f(y, x):\n    assert y.dtype is torch.int64 and torch.int32 == x.dtype\n    k[(1,)](x, 1, BT=64)\n",
+            "int32",
+            "assert y.dtype is torch.int64 and torch.int32 == x.dtype",
+        ),
+        ("def f(x):\n    x = x.to(torch.int32)\n    k[(1,)](x, 1, BT=64)\n", "int32", "x.to(torch.int32)"),
+        (
+            "def f(x):\n    k[(1,)](x.to(x.device, dtype=torch.int), 1, BT=64)\n",
+            "int32",
+            "x.to(x.device, dtype=torch.int)",
+        ),
+        ("def f(x):\n    k[(1,)](x.long(), 1, BT=64)\n", "int64", "x.long()"),
+        (
+            "def f(n):\n    a = torch.zeros(n + 1, dtype=torch.int32)\n    k[(1,)](a, 1, BT=64)\n",
+            "int32",
+            "torch.zeros(n + 1, dtype=torch.int32)",
+        ),
+        (
+            "def f(x, lens):\n    k[(1,)](torch.cumsum(lens, 0, dtype=torch.int32), 1, BT=64)\n"
+            "    k[(1,)](x.int(), 1, BT=64)\n",
+            "int32",
+            "torch.cumsum(lens, 0, dtype=torch.int32)",
+        ),
+        # through the launcher's parameter to every call of it in the module
+        (
+            "def f(x):\n    k[(1,)](x, 1, BT=64)\n\ndef g(y):\n    f(y.int())\n\ndef h(y):\n    f(x=y.int())\n",
+            "int32",
+            "y.int()",
+        ),
+        # a parameter rebound on some paths only: also what its callers pass
+        (
+            "def f(x=None):\n    if x is None:\n        x = torch.zeros(4, dtype=torch.int32)\n    k[(1,)](x, 1, BT=64)\n\n"
+            "def g(y):\n    f(y.int())\n",
+            "int32",
+            "torch.zeros(4, dtype=torch.int32)",
+        ),
+        # nothing said, an assert under an `if`, a rebinding nothing shows, launches passing
+        # different dtypes, a caller's tensor nothing shows, a parameter rebound on some paths
+        # with no caller, a launcher no one calls
+        ("def f(x):\n    k[(1,)](x, 1, BT=64)\n", None, None),
+        ("def f(x, c):\n    if c:\n        assert x.dtype == torch.int32\n    k[(1,)](x, 1, BT=64)\n", None, None),
+        (
+            "def f(x):\n    assert x.dtype == torch.int32\n    x = x.contiguous()\n    k[(1,)](x, 1, BT=64)\n",
+            None,
+            None,
+        ),
+        ("def f(x):\n    k[(1,)](x.int(), 1, BT=64)\n    k[(1,)](x.long(), 1, BT=64)\n", None, None),
+        ("def f(x):\n    k[(1,)](x.to('npu'), 1, BT=64)\n    k[(1,)](torch.empty(4), 1, BT=64)\n", None, None),
+        ("def f(x):\n    k[(1,)](x, 1, BT=64)\n\ndef g(y):\n    f(y.int())\n\ndef h(y):\n    f(y)\n", None, None),
+        (
+            "def f(x=None):\n    if x is None:\n        x = torch.zeros(4, dtype=torch.int32)\n    k[(1,)](x, 1, BT=64)\n",
+            None,
+            None,
+        ),
+        ("def f(x):\n    k[(1,)](x, 1, BT=64)\n\ndef g(y):\n    f(y.int())\n    f(y.long())\n", None, None),
+    ],
+)
+def test_the_int_dtype_every_launch_passes_for_a_tensor(host: str, dtype: str | None, shown: str | None) -> None:
+    hosts, kernel, module = index(host)
+    passed = hosts.int_dtype_passed(kernel, "x")
+    found = (passed.dtype, module.code_for_node(passed.shown_by)) if passed else (None, None)
+    assert found == (dtype, shown)
