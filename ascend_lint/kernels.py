@@ -79,8 +79,13 @@ class Kernel:
     @cached_property
     def flow(self) -> Flow:
         """The kernel body's events, control flow and value facts (built on first use)."""
+        return self.flow_of(self.node.body)
+
+    def flow_of(self, body: cst.BaseSuite) -> Flow:
+        """The flow of `body` run with the kernel's parameters (its own body, or that body with
+        the device functions it calls inlined: `ascend_lint.inline`)."""
         params = [(p.name, p.node, self.param_flags(p)) for p in self.params]
-        return build_flow(self.node.body, params, self.imports, self._pointer_arguments)
+        return build_flow(body, params, self.imports, self._pointer_arguments)
 
     @cached_property
     def pointer_params(self) -> frozenset[str]:

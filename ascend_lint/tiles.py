@@ -1,7 +1,8 @@
 """The tiles of one kernel: their shapes, element widths, users, and where the compiler puts them.
 
-Built once per kernel on first use (`kernel.tiles`), from the flow's statements, events and
-control-flow graph; `ascend_lint.ub_plan` turns it into a UB peak per configuration.
+Built once per kernel on first use (`kernel.tiles`), from the statements, events and
+control-flow graph of the flow of its body with the device functions it calls inlined
+(`ascend_lint.inline`); `ascend_lint.ub_plan` turns it into a UB peak per configuration.
 
 - **Values**: every tile-valued expression of the body (loads, `tl.zeros`/`tl.full`/
   `tl.arange`, arithmetic, `tl.where`, comparisons, reductions, scans, `tl.dot`, `tl.trans`,
@@ -44,6 +45,7 @@ import libcst as cst
 
 from .flow import CONST, DEF, READ, Event, Flow, Loop
 from .imports import number_literal
+from .inline import inline_device_functions, is_result
 from .specialisations import Lookup, evaluate
 from .specialisations import Value as ConstValue
 
@@ -346,7 +348,19 @@ class TileModel:
 
 
 def build_tiles(kernel: Kernel) -> TileModel:
-    return TileModel(kernel, kernel.flow)
+    """The kernel's tile model, from its body with the device functions it calls inlined (Triton
+    inlines them: their tiles are planned at the call site, with the caller's constexprs)."""
+    inlined = inline_device_functions(kernel)
+    if inlined is None:
+        return TileModel(kernel, kernel.flow)
+    body, origins = inlined
+    model = TileModel(kernel, kernel.flow_of(body))
+    for value in model.values:  # a node of the inlined body reports where it was written
+        value.node = origins.get(id(value.node), value.node)
+    for statement in model.statements:
+        source = origins.get(id(statement.node), statement.node)
+        statement.node = source if isinstance(source, cst.BaseSmallStatement) else statement.node
+    return model
 
 
 # ---- building: one walk over the flow's statements --------------------------------------------
@@ -610,7 +624,7 @@ class _Builder:
             if _tile(receiver) or (isinstance(receiver, BlockPointer) and method == "advance"):
                 name = method
         args += [(_keyword(arg), arg.value, self.expr(arg.value)) for arg in node.args]
-        if name is None:  # a @triton.jit helper or another function: elementwise over its tiles
+        if name is None:  # a function not inlined (`ascend_lint.inline`): elementwise over its tiles
             return self.elementwise(node, [result for _, _, result in args])
         if name in _LOAD_FNS or name in _STORE_FNS:
             return self.memory(node, name, args)
@@ -1048,6 +1062,7 @@ def _reduced(shape: Shape, axis_node: cst.BaseExpression | None, keep_node: cst.
 
 def _place(model: TileModel) -> None:
     values = model.values
+    _drop_unused(model)
     per_element = _per_element(values)
     addresses = _address_only(values)
     _fill_ub(values, addresses | per_element, per_element, gathers=False)
@@ -1063,6 +1078,28 @@ def _place(model: TileModel) -> None:
     _lay_out_carried_broadcasts(model)
     if model.has_dot:
         _mark_split(values)
+
+
+def _drop_unused(model: TileModel) -> None:
+    """Forget the uses by an inlined helper's result no read reaches, and by what only it used
+    (the compiler removes them): `if IS_LINEAR: return offs` then `return offs // D * s + offs %
+    D` leaves two results, and a read of a name assigned one (`x_off = ret·f`) takes the first."""
+    unused = {
+        id(value)
+        for statement in model.statements
+        for name, value in statement.defines.items()
+        if value is not None and is_result(name) and not value.users and not value.next_trip_users
+    }
+    changed = bool(unused)
+    while changed:
+        changed = False
+        for value in model.values:
+            used = [(user, role) for user, role in value.users if user is None or id(user) not in unused]
+            if len(used) != len(value.users):
+                value.users = used
+                if not used and not value.next_trip_users and value.kind != STAGE:
+                    unused.add(id(value))
+                    changed = True
 
 
 _BUBBLING = frozenset(

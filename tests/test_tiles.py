@@ -746,3 +746,93 @@ def run(x, y):
     assert "(and 1 other launch of it)" in finding.message
     estimates = [peak(kernel_of(source).tiles, {"BLOCK": 32768, "TWICE": twice}, dense=True).bytes for twice in (0, 1)]
     assert finding.facts["estimate_bytes"] == max(estimates) > UB_CAPACITY_BYTES
+
+
+def kernel_named(code: str, name: str):
+    return next(kernel for kernel in context_of(code).kernels if kernel.name == name)
+
+
+# (the module's device functions, the kernel's call, the same work written in the kernel)
+HELPERS = {
+    "a helper's loads, dot result and softmax temporaries": (
+        "@triton.jit\ndef scores(q, x, BN: tl.constexpr, D: tl.constexpr):\n"
+        "    kk = tl.load(x + tl.arange(0, BN)[:, None] * D + tl.arange(0, D)[None, :])\n"
+        "    s = tl.dot(q, tl.trans(kk)) * 0.125\n"
+        "    return tl.exp(s - tl.max(s, 1)[:, None])\n",
+        "u = scores(q, y, BLOCK_N, D)",
+        "kk = tl.load(y + tl.arange(0, BLOCK_N)[:, None] * D + tl.arange(0, D)[None, :])\n"
+        "s = tl.dot(q, tl.trans(kk)) * 0.125\nu = tl.exp(s - tl.max(s, 1)[:, None])",
+    ),
+    "a pair returned, sizes from an expression of the caller's constexprs": (
+        "@triton.jit\ndef pair(x, N: tl.constexpr):\n    a = tl.load(x + tl.arange(0, N))\n    return a * 2.0, tl.exp(a)\n",
+        "u, w = pair(y, BLOCK_N * 2)\nu = u + w",
+        "a = tl.load(y + tl.arange(0, BLOCK_N * 2))\nu, w = a * 2.0, tl.exp(a)\nu = u + w",
+    ),
+    "a helper calling a helper, a default argument": (
+        "@triton.jit\ndef inner(a, scale=2.0):\n    return tl.exp(a * scale)\n\n"
+        "@triton.jit\ndef outer(x, N: tl.constexpr):\n    b = tl.load(x + tl.arange(0, N))\n    return inner(b) + b\n",
+        "u = outer(y, BLOCK_N)",
+        "b = tl.load(y + tl.arange(0, BLOCK_N))\nu = tl.exp(b * 2.0) + b",
+    ),
+    "loop-carried names returned into the caller's": (
+        "@triton.jit\ndef running(acc, m, x, n, BN: tl.constexpr):\n"
+        "    for i in range(n):\n        b = tl.load(x + i * BN + tl.arange(0, BN))\n"
+        "        m = tl.maximum(m, b)\n        acc = acc * tl.exp(m) + b\n"
+        "    return acc, m\n",
+        "acc = tl.zeros([BLOCK_N], dtype=tl.float32)\nm = tl.zeros([BLOCK_N], dtype=tl.float32)\n"
+        "acc, m = running(acc, m, y, 8, BLOCK_N)\nu = acc / m",
+        "acc = tl.zeros([BLOCK_N], dtype=tl.float32)\nm = tl.zeros([BLOCK_N], dtype=tl.float32)\n"
+        "for i in range(8):\n    b = tl.load(y + i * BLOCK_N + tl.arange(0, BLOCK_N))\n"
+        "    m = tl.maximum(m, b)\n    acc = acc * tl.exp(m) + b\nu = acc / m",
+    ),
+}
+
+
+def helper_kernel(helpers: str, body: str) -> str:
+    lines = "\n".join("    " + line for line in body.splitlines())
+    return (
+        f"{helpers}\n@triton.jit\n"
+        "def k(x, y, o, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr, D: tl.constexpr):\n"
+        "    q = tl.load(x + tl.arange(0, BLOCK_M)[:, None] * D + tl.arange(0, D)[None, :])\n"
+        f"{lines}\n    tl.store(o, tl.sum(u, 0))\n"
+    )
+
+
+@pytest.mark.parametrize("case", HELPERS, ids=list(HELPERS))
+def test_a_device_function_plans_its_tiles_at_the_call_site(case):
+    """Triton inlines device functions: a call plans what its body written in the kernel
+    plans, sized by the caller's constexprs (a call taken as elementwise plans one tile)."""
+    helpers, call, written = HELPERS[case]
+    called_model = kernel_named(helper_kernel(helpers, call), "k").tiles
+    written_model = kernel_named(helper_kernel("", written), "k").tiles
+    values = {"BLOCK_M": 64, "BLOCK_N": 256, "D": 64}
+    called, inline = peak(called_model, values), peak(written_model, values)
+    assert (called.bytes, called.planned) == (inline.bytes, inline.planned)
+    assert called.bytes > 2 * 256 * 4
+
+
+def test_a_device_function_returning_a_block_pointer_loads_through_it():
+    """(A read of a result the arms of an `if` assign takes the first arm's: fla's activation
+    kernels compile `_flat_offset`'s `if IS_LINEAR: return offs` arm, and the other arm's
+    discrete address would make every load a loop over elements.)"""
+    code = (
+        "@triton.jit\ndef block(p, T, BT: tl.constexpr, CONTIG: tl.constexpr):\n"
+        "    if CONTIG:\n        return tl.make_block_ptr(p, (T,), (1,), (0,), (BT,), (0,))\n"
+        "    return tl.make_block_ptr(p, (T,), (4,), (0,), (BT,), (0,))\n\n"
+        "@triton.jit\ndef k(x, o, T, BT: tl.constexpr, CONTIG: tl.constexpr):\n"
+        "    b = tl.load(block(x, T, BT, CONTIG), boundary_check=(0,))\n"
+        "    tl.store(o + tl.arange(0, BT), tl.exp(b.to(tl.float32)))\n"
+    )
+    loads = [v for v in kernel_named(code, "k").tiles.values if v.kind == "load"]
+    assert [v.shape_text() for v in loads] == ["[BT]"]
+
+
+def test_a_recursive_device_function_stays_a_call():
+    code = (
+        "@triton.jit\ndef f(a, N: tl.constexpr):\n    return f(a * 2.0, N)\n\n"
+        "@triton.jit\ndef k(x, o, BLOCK: tl.constexpr):\n"
+        "    u = f(tl.load(x + tl.arange(0, BLOCK)), BLOCK)\n    tl.store(o + tl.arange(0, BLOCK), u)\n"
+    )
+    model = kernel_named(code, "k").tiles
+    # inlined once: the bf16 load and `a * 2.0` in fp32; the call of `f` inside `f` stays elementwise (in place)
+    assert peak(model, {"BLOCK": 1024}).bytes == 1024 * 2 + 1024 * 4

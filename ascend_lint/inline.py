@@ -1,0 +1,410 @@
+"""A kernel body with the module's device functions it calls inlined, as Triton compiles it.
+
+The tile model (`ascend_lint.tiles`) plans a kernel's UB from this body, so the tiles a
+`@triton.jit` helper builds (its loads, `tl.dot` results, softmax temporaries) are planned at
+the call site with the caller's arguments and constexprs. A call `y = f(a, B)` becomes:
+
+    p·f = <argument>            # a parameter bound to an expression (once, in order)
+    ... f's body, its own names written `name·f`, a parameter bound to a caller's name or
+        literal read as that name, each `return e` an assignment `ret·f = e` (an `if` arm that
+        returns takes the statements after the `if` into its other arm) ...
+    y = ret·f                   # or `(ret0·f, ret1·f)` for a function returning pairs
+
+A call stays a call (the tile model's elementwise fallback) when it is no statement's (a loop
+or branch test), passes `*args`, leaves a parameter unbound, or calls a function another
+module defines (its names are that module's), one that returns
+from inside a loop or with different tuple lengths, that is already being inlined (recursion),
+or that lies deeper than `MAX_DEPTH` helpers or past `MAX_STATEMENTS` inlined statements.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import libcst as cst
+
+from .flow import call_argument
+from .kernels import Kernel, called_device_functions
+from .nodes import walk
+
+MAX_DEPTH = 4  # helpers calling helpers: deeper calls stay calls
+MAX_STATEMENTS = 2000  # statements inlined into one kernel, at most
+_PLAIN = (cst.Name, cst.Integer, cst.Float, cst.SimpleString)  # read in place of a parameter
+
+_RESULT = "ret"  # a result's name: `ret·f`, `ret0·f`...
+Origins = dict[int, cst.CSTNode]  # id(node of the inlined body) -> the source node it was made from
+
+
+def inline_device_functions(kernel: Kernel) -> tuple[cst.IndentedBlock, Origins] | None:
+    """The kernel's body with the device functions it calls inlined, and where each new node
+    comes from; None when it calls none that can be."""
+    body = kernel.node.body
+    helpers = {k.name for k in kernel.module_kernels if k.is_device_function}
+    if not isinstance(body, cst.IndentedBlock) or not _calls(body, helpers):
+        return None
+    inliner = _Inliner(kernel, helpers)
+    statements = inliner.block(body.body, kernel, ())
+    return (body.with_changes(body=statements), inliner.origins) if inliner.inlined else None
+
+
+def is_result(name: str) -> bool:
+    """A name holding an inlined helper's returned value (`ret·f`, `ret0·f`...)."""
+    head, separator, _ = name.partition("·")
+    return bool(separator) and (head == _RESULT or (head.startswith(_RESULT) and head[len(_RESULT) :].isdigit()))
+
+
+class _Inliner:
+    def __init__(self, kernel: Kernel, helpers: set[str]) -> None:
+        self.kernel = kernel
+        self.helpers = helpers  # the names of the module's device functions
+        self.origins: Origins = {}
+        self.copies: dict[str, int] = {}  # helper name -> times inlined (each copy's names differ)
+        self.inlined = 0  # statements inlined so far
+
+    def block(
+        self, body: Sequence[cst.BaseStatement], owner: Kernel, chain: tuple[str, ...]
+    ) -> list[cst.BaseStatement]:
+        """Statements of `owner` (the kernel, or a helper inlined through `chain`) with their calls inlined."""
+        found: list[cst.BaseStatement] = []
+        for statement in body:
+            if isinstance(statement, cst.SimpleStatementLine):
+                smalls = [self.small(small, owner, chain) for small in statement.body]
+                if all(
+                    len(lines) == 1 and lines[0] is small for lines, small in zip(smalls, statement.body, strict=True)
+                ):
+                    found.append(statement)
+                else:
+                    found.extend(line for lines in smalls for line in _lines(lines))
+            else:
+                found.append(self.compound(statement, owner, chain))
+        return found
+
+    def compound(self, statement: cst.BaseStatement, owner: Kernel, chain: tuple[str, ...]) -> cst.BaseStatement:
+        if isinstance(statement, (cst.If, cst.For, cst.While, cst.With, cst.Else)):
+            changes: dict[str, object] = {}
+            if isinstance(statement.body, cst.IndentedBlock):
+                new = self.block(statement.body.body, owner, chain)
+                if any(a is not b for a, b in zip(new, statement.body.body, strict=False)) or len(new) != len(
+                    statement.body.body
+                ):
+                    changes["body"] = statement.body.with_changes(body=new)
+            orelse = getattr(statement, "orelse", None)
+            if orelse is not None:
+                other = self.compound(orelse, owner, chain)
+                if other is not orelse:
+                    changes["orelse"] = other
+            if changes:
+                return statement.with_changes(**changes)
+        return statement
+
+    def small(
+        self, small: cst.BaseSmallStatement, owner: Kernel, chain: tuple[str, ...]
+    ) -> list[cst.BaseSmallStatement | cst.BaseStatement]:
+        """A small statement, preceded by the bodies of the helpers it calls."""
+        if not isinstance(small, (cst.Assign, cst.AnnAssign, cst.AugAssign, cst.Expr, cst.Return)) or not _calls(
+            small, self.helpers
+        ):
+            return [small]
+        targets = _target_names(small)  # `a, b = f(...)`: the call is the whole value
+        call = small.value if targets and isinstance(small, cst.Assign) and isinstance(small.value, cst.Call) else None
+        helper = self.helper_of(call, owner, chain) if call is not None else None
+        if call is not None and helper is not None and isinstance(small, cst.Assign):
+            inlined = self.inline(call, helper, owner, chain, targets)
+            if inlined is not None:
+                statements, result = inlined
+                if result is None:
+                    return list(statements)  # the helper's returned names are the targets
+                assigned = small.with_changes(value=result)
+                self.origins[id(assigned)] = small
+                return [*statements, assigned]
+        prelude: list[cst.BaseStatement] = []
+        replacer = _CallReplacer(self, owner, chain, prelude)
+        replaced = small.visit(replacer)
+        if not replacer.replaced:
+            return [small]
+        assert isinstance(replaced, cst.BaseSmallStatement)
+        self.note_origins(replacer.made)
+        return [*prelude, replaced]
+
+    def note_origins(self, made: Origins) -> None:
+        for key, original in made.items():
+            self.origins[key] = self.origins.get(id(original), original)
+
+    def helper_of(self, call: cst.Call, owner: Kernel, chain: tuple[str, ...]) -> Kernel | None:
+        if len(chain) >= MAX_DEPTH or self.inlined >= MAX_STATEMENTS or any(arg.star for arg in call.args):
+            return None
+        helpers = called_device_functions(call, owner)
+        if len(helpers) != 1 or helpers[0].name in chain or helpers[0] not in self.kernel.module_kernels:
+            return None  # several definitions, recursion, or a function imported (its names are its module's)
+        helper = helpers[0]
+        if not isinstance(helper.node.body, cst.IndentedBlock) or any(
+            p.star for p in (helper.node.params.star_arg, helper.node.params.star_kwarg) if isinstance(p, cst.Param)
+        ):
+            return None
+        return helper
+
+    def inline(
+        self, call: cst.Call, helper: Kernel, owner: Kernel, chain: tuple[str, ...], targets: list[str] | None = None
+    ) -> tuple[list[cst.BaseStatement], cst.BaseExpression | None] | None:
+        """The statements running `helper`'s body for `call`, and the expression of its result;
+        None for it when the call assigns `targets` the names of the helper's own its last
+        statement returns: the body computes them under the targets' names (`acc, l_i = f(acc,
+        l_i, ...)` ending in `return acc, l_i`). A copy `acc = acc·f` would hold one of the
+        values a loop in `f` may leave in `acc·f` (a copy takes its source's first definition)."""
+        body = helper.node.body
+        assert isinstance(body, cst.IndentedBlock)
+        arity = _returned_arity(body.body)
+        if arity is None:
+            return None
+        arguments: dict[str, cst.BaseExpression] = {}
+        for position, param in enumerate(helper.params):
+            argument = call_argument(call, position, param.name)
+            if argument is None and param.node.default is not None:
+                argument = param.node.default
+            if argument is None:
+                return None
+            arguments[param.name] = argument
+        copy = self.copies.get(helper.name, 0) + 1
+        self.copies[helper.name] = copy
+        suffix = f"·{helper.name}" + (f"·{copy}" if copy > 1 else "")  # `·`: valid in names, in none written
+        names = {*helper.flow.defs, *arguments}
+        reassigned = {name for name in arguments if len(helper.flow.defs.get(name, ())) > 1}
+        substituted = {
+            name: value for name, value in arguments.items() if name not in reassigned and isinstance(value, _PLAIN)
+        }
+        renames = {name: name + suffix for name in names if name not in substituted}
+        statements_of_body = list(body.body)
+        returned = _returned_names(statements_of_body)
+        read_in_place = {value.value for value in substituted.values() if isinstance(value, cst.Name)}
+        into_targets = (
+            targets is not None
+            and len(returned) == len(targets)
+            and all(name in renames for name in returned)
+            and len(set(returned)) == len(returned)
+            and not read_in_place & set(targets)
+        )
+        if into_targets and targets is not None:
+            renames.update(zip(returned, targets, strict=True))
+            statements_of_body = statements_of_body[:-1]
+        results = [cst.Name(f"{_RESULT}{i if arity > 1 else ''}{suffix}") for i in range(max(arity, 1))]
+        bindings: list[cst.BaseStatement] = [
+            cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(renames[name]))], value)])
+            for name, value in arguments.items()
+            if name not in substituted
+        ]
+        renamer = _Renamer(renames, substituted)
+        renamed = [s.visit(renamer) for s in _without_returns(statements_of_body, results)]
+        self.note_origins(renamer.made)
+        self.inlined += len(renamed)
+        statements = self.block(bindings, owner, chain)  # the arguments are the caller's
+        statements += self.block(
+            [s for s in renamed if isinstance(s, cst.BaseStatement)], helper, (*chain, helper.name)
+        )
+        if into_targets:
+            return statements, None
+        if arity == 0:
+            return statements, cst.Name("None")
+        if arity == 1:
+            return statements, results[0]
+        return statements, cst.Tuple([cst.Element(r) for r in results])
+
+
+class _CallReplacer(cst.CSTTransformer):
+    """Replaces each outermost call of an inlinable device function by its result expression,
+    putting the statements that compute it in `prelude`."""
+
+    def __init__(
+        self, inliner: _Inliner, owner: Kernel, chain: tuple[str, ...], prelude: list[cst.BaseStatement]
+    ) -> None:
+        self.inliner, self.owner, self.chain, self.prelude = inliner, owner, chain, prelude
+        self.replaced = False
+        self.made: Origins = {}
+        self.pending: dict[int, tuple[list[cst.BaseStatement], cst.BaseExpression]] = {}
+
+    def visit_Lambda(self, node: cst.Lambda) -> bool:
+        return False
+
+    def visit_Call(self, node: cst.Call) -> bool:
+        helper = self.inliner.helper_of(node, self.owner, self.chain)
+        inlined = self.inliner.inline(node, helper, self.owner, self.chain) if helper is not None else None
+        if inlined is None or inlined[1] is None:  # (without targets, a call always has a result)
+            return True
+        self.pending[id(node)] = (inlined[0], inlined[1])
+        return False
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:  # type: ignore[override]
+        inlined = self.pending.pop(id(original_node), None)
+        if inlined is not None:
+            statements, result = inlined
+            self.prelude.extend(statements)
+            self.replaced = True
+            return result
+        if updated_node is not original_node:
+            self.made[id(updated_node)] = original_node
+        return updated_node
+
+
+class _Renamer(cst.CSTTransformer):
+    """A helper's statements with its names renamed and the parameters read in place of
+    their arguments replaced (by fresh copies of the arguments)."""
+
+    def __init__(self, renames: dict[str, str], substituted: Mapping[str, cst.BaseExpression]) -> None:
+        self.renames, self.substituted = renames, substituted
+        self.made: Origins = {}
+
+    def visit_Attribute(self, node: cst.Attribute) -> bool:
+        return False  # the attribute's own name is no variable: only its value is renamed
+
+    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.Attribute:
+        return updated_node.with_changes(value=original_node.value.visit(self))
+
+    def leave_Arg(self, original_node: cst.Arg, updated_node: cst.Arg) -> cst.Arg:
+        return updated_node.with_changes(keyword=original_node.keyword)  # `axis=1`: a keyword is no variable
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
+        name = original_node.value
+        if name in self.substituted:
+            return _fresh(self.substituted[name], self.made)
+        if name in self.renames:
+            return updated_node.with_changes(value=self.renames[name])
+        return updated_node
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:  # type: ignore[override]
+        result = super().on_leave(original_node, updated_node)
+        if isinstance(result, cst.CSTNode) and result is not original_node and id(result) not in self.made:
+            self.made[id(result)] = original_node
+        return result  # type: ignore[return-value]
+
+
+class _Copier(cst.CSTTransformer):
+    def __init__(self, made: Origins) -> None:
+        self.made = made
+
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:  # type: ignore[override]
+        self.made[id(updated_node)] = original_node
+        return updated_node
+
+
+def _fresh(node: cst.BaseExpression, made: Origins) -> cst.BaseExpression:
+    """A copy of an expression made of new nodes (each read of a name is its own event)."""
+    copy = node.visit(_Copier(made))
+    assert isinstance(copy, cst.BaseExpression)
+    return copy
+
+
+def _calls(node: cst.CSTNode, names: set[str]) -> bool:
+    """Whether the code calls a function by one of these names."""
+    return bool(names) and any(
+        type(n) is cst.Call and type(n.func) is cst.Name and n.func.value in names for n in walk(node)
+    )
+
+
+def _target_names(small: cst.BaseSmallStatement) -> list[str] | None:
+    """The names `a` or `a, b` a call's result is assigned to (`a, b = f(...)`), or None."""
+    if not isinstance(small, cst.Assign) or len(small.targets) != 1 or not isinstance(small.value, cst.Call):
+        return None
+    target = small.targets[0].target
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, cst.Tuple) and all(isinstance(e.value, cst.Name) for e in target.elements):
+        return [e.value.value for e in target.elements if isinstance(e.value, cst.Name)]
+    return None
+
+
+def _returned_names(body: list[cst.BaseStatement]) -> list[str]:
+    """The names `return a` or `return a, b` gives when it is the body's only `return`, its
+    last statement; none otherwise."""
+    if not body or sum(len(_returns(statement)) for statement in body) != 1:
+        return []
+    last = body[-1]
+    if not (isinstance(last, cst.SimpleStatementLine) and len(last.body) == 1 and isinstance(last.body[0], cst.Return)):
+        return []
+    value = last.body[0].value
+    parts = [e.value for e in value.elements] if isinstance(value, cst.Tuple) else [value]
+    return (
+        [part.value for part in parts if isinstance(part, cst.Name)]
+        if all(isinstance(p, cst.Name) for p in parts)
+        else []
+    )
+
+
+def _lines(parts: list[cst.BaseSmallStatement | cst.BaseStatement]) -> list[cst.BaseStatement]:
+    return [part if isinstance(part, cst.BaseStatement) else cst.SimpleStatementLine([part]) for part in parts]
+
+
+def _returns(node: cst.CSTNode) -> list[cst.Return]:
+    found: list[cst.Return] = []
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if isinstance(current, cst.Return):
+            found.append(current)
+        elif not isinstance(current, (cst.FunctionDef, cst.Lambda, cst.BaseExpression)):
+            pending.extend(current.children)
+    return found
+
+
+def _returned_arity(body: Sequence[cst.BaseStatement]) -> int | None:
+    """How many values every `return` gives (0: none, or bare returns); None when they differ,
+    or a loop, `with` or `try` returns (no statement after it could take the rest)."""
+    if any(_returns_from_block(statement) for statement in body):
+        return None
+    arities = {
+        0 if r.value is None else len(r.value.elements) if isinstance(r.value, cst.Tuple) else 1
+        for statement in body
+        for r in _returns(statement)
+    }
+    if len(arities) > 1:
+        return None
+    return arities.pop() if arities else 0
+
+
+def _returns_from_block(statement: cst.CSTNode) -> bool:
+    """A `return` inside a loop, `with` or `try` (through the arms of `if`s)."""
+    if isinstance(statement, (cst.For, cst.While, cst.With, cst.Try)):
+        return bool(_returns(statement))
+    if isinstance(statement, (cst.If, cst.Else, cst.IndentedBlock)):
+        return any(_returns_from_block(child) for child in statement.children)
+    return False
+
+
+def _without_returns(statements: list[cst.BaseStatement], results: list[cst.Name]) -> list[cst.BaseStatement]:
+    """The statements with each `return e` an assignment of `e` to the result names; an `if`
+    that returns takes the statements after it into its arms (what follows a return is dropped)."""
+    found: list[cst.BaseStatement] = []
+    for index, statement in enumerate(statements):
+        if isinstance(statement, cst.SimpleStatementLine) and any(isinstance(s, cst.Return) for s in statement.body):
+            for small in statement.body:
+                if isinstance(small, cst.Return):
+                    if small.value is not None:
+                        found.append(cst.SimpleStatementLine([_assign_results(results, small.value)]))
+                    return found
+                found.append(cst.SimpleStatementLine([small]))
+        if isinstance(statement, cst.If) and _returns(statement):
+            found.append(_if_without_returns(statement, statements[index + 1 :], results))
+            return found
+        found.append(statement)
+    return found
+
+
+def _if_without_returns(statement: cst.If, rest: list[cst.BaseStatement], results: list[cst.Name]) -> cst.If:
+    body = statement.body
+    assert isinstance(body, cst.IndentedBlock)
+    orelse = statement.orelse
+    if isinstance(orelse, cst.If):
+        other: cst.If | cst.Else = _if_without_returns(orelse, rest, results)
+    else:
+        arm = list(orelse.body.body) if orelse is not None and isinstance(orelse.body, cst.IndentedBlock) else []
+        other = cst.Else(
+            cst.IndentedBlock(_without_returns(arm + rest, results) or [cst.SimpleStatementLine([cst.Pass()])])
+        )
+    new_body = _without_returns(list(body.body) + rest, results)
+    return statement.with_changes(
+        body=body.with_changes(body=new_body or [cst.SimpleStatementLine([cst.Pass()])]), orelse=other
+    )
+
+
+def _assign_results(results: list[cst.Name], value: cst.BaseExpression) -> cst.Assign:
+    if len(results) == 1:
+        return cst.Assign([cst.AssignTarget(results[0])], value)
+    return cst.Assign([cst.AssignTarget(cst.Tuple([cst.Element(r) for r in results]))], value)
