@@ -20,7 +20,7 @@ import libcst as cst
 
 from .imports import dotted_name, int_literal, statement_blocks, str_literal
 from .kernels import Kernel, subscript_key
-from .nodes import child_nodes, walk
+from .nodes import arms_around, child_nodes, leaves_block, never_falls_through, walk
 
 _NPU_AVAILABLE = "torch.npu.is_available"
 
@@ -281,9 +281,7 @@ def _reachable(statements: list[cst.CSTNode]) -> list[cst.CSTNode]:
     """A block's statements up to the first `raise` / `return` / `break` / `continue` it runs
     unconditionally: those after it never run (a launch left after `raise NotImplementedError`)."""
     for index, statement in enumerate(statements):
-        if type(statement) is cst.SimpleStatementLine and any(
-            type(small) in (cst.Raise, cst.Return, cst.Break, cst.Continue) for small in statement.body
-        ):
+        if leaves_block(statement):
             return statements[: index + 1]
     return statements
 
@@ -1370,7 +1368,6 @@ OTHER_PLATFORM_METHODS = frozenset(
 )
 # Platform object tests false on Ascend (vllm-ascend's platform is the out-of-tree "npu" one).
 _OTHER_PLATFORM_TESTS = frozenset({"is_cuda", "is_rocm", "is_cuda_alike"})
-_EXITS = (cst.Return, cst.Raise, cst.Continue, cst.Break)
 
 
 class OtherPlatformPaths:
@@ -1709,17 +1706,6 @@ def _statements(suites: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
             yield suite
 
 
-def never_falls_through(suite: cst.BaseSuite) -> bool:
-    """The suite never falls through: a `return`, `raise`, `continue` or `break` at its top."""
-    lines = suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
-    return any(
-        isinstance(small, _EXITS)
-        for line in lines
-        if isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite)
-        for small in line.body
-    )
-
-
 def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:
     """`x.device.type == "cuda"` holding, `x.device.type == "npu"` failing (`!=` the other way),
     `x.device.type in ("npu", ...)` failing (`not in` holding)."""
@@ -1742,12 +1728,6 @@ def _names_npu(node: cst.BaseExpression) -> bool:
     """`IS_NPU`, `_is_npu`, `x.is_npu`, `utils.is_npu`: a flag or a test named for the NPU."""
     last = (dotted_name(node) or "").rsplit(".", 1)[-1]
     return last.lstrip("_").lower() == "is_npu"
-
-
-def arms_around(node: cst.CSTNode, blocks: Sequence[cst.For | cst.If]) -> list[tuple[cst.BaseExpression, bool]]:
-    """The test of each `if` among the blocks around `node` (the host walk records them), with
-    whether it holds there: True in its body, False in its `else` and `elif`s."""
-    return [(block.test, any(sub is node for sub in walk(block.body))) for block in blocks if isinstance(block, cst.If)]
 
 
 def _is_device_type(node: cst.BaseExpression) -> bool:

@@ -20,12 +20,15 @@ or that lies deeper than `MAX_DEPTH` helpers or past `MAX_STATEMENTS` inlined st
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from .flow import call_argument
-from .kernels import Kernel, called_device_functions
 from .nodes import walk
+
+if TYPE_CHECKING:
+    from .kernels import Kernel
 
 MAX_DEPTH = 4  # helpers calling helpers: deeper calls stay calls
 MAX_STATEMENTS = 2000  # statements inlined into one kernel, at most
@@ -133,7 +136,7 @@ class _Inliner:
     def helper_of(self, call: cst.Call, owner: Kernel, chain: tuple[str, ...]) -> Kernel | None:
         if len(chain) >= MAX_DEPTH or self.inlined >= MAX_STATEMENTS or any(arg.star for arg in call.args):
             return None
-        helpers = called_device_functions(call, owner)
+        helpers = owner.device_functions_called(call)
         if len(helpers) != 1 or helpers[0].name in chain or helpers[0] not in self.kernel.module_kernels:
             return None  # several definitions, recursion, or a function imported (its names are its module's)
         helper = helpers[0]

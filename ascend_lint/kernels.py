@@ -122,7 +122,7 @@ class Kernel:
         found = []
         self._working_out.add(fact)
         try:
-            for helper in called_device_functions(call, self):
+            for helper in self.device_functions_called(call):
                 if fact in helper._working_out:
                     continue
                 params: frozenset[str] = getattr(helper, fact)
@@ -133,6 +133,20 @@ class Kernel:
         finally:
             self._working_out.discard(fact)
         return found
+
+    def device_functions_called(self, call: cst.Call) -> list[Kernel]:
+        """The device functions the function's call `name(...)` may run (Triton inlines them):
+        each one the module defines under that name, several when exclusive module-level `if`
+        arms define it; else, for a name the module imports (`from .micro_kernel import
+        name`), the one the imported module defines (`ImportedFunctions`). None when the
+        function binds the name itself."""
+        func = call.func
+        if not isinstance(func, cst.Name) or func.value in self.flow.defs:
+            return []
+        defined = [kernel for kernel in self.module_kernels if kernel.name == func.value]
+        if defined or self.imported is None:
+            return [kernel for kernel in defined if kernel.is_device_function]
+        return self.imported.named(func.value)
 
     @cached_property
     def tiles(self) -> TileModel:
@@ -268,20 +282,6 @@ def _is_bare_jit(callee: cst.BaseExpression, imports: ImportMap) -> bool:
     """`triton.jit` (any name resolving to it) or a name spelled `jit` / `<anything>.jit`;
     `_as_kernel` asks the latter's function to use `triton.language`."""
     return imports.is_triton(callee, "jit") or _spelled_jit(callee)
-
-
-def called_device_functions(call: cst.Call, caller: Kernel) -> list[Kernel]:
-    """The device functions a kernel's call `name(...)` may run (Triton inlines them): each one
-    the module defines under that name, several when exclusive module-level `if` arms define
-    it; else, for a name the module imports (`from .micro_kernel import name`), the one the
-    imported module defines (`ImportedFunctions`). None when the kernel binds the name itself."""
-    func = call.func
-    if not isinstance(func, cst.Name) or func.value in caller.flow.defs:
-        return []
-    defined = [kernel for kernel in caller.module_kernels if kernel.name == func.value]
-    if defined or caller.imported is None:
-        return [kernel for kernel in defined if kernel.is_device_function]
-    return caller.imported.named(func.value)
 
 
 class ImportedFunctions:

@@ -8,7 +8,7 @@ cheaper. Whitespace, parentheses, commas and operators are skipped: no analysis 
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import cache
 
 import libcst as cst
@@ -68,3 +68,23 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         children = list(child_nodes(current))
         children.reverse()
         stack.extend(children)
+
+
+def leaves_block(line: cst.CSTNode) -> bool:
+    """A simple statement line holding a `return`, `raise`, `continue` or `break`: the block it
+    stands in goes no further."""
+    return isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite) and any(
+        isinstance(small, cst.Return | cst.Raise | cst.Continue | cst.Break) for small in line.body
+    )
+
+
+def never_falls_through(suite: cst.BaseSuite) -> bool:
+    """The suite never falls through: a `return`, `raise`, `continue` or `break` at its top."""
+    lines = suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
+    return any(leaves_block(line) for line in lines)
+
+
+def arms_around(node: cst.CSTNode, blocks: Sequence[cst.CSTNode]) -> list[tuple[cst.BaseExpression, bool]]:
+    """The test of each `if` among the blocks around `node` (the host walk records them), with
+    whether it holds there: True in its body, False in its `else` and `elif`s."""
+    return [(block.test, any(sub is node for sub in walk(block.body))) for block in blocks if isinstance(block, cst.If)]

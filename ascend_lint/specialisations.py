@@ -36,9 +36,8 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from .host import arms_around, never_falls_through
 from .imports import ImportMap, number_literal, statement_blocks, str_literal
-from .nodes import walk
+from .nodes import arms_around, never_falls_through, walk
 
 if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime import would be a circle
     from .host import Launch

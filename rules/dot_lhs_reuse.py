@@ -90,7 +90,6 @@ import libcst as cst
 
 from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, spelled_out
 from ascend_lint.flow import Event, Flow, axes_view_of, call_argument
-from ascend_lint.kernels import called_device_functions
 from ascend_lint.prefilter import IMPORT_FROM
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
@@ -641,7 +640,7 @@ class _Dots:
     def _clobbered_params(self, call: cst.Call, caller: Kernel) -> list[tuple[int, str]]:
         """The parameters (position, name) a dot clobbers in every device function `call` may
         run: Ascend runs one of them, which one is not known from this file."""
-        helpers = called_device_functions(call, caller)
+        helpers = caller.device_functions_called(call)
         if not helpers:
             return []
         return sorted(set.intersection(*(set(self._clobbers(helper)) for helper in helpers)))

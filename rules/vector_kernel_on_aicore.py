@@ -50,7 +50,6 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ascend_lint.kernels import called_device_functions
 from ascend_lint.prefilter import KERNEL_TOKENS
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 
@@ -259,14 +258,14 @@ def scale_rows_capped(x):
 
 def _uses_dot(kernel: Kernel, seen: set[Kernel]) -> bool:
     """The kernel, or a device function it calls (of the module, or one it imports:
-    `kernels.called_device_functions`), calls `tl.dot`; or it calls an imported helper named
+    `Kernel.device_functions_called`), calls `tl.dot`; or it calls an imported helper named
     like a matrix multiply."""
     seen.add(kernel)
     flow = kernel.flow
     if any(flow.calls_to("dot", "dot_scaled")):
         return True
     for event in flow.calls:
-        helpers = called_device_functions(event.call, kernel)
+        helpers = kernel.device_functions_called(event.call)
         if any(helper not in seen and _uses_dot(helper, seen) for helper in helpers):
             return True
         func = event.call.func
