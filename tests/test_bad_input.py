@@ -303,6 +303,8 @@ def test_a_parse_skips_libcsts_node_checks_and_builds_the_same_tree(monkeypatch)
             source.compile_python(text)
         except source.SourceError:
             continue
+        if not text.strip():  # an empty package `__init__.py`: no node to check
+            continue
         tree = source.parse(text)
         assert not checked  # no node was checked while the parser built it
         assert tree.deep_equals(cst.parse_module(text))

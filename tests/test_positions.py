@@ -85,7 +85,12 @@ def covered(result: FileResult, inverse: Callable[[str], str]) -> list[tuple[str
 
 
 def lint_variant(path: Path, variant: str, tmp_path: Path) -> FileResult:
+    """Lints the variant of a fixture, written next to copies of its package's other modules
+    (a fixture may call a device function another module of its package defines)."""
     forward, _ = VARIANTS[variant]
+    if (path.parent / "__init__.py").exists():
+        for module in path.parent.glob("*.py"):
+            (tmp_path / module.name).write_bytes(module.read_bytes())
     copy = tmp_path / path.name
     copy.write_bytes(forward(path.read_text(encoding="utf-8")).encode("utf-8"))
     return lint_file(str(copy), settings())
