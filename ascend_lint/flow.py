@@ -36,7 +36,7 @@ from typing import Any, TypeAlias
 import libcst as cst
 
 from .imports import ImportMap, int_literal, str_literal
-from .nodes import child_nodes, walk
+from .nodes import child_nodes, updated_value, walk
 
 # Value flags: a bit set describing where a value can come from.
 CONST = 1  # literal, constexpr parameter, dtype, tl.static_range index
@@ -1305,23 +1305,6 @@ def _bound_value(
     return None
 
 
-_BINARY_OF_AUGMENTED: dict[type[cst.BaseAugOp], type[cst.BaseBinaryOp]] = {
-    cst.AddAssign: cst.Add,
-    cst.SubtractAssign: cst.Subtract,
-    cst.MultiplyAssign: cst.Multiply,
-    cst.MatrixMultiplyAssign: cst.MatrixMultiply,
-    cst.DivideAssign: cst.Divide,
-    cst.FloorDivideAssign: cst.FloorDivide,
-    cst.ModuloAssign: cst.Modulo,
-    cst.PowerAssign: cst.Power,
-    cst.LeftShiftAssign: cst.LeftShift,
-    cst.RightShiftAssign: cst.RightShift,
-    cst.BitAndAssign: cst.BitAnd,
-    cst.BitOrAssign: cst.BitOr,
-    cst.BitXorAssign: cst.BitXor,
-}
-
-
 def _consistent(a: Assumptions, b: Assumptions) -> bool:
     """No test outcome assumed one way in `a` and the other in `b`."""
     return not any((key, not outcome) in b for key, outcome in a)
@@ -1495,8 +1478,7 @@ class _Builder:
             self.expr(target)
             self.expr(node.value)
             if isinstance(target, cst.Name):  # `x *= D` defines `x` as `x * D`
-                operator = _BINARY_OF_AUGMENTED[type(node.operator)]()
-                value = cst.BinaryOperation(target, operator, node.value)
+                value = updated_value(node)
                 self.emit(DEF, node, name=target.value, value=value, boxed=True)
         elif type(node) is cst.Return:
             if node.value is not None:

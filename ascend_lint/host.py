@@ -20,7 +20,7 @@ import libcst as cst
 
 from .imports import dotted_name, int_literal, statement_blocks, str_literal
 from .kernels import Kernel, subscript_key
-from .nodes import arms_around, child_nodes, leaves_block, never_falls_through, walk
+from .nodes import arms_around, child_nodes, leaves_block, never_falls_through, updated_value, walk
 
 _NPU_AVAILABLE = "torch.npu.is_available"
 
@@ -216,7 +216,7 @@ class _HostFacts:
                 for name, dtype in _int_dtypes_asserted(node.test):
                     self.dtype_asserts.setdefault((name, scope), []).append(IntDtype(dtype, node))
             elif type(node) is cst.AugAssign:  # `n *= d` binds `n` to `n * d`
-                self._bind(node, node.target, _updated_value(node), scope, blocks)
+                self._bind(node, node.target, updated_value(node), scope, blocks)
             elif type(node) is cst.For or type(node) is cst.If:
                 if type(node) is cst.For and type(node.target) is cst.Name and _is_shape(node.iter):
                     # `for d in x.shape[:dim]:` binds `d` to an extent of `x` (which one is unknown)
@@ -284,31 +284,6 @@ def _reachable(statements: list[cst.CSTNode]) -> list[cst.CSTNode]:
         if leaves_block(statement):
             return statements[: index + 1]
     return statements
-
-
-# the operator of `n op= v` -> that of `n op v`
-_UPDATE_OPERATORS: dict[type[cst.BaseAugOp], type[cst.BaseBinaryOp]] = {
-    cst.AddAssign: cst.Add,
-    cst.SubtractAssign: cst.Subtract,
-    cst.MultiplyAssign: cst.Multiply,
-    cst.DivideAssign: cst.Divide,
-    cst.FloorDivideAssign: cst.FloorDivide,
-    cst.ModuloAssign: cst.Modulo,
-    cst.PowerAssign: cst.Power,
-    cst.MatrixMultiplyAssign: cst.MatrixMultiply,
-    cst.LeftShiftAssign: cst.LeftShift,
-    cst.RightShiftAssign: cst.RightShift,
-    cst.BitAndAssign: cst.BitAnd,
-    cst.BitOrAssign: cst.BitOr,
-    cst.BitXorAssign: cst.BitXor,
-}
-
-
-def _updated_value(statement: cst.AugAssign) -> cst.BinaryOperation:
-    """`n * d` for `n *= d`: the value the statement binds its target to, made of the
-    statement's own target and value (no node of it is new but the operation)."""
-    operator = _UPDATE_OPERATORS[type(statement.operator)]()
-    return cst.BinaryOperation(left=statement.target, operator=operator, right=statement.value)
 
 
 def _launched_name(held: cst.BaseExpression) -> str | None:

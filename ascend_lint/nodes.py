@@ -88,3 +88,28 @@ def arms_around(node: cst.CSTNode, blocks: Sequence[cst.CSTNode]) -> list[tuple[
     """The test of each `if` among the blocks around `node` (the host walk records them), with
     whether it holds there: True in its body, False in its `else` and `elif`s."""
     return [(block.test, any(sub is node for sub in walk(block.body))) for block in blocks if isinstance(block, cst.If)]
+
+
+# the operator of `n op= v` -> that of `n op v`
+_BINARY_OF_AUGMENTED: dict[type[cst.BaseAugOp], type[cst.BaseBinaryOp]] = {
+    cst.AddAssign: cst.Add,
+    cst.SubtractAssign: cst.Subtract,
+    cst.MultiplyAssign: cst.Multiply,
+    cst.MatrixMultiplyAssign: cst.MatrixMultiply,
+    cst.DivideAssign: cst.Divide,
+    cst.FloorDivideAssign: cst.FloorDivide,
+    cst.ModuloAssign: cst.Modulo,
+    cst.PowerAssign: cst.Power,
+    cst.LeftShiftAssign: cst.LeftShift,
+    cst.RightShiftAssign: cst.RightShift,
+    cst.BitAndAssign: cst.BitAnd,
+    cst.BitOrAssign: cst.BitOr,
+    cst.BitXorAssign: cst.BitXor,
+}
+
+
+def updated_value(statement: cst.AugAssign) -> cst.BinaryOperation:
+    """`n * d` for `n *= d`: the value the statement binds its target to, made of the
+    statement's own target and value (no node of it is new but the operation)."""
+    operator = _BINARY_OF_AUGMENTED[type(statement.operator)]()
+    return cst.BinaryOperation(left=statement.target, operator=operator, right=statement.value)
