@@ -297,7 +297,8 @@ def _run_rules(rules: Iterable[Rule], context: ModuleContext) -> Iterator[tuple[
         for kernel in context.kernels:
             check_budget()
             for report in rule.check_kernel(kernel, context):
-                yield rule, report, kernel
+                if report.node not in context.uncompiled(kernel):  # code no specialisation compiles
+                    yield rule, report, kernel
 
 
 def _findings(

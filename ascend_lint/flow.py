@@ -941,6 +941,17 @@ class Flow:
                     return False
         return True
 
+    def compiled_under(self, event: Event, outcomes: Assumptions) -> bool:
+        """Whether a specialisation with these constexpr test outcomes compiles the `if` arms
+        around `event` (`specialisations.decided_outcomes`)."""
+        return all(self.arm_compiled_under(branch, arm, outcomes) for branch, arm in event.conds)
+
+    @staticmethod
+    def arm_compiled_under(branch: Branch, arm: bool, outcomes: Assumptions) -> bool:
+        """Whether a specialisation with these constexpr test outcomes compiles the arm of
+        `branch` (True: its body)."""
+        return not (branch.test_is_constexpr and (branch.key[0], branch.key[1] != arm) in outcomes)
+
     def reads_after(self, start: Event, name: str) -> list[Event]:
         """Data reads of `name` reachable from `start` before any redefinition of it, along
         paths whose constexpr branch outcomes agree with those at `start`."""

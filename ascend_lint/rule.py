@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import inspect
 import sys
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
@@ -25,14 +26,24 @@ from typing import ClassVar, Literal
 import libcst as cst
 
 from .fixes import Declined, FixPlan, FreshNames
+from .flow import NOTHING, Assumptions
 from .host import HostIndex, HostMemory
 from .imports import ImportMap
 from .kernels import Kernel
 from .model import Applicability, Fact, Finding
+from .nodes import walk
 from .optional import OptionalPointer, optional_pointers
 from .prefilter import KERNEL_TOKENS, Words
 from .socs import DEFAULT_SOC, Soc
-from .specialisations import Configuration, Value, configurations, module_constants
+from .specialisations import (
+    Configuration,
+    Value,
+    call_configurations,
+    configurations,
+    decided_outcomes,
+    module_constants,
+    names_written,
+)
 
 __all__ = ["Confirm", "Evidence", "Example", "Finding", "HostIndex", "Kernel", "ModuleContext", "Report", "Rule"]
 
@@ -64,6 +75,9 @@ class ModuleContext:
     soc: Soc = DEFAULT_SOC  # the SoC family the file is judged against (`target-soc`)
     _optional: dict[Kernel, dict[str, OptionalPointer]] = field(default_factory=dict, repr=False)
     _configurations: dict[Kernel, list[Configuration]] = field(default_factory=dict, repr=False)
+    _called: dict[Kernel, list[Configuration] | None] = field(default_factory=dict, repr=False)
+    _outcomes: dict[Kernel, list[Assumptions]] = field(default_factory=dict, repr=False)
+    _uncompiled: dict[Kernel, frozenset[cst.CSTNode]] = field(default_factory=dict, repr=False)
 
     @cached_property
     def fresh_names(self) -> FreshNames:
@@ -74,6 +88,11 @@ class ModuleContext:
     def module_constants(self) -> dict[str, Value]:
         """Module-level names bound once to a constant (one pass, for every kernel's configurations)."""
         return module_constants(self.module, self.imports)
+
+    @cached_property
+    def names_written(self) -> Counter[str]:
+        """How many times the module's code writes each name (`specialisations.names_written`)."""
+        return names_written(self.module)
 
     @cached_property
     def host(self) -> HostIndex:
@@ -91,6 +110,43 @@ class ModuleContext:
         found = self._configurations.get(kernel)
         if found is None:
             found = self._configurations[kernel] = configurations(kernel, self.module_constants, self.host)
+        return found
+
+    def call_configurations(self, kernel: Kernel) -> list[Configuration] | None:
+        """The specialisations the module's calls give a device function, None when they may not
+        be all of them (`specialisations.call_configurations`; computed once). The UB estimate
+        needs none: it plans a device function's tiles in its callers, with their values."""
+        if kernel not in self._called:
+            self._called[kernel] = None  # while computing: a function on a call cycle is not narrowed
+            self._called[kernel] = call_configurations(
+                kernel, self.module_constants, lambda name: self.names_written[name], self.call_configurations
+            )
+        return self._called[kernel]
+
+    def compiled_outcomes(self, kernel: Kernel) -> list[Assumptions]:
+        """The constexpr test outcomes each specialisation of `kernel` fixes (`Flow.compiled_under`
+        asks whether one compiles an event): those of each of a device function's calls in the
+        module when they are all its calls, else the one unconstrained specialisation. A kernel's
+        launches are never taken as all of them (another module may launch it)."""
+        found = self._outcomes.get(kernel)
+        if found is None:
+            called = self.call_configurations(kernel)
+            outcomes = [NOTHING] if called is None else [decided_outcomes(kernel, c.values) for c in called]
+            found = self._outcomes[kernel] = list(dict.fromkeys(outcomes))
+        return found
+
+    def uncompiled(self, kernel: Kernel) -> frozenset[cst.CSTNode]:
+        """The nodes of the kernel's `if` arms no specialisation compiles (`compiled_outcomes`):
+        the engine drops a kernel's report at one of them, whatever the rule."""
+        found = self._uncompiled.get(kernel)
+        if found is None:
+            outcomes = self.compiled_outcomes(kernel)
+            nodes: set[cst.CSTNode] = set()
+            for branch in kernel.flow.branches if outcomes != [NOTHING] else ():
+                for arm, suite in ((True, branch.node.body), (False, branch.node.orelse)):
+                    if suite is not None and not any(kernel.flow.arm_compiled_under(branch, arm, o) for o in outcomes):
+                        nodes.update(walk(suite))
+            found = self._uncompiled[kernel] = frozenset(nodes)
         return found
 
 

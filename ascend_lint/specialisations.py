@@ -30,12 +30,14 @@ from __future__ import annotations
 
 import itertools
 import operator
+from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from .flow import Assumptions, Flow, call_argument
 from .imports import ImportMap, number_literal, statement_blocks, str_literal
 from .nodes import arms_around, never_falls_through, walk
 
@@ -196,15 +198,8 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
     """Every configuration the module makes visible for `kernel` (at least one: the defaults);
     `constants` are the module's (`module_constants`, computed once for all its kernels)."""
     imports = kernel.imports
-    base: dict[str, Value] = dict(constants)
     constexprs = {p.name for p in kernel.params if p.is_constexpr} | set(kernel.provided_constexprs)
-    for param in kernel.params:
-        default = param.node.default
-        if default is not None and param.name in constexprs:
-            value = evaluate(default, base.get, imports)
-            if value is not None:
-                base[param.name] = value
-    base.update(_heuristic_literals(kernel, imports, base))
+    base = _defaults(kernel, constants, constexprs)
     names = _HostNames(host, imports, base)
     launches: list[tuple[dict[str, Value], Launch | None, Arms]] = [*_launches(kernel, names, constexprs)]
     tuned: list[tuple[dict[str, Value], cst.Call | None]] = [*_autotune_configs(kernel, names)]
@@ -233,6 +228,120 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
         if len(found) >= _MAX_CONFIGS:
             break
     return found
+
+
+def _defaults(kernel: Kernel, constants: Mapping[str, Value], constexprs: set[str]) -> dict[str, Value]:
+    """The module's constants, the constexpr parameter defaults and the heuristics' literals."""
+    base: dict[str, Value] = dict(constants)
+    for param in kernel.params:
+        default = param.node.default
+        if default is not None and param.name in constexprs:
+            value = evaluate(default, base.get, kernel.imports)
+            if value is not None:
+                base[param.name] = value
+    base.update(_heuristic_literals(kernel, kernel.imports, base))
+    return base
+
+
+def call_configurations(
+    helper: Kernel,
+    constants: Mapping[str, Value],
+    written: Callable[[str], int],
+    of_caller: Callable[[Kernel], list[Configuration] | None],
+) -> list[Configuration] | None:
+    """The specialisations the module's calls give a device function (Triton compiles one per set
+    of constexpr arguments): one per call and per specialisation of its caller, binding each
+    constexpr parameter the call passes, by keyword or position, a constant (a literal, a module
+    constant, or a constexpr parameter of a calling device function whose own calls all fix it:
+    `of_caller`), its default when the call omits it, nothing when it passes anything else (a
+    kernel's constexpr parameters included: another module may launch it). None when those
+    calls may not be all the function's specialisations: it is no device function of the
+    module, the module never calls it, a call spreads `*args` / `**kwargs`, the calls give
+    more than `_MAX_CONFIGS`, or its name is written anywhere else (`written`, `names_written`:
+    passed around, exported, called through another name; another module importing it writes
+    the name there, which is not seen)."""
+    if not helper.is_device_function or helper.bound_name is not None:
+        return None
+    calls = [
+        (caller, event.call)
+        for caller in helper.module_kernels
+        if caller is not helper
+        for event in caller.flow.calls
+        if helper in caller.device_functions_called(event.call)
+    ]
+    if not calls or written(helper.name) != len(calls) + 1 or any(arg.star for _, call in calls for arg in call.args):
+        return None
+    constexprs = {p.name for p in helper.params if p.is_constexpr}
+    base = _defaults(helper, constants, constexprs)
+    found: list[Configuration] = []
+    for caller, call in calls:
+        outers = of_caller(caller)
+        fixed = {p.name for p in caller.params if p.is_constexpr} if outers is not None else set()
+        local = {p.name for p in caller.params if p.name not in fixed} | _assigned(caller.flow)
+        for outer in outers if outers is not None else [Configuration(values=constants, label="module constants")]:
+            lookup = _outside(local, outer.values)
+            values, passed = dict(base), {}
+            for position, param in enumerate(helper.params):
+                argument = call_argument(call, position, param.name) if param.name in constexprs else None
+                if argument is None:
+                    continue
+                value = evaluate(argument, lookup, helper.imports)
+                if value is None:
+                    values.pop(param.name, None)
+                else:
+                    values[param.name] = passed[param.name] = value
+            if all(known.values != values for known in found):
+                found.append(
+                    Configuration(
+                        values=values,
+                        label=f"call in `{caller.name}`" + (f" with {_describe(passed)}" if passed else ""),
+                        node=call,
+                        within=caller.node,
+                    )
+                )
+            if len(found) > _MAX_CONFIGS:
+                return None  # too many to tell them apart: not narrowed
+    return found
+
+
+def names_written(module: cst.Module) -> Counter[str]:
+    """How many times the module's code writes each name, or a string holding just a name
+    (`__all__ = ["f"]`); comments and docstrings aside."""
+    found: Counter[str] = Counter()
+    for node in walk(module):
+        if isinstance(node, cst.Name):
+            found[node.value] += 1
+        elif isinstance(node, cst.SimpleString):
+            text = str_literal(node)
+            if text is not None and text.isidentifier():
+                found[text] += 1
+    return found
+
+
+def decided_outcomes(kernel: Kernel, values: Mapping[str, Value]) -> Assumptions:
+    """The outcomes (flow's normalised test, whether it holds) of the constexpr `if` tests of the
+    kernel's body that `values` decide: the arms a specialisation with them never compiles. A
+    name the body assigns is not decided by them."""
+    flow = kernel.flow
+    lookup = _outside(_assigned(flow), values)
+    outcomes = set()
+    for branch in flow.branches:
+        if branch.test_is_constexpr:
+            outcome = evaluate(branch.node.test, lookup, flow.imports)
+            if outcome is not None:
+                key, polarity = branch.key
+                outcomes.add((key, polarity == bool(outcome)))
+    return frozenset(outcomes)
+
+
+def _outside(local: set[str], values: Mapping[str, Value]) -> Lookup:
+    """The values of names other than the `local` ones."""
+    return lambda name: None if name in local else values.get(name)
+
+
+def _assigned(flow: Flow) -> set[str]:
+    """The names the body binds (not only as parameters)."""
+    return {name for name, defs in flow.defs.items() if any(not isinstance(d.node, cst.Param) for d in defs)}
 
 
 def _describe(values: Mapping[str, Value]) -> str:

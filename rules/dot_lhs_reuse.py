@@ -37,6 +37,17 @@ dropped by the compiler there and clobbers nothing for that read. A result passe
 stored or returned is read; a dot accumulating into `acc`, or run through a device function,
 is taken to run.
 
+A `@triton.jit` device function is compiled once per set of constexpr arguments its callers
+pass, so it is checked in those specialisations when the module's calls are all its uses
+(`ModuleContext.compiled_outcomes`): a constexpr parameter each call passes a literal, a module
+constant or a calling device function's fixed constexpr (by keyword or position; its default
+when omitted) decides the `if`s on it, and a dot and a later read are reported only when one
+call's specialisation compiles both (`COMPUTE_DQ=False` at every call: the dot under
+`if COMPUTE_DQ:` clobbers nothing; `True` at one call: reported). A flag forwarded from a
+kernel's own constexpr parameter (another module may launch the kernel), a function written
+anywhere but in its calls (passed around, exported) or called with `*args` is checked in every
+specialisation, as is a kernel.
+
 A call of a `@triton.jit` function whose `tl.dot` takes one of its parameters, unchanged, as
 the left operand (fla's `safe_dot(a, b)`, which returns `tl.dot(a, b)`) is that dot: Triton
 inlines the function, so the argument passed for that parameter (by position or keyword) is
@@ -89,7 +100,7 @@ from functools import cached_property
 import libcst as cst
 
 from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, spelled_out
-from ascend_lint.flow import Event, Flow, axes_view_of, call_argument
+from ascend_lint.flow import Assumptions, Event, Flow, axes_view_of, call_argument
 from ascend_lint.prefilter import IMPORT_FROM
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
@@ -175,6 +186,52 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
     if not USE_G:
         b_o = tl.dot(b_a, b_w)
         tl.store(p_o, b_o + b_keep + b_g + b_lo)
+""",
+        # a device function's constexpr that every call of it in the module fixes folds its `if`s:
+        # each call passes `COMPUTE_DQ=False`, by keyword, by position, or through a calling device
+        # function whose own calls fix its flag, so no specialisation runs the clobbering dot
+        """
+@triton.jit
+def grads(ds, q, k, p_dq, p_dk, COMPUTE_DQ: tl.constexpr = True):
+    if COMPUTE_DQ:
+        tl.store(p_dq, tl.dot(ds, k))
+    tl.store(p_dk, tl.dot(tl.trans(ds), q))
+
+
+@triton.jit
+def dk_step(ds, q, k, p_dq, p_dk, DQ: tl.constexpr):
+    grads(ds, q, k, p_dq, p_dk, COMPUTE_DQ=DQ)
+
+
+@triton.jit
+def dk_only(p_s, p_q, p_k, p_dq, p_dk):
+    q, k = tl.load(p_q), tl.load(p_k)
+    grads(tl.load(p_s), q, k, p_dq, p_dk, COMPUTE_DQ=False)
+    grads(tl.load(p_s), q, k, p_dq, p_dk, False)
+    dk_step(tl.load(p_s), q, k, p_dq, p_dk, DQ=False)
+""",
+        # the calls omit the flag: its default, False, is every specialisation's, where `dq_part`
+        # runs no dot and clobbers no argument of its caller
+        """
+@triton.jit
+def grads(ds, q, k, p_dq, p_dk, COMPUTE_DQ: tl.constexpr = False):
+    if COMPUTE_DQ:
+        tl.store(p_dq, tl.dot(ds, k))
+    tl.store(p_dk, tl.dot(tl.trans(ds), q))
+
+
+@triton.jit
+def dq_part(ds, k, p_dq, COMPUTE_DQ: tl.constexpr = False):
+    if COMPUTE_DQ:
+        tl.store(p_dq, tl.dot(ds, k))
+
+
+@triton.jit
+def dk_only(p_s, p_q, p_k, p_dq, p_dk):
+    grads(tl.load(p_s), tl.load(p_q), tl.load(p_k), p_dq, p_dk)
+    ds = tl.load(p_s)
+    dq_part(ds, tl.load(p_k), p_dq)
+    tl.store(p_dk, ds)
 """,
         # a device function's dot clobbers the argument for its left operand only, none when it copies it
         """
@@ -480,11 +537,77 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
 """,
             unsafe_fixes=True,
         ),
+        # one call passes `COMPUTE_DQ=True` (or omits it: the default is True): that
+        # specialisation runs the dot, then reads `ds`
+        """
+@triton.jit
+def grads(ds, q, k, p_dq, p_dk, COMPUTE_DQ: tl.constexpr = True):
+    if COMPUTE_DQ:
+        tl.store(p_dq, tl.dot(ds, k))
+    tl.store(p_dk, tl.dot(tl.trans(ds), q))  # expect
+
+
+@triton.jit
+def dk_only(p_s, p_q, p_k, p_dq, p_dk):
+    grads(tl.load(p_s), tl.load(p_q), tl.load(p_k), p_dq, p_dk, COMPUTE_DQ=False)
+
+
+@triton.jit
+def both(p_s, p_q, p_k, p_dq, p_dk):
+    grads(tl.load(p_s), tl.load(p_q), tl.load(p_k), p_dq, p_dk, True)
+""",
+        """
+@triton.jit
+def grads(ds, q, k, p_dq, p_dk, COMPUTE_DQ: tl.constexpr = True):
+    if COMPUTE_DQ:
+        tl.store(p_dq, tl.dot(ds, k))
+    tl.store(p_dk, tl.dot(tl.trans(ds), q))  # expect
+
+
+@triton.jit
+def dk_only(p_s, p_q, p_k, p_dq, p_dk):
+    grads(tl.load(p_s), tl.load(p_q), tl.load(p_k), p_dq, p_dk, COMPUTE_DQ=False)
+    grads(tl.load(p_s), tl.load(p_q), tl.load(p_k), p_dq, p_dk)
+""",
+        # a kernel's own constexpr (another module may launch it with True), or the function
+        # passed around: its specialisations are not all known here
+        """
+@triton.jit
+def grads(ds, q, k, p_dq, p_dk, COMPUTE_DQ: tl.constexpr = True):
+    if COMPUTE_DQ:
+        tl.store(p_dq, tl.dot(ds, k))
+    tl.store(p_dk, tl.dot(tl.trans(ds), q))  # expect
+
+
+@triton.jit
+def step(p_s, p_q, p_k, p_dq, p_dk, DQ: tl.constexpr):
+    grads(tl.load(p_s), tl.load(p_q), tl.load(p_k), p_dq, p_dk, COMPUTE_DQ=DQ)
+
+
+def launch(s, q, k, dq, dk):
+    step[(1,)](s, q, k, dq, dk, DQ=False)
+""",
+        """
+@triton.jit
+def grads(ds, q, k, p_dq, p_dk, COMPUTE_DQ: tl.constexpr = True):
+    if COMPUTE_DQ:
+        tl.store(p_dq, tl.dot(ds, k))
+    tl.store(p_dk, tl.dot(tl.trans(ds), q))  # expect
+
+
+@triton.jit
+def dk_only(p_s, p_q, p_k, p_dq, p_dk):
+    grads(tl.load(p_s), tl.load(p_q), tl.load(p_k), p_dq, p_dk, COMPUTE_DQ=False)
+
+
+GRADS = grads
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         flow = kernel.flow
-        dots = _Dots().of(kernel)
+        outcomes = context.compiled_outcomes(kernel)
+        dots = _Dots(context).of(kernel)
         copies = _CopyPlanner(kernel, context, dots)
         clobbered: dict[int, tuple[Event, list[tuple[_Dot, FixPlan | Declined | None]]]] = {}
         for dot in dots:
@@ -493,7 +616,7 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
                 (
                     read
                     for read in flow.reads_after(event, tile.value) + flow.alias_reads_after(event, tile.value)
-                    if dot.runs_with(read, flow)
+                    if dot.runs_with(read, flow, outcomes)
                 ),
                 key=lambda read: read.index,
             )
@@ -602,11 +725,14 @@ class _Dot:
     def label(self) -> str:
         return "`tl.dot`" if self.helper is None else f"`tl.dot` through `{self.helper}`"
 
-    def runs_with(self, read: Event, flow: Flow) -> bool:
-        """Whether the dot runs in a constexpr specialisation where `read` does: its result is
+    def runs_with(self, read: Event, flow: Flow, outcomes: list[Assumptions]) -> bool:
+        """Whether the dot runs in a constexpr specialisation where `read` does: one of
+        `outcomes` (`ModuleContext.compiled_outcomes`) compiles both, and the dot's result is
         read there (`tl.dot` is pure, so the compiler drops a dot whose result nothing reads).
         A device function's dot (the function may use the result itself) and one accumulating
         into `acc` are taken to run."""
+        if not any(flow.compiled_under(self.event, o) and flow.compiled_under(read, o) for o in outcomes):
+            return False
         call = self.event.call
         if self.helper is not None or call_argument(call, 2, "acc") is not None:
             return True
@@ -616,13 +742,18 @@ class _Dot:
 class _Dots:
     """The dots of the module's kernels, through the device functions they call."""
 
-    def __init__(self) -> None:
+    def __init__(self, context: ModuleContext) -> None:
+        self._context = context
         self._clobbered: dict[Kernel, list[tuple[int, str]]] = {}
 
     def of(self, kernel: Kernel) -> list[_Dot]:
-        """The kernel's calls that run a `tl.dot` with a named left operand, in evaluation order."""
+        """The kernel's calls that run a `tl.dot` with a named left operand, in evaluation order,
+        that some specialisation of it compiles."""
         dots = []
-        for event in kernel.flow.calls:
+        flow, outcomes = kernel.flow, self._context.compiled_outcomes(kernel)
+        for event in flow.calls:
+            if not any(flow.compiled_under(event, o) for o in outcomes):
+                continue
             call = event.call
             if kernel.imports.is_tl(call.func, "dot"):
                 args = [a for a in call.args if a.keyword is None or a.keyword.value in ("input", "a")]
