@@ -88,7 +88,7 @@ def _progress(message: str) -> None:
 
 
 def _planned(
-    findings: list[Finding], capture: Capture, args: argparse.Namespace, workload: Workload
+    findings: list[Finding], capture: Capture, args: argparse.Namespace, workload: Workload, settings: Settings
 ) -> list[ReplayJob | Outcome]:
     """A replay job per finding, or its INCONCLUSIVE outcome when there is nothing to replay."""
     sources: dict[str, str] = {}
@@ -106,7 +106,9 @@ def _planned(
             reason = f"the workload launched no kernel this finding belongs to{why}"
             planned.append(inconclusive(finding, plan.backend, reason))
         else:
-            planned.append(ReplayJob(finding, plan.backend, plan.evidence, workload, kernel, launches, args.device))
+            soc = settings.soc(finding.filename).name
+            job = ReplayJob(finding, plan.backend, plan.evidence, workload, kernel, launches, args.device, soc)
+            planned.append(job)
     return planned
 
 
@@ -157,7 +159,7 @@ def _replay_all(planned: list[ReplayJob | Outcome], args: argparse.Namespace) ->
 
 
 def _memory_plans(
-    results: list[FileResult], capture: Capture, args: argparse.Namespace, workload: Workload
+    results: list[FileResult], capture: Capture, args: argparse.Namespace, workload: Workload, settings: Settings
 ) -> list[dict[str, Any]]:
     linted = {os.path.realpath(r.filename) for r in results}
     kernels = list(dict.fromkeys(x.kernel for x in capture.launches if x.kernel.file in linted))
@@ -170,6 +172,7 @@ def _memory_plans(
             workload,
             args.device,
             args.timeout,
+            settings.soc(kernel.file).name,
         )
         for kernel in kernels
     ]
@@ -206,9 +209,9 @@ def run(args: argparse.Namespace, settings: Settings, results: list[FileResult])
     _progress(f"captured {len(capture.launches)} launch(es) of {len(kernels)} kernel(s){repeats} ({seconds:.1f} s)")
     if capture.error:
         _progress(f"the workload stopped with an error:\n{capture.error.rstrip()}")
-    planned = _planned(findings, capture, args, workload)
+    planned = _planned(findings, capture, args, workload, settings)
     outcomes = _replay_all(planned, args)
-    memory = _memory_plans(results, capture, args, workload) if args.memory else []
+    memory = _memory_plans(results, capture, args, workload, settings) if args.memory else []
     flagged = {p.kernel for p in planned if isinstance(p, ReplayJob)}
     report = ConfirmReport(workload.describe(), args.backend, outcomes, memory, capture.error, capture.tests(flagged))
     if args.output_format == "text":

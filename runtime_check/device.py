@@ -37,6 +37,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ascend_lint.socs import DEFAULT_SOC
+
 DEFAULT_MODEL = "Ascend910B3"
 GIB, MIB, KIB = 1 << 30, 1 << 20, 1 << 10
 
@@ -55,6 +57,7 @@ class DeviceModel:
     l0a: int = 64 * KIB  # [AICoreSpec] l0_a_size
     l0b: int = 64 * KIB  # [AICoreSpec] l0_b_size
     l0c: int = 128 * KIB  # [AICoreSpec] l0_c_size
+    soc: str = DEFAULT_SOC.name  # its `target-soc` family
 
 
 MODELS: dict[str, DeviceModel] = {
@@ -64,7 +67,7 @@ MODELS: dict[str, DeviceModel] = {
         DeviceModel("Ascend910B2", aicore=24, vectorcore=48, memory=64 * GIB, l2=192 * MIB),
         DeviceModel("Ascend910B3", aicore=20, vectorcore=40, memory=64 * GIB, l2=192 * MIB),
         DeviceModel("Ascend910B4", aicore=20, vectorcore=40, memory=32 * GIB, l2=96 * MIB),
-        DeviceModel("Ascend910_9392", aicore=24, vectorcore=48, memory=64 * GIB, l2=192 * MIB),
+        DeviceModel("Ascend910_9392", aicore=24, vectorcore=48, memory=64 * GIB, l2=192 * MIB, soc="ascend910_93"),
     )
 }
 

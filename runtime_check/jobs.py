@@ -20,10 +20,12 @@ from typing import Any
 
 from ascend_lint.model import Finding, LineIndex
 from ascend_lint.rule import Evidence
+from ascend_lint.socs import DEFAULT_SOC
 
 from .capture.launches import Capture, KernelRef, Launch, distinct
 from .capture.workload import Workload
 from .device import DEFAULT_MODEL
+from .targets import CompileTarget, compile_target
 from .verdicts import finding_from_json, finding_to_json
 
 
@@ -38,6 +40,11 @@ class ReplayJob:
     kernel: KernelRef | None = None
     launches: list[Launch] = field(default_factory=list)
     device: str = DEFAULT_MODEL  # the simulated Ascend model (ignored on a real NPU)
+    soc: str = DEFAULT_SOC.name  # the finding's file's `target-soc` family
+
+    def compile_target(self) -> CompileTarget:
+        """The chip the compile backend compiles the finding's kernel for."""
+        return compile_target(self.soc, self.device)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -48,6 +55,7 @@ class ReplayJob:
             "kernel": vars(self.kernel) if self.kernel else None,
             "launches": [x.to_json() for x in self.launches],
             "device": self.device,
+            "soc": self.soc,
         }
 
     @classmethod
@@ -60,6 +68,7 @@ class ReplayJob:
             kernel=KernelRef(**data["kernel"]) if data["kernel"] else None,
             launches=[Launch.from_json(x) for x in data["launches"]],
             device=data["device"],
+            soc=data["soc"],
         )
 
 

@@ -20,11 +20,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ascend_lint.socs import DEFAULT_SOC
+
 from . import backends, device
 from .capture.launches import KernelRef, Launch
 from .capture.workload import Workload
 from .jobs import ReplayJob
 from .process import run_child
+from .targets import compile_target
 from .toolchain import ToolchainMissing
 from .verdicts import Outcome, inconclusive
 
@@ -47,15 +50,22 @@ def replay_batch_in_subprocess(jobs: list[ReplayJob], timeout: float) -> list[Ou
 
 
 def memory_in_subprocess(
-    kernel: KernelRef, launches: list[Launch], workload: Workload, model: str, timeout: float
+    kernel: KernelRef,
+    launches: list[Launch],
+    workload: Workload,
+    model: str,
+    timeout: float,
+    soc: str = DEFAULT_SOC.name,
 ) -> list[dict[str, Any]]:
-    """The kernel's planned memory for each launch, compiled in a child process."""
+    """The kernel's planned memory for each launch, compiled in a child process for a model of
+    the `target-soc` family ``soc`` (``model`` when it is one)."""
     task = {
         "kind": "memory",
         "kernel": vars(kernel),
         "launches": [x.to_json() for x in launches],
         "workload": workload.to_json(),
         "device": model,
+        "soc": soc,
     }
     finished = run_child(__name__, task, timeout)
     if finished.result is None:
@@ -107,7 +117,8 @@ def _memory(task: dict[str, Any], workdir: Path) -> list[dict[str, Any]]:
     sys.path[:0] = Workload.from_json(task["workload"]).sys_path()
     device.install(task["device"])
     launches = [Launch.from_json(x) for x in task["launches"]]
-    return memory_plans(KernelRef(**task["kernel"]), launches, workdir, task["device"])
+    target = compile_target(task["soc"], task["device"])
+    return memory_plans(KernelRef(**task["kernel"]), launches, workdir, task["device"], target)
 
 
 def main(argv: list[str]) -> int:

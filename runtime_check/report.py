@@ -14,6 +14,7 @@ from ascend_lint.config import Settings
 from ascend_lint.model import FileResult, LineIndex
 
 from .compile.memory import kib
+from .targets import describe
 from .verdicts import Outcome, Verdict, finding_to_json
 
 _SNIPPET = 72
@@ -69,7 +70,8 @@ def _source_line(file: str, line: int | None) -> str:
 
 def memory_text(plan: dict[str, Any]) -> str:
     """One kernel specialisation's planned on-chip memory, largest buffers first."""
-    lines = [f"{plan['kernel']} ({_relative(plan['file'])})", _indented(plan.get("launch", ""))]
+    on = f" on {describe(plan['target'])}" if plan.get("target") else ""
+    lines = [f"{plan['kernel']} ({_relative(plan['file'])}){on}", _indented(plan.get("launch", ""))]
     if plan.get("error"):
         lines.append(_indented(f"does not compile: {plan['error']}"))
     for scope in plan["scopes"]:
@@ -90,9 +92,10 @@ def render_text(report: ConfirmReport) -> str:
     blocks = []
     for outcome in report.outcomes:
         f = outcome.finding
+        on = f" on {describe(outcome.target)}" if outcome.target else ""
         head = (
             f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} {outcome.verdict.value} "
-            f"[{outcome.backend}, {outcome.seconds:.1f} s] {f.message}"
+            f"[{outcome.backend}{on}, {outcome.seconds:.1f} s] {f.message}"
         )
         blocks.append(head + "\n" + _indented(outcome.evidence))
     if report.tests:
@@ -115,6 +118,7 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
     data.update(
         verdict=outcome.verdict.value,
         backend=outcome.backend,
+        target=outcome.target,
         evidence=outcome.evidence,
         variants=outcome.to_json()["variants"],
         seconds=round(outcome.seconds, 3),
@@ -151,6 +155,7 @@ def render_sarif(report: ConfirmReport, results: list[FileResult], settings: Set
         (o.finding.filename, o.finding.location.row, o.finding.location.column, o.finding.code): {
             "verdict": o.verdict.value,
             "backend": o.backend,
+            "target": o.target,
             "evidence": o.evidence,
             "seconds": round(o.seconds, 3),
         }

@@ -7,8 +7,10 @@ on ``PATH`` that writes an empty file: the pipeline completes, and what it leave
 never a binary and is never run. It also
 
 - replaces the two calls that need a device (the driver's ``get_arch`` and the C++ helper the
-  Ascend ``NPUUtils`` builds against CANN) with the simulated device's driver for the target
-  model (:mod:`.device`);
+  Ascend ``NPUUtils`` builds against CANN) with the simulated device's driver (:mod:`.device`)
+  and the compile target's model (:mod:`.targets`);
+- puts ``bishengir-compile-a5`` (the Ascend 950's, which ``bishengir-compile`` runs from
+  ``PATH``) and a placeholder ``hivmc-a5`` next to them;
 - wraps ``bishengir-compile`` so every compile writes its memory plan
   (``memory_info_aiv.json`` / ``memory_info_aic.json``) into a directory we choose;
 - turns on line info so each planned buffer names the kernel's ``.py`` line.
@@ -25,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from .device import DEFAULT_MODEL, MODELS, simulated_driver
+from .targets import TARGET_ENVIRONMENT, CompileTarget, compile_target
 
 # Where the bishengir-compile wrapper writes memory reports (read by the wrapper script).
 REPORT_DIR_ENV = "ASCEND_LINT_MEMORY_REPORT_DIR"
@@ -97,12 +100,22 @@ def missing_reason() -> str | None:
     return None
 
 
-def bishengir_compile() -> Path | None:
-    """The real ``bishengir-compile`` shipped by the ascendnpu-ir package."""
+def target_missing(target: CompileTarget) -> str | None:
+    """Why this machine cannot compile for ``target`` (its compiler is not installed), or None."""
+    if bishengir_compile(target.compiler) is None:
+        return (
+            f"cannot compile for {target.describe()} here: `{target.compiler}` not found "
+            f"(package ascendnpu-ir); {_INSTALL_HINT}"
+        )
+    return None
+
+
+def bishengir_compile(name: str = "bishengir-compile") -> Path | None:
+    """The real ``bishengir-compile`` (or another of its binaries) shipped by ascendnpu-ir."""
     spec = importlib.util.find_spec("ascendnpuir")
     if spec is None or not spec.submodule_search_locations:
         return None
-    path = Path(next(iter(spec.submodule_search_locations))) / "bin" / "bishengir-compile"
+    path = Path(next(iter(spec.submodule_search_locations))) / "bin" / name
     return path if path.is_file() else None
 
 
@@ -115,13 +128,17 @@ def _write_executable(path: Path, text: str) -> None:
 class Toolchain:
     """An activated compile-only toolchain for one process."""
 
-    arch: str
+    compile_target: CompileTarget
     workdir: Path
 
     def target(self) -> Any:
         from triton.backends.compiler import GPUTarget
 
-        return GPUTarget("npu", self.arch, 0)
+        return GPUTarget("npu", self.compile_target.model, 0)
+
+    def options(self) -> dict[str, Any]:
+        """The compile options triton-ascend's backend sets for the target's family."""
+        return dict(self.compile_target.options)
 
 
 def _compile_only_npu_utils(arch: str) -> type:
@@ -134,17 +151,26 @@ def _compile_only_npu_utils(arch: str) -> type:
     return CompileOnlyNPUUtils
 
 
-def activate(workdir: Path, arch: str = DEFAULT_MODEL) -> Toolchain:
-    """Make this process compile for ``arch`` without a device; files go under ``workdir``."""
-    reason = missing_reason()
+def activate(workdir: Path, model: str = DEFAULT_MODEL, target: CompileTarget | None = None) -> Toolchain:
+    """Make this process compile for ``target`` (default: ``model`` itself) without a device,
+    host code seeing a simulated ``model``; files go under ``workdir``."""
+    target = target or compile_target(MODELS[model].soc, model)
+    reason = missing_reason() or target_missing(target)
     if reason:
         raise ToolchainMissing(reason)
     bin_dir = workdir / "bin"
     bin_dir.mkdir(parents=True, exist_ok=True)
-    _write_executable(bin_dir / "hivmc", _HIVMC_PLACEHOLDER)
+    for placeholder in ("hivmc", "hivmc-a5"):
+        _write_executable(bin_dir / placeholder, _HIVMC_PLACEHOLDER)
     wrapper = _BISHENGIR_WRAPPER.format(report_env=REPORT_DIR_ENV, real=shlex.quote(str(bishengir_compile())))
     _write_executable(bin_dir / "bishengir-compile", wrapper)
+    a5 = bishengir_compile("bishengir-compile-a5")
+    if a5 is not None and not (bin_dir / a5.name).exists():
+        (bin_dir / a5.name).symlink_to(a5)
     os.environ["PATH"] = f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"
+    for name in TARGET_ENVIRONMENT:
+        os.environ.pop(name, None)
+    os.environ.update(target.environment)
     os.environ["TRITON_DISABLE_LINE_INFO"] = "0"
     os.environ["TRITON_CACHE_DIR"] = str(workdir / "triton-cache")
     os.environ["TRITON_ALWAYS_COMPILE"] = "1"  # a cache hit would skip the memory report
@@ -154,6 +180,6 @@ def activate(workdir: Path, arch: str = DEFAULT_MODEL) -> Toolchain:
     from triton.runtime.driver import driver
 
     # The compiler module is loaded without a sys.modules entry; reach its globals via a method.
-    backends["ascend"].compiler.add_stages.__globals__["NPUUtils"] = _compile_only_npu_utils(arch)
-    driver.set_active(simulated_driver(MODELS[arch]))
-    return Toolchain(arch=arch, workdir=workdir)
+    backends["ascend"].compiler.add_stages.__globals__["NPUUtils"] = _compile_only_npu_utils(target.model)
+    driver.set_active(simulated_driver(MODELS[model]))
+    return Toolchain(compile_target=target, workdir=workdir)

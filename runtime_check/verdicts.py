@@ -37,6 +37,8 @@ class Outcome:
     evidence: str
     variants: list[VariantReport] = field(default_factory=list)
     seconds: float = 0.0
+    # the chip the compile backend compiled for: {"soc", "model", "ub_bytes"} (None: no compile)
+    target: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -46,6 +48,7 @@ class Outcome:
             "evidence": self.evidence,
             "variants": [asdict(v) for v in self.variants],
             "seconds": round(self.seconds, 3),
+            "target": self.target,
         }
 
     @classmethod
@@ -57,11 +60,14 @@ class Outcome:
             evidence=data["evidence"],
             variants=[VariantReport(**v) for v in data["variants"]],
             seconds=data["seconds"],
+            target=data["target"],
         )
 
 
-def inconclusive(finding: Finding, backend: str, reason: str, seconds: float = 0.0) -> Outcome:
-    return Outcome(finding, Verdict.INCONCLUSIVE, backend, reason, seconds=seconds)
+def inconclusive(
+    finding: Finding, backend: str, reason: str, seconds: float = 0.0, target: dict[str, Any] | None = None
+) -> Outcome:
+    return Outcome(finding, Verdict.INCONCLUSIVE, backend, reason, seconds=seconds, target=target)
 
 
 def finding_to_json(finding: Finding) -> dict[str, Any]:

@@ -275,6 +275,7 @@ def test_sarif_results_carry_the_verdict():
     results = report["runs"][0]["results"]
     assert results and all(r["properties"]["verdict"] in {"CONFIRMED", "REFUTED", "INCONCLUSIVE"} for r in results)
     assert {r["properties"]["backend"] for r in results} == {"compile"}
+    assert all(r["properties"]["target"]["model"] == DEFAULT_MODEL for r in results)  # the chip compiled for
 
 
 def _bare_job(kernel=None) -> ReplayJob:

@@ -28,9 +28,15 @@ class FindingCompiler(Compiler):
 
 
 def judge_with_compiler(job: ReplayJob, workdir: Path) -> Outcome:
-    """Judge one finding with the compile backend."""
+    """Judge one finding with the compile backend, compiling for its file's `target-soc`."""
+    target = job.compile_target()
     if job.evidence not in COLLECTS:
-        return inconclusive(job.finding, BACKEND, f"the compile backend cannot collect {job.evidence.value} evidence")
-    compiler = FindingCompiler(job, workdir, toolchain.activate(workdir, job.device))
+        reason = f"the compile backend cannot collect {job.evidence.value} evidence"
+        return inconclusive(job.finding, BACKEND, reason, target=target.to_json())
+    try:
+        chain = toolchain.activate(workdir, job.device, target)
+    except toolchain.ToolchainMissing as missing:
+        return inconclusive(job.finding, BACKEND, str(missing), target=target.to_json())
+    compiler = FindingCompiler(job, workdir, chain)
     verdict, evidence = judge_launches(JUDGES[job.evidence], compiler)
-    return Outcome(job.finding, verdict, BACKEND, evidence, compiler.reports())
+    return Outcome(job.finding, verdict, BACKEND, evidence, compiler.reports(), target=target.to_json())

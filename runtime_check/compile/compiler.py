@@ -17,6 +17,7 @@ from typing import Any
 
 from .. import toolchain, variants
 from ..capture.launches import KernelRef, Launch, decode_value
+from ..targets import CompileTarget
 from ..verdicts import VariantReport
 from .memory import MemoryPlan, read_plan
 
@@ -166,7 +167,8 @@ class Compiler:
             constants={k: decode_value(v) for k, v in launch.constants.items()},
             attrs=AttrsDescriptor.from_dict(launch.attrs),
         )
-        options = {k: decode_value(v) for k, v in launch.options.items()}
+        # the family's options (the Ascend 950's `compile_on_910_95`...) unless the launch sets them
+        options = {**self.toolchain.options(), **{k: decode_value(v) for k, v in launch.options.items()}}
         start = time.perf_counter()
         kernel, error, exc = None, None, None
         try:
@@ -174,21 +176,28 @@ class Compiler:
         except Exception as caught:  # the compiler's own errors are the evidence
             exc, error = caught, compile_error(caught, jit_fn)
         seconds = time.perf_counter() - start
+        ub_capacity = self.toolchain.compile_target.soc.ub_bytes
+        memory = read_plan(report_dir, ub_capacity)
+        required_bits = getattr(kernel.metadata, "required_ub_bits", 0) if kernel is not None else 0
+        if required_bits:  # `UB size = N bits`: a compiler that writes no report (the Ascend 950's)
+            memory = memory.with_ub_total(required_bits // 8, ub_capacity)
         return Compiled(
             variant=variant,
             launch=launch,
             error=error,
             ir=_stage_texts(exc, kernel),
-            memory=read_plan(report_dir),
+            memory=memory,
             seconds=seconds,
             file=jit_fn.fn.__code__.co_filename,
             shown_file=self.kernel.file if variant.source == self.source else None,
         )
 
 
-def memory_plans(kernel: KernelRef, launches: list[Launch], workdir: Path, model: str) -> list[dict[str, Any]]:
+def memory_plans(
+    kernel: KernelRef, launches: list[Launch], workdir: Path, model: str, target: CompileTarget
+) -> list[dict[str, Any]]:
     """The memory plan of the kernel as written, for each captured specialisation."""
-    compiler = Compiler(kernel, workdir, toolchain.activate(workdir, model))
+    compiler = Compiler(kernel, workdir, toolchain.activate(workdir, model, target))
     plans = []
     for launch in launches:
         compiled = compiler.compile(variants.original(compiler.source), launch)
@@ -196,6 +205,7 @@ def memory_plans(kernel: KernelRef, launches: list[Launch], workdir: Path, model
             {
                 "kernel": kernel.name,
                 "file": kernel.file,
+                "target": target.to_json(),
                 "launch": describe_launch(launch),
                 "error": str(compiled.error) if compiled.error else None,
                 "scopes": compiled.memory_json(),

@@ -281,16 +281,19 @@ def ub_plan(compiler: FindingCompiler, launch: Launch) -> Judgement:
     estimate = finding.facts.get("estimate_bytes")
     estimated = f" (static estimate {kib(estimate)})" if isinstance(estimate, int) else ""
     state = _args(patch.apply(launch), list(configuration))
-    usage = original.memory.get("UB")
+    target = compiler.toolchain.compile_target
     if not original.ok:
         overflow = original.memory.overflow or str(original.error)
         if "ub overflow" in overflow:
-            return Verdict.CONFIRMED, f"with {state} the compiler rejects the kernel: {overflow}{estimated}"
+            return Verdict.CONFIRMED, (
+                f"with {state} the compiler rejects the kernel for {target.model}: {overflow}{estimated}"
+            )
         return Verdict.INCONCLUSIVE, f"with {state} the kernel fails for another reason: {original.error}"
-    capacity = usage.capacity if usage is not None and usage.capacity else None
     planned = original.memory.peak("UB")
-    of = f" of {kib(capacity)}" if capacity else ""
-    return Verdict.REFUTED, f"compiles with {state}: the compiler plans {kib(planned)}{of} of UB{estimated}"
+    return Verdict.REFUTED, (
+        f"compiles with {state} for {target.model}: the compiler plans {kib(planned)} "
+        f"of {kib(target.soc.ub_bytes)} of UB{estimated}"
+    )
 
 
 def _arm_placement(compiled: Compiled, arms: list[variants.Arm]) -> str:

@@ -3,7 +3,8 @@
 ``bishengir-compile --enable-memory-display`` writes, per on-chip memory (scope), each planned
 buffer with its extent in bits, its byte offset(s) (one per multi-buffer copy), its lifetime in
 the IR and, with line info on, the kernel's ``.py`` line. Peak usage of a scope is the highest
-``offset + extent`` over its buffers.
+``offset + extent`` over its buffers. A compiler that writes no report (the Ascend 950's) gives
+its UB total instead (:meth:`MemoryPlan.with_ub_total`).
 """
 
 from __future__ import annotations
@@ -17,7 +18,8 @@ from typing import Any
 from ..device import DEFAULT_MODEL, MODELS
 
 # Capacities (the same on every simulated model; bishengir-compile's overflow errors say
-# "requires N bits while M bits available").
+# "requires N bits while M bits available"). The UB's is the compile target's
+# (`ascend_lint.socs`), the Ascend 950's included; the 950 writes no report with L1 or L0C.
 _MODEL = MODELS[DEFAULT_MODEL]
 SCOPES = {
     "ub": ("UB", _MODEL.ub),
@@ -62,10 +64,11 @@ class ScopeUsage:
     capacity: int | None
     buffers: tuple[Buffer, ...]
     error: str = ""
+    total: int = 0  # the compiler's own figure, for a compiler that lists no buffers
 
     @property
     def peak(self) -> int:
-        return max((b.end for b in self.buffers), default=0)
+        return max((b.end for b in self.buffers), default=self.total)
 
     def largest(self, count: int = 3) -> list[dict[str, Any]]:
         """The source lines whose buffers occupy the most UB (bytes of address space covered,
@@ -108,6 +111,12 @@ class MemoryPlan:
     def to_json(self) -> list[dict[str, Any]]:
         return [s.to_json() for s in self.scopes]
 
+    def with_ub_total(self, total: int, capacity: int) -> MemoryPlan:
+        """This plan with a UB of ``total`` bytes planned, when it holds no UB scope."""
+        if self.get("UB") is not None:
+            return self
+        return MemoryPlan((*self.scopes, ScopeUsage("ub", "UB", capacity, (), total=total)))
+
 
 def _buffer(entry: dict[str, Any]) -> Buffer:
     loc = _LOC.search(entry.get("source_location", ""))
@@ -119,13 +128,14 @@ def _buffer(entry: dict[str, Any]) -> Buffer:
     )
 
 
-def read_plan(report_dir: Path) -> MemoryPlan:
+def read_plan(report_dir: Path, ub_capacity: int = _MODEL.ub) -> MemoryPlan:
     """Parse every ``memory_info_*.json`` the compiler left in ``report_dir``."""
     scopes = []
     for path in sorted(report_dir.glob("memory_info_*.json")):
         for record in json.loads(path.read_text()).get("Record", []):
             scope = record.get("scope", "?")
             name, capacity = SCOPES.get(scope, (scope.upper(), None))
+            capacity = ub_capacity if scope == "ub" else capacity
             buffers = tuple(_buffer(e) for e in record.get("memory_info_array", []))
             scopes.append(ScopeUsage(scope, name, capacity, buffers, record.get("error_info", "")))
     return MemoryPlan(tuple(scopes))
