@@ -52,7 +52,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
         "--device",
         choices=sorted(MODELS),
         default=DEFAULT_MODEL,
-        help=f"the Ascend model simulated for host code without an NPU (default {DEFAULT_MODEL})",
+        help=f"the Ascend model simulated for host code without an NPU (default {DEFAULT_MODEL}); "
+        "the compile backend compiles for it the files whose target-soc is its family",
     )
     parser.add_argument(
         "--backend",
