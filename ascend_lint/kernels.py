@@ -507,8 +507,8 @@ def _param(node: cst.Param) -> Param:
     if node.annotation is not None:
         expr = node.annotation.annotation
         text = str_literal(expr)
-        if text is None:
-            text = cst.Module([]).code_for_node(expr)
+        if text is None:  # the code without its layout: `tl.⏎ constexpr` is `tl.constexpr`
+            text = "".join(cst.Module([]).code_for_node(expr).split())
         annotation = "constexpr" if text.split(".")[-1] == "constexpr" else text
     return Param(node.name.value, annotation, node)
 

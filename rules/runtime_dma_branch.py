@@ -74,6 +74,19 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr, TAIL_MODE: tl.constexpr):
     else:
         tl.store(p_y, b_x)
 """,
+        """
+@triton.jit
+def copy_tail(x, y, n, BLOCK: tl.constexpr,
+              USE_BLOCK_PTR: tl.
+              constexpr):  # a formatter's line break: still a constexpr
+    pid = tl.program_id(0)
+    if USE_BLOCK_PTR:
+        p = tl.make_block_ptr(x, (n,), (1,), (pid * BLOCK,), (BLOCK,), (0,))
+        tl.store(y + pid * BLOCK + tl.arange(0, BLOCK), tl.load(p, boundary_check=(0,)))
+    else:
+        offs = pid * BLOCK + tl.arange(0, BLOCK)
+        tl.store(y + offs, tl.load(x + offs, mask=offs < n), mask=offs < n)
+""",
     )
     INVALID = (
         """
