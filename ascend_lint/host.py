@@ -29,6 +29,11 @@ _Key = TypeVar("_Key")
 _Found = TypeVar("_Found")
 _LEAVES = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Imaginary, cst.Ellipsis)
 READ_BACK_REDUCTIONS = ("max", "amax", "sum")  # of a tensor's values, read back with `.item()`: a runtime size
+# Allocations whose size arguments are extents of the tensor made: `torch.empty(B, L)` (dims, or one
+# sequence of them), `x.new_zeros((B, L))`, and those taking the sequence first (`torch.full(size,
+# fill)`, `torch.empty_strided(size, stride)`, `x.new_full(size, fill)`); `size=` in either.
+ALLOCATIONS_BY_DIMS = ("empty", "zeros", "ones", "randn", "rand", "new_empty", "new_zeros", "new_ones")
+ALLOCATIONS_BY_SEQUENCE = ("full", "empty_strided", "new_full")
 _MAX_HOPS = 4  # names, parameters and helpers followed from a launch argument to its origin
 _MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
 ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)  # comparisons that may bound
@@ -877,8 +882,10 @@ class HostIndex(_HostFacts):
 
         A size is a tensor extent (`x.shape[i]`, `x.size(i)`, `x.numel()`, `len(x)`, a name
         unpacked from `x.shape`, `x.shape[:2]`, `x.size()` or a name bound to a shape), the
-        rows `x.numel() // x.shape[-1]`, or a count read back from a tensor's values
-        (`int(t.max().item())`, `_is_read_back`); `math.prod(x.shape[:d])` is two
+        rows `x.numel() // x.shape[-1]`, a count read back from a tensor's values
+        (`int(t.max().item())`, `_is_read_back`), or a name the function allocates a tensor with
+        whose value is an item of a name the module does not show (`L = problem["total_s"]`,
+        `torch.empty(L, L)`: `allocated_dimensions`, `_is_unseen`); `math.prod(x.shape[:d])` is two
         (`_shape_product`, also of a name bound once to a shape: `shape = list(x.shape)`);
         multiples, `//`, `triton.cdiv` (`math.ceil(T / BT)`, `-(-T // BT)`) by a bounded value,
         `max`, and `a if c else b` with both arms sizes keep it a size; a sum of sizes is the
@@ -982,6 +989,12 @@ class HostIndex(_HostFacts):
             return () if origins else None
         kept = [origin for origin in origins if not any(origin is update for update in updates)]
         extents = [self._extent(origin, self._scope_of(origin, scope), hops + 1) for origin in kept]
+        if key in self.allocated_dimensions:  # what the module cannot see is an extent of the tensor
+            judged = {id(origin) for origin in kept}
+            extents = [
+                (name.value,) if self._is_unseen(origin, extent, self._scope_of(origin, scope), judged) else extent
+                for origin, extent in zip(kept, extents, strict=True)
+            ]
         arms = [
             extent
             for origin, extent in zip(kept, extents, strict=True)
@@ -1000,6 +1013,41 @@ class HostIndex(_HostFacts):
                 return None
             extents += updated
         return _one_extent(name.value, extents, arms)
+
+    @cached_property
+    def allocated_dimensions(self) -> frozenset[tuple[str, Scope]]:
+        """The names a function passes as a dimension of a tensor it allocates
+        (`torch.empty(L, L)`, `torch.zeros((B, L))`, `x.new_empty(size=(n, d))`, `torch.full((n,),
+        0)`: `_allocated_dimensions`), each with the function binding it (`_binding_scope`): an
+        extent of that tensor, so of the data, when its value is one the module does not show
+        (`_is_unseen`)."""
+        return frozenset(
+            (dimension.value, self._binding_scope(dimension.value, scope))
+            for call, scope in self.calls
+            if scope is not None
+            for dimension in _allocated_dimensions(call)
+        )
+
+    def _is_unseen(
+        self, origin: cst.BaseExpression, extent: tuple[str, ...] | None, scope: Scope, judged: AbstractSet[int]
+    ) -> bool:
+        """`origin` is an item of a name or attribute the module does not show, in `int(...)` or
+        not: string-keyed, which it otherwise takes for a setting or a tile (`problem["total_s"]`;
+        a core count, `props["num_aicore"]`, has bounded the name before), or one it cannot size
+        (`output_size[0]` of a parameter); or a name (a caller's) it cannot size whose own
+        origins are all among those `judged`, so judged in its place. Not a parameter no caller
+        shows nor an attribute (`pool.head_dim`): on the corpora, a model's head count, head size
+        or group count as often as a length. Nor a call or arithmetic (`min(T, cap())`, `T //
+        split()` may be capped), nor an item of a literal or a call's result."""
+        while isinstance(origin, cst.Call) and dotted_name(origin.func) == "int" and len(origin.args) == 1:
+            origin = origin.args[0].value
+        if isinstance(origin, cst.Subscript):
+            contained = _is_item(origin) and isinstance(origin.value, (cst.Name, cst.Attribute))
+            return contained and (extent is None or subscript_key(origin) is not None)
+        if extent is not None or not isinstance(origin, cst.Name):
+            return False
+        reached = [found for found, _ in self.origins(origin, scope, annotations=False) if found is not origin]
+        return bool(reached) and all(id(found) in judged for found in reached)
 
     def _through_names_being_sized(
         self, origins: list[cst.BaseExpression], updates: list[cst.BaseExpression], scope: Scope
@@ -1808,6 +1856,30 @@ def _shape_product(
         return (f"{_code(shape)}[{start}]",) if last - start == 1 else ()
     rest = _code(stop) if stop is not None else ""
     return f"{_code(shape)}[{start}]", f"prod({_code(shape)}[{start + 1}:{rest}])"
+
+
+def _allocated_dimensions(call: cst.Call) -> list[cst.Name]:
+    """The names a tensor allocation passes as its dimensions (`ALLOCATIONS_BY_DIMS`,
+    `ALLOCATIONS_BY_SEQUENCE`): `L` in `torch.empty(L, L)`, `torch.full((n, L), 0)`,
+    `x.new_zeros(size=[n])`; none for another call."""
+    func = call.func
+    if not isinstance(func, cst.Attribute):
+        return []
+    method = func.attr.value
+    allocates = method.startswith("new_") or dotted_name(func) == f"torch.{method}"  # `x.new_empty`, `torch.empty`
+    if not (allocates and method in ALLOCATIONS_BY_DIMS + ALLOCATIONS_BY_SEQUENCE):
+        return []
+    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    sequences = [arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "size"]
+    dimensions: list[cst.BaseExpression] = []
+    if method in ALLOCATIONS_BY_SEQUENCE or (len(positional) == 1 and isinstance(positional[0], (cst.Tuple, cst.List))):
+        sequences += positional[:1]
+    else:
+        dimensions += positional
+    for sequence in sequences:
+        if isinstance(sequence, (cst.Tuple, cst.List)):
+            dimensions += [element.value for element in sequence.elements if isinstance(element, cst.Element)]
+    return [dimension for dimension in dimensions if isinstance(dimension, cst.Name)]
 
 
 def _is_size_call(call: cst.Call) -> bool:

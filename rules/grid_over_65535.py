@@ -6,7 +6,16 @@ from tensor shapes. A size is a tensor extent (`x.shape[i]`, a name unpacked fro
 `x.shape`, `*x.shape`, `x.shape[:2]`, `x.size()` or a name bound to `x.shape`, `x.size(i)`,
 `len(x)`, the rows `x.numel() // x.shape[-1]`), a count read back from a tensor's values
 (`.item()` or `int(...)` of `t.max()`, `t.amax()`, `t.sum()` or `torch.max(t)`: the longest
-sequence of a varlen batch, `int(seq_lens.max().item())`; not `.item()` of a scalar setting)
+sequence of a varlen batch, `int(seq_lens.max().item())`; not `.item()` of a scalar setting),
+a name the function passes as a dimension of a tensor it allocates (`torch.empty(L, L)`,
+`torch.zeros` / `ones` / `rand` / `randn`, `torch.full((n, L), 0)`, `torch.empty_strided`,
+`x.new_empty` / `new_zeros` / `new_ones` / `new_full`: dimensions, one sequence of them, or
+`size=`) when its value is an item of a name the module does not show (`L =
+problem["total_s"]`, also passed by a caller, `_mask(int(problem["total_s"]))`; `OH, OW =
+output_size`): an extent of the data, not the setting such an item is otherwise taken for (a
+parameter no caller shows, an attribute, `pool.head_dim`, and a `.view` / `.reshape`
+dimension stay unknown, allocated or not: on real code they hold a model's head count, head
+size or group count as often as a length; a literal, a core count, `min(..., cap)` stay bounded)
 and sums, multiples, `//` and `triton.cdiv` (or `math.ceil(T / BT)`, `-(-T // BT)`) of it by
 a bounded value, and `a if c else b` when both arms are sizes; `min(..., cap)` bounds it, and
 so do literals, device core counts and an item of a name bound once to a tuple literal
@@ -132,6 +141,8 @@ from itertools import takewhile
 import libcst as cst
 
 from ascend_lint.host import (
+    ALLOCATIONS_BY_DIMS,
+    ALLOCATIONS_BY_SEQUENCE,
     ORDERINGS,
     READ_BACK_REDUCTIONS,
     CallSite,
@@ -167,7 +178,10 @@ class GridOver65535(Rule):
     NAME = "grid-over-65535"
     SUMMARY = "A launch grid multiplying runtime sizes can pass 65535 programs (refused at launch)"
     # a runtime size; a kernel of the module, or the launch of one it imports
-    REQUIRES_TOKENS = (("shape", "size", "numel", "len", *READ_BACK_REDUCTIONS), (*KERNEL_TOKENS, LAUNCH))
+    REQUIRES_TOKENS = (
+        ("shape", "size", "numel", "len", *READ_BACK_REDUCTIONS, *ALLOCATIONS_BY_DIMS, *ALLOCATIONS_BY_SEQUENCE),
+        (*KERNEL_TOKENS, LAUNCH),
+    )
 
     VALID = (
         # a launch left after an unconditional `raise` never runs
@@ -442,6 +456,51 @@ def cached(x, out, launcher=None):
     if launcher is None:  # one of two launchers: the grid may be the caller's
         launcher = runs[(rows, chunk)]
     launcher(out, x, chunk, BLOCK=1)
+""",
+        # what a tensor is allocated with is a size only when read from a container the module
+        # does not show: a bounded value stays bounded, a parameter or an attribute unknown
+        """
+NUM_SPLITS = 16
+
+@triton.jit
+def tiles(out, L, TILE: tl.constexpr):
+    rows = tl.program_id(0) * TILE + tl.arange(0, TILE)
+    tl.store(out + rows * L + tl.program_id(1), 0.0)
+
+def split_rows(x, problem, device):
+    T = x.shape[0]
+    partial = torch.empty(NUM_SPLITS, T)  # a constant allocated stays bounded
+    tiles[(NUM_SPLITS, T)](partial, T, TILE=64)
+    cores = driver.active.utils.get_device_properties(device)["num_aicore"]
+    per_core = torch.zeros((cores, T))  # and so does a core count
+    tiles[(cores, T)](per_core, T, TILE=64)
+    L = min(problem["total_s"], 4096)  # and a capped item
+    window = torch.empty(L, L)
+    tiles[(triton.cdiv(L, 64), L)](window, L, TILE=64)
+    splits = problem["splits"]  # an item sizing no tensor: a setting
+    tiles[(splits, T)](x, T, TILE=64)
+
+def chunked(problem, tile=128):
+    L = problem["total_s"]
+    out = torch.empty(L, L)
+    n_tiles = triton.cdiv(L, tile)
+    for row in range(0, n_tiles, 256):  # the host chunks the grid
+        tiles[(min(256, n_tiles - row), n_tiles)](out, L, TILE=tile)
+
+def _window(L: int):
+    window = torch.empty(L, L)
+    tiles[(triton.cdiv(L, 64), L)](window, L, TILE=64)
+
+def window(problem):
+    _window(min(problem["total_s"], cap()))  # a caller's value that may be capped: unknown
+
+def attention(q, num_heads: int, pool):
+    T = q.shape[0]
+    out = torch.empty(T, num_heads, 128)  # a model's head count as often as a length: unknown
+    tiles[(T, num_heads)](out, T, TILE=128)
+    dim = pool.head_dim
+    flat = q.new_empty(T, dim)  # an attribute too
+    tiles[(T, triton.cdiv(dim, 64))](flat, dim, TILE=64)
 """,
     )
     INVALID = (
@@ -830,6 +889,34 @@ def prefill(src, dst, seq_lens):
     tokens = int(seq_lens.sum())
     pages[(seq_lens.shape[0], triton.cdiv(longest, 128), 1)](src, dst, PAGE=128, BR=32)  # expect
     pages[(triton.cdiv(tokens, 64), src.shape[0], 1)](src, dst, PAGE=128, BR=32)  # expect
+""",
+        # a dimension of a tensor the function allocates, read from a container the module does
+        # not show: a length, not the setting an item is otherwise taken for
+        """
+@triton.jit
+def causal_tiles(out, L, TILE: tl.constexpr):
+    q = tl.program_id(0) * TILE + tl.arange(0, TILE)
+    k = tl.program_id(1) * TILE + tl.arange(0, TILE)
+    tl.store(out + q[:, None] * L + k[None, :], (q[:, None] >= k[None, :]).to(tl.int8))
+
+def build(problem, tile_size=128):
+    L = problem["total_s"]
+    out = torch.empty(L, L, dtype=torch.int8)
+    n_tiles = (L + tile_size - 1) // tile_size
+    causal_tiles[(n_tiles, n_tiles)](out, L, TILE=tile_size)  # expect
+
+def _mask(seq_len: int, tile=128):  # a parameter sizing the allocation; its caller passes an item
+    out = torch.full((seq_len, seq_len), 0, dtype=torch.int8)
+    causal_tiles[(triton.cdiv(seq_len, tile), triton.cdiv(seq_len, tile))](out, seq_len, TILE=tile)  # expect
+
+def mask(problem):
+    L = int(problem["total_s"])
+    return _mask(L)
+
+def resize(x, output_size):
+    OH, OW = output_size
+    out = x.new_empty(size=(x.shape[0], OH, OW))
+    causal_tiles[(x.shape[0], triton.cdiv(OH * OW, 64))](out, OW, TILE=64)  # expect
 """,
         # the product of a name bound to a shape; tiles from a module-level tuple
         """

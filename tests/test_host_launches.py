@@ -184,6 +184,12 @@ def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | Non
             "def f(x):\n    pad = 64\n    n, m = x.shape\n    m += pad\n    n = max(n, m)\n    k[(n, m)](x, 1, BT=64)\n",
             [("(n, m)", None, ("n", "m"))],
         ),
+        # an item the module does not show, allocated with: a size; not allocated, a setting
+        (
+            'def f(x, cfg):\n    L = cfg["len"]\n    out = torch.empty(L, L)\n    s = cfg["splits"]\n'
+            "    k[(L, L, s)](out, 1, BT=64)\n",
+            [("(L, L, s)", None, ("L", "L"))],
+        ),
         # a launcher helper launching the kernel passed to it
         (
             "def launch(kernel, n):\n    kernel[(n.numel(), 4)](n, 1, BT=64)\n\ndef f(x):\n    launch(k, x)\n",
@@ -193,6 +199,28 @@ def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | Non
 )
 def test_launch_facts(host: str, expected: list) -> None:
     assert launch_facts(host) == expected
+
+
+def test_the_dimensions_a_function_allocates_a_tensor_with() -> None:
+    """Dimensions (positional, one sequence, `size=`) of torch's allocations and `x.new_*`;
+    not the fill value of `torch.full` / `new_full`, the strides of `torch.empty_strided`, a
+    `.view` dimension, nor another library's allocation."""
+    hosts, _, module = index(
+        "def f(x, fill, stride, n_np):\n"
+        "    a = torch.empty(b1, b2, dtype=torch.int8)\n"
+        "    c = torch.zeros((b3, 4))\n"
+        "    d = torch.full([b4, b5], fill)\n"
+        "    e = torch.empty_strided((b6,), (stride,))\n"
+        "    g = x.new_empty(size=(b7,))\n"
+        "    h = x.new_full((b8,), fill)\n"
+        "    i = x.new_zeros(b9, 2)\n"
+        "    j = torch.randn(b10)\n"
+        "    v = x.view(n_view, -1)\n"
+        "    w = numpy.empty(n_np)\n"
+    )
+    [function] = [node for node in module.body if isinstance(node, cst.FunctionDef) and node.name.value == "f"]
+    found = {name for name, scope in hosts.allocated_dimensions if scope is None or scope is function}
+    assert found == {f"b{number}" for number in range(1, 11)}
 
 
 def test_a_helper_rebinding_its_names_in_conditionals_is_sized_in_few_steps(monkeypatch: pytest.MonkeyPatch) -> None:
