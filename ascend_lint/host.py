@@ -1182,20 +1182,43 @@ class HostIndex(_HostFacts):
         return value.elements[position].value if position < len(value.elements) else None
 
     def _is_rows(self, value: cst.BaseExpression, scope: Scope) -> bool:
-        """`x.numel() // x.shape[-1]` (the divisor written inline or through a name bound only
-        to one of `x`'s extents): the product of `x`'s other extents, its rows."""
-        if not (
-            isinstance(value, cst.BinaryOperation)
-            and isinstance(value.operator, (cst.FloorDivide, cst.Divide))
-            and isinstance(value.left, cst.Call)
-            and isinstance(value.left.func, cst.Attribute)
-            and value.left.func.attr.value == "numel"
-        ):
-            return False
-        tensor = _code(value.left.func.value)
-        divisor = value.right
-        divisors = self.values_of(divisor.value, scope) if isinstance(divisor, cst.Name) else [divisor]
-        return bool(divisors) and all(_extent_of(extent) == tensor for extent in divisors)
+        """A count of `x`'s elements divided by some of `x`'s extents (`_counted_tensor`): the
+        product of its other extents, its rows."""
+        return isinstance(value, cst.BinaryOperation) and self._counted_tensor(value, scope) is not None
+
+    def _counted_tensor(self, value: cst.BaseExpression, scope: Scope) -> str | None:
+        """The tensor, as written, whose elements or rows `value` counts: `x.numel()`,
+        `math.prod(x.shape)` (`_multiplied_shape`, of the whole shape), or one of those divided
+        (`//` or `/`) by a product of factors, one or more of them extents of `x` (`x.shape[-1]`,
+        a name bound only to one: `H, K = x.shape[-2:]`) and the others bounded (`128`, a
+        constexpr, `META["BT"]`): `x.numel() // (H * K)`, `x.numel() // x.shape[-1] // H`.
+        Divided by anything else (an extent of another tensor, an unknown value) it is no
+        count. The tensor is taken to have a dimension the divisor leaves out, as it is for
+        `x.numel() // x.shape[-1]`."""
+        if isinstance(value, cst.Call):
+            func = value.func
+            if isinstance(func, cst.Attribute) and func.attr.value == "numel" and not value.args:
+                return _code(func.value)
+            shape = _multiplied_shape(value)
+            if isinstance(shape, cst.Name):
+                shape = self._named_shape(shape, scope)
+            if shape is None or not _is_whole_shape(shape):
+                return None
+            return _extent_of(_item(shape, 0))  # the tensor of `x.shape[0]`
+        if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.FloorDivide, cst.Divide))):
+            return None
+        tensor = self._counted_tensor(value.left, scope)
+        if tensor is None:
+            return None
+        factors = _factors(value.right)
+        own = {id(factor) for factor in factors if self._is_extent_named(factor, tensor, scope)}
+        others = [factor for factor in factors if id(factor) not in own]
+        return tensor if own and all(self._extent(factor, scope, 0) == () for factor in others) else None
+
+    def _is_extent_named(self, value: cst.BaseExpression, tensor: str, scope: Scope) -> bool:
+        """`value` is an extent of `tensor` (as written), inline or through a name bound only to one."""
+        extents = self.values_of(value.value, scope) if isinstance(value, cst.Name) else [value]
+        return bool(extents) and all(_extent_of(extent) == tensor for extent in extents)
 
     def _either_extent(self, value: cst.IfExp, scope: Scope, hops: int) -> tuple[str, ...] | None:
         """`a if c else b`: a size (one factor, either arm may be taken) when both arms are,
@@ -1321,10 +1344,15 @@ class HostIndex(_HostFacts):
         every binding of the function sets to one of those; a parameter the function does not
         rebind takes an unconditional `assert t.dtype == torch.int32` of the function, else what
         every call of the function in the module passes (also when only some paths rebind it:
-        `if cu is None: cu = torch.tensor(..., dtype=torch.int32)` keeps the caller's)."""
+        `if cu is None: cu = torch.tensor(..., dtype=torch.int32)` keeps the caller's).
+        Arithmetic keeps it as torch promotes (`_arithmetic_dtype`)."""
         if isinstance(value, cst.Call):
             dtype = _converted_or_allocated(value)
             return IntDtype(dtype, value) if dtype is not None else None
+        if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
+            return self._int_dtype(value.expression, scope, hops)
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, _INT_ARITHMETIC):
+            return self._arithmetic_dtype(value, scope, hops)
         if not isinstance(value, cst.Name) or scope is None or hops >= _MAX_HOPS:
             return None
         name = value.value
@@ -1340,6 +1368,33 @@ class HostIndex(_HostFacts):
             argument = passed_for(site.call, scope, name)
             dtypes.append(self._int_dtype(argument, site.scope, hops + 1) if argument is not None else None)
         return _agreed(dtypes) if callers else None
+
+    def _arithmetic_dtype(self, value: cst.BinaryOperation, scope: Scope, hops: int) -> IntDtype | None:
+        """The integer dtype of `a + b` (`-`, `*`, `//`, `%`) as torch promotes it: a tensor's
+        with a Python int (`_is_python_int`: `torch.arange(n, dtype=torch.int32) * spec` stays
+        int32, measured with torch 2.13: a Python scalar of the same kind never widens a
+        tensor), the wider of two tensors' (int32 with int64 is int64); None when an operand's
+        is unknown (a tensor of unknown dtype may widen it, a float makes it a float)."""
+        left, right = (self._int_dtype(operand, scope, hops) for operand in (value.left, value.right))
+        if left is not None and right is not None:
+            if left.dtype != right.dtype and _INT_WIDTHS[left.dtype] == _INT_WIDTHS[right.dtype]:
+                return None  # int8 with uint8 is int16
+            return max(left, right, key=lambda known: _INT_WIDTHS[known.dtype])
+        if left is not None and self._is_python_int(value.right, scope):
+            return left
+        if right is not None and self._is_python_int(value.left, scope):
+            return right
+        return None
+
+    def _is_python_int(self, value: cst.BaseExpression, scope: Scope) -> bool:
+        """A Python int, as the host shows it: a size or a bounded count (`_extent`: `8`,
+        `x.shape[1]`, `len(x)`, a name every origin of which is one) but a true quotient (`n / 2`
+        is a float), or a parameter annotated `int` that the function does not rebind."""
+        if isinstance(value, cst.Name) and scope is not None and not self.bindings.get((value.value, scope)):
+            param = _param(scope, value.value)
+            if param is not None and param.annotation is not None:
+                return dotted_name(param.annotation.annotation) == "int"
+        return not _is_float(value) and self._extent(value, scope, 0) is not None
 
     def flag_tied_to(self, kernel: Kernel, flag: str, pointer: str) -> Evidence | None:
         """A launch passing `FLAG=p is not None` / `FLAG=bool(p)` with `p` what it passes for
@@ -1827,13 +1882,8 @@ def _shape_product(
     of the others (`x.shape[0]`, `prod(x.shape[1:d])` for `x.shape[:d]`); None for another call.
     The shape may be a name `named_shape` resolves (`shape = list(x.shape)`, then
     `math.prod(shape[:axis])`)."""
-    callee = (dotted_name(call.func) or "").rsplit(".", 1)[-1]
-    args = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
-    if callee == "reduce" and len(args) > 1 and (dotted_name(args[0]) or "").rsplit(".", 1)[-1] == "mul":
-        shape = args[1]
-    elif callee == "prod" and args:
-        shape = args[0]
-    else:
+    shape = _multiplied_shape(call)
+    if shape is None:
         return None
     start: int | None = 0
     stop: cst.BaseExpression | None = None
@@ -1880,6 +1930,23 @@ def _allocated_dimensions(call: cst.Call) -> list[cst.Name]:
         if isinstance(sequence, (cst.Tuple, cst.List)):
             dimensions += [element.value for element in sequence.elements if isinstance(element, cst.Element)]
     return [dimension for dimension in dimensions if isinstance(dimension, cst.Name)]
+
+
+def _multiplied_shape(call: cst.Call) -> cst.BaseExpression | None:
+    """What `math.prod(...)` (or `functools.reduce(operator.mul, ..., 1)`) multiplies; None for
+    another call."""
+    callee = (dotted_name(call.func) or "").rsplit(".", 1)[-1]
+    args = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    if callee == "reduce" and len(args) > 1 and (dotted_name(args[0]) or "").rsplit(".", 1)[-1] == "mul":
+        return args[1]
+    return args[0] if callee == "prod" and args else None
+
+
+def _factors(value: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The operands a product multiplies (`H`, `K` of `H * K`), else `value` itself."""
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Multiply):
+        return [*_factors(value.left), *_factors(value.right)]
+    return [value]
 
 
 def _is_size_call(call: cst.Call) -> bool:
@@ -2387,6 +2454,11 @@ _TORCH_INT_DTYPES = {
     "torch.long": "int64",
 }
 _CONVERSIONS = {"int": "int32", "long": "int64", "short": "int16"}  # `t.int()`...
+# tensor methods making a tensor of the `dtype=` they are given
+_DTYPE_METHODS = frozenset({"cumsum", "cumprod", "sum", "prod", "new_empty", "new_zeros", "new_ones", "new_full"})
+_INT_WIDTHS = {"int8": 8, "uint8": 8, "int16": 16, "int32": 32, "int64": 64}
+# the operators that keep an integer tensor's dtype with a Python int (`/` makes a float)
+_INT_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
 
 
 def _torch_int_dtype(node: cst.BaseExpression) -> str | None:
@@ -2425,7 +2497,8 @@ def _int_dtypes_asserted(test: cst.BaseExpression) -> Iterator[tuple[str, str]]:
 
 def _converted_or_allocated(call: cst.Call) -> str | None:
     """The integer dtype of the tensor `call` makes: `t.to(torch.int32)` (also `t.to(device,
-    torch.int32)`, `dtype=`), `t.int()` / `t.long()`, a torch function given `dtype=torch.int32`."""
+    torch.int32)`, `dtype=`), `t.int()` / `t.long()`, a torch function or a tensor method given
+    `dtype=torch.int32` (`t.cumsum(0, dtype=torch.int32)`, `t.new_zeros(n, dtype=...)`)."""
     func = call.func
     keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
     if isinstance(func, cst.Attribute) and func.attr.value == "to":
@@ -2434,7 +2507,8 @@ def _converted_or_allocated(call: cst.Call) -> str | None:
         return given[0] if len(given) == 1 else None
     if isinstance(func, cst.Attribute) and func.attr.value in _CONVERSIONS and not call.args:
         return _CONVERSIONS[func.attr.value]
-    if (dotted_name(func) or "").startswith("torch.") and "dtype" in keywords:
+    method = func.attr.value if isinstance(func, cst.Attribute) else None
+    if "dtype" in keywords and ((dotted_name(func) or "").startswith("torch.") or method in _DTYPE_METHODS):
         return _torch_int_dtype(keywords["dtype"])
     return None
 

@@ -11,7 +11,11 @@ vLLM's `query_start_loc_ptr`, `qo_indptr`, sgl-kernel-npu's `qb_to_qstart_ptr`) 
 passes as int32 (FlashAttention's varlen API takes int32 `cu_seqlens`): the launching function,
 or every call of it in the module, asserts `cu_seqlens.dtype == torch.int32` (unconditionally,
 on a name it does not rebind), converts it (`.to(torch.int32)`, `.int()`) or makes it with
-`dtype=torch.int32` (`torch.zeros`, `torch.cumsum`...); the message names that line. Also a
+`dtype=torch.int32` (`torch.zeros`, `torch.cumsum`, `lens.cumsum(0, dtype=...)`...), also
+through arithmetic (`+ - * // %`, unary `-`) that keeps torch's int32: with a Python int, one
+the host shows (a literal, a size such as `spec` of `batch, spec, vocab = probs.shape`, an
+`int` parameter: `torch.arange(1, batch + 1, dtype=torch.int32) * spec`), or with another
+narrow integer tensor (the wider of the two); the message names that line. Also a
 name set to an offset plus or minus other int32 terms (`t0 = bos + i_t * BT`), also clamped
 (`rows = tl.maximum(q_start, tl.minimum(t, q_end - 1))`).
 The offset may be broadcast into a tile before the stride (`rows[:, None] * stride_q`), and
@@ -31,7 +35,10 @@ multiply with an int64 operand (`tl.cast(bos, tl.int64) * HV`); a product cast t
 before the large stride (`(bos * HV + i_hv).to(tl.int64) * V`); offsets loaded without a cast
 from a tensor some launch does not show as int32 (their width is the host tensor's, usually
 int64: no evidence, an int64 allocation, one launch passing `.long()`, an `assert` under an
-`if`, a parameter the function rebinds on some paths only that no call of it shows); a stride
+`if`, a parameter the function rebinds on some paths only that no call of it shows,
+arithmetic with a value the host does not show to be a Python int (`base * counts`, `counts`
+a parameter no caller passes: an int64 tensor would widen it), `.cumsum(0)` with no dtype,
+int64 for an integer tensor); a stride
 every launch in the module passes as 1 (`lse.stride(1)` of `lse = torch.zeros((H, T)) +
 float("-inf")`, the last dimension of a tensor the launching function allocates contiguous, or
 a literal `1`: Triton specialises it into a constexpr 1; a tensor the function is passed, or a
@@ -211,6 +218,22 @@ def forward(q, lens, cu_seqlens):
     k_unknown[(len(lens),)](q, cu_seqlens, q.stride(0), D=128)  # the caller's tensor: width unknown
     k_mixed[(len(lens),)](q, cu_seqlens.int(), q.stride(0), D=128)
     k_mixed[(len(lens),)](q, cu_seqlens.long(), q.stride(0), D=128)  # one launch passes int64
+""",
+        # arithmetic that may widen the int32 tensor, or converts it
+        """
+@triton.jit
+def k(q, cu_seqlens, stride_t, D: tl.constexpr):
+    i_n = tl.program_id(0)
+    bos = tl.load(cu_seqlens + i_n)
+    tl.store(q + bos * stride_t + tl.arange(0, D), tl.zeros([D], dtype=tl.float32))
+
+
+def forward(q, lens, counts):
+    base = torch.arange(len(lens) + 1, dtype=torch.int32, device=q.device)
+    k[(len(lens),)](q, base * counts, q.stride(0), D=128)  # `counts` may be an int64 tensor
+    k[(len(lens),)](q, base + lens.long(), q.stride(0), D=128)  # int64: the wider
+    k[(len(lens),)](q, (base * q.shape[1]).to(torch.int64), q.stride(0), D=128)
+    k[(len(lens),)](q, base.cumsum(0), q.stride(0), D=128)  # an integer cumsum is int64
 """,
     )
     INVALID = (
@@ -470,6 +493,28 @@ def launch(x, cu_seqlens):
 def forward(x, cu_seqlens):
     converted(x, cu_seqlens)
     launch(x, cu_seqlens.to(torch.int32))
+""",
+        # int32 kept through arithmetic with a Python int or another int32 tensor (torch's promotion)
+        """
+@triton.jit
+def k(probs, out, cu_num_draft_tokens, vocab_size, BLOCK: tl.constexpr):
+    req = tl.program_id(0)
+    start = tl.load(cu_num_draft_tokens + req)
+    offs = tl.arange(0, BLOCK)
+    p = tl.load(probs + start * vocab_size + offs, mask=offs < vocab_size, other=0.0)  # expect
+    tl.store(out + req, tl.max(p, 0))
+
+
+def uniform(probs, out):
+    batch, spec, vocab = probs.shape  # `spec` is a Python int: int32 times it stays int32
+    cu_num_draft_tokens = torch.arange(1, batch + 1, device=probs.device, dtype=torch.int32) * spec
+    k[(batch,)](probs, out, cu_num_draft_tokens, vocab, BLOCK=1024)
+
+
+def exclusive(probs, out, lens, first: int):
+    starts = lens.cumsum(0, dtype=torch.int32) - lens.int()  # two int32 tensors
+    k[(len(lens),)](probs, out, -(-starts - first), probs.shape[-1], BLOCK=1024)
+    k[(len(lens),)](probs, out, starts + torch.zeros(len(lens), dtype=torch.int16), probs.shape[-1], BLOCK=1024)
 """,
     )
 

@@ -4,7 +4,11 @@ Flags a launch whose grid multiplies two or more runtime sizes, so that its numb
 grows past 65535 with the inputs: `kernel[(triton.cdiv(T, BT), B * H)]` with `B, T, H` taken
 from tensor shapes. A size is a tensor extent (`x.shape[i]`, a name unpacked from
 `x.shape`, `*x.shape`, `x.shape[:2]`, `x.size()` or a name bound to `x.shape`, `x.size(i)`,
-`len(x)`, the rows `x.numel() // x.shape[-1]`), a count read back from a tensor's values
+`len(x)`, the rows `x.numel() // x.shape[-1]`: a count of a tensor's elements, `x.numel()`
+or `math.prod(x.shape)`, divided by some of its own extents and by bounded values, such as
+`x.numel() // (H * K)` with `H, K = x.shape[-2:]` or `x.numel() // x.shape[-1] // H`, its
+leading extents; divided by another tensor's extent or a value the module does not show, it is
+unknown), a count read back from a tensor's values
 (`.item()` or `int(...)` of `t.max()`, `t.amax()`, `t.sum()` or `torch.max(t)`: the longest
 sequence of a varlen batch, `int(seq_lens.max().item())`; not `.item()` of a scalar setting),
 a name the function passes as a dimension of a tensor it allocates (`torch.empty(L, L)`,
@@ -430,6 +434,11 @@ def reduced(x, dim, BT=64):
     shape[dim] = 1  # the product is of the other extents: one of them for a 2-D `x`
     k[(math.prod(shape),)](x, 1, BT=BT)
 
+def rows_over_others(x, w, n, BT=64):
+    H = w.shape[0]
+    k[(x.numel() // (H * x.shape[-1]), H)](x, 1, BT=BT)  # over another tensor's extent: unknown
+    k[(x.numel() // (n * x.shape[-1]), x.shape[0])](x, 1, BT=BT)  # over a value no caller shows
+
 def retiled(x):
     bm, bn = _TILE  # the module's tile, or the one it reads from its settings
     k[(triton.cdiv(x.shape[1], bn), x.shape[0])](x, 1, BT=bn)
@@ -775,6 +784,14 @@ def sizes_spelled(x, q, BT=64):
     k[(tokens, heads)](q, dim, BT=BT)  # expect
     rows = x.numel() // x.shape[-1]
     k[(rows, triton.cdiv(x.shape[-1], BT))](x, D, BT=BT)  # expect
+
+def tokens_over_trailing_extents(g, x, BT=32):
+    H, K = g.shape[-2:]
+    T = g.numel() // (H * K)  # the tokens of a [B, T, H, K] gate: B * T
+    k[(triton.cdiv(T, BT), H)](g, T, BT=BT)  # expect
+    B, S, N, D = x.shape
+    k[(x.numel() // x.shape[-1] // N, N)](x, S, BT=BT)  # expect
+    k[(math.prod(x.shape) // (N * 128), B)](x, S, BT=BT)  # expect
 
 def variants_picked(x, BT=64):
     o = torch.empty_like(x)

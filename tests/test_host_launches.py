@@ -195,6 +195,21 @@ def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | Non
             "def launch(kernel, n):\n    kernel[(n.numel(), 4)](n, 1, BT=64)\n\ndef f(x):\n    launch(k, x)\n",
             [("(n.numel(), 4)", None, ("n.numel()",))],
         ),
+        # a tensor's element count over some of its own extents and bounded values is its rows
+        # (one size); over another tensor's extent, or a value nothing shows, it is unknown
+        (
+            "def f(g, w, n):\n    H, K = g.shape[-2:]\n    T = g.numel() // (H * K)\n"
+            "    k[(T, g.numel() // g.shape[-1] // H, math.prod(g.shape) // (H * 128))](g, 1, BT=64)\n"
+            "    k[(g.numel() // (H * w.shape[0]), g.numel() // (n * K), g.numel() // (H * K * n))](g, 1, BT=64)\n",
+            [
+                (
+                    "(T, g.numel() // g.shape[-1] // H, math.prod(g.shape) // (H * 128))",
+                    None,
+                    ("T", "g.numel() // g.shape[-1] // H", "math.prod(g.shape) // (H * 128)"),
+                ),
+                ("(g.numel() // (H * w.shape[0]), g.numel() // (n * K), g.numel() // (H * K * n))", None, ()),
+            ],
+        ),
     ],
 )
 def test_launch_facts(host: str, expected: list) -> None:
@@ -627,6 +642,15 @@ def test_a_parameter_every_launch_passes_1_for(host: str, one: bool) -> None:
             "x.to(x.device, dtype=torch.int)",
         ),
         ("def f(x):\n    k[(1,)](x.long(), 1, BT=64)\n", "int64", "x.long()"),
+        # arithmetic keeps the dtype as torch promotes it: with a Python int the host shows (a
+        # size, a literal, an `int` parameter), the wider of two integer tensors'
+        (
+            "def f(x, off: int):\n    b, s = x.shape\n    a = torch.arange(b, dtype=torch.int32)\n"
+            "    k[(1,)](-(a * s) + off, 1, BT=64)\n    k[(1,)]((a // 2) % 7 - x.cumsum(0, dtype=torch.int16), 1, BT=64)\n",
+            "int32",
+            "torch.arange(b, dtype=torch.int32)",
+        ),
+        ("def f(x):\n    k[(1,)](x.int() + x.long(), 1, BT=64)\n", "int64", "x.long()"),
         (
             "def f(n):\n    a = torch.zeros(n + 1, dtype=torch.int32)\n    k[(1,)](a, 1, BT=64)\n",
             "int32",
@@ -655,6 +679,12 @@ def test_a_parameter_every_launch_passes_1_for(host: str, one: bool) -> None:
         # different dtypes, a caller's tensor nothing shows, a parameter rebound on some paths
         # with no caller, a launcher no one calls
         ("def f(x):\n    k[(1,)](x, 1, BT=64)\n", None, None),
+        # arithmetic with a value that may be a wider tensor or a float, or that makes a float;
+        # a cumsum of an integer tensor with no dtype (int64)
+        *(
+            (f"def f(x, n, t: torch.Tensor):\n    a = x.int()\n    k[(1,)]({passed}, 1, BT=64)\n", None, None)
+            for passed in ("a * n", "a + t", "a * 2.0", "a / 2", "a.cumsum(0)", "x.to(torch.int8) + x.to(torch.uint8)")
+        ),
         ("def f(x, c):\n    if c:\n        assert x.dtype == torch.int32\n    k[(1,)](x, 1, BT=64)\n", None, None),
         (
             "def f(x):\n    assert x.dtype == torch.int32\n    x = x.contiguous()\n    k[(1,)](x, 1, BT=64)\n",
