@@ -15,9 +15,11 @@ on a name it does not rebind), converts it (`.to(torch.int32)`, `.int()`) or mak
 through arithmetic (`+ - * // %`, unary `-`) that keeps torch's int32: with a Python int, one
 the host shows (a literal, a size such as `spec` of `batch, spec, vocab = probs.shape`, an
 `int` parameter: `torch.arange(1, batch + 1, dtype=torch.int32) * spec`), or with another
-narrow integer tensor (the wider of the two); the message names that line. Also a
-name set to an offset plus or minus other int32 terms (`t0 = bos + i_t * BT`), also clamped
-(`rows = tl.maximum(q_start, tl.minimum(t, q_end - 1))`).
+narrow integer tensor (the wider of the two); the message names that line. The load may
+be an arm of a conditional whose other arm is a literal (`start = 0 if i == 0 else
+tl.load(cu_num_draft_tokens + i - 1)`: the first request starts at 0). Also a name set to
+an offset plus or minus other int32 terms (`t0 = bos + i_t * BT`), also clamped (`rows =
+tl.maximum(q_start, tl.minimum(t, q_end - 1))`).
 The offset may be broadcast into a tile before the stride (`rows[:, None] * stride_q`), and
 the product may be held in a name added to the pointer later (`q_offsets = rows[:, None] *
 stride_q + o_d[None, :]`, then `tl.load(q + q_offsets)`): it is reported once, where it is
@@ -502,6 +504,8 @@ def k(probs, out, cu_num_draft_tokens, vocab_size, BLOCK: tl.constexpr):
     start = tl.load(cu_num_draft_tokens + req)
     offs = tl.arange(0, BLOCK)
     p = tl.load(probs + start * vocab_size + offs, mask=offs < vocab_size, other=0.0)  # expect
+    first = 0 if req == 0 else tl.load(cu_num_draft_tokens + req - 1)  # the first request starts at 0
+    p += tl.load(probs + first * vocab_size + offs, mask=offs < vocab_size, other=0.0)  # expect
     tl.store(out + req, tl.max(p, 0))
 
 
@@ -637,7 +641,14 @@ def _int32_boundary_load(
     value: cst.BaseExpression | None, flow: Flow, params: set[str], int32_tensors: Collection[str]
 ) -> str | None:
     """The boundary parameter of `tl.load(cu_seqlens + ...).to(tl.int32)` (or `tl.cast`), or of
-    `tl.load(cu_seqlens + ...)` when `cu_seqlens` is one of `int32_tensors`, else None."""
+    `tl.load(cu_seqlens + ...)` when `cu_seqlens` is one of `int32_tensors`, also as an arm of a
+    conditional whose other arm is an int literal (`0 if i == 0 else tl.load(cu + i - 1)`), else
+    None."""
+    if isinstance(value, cst.IfExp):
+        for arm, other in ((value.body, value.orelse), (value.orelse, value.body)):
+            if isinstance(other, cst.Integer):
+                return _int32_boundary_load(arm, flow, params, int32_tensors)
+        return None
     if not isinstance(value, cst.Call) or not value.args:
         return None
     func, imports = value.func, flow.imports
