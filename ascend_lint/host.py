@@ -348,6 +348,7 @@ class HostIndex(_HostFacts):
 
     def __init__(self, module: cst.Module, kernels: list[Kernel], memory: HostMemory | None = None):
         super().__init__()
+        self.module = module
         self.kernels = {kernel.name: kernel for kernel in kernels}
         self._updated: dict[tuple[str, Scope], tuple[str, ...]] = {}  # names being sized: their earlier extent
         self._sizing: frozenset[tuple[str, Scope]] = frozenset()  # names whose origins are being sized
@@ -1459,7 +1460,8 @@ class OtherPlatformPaths:
     module every truthy return of which is on such a path. Not `x.is_cuda` nor
     `torch.cuda.is_available()`: torch_npu's `transfer_to_npu` makes them answer for the NPU.
 
-    On such a path: an arm of an `if` requiring it, the statements after an `if` whose body
+    On such a path, in functions and at module level: an arm of an `if` or of a conditional
+    expression (`a if test else b`) requiring it, the statements after an `if` whose body
     exits (`return`, `raise`, `continue`, `break`) when its test fails only there, a function
     defined on such a path, a method `OTHER_PLATFORM_METHODS` names that the module never
     refers to otherwise, and a private function (`_name`, undecorated) only ever called, by
@@ -1475,6 +1477,7 @@ class OtherPlatformPaths:
     def nodes(self) -> set[cst.CSTNode]:
         """Every host node on such a path."""
         found: set[cst.CSTNode] = set()
+        self._visit([self.host.module], False, None, found)
         for functions in self.host.functions.values():
             for function in functions:
                 if self.is_other_platform_function(function):
@@ -1512,7 +1515,9 @@ class OtherPlatformPaths:
         for statement in _statements(suites):
             if other:
                 found.update(walk(statement))
-            elif isinstance(statement, cst.If):
+                continue
+            self._visit_conditional_expressions(statement, scope, found)
+            if isinstance(statement, cst.If):
                 self._visit([statement.body], self.requires_other(statement.test, True, scope), scope, found)
                 orelse = statement.orelse
                 if orelse is not None:
@@ -1524,6 +1529,21 @@ class OtherPlatformPaths:
             ):
                 for block in statement_blocks(statement):
                     self._visit(block, False, scope, found)
+
+    def _visit_conditional_expressions(self, statement: cst.CSTNode, scope: Scope, found: set[cst.CSTNode]) -> None:
+        """The arms of the conditional expressions (`a if test else b`) of a simple statement, or
+        of the header of a compound one (an `if`'s test, a `for`'s iterable...), that require
+        such a path."""
+        if isinstance(statement, cst.FunctionDef | cst.ClassDef):
+            return
+        simple = isinstance(statement, cst.SimpleStatementLine | cst.SimpleStatementSuite)
+        header = [statement] if simple else [c for c in child_nodes(statement) if isinstance(c, _HEADER_PARTS)]
+        for part in header:
+            for node in walk(part):
+                if isinstance(node, cst.IfExp):
+                    for arm, holds in ((node.body, True), (node.orelse, False)):
+                        if self.requires_other(node.test, holds, scope):
+                            found.update(walk(arm))
 
     def _other_after(self, statement: cst.If, scope: Scope) -> bool:
         """The statements after the `if` run only on another platform: its body exits and its
@@ -1775,10 +1795,16 @@ def _callee(call: cst.Call) -> cst.Name | None:
     return func if isinstance(func, cst.Name) else func.attr if isinstance(func, cst.Attribute) else None
 
 
+# what a compound statement holds besides its blocks: an `if`'s or `while`'s test, a `for`'s
+# target and iterable, a `with`'s items, a `match`'s subject
+_HEADER_PARTS = (cst.BaseExpression, cst.WithItem)
+
+
 def _statements(suites: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
-    """The statements of suites (an indented block's; a one-line suite is one), others as they are."""
+    """The statements of suites (a module's or an indented block's; a one-line suite is one),
+    others as they are."""
     for suite in suites:
-        if isinstance(suite, cst.IndentedBlock):
+        if isinstance(suite, cst.IndentedBlock | cst.Module):
             yield from suite.body
         else:
             yield suite

@@ -21,16 +21,23 @@ tables given to the decorator (written in it, bound to a name, passed as `values
 and so does any dict mapping a knob to a lambda or a function of the module, the shape of a
 table another module hands to the decorator (`triton.heuristics(get_config("softmax"))`).
 
-Each knob is reported where it is written. Not flagged: knobs on a path that runs only on
-another platform than Ascend, nor the configs of a kernel every launch of which in the
-module is on one. Such paths: an arm requiring `x.device.type == "cuda"`,
+Each knob is reported where it is written. Not flagged: a keyword named for a parameter
+of the kernel that takes it (`num_stages: tl.constexpr` in the signature): Triton binds it
+to that parameter, an argument and no compiler option. So at a launch of such a kernel of
+the module, its `warmup` / `run`, a `triton.Config` of its autotuner (which passes the
+config's `num_stages=` as a launch keyword, over any `"num_stages"` of its dict), its
+heuristics and the dicts splatted there; the fix of the other knob keeps it. A kernel
+imported from another module is not seen: its knobs are reported. Nor knobs on a path
+that runs only on another platform than Ascend, in a function or at module level, nor the
+configs of a kernel every launch of which in the module is on one. Such paths: an arm (of
+an `if` or a conditional expression `a if test else b`) requiring `x.device.type == "cuda"`,
 `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (vLLM's platform object;
 vllm-ascend's is the out-of-tree "npu" one), a name bound to such a test, a predicate of
 the module true only on such a path, or `v is not None` for a `v` a function of the module
 returned, every value of it but `None` on such a path there; the `else` of an NPU test
 (`IS_NPU`, `is_npu()`, `x.device.type == "npu"`) and the arm of `device_type != "npu"`; the
-rest of a function after an early exit (`return`, `raise`) when such a test fails (`if v
-is None: return`); a function defined on such a path; a CustomOp's `forward_cuda` /
+rest of a function (or of the module) after an early exit (`return`, `raise`) when such a
+test fails (`if v is None: return`); a function defined on such a path; a CustomOp's `forward_cuda` /
 `forward_hip` / `forward_xpu` / `forward_cpu` / `forward_tpu` / `forward_musa` that the
 module never names otherwise (vLLM dispatches `forward_oot`, vllm-omni and sglang
 `forward_npu`, on Ascend); a private function the module calls only on such paths, also
@@ -187,6 +194,49 @@ def scale(x):
         return x * 2
     kernel[(x.numel(),)](x, BLOCK=block, num_warps=8)
 """,
+        # the kernel's own `num_stages` parameter: the keyword is its argument (flashserve's
+        # kda/fused_recurrent.py), at a launch, a `warmup`, a config of its autotuner (which passes
+        # the config's `num_stages=` as a launch keyword) and its heuristics
+        """
+@triton.jit
+def scan_rows(x, T, D: tl.constexpr, num_stages: tl.constexpr):
+    acc = tl.zeros([D], dtype=tl.float32)
+    for i_t in tl.range(0, T, num_stages=num_stages):
+        acc += tl.load(x + i_t * D + tl.arange(0, D))
+    tl.store(x + tl.arange(0, D), acc)
+
+@triton.autotune(configs=[triton.Config({}, num_stages=s) for s in (1, 2)], key=["T"])
+@triton.jit
+def tuned_rows(x, T, num_stages: tl.constexpr):
+    tl.store(x + tl.arange(0, 16), tl.zeros([16], tl.float32))
+
+@triton.heuristics({"num_warps": lambda args: 4})
+@triton.jit
+def warped_rows(x, num_warps: tl.constexpr):
+    tl.store(x + tl.arange(0, num_warps), tl.zeros([num_warps], tl.float32))
+
+def scan(x):
+    scan_rows[(x.shape[0],)](x, x.shape[1], D=x.shape[2], num_stages=2)
+    scan_rows.warmup(x, x.shape[1], D=64, num_stages=2, grid=(1,))
+    tuned_rows[(1,)](x, x.shape[1])
+""",
+        # configs on a module-level path off Ascend: an `else` of an NPU test, the arm of a
+        # conditional expression (flashserve's chunk_h.py), also in a function
+        """
+if IS_NPU:
+    _tune = lambda fn: fn
+else:
+    _tune = triton.autotune(configs=[triton.Config({"BT": 32}, num_warps=4)], key=["T"])
+
+_tune_bwd = (
+    triton.autotune(configs=[triton.Config({"BT": 32}, num_stages=2)], key=["T"])
+    if not IS_NPU
+    else (lambda fn: fn)
+)
+
+def configs():
+    return [triton.Config({"BT": 64}, num_warps=8)] if not is_npu() else [triton.Config({"BT": 64})]
+""",
     )
     INVALID = (
         Example(
@@ -199,6 +249,57 @@ def launch(x, y, N):
     kernel[(N,)](x, y, N, BLOCK=1024)
 """,
         ),
+        # the arm of a module-level conditional expression that runs on Ascend (flashserve's gla/chunk.py)
+        """
+_tune = (
+    triton.autotune(configs=[triton.Config({"BK": bk}, num_warps=4) for bk in (32, 64)], key=["T"])
+    if not IS_NPU
+    else triton.autotune(configs=[triton.Config({"BK": 64}, num_warps=4)], key=["T"])  # expect
+)
+""",
+        # the kernel's `num_stages` parameter keeps its argument; `num_warps` is still a knob,
+        # and the loop that fed only it goes
+        Example(
+            """
+@triton.autotune(
+    configs=[triton.Config({}, num_warps=w, num_stages=s) for w in (2, 4) for s in (1, 2)],  # expect
+    key=["T"],
+)
+@triton.jit
+def scan_rows(x, T, num_stages: tl.constexpr):
+    tl.store(x + tl.arange(0, 16), tl.zeros([16], tl.float32))
+
+@triton.jit
+def scan_cols(x, T, num_stages: tl.constexpr):
+    tl.store(x + tl.arange(0, 16), tl.zeros([16], tl.float32))
+
+def scan(x):
+    scan_cols[(1,)](x, x.shape[1], num_warps=4, num_stages=2)  # expect
+""",
+            fixed="""
+@triton.autotune(
+    configs=[triton.Config({}, num_stages=s) for s in (1, 2)],
+    key=["T"],
+)
+@triton.jit
+def scan_rows(x, T, num_stages: tl.constexpr):
+    tl.store(x + tl.arange(0, 16), tl.zeros([16], tl.float32))
+
+@triton.jit
+def scan_cols(x, T, num_stages: tl.constexpr):
+    tl.store(x + tl.arange(0, 16), tl.zeros([16], tl.float32))
+
+def scan(x):
+    scan_cols[(1,)](x, x.shape[1], num_stages=2)
+""",
+        ),
+        # a kernel of another module: its parameters are not seen, the knob is reported
+        """
+from .scan_kernels import scan_rows
+
+def scan(x):
+    scan_rows[(1,)](x, x.shape[1], num_stages=2)  # expect
+""",
         # the loops that fed only the knobs go: 8 configs were 2 distinct ones
         Example(
             """
@@ -471,39 +572,43 @@ def kernel(x, n, BLOCK: tl.constexpr):
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         host = context.host
-        merges = _config_merges(context)
+        knobs = _knobs_by_call(context)
+        merges = _config_merges(context, knobs)
         other_platform_configs = _other_platform_configs(context)
         for call, scope in host.calls:
             if call not in other_platform_configs and not host.on_other_platform(call):
-                for report in _within(scope, self._reports_on(call, scope, context, merges)):
+                reports = self._reports_on(call, scope, context, knobs.get(call, KNOBS), merges)
+                for report in _within(scope, reports):
                     if not host.on_other_platform(report.node):  # a dict or store written on such a path
                         yield report
-        for (element, key), (table, scope) in _heuristic_knobs(context).items():
-            yield self._heuristic(element, key, table, scope, host)
+        for (element, key), (table, scope, table_knobs) in _heuristic_knobs(context, knobs).items():
+            yield self._heuristic(element, key, table, scope, table_knobs, host)
 
     def _reports_on(
-        self, call: cst.Call, scope: Scope, context: ModuleContext, merges: dict[cst.Call, FixPlan]
+        self,
+        call: cst.Call,
+        scope: Scope,
+        context: ModuleContext,
+        knobs: AbstractSet[str],
+        merges: dict[cst.Call, FixPlan],
     ) -> Iterator[Report]:
-        """The knobs of a launch, a `triton.Config` or a call of a forwarding helper, and of the
-        dicts they splat (bound in `scope` or at module level)."""
+        """The `knobs` of a launch, a `triton.Config`, a kernel's `warmup` / `run` or a call of a
+        forwarding helper, and of the dicts they splat (bound in `scope` or at module level)."""
         host = context.host
         if isinstance(call.func, cst.Subscript) or call in host.stored_launch_calls:  # `launcher(...)` too
-            yield from self._keywords(call, "launch")
-            for arg in call.args:
-                if arg.star == "**":
-                    yield from self._splatted(arg.value, scope, host, call)
+            where = "launch"
         elif context.imports.is_triton(call.func, "Config"):
-            yield from self._keywords(call, "triton.Config", merges.get(call))
-            for arg in call.args:
-                if arg.star == "**":  # triton.Config({...}, **_KNOBS)
-                    yield from self._splatted(arg.value, scope, host, call)
-        elif isinstance(call.func, cst.Name) and call.func.value in host.forwarders:
-            yield from self._forwarded(call, call.func.value, scope, host)
+            where = "triton.Config"  # also triton.Config({...}, **_KNOBS)
         elif (method := _kernel_method(call, scope, host)) is not None:  # kernel.warmup(..., grid=g, num_warps=4)
-            yield from self._keywords(call, f"`{method}` call of a kernel")
-            for arg in call.args:
-                if arg.star == "**":
-                    yield from self._splatted(arg.value, scope, host, call)
+            where = f"`{method[0]}` call of a kernel"
+        else:
+            if isinstance(call.func, cst.Name) and call.func.value in host.forwarders:
+                yield from self._forwarded(call, call.func.value, scope, host)
+            return
+        yield from self._keywords(call, where, knobs, merges.get(call))
+        for arg in call.args:
+            if arg.star == "**":
+                yield from self._splatted(arg.value, scope, host, call, knobs)
 
     def _forwarded(self, call: cst.Call, name: str, scope: Scope, host: HostIndex) -> Iterator[Report]:
         """A call of a helper that splats its `**kwargs` (or a dict parameter) into a launch:
@@ -513,21 +618,30 @@ def kernel(x, n, BLOCK: tl.constexpr):
         star_name = star.name.value if isinstance(star, cst.Param) else None
         named = {p.name.value for p in all_params(function)} - {star_name}
         if star_name in splatted:
-            yield from self._keywords(call, f"call of `{name}` (which passes it to a launch)", skip=named)
+            where = f"call of `{name}` (which passes it to a launch)"
+            yield from self._keywords(call, where, KNOBS - named)  # a knob the helper names is its own
             for arg in call.args:
                 if arg.star == "**":
-                    yield from self._splatted(arg.value, scope, host, None)
+                    yield from self._splatted(arg.value, scope, host, None, KNOBS)
         for param in sorted(splatted & named):
             passed = passed_for(call, function, param)
             if passed is not None:
-                yield from self._splatted(passed, scope, host, None)
+                yield from self._splatted(passed, scope, host, None, KNOBS)
 
-    def _heuristic(self, element: cst.DictElement, key: str, table: cst.Dict, scope: Scope, host: HostIndex) -> Report:
+    def _heuristic(
+        self,
+        element: cst.DictElement,
+        key: str,
+        table: cst.Dict,
+        scope: Scope,
+        knobs: AbstractSet[str],
+        host: HostIndex,
+    ) -> Report:
         """A knob a `triton.heuristics` table sets: `Heuristics.run` puts each key's value into
-        the launch keywords. The fix drops the entry, unless a heuristic reads it."""
+        the launch keywords. The fix drops the table's `knobs`, unless a heuristic reads it."""
         fix = None
         if not _reads_key(table, key, host):
-            fix = FixPlan("safe", f"Remove `{key}`", (Replace(table, _dict_without_knobs(table)),))
+            fix = FixPlan("safe", f"Remove `{key}`", (Replace(table, _dict_without_knobs(table, knobs)),))
         return Report(
             element,
             f"`{key}` in a `triton.heuristics` table is a launch option with no effect on Ascend; delete it",
@@ -537,38 +651,40 @@ def kernel(x, n, BLOCK: tl.constexpr):
         )
 
     def _keywords(
-        self,
-        call: cst.Call,
-        where: str,
-        merge: FixPlan | None = None,
-        skip: AbstractSet[str | None] = frozenset(),
+        self, call: cst.Call, where: str, knobs: AbstractSet[str], merge: FixPlan | None = None
     ) -> Iterator[Report]:
+        """The call's keywords among `knobs`; the fix removes them all."""
         for arg in call.args:
-            if arg.keyword is not None and arg.keyword.value in KNOBS and arg.keyword.value not in skip:
+            if arg.keyword is not None and arg.keyword.value in knobs:
                 yield Report(
                     arg,
                     f"`{arg.keyword.value}` in a {where} has no effect on Ascend; delete it",
                     fix=merge
-                    or FixPlan("safe", f"Remove `{arg.keyword.value}`", (Replace(call, _without_knobs(call)),)),
+                    or FixPlan("safe", f"Remove `{arg.keyword.value}`", (Replace(call, _without_knobs(call, knobs)),)),
                     facts=_option_facts(arg.keyword.value, arg.value),
                 )
 
     def _splatted(
-        self, value: cst.BaseExpression, scope: Scope, host: HostIndex, launch: cst.Call | None
+        self,
+        value: cst.BaseExpression,
+        scope: Scope,
+        host: HostIndex,
+        launch: cst.Call | None,
+        knobs: AbstractSet[str],
     ) -> Iterator[Report]:
-        """Knobs in what a `**value` splat may hold, reported where they are written (`launch`
-        when the dict literal is written in its call)."""
+        """The `knobs` in what a `**value` splat may hold, reported where they are written
+        (`launch` when the dict literal is written in its call)."""
         for source, _ in host.dict_sources(value, scope):
             if isinstance(source, cst.Call) and isinstance(source.func, cst.Name):  # dict(num_warps=...)
-                yield from self._keywords(source, "launch-kwargs dict")
+                yield from self._keywords(source, "launch-kwargs dict", knobs)
             elif isinstance(source, (cst.Call, cst.AugAssign)):  # kw.update(...), kw.setdefault(...), kw |= {...}
-                yield from self._added(source)
+                yield from self._added(source, knobs)
             elif isinstance(source, cst.Assign):  # kw["num_stages"] = 1
-                yield from self._stored(source)
+                yield from self._stored(source, knobs)
             elif isinstance(source, cst.Dict):
-                yield from self._entries(source, launch if source is value else None)
+                yield from self._entries(source, launch if source is value else None, knobs)
 
-    def _added(self, change: DictChange) -> Iterator[Report]:
+    def _added(self, change: DictChange, knobs: AbstractSet[str]) -> Iterator[Report]:
         """Knobs a statement adds to a launch-kwargs dict: `kw.update(num_warps=8)`,
         `kw.update({"num_stages": 1})`, `kw.setdefault("num_warps", 4)`, `kw |= {...}`. The fix
         removes them when the update keeps something to add; none for `setdefault` (its
@@ -579,34 +695,37 @@ def kernel(x, n, BLOCK: tl.constexpr):
             and change.func.attr.value == "setdefault"
         ):
             key = str_literal(change.args[0].value) if len(change.args) == 2 else None
-            if key in KNOBS:
+            if key is not None and key in knobs:
                 yield Report(change.args[0], _ADDED.format(key=key), facts=_option_facts(key, change.args[1].value))
             return
         added = change if isinstance(change, cst.Call) else change.value
-        kept = _added_without_knobs(added)
+        kept = _added_without_knobs(added, knobs)
         fix = (
             FixPlan("safe", "Remove `num_warps` / `num_stages`", (Replace(added, kept),)) if kept is not None else None
         )
-        for node, key, value in _added_knobs(added):
+        for node, key, value in _added_knobs(added, knobs):
             yield Report(node, _ADDED.format(key=key), fix=fix, facts=_option_facts(key, value))
 
-    def _stored(self, statement: cst.Assign) -> Iterator[Report]:
+    def _stored(self, statement: cst.Assign, knobs: AbstractSet[str]) -> Iterator[Report]:
         target = statement.targets[0].target
         index = target.slice[0].slice if isinstance(target, cst.Subscript) else None
         key = str_literal(index.value) if isinstance(index, cst.Index) else None
-        if key is not None and key in KNOBS:
+        if key is not None and key in knobs:
             yield Report(
                 target,
                 f"`{key}` stored into a launch-kwargs dict has no effect on Ascend; delete it",
                 facts=_option_facts(key, statement.value),
             )
 
-    def _entries(self, table: cst.Dict, launch: cst.Call | None) -> Iterator[Report]:
-        """Knob entries of a dict splatted into a launch (`launch` when written in its call)."""
-        change = Replace(launch, _without_knobs(launch)) if launch else Replace(table, _dict_without_knobs(table))
+    def _entries(self, table: cst.Dict, launch: cst.Call | None, knobs: AbstractSet[str]) -> Iterator[Report]:
+        """The `knobs` entries of a dict splatted into a launch (`launch` when written in its call)."""
+        if launch is not None:
+            change = Replace(launch, _without_knobs(launch, knobs))
+        else:
+            change = Replace(table, _dict_without_knobs(table, knobs))
         for element in table.elements:
             key = _string_key(element) if isinstance(element, cst.DictElement) else None
-            if isinstance(element, cst.DictElement) and key is not None and key in KNOBS:
+            if isinstance(element, cst.DictElement) and key is not None and key in knobs:
                 yield Report(
                     element,
                     f"`{key}` splatted into a launch has no effect on Ascend; delete it",
@@ -618,36 +737,38 @@ def kernel(x, n, BLOCK: tl.constexpr):
 _ADDED = "`{key}` added to a launch-kwargs dict has no effect on Ascend; delete it"
 
 
-def _added_knobs(added: cst.BaseExpression) -> Iterator[tuple[cst.CSTNode, str, cst.BaseExpression]]:
+def _added_knobs(
+    added: cst.BaseExpression, knobs: AbstractSet[str]
+) -> Iterator[tuple[cst.CSTNode, str, cst.BaseExpression]]:
     """The knobs `kw.update(...)` or `kw |= {...}` adds: keywords and entries of the dict
     literals written in it, each with where it is written and its value."""
     tables = [added] if isinstance(added, cst.Dict) else []
     if isinstance(added, cst.Call):
         for arg in added.args:
-            if arg.keyword is not None and arg.keyword.value in KNOBS:
+            if arg.keyword is not None and arg.keyword.value in knobs:
                 yield arg, arg.keyword.value, arg.value
         tables = [table for arg in added.args if (table := _literal_added(arg)) is not None]
     for table in tables:
         for element in table.elements:
             key = _string_key(element) if isinstance(element, cst.DictElement) else None
-            if isinstance(element, cst.DictElement) and key is not None and key in KNOBS:
+            if isinstance(element, cst.DictElement) and key is not None and key in knobs:
                 yield element, key, element.value
 
 
-def _added_without_knobs(added: cst.BaseExpression) -> cst.BaseExpression | None:
-    """`kw.update(...)` / the `{...}` of `kw |= {...}` without knobs; None when nothing
+def _added_without_knobs(added: cst.BaseExpression, knobs: AbstractSet[str]) -> cst.BaseExpression | None:
+    """`kw.update(...)` / the `{...}` of `kw |= {...}` without `knobs`; None when nothing
     would be left to add."""
     if isinstance(added, cst.Dict):
-        kept = _dict_without_knobs(added)
+        kept = _dict_without_knobs(added, knobs)
         return kept if kept.elements else None
     if not isinstance(added, cst.Call):
         return None
     args = [
-        arg if (table := _literal_added(arg)) is None else arg.with_changes(value=_dict_without_knobs(table))
+        arg if (table := _literal_added(arg)) is None else arg.with_changes(value=_dict_without_knobs(table, knobs))
         for arg in added.args
     ]
     kept_args = _drop(
-        args, lambda arg: _keeps(arg) and ((table := _literal_added(arg)) is None or bool(table.elements))
+        args, lambda arg: _keeps(arg, knobs) and ((table := _literal_added(arg)) is None or bool(table.elements))
     )
     return added.with_changes(args=kept_args) if kept_args else None
 
@@ -668,6 +789,36 @@ def _other_platform_configs(context: ModuleContext) -> set[cst.Call]:
         only = bool(launches) and all(host.on_other_platform(launch.call) for launch in launches)
         (other_platform if only else elsewhere).update(_configs_of(kernel, context))
     return other_platform - elsewhere
+
+
+def _knobs_by_call(context: ModuleContext) -> dict[cst.Call, AbstractSet[str]]:
+    """The knobs of the calls that run a kernel of the module taking a parameter of a knob's
+    name (`num_stages: tl.constexpr`), without that name: the kernel's launches (also through
+    helpers and launchers), `warmup` / `run` calls, the `triton.Config`s and the
+    `triton.heuristics` its decorators are given. Triton binds such a keyword to the parameter
+    (`JITFunction.run`), and a config's `num_stages=` is passed as one (`Config.all_kwargs`,
+    over any `"num_stages"` of its dict): an argument, which deleting breaks. The calls of no
+    such kernel (a kernel of another module, whose parameters are not seen) keep every knob."""
+    host = context.host
+    taken: dict[cst.Call, set[str]] = {}
+    for kernel in host.kernels.values():
+        named = _parameter_knobs([kernel])
+        if named:
+            calls = [launch.call for launch in host.launches_with_helpers(kernel)]
+            calls += _configs_of(kernel, context)
+            calls += [call for call in kernel.decorators if isinstance(call, cst.Call)]
+            for call in calls:
+                taken.setdefault(call, set()).update(named)
+    for call, scope in host.calls:
+        method = _kernel_method(call, scope, host)
+        if method is not None and (named := _parameter_knobs(method[1])):
+            taken.setdefault(call, set()).update(named)
+    return {call: KNOBS - named for call, named in taken.items()}
+
+
+def _parameter_knobs(kernels: Sequence[Kernel]) -> frozenset[str]:
+    """The knob names the kernels take as parameters."""
+    return KNOBS.intersection(param.name for kernel in kernels for param in kernel.params)
 
 
 def _configs_of(kernel: Kernel, context: ModuleContext) -> set[cst.Call]:
@@ -701,32 +852,40 @@ def _configs_of(kernel: Kernel, context: ModuleContext) -> set[cst.Call]:
     return found
 
 
-def _heuristic_knobs(context: ModuleContext) -> dict[tuple[cst.DictElement, str], tuple[cst.Dict, Scope]]:
+def _heuristic_knobs(
+    context: ModuleContext, knobs_by_call: dict[cst.Call, AbstractSet[str]]
+) -> dict[tuple[cst.DictElement, str], tuple[cst.Dict, Scope, AbstractSet[str]]]:
     """The knob entries of the tables passed to `triton.heuristics` (as a dict literal, a name
-    bound to one, a function returning one), and those of dicts that map them to a heuristic
-    (a table another module passes), each with its table and the function it is written in."""
-    found: dict[tuple[cst.DictElement, str], tuple[cst.Dict, Scope]] = {}
-    for table, scope in _heuristics_tables(context):
+    bound to one, a function returning one), not those naming a parameter of the kernel it
+    decorates (`_knobs_by_call`), and those of dicts that map them to a heuristic (a table
+    another module passes), each with its table, the function it is written in and the knobs
+    of its table."""
+    found: dict[tuple[cst.DictElement, str], tuple[cst.Dict, Scope, AbstractSet[str]]] = {}
+    passed: set[cst.Dict] = set()
+    for call, table, scope in _heuristics_tables(context):
+        passed.add(table)
+        knobs = knobs_by_call.get(call, KNOBS)
         for element in table.elements:
             key = _string_key(element) if isinstance(element, cst.DictElement) else None
-            if isinstance(element, cst.DictElement) and key in KNOBS:
-                found[element, key] = (table, scope)
+            if isinstance(element, cst.DictElement) and key is not None and key in knobs:
+                found[element, key] = (table, scope, knobs)
     for element, table, scope in context.host.heuristic_entries():
         key = _string_key(element)
-        if key in KNOBS:
-            found.setdefault((element, key), (table, scope))
+        if key in KNOBS and table not in passed:
+            found[element, key] = (table, scope, KNOBS)
     return found
 
 
-def _heuristics_tables(context: ModuleContext) -> Iterator[tuple[cst.Dict, Scope]]:
-    """The dict literals the module's `triton.heuristics(values)` calls may be given."""
+def _heuristics_tables(context: ModuleContext) -> Iterator[tuple[cst.Call, cst.Dict, Scope]]:
+    """The dict literals the module's `triton.heuristics(values)` calls may be given, each
+    with the call."""
     for call, scope in context.host.calls:
         if context.imports.is_triton(call.func, "heuristics"):
             for arg in call.args[:1]:
                 if arg.keyword is None or arg.keyword.value == "values":
                     for source, where in context.host.dict_sources(arg.value, scope):
                         if isinstance(source, cst.Dict):
-                            yield source, where
+                            yield call, source, where
 
 
 def _reads_key(table: cst.Dict, key: str, host: HostIndex) -> bool:
@@ -759,14 +918,14 @@ def _drop(items: Sequence[_Item], keep: Callable[[_Item], bool]) -> list[_Item]:
     return kept
 
 
-def _without_knobs(call: cst.Call) -> cst.Call:
-    """The call without knob keywords, knob entries of dict literals splatted into it, and
-    the `**{}` those leave empty."""
+def _without_knobs(call: cst.Call, knobs: AbstractSet[str]) -> cst.Call:
+    """The call without the keywords among `knobs`, those entries of the dict literals splatted
+    into it, and the `**{}` those leave empty."""
     args = [
-        arg if (table := _splatted_literal(arg)) is None else arg.with_changes(value=_dict_without_knobs(table))
+        arg if (table := _splatted_literal(arg)) is None else arg.with_changes(value=_dict_without_knobs(table, knobs))
         for arg in call.args
     ]
-    return call.with_changes(args=_drop(args, _keeps))
+    return call.with_changes(args=_drop(args, lambda arg: _keeps(arg, knobs)))
 
 
 def _splatted_literal(arg: cst.Arg) -> cst.Dict | None:
@@ -774,15 +933,15 @@ def _splatted_literal(arg: cst.Arg) -> cst.Dict | None:
     return arg.value if arg.star == "**" and isinstance(arg.value, cst.Dict) else None
 
 
-def _keeps(arg: cst.Arg) -> bool:
+def _keeps(arg: cst.Arg, knobs: AbstractSet[str]) -> bool:
     if (table := _splatted_literal(arg)) is not None:
         return bool(table.elements)
-    return arg.keyword is None or arg.keyword.value not in KNOBS
+    return arg.keyword is None or arg.keyword.value not in knobs
 
 
-def _dict_without_knobs(table: cst.Dict) -> cst.Dict:
+def _dict_without_knobs(table: cst.Dict, knobs: AbstractSet[str]) -> cst.Dict:
     return table.with_changes(
-        elements=_drop(table.elements, lambda e: not isinstance(e, cst.DictElement) or _string_key(e) not in KNOBS)
+        elements=_drop(table.elements, lambda e: not isinstance(e, cst.DictElement) or _string_key(e) not in knobs)
     )
 
 
@@ -791,9 +950,10 @@ def _dict_without_knobs(table: cst.Dict) -> cst.Dict:
 MERGE_MESSAGE = "Remove `num_warps` / `num_stages` and keep one copy of each config"
 
 
-def _config_merges(context: ModuleContext) -> dict[cst.Call, FixPlan]:
+def _config_merges(context: ModuleContext, knobs_by_call: dict[cst.Call, AbstractSet[str]]) -> dict[cst.Call, FixPlan]:
     """For each `triton.Config` call in a list whose configs would repeat once the knobs are
-    gone, the fix that removes the knobs from the whole list and keeps one copy of each."""
+    gone, the fix that removes the knobs from the whole list and keeps one copy of each: the
+    knobs of every config of the list (`_knobs_by_call`)."""
     host, imports = context.host, context.imports
     scopes = dict(host.calls)  # the function each config call sits in
     values = [arg.value for call, _ in host.calls for arg in call.args]
@@ -803,11 +963,13 @@ def _config_merges(context: ModuleContext) -> dict[cst.Call, FixPlan]:
     merges: dict[cst.Call, FixPlan] = {}
     for container in candidates.values():
         merged: cst.List | cst.ListComp | None
+        elements = [container.elt] if isinstance(container, cst.ListComp) else [e.value for e in container.elements]
+        knobs = KNOBS.intersection(*(knobs_by_call.get(e, KNOBS) for e in elements if isinstance(e, cst.Call)))
         if isinstance(container, cst.ListComp):
             scope = scopes.get(container.elt) if isinstance(container.elt, cst.Call) else None
-            merged, configs = _merged_comprehension(container, scope, host, imports)
+            merged, configs = _merged_comprehension(container, scope, host, imports, knobs)
         else:
-            merged, configs = _merged_list(container, imports)
+            merged, configs = _merged_list(container, imports, knobs)
         if merged is not None:
             plan = FixPlan("safe", MERGE_MESSAGE, (Replace(container, merged),))
             merges.update((config, plan) for config in configs)
@@ -818,14 +980,16 @@ def _is_config(node: cst.CSTNode, imports: ImportMap) -> TypeGuard[cst.Call]:
     return isinstance(node, cst.Call) and imports.is_triton(node.func, "Config")
 
 
-def _merged_list(container: cst.List, imports: ImportMap) -> tuple[cst.List | None, list[cst.Call]]:
-    """The list with knob-free configs, each distinct one once; None when nothing repeats."""
+def _merged_list(
+    container: cst.List, imports: ImportMap, knobs: AbstractSet[str]
+) -> tuple[cst.List | None, list[cst.Call]]:
+    """The list with configs free of `knobs`, each distinct one once; None when nothing repeats."""
     configs = [e.value for e in container.elements if isinstance(e, cst.Element) and _is_config(e.value, imports)]
     seen: set[str] = set()
     kept: list[cst.BaseElement] = []
     for element in container.elements:
         if isinstance(element, cst.Element) and _is_config(element.value, imports):
-            config = _without_knobs(element.value)
+            config = _without_knobs(element.value, knobs)
             shape = _shape(config)
             if shape in seen:
                 continue
@@ -856,14 +1020,18 @@ def _shape(config: cst.Call) -> str:
 
 
 def _merged_comprehension(
-    container: cst.ListComp, scope: cst.FunctionDef | None, host: HostIndex, imports: ImportMap
+    container: cst.ListComp,
+    scope: cst.FunctionDef | None,
+    host: HostIndex,
+    imports: ImportMap,
+    knobs: AbstractSet[str],
 ) -> tuple[cst.List | cst.ListComp | None, list[cst.Call]]:
     """`[Config(..., num_warps=w) for bt in BTS for w in WS]` → `[Config(...) for bt in BTS]`:
-    the clauses whose names fed only the knobs go. None when no clause can go."""
+    the clauses whose names fed only the `knobs` go. None when no clause can go."""
     config = container.elt
     if not _is_config(config, imports):
         return None, []
-    plain = _without_knobs(config)
+    plain = _without_knobs(config, knobs)
     clauses: list[cst.CompFor] = []
     clause: cst.CompFor | None = container.for_in
     while clause is not None:
@@ -925,15 +1093,16 @@ def _within(scope: Scope, reports: Iterator[Report]) -> Iterator[Report]:
         yield report
 
 
-def _kernel_method(call: cst.Call, scope: Scope, host: HostIndex) -> str | None:
-    """`warmup` or `run` when the call compiles a kernel of the module (`kernel.warmup(*args,
-    grid=grid, num_warps=4)`): Triton's `JITFunction` takes the launch options there too."""
+def _kernel_method(call: cst.Call, scope: Scope, host: HostIndex) -> tuple[str, list[Kernel]] | None:
+    """`warmup` or `run` when the call compiles kernels of the module (`kernel.warmup(*args,
+    grid=grid, num_warps=4)`: Triton's `JITFunction` takes the launch options there too),
+    with those kernels."""
     func = call.func
     if (
         isinstance(func, cst.Attribute)
         and func.attr.value in COMPILING_METHODS
         and isinstance(func.value, cst.Name)
-        and host.kernels_named(func.value.value, scope)
+        and (names := host.kernels_named(func.value.value, scope))
     ):
-        return func.attr.value
+        return func.attr.value, [host.kernels[name] for name in names]
     return None

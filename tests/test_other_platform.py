@@ -302,6 +302,31 @@ CASES = {
         """,
         [False],
     ),
+    "module level: the arms of an NPU test, and the code after an exit when it holds": (
+        """
+        if IS_NPU:
+            k[(1,)](x, BT=64)
+        else:
+            k[(1,)](x, BT=64)
+        if not IS_NPU:
+            k[(1,)](x, BT=64)
+        if is_npu():
+            raise ImportError("use the NPU kernels")
+        k[(1,)](x, BT=64)
+        """,
+        [False, True, True, True],
+    ),
+    "the arms of conditional expressions, at module level, in functions, nested, in headers": (
+        """
+        done = k[(1,)](x, BT=64) if not IS_NPU else k[(1,)](x, BT=64)
+
+        def f(x):
+            y = k[(1,)](x, BT=64) if IS_NPU else (k[(1,)](x, BT=64) if x.numel() else None)
+            for z in (k[(1,)](x, BT=64) if x.device.type == "cuda" else ()):
+                k[(1,)](z, BT=64) if z is not None else None
+        """,
+        [True, False, False, True, True, False],
+    ),
 }
 
 
