@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from .flow import call_argument
-from .nodes import walk
+from .nodes import _code_fields, child_nodes
 
 if TYPE_CHECKING:
     from .kernels import Kernel
@@ -43,7 +43,7 @@ def inline_device_functions(kernel: Kernel) -> tuple[cst.IndentedBlock, Origins]
     comes from; None when it calls none that can be."""
     body = kernel.node.body
     helpers = {k.name for k in kernel.module_kernels if k.is_device_function}
-    if not isinstance(body, cst.IndentedBlock) or not _calls(body, helpers):
+    if not helpers or not isinstance(body, cst.IndentedBlock):
         return None
     inliner = _Inliner(kernel, helpers)
     statements = inliner.block(body.body, kernel, ())
@@ -195,9 +195,10 @@ class _Inliner:
             for name, value in arguments.items()
             if name not in substituted
         ]
-        renamer = _Renamer(renames, substituted)
-        renamed = [s.visit(renamer) for s in _without_returns(statements_of_body, results)]
-        self.note_origins(renamer.made)
+        made: Origins = {}
+        copier = _Copier(renames, substituted, made)
+        renamed = [copier.copy(s) for s in _without_returns(statements_of_body, results)]
+        self.note_origins(made)
         self.inlined += len(renamed)
         statements = self.block(bindings, owner, chain)  # the arguments are the caller's
         statements += self.block(
@@ -247,59 +248,56 @@ class _CallReplacer(cst.CSTTransformer):
         return updated_node
 
 
-class _Renamer(cst.CSTTransformer):
-    """A helper's statements with its names renamed and the parameters read in place of
-    their arguments replaced (by fresh copies of the arguments)."""
+class _Copier:
+    """Fresh copies of a helper's nodes (each read of a name is its own event), its names
+    renamed and the parameters read in place of their arguments replaced by fresh copies of the
+    arguments; `made` maps each new node to the node it copies. Only the fields that hold code
+    are copied: whitespace, parentheses and operators are shared (`nodes.child_nodes`)."""
 
-    def __init__(self, renames: dict[str, str], substituted: Mapping[str, cst.BaseExpression]) -> None:
-        self.renames, self.substituted = renames, substituted
-        self.made: Origins = {}
+    def __init__(
+        self, renames: Mapping[str, str], substituted: Mapping[str, cst.BaseExpression], made: Origins
+    ) -> None:
+        self.renames, self.substituted, self.made = renames, substituted, made
 
-    def visit_Attribute(self, node: cst.Attribute) -> bool:
-        return False  # the attribute's own name is no variable: only its value is renamed
-
-    def leave_Attribute(self, original_node: cst.Attribute, updated_node: cst.Attribute) -> cst.Attribute:
-        return updated_node.with_changes(value=original_node.value.visit(self))
-
-    def leave_Arg(self, original_node: cst.Arg, updated_node: cst.Arg) -> cst.Arg:
-        return updated_node.with_changes(keyword=original_node.keyword)  # `axis=1`: a keyword is no variable
-
-    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
-        name = original_node.value
-        if name in self.substituted:
-            return _fresh(self.substituted[name], self.made)
-        if name in self.renames:
-            return updated_node.with_changes(value=self.renames[name])
-        return updated_node
-
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:  # type: ignore[override]
-        result = super().on_leave(original_node, updated_node)
-        if isinstance(result, cst.CSTNode) and result is not original_node and id(result) not in self.made:
-            self.made[id(result)] = original_node
-        return result  # type: ignore[return-value]
-
-
-class _Copier(cst.CSTTransformer):
-    def __init__(self, made: Origins) -> None:
-        self.made = made
-
-    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:  # type: ignore[override]
-        self.made[id(updated_node)] = original_node
-        return updated_node
+    def copy(self, node: cst.CSTNode) -> cst.CSTNode:
+        kind = type(node)
+        copy: cst.CSTNode
+        if type(node) is cst.Name:
+            name = node.value
+            if name in self.substituted:
+                return _fresh(self.substituted[name], self.made)
+            copy = node.with_changes(value=self.renames.get(name, name))
+        else:
+            changes: dict[str, object] = {}
+            for field in _code_fields(kind):
+                if (kind is cst.Attribute and field == "attr") or (kind is cst.Arg and field == "keyword"):
+                    continue  # an attribute's name, a keyword: no variable
+                value = getattr(node, field)
+                if isinstance(value, cst.CSTNode):
+                    changes[field] = self.copy(value)
+                elif type(value) is tuple or type(value) is list:
+                    changes[field] = tuple(self.copy(item) if isinstance(item, cst.CSTNode) else item for item in value)
+            copy = node.with_changes(**changes)
+        self.made[id(copy)] = node
+        return copy
 
 
 def _fresh(node: cst.BaseExpression, made: Origins) -> cst.BaseExpression:
     """A copy of an expression made of new nodes (each read of a name is its own event)."""
-    copy = node.visit(_Copier(made))
+    copy = _Copier({}, {}, made).copy(node)
     assert isinstance(copy, cst.BaseExpression)
     return copy
 
 
 def _calls(node: cst.CSTNode, names: set[str]) -> bool:
     """Whether the code calls a function by one of these names."""
-    return bool(names) and any(
-        type(n) is cst.Call and type(n.func) is cst.Name and n.func.value in names for n in walk(node)
-    )
+    pending = [node]
+    while pending:
+        current = pending.pop()
+        if type(current) is cst.Call and type(current.func) is cst.Name and current.func.value in names:
+            return True
+        pending.extend(child_nodes(current))
+    return False
 
 
 def _target_names(small: cst.BaseSmallStatement) -> list[str] | None:
@@ -343,7 +341,7 @@ def _returns(node: cst.CSTNode) -> list[cst.Return]:
         if isinstance(current, cst.Return):
             found.append(current)
         elif not isinstance(current, (cst.FunctionDef, cst.Lambda, cst.BaseExpression)):
-            pending.extend(current.children)
+            pending.extend(child_nodes(current))
     return found
 
 
@@ -367,7 +365,7 @@ def _returns_from_block(statement: cst.CSTNode) -> bool:
     if isinstance(statement, (cst.For, cst.While, cst.With, cst.Try)):
         return bool(_returns(statement))
     if isinstance(statement, (cst.If, cst.Else, cst.IndentedBlock)):
-        return any(_returns_from_block(child) for child in statement.children)
+        return any(_returns_from_block(child) for child in child_nodes(statement))
     return False
 
 
