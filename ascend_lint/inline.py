@@ -35,7 +35,9 @@ MAX_STATEMENTS = 2000  # statements inlined into one kernel, at most
 _PLAIN = (cst.Name, cst.Integer, cst.Float, cst.SimpleString)  # read in place of a parameter
 
 _RESULT = "ret"  # a result's name: `ret·f`, `ret0·f`...
-Origins = dict[int, cst.CSTNode]  # id(node of the inlined body) -> the source node it was made from
+# node of the inlined body -> the source node it was made from; keyed by the node itself, not its
+# id: the dict holds each node it names, so no id of a node freed meanwhile is reused for another
+Origins = dict[cst.CSTNode, cst.CSTNode]
 
 
 def inline_device_functions(kernel: Kernel) -> tuple[cst.IndentedBlock, Origins] | None:
@@ -118,7 +120,7 @@ class _Inliner:
                 if result is None:
                     return list(statements)  # the helper's returned names are the targets
                 assigned = small.with_changes(value=result)
-                self.origins[id(assigned)] = small
+                self.origins[assigned] = small
                 return [*statements, assigned]
         prelude: list[cst.BaseStatement] = []
         replacer = _CallReplacer(self, owner, chain, prelude)
@@ -131,7 +133,7 @@ class _Inliner:
 
     def note_origins(self, made: Origins) -> None:
         for key, original in made.items():
-            self.origins[key] = self.origins.get(id(original), original)
+            self.origins[key] = self.origins.get(original, original)
 
     def helper_of(self, call: cst.Call, owner: Kernel, chain: tuple[str, ...]) -> Kernel | None:
         if len(chain) >= MAX_DEPTH or self.inlined >= MAX_STATEMENTS or any(arg.star for arg in call.args):
@@ -244,7 +246,7 @@ class _CallReplacer(cst.CSTTransformer):
             self.replaced = True
             return result
         if updated_node is not original_node:
-            self.made[id(updated_node)] = original_node
+            self.made[updated_node] = original_node
         return updated_node
 
 
@@ -278,7 +280,7 @@ class _Copier:
                 elif type(value) is tuple or type(value) is list:
                     changes[field] = tuple(self.copy(item) if isinstance(item, cst.CSTNode) else item for item in value)
             copy = node.with_changes(**changes)
-        self.made[id(copy)] = node
+        self.made[copy] = node
         return copy
 
 

@@ -356,9 +356,9 @@ def build_tiles(kernel: Kernel) -> TileModel:
     body, origins = inlined
     model = TileModel(kernel, kernel.flow_of(body))
     for value in model.values:  # a node of the inlined body reports where it was written
-        value.node = origins.get(id(value.node), value.node)
+        value.node = origins.get(value.node, value.node)
     for statement in model.statements:
-        source = origins.get(id(statement.node), statement.node)
+        source = origins.get(statement.node, statement.node)
         statement.node = source if isinstance(source, cst.BaseSmallStatement) else statement.node
     return model
 
