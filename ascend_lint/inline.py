@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 import libcst as cst
 
 from .flow import call_argument
-from .nodes import _code_fields, child_nodes
+from .nodes import child_nodes, code_fields
 
 if TYPE_CHECKING:
     from .kernels import Kernel
@@ -271,7 +271,7 @@ class _Copier:
             copy = node.with_changes(value=self.renames.get(name, name))
         else:
             changes: dict[str, object] = {}
-            for field in _code_fields(kind):
+            for field in code_fields(kind):
                 if (kind is cst.Attribute and field == "attr") or (kind is cst.Arg and field == "keyword"):
                     continue  # an attribute's name, a keyword: no variable
                 value = getattr(node, field)

@@ -43,13 +43,14 @@ _TOKEN_FIELDS = (
 
 
 @cache
-def _code_fields(node_type: type) -> tuple[str, ...]:
+def code_fields(node_type: type) -> tuple[str, ...]:
+    """The fields of a node type that hold code (not whitespace, commas or other tokens)."""
     return tuple(f.name for f in dataclasses.fields(node_type) if not f.name.startswith(_TOKEN_FIELDS))
 
 
 def child_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """The node's children that hold code, in field order (mostly source order)."""
-    for name in _code_fields(type(node)):
+    for name in code_fields(type(node)):
         value = getattr(node, name)
         if isinstance(value, cst.CSTNode):
             yield value
