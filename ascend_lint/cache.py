@@ -5,7 +5,8 @@ Layout, as ruff's: `.ascend_lint_cache/` next to the configuration (the project 
 one folder per key — package version, a hash of ascend-lint's own analysis sources (so a
 changed rule set is a new key) and every resolved setting — with one small JSON entry per
 file: its path, the hash of its content, the hashes of the files it imports device functions
-from (`kernels.ImportedFunctions`; a module that could not be read is recorded as absent) and
+or core-count helpers from (`kernels.ImportedFunctions`; a module that could not be read is
+recorded as absent) and
 its result (findings with fixes, the error, or why it was skipped as not Ascend code; a skip is
 used only while the path and project still leave the file out, `Settings.path_skip_reason`).
 
@@ -114,7 +115,7 @@ class Cache:
             return None
         imported = stored.get("imported")
         if not isinstance(imported, dict) or any(file_hash(Path(path)) != known for path, known in imported.items()):
-            return None  # a module it imports device functions from changed
+            return None  # a module it imports from changed
         try:
             result = _decode_result(filename, data, stored)
         except (KeyError, TypeError, ValueError, IndexError):

@@ -15,11 +15,12 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TypeGuard, TypeVar
+from weakref import WeakKeyDictionary
 
 import libcst as cst
 
 from .imports import dotted_name, int_literal, statement_blocks, str_literal
-from .kernels import Kernel, subscript_key
+from .kernels import ImportedFunctions, ImportedModule, Kernel, subscript_key
 from .nodes import arms_around, child_nodes, leaves_block, never_falls_through, updated_value, walk
 
 _NPU_AVAILABLE = "torch.npu.is_available"
@@ -41,6 +42,9 @@ ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEq
 CORE_COUNT_KEYS = ("num_aicore", "num_vectorcore")
 # torch_npu's device properties, by the core count they hold
 CORE_COUNT_ATTRIBUTES = {"cube_core_num": "num_aicore", "vector_core_num": "num_vectorcore"}
+_CORE_COUNT_QUERIES = ("num_compute_units", "get_multiprocessor_count")  # functions answering a count
+# the words a module's text holds when it may work out a core count (`core_count`)
+CORE_COUNT_WORDS = (*CORE_COUNT_KEYS, *CORE_COUNT_ATTRIBUTES, *_CORE_COUNT_QUERIES)
 
 
 @dataclass(frozen=True)
@@ -346,14 +350,22 @@ class HostIndex(_HostFacts):
     """What the module's host code holds (`_HostFacts`, in one walk, or from a `HostMemory`),
     and the questions rules ask of it."""
 
-    def __init__(self, module: cst.Module, kernels: list[Kernel], memory: HostMemory | None = None):
+    def __init__(
+        self,
+        module: cst.Module,
+        kernels: list[Kernel],
+        memory: HostMemory | None = None,
+        imported: ImportedFunctions | None = None,
+    ):
         super().__init__()
         self.module = module
         self.kernels = {kernel.name: kernel for kernel in kernels}
+        self.imported = imported  # the modules of the package the module imports from
         self._updated: dict[tuple[str, Scope], tuple[str, ...]] = {}  # names being sized: their earlier extent
         self._sizing: frozenset[tuple[str, Scope]] = frozenset()  # names whose origins are being sized
         self._name_extents: dict[tuple[object, ...], tuple[str, ...] | None] = {}
         self._unreached: frozenset[cst.CSTNode] = frozenset()  # assignments after the grid being sized
+        self._launch_grids: dict[Launch, tuple[Grid, ...]] = {}
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
             self.walk(module, kernel_defs)
@@ -447,12 +459,17 @@ class HostIndex(_HostFacts):
         """What `f(...)[i]` may be (also `b` of `a, b = f(...)`), `f` a function of the module:
         for each of its returns, the i-th element of the tuple it returns, with `f` (where the
         element's names resolve); None for a return that is no such tuple (`return cached`)."""
-        call, [position, *more] = value.value, value.slice
-        index = int_literal(position.slice.value) if isinstance(position.slice, cst.Index) else None
-        if index is None or more or not isinstance(call, cst.Call) or not isinstance(call.func, cst.Name):
+        index = _returned_index(value)
+        if index is None or not isinstance(value.value, cst.Call) or not isinstance(value.value.func, cst.Name):
             return []
+        return self._elements_returned(value.value.func.value, index)
+
+    def _elements_returned(
+        self, function_name: str, index: int
+    ) -> list[tuple[cst.BaseExpression | None, cst.FunctionDef]]:
+        """The `index`-th element of the tuple each return of the module's function returns."""
         found: list[tuple[cst.BaseExpression | None, cst.FunctionDef]] = []
-        for returned, function in self.returns.get(call.func.value, ()):
+        for returned, function in self.returns.get(function_name, ()):
             elements = returned.elements if isinstance(returned, cst.Tuple) else ()
             element = elements[index] if index < len(elements) else None
             found.append((element.value if isinstance(element, cst.Element) else None, function))
@@ -753,20 +770,27 @@ class HostIndex(_HostFacts):
         return [value for value, where in self.environment.get(variable, ()) if where in scopes]
 
     # ---- grids and device core counts --------------------------------------------------
-    def grids(self, launch: Launch) -> list[Grid]:
+    def grids(self, launch: Launch) -> tuple[Grid, ...]:
         """The grids a launch may use: `kernel[(a, b)]`, `kernel[a, b]`, a name bound to a
         tuple, `lambda META: (...)`, or a function of the module returning a tuple. A name
         bound several times is the value of its one reaching assignment when there is one
-        (`grid = ...` earlier in the launch's block, `_reaching_value`), else any of them."""
+        (`grid = ...` earlier in the launch's block, `_reaching_value`), else any of them.
+        Worked out once per launch (ASC009 and ASC010 both ask)."""
+        found = self._launch_grids.get(launch)
+        if found is None:
+            found = self._launch_grids[launch] = tuple(self._written_grids(launch))
+        return found
+
+    def _written_grids(self, launch: Launch) -> Iterator[Grid]:
         written = launch.grid_node
         if isinstance(written, cst.Subscript):
             axes = tuple(e.slice.value for e in written.slice if isinstance(e.slice, cst.Index))
-            return [Grid(axes, launch.scope, written)]
+            return iter([Grid(axes, launch.scope, written)])
         if isinstance(written, cst.Name):
             reaching = _reaching_value(written.value, launch)
             if reaching is not None:
-                return list(self._grids(reaching, launch.scope, None, 1))
-        return list(self._grids(written, launch.scope, None, 0))
+                return self._grids(reaching, launch.scope, None, 1)
+        return self._grids(written, launch.scope, None, 0)
 
     def _grids(self, value: cst.BaseExpression, scope: Scope, meta: str | None, hops: int) -> Iterator[Grid]:
         if hops > _MAX_HOPS:
@@ -803,7 +827,8 @@ class HostIndex(_HostFacts):
         the module's: `NUM_CORES = ...` read in a launching function), parameters,
         `min`/`max`/`int` and functions of the module returning one (or a tuple holding one:
         `cores, _ = counts()`, `counts()[0]`; or a choice the call's literal argument makes,
-        `_arm_for_call`); fla's
+        `_arm_for_call`), or a function or module-level name another module of the package
+        defines (`_imported_core_count`); fla's
         `get_multiprocessor_count(...)` is the vector core count on an NPU (the AI cores
         with `use_aicore=True`)."""
         if hops > _MAX_HOPS:
@@ -819,10 +844,19 @@ class HostIndex(_HostFacts):
         if key in CORE_COUNT_KEYS:
             return CoreCount(key, node)
         if isinstance(node, cst.Name):
+            if self._is_free(node.value, scope):  # bound by an import (`from .utils import NUM_CORES`)
+                return self._imported_core_count(node, node, scope)
             binding = self._binding_scope(node.value, scope)  # origins follow the names `scope` binds
             return self.core_count(node, binding, hops + 1) if binding is not scope else None
         if isinstance(node, cst.Attribute) and node.attr.value in CORE_COUNT_ATTRIBUTES:  # `props.cube_core_num`
             return CoreCount(CORE_COUNT_ATTRIBUTES[node.attr.value], node)
+        if isinstance(node, cst.Attribute):  # `utils.NUM_CORES`
+            return self._imported_core_count(node, node, scope)
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Call):  # `counts()[0]`, `cores, _ = counts()`
+            func = node.value.func
+            if isinstance(func, cst.Attribute) or (isinstance(func, cst.Name) and func.value not in self.functions):
+                return self._imported_core_count(func, node, scope)
+            return None
         if not isinstance(node, cst.Call):
             return None
         func = node.func
@@ -842,12 +876,51 @@ class HostIndex(_HostFacts):
                 found = self.core_count(arg.value, scope, hops + 1)
                 if found is not None:
                     return found
-        elif isinstance(node.func, cst.Name):
-            for returned, function in self.returns.get(callee, ()):
-                found = self.core_count(_arm_for_call(returned, node, function), function, hops + 1)
-                if found is not None:
-                    return found
+        elif isinstance(func, cst.Name) and callee in self.functions:
+            return self._returned_core_count(callee, node, hops)
+        elif isinstance(func, (cst.Name, cst.Attribute)):  # `get_num_cores("cube")`, `utils.get_num_cores()`
+            return self._imported_core_count(func, node, scope)
         return None
+
+    def _returned_core_count(self, function_name: str, call: cst.Call, hops: int) -> CoreCount | None:
+        """The core count a call of the module's function returns (the arm its literal
+        arguments pick)."""
+        for returned, function in self.returns.get(function_name, ()):
+            found = self.core_count(_arm_for_call(returned, call, function), function, hops + 1)
+            if found is not None:
+                return found
+        return None
+
+    def _imported_core_count(
+        self, reference: cst.Name | cst.Attribute, node: cst.BaseExpression, scope: Scope
+    ) -> CoreCount | None:
+        """The core count of a name (`NUM_CORES`, `utils.NUM_CORES`) or function
+        (`get_num_cores`, called at `node`, or an element of the tuple it returns: `node` is
+        `counts()[0]`) another module of the package defines at module level, as that module
+        works it out from its own functions and names (one hop: not through its imports);
+        pointed at `node` (at the call, for an element). None when `scope` binds the name's
+        head; a module whose text holds no word of a count (`CORE_COUNT_WORDS`) is not parsed."""
+        dotted = dotted_name(reference)
+        if self.imported is None or dotted is None or not self._is_free(dotted.split(".")[0], scope):
+            return None
+        found = self.imported.definition(dotted)
+        if found is None or not found[0].words.satisfies((CORE_COUNT_WORDS,)):
+            return None
+        host, name = _imported_host(found[0]), found[1]
+        if host is None:
+            return None
+        # the other module's hops are its own: it imports no further
+        if isinstance(node, cst.Call):
+            count = host._returned_core_count(name, node, 0) if name in host.functions else None
+        elif isinstance(node, cst.Subscript):
+            index = _returned_index(node)
+            elements = host._elements_returned(name, index) if index is not None else []
+            counts = (host.core_count(element, function) for element, function in elements if element is not None)
+            count, node = next(filter(None, counts), None), node.value  # `_unpacked` made the subscript
+        else:
+            values = host.values_of(name, None)
+            count = next(filter(None, (host.core_count(value, None) for value in values)), None)
+        return None if count is None else CoreCount(count.kind, node)
 
     def names_behind(self, node: cst.CSTNode, scope: Scope) -> set[str]:
         """The names `node` reads, and those read by the values bound to them in `scope`."""
@@ -1447,6 +1520,19 @@ OTHER_PLATFORM_METHODS = frozenset(
 )
 # Platform object tests false on Ascend (vllm-ascend's platform is the out-of-tree "npu" one).
 _OTHER_PLATFORM_TESTS = frozenset({"is_cuda", "is_rocm", "is_cuda_alike"})
+
+
+# an imported module -> its host facts (`ImportedModule` is one per file content: they go with it)
+_IMPORTED_HOSTS: WeakKeyDictionary[ImportedModule, HostIndex | None] = WeakKeyDictionary()
+
+
+def _imported_host(module: ImportedModule) -> HostIndex | None:
+    """The host facts of a module of the package another module imports from, found once;
+    None when it is no valid Python."""
+    if module not in _IMPORTED_HOSTS:
+        tree = module.tree
+        _IMPORTED_HOSTS[module] = None if tree is None else HostIndex(tree[0], module.kernels)
+    return _IMPORTED_HOSTS[module]
 
 
 class OtherPlatformPaths:
@@ -2204,6 +2290,12 @@ def _unpacked(value: cst.BaseExpression, count: int) -> list[cst.BaseExpression 
     star = starred[0]
     spread = [_item(elements[star].value, i) for i in range(count - len(elements) + 1)]
     return [*(e.value for e in elements[:star]), *spread, *(e.value for e in elements[star + 1 :])]
+
+
+def _returned_index(value: cst.Subscript) -> int | None:
+    """`i` of `value[i]`, an integer literal."""
+    [position, *more] = value.slice
+    return int_literal(position.slice.value) if isinstance(position.slice, cst.Index) and not more else None
 
 
 def _item(value: cst.BaseExpression, index: int) -> cst.Subscript:

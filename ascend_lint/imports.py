@@ -175,8 +175,10 @@ class ImportMap:
         self.functions: list[cst.FunctionDef] = []
         self.imported: set[str] = set()  # the local names of imports not of Triton
         # `from module import name [as local]` not of Triton: local -> (module, with its leading
-        # dots when relative; name)
+        # dots when relative; name); `from . import name` as (".", name)
         self.imported_from: dict[str, tuple[str, str]] = {}
+        # `import module as local` not of Triton: local -> module (`import a.b` binds `a`: a -> a)
+        self.imported_modules: dict[str, str] = {}
         self._heads: dict[str, int] = {}  # first part of each alias -> most parts in one alias
         self.source = module.code if source is None else source  # the text usage is read from
         self._triton_modules = tuple(triton_modules)
@@ -199,6 +201,8 @@ class ImportMap:
         self.imported -= self.aliases.keys()
         for local in self.aliases.keys() & self.imported_from.keys():
             del self.imported_from[local]
+        for local in self.aliases.keys() & self.imported_modules.keys():
+            del self.imported_modules[local]
 
     # ---- reading imports ----------------------------------------------------------------
     def _add_import(self, node: cst.Import, foreign: dict[str, str]) -> None:
@@ -215,15 +219,21 @@ class ImportMap:
             elif self._is_reexport_module(full):
                 self._add_reexport_module(local or full)
             else:
-                self.imported.add(local or full.split(".")[0])
-                if full.split(".")[0] not in _NOT_TRITON:
-                    foreign[local or full.split(".")[0]] = full
+                head = full.split(".")[0]
+                self.imported.add(local or head)
+                self.imported_modules[local or head] = full if local else head
+                if head not in _NOT_TRITON:
+                    foreign[local or head] = full
 
     def _add_import_from(self, node: cst.ImportFrom, foreign: dict[str, str]) -> None:
         if isinstance(node.names, cst.ImportStar):
             return
         if node.module is None:  # `from . import kernels`: modules of the package
-            self.imported.update(_as_name(alias) or dotted_name(alias.name) or "" for alias in node.names)
+            for alias in node.names:
+                name = dotted_name(alias.name) or ""
+                local = _as_name(alias) or name
+                self.imported.add(local)
+                self.imported_from[local] = ("." * len(node.relative), name)
             return
         base = dotted_name(node.module) or ""
         if node.relative:

@@ -15,6 +15,7 @@ from .flow import ARG, CONST, SCALAR, SPEC, Flow, build_flow, call_argument, off
 from .imports import TRITON, ImportMap, dotted_name, int_literal, str_literal, walk_statements
 from .nodes import walk
 from .package import content_hash, file_hash, module_files
+from .prefilter import Words
 from .source import SourceError, compile_python, decode, parse
 
 if TYPE_CHECKING:
@@ -285,18 +286,19 @@ def _is_bare_jit(callee: cst.BaseExpression, imports: ImportMap) -> bool:
 
 
 class ImportedFunctions:
-    """The `@triton.jit` functions a module imports from another module of its package
-    (`from .micro_kernel import micro_kernel_fwd`, `from pkg.ops.utils import safe_dot`), read
-    from disk: a relative import from the module's folder, an absolute one from the package's
-    outermost folder of that name (`package.module_files`).
+    """What a module imports from another module of its package, read from disk: the
+    `@triton.jit` functions (`from .micro_kernel import micro_kernel_fwd`, `from pkg.ops.utils
+    import safe_dot`), and the module defining a host name (`definition`); a relative import
+    from the module's folder, an absolute one from the package's outermost folder of that name
+    (`package.module_files`).
 
     One hop: the imported module's kernels are found as in a file of their own, every one a
     device function (a kernel calls it), and calls there resolve among its own functions only,
     never through its imports. A module that is missing, unreadable, undecodable or not valid
-    Python adds nothing. Each module file is parsed once per process while its bytes stay the
-    same (`_imported_module`); `read` records the hash of every file looked at (None when it
-    could not be read), which the result of the importing file depends on (the cache, the
-    editor server's kept kernels)."""
+    Python adds nothing. Each module file is read into an `ImportedModule` once per process
+    while its bytes stay the same (`_imported_module`); `read` records the hash of every file
+    looked at (None when it could not be read), which the result of the importing file depends
+    on (the cache, the editor server's kept kernels)."""
 
     def __init__(
         self,
@@ -309,7 +311,7 @@ class ImportedFunctions:
         self.imports = imports
         self.triton_modules = tuple(triton_modules)
         self.read = {} if read is None else read
-        self._modules: dict[str, list[Kernel] | None] = {}
+        self._modules: dict[str, ImportedModule | None] = {}
 
     def named(self, local: str) -> list[Kernel]:
         """The device functions the imported name `local` is: those of its module named as it
@@ -318,11 +320,27 @@ class ImportedFunctions:
         if origin is None:
             return []
         module, name = origin
-        for path in module_files(self.folder, module):
-            kernels = self._kernels_of(str(path))
-            if kernels is not None:
-                return [kernel for kernel in kernels if kernel.name == name]
-        return []
+        found = self._module(module)
+        return [kernel for kernel in found.kernels if kernel.name == name] if found is not None else []
+
+    def definition(self, reference: str) -> tuple[ImportedModule, str] | None:
+        """The module of the package a dotted name of host code comes from, and its name
+        there: `f` after `from .utils import f`; `utils.f` after `from . import utils` or
+        `from pkg import utils`; `u.f` after `import pkg.utils as u`; `pkg.utils.f` after
+        `import pkg.utils`. None for a name no import of the package's modules binds."""
+        head, *middle = reference.split(".")
+        origin = self.imports.imported_from.get(head)
+        if not middle:
+            return None if origin is None else self._defined(origin[0], origin[1])
+        if origin is not None:
+            base, name = origin
+            module = f"{base}{name}" if base.endswith(".") else f"{base}.{name}"
+        elif head in self.imports.imported_modules:
+            module = self.imports.imported_modules[head]
+        else:
+            return None
+        *inner, name = middle
+        return self._defined(module + "".join(f".{part}" for part in inner), name)
 
     def unchanged(self, read: dict[str, str | None]) -> bool:
         """Whether the files another lint read still hold what they held (recorded as read
@@ -331,9 +349,21 @@ class ImportedFunctions:
         self.read.update(current)
         return current == read
 
-    def _kernels_of(self, path: str) -> list[Kernel] | None:
-        """The kernels of the module file at `path` (read once per lint); None when it cannot be
+    def _defined(self, module: str, name: str) -> tuple[ImportedModule, str] | None:
+        found = self._module(module)
+        return None if found is None else (found, name)
+
+    def _module(self, module: str) -> ImportedModule | None:
+        """The module as imported from this module's folder: the first of its files that can be
         read (Python would try the next file, a package's `__init__.py`)."""
+        for path in module_files(self.folder, module):
+            found = self._module_at(str(path))
+            if found is not None:
+                return found
+        return None
+
+    def _module_at(self, path: str) -> ImportedModule | None:
+        """The module file at `path` (read once per lint); None when it cannot be read."""
         if path not in self._modules:
             try:
                 with open(path, "rb") as handle:
@@ -346,27 +376,59 @@ class ImportedFunctions:
         return self._modules[path]
 
 
-# path -> (content hash, triton-modules setting, the module's kernels): parsed once per content
-_IMPORTED_MODULES: dict[str, tuple[str, tuple[str, ...], list[Kernel]]] = {}
+class ImportedModule:
+    """A module file of the package another module imports from: its text and words, and,
+    parsed on first use (CPython deciding what is a syntax error), its syntax tree and Triton
+    names, and its kernels, all device functions. Undecodable or invalid bytes hold no tree."""
+
+    def __init__(self, data: bytes, triton_modules: tuple[str, ...]):
+        try:
+            self.text: str | None = decode(data)
+        except SourceError:
+            self.text = None
+        self.triton_modules = triton_modules
+
+    @cached_property
+    def words(self) -> Words:
+        """The words of the text (what may be worth a parse: `prefilter.Words`)."""
+        return Words(self.text or "")
+
+    @cached_property
+    def tree(self) -> tuple[cst.Module, ImportMap] | None:
+        if self.text is None:
+            return None
+        try:
+            compile_python(self.text)  # CPython decides what is a syntax error
+            module = parse(self.text)
+        except (SourceError, RecursionError):
+            return None
+        return module, ImportMap(module, self.text, self.triton_modules)
+
+    @cached_property
+    def kernels(self) -> list[Kernel]:
+        if self.tree is None:
+            return []
+        try:
+            kernels = find_kernels(*self.tree)
+        except RecursionError:
+            return []
+        for kernel in kernels:
+            kernel.is_device_function = True
+        return kernels
 
 
-def _imported_module(path: str, digest: str, data: bytes, triton_modules: tuple[str, ...]) -> list[Kernel]:
-    """The kernels of an imported module with these bytes, all device functions; none when the
-    bytes are no valid Python."""
+# path -> (content hash, triton-modules setting, the module): read once per content
+_IMPORTED_MODULES: dict[str, tuple[str, tuple[str, ...], ImportedModule]] = {}
+
+
+def _imported_module(path: str, digest: str, data: bytes, triton_modules: tuple[str, ...]) -> ImportedModule:
+    """The module a file with these bytes holds, kept while they stay the same."""
     known = _IMPORTED_MODULES.get(path)
     if known is not None and known[:2] == (digest, triton_modules):
         return known[2]
-    try:
-        text = decode(data)
-        compile_python(text)  # CPython decides what is a syntax error
-        module = parse(text)
-        kernels = find_kernels(module, ImportMap(module, text, triton_modules))
-    except (SourceError, RecursionError):
-        kernels = []
-    for kernel in kernels:
-        kernel.is_device_function = True
-    _IMPORTED_MODULES[path] = (digest, triton_modules, kernels)
-    return kernels
+    found = ImportedModule(data, triton_modules)
+    _IMPORTED_MODULES[path] = (digest, triton_modules, found)
+    return found
 
 
 class KernelMemory:

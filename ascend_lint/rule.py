@@ -29,7 +29,7 @@ from .fixes import Declined, FixPlan, FreshNames
 from .flow import NOTHING, Assumptions
 from .host import HostIndex, HostMemory
 from .imports import ImportMap
-from .kernels import Kernel
+from .kernels import ImportedFunctions, Kernel
 from .model import Applicability, Fact, Finding
 from .nodes import walk
 from .optional import OptionalPointer, optional_pointers
@@ -73,6 +73,7 @@ class ModuleContext:
     kernels: list[Kernel]
     host_memory: HostMemory | None = None  # what the previous lint of the document found in its host code
     soc: Soc = DEFAULT_SOC  # the SoC family the file is judged against (`target-soc`)
+    imported: ImportedFunctions | None = None  # the modules of the package it imports from
     _optional: dict[Kernel, dict[str, OptionalPointer]] = field(default_factory=dict, repr=False)
     _configurations: dict[Kernel, list[Configuration]] = field(default_factory=dict, repr=False)
     _called: dict[Kernel, list[Configuration] | None] = field(default_factory=dict, repr=False)
@@ -96,7 +97,7 @@ class ModuleContext:
 
     @cached_property
     def host(self) -> HostIndex:
-        return HostIndex(self.module, self.kernels, self.host_memory)
+        return HostIndex(self.module, self.kernels, self.host_memory, self.imported)
 
     def optional_pointers(self, kernel: Kernel) -> dict[str, OptionalPointer]:
         """The kernel's pointer parameters that may be None, with the evidence (computed once)."""

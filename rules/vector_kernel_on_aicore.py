@@ -11,7 +11,11 @@ one, also as an element of a tuple it returns (`cores, _ = get_device_properties
 element the helper returns decides, not its position; a helper returning
 `props["num_vectorcore"] if op_type == "vector" else props["num_aicore"]` holds the count the
 literal the call passes picks, `get_num_cores("cube")`) — for a kernel with no `tl.dot`: a
-vector-bound kernel. A helper another module defines is not read. Not
+vector-bound kernel. A helper or module-level name another module of the package defines
+counts the same (`from .utils import get_num_cores`, `from .utils import NUM_CORES`, `from .
+import utils` or `import pkg.utils as u` then `utils.get_num_cores("cube")`): that module is
+read from disk as for an imported device function, and works the count out from its own
+functions and names (what it imports in turn is not followed). Not
 flagged: launches that run only on another platform than Ascend (the forms ASC001 lists).
 
 A kernel counts as using `tl.dot` when it calls `tl.dot` / `tl.dot_scaled`, or a
@@ -50,6 +54,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from ascend_lint.host import CoreCount, Grid, HostIndex, Launch
 from ascend_lint.prefilter import KERNEL_TOKENS
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 
@@ -65,10 +70,8 @@ class VectorKernelOnAicore(Rule):
     NAME = "vector-kernel-on-aicore"
     SUMMARY = "A kernel without `tl.dot` launched on `num_aicore` programs (half the vector cores idle)"
     GROUP = "perf"
-    REQUIRES_TOKENS = (
-        ("num_aicore", "use_aicore", "num_compute_units", "cube_core_num"),
-        KERNEL_TOKENS,
-    )  # a kernel of the module
+    # a kernel of the module; the count's words may be in another module of the package it imports
+    REQUIRES_TOKENS = (KERNEL_TOKENS,)
 
     VALID = (
         """
@@ -234,26 +237,34 @@ def scale_rows_capped(x):
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         host = context.host
         for kernel in context.kernels:
-            if kernel.is_device_function or _uses_dot(kernel, set()):
+            if kernel.is_device_function:
                 continue
+            uses_dot = None  # the kernel's flow is built only for a launch on the AI core count
             for launch in host.launches_with_helpers(kernel):
-                if host.on_other_platform(launch.call):
+                found = _aicore_axis(host, launch)
+                if found is None or host.on_other_platform(launch.call):
                     continue
-                for grid in host.grids(launch):
-                    for axis in grid.axes:
-                        count = host.core_count(axis, grid.scope)
-                        if count is None or count.kind != "num_aicore":
-                            continue
-                        yield Report(
-                            launch.subscript,
-                            MESSAGE.format(kernel=kernel.name, axis=context.module.code_for_node(grid.written)),
-                            related=((count.node, "the AI core count is read here"),),
-                            within=launch.scope,
-                        )
-                        break
-                    else:
-                        continue
+                if uses_dot is None:
+                    uses_dot = _uses_dot(kernel, set())
+                if uses_dot:
                     break
+                grid, count = found
+                yield Report(
+                    launch.subscript,
+                    MESSAGE.format(kernel=kernel.name, axis=context.module.code_for_node(grid.written)),
+                    related=((count.node, "the AI core count is read here"),),
+                    within=launch.scope,
+                )
+
+
+def _aicore_axis(host: HostIndex, launch: Launch) -> tuple[Grid, CoreCount] | None:
+    """The first grid of the launch with an axis holding the AI core count, and that count."""
+    for grid in host.grids(launch):
+        for axis in grid.axes:
+            count = host.core_count(axis, grid.scope)
+            if count is not None and count.kind == "num_aicore":
+                return grid, count
+    return None
 
 
 def _uses_dot(kernel: Kernel, seen: set[Kernel]) -> bool:

@@ -291,3 +291,20 @@ def test_an_entry_holds_while_the_modules_it_imports_device_functions_from_do(tm
     helper.write_text(original, encoding="utf-8")  # back: the first entry's hash, found again
     assert cache.lookup(str(caller)) is None
     assert lint_file(str(caller), settings, cache).findings == linted.findings
+
+
+def test_an_entry_holds_while_the_module_its_core_count_comes_from_does(tmp_path: Path):
+    """ASC009's AI core count read by a helper another module of the package defines: the
+    entry records that module's hash too."""
+    package = tmp_path / "pkg"
+    shutil.copytree(FIXTURES / "triton_ascend" / "asc009_imported_core_count", package)
+    caller, helper = package / "launch.py", package / "device.py"
+    settings = Settings(root=tmp_path, target_all=True)
+    cache = Cache(tmp_path / DEFAULT_FOLDER, settings)
+    assert cache.prepare() is None
+    linted = lint_file(str(caller), settings, cache)
+    assert [f.code for f in linted.findings] == ["ASC009"] * 5 and str(helper) in linted.imported_files
+    assert cache.lookup(str(caller)) == linted
+    helper.write_text(helper.read_text(encoding="utf-8").replace('"num_aicore"', '"num_vectorcore"'), encoding="utf-8")
+    assert cache.lookup(str(caller)) is None  # the helper changed: linted again
+    assert lint_file(str(caller), settings, cache).findings == []

@@ -1,0 +1,90 @@
+"""ASC009 reads the core count a helper of another module of the package works out (the host
+facts' `core_count`, `kernels.ImportedFunctions.definition`): imported by name or as a module,
+relatively or absolutely; the fixture `asc009_imported_core_count/` holds the relative forms."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, settings
+
+from ascend_lint import kernels
+from ascend_lint.engine import lint_file
+from ascend_lint.package import file_hash
+
+HELPERS = FIXTURES / "triton_ascend" / "asc009_imported_core_count" / "device.py"
+
+KERNEL = """
+import triton
+import triton.language as tl
+{imports}
+
+
+@triton.jit
+def scale_kernel(x, n, BLOCK: tl.constexpr):
+    for start in range(tl.program_id(0) * BLOCK, n, tl.num_programs(0) * BLOCK):
+        o = start + tl.arange(0, BLOCK)
+        tl.store(x + o, tl.load(x + o, mask=o < n) * 2.0, mask=o < n)
+
+
+def scale(x):
+    scale_kernel[({cores},)](x, x.numel(), BLOCK=1024)
+"""
+
+
+def package(tmp_path: Path, imports: str, cores: str) -> Path:
+    """`pkg/ops/launch.py` launching on `cores`, next to `pkg/device.py` (the fixture's helpers)."""
+    (tmp_path / "pkg" / "ops").mkdir(parents=True)
+    for folder in (tmp_path / "pkg", tmp_path / "pkg" / "ops"):
+        (folder / "__init__.py").write_text("", encoding="utf-8")
+    shutil.copy(HELPERS, tmp_path / "pkg" / "device.py")
+    launch = tmp_path / "pkg" / "ops" / "launch.py"
+    launch.write_text(KERNEL.format(imports=imports, cores=cores), encoding="utf-8")
+    return launch
+
+
+@pytest.mark.parametrize(
+    ("imports", "cube", "vector"),
+    [
+        ("from pkg.device import get_num_cores", 'get_num_cores("cube")', "get_num_cores()"),
+        ("from ..device import CUBE_CORES, VECTOR_CORES", "CUBE_CORES", "VECTOR_CORES"),
+        ("from pkg.device import core_counts as counts", "counts()[0]", "counts()[1]"),
+        ("from pkg import device", "device.cube_cores()", "device.vector_cores()"),
+        ("from .. import device as dev", "dev.CUBE_CORES", "dev.VECTOR_CORES"),
+        ("import pkg.device as dev", "dev.core_counts()[0]", "dev.core_counts()[1]"),
+        ("import pkg.device", "pkg.device.get_num_cores(op_type='mix')", "pkg.device.get_num_cores(op_type='vector')"),
+    ],
+)
+def test_the_ai_core_count_of_a_helper_imported_from_the_package(
+    tmp_path: Path, imports: str, cube: str, vector: str
+) -> None:
+    launch = package(tmp_path, imports, cube)
+    result = lint_file(str(launch), settings())
+    assert [(f.code, f.location.row, f.related[0].location.row) for f in result.findings] == [("ASC009", 15, 15)]
+    device = tmp_path / "pkg" / "device.py"
+    assert result.imported_files == {str(device): file_hash(device)}  # what the cache's entry depends on
+    assert lint_file(str(package(tmp_path / "vector", imports, vector)), settings()).findings == []
+
+
+def test_a_name_the_module_binds_is_not_the_imported_one(tmp_path: Path) -> None:
+    launch = package(tmp_path, "from pkg.device import cube_cores", "cube_cores()")
+    source = launch.read_text(encoding="utf-8")
+    launch.write_text(source.replace("def scale(x):", "def scale(x, cube_cores):"), encoding="utf-8")
+    assert lint_file(str(launch), settings()).findings == []
+
+
+def test_a_module_naming_no_core_count_is_not_parsed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Host code calls many imported functions; the module of one is parsed only when its text
+    holds a word of a core count (`host.CORE_COUNT_WORDS`)."""
+    launch = package(tmp_path, "from pkg.device import get_num_cores", 'get_num_cores("cube")')
+    device = tmp_path / "pkg" / "device.py"
+    parsed: list[str] = []
+    parse = kernels.parse
+    monkeypatch.setattr(kernels, "parse", lambda text: parsed.append(text) or parse(text))
+    assert [f.code for f in lint_file(str(launch), settings()).findings] == ["ASC009"]
+    assert parsed == [device.read_text(encoding="utf-8")]
+    device.write_text("def get_num_cores(op_type):\n    return 24\n", encoding="utf-8")
+    assert lint_file(str(launch), settings()).findings == []
+    assert len(parsed) == 1
