@@ -139,15 +139,18 @@ class Kernel:
         """The device functions the function's call `name(...)` may run (Triton inlines them):
         each one the module defines under that name, several when exclusive module-level `if`
         arms define it; else, for a name the module imports (`from .micro_kernel import
-        name`), the one the imported module defines (`ImportedFunctions`). None when the
-        function binds the name itself."""
-        func = call.func
-        if not isinstance(func, cst.Name) or func.value in self.flow.defs:
+        name`) or a function of a module of the package it imports (`helpers.name(...)` after
+        `from . import helpers`, `import pkg.helpers as helpers` or `import pkg.helpers`), the
+        one that module defines (`ImportedFunctions.device_functions`). None when the function
+        binds the name (or the module's name) itself."""
+        reference = dotted_name(call.func)
+        if reference is None or reference.split(".")[0] in self.flow.defs:
             return []
-        defined = [kernel for kernel in self.module_kernels if kernel.name == func.value]
-        if defined or self.imported is None:
-            return [kernel for kernel in defined if kernel.is_device_function]
-        return self.imported.named(func.value)
+        if "." not in reference:
+            defined = [kernel for kernel in self.module_kernels if kernel.name == reference]
+            if defined:
+                return [kernel for kernel in defined if kernel.is_device_function]
+        return [] if self.imported is None else self.imported.device_functions(reference)
 
     @cached_property
     def tiles(self) -> TileModel:
@@ -313,15 +316,15 @@ class ImportedFunctions:
         self.read = {} if read is None else read
         self._modules: dict[str, ImportedModule | None] = {}
 
-    def named(self, local: str) -> list[Kernel]:
-        """The device functions the imported name `local` is: those of its module named as it
-        is imported, from the first file the module is found in."""
-        origin = self.imports.imported_from.get(local)
-        if origin is None:
+    def device_functions(self, reference: str) -> list[Kernel]:
+        """The device functions a dotted name of a kernel calls is (`f`, `helpers.f`: see
+        `definition`): those of its module named as it is there, from the first file the module
+        is found in."""
+        found = self.definition(reference)
+        if found is None:
             return []
-        module, name = origin
-        found = self._module(module)
-        return [kernel for kernel in found.kernels if kernel.name == name] if found is not None else []
+        module, name = found
+        return [kernel for kernel in module.kernels if kernel.name == name]
 
     def definition(self, reference: str) -> tuple[ImportedModule, str] | None:
         """The module of the package a dotted name of host code comes from, and its name
@@ -447,6 +450,7 @@ class KernelMemory:
         self._names: dict[str, str] | None = None
         self._device_functions: list[tuple[str, cst.FunctionDef]] = []
         self._imported_from: dict[str, tuple[str, str]] = {}
+        self._imported_modules: dict[str, str] = {}
         self._imported_read: dict[str, str | None] = {}
 
     def recall(self, kernels: list[Kernel], imports: ImportMap, imported: ImportedFunctions | None) -> list[Kernel]:
@@ -456,6 +460,7 @@ class KernelMemory:
             names == self._names
             and device_functions == self._device_functions
             and self._imported_from == imports.imported_from
+            and self._imported_modules == imports.imported_modules
             and (imported is None or imported.unchanged(self._imported_read))  # the imported functions' files
         )
         recalled = []
@@ -472,12 +477,13 @@ class KernelMemory:
         self._kernels = {(kernel.node, kernel.name): kernel for kernel in recalled}  # only the current ones
         self._names, self._device_functions = names, device_functions
         self._imported_from = dict(imports.imported_from)
+        self._imported_modules = dict(imports.imported_modules)
         self._imported_read = imported.read if imported is not None else {}  # filled as this lint reads
         return recalled
 
     def forget(self) -> None:
         self._kernels, self._names, self._device_functions = {}, None, []
-        self._imported_from, self._imported_read = {}, {}
+        self._imported_from, self._imported_modules, self._imported_read = {}, {}, {}
 
 
 def _returns_value(fn: cst.FunctionDef) -> bool:

@@ -13,8 +13,10 @@ imports (`from .kernels import k`, then `k[grid](...)`) is no word: `LAUNCH` hol
 has a `]` followed by a `(` (only spaces, line breaks, comments or backslashes between them, as
 between any tokens `] (`) closing a subscript of a name an import statement lists. A call of a
 device function another module defines (`from .micro_kernel import f`, then `f(...)` in a
-kernel) brings that function's words, which this file need not hold: `IMPORT_FROM` holds when
-the text has a `from <module> import` statement of a module other than Triton's.
+kernel; `from . import helpers` or `import pkg.helpers as helpers`, then `helpers.f(...)`)
+brings that function's words, which this file need not hold: `PACKAGE_IMPORT` holds when the
+text has a `from <module> import` or an `import <modules>` naming a module other than Triton's
+(anywhere: a superset of the import statements).
 """
 
 from __future__ import annotations
@@ -25,8 +27,11 @@ from functools import lru_cache
 
 KERNEL_TOKENS: tuple[str, ...] = ("jit",)
 LAUNCH = "]("  # not a word: a launch of an imported name (`_launches_imported`)
-IMPORT_FROM = "from import"  # not a word: names imported from a module other than Triton's
-_IMPORT_FROM_TEXT = re.compile(r"^[ \t]*from[ \t]+(?!triton\b)[\w.]+[ \t]+import\b", re.MULTILINE)
+PACKAGE_IMPORT = "import <module>"  # not a word: an import of a module other than Triton's
+_FROM_OTHER_MODULE = re.compile(r"(?<![\w.])from\s+(?!triton\b)[\w.]+\s+import\b")
+# `import a.b as c, d`: a listed module other than Triton's (after any number of listed ones)
+_IMPORT_OTHER_MODULE = re.compile(r"(?<![\w.])import[\s\\]+(?:[\w.]+(?:\s+as\s+\w+)?[\s\\]*,[\s\\]*)*(?!triton\b)\w")
+_FROM_CLAUSE_END = re.compile(r"(?<![\w.])from\s+[\w.]+\s+\Z")  # what `from x import` has before `import`
 # a comment is one item to the end of its line: `#[^\r\n]*` alone could split a run of `#`
 # in exponentially many ways before failing (a `]` and then a `#####` banner took hours)
 LAUNCH_TEXT = re.compile(r"\](?:\s|\\|#[^\r\n]*(?![^\r\n]))*\(")
@@ -56,8 +61,8 @@ class Words:
         if found is None:
             if token == LAUNCH:  # syntax, which no escape in a string can spell
                 found = LAUNCH_TEXT.search(self.text) is not None and _launches_imported(self.text)
-            elif token == IMPORT_FROM:
-                found = _IMPORT_FROM_TEXT.search(self.text) is not None
+            elif token == PACKAGE_IMPORT:
+                found = _imports_other_module(self.text)
             else:
                 found = self._escapes or (token in self.text and _whole_word(token).search(self.text) is not None)
             self._found[token] = found
@@ -66,6 +71,17 @@ class Words:
     def satisfies(self, groups: Iterable[tuple[str, ...]]) -> bool:
         """Whether every group has one of its tokens in the text."""
         return all(any(self.has(token) for token in group) for group in groups)
+
+
+def _imports_other_module(text: str) -> bool:
+    """Whether the text may import a module other than Triton's: a `from <module> import` of
+    one, or an `import` not ending a `from` clause (whose list names no modules) listing one."""
+    if _FROM_OTHER_MODULE.search(text) is not None:
+        return True
+    return any(
+        _FROM_CLAUSE_END.search(text, max(0, match.start() - 200), match.start()) is None
+        for match in _IMPORT_OTHER_MODULE.finditer(text)
+    )
 
 
 _IMPORTED = re.compile(r"\bimport\s+(\([^)]*\)|(?:[^\r\n\\]|\\\r?\n)*)")  # what an import statement lists

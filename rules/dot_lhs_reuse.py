@@ -53,8 +53,11 @@ the left operand (fla's `safe_dot(a, b)`, which returns `tl.dot(a, b)`) is that 
 inlines the function, so the argument passed for that parameter (by position or keyword) is
 clobbered in the caller. The function may be defined in the same file or imported from another
 module of the package (`from .micro_kernel import micro_kernel_fwd`, or an absolute import
-inside the package), whose file is read from disk as saved; what that module imports in turn
-is not followed, and a module outside the package on disk, missing or not parsing is not seen.
+inside the package), or called through such a module (`micro_kernel.micro_kernel_fwd(...)`
+after `from . import micro_kernel`, `mk.micro_kernel_fwd(...)` after `import
+pkg.ops.micro_kernel as mk`), whose file is read from disk as saved; what that module imports
+in turn is not followed, and a module outside the package on disk, missing or not parsing is
+not seen.
 When exclusive module-level `if` arms define the function several times, the parameter must be
 clobbered by every definition. A function that copies its parameter before the dot clobbers
 nothing.
@@ -101,7 +104,8 @@ import libcst as cst
 
 from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, spelled_out
 from ascend_lint.flow import Assumptions, Event, Flow, axes_view_of, call_argument
-from ascend_lint.prefilter import IMPORT_FROM
+from ascend_lint.imports import dotted_name
+from ascend_lint.prefilter import PACKAGE_IMPORT
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
 _WRAPPERS = ("trans", "permute", "reshape", "view", "cast", "expand_dims")
@@ -116,7 +120,7 @@ class DotLhsReuse(Rule):
         {"npu": Evidence.DEVICE_OUTPUTS, "interpret": Evidence.DOT_CLOBBER_OUTPUTS},
         "tl.dot clobbering its lhs is a runtime behaviour of the NPU",
     )
-    REQUIRES_TOKENS = (("dot", IMPORT_FROM),)  # the dot may be in a device function of another module
+    REQUIRES_TOKENS = (("dot", PACKAGE_IMPORT),)  # the dot may be in a device function of another module
 
     VALID = (
         # a compile hint annotates the tile; it reads no data
@@ -764,8 +768,9 @@ class _Dots:
             for position, name in self._clobbered_params(call, kernel):
                 argument = call_argument(call, position, name)
                 tile = _wrapped_tile(argument, kernel) if argument is not None else None
-                if tile is not None and isinstance(call.func, cst.Name):
-                    dots.append(_Dot(event, tile, call.func.value))
+                helper = dotted_name(call.func)
+                if tile is not None and helper is not None:
+                    dots.append(_Dot(event, tile, helper))
         return dots
 
     def _clobbered_params(self, call: cst.Call, caller: Kernel) -> list[tuple[int, str]]:

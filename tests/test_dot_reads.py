@@ -237,7 +237,7 @@ def attend(block_q, block_k, acc):
     return acc + tl.dot(block_q, block_k)
 """
 
-# no word `d-o-t` here: the rule runs for the imported module's words (`prefilter.IMPORT_FROM`)
+# no word `d-o-t` here: the rule runs for the imported module's words (`prefilter.PACKAGE_IMPORT`)
 CALLER_MODULE = """
 import triton
 import triton.language as tl
@@ -287,6 +287,31 @@ def test_a_device_function_of_another_module_of_the_package_clobbers_its_left_op
     function gives the same facts one of the file would: `block_q` is read after the dot."""
     caller = _package(tmp_path, imports=imports)
     assert _clobbered_reads(caller) == [15]
+
+
+@pytest.mark.parametrize(
+    ("imports", "callee"),
+    [
+        ("from . import micro", "micro.attend"),
+        ("from pkg.ops import micro as m", "m.attend"),
+        ("import pkg.ops.micro as m", "m.attend"),
+        ("import pkg.ops.micro", "pkg.ops.micro.attend"),
+    ],
+)
+def test_a_device_function_called_through_a_module_of_the_package_clobbers_its_left_operand(
+    tmp_path, imports, callee
+) -> None:
+    """`micro.attend(...)` runs the function the module's file defines, as `attend(...)` after
+    `from .micro import attend` does; not when the kernel binds the module's name itself."""
+    caller = _package(tmp_path, imports=imports)
+    text = caller.read_text(encoding="utf-8").replace("acc = attend(", f"acc = {callee}(")
+    caller.write_text(text, encoding="utf-8")
+    assert _clobbered_reads(caller) == [15]
+    head = callee.split(".")[0]
+    caller.write_text(
+        text.replace("    offs = tl.arange", f"    {head} = q_ptr\n    offs = tl.arange"), encoding="utf-8"
+    )
+    assert _clobbered_reads(caller) == []
 
 
 def test_the_imported_module_is_read_relative_to_the_name_standard_input_is_given(tmp_path) -> None:

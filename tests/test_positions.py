@@ -85,13 +85,17 @@ def covered(result: FileResult, inverse: Callable[[str], str]) -> list[tuple[str
 
 
 def lint_variant(path: Path, variant: str, tmp_path: Path) -> FileResult:
-    """Lints the variant of a fixture, written next to copies of its package's other modules
-    (a fixture may call a device function another module of its package defines)."""
+    """Lints the variant of a fixture, written next to copies of its package's other modules in
+    a folder named as the package's (a fixture may call a device function another module of its
+    package defines, imported by a relative or an absolute name)."""
     forward, _ = VARIANTS[variant]
+    folder = tmp_path
     if (path.parent / "__init__.py").exists():
+        folder = tmp_path / path.parent.name
+        folder.mkdir()
         for module in path.parent.glob("*.py"):
-            (tmp_path / module.name).write_bytes(module.read_bytes())
-    copy = tmp_path / path.name
+            (folder / module.name).write_bytes(module.read_bytes())
+    copy = folder / path.name
     copy.write_bytes(forward(path.read_text(encoding="utf-8")).encode("utf-8"))
     return lint_file(str(copy), settings())
 

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from ascend_lint.config import Settings
 from ascend_lint.engine import lint_source
-from ascend_lint.prefilter import IMPORT_FROM, Words
+from ascend_lint.prefilter import PACKAGE_IMPORT, Words
 from ascend_lint.registry import all_rules, rule_by_selector
 
 KERNEL_HEAD = """import triton
@@ -61,21 +61,27 @@ def test_tokens_in_strings_comments_and_escapes_count():
 def test_kernel_rules_need_jit_and_their_own_tokens():
     dot = rule_by_selector("ASC003")
     task_loop = rule_by_selector("ASC006")
-    assert dot.required_tokens() == (("dot", IMPORT_FROM), ("jit",))
+    assert dot.required_tokens() == (("dot", PACKAGE_IMPORT), ("jit",))
     assert rule_by_selector("ASC001").required_tokens() == (("num_stages", "num_warps"),)
     assert not dot.may_report(Words("b = tl.dot(a, w)\n"))  # no kernel without `jit`
     assert dot.may_report(Words("@triton.jit\ndef k(a, w):\n    b = tl.dot(a, w)\n"))
     assert not task_loop.may_report(Words("@triton.jit\ndef k(n):\n    for t in tl.range(0, n, 2):\n        pass\n"))
 
 
-def test_a_from_import_lets_asc003_through_without_dot():
-    """The dot may be in a device function the file imports (`from .micro_kernel import f`)."""
+def test_an_import_of_another_module_lets_asc003_through_without_dot():
+    """The dot may be in a device function of a module the file imports (`from .micro_kernel
+    import f`, `import pkg.helpers as h` then `h.f(...)`)."""
     dot = rule_by_selector("ASC003")
     kernel = "@triton.jit\ndef k(a, w):\n    b = mm(a, w)\n"
     assert not dot.may_report(Words("import triton\n" + kernel))
     assert dot.may_report(Words("from .micro_kernel import mm\n" + kernel))
     assert dot.may_report(Words("if True:\n    from pkg.ops import mm\n" + kernel))
+    assert dot.may_report(Words("if True: from . import helpers\n" + kernel))
     assert not dot.may_report(Words("from triton.language import math\n" + kernel))
+    assert not dot.may_report(Words("import triton.language as tl, triton\n" + kernel))
+    for imported in ("import pkg.helpers as h", "import pkg.helpers", "import triton, pkg.helpers as h"):
+        assert dot.may_report(Words(f"{imported}\n" + kernel.replace("mm(", "h.mm("))), imported
+    assert dot.may_report(Words("import triton as t, \\\n    helpers\n" + kernel))
 
 
 def test_a_launch_of_an_imported_name_lets_asc010_through_without_jit():
