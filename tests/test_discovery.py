@@ -421,3 +421,36 @@ def k(x, y, n):
     helper.write_text(loads.replace("tl.load(base + i)", "base + i"), encoding="utf-8")
     after = kernel(source)
     assert after is not before and after.pointer_params == {"y"}
+
+
+def test_a_kernel_memory_keeps_a_kernel_only_while_the_modules_it_imports_stay_the_same(tmp_path) -> None:
+    """`h.fetch(...)` runs the function of the module `h` names: another `import ... as h`
+    (its text unchanged) is another function, whose facts a kept kernel would not have."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    loads = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef fetch(base, i):\n    return tl.load(base + i)\n"
+    (package / "loads.py").write_text(loads, encoding="utf-8")
+    (package / "sums.py").write_text(loads.replace("tl.load(base + i)", "base + i"), encoding="utf-8")
+    source = """
+import triton
+import triton.language as tl
+import pkg.loads as h
+
+@triton.jit
+def k(x, y, n):
+    tl.store(y, h.fetch(x, n))
+"""
+    parser, memory = IncrementalParser(), KernelMemory()
+
+    def kernel(text: str) -> Kernel:
+        module = parser.parse(text)
+        imports = ImportMap(module, text)
+        [found] = find_kernels(module, imports, memory, ImportedFunctions(package, imports))
+        return found
+
+    before = kernel(source)
+    assert before.pointer_params == {"x", "y"}
+    assert kernel(source) is before
+    after = kernel(source.replace("pkg.loads", "pkg.sums"))
+    assert after is not before and after.pointer_params == {"y"}
