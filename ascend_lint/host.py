@@ -10,6 +10,7 @@ node fields directly (no `CSTNode.children` rebuilds). Rules ask it; none re-der
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
@@ -365,6 +366,7 @@ class HostIndex(_HostFacts):
         self._sizing: frozenset[tuple[str, Scope]] = frozenset()  # names whose origins are being sized
         self._name_extents: dict[tuple[object, ...], tuple[str, ...] | None] = {}
         self._unreached: frozenset[cst.CSTNode] = frozenset()  # assignments after the grid being sized
+        self._exact = False  # sizing products for `_budgets_cancelled`: no sum nor extremum taken for one term
         self._launch_grids: dict[Launch, tuple[Grid, ...]] = {}
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
@@ -937,7 +939,8 @@ class HostIndex(_HostFacts):
         launched by a closure that may run later), else at the launch (a stored launcher's at its
         `kernel[grid]`). An assignment (or update in place) written after that point does not
         reach it (`_assignments_after`): not `batch, _ = record` written after the launch, on
-        the path of a cache hit."""
+        the path of a cache hit. A budget axis cancels the sizes it divides by
+        (`_budgets_cancelled`)."""
         written = grid.written
         if isinstance(written, cst.BaseExpression) and written in self.binders:
             point, function = written, self._scope_of(written, launch.scope)
@@ -945,9 +948,72 @@ class HostIndex(_HostFacts):
             point, function = launch.subscript, launch.scope
         self._unreached = _assignments_after(point, function)
         try:
-            return self.axis_extents(grid.axes, grid.scope)
+            return self._budgets_cancelled(grid.axes, self.axis_extents(grid.axes, grid.scope), grid.scope)
         finally:
             self._unreached = frozenset()
+
+    def _budgets_cancelled(
+        self, axes: tuple[cst.BaseExpression, ...], extents: list[tuple[str, ...] | None], scope: Scope
+    ) -> list[tuple[str, ...] | None]:
+        """`extents` of the grid `axes` once each budget axis, a bounded count divided by sizes
+        (`_budget_divisors`: `min(n, 32768 // (B * H))`), has cancelled those sizes in the other
+        axes: `(B * H, min(n, 32768 // (B * H)))` launches at most 32768 programs, so neither
+        axis multiplies a size. A size cancels only in an axis that is exactly a product of
+        sizes and bounded factors (`2 * B * H`), not one a sum or an extremum is taken for
+        (`B * H + T` may be far more than `B * H`); the divisor is such a product too. Sizes the
+        budget divides by and the other axes do not multiply only make it smaller."""
+        self._exact = True
+        try:
+            budgets = [self._budget_divisors(axis, scope, 0) for axis in axes]
+            if not any(budgets):
+                return extents
+            products = [self._extent(axis, scope, 0) for axis in axes]
+        finally:
+            self._exact = False
+        divisors = Counter(size for budget in budgets for size in budget or ())
+        cancelled: list[tuple[str, ...] | None] = []
+        for extent, product in zip(extents, products, strict=True):
+            if extent is None or product != extent:
+                cancelled.append(extent)
+                continue
+            kept = []
+            for size in extent:
+                if divisors[size]:
+                    divisors[size] -= 1
+                else:
+                    kept.append(size)
+            cancelled.append(tuple(kept))
+        return cancelled
+
+    def _budget_divisors(self, value: cst.BaseExpression, scope: Scope, hops: int) -> tuple[str, ...] | None:
+        """The sizes a budget axis divides a bounded count by (`B`, `H` of `32768 // (B * H)`,
+        of `32768 // B // H`, of `min(n, 32768 // (B * H))`, of `int(...)` of one, and of a name
+        every binding of which is one: those all bind); None when `value` is no such axis. Not
+        `max(1, C // E)` nor `triton.cdiv(C, E)`: at least 1, they stay 1 however many programs
+        the other axes launch once `E` passes `C`."""
+        if hops > _MAX_HOPS * 2:
+            return None
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.FloorDivide, cst.Divide)):
+            divisor = self._extent(value.right, scope, hops) or ()  # unknown: it only shrinks the quotient
+            earlier = self._budget_divisors(value.left, scope, hops)
+            if earlier is not None:
+                return earlier + divisor
+            return divisor if self._extent(value.left, scope, hops) == () else None
+        callee = dotted_name(value.func) if isinstance(value, cst.Call) else None
+        if isinstance(value, cst.Call) and (callee == "min" or (callee == "int" and len(value.args) == 1)):
+            budgets = [self._budget_divisors(arg.value, scope, hops) for arg in value.args]
+            return max((budget for budget in budgets if budget is not None), key=len, default=None)
+        if isinstance(value, cst.Name):
+            where = self._binding_scope(value.value, scope)
+            bound = self._reaching_bindings(value.value, where)
+            budgets = [self._budget_divisors(each, self._scope_of(each, where), hops + 1) for each in bound]
+            if not bound or None in budgets:
+                return None
+            common = Counter(budgets[0])
+            for budget in budgets[1:]:
+                common &= Counter(budget)
+            return tuple(common.elements())
+        return None
 
     def axis_extents(self, values: tuple[cst.BaseExpression, ...], scope: Scope) -> list[tuple[str, ...] | None]:
         """For each of `values` (a grid's axes), the unbounded runtime sizes it multiplies,
@@ -1010,7 +1076,8 @@ class HostIndex(_HostFacts):
             if isinstance(value.operator, cst.Multiply):
                 return left + right
             if isinstance(value.operator, (cst.Add, cst.Subtract)):
-                return _summed(left, right, value)
+                summed = _summed(left, right, value)
+                return None if self._exact and left and right and len(summed) > 1 else summed
             return None
         if isinstance(value, cst.Call):
             return self._call_extent(value, scope, hops)
@@ -1042,7 +1109,7 @@ class HostIndex(_HostFacts):
             _updates(value, name.value) for value in self.bindings.get(key, ())
         ):
             return None
-        memo = (name.value, scope, hops, tuple(self._updated.items()), self._unreached, self._sizing)
+        memo = (name.value, scope, hops, tuple(self._updated.items()), self._unreached, self._sizing, self._exact)
         if memo not in self._name_extents:
             outer, self._sizing = self._sizing, self._sizing | {key}
             try:
@@ -1086,7 +1153,7 @@ class HostIndex(_HostFacts):
             if any(extent is None or (earlier and not extent) for extent in updated):  # unknown, or capped
                 return None
             extents += updated
-        return _one_extent(name.value, extents, arms)
+        return _one_extent(name.value, extents, () if self._exact else arms)
 
     @cached_property
     def allocated_dimensions(self) -> frozenset[tuple[str, Scope]]:
@@ -1210,7 +1277,7 @@ class HostIndex(_HostFacts):
                 return sized[0] if sized else ()
             # a minimum is at most its smallest product, a maximum at least its largest
             chosen = min(sized, key=len) if callee == "min" else max(sized, key=len)
-            return (_code(call),) if len(chosen) == 1 else chosen
+            return (_code(call),) if len(chosen) == 1 else None if self._exact else chosen
         if self.core_count(call, scope) is not None:
             return ()
         return None

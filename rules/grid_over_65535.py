@@ -90,7 +90,16 @@ never through an imported module: `bk = triton.next_power_of_2(key_dim)` and `if
 bound nothing of a grid `(B, H, triton.cdiv(D, bv))`;
 grids
 with a single runtime size (`(triton.cdiv(T, BT),)` reaches the limit only past
-`65535 * BT` tokens); sizes combined, in one axis, with values the module does not show (a
+`65535 * BT` tokens); grids with a budget axis, a bounded count divided by the sizes of the
+other axes (`(B * H, min(n_blocks, 32768 // (B * H)))`, `32768 // B // H`, `int(...)` of one,
+or a name bound only to one: at most 32768 programs, however large `B * H`), whose sizes it
+cancels: up to bounded factors (`2 * B * H` against `// (B * H)`), one by one
+(`(B, H, 32768 // B)` grows as `H` alone; `(B, H, T, 32768 // B)` as `H * T`, reported), only in an axis
+that is exactly a product of them (not `B * H + T`, which may be far more than `B * H`) and
+by a divisor that is one too (not `B * H - T`); a budget over other sizes (`32768 // T`)
+cancels nothing, nor does one that is at least 1, `max(1, C // E)` or `triton.cdiv(C, E)`:
+it stays 1 once `E` passes `C`, and the other axes launch all they multiply;
+sizes combined, in one axis, with values the module does not show (a
 parameter no caller passes and with no default (its annotation, `group: int`, shows no value;
 `group: int = 48` is 48), a helper such as a grid-limiting tile chooser: `min(B * H,
 cap())`, `B * H // split()` may be sized to keep the product small); grids that may be one
@@ -511,8 +520,48 @@ def attention(q, num_heads: int, pool):
     flat = q.new_empty(T, dim)  # an attribute too
     tiles[(T, triton.cdiv(dim, 64))](flat, dim, TILE=64)
 """,
+        # a budget axis: a bounded count divided by the other axes' sizes keeps the product under it
+        """
+@triton.jit
+def block_mean(x, out, L: tl.constexpr, BLOCK: tl.constexpr):
+    row = tl.program_id(0)
+    n_blocks = (L + BLOCK - 1) // BLOCK
+    for blk in tl.range(tl.program_id(1), n_blocks, tl.num_programs(1)):
+        offs = blk * BLOCK + tl.arange(0, BLOCK)
+        tl.store(out + row * n_blocks + blk, tl.sum(tl.load(x + row * L + offs, mask=offs < L), axis=0))
+
+def mean_pool(x, BLOCK=64):
+    B, H, L = x.shape
+    n_blocks = triton.cdiv(L, BLOCK)
+    out = torch.empty((B, H, n_blocks), device=x.device, dtype=x.dtype)
+    block_mean[(B * H, min(n_blocks, 32768 // (B * H)))](x, out, L, BLOCK)
+    block_mean[(2 * B * H, 32768 // B // H)](x, out, L, BLOCK)  # bounded factors: at most 65536 programs
+    per_block = 4096 // (H * n_blocks)
+    block_mean[(n_blocks, H, min(B, per_block))](x, out, L, BLOCK)
+    block_mean[(B, H, 32768 // B)](x, out, L, BLOCK)  # `B` cancels: `H` is one size
+""",
     )
     INVALID = (
+        # a budget that cannot cancel the other axes: over another size, at least 1 (`max(1, ...)`,
+        # `triton.cdiv`: still 1 when `B * H` passes it), an axis that is no product of its sizes
+        """
+@triton.jit
+def block_mean(x, out, L: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(1) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out + tl.program_id(0) * L + offs, tl.load(x + tl.program_id(0) * L + offs, mask=offs < L))
+
+def mean_pool(x, BLOCK=64):
+    B, H, L = x.shape
+    n_blocks = triton.cdiv(L, BLOCK)
+    out = torch.empty_like(x)
+    block_mean[(B * H, n_blocks)](x, out, L, BLOCK)  # expect
+    block_mean[(B * H, min(n_blocks, 32768 // L))](x, out, L, BLOCK)  # expect
+    block_mean[(B * H, max(1, 32768 // (B * H)))](x, out, L, BLOCK)  # expect
+    block_mean[(B * H, triton.cdiv(32768, B * H))](x, out, L, BLOCK)  # expect
+    block_mean[(B * H + L, 32768 // (B * H))](x, out, L, BLOCK)  # expect
+    block_mean[(B * H, 32768 // (B * H - L))](x, out, L, BLOCK)  # expect
+    block_mean[(B, H, n_blocks, 32768 // B)](x, out, L, BLOCK)  # expect
+""",
         # tiles from a power of two of a bound, or a shifted literal, are bounded
         """
 @triton.jit

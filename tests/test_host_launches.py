@@ -111,6 +111,19 @@ def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | Non
             "    k[(n, min(B * H, T), max(B * H, T, 1), int(B * T))](x, n, BT=64)\n",
             [("(n, min(B * H, T), max(B * H, T, 1), int(B * T))", None, ("n", "min(B * H, T)", "B", "H", "B", "T"))],
         ),
+        # a budget axis cancels the sizes it divides by in axes that are exactly their product,
+        # one by one; not in a sum (`B * H + T`), nor when it is at least 1 (`max(1, ...)`)
+        (
+            "def f(x):\n    B, T, H = x.shape\n    per_head = 4096 // H\n"
+            "    k[(B, H, T, min(T, per_head // B))](x, T, BT=64)\n"
+            "    k[(B * H + T, 32768 // (B * H))](x, T, BT=64)\n"
+            "    k[(B * H, max(1, 32768 // (B * H)))](x, T, BT=64)\n",
+            [
+                ("(B, H, T, min(T, per_head // B))", None, ("T",)),
+                ("(B * H + T, 32768 // (B * H))", None, ("B", "H")),
+                ("(B * H, max(1, 32768 // (B * H)))", None, ("B", "H")),
+            ],
+        ),
         # a starred element takes the names the others leave
         (
             "def f(x, v):\n    B, T, H, V = *x.shape, v.shape[-1]\n    k[(B * H, V)](x, T, BT=64)\n",
