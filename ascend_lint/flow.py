@@ -27,6 +27,7 @@ front end's question.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -118,6 +119,7 @@ class Branch:
     orelse: range
     flow: Flow
     _constexpr: bool | None = None
+    _computing: bool = False
 
     @property
     def test_is_constexpr(self) -> bool:
@@ -125,7 +127,13 @@ class Branch:
         a test that depends on itself round a loop counts as runtime)."""
         if self._constexpr is None:
             self._constexpr = False  # while computing: a self-dependent test is runtime
-            self._constexpr = self.flow.is_constexpr(self.node.test)
+            self._computing = True
+            try:
+                self._constexpr = self.flow.is_constexpr(self.node.test)
+            finally:
+                self._computing = False
+        elif self._computing:
+            self.flow.stand_in_tests += 1
         return self._constexpr
 
     @cached_property
@@ -192,6 +200,10 @@ class Flow:
         self._memo: dict[cst.BaseExpression | Event, list[Variant]] = {}  # of reads, definitions, expressions
         self._active: dict[cst.BaseExpression | Event, int] = {}  # values being computed -> their depth
         self._lowest_hit = _NO_HIT  # the shallowest value being computed that was asked for again
+        # (read name, tests tracked) -> the results each state of a backward walk leads to (`_reach_from`)
+        self._reach_cache: dict[tuple[str, frozenset[str]], dict[_State, frozenset[_State]]] = {}
+        self._walking: set[tuple[str, frozenset[str]]] = set()  # the keys of `_reach_cache` being walked
+        self.stand_in_tests = 0  # how often a test was asked while its outcome was being worked out
 
     # ---- value facts -------------------------------------------------------------------
     def flags(self, node: cst.BaseExpression, spec: Assumptions | None = None) -> int:
@@ -714,36 +726,107 @@ class Flow:
         if len(defs) == 1 and defs[0].index < use.index and self._fixed_in_shared_loops(defs[0], use, tracked):
             assumed = self._outcomes(defs[0].conds, tracked, start)
             return [(defs[0], assumed, None)] if assumed is not None else []
-        found: dict[tuple[Event, Assumptions, Loop | None], None] = {}
-        seen: set[tuple[Event, Assumptions, Loop | None]] = set()
-        memo: _ArriveMemo = {}  # events of one arm share `conds`
-        run_end = self._run_end
-        stack: list[tuple[Event, Assumptions, Loop | None]] = []
+        roots = [(pred, start, around) for pred, around in self._steps_back(use, None)]
+        found = self._reach_from(roots, name or "", tracked)
+        return sorted(found, key=_reach_order)
 
-        def step_back(event: Event, assumed: Assumptions, carrier: Loop | None) -> None:
-            stack.extend((pred, assumed, around) for pred, around in self._steps_back(event, carrier))
+    def _reach_from(self, roots: list[_State], name: str, tracked: frozenset[str]) -> frozenset[_State]:
+        """The (definition of `name`, outcomes, loop come round) results a backward walk finds
+        from the states `roots`, tracking the tests `tracked`.
 
-        step_back(use, start, None)
-        while stack:
-            state = stack.pop()
-            if state in seen:
-                continue
-            seen.add(state)
-            event, _, carrier = state
+        Every read of a name shares the walk's states: what each state leads to is remembered
+        per (name, tracked tests), so the reads of a name walk its live range once, not once
+        each. States lead to each other in cycles round loops: they are completed a strongly
+        connected component at a time (Tarjan), whose states all lead to the same results.
+        A state completed after a test stood in for its outcome while it was being worked out
+        (as a runtime one) is not remembered past the walk."""
+        key = (name, tracked)
+        if key in self._walking:  # asked again while working out a test it passes: kept apart
+            return self._walk_states(roots, name, tracked, {})
+        self._walking.add(key)
+        try:
+            return self._walk_states(roots, name, tracked, self._reach_cache.setdefault(key, {}))
+        finally:
+            self._walking.discard(key)
+
+    def _walk_states(
+        self, roots: list[_State], name: str, tracked: frozenset[str], results: dict[_State, frozenset[_State]]
+    ) -> frozenset[_State]:
+        """`_reach_from` with `results` the results known of states (added to)."""
+        stand_ins, doubtful = self.stand_in_tests, []
+        memo: _ArriveMemo = {}
+        span_end, defs = self._span_end, self.defs.get(name, [])
+        order: dict[_State, int] = {}  # states of this walk not yet completed -> visit number
+        low: dict[_State, int] = {}
+        own: dict[_State, list[_State]] = {}  # the result each state is itself, if any
+        successors: dict[_State, list[_State]] = {}
+        component: list[_State] = []
+
+        def visit(state: _State) -> Iterator[_State]:
+            order[state] = low[state] = len(low)
+            component.append(state)
+            own[state], successors[state] = [], []
             assumed = self._arrive(state, tracked, memo)
             if assumed is None:
-                continue
+                return iter(())
+            event, _, carrier = state
             if event.kind == DEF and event.name == name:
-                found.setdefault((event, assumed, carrier))
+                own[state].append((event, assumed, carrier))
+                return iter(())
+            end = span_end[event.index]
+            at = bisect_left(defs, event.index, key=_index)  # the nearest definition in the span, if any
+            if at and defs[at - 1].index >= end.index:
+                successors[state].append((defs[at - 1], assumed, carrier))
+            elif end is not event:  # the walk down the span reaches nothing its end does not
+                successors[state].append((end, assumed, carrier))
+            else:
+                successors[state].extend((pred, assumed, around) for pred, around in self._steps_back(end, carrier))
+            return reversed(successors[state])  # last first, as the stack-based walk went
+
+        def complete(head: _State) -> None:
+            members = []
+            while True:
+                member = component.pop()
+                members.append(member)
+                if member is head:
+                    break
+            inside = set(members)
+            gathered = {result for member in members for result in own[member]}
+            for member in members:
+                for successor in successors[member]:
+                    if successor not in inside:
+                        gathered |= results[successor]
+            reached = frozenset(gathered)
+            for member in members:
+                results[member] = reached
+                del order[member], own[member], successors[member]
+            if self.stand_in_tests != stand_ins:
+                doubtful.extend(members)
+
+        for root in roots:
+            if root in results:
                 continue
-            end = run_end[event.index]
-            if end is not event:  # the walk down the run would add nothing but its states
-                state = (end, assumed, carrier)
-                if state in seen:
+            path = [(root, visit(root))]
+            while path:
+                state, pending = path[-1]
+                step = next(pending, None)
+                if step is None:
+                    path.pop()
+                    if path:
+                        parent = path[-1][0]
+                        low[parent] = min(low[parent], low[state])
+                    if low[state] == order[state]:
+                        complete(state)
+                elif step in results:
                     continue
-                seen.add(state)
-            step_back(end, assumed, carrier)
-        return sorted(found, key=lambda item: item[0].index)
+                elif step not in order:
+                    path.append((step, visit(step)))
+                else:  # on the current component stack
+                    low[state] = min(low[state], order[step])
+        found = frozenset(result for root in roots for result in results[root])
+        for state in doubtful:
+            del results[state]
+        return found
 
     def _steps_back(self, event: Event, carrier: Loop | None) -> Iterator[tuple[Event, Loop | None]]:
         """`event`'s predecessors, each with the loop a backward walk has come round once it
@@ -797,13 +880,26 @@ class Flow:
         the same `if` arms and loops, and define nothing: such a walk only carries its state
         down the run, so a walk may go straight to the run's end (the state it reaches there
         stands for the run's: whenever it was seen at one of them, it was seen at the end)."""
+        return self._straight_back(through_definitions=False)
+
+    @cached_property
+    def _span_end(self) -> list[Event]:
+        """`_run_end` through definitions: a walk for one name goes straight to the end of the
+        span, or to the nearest definition of the name in it (indices in a span are
+        consecutive)."""
+        return self._straight_back(through_definitions=True)
+
+    def _straight_back(self, through_definitions: bool) -> list[Event]:
+        """For each event, the earliest event reached from it through events that are each the
+        only predecessor of the next, emitted just before it, under the same `if` arms and
+        loops (and, unless `through_definitions`, define nothing)."""
         ends: list[Event] = []
         for event in self.events:
             pred = event.pred[0] if len(event.pred) == 1 else None
             passable = (
                 pred is not None
                 and pred.index == event.index - 1
-                and pred.kind != DEF
+                and (through_definitions or pred.kind != DEF)
                 and pred.conds == event.conds
                 and pred.loops == event.loops
             )
@@ -1314,6 +1410,16 @@ def _bound_value(
             if found is not None:
                 return found
     return None
+
+
+def _index(event: Event) -> int:
+    return event.index
+
+
+def _reach_order(result: _State) -> tuple[int, int, list[tuple[str, bool]]]:
+    """`_reach`'s results in program order of their definitions, then in a fixed order."""
+    definition, assumed, carrier = result
+    return definition.index, -1 if carrier is None else carrier.header.index, sorted(assumed)
 
 
 def _consistent(a: Assumptions, b: Assumptions) -> bool:

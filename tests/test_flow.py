@@ -799,3 +799,56 @@ def test_value_kept_from_broadcasts_and_clamps() -> None:
     assert flow.value_kept_from(d) == ()
     assert flow.value_kept_from(e) == ()
     assert flow.value_kept_from(f) == tuple(arg.value for arg in cst.ensure_type(f, cst.Call).args[:2])
+
+
+SLOTS = [f"s{i}" for i in range(6)]
+
+
+def rotating_slots_kernel(blocks: int) -> str:
+    """A kernel of the shape of a CV-pipelined one (MindIE-SD's sparse attention): task slots
+    rewritten by tuple unpacking under a runtime `if` at the top of nested loops, then read in
+    `blocks` blocks below, each with a runtime `if` of its own."""
+    body = [
+        "@triton.jit",
+        "def k(x, n, m):",
+        "    pid = tl.program_id(0)",
+        f"    {', '.join(SLOTS)} = {', '.join('0' for _ in SLOTS)}",
+        "    for i in range(pid, n, 20):",
+        "        for j in range(0, m):",
+        "            if j < m - 3:",
+        f"                {', '.join(SLOTS)} = {', '.join(SLOTS[1:])}, i + j",
+    ]
+    for block in range(blocks):
+        body += [
+            f"            u{block} = {SLOTS[block % len(SLOTS)]} * {block + 1}",
+            f"            if u{block} > {block}:",
+            f"                tl.store(x + u{block}, j)",
+        ]
+    return "\n".join(body) + "\n"
+
+
+def walk_steps(blocks: int, monkeypatch: pytest.MonkeyPatch) -> int:
+    """The states the backward walks step onto while every read of a slot is asked whether it
+    is wide (what the tile model asks of each scalar operand)."""
+    flow = flow_of(rotating_slots_kernel(blocks))
+    steps = 0
+    arrive = Flow._arrive
+
+    def counted(self: Flow, *args: object) -> object:
+        nonlocal steps
+        steps += 1
+        return arrive(self, *args)  # type: ignore[arg-type]
+
+    with monkeypatch.context() as patched:
+        patched.setattr(Flow, "_arrive", counted)
+        for slot in SLOTS:
+            for event in reads(flow, slot):
+                assert not flow.wide_everywhere(cst.ensure_type(event.node, cst.Name))
+    return steps
+
+
+def test_the_reads_of_many_rewritten_slots_are_resolved_in_linear_steps(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each read walks back over the whole loop body to its slot's definitions; the reads of
+    one name share the walk, so doubling the body doubles the steps (not quadruples them)."""
+    small, large = walk_steps(40, monkeypatch), walk_steps(80, monkeypatch)
+    assert large <= 2.2 * small, (small, large)
