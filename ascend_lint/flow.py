@@ -756,32 +756,34 @@ class Flow:
         stand_ins, doubtful = self.stand_in_tests, []
         memo: _ArriveMemo = {}
         span_end, defs = self._span_end, self.defs.get(name, [])
+        indices = [definition.index for definition in defs]
         order: dict[_State, int] = {}  # states of this walk not yet completed -> visit number
         low: dict[_State, int] = {}
-        own: dict[_State, list[_State]] = {}  # the result each state is itself, if any
+        own: dict[_State, _State] = {}  # the result a state is itself (a definition of the name)
         successors: dict[_State, list[_State]] = {}
         component: list[_State] = []
 
         def visit(state: _State) -> Iterator[_State]:
             order[state] = low[state] = len(low)
             component.append(state)
-            own[state], successors[state] = [], []
+            steps: list[_State] = []
+            successors[state] = steps
             assumed = self._arrive(state, tracked, memo)
             if assumed is None:
-                return iter(())
+                return iter(steps)
             event, _, carrier = state
             if event.kind == DEF and event.name == name:
-                own[state].append((event, assumed, carrier))
-                return iter(())
+                own[state] = (event, assumed, carrier)
+                return iter(steps)
             end = span_end[event.index]
-            at = bisect_left(defs, event.index, key=_index)  # the nearest definition in the span, if any
-            if at and defs[at - 1].index >= end.index:
-                successors[state].append((defs[at - 1], assumed, carrier))
+            at = bisect_left(indices, event.index)  # the nearest definition in the span, if any
+            if at and indices[at - 1] >= end.index:
+                steps.append((defs[at - 1], assumed, carrier))
             elif end is not event:  # the walk down the span reaches nothing its end does not
-                successors[state].append((end, assumed, carrier))
+                steps.append((end, assumed, carrier))
             else:
-                successors[state].extend((pred, assumed, around) for pred, around in self._steps_back(end, carrier))
-            return reversed(successors[state])  # last first, as the stack-based walk went
+                steps.extend((pred, assumed, around) for pred, around in self._steps_back(end, carrier))
+            return reversed(steps)  # last first, as the stack-based walk went
 
         def complete(head: _State) -> None:
             members = []
@@ -791,15 +793,12 @@ class Flow:
                 if member is head:
                     break
             inside = set(members)
-            gathered = {result for member in members for result in own[member]}
-            for member in members:
-                for successor in successors[member]:
-                    if successor not in inside:
-                        gathered |= results[successor]
-            reached = frozenset(gathered)
+            parts = [results[step] for member in members for step in successors[member] if step not in inside]
+            mine = [own[member] for member in members if member in own]
+            reached = parts[0] if len(parts) == 1 and not mine else frozenset(mine).union(*parts)
             for member in members:
                 results[member] = reached
-                del order[member], own[member], successors[member]
+                del order[member], successors[member]
             if self.stand_in_tests != stand_ins:
                 doubtful.extend(members)
 
@@ -1410,10 +1409,6 @@ def _bound_value(
             if found is not None:
                 return found
     return None
-
-
-def _index(event: Event) -> int:
-    return event.index
 
 
 def _reach_order(result: _State) -> tuple[int, int, list[tuple[str, bool]]]:
