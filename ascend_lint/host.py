@@ -234,9 +234,7 @@ class _HostFacts:
                 blocks = (*blocks, node)
             elif type(node) is cst.Dict and any(map(_maps_a_key_to_a_callable, node.elements)):
                 self.keyed_callables.append((node, scope))
-            children = (
-                _reachable(list(child_nodes(node))) if type(node) is cst.IndentedBlock else list(child_nodes(node))
-            )
+            children = _reachable(child_nodes(node)) if type(node) is cst.IndentedBlock else child_nodes(node)
             children.reverse()
             stack.extend((child, scope, blocks) for child in children)
 
@@ -2508,7 +2506,7 @@ def _own_nodes(function: cst.FunctionDef) -> Iterator[cst.CSTNode]:
         node = stack.pop()
         yield node
         if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
-            stack.extend(reversed(list(child_nodes(node))))
+            stack.extend(reversed(child_nodes(node)))
 
 
 def _entry(source: cst.CSTNode, key: str) -> cst.BaseExpression | None:

@@ -48,16 +48,29 @@ def code_fields(node_type: type) -> tuple[str, ...]:
     return tuple(f.name for f in dataclasses.fields(node_type) if not f.name.startswith(_TOKEN_FIELDS))
 
 
-def child_nodes(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+class _NodeTypes(dict[type, bool]):
+    """Whether values of a type are nodes, found once per type: an `isinstance(value,
+    cst.CSTNode)` that fails runs `ABCMeta.__instancecheck__` in Python (libcst's nodes are
+    ABCs); a dict lookup does not. Types never change what they subclass."""
+
+    def __missing__(self, value_type: type) -> bool:
+        is_node = self[value_type] = issubclass(value_type, cst.CSTNode)
+        return is_node
+
+
+_IS_NODE_TYPE = _NodeTypes()
+
+
+def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The node's children that hold code, in field order (mostly source order)."""
+    found: list[cst.CSTNode] = []
     for name in code_fields(type(node)):
         value = getattr(node, name)
-        if isinstance(value, cst.CSTNode):
-            yield value
+        if _IS_NODE_TYPE[type(value)]:
+            found.append(value)
         elif type(value) is tuple or type(value) is list:
-            for item in value:
-                if isinstance(item, cst.CSTNode):
-                    yield item
+            found.extend([item for item in value if _IS_NODE_TYPE[type(item)]])
+    return found
 
 
 def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
@@ -66,7 +79,7 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while stack:
         current = stack.pop()
         yield current
-        children = list(child_nodes(current))
+        children = child_nodes(current)
         children.reverse()
         stack.extend(children)
 

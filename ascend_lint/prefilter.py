@@ -45,7 +45,11 @@ _SPELLING_ESCAPE = re.compile(
 
 @lru_cache(maxsize=64)
 def _whole_word(token: str) -> re.Pattern[str]:
-    return re.compile(rf"(?<!\w){re.escape(token)}(?!\w)")
+    """The token with no word character either side, the one before it looked behind for once
+    the token matched: a pattern opening with a literal is searched for by that literal, one
+    opening with a lookbehind is tried at every offset (about six times slower)."""
+    escaped = re.escape(token)
+    return re.compile(rf"{escaped}(?!\w)(?<!\w{escaped})")
 
 
 class Words:
