@@ -4,6 +4,8 @@ kernels wherever they are defined. Each case is a module written for the test.""
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable
+from pathlib import Path
 
 import libcst as cst
 import pytest
@@ -392,6 +394,20 @@ _cols = triton.heuristics({"n": lambda args: 1})(_rows)
     assert after["_cols"] is not before["_cols"] and list(after["_cols"].provided_constexprs) == ["m"]
 
 
+def kept_kernel_finder(folder: Path) -> Callable[[str], Kernel]:
+    """The one kernel of a module's text, found as the editor server finds it (an incremental
+    parse, a `KernelMemory`), the module living in `folder`."""
+    parser, memory = IncrementalParser(), KernelMemory()
+
+    def kernel(text: str) -> Kernel:
+        module = parser.parse(text)
+        imports = ImportMap(module, text)
+        [found] = find_kernels(module, imports, memory, ImportedFunctions(folder, imports))
+        return found
+
+    return kernel
+
+
 def test_a_kernel_memory_keeps_a_kernel_only_while_the_modules_it_imports_from_are_unchanged(tmp_path) -> None:
     """A kernel's pointers come through the device functions it calls, also those another
     module of the package defines (`ImportedFunctions`): a kept kernel would keep stale ones."""
@@ -407,13 +423,7 @@ from .helpers import fetch
 def k(x, y, n):
     tl.store(y, fetch(x, n))
 """
-    parser, memory = IncrementalParser(), KernelMemory()
-
-    def kernel(text: str) -> Kernel:
-        module = parser.parse(text)
-        imports = ImportMap(module, text)
-        [found] = find_kernels(module, imports, memory, ImportedFunctions(tmp_path, imports))
-        return found
+    kernel = kept_kernel_finder(tmp_path)
 
     before = kernel(source)
     assert before.pointer_params == {"x", "y"}
@@ -441,13 +451,7 @@ import pkg.loads as h
 def k(x, y, n):
     tl.store(y, h.fetch(x, n))
 """
-    parser, memory = IncrementalParser(), KernelMemory()
-
-    def kernel(text: str) -> Kernel:
-        module = parser.parse(text)
-        imports = ImportMap(module, text)
-        [found] = find_kernels(module, imports, memory, ImportedFunctions(package, imports))
-        return found
+    kernel = kept_kernel_finder(package)
 
     before = kernel(source)
     assert before.pointer_params == {"x", "y"}
