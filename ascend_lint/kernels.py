@@ -53,8 +53,11 @@ class Kernel:
     # lambda (or None for autotune keys).
     provided_constexprs: dict[str, cst.Lambda | None] = field(default_factory=dict)
     # a `@triton.jit` function other kernels call (it returns a value, or the module calls it
-    # by name): its arguments come from the caller, not from a launch
+    # by name): Triton inlines it there, its arguments coming from the caller
     is_device_function: bool = False
+    # the module's host code launches it (`mark_launched`): a kernel with its own launches and
+    # specialisations, even when other kernels also call it inline (a fused variant)
+    is_launched: bool = False
     # the module's kernels, where calls of device functions resolve (set by find_kernels)
     module_kernels: list[Kernel] = field(default_factory=list, repr=False)
     # the device functions the module imports from its package, where calls of names it does not
@@ -70,12 +73,21 @@ class Kernel:
         """Where a parameter's value comes from: a constexpr, an int Triton may specialise
         (unannotated, or annotated Python's `int`, which triton-ascend specialises alike), a
         runtime scalar (annotated `tl.int32`, `float`..., or in `do_not_specialize`), or for
-        a device function whatever its caller passes."""
+        a device function no launch runs whatever its caller passes."""
         if param.is_constexpr or param.name in self.provided_constexprs:
             return CONST
         if (param.annotation not in (None, "int")) or param.name in self.do_not_specialize:
             return SCALAR
-        return ARG if self.is_device_function else SPEC
+        return ARG if self.is_device_function and not self.is_launched else SPEC
+
+    def mark_launched(self, launched: bool) -> None:
+        """Records whether the module's host code launches the function (`is_launched`); a
+        kept kernel (KernelMemory) drops the facts it computed under the other verdict, which
+        read its parameters otherwise."""
+        if launched != self.is_launched:
+            self.is_launched = launched
+            for fact in _FACTS:
+                self.__dict__.pop(fact, None)
 
     @cached_property
     def flow(self) -> Flow:
@@ -169,6 +181,9 @@ class Kernel:
             for pointer in _none_tested_args(fn):
                 flags.setdefault(pointer, set()).add(flag)
         return flags
+
+
+_FACTS = tuple(name for name, value in vars(Kernel).items() if isinstance(value, cached_property))
 
 
 def find_kernels(

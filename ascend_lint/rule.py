@@ -80,6 +80,11 @@ class ModuleContext:
     _outcomes: dict[Kernel, list[Assumptions]] = field(default_factory=dict, repr=False)
     _uncompiled: dict[Kernel, frozenset[cst.CSTNode]] = field(default_factory=dict, repr=False)
 
+    def __post_init__(self) -> None:
+        for kernel in self.kernels:
+            if kernel.is_device_function:  # a kernel launched too is one (`Kernel.is_launched`)
+                kernel.mark_launched(bool(self.host.launches_with_helpers(kernel)))
+
     @cached_property
     def fresh_names(self) -> FreshNames:
         """Names the rules' fixes may introduce (shared, so two fixes never pick the same one)."""

@@ -230,6 +230,17 @@ def k(x, n, BLOCK: tl.constexpr, CORES: tl.constexpr):
         offs = t * BLOCK + tl.arange(0, BLOCK)
         tl.store(x + offs, 0.0, mask=offs < n)
 """,
+        """
+@triton.jit
+def copy_rows(x, y, T, D: tl.constexpr):
+    base = tl.program_id(0) * T.to(tl.int64)  # a device function: `T` is the int64 its caller passes
+    tl.store(y + base + tl.arange(0, D), tl.load(x + base + tl.arange(0, D)))
+
+@triton.jit
+def copy_rows_twice(x, y, z, T: tl.int64, D: tl.constexpr):
+    copy_rows(x, y, T, D)
+    copy_rows(y, z, T, D)
+""",
     )
     INVALID = (
         Example(
@@ -361,6 +372,20 @@ def k(x, y, C, BLOCK: tl.constexpr):
     o = p.to(tl.int64) + 1  # expect
     o += C
     tl.store(y + o, tl.load(x + (p.to(tl.int64) - 1) // C))  # expect
+""",
+        """
+@triton.jit
+def copy_rows(x, y, T, D: tl.constexpr):
+    base = tl.program_id(0) * T.to(tl.int64)  # expect
+    tl.store(y + base + tl.arange(0, D), tl.load(x + base + tl.arange(0, D)))
+
+@triton.jit
+def copy_rows_twice(x, y, z, T, D: tl.constexpr):  # a fused variant calls it inline
+    copy_rows(x, y, T, D)
+    copy_rows(y, z, T, D)
+
+def run(x, y):
+    copy_rows[(x.shape[0],)](x, y, x.shape[1], D=64)  # launched too: `T` is specialised here
 """,
     )
 

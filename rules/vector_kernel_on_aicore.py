@@ -232,13 +232,36 @@ def scale_rows_capped(x):
     kernel_num = get_device_properties()[0]
     scale_rows_kernel[(min(kernel_num, x.shape[0]),)](x, x.shape[0], D=x.shape[1])  # expect
 """,
+        # a kernel launched on its own and also called inline by a fused kernel (dlblas MLA prolog)
+        """
+import triton
+import triton.language as tl
+from triton.runtime import driver
+
+NUM_CORES = driver.active.utils.get_device_properties(0)["num_aicore"]
+
+@triton.jit
+def scale_rows_kernel(x, y, n_rows, D: tl.constexpr, CORES: tl.constexpr):
+    for row in range(tl.program_id(0), n_rows, CORES):
+        offs = row * D + tl.arange(0, D)
+        tl.store(y + offs, tl.load(x + offs) * 2.0)
+
+@triton.jit
+def scale_twice_kernel(x, y, z, n_rows, D: tl.constexpr, CORES: tl.constexpr):
+    scale_rows_kernel(x, y, n_rows, D, CORES)
+    scale_rows_kernel(y, z, n_rows, D, CORES)
+
+def scale_rows(x, y):
+    scale_rows_kernel[(NUM_CORES,)](x, y, x.shape[0], D=x.shape[1], CORES=NUM_CORES)  # expect
+
+def scale_twice(x, y, z):
+    scale_twice_kernel[(NUM_CORES,)](x, y, z, x.shape[0], D=x.shape[1], CORES=NUM_CORES)  # expect
+""",
     )
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         host = context.host
         for kernel in context.kernels:
-            if kernel.is_device_function:
-                continue
             uses_dot = None  # the kernel's flow is built only for a launch on the AI core count
             for launch in host.launches_with_helpers(kernel):
                 found = _aicore_axis(host, launch)

@@ -11,11 +11,14 @@ import libcst as cst
 import pytest
 from conftest import settings
 
-from ascend_lint.engine import lint_source
+from ascend_lint.engine import DocumentMemory, lint_source
+from ascend_lint.flow import CONST, SPEC
 from ascend_lint.host import HostIndex
 from ascend_lint.imports import ImportMap
 from ascend_lint.incremental import IncrementalParser
+from ascend_lint.inline import inline_device_functions
 from ascend_lint.kernels import ImportedFunctions, Kernel, KernelMemory, find_kernels
+from ascend_lint.rule import ModuleContext
 
 BODY = """
 def {name}(x, B, BT: {tl}.constexpr):
@@ -249,6 +252,64 @@ def k(p, B):
     kernels = {k.name: k.is_device_function for k in find_kernels(module, ImportMap(module))}
     assert kernels == {"exp": True, "store_wide": True, "k": False}
     assert asc002_rows(source) == [17]  # only the launched kernel's `B.to(...)`
+
+
+LAUNCHED_AND_CALLED = """
+import triton
+import triton.language as tl
+
+@triton.jit
+def copy_rows(x, y, T, D: tl.constexpr):
+    base = tl.program_id(0) * T.to(tl.int64)
+    tl.store(y + base + tl.arange(0, D), tl.load(x + base + tl.arange(0, D)))
+
+@triton.jit
+def fused(x, y, z, T, D: tl.constexpr):
+    copy_rows(x, y, T, D)
+    copy_rows(y, z, T, D)
+
+def launch(kernel, x, y):
+    kernel[(x.shape[0],)](x, y, x.shape[1], D=64)
+
+def run(x, y, z):
+    fused[(x.shape[0],)](x, y, z, x.shape[1], D=64)
+"""
+
+
+@pytest.mark.parametrize(
+    "launch",
+    ["copy_rows[(x.shape[0],)](x, y, x.shape[1], D=64)", "launch(copy_rows, x, y)"],
+    ids=["subscript", "launcher"],
+)
+def test_a_kernel_launched_and_called_inline_is_a_kernel_and_stays_inlined(launch: str) -> None:
+    """Launched by the host (directly or through a launcher helper): its ints are specialised at
+    its launches, its configurations are no calls'; its callers still inline it."""
+    source = f"{LAUNCHED_AND_CALLED}    {launch}\n"
+    module = cst.parse_module(source)
+    imports = ImportMap(module, source)
+    kernels = find_kernels(module, imports)
+    context = ModuleContext("k.py", source, module, imports, kernels)
+    copy_rows, fused = kernels
+    assert (copy_rows.is_device_function, copy_rows.is_launched) == (True, True)
+    assert (fused.is_device_function, fused.is_launched) == (False, False)
+    assert [copy_rows.param_flags(p) for p in copy_rows.params] == [SPEC, SPEC, SPEC, CONST]
+    assert context.call_configurations(copy_rows) is None
+    assert inline_device_functions(fused) is not None
+    assert asc002_rows(source) == [7]
+    assert asc002_rows(LAUNCHED_AND_CALLED) == []  # called only: `T` is what `fused` passes
+
+
+def test_a_kept_kernel_rereads_its_parameters_when_its_launch_comes_or_goes() -> None:
+    """The editor server keeps an untouched kernel with its facts (KernelMemory); a launch
+    added or removed in host code changes how its parameters read."""
+    memory = DocumentMemory.empty()
+    launched = f"{LAUNCHED_AND_CALLED}    copy_rows[(x.shape[0],)](x, y, x.shape[1], D=64)\n"
+    rows = []
+    for source in (LAUNCHED_AND_CALLED, launched, LAUNCHED_AND_CALLED):
+        result = lint_source(source, "k.py", settings(), memory=memory)
+        assert result.error is None, result.error
+        rows.append([f.location.row for f in result.findings if f.code == "ASC002"])
+    assert rows == [[], [7], []]
 
 
 CALL_FORMS = """
