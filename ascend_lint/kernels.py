@@ -55,8 +55,9 @@ class Kernel:
     # a `@triton.jit` function other kernels call (it returns a value, or the module calls it
     # by name): Triton inlines it there, its arguments coming from the caller
     is_device_function: bool = False
-    # the module's host code launches it (`mark_launched`): a kernel with its own launches and
-    # specialisations, even when other kernels also call it inline (a fused variant)
+    # a device function the module's host code launches too (ModuleContext asks the host for
+    # the device functions only: `mark_launched`): a kernel with its own launches and
+    # specialisations, though other kernels also call it inline (a fused variant)
     is_launched: bool = False
     # the module's kernels, where calls of device functions resolve (set by find_kernels)
     module_kernels: list[Kernel] = field(default_factory=list, repr=False)

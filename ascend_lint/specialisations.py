@@ -256,10 +256,10 @@ def call_configurations(
     `of_caller`), its default when the call omits it, nothing when it passes anything else (a
     kernel's constexpr parameters included: another module may launch it). None when those
     calls may not be all the function's specialisations: it is no device function of the
-    module or one its host code launches too, the module never calls it, a call spreads `*args` / `**kwargs`, the calls give
-    more than `_MAX_CONFIGS`, or its name is written anywhere else (`written`, `names_written`:
-    passed around, exported, called through another name; another module importing it writes
-    the name there, which is not seen)."""
+    module or one its host code launches too, the module never calls it, a call spreads
+    `*args` / `**kwargs`, the calls give more than `_MAX_CONFIGS`, or its name is written
+    anywhere else (`written`, `names_written`: passed around, exported, called through another
+    name; another module importing it writes the name there, which is not seen)."""
     if not helper.is_device_function or helper.is_launched or helper.bound_name is not None:
         return None
     calls = [
