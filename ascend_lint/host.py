@@ -922,14 +922,38 @@ class HostIndex(_HostFacts):
             count = next(filter(None, (host.core_count(value, None) for value in values)), None)
         return None if count is None else CoreCount(count.kind, node)
 
-    def names_behind(self, node: cst.CSTNode, scope: Scope) -> set[str]:
-        """The names `node` reads, and those read by the values bound to them in `scope`."""
-        read = names_read(node)
-        behind = set(read)
-        for name in read:
+    def names_behind(self, node: cst.CSTNode, scope: Scope, beside_extents: bool = False) -> set[str]:
+        """The names `node` reads, and those read by the values bound to them in `scope`; with
+        `beside_extents`, but for the tensors read only in extents of known position
+        (`names_beside_extents`)."""
+        read_in = self.names_beside_extents if beside_extents else lambda value, _: names_read(value)
+        behind = read_in(node, scope)
+        for name in names_read(node):
             for value in self.values_of(name, scope):
-                behind |= names_read(value)
+                behind |= read_in(value, scope)
         return behind
+
+    def names_beside_extents(self, node: cst.CSTNode, scope: Scope) -> set[str]:
+        """The names `node` reads but for tensors read only in extents of known position (`x`
+        of `x.shape[0] > 128`, `shape` of `shape[1]` with `shape = x.shape`): that extent, not
+        the tensor, is what it reads, also when the function rebinds the tensor's name (its
+        extents then have no `extent_position`: they read nothing another name is bound to)."""
+        positioned = (sub for sub in walk(node) if isinstance(sub, cst.BaseExpression) and _is_positioned(sub))
+        owners = {id(sub) for extent in positioned if self._written_extent(extent, scope) for sub in walk(extent)}
+        return names_read(node, skipped=owners)
+
+    def extents_read(self, node: cst.CSTNode, scope: Scope, behind: bool = False) -> set[tuple[str, int]]:
+        """The extents of known position (`extent_position`) `node` reads, written or through
+        names (`m` of `m, k = x.shape`); with `behind`, also those the values bound to the names
+        it reads read (`cdiv(m, block_m)` of `num_blocks_m`)."""
+        sources = [node]
+        if behind:
+            sources += [value for name in names_read(node) for value in self.values_of(name, scope)]
+        candidates: list[cst.BaseExpression] = []
+        for source in sources:  # names (`m`) and extents written (`x.shape[0]`)
+            candidates += _variables_read(source)
+            candidates += [sub for sub in walk(source) if isinstance(sub, cst.BaseExpression) and _is_positioned(sub)]
+        return {position for sub in candidates if (position := self.extent_position(sub, scope)) is not None}
 
     def grid_extents(self, grid: Grid, launch: Launch) -> list[tuple[str, ...] | None]:
         """`axis_extents` of a grid of the launch, from the values that reach where the grid is
@@ -1358,6 +1382,47 @@ class HostIndex(_HostFacts):
         """`value` is an extent of `tensor` (as written), inline or through a name bound only to one."""
         extents = self.values_of(value.value, scope) if isinstance(value, cst.Name) else [value]
         return bool(extents) and all(_extent_of(extent) == tensor for extent in extents)
+
+    def extent_position(self, value: cst.BaseExpression, scope: Scope) -> tuple[str, int] | None:
+        """The tensor name and position of the extent `value` is: written (`x.shape[0]`,
+        `x.size(0)`, `x.size()[0]`, `x.shape[1:][0]` is position 1, `shape[0]` of `shape =
+        x.shape` bound once), or a name every binding of which in its function is that one
+        extent (`m` of `m, k = x.shape`), when the tensor's name holds one tensor wherever the
+        function reads it (`_holds_one_value`): a test on `x.shape[0]` then tests `m`, before or
+        after `m` is bound. None for anything else (`x.shape[dim]`, `self.x.shape[0]`, a tensor
+        rebound by `x = x.view(-1, k)`)."""
+        if isinstance(value, cst.Name):
+            where = self._binding_scope(value.value, scope)
+            bound = self.bindings.get((value.value, where), [])
+            if where is not None and _param(where, value.value) is not None:
+                return None
+            # assignments only: `for d in x.shape[:dim]` binds `d` to each extent in turn
+            positions = {
+                self.extent_position(each, where) if each in self.binders and not isinstance(each, cst.Name) else None
+                for each in bound
+            }
+            return positions.pop() if len(positions) == 1 else None
+        written = self._written_extent(value, scope)
+        if written is None or not self._holds_one_value(written[0], scope):
+            return None
+        return written[0].value, written[1]
+
+    def _written_extent(self, value: cst.BaseExpression, scope: Scope) -> tuple[cst.Name, int] | None:
+        """`_written_extent_position` of `value`, or of `x.shape[i]` for `shape[i]` with `shape
+        = x.shape` bound once (`_named_shape`)."""
+        if _is_item(value) and isinstance(value.value, cst.Name):
+            shape = self._named_shape(value.value, scope)
+            value = _item(shape, 0).with_changes(slice=value.slice) if shape is not None else value
+        return _written_extent_position(value)
+
+    def _holds_one_value(self, name: cst.Name, scope: Scope) -> bool:
+        """`name` is bound once, in no loop, or is a parameter its function never rebinds: every
+        read of it in that function reads the same value."""
+        where = self._binding_scope(name.value, scope)
+        bound = self.bindings.get((name.value, where), [])
+        if where is not None and _param(where, name.value) is not None:
+            return not bound
+        return len(bound) == 1 and not any(isinstance(block, cst.For) for block in self.bound_under.get(bound[0], ()))
 
     def _either_extent(self, value: cst.IfExp, scope: Scope, hops: int) -> tuple[str, ...] | None:
         """`a if c else b`: a size (one factor, either arm may be taken) when both arms are,
@@ -2026,14 +2091,24 @@ def _add_forwarded(
     return True
 
 
-def names_read(node: cst.CSTNode) -> set[str]:
-    """The variables `node` reads: not an attribute's name (`shape` in `x.shape`), a keyword,
-    nor the function a call names (`int` in `int(x.shape[0])`)."""
+def names_read(node: cst.CSTNode, skipped: AbstractSet[int] = frozenset()) -> set[str]:
+    """The variables `node` reads (`_variables_read`) but for the names whose ids are `skipped`."""
+    return {name.value for name in _variables_read(node) if id(name) not in skipped}
+
+
+def _variables_read(node: cst.CSTNode) -> list[cst.Name]:
+    """The names of variables `node` reads: not an attribute's name (`shape` in `x.shape`), a
+    keyword, nor the function a call names (`int` in `int(x.shape[0])`)."""
     nodes = list(walk(node))
     labels = {id(sub.attr) for sub in nodes if isinstance(sub, cst.Attribute)}
     labels |= {id(sub.keyword) for sub in nodes if isinstance(sub, cst.Arg) and sub.keyword is not None}
     labels |= {id(sub.func) for sub in nodes if isinstance(sub, cst.Call)}
-    return {sub.value for sub in nodes if isinstance(sub, cst.Name) and id(sub) not in labels}
+    return [sub for sub in nodes if isinstance(sub, cst.Name) and id(sub) not in labels]
+
+
+def _is_positioned(value: cst.BaseExpression) -> bool:
+    """`x.size(i)` or an item `shape[i]`: what may be an extent of known position."""
+    return _is_item(value) or (isinstance(value, cst.Call) and _is_size_call(value))
 
 
 def _divided(factors: tuple[str, ...], divisor: cst.BaseExpression) -> tuple[str, ...]:
@@ -2178,6 +2253,43 @@ def _extent_of(value: cst.BaseExpression) -> str | None:
         return None
     accessor = owner.func if isinstance(owner, cst.Call) else owner  # `x.size`, `x.shape`
     return _code(accessor.value) if isinstance(accessor, cst.Attribute) else None
+
+
+def _written_extent_position(value: cst.BaseExpression) -> tuple[cst.Name, int] | None:
+    """The tensor name and the position, a literal, of `x.shape[i]`, `x.size(i)`, `x.size()[i]`
+    or an item of a slice (`x.shape[1:][0]` is position 1, `g.shape[-2:][1]` is -1); None for
+    another value, an index that is no literal, a stepped slice or a negative item of a slice."""
+    shape: cst.BaseExpression = value
+    if isinstance(value, cst.Call) and _is_size_call(value):
+        args = value.args
+        if len(args) != 1 or args[0].keyword is not None or args[0].star:
+            return None
+        position = _signed_literal(args[0].value)
+    elif _is_item(value) and _is_shape(value.value):
+        index = value.slice[0].slice
+        assert isinstance(index, cst.Index)
+        position, shape = _signed_literal(index.value), _copied_shape(value.value)
+        while isinstance(shape, cst.Subscript) and position is not None:  # `x.shape[1:]`
+            cut = shape.slice[0].slice
+            assert isinstance(cut, cst.Slice)
+            start = 0 if cut.lower is None else _signed_literal(cut.lower)
+            if start is None or cut.step is not None or position < 0 or (start < 0 <= start + position):
+                return None
+            position, shape = start + position, _copied_shape(shape.value)
+    else:
+        return None
+    accessor = shape.func if isinstance(shape, cst.Call) else shape  # `x.size`, `x.shape`
+    if position is None or not isinstance(accessor, cst.Attribute) or not isinstance(accessor.value, cst.Name):
+        return None
+    return accessor.value, position
+
+
+def _signed_literal(node: cst.BaseExpression) -> int | None:
+    """The value of `3` or `-1`, else None."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        value = int_literal(node.expression)
+        return None if value is None else -value
+    return int_literal(node)
 
 
 def _is_extent(value: cst.BaseExpression) -> bool:

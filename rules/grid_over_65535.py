@@ -87,7 +87,10 @@ and neither does a builtin (`len(x.shape) != 3`, `isinstance(x, torch.Tensor)`) 
 an equality, a call of another module (`torch.numel(x) == 0`); a function of the module that
 orders sizes may (`if _path(T, B * H) == "chunked":`). A test reads the grid's sizes through names,
 never through an imported module: `bk = triton.next_power_of_2(key_dim)` and `if bk > 256:`
-bound nothing of a grid `(B, H, triton.cdiv(D, bv))`;
+bound nothing of a grid `(B, H, triton.cdiv(D, bv))`; or through the extent a name is bound
+to, before or after it is bound: `if x.shape[0] > 128: raise` (or `x.size(0)`) bounds `m` of
+`m, k = x.shape`, while `x.shape[1]`, another tensor's extent or one of an `x` the function
+rebinds (`x = x.reshape(-1, k)`) bound nothing of it;
 grids
 with a single runtime size (`(triton.cdiv(T, BT),)` reaches the limit only past
 `65535 * BT` tokens); grids with a budget axis, a bounded count divided by the sizes of the
@@ -520,6 +523,36 @@ def attention(q, num_heads: int, pool):
     flat = q.new_empty(T, dim)  # an attribute too
     tiles[(T, triton.cdiv(dim, 64))](flat, dim, TILE=64)
 """,
+        # a bound on the extent a grid's name is bound to, before or after it is bound
+        """
+@triton.jit
+def rows_kernel(x, y, m, n, BLOCK_M: tl.constexpr, NUM_BLOCKS_N: tl.constexpr):
+    rows = (tl.program_id(0) // NUM_BLOCKS_N) * BLOCK_M + tl.arange(0, BLOCK_M)
+    tl.store(y + rows, tl.load(x + rows, mask=rows < m), mask=rows < m)
+
+def small_m(x, w, y):
+    if x.shape[0] > 128:  # `m` below: at most 128 rows, one block of them
+        raise ValueError("M <= 128 only")
+    m, k = x.shape
+    n = w.shape[0]
+    block_m = min(triton.next_power_of_2(m), 128)
+    num_blocks_m = triton.cdiv(m, block_m)
+    num_blocks_n = triton.cdiv(n, 128)
+    rows_kernel[(num_blocks_m * num_blocks_n,)](x, y, m, n, BLOCK_M=block_m, NUM_BLOCKS_N=num_blocks_n)
+
+def small_m_tested(x, w, y):
+    m = x.size(0)
+    n = w.shape[0]
+    if x.shape[0] <= 128:
+        rows_kernel[(m, triton.cdiv(n, 128))](x, y, m, n, BLOCK_M=1, NUM_BLOCKS_N=1)
+
+def small_m_sized(x, w, y):
+    if x.size(0) > 128:
+        return None
+    shape = x.shape
+    m, n = shape[0], w.shape[0]
+    rows_kernel[(m, triton.cdiv(n, 128))](x, y, m, n, BLOCK_M=1, NUM_BLOCKS_N=1)
+""",
         # a budget axis: a bounded count divided by the other axes' sizes keeps the product under it
         """
 @triton.jit
@@ -913,6 +946,35 @@ def cached(x, BT=64):
     B, _ = record  # written after the launch: it never runs before it
     return x
 """,
+        # a bound on another extent than the grid's: another position, another tensor, or the
+        # same name rebound to another tensor
+        """
+@triton.jit
+def rows_kernel(x, y, m, n, BLOCK_M: tl.constexpr, NUM_BLOCKS_N: tl.constexpr):
+    rows = (tl.program_id(0) // NUM_BLOCKS_N) * BLOCK_M + tl.arange(0, BLOCK_M)
+    tl.store(y + rows, tl.load(x + rows, mask=rows < m), mask=rows < m)
+
+def other_position(x, w, y):
+    if x.shape[1] > 128:  # bounds `k`, which the grid does not read
+        raise ValueError("K <= 128 only")
+    m, k = x.shape
+    n = w.shape[0]
+    rows_kernel[(m, triton.cdiv(n, 128))](x, y, m, n, BLOCK_M=1, NUM_BLOCKS_N=1)  # expect
+
+def other_tensor(x, w, y):
+    m, k = x.shape
+    n = w.shape[0]
+    if y.shape[0] <= 128:
+        rows_kernel[(m, triton.cdiv(n, 128))](x, y, m, n, BLOCK_M=1, NUM_BLOCKS_N=1)  # expect
+
+def rebound(x, w, y):
+    if x.shape[0] > 128:
+        raise ValueError("M <= 128 only")
+    x = x.reshape(-1, x.shape[-1])  # more rows than the `x` bounded
+    m, k = x.shape
+    n = w.shape[0]
+    rows_kernel[(m, triton.cdiv(n, 128))](x, y, m, n, BLOCK_M=1, NUM_BLOCKS_N=1)  # expect
+""",
         """
 from . import kernels
 from .kernels import chunk_kernel
@@ -1112,24 +1174,44 @@ def _limit_lifted(launch: Launch, context: ModuleContext) -> bool:
 @dataclass(frozen=True)
 class _GridNames:
     """The names a grid reads, and those with the names read by their values (`T` for `NT` in
-    `(NT, B * H)` with `NT = triton.cdiv(T, BT)`)."""
+    `(NT, B * H)` with `NT = triton.cdiv(T, BT)`); the extents of known position it reads so
+    (`x.shape[0]` for `m` of `m, k = x.shape`), and those with the extents their values read."""
 
     read: set[str]
     behind: set[str]
+    extents_read: set[tuple[str, int]]
+    extents_behind: set[tuple[str, int]]
 
     @classmethod
-    def of(cls, read: set[str], behind: set[str], context: ModuleContext) -> _GridNames:
-        """The grid's names but for those of imported modules (`triton` of `triton.cdiv`, `torch`,
-        `math`): a test reading one (`bk = triton.next_power_of_2(key_dim)`) reads no size."""
+    def of(cls, sources: list[tuple[cst.CSTNode, Scope]], context: ModuleContext) -> _GridNames:
+        """The names and extents the grid's `sources` (each with where its names resolve) read,
+        but for the names of imported modules (`triton` of `triton.cdiv`, `torch`, `math`): a
+        test reading one (`bk = triton.next_power_of_2(key_dim)`) reads no size."""
+        host = context.host
         modules = context.imports.imported | context.imports.local_names
-        return cls(read - modules, behind - modules)
+        return cls(
+            set().union(*(names_read(node) for node, _ in sources)) - modules,
+            set().union(*(host.names_behind(node, scope) for node, scope in sources)) - modules,
+            set().union(*(host.extents_read(node, scope) for node, scope in sources)),
+            set().union(*(host.extents_read(node, scope, behind=True) for node, scope in sources)),
+        )
 
     def in_(self, node: cst.CSTNode, context: ModuleContext, scope: Scope) -> bool:
         """`node` reads one of the grid's names or of their values' (`T` in `if T > 4096:` for
         `NT = triton.cdiv(T, BT)`), or the value of one of its names reads one of the grid's
-        (`if n > BUDGET:` with `n = NT * B * H`); not when the two meet only in what their values
-        read (the tensor `x` of `hidden = x.shape[-1]` and of `B, T = x.shape[:2]`)."""
-        return bool(names_read(node) & self.behind or context.host.names_behind(node, scope) & self.read)
+        (`if n > BUDGET:` with `n = NT * B * H`); so too for the extents of known position,
+        written or bound to a name (`x.shape[0] > 128` for `m` of `m, k = x.shape`, before or
+        after `m` is bound). A tensor read only in such extents is not read itself: `x.shape[1]
+        > 128` reads nothing of the grid `(m, n)` when `m, k = x.shape` and `n = w.shape[0]`.
+        Not when the two meet only in what their values read (the tensor `x` of `hidden =
+        x.shape[-1]` and of `B, T = x.shape[:2]`)."""
+        host = context.host
+        return bool(
+            host.names_beside_extents(node, scope) & self.behind
+            or host.names_behind(node, scope, beside_extents=True) & self.read
+            or host.extents_read(node, scope) & self.extents_behind
+            or host.extents_read(node, scope, behind=True) & self.extents_read
+        )
 
 
 def _guarded_by_size_test(launch: Launch, grid: Grid, context: ModuleContext) -> bool:
@@ -1139,12 +1221,7 @@ def _guarded_by_size_test(launch: Launch, grid: Grid, context: ModuleContext) ->
     call of its function in the module is guarded so for what it passes for the grid's
     parameters (`if grid_fits(B, H, T): expand(x, B, H, T)`). The sizes are those read where
     the grid is written, a grid function nested in the launching one included."""
-    host = context.host
-    grid_names = _GridNames.of(
-        names_read(launch.grid_node) | names_read(grid.written),
-        host.names_behind(launch.grid_node, launch.scope) | host.names_behind(grid.written, grid.scope),
-        context,
-    )
+    grid_names = _GridNames.of([(launch.grid_node, launch.scope), (grid.written, grid.scope)], context)
     return _site_guarded(launch, grid_names, context) or _callers_guarded(launch.scope, grid_names, context)
 
 
@@ -1178,8 +1255,7 @@ def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleCon
         return False
     for site in sites:
         passed = [value for value in (passed_for(site.call, function, name) for name in params) if value is not None]
-        behind = set().union(*(context.host.names_behind(value, site.scope) for value in passed))
-        names = _GridNames.of(set().union(*map(names_read, passed)), behind, context)
+        names = _GridNames.of([(value, site.scope) for value in passed], context)
         if not names.read or not _site_guarded(site, names, context, in_caller=True):
             return False
     return True

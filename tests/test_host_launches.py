@@ -251,6 +251,54 @@ def test_the_dimensions_a_function_allocates_a_tensor_with() -> None:
     assert found == {f"b{number}" for number in range(1, 11)}
 
 
+def test_the_extent_a_value_or_a_name_is_of_a_tensor_read_as_one() -> None:
+    """`extent_position`: the tensor and position of an extent, written in any of its forms or
+    bound to a name by assignment, when the tensor's name holds one tensor in the function; not
+    a position that is no literal, a name bound to several extents or by a loop over them, nor
+    an extent of a tensor the function rebinds."""
+    hosts, _, module = index(
+        "def f(x, g, y, dim):\n"
+        "    m, k = x.shape\n"
+        "    shape = x.shape\n"
+        "    y = y.contiguous()\n"
+        "    rows = x.shape[0] if dim else x.shape[1]\n"
+        "    for d in x.shape[:2]:\n"
+        "        pass\n"
+        "    p_shape = x.shape[0]\n"
+        "    p_size = x.size(1)\n"
+        "    p_sizes = x.size()[1]\n"
+        "    p_sliced = x.shape[1:][0]\n"
+        "    p_tail = g.shape[-2:][1]\n"
+        "    p_last = g.shape[-1]\n"
+        "    p_named = shape[1]\n"
+        "    p_unpacked = m\n"
+        "    p_at_dim = x.shape[dim]\n"
+        "    p_rebound = y.shape[0]\n"
+        "    p_either = rows\n"
+        "    p_looped = d\n"
+    )
+    [function] = [node for node in module.body if isinstance(node, cst.FunctionDef) and node.name.value == "f"]
+    found = {
+        name: hosts.extent_position(values[0], function)
+        for (name, scope), values in hosts.bindings.items()
+        if scope is function and name.startswith("p_")
+    }
+    assert found == {
+        "p_shape": ("x", 0),
+        "p_size": ("x", 1),
+        "p_sizes": ("x", 1),
+        "p_sliced": ("x", 1),
+        "p_tail": ("g", -1),
+        "p_last": ("g", -1),
+        "p_named": ("x", 1),
+        "p_unpacked": ("x", 0),
+        "p_at_dim": None,
+        "p_rebound": None,
+        "p_either": None,
+        "p_looped": None,
+    }
+
+
 def test_a_helper_rebinding_its_names_in_conditionals_is_sized_in_few_steps(monkeypatch: pytest.MonkeyPatch) -> None:
     """`parts = 4 if parts > 4 else parts` and the like reach a name through many paths: each
     name is worked out once per hop count, not once per path (vllm-ascend 0.30.0rc2
