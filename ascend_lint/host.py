@@ -138,12 +138,16 @@ class Evidence:
 
 
 @dataclass(frozen=True)
-class IntDtype:
-    """The integer dtype a launch passes for a tensor parameter (`int32`, `int64`...) and the
+class TensorDtype:
+    """The dtype a launch passes for a tensor parameter (`int32`, `float32`, `bool`...) and the
     host node that shows it: an assert on the tensor's dtype, a conversion or an allocation."""
 
     dtype: str
     shown_by: cst.CSTNode
+
+    @property
+    def element_bytes(self) -> int:
+        return _ELEMENT_BYTES[self.dtype]
 
 
 class _HostFacts:
@@ -172,7 +176,7 @@ class _HostFacts:
         # `launcher = kernel[grid]`, `value = table[key]`: by name, the subscript with the blocks around it
         self.subscripts_bound: dict[tuple[str, Scope], list[tuple[cst.Subscript, tuple[cst.For | cst.If, ...]]]] = {}
         # `assert t.dtype == torch.int32` in a function's own body (under no `if` or loop): (t, function) -> dtypes
-        self.dtype_asserts: dict[tuple[str, Scope], list[IntDtype]] = {}
+        self.dtype_asserts: dict[tuple[str, Scope], list[TensorDtype]] = {}
 
     def merge(self, other: _HostFacts) -> None:
         """Adds what `other` found after what this found (as if one walk had found both)."""
@@ -223,8 +227,8 @@ class _HostFacts:
             elif type(node) is cst.AnnAssign and node.value is not None:
                 self._bind(node, node.target, node.value, scope, blocks)
             elif type(node) is cst.Assert and scope is not None and not blocks:
-                for name, dtype in _int_dtypes_asserted(node.test):
-                    self.dtype_asserts.setdefault((name, scope), []).append(IntDtype(dtype, node))
+                for name, dtype in _dtypes_asserted(node.test):
+                    self.dtype_asserts.setdefault((name, scope), []).append(TensorDtype(dtype, node))
             elif type(node) is cst.AugAssign:  # `n *= d` binds `n` to `n * d`
                 self._bind(node, node.target, updated_value(node), scope, blocks)
             elif type(node) is cst.For or type(node) is cst.If:
@@ -1530,38 +1534,57 @@ class HostIndex(_HostFacts):
             return []
         return self.bindings.get((name, scope), [])
 
-    def int_dtype_passed(self, kernel: Kernel, param: str) -> IntDtype | None:
-        """The integer dtype every launch in the module (at least one) passes for the tensor
-        parameter, shown by the first launch's evidence (`_int_dtype`); None when a launch
-        passes a value nothing shows the dtype of, or launches pass different ones."""
+    def dtype_passed(self, kernel: Kernel, param: str) -> TensorDtype | None:
+        """The dtype every launch in the module (at least one) passes for the tensor parameter,
+        shown by the first launch's evidence (`_dtype`); None when a launch passes a value
+        nothing shows the dtype of, or launches pass different ones. Launches in other modules
+        are not seen: a kernel only they launch has none."""
         return _agreed(
             [
-                self._int_dtype(value, launch.scope, 0) if value is not None else None
+                self._dtype(value, launch.scope, 0) if value is not None else None
                 for launch, value in self.arguments(kernel, param)
             ]
         )
 
-    def _int_dtype(self, value: cst.BaseExpression, scope: Scope, hops: int) -> IntDtype | None:
-        """The integer dtype of a tensor, where the host shows it: a conversion (`t.to(torch.int32)`,
-        `t.to(dtype=torch.int32)`, `t.int()`, `t.long()`), a torch function given the dtype
-        (`torch.empty(n, dtype=torch.int32)`, `torch.cumsum(x, 0, dtype=torch.int32)`), or a name
-        every binding of the function sets to one of those; a parameter the function does not
-        rebind takes an unconditional `assert t.dtype == torch.int32` of the function, else what
-        every call of the function in the module passes (also when only some paths rebind it:
-        `if cu is None: cu = torch.tensor(..., dtype=torch.int32)` keeps the caller's).
-        Arithmetic keeps it as torch promotes (`_arithmetic_dtype`)."""
+    def int_dtype_passed(self, kernel: Kernel, param: str) -> TensorDtype | None:
+        """`dtype_passed` when it is an integer dtype (`int8` to `int64`, `uint8`)."""
+        passed = self.dtype_passed(kernel, param)
+        return passed if passed is not None and passed.dtype in _INT_WIDTHS else None
+
+    def _dtype(self, value: cst.BaseExpression, scope: Scope, hops: int) -> TensorDtype | None:
+        """The dtype of a tensor, where the host shows it: a conversion (`t.to(torch.int32)`,
+        `t.to(dtype=torch.float32)`, `t.int()`, `t.float()`, `t.bfloat16()`...), a torch function
+        given the dtype (`torch.empty(n, dtype=torch.int32)`, `torch.cumsum(x, 0,
+        dtype=torch.int32)`), a tensor made like another whose dtype is shown (`torch.empty_like(x)`,
+        `x.new_zeros(n)`), an element of a comprehension that reads none of its own variables
+        (`a, b = (torch.randn(n, dtype=torch.float32) for _ in range(2))`), or a name every
+        binding of the function sets to one of those; a parameter the function does not rebind
+        takes an unconditional `assert t.dtype == torch.int32` of the function, else what every
+        call of the function in the module passes (also when only some paths rebind it: `if cu
+        is None: cu = torch.tensor(..., dtype=torch.int32)` keeps the caller's). Arithmetic
+        keeps it as torch promotes it (`_arithmetic_dtype`)."""
         if isinstance(value, cst.Call):
             dtype = _converted_or_allocated(value)
-            return IntDtype(dtype, value) if dtype is not None else None
+            if dtype is not None:
+                return TensorDtype(dtype, value)
+            template = _template(value)
+            return self._dtype(template, scope, hops + 1) if template is not None and hops < _MAX_HOPS else None
         if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
-            return self._int_dtype(value.expression, scope, hops)
+            return self._dtype(value.expression, scope, hops)
         if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, _INT_ARITHMETIC):
             return self._arithmetic_dtype(value, scope, hops)
+        if isinstance(value, cst.Subscript) and isinstance(value.value, (cst.GeneratorExp, cst.ListComp)):
+            element = value.value.elt  # `_unpacked` binds each name to an item of the comprehension
+            return (
+                None
+                if names_read(element) & _comprehension_variables(value.value)
+                else self._dtype(element, scope, hops)
+            )
         if not isinstance(value, cst.Name) or scope is None or hops >= _MAX_HOPS:
             return None
         name = value.value
         bound = self.bindings.get((name, scope), [])
-        dtypes = [self._int_dtype(v, scope, hops + 1) for v in bound]
+        dtypes = [self._dtype(v, scope, hops + 1) for v in bound]
         if _param(scope, name) is None or (bound and not any(self.bound_under.get(v) for v in bound)):
             return _agreed(dtypes)  # a local name, or a parameter rebound on every path
         asserted = self.dtype_asserts.get((name, scope), [])
@@ -1570,24 +1593,33 @@ class HostIndex(_HostFacts):
         callers = self.calls_of.get(scope.name.value, [])
         for site in callers:  # the parameter as passed, also where an `if` keeps it
             argument = passed_for(site.call, scope, name)
-            dtypes.append(self._int_dtype(argument, site.scope, hops + 1) if argument is not None else None)
+            dtypes.append(self._dtype(argument, site.scope, hops + 1) if argument is not None else None)
         return _agreed(dtypes) if callers else None
 
-    def _arithmetic_dtype(self, value: cst.BinaryOperation, scope: Scope, hops: int) -> IntDtype | None:
-        """The integer dtype of `a + b` (`-`, `*`, `//`, `%`) as torch promotes it: a tensor's
-        with a Python int (`_is_python_int`: `torch.arange(n, dtype=torch.int32) * spec` stays
-        int32, measured with torch 2.13: a Python scalar of the same kind never widens a
-        tensor), the wider of two tensors' (int32 with int64 is int64); None when an operand's
-        is unknown (a tensor of unknown dtype may widen it, a float makes it a float)."""
-        left, right = (self._int_dtype(operand, scope, hops) for operand in (value.left, value.right))
+    def _arithmetic_dtype(self, value: cst.BinaryOperation, scope: Scope, hops: int) -> TensorDtype | None:
+        """The dtype of `a + b` (`-`, `*`, `//`, `%`) as torch promotes it: an integer or float
+        tensor's with a Python int (`_is_python_int`: `torch.arange(n, dtype=torch.int32) *
+        spec` stays int32, measured with torch 2.13: a Python scalar of the same kind never
+        widens a tensor), a float tensor's with a Python float, the wider of two integer
+        tensors' (int32 with int64 is int64), that of two float tensors of one dtype; None when
+        an operand's is unknown (a tensor of unknown dtype may widen it, a float makes an
+        integer a float) or the operands mix kinds."""
+        left, right = (self._dtype(operand, scope, hops) for operand in (value.left, value.right))
         if left is not None and right is not None:
-            if left.dtype != right.dtype and _INT_WIDTHS[left.dtype] == _INT_WIDTHS[right.dtype]:
-                return None  # int8 with uint8 is int16
-            return max(left, right, key=lambda known: _INT_WIDTHS[known.dtype])
-        if left is not None and self._is_python_int(value.right, scope):
-            return left
-        if right is not None and self._is_python_int(value.left, scope):
-            return right
+            if left.dtype in _INT_WIDTHS and right.dtype in _INT_WIDTHS:
+                if left.dtype != right.dtype and _INT_WIDTHS[left.dtype] == _INT_WIDTHS[right.dtype]:
+                    return None  # int8 with uint8 is int16
+                return max(left, right, key=lambda known: _INT_WIDTHS[known.dtype])
+            return left if left.dtype == right.dtype and left.dtype in _FLOAT_DTYPES else None
+        for tensor, scalar in ((left, value.right), (right, value.left)):
+            if tensor is not None and tensor.dtype in _INT_WIDTHS and self._is_python_int(scalar, scope):
+                return tensor
+            if (
+                tensor is not None
+                and tensor.dtype in _FLOAT_DTYPES
+                and (_is_float(scalar) or self._is_python_int(scalar, scope))
+            ):
+                return tensor
         return None
 
     def _is_python_int(self, value: cst.BaseExpression, scope: Scope) -> bool:
@@ -2741,38 +2773,69 @@ def _tests_for_none(flag_value: cst.BaseExpression, pointer_value: cst.BaseExpre
     return False
 
 
-# torch's integer dtypes by the names they go by (`torch.int` is int32, `torch.long` int64)
-_TORCH_INT_DTYPES = {
-    **{f"torch.{name}": name for name in ("int8", "int16", "int32", "int64", "uint8")},
+_INT_WIDTHS = {"int8": 8, "uint8": 8, "int16": 16, "int32": 32, "int64": 64}
+_FLOAT_DTYPES = frozenset({"float16", "bfloat16", "float32", "float64"})
+# the bytes of an element of each torch dtype the host may show
+_ELEMENT_BYTES = {
+    **{dtype: bits // 8 for dtype, bits in _INT_WIDTHS.items()},
+    **{f"uint{bits}": bits // 8 for bits in (16, 32, 64)},
+    "float16": 2,
+    "bfloat16": 2,
+    "float32": 4,
+    "float64": 8,
+    "bool": 1,
+    **{f"float8_{variant}": 1 for variant in ("e4m3fn", "e4m3fnuz", "e5m2", "e5m2fnuz", "e8m0fnu")},
+}
+# torch's dtypes by the names they go by (`torch.int` is int32, `torch.float` float32)
+_TORCH_DTYPES = {
+    **{f"torch.{name}": name for name in _ELEMENT_BYTES},
     "torch.short": "int16",
     "torch.int": "int32",
     "torch.long": "int64",
+    "torch.half": "float16",
+    "torch.float": "float32",
+    "torch.double": "float64",
 }
-_CONVERSIONS = {"int": "int32", "long": "int64", "short": "int16"}  # `t.int()`...
+# `t.int()`, `t.float()`...: the tensor methods converting to a dtype
+_CONVERSIONS = {
+    "char": "int8",
+    "byte": "uint8",
+    "short": "int16",
+    "int": "int32",
+    "long": "int64",
+    "half": "float16",
+    "bfloat16": "bfloat16",
+    "float": "float32",
+    "double": "float64",
+    "bool": "bool",
+}
 # tensor methods making a tensor of the `dtype=` they are given
 _DTYPE_METHODS = frozenset({"cumsum", "cumprod", "sum", "prod", "new_empty", "new_zeros", "new_ones", "new_full"})
-_INT_WIDTHS = {"int8": 8, "uint8": 8, "int16": 16, "int32": 32, "int64": 64}
+# torch functions and tensor methods making a tensor of another's dtype when given none
+_LIKE_FUNCTIONS = frozenset(f"torch.{kind}_like" for kind in ("empty", "zeros", "ones", "full", "rand", "randn"))
+_NEW_METHODS = frozenset({"new_empty", "new_zeros", "new_ones", "new_full"})
 # the operators that keep an integer tensor's dtype with a Python int (`/` makes a float)
 _INT_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
 
 
-def _torch_int_dtype(node: cst.BaseExpression) -> str | None:
-    """`int32` for `torch.int32` / `torch.int`, and so on; None for anything else."""
-    return _TORCH_INT_DTYPES.get(dotted_name(node) or "")
+def _torch_dtype(node: cst.BaseExpression) -> str | None:
+    """`int32` for `torch.int32` / `torch.int`, `float32` for `torch.float`, and so on; None
+    for anything else."""
+    return _TORCH_DTYPES.get(dotted_name(node) or "")
 
 
-def _agreed(dtypes: list[IntDtype | None]) -> IntDtype | None:
+def _agreed(dtypes: list[TensorDtype | None]) -> TensorDtype | None:
     """The first of `dtypes` when there is one and all are known and the same, else None."""
     known = {dtype.dtype if dtype is not None else None for dtype in dtypes}
     return dtypes[0] if len(known) == 1 and None not in known else None
 
 
-def _int_dtypes_asserted(test: cst.BaseExpression) -> Iterator[tuple[str, str]]:
+def _dtypes_asserted(test: cst.BaseExpression) -> Iterator[tuple[str, str]]:
     """(name, dtype) for each `t.dtype == torch.int32` (or `is`) the test requires, also among
     the operands of `and`."""
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-        yield from _int_dtypes_asserted(test.left)
-        yield from _int_dtypes_asserted(test.right)
+        yield from _dtypes_asserted(test.left)
+        yield from _dtypes_asserted(test.right)
         return
     if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
         return
@@ -2780,7 +2843,7 @@ def _int_dtypes_asserted(test: cst.BaseExpression) -> Iterator[tuple[str, str]]:
     if not isinstance(comparison.operator, (cst.Equal, cst.Is)):
         return
     for tested, dtype in ((test.left, comparison.comparator), (comparison.comparator, test.left)):
-        name = _torch_int_dtype(dtype)
+        name = _torch_dtype(dtype)
         if (
             name is not None
             and isinstance(tested, cst.Attribute)
@@ -2791,21 +2854,45 @@ def _int_dtypes_asserted(test: cst.BaseExpression) -> Iterator[tuple[str, str]]:
 
 
 def _converted_or_allocated(call: cst.Call) -> str | None:
-    """The integer dtype of the tensor `call` makes: `t.to(torch.int32)` (also `t.to(device,
-    torch.int32)`, `dtype=`), `t.int()` / `t.long()`, a torch function or a tensor method given
-    `dtype=torch.int32` (`t.cumsum(0, dtype=torch.int32)`, `t.new_zeros(n, dtype=...)`)."""
+    """The dtype of the tensor `call` makes: `t.to(torch.int32)` (also `t.to(device,
+    torch.int32)`, `dtype=`), `t.int()` / `t.float()` (`_CONVERSIONS`), a torch function or a
+    tensor method given `dtype=torch.float32` (`t.cumsum(0, dtype=torch.int32)`,
+    `t.new_zeros(n, dtype=...)`, `torch.zeros_like(t, dtype=...)`)."""
     func = call.func
     keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
     if isinstance(func, cst.Attribute) and func.attr.value == "to":
         named = [arg.value for arg in call.args if arg.keyword is None or arg.keyword.value == "dtype"]
-        given = [dtype for dtype in map(_torch_int_dtype, named) if dtype]
+        given = [dtype for dtype in map(_torch_dtype, named) if dtype]
         return given[0] if len(given) == 1 else None
     if isinstance(func, cst.Attribute) and func.attr.value in _CONVERSIONS and not call.args:
         return _CONVERSIONS[func.attr.value]
     method = func.attr.value if isinstance(func, cst.Attribute) else None
     if "dtype" in keywords and ((dotted_name(func) or "").startswith("torch.") or method in _DTYPE_METHODS):
-        return _torch_int_dtype(keywords["dtype"])
+        return _torch_dtype(keywords["dtype"])
     return None
+
+
+def _template(call: cst.Call) -> cst.BaseExpression | None:
+    """The tensor whose dtype a call given no `dtype=` copies: `x` of `torch.empty_like(x)`,
+    `torch.zeros_like(x, device=d)`, `x.new_zeros(n)`."""
+    if any(arg.keyword is not None and arg.keyword.value == "dtype" for arg in call.args):
+        return None
+    func = call.func
+    if dotted_name(func) in _LIKE_FUNCTIONS and call.args and call.args[0].keyword is None and not call.args[0].star:
+        return call.args[0].value
+    if isinstance(func, cst.Attribute) and func.attr.value in _NEW_METHODS:
+        return func.value
+    return None
+
+
+def _comprehension_variables(comprehension: cst.GeneratorExp | cst.ListComp) -> set[str]:
+    """The names the `for` clauses of a comprehension bind."""
+    variables: set[str] = set()
+    clause: cst.CompFor | None = comprehension.for_in
+    while clause is not None:
+        variables |= names_read(clause.target)
+        clause = clause.inner_for_in
+    return variables
 
 
 def _code(node: cst.CSTNode) -> str:

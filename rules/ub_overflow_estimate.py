@@ -14,9 +14,9 @@ when another computes the value at run time: the literal is what the launch pass
 arm runs, and the finding names that assignment's line); `triton.heuristics` entries with
 literal results, constexpr parameter defaults and module-level constants. The finding
 names the configuration and the tiles that make up the peak, each with its line, and the
-pointers whose element type it assumed for them. An autotune config that overflows with
-several launches' values is reported once, at the config, for the largest estimate, and the
-message counts the other launches.
+element types it took for their pointers (shown by the host, or 16-bit assumed). An autotune
+config that overflows with several launches' values is reported once, at the config, for the
+largest estimate, and the message counts the other launches.
 
 The estimate sums the tiles live at the statement where the most are live, following what the
 compiler's memory planner does (measured on triton-ascend 3.2 with
@@ -28,7 +28,14 @@ live in the cube core's L1/L0C and take no UB; vector work on a dot's operands o
 split between the two vector cores. An address computed with `//` or `%` is loaded and stored
 element by element, and the arithmetic, comparisons and casts of what is stored there are
 computed in that loop: only the loaded tiles, masks and what cannot move (`tl.where`,
-`tl.exp`, reductions) are tiles. Loads of unstated element type count as 16-bit (bf16/fp16).
+`tl.exp`, reductions) are tiles. A load through a pointer parameter takes the element type
+every launch in the module passes for it, where the host code shows it (`torch.empty(n,
+dtype=torch.float32)`, `x.float()`, `x.to(torch.int8)`, `torch.empty_like(t)` of such a `t`,
+an `assert x.dtype == ...`, what the launcher's callers pass); loads of unstated element type
+(a tensor the launcher receives from outside the module, launches that disagree, a kernel
+launched only from other modules) count as 16-bit (bf16/fp16), and so do 8-bit ones (int8,
+bool, fp8): the compiler widens those for arithmetic (an int8 `a + b` of [32768] plans 640
+KiB), which the estimate does not model.
 The rule estimates UB only: a dot accumulator too large for L0C (a [256, 256] fp32
 accumulator is 256 KiB, L0C 128 KiB on 910B) also fails to compile, with `cc overflow`, and is
 not reported.
@@ -98,10 +105,18 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from ascend_lint.host import TensorDtype
 from ascend_lint.kernels import Kernel
 from ascend_lint.rule import Confirm, Evidence, ModuleContext, Report, Rule
 from ascend_lint.specialisations import Configuration, Lookup, evaluate
+from ascend_lint.tiles import DEFAULT_POINTER_BITS
 from ascend_lint.ub_plan import Contributor, Peak, peak
+
+# 8-bit elements (int8, uint8, bool, fp8) count as 16-bit, as unknown ones do: the compiler widens
+# them for arithmetic and the estimate does not model that (measured with triton-ascend 3.2: int8
+# `a + b` of [32768] plans 640 KiB, `tl.maximum(a, b)` 256 KiB; a copy of two int8 [65536]
+# loads 128 KiB, its loads at 1 byte an element)
+_LEAST_COUNTED_BYTES = DEFAULT_POINTER_BITS // 8
 
 
 def _kib(n_bytes: int) -> str:
@@ -434,6 +449,36 @@ def k(q, k, o, T, BT: tl.constexpr, BK: tl.constexpr):
 def launch(q, k, o, T):
     k[(T // 256,)](q, k, o, T, BT=256, BK=128)  # expect
 """,
+        # float32 tensors, as the launcher allocates them: four fp32 loads of 64 KiB each (16-bit
+        # elements would fit)
+        """
+@triton.jit
+def k(a, b, c, d, out, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b_a = tl.load(a + o, mask=o < n)
+    b_b = tl.load(b + o, mask=o < n)
+    b_c = tl.load(c + o, mask=o < n)
+    b_d = tl.load(d + o, mask=o < n)
+    tl.store(out + o, b_a * b_b + b_c * b_d, mask=o < n)
+
+def fma2(n):
+    a = torch.randn(n, dtype=torch.float32, device="npu")
+    b, c, d, out = (torch.empty_like(a) for _ in range(4))
+    k[(triton.cdiv(n, 16384),)](a, b, c, d, out, n, BLOCK=16384)  # expect
+""",
+        # int8 tensors count as 16-bit: the compiler widens them for the sum (it plans 640 KiB)
+        """
+@triton.jit
+def k(x, y, z, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    a = tl.load(x + o, mask=o < n)
+    b = tl.load(y + o, mask=o < n)
+    tl.store(z + o, a + b, mask=o < n)
+
+def launch(x, n):
+    q = x.to(torch.int8)
+    k[(triton.cdiv(n, 32768),)](q, q, torch.empty_like(q), n, BLOCK=32768)  # expect
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
@@ -445,8 +490,14 @@ def launch(q, k, o, T):
         # the overflowing configurations by where they are stated: an autotune config launched with
         # several sets of values is reported once, for the largest estimate
         worst: dict[tuple[cst.CSTNode, str], list[tuple[Configuration, Peak]]] = {}
+        passed = {
+            p.name: dtype
+            for p in kernel.params
+            if not p.is_constexpr and (dtype := context.host.dtype_passed(kernel, p.name)) is not None
+        }
+        pointer_bytes = {name: max(dtype.element_bytes, _LEAST_COUNTED_BYTES) for name, dtype in passed.items()}
         for configuration in configurations:
-            needed = peak(model, configuration.values, dense=True, capacity=soc.ub_bytes)
+            needed = peak(model, configuration.values, pointer_bytes, dense=True, capacity=soc.ub_bytes)
             if needed.bytes > soc.ub_bytes:
                 where = (configuration.node or kernel.node.name, repr(sorted(configuration.tuned.items())))
                 worst.setdefault(where, []).append((configuration, needed))
@@ -456,19 +507,21 @@ def launch(q, k, o, T):
             also = f" (and {others} other launch{'es' if others > 1 else ''} of it)" if others else ""
             top = needed.top(3)
             lookup = model.lookup(configuration.values)
-            assumed = sorted({c.value.width.pointer for c in top if c.value.width.pointer is not None})
+            pointers = {c.value.width.pointer for c in top if c.value.width.pointer is not None}
+            shown = {name: passed[name] for name in sorted(pointers & passed.keys())}
             yield Report(
                 node,
                 f"`{kernel.name}` needs about {_kib_over(needed.bytes, soc.ub_bytes)} of UB with {configuration.label}{also}, over the "
                 f"{_kib(soc.ub_bytes)} the {soc.label} has (target-soc `{soc.name}`); largest live tiles: "
                 + ", ".join(_describe(c, lookup) for c in top)
-                + (f" (assuming 16-bit elements in `{'`, `'.join(assumed)}`)" if assumed else ""),
+                + _element_types(shown, sorted(pointers - passed.keys())),
                 related=(
                     *(
                         (arm, "the launch value of this configuration, bound here on one path")
                         for arm in configuration.arms
                     ),
                     *((c.value.node, f"{_describe(c, lookup)} live at the peak") for c in top),
+                    *_dtype_notes(shown),
                 ),
                 facts={"configuration": _constexprs(kernel, configuration), "estimate_bytes": needed.bytes},
                 within=configuration.within,
@@ -479,6 +532,33 @@ def _constexprs(kernel: Kernel, configuration: Configuration) -> tuple[str, ...]
     """The configuration's values of the kernel's constexpr parameters, as `NAME=value`."""
     names = {p.name for p in kernel.params if p.is_constexpr} | set(kernel.provided_constexprs)
     return tuple(f"{name}={value!r}" for name, value in configuration.values.items() if name in names)
+
+
+def _element_types(shown: dict[str, TensorDtype], assumed: list[str]) -> str:
+    """The element types taken for the pointers of the largest tiles: those the module's
+    launches pass, and 16-bit for the others."""
+    by_dtype: dict[str, list[str]] = {}
+    for name, dtype in shown.items():
+        by_dtype.setdefault(dtype.dtype, []).append(name)
+    parts = [
+        f"{dtype} elements in `{'`, `'.join(names)}` as launched"
+        + (", counted as 16-bit" if shown[names[0]].element_bytes < _LEAST_COUNTED_BYTES else "")
+        for dtype, names in by_dtype.items()
+    ]
+    if assumed:
+        parts.append(f"assuming 16-bit elements in `{'`, `'.join(assumed)}`")
+    return f" ({'; '.join(parts)})" if parts else ""
+
+
+def _dtype_notes(shown: dict[str, TensorDtype]) -> list[tuple[cst.CSTNode, str]]:
+    """One note at each host node showing the dtype the launches pass for some of the pointers."""
+    names: dict[cst.CSTNode, list[str]] = {}
+    for name, dtype in shown.items():
+        names.setdefault(dtype.shown_by, []).append(name)
+    return [
+        (node, f"{shown[held[0]].dtype} elements, as the launches pass for `{'`, `'.join(held)}`")
+        for node, held in names.items()
+    ]
 
 
 def _describe(contributor: Contributor, lookup: Lookup) -> str:

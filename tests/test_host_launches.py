@@ -761,6 +761,9 @@ def test_a_parameter_every_launch_passes_1_for(host: str, one: bool) -> None:
             None,
         ),
         ("def f(x):\n    k[(1,)](x, 1, BT=64)\n\ndef g(y):\n    f(y.int())\n    f(y.long())\n", None, None),
+        # a float or bool tensor is no integer one
+        ("def f(x):\n    k[(1,)](x.float(), 1, BT=64)\n", None, None),
+        ("def f(x):\n    assert x.dtype == torch.bool\n    k[(1,)](x, 1, BT=64)\n", None, None),
     ],
 )
 def test_the_int_dtype_every_launch_passes_for_a_tensor(host: str, dtype: str | None, shown: str | None) -> None:
@@ -768,3 +771,107 @@ def test_the_int_dtype_every_launch_passes_for_a_tensor(host: str, dtype: str | 
     passed = hosts.int_dtype_passed(kernel, "x")
     found = (passed.dtype, module.code_for_node(passed.shown_by)) if passed else (None, None)
     assert found == (dtype, shown)
+
+
+@pytest.mark.parametrize(
+    ("host", "dtype", "element_bytes", "shown"),
+    [
+        ("def f(x):\n    k[(1,)](x.float(), 1, BT=64)\n", "float32", 4, "x.float()"),
+        (
+            "def f(x):\n    k[(1,)](x.bfloat16(), 1, BT=64)\n    k[(1,)](x.to(dtype=torch.bfloat16), 1, BT=64)\n",
+            "bfloat16",
+            2,
+            "x.bfloat16()",
+        ),
+        (
+            "def f(x):\n    x = x.to('npu', torch.half)\n    k[(1,)](x, 1, BT=64)\n",
+            "float16",
+            2,
+            "x.to('npu', torch.half)",
+        ),
+        (
+            "def f(n):\n    k[(1,)](torch.randn(n, dtype=torch.float64), 1, BT=64)\n",
+            "float64",
+            8,
+            "torch.randn(n, dtype=torch.float64)",
+        ),
+        (
+            "def f(n):\n    k[(1,)](torch.ones(n, dtype=torch.bool), 1, BT=64)\n",
+            "bool",
+            1,
+            "torch.ones(n, dtype=torch.bool)",
+        ),
+        (
+            "def f(x):\n    k[(1,)](x.to(torch.float8_e4m3fn), 1, BT=64)\n",
+            "float8_e4m3fn",
+            1,
+            "x.to(torch.float8_e4m3fn)",
+        ),
+        (
+            "def f(x):\n    assert x.dtype == torch.float\n    k[(1,)](x, 1, BT=64)\n",
+            "float32",
+            4,
+            "assert x.dtype == torch.float",
+        ),
+        # a tensor made like another takes its dtype when the host shows it, or the one given
+        (
+            "def f(x, n):\n    a = torch.empty(n, dtype=torch.float32)\n    o = torch.empty_like(a)\n"
+            "    k[(1,)](o, 1, BT=64)\n    k[(1,)](a.new_zeros(n), 1, BT=64)\n",
+            "float32",
+            4,
+            "torch.empty(n, dtype=torch.float32)",
+        ),
+        (
+            "def f(x):\n    k[(1,)](torch.zeros_like(x, dtype=torch.int8), 1, BT=64)\n",
+            "int8",
+            1,
+            "torch.zeros_like(x, dtype=torch.int8)",
+        ),
+        # a name bound in both arms of an `if` to the same dtype
+        (
+            "def f(x, n, c):\n    if c:\n        a = torch.zeros(n, dtype=torch.float32)\n    else:\n        a = x.float()\n"
+            "    k[(1,)](a, 1, BT=64)\n",
+            "float32",
+            4,
+            "torch.zeros(n, dtype=torch.float32)",
+        ),
+        # each item of a comprehension whose element reads none of its variables
+        (
+            "def f(n):\n    a, b = (torch.randn(n, dtype=torch.float32) for _ in range(2))\n    k[(1,)](b, 1, BT=64)\n",
+            "float32",
+            4,
+            "torch.randn(n, dtype=torch.float32)",
+        ),
+        # a float tensor with a Python scalar keeps its dtype
+        ("def f(x):\n    a = x.half()\n    k[(1,)](a * 2.0 + 1, 1, BT=64)\n", "float16", 2, "x.half()"),
+        # nothing shows the template's dtype, the arms disagree, a comprehension element that
+        # reads its variable, floats of two dtypes, a bool with an int, an int with a float
+        # tensor, a float with a tensor of unknown dtype
+        ("def f(x):\n    k[(1,)](torch.empty_like(x), 1, BT=64)\n", None, None, None),
+        (
+            "def f(x, c):\n    if c:\n        a = x.float()\n    else:\n        a = x.half()\n    k[(1,)](a, 1, BT=64)\n",
+            None,
+            None,
+            None,
+        ),
+        (
+            "def f(x, y):\n    t = x.float()\n    a, b = (torch.empty_like(t) for t in (x, y))\n    k[(1,)](a, 1, BT=64)\n",
+            None,
+            None,
+            None,
+        ),
+        *(
+            (f"def f(x, t: torch.Tensor):\n    a = x.half()\n    k[(1,)]({passed}, 1, BT=64)\n", None, None, None)
+            for passed in ("a + x.float()", "x.bool() + 1", "x.int() * a", "a * t")
+        ),
+    ],
+)
+def test_the_dtype_every_launch_passes_for_a_tensor(
+    host: str, dtype: str | None, element_bytes: int | None, shown: str | None
+) -> None:
+    hosts, kernel, module = index(host)
+    passed = hosts.dtype_passed(kernel, "x")
+    found = (
+        (passed.dtype, passed.element_bytes, module.code_for_node(passed.shown_by)) if passed else (None, None, None)
+    )
+    assert found == (dtype, element_bytes, shown)
