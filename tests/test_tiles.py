@@ -748,6 +748,43 @@ def run(x, y):
     assert finding.facts["estimate_bytes"] == max(estimates) > UB_CAPACITY_BYTES
 
 
+def test_the_estimate_counts_loads_at_the_width_the_launches_show():
+    from conftest import settings
+
+    from ascend_lint.engine import lint_source
+
+    source = """\
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(a, b, c, d, out, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b_a = tl.load(a + o, mask=o < n)
+    b_b = tl.load(b + o, mask=o < n)
+    b_c = tl.load(c + o, mask=o < n)
+    b_d = tl.load(d + o, mask=o < n)
+    tl.store(out + o, b_a * b_b + b_c * b_d, mask=o < n)
+
+
+def run(x, y, n):
+    a = torch.randn(n, dtype=torch.float32)
+    k[(1,)](a, a.float(), y.to(torch.int8), x, a, n, BLOCK=32768)
+"""
+    (finding,) = lint_source(source, "k.py", settings(select=["ASC013"])).findings
+    assert finding.message.endswith(
+        "(float32 elements in `a`, `b` as launched; int8 elements in `c` as launched, counted as 16-bit)"
+    )
+    notes = {(note.location.row, note.message) for note in finding.related}
+    assert (17, "float32 elements, as the launches pass for `a`") in notes
+    assert (18, "float32 elements, as the launches pass for `b`") in notes
+    values = {"BLOCK": 32768}
+    widths = {"a": 4, "b": 4, "c": 2}
+    assert finding.facts["estimate_bytes"] == peak(kernel_of(source).tiles, values, widths, dense=True).bytes
+
+
 def kernel_named(code: str, name: str):
     return next(kernel for kernel in context_of(code).kernels if kernel.name == name)
 
