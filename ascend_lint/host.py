@@ -97,6 +97,24 @@ class Launch(CallSite):
 
 
 @dataclass(frozen=True)
+class BoundedSizes:
+    """Names and extents of known position (`("x", 0)` for `x.shape[0]`) that a test before a
+    launch bounds from above (`if K > 256: raise`): sized as bounded where its grid is."""
+
+    names: frozenset[str] = frozenset()
+    extents: frozenset[tuple[str, int]] = frozenset()
+
+    def __bool__(self) -> bool:
+        return bool(self.names or self.extents)
+
+    def __or__(self, other: BoundedSizes) -> BoundedSizes:
+        return BoundedSizes(self.names | other.names, self.extents | other.extents)
+
+    def __and__(self, other: BoundedSizes) -> BoundedSizes:
+        return BoundedSizes(self.names & other.names, self.extents & other.extents)
+
+
+@dataclass(frozen=True)
 class Grid:
     """The axes of a launch grid, where their names resolve, and the parameter of a grid
     lambda / function that holds the launch's constexprs (`META` in `META["BLOCK"]`)."""
@@ -369,6 +387,7 @@ class HostIndex(_HostFacts):
         self._name_extents: dict[tuple[object, ...], tuple[str, ...] | None] = {}
         self._unreached: frozenset[cst.CSTNode] = frozenset()  # assignments after the grid being sized
         self._exact = False  # sizing products for `_budgets_cancelled`: no sum nor extremum taken for one term
+        self._bounded = BoundedSizes()  # what tests before the launch being sized bound (`grid_extents`)
         self._launch_grids: dict[Launch, tuple[Grid, ...]] = {}
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
@@ -959,14 +978,19 @@ class HostIndex(_HostFacts):
             candidates += [sub for sub in walk(source) if isinstance(sub, cst.BaseExpression) and _is_positioned(sub)]
         return {position for sub in candidates if (position := self.extent_position(sub, scope)) is not None}
 
-    def grid_extents(self, grid: Grid, launch: Launch) -> list[tuple[str, ...] | None]:
+    def grid_extents(
+        self, grid: Grid, launch: Launch, bounded: BoundedSizes = BoundedSizes()
+    ) -> list[tuple[str, ...] | None]:
         """`axis_extents` of a grid of the launch, from the values that reach where the grid is
         evaluated: where a tuple bound to a name is written (`grid = (batch, cdiv(dim, 256))`,
         launched by a closure that may run later), else at the launch (a stored launcher's at its
         `kernel[grid]`). An assignment (or update in place) written after that point does not
         reach it (`_assignments_after`): not `batch, _ = record` written after the launch, on
         the path of a cache hit. A budget axis cancels the sizes it divides by
-        (`_budgets_cancelled`)."""
+        (`_budgets_cancelled`). What a test before the launch bounds (`bounded`: `K` of `if K >
+        256: raise`) is bounded there, and so is what is made of it only (`triton.cdiv(K, BK)`);
+        an axis unknown without that stays unknown: a bounded divisor makes no size of a quotient
+        (`N // group_size` after `if group_size > 4096: raise`, with `group_size = N`)."""
         written = grid.written
         if isinstance(written, cst.BaseExpression) and written in self.binders:
             point, function = written, self._scope_of(written, launch.scope)
@@ -974,9 +998,14 @@ class HostIndex(_HostFacts):
             point, function = launch.subscript, launch.scope
         self._unreached = _assignments_after(point, function)
         try:
-            return self._budgets_cancelled(grid.axes, self.axis_extents(grid.axes, grid.scope), grid.scope)
+            extents = self._budgets_cancelled(grid.axes, self.axis_extents(grid.axes, grid.scope), grid.scope)
+            if not bounded:
+                return extents
+            self._bounded = bounded
+            within = self._budgets_cancelled(grid.axes, self.axis_extents(grid.axes, grid.scope), grid.scope)
         finally:
-            self._unreached = frozenset()
+            self._unreached, self._bounded = frozenset(), BoundedSizes()
+        return [None if extent is None else inside for extent, inside in zip(extents, within, strict=True)]
 
     def _budgets_cancelled(
         self, axes: tuple[cst.BaseExpression, ...], extents: list[tuple[str, ...] | None], scope: Scope
@@ -1064,11 +1093,12 @@ class HostIndex(_HostFacts):
         return [self._extent(value, scope, 0) for value in values]
 
     def _extent(self, value: cst.BaseExpression, scope: Scope, hops: int) -> tuple[str, ...] | None:
-        """`()` bounded, a tuple of size factors, or None unknown. `hops` counts the names
-        followed to their values (the parts of an expression cost none: they end)."""
+        """`()` bounded (also when a test before the launch bounds it: `_is_bounded`), a tuple
+        of size factors, or None unknown. `hops` counts the names followed to their values (the
+        parts of an expression cost none: they end)."""
         if hops > _MAX_HOPS * 2:
             return None
-        if isinstance(value, cst.Integer):
+        if isinstance(value, cst.Integer) or (self._bounded and self._is_bounded(value, scope)):
             return ()
         if (
             _is_extent(value)
@@ -1113,6 +1143,25 @@ class HostIndex(_HostFacts):
             return ()
         return None
 
+    def _is_bounded(self, value: cst.BaseExpression, scope: Scope) -> bool:
+        """`value` is among the names or extents of known position a test before the launch
+        bounds (`_bounded`), or an extent, a count or the rows of tensors it bounds whole
+        (`x.shape[0]` after `if x.numel() > 4096: raise`)."""
+        bounded = self._bounded
+        if isinstance(value, cst.Name) and value.value in bounded.names:
+            return True
+        if (
+            isinstance(value, (cst.Name, cst.Subscript, cst.Call))
+            and self.extent_position(value, scope) in bounded.extents
+        ):
+            return True
+        tensors = names_read(value)
+        return (
+            bool(tensors)
+            and tensors <= bounded.names
+            and (_is_extent(value) or _is_read_back(value) or self._is_rows(value, scope))
+        )
+
     def _name_extent(self, name: cst.Name, scope: Scope, hops: int) -> tuple[str, ...] | None:
         """A name is one size (`NT` for `NT = triton.cdiv(T, BT)`), or the sizes of its value
         when that multiplies several and every origin is that same product (`M = B * T`). A
@@ -1135,7 +1184,16 @@ class HostIndex(_HostFacts):
             _updates(value, name.value) for value in self.bindings.get(key, ())
         ):
             return None
-        memo = (name.value, scope, hops, tuple(self._updated.items()), self._unreached, self._sizing, self._exact)
+        memo = (
+            name.value,
+            scope,
+            hops,
+            tuple(self._updated.items()),
+            self._unreached,
+            self._sizing,
+            self._exact,
+            self._bounded,
+        )
         if memo not in self._name_extents:
             outer, self._sizing = self._sizing, self._sizing | {key}
             try:

@@ -69,18 +69,26 @@ launched on a grid that grows with the input it is refused all the same. The mes
 (`NT * B * H > 65535` for `(NT, B * H)` with `NT` from a helper).
 
 Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`)
-or under an `if` bounding the grid or a size it is built from from above (`if NT * B * H >
-BUDGET:` chunked `else:` one launch, or an early `return` or `raise` on such a test; or, for
-sizes the launching function takes as parameters, such an `if` around each of its calls in the
-module: `if grid_fits(B * H, T): expand(x, B * H, T)`), or
+or under an `if` bounding the grid, or all but one of the sizes it multiplies, from above (`if
+NT * B * H > BUDGET:` chunked `else:` one launch, or an early `return` or `raise` on such a
+test, or an `assert` of one before the launch in its function, `assert T * B * H <= 65535`; or,
+for sizes the launching function takes as parameters, such an `if` around each of its calls in
+the module: `if grid_fits(B * H, T): expand(x, B * H, T)`), or
 passing one to a function that may (`if use_chunked(T, B, H):`, or `if use_seq:` with `use_seq
 = use_chunked(T)`; a function of the module may when it orders a value read from its
 parameters against a bounded one, `T * B * H > BUDGET`, calls `min` / `max` on one, or calls
-another function of the module that may). A helper that only tests signs and orders sizes
+another function of the module that may). An ordering bounds what its smaller side reads (a
+name, an extent, a value the grid reads: `N * H <= cap` bounds `N` and `H`), and the grid's
+factors made of those only (`triton.cdiv(K, BK)` after `if K > 256: raise` or `assert K <= 256`;
+an axis it could not size stays unsized: bounding `group_size` makes no size of `N //
+group_size`); the other factors still grow: `(triton.cdiv(K, BK) * N * H,)` is reported after either, as `N
+* H`, the message listing the factors left. A helper that only tests signs and orders sizes
 against other runtime sizes (`x.stride(0) < 0`, `last + block <= x.numel()`: a layout or
-"fast path applies" check) bounds nothing. A test is taken apart at `not`, `and` and `or`: `if T > 1 and ...:` bounds
-nothing (a lower bound), `if T <= 4096 and ...:` bounds `T`, `if B * H > budget:` may (a budget
-the module does not show), `if idx.numel() < batch: raise` does not (another runtime size). An
+"fast path applies" check) bounds nothing. A test is taken apart at `not`, `and` and `or`
+(`0 < K <= 256` at its comparisons): `if T > 1 and ...:` bounds nothing (a lower bound), `if T
+<= 4096 and ...:` bounds `T`, `if B > 16 and H > 64: raise` one of `B` and `H` (either: `(B,
+H)` is one size then, `(B, H, NT)` is reported), `if B * H > budget:` may (a budget the module
+does not show), `if idx.numel() < batch: raise` does not (another runtime size). An
 equality, identity or truth test such as `if BT == 16: return`, `if out is None:` or `if
 out.numel() == 0: return` (`out = torch.empty_like(x)`) picks a variant and bounds nothing,
 and neither does a builtin (`len(x.shape) != 3`, `isinstance(x, torch.Tensor)`) nor, inside
@@ -150,9 +158,12 @@ No automatic fix: both remedies change the kernel's indexing.
 from __future__ import annotations
 
 import builtins
-from collections.abc import Iterator
+import operator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from functools import reduce
 from itertools import takewhile
+from typing import Literal
 
 import libcst as cst
 
@@ -161,6 +172,7 @@ from ascend_lint.host import (
     ALLOCATIONS_BY_SEQUENCE,
     ORDERINGS,
     READ_BACK_REDUCTIONS,
+    BoundedSizes,
     CallSite,
     Grid,
     Launch,
@@ -177,6 +189,7 @@ from ascend_lint.rule import ModuleContext, Report, Rule
 # builtins that order nothing (`len`, `tuple`, `isinstance`; `all` / `any`, whose result is
 # their items' truth: the items are the tests): none chooses a variant by the sizes it is given
 _ORDER_NOTHING = frozenset(name for name in dir(builtins) if not name.startswith("_")) - {"min", "max", "sorted"}
+_SIZES_HELD = ("shape", "size", "numel")  # a tensor's attributes holding its sizes: `x.numel()`
 _PREDICATE_HOPS = 4  # functions of the module a test's call is followed into; names followed to a parameter
 MAX_PROGRAMS = 65535  # triton-ascend's launcher: `grid should be less than 65536!`
 # The launcher checks the grid only while this is "0" (its default); the compiler maps a larger
@@ -552,6 +565,45 @@ def small_m_sized(x, w, y):
     shape = x.shape
     m, n = shape[0], w.shape[0]
     rows_kernel[(m, triton.cdiv(n, 128))](x, y, m, n, BLOCK_M=1, NUM_BLOCKS_N=1)
+""",
+        # tests before the launch bounding its program count, or all but one of the sizes it
+        # multiplies: an early exit, or an `assert` (it holds after it)
+        """
+@triton.jit
+def heads(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def asserted(x, BT=64):
+    B, T, H = x.shape
+    assert T * B * H <= 65535
+    heads[(T, B * H)](x, T, BT=BT)
+
+def sequences_and_heads(q, cu_seqlens, BK=64):
+    B, T, H, K = q.shape
+    N = B if cu_seqlens is None else len(cu_seqlens) - 1
+    if N * H > 65535:  # bounds `N` and `H`: `K/BK` is one size
+        raise ValueError("too many sequences and heads")
+    heads[(triton.cdiv(K, BK) * N * H,)](q, T, BT=BK)
+
+def few_heads(x, BT=64):
+    B, T, H = x.shape
+    assert 0 < H <= 64 and B <= 16  # both hold: `T/BT` is the one size left
+    heads[(B, H, triton.cdiv(T, BT))](x, T, BT=BT)
+
+def batch_or_heads(x, BT=64):
+    B, T, H = x.shape
+    if B > 16 and H > 64:  # one of `B`, `H` is bounded after it: either way one size is left
+        raise ValueError("batch or heads must be small")
+    heads[(B, H)](x, T, BT=BT)
+
+def grouped(x, group_size=None, BLOCK_M=64):
+    M, N = x.shape
+    if group_size is None:
+        group_size = N
+    ngroups = N // group_size  # a size over a size: unknown (one group when `group_size = N`)
+    if group_size > 4096:  # bounds the divisor: `ngroups` stays unknown
+        raise ValueError("group too large")
+    heads[(triton.cdiv(M, BLOCK_M), ngroups)](x, M, BT=BLOCK_M)
 """,
         # a budget axis: a bounded count divided by the other axes' sizes keeps the product under it
         """
@@ -946,6 +998,40 @@ def cached(x, BT=64):
     B, _ = record  # written after the launch: it never runs before it
     return x
 """,
+        # tests bounding some of the sizes a grid multiplies: the others still grow
+        """
+@triton.jit
+def heads(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def wide_heads(q, do, cu_seqlens, BK=64):
+    B, T, H, K, V = *q.shape, do.shape[-1]
+    if K > 256:  # bounds `K`: `N * H` still grows
+        raise ValueError("K <= 256 only")
+    N = B if cu_seqlens is None else len(cu_seqlens) - 1
+    heads[(triton.cdiv(K, BK) * N * H,)](q, T, BT=BK)  # expect
+
+def narrow_values(k, v, BV=64):
+    B, T, H, K, V = *k.shape, v.shape[-1]
+    assert V <= 128  # bounds `V`, and `NV` made of it
+    NV = triton.cdiv(V, BV)
+    heads[(NV * B * H,)](k, T, BT=BV)  # expect
+
+def batch_or_heads(x, BT=64):
+    B, T, H = x.shape
+    if B > 16 and H > 64:  # one of `B`, `H` is bounded: the other and `T/BT` still grow
+        raise ValueError("batch or heads must be small")
+    heads[(B, H, triton.cdiv(T, BT))](x, T, BT=BT)  # expect
+
+def _weak_contiguous(x):
+    return x.stride(1) == 1 or x.stride(0) >= max(1, x.shape[1])
+
+def reduced(inp, dim):
+    assert -inp.ndim <= dim < inp.ndim  # bounds `dim` (and no extent of `inp`), not the extents it picks
+    assert _weak_contiguous(inp)  # an assert's call: a layout check
+    shape = inp.shape
+    heads[(math.prod(shape[:dim]), triton.cdiv(shape[dim], 64))](inp, 1, BT=64)  # expect
+""",
         # a bound on another extent than the grid's: another position, another tensor, or the
         # same name rebound to another tensor
         """
@@ -1131,14 +1217,21 @@ def flatten(x, out):
 
 
 def _report(launch: Launch, context: ModuleContext) -> Report | None:
-    """The finding on a launch whose one grid multiplies two or more runtime sizes, unguarded."""
+    """The finding on a launch whose one grid multiplies two or more runtime sizes that no test
+    around it bounds."""
     host = context.host
     grids = host.grids(launch)
-    if len(grids) != 1 or _guarded_by_size_test(launch, grids[0], context):
+    if len(grids) != 1:
         return None  # several: a name bound in an `if` and its `else`, a lambda's arms
     grid = grids[0]
-    extents = host.grid_extents(grid, launch)
-    sizes = tuple(size for extent in extents for size in extent or ())
+    guard = _size_guard(launch, grid, context)
+    if guard.whole:
+        return None
+    # the case leaving the most sizes unbounded (one that leaves two or more may hold)
+    extents, sizes = max(
+        ((extents, _sizes(extents)) for extents in (host.grid_extents(grid, launch, case) for case in guard.cases)),
+        key=lambda found: len(found[1]),
+    )
     if len(sizes) < 2:
         return None
     factors = [
@@ -1158,6 +1251,11 @@ def _report(launch: Launch, context: ModuleContext) -> Report | None:
     )
 
 
+def _sizes(extents: list[tuple[str, ...] | None]) -> tuple[str, ...]:
+    """The sizes a grid's axes multiply, but for those it could not size."""
+    return tuple(size for extent in extents for size in extent or ())
+
+
 def _factor(axis: cst.BaseExpression, context: ModuleContext) -> str:
     """An axis the module does not size, as a factor of the program count: `NT`, `(a + b)`."""
     code = context.module.code_for_node(axis)
@@ -1169,6 +1267,37 @@ def _limit_lifted(launch: Launch, context: ModuleContext) -> bool:
     "true", or to a value it computes, at module level or in the launch's function."""
     values = context.host.environment_values(LIMIT_SWITCH, launch.scope)
     return any((str_literal(value) or "1").lower() in LIMIT_LIFTED for value in values)
+
+
+@dataclass(frozen=True)
+class _Guard:
+    """What the tests around a launch bound of its grid: all of it (`whole`: its program count,
+    `NT * B * H > BUDGET`, or what a predicate may, `use_chunked(T, B, H)`), or, in each case
+    that may hold (`cases`: one for each part of `if B > 16 and H > 64: raise`), the sizes an
+    ordering bounds from above (`K` of `if K > 256: raise`)."""
+
+    whole: bool = False
+    cases: tuple[BoundedSizes, ...] = (BoundedSizes(),)
+
+    def __or__(self, other: _Guard) -> _Guard:
+        """Both tests hold: in each pair of their cases, what either bounds."""
+        if self.whole or other.whole:
+            return _WHOLE
+        return _Guard(cases=_distinct(mine | theirs for mine in self.cases for theirs in other.cases))
+
+    def __and__(self, other: _Guard) -> _Guard:
+        """One of the tests holds: the cases of each (one bounding all of the grid leaves none to report)."""
+        if self.whole or other.whole:
+            return other if self.whole else self
+        return _Guard(cases=_distinct([*self.cases, *other.cases]))
+
+
+def _distinct(cases: Iterable[BoundedSizes]) -> tuple[BoundedSizes, ...]:
+    return tuple(dict.fromkeys(cases))
+
+
+_WHOLE = _Guard(whole=True)
+_NOTHING = _Guard()
 
 
 @dataclass(frozen=True)
@@ -1197,48 +1326,79 @@ class _GridNames:
         )
 
     def in_(self, node: cst.CSTNode, context: ModuleContext, scope: Scope) -> bool:
-        """`node` reads one of the grid's names or of their values' (`T` in `if T > 4096:` for
-        `NT = triton.cdiv(T, BT)`), or the value of one of its names reads one of the grid's
-        (`if n > BUDGET:` with `n = NT * B * H`); so too for the extents of known position,
-        written or bound to a name (`x.shape[0] > 128` for `m` of `m, k = x.shape`, before or
-        after `m` is bound). A tensor read only in such extents is not read itself: `x.shape[1]
-        > 128` reads nothing of the grid `(m, n)` when `m, k = x.shape` and `n = w.shape[0]`.
-        Not when the two meet only in what their values read (the tensor `x` of `hidden =
-        x.shape[-1]` and of `B, T = x.shape[:2]`)."""
+        """`node` reads some of the grid's names or extents (`read_in`)."""
+        return bool(self.read_in(node, context, scope))
+
+    def sizes_in(self, node: cst.CSTNode, context: ModuleContext, scope: Scope) -> BoundedSizes:
+        """The grid's names and extents `node` reads (`read_in`) but for tensors read only in
+        what holds none of their sizes (`x` of `x.ndim`, `x.stride(0)`, `x.dtype`)."""
+        read = self.read_in(node, context, scope)
+        owners = {
+            id(sub.value)
+            for sub in walk(node)
+            if isinstance(sub, cst.Attribute) and isinstance(sub.value, cst.Name) and sub.attr.value not in _SIZES_HELD
+        }
+        return BoundedSizes(read.names - (names_read(node) - names_read(node, skipped=owners)), read.extents)
+
+    def read_in(self, node: cst.CSTNode, context: ModuleContext, scope: Scope) -> BoundedSizes:
+        """The grid's names `node` reads: one of the grid's or of their values' (`T` in `if T >
+        4096:` for `NT = triton.cdiv(T, BT)`), or one of the grid's that the value of a name it
+        reads reads (`NT`, `B`, `H` for `if n > BUDGET:` with `n = NT * B * H`); so too for the
+        extents of known position, written or bound to a name (`x.shape[0] > 128` for `m` of `m,
+        k = x.shape`, before or after `m` is bound). A tensor read only in such extents is not
+        read itself: `x.shape[1] > 128` reads nothing of the grid `(m, n)` when `m, k = x.shape`
+        and `n = w.shape[0]`. Not when the two meet only in what their values read (the tensor
+        `x` of `hidden = x.shape[-1]` and of `B, T = x.shape[:2]`)."""
         host = context.host
-        return bool(
-            host.names_beside_extents(node, scope) & self.behind
-            or host.names_behind(node, scope, beside_extents=True) & self.read
-            or host.extents_read(node, scope) & self.extents_behind
-            or host.extents_read(node, scope, behind=True) & self.extents_read
+        return BoundedSizes(
+            frozenset(
+                host.names_beside_extents(node, scope) & self.behind
+                | host.names_behind(node, scope, beside_extents=True) & self.read
+            ),
+            frozenset(
+                host.extents_read(node, scope) & self.extents_behind
+                | host.extents_read(node, scope, behind=True) & self.extents_read
+            ),
         )
 
 
-def _guarded_by_size_test(launch: Launch, grid: Grid, context: ModuleContext) -> bool:
-    """The launch sits under an `if` testing the grid or a size it is made of
-    (`if grid[0] * grid[1] > BUDGET: chunked(...) else: kernel[grid](...)`), or its function
-    leaves early on such a test (`if ... > BUDGET: return chunked(...)`, or `raise`), or every
-    call of its function in the module is guarded so for what it passes for the grid's
-    parameters (`if grid_fits(B, H, T): expand(x, B, H, T)`). The sizes are those read where
-    the grid is written, a grid function nested in the launching one included."""
+def _size_guard(launch: Launch, grid: Grid, context: ModuleContext) -> _Guard:
+    """What the tests around the launch bound of its grid: an `if` around it testing the grid or
+    sizes it is made of (`if grid[0] * grid[1] > BUDGET: chunked(...) else: kernel[grid](...)`),
+    an early exit of its function on such a test (`if K > 256: raise`, or `return`), an `assert`
+    before it (`assert K <= 256`), or, for all of it, the same around every call of its function
+    in the module for what it passes for the grid's parameters (`if grid_fits(B, H, T): expand(x,
+    B, H, T)`). The sizes are those read where the grid is written, a grid function nested in
+    the launching one included."""
     grid_names = _GridNames.of([(launch.grid_node, launch.scope), (grid.written, grid.scope)], context)
-    return _site_guarded(launch, grid_names, context) or _callers_guarded(launch.scope, grid_names, context)
+    guard = _site_guard(launch, grid_names, context)
+    return _WHOLE if guard.whole or _callers_guarded(launch.scope, grid_names, context) else guard
 
 
-def _site_guarded(site: CallSite, names: _GridNames, context: ModuleContext, in_caller: bool = False) -> bool:
-    """A test around the call, or an early exit before it in its function, guards the sizes
-    `names` holds (in a caller, only by passing them to a function of the module that orders
-    values: `if grid_fits(B, H, T):`)."""
-    tests = site.arms  # each test with whether it holds at the call; an early exit's fails after it
+def _site_guard(site: CallSite, names: _GridNames, context: ModuleContext, in_caller: bool = False) -> _Guard:
+    """What the tests around the call, the early exits before it in its function and the
+    `assert`s there bound of the sizes `names` holds (in a caller, all of them or nothing: by
+    passing them to a function of the module that orders values, `if grid_fits(B, H, T):`)."""
+    read_for: _ReadFor = "predicates" if in_caller else "tests"
+    # each test with whether it holds at the call; an early exit's fails after it
+    tests = [(test, holds, read_for) for test, holds in site.arms]
     if site.scope is not None:
-        before = takewhile(lambda statement: not _contains(statement, site.call), site.scope.body.body)
+        before = list(takewhile(lambda statement: not _contains(statement, site.call), site.scope.body.body))
         tests += [
-            (statement.test, False)
+            (statement.test, False, read_for)
             for statement in before
             if isinstance(statement, cst.If)
             and any(isinstance(sub, (cst.Return, cst.Raise)) for sub in walk(statement.body))
         ]
-    return any(_guards(test, holds, names, context, site.scope, in_caller) for test, holds in tests)
+        tests += [
+            (small.test, True, "predicates" if in_caller else "orderings")
+            for statement in before
+            if isinstance(statement, cst.SimpleStatementLine)
+            for small in statement.body
+            if isinstance(small, cst.Assert)
+        ]
+    guards = (_guard(test, holds, names, context, site.scope, read) for test, holds, read in tests)
+    return reduce(operator.or_, guards, _NOTHING)
 
 
 def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleContext) -> bool:
@@ -1256,7 +1416,7 @@ def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleCon
     for site in sites:
         passed = [value for value in (passed_for(site.call, function, name) for name in params) if value is not None]
         names = _GridNames.of([(value, site.scope) for value in passed], context)
-        if not names.read or not _site_guarded(site, names, context, in_caller=True):
+        if not names.read or not _site_guard(site, names, context, in_caller=True).whole:
             return False
     return True
 
@@ -1265,30 +1425,39 @@ def _contains(statement: cst.CSTNode, node: cst.CSTNode) -> bool:
     return any(sub is node for sub in walk(statement))
 
 
-def _guards(
+# What the parts of a test (but `and`, `or` and `not`) are read for: an ordering, or any test
+# that `_tests_sizes` ("tests": an `if`); orderings only ("orderings": an `assert`, whose other
+# tests check a layout, `assert is_weak_contiguous(w)`); a predicate of the module passed the
+# sizes ("predicates": in a caller, whose names are whole tensors and objects)
+_ReadFor = Literal["tests", "orderings", "predicates"]
+
+
+def _guard(
     test: cst.BaseExpression,
     holds: bool,
     grid_names: _GridNames,
     context: ModuleContext,
     scope: Scope,
-    by_predicate: bool = False,
-) -> bool:
-    """Whether a test, holding or failing as `holds` says, may keep the grid's sizes small. Taken
-    apart through `not`, `and` and `or`: an `and` that holds (an `or` that fails) guards when one
-    of its parts does, an `and` that fails (an `or` that holds) when each does. An ordering of
-    the sizes against something else guards when it bounds them from above (`NT * B * H <= BUDGET`
-    holding, `K > 256` failing); any other part when it `_tests_sizes`."""
+    read_for: _ReadFor,
+) -> _Guard:
+    """What a test, holding or failing as `holds` says, bounds of the grid's sizes. Taken apart
+    through `not`, `and` and `or`: an `and` that holds (an `or` that fails) bounds what its parts
+    bound, an `and` that fails (an `or` that holds) what each of them does. An ordering bounds
+    what it orders from above (`_ordering_guard`); any other test, as `read_for` says, all of
+    them when it `_tests_sizes` or passes them to a predicate."""
     while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         test, holds = test.expression, not holds
     if isinstance(test, cst.BooleanOperation):
         parts = _operands(test, type(test.operator))
-        one_is_enough = isinstance(test.operator, cst.And) == holds
-        guarded = (_guards(part, holds, grid_names, context, scope, by_predicate) for part in parts)
-        return any(guarded) if one_is_enough else all(guarded)
-    if by_predicate:
-        return _passes_to_a_predicate(test, grid_names, context, scope)
-    bounded = _bounds_sizes_above(test, holds, grid_names, context, scope)
-    return bounded if bounded is not None else _tests_sizes(test, grid_names, context, scope)
+        every_part_holds = isinstance(test.operator, cst.And) == holds
+        guards = (_guard(part, holds, grid_names, context, scope, read_for) for part in parts)
+        return reduce(operator.or_ if every_part_holds else operator.and_, guards)
+    if read_for == "predicates":
+        return _WHOLE if _passes_to_a_predicate(test, grid_names, context, scope) else _NOTHING
+    ordered = _ordering_guard(test, holds, grid_names, context, scope)
+    if ordered is not None:
+        return ordered
+    return _WHOLE if read_for == "tests" and _tests_sizes(test, grid_names, context, scope) else _NOTHING
 
 
 def _operands(test: cst.BaseExpression, operator: type[cst.BaseBooleanOp]) -> list[cst.BaseExpression]:
@@ -1298,22 +1467,27 @@ def _operands(test: cst.BaseExpression, operator: type[cst.BaseBooleanOp]) -> li
     return [test]
 
 
-def _bounds_sizes_above(
+def _ordering_guard(
     test: cst.BaseExpression, holds: bool, grid_names: _GridNames, context: ModuleContext, scope: Scope
-) -> bool | None:
-    """For a test that orders the grid's sizes against something else (`NT * B * H <= BUDGET`,
-    `K > 256`): whether, holding or failing as `holds` says, it bounds them from above; never
-    against another runtime size (`if idx.numel() < batch: raise` leaves `batch <= idx.numel()`,
-    no bound). None for any other test."""
-    sized_left = _sized_side(test, grid_names, context, scope)
-    if sized_left is None:
+) -> _Guard | None:
+    """For an ordering (`K > 256`, `NT * B * H <= BUDGET`, `0 < K <= 256`: each of its
+    comparisons holds when it holds, one fails when it fails), the grid's sizes it bounds from
+    above, holding or failing as `holds` says: those its smaller side reads (`K` of `K > 256`
+    failing, all of `NT * B * H <= BUDGET` holding: a product of sizes bounds each). Not
+    against another runtime size (`if idx.numel() < batch: raise` leaves `batch <=
+    idx.numel()`, no bound). None for any other test."""
+    if not (isinstance(test, cst.Comparison) and all(isinstance(c.operator, ORDERINGS) for c in test.comparisons)):
         return None
-    assert isinstance(test, cst.Comparison)
-    comparison = test.comparisons[0]
-    if _is_a_size(comparison.comparator if sized_left else test.left, context, scope):
-        return False
-    below = isinstance(comparison.operator, (cst.LessThan, cst.LessThanEqual)) == sized_left
-    return below == holds
+    guards = []
+    left = test.left
+    for comparison in test.comparisons:
+        right = comparison.comparator
+        left_below = isinstance(comparison.operator, (cst.LessThan, cst.LessThanEqual)) == holds
+        below, above = (left, right) if left_below else (right, left)
+        bounded = grid_names.sizes_in(below, context, scope)
+        guards.append(_Guard(cases=(bounded,)) if bounded and not _is_a_size(above, context, scope) else _NOTHING)
+        left = right
+    return reduce(operator.or_ if holds else operator.and_, guards)
 
 
 def _sized_side(test: cst.BaseExpression, grid_names: _GridNames, context: ModuleContext, scope: Scope) -> bool | None:

@@ -655,6 +655,28 @@ def test_a_launcher_stored_in_a_name_launches_where_its_function_calls_it(lint) 
     ]
 
 
+def test_what_a_test_bounds_is_bounded_in_the_grid() -> None:
+    """`grid_extents` with what a test before the launch bounds: a name, and what is made of it
+    only (`NK = triton.cdiv(K, BK)`), an extent of known position (`m` of `m, n = y.shape`), every
+    extent of a tensor bounded whole (`z`); the other sizes stay, an unknown axis stays unknown
+    (`H // g`: bounding the divisor `g` makes no size of the quotient), and nothing is
+    remembered for the next grid sized without them."""
+    hosts, kernel, _ = index(
+        "def f(q, y, z, g, BK=64):\n"
+        "    B, T, H, K = q.shape\n"
+        "    m, n = y.shape\n"
+        "    NK = triton.cdiv(K, BK)\n"
+        "    k[(NK * B * H, m * n, z.shape[0] * z.size(1), H // g)](q, T, BT=BK)\n"
+    )
+    [launch] = hosts.launches_with_helpers(kernel)
+    [grid] = hosts.grids(launch)
+    unbounded = [("NK", "B", "H"), ("m", "n"), ("z.shape[0]", "z.size(1)"), None]
+    assert hosts.grid_extents(grid, launch) == unbounded
+    bounded = host.BoundedSizes(frozenset({"K", "z", "g"}), frozenset({("y", 0)}))
+    assert hosts.grid_extents(grid, launch, bounded) == [("B", "H"), ("n",), (), None]
+    assert hosts.grid_extents(grid, launch) == unbounded
+
+
 @pytest.mark.parametrize(
     ("host", "one"),
     [
