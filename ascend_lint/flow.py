@@ -1267,10 +1267,14 @@ class Flow:
     # ---- pointers ----------------------------------------------------------------------
     def pointer_base(self, node: cst.BaseExpression | None) -> str | None:
         """`p` for `p`, `p + off - x`, `tl.make_block_ptr(p + off, ...)`, `tl.advance(p, ...)`."""
+        name = self._base_name(node)
+        return name.value if name is not None else None
+
+    def _base_name(self, node: cst.BaseExpression | None) -> cst.Name | None:
         imports = self.imports
         while node is not None:
             if isinstance(node, cst.Name):
-                return node.value
+                return node
             if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract)):
                 node = node.left
             elif isinstance(node, cst.Call) and imports.is_tl(node.func, "make_block_ptr", "advance"):
@@ -1278,6 +1282,26 @@ class Flow:
             else:
                 return None
         return None
+
+    def pointer_root(self, node: cst.BaseExpression | None) -> str | None:
+        """`pointer_base`, followed through a local name every definition reaching it binds to
+        an address on one base (`p_cu = cu_seqlens + i_n`, then `tl.load(p_cu + 1)`: `cu_seqlens`);
+        a name bound to no address, or to addresses on different bases, stays itself."""
+        return self._root(node, frozenset())
+
+    def _root(self, node: cst.BaseExpression | None, followed: frozenset[Event]) -> str | None:
+        name = self._base_name(node)
+        if name is None:
+            return None
+        base, roots = name.value, set()
+        for definition in self.reaching(name):
+            if definition in followed:
+                continue  # `p = p + BT` in a loop: its other definitions decide
+            root = base if definition.value is None else self._root(definition.value, followed | {definition})
+            if root is None:
+                return base
+            roots.add(root)
+        return roots.pop() if len(roots) == 1 else base
 
     @cached_property
     def pointer_names(self) -> frozenset[str]:

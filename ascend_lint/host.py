@@ -20,6 +20,7 @@ from weakref import WeakKeyDictionary
 
 import libcst as cst
 
+from .flow import NARROW_INTS
 from .imports import dotted_name, int_literal, statement_blocks, str_literal
 from .kernels import ImportedFunctions, ImportedModule, Kernel, subscript_key
 from .nodes import arms_around, child_nodes, leaves_block, never_falls_through, updated_value, walk
@@ -2867,6 +2868,11 @@ _CONVERSIONS = {
     "double": "float64",
     "bool": "bool",
 }
+# the words every spelling of a narrow integer dtype holds: `int32`, `torch.int`, `t.int()`...
+NARROW_INT_WORDS = frozenset(
+    {*NARROW_INTS, *(spelling.rsplit(".", 1)[-1] for spelling, dtype in _TORCH_DTYPES.items() if dtype in NARROW_INTS)}
+    | {method for method, dtype in _CONVERSIONS.items() if dtype in NARROW_INTS}
+)
 # tensor methods making a tensor of the `dtype=` they are given
 _DTYPE_METHODS = frozenset({"cumsum", "cumprod", "sum", "prod", "new_empty", "new_zeros", "new_ones", "new_full"})
 # torch functions and tensor methods making a tensor of another's dtype when given none
@@ -2913,12 +2919,12 @@ def _dtypes_asserted(test: cst.BaseExpression) -> Iterator[tuple[str, str]]:
 
 def _converted_or_allocated(call: cst.Call) -> str | None:
     """The dtype of the tensor `call` makes: `t.to(torch.int32)` (also `t.to(device,
-    torch.int32)`, `dtype=`), `t.int()` / `t.float()` (`_CONVERSIONS`), a torch function or a
+    torch.int32)`, `dtype=`, `t.type(torch.int32)`), `t.int()` / `t.float()` (`_CONVERSIONS`), a torch function or a
     tensor method given `dtype=torch.float32` (`t.cumsum(0, dtype=torch.int32)`,
     `t.new_zeros(n, dtype=...)`, `torch.zeros_like(t, dtype=...)`)."""
     func = call.func
     keywords = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
-    if isinstance(func, cst.Attribute) and func.attr.value == "to":
+    if isinstance(func, cst.Attribute) and func.attr.value in ("to", "type"):
         named = [arg.value for arg in call.args if arg.keyword is None or arg.keyword.value == "dtype"]
         given = [dtype for dtype in map(_torch_dtype, named) if dtype]
         return given[0] if len(given) == 1 else None

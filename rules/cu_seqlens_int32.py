@@ -92,6 +92,7 @@ import libcst as cst
 
 from ascend_lint.fixes import Declined, FixPlan, Replace
 from ascend_lint.flow import LOADED, NARROW, NARROW_INTS, WIDE, Event, Flow, offset_terms, pointer_arg
+from ascend_lint.host import NARROW_INT_WORDS
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
 MESSAGE = (
@@ -107,7 +108,7 @@ class CuSeqlensInt32(Rule):
     NAME = "cu-seqlens-int32"
     SUMMARY = "A `cu_seqlens` offset loaded as int32 multiplied by a stride in pointer arithmetic (int32 wrap)"
     FIX = "safe"
-    REQUIRES_TOKENS = (tuple(sorted(NARROW_INTS)),)
+    REQUIRES_TOKENS = (tuple(sorted(NARROW_INT_WORDS)),)  # the int32 evidence: a kernel cast or a host tensor
     CONFIRM = Confirm(
         {"compile": Evidence.POINTER_OFFSET_IR},
         "the wrap needs packed batches past 2**31 elements; the compiler shows the i32 multiply",
@@ -236,6 +237,25 @@ def forward(q, lens, counts):
     k[(len(lens),)](q, base + lens.long(), q.stride(0), D=128)  # int64: the wider
     k[(len(lens),)](q, (base * q.shape[1]).to(torch.int64), q.stride(0), D=128)
     k[(len(lens),)](q, base.cumsum(0), q.stride(0), D=128)  # an integer cumsum is int64
+""",
+        # a name bound to addresses on two tensors is not known to read the boundaries; a
+        # boundary tensor the host widens with `.long()` holds int64 offsets
+        """
+@triton.jit
+def k(q, o, cu_seqlens, token_idx, H: tl.constexpr, D: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    p = cu_seqlens + i_n
+    if i_h > 0:
+        p = token_idx + i_n
+    row = tl.load(p).to(tl.int32)
+    start = tl.load(cu_seqlens + i_n)
+    b_q = tl.load(q + (row * H + i_h) * D + tl.arange(0, D))
+    tl.store(o + (start * H + i_h) * D + tl.arange(0, D), b_q)
+
+
+def run(q, o, token_idx, lens):
+    H, D = q.shape[-2:]
+    k[(len(lens), H)](q, o, lens.cumsum(0).int().long(), token_idx, H, D)
 """,
     )
     INVALID = (
@@ -520,6 +540,45 @@ def exclusive(probs, out, lens, first: int):
     k[(len(lens),)](probs, out, -(-starts - first), probs.shape[-1], BLOCK=1024)
     k[(len(lens),)](probs, out, starts + torch.zeros(len(lens), dtype=torch.int16), probs.shape[-1], BLOCK=1024)
 """,
+        # the boundaries loaded through a name bound to an address on them
+        """
+@triton.jit
+def k(q, o, cu_seqlens, H: tl.constexpr, D: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    p_cu = cu_seqlens + i_n
+    bos = tl.load(p_cu).to(tl.int32)
+    eos = tl.load(p_cu + 1).to(tl.int32)
+    o_d = tl.arange(0, D)
+    b_q = tl.load(q + (bos * H + i_h) * D + o_d)  # expect
+    tl.store(o + (eos * H + i_h) * D - D + o_d, b_q)  # expect
+""",
+        # int32 on the host spelled without `int32`: `.int()`, `torch.int`
+        """
+@triton.jit
+def k(q, o, cu_seqlens, H: tl.constexpr, D: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n)
+    tl.store(o + (bos * H + i_h) * D + tl.arange(0, D), tl.load(q + i_h))  # expect
+
+
+def run(q, o, lens):
+    H, D = q.shape[-2:]
+    k[(len(lens), H)](q, o, lens.cumsum(0).int(), H, D)
+    k[(len(lens), H)](q, o, torch.cumsum(lens, 0, dtype=torch.int), H, D)
+""",
+        # `.type(dtype)` converts like `.to(dtype)`
+        """
+@triton.jit
+def k(q, o, cu_seqlens, H: tl.constexpr, D: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n)
+    tl.store(o + (bos * H + i_h) * D + tl.arange(0, D), tl.load(q + i_h))  # expect
+
+
+def run(q, o, lens):
+    H, D = q.shape[-2:]
+    k[(len(lens), H)](q, o, lens.cumsum(0).type(torch.int32), H, D)
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
@@ -653,7 +712,7 @@ def _int32_boundary_load(
         return None
     func, imports = value.func, flow.imports
     if imports.is_tl(func, "load"):
-        base = flow.pointer_base(pointer_arg(value))
+        base = flow.pointer_root(pointer_arg(value))
         return base if base in params and base in int32_tensors else None
     if isinstance(func, cst.Attribute) and func.attr.value == "to" and not imports.resolve(func):
         loaded, dtype = func.value, value.args[0].value
@@ -663,7 +722,7 @@ def _int32_boundary_load(
         return None
     if not (flow.is_narrow_int(dtype) and isinstance(loaded, cst.Call) and imports.is_tl(loaded.func, "load")):
         return None
-    base = flow.pointer_base(pointer_arg(loaded))
+    base = flow.pointer_root(pointer_arg(loaded))
     return base if base in params and _is_boundary_pointer(base) else None
 
 

@@ -555,6 +555,32 @@ def k(x, y, h, offsets, T, BT: tl.constexpr):
     assert flow.pointer_names == {"p_x", "x", "offsets", "p_h2", "p_h", "h", "y"}
 
 
+def test_pointer_root_follows_names_every_reaching_definition_binds_to_one_base() -> None:
+    flow = flow_of(
+        """
+@triton.jit
+def k(x, y, cu_seqlens, T, BT: tl.constexpr):
+    i_n = tl.program_id(0)
+    p_cu = cu_seqlens + i_n
+    bos = tl.load(p_cu + 1)
+    p_y = y + bos
+    if i_n > 0:
+        p_y = x + bos
+    p_x = x
+    for _ in range(T):
+        tl.store(p_x, tl.load(p_y))
+        p_x = p_x + BT
+    p_t = tl.make_block_ptr(x + bos, (T,), (1,), (0,), (BT,), (0,))
+    b_t = tl.load(tl.advance(p_t, (BT,)))
+    row = tl.load(b_t + 1)
+"""
+    )
+    addresses = [event.call.args[0].value for event in flow.calls_to("load", "store")]
+    roots = {flow.pointer_base(address): flow.pointer_root(address) for address in addresses}
+    # bound to addresses on `y` and `x`: unknown; `p_x = p_x + BT` leaves `x`; a loaded value stays itself
+    assert roots == {"p_cu": "cu_seqlens", "p_y": "p_y", "p_x": "x", "p_t": "x", "b_t": "b_t"}
+
+
 HELPERS = """
 @triton.jit
 def _load_rows(tensor, n_rows, stride, row, K: tl.constexpr, BT: tl.constexpr):

@@ -139,6 +139,19 @@ def _assert_prefilters_lose_nothing(paths: list[Path], settings: Settings) -> in
     return len(compared)
 
 
+def test_asc008_needs_a_word_of_a_narrow_integer_dtype_as_the_host_or_kernel_spells_it():
+    int32 = rule_by_selector("ASC008")
+    kernel = KERNEL_HEAD.replace("h0, W,", "q, cu_seqlens, W,") + (
+        "    bos = tl.load(cu_seqlens + i_t)\n    tl.store(q + bos * W + tl.arange(0, BT), 0.0)\n"
+    )
+    launch = "\n\ndef run(q, lens):\n    k[(len(lens),)](q, {}, q.shape[1], 16)\n"
+    assert not int32.may_report(Words(kernel + launch.format("lens.cumsum(0)")))
+    for spelling in ("lens.cumsum(0).int()", "torch.cumsum(lens, 0, dtype=torch.int)", "lens.short()"):
+        source = "import torch\n" + kernel + launch.format(spelling)
+        assert int32.may_report(Words(source)), spelling
+        assert codes(source) == codes(source, prefilter=False) == [(11, "ASC008")], spelling
+
+
 def test_prefilters_lose_nothing_on_the_fixtures():
     paths = sorted(FIXTURES.rglob("*.py"))
     assert _assert_prefilters_lose_nothing(paths, Settings(root=REPO, target_all=True)) > 0
