@@ -565,15 +565,16 @@ class HostIndex(_HostFacts):
         return [*self.launches.get(kernel.name, ()), *self._entry_launches.get(kernel.name, ())]
 
     def launches_with_helpers(self, kernel: Kernel) -> list[Launch]:
-        """The kernel's launches, those of launcher helpers it is passed to (`kernel[g](...)`
-        in `def launch(kernel, ...)` when the module calls `launch(my_kernel, ...)`), and those
-        through a name bound only to kernels of the module (`fn = k_32 if BT == 32 else k_64`,
-        then `fn[g](...)`: a launch of each)."""
-        return [
-            *self.launches_of(kernel),
-            *self._helper_launches.get(kernel.name, ()),
-            *self._chosen_launches.get(kernel.name, ()),
-        ]
+        """The kernel's launches with arguments (`launches_passing`), and those of launcher
+        helpers it is passed to (`kernel[g](...)` in `def launch(kernel, ...)` when the module
+        calls `launch(my_kernel, ...)`)."""
+        return [*self.launches_passing(kernel), *self._helper_launches.get(kernel.name, ())]
+
+    def launches_passing(self, kernel: Kernel) -> list[Launch]:
+        """The launches whose arguments are what the kernel gets: its own (`launches_of`) and
+        those through a name bound only to kernels of the module (`fn = k_32 if BT == 32 else
+        k_64`, or `kernel = my_kernel`, then `fn[g](...)`: a launch of each)."""
+        return [*self.launches_of(kernel), *self._chosen_launches.get(kernel.name, ())]
 
     def imported_launches(self, imported: AbstractSet[str]) -> dict[str, list[Launch]]:
         """By name, the launches of the `imported` names (kernels of other modules: `k[grid](...)`
@@ -724,7 +725,7 @@ class HostIndex(_HostFacts):
         return self.keyword_value(launch.call, param, launch.scope)
 
     def arguments(self, kernel: Kernel, param: str) -> list[tuple[Launch, cst.BaseExpression | None]]:
-        return [(launch, self.argument(launch, kernel, param)) for launch in self.launches_of(kernel)]
+        return [(launch, self.argument(launch, kernel, param)) for launch in self.launches_passing(kernel)]
 
     # ---- where a passed value comes from ----------------------------------------------
     def origins(

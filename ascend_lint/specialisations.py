@@ -404,8 +404,9 @@ def _launches(
     (or to a literal on some paths, `_HostNames.arm_values`)."""
     params = [p.name for p in kernel.params]
     seen: list[dict[str, Value]] = []
-    # `kernel[grid](...)` (also stored: `launcher = kernel[grid]`, `launcher(...)`), not `mod.kernel[grid](...)`
-    for launch in names.host.launches_of(kernel):
+    # `kernel[grid](...)` (also stored: `launcher = kernel[grid]`, `launcher(...)`; through a name
+    # bound only to kernels: `fn = k_32 if BT == 32 else k_64`), not `mod.kernel[grid](...)`
+    for launch in names.host.launches_passing(kernel):
         call = launch.call
         if not isinstance(launch.subscript.value, cst.Name):
             continue

@@ -241,6 +241,16 @@ def copy_rows_twice(x, y, z, T: tl.int64, D: tl.constexpr):
     copy_rows(x, y, T, D)
     copy_rows(y, z, T, D)
 """,
+        """
+@triton.jit
+def shift(x, y, offset, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + offs, tl.load(x + offs, mask=offs < n) + offset.to(tl.float32), mask=offs < n)
+
+def run(x, y, offset: float = 0.5):
+    kernel = shift  # launched through a name bound only to the kernel: the launch passes a float
+    kernel[(triton.cdiv(x.numel(), 1024),)](x, y, offset, x.numel(), BLOCK=1024)
+""",
     )
     INVALID = (
         Example(

@@ -314,6 +314,22 @@ def k(x, y, T, D, BT: tl.constexpr = 64, BD: tl.constexpr = 128):
     p_y = tl.make_block_ptr(y, (T, D), (D, 1), (i_t * BT, 0), (BT, BD), (1, 0))
     tl.store(p_y, b_y.to(p_y.dtype.element_ty), boundary_check=(0, 1))
 """,
+        # a launch's literal constexpr, also through a name bound only to the kernel
+        """
+@triton.autotune(configs=[triton.Config({"BLOCK_M": m}) for m in (8, 32)], key=["N"])  # expect
+@triton.jit
+def gelu(x, y, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)[:, None]
+    cols = tl.arange(0, BLOCK_N)[None, :]
+    mask = (rows < M) & (cols < N)
+    b_x = tl.load(x + rows * N + cols, mask=mask, other=0.0).to(tl.float32)
+    tl.store(y + rows * N + cols, 0.5 * b_x * (1.0 + tl.erf(b_x * 0.7071067811865476)), mask=mask)
+
+def run(x, y):
+    M, N = x.shape
+    kernel = gelu
+    kernel[lambda meta: (triton.cdiv(M, meta["BLOCK_M"]),)](x, y, M, N, BLOCK_N=2048)
+""",
         # a comprehension over literal lists: only the large combinations are reported
         """
 @triton.autotune(
