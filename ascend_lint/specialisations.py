@@ -410,20 +410,27 @@ def _launches(
         call = launch.call
         if not isinstance(launch.subscript.value, cst.Name):
             continue
-        choices: dict[str, list[tuple[Value, Arm | None]]] = {}
+        passed: dict[str, cst.BaseExpression] = {}
         for position, arg in enumerate(call.args):
             if arg.star:
                 break
             name = (
                 arg.keyword.value if arg.keyword is not None else params[position] if position < len(params) else None
             )
-            if name not in constexprs:
-                continue
+            if name in constexprs:
+                passed[name] = arg.value
+        for name in params:  # after a splat: written keywords and `**kw` entries (`kw = {"BLOCK": 64}`)
+            if name in constexprs and name not in passed:
+                value = names.host.keyword_value(call, name, launch.scope)
+                if value is not None:
+                    passed[name] = value
+        choices: dict[str, list[tuple[Value, Arm | None]]] = {}
+        for name, value in passed.items():
             alternatives: list[tuple[Value, Arm | None]] = [
-                (value, None) for value in names.alternatives(arg.value, launch.scope)
+                (known, None) for known in names.alternatives(value, launch.scope)
             ]
-            if not alternatives and isinstance(arg.value, cst.Name):
-                alternatives = [*names.arm_values(arg.value.value, launch)]
+            if not alternatives and isinstance(value, cst.Name):
+                alternatives = [*names.arm_values(value.value, launch)]
             if alternatives:
                 choices[name] = alternatives
         for combination in itertools.islice(itertools.product(*choices.values()), _MAX_CONFIGS):

@@ -330,6 +330,21 @@ def run(x, y):
     kernel = gelu
     kernel[lambda meta: (triton.cdiv(M, meta["BLOCK_M"]),)](x, y, M, N, BLOCK_N=2048)
 """,
+        # a launch's literal constexpr given in a `**` dict
+        """
+@triton.jit
+def gelu(x, y, M, N, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)[:, None]
+    cols = tl.arange(0, BLOCK_N)[None, :]
+    mask = (rows < M) & (cols < N)
+    b_x = tl.load(x + rows * N + cols, mask=mask, other=0.0).to(tl.float32)
+    tl.store(y + rows * N + cols, 0.5 * b_x * (1.0 + tl.erf(b_x * 0.7071067811865476)), mask=mask)
+
+def run(x, y):
+    M, N = x.shape
+    sizes = {"BLOCK_M": 32, "BLOCK_N": 2048}
+    gelu[(triton.cdiv(M, 32),)](x, y, M, N, **sizes)  # expect
+""",
         # a comprehension over literal lists: only the large combinations are reported
         """
 @triton.autotune(
