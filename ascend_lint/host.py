@@ -716,13 +716,38 @@ class HostIndex(_HostFacts):
 
     def argument(self, launch: Launch, kernel: Kernel, param: str) -> cst.BaseExpression | None:
         """What the launch passes for the kernel parameter `param` (None when not visible)."""
-        names = [p.name for p in kernel.params]
-        for position, arg in enumerate(launch.call.args):
-            if arg.keyword is not None or arg.star:  # positions are unknown after `*args`
-                break
-            if position < len(names) and names[position] == param:
-                return arg.value
+        positional = self.positional_arguments(launch.call, launch.scope)
+        for name, value in zip((p.name for p in kernel.params), positional, strict=False):  # as far as known
+            if name == param:
+                return value
         return self.keyword_value(launch.call, param, launch.scope)
+
+    def positional_arguments(self, call: cst.Call, scope: Scope) -> list[cst.BaseExpression]:
+        """The values a call passes by position, as far as they are known: a `*name` splat
+        of a name the function binds once, to a tuple literal without splats (`args = (x, y,
+        n)`, then `kernel[grid](*args, BLOCK=64)`), gives its items; any other splat ends
+        what is known."""
+        values: list[cst.BaseExpression] = []
+        for arg in call.args:
+            if arg.keyword is not None or arg.star == "**":
+                continue
+            if not arg.star:
+                values.append(arg.value)
+                continue
+            items = self._tuple_items(arg.value, scope)
+            if items is None:
+                break
+            values += items
+        return values
+
+    def _tuple_items(self, value: cst.BaseExpression, scope: Scope) -> list[cst.BaseExpression] | None:
+        """The items of a tuple literal without splats, written or bound once to a local name."""
+        if isinstance(value, cst.Name) and scope is not None and _param(scope, value.value) is None:
+            bound = self.bindings.get((value.value, scope), [])
+            value = bound[0] if len(bound) == 1 else value
+        if not isinstance(value, cst.Tuple) or any(isinstance(e, cst.StarredElement) for e in value.elements):
+            return None
+        return [element.value for element in value.elements]
 
     def arguments(self, kernel: Kernel, param: str) -> list[tuple[Launch, cst.BaseExpression | None]]:
         return [(launch, self.argument(launch, kernel, param)) for launch in self.launches_passing(kernel)]

@@ -410,16 +410,12 @@ def _launches(
         call = launch.call
         if not isinstance(launch.subscript.value, cst.Name):
             continue
-        passed: dict[str, cst.BaseExpression] = {}
-        for position, arg in enumerate(call.args):
-            if arg.star:
-                break
-            name = (
-                arg.keyword.value if arg.keyword is not None else params[position] if position < len(params) else None
-            )
-            if name in constexprs:
-                passed[name] = arg.value
-        for name in params:  # after a splat: written keywords and `**kw` entries (`kw = {"BLOCK": 64}`)
+        positional = zip(params, names.host.positional_arguments(call, launch.scope), strict=False)
+        passed = {name: value for name, value in positional if name in constexprs}
+        for arg in call.args:
+            if arg.keyword is not None and arg.keyword.value in constexprs:
+                passed[arg.keyword.value] = arg.value
+        for name in params:  # `**kw` entries (`kw = {"BLOCK": 64}`)
             if name in constexprs and name not in passed:
                 value = names.host.keyword_value(call, name, launch.scope)
                 if value is not None:

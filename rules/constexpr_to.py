@@ -251,6 +251,16 @@ def run(x, y, offset: float = 0.5):
     kernel = shift  # launched through a name bound only to the kernel: the launch passes a float
     kernel[(triton.cdiv(x.numel(), 1024),)](x, y, offset, x.numel(), BLOCK=1024)
 """,
+        """
+@triton.jit
+def shift(x, y, offset, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + offs, tl.load(x + offs, mask=offs < n) + offset.to(tl.float32), mask=offs < n)
+
+def run(x, y, offset: float = 0.5):
+    args = (x, y, offset, x.numel())  # splatted into the launch: its third item is a float
+    shift[(triton.cdiv(x.numel(), 1024),)](*args, BLOCK=1024)
+""",
     )
     INVALID = (
         Example(
