@@ -824,7 +824,8 @@ class HostIndex(_HostFacts):
         """The grids a launch may use: `kernel[(a, b)]`, `kernel[a, b]`, a name bound to a
         tuple, `lambda META: (...)`, or a function of the module returning a tuple. A name
         bound several times is the value of its one reaching assignment when there is one
-        (`grid = ...` earlier in the launch's block, `_reaching_value`), else any of them.
+        (`grid = ...` or `def grid(META):` earlier in the launch's block, `_reaching_binding`),
+        else any of them.
         Worked out once per launch (ASC009 and ASC010 both ask)."""
         found = self._launch_grids.get(launch)
         if found is None:
@@ -837,7 +838,9 @@ class HostIndex(_HostFacts):
             axes = tuple(e.slice.value for e in written.slice if isinstance(e.slice, cst.Index))
             return iter([Grid(axes, launch.scope, written)])
         if isinstance(written, cst.Name):
-            reaching = _reaching_value(written.value, launch)
+            reaching = _reaching_binding(written.value, launch)
+            if isinstance(reaching, cst.FunctionDef):
+                return self._returned_grids(reaching, 1)
             if reaching is not None:
                 return self._grids(reaching, launch.scope, None, 1)
         return self._grids(written, launch.scope, None, 0)
@@ -856,9 +859,13 @@ class HostIndex(_HostFacts):
             for bound in self.values_of(value.value, scope):
                 yield from self._grids(bound, scope, meta, hops + 1)
             for function in self._visible_functions(value.value, scope):
-                for returned, returning in self.returns.get(value.value, ()):
-                    if returning is function:
-                        yield from self._grids(returned, function, _first_param(function.params), hops + 1)
+                yield from self._returned_grids(function, hops + 1)
+
+    def _returned_grids(self, function: cst.FunctionDef, hops: int) -> Iterator[Grid]:
+        """The grids a grid function returns (`def grid(META): return (...)`)."""
+        for returned, returning in self.returns.get(function.name.value, ()):
+            if returning is function:
+                yield from self._grids(returned, function, _first_param(function.params), hops)
 
     def _visible_functions(self, name: str, scope: Scope) -> list[cst.FunctionDef]:
         """The functions `name` may call in `scope`: those defined in it (`def grid(meta):`
@@ -2469,14 +2476,14 @@ def _updates(value: cst.BaseExpression, name: str) -> bool:
     )
 
 
-def _reaching_value(name: str, launch: Launch) -> cst.BaseExpression | None:
-    """The value of the one assignment to `name` that reaches the launch's grid: the nearest
-    statement before the one writing `kernel[grid]` (the launch's own, or its stored
-    launcher's assignment) in the same block that binds `name`, when it is a plain
-    `name = value` (straight-line code: every later binding follows the launch, every earlier
-    one is overwritten). None when the launch's statement binds `name`, when no earlier
-    statement of its block does, or when the nearest one binds it otherwise (inside an `if`,
-    a loop, `name += ...`): then several may reach it."""
+def _reaching_binding(name: str, launch: Launch) -> cst.BaseExpression | cst.FunctionDef | None:
+    """The one binding of `name` that reaches the launch's grid: the nearest statement before
+    the one writing `kernel[grid]` (the launch's own, or its stored launcher's assignment) in
+    the same block that binds `name`, when it is a plain `name = value` (its value) or an
+    undecorated `def name(...)` (the function) (straight-line code: every later binding
+    follows the launch, every earlier one is overwritten). None when the launch's statement
+    binds `name`, when no earlier statement of its block does, or when the nearest one binds
+    it otherwise (inside an `if`, a loop, `name += ...`): then several may reach it."""
     if launch.scope is None or not isinstance(launch.scope.body, cst.IndentedBlock):
         return None
     found = _enclosing_statement(launch.subscript, launch.scope.body.body)
@@ -2487,7 +2494,7 @@ def _reaching_value(name: str, launch: Launch) -> cst.BaseExpression | None:
         return None
     for statement in reversed(block[:index]):
         if _binds(statement, name):
-            return _plain_assignment(statement, name)
+            return _plain_binding(statement, name)
     return None
 
 
@@ -2507,8 +2514,11 @@ def _assignments_after(point: cst.CSTNode, function: Scope) -> frozenset[cst.CST
     return frozenset(node for node in nodes[position:] if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)))
 
 
-def _plain_assignment(statement: cst.BaseStatement, name: str) -> cst.BaseExpression | None:
-    """`value` when the statement is `name = value` alone on its line."""
+def _plain_binding(statement: cst.BaseStatement, name: str) -> cst.BaseExpression | cst.FunctionDef | None:
+    """`value` when the statement is `name = value` alone on its line; the function when it is
+    `def name(...)` with no decorator (which could bind something else to the name)."""
+    if isinstance(statement, cst.FunctionDef):
+        return statement if statement.name.value == name and not statement.decorators else None
     if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
         line = statement.body[0]
         if isinstance(line, cst.Assign) and len(line.targets) == 1:

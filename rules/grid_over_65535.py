@@ -51,8 +51,8 @@ where the grid is evaluated (the launch, or the `grid = (...)` a closure launche
 reach it when no loop holds that point: `batch, _ = record` on a cache hit's path, after the
 miss's launch and `return`, leaves `batch` the size it was. An axis the module does not size is left out and the others still count: every axis is
 at least 1 (a zero axis launches nothing), so `(b * h, NUM_BLOCK, n_split())` launches at least `b * h * NUM_BLOCK` programs. A `grid`
-name assigned more than once is, at a launch, the plain `grid = ...` nearest before it in
-the same block (straight-line code: the only one that reaches it). A launch through a name bound only to kernels of the module
+name bound more than once is, at a launch, the plain `grid = ...` or `def grid(meta):`
+nearest before it in the same block (straight-line code: the only one that reaches it). A launch through a name bound only to kernels of the module
 (`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`) is a launch of each, reported
 once, and so is one through an attribute of `self` / `cls` bound only to kernels of the module
 (`_kernel = my_kernel` in the class body, `self._kernel = my_kernel`), and so is one through an
@@ -114,8 +114,8 @@ sizes combined, in one axis, with values the module does not show (a
 parameter no caller passes and with no default (its annotation, `group: int`, shows no value;
 `group: int = 48` is 48), a helper such as a grid-limiting tile chooser: `min(B * H,
 cap())`, `B * H // split()` may be sized to keep the product small); grids that may be one
-of several (a `grid` name assigned in an `if` and in its `else`, or in a loop after the
-launch); launches of a module that sets `TRITON_ALL_BLOCKS_PARALLEL` to `"1"` or
+of several (a `grid` name assigned, or a `def grid(meta):` written, in an `if` and in its
+`else`, or in a loop after the launch); launches of a module that sets `TRITON_ALL_BLOCKS_PARALLEL` to `"1"` or
 `"true"` (`os.environ[...] = "1"`, `os.environ.setdefault(...)`, `os.putenv(...)`) at module
 level or in the launching function; launches that run only on another platform than Ascend
 (in an arm requiring `x.device.type == "cuda"` or `current_platform.is_cuda()`, after an
@@ -273,6 +273,13 @@ def capped(x, cu_seqlens, BT=64):
         grid = (NT, B * H)
     else:
         grid = (NT, 1)
+    k[grid](x, T, 0, BT=BT)
+    if cu_seqlens is None:
+        def grid(meta):
+            return (NT, B * H)
+    else:
+        def grid(meta):
+            return (NT, 1)
     k[grid](x, T, 0, BT=BT)
 
 def budget_in_a_helper(x, BT=64):
@@ -901,6 +908,15 @@ def split_when_wide(x, BT=64):
     else:  # a size test whose arm bounds nothing: K is larger here
         NK = triton.cdiv(K, 128)
         k64[(NK * NT, B * H)](x, T, BT=BT)  # expect
+
+def grid_function_per_launch(x, BT=64):
+    B, T, H = x.shape
+    def grid(meta):
+        return (triton.cdiv(T, meta["BT"]), B * H)
+    k32[grid](x, T, BT=BT)  # expect
+    def grid(meta):  # the one that reaches the next launch: one size
+        return (triton.cdiv(T, meta["BT"]),)
+    k64[grid](x, T, BT=BT)
 """,
         """
 @triton.jit

@@ -6,7 +6,8 @@ or `ubuf`, or spell out `unified_buffer` (`UB_SIZE`, `_UB_BYTES`, `ASCEND_UB_CAP
 (`196608`, `192 * 1024`, `1572864`; a `_KB` / `_KIB` name counts in KiB, a `_BITS` one in
 bits), in host or kernel code or as a parameter's default (`def pick(n, ub_bytes=192 * 1024)`),
 also when the value divides it into units (`ub_size = 85 * 1024 // x.element_size()`) or
-scales it by a safety margin (`int(192 * 1024 * 0.8)`). Names that say they are a fallback
+scales it by a safety margin (`int(192 * 1024 * 0.8)`), and when a module constant wraps it
+for kernels to read (`_UB_BYTES = tl.constexpr(192 * 1024)`). Names that say they are a fallback
 or a default (`_FALLBACK_UB_CAPACITY_BITS`, used when the query fails), an alignment, or a
 piece of the buffer (`UB_BLOCK_SIZE`, `UB_TILE`, `UB_CHUNK`: a tile size) and smaller values
 (`UB_ALIGN = 32`) are not flagged. Part of the `perf` group.
@@ -52,7 +53,7 @@ from itertools import pairwise
 import libcst as cst
 
 from ascend_lint.host import all_params
-from ascend_lint.imports import folded_int, number_literal
+from ascend_lint.imports import ImportMap, folded_int, number_literal
 from ascend_lint.prefilter import Words
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 
@@ -122,6 +123,8 @@ UBUF_SIZE = 196608  # expect
 UB_SIZE_KB = 192  # expect
 __910B_UB_MAX_SIZE__ = 192 * 2**10  # expect
 UB_BUDGET = int(192 * 1024 * 0.8)  # expect
+_UB_BYTES = tl.constexpr(192 * 1024)  # expect
+UB_CAPACITY = triton.language.constexpr(196608)  # expect
 ub_budget = 192 * 1024 * 0.85  # expect
 
 def pick_block(n, ub_bytes=192 * 1024):  # expect
@@ -155,7 +158,7 @@ def pick_block(n, ub_bytes=192 * 1024):  # expect
     def _check(self, name: str, value: cst.BaseExpression, context: ModuleContext) -> Iterator[Report]:
         if not _is_capacity_name(name):
             return
-        capacity = _capacity(value)
+        capacity = _capacity(value, context.imports)
         number = folded_int(capacity) if capacity is not None else None
         if capacity is None or number is None:
             return
@@ -169,10 +172,13 @@ def pick_block(n, ub_bytes=192 * 1024):  # expect
         )
 
 
-def _capacity(value: cst.BaseExpression) -> cst.BaseExpression | None:
+def _capacity(value: cst.BaseExpression, imports: ImportMap) -> cst.BaseExpression | None:
     """The integer literal arithmetic that states the capacity: the whole value, what a
     division into units divides (`85 * 1024 // x.element_size()`: bytes into elements), or
-    what a safety margin scales (`int(192 * 1024 * 0.8)`, `192 * 1024 * 0.85`)."""
+    what a safety margin scales (`int(192 * 1024 * 0.8)`, `192 * 1024 * 0.85`), in a
+    module-level constexpr too (`tl.constexpr(192 * 1024)`)."""
+    if isinstance(value, cst.Call) and imports.is_tl(value.func, "constexpr") and len(value.args) == 1:
+        value = value.args[0].value
     if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "int":
         value = value.args[0].value if len(value.args) == 1 else value
     if isinstance(value, cst.BinaryOperation):

@@ -417,6 +417,25 @@ def test_a_grid_bound_on_several_paths_stays_several() -> None:
     assert grids == [["(1,)", "(2,)"]] * 3 + [["(1,)"]]
 
 
+def test_a_grid_function_is_the_def_nearest_before_the_launch() -> None:
+    """A `def grid(meta):` per launch gives each launch its own; defs in an `if` and its
+    `else`, or a decorated one (the decorator binds the name), leave both."""
+    per_launch = (
+        "def f(x):\n"
+        "    def grid(meta):\n        return (1,)\n"
+        "    k[grid](x, 1, BT=64)\n"
+        "    def grid(meta):\n        return (2,)\n"
+        "    k[grid](x, 2, BT=64)\n"
+    )
+    in_arms = "def f(x, c):\n    if c:\n        def grid(meta):\n            return (1,)\n"
+    in_arms += "    else:\n        def grid(meta):\n            return (2,)\n    k[grid](x, 1, BT=64)\n"
+    decorated = per_launch.replace(
+        "    def grid(meta):\n        return (2,)", "    @wrap\n    def grid(meta):\n        return (2,)"
+    )
+    grids = [[code for code, _, _ in launch_facts(host)] for host in (per_launch, in_arms, decorated)]
+    assert grids == [["(1,)", "(2,)"], ["(1,)", "(2,)"], ["(1,)", "(1,)", "(2,)"]]
+
+
 CHOSEN = """
 import triton
 import triton.language as tl
