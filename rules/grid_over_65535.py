@@ -213,6 +213,24 @@ class GridOver65535(Rule):
     )
 
     VALID = (
+        # a grid function shrinking its grid in a loop until it fits
+        """
+@triton.jit
+def zero(x, n, BLOCK_B: tl.constexpr, BLOCK: tl.constexpr):
+    tl.store(x + tl.program_id(0) * n + tl.program_id(1) * BLOCK + tl.arange(0, BLOCK), 0.0)
+
+def run(x):
+    batch, n = x.shape
+
+    def grid(meta):
+        rows = triton.cdiv(batch, meta["BLOCK_B"])
+        cols = triton.cdiv(n, meta["BLOCK"])
+        while rows * cols >= 65536:
+            rows = rows // 2
+        return (rows, cols)
+
+    zero[grid](x, n, BLOCK_B=1, BLOCK=1024)
+""",
         # a launch left after an unconditional `raise` never runs
         """
 @triton.jit
@@ -1387,8 +1405,18 @@ def _size_guard(launch: Launch, grid: Grid, context: ModuleContext) -> _Guard:
     B, H, T)`). The sizes are those read where the grid is written, a grid function nested in
     the launching one included."""
     grid_names = _GridNames.of([(launch.grid_node, launch.scope), (grid.written, grid.scope)], context)
-    guard = _site_guard(launch, grid_names, context)
+    guard = _site_guard(launch, grid_names, context) | _shrinking_loops_guard(grid, grid_names, context)
     return _WHOLE if guard.whole or _callers_guarded(launch.scope, grid_names, context) else guard
+
+
+def _shrinking_loops_guard(grid: Grid, names: _GridNames, context: ModuleContext) -> _Guard:
+    """What the `while` loops of a grid function bound, after them their tests failing: `while
+    axis0 * axis1 >= 65536: axis0 //= 2` before `return (axis0, axis1)` bounds the whole grid."""
+    if not isinstance(grid.scope, cst.FunctionDef):
+        return _NOTHING
+    loops = [statement for statement in grid.scope.body.body if isinstance(statement, cst.While)]
+    guards = (_guard(loop.test, False, names, context, grid.scope, "orderings") for loop in loops)
+    return reduce(operator.or_, guards, _NOTHING)
 
 
 def _site_guard(site: CallSite, names: _GridNames, context: ModuleContext, in_caller: bool = False) -> _Guard:
