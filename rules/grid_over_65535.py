@@ -1410,11 +1410,14 @@ def _size_guard(launch: Launch, grid: Grid, context: ModuleContext) -> _Guard:
 
 
 def _shrinking_loops_guard(grid: Grid, names: _GridNames, context: ModuleContext) -> _Guard:
-    """What the `while` loops of a grid function bound, after them their tests failing: `while
-    axis0 * axis1 >= 65536: axis0 //= 2` before `return (axis0, axis1)` bounds the whole grid."""
+    """What the `while` loops before the grid is written bound, their tests failing after them:
+    `while axis0 * axis1 >= 65536: axis0 //= 2` before `return (axis0, axis1)` in a grid
+    function bounds the whole grid (a loop holding the grid, where its test holds, bounds
+    nothing)."""
     if not isinstance(grid.scope, cst.FunctionDef):
         return _NOTHING
-    loops = [statement for statement in grid.scope.body.body if isinstance(statement, cst.While)]
+    before = takewhile(lambda statement: not _contains(statement, grid.written), grid.scope.body.body)
+    loops = [statement for statement in before if isinstance(statement, cst.While)]
     guards = (_guard(loop.test, False, names, context, grid.scope, "orderings") for loop in loops)
     return reduce(operator.or_, guards, _NOTHING)
 
