@@ -386,6 +386,10 @@ class HostIndex(_HostFacts):
         self._updated: dict[tuple[str, Scope], tuple[str, ...]] = {}  # names being sized: their earlier extent
         self._sizing: frozenset[tuple[str, Scope]] = frozenset()  # names whose origins are being sized
         self._name_extents: dict[tuple[object, ...], tuple[str, ...] | None] = {}
+        self._dtypes: dict[tuple[object, ...], TensorDtype | None] = {}
+        self._sizing_origins: dict[
+            tuple[cst.BaseExpression, Scope, frozenset[cst.CSTNode]], list[cst.BaseExpression]
+        ] = {}
         self._unreached: frozenset[cst.CSTNode] = frozenset()  # assignments after the grid being sized
         self._exact = False  # sizing products for `_budgets_cancelled`: no sum nor extremum taken for one term
         self._bounded = BoundedSizes()  # what tests before the launch being sized bound (`grid_extents`)
@@ -754,40 +758,56 @@ class HostIndex(_HostFacts):
 
     # ---- where a passed value comes from ----------------------------------------------
     def origins(
-        self, value: cst.BaseExpression, scope: Scope, hops: int = 0, annotations: bool = True
+        self,
+        value: cst.BaseExpression,
+        scope: Scope,
+        hops: int = 0,
+        annotations: bool = True,
+        expanded: set[tuple[cst.BaseExpression, Scope, int]] | None = None,
     ) -> Iterator[tuple[cst.BaseExpression, str]]:
         """The expressions a value may come from, each with how it got there: followed
         through local names, parameters (their defaults, their annotations unless
         `annotations` is false, the arguments of the module's calls of the function),
         `x if c else y`, `x or y` / `x and y`, `obj.attr = ...` stores, and the elements of
-        the tuples a function of the module returns (`f(...)[i]`, `_, n = f(...)`)."""
+        the tuples a function of the module returns (`f(...)[i]`, `_, n = f(...)`). A value
+        reached again at the same hop count (`expanded`: functions sharing a name and calling
+        themselves reach it through many paths) adds nothing new: it is not followed again."""
+        expanded = set() if expanded is None else expanded
+        if (value, scope, hops) in expanded:
+            return
+        expanded.add((value, scope, hops))
         yield value, ""
         if hops >= _MAX_HOPS:
             return
         if isinstance(value, cst.IfExp):
             for branch in _possible_arms(value):
-                yield from self.origins(branch, scope, hops + 1, annotations)
+                yield from self.origins(branch, scope, hops + 1, annotations, expanded)
         elif isinstance(value, cst.BooleanOperation):  # `num_cores or query()`: either operand
             for operand in (value.left, value.right):
-                yield from self.origins(operand, scope, hops + 1, annotations)
+                yield from self.origins(operand, scope, hops + 1, annotations, expanded)
         elif isinstance(value, cst.Subscript):  # `f(...)[i]`: the element `f` returns there
             for element, function in self._returned_elements(value):
                 if element is not None:
-                    yield from self.origins(element, function, hops + 1, annotations)
+                    yield from self.origins(element, function, hops + 1, annotations, expanded)
         elif isinstance(value, cst.Name):
-            yield from self._name_origins(value.value, scope, hops, annotations)
+            yield from self._name_origins(value.value, scope, hops, annotations, expanded)
         elif isinstance(value, cst.Attribute):
             dotted = dotted_name(value)
             for stored, where in self.attribute_stores.get(dotted or "", ()):
-                for origin, how in self.origins(stored, where, hops + 1, annotations):
+                for origin, how in self.origins(stored, where, hops + 1, annotations, expanded):
                     yield origin, how or f"`{dotted}` is set to it"
 
     def _name_origins(
-        self, name: str, scope: Scope, hops: int, annotations: bool
+        self,
+        name: str,
+        scope: Scope,
+        hops: int,
+        annotations: bool,
+        expanded: set[tuple[cst.BaseExpression, Scope, int]],
     ) -> Iterator[tuple[cst.BaseExpression, str]]:
         bound = self._reaching_bindings(name, scope)
         for value in bound:
-            yield from self.origins(value, scope, hops + 1, annotations)
+            yield from self.origins(value, scope, hops + 1, annotations, expanded)
         param = _param(scope, name) if scope is not None else None
         if scope is None or param is None or bound:  # a parameter the function rebinds: what it binds counts
             return
@@ -798,7 +818,7 @@ class HostIndex(_HostFacts):
         for site in self.calls_of.get(scope.name.value, ()):
             passed = passed_for(site.call, scope, name)
             if passed is not None:
-                for origin, how in self.origins(passed, site.scope, hops + 1, annotations):
+                for origin, how in self.origins(passed, site.scope, hops + 1, annotations, expanded):
                     yield origin, how or f"`{scope.name.value}` is called with `{name}={_code(passed)}`"
 
     def _reaching_bindings(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
@@ -1239,9 +1259,8 @@ class HostIndex(_HostFacts):
     def _bound_extent(self, name: cst.Name, scope: Scope, hops: int) -> tuple[str, ...] | None:
         """`_name_extent` of a name `scope` binds, not being updated."""
         key = (name.value, scope)
-        values = self.origins(name, scope, annotations=False)  # `group: int = 48` is its default
         updates = [value for value in self._reaching_bindings(name.value, scope) if _updates(value, name.value)]
-        found = [origin for origin, _ in values if origin is not name]
+        found = [origin for origin in self._origins_sized(name, scope) if origin is not name]
         cyclic = self._through_names_being_sized(found, updates, scope)
         origins = [origin for origin in found if id(origin) not in cyclic]
         if not origins or self.core_count(name, scope) is not None:
@@ -1308,6 +1327,17 @@ class HostIndex(_HostFacts):
         reached = [found for found, _ in self.origins(origin, scope, annotations=False) if found is not origin]
         return bool(reached) and all(id(found) in judged for found in reached)
 
+    def _origins_sized(self, value: cst.BaseExpression, scope: Scope) -> list[cst.BaseExpression]:
+        """`origins` of a value being sized, annotations aside (`group: int = 48` is its
+        default), worked out once for each value: a function of the module alone, asked again
+        for each launch, and, where several functions share a name that calls itself, reached
+        through many paths."""
+        key = (value, scope, self._unreached)
+        if key not in self._sizing_origins:
+            found = {id(origin): origin for origin, _ in self.origins(value, scope, annotations=False)}
+            self._sizing_origins[key] = list(found.values())  # each once, though reached through many paths
+        return self._sizing_origins[key]
+
     def _through_names_being_sized(
         self, origins: list[cst.BaseExpression], updates: list[cst.BaseExpression], scope: Scope
     ) -> set[int]:
@@ -1324,7 +1354,7 @@ class HostIndex(_HostFacts):
                 isinstance(origin, cst.Name)
                 and (origin.value, self._binding_scope(origin.value, where)) in self._sizing
             ):
-                found |= {id(reached) for reached, _ in self.origins(origin, where, annotations=False)}
+                found |= {id(reached) for reached in self._origins_sized(origin, where)}
             elif not any(origin is update for update in updates) and any(
                 (read, self._binding_scope(read, where)) in self._sizing for read in names_read(origin)
             ):
@@ -1644,6 +1674,15 @@ class HostIndex(_HostFacts):
         return passed if passed is not None and passed.dtype in _INT_WIDTHS else None
 
     def _dtype(self, value: cst.BaseExpression, scope: Scope, hops: int) -> TensorDtype | None:
+        """`_shown_dtype`, worked out once for each value, scope and hop count: a parameter is
+        followed to every call of its function, and functions calling themselves under one
+        name reach the same values through many paths."""
+        key = (value, scope, hops, self._unreached, self._bounded, self._exact)  # sizes read in `_is_python_int`
+        if key not in self._dtypes:
+            self._dtypes[key] = self._shown_dtype(value, scope, hops)
+        return self._dtypes[key]
+
+    def _shown_dtype(self, value: cst.BaseExpression, scope: Scope, hops: int) -> TensorDtype | None:
         """The dtype of a tensor, where the host shows it: a conversion (`t.to(torch.int32)`,
         `t.to(dtype=torch.float32)`, `t.int()`, `t.float()`, `t.bfloat16()`...), a torch function
         given the dtype (`torch.empty(n, dtype=torch.int32)`, `torch.cumsum(x, 0,
