@@ -8,6 +8,8 @@ cheaper. Whitespace, parentheses, commas and operators are skipped: no analysis 
 from __future__ import annotations
 
 import dataclasses
+import io
+import tokenize
 from collections.abc import Iterator, Sequence
 from functools import cache
 
@@ -82,6 +84,39 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         children = child_nodes(current)
         children.reverse()
         stack.extend(children)
+
+
+def one_line(node: cst.CSTNode) -> str:
+    """The node's code on one line, as a message quotes it: comments dropped, each line break
+    (with a backslash before it and the indentation after it) read as one space, or as nothing
+    just inside a bracket."""
+    code = cst.Module([]).code_for_node(node)
+    if "\n" not in code:
+        return code
+    text = ""
+    for line in _without_comments(code).splitlines():
+        piece = line.strip().removesuffix("\\").strip()
+        if not piece:
+            continue
+        if text and not text.endswith(("(", "[", "{")) and not piece.startswith((")", "]", "}")):
+            text += " "
+        text += piece
+    return text
+
+
+def _without_comments(code: str) -> str:
+    """`code` with its comments cut off (found as tokens: a `#` in a string is no comment)."""
+    lines = code.splitlines()
+    try:
+        # parentheses around it: an expression that spans lines tokenizes as a whole
+        tokens = list(tokenize.generate_tokens(io.StringIO(f"({code})").readline))
+    except (tokenize.TokenError, SyntaxError):
+        return code
+    for token in tokens:
+        if token.type == tokenize.COMMENT:
+            row, column = token.start
+            lines[row - 1] = lines[row - 1][: column - (row == 1)]
+    return "\n".join(lines)
 
 
 def leaves_block(line: cst.CSTNode) -> bool:

@@ -182,7 +182,7 @@ from ascend_lint.host import (
     passed_for,
 )
 from ascend_lint.imports import dotted_name, str_literal
-from ascend_lint.nodes import walk
+from ascend_lint.nodes import one_line, walk
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import ModuleContext, Report, Rule
 
@@ -1277,7 +1277,7 @@ def _report(launch: Launch, context: ModuleContext) -> Report | None:
         launch.subscript,
         MESSAGE.format(
             limit=MAX_PROGRAMS,
-            grid=context.module.code_for_node(grid.written),
+            grid=one_line(grid.written),
             sizes=f"{' * '.join(factors)} > {MAX_PROGRAMS}",
         ),
         facts={"sizes": sizes},
@@ -1292,7 +1292,7 @@ def _sizes(extents: list[tuple[str, ...] | None]) -> tuple[str, ...]:
 
 def _factor(axis: cst.BaseExpression, context: ModuleContext) -> str:
     """An axis the module does not size, as a factor of the program count: `NT`, `(a + b)`."""
-    code = context.module.code_for_node(axis)
+    code = one_line(axis)
     return code if isinstance(axis, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) else f"({code})"
 
 

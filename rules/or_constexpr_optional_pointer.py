@@ -80,6 +80,7 @@ import libcst as cst
 from ascend_lint.fixes import Declined, FixPlan, Replace, contains, names_in
 from ascend_lint.flow import READ, Branch, Event, Flow
 from ascend_lint.imports import str_literal
+from ascend_lint.nodes import one_line
 from ascend_lint.optional import OptionalPointer, bool_operands, combines_conditions, without_negation
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
@@ -352,7 +353,7 @@ def k(h0, ht, x, STORE_FINAL_STATE: tl.constexpr, USE_H0: tl.constexpr):
                 continue
             use = min(uses, key=lambda event: (not optional[event.name or ""].certain, event.index))
             pointer = optional[use.name or ""]
-            test = _one_line(context.module.code_for_node(branch.node.test.with_changes(lpar=(), rpar=())))
+            test = one_line(branch.node.test.with_changes(lpar=(), rpar=()))
             related: tuple[tuple[cst.CSTNode, str], ...] = ((use.node, f"`{pointer.name}` used here"),)
             if pointer.where is not None:
                 related = ((pointer.where, f"launch that shows `{pointer.name}` may be None"), *related)
@@ -392,11 +393,6 @@ def _message(test: str, pointer: OptionalPointer) -> str:
         f"({pointer.evidence}): both arms compile, so it would fail to compile if `{name}` were None; nest the "
         "constexpr test outside"
     )
-
-
-def _one_line(code: str) -> str:
-    """A multi-line test as one line for the message: comments and line breaks dropped."""
-    return " ".join(part for part in (line.split("#")[0].strip() for line in code.splitlines()) if part)
 
 
 # ---- the fix: nest the constexpr test outside the runtime one ------------------------------

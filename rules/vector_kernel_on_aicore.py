@@ -55,6 +55,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ascend_lint.host import CoreCount, Grid, HostIndex, Launch
+from ascend_lint.nodes import one_line
 from ascend_lint.prefilter import KERNEL_TOKENS
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 
@@ -274,7 +275,7 @@ def scale_twice(x, y, z):
                 grid, count = found
                 yield Report(
                     launch.subscript,
-                    MESSAGE.format(kernel=kernel.name, axis=context.module.code_for_node(grid.written)),
+                    MESSAGE.format(kernel=kernel.name, axis=one_line(grid.written)),
                     related=((count.node, "the AI core count is read here"),),
                     within=launch.scope,
                 )

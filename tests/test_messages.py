@@ -1,0 +1,74 @@
+"""Messages quote the code they name on one line, whatever its line breaks and comments: a
+message is one line in every output format (text, GitHub annotations, reviewdog)."""
+
+from __future__ import annotations
+
+import libcst as cst
+import pytest
+from conftest import settings
+
+from ascend_lint.engine import lint_source
+from ascend_lint.nodes import one_line
+
+
+@pytest.mark.parametrize(
+    ("code", "quoted"),
+    [
+        ("(\n    cdiv(n, BLOCK),\n    H,\n)", "(cdiv(n, BLOCK), H,)"),
+        ("(FLAG or  # the tail\n    i * BT < W)", "(FLAG or i * BT < W)"),
+        ('("#" +  # a comment after a string holding "#"\n    s)', '("#" + s)'),
+        ("(a + \\\n    b)", "(a + b)"),
+        ("f(a,\n  # a line holding only a comment\n  b)", "f(a, b)"),
+        ("(x,\n)", "(x,)"),
+        ("a  +  b", "a  +  b"),
+    ],
+)
+def test_one_line_joins_lines_and_drops_comments(code: str, quoted: str) -> None:
+    assert one_line(cst.parse_expression(code)) == quoted
+
+
+GRID_ON_LINES = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, BLOCK: tl.constexpr):
+    tl.store(x + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK), 0.0)
+
+
+def run(x):
+    batch, dim = x.shape
+    k[(
+        triton.cdiv(batch, 16),  # rows
+        triton.cdiv(dim, 64),
+    )](x, BLOCK=64)
+"""
+
+OR_TEST_ON_LINES = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, h0, W, BT: tl.constexpr, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    if (USE_H0 or  # also inside the window
+            i_t * BT < W):
+        x += tl.load(h0 + tl.arange(0, BT))
+    if USE_H0:
+        tl.store(h0 + tl.arange(0, BT), 0.0)
+"""
+
+
+@pytest.mark.parametrize(
+    ("code", "source", "quoted"),
+    [
+        ("ASC010", GRID_ON_LINES, "`(triton.cdiv(batch, 16), triton.cdiv(dim, 64),)`"),
+        ("ASC004", OR_TEST_ON_LINES, "`if USE_H0 or i_t * BT < W`"),
+    ],
+)
+def test_a_finding_quotes_code_written_over_lines_on_one_line(code: str, source: str, quoted: str) -> None:
+    (finding,) = lint_source(source, "k.py", settings(select=[code])).findings
+    assert "\n" not in finding.message
+    assert quoted in finding.message
