@@ -62,6 +62,11 @@ When exclusive module-level `if` arms define the function several times, the par
 clobbered by every definition. A function that copies its parameter before the dot clobbers
 nothing.
 
+`a @ b` is no dot here: triton-ascend 3.2's code generator maps no method to Python's matrix
+multiplication operator, and compiling `tl.store(c, x @ y)` stops with a `CompilationError` at
+the `@` (its message, `'MatMult' object has no attribute '__name__'`, comes from the report of
+the unsupported operator failing in turn). Such a kernel never runs, so nothing is clobbered.
+
 ## Example
 ```python
 b_A = tl.load(p_A, boundary_check=(0, 1))
