@@ -66,19 +66,27 @@ defines is checked where this one launches it (`from .kernels import k`, then `k
 `kernels.k[grid](...)`): the launcher refuses the grid whatever the kernel does. A kernel with a 1-D task loop is checked like
 any other: on the core-count grid it is written for (`(num_core,)`) it has no runtime size, and
 launched on a grid that grows with the input it is refused all the same. The message lists the sizes (`T/BT * B * H > 65535`), after the axes it could not size
-(`NT * B * H > 65535` for `(NT, B * H)` with `NT` from a helper).
+(`NT * B * H > 65535` for `(NT, B * H)` with `NT` from a helper) but for those that are one
+program whatever the sizes: `triton.cdiv(D, BLOCK_D)` with a block at least `D` (`BLOCK_D = D`,
+`triton.next_power_of_2(D)`, `max(..., D)`).
 
 Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`)
 or under an `if` bounding the grid, or all but one of the sizes it multiplies, from above (`if
 NT * B * H > BUDGET:` chunked `else:` one launch, or an early `return` or `raise` on such a
-test, or an `assert` of one before the launch in its function, `assert T * B * H <= 65535`; or,
+test, or an `assert` of one before the launch in its function, `assert T * B * H <= 65535`,
+in the blocks around it too: its arm of an `if`, a `with` block, and a `with` block before it,
+not another arm nor an `if` it is not in, `if mode == "x": assert T <= 4096` before it; or,
 for sizes the launching function takes as parameters, such an `if` around each of its calls in
 the module: `if grid_fits(B * H, T): expand(x, B * H, T)`), or
 passing one to a function that may (`if use_chunked(T, B, H):`, or `if use_seq:` with `use_seq
 = use_chunked(T)`; a function of the module may when it orders a value read from its
-parameters against a bounded one, `T * B * H > BUDGET`, calls `min` / `max` on one, or calls
-another function of the module that may). An ordering bounds what its smaller side reads (a
-name, an extent, a value the grid reads: `N * H <= cap` bounds `N` and `H`), and the grid's
+parameters against a bounded one, `T * B * H > BUDGET`, caps one with `min` (`min(n, 4096)`;
+not `max(1, n)`, which grows with `n`, nor `min(n, m)` of two), or calls another function of
+the module that may). An ordering bounds what its smaller side reads (a
+name, an extent, a value the grid reads: `N * H <= cap` bounds `N` and `H`; not when that
+side is bounded whatever they are: `if BK > 256:` bounds `K` with `BK =
+max(triton.next_power_of_2(K), 16)`, at least `K`, and nothing with `BK = min(..., 128)`, nor
+does `if 4096 // K > 4:`, a lower bound), and the grid's
 factors made of those only (`triton.cdiv(K, BK)` after `if K > 256: raise` or `assert K <= 256`;
 an axis it could not size stays unsized: bounding `group_size` makes no size of `N //
 group_size`); the other factors still grow: `(triton.cdiv(K, BK) * N * H,)` is reported after either, as `N
@@ -650,6 +658,40 @@ def mean_pool(x, BLOCK=64):
     block_mean[(n_blocks, H, min(B, per_block))](x, out, L, BLOCK)
     block_mean[(B, H, 32768 // B)](x, out, L, BLOCK)  # `B` cancels: `H` is one size
 """,
+        # guards in the block around the launch (an arm, a `with`), or in a `with` before it; a
+        # guard on a block at least the size it is made of
+        """
+@triton.jit
+def heads(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def by_mode(x, mode, BT=64):
+    B, T = x.shape
+    if mode == "prefill":
+        if T > 4096:  # runs before the launch in this arm
+            raise ValueError("T <= 4096 only")
+        heads[(triton.cdiv(T, BT), B)](x, T, BT=BT)
+
+def no_grad(x, BT=64):
+    B, T = x.shape
+    with torch.no_grad():
+        assert T <= 4096
+        heads[(triton.cdiv(T, BT), B)](x, T, BT=BT)
+
+def checked_first(x, BT=64):
+    B, T = x.shape
+    with torch.no_grad():  # a `with` block runs its body
+        if T > 4096:
+            raise ValueError("T <= 4096 only")
+    heads[(triton.cdiv(T, BT), B)](x, T, BT=BT)
+
+def whole_rows(x):
+    B, T = x.shape
+    BT = max(triton.next_power_of_2(T), 16)  # at least `T`: bounding it bounds `T`
+    if BT > 8192:
+        raise ValueError("T <= 8192 only")
+    heads[(triton.cdiv(T, 64), B)](x, T, BT=64)
+""",
     )
     INVALID = (
         # a budget that cannot cancel the other axes: over another size, at least 1 (`max(1, ...)`,
@@ -1066,6 +1108,51 @@ def reduced(inp, dim):
     shape = inp.shape
     heads[(math.prod(shape[:dim]), triton.cdiv(shape[dim], 64))](inp, 1, BT=64)  # expect
 """,
+        # guards that do not run before the launch on every path to it (in another arm, in an
+        # arm the launch is not in), a guard on a value bounded whatever the size (a capped
+        # block, a budget over the size: a lower bound), predicates that bound nothing (`max(1,
+        # n)` grows with `n`, `min(n, m)` with both)
+        """
+@triton.jit
+def heads(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def by_mode(x, mode, BT=64):
+    B, T = x.shape
+    if mode == "prefill":
+        if T > 4096:
+            raise ValueError("T <= 4096 only")
+        heads[(B,)](x, T, BT=BT)
+    else:
+        heads[(triton.cdiv(T, BT), B)](x, T, BT=BT)  # expect
+    if mode == "decode":
+        assert T <= 4096
+    heads[(triton.cdiv(T, BT), B)](x, T, BT=BT)  # expect
+
+def capped_block(x):
+    B, T = x.shape
+    BT = min(triton.next_power_of_2(T), 128)
+    if BT > 256:  # never holds: bounds nothing of `T`
+        raise ValueError("T too large")
+    heads[(triton.cdiv(T, 64), B)](x, T, BT=64)  # expect
+    per_row = 4096 // T
+    if per_row > 4:  # holds for short rows: `T` is at least 820 after it
+        raise ValueError("T too small")
+    heads[(triton.cdiv(T, 64), B)](x, T, BT=64)  # expect
+
+def _rows(n):
+    return max(1, n)
+
+def _fewer(n, m):
+    return min(n, m) == n
+
+def predicated(x, y, BT=64):
+    B, T = x.shape
+    if _rows(B) == B:
+        heads[(triton.cdiv(T, BT), B)](x, T, BT=BT)  # expect
+    if _fewer(B, y.shape[0]):
+        heads[(triton.cdiv(T, BT), B)](x, T, BT=BT)  # expect
+""",
         # a bound on another extent than the grid's: another position, another tensor, or the
         # same name rebound to another tensor
         """
@@ -1271,7 +1358,13 @@ def _report(launch: Launch, context: ModuleContext) -> Report | None:
     factors = [
         factor
         for axis, extent in zip(grid.axes, extents, strict=True)
-        for factor in (extent if extent is not None else (_factor(axis, context),))
+        for factor in (
+            extent
+            if extent is not None
+            else ()
+            if _one_program(axis, grid.scope, context)
+            else (_factor(axis, context),)
+        )
     ]
     return Report(
         launch.subscript,
@@ -1294,6 +1387,41 @@ def _factor(axis: cst.BaseExpression, context: ModuleContext) -> str:
     """An axis the module does not size, as a factor of the program count: `NT`, `(a + b)`."""
     code = one_line(axis)
     return code if isinstance(axis, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) else f"({code})"
+
+
+def _one_program(axis: cst.BaseExpression, scope: Scope, context: ModuleContext, hops: int = 0) -> bool:
+    """The axis is one program whatever the sizes: `triton.cdiv(D, BLOCK_D)` (`D // BLOCK_D`)
+    with a block at least the size it divides (`BLOCK_D = D`, `triton.next_power_of_2(D)`,
+    `max(..., D)`), or a name bound only to such a quotient."""
+    if isinstance(axis, cst.Name) and hops < _PREDICATE_HOPS:
+        values = context.host.values_of(axis.value, scope)
+        return bool(values) and all(_one_program(value, scope, context, hops + 1) for value in values)
+    if isinstance(axis, cst.Call) and (dotted_name(axis.func) or "").endswith("cdiv") and len(axis.args) == 2:
+        size, block = (arg.value for arg in axis.args)
+    elif isinstance(axis, cst.BinaryOperation) and isinstance(axis.operator, cst.FloorDivide):
+        size, block = axis.left, axis.right
+    else:
+        return False
+    return _at_least(block, size, scope, context)
+
+
+def _at_least(
+    value: cst.BaseExpression, size: cst.BaseExpression, scope: Scope, context: ModuleContext, hops: int = 0
+) -> bool:
+    """`value` is at least `size` whatever it is: `size` itself, `triton.next_power_of_2` or a
+    `max` of a value that is, or a name bound only to such values."""
+    if value.deep_equals(size):
+        return True
+    if hops >= _PREDICATE_HOPS:
+        return False
+    if isinstance(value, cst.Name):
+        values = context.host.values_of(value.value, scope)
+        return bool(values) and all(_at_least(each, size, scope, context, hops + 1) for each in values)
+    return (
+        isinstance(value, cst.Call)
+        and (dotted_name(value.func) or "").rsplit(".", 1)[-1] in ("next_power_of_2", "max")
+        and any(_at_least(arg.value, size, scope, context, hops + 1) for arg in value.args)
+    )
 
 
 def _limit_lifted(launch: Launch, context: ModuleContext) -> bool:
@@ -1430,7 +1558,7 @@ def _site_guard(site: CallSite, names: _GridNames, context: ModuleContext, in_ca
     # each test with whether it holds at the call; an early exit's fails after it
     tests = [(test, holds, read_for) for test, holds in site.arms]
     if site.scope is not None:
-        before = list(takewhile(lambda statement: not _contains(statement, site.call), site.scope.body.body))
+        before = list(_run_before(site.scope.body, site.call))
         tests += [
             (statement.test, False, read_for)
             for statement in before
@@ -1466,6 +1594,42 @@ def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleCon
         if not names.read or not _site_guard(site, names, context, in_caller=True).whole:
             return False
     return True
+
+
+def _run_before(block: cst.BaseSuite, node: cst.CSTNode) -> Iterator[cst.BaseStatement]:
+    """The statements that run before `node` on every path to it: those before it in each block
+    around it, from `block` in (its arm of an `if`, a `with`, `try` or loop body: a block runs
+    from its start), and those of a `with` block before it. Not a sibling arm's, nor a loop's
+    before it (it may run no times)."""
+    if not isinstance(block, cst.IndentedBlock):
+        return
+    for statement in block.body:
+        if _contains(statement, node):
+            inner = _block_holding(statement, node)
+            if inner is not None:
+                yield from _run_before(inner, node)
+            return
+        yield from _with_unrolled(statement)
+
+
+def _block_holding(parent: cst.CSTNode, node: cst.CSTNode) -> cst.IndentedBlock | None:
+    """The block of a compound statement holding `node` (its arm, through an `else`, an `elif`,
+    an `except`), but in a function or class of its own."""
+    if isinstance(parent, (cst.FunctionDef, cst.ClassDef, cst.SimpleStatementLine)):
+        return None
+    for child in parent.children:
+        if _contains(child, node):
+            return child if isinstance(child, cst.IndentedBlock) else _block_holding(child, node)
+    return None
+
+
+def _with_unrolled(statement: cst.BaseStatement) -> Iterator[cst.BaseStatement]:
+    """The statement, or the statements of a `with` block, which runs its body once."""
+    if isinstance(statement, cst.With) and isinstance(statement.body, cst.IndentedBlock):
+        for inner in statement.body.body:
+            yield from _with_unrolled(inner)
+    else:
+        yield statement
 
 
 def _contains(statement: cst.CSTNode, node: cst.CSTNode) -> bool:
@@ -1522,7 +1686,9 @@ def _ordering_guard(
     above, holding or failing as `holds` says: those its smaller side reads (`K` of `K > 256`
     failing, all of `NT * B * H <= BUDGET` holding: a product of sizes bounds each). Not
     against another runtime size (`if idx.numel() < batch: raise` leaves `batch <=
-    idx.numel()`, no bound). None for any other test."""
+    idx.numel()`, no bound), nor a value bounded whatever they are (`BK > 256` bounds `K` with
+    `BK = max(triton.next_power_of_2(K), 16)`, at least `K`, not with `BK = min(...,
+    128)`). None for any other test."""
     if not (isinstance(test, cst.Comparison) and all(isinstance(c.operator, ORDERINGS) for c in test.comparisons)):
         return None
     guards = []
@@ -1532,7 +1698,8 @@ def _ordering_guard(
         left_below = isinstance(comparison.operator, (cst.LessThan, cst.LessThanEqual)) == holds
         below, above = (left, right) if left_below else (right, left)
         bounded = grid_names.sizes_in(below, context, scope)
-        guards.append(_Guard(cases=(bounded,)) if bounded and not _is_a_size(above, context, scope) else _NOTHING)
+        orders_sizes = bounded and not _is_bounded(below, context, scope) and not _is_a_size(above, context, scope)
+        guards.append(_Guard(cases=(bounded,)) if orders_sizes else _NOTHING)
         left = right
     return reduce(operator.or_ if holds else operator.and_, guards)
 
@@ -1548,6 +1715,12 @@ def _sized_side(test: cst.BaseExpression, grid_names: _GridNames, context: Modul
         return None
     sized_left = grid_names.in_(test.left, context, scope)
     return None if sized_left == grid_names.in_(test.comparisons[0].comparator, context, scope) else sized_left
+
+
+def _is_bounded(value: cst.BaseExpression, context: ModuleContext, scope: Scope) -> bool:
+    """`value` is bounded whatever the sizes it reads (`min(triton.next_power_of_2(K), 128)`,
+    `4096 // K`, or a name bound only to such a value): ordering it bounds none of them."""
+    return context.host.axis_extents((value,), scope)[0] == ()
 
 
 def _is_a_size(value: cst.BaseExpression, context: ModuleContext, scope: Scope) -> bool:
@@ -1622,8 +1795,9 @@ def _tests_nothing(call: cst.Call, context: ModuleContext, compared: bool) -> bo
 def _may_order(function: cst.FunctionDef, context: ModuleContext, seen: set[cst.FunctionDef] | None = None) -> bool:
     """The function may order the sizes it is given: it orders a value read from its parameters
     against a bounded one (`T * B > BUDGET`; not against another runtime size, `last <=
-    x.numel()`, nor a sign test, `x.stride(0) < 0`), calls `min` / `max` on such a value, or
-    calls a function of the module that may (`_PREDICATE_HOPS` functions followed at most)."""
+    x.numel()`, nor a sign test, `x.stride(0) < 0`), caps such a value with `min` (`min(n,
+    4096)`; `max(1, n)` grows with `n`, `min(n, m)` with both), or calls a function of the
+    module that may (`_PREDICATE_HOPS` functions followed at most)."""
     seen = seen if seen is not None else set()
     seen.add(function)
     params = {param.name.value for param in all_params(function)}
@@ -1638,8 +1812,14 @@ def _may_order(function: cst.FunctionDef, context: ModuleContext, seen: set[cst.
                     return True
                 left = comparison.comparator
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
-            if node.func.value in ("min", "max"):
-                if any(_reads_parameters(arg.value, params, function, context) for arg in node.args):
+            if node.func.value == "min":
+                values = [arg.value for arg in node.args]
+                if any(
+                    _orders_against_a_bound(value, cap, params, function, context)
+                    for value in values
+                    for cap in values
+                    if cap is not value
+                ):
                     return True
             elif len(seen) <= _PREDICATE_HOPS and any(
                 _may_order(callee, context, seen)

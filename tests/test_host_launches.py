@@ -518,6 +518,28 @@ def test_asc010_reads_a_sum_of_sizes_as_one_size_not_their_product(lint) -> None
     ]
 
 
+def test_asc010_leaves_a_quotient_by_a_block_at_least_its_size_out_of_its_message(lint) -> None:
+    source = CHOSEN + textwrap.dedent(
+        """
+        def whole_rows(x):
+            B, S, D = x.shape
+            BLOCK_D = D
+            k32[(B, S, triton.cdiv(D, BLOCK_D))](x, BT=BLOCK_D)
+            BD = max(triton.next_power_of_2(D), 16)
+            n_d = triton.cdiv(D, BD)
+            k64[(B * S, n_d)](x, BT=BD)
+            capped = min(triton.next_power_of_2(D), 1024)
+            k64[(B * S, triton.cdiv(D, capped))](x, BT=capped)
+        """
+    )
+    messages = [f.message for f in lint(source, select=["ASC010"])]
+    assert [m.split("grows as ")[1].split(" and")[0] for m in messages] == [
+        "B * S > 65535",
+        "B * S > 65535",
+        "B * S * D/capped > 65535",
+    ]
+
+
 ENTRIES = """
 import functools
 import types
