@@ -68,7 +68,7 @@ any other: on the core-count grid it is written for (`(num_core,)`) it has no ru
 launched on a grid that grows with the input it is refused all the same. The message lists the sizes (`T/BT * B * H > 65535`), after the axes it could not size
 (`NT * B * H > 65535` for `(NT, B * H)` with `NT` from a helper) but for those that are one
 program whatever the sizes: `triton.cdiv(D, BLOCK_D)` with a block at least `D` (`BLOCK_D = D`,
-`triton.next_power_of_2(D)`, `max(..., D)`).
+`triton.next_power_of_2(D)`, `max(..., D)`), as an axis or in one's product (`NV * NT` is `NT`).
 
 Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`)
 or under an `if` bounding the grid, or all but one of the sizes it multiplies, from above (`if
@@ -1358,13 +1358,7 @@ def _report(launch: Launch, context: ModuleContext) -> Report | None:
     factors = [
         factor
         for axis, extent in zip(grid.axes, extents, strict=True)
-        for factor in (
-            extent
-            if extent is not None
-            else ()
-            if _one_program(axis, grid.scope, context)
-            else (_factor(axis, context),)
-        )
+        for factor in (extent if extent is not None else _unsized_factors(axis, grid.scope, context))
     ]
     return Report(
         launch.subscript,
@@ -1387,6 +1381,22 @@ def _factor(axis: cst.BaseExpression, context: ModuleContext) -> str:
     """An axis the module does not size, as a factor of the program count: `NT`, `(a + b)`."""
     code = one_line(axis)
     return code if isinstance(axis, (cst.Name, cst.Attribute, cst.Call, cst.Subscript)) else f"({code})"
+
+
+def _unsized_factors(axis: cst.BaseExpression, scope: Scope, context: ModuleContext) -> tuple[str, ...]:
+    """An axis the module does not size, as factors of the program count (`NT`, `(a + b)`), but
+    for those of its product that are one program whatever the sizes (`NV * NT` is `NT` with
+    `NV = triton.cdiv(V, triton.next_power_of_2(V))`)."""
+    operands = _multiplied(axis)
+    kept = [operand for operand in operands if not _one_program(operand, scope, context)]
+    return (_factor(axis, context),) if len(kept) == len(operands) else tuple(_factor(each, context) for each in kept)
+
+
+def _multiplied(value: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The operands of a product (`a`, `b`, `c` of `a * b * c`), or the value itself."""
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Multiply):
+        return [*_multiplied(value.left), *_multiplied(value.right)]
+    return [value]
 
 
 def _one_program(axis: cst.BaseExpression, scope: Scope, context: ModuleContext, hops: int = 0) -> bool:

@@ -530,6 +530,9 @@ def test_asc010_leaves_a_quotient_by_a_block_at_least_its_size_out_of_its_messag
             k64[(B * S, n_d)](x, BT=BD)
             capped = min(triton.next_power_of_2(D), 1024)
             k64[(B * S, triton.cdiv(D, capped))](x, BT=capped)
+            NT = chunk_count(S)
+            k32[(n_d * NT, B * S)](x, BT=BD)
+            k32[(NT * capped, B * S)](x, BT=BD)
         """
     )
     messages = [f.message for f in lint(source, select=["ASC010"])]
@@ -537,6 +540,8 @@ def test_asc010_leaves_a_quotient_by_a_block_at_least_its_size_out_of_its_messag
         "B * S > 65535",
         "B * S > 65535",
         "B * S * D/capped > 65535",
+        "NT * B * S > 65535",
+        "(NT * capped) * B * S > 65535",
     ]
 
 
