@@ -65,11 +65,24 @@ class CallSite:
 
 
 @dataclass(frozen=True)
+class Forwarded:
+    """How a call of a helper forwarding its parameters to a launch (`def _run(grid, *args,
+    **kwargs): kernel[grid](*args, **kwargs)`, then `_run((n,), x, n, BLOCK=64)`) launches:
+    the helper's launch, and the grid and arguments the kernel gets, as the call writes them."""
+
+    launch: Launch
+    grid: cst.BaseExpression
+    args: tuple[cst.Arg, ...]
+
+
+@dataclass(frozen=True)
 class Launch(CallSite):
     """`kernel[grid](...)` in host code, or `launcher(...)` after `launcher = kernel[grid]` in the
-    same function (`stored`: the subscript bound to the name)."""
+    same function (`stored`: the subscript bound to the name), or a call of a helper passing
+    the launch its grid and arguments (`forwarded`: what they are at that call)."""
 
     stored: cst.Subscript | None = None
+    forwarded: Forwarded | None = None
 
     @property
     def subscript(self) -> cst.Subscript:
@@ -88,8 +101,27 @@ class Launch(CallSite):
         return tuple(block for block in self.blocks if isinstance(block, cst.If))
 
     @property
+    def written_at(self) -> cst.CSTNode:
+        """Where the launch is written in its function: `kernel[grid]` (or the one its launcher
+        holds), or the call of the helper launching it."""
+        return self.subscript if self.forwarded is None else self.call
+
+    @property
+    def calls(self) -> tuple[cst.Call, ...]:
+        """The calls making the launch: its own, and the launch of the helper it calls."""
+        return (self.call,) if self.forwarded is None else (self.call, *self.forwarded.launch.calls)
+
+    @property
+    def args(self) -> Sequence[cst.Arg]:
+        """The arguments the kernel gets, as written in the launch's function."""
+        return self.call.args if self.forwarded is None else self.forwarded.args
+
+    @property
     def grid_node(self) -> cst.BaseExpression:
-        """What is written between the brackets: `grid` in `kernel[grid](...)`."""
+        """What is written between the brackets: `grid` in `kernel[grid](...)` (what a call of
+        a forwarding helper passes for it)."""
+        if self.forwarded is not None:
+            return self.forwarded.grid
         subscript = self.subscript
         [only, *more] = subscript.slice
         if not more and isinstance(only.slice, cst.Index) and not isinstance(only.comma, cst.Comma):
@@ -394,6 +426,7 @@ class HostIndex(_HostFacts):
         self._exact = False  # sizing products for `_budgets_cancelled`: no sum nor extremum taken for one term
         self._bounded = BoundedSizes()  # what tests before the launch being sized bound (`grid_extents`)
         self._launch_grids: dict[Launch, tuple[Grid, ...]] = {}
+        self._launches_as_called: dict[tuple[Launch, str, int], tuple[Launch, ...]] = {}
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
             self.walk(module, kernel_defs)
@@ -548,12 +581,12 @@ class HostIndex(_HostFacts):
         """A lambda, or the name of a function of the module."""
         return isinstance(value, cst.Lambda) or (isinstance(value, cst.Name) and value.value in self.functions)
 
-    def keyword_value(self, call: cst.Call, name: str, scope: Scope) -> cst.BaseExpression | None:
-        """The value a call passes as keyword `name`, written out or through a `**` splat."""
-        for arg in call.args:
+    def keyword_value(self, args: Sequence[cst.Arg], name: str, scope: Scope) -> cst.BaseExpression | None:
+        """The value call arguments pass as keyword `name`, written out or through a `**` splat."""
+        for arg in args:
             if arg.keyword is not None and arg.keyword.value == name:
                 return arg.value
-        for arg in call.args:
+        for arg in args:
             if arg.star == "**":
                 for source, _ in self.dict_sources(arg.value, scope):
                     found = _entry(source, name)
@@ -572,13 +605,16 @@ class HostIndex(_HostFacts):
         """The kernel's launches with arguments (`launches_passing`), and those of launcher
         helpers it is passed to (`kernel[g](...)` in `def launch(kernel, ...)` when the module
         calls `launch(my_kernel, ...)`)."""
-        return [*self.launches_passing(kernel), *self._helper_launches.get(kernel.name, ())]
+        return [
+            *self.launches_passing(kernel),
+            *self._as_called(self._helper_launches.get(kernel.name, ()), kernel.name),
+        ]
 
     def launches_passing(self, kernel: Kernel) -> list[Launch]:
         """The launches whose arguments are what the kernel gets: its own (`launches_of`) and
         those through a name bound only to kernels of the module (`fn = k_32 if BT == 32 else
         k_64`, or `kernel = my_kernel`, then `fn[g](...)`: a launch of each)."""
-        return [*self.launches_of(kernel), *self._chosen_launches.get(kernel.name, ())]
+        return self._as_called([*self.launches_of(kernel), *self._chosen_launches.get(kernel.name, ())], kernel.name)
 
     def imported_launches(self, imported: AbstractSet[str]) -> dict[str, list[Launch]]:
         """By name, the launches of the `imported` names (kernels of other modules: `k[grid](...)`
@@ -592,12 +628,11 @@ class HostIndex(_HostFacts):
                 while isinstance(head, cst.Attribute):
                     head = head.value
                 if isinstance(head, cst.Name) and head.value in imported and not self._hides(head.value, launch.scope):
-                    found.setdefault(launched, []).append(launch)
+                    found.setdefault(launched, []).extend(self._as_called([launch], launched))
         for name in imported:
             if name not in self.kernels and not self._hides(name, None):
-                for launch in self._helper_launches.get(name, ()):
-                    found.setdefault(name, []).append(launch)
-        return found
+                found.setdefault(name, []).extend(self._as_called(self._helper_launches.get(name, ()), name))
+        return {name: launches for name, launches in found.items() if launches}
 
     def kernels_named(self, name: str, scope: Scope) -> list[str]:
         """The module's kernels `name` holds in `scope`: a kernel the function does not rebind,
@@ -718,21 +753,127 @@ class HostIndex(_HostFacts):
                     found.setdefault(name, []).append(launch)
         return found
 
+    def _as_called(self, launches: Sequence[Launch], kernel: str) -> list[Launch]:
+        """The launches of `kernel`, each launch in a helper forwarding its grid and arguments
+        replaced by its calls (`_called`), without repeats."""
+        found: dict[Launch, None] = {}
+        for launch in launches:
+            found.update(dict.fromkeys(self._called(launch, kernel, 0)))
+        return list(found)
+
+    def _called(self, launch: Launch, kernel: str, hops: int) -> tuple[Launch, ...]:
+        """The launch as each call of its function launches it, when the launch's grid or a
+        splat is that function's parameter and it gets nothing else of the function's own
+        (`_forwards_only_parameters`: `def _run(grid, *args, **kwargs): kernel[grid](*args,
+        **kwargs)`, `def _launch(x, n, grid=(1,)): kernel[grid](x, n, BLOCK=64)`): at each call
+        of the module, a launch on the grid and with the arguments written there (`Forwarded`),
+        followed up through helpers calling helpers, at most `_MAX_HOPS`. A call passing
+        another kernel for the one the function launches (a launcher taking the kernel) is no
+        launch of `kernel`; one whose arguments are not all known (a splat filling a named
+        parameter) is the launch itself. Worked out once per launch, kernel and hop count."""
+        key = (launch, kernel, hops)
+        found = self._launches_as_called.get(key)
+        if found is not None:
+            return found
+        found = (launch,)
+        function = launch.scope
+        sites = self._calls_of_function(function) if function is not None and hops < _MAX_HOPS else []
+        if function is not None and sites and self._forwards_only_parameters(launch, function):
+            views: dict[Launch, None] = {}
+            for site in sites:
+                held = launch.subscript.value
+                if isinstance(held, cst.Name) and _param(function, held.value) is not None and hops == 0:
+                    passed = passed_for(site.call, function, held.value)
+                    if not (isinstance(passed, cst.Name) and passed.value == kernel):
+                        continue  # a launcher helper given another kernel there
+                view = self._launch_at(launch, function, site)
+                views.update(dict.fromkeys(self._called(view, kernel, hops + 1) if view is not None else (launch,)))
+            found = tuple(views)
+        self._launches_as_called[key] = found
+        return found
+
+    def _calls_of_function(self, function: cst.FunctionDef) -> list[CallSite]:
+        """The module's calls of `function` by its name, where that name is this function."""
+        name = function.name.value
+        return [site for site in self.calls_of.get(name, ()) if function in self._visible_functions(name, site.scope)]
+
+    def _forwards_only_parameters(self, launch: Launch, function: cst.FunctionDef) -> bool:
+        """The launch's grid is a parameter of `function`, or it splats one (`*args`,
+        `**kwargs`): what the launch gets is written at the calls of `function`; and its grid
+        and arguments read no name `function` binds but such parameters, each passed whole
+        (`grid`, `x`, `*args`), none of which it rebinds. Not for a method (`self`, `cls`)."""
+        params = [p.name.value for p in all_params(function)]
+        if params[:1] in (["self"], ["cls"]):
+            return False
+
+        def is_parameter(value: cst.BaseExpression) -> bool:
+            return (
+                isinstance(value, cst.Name) and value.value in params and (value.value, function) not in self.bindings
+            )
+
+        values = [launch.grid_node, *(arg.value for arg in launch.args)]
+        return (
+            is_parameter(launch.grid_node) or any(arg.star and is_parameter(arg.value) for arg in launch.args)
+        ) and all(
+            is_parameter(value)
+            or not any(self._binding_scope(name, function) is function for name in names_read(value))
+            for value in values
+        )
+
+    def _launch_at(self, launch: Launch, function: cst.FunctionDef, site: CallSite) -> Launch | None:
+        """The launch in `function` as the call `site` of it makes it: each parameter the
+        launch reads replaced by what the call passes for it (its default when it passes
+        none), `*args` by the call's positional arguments past the named ones, `**kwargs` by
+        its keywords naming no parameter and its `**` splats. None when that is not known."""
+        call = site.call
+        named = [*function.params.posonly_params, *function.params.params]
+        names = {p.name.value for p in all_params(function)}
+        star, star_kwarg = function.params.star_arg, function.params.star_kwarg
+        positional = [arg for arg in call.args if arg.keyword is None and arg.star != "**"]
+        if any(arg.star for arg in positional[: len(named)]):
+            return None  # `*x` fills named parameters: which ones is unknown
+
+        def passed(value: cst.BaseExpression) -> cst.BaseExpression | None:
+            if not (isinstance(value, cst.Name) and value.value in names):
+                return value
+            param = _param(function, value.value)
+            found = passed_for(call, function, value.value)
+            if found is None and param is not None and param.default is not None and not any(a.star for a in call.args):
+                found = param.default
+            return found
+
+        args: list[cst.Arg] = []
+        for arg in launch.args:
+            if arg.star == "*" and isinstance(star, cst.Param) and _is_name(arg.value, star.name.value):
+                args += positional[len(named) :]
+            elif arg.star == "**" and isinstance(star_kwarg, cst.Param) and _is_name(arg.value, star_kwarg.name.value):
+                args += [
+                    a for a in call.args if a.star == "**" or (a.keyword is not None and a.keyword.value not in names)
+                ]
+            elif (value := passed(arg.value)) is not None:
+                args.append(arg if value is arg.value else arg.with_changes(value=value))
+            else:
+                return None
+        grid = passed(launch.grid_node)
+        if grid is None:
+            return None
+        return Launch(call, site.scope, site.blocks, launch.subscript, Forwarded(launch, grid, tuple(args)))
+
     def argument(self, launch: Launch, kernel: Kernel, param: str) -> cst.BaseExpression | None:
         """What the launch passes for the kernel parameter `param` (None when not visible)."""
-        positional = self.positional_arguments(launch.call, launch.scope)
+        positional = self.positional_arguments(launch.args, launch.scope)
         for name, value in zip((p.name for p in kernel.params), positional, strict=False):  # as far as known
             if name == param:
                 return value
-        return self.keyword_value(launch.call, param, launch.scope)
+        return self.keyword_value(launch.args, param, launch.scope)
 
-    def positional_arguments(self, call: cst.Call, scope: Scope) -> list[cst.BaseExpression]:
-        """The values a call passes by position, as far as they are known: a `*name` splat
+    def positional_arguments(self, args: Sequence[cst.Arg], scope: Scope) -> list[cst.BaseExpression]:
+        """The values call arguments pass by position, as far as they are known: a `*name` splat
         of a name the function binds once, to a tuple literal without splats (`args = (x, y,
         n)`, then `kernel[grid](*args, BLOCK=64)`), gives its items; any other splat ends
         what is known."""
         values: list[cst.BaseExpression] = []
-        for arg in call.args:
+        for arg in args:
             if arg.keyword is not None or arg.star == "**":
                 continue
             if not arg.star:
@@ -2525,7 +2666,7 @@ def _reaching_binding(name: str, launch: Launch) -> cst.BaseExpression | cst.Fun
     it otherwise (inside an `if`, a loop, `name += ...`): then several may reach it."""
     if launch.scope is None or not isinstance(launch.scope.body, cst.IndentedBlock):
         return None
-    found = _enclosing_statement(launch.subscript, launch.scope.body.body)
+    found = _enclosing_statement(launch.written_at, launch.scope.body.body)
     if found is None:
         return None
     block, index = found
@@ -2650,6 +2791,10 @@ def all_params(function: cst.FunctionDef) -> list[cst.Param]:
     params = function.params
     extra = [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
     return [*params.posonly_params, *params.params, *params.kwonly_params, *extra]
+
+
+def _is_name(node: cst.BaseExpression, name: str) -> bool:
+    return isinstance(node, cst.Name) and node.value == name
 
 
 def _param(function: cst.FunctionDef, name: str) -> cst.Param | None:

@@ -407,17 +407,16 @@ def _launches(
     # `kernel[grid](...)` (also stored: `launcher = kernel[grid]`, `launcher(...)`; through a name
     # bound only to kernels: `fn = k_32 if BT == 32 else k_64`), not `mod.kernel[grid](...)`
     for launch in names.host.launches_passing(kernel):
-        call = launch.call
         if not isinstance(launch.subscript.value, cst.Name):
             continue
-        positional = zip(params, names.host.positional_arguments(call, launch.scope), strict=False)
+        positional = zip(params, names.host.positional_arguments(launch.args, launch.scope), strict=False)
         passed = {name: value for name, value in positional if name in constexprs}
-        for arg in call.args:
+        for arg in launch.args:
             if arg.keyword is not None and arg.keyword.value in constexprs:
                 passed[arg.keyword.value] = arg.value
         for name in params:  # `**kw` entries (`kw = {"BLOCK": 64}`)
             if name in constexprs and name not in passed:
-                value = names.host.keyword_value(call, name, launch.scope)
+                value = names.host.keyword_value(launch.args, name, launch.scope)
                 if value is not None:
                     passed[name] = value
         choices: dict[str, list[tuple[Value, Arm | None]]] = {}

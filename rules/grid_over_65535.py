@@ -60,7 +60,9 @@ entry of a namespace or dict that a function of the module returns (`k = _kernel
 `k.copy[grid](...)` or `k["copy"][grid](...)` with `_kernels` returning
 `types.SimpleNamespace(copy=_copy)`) when the entry names one kernel. A launcher stored in a
 name the function binds once (`launcher = kernel[grid]`, then `launcher(x, n)`) launches on
-that grid where the function calls it, and is reported where the grid is written. A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
+that grid where the function calls it, and is reported where the grid is written. A launch in a
+helper taking its grid as a parameter (`def _run(grid, *args, **kwargs): return
+kernel[grid](*args, **kwargs)`) is checked at each call of the helper, on the grid passed there. A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
 function, one per wrapper) reads its sizes from the function around it. A kernel another module
 defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
 `kernels.k[grid](...)`): the launcher refuses the grid whatever the kernel does. A kernel with a 1-D task loop is checked like
@@ -1322,16 +1324,16 @@ def flatten(x, out):
         launches = [launch for kernel in context.kernels for launch in host.launches_with_helpers(kernel)]
         for imported in host.imported_launches(context.imports.imported).values():
             launches += imported
-        checked: set[cst.Call] = set()  # a launch of one of several kernels (`fn = a if c else b`) is checked once
+        checked: set[cst.CSTNode] = set()  # a launch of one of several kernels (`fn = a if c else b`) is checked once
         for launch in launches:
             if (
-                launch.call in checked
+                launch.written_at in checked
                 or launch.loops
                 or _limit_lifted(launch, context)
                 or host.on_other_platform(launch.call)
             ):
                 continue
-            checked.add(launch.call)
+            checked.add(launch.written_at)
             report = _report(launch, context)
             if report is not None:
                 yield report
@@ -1361,7 +1363,7 @@ def _report(launch: Launch, context: ModuleContext) -> Report | None:
         for factor in (extent if extent is not None else _unsized_factors(axis, grid.scope, context))
     ]
     return Report(
-        launch.subscript,
+        launch.written_at,
         MESSAGE.format(
             limit=MAX_PROGRAMS,
             grid=one_line(grid.written),

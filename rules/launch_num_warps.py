@@ -24,7 +24,7 @@ table another module hands to the decorator (`triton.heuristics(get_config("soft
 Each knob is reported where it is written. Not flagged: a keyword named for a parameter
 of the kernel that takes it (`num_stages: tl.constexpr` in the signature): Triton binds it
 to that parameter, an argument and no compiler option. So at a launch of such a kernel of
-the module, its `warmup` / `run`, a `triton.Config` of its autotuner (which passes the
+the module (also at a call of a helper passing its `**kwargs` to the launch), its `warmup` / `run`, a `triton.Config` of its autotuner (which passes the
 config's `num_stages=` as a launch keyword, over any `"num_stages"` of its dict), its
 heuristics and the dicts splatted there; the fix of the other knob keeps it. A kernel
 imported from another module is not seen: its knobs are reported. Nor knobs on a path
@@ -603,23 +603,26 @@ def kernel(x, n, BLOCK: tl.constexpr):
             where = f"`{method[0]}` call of a kernel"
         else:
             if isinstance(call.func, cst.Name) and call.func.value in host.forwarders:
-                yield from self._forwarded(call, call.func.value, scope, host)
+                yield from self._forwarded(call, call.func.value, scope, host, knobs)
             return
         yield from self._keywords(call, where, knobs, merges.get(call))
         for arg in call.args:
             if arg.star == "**":
                 yield from self._splatted(arg.value, scope, host, call, knobs)
 
-    def _forwarded(self, call: cst.Call, name: str, scope: Scope, host: HostIndex) -> Iterator[Report]:
+    def _forwarded(
+        self, call: cst.Call, name: str, scope: Scope, host: HostIndex, knobs: AbstractSet[str]
+    ) -> Iterator[Report]:
         """A call of a helper that splats its `**kwargs` (or a dict parameter) into a launch:
-        its knob keywords, and the knobs of the dicts it passes on."""
+        its keywords among `knobs` (but for those the helper names), and the knobs of the
+        dicts it passes on."""
         function, splatted = host.forwarders[name]
         star = function.params.star_kwarg
         star_name = star.name.value if isinstance(star, cst.Param) else None
         named = {p.name.value for p in all_params(function)} - {star_name}
         if star_name in splatted:
             where = f"call of `{name}` (which passes it to a launch)"
-            yield from self._keywords(call, where, KNOBS - named)  # a knob the helper names is its own
+            yield from self._keywords(call, where, knobs - named)  # a knob the helper names is its own
             for arg in call.args:
                 if arg.star == "**":
                     yield from self._splatted(arg.value, scope, host, None, KNOBS)
@@ -804,7 +807,7 @@ def _knobs_by_call(context: ModuleContext) -> dict[cst.Call, AbstractSet[str]]:
     for kernel in host.kernels.values():
         named = _parameter_knobs([kernel])
         if named:
-            calls = [launch.call for launch in host.launches_with_helpers(kernel)]
+            calls = [call for launch in host.launches_with_helpers(kernel) for call in launch.calls]
             calls += _configs_of(kernel, context)
             calls += [call for call in kernel.decorators if isinstance(call, cst.Call)]
             for call in calls:

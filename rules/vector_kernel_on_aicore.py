@@ -274,7 +274,7 @@ def scale_twice(x, y, z):
                     break
                 grid, count = found
                 yield Report(
-                    launch.subscript,
+                    launch.written_at,
                     MESSAGE.format(kernel=kernel.name, axis=one_line(grid.written)),
                     related=((count.node, "the AI core count is read here"),),
                     within=launch.scope,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import re
 import textwrap
 from pathlib import Path
 
@@ -943,3 +944,145 @@ def test_the_dtype_every_launch_passes_for_a_tensor(
         (passed.dtype, passed.element_bytes, module.code_for_node(passed.shown_by)) if passed else (None, None, None)
     )
     assert found == (dtype, element_bytes, shown)
+
+
+FORWARDED = """
+def _run(grid, *args, **kwargs):
+    return k[grid](*args, **kwargs)
+
+def _named(x, n, grid):
+    k[grid](x, n, BT=64)
+
+def _defaulted(x, n, grid=(1,)):
+    k[grid](x, n, BT=32)
+
+def _outer(grid, *args, **kwargs):
+    return _run(grid, *args, **kwargs)
+
+def _own(x):
+    k[(x.numel(),)](x, x.numel(), BT=8)
+
+def entry(x, y, n, m):
+    _run((triton.cdiv(n, 64),), x, n, BT=64)
+    _named(y, m, (m, n))
+    _defaulted(y, m)
+    kw = {"BT": 16}
+    _outer((n,), x, m, **kw)
+    _own(x)
+"""
+
+
+def test_a_launch_through_a_forwarding_helper_is_read_at_each_call_of_it(lint) -> None:
+    """A helper passing a launch its parameters (`*args`, `**kwargs`, named ones, a default
+    grid; through a helper calling it) launches at each call of it, on the grid and with the
+    arguments written there; a helper launching with values of its own keeps its launch."""
+    hosts, kernel, module = index(FORWARDED)
+
+    def code(node: cst.CSTNode | None) -> str | None:
+        return None if node is None else module.code_for_node(node)
+
+    assert [
+        (
+            code(launch.written_at),
+            [code(grid.written) for grid in hosts.grids(launch)],
+            code(hosts.argument(launch, kernel, "x")),
+            code(hosts.argument(launch, kernel, "n")),
+            code(hosts.argument(launch, kernel, "BT")),
+        )
+        for launch in hosts.launches_with_helpers(kernel)
+    ] == [
+        ("_outer((n,), x, m, **kw)", ["(n,)"], "x", "m", "16"),
+        ("_run((triton.cdiv(n, 64),), x, n, BT=64)", ["(triton.cdiv(n, 64),)"], "x", "n", "64"),
+        ("_named(y, m, (m, n))", ["(m, n)"], "y", "m", "64"),
+        ("_defaulted(y, m)", ["(1,)"], "y", "m", "32"),
+        ("k[(x.numel(),)]", ["(x.numel(),)"], "x", "x.numel()", "8"),
+    ]
+
+
+HELPER = """
+def _run(grid, *args, **kwargs):
+    return {kernel}[grid](*args, **kwargs)
+"""
+THROUGH_A_HELPER = [
+    # the grid a helper is called with (ASC010), and a knob it passes on (ASC001)
+    (
+        """
+@triton.jit
+def scale_kernel(x, y, T, BT: tl.constexpr):
+    i_t, i_bh = tl.program_id(0), tl.program_id(1)
+    offs = i_bh * T + i_t * BT + tl.arange(0, BT)
+    tl.store(y + offs, tl.load(x + offs) * 2)
+
+def scale(x, BT: int = 64):
+    B, H, T = x.shape
+    y = torch.empty_like(x)
+    grid = (triton.cdiv(T, BT), B * H)
+    scale_kernel[grid](x, y, T, BT=BT, num_warps=4)
+    return y
+""",
+        ["ASC001", "ASC010"],
+    ),
+    # a float passed through `*args` is no int a constexpr could be (no ASC002)
+    (
+        """
+@triton.jit
+def shift_kernel(x_ptr, y_ptr, offset, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    shift = offset.to(tl.float32)
+    tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=offs < n) + shift, mask=offs < n)
+
+def shift(x, offset: float = 0.5):
+    y = torch.empty_like(x)
+    n = x.numel()
+    shift_kernel[(triton.cdiv(n, 1024),)](x, y, offset, n, BLOCK=1024)
+    return y
+""",
+        [],
+    ),
+    # `num_stages=` passed on to a kernel taking a `num_stages` parameter is an argument (no ASC001)
+    (
+        """
+@triton.jit
+def rows_kernel(x, T, BT: tl.constexpr, num_stages: tl.constexpr):
+    for i in tl.range(0, T, BT, num_stages=num_stages):
+        offs = i + tl.arange(0, BT)
+        tl.store(x + offs, tl.load(x + offs, mask=offs < T) * 2, mask=offs < T)
+
+def rows(x):
+    rows_kernel[(1,)](x, x.numel(), BT=64, num_stages=2)
+""",
+        [],
+    ),
+]
+
+
+@pytest.mark.parametrize(("direct", "codes"), THROUGH_A_HELPER)
+def test_a_launch_rewritten_through_a_forwarding_helper_keeps_its_findings(lint, direct: str, codes: list) -> None:
+    """Every launch `kernel[grid](...)` rewritten as `_run(grid, ...)`, `_run` passing its
+    parameters to the launch: the same findings, in the same function."""
+    header = "import torch\nimport triton\nimport triton.language as tl\n"
+    kernel = direct.split("def ", 2)[1].split("(")[0]
+    through = re.sub(rf"\b{kernel}\[(.*?)\]\(", r"_run(\1, ", direct) + HELPER.format(kernel=kernel)
+    for source in (direct, through):
+        findings = lint(header + source)
+        assert sorted(f.code for f in findings) == codes, source
+
+
+def test_a_knob_a_kernel_takes_is_its_argument_in_a_forwarding_helpers_launch_too(lint) -> None:
+    """`num_stages=` written in the launch of a helper forwarding to a kernel that takes a
+    `num_stages` parameter is an argument (no ASC001); `num_warps=` it does not take is a knob."""
+    source = """import triton
+import triton.language as tl
+
+@triton.jit
+def rows_kernel(x, T, BT: tl.constexpr, num_stages: tl.constexpr):
+    for i in tl.range(0, T, BT, num_stages=num_stages):
+        tl.store(x + i + tl.arange(0, BT), 0.0)
+
+def _run(grid, *args, **kwargs):
+    return rows_kernel[grid](*args, num_stages=2, num_warps=4, **kwargs)
+
+def rows(x):
+    _run((1,), x, x.numel(), BT=64)
+"""
+    assert [(f.code, f.location.row) for f in lint(source)] == [("ASC001", 10)]
