@@ -770,7 +770,8 @@ class HostIndex(_HostFacts):
         followed up through helpers calling helpers, at most `_MAX_HOPS`. A call passing
         another kernel for the one the function launches (a launcher taking the kernel) is no
         launch of `kernel`; one whose arguments are not all known (a splat filling a named
-        parameter) is the launch itself. Worked out once per launch, kernel and hop count."""
+        parameter) is the launch itself, and so is a launch in a loop of the helper (a chunking
+        loop, which the calls do not show). Worked out once per launch, kernel and hop count."""
         key = (launch, kernel, hops)
         found = self._launches_as_called.get(key)
         if found is not None:
@@ -778,7 +779,7 @@ class HostIndex(_HostFacts):
         found = (launch,)
         function = launch.scope
         sites = self._calls_of_function(function) if function is not None and hops < _MAX_HOPS else []
-        if function is not None and sites and self._forwards_only_parameters(launch, function):
+        if function is not None and sites and not launch.loops and self._forwards_only_parameters(launch, function):
             views: dict[Launch, None] = {}
             for site in sites:
                 held = launch.subscript.value

@@ -962,6 +962,10 @@ def _outer(grid, *args, **kwargs):
 def _own(x):
     k[(x.numel(),)](x, x.numel(), BT=8)
 
+def _looped(grid, *args):
+    for _ in range(2):
+        k[grid](*args, BT=4)
+
 def entry(x, y, n, m):
     _run((triton.cdiv(n, 64),), x, n, BT=64)
     _named(y, m, (m, n))
@@ -969,13 +973,15 @@ def entry(x, y, n, m):
     kw = {"BT": 16}
     _outer((n,), x, m, **kw)
     _own(x)
+    _looped((n,), x, n)
 """
 
 
 def test_a_launch_through_a_forwarding_helper_is_read_at_each_call_of_it(lint) -> None:
     """A helper passing a launch its parameters (`*args`, `**kwargs`, named ones, a default
     grid; through a helper calling it) launches at each call of it, on the grid and with the
-    arguments written there; a helper launching with values of its own keeps its launch."""
+    arguments written there; a helper launching with values of its own, or in a loop (a
+    chunking loop the calls do not show), keeps its launch."""
     hosts, kernel, module = index(FORWARDED)
 
     def code(node: cst.CSTNode | None) -> str | None:
@@ -996,6 +1002,7 @@ def test_a_launch_through_a_forwarding_helper_is_read_at_each_call_of_it(lint) -
         ("_named(y, m, (m, n))", ["(m, n)"], "y", "m", "64"),
         ("_defaulted(y, m)", ["(1,)"], "y", "m", "32"),
         ("k[(x.numel(),)]", ["(x.numel(),)"], "x", "x.numel()", "8"),
+        ("k[grid]", [], None, None, "4"),
     ]
 
 
