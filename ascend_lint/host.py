@@ -1317,7 +1317,9 @@ class HostIndex(_HostFacts):
             return self._extent(value.expression, scope, hops)  # `-(-T // BT)`: `triton.cdiv(T, BT)`
         if isinstance(value, cst.BinaryOperation):
             left, right = self._extent(value.left, scope, hops), self._extent(value.right, scope, hops)
-            if left == () and isinstance(value.operator, cst.FloorDivide):  # `16384 // x.element_size()`
+            if isinstance(value.operator, cst.FloorDivide) and (
+                left == () or self.at_least(value.right, value.left, scope)
+            ):  # `16384 // x.element_size()`, `D // BLOCK_D` with `BLOCK_D = triton.next_power_of_2(D)`
                 return ()
             if left is None or right is None:
                 return None
@@ -1549,6 +1551,8 @@ class HostIndex(_HostFacts):
     def _call_extent(self, call: cst.Call, scope: Scope, hops: int) -> tuple[str, ...] | None:
         callee = (dotted_name(call.func) or "").rsplit(".", 1)[-1]
         args = [self._extent(arg.value, scope, hops) for arg in call.args]
+        if callee == "cdiv" and len(args) == 2 and self.at_least(call.args[1].value, call.args[0].value, scope):
+            return ()  # one program: a block at least the size it divides
         if callee == "cdiv" and len(args) == 2 and args[0] is not None and args[1] == ():
             return _divided(args[0], call.args[1].value)
         if callee == "cdiv" and args and args[0] == ():  # a bounded count over a positive one
@@ -1571,6 +1575,22 @@ class HostIndex(_HostFacts):
         if self.core_count(call, scope) is not None:
             return ()
         return None
+
+    def at_least(self, value: cst.BaseExpression, size: cst.BaseExpression, scope: Scope, hops: int = 0) -> bool:
+        """`value` is at least `size` whatever it is: `size` itself, `triton.next_power_of_2` or a
+        `max` of a value that is, or a name bound only to such values."""
+        if value.deep_equals(size):
+            return True
+        if hops >= _MAX_HOPS:
+            return False
+        if isinstance(value, cst.Name):
+            values = self.values_of(value.value, scope)
+            return bool(values) and all(self.at_least(each, size, scope, hops + 1) for each in values)
+        return (
+            isinstance(value, cst.Call)
+            and (dotted_name(value.func) or "").rsplit(".", 1)[-1] in ("next_power_of_2", "max")
+            and any(self.at_least(arg.value, size, scope, hops + 1) for arg in value.args)
+        )
 
     def _is_named_shape_item(self, value: cst.BaseExpression, scope: Scope) -> bool:
         """`shape[i]` with `shape` a name bound only to a tensor's shape (`shape = q.shape`,

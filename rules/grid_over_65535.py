@@ -70,7 +70,8 @@ any other: on the core-count grid it is written for (`(num_core,)`) it has no ru
 launched on a grid that grows with the input it is refused all the same. The message lists the sizes (`T/BT * B * H > 65535`), after the axes it could not size
 (`NT * B * H > 65535` for `(NT, B * H)` with `NT` from a helper) but for those that are one
 program whatever the sizes: `triton.cdiv(D, BLOCK_D)` with a block at least `D` (`BLOCK_D = D`,
-`triton.next_power_of_2(D)`, `max(..., D)`), as an axis or in one's product (`NV * NT` is `NT`).
+`triton.next_power_of_2(D)`, `max(..., D)`), as an axis or in one's product (`NV * NT` is `NT`,
+and `triton.cdiv(K, BK) * N * H` grows as `N * H`).
 
 Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`)
 or under an `if` bounding the grid, or all but one of the sizes it multiplies, from above (`if
@@ -1314,6 +1315,23 @@ def flatten(x, out):
     runs[(rows,)](out, x, chunk, BLOCK=2048)  # expect
     runs[(b, s)](out, x, chunk, BLOCK=2048)  # expect
 """,
+        # a quotient by a block at least its size is one program: the other sizes still grow
+        """
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x, K, BK: tl.constexpr):
+    tl.store(x + tl.program_id(0) * BK + tl.arange(0, BK), 0.0)
+
+def run(x):
+    N, H, K = x.shape
+    BK = max(triton.next_power_of_2(K), 16)
+    if BK > 256:
+        raise ValueError("K is at most 256")
+    k[(triton.cdiv(K, BK) * N * H,)](x, K, BK=BK)  # expect
+    k[(K // BK * N * H,)](x, K, BK=BK)  # expect
+""",
     )
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
@@ -1414,26 +1432,7 @@ def _one_program(axis: cst.BaseExpression, scope: Scope, context: ModuleContext,
         size, block = axis.left, axis.right
     else:
         return False
-    return _at_least(block, size, scope, context)
-
-
-def _at_least(
-    value: cst.BaseExpression, size: cst.BaseExpression, scope: Scope, context: ModuleContext, hops: int = 0
-) -> bool:
-    """`value` is at least `size` whatever it is: `size` itself, `triton.next_power_of_2` or a
-    `max` of a value that is, or a name bound only to such values."""
-    if value.deep_equals(size):
-        return True
-    if hops >= _PREDICATE_HOPS:
-        return False
-    if isinstance(value, cst.Name):
-        values = context.host.values_of(value.value, scope)
-        return bool(values) and all(_at_least(each, size, scope, context, hops + 1) for each in values)
-    return (
-        isinstance(value, cst.Call)
-        and (dotted_name(value.func) or "").rsplit(".", 1)[-1] in ("next_power_of_2", "max")
-        and any(_at_least(arg.value, size, scope, context, hops + 1) for arg in value.args)
-    )
+    return context.host.at_least(block, size, scope)
 
 
 def _limit_lifted(launch: Launch, context: ModuleContext) -> bool:
