@@ -1167,10 +1167,14 @@ class Flow:
         return origins
 
     def _alias_source(self, definition: Event) -> cst.Name | None:
-        """The name a definition binds its target to when it is a plain alias (`a = x`, or `x`
+        """The name a definition binds its target to when it is an alias: the name itself or a
+        view of it (`view_source`: `a = x`, `a = x.to(t)`, `a = tl.trans(x)`, or such a value
         paired with `a` in `a, b = x, y`; unpacking `a, b = x` is not one)."""
         target, value = definition.node, definition.value
-        if not (isinstance(target, cst.Name) and isinstance(value, cst.Name) and value in self.read_events):
+        if not (isinstance(target, cst.Name) and value is not None):
+            return None
+        source = self.view_source(value)
+        if source is None or source not in self.read_events:
             return None
         for small in getattr(definition.statement, "body", ()):
             if isinstance(small, cst.Assign):
@@ -1180,8 +1184,34 @@ class Flow:
             else:
                 continue
             if any(_bound_value(assigned, small.value, target) is value for assigned in targets):
-                return value
+                return source
         return None
+
+    def view_source(self, node: cst.BaseExpression) -> cst.Name | None:
+        """The named tile `node` is, seen through casts, transposes (`tl.trans(x)`, `x.trans()`,
+        `x.T`), reshapes and views (`x[None, :]`, `tl.expand_dims(x, 0)`), minus and
+        parentheses: the same tile in the unified buffer, not a copy (`x + 0.0` is one). None
+        when `node` is no such view of a name."""
+        while True:
+            if isinstance(node, cst.Name):
+                return node
+            viewed = axes_view_of(node)
+            if viewed is not None:
+                node = viewed
+            elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+                node = node.expression
+            elif isinstance(node, cst.Attribute) and node.attr.value == "T" and self.imports.resolve(node) is None:
+                node = node.value
+            elif (
+                isinstance(node, cst.Call)
+                and isinstance(node.func, cst.Attribute)
+                and self.imports.method_name(node.func) in _VIEWS
+            ):
+                node = node.func.value  # `x.to(...)`, `x.trans()`: the tile's own method
+            elif isinstance(node, cst.Call) and self.imports.is_tl(node.func, *_VIEWS) and node.args:
+                node = node.args[0].value
+            else:
+                return None
 
     @cached_property
     def _alias_groups(self) -> dict[str, set[str]]:
@@ -1483,6 +1513,11 @@ def _normalise(variants: list[Variant]) -> list[Variant]:
                 flags |= value
             merged[flags] = merged[flags] & spec if flags in merged else spec
     return list(merged.items())
+
+
+_VIEWS = ("trans", "permute", "reshape", "view", "cast", "expand_dims")
+"""The `triton.language` functions (and tensor methods) returning their first operand's tile viewed
+or cast: `Flow.view_source`."""
 
 
 def axes_view_of(node: cst.BaseExpression) -> cst.BaseExpression | None:

@@ -24,8 +24,10 @@ then the rule keeps them.
 The analysis follows control flow: the left operand may be wrapped (`b_a.to(...)`,
 `tl.trans(b_a)`, `b_a.trans()` or `b_a.T`, a reshape or view, `-b_a`), nested dots clobber
 the inner left operand first, a reassignment ends tracking, an alias (`b_keep = b_a`, chained,
-or paired in `a, b = x, y`) is the same tile as the name it was taken from, so its reads are
-reads of the clobbered tile until it is reassigned itself, `.dtype`/`.shape` and a compile
+or paired in `a, b = x, y`) is the same tile as the name it was taken from, and so is a name
+bound to a wrapped tile (`p_cast = p.to(v.dtype)`: `tl.dot(p_cast, v)` clobbers `p` as
+`tl.dot(p.to(v.dtype), v)` does), so its reads are reads of the clobbered tile until it is
+reassigned itself (`b_ac = b_a + 0.0` is a copy, no alias), `.dtype`/`.shape` and a compile
 hint naming the tile (`extension.compile_hint(a, "dot_pad_only_k")`) are not data reads,
 `tl.dot(b_k, tl.trans(b_k))` reads both operands before the dot runs, an operation holding
 the dot reads its other operands after the dot has run (`x = x + tl.dot(x, y)` reads the
@@ -108,12 +110,10 @@ from functools import cached_property
 import libcst as cst
 
 from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, spelled_out
-from ascend_lint.flow import Assumptions, Event, Flow, axes_view_of, call_argument
+from ascend_lint.flow import Assumptions, Event, Flow, call_argument
 from ascend_lint.imports import dotted_name
 from ascend_lint.prefilter import PACKAGE_IMPORT
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
-
-_WRAPPERS = ("trans", "permute", "reshape", "view", "cast", "expand_dims")
 
 
 class DotLhsReuse(Rule):
@@ -195,6 +195,18 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
     if not USE_G:
         b_o = tl.dot(b_a, b_w)
         tl.store(p_o, b_o + b_keep + b_g + b_lo)
+""",
+        # a cast reassigned before the dot is no longer a view of `b_a`; `b_ac` is a copy
+        """
+@triton.jit
+def k(p_a, p_w, p_o):
+    b_a = tl.load(p_a)
+    b_w = tl.load(p_w)
+    b_c = b_a.to(tl.float16)
+    b_c = b_w * 2.0
+    b_ac = b_a + 0.0
+    b_o = tl.dot(b_c, b_w) + tl.dot(b_ac, b_w)
+    tl.store(p_o, b_o + b_a)
 """,
         # a device function's constexpr that every call of it in the module fixes folds its `if`s:
         # each call passes `COMPUTE_DQ=False`, by keyword, by position, or through a calling device
@@ -279,6 +291,16 @@ def k(p_x, p_w, p_o, SPLIT: tl.constexpr):
 """,
     )
     INVALID = (
+        # a name bound to a cast is the tile it casts, as the cast written in the dot is
+        """
+@triton.jit
+def k(p_a, p_b, p_o):
+    b_a = tl.load(p_a)
+    b_c = b_a.to(tl.float16)
+    b_o = tl.dot(b_c, tl.load(p_b))
+    tl.store(p_o, b_o + b_a)  # expect
+    tl.store(p_o, b_c)  # expect
+""",
         # a row made by adding an axis is a view of the loaded tile (mojo_opset's decode_dsa.py)
         """
 @triton.jit
@@ -766,13 +788,13 @@ class _Dots:
             call = event.call
             if kernel.imports.is_tl(call.func, "dot"):
                 args = [a for a in call.args if a.keyword is None or a.keyword.value in ("input", "a")]
-                tile = _wrapped_tile(args[0].value, kernel) if args else None
+                tile = flow.view_source(args[0].value) if args else None
                 if tile is not None:
                     dots.append(_Dot(event, tile))
                 continue
             for position, name in self._clobbered_params(call, kernel):
                 argument = call_argument(call, position, name)
-                tile = _wrapped_tile(argument, kernel) if argument is not None else None
+                tile = flow.view_source(argument) if argument is not None else None
                 helper = dotted_name(call.func)
                 if tile is not None and helper is not None:
                     dots.append(_Dot(event, tile, helper))
@@ -802,31 +824,6 @@ class _Dots:
                 }
             )
         return self._clobbered[helper]
-
-
-def _wrapped_tile(node: cst.BaseExpression, kernel: Kernel) -> cst.Name | None:
-    """The named tile a dot operand is, through casts, transposes (`tl.trans(x)`, `x.trans()`,
-    `x.T`), reshapes and views (`x[None, :]`, `tl.expand_dims(x, 0)`), minus and parentheses."""
-    while True:
-        if isinstance(node, cst.Name):
-            return node
-        viewed = axes_view_of(node)
-        if viewed is not None:
-            node = viewed
-        elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-            node = node.expression
-        elif isinstance(node, cst.Attribute) and node.attr.value == "T" and kernel.imports.resolve(node) is None:
-            node = node.value
-        elif (
-            isinstance(node, cst.Call)
-            and isinstance(node.func, cst.Attribute)
-            and kernel.imports.method_name(node.func) in _WRAPPERS
-        ):
-            node = node.func.value  # `x.to(...)`, `x.trans()`: the tile's own method
-        elif isinstance(node, cst.Call) and kernel.imports.is_tl(node.func, *_WRAPPERS) and node.args:
-            node = node.args[0].value
-        else:
-            return None
 
 
 class _CopyPlanner:
