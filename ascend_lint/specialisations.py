@@ -33,6 +33,7 @@ import operator
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -99,7 +100,8 @@ def _number(value: object) -> Value | None:
 
 
 def evaluate(node: cst.BaseExpression, lookup: Lookup, imports: ImportMap | None = None) -> Value | None:
-    """The value of a constant expression over literals and names `lookup` knows, else None.
+    """The value of a constant expression over literals and names `lookup` knows (`Class.NAME`
+    looked up so, dotted), else None.
 
     Handles arithmetic, comparisons, `and`/`or`/`not`, conditional expressions, `min`/`max`,
     `triton.cdiv`, `triton.next_power_of_2` and `tl.constexpr(...)`.
@@ -108,6 +110,8 @@ def evaluate(node: cst.BaseExpression, lookup: Lookup, imports: ImportMap | None
         return _number(number_literal(node))
     if isinstance(node, cst.Name):
         return node.value == "True" if node.value in ("True", "False") else lookup(node.value)
+    if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
+        return lookup(f"{node.value.value}.{node.attr.value}")  # a class attribute (`module_constants`)
     if isinstance(node, cst.UnaryOperation):
         value = evaluate(node.expression, lookup, imports)
         if value is None:
@@ -359,10 +363,22 @@ def _describe_arms(arms: Arms) -> str:
 
 
 def module_constants(module: cst.Module, imports: ImportMap) -> dict[str, Value]:
-    """Module-level names assigned exactly once, to a constant expression of earlier ones."""
+    """Module-level names assigned exactly once, to a constant expression of earlier ones, and
+    the attributes of each class defined once at module level, from nothing but `object`
+    (`Class.NAME`, `_class_constants`), that no code assigns (`Class.NAME = ...`)."""
     values: dict[str, Value] = {}
     seen: set[str] = set()
+    classes: dict[str, dict[str, Value]] = {}
     for statement in module.body:
+        if isinstance(statement, cst.ClassDef):
+            name = statement.name.value
+            plain = all(isinstance(base.value, cst.Name) and base.value.value == "object" for base in statement.bases)
+            if name in seen or statement.keywords or not plain:  # an enum's members are no numbers
+                classes[name] = {}
+            else:
+                classes[name] = _class_constants(statement, values, imports)
+            seen.add(name)
+            continue
         if not isinstance(statement, cst.SimpleStatementLine):
             continue
         for small in statement.body:
@@ -372,10 +388,61 @@ def module_constants(module: cst.Module, imports: ImportMap) -> dict[str, Value]
             result = evaluate(value, values.get, imports) if value is not None else None
             if target in seen or result is None:
                 values.pop(target, None)
+                classes.pop(target, None)
+            else:
+                values[target] = result
+            seen.add(target)
+    stored = _attributes_stored(module)
+    for name, attributes in classes.items():
+        values.update({f"{name}.{attr}": value for attr, value in attributes.items() if (name, attr) not in stored})
+    return values
+
+
+def _class_constants(node: cst.ClassDef, known: Mapping[str, Value], imports: ImportMap) -> dict[str, Value]:
+    """The names a class body binds exactly once, to a constant expression of its earlier names
+    or `known` ones: the class's own namespace, no module names. A name a compound statement of
+    the body writes (a method's name, an `if` arm) is no constant."""
+    values: dict[str, Value] = {}
+    seen: set[str] = set()
+    for statement in node.body.body if isinstance(node.body, cst.IndentedBlock) else ():
+        if not isinstance(statement, cst.SimpleStatementLine):
+            if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                written = {statement.name.value}
+            else:
+                written = {name.value for name in walk(statement) if type(name) is cst.Name}
+            for name in written:
+                values.pop(name, None)
+            seen |= written
+            continue
+        for small in statement.body:
+            target, value = _single_assignment(small)
+            if isinstance(small, cst.AugAssign) and isinstance(small.target, cst.Name):
+                target, value = small.target.value, None
+            if target is None:
+                continue
+            result = evaluate(value, {**known, **values}.get, imports) if value is not None else None
+            if target in seen or result is None:
+                values.pop(target, None)
             else:
                 values[target] = result
             seen.add(target)
     return values
+
+
+def _attributes_stored(module: cst.Module) -> set[tuple[str, str]]:
+    """`(Class, NAME)` for each `Class.NAME = ...` (or augmented) anywhere in the module."""
+    stored = set()
+    for node in walk(module):
+        if type(node) is cst.Assign:
+            targets = [target.target for target in node.targets]
+        elif type(node) is cst.AugAssign or type(node) is cst.AnnAssign:
+            targets = [node.target]
+        else:
+            continue
+        for target in targets:
+            if isinstance(target, cst.Attribute) and isinstance(target.value, cst.Name):
+                stored.add((target.value.value, target.attr.value))
+    return stored
 
 
 def _single_assignment(small: cst.BaseSmallStatement) -> tuple[str | None, cst.BaseExpression | None]:
@@ -463,6 +530,9 @@ class _HostNames:
         of them is not a constant."""
         if hops > _MAX_HOPS:
             return []
+        owner = name.partition(".")[0]
+        if owner != name and (self.bound(owner, scope) is not None or self._is_param(owner, scope)):
+            return []  # `Cfg.BLOCK` of a local `Cfg`, not of the module's class
         bound = self.bound(name, scope)
         if bound is not None:
             values: list[Value] = []
@@ -480,6 +550,14 @@ class _HostNames:
                     return [] if value is None else [value]
         value = self.known.get(name)
         return [] if value is None else [value]
+
+    def _is_param(self, name: str, scope: Scope) -> bool:
+        """Whether `name` is a parameter of `scope` or of a function around it."""
+        while scope is not None:
+            if any(param.name.value == name for param in (*scope.params.params, *scope.params.kwonly_params)):
+                return True
+            scope = self.host.enclosing.get(scope)
+        return False
 
     def arm_values(self, name: str, launch: Launch) -> Iterator[tuple[Value, Arm]]:
         """The constants the launching function binds `name` to on some of its paths, with the
@@ -511,6 +589,24 @@ class _HostNames:
                 seen.append(constant)
                 yield constant, Arm(statement, tests)
 
+    @cached_property
+    def _in_class_bodies(self) -> frozenset[cst.CSTNode]:
+        """The values assignments of class bodies bind (outside methods): attributes of the class
+        (`module_constants`), though the host index files them under the function or module
+        around the class."""
+        assignments: set[cst.CSTNode] = set()
+        pending: list[tuple[Sequence[cst.BaseStatement], bool]] = [(self.host.module.body, False)]
+        while pending:
+            statements, in_class = pending.pop()
+            for statement in statements:
+                if isinstance(statement, cst.SimpleStatementLine) and in_class:
+                    assignments.update(statement.body)
+                inside = isinstance(statement, cst.ClassDef) or (
+                    in_class and not isinstance(statement, cst.FunctionDef)
+                )
+                pending.extend((block, inside) for block in statement_blocks(statement))
+        return frozenset(value for value, binder in self.host.binders.items() if binder in assignments)
+
     def bound(self, name: str, scope: Scope) -> list[cst.BaseExpression] | None:
         """The values the host code binds `name` to where `scope` reads it, None when it binds
         none. Several are alternatives only when each is on its own path, in a function that
@@ -519,7 +615,7 @@ class _HostNames:
         where = scope
         while where is not None and (name, where) not in self.host.bindings:
             where = self.host.enclosing.get(where)
-        found = self.host.bindings.get((name, where))
+        found = [value for value in self.host.bindings.get((name, where), ()) if value not in self._in_class_bodies]
         if not found:
             return None
         if len(found) == 1 or (where is not None and _assigned_once_per_path(name, where)):

@@ -113,3 +113,19 @@ def test_cycles_and_large_spaces_stay_bounded():
     filtered = "[triton.Config({'BLOCK': a}) for a in range(64) for b in range(64) for c in range(64) if a + b + c < 0]"
     assert tuned(filtered) == [None]  # 64**3 items, a bounded number tried
     assert time.perf_counter() - started < 2  # all 64**3 items take seconds
+
+
+def test_a_class_attribute_is_a_constant_of_its_own_namespace():
+    def launched(before: str, body: str = "", value: str = "Cfg.BLOCK", params: str = "x, n") -> list[object]:
+        return blocks(before + KERNEL + f"\ndef launch({params}):\n{body}    k[(1,)](x, n, BLOCK={value})\n")
+
+    assert launched("class Cfg:\n    BLOCK = 64\n    WIDE = BLOCK * 2\n") == [64]
+    assert launched("class Cfg:\n    BLOCK = 64\n    WIDE = BLOCK * 2\n", value="Cfg.WIDE") == [128]
+    # a class body binds no module name: the module's `BLOCK` stays one constant
+    assert launched("BLOCK = 128\n\n\nclass Cfg:\n    BLOCK = 64\n", value="BLOCK") == [128]
+    # rebound in its body, assigned from outside, an enum member, or a local `Cfg`: no constant
+    assert launched("class Cfg:\n    BLOCK = 64\n    BLOCK = 128\n") == [None]
+    assert launched("class Cfg:\n    BLOCK = 64\n\n\nCfg.BLOCK = 128\n") == [None]
+    assert launched("class Cfg(enum.IntEnum):\n    BLOCK = 64\n") == [None]
+    assert launched("class Cfg:\n    BLOCK = 64\n", params="x, n, Cfg") == [None]
+    assert launched("class Cfg:\n    BLOCK = 64\n", body="    Cfg = configs[n]\n") == [None]
