@@ -1149,6 +1149,11 @@ class Flow:
         """Each definition by the node it is at (a target name, an augmented assignment)."""
         return {definition.node: definition for definitions in self.defs.values() for definition in definitions}
 
+    def value_origins(self, name: cst.Name) -> list[Event]:
+        """The definitions whose value a read of `name` holds: through aliases and views
+        (`a2 = a.to(t)`, `b = a`) back to those computing it, a parameter's included."""
+        return [self.events[index] for index in sorted(self._origins(self.reaching(name)))]
+
     def _origins(self, defs: list[Event]) -> set[int]:
         """The definitions whose value `defs` hold: through aliases back to the one computing it."""
         origins: set[int] = set()

@@ -50,8 +50,9 @@ kernel's own constexpr parameter (another module may launch the kernel), a funct
 anywhere but in its calls (passed around, exported) or called with `*args` is checked in every
 specialisation, as is a kernel.
 
-A call of a `@triton.jit` function whose `tl.dot` takes one of its parameters, unchanged, as
-the left operand (fla's `safe_dot(a, b)`, which returns `tl.dot(a, b)`) is that dot: Triton
+A call of a `@triton.jit` function whose `tl.dot` takes one of its parameters, unchanged or
+through a view it binds to a name (`a16 = a.to(tl.float16)`), as the left operand (fla's
+`safe_dot(a, b)`, which returns `tl.dot(a, b)`) is that dot: Triton
 inlines the function, so the argument passed for that parameter (by position or keyword) is
 clobbered in the caller. The function may be defined in the same file or imported from another
 module of the package (`from .micro_kernel import micro_kernel_fwd`, or an absolute import
@@ -291,6 +292,31 @@ def k(p_x, p_w, p_o, SPLIT: tl.constexpr):
 """,
     )
     INVALID = (
+        # a device function's dot on a view of its parameter bound to a name clobbers the argument;
+        # on a copy (`a + 0.0`) it clobbers nothing
+        """
+@triton.jit
+def mm(a, b):
+    a16 = a.to(tl.float16)
+    return tl.dot(a16, b)
+
+
+@triton.jit
+def mm_copy(a, b):
+    a_c = a + 0.0
+    return tl.dot(a_c, b)
+
+
+@triton.jit
+def k(p_a, p_b, p_o):
+    b_a = tl.load(p_a)
+    b_b = tl.load(p_b)
+    b_o = mm(b_a, b_b)
+    tl.store(p_o, b_a)  # expect
+    b_c = tl.load(p_a)
+    b_o += mm_copy(b_c, b_b)
+    tl.store(p_o, b_c + b_o)
+""",
         # a name bound to a cast is the tile it casts, as the cast written in the dot is
         """
 @triton.jit
@@ -809,8 +835,9 @@ class _Dots:
         return sorted(set.intersection(*(set(self._clobbers(helper)) for helper in helpers)))
 
     def _clobbers(self, helper: Kernel) -> list[tuple[int, str]]:
-        """The helper's parameters (position, name) that are, unchanged, the left operand of one
-        of its dots (directly or through a device function it calls in turn)."""
+        """The helper's parameters (position, name) that are, unchanged or through a view bound
+        to a name (`a2 = a.to(t)`), the left operand of one of its dots (directly or through a
+        device function it calls in turn)."""
         if helper not in self._clobbered:
             self._clobbered[helper] = []  # while computing: a recursive call clobbers nothing
             positions: dict[cst.CSTNode, tuple[int, str]] = {
@@ -818,9 +845,9 @@ class _Dots:
             }
             self._clobbered[helper] = sorted(
                 {
-                    positions[defs[0].node]
+                    positions[origins[0].node]
                     for dot in self.of(helper)
-                    if len(defs := helper.flow.reaching(dot.tile)) == 1 and defs[0].node in positions
+                    if len(origins := helper.flow.value_origins(dot.tile)) == 1 and origins[0].node in positions
                 }
             )
         return self._clobbered[helper]
