@@ -167,6 +167,7 @@ class CoreCount:
 
 
 DictChange = cst.Call | cst.AugAssign  # `kw.update(...)` / `kw.setdefault(k, v)`, `kw |= ...`
+Binder = cst.Assign | cst.AnnAssign | cst.AugAssign | cst.NamedExpr  # what binds a value to a name
 
 
 @dataclass(frozen=True)
@@ -207,10 +208,10 @@ class _HostFacts:
 
     def __init__(self) -> None:
         self.calls: list[tuple[cst.Call, Scope]] = []
-        # `n = v`, `n: int = v`, `n *= d` (as `n = n * d`), `for d in x.shape` (as `d = x.shape[0]`)
+        # `n = v`, `n: int = v`, `(n := v)`, `n *= d` (as `n = n * d`), `for d in x.shape` (as `d = x.shape[0]`)
         self.bindings: dict[tuple[str, Scope], list[cst.BaseExpression]] = {}
         # a bound value -> its assignment
-        self.binders: dict[cst.BaseExpression, cst.Assign | cst.AnnAssign | cst.AugAssign] = {}
+        self.binders: dict[cst.BaseExpression, Binder] = {}
         # a value bound to a name -> the `for` loops and `if` statements of its function around it
         self.bound_under: dict[cst.BaseExpression, tuple[cst.For | cst.If, ...]] = {}
         self.item_stores: dict[tuple[str, Scope], list[ItemStore]] = {}
@@ -275,8 +276,8 @@ class _HostFacts:
                     variable = _environ_item(target.target)
                     if variable is not None:
                         self.environment.setdefault(variable, []).append((node.value, scope))
-            elif type(node) is cst.AnnAssign and node.value is not None:
-                self._bind(node, node.target, node.value, scope, blocks)
+            elif (type(node) is cst.AnnAssign or type(node) is cst.NamedExpr) and node.value is not None:
+                self._bind(node, node.target, node.value, scope, blocks)  # `n: int = v`, `(n := v)`
             elif type(node) is cst.Assert and scope is not None and not blocks:
                 for name, dtype in _dtypes_asserted(node.test):
                     self.dtype_asserts.setdefault((name, scope), []).append(TensorDtype(dtype, node))
@@ -310,7 +311,7 @@ class _HostFacts:
 
     def _bind(
         self,
-        statement: cst.Assign | cst.AnnAssign | cst.AugAssign,
+        statement: Binder,
         target: cst.BaseExpression,
         value: cst.BaseExpression,
         scope: Scope,
@@ -1002,7 +1003,7 @@ class HostIndex(_HostFacts):
         if isinstance(written, cst.Name):
             reaching = _reaching_binding(written.value, launch)
             if isinstance(reaching, cst.FunctionDef):
-                return self._returned_grids(reaching, 1)
+                return self._returned_grids(reaching, 1, _first_param(reaching.params))
             if reaching is not None:
                 return self._grids(reaching, launch.scope, None, 1)
         return self._grids(written, launch.scope, None, 0)
@@ -1021,13 +1022,20 @@ class HostIndex(_HostFacts):
             for bound in self.values_of(value.value, scope):
                 yield from self._grids(bound, scope, meta, hops + 1)
             for function in self._visible_functions(value.value, scope):
-                yield from self._returned_grids(function, hops + 1)
+                yield from self._returned_grids(function, hops + 1, _first_param(function.params))
+        elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+            if value.func.value in ("tuple", "list") and len(value.args) == 1 and not value.args[0].star:
+                yield from self._grids(value.args[0].value, scope, meta, hops + 1)  # `tuple([a, b])`
+            for function in self._visible_functions(value.func.value, scope):  # `_grid(T, B)`
+                yield from self._returned_grids(function, hops + 1, None)
 
-    def _returned_grids(self, function: cst.FunctionDef, hops: int) -> Iterator[Grid]:
-        """The grids a grid function returns (`def grid(META): return (...)`)."""
+    def _returned_grids(self, function: cst.FunctionDef, hops: int, meta: str | None) -> Iterator[Grid]:
+        """The grids a function returns: a grid function's (`def grid(META): return (...)`,
+        `meta` its first parameter) or a function called for the grid (`grid = _grid(T, B)`,
+        no `meta`: its parameters name what its calls pass, and `origins` follows them there)."""
         for returned, returning in self.returns.get(function.name.value, ()):
             if returning is function:
-                yield from self._grids(returned, function, _first_param(function.params), hops)
+                yield from self._grids(returned, function, meta, hops)
 
     def _visible_functions(self, name: str, scope: Scope) -> list[cst.FunctionDef]:
         """The functions `name` may call in `scope`: those defined in it (`def grid(meta):`
@@ -2679,24 +2687,41 @@ def _updates(value: cst.BaseExpression, name: str) -> bool:
 
 def _reaching_binding(name: str, launch: Launch) -> cst.BaseExpression | cst.FunctionDef | None:
     """The one binding of `name` that reaches the launch's grid: the nearest statement before
-    the one writing `kernel[grid]` (the launch's own, or its stored launcher's assignment) in
-    the same block that binds `name`, when it is a plain `name = value` (its value) or an
-    undecorated `def name(...)` (the function) (straight-line code: every later binding
-    follows the launch, every earlier one is overwritten). None when the launch's statement
-    binds `name`, when no earlier statement of its block does, or when the nearest one binds
-    it otherwise (inside an `if`, a loop, `name += ...`): then several may reach it."""
+    the one writing `kernel[grid]` (the launch's own, or its stored launcher's assignment) that
+    binds `name`, in its block or, when that has none, in the blocks around it before the
+    compound statement holding it (a launch under `if`, `with` or `try`), when it is a plain
+    `name = value` / `name: T = value` / `(name := value)` (its value) or an undecorated `def
+    name(...)` (the function) (straight-line code: every later binding follows the launch,
+    every earlier one is overwritten). None when the launch's statement binds `name`, when a
+    compound statement around it binds it outside the launch's block (`with ... as name`, the
+    other arm of an `if`, a `try` body before its handler) or is a loop binding it anywhere (a
+    later binding reaches the next trip), when no earlier statement binds it, or when the
+    nearest one binds it otherwise (inside an `if`, a loop, `name += ...`): then several may
+    reach it."""
     if launch.scope is None or not isinstance(launch.scope.body, cst.IndentedBlock):
         return None
-    found = _enclosing_statement(launch.written_at, launch.scope.body.body)
-    if found is None:
+    nesting = _enclosing_statements(launch.written_at, launch.scope.body.body)
+    if not nesting or _binds(nesting[-1][0][nesting[-1][1]], name):
         return None
-    block, index = found
-    if _binds(block[index], name):
-        return None
-    for statement in reversed(block[:index]):
-        if _binds(statement, name):
-            return _plain_binding(statement, name)
+    inner: Sequence[cst.BaseStatement] | None = None
+    for block, index in reversed(nesting):
+        holding = block[index]
+        if inner is not None and _binds_outside(holding, inner, name):
+            return None
+        for statement in reversed(block[:index]):
+            if _binds(statement, name):
+                return _plain_binding(statement, name)
+        inner = block
     return None
+
+
+def _binds_outside(compound: cst.BaseStatement, inner: Sequence[cst.BaseStatement], name: str) -> bool:
+    """The compound statement may bind `name` other than in its block `inner`: in its header or
+    another of its blocks, or anywhere when it is a loop."""
+    if isinstance(compound, cst.For | cst.While):
+        return _binds(compound, name)
+    inside = {node for statement in inner for node in walk(statement)}
+    return any(node not in inside for node in _binding_nodes(compound, name))
 
 
 def _assignments_after(point: cst.CSTNode, function: Scope) -> frozenset[cst.CSTNode]:
@@ -2712,41 +2737,53 @@ def _assignments_after(point: cst.CSTNode, function: Scope) -> frozenset[cst.CST
         isinstance(node, (cst.For, cst.While)) and any(sub is point for sub in walk(node)) for node in nodes[:position]
     ):
         return frozenset()
-    return frozenset(node for node in nodes[position:] if isinstance(node, (cst.Assign, cst.AnnAssign, cst.AugAssign)))
+    return frozenset(node for node in nodes[position:] if isinstance(node, Binder))
 
 
 def _plain_binding(statement: cst.BaseStatement, name: str) -> cst.BaseExpression | cst.FunctionDef | None:
-    """`value` when the statement is `name = value` alone on its line; the function when it is
-    `def name(...)` with no decorator (which could bind something else to the name)."""
+    """`value` when the statement is `name = value`, `name: T = value` or `(name := value)`
+    alone on its line; the function when it is `def name(...)` with no decorator (which could
+    bind something else to the name)."""
     if isinstance(statement, cst.FunctionDef):
         return statement if statement.name.value == name and not statement.decorators else None
     if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
         line = statement.body[0]
+        target: cst.BaseExpression | None = None
         if isinstance(line, cst.Assign) and len(line.targets) == 1:
-            target = line.targets[0].target
-            if isinstance(target, cst.Name) and target.value == name:
-                return line.value
+            target, value = line.targets[0].target, line.value
+        elif isinstance(line, cst.AnnAssign) and line.value is not None:
+            target, value = line.target, line.value
+        elif isinstance(line, cst.Expr) and isinstance(line.value, cst.NamedExpr):
+            target, value = line.value.target, line.value.value
+        if isinstance(target, cst.Name) and target.value == name:
+            return value
     return None
 
 
-def _enclosing_statement(
+def _enclosing_statements(
     node: cst.CSTNode, block: Sequence[cst.BaseStatement]
-) -> tuple[Sequence[cst.BaseStatement], int] | None:
-    """The innermost statement list holding `node`, and the index of its statement there."""
+) -> list[tuple[Sequence[cst.BaseStatement], int]]:
+    """The statement lists holding `node`, outermost first, with the index of the statement
+    holding it in each."""
     for index, statement in enumerate(block):
         if any(sub is node for sub in walk(statement)):
             for inner in statement_blocks(statement):
-                found = _enclosing_statement(node, inner)
-                if found is not None:
-                    return found
-            return block, index
-    return None
+                found = _enclosing_statements(node, inner)
+                if found:
+                    return [(block, index), *found]
+            return [(block, index)]
+    return []
 
 
 def _binds(statement: cst.CSTNode, name: str) -> bool:
-    """The statement may rebind or change `name`: an assignment, `for`, `with ... as`,
-    `except ... as`, `del`, import, `def` or `:=` target naming it, or a method called on it
-    (`grid.append(...)`)."""
+    """The statement may rebind or change `name` (`_binding_nodes`)."""
+    return next(_binding_nodes(statement, name), None) is not None
+
+
+def _binding_nodes(statement: cst.CSTNode, name: str) -> Iterator[cst.CSTNode]:
+    """The nodes of the statement that may rebind or change `name`: an assignment, `for`,
+    `with ... as`, `except ... as`, `del`, import, `def` or `:=` target naming it, or a method
+    called on it (`grid.append(...)`)."""
     for node in walk(statement):
         targets: list[cst.CSTNode] = []
         if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.NamedExpr | cst.For | cst.CompFor):
@@ -2762,8 +2799,7 @@ def _binds(statement: cst.CSTNode, name: str) -> bool:
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
             targets.append(node.func.value)
         if any(isinstance(sub, cst.Name) and sub.value == name for target in targets for sub in walk(target)):
-            return True
-    return False
+            yield node
 
 
 def _first_param(params: cst.Parameters) -> str | None:

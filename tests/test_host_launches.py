@@ -437,6 +437,64 @@ def test_a_grid_function_is_the_def_nearest_before_the_launch() -> None:
     assert grids == [["(1,)", "(2,)"], ["(1,)", "(2,)"], ["(1,)", "(1,)", "(2,)"]]
 
 
+PLAIN_GRIDS = (
+    "def f(x):\n    n = x.shape[0]\n    grid = (n, 1)\n    k[grid](x, 1, BT=64)\n"
+    "    grid = (n, 2)\n    k[grid](x, 2, BT=64)\n"
+)
+
+
+PLAIN_FACTS = [("(n, 1)", None, ("n",)), ("(n, 2)", None, ("n",))]
+
+
+@pytest.mark.parametrize(
+    ("rewritten", "second"),
+    [
+        (
+            PLAIN_GRIDS.replace("n = x.shape[0]", "(n := x.shape[0])").replace("grid = (n, 2)", "(grid := (n, 2))"),
+            "(n, 2)",
+        ),
+        (PLAIN_GRIDS.replace("grid = (n, 2)", "grid: tuple = (n, 2)"), "(n, 2)"),
+        (
+            PLAIN_GRIDS.replace("    k[grid](x, 2", "    try:\n        k[grid](x, 2") + "    finally:\n        pass\n",
+            "(n, 2)",
+        ),
+        (PLAIN_GRIDS.replace("    k[grid](x, 2", "    with ctx():\n        if x:\n            k[grid](x, 2"), "(n, 2)"),
+        (PLAIN_GRIDS.replace("grid = (n, 2)", "grid = tuple([n, 2])"), "[n, 2]"),
+        (
+            "def _grid(n, b):\n    return (n, b)\n\n"
+            + PLAIN_GRIDS.replace("grid = (n, 1)", "grid = list((n, 1))").replace(
+                "grid = (n, 2)", "grid = _grid(n, 2)"
+            ),
+            "(n, b)",
+        ),
+    ],
+)
+def test_a_grid_rewritten_without_changing_what_it_is_gives_the_same_facts(rewritten: str, second: str) -> None:
+    """A walrus, an annotated assignment, a launch under `try` / `with` / `if` (the binding
+    before the compound statement reaches it), `tuple([...])` / `list(...)` and a module
+    function returning the grid (its parameters sized from the call's arguments) give the
+    launches the grids, and sizes, of plain `grid = (...)` statements."""
+    assert launch_facts(PLAIN_GRIDS) == PLAIN_FACTS
+    assert launch_facts(rewritten) == [PLAIN_FACTS[0], (second, None, ("n",))]
+
+
+def test_a_grid_bound_around_a_nested_launch_otherwise_stays_several() -> None:
+    """A launch nested in a compound statement that binds the grid outside the launch's block
+    (the other arm of an `if`, a `try` body before its handler, `with ... as grid`) or in a
+    loop binding it later: the binding before the statement is not the only one reaching."""
+    before = "def f(x, c):\n    grid = (1,)\n    k[grid](x, 1, BT=64)\n"
+    grids = [
+        [code for code, _, _ in launch_facts(before + after)]
+        for after in (
+            "    if c:\n        grid = (2,)\n    else:\n        k[grid](x, 2, BT=64)\n",
+            "    try:\n        grid = (2,)\n    except ValueError:\n        k[grid](x, 2, BT=64)\n",
+            "    for i in c:\n        if i:\n            k[grid](x, 2, BT=64)\n        grid = (2,)\n",
+            "    if (grid := (2,)):\n        k[grid](x, 2, BT=64)\n",
+        )
+    ]
+    assert grids == [["(1,)", "(1,)", "(2,)"]] * 4
+
+
 CHOSEN = """
 import triton
 import triton.language as tl
