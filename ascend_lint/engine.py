@@ -260,8 +260,8 @@ def _analysed(
     memory: DocumentMemory | None,
     result: FileResult,
 ) -> list[Finding]:
-    """The findings of `rules` on a parsed file; the files of the modules whose device functions
-    or core-count helpers it imports go to `result.imported_files` as they are read. What the analysis built is
+    """The findings of `rules` on a parsed file; the files of the modules whose device functions,
+    kernels or core-count helpers it imports go to `result.imported_files` as they are read. What the analysis built is
     garbage once this returns, unless `memory` keeps it (see `source.analysis_kept_young`)."""
     from .imports import ImportMap
     from .kernels import ImportedFunctions, find_kernels
@@ -270,8 +270,8 @@ def _analysed(
     imports = ImportMap(module, source, settings.triton_modules)
     imported = None
     if (imports.imported_from or imports.imported_modules) and filename != "-":  # bare stdin: no package
-        folder = Path(filename).absolute().parent
-        imported = ImportedFunctions(folder, imports, settings.triton_modules, result.imported_files)
+        file = Path(filename).absolute()
+        imported = ImportedFunctions(file.parent, imports, settings.triton_modules, result.imported_files, file)
     kernels = find_kernels(module, imports, memory.kernels if memory else None, imported)
     context = ModuleContext(
         filename, source, module, imports, kernels, memory.hosts if memory else None, settings.soc(filename), imported

@@ -597,10 +597,20 @@ class HostIndex(_HostFacts):
 
     # ---- launches of a kernel ---------------------------------------------------------
     def launches_of(self, kernel: Kernel) -> list[Launch]:
-        """The kernel's own launches: `kernel[grid](...)`, `mod.kernel[grid](...)`, and those
+        """The kernel's own launches: `kernel[grid](...)`, `mod.kernel[grid](...)`, those
         through an entry naming it in a namespace or dict (`k = _kernels()`, then
-        `k.name[grid](...)` / `k["name"][grid](...)`: `_entry_launches`)."""
-        return [*self.launches.get(kernel.name, ()), *self._entry_launches.get(kernel.name, ())]
+        `k.name[grid](...)` / `k["name"][grid](...)`: `_entry_launches`), and those of a name
+        the module imports from itself (`from .this_module import kernel as k`, then
+        `k[grid](...)`: `imported_kernels`)."""
+        return list(
+            dict.fromkeys(
+                [
+                    *self.launches.get(kernel.name, ()),
+                    *self._entry_launches.get(kernel.name, ()),
+                    *self._import_launches.get(kernel, ()),
+                ]
+            )
+        )
 
     def launches_with_helpers(self, kernel: Kernel) -> list[Launch]:
         """The kernel's launches with arguments (`launches_passing`), and those of launcher
@@ -634,6 +644,48 @@ class HostIndex(_HostFacts):
             if name not in self.kernels and not self._hides(name, None):
                 found.setdefault(name, []).extend(self._as_called(self._helper_launches.get(name, ()), name))
         return {name: launches for name, launches in found.items() if launches}
+
+    def imported_kernel_launches(self) -> dict[Kernel, list[Launch]]:
+        """The kernels of other modules of the package the module launches through a name it
+        imports (`a[grid](...)` after `from .kernels import k as a`, `kernels.k[grid](...)`
+        after `from . import kernels`: `imported_kernels`), each with those launches as
+        called through forwarding helpers, and the launches of the launcher helpers the name
+        is passed to (`launch(a, ...)`)."""
+        found: dict[Kernel, dict[Launch, None]] = {}
+        for kernel, launches in self._import_launches.items():
+            if self.kernels.get(kernel.name) is not kernel:
+                found.setdefault(kernel, {}).update(dict.fromkeys(self._as_called(launches, kernel.name)))
+        for name, launches in self._helper_launches.items():
+            for kernel in self.imported_kernels(name, None):
+                if self.kernels.get(kernel.name) is not kernel:
+                    found.setdefault(kernel, {}).update(dict.fromkeys(self._as_called(launches, name)))
+        return {kernel: list(launches) for kernel, launches in found.items()}
+
+    def imported_kernels(self, reference: str, scope: Scope) -> list[Kernel]:
+        """The kernels a dotted name (`a`, `kernels.k`) names in `scope` through an import of a
+        module of the package: this module's kernel when the import names the module itself
+        (`ImportedFunctions.own_name`), else the kernels the imported module defines under
+        that name (`ImportedFunctions.jit_functions`: their signatures, one hop). None when
+        the function, one around it or the module binds the name's head, or the module
+        cannot be read or defines no such kernel."""
+        if self.imported is None or not self._is_free(reference.split(".")[0], scope):
+            return []
+        own = self.imported.own_name(reference)
+        if own is not None:
+            return [self.kernels[own]] if own in self.kernels else []
+        return self.imported.jit_functions(reference)
+
+    @cached_property
+    def _import_launches(self) -> dict[Kernel, list[Launch]]:
+        """By kernel, the launches of a name imported from a module of the package that names
+        it (`imported_kernels`), as written."""
+        found: dict[Kernel, list[Launch]] = {}
+        for launches in self.launches.values():
+            for launch in launches:
+                reference = dotted_name(launch.subscript.value)
+                for kernel in self.imported_kernels(reference, launch.scope) if reference else ():
+                    found.setdefault(kernel, []).append(launch)
+        return found
 
     def kernels_named(self, name: str, scope: Scope) -> list[str]:
         """The module's kernels `name` holds in `scope`: a kernel the function does not rebind,

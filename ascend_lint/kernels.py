@@ -154,7 +154,7 @@ class Kernel:
         arms define it; else, for a name the module imports (`from .micro_kernel import
         name`) or a function of a module of the package it imports (`helpers.name(...)` after
         `from . import helpers`, `import pkg.helpers as helpers` or `import pkg.helpers`), the
-        one that module defines (`ImportedFunctions.device_functions`). None when the function
+        one that module defines (`ImportedFunctions.jit_functions`). None when the function
         binds the name (or the module's name) itself."""
         reference = dotted_name(call.func)
         if reference is None or reference.split(".")[0] in self.flow.defs:
@@ -163,7 +163,7 @@ class Kernel:
             defined = [kernel for kernel in self.module_kernels if kernel.name == reference]
             if defined:
                 return [kernel for kernel in defined if kernel.is_device_function]
-        return [] if self.imported is None else self.imported.device_functions(reference)
+        return [] if self.imported is None else self.imported.jit_functions(reference)
 
     @cached_property
     def tiles(self) -> TileModel:
@@ -325,17 +325,19 @@ class ImportedFunctions:
         imports: ImportMap,
         triton_modules: Sequence[str] = (),
         read: dict[str, str | None] | None = None,
+        file: Path | None = None,
     ):
         self.folder = folder
+        self.file = file  # the importing module's own file (in `folder`), which it may import too
         self.imports = imports
         self.triton_modules = tuple(triton_modules)
         self.read = {} if read is None else read
         self._modules: dict[str, ImportedModule | None] = {}
 
-    def device_functions(self, reference: str) -> list[Kernel]:
-        """The device functions a dotted name of a kernel calls is (`f`, `helpers.f`: see
-        `definition`): those of its module named as it is there, from the first file the module
-        is found in."""
+    def jit_functions(self, reference: str) -> list[Kernel]:
+        """The `@triton.jit` functions a dotted name is (`f`, `helpers.f`: see `definition`): a
+        device function a kernel calls, a kernel host code launches; those of its module named
+        as it is there, from the first file the module is found in."""
         found = self.definition(reference)
         if found is None:
             return []
@@ -347,10 +349,29 @@ class ImportedFunctions:
         there: `f` after `from .utils import f`; `utils.f` after `from . import utils` or
         `from pkg import utils`; `u.f` after `import pkg.utils as u`; `pkg.utils.f` after
         `import pkg.utils`. None for a name no import of the package's modules binds."""
+        found = self._origin(reference)
+        return None if found is None else self._defined(*found)
+
+    def own_name(self, reference: str) -> str | None:
+        """The name a dotted name of host code has in the importing module itself, when an
+        import names that module (`k` for `a` after `from .this_module import k as a`, where
+        Python finds `.this_module` at the importing file): the module is not read again."""
+        found = self._origin(reference)
+        if found is None or self.file is None:
+            return None
+        for path in module_files(self.folder, found[0]):
+            if path == self.file:
+                return found[1]
+            if path.is_file():
+                return None  # Python imports that file
+        return None
+
+    def _origin(self, reference: str) -> tuple[str, str] | None:
+        """The module a dotted name of host code comes from and its name there (`definition`)."""
         head, *middle = reference.split(".")
         origin = self.imports.imported_from.get(head)
         if not middle:
-            return None if origin is None else self._defined(origin[0], origin[1])
+            return origin
         if origin is not None:
             base, name = origin
             module = f"{base}{name}" if base.endswith(".") else f"{base}.{name}"
@@ -359,7 +380,7 @@ class ImportedFunctions:
         else:
             return None
         *inner, name = middle
-        return self._defined(module + "".join(f".{part}" for part in inner), name)
+        return module + "".join(f".{part}" for part in inner), name
 
     def unchanged(self, read: dict[str, str | None]) -> bool:
         """Whether the files another lint read still hold what they held (recorded as read

@@ -26,8 +26,11 @@ of the kernel that takes it (`num_stages: tl.constexpr` in the signature): Trito
 to that parameter, an argument and no compiler option. So at a launch of such a kernel of
 the module (also at a call of a helper passing its `**kwargs` to the launch), its `warmup` / `run`, a `triton.Config` of its autotuner (which passes the
 config's `num_stages=` as a launch keyword, over any `"num_stages"` of its dict), its
-heuristics and the dicts splatted there; the fix of the other knob keeps it. A kernel
-imported from another module is not seen: its knobs are reported. Nor knobs on a path
+heuristics and the dicts splatted there; the fix of the other knob keeps it. The same at
+the launches of a kernel another module of the package defines, through the name imported
+(`from .kernels import k as _k`, then `_k[grid](...)`; the module is read from disk, as for
+ASC003's device functions); a kernel of a module that cannot be read is not seen: its knobs
+are reported. Nor knobs on a path
 that runs only on another platform than Ascend, in a function or at module level, nor the
 configs of a kernel every launch of which in the module is on one. Such paths: an arm (of
 an `if` or a conditional expression `a if test else b`) requiring `x.device.type == "cuda"`,
@@ -293,7 +296,7 @@ def scan(x):
     scan_cols[(1,)](x, x.shape[1], num_stages=2)
 """,
         ),
-        # a kernel of another module: its parameters are not seen, the knob is reported
+        # a kernel of a module that cannot be read (none on disk here): its parameters are not seen
         """
 from .scan_kernels import scan_rows
 
@@ -800,8 +803,10 @@ def _knobs_by_call(context: ModuleContext) -> dict[cst.Call, AbstractSet[str]]:
     helpers and launchers), `warmup` / `run` calls, the `triton.Config`s and the
     `triton.heuristics` its decorators are given. Triton binds such a keyword to the parameter
     (`JITFunction.run`), and a config's `num_stages=` is passed as one (`Config.all_kwargs`,
-    over any `"num_stages"` of its dict): an argument, which deleting breaks. The calls of no
-    such kernel (a kernel of another module, whose parameters are not seen) keep every knob."""
+    over any `"num_stages"` of its dict): an argument, which deleting breaks. So are the
+    launches of a kernel another module of the package defines, through the name imported
+    (`HostIndex.imported_kernel_launches`). The calls of no such kernel (one of a module that
+    cannot be read, whose parameters are not seen) keep every knob."""
     host = context.host
     taken: dict[cst.Call, set[str]] = {}
     for kernel in host.kernels.values():
@@ -812,6 +817,10 @@ def _knobs_by_call(context: ModuleContext) -> dict[cst.Call, AbstractSet[str]]:
             calls += [call for call in kernel.decorators if isinstance(call, cst.Call)]
             for call in calls:
                 taken.setdefault(call, set()).update(named)
+    for kernel, launches in host.imported_kernel_launches().items():
+        named = _parameter_knobs([kernel])
+        for call in [call for launch in launches for call in launch.calls] if named else []:
+            taken.setdefault(call, set()).update(named)
     for call, scope in host.calls:
         method = _kernel_method(call, scope, host)
         if method is not None and (named := _parameter_knobs(method[1])):
