@@ -17,7 +17,7 @@ from ascend_lint import host
 from ascend_lint.host import HostIndex, HostMemory
 from ascend_lint.imports import ImportMap
 from ascend_lint.incremental import IncrementalParser
-from ascend_lint.kernels import Kernel, find_kernels
+from ascend_lint.kernels import ImportedFunctions, Kernel, find_kernels
 
 KERNEL = """
 import triton
@@ -679,6 +679,59 @@ def test_a_launch_through_an_entry_of_what_a_module_function_returns_is_a_launch
     assert launched == {"_copy": ["(1,)", "(2,)"], "_fill": ["(3,)", "(4,)"], "gemm": ["(5,)"]}
     copy = next(kernel for kernel in kernels if kernel.name == "_copy")
     assert [module.code_for_node(value) for _, value in hosts.arguments(copy, "x") if value] == ["x", "x"]
+
+
+IMPORTED_LAUNCHES = """
+import triton
+import triton.language as tl
+
+from . import kernels
+from .kernels import decay_kernel as _decay
+from .missing import lost_kernel
+from .ops import own_kernel as _own
+
+@triton.jit
+def own_kernel(x, BT: tl.constexpr):
+    tl.store(x + tl.arange(0, BT), 0.0)
+
+def _launch(kernel, grid, *args):
+    kernel[grid](*args)
+
+def run(x):
+    _own[(1,)](x, BT=64)
+    own_kernel[(2,)](x, BT=64)
+    _decay[(3,)](x)
+    kernels.decay_kernel[(4,)](x)
+    _launch(_decay, (5,), x)
+    lost_kernel[(6,)](x)
+
+def hidden(x, _own):
+    _own[(7,)](x, BT=64)  # the parameter, not the import
+"""
+
+
+def test_a_launch_through_a_name_imported_from_a_module_of_the_package_is_one_of_the_kernel_it_names(
+    tmp_path: Path,
+) -> None:
+    """`_own` imported from the module itself names its kernel (`launches_of`); `_decay` and
+    `kernels.decay_kernel` name the kernel of `kernels.py`, read from disk
+    (`imported_kernel_launches`, through a launcher helper too); `lost_kernel`, of a module
+    that cannot be read, names none."""
+    (tmp_path / "__init__.py").write_text("", encoding="utf-8")
+    kernels_source = "import triton\n\n@triton.jit\ndef decay_kernel(x, num_stages):\n    pass\n"
+    (tmp_path / "kernels.py").write_text(kernels_source, encoding="utf-8")
+    module = cst.parse_module(IMPORTED_LAUNCHES)
+    imports = ImportMap(module, IMPORTED_LAUNCHES)
+    imported = ImportedFunctions(tmp_path, imports, file=tmp_path / "ops.py")
+    [own] = find_kernels(module, imports, imported=imported)
+    hosts = HostIndex(module, [own], imported=imported)
+    assert [module.code_for_node(launch.grid_node) for launch in hosts.launches_of(own)] == ["(2,)", "(1,)"]
+    assert {
+        (kernel.name, tuple(param.name for param in kernel.params)): [
+            module.code_for_node(launch.grid_node) for launch in launches
+        ]
+        for kernel, launches in hosts.imported_kernel_launches().items()
+    } == {("decay_kernel", ("x", "num_stages")): ["(3,)", "(4,)", "(5,)"]}
 
 
 STORED = """
