@@ -251,15 +251,21 @@ class _HostFacts:
 
     def walk(self, top: cst.CSTNode, kernel_defs: set[cst.FunctionDef]) -> None:
         """Adds what the host code in `top` holds (a kernel's decorators, not its body)."""
-        stack: list[tuple[cst.CSTNode, Scope, tuple[cst.For | cst.If, ...]]] = [(top, None, ())]
+        # each node with its function, the blocks of that function around it, and whether it is
+        # in a class body (outside methods), whose assignments bind class attributes, no names
+        stack: list[tuple[cst.CSTNode, Scope, tuple[cst.For | cst.If, ...], bool]] = [(top, None, (), False)]
         while stack:
-            node, scope, blocks = stack.pop()
+            node, scope, blocks, in_class = stack.pop()
             if type(node) in _LEAVES:
                 continue
-            if type(node) is cst.FunctionDef:
+            binds = not in_class
+            if type(node) is cst.ClassDef:
+                in_class = True
+            elif type(node) is cst.FunctionDef:
+                in_class = False
                 self.functions_met.append((node, node in kernel_defs))
                 if node in kernel_defs:  # launches and configs live in decorators, never in the body
-                    stack.extend((decorator, scope, blocks) for decorator in node.decorators)
+                    stack.extend((decorator, scope, blocks, False) for decorator in node.decorators)
                     continue
                 self.functions.setdefault(node.name.value, []).append(node)
                 self.returns.setdefault(node.name.value, [])
@@ -270,18 +276,20 @@ class _HostFacts:
                 self.returns[scope.name.value].append((node.value, scope))
             elif type(node) is cst.Call:
                 self._call(node, scope, blocks)
-            elif type(node) is cst.Assign:
+            elif type(node) is cst.Assign and binds:
                 for target in node.targets:
                     self._bind(node, target.target, node.value, scope, blocks)
                     variable = _environ_item(target.target)
                     if variable is not None:
                         self.environment.setdefault(variable, []).append((node.value, scope))
-            elif (type(node) is cst.AnnAssign or type(node) is cst.NamedExpr) and node.value is not None:
+            elif (type(node) is cst.AnnAssign or type(node) is cst.NamedExpr) and node.value is not None and binds:
                 self._bind(node, node.target, node.value, scope, blocks)  # `n: int = v`, `(n := v)`
+            elif (type(node) is cst.Assign or type(node) is cst.AnnAssign) and not binds:
+                self._class_attribute(node)
             elif type(node) is cst.Assert and scope is not None and not blocks:
                 for name, dtype in _dtypes_asserted(node.test):
                     self.dtype_asserts.setdefault((name, scope), []).append(TensorDtype(dtype, node))
-            elif type(node) is cst.AugAssign:  # `n *= d` binds `n` to `n * d`
+            elif type(node) is cst.AugAssign and binds:  # `n *= d` binds `n` to `n * d`
                 self._bind(node, node.target, updated_value(node), scope, blocks)
             elif type(node) is cst.For or type(node) is cst.If:
                 if type(node) is cst.For and type(node.target) is cst.Name and _is_shape(node.iter):
@@ -292,7 +300,7 @@ class _HostFacts:
                 self.keyed_callables.append((node, scope))
             children = _reachable(child_nodes(node)) if type(node) is cst.IndentedBlock else child_nodes(node)
             children.reverse()
-            stack.extend((child, scope, blocks) for child in children)
+            stack.extend((child, scope, blocks, in_class) for child in children)
 
     def _call(self, node: cst.Call, scope: Scope, blocks: tuple[cst.For | cst.If, ...]) -> None:
         self.calls.append((node, scope))
@@ -339,6 +347,14 @@ class _HostFacts:
             dotted = dotted_name(target)
             if dotted:
                 self.attribute_stores.setdefault(dotted, []).append((value, scope))
+
+    def _class_attribute(self, statement: cst.Assign | cst.AnnAssign) -> None:
+        """`_kernel = my_kernel` in a class body: the value instances read as `self._kernel`
+        until they store one of their own."""
+        targets = [t.target for t in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]
+        for target in targets:
+            if isinstance(target, cst.Name) and statement.value is not None:
+                self.attribute_stores.setdefault(f"self.{target.value}", []).append((statement.value, None))
 
 
 def _reachable(statements: list[cst.CSTNode]) -> list[cst.CSTNode]:

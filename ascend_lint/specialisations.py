@@ -33,7 +33,6 @@ import operator
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -589,24 +588,6 @@ class _HostNames:
                 seen.append(constant)
                 yield constant, Arm(statement, tests)
 
-    @cached_property
-    def _in_class_bodies(self) -> frozenset[cst.CSTNode]:
-        """The values assignments of class bodies bind (outside methods): attributes of the class
-        (`module_constants`), though the host index files them under the function or module
-        around the class."""
-        assignments: set[cst.CSTNode] = set()
-        pending: list[tuple[Sequence[cst.BaseStatement], bool]] = [(self.host.module.body, False)]
-        while pending:
-            statements, in_class = pending.pop()
-            for statement in statements:
-                if isinstance(statement, cst.SimpleStatementLine) and in_class:
-                    assignments.update(statement.body)
-                inside = isinstance(statement, cst.ClassDef) or (
-                    in_class and not isinstance(statement, cst.FunctionDef)
-                )
-                pending.extend((block, inside) for block in statement_blocks(statement))
-        return frozenset(value for value, binder in self.host.binders.items() if binder in assignments)
-
     def bound(self, name: str, scope: Scope) -> list[cst.BaseExpression] | None:
         """The values the host code binds `name` to where `scope` reads it, None when it binds
         none. Several are alternatives only when each is on its own path, in a function that
@@ -615,7 +596,7 @@ class _HostNames:
         where = scope
         while where is not None and (name, where) not in self.host.bindings:
             where = self.host.enclosing.get(where)
-        found = [value for value in self.host.bindings.get((name, where), ()) if value not in self._in_class_bodies]
+        found = list(self.host.bindings.get((name, where), ()))
         if not found:
             return None
         if len(found) == 1 or (where is not None and _assigned_once_per_path(name, where)):

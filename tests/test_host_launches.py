@@ -418,6 +418,23 @@ def test_a_grid_bound_on_several_paths_stays_several() -> None:
     assert grids == [["(1,)", "(2,)"]] * 3 + [["(1,)"]]
 
 
+def test_a_class_body_binds_attributes_of_the_class_not_names_of_the_function_around_it() -> None:
+    """`class _Options: rows = 8` in a function (or a module) binds `_Options.rows`: the
+    function's `rows` is still the one value it assigns."""
+    host = """
+    def f(x):
+        rows = x.shape[0] * x.shape[1]
+
+        class _Options:
+            rows = 8
+            grid: tuple = (1,)
+
+        grid = (rows,)
+        k[grid](x, rows, BT=64)
+    """
+    assert launch_facts(host) == [("(rows,)", None, ("x.shape[0]", "x.shape[1]"))]
+
+
 def test_a_grid_function_is_the_def_nearest_before_the_launch() -> None:
     """A `def grid(meta):` per launch gives each launch its own; defs in an `if` and its
     `else`, or a decorated one (the decorator binds the name), leave both."""
