@@ -68,11 +68,14 @@ class CallSite:
 class Forwarded:
     """How a call of a helper forwarding its parameters to a launch (`def _run(grid, *args,
     **kwargs): kernel[grid](*args, **kwargs)`, then `_run((n,), x, n, BLOCK=64)`) launches:
-    the helper's launch, and the grid and arguments the kernel gets, as the call writes them."""
+    the helper's launch, and the grid and arguments the kernel gets, as the call writes them.
+    `grid_only`: the call gives the grid only, the arguments are the helper's launch's, read in
+    the helper (`def _launch(x, grid): n = x.shape[-1]; kernel[grid](x, n)`)."""
 
     launch: Launch
     grid: cst.BaseExpression
     args: tuple[cst.Arg, ...]
+    grid_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,19 @@ class Launch(CallSite):
     def args(self) -> Sequence[cst.Arg]:
         """The arguments the kernel gets, as written in the launch's function."""
         return self.call.args if self.forwarded is None else self.forwarded.args
+
+    @property
+    def args_launch(self) -> Launch:
+        """The launch whose function `args` are read in: this one, or its helper's when the
+        helper's call gives it the grid only (`Forwarded.grid_only`)."""
+        if self.forwarded is None or not self.forwarded.grid_only:
+            return self
+        return self.forwarded.launch.args_launch
+
+    @property
+    def args_scope(self) -> Scope:
+        """The function `args` are read in (`args_launch`)."""
+        return self.args_launch.scope
 
     @property
     def grid_node(self) -> cst.BaseExpression:
@@ -835,9 +851,11 @@ class HostIndex(_HostFacts):
         splat is that function's parameter and it gets nothing else of the function's own
         (`_forwards_only_parameters`: `def _run(grid, *args, **kwargs): kernel[grid](*args,
         **kwargs)`, `def _launch(x, n, grid=(1,)): kernel[grid](x, n, BLOCK=64)`): at each call
-        of the module, a launch on the grid and with the arguments written there (`Forwarded`),
-        followed up through helpers calling helpers, at most `_MAX_HOPS`. A call passing
-        another kernel for the one the function launches (a launcher taking the kernel) is no
+        of the module, a launch on the grid and with the arguments written there (`Forwarded`);
+        when only its grid is such a parameter (`_grid_parameter`: `def _launch(x, grid): n =
+        x.shape[-1]; kernel[grid](x, n)`), a launch on the grid written there with the
+        arguments the helper computes, read in the helper. Followed up through helpers calling
+        helpers, at most `_MAX_HOPS`; not for a method (`self`, `cls`). A call passing another kernel for the one the function launches (a launcher taking the kernel) is no
         launch of `kernel`; one whose arguments are not all known (a splat filling a named
         parameter) is the launch itself, and so is a launch in a loop of the helper (a chunking
         loop, which the calls do not show). Worked out once per launch, kernel and hop count."""
@@ -848,7 +866,12 @@ class HostIndex(_HostFacts):
         found = (launch,)
         function = launch.scope
         sites = self._calls_of_function(function) if function is not None and hops < _MAX_HOPS else []
-        if function is not None and sites and not launch.loops and self._forwards_only_parameters(launch, function):
+        if function is None or not sites or launch.loops or _is_method(function):
+            self._launches_as_called[key] = found
+            return found
+        whole = launch.args_scope is function and self._forwards_only_parameters(launch, function)
+        grid = None if whole else self._grid_parameter(launch, function)
+        if whole or grid is not None:
             views: dict[Launch, None] = {}
             for site in sites:
                 held = launch.subscript.value
@@ -856,7 +879,10 @@ class HostIndex(_HostFacts):
                     passed = passed_for(site.call, function, held.value)
                     if not (isinstance(passed, cst.Name) and passed.value == kernel):
                         continue  # a launcher helper given another kernel there
-                view = self._launch_at(launch, function, site)
+                if grid is None:
+                    view = self._launch_at(launch, function, site)
+                else:
+                    view = self._grid_at(launch, function, site, grid)
                 views.update(dict.fromkeys(self._called(view, kernel, hops + 1) if view is not None else (launch,)))
             found = tuple(views)
         self._launches_as_called[key] = found
@@ -871,10 +897,8 @@ class HostIndex(_HostFacts):
         """The launch's grid is a parameter of `function`, or it splats one (`*args`,
         `**kwargs`): what the launch gets is written at the calls of `function`; and its grid
         and arguments read no name `function` binds but such parameters, each passed whole
-        (`grid`, `x`, `*args`), none of which it rebinds. Not for a method (`self`, `cls`)."""
+        (`grid`, `x`, `*args`), none of which it rebinds."""
         params = [p.name.value for p in all_params(function)]
-        if params[:1] in (["self"], ["cls"]):
-            return False
 
         def is_parameter(value: cst.BaseExpression) -> bool:
             return (
@@ -889,6 +913,28 @@ class HostIndex(_HostFacts):
             or not any(self._binding_scope(name, function) is function for name in names_read(value))
             for value in values
         )
+
+    def _grid_parameter(self, launch: Launch, function: cst.FunctionDef) -> str | None:
+        """The parameter of `function` the launch's grid is, directly or through a name
+        `function` binds once, to it (`g = grid`), when `function` does not rebind it."""
+        params = [p.name.value for p in all_params(function)]
+        grid = launch.grid_node
+        if isinstance(grid, cst.Name) and _param(function, grid.value) is None:
+            bound = self.bindings.get((grid.value, function), [])
+            grid = bound[0] if len(bound) == 1 else grid
+        if isinstance(grid, cst.Name) and grid.value in params and (grid.value, function) not in self.bindings:
+            return grid.value
+        return None
+
+    def _grid_at(self, launch: Launch, function: cst.FunctionDef, site: CallSite, param: str) -> Launch | None:
+        """The launch in `function` on the grid the call `site` passes for its parameter
+        `param` (its default when it passes none), with the arguments of the launch, read in
+        the function that computes them. None when that grid is not known."""
+        grid = _passed_or_default(site.call, function, param)
+        if grid is None:
+            return None
+        forwarded = Forwarded(launch, grid, tuple(launch.args), grid_only=True)
+        return Launch(site.call, site.scope, site.blocks, launch.subscript, forwarded)
 
     def _launch_at(self, launch: Launch, function: cst.FunctionDef, site: CallSite) -> Launch | None:
         """The launch in `function` as the call `site` of it makes it: each parameter the
@@ -906,11 +952,7 @@ class HostIndex(_HostFacts):
         def passed(value: cst.BaseExpression) -> cst.BaseExpression | None:
             if not (isinstance(value, cst.Name) and value.value in names):
                 return value
-            param = _param(function, value.value)
-            found = passed_for(call, function, value.value)
-            if found is None and param is not None and param.default is not None and not any(a.star for a in call.args):
-                found = param.default
-            return found
+            return _passed_or_default(call, function, value.value)
 
         args: list[cst.Arg] = []
         for arg in launch.args:
@@ -931,11 +973,11 @@ class HostIndex(_HostFacts):
 
     def argument(self, launch: Launch, kernel: Kernel, param: str) -> cst.BaseExpression | None:
         """What the launch passes for the kernel parameter `param` (None when not visible)."""
-        positional = self.positional_arguments(launch.args, launch.scope)
+        positional = self.positional_arguments(launch.args, launch.args_scope)
         for name, value in zip((p.name for p in kernel.params), positional, strict=False):  # as far as known
             if name == param:
                 return value
-        return self.keyword_value(launch.args, param, launch.scope)
+        return self.keyword_value(launch.args, param, launch.args_scope)
 
     def positional_arguments(self, args: Sequence[cst.Arg], scope: Scope) -> list[cst.BaseExpression]:
         """The values call arguments pass by position, as far as they are known: a `*name` splat
@@ -1841,7 +1883,7 @@ class HostIndex(_HostFacts):
         for launch, value in self.arguments(kernel, param):
             if value is None:
                 continue
-            for origin, how in self.origins(value, launch.scope):
+            for origin, how in self.origins(value, launch.args_scope):
                 if is_wanted(origin):
                     passed = f"passes `{param}={_code(value)}`"
                     return Evidence(launch, value, f"{passed}, where {how}" if how else passed)
@@ -1851,7 +1893,7 @@ class HostIndex(_HostFacts):
         """Every launch in the module (at least one) passes a value that cannot be None."""
         passed = self.arguments(kernel, param)
         return bool(passed) and all(
-            value is not None and not any(_is_none(origin) for origin, _ in self.origins(value, launch.scope))
+            value is not None and not any(_is_none(origin) for origin, _ in self.origins(value, launch.args_scope))
             for launch, value in passed
         )
 
@@ -1861,7 +1903,7 @@ class HostIndex(_HostFacts):
         (`t.stride(-1)`, or `t.stride(1)` of `t = torch.empty((H, T))`: `_is_one`)."""
         passed = self.arguments(kernel, param)
         return bool(passed) and all(
-            value is not None and self._is_one(value, launch.scope, 0) for launch, value in passed
+            value is not None and self._is_one(value, launch.args_scope, 0) for launch, value in passed
         )
 
     def _is_one(self, value: cst.BaseExpression, scope: Scope, hops: int) -> bool:
@@ -1901,7 +1943,7 @@ class HostIndex(_HostFacts):
         are not seen: a kernel only they launch has none."""
         return _agreed(
             [
-                self._dtype(value, launch.scope, 0) if value is not None else None
+                self._dtype(value, launch.args_scope, 0) if value is not None else None
                 for launch, value in self.arguments(kernel, param)
             ]
         )
@@ -2924,6 +2966,21 @@ def _is_name(node: cst.BaseExpression, name: str) -> bool:
 
 def _param(function: cst.FunctionDef, name: str) -> cst.Param | None:
     return next((p for p in all_params(function) if p.name.value == name), None)
+
+
+def _is_method(function: cst.FunctionDef) -> bool:
+    """A function whose first parameter is `self` or `cls`."""
+    return [p.name.value for p in all_params(function)][:1] in (["self"], ["cls"])
+
+
+def _passed_or_default(call: cst.Call, function: cst.FunctionDef, name: str) -> cst.BaseExpression | None:
+    """What `call` passes for the parameter `name` of `function`, or its default when the call
+    passes none and has no splat that could."""
+    found = passed_for(call, function, name)
+    param = _param(function, name)
+    if found is None and param is not None and param.default is not None and not any(a.star for a in call.args):
+        found = param.default
+    return found
 
 
 def passed_for(call: cst.Call, function: cst.FunctionDef, name: str) -> cst.BaseExpression | None:

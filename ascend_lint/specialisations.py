@@ -472,7 +472,8 @@ def _launches(
     seen: list[dict[str, Value]] = []
     # `kernel[grid](...)` (also stored: `launcher = kernel[grid]`, `launcher(...)`; through a name
     # bound only to kernels: `fn = k_32 if BT == 32 else k_64`), not `mod.kernel[grid](...)`
-    for launch in names.host.launches_passing(kernel):
+    # a launch given its grid only by its helper's calls is the helper's, where its arguments are
+    for launch in dict.fromkeys(launch.args_launch for launch in names.host.launches_passing(kernel)):
         if not isinstance(launch.subscript.value, cst.Name):
             continue
         positional = zip(params, names.host.positional_arguments(launch.args, launch.scope), strict=False)

@@ -62,7 +62,9 @@ entry of a namespace or dict that a function of the module returns (`k = _kernel
 name the function binds once (`launcher = kernel[grid]`, then `launcher(x, n)`) launches on
 that grid where the function calls it, and is reported where the grid is written. A launch in a
 helper taking its grid as a parameter (`def _run(grid, *args, **kwargs): return
-kernel[grid](*args, **kwargs)`) is checked at each call of the helper, on the grid passed there. A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
+kernel[grid](*args, **kwargs)`), directly or through a name it binds once to it, is checked at
+each call of the helper, on the grid passed there, also when the helper computes the launch's
+other arguments itself (`n = x.shape[-1]`, then `kernel[grid](x, n)`). A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
 function, one per wrapper) reads its sizes from the function around it. A kernel another module
 defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
 `kernels.k[grid](...)`): the launcher refuses the grid whatever the kernel does. A kernel with a 1-D task loop is checked like
@@ -270,6 +272,19 @@ def backward(x, BM=64):
     B, H, T = x.shape
     if x.dtype == torch.float32 and _grid_fits(B * H, T, BM):
         _expand(x, B * H, T, BM)
+""",
+        """
+@triton.jit
+def row_sums(x, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(1) * n + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x + offs, tl.load(x + offs) * 2)
+
+def _launch(x, grid):  # the grid is the caller's, the arguments the helper's own
+    n = x.shape[-1]
+    row_sums[grid](x, n, BLOCK=64)
+
+def fwd(x):
+    _launch(x, (16, 8))
 """,
         """
 @triton.jit
@@ -1193,6 +1208,25 @@ def run(x, BT=64):  # kernels of another module: their grids are refused all the
     B, T, H = x.shape
     chunk_kernel[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)  # expect
     kernels.chunk_kernel[(B, H)](x, T, BT=BT)  # expect
+""",
+        """
+@triton.jit
+def row_sums(x, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(1) * n + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x + offs, tl.load(x + offs) * 2)
+
+def _launch(x, grid):  # the grid is the caller's, the arguments the helper's own
+    n = x.shape[-1]
+    row_sums[grid](x, n, BLOCK=64)
+
+def _flat(x, axes):
+    grid = axes
+    row_sums[grid](x, x.numel(), BLOCK=64)
+
+def fwd(x):
+    B, T, H = x.shape
+    _launch(x, (triton.cdiv(T, 64), B * H))  # expect
+    _flat(x, (B * T * H,))  # expect
 """,
         """
 import os

@@ -1134,6 +1134,56 @@ def test_a_launch_through_a_forwarding_helper_is_read_at_each_call_of_it(lint) -
     ]
 
 
+GRID_ONLY = """
+def _launch(x, grid):
+    n = x.shape[-1]
+    k[grid](x, n, BT=64)
+
+def _bound(x, axes):
+    grid = axes
+    k[grid](x, x.numel(), BT=32)
+
+def _looped(x, grid):
+    for _ in range(2):
+        k[grid](x, x.numel(), BT=16)
+
+class Op:
+    def run(self, x, grid):
+        k[grid](x, x.numel(), BT=8)
+
+def entry(x, B, T):
+    _launch(x, (T, B))
+    _bound(x, (B * T,))
+    _looped(x, (T,))
+"""
+
+
+def test_a_launch_given_its_grid_only_by_a_helper_is_read_at_each_call_with_the_helpers_arguments(lint) -> None:
+    """A helper passing a launch its grid parameter (directly or through a name it binds once
+    to it) while computing the other arguments itself launches at each call of it, on the
+    grid written there, with the arguments read in the helper; a launch in a loop of the
+    helper or in a method keeps its own."""
+    hosts, kernel, module = index(GRID_ONLY)
+
+    def code(node: cst.CSTNode | None) -> str | None:
+        return None if node is None else module.code_for_node(node)
+
+    assert [
+        (
+            code(launch.written_at),
+            [code(grid.written) for grid in hosts.grids(launch)],
+            code(hosts.argument(launch, kernel, "n")),
+            launch.args_scope.name.value if launch.args_scope is not None else None,
+        )
+        for launch in hosts.launches_with_helpers(kernel)
+    ] == [
+        ("_launch(x, (T, B))", ["(T, B)"], "n", "_launch"),
+        ("_bound(x, (B * T,))", ["(B * T,)"], "x.numel()", "_bound"),
+        ("k[grid]", [], "x.numel()", "_looped"),
+        ("k[grid]", [], "x.numel()", "run"),
+    ]
+
+
 HELPER = """
 def _run(grid, *args, **kwargs):
     return {kernel}[grid](*args, **kwargs)
