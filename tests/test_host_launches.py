@@ -39,6 +39,11 @@ def index(host: str) -> tuple[HostIndex, Kernel, cst.Module]:
     return HostIndex(module, kernels), kernels[0], module
 
 
+def code_of(module: cst.Module, node: cst.CSTNode | None) -> str | None:
+    """The code of a node of `module` (None for none)."""
+    return None if node is None else module.code_for_node(node)
+
+
 def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | None]]:
     """(grid, core count of its first axis, runtime sizes) for each launch of `k`."""
     hosts, kernel, module = index(host)
@@ -1112,16 +1117,13 @@ def test_a_launch_through_a_forwarding_helper_is_read_at_each_call_of_it(lint) -
     chunking loop the calls do not show), keeps its launch."""
     hosts, kernel, module = index(FORWARDED)
 
-    def code(node: cst.CSTNode | None) -> str | None:
-        return None if node is None else module.code_for_node(node)
-
     assert [
         (
-            code(launch.written_at),
-            [code(grid.written) for grid in hosts.grids(launch)],
-            code(hosts.argument(launch, kernel, "x")),
-            code(hosts.argument(launch, kernel, "n")),
-            code(hosts.argument(launch, kernel, "BT")),
+            code_of(module, launch.written_at),
+            [code_of(module, grid.written) for grid in hosts.grids(launch)],
+            code_of(module, hosts.argument(launch, kernel, "x")),
+            code_of(module, hosts.argument(launch, kernel, "n")),
+            code_of(module, hosts.argument(launch, kernel, "BT")),
         )
         for launch in hosts.launches_with_helpers(kernel)
     ] == [
@@ -1165,14 +1167,11 @@ def test_a_launch_given_its_grid_only_by_a_helper_is_read_at_each_call_with_the_
     helper or in a method keeps its own."""
     hosts, kernel, module = index(GRID_ONLY)
 
-    def code(node: cst.CSTNode | None) -> str | None:
-        return None if node is None else module.code_for_node(node)
-
     assert [
         (
-            code(launch.written_at),
-            [code(grid.written) for grid in hosts.grids(launch)],
-            code(hosts.argument(launch, kernel, "n")),
+            code_of(module, launch.written_at),
+            [code_of(module, grid.written) for grid in hosts.grids(launch)],
+            code_of(module, hosts.argument(launch, kernel, "n")),
             launch.args_scope.name.value if launch.args_scope is not None else None,
         )
         for launch in hosts.launches_with_helpers(kernel)
