@@ -3,8 +3,8 @@
 Flags a unified-buffer (UB) capacity written as a number: a name whose parts include `ub`
 or `ubuf`, or spell out `unified_buffer` (`UB_SIZE`, `_UB_BYTES`, `ASCEND_UB_CAPACITY_BITS`,
 `UBUF_SIZE`, `UNIFIED_BUFFER_SIZE`), assigned integer literal arithmetic of at least 16 KiB
-(`196608`, `192 * 1024`, `1572864`; a `_KB` / `_KIB` name counts in KiB, a `_BITS` one in
-bits), in host or kernel code or as a parameter's default (`def pick(n, ub_bytes=192 * 1024)`),
+(`196608`, `192 * 1024`; a `_KB` / `_KIB` name counts in KiB, a `_BITS` one in bits, and a
+name without a unit holding a capacity the compiler reports in bits, `1572864`, in bits), in host or kernel code or as a parameter's default (`def pick(n, ub_bytes=192 * 1024)`),
 also when the value divides it into units (`ub_size = 85 * 1024 // x.element_size()`) or
 scales it by a safety margin (`int(192 * 1024 * 0.8)`), and when a module constant wraps it
 for kernels to read (`_UB_BYTES = tl.constexpr(192 * 1024)`). Names that say they are a fallback
@@ -56,6 +56,7 @@ from ascend_lint.host import all_params
 from ascend_lint.imports import ImportMap, folded_int, number_literal
 from ascend_lint.prefilter import Words
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
+from ascend_lint.socs import SOCS
 
 MESSAGE = (
     "hard-coded UB capacity: `{name} = {value}` ({kib:g} KiB) sizes tiles for one SoC; query it "
@@ -70,6 +71,9 @@ _NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _UB_PARTS = {"ub", "ubuf"}
 _NOT_THE_CAPACITY = {"fallback", "default", "align", "alignment", "block", "tile", "chunk"}
 _KIB_UNITS = {"kb", "kib"}
+_BYTE_UNITS = {"b", "byte", "bytes"}
+# the capacities as the compiler's overflow report gives them (`... while 1572864 bits available`)
+_CAPACITIES_IN_BITS = {soc.ub_bytes * 8 for soc in SOCS.values()}
 
 
 class HardCodedUb(Rule):
@@ -162,7 +166,7 @@ def pick_block(n, ub_bytes=192 * 1024):  # expect
         number = folded_int(capacity) if capacity is not None else None
         if capacity is None or number is None:
             return
-        size = number * _bytes_per_unit(name)
+        size = number * _bytes_per_unit(name, number)
         if not MIN_CAPACITY_BYTES <= size <= MAX_CAPACITY_BYTES:
             return
         yield Report(
@@ -196,13 +200,17 @@ def _is_margin(factor: cst.BaseExpression) -> bool:
     return isinstance(factor, cst.Float) and 0 < number_literal(factor) <= 1
 
 
-def _bytes_per_unit(name: str) -> Fraction:
-    """What one unit of the value is, in bytes, by the name's unit part (bytes by default);
-    exact, so that any integer literal compares without overflowing a float."""
+def _bytes_per_unit(name: str, number: int) -> Fraction:
+    """What one unit of the value is, in bytes, by the name's unit part; without one, bits
+    when the number is a capacity in bits (`UNIFIED_BUFFER_SIZE = 1572864`: 192 KiB, not
+    1.5 MiB), else bytes. Exact, so that any integer literal compares without overflowing a
+    float."""
     parts = _parts(name)
     if any(part in _KIB_UNITS for part in parts):
         return Fraction(1024)
-    return Fraction(1, 8) if "bits" in parts else Fraction(1)
+    if "bits" in parts or (number in _CAPACITIES_IN_BITS and not _BYTE_UNITS.intersection(parts)):
+        return Fraction(1, 8)
+    return Fraction(1)
 
 
 def _parts(name: str) -> list[str]:

@@ -1,5 +1,6 @@
-"""Messages quote the code they name on one line, whatever its line breaks and comments: a
-message is one line in every output format (text, GitHub annotations, reviewdog)."""
+"""Messages quote the code they name on one line, whatever its line breaks and comments (a
+message is one line in every output format: text, GitHub annotations, reviewdog), and give
+sizes in the unit the code means."""
 
 from __future__ import annotations
 
@@ -72,3 +73,18 @@ def test_a_finding_quotes_code_written_over_lines_on_one_line(code: str, source:
     (finding,) = lint_source(source, "k.py", settings(select=[code])).findings
     assert "\n" not in finding.message
     assert quoted in finding.message
+
+
+@pytest.mark.parametrize(
+    ("line", "size"),
+    [
+        ("UNIFIED_BUFFER_SIZE = 1572864", "(192 KiB)"),  # the compiler's figure, in bits
+        ("UB_SIZE = 2031616", "(248 KiB)"),
+        ("UB_SIZE_BYTES = 1572864", "(1536 KiB)"),  # the name says bytes
+        ("UB_SIZE = 196608", "(192 KiB)"),
+        ("UB_SIZE = 3145728", "(3072 KiB)"),  # no SoC's capacity in bits: bytes
+    ],
+)
+def test_hard_coded_ub_reads_a_capacity_in_bits_by_its_value(line: str, size: str) -> None:
+    [finding] = lint_source(line + "\n", "k.py", settings(select=["ASC012"])).findings
+    assert size in finding.message
