@@ -128,9 +128,22 @@ def leaves_block(line: cst.CSTNode) -> bool:
 
 
 def never_falls_through(suite: cst.BaseSuite) -> bool:
-    """The suite never falls through: a `return`, `raise`, `continue` or `break` at its top."""
+    """The suite never falls through: a `return`, `raise`, `continue` or `break` at its top, or
+    a statement there that never does either: an `if` whose arms all leave (an `else` too), a
+    `with` whose body leaves."""
     lines = suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
-    return any(leaves_block(line) for line in lines)
+    return any(leaves_block(line) or _never_ends(line) for line in lines)
+
+
+def _never_ends(statement: cst.CSTNode) -> bool:
+    if isinstance(statement, cst.With):
+        return never_falls_through(statement.body)
+    if isinstance(statement, cst.If):
+        orelse = statement.orelse
+        if orelse is None or not never_falls_through(statement.body):
+            return False
+        return _never_ends(orelse) if isinstance(orelse, cst.If) else never_falls_through(orelse.body)
+    return False
 
 
 def arms_around(node: cst.CSTNode, blocks: Sequence[cst.CSTNode]) -> list[tuple[cst.BaseExpression, bool]]:

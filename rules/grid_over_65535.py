@@ -78,7 +78,7 @@ and `triton.cdiv(K, BK) * N * H` grows as `N * H`).
 Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`)
 or under an `if` bounding the grid, or all but one of the sizes it multiplies, from above (`if
 NT * B * H > BUDGET:` chunked `else:` one launch, or an early `return` or `raise` on such a
-test, or an `assert` of one before the launch in its function, `assert T * B * H <= 65535`,
+test, one its block always reaches (not `if strict: raise` inside it), or an `assert` of one before the launch in its function, `assert T * B * H <= 65535`,
 in the blocks around it too: its arm of an `if`, a `with` block, and a `with` block before it,
 not another arm nor an `if` it is not in, `if mode == "x": assert T <= 4096` before it; or,
 for sizes the launching function takes as parameters, such an `if` around each of its calls in
@@ -195,7 +195,7 @@ from ascend_lint.host import (
     passed_for,
 )
 from ascend_lint.imports import dotted_name, str_literal
-from ascend_lint.nodes import one_line, walk
+from ascend_lint.nodes import never_falls_through, one_line, walk
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import ModuleContext, Report, Rule
 
@@ -709,6 +709,15 @@ def whole_rows(x):
     if BT > 8192:
         raise ValueError("T <= 8192 only")
     heads[(triton.cdiv(T, 64), B)](x, T, BT=64)
+
+def every_arm_leaves(x, strict, BT=64):
+    B, T = x.shape
+    if T > 4096:  # an exit whichever arm runs
+        if strict:
+            raise ValueError("T <= 4096 only")
+        else:
+            return None
+    heads[(triton.cdiv(T, BT), B)](x, T, BT=BT)
 """,
     )
     INVALID = (
@@ -744,6 +753,14 @@ def copy(g, chunk_size):
     copy_kernel[(triton.cdiv(T, BT), B)](g, g, T, BLOCK_T=BT)  # expect
     BS = (1 << 17) // (H * chunk_size)
     copy_kernel[(triton.cdiv(T, BS), B)](g, g, T, BLOCK_T=BS)  # expect
+
+def copy_warned(g, strict, BT=64):
+    B, T, H = g.shape
+    if T > 4096:  # leaves only when `strict`: the launch also runs for a longer `T`
+        warnings.warn("long sequence")
+        if strict:
+            raise ValueError("T <= 4096 only")
+    copy_kernel[(triton.cdiv(T, BT), B)](g, g, T, BLOCK_T=BT)  # expect
 """,
         """
 @triton.jit
@@ -1607,8 +1624,7 @@ def _site_guard(site: CallSite, names: _GridNames, context: ModuleContext, in_ca
         tests += [
             (statement.test, False, read_for)
             for statement in before
-            if isinstance(statement, cst.If)
-            and any(isinstance(sub, (cst.Return, cst.Raise)) for sub in walk(statement.body))
+            if isinstance(statement, cst.If) and never_falls_through(statement.body)
         ]
         tests += [
             (small.test, True, "predicates" if in_caller else "orderings")
