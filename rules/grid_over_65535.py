@@ -64,7 +64,8 @@ that grid where the function calls it, and is reported where the grid is written
 helper taking its grid as a parameter (`def _run(grid, *args, **kwargs): return
 kernel[grid](*args, **kwargs)`), directly or through a name it binds once to it, is checked at
 each call of the helper, on the grid passed there, also when the helper computes the launch's
-other arguments itself (`n = x.shape[-1]`, then `kernel[grid](x, n)`). A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
+other arguments itself (`n = x.shape[-1]`, then `kernel[grid](x, n)`); a test of the helper
+bounding the grid it is passed guards every call (`if grid[0] * grid[1] > 65535: raise`). A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
 function, one per wrapper) reads its sizes from the function around it. A kernel another module
 defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
 `kernels.k[grid](...)`): the launcher refuses the grid whatever the kernel does. A kernel with a 1-D task loop is checked like
@@ -285,6 +286,15 @@ def _launch(x, grid):  # the grid is the caller's, the arguments the helper's ow
 
 def fwd(x):
     _launch(x, (16, 8))
+
+def _checked(grid, *args, **kwargs):  # bounds whatever grid it is passed
+    if grid[0] * grid[1] > 65535:
+        raise ValueError("grid too large")
+    return row_sums[grid](*args, **kwargs)
+
+def bwd(x):
+    B, T, H = x.shape
+    _checked((triton.cdiv(T, 64), B * H), x, T, BLOCK=64)
 """,
         """
 @triton.jit
@@ -1240,10 +1250,16 @@ def _flat(x, axes):
     grid = axes
     row_sums[grid](x, x.numel(), BLOCK=64)
 
+def _run(grid, x, n):
+    if x.numel() == 0:  # an exit that bounds nothing of the grid
+        return
+    row_sums[grid](x, n, BLOCK=64)
+
 def fwd(x):
     B, T, H = x.shape
     _launch(x, (triton.cdiv(T, 64), B * H))  # expect
     _flat(x, (B * T * H,))  # expect
+    _run((triton.cdiv(T, 64), B * H), x, T)  # expect
 """,
         """
 import os
@@ -1596,7 +1612,22 @@ def _size_guard(launch: Launch, grid: Grid, context: ModuleContext) -> _Guard:
     the launching one included."""
     grid_names = _GridNames.of([(launch.grid_node, launch.scope), (grid.written, grid.scope)], context)
     guard = _site_guard(launch, grid_names, context) | _shrinking_loops_guard(grid, grid_names, context)
-    return _WHOLE if guard.whole or _callers_guarded(launch.scope, grid_names, context) else guard
+    whole = guard.whole or _callers_guarded(launch.scope, grid_names, context) or _helper_guarded(launch, context)
+    return _WHOLE if whole else guard
+
+
+def _helper_guarded(launch: Launch, context: ModuleContext) -> bool:
+    """A forwarding helper the launch goes through bounds the whole grid it is passed before
+    launching (`def _run(grid, *args): if grid[0] * grid[1] > 65535: raise ...`)."""
+    forwarded = launch.forwarded
+    while forwarded is not None and not forwarded.grid_only:
+        inner = forwarded.launch
+        guard = _site_guard(inner, _GridNames.of([(inner.grid_node, inner.scope)], context), context)
+        passed = inner.grid_node.value if isinstance(inner.grid_node, cst.Name) else None
+        if guard.whole or all(passed in case.names for case in guard.cases):
+            return True
+        forwarded = inner.forwarded
+    return False
 
 
 def _shrinking_loops_guard(grid: Grid, names: _GridNames, context: ModuleContext) -> _Guard:
