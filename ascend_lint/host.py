@@ -1070,6 +1070,8 @@ class HostIndex(_HostFacts):
             yield param.annotation.annotation, f"`{name}` is annotated `{_code(param.annotation.annotation)}`"
         for site in self.calls_of.get(scope.name.value, ()):
             passed = passed_for(site.call, scope, name)
+            if site.scope is scope and isinstance(passed, cst.Name) and passed.value == name:
+                continue  # a call of the function in itself passing the parameter on: no value of its own
             if passed is not None:
                 for origin, how in self.origins(passed, site.scope, hops + 1, annotations, expanded):
                     yield origin, how or f"`{scope.name.value}` is called with `{name}={_code(passed)}`"

@@ -34,7 +34,8 @@ size, one and not two (the loop may run once), and `n //= m` by a size leaves `n
 bound divided by anything stays bounded (a tile of
 `16384 // x.element_size()` elements), and so does arithmetic of bounds (`1 << 17`) and
 `triton.next_power_of_2` of one. A value a caller passes is read where the caller
-binds it (`width = int(head_dim)` in the caller, then `_rope(x, width)`). A value a function
+binds it (`width = int(head_dim)` in the caller, then `_rope(x, width)`); a function calling
+itself with a parameter unchanged (a scan recursing on its partial sums) adds no value to it. A value a function
 of the module returns in a tuple is read where it returns it (`x, M, N = _prepare(x)` or
 `_prepare(x)[1]`, with `return x.contiguous(), M, N` and `M, N = x.shape` in `_prepare`). A
 name bound to a product of sizes (`M = B * T`) counts as that product, as it does written
@@ -763,6 +764,16 @@ def copy(g, chunk_size):
     copy_kernel[(triton.cdiv(T, BT), B)](g, g, T, BLOCK_T=BT)  # expect
     BS = (1 << 17) // (H * chunk_size)
     copy_kernel[(triton.cdiv(T, BS), B)](g, g, T, BLOCK_T=BS)  # expect
+
+def _scan(g, rows, cols, BT=64):  # calls itself on its partial sums: `rows` and `cols` unchanged
+    parts = triton.cdiv(g.shape[-1], BT)
+    copy_kernel[(rows, parts, cols)](g, g, rows, BLOCK_T=BT)  # expect
+    if parts > 1:
+        _scan(g.new_empty(rows, parts, cols), rows, cols, BT)
+
+def scan(g):
+    B, T, H = g.shape
+    _scan(g, B, H)
 
 def copy_warned(g, strict, BT=64):
     B, T, H = g.shape
