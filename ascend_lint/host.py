@@ -1446,7 +1446,11 @@ class HostIndex(_HostFacts):
             if left == () and right == ():  # `1 << 17`, `2**k`, `a % b` of bounded values
                 return ()
             if isinstance(value.operator, (cst.FloorDivide, cst.Divide)):
-                return _divided(left, value.right) if not right else None
+                return (
+                    _divided(left, value.right)
+                    if not right
+                    else self._quotient_by_alternatives(value.left, value.right, left, scope, hops)
+                )
             if isinstance(value.operator, cst.Multiply):
                 return left + right
             if isinstance(value.operator, (cst.Add, cst.Subtract)):
@@ -1460,6 +1464,31 @@ class HostIndex(_HostFacts):
         if self.core_count(value, scope) is not None:
             return ()
         return None
+
+    def _quotient_by_alternatives(
+        self, size: cst.BaseExpression, divisor: cst.BaseExpression, sizes: tuple[str, ...], scope: Scope, hops: int
+    ) -> tuple[str, ...] | None:
+        """A size (`sizes`, its factors) divided by a name (`T / BLOCK`, `triton.cdiv(T, BLOCK)`)
+        the function binds first to a bounded value and then, under tests, only to values at
+        least the size (`BLOCK = 1024`, then `if T <= 4096: BLOCK = triton.next_power_of_2(T)`):
+        the size over the name (`T / 1024` grows; the other paths launch one program). Bounded
+        when every value is at least the size; unknown otherwise (a bounded value under a test
+        may be one the test sizes: `if T < 16: BLOCK = 16`)."""
+        alternatives = self._path_values(divisor.value, scope) if isinstance(divisor, cst.Name) else []
+        if not alternatives or not all(self.at_least(each, size, scope) for each in alternatives[1:]):
+            return None
+        if self.at_least(alternatives[0], size, scope):
+            return ()
+        return _divided(sizes, divisor) if self._extent(alternatives[0], scope, hops + 1) == () else None
+
+    def _path_values(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
+        """The values `scope` binds `name` to when it binds it first outside any `if` or loop and
+        then only inside them, never reading it (each may reach a read after them); empty
+        otherwise."""
+        bound = self._reaching_bindings(name, scope)
+        if len(bound) < 2 or self.bound_under.get(bound[0]) or any(_updates(each, name) for each in bound):
+            return []
+        return bound if all(self.bound_under.get(each) for each in bound[1:]) else []
 
     def _is_bounded(self, value: cst.BaseExpression, scope: Scope) -> bool:
         """`value` is among the names or extents of known position a test before the launch
@@ -1677,6 +1706,8 @@ class HostIndex(_HostFacts):
             return _divided(args[0], call.args[1].value)
         if callee == "cdiv" and args and args[0] == ():  # a bounded count over a positive one
             return ()
+        if callee == "cdiv" and len(args) == 2 and args[0] and args[1]:
+            return self._quotient_by_alternatives(call.args[0].value, call.args[1].value, args[0], scope, hops)
         if callee in ("prod", "reduce"):
             product = _shape_product(call, lambda name: self._named_shape(name, scope))
             if product is not None:

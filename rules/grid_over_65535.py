@@ -34,7 +34,9 @@ size, one and not two (the loop may run once), and `n //= m` by a size leaves `n
 bound divided by anything stays bounded (a tile of
 `16384 // x.element_size()` elements), and so does arithmetic of bounds (`1 << 17`) and
 `triton.next_power_of_2` of one. A value a caller passes is read where the caller
-binds it (`width = int(head_dim)` in the caller, then `_rope(x, width)`); a function calling
+binds it (`width = int(head_dim)` in the caller, then `_rope(x, width)`). A block bound to a
+bounded value and then, under tests, to values at least the size it divides (`BT = 1024`, then
+`if T <= 4096: BT = triton.next_power_of_2(T)`) leaves `T/BT` programs. A function calling
 itself with a parameter unchanged (a scan recursing on its partial sums) adds no value to it. A value a function
 of the module returns in a tuple is read where it returns it (`x, M, N = _prepare(x)` or
 `_prepare(x)[1]`, with `return x.contiguous(), M, N` and `M, N = x.shape` in `_prepare`). A
@@ -721,6 +723,13 @@ def whole_rows(x):
         raise ValueError("T <= 8192 only")
     heads[(triton.cdiv(T, 64), B)](x, T, BT=64)
 
+def short_blocks(x):
+    B, T = x.shape
+    BT = triton.next_power_of_2(T)
+    if T < 16:  # a bounded block only where the test bounds `T`: one program
+        BT = 16
+    heads[(triton.cdiv(T, BT), B)](x, T, BT=BT)
+
 def every_arm_leaves(x, strict, BT=64):
     B, T = x.shape
     if T > 4096:  # an exit whichever arm runs
@@ -774,6 +783,13 @@ def _scan(g, rows, cols, BT=64):  # calls itself on its partial sums: `rows` and
 def scan(g):
     B, T, H = g.shape
     _scan(g, B, H)
+
+def blocks(g):
+    B, T, H = g.shape
+    BT = 1024  # kept for long sequences: `T / 1024` programs; the block covers a short one
+    if T <= 4096:
+        BT = triton.next_power_of_2(T)
+    copy_kernel[(triton.cdiv(T, BT), B)](g, g, T, BLOCK_T=BT)  # expect
 
 def copy_warned(g, strict, BT=64):
     B, T, H = g.shape
