@@ -235,6 +235,9 @@ class _HostFacts:
         self.returns: dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef]]] = {}
         self.functions: dict[str, list[cst.FunctionDef]] = {}
         self.calls_of: dict[str, list[CallSite]] = {}  # plain `f(...)` calls by name
+        # `obj.f(...)` calls by `f`, with `obj` (`self`, `cls`, a class's name)
+        self.attribute_calls: dict[str, list[tuple[str, CallSite]]] = {}
+        self.class_of: dict[cst.FunctionDef, cst.ClassDef] = {}  # a method -> the class whose body defines it
         self.launches: dict[str, list[Launch]] = {}  # by the launched name's last part, or its key
         self.environment: dict[str, list[tuple[cst.BaseExpression, Scope]]] = {}  # `os.environ["X"] = v`: X -> v
         self.enclosing: dict[cst.FunctionDef, Scope] = {}  # a nested function -> the one holding it
@@ -257,6 +260,8 @@ class _HostFacts:
         _extend(self.returns, other.returns)
         _extend(self.functions, other.functions)
         _extend(self.calls_of, other.calls_of)
+        _extend(self.attribute_calls, other.attribute_calls)
+        self.class_of.update(other.class_of)
         _extend(self.launches, other.launches)
         _extend(self.environment, other.environment)
         self.enclosing.update(other.enclosing)
@@ -267,21 +272,25 @@ class _HostFacts:
 
     def walk(self, top: cst.CSTNode, kernel_defs: set[cst.FunctionDef]) -> None:
         """Adds what the host code in `top` holds (a kernel's decorators, not its body)."""
-        # each node with its function, the blocks of that function around it, and whether it is
-        # in a class body (outside methods), whose assignments bind class attributes, no names
-        stack: list[tuple[cst.CSTNode, Scope, tuple[cst.For | cst.If, ...], bool]] = [(top, None, (), False)]
+        # each node with its function, the blocks of that function around it, and the class
+        # whose body (outside methods) it is in, whose assignments bind class attributes, no names
+        stack: list[tuple[cst.CSTNode, Scope, tuple[cst.For | cst.If, ...], cst.ClassDef | None]] = [
+            (top, None, (), None)
+        ]
         while stack:
             node, scope, blocks, in_class = stack.pop()
             if type(node) in _LEAVES:
                 continue
-            binds = not in_class
+            binds = in_class is None
             if type(node) is cst.ClassDef:
-                in_class = True
+                in_class = node
             elif type(node) is cst.FunctionDef:
-                in_class = False
+                if in_class is not None:
+                    self.class_of[node] = in_class
+                in_class = None
                 self.functions_met.append((node, node in kernel_defs))
                 if node in kernel_defs:  # launches and configs live in decorators, never in the body
-                    stack.extend((decorator, scope, blocks, False) for decorator in node.decorators)
+                    stack.extend((decorator, scope, blocks, None) for decorator in node.decorators)
                     continue
                 self.functions.setdefault(node.name.value, []).append(node)
                 self.returns.setdefault(node.name.value, [])
@@ -328,6 +337,9 @@ class _HostFacts:
                 self.environment.setdefault(variable, []).append((node.args[1].value, scope))
         if isinstance(func, cst.Name):
             self.calls_of.setdefault(func.value, []).append(CallSite(node, scope, blocks))
+        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            site = CallSite(node, scope, blocks)
+            self.attribute_calls.setdefault(func.attr.value, []).append((func.value.value, site))
         elif isinstance(func, cst.Subscript):
             launched = _launched_name(func.value)
             if launched:
@@ -855,7 +867,8 @@ class HostIndex(_HostFacts):
         when only its grid is such a parameter (`_grid_parameter`: `def _launch(x, grid): n =
         x.shape[-1]; kernel[grid](x, n)`), a launch on the grid written there with the
         arguments the helper computes, read in the helper. Followed up through helpers calling
-        helpers, at most `_MAX_HOPS`; not for a method (`self`, `cls`). A call passing another kernel for the one the function launches (a launcher taking the kernel) is no
+        helpers, at most `_MAX_HOPS`; a method's calls are those through its class or `self` /
+        `cls` (`callers_of`). A call passing another kernel for the one the function launches (a launcher taking the kernel) is no
         launch of `kernel`; one whose arguments are not all known (a splat filling a named
         parameter) is the launch itself, and so is a launch in a loop of the helper (a chunking
         loop, which the calls do not show). Worked out once per launch, kernel and hop count."""
@@ -866,7 +879,7 @@ class HostIndex(_HostFacts):
         found = (launch,)
         function = launch.scope
         sites = self._calls_of_function(function) if function is not None and hops < _MAX_HOPS else []
-        if function is None or not sites or launch.loops or _is_method(function):
+        if function is None or not sites or launch.loops:
             self._launches_as_called[key] = found
             return found
         whole = launch.args_scope is function and self._forwards_only_parameters(launch, function)
@@ -889,9 +902,26 @@ class HostIndex(_HostFacts):
         return found
 
     def _calls_of_function(self, function: cst.FunctionDef) -> list[CallSite]:
-        """The module's calls of `function` by its name, where that name is this function."""
+        """The module's calls of `function` by its name, where that name is this function (a
+        method's through its class: `callers_of`)."""
         name = function.name.value
+        if function in self.class_of:
+            return self.callers_of(function)
         return [site for site in self.calls_of.get(name, ()) if function in self._visible_functions(name, site.scope)]
+
+    def callers_of(self, function: cst.FunctionDef) -> list[CallSite]:
+        """The module's calls of a function by its name (`f(...)`), or of a method through its
+        class (`Ops.f(...)`) or, in a method of that class, `self.f(...)` / `cls.f(...)`
+        (`passed_for` reads such a call's arguments past `self` / `cls`)."""
+        owner = self.class_of.get(function)
+        if owner is None:
+            return self.calls_of.get(function.name.value, [])
+        return [
+            site
+            for receiver, site in self.attribute_calls.get(function.name.value, ())
+            if receiver == owner.name.value
+            or (receiver in ("self", "cls") and site.scope is not None and self.class_of.get(site.scope) is owner)
+        ]
 
     def _forwards_only_parameters(self, launch: Launch, function: cst.FunctionDef) -> bool:
         """The launch's grid is a parameter of `function`, or it splats one (`*args`,
@@ -942,7 +972,7 @@ class HostIndex(_HostFacts):
         none), `*args` by the call's positional arguments past the named ones, `**kwargs` by
         its keywords naming no parameter and its `**` splats. None when that is not known."""
         call = site.call
-        named = [*function.params.posonly_params, *function.params.params]
+        named = _positional_params(call, function)
         names = {p.name.value for p in all_params(function)}
         star, star_kwarg = function.params.star_arg, function.params.star_kwarg
         positional = [arg for arg in call.args if arg.keyword is None and arg.star != "**"]
@@ -1068,7 +1098,7 @@ class HostIndex(_HostFacts):
             yield param.default, f"`{name}` defaults to `{_code(param.default)}`"
         if annotations and param.annotation is not None:
             yield param.annotation.annotation, f"`{name}` is annotated `{_code(param.annotation.annotation)}`"
-        for site in self.calls_of.get(scope.name.value, ()):
+        for site in self.callers_of(scope):
             passed = passed_for(site.call, scope, name)
             if site.scope is scope and isinstance(passed, cst.Name) and passed.value == name:
                 continue  # a call of the function in itself passing the parameter on: no value of its own
@@ -1886,7 +1916,10 @@ class HostIndex(_HostFacts):
         with the scope binding it, and each element of a returned tuple with the function
         returning it."""
         scopes: dict[cst.BaseExpression, Scope] = {}
-        for sites in self.calls_of.values():
+        for sites in [
+            *self.calls_of.values(),
+            *([site for _, site in calls] for calls in self.attribute_calls.values()),
+        ]:
             for site in sites:
                 for arg in site.call.args:
                     scopes.setdefault(arg.value, site.scope)
@@ -2034,7 +2067,7 @@ class HostIndex(_HostFacts):
         asserted = self.dtype_asserts.get((name, scope), [])
         if asserted and not bound:
             return _agreed(list(asserted))
-        callers = self.calls_of.get(scope.name.value, [])
+        callers = self.callers_of(scope)
         for site in callers:  # the parameter as passed, also where an `if` keeps it
             argument = passed_for(site.call, scope, name)
             dtypes.append(self._dtype(argument, site.scope, hops + 1) if argument is not None else None)
@@ -3017,16 +3050,25 @@ def _passed_or_default(call: cst.Call, function: cst.FunctionDef, name: str) -> 
 
 
 def passed_for(call: cst.Call, function: cst.FunctionDef, name: str) -> cst.BaseExpression | None:
-    """What a call of `function` passes for its parameter `name` (by keyword or position)."""
+    """What a call of `function` passes for its parameter `name` (by keyword or position;
+    a method called through an attribute, `self.f(a)` or `cls.f(a)`, is passed `self` / `cls`
+    by Python)."""
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == name:
             return arg.value
-    positional = [*function.params.posonly_params, *function.params.params]
+    positional = _positional_params(call, function)
     index = next((i for i, p in enumerate(positional) if p.name.value == name), None)
     args = [arg for arg in call.args if arg.keyword is None and not arg.star]
     if index is None or any(arg.star for arg in call.args[: index + 1]) or index >= len(args):
         return None
     return args[index].value
+
+
+def _positional_params(call: cst.Call, function: cst.FunctionDef) -> list[cst.Param]:
+    """The parameters of `function` the call's positional arguments fill, in order: but a
+    method's `self` / `cls` when it is called through an attribute (`self.f(a)`, `Ops.f(a)`)."""
+    positional = [*function.params.posonly_params, *function.params.params]
+    return positional[1:] if isinstance(call.func, cst.Attribute) and _is_method(function) else positional
 
 
 def _arm_for_call(value: cst.BaseExpression, call: cst.Call, function: cst.FunctionDef) -> cst.BaseExpression:

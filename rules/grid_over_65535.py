@@ -68,7 +68,9 @@ helper taking its grid as a parameter (`def _run(grid, *args, **kwargs): return
 kernel[grid](*args, **kwargs)`), directly or through a name it binds once to it, is checked at
 each call of the helper, on the grid passed there, also when the helper computes the launch's
 other arguments itself (`n = x.shape[-1]`, then `kernel[grid](x, n)`); a test of the helper
-bounding the grid it is passed guards every call (`if grid[0] * grid[1] > 65535: raise`). A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
+bounding the grid it is passed guards every call (`if grid[0] * grid[1] > 65535: raise`). A
+method's parameters are what its calls through its class or `self` pass (`Ops.launch(x, B *
+H)`, `self._run(grid, x)`). A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
 function, one per wrapper) reads its sizes from the function around it. A kernel another module
 defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
 `kernels.k[grid](...)`): the launcher refuses the grid whatever the kernel does. A kernel with a 1-D task loop is checked like
@@ -790,6 +792,19 @@ def blocks(g):
     if T <= 4096:
         BT = triton.next_power_of_2(T)
     copy_kernel[(triton.cdiv(T, BT), B)](g, g, T, BLOCK_T=BT)  # expect
+
+class _Ops:  # launchers as methods: sized from the calls through the class or `self`
+    @staticmethod
+    def copy_rows(g, rows, T, BT=64):
+        copy_kernel[(rows, triton.cdiv(T, BT))](g, g, T, BLOCK_T=BT)  # expect
+
+    def _run(self, grid, *args, **kwargs):
+        return copy_kernel[grid](*args, **kwargs)
+
+    def forward(self, g):
+        B, T, H = g.shape
+        _Ops.copy_rows(g, B * H, T)
+        self._run((B * H, triton.cdiv(T, 64)), g, g, T, BLOCK_T=64)  # expect
 
 def copy_warned(g, strict, BT=64):
     B, T, H = g.shape
@@ -1704,7 +1719,7 @@ def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleCon
     if function is None:
         return False
     params = grid_names.behind & {param.name.value for param in all_params(function)}
-    sites = context.host.calls_of.get(function.name.value, [])
+    sites = context.host.callers_of(function)
     if not params or not sites:
         return False
     for site in sites:
