@@ -313,7 +313,8 @@ class ImportedFunctions:
 
     One hop: the imported module's kernels are found as in a file of their own, every one a
     device function (a kernel calls it), and calls there resolve among its own functions only,
-    never through its imports. A module that is missing, unreadable, undecodable or not valid
+    never through its imports; a name a module only imports is found where it comes from
+    (`jit_functions`: a re-export). A module that is missing, unreadable, undecodable or not valid
     Python adds nothing. Each module file is read into an `ImportedModule` once per process
     while its bytes stay the same (`_imported_module`); `read` records the hash of every file
     looked at (None when it could not be read), which the result of the importing file depends
@@ -334,23 +335,41 @@ class ImportedFunctions:
         self.read = {} if read is None else read
         self._modules: dict[str, ImportedModule | None] = {}
 
-    def jit_functions(self, reference: str) -> list[Kernel]:
+    def jit_functions(self, reference: str, hops: int = 0) -> list[Kernel]:
         """The `@triton.jit` functions a dotted name is (`f`, `helpers.f`: see `definition`): a
         device function a kernel calls, a kernel host code launches; those of its module named
-        as it is there, from the first file the module is found in."""
-        found = self.definition(reference)
+        as it is there, from the first file the module is found in. A module that imports the
+        name from another module of the package re-exports it (`from .op import exp` in
+        `utils/__init__.py`, then `from .utils import exp`): followed, `_MAX_REEXPORTS` deep."""
+        found = self._located(reference)
         if found is None:
             return []
-        module, name = found
-        return [kernel for kernel in module.kernels if kernel.name == name]
+        path, module, name = found
+        kernels = [kernel for kernel in module.kernels if kernel.name == name]
+        if kernels or hops >= _MAX_REEXPORTS or module.tree is None:
+            return kernels
+        onward = ImportedFunctions(path.parent, module.tree[1], self.triton_modules, self.read, path)
+        return onward.jit_functions(name, hops + 1)
 
     def definition(self, reference: str) -> tuple[ImportedModule, str] | None:
         """The module of the package a dotted name of host code comes from, and its name
         there: `f` after `from .utils import f`; `utils.f` after `from . import utils` or
         `from pkg import utils`; `u.f` after `import pkg.utils as u`; `pkg.utils.f` after
         `import pkg.utils`. None for a name no import of the package's modules binds."""
+        found = self._located(reference)
+        return None if found is None else found[1:]
+
+    def _located(self, reference: str) -> tuple[Path, ImportedModule, str] | None:
+        """`definition`, with the file the module is read from."""
         found = self._origin(reference)
-        return None if found is None else self._defined(*found)
+        if found is None:
+            return None
+        module, name = found
+        for path in module_files(self.folder, module):
+            read = self._module_at(str(path))
+            if read is not None:
+                return path, read, name
+        return None
 
     def own_name(self, reference: str) -> str | None:
         """The name a dotted name of host code has in the importing module itself, when an
@@ -388,19 +407,6 @@ class ImportedFunctions:
         current = {path: file_hash(Path(path)) for path in read}
         self.read.update(current)
         return current == read
-
-    def _defined(self, module: str, name: str) -> tuple[ImportedModule, str] | None:
-        found = self._module(module)
-        return None if found is None else (found, name)
-
-    def _module(self, module: str) -> ImportedModule | None:
-        """The module as imported from this module's folder: the first of its files that can be
-        read (Python would try the next file, a package's `__init__.py`)."""
-        for path in module_files(self.folder, module):
-            found = self._module_at(str(path))
-            if found is not None:
-                return found
-        return None
 
     def _module_at(self, path: str) -> ImportedModule | None:
         """The module file at `path` (read once per lint); None when it cannot be read."""
@@ -457,6 +463,7 @@ class ImportedModule:
         return kernels
 
 
+_MAX_REEXPORTS = 3  # modules importing a jit function from another one, followed to its definition
 # path -> (content hash, triton-modules setting, the module): read once per content
 _IMPORTED_MODULES: dict[str, tuple[str, tuple[str, ...], ImportedModule]] = {}
 

@@ -331,6 +331,25 @@ def test_the_imported_module_imports_are_not_followed(tmp_path) -> None:
 
 
 @pytest.mark.parametrize(
+    ("imports", "relay", "relayed"),
+    [
+        ("from .shim import attend", "shim.py", "from .micro import attend\n"),
+        ("from pkg.ops import attend", "__init__.py", "from pkg.ops.micro import attend\n"),
+        ("from .shim import attend", "shim.py", "from .middle import attend\n"),  # two re-exports
+    ],
+)
+def test_a_device_function_a_module_of_the_package_re_exports_is_followed(tmp_path, imports, relay, relayed) -> None:
+    """A module importing the function from another (`from .micro import attend` in a shim or
+    in `__init__.py`) gives the function of that one; a chain of them loops nowhere."""
+    caller = _package(tmp_path, imports=imports)
+    caller.with_name(relay).write_text(relayed, encoding="utf-8")
+    caller.with_name("middle.py").write_text("from .micro import attend\n", encoding="utf-8")
+    assert _clobbered_reads(caller) == [15]
+    caller.with_name(relay).write_text(relayed.replace(".micro", ".shim").replace(".middle", ".shim"), encoding="utf-8")
+    assert _clobbered_reads(caller) == []  # a module re-exporting from itself: nothing defines it
+
+
+@pytest.mark.parametrize(
     "helper",
     [
         pytest.param(HELPER_MODULE + "\ndef broken(:\n", id="syntax error"),
