@@ -15,7 +15,9 @@ vector-bound kernel. A helper or module-level name another module of the package
 counts the same (`from .utils import get_num_cores`, `from .utils import NUM_CORES`, `from .
 import utils` or `import pkg.utils as u` then `utils.get_num_cores("cube")`): that module is
 read from disk as for an imported device function, and works the count out from its own
-functions and names (what it imports in turn is not followed). Not
+functions and names (what it imports in turn is not followed). A kernel another module of the
+package defines is checked where this module launches it (`from .kernels import k`, then
+`k[(cores,)](...)`), from that module's code. Not
 flagged: launches that run only on another platform than Ascend (the forms ASC001 lists).
 
 A kernel counts as using `tl.dot` when it calls `tl.dot` / `tl.dot_scaled`, or a
@@ -56,7 +58,7 @@ import libcst as cst
 
 from ascend_lint.host import CoreCount, Grid, HostIndex, Launch
 from ascend_lint.nodes import one_line
-from ascend_lint.prefilter import KERNEL_TOKENS
+from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 
 MESSAGE = (
@@ -72,7 +74,7 @@ class VectorKernelOnAicore(Rule):
     SUMMARY = "A kernel without `tl.dot` launched on `num_aicore` programs (half the vector cores idle)"
     GROUP = "perf"
     # a kernel of the module; the count's words may be in another module of the package it imports
-    REQUIRES_TOKENS = (KERNEL_TOKENS,)
+    REQUIRES_TOKENS = ((*KERNEL_TOKENS, LAUNCH),)  # a kernel of the module, or the launch of one it imports
 
     VALID = (
         """
@@ -262,9 +264,10 @@ def scale_twice(x, y, z):
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         host = context.host
-        for kernel in context.kernels:
+        launched = [(kernel, host.launches_with_helpers(kernel)) for kernel in context.kernels]
+        for kernel, launches in [*launched, *host.imported_kernel_launches().items()]:
             uses_dot = None  # the kernel's flow is built only for a launch on the AI core count
-            for launch in host.launches_with_helpers(kernel):
+            for launch in launches:
                 found = _aicore_axis(host, launch)
                 if found is None or host.on_other_platform(launch.call):
                     continue

@@ -88,3 +88,29 @@ def test_a_module_naming_no_core_count_is_not_parsed(tmp_path: Path, monkeypatch
     device.write_text("def get_num_cores(op_type):\n    return 24\n", encoding="utf-8")
     assert lint_file(str(launch), settings()).findings == []
     assert len(parsed) == 1
+
+
+def test_a_kernel_of_another_module_of_the_package_is_checked_where_it_is_launched(tmp_path: Path) -> None:
+    """`kernels.py` defines the kernel, `launch.py` launches it on the cube core count: the
+    finding is at the launch, from the kernel as `kernels.py` writes it (no `tl.dot` there; one
+    with a `tl.dot` is no vector kernel)."""
+    launch = package(tmp_path, "from pkg.device import get_num_cores", 'get_num_cores("cube")')
+    source = launch.read_text(encoding="utf-8")
+    kernel = source[source.index("@triton.jit") : source.index("def scale(")]
+    (launch.parent / "kernels.py").write_text(
+        "import triton\nimport triton.language as tl\n\n\n" + kernel, encoding="utf-8"
+    )
+    host = (
+        source[: source.index("@triton.jit")]
+        + "from .kernels import scale_kernel\n\n\n"
+        + source[source.index("def scale(") :]
+    )
+    launch.write_text(host, encoding="utf-8")
+    assert "jit" not in host
+    row = host[: host.index("scale_kernel[")].count("\n") + 1
+    assert [(f.code, f.location.row) for f in lint_file(str(launch), settings()).findings] == [("ASC009", row)]
+    dotted = kernel.replace("* 2.0", "* tl.sum(tl.dot(tl.load(x + o[:, None]), tl.load(x + o[None, :])))")
+    (launch.parent / "kernels.py").write_text(
+        "import triton\nimport triton.language as tl\n\n\n" + dotted, encoding="utf-8"
+    )
+    assert lint_file(str(launch), settings()).findings == []
