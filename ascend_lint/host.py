@@ -1973,28 +1973,21 @@ class HostIndex(_HostFacts):
         )
 
     def _is_one(self, value: cst.BaseExpression, scope: Scope, hops: int) -> bool:
-        """`1`, or `t.stride(i)` with `i` the last dimension of each value the function binds to
-        `t`, a new contiguous tensor (`_last_dimension`), or a name the function binds only to
-        such values (not a parameter: its callers pass it)."""
+        """`1`, or a stride of the last dimension (`_stride_read`) of a tensor each value the
+        function binds to is new and contiguous (`_last_dimension`), or a name the function
+        binds only to such values (not a parameter: its callers pass it)."""
         if isinstance(value, cst.Integer):
             return int_literal(value) == 1
         if isinstance(value, cst.Name):
             bound = self._bound_here(value.value, scope)
             return hops < _MAX_HOPS and bool(bound) and all(self._is_one(v, scope, hops + 1) for v in bound)
-        if not (
-            isinstance(value, cst.Call)
-            and isinstance(value.func, cst.Attribute)
-            and value.func.attr.value == "stride"
-            and isinstance(value.func.value, cst.Name)
-            and len(value.args) == 1
-            and value.args[0].keyword is None
-            and not value.args[0].star
-        ):
+        read = _stride_read(value)
+        if read is None:
             return False
-        dimension = value.args[0].value
+        tensor, dimension = read
         last = -1 if _is_minus_one(dimension) else int_literal(dimension)
-        tensors = self._bound_here(value.func.value.value, scope)
-        return bool(tensors) and last is not None and all(last in _last_dimension(tensor) for tensor in tensors)
+        tensors = self._bound_here(tensor, scope)
+        return bool(tensors) and last is not None and all(last in _last_dimension(each) for each in tensors)
 
     def _bound_here(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
         """The values the function `scope` binds to `name`; none for a parameter or outside functions."""
@@ -3257,6 +3250,25 @@ def _is_number(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.Call):
         return isinstance(node.func, cst.Name) and node.func.value in ("float", "int")
     return isinstance(node, (cst.Integer, cst.Float))
+
+
+def _stride_read(value: cst.BaseExpression) -> tuple[str, cst.BaseExpression] | None:
+    """The tensor and dimension of a stride read as `t.stride(i)` or `t.stride()[i]`."""
+    index = value.slice[0].slice if _is_item(value) else None
+    if isinstance(index, cst.Index) and isinstance(value, cst.Subscript) and isinstance(value.value, cst.Call):
+        call, dimension = value.value, index.value
+        if call.args:
+            return None
+    elif isinstance(value, cst.Call) and len(value.args) == 1 and value.args[0].keyword is None:
+        call, dimension = value, value.args[0].value
+        if value.args[0].star:
+            return None
+    else:
+        return None
+    func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "stride" and isinstance(func.value, cst.Name):
+        return func.value.value, dimension
+    return None
 
 
 def _is_minus_one(node: cst.BaseExpression) -> bool:
