@@ -911,14 +911,21 @@ class HostIndex(_HostFacts):
 
     def callers_of(self, function: cst.FunctionDef) -> list[CallSite]:
         """The module's calls of a function by its name (`f(...)`), or of a method through its
-        class (`Ops.f(...)`) or, in a method of that class, `self.f(...)` / `cls.f(...)`
-        (`passed_for` reads such a call's arguments past `self` / `cls`)."""
+        class (`Ops.f(...)`) or, in a method of that class, `self.f(...)` / `cls.f(...)`; a
+        `forward` also through the class's `apply` (`Fn.apply(x, n)` of a
+        `torch.autograd.Function`). `passed_for` reads such a call's arguments past `self` /
+        `cls`, and past `ctx` for `apply`."""
         owner = self.class_of.get(function)
         if owner is None:
             return self.calls_of.get(function.name.value, [])
+        name = function.name.value
+        calls = [
+            *self.attribute_calls.get(name, ()),
+            *(self.attribute_calls.get("apply", ()) if name == "forward" else ()),
+        ]
         return [
             site
-            for receiver, site in self.attribute_calls.get(function.name.value, ())
+            for receiver, site in calls
             if receiver == owner.name.value
             or (receiver in ("self", "cls") and site.scope is not None and self.class_of.get(site.scope) is owner)
         ]
@@ -3059,9 +3066,11 @@ def passed_for(call: cst.Call, function: cst.FunctionDef, name: str) -> cst.Base
 
 def _positional_params(call: cst.Call, function: cst.FunctionDef) -> list[cst.Param]:
     """The parameters of `function` the call's positional arguments fill, in order: but a
-    method's `self` / `cls` when it is called through an attribute (`self.f(a)`, `Ops.f(a)`)."""
+    method's `self` / `cls` when it is called through an attribute (`self.f(a)`, `Ops.f(a)`),
+    and the `ctx` of a `forward` called through `Fn.apply(a)`."""
     positional = [*function.params.posonly_params, *function.params.params]
-    return positional[1:] if isinstance(call.func, cst.Attribute) and _is_method(function) else positional
+    bound = isinstance(call.func, cst.Attribute) and (_is_method(function) or call.func.attr.value == "apply")
+    return positional[1:] if bound else positional
 
 
 def _arm_for_call(value: cst.BaseExpression, call: cst.Call, function: cst.FunctionDef) -> cst.BaseExpression:

@@ -70,7 +70,7 @@ each call of the helper, on the grid passed there, also when the helper computes
 other arguments itself (`n = x.shape[-1]`, then `kernel[grid](x, n)`); a test of the helper
 bounding the grid it is passed guards every call (`if grid[0] * grid[1] > 65535: raise`). A
 method's parameters are what its calls through its class or `self` pass (`Ops.launch(x, B *
-H)`, `self._run(grid, x)`). A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
+H)`, `self._run(grid, x)`; a `torch.autograd.Function`'s `forward`, `Fn.apply(x, B * H)`). A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
 function, one per wrapper) reads its sizes from the function around it. A kernel another module
 defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
 `kernels.k[grid](...)`): the launcher refuses the grid whatever the kernel does. A kernel with a 1-D task loop is checked like
@@ -805,6 +805,16 @@ class _Ops:  # launchers as methods: sized from the calls through the class or `
         B, T, H = g.shape
         _Ops.copy_rows(g, B * H, T)
         self._run((B * H, triton.cdiv(T, 64)), g, g, T, BLOCK_T=64)  # expect
+
+class _CopyFn(torch.autograd.Function):  # `forward` is called through `apply`, past its `ctx`
+    @staticmethod
+    def forward(ctx, g, rows, T):
+        copy_kernel[(rows, triton.cdiv(T, 64))](g, g, T, BLOCK_T=64)  # expect
+        return g
+
+def copy_all(g):
+    B, T, H = g.shape
+    return _CopyFn.apply(g, B * H, T)
 
 def copy_warned(g, strict, BT=64):
     B, T, H = g.shape
