@@ -16,7 +16,9 @@ literal results, constexpr parameter defaults and module-level constants. The fi
 names the configuration and the tiles that make up the peak, each with its line, and the
 element types it took for their pointers (shown by the host, or 16-bit assumed). An autotune
 config that overflows with several launches' values is reported once, at the config, for the
-largest estimate, and the message counts the other launches.
+largest estimate, and the message counts the other launches. A kernel another module of the
+package defines is estimated where this module launches it (`from .kernels import k`, then
+`k[grid](x, BLOCK=4096)`), for the values those launches pass, from that module's code.
 
 The estimate sums the tiles live at the statement where the most are live, following what the
 compiler's memory planner does (measured on triton-ascend 3.2 with
@@ -107,6 +109,7 @@ import libcst as cst
 
 from ascend_lint.host import TensorDtype
 from ascend_lint.kernels import Kernel
+from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import Confirm, Evidence, ModuleContext, Report, Rule
 from ascend_lint.specialisations import Configuration, Lookup, evaluate
 from ascend_lint.tiles import DEFAULT_POINTER_BITS
@@ -133,7 +136,8 @@ class UbOverflowEstimate(Rule):
     CODE = "ASC013"
     NAME = "ub-overflow-estimate"
     SUMMARY = "A visible constexpr configuration needs more UB than the device has (static estimate)"
-    REQUIRES_TOKENS = (("constexpr",),)
+    # a kernel's constexprs, or the launch of a kernel the module imports
+    REQUIRES_TOKENS = (("constexpr", LAUNCH), (*KERNEL_TOKENS, LAUNCH))
     CONFIRM = Confirm({"compile": Evidence.UB_PLAN}, "the UB plan and its overflow are the compiler's")
 
     VALID = (
@@ -512,8 +516,21 @@ def launch(x, n):
 """,
     )
 
+    def check_module(self, context: ModuleContext) -> Iterator[Report]:
+        """The kernels of other modules of the package this one launches, for the values its
+        launches pass (`from .kernels import k`, then `k[grid](x, BLOCK=4096)`)."""
+        for kernel in context.host.imported_kernel_launches():
+            yield from self._estimates(kernel, context, imported=True)
+
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
+        yield from self._estimates(kernel, context, imported=False)
+
+    def _estimates(self, kernel: Kernel, context: ModuleContext, imported: bool) -> Iterator[Report]:
+        """The overflowing configurations of the kernel; of an imported one, only those a
+        launch of this module states, related to no tile (they are in the kernel's file)."""
         configurations = context.configurations(kernel)
+        if imported:
+            configurations = [c for c in configurations if c.within is not None]
         if not any(c.values for c in configurations):
             return
         model = kernel.tiles
@@ -551,7 +568,7 @@ def launch(x, n):
                         (arm, "the launch value of this configuration, bound here on one path")
                         for arm in configuration.arms
                     ),
-                    *((c.value.node, f"{_describe(c, lookup)} live at the peak") for c in top),
+                    *((c.value.node, f"{_describe(c, lookup)} live at the peak") for c in top if not imported),
                     *_dtype_notes(shown),
                 ),
                 facts={"configuration": _constexprs(kernel, configuration), "estimate_bytes": needed.bytes},

@@ -1,0 +1,58 @@
+"""A kernel another module of the package defines is estimated where this module launches it
+(ASC013 on `from .kernels import k`, then `k[grid](x, BLOCK_N=4096)`): from the kernel as its
+file writes it and the values the launch passes, reported at the launch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import settings
+
+from ascend_lint.engine import lint_file
+
+KERNELS = """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def gelu_kernel(X, Y, n_cols, BLOCK_M: tl.constexpr, BLOCK_N: tl.constexpr):
+    rows = tl.program_id(0) * BLOCK_M + tl.arange(0, BLOCK_M)
+    cols = tl.arange(0, BLOCK_N)
+    offs = rows[:, None] * n_cols + cols[None, :]
+    x = tl.load(X + offs, mask=cols[None, :] < n_cols, other=0.0).to(tl.float32)
+    tl.store(Y + offs, 0.5 * x * (1.0 + tl.erf(x * 0.7071067811865476)), mask=cols[None, :] < n_cols)
+"""
+
+OPS = """
+import torch
+import triton
+
+from .kernels import gelu_kernel
+
+
+def gelu(x):
+    y = torch.empty_like(x)
+    n_rows, n_cols = x.shape
+    gelu_kernel[(triton.cdiv(n_rows, {rows}),)](x, y, n_cols, BLOCK_M={rows}, BLOCK_N=4096)
+    return y
+"""
+
+
+def estimates(tmp_path: Path, rows: int) -> list[tuple[str, int, str]]:
+    folder = tmp_path / "triton_ascend"
+    folder.mkdir(exist_ok=True)
+    (folder / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "kernels.py").write_text(KERNELS, encoding="utf-8")
+    ops = folder / "ops.py"
+    ops.write_text(OPS.format(rows=rows), encoding="utf-8")
+    result = lint_file(str(ops), settings(select=["ASC013"]))
+    assert result.error is None
+    return [(f.code, f.location.row, f.message) for f in result.findings]
+
+
+def test_a_kernel_of_another_module_is_estimated_at_its_launch(tmp_path: Path) -> None:
+    [(code, row, message)] = estimates(tmp_path, rows=64)
+    assert (code, row) == ("ASC013", 11)
+    assert "`gelu_kernel` needs about 2048 KiB" in message and "BLOCK_M=64, BLOCK_N=4096" in message
+    assert estimates(tmp_path, rows=4) == []  # [4, 4096] tiles fit
