@@ -18,7 +18,8 @@ element types it took for their pointers (shown by the host, or 16-bit assumed).
 config that overflows with several launches' values is reported once, at the config, for the
 largest estimate, and the message counts the other launches. A kernel another module of the
 package defines is estimated where this module launches it (`from .kernels import k`, then
-`k[grid](x, BLOCK=4096)`), for the values those launches pass, from that module's code.
+`k[grid](x, BLOCK=4096)`), for the values those launches pass (with its autotune configs: once
+per launch, for the largest), from that module's code.
 
 The estimate sums the tiles live at the statement where the most are live, following what the
 compiler's memory planner does (measured on triton-ascend 3.2 with
@@ -107,7 +108,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ascend_lint.host import TensorDtype
+from ascend_lint.host import Scope, TensorDtype
 from ascend_lint.kernels import Kernel
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import Confirm, Evidence, ModuleContext, Report, Rule
@@ -519,18 +520,21 @@ def launch(x, n):
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         """The kernels of other modules of the package this one launches, for the values its
         launches pass (`from .kernels import k`, then `k[grid](x, BLOCK=4096)`)."""
-        for kernel in context.host.imported_kernel_launches():
-            yield from self._estimates(kernel, context, imported=True)
+        for kernel, launches in context.host.imported_kernel_launches().items():
+            yield from self._estimates(kernel, context, {launch.call: launch.scope for launch in launches})
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
-        yield from self._estimates(kernel, context, imported=False)
+        yield from self._estimates(kernel, context)
 
-    def _estimates(self, kernel: Kernel, context: ModuleContext, imported: bool) -> Iterator[Report]:
-        """The overflowing configurations of the kernel; of an imported one, only those a
-        launch of this module states, related to no tile (they are in the kernel's file)."""
+    def _estimates(
+        self, kernel: Kernel, context: ModuleContext, launched_here: dict[cst.CSTNode, Scope] | None = None
+    ) -> Iterator[Report]:
+        """The overflowing configurations of the kernel. For one of another module, launched
+        at `launched_here`: those with the values of such a launch (with its autotune configs
+        too), reported at the launch and related to no tile (those are in the kernel's file)."""
         configurations = context.configurations(kernel)
-        if imported:
-            configurations = [c for c in configurations if c.within is not None]
+        if launched_here is not None:
+            configurations = [c for c in configurations if c.sources and c.sources[-1] in launched_here]
         if not any(c.values for c in configurations):
             return
         model = kernel.tiles
@@ -547,12 +551,16 @@ def launch(x, n):
         for configuration in configurations:
             needed = peak(model, configuration.values, pointer_bytes, dense=True, capacity=soc.ub_bytes)
             if needed.bytes > soc.ub_bytes:
-                where = (configuration.node or kernel.node.name, repr(sorted(configuration.tuned.items())))
+                node = configuration.node if launched_here is None else configuration.sources[-1]
+                # at a launch of another module's kernel: once, for the largest of its autotune configs
+                tuned = repr(sorted(configuration.tuned.items())) if launched_here is None else ""
+                where = (node or kernel.node.name, tuned)
                 worst.setdefault(where, []).append((configuration, needed))
         for (node, _), overflowing in worst.items():
             configuration, needed = max(overflowing, key=lambda pair: pair[1].bytes)
             others = len(overflowing) - 1
-            also = f" (and {others} other launch{'es' if others > 1 else ''} of it)" if others else ""
+            counted = ("launch", "launches") if launched_here is None else ("autotune config", "autotune configs")
+            also = f" (and {others} other {counted[others > 1]} of it)" if others else ""
             top = needed.top(3)
             lookup = model.lookup(configuration.values)
             pointers = {c.value.width.pointer for c in top if c.value.width.pointer is not None}
@@ -568,11 +576,11 @@ def launch(x, n):
                         (arm, "the launch value of this configuration, bound here on one path")
                         for arm in configuration.arms
                     ),
-                    *((c.value.node, f"{_describe(c, lookup)} live at the peak") for c in top if not imported),
+                    *((c.value.node, f"{_describe(c, lookup)} live at the peak") for c in top if launched_here is None),
                     *_dtype_notes(shown),
                 ),
                 facts={"configuration": _constexprs(kernel, configuration), "estimate_bytes": needed.bytes},
-                within=configuration.within,
+                within=configuration.within if launched_here is None else launched_here.get(node),
             )
 
 

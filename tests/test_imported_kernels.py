@@ -56,3 +56,20 @@ def test_a_kernel_of_another_module_is_estimated_at_its_launch(tmp_path: Path) -
     assert (code, row) == ("ASC013", 11)
     assert "`gelu_kernel` needs about 2048 KiB" in message and "BLOCK_M=64, BLOCK_N=4096" in message
     assert estimates(tmp_path, rows=4) == []  # [4, 4096] tiles fit
+
+
+def test_the_autotune_configs_of_an_imported_kernel_are_estimated_once_at_each_launch(tmp_path: Path) -> None:
+    """The kernel's file tunes `BLOCK_M`, the launch passes `BLOCK_N`: one finding at the launch,
+    for the largest config, counting the other overflowing ones."""
+    configs = "[triton.Config({'BLOCK_M': 16}), triton.Config({'BLOCK_M': 32}), triton.Config({'BLOCK_M': 1})]"
+    tuned = KERNELS.replace("@triton.jit", f"@triton.autotune(configs={configs}, key=['n_cols'])\n@triton.jit")
+    folder = tmp_path / "triton_ascend"
+    folder.mkdir()
+    (folder / "kernels.py").write_text(tuned, encoding="utf-8")
+    ops = folder / "ops.py"
+    ops.write_text(OPS.format(rows=64).replace("BLOCK_M=64, ", ""), encoding="utf-8")
+    [finding] = lint_file(str(ops), settings(select=["ASC013"])).findings
+    assert finding.location.row == 11
+    assert (
+        "autotune config {BLOCK_M=32}" in finding.message and "(and 1 other autotune config of it)" in finding.message
+    )
