@@ -12,7 +12,7 @@ A kernel's `warmup(...)` and `run(...)` (compiling it ahead of time with the sam
 count as launches, and so does the call of a launcher a function stores once
 (`launcher = kernel[grid]`, then `launcher(x, num_warps=4)`). A launch in a nested function splats the dict its outer function binds
 and changes. Helpers count too: the keywords of a call to a function that
-forwards its `**kwargs` into a launch, and the dicts passed for a parameter a launcher
+forwards its `**kwargs` into a launch (or to such a method, through `self` or its class), and the dicts passed for a parameter a launcher
 splats (`kernel[grid](**kernel_kwargs)`), also through helpers that pass the parameter on
 to the launcher, and from config getters called through `functools.partial`.
 
@@ -479,6 +479,18 @@ def run(x, N):
     _launch(kernel, (N,), x, N, BLOCK=64, num_stages=2)  # expect
     options = {"num_warps": 4}  # expect
     _launch(kernel, (N,), x, N, **options)
+
+class Op:  # a method forwarding them, called through `self` or its class
+    def _run(self, grid, *args, **kwargs):
+        return kernel[grid](*args, **kwargs)
+
+    @staticmethod
+    def launch(grid, *args, **kwargs):
+        return kernel[grid](*args, **kwargs)
+
+    def forward(self, x, N):
+        self._run((N,), x, N, BLOCK=64, num_warps=4)  # expect
+        Op.launch((N,), x, N, BLOCK=64, num_stages=2)  # expect
 """,
         # a wrapper that passes its `**options` on to such a wrapper
         """
@@ -605,8 +617,9 @@ def kernel(x, n, BLOCK: tl.constexpr):
         elif (method := _kernel_method(call, scope, host)) is not None:  # kernel.warmup(..., grid=g, num_warps=4)
             where = f"`{method[0]}` call of a kernel"
         else:
-            if isinstance(call.func, cst.Name) and call.func.value in host.forwarders:
-                yield from self._forwarded(call, call.func.value, scope, host, knobs)
+            name = _forwarder_called(call, host)
+            if name is not None:
+                yield from self._forwarded(call, name, scope, host, knobs)
             return
         yield from self._keywords(call, where, knobs, merges.get(call))
         for arg in call.args:
@@ -1103,6 +1116,18 @@ def _within(scope: Scope, reports: Iterator[Report]) -> Iterator[Report]:
     for report in reports:
         report.within = scope
         yield report
+
+
+def _forwarder_called(call: cst.Call, host: HostIndex) -> str | None:
+    """The name of the forwarding helper (`HostIndex.forwarders`) a call calls: `f(...)`, or a
+    method through its class or `self` / `cls` (`Ops.launch(...)`, `self._run(...)`)."""
+    func = call.func
+    if isinstance(func, cst.Name):
+        return func.value if func.value in host.forwarders else None
+    if not isinstance(func, cst.Attribute) or func.attr.value not in host.forwarders:
+        return None
+    function, _ = host.forwarders[func.attr.value]
+    return func.attr.value if any(site.call is call for site in host.callers_of(function)) else None
 
 
 def _kernel_method(call: cst.Call, scope: Scope, host: HostIndex) -> tuple[str, list[Kernel]] | None:
