@@ -113,4 +113,4 @@ def test_a_kernel_of_another_module_of_the_package_is_checked_where_it_is_launch
     (launch.parent / "kernels.py").write_text(
         "import triton\nimport triton.language as tl\n\n\n" + dotted, encoding="utf-8"
     )
-    assert lint_file(str(launch), settings()).findings == []
+    assert lint_file(str(launch), settings(select=["ASC009"])).findings == []  # ASC013 may estimate its dot
