@@ -3069,7 +3069,9 @@ def _positional_params(call: cst.Call, function: cst.FunctionDef) -> list[cst.Pa
     method's `self` / `cls` when it is called through an attribute (`self.f(a)`, `Ops.f(a)`),
     and the `ctx` of a `forward` called through `Fn.apply(a)`."""
     positional = [*function.params.posonly_params, *function.params.params]
-    bound = isinstance(call.func, cst.Attribute) and (_is_method(function) or call.func.attr.value == "apply")
+    func = call.func
+    through_apply = isinstance(func, cst.Attribute) and func.attr.value == "apply" and function.name.value == "forward"
+    bound = isinstance(func, cst.Attribute) and (_is_method(function) or through_apply)
     return positional[1:] if bound else positional
 
 
@@ -3263,15 +3265,13 @@ def _is_number(node: cst.BaseExpression) -> bool:
 
 def _stride_read(value: cst.BaseExpression) -> tuple[str, cst.BaseExpression] | None:
     """The tensor and dimension of a stride read as `t.stride(i)` or `t.stride()[i]`."""
-    index = value.slice[0].slice if _is_item(value) else None
-    if isinstance(index, cst.Index) and isinstance(value, cst.Subscript) and isinstance(value.value, cst.Call):
+    if _is_item(value):
+        index = value.slice[0].slice
+        if not (isinstance(index, cst.Index) and isinstance(value.value, cst.Call) and not value.value.args):
+            return None
         call, dimension = value.value, index.value
-        if call.args:
-            return None
-    elif isinstance(value, cst.Call) and len(value.args) == 1 and value.args[0].keyword is None:
+    elif isinstance(value, cst.Call) and len(value.args) == 1 and not value.args[0].keyword and not value.args[0].star:
         call, dimension = value, value.args[0].value
-        if value.args[0].star:
-            return None
     else:
         return None
     func = call.func

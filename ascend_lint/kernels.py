@@ -304,6 +304,9 @@ def _is_bare_jit(callee: cst.BaseExpression, imports: ImportMap) -> bool:
     return imports.is_triton(callee, "jit") or _spelled_jit(callee)
 
 
+_MAX_REEXPORTS = 3  # modules importing a jit function from another one, followed to its definition
+
+
 class ImportedFunctions:
     """What a module imports from another module of its package, read from disk: the
     `@triton.jit` functions (`from .micro_kernel import micro_kernel_fwd`, `from pkg.ops.utils
@@ -463,7 +466,6 @@ class ImportedModule:
         return kernels
 
 
-_MAX_REEXPORTS = 3  # modules importing a jit function from another one, followed to its definition
 # path -> (content hash, triton-modules setting, the module): read once per content
 _IMPORTED_MODULES: dict[str, tuple[str, tuple[str, ...], ImportedModule]] = {}
 
