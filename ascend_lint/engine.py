@@ -269,7 +269,7 @@ def _analysed(
 
     imports = ImportMap(module, source, settings.triton_modules)
     imported = None
-    if (imports.imported_from or imports.imported_modules) and filename != "-":  # bare stdin: no package
+    if filename != "-":  # bare stdin: no package
         file = Path(filename).absolute()
         imported = ImportedFunctions(file.parent, imports, settings.triton_modules, result.imported_files, file)
     kernels = find_kernels(module, imports, memory.kernels if memory else None, imported)

@@ -10,11 +10,13 @@ node fields directly (no `CSTNode.children` rebuilds). Rules ask it; none re-der
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from functools import cached_property
+from pathlib import Path
 from typing import TypeGuard, TypeVar
 from weakref import WeakKeyDictionary
 
@@ -22,8 +24,9 @@ import libcst as cst
 
 from .flow import NARROW_INTS
 from .imports import dotted_name, int_literal, statement_blocks, str_literal
-from .kernels import ImportedFunctions, ImportedModule, Kernel, subscript_key
+from .kernels import ImportedFunctions, ImportedModule, Kernel, imported_module, subscript_key
 from .nodes import arms_around, child_nodes, leaves_block, never_falls_through, updated_value, walk
+from .package import content_hash, package_folders, package_hash, package_sources
 
 _NPU_AVAILABLE = "torch.npu.is_available"
 
@@ -203,6 +206,18 @@ class Evidence:
     launch: Launch
     value: cst.BaseExpression  # what the launch passes
     why: str  # e.g. "passes `h0=None`"
+    elsewhere: str | None = None  # a launch in another module: where ("`_fwd` in `op.py`")
+
+    @property
+    def where(self) -> str:
+        """The launch, for a message: its line in this module (the report relates the launch),
+        or its function and file."""
+        return "the launch at line {related_line}" if self.elsewhere is None else f"the launch in {self.elsewhere}"
+
+    @property
+    def related(self) -> cst.CSTNode | None:
+        """The node a report relates: the launch's call, when it is in this module."""
+        return self.launch.call if self.elsewhere is None else None
 
 
 @dataclass(frozen=True)
@@ -471,6 +486,7 @@ class HostIndex(_HostFacts):
         self._exact = False  # sizing products for `_budgets_cancelled`: no sum nor extremum taken for one term
         self._bounded = BoundedSizes()  # what tests before the launch being sized bound (`grid_extents`)
         self._launch_grids: dict[Launch, tuple[Grid, ...]] = {}
+        self._elsewhere: dict[str, list[tuple[HostIndex, Kernel]]] = {}  # `launched_elsewhere`, by kernel
         self._launches_as_called: dict[tuple[Launch, str, int], tuple[Launch, ...]] = {}
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
@@ -1045,6 +1061,60 @@ class HostIndex(_HostFacts):
 
     def arguments(self, kernel: Kernel, param: str) -> list[tuple[Launch, cst.BaseExpression | None]]:
         return [(launch, self.argument(launch, kernel, param)) for launch in self.launches_passing(kernel)]
+
+    def passed_values(self, kernel: Kernel, param: str) -> list[tuple[HostIndex, Launch, cst.BaseExpression | None]]:
+        """`arguments`, each with the host index its launch is read in: this module's, or, for a
+        kernel only other modules of the package launch, theirs (`launched_elsewhere`)."""
+        own = self.arguments(kernel, param)
+        if own:
+            return [(self, launch, value) for launch, value in own]
+        return [
+            (host, launch, value)
+            for host, theirs in self.launched_elsewhere(kernel)
+            for launch, value in host.arguments(theirs, param)
+        ]
+
+    def launched_elsewhere(self, kernel: Kernel) -> list[tuple[HostIndex, Kernel]]:
+        """The other modules of the package launching a kernel this module never launches (a
+        module of kernels, and one of launchers importing them: `from .kernels import k`, then
+        `k[grid](...)`), each as its host index and the kernel as it imports it. Looked for in
+        the modules whose text names the kernel and this module (at most `_MAX_IMPORTERS`), so
+        the result depends on every module of the package (`package_hash`, in `imported.read`)."""
+        if kernel.name not in self._elsewhere:
+            self._elsewhere[kernel.name] = self._find_launched_elsewhere(kernel)
+        return self._elsewhere[kernel.name]
+
+    def _find_launched_elsewhere(self, kernel: Kernel) -> list[tuple[HostIndex, Kernel]]:
+        imported = self.imported
+        if imported is None or imported.file is None or kernel.is_device_function or self.launches_with_helpers(kernel):
+            return []
+        file = imported.file
+        stem = (file.parent.name if file.name == "__init__.py" else file.stem).encode()
+        candidates = [
+            (path, data)
+            for path, data in self._package_sources
+            if path != file and kernel.name.encode() in data and stem in data
+        ]
+        found: list[tuple[HostIndex, Kernel]] = []
+        for path, data in candidates[:_MAX_IMPORTERS]:
+            host = _importer_host(imported_module(str(path), content_hash(data), data, imported.triton_modules), path)
+            if host is None or host.imported is None:
+                continue
+            for theirs in host.imported_kernel_launches():
+                if theirs.name == kernel.name and str(file) in host.imported.read:
+                    found.append((host, theirs))
+        return found
+
+    @cached_property
+    def _package_sources(self) -> list[tuple[Path, bytes]]:
+        """The modules of the package (`package.package_sources`), read once; what was found in
+        them depends on all of them (`package_hash`, recorded in `imported.read`)."""
+        folders = package_folders(self.imported.folder) if self.imported is not None else ()
+        if not folders or self.imported is None:
+            return []
+        sources = package_sources(folders[-1])
+        self.imported.read[str(folders[-1])] = package_hash(folders[-1], sources)
+        return sources
 
     # ---- where a passed value comes from ----------------------------------------------
     def origins(
@@ -1951,32 +2021,40 @@ class HostIndex(_HostFacts):
         return self._passing(kernel, param, _is_float)
 
     def _passing(self, kernel: Kernel, param: str, is_wanted: Callable[[cst.BaseExpression], bool]) -> Evidence | None:
-        """The first launch whose value for the parameter may come from an origin `is_wanted`
-        accepts, with the way there."""
-        for launch, value in self.arguments(kernel, param):
+        """The first launch (`passed_values`) whose value for the parameter may come from an
+        origin `is_wanted` accepts, with the way there."""
+        for host, launch, value in self.passed_values(kernel, param):
             if value is None:
                 continue
-            for origin, how in self.origins(value, launch.args_scope):
+            for origin, how in host.origins(value, launch.args_scope):
                 if is_wanted(origin):
                     passed = f"passes `{param}={_code(value)}`"
-                    return Evidence(launch, value, f"{passed}, where {how}" if how else passed)
+                    why = f"{passed}, where {how}" if how else passed
+                    return Evidence(launch, value, why, None if host is self else self._described(host, launch))
         return None
 
+    def _described(self, host: HostIndex, launch: Launch) -> str:
+        """A launch another module makes, for a message: its function and its file from here."""
+        assert self.imported is not None and self.imported.file is not None and host.imported is not None
+        assert host.imported.file is not None
+        path = os.path.relpath(host.imported.file, self.imported.file.parent)
+        return f"`{path}`" if launch.scope is None else f"`{launch.scope.name.value}` of `{path}`"
+
     def always_passes_a_tensor(self, kernel: Kernel, param: str) -> bool:
-        """Every launch in the module (at least one) passes a value that cannot be None."""
-        passed = self.arguments(kernel, param)
+        """Every launch (at least one: `passed_values`) passes a value that cannot be None."""
+        passed = self.passed_values(kernel, param)
         return bool(passed) and all(
-            value is not None and not any(_is_none(origin) for origin, _ in self.origins(value, launch.args_scope))
-            for launch, value in passed
+            value is not None and not any(_is_none(origin) for origin, _ in host.origins(value, launch.args_scope))
+            for host, launch, value in passed
         )
 
     def always_passes_one(self, kernel: Kernel, param: str) -> bool:
-        """Every launch in the module (at least one) passes 1 for the parameter: the literal
+        """Every launch (at least one: `passed_values`) passes 1 for the parameter: the literal
         `1`, or the stride of the last dimension of a tensor its function allocates contiguous
         (`t.stride(-1)`, or `t.stride(1)` of `t = torch.empty((H, T))`: `_is_one`)."""
-        passed = self.arguments(kernel, param)
+        passed = self.passed_values(kernel, param)
         return bool(passed) and all(
-            value is not None and self._is_one(value, launch.args_scope, 0) for launch, value in passed
+            value is not None and host._is_one(value, launch.args_scope, 0) for host, launch, value in passed
         )
 
     def _is_one(self, value: cst.BaseExpression, scope: Scope, hops: int) -> bool:
@@ -2003,14 +2081,13 @@ class HostIndex(_HostFacts):
         return self.bindings.get((name, scope), [])
 
     def dtype_passed(self, kernel: Kernel, param: str) -> TensorDtype | None:
-        """The dtype every launch in the module (at least one) passes for the tensor parameter,
-        shown by the first launch's evidence (`_dtype`); None when a launch passes a value
-        nothing shows the dtype of, or launches pass different ones. Launches in other modules
-        are not seen: a kernel only they launch has none."""
+        """The dtype every launch (at least one: `passed_values`) passes for the tensor
+        parameter, shown by the first launch's evidence (`_dtype`); None when a launch passes a
+        value nothing shows the dtype of, or launches pass different ones."""
         return _agreed(
             [
-                self._dtype(value, launch.args_scope, 0) if value is not None else None
-                for launch, value in self.arguments(kernel, param)
+                host._dtype(value, launch.args_scope, 0) if value is not None else None
+                for host, launch, value in self.passed_values(kernel, param)
             ]
         )
 
@@ -2112,10 +2189,11 @@ class HostIndex(_HostFacts):
     def flag_tied_to(self, kernel: Kernel, flag: str, pointer: str) -> Evidence | None:
         """A launch passing `FLAG=p is not None` / `FLAG=bool(p)` with `p` what it passes for
         the pointer parameter."""
-        for launch, value in self.arguments(kernel, flag):
-            passed = self.argument(launch, kernel, pointer)
+        for host, launch, value in self.passed_values(kernel, flag):
+            passed = host.argument(launch, kernel, pointer)
             if value is not None and passed is not None and _tests_for_none(value, passed):
-                return Evidence(launch, value, f"passes `{flag}={_code(value)}`")
+                elsewhere = None if host is self else self._described(host, launch)
+                return Evidence(launch, value, f"passes `{flag}={_code(value)}`", elsewhere)
         return None
 
     @cached_property
@@ -2163,6 +2241,27 @@ _OTHER_PLATFORM_TESTS = frozenset({"is_cuda", "is_rocm", "is_cuda_alike"})
 
 # an imported module -> its host facts (`ImportedModule` is one per file content: they go with it)
 _IMPORTED_HOSTS: WeakKeyDictionary[ImportedModule, HostIndex | None] = WeakKeyDictionary()
+
+
+# a module of the package launching kernels of others -> its host facts, read with its imports
+_IMPORTER_HOSTS: WeakKeyDictionary[ImportedModule, HostIndex | None] = WeakKeyDictionary()
+_MAX_IMPORTERS = 16  # modules read for the launches of one kernel (`launched_elsewhere`)
+
+
+def _importer_host(module: ImportedModule, path: Path) -> HostIndex | None:
+    """The host facts of the module at `path` (another of the package), with the modules it
+    imports from; found again only when a file they were read from changed. None when it is no
+    valid Python."""
+    known = _IMPORTER_HOSTS.get(module)
+    if known is not None and known.imported is not None and known.imported.unchanged(dict(known.imported.read)):
+        return known
+    if known is None and module in _IMPORTER_HOSTS:
+        return None
+    tree = module.tree
+    imported = None if tree is None else ImportedFunctions(path.parent, tree[1], module.triton_modules, {}, path)
+    found = None if tree is None or imported is None else HostIndex(tree[0], module.kernels, None, imported)
+    _IMPORTER_HOSTS[module] = found
+    return found
 
 
 def _imported_host(module: ImportedModule) -> HostIndex | None:

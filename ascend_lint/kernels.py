@@ -421,7 +421,7 @@ class ImportedFunctions:
                 self.read[path] = self._modules[path] = None
             else:
                 self.read[path] = digest = content_hash(data)
-                self._modules[path] = _imported_module(path, digest, data, self.triton_modules)
+                self._modules[path] = imported_module(path, digest, data, self.triton_modules)
         return self._modules[path]
 
 
@@ -470,7 +470,7 @@ class ImportedModule:
 _IMPORTED_MODULES: dict[str, tuple[str, tuple[str, ...], ImportedModule]] = {}
 
 
-def _imported_module(path: str, digest: str, data: bytes, triton_modules: tuple[str, ...]) -> ImportedModule:
+def imported_module(path: str, digest: str, data: bytes, triton_modules: tuple[str, ...]) -> ImportedModule:
     """The module a file with these bytes holds, kept while they stay the same."""
     known = _IMPORTED_MODULES.get(path)
     if known is not None and known[:2] == (digest, triton_modules):

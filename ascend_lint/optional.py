@@ -86,18 +86,19 @@ def _in_kernel(kernel: Kernel, name: str) -> OptionalPointer | None:
 
 
 def _in_host(kernel: Kernel, host: HostIndex, name: str, reads: list[Event]) -> OptionalPointer | None:
-    """A launch of the module passing None, or the flag as `FLAG=p is not None`, for a pointer
+    """A launch passing None (of the module, or of another one for a kernel only others launch:
+    `HostIndex.passed_values`), or the flag as `FLAG=p is not None`, for a pointer
     the kernel does not use unconditionally (else no launch with None could compile)."""
     if not _conditional_pointer(name, reads, kernel.flow):
         return None
     passed = host.none_passed(kernel, name)
     if passed is not None:
-        return OptionalPointer(name, f"the launch at line {{related_line}} {passed.why}", True, passed.launch.call)
+        return OptionalPointer(name, f"{passed.where} {passed.why}", True, passed.related)
     for param in kernel.params:
         if param.is_constexpr or param.name in kernel.provided_constexprs:
             tied = host.flag_tied_to(kernel, param.name, name)
             if tied is not None:
-                return OptionalPointer(name, f"the launch at line {{related_line}} {tied.why}", True, tied.launch.call)
+                return OptionalPointer(name, f"{tied.where} {tied.why}", True, tied.related)
     return None
 
 

@@ -18,7 +18,10 @@ def content_hash(data: bytes) -> str:
 
 
 def file_hash(path: Path) -> str | None:
-    """The content hash of the file at `path`; None when it cannot be read."""
+    """The content hash of the file at `path`, or of the package a folder holds
+    (`package_hash`); None when it cannot be read."""
+    if path.is_dir():
+        return package_hash(path)
     try:
         return content_hash(path.read_bytes())
     except OSError:
@@ -54,3 +57,32 @@ def module_files(folder: Path, module: str) -> tuple[Path, ...]:
         return ()  # `from . import name`: a module, not a function of one
     target = base.joinpath(*parts)
     return target.with_name(f"{target.name}.py"), target / "__init__.py"
+
+
+_MAX_PACKAGE_FILES = 5000  # a folder holding more is no package a module's launches are looked for in
+
+
+def package_sources(root: Path) -> list[tuple[Path, bytes]]:
+    """The Python files under a package's outermost folder (`package_folders`), in path order,
+    with their bytes; unreadable ones left out, and none at all past `_MAX_PACKAGE_FILES`."""
+    paths = []
+    for path in root.rglob("*.py"):
+        paths.append(path)
+        if len(paths) > _MAX_PACKAGE_FILES:
+            return []
+    found = []
+    for path in sorted(paths):
+        try:
+            found.append((path, path.read_bytes()))
+        except OSError:
+            continue
+    return found
+
+
+def package_hash(root: Path, sources: list[tuple[Path, bytes]] | None = None) -> str:
+    """What a result read from every module of a package depends on: their paths and bytes
+    (a module added, removed or changed changes it); `sources` when they were just read."""
+    digest = hashlib.blake2b(digest_size=20)
+    for path, data in package_sources(root) if sources is None else sources:
+        digest.update(f"{path.relative_to(root)}\0{content_hash(data)}\n".encode())
+    return digest.hexdigest()

@@ -5,7 +5,8 @@ equal to 1 into a constexpr; floats (1.0 included), bools and other ints are nev
 specialised. So `.to()` on a scalar parameter can only fail when it is an int. Evidence that
 it is a float:
 
-- host side, in the same module: a launch passes a float literal, `float(...)`, arithmetic
+- host side, in the same module (or, for a kernel only other modules of the package launch,
+  in those: `HostIndex.passed_values`): a launch passes a float literal, `float(...)`, arithmetic
   with a float or a true division, or a name or parameter that is one (its default, its
   `float` annotation, what the module's callers pass);
 - kernel side: every use of the parameter but its `.to()` casts is float arithmetic (an
@@ -28,7 +29,7 @@ def float_evidence(kernel: Kernel, param: str, host: HostIndex) -> str | None:
     """Why the scalar parameter is a float, or None when nothing says so."""
     passed = host.float_passed(kernel, param)
     if passed is not None:
-        return f"the launch at line {{related_line}} {passed.why}"
+        return f"{passed.where} {passed.why}"
     reads = [e for e in kernel.flow.events if e.kind == READ and e.name == param and not e.metadata]
     uses = [read for read in reads if not _cast(kernel, read)]
     if uses and all(_float_use(kernel, read) for read in uses):

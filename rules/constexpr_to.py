@@ -25,7 +25,8 @@ false)`). Measured on triton-ascend 3.2 (docs/specialisation.md): a name
 assigned in the kernel body is a tensor to the front end, so `c = BT * 2; c.to(...)`
 compiles and is not flagged; only int arguments equal to 1 are specialised, never floats, so
 `.to()` on a scalar the host passes as a float (`eps=1e-6`, a `float` default,
-`float(...)`, a caller's float) or that the kernel uses only in float arithmetic is not
+`float(...)`, a caller's float; for a kernel its module never launches, at a launch another
+module of the package makes) or that the kernel uses only in float arithmetic is not
 flagged, and with no evidence either way the message says the rule assumed an int (a
 parameter annotated `int` is one: specialised like an unannotated one, measured). An
 operand already cast to int64 (`tl.program_id(0).to(tl.int64)`), a parameter annotated

@@ -35,8 +35,8 @@ computed in that loop: only the loaded tiles, masks and what cannot move (`tl.wh
 every launch in the module passes for it, where the host code shows it (`torch.empty(n,
 dtype=torch.float32)`, `x.float()`, `x.to(torch.int8)`, `torch.empty_like(t)` of such a `t`,
 an `assert x.dtype == ...`, what the launcher's callers pass); loads of unstated element type
-(a tensor the launcher receives from outside the module, launches that disagree, a kernel
-launched only from other modules) count as 16-bit (bf16/fp16), and so do 8-bit ones (int8,
+(a tensor the launcher receives from outside the module, launches that disagree; for a
+kernel only other modules of the package launch, their launches say) count as 16-bit (bf16/fp16), and so do 8-bit ones (int8,
 bool, fp8): the compiler widens those for arithmetic (an int8 `a + b` of [32768] plans 640
 KiB), which the estimate does not model.
 The rule estimates UB only: a dot accumulator too large for L0C (a [256, 256] fp32
