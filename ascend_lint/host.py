@@ -738,14 +738,37 @@ class HostIndex(_HostFacts):
     @cached_property
     def _import_launches(self) -> dict[Kernel, list[Launch]]:
         """By kernel, the launches of a name imported from a module of the package that names
-        it (`imported_kernels`), as written."""
+        it (`imported_kernels`), as written, and of a local name every value of which is such a
+        name or a choice between them (`fn = k_32 if BT == 32 else k_64` after `from .kernels
+        import k_32, k_64`: a launch of each)."""
         found: dict[Kernel, list[Launch]] = {}
-        for launches in self.launches.values():
+        for launched, launches in self.launches.items():
             for launch in launches:
                 reference = dotted_name(launch.subscript.value)
-                for kernel in self.imported_kernels(reference, launch.scope) if reference else ():
+                kernels = self.imported_kernels(reference, launch.scope) if reference else []
+                held = launch.subscript.value
+                if not kernels and isinstance(held, cst.Name) and launch.scope and not _param(launch.scope, launched):
+                    kernels = self._imported_kernels_among(self.values_of(launched, launch.scope), launch.scope)
+                for kernel in kernels:
                     found.setdefault(kernel, []).append(launch)
         return found
+
+    def _imported_kernels_among(self, bound: Sequence[cst.BaseExpression], scope: Scope) -> list[Kernel]:
+        """The imported kernels (`imported_kernels`) the values name, when each names one or is
+        a choice between them; none when one value is anything else, or there is none."""
+        values = list(bound)
+        chosen: dict[Kernel, None] = {}
+        while values:
+            value = values.pop()
+            if isinstance(value, cst.IfExp):
+                values += [value.body, value.orelse]
+                continue
+            reference = dotted_name(value)
+            kernels = self.imported_kernels(reference, scope) if reference else []
+            if not kernels:
+                return []
+            chosen.update(dict.fromkeys(kernels))
+        return list(chosen)
 
     def kernels_named(self, name: str, scope: Scope) -> list[str]:
         """The module's kernels `name` holds in `scope`: a kernel the function does not rebind,

@@ -11,7 +11,8 @@ A kernel rule also needs a kernel, and `find_kernels` only knows functions decor
 wrapped by a call of, a name resolving to `<triton>.jit`: no kernel without the word `jit`. A launch of a kernel the file
 imports (`from .kernels import k`, then `k[grid](...)`) is no word: `LAUNCH` holds when the text
 has a `]` followed by a `(` (only spaces, line breaks, comments or backslashes between them, as
-between any tokens `] (`) closing a subscript of a name an import statement lists. A call of a
+between any tokens `] (`) closing a subscript of a name an import statement lists, or of a name
+a line assigns a value naming one (`fn = k_32 if BT == 32 else k_64`). A call of a
 device function another module defines (`from .micro_kernel import f`, then `f(...)` in a
 kernel; `from . import helpers` or `import pkg.helpers as helpers`, then `helpers.f(...)`)
 brings that function's words, which this file need not hold: `PACKAGE_IMPORT` holds when the
@@ -90,15 +91,20 @@ def _imports_other_module(text: str) -> bool:
 
 _IMPORTED = re.compile(r"\bimport\s+(\([^)]*\)|(?:[^\r\n\\]|\\\r?\n)*)")  # what an import statement lists
 _WORD = re.compile(r"\w+")
+_ASSIGNED = re.compile(r"(?m)^[ \t]*(\w+)[ \t]*=(?!=)([^\r\n]*)")  # `name = <the rest of the line>`
 
 
 def _launches_imported(text: str) -> bool:
     """Whether a subscript of an imported name may be called (`k[grid](...)`, `kernels.k[grid]
-    (...)`): the names are every word an import statement lists (a superset of those it binds),
-    and a subscript whose brackets hold a string or comment counts as called."""
+    (...)`, `fn[grid](...)` after `fn = k if c else other`): the names are every word an import
+    statement lists (a superset of those it binds) and every name a line assigns a value naming
+    one, and a subscript whose brackets hold a string or comment counts as called."""
     names = {word for listed in _IMPORTED.finditer(text) for word in _WORD.findall(listed[1])}
     if not names:
         return False
+    names |= {  # and the names a line assigns a value naming one (`fn = k_32 if BT == 32 else k_64`)
+        bound[1] for bound in _ASSIGNED.finditer(text) if not names.isdisjoint(_WORD.findall(bound[2]))
+    }
     subscripted = re.compile(rf"(?<![\w.])(?:{'|'.join(map(re.escape, names))})(?:\s*\.\s*\w+)*\s*\[")
     for match in subscripted.finditer(text):
         closing = _closing_bracket(text, match.end())

@@ -1461,6 +1461,8 @@ def run(x):
         launches = [launch for kernel in context.kernels for launch in host.launches_with_helpers(kernel)]
         for imported in host.imported_launches(context.imports.imported).values():
             launches += imported
+        for imported in host.imported_kernel_launches().values():  # also through a local name choosing one
+            launches += imported
         checked: set[cst.CSTNode] = set()  # a launch of one of several kernels (`fn = a if c else b`) is checked once
         for launch in launches:
             if (

@@ -73,3 +73,48 @@ def test_the_autotune_configs_of_an_imported_kernel_are_estimated_once_at_each_l
     assert (
         "autotune config {BLOCK_M=32}" in finding.message and "(and 1 other autotune config of it)" in finding.message
     )
+
+
+CHOSEN = """
+import torch
+import triton
+
+from .kernels import merge_32, merge_64
+
+
+def merge(A, BT=64):
+    B, T, H, _ = A.shape
+    NT = triton.cdiv(T, BT)
+    merge_fn = merge_32 if BT == 32 else merge_64
+    merge_fn[NT, B * H](A, T, H, BT=BT)
+"""
+
+MERGE_KERNELS = """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def merge_32(A, T, H, BT: tl.constexpr):
+    tl.store(A + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+
+@triton.jit
+def merge_64(A, T, H, BT: tl.constexpr):
+    tl.store(A + tl.program_id(0) * BT + tl.arange(0, BT), 1.0)
+"""
+
+
+def test_a_local_name_choosing_between_imported_kernels_launches_each(tmp_path: Path) -> None:
+    """`merge_fn = merge_32 if BT == 32 else merge_64` of imported kernels, then `merge_fn[NT,
+    B * H](...)`: a launch of each (ASC010 reads its grid), also past the prefilter, which sees
+    no subscript of an imported name."""
+    folder = tmp_path / "triton_ascend"
+    folder.mkdir()
+    (folder / "kernels.py").write_text(MERGE_KERNELS, encoding="utf-8")
+    ops = folder / "ops.py"
+    ops.write_text(CHOSEN, encoding="utf-8")
+    [finding] = lint_file(str(ops), settings(select=["ASC010"])).findings
+    assert (finding.location.row, finding.code) == (12, "ASC010") and "`merge_fn[NT, B * H]`" in finding.message
+    ops.write_text(CHOSEN.replace("else merge_64", "else print"), encoding="utf-8")
+    assert lint_file(str(ops), settings(select=["ASC010"])).findings == []  # not only kernels: not a launch
