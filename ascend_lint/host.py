@@ -48,8 +48,10 @@ CORE_COUNT_KEYS = ("num_aicore", "num_vectorcore")
 # torch_npu's device properties, by the core count they hold
 CORE_COUNT_ATTRIBUTES = {"cube_core_num": "num_aicore", "vector_core_num": "num_vectorcore"}
 _CORE_COUNT_QUERIES = ("num_compute_units", "get_multiprocessor_count")  # functions answering a count
+# triton-ascend's driver (`triton.runtime.driver.active.utils`), by the count each method returns
+_DRIVER_CORE_COUNTS = {"get_aicore_num": "num_aicore", "get_aivector_core_num": "num_vectorcore"}
 # the words a module's text holds when it may work out a core count (`core_count`)
-CORE_COUNT_WORDS = (*CORE_COUNT_KEYS, *CORE_COUNT_ATTRIBUTES, *_CORE_COUNT_QUERIES)
+CORE_COUNT_WORDS = (*CORE_COUNT_KEYS, *CORE_COUNT_ATTRIBUTES, *_CORE_COUNT_QUERIES, *_DRIVER_CORE_COUNTS)
 
 
 @dataclass(frozen=True)
@@ -1299,7 +1301,8 @@ class HostIndex(_HostFacts):
         `_arm_for_call`), or a function or module-level name another module of the package
         defines (`_imported_core_count`); fla's
         `get_multiprocessor_count(...)` is the vector core count on an NPU (the AI cores
-        with `use_aicore=True`)."""
+        with `use_aicore=True`); the driver's `utils.get_aicore_num()` /
+        `utils.get_aivector_core_num()` methods (any receiver) are the AI / vector core count."""
         if hops > _MAX_HOPS:
             return None
         for origin, _ in self.origins(value, scope):
@@ -1334,6 +1337,8 @@ class HostIndex(_HostFacts):
         )
         if callee == "get" and node.args and str_literal(node.args[0].value) in CORE_COUNT_KEYS:
             return CoreCount(str_literal(node.args[0].value) or "", node)
+        if callee in _DRIVER_CORE_COUNTS and isinstance(func, cst.Attribute):  # `driver.active.utils.get_aicore_num()`
+            return CoreCount(_DRIVER_CORE_COUNTS[callee], node)
         if callee == "num_compute_units":  # vLLM's platform query: vllm-ascend answers `cube_core_num`
             return CoreCount("num_aicore", node)
         if callee == "get_multiprocessor_count":

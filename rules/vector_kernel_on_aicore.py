@@ -3,7 +3,8 @@
 Flags a launch whose grid has an axis holding the AI (cube) core count —
 `get_device_properties(device)["num_aicore"]`, `props.get("num_aicore")` (also chained:
 `get_device_properties(device).get("num_aicore")`), fla's
-`get_multiprocessor_count(i, use_aicore=True)`, torch_npu's `props.cube_core_num`, vLLM's
+`get_multiprocessor_count(i, use_aicore=True)`, torch_npu's `props.cube_core_num`, the
+triton-ascend driver's `triton.runtime.driver.active.utils.get_aicore_num()`, vLLM's
 `num_compute_units()` (vllm-ascend's platform answers the cube core count), or a name (the function's own, or a
 module-level `NUM_CORES = ...`), parameter, `min`/`max` or helper of the module returning
 one, also as an element of a tuple it returns (`cores, _ = get_device_properties()` or
@@ -156,6 +157,23 @@ def scale_rows(x):
     props = torch.npu.get_device_properties(x.device)
     scale_rows_kernel[(props.cube_core_num,)](x, x.shape[0], D=x.shape[1])  # expect
     scale_rows_kernel[(props.vector_core_num,)](x, x.shape[0], D=x.shape[1])
+""",
+        # triton-ascend's driver answers the counts too (FlagGems-vllm's `_get_aic_num()`)
+        """
+from triton.runtime import driver
+
+@triton.jit
+def scale_kernel(x, y, n, BLOCK: tl.constexpr):
+    for t in tl.range(tl.program_id(0), tl.cdiv(n, BLOCK), tl.num_programs(0)):
+        offs = t * BLOCK + tl.arange(0, BLOCK)
+        tl.store(y + offs, tl.load(x + offs, mask=offs < n) * 2.0, mask=offs < n)
+
+def _get_aic_num():
+    return driver.active.utils.get_aicore_num()
+
+def scale(x, y):
+    scale_kernel[(_get_aic_num(),)](x, y, x.numel(), BLOCK=1024)  # expect
+    scale_kernel[(driver.active.utils.get_aivector_core_num(),)](x, y, x.numel(), BLOCK=1024)
 """,
         """
 import triton
