@@ -1576,16 +1576,14 @@ class HostIndex(_HostFacts):
                 left == () or self.at_least(value.right, value.left, scope)
             ):  # `16384 // x.element_size()`, `D // BLOCK_D` with `BLOCK_D = triton.next_power_of_2(D)`
                 return ()
+            if isinstance(value.operator, (cst.FloorDivide, cst.Divide)) and left and right != ():
+                return self._quotient_by_alternatives(value.left, value.right, left, scope, hops)
             if left is None or right is None:
                 return None
             if left == () and right == ():  # `1 << 17`, `2**k`, `a % b` of bounded values
                 return ()
             if isinstance(value.operator, (cst.FloorDivide, cst.Divide)):
-                return (
-                    _divided(left, value.right)
-                    if not right
-                    else self._quotient_by_alternatives(value.left, value.right, left, scope, hops)
-                )
+                return _divided(left, value.right)
             if isinstance(value.operator, cst.Multiply):
                 return left + right
             if isinstance(value.operator, (cst.Add, cst.Subtract)):
@@ -1608,13 +1606,36 @@ class HostIndex(_HostFacts):
         least the size (`BLOCK = 1024`, then `if T <= 4096: BLOCK = triton.next_power_of_2(T)`):
         the size over the name (`T / 1024` grows; the other paths launch one program). Bounded
         when every value is at least the size; unknown otherwise (a bounded value under a test
-        may be one the test sizes: `if T < 16: BLOCK = 16`)."""
+        may be one the test sizes: `if T < 16: BLOCK = 16`). Likewise a choice between such values
+        (`rows = 8 if n > 8 else triton.next_power_of_2(n)`, written or bound once): the size
+        over it when an arm is bounded and the others at least the size."""
         alternatives = self._path_values(divisor.value, scope) if isinstance(divisor, cst.Name) else []
-        if not alternatives or not all(self.at_least(each, size, scope) for each in alternatives[1:]):
+        if not alternatives:
+            arms = self._choice_arms(divisor, scope)
+            growing = [arm for arm in arms if not self.at_least(arm, size, scope)]
+            if len(growing) == len(arms):  # no arm at least the size (or no choice): `at_least` took the others
+                return None
+            return (
+                _divided(sizes, divisor) if all(self._extent(arm, scope, hops + 1) == () for arm in growing) else None
+            )
+        if not all(self.at_least(each, size, scope) for each in alternatives[1:]):
             return None
         if self.at_least(alternatives[0], size, scope):
             return ()
         return _divided(sizes, divisor) if self._extent(alternatives[0], scope, hops + 1) == () else None
+
+    def _choice_arms(self, value: cst.BaseExpression, scope: Scope) -> list[cst.BaseExpression]:
+        """The arms of a conditional expression (nested ones' too), written or the one value a
+        local name is bound to; none for anything else."""
+        if isinstance(value, cst.Name) and scope is not None and _param(scope, value.value) is None:
+            bound = self.bindings.get((value.value, scope), [])
+            value = bound[0] if len(bound) == 1 else value
+        if not isinstance(value, cst.IfExp):
+            return []
+        return [
+            *(self._choice_arms(value.body, None) or [value.body]),
+            *(self._choice_arms(value.orelse, None) or [value.orelse]),
+        ]
 
     def _path_values(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
         """The values `scope` binds `name` to when it binds it first outside any `if` or loop and
@@ -1841,7 +1862,7 @@ class HostIndex(_HostFacts):
             return _divided(args[0], call.args[1].value)
         if callee == "cdiv" and args and args[0] == ():  # a bounded count over a positive one
             return ()
-        if callee == "cdiv" and len(args) == 2 and args[0] and args[1]:
+        if callee == "cdiv" and len(args) == 2 and args[0] and args[1] != ():
             return self._quotient_by_alternatives(call.args[0].value, call.args[1].value, args[0], scope, hops)
         if callee in ("prod", "reduce"):
             product = _shape_product(call, lambda name: self._named_shape(name, scope))
@@ -1864,11 +1885,15 @@ class HostIndex(_HostFacts):
 
     def at_least(self, value: cst.BaseExpression, size: cst.BaseExpression, scope: Scope, hops: int = 0) -> bool:
         """`value` is at least `size` whatever it is: `size` itself, `triton.next_power_of_2` or a
-        `max` of a value that is, or a name bound only to such values."""
+        `max` of a value that is, a choice between such values, or a name bound only to them."""
         if value.deep_equals(size):
             return True
         if hops >= _MAX_HOPS:
             return False
+        if isinstance(value, cst.IfExp):
+            return self.at_least(value.body, size, scope, hops + 1) and self.at_least(
+                value.orelse, size, scope, hops + 1
+            )
         if isinstance(value, cst.Name):
             values = self.values_of(value.value, scope)
             return bool(values) and all(self.at_least(each, size, scope, hops + 1) for each in values)

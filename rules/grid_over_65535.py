@@ -21,7 +21,8 @@ parameter no caller shows, an attribute, `pool.head_dim`, and a `.view` / `.resh
 dimension stay unknown, allocated or not: on real code they hold a model's head count, head
 size or group count as often as a length; a literal, a core count, `min(..., cap)` stay bounded)
 and sums, multiples, `//` and `triton.cdiv` (or `math.ceil(T / BT)`, `-(-T // BT)`) of it by
-a bounded value, and `a if c else b` when both arms are sizes; `min(..., cap)` bounds it, and
+a bounded value (also by a choice whose other arms are at least the size: `triton.cdiv(n, rows)`
+with `rows = 8 if n > 8 else triton.next_power_of_2(n)` is `n/rows`), and `a if c else b` when both arms are sizes; `min(..., cap)` bounds it, and
 so do literals, device core counts and an item of a name bound once to a tuple literal
 (`_TILE = (64, 128)` at module level, then `bm, bn = _TILE` makes `bm` the 64). A name
 unpacked from a conditional of tuples is its arms' own element (`BM, BN = (1, 256) if m <=
@@ -232,6 +233,17 @@ class GridOver65535(Rule):
     )
 
     VALID = (
+        # a block chosen at least the size in every arm: one program per batch
+        """
+@triton.jit
+def row_sum(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T, tl.sum(tl.load(x + tl.program_id(1) * T + tl.arange(0, BT)), axis=0))
+
+def total(x):
+    B, T = x.shape
+    bt = triton.next_power_of_2(T) if T <= 4096 else T
+    row_sum[(triton.cdiv(T, bt), B)](x, T, BT=bt)
+""",
         # a grid function shrinking its grid in a loop until it fits
         """
 @triton.jit
@@ -743,6 +755,22 @@ def every_arm_leaves(x, strict, BT=64):
 """,
     )
     INVALID = (
+        # rows per program chosen small in the arm where the rows are many (FlagGems-vllm's
+        # paged_scatter): the grid grows as n/8 there
+        """
+@triton.jit
+def scatter_rows(c, v, n, inner, ROWS: tl.constexpr, BI: tl.constexpr):
+    o = tl.program_id(1) * BI + tl.arange(0, BI)
+    for i in tl.static_range(ROWS):
+        r = tl.program_id(0) * ROWS + i
+        tl.store(c + r * inner + o, tl.load(v + r * inner + o, mask=o < inner), mask=o < inner)
+
+def scatter(cache, values):
+    n, inner = values.shape
+    bi = min(triton.next_power_of_2(inner), 512)
+    rows = 8 if n > 8 else triton.next_power_of_2(max(n, 1))
+    scatter_rows[(triton.cdiv(n, rows), triton.cdiv(inner, bi))](cache, values, n, inner, ROWS=rows, BI=bi)  # expect
+""",
         # a budget that cannot cancel the other axes: over another size, at least 1 (`max(1, ...)`,
         # `triton.cdiv`: still 1 when `B * H` passes it), an axis that is no product of its sizes
         """
