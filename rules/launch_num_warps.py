@@ -52,9 +52,21 @@ marks the loop (`tt.num_stages` in the TTIR; the linalg output and the memory pl
 same with 1, 2, 3 or none), and the compiler team's own tutorials and sgl-kernel-npu write
 `tl.range(..., num_stages=1)`, so it is left to them.
 
+Nor `num_warps=` in a launch (a `warmup` / `run`, a call of a helper forwarding its keywords)
+that selects triton-ascend's pure SIMT mode with the literal keyword `force_simt_only=True`
+or `compile_mode="simt_only"` (Ascend 950; FlagTree's and triton-ascend's SIMT kernels pass
+`num_warps=32`), nor in the `triton.Config`s and heuristics of a kernel every launch of which
+in the module does: that mode compiles the TTIR straight to the binary with
+`bishengir-compile --pure-simt --num-warps=N` (triton-ascend's `ttir_to_npubin`), and its
+autotuner tunes `num_warps` (8 to 64) there. `num_stages=` stays reported (that path does not
+read it), and so does `num_warps=` beside `force_simt_only=False`, another `compile_mode`
+(`"unstructured_in_simt"` keeps the SIMD pipeline, which does not read it) or a
+`triton.Config(..., force_simt_only=True)` (`Config` drops that keyword: measured on
+triton-ascend 3.2, `all_kwargs()` does not hold it, so the config alone compiles SIMD).
+
 ## Why is this bad?
-Ascend NPUs have no warps and Triton-Ascend does no software pipelining: both knobs are
-ignored. Measured on triton-ascend 3.2, the TTIR and linalg output are byte-identical for
+Ascend's SIMD cores have no warps and Triton-Ascend does no software pipelining: both knobs
+are ignored outside the SIMT mode. Measured on triton-ascend 3.2, the TTIR and linalg output are byte-identical for
 `(num_warps, num_stages)` = (4, 2), (8, 3), (1, 1); the values only land in metadata, and the
 JIT prints `[WARNING] Please DO NOT tune args ['num_warps', 'num_stages']!`. Left in place
 they look like tuning levers and make autotune spaces larger for nothing; the kernel
@@ -75,7 +87,7 @@ Tune tiles, the grid, layout and the UB budget instead.
 
 ## Fix safety
 Safe: the keywords (or dict entries) are removed; they have no effect on the compiled
-kernel. In a list of `triton.Config`s (a comprehension or a literal list, passed to a call,
+kernel. In a launch selecting the SIMT mode the fix of `num_stages` keeps `num_warps`. In a list of `triton.Config`s (a comprehension or a literal list, passed to a call,
 bound to a name or returned), configs that differed only in the knobs would repeat, and
 autotune would benchmark the same kernel several times: the fix keeps one copy of each
 distinct config. A comprehension loses the `for` clauses whose names fed only the knobs
@@ -240,6 +252,23 @@ _tune_bwd = (
 def configs():
     return [triton.Config({"BT": 64}, num_warps=8)] if not is_npu() else [triton.Config({"BT": 64})]
 """,
+        # the pure SIMT mode (Ascend 950) reads `num_warps`: launches selecting it (FlagTree's
+        # simt_perf_cases), and the configs of a kernel every launch of which does
+        """
+@triton.jit
+def gather_rows(x, idx, n, N: tl.constexpr):
+    tl.store(x + tl.arange(0, N), tl.load(idx + tl.arange(0, N)))
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 64}, num_warps=w) for w in (8, 32)], key=["n"])
+@triton.jit
+def gather_tuned(x, idx, n, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), tl.load(idx + tl.arange(0, BLOCK)))
+
+def gather(x, idx, n):
+    gather_rows[(48,)](x, idx, n, N=64, num_warps=32, force_simt_only=True)
+    gather_rows.warmup(x, idx, n, N=64, num_warps=16, compile_mode="simt_only", grid=(48,))
+    gather_tuned[(48,)](x, idx, n, force_simt_only=True)
+""",
     )
     INVALID = (
         Example(
@@ -250,6 +279,39 @@ def launch(x, y, N):
             fixed="""
 def launch(x, y, N):
     kernel[(N,)](x, y, N, BLOCK=1024)
+""",
+        ),
+        # SIMT mode not selected (`False`, a SIMD mode, a config: `triton.Config` drops the
+        # keyword) or not by every launch of the tuned kernel; `num_stages` even in the SIMT mode,
+        # whose fix keeps `num_warps`
+        Example(
+            """
+@triton.autotune(configs=[triton.Config({"BLOCK": 64}, num_warps=32)], key=["n"])  # expect
+@triton.jit
+def gather_tuned(x, idx, n, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), tl.load(idx + tl.arange(0, BLOCK)))
+
+def gather(x, idx, n):
+    gather_rows[(48,)](x, idx, n, num_warps=32, force_simt_only=False)  # expect
+    gather_rows[(48,)](x, idx, n, num_warps=32, compile_mode="unstructured_in_simt")  # expect
+    gather_rows[(48,)](x, idx, n, num_warps=32, num_stages=2, force_simt_only=True)  # expect
+    gather_tuned[(48,)](x, idx, n, force_simt_only=True)
+    gather_tuned[(48,)](x, idx, n)
+    return [triton.Config({"BLOCK": 64}, num_warps=32, force_simt_only=True)]  # expect
+""",
+            fixed="""
+@triton.autotune(configs=[triton.Config({"BLOCK": 64})], key=["n"])
+@triton.jit
+def gather_tuned(x, idx, n, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), tl.load(idx + tl.arange(0, BLOCK)))
+
+def gather(x, idx, n):
+    gather_rows[(48,)](x, idx, n, force_simt_only=False)
+    gather_rows[(48,)](x, idx, n, compile_mode="unstructured_in_simt")
+    gather_rows[(48,)](x, idx, n, num_warps=32, force_simt_only=True)
+    gather_tuned[(48,)](x, idx, n, force_simt_only=True)
+    gather_tuned[(48,)](x, idx, n)
+    return [triton.Config({"BLOCK": 64}, force_simt_only=True)]
 """,
         ),
         # the arm of a module-level conditional expression that runs on Ascend (flashserve's gla/chunk.py)
@@ -819,7 +881,9 @@ def _knobs_by_call(context: ModuleContext) -> dict[cst.Call, AbstractSet[str]]:
     over any `"num_stages"` of its dict): an argument, which deleting breaks. So are the
     launches of a kernel another module of the package defines, through the name imported
     (`HostIndex.imported_kernel_launches`). The calls of no such kernel (one of a module that
-    cannot be read, whose parameters are not seen) keep every knob."""
+    cannot be read, whose parameters are not seen) keep every knob. Nor is `num_warps` one in
+    a call selecting the SIMT mode (`_selects_simt`; a `triton.Config` is none), nor in the
+    configs and heuristics of a kernel every launch of which in the module selects it."""
     host = context.host
     taken: dict[cst.Call, set[str]] = {}
     for kernel in host.kernels.values():
@@ -838,7 +902,28 @@ def _knobs_by_call(context: ModuleContext) -> dict[cst.Call, AbstractSet[str]]:
         method = _kernel_method(call, scope, host)
         if method is not None and (named := _parameter_knobs(method[1])):
             taken.setdefault(call, set()).update(named)
+        if _selects_simt(call.args) and not context.imports.is_triton(call.func, "Config"):
+            taken.setdefault(call, set()).add("num_warps")
+    for kernel in host.kernels.values():
+        launches = host.launches_with_helpers(kernel)
+        if launches and all(any(_selects_simt(call.args) for call in launch.calls) for launch in launches):
+            tuning = [*_configs_of(kernel, context), *(c for c in kernel.decorators if isinstance(c, cst.Call))]
+            for call in tuning:
+                taken.setdefault(call, set()).add("num_warps")
     return {call: KNOBS - named for call, named in taken.items()}
+
+
+def _selects_simt(args: Sequence[cst.Arg]) -> bool:
+    """Whether the keywords select triton-ascend's pure SIMT compile mode (Ascend 950):
+    `force_simt_only=True` or `compile_mode="simt_only"`. There `NPUOptions.num_warps` is
+    passed to bishengir-compile (`--pure-simt --num-warps=N`)."""
+    for arg in args:
+        keyword = arg.keyword.value if arg.keyword is not None else None
+        if keyword == "force_simt_only" and isinstance(arg.value, cst.Name) and arg.value.value == "True":
+            return True
+        if keyword == "compile_mode" and str_literal(arg.value) == "simt_only":
+            return True
+    return False
 
 
 def _parameter_knobs(kernels: Sequence[Kernel]) -> frozenset[str]:
