@@ -421,7 +421,8 @@ class Flow:
         self, node: cst.BaseExpression, spec: Assumptions, follow: bool = True, seen: tuple[cst.CSTNode, ...] = ()
     ) -> cst.BinaryOperation | None:
         """A multiply in int32 over an index (an int64 operand makes it an int64 multiply; a factor
-        known to be 0 or 1 cannot wrap, nor a quotient times its divisor) written in `node`'s
+        known to be 0 or 1 cannot wrap, nor a quotient times its divisor, nor the dividend of a
+        remainder: `offs % stride` is below `stride`) written in `node`'s
         arithmetic, or with `follow` also made in the definitions reaching the names it reads (in
         `spec`) or in the arguments of `tl.minimum` / `tl.maximum` / `tl.cdiv`."""
         if isinstance(node, cst.BinaryOperation):
@@ -434,7 +435,10 @@ class Flow:
                 and not self.is_quotient_times_divisor(node, spec)
             ):
                 return node
-            parts: list[cst.BaseExpression] = [node.left, node.right]
+            # a remainder is below its divisor, whatever the dividend's multiply
+            parts: list[cst.BaseExpression] = (
+                [node.right] if isinstance(node.operator, cst.Modulo) else [node.left, node.right]
+            )
         elif isinstance(node, cst.UnaryOperation):
             parts = [node.expression]
         elif not follow:

@@ -33,7 +33,8 @@ operand already cast to int64 (`tl.program_id(0).to(tl.int64)`), a parameter ann
 `tl.int64` (an i64 argument) or the index of a `tl.range` loop it bounds (Triton widens the
 index to its bounds' type) makes the multiply an int64 one, and a factor known to be 0 or 1
 cannot wrap. Nor can a quotient times its divisor:
-after `i_n, i_h = i_nh // H, i_nh % H`, `(i_n * H + i_h)` is `i_nh` again.
+after `i_n, i_h = i_nh // H, i_nh % H`, `(i_n * H + i_h)` is `i_nh` again; nor a remainder,
+which is below its divisor (`c = offs % stride; c.to(tl.int64)`).
 
 The multiply may be made before the cast: in the definitions reaching a name the receiver
 reads (`off = (i_b * T + i_t) * D` ... `off.to(tl.int64)`, per specialisation) or under
@@ -128,6 +129,15 @@ class ConstexprTo(Rule):
     REQUIRES_TOKENS = (("to",),)
 
     VALID = (
+        # a remainder is below its divisor, whatever the multiply its dividend was made with
+        """
+@triton.jit
+def keep_mask(lens, out, stride, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    c = offs % stride
+    limit = tl.load(lens + offs // stride, mask=offs < n, other=0).to(tl.int64)
+    tl.store(out + offs, (c.to(tl.int64) < limit).to(tl.int32), mask=offs < n)
+""",
         """
 @triton.jit
 def k(x, cu_seqlens, T, i_b_runtime: tl.int32, BT: tl.constexpr):
