@@ -19,6 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
+from .ascend_text import says_ascend
 from .package import package_folders
 from .socs import DEFAULT_SOC, SOCS, Soc
 
@@ -41,10 +42,6 @@ KNOWN_KEYS = frozenset(
     }
 )
 DEFAULT_EXCLUDE = (".git", ".hg", ".venv", "venv", "__pycache__", "build", "dist", ".tox", ".eggs", "node_modules")
-ASCEND_IMPORTS = re.compile(
-    r"^[ \t]*(?:import|from)[ \t]+(?:torch_npu|triton\.backends\.ascend|triton\.language\.extra\.cann)\b",
-    re.MULTILINE,
-)
 
 
 class ConfigError(Exception):
@@ -111,7 +108,7 @@ class Settings:
         """None for Ascend kernel code, else why the file is not linted (one of `SKIP_*`). The
         text counts whatever the path says: an Ascend import, and, for a file its path leaves
         out, a kernel launched on an NPU path (`npu_paths`, which parses the file)."""
-        if self.target_all or (source is not None and ASCEND_IMPORTS.search(source)):
+        if self.target_all or (source is not None and says_ascend(source)):
             return None
         reason = self.path_skip_reason(filename)
         if reason is None or source is None:

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from ascend_lint.ascend_text import ASCEND_OPTIONS, OPTION_WORDS
 from ascend_lint.cli import main
 
 KERNEL = """\
@@ -120,6 +121,61 @@ def test_the_summary_says_why_and_how_to_include(root: Path, capsys) -> None:
     assert summary.startswith("2 files skipped as not Ascend kernel code (not matched by `target-paths`")
     assert summary.endswith("Lint them with `--target-all`, or list them in `target-paths`.")
     assert linted(root, capsys, "--target-all") == {"kernels/a.py", "other/b.py", "other/c.py"}
+
+
+@pytest.mark.parametrize(
+    ("head", "tail"),
+    [
+        # imports of Ascend modules, also after other modules of one statement
+        ("import torch, torch_npu", ""),
+        ("import os, torch_npu as tnpu", ""),
+        ("import triton.language.extra.ascend.libdevice as libdevice", ""),  # triton-ascend 3.2's `extra.cann`
+        ("from triton.language.extra.ascend import libdevice", ""),
+        ("from triton.language.extra import cann", ""),
+        ("try:\n    import torch\nexcept ImportError:\n    from triton.language.extra.ascend import libdevice", ""),
+        # compile options only triton-ascend takes, as a launch's, a `triton.Config`'s keyword or key
+        ("", "def f(x):\n    k[(1,)](x, 2, multibuffer=False)"),
+        (
+            "",
+            "def f(x):\n    k[(1,)](\n        x,\n        2,  # a comment\n        enable_auto_bind_sub_block=True,\n    )",
+        ),
+        ("", "def f(x):\n    k[(1,)](x, 2, force_simt_only=True)"),
+        (
+            "",
+            "def f(x):\n    k[(1,)](x, 2, set_workspace_multibuffer=4, limit_auto_multi_buffer_of_local_buffer='no-l0c')",
+        ),
+        ("", 'CONFIGS = [triton.Config({"B": 64}, sync_solver=True)]'),
+        ("", 'CONFIGS = [triton.Config({"B": 64, "multibuffer": True})]'),
+        # triton-ascend's driver answering a core count
+        ("", "CORES = triton.runtime.driver.active.utils.get_aivector_core_num()"),
+        ("", "def f(x):\n    k[(triton.runtime.driver.active.utils.get_aicore_num(),)](x, 2)"),
+    ],
+)
+def test_an_ascend_import_option_or_driver_call_is_ascend_code(root: Path, capsys, head: str, tail: str) -> None:
+    write(root, "pkg/ops/a.py", f"{head}\n{KERNEL}\n\n{tail}\n")
+    assert linted(root, capsys) == {"pkg/ops/a.py"}
+
+
+@pytest.mark.parametrize(
+    "tail",
+    [
+        "multibuffer = True",  # an option's name, no keyword
+        "def f(x):\n    k[(1,)](x, 2, use_multibuffer=True)",  # another keyword
+        'def f(x, multibuffer):\n    k[(1,)](x, multibuffer == "on")',
+        # fla's portable helpers: options in a plain dict, core counts of the driver's properties
+        "def kwargs(*, workspace_multibuffer=1):\n    found = {'multibuffer': False}\n"
+        "    found['set_workspace_multibuffer'] = workspace_multibuffer\n    return found",
+        "def cores(props):\n    return props['num_vectorcore']",
+        "def get_aicore_num():\n    return 24",
+    ],
+)
+def test_an_option_word_outside_a_call_is_not(root: Path, capsys, tail: str) -> None:
+    write(root, "pkg/ops/a.py", f"{KERNEL}\n\n{tail}\n")
+    assert linted(root, capsys) == set()
+
+
+def test_every_ascend_option_holds_a_word_searched_for_first() -> None:
+    assert all(any(word in option for word in OPTION_WORDS) for option in ASCEND_OPTIONS)
 
 
 NPU_HOST = """\

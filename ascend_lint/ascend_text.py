@@ -1,0 +1,88 @@
+"""Whether a file's text says it runs on Ascend, read before any parse: a default-targeting
+signal whatever the path says (`config.Settings.skip_reason`).
+
+- an import of an Ascend module: `import torch_npu`, `import os, torch_npu as tnpu`,
+  `from triton.backends.ascend import ...`, the Ascend Triton extension under its names
+  `triton.language.extra.cann` and (triton-ascend 3.2) `triton.language.extra.ascend`;
+- a compile option only triton-ascend's `NPUOptions` takes (CUDA's and HIP's take none of
+  them), as a keyword of a call (`k[grid](..., multibuffer=False)`, `triton.Config({...},
+  sync_solver=True)`) or a key of `triton.Config`'s dict (`triton.Config({"multibuffer": True})`);
+- a call of triton-ascend's driver core counts: `driver.active.utils.get_aivector_core_num()`.
+
+Each pattern runs only on a text holding one of its rarer words (a `str` search, tens of
+times faster than a pattern tried at every `(`, `,` or line start).
+"""
+
+from __future__ import annotations
+
+import re
+
+_MODULE = r"(?:torch_npu|triton\.backends\.ascend|triton\.language\.extra\.(?:cann|ascend))\b"
+_LISTED = r"(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*,[ \t]*)*"  # modules an `import` lists before: `import os, `
+ASCEND_IMPORTS = re.compile(
+    rf"^[ \t]*(?:from[ \t]+{_MODULE}|import[ \t]+{_LISTED}{_MODULE}"
+    rf"|from[ \t]+triton\.language\.extra[ \t]+import[ \t(]+{_LISTED}(?:cann|ascend)\b)",
+    re.MULTILINE,
+)
+_IMPORT_WORDS = ("torch_npu", "ascend", "language.extra")  # one of which each import above holds
+
+# `NPUOptions` fields (triton-ascend 3.2 to 3.5) no other backend has, as words no other code uses
+ASCEND_OPTIONS = (
+    "multibuffer",
+    "set_workspace_multibuffer",
+    "limit_auto_multi_buffer_only_for_local_buffer",
+    "limit_auto_multi_buffer_of_local_buffer",
+    "enable_auto_bind_sub_block",
+    "enable_hivm_auto_cv_balance",
+    "enable_mixed_cv",
+    "disable_auto_cv_work_space_manage",
+    "sync_solver",
+    "inject_barrier_all",
+    "inject_block_all",
+    "disable_auto_inject_block_sync",
+    "tile_mix_vector_loop",
+    "tile_mix_cube_loop",
+    "enable_ubuf_saving",
+    "auto_blockify_size",
+    "force_simt_only",
+    "force_simt_template",
+    "simt_stack_limit",
+    "enable_simt_reorder_instruction",
+    "enable_bishengir_simt_optimization",
+)
+# words one of which each option holds, found first (`str.find` is about ten times faster than
+# the pattern): rare in other code, else each occurrence costs a pattern search around it
+OPTION_WORDS = ("multibuffer", "auto_", "mixed_cv", "sync_solver", "inject_b", "tile_mix_", "ubuf_saving", "simt_")
+_NAMES = "|".join(ASCEND_OPTIONS)
+# between a call's `(` or `,` and a keyword: spaces, line breaks, comments (each to its line's
+# end, as in `prefilter.LAUNCH_TEXT`) and backslashes
+_GAP = r"(?:\s|\\|#[^\r\n]*(?![^\r\n]))*"
+_ASCEND_OPTION = re.compile(
+    rf"[(,]{_GAP}(?:{_NAMES})\s*=(?!=)|Config\((?:\s*kwargs\s*=)?\s*\{{[^{{}}]*?[\"'](?:{_NAMES})[\"']\s*:"
+)
+_AROUND = 500  # characters read around an option's word: back to the call's `(` or the `Config({`
+# the `NPUUtils` methods of triton-ascend's driver answering a core count
+_DRIVER_CORE_COUNT = re.compile(r"\.get_ai(?:core|vector_core|cube_core)_num\s*\(")
+
+
+def says_ascend(text: str) -> bool:
+    """The text imports an Ascend module, passes a launch or autotune option only triton-ascend
+    takes, or calls its driver's core counts."""
+    return (
+        (any(word in text for word in _IMPORT_WORDS) and ASCEND_IMPORTS.search(text) is not None)
+        or _passes_ascend_option(text)
+        or ("get_ai" in text and _DRIVER_CORE_COUNT.search(text) is not None)
+    )
+
+
+def _passes_ascend_option(text: str) -> bool:
+    """An option of `ASCEND_OPTIONS` is a call's keyword or a `triton.Config` dict's key: the
+    pattern reads only around each of their words (tried over a whole file, at every `(` and
+    `,`, it takes longer than every other targeting step)."""
+    for word in OPTION_WORDS:
+        found = text.find(word)
+        while found >= 0:
+            if _ASCEND_OPTION.search(text, max(0, found - _AROUND), found + _AROUND):
+                return True
+            found = text.find(word, found + len(word))
+    return False
