@@ -19,7 +19,8 @@ narrow integer tensor (the wider of the two); the message names that line. The l
 be an arm of a conditional whose other arm is a literal (`start = 0 if i == 0 else
 tl.load(cu_num_draft_tokens + i - 1)`: the first request starts at 0). Also a name set to
 an offset plus or minus other int32 terms (`t0 = bos + i_t * BT`), also clamped (`rows =
-tl.maximum(q_start, tl.minimum(t, q_end - 1))`).
+tl.maximum(q_start, tl.minimum(t, q_end - 1))`), or an offset a device function of the module returns (`bos, T =
+_seq_start(cu_seqlens, i_n)`, `_seq_start` loading `cu_seqlens` with `.to(tl.int32)`).
 The offset may be broadcast into a tile before the stride (`rows[:, None] * stride_q`), and
 the product may be held in a name added to the pointer later (`q_offsets = rows[:, None] *
 stride_q + o_d[None, :]`, then `tl.load(q + q_offsets)`): it is reported once, where it is
@@ -93,6 +94,7 @@ import libcst as cst
 from ascend_lint.fixes import Declined, FixPlan, Replace
 from ascend_lint.flow import LOADED, NARROW, NARROW_INTS, WIDE, Event, Flow, offset_terms, pointer_arg
 from ascend_lint.host import NARROW_INT_WORDS
+from ascend_lint.nodes import child_nodes
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
 MESSAGE = (
@@ -115,6 +117,17 @@ class CuSeqlensInt32(Rule):
     )
 
     VALID = (
+        # a device function returning the offset as int64
+        """
+@triton.jit
+def _seq_start(cu_seqlens, i_n):
+    return tl.load(cu_seqlens + i_n).to(tl.int64), i_n
+
+@triton.jit
+def k(q, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
+    bos, i_n = _seq_start(cu_seqlens, tl.program_id(0))
+    tl.store(o + (bos * H + i_n) * K + tl.arange(0, K), tl.load(q + tl.arange(0, K)))
+""",
         """
 @triton.jit
 def k(q, v, cu_seqlens, chunk_indices, T, HV: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
@@ -260,6 +273,20 @@ def run(q, o, token_idx, lens):
 """,
     )
     INVALID = (
+        # the offset a device function returns (FlagGems-vllm's `_map_flattened_varlen_block`)
+        """
+@triton.jit
+def _seq_start(cu_seqlens, i_n):
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    return bos, tl.load(cu_seqlens + i_n + 1).to(tl.int32) - bos
+
+@triton.jit
+def k(q, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos, T = _seq_start(cu_seqlens, i_n)
+    tl.store(o + (bos * H + i_h) * K + tl.arange(0, K), tl.load(q + tl.arange(0, K)))  # expect
+    tl.store(o + T * K + tl.arange(0, K), tl.load(q + tl.arange(0, K)))  # a length
+""",
         # the product is added to a pointer inside a device function the kernel passes it to
         """
 @triton.jit
@@ -592,7 +619,7 @@ def run(q, o, lens):
             and dtype.dtype in NARROW_INTS
         }
         loads_int32 = bool(int32_tensors)
-        offsets = _sequence_offsets(flow, {p.name for p in kernel.params}, int32_tensors)
+        offsets = _sequence_offsets(kernel, int32_tensors)
         if not offsets:
             return
         ones = frozenset(p.name for p in kernel.params if context.host.always_passes_one(kernel, p.name))
@@ -657,16 +684,19 @@ def _is_boundary_pointer(name: str) -> bool:
     )
 
 
-def _sequence_offsets(flow: Flow, params: set[str], int32_tensors: Collection[str]) -> dict[Event, str]:
+def _sequence_offsets(kernel: Kernel, int32_tensors: Collection[str], depth: int = 0) -> dict[Event, str]:
     """Definitions of int32 sequence offsets -> the boundary pointer they come from: narrowing
-    casts of a load from one, loads as they are from one of `int32_tensors`, and names set to
-    one plus or minus int32 terms (not a length `eos - bos` nor a position `i_tg - bos`, which
-    add no offset; see `_offsets_added`)."""
+    casts of a load from one, loads as they are from one of `int32_tensors`, an offset a device
+    function returns (`_returned_offset`), and names set to one plus or minus int32 terms (not a
+    length `eos - bos` nor a position `i_tg - bos`, which add no offset; see `_offsets_added`)."""
+    flow, params = kernel.flow, {p.name for p in kernel.params}
     definitions = sorted((event for events in flow.defs.values() for event in events), key=lambda e: e.index)
     found: dict[Event, str] = {}
     loads_int32 = bool(int32_tensors)
     for event in definitions:
         source = _int32_boundary_load(event.value, flow, params, int32_tensors)
+        if source is None and depth < _MAX_CALLS_FOLLOWED:
+            source = _returned_offset(event, kernel, depth)
         if source is not None:
             found[event] = source
     changed = bool(found)  # a derived offset reads one already found
@@ -676,13 +706,77 @@ def _sequence_offsets(flow: Flow, params: set[str], int32_tensors: Collection[st
             value = event.value
             if event in found or value is None or not isinstance(event.node, cst.Name):
                 continue
-            if _offsets_added(value, flow, found) <= 0 or not _int32_in_some_specialisation(value, flow, loads_int32):
+            if _offsets_added(value, flow, found) <= 0 or not _int32_in_some_specialisation(
+                value, flow, loads_int32, found
+            ):
                 continue
             found[event] = next(
                 source for leaf in _sum_leaves(value, flow) if (source := _offset_of(leaf, flow, found)) is not None
             )
             changed = True
     return found
+
+
+_MAX_CALLS_FOLLOWED = 2  # device functions returning an offset, one calling another
+
+
+def _returned_offset(event: Event, kernel: Kernel, depth: int) -> str | None:
+    """The caller's boundary pointer of an int32 sequence offset a device function returns into
+    the definition (`bos, T = _seq_start(cu_seqlens, i_n)`, `_seq_start` returning `tl.load(cu_seqlens
+    + i_n).to(tl.int32)` first): found in the device function as in a kernel, and passed to it as
+    a parameter of the caller."""
+    call, target = event.value, event.node
+    if not isinstance(call, cst.Call) or not isinstance(target, cst.Name):
+        return None
+    index = _unpacked_index(target, call, kernel.flow)
+    for callee in kernel.device_functions_called(call):
+        offsets = _sequence_offsets(callee, (), depth + 1)
+        for returned in _returned_values(callee.node, index):
+            source = _offset_of(returned, callee.flow, offsets)
+            passed = _argument_for(call, callee, source) if source is not None else None
+            root = kernel.flow.pointer_root(passed) if passed is not None else None
+            if root is not None and root in {p.name for p in kernel.params}:
+                return root
+    return None
+
+
+def _unpacked_index(target: cst.Name, call: cst.Call, flow: Flow) -> int | None:
+    """The position of `target` in the tuple a call's value is unpacked into (`bos` of `bos, T =
+    f(...)`: 0); None when the name is bound to the whole value."""
+    element = flow.parents.get(target)
+    tuple_ = flow.parents.get(element) if isinstance(element, cst.Element) else None
+    if not isinstance(tuple_, cst.Tuple | cst.List):
+        return None
+    return next(i for i, each in enumerate(tuple_.elements) if each is element)
+
+
+def _returned_values(function: cst.FunctionDef, index: int | None) -> list[cst.BaseExpression]:
+    """What the function's `return` statements (not those of functions nested in it) give at
+    `index` of the tuple they return (the whole value for None)."""
+    found: list[cst.BaseExpression] = []
+    pending: list[cst.CSTNode] = [function.body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, cst.Return) and node.value is not None:
+            value = node.value
+            if index is None:
+                found.append(value)
+            elif isinstance(value, cst.Tuple) and index < len(value.elements):
+                found.append(value.elements[index].value)
+        elif not isinstance(node, cst.FunctionDef | cst.Lambda | cst.ClassDef):
+            pending.extend(child_nodes(node))
+    return found
+
+
+def _argument_for(call: cst.Call, callee: Kernel, param: str) -> cst.BaseExpression | None:
+    """What the call passes for the device function's parameter `param`, by keyword or position."""
+    names = [p.name for p in callee.params]
+    for arg in call.args:
+        if arg.keyword is not None and arg.keyword.value == param:
+            return arg.value
+    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    position = names.index(param) if param in names else len(positional)
+    return positional[position] if position < len(positional) else None
 
 
 def _offsets_added(node: cst.BaseExpression, flow: Flow, offsets: dict[Event, str]) -> int:
@@ -766,7 +860,7 @@ def _int32_products(
         return
     if (
         isinstance(term.operator, cst.Multiply)
-        and _int32_in_some_specialisation(term, flow, loads_int32)
+        and _int32_in_some_specialisation(term, flow, loads_int32, offsets)
         and any(_offset_of(leaf, flow, offsets) for leaf in _arithmetic_leaves(term, flow))
         and _scales(term, flow, ones)
     ):
@@ -792,12 +886,23 @@ def _widened_after_multiply(cast: cst.Call, flow: Flow) -> cst.BaseExpression | 
     return parts[0]
 
 
-def _int32_in_some_specialisation(node: cst.BaseExpression, flow: Flow, loads_int32: bool) -> bool:
+def _int32_in_some_specialisation(
+    node: cst.BaseExpression, flow: Flow, loads_int32: bool, offsets: dict[Event, str]
+) -> bool:
     """In some specialisation, `node` holds an int32 loaded value and no int64 operand: a load
     cast to int32, or (`loads_int32`: the kernel reads boundaries every launch passes as an
-    int32 tensor) a load as it is."""
+    int32 tensor) a load as it is, or an offset a device function returns (`_returned_offset`:
+    the flow sees a call's value)."""
+    returned = any(
+        isinstance(d.value, cst.Call) and _int32_boundary_load(d.value, flow, set(), ()) is None
+        for leaf in _arithmetic_leaves(node, flow)
+        if isinstance(leaf, cst.Name)
+        for d in flow.reaching(leaf)
+        if d in offsets
+    )
     return any(
-        flags & LOADED and not flags & WIDE and (flags & NARROW or loads_int32) for flags, _ in flow.variants(node)
+        not flags & WIDE and (returned or (flags & LOADED and (flags & NARROW or loads_int32)))
+        for flags, _ in flow.variants(node)
     )
 
 
