@@ -370,12 +370,15 @@ class Flow:
     def value_kept_from(self, node: cst.BaseExpression) -> tuple[cst.BaseExpression, ...]:
         """The operands whose integer value, width included, `node` keeps: the tile of a
         broadcast (`x[:, None]`, `x[None, :]`), the bounds of a clamp (`tl.minimum(a, b)`,
-        `tl.maximum(a, b)`); none for other nodes."""
+        `tl.maximum(a, b)`), the values of a choice (`tl.where(c, a, b)`: `a`, `b`); none for
+        other nodes."""
         viewed = axes_view_of(node)
         if viewed is not None:
             return (viewed,)
         if isinstance(node, cst.Call) and self.imports.is_tl(node.func, "minimum", "maximum"):
             return tuple(arg.value for arg in node.args if arg.keyword is None)
+        if isinstance(node, cst.Call) and self.imports.is_tl(node.func, "where"):
+            return tuple(arg.value for arg in node.args[1:3] if arg.keyword is None)
         return ()
 
     def index_arithmetic_multiply(

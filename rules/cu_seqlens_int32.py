@@ -20,7 +20,8 @@ be an arm of a conditional whose other arm is a literal (`start = 0 if i == 0 el
 tl.load(cu_num_draft_tokens + i - 1)`: the first request starts at 0). Also a name set to
 an offset plus or minus other int32 terms (`t0 = bos + i_t * BT`), also clamped (`rows =
 tl.maximum(q_start, tl.minimum(t, q_end - 1))`), or an offset a device function of the module returns (`bos, T =
-_seq_start(cu_seqlens, i_n)`, `_seq_start` loading `cu_seqlens` with `.to(tl.int32)`).
+_seq_start(cu_seqlens, i_n)`, `_seq_start` loading `cu_seqlens` with `.to(tl.int32)`), also
+picked by `tl.where(c, bos, start)`.
 The offset may be broadcast into a tile before the stride (`rows[:, None] * stride_q`), and
 the product may be held in a name added to the pointer later (`q_offsets = rows[:, None] *
 stride_q + o_d[None, :]`, then `tl.load(q + q_offsets)`): it is reported once, where it is
@@ -286,6 +287,23 @@ def k(q, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
     bos, T = _seq_start(cu_seqlens, i_n)
     tl.store(o + (bos * H + i_h) * K + tl.arange(0, K), tl.load(q + tl.arange(0, K)))  # expect
     tl.store(o + T * K + tl.arange(0, K), tl.load(q + tl.arange(0, K)))  # a length
+""",
+        # picked with `tl.where` in a search over the sequences (FlagGems-vllm)
+        """
+@triton.jit
+def _find_start(block, cu_seqlens, N, BT: tl.constexpr):
+    base, start = 0, 0
+    for i_n in range(0, N):
+        bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+        n = (tl.load(cu_seqlens + i_n + 1).to(tl.int32) - bos + BT - 1) // BT
+        start = tl.where((block >= base) & (block < base + n), bos, start)
+        base += n
+    return start
+
+@triton.jit
+def k(s, o, cu_seqlens, N, H: tl.constexpr, BT: tl.constexpr):
+    bos = _find_start(tl.program_id(0), cu_seqlens, N, BT)
+    tl.store(o + bos * H + tl.arange(0, BT), tl.load(s + tl.arange(0, BT)))  # expect
 """,
         # the product is added to a pointer inside a device function the kernel passes it to
         """
