@@ -402,6 +402,15 @@ class _HostFacts:
                 self.attribute_stores.setdefault(f"self.{target.value}", []).append((statement.value, None))
 
 
+def _choices(values: Sequence[cst.BaseExpression]) -> list[cst.BaseExpression]:
+    """The values, each conditional expression among them (`a if c else b`, nested ones too)
+    replaced by its arms."""
+    found: list[cst.BaseExpression] = []
+    for value in values:
+        found += _choices([value.body, value.orelse]) if isinstance(value, cst.IfExp) else [value]
+    return found
+
+
 def _reachable(statements: list[cst.CSTNode]) -> list[cst.CSTNode]:
     """A block's statements up to the first `raise` / `return` / `break` / `continue` it runs
     unconditionally: those after it never run (a launch left after `raise NotImplementedError`)."""
@@ -758,13 +767,8 @@ class HostIndex(_HostFacts):
     def _imported_kernels_among(self, bound: Sequence[cst.BaseExpression], scope: Scope) -> list[Kernel]:
         """The imported kernels (`imported_kernels`) the values name, when each names one or is
         a choice between them; none when one value is anything else, or there is none."""
-        values = list(bound)
         chosen: dict[Kernel, None] = {}
-        while values:
-            value = values.pop()
-            if isinstance(value, cst.IfExp):
-                values += [value.body, value.orelse]
-                continue
+        for value in _choices(bound):
             reference = dotted_name(value)
             kernels = self.imported_kernels(reference, scope) if reference else []
             if not kernels:
@@ -823,17 +827,10 @@ class HostIndex(_HostFacts):
     def _kernels_among(self, bound: Sequence[cst.BaseExpression]) -> list[str]:
         """The module's kernels the values name, when each is one of them or a choice between
         them (`a if c else b`); none when one value is anything else, or there is none."""
-        values = list(bound)
-        chosen: dict[str, None] = {}
-        while values:
-            value = values.pop()
-            if isinstance(value, cst.IfExp):
-                values += [value.body, value.orelse]
-            elif isinstance(value, cst.Name) and value.value in self.kernels:
-                chosen.setdefault(value.value)
-            else:
-                return []
-        return sorted(chosen)
+        chosen = _choices(bound)
+        if not all(isinstance(value, cst.Name) and value.value in self.kernels for value in chosen):
+            return []
+        return sorted({value.value for value in chosen if isinstance(value, cst.Name)})
 
     @cached_property
     def _entry_launches(self) -> dict[str, list[Launch]]:
@@ -1630,12 +1627,7 @@ class HostIndex(_HostFacts):
         if isinstance(value, cst.Name) and scope is not None and _param(scope, value.value) is None:
             bound = self.bindings.get((value.value, scope), [])
             value = bound[0] if len(bound) == 1 else value
-        if not isinstance(value, cst.IfExp):
-            return []
-        return [
-            *(self._choice_arms(value.body, None) or [value.body]),
-            *(self._choice_arms(value.orelse, None) or [value.orelse]),
-        ]
+        return _choices([value]) if isinstance(value, cst.IfExp) else []
 
     def _path_values(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
         """The values `scope` binds `name` to when it binds it first outside any `if` or loop and
