@@ -11,7 +11,9 @@ its result (findings with fixes, the error, or why it was skipped as not Ascend 
 used only while the path and project still leave the file out, `Settings.path_skip_reason`).
 
 An entry is used only when the file's current bytes hash to the stored hash and every imported
-file still hashes to its own (or is still absent). Entries are
+file still hashes to its own (or is still absent); an entry of a kernel module whose launches are
+in other modules records its package folder, hashed over all its modules (read again within a
+run only when a file's modification time or size changed). Entries are
 written atomically (a temporary file, then a rename), so concurrent runs see either a whole
 entry or none; an unreadable or malformed entry is a miss and is rewritten. `--fix` applies a
 cached finding's fix to the text whose hash matched, and writes only after checking that the
@@ -34,7 +36,7 @@ from . import source as sources
 from .atomic import write_atomically
 from .config import Settings
 from .model import Diagnostic, Edit, FileResult, Finding, Fix, Position, Related
-from .package import content_hash, file_hash
+from .package import content_hash, file_hash, package_stamp
 
 DEFAULT_FOLDER = ".ascend_lint_cache"
 ENVIRONMENT = "ASCEND_LINT_CACHE_DIR"
@@ -79,6 +81,7 @@ class Cache:
         self.folder = folder / f"{__version__}-{analysis_fingerprint()}-{settings_key(settings)}"
         self.settings = settings
         self.usable = True
+        self._packages: dict[str, tuple[tuple[tuple[str, int, int], ...], str | None]] = {}  # `_hash`
 
     def prepare(self) -> str | None:
         """Create the folder (with its `.gitignore`); the reason when the cache cannot be used."""
@@ -114,7 +117,7 @@ class Cache:
         if stored.get("hash") != content_hash(data):
             return None
         imported = stored.get("imported")
-        if not isinstance(imported, dict) or any(file_hash(Path(path)) != known for path, known in imported.items()):
+        if not isinstance(imported, dict) or any(self._hash(path) != known for path, known in imported.items()):
             return None  # a module it imports from changed
         try:
             result = _decode_result(filename, data, stored)
@@ -128,6 +131,18 @@ class Cache:
             if result.skip_reason is None:
                 return None
         return result
+
+    def _hash(self, path: str) -> str | None:
+        """`package.file_hash`; a package folder's (its modules hold a kernel's launches) read
+        again only when one of its files was added, removed or rewritten (`package_stamp`), so
+        the entries of a run that depend on it read the package once."""
+        if not os.path.isdir(path):
+            return file_hash(Path(path))
+        stamp = package_stamp(Path(path))
+        known = self._packages.get(path)
+        if known is None or known[0] != stamp:
+            known = self._packages[path] = (stamp, file_hash(Path(path)))
+        return known[1]
 
     def store(self, filename: str, data: bytes, result: FileResult) -> None:
         """Remember `result` as the result for `data` (the bytes that were linted)."""

@@ -62,21 +62,39 @@ def module_files(folder: Path, module: str) -> tuple[Path, ...]:
 _MAX_PACKAGE_FILES = 5000  # a folder holding more is no package a module's launches are looked for in
 
 
-def package_sources(root: Path) -> list[tuple[Path, bytes]]:
-    """The Python files under a package's outermost folder (`package_folders`), in path order,
-    with their bytes; unreadable ones left out, and none at all past `_MAX_PACKAGE_FILES`."""
+def package_files(root: Path) -> list[Path]:
+    """The Python files under a package's outermost folder (`package_folders`), in path order;
+    none at all past `_MAX_PACKAGE_FILES`."""
     paths = []
     for path in root.rglob("*.py"):
         paths.append(path)
         if len(paths) > _MAX_PACKAGE_FILES:
             return []
+    return sorted(paths)
+
+
+def package_sources(root: Path) -> list[tuple[Path, bytes]]:
+    """`package_files` with their bytes; unreadable ones left out."""
     found = []
-    for path in sorted(paths):
+    for path in package_files(root):
         try:
             found.append((path, path.read_bytes()))
         except OSError:
             continue
     return found
+
+
+def package_stamp(root: Path) -> tuple[tuple[str, int, int], ...]:
+    """The package's files with their modification times and sizes: a cheap sign that none was
+    added, removed or rewritten (a stat per file, where `package_hash` reads them all)."""
+    stamps = []
+    for path in package_files(root):
+        try:
+            found = path.stat()
+        except OSError:
+            continue
+        stamps.append((str(path), found.st_mtime_ns, found.st_size))
+    return tuple(stamps)
 
 
 def package_hash(root: Path, sources: list[tuple[Path, bytes]] | None = None) -> str:
