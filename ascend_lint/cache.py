@@ -106,11 +106,10 @@ class Cache:
             return None
         entry, resolved = self._entry(filename)
         try:
-            with open(filename, "rb") as handle:
-                data = handle.read()
+            data = sources.read_source(filename)
             with open(entry, encoding="utf-8") as handle:
                 stored = json.load(handle)
-        except (OSError, ValueError):
+        except (OSError, ValueError, sources.SourceError):
             return None
         if not isinstance(stored, dict) or stored.get("format") != FORMAT or stored.get("path") != resolved:
             return None

@@ -175,10 +175,11 @@ def lint_file(
 ) -> FileResult:
     """Read and lint one file; with a cache, remember the result for the bytes that were read."""
     try:
-        with open(filename, "rb") as handle:
-            data = handle.read()
+        data = sources.read_source(filename)
     except OSError as exc:
         return FileResult(filename, error=Diagnostic(filename, f"cannot read file: {exc.strerror}"))
+    except sources.SourceError as exc:
+        return FileResult(filename, error=sources.diagnostic(filename, exc))
     result = lint_data(data, filename, settings, memory)
     if cache is not None and (result.checked or result.skip_reason) and not (result.error and result.error.transient):
         # a skip is kept too: what the bytes say (imports, NPU launches, which may need a parse)
@@ -419,8 +420,10 @@ def _suppressed(finding: Finding, lines: list[str]) -> bool:
 
 
 def relative_display(filename: str) -> str:
-    """Paths as the user sees them: relative to the current directory when inside it."""
+    """Paths as the user sees them: relative to the current directory when inside it (its
+    folders' symlinks resolved, not a symlink the file itself is: its target may be anywhere)."""
+    absolute = Path(os.path.abspath(filename))
     try:
-        return Path(filename).resolve().relative_to(Path.cwd().resolve()).as_posix()
+        return (absolute.parent.resolve() / absolute.name).relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
         return filename

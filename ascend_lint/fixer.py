@@ -315,8 +315,7 @@ def write_fixed(fixed: FixedFile) -> Diagnostic | None:
         return None
     path = os.path.realpath(fixed.filename)
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = sources.read_source(path)
         if sources.decode(data) != fixed.original:
             return Diagnostic(fixed.filename, "the file changed while it was being fixed; left unchanged")
         write_atomically(path, fixed.fixed.encode(sources.detect_encoding(data)), durable=True)

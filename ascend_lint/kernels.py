@@ -16,7 +16,7 @@ from .imports import TRITON, ImportMap, dotted_name, int_literal, str_literal, w
 from .nodes import walk
 from .package import content_hash, file_hash, module_files
 from .prefilter import Words
-from .source import SourceError, compile_python, decode, parse
+from .source import SourceError, compile_python, decode, parse, read_source
 
 if TYPE_CHECKING:
     from .tiles import TileModel
@@ -415,9 +415,8 @@ class ImportedFunctions:
         """The module file at `path` (read once per lint); None when it cannot be read."""
         if path not in self._modules:
             try:
-                with open(path, "rb") as handle:
-                    data = handle.read()
-            except OSError:
+                data = read_source(path)
+            except (OSError, SourceError):
                 self.read[path] = self._modules[path] = None
             else:
                 self.read[path] = digest = content_hash(data)

@@ -11,6 +11,8 @@ import hashlib
 from functools import lru_cache
 from pathlib import Path
 
+from .source import SourceError, read_source
+
 
 def content_hash(data: bytes) -> str:
     """What a file's result depends on of its bytes (the content cache's key)."""
@@ -23,8 +25,8 @@ def file_hash(path: Path) -> str | None:
     if path.is_dir():
         return package_hash(path)
     try:
-        return content_hash(path.read_bytes())
-    except OSError:
+        return content_hash(read_source(path))
+    except (OSError, SourceError):
         return None
 
 
@@ -74,12 +76,12 @@ def package_files(root: Path) -> list[Path]:
 
 
 def package_sources(root: Path) -> list[tuple[Path, bytes]]:
-    """`package_files` with their bytes; unreadable ones left out."""
+    """`package_files` with their bytes (`source.read_source`); those it cannot read left out."""
     found = []
     for path in package_files(root):
         try:
-            found.append((path, path.read_bytes()))
-        except OSError:
+            found.append((path, read_source(path)))
+        except (OSError, SourceError):
             continue
     return found
 

@@ -4,7 +4,9 @@ Every input ends in exactly one of four ways; none prints a traceback unless `--
 
 1. **Refused up front** (`SourceError`, before any parser runs), with the reason and, when there
    is one, the place:
-   - more than 5 MB: time and memory grow linearly (docs/robustness.md gives µs/line up to this
+   - no regular file (a FIFO or a device named `*.py` would block the read or never end it:
+     "cannot read file: not a regular file", `read_source`);
+   - more than 5 MB (read no further): time and memory grow linearly (docs/robustness.md gives µs/line up to this
      size), and a file that big is generated, not written;
    - NUL bytes, bytes that are invalid in the file's encoding, an unknown encoding, a UTF-8 BOM
      with a coding cookie naming another encoding: CPython refuses these too (same message);
@@ -28,9 +30,12 @@ Every input ends in exactly one of four ways; none prints a traceback unless `--
 from __future__ import annotations
 
 import dataclasses
+import errno
 import gc
 import io
+import os
 import re
+import stat
 import threading
 import tokenize
 import warnings
@@ -86,10 +91,33 @@ def _cpython_encoding_message(data: bytes) -> str | None:
     return None
 
 
+def read_source(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of a source file, as every reader of one takes them (the linted file, the
+    modules of its package, the cache's check, `--fix`'s): a regular file, symlinks followed,
+    read no further than the size limit. OSError for anything else (a FIFO would block the
+    read, a device never end it), SourceError for a larger file."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    status = os.fstat(descriptor)
+    if not stat.S_ISREG(status.st_mode):
+        os.close(descriptor)
+        if stat.S_ISDIR(status.st_mode):
+            raise IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR), os.fspath(path))
+        raise OSError(errno.EINVAL, "not a regular file", os.fspath(path))
+    with open(descriptor, "rb") as handle:
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise _too_large(max(status.st_size, len(data)))
+    return data
+
+
+def _too_large(size: int) -> SourceError:
+    return SourceError(f"file too large to lint ({size} bytes; limit {MAX_FILE_BYTES})")
+
+
 def decode(data: bytes) -> str:
     """The file's text (without a BOM), or a SourceError saying why it cannot be read."""
     if len(data) > MAX_FILE_BYTES:
-        raise SourceError(f"file too large to lint ({len(data)} bytes; limit {MAX_FILE_BYTES})")
+        raise _too_large(len(data))
     encoding = detect_encoding(data)
     try:
         text = data.decode(encoding)

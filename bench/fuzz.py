@@ -1,12 +1,12 @@
 """Long fuzzing campaigns: mutants of the fixture kernels and grammar-generated Python through the
 engine (tests/fuzzing.py has the inputs and the properties), then some through the real CLI.
 
-    python bench/fuzz.py --count 10000 [--generated 500] [--cli 300] [--budget 5] [--seed N] [--save DIR]
-    python bench/fuzz.py --replay DIR/refused-<hash>.py.bin ...
+    python bench/fuzz.py --count 10000 [--generated 500] [--packages 1000] [--cli 300] [--budget 5] [--seed N] [--save DIR]
+    python bench/fuzz.py --replay DIR/refused-<hash>.py.bin DIR/reproducer-<hash>/ ...
 
 Hypothesis generates the inputs (from `--seed`); the first property violation is shrunk to a
 minimal input and saved (`DIR/reproducer-<hash>.py.bin` with the problems in `.txt`; the run
-exits 1). A fix refused for a reason other than the fixer's own checks (its fixed text could not
+exits 1); a package's reproducer is a folder (`DIR/reproducer-<hash>/`) holding its files. A fix refused for a reason other than the fixer's own checks (its fixed text could not
 be linted) is rare: it is printed in full and its input saved as `DIR/refused-<hash>.py.bin`
 (the message in `.txt`). At the end it prints how the inputs ended (refused up front, syntax
 errors, linted; fixed, fixes refused: rare refusals with their whole message) and the slowest
@@ -36,14 +36,18 @@ from fuzzing import (
     TEXT_MUTATIONS,
     Outcome,
     check,
+    check_package,
     expected_fix_refusal,
     fix_defect,
     generated,
     mutants,
+    package_mutants,
     to_bytes,
 )
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis.database import DirectoryBasedExampleDatabase
+
+Input = bytes | dict[str, bytes]  # a file's bytes, or a package's files by path
 
 
 class Campaign:
@@ -54,23 +58,30 @@ class Campaign:
         self.save = save
         self.ends: Counter[str] = Counter()
         self.slowest = (0.0, 0)  # seconds, lines
-        self.failing: tuple[bytes, list[str]] | None = None
+        self.failing: tuple[Input, list[str]] | None = None
         self.started = time.perf_counter()
 
-    def run(self, data: bytes) -> None:
-        outcome = check(data, self.budget)
+    def run(self, data: Input) -> None:
+        """Check a file's bytes, or a package's files (`{path: bytes}`) module by module."""
+        outcomes = check(data, self.budget) if isinstance(data, bytes) else check_package(data, self.budget)
+        problems = []
+        for name, outcome in outcomes.items() if isinstance(outcomes, dict) else (("", outcomes),):
+            self._count(outcome, data)
+            problems += [f"{name}: {problem}" if name else problem for problem in outcome.problems]
+        if problems:
+            self.failing = (data, problems)
+            raise AssertionError("\n".join(problems))
+
+    def _count(self, outcome: Outcome, data: Input) -> None:
         self.ends[_ending(outcome)] += 1
         if outcome.fix_refused:
             rare = not expected_fix_refusal(outcome.fix_refused)
             self.ends[f"fix refused: {outcome.fix_refused if rare else _kind(outcome.fix_refused)}"] += 1
             if rare:
-                name = _saved(self.save, "refused", data, outcome.fix_refused)
-                print(f"RARE: fix refused, input saved as {name}.py.bin:\n  {outcome.fix_refused}", flush=True)
+                saved = _saved(self.save, "refused", data, outcome.fix_refused)
+                print(f"RARE: fix refused, input saved as {saved}:\n  {outcome.fix_refused}", flush=True)
         if outcome.seconds > self.slowest[0]:
             self.slowest = (outcome.seconds, outcome.lines)
-        if outcome.problems:
-            self.failing = (data, outcome.problems)
-            raise AssertionError("\n".join(outcome.problems))
 
     def report(self, label: str) -> None:
         total = sum(count for end, count in self.ends.items() if not end.startswith("fix"))
@@ -93,11 +104,18 @@ def _kind(message: str) -> str:
     return message.split(":")[0] if message.startswith(("SyntaxError", "IndentationError")) else message[:80]
 
 
-def _saved(save: Path, kind: str, data: bytes, text: str) -> Path:
-    """`data` as `save/<kind>-<hash>.py.bin`, `text` beside it in `.txt`: the name without suffix."""
-    name = save / f"{kind}-{hashlib.sha256(data).hexdigest()[:12]}"
-    name.with_suffix(".py.bin").write_bytes(data)
+def _saved(save: Path, kind: str, data: Input, text: str) -> Path:
+    """`data` as `save/<kind>-<hash>.py.bin`, or a package's files in the folder
+    `save/<kind>-<hash>/`; `text` in `save/<kind>-<hash>.txt`. What holds the input."""
+    packed = data if isinstance(data, bytes) else b"".join(f"{path}\0".encode() + data[path] for path in sorted(data))
+    name = save / f"{kind}-{hashlib.sha256(packed).hexdigest()[:12]}"
     name.with_suffix(".txt").write_text(text + "\n")
+    if isinstance(data, bytes):
+        name.with_suffix(".py.bin").write_bytes(data)
+        return name.with_suffix(".py.bin")
+    for path, content in data.items():
+        (name / path).parent.mkdir(parents=True, exist_ok=True)
+        (name / path).write_bytes(content)
     return name
 
 
@@ -112,7 +130,7 @@ def campaign(strategy, count: int, budget: float, save: Path, label: str, seed_:
         suppress_health_check=list(HealthCheck),
     )
 
-    def one_input(data: bytes) -> None:
+    def one_input(data: Input) -> None:
         runs.run(data)
 
     try:
@@ -120,9 +138,9 @@ def campaign(strategy, count: int, budget: float, save: Path, label: str, seed_:
     except AssertionError:
         assert runs.failing is not None
         data, problems = runs.failing  # the last failing run is the shrunk one
-        name = _saved(save, "reproducer", data, "\n".join(problems))
+        saved = _saved(save, "reproducer", data, "\n".join(problems))
         runs.report(label)
-        print(f"PROPERTY BROKEN, shrunk input saved as {name}.py.bin:\n" + "\n".join(problems))
+        print(f"PROPERTY BROKEN, shrunk input saved as {saved}:\n" + "\n".join(problems))
         return False
     runs.report(label)
     return True
@@ -173,18 +191,25 @@ def _compiles(data: bytes) -> bool:
 
 
 def replay(path: Path, budget: float) -> bool:
-    """Check one saved input again: print how it ended; whether it keeps every property."""
-    outcome = check(path.read_bytes(), budget)
-    print(f"{path}: {_ending(outcome)}; {outcome.seconds:.2f} s for {outcome.lines} lines")
-    for line in ([f"fix refused: {outcome.fix_refused}"] if outcome.fix_refused else []) + outcome.problems:
-        print(f"  {line}")
-    return not outcome.problems
+    """Check one saved input (a file, or a package's folder) again: print how each module
+    ended; whether it keeps every property."""
+    if path.is_dir():
+        files = {item.relative_to(path).as_posix(): item.read_bytes() for item in sorted(path.rglob("*.py"))}
+        outcomes = check_package(files, budget)
+    else:
+        outcomes = {str(path): check(path.read_bytes(), budget)}
+    for name, outcome in outcomes.items():
+        print(f"{name}: {_ending(outcome)}; {outcome.seconds:.2f} s for {outcome.lines} lines")
+        for line in ([f"fix refused: {outcome.fix_refused}"] if outcome.fix_refused else []) + outcome.problems:
+            print(f"  {line}")
+    return not any(outcome.problems for outcome in outcomes.values())
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--count", type=int, default=1000, help="mutants of the fixture kernels")
     parser.add_argument("--generated", type=int, default=0, help="grammar-generated programs (hypothesmith)")
+    parser.add_argument("--packages", type=int, default=0, help="fixture packages with mutated modules")
     parser.add_argument("--cli", type=int, default=0, help="mutants through the real command line")
     parser.add_argument("--budget", type=float, default=5.0, help="seconds a file may take (else: a hang)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the generated inputs and CLI mutants")
@@ -197,6 +222,8 @@ def main() -> None:
     ok = campaign(mutants(), args.count, args.budget, args.save, "mutants", args.seed)
     if ok and args.generated:
         ok = campaign(generated(), args.generated, args.budget, args.save, "generated", args.seed)
+    if ok and args.packages:
+        ok = campaign(package_mutants(), args.packages, args.budget, args.save, "packages", args.seed)
     if ok and args.cli:
         ok = through_the_cli(args.cli, args.seed, args.budget)
     sys.exit(0 if ok else 1)

@@ -5,7 +5,9 @@ campaigns that save shrunk reproducers).
 Inputs: the fixture kernels mutated (lines and tokens deleted or duplicated, constexpr
 annotations toggled, `.to(...)` wraps, `if FLAG or x:` and task-loop wrappers, BOM, CRLF/CR, form
 feeds, tabs, deep nesting, huge literals, NUL and invalid bytes, odd `noqa`/disable comments, banners),
-and grammar-generated Python (hypothesmith) inside a kernel.
+grammar-generated Python (hypothesmith) inside a kernel, and the fixture packages (modules
+importing each other's kernels, device functions and core counts) with some modules mutated,
+written to disk so that each module's lint reads the others.
 
 Properties: no uncaught exception and no internal error; every range on a token boundary of the
 original; `--fix --unsafe-fixes` output compiles, can be linted again (unless it hits a limit of
@@ -19,6 +21,7 @@ import ast
 import io
 import random
 import re
+import tempfile
 import textwrap
 import time
 import tokenize
@@ -42,6 +45,7 @@ SEEDS = sorted(
     for folder in ("fixtures/triton_ascend", "fixtures/runtime/triton_ascend", "fixtures/example/triton_ascend")
     for path in (REPO / folder).glob("*.py")
 )
+PACKAGES = sorted(path.parent for path in (REPO / "fixtures/triton_ascend").glob("*/__init__.py"))
 KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef kernel(x, y, B, T, N: tl.constexpr):\n"
 ODD_COMMENTS = (
     "# noqa",
@@ -222,6 +226,22 @@ def mutants(draw: st.DrawFn) -> bytes:
     return to_bytes(text, draw(st.sampled_from(BYTE_MUTATIONS)), random.Random(draw(st.integers(0, 2**32))))
 
 
+@st.composite
+def package_mutants(draw: st.DrawFn) -> dict[str, bytes]:
+    """A fixture package with one to three of its modules mutated as `mutants` are, as
+    `{path: bytes}`, the paths under the package's folder (its absolute imports name it)."""
+    package = draw(st.sampled_from(PACKAGES))
+    files = {f"{package.name}/{path.name}": path.read_bytes() for path in sorted(package.glob("*.py"))}
+    for name in draw(st.lists(st.sampled_from(sorted(files)), min_size=1, max_size=3, unique=True)):
+        text = files[name].decode("utf-8")
+        for mutation, number in draw(
+            st.lists(st.tuples(st.sampled_from(TEXT_MUTATIONS), st.integers(0, 2**32)), min_size=1, max_size=3)
+        ):
+            text = mutation(text, random.Random(number))
+        files[name] = to_bytes(text, draw(st.sampled_from(BYTE_MUTATIONS)), random.Random(draw(st.integers(0, 2**32))))
+    return files
+
+
 def in_a_kernel(code: str) -> str:
     """`code` as the body of a kernel (after a `pass`: code of comments alone is no body)."""
     return KERNEL_HEAD + "    pass\n" + textwrap.indent(code, "    ") + "\n"
@@ -256,10 +276,11 @@ class Outcome:
     problems: list[str] = field(default_factory=list)  # property violations
 
 
-def check(data: bytes, budget: float) -> Outcome:
-    """Lint and fix one file's bytes in process; every property violation goes to `problems`."""
+def check(data: bytes, budget: float, path: Path | None = None) -> Outcome:
+    """Lint and fix one file's bytes in process; every property violation goes to `problems`.
+    With `path`, the file is there and its package around it."""
     outcome = Outcome()
-    settings = Settings(root=REPO, target_all=True, timeout_per_file=budget)
+    settings = Settings(root=path.parent if path else REPO, target_all=True, timeout_per_file=budget)
     started = time.perf_counter()
     try:
         text = decode(data)
@@ -268,7 +289,7 @@ def check(data: bytes, budget: float) -> Outcome:
         return outcome
     outcome.lines = len(LineIndex(text).starts)
     memory = DocumentMemory.empty()  # as `--fix` lints: its re-lint keeps what the check found
-    result = lint_source(text, "triton_ascend/mutant.py", settings, memory=memory)
+    result = lint_source(text, str(path or "triton_ascend/mutant.py"), settings, memory=memory)
     outcome.seconds = time.perf_counter() - started
     if result.error is not None:
         outcome.refused = result.error.message
@@ -289,6 +310,16 @@ def check(data: bytes, budget: float) -> Outcome:
         outcome.fixed = True
         outcome.problems.extend(fix_problems(result, fixed, change.fixed, settings))
     return outcome
+
+
+def check_package(files: dict[str, bytes], budget: float) -> dict[str, Outcome]:
+    """Write the package to a temporary folder and `check` each module there (its lint reads
+    the other modules it imports from or that launch its kernels)."""
+    with tempfile.TemporaryDirectory() as folder:
+        for name, data in files.items():
+            Path(folder, name).parent.mkdir(parents=True, exist_ok=True)
+            Path(folder, name).write_bytes(data)
+        return {name: check(data, budget, Path(folder, name)) for name, data in files.items()}
 
 
 def fix_defect(message: str) -> bool:
@@ -355,7 +386,7 @@ def fix_problems(result: FileResult, relinted: FileResult, fixed: str, settings:
     new = undefined_names(fixed) - undefined_names(result.source)
     if new:
         problems.append(f"the fixes introduced undefined names: {sorted(new)}")
-    fresh = lint_source(fixed, "triton_ascend/mutant.py", settings)
+    fresh = lint_source(fixed, result.filename, settings)
     if (relinted.error, relinted.findings) != (fresh.error, fresh.findings):
         problems.append("the re-lint keeping the check's memory differs from a fresh lint of the fixed file")
     _, change = fix_result(fresh, settings, unsafe=True)

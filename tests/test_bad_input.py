@@ -223,6 +223,60 @@ def test_unreadable_file(tmp_path: Path) -> None:
     assert len(done.stderr.splitlines()) == 1
 
 
+@pytest.mark.skipif(not hasattr(os, "mkfifo") or not os.path.exists("/dev/zero"), reason="needs FIFOs and /dev/zero")
+def test_fifos_and_devices_named_py_get_a_diagnostic_in_a_folder_and_in_a_package(tmp_path: Path) -> None:
+    """A FIFO would block the read, `/dev/zero` never end it: read as files, both hung the run,
+    linted or read as a module of the linted module's package."""
+    root = new_project(tmp_path)
+    package = root / "triton_ascend"
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "ops.py").write_text(
+        "from .good import copy_kernel\nfrom .pipe import helper\n\n\ndef run(x, y):\n"
+        "    copy_kernel[(1,)](x, y, BLOCK=64)\n",
+        encoding="utf-8",
+    )
+    os.mkfifo(package / "pipe.py")
+    (package / "zero.py").symlink_to("/dev/zero")
+    done = subprocess.run(
+        [sys.executable, "-m", "ascend_lint", "check", "--no-cache", "."],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 2 and GOOD_FINDING in done.stdout
+    assert_diagnostic(done, "triton_ascend/pipe.py", "not a regular file")
+    assert_diagnostic(done, "triton_ascend/zero.py", "not a regular file")
+    assert len(done.stderr.splitlines()) == 2, done.stderr
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="sparse files and RLIMIT_AS as on Linux")
+def test_a_file_over_the_limit_is_refused_without_reading_it_whole(tmp_path: Path) -> None:
+    """A 4 GB file (sparse: no disk) under a 2 GB address-space limit: read whole, it ran out
+    of memory; refused with its size after reading one byte past the limit."""
+    resource = pytest.importorskip("resource")
+    root = new_project(tmp_path)
+    with open(root / "triton_ascend" / "huge.py", "wb") as handle:
+        handle.truncate(4 * 1024**3)
+    limit = 2 * 1024**3
+
+    def limit_memory() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+
+    done = subprocess.run(
+        [sys.executable, "-m", "ascend_lint", "check", "--no-cache", "--jobs", "1", "."],
+        cwd=root,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        preexec_fn=limit_memory,
+    )
+    assert done.returncode == 2 and GOOD_FINDING in done.stdout, done.stderr
+    assert_diagnostic(done, "triton_ascend/huge.py", f"too large to lint ({4 * 1024**3} bytes")
+
+
 # ---- internal errors and time budgets (in process: a test double of a rule stands in for a bug) ----
 
 

@@ -1,5 +1,5 @@
-"""The fuzzer's budget in CI (well under a minute): mutated fixture kernels and grammar-generated
-Python keep every property of tests/fuzzing.py. Long campaigns: `bench/fuzz.py --count N`."""
+"""The fuzzer's budget in CI (well under a minute): mutated fixture kernels and packages and
+grammar-generated Python keep every property of tests/fuzzing.py. Long campaigns: `bench/fuzz.py --count N`."""
 
 from __future__ import annotations
 
@@ -10,7 +10,17 @@ import sys
 from pathlib import Path
 
 import pytest
-from fuzzing import SEEDS, TEXT_MUTATIONS, check, expected_fix_refusal, generated, mutants, to_bytes
+from fuzzing import (
+    SEEDS,
+    TEXT_MUTATIONS,
+    check,
+    check_package,
+    expected_fix_refusal,
+    generated,
+    mutants,
+    package_mutants,
+    to_bytes,
+)
 from hypothesis import HealthCheck, given, settings
 
 from ascend_lint import engine, fixer, fixes, positions
@@ -33,6 +43,14 @@ def test_mutated_kernels_keep_every_property(data: bytes) -> None:
 @given(generated())
 def test_generated_python_keeps_every_property(data: bytes) -> None:
     assert check(data, budget=60).problems == []
+
+
+@settings(CI_BUDGET, max_examples=20)
+@given(package_mutants())
+def test_mutated_packages_keep_every_property_in_every_module(files: dict[str, bytes]) -> None:
+    assert {
+        name: outcome.problems for name, outcome in check_package(files, budget=60).items() if outcome.problems
+    } == {}
 
 
 def test_mutants_through_the_command_line(tmp_path: Path) -> None:
