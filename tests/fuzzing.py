@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import ast
 import io
+import keyword
 import random
 import re
 import tempfile
@@ -234,12 +235,33 @@ def package_mutants(draw: st.DrawFn) -> dict[str, bytes]:
     files = {f"{package.name}/{path.name}": path.read_bytes() for path in sorted(package.glob("*.py"))}
     for name in draw(st.lists(st.sampled_from(sorted(files)), min_size=1, max_size=3, unique=True)):
         text = files[name].decode("utf-8")
+        if draw(st.booleans()):  # imports in a circle, of itself, of all of a module, of what it lacks
+            text = cross_import(text, package.name, sorted(files), random.Random(draw(st.integers(0, 2**32))))
         for mutation, number in draw(
             st.lists(st.tuples(st.sampled_from(TEXT_MUTATIONS), st.integers(0, 2**32)), min_size=1, max_size=3)
         ):
             text = mutation(text, random.Random(number))
         files[name] = to_bytes(text, draw(st.sampled_from(BYTE_MUTATIONS)), random.Random(draw(st.integers(0, 2**32))))
     return files
+
+
+def cross_import(text: str, package: str, files: list[str], rng: random.Random) -> str:
+    """`text` with an import of a module of the package (maybe itself or a missing one) inserted
+    at a line's start: relative or absolute, a name of the package's words, `*`, or the module."""
+    module = rng.choice([*(Path(name).stem for name in files), "missing"])
+    word = rng.choice([*(word for word in _WORD.findall(text) if not keyword.iskeyword(word)), "*"])
+    line = rng.choice(
+        (
+            f"from .{module} import {word}",
+            f"from {package}.{module} import {word}",
+            f"from . import {module}",
+            f"import {package}.{module} as {word if word != '*' else module}",
+        )
+    )
+    rows = _lines(text)
+    starts = [i for i, row in enumerate(rows) if re.match(r"(import|from|def|class|@|[^\W\d])", row)]
+    rows.insert(rng.choice(starts or [0]), line + "\n")
+    return "".join(rows)
 
 
 def in_a_kernel(code: str) -> str:
