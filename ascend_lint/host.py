@@ -1610,7 +1610,7 @@ class HostIndex(_HostFacts):
         if not alternatives:
             arms = self._choice_arms(divisor, scope)
             growing = [arm for arm in arms if not self.at_least(arm, size, scope)]
-            if len(growing) == len(arms):  # no arm at least the size (or no choice): `at_least` took the others
+            if len(growing) == len(arms):  # no choice, or no arm at least the size: no bound to divide by
                 return None
             return (
                 _divided(sizes, divisor) if all(self._extent(arm, scope, hops + 1) == () for arm in growing) else None
