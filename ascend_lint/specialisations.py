@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from .flow import Assumptions, Flow, call_argument
-from .imports import ImportMap, number_literal, statement_blocks, str_literal
+from .imports import ImportMap, dotted_name, number_literal, statement_blocks, str_literal
 from .nodes import arms_around, never_falls_through, walk
 
 if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime import would be a circle
@@ -471,10 +471,12 @@ def _launches(
     params = [p.name for p in kernel.params]
     seen: list[dict[str, Value]] = []
     # `kernel[grid](...)` (also stored: `launcher = kernel[grid]`, `launcher(...)`; through a name
-    # bound only to kernels: `fn = k_32 if BT == 32 else k_64`), not `mod.kernel[grid](...)`
-    # a launch given its grid only by its helper's calls is the helper's, where its arguments are
+    # bound only to kernels: `fn = k_32 if BT == 32 else k_64`; `Ops.kernel[grid]`, `table["k"][grid]`;
+    # `mod.kernel[grid]` where `mod` is a module of the package defining it), not the launch of a
+    # kernel of the same name an imported module defines.
+    # A launch given its grid only by its helper's calls is the helper's, where its arguments are.
     for launch in dict.fromkeys(launch.args_launch for launch in names.host.launches_passing(kernel)):
-        if not isinstance(launch.subscript.value, cst.Name):
+        if not _launches_this(launch, kernel, names):
             continue
         positional = zip(params, names.host.positional_arguments(launch.args, launch.scope), strict=False)
         passed = {name: value for name, value in positional if name in constexprs}
@@ -503,6 +505,19 @@ def _launches(
             if values not in seen:
                 seen.append(values)
                 yield values, launch, arms
+
+
+def _launches_this(launch: Launch, kernel: Kernel, names: _HostNames) -> bool:
+    """Whether a launch of the kernel's name is one of this kernel: a launch through an
+    imported name (`mod.kernel[grid]`) is when the import resolves to it."""
+    held = launch.subscript.value
+    root = held
+    while isinstance(root, cst.Attribute | cst.Subscript):
+        root = root.value
+    if held is root or not isinstance(root, cst.Name) or root.value not in names.imports.imported:
+        return True
+    reference = dotted_name(held)
+    return reference is not None and kernel in names.host.imported_kernels(reference, launch.scope)
 
 
 @dataclass(frozen=True)

@@ -335,6 +335,33 @@ def run(x, y):
     kernel = gelu
     kernel[lambda meta: (triton.cdiv(M, meta["BLOCK_M"]),)](x, y, M, N, BLOCK_N=2048)
 """,
+        # a launch through the class holding the kernel, or a table of kernels
+        """
+class Ops:
+    @staticmethod
+    @triton.jit
+    def scale_kernel(x, n, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        b_x = tl.load(x + offs, mask=offs < n).to(tl.float32)
+        tl.store(x + offs, b_x * 2.0, mask=offs < n)
+
+def scale(x):
+    n = x.numel()
+    Ops.scale_kernel[(triton.cdiv(n, 65536),)](x, n, BLOCK=65536)  # expect
+""",
+        """
+@triton.jit
+def scale_kernel(x, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b_x = tl.load(x + offs, mask=offs < n).to(tl.float32)
+    tl.store(x + offs, b_x * 2.0, mask=offs < n)
+
+KERNELS = {"scale": scale_kernel}
+
+def scale(x):
+    n = x.numel()
+    KERNELS["scale"][(triton.cdiv(n, 65536),)](x, n, BLOCK=65536)  # expect
+""",
         # a launch's literal constexpr given in a `**` dict
         """
 @triton.jit

@@ -118,3 +118,39 @@ def test_a_local_name_choosing_between_imported_kernels_launches_each(tmp_path: 
     assert (finding.location.row, finding.code) == (12, "ASC010") and "`merge_fn[NT, B * H]`" in finding.message
     ops.write_text(CHOSEN.replace("else merge_64", "else print"), encoding="utf-8")
     assert lint_file(str(ops), settings(select=["ASC010"])).findings == []  # not only kernels: not a launch
+
+
+def test_a_kernel_launched_through_its_module_is_estimated_at_the_launch(tmp_path: Path) -> None:
+    """`from . import kernels as K`, then `K.gelu_kernel[grid](...)`: the launch of the kernel
+    `kernels.py` defines, as `gelu_kernel[grid](...)` after `from .kernels import gelu_kernel`."""
+    folder = tmp_path / "triton_ascend"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "kernels.py").write_text(KERNELS, encoding="utf-8")
+    ops = folder / "ops.py"
+    ops.write_text(
+        OPS.format(rows=64)
+        .replace("from .kernels import gelu_kernel", "from . import kernels as K")
+        .replace("    gelu_kernel[", "    K.gelu_kernel["),
+        encoding="utf-8",
+    )
+    [finding] = lint_file(str(ops), settings(select=["ASC013"])).findings
+    assert finding.location.row == 11 and "`gelu_kernel` needs about 2048 KiB" in finding.message
+
+
+def test_a_launch_through_a_module_outside_the_package_is_not_one_of_a_kernel_of_the_same_name(tmp_path: Path) -> None:
+    """`other.gelu_kernel[grid](...)` with `other` a module the package does not hold launches
+    that module's kernel, not the one this module defines under the same name."""
+    folder = tmp_path / "triton_ascend"
+    folder.mkdir()
+    ops = folder / "ops.py"
+    ops.write_text(
+        KERNELS
+        + "\n\nimport external_kernels as other\n\n\ndef gelu(x, y):\n"
+        + "    n_rows, n_cols = x.shape\n"
+        + "    other.gelu_kernel[(n_rows,)](x, y, n_cols, BLOCK_M=64, BLOCK_N=4096)\n"
+        + "    gelu_kernel[(n_rows,)](x, y, n_cols, BLOCK_M=1, BLOCK_N=1024)\n",
+        encoding="utf-8",
+    )
+    result = lint_file(str(ops), settings(select=["ASC013"]))
+    assert result.error is None and result.findings == []
