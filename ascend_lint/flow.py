@@ -1318,12 +1318,43 @@ class Flow:
             if isinstance(node, cst.Name):
                 return node
             if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract)):
-                node = node.left
+                node = self._pointer_term(node)
             elif isinstance(node, cst.Call) and imports.is_tl(node.func, "make_block_ptr", "advance"):
                 node = pointer_arg(node)
             else:
                 return None
         return None
+
+    def _pointer_term(self, node: cst.BinaryOperation) -> cst.BaseExpression:
+        """The term of a sum (`a + b - c`) an address goes on in: the first, unless an index is
+        added to a pointer after it (`tl.load(i_n + cu_seqlens)`, `off * K + k + tl.arange(0,
+        K)`): a first term on no name that may hold a pointer, then one added that is such a name."""
+        terms = _sum_terms(node)
+        first = terms[0][0]
+        base = self._base_name(first)
+        if base is not None and self._may_point(base.value):
+            return first
+        later = (term for term, added in terms[1:] if added and isinstance(term, cst.Name))
+        return next((term for term in later if self._may_point(term.value)), first)
+
+    def _may_point(self, name: str) -> bool:
+        """Whether a name may hold a pointer: a parameter as the host passes it (an unannotated
+        one of a kernel or a device function), or a value computed from one."""
+        return bool(self.name_flags.get(name, 0) & (SPEC | ARG))
+
+    def offset_terms(self, address: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+        """The terms added to the base pointer: `a` and `b` in `p + a - b` and `a + p - b` (also
+        in a block pointer's base)."""
+        node: cst.BaseExpression | None = address
+        while node is not None:
+            if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract)):
+                pointer = self._pointer_term(node)
+                yield from (term for term, _ in reversed(_sum_terms(node)) if term is not pointer)
+                node = pointer
+            elif isinstance(node, cst.Call) and node.args:
+                node = pointer_arg(node)
+            else:
+                node = None
 
     def pointer_root(self, node: cst.BaseExpression | None) -> str | None:
         """`pointer_base`, followed through a local name every definition reaching it binds to
@@ -1422,18 +1453,15 @@ def pointer_arg(call: cst.Call) -> cst.BaseExpression | None:
     return None
 
 
-def offset_terms(address: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
-    """The terms added to the base pointer: `a` and `b` in `p + a - b` (also in a block
-    pointer's base)."""
-    node: cst.BaseExpression | None = address
-    while node is not None:
-        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract)):
-            yield node.right
-            node = node.left
-        elif isinstance(node, cst.Call) and node.args:
-            node = pointer_arg(node)
-        else:
-            node = None
+def _sum_terms(node: cst.BaseExpression) -> list[tuple[cst.BaseExpression, bool]]:
+    """The terms of a chain of `+` and `-` (`a + b - c`), first to last, each with whether it is
+    added."""
+    terms = []
+    while isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract)):
+        terms.append((node.right, isinstance(node.operator, cst.Add)))
+        node = node.left
+    terms.append((node, True))
+    return terms[::-1]
 
 
 def call_argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from .flow import ARG, CONST, SCALAR, SPEC, Flow, build_flow, call_argument, offset_terms
+from .flow import ARG, CONST, SCALAR, SPEC, Flow, build_flow, call_argument
 from .imports import TRITON, ImportMap, dotted_name, int_literal, str_literal, walk_statements
 from .nodes import walk
 from .package import content_hash, file_hash, module_files
@@ -113,7 +113,7 @@ class Kernel:
         """The parameters the function adds to a pointer as an offset term, itself (`x + base +
         o`) or through the device functions it passes them to."""
         flow = self.flow
-        terms = [term for address in flow.addresses for term in offset_terms(address)]
+        terms = [term for address in flow.addresses for term in flow.offset_terms(address)]
         terms += [argument for event in flow.calls for argument in self.offset_arguments(event.call)]
         names = {term.value for term in terms if isinstance(term, cst.Name)}
         return frozenset(param.name for param in self.params if param.name in names)

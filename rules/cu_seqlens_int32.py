@@ -93,7 +93,7 @@ from collections.abc import Collection, Iterator
 import libcst as cst
 
 from ascend_lint.fixes import Declined, FixPlan, Replace
-from ascend_lint.flow import LOADED, NARROW, NARROW_INTS, WIDE, Event, Flow, offset_terms, pointer_arg
+from ascend_lint.flow import LOADED, NARROW, NARROW_INTS, WIDE, Event, Flow, pointer_arg
 from ascend_lint.host import NARROW_INT_WORDS
 from ascend_lint.nodes import child_nodes
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
@@ -274,6 +274,15 @@ def run(q, o, token_idx, lens):
 """,
     )
     INVALID = (
+        # the pointer written after the index: `i_n + cu_seqlens`, `offset + k + tl.arange(0, K)`
+        """
+@triton.jit
+def k(k, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(i_n + cu_seqlens).to(tl.int32)
+    p = (bos * H + i_h) * K + k + tl.arange(0, K)  # expect
+    tl.store(o + tl.arange(0, K), tl.load(p))
+""",
         # the offset a device function returns (FlagGems-vllm's `_map_flattened_varlen_block`)
         """
 @triton.jit
@@ -643,7 +652,7 @@ def run(q, o, lens):
         ones = frozenset(p.name for p in kernel.params if context.host.always_passes_one(kernel, p.name))
         seen: set[cst.CSTNode] = set()
         followed: set[Event] = set()  # definitions of names read in addresses, scanned once
-        terms = [term for address in flow.addresses for term in offset_terms(address)]
+        terms = [term for address in flow.addresses for term in flow.offset_terms(address)]
         terms += [argument for event in flow.calls for argument in kernel.offset_arguments(event.call)]
         for term in terms:
             for product in _int32_products(term, flow, offsets, ones, followed, loads_int32):
