@@ -23,7 +23,7 @@ from weakref import WeakKeyDictionary
 import libcst as cst
 
 from .flow import NARROW_INTS
-from .imports import dotted_name, int_literal, statement_blocks, str_literal
+from .imports import ImportMap, dotted_name, int_literal, statement_blocks, str_literal
 from .kernels import ImportedFunctions, ImportedModule, Kernel, imported_module, subscript_key
 from .nodes import arms_around, child_nodes, leaves_block, never_falls_through, updated_value, walk
 from .package import content_hash, package_folders, package_hash, package_sources
@@ -1371,15 +1371,10 @@ class HostIndex(_HostFacts):
         works it out from its own functions and names (one hop: not through its imports);
         pointed at `node` (at the call, for an element). None when `scope` binds the name's
         head; a module whose text holds no word of a count (`CORE_COUNT_WORDS`) is not parsed."""
-        dotted = dotted_name(reference)
-        if self.imported is None or dotted is None or not self._is_free(dotted.split(".")[0], scope):
+        found = self.imported_definition(reference, scope, CORE_COUNT_WORDS)
+        if found is None:
             return None
-        found = self.imported.definition(dotted)
-        if found is None or not found[0].words.satisfies((CORE_COUNT_WORDS,)):
-            return None
-        host, name = _imported_host(found[0]), found[1]
-        if host is None:
-            return None
+        host, _, name = found
         # the other module's hops are its own: it imports no further
         if isinstance(node, cst.Call):
             count = host._returned_core_count(name, node, 0) if name in host.functions else None
@@ -1392,6 +1387,22 @@ class HostIndex(_HostFacts):
             values = host.values_of(name, None)
             count = next(filter(None, (host.core_count(value, None) for value in values)), None)
         return None if count is None else CoreCount(count.kind, node)
+
+    def imported_definition(
+        self, reference: cst.BaseExpression, scope: Scope, words: tuple[str, ...]
+    ) -> tuple[HostIndex, ImportMap, str] | None:
+        """The host facts and Triton names of the module of the package a name (`CONFIGS`,
+        `utils.NUM_CORES`) comes from, and its name there (`ImportedFunctions.definition`). None
+        when `scope` binds the name's head, or the module holds none of `words` (it is not parsed)."""
+        dotted = dotted_name(reference)
+        if self.imported is None or dotted is None or not self._is_free(dotted.split(".")[0], scope):
+            return None
+        found = self.imported.definition(dotted)
+        if found is None or not found[0].words.satisfies((words,)):
+            return None
+        module, name = found
+        host = _imported_host(module)
+        return None if host is None or module.tree is None else (host, module.tree[1], name)
 
     def names_behind(self, node: cst.CSTNode, scope: Scope, beside_extents: bool = False) -> set[str]:
         """The names `node` reads, and those read by the values bound to them in `scope`; with

@@ -205,7 +205,7 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
     base = _defaults(kernel, constants, constexprs)
     names = _HostNames(host, imports, base)
     launches: list[tuple[dict[str, Value], Launch | None, Arms]] = [*_launches(kernel, names, constexprs)]
-    tuned: list[tuple[dict[str, Value], cst.Call | None]] = [*_autotune_configs(kernel, names)]
+    tuned: list[tuple[dict[str, Value], cst.BaseExpression | None]] = [*_autotune_configs(kernel, names)]
     found = []
     for (launch_values, launch, arms), (config_values, config) in itertools.product(
         launches or [({}, None, {})], tuned or [({}, None)]
@@ -669,7 +669,7 @@ def _binds(target: cst.BaseExpression, name: str) -> bool:
     return False
 
 
-Table = tuple[dict[str, Value], cst.Call]
+Table = tuple[dict[str, Value], cst.BaseExpression]  # a config, and the `triton.Config` (or name) stating it
 Item = Value | tuple[Value, ...]
 
 
@@ -718,9 +718,15 @@ def _config_tables(
     elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):  # `CONFIGS + [...]`
         yield from _config_tables(node.left, names, scope, loop, hops + 1)
         yield from _config_tables(node.right, names, scope, loop, hops + 1)
-    elif isinstance(node, cst.Name):
-        for bound in names.bound(node.value, scope) or ():
-            yield from _config_tables(bound, names, scope, {}, hops + 1)
+    elif isinstance(node, cst.Name) and (bound := names.bound(node.value, scope)) is not None:
+        for value in bound:
+            yield from _config_tables(value, names, scope, {}, hops + 1)
+    elif isinstance(node, cst.Name | cst.Attribute):  # imported from a module of the package
+        found = names.host.imported_definition(node, scope, ("Config",))
+        if found is not None:
+            host, imports, name = found
+            for values, _ in _config_tables(cst.Name(name), _HostNames(host, imports, {}), None, {}, hops + 1):
+                yield values, node  # stated there, reported here
     elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
         for returned, function in names.host.returns.get(node.func.value, ()):
             yield from _config_tables(returned, names, function, {}, hops + 1)

@@ -154,3 +154,48 @@ def test_a_launch_through_a_module_outside_the_package_is_not_one_of_a_kernel_of
     )
     result = lint_file(str(ops), settings(select=["ASC013"]))
     assert result.error is None and result.findings == []
+
+
+CONFIGS = """
+import triton
+
+BLOCKS = (1024, {largest})
+CONFIGS = [triton.Config({{"BN": bn}}) for bn in BLOCKS]
+"""
+
+TUNED = """
+import triton
+import triton.language as tl
+
+{imports}
+
+
+@triton.autotune(configs={configs}, key=["n"])
+@triton.jit
+def scale_kernel(x, n, BN: tl.constexpr):
+    offs = tl.program_id(0) * BN + tl.arange(0, BN)
+    b_x = tl.load(x + offs, mask=offs < n).to(tl.float32)
+    tl.store(x + offs, b_x * 2.0, mask=offs < n)
+"""
+
+
+def tuned_estimates(tmp_path: Path, imports: str, configs: str, largest: int) -> list[tuple[int, int, str]]:
+    folder = tmp_path / "triton_ascend"
+    folder.mkdir(exist_ok=True)
+    (folder / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "tuning.py").write_text(CONFIGS.format(largest=largest), encoding="utf-8")
+    kernels = folder / "kernels.py"
+    kernels.write_text(TUNED.format(imports=imports, configs=configs), encoding="utf-8")
+    result = lint_file(str(kernels), settings(select=["ASC013"]))
+    assert result.error is None
+    return [(f.location.row, f.location.column, f.message) for f in result.findings]
+
+
+def test_autotune_configs_another_module_states_are_estimated_at_the_name_the_decorator_reads(tmp_path: Path) -> None:
+    """`configs=CONFIGS` after `from .tuning import CONFIGS` (or `configs=tuning.CONFIGS`):
+    the configs `tuning.py` builds, with its own names, reported at the name here."""
+    for imports, configs in (("from .tuning import CONFIGS", "CONFIGS"), ("from . import tuning", "tuning.CONFIGS")):
+        [(row, column, message)] = tuned_estimates(tmp_path, imports, configs, largest=65536)
+        assert (row, column) == (8, 26) and "`scale_kernel` needs about 384 KiB" in message, (configs, message)
+        assert "autotune config {BN=65536}" in message
+        assert tuned_estimates(tmp_path, imports, configs, largest=2048) == []  # the module read again
