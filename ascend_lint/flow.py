@@ -1871,9 +1871,9 @@ def build_flow(
 
 def _is_task_loop(flow: Flow, loop: Loop) -> bool:
     """`for t in tl.range(start, stop, step)` (or `range`) spreading tasks over the programs,
-    or the same loop written with `while` (`_while_index`)."""
+    or the same loop written with `while` (`while_index`)."""
     if loop.kind == "while":
-        index = _while_index(flow, loop)
+        index = while_index(flow, loop)
         if index is None:
             return False
         entering = flow.defs_entering(loop, index.name)
@@ -1898,7 +1898,7 @@ def _spreads_tasks(flow: Flow, start: cst.BaseExpression, step: cst.BaseExpressi
 
 
 @dataclass(frozen=True)
-class _WhileIndex:
+class WhileIndex:
     """The index of a counting `while` loop: the name its test compares, and what a statement
     of the loop's own body advances it by every trip."""
 
@@ -1906,7 +1906,7 @@ class _WhileIndex:
     step: cst.BaseExpression  # `n` of `i += n`, `i -= n`, `i = i + n`
 
 
-def _while_index(flow: Flow, loop: Loop) -> _WhileIndex | None:
+def while_index(flow: Flow, loop: Loop) -> WhileIndex | None:
     """`i` of `while i < n:` (`i <= n`, `n > i`, `i >= 0`...) when the loop's body sets `i`
     once, advancing it (`i += step`, `i -= step`, `i = i + step`) on every trip and not in an
     inner loop: the loop counts like `for i in range(start, n, step)`."""
@@ -1926,16 +1926,18 @@ def _while_index(flow: Flow, loop: Loop) -> _WhileIndex | None:
         (advance,) = sets
         step = advance_step(advance)
         if step is not None and advance.loops[-1] is loop and flow.runs_every_trip(loop, advance):
-            return _WhileIndex(side.value, step)
+            return WhileIndex(side.value, step)
     return None
 
 
-def range_bounds(loop: Loop) -> tuple[cst.BaseExpression, ...] | None:
-    """The bounds and step of a `tl.range` / `range` loop in order, written by position or by
-    `tl.range`'s keywords (`tl.range(core_id, task_num, step=num_core)`); None for other loops
-    or when a bound's place is not known (`*args`)."""
+def range_bounds(loop: Loop, unrolled: bool = False) -> tuple[cst.BaseExpression, ...] | None:
+    """The bounds and step of a `tl.range` / `range` loop in order (with `unrolled`, of a
+    `tl.static_range` loop too), written by position or by keywords (`tl.range(core_id,
+    task_num, step=num_core)`); None for other loops or when a bound's place is not known
+    (`*args`)."""
     node = loop.node
-    if loop.kind != "range" or not isinstance(node, cst.For) or not isinstance(node.iter, cst.Call):
+    kinds = ("range", "static_range") if unrolled else ("range",)
+    if loop.kind not in kinds or not isinstance(node, cst.For) or not isinstance(node.iter, cst.Call):
         return None
     given: dict[str, cst.BaseExpression] = {}
     for position, arg in enumerate(node.iter.args):

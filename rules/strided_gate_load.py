@@ -3,8 +3,9 @@
 Flags, inside a runtime loop (a recurrence over time steps), a scalar `tl.load(p)` of a
 pointer that the same loop advances by a head count: `p_g += HV` (or `p_g = p_g + HV`), or an
 address that holds the head count times the loop's own index, stepping by one either way
-(`tl.load(g + bos * HV + i_hv + HV * i_t)` in `for i_t in range(0, T)` or in a reverse loop
-`range(T - 1, -1, -1)`, written in the load or in the pointer's definitions in the loop),
+(`tl.load(g + bos * HV + i_hv + HV * i_t)` in `for i_t in range(0, T)`, in a reverse loop
+`range(T - 1, -1, -1)`, in `tl.static_range(0, T)` or in a `while i_t < T:` loop advancing
+`i_t` by one once per trip, written in the load or in the pointer's definitions in the loop),
 with `HV` a kernel parameter named like a head count (`H`, `HV`, `HQ`, `HK`, `NH`,
 `num_heads`, `n_heads`). The step may carry a sign (`p_g -= HV`,
 `p_g += (-1 if REVERSE else 1) * HV`: `HV` apart either way) or be held in a name every
@@ -14,8 +15,8 @@ group.
 
 It is a heuristic, and precise on purpose: strides written as other expressions
 (`HV * (1 if HEADWISE else V)`), names that do not say "heads", vector loads
-(`tl.load(p_v + o_v)`, contiguous in their last dimension), loops unrolled at compile
-time (`tl.static_range`) and loops over blocks (`range(0, T, BS)`: a scalar per block beside
+(`tl.load(p_v + o_v)`, contiguous in their last dimension), loops unrolled a literal number
+of times (`tl.static_range(4)`) and loops over blocks (`range(0, T, BS)`: a scalar per block beside
 the block's own work) are not flagged; a layout the host already transposed is invisible
 to it (then the stride is 1 and nothing is reported).
 
@@ -54,7 +55,17 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ascend_lint.flow import DEF, TENSOR, Event, Flow, Loop, advance_step, pointer_arg, range_bounds
+from ascend_lint.flow import (
+    DEF,
+    TENSOR,
+    Event,
+    Flow,
+    Loop,
+    advance_step,
+    pointer_arg,
+    range_bounds,
+    while_index,
+)
 from ascend_lint.imports import int_literal
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 from ascend_lint.terms import Sum, Terms, TooComplex
@@ -164,10 +175,10 @@ def k(g, beta, a, o, T, H: tl.constexpr, REVERSE: tl.constexpr):
             return
         terms = Terms(flow)
         for loop in flow.loops:
-            if loop.kind == "static_range":
+            if _is_fixed_unroll(loop):
                 continue
             advances = _head_strided_advances(flow, loop, heads)
-            index = _unit_step_index(loop)
+            index = _unit_step_index(loop, flow)
             if not advances and index is None:
                 continue
             for event in flow.events_in(loop.body, "call"):
@@ -216,10 +227,23 @@ def _is_block(pointer: cst.BaseExpression, loop: Loop, flow: Flow) -> bool:
     return False
 
 
-def _unit_step_index(loop: Loop) -> str | None:
-    """The index of `for i in range(T)` / `range(a, b)` / `tl.range(a, b, 1)`, or of a reverse
-    loop `range(T - 1, -1, -1)`: one step per trip, either way."""
-    node, bounds = loop.node, range_bounds(loop)
+def _is_fixed_unroll(loop: Loop) -> bool:
+    """`tl.static_range(4)`: unrolled a literal number of times, not a time loop (`tl.static_range(T)`
+    over a constexpr `T` is one)."""
+    if loop.kind != "static_range":
+        return False
+    bounds = range_bounds(loop, unrolled=True)
+    return bounds is None or int_literal(bounds[1 if len(bounds) > 1 else 0]) is not None
+
+
+def _unit_step_index(loop: Loop, flow: Flow) -> str | None:
+    """The index of `for i in range(T)` / `range(a, b)` / `tl.range(a, b, 1)` /
+    `tl.static_range(T)`, of a reverse loop `range(T - 1, -1, -1)`, or of a counting `while`
+    loop advancing it by one (`while i < T:` ... `i += 1`): one step per trip, either way."""
+    if loop.kind == "while":
+        counter = while_index(flow, loop)
+        return counter.name if counter is not None and _is_sign(counter.step) else None
+    node, bounds = loop.node, range_bounds(loop, unrolled=True)
     if bounds is None or not (isinstance(node, cst.For) and isinstance(node.target, cst.Name)):
         return None
     if len(bounds) > 2 and not _is_sign(bounds[2]):
