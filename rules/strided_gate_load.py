@@ -228,12 +228,12 @@ def _is_block(pointer: cst.BaseExpression, loop: Loop, flow: Flow) -> bool:
 
 
 def _is_fixed_unroll(loop: Loop) -> bool:
-    """`tl.static_range(4)`: unrolled a literal number of times, not a time loop (`tl.static_range(T)`
-    over a constexpr `T` is one)."""
+    """`tl.static_range(4)`: unrolled a literal number of times, not a time loop
+    (`tl.static_range(T)` or `tl.static_range(T - 1, -1, -1)` over a constexpr `T` is one)."""
     if loop.kind != "static_range":
         return False
     bounds = range_bounds(loop, unrolled=True)
-    return bounds is None or int_literal(bounds[1 if len(bounds) > 1 else 0]) is not None
+    return bounds is None or all(_is_int(bound) for bound in bounds)
 
 
 def _unit_step_index(loop: Loop, flow: Flow) -> str | None:
@@ -324,6 +324,13 @@ def _signed_head_count(
             if _is_sign(other):
                 return _signed_head_count(factor, heads, flow, bound)
     return None
+
+
+def _is_int(node: cst.BaseExpression) -> bool:
+    """An integer literal, signed or not (`4`, `-1`)."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
+        return _is_int(node.expression)
+    return int_literal(node) is not None
 
 
 def _is_sign(node: cst.BaseExpression) -> bool:
