@@ -533,11 +533,11 @@ class _HostNames:
         """A name's value when it has exactly one."""
         return lambda name: _only(self.values(name, scope, hops))
 
-    def alternatives(self, node: cst.BaseExpression, scope: Scope) -> list[Value]:
+    def alternatives(self, node: cst.BaseExpression, scope: Scope, hops: int = 0) -> list[Value]:
         """The values an expression may hold: those of a name (`values`), else its one value."""
         if isinstance(node, cst.Name) and node.value not in ("True", "False"):
-            return self.values(node.value, scope)
-        value = evaluate(node, self.lookup(scope), self.imports)
+            return self.values(node.value, scope, hops)
+        value = evaluate(node, self.lookup(scope, hops), self.imports)
         return [] if value is None else [value]
 
     def values(self, name: str, scope: Scope, hops: int = 0) -> list[Value]:
@@ -560,11 +560,28 @@ class _HostNames:
             return values
         if scope is not None:
             for param in (*scope.params.params, *scope.params.kwonly_params):
-                if param.name.value == name and param.default is not None:
-                    value = evaluate(param.default, self.known.get, self.imports)
-                    return [] if value is None else [value]
+                if param.name.value == name:
+                    default = None if param.default is None else evaluate(param.default, self.known.get, self.imports)
+                    return self._passed(param, scope, default, hops) or ([] if default is None else [default])
         value = self.known.get(name)
         return [] if value is None else [value]
+
+    def _passed(self, param: cst.Param, scope: cst.FunctionDef, default: Value | None, hops: int) -> list[Value]:
+        """The values the module's calls of `scope` pass for a parameter (`_launch(x, BLOCK)`
+        after `BLOCK = 65536`), its default where a call omits it; none when a call passes what
+        is no constant, or no call is seen."""
+        from .host import passed_for  # host imports this module's importers: not at import time
+
+        values: list[Value] = []
+        for site in self.host.callers_of(scope):
+            argument = passed_for(site.call, scope, param.name.value)
+            if argument is None and any(arg.star for arg in site.call.args):
+                return []  # spread in: unknown
+            found = self.alternatives(argument, site.scope, hops + 1) if argument is not None else [default]
+            if not found or found == [None]:
+                return []
+            values += [value for value in found if value is not None and value not in values]
+        return values
 
     def _is_param(self, name: str, scope: Scope) -> bool:
         """Whether `name` is a parameter of `scope` or of a function around it."""

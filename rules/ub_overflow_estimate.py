@@ -142,6 +142,22 @@ class UbOverflowEstimate(Rule):
     CONFIRM = Confirm({"compile": Evidence.UB_PLAN}, "the UB plan and its overflow are the compiler's")
 
     VALID = (
+        # a launch's constexpr that is its function's parameter, a call passing what is no
+        # constant: its default is the value known
+        """
+@triton.jit
+def scale_kernel(x, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b_x = tl.load(x + offs, mask=offs < n).to(tl.float32)
+    tl.store(x + offs, b_x * 2.0, mask=offs < n)
+
+def _launch(x, n, block=1024):
+    scale_kernel[(triton.cdiv(n, block),)](x, n, BLOCK=block)
+
+def scale(x, block):
+    _launch(x, x.numel())
+    _launch(x, x.numel(), block)
+""",
         # every configuration fits (~40 KiB at BD=128)
         """
 @triton.autotune(configs=[triton.Config({"BD": 64}), triton.Config({"BD": 128})], key=["D"])
@@ -361,6 +377,21 @@ KERNELS = {"scale": scale_kernel}
 def scale(x):
     n = x.numel()
     KERNELS["scale"][(triton.cdiv(n, 65536),)](x, n, BLOCK=65536)  # expect
+""",
+        # a launch's constexpr that is its function's parameter: what the calls pass
+        """
+@triton.jit
+def scale_kernel(x, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b_x = tl.load(x + offs, mask=offs < n).to(tl.float32)
+    tl.store(x + offs, b_x * 2.0, mask=offs < n)
+
+def _launch(x, n, block):
+    scale_kernel[(triton.cdiv(n, block),)](x, n, BLOCK=block)  # expect
+
+def scale(x):
+    BLOCK = 65536
+    _launch(x, x.numel(), BLOCK)
 """,
         # a launch's literal constexpr given in a `**` dict
         """
