@@ -816,6 +816,14 @@ class HostIndex(_HostFacts):
                     found.setdefault(name, []).append(launch)
         return found
 
+    def _kernels_passed(self, passed: cst.BaseExpression | None, scope: Scope) -> list[str]:
+        """The names of the kernels an argument passes: a name (the kernels a local name is
+        bound to: `fn = k_32 if BT == 32 else k_64`, then `_launch(fn, ...)`), or a choice
+        between kernels (`_launch(k_32 if BT == 32 else k_64, ...)`)."""
+        if isinstance(passed, cst.Name):
+            return self._kernels_bound_to(passed.value, scope) or [passed.value]
+        return self._kernels_among([passed]) if isinstance(passed, cst.IfExp) else []
+
     def _kernels_bound_to(self, name: str, scope: Scope) -> list[str]:
         """The module's kernels `name` holds when each value bound to it is one of them or a
         choice between them (`a if c else b`); none when one value is anything else, or when
@@ -882,8 +890,7 @@ class HostIndex(_HostFacts):
                 passed_names: dict[str, None] = {}
                 for site in self.calls_of.get(scope.name.value, ()):
                     passed = passed_for(site.call, scope, launched)
-                    if isinstance(passed, cst.Name):
-                        passed_names.setdefault(passed.value)
+                    passed_names.update(dict.fromkeys(self._kernels_passed(passed, site.scope)))
                 for name in passed_names:
                     found.setdefault(name, []).append(launch)
         return found
@@ -926,9 +933,10 @@ class HostIndex(_HostFacts):
             views: dict[Launch, None] = {}
             for site in sites:
                 held = launch.subscript.value
-                if isinstance(held, cst.Name) and _param(function, held.value) is not None and hops == 0:
-                    passed = passed_for(site.call, function, held.value)
-                    if not (isinstance(passed, cst.Name) and passed.value == kernel):
+                given = held.value if isinstance(held, cst.Name) and hops == 0 else None
+                if given is not None and _param(function, given) is not None:
+                    passed = passed_for(site.call, function, given)
+                    if kernel not in self._kernels_passed(passed, site.scope):
                         continue  # a launcher helper given another kernel there
                 if grid is None:
                     view = self._launch_at(launch, function, site)

@@ -562,6 +562,39 @@ def test_a_launch_through_a_name_bound_only_to_kernels_is_a_launch_of_each() -> 
     assert launched == {"k32": ["(1,)", "(2,)"], "k64": ["(1,)", "(2,)"]}
 
 
+CHOSEN_AND_PASSED = (
+    CHOSEN.split("def chosen(")[0]
+    + """
+def _launch(fn, x, BT):
+    fn[(5,)](x, BT=BT)
+
+def through_a_name(x, BT):
+    fn = k32 if BT == 32 else k64
+    _launch(fn, x, BT)
+
+def written_in_the_call(x, BT):
+    _launch(k32 if BT == 32 else k64, x, BT)
+
+def another(x, BT, other):
+    _launch(other, x, BT)
+"""
+)
+
+
+def test_a_launcher_helper_passed_a_name_bound_only_to_kernels_launches_each() -> None:
+    """`fn = k32 if BT == 32 else k64`, then `_launch(fn, ...)` (or the choice written in the
+    call) launches `k32` and `k64` where the helper launches its parameter, as `fn[grid](...)`
+    in the function itself does; a parameter passed on is no kernel of the module."""
+    module = cst.parse_module(CHOSEN_AND_PASSED)
+    kernels = find_kernels(module, ImportMap(module, CHOSEN_AND_PASSED))
+    hosts = HostIndex(module, kernels)
+    launched = {
+        kernel.name: [module.code_for_node(launch.call) for launch in hosts.launches_with_helpers(kernel)]
+        for kernel in kernels
+    }
+    assert launched == {"k32": ["fn[(5,)](x, BT=BT)"], "k64": ["fn[(5,)](x, BT=BT)"]}
+
+
 def test_asc010_multiplies_the_axes_it_could_not_size_into_its_message(lint) -> None:
     source = CHOSEN + textwrap.dedent(
         """
