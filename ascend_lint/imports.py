@@ -6,7 +6,9 @@ imported from any other module (a re-export such as `from vllm.triton_utils impo
 triton`, or `import pkg.triton_utils as tu` then `tu.triton.jit`) is Triton when the module
 uses it the way only Triton is used (`<name>.autotune`, `<name>.constexpr`,
 `<name>.program_id`, `@<name>.jit` on a function using `triton.language`), or when it is called `triton` / `tl`, or when its module is listed in
-the `triton-modules` setting.
+the `triton-modules` setting. A module-level name assigned a Triton name (`tl = triton.language`,
+`_I32 = tl.int32`, also under `if` / `try`) means it, as an import would, when no statement but
+an `except` arm binds it again.
 """
 
 from __future__ import annotations
@@ -198,6 +200,7 @@ class ImportMap:
             self._add_by_usage(foreign, self.source)
         for local, name in self._pending_reexports.items():
             self.add(local, _reexport_meaning(local, name, self.source))
+        self._add_assigned(module.body)
         self.imported -= self.aliases.keys()
         for local in self.aliases.keys() & self.imported_from.keys():
             del self.imported_from[local]
@@ -250,6 +253,19 @@ class ImportMap:
                 self.imported_from[local] = (base, name)
                 if base.lstrip(".").split(".")[0] not in _NOT_TRITON:
                     foreign[local] = name
+
+    def _add_assigned(self, body: Sequence[cst.BaseStatement]) -> None:
+        """Module-level names assigned a Triton name (`tl = triton.language`, also under `if` /
+        `try`), as an import would bind them: those the module binds that once, outside `except`
+        arms (`tl = None` where Triton is missing)."""
+        bindings: dict[str, list[cst.BaseExpression | None]] = {}
+        for value, names in _module_bindings(body):
+            for name in names:
+                bindings.setdefault(name, []).append(value)
+        for name, values in bindings.items():
+            full = self.resolve(values[0]) if len(values) == 1 and values[0] is not None else None
+            if full is not None:
+                self.add(name, full)
 
     def _is_reexport_module(self, module: str) -> bool:
         module = module.lstrip(".")
@@ -376,6 +392,53 @@ def _reexport_meaning(local: str, name: str, source: str) -> str:
     if used:
         return LANGUAGE
     return f"{TRITON}.{name}"
+
+
+def _module_bindings(
+    body: Sequence[cst.BaseStatement],
+) -> Iterator[tuple[cst.BaseExpression | None, list[str]]]:
+    """The module-level bindings outside `except` arms, in order: each as the value of a plain
+    `name = value` or `name: annotation = value` (None for any other binding) and the names it
+    binds."""
+    for statement in body:
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                if isinstance(small, cst.Assign):
+                    plain = len(small.targets) == 1 and isinstance(small.targets[0].target, cst.Name)
+                    names = [name for target in small.targets for name in _target_names(target.target)]
+                    yield (small.value if plain else None), names
+                elif isinstance(small, cst.AnnAssign):  # `X: tl.constexpr = tl.int32`
+                    yield (small.value if isinstance(small.target, cst.Name) else None), _target_names(small.target)
+                elif isinstance(small, cst.AugAssign):
+                    yield None, _target_names(small.target)
+                elif isinstance(small, cst.Import | cst.ImportFrom) and not isinstance(small.names, cst.ImportStar):
+                    yield (
+                        None,
+                        [(_as_name(alias) or (dotted_name(alias.name) or "")).split(".")[0] for alias in small.names],
+                    )
+            continue
+        if isinstance(statement, cst.FunctionDef | cst.ClassDef):
+            yield None, [statement.name.value]
+            continue
+        if isinstance(statement, cst.For):
+            yield None, _target_names(statement.target)
+        elif isinstance(statement, cst.With):
+            yield None, [name for item in statement.items if item.asname for name in _target_names(item.asname.name)]
+        handlers = {
+            id(h.body.body) for h in getattr(statement, "handlers", ()) if isinstance(h.body, cst.IndentedBlock)
+        }
+        for block in statement_blocks(statement):
+            if id(block) not in handlers:
+                yield from _module_bindings(block)
+
+
+def _target_names(target: cst.BaseExpression) -> list[str]:
+    """The names an assignment target binds (`a`, `a, (b, *c)`); none for attributes, items."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, cst.Tuple | cst.List):
+        return [name for element in target.elements for name in _target_names(element.value)]
+    return []
 
 
 def _as_name(alias: cst.ImportAlias) -> str | None:

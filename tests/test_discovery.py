@@ -48,12 +48,42 @@ def asc002_rows(source: str, **overrides) -> list[int]:
         ("from vllm import triton_utils", "@triton_utils.triton.jit", "triton_utils.tl"),
         ("from triton import jit as tjit\nfrom triton import language as L", "@tjit", "L"),
         ("import triton as T\nimport triton.language as tl", "@T.jit(do_not_specialize=[0])", "tl"),
+        ("import triton\ntl = triton.language", "@triton.jit", "tl"),
+        ("import triton\nfrom triton import language\nL = language", "@triton.jit", "L"),
+        (
+            "try:\n    import triton\n    tl = triton.language\nexcept ImportError:\n    triton = tl = None",
+            "@triton.jit",
+            "tl",
+        ),
+        ("import triton\nif True:\n    T = triton\n    tl = T.language", "@T.jit", "tl"),
     ],
 )
 def test_triton_names_from_anywhere(imports: str, decorator: str, tl: str) -> None:
     source = f"{imports}\n\n{decorator}" + BODY.format(name="k", tl=tl)
     assert kernels_in(source) == ["k"]
     assert asc002_rows(source) == [source.count("\n")]  # `B.to(...)`: the kernel's facts resolved
+
+
+@pytest.mark.parametrize(
+    "assigned",
+    [
+        "tl = triton.language\ntl = None",  # rebound in straight-line code
+        "if X:\n    tl = triton.language\nelse:\n    tl = object()",
+        "tl = triton.language\nfor tl in []:\n    pass",
+        "tl = triton.language if X else None",  # no dotted name
+        "def f():\n    tl = triton.language",  # a function's own name
+        "tl, other = triton.language, 1",
+    ],
+)
+def test_a_name_assigned_a_triton_name_is_one_only_when_bound_once(assigned: str) -> None:
+    module = cst.parse_module(f"import triton\n{assigned}\n")
+    assert ImportMap(module).resolve_dotted("tl.load") is None
+
+
+def test_a_module_level_name_bound_once_to_a_triton_dtype_is_that_dtype() -> None:
+    module = cst.parse_module("import triton.language as tl\n_I32 = tl.int32\nI64: tl.constexpr = tl.int64\n")
+    imports = ImportMap(module)
+    assert [imports.language_name(cst.parse_expression(name)) for name in ("_I32", "I64")] == ["int32", "int64"]
 
 
 def test_re_exported_names_are_decided_by_usage() -> None:
