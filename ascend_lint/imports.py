@@ -181,6 +181,9 @@ class ImportMap:
         self.imported_from: dict[str, tuple[str, str]] = {}
         # `import module as local` not of Triton: local -> module (`import a.b` binds `a`: a -> a)
         self.imported_modules: dict[str, str] = {}
+        self.star_imports: list[str] = []  # `from module import *` not of Triton: the modules, in order
+        self.module_names: frozenset[str] = frozenset()  # the names module-level code binds (but `except` arms)
+        self.all_names: frozenset[str] | None = None  # `__all__` when a literal list or tuple of strings
         self._heads: dict[str, int] = {}  # first part of each alias -> most parts in one alias
         self.source = module.code if source is None else source  # the text usage is read from
         self._triton_modules = tuple(triton_modules)
@@ -200,7 +203,7 @@ class ImportMap:
             self._add_by_usage(foreign, self.source)
         for local, name in self._pending_reexports.items():
             self.add(local, _reexport_meaning(local, name, self.source))
-        self._add_assigned(module.body)
+        self._read_module_bindings(module.body)
         self.imported -= self.aliases.keys()
         for local in self.aliases.keys() & self.imported_from.keys():
             del self.imported_from[local]
@@ -230,6 +233,10 @@ class ImportMap:
 
     def _add_import_from(self, node: cst.ImportFrom, foreign: dict[str, str]) -> None:
         if isinstance(node.names, cst.ImportStar):
+            named = dotted_name(node.module) if node.module is not None else None
+            module = "." * len(node.relative) + (named or "")
+            if not _is_triton_module(module) and not self._is_reexport_module(module):
+                self.star_imports.append(module)
             return
         if node.module is None:  # `from . import kernels`: modules of the package
             for alias in node.names:
@@ -254,10 +261,11 @@ class ImportMap:
                 if base.lstrip(".").split(".")[0] not in _NOT_TRITON:
                     foreign[local] = name
 
-    def _add_assigned(self, body: Sequence[cst.BaseStatement]) -> None:
+    def _read_module_bindings(self, body: Sequence[cst.BaseStatement]) -> None:
         """Module-level names assigned a Triton name (`tl = triton.language`, also under `if` /
         `try`), as an import would bind them: those the module binds that once, outside `except`
-        arms (`tl = None` where Triton is missing)."""
+        arms (`tl = None` where Triton is missing). And what `from <module> import *` reads:
+        `module_names`, `all_names`."""
         bindings: dict[str, list[cst.BaseExpression | None]] = {}
         for value, names in _module_bindings(body):
             for name in names:
@@ -266,6 +274,11 @@ class ImportMap:
             full = self.resolve(values[0]) if len(values) == 1 and values[0] is not None else None
             if full is not None:
                 self.add(name, full)
+        self.module_names = frozenset(bindings)
+        listed = bindings.get("__all__", [None])
+        if len(listed) == 1 and isinstance(listed[0], cst.List | cst.Tuple):
+            literals = [str_literal(element.value) for element in listed[0].elements]
+            self.all_names = frozenset(name for name in literals if name is not None) if None not in literals else None
 
     def _is_reexport_module(self, module: str) -> bool:
         module = module.lstrip(".")

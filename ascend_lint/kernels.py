@@ -312,7 +312,8 @@ class ImportedFunctions:
     `@triton.jit` functions (`from .micro_kernel import micro_kernel_fwd`, `from pkg.ops.utils
     import safe_dot`), and the module defining a host name (`definition`); a relative import
     from the module's folder, an absolute one from the package's outermost folder of that name
-    (`package.module_files`).
+    (`package.module_files`). A name the module neither binds nor imports by name comes from the
+    last of its star imports (`from .kernels import *`) that exports it (`exports`).
 
     One hop: the imported module's kernels are found as in a file of their own, every one a
     device function (a kernel calls it), and calls there resolve among its own functions only,
@@ -337,6 +338,7 @@ class ImportedFunctions:
         self.triton_modules = tuple(triton_modules)
         self.read = {} if read is None else read
         self._modules: dict[str, ImportedModule | None] = {}
+        self._exports: dict[str, frozenset[str]] = {}
 
     def jit_functions(self, reference: str, hops: int = 0) -> list[Kernel]:
         """The `@triton.jit` functions a dotted name is (`f`, `helpers.f`: see `definition`): a
@@ -393,7 +395,7 @@ class ImportedFunctions:
         head, *middle = reference.split(".")
         origin = self.imports.imported_from.get(head)
         if not middle:
-            return origin
+            return origin if origin is not None else self._star_origin(head)
         if origin is not None:
             base, name = origin
             module = f"{base}{name}" if base.endswith(".") else f"{base}.{name}"
@@ -403,6 +405,43 @@ class ImportedFunctions:
             return None
         *inner, name = middle
         return module + "".join(f".{part}" for part in inner), name
+
+    def _star_origin(self, name: str) -> tuple[str, str] | None:
+        """The module a name no statement of the module binds comes from through its star
+        imports (`from .kernels import *`): the last one whose module exports it (`exports`)."""
+        if not self.imports.star_imports or name in self.imports.module_names or name in self.imports.local_names:
+            return None
+        for module in reversed(self.imports.star_imports):
+            if name in self.exports(module):
+                return module, name
+        return None
+
+    def exports(self, module: str, hops: int = 0) -> frozenset[str]:
+        """The names `from <module> import *` binds, the module read from its first file: its
+        `__all__` when a literal list, else its public module-level names and those of its own
+        star imports (followed `_MAX_REEXPORTS` deep); none for a module that cannot be read.
+        Worked out once per module."""
+        if module not in self._exports:
+            self._exports[module] = self._read_exports(module, hops)
+        return self._exports[module]
+
+    def _read_exports(self, module: str, hops: int) -> frozenset[str]:
+        for path in module_files(self.folder, module):
+            read = self._module_at(str(path))
+            if read is None:
+                continue
+            if read.tree is None:
+                return frozenset()
+            imports = read.tree[1]
+            if imports.all_names is not None:
+                return imports.all_names
+            names = {name for name in imports.module_names if not name.startswith("_")}
+            if hops < _MAX_REEXPORTS and imports.star_imports:
+                onward = ImportedFunctions(path.parent, imports, self.triton_modules, self.read, path)
+                for inner in imports.star_imports:
+                    names |= onward.exports(inner, hops + 1)
+            return frozenset(names)
+        return frozenset()
 
     def unchanged(self, read: dict[str, str | None]) -> bool:
         """Whether the files another lint read still hold what they held (recorded as read
@@ -496,6 +535,7 @@ class KernelMemory:
         self._device_functions: list[tuple[str, cst.FunctionDef]] = []
         self._imported_from: dict[str, tuple[str, str]] = {}
         self._imported_modules: dict[str, str] = {}
+        self._star_imports: list[str] = []
         self._imported_read: dict[str, str | None] = {}
 
     def recall(self, kernels: list[Kernel], imports: ImportMap, imported: ImportedFunctions | None) -> list[Kernel]:
@@ -506,6 +546,7 @@ class KernelMemory:
             and device_functions == self._device_functions
             and self._imported_from == imports.imported_from
             and self._imported_modules == imports.imported_modules
+            and self._star_imports == imports.star_imports
             and (imported is None or imported.unchanged(self._imported_read))  # the imported functions' files
         )
         recalled = []
@@ -523,12 +564,14 @@ class KernelMemory:
         self._names, self._device_functions = names, device_functions
         self._imported_from = dict(imports.imported_from)
         self._imported_modules = dict(imports.imported_modules)
+        self._star_imports = list(imports.star_imports)
         self._imported_read = imported.read if imported is not None else {}  # filled as this lint reads
         return recalled
 
     def forget(self) -> None:
         self._kernels, self._names, self._device_functions = {}, None, []
         self._imported_from, self._imported_modules, self._imported_read = {}, {}, {}
+        self._star_imports = []
 
 
 def _returns_value(fn: cst.FunctionDef) -> bool:

@@ -12,7 +12,8 @@ wrapped by a call of, a name resolving to `<triton>.jit`: no kernel without the 
 imports (`from .kernels import k`, then `k[grid](...)`) is no word: `LAUNCH` holds when the text
 has a `]` followed by a `(` (only spaces, line breaks, comments or backslashes between them, as
 between any tokens `] (`) closing a subscript of a name an import statement lists, or of a name
-a line assigns a value naming one (`fn = k_32 if BT == 32 else k_64`). A call of a
+a line assigns a value naming one (`fn = k_32 if BT == 32 else k_64`), or of any name when the text
+star-imports a module other than Triton's (`from .kernels import *`). A call of a
 device function another module defines (`from .micro_kernel import f`, then `f(...)` in a
 kernel; `from . import helpers` or `import pkg.helpers as helpers`, then `helpers.f(...)`)
 brings that function's words, which this file need not hold: `PACKAGE_IMPORT` holds when the
@@ -91,6 +92,7 @@ def _imports_other_module(text: str) -> bool:
 
 _IMPORTED = re.compile(r"\bimport\s+(\([^)]*\)|(?:[^\r\n\\]|\\\r?\n)*)")  # what an import statement lists
 _WORD = re.compile(r"\w+")
+_STAR_IMPORT = re.compile(r"(?<![\w.])from\s+(?!triton\b)[\w.]+[\s\\]+import[\s\\]*\*")  # of a module not Triton's
 _ASSIGNED = re.compile(r"(?m)^[ \t]*(\w+)[ \t]*=(?!=)([^\r\n]*)")  # `name = <the rest of the line>`
 
 
@@ -99,6 +101,8 @@ def _launches_imported(text: str) -> bool:
     (...)`, `fn[grid](...)` after `fn = k if c else other`): the names are every word an import
     statement lists (a superset of those it binds) and every name a line assigns a value naming
     one, and a subscript whose brackets hold a string or comment counts as called."""
+    if _STAR_IMPORT.search(text) is not None:  # binds names no import statement lists
+        return True
     names = {word for listed in _IMPORTED.finditer(text) for word in _WORD.findall(listed[1])}
     if not names:
         return False

@@ -61,6 +61,7 @@ def asc002_rows(source: str, **overrides) -> list[int]:
 def test_triton_names_from_anywhere(imports: str, decorator: str, tl: str) -> None:
     source = f"{imports}\n\n{decorator}" + BODY.format(name="k", tl=tl)
     assert kernels_in(source) == ["k"]
+    assert ImportMap(cst.parse_module(source)).resolve_dotted(f"{tl}.program_id") == "triton.language.program_id"
     assert asc002_rows(source) == [source.count("\n")]  # `B.to(...)`: the kernel's facts resolved
 
 
@@ -548,4 +549,28 @@ def k(x, y, n):
     assert before.pointer_params == {"x", "y"}
     assert kernel(source) is before
     after = kernel(source.replace("pkg.loads", "pkg.sums"))
+    assert after is not before and after.pointer_params == {"y"}
+
+
+def test_a_kernel_memory_keeps_a_kernel_only_while_its_star_imports_stay_the_same(tmp_path) -> None:
+    """`fetch(...)` after `from .loads import *` runs `loads.py`'s function: another star import
+    (its text unchanged) is another function."""
+    loads = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef fetch(base, i):\n    return tl.load(base + i)\n"
+    (tmp_path / "loads.py").write_text(loads, encoding="utf-8")
+    (tmp_path / "sums.py").write_text(loads.replace("tl.load(base + i)", "base + i"), encoding="utf-8")
+    source = """
+import triton
+import triton.language as tl
+from .loads import *
+
+@triton.jit
+def k(x, y, n):
+    tl.store(y, fetch(x, n))
+"""
+    kernel = kept_kernel_finder(tmp_path)
+
+    before = kernel(source)
+    assert before.pointer_params == {"x", "y"}
+    assert kernel(source) is before
+    after = kernel(source.replace(".loads", ".sums"))
     assert after is not before and after.pointer_params == {"y"}

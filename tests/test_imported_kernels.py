@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import settings
 
 from ascend_lint.engine import lint_file
@@ -199,3 +200,30 @@ def test_autotune_configs_another_module_states_are_estimated_at_the_name_the_de
         assert (row, column) == (8, 26) and "`scale_kernel` needs about 384 KiB" in message, (configs, message)
         assert "autotune config {BN=65536}" in message
         assert tuned_estimates(tmp_path, imports, configs, largest=2048) == []  # the module read again
+
+
+@pytest.mark.parametrize(
+    ("kernels_head", "ops_import", "found"),
+    [
+        ("", "from .kernels import *", True),  # the public names of the module
+        ("__all__ = ['gelu_kernel']\n", "from .kernels import *", True),
+        ("__all__ = ('other',)\n", "from .kernels import *", False),  # a literal `__all__` lists the names
+        ("", "from .kernels import *\ngelu_kernel = None", False),  # the module binds the name itself
+        ("", "from .reexports import *", True),  # a module star-importing the kernels' one
+        ("", "from .missing import *", False),
+    ],
+)
+def test_a_kernel_star_imported_is_estimated_at_its_launch(
+    tmp_path: Path, kernels_head: str, ops_import: str, found: bool
+) -> None:
+    """`from .kernels import *`, then `gelu_kernel[grid](...)`: the kernel the module exports
+    (`__all__`, else its public names) is launched as `from .kernels import gelu_kernel` would
+    launch it; past the prefilter too, which sees no import listing the name."""
+    folder = tmp_path / "triton_ascend"
+    folder.mkdir()
+    (folder / "kernels.py").write_text(kernels_head + KERNELS, encoding="utf-8")
+    (folder / "reexports.py").write_text("from .kernels import *\n", encoding="utf-8")
+    ops = folder / "ops.py"
+    ops.write_text(OPS.format(rows=64).replace("from .kernels import gelu_kernel", ops_import), encoding="utf-8")
+    codes = [f.code for f in lint_file(str(ops), settings(select=["ASC013"])).findings]
+    assert codes == (["ASC013"] if found else [])

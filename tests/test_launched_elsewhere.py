@@ -110,3 +110,14 @@ def test_a_cached_result_holds_while_no_module_of_the_package_changes(tmp_path: 
     assert cache.lookup(str(kernels)) is not None
     (kernels.parent / "notes.py").write_text("NOTE = 1\n", encoding="utf-8")
     assert cache.lookup(str(kernels)) is None  # a module added to the package may launch it
+
+
+def test_a_launch_of_a_kernel_star_imported_counts(tmp_path: Path) -> None:
+    """`from .kernels import *` in `ops.py`, then `rms_kernel[(M,)](...)` (`rms_kernel` a public
+    name of `kernels.py`): the launch passes a float `eps`, nothing to specialise."""
+    kernels = package(tmp_path)
+    ops = kernels.parent / "ops.py"
+    ops.write_text(ops.read_text(encoding="utf-8").replace("import rms_kernel", "import *"), encoding="utf-8")
+    assert "ASC002" not in findings(kernels)
+    ops.write_text(ops.read_text(encoding="utf-8").replace("eps=1e-6", "eps=1"), encoding="utf-8")
+    assert "ASC002" in findings(kernels)

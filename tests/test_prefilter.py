@@ -101,6 +101,10 @@ def test_a_launch_of_an_imported_name_lets_asc010_through_without_jit():
     stored = 'import os\n\ndef run(x):\n    os.environ["N"] = str(len(x))\n    return f()[0](x)\n'
     assert not grid.may_report(Words(stored))
     assert grid.may_report(Words(imported.replace("k[(B, H)]", 'k[(B, H["]"])  # ]\n        ]')))
+    # a star import binds names no import statement lists (Triton's binds no kernel)
+    assert grid.may_report(Words(imported.replace("import k", "import *")))
+    assert grid.may_report(Words(imported.replace("from .kernels import k", "from pkg.kernels \\\n    import *")))
+    assert not grid.may_report(Words(imported.replace("from .kernels import k", "from triton.language import *")))
 
 
 def test_asc012_needs_a_name_its_check_accepts():
