@@ -14,7 +14,7 @@ import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 from typing import TypeGuard, TypeVar
@@ -57,11 +57,13 @@ CORE_COUNT_WORDS = (*CORE_COUNT_KEYS, *CORE_COUNT_ATTRIBUTES, *_CORE_COUNT_QUERI
 @dataclass(frozen=True)
 class CallSite:
     """A call in host code, the function it is written in and the `for` loops and `if`
-    statements of that function around it, outermost first."""
+    statements of that function around it, outermost first. `wrappers`: for a call of a
+    function through wrappers passing their arguments on unchanged (`callers_of`), how many."""
 
     call: cst.Call
     scope: Scope
     blocks: tuple[cst.For | cst.If, ...] = ()
+    wrappers: int = field(default=0, kw_only=True)
 
     @property
     def arms(self) -> list[tuple[cst.BaseExpression, bool]]:
@@ -942,25 +944,92 @@ class HostIndex(_HostFacts):
                     view = self._launch_at(launch, function, site)
                 else:
                     view = self._grid_at(launch, function, site, grid)
-                views.update(dict.fromkeys(self._called(view, kernel, hops + 1) if view is not None else (launch,)))
+                called = (launch,) if view is None else self._called(view, kernel, hops + 1 + site.wrappers)
+                views.update(dict.fromkeys(called))
             found = tuple(views)
         self._launches_as_called[key] = found
         return found
 
     def _calls_of_function(self, function: cst.FunctionDef) -> list[CallSite]:
         """The module's calls of `function` by its name, where that name is this function (a
-        method's through its class: `callers_of`)."""
-        name = function.name.value
+        method's through its class: `callers_of`), and through wrappers (`_through_wrappers`)."""
         if function in self.class_of:
             return self.callers_of(function)
+        return self._through_wrappers(function, self._visible_calls(function))
+
+    def _visible_calls(self, function: cst.FunctionDef) -> list[CallSite]:
+        """The module's calls of `function` by its name, where that name is this function."""
+        name = function.name.value
         return [site for site in self.calls_of.get(name, ()) if function in self._visible_functions(name, site.scope)]
 
     def callers_of(self, function: cst.FunctionDef) -> list[CallSite]:
         """The module's calls of a function by its name (`f(...)`), or of a method through its
         class (`Ops.f(...)`) or, in a method of that class, `self.f(...)` / `cls.f(...)`; a
         `forward` also through the class's `apply` (`Fn.apply(x, n)` of a
-        `torch.autograd.Function`). `passed_for` reads such a call's arguments past `self` /
-        `cls`, and past `ctx` for `apply`."""
+        `torch.autograd.Function`); and through wrappers (`_through_wrappers`). `passed_for`
+        reads such a call's arguments past `self` / `cls`, and past `ctx` for `apply`."""
+        return self._through_wrappers(function, self._direct_callers(function))
+
+    def _through_wrappers(
+        self, function: cst.FunctionDef, sites: list[CallSite], seen: frozenset[cst.FunctionDef] = frozenset()
+    ) -> list[CallSite]:
+        """`sites` (calls of `function`), but each call in a wrapper passing its parameters on
+        to `function` unchanged (`_wraps`: `def norm(*args, **kwargs): return _norm(*args,
+        **kwargs)`) replaced by the module's calls of the wrapper: calls of `function` with
+        the arguments written there (`norm(x, 1e-6)` passes `_norm` `1e-6` for its second
+        parameter), one more `wrappers` each. Followed through wrappers calling wrappers, but
+        for those `seen` already (a wrapper calling itself, two calling each other), at most
+        `_MAX_HOPS`. A wrapper the module never calls keeps its call (what it is passed is not
+        known), and so does a method."""
+        seen = seen | {function}
+        found: list[CallSite] = []
+        for site in sites:
+            wrapper = site.scope
+            wraps = (
+                wrapper is not None
+                and wrapper not in seen
+                and wrapper not in self.class_of
+                and site.wrappers < _MAX_HOPS
+                and self._wraps(wrapper, site.call, function)
+            )
+            outer = self._visible_calls(wrapper) if wraps and wrapper is not None else []
+            if not outer or wrapper is None:
+                found.append(site)
+                continue
+            through = [CallSite(o.call, o.scope, o.blocks, wrappers=site.wrappers + 1) for o in outer]
+            found += self._through_wrappers(function, through, seen | {wrapper})
+        return found
+
+    def _wraps(self, wrapper: cst.FunctionDef, call: cst.Call, function: cst.FunctionDef) -> bool:
+        """`call`, in `wrapper`, passes `function` the wrapper's arguments unchanged: the
+        wrapper takes named parameters without defaults, then `*args` and/or `**kwargs`
+        (no keyword-only ones), and the call passes exactly those, in that order (`f(x,
+        *args, **kwargs)`), to parameters of `function` of the same names; the wrapper
+        rebinds none of its parameters and reads `*args` / `**kwargs` nowhere else. The
+        call fills `function`'s parameters from the first (no `self` left out), as the calls
+        of the wrapper by its name fill the wrapper's."""
+        params = wrapper.params
+        named = [*params.posonly_params, *params.params]
+        stars = [(s, p) for s, p in (("*", params.star_arg), ("**", params.star_kwarg)) if isinstance(p, cst.Param)]
+        if not stars or params.kwonly_params or any(p.default is not None for p in named):
+            return False
+        written = [(arg.star, arg.value.value) for arg in call.args if isinstance(arg.value, cst.Name)]
+        wanted = [("", p.name.value) for p in named] + [(star, p.name.value) for star, p in stars]
+        if len(written) != len(call.args) or written != wanted or any(arg.keyword for arg in call.args):
+            return False
+        names = [p.name.value for p in named]
+        filled = _positional_params(call, function)
+        if len(filled) != len(function.params.posonly_params) + len(function.params.params):
+            return False
+        if [p.name.value for p in filled][: len(names)] != names:
+            return False
+        if any((name, wrapper) in self.bindings for _, name in wanted):
+            return False
+        reads = Counter(name.value for name in _variables_read(wrapper.body))
+        return all(reads[p.name.value] == 1 for _, p in stars)
+
+    def _direct_callers(self, function: cst.FunctionDef) -> list[CallSite]:
+        """`callers_of`, but for the calls through wrappers."""
         owner = self.class_of.get(function)
         if owner is None:
             return self.calls_of.get(function.name.value, [])
@@ -1210,7 +1279,7 @@ class HostIndex(_HostFacts):
             if site.scope is scope and isinstance(passed, cst.Name) and passed.value == name:
                 continue  # a call of the function in itself passing the parameter on: no value of its own
             if passed is not None:
-                for origin, how in self.origins(passed, site.scope, hops + 1, annotations, expanded):
+                for origin, how in self.origins(passed, site.scope, hops + 1 + site.wrappers, annotations, expanded):
                     yield origin, how or f"`{scope.name.value}` is called with `{name}={_code(passed)}`"
 
     def _reaching_bindings(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
@@ -2211,7 +2280,7 @@ class HostIndex(_HostFacts):
         callers = self.callers_of(scope)
         for site in callers:  # the parameter as passed, also where an `if` keeps it
             argument = passed_for(site.call, scope, name)
-            dtypes.append(self._dtype(argument, site.scope, hops + 1) if argument is not None else None)
+            dtypes.append(self._dtype(argument, site.scope, hops + 1 + site.wrappers) if argument is not None else None)
         return _agreed(dtypes) if callers else None
 
     def _arithmetic_dtype(self, value: cst.BinaryOperation, scope: Scope, hops: int) -> TensorDtype | None:
@@ -2264,8 +2333,10 @@ class HostIndex(_HostFacts):
     def forwarders(self) -> dict[str, tuple[cst.FunctionDef, frozenset[str]]]:
         """Functions that splat one of their parameters into a launch (`def launch(k, grid,
         **kw): k[grid](**kw)`), or pass it on to such a function (`def dispatch(x, config):
-        launch(x, config)`, `**kw` into a `**kw` forwarder): name -> (function, the forwarded
-        parameters). Passing on is followed to a fixed point, at most `_MAX_HOPS` helpers up."""
+        launch(x, config)`, `**kw` into a `**kw` forwarder), and wrappers passing their
+        arguments on unchanged to such a function (`_add_wrapper`): name -> (function, the
+        forwarded parameters; for a wrapper, the function it wraps, whose parameters its calls
+        fill). Passing on is followed to a fixed point, at most `_MAX_HOPS` helpers up."""
         found: dict[str, tuple[cst.FunctionDef, frozenset[str]]] = {}
         for launches in self.launches.values():
             for launch in launches:
@@ -2280,9 +2351,30 @@ class HostIndex(_HostFacts):
                         grown |= _add_forwarded(
                             found, site.scope, _passed_on(site.call, function, forwarded, site.scope)
                         )
+                        grown |= self._add_wrapper(found, site, function, forwarded)
             if not grown:
                 break
         return found
+
+    def _add_wrapper(
+        self,
+        found: dict[str, tuple[cst.FunctionDef, frozenset[str]]],
+        site: CallSite,
+        function: cst.FunctionDef,
+        forwarded: frozenset[str],
+    ) -> bool:
+        """Records the function the call `site` is in as forwarding what `function` forwards,
+        its calls read as calls of `function`, when it is a wrapper passing its arguments on
+        to `function` unchanged (`_wraps`) and is not recorded as forwarding parameters of its own
+        (its `**kwargs` into a `**kwargs` forwarder); whether that is new."""
+        wrapper = site.scope
+        if wrapper is None or wrapper in self.class_of or not self._wraps(wrapper, site.call, function):
+            return False
+        held_function, held = found.get(wrapper.name.value, (function, frozenset()))
+        if held_function is not function or forwarded <= held:
+            return False
+        found[wrapper.name.value] = (function, held | forwarded)
+        return True
 
     def on_other_platform(self, node: cst.CSTNode) -> bool:
         """The host node runs only on another platform than Ascend (`OtherPlatformPaths`)."""
@@ -2754,10 +2846,11 @@ def _passed_on(call: cst.Call, callee: cst.FunctionDef, forwarded: frozenset[str
 def _add_forwarded(
     found: dict[str, tuple[cst.FunctionDef, frozenset[str]]], function: cst.FunctionDef, forwarded: set[str]
 ) -> bool:
-    """Records that `function` forwards these parameters; whether that is new."""
+    """Records that `function` forwards these parameters; whether that is new. Not for a
+    wrapper recorded as forwarding what the function it wraps forwards (`_add_wrapper`)."""
     name = function.name.value
-    previous = found.get(name, (function, frozenset()))[1]
-    if forwarded <= previous:
+    held_function, previous = found.get(name, (function, frozenset()))
+    if forwarded <= previous or held_function.name.value != name:
         return False
     found[name] = (function, previous | forwarded)
     return True

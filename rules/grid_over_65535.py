@@ -71,7 +71,9 @@ each call of the helper, on the grid passed there, also when the helper computes
 other arguments itself (`n = x.shape[-1]`, then `kernel[grid](x, n)`); a test of the helper
 bounding the grid it is passed guards every call (`if grid[0] * grid[1] > 65535: raise`). A
 method's parameters are what its calls through its class or `self` pass (`Ops.launch(x, B *
-H)`, `self._run(grid, x)`; a `torch.autograd.Function`'s `forward`, `Fn.apply(x, B * H)`). A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
+H)`, `self._run(grid, x)`; a `torch.autograd.Function`'s `forward`, `Fn.apply(x, B * H)`), and a
+function's are what the calls of a wrapper passing its arguments on unchanged pass (`def
+norm(*args, **kwargs): return _norm(*args, **kwargs)`, then `norm(x, B * H)`). A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
 function, one per wrapper) reads its sizes from the function around it. A kernel another module
 defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
 `kernels.k[grid](...)`): the launcher refuses the grid whatever the kernel does. A kernel with a 1-D task loop is checked like

@@ -1303,3 +1303,87 @@ def rows(x):
     _run((1,), x, x.numel(), BT=64)
 """
     assert [(f.code, f.location.row) for f in lint(source)] == [("ASC001", 10)]
+
+
+WRAPPED_LAUNCHERS = [
+    # a float the wrapper's caller passes is no int a constexpr could be (no ASC002)
+    (
+        """
+@triton.jit
+def norm_kernel(x_ptr, eps, D: tl.constexpr):
+    row = tl.program_id(0)
+    x = tl.load(x_ptr + row * D + tl.arange(0, D))
+    tl.store(x_ptr + row * D + tl.arange(0, D), x / (tl.sum(x * x) + eps.to(tl.float32)))
+
+def norm(x, eps):
+    B, T, D = x.shape
+    norm_kernel[(B * T,)](x, eps, D=D)
+
+def layer(x):
+    return norm(x, 1e-6)
+""",
+        ["ASC010"],
+    ),
+    # a knob in the dict the wrapper's caller passes (ASC001), a grid axis it passes (ASC010)
+    (
+        """
+@triton.jit
+def rows_kernel(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(0) * T + tl.program_id(1) * BT + tl.arange(0, BT), 0.0)
+
+def rows(x, n, config):
+    rows_kernel[(n, triton.cdiv(x.shape[-1], config["BT"]))](x, x.shape[-1], **config)
+
+def model(x):
+    B, H, T = x.shape
+    config = {"BT": 64, "num_warps": 4}
+    rows(x, B * H, config)
+""",
+        ["ASC001", "ASC010"],
+    ),
+]
+WRAPPERS = [
+    "def {name}(*args, **kwargs):\n    return _{name}_impl(*args, **kwargs)\n",
+    "def {name}(x, *args, **kwargs):\n    return _{name}_impl(x, *args, **kwargs)\n",
+    "def {name}(*args):\n    return _{name}_impl(*args)\n",
+    # through two wrappers
+    "def {name}(*args, **kwargs):\n    return _{name}_outer(*args, **kwargs)\n\n"
+    "def _{name}_outer(*args, **kwargs):\n    return _{name}_impl(*args, **kwargs)\n",
+    # a wrapper (by name) calling itself, and two calling each other: followed, each once
+    "def {name}(*args, **kwargs):\n    return _{name}_impl(*args, **kwargs)\n\n"
+    "def {name}(*args, **kwargs):\n    return {name}(*args, **kwargs)\n",
+    "if VARIANT:\n    def {name}(*args, **kwargs):\n        return _{name}_impl(*args, **kwargs)\n"
+    "else:\n    def {name}(*args, **kwargs):\n        return _{name}_other(*args, **kwargs)\n\n"
+    "def _{name}_other(*args, **kwargs):\n    return {name}(*args, **kwargs)\n",
+]
+
+
+@pytest.mark.parametrize("wrapper", WRAPPERS)
+@pytest.mark.parametrize(("direct", "codes"), WRAPPED_LAUNCHERS)
+def test_a_launcher_rewritten_behind_a_wrapper_passing_its_arguments_on_keeps_its_findings(
+    lint, direct: str, codes: list, wrapper: str
+) -> None:
+    """The launching function `f` renamed `_f_impl` and called through a wrapper `f` passing
+    its arguments on unchanged (`def f(*args, **kwargs): return _f_impl(*args, **kwargs)`,
+    also after named parameters, through two wrappers, and wrappers calling themselves or
+    each other): its callers' values reach the launch; the same findings."""
+    header = "import torch\nimport triton\nimport triton.language as tl\n"
+    name = direct.split("\ndef ", 2)[2].split("(")[0]
+    wrapped = direct.replace(f"\ndef {name}(", f"\ndef _{name}_impl(") + "\n" + wrapper.format(name=name)
+    for source in (direct, wrapped):
+        assert sorted(f.code for f in lint(header + source)) == codes, source
+
+
+def test_a_wrapper_changing_what_it_passes_on_is_no_wrapper(lint) -> None:
+    """A function passing on other arguments than its own, reading its `*args` elsewhere,
+    or taking a keyword-only parameter is not read through: its callers' values do not reach the launch (a float passed there
+    is not seen: ASC002)."""
+    [(direct, _)] = WRAPPED_LAUNCHERS[:1]
+    header = "import torch\nimport triton\nimport triton.language as tl\n"
+    impl = direct.replace("\ndef norm(", "\ndef _norm_impl(")
+    for wrapper in (
+        "def norm(*args, **kwargs):\n    return _norm_impl(*args[:1], 1, **kwargs)\n",
+        "def norm(*args, **kwargs):\n    print(args)\n    return _norm_impl(*args, **kwargs)\n",
+        "def norm(*args, scale=2, **kwargs):\n    return _norm_impl(*args, **kwargs)\n",
+    ):
+        assert sorted(f.code for f in lint(header + impl + "\n" + wrapper)) == ["ASC002", "ASC010"], wrapper
