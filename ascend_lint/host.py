@@ -40,6 +40,7 @@ READ_BACK_REDUCTIONS = ("max", "amax", "sum")  # of a tensor's values, read back
 # fill)`, `torch.empty_strided(size, stride)`, `x.new_full(size, fill)`); `size=` in either.
 ALLOCATIONS_BY_DIMS = ("empty", "zeros", "ones", "randn", "rand", "new_empty", "new_zeros", "new_ones")
 ALLOCATIONS_BY_SEQUENCE = ("full", "empty_strided", "new_full")
+INT_CONVERSIONS = ("int", "operator.index")  # a size read as a Python int (`int(x.shape[0])`)
 _MAX_HOPS = 4  # names, parameters and helpers followed from a launch argument to its origin
 _MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
 ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)  # comparisons that may bound
@@ -1950,7 +1951,10 @@ class HostIndex(_HostFacts):
                 return product
         if callee == "min" and any(arg == () for arg in args):
             return ()
-        if callee in ("int", "ceil", "next_power_of_2") and len(args) == 1:  # `math.ceil(T / BT)`: `triton.cdiv(T, BT)`
+        if (callee in ("int", "ceil", "next_power_of_2") or dotted_name(call.func) in INT_CONVERSIONS) and len(
+            args
+        ) == 1:
+            # `math.ceil(T / BT)`: `triton.cdiv(T, BT)`
             return args[0]  # a power of two at most twice the value is bounded when it is
         if callee in ("min", "max") and args and all(arg is not None for arg in args):
             sized = [arg for arg in args if arg]
@@ -3006,8 +3010,24 @@ def _is_item(value: cst.BaseExpression) -> TypeGuard[cst.Subscript]:
     return isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index)
 
 
+def _as_extent(value: cst.BaseExpression) -> cst.BaseExpression:
+    """The extent a value reads as a Python int: `x.shape[0]` for `len(x)`, the argument of
+    `int(...)` / `operator.index(...)` (`int(x.shape[0])`, how SymInts are made ints); else
+    the value itself."""
+    while isinstance(value, cst.Call) and len(value.args) == 1 and not value.args[0].keyword and not value.args[0].star:
+        callee = dotted_name(value.func)
+        if callee == "len":
+            return _item(cst.Attribute(value.args[0].value, cst.Name("shape")), 0)
+        if callee not in INT_CONVERSIONS:
+            break
+        value = value.args[0].value
+    return value
+
+
 def _extent_of(value: cst.BaseExpression) -> str | None:
-    """The tensor, as written, of an extent `x.shape[i]` / `x.size(i)` / `x.size()[i]`."""
+    """The tensor, as written, of an extent `x.shape[i]` / `x.size(i)` / `x.size()[i]`, also
+    read as an int (`_as_extent`: `int(x.shape[0])`, `len(x)`)."""
+    value = _as_extent(value)
     if _is_item(value) and _is_shape(value.value):
         owner = _copied_shape(value.value)
         while isinstance(owner, cst.Subscript):  # `x.shape[:2]`
@@ -3022,8 +3042,10 @@ def _extent_of(value: cst.BaseExpression) -> str | None:
 
 def _written_extent_position(value: cst.BaseExpression) -> tuple[cst.Name, int] | None:
     """The tensor name and the position, a literal, of `x.shape[i]`, `x.size(i)`, `x.size()[i]`
-    or an item of a slice (`x.shape[1:][0]` is position 1, `g.shape[-2:][1]` is -1); None for
-    another value, an index that is no literal, a stepped slice or a negative item of a slice."""
+    or an item of a slice (`x.shape[1:][0]` is position 1, `g.shape[-2:][1]` is -1), also read
+    as an int (`_as_extent`: `int(x.size(0))`, `len(x)` is position 0); None for another value,
+    an index that is no literal, a stepped slice or a negative item of a slice."""
+    value = _as_extent(value)
     shape: cst.BaseExpression = value
     if isinstance(value, cst.Call) and _is_size_call(value):
         args = value.args

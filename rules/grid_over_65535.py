@@ -7,7 +7,8 @@ from tensor shapes. A size is a tensor extent (`x.shape[i]`, a name unpacked fro
 `len(x)`, the rows `x.numel() // x.shape[-1]`: a count of a tensor's elements, `x.numel()`
 or `math.prod(x.shape)`, divided by some of its own extents and by bounded values, such as
 `x.numel() // (H * K)` with `H, K = x.shape[-2:]` or `x.numel() // x.shape[-1] // H`, its
-leading extents; divided by another tensor's extent or a value the module does not show, it is
+leading extents, also when an extent is read as an int, `x.numel() // int(x.shape[0])`,
+`x.numel() // len(x)`; divided by another tensor's extent or a value the module does not show, it is
 unknown), a count read back from a tensor's values
 (`.item()` or `int(...)` of `t.max()`, `t.amax()`, `t.sum()` or `torch.max(t)`: the longest
 sequence of a varlen batch, `int(seq_lens.max().item())`; not `.item()` of a scalar setting),
@@ -1129,6 +1130,9 @@ def tokens_over_trailing_extents(g, x, BT=32):
     B, S, N, D = x.shape
     k[(x.numel() // x.shape[-1] // N, N)](x, S, BT=BT)  # expect
     k[(math.prod(x.shape) // (N * 128), B)](x, S, BT=BT)  # expect
+    num_rows = int(x.shape[0])  # a SymInt made an int; `len(x)` too
+    inner = x.numel() // num_rows
+    k[(num_rows, triton.cdiv(inner, 4096))](x, inner, BT=BT)  # expect
 
 def variants_picked(x, BT=64):
     o = torch.empty_like(x)

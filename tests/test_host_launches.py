@@ -229,6 +229,19 @@ def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | Non
                 ("(g.numel() // (H * w.shape[0]), g.numel() // (n * K), g.numel() // (H * K * n))", None, ()),
             ],
         ),
+        # an extent read as a Python int (`int(x.shape[0])`, `operator.index(x.size(0))`, `len(x)`
+        # is `x.shape[0]`) divides the element count into rows all the same
+        (
+            "def f(x):\n    rows = int(x.shape[0])\n    n = len(x)\n    m = operator.index(x.size(0))\n"
+            "    k[(x.numel() // rows, x.numel() // n, x.numel() // m)](x, 1, BT=64)\n",
+            [
+                (
+                    "(x.numel() // rows, x.numel() // n, x.numel() // m)",
+                    None,
+                    ("x.numel() // rows", "x.numel() // n", "x.numel() // m"),
+                )
+            ],
+        ),
     ],
 )
 def test_launch_facts(host: str, expected: list) -> None:
@@ -259,7 +272,8 @@ def test_the_dimensions_a_function_allocates_a_tensor_with() -> None:
 
 def test_the_extent_a_value_or_a_name_is_of_a_tensor_read_as_one() -> None:
     """`extent_position`: the tensor and position of an extent, written in any of its forms or
-    bound to a name by assignment, when the tensor's name holds one tensor in the function; not
+    bound to a name by assignment, also read as an int (`int(...)`, `operator.index(...)`, `len(x)`
+    is `x.shape[0]`), when the tensor's name holds one tensor in the function; not
     a position that is no literal, a name bound to several extents or by a loop over them, nor
     an extent of a tensor the function rebinds."""
     hosts, _, module = index(
@@ -282,6 +296,11 @@ def test_the_extent_a_value_or_a_name_is_of_a_tensor_read_as_one() -> None:
         "    p_rebound = y.shape[0]\n"
         "    p_either = rows\n"
         "    p_looped = d\n"
+        "    p_int = int(x.shape[0])\n"
+        "    p_index = operator.index(x.size(1))\n"
+        "    p_len = len(x)\n"
+        "    p_int_len = int(len(g))\n"
+        "    p_len_of_shape = len(x.shape)\n"
     )
     [function] = [node for node in module.body if isinstance(node, cst.FunctionDef) and node.name.value == "f"]
     found = {
@@ -302,6 +321,11 @@ def test_the_extent_a_value_or_a_name_is_of_a_tensor_read_as_one() -> None:
         "p_rebound": None,
         "p_either": None,
         "p_looped": None,
+        "p_int": ("x", 0),
+        "p_index": ("x", 1),
+        "p_len": ("x", 0),
+        "p_int_len": ("g", 0),
+        "p_len_of_shape": None,
     }
 
 
