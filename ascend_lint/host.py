@@ -431,6 +431,21 @@ def _launched_name(held: cst.BaseExpression) -> str | None:
     return subscript_key(held) if isinstance(held, cst.Subscript) and isinstance(held.value, cst.Name) else None
 
 
+def _past_fn(held: cst.BaseExpression) -> cst.BaseExpression:
+    """`kernel` for `kernel.fn` / `kernel.fn.fn` (the JIT function under an autotuner or
+    heuristics), else `held`."""
+    while isinstance(held, cst.Attribute) and held.attr.value == "fn":
+        held = held.value
+    return held
+
+
+def _launched_value(launch: Launch, launched: str) -> cst.BaseExpression:
+    """What a launch of `launched` subscripts: `kernel` of `kernel[grid]`, and of
+    `kernel.fn[grid]` when it is a launch of `kernel` (`_add_jit_function_launches`)."""
+    held = launch.subscript.value
+    return held if launched == "fn" else _past_fn(held)
+
+
 def _root_name(held: cst.BaseExpression) -> str | None:
     """The name a launched value starts from: `kernel`, `mod` of `mod.kernel`, `table` of `table["kernel"]`."""
     while isinstance(held, (cst.Attribute, cst.Subscript)):
@@ -509,6 +524,7 @@ class HostIndex(_HostFacts):
             for facts in memory.recall(module, kernel_defs):
                 self.merge(facts)
         self.stored_launch_calls = self._add_stored_launches()
+        self._add_jit_function_launches()
 
     def _add_stored_launches(self) -> set[cst.Call]:
         """Adds the launches through a launcher a function stores (`launcher = kernel[grid]`,
@@ -530,6 +546,24 @@ class HostIndex(_HostFacts):
                     self.launches.setdefault(launched, []).append(Launch(site.call, scope, site.blocks, subscript))
                     calls.add(site.call)
         return calls
+
+    def _add_jit_function_launches(self) -> None:
+        """Adds `kernel.fn[grid](...)` (also `kernel.fn.fn[grid]`, and a launcher storing it) as
+        a launch of `kernel` too, when `kernel` names a kernel of the module or one it imports,
+        or is a parameter of the launching function (a launcher helper given the kernel):
+        `fn` is the JIT function under an autotuner or heuristics (Triton's `Autotuner.fn`),
+        launched without them. The launch stays one of `fn` (a kernel of that name another
+        module defines, `mod.fn[grid]`)."""
+        for launch in list(self.launches.get("fn", ())):
+            held = _past_fn(launch.subscript.value)
+            launched, reference = _launched_name(held), dotted_name(held)
+            if held is launch.subscript.value or launched is None or not reference:
+                continue
+            scope = launch.scope
+            named = self.kernels_named(reference, scope) or self.imported_kernels(reference, scope)
+            helper = isinstance(held, cst.Name) and scope is not None and _param(scope, launched) is not None
+            if named or (helper and launched not in ("self", "cls")):
+                self.launches.setdefault(launched, []).append(launch)
 
     # ---- names and helpers ------------------------------------------------------------
     def values_of(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
@@ -758,9 +792,9 @@ class HostIndex(_HostFacts):
         found: dict[Kernel, list[Launch]] = {}
         for launched, launches in self.launches.items():
             for launch in launches:
-                reference = dotted_name(launch.subscript.value)
+                held = _launched_value(launch, launched)
+                reference = dotted_name(held)
                 kernels = self.imported_kernels(reference, launch.scope) if reference else []
-                held = launch.subscript.value
                 if not kernels and isinstance(held, cst.Name) and launch.scope and not _param(launch.scope, launched):
                     kernels = self._imported_kernels_among(self.values_of(launched, launch.scope), launch.scope)
                 for kernel in kernels:
@@ -888,7 +922,8 @@ class HostIndex(_HostFacts):
         for launched, launches in self.launches.items():
             for launch in launches:
                 scope = launch.scope
-                if scope is None or not isinstance(launch.subscript.value, cst.Name) or _param(scope, launched) is None:
+                held = _launched_value(launch, launched)
+                if scope is None or not isinstance(held, cst.Name) or _param(scope, launched) is None:
                     continue
                 passed_names: dict[str, None] = {}
                 for site in self.calls_of.get(scope.name.value, ()):
@@ -935,7 +970,7 @@ class HostIndex(_HostFacts):
         if whole or grid is not None:
             views: dict[Launch, None] = {}
             for site in sites:
-                held = launch.subscript.value
+                held = _launched_value(launch, kernel)
                 given = held.value if isinstance(held, cst.Name) and hops == 0 else None
                 if given is not None and _param(function, given) is not None:
                     passed = passed_for(site.call, function, given)

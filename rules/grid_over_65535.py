@@ -77,7 +77,8 @@ function's are what the calls of a wrapper passing its arguments on unchanged pa
 norm(*args, **kwargs): return _norm(*args, **kwargs)`, then `norm(x, B * H)`). A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
 function, one per wrapper) reads its sizes from the function around it. A kernel another module
 defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
-`kernels.k[grid](...)`): the launcher refuses the grid whatever the kernel does. A kernel with a 1-D task loop is checked like
+`kernels.k[grid](...)`): the launcher refuses the grid whatever the kernel does. So is one
+launched past its autotuner or heuristics (`k.fn[grid](...)`, Triton's `Autotuner.fn`). A kernel with a 1-D task loop is checked like
 any other: on the core-count grid it is written for (`(num_core,)`) it has no runtime size, and
 launched on a grid that grows with the input it is refused all the same. The message lists the sizes (`T/BT * B * H > 65535`), after the axes it could not size
 (`NT * B * H > 65535` for `(NT, B * H)` with `NT` from a helper) but for those that are one

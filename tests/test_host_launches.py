@@ -789,18 +789,28 @@ def hidden(x, _own):
 """
 
 
+# each launch written as one of the JIT function under an autotuner (`kernel.fn[grid]`)
+JIT_FUNCTIONS_LAUNCHED = re.sub(r"(\w)\[(\(\d,\)|grid)\]", r"\1.fn[\2]", IMPORTED_LAUNCHES).replace(
+    "own_kernel.fn[", "own_kernel.fn.fn["
+)
+
+
+@pytest.mark.parametrize("source", [IMPORTED_LAUNCHES, JIT_FUNCTIONS_LAUNCHED])
 def test_a_launch_through_a_name_imported_from_a_module_of_the_package_is_one_of_the_kernel_it_names(
-    tmp_path: Path,
+    tmp_path: Path, source: str
 ) -> None:
     """`_own` imported from the module itself names its kernel (`launches_of`); `_decay` and
     `kernels.decay_kernel` name the kernel of `kernels.py`, read from disk
     (`imported_kernel_launches`, through a launcher helper too); `lost_kernel`, of a module
-    that cannot be read, names none."""
+    that cannot be read, names none. The same launched as `kernel.fn[grid]` (`.fn.fn`), the
+    JIT function under an autotuner or heuristics."""
+    if source is JIT_FUNCTIONS_LAUNCHED:
+        assert source.count(".fn[") == 7 and "own_kernel.fn.fn[(2,)]" in source
     (tmp_path / "__init__.py").write_text("", encoding="utf-8")
     kernels_source = "import triton\n\n@triton.jit\ndef decay_kernel(x, num_stages):\n    pass\n"
     (tmp_path / "kernels.py").write_text(kernels_source, encoding="utf-8")
-    module = cst.parse_module(IMPORTED_LAUNCHES)
-    imports = ImportMap(module, IMPORTED_LAUNCHES)
+    module = cst.parse_module(source)
+    imports = ImportMap(module, source)
     imported = ImportedFunctions(tmp_path, imports, file=tmp_path / "ops.py")
     [own] = find_kernels(module, imports, imported=imported)
     hosts = HostIndex(module, [own], imported=imported)
@@ -1411,3 +1421,19 @@ def test_a_wrapper_changing_what_it_passes_on_is_no_wrapper(lint) -> None:
         "def norm(*args, scale=2, **kwargs):\n    return _norm_impl(*args, **kwargs)\n",
     ):
         assert sorted(f.code for f in lint(header + impl + "\n" + wrapper)) == ["ASC002", "ASC010"], wrapper
+
+
+def test_the_jit_function_under_an_autotuner_launched_is_a_launch_of_its_kernel() -> None:
+    """`k.fn[grid](...)`, `k.fn.fn[grid](...)` and a launcher storing `k.fn[grid]` launch
+    `k` (Triton's `Autotuner.fn`: the JIT function, launched without the autotuner), with the
+    facts of `k[grid](...)`; `.fn` of what names no kernel (`self.fn`, a value nothing
+    shows) launches none."""
+    plain = "def f(x):\n    B, T = x.shape\n    k[(B, T)](x, T, BT=64)\n"
+    assert launch_facts(plain) == [("(B, T)", None, ("B", "T"))]
+    for launched in ("k.fn[(B, T)](", "k.fn.fn[(B, T)](", "run = k.fn[(B, T)]\n    run("):
+        assert launch_facts(plain.replace("k[(B, T)](", launched)) == launch_facts(plain), launched
+    others = (
+        "class Op:\n    def run(self, x):\n        self.fn[(x.numel(),)](x, 1, BT=64)\n\n"
+        "def g(x):\n    table.fn[(x.numel(),)](x, 1, BT=64)\n"
+    )
+    assert launch_facts(others) == []
