@@ -1021,20 +1021,21 @@ class HostIndex(_HostFacts):
         found: list[CallSite] = []
         for site in sites:
             wrapper = site.scope
-            wraps = (
-                wrapper is not None
-                and wrapper not in seen
-                and wrapper not in self.class_of
-                and site.wrappers < _MAX_HOPS
-                and self._wraps(wrapper, site.call, function)
-            )
-            outer = self._visible_calls(wrapper) if wraps and wrapper is not None else []
-            if not outer or wrapper is None:
+            if wrapper is None or not (outer := self._wrapper_calls(wrapper, site, function, seen)):
                 found.append(site)
                 continue
             through = [CallSite(o.call, o.scope, o.blocks, wrappers=site.wrappers + 1) for o in outer]
             found += self._through_wrappers(function, through, seen | {wrapper})
         return found
+
+    def _wrapper_calls(
+        self, wrapper: cst.FunctionDef, site: CallSite, function: cst.FunctionDef, seen: frozenset[cst.FunctionDef]
+    ) -> list[CallSite]:
+        """The module's calls of `wrapper` when the call `site` in it passes `function` its
+        arguments unchanged (`_wraps`), it is no method, not `seen` and within the hops; else none."""
+        if wrapper in seen or wrapper in self.class_of or site.wrappers >= _MAX_HOPS:
+            return []
+        return self._visible_calls(wrapper) if self._wraps(wrapper, site.call, function) else []
 
     def _wraps(self, wrapper: cst.FunctionDef, call: cst.Call, function: cst.FunctionDef) -> bool:
         """`call`, in `wrapper`, passes `function` the wrapper's arguments unchanged: the
@@ -1986,10 +1987,8 @@ class HostIndex(_HostFacts):
                 return product
         if callee == "min" and any(arg == () for arg in args):
             return ()
-        if (callee in ("int", "ceil", "next_power_of_2") or dotted_name(call.func) in INT_CONVERSIONS) and len(
-            args
-        ) == 1:
-            # `math.ceil(T / BT)`: `triton.cdiv(T, BT)`
+        as_int = callee in ("int", "ceil", "next_power_of_2") or dotted_name(call.func) in INT_CONVERSIONS
+        if as_int and len(args) == 1:  # `math.ceil(T / BT)`: `triton.cdiv(T, BT)`
             return args[0]  # a power of two at most twice the value is bounded when it is
         if callee in ("min", "max") and args and all(arg is not None for arg in args):
             sized = [arg for arg in args if arg]
