@@ -379,10 +379,8 @@ class _HostFacts:
             self.bound_under[value] = blocks
             if isinstance(value, cst.Subscript):
                 self.subscripts_bound.setdefault((target.value, scope), []).append((value, blocks))
-        elif isinstance(target, (cst.Tuple, cst.List)) and not any(
-            isinstance(e, cst.StarredElement) for e in target.elements
-        ):
-            for element, part in zip(target.elements, _unpacked(value, len(target.elements)), strict=True):
+        elif isinstance(target, (cst.Tuple, cst.List)):
+            for element, part in zip(target.elements, _unpacked_into(target.elements, value), strict=True):
                 if part is not None:
                     self._bind(statement, element.value, part, scope, blocks)
         elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and len(target.slice) == 1:
@@ -3327,9 +3325,36 @@ def _returned_index(value: cst.Subscript) -> int | None:
     return int_literal(position.slice.value) if isinstance(position.slice, cst.Index) and not more else None
 
 
+def _unpacked_into(targets: Sequence[cst.BaseElement], value: cst.BaseExpression) -> list[cst.BaseExpression | None]:
+    """What each target of `a, b = value` gets (`_unpacked`); with a starred target (`*batch, D =
+    x.shape`, `B, T, *_ = x.shape`), a value that is no tuple or list gives the names before it
+    `value[i]`, those after it `value[-j]` and the starred one the slice between
+    (`x.shape[:-1]`); a tuple or list, nothing."""
+    starred = [i for i, target in enumerate(targets) if isinstance(target, cst.StarredElement)]
+    if not starred:
+        return _unpacked(value, len(targets))
+    if len(starred) > 1 or isinstance(value, cst.Tuple | cst.List | cst.IfExp):
+        return [None] * len(targets)
+    star, after = starred[0], len(targets) - starred[0] - 1
+    return [
+        *(_item(value, i) for i in range(star)),
+        _slice(value, star, after),
+        *(_item(value, i - after) for i in range(after)),
+    ]
+
+
 def _item(value: cst.BaseExpression, index: int) -> cst.Subscript:
-    """`value[index]`."""
-    return cst.Subscript(value, [cst.SubscriptElement(cst.Index(cst.Integer(str(index))))])
+    """`value[index]` (`value[-1]` for -1)."""
+    literal = cst.Integer(str(abs(index)))
+    written = literal if index >= 0 else cst.UnaryOperation(cst.Minus(), literal)
+    return cst.Subscript(value, [cst.SubscriptElement(cst.Index(written))])
+
+
+def _slice(value: cst.BaseExpression, start: int, left_after: int) -> cst.Subscript:
+    """`value[start:-left_after]` (`value[start:]` when none is left after)."""
+    lower = cst.Integer(str(start)) if start else None
+    upper = cst.UnaryOperation(cst.Minus(), cst.Integer(str(left_after))) if left_after else None
+    return cst.Subscript(value, [cst.SubscriptElement(cst.Slice(lower, upper))])
 
 
 def all_params(function: cst.FunctionDef) -> list[cst.Param]:

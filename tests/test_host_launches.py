@@ -95,6 +95,19 @@ def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | Non
                 ("(triton.cdiv(T, META['BT']), B)", None, ("T/META['BT']", "B")),
             ],
         ),
+        # shapes unpacked around a starred name: the names before it and after it are
+        # extents, the starred one the slice between (`*batch, D = x.shape`)
+        (
+            "def f(x):\n    B, T, *_ = x.shape\n    *batch, D = x.shape\n"
+            "    k[(B * T, batch[0] * batch[1], math.prod(batch))](x, D, BT=64)\n",
+            [
+                (
+                    "(B * T, batch[0] * batch[1], math.prod(batch))",
+                    None,
+                    ("B", "T", "batch[0]", "batch[1]", "x.shape[:-1][0]", "prod(x.shape[:-1][1:])"),
+                )
+            ],
+        ),
         # a size from a caller, and an axis nobody shows: left out (it is at least 1)
         (
             "def f(x, n, chunk):\n    k[(n, chunk)](x, n, BT=64)\n\ndef api(x):\n    f(x, x.shape[0], pick())\n",
