@@ -582,8 +582,9 @@ class HostIndex(_HostFacts):
         stores, `name.update(...)` / `name.setdefault(k, v)` calls and `name |= ...`
         statements, and the dicts those add), returned by a function of the module (also
         called through `functools.partial`, also as an element of a returned tuple:
-        `_, config = get_best_config(m)`), copied (`d.copy()`, `dict(d)`), or splatted into
-        those (`dict(..., **base)`, `{**base}`). A name and the value bound to it are a hop
+        `_, config = get_best_config(m)`), passed for a parameter by the module's calls of its
+        function (`_launch(n, common)`), copied (`d.copy()`, `dict(d)`), or splatted into those
+        (`dict(..., **base)`, `{**base}`). A name and the value bound to it are a hop
         each: a getter's result reaches a launch in twice the hops of other values."""
         if hops > 2 * _MAX_HOPS:
             return
@@ -594,6 +595,11 @@ class HostIndex(_HostFacts):
         elif isinstance(value, cst.Name):
             for bound in self.values_of(value.value, scope):
                 yield from self.dict_sources(bound, scope, hops + 1)
+            if scope is not None and _param(scope, value.value) is not None:  # what its callers pass
+                for site in self.callers_of(scope):
+                    passed = passed_for(site.call, scope, value.value)
+                    if passed is not None:
+                        yield from self.dict_sources(passed, site.scope, hops + 1)
             for reader in self._scopes_reading(value.value, scope):
                 for store in self.item_stores.get((value.value, reader), ()):
                     yield store.statement, reader

@@ -129,6 +129,21 @@ class ConstexprTo(Rule):
     REQUIRES_TOKENS = (("to",),)
 
     VALID = (
+        # a float in a dict of launch arguments, splatted by the helper the dict is passed to
+        """
+@triton.jit
+def norm_kernel(x, eps, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b_x = tl.load(x + offs, mask=offs < n).to(tl.float32)
+    tl.store(x + offs, b_x / (tl.sum(b_x * b_x) + eps.to(tl.float32)), mask=offs < n)
+
+def _launch(n, common):
+    norm_kernel[(triton.cdiv(n, 1024),)](**common)
+
+def norm(x):
+    n = x.numel()
+    _launch(n, dict(x=x, eps=1e-6, n=n, BLOCK=1024))
+""",
         # a remainder is below its divisor, whatever the multiply its dividend was made with
         """
 @triton.jit
