@@ -66,6 +66,10 @@ class CallSite:
     blocks: tuple[cst.For | cst.If, ...] = ()
     wrappers: int = field(default=0, kw_only=True)
 
+    def passes(self, function: cst.FunctionDef, name: str) -> cst.BaseExpression | None:
+        """What the call, one of `function`, passes for its parameter `name` (`passed_for`)."""
+        return passed_for(self.call, function, name)
+
     @property
     def arms(self) -> list[tuple[cst.BaseExpression, bool]]:
         """The test of each `if` around the call, with whether it holds there."""

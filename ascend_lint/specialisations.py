@@ -570,11 +570,9 @@ class _HostNames:
         """The values the module's calls of `scope` pass for a parameter (`_launch(x, BLOCK)`
         after `BLOCK = 65536`), its default where a call omits it; none when a call passes what
         is no constant, or no call is seen."""
-        from .host import passed_for  # host imports this module's importers: not at import time
-
         values: list[Value] = []
         for site in self.host.callers_of(scope):
-            argument = passed_for(site.call, scope, param.name.value)
+            argument = site.passes(scope, param.name.value)
             if argument is None and any(arg.star for arg in site.call.args):
                 return []  # spread in: unknown
             found = self.alternatives(argument, site.scope, hops + 1) if argument is not None else [default]
