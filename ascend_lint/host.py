@@ -519,6 +519,7 @@ class HostIndex(_HostFacts):
         self._launch_grids: dict[Launch, tuple[Grid, ...]] = {}
         self._elsewhere: dict[str, list[tuple[HostIndex, Kernel]]] = {}  # `launched_elsewhere`, by kernel
         self._launches_as_called: dict[tuple[Launch, str, int], tuple[Launch, ...]] = {}
+        self._callers: dict[cst.FunctionDef, list[CallSite]] = {}  # `callers_of`, by function
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
             self.walk(module, kernel_defs)
@@ -1011,8 +1012,11 @@ class HostIndex(_HostFacts):
         class (`Ops.f(...)`) or, in a method of that class, `self.f(...)` / `cls.f(...)`; a
         `forward` also through the class's `apply` (`Fn.apply(x, n)` of a
         `torch.autograd.Function`); and through wrappers (`_through_wrappers`). `passed_for`
-        reads such a call's arguments past `self` / `cls`, and past `ctx` for `apply`."""
-        return self._through_wrappers(function, self._direct_callers(function))
+        reads such a call's arguments past `self` / `cls`, and past `ctx` for `apply`. Worked out
+        once per function."""
+        if function not in self._callers:
+            self._callers[function] = self._through_wrappers(function, self._direct_callers(function))
+        return self._callers[function]
 
     def _through_wrappers(
         self, function: cst.FunctionDef, sites: list[CallSite], seen: frozenset[cst.FunctionDef] = frozenset()

@@ -528,6 +528,9 @@ class _HostNames:
     host: HostIndex
     imports: ImportMap
     known: Mapping[str, Value]
+    # `_passed` by parameter, function and hops (worked out once: functions sharing a name and
+    # calling themselves reach a parameter through many paths)
+    passed_memo: dict[tuple[str, cst.FunctionDef, int], list[Value]] = field(default_factory=dict, compare=False)
 
     def lookup(self, scope: Scope, hops: int = 0) -> Lookup:
         """A name's value when it has exactly one."""
@@ -570,6 +573,14 @@ class _HostNames:
         """The values the module's calls of `scope` pass for a parameter (`_launch(x, BLOCK)`
         after `BLOCK = 65536`), its default where a call omits it; none when a call passes what
         is no constant, or no call is seen."""
+        key = (param.name.value, scope, hops)
+        if key not in self.passed_memo:
+            self.passed_memo[key] = self._passed_at_calls(param, scope, default, hops)
+        return self.passed_memo[key]
+
+    def _passed_at_calls(
+        self, param: cst.Param, scope: cst.FunctionDef, default: Value | None, hops: int
+    ) -> list[Value]:
         values: list[Value] = []
         for site in self.host.callers_of(scope):
             argument = site.passes(scope, param.name.value)

@@ -195,3 +195,28 @@ def test_asc002_reports_exactly_the_kernels_whose_to_fails(measured: dict) -> No
     # `param_to` fails for 1 only: the linter cannot see the value and reports it (an int is assumed);
     # the contract keeps a parameter annotated `tl.int32` / `tl.int64` a runtime value (RULES.md)
     assert reported == failing - {"i32_annotated_to"}
+
+
+def test_launch_values_passed_through_functions_sharing_a_name_are_worked_out_once(monkeypatch) -> None:
+    """Copies of a module in one file: every launcher is a caller of each copy of the functions
+    it calls, so following a parameter to what the calls pass walked every path (each copy
+    more multiplied the work: 12 copies took over 270 s). Counted as work: the parameters whose
+    calls are read grow with the square of the copies (each copy's calls of each copy), not
+    with their powers."""
+    from ascend_lint import specialisations
+
+    kernels = (REPO / "fixtures" / "triton_ascend" / "clean_kernels.py").read_text(encoding="utf-8")
+    real = specialisations._HostNames._passed_at_calls
+    read: list[int] = []
+
+    def counted(names: specialisations._HostNames, *args: object) -> list:
+        read.append(1)
+        return real(names, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(specialisations._HostNames, "_passed_at_calls", counted)
+    counts = []
+    for copies in (2, 4, 8):
+        read.clear()
+        assert lint_source(kernels * copies, "copies.py", settings(timeout_per_file=None)).error is None
+        counts.append(len(read))
+    assert counts[0] > 0 and counts[2] <= 20 * counts[0], counts  # 4x the copies: 16x at most
