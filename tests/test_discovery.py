@@ -500,12 +500,16 @@ def kept_kernel_finder(folder: Path) -> Callable[[str], Kernel]:
     return kernel
 
 
+LOADS = (
+    "import triton\nimport triton.language as tl\n\n@triton.jit\ndef fetch(base, i):\n    return tl.load(base + i)\n"
+)
+
+
 def test_a_kernel_memory_keeps_a_kernel_only_while_the_modules_it_imports_from_are_unchanged(tmp_path) -> None:
     """A kernel's pointers come through the device functions it calls, also those another
     module of the package defines (`ImportedFunctions`): a kept kernel would keep stale ones."""
     helper = tmp_path / "helpers.py"
-    loads = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef fetch(base, i):\n    return tl.load(base + i)\n"
-    helper.write_text(loads, encoding="utf-8")
+    helper.write_text(LOADS, encoding="utf-8")
     source = """
 import triton
 import triton.language as tl
@@ -520,57 +524,43 @@ def k(x, y, n):
     before = kernel(source)
     assert before.pointer_params == {"x", "y"}
     assert kernel(source) is before  # nothing changed: the kernel and its facts are kept
-    helper.write_text(loads.replace("tl.load(base + i)", "base + i"), encoding="utf-8")
+    helper.write_text(LOADS.replace("tl.load(base + i)", "base + i"), encoding="utf-8")
     after = kernel(source)
     assert after is not before and after.pointer_params == {"y"}
 
 
-def test_a_kernel_memory_keeps_a_kernel_only_while_the_modules_it_imports_stay_the_same(tmp_path) -> None:
-    """`h.fetch(...)` runs the function of the module `h` names: another `import ... as h`
-    (its text unchanged) is another function, whose facts a kept kernel would not have."""
+@pytest.mark.parametrize(
+    ("imported", "call", "other"),
+    [
+        # `h.fetch(...)` runs the function of the module `h` names
+        ("import pkg.loads as h", "h.fetch(x, n)", "import pkg.sums as h"),
+        # `fetch(...)` after `from .loads import *` runs `loads.py`'s function
+        ("from .loads import *", "fetch(x, n)", "from .sums import *"),
+    ],
+)
+def test_a_kernel_memory_keeps_a_kernel_only_while_the_modules_it_imports_stay_the_same(
+    tmp_path, imported: str, call: str, other: str
+) -> None:
+    """Another import of another module (its text unchanged) is another function, whose facts
+    a kept kernel would not have."""
     package = tmp_path / "pkg"
     package.mkdir()
     (package / "__init__.py").write_text("", encoding="utf-8")
-    loads = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef fetch(base, i):\n    return tl.load(base + i)\n"
-    (package / "loads.py").write_text(loads, encoding="utf-8")
-    (package / "sums.py").write_text(loads.replace("tl.load(base + i)", "base + i"), encoding="utf-8")
-    source = """
+    (package / "loads.py").write_text(LOADS, encoding="utf-8")
+    (package / "sums.py").write_text(LOADS.replace("tl.load(base + i)", "base + i"), encoding="utf-8")
+    source = f"""
 import triton
 import triton.language as tl
-import pkg.loads as h
+{imported}
 
 @triton.jit
 def k(x, y, n):
-    tl.store(y, h.fetch(x, n))
+    tl.store(y, {call})
 """
     kernel = kept_kernel_finder(package)
 
     before = kernel(source)
     assert before.pointer_params == {"x", "y"}
     assert kernel(source) is before
-    after = kernel(source.replace("pkg.loads", "pkg.sums"))
-    assert after is not before and after.pointer_params == {"y"}
-
-
-def test_a_kernel_memory_keeps_a_kernel_only_while_its_star_imports_stay_the_same(tmp_path) -> None:
-    """`fetch(...)` after `from .loads import *` runs `loads.py`'s function: another star import
-    (its text unchanged) is another function."""
-    loads = "import triton\nimport triton.language as tl\n\n@triton.jit\ndef fetch(base, i):\n    return tl.load(base + i)\n"
-    (tmp_path / "loads.py").write_text(loads, encoding="utf-8")
-    (tmp_path / "sums.py").write_text(loads.replace("tl.load(base + i)", "base + i"), encoding="utf-8")
-    source = """
-import triton
-import triton.language as tl
-from .loads import *
-
-@triton.jit
-def k(x, y, n):
-    tl.store(y, fetch(x, n))
-"""
-    kernel = kept_kernel_finder(tmp_path)
-
-    before = kernel(source)
-    assert before.pointer_params == {"x", "y"}
-    assert kernel(source) is before
-    after = kernel(source.replace(".loads", ".sums"))
+    after = kernel(source.replace(imported, other))
     assert after is not before and after.pointer_params == {"y"}

@@ -588,15 +588,19 @@ fn = k64
 """
 
 
-def test_a_launch_through_a_name_bound_only_to_kernels_is_a_launch_of_each() -> None:
-    module = cst.parse_module(CHOSEN)
-    kernels = find_kernels(module, ImportMap(module, CHOSEN))
+def launched_by_kernel(source: str, shown: str) -> dict[str, list[str]]:
+    """By kernel, the code of the `shown` node (`grid_node`, `call`) of each of its launches."""
+    module = cst.parse_module(source)
+    kernels = find_kernels(module, ImportMap(module, source))
     hosts = HostIndex(module, kernels)
-    launched = {
-        kernel.name: [module.code_for_node(launch.grid_node) for launch in hosts.launches_with_helpers(kernel)]
+    return {
+        kernel.name: [module.code_for_node(getattr(launch, shown)) for launch in hosts.launches_with_helpers(kernel)]
         for kernel in kernels
     }
-    assert launched == {"k32": ["(1,)", "(2,)"], "k64": ["(1,)", "(2,)"]}
+
+
+def test_a_launch_through_a_name_bound_only_to_kernels_is_a_launch_of_each() -> None:
+    assert launched_by_kernel(CHOSEN, "grid_node") == {"k32": ["(1,)", "(2,)"], "k64": ["(1,)", "(2,)"]}
 
 
 CHOSEN_AND_PASSED = (
@@ -622,13 +626,7 @@ def test_a_launcher_helper_passed_a_name_bound_only_to_kernels_launches_each() -
     """`fn = k32 if BT == 32 else k64`, then `_launch(fn, ...)` (or the choice written in the
     call) launches `k32` and `k64` where the helper launches its parameter, as `fn[grid](...)`
     in the function itself does; a parameter passed on is no kernel of the module."""
-    module = cst.parse_module(CHOSEN_AND_PASSED)
-    kernels = find_kernels(module, ImportMap(module, CHOSEN_AND_PASSED))
-    hosts = HostIndex(module, kernels)
-    launched = {
-        kernel.name: [module.code_for_node(launch.call) for launch in hosts.launches_with_helpers(kernel)]
-        for kernel in kernels
-    }
+    launched = launched_by_kernel(CHOSEN_AND_PASSED, "call")
     assert launched == {"k32": ["fn[(5,)](x, BT=BT)"], "k64": ["fn[(5,)](x, BT=BT)"]}
 
 
