@@ -23,7 +23,7 @@ from weakref import WeakKeyDictionary
 import libcst as cst
 
 from .flow import NARROW_INTS
-from .imports import ImportMap, dotted_name, int_literal, statement_blocks, str_literal
+from .imports import ImportMap, dotted_name, int_literal, root_name, statement_blocks, str_literal
 from .kernels import ImportedFunctions, ImportedModule, Kernel, imported_module, subscript_key
 from .nodes import arms_around, child_nodes, leaves_block, never_falls_through, updated_value, walk
 from .package import content_hash, package_folders, package_hash, package_sources
@@ -448,13 +448,6 @@ def _launched_value(launch: Launch, launched: str) -> cst.BaseExpression:
     return held if launched == "fn" else _past_fn(held)
 
 
-def _root_name(held: cst.BaseExpression) -> str | None:
-    """The name a launched value starts from: `kernel`, `mod` of `mod.kernel`, `table` of `table["kernel"]`."""
-    while isinstance(held, (cst.Attribute, cst.Subscript)):
-        held = held.value
-    return held.value if isinstance(held, cst.Name) else None
-
-
 def _environ_item(target: cst.BaseExpression) -> str | None:
     """`X` for an assignment target `os.environ["X"]` (`environ["X"]` after `from os import environ`)."""
     if not isinstance(target, cst.Subscript) or len(target.slice) != 1:
@@ -541,7 +534,7 @@ class HostIndex(_HostFacts):
             if scope is None or len(self.bindings[name, scope]) != 1 or _param(scope, name) is not None:
                 continue
             [(subscript, blocks)] = stored
-            launched, root = _launched_name(subscript.value), _root_name(subscript.value)
+            launched, root = _launched_name(subscript.value), root_name(subscript.value)
             if launched is None or root is None or not (self.kernels_named(root, scope) or self._is_free(root, scope)):
                 continue
             for site in self.calls_of.get(name, ()):

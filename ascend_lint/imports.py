@@ -63,6 +63,14 @@ def dotted_name(node: cst.BaseExpression) -> str | None:
     return ".".join(reversed(parts))
 
 
+def root_name(node: cst.BaseExpression) -> str | None:
+    """The name a value reached through attributes and items starts from: `kernel`, `mod` of
+    `mod.kernel`, `table` of `table["kernel"]`; None for any other start."""
+    while isinstance(node, (cst.Attribute, cst.Subscript)):
+        node = node.value
+    return node.value if isinstance(node, cst.Name) else None
+
+
 def str_literal(node: cst.BaseExpression | None) -> str | None:
     """The value of a plain string literal (`"x"`, `'x'`), else None (bytes, f-strings...). One
     without prefix or escapes is its text between the quotes (no `ast.literal_eval`: see

@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from .flow import Assumptions, Flow, call_argument
-from .imports import ImportMap, dotted_name, number_literal, statement_blocks, str_literal
+from .imports import ImportMap, dotted_name, number_literal, root_name, statement_blocks, str_literal
 from .nodes import arms_around, never_falls_through, walk
 
 if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime import would be a circle
@@ -511,10 +511,7 @@ def _launches_this(launch: Launch, kernel: Kernel, names: _HostNames) -> bool:
     """Whether a launch of the kernel's name is one of this kernel: a launch through an
     imported name (`mod.kernel[grid]`) is when the import resolves to it."""
     held = launch.subscript.value
-    root = held
-    while isinstance(root, cst.Attribute | cst.Subscript):
-        root = root.value
-    if held is root or not isinstance(root, cst.Name) or root.value not in names.imports.imported:
+    if isinstance(held, cst.Name) or root_name(held) not in names.imports.imported:
         return True
     reference = dotted_name(held)
     return reference is not None and kernel in names.host.imported_kernels(reference, launch.scope)
