@@ -2167,22 +2167,33 @@ class HostIndex(_HostFacts):
     def _origin_scopes(self) -> dict[cst.BaseExpression, Scope]:
         """Each argument node of a plain call with the scope of the call, each bound value
         with the scope binding it, and each element of a returned tuple with the function
-        returning it."""
+        returning it; with each, the arms and operands `origins` follows into (`B if c else
+        len(s) - 1` passed on: `B` is the caller's)."""
         scopes: dict[cst.BaseExpression, Scope] = {}
+
+        def add(value: cst.BaseExpression, scope: Scope) -> None:
+            scopes.setdefault(value, scope)
+            if isinstance(value, cst.IfExp):
+                add(value.body, scope)
+                add(value.orelse, scope)
+            elif isinstance(value, cst.BooleanOperation):
+                add(value.left, scope)
+                add(value.right, scope)
+
         for sites in [
             *self.calls_of.values(),
             *([site for _, site in calls] for calls in self.attribute_calls.values()),
         ]:
             for site in sites:
                 for arg in site.call.args:
-                    scopes.setdefault(arg.value, site.scope)
+                    add(arg.value, site.scope)
         for (_, scope), values in self.bindings.items():
             for value in values:
-                scopes.setdefault(value, scope)
+                add(value, scope)
         for returns in self.returns.values():
             for returned, function in returns:
                 for element in returned.elements if isinstance(returned, cst.Tuple) else ():
-                    scopes.setdefault(element.value, function)
+                    add(element.value, function)
         return scopes
 
     # ---- evidence per kernel parameter ------------------------------------------------

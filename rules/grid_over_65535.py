@@ -925,6 +925,20 @@ def gate_up_rows(hidden, weight, out):
     tokens, N = _dims(hidden)[0], weight.shape[0]
     gate_up[(tokens, triton.cdiv(N, 256))](hidden, weight, out, tokens, N, BLOCK_M=1, BLOCK_N=256)  # expect
 """,
+        # a size the caller chooses (batch, or the number of sequences) passed to a launcher
+        """
+@triton.jit
+def heads(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0), 1.0)
+
+def _launch(x, N, T, H, BT=64):
+    heads[(triton.cdiv(T, BT), N * H)](x, T, BT=BT)  # expect
+
+def forward(x, cu_seqlens=None):
+    B, T, H, K = x.shape
+    N = B if cu_seqlens is None else len(cu_seqlens) - 1
+    _launch(x, N=N, T=T, H=H)
+""",
         # tiles unpacked from a conditional of tuples: each name is its arms' own element
         """
 @triton.jit
