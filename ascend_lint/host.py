@@ -209,6 +209,16 @@ class ItemStore:
 
 
 @dataclass(frozen=True)
+class Passed:
+    """What a launch passes for a kernel parameter, and the function its names resolve in: the
+    launch's, or the one that filled the dict the launch splats (`kw = dict(eps=eps)` in a
+    caller, then `_launch(x, kw)` with `k[grid](**kw)`)."""
+
+    value: cst.BaseExpression
+    scope: Scope
+
+
+@dataclass(frozen=True)
 class Evidence:
     """A host-side fact about one kernel parameter, with the launch that shows it."""
 
@@ -692,17 +702,18 @@ class HostIndex(_HostFacts):
         """A lambda, or the name of a function of the module."""
         return isinstance(value, cst.Lambda) or (isinstance(value, cst.Name) and value.value in self.functions)
 
-    def keyword_value(self, args: Sequence[cst.Arg], name: str, scope: Scope) -> cst.BaseExpression | None:
-        """The value call arguments pass as keyword `name`, written out or through a `**` splat."""
+    def keyword_value(self, args: Sequence[cst.Arg], name: str, scope: Scope) -> Passed | None:
+        """The value call arguments in `scope` pass as keyword `name`, written out or through a
+        `**` splat, with where the dict holding it was filled."""
         for arg in args:
             if arg.keyword is not None and arg.keyword.value == name:
-                return arg.value
+                return Passed(arg.value, scope)
         for arg in args:
             if arg.star == "**":
-                for source, _ in self.dict_sources(arg.value, scope):
+                for source, filled in self.dict_sources(arg.value, scope):
                     found = _entry(source, name)
                     if found is not None:
-                        return found
+                        return Passed(found, filled)
         return None
 
     # ---- launches of a kernel ---------------------------------------------------------
@@ -1165,12 +1176,12 @@ class HostIndex(_HostFacts):
             return None
         return Launch(call, site.scope, site.blocks, launch.subscript, Forwarded(launch, grid, tuple(args)))
 
-    def argument(self, launch: Launch, kernel: Kernel, param: str) -> cst.BaseExpression | None:
+    def argument(self, launch: Launch, kernel: Kernel, param: str) -> Passed | None:
         """What the launch passes for the kernel parameter `param` (None when not visible)."""
         positional = self.positional_arguments(launch.args, launch.args_scope)
         for name, value in zip((p.name for p in kernel.params), positional, strict=False):  # as far as known
             if name == param:
-                return value
+                return Passed(value, launch.args_scope)
         return self.keyword_value(launch.args, param, launch.args_scope)
 
     def positional_arguments(self, args: Sequence[cst.Arg], scope: Scope) -> list[cst.BaseExpression]:
@@ -1200,10 +1211,10 @@ class HostIndex(_HostFacts):
             return None
         return [element.value for element in value.elements]
 
-    def arguments(self, kernel: Kernel, param: str) -> list[tuple[Launch, cst.BaseExpression | None]]:
+    def arguments(self, kernel: Kernel, param: str) -> list[tuple[Launch, Passed | None]]:
         return [(launch, self.argument(launch, kernel, param)) for launch in self.launches_passing(kernel)]
 
-    def passed_values(self, kernel: Kernel, param: str) -> list[tuple[HostIndex, Launch, cst.BaseExpression | None]]:
+    def passed_values(self, kernel: Kernel, param: str) -> list[tuple[HostIndex, Launch, Passed | None]]:
         """`arguments`, each with the host index its launch is read in: this module's, or, for a
         kernel only other modules of the package launch, theirs (`launched_elsewhere`)."""
         own = self.arguments(kernel, param)
@@ -2210,14 +2221,15 @@ class HostIndex(_HostFacts):
     def _passing(self, kernel: Kernel, param: str, is_wanted: Callable[[cst.BaseExpression], bool]) -> Evidence | None:
         """The first launch (`passed_values`) whose value for the parameter may come from an
         origin `is_wanted` accepts, with the way there."""
-        for host, launch, value in self.passed_values(kernel, param):
-            if value is None:
+        for host, launch, passed in self.passed_values(kernel, param):
+            if passed is None:
                 continue
-            for origin, how in host.origins(value, launch.args_scope):
+            for origin, how in host.origins(passed.value, passed.scope):
                 if is_wanted(origin):
-                    passed = f"passes `{param}={_code(value)}`"
-                    why = f"{passed}, where {how}" if how else passed
-                    return Evidence(launch, value, why, None if host is self else self._described(host, launch))
+                    passes = f"passes `{param}={_code(passed.value)}`"
+                    why = f"{passes}, where {how}" if how else passes
+                    elsewhere = None if host is self else self._described(host, launch)
+                    return Evidence(launch, passed.value, why, elsewhere)
         return None
 
     def _described(self, host: HostIndex, launch: Launch) -> str:
@@ -2229,19 +2241,19 @@ class HostIndex(_HostFacts):
 
     def always_passes_a_tensor(self, kernel: Kernel, param: str) -> bool:
         """Every launch (at least one: `passed_values`) passes a value that cannot be None."""
-        passed = self.passed_values(kernel, param)
-        return bool(passed) and all(
-            value is not None and not any(_is_none(origin) for origin, _ in host.origins(value, launch.args_scope))
-            for host, launch, value in passed
+        values = self.passed_values(kernel, param)
+        return bool(values) and all(
+            passed is not None and not any(_is_none(origin) for origin, _ in host.origins(passed.value, passed.scope))
+            for host, _, passed in values
         )
 
     def always_passes_one(self, kernel: Kernel, param: str) -> bool:
         """Every launch (at least one: `passed_values`) passes 1 for the parameter: the literal
         `1`, or the stride of the last dimension of a tensor its function allocates contiguous
         (`t.stride(-1)`, or `t.stride(1)` of `t = torch.empty((H, T))`: `_is_one`)."""
-        passed = self.passed_values(kernel, param)
-        return bool(passed) and all(
-            value is not None and host._is_one(value, launch.args_scope, 0) for host, launch, value in passed
+        values = self.passed_values(kernel, param)
+        return bool(values) and all(
+            passed is not None and host._is_one(passed.value, passed.scope, 0) for host, _, passed in values
         )
 
     def _is_one(self, value: cst.BaseExpression, scope: Scope, hops: int) -> bool:
@@ -2273,8 +2285,8 @@ class HostIndex(_HostFacts):
         value nothing shows the dtype of, or launches pass different ones."""
         return _agreed(
             [
-                host._dtype(value, launch.args_scope, 0) if value is not None else None
-                for host, launch, value in self.passed_values(kernel, param)
+                host._dtype(passed.value, passed.scope, 0) if passed is not None else None
+                for host, _, passed in self.passed_values(kernel, param)
             ]
         )
 
@@ -2376,11 +2388,11 @@ class HostIndex(_HostFacts):
     def flag_tied_to(self, kernel: Kernel, flag: str, pointer: str) -> Evidence | None:
         """A launch passing `FLAG=p is not None` / `FLAG=bool(p)` with `p` what it passes for
         the pointer parameter."""
-        for host, launch, value in self.passed_values(kernel, flag):
+        for host, launch, tested in self.passed_values(kernel, flag):
             passed = host.argument(launch, kernel, pointer)
-            if value is not None and passed is not None and _tests_for_none(value, passed):
+            if tested is not None and passed is not None and _tests_for_none(tested.value, passed.value):
                 elsewhere = None if host is self else self._described(host, launch)
-                return Evidence(launch, value, f"passes `{flag}={_code(value)}`", elsewhere)
+                return Evidence(launch, tested.value, f"passes `{flag}={_code(tested.value)}`", elsewhere)
         return None
 
     @cached_property

@@ -479,21 +479,16 @@ def _launches(
         if not _launches_this(launch, kernel, names):
             continue
         positional = zip(params, names.host.positional_arguments(launch.args, launch.scope), strict=False)
-        passed = {name: value for name, value in positional if name in constexprs}
-        for arg in launch.args:
-            if arg.keyword is not None and arg.keyword.value in constexprs:
-                passed[arg.keyword.value] = arg.value
-        for name in params:  # `**kw` entries (`kw = {"BLOCK": 64}`)
+        passed = {name: (value, launch.scope) for name, value in positional if name in constexprs}
+        for name in params:  # by keyword, also as `**kw` entries (`kw = {"BLOCK": 64}`, maybe a caller's)
             if name in constexprs and name not in passed:
-                value = names.host.keyword_value(launch.args, name, launch.scope)
-                if value is not None:
-                    passed[name] = value
+                keyword = names.host.keyword_value(launch.args, name, launch.scope)
+                if keyword is not None:
+                    passed[name] = (keyword.value, keyword.scope)
         choices: dict[str, list[tuple[Value, Arm | None]]] = {}
-        for name, value in passed.items():
-            alternatives: list[tuple[Value, Arm | None]] = [
-                (known, None) for known in names.alternatives(value, launch.scope)
-            ]
-            if not alternatives and isinstance(value, cst.Name):
+        for name, (value, scope) in passed.items():
+            alternatives: list[tuple[Value, Arm | None]] = [(known, None) for known in names.alternatives(value, scope)]
+            if not alternatives and isinstance(value, cst.Name) and scope is launch.scope:
                 alternatives = [*names.arm_values(value.value, launch)]
             if alternatives:
                 choices[name] = alternatives

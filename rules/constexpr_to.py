@@ -144,6 +144,21 @@ def norm(x):
     n = x.numel()
     _launch(n, dict(x=x, eps=1e-6, n=n, BLOCK=1024))
 """,
+        # a float a caller puts in the dict it passes to the helper that splats it
+        """
+@triton.jit
+def shift_kernel(x, n, offset, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b_x = tl.load(x + offs, mask=offs < n)
+    tl.store(x + offs, b_x + offset.to(tl.float32), mask=offs < n)
+
+def _launch(x, n, common):
+    shift_kernel[(triton.cdiv(n, 1024),)](x, n, **common)
+
+def shift(x, offset=0.0):
+    common = dict(offset=offset, BLOCK=1024)
+    _launch(x, x.numel(), common)
+""",
         # a remainder is below its divisor, whatever the multiply its dividend was made with
         """
 @triton.jit
