@@ -2158,14 +2158,16 @@ class HostIndex(_HostFacts):
         return len(bound) == 1 and not any(isinstance(block, cst.For) for block in self.bound_under.get(bound[0], ()))
 
     def _either_extent(self, value: cst.IfExp, scope: Scope, hops: int) -> tuple[str, ...] | None:
-        """`a if c else b`: a size (one factor, either arm may be taken) when both arms are,
-        bounded when both are; unknown when only one is (the test may cap it:
-        `n if n < cap else cap`)."""
+        """`a if c else b`: sized when both arms are, as a name bound to them is (`_one_extent`:
+        the longer product when the test picks a variant, `B * T * H if flat else B * T`, else
+        one size unless both are the same product); bounded when both are; unknown when only
+        one is (the test may cap it: `n if n < cap else cap`)."""
         arms = [self._extent(arm, scope, hops) for arm in (value.body, value.orelse)]
         if None in arms:
             return None
         if all(arms):
-            return (_code(value),)
+            variants = () if self._exact or not self._picks_variant(value.test, scope) else arms
+            return _one_extent(_code(value), arms, [arm for arm in variants if arm is not None])
         return None if any(arms) else ()
 
     def _scope_of(self, origin: cst.BaseExpression, scope: Scope) -> Scope:

@@ -939,6 +939,16 @@ def forward(x, cu_seqlens=None):
     N = B if cu_seqlens is None else len(cu_seqlens) - 1
     _launch(x, N=N, T=T, H=H)
 """,
+        # a choice of two products on a layout flag: the longer one may be launched
+        """
+@triton.jit
+def heads(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(0), 1.0)
+
+def run(x, head_first=False):
+    B, T, H, K = x.shape
+    heads[(B * T * H if head_first else B * T,)](x, T, BT=64)  # expect
+""",
         # tiles unpacked from a conditional of tuples: each name is its arms' own element
         """
 @triton.jit
