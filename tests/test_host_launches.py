@@ -14,7 +14,7 @@ import pytest
 from conftest import FIXTURES
 
 from ascend_lint import host
-from ascend_lint.host import HostIndex, HostMemory
+from ascend_lint.host import HostIndex, HostMemory, Passed
 from ascend_lint.imports import ImportMap
 from ascend_lint.incremental import IncrementalParser
 from ascend_lint.kernels import ImportedFunctions, Kernel, find_kernels
@@ -42,6 +42,11 @@ def index(host: str) -> tuple[HostIndex, Kernel, cst.Module]:
 def code_of(module: cst.Module, node: cst.CSTNode | None) -> str | None:
     """The code of a node of `module` (None for none)."""
     return None if node is None else module.code_for_node(node)
+
+
+def passed_code(module: cst.Module, passed: Passed | None) -> str | None:
+    """The code of what a launch passes (None for nothing visible)."""
+    return None if passed is None else module.code_for_node(passed.value)
 
 
 def launch_facts(host: str) -> list[tuple[str, str | None, tuple[str, ...] | None]]:
@@ -768,7 +773,7 @@ def test_a_launch_through_an_entry_of_what_a_module_function_returns_is_a_launch
     }
     assert launched == {"_copy": ["(1,)", "(2,)"], "_fill": ["(3,)", "(4,)"], "gemm": ["(5,)"]}
     copy = next(kernel for kernel in kernels if kernel.name == "_copy")
-    assert [module.code_for_node(value) for _, value in hosts.arguments(copy, "x") if value] == ["x", "x"]
+    assert [module.code_for_node(passed.value) for _, passed in hosts.arguments(copy, "x") if passed] == ["x", "x"]
 
 
 IMPORTED_LAUNCHES = """
@@ -897,7 +902,7 @@ def test_a_launcher_stored_in_a_name_launches_where_its_function_calls_it(lint) 
     launch, after = hosts.launches_with_helpers(kernel)
     assert module.code_for_node(launch.call) == "launcher(x, T, BT=64, num_warps=4)"
     assert [module.code_for_node(grid.written) for grid in hosts.grids(launch)] == ["(B, T)"]
-    assert module.code_for_node(hosts.argument(launch, kernel, "n") or cst.Name("None")) == "T"
+    assert passed_code(module, hosts.argument(launch, kernel, "n")) == "T"
     assert [type(block).__name__ for block in launch.blocks] == ["If"]
     assert [
         module.code_for_node(imported.grid_node)
@@ -1199,9 +1204,9 @@ def test_a_launch_through_a_forwarding_helper_is_read_at_each_call_of_it(lint) -
         (
             code_of(module, launch.written_at),
             [code_of(module, grid.written) for grid in hosts.grids(launch)],
-            code_of(module, hosts.argument(launch, kernel, "x")),
-            code_of(module, hosts.argument(launch, kernel, "n")),
-            code_of(module, hosts.argument(launch, kernel, "BT")),
+            passed_code(module, hosts.argument(launch, kernel, "x")),
+            passed_code(module, hosts.argument(launch, kernel, "n")),
+            passed_code(module, hosts.argument(launch, kernel, "BT")),
         )
         for launch in hosts.launches_with_helpers(kernel)
     ] == [
@@ -1249,7 +1254,7 @@ def test_a_launch_given_its_grid_only_by_a_helper_is_read_at_each_call_with_the_
         (
             code_of(module, launch.written_at),
             [code_of(module, grid.written) for grid in hosts.grids(launch)],
-            code_of(module, hosts.argument(launch, kernel, "n")),
+            passed_code(module, hosts.argument(launch, kernel, "n")),
             launch.args_scope.name.value if launch.args_scope is not None else None,
         )
         for launch in hosts.launches_with_helpers(kernel)
