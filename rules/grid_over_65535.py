@@ -117,7 +117,10 @@ equality, identity or truth test such as `if BT == 16: return`, `if out is None:
 out.numel() == 0: return` (`out = torch.empty_like(x)`) picks a variant and bounds nothing,
 and neither does a builtin (`len(x.shape) != 3`, `isinstance(x, torch.Tensor)`) nor, inside
 an equality, a call of another module (`torch.numel(x) == 0`); a function of the module that
-orders sizes may (`if _path(T, B * H) == "chunked":`). A test reads the grid's sizes through names,
+orders sizes may (`if _path(T, B * H) == "chunked":`). An equality that pins a size to a
+bounded value does bound it where it holds (`assert v.shape[2] == 24`, `if HV != 24: raise`,
+`if HV == 24:` around the launch); one between two sizes does not (`assert v.shape[2] ==
+k.shape[2]`). A test reads the grid's sizes through names,
 never through an imported module: `bk = triton.next_power_of_2(key_dim)` and `if bk > 256:`
 bound nothing of a grid `(B, H, triton.cdiv(D, bv))`; or through the extent a name is bound
 to, before or after it is bound: `if x.shape[0] > 128: raise` (or `x.size(0)`) bounds `m` of
@@ -237,6 +240,19 @@ class GridOver65535(Rule):
     )
 
     VALID = (
+        # a size pinned by an equality: 24 heads times the sequences is one size
+        """
+@triton.jit
+def heads(x, o, HV: tl.constexpr):
+    tl.store(o + tl.program_id(2), tl.load(x + tl.program_id(2)))
+
+def launch(x, v, cu_seqlens):
+    if v.shape[2] != 24:
+        raise ValueError("the kernel is tuned for 24 value heads")
+    HV = v.shape[2]
+    N = len(cu_seqlens) - 1
+    heads[(1, 1, N * HV)](x, x, HV=HV)
+""",
         # a block chosen at least the size in every arm: one program per batch
         """
 @triton.jit
@@ -938,6 +954,18 @@ def forward(x, cu_seqlens=None):
     B, T, H, K = x.shape
     N = B if cu_seqlens is None else len(cu_seqlens) - 1
     _launch(x, N=N, T=T, H=H)
+""",
+        # an equality between two sizes pins neither
+        """
+@triton.jit
+def heads(x, o, HV: tl.constexpr):
+    tl.store(o + tl.program_id(2), tl.load(x + tl.program_id(2)))
+
+def launch(x, v, k, cu_seqlens):
+    assert v.shape[2] == k.shape[2]
+    HV = v.shape[2]
+    N = len(cu_seqlens) - 1
+    heads[(1, 1, N * HV)](x, x, HV=HV)  # expect
 """,
         # a choice of two products on a layout flag: the longer one may be launched
         """
@@ -1871,6 +1899,8 @@ def _guard(
     if read_for == "predicates":
         return _WHOLE if _passes_to_a_predicate(test, grid_names, context, scope) else _NOTHING
     ordered = _ordering_guard(test, holds, grid_names, context, scope)
+    if ordered is None:
+        ordered = _equality_guard(test, holds, grid_names, context, scope)
     if ordered is not None:
         return ordered
     return _WHOLE if read_for == "tests" and _tests_sizes(test, grid_names, context, scope) else _NOTHING
@@ -1907,6 +1937,29 @@ def _ordering_guard(
         guards.append(_Guard(cases=(bounded,)) if orders_sizes else _NOTHING)
         left = right
     return reduce(operator.or_ if holds else operator.and_, guards)
+
+
+def _equality_guard(
+    test: cst.BaseExpression, holds: bool, grid_names: _GridNames, context: ModuleContext, scope: Scope
+) -> _Guard | None:
+    """For `a == b` holding (`a != b` failing: `assert v.shape[2] == 24`, `if HV != 24: raise`),
+    the grid's size one side is (a name, or an extent of known position) when the other is
+    bounded whatever the sizes: that side is the other's value there. None for any other test,
+    and for an equality between sizes, of what is no size (`len(q.shape) == 4`, a rank) or of
+    what the grid does not read (a variant picked: `if BT == 16:`)."""
+    if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
+        return None
+    operator = test.comparisons[0].operator
+    if not (isinstance(operator, cst.Equal) if holds else isinstance(operator, cst.NotEqual)):
+        return None
+    sides = (test.left, test.comparisons[0].comparator)
+    for side, other in (sides, sides[::-1]):
+        if not isinstance(side, cst.Name) and context.host.extent_position(side, scope) is None:
+            continue
+        bounded = grid_names.sizes_in(side, context, scope)
+        if bounded and not grid_names.in_(other, context, scope) and _is_bounded(other, context, scope):
+            return _Guard(cases=(bounded,))
+    return None
 
 
 def _sized_side(test: cst.BaseExpression, grid_names: _GridNames, context: ModuleContext, scope: Scope) -> bool | None:
