@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from .ascend_text import says_ascend
+from .ascend_text import ascend_name, says_ascend
 from .package import package_folders
 from .socs import DEFAULT_SOC, SOCS, Soc
 
@@ -148,13 +148,6 @@ def is_ascend_path(path: str) -> bool:
     """Under a `triton_ascend` folder, or a file named `*triton_ascend*.py`."""
     parts = path.replace(os.sep, "/").split("/")
     return "triton_ascend" in parts[:-1] or ("triton_ascend" in parts[-1] and parts[-1].endswith(".py"))
-
-
-def ascend_name(name: str) -> bool:
-    """A folder (or module) name that says Ascend: a word of it has `ascend` in it, or starts
-    or ends with `npu` (`vllm_ascend`, `_ascend`, `fla_npu`, `torch_npu`; not `input`)."""
-    words = re.split(r"[^a-z0-9]+", name.lower().removesuffix(".py"))
-    return any("ascend" in word or word.startswith("npu") or word.endswith("npu") for word in words)
 
 
 @dataclass(frozen=True)
