@@ -3,10 +3,11 @@ signal whatever the path says (`config.Settings.skip_reason`).
 
 - an import of an Ascend module: `import torch_npu`, `import os, torch_npu as tnpu`,
   `from triton.backends.ascend import ...`, the Ascend Triton extension under its names
-  `triton.language.extra.cann` and (triton-ascend 3.2) `triton.language.extra.ascend`, or any
-  module a part of whose dotted name says Ascend (`ascend_name`: `from
-  vllm_ascend.ops.triton.triton_utils import insert_slice`, `import mindie_npu.ops`): code
-  importing it runs where that package does;
+  `triton.language.extra.cann` and (triton-ascend 3.2) `triton.language.extra.ascend`;
+- an import at module level, run whenever the module is (no `if is_npu():` or function
+  around it), of any module a part of whose dotted name says Ascend (`ascend_name`: `from
+  vllm_ascend.ops.triton.triton_utils import insert_slice`): the module loads only where that
+  package does. Under a test or in a function it may be another platform's branch;
 - a compile option only triton-ascend's `NPUOptions` takes (CUDA's and HIP's take none of
   them), as a keyword of a call (`k[grid](..., multibuffer=False)`, `triton.Config({...},
   sync_solver=True)`) or a key of `triton.Config`'s dict (`triton.Config({"multibuffer": True})`);
@@ -20,17 +21,17 @@ from __future__ import annotations
 
 import re
 
+_MODULE = r"(?:torch_npu|triton\.backends\.ascend|triton\.language\.extra\.(?:cann|ascend))\b"
 _LISTED = r"(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*,[ \t]*)*"  # modules an `import` lists before: `import os, `
-# the Ascend Triton extension as triton-ascend names it (`cann`: no word of it says Ascend)
-_EXTENSION_IMPORT = re.compile(
-    rf"^[ \t]*(?:from[ \t]+triton\.language\.extra\.cann\b|import[ \t]+{_LISTED}triton\.language\.extra\.cann\b"
+ASCEND_IMPORTS = re.compile(
+    rf"^[ \t]*(?:from[ \t]+{_MODULE}|import[ \t]+{_LISTED}{_MODULE}"
     rf"|from[ \t]+triton\.language\.extra[ \t]+import[ \t(]+{_LISTED}(?:cann|ascend)\b)",
     re.MULTILINE,
 )
-# an import statement's modules: `from a.b import`, `import a.b as c, d` (at a line's start,
-# indented or not)
-_IMPORTED_MODULES = re.compile(
-    r"^[ \t]*(?:from[ \t]+([\w.]+)[ \t]+import\b|import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?"
+_IMPORT_WORDS = ("torch_npu", "ascend", "language.extra")  # one of which each import above holds
+# a module-level import statement's modules: `from a.b import`, `import a.b as c, d`
+_MODULE_LEVEL_IMPORT = re.compile(
+    r"^(?:from[ \t]+([\w.]+)[ \t]+import\b|import[ \t]+([\w.]+(?:[ \t]+as[ \t]+\w+)?"
     r"(?:[ \t]*,[ \t]*[\w.]+(?:[ \t]+as[ \t]+\w+)?)*))",
     re.MULTILINE,
 )
@@ -81,14 +82,11 @@ def ascend_name(name: str) -> bool:
     return any("ascend" in word or word.startswith("npu") or word.endswith("npu") for word in words)
 
 
-def _imports_ascend_module(text: str) -> bool:
-    """An import of a module a part of whose dotted name says Ascend (`ascend_name`: also
-    `torch_npu`, `triton.backends.ascend`), or of the Ascend Triton extension."""
-    if "language.extra" in text and _EXTENSION_IMPORT.search(text):
-        return True
+def _imports_ascend_package(text: str) -> bool:
+    """A module-level import of a module a part of whose dotted name says Ascend."""
     if "npu" not in text and "ascend" not in text:
         return False
-    for match in _IMPORTED_MODULES.finditer(text):
+    for match in _MODULE_LEVEL_IMPORT.finditer(text):
         modules = [match[1]] if match[1] else [each.split()[0] for each in match[2].split(",")]
         if any(ascend_name(part) for module in modules for part in module.split(".") if part):
             return True
@@ -99,7 +97,8 @@ def says_ascend(text: str) -> bool:
     """The text imports an Ascend module, passes a launch or autotune option only triton-ascend
     takes, or calls its driver's core counts."""
     return (
-        _imports_ascend_module(text)
+        (any(word in text for word in _IMPORT_WORDS) and ASCEND_IMPORTS.search(text) is not None)
+        or _imports_ascend_package(text)
         or _passes_ascend_option(text)
         or ("get_ai" in text and _DRIVER_CORE_COUNT.search(text) is not None)
     )

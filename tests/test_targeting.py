@@ -133,6 +133,11 @@ def test_the_summary_says_why_and_how_to_include(root: Path, capsys) -> None:
         ("from triton.language.extra.ascend import libdevice", ""),
         ("from triton.language.extra import cann", ""),
         ("try:\n    import torch\nexcept ImportError:\n    from triton.language.extra.ascend import libdevice", ""),
+        # any module a part of whose name says Ascend, imported at module level: the module
+        # loads only where that package does
+        ("from vllm_ascend.ops.triton.triton_utils import insert_slice", ""),
+        ("import mindie_npu.ops as ops", ""),
+        ("import os, vllm_ascend", ""),
         # compile options only triton-ascend takes, as a launch's, a `triton.Config`'s keyword or key
         ("", "def f(x):\n    k[(1,)](x, 2, multibuffer=False)"),
         (
@@ -167,9 +172,15 @@ def test_an_ascend_import_option_or_driver_call_is_ascend_code(root: Path, capsy
         "    found['set_workspace_multibuffer'] = workspace_multibuffer\n    return found",
         "def cores(props):\n    return props['num_vectorcore']",
         "def get_aicore_num():\n    return 24",
+        # Ascend words in an import that are no module's name
+        "from sglang.srt.utils import is_npu",
+        "from .input_ids import ids  # npu",
+        # an Ascend package imported where the NPU takes another implementation
+        "def norm(x):\n    from sgl_kernel_npu.norm import rms_norm\n    return rms_norm(x)",
+        "if IS_NPU:\n    from sglang.srt.hardware_backend.npu.pool import Pool",
     ],
 )
-def test_an_option_word_outside_a_call_is_not(root: Path, capsys, tail: str) -> None:
+def test_an_ascend_word_outside_an_import_or_a_call_is_not(root: Path, capsys, tail: str) -> None:
     write(root, "pkg/ops/a.py", f"{KERNEL}\n\n{tail}\n")
     assert linted(root, capsys) == set()
 
