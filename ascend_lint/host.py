@@ -2876,10 +2876,18 @@ def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:
     return ("cuda" in literals and equal) or ("npu" in literals and not equal)
 
 
+# words that, beside `npu` or `ascend`, name a flag or test of the platform the code runs on
+_PLATFORM_TEST_WORDS = frozenset({"is", "on", "use", "has", "triton", "available", "enabled", "running", "current"})
+
+
 def _names_npu(node: cst.BaseExpression) -> bool:
-    """`IS_NPU`, `_is_npu`, `x.is_npu`, `utils.is_npu`: a flag or a test named for the NPU."""
-    last = (dotted_name(node) or "").rsplit(".", 1)[-1]
-    return last.lstrip("_").lower() == "is_npu"
+    """`IS_NPU`, `_is_npu`, `x.is_npu`, `utils.is_npu`, `is_npu_available`, `_TRITON_ON_ASCEND`,
+    `USE_NPU`: a flag or a test named for the NPU, `npu` or `ascend` with words of a platform
+    test only (`_PLATFORM_TEST_WORDS`; not `npu_graph_enabled`, nor `ascend` alone)."""
+    words = (dotted_name(node) or "").rsplit(".", 1)[-1].lower().split("_")
+    platform = [word for word in words if word in ("npu", "ascend")]
+    others = [word for word in words if word and word not in ("npu", "ascend")]
+    return len(platform) == 1 and bool(others) and all(word in _PLATFORM_TEST_WORDS for word in others)
 
 
 def _is_device_type(node: cst.BaseExpression) -> bool:

@@ -19,12 +19,13 @@ from .prefilter import LAUNCH_TEXT
 
 # Before any parse: `jit` (a kernel), a subscript called (a launch: `prefilter.LAUNCH_TEXT`, also
 # across comments and backslashes) and the spelling of an NPU test `NpuPaths` knows (searched
-# last: the slowest): `is_npu`, `"npu"`, `torch.npu.is_available` or `forward_npu`, any case.
-# Each holds one `npu`, which opens the pattern (searched for as a literal; a pattern opening
-# with the alternatives is tried at every offset, about five times slower) and is then
-# looked around.
+# last: the slowest): `"npu"`, `torch.npu.is_available`, `forward_npu`, or `npu` / `ascend`
+# joined by `_` to a word (`is_npu`, `USE_NPU`, `_TRITON_ON_ASCEND`), any case. Each holds one
+# `npu` or `ascend`, which opens the pattern (searched for as a literal; a pattern opening with
+# the alternatives is tried at every offset, about five times slower) and is then looked around.
 _NPU_TEST_TEXT = re.compile(
-    r"npu(?:(?<=is_npu)|(?<=[\"']npu)(?=[\"'])|(?<=torch\.npu)(?=\.is_available)|(?<=forward_npu))", re.IGNORECASE
+    r"npu(?:(?<=_npu)|(?=_)|(?<=[\"']npu)(?=[\"'])|(?<=torch\.npu)(?=\.is_available))|ascend(?:(?<=_ascend)|(?=_))",
+    re.IGNORECASE,
 )
 
 

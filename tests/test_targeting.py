@@ -218,6 +218,10 @@ def k(x, B):
         "def f(x):\n    if torch.npu.is_available():\n        k[(1,)](x, 2)",
         "def f(x):\n    if not _is_npu:\n        return x\n    k[(1,)](x, 2)",
         "def f(x):\n    if _is_npu and x.numel() > 0:\n        k[(1,)](x, 2)",
+        # flags named for the platform, also imported from a module of the package (mindiesd)
+        "from .triton_utils import _TRITON_ON_ASCEND\n\n\ndef f(x):\n    if _TRITON_ON_ASCEND:\n        k[(1,)](x, 2)",
+        "def f(x):\n    if USE_NPU:\n        k[(1,)](x, 2)",
+        "def f(x):\n    if not utils.is_npu_available():\n        return x\n    k[(1,)](x, 2)",
         # a launcher helper reached from the NPU path (vllm-omni's indexed_modulation.py)
         'def _launch(kernel, device_type, x):\n    if device_type != "npu":\n        return x\n'
         "    kernel[(1,)](x, 2)\n\n\ndef f(x):\n    _launch(k, x.device.type, x)",
@@ -249,6 +253,8 @@ def test_a_kernel_launched_on_an_npu_path_is_ascend_code(root: Path, capsys, hos
         # a helper returning False off the NPU returns something other than None there
         'def _npu_block(x):\n    if x.device.type != "npu":\n        return False\n    return 64\n\n\n'
         "def f(x):\n    block = _npu_block(x)\n    if block is None:\n        return x\n    k[(1,)](x, block)",
+        # a flag named for something the NPU has, not for the NPU
+        "def f(x):\n    if npu_graph_enabled:\n        k[(1,)](x, 2)",
         # an NPU word with nothing to do with the launch
         'DEVICE = "npu"\n\n\ndef f(x):\n    k[(1,)](x, 2)',
         'def f(x):\n    if x.device.type == "npu":\n        torch.npu.synchronize()\n    k[(1,)](x, 2)',
