@@ -117,7 +117,10 @@ equality, identity or truth test such as `if BT == 16: return`, `if out is None:
 out.numel() == 0: return` (`out = torch.empty_like(x)`) picks a variant and bounds nothing,
 and neither does a builtin (`len(x.shape) != 3`, `isinstance(x, torch.Tensor)`) nor, inside
 an equality, a call of another module (`torch.numel(x) == 0`); a function of the module that
-orders sizes may (`if _path(T, B * H) == "chunked":`). An equality that pins a size to a
+orders sizes may (`if _path(T, B * H) == "chunked":`). An axis capped at half the limit or
+more (`min(rows, 65535)`, `rows if rows < MAX_PROGRAMS else MAX_PROGRAMS`) is no bound beside
+another factor of two programs or more: `(min(rows, 65535), heads)` and `(min(rows, 65535),
+4)` are reported, `(min(total, 65535),)` alone is not. An equality that pins a size to a
 bounded value does bound it where it holds (`assert v.shape[2] == 24`, `if HV != 24: raise`,
 `if HV == 24:` around the launch); one between two sizes does not (`assert v.shape[2] ==
 k.shape[2]`). A test reads the grid's sizes through names,
@@ -208,7 +211,7 @@ from ascend_lint.host import (
     names_read,
     passed_for,
 )
-from ascend_lint.imports import dotted_name, str_literal
+from ascend_lint.imports import dotted_name, int_literal, str_literal
 from ascend_lint.nodes import never_falls_through, one_line, walk
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import ModuleContext, Report, Rule
@@ -252,6 +255,17 @@ def launch(x, v, cu_seqlens):
     HV = v.shape[2]
     N = len(cu_seqlens) - 1
     heads[(1, 1, N * HV)](x, x, HV=HV)
+""",
+        # one axis capped at the limit: at most 65535 programs
+        """
+@triton.jit
+def rows_kernel(x, n, ROWS: tl.constexpr):
+    for row in range(tl.program_id(0), n, tl.num_programs(0)):
+        tl.store(x + row, 0.0)
+
+def clear(x):
+    total = x.shape[0] * x.shape[1]
+    rows_kernel[(min(total, 65535),)](x, total, ROWS=1)
 """,
         # a block chosen at least the size in every arm: one program per batch
         """
@@ -967,6 +981,19 @@ def launch(x, v, k, cu_seqlens):
     N = len(cu_seqlens) - 1
     heads[(1, 1, N * HV)](x, x, HV=HV)  # expect
 """,
+        # an axis capped at the limit itself, beside another
+        """
+@triton.jit
+def rows_kernel(x, n, ROWS: tl.constexpr):
+    tl.store(x + tl.program_id(1) * n + tl.program_id(0), 0.0)
+
+MAX_PROGRAMS = 65535
+
+def clear(x):
+    rows, heads, n = x.shape
+    rows_kernel[(rows if rows < MAX_PROGRAMS else MAX_PROGRAMS, heads)](x, n, ROWS=1)  # expect
+    rows_kernel[(min(rows, 65535), 4)](x, n, ROWS=1)  # expect
+""",
         # a choice of two products on a layout flag: the longer one may be launched
         """
 @triton.jit
@@ -1581,12 +1608,21 @@ def _report(launch: Launch, context: ModuleContext) -> Report | None:
         ((extents, _sizes(extents)) for extents in (host.grid_extents(grid, launch, case) for case in guard.cases)),
         key=lambda found: len(found[1]),
     )
-    if len(sizes) < 2:
+    capped = [
+        _factor(operand, context) for axis in grid.axes for operand in _capped_at_the_limit(axis, grid.scope, context)
+    ]
+    literal = [each for each in map(int_literal, grid.axes) if each is not None and each > 1]
+    if len(sizes) + len(capped) < 2 and not (capped and literal):
         return None
     factors = [
-        factor
-        for axis, extent in zip(grid.axes, extents, strict=True)
-        for factor in (extent if extent is not None else _unsized_factors(axis, grid.scope, context))
+        *capped,
+        *(
+            factor
+            for axis, extent in zip(grid.axes, extents, strict=True)
+            if not _capped_at_the_limit(axis, grid.scope, context)
+            for factor in (extent if extent is not None else _unsized_factors(axis, grid.scope, context))
+        ),
+        *(map(str, literal) if capped and not sizes else ()),
     ]
     return Report(
         launch.written_at,
@@ -1625,6 +1661,35 @@ def _multiplied(value: cst.BaseExpression) -> list[cst.BaseExpression]:
     if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Multiply):
         return [*_multiplied(value.left), *_multiplied(value.right)]
     return [value]
+
+
+def _capped_at_the_limit(
+    axis: cst.BaseExpression, scope: Scope, context: ModuleContext, hops: int = 0
+) -> list[cst.BaseExpression]:
+    """The factors of the axis capped at half the limit or more (`min(M, 65535)`, `M if M <
+    MAX_CORES else MAX_CORES` with `MAX_CORES = 65535`, a name bound only to one): up to the
+    limit alone, but over it times any other factor of two programs or more."""
+    if isinstance(axis, cst.Name) and hops < _PREDICATE_HOPS:
+        values = context.host.values_of(axis.value, scope)
+        return [axis] if values and all(_capped_at_the_limit(v, scope, context, hops + 1) for v in values) else []
+    found: list[cst.BaseExpression] = []
+    for operand in _multiplied(axis):
+        if isinstance(operand, cst.Call) and (dotted_name(operand.func) or "") == "min":
+            caps = [arg.value for arg in operand.args]
+        elif isinstance(operand, cst.IfExp):
+            caps = [operand.body, operand.orelse]
+        else:
+            continue
+        if any(_at_least_half_the_limit(cap, scope, context) for cap in caps):
+            found.append(operand)
+    return found
+
+
+def _at_least_half_the_limit(value: cst.BaseExpression, scope: Scope, context: ModuleContext) -> bool:
+    """An int at least half the limit, written or the value of a name bound only to such ints."""
+    values = context.host.values_of(value.value, scope) if isinstance(value, cst.Name) else [value]
+    found = [int_literal(each) for each in values]
+    return bool(found) and all(each is not None and 2 * each > MAX_PROGRAMS for each in found)
 
 
 def _one_program(axis: cst.BaseExpression, scope: Scope, context: ModuleContext, hops: int = 0) -> bool:
