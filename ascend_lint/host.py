@@ -2812,10 +2812,33 @@ class NpuPaths(OtherPlatformPaths):
 
 
 def _compares_npu_type(test: cst.Comparison, holds: bool) -> bool:
-    """`x.device.type == "npu"` holding, `x.device.type != "npu"` failing: a comparison with the
-    NPU's literal that `_compares_device_type` finds off the NPU when the test is turned round."""
-    sides = (test.left, *(comparison.comparator for comparison in test.comparisons))
-    return any(str_literal(side) == "npu" for side in sides) and _compares_device_type(test, not holds)
+    """The comparison, holding or failing as `holds` says, says the code runs on the NPU: a value
+    compared equal to the NPU's literal (`x.device.type == "npu"`, `device == "npu"`,
+    `get_device_type() == "npu"`; `!=` failing), a device type listed with the NPU's literal
+    only (`x.device.type in ("npu",)`), the literal in a device's text (`"npu" in str(x.device)`)."""
+    if len(test.comparisons) != 1:
+        return False
+    operator = test.comparisons[0].operator
+    left, right = test.left, test.comparisons[0].comparator
+    if isinstance(operator, cst.Equal | cst.NotEqual):
+        return "npu" in (str_literal(left), str_literal(right)) and holds == isinstance(operator, cst.Equal)
+    if not isinstance(operator, cst.In | cst.NotIn):
+        return False
+    listed = right.elements if isinstance(right, cst.Tuple | cst.List | cst.Set) else ()
+    in_device_text = str_literal(left) == "npu" and _is_device_text(right)
+    only_npu = _is_device_type(left) and bool(listed) and all(str_literal(each.value) == "npu" for each in listed)
+    return (in_device_text or only_npu) and holds == isinstance(operator, cst.In)
+
+
+def _is_device_text(node: cst.BaseExpression) -> bool:
+    """`str(x.device)`, `str(device)`: a device as text."""
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == "str"
+        and len(node.args) == 1
+        and "device" in (dotted_name(node.args[0].value) or "").rsplit(".", 1)[-1]
+    )
 
 
 def _tested_for_none(test: cst.Comparison) -> tuple[cst.BaseExpression, bool] | None:
@@ -2859,7 +2882,7 @@ def _statements(suites: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
 
 
 def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:
-    """`x.device.type == "cuda"` holding, `x.device.type == "npu"` failing (`!=` the other way),
+    """`x.device.type == "cuda"` holding, a value `== "npu"` failing (`device != "npu"` holding),
     `x.device.type in ("npu", ...)` failing (`not in` holding)."""
     if len(test.comparisons) != 1:
         return False
@@ -2869,15 +2892,18 @@ def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:
         listed = sides[1].elements if isinstance(sides[1], cst.Tuple | cst.List | cst.Set) else ()
         member = holds == isinstance(operator, cst.In)  # the comparison says the type is listed
         return not member and any(str_literal(element.value) == "npu" for element in listed)
-    if not any(map(_is_device_type, sides)) or not isinstance(operator, cst.Equal | cst.NotEqual):
+    if not isinstance(operator, cst.Equal | cst.NotEqual):
         return False
-    equal = holds == isinstance(operator, cst.Equal)  # the comparison says the type is the literal
+    equal = holds == isinstance(operator, cst.Equal)  # the comparison says the value is the literal
     literals = {str_literal(side) for side in sides}
-    return ("cuda" in literals and equal) or ("npu" in literals and not equal)
+    # any value that is not the NPU's literal (`device != "npu"`), a device type that is CUDA's
+    return ("npu" in literals and not equal) or ("cuda" in literals and equal and any(map(_is_device_type, sides)))
 
 
 # words that, beside `npu` or `ascend`, name a flag or test of the platform the code runs on
-_PLATFORM_TEST_WORDS = frozenset({"is", "on", "use", "has", "triton", "available", "enabled", "running", "current"})
+_PLATFORM_TEST_WORDS = frozenset(
+    {"is", "on", "use", "has", "torch", "triton", "available", "enabled", "running", "current"}
+)
 
 
 def _names_npu(node: cst.BaseExpression) -> bool:

@@ -222,6 +222,12 @@ def k(x, B):
         "from .triton_utils import _TRITON_ON_ASCEND\n\n\ndef f(x):\n    if _TRITON_ON_ASCEND:\n        k[(1,)](x, 2)",
         "def f(x):\n    if USE_NPU:\n        k[(1,)](x, 2)",
         "def f(x):\n    if not utils.is_npu_available():\n        return x\n    k[(1,)](x, 2)",
+        "def f(x):\n    if is_torch_npu_available():\n        k[(1,)](x, 2)",
+        # any value compared with the NPU's literal, a device type listed with it alone, a device's text
+        'def f(x, device):\n    if device == "npu":\n        k[(1,)](x, 2)',
+        'def f(x):\n    if get_device_type() != "npu":\n        return x\n    k[(1,)](x, 2)',
+        'def f(x):\n    if x.device.type in ("npu",):\n        k[(1,)](x, 2)',
+        'def f(x):\n    if "npu" in str(x.device):\n        k[(1,)](x, 2)',
         # a launcher helper reached from the NPU path (vllm-omni's indexed_modulation.py)
         'def _launch(kernel, device_type, x):\n    if device_type != "npu":\n        return x\n'
         "    kernel[(1,)](x, 2)\n\n\ndef f(x):\n    _launch(k, x.device.type, x)",
@@ -253,6 +259,9 @@ def test_a_kernel_launched_on_an_npu_path_is_ascend_code(root: Path, capsys, hos
         # a helper returning False off the NPU returns something other than None there
         'def _npu_block(x):\n    if x.device.type != "npu":\n        return False\n    return 64\n\n\n'
         "def f(x):\n    block = _npu_block(x)\n    if block is None:\n        return x\n    k[(1,)](x, block)",
+        # the NPU's literal listed with another device, or in a list of names
+        'def f(x):\n    if x.device.type in ("npu", "cpu"):\n        k[(1,)](x, 2)',
+        'def f(x):\n    if "npu" in SUPPORTED:\n        k[(1,)](x, 2)',
         # a flag named for something the NPU has, not for the NPU
         "def f(x):\n    if npu_graph_enabled:\n        k[(1,)](x, 2)",
         # an NPU word with nothing to do with the launch
