@@ -38,7 +38,8 @@ an `if` or a conditional expression `a if test else b`) requiring `x.device.type
 vllm-ascend's is the out-of-tree "npu" one), a name bound to such a test, a predicate of
 the module true only on such a path, or `v is not None` for a `v` a function of the module
 returned, every value of it but `None` on such a path there; the `else` of an NPU test
-(`IS_NPU`, `is_npu()`, `x.device.type == "npu"`) and the arm of `device_type != "npu"`; the
+(`IS_NPU`, `is_npu()`, `USE_NPU`, `_TRITON_ON_ASCEND`, `x.device.type == "npu"`, `device ==
+"npu"`) and the arm of `device_type != "npu"` (any value unequal to `"npu"`); the
 rest of a function (or of the module) after an early exit (`return`, `raise`) when such a
 test fails (`if v is None: return`); a function defined on such a path; a CustomOp's `forward_cuda` /
 `forward_hip` / `forward_xpu` / `forward_cpu` / `forward_tpu` / `forward_musa` that the
