@@ -1474,15 +1474,18 @@ def call_argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpres
 
 def advance_step(definition: Event) -> cst.BaseExpression | None:
     """`step` for a definition advancing its name: `p += step`, `p -= step`, `p = p + step`,
-    `p = p - step` (the flow takes `p += step` as `p + step`)."""
+    `p = p - step`, `p = step + p` (the flow takes `p += step` as `p + step`)."""
     value = definition.value
-    if (
-        isinstance(value, cst.BinaryOperation)
-        and isinstance(value.operator, (cst.Add, cst.Subtract))
-        and isinstance(value.left, cst.Name)
-        and value.left.value == definition.name
-    ):
+    if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract))):
+        return None
+    if isinstance(value.left, cst.Name) and value.left.value == definition.name:
         return value.right
+    if (
+        isinstance(value.operator, cst.Add)
+        and isinstance(value.right, cst.Name)
+        and value.right.value == definition.name
+    ):
+        return value.left
     return None
 
 

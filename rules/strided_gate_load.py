@@ -131,7 +131,7 @@ def k(g, beta, o, cu_seqlens, T, H: tl.constexpr, HV: tl.constexpr, USE_G: tl.co
         b_h += tl.load(p_beta)  # expect
         if USE_G:
             p_g += HV
-        p_beta = p_beta + H
+        p_beta = H + p_beta  # the step written first
     tl.store(o + i_n, b_h)
 """,
         """

@@ -133,7 +133,7 @@ def k(q, o, T, task_num, BT: tl.constexpr):
 def k(q, o, T, task_num, num_core, BT: tl.constexpr):
     core_id = tl.program_id(0)
     for task_id in tl.range(core_id, task_num, step=num_core):  # the step by keyword
-        q += T  # expect
+        q = T + q  # expect
         tl.store(o + task_id, tl.sum(tl.load(q + tl.arange(0, BT))))
 """,
         # the offset depends on the task index through `i_b`; the inner advance moves to the copy
