@@ -274,6 +274,16 @@ def run(q, o, token_idx, lens):
 """,
     )
     INVALID = (
+        # the load cast on a line of its own
+        """
+@triton.jit
+def k(h, o, chunk_offsets, H: tl.constexpr, K: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    boh = tl.load(chunk_offsets + i_n)
+    boh = boh.to(tl.int32)
+    p = h + (boh * H + i_h) * K * K + tl.arange(0, K)  # expect
+    tl.store(o + tl.arange(0, K), tl.load(p))
+""",
         # the pointer written after the index: `i_n + cu_seqlens`, `offset + k + tl.arange(0, K)`
         """
 @triton.jit
@@ -821,7 +831,8 @@ def _offsets_added(node: cst.BaseExpression, flow: Flow, offsets: dict[Event, st
 def _int32_boundary_load(
     value: cst.BaseExpression | None, flow: Flow, params: set[str], int32_tensors: Collection[str]
 ) -> str | None:
-    """The boundary parameter of `tl.load(cu_seqlens + ...).to(tl.int32)` (or `tl.cast`), or of
+    """The boundary parameter of `tl.load(cu_seqlens + ...).to(tl.int32)` (or `tl.cast`, also of a
+    name bound only to such loads, cast on its own line), or of
     `tl.load(cu_seqlens + ...)` when `cu_seqlens` is one of `int32_tensors`, also as an arm of a
     conditional whose other arm is an int literal (`0 if i == 0 else tl.load(cu + i - 1)`), else
     None."""
@@ -842,9 +853,17 @@ def _int32_boundary_load(
         loaded, dtype = value.args[0].value, value.args[1].value
     else:
         return None
-    if not (flow.is_narrow_int(dtype) and isinstance(loaded, cst.Call) and imports.is_tl(loaded.func, "load")):
+    # the load written in the cast, or every value of a name cast on a line of its own (`bos =
+    # tl.load(cu_seqlens + i_n)`, then `bos = bos.to(tl.int32)`)
+    loads = [d.value for d in flow.reaching(loaded)] if isinstance(loaded, cst.Name) else [loaded]
+    if not (
+        flow.is_narrow_int(dtype)
+        and loads
+        and all(isinstance(load, cst.Call) and imports.is_tl(load.func, "load") for load in loads)
+    ):
         return None
-    base = flow.pointer_root(pointer_arg(loaded))
+    bases = {flow.pointer_root(pointer_arg(load)) for load in loads if isinstance(load, cst.Call)}
+    base = bases.pop() if len(bases) == 1 else None
     return base if base in params and _is_boundary_pointer(base) else None
 
 
