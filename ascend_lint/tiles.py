@@ -650,7 +650,7 @@ class _Builder:
         stored: Result = None
         masks: list[Operand] = []  # mask, `other`, atomics' operands
         for index, (keyword, value, part) in enumerate(args):
-            if index == 0 and keyword in (None, "pointer"):
+            if keyword == "pointer" or (index == 0 and keyword is None):  # by keyword, anywhere
                 pointer_node, pointer = value, part
             elif name in _STORE_FNS and keyword in (None, "value", "val") and stored is None:
                 stored = part

@@ -317,6 +317,18 @@ def k(x, y, T, NT, BT: tl.constexpr = 192, BD: tl.constexpr = 128):
 """,
     )
     INVALID = (
+        # loads and stores written with keywords, the pointer last
+        """
+@triton.jit
+def scale(x, y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b_x = tl.load(mask=offs < n, other=0.0, pointer=x + offs).to(tl.float32)
+    b_w = tl.load(mask=offs < n, other=0.0, pointer=y + offs).to(tl.float32)
+    tl.store(mask=offs < n, value=b_x * b_w, pointer=y + offs)
+
+def run(x, y):
+    scale[(triton.cdiv(x.numel(), 32768),)](x, y, x.numel(), BLOCK=32768)  # expect
+""",
         # one autotune configuration over budget: reported at that configuration
         """
 @triton.autotune(
