@@ -148,6 +148,17 @@ class Kernel:
             self._working_out.discard(fact)
         return found
 
+    def calls_in_module(self) -> list[tuple[Kernel, cst.Call]]:
+        """The calls of this device function in the module's other jit functions, each with the
+        function making it (`device_functions_called`)."""
+        return [
+            (caller, event.call)
+            for caller in self.module_kernels
+            if caller is not self
+            for event in caller.flow.calls
+            if self in caller.device_functions_called(event.call)
+        ]
+
     def device_functions_called(self, call: cst.Call) -> list[Kernel]:
         """The device functions the function's call `name(...)` may run (Triton inlines them):
         each one the module defines under that name, several when exclusive module-level `if`

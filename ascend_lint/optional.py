@@ -65,13 +65,7 @@ def _always_a_tensor(kernel: Kernel, name: str, host: HostIndex, hops: int = 0) 
         return True
     if not kernel.is_device_function or hops >= _MAX_CALLERS_DEEP:
         return False
-    calls = [
-        (caller, event.call)
-        for caller in kernel.module_kernels
-        if caller is not kernel
-        for event in caller.flow.events
-        if event.kind == "call" and isinstance(event.call.func, cst.Name) and event.call.func.value == kernel.name
-    ]
+    calls = kernel.calls_in_module()
     return bool(calls) and all(
         isinstance(passed := passed_for(call, kernel.node, name), cst.Name)
         and any(param.name == passed.value for param in caller.params)

@@ -265,13 +265,7 @@ def call_configurations(
     name; another module importing it writes the name there, which is not seen)."""
     if not helper.is_device_function or helper.is_launched or helper.bound_name is not None:
         return None
-    calls = [
-        (caller, event.call)
-        for caller in helper.module_kernels
-        if caller is not helper
-        for event in caller.flow.calls
-        if helper in caller.device_functions_called(event.call)
-    ]
+    calls = helper.calls_in_module()
     if not calls or written(helper.name) != len(calls) + 1 or any(arg.star for _, call in calls for arg in call.args):
         return None
     constexprs = {p.name for p in helper.params if p.is_constexpr}
