@@ -1608,9 +1608,8 @@ def _report(launch: Launch, context: ModuleContext) -> Report | None:
         ((extents, _sizes(extents)) for extents in (host.grid_extents(grid, launch, case) for case in guard.cases)),
         key=lambda found: len(found[1]),
     )
-    capped = [
-        _factor(operand, context) for axis in grid.axes for operand in _capped_at_the_limit(axis, grid.scope, context)
-    ]
+    caps = [_capped_at_the_limit(axis, grid.scope, context) for axis in grid.axes]
+    capped = [_factor(operand, context) for operands in caps for operand in operands]
     literal = [each for each in map(int_literal, grid.axes) if each is not None and each > 1]
     if len(sizes) + len(capped) < 2 and not (capped and literal):
         return None
@@ -1618,9 +1617,8 @@ def _report(launch: Launch, context: ModuleContext) -> Report | None:
         *capped,
         *(
             factor
-            for axis, extent in zip(grid.axes, extents, strict=True)
-            if not _capped_at_the_limit(axis, grid.scope, context)
-            for factor in (extent if extent is not None else _unsized_factors(axis, grid.scope, context))
+            for axis, extent, operands in zip(grid.axes, extents, caps, strict=True)
+            for factor in _axis_factors(axis, extent, bool(operands), grid.scope, context)
         ),
         *(map(str, literal) if capped and not sizes else ()),
     ]
@@ -1634,6 +1632,17 @@ def _report(launch: Launch, context: ModuleContext) -> Report | None:
         facts={"sizes": sizes},
         within=launch.scope,  # positions are looked for in that function, not the whole file
     )
+
+
+def _axis_factors(
+    axis: cst.BaseExpression, extent: tuple[str, ...] | None, capped: bool, scope: Scope, context: ModuleContext
+) -> tuple[str, ...]:
+    """An axis's factors in the message: its sizes, or as written when it could not be sized; of
+    an axis capped at the limit (its caps listed first), the sizes of its other factors (`H` of
+    `min(M, 65535) * H`)."""
+    if capped:
+        return extent or ()
+    return extent if extent is not None else _unsized_factors(axis, scope, context)
 
 
 def _sizes(extents: list[tuple[str, ...] | None]) -> tuple[str, ...]:

@@ -88,3 +88,32 @@ def test_a_finding_quotes_code_written_over_lines_on_one_line(code: str, source:
 def test_hard_coded_ub_reads_a_capacity_in_bits_by_its_value(line: str, size: str) -> None:
     [finding] = lint_source(line + "\n", "k.py", settings(select=["ASC012"])).findings
     assert size in finding.message
+
+
+CAPPED_AXES = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, n, ROWS: tl.constexpr):
+    tl.store(x + tl.program_id(0), 0.0)
+
+
+def run(x):
+    M, H, D = x.shape
+    k[({axis},)](x, D, ROWS=1)
+"""
+
+
+@pytest.mark.parametrize(
+    ("axis", "grows"),
+    [
+        ("min(M, 65535) * H", "grows as min(M, 65535) * H > 65535"),  # the cap's other factors too
+        ("min(M, 65535), H", "grows as min(M, 65535) * H > 65535"),
+        ("M if M < 65535 else 65535, 4", "grows as (M if M < 65535 else 65535) * 4 > 65535"),
+    ],
+)
+def test_a_grid_capped_at_the_limit_names_every_factor(axis: str, grows: str) -> None:
+    [finding] = lint_source(CAPPED_AXES.format(axis=axis), "k.py", settings(select=["ASC010"])).findings
+    assert grows in finding.message
