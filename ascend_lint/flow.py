@@ -580,9 +580,10 @@ class Flow:
 
     def _index_bounds(self, event: Event) -> list[cst.BaseExpression]:
         """The bounds and step of the `tl.range` / `range` loop whose index `event` defines (none
-        for other definitions): Triton gives the index the widest of their int types
-        (code_generator's `iv_type`), so an int64 bound makes it int64."""
-        if not event.value_flags or not event.value_flags & LOOP:
+        for other definitions, such as a device function's parameter a caller passes a loop
+        index for): Triton gives the index the widest of their int types (code_generator's
+        `iv_type`), so an int64 bound makes it int64."""
+        if not event.value_flags or not event.value_flags & LOOP or not event.loops:
             return []
         return list(range_bounds(event.loops[-1]) or ())
 

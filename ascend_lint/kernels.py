@@ -70,49 +70,91 @@ class Kernel:
     def name(self) -> str:
         return self.bound_name or self.node.name.value
 
-    def param_flags(self, param: Param) -> int:
+    def param_flags(self, param: Param, called: bool = True) -> int:
         """Where a parameter's value comes from: a constexpr, an int Triton may specialise
         (unannotated, or annotated Python's `int`, which triton-ascend specialises alike), a
         runtime scalar (annotated `tl.int32`, `float`..., or in `do_not_specialize`), or for
-        a device function no launch runs whatever its caller passes."""
+        a device function no launch runs what its calls pass (`passed_flags`; when not
+        `called`, or when they are not known, whatever a caller passes)."""
         if param.is_constexpr or param.name in self.provided_constexprs:
             return CONST
         if (param.annotation not in (None, "int")) or param.name in self.do_not_specialize:
             return SCALAR
-        return ARG if self.is_device_function and not self.is_launched else SPEC
+        if not self.is_device_function or self.is_launched:
+            return SPEC
+        return self.passed_flags.get(param.name, ARG) if called else ARG
 
     def mark_launched(self, launched: bool) -> None:
         """Records whether the module's host code launches the function (`is_launched`); a
         kept kernel (KernelMemory) drops the facts it computed under the other verdict, which
-        read its parameters otherwise."""
+        read its parameters otherwise, and so do the device functions of the module, which
+        read what their callers pass (`passed_flags`)."""
         if launched != self.is_launched:
             self.is_launched = launched
-            for fact in _FACTS:
-                self.__dict__.pop(fact, None)
+            for kernel in {self, *self.module_kernels}:
+                for fact in _FACTS:
+                    kernel.__dict__.pop(fact, None)
 
     @cached_property
     def flow(self) -> Flow:
-        """The kernel body's events, control flow and value facts (built on first use)."""
+        """The kernel body's events, control flow and value facts (built on first use); for a
+        device function, with its parameters as its calls pass them (`passed_flags`)."""
+        if not self.passed_flags:
+            return self.declared_flow
         return self.flow_of(self.node.body)
 
-    def flow_of(self, body: cst.BaseSuite) -> Flow:
+    @cached_property
+    def declared_flow(self) -> Flow:
+        """The flow of the body with a device function's parameters as whatever a caller passes:
+        what it does with its parameters (`pointer_params`, `offset_params`) and where it is
+        called (`calls_in_module`) whoever calls it."""
+        return self.flow_of(self.node.body, called=False)
+
+    def flow_of(self, body: cst.BaseSuite, called: bool = True) -> Flow:
         """The flow of `body` run with the kernel's parameters (its own body, or that body with
         the device functions it calls inlined: `ascend_lint.inline`)."""
-        params = [(p.name, p.node, self.param_flags(p)) for p in self.params]
+        params = [(p.name, p.node, self.param_flags(p, called)) for p in self.params]
         return build_flow(body, params, self.imports, self._pointer_arguments)
+
+    @cached_property
+    def passed_flags(self) -> dict[str, int]:
+        """For a device function no launch runs: the flags of what its calls in the module's
+        other jit functions pass for each unannotated parameter, joined over the calls (`pid`,
+        a specialisable size, a constexpr: Triton inlines the function with its caller's
+        values); nothing when it has no such call, and `ARG` for a parameter a call passes
+        nothing for (a default) or through `*args`. A caller whose own flow is being worked
+        out (a recursive call) is read as declared."""
+        if not self.is_device_function or self.is_launched:
+            return {}
+        calls = self.calls_in_module()
+        if not calls:
+            return {}
+        flags: dict[str, int] = {}
+        self._working_out.add("passed_flags")
+        try:
+            for caller, call in calls:
+                flow = caller.declared_flow if "passed_flags" in caller._working_out else caller.flow
+                starred = any(arg.star for arg in call.args)
+                for position, param in enumerate(self.params):
+                    argument = None if starred else call_argument(call, position, param.name)
+                    passed = ARG if argument is None else flow.flags(argument)
+                    flags[param.name] = flags.get(param.name, 0) | passed
+        finally:
+            self._working_out.discard("passed_flags")
+        return flags
 
     @cached_property
     def pointer_params(self) -> frozenset[str]:
         """The parameters the function uses as pointers, itself or through the device functions
         it passes them to (Flow.pointer_names)."""
-        names = self.flow.pointer_names
+        names = self.declared_flow.pointer_names
         return frozenset(param.name for param in self.params if param.name in names)
 
     @cached_property
     def offset_params(self) -> frozenset[str]:
         """The parameters the function adds to a pointer as an offset term, itself (`x + base +
         o`) or through the device functions it passes them to."""
-        flow = self.flow
+        flow = self.declared_flow
         terms = [term for address in flow.addresses for term in flow.offset_terms(address)]
         terms += [argument for event in flow.calls for argument in self.offset_arguments(event.call)]
         names = {term.value for term in terms if isinstance(term, cst.Name)}
@@ -155,7 +197,7 @@ class Kernel:
             (caller, event.call)
             for caller in self.module_kernels
             if caller is not self
-            for event in caller.flow.calls
+            for event in caller.declared_flow.calls
             if self in caller.device_functions_called(event.call)
         ]
 
@@ -168,7 +210,7 @@ class Kernel:
         one that module defines (`ImportedFunctions.jit_functions`). None when the function
         binds the name (or the module's name) itself."""
         reference = dotted_name(call.func)
-        if reference is None or reference.split(".")[0] in self.flow.defs:
+        if reference is None or reference.split(".")[0] in self.declared_flow.defs:
             return []
         if "." not in reference:
             defined = [kernel for kernel in self.module_kernels if kernel.name == reference]
@@ -195,6 +237,7 @@ class Kernel:
         return flags
 
 
+MAX_CALLERS_DEEP = 3  # device functions calling device functions, followed to a kernel (`calls_in_module`)
 _FACTS = tuple(name for name, value in vars(Kernel).items() if isinstance(value, cached_property))
 
 

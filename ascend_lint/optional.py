@@ -24,7 +24,7 @@ import libcst as cst
 
 from .flow import READ, Branch, Event, Flow
 from .host import HostIndex, passed_for
-from .kernels import Kernel
+from .kernels import MAX_CALLERS_DEEP, Kernel
 
 
 @dataclass(frozen=True)
@@ -63,7 +63,7 @@ def _always_a_tensor(kernel: Kernel, name: str, host: HostIndex, hops: int = 0) 
     its caller's values."""
     if host.always_passes_a_tensor(kernel, name):
         return True
-    if not kernel.is_device_function or hops >= _MAX_CALLERS_DEEP:
+    if not kernel.is_device_function or hops >= MAX_CALLERS_DEEP:
         return False
     calls = kernel.calls_in_module()
     return bool(calls) and all(
@@ -72,9 +72,6 @@ def _always_a_tensor(kernel: Kernel, name: str, host: HostIndex, hops: int = 0) 
         and _always_a_tensor(caller, passed.value, host, hops + 1)
         for caller, call in calls
     )
-
-
-_MAX_CALLERS_DEEP = 3  # device functions calling device functions, followed to a kernel
 
 
 def _conditional_pointer(name: str, reads: list[Event], flow: Flow) -> bool:

@@ -11,7 +11,9 @@ it is a float:
   `float` annotation, what the module's callers pass);
 - kernel side: every use of the parameter but its `.to()` casts is float arithmetic (an
   operand next to a float literal, or the argument of a float math function such as
-  `tl.exp`), and there is one.
+  `tl.exp`), and there is one;
+- for a device function, a call in the module passing a parameter of its caller that is a
+  float by this evidence (Triton inlines the function with the caller's value).
 """
 
 from __future__ import annotations
@@ -19,13 +21,13 @@ from __future__ import annotations
 import libcst as cst
 
 from .flow import READ, Event
-from .host import HostIndex
-from .kernels import Kernel
+from .host import HostIndex, passed_for
+from .kernels import MAX_CALLERS_DEEP, Kernel
 
 _FLOAT_MATH = ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "sin", "cos", "fdiv", "div_rn")
 
 
-def float_evidence(kernel: Kernel, param: str, host: HostIndex) -> str | None:
+def float_evidence(kernel: Kernel, param: str, host: HostIndex, hops: int = 0) -> str | None:
     """Why the scalar parameter is a float, or None when nothing says so."""
     passed = host.float_passed(kernel, param)
     if passed is not None:
@@ -34,6 +36,14 @@ def float_evidence(kernel: Kernel, param: str, host: HostIndex) -> str | None:
     uses = [read for read in reads if not _cast(kernel, read)]
     if uses and all(_float_use(kernel, read) for read in uses):
         return f"`{param}` is only used in float arithmetic"
+    if not kernel.passed_flags or hops >= MAX_CALLERS_DEEP:
+        return None
+    for caller, call in kernel.calls_in_module():
+        argument = passed_for(call, kernel.node, param)
+        if isinstance(argument, cst.Name) and any(p.name == argument.value for p in caller.params):
+            why = float_evidence(caller, argument.value, host, hops + 1)
+            if why is not None:
+                return f"`{caller.name}` passes its `{argument.value}`, where {why}"
     return None
 
 

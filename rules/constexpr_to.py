@@ -53,6 +53,14 @@ A cast to a pointer type (`p.to(tl.pointer_type(tl.uint8))`, or
 int device address (never the 1 Triton specialises); measured on triton-ascend 3.2, both
 compile. Nor is `.to()` on a parameter the kernel loads or stores through (a pointer).
 
+A `@triton.jit` device function is inlined with its caller's values (Triton passes a
+constexpr on as one), so its parameters are what the module's calls of it pass: `eps.to(...)`
+in a helper its kernel passes an unannotated `eps` is flagged as in the kernel (not when the
+kernel's `eps` is a float by the evidence above), `(i_b * T).to(tl.int64)` with `i_b` a
+caller's program id is a cast after a multiply, and `n.to(...)` with `n` a caller's constexpr
+cannot compile. A device function called only from other modules (or through `*args`) takes
+any runtime value and is not flagged on its parameters.
+
 Program ids are runtime values: measured on triton-ascend 3.2, `tl.program_id(0).to(...)`
 and `i_t.to(...)` with `i_t = tl.program_id(0)` compile, also on a grid of one program (the
 grid is not part of the compiled specialisation), so they are not flagged by themselves.
@@ -101,7 +109,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ascend_lint.fixes import Declined, FixPlan, Replace
-from ascend_lint.flow import INDEX, SPEC, Assumptions, Event, Flow
+from ascend_lint.flow import FOLDABLE, INDEX, SPEC, Assumptions, Event, Flow
 from ascend_lint.imports import ImportMap
 from ascend_lint.nodes import walk
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
@@ -302,6 +310,26 @@ def run(x, y, offset: float = 0.5):
     args = (x, y, offset, x.numel())  # splatted into the launch: its third item is a float
     shift[(triton.cdiv(x.numel(), 1024),)](*args, BLOCK=1024)
 """,
+        # device functions read with what their calls pass: a float the kernel is launched with,
+        # an index its caller already widened
+        """
+@triton.jit
+def _scale(x, eps):
+    return x / (tl.sum(x * x) + eps.to(tl.float32))
+
+@triton.jit
+def _offsets(i_b, T, BLOCK: tl.constexpr):
+    return (i_b * T).to(tl.int64) + tl.arange(0, BLOCK)
+
+@triton.jit
+def norm(x, y, eps, T, BLOCK: tl.constexpr):
+    i_b = tl.program_id(0).to(tl.int64)
+    offs = _offsets(i_b, T, BLOCK)
+    tl.store(y + offs, _scale(tl.load(x + offs), eps))
+
+def run(x, y):
+    norm[(x.shape[0],)](x, y, 1e-6, x.shape[1], BLOCK=1024)
+""",
     )
     INVALID = (
         Example(
@@ -448,6 +476,27 @@ def copy_rows_twice(x, y, z, T, D: tl.constexpr):  # a fused variant calls it in
 def run(x, y):
     copy_rows[(x.shape[0],)](x, y, x.shape[1], D=64)  # launched too: `T` is specialised here
 """,
+        # Triton inlines a device function with its caller's values: a specialisable int, a
+        # program id, a constexpr (Triton passes it on as one)
+        """
+@triton.jit
+def _scale(x, eps):
+    return x / (tl.sum(x * x) + eps.to(tl.float32))  # expect
+
+@triton.jit
+def _offsets(i_b, T, BLOCK: tl.constexpr):
+    return (i_b * T).to(tl.int64) + tl.arange(0, BLOCK)  # expect
+
+@triton.jit
+def _widen(n):
+    return n.to(tl.int64)  # expect
+
+@triton.jit
+def norm(x, y, eps, T, BLOCK: tl.constexpr):
+    i_b = tl.program_id(0)
+    offs = _offsets(i_b, T, BLOCK)
+    tl.store(y + offs + _widen(BLOCK), _scale(tl.load(x + offs), eps))
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
@@ -575,10 +624,16 @@ def _specialisable_params(node: cst.BaseExpression, flow: Flow) -> list[str]:
         if (
             isinstance(sub, cst.Name)
             and sub.value not in names
-            and any(definition.value_flags == SPEC for definition in flow.reaching(sub))
+            and any(_specialisable(definition.value_flags) for definition in flow.reaching(sub))
         ):
             names.append(sub.value)
     return names
+
+
+def _specialisable(flags: int | None) -> bool:
+    """A parameter Triton may specialise: unannotated, or a device function's a call passes such
+    a value or a constexpr for."""
+    return flags is not None and bool(flags & SPEC) and not flags & ~FOLDABLE
 
 
 def _made_at(
