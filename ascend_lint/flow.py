@@ -61,6 +61,7 @@ PROGRAMS = PID | TASK  # a program id, or a task loop's index (a flattened one)
 FOLDABLE = CONST | SPEC
 
 READ, DEF, CALL, POINT = "read", "def", "call", "point"
+_MAX_BINDING_HOPS = 8  # `A: tl.constexpr = B` chains followed when reading a constexpr binding
 
 Assumptions: TypeAlias = frozenset[tuple[str, bool]]  # (constexpr test key, outcome) pairs
 Variant: TypeAlias = tuple[int, Assumptions]
@@ -539,14 +540,17 @@ class Flow:
         return [((flags & ~WIDTHS) | width, assumed) for flags, assumed in variants]
 
     def is_int64(self, dtype: cst.BaseExpression) -> bool:
-        """`tl.int64` (any alias) or `"int64"`."""
+        """`tl.int64` (any alias, or a name the body binds to it: `constexpr_bindings`) or `"int64"`."""
+        dtype = self._bound(dtype)
         full = self.imports.resolve(dtype)
         if full is not None:
             return full.endswith(".int64")
         return isinstance(dtype, cst.SimpleString) and dtype.value.strip("\"'") == "int64"
 
     def is_narrow_int(self, dtype: cst.BaseExpression) -> bool:
-        """`tl.int32` or a smaller integer type (any alias), or its name as a string."""
+        """`tl.int32` or a smaller integer type (any alias, or a name the body binds to it), or
+        its name as a string."""
+        dtype = self._bound(dtype)
         full = self.imports.resolve(dtype)
         name = full.rsplit(".", 1)[-1] if full is not None else (str_literal(dtype) or "")
         return name in NARROW_INTS
@@ -1414,6 +1418,26 @@ class Flow:
                 for d in self.defs.get(node.value, ())
             )
         return False
+
+    @cached_property
+    def constexpr_bindings(self) -> dict[str, cst.BaseExpression]:
+        """The names the body binds once, as `NAME: tl.constexpr = value`, in the order written:
+        Python values to Triton's front end, so a test or a size reading one is folded
+        (inductor's kernels write their tile sizes and index dtype so: `XBLOCK: tl.constexpr =
+        1024`, `INDEX_DTYPE: tl.constexpr = tl.int64`)."""
+        return {
+            name: definitions[0].value
+            for name, definitions in self.defs.items()
+            if len(definitions) == 1 and definitions[0].value is not None and not definitions[0].boxed
+        }
+
+    def _bound(self, node: cst.BaseExpression) -> cst.BaseExpression:
+        """What a name the body binds as a constexpr holds (`constexpr_bindings`, a few hops), else the node."""
+        for _ in range(_MAX_BINDING_HOPS):
+            if not isinstance(node, cst.Name) or node.value not in self.constexpr_bindings:
+                break
+            node = self.constexpr_bindings[node.value]
+        return node
 
     # ---- navigation -------------------------------------------------------------------
     @cached_property

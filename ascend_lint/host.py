@@ -2510,7 +2510,9 @@ class OtherPlatformPaths:
 
     On such a path, in functions and at module level: an arm of an `if` or of a conditional
     expression (`a if test else b`) requiring it, the statements after an `if` whose body
-    exits (`return`, `raise`, `continue`, `break`) when its test fails only there, a function
+    exits (`return`, `raise`, `continue`, `break`) when its test fails only there, after an
+    `assert` of such a test or a call of a function of the module raising unless on such a
+    path before it can return (`_asserting`), a function
     defined on such a path, a method `OTHER_PLATFORM_METHODS` names that the module never
     refers to otherwise, and a private function (`_name`, undecorated) only ever called, by
     the module, on such paths."""
@@ -2520,6 +2522,7 @@ class OtherPlatformPaths:
         self._functions: dict[cst.FunctionDef, bool] = {}
         self._positions: dict[cst.FunctionDef, set[cst.CSTNode]] = {}
         self._predicates: dict[tuple[str, bool], bool] = {}
+        self._assertions: dict[str, bool] = {}  # `_asserting`
 
     @cached_property
     def nodes(self) -> set[cst.CSTNode]:
@@ -2572,6 +2575,8 @@ class OtherPlatformPaths:
                     inner = [orelse] if isinstance(orelse, cst.If) else [orelse.body]
                     self._visit(inner, self.requires_other(statement.test, False, scope), scope, found)
                 other = self._other_after(statement, scope)
+            elif isinstance(statement, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+                other = any(self._asserts(small, scope) for small in statement.body)
             elif isinstance(statement, cst.BaseCompoundStatement) and not isinstance(
                 statement, cst.FunctionDef | cst.ClassDef
             ):
@@ -2607,6 +2612,40 @@ class OtherPlatformPaths:
             and never_falls_through(orelse.body)
             and self.requires_other(statement.test, True, scope)
         )
+
+    def _asserts(self, small: cst.BaseSmallStatement, scope: Scope) -> bool:
+        """Only such a path runs after the statement: `assert test` with the test holding only
+        there, or a call (its result used or not) of a function of the module that raises
+        unless on such a path before it can return (`_check_npu(x)` doing `if x.device.type !=
+        "npu": raise ...`: `_asserting`)."""
+        if isinstance(small, cst.Assert):
+            return self.requires_other(small.test, True, scope)
+        value = small.value if isinstance(small, cst.Expr | cst.Assign | cst.AnnAssign) else None
+        return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and self._asserting(value.func.value)
+
+    def _asserting(self, name: str) -> bool:
+        """The module's one top-level function `name` reaches, before any `return`, a statement
+        after which only such a path runs (an `if` that raises off it, an `assert`, a call of
+        another such function): every call of it that returns was on such a path."""
+        known = self._assertions.get(name)
+        if known is not None:
+            return known
+        self._assertions[name] = False  # a function calling itself is no evidence
+        [*functions] = self.host.functions.get(name, ())
+        found = False
+        if len(functions) == 1 and self.host.enclosing.get(functions[0]) is None:
+            function = functions[0]
+            for statement in _statements([function.body]):
+                if any(isinstance(node, cst.Return) for node in walk(statement)):
+                    break  # returns off the path (`if x.device.type != "npu": return False`)
+                if isinstance(statement, cst.If):
+                    found = self._other_after(statement, function)
+                elif isinstance(statement, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+                    found = any(self._asserts(small, function) for small in statement.body)
+                if found:
+                    break
+        self._assertions[name] = found
+        return found
 
     def requires_other(self, test: cst.BaseExpression, holds: bool, scope: Scope, hops: int = 0) -> bool:
         """The test holding (failing, `holds=False`) requires another platform than Ascend."""

@@ -132,12 +132,16 @@ class ModuleContext:
     def compiled_outcomes(self, kernel: Kernel) -> list[Assumptions]:
         """The constexpr test outcomes each specialisation of `kernel` fixes (`Flow.compiled_under`
         asks whether one compiles an event): those of each of a device function's calls in the
-        module when they are all its calls, else the one unconstrained specialisation. A kernel's
+        module when they are all its calls, else those every specialisation shares (the tests the
+        module's constants and the body's constexpr bindings decide). A kernel's
         launches are never taken as all of them (another module may launch it)."""
         found = self._outcomes.get(kernel)
         if found is None:
             called = self.call_configurations(kernel)
-            outcomes = [NOTHING] if called is None else [decided_outcomes(kernel, c.values) for c in called]
+            if called is None:
+                outcomes = [decided_outcomes(kernel, self.module_constants)]
+            else:
+                outcomes = [decided_outcomes(kernel, c.values) for c in called]
             found = self._outcomes[kernel] = list(dict.fromkeys(outcomes))
         return found
 

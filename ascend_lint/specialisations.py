@@ -234,8 +234,9 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
 
 
 def _defaults(kernel: Kernel, constants: Mapping[str, Value], constexprs: set[str]) -> dict[str, Value]:
-    """The module's constants, the constexpr parameter defaults and the heuristics' literals."""
-    base: dict[str, Value] = dict(constants)
+    """The module's constants, the names the body binds as constexprs to constants of those
+    (`Flow.constexpr_bindings`), the constexpr parameter defaults and the heuristics' literals."""
+    base: dict[str, Value] = _fixed_values(kernel, constants)
     for param in kernel.params:
         default = param.node.default
         if default is not None and param.name in constexprs:
@@ -244,6 +245,20 @@ def _defaults(kernel: Kernel, constants: Mapping[str, Value], constexprs: set[st
                 base[param.name] = value
     base.update(_heuristic_literals(kernel, kernel.imports, base))
     return base
+
+
+def _fixed_values(kernel: Kernel, constants: Mapping[str, Value]) -> dict[str, Value]:
+    """The values every specialisation of the kernel has: the module's constants and the names its
+    body binds as constexprs to constants of those (`BLOCK: tl.constexpr = 65536`), which shadow them."""
+    values = dict(constants)
+    lookup = _outside(set(), constants, kernel.flow)
+    for name in kernel.flow.constexpr_bindings:
+        value = lookup(name)
+        if value is None:
+            values.pop(name, None)
+        else:
+            values[name] = value
+    return values
 
 
 def call_configurations(
@@ -276,7 +291,7 @@ def call_configurations(
         fixed = {p.name for p in caller.params if p.is_constexpr} if outers is not None else set()
         local = {p.name for p in caller.params if p.name not in fixed} | _assigned(caller.flow)
         for outer in outers if outers is not None else [Configuration(values=constants, label="module constants")]:
-            lookup = _outside(local, outer.values)
+            lookup = _outside(local, outer.values, caller.flow)
             values, passed = dict(base), {}
             for position, param in enumerate(helper.params):
                 argument = call_argument(call, position, param.name) if param.name in constexprs else None
@@ -318,9 +333,10 @@ def names_written(module: cst.Module) -> Counter[str]:
 def decided_outcomes(kernel: Kernel, values: Mapping[str, Value]) -> Assumptions:
     """The outcomes (flow's normalised test, whether it holds) of the constexpr `if` tests of the
     kernel's body that `values` decide: the arms a specialisation with them never compiles. A
-    name the body assigns is not decided by them."""
+    name the body assigns is not decided by them, but one it binds as a constexpr is
+    (`Flow.constexpr_bindings`: `USE_DOT: tl.constexpr = False`, or an expression of `values`)."""
     flow = kernel.flow
-    lookup = _outside(_assigned(flow), values)
+    lookup = _outside(_assigned(flow), values, flow)
     outcomes = set()
     for branch in flow.branches:
         if branch.test_is_constexpr:
@@ -331,9 +347,22 @@ def decided_outcomes(kernel: Kernel, values: Mapping[str, Value]) -> Assumptions
     return frozenset(outcomes)
 
 
-def _outside(local: set[str], values: Mapping[str, Value]) -> Lookup:
-    """The values of names other than the `local` ones."""
-    return lambda name: None if name in local else values.get(name)
+def _outside(local: set[str], values: Mapping[str, Value], flow: Flow) -> Lookup:
+    """The values of names other than the `local` ones, and of the names the body binds as
+    constexprs (`Flow.constexpr_bindings`), evaluated with those."""
+    bindings = flow.constexpr_bindings
+
+    def find(name: str, depth: int = 0) -> Value | None:
+        if name in bindings:
+            if depth > _MAX_BINDING_DEPTH:
+                return None
+            return evaluate(bindings[name], lambda n: find(n, depth + 1), flow.imports)
+        return None if name in local else values.get(name)
+
+    return find
+
+
+_MAX_BINDING_DEPTH = 8  # constexpr bindings reading constexpr bindings, followed
 
 
 def _assigned(flow: Flow) -> set[str]:

@@ -61,6 +61,9 @@ caller's program id is a cast after a multiply, and `n.to(...)` with `n` a calle
 cannot compile. A device function called only from other modules (or through `*args`) takes
 any runtime value and is not flagged on its parameters.
 
+The dtype may be a name: a module-level alias (`IDX = tl.int64`) or one the kernel binds as a
+constexpr (`INDEX_DTYPE: tl.constexpr = tl.int64`, as inductor writes it).
+
 Program ids are runtime values: measured on triton-ascend 3.2, `tl.program_id(0).to(...)`
 and `i_t.to(...)` with `i_t = tl.program_id(0)` compile, also on a grid of one program (the
 grid is not part of the compiled specialisation), so they are not flagged by themselves.
@@ -496,6 +499,15 @@ def norm(x, y, eps, T, BLOCK: tl.constexpr):
     i_b = tl.program_id(0)
     offs = _offsets(i_b, T, BLOCK)
     tl.store(y + offs + _widen(BLOCK), _scale(tl.load(x + offs), eps))
+""",
+        # an index dtype the body binds as a constexpr (inductor's `INDEX_DTYPE`)
+        """
+@triton.jit
+def k(x, y, T):
+    INDEX_DTYPE: tl.constexpr = tl.int64
+    pid = tl.program_id(0)
+    off = (pid * T).to(INDEX_DTYPE)  # expect
+    tl.store(y + off, tl.load(x + off))
 """,
     )
 

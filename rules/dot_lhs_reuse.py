@@ -48,13 +48,17 @@ call's specialisation compiles both (`COMPUTE_DQ=False` at every call: the dot u
 `if COMPUTE_DQ:` clobbers nothing; `True` at one call: reported). A flag forwarded from a
 kernel's own constexpr parameter (another module may launch the kernel), a function written
 anywhere but in its calls (passed around, exported) or called with `*args` is checked in every
-specialisation, as is a kernel.
+specialisation, as is a kernel. In every kernel and device function, an `if` on a module
+constant or on a name the body binds as a constexpr (`IS_DIVISIBLE: tl.constexpr = False`, as
+inductor writes them) is decided: its other arm is never compiled.
 
 A call of a `@triton.jit` function whose `tl.dot` takes one of its parameters, unchanged or
 through a view it binds to a name (`a16 = a.to(tl.float16)`), as the left operand (fla's
 `safe_dot(a, b)`, which returns `tl.dot(a, b)`) is that dot: Triton
 inlines the function, so the argument passed for that parameter (by position or keyword) is
-clobbered in the caller. The function may be defined in the same file or imported from another
+clobbered in the caller. That holds in each specialisation the function is compiled in: a copy
+it makes only under `if PRESCALE:` is no copy when its calls pass `PRESCALE=False` (or the
+body binds it so). The function may be defined in the same file or imported from another
 module of the package (`from .micro_kernel import micro_kernel_fwd`, or an absolute import
 inside the package), or called through such a module (`micro_kernel.micro_kernel_fwd(...)`
 after `from . import micro_kernel`, `mk.micro_kernel_fwd(...)` after `import
@@ -289,6 +293,23 @@ def k(p_x, p_w, p_o, SPLIT: tl.constexpr):
         tl.store(p_o, b_o)
     else:
         tl.store(p_o, b_z)
+""",
+        # an arm a constexpr the body binds (`IS_DIVISIBLE: tl.constexpr = False`) or a module
+        # constant rules out is never compiled (inductor's kernels are written so)
+        """
+USE_DOT: tl.constexpr = False
+
+
+@triton.jit
+def k(p_a, p_b, p_o, p_p):
+    IS_DIVISIBLE: tl.constexpr = False
+    b_a = tl.load(p_a)
+    b_b = tl.load(p_b)
+    if IS_DIVISIBLE:
+        tl.store(p_p, tl.dot(b_a, b_b))
+    if USE_DOT:
+        tl.store(p_p, tl.dot(b_a, b_b))
+    tl.store(p_o, b_a)
 """,
     )
     INVALID = (
@@ -659,6 +680,24 @@ def dk_only(p_s, p_q, p_k, p_dq, p_dk):
 
 GRADS = grads
 """,
+        # a copy the helper makes only under a flag no call sets (a constexpr the body binds, a
+        # literal at the one call) is not made: the dot clobbers the caller's tile
+        """
+@triton.jit
+def scores(q, k, acc, PRESCALE: tl.constexpr):
+    SCALE_K: tl.constexpr = False
+    if PRESCALE:
+        q = (q * 0.125).to(tl.float16)
+    if SCALE_K:
+        k = k * 0.5
+    return acc + tl.dot(q, k)
+
+@triton.jit
+def kern(p_q, p_k, p_o):
+    q = tl.load(p_q)
+    acc = scores(q, tl.load(p_k), tl.zeros([64, 64], dtype=tl.float32), False)
+    tl.store(p_o, acc + q)  # expect
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
@@ -837,19 +876,22 @@ class _Dots:
     def _clobbers(self, helper: Kernel) -> list[tuple[int, str]]:
         """The helper's parameters (position, name) that are, unchanged or through a view bound
         to a name (`a2 = a.to(t)`), the left operand of one of its dots (directly or through a
-        device function it calls in turn)."""
+        device function it calls in turn) in a specialisation it is compiled in: a copy made
+        only under `if PRESCALE:` is no copy where `PRESCALE` is false."""
         if helper not in self._clobbered:
             self._clobbered[helper] = []  # while computing: a recursive call clobbers nothing
             positions: dict[cst.CSTNode, tuple[int, str]] = {
                 param.node: (index, param.name) for index, param in enumerate(helper.params)
             }
-            self._clobbered[helper] = sorted(
-                {
-                    positions[origins[0].node]
-                    for dot in self.of(helper)
-                    if len(origins := helper.flow.value_origins(dot.tile)) == 1 and origins[0].node in positions
-                }
-            )
+            flow, outcomes = helper.flow, self._context.compiled_outcomes(helper)
+            clobbered = set()
+            for dot in self.of(helper):
+                origins = flow.value_origins(dot.tile)
+                for outcome in outcomes:
+                    compiled = [origin for origin in origins if flow.compiled_under(origin, outcome)]
+                    if len(compiled) == 1 and compiled[0].node in positions:
+                        clobbered.add(positions[compiled[0].node])
+            self._clobbered[helper] = sorted(clobbered)
         return self._clobbered[helper]
 
 

@@ -12,7 +12,8 @@ BLOCK=...))`; literal constexpr arguments of `kernel[grid](...)` launches in the
 each arm of an `if` gives one configuration per value, and so does a literal bound in one arm
 when another computes the value at run time: the literal is what the launch passes when its
 arm runs, and the finding names that assignment's line); `triton.heuristics` entries with
-literal results, constexpr parameter defaults and module-level constants. The finding
+literal results, constexpr parameter defaults, module-level constants and the names the kernel
+body binds as constexprs (`BLOCK: tl.constexpr = 65536`, as inductor writes them). The finding
 names the configuration and the tiles that make up the peak, each with its line, and the
 element types it took for their pointers (shown by the host, or 16-bit assumed). An autotune
 config that overflows with several launches' values is reported once, at the config, for the
@@ -584,6 +585,15 @@ def k(x, y, z, n, BLOCK: tl.constexpr):
 def launch(x, n):
     q = x.to(torch.int8)
     k[(triton.cdiv(n, 32768),)](q, q, torch.empty_like(q), n, BLOCK=32768)  # expect
+""",
+        # a tile size the body binds as a constexpr (how inductor writes them)
+        """
+@triton.jit
+def k(x, y, n):  # expect
+    BLOCK: tl.constexpr = 65536
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    a = tl.load(x + o, mask=o < n, other=0.0)
+    tl.store(y + o, tl.exp(a) + a * 2.0, mask=o < n)
 """,
     )
 

@@ -241,6 +241,12 @@ def k(x, B):
         # after an exit on the None a helper returns unless the tensor is on the NPU
         'def _npu_block(x):\n    if x.device.type != "npu":\n        return None\n    return 64\n\n\n'
         "def f(x):\n    block = _npu_block(x)\n    if block is None:\n        return x\n    k[(1,)](x, block)",
+        # after an assertion, or a call of a function raising off the NPU before it returns (OpenTile)
+        'def f(x):\n    assert x.device.type == "npu"\n    k[(1,)](x, 2)',
+        'def _check_npu(x):\n    if x.device.type != "npu":\n        raise RuntimeError("NPU only")\n\n\n'
+        "def f(x):\n    _check_npu(x)\n    k[(1,)](x, 2)",
+        "def _npu_device(x):\n    assert is_npu()\n    return x.device\n\n\n"
+        "def f(x):\n    device = _npu_device(x)\n    k[(1,)](x, 2)",
     ],
 )
 def test_a_kernel_launched_on_an_npu_path_is_ascend_code(root: Path, capsys, host: str) -> None:
@@ -269,6 +275,10 @@ def test_a_kernel_launched_on_an_npu_path_is_ascend_code(root: Path, capsys, hos
         'def f(x):\n    if x.device.type == "npu":\n        torch.npu.synchronize()\n    k[(1,)](x, 2)',
         # a launch of something that is no kernel of the file
         'def f(x, table):\n    if x.device.type == "npu":\n        table["relu"](x)',
+        # a check that may return before it raises, or one made after the launch
+        'def _check_npu(x):\n    if x.numel() == 0:\n        return\n    if x.device.type != "npu":\n'
+        '        raise RuntimeError("NPU only")\n\n\ndef f(x):\n    _check_npu(x)\n    k[(1,)](x, 2)',
+        'def f(x):\n    k[(1,)](x, 2)\n    assert x.device.type == "npu"',
     ],
 )
 def test_an_npu_word_away_from_the_launches_is_not(root: Path, capsys, host: str) -> None:
