@@ -20,12 +20,14 @@ or that lies deeper than `MAX_DEPTH` helpers or past `MAX_STATEMENTS` inlined st
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from .flow import call_argument
-from .nodes import child_nodes, code_fields
+from .flow import Flow, call_argument
+from .nodes import child_nodes, code_fields, walk
 
 if TYPE_CHECKING:
     from .kernels import Kernel
@@ -38,6 +40,28 @@ _RESULT = "ret"  # a result's name: `ret·f`, `ret0·f`...
 # node of the inlined body -> the source node it was made from; keyed by the node itself, not its
 # id: the dict holds each node it names, so no id of a node freed meanwhile is reused for another
 Origins = dict[cst.CSTNode, cst.CSTNode]
+
+
+@dataclass(eq=False)
+class Inlined:
+    """A kernel's flow with the device functions it calls inlined (`Kernel.inlined`), and where
+    each node of that body was written (none when nothing was inlined: the kernel's own flow)."""
+
+    flow: Flow
+    origins: Origins
+    function: cst.FunctionDef
+
+    def written(self, node: cst.CSTNode) -> cst.CSTNode:
+        """The source node an inlined node was made from (itself when it is one)."""
+        return self.origins.get(node, node)
+
+    def in_function(self, node: cst.CSTNode) -> bool:
+        """Written in the kernel itself, not in a device function inlined into it."""
+        return not self.origins or self.written(node) in self._own
+
+    @cached_property
+    def _own(self) -> set[cst.CSTNode]:
+        return set(walk(self.function))
 
 
 def inline_device_functions(kernel: Kernel) -> tuple[cst.IndentedBlock, Origins] | None:

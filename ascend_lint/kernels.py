@@ -19,6 +19,7 @@ from .prefilter import Words
 from .source import SourceError, compile_python, decode, parse, read_source
 
 if TYPE_CHECKING:
+    from .inline import Inlined
     from .tiles import TileModel
 
 
@@ -217,6 +218,19 @@ class Kernel:
             if defined:
                 return [kernel for kernel in defined if kernel.is_device_function]
         return [] if self.imported is None else self.imported.jit_functions(reference)
+
+    @cached_property
+    def inlined(self) -> Inlined:
+        """The flow of the body with the device functions it calls inlined, as Triton compiles
+        it (`ascend_lint.inline`): what the tile model plans, and where a rule sees through a
+        helper's result (`p_g = _pointers(g, ...)` is `g + ...`)."""
+        from .inline import Inlined, inline_device_functions
+
+        found = inline_device_functions(self)
+        if found is None:
+            return Inlined(self.flow, {}, self.node)
+        body, origins = found
+        return Inlined(self.flow_of(body), origins, self.node)
 
     @cached_property
     def tiles(self) -> TileModel:

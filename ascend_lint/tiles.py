@@ -45,7 +45,7 @@ import libcst as cst
 
 from .flow import CONST, DEF, READ, Event, Flow, Loop
 from .imports import number_literal
-from .inline import inline_device_functions, is_result
+from .inline import is_result
 from .specialisations import Lookup, evaluate
 from .specialisations import Value as ConstValue
 
@@ -350,15 +350,14 @@ class TileModel:
 def build_tiles(kernel: Kernel) -> TileModel:
     """The kernel's tile model, from its body with the device functions it calls inlined (Triton
     inlines them: their tiles are planned at the call site, with the caller's constexprs)."""
-    inlined = inline_device_functions(kernel)
-    if inlined is None:
-        return TileModel(kernel, kernel.flow)
-    body, origins = inlined
-    model = TileModel(kernel, kernel.flow_of(body))
+    inlined = kernel.inlined
+    model = TileModel(kernel, inlined.flow)
+    if not inlined.origins:
+        return model
     for value in model.values:  # a node of the inlined body reports where it was written
-        value.node = origins.get(value.node, value.node)
+        value.node = inlined.written(value.node)
     for statement in model.statements:
-        source = origins.get(statement.node, statement.node)
+        source = inlined.written(statement.node)
         statement.node = source if isinstance(source, cst.BaseSmallStatement) else statement.node
     return model
 

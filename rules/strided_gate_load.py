@@ -10,8 +10,10 @@ with `HV` a kernel parameter named like a head count (`H`, `HV`, `HQ`, `HK`, `NH
 `num_heads`, `n_heads`). The step may carry a sign (`p_g -= HV`,
 `p_g += (-1 if REVERSE else 1) * HV`: `HV` apart either way) or be held in a name every
 assignment of which binds it to the head count (`stride_beta = HV`). That is the per-head gate `g` of shape
-`[B, T, HV]` read along `T`: one element per step, `HV` elements apart. Part of the `perf`
-group.
+`[B, T, HV]` read along `T`: one element per step, `HV` elements apart. A pointer a
+`@triton.jit` device function computes (`p_g, p_o = _pointers(g, o, bos, i_hv, HV)`) is read
+through it, as Triton inlines it; a load the device function makes itself is reported there.
+Part of the `perf` group.
 
 It is a heuristic, and precise on purpose: strides written as other expressions
 (`HV * (1 if HEADWISE else V)`), names that do not say "heads", vector loads
@@ -166,10 +168,31 @@ def k(g, beta, a, o, T, H: tl.constexpr, REVERSE: tl.constexpr):
         p_beta -= H
     tl.store(o + i_h, b_h)
 """,
+        # pointers a device function computes: Triton inlines it, so `p_g` is `g + bos * HV + i_hv`
+        """
+@triton.jit
+def _pointers(g, v, o, bos, i_hv, HV: tl.constexpr, V: tl.constexpr):
+    return g + bos * HV + i_hv, v + (bos * HV + i_hv) * V + tl.arange(0, V), o + bos * HV + i_hv
+
+@triton.jit
+def k(g, v, o, T, HV: tl.constexpr, V: tl.constexpr):
+    i_b, i_hv = tl.program_id(0), tl.program_id(1)
+    p_g, p_v, p_o = _pointers(g, v, o, i_b * T, i_hv, HV, V)
+    for _ in range(0, T):
+        b_g = tl.load(p_g).to(tl.float32)  # expect
+        b_v = tl.load(p_v).to(tl.float32)
+        tl.store(p_o, tl.sum(b_v) * tl.exp(b_g))
+        p_g += HV
+        p_v += HV * V
+        p_o += HV
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
-        flow = kernel.flow
+        # through the device functions it calls (`p_g = _pointers(g, ...)` is `g + bos * HV + i_hv`);
+        # a load a device function makes is that function's finding
+        inlined = kernel.inlined
+        flow = inlined.flow
         heads = {p.name for p in kernel.params if HEAD_COUNT.match(p.name)}
         if not heads:
             return
@@ -184,7 +207,7 @@ def k(g, beta, a, o, T, H: tl.constexpr, REVERSE: tl.constexpr):
             for event in flow.events_in(loop.body, "call"):
                 call = event.call
                 pointer = pointer_arg(call)
-                if pointer is None or not flow.imports.is_tl(call.func, "load"):
+                if pointer is None or not flow.imports.is_tl(call.func, "load") or not inlined.in_function(call):
                     continue
                 advance = advances.get(pointer.value) if isinstance(pointer, cst.Name) else None
                 if advance is None and index is not None:
@@ -192,11 +215,11 @@ def k(g, beta, a, o, T, H: tl.constexpr, REVERSE: tl.constexpr):
                 if advance is None or _is_block(pointer, loop, flow):
                     continue
                 stride, where = advance
-                shown = context.module.code_for_node(pointer)
+                shown = context.module.code_for_node(inlined.written(pointer))
                 yield Report(
-                    call,
+                    inlined.written(call),
                     MESSAGE.format(pointer=shown, stride=stride),
-                    related=((where, f"`{shown}` advances by `{stride}` here"),),
+                    related=((inlined.written(where), f"`{shown}` advances by `{stride}` here"),),
                     facts={"pointer": shown, "stride": stride},
                 )
 
