@@ -192,7 +192,6 @@ class Flow:
         self.events: list[Event] = []
         self.defs: dict[str, list[Event]] = {}
         self.calls: list[Event] = []
-        self.call_events: dict[cst.Call, Event] = {}
         self.read_events: dict[cst.Name, Event] = {}
         self.branches: list[Branch] = []
         self.loops: list[Loop] = []
@@ -340,7 +339,8 @@ class Flow:
     def scaled_after(self, cast: cst.Call) -> bool:
         """The cast's result reaches a multiply: directly (`i_t.to(tl.int64) * K`), through sums and
         differences (`(b.to(tl.int64) * HW + p.to(tl.int64)) * C`), a tile's broadcast
-        (`row[:, None] * stride`) and the names assigned any of these (`row = r.to(tl.int64) + base`
+        (`row[:, None] * stride`), the calls keeping its value (`tl.where(m, row, 0)`,
+        `tl.multiple_of(row, B)`: `value_kept_from`) and the names assigned any of these (`row = r.to(tl.int64) + base`
         or `row += base`, then `x + row * stride`): an index widened before its stride, so a product
         it was made from earlier is a position bounded by a dimension (`i_t * BT`, `pid * row_chunk`,
         a tile `pid * BLOCK + tl.arange(0, BLOCK)` within one image), not the element offset that
@@ -362,6 +362,11 @@ class Flow:
             elif isinstance(parent, cst.Subscript) and parent.value is node:
                 pending.append(parent)  # the index broadcast (`row[:, None]`)
                 continue
+            elif isinstance(parent, cst.Arg):
+                call = self.parents.get(parent)
+                if isinstance(call, cst.Call) and any(node is kept for kept in self.value_kept_from(call)):
+                    pending.append(call)  # a choice or a hint keeping it (`tl.where(m, row, 0)`)
+                    continue
             for name, definitions in self.defs.items():  # the value bound to a name: its reads
                 for definition in definitions:
                     if definition.value is node or definition.node is node:
@@ -371,11 +376,14 @@ class Flow:
     def value_kept_from(self, node: cst.BaseExpression) -> tuple[cst.BaseExpression, ...]:
         """The operands whose integer value, width included, `node` keeps: the tile of a
         broadcast (`x[:, None]`, `x[None, :]`), the bounds of a clamp (`tl.minimum(a, b)`,
-        `tl.maximum(a, b)`), the values of a choice (`tl.where(c, a, b)`: `a`, `b`); none for
+        `tl.maximum(a, b)`), the values of a choice (`tl.where(c, a, b)`: `a`, `b`), the value a
+        compiler hint passes on (`tl.multiple_of(a, n)`, `tl.max_contiguous(a, n)`); none for
         other nodes."""
         viewed = axes_view_of(node)
         if viewed is not None:
             return (viewed,)
+        if isinstance(node, cst.Call) and self.imports.is_tl(node.func, "multiple_of", "max_contiguous"):
+            return tuple(arg.value for arg in node.args[:1] if arg.keyword is None)
         if isinstance(node, cst.Call) and self.imports.is_tl(node.func, "minimum", "maximum"):
             return tuple(arg.value for arg in node.args if arg.keyword is None)
         if isinstance(node, cst.Call) and self.imports.is_tl(node.func, "where"):
@@ -1418,6 +1426,11 @@ class Flow:
                 for d in self.defs.get(node.value, ())
             )
         return False
+
+    @cached_property
+    def call_events(self) -> dict[cst.Call, Event]:
+        """Each call of the body -> its event."""
+        return {event.call: event for event in self.calls}
 
     @cached_property
     def constexpr_bindings(self) -> dict[str, cst.BaseExpression]:

@@ -61,6 +61,9 @@ caller's program id is a cast after a multiply, and `n.to(...)` with `n` a calle
 cannot compile. A device function called only from other modules (or through `*args`) takes
 any runtime value and is not flagged on its parameters.
 
+A kernel's values are read through the device functions it calls, as Triton inlines them:
+`i_v, i_n, i_h = _head(H)` returning `tl.program_id(1) // H` gives a program id to multiply.
+
 The dtype may be a name: a module-level alias (`IDX = tl.int64`) or one the kernel binds as a
 constexpr (`INDEX_DTYPE: tl.constexpr = tl.int64`, as inductor writes it).
 
@@ -114,6 +117,7 @@ import libcst as cst
 from ascend_lint.fixes import Declined, FixPlan, Replace
 from ascend_lint.flow import FOLDABLE, INDEX, SPEC, Assumptions, Event, Flow
 from ascend_lint.imports import ImportMap
+from ascend_lint.inline import Inlined
 from ascend_lint.nodes import walk
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 from ascend_lint.scalars import float_evidence
@@ -333,6 +337,24 @@ def norm(x, y, eps, T, BLOCK: tl.constexpr):
 def run(x, y):
     norm[(x.shape[0],)](x, y, 1e-6, x.shape[1], BLOCK=1024)
 """,
+        # a row widened before its stride, through a choice and compiler hints (Triton's persistent
+        # matmul): the int32 product is a row position, bounded by M
+        """
+@triton.jit
+def _tile(tile_id, num_pid_n):
+    return tile_id // num_pid_n, tile_id % num_pid_n
+
+@triton.jit
+def k(a_ptr, c_ptr, M, stride_am, BLOCK_M: tl.constexpr, NUM_SMS: tl.constexpr, A_LARGE: tl.constexpr):
+    for tile_id in tl.range(tl.program_id(0), tl.cdiv(M, BLOCK_M) * 4, NUM_SMS):
+        pid_m, pid_n = _tile(tile_id, 4)
+        offs_am = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)
+        if A_LARGE:
+            offs_am = offs_am.to(tl.int64)
+        offs_am = tl.where(offs_am < M, offs_am, 0)
+        offs_am = tl.max_contiguous(tl.multiple_of(offs_am, BLOCK_M), BLOCK_M)
+        tl.store(c_ptr + offs_am, tl.load(a_ptr + offs_am * stride_am))
+""",
     )
     INVALID = (
         Example(
@@ -509,17 +531,37 @@ def k(x, y, T):
     off = (pid * T).to(INDEX_DTYPE)  # expect
     tl.store(y + off, tl.load(x + off))
 """,
+        # indices a device function computes: Triton inlines it, so `i_n` is `i_nh // H`
+        """
+@triton.jit
+def _head(H):
+    i_v, i_nh = tl.program_id(0), tl.program_id(1)
+    return i_v, i_nh // H, i_nh % H
+
+@triton.jit(do_not_specialize=["T", "H"])
+def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
+    i_v, i_n, i_h = _head(H)
+    NT = tl.cdiv(T, BT)
+    for i_t in range(NT):
+        h_base = h + ((i_n * NT + i_t) * H + i_h).to(tl.int64) * K * V  # expect
+        tl.store(h_base, 0.0)
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
-        flow = kernel.flow
-        for event in flow.calls:
+        inlined = kernel.inlined if _calls_a_device_function(kernel) else None
+        for event in kernel.flow.calls:
             call = event.call
             func = call.func
             if not (isinstance(func, cst.Attribute) and func.attr.value == "to" and len(call.args) >= 1):
                 continue
             if kernel.imports.resolve(func):
                 continue
+            # read through the device functions the kernel calls (`i_n, i_h = _head(H)` is `i_nh // H`,
+            # a program id) where the inlined body keeps the cast as written
+            flow = kernel.flow
+            if inlined is not None and call in inlined.flow.call_events:
+                flow, event = inlined.flow, inlined.flow.call_events[call]
             receiver, dtype = func.value, call.args[0].value
             # each specialisation the receiver's value depends on (`if IS_VARLEN:` ... `else:`)
             specs = flow.specialisations(receiver)
@@ -534,12 +576,12 @@ def k(x, y, T):
                 yield Report(
                     call,
                     WRAP_MESSAGE.format(when=_when(wrapping, specs, receiver, event, flow)),
-                    related=_made_at(multiply, flow, context) if not written else (),
+                    related=_made_at(multiply, flow, context, inlined) if not written else (),
                     fix=fix if written else Declined(MADE_ELSEWHERE),
                     facts={"receiver": context.module.code_for_node(receiver), "cause": "multiply"},
                 )
                 continue
-            template = self._constexpr_template(receiver, specs, kernel, context)
+            template = self._constexpr_template(receiver, specs, kernel, flow, context)
             if template is not None and _makes_an_address(call, flow):  # asked last: it maps the parents
                 template = None
             if template is not None:
@@ -552,12 +594,16 @@ def k(x, y, T):
                 )
 
     def _constexpr_template(
-        self, receiver: cst.BaseExpression, specs: list[Assumptions], kernel: Kernel, context: ModuleContext
+        self,
+        receiver: cst.BaseExpression,
+        specs: list[Assumptions],
+        kernel: Kernel,
+        flow: Flow,
+        context: ModuleContext,
     ) -> str | None:
         """The message (its `{receiver}` still to fill in) when the receiver is a constexpr in
         some specialisation: for sure, or when its scalar parameters are ints Triton
         specialises (not when one is a float)."""
-        flow = kernel.flow
         if any(flow.is_python_constexpr(receiver, spec) for spec in specs):
             return CONSTEXPR_MESSAGE
         if not any(flow.is_specialisable(receiver, spec) for spec in specs):
@@ -576,6 +622,11 @@ def k(x, y, T):
         if len(call.args) != 1:
             return Declined("`.to()` has options besides the dtype (e.g. `bitcast=`) that the rewrite would lose")
         return FixPlan("safe", message, (Replace(call, replacement),))
+
+
+def _calls_a_device_function(kernel: Kernel) -> bool:
+    """The kernel calls a device function of its module, which `Kernel.inlined` may inline."""
+    return any(kernel.device_functions_called(event.call) for event in kernel.flow.calls)
 
 
 def _when(
@@ -649,12 +700,17 @@ def _specialisable(flags: int | None) -> bool:
 
 
 def _made_at(
-    multiply: cst.BinaryOperation | None, flow: Flow, context: ModuleContext
+    multiply: cst.BinaryOperation | None, flow: Flow, context: ModuleContext, inlined: Inlined | None
 ) -> tuple[tuple[cst.CSTNode, str], ...]:
-    """Where a multiply the receiver does not spell out is made (`x *= D`: at that statement)."""
+    """Where a multiply the receiver does not spell out is made (`x *= D`: at that statement; in
+    a device function the kernel calls, where that function writes it)."""
     if multiply is None:
         return ()
-    return ((flow.written(multiply), f"`{context.module.code_for_node(multiply)}` multiplies in int32 here"),)
+    where: cst.CSTNode = flow.written(multiply)
+    source: cst.CSTNode = multiply
+    if inlined is not None:
+        where, source = inlined.written(where), inlined.written(multiply)
+    return ((where, f"`{context.module.code_for_node(source)}` multiplies in int32 here"),)
 
 
 def _unparenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
