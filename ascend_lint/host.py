@@ -1706,8 +1706,11 @@ class HostIndex(_HostFacts):
                 return self._extent(element, self._binding_scope(value.value.value, scope), hops + 1)
         if isinstance(value, cst.Name):
             return self._name_extent(value, scope, hops)
+        ceiling = ceiling_division(value)
+        if ceiling is not None:  # `triton.cdiv(T, BT)` however it is written
+            return self._cdiv_extent(*ceiling, scope, hops)
         if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
-            return self._extent(value.expression, scope, hops)  # `-(-T // BT)`: `triton.cdiv(T, BT)`
+            return self._extent(value.expression, scope, hops)
         if isinstance(value, cst.BinaryOperation):
             left, right = self._extent(value.left, scope, hops), self._extent(value.right, scope, hops)
             if isinstance(value.operator, cst.FloorDivide) and (
@@ -1986,17 +1989,24 @@ class HostIndex(_HostFacts):
             scope = self.enclosing.get(scope)
         return scope
 
+    def _cdiv_extent(
+        self, size: cst.BaseExpression, block: cst.BaseExpression, scope: Scope, hops: int
+    ) -> tuple[str, ...] | None:
+        """`triton.cdiv(size, block)` (`ceiling_division`)."""
+        if self.at_least(block, size, scope):
+            return ()  # one program: a block at least the size it divides
+        sizes, blocks = self._extent(size, scope, hops), self._extent(block, scope, hops)
+        if sizes == ():  # a bounded count over a positive one
+            return ()
+        if sizes is not None and blocks == ():
+            return _divided(sizes, block)
+        if sizes and blocks != ():
+            return self._quotient_by_alternatives(size, block, sizes, scope, hops)
+        return None
+
     def _call_extent(self, call: cst.Call, scope: Scope, hops: int) -> tuple[str, ...] | None:
         callee = (dotted_name(call.func) or "").rsplit(".", 1)[-1]
         args = [self._extent(arg.value, scope, hops) for arg in call.args]
-        if callee == "cdiv" and len(args) == 2 and self.at_least(call.args[1].value, call.args[0].value, scope):
-            return ()  # one program: a block at least the size it divides
-        if callee == "cdiv" and len(args) == 2 and args[0] is not None and args[1] == ():
-            return _divided(args[0], call.args[1].value)
-        if callee == "cdiv" and args and args[0] == ():  # a bounded count over a positive one
-            return ()
-        if callee == "cdiv" and len(args) == 2 and args[0] and args[1] != ():
-            return self._quotient_by_alternatives(call.args[0].value, call.args[1].value, args[0], scope, hops)
         if callee in ("prod", "reduce"):
             product = _shape_product(call, lambda name: self._named_shape(name, scope))
             if product is not None:
@@ -3489,6 +3499,70 @@ def _passed_or_default(call: cst.Call, function: cst.FunctionDef, name: str) -> 
     if found is None and param is not None and param.default is not None and not any(a.star for a in call.args):
         found = param.default
     return found
+
+
+def ceiling_division(node: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """(size, block) when `node` divides rounding up, however it is written: `triton.cdiv(T, BT)`
+    (any `cdiv`), `(T + BT - 1) // BT`, `(T - 1) // BT + 1`, `-(-T // BT)`, `math.ceil(T / BT)`."""
+    if isinstance(node, cst.Call):
+        callee = (dotted_name(node.func) or "").rsplit(".", 1)[-1]
+        args = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        if callee == "cdiv" and len(args) == 2 == len(node.args):
+            return args[0], args[1]
+        quotient = args[0] if callee == "ceil" and len(args) == 1 == len(node.args) else None
+        if isinstance(quotient, cst.BinaryOperation) and isinstance(quotient.operator, cst.Divide):
+            return quotient.left, quotient.right
+        return None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = node.expression
+        if (
+            isinstance(inner, cst.BinaryOperation)
+            and isinstance(inner.operator, cst.FloorDivide)
+            and isinstance(inner.left, cst.UnaryOperation)
+            and isinstance(inner.left.operator, cst.Minus)
+        ):
+            return inner.left.expression, inner.right
+        return None
+    if not isinstance(node, cst.BinaryOperation):
+        return None
+    if isinstance(node.operator, cst.Add) and _is_one(node.right):  # `(T - 1) // BT + 1`
+        left = node.left
+        if isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.FloorDivide):
+            less = left.left
+            if (
+                isinstance(less, cst.BinaryOperation)
+                and isinstance(less.operator, cst.Subtract)
+                and _is_one(less.right)
+            ):
+                return less.left, left.right
+        return None
+    if not isinstance(node.operator, cst.FloorDivide):
+        return None
+    numerator, block = node.left, _code(node.right)
+    # `(T + BT - 1) // BT`, `(T + (BT - 1)) // BT`
+    if isinstance(numerator, cst.BinaryOperation) and isinstance(numerator.operator, cst.Subtract):
+        total = numerator.left
+        if (
+            _is_one(numerator.right)
+            and isinstance(total, cst.BinaryOperation)
+            and isinstance(total.operator, cst.Add)
+            and _code(total.right) == block
+        ):
+            return total.left, node.right
+    if isinstance(numerator, cst.BinaryOperation) and isinstance(numerator.operator, cst.Add):
+        less = numerator.right
+        if (
+            isinstance(less, cst.BinaryOperation)
+            and isinstance(less.operator, cst.Subtract)
+            and _is_one(less.right)
+            and _code(less.left) == block
+        ):
+            return numerator.left, node.right
+    return None
+
+
+def _is_one(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Integer) and node.value == "1"
 
 
 def passed_for(call: cst.Call, function: cst.FunctionDef, name: str) -> cst.BaseExpression | None:

@@ -21,7 +21,8 @@ output_size`): an extent of the data, not the setting such an item is otherwise 
 parameter no caller shows, an attribute, `pool.head_dim`, and a `.view` / `.reshape`
 dimension stay unknown, allocated or not: on real code they hold a model's head count, head
 size or group count as often as a length; a literal, a core count, `min(..., cap)` stay bounded)
-and sums, multiples, `//` and `triton.cdiv` (or `math.ceil(T / BT)`, `-(-T // BT)`) of it by
+and sums, multiples, `//` and `triton.cdiv` (however written: `math.ceil(T / BT)`, `-(-T // BT)`,
+`(T + BT - 1) // BT`, `(T - 1) // BT + 1`, each read as `triton.cdiv` throughout) of it by
 a bounded value (also by a choice whose other arms are at least the size: `triton.cdiv(n, rows)`
 with `rows = 8 if n > 8 else triton.next_power_of_2(n)` is `n/rows`), and `a if c else b` when both arms are sizes; `min(..., cap)` bounds it, and
 so do literals, device core counts and an item of a name bound once to a tuple literal
@@ -1564,6 +1565,23 @@ def run(x):
         raise ValueError("K is at most 256")
     k[(triton.cdiv(K, BK) * N * H,)](x, K, BK=BK)  # expect
     k[(K // BK * N * H,)](x, K, BK=BK)  # expect
+""",
+        # a ceiling division written by hand is `triton.cdiv`: one program for a block at least the size
+        """
+@triton.jit
+def kern(x, o, T, H: tl.constexpr, V: tl.constexpr, BV: tl.constexpr):
+    i = tl.program_id(0)
+    tl.store(o + i, tl.load(x + i))
+
+def launch(k, v):
+    B, T, H, K = k.shape
+    V = v.shape[-1]
+    BV = max(triton.next_power_of_2(V), 16)
+    o = torch.empty_like(v)
+    kern[((V + BV - 1) // BV * B * H,)](v, o, T, H=H, V=V, BV=BV)  # expect
+    kern[(-(-V // BV) * B * H,)](v, o, T, H=H, V=V, BV=BV)  # expect
+    kern[(math.ceil(V / BV) * B * H,)](v, o, T, H=H, V=V, BV=BV)  # expect
+    kern[(((V - 1) // BV + 1) * B * H,)](v, o, T, H=H, V=V, BV=BV)  # expect
 """,
     )
 
