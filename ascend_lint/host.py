@@ -592,7 +592,8 @@ class HostIndex(_HostFacts):
         called through `functools.partial`, also as an element of a returned tuple:
         `_, config = get_best_config(m)`), passed for a parameter by the module's calls of its
         function (`_launch(n, common)`), copied (`d.copy()`, `dict(d)`), or splatted into those
-        (`dict(..., **base)`, `{**base}`). A name and the value bound to it are a hop
+        (`dict(..., **base)`, `{**base}`); either arm of a choice (`a if c else b`, `a or b`)
+        and both sides of a merge (`base | extra`). A name and the value bound to it are a hop
         each: a getter's result reaches a launch in twice the hops of other values."""
         if hops > 2 * _MAX_HOPS:
             return
@@ -625,6 +626,14 @@ class HostIndex(_HostFacts):
             for element, function in self._returned_elements(value):
                 if element is not None:
                     yield from self.dict_sources(element, function, hops + 1)
+        elif isinstance(value, cst.IfExp):  # either arm (`configs[0] if configs else defaults(n)`)
+            for arm in (value.body, value.orelse):
+                yield from self.dict_sources(arm, scope, hops + 1)
+        elif isinstance(value, cst.BooleanOperation) or (
+            isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.BitOr)
+        ):  # either operand (`config or defaults(n)`), a merge (`base | dict(num_warps=4)`)
+            for operand in (value.left, value.right):
+                yield from self.dict_sources(operand, scope, hops + 1)
 
     def _scopes_reading(self, name: str, scope: Scope) -> list[Scope]:
         """The functions whose `name` is the one `scope` reads: `scope`, the functions around

@@ -7,7 +7,9 @@ lists), `triton.heuristics` tables, and dicts splatted into a launch: `**{"num_w
 (also `kw["num_stages"] = 1` stores into it, what the function adds to it with
 `kw.update(...)`, `kw.setdefault(...)` or `kw |= {...}`, and `dict(..., **base)`), returned
 by a function of the module (also as an element of a returned tuple), or copied from one of
-those (`config.copy()`, `dict(config)`); the same for `triton.Config({...}, **knobs)`.
+those (`config.copy()`, `dict(config)`), either arm of a choice (`configs[0] if configs else
+default_config(n)`, `tuned or {...}`) or side of a merge (`base | dict(num_warps=4)`); the
+same for `triton.Config({...}, **knobs)`.
 A kernel's `warmup(...)` and `run(...)` (compiling it ahead of time with the same options)
 count as launches, and so does the call of a launcher a function stores once
 (`launcher = kernel[grid]`, then `launcher(x, num_warps=4)`). A launch in a nested function splats the dict its outer function binds
@@ -445,6 +447,17 @@ def launch_options(n):
 
 def launch(x, N):
     kernel[(N,)](x, N, **launch_options(N))
+""",
+        # either arm of a choice, either side of `or`, both sides of a merge
+        """
+def default_config(n):
+    return {"BLOCK": 1024 if n > 4096 else 256, "num_warps": 4}  # expect
+
+def launch(x, N, configs=None, tuned=None):
+    config = configs[0] if configs else default_config(N)
+    kernel[(N,)](x, N, **config)
+    kernel[(N,)](x, N, **(tuned or {"BLOCK": 256, "num_stages": 1}))  # expect
+    kernel[(N,)](x, N, **({"BLOCK": 256} | dict(num_warps=8)))  # expect
 """,
         # what the function adds to the dict it splats
         """
