@@ -314,9 +314,11 @@ class Flow:
         """The value and the dtype of a cast: `x.to(t)` (a tensor method) or `tl.cast(x, t)`."""
         func = call.func
         if isinstance(func, cst.Attribute) and self.imports.method_name(func) == "cast" and call.args:
-            return func.value, call.args[0].value
-        if self.imports.is_tl(func, "cast") and len(call.args) >= 2:
-            return call.args[0].value, call.args[1].value
+            dtype = call_argument(call, 0, "dtype")
+            return (func.value, dtype) if dtype is not None else None
+        if self.imports.is_tl(func, "cast"):  # by position or keyword (`tl.cast(input=x, dtype=t)`)
+            value, dtype = call_argument(call, 0, "input"), call_argument(call, 1, "dtype")
+            return (value, dtype) if value is not None and dtype is not None else None
         return None
 
     def index_multiplies_widened(self, cast: cst.Call) -> dict[Assumptions, cst.BinaryOperation | None]:
@@ -385,9 +387,9 @@ class Flow:
         if isinstance(node, cst.Call) and self.imports.is_tl(node.func, "multiple_of", "max_contiguous"):
             return tuple(arg.value for arg in node.args[:1] if arg.keyword is None)
         if isinstance(node, cst.Call) and self.imports.is_tl(node.func, "minimum", "maximum"):
-            return tuple(arg.value for arg in node.args if arg.keyword is None)
+            return _arguments(node, (0, "x"), (1, "y"))
         if isinstance(node, cst.Call) and self.imports.is_tl(node.func, "where"):
-            return tuple(arg.value for arg in node.args[1:3] if arg.keyword is None)
+            return _arguments(node, (1, "x"), (2, "y"))
         return ()
 
     def index_arithmetic_multiply(
@@ -535,8 +537,9 @@ class Flow:
             # them keeps tile computations (`tl.dot`, `tl.where`...) out of the analysis
             return [(TENSOR, NOTHING)]
         args = _combine([part(arg.value) for arg in node.args])
-        if imports.is_tl(func, "cast") and len(node.args) >= 2:
-            return self._cast(args, node.args[1].value)
+        cast = self.cast_parts(node) if imports.is_tl(func, "cast") else None
+        if cast is not None:
+            return self._cast(args, cast[1])
         return args if node.args else CONSTANT
 
     def _cast(self, variants: list[Variant], dtype: cst.BaseExpression | None) -> list[Variant]:
@@ -1500,6 +1503,12 @@ def _sum_terms(node: cst.BaseExpression) -> list[tuple[cst.BaseExpression, bool]
         node = node.left
     terms.append((node, True))
     return terms[::-1]
+
+
+def _arguments(call: cst.Call, *wanted: tuple[int, str]) -> tuple[cst.BaseExpression, ...]:
+    """The arguments at these (position, keyword) places that the call passes (`call_argument`)."""
+    found = (call_argument(call, position, keyword) for position, keyword in wanted)
+    return tuple(argument for argument in found if argument is not None)
 
 
 def call_argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpression | None:

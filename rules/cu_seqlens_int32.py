@@ -644,6 +644,15 @@ def run(q, o, lens):
     H, D = q.shape[-2:]
     k[(len(lens), H)](q, o, lens.cumsum(0).type(torch.int32), H, D)
 """,
+        # casts and choices written by keyword
+        """
+@triton.jit
+def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
+    i_n = tl.program_id(0)
+    bos = tl.cast(dtype=tl.int32, input=tl.load(cu_seqlens + i_n))
+    start = tl.where(condition=i_n > 0, x=bos, y=0)
+    tl.store(o + start * H * K, tl.load(x + bos * H * K))  # expect: ASC008
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
@@ -847,12 +856,10 @@ def _int32_boundary_load(
     if imports.is_tl(func, "load"):
         base = flow.pointer_root(pointer_arg(value))
         return base if base in params and base in int32_tensors else None
-    if isinstance(func, cst.Attribute) and func.attr.value == "to" and not imports.resolve(func):
-        loaded, dtype = func.value, value.args[0].value
-    elif imports.is_tl(func, "cast") and len(value.args) >= 2:
-        loaded, dtype = value.args[0].value, value.args[1].value
-    else:
+    parts = flow.cast_parts(value)
+    if parts is None:
         return None
+    loaded, dtype = parts
     # the load written in the cast, or every value of a name cast on a line of its own (`bos =
     # tl.load(cu_seqlens + i_n)`, then `bos = bos.to(tl.int32)`)
     loads = [d.value for d in flow.reaching(loaded)] if isinstance(loaded, cst.Name) else [loaded]
