@@ -2650,10 +2650,9 @@ class OtherPlatformPaths:
         if known is not None:
             return known
         self._assertions[name] = False  # a function calling itself is no evidence
-        [*functions] = self.host.functions.get(name, ())
+        function = self._module_function(name)
         found = False
-        if len(functions) == 1 and self.host.enclosing.get(functions[0]) is None:
-            function = functions[0]
+        if function is not None:
             for statement in _statements([function.body]):
                 if any(isinstance(node, cst.Return) for node in walk(statement)):
                     break  # returns off the path (`if x.device.type != "npu": return False`)
@@ -2723,6 +2722,13 @@ class OtherPlatformPaths:
             return self._is_predicate(func.value, hops)
         return False
 
+    def _module_function(self, name: str) -> cst.FunctionDef | None:
+        """The module's one function `name` defined outside any other function, else None."""
+        [*functions] = self.host.functions.get(name, ())
+        if len(functions) == 1 and self.host.enclosing.get(functions[0]) is None:
+            return functions[0]
+        return None
+
     def _is_predicate(self, name: str, hops: int, tested_for_none: bool = False) -> bool:
         """The module's one function `name` returns a true value only on another platform: each
         value it returns is `False` / `None`, such a test, or on such a path in it. Tested for
@@ -2733,10 +2739,9 @@ class OtherPlatformPaths:
         if known is not None:
             return known
         self._predicates[key] = False  # a predicate calling itself is no evidence
-        [*functions] = self.host.functions.get(name, ())
+        function = self._module_function(name)
         found = False
-        if len(functions) == 1 and self.host.enclosing.get(functions[0]) is None:
-            function = functions[0]
+        if function is not None:
             returned = [value for value, where in self.host.returns.get(name, ()) if where is function]
             unset = ("None",) if tested_for_none else ("None", "False")
             found = bool(returned) and all(
