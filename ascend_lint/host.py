@@ -24,7 +24,7 @@ import libcst as cst
 
 from .flow import NARROW_INTS
 from .imports import ImportMap, dotted_name, int_literal, root_name, statement_blocks, str_literal
-from .kernels import ImportedFunctions, ImportedModule, Kernel, imported_module, subscript_key
+from .kernels import MAX_CALLERS_DEEP, ImportedFunctions, ImportedModule, Kernel, imported_module, subscript_key
 from .nodes import arms_around, child_nodes, leaves_block, never_falls_through, updated_value, walk
 from .package import content_hash, package_folders, package_hash, package_sources
 
@@ -1235,6 +1235,25 @@ class HostIndex(_HostFacts):
             for launch, value in host.arguments(theirs, param)
         ]
 
+    def reaching_values(
+        self, kernel: Kernel, param: str, hops: int = 0
+    ) -> list[tuple[HostIndex, Launch, Passed | None]]:
+        """`passed_values`, and for a device function no launch runs, those of the caller's
+        parameter each of its calls passes on unchanged (`Kernel.callers_passing_on`), callers
+        up to `MAX_CALLERS_DEEP` deep: Triton inlines the function with what its callers are
+        launched with. None when a caller shows no launch: what every launch passes is then
+        not known."""
+        values = self.passed_values(kernel, param)
+        if values or hops >= MAX_CALLERS_DEEP:
+            return values
+        found: list[tuple[HostIndex, Launch, Passed | None]] = []
+        for caller, name in kernel.callers_passing_on(param):
+            theirs = self.reaching_values(caller, name, hops + 1)
+            if not theirs:
+                return []
+            found += theirs
+        return found
+
     def launched_elsewhere(self, kernel: Kernel) -> list[tuple[HostIndex, Kernel]]:
         """The other modules of the package launching a kernel this module never launches (a
         module of kernels, and one of launchers importing them: `from .kernels import k`, then
@@ -2261,18 +2280,18 @@ class HostIndex(_HostFacts):
         return f"`{path}`" if launch.scope is None else f"`{launch.scope.name.value}` of `{path}`"
 
     def always_passes_a_tensor(self, kernel: Kernel, param: str) -> bool:
-        """Every launch (at least one: `passed_values`) passes a value that cannot be None."""
-        values = self.passed_values(kernel, param)
+        """Every launch (at least one: `reaching_values`) passes a value that cannot be None."""
+        values = self.reaching_values(kernel, param)
         return bool(values) and all(
             passed is not None and not any(_is_none(origin) for origin, _ in host.origins(passed.value, passed.scope))
             for host, _, passed in values
         )
 
     def always_passes_one(self, kernel: Kernel, param: str) -> bool:
-        """Every launch (at least one: `passed_values`) passes 1 for the parameter: the literal
+        """Every launch (at least one: `reaching_values`) passes 1 for the parameter: the literal
         `1`, or the stride of the last dimension of a tensor its function allocates contiguous
         (`t.stride(-1)`, or `t.stride(1)` of `t = torch.empty((H, T))`: `_is_one`)."""
-        values = self.passed_values(kernel, param)
+        values = self.reaching_values(kernel, param)
         return bool(values) and all(
             passed is not None and host._is_one(passed.value, passed.scope, 0) for host, _, passed in values
         )
@@ -2301,13 +2320,13 @@ class HostIndex(_HostFacts):
         return self.bindings.get((name, scope), [])
 
     def dtype_passed(self, kernel: Kernel, param: str) -> TensorDtype | None:
-        """The dtype every launch (at least one: `passed_values`) passes for the tensor
+        """The dtype every launch (at least one: `reaching_values`) passes for the tensor
         parameter, shown by the first launch's evidence (`_dtype`); None when a launch passes a
         value nothing shows the dtype of, or launches pass different ones."""
         return _agreed(
             [
                 host._dtype(passed.value, passed.scope, 0) if passed is not None else None
-                for host, _, passed in self.passed_values(kernel, param)
+                for host, _, passed in self.reaching_values(kernel, param)
             ]
         )
 

@@ -144,6 +144,25 @@ class Kernel:
             self._working_out.discard("passed_flags")
         return flags
 
+    def callers_passing_on(self, param: str) -> list[tuple[Kernel, str]]:
+        """For a device function no launch runs: the caller's parameter each of its calls in the
+        module passes on unchanged for `param` (`_body(q, o, cu_seqlens)` in a kernel taking
+        `cu_seqlens`), with the caller; none when there is no call, or when a call passes
+        anything else (a value the caller computes, a default, `*args`)."""
+        position = next((i for i, p in enumerate(self.params) if p.name == param), None)
+        if position is None or not self.passed_flags:
+            return []
+        found = []
+        for caller, call in self.calls_in_module():
+            argument = None if any(arg.star for arg in call.args) else call_argument(call, position, param)
+            if not isinstance(argument, cst.Name):
+                return []
+            reaching = caller.declared_flow.reaching(argument)
+            if not reaching or any(not isinstance(d.node, cst.Param) for d in reaching):
+                return []
+            found.append((caller, argument.value))
+        return found
+
     @cached_property
     def pointer_params(self) -> frozenset[str]:
         """The parameters the function uses as pointers, itself or through the device functions
@@ -231,6 +250,20 @@ class Kernel:
             return Inlined(self.flow, {}, self.node)
         body, origins = found
         return Inlined(self.flow_of(body), origins, self.node)
+
+    @cached_property
+    def calls_device_functions(self) -> bool:
+        """The kernel calls a device function of its module (`inlined` may inline it)."""
+        return any(self.device_functions_called(event.call) for event in self.flow.calls)
+
+    def flow_at_call(self, call: cst.Call) -> Flow:
+        """The flow to read a call of the kernel's own body with: the inlined body's
+        (`inlined`: `i_n, i_h = _head(H)` are program ids there) when the kernel calls a device
+        function and that body keeps the call as written, else the kernel's flow."""
+        if not self.calls_device_functions:
+            return self.flow
+        flow = self.inlined.flow
+        return flow if call in flow.call_events else self.flow
 
     @cached_property
     def tiles(self) -> TileModel:

@@ -23,8 +23,8 @@ from typing import TypeGuard
 import libcst as cst
 
 from .flow import READ, Branch, Event, Flow
-from .host import HostIndex, passed_for
-from .kernels import MAX_CALLERS_DEEP, Kernel
+from .host import HostIndex
+from .kernels import Kernel
 
 
 @dataclass(frozen=True)
@@ -49,29 +49,15 @@ def optional_pointers(kernel: Kernel, host: HostIndex) -> dict[str, OptionalPoin
         reads = [e for e in flow.events if e.kind == READ and e.name == name and not e.metadata]
         guards = _guards(reads)
         pointer = _in_kernel(kernel, name) or _in_host(kernel, host, name, reads)
-        if pointer is None and _conditional_pointer(name, reads, flow) and not _always_a_tensor(kernel, name, host):
+        if (
+            pointer is None
+            and _conditional_pointer(name, reads, flow)
+            and not host.always_passes_a_tensor(kernel, name)
+        ):
             pointer = _from_guards(name, reads, guards, flow)
         if pointer is not None:
             found[name] = replace(pointer, guards=frozenset(guards))
     return found
-
-
-def _always_a_tensor(kernel: Kernel, name: str, host: HostIndex, hops: int = 0) -> bool:
-    """Every launch passes a tensor for the parameter (`HostIndex.always_passes_a_tensor`), or,
-    for a device function, every call of it in the module's kernels (at least one) passes a
-    parameter of its caller that is always a tensor there: Triton inlines the function with
-    its caller's values."""
-    if host.always_passes_a_tensor(kernel, name):
-        return True
-    if not kernel.is_device_function or hops >= MAX_CALLERS_DEEP:
-        return False
-    calls = kernel.calls_in_module()
-    return bool(calls) and all(
-        isinstance(passed := passed_for(call, kernel.node, name), cst.Name)
-        and any(param.name == passed.value for param in caller.params)
-        and _always_a_tensor(caller, passed.value, host, hops + 1)
-        for caller, call in calls
-    )
 
 
 def _conditional_pointer(name: str, reads: list[Event], flow: Flow) -> bool:

@@ -549,7 +549,7 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
-        inlined = kernel.inlined if _calls_a_device_function(kernel) else None
+        inlined = kernel.inlined if kernel.calls_device_functions else None
         for event in kernel.flow.calls:
             call = event.call
             func = call.func
@@ -559,9 +559,8 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
                 continue
             # read through the device functions the kernel calls (`i_n, i_h = _head(H)` is `i_nh // H`,
             # a program id) where the inlined body keeps the cast as written
-            flow = kernel.flow
-            if inlined is not None and call in inlined.flow.call_events:
-                flow, event = inlined.flow, inlined.flow.call_events[call]
+            flow = kernel.flow_at_call(call)
+            event = flow.call_events[call]
             receiver, dtype = func.value, call.args[0].value
             # each specialisation the receiver's value depends on (`if IS_VARLEN:` ... `else:`)
             specs = flow.specialisations(receiver)
@@ -622,11 +621,6 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
         if len(call.args) != 1:
             return Declined("`.to()` has options besides the dtype (e.g. `bitcast=`) that the rewrite would lose")
         return FixPlan("safe", message, (Replace(call, replacement),))
-
-
-def _calls_a_device_function(kernel: Kernel) -> bool:
-    """The kernel calls a device function of its module, which `Kernel.inlined` may inline."""
-    return any(kernel.device_functions_called(event.call) for event in kernel.flow.calls)
 
 
 def _when(

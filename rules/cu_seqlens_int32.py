@@ -21,7 +21,10 @@ tl.load(cu_num_draft_tokens + i - 1)`: the first request starts at 0). Also a na
 an offset plus or minus other int32 terms (`t0 = bos + i_t * BT`), also clamped (`rows =
 tl.maximum(q_start, tl.minimum(t, q_end - 1))`), or an offset a device function of the module returns (`bos, T =
 _seq_start(cu_seqlens, i_n)`, `_seq_start` loading `cu_seqlens` with `.to(tl.int32)`), also
-picked by `tl.where(c, bos, start)`.
+picked by `tl.where(c, bos, start)`. A device function no launch runs is read with what its
+calls pass (Triton inlines it with the caller's values): a parameter some call passes an int32
+offset for is one (`_tail(v, o, bos, i_h)`), and a boundary tensor, a unit stride its calls
+pass on unchanged from the caller's parameters are what the caller's launches pass.
 The offset may be broadcast into a tile before the stride (`rows[:, None] * stride_q`), and
 the product may be held in a name added to the pointer later (`q_offsets = rows[:, None] *
 stride_q + o_d[None, :]`, then `tl.load(q + q_offsets)`): it is reported once, where it is
@@ -93,8 +96,8 @@ from collections.abc import Collection, Iterator
 import libcst as cst
 
 from ascend_lint.fixes import Declined, FixPlan, Replace
-from ascend_lint.flow import LOADED, NARROW, NARROW_INTS, WIDE, Event, Flow, pointer_arg
-from ascend_lint.host import NARROW_INT_WORDS
+from ascend_lint.flow import LOADED, NARROW, NARROW_INTS, WIDE, Event, Flow, call_argument, pointer_arg
+from ascend_lint.host import NARROW_INT_WORDS, HostIndex, TensorDtype
 from ascend_lint.nodes import child_nodes
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
@@ -118,6 +121,42 @@ class CuSeqlensInt32(Rule):
     )
 
     VALID = (
+        # every launch passes `stride_t = 1` to the kernel that passes it on to the device function
+        """
+@triton.jit
+def _body(lse, cu_seqlens, stride_h, stride_t, BT: tl.constexpr):
+    i_h, i_n = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    tl.store(lse + i_h * stride_h + bos * stride_t + tl.arange(0, BT), tl.zeros([BT], dtype=tl.float32))
+
+
+@triton.jit
+def k(lse, cu_seqlens, stride_h, stride_t, BT: tl.constexpr):
+    _body(lse, cu_seqlens, stride_h, stride_t, BT)
+
+
+def forward(cu_seqlens, H, T):
+    lse = torch.zeros((H, T), dtype=torch.float32)
+    k[(H, len(cu_seqlens) - 1)](lse, cu_seqlens, lse.stride(0), lse.stride(1), BT=128)
+""",
+        # a program-id product in the other arm, the ids from a device function: ASC002's cast
+        """
+@triton.jit
+def _ids(H: tl.constexpr):
+    i_nh = tl.program_id(1)
+    return i_nh // H, i_nh % H
+
+
+@triton.jit
+def k(v, cu_seqlens, T, H: tl.constexpr, V: tl.constexpr, IS_VARLEN: tl.constexpr):
+    i_n, i_h = _ids(H)
+    if IS_VARLEN:
+        bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    else:
+        bos = i_n * T
+    v += ((bos * H + i_h) * V).to(tl.int64)
+    tl.store(v + tl.arange(0, V), tl.zeros([V], dtype=tl.float32))
+""",
         # a device function returning the offset as int64
         """
 @triton.jit
@@ -274,6 +313,38 @@ def run(q, o, token_idx, lens):
 """,
     )
     INVALID = (
+        # the offset passed into a device function that multiplies it
+        """
+@triton.jit
+def _tail(v, o, bos, i_h, H: tl.constexpr, V: tl.constexpr):
+    p_v = v + (bos * H + i_h) * V + tl.arange(0, V)  # expect
+    tl.store(o + i_h * V + tl.arange(0, V), tl.load(p_v))
+
+
+@triton.jit
+def k(v, o, cu_seqlens, H: tl.constexpr, V: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    _tail(v, o, bos, i_h, H, V)
+""",
+        # the kernel's body in a device function; the launches pass the boundaries as int32
+        """
+@triton.jit
+def _body(q, o, cu_seqlens, H: tl.constexpr, D: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n)
+    tl.store(o + (bos * H + i_h) * D + tl.arange(0, D), tl.load(q + i_h))  # expect
+
+
+@triton.jit
+def k(q, o, cu_seqlens, H: tl.constexpr, D: tl.constexpr):
+    _body(q, o, cu_seqlens, H, D)
+
+
+def run(q, o, lens):
+    H, D = q.shape[-2:]
+    k[(len(lens), H)](q, o, torch.cumsum(lens, 0, dtype=torch.int32), H, D)
+""",
         # the load cast on a line of its own
         """
 @triton.jit
@@ -657,15 +728,9 @@ def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         flow = kernel.flow
-        int32_tensors = {
-            p.name: dtype
-            for p in kernel.params
-            if _is_boundary_pointer(p.name)
-            and (dtype := context.host.int_dtype_passed(kernel, p.name)) is not None
-            and dtype.dtype in NARROW_INTS
-        }
+        int32_tensors = _int32_tensors(kernel, context.host)
         loads_int32 = bool(int32_tensors)
-        offsets = _sequence_offsets(kernel, int32_tensors)
+        offsets = _sequence_offsets(kernel, context.host)
         if not offsets:
             return
         ones = frozenset(p.name for p in kernel.params if context.host.always_passes_one(kernel, p.name))
@@ -674,7 +739,7 @@ def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
         terms = [term for address in flow.addresses for term in flow.offset_terms(address)]
         terms += [argument for event in flow.calls for argument in kernel.offset_arguments(event.call)]
         for term in terms:
-            for product in _int32_products(term, flow, offsets, ones, followed, loads_int32):
+            for product in _int32_products(term, kernel, offsets, ones, followed, loads_int32):
                 if product in seen:
                     continue
                 seen.add(product)
@@ -730,19 +795,36 @@ def _is_boundary_pointer(name: str) -> bool:
     )
 
 
-def _sequence_offsets(kernel: Kernel, int32_tensors: Collection[str], depth: int = 0) -> dict[Event, str]:
+def _int32_tensors(kernel: Kernel, host: HostIndex) -> dict[str, TensorDtype]:
+    """The boundary pointer parameters every launch passes as an int32 (or narrower) tensor."""
+    return {
+        p.name: dtype
+        for p in kernel.params
+        if _is_boundary_pointer(p.name)
+        and (dtype := host.int_dtype_passed(kernel, p.name)) is not None
+        and dtype.dtype in NARROW_INTS
+    }
+
+
+def _sequence_offsets(kernel: Kernel, host: HostIndex | None, depth: int = 0) -> dict[Event, str]:
     """Definitions of int32 sequence offsets -> the boundary pointer they come from: narrowing
-    casts of a load from one, loads as they are from one of `int32_tensors`, an offset a device
-    function returns (`_returned_offset`), and names set to one plus or minus int32 terms (not a
-    length `eos - bos` nor a position `i_tg - bos`, which add no offset; see `_offsets_added`)."""
+    casts of a load from one, loads as they are from a tensor every launch passes as int32
+    (`_int32_tensors`, when the `host` is read), an offset a device function returns
+    (`_returned_offset`) or its calls pass for a parameter (`_passed_offsets`), and names set to
+    one plus or minus int32 terms (not a length `eos - bos` nor a position `i_tg - bos`, which add
+    no offset; see `_offsets_added`)."""
     flow, params = kernel.flow, {p.name for p in kernel.params}
     definitions = sorted((event for events in flow.defs.values() for event in events), key=lambda e: e.index)
+    int32_tensors = _int32_tensors(kernel, host) if host is not None else {}
     found: dict[Event, str] = {}
     loads_int32 = bool(int32_tensors)
+    passed = _passed_offsets(kernel, host, depth) if host is not None and depth < _MAX_CALLS_FOLLOWED else {}
     for event in definitions:
         source = _int32_boundary_load(event.value, flow, params, int32_tensors)
         if source is None and depth < _MAX_CALLS_FOLLOWED:
             source = _returned_offset(event, kernel, depth)
+        if source is None and isinstance(event.node, cst.Param) and event.name is not None:
+            source = passed.get(event.name)
         if source is not None:
             found[event] = source
     changed = bool(found)  # a derived offset reads one already found
@@ -776,7 +858,7 @@ def _returned_offset(event: Event, kernel: Kernel, depth: int) -> str | None:
         return None
     index = _unpacked_index(target, call, kernel.flow)
     for callee in kernel.device_functions_called(call):
-        offsets = _sequence_offsets(callee, (), depth + 1)
+        offsets = _sequence_offsets(callee, None, depth + 1)
         for returned in _returned_values(callee.node, index):
             source = _offset_of(returned, callee.flow, offsets)
             passed = _argument_for(call, callee, source) if source is not None else None
@@ -784,6 +866,35 @@ def _returned_offset(event: Event, kernel: Kernel, depth: int) -> str | None:
             if root is not None and root in {p.name for p in kernel.params}:
                 return root
     return None
+
+
+def _passed_offsets(kernel: Kernel, host: HostIndex, depth: int) -> dict[str, str]:
+    """For a device function no launch runs: its parameters some call in the module passes an
+    int32 sequence offset of the caller for (`_tail(v, o, bos, i_h)`, the caller's `bos` loaded
+    `.to(tl.int32)`; Triton inlines the function with that value), each with where the offset is
+    loaded from: "cu_seqlens` in `caller" (the message quotes it)."""
+    found: dict[str, str] = {}
+    if not kernel.passed_flags:
+        return found
+    for caller, call in kernel.calls_in_module():
+        if any(arg.star for arg in call.args):
+            continue
+        offsets = _sequence_offsets(caller, host, depth + 1)
+        loads_int32 = bool(_int32_tensors(caller, host))
+        for position, param in enumerate(kernel.params):
+            argument = call_argument(call, position, param.name)
+            if (
+                argument is None
+                or param.name in found
+                or _offsets_added(argument, caller.flow, offsets) <= 0
+                or not _int32_in_some_specialisation(argument, caller.flow, loads_int32, offsets)
+            ):
+                continue
+            source = next(
+                s for leaf in _sum_leaves(argument, caller.flow) if (s := _offset_of(leaf, caller.flow, offsets))
+            )
+            found[param.name] = f"{source}` in `{caller.name}"
+    return found
 
 
 def _unpacked_index(target: cst.Name, call: cst.Call, flow: Flow) -> int | None:
@@ -883,7 +994,7 @@ def _offset_of(node: cst.CSTNode, flow: Flow, offsets: dict[Event, str]) -> str 
 
 def _int32_products(
     term: cst.BaseExpression,
-    flow: Flow,
+    kernel: Kernel,
     offsets: dict[Event, str],
     ones: frozenset[str],
     followed: set[Event],
@@ -893,21 +1004,22 @@ def _int32_products(
     inside an int64 cast made after them (see `_widened_after_multiply`), a broadcast or a clamp
     (`Flow.value_kept_from`), and the definitions reaching a name `term` reads (`offs = bos * D +
     o_d`, then `p + offs`; each definition once, so a product is found at its one site)."""
+    flow = kernel.flow
     if isinstance(term, cst.Name):
         for definition in flow.reaching(term):
             if definition.value is not None and definition not in followed:
                 followed.add(definition)
-                yield from _int32_products(definition.value, flow, offsets, ones, followed, loads_int32)
+                yield from _int32_products(definition.value, kernel, offsets, ones, followed, loads_int32)
         return
     kept = flow.value_kept_from(term)
     if kept:
         for operand in kept:
-            yield from _int32_products(operand, flow, offsets, ones, followed, loads_int32)
+            yield from _int32_products(operand, kernel, offsets, ones, followed, loads_int32)
         return
     if isinstance(term, cst.Call):
-        receiver = _widened_after_multiply(term, flow)
+        receiver = _widened_after_multiply(term, kernel)
         if receiver is not None:
-            yield from _int32_products(receiver, flow, offsets, ones, followed, loads_int32)
+            yield from _int32_products(receiver, kernel, offsets, ones, followed, loads_int32)
         return
     if not isinstance(term, cst.BinaryOperation):
         return
@@ -920,21 +1032,23 @@ def _int32_products(
         yield term
         return
     if isinstance(term.operator, (*_ARITHMETIC, cst.Multiply)):
-        yield from _int32_products(term.left, flow, offsets, ones, followed, loads_int32)
-        yield from _int32_products(term.right, flow, offsets, ones, followed, loads_int32)
+        yield from _int32_products(term.left, kernel, offsets, ones, followed, loads_int32)
+        yield from _int32_products(term.right, kernel, offsets, ones, followed, loads_int32)
 
 
-def _widened_after_multiply(cast: cst.Call, flow: Flow) -> cst.BaseExpression | None:
+def _widened_after_multiply(cast: cst.Call, kernel: Kernel) -> cst.BaseExpression | None:
     """The receiver of an int64 cast of a whole offset (`((bos * H + i_h) * V).to(tl.int64)`:
     its products are made in int32 and wrap before the cast), else None: not when the cast's
     result is scaled again (`(bos * HV + i_hv).to(tl.int64) * V` widens before the large
     stride), nor when the receiver multiplies a program id or loop index in some
-    specialisation (`bos = i_n * T` when not `IS_VARLEN`): ASC002 reports that cast, and its
+    specialisation (`bos = i_n * T` when not `IS_VARLEN`, also through the device functions the
+    kernel calls: `Kernel.flow_at_call`, as ASC002 reads it): ASC002 reports that cast, and its
     fix casts `bos` as well."""
+    flow = kernel.flow
     parts = flow.cast_parts(cast)
     if parts is None or not flow.is_int64(parts[1]) or flow.scaled_after(cast):
         return None
-    if any(multiply is not None for multiply in flow.index_multiplies_widened(cast).values()):
+    if any(multiply is not None for multiply in kernel.flow_at_call(cast).index_multiplies_widened(cast).values()):
         return None
     return parts[0]
 
@@ -945,9 +1059,11 @@ def _int32_in_some_specialisation(
     """In some specialisation, `node` holds an int32 loaded value and no int64 operand: a load
     cast to int32, or (`loads_int32`: the kernel reads boundaries every launch passes as an
     int32 tensor) a load as it is, or an offset a device function returns (`_returned_offset`:
-    the flow sees a call's value)."""
+    the flow sees a call's value) or a call passes for a parameter (`_passed_offsets`: the
+    caller's value was so)."""
     returned = any(
-        isinstance(d.value, cst.Call) and _int32_boundary_load(d.value, flow, set(), ()) is None
+        isinstance(d.node, cst.Param)
+        or (isinstance(d.value, cst.Call) and _int32_boundary_load(d.value, flow, set(), ()) is None)
         for leaf in _arithmetic_leaves(node, flow)
         if isinstance(leaf, cst.Name)
         for d in flow.reaching(leaf)
