@@ -76,6 +76,11 @@ def inline_device_functions(kernel: Kernel) -> tuple[cst.IndentedBlock, Origins]
     return (body.with_changes(body=statements), inliner.origins) if inliner.inlined else None
 
 
+def is_inlined(name: str) -> bool:
+    """A name the inliner made (`p·f`, `ret·f`): no code written in the module reads it."""
+    return "·" in name
+
+
 def is_result(name: str) -> bool:
     """A name holding an inlined helper's returned value (`ret·f`, `ret0·f`...)."""
     head, separator, _ = name.partition("·")
@@ -195,7 +200,9 @@ class _Inliner:
             arguments[param.name] = argument
         copy = self.copies.get(helper.name, 0) + 1
         self.copies[helper.name] = copy
-        suffix = f"·{helper.name}" + (f"·{copy}" if copy > 1 else "")  # `·`: valid in names, in none written
+        suffix = f"·{helper.name}" + (
+            f"·{copy}" if copy > 1 else ""
+        )  # `·`: valid in names, in none written (`is_inlined`)
         names = {*helper.flow.defs, *arguments}
         reassigned = {name for name in arguments if len(helper.flow.defs.get(name, ())) > 1}
         substituted = {

@@ -9,7 +9,9 @@ is not a compile-time constant (`range(pid * 256, n, num_ctas * 256)`); a loop f
 computed start by a constexpr tile (`tl.range(i_s * BS, T, BS)`) walks one program's
 blocks and is an ordinary loop. The same loop written with `while` (`i = pid`,
 `while i < n:` ... `i += num_programs`) or with triton-ascend's `tl.parallel` /
-`extension.parallel` in place of `tl.range` is a task loop too.
+`extension.parallel` in place of `tl.range` is a task loop too, also when a device function
+returns the core id or count (`core_id, num_core, p_x = _setup(x, D)`: read as Triton inlines
+it).
 
 ## Why is this bad?
 Triton-Ascend can mis-compile a pointer carried across the iterations of a task loop:
@@ -65,6 +67,7 @@ import libcst as cst
 
 from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, contains, names_in, spelled_out
 from ascend_lint.flow import DEF, MEMORY_FNS, READ, Event, Flow, Loop, advance_step, range_bounds
+from ascend_lint.inline import is_inlined
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 from ascend_lint.terms import Terms, TooComplex, added, divided, multiplied, scaled
 
@@ -119,6 +122,63 @@ def k(k_ptr, o, T, BS: tl.constexpr):
 """,
     )
     INVALID = (
+        # the core id and count returned by a device function: the closed form when the helper
+        # computes the pointer under the kernel's own name, none when it returns an expression
+        Example(
+            """
+@triton.jit
+def _setup(x, D: tl.constexpr):
+    core_id = tl.program_id(0)
+    num_core = tl.num_programs(0)
+    p_x = x + core_id * D
+    return core_id, num_core, p_x
+
+
+@triton.jit
+def _ids(x, D: tl.constexpr):
+    c = tl.program_id(0)
+    return c, tl.num_programs(0), x + c * D
+
+
+@triton.jit
+def k(x, y, N, D: tl.constexpr):
+    core_id, num_core, p_x = _setup(x, D)
+    for task_id in tl.range(core_id, N, num_core):
+        tl.store(y + task_id, tl.sum(tl.load(p_x + tl.arange(0, D))))
+        p_x += num_core * D  # expect
+    core, cores, p_y = _ids(y, D)
+    for task_id in tl.range(core, N, cores):
+        tl.store(x + task_id, tl.sum(tl.load(p_y + tl.arange(0, D))))
+        p_y += cores * D  # expect
+""",
+            fixed="""
+@triton.jit
+def _setup(x, D: tl.constexpr):
+    core_id = tl.program_id(0)
+    num_core = tl.num_programs(0)
+    p_x = x + core_id * D
+    return core_id, num_core, p_x
+
+
+@triton.jit
+def _ids(x, D: tl.constexpr):
+    c = tl.program_id(0)
+    return c, tl.num_programs(0), x + c * D
+
+
+@triton.jit
+def k(x, y, N, D: tl.constexpr):
+    core_id, num_core, p_x = _setup(x, D)
+    for task_id in tl.range(core_id, N, num_core):
+        p_x = x + task_id * D
+        tl.store(y + task_id, tl.sum(tl.load(p_x + tl.arange(0, D))))
+    core, cores, p_y = _ids(y, D)
+    for task_id in tl.range(core, N, cores):
+        tl.store(x + task_id, tl.sum(tl.load(p_y + tl.arange(0, D))))
+        p_y += cores * D
+""",
+            unsafe_fixes=True,
+        ),
         # triton-ascend's parallel range, a subclass of `tl.range`
         """
 @triton.jit
@@ -229,12 +289,9 @@ def k(q, total, BT: tl.constexpr):
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
-        flow = kernel.flow
-        pointers = flow.pointer_names
-        for loop in flow.loops:
+        for loop, flow in _task_loops(kernel):
             node = loop.node
-            if not loop.is_task_loop:
-                continue
+            pointers = flow.pointer_names
             flagged = [
                 (event, event.name)
                 for event in flow.events_in(loop.body, DEF)
@@ -255,6 +312,23 @@ def k(q, total, BT: tl.constexpr):
                     related=((node.target if isinstance(node, cst.For) else node.test, "task loop"),),
                     fix=fixes[event],
                 )
+
+
+def _task_loops(kernel: Kernel) -> Iterator[tuple[Loop, Flow]]:
+    """The kernel's task loops, each with the flow to read it in: the kernel's own, or, for a
+    loop whose core id or count a device function returns (`core_id, num_core, p_x =
+    _setup(x)`), the body with its device functions inlined (`Kernel.inlined`), where the loop
+    is kept as written when it calls none itself."""
+    own = {loop.node for loop in kernel.flow.loops if loop.is_task_loop}
+    for loop in kernel.flow.loops:
+        if loop.node in own:
+            yield loop, kernel.flow
+    if not kernel.calls_device_functions:
+        return
+    inlined = kernel.inlined
+    for loop in inlined.flow.loops:
+        if loop.is_task_loop and loop.node not in own and inlined.in_function(loop.node):
+            yield loop, inlined.flow
 
 
 @dataclass(frozen=True)
@@ -434,6 +508,8 @@ def _closed_form(advance: _Advance, loop: Loop, node: cst.For, flow: Flow, terms
             f"(loop start `{_code(start)}` times stride `{terms.render(stride)}`)"
         )
     names = names_in(entry_value) | names_in(statement.value) | names_in(start) | names_in(step)
+    if any(is_inlined(each) for each in names):
+        return Declined(f"`{name}`'s entry value is computed in a device function")
     problem = _changing_name(names - {name}, init, loop, flow)
     if problem is not None:
         return Declined(problem)
