@@ -128,7 +128,9 @@ class _Inliner:
                 if other is not orelse:
                     changes["orelse"] = other
             if changes:
-                return statement.with_changes(**changes)
+                copy = statement.with_changes(**changes)
+                self.origins[copy] = self.origins.get(statement, statement)
+                return copy
         return statement
 
     def small(

@@ -245,7 +245,7 @@ class Kernel:
         helper's result (`p_g = _pointers(g, ...)` is `g + ...`)."""
         from .inline import Inlined, inline_device_functions
 
-        found = inline_device_functions(self)
+        found = inline_device_functions(self) if self.calls_device_functions else None
         if found is None:
             return Inlined(self.flow, {}, self.node)
         body, origins = found
@@ -260,8 +260,6 @@ class Kernel:
         """The flow to read a call of the kernel's own body with: the inlined body's
         (`inlined`: `i_n, i_h = _head(H)` are program ids there) when the kernel calls a device
         function and that body keeps the call as written, else the kernel's flow."""
-        if not self.calls_device_functions:
-            return self.flow
         flow = self.inlined.flow
         return flow if call in flow.call_events else self.flow
 

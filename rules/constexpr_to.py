@@ -549,7 +549,6 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
-        inlined = kernel.inlined if kernel.calls_device_functions else None
         for event in kernel.flow.calls:
             call = event.call
             func = call.func
@@ -575,7 +574,7 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
                 yield Report(
                     call,
                     WRAP_MESSAGE.format(when=_when(wrapping, specs, receiver, event, flow)),
-                    related=_made_at(multiply, flow, context, inlined) if not written else (),
+                    related=_made_at(multiply, flow, context, kernel.inlined) if not written else (),
                     fix=fix if written else Declined(MADE_ELSEWHERE),
                     facts={"receiver": context.module.code_for_node(receiver), "cause": "multiply"},
                 )
@@ -694,16 +693,13 @@ def _specialisable(flags: int | None) -> bool:
 
 
 def _made_at(
-    multiply: cst.BinaryOperation | None, flow: Flow, context: ModuleContext, inlined: Inlined | None
+    multiply: cst.BinaryOperation | None, flow: Flow, context: ModuleContext, inlined: Inlined
 ) -> tuple[tuple[cst.CSTNode, str], ...]:
     """Where a multiply the receiver does not spell out is made (`x *= D`: at that statement; in
     a device function the kernel calls, where that function writes it)."""
     if multiply is None:
         return ()
-    where: cst.CSTNode = flow.written(multiply)
-    source: cst.CSTNode = multiply
-    if inlined is not None:
-        where, source = inlined.written(where), inlined.written(multiply)
+    where, source = inlined.written(flow.written(multiply)), inlined.written(multiply)
     return ((where, f"`{context.module.code_for_node(source)}` multiplies in int32 here"),)
 
 

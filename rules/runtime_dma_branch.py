@@ -15,7 +15,8 @@ Constant propagation decides "runtime under every specialisation": with
 `if TAIL_MODE == 0: t = False` / `elif TAIL_MODE == 1: t = True` / `else: t = i_t == NT - 1`,
 `if t:` folds away in modes 0 and 1 — that split is the fix, not a finding. Choosing between
 `tl.load(p)` and `tl.load(p, boundary_check=...)` on the same block pointer is not this
-pattern.
+pattern. Device functions are read as Triton inlines them: a tail flag one computes, a block
+pointer one makes, a load or store one does in an arm.
 
 ## Example
 ```python
@@ -53,6 +54,30 @@ class RuntimeDmaBranch(Rule):
     REQUIRES_TOKENS = (("make_block_ptr", "advance"),)
 
     VALID = (
+        # the tail flag a device function computes from the constexpr mode
+        """
+@triton.jit
+def _is_tail(i_t, T, BT: tl.constexpr, TAIL_MODE: tl.constexpr):
+    if TAIL_MODE == 0:
+        is_tail = False
+    elif TAIL_MODE == 1:
+        is_tail = True
+    else:
+        is_tail = (i_t + 1) * BT > T
+    return is_tail
+
+
+@triton.jit
+def k(x, y, T, BT: tl.constexpr, TAIL_MODE: tl.constexpr):
+    i_t = tl.program_id(0)
+    is_tail = _is_tail(i_t, T, BT, TAIL_MODE)
+    if is_tail:
+        o = i_t * BT + tl.arange(0, BT)
+        tl.store(y + o, tl.load(x + o, mask=o < T), mask=o < T)
+    else:
+        p = tl.make_block_ptr(x, (T,), (1,), (i_t * BT,), (BT,), (0,))
+        tl.store(tl.make_block_ptr(y, (T,), (1,), (i_t * BT,), (BT,), (0,)), tl.load(p))
+""",
         """
 @triton.jit
 def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr, TAIL_MODE: tl.constexpr):
@@ -89,6 +114,23 @@ def copy_tail(x, y, n, BLOCK: tl.constexpr,
 """,
     )
     INVALID = (
+        # the block-pointer DMA in a device function one arm calls
+        """
+@triton.jit
+def _copy_block(x, y, T, i_t, BT: tl.constexpr):
+    p = tl.make_block_ptr(x, (T,), (1,), (i_t * BT,), (BT,), (0,))
+    tl.store(tl.make_block_ptr(y, (T,), (1,), (i_t * BT,), (BT,), (0,)), tl.load(p))
+
+
+@triton.jit
+def k(x, y, T, BT: tl.constexpr):
+    i_t = tl.program_id(0)
+    if i_t == tl.cdiv(T, BT) - 1:  # expect
+        o = i_t * BT + tl.arange(0, BT)
+        tl.store(y + o, tl.load(x + o, mask=o < T), mask=o < T)
+    else:
+        _copy_block(x, y, T, i_t, BT)
+""",
         """
 @triton.jit
 def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
@@ -105,9 +147,10 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
-        flow = kernel.flow
+        inlined = kernel.inlined  # a test, a block pointer, a DMA of a device function, read inlined
+        flow = inlined.flow
         for branch in flow.branches:
-            if branch.node.orelse is None:
+            if branch.node.orelse is None or not inlined.in_function(branch.node):
                 continue
             body, orelse = _dma_kinds(flow, branch.body), _dma_kinds(flow, branch.orelse)
             pair = _opposite(body, orelse)
@@ -115,13 +158,13 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
                 continue
             (block_call, block_where), (masked_call, masked_where) = pair
             yield Report(
-                branch.node,
+                inlined.written(branch.node),
                 "runtime branch between block-pointer DMA and masked-pointer DMA keeps both paths "
                 "live in UB; split the tail on the host with a constexpr mode",
                 end_node=branch.node.test,
                 related=(
-                    (block_call, f"block-pointer DMA ({block_where} arm)"),
-                    (masked_call, f"masked-pointer DMA ({masked_where} arm)"),
+                    (inlined.written(block_call), f"block-pointer DMA ({block_where} arm)"),
+                    (inlined.written(masked_call), f"masked-pointer DMA ({masked_where} arm)"),
                 ),
                 facts={"dma_arms": ("block_ptr", "masked") if block_where == "if" else ("masked", "block_ptr")},
                 fix=Declined("the fix is a host-side split of the launch"),

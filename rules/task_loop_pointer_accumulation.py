@@ -319,16 +319,15 @@ def _task_loops(kernel: Kernel) -> Iterator[tuple[Loop, Flow]]:
     loop whose core id or count a device function returns (`core_id, num_core, p_x =
     _setup(x)`), the body with its device functions inlined (`Kernel.inlined`), where the loop
     is kept as written when it calls none itself."""
-    own = {loop.node for loop in kernel.flow.loops if loop.is_task_loop}
+    others = {loop.node for loop in kernel.flow.loops if not loop.is_task_loop}
     for loop in kernel.flow.loops:
-        if loop.node in own:
+        if loop.is_task_loop:
             yield loop, kernel.flow
-    if not kernel.calls_device_functions:
+    if not others:
         return
-    inlined = kernel.inlined
-    for loop in inlined.flow.loops:
-        if loop.is_task_loop and loop.node not in own and inlined.in_function(loop.node):
-            yield loop, inlined.flow
+    for loop in kernel.inlined.flow.loops:
+        if loop.is_task_loop and loop.node in others:
+            yield loop, kernel.inlined.flow
 
 
 @dataclass(frozen=True)
