@@ -1191,7 +1191,24 @@ class HostIndex(_HostFacts):
         for name, value in zip((p.name for p in kernel.params), positional, strict=False):  # as far as known
             if name == param:
                 return Passed(value, launch.args_scope)
-        return self.keyword_value(launch.args, param, launch.args_scope)
+        passed = self.keyword_value(launch.args, param, launch.args_scope)
+        return passed if passed is not None else self._after_splat(launch, kernel, param)
+
+    def _after_splat(self, launch: Launch, kernel: Kernel, param: str) -> Passed | None:
+        """What the positional arguments written after a splat of unknown length pass
+        (`k[grid](x, y, *x.stride(), 64)` gives the last parameter 64): when no parameter has a
+        default, the call passes every one, so those it passes by position are all but those its
+        keywords and the autotuner's configs name, and the last ones written fill the last of
+        them."""
+        args = launch.args
+        splats = [i for i, arg in enumerate(args) if arg.star == "*"]
+        if not splats or any(p.node.default is not None for p in kernel.params):
+            return None
+        trailing = [arg.value for arg in args[splats[-1] + 1 :] if arg.keyword is None and not arg.star]
+        named = {arg.keyword.value for arg in args if arg.keyword is not None} | set(kernel.provided_constexprs)
+        by_position = [p.name for p in kernel.params if p.name not in named]
+        filled = by_position[len(by_position) - len(trailing) :] if trailing else []
+        return next((Passed(v, launch.args_scope) for n, v in zip(filled, trailing, strict=True) if n == param), None)
 
     def positional_arguments(self, args: Sequence[cst.Arg], scope: Scope) -> list[cst.BaseExpression]:
         """The values call arguments pass by position, as far as they are known: a `*name` splat
@@ -2132,13 +2149,14 @@ class HostIndex(_HostFacts):
         if isinstance(value, cst.Call):
             func = value.func
             if isinstance(func, cst.Attribute) and func.attr.value == "numel" and not value.args:
-                return _code(func.value)
+                return self._extents_holder(_code(func.value), scope)
             shape = _multiplied_shape(value)
             if isinstance(shape, cst.Name):
                 shape = self._named_shape(shape, scope)
             if shape is None or not _is_whole_shape(shape):
                 return None
-            return _extent_of(_item(shape, 0))  # the tensor of `x.shape[0]`
+            tensor = _extent_of(_item(shape, 0))  # the tensor of `x.shape[0]`
+            return None if tensor is None else self._extents_holder(tensor, scope)
         if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.FloorDivide, cst.Divide))):
             return None
         tensor = self._counted_tensor(value.left, scope)
@@ -2152,7 +2170,22 @@ class HostIndex(_HostFacts):
     def _is_extent_named(self, value: cst.BaseExpression, tensor: str, scope: Scope) -> bool:
         """`value` is an extent of `tensor` (as written), inline or through a name bound only to one."""
         extents = self.values_of(value.value, scope) if isinstance(value, cst.Name) else [value]
-        return bool(extents) and all(_extent_of(extent) == tensor for extent in extents)
+        holders = [_extent_of(extent) for extent in extents]
+        return bool(extents) and all(
+            each is not None and self._extents_holder(each, scope) == tensor for each in holders
+        )
+
+    def _extents_holder(self, tensor: str, scope: Scope, hops: int = 0) -> str:
+        """The tensor (as written) whose extents `tensor` has: itself, or, for a name the function
+        binds only to copies keeping one tensor's extents (`x = input if input.is_contiguous()
+        else input.contiguous()`, `x = input.float()`, `torch.empty_like(input)`), that one's."""
+        if hops >= _MAX_HOPS or scope is None or not tensor.isidentifier() or _param(scope, tensor) is not None:
+            return tensor
+        sources = {_extents_kept_from(value) for value in self.bindings.get((tensor, scope), [])}
+        if len(sources) != 1:
+            return tensor
+        source = sources.pop()
+        return tensor if source is None else self._extents_holder(source, scope, hops + 1)
 
     def extent_position(self, value: cst.BaseExpression, scope: Scope) -> tuple[str, int] | None:
         """The tensor name and position of the extent `value` is: written (`x.shape[0]`,
@@ -3202,6 +3235,29 @@ def _as_extent(value: cst.BaseExpression) -> cst.BaseExpression:
             break
         value = value.args[0].value
     return value
+
+
+# tensor methods returning a tensor of the same extents (a copy, another dtype or device)
+_EXTENT_KEEPING = frozenset(
+    {"contiguous", "clone", "detach", "to", "type", "float", "half", "bfloat16", "int", "long", "bool", "cpu", "npu"}
+)
+
+
+def _extents_kept_from(value: cst.BaseExpression) -> str | None:
+    """The tensor name whose extents `value` keeps: `x`, `x.contiguous()`, `x.to(torch.float32)`,
+    `torch.empty_like(x)`, a choice of two such of one tensor (`x if x.is_contiguous() else
+    x.contiguous()`); else None."""
+    if isinstance(value, cst.IfExp):
+        arms = {_extents_kept_from(value.body), _extents_kept_from(value.orelse)}
+        return arms.pop() if len(arms) == 1 else None
+    if isinstance(value, cst.Call):
+        func = value.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _EXTENT_KEEPING:
+            return _extents_kept_from(func.value)
+        if dotted_name(func) in _LIKE_FUNCTIONS and value.args and not value.args[0].keyword:
+            return _extents_kept_from(value.args[0].value)
+        return None
+    return value.value if isinstance(value, cst.Name) else None
 
 
 def _extent_of(value: cst.BaseExpression) -> str | None:

@@ -501,13 +501,11 @@ def _launches(
     for launch in dict.fromkeys(launch.args_launch for launch in names.host.launches_passing(kernel)):
         if not _launches_this(launch, kernel, names):
             continue
-        positional = zip(params, names.host.positional_arguments(launch.args, launch.scope), strict=False)
-        passed = {name: (value, launch.scope) for name, value in positional if name in constexprs}
-        for name in params:  # by keyword, also as `**kw` entries (`kw = {"BLOCK": 64}`, maybe a caller's)
-            if name in constexprs and name not in passed:
-                keyword = names.host.keyword_value(launch.args, name, launch.scope)
-                if keyword is not None:
-                    passed[name] = (keyword.value, keyword.scope)
+        # by position or keyword, also as `**kw` entries (`kw = {"BLOCK": 64}`, maybe a caller's)
+        arguments = {name: names.host.argument(launch, kernel, name) for name in params if name in constexprs}
+        passed = {
+            name: (argument.value, argument.scope) for name, argument in arguments.items() if argument is not None
+        }
         choices: dict[str, list[tuple[Value, Arm | None]]] = {}
         for name, (value, scope) in passed.items():
             alternatives: list[tuple[Value, Arm | None]] = [(known, None) for known in names.alternatives(value, scope)]

@@ -8,8 +8,9 @@ from tensor shapes. A size is a tensor extent (`x.shape[i]`, a name unpacked fro
 or `math.prod(x.shape)`, divided by some of its own extents and by bounded values, such as
 `x.numel() // (H * K)` with `H, K = x.shape[-2:]` or `x.numel() // x.shape[-1] // H`, its
 leading extents, also when an extent is read as an int, `x.numel() // int(x.shape[0])`,
-`x.numel() // len(x)`; divided by another tensor's extent or a value the module does not show, it is
-unknown), a count read back from a tensor's values
+`x.numel() // len(x)`, also of a copy keeping the extents (`x = input if input.is_contiguous()
+else input.contiguous()`, `x = input.float()`, then `x.numel() // input.shape[-1]`); divided by
+another tensor's extent or a value the module does not show, it is unknown), a count read back from a tensor's values
 (`.item()` or `int(...)` of `t.max()`, `t.amax()`, `t.sum()` or `torch.max(t)`: the longest
 sequence of a varlen batch, `int(seq_lens.max().item())`; not `.item()` of a scalar setting),
 a name the function passes as a dimension of a tensor it allocates (`torch.empty(L, L)`,
@@ -790,6 +791,23 @@ def every_arm_leaves(x, strict, BT=64):
 """,
     )
     INVALID = (
+        # rows counted on a contiguous copy of the input: the same extents
+        """
+@triton.jit
+def k(x, o, inter, n_col_blocks, BLOCK_N: tl.constexpr):
+    pid = tl.program_id(0)
+    row = pid // n_col_blocks
+    col = (pid - row * n_col_blocks) * BLOCK_N + tl.arange(0, BLOCK_N)
+    tl.store(o + row * inter + col, tl.load(x + row * inter + col, mask=col < inter), mask=col < inter)
+
+def gelu(input):
+    last = input.shape[-1]
+    x = input if input.is_contiguous() else input.contiguous()
+    num_tokens = x.numel() // last
+    n_col_blocks = triton.cdiv(last, 2048)
+    out = torch.empty((num_tokens, last), dtype=x.dtype, device=x.device)
+    k[(num_tokens * n_col_blocks,)](x, out, last, n_col_blocks, BLOCK_N=2048)  # expect
+""",
         # rows per program chosen small in the arm where the rows are many (FlagGems-vllm's
         # paged_scatter): the grid grows as n/8 there
         """

@@ -8,7 +8,9 @@ tell apart). Configurations come from `triton.autotune` configs, written inline,
 name (`configs=CONFIGS`) or returned by a function of the module (`configs=get_configs()`),
 including comprehensions over literal lists or names bound to one and `triton.Config(dict(
 BLOCK=...))`; literal constexpr arguments of `kernel[grid](...)` launches in the same module
-(names bound to a literal, host function defaults; a name bound to a different literal in
+(by keyword or position, also after a splat of unknown length when no parameter has a default:
+`k[grid](x, y, *x.stride(), 1024)` passes the last parameter 1024; names bound to a literal,
+host function defaults; a name bound to a different literal in
 each arm of an `if` gives one configuration per value, and so does a literal bound in one arm
 when another computes the value at run time: the literal is what the launch passes when its
 arm runs, and the finding names that assignment's line); `triton.heuristics` entries with
@@ -143,6 +145,17 @@ class UbOverflowEstimate(Rule):
     CONFIRM = Confirm({"compile": Evidence.UB_PLAN}, "the UB plan and its overflow are the compiler's")
 
     VALID = (
+        # after a splat of unknown length, a defaulted parameter leaves the trailing argument's
+        # parameter unknown (`*x.stride()` may fill `BLOCK` too)
+        """
+@triton.jit
+def k(x, y, s0, s1, BLOCK: tl.constexpr = 1024):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + o * s1, tl.load(x + o * s1) * 2.0)
+
+def run(x):
+    k[(1,)](x, torch.empty_like(x), *x.stride(), 131072)
+""",
         # a launch's constexpr that is its function's parameter, a call passing what is no
         # constant: its default is the value known
         """
@@ -318,6 +331,16 @@ def k(x, y, T, NT, BT: tl.constexpr = 192, BD: tl.constexpr = 128):
 """,
     )
     INVALID = (
+        # the tile size passed by position after a splat of the strides: the last parameter
+        """
+@triton.jit
+def k(x, y, s0, s1, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + o * s1, tl.load(x + o * s1) * 2.0)
+
+def run(x):
+    k[(1,)](x, torch.empty_like(x), *x.stride(), 131072)  # expect
+""",
         # loads and stores written with keywords, the pointer last
         """
 @triton.jit
