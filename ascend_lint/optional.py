@@ -39,8 +39,10 @@ class OptionalPointer:
 
 
 def optional_pointers(kernel: Kernel, host: HostIndex) -> dict[str, OptionalPointer]:
-    """The kernel's pointer parameters that may be None, each with its strongest evidence."""
-    flow = kernel.flow
+    """The kernel's pointer parameters that may be None, each with its strongest evidence, read
+    with the device functions it calls inlined (`Kernel.inlined`: a pointer used only under the
+    `if USE_H0:` of a helper it is passed to is guarded so)."""
+    flow = kernel.inlined.flow
     found = {}
     for param in kernel.params:
         name = param.name
@@ -48,7 +50,7 @@ def optional_pointers(kernel: Kernel, host: HostIndex) -> dict[str, OptionalPoin
             continue
         reads = [e for e in flow.events if e.kind == READ and e.name == name and not e.metadata]
         guards = _guards(reads)
-        pointer = _in_kernel(kernel, name) or _in_host(kernel, host, name, reads)
+        pointer = _in_kernel(kernel, name, flow) or _in_host(kernel, host, name, reads, flow)
         if (
             pointer is None
             and _conditional_pointer(name, reads, flow)
@@ -74,22 +76,22 @@ def _depends_on_a_flag(read: Event, flow: Flow) -> bool:
     )
 
 
-def _in_kernel(kernel: Kernel, name: str) -> OptionalPointer | None:
+def _in_kernel(kernel: Kernel, name: str, flow: Flow) -> OptionalPointer | None:
     """A heuristic or the kernel itself testing the parameter against None."""
     flags = sorted(kernel.optional_pointer_flags.get(name, ()))
     if flags:
         return OptionalPointer(name, f'the `{flags[0]}` heuristic tests `args["{name}"]` against None', True)
-    for branch in kernel.flow.branches:
+    for branch in flow.branches:
         if _tests_none(branch.node.test, name):
             return OptionalPointer(name, f"the kernel tests `{_test_code(branch)}`", True)
     return None
 
 
-def _in_host(kernel: Kernel, host: HostIndex, name: str, reads: list[Event]) -> OptionalPointer | None:
+def _in_host(kernel: Kernel, host: HostIndex, name: str, reads: list[Event], flow: Flow) -> OptionalPointer | None:
     """A launch passing None (of the module, or of another one for a kernel only others launch:
     `HostIndex.passed_values`), or the flag as `FLAG=p is not None`, for a pointer
     the kernel does not use unconditionally (else no launch with None could compile)."""
-    if not _conditional_pointer(name, reads, kernel.flow):
+    if not _conditional_pointer(name, reads, flow):
         return None
     passed = host.none_passed(kernel, name)
     if passed is not None:

@@ -15,8 +15,10 @@ an inner pure-constexpr guard of its own. The message says what makes the pointe
   runtime:`), never on both arms of such a test. This only suggests the pointer is optional,
   so the message says the `if` *would* fail to compile if it were `None`.
 
-A pointer that every launch in the module passes as a value that cannot be `None` is not
-optional on the last two kinds of evidence; a pointer used on both arms of a constexpr test
+The uses are read with the device functions the kernel calls inlined: a pointer passed to a
+helper that uses it only under `if USE_H0:` is guarded so. A pointer that every launch in the
+module passes as a value that cannot be `None` is not optional on the last two kinds of
+evidence; a pointer used on both arms of a constexpr test
 is always used.
 
 ## Why is this bad?
@@ -205,6 +207,27 @@ def k(h0, o, USE_H0: tl.constexpr, USE_G: tl.constexpr):
 """,
     )
     INVALID = (
+        # the pointer's guarded use in a device function the kernel passes it to
+        """
+@triton.jit
+def _when_use_h0(USE_H0: tl.constexpr, y, h0):
+    if USE_H0:
+        tl.store(y, tl.load(h0))
+
+
+@triton.jit
+def k(h0, y, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    _when_use_h0(USE_H0, y, h0)
+    if not USE_H0 or i_t > 0:  # expect
+        tl.store(y + 3, 0.0)
+    else:
+        tl.store(y + 2, tl.load(h0 + 2))
+
+
+def launch(y, h0=None):
+    k[(4,)](h0, y, USE_H0=h0 is not None)
+""",
         # `&` / `|` with a tensor operand make a tensor: a runtime `if`, both arms compile; a use
         # under one is still conditional, so `h0`'s other mixed test is reported too
         """

@@ -7,7 +7,7 @@ address that holds the head count times the loop's own index, stepping by one ei
 `range(T - 1, -1, -1)`, in `tl.static_range(0, T)` or in a `while i_t < T:` loop advancing
 `i_t` by one once per trip, written in the load or in the pointer's definitions in the loop),
 with `HV` a kernel parameter named like a head count (`H`, `HV`, `HQ`, `HK`, `NH`,
-`num_heads`, `n_heads`). The step may carry a sign (`p_g -= HV`,
+`num_heads`, `n_heads`), or a constexpr the body binds so (`HV: tl.constexpr = 16`). The step may carry a sign (`p_g -= HV`,
 `p_g += (-1 if REVERSE else 1) * HV`: `HV` apart either way) or be held in a name every
 assignment of which binds it to the head count (`stride_beta = HV`). That is the per-head gate `g` of shape
 `[B, T, HV]` read along `T`: one element per step, `HV` elements apart. A pointer a
@@ -119,6 +119,20 @@ def k(q, g, g_t, o, T, HV: tl.constexpr, K: tl.constexpr, BK: tl.constexpr):
 """,
     )
     INVALID = (
+        # the head count a constexpr the body binds
+        """
+@triton.jit
+def k(g, o, cu_seqlens, T):
+    HV: tl.constexpr = 16
+    i_n, i_hv = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+    p_g = g + bos * HV + i_hv
+    b_h = 0.0
+    for _ in range(0, T):
+        b_h += tl.load(p_g).to(tl.float32)  # expect
+        p_g += HV
+    tl.store(o + i_n, b_h)
+""",
         """
 @triton.jit
 def k(g, beta, o, cu_seqlens, T, H: tl.constexpr, HV: tl.constexpr, USE_G: tl.constexpr):
@@ -193,7 +207,10 @@ def k(g, v, o, T, HV: tl.constexpr, V: tl.constexpr):
         # a load a device function makes is that function's finding
         inlined = kernel.inlined
         flow = inlined.flow
-        heads = {p.name for p in kernel.params if HEAD_COUNT.match(p.name)}
+        # a parameter, or a constexpr the body binds (`HV: tl.constexpr = 16`)
+        heads = {
+            name for name in (*(p.name for p in kernel.params), *flow.constexpr_bindings) if HEAD_COUNT.match(name)
+        }
         if not heads:
             return
         terms = Terms(flow)
