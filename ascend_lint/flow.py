@@ -28,7 +28,7 @@ front end's question.
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import product
@@ -184,9 +184,17 @@ class _Reached:
 
 
 class Flow:
-    def __init__(self, imports: ImportMap, body: cst.BaseSuite, pointer_arguments: PointerArguments = lambda call: ()):
+    def __init__(
+        self,
+        imports: ImportMap,
+        body: cst.BaseSuite,
+        pointer_arguments: PointerArguments = lambda call: (),
+        passed_constants: Mapping[str, cst.BaseExpression] | None = None,
+    ):
         self.imports = imports
         self.body = body
+        # a device function's parameters every call passes one constant for (`Kernel.passed_constants`)
+        self.passed_constants = passed_constants or {}
         # the arguments of a call that the device function it runs uses as pointers
         self.pointer_arguments = pointer_arguments
         self.events: list[Event] = []
@@ -551,8 +559,8 @@ class Flow:
         return [((flags & ~WIDTHS) | width, assumed) for flags, assumed in variants]
 
     def is_int64(self, dtype: cst.BaseExpression) -> bool:
-        """`tl.int64` (any alias, or a name the body binds to it: `constexpr_bindings`) or `"int64"`."""
-        dtype = self._bound(dtype)
+        """`tl.int64` (any alias, or a name bound to it: `bound`) or `"int64"`."""
+        dtype = self.bound(dtype)
         full = self.imports.resolve(dtype)
         if full is not None:
             return full.endswith(".int64")
@@ -561,7 +569,7 @@ class Flow:
     def is_narrow_int(self, dtype: cst.BaseExpression) -> bool:
         """`tl.int32` or a smaller integer type (any alias, or a name the body binds to it), or
         its name as a string."""
-        dtype = self._bound(dtype)
+        dtype = self.bound(dtype)
         full = self.imports.resolve(dtype)
         name = full.rsplit(".", 1)[-1] if full is not None else (str_literal(dtype) or "")
         return name in NARROW_INTS
@@ -1447,12 +1455,19 @@ class Flow:
             if len(definitions) == 1 and definitions[0].value is not None and not definitions[0].boxed
         }
 
-    def _bound(self, node: cst.BaseExpression) -> cst.BaseExpression:
-        """What a name the body binds as a constexpr holds (`constexpr_bindings`, a few hops), else the node."""
+    def bound(self, node: cst.BaseExpression) -> cst.BaseExpression:
+        """What a name the body binds as a constexpr holds (`constexpr_bindings`), or a parameter
+        it never rebinds that every call passes one constant for (`passed_constants`), a few
+        hops; else the node."""
         for _ in range(_MAX_BINDING_HOPS):
-            if not isinstance(node, cst.Name) or node.value not in self.constexpr_bindings:
+            if not isinstance(node, cst.Name):
                 break
-            node = self.constexpr_bindings[node.value]
+            if node.value in self.constexpr_bindings:
+                node = self.constexpr_bindings[node.value]
+            elif node.value in self.passed_constants and len(self.defs.get(node.value, ())) == 1:
+                node = self.passed_constants[node.value]
+            else:
+                break
         return node
 
     # ---- navigation -------------------------------------------------------------------
@@ -1903,10 +1918,12 @@ def build_flow(
     params: list[tuple[str, cst.Param, int]],
     imports: ImportMap,
     pointer_arguments: PointerArguments = lambda call: (),
+    passed_constants: Mapping[str, cst.BaseExpression] | None = None,
 ) -> Flow:
     """The flow of a kernel body whose parameters (name, node, value flags) are given;
-    `pointer_arguments` gives the arguments of a call its device function uses as pointers."""
-    flow = Flow(imports, body, pointer_arguments)
+    `pointer_arguments` gives the arguments of a call its device function uses as pointers,
+    `passed_constants` the constants its calls pass for parameters (`Flow.bound`)."""
+    flow = Flow(imports, body, pointer_arguments, passed_constants)
     builder = _Builder(flow)
     for name, node, flags in params:
         if node.annotation is not None and flow.is_int64(node.annotation.annotation):

@@ -115,22 +115,37 @@ class Kernel:
         """The flow of `body` run with the kernel's parameters (its own body, or that body with
         the device functions it calls inlined: `ascend_lint.inline`)."""
         params = [(p.name, p.node, self.param_flags(p, called)) for p in self.params]
-        return build_flow(body, params, self.imports, self._pointer_arguments)
+        constants = self.passed_constants if called else None
+        return build_flow(body, params, self.imports, self._pointer_arguments, constants)
 
-    @cached_property
+    @property
     def passed_flags(self) -> dict[str, int]:
         """For a device function no launch runs: the flags of what its calls in the module's
         other jit functions pass for each unannotated parameter, joined over the calls (`pid`,
         a specialisable size, a constexpr: Triton inlines the function with its caller's
         values); nothing when it has no such call, and `ARG` for a parameter a call passes
-        nothing for (a default) or through `*args`. A caller whose own flow is being worked
-        out (a recursive call) is read as declared."""
+        nothing for (a default) or through `*args`."""
+        return self._passed[0]
+
+    @property
+    def passed_constants(self) -> dict[str, cst.BaseExpression]:
+        """For a device function no launch runs: the parameters every call in the module passes
+        one constant for, a literal or a dtype (`_tail(x, tl.int64)`, or the caller's
+        `IDX: tl.constexpr = tl.int64` passed as `IDX`), with it."""
+        return self._passed[1]
+
+    @cached_property
+    def _passed(self) -> tuple[dict[str, int], dict[str, cst.BaseExpression]]:
+        """`passed_flags` and `passed_constants`, read at each call. A caller whose own flow is
+        being worked out (a recursive call) is read as declared."""
         if not self.is_device_function or self.is_launched:
-            return {}
+            return {}, {}
         calls = self.calls_in_module()
         if not calls:
-            return {}
+            return {}, {}
         flags: dict[str, int] = {}
+        # parameter -> the constants passed for it by their code; None once a call passes another value
+        constants: dict[str, dict[str, cst.BaseExpression] | None] = {p.name: {} for p in self.params}
         self._working_out.add("passed_flags")
         try:
             for caller, call in calls:
@@ -140,9 +155,15 @@ class Kernel:
                     argument = None if starred else call_argument(call, position, param.name)
                     passed = ARG if argument is None else flow.flags(argument)
                     flags[param.name] = flags.get(param.name, 0) | passed
+                    value = None if argument is None else flow.bound(argument)
+                    seen = constants[param.name]
+                    if seen is not None and value is not None and _is_constant(value, flow):
+                        seen.setdefault(cst.Module([]).code_for_node(value), value)
+                    else:
+                        constants[param.name] = None
         finally:
             self._working_out.discard("passed_flags")
-        return flags
+        return flags, {name: next(iter(seen.values())) for name, seen in constants.items() if seen and len(seen) == 1}
 
     def callers_passing_on(self, param: str) -> list[tuple[Kernel, str]]:
         """For a device function no launch runs: the caller's parameter each of its calls in the
@@ -280,6 +301,15 @@ class Kernel:
             for pointer in _none_tested_args(fn):
                 flags.setdefault(pointer, set()).add(flag)
         return flags
+
+
+def _is_constant(value: cst.BaseExpression, flow: Flow) -> bool:
+    """A literal (`64`, `True`, `"int64"`) or a name of Triton's (`tl.int64`)."""
+    if isinstance(value, cst.Integer | cst.Float | cst.SimpleString):
+        return True
+    if isinstance(value, cst.Name) and value.value in ("True", "False", "None"):
+        return True
+    return isinstance(value, cst.Attribute) and flow.imports.resolve(value) is not None
 
 
 MAX_CALLERS_DEEP = 3  # device functions calling device functions, followed to a kernel (`calls_in_module`)

@@ -57,8 +57,9 @@ A `@triton.jit` device function is inlined with its caller's values (Triton pass
 constexpr on as one), so its parameters are what the module's calls of it pass: `eps.to(...)`
 in a helper its kernel passes an unannotated `eps` is flagged as in the kernel (not when the
 kernel's `eps` is a float by the evidence above), `(i_b * T).to(tl.int64)` with `i_b` a
-caller's program id is a cast after a multiply, and `n.to(...)` with `n` a caller's constexpr
-cannot compile. A device function called only from other modules (or through `*args`) takes
+caller's program id is a cast after a multiply, `n.to(...)` with `n` a caller's constexpr
+cannot compile, and a dtype parameter every call passes `tl.int64` for (or a caller's
+`INDEX_DTYPE: tl.constexpr = tl.int64`) is `tl.int64`. A device function called only from other modules (or through `*args`) takes
 any runtime value and is not flagged on its parameters.
 
 A kernel's values are read through the device functions it calls, as Triton inlines them:
@@ -357,6 +358,37 @@ def k(a_ptr, c_ptr, M, stride_am, BLOCK_M: tl.constexpr, NUM_SMS: tl.constexpr, 
 """,
     )
     INVALID = (
+        # the dtype a constant every call of the device function passes
+        Example(
+            """
+@triton.jit
+def _tail(x, y, T, IDX):
+    pid = tl.program_id(0)
+    off = (pid * T).to(IDX)  # expect
+    tl.store(y + off, tl.load(x + off))
+
+
+@triton.jit
+def k(x, y, T):
+    INDEX_DTYPE: tl.constexpr = tl.int64
+    _tail(x, y, T, INDEX_DTYPE)
+    _tail(y, x, T, tl.int64)
+""",
+            fixed="""
+@triton.jit
+def _tail(x, y, T, IDX):
+    pid = tl.program_id(0)
+    off = tl.cast(pid, IDX) * T
+    tl.store(y + off, tl.load(x + off))
+
+
+@triton.jit
+def k(x, y, T):
+    INDEX_DTYPE: tl.constexpr = tl.int64
+    _tail(x, y, T, INDEX_DTYPE)
+    _tail(y, x, T, tl.int64)
+""",
+        ),
         Example(
             """
 @triton.jit
