@@ -2068,9 +2068,20 @@ class HostIndex(_HostFacts):
             # a minimum is at most its smallest product, a maximum at least its largest
             chosen = min(sized, key=len) if callee == "min" else max(sized, key=len)
             return (_code(call),) if len(chosen) == 1 else None if self._exact else chosen
-        if self.core_count(call, scope) is not None:
+        if self.core_count(call, scope) is not None or self._returns_bounded(call, hops):
             return ()
         return None
+
+    def _returns_bounded(self, call: cst.Call, hops: int) -> bool:
+        """`call` calls a function of the module every `return` of which gives a value bounded
+        whatever the sizes, read in that function (`def _pick_block(n): return min(2048,
+        triton.next_power_of_2(n))`)."""
+        returned = self.returns.get(call.func.value, []) if isinstance(call.func, cst.Name) else []
+        return (
+            hops < _MAX_HOPS
+            and bool(returned)
+            and all(self._extent(value, function, hops + 1) == () for value, function in returned)
+        )
 
     def at_least(self, value: cst.BaseExpression, size: cst.BaseExpression, scope: Scope, hops: int = 0) -> bool:
         """`value` is at least `size` whatever it is: `size` itself, `triton.next_power_of_2` or a

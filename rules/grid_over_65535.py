@@ -43,7 +43,9 @@ bounded value and then, under tests, to values at least the size it divides (`BT
 `if T <= 4096: BT = triton.next_power_of_2(T)`) leaves `T/BT` programs. A function calling
 itself with a parameter unchanged (a scan recursing on its partial sums) adds no value to it. A value a function
 of the module returns in a tuple is read where it returns it (`x, M, N = _prepare(x)` or
-`_prepare(x)[1]`, with `return x.contiguous(), M, N` and `M, N = x.shape` in `_prepare`). A
+`_prepare(x)[1]`, with `return x.contiguous(), M, N` and `M, N = x.shape` in `_prepare`), and
+a call of a function of the module every return of which is bounded whatever the sizes is
+bounded (`bn = _pick_block(n)` returning `min(2048, triton.next_power_of_2(n))`). A
 name bound to a product of sizes (`M = B * T`) counts as that product, as it does written
 inline; a name bound in several arms of `if` statements that pick a variant (an equality,
 identity or truth test: `if x.dim() == 4: bs = b * s` / `else: bs = x.shape[0]`) counts as the
@@ -791,6 +793,22 @@ def every_arm_leaves(x, strict, BT=64):
 """,
     )
     INVALID = (
+        # the block a function of the module picks, bounded on every return
+        """
+@triton.jit
+def k(x, BLOCK_N: tl.constexpr):
+    tl.store(x + tl.program_id(0) * BLOCK_N + tl.arange(0, BLOCK_N), 0.0)
+
+def _pick_block_n(inter):
+    if inter % 2048 == 0:
+        return 2048
+    return min(2048, triton.next_power_of_2(inter))
+
+def run(x):
+    rows, inter = x.shape
+    bn = _pick_block_n(inter)
+    k[(rows * triton.cdiv(inter, bn),)](x, BLOCK_N=bn)  # expect
+""",
         # rows counted on a contiguous copy of the input: the same extents
         """
 @triton.jit
