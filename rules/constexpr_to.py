@@ -59,8 +59,11 @@ in a helper its kernel passes an unannotated `eps` is flagged as in the kernel (
 kernel's `eps` is a float by the evidence above), `(i_b * T).to(tl.int64)` with `i_b` a
 caller's program id is a cast after a multiply, `n.to(...)` with `n` a caller's constexpr
 cannot compile, and a dtype parameter every call passes `tl.int64` for (or a caller's
-`INDEX_DTYPE: tl.constexpr = tl.int64`) is `tl.int64`. A device function called only from other modules (or through `*args`) takes
-any runtime value and is not flagged on its parameters.
+`INDEX_DTYPE: tl.constexpr = tl.int64`) is `tl.int64`; a parameter `.to(tl.int64)` a caller
+passes an int32 product (`_tail(x, y, pid * T)`, or a name bound to one) is a cast after a
+multiply too (reported once, at the cast, with the caller's multiply related; the fix is the
+caller's). A device function called only from other modules (or through `*args`) takes any
+runtime value and is not flagged on its parameters.
 
 A kernel's values are read through the device functions it calls, as Triton inlines them:
 `i_v, i_n, i_h = _head(H)` returning `tl.program_id(1) // H` gives a program id to multiply.
@@ -358,6 +361,21 @@ def k(a_ptr, c_ptr, M, stride_am, BLOCK_M: tl.constexpr, NUM_SMS: tl.constexpr, 
 """,
     )
     INVALID = (
+        # the product made by the caller, cast in the device function
+        """
+@triton.jit
+def _tail(x, y, prod):
+    off = prod.to(tl.int64)  # expect
+    tl.store(y + off, tl.load(x + off))
+
+
+@triton.jit
+def k(x, y, T):
+    pid = tl.program_id(0)
+    prod = pid * T
+    _tail(x, y, prod)
+    _tail(y, x, pid * T)
+""",
         # the dtype a constant every call of the device function passes
         Example(
             """
@@ -581,13 +599,13 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
+        yield from self._callers_products(kernel, context)
         for event in kernel.flow.calls:
             call = event.call
             func = call.func
-            if not (isinstance(func, cst.Attribute) and func.attr.value == "to" and len(call.args) >= 1):
+            if not _is_to(call, kernel.imports):
                 continue
-            if kernel.imports.resolve(func):
-                continue
+            assert isinstance(func, cst.Attribute)
             # read through the device functions the kernel calls (`i_n, i_h = _head(H)` is `i_nh // H`,
             # a program id) where the inlined body keeps the cast as written
             flow = kernel.flow_at_call(call)
@@ -623,6 +641,38 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
                     facts={"receiver": code, "cause": "constexpr"},
                 )
 
+    def _callers_products(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
+        """In a device function, a cast of a value a caller multiplies in int32 and passes in
+        (`_tail(x, y, pid * T)`, then `prod.to(tl.int64)` in `_tail`): read in each calling
+        kernel's inlined body (`Kernel.inlined`), reported once at the cast. A multiply the
+        function makes itself is found in its own flow."""
+        if not kernel.passed_flags:
+            return
+        casts = {event.call for event in kernel.flow.calls if _is_to(event.call, kernel.imports)}
+        reported: set[cst.Call] = set()
+        for caller in dict.fromkeys(caller for caller, _ in kernel.calls_in_module()):
+            inlined = caller.inlined
+            for event in inlined.flow.calls:
+                source = inlined.written(event.call)
+                if not isinstance(source, cst.Call) or source not in casts or source in reported:
+                    continue
+                if _wraps(source, kernel.flow_at_call(source)):
+                    continue  # the function's own finding
+                multiplies = inlined.flow.index_multiplies_widened(event.call)
+                made = [m for m in multiplies.values() if m is not None and inlined.in_function(m)]
+                if not made:
+                    continue
+                assert isinstance(source.func, cst.Attribute)
+                reported.add(source)
+                where, code = inlined.written(inlined.flow.written(made[0])), context.module.code_for_node(made[0])
+                yield Report(
+                    source,
+                    WRAP_MESSAGE.format(when=f" (`{caller.name}` passes a product)"),
+                    related=((where, f"`{code}` multiplies in int32 here"),),
+                    fix=Declined(MADE_ELSEWHERE),
+                    facts={"receiver": context.module.code_for_node(source.func.value), "cause": "multiply"},
+                )
+
     def _constexpr_template(
         self,
         receiver: cst.BaseExpression,
@@ -652,6 +702,17 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
         if len(call.args) != 1:
             return Declined("`.to()` has options besides the dtype (e.g. `bitcast=`) that the rewrite would lose")
         return FixPlan("safe", message, (Replace(call, replacement),))
+
+
+def _wraps(cast: cst.Call, flow: Flow) -> bool:
+    """The cast widens an int32 multiply in some specialisation (`Flow.index_multiplies_widened`)."""
+    return any(multiply is not None for multiply in flow.index_multiplies_widened(cast).values())
+
+
+def _is_to(call: cst.Call, imports: ImportMap) -> bool:
+    """`x.to(dtype, ...)` on a value (not a module's `to` function)."""
+    func = call.func
+    return isinstance(func, cst.Attribute) and func.attr.value == "to" and bool(call.args) and not imports.resolve(func)
 
 
 def _when(
