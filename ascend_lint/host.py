@@ -1207,7 +1207,9 @@ class HostIndex(_HostFacts):
         trailing = [arg.value for arg in args[splats[-1] + 1 :] if arg.keyword is None and not arg.star]
         named = {arg.keyword.value for arg in args if arg.keyword is not None} | set(kernel.provided_constexprs)
         by_position = [p.name for p in kernel.params if p.name not in named]
-        filled = by_position[len(by_position) - len(trailing) :] if trailing else []
+        if not trailing or len(trailing) > len(by_position):
+            return None  # nothing written after the splat, or a call Python would refuse
+        filled = by_position[len(by_position) - len(trailing) :]
         return next((Passed(v, launch.args_scope) for n, v in zip(filled, trailing, strict=True) if n == param), None)
 
     def positional_arguments(self, args: Sequence[cst.Arg], scope: Scope) -> list[cst.BaseExpression]:

@@ -1453,3 +1453,18 @@ def test_the_jit_function_under_an_autotuner_launched_is_a_launch_of_its_kernel(
         "def g(x):\n    table.fn[(x.numel(),)](x, 1, BT=64)\n"
     )
     assert launch_facts(others) == []
+
+
+@pytest.mark.parametrize(
+    ("launch", "expected"),
+    [
+        ("k[(1,)](x, *x.stride()[:1], 64)", {"x": "x", "n": None, "BT": "64"}),  # the last parameter
+        ("k[(1,)](*x.stride(), n, BT=64)", {"x": None, "n": "n", "BT": "64"}),  # the keyword's is not filled
+        ("k[(1,)](*x.stride(), x, 1, 2, 3)", {"x": None, "n": None, "BT": None}),  # more than the parameters
+        ("k[(1,)](*x.stride())", {"x": None, "n": None, "BT": None}),
+    ],
+)
+def test_arguments_written_after_a_splat_of_unknown_length(launch: str, expected: dict[str, str | None]) -> None:
+    hosts, kernel, module = index(f"\ndef run(x, n):\n    {launch}\n")
+    (found,) = hosts.launches_with_helpers(kernel)
+    assert {name: passed_code(module, hosts.argument(found, kernel, name)) for name in expected} == expected
