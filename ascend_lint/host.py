@@ -2194,7 +2194,8 @@ class HostIndex(_HostFacts):
         else input.contiguous()`, `x = input.float()`, `torch.empty_like(input)`), that one's."""
         if hops >= _MAX_HOPS or scope is None or not tensor.isidentifier() or _param(scope, tensor) is not None:
             return tensor
-        sources = {_extents_kept_from(value) for value in self.bindings.get((tensor, scope), [])}
+        # a copy of itself (`x = x.contiguous()`) keeps the extents of its other bindings
+        sources = {_extents_kept_from(value) for value in self.bindings.get((tensor, scope), [])} - {tensor}
         if len(sources) != 1:
             return tensor
         source = sources.pop()
@@ -2344,8 +2345,10 @@ class HostIndex(_HostFacts):
 
     def _is_one(self, value: cst.BaseExpression, scope: Scope, hops: int) -> bool:
         """`1`, or a stride of the last dimension (`_stride_read`) of a tensor each value the
-        function binds to is new and contiguous (`_last_dimension`), or a name the function
-        binds only to such values (not a parameter: its callers pass it)."""
+        function binds to is new and contiguous (`_last_dimension`; a copy of itself,
+        `t = t.contiguous()`, keeps its rank), or a name the function binds only to such
+        values; of a parameter (its callers pass it), only `t.stride(-1)` after the function
+        makes it contiguous on every path."""
         if isinstance(value, cst.Integer):
             return int_literal(value) == 1
         if isinstance(value, cst.Name):
@@ -2356,8 +2359,15 @@ class HostIndex(_HostFacts):
             return False
         tensor, dimension = read
         last = -1 if _is_minus_one(dimension) else int_literal(dimension)
-        tensors = self._bound_here(tensor, scope)
-        return bool(tensors) and last is not None and all(last in _last_dimension(each) for each in tensors)
+        if scope is not None and _param(scope, tensor) is not None:  # made contiguous on every path
+            copies = self.bindings.get((tensor, scope), [])
+            return (
+                last == -1
+                and bool(copies)
+                and all(_copy_of(each) == tensor and not self.bound_under.get(each) for each in copies)
+            )
+        own = [each for each in self._bound_here(tensor, scope) if _copy_of(each) != tensor]  # a copy keeps the rank
+        return bool(own) and last is not None and all(last in _last_dimension(each) for each in own)
 
     def _bound_here(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
         """The values the function `scope` binds to `name`; none for a parameter or outside functions."""
@@ -2422,7 +2432,8 @@ class HostIndex(_HostFacts):
         if not isinstance(value, cst.Name) or scope is None or hops >= _MAX_HOPS:
             return None
         name = value.value
-        bound = self.bindings.get((name, scope), [])
+        # a copy of itself (`x = x.contiguous()`) keeps what shows its dtype
+        bound = [v for v in self.bindings.get((name, scope), []) if _copy_of(v) != name]
         dtypes = [self._dtype(v, scope, hops + 1) for v in bound]
         if _param(scope, name) is None or (bound and not any(self.bound_under.get(v) for v in bound)):
             return _agreed(dtypes)  # a local name, or a parameter rebound on every path
@@ -3254,6 +3265,33 @@ def _as_extent(value: cst.BaseExpression) -> cst.BaseExpression:
 _EXTENT_KEEPING = frozenset(
     {"contiguous", "clone", "detach", "to", "type", "float", "half", "bfloat16", "int", "long", "bool", "cpu", "npu"}
 )
+
+
+def _copy_of(value: cst.BaseExpression) -> str | None:
+    """The tensor name a contiguous copy of the same dtype is made of: `x.contiguous()`, `x if
+    x.is_contiguous() else x.contiguous()`; else None."""
+    if isinstance(value, cst.IfExp):
+        test = value.test
+        tested = (
+            test.func.value
+            if isinstance(test, cst.Call)
+            and isinstance(test.func, cst.Attribute)
+            and test.func.attr.value == "is_contiguous"
+            else None
+        )
+        kept = value.body if isinstance(value.body, cst.Name) else None
+        if (
+            tested is not None
+            and kept is not None
+            and tested.deep_equals(kept)
+            and _copy_of(value.orelse) == kept.value
+        ):
+            return kept.value
+        return None
+    func = value.func if isinstance(value, cst.Call) else None
+    if isinstance(func, cst.Attribute) and func.attr.value == "contiguous" and isinstance(func.value, cst.Name):
+        return func.value.value
+    return None
 
 
 def _extents_kept_from(value: cst.BaseExpression) -> str | None:

@@ -121,6 +121,22 @@ class CuSeqlensInt32(Rule):
     )
 
     VALID = (
+        # a unit stride read off a tensor made contiguous: a copy of itself keeps its last stride 1
+        """
+@triton.jit
+def k(lse, cu_seqlens, stride_h, stride_t, BT: tl.constexpr):
+    i_h, i_n = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    tl.store(lse + i_h * stride_h + bos * stride_t + tl.arange(0, BT), tl.zeros([BT], dtype=tl.float32))
+
+
+def forward(cu_seqlens, H, T, lse_in):
+    lse = torch.zeros((H, T), dtype=torch.float32)
+    lse = lse if lse.is_contiguous() else lse.contiguous()
+    k[(H, len(cu_seqlens) - 1)](lse, cu_seqlens, lse.stride(0), lse.stride(1), BT=128)
+    lse_in = lse_in.contiguous()
+    k[(H, len(cu_seqlens) - 1)](lse_in, cu_seqlens, lse_in.stride(0), lse_in.stride(-1), BT=128)
+""",
         # every launch passes `stride_t = 1` to the kernel that passes it on to the device function
         """
 @triton.jit
@@ -604,6 +620,21 @@ def forward(cu_seqlens, H, T):
 
 def backward(lse, cu_seqlens, H):  # the caller's tensor: its strides are unknown
     k[(H, len(cu_seqlens) - 1)](lse, cu_seqlens, lse.stride(0), lse.stride(1), BT=128)
+""",
+        # int32 asserted, then the tensor made contiguous (a copy of itself keeps its dtype)
+        """
+@triton.jit
+def k(q, o, cu_seqlens_q, stride_qn, D: tl.constexpr):
+    i_b = tl.program_id(0)
+    q_start = tl.load(cu_seqlens_q + i_b)
+    offs = q_start * stride_qn + tl.arange(0, D)  # expect
+    tl.store(o + offs, tl.load(q + offs))
+
+
+def forward(q, cu_seqlens_q):
+    assert cu_seqlens_q.dtype == torch.int32
+    cu_seqlens_q = cu_seqlens_q if cu_seqlens_q.is_contiguous() else cu_seqlens_q.contiguous()
+    k[(len(cu_seqlens_q) - 1,)](q, torch.empty_like(q), cu_seqlens_q, q.stride(0), D=128)
 """,
         # loaded without a cast from a tensor every launch passes as int32 (FlashAttention's API)
         """

@@ -824,6 +824,7 @@ def gelu(input):
     num_tokens = x.numel() // last
     n_col_blocks = triton.cdiv(last, 2048)
     out = torch.empty((num_tokens, last), dtype=x.dtype, device=x.device)
+    x = x if x.is_contiguous() else x.contiguous()  # a copy of itself keeps its extents
     k[(num_tokens * n_col_blocks,)](x, out, last, n_col_blocks, BLOCK_N=2048)  # expect
 """,
         # rows per program chosen small in the arm where the rows are many (FlagGems-vllm's

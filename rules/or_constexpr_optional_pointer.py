@@ -16,7 +16,8 @@ an inner pure-constexpr guard of its own. The message says what makes the pointe
   so the message says the `if` *would* fail to compile if it were `None`.
 
 The uses are read with the device functions the kernel calls inlined: a pointer passed to a
-helper that uses it only under `if USE_H0:` is guarded so. A pointer that every launch in the
+helper that uses it only under `if USE_H0:` is guarded so, in the mixed `if`'s arms as
+elsewhere. A pointer that every launch in the
 module passes as a value that cannot be `None` is not optional on the last two kinds of
 evidence; a pointer used on both arms of a constexpr test
 is always used.
@@ -99,6 +100,24 @@ class OrConstexprOptionalPointer(Rule):
     REQUIRES_TOKENS = (("if",),)  # `&` / `|` mix too, and are no words to look for
 
     VALID = (
+        # the pointer's use in the mixed arm is a device function's, under its own `if FLAG:`
+        """
+@triton.jit
+def _when_init(USE_INITIAL_STATE: tl.constexpr, h0, i_t):
+    if USE_INITIAL_STATE:
+        tl.store(h0 + i_t, tl.load(h0))
+
+
+@triton.jit
+def k(h0, x, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr):
+    i_t = tl.program_id(0)
+    if USE_INITIAL_STATE or i_t * BT < W:
+        _when_init(USE_INITIAL_STATE, h0, i_t)
+
+
+def launch(x, W, h0=None):
+    k[(4,)](h0, x, W, BT=64, USE_INITIAL_STATE=h0 is not None)
+""",
         # a device function's pointer that every call passes its kernel's always-passed tensor
         """
 @triton.jit
@@ -384,18 +403,27 @@ def k(h0, ht, x, STORE_FINAL_STATE: tl.constexpr, USE_H0: tl.constexpr):
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         flow = kernel.flow
-        mixed = [branch for branch in flow.branches if _mixes_constexpr_and_runtime(branch, flow)]
-        if not mixed:
+        own: dict[cst.CSTNode, Branch] = {
+            branch.node: branch for branch in flow.branches if _mixes_constexpr_and_runtime(branch, flow)
+        }
+        if not own:
             return
         optional = context.optional_pointers(kernel)
-        for branch in mixed:
-            uses = _unguarded_uses(branch, optional)
+        # the arms read with the device functions they call inlined: a helper's own `if FLAG:`
+        # guards the pointer it is passed
+        inlined = kernel.inlined
+        mixed = [
+            (own[written], arms) for arms in inlined.flow.branches if (written := inlined.written(arms.node)) in own
+        ]
+        for branch, arms in mixed:
+            uses = _unguarded_uses(arms, optional)
             if not uses:
                 continue
             use = min(uses, key=lambda event: (not optional[event.name or ""].certain, event.index))
             pointer = optional[use.name or ""]
             test = one_line(branch.node.test.with_changes(lpar=(), rpar=()))
-            related: tuple[tuple[cst.CSTNode, str], ...] = ((use.node, f"`{pointer.name}` used here"),)
+            where = inlined.written(use.node)
+            related: tuple[tuple[cst.CSTNode, str], ...] = ((where, f"`{pointer.name}` used here"),)
             if pointer.where is not None:
                 related = ((pointer.where, f"launch that shows `{pointer.name}` may be None"), *related)
             flags = {
