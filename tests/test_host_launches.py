@@ -1014,6 +1014,12 @@ def test_a_parameter_every_launch_passes_1_for(host: str, one: bool) -> None:
             "int32",
             "y.int()",
         ),
+        # a copy of itself keeps the dtype the assert shows
+        (
+            "def f(x):\n    assert x.dtype == torch.int32\n    x = x.contiguous()\n    k[(1,)](x, 1, BT=64)\n",
+            "int32",
+            "assert x.dtype == torch.int32",
+        ),
         # a parameter rebound on some paths only: also what its callers pass
         (
             "def f(x=None):\n    if x is None:\n        x = torch.zeros(4, dtype=torch.int32)\n    k[(1,)](x, 1, BT=64)\n\n"
@@ -1032,11 +1038,7 @@ def test_a_parameter_every_launch_passes_1_for(host: str, one: bool) -> None:
             for passed in ("a * n", "a + t", "a * 2.0", "a / 2", "a.cumsum(0)", "x.to(torch.int8) + x.to(torch.uint8)")
         ),
         ("def f(x, c):\n    if c:\n        assert x.dtype == torch.int32\n    k[(1,)](x, 1, BT=64)\n", None, None),
-        (
-            "def f(x):\n    assert x.dtype == torch.int32\n    x = x.contiguous()\n    k[(1,)](x, 1, BT=64)\n",
-            None,
-            None,
-        ),
+        ("def f(x):\n    assert x.dtype == torch.int32\n    x = x.view(-1)\n    k[(1,)](x, 1, BT=64)\n", None, None),
         ("def f(x):\n    k[(1,)](x.int(), 1, BT=64)\n    k[(1,)](x.long(), 1, BT=64)\n", None, None),
         ("def f(x):\n    k[(1,)](x.to('npu'), 1, BT=64)\n    k[(1,)](torch.empty(4), 1, BT=64)\n", None, None),
         ("def f(x):\n    k[(1,)](x, 1, BT=64)\n\ndef g(y):\n    f(y.int())\n\ndef h(y):\n    f(y)\n", None, None),
