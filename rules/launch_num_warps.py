@@ -57,7 +57,7 @@ same with 1, 2, 3 or none), and the compiler team's own tutorials and sgl-kernel
 
 Nor `num_warps=` in a launch (a `warmup` / `run`, a call of a helper forwarding its keywords)
 that selects triton-ascend's pure SIMT mode with the literal keyword `force_simt_only=True`
-or `compile_mode="simt_only"` (Ascend 950; FlagTree's and triton-ascend's SIMT kernels pass
+or `compile_mode="simt_only"` (written, or in every dict a `**` splat may hold) (Ascend 950; FlagTree's and triton-ascend's SIMT kernels pass
 `num_warps=32`), nor in the `triton.Config`s and heuristics of a kernel every launch of which
 in the module does: that mode compiles the TTIR straight to the binary with
 `bishengir-compile --pure-simt --num-warps=N` (triton-ascend's `ttir_to_npubin`), and its
@@ -269,6 +269,8 @@ def gather_tuned(x, idx, n, BLOCK: tl.constexpr):
 
 def gather(x, idx, n):
     gather_rows[(48,)](x, idx, n, N=64, num_warps=32, force_simt_only=True)
+    simt = {"N": 64, "num_warps": 32, "force_simt_only": True}
+    gather_rows[(48,)](x, idx, n, **simt)
     gather_rows.warmup(x, idx, n, N=64, num_warps=16, compile_mode="simt_only", grid=(48,))
     gather_tuned[(48,)](x, idx, n, force_simt_only=True)
 """,
@@ -916,28 +918,50 @@ def _knobs_by_call(context: ModuleContext) -> dict[cst.Call, AbstractSet[str]]:
         method = _kernel_method(call, scope, host)
         if method is not None and (named := _parameter_knobs(method[1])):
             taken.setdefault(call, set()).update(named)
-        if _selects_simt(call.args) and not context.imports.is_triton(call.func, "Config"):
+        if _selects_simt(call.args, scope, host) and not context.imports.is_triton(call.func, "Config"):
             taken.setdefault(call, set()).add("num_warps")
     for kernel in host.kernels.values():
         launches = host.launches_with_helpers(kernel)
-        if launches and all(any(_selects_simt(call.args) for call in launch.calls) for launch in launches):
+        if launches and all(
+            any(_selects_simt(call.args, launch.args_scope, host) for call in launch.calls) for launch in launches
+        ):
             tuning = [*_configs_of(kernel, context), *(c for c in kernel.decorators if isinstance(c, cst.Call))]
             for call in tuning:
                 taken.setdefault(call, set()).add("num_warps")
     return {call: KNOBS - named for call, named in taken.items()}
 
 
-def _selects_simt(args: Sequence[cst.Arg]) -> bool:
+def _selects_simt(args: Sequence[cst.Arg], scope: Scope, host: HostIndex) -> bool:
     """Whether the keywords select triton-ascend's pure SIMT compile mode (Ascend 950):
-    `force_simt_only=True` or `compile_mode="simt_only"`. There `NPUOptions.num_warps` is
-    passed to bishengir-compile (`--pure-simt --num-warps=N`)."""
+    `force_simt_only=True` or `compile_mode="simt_only"`, written or in a `**` splat every dict
+    of which sets it (`kw = {"num_warps": 32, "force_simt_only": True}`, `HostIndex.dict_sources`).
+    There `NPUOptions.num_warps` is passed to bishengir-compile (`--pure-simt --num-warps=N`)."""
     for arg in args:
-        keyword = arg.keyword.value if arg.keyword is not None else None
-        if keyword == "force_simt_only" and isinstance(arg.value, cst.Name) and arg.value.value == "True":
-            return True
-        if keyword == "compile_mode" and str_literal(arg.value) == "simt_only":
+        if arg.star == "**":
+            dicts = list(host.dict_sources(arg.value, scope))
+            if dicts and all(_dict_selects_simt(each) for each, _ in dicts):
+                return True
+        elif arg.keyword is not None and _simt_keyword(arg.keyword.value, arg.value):
             return True
     return False
+
+
+def _dict_selects_simt(found: cst.CSTNode) -> bool:
+    """A dict literal or `dict(...)` call setting a SIMT-selecting keyword."""
+    if isinstance(found, cst.Dict):
+        return any(
+            isinstance(element, cst.DictElement) and _simt_keyword(str_literal(element.key) or "", element.value)
+            for element in found.elements
+        )
+    return isinstance(found, cst.Call) and any(
+        arg.keyword is not None and _simt_keyword(arg.keyword.value, arg.value) for arg in found.args
+    )
+
+
+def _simt_keyword(keyword: str, value: cst.BaseExpression) -> bool:
+    return (keyword == "force_simt_only" and isinstance(value, cst.Name) and value.value == "True") or (
+        keyword == "compile_mode" and str_literal(value) == "simt_only"
+    )
 
 
 def _parameter_knobs(kernels: Sequence[Kernel]) -> frozenset[str]:
