@@ -890,9 +890,10 @@ def _returned_offset(event: Event, kernel: Kernel, depth: int) -> str | None:
     index = _unpacked_index(target, call, kernel.flow)
     for callee in kernel.device_functions_called(call):
         offsets = _sequence_offsets(callee, None, depth + 1)
+        names = [p.name for p in callee.params]
         for returned in _returned_values(callee.node, index):
             source = _offset_of(returned, callee.flow, offsets)
-            passed = _argument_for(call, callee, source) if source is not None else None
+            passed = call_argument(call, names.index(source), source) if source in names else None
             root = kernel.flow.pointer_root(passed) if passed is not None else None
             if root is not None and root in {p.name for p in kernel.params}:
                 return root
@@ -954,17 +955,6 @@ def _returned_values(function: cst.FunctionDef, index: int | None) -> list[cst.B
         elif not isinstance(node, cst.FunctionDef | cst.Lambda | cst.ClassDef):
             pending.extend(child_nodes(node))
     return found
-
-
-def _argument_for(call: cst.Call, callee: Kernel, param: str) -> cst.BaseExpression | None:
-    """What the call passes for the device function's parameter `param`, by keyword or position."""
-    names = [p.name for p in callee.params]
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == param:
-            return arg.value
-    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
-    position = names.index(param) if param in names else len(positional)
-    return positional[position] if position < len(positional) else None
 
 
 def _offsets_added(node: cst.BaseExpression, flow: Flow, offsets: dict[Event, str]) -> int:
