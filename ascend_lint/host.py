@@ -75,6 +75,11 @@ class CallSite:
         """The test of each `if` around the call, with whether it holds there."""
         return arms_around(self.call, self.blocks)
 
+    @property
+    def loops(self) -> tuple[cst.For, ...]:
+        """The `for` loops around the call, outermost first."""
+        return tuple(block for block in self.blocks if isinstance(block, cst.For))
+
 
 @dataclass(frozen=True)
 class Forwarded:
@@ -106,10 +111,6 @@ class Launch(CallSite):
             return self.stored
         assert isinstance(self.call.func, cst.Subscript)
         return self.call.func
-
-    @property
-    def loops(self) -> tuple[cst.For, ...]:
-        return tuple(block for block in self.blocks if isinstance(block, cst.For))
 
     @property
     def guards(self) -> tuple[cst.If, ...]:

@@ -90,8 +90,9 @@ program whatever the sizes: `triton.cdiv(D, BLOCK_D)` with a block at least `D` 
 `triton.next_power_of_2(D)`, `max(..., D)`), as an axis or in one's product (`NV * NT` is `NT`,
 and `triton.cdiv(K, BK) * N * H` grows as `N * H`).
 
-Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`)
-or under an `if` bounding the grid, or all but one of the sizes it multiplies, from above (`if
+Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`),
+also in a function every call of which in the module is in one (the loop calls a wrapper), or
+under an `if` bounding the grid, or all but one of the sizes it multiplies, from above (`if
 NT * B * H > BUDGET:` chunked `else:` one launch, or an early `return` or `raise` on such a
 test, one its block always reaches (not `if strict: raise` inside it), or an `assert` of one before the launch in its function, `assert T * B * H <= 65535`,
 in the blocks around it too: its arm of an `if`, a `with` block, and a `with` block before it,
@@ -247,6 +248,23 @@ class GridOver65535(Rule):
     )
 
     VALID = (
+        # the chunking loop calls a wrapper that launches
+        """
+@triton.jit
+def k(x, T, NT_OFFSET, BT: tl.constexpr):
+    i_t, i_b = tl.program_id(0) + NT_OFFSET, tl.program_id(1)
+    tl.store(x + i_b * T + i_t * BT + tl.arange(0, BT), 0.0)
+
+def chunked(x, BT=64):
+    B, T = x.shape
+    NT = triton.cdiv(T, BT)
+    max_nt = max(1, 65535 // B)
+    for nt_off in range(0, NT, max_nt):
+        _launch(x, min(max_nt, NT - nt_off), B, T, nt_off, BT)
+
+def _launch(x, nt_len, B, T, nt_off, BT):
+    k[(nt_len, B)](x, T, nt_off, BT=BT)
+""",
         # a size pinned by an equality: 24 heads times the sequences is one size
         """
 @triton.jit
@@ -1637,6 +1655,7 @@ def launch(k, v):
             if (
                 launch.written_at in checked
                 or launch.loops
+                or _called_in_loops(launch.scope, context)
                 or _limit_lifted(launch, context)
                 or host.on_other_platform(launch.call)
             ):
@@ -1936,6 +1955,14 @@ def _site_guard(site: CallSite, names: _GridNames, context: ModuleContext, in_ca
         ]
     guards = (_guard(test, holds, names, context, site.scope, read) for test, holds, read in tests)
     return reduce(operator.or_, guards, _NOTHING)
+
+
+def _called_in_loops(function: Scope, context: ModuleContext) -> bool:
+    """Every call of the launching function in the module (at least one) is in a host `for`
+    loop, as a launch written in one is: a chunking loop calling a wrapper (`for off in
+    range(0, NT, max_nt): _launch(off, ...)`), one caller up."""
+    sites = context.host.callers_of(function) if function is not None else []
+    return bool(sites) and all(site.loops for site in sites)
 
 
 def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleContext) -> bool:
