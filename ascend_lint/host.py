@@ -3669,36 +3669,29 @@ def ceiling_division(node: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.
     if isinstance(node.operator, cst.Add) and _is_one(node.right):  # `(T - 1) // BT + 1`
         left = node.left
         if isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.FloorDivide):
-            less = left.left
-            if (
-                isinstance(less, cst.BinaryOperation)
-                and isinstance(less.operator, cst.Subtract)
-                and _is_one(less.right)
-            ):
-                return less.left, left.right
+            size = _less_one(left.left)
+            if size is not None:
+                return size, left.right
         return None
     if not isinstance(node.operator, cst.FloorDivide):
         return None
     numerator, block = node.left, _code(node.right)
-    # `(T + BT - 1) // BT`, `(T + (BT - 1)) // BT`
-    if isinstance(numerator, cst.BinaryOperation) and isinstance(numerator.operator, cst.Subtract):
-        total = numerator.left
-        if (
-            _is_one(numerator.right)
-            and isinstance(total, cst.BinaryOperation)
-            and isinstance(total.operator, cst.Add)
-            and _code(total.right) == block
-        ):
-            return total.left, node.right
+    # `(T + BT - 1) // BT`
+    total = _less_one(numerator)
+    if isinstance(total, cst.BinaryOperation) and isinstance(total.operator, cst.Add) and _code(total.right) == block:
+        return total.left, node.right
+    # `(T + (BT - 1)) // BT`
     if isinstance(numerator, cst.BinaryOperation) and isinstance(numerator.operator, cst.Add):
-        less = numerator.right
-        if (
-            isinstance(less, cst.BinaryOperation)
-            and isinstance(less.operator, cst.Subtract)
-            and _is_one(less.right)
-            and _code(less.left) == block
-        ):
+        less = _less_one(numerator.right)
+        if less is not None and _code(less) == block:
             return numerator.left, node.right
+    return None
+
+
+def _less_one(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`a` of `a - 1`, else None."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Subtract) and _is_one(node.right):
+        return node.left
     return None
 
 
