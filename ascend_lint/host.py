@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -251,6 +251,16 @@ class TensorDtype:
     @property
     def element_bytes(self) -> int:
         return _ELEMENT_BYTES[self.dtype]
+
+
+class _ArgumentsPlaced(cst.CSTTransformer):
+    """An expression with the names whose ids `passed` holds replaced by its values."""
+
+    def __init__(self, passed: Mapping[int, cst.BaseExpression]) -> None:
+        self.passed = passed
+
+    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
+        return self.passed.get(id(original_node), updated_node)
 
 
 class _HostFacts:
@@ -1446,15 +1456,49 @@ class HostIndex(_HostFacts):
             if value.func.value in ("tuple", "list") and len(value.args) == 1 and not value.args[0].star:
                 yield from self._grids(value.args[0].value, scope, meta, hops + 1)  # `tuple([a, b])`
             for function in self._visible_functions(value.func.value, scope):  # `_grid(T, B)`
-                yield from self._returned_grids(function, hops + 1, None)
+                yield from self._returned_grids(function, hops + 1, None, (value, scope))
 
-    def _returned_grids(self, function: cst.FunctionDef, hops: int, meta: str | None) -> Iterator[Grid]:
+    def _returned_grids(
+        self, function: cst.FunctionDef, hops: int, meta: str | None, call: tuple[cst.Call, Scope] | None = None
+    ) -> Iterator[Grid]:
         """The grids a function returns: a grid function's (`def grid(META): return (...)`,
-        `meta` its first parameter) or a function called for the grid (`grid = _grid(T, B)`,
-        no `meta`: its parameters name what its calls pass, and `origins` follows them there)."""
+        `meta` its first parameter) or a function called for the grid (`grid = _grid(T, BT,
+        B)`, `call` and the scope it is written in, no `meta`). A tuple returned of parameters and
+        module names only is the grid the call makes (`_as_called`): read where the call is, as
+        if written there; any other is read in the function, its parameters being what every
+        call passes (`origins`)."""
         for returned, returning in self.returns.get(function.name.value, ()):
-            if returning is function:
+            if returning is not function:
+                continue
+            made = self._made_by(returned, function, *call) if call is not None else None
+            if call is not None and made is not None:
+                yield Grid(tuple(e.value for e in made.elements), call[1], call[0])
+            else:
                 yield from self._grids(returned, function, meta, hops)
+
+    def _made_by(
+        self, returned: cst.BaseExpression, function: cst.FunctionDef, call: cst.Call, scope: Scope
+    ) -> cst.Tuple | cst.List | None:
+        """The tuple `function` returns as `call`, written in `scope`, makes it: each parameter
+        read replaced by what the call passes for it (or its default), when the tuple reads only
+        parameters the function never rebinds and names it and `scope` both read from the
+        module (`return (triton.cdiv(T, BT), B)` for `_grid(T, BT, B)`); else None."""
+        if not isinstance(returned, (cst.Tuple, cst.List)):
+            return None
+        passed: dict[int, cst.BaseExpression] = {}
+        for name in _variables_read(returned):
+            param = _param(function, name.value)
+            if param is None:
+                if self._binding_scope(name.value, function) is not None or self._binding_scope(name.value, scope):
+                    return None
+                continue
+            value = _passed_or_default(call, function, name.value) if not param.star else None
+            if value is None or (name.value, function) in self.bindings:
+                return None
+            passed[id(name)] = value
+        made = returned.visit(_ArgumentsPlaced(passed))
+        assert isinstance(made, (cst.Tuple, cst.List))
+        return made
 
     def _visible_functions(self, name: str, scope: Scope) -> list[cst.FunctionDef]:
         """The functions `name` may call in `scope`: those defined in it (`def grid(meta):`

@@ -79,7 +79,11 @@ method's parameters are what its calls through its class or `self` pass (`Ops.la
 H)`, `self._run(grid, x)`; a `torch.autograd.Function`'s `forward`, `Fn.apply(x, B * H)`), and a
 function's are what the calls of a wrapper passing its arguments on unchanged pass (`def
 norm(*args, **kwargs): return _norm(*args, **kwargs)`, then `norm(x, B * H)`). A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
-function, one per wrapper) reads its sizes from the function around it. A kernel another module
+function, one per wrapper) reads its sizes from the function around it. A grid a function of the
+module returns for the arguments it is called with (`def _grid(T, BT, B): return
+(triton.cdiv(T, BT), B)`, then `kernel[_grid(T, BT, B)]`) is that tuple written where the call
+is, the arguments in place of the parameters: sized, bounded and guarded there, as if written
+inline. A kernel another module
 defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
 `kernels.k[grid](...)`): the launcher refuses the grid whatever the kernel does. So is one
 launched past its autotuner or heuristics (`k.fn[grid](...)`, Triton's `Autotuner.fn`). A kernel with a 1-D task loop is checked like
@@ -757,7 +761,11 @@ def mean_pool(x, BLOCK=64):
     block_mean[(2 * B * H, 32768 // B // H)](x, out, L, BLOCK)  # bounded factors: at most 65536 programs
     per_block = 4096 // (H * n_blocks)
     block_mean[(n_blocks, H, min(B, per_block))](x, out, L, BLOCK)
+    block_mean[_pooled(n_blocks, H, B, per_block)](x, out, L, BLOCK)  # the same grid, made by a helper
     block_mean[(B, H, 32768 // B)](x, out, L, BLOCK)  # `B` cancels: `H` is one size
+
+def _pooled(n_blocks, H, B, per_block):
+    return (n_blocks, H, min(B, per_block))
 """,
         # guards in the block around the launch (an arm, a `with`), or in a `with` before it; a
         # guard on a block at least the size it is made of
@@ -910,6 +918,10 @@ def blocks(g):
     if T <= 4096:
         BT = triton.next_power_of_2(T)
     copy_kernel[(triton.cdiv(T, BT), B)](g, g, T, BLOCK_T=BT)  # expect
+    copy_kernel[_blocks_grid(T, BT, B)](g, g, T, BLOCK_T=BT)  # expect
+
+def _blocks_grid(T, BT, B):  # a grid a helper makes is read as the call writes it
+    return (triton.cdiv(T, BT), B)
 
 class _Ops:  # launchers as methods: sized from the calls through the class or `self`
     @staticmethod
