@@ -529,14 +529,14 @@ PLAIN_FACTS = [("(n, 1)", None, ("n",)), ("(n, 2)", None, ("n",))]
             + PLAIN_GRIDS.replace("grid = (n, 1)", "grid = list((n, 1))").replace(
                 "grid = (n, 2)", "grid = _grid(n, 2)"
             ),
-            "(n, b)",
+            "_grid(n, 2)",
         ),
     ],
 )
 def test_a_grid_rewritten_without_changing_what_it_is_gives_the_same_facts(rewritten: str, second: str) -> None:
     """A walrus, an annotated assignment, a launch under `try` / `with` / `if` (the binding
     before the compound statement reaches it), `tuple([...])` / `list(...)` and a module
-    function returning the grid (its parameters sized from the call's arguments) give the
+    function returning the grid (the call's arguments in place of its parameters) give the
     launches the grids, and sizes, of plain `grid = (...)` statements."""
     assert launch_facts(PLAIN_GRIDS) == PLAIN_FACTS
     assert launch_facts(rewritten) == [PLAIN_FACTS[0], (second, None, ("n",))]
