@@ -42,7 +42,7 @@ from .imports import ImportMap, dotted_name, number_literal, root_name, statemen
 from .nodes import arms_around, never_falls_through, walk
 
 if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime import would be a circle
-    from .host import Launch
+    from .host import CallSite, Launch
     from .kernels import Kernel
     from .rule import HostIndex
 
@@ -510,7 +510,9 @@ def _launches(
         for name, (value, scope) in passed.items():
             alternatives: list[tuple[Value, Arm | None]] = [(known, None) for known in names.alternatives(value, scope)]
             if not alternatives and isinstance(value, cst.Name) and scope is launch.scope:
-                alternatives = [*names.arm_values(value.value, launch)]
+                alternatives = [*names.arm_values(value.value, launch)] or [
+                    *names.callers_arm_values(value.value, launch)
+                ]
             if alternatives:
                 choices[name] = alternatives
         for combination in itertools.islice(itertools.product(*choices.values()), _MAX_CONFIGS):
@@ -613,13 +615,38 @@ class _HostNames:
             scope = self.host.enclosing.get(scope)
         return False
 
-    def arm_values(self, name: str, launch: Launch) -> Iterator[tuple[Value, Arm]]:
-        """The constants the launching function binds `name` to on some of its paths, with the
-        assignment, when its other bindings are not constants: each binding that may reach the
-        launch (before it, not in an `if` arm the launch is not in or one that returns before
-        it, not on another platform's path) in a function binding `name` once per path
-        (`bound`). None when a binding reads `name` (`BLOCK = min(BLOCK, n)`: a start value
-        refined at run time is no configuration)."""
+    def callers_arm_values(self, name: str, launch: Launch) -> Iterator[tuple[Value, Arm | None]]:
+        """For a parameter of the launching function, what the module's calls of it pass: the
+        constants of a name each binds on some of its paths (`arm_values` at the call:
+        `_launch(x, BLOCK)` after `if n > 65536: BLOCK = 44032`), and any constant a call
+        passes; nothing from a call passing what is neither."""
+        scope = launch.scope
+        if scope is None or (name, scope) in self.host.bindings:
+            return
+        if not any(param.name.value == name for param in (*scope.params.params, *scope.params.kwonly_params)):
+            return
+        seen: list[Value] = []
+        for site in self.host.callers_of(scope):
+            argument = site.passes(scope, name)
+            if argument is None:
+                continue
+            found: list[tuple[Value, Arm | None]] = [
+                (value, None) for value in self.alternatives(argument, site.scope, 1)
+            ]
+            if not found and isinstance(argument, cst.Name):
+                found = [*self.arm_values(argument.value, site)]
+            for value, arm in found:
+                if value not in seen:
+                    seen.append(value)
+                    yield value, arm
+
+    def arm_values(self, name: str, launch: CallSite) -> Iterator[tuple[Value, Arm]]:
+        """The constants the function of a launch (or of a call passing `name` on to one) binds
+        `name` to on some of its paths, with the assignment, when its other bindings are not
+        constants: each binding that may reach the call (before it, not in an `if` arm the call
+        is not in or one that returns before it, not on another platform's path) in a function
+        binding `name` once per path (`bound`). None when a binding reads `name` (`BLOCK =
+        min(BLOCK, n)`: a start value refined at run time is no configuration)."""
         scope = launch.scope
         bound = self.host.bindings.get((name, scope), [])
         if scope is None or len(bound) < 2 or not self.bound(name, scope):

@@ -13,7 +13,8 @@ BLOCK=...))`; literal constexpr arguments of `kernel[grid](...)` launches in the
 host function defaults; a name bound to a different literal in
 each arm of an `if` gives one configuration per value, and so does a literal bound in one arm
 when another computes the value at run time: the literal is what the launch passes when its
-arm runs, and the finding names that assignment's line); `triton.heuristics` entries with
+arm runs, and the finding names that assignment's line; likewise where a call passes such a
+name to the function launching with its parameter: `_launch(x, BLOCK)`); `triton.heuristics` entries with
 literal results, constexpr parameter defaults, module-level constants and the names the kernel
 body binds as constexprs (`BLOCK: tl.constexpr = 65536`, as inductor writes them). The finding
 names the configuration and the tiles that make up the peak, each with its line, and the
@@ -541,6 +542,16 @@ def launch(x, y, n):
         BLOCK = 44032
     else:
         BLOCK = triton.next_power_of_2(n)
+    k[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)  # expect
+
+def launch_through_a_helper(x, y, n):  # such arms, the launch in a helper called with them
+    if n > 65536:
+        BLOCK = 40960
+    else:
+        BLOCK = triton.next_power_of_2(n)
+    _launch(x, y, n, BLOCK)
+
+def _launch(x, y, n, BLOCK):
     k[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)  # expect
 """,
         # lanes built from the index of a `tl.range` loop whose bounds are int64: Triton gives
