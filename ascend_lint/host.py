@@ -254,13 +254,19 @@ class TensorDtype:
 
 
 class _ArgumentsPlaced(cst.CSTTransformer):
-    """An expression with the names whose ids `passed` holds replaced by its values."""
+    """An expression with the names whose ids `passed` holds replaced by its values; `placed`
+    maps each node rebuilt around them to the node written (where a finding may point)."""
 
-    def __init__(self, passed: Mapping[int, cst.BaseExpression]) -> None:
-        self.passed = passed
+    def __init__(self, passed: Mapping[int, cst.BaseExpression], placed: dict[cst.CSTNode, cst.CSTNode]) -> None:
+        self.passed, self.placed = passed, placed
 
-    def leave_Name(self, original_node: cst.Name, updated_node: cst.Name) -> cst.BaseExpression:
-        return self.passed.get(id(original_node), updated_node)
+    def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:  # type: ignore[override]
+        made = self.passed.get(id(original_node)) if type(original_node) is cst.Name else None
+        if made is not None:
+            return made
+        if updated_node is not original_node:
+            self.placed[updated_node] = original_node
+        return updated_node
 
 
 class _HostFacts:
@@ -531,6 +537,7 @@ class HostIndex(_HostFacts):
         self._exact = False  # sizing products for `_budgets_cancelled`: no sum nor extremum taken for one term
         self._bounded = BoundedSizes()  # what tests before the launch being sized bound (`grid_extents`)
         self._launch_grids: dict[Launch, tuple[Grid, ...]] = {}
+        self._placed: dict[cst.CSTNode, cst.CSTNode] = {}  # a node `_made_by` rebuilt -> the node written
         self._elsewhere: dict[str, list[tuple[HostIndex, Kernel]]] = {}  # `launched_elsewhere`, by kernel
         self._launches_as_called: dict[tuple[Launch, str, int], tuple[Launch, ...]] = {}
         self._callers: dict[cst.FunctionDef, list[CallSite]] = {}  # `callers_of`, by function
@@ -1496,7 +1503,7 @@ class HostIndex(_HostFacts):
             if value is None or (name.value, function) in self.bindings:
                 return None
             passed[id(name)] = value
-        made = returned.visit(_ArgumentsPlaced(passed))
+        made = returned.visit(_ArgumentsPlaced(passed, self._placed))
         assert isinstance(made, (cst.Tuple, cst.List))
         return made
 
@@ -1527,7 +1534,7 @@ class HostIndex(_HostFacts):
         for origin, _ in self.origins(value, scope):
             found = self._core_count_at(origin, self._scope_of(origin, scope), hops)
             if found is not None:
-                return found
+                return CoreCount(found.kind, self._placed.get(found.node, found.node))
         return None
 
     def _core_count_at(self, node: cst.BaseExpression, scope: Scope, hops: int) -> CoreCount | None:

@@ -157,6 +157,10 @@ def scale_rows(x):
     props = torch.npu.get_device_properties(x.device)
     scale_rows_kernel[(props.cube_core_num,)](x, x.shape[0], D=x.shape[1])  # expect
     scale_rows_kernel[(props.vector_core_num,)](x, x.shape[0], D=x.shape[1])
+    scale_rows_kernel[_cores_grid(props)](x, x.shape[0], D=x.shape[1])  # expect
+
+def _cores_grid(props):  # a grid a helper makes of what its call passes
+    return (props.cube_core_num,)
 """,
         # triton-ascend's driver answers the counts too (FlagGems-vllm's `_get_aic_num()`)
         """
