@@ -538,6 +538,7 @@ class HostIndex(_HostFacts):
         self._bounded = BoundedSizes()  # what tests before the launch being sized bound (`grid_extents`)
         self._launch_grids: dict[Launch, tuple[Grid, ...]] = {}
         self._placed: dict[cst.CSTNode, cst.CSTNode] = {}  # a node `_made_by` rebuilt -> the node written
+        self._calls_made: dict[cst.Call, list[cst.BaseExpression]] = {}  # `_returned_for`, by call
         self._elsewhere: dict[str, list[tuple[HostIndex, Kernel]]] = {}  # `launched_elsewhere`, by kernel
         self._launches_as_called: dict[tuple[Launch, str, int], tuple[Launch, ...]] = {}
         self._callers: dict[cst.FunctionDef, list[CallSite]] = {}  # `callers_of`, by function
@@ -1478,20 +1479,19 @@ class HostIndex(_HostFacts):
             if returning is not function:
                 continue
             made = self._made_by(returned, function, *call) if call is not None else None
-            if call is not None and made is not None:
+            if call is not None and isinstance(made, (cst.Tuple, cst.List)):
                 yield Grid(tuple(e.value for e in made.elements), call[1], call[0])
             else:
                 yield from self._grids(returned, function, meta, hops)
 
     def _made_by(
         self, returned: cst.BaseExpression, function: cst.FunctionDef, call: cst.Call, scope: Scope
-    ) -> cst.Tuple | cst.List | None:
-        """The tuple `function` returns as `call`, written in `scope`, makes it: each parameter
-        read replaced by what the call passes for it (or its default), when the tuple reads only
+    ) -> cst.BaseExpression | None:
+        """The value `function` returns as `call`, written in `scope`, makes it: each parameter
+        read replaced by what the call passes for it (or its default), when the value reads only
         parameters the function never rebinds and names it and `scope` both read from the
-        module (`return (triton.cdiv(T, BT), B)` for `_grid(T, BT, B)`); else None."""
-        if not isinstance(returned, (cst.Tuple, cst.List)):
-            return None
+        module (`(triton.cdiv(T, BT), B)` for `_grid(T, BT, B)` returning `(triton.cdiv(T, BT),
+        B)`); else None."""
         passed: dict[int, cst.BaseExpression] = {}
         for name in _variables_read(returned):
             param = _param(function, name.value)
@@ -1504,8 +1504,24 @@ class HostIndex(_HostFacts):
                 return None
             passed[id(name)] = value
         made = returned.visit(_ArgumentsPlaced(passed, self._placed))
-        assert isinstance(made, (cst.Tuple, cst.List))
+        assert isinstance(made, cst.BaseExpression)
         return made
+
+    def _returned_for(self, call: cst.Call, scope: Scope) -> list[cst.BaseExpression]:
+        """Each value the one function of the module `call` names returns, as the call makes it
+        (`_made_by`: `1 << (n - 1).bit_length()` for `_next_pow2(n)`); empty when one is not
+        made of its parameters and the module's names only. Worked out once per call."""
+        found = self._calls_made.get(call)
+        if found is None:
+            functions = self._visible_functions(call.func.value, scope) if isinstance(call.func, cst.Name) else []
+            returned = (
+                [v for v, f in self.returns.get(functions[0].name.value, ()) if f is functions[0]]
+                if len(functions) == 1
+                else []
+            )
+            made = [self._made_by(value, functions[0], call, scope) for value in returned]
+            found = self._calls_made[call] = [value for value in made if value is not None] if None not in made else []
+        return found
 
     def _visible_functions(self, name: str, scope: Scope) -> list[cst.FunctionDef]:
         """The functions `name` may call in `scope`: those defined in it (`def grid(meta):`
@@ -1808,6 +1824,9 @@ class HostIndex(_HostFacts):
         ceiling = ceiling_division(value)
         if ceiling is not None:  # `triton.cdiv(T, BT)` however it is written
             return self._cdiv_extent(*ceiling, scope, hops)
+        rounded = power_of_two_above(value)
+        if rounded is not None:  # `triton.next_power_of_2(n)` however it is written: at most twice `n`
+            return self._extent(rounded, scope, hops)
         if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
             return self._extent(value.expression, scope, hops)
         if isinstance(value, cst.BinaryOperation):
@@ -2112,9 +2131,9 @@ class HostIndex(_HostFacts):
                 return product
         if callee == "min" and any(arg == () for arg in args):
             return ()
-        as_int = callee in ("int", "ceil", "next_power_of_2") or dotted_name(call.func) in INT_CONVERSIONS
+        as_int = callee in ("int", "ceil") or dotted_name(call.func) in INT_CONVERSIONS
         if as_int and len(args) == 1:  # `math.ceil(T / BT)`: `triton.cdiv(T, BT)`
-            return args[0]  # a power of two at most twice the value is bounded when it is
+            return args[0]
         if callee in ("min", "max") and args and all(arg is not None for arg in args):
             sized = [arg for arg in args if arg]
             if len(sized) < 2:
@@ -2124,7 +2143,8 @@ class HostIndex(_HostFacts):
             return (_code(call),) if len(chosen) == 1 else None if self._exact else chosen
         if self.core_count(call, scope) is not None or self._returns_bounded(call, hops):
             return ()
-        return None
+        made = {self._extent(value, scope, hops + 1) for value in self._returned_for(call, scope)}
+        return made.pop() if len(made) == 1 else None  # `_next_pow2(n)`: the size of `n`
 
     def _returns_bounded(self, call: cst.Call, hops: int) -> bool:
         """`call` calls a function of the module every `return` of which gives a value bounded
@@ -2138,8 +2158,9 @@ class HostIndex(_HostFacts):
         )
 
     def at_least(self, value: cst.BaseExpression, size: cst.BaseExpression, scope: Scope, hops: int = 0) -> bool:
-        """`value` is at least `size` whatever it is: `size` itself, `triton.next_power_of_2` or a
-        `max` of a value that is, a choice between such values, or a name bound only to them."""
+        """`value` is at least `size` whatever it is: `size` itself, the power of two above a value
+        that is (`power_of_two_above`) or a `max` of one, a choice between such values, or a name
+        bound only to them."""
         if value.deep_equals(size):
             return True
         if hops >= _MAX_HOPS:
@@ -2151,9 +2172,12 @@ class HostIndex(_HostFacts):
         if isinstance(value, cst.Name):
             values = self.values_of(value.value, scope)
             return bool(values) and all(self.at_least(each, size, scope, hops + 1) for each in values)
+        rounded = power_of_two_above(value)
+        if rounded is not None:
+            return self.at_least(rounded, size, scope, hops + 1)
         return (
             isinstance(value, cst.Call)
-            and (dotted_name(value.func) or "").rsplit(".", 1)[-1] in ("next_power_of_2", "max")
+            and (dotted_name(value.func) or "").rsplit(".", 1)[-1] == "max"
             and any(self.at_least(arg.value, size, scope, hops + 1) for arg in value.args)
         )
 
@@ -2298,13 +2322,17 @@ class HostIndex(_HostFacts):
         """`a if c else b`: sized when both arms are, as a name bound to them is (`_one_extent`:
         the longer product when the test picks a variant, `B * T * H if flat else B * T`, else
         one size unless both are the same product); bounded when both are; unknown when only
-        one is (the test may cap it: `n if n < cap else cap`)."""
+        one is (the test may cap it: `n if n < cap else cap`), but the sized one's when its arm
+        runs only above a literal (`n if n > 1 else 1`: a floor caps nothing)."""
         arms = [self._extent(arm, scope, hops) for arm in (value.body, value.orelse)]
         if None in arms:
             return None
         if all(arms):
             variants = () if self._exact or not self._picks_variant(value.test, scope) else arms
             return _one_extent(_code(value), arms, [arm for arm in variants if arm is not None])
+        sized = 0 if arms[0] else 1 if arms[1] else None
+        if sized is not None and _floor_only(value.test, holds=sized == 0):
+            return arms[sized]
         return None if any(arms) else ()
 
     def _scope_of(self, origin: cst.BaseExpression, scope: Scope) -> Scope:
@@ -3737,6 +3765,43 @@ def ceiling_division(node: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.
         if less is not None and _code(less) == block:
             return numerator.left, node.right
     return None
+
+
+def power_of_two_above(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`n` when `node` is the power of two at or just above it however it is written:
+    `triton.next_power_of_2(n)` (any `next_power_of_2`), `1 << (n - 1).bit_length()`, `2 ** (n
+    - 1).bit_length()`, `2 ** math.ceil(math.log2(n))`; else None."""
+    if isinstance(node, cst.Call):
+        callee = (dotted_name(node.func) or "").rsplit(".", 1)[-1]
+        return node.args[0].value if callee == "next_power_of_2" and len(node.args) == 1 else None
+    if not isinstance(node, cst.BinaryOperation) or not isinstance(node.right, cst.Call):
+        return None
+    shifted = isinstance(node.operator, cst.LeftShift) and _is_one(node.left)
+    if not (shifted or (isinstance(node.operator, cst.Power) and int_literal(node.left) == 2)):
+        return None
+    exponent = node.right
+    if isinstance(exponent.func, cst.Attribute) and exponent.func.attr.value == "bit_length" and not exponent.args:
+        return _less_one(exponent.func.value)  # `(n - 1).bit_length()`
+    callee = (dotted_name(exponent.func) or "").rsplit(".", 1)[-1]
+    logarithm = exponent.args[0].value if callee == "ceil" and len(exponent.args) == 1 else None
+    if isinstance(logarithm, cst.Call) and (dotted_name(logarithm.func) or "").endswith("log2"):
+        return logarithm.args[0].value if len(logarithm.args) == 1 else None  # `math.ceil(math.log2(n))`
+    return None
+
+
+def _floor_only(test: cst.BaseExpression, holds: bool) -> bool:
+    """Whether all a comparison says where it `holds` (or fails) is that something is above an
+    int literal (`n > 1` holding, `n < 16` failing): a floor, no cap on anything."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return False
+    operator, right = test.comparisons[0].operator, test.comparisons[0].comparator
+    if isinstance(operator, (cst.GreaterThan, cst.GreaterThanEqual)):
+        lesser = right if holds else test.left
+    elif isinstance(operator, (cst.LessThan, cst.LessThanEqual)):
+        lesser = test.left if holds else right
+    else:
+        return False
+    return int_literal(lesser) is not None
 
 
 def _less_one(node: cst.BaseExpression) -> cst.BaseExpression | None:

@@ -37,7 +37,8 @@ may bound it. An update in place is that assignment (`n *= d` is `n = n * d`): `
 size, one and not two (the loop may run once), and `n //= m` by a size leaves `n` unknown. A
 bound divided by anything stays bounded (a tile of
 `16384 // x.element_size()` elements), and so does arithmetic of bounds (`1 << 17`) and
-`triton.next_power_of_2` of one. A value a caller passes is read where the caller
+the power of two above one (`triton.next_power_of_2(n)`, however written: `1 << (n -
+1).bit_length()`, `2 ** math.ceil(math.log2(n))`); that of a size is the size. A value a caller passes is read where the caller
 binds it (`width = int(head_dim)` in the caller, then `_rope(x, width)`). A block bound to a
 bounded value and then, under tests, to values at least the size it divides (`BT = 1024`, then
 `if T <= 4096: BT = triton.next_power_of_2(T)`) leaves `T/BT` programs. A function calling
@@ -45,7 +46,11 @@ itself with a parameter unchanged (a scan recursing on its partial sums) adds no
 of the module returns in a tuple is read where it returns it (`x, M, N = _prepare(x)` or
 `_prepare(x)[1]`, with `return x.contiguous(), M, N` and `M, N = x.shape` in `_prepare`), and
 a call of a function of the module every return of which is bounded whatever the sizes is
-bounded (`bn = _pick_block(n)` returning `min(2048, triton.next_power_of_2(n))`). A
+bounded (`bn = _pick_block(n)` returning `min(2048, triton.next_power_of_2(n))`); one
+returning a value made of its parameters only is that value with the call's arguments in
+their place (`_next_pow2(triton.cdiv(T, 64))` with `return 1 << (n - 1).bit_length() if n >
+1 else 1` grows as `T`: a choice whose bounded arm runs only below a literal is its sized
+arm). A
 name bound to a product of sizes (`M = B * T`) counts as that product, as it does written
 inline; a name bound in several arms of `if` statements that pick a variant (an equality,
 identity or truth test: `if x.dim() == 4: bs = b * s` / `else: bs = x.shape[0]`) counts as the
@@ -302,6 +307,8 @@ def row_sum(x, T, BT: tl.constexpr):
 def total(x):
     B, T = x.shape
     bt = triton.next_power_of_2(T) if T <= 4096 else T
+    row_sum[(triton.cdiv(T, bt), B)](x, T, BT=bt)
+    bt = 1 << (T - 1).bit_length()  # the power of two above `T`, written another way
     row_sum[(triton.cdiv(T, bt), B)](x, T, BT=bt)
 """,
         # a grid function shrinking its grid in a loop until it fits
@@ -919,6 +926,11 @@ def blocks(g):
         BT = triton.next_power_of_2(T)
     copy_kernel[(triton.cdiv(T, BT), B)](g, g, T, BLOCK_T=BT)  # expect
     copy_kernel[_blocks_grid(T, BT, B)](g, g, T, BLOCK_T=BT)  # expect
+    copy_kernel[(_next_pow2(triton.cdiv(T, 64)), B)](g, g, T, BLOCK_T=64)  # expect
+    copy_kernel[(2 ** math.ceil(math.log2(T)), B)](g, g, T, BLOCK_T=64)  # expect
+
+def _next_pow2(n):  # a rounding helper: its value, read with the call's argument, grows as `T`
+    return 1 << (n - 1).bit_length() if n > 1 else 1
 
 def _blocks_grid(T, BT, B):  # a grid a helper makes is read as the call writes it
     return (triton.cdiv(T, BT), B)
