@@ -23,7 +23,9 @@ flagged: launches that run only on another platform than Ascend (the forms ASC00
 
 A kernel counts as using `tl.dot` when it calls `tl.dot` / `tl.dot_scaled`, or a
 `@triton.jit` function of the module that does, or an imported helper whose name says
-matrix multiply (`dot`, `mm`, `matmul` in it). Part of the `perf` group
+matrix multiply (`dot`, `mm`, `matmul` in it). A mixed cube/vector kernel, one splitting each
+AI core's work between its cores itself (`with extension.scope(core_mode="vector"):`,
+`extension.sub_vec_id()`), is written for the AI core count and not flagged either. Part of the `perf` group
 (`ignore = ["perf"]` turns the performance rules off).
 
 ## Why is this bad?
@@ -123,6 +125,25 @@ def get_num_cores(op_type="vector"):
 def run_by_kind(x, y, n):
     norm_kernel[(get_num_cores(),)](x, y, n, get_num_cores(), BD=64)  # the default asks for vector cores
     norm_kernel[(get_num_cores("vector"),)](x, y, n, get_num_cores("vector"), BD=64)
+""",
+        # a mixed cube/vector kernel: each AI core's program splits its rows over its vector cores
+        """
+import triton
+import triton.language as tl
+import triton.language.extra.cann.extension as ext
+
+@triton.jit
+def copy_then_exp(x, y, g, n, BLOCK: tl.constexpr):
+    with ext.scope(core_mode="cube"):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(y + offs, tl.load(x + offs, mask=offs < n), mask=offs < n)
+    with ext.scope(core_mode="vector"):
+        offs = (tl.program_id(0) * 2 + ext.sub_vec_id()) * BLOCK + tl.arange(0, BLOCK)
+        tl.store(g + offs, tl.exp(tl.load(x + offs, mask=offs < n)), mask=offs < n)
+
+def launch(x, y, g):
+    n_cube = triton.runtime.driver.active.utils.get_aicore_num()
+    copy_then_exp[(n_cube,)](x, y, g, x.numel(), BLOCK=1024)
 """,
     )
     INVALID = (
@@ -288,14 +309,14 @@ def scale_twice(x, y, z):
         host = context.host
         launched = [(kernel, host.launches_with_helpers(kernel)) for kernel in context.kernels]
         for kernel, launches in [*launched, *host.imported_kernel_launches().items()]:
-            uses_dot = None  # the kernel's flow is built only for a launch on the AI core count
+            on_ai_cores = None  # the kernel's flow is built only for a launch on the AI core count
             for launch in launches:
                 found = _aicore_axis(host, launch)
                 if found is None or host.on_other_platform(launch.call):
                     continue
-                if uses_dot is None:
-                    uses_dot = _uses_dot(kernel, set())
-                if uses_dot:
+                if on_ai_cores is None:
+                    on_ai_cores = _runs_on_ai_cores(kernel, set())
+                if on_ai_cores:
                     break
                 grid, count = found
                 yield Report(
@@ -316,17 +337,18 @@ def _aicore_axis(host: HostIndex, launch: Launch) -> tuple[Grid, CoreCount] | No
     return None
 
 
-def _uses_dot(kernel: Kernel, seen: set[Kernel]) -> bool:
+def _runs_on_ai_cores(kernel: Kernel, seen: set[Kernel]) -> bool:
     """The kernel, or a device function it calls (of the module, or one it imports:
-    `Kernel.device_functions_called`), calls `tl.dot`; or it calls an imported helper named
-    like a matrix multiply."""
+    `Kernel.device_functions_called`), calls `tl.dot`, or splits its work between the cube and
+    vector cores of each AI core itself (`_splits_ai_cores`); or it calls an imported helper
+    named like a matrix multiply."""
     seen.add(kernel)
     flow = kernel.flow
-    if any(flow.calls_to("dot", "dot_scaled")):
+    if any(flow.calls_to("dot", "dot_scaled")) or any(_splits_ai_cores(event.call) for event in flow.calls):
         return True
     for event in flow.calls:
         helpers = kernel.device_functions_called(event.call)
-        if any(helper not in seen and _uses_dot(helper, seen) for helper in helpers):
+        if any(helper not in seen and _runs_on_ai_cores(helper, seen) for helper in helpers):
             return True
         func = event.call.func
         name = func.value if isinstance(func, cst.Name) else None
@@ -338,3 +360,14 @@ def _uses_dot(kernel: Kernel, seen: set[Kernel]) -> bool:
         ):
             return True
     return False
+
+
+def _splits_ai_cores(call: cst.Call) -> bool:
+    """triton-ascend's mixed cube/vector kernel: a block run on one kind of core (`with
+    extension.scope(core_mode="vector"):`) or a vector core's index within its AI core
+    (`extension.sub_vec_id()`)."""
+    func = call.func
+    name = func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
+    return name == "sub_vec_id" or (
+        name == "scope" and any(arg.keyword is not None and arg.keyword.value == "core_mode" for arg in call.args)
+    )
