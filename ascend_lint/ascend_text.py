@@ -11,7 +11,12 @@ signal whatever the path says (`config.Settings.skip_reason`).
 - a compile option only triton-ascend's `NPUOptions` takes (CUDA's and HIP's take none of
   them), as a keyword of a call (`k[grid](..., multibuffer=False)`, `triton.Config({...},
   sync_solver=True)`) or a key of `triton.Config`'s dict (`triton.Config({"multibuffer": True})`);
-- a call of triton-ascend's driver core counts: `driver.active.utils.get_aivector_core_num()`.
+- a call of triton-ascend's driver core counts: `driver.active.utils.get_aivector_core_num()`,
+  or of its device properties for the device named `"npu"` (`get_device_properties("npu")`:
+  the CUDA and HIP drivers take a device index);
+- a keyword only triton-ascend's language takes (`tl.load(..., care_padding=False)`), or the
+  Ascend extension reached as an attribute (`tl.extra.cann.extension.compile_hint(...)`,
+  outside a comment).
 
 Each pattern runs only on a text holding one of its rarer words (a `str` search, tens of
 times faster than a pattern tried at every `(`, `,` or line start).
@@ -63,7 +68,10 @@ ASCEND_OPTIONS = (
 # words one of which each option holds, found first (`str.find` is about ten times faster than
 # the pattern): rare in other code, else each occurrence costs a pattern search around it
 OPTION_WORDS = ("multibuffer", "auto_", "mixed_cv", "sync_solver", "inject_b", "tile_mix_", "ubuf_saving", "simt_")
-_NAMES = "|".join(ASCEND_OPTIONS)
+# keywords of `triton.language` functions only triton-ascend's take (`tl.load(..., care_padding=False)`)
+ASCEND_LANGUAGE_KEYWORDS = ("care_padding",)
+KEYWORD_WORDS = (*OPTION_WORDS, *ASCEND_LANGUAGE_KEYWORDS)
+_NAMES = "|".join((*ASCEND_OPTIONS, *ASCEND_LANGUAGE_KEYWORDS))
 # between a call's `(` or `,` and a keyword: spaces, line breaks, comments (each to its line's
 # end, as in `prefilter.LAUNCH_TEXT`) and backslashes
 _GAP = r"(?:\s|\\|#[^\r\n]*(?![^\r\n]))*"
@@ -73,6 +81,9 @@ _ASCEND_OPTION = re.compile(
 _AROUND = 500  # characters read around an option's word: back to the call's `(` or the `Config({`
 # the `NPUUtils` methods of triton-ascend's driver answering a core count
 _DRIVER_CORE_COUNT = re.compile(r"\.get_ai(?:core|vector_core|cube_core)_num\s*\(")
+_NPU_PROPERTIES = re.compile(r"get_device_properties\(\s*[\"']npu[\"']\s*\)")
+# the extension as an attribute (`tl.extra.cann.extension`), on a line no comment starts before it
+_EXTENSION_ATTRIBUTE = re.compile(r"^[^#\r\n]*\bextra\.(?:cann|ascend)\.\w", re.MULTILINE)
 
 
 def ascend_name(name: str) -> bool:
@@ -94,21 +105,24 @@ def _imports_ascend_package(text: str) -> bool:
 
 
 def says_ascend(text: str) -> bool:
-    """The text imports an Ascend module, passes a launch or autotune option only triton-ascend
-    takes, or calls its driver's core counts."""
+    """The text imports an Ascend module, passes a launch or autotune option (or a language
+    keyword) only triton-ascend takes, calls its driver's core counts or NPU properties, or
+    reads the Ascend extension as an attribute."""
     return (
         (any(word in text for word in _IMPORT_WORDS) and ASCEND_IMPORTS.search(text) is not None)
         or _imports_ascend_package(text)
         or _passes_ascend_option(text)
         or ("get_ai" in text and _DRIVER_CORE_COUNT.search(text) is not None)
+        or ("npu" in text and _NPU_PROPERTIES.search(text) is not None)
+        or (("extra.cann" in text or "extra.ascend" in text) and _EXTENSION_ATTRIBUTE.search(text) is not None)
     )
 
 
 def _passes_ascend_option(text: str) -> bool:
-    """An option of `ASCEND_OPTIONS` is a call's keyword or a `triton.Config` dict's key: the
+    """An option of `ASCEND_OPTIONS` (or a keyword of `ASCEND_LANGUAGE_KEYWORDS`) is a call's keyword or a `triton.Config` dict's key: the
     pattern reads only around each of their words (tried over a whole file, at every `(` and
     `,`, it takes longer than every other targeting step)."""
-    for word in OPTION_WORDS:
+    for word in KEYWORD_WORDS:
         found = text.find(word)
         while found >= 0:
             if _ASCEND_OPTION.search(text, max(0, found - _AROUND), found + _AROUND):

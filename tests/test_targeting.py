@@ -154,6 +154,13 @@ def test_the_summary_says_why_and_how_to_include(root: Path, capsys) -> None:
         # triton-ascend's driver answering a core count
         ("", "CORES = triton.runtime.driver.active.utils.get_aivector_core_num()"),
         ("", "def f(x):\n    k[(triton.runtime.driver.active.utils.get_aicore_num(),)](x, 2)"),
+        # its driver's properties of the device named "npu", its language's own keyword and extension
+        ("", "CORES = triton.runtime.driver.active.utils.get_device_properties('npu')['num_vectorcore']"),
+        (
+            "",
+            "@triton.jit\ndef j(x):\n    tl.store(x, tl.load(x, mask=None,\n                        care_padding=False))",
+        ),
+        ("", "@triton.jit\ndef j(x):\n    tl.extra.cann.extension.compile_hint(tl.load(x), 'hint')"),
     ],
 )
 def test_an_ascend_import_option_or_driver_call_is_ascend_code(root: Path, capsys, head: str, tail: str) -> None:
@@ -178,6 +185,10 @@ def test_an_ascend_import_option_or_driver_call_is_ascend_code(root: Path, capsy
         # an Ascend package imported where the NPU takes another implementation
         "def norm(x):\n    from sgl_kernel_npu.norm import rms_norm\n    return rms_norm(x)",
         "if IS_NPU:\n    from sglang.srt.hardware_backend.npu.pool import Pool",
+        # a device index, a plain variable, words in a comment
+        "CORES = triton.runtime.driver.active.utils.get_device_properties(0)['num_vectorcore']",
+        "care_padding = False",
+        "# on Ascend: tl.extra.cann.extension.compile_hint(x, 'hint')",
     ],
 )
 def test_an_ascend_word_outside_an_import_or_a_call_is_not(root: Path, capsys, tail: str) -> None:
