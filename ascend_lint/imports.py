@@ -116,12 +116,15 @@ _INT_OPERATORS: dict[type[cst.BaseBinaryOp], Callable[[int, int], int]] = {
     cst.Subtract: lambda a, b: a - b,
     cst.Multiply: lambda a, b: a * b,
     cst.LeftShift: lambda a, b: a << b if 0 <= b < 64 else 0,
+    cst.RightShift: lambda a, b: a >> b if b >= 0 else 0,
+    cst.FloorDivide: lambda a, b: a // b if b else 0,
     cst.Power: lambda a, b: a**b if 0 <= b < 64 and abs(a) <= 1 << 16 else 0,
 }
 
 
 def folded_int(node: cst.BaseExpression) -> int | None:
-    """The value of integer literal arithmetic (`192 * 1024`, `1 << 17`, `192 * 2**10`), else None."""
+    """The value of integer literal arithmetic (`192 * 1024`, `1 << 17`, `192 * 2**10`, `1572864 //
+    8`), else None."""
     if isinstance(node, cst.Integer):
         return int_literal(node)
     if isinstance(node, cst.BinaryOperation):

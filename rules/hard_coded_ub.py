@@ -3,7 +3,7 @@
 Flags a unified-buffer (UB) capacity written as a number: a name whose parts include `ub`
 or `ubuf`, or spell out `unified_buffer` (`UB_SIZE`, `_UB_BYTES`, `ASCEND_UB_CAPACITY_BITS`,
 `UBUF_SIZE`, `UNIFIED_BUFFER_SIZE`), assigned integer literal arithmetic of at least 16 KiB
-(`196608`, `192 * 1024`; a `_KB` / `_KIB` name counts in KiB, a `_BITS` one in bits, and a
+(`196608`, `192 * 1024`, the compiler's bits in bytes `1572864 // 8`; a `_KB` / `_KIB` name counts in KiB, a `_BITS` one in bits, and a
 name without a unit holding a capacity the compiler reports in bits, `1572864`, in bits), in host or kernel code or as a parameter's default (`def pick(n, ub_bytes=192 * 1024)`),
 also when the value divides it into units (`ub_size = 85 * 1024 // x.element_size()`) or
 scales it by a safety margin (`int(192 * 1024 * 0.8)`), and when a module constant wraps it
@@ -130,6 +130,8 @@ UB_BUDGET = int(192 * 1024 * 0.8)  # expect
 _UB_BYTES = tl.constexpr(192 * 1024)  # expect
 UB_CAPACITY = triton.language.constexpr(196608)  # expect
 ub_budget = 192 * 1024 * 0.85  # expect
+_UB_BYTES = 1572864 // 8  # expect
+UB_SIZE = 1572864 >> 3  # expect
 
 def pick_block(n, ub_bytes=192 * 1024):  # expect
     return min(n, ub_bytes // 12)
