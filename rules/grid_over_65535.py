@@ -107,7 +107,8 @@ test, one its block always reaches (not `if strict: raise` inside it), or an `as
 in the blocks around it too: its arm of an `if`, a `with` block, and a `with` block before it,
 not another arm nor an `if` it is not in, `if mode == "x": assert T <= 4096` before it; or,
 for sizes the launching function takes as parameters, such an `if` around each of its calls in
-the module: `if grid_fits(B * H, T): expand(x, B * H, T)`), or
+the module: `if grid_fits(B * H, T): expand(x, B * H, T)`, or around each call of a function
+making such a call from its own parameters, up to three calls up), or
 passing one to a function that may (`if use_chunked(T, B, H):`, or `if use_seq:` with `use_seq
 = use_chunked(T)`; a function of the module may when it orders a value read from its
 parameters against a bounded one, `T * B * H > BUDGET`, caps one with `min` (`min(n, 4096)`;
@@ -236,6 +237,7 @@ _ORDER_NOTHING = frozenset(name for name in dir(builtins) if not name.startswith
 _SIZES_HELD = ("shape", "size", "numel")  # a tensor's attributes holding its sizes: `x.numel()`
 _PREDICATE_HOPS = 4  # functions of the module a test's call is followed into; names followed to a parameter
 MAX_PROGRAMS = 65535  # triton-ascend's launcher: `grid should be less than 65536!`
+_CALLERS_UP = 3  # callers a launching function's guards are looked for in, through functions passing sizes on
 # The launcher checks the grid only while this is "0" (its default); the compiler maps a larger
 # grid onto the cores only when it is "1" or "true" (any case).
 LIMIT_SWITCH = "TRITON_ALL_BLOCKS_PARALLEL"
@@ -357,6 +359,13 @@ def backward(x, BM=64):
     B, H, T = x.shape
     if x.dtype == torch.float32 and _grid_fits(B * H, T, BM):
         _expand(x, B * H, T, BM)
+        _expand_dense(x, B * H, T, BM)
+
+def _expand_dense(x, bh, T, BM):  # a function between the checked call and the launch
+    _launch_expand(x.contiguous(), bh, T, BM)
+
+def _launch_expand(x, bh, T, BM):
+    expand[(bh, triton.cdiv(T, BM))](x, T, BM=BM)
 """,
         """
 @triton.jit
@@ -1984,17 +1993,20 @@ def _site_guard(site: CallSite, names: _GridNames, context: ModuleContext, in_ca
 def _called_in_loops(function: Scope, context: ModuleContext) -> bool:
     """Every call of the launching function in the module (at least one) is in a host `for`
     loop, as a launch written in one is: a chunking loop calling a wrapper (`for off in
-    range(0, NT, max_nt): _launch(off, ...)`), one caller up."""
+    range(0, NT, max_nt): _launch(off, ...)`), one caller up. Not further: a loop that far
+    from the launch chunks something else as often as the grid (FlagGems' `fused_moe.py`
+    loops over 16K-token chunks, and the grid of each chunk still passes 65535)."""
     sites = context.host.callers_of(function) if function is not None else []
     return bool(sites) and all(site.loops for site in sites)
 
 
-def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleContext) -> bool:
+def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleContext, up: int = _CALLERS_UP) -> bool:
     """The grid reads parameters of the launching function, and each call of it in the module
-    (at least one) is guarded for the arguments it passes for them (one caller up). Only a
-    predicate of the module counts there: a caller's names are whole tensors and objects
-    (`q`, `split_info`), which a test of one extent (`q.shape[-1] <= 128`), `len(g.shape) ==
-    4` or a truth test bounds nothing of."""
+    (at least one) is guarded for the arguments it passes for them, or passes them on from
+    parameters of its own function each call of which is (`up` callers up: a wrapper between
+    the guarded call and the launch). Only a predicate of the module counts there: a caller's
+    names are whole tensors and objects (`q`, `split_info`), which a test of one extent
+    (`q.shape[-1] <= 128`), `len(g.shape) == 4` or a truth test bounds nothing of."""
     if function is None:
         return False
     params = grid_names.behind & {param.name.value for param in all_params(function)}
@@ -2004,7 +2016,12 @@ def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleCon
     for site in sites:
         passed = [value for value in (passed_for(site.call, function, name) for name in params) if value is not None]
         names = _GridNames.of([(value, site.scope) for value in passed], context)
-        if not names.read or not _site_guard(site, names, context, in_caller=True).whole:
+        if not names.read:
+            return False
+        if not (
+            _site_guard(site, names, context, in_caller=True).whole
+            or (up > 1 and _callers_guarded(site.scope, names, context, up - 1))
+        ):
             return False
     return True
 
