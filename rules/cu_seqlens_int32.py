@@ -23,7 +23,9 @@ tl.maximum(q_start, tl.minimum(t, q_end - 1))`), or an offset a device function 
 _seq_start(cu_seqlens, i_n)`, `_seq_start` loading `cu_seqlens` with `.to(tl.int32)`), also
 picked by `tl.where(c, bos, start)`. A device function no launch runs is read with what its
 calls pass (Triton inlines it with the caller's values): a parameter some call passes an int32
-offset for is one (`_tail(v, o, bos, i_h)`), and a boundary tensor, a unit stride its calls
+offset for is one (`_tail(v, o, bos, i_h)`), so is its int32 cast of a parameter some call
+passes a load from a boundary pointer for (`_tail(boh, ...)` after `boh = tl.load(chunk_offsets +
+i_n)`, `_tail` casting `boh.to(tl.int32)`), and a boundary tensor, a unit stride its calls
 pass on unchanged from the caller's parameters are what the caller's launches pass.
 The offset may be broadcast into a tile before the stride (`rows[:, None] * stride_q`), and
 the product may be held in a name added to the pointer later (`q_offsets = rows[:, None] *
@@ -91,7 +93,7 @@ left alone, since its other uses (block-pointer offsets, lengths) must stay int3
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator
+from collections.abc import Collection, Iterator, Mapping, Sequence
 
 import libcst as cst
 
@@ -370,6 +372,17 @@ def k(h, o, chunk_offsets, H: tl.constexpr, K: tl.constexpr):
     boh = boh.to(tl.int32)
     p = h + (boh * H + i_h) * K * K + tl.arange(0, K)  # expect
     tl.store(o + tl.arange(0, K), tl.load(p))
+
+@triton.jit
+def _tail(boh, h, i_h, o, H: tl.constexpr, K: tl.constexpr):  # cast in the device function it is passed to
+    boh = boh.to(tl.int32)
+    p = h + (boh * H + i_h) * K * K + tl.arange(0, K)  # expect
+    tl.store(o + tl.arange(0, K), tl.load(p))
+
+@triton.jit
+def k_tail(h, o, chunk_offsets, H: tl.constexpr, K: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    _tail(tl.load(chunk_offsets + i_n), h, i_h, o, H, K)
 """,
         # the pointer written after the index: `i_n + cu_seqlens`, `offset + k + tl.arange(0, K)`
         """
@@ -849,9 +862,11 @@ def _sequence_offsets(kernel: Kernel, host: HostIndex | None, depth: int = 0) ->
     int32_tensors = _int32_tensors(kernel, host) if host is not None else {}
     found: dict[Event, str] = {}
     loads_int32 = bool(int32_tensors)
-    passed = _passed_offsets(kernel, host, depth) if host is not None and depth < _MAX_CALLS_FOLLOWED else {}
+    followed = host is not None and depth < _MAX_CALLS_FOLLOWED
+    passed = _passed_offsets(kernel, host, depth) if host is not None and followed else {}
+    loads_passed = _passed_boundary_loads(kernel) if followed else {}
     for event in definitions:
-        source = _int32_boundary_load(event.value, flow, params, int32_tensors)
+        source = _int32_boundary_load(event.value, flow, params, int32_tensors, loads_passed)
         if source is None and depth < _MAX_CALLS_FOLLOWED:
             source = _returned_offset(event, kernel, depth)
         if source is None and isinstance(event.node, cst.Param) and event.name is not None:
@@ -929,6 +944,40 @@ def _passed_offsets(kernel: Kernel, host: HostIndex, depth: int) -> dict[str, st
     return found
 
 
+def _passed_boundary_loads(kernel: Kernel) -> dict[str, str]:
+    """For a device function no launch runs: its parameters some call in the module passes a
+    value loaded from a boundary pointer of the caller for, as loaded (`_tail(boh, ...)` after
+    `boh = tl.load(chunk_offsets + i_n)`; the function casts it), each with where it is loaded
+    from: "chunk_offsets` in `caller"."""
+    found: dict[str, str] = {}
+    if not kernel.passed_flags:
+        return found
+    for caller, call in kernel.calls_in_module():
+        if any(arg.star for arg in call.args):
+            continue
+        flow, params = caller.flow, {p.name for p in caller.params}
+        for position, param in enumerate(kernel.params):
+            argument = call_argument(call, position, param.name)
+            loads = [d.value for d in flow.reaching(argument)] if isinstance(argument, cst.Name) else [argument]
+            base = _boundary_loaded(loads, flow, params)
+            if base is not None and param.name not in found:
+                found[param.name] = f"{base}` in `{caller.name}"
+    return found
+
+
+def _boundary_loaded(values: Sequence[cst.BaseExpression | None], flow: Flow, params: set[str]) -> str | None:
+    """The boundary pointer parameter all `values` are loads from (`tl.load(cu_seqlens + ...)`),
+    else None."""
+    bases = {
+        flow.pointer_root(pointer_arg(value))
+        if isinstance(value, cst.Call) and flow.imports.is_tl(value.func, "load")
+        else None
+        for value in values
+    }
+    base = bases.pop() if len(bases) == 1 else None
+    return base if base in params and _is_boundary_pointer(base) else None
+
+
 def _unpacked_index(target: cst.Name, call: cst.Call, flow: Flow) -> int | None:
     """The position of `target` in the tuple a call's value is unpacked into (`bos` of `bos, T =
     f(...)`: 0); None when the name is bound to the whole value."""
@@ -970,17 +1019,22 @@ def _offsets_added(node: cst.BaseExpression, flow: Flow, offsets: dict[Event, st
 
 
 def _int32_boundary_load(
-    value: cst.BaseExpression | None, flow: Flow, params: set[str], int32_tensors: Collection[str]
+    value: cst.BaseExpression | None,
+    flow: Flow,
+    params: set[str],
+    int32_tensors: Collection[str],
+    loads_passed: Mapping[str, str] | None = None,
 ) -> str | None:
     """The boundary parameter of `tl.load(cu_seqlens + ...).to(tl.int32)` (or `tl.cast`, also of a
-    name bound only to such loads, cast on its own line), or of
+    name bound only to such loads, cast on its own line, or of a parameter of `loads_passed`,
+    loaded by a caller: then where, `_passed_boundary_loads`), or of
     `tl.load(cu_seqlens + ...)` when `cu_seqlens` is one of `int32_tensors`, also as an arm of a
     conditional whose other arm is an int literal (`0 if i == 0 else tl.load(cu + i - 1)`), else
     None."""
     if isinstance(value, cst.IfExp):
         for arm, other in ((value.body, value.orelse), (value.orelse, value.body)):
             if isinstance(other, cst.Integer):
-                return _int32_boundary_load(arm, flow, params, int32_tensors)
+                return _int32_boundary_load(arm, flow, params, int32_tensors, loads_passed)
         return None
     if not isinstance(value, cst.Call) or not value.args:
         return None
@@ -994,16 +1048,13 @@ def _int32_boundary_load(
     loaded, dtype = parts
     # the load written in the cast, or every value of a name cast on a line of its own (`bos =
     # tl.load(cu_seqlens + i_n)`, then `bos = bos.to(tl.int32)`)
-    loads = [d.value for d in flow.reaching(loaded)] if isinstance(loaded, cst.Name) else [loaded]
-    if not (
-        flow.is_narrow_int(dtype)
-        and loads
-        and all(isinstance(load, cst.Call) and imports.is_tl(load.func, "load") for load in loads)
-    ):
-        return None
-    bases = {flow.pointer_root(pointer_arg(load)) for load in loads if isinstance(load, cst.Call)}
-    base = bases.pop() if len(bases) == 1 else None
-    return base if base in params and _is_boundary_pointer(base) else None
+    reaching = flow.reaching(loaded) if isinstance(loaded, cst.Name) else []
+    callers = {(loads_passed or {}).get(d.name or "") if isinstance(d.node, cst.Param) else None for d in reaching}
+    caller = callers.pop() if len(callers) == 1 else None
+    if caller is not None and flow.is_narrow_int(dtype):
+        return caller
+    loads = [d.value for d in reaching] if isinstance(loaded, cst.Name) else [loaded]
+    return _boundary_loaded(loads, flow, params) if flow.is_narrow_int(dtype) else None
 
 
 def _offset_of(node: cst.CSTNode, flow: Flow, offsets: dict[Event, str]) -> str | None:
