@@ -539,6 +539,7 @@ class HostIndex(_HostFacts):
         self._launch_grids: dict[Launch, tuple[Grid, ...]] = {}
         self._placed: dict[cst.CSTNode, cst.CSTNode] = {}  # a node `_made_by` rebuilt -> the node written
         self._calls_made: dict[cst.Call, list[cst.BaseExpression]] = {}  # `_returned_for`, by call
+        self._dimension_items: dict[cst.BaseExpression, list[cst.BaseExpression] | None] = {}  # `_per_dimension`
         self._elsewhere: dict[str, list[tuple[HostIndex, Kernel]]] = {}  # `launched_elsewhere`, by kernel
         self._launches_as_called: dict[tuple[Launch, str, int], tuple[Launch, ...]] = {}
         self._callers: dict[cst.FunctionDef, list[CallSite]] = {}  # `callers_of`, by function
@@ -1234,8 +1235,9 @@ class HostIndex(_HostFacts):
     def positional_arguments(self, args: Sequence[cst.Arg], scope: Scope) -> list[cst.BaseExpression]:
         """The values call arguments pass by position, as far as they are known: a `*name` splat
         of a name the function binds once, to a tuple literal without splats (`args = (x, y,
-        n)`, then `kernel[grid](*args, BLOCK=64)`), gives its items; any other splat ends
-        what is known."""
+        n)`, then `kernel[grid](*args, BLOCK=64)`), gives its items, and a splat of a tensor's
+        strides or shape of known rank gives one item per dimension (`_per_dimension`); any
+        other splat ends what is known."""
         values: list[cst.BaseExpression] = []
         for arg in args:
             if arg.keyword is not None or arg.star == "**":
@@ -1245,9 +1247,42 @@ class HostIndex(_HostFacts):
                 continue
             items = self._tuple_items(arg.value, scope)
             if items is None:
+                items = self._per_dimension(arg.value, scope)
+            if items is None:
                 break
             values += items
         return values
+
+    def _per_dimension(self, value: cst.BaseExpression, scope: Scope) -> list[cst.BaseExpression] | None:
+        """`t.stride()[i]` (or `t.shape[i]`) for each dimension of `t` when `value` is `t.stride()`
+        (or `t.shape`, `t.size()`) and the function shows the rank of `t` (`_rank`); else None.
+        Made once per value."""
+        if value not in self._dimension_items:
+            tensor = _dimensions_of(value)
+            rank = self._rank(tensor, scope) if tensor is not None and scope is not None else None
+            self._dimension_items[value] = None if rank is None else [_item(value, i) for i in range(rank)]
+        return self._dimension_items[value]
+
+    def _rank(self, tensor: str, scope: cst.FunctionDef) -> int | None:
+        """The rank of the tensor `scope` names `tensor`: the names one unpacking of its shape
+        binds (`B, T, H = x.shape`), else the rank every allocation the function binds it to
+        gives (`torch.zeros((H, T))`: `_last_dimension`; a copy of itself keeps it); None when
+        unknown."""
+        unpacked = {
+            len(node.targets[0].target.elements)
+            for node in _own_nodes(scope)
+            if isinstance(node, cst.Assign)
+            and len(node.targets) == 1
+            and isinstance(node.targets[0].target, cst.Tuple | cst.List)
+            and not any(isinstance(e, cst.StarredElement) for e in node.targets[0].target.elements)
+            and _is_whole_shape(node.value)
+            and _dimensions_of(node.value) == tensor
+        }
+        if len(unpacked) == 1:
+            return unpacked.pop()
+        own = [each for each in self._bound_here(tensor, scope) if _copy_of(each) != tensor]  # a copy keeps the rank
+        lasts = {max(_last_dimension(value), default=-1) for value in own}
+        return lasts.pop() + 1 if len(lasts) == 1 and min(lasts) >= 0 else None
 
     def _tuple_items(self, value: cst.BaseExpression, scope: Scope) -> list[cst.BaseExpression] | None:
         """The items of a tuple literal without splats, written or bound once to a local name."""
@@ -3301,6 +3336,15 @@ def _is_shape(value: cst.BaseExpression) -> bool:
     if isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Slice):
         return _is_shape(value.value)
     return isinstance(value, cst.Attribute) and value.attr.value == "shape"
+
+
+def _dimensions_of(value: cst.BaseExpression) -> str | None:
+    """The tensor name `x` of `x.stride()`, `x.size()` or `x.shape`: one item per dimension."""
+    if isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Attribute):
+        owner = value.func.value if value.func.attr.value in ("stride", "size") else None
+    else:
+        owner = value.value if isinstance(value, cst.Attribute) and value.attr.value == "shape" else None
+    return owner.value if isinstance(owner, cst.Name) else None
 
 
 def _is_whole_shape(value: cst.BaseExpression) -> bool:

@@ -50,7 +50,7 @@ a parameter no caller passes: an int64 tensor would widen it), `.cumsum(0)` with
 int64 for an integer tensor); a stride
 every launch in the module passes as 1 (`lse.stride(1)` of `lse = torch.zeros((H, T)) +
 float("-inf")`, the last dimension of a tensor the launching function allocates contiguous, or
-a literal `1`: Triton specialises it into a constexpr 1; `t.stride()[1]` reads the same; a tensor the function is passed, or a
+a literal `1`: Triton specialises it into a constexpr 1; `t.stride()[1]` reads the same, and so does the last of `*t.stride()` for a `t` of known rank; a tensor the function is passed, or a
 view, keeps the finding). An int64 `.to` of an offset that is a program-id product in another
 specialisation (`else: bos = i_n * T`) is ASC002's finding (its fix casts `bos` too), not
 reported twice.
@@ -138,6 +138,7 @@ def forward(cu_seqlens, H, T, lse_in):
     k[(H, len(cu_seqlens) - 1)](lse, cu_seqlens, lse.stride(0), lse.stride(1), BT=128)
     lse_in = lse_in.contiguous()
     k[(H, len(cu_seqlens) - 1)](lse_in, cu_seqlens, lse_in.stride(0), lse_in.stride(-1), BT=128)
+    k[(H, len(cu_seqlens) - 1)](lse, cu_seqlens, *lse.stride(), BT=128)  # one stride per dimension
 """,
         # every launch passes `stride_t = 1` to the kernel that passes it on to the device function
         """

@@ -9,7 +9,9 @@ name (`configs=CONFIGS`) or returned by a function of the module (`configs=get_c
 including comprehensions over literal lists or names bound to one and `triton.Config(dict(
 BLOCK=...))`; literal constexpr arguments of `kernel[grid](...)` launches in the same module
 (by keyword or position, also after a splat of unknown length when no parameter has a default:
-`k[grid](x, y, *x.stride(), 1024)` passes the last parameter 1024; names bound to a literal,
+`k[grid](x, y, *x.stride(), 1024)` passes the last parameter 1024, and after a splat of a
+tensor's strides or shape whose rank the function shows: `B, D = x.shape`, or `x` allocated
+with two sizes; names bound to a literal,
 host function defaults; a name bound to a different literal in
 each arm of an `if` gives one configuration per value, and so does a literal bound in one arm
 when another computes the value at run time: the literal is what the launch passes when its
@@ -341,6 +343,15 @@ def k(x, y, s0, s1, BLOCK: tl.constexpr):
 
 def run(x):
     k[(1,)](x, torch.empty_like(x), *x.stride(), 131072)  # expect
+
+@triton.jit
+def k_tuned(x, y, s0, s1, BLOCK: tl.constexpr = 1024):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + o * s1, tl.load(x + o * s1) * 2.0)
+
+def run_tuned(x):  # a default: the splat's length is the rank `B, D = x.shape` shows
+    B, D = x.shape
+    k_tuned[(B,)](x, torch.empty_like(x), *x.stride(), 131072)  # expect
 """,
         # loads and stores written with keywords, the pointer last
         """
