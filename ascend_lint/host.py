@@ -539,6 +539,7 @@ class HostIndex(_HostFacts):
         self._launch_grids: dict[Launch, tuple[Grid, ...]] = {}
         self._placed: dict[cst.CSTNode, cst.CSTNode] = {}  # a node `_made_by` rebuilt -> the node written
         self._calls_made: dict[cst.Call, list[cst.BaseExpression]] = {}  # `_returned_for`, by call
+        self._reading_returns: set[str] = set()  # functions `_call_returns_extent` is reading
         self._dimension_items: dict[cst.BaseExpression, list[cst.BaseExpression] | None] = {}  # `_per_dimension`
         self._elsewhere: dict[str, list[tuple[HostIndex, Kernel]]] = {}  # `launched_elsewhere`, by kernel
         self._launches_as_called: dict[tuple[Launch, str, int], tuple[Launch, ...]] = {}
@@ -2176,10 +2177,27 @@ class HostIndex(_HostFacts):
             # a minimum is at most its smallest product, a maximum at least its largest
             chosen = min(sized, key=len) if callee == "min" else max(sized, key=len)
             return (_code(call),) if len(chosen) == 1 else None if self._exact else chosen
-        if self.core_count(call, scope) is not None or self._returns_bounded(call, hops):
+        if self.core_count(call, scope) is not None:
             return ()
-        made = {self._extent(value, scope, hops + 1) for value in self._returned_for(call, scope)}
-        return made.pop() if len(made) == 1 else None  # `_next_pow2(n)`: the size of `n`
+        return self._call_returns_extent(call, scope, hops)
+
+    def _call_returns_extent(self, call: cst.Call, scope: Scope, hops: int) -> tuple[str, ...] | None:
+        """For a call of a function of the module: bounded when every return is
+        (`_returns_bounded`), else the extent of what it returns for the call's arguments
+        (`_returned_for`: `_next_pow2(n)` is the size of `n`) when every return gives the same.
+        Unknown while a call of the same function is being read (a function calling itself,
+        `fib(n - 1) + fib(n - 2)`, would be read again for each call it makes)."""
+        name = call.func.value if isinstance(call.func, cst.Name) else None
+        if name is None or name in self._reading_returns:
+            return None
+        self._reading_returns.add(name)
+        try:
+            if self._returns_bounded(call, hops):
+                return ()
+            made = {self._extent(value, scope, hops + 1) for value in self._returned_for(call, scope)}
+        finally:
+            self._reading_returns.discard(name)
+        return made.pop() if len(made) == 1 else None
 
     def _returns_bounded(self, call: cst.Call, hops: int) -> bool:
         """`call` calls a function of the module every `return` of which gives a value bounded
