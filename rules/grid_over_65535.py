@@ -1713,13 +1713,18 @@ def launch(k, v):
 
 
 def _report(launch: Launch, context: ModuleContext) -> Report | None:
-    """The finding on a launch whose one grid multiplies two or more runtime sizes that no test
-    around it bounds."""
+    """The finding on a launch whose grid multiplies two or more runtime sizes that no test
+    around it bounds; of several (a name bound in an `if` and its `else`, a lambda's arms), when
+    each does, on the first: whichever runs, the launch may be refused. One that does not (a
+    core grid in one arm, `(NT, B * H)` in the other) may be the arm taken whenever the sizes
+    are large."""
+    reports = [_grid_report(launch, grid, context) for grid in context.host.grids(launch)]
+    return reports[0] if reports and None not in reports else None
+
+
+def _grid_report(launch: Launch, grid: Grid, context: ModuleContext) -> Report | None:
+    """The finding on a launch for one grid it may use."""
     host = context.host
-    grids = host.grids(launch)
-    if len(grids) != 1:
-        return None  # several: a name bound in an `if` and its `else`, a lambda's arms
-    grid = grids[0]
     guard = _size_guard(launch, grid, context)
     if guard.whole:
         return None
