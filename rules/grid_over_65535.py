@@ -66,7 +66,10 @@ reach it when no loop holds that point: `batch, _ = record` on a cache hit's pat
 miss's launch and `return`, leaves `batch` the size it was. An axis the module does not size is left out and the others still count: every axis is
 at least 1 (a zero axis launches nothing), so `(b * h, NUM_BLOCK, n_split())` launches at least `b * h * NUM_BLOCK` programs. A `grid`
 name bound more than once is, at a launch, the plain `grid = ...` or `def grid(meta):`
-nearest before it in the same block (straight-line code: the only one that reaches it). A launch through a name bound only to kernels of the module
+nearest before it in the same block (straight-line code: the only one that reaches it); one
+that several bindings may reach (`grid = (NT, B * H)` in an `if`, `(NT, N * H)` in its `else`;
+a lambda's arms) is reported when each would be, not when one is a grid that cannot grow (the
+core count bound when the sizes are large). A launch through a name bound only to kernels of the module
 (`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`) is a launch of each, reported
 once, and so is one through an attribute of `self` / `cls` bound only to kernels of the module
 (`_kernel = my_kernel` in the class body, `self._kernel = my_kernel`), and so is one through an
@@ -846,8 +849,38 @@ def every_arm_leaves(x, strict, BT=64):
             return None
     heads[(triton.cdiv(T, BT), B)](x, T, BT=BT)
 """,
+        # a grid bound in each arm, one of them the core grid: the arm large sizes may take
+        """
+@triton.jit
+def k(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def persistent_when_large(x, BT=64):
+    B, T, H = x.shape
+    NT = triton.cdiv(T, BT)
+    if NT * B * H > 65535:
+        grid = (triton.runtime.driver.active.utils.get_aivector_core_num(),)
+    else:
+        grid = (NT, B * H)
+    k[grid](x, T, BT=BT)
+""",
     )
     INVALID = (
+        # a grid bound in each arm (fla's varlen and dense launches): whichever runs, it grows
+        """
+@triton.jit
+def k(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def varlen_or_dense(x, cu_seqlens, BT=64):
+    B, T, H = x.shape
+    NT = triton.cdiv(T, BT)
+    if cu_seqlens is None:
+        grid = (NT, B * H)
+    else:
+        grid = (NT, (len(cu_seqlens) - 1) * H)
+    k[grid](x, T, BT=BT)  # expect
+""",
         # the block a function of the module picks, bounded on every return
         """
 @triton.jit
@@ -1715,11 +1748,11 @@ def launch(k, v):
 def _report(launch: Launch, context: ModuleContext) -> Report | None:
     """The finding on a launch whose grid multiplies two or more runtime sizes that no test
     around it bounds; of several (a name bound in an `if` and its `else`, a lambda's arms), when
-    each does, on the first: whichever runs, the launch may be refused. One that does not (a
-    core grid in one arm, `(NT, B * H)` in the other) may be the arm taken whenever the sizes
-    are large."""
+    each does, on the last written (the nearest binding before the launch): whichever runs, the
+    launch may be refused. One that does not (a core grid in one arm, `(NT, B * H)` in the
+    other) may be the arm taken whenever the sizes are large."""
     reports = [_grid_report(launch, grid, context) for grid in context.host.grids(launch)]
-    return reports[0] if reports and None not in reports else None
+    return reports[-1] if reports and None not in reports else None
 
 
 def _grid_report(launch: Launch, grid: Grid, context: ModuleContext) -> Report | None:
