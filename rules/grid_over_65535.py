@@ -138,7 +138,7 @@ an equality, a call of another module (`torch.numel(x) == 0`); a function of the
 orders sizes may (`if _path(T, B * H) == "chunked":`). An axis capped at half the limit or
 more (`min(rows, 65535)`, `rows if rows < MAX_PROGRAMS else MAX_PROGRAMS`) is no bound beside
 another factor of two programs or more: `(min(rows, 65535), heads)` and `(min(rows, 65535),
-4)` are reported, `(min(total, 65535),)` alone is not. An equality that pins a size to a
+4)` are reported (also as `int(min(rows, 65535))`), `(min(total, 65535),)` alone is not. An equality that pins a size to a
 bounded value does bound it where it holds (`assert v.shape[2] == 24`, `if HV != 24: raise`,
 `if HV == 24:` around the launch); one between two sizes does not (`assert v.shape[2] ==
 k.shape[2]`). A test reads the grid's sizes through names,
@@ -218,6 +218,7 @@ import libcst as cst
 from ascend_lint.host import (
     ALLOCATIONS_BY_DIMS,
     ALLOCATIONS_BY_SEQUENCE,
+    INT_CONVERSIONS,
     ORDERINGS,
     READ_BACK_REDUCTIONS,
     BoundedSizes,
@@ -1128,6 +1129,7 @@ def clear(x):
     rows, heads, n = x.shape
     rows_kernel[(rows if rows < MAX_PROGRAMS else MAX_PROGRAMS, heads)](x, n, ROWS=1)  # expect
     rows_kernel[(min(rows, 65535), 4)](x, n, ROWS=1)  # expect
+    rows_kernel[(int(min(rows, 65535)), 4)](x, n, ROWS=1)  # expect
 """,
         # a choice of two products on a layout flag: the longer one may be launched
         """
@@ -1834,13 +1836,15 @@ def _capped_at_the_limit(
     axis: cst.BaseExpression, scope: Scope, context: ModuleContext, hops: int = 0
 ) -> list[cst.BaseExpression]:
     """The factors of the axis capped at half the limit or more (`min(M, 65535)`, `M if M <
-    MAX_CORES else MAX_CORES` with `MAX_CORES = 65535`, a name bound only to one): up to the
+    MAX_CORES else MAX_CORES` with `MAX_CORES = 65535`, also made an `int`, a name bound only
+    to one): up to the
     limit alone, but over it times any other factor of two programs or more."""
     if isinstance(axis, cst.Name) and hops < _PREDICATE_HOPS:
         values = context.host.values_of(axis.value, scope)
         return [axis] if values and all(_capped_at_the_limit(v, scope, context, hops + 1) for v in values) else []
     found: list[cst.BaseExpression] = []
-    for operand in _multiplied(axis):
+    for written in _multiplied(axis):
+        operand = _as_int_of(written)
         if isinstance(operand, cst.Call) and (dotted_name(operand.func) or "") == "min":
             caps = [arg.value for arg in operand.args]
         elif isinstance(operand, cst.IfExp):
@@ -1848,8 +1852,15 @@ def _capped_at_the_limit(
         else:
             continue
         if any(_at_least_half_the_limit(cap, scope, context) for cap in caps):
-            found.append(operand)
+            found.append(written)
     return found
+
+
+def _as_int_of(value: cst.BaseExpression) -> cst.BaseExpression:
+    """`v` of `int(v)` (a size turned into a Python int has its value), else `value`."""
+    while isinstance(value, cst.Call) and dotted_name(value.func) in INT_CONVERSIONS and len(value.args) == 1:
+        value = value.args[0].value
+    return value
 
 
 def _at_least_half_the_limit(value: cst.BaseExpression, scope: Scope, context: ModuleContext) -> bool:
