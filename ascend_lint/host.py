@@ -3478,7 +3478,7 @@ def _written_extent_position(value: cst.BaseExpression) -> tuple[cst.Name, int] 
     shape: cst.BaseExpression = value
     if isinstance(value, cst.Call) and _is_size_call(value):
         args = value.args
-        if len(args) != 1 or args[0].keyword is not None or args[0].star:
+        if len(args) != 1 or not _is_dimension_arg(args[0]):
             return None
         position = _signed_literal(args[0].value)
     elif _is_item(value) and _is_shape(value.value):
@@ -4092,13 +4092,14 @@ def _is_number(node: cst.BaseExpression) -> bool:
 
 
 def _stride_read(value: cst.BaseExpression) -> tuple[str, cst.BaseExpression] | None:
-    """The tensor and dimension of a stride read as `t.stride(i)` or `t.stride()[i]`."""
+    """The tensor and dimension of a stride read as `t.stride(i)` (`t.stride(dim=i)`) or
+    `t.stride()[i]`."""
     if _is_item(value):
         index = value.slice[0].slice
         if not (isinstance(index, cst.Index) and isinstance(value.value, cst.Call) and not value.value.args):
             return None
         call, dimension = value.value, index.value
-    elif isinstance(value, cst.Call) and len(value.args) == 1 and not value.args[0].keyword and not value.args[0].star:
+    elif isinstance(value, cst.Call) and len(value.args) == 1 and _is_dimension_arg(value.args[0]):
         call, dimension = value, value.args[0].value
     else:
         return None
@@ -4106,6 +4107,11 @@ def _stride_read(value: cst.BaseExpression) -> tuple[str, cst.BaseExpression] | 
     if isinstance(func, cst.Attribute) and func.attr.value == "stride" and isinstance(func.value, cst.Name):
         return func.value.value, dimension
     return None
+
+
+def _is_dimension_arg(arg: cst.Arg) -> bool:
+    """The dimension of `x.size(i)` / `x.stride(i)`, by position or as torch's `dim=i`."""
+    return not arg.star and (arg.keyword is None or arg.keyword.value == "dim")
 
 
 def _is_minus_one(node: cst.BaseExpression) -> bool:

@@ -139,6 +139,7 @@ def forward(cu_seqlens, H, T, lse_in):
     lse_in = lse_in.contiguous()
     k[(H, len(cu_seqlens) - 1)](lse_in, cu_seqlens, lse_in.stride(0), lse_in.stride(-1), BT=128)
     k[(H, len(cu_seqlens) - 1)](lse, cu_seqlens, *lse.stride(), BT=128)  # one stride per dimension
+    k[(H, len(cu_seqlens) - 1)](lse, cu_seqlens, lse.stride(dim=0), lse.stride(dim=1), BT=128)
 """,
         # every launch passes `stride_t = 1` to the kernel that passes it on to the device function
         """

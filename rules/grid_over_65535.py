@@ -736,6 +736,11 @@ def small_m_sized(x, w, y):
     shape = x.shape
     m, n = shape[0], w.shape[0]
     rows_kernel[(m, triton.cdiv(n, 128))](x, y, m, n, BLOCK_M=1, NUM_BLOCKS_N=1)
+
+def small_m_by_keyword(x, w, y):  # torch's `dim=` names the same extent
+    m = x.size(dim=0)
+    if x.shape[0] <= 128:
+        rows_kernel[(m, triton.cdiv(w.shape[0], 128))](x, y, m, w.shape[0], BLOCK_M=1, NUM_BLOCKS_N=1)
 """,
         # tests before the launch bounding its program count, or all but one of the sizes it
         # multiplies: an early exit, or an `assert` (it holds after it)
