@@ -923,18 +923,12 @@ def _passed_offsets(kernel: Kernel, host: HostIndex, depth: int) -> dict[str, st
     `.to(tl.int32)`; Triton inlines the function with that value), each with where the offset is
     loaded from: "cu_seqlens` in `caller" (the message quotes it)."""
     found: dict[str, str] = {}
-    if not kernel.passed_flags:
-        return found
-    for caller, call in kernel.calls_in_module():
-        if any(arg.star for arg in call.args):
-            continue
+    for caller, passed in _calls_passing(kernel):
         offsets = _sequence_offsets(caller, host, depth + 1)
         loads_int32 = bool(_int32_tensors(caller, host))
-        for position, param in enumerate(kernel.params):
-            argument = call_argument(call, position, param.name)
+        for name, argument in passed:
             if (
-                argument is None
-                or param.name in found
+                name in found
                 or _offsets_added(argument, caller.flow, offsets) <= 0
                 or not _int32_in_some_specialisation(argument, caller.flow, loads_int32, offsets)
             ):
@@ -942,7 +936,7 @@ def _passed_offsets(kernel: Kernel, host: HostIndex, depth: int) -> dict[str, st
             source = next(
                 s for leaf in _sum_leaves(argument, caller.flow) if (s := _offset_of(leaf, caller.flow, offsets))
             )
-            found[param.name] = f"{source}` in `{caller.name}"
+            found[name] = f"{source}` in `{caller.name}"
     return found
 
 
@@ -952,19 +946,25 @@ def _passed_boundary_loads(kernel: Kernel) -> dict[str, str]:
     `boh = tl.load(chunk_offsets + i_n)`; the function casts it), each with where it is loaded
     from: "chunk_offsets` in `caller"."""
     found: dict[str, str] = {}
-    if not kernel.passed_flags:
-        return found
-    for caller, call in kernel.calls_in_module():
-        if any(arg.star for arg in call.args):
-            continue
+    for caller, passed in _calls_passing(kernel):
         flow, params = caller.flow, {p.name for p in caller.params}
-        for position, param in enumerate(kernel.params):
-            argument = call_argument(call, position, param.name)
+        for name, argument in passed:
             loads = [d.value for d in flow.reaching(argument)] if isinstance(argument, cst.Name) else [argument]
             base = _boundary_loaded(loads, flow, params)
-            if base is not None and param.name not in found:
-                found[param.name] = f"{base}` in `{caller.name}"
+            if base is not None and name not in found:
+                found[name] = f"{base}` in `{caller.name}"
     return found
+
+
+def _calls_passing(kernel: Kernel) -> Iterator[tuple[Kernel, list[tuple[str, cst.BaseExpression]]]]:
+    """For a device function no launch runs: each call in the module's jit functions (but
+    those with a splat), as its caller and what it passes for each parameter it passes."""
+    if not kernel.passed_flags:
+        return
+    for caller, call in kernel.calls_in_module():
+        if not any(arg.star for arg in call.args):
+            arguments = [(p.name, call_argument(call, i, p.name)) for i, p in enumerate(kernel.params)]
+            yield caller, [(name, argument) for name, argument in arguments if argument is not None]
 
 
 def _boundary_loaded(values: Sequence[cst.BaseExpression | None], flow: Flow, params: set[str]) -> str | None:
