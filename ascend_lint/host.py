@@ -1508,7 +1508,7 @@ class HostIndex(_HostFacts):
         """The grids a function returns: a grid function's (`def grid(META): return (...)`,
         `meta` its first parameter) or a function called for the grid (`grid = _grid(T, BT,
         B)`, `call` and the scope it is written in, no `meta`). A tuple returned of parameters and
-        module names only is the grid the call makes (`_as_called`): read where the call is, as
+        module names only is the grid the call makes (`_made_by`): read where the call is, as
         if written there; any other is read in the function, its parameters being what every
         call passes (`origins`)."""
         for returned, returning in self.returns.get(function.name.value, ()):
@@ -1526,8 +1526,8 @@ class HostIndex(_HostFacts):
         """The value `function` returns as `call`, written in `scope`, makes it: each parameter
         read replaced by what the call passes for it (or its default), when the value reads only
         parameters the function never rebinds and names it and `scope` both read from the
-        module (`(triton.cdiv(T, BT), B)` for `_grid(T, BT, B)` returning `(triton.cdiv(T, BT),
-        B)`); else None."""
+        module (`(triton.cdiv(L, 64), B * H)` for `_grid(L, 64, B * H)` of a `_grid(T, BT, BH)`
+        returning `(triton.cdiv(T, BT), BH)`); else None."""
         passed: dict[int, cst.BaseExpression] = {}
         for name in _variables_read(returned):
             param = _param(function, name.value)
