@@ -147,9 +147,11 @@ def _guards(reads: list[Event]) -> dict[tuple[str, bool], Branch]:
 
 def _correlated_flag(reads: list[Event], flow: Flow) -> str | None:
     """A constexpr flag that every read's enclosing tests mention, with no test mentioning it
-    holding reads in both of its arms."""
+    holding reads in both of its arms, and reads under neither both of its values where tests
+    of the flag alone hold them (`if MODE:` and a later `if not MODE:` are its two arms)."""
     common: set[str] | None = None
     arms: dict[Branch, set[bool]] = {}
+    values: dict[str, set[bool]] = {}  # a flag tested alone -> its values some read is under
     for read in reads:
         mentioned: set[str] = set()
         for branch, arm in read.conds:
@@ -157,10 +159,12 @@ def _correlated_flag(reads: list[Event], flow: Flow) -> str | None:
             if flags:
                 mentioned |= flags
                 arms.setdefault(branch, set()).add(arm)
+                tested, polarity = branch.key
+                values.setdefault(tested, set()).add(polarity == arm)
         common = mentioned if common is None else common & mentioned
     for flag in sorted(common or ()):
         tests = [b for b in arms if flag in {o.value for o in bool_operands(b.node.test) if isinstance(o, cst.Name)}]
-        if all(len(arms[b]) == 1 for b in tests):
+        if all(len(arms[b]) == 1 for b in tests) and len(values.get(flag, ())) < 2:
             return flag
     return None
 

@@ -12,7 +12,8 @@ an inner pure-constexpr guard of its own. The message says what makes the pointe
 - a use of it elsewhere is guarded by one outcome of a pure-constexpr `if` (`if USE_H0:`)
   and no use by the other;
 - every use sits under tests that mention one constexpr flag (the body of `if FLAG or
-  runtime:`), never on both arms of such a test. This only suggests the pointer is optional,
+  runtime:`), never on both arms of such a test nor under both values of the flag tested
+  alone (`if FLAG:`, then `if not FLAG:`). This only suggests the pointer is optional,
   so the message says the `if` *would* fail to compile if it were `None`.
 
 The uses are read with the device functions the kernel calls inlined: a pointer passed to a
@@ -157,7 +158,7 @@ def k(h0, x, W, BT: tl.constexpr, USE_INITIAL_STATE: tl.constexpr, USE_G: tl.con
 def launch(h0, x, W):
     k[(4,)](h0, x, W, BT=16)  # `x`: always a tensor here, so not optional
 """,
-        # a pointer used on both arms of one constexpr test is always used
+        # a pointer used on both arms of one constexpr test (or under both values of its flag) is always used
         """
 @triton.jit
 def k(out, W, MODE: tl.constexpr):
@@ -165,6 +166,16 @@ def k(out, W, MODE: tl.constexpr):
     if MODE:
         tl.store(out + i_t, 1.0)
     else:
+        tl.store(out + i_t + 1, 2.0)
+    if MODE or i_t < W:
+        tl.store(out, 3.0)
+
+@triton.jit
+def k_two_tests(out, W, MODE: tl.constexpr):  # the same two arms, written as two tests
+    i_t = tl.program_id(0)
+    if MODE:
+        tl.store(out + i_t, 1.0)
+    if not MODE:
         tl.store(out + i_t + 1, 2.0)
     if MODE or i_t < W:
         tl.store(out, 3.0)
