@@ -119,9 +119,10 @@ def says_ascend(text: str) -> bool:
 
 
 def _passes_ascend_option(text: str) -> bool:
-    """An option of `ASCEND_OPTIONS` (or a keyword of `ASCEND_LANGUAGE_KEYWORDS`) is a call's keyword or a `triton.Config` dict's key: the
-    pattern reads only around each of their words (tried over a whole file, at every `(` and
-    `,`, it takes longer than every other targeting step)."""
+    """An option of `ASCEND_OPTIONS` (or a keyword of `ASCEND_LANGUAGE_KEYWORDS`) is a call's
+    keyword or a `triton.Config` dict's key: the pattern reads only around each of their words
+    (tried over a whole file, at every `(` and `,`, it takes longer than every other targeting
+    step)."""
     for word in KEYWORD_WORDS:
         found = text.find(word)
         while found >= 0:

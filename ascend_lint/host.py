@@ -3391,16 +3391,25 @@ def _is_item(value: cst.BaseExpression) -> TypeGuard[cst.Subscript]:
 
 def _as_extent(value: cst.BaseExpression) -> cst.BaseExpression:
     """The extent a value reads as a Python int: `x.shape[0]` for `len(x)`, the argument of
-    `int(...)` / `operator.index(...)` (`int(x.shape[0])`, how SymInts are made ints); else
-    the value itself."""
-    while isinstance(value, cst.Call) and len(value.args) == 1 and not value.args[0].keyword and not value.args[0].star:
-        callee = dotted_name(value.func)
-        if callee == "len":
-            return _item(cst.Attribute(value.args[0].value, cst.Name("shape")), 0)
-        if callee not in INT_CONVERSIONS:
-            break
+    `int(...)` / `operator.index(...)` (`int(x.shape[0])`, how SymInts are made ints,
+    `without_int_conversion`); else the value itself."""
+    value = without_int_conversion(value)
+    if _is_plain_call(value) and dotted_name(value.func) == "len":
+        return _item(cst.Attribute(value.args[0].value, cst.Name("shape")), 0)
+    return value
+
+
+def without_int_conversion(value: cst.BaseExpression) -> cst.BaseExpression:
+    """`v` of `int(v)` / `operator.index(v)`, nested too (a value made a Python int keeps its
+    value); else the value itself."""
+    while _is_plain_call(value) and dotted_name(value.func) in INT_CONVERSIONS:
         value = value.args[0].value
     return value
+
+
+def _is_plain_call(value: cst.BaseExpression) -> TypeGuard[cst.Call]:
+    """A call with one argument, passed by position and not splatted."""
+    return isinstance(value, cst.Call) and len(value.args) == 1 and not value.args[0].keyword and not value.args[0].star
 
 
 # tensor methods returning a tensor of the same extents (a copy, another dtype or device)

@@ -218,7 +218,6 @@ import libcst as cst
 from ascend_lint.host import (
     ALLOCATIONS_BY_DIMS,
     ALLOCATIONS_BY_SEQUENCE,
-    INT_CONVERSIONS,
     ORDERINGS,
     READ_BACK_REDUCTIONS,
     BoundedSizes,
@@ -229,6 +228,7 @@ from ascend_lint.host import (
     all_params,
     names_read,
     passed_for,
+    without_int_conversion,
 )
 from ascend_lint.imports import dotted_name, int_literal, str_literal
 from ascend_lint.nodes import never_falls_through, one_line, walk
@@ -1849,7 +1849,7 @@ def _capped_at_the_limit(
         return [axis] if values and all(_capped_at_the_limit(v, scope, context, hops + 1) for v in values) else []
     found: list[cst.BaseExpression] = []
     for written in _multiplied(axis):
-        operand = _as_int_of(written)
+        operand = without_int_conversion(written)
         if isinstance(operand, cst.Call) and (dotted_name(operand.func) or "") == "min":
             caps = [arg.value for arg in operand.args]
         elif isinstance(operand, cst.IfExp):
@@ -1859,13 +1859,6 @@ def _capped_at_the_limit(
         if any(_at_least_half_the_limit(cap, scope, context) for cap in caps):
             found.append(written)
     return found
-
-
-def _as_int_of(value: cst.BaseExpression) -> cst.BaseExpression:
-    """`v` of `int(v)` (a size turned into a Python int has its value), else `value`."""
-    while isinstance(value, cst.Call) and dotted_name(value.func) in INT_CONVERSIONS and len(value.args) == 1:
-        value = value.args[0].value
-    return value
 
 
 def _at_least_half_the_limit(value: cst.BaseExpression, scope: Scope, context: ModuleContext) -> bool:

@@ -344,9 +344,11 @@ def _runs_on_ai_cores(kernel: Kernel, seen: set[Kernel]) -> bool:
     named like a matrix multiply."""
     seen.add(kernel)
     flow = kernel.flow
-    if any(flow.calls_to("dot", "dot_scaled")) or any(_splits_ai_cores(event.call) for event in flow.calls):
+    if any(flow.calls_to("dot", "dot_scaled")):
         return True
     for event in flow.calls:
+        if _splits_ai_cores(event.call):
+            return True
         helpers = kernel.device_functions_called(event.call)
         if any(helper not in seen and _runs_on_ai_cores(helper, seen) for helper in helpers):
             return True
