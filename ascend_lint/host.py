@@ -392,9 +392,10 @@ class _HostFacts:
             site = CallSite(node, scope, blocks)
             self.attribute_calls.setdefault(func.attr.value, []).append((func.value.value, site))
         elif isinstance(func, cst.Subscript):
-            launched = _launched_name(func.value)
-            if launched:
-                self.launches.setdefault(launched, []).append(Launch(node, scope, blocks))
+            # `(k_a if fast else k_b)[grid](...)`: a launch of each kernel it may pick
+            for launched in dict.fromkeys(map(_launched_name, _choices([func.value]))):
+                if launched:
+                    self.launches.setdefault(launched, []).append(Launch(node, scope, blocks))
 
     def _bind(
         self,
@@ -470,8 +471,11 @@ def _past_fn(held: cst.BaseExpression) -> cst.BaseExpression:
 
 def _launched_value(launch: Launch, launched: str) -> cst.BaseExpression:
     """What a launch of `launched` subscripts: `kernel` of `kernel[grid]`, and of
-    `kernel.fn[grid]` when it is a launch of `kernel` (`_add_jit_function_launches`)."""
+    `kernel.fn[grid]` when it is a launch of `kernel` (`_add_jit_function_launches`); of a
+    choice between kernels (`(k_a if fast else k_b)[grid]`), the arm naming `launched`."""
     held = launch.subscript.value
+    if isinstance(held, cst.IfExp):
+        held = next(arm for arm in _choices([held]) if _launched_name(arm) == launched)
     return held if launched == "fn" else _past_fn(held)
 
 
@@ -786,7 +790,7 @@ class HostIndex(_HostFacts):
         found: dict[str, list[Launch]] = {}
         for launched, launches in self.launches.items():
             for launch in launches:
-                head = launch.subscript.value
+                head = _launched_value(launch, launched)
                 while isinstance(head, cst.Attribute):
                     head = head.value
                 if isinstance(head, cst.Name) and head.value in imported and not self._hides(head.value, launch.scope):

@@ -93,14 +93,16 @@ def _imports_other_module(text: str) -> bool:
 _IMPORTED = re.compile(r"\bimport\s+(\([^)]*\)|(?:[^\r\n\\]|\\\r?\n)*)")  # what an import statement lists
 _WORD = re.compile(r"\w+")
 _STAR_IMPORT = re.compile(r"(?<![\w.])from\s+(?!triton\b)[\w.]+[\s\\]+import[\s\\]*\*")  # of a module not Triton's
+_PARENTHESIZED_SUBSCRIPT = re.compile(r"\)\s*\[")
 _ASSIGNED = re.compile(r"(?m)^[ \t]*(\w+)[ \t]*=(?!=)([^\r\n]*)")  # `name = <the rest of the line>`
 
 
 def _launches_imported(text: str) -> bool:
     """Whether a subscript of an imported name may be called (`k[grid](...)`, `kernels.k[grid]
-    (...)`, `fn[grid](...)` after `fn = k if c else other`): the names are every word an import
-    statement lists (a superset of those it binds) and every name a line assigns a value naming
-    one, and a subscript whose brackets hold a string or comment counts as called."""
+    (...)`, `fn[grid](...)` after `fn = k if c else other`, `(k if c else other)[grid](...)`
+    when the parentheses hold one): the names are every word an import statement lists (a
+    superset of those it binds) and every name a line assigns a value naming one, and a
+    subscript whose brackets hold a string or comment counts as called."""
     if _STAR_IMPORT.search(text) is not None:  # binds names no import statement lists
         return True
     names = {word for listed in _IMPORTED.finditer(text) for word in _WORD.findall(listed[1])}
@@ -114,7 +116,27 @@ def _launches_imported(text: str) -> bool:
         closing = _closing_bracket(text, match.end())
         if closing is None or LAUNCH_TEXT.match(text, closing):
             return True
+    for match in _PARENTHESIZED_SUBSCRIPT.finditer(text):  # `(k_32 if c else other)[grid](...)`
+        closing = _closing_bracket(text, match.end())
+        if closing is None or LAUNCH_TEXT.match(text, closing):
+            opening = _opening_parenthesis(text, match.start())
+            if opening is None or not names.isdisjoint(_WORD.findall(text, opening, match.start())):
+                return True
     return False
+
+
+def _opening_parenthesis(text: str, closing: int) -> int | None:
+    """The offset of the `(` the `)` at `closing` closes; None when unsure (a string or a
+    comment between them, or no such parenthesis)."""
+    depth = 0
+    for offset in range(closing, -1, -1):
+        char = text[offset]
+        if char in "\"'#":
+            return None
+        depth += (char in ")]}") - (char in "([{")
+        if depth == 0:
+            return offset
+    return None
 
 
 def _closing_bracket(text: str, start: int) -> int | None:

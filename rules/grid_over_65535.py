@@ -70,8 +70,8 @@ nearest before it in the same block (straight-line code: the only one that reach
 that several bindings may reach (`grid = (NT, B * H)` in an `if`, `(NT, N * H)` in its `else`;
 a lambda's arms) is reported when each would be, not when one is a grid that cannot grow (the
 core count bound when the sizes are large). A launch through a name bound only to kernels of the module
-(`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`) is a launch of each, reported
-once, and so is one through an attribute of `self` / `cls` bound only to kernels of the module
+(`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`, or the choice written in the launch,
+`(k_32 if BT == 32 else k_64)[grid](...)`) is a launch of each, reported once, and so is one through an attribute of `self` / `cls` bound only to kernels of the module
 (`_kernel = my_kernel` in the class body, `self._kernel = my_kernel`), and so is one through an
 entry of a namespace or dict that a function of the module returns (`k = _kernels()`, then
 `k.copy[grid](...)` or `k["copy"][grid](...)` with `_kernels` returning
@@ -1309,6 +1309,7 @@ def run(x, v, cu_seqlens, BT=64):
         return
     fn = k32 if BT == 32 else k64
     fn[NT, B * H](x, T, BT=BT)  # expect
+    (k32 if BT == 32 else k64)[NT, B * H](x, T, BT=BT)  # expect
 
 def split_when_wide(x, BT=64):
     B, T, H, K = x.shape

@@ -589,6 +589,9 @@ def mixed(x, BT, other):
 def passed(x, BT, fn):
     fn[(4,)](x, BT=BT)
 
+def chosen_inline(x, BT):
+    (k32 if BT == 32 else k64)[(6,)](x, BT=BT)
+
 fn = k64
 """
 
@@ -605,7 +608,9 @@ def launched_by_kernel(source: str, shown: str) -> dict[str, list[str]]:
 
 
 def test_a_launch_through_a_name_bound_only_to_kernels_is_a_launch_of_each() -> None:
-    assert launched_by_kernel(CHOSEN, "grid_node") == {"k32": ["(1,)", "(2,)"], "k64": ["(1,)", "(2,)"]}
+    """`fn = k32 if BT == 32 else k64`, then `fn[grid](...)`, and the choice written inline,
+    `(k32 if BT == 32 else k64)[grid](...)`: a launch of each."""
+    assert launched_by_kernel(CHOSEN, "grid_node") == {"k32": ["(6,)", "(1,)", "(2,)"], "k64": ["(6,)", "(1,)", "(2,)"]}
 
 
 CHOSEN_AND_PASSED = (

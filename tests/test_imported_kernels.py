@@ -109,7 +109,7 @@ def merge_64(A, T, H, BT: tl.constexpr):
 def test_a_local_name_choosing_between_imported_kernels_launches_each(tmp_path: Path) -> None:
     """`merge_fn = merge_32 if BT == 32 else merge_64` of imported kernels, then `merge_fn[NT,
     B * H](...)`: a launch of each (ASC010 reads its grid), also past the prefilter, which sees
-    no subscript of an imported name."""
+    no subscript of an imported name; and so is the choice written inline."""
     folder = tmp_path / "triton_ascend"
     folder.mkdir()
     (folder / "kernels.py").write_text(MERGE_KERNELS, encoding="utf-8")
@@ -119,6 +119,10 @@ def test_a_local_name_choosing_between_imported_kernels_launches_each(tmp_path: 
     assert (finding.location.row, finding.code) == (12, "ASC010") and "`merge_fn[NT, B * H]`" in finding.message
     ops.write_text(CHOSEN.replace("else merge_64", "else print"), encoding="utf-8")
     assert lint_file(str(ops), settings(select=["ASC010"])).findings == []  # not only kernels: not a launch
+    inline = "    (merge_32 if BT == 32 else merge_64)[NT, B * H](A, T, H, BT=BT)\n"
+    ops.write_text(CHOSEN.split("    merge_fn =")[0] + inline, encoding="utf-8")
+    [finding] = lint_file(str(ops), settings(select=["ASC010"])).findings
+    assert finding.location.row == 11 and "`(merge_32 if BT == 32 else merge_64)[NT, B * H]`" in finding.message
 
 
 def test_a_kernel_launched_through_its_module_is_estimated_at_the_launch(tmp_path: Path) -> None:

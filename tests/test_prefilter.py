@@ -105,6 +105,12 @@ def test_a_launch_of_an_imported_name_lets_asc010_through_without_jit():
     assert grid.may_report(Words(imported.replace("import k", "import *")))
     assert grid.may_report(Words(imported.replace("from .kernels import k", "from pkg.kernels \\\n    import *")))
     assert not grid.may_report(Words(imported.replace("from .kernels import k", "from triton.language import *")))
+    # a choice written in the launch (`(k if c else other)[grid](...)`): a name in the parentheses
+    for choice in ("(k if c else other)", "(other if flag(x) else k)", "(\n        k if c else other\n    )"):
+        chosen = imported.replace("(x):", "(x, c, other):").replace("k[", f"{choice}[")
+        assert grid.may_report(Words(chosen)), choice
+        assert codes(chosen) == codes(chosen, prefilter=False) == [(5, "ASC010")]
+    assert not grid.may_report(Words(imported.replace("k[", "(first if c else other)[")))
 
 
 def test_asc012_needs_a_name_its_check_accepts():
