@@ -93,6 +93,8 @@ class Event:
     node: cst.CSTNode  # READ: the Name; CALL: the Call; DEF: the Name, Param or AugAssign; POINT: the If/loop
     name: str | None = None
     conds: tuple[tuple[Branch, bool], ...] = ()  # the enclosing `if` arms: (branch, True for the body arm)
+    # the conditional expressions whose arms hold the node: (`a if c else b`, True for `a`)
+    choices: tuple[tuple[cst.IfExp, bool], ...] = ()
     loops: tuple[Loop, ...] = ()  # the enclosing loops, outermost first
     metadata: bool = False  # a read of `.dtype` / `.shape`: not a data read
     value: cst.BaseExpression | None = None  # for definitions: the assigned expression
@@ -145,10 +147,16 @@ class Branch:
     @cached_property
     def key(self) -> tuple[str, bool]:
         """(normalised test code, polarity of the body arm)."""
-        test, polarity = self.node.test, True
-        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            test, polarity = test.expression, not polarity
-        return "".join(cst.Module([]).code_for_node(test).split()), polarity
+        return test_key(self.node.test)
+
+
+def test_key(test: cst.BaseExpression) -> tuple[str, bool]:
+    """An `if`'s or a conditional expression's test as (normalised code without leading
+    `not`s, polarity of the arm taken when it holds)."""
+    polarity = True
+    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        test, polarity = test.expression, not polarity
+    return "".join(cst.Module([]).code_for_node(test).split()), polarity
 
 
 @dataclass(eq=False)
@@ -1225,9 +1233,9 @@ class Flow:
 
     def view_source(self, node: cst.BaseExpression) -> cst.Name | None:
         """The named tile `node` is, seen through casts, transposes (`tl.trans(x)`, `x.trans()`,
-        `x.T`), reshapes and views (`x[None, :]`, `tl.expand_dims(x, 0)`), minus and
-        parentheses: the same tile in the unified buffer, not a copy (`x + 0.0` is one). None
-        when `node` is no such view of a name."""
+        `x.T`), reshapes and views (`x[None, :]`, `tl.expand_dims(x, 0)`), minus, parentheses
+        and a choice between views of one tile: the same tile in the unified buffer, not a copy
+        (`x + 0.0` is one). None when `node` is no such view of a name."""
         while True:
             if isinstance(node, cst.Name):
                 return node
@@ -1246,6 +1254,9 @@ class Flow:
                 node = node.func.value  # `x.to(...)`, `x.trans()`: the tile's own method
             elif isinstance(node, cst.Call) and self.imports.is_tl(node.func, *_VIEWS) and node.args:
                 node = node.args[0].value
+            elif isinstance(node, cst.IfExp):  # `p.to(tl.float8e5) if FP8 else p.to(v.dtype)`: `p` either way
+                body, orelse = self.view_source(node.body), self.view_source(node.orelse)
+                return body if body is not None and orelse is not None and body.value == orelse.value else None
             else:
                 return None
 
@@ -1668,6 +1679,7 @@ class _Builder:
         self.flow = flow
         self.frontier: list[Event] = []
         self.conds: tuple[tuple[Branch, bool], ...] = ()
+        self.choices: tuple[tuple[cst.IfExp, bool], ...] = ()
         self.loops: tuple[Loop, ...] = ()
         self.loop_headers: list[Event] = []
         self.loop_exits: list[list[Event]] = []
@@ -1680,6 +1692,7 @@ class _Builder:
             kind,
             node,
             conds=self.conds,
+            choices=self.choices,
             loops=self.loops,
             statement=self.current_statement,
             **extra,
@@ -1905,6 +1918,15 @@ class _Builder:
         elif type(node) is cst.Tuple or type(node) is cst.List:
             for item in node.elements:
                 self.expr(item.value)
+        elif type(node) is cst.IfExp:  # in the order written: `body if test else orelse`
+            outer = self.choices
+            self.choices = (*outer, (node, True))
+            self.expr(node.body)
+            self.choices = outer
+            self.expr(node.test)
+            self.choices = (*outer, (node, False))
+            self.expr(node.orelse)
+            self.choices = outer
         else:
             for child in child_nodes(node):
                 if isinstance(child, cst.BaseExpression):

@@ -22,7 +22,7 @@ from typing import TypeGuard
 
 import libcst as cst
 
-from .flow import READ, Branch, Event, Flow
+from .flow import READ, Branch, Event, Flow, test_key
 from .host import HostIndex
 from .kernels import Kernel
 
@@ -49,7 +49,7 @@ def optional_pointers(kernel: Kernel, host: HostIndex) -> dict[str, OptionalPoin
         if param.is_constexpr or name in kernel.provided_constexprs:
             continue
         reads = [e for e in flow.events if e.kind == READ and e.name == name and not e.metadata]
-        guards = _guards(reads)
+        guards = _guards(reads, flow)
         pointer = _in_kernel(kernel, name, flow) or _in_host(kernel, host, name, reads, flow)
         if (
             pointer is None
@@ -73,7 +73,7 @@ def _depends_on_a_flag(read: Event, flow: Flow) -> bool:
     return any(
         branch.test_is_python_constexpr or any(_is_flag(o, flow) for o in bool_operands(branch.node.test))
         for branch, _ in read.conds
-    )
+    ) or any(flow.is_python_constexpr(choice.test) for choice, _ in read.choices)
 
 
 def _in_kernel(kernel: Kernel, name: str, flow: Flow) -> OptionalPointer | None:
@@ -83,7 +83,7 @@ def _in_kernel(kernel: Kernel, name: str, flow: Flow) -> OptionalPointer | None:
         return OptionalPointer(name, f'the `{flags[0]}` heuristic tests `args["{name}"]` against None', True)
     for branch in flow.branches:
         if _tests_none(branch.node.test, name):
-            return OptionalPointer(name, f"the kernel tests `{_test_code(branch)}`", True)
+            return OptionalPointer(name, f"the kernel tests `{_test_code(branch.node.test)}`", True)
     return None
 
 
@@ -105,12 +105,14 @@ def _in_host(kernel: Kernel, host: HostIndex, name: str, reads: list[Event], flo
 
 
 def _from_guards(
-    name: str, reads: list[Event], guards: dict[tuple[str, bool], Branch], flow: Flow
+    name: str, reads: list[Event], guards: dict[tuple[str, bool], cst.If | cst.IfExp], flow: Flow
 ) -> OptionalPointer | None:
     """A pure-constexpr guard elsewhere, or (weaker) the correlation with one flag."""
     if guards:
         guard = next(iter(guards.values()))
-        return OptionalPointer(name, f"it is guarded by `if {_test_code(guard)}:` elsewhere", True)
+        test = _test_code(guard.test)
+        shown = f"if {test}:" if isinstance(guard, cst.If) else f"... if {test} else ..."
+        return OptionalPointer(name, f"it is guarded by `{shown}` elsewhere", True)
     flag = _correlated_flag(reads, flow)
     if flag is not None:
         return OptionalPointer(name, f"`{name}` is used only under tests of `{flag}`", False)
@@ -131,18 +133,20 @@ def _tests_none(test: cst.BaseExpression, name: str) -> bool:
     )
 
 
-def _guards(reads: list[Event]) -> dict[tuple[str, bool], Branch]:
-    """The pure-constexpr `if`s (as the front end sees them) some read is under one outcome of,
-    with no read under the other (`if MODE: ... else: ...` both using it is no guard)."""
-    outcomes: dict[str, dict[bool, Branch]] = {}
+def _guards(reads: list[Event], flow: Flow) -> dict[tuple[str, bool], cst.If | cst.IfExp]:
+    """The pure-constexpr `if`s and conditional expressions (as the front end sees them) some
+    read is under one outcome of, with no read under the other (`if MODE: ... else: ...` both
+    using it is no guard), each with its first such test."""
+    outcomes: dict[str, dict[bool, cst.If | cst.IfExp]] = {}
     for read in reads:
-        for branch, arm in read.conds:
-            if branch.test_is_python_constexpr:
-                key, polarity = branch.key
-                outcomes.setdefault(key, {}).setdefault(polarity == arm, branch)
-    return {
-        (key, outcome): branch for key, seen in outcomes.items() if len(seen) == 1 for outcome, branch in seen.items()
-    }
+        arms: list[tuple[cst.If | cst.IfExp, bool]] = [
+            (b.node, arm) for b, arm in read.conds if b.test_is_python_constexpr
+        ]
+        arms += [(choice, arm) for choice, arm in read.choices if flow.is_python_constexpr(choice.test)]
+        for node, arm in arms:
+            key, polarity = test_key(node.test)
+            outcomes.setdefault(key, {}).setdefault(polarity == arm, node)
+    return {(key, outcome): node for key, seen in outcomes.items() if len(seen) == 1 for outcome, node in seen.items()}
 
 
 def _correlated_flag(reads: list[Event], flow: Flow) -> str | None:
@@ -199,5 +203,5 @@ def combines_conditions(test: cst.BaseExpression) -> TypeGuard[cst.BinaryOperati
     )
 
 
-def _test_code(branch: Branch) -> str:
-    return " ".join(cst.Module([]).code_for_node(branch.node.test.with_changes(lpar=(), rpar=())).split())
+def _test_code(test: cst.BaseExpression) -> str:
+    return " ".join(cst.Module([]).code_for_node(test.with_changes(lpar=(), rpar=())).split())

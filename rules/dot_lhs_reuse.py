@@ -26,7 +26,8 @@ The analysis follows control flow: the left operand may be wrapped (`b_a.to(...)
 the inner left operand first, a reassignment ends tracking, an alias (`b_keep = b_a`, chained,
 or paired in `a, b = x, y`) is the same tile as the name it was taken from, and so is a name
 bound to a wrapped tile (`p_cast = p.to(v.dtype)`: `tl.dot(p_cast, v)` clobbers `p` as
-`tl.dot(p.to(v.dtype), v)` does), so its reads are reads of the clobbered tile until it is
+`tl.dot(p.to(v.dtype), v)` does; also to a choice between two such wraps of it, `p.to(tl.float8e5)
+if FP8 else p.to(v.dtype)`), so its reads are reads of the clobbered tile until it is
 reassigned itself (`b_ac = b_a + 0.0` is a copy, no alias), `.dtype`/`.shape` and a compile
 hint naming the tile (`extension.compile_hint(a, "dot_pad_only_k")`) are not data reads,
 `tl.dot(b_k, tl.trans(b_k))` reads both operands before the dot runs, an operation holding
@@ -386,6 +387,17 @@ def k(p_x, p_w, p_o, SPLIT: tl.constexpr):
         tl.store(p_o, tl.dot(b_x, b_w) + b_s)  # expect
     else:
         tl.store(p_o, b_x)
+""",
+        # a choice between two casts of one tile is that tile either way (the flash-attention
+        # `p_cast = p.to(tl.float8e5) if FP8 else p.to(v.dtype)`)
+        """
+@triton.jit
+def k(p_p, p_v, p_o, FP8: tl.constexpr):
+    p = tl.load(p_p)
+    v = tl.load(p_v)
+    p_cast = p.to(tl.float8e5) if FP8 else p.to(v.dtype)
+    pv = tl.dot(p_cast, v)
+    tl.store(p_o, pv + tl.sum(p, axis=1)[:, None])  # expect
 """,
         # an alias is the same tile, not a copy: the dot consumes a pristine copy instead
         Example(

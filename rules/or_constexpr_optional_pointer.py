@@ -3,14 +3,15 @@
 Flags an `if` whose test mixes a constexpr operand with a runtime one (`or`, `and`,
 `not FLAG or runtime`, the bitwise `FLAG & runtime` / `FLAG | runtime`, either order, nested
 or negated) when an arm uses an optional pointer parameter without
-an inner pure-constexpr guard of its own. The message says what makes the pointer optional:
+an inner pure-constexpr guard of its own (an `if`, or a conditional expression
+`tl.load(h0) if USE_H0 else 0.0`). The message says what makes the pointer optional:
 
 - a launch in the same module passes `None` for it (literally, through a parameter that
   defaults to `None` or is annotated `Optional`, or `x if c else None`), or passes its flag as
   `FLAG=p is not None` / `FLAG=bool(p)`;
 - a `@triton.heuristics` lambda or an `if p is None:` in the kernel tests it against `None`;
 - a use of it elsewhere is guarded by one outcome of a pure-constexpr `if` (`if USE_H0:`)
-  and no use by the other;
+  or conditional expression (`tl.load(h0) if USE_H0 else 0.0`) and no use by the other;
 - every use sits under tests that mention one constexpr flag (the body of `if FLAG or
   runtime:`), never on both arms of such a test nor under both values of the flag tested
   alone (`if FLAG:`, then `if not FLAG:`). This only suggests the pointer is optional,
@@ -101,6 +102,21 @@ class OrConstexprOptionalPointer(Rule):
     REQUIRES_TOKENS = (("if",),)  # `&` / `|` mix too, and are no words to look for
 
     VALID = (
+        # the mixed arm's use sits in a conditional expression with a constexpr test: with
+        # `USE_H0` False the front end compiles `1.0` only (measured with `h0=None`)
+        """
+@triton.jit
+def k(h0, x, W, BT: tl.constexpr, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    b_h = 0.0
+    if USE_H0 or i_t * BT < W:
+        b_h += tl.load(h0 + i_t + 1) if USE_H0 else 1.0
+    tl.store(x + i_t, b_h)
+
+
+def launch(x, W, h0=None):
+    k[(4,)](h0, x, W, BT=64, USE_H0=h0 is not None)
+""",
         # the pointer's use in the mixed arm is a device function's, under its own `if FLAG:`
         """
 @triton.jit
@@ -237,6 +253,18 @@ def k(h0, o, USE_H0: tl.constexpr, USE_G: tl.constexpr):
 """,
     )
     INVALID = (
+        # a use in one arm of a conditional expression with a constexpr test guards the pointer
+        # there (the front end compiles that arm only): the pointer is optional, and the mixed
+        # test's unguarded use fails to compile (measured with `h0=None`)
+        """
+@triton.jit
+def k(h0, x, W, BT: tl.constexpr, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    b_h = tl.load(h0 + i_t) if USE_H0 else 0.0
+    if USE_H0 or i_t * BT < W:  # expect
+        b_h += tl.load(h0 + i_t + 1)
+    tl.store(x + i_t, b_h)
+""",
         # the pointer's guarded use in a device function the kernel passes it to
         """
 @triton.jit
@@ -595,6 +623,7 @@ def _unguarded_uses(branch: Branch, optional: Mapping[str, OptionalPointer]) -> 
         for event in branch.flow.events_in(span, READ)
         if (pointer := optional.get(event.name or "")) is not None
         and not any(b.test_is_python_constexpr for b, _ in event.conds[depth + 1 :])
+        and not any(branch.flow.is_python_constexpr(choice.test) for choice, _ in event.choices)
         and not any(_guards_pointer(b, arm, pointer) for b, arm in event.conds[:depth])
     ]
 
