@@ -627,7 +627,11 @@ class HostIndex(_HostFacts):
             for inner in _splats_inside(value):
                 yield from self.dict_sources(inner, scope, hops + 1)
         elif isinstance(value, cst.Name):
+            in_function = self._binding_scope(value.value, scope) is not None
             for bound in self.values_of(value.value, scope):
+                binder = self.binders.get(bound)
+                if in_function and isinstance(binder, cst.AugAssign) and _changed_dict(binder):
+                    continue  # `kw |= {...}` in a function: one of its changes, read below
                 yield from self.dict_sources(bound, scope, hops + 1)
             if scope is not None and _param(scope, value.value) is not None:  # what its callers pass
                 for site in self.callers_of(scope):

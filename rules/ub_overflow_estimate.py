@@ -22,7 +22,9 @@ body binds as constexprs (`BLOCK: tl.constexpr = 65536`, as inductor writes them
 names the configuration and the tiles that make up the peak, each with its line, and the
 element types it took for their pointers (shown by the host, or 16-bit assumed). An autotune
 config that overflows with several launches' values is reported once, at the config, for the
-largest estimate, and the message counts the other launches. A kernel another module of the
+largest estimate, and the message counts the other launches; so is a comprehension stating
+several configs that overflow (`[triton.Config({"BD": bd}) for bd in [256, 2048]]`), counting
+the other configs. A kernel another module of the
 package defines is estimated where this module launches it (`from .kernels import k`, then
 `k[grid](x, BLOCK=4096)`), for the values those launches pass (with its autotune configs: once
 per launch, for the largest), from that module's code.
@@ -665,8 +667,9 @@ def k(x, y, n):  # expect
         model = kernel.tiles
         soc = context.soc
         # the overflowing configurations by where they are stated: an autotune config launched with
-        # several sets of values is reported once, for the largest estimate
-        worst: dict[tuple[cst.CSTNode, str], list[tuple[Configuration, Peak]]] = {}
+        # several sets of values, or a comprehension stating several configs, is reported once,
+        # for the largest estimate
+        worst: dict[cst.CSTNode, list[tuple[Configuration, Peak]]] = {}
         passed = {
             p.name: dtype
             for p in kernel.params
@@ -677,14 +680,12 @@ def k(x, y, n):  # expect
             needed = peak(model, configuration.values, pointer_bytes, dense=True, capacity=soc.ub_bytes)
             if needed.bytes > soc.ub_bytes:
                 node = configuration.node if launched_here is None else configuration.sources[-1]
-                # at a launch of another module's kernel: once, for the largest of its autotune configs
-                tuned = repr(sorted(configuration.tuned.items())) if launched_here is None else ""
-                where = (node or kernel.node.name, tuned)
-                worst.setdefault(where, []).append((configuration, needed))
-        for (node, _), overflowing in worst.items():
+                worst.setdefault(node or kernel.node.name, []).append((configuration, needed))
+        for node, overflowing in worst.items():
             configuration, needed = max(overflowing, key=lambda pair: pair[1].bytes)
             others = len(overflowing) - 1
-            counted = ("launch", "launches") if launched_here is None else ("autotune config", "autotune configs")
+            tuned = launched_here is not None or any(c.tuned != configuration.tuned for c, _ in overflowing)
+            counted = ("autotune config", "autotune configs") if tuned else ("launch", "launches")
             also = f" (and {others} other {counted[others > 1]} of it)" if others else ""
             top = needed.top(3)
             lookup = model.lookup(configuration.values)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import EXPECT, REPO, expected_rows, found_rows, settings, snippet_source
+from conftest import EXPECT, REPO, expected_rows, settings, snippet_source
 
 from ascend_lint.engine import lint_source
 from ascend_lint.fixer import fix_result
@@ -41,8 +41,11 @@ def test_example(rule, kind, index, code):
         assert expected, "an INVALID example must mark at least one line with `# expect`"
     else:
         assert not expected, "a VALID example must not carry `# expect` markers"
-    found = {(row, c) for row, c in found_rows(source, select=[rule.CODE]) if c == rule.CODE}
+    findings = lint_source(source, "snippet.py", settings(select=[rule.CODE])).findings
+    found = {(f.location.row, f.code) for f in findings if f.code == rule.CODE}
     assert found == expected, f"missing: {sorted(expected - found)}; unexpected: {sorted(found - expected)}\n{source}"
+    places = [(f.code, f.location, f.end_location) for f in findings]
+    assert len(places) == len(set(places)), f"two findings of one rule in one place\n{source}"
 
 
 def test_every_rule_module_defines_one_rule_with_its_own_code_and_name():
