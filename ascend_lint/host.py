@@ -2625,12 +2625,18 @@ class HostIndex(_HostFacts):
 
     def flag_tied_to(self, kernel: Kernel, flag: str, pointer: str) -> Evidence | None:
         """A launch passing `FLAG=p is not None` / `FLAG=bool(p)` with `p` what it passes for
-        the pointer parameter."""
+        the pointer parameter, or a name the function binds only to that (`use_h0 = h0 is not
+        None`, then `USE_H0=use_h0`)."""
         for host, launch, tested in self.passed_values(kernel, flag):
             passed = host.argument(launch, kernel, pointer)
-            if tested is not None and passed is not None and _tests_for_none(tested.value, passed.value):
+            if tested is None or passed is None:
+                continue
+            named = tested.value.value if isinstance(tested.value, cst.Name) else None
+            values = host.values_of(named, tested.scope) if named and tested.scope is not None else []
+            if all(_tests_for_none(value, passed.value) for value in values or [tested.value]):
                 elsewhere = None if host is self else self._described(host, launch)
-                return Evidence(launch, tested.value, f"passes `{flag}={_code(tested.value)}`", elsewhere)
+                shown = f", where `{named} = {_code(values[0])}`" if values else ""
+                return Evidence(launch, tested.value, f"passes `{flag}={_code(tested.value)}`{shown}", elsewhere)
         return None
 
     @cached_property

@@ -8,7 +8,8 @@ an inner pure-constexpr guard of its own (an `if`, or a conditional expression
 
 - a launch in the same module passes `None` for it (literally, through a parameter that
   defaults to `None` or is annotated `Optional`, or `x if c else None`), or passes its flag as
-  `FLAG=p is not None` / `FLAG=bool(p)`;
+  `FLAG=p is not None` / `FLAG=bool(p)` (also through a name bound to that: `use_h0 = h0 is not
+  None`, then `FLAG=use_h0`);
 - a `@triton.heuristics` lambda or an `if p is None:` in the kernel tests it against `None`;
 - a use of it elsewhere is guarded by one outcome of a pure-constexpr `if` (`if USE_H0:`)
   or conditional expression (`tl.load(h0) if USE_H0 else 0.0`) and no use by the other;
@@ -253,6 +254,22 @@ def k(h0, o, USE_H0: tl.constexpr, USE_G: tl.constexpr):
 """,
     )
     INVALID = (
+        # the launch's flag is a name bound to the test for None (fla's `is_varlen = cu_seqlens
+        # is not None`, then `IS_VARLEN=is_varlen`)
+        """
+@triton.jit
+def k(h0, y, W, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    if not USE_H0 or i_t >= W:  # expect
+        tl.store(y + i_t, 0.0)
+    else:
+        tl.store(y + i_t, tl.load(h0 + i_t))
+
+
+def launch(y, h0):
+    use_h0 = h0 is not None
+    k[(4,)](h0, y, 4, USE_H0=use_h0)
+""",
         # a use in one arm of a conditional expression with a constexpr test guards the pointer
         # there (the front end compiles that arm only): the pointer is optional, and the mixed
         # test's unguarded use fails to compile (measured with `h0=None`)
