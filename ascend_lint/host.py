@@ -297,7 +297,8 @@ class _HostFacts:
         self.keyed_callables: list[tuple[cst.Dict, Scope]] = []  # dicts mapping a string to a lambda or a name
         # `launcher = kernel[grid]`, `value = table[key]`: by name, the subscript with the blocks around it
         self.subscripts_bound: dict[tuple[str, Scope], list[tuple[cst.Subscript, tuple[cst.For | cst.If, ...]]]] = {}
-        # `assert t.dtype == torch.int32` in a function's own body (under no `if` or loop): (t, function) -> dtypes
+        # `assert t.dtype == torch.int32` in a function's own body (under no `if` or loop), also
+        # `torch._assert(...)` and `if t.dtype != torch.int32: raise ...`: (t, function) -> dtypes
         self.dtype_asserts: dict[tuple[str, Scope], list[TensorDtype]] = {}
 
     def merge(self, other: _HostFacts) -> None:
@@ -363,11 +364,12 @@ class _HostFacts:
             elif (type(node) is cst.Assign or type(node) is cst.AnnAssign) and not binds:
                 self._class_attribute(node)
             elif type(node) is cst.Assert and scope is not None and not blocks:
-                for name, dtype in _dtypes_asserted(node.test):
-                    self.dtype_asserts.setdefault((name, scope), []).append(TensorDtype(dtype, node))
+                self._add_dtype_asserts(node, node.test, True, scope)
             elif type(node) is cst.AugAssign and binds:  # `n *= d` binds `n` to `n * d`
                 self._bind(node, node.target, updated_value(node), scope, blocks)
             elif type(node) is cst.For or type(node) is cst.If:
+                if type(node) is cst.If and scope is not None and not blocks and never_falls_through(node.body):
+                    self._add_dtype_asserts(node, node.test, False, scope)  # its test fails after it
                 if type(node) is cst.For and type(node.target) is cst.Name and _is_shape(node.iter):
                     # `for d in x.shape[:dim]:` binds `d` to an extent of `x` (which one is unknown)
                     self.bindings.setdefault((node.target.value, scope), []).append(_item(node.iter, 0))
@@ -386,6 +388,8 @@ class _HostFacts:
             variable = str_literal(node.args[0].value)  # `os.putenv(name, value)`, `os.environ.setdefault(...)`
             if variable is not None:
                 self.environment.setdefault(variable, []).append((node.args[1].value, scope))
+        if callee == ["torch", "_assert"] and node.args and scope is not None and not blocks:
+            self._add_dtype_asserts(node, node.args[0].value, True, scope)
         if isinstance(func, cst.Name):
             self.calls_of.setdefault(func.value, []).append(CallSite(node, scope, blocks))
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
@@ -396,6 +400,11 @@ class _HostFacts:
             for launched in dict.fromkeys(map(_launched_name, _choices([func.value]))):
                 if launched:
                     self.launches.setdefault(launched, []).append(Launch(node, scope, blocks))
+
+    def _add_dtype_asserts(self, node: cst.CSTNode, test: cst.BaseExpression, holds: bool, scope: Scope) -> None:
+        """Records the dtypes the `test` of the check `node` requires, holding or failing."""
+        for name, dtype in _dtypes_asserted(test, holds):
+            self.dtype_asserts.setdefault((name, scope), []).append(TensorDtype(dtype, node))
 
     def _bind(
         self,
@@ -2546,10 +2555,12 @@ class HostIndex(_HostFacts):
         `t.to(dtype=torch.float32)`, `t.int()`, `t.float()`, `t.bfloat16()`...), a torch function
         given the dtype (`torch.empty(n, dtype=torch.int32)`, `torch.cumsum(x, 0,
         dtype=torch.int32)`), a tensor made like another whose dtype is shown (`torch.empty_like(x)`,
-        `x.new_zeros(n)`), an element of a comprehension that reads none of its own variables
-        (`a, b = (torch.randn(n, dtype=torch.float32) for _ in range(2))`), or a name every
+        `x.new_zeros(n)`) or keeping its dtype (`F.pad(x, (1, 0))`, `x.contiguous()`), an element
+        of a comprehension that reads none of its own variables (`a, b = (torch.randn(n,
+        dtype=torch.float32) for _ in range(2))`), or a name every
         binding of the function sets to one of those; a parameter the function does not rebind
-        takes an unconditional `assert t.dtype == torch.int32` of the function, else what every
+        takes an unconditional `assert t.dtype == torch.int32` of the function (or
+        `torch._assert(...)`, `if t.dtype != torch.int32: raise ...`), else what every
         call of the function in the module passes (also when only some paths rebind it: `if cu
         is None: cu = torch.tensor(..., dtype=torch.int32)` keeps the caller's). Arithmetic
         keeps it as torch promotes it (`_arithmetic_dtype`)."""
@@ -4230,9 +4241,12 @@ NARROW_INT_WORDS = frozenset(
 )
 # tensor methods making a tensor of the `dtype=` they are given
 _DTYPE_METHODS = frozenset({"cumsum", "cumprod", "sum", "prod", "new_empty", "new_zeros", "new_ones", "new_full"})
-# torch functions and tensor methods making a tensor of another's dtype when given none
+# torch functions and tensor methods making a tensor of another's dtype when given none, or
+# keeping their tensor's (`F.pad(x, (1, 0))`, `x.contiguous()`)
 _LIKE_FUNCTIONS = frozenset(f"torch.{kind}_like" for kind in ("empty", "zeros", "ones", "full", "rand", "randn"))
+_TEMPLATE_FUNCTIONS = _LIKE_FUNCTIONS | {"F.pad", "torch.nn.functional.pad", "torch.flip"}
 _NEW_METHODS = frozenset({"new_empty", "new_zeros", "new_ones", "new_full"})
+_TEMPLATE_METHODS = _NEW_METHODS | {"contiguous", "clone", "detach", "flip"}
 # the operators that keep an integer tensor's dtype with a Python int (`/` makes a float)
 _INT_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
 
@@ -4249,17 +4263,21 @@ def _agreed(dtypes: list[TensorDtype | None]) -> TensorDtype | None:
     return dtypes[0] if len(known) == 1 and None not in known else None
 
 
-def _dtypes_asserted(test: cst.BaseExpression) -> Iterator[tuple[str, str]]:
-    """(name, dtype) for each `t.dtype == torch.int32` (or `is`) the test requires, also among
-    the operands of `and`."""
-    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
-        yield from _dtypes_asserted(test.left)
-        yield from _dtypes_asserted(test.right)
+def _dtypes_asserted(test: cst.BaseExpression, holds: bool = True) -> Iterator[tuple[str, str]]:
+    """(name, dtype) for each `t.dtype == torch.int32` (or `is`) the test holding requires, or
+    `t.dtype != torch.int32` (`is not`) its failing (`holds=False`), also under `not` and among
+    the operands of `and` (of `or` when it fails)."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        yield from _dtypes_asserted(test.expression, not holds)
+        return
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And) == holds:
+        yield from _dtypes_asserted(test.left, holds)
+        yield from _dtypes_asserted(test.right, holds)
         return
     if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
         return
     comparison = test.comparisons[0]
-    if not isinstance(comparison.operator, (cst.Equal, cst.Is)):
+    if not isinstance(comparison.operator, (cst.Equal, cst.Is) if holds else (cst.NotEqual, cst.IsNot)):
         return
     for tested, dtype in ((test.left, comparison.comparator), (comparison.comparator, test.left)):
         name = _torch_dtype(dtype)
@@ -4293,13 +4311,14 @@ def _converted_or_allocated(call: cst.Call) -> str | None:
 
 def _template(call: cst.Call) -> cst.BaseExpression | None:
     """The tensor whose dtype a call given no `dtype=` copies: `x` of `torch.empty_like(x)`,
-    `torch.zeros_like(x, device=d)`, `x.new_zeros(n)`."""
+    `torch.zeros_like(x, device=d)`, `x.new_zeros(n)`, `F.pad(x, (1, 0))`, `x.contiguous()`."""
     if any(arg.keyword is not None and arg.keyword.value == "dtype" for arg in call.args):
         return None
     func = call.func
-    if dotted_name(func) in _LIKE_FUNCTIONS and call.args and call.args[0].keyword is None and not call.args[0].star:
-        return call.args[0].value
-    if isinstance(func, cst.Attribute) and func.attr.value in _NEW_METHODS:
+    first = call.args[0] if call.args else None
+    if dotted_name(func) in _TEMPLATE_FUNCTIONS and first is not None and first.keyword is None and not first.star:
+        return first.value
+    if isinstance(func, cst.Attribute) and func.attr.value in _TEMPLATE_METHODS:
         return func.value
     return None
 

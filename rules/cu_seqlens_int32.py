@@ -10,12 +10,15 @@ vLLM's `query_start_loc_ptr`, `qo_indptr`, sgl-kernel-npu's `qb_to_qstart_ptr`) 
 `.to(tl.int32)` (or narrower), or loaded as it is from a tensor every launch in the module
 passes as int32 (FlashAttention's varlen API takes int32 `cu_seqlens`): the launching function,
 or every call of it in the module, asserts `cu_seqlens.dtype == torch.int32` (unconditionally,
-on a name it does not rebind), converts it (`.to(torch.int32)`, `.int()`) or makes it with
+on a name it does not rebind; also `torch._assert(...)`, or `if cu_seqlens.dtype != torch.int32:`
+with a body that raises or returns), converts it (`.to(torch.int32)`, `.int()`) or makes it with
 `dtype=torch.int32` (`torch.zeros`, `torch.cumsum`, `lens.cumsum(0, dtype=...)`...), also
-through arithmetic (`+ - * // %`, unary `-`) that keeps torch's int32: with a Python int, one
-the host shows (a literal, a size such as `spec` of `batch, spec, vocab = probs.shape`, an
-`int` parameter: `torch.arange(1, batch + 1, dtype=torch.int32) * spec`), or with another
-narrow integer tensor (the wider of the two); the message names that line. The load may
+through a pad or a copy, which keep the dtype (fla's `F.pad(torch.cumsum(lens, 0,
+dtype=torch.int32), (1, 0))`, `.contiguous()`), and through arithmetic (`+ - * // %`, unary
+`-`) that keeps torch's int32: with a Python int, one the host shows (a literal, a size such
+as `spec` of `batch, spec, vocab = probs.shape`, an `int` parameter: `torch.arange(1, batch +
+1, dtype=torch.int32) * spec`), or with another narrow integer tensor (the wider of the
+two); the message names that line. The load may
 be an arm of a conditional whose other arm is a literal (`start = 0 if i == 0 else
 tl.load(cu_num_draft_tokens + i - 1)`: the first request starts at 0). Also a name set to
 an offset plus or minus other int32 terms (`t0 = bos + i_t * BT`), also clamped (`rows =
@@ -650,6 +653,45 @@ def forward(q, cu_seqlens_q):
     assert cu_seqlens_q.dtype == torch.int32
     cu_seqlens_q = cu_seqlens_q if cu_seqlens_q.is_contiguous() else cu_seqlens_q.contiguous()
     k[(len(cu_seqlens_q) - 1,)](q, torch.empty_like(q), cu_seqlens_q, q.stride(0), D=128)
+""",
+        # int32 kept by a pad (fla's `prepare_cu_seqlens`), checked by a raising `if`, `torch._assert`
+        """
+@triton.jit
+def k_pad(v, o, cu_seqlens, H: tl.constexpr, V: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n)
+    tl.store(o + (bos * H + i_h) * V + tl.arange(0, V), tl.load(v + i_h))  # expect
+
+
+@triton.jit
+def k_if(v, o, cu_seqlens, H: tl.constexpr, V: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n)
+    tl.store(o + (bos * H + i_h) * V + tl.arange(0, V), tl.load(v + i_h))  # expect
+
+
+@triton.jit
+def k_assert(v, o, cu_seqlens, H: tl.constexpr, V: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n)
+    tl.store(o + (bos * H + i_h) * V + tl.arange(0, V), tl.load(v + i_h))  # expect
+
+
+def padded(v, o, lens):
+    k_pad[(len(lens), 8)](v, o, F.pad(torch.cumsum(lens, 0, dtype=torch.int32), (1, 0)), H=8, V=128)
+    cu_seqlens = torch.nn.functional.pad(lens.cumsum(0, dtype=torch.int32), (1, 0)).contiguous()
+    k_pad[(len(lens), 8)](v, o, cu_seqlens, H=8, V=128)
+
+
+def checked(v, o, cu_seqlens):
+    if cu_seqlens.dtype != torch.int32 or not cu_seqlens.is_contiguous():
+        raise TypeError("cu_seqlens must be contiguous int32")
+    k_if[(len(cu_seqlens) - 1, 8)](v, o, cu_seqlens, H=8, V=128)
+
+
+def asserted(v, o, cu_seqlens):
+    torch._assert(cu_seqlens.dtype == torch.int32, "cu_seqlens must be int32")
+    k_assert[(len(cu_seqlens) - 1, 8)](v, o, cu_seqlens, H=8, V=128)
 """,
         # loaded without a cast from a tensor every launch passes as int32 (FlashAttention's API)
         """

@@ -1032,6 +1032,24 @@ def test_a_parameter_every_launch_passes_1_for(host: str, one: bool) -> None:
             "int32",
             "torch.zeros(4, dtype=torch.int32)",
         ),
+        # a pad or a copy keeps the dtype; a check raising unless it holds asserts it
+        (
+            "def f(x, lens):\n    k[(1,)](F.pad(torch.cumsum(lens, 0, dtype=torch.int32), (1, 0)), 1, BT=64)\n"
+            "    k[(1,)](torch.nn.functional.pad(lens.int(), (1, 0)).clone(), 1, BT=64)\n",
+            "int32",
+            "torch.cumsum(lens, 0, dtype=torch.int32)",
+        ),
+        (
+            "def f(x):\n    if not (x.dtype == torch.int32) or x.dim() != 1:\n        raise TypeError\n"
+            "    k[(1,)](x, 1, BT=64)\n",
+            "int32",
+            "if not (x.dtype == torch.int32) or x.dim() != 1:\n    raise TypeError\n",
+        ),
+        (
+            "def f(x):\n    torch._assert(x.dtype == torch.int32, 'int32')\n    k[(1,)](x, 1, BT=64)\n",
+            "int32",
+            "torch._assert(x.dtype == torch.int32, 'int32')",
+        ),
         # nothing said, an assert under an `if`, a rebinding nothing shows, launches passing
         # different dtypes, a caller's tensor nothing shows, a parameter rebound on some paths
         # with no caller, a launcher no one calls
@@ -1043,6 +1061,15 @@ def test_a_parameter_every_launch_passes_1_for(host: str, one: bool) -> None:
             for passed in ("a * n", "a + t", "a * 2.0", "a / 2", "a.cumsum(0)", "x.to(torch.int8) + x.to(torch.uint8)")
         ),
         ("def f(x, c):\n    if c:\n        assert x.dtype == torch.int32\n    k[(1,)](x, 1, BT=64)\n", None, None),
+        # a check that falls through, or raises on only some of the other dtypes
+        *(
+            (f"def f(x, c):\n    if {test}:\n        {body}\n    k[(1,)](x, 1, BT=64)\n", None, None)
+            for test, body in (
+                ("x.dtype != torch.int32", "warnings.warn('slow')"),
+                ("x.dtype != torch.int32 and c", "raise TypeError"),
+                ("c", "torch._assert(x.dtype == torch.int32, 'int32')"),
+            )
+        ),
         ("def f(x):\n    assert x.dtype == torch.int32\n    x = x.view(-1)\n    k[(1,)](x, 1, BT=64)\n", None, None),
         ("def f(x):\n    k[(1,)](x.int(), 1, BT=64)\n    k[(1,)](x.long(), 1, BT=64)\n", None, None),
         ("def f(x):\n    k[(1,)](x.to('npu'), 1, BT=64)\n    k[(1,)](torch.empty(4), 1, BT=64)\n", None, None),
