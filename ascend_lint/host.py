@@ -3760,7 +3760,8 @@ def _unpacked_into(targets: Sequence[cst.BaseElement], value: cst.BaseExpression
     """What each target of `a, b = value` gets (`_unpacked`); with a starred target (`*batch, D =
     x.shape`, `B, T, *_ = x.shape`), a value that is no tuple or list gives the names before it
     `value[i]`, those after it `value[-j]` and the starred one the slice between
-    (`x.shape[:-1]`); a tuple or list, nothing."""
+    (`x.shape[:-1]`); a tuple or list, nothing. `map(int, x.shape)` unpacks as `x.shape`."""
+    value = _without_int_map(value)
     starred = [i for i, target in enumerate(targets) if isinstance(target, cst.StarredElement)]
     if not starred:
         return _unpacked(value, len(targets))
@@ -3772,6 +3773,19 @@ def _unpacked_into(targets: Sequence[cst.BaseElement], value: cst.BaseExpression
         _slice(value, star, after),
         *(_item(value, i - after) for i in range(after)),
     ]
+
+
+def _without_int_map(value: cst.BaseExpression) -> cst.BaseExpression:
+    """`x.shape` for `map(int, x.shape)` (the same sizes, as Python ints), else `value`."""
+    if (
+        isinstance(value, cst.Call)
+        and _is_name(value.func, "map")
+        and len(value.args) == 2
+        and _is_name(value.args[0].value, "int")
+        and not any(arg.keyword or arg.star for arg in value.args)
+    ):
+        return value.args[1].value
+    return value
 
 
 def _item(value: cst.BaseExpression, index: int) -> cst.Subscript:

@@ -3,7 +3,7 @@
 Flags a launch whose grid multiplies two or more runtime sizes, so that its number of programs
 grows past 65535 with the inputs: `kernel[(triton.cdiv(T, BT), B * H)]` with `B, T, H` taken
 from tensor shapes. A size is a tensor extent (`x.shape[i]`, a name unpacked from
-`x.shape`, `*x.shape`, `x.shape[:2]`, `x.size()` or a name bound to `x.shape`, `x.size(i)`,
+`x.shape` or `map(int, x.shape)`, `*x.shape`, `x.shape[:2]`, `x.size()` or a name bound to `x.shape`, `x.size(i)`,
 `len(x)`, the rows `x.numel() // x.shape[-1]`: a count of a tensor's elements, `x.numel()`
 or `math.prod(x.shape)`, divided by some of its own extents and by bounded values, such as
 `x.numel() // (H * K)` with `H, K = x.shape[-2:]` or `x.numel() // x.shape[-1] // H`, its
@@ -1310,6 +1310,10 @@ def run(x, v, cu_seqlens, BT=64):
     fn = k32 if BT == 32 else k64
     fn[NT, B * H](x, T, BT=BT)  # expect
     (k32 if BT == 32 else k64)[NT, B * H](x, T, BT=BT)  # expect
+
+def sizes_as_ints(x, BT=64):
+    B, T, H, K = map(int, x.shape)
+    k32[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)  # expect
 
 def split_when_wide(x, BT=64):
     B, T, H, K = x.shape
