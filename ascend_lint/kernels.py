@@ -76,9 +76,14 @@ class Kernel:
         (unannotated, or annotated Python's `int`, which triton-ascend specialises alike), a
         runtime scalar (annotated `tl.int32`, `float`..., or in `do_not_specialize`), or for
         a device function no launch runs what its calls pass (`passed_flags`; when not
-        `called`, or when they are not known, whatever a caller passes)."""
-        if param.is_constexpr or param.name in self.provided_constexprs:
+        `called`, or when they are not known, whatever a caller passes). Triton binds a device
+        function's parameters from the values passed, whatever the annotation: one annotated
+        `tl.constexpr` that a call passes a tensor for is a tensor there."""
+        if param.name in self.provided_constexprs:
             return CONST
+        if param.is_constexpr:
+            passed = self.passed_flags.get(param.name, ARG) if called else ARG
+            return passed & ~ARG if passed & ~(CONST | ARG) else CONST
         if (param.annotation not in (None, "int")) or param.name in self.do_not_specialize:
             return SCALAR
         if not self.is_device_function or self.is_launched:

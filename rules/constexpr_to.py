@@ -63,7 +63,9 @@ cannot compile, and a dtype parameter every call passes `tl.int64` for (or a cal
 passes an int32 product (`_tail(x, y, pid * T)`, or a name bound to one) is a cast after a
 multiply too (reported once, at the cast, with the caller's multiply related; the fix is the
 caller's). A device function called only from other modules (or through `*args`) takes any
-runtime value and is not flagged on its parameters.
+runtime value and is not flagged on its parameters. Triton binds a device function's
+parameters from the values its calls pass, whatever the annotation: `offs_m: tl.constexpr`
+given a tile is that tile (`offs_m.to(tl.float32)` compiles).
 
 A kernel's values are read through the device functions it calls, as Triton inlines them:
 `i_v, i_n, i_h = _head(H)` returning `tl.program_id(1) // H` gives a program id to multiply.
@@ -320,6 +322,18 @@ def shift(x, y, offset, n, BLOCK: tl.constexpr):
 def run(x, y, offset: float = 0.5):
     args = (x, y, offset, x.numel())  # splatted into the launch: its third item is a float
     shift[(triton.cdiv(x.numel(), 1024),)](*args, BLOCK=1024)
+""",
+        # a device function's parameter annotated `tl.constexpr` is what its calls pass: a tile
+        # here (Triton binds a device function's parameters from the values, measured)
+        """
+@triton.jit
+def _below(offs_m: tl.constexpr, N: tl.constexpr):
+    return offs_m.to(tl.float32) < N
+
+@triton.jit
+def k(out, N: tl.constexpr, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(out + offs, _below(offs, N).to(tl.float32))
 """,
         # device functions read with what their calls pass: a float the kernel is launched with,
         # an index its caller already widened
