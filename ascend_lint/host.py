@@ -3180,7 +3180,8 @@ def _statements(suites: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
 
 def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:
     """`x.device.type == "cuda"` holding, a value `== "npu"` failing (`device != "npu"` holding),
-    `x.device.type in ("npu", ...)` failing (`not in` holding)."""
+    `x.device.type in ("npu", ...)` failing (`not in` holding), `x.device.type in ("cuda",
+    "hip")` (device types none of which is `"npu"`) holding."""
     if len(test.comparisons) != 1:
         return False
     operator = test.comparisons[0].operator
@@ -3188,7 +3189,10 @@ def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:
     if isinstance(operator, cst.In | cst.NotIn) and _is_device_type(test.left):
         listed = sides[1].elements if isinstance(sides[1], cst.Tuple | cst.List | cst.Set) else ()
         member = holds == isinstance(operator, cst.In)  # the comparison says the type is listed
-        return not member and any(str_literal(element.value) == "npu" for element in listed)
+        types = [str_literal(element.value) for element in listed]
+        if member:
+            return bool(types) and None not in types and "npu" not in types
+        return "npu" in types
     if not isinstance(operator, cst.Equal | cst.NotEqual):
         return False
     equal = holds == isinstance(operator, cst.Equal)  # the comparison says the value is the literal

@@ -35,8 +35,8 @@ ASC003's device functions); a kernel of a module that cannot be read is not seen
 are reported. Nor knobs on a path
 that runs only on another platform than Ascend, in a function or at module level, nor the
 configs of a kernel every launch of which in the module is on one. Such paths: an arm (of
-an `if` or a conditional expression `a if test else b`) requiring `x.device.type == "cuda"`,
-`current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (vLLM's platform object;
+an `if` or a conditional expression `a if test else b`) requiring `x.device.type == "cuda"`
+(or `in ("cuda", "hip")`, device types none of which is `"npu"`), `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (vLLM's platform object;
 vllm-ascend's is the out-of-tree "npu" one), a name bound to such a test, a predicate of
 the module true only on such a path, or `v is not None` for a `v` a function of the module
 returned, every value of it but `None` on such a path there; the `else` of an NPU test

@@ -31,9 +31,9 @@ def other_platform_launches(host: str) -> list[bool]:
 
 
 CASES = {
-    "the `else` of a device type listed with the NPU's, and a `not in` holding": (
+    "the `else` of a device type listed with the NPU's, a `not in` holding, and types listed without it": (
         """
-        def f(x):
+        def f(x, other):
             if x.device.type == "cpu":
                 k[(1,)](x, BT=64)
             elif x.device.type in ("npu", "privateuseone"):
@@ -44,8 +44,10 @@ CASES = {
                 k[(1,)](x, BT=64)
             if x.device.type in ("cuda", "xpu"):
                 k[(1,)](x, BT=64)
+            if x.device.type in ("cuda", other):
+                k[(1,)](x, BT=64)
         """,
-        [False, False, True, True, False],
+        [False, False, True, True, True, False],
     ),
     "a test failing in an `or` before an exit": (
         """
