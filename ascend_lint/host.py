@@ -616,6 +616,17 @@ class HostIndex(_HostFacts):
             scope = self.enclosing.get(scope)
         return self.bindings.get((name, None), [])
 
+    def list_additions(self, name: str, scope: Scope) -> list[CallSite]:
+        """The `name.append(x)` / `name.extend(xs)` calls of the function binding `name` that
+        `scope` reads (module level when none does), with the blocks around each."""
+        owner = self._binding_scope(name, scope)
+        return [
+            site
+            for method in ("append", "extend")
+            for held, site in self.attribute_calls.get(method, ())
+            if held == name and site.scope is owner and len(site.call.args) == 1
+        ]
+
     def dict_sources(
         self, value: cst.BaseExpression, scope: Scope, hops: int = 0
     ) -> Iterator[tuple[cst.CSTNode, Scope]]:

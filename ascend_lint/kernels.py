@@ -50,9 +50,9 @@ class Kernel:
     # the name a call-form kernel is bound to (`_k` in `_k = triton.jit(_impl)`): the name
     # host code launches (`_k[grid](...)`) and other kernels call
     bound_name: str | None = None
-    # constexpr names provided by @triton.heuristics / autotune configs, with the heuristic
-    # lambda (or None for autotune keys).
-    provided_constexprs: dict[str, cst.Lambda | None] = field(default_factory=dict)
+    # constexpr names provided by @triton.heuristics / autotune configs, with the value the
+    # heuristic returns (a lambda's body, a module function's one `return`; None for autotune keys)
+    provided_constexprs: dict[str, cst.BaseExpression | None] = field(default_factory=dict)
     # a `@triton.jit` function other kernels call (it returns a value, or the module calls it
     # by name): Triton inlines it there, its arguments coming from the caller
     is_device_function: bool = False
@@ -300,10 +300,10 @@ class Kernel:
     def optional_pointer_flags(self) -> dict[str, set[str]]:
         """Pointer params a heuristic tests against None -> the constexpr flags it sets."""
         flags: dict[str, set[str]] = {}
-        for flag, fn in self.provided_constexprs.items():
-            if fn is None:
+        for flag, returned in self.provided_constexprs.items():
+            if returned is None:
                 continue
-            for pointer in _none_tested_args(fn):
+            for pointer in _none_tested_args(returned):
                 flags.setdefault(pointer, set()).add(flag)
         return flags
 
@@ -747,7 +747,7 @@ def _as_kernel(
                 imports.add(prefix, TRITON)  # `@pkg.jit` on a Triton body: `pkg` is Triton
     if jit_decorator is None:
         return None
-    provided: dict[str, cst.Lambda | None] = {}
+    provided: dict[str, cst.BaseExpression | None] = {}
     for target in decorators:
         if not isinstance(target, cst.Call):
             continue
@@ -844,10 +844,18 @@ def _listed(node: cst.BaseExpression | None, literals: dict[str, cst.BaseExpress
 
 def _module_literals(module: cst.Module) -> dict[str, cst.BaseExpression]:
     """Module-level names bound exactly once, to a list, tuple or dict literal
-    (`do_not_specialize=_SIZES`, `triton.heuristics(_HEURISTICS)`)."""
+    (`do_not_specialize=_SIZES`, `triton.heuristics(_HEURISTICS)`), or by a `def` whose body
+    is one `return`, to the value it returns (a heuristic: `{"BLOCK": heur_block}`)."""
     found: dict[str, cst.BaseExpression] = {}
     bound: set[str] = set()
     for statement in module.body:
+        if isinstance(statement, cst.FunctionDef):
+            returned = _returned(statement)
+            if statement.name.value in bound or returned is None:
+                found.pop(statement.name.value, None)
+            else:
+                found[statement.name.value] = returned
+            bound.add(statement.name.value)
         for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
             if isinstance(small, cst.Assign):
                 targets = [target.target for target in small.targets]
@@ -865,18 +873,30 @@ def _module_literals(module: cst.Module) -> dict[str, cst.BaseExpression]:
     return found
 
 
-def _heuristics(call: cst.Call, literals: dict[str, cst.BaseExpression]) -> dict[str, cst.Lambda | None]:
-    """The constexprs `triton.heuristics` provides, from its dict written out or named."""
+def _returned(fn: cst.FunctionDef) -> cst.BaseExpression | None:
+    """The value a function returns when its body is one `return`."""
+    body = fn.body.body
+    line = body[0] if len(body) == 1 else None
+    small = line.body if isinstance(line, cst.SimpleStatementLine) else [line]
+    return small[0].value if len(small) == 1 and isinstance(small[0], cst.Return) else None
+
+
+def _heuristics(call: cst.Call, literals: dict[str, cst.BaseExpression]) -> dict[str, cst.BaseExpression | None]:
+    """The constexprs `triton.heuristics` provides, from its dict written out or named, with
+    the value each heuristic returns: a lambda's body, or a module function's (`literals`)."""
     table = call.args[0].value if call.args else None
     if isinstance(table, cst.Name):
         table = literals.get(table.value)
     if not isinstance(table, cst.Dict):
         return {}
-    provided: dict[str, cst.Lambda | None] = {}
+    provided: dict[str, cst.BaseExpression | None] = {}
     for element in table.elements:
-        key = str_literal(element.key) if isinstance(element, cst.DictElement) else None
-        if key is not None:
-            provided[key] = element.value if isinstance(element.value, cst.Lambda) else None
+        if not isinstance(element, cst.DictElement) or (key := str_literal(element.key)) is None:
+            continue
+        if isinstance(element.value, cst.Lambda):
+            provided[key] = element.value.body
+        else:
+            provided[key] = literals.get(element.value.value) if isinstance(element.value, cst.Name) else None
     return provided
 
 
@@ -901,10 +921,10 @@ def _autotune_keys(call: cst.Call, imports: ImportMap) -> set[str]:
     return keys
 
 
-def _none_tested_args(fn: cst.Lambda) -> set[str]:
-    """`args['h0']` names compared with None in a heuristic lambda."""
+def _none_tested_args(returned: cst.BaseExpression) -> set[str]:
+    """`args['h0']` names compared with None in what a heuristic returns."""
     found = set()
-    for node in walk(fn.body):
+    for node in walk(returned):
         if isinstance(node, cst.Comparison) and any(
             isinstance(t.comparator, cst.Name) and t.comparator.value == "None" for t in node.comparisons
         ):

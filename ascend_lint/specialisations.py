@@ -5,7 +5,7 @@ earlier ones):
 
 - module-level names bound once to a literal (`BLOCK = 64`, `RCP_LN2 = tl.constexpr(1.44)`),
   which a kernel reads as globals, and constexpr parameter defaults;
-- `triton.heuristics` entries whose lambda returns a literal;
+- `triton.heuristics` entries whose lambda (or function of the module) returns a literal;
 - a launch `kernel[grid](..., BT=64)` in host code: keyword (or positional) arguments that are
   literals, or names bound to a literal in the launching function, the module, or a
   parameter default of the launching function (`BT = chunk_size` with `chunk_size: int = 64`);
@@ -17,7 +17,9 @@ earlier ones):
   (`configs=` of `triton.autotune` or of a wrapper taking the same keyword), written inline, in
   a name of the module (`configs=CONFIGS`) or returned by a function of it
   (`configs=get_configs()`), including comprehensions over literal lists, `range`s and names
-  bound to a literal list (`for bt in BT_LIST`); a loop whose names the table does not read
+  bound to a literal list (`for bt in BT_LIST`), and the configs `for` loops append to a list
+  (`configs.append(triton.Config(...))`, `.extend(...)`: read as a comprehension, the loops'
+  `if`s and `if t: continue` guards its tests); a loop whose names the table does not read
   (`for num_warps in NUM_WARPS`) sets nothing.
 
 Names, helpers and lists are followed at most `_MAX_HOPS` steps, and a comprehension gives at
@@ -477,9 +479,9 @@ def _single_assignment(small: cst.BaseSmallStatement) -> tuple[str | None, cst.B
 
 def _heuristic_literals(kernel: Kernel, imports: ImportMap, known: Mapping[str, Value]) -> dict[str, Value]:
     values: dict[str, Value] = {}
-    for name, fn in kernel.provided_constexprs.items():
-        if fn is not None:
-            value = evaluate(fn.body, known.get, imports)
+    for name, returned in kernel.provided_constexprs.items():
+        if returned is not None:
+            value = evaluate(returned, known.get, imports)
             if value is not None:
                 values[name] = value
     return values
@@ -785,7 +787,8 @@ def _config_tables(
         yield from _config_tables(node.left, names, scope, loop, hops + 1)
         yield from _config_tables(node.right, names, scope, loop, hops + 1)
     elif isinstance(node, cst.Name) and (bound := names.bound(node.value, scope)) is not None:
-        for value in bound:
+        added = [_looped(site) for site in names.host.list_additions(node.value, scope)] if bound else []
+        for value in (*bound, *(value for value in added if value is not None)):
             yield from _config_tables(value, names, scope, {}, hops + 1)
     elif isinstance(node, cst.Name | cst.Attribute):  # imported from a module of the package
         found = names.host.imported_definition(node, scope, ("Config",))
@@ -796,6 +799,41 @@ def _config_tables(
     elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
         for returned, function in names.host.returns.get(node.func.value, ()):
             yield from _config_tables(returned, names, function, {}, hops + 1)
+
+
+def _looped(site: CallSite) -> cst.BaseExpression | None:
+    """What `configs.append(x)` (or `.extend(xs)`) adds: `x`, as a comprehension over the `for`
+    loops around the call, with the `if`s inside them and their `if t: continue` guards as its
+    tests; None when the loops leave otherwise (`break`, `return`, another `continue`)."""
+    clauses: list[tuple[cst.For, list[cst.BaseExpression]]] = []
+    guards = 0
+    arms = iter(arms_around(site.call, site.blocks))
+    for block in site.blocks:
+        if isinstance(block, cst.For):
+            skipped = [test for statement in block.body.body if (test := _skip_test(statement)) is not None]
+            clauses.append((block, [cst.UnaryOperation(cst.Not(), test) for test in skipped]))
+            guards += len(skipped)
+        else:
+            test, holds = next(arms)
+            if clauses:  # (outside the loops an `if` picks a path, as for other bindings)
+                clauses[-1][1].append(test if holds else cst.UnaryOperation(cst.Not(), test))
+    leaving = (cst.Continue, cst.Break, cst.Return, cst.Raise)
+    if clauses and sum(isinstance(node, leaving) for node in walk(clauses[0][0].body)) != guards:
+        return None
+    value, clause = site.call.args[0].value, None
+    for loop, tests in reversed(clauses):
+        clause = cst.CompFor(loop.target, loop.iter, [cst.CompIf(test) for test in tests], clause)
+    return value if clause is None else cst.ListComp(value, clause)
+
+
+def _skip_test(statement: cst.CSTNode) -> cst.BaseExpression | None:
+    """`t` of `if t: continue`."""
+    if not isinstance(statement, cst.If) or statement.orelse is not None:
+        return None
+    lines = statement.body.body if isinstance(statement.body, cst.IndentedBlock) else [statement.body]
+    line = lines[0] if len(lines) == 1 else None
+    small = line.body if isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite) else ()
+    return statement.test if len(small) == 1 and isinstance(small[0], cst.Continue) else None
 
 
 def _config_table(config: cst.Call) -> list[tuple[str | None, cst.BaseExpression]] | None:
@@ -841,13 +879,14 @@ def _comprehension_bindings(
     """Every binding of the comprehension's loop names over constant iterables, with `if`s
     applied, until `_MAX_BINDINGS` items are tried. A loop whose names the comprehension never
     reads (`for num_warps in NUM_WARPS` around a table without it) binds nothing, whatever it
-    iterates."""
+    iterates (its `if`s still apply)."""
     if clause is None:
         yield {}
         return
     targets = _target_names(clause.target)
     if targets is not None and not targets & _names_read(comprehension, clause):
-        yield from _comprehension_bindings(comprehension, clause.inner_for_in, names, scope, loop, tried)
+        if _holds(clause, loop, names, scope):
+            yield from _comprehension_bindings(comprehension, clause.inner_for_in, names, scope, loop, tried)
         return
     items = _iterable_items(clause.iter, names, scope, _loop_lookup(loop, names, scope))
     if items is None or targets is None:
@@ -859,9 +898,14 @@ def _comprehension_bindings(
         if bound is None:
             continue
         inner = {**loop, **bound}
-        if all(evaluate(test.test, _loop_lookup(inner, names, scope), names.imports) for test in clause.ifs):
+        if _holds(clause, inner, names, scope):
             for rest in _comprehension_bindings(comprehension, clause.inner_for_in, names, scope, inner, tried):
                 yield {**bound, **rest}
+
+
+def _holds(clause: cst.CompFor, loop: dict[str, Item], names: _HostNames, scope: Scope) -> bool:
+    """Whether every `if` of the clause holds with the loop names bound so."""
+    return all(evaluate(test.test, _loop_lookup(loop, names, scope), names.imports) for test in clause.ifs)
 
 
 def _target_names(target: cst.BaseExpression) -> set[str] | None:

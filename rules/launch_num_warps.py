@@ -238,6 +238,19 @@ def scan(x):
     scan_rows.warmup(x, x.shape[1], D=64, num_stages=2, grid=(1,))
     tuned_rows[(1,)](x, x.shape[1])
 """,
+        # configs a helper's loop appends to the list it returns: the same
+        """
+def _stage_configs():
+    configs = []
+    for s in (1, 2):
+        configs.append(triton.Config({}, num_stages=s))
+    return configs
+
+@triton.autotune(configs=_stage_configs(), key=["T"])
+@triton.jit
+def tuned_rows(x, T, num_stages: tl.constexpr):
+    tl.store(x + tl.arange(0, 16), tl.zeros([16], tl.float32))
+""",
         # configs on a module-level path off Ascend: an `else` of an NPU test, the arm of a
         # conditional expression (flashserve's chunk_h.py), also in a function
         """
@@ -972,21 +985,22 @@ def _parameter_knobs(kernels: Sequence[Kernel]) -> frozenset[str]:
 def _configs_of(kernel: Kernel, context: ModuleContext) -> set[cst.Call]:
     """The `triton.Config` calls an autotuning decorator of the kernel is given (`configs=`,
     `triton.autotune`'s first argument), followed through module-level names and functions
-    of the module returning them."""
+    of the module returning them, and what their code appends to a list they return
+    (`configs.append(...)`, `HostIndex.list_additions`)."""
     host = context.host
-    pending: list[cst.BaseExpression] = []
+    pending: list[tuple[cst.BaseExpression, Scope]] = []
     for call in kernel.decorators:
         if isinstance(call, cst.Call):
             autotune = context.imports.is_triton(call.func, "autotune")
             pending += [
-                arg.value
+                (arg.value, None)
                 for index, arg in enumerate(call.args)
                 if (arg.keyword is not None and arg.keyword.value == "configs") or (autotune and index == 0)
             ]
     found: set[cst.Call] = set()
     seen: set[cst.CSTNode] = set()
     while pending:
-        node = pending.pop()
+        node, scope = pending.pop()
         if node in seen:
             continue
         seen.add(node)
@@ -994,9 +1008,10 @@ def _configs_of(kernel: Kernel, context: ModuleContext) -> set[cst.Call]:
             if _is_config(sub, context.imports):
                 found.add(sub)
             elif isinstance(sub, cst.Name):
-                pending += host.values_of(sub.value, None)
+                pending += [(value, scope) for value in host.values_of(sub.value, scope)]
+                pending += [(site.call.args[0].value, site.scope) for site in host.list_additions(sub.value, scope)]
             elif isinstance(sub, cst.Call) and isinstance(sub.func, cst.Name):
-                pending += [returned for returned, _ in host.returns.get(sub.func.value, ())]
+                pending += host.returns.get(sub.func.value, [])
     return found
 
 

@@ -10,7 +10,8 @@ an inner pure-constexpr guard of its own (an `if`, or a conditional expression
   defaults to `None` or is annotated `Optional`, or `x if c else None`), or passes its flag as
   `FLAG=p is not None` / `FLAG=bool(p)` (also through a name bound to that: `use_h0 = h0 is not
   None`, then `FLAG=use_h0`);
-- a `@triton.heuristics` lambda or an `if p is None:` in the kernel tests it against `None`;
+- a `@triton.heuristics` lambda (or function of the module) or an `if p is None:` in the
+  kernel tests it against `None`;
 - a use of it elsewhere is guarded by one outcome of a pure-constexpr `if` (`if USE_H0:`)
   or conditional expression (`tl.load(h0) if USE_H0 else 0.0`) and no use by the other;
 - every use sits under tests that mention one constexpr flag (the body of `if FLAG or
@@ -455,6 +456,21 @@ def k(h0, ht, x, STORE_FINAL_STATE: tl.constexpr, USE_H0: tl.constexpr):
     else:
         tl.store(ht + i_n, b_h)
 """,
+        # the heuristic written as a function of the module says `h0` may be None
+        """
+def _use_h0(args):
+    return args["h0"] is not None
+
+@triton.heuristics({"USE_H0": _use_h0})
+@triton.jit
+def k(h0, W, BT: tl.constexpr, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    if USE_H0 and i_t * BT < W:  # expect
+        tl.store(h0 + i_t, 1.0)
+
+def launch(W):
+    k[(4,)](torch.zeros(64), W, BT=16)  # a tensor here; other callers may pass None
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
@@ -655,7 +671,7 @@ def _passed_when(kernel: Kernel, flag: str, pointer: str) -> bool | None:
     pointer's uses guarded by the flag tell, else True (`HAS_P`, `USE_P`: on when passed)."""
     heuristic = kernel.provided_constexprs.get(flag)
     if heuristic is not None:
-        return _heuristic_polarity(heuristic.body, pointer)
+        return _heuristic_polarity(heuristic, pointer)
     values = {
         polarity == arm
         for event in kernel.flow.events

@@ -6,8 +6,9 @@ Estimates, for each constexpr configuration the module makes visible, the peak u
 Ascend 950, 216 KiB there for a kernel compiled as mixed SIMD+SIMT, which the rule does not
 tell apart). Configurations come from `triton.autotune` configs, written inline, in a module-level
 name (`configs=CONFIGS`) or returned by a function of the module (`configs=get_configs()`),
-including comprehensions over literal lists or names bound to one and `triton.Config(dict(
-BLOCK=...))`; literal constexpr arguments of `kernel[grid](...)` launches in the same module
+including comprehensions over literal lists or names bound to one, the configs `for` loops
+append to a list (`configs.append(triton.Config(...))`, with the loops' `if`s and `if ...:
+continue` guards) and `triton.Config(dict(BLOCK=...))`; literal constexpr arguments of `kernel[grid](...)` launches in the same module
 (by keyword or position, also after a splat of unknown length when no parameter has a default:
 `k[grid](x, y, *x.stride(), 1024)` passes the last parameter 1024, and after a splat of a
 tensor's strides or shape whose rank the function shows: `B, D = x.shape`, or `x` allocated
@@ -16,8 +17,8 @@ host function defaults; a name bound to a different literal in
 each arm of an `if` gives one configuration per value, and so does a literal bound in one arm
 when another computes the value at run time: the literal is what the launch passes when its
 arm runs, and the finding names that assignment's line; likewise where a call passes such a
-name to the function launching with its parameter: `_launch(x, BLOCK)`); `triton.heuristics` entries with
-literal results, constexpr parameter defaults, module-level constants and the names the kernel
+name to the function launching with its parameter: `_launch(x, BLOCK)`); `triton.heuristics` entries (lambdas
+or functions of the module) with literal results, constexpr parameter defaults, module-level constants and the names the kernel
 body binds as constexprs (`BLOCK: tl.constexpr = 65536`, as inductor writes them). The finding
 names the configuration and the tiles that make up the peak, each with its line, and the
 element types it took for their pointers (shown by the host, or 16-bit assumed). An autotune
@@ -334,6 +335,25 @@ def k(x, y, T, NT, BT: tl.constexpr = 192, BD: tl.constexpr = 128):
         b = tl.load(p).to(tl.float32)
         tl.store(tl.make_block_ptr(y, (T, BD), (BD, 1), (i_t * BT, 0), (BT, BD), (1, 0)), b * 2.0)
 """,
+        # configs a loop appends, the over-budget ones skipped by a `continue` guard or an `if`
+        """
+def _configs():
+    configs = []
+    for block in (1024, 65536):
+        if block > 4096:
+            continue
+        for rows in (1, 64):
+            if block * rows <= 8192:
+                configs.append(triton.Config({"BLOCK": block, "ROWS": rows}))
+    return configs
+
+@triton.autotune(configs=_configs(), key=["n"])
+@triton.jit
+def k(x, n, BLOCK: tl.constexpr, ROWS: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK * ROWS + tl.arange(0, BLOCK * ROWS)
+    b_x = tl.load(x + offs, mask=offs < n).to(tl.float32)
+    tl.store(x + offs, b_x * 2.0, mask=offs < n)
+""",
     )
     INVALID = (
         # the tile size passed by position after a splat of the strides: the last parameter
@@ -641,6 +661,49 @@ def k(x, y, n):  # expect
     o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     a = tl.load(x + o, mask=o < n, other=0.0)
     tl.store(y + o, tl.exp(a) + a * 2.0, mask=o < n)
+""",
+        # a heuristic written as a function of the module
+        """
+def _block(args):
+    return 65536
+
+@triton.heuristics({"BLOCK": _block})
+@triton.jit
+def scale_kernel(x, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b_x = tl.load(x + offs, mask=offs < n).to(tl.float32)
+    tl.store(x + offs, b_x * 2.0, mask=offs < n)
+
+def scale(x):
+    n = x.numel()
+    scale_kernel[(triton.cdiv(n, 65536),)](x, n)  # expect
+""",
+        # configs `for` loops append to a list, in a helper or at module level
+        """
+def _configs():
+    configs = []
+    for block in (1024, 65536):
+        for num_warps in (4, 8):
+            configs.append(triton.Config({"BLOCK": block}, num_warps=num_warps))  # expect
+    return configs
+
+CONFIGS = []
+for block in (1024, 65536):
+    CONFIGS.append(triton.Config({"BLOCK": block}))  # expect
+
+@triton.autotune(configs=_configs(), key=["n"])
+@triton.jit
+def k(x, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b_x = tl.load(x + offs, mask=offs < n).to(tl.float32)
+    tl.store(x + offs, b_x * 2.0, mask=offs < n)
+
+@triton.autotune(configs=CONFIGS, key=["n"])
+@triton.jit
+def k_module(x, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b_x = tl.load(x + offs, mask=offs < n).to(tl.float32)
+    tl.store(x + offs, b_x * 2.0, mask=offs < n)
 """,
     )
 

@@ -129,3 +129,30 @@ def test_a_class_attribute_is_a_constant_of_its_own_namespace():
     assert launched("class Cfg(enum.IntEnum):\n    BLOCK = 64\n") == [None]
     assert launched("class Cfg:\n    BLOCK = 64\n", params="x, n, Cfg") == [None]
     assert launched("class Cfg:\n    BLOCK = 64\n", body="    Cfg = configs[n]\n") == [None]
+
+
+def test_configs_loops_append_to_a_list():
+    """`configs.append(...)` / `.extend(...)` in `for` loops: a comprehension over the loops,
+    their `if`s and `if t: continue` guards its tests; loops leaving otherwise give nothing."""
+    helper = """
+def configs():
+    found = []
+    for b in (64, 128, 256, 512):
+        if b == 128:
+            continue
+        for t in (1, 2):
+            if b * t < 1024:
+                found.append(triton.Config({"BLOCK": b, "T": t}))
+    found.extend([triton.Config({"BLOCK": 32})])
+    return found
+"""
+    assert tuned("configs()", helper) == [64, 64, 256, 256, 512, 32]
+    broken = helper.replace("continue", "break")
+    assert tuned("configs()", broken) == [32]
+    module_level = "CONFIGS = []\nfor b in (64, 128):\n    CONFIGS.append(triton.Config({'BLOCK': b}))\n"
+    assert tuned("CONFIGS", module_level) == [64, 128]
+
+
+def test_a_heuristic_written_as_a_function_of_the_module():
+    heuristic = "def _block(args):\n    return 256\n"
+    assert blocks(heuristic + '\n@triton.heuristics({"BLOCK": _block})' + KERNEL) == [256]
