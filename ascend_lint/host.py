@@ -4186,11 +4186,14 @@ def _is_minus_one(node: cst.BaseExpression) -> bool:
 
 
 def _is_none(node: cst.BaseExpression) -> bool:
-    """`None`, or an annotation that admits it (`Optional[...]`, `X | None`)."""
+    """`None`, or an annotation that admits it (`Optional[...]`, `Union[X, None]`, `X | None`)."""
     if isinstance(node, cst.Name):
         return node.value == "None"
     if isinstance(node, cst.Subscript):
-        return (dotted_name(node.value) or "").rsplit(".", 1)[-1] == "Optional"
+        generic = (dotted_name(node.value) or "").rsplit(".", 1)[-1]
+        if generic == "Union":
+            return any(isinstance(e.slice, cst.Index) and _is_none(e.slice.value) for e in node.slice)
+        return generic == "Optional"
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
         return _is_none(node.left) or _is_none(node.right)
     if isinstance(node, cst.SimpleString):  # a string annotation
@@ -4216,7 +4219,10 @@ def _is_float(node: cst.BaseExpression) -> bool:
 
 
 def _tests_for_none(flag_value: cst.BaseExpression, pointer_value: cst.BaseExpression) -> bool:
-    """`p is not None`, `p is None`, `bool(p)` where `p` is the pointer's argument."""
+    """`p is not None`, `p is None`, `bool(p)` where `p` is the pointer's argument, also under
+    `not` (`not (p is None)`)."""
+    while isinstance(flag_value, cst.UnaryOperation) and isinstance(flag_value.operator, cst.Not):
+        flag_value = flag_value.expression
     pointer = _code(pointer_value)
     if isinstance(flag_value, cst.Comparison) and len(flag_value.comparisons) == 1:
         target = flag_value.comparisons[0]

@@ -7,7 +7,8 @@ an inner pure-constexpr guard of its own (an `if`, or a conditional expression
 `tl.load(h0) if USE_H0 else 0.0`). The message says what makes the pointer optional:
 
 - a launch in the same module passes `None` for it (literally, through a parameter that
-  defaults to `None` or is annotated `Optional`, or `x if c else None`), or passes its flag as
+  defaults to `None` or is annotated `Optional` / `Union[..., None]` / `X | None`, or `x if c
+  else None`), or passes its flag as
   `FLAG=p is not None` / `FLAG=bool(p)` (also through a name bound to that: `use_h0 = h0 is not
   None`, then `FLAG=use_h0`);
 - a `@triton.heuristics` lambda (or function of the module) or an `if p is None:` in the
@@ -255,6 +256,40 @@ def k(h0, o, USE_H0: tl.constexpr, USE_G: tl.constexpr):
 """,
     )
     INVALID = (
+        # `Union[T, None]` says `None` as `Optional[T]` does; `not (h0 is None)` tests it too
+        """
+from typing import Union
+
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(h0, y, W, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    if not USE_H0 or i_t >= W:  # expect
+        tl.store(y + i_t, 0.0)
+    else:
+        tl.store(y + i_t, tl.load(h0 + i_t))
+
+
+@triton.jit
+def k_flag(h0, y, W, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    if not USE_H0 or i_t >= W:  # expect
+        tl.store(y + i_t, 0.0)
+    else:
+        tl.store(y + i_t, tl.load(h0 + i_t))
+
+
+def launch(y, h0: Union[torch.Tensor, None], use):
+    k[(4,)](h0, y, 4, USE_H0=use)
+
+
+def launch_flag(y, h0):
+    k_flag[(4,)](h0, y, 4, USE_H0=not (h0 is None))
+""",
         # the launch's flag is a name bound to the test for None (fla's `is_varlen = cu_seqlens
         # is not None`, then `IS_VARLEN=is_varlen`)
         """
