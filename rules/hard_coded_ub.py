@@ -4,7 +4,9 @@ Flags a unified-buffer (UB) capacity written as a number: a name whose parts inc
 or `ubuf`, or spell out `unified_buffer` (`UB_SIZE`, `_UB_BYTES`, `ASCEND_UB_CAPACITY_BITS`,
 `UBUF_SIZE`, `UNIFIED_BUFFER_SIZE`), assigned integer literal arithmetic of at least 16 KiB
 (`196608`, `192 * 1024`, the compiler's bits in bytes `1572864 // 8`; a `_KB` / `_KIB` name counts in KiB, a `_BITS` one in bits, and a
-name without a unit holding a capacity the compiler reports in bits, `1572864`, in bits), in host or kernel code or as a parameter's default (`def pick(n, ub_bytes=192 * 1024)`),
+name without a unit holding a capacity the compiler reports in bits, `1572864`, in bits), in host or kernel code (also a class attribute: `UB_SIZE = 196608` in a class body, a
+dataclass field's default, `self.ub_size = ...`) or as a parameter's default (`def pick(n,
+ub_bytes=192 * 1024)`),
 also when the value divides it into units (`ub_size = 85 * 1024 // x.element_size()`) or
 scales it by a safety margin (`int(192 * 1024 * 0.8)`), and when a module constant wraps it
 for kernels to read (`_UB_BYTES = tl.constexpr(192 * 1024)`). Names that say they are a fallback
@@ -135,6 +137,18 @@ UB_SIZE = 1572864 >> 3  # expect
 
 def pick_block(n, ub_bytes=192 * 1024):  # expect
     return min(n, ub_bytes // 12)
+
+
+class AscendHw:
+    UB_SIZE = 196608  # expect
+
+
+@dataclasses.dataclass(frozen=True)
+class TileBudget:
+    ub_bytes: int = 192 * 1024  # expect
+
+    def __post_init__(self):
+        self.ub_size_kb = 192  # expect
 """,
     )
 
@@ -149,6 +163,9 @@ def pick_block(n, ub_bytes=192 * 1024):  # expect
         for (name, _), values in host.bindings.items():
             for value in values:
                 yield from self._check(name, value, context)
+        for stored, values_in in host.attribute_stores.items():  # `UB_SIZE = ...` in a class, `self.ub_size = ...`
+            for value, _ in values_in:
+                yield from self._check(stored.rsplit(".", 1)[-1], value, context)
         functions = [function for defined in host.functions.values() for function in defined]
         for function in functions + [kernel.node for kernel in context.kernels]:
             for param in all_params(function):
