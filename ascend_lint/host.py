@@ -388,6 +388,9 @@ class _HostFacts:
             variable = str_literal(node.args[0].value)  # `os.putenv(name, value)`, `os.environ.setdefault(...)`
             if variable is not None:
                 self.environment.setdefault(variable, []).append((node.args[1].value, scope))
+        if callee[-2:] == ["environ", "update"]:  # `os.environ.update(X=v)`, `os.environ.update({"X": v})`
+            for variable, value in _updated_entries(node):
+                self.environment.setdefault(variable, []).append((value, scope))
         if callee == ["torch", "_assert"] and node.args and scope is not None and not blocks:
             self._add_dtype_asserts(node, node.args[0].value, True, scope)
         if isinstance(func, cst.Name):
@@ -497,6 +500,18 @@ def _environ_item(target: cst.BaseExpression) -> str | None:
     return str_literal(index.value) if environ and isinstance(index, cst.Index) else None
 
 
+def _updated_entries(call: cst.Call) -> Iterator[tuple[str, cst.BaseExpression]]:
+    """The variables `os.environ.update(X=v)` / `os.environ.update({"X": v})` sets, with their values."""
+    for arg in call.args:
+        if arg.keyword is not None:
+            yield arg.keyword.value, arg.value
+        elif isinstance(arg.value, cst.Dict) and not arg.star:
+            for element in arg.value.elements:
+                key = str_literal(element.key) if isinstance(element, cst.DictElement) else None
+                if key is not None:
+                    yield key, element.value
+
+
 def _extend(mine: dict[_Key, list[_Found]], theirs: dict[_Key, list[_Found]]) -> None:
     for key, found in theirs.items():
         mine.setdefault(key, []).extend(found)
@@ -552,6 +567,7 @@ class HostIndex(_HostFacts):
         self._launch_grids: dict[Launch, tuple[Grid, ...]] = {}
         self._placed: dict[cst.CSTNode, cst.CSTNode] = {}  # a node `_made_by` rebuilt -> the node written
         self._calls_made: dict[cst.Call, list[cst.BaseExpression]] = {}  # `_returned_for`, by call
+        self._checks_made: dict[cst.Call, list[tuple[cst.BaseExpression, bool]]] = {}  # `checks_made`, by call
         self._reading_returns: set[str] = set()  # functions `_call_returns_extent` is reading
         self._dimension_items: dict[cst.BaseExpression, list[cst.BaseExpression] | None] = {}  # `_per_dimension`
         self._elsewhere: dict[str, list[tuple[HostIndex, Kernel]]] = {}  # `launched_elsewhere`, by kernel
@@ -1475,8 +1491,9 @@ class HostIndex(_HostFacts):
 
     def environment_values(self, variable: str, scope: Scope) -> list[cst.BaseExpression]:
         """What the module sets the environment variable to (`os.environ[variable] = v`,
-        `os.environ.setdefault(variable, v)`, `os.putenv(variable, v)`) at module level (set
-        by importing it, for the whole process) or in `scope` or a function around it."""
+        `os.environ.setdefault(variable, v)`, `os.environ.update(variable=v)`, `os.putenv(variable,
+        v)`) at module level (set by importing it, for the whole process) or in `scope` or a
+        function around it."""
         scopes: set[Scope] = {None}
         while scope is not None:
             scopes.add(scope)
@@ -1585,6 +1602,30 @@ class HostIndex(_HostFacts):
             )
             made = [self._made_by(value, functions[0], call, scope) for value in returned]
             found = self._calls_made[call] = [value for value in made if value is not None] if None not in made else []
+        return found
+
+    def checks_made(self, call: cst.Call, scope: Scope) -> list[tuple[cst.BaseExpression, bool]]:
+        """The tests the one function of the module `call` names checks before it can return,
+        raising otherwise: an `if` test whose body raises (False: it fails after it), an
+        `assert`'s (True), each as the call makes it (`_made_by`: `NT * B * H > 65535` for
+        `_check_grid(NT * B * H)` of a `_check_grid(n)` doing `if n > 65535: raise ...`)."""
+        found = self._checks_made.get(call)
+        if found is None:
+            found = self._checks_made[call] = []
+            functions = self._visible_functions(call.func.value, scope) if isinstance(call.func, cst.Name) else []
+            for statement in _statements([functions[0].body]) if len(functions) == 1 else ():
+                if any(isinstance(node, cst.Return) for node in walk(statement)):
+                    break
+                if isinstance(statement, cst.If) and any(map(_raises, _statements([statement.body]))):
+                    checks = [(statement.test, False)]
+                elif isinstance(statement, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+                    checks = [(small.test, True) for small in statement.body if isinstance(small, cst.Assert)]
+                else:
+                    checks = []
+                for test, holds in checks:
+                    made = self._made_by(test, functions[0], call, scope)
+                    if made is not None:
+                        found.append((made, holds))
         return found
 
     def _visible_functions(self, name: str, scope: Scope) -> list[cst.FunctionDef]:
@@ -3187,6 +3228,12 @@ def _statements(suites: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
             yield from suite.body
         else:
             yield suite
+
+
+def _raises(statement: cst.CSTNode) -> bool:
+    """A simple statement line (or one-line suite) holding a `raise`."""
+    lines = statement.body if isinstance(statement, cst.SimpleStatementLine | cst.SimpleStatementSuite) else ()
+    return any(isinstance(small, cst.Raise) for small in lines)
 
 
 def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:

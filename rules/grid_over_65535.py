@@ -107,6 +107,9 @@ also in a function every call of which in the module is in one (the loop calls a
 under an `if` bounding the grid, or all but one of the sizes it multiplies, from above (`if
 NT * B * H > BUDGET:` chunked `else:` one launch, or an early `return` or `raise` on such a
 test, one its block always reaches (not `if strict: raise` inside it), or an `assert` of one before the launch in its function, `assert T * B * H <= 65535`,
+or a call there of a function of the module checking its parameter so before it can return
+(`_check_grid(NT * B * H)` of a `_check_grid(n)` doing `if n > 65535: raise ...` or `assert n
+<= 65535`: the test with the call's argument in place of the parameter),
 in the blocks around it too: its arm of an `if`, a `with` block, and a `with` block before it,
 not another arm nor an `if` it is not in, `if mode == "x": assert T <= 4096` before it; or,
 for sizes the launching function takes as parameters, such an `if` around each of its calls in
@@ -164,7 +167,7 @@ parameter no caller passes and with no default (its annotation, `group: int`, sh
 cap())`, `B * H // split()` may be sized to keep the product small); grids that may be one
 of several (a `grid` name assigned, or a `def grid(meta):` written, in an `if` and in its
 `else`, or in a loop after the launch); launches of a module that sets `TRITON_ALL_BLOCKS_PARALLEL` to `"1"` or
-`"true"` (`os.environ[...] = "1"`, `os.environ.setdefault(...)`, `os.putenv(...)`) at module
+`"true"` (`os.environ[...] = "1"`, `os.environ.setdefault(...)`, `os.environ.update(...)`, `os.putenv(...)`) at module
 level or in the launching function; launches that run only on another platform than Ascend
 (in an arm requiring `x.device.type == "cuda"` or `current_platform.is_cuda()`, after an
 early exit when such a test fails, in a CustomOp's `forward_cuda`: the launch-options rule
@@ -525,6 +528,24 @@ def budget_raised(x, BT=64):
         raise ValueError("grid too large: use the chunked path")
     k[(NT, B * H)](x, T, 0, BT=BT)
 
+def _check_grid(n_programs):  # raises on what it is passed: the test with the call's argument
+    if n_programs > BUDGET:
+        raise ValueError("grid too large for Ascend")
+
+def _assert_grid(n_programs):
+    assert n_programs <= 65535, "grid too large"
+
+def budget_checked(x, BT=64):
+    B, T, H = x.shape
+    NT = triton.cdiv(T, BT)
+    _check_grid(NT * B * H)
+    k[(NT, B * H)](x, T, 0, BT=BT)
+
+def budget_asserted(x, BT=64):
+    B, T, H = x.shape
+    _assert_grid(triton.cdiv(T, BT) * B * H)
+    k[(triton.cdiv(T, BT), B * H)](x, T, 0, BT=BT)
+
 def two_segments(x, text_idx, vae_idx):
     m_text, m_vae = text_idx.shape[0], vae_idx.shape[0]
     k[(m_text + m_vae,)](x, m_text, 0, BT=64)  # a sum of two sizes is one size
@@ -611,6 +632,16 @@ def run(x, BT=64):
 
 def run_too(x, BT=64):
     environ["TRITON_ALL_BLOCKS_PARALLEL"] = "true"
+    B, T, H = x.shape
+    k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
+
+def run_updated(x, BT=64):
+    os.environ.update(TRITON_ALL_BLOCKS_PARALLEL="1")
+    B, T, H = x.shape
+    k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
+
+def run_updated_too(x, BT=64):
+    os.environ.update({"TRITON_ALL_BLOCKS_PARALLEL": "1", "OTHER": "0"})
     B, T, H = x.shape
     k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
 """,
@@ -1510,6 +1541,36 @@ def predicated(x, y, BT=64):
         heads[(triton.cdiv(T, BT), B)](x, T, BT=BT)  # expect
     if _fewer(B, y.shape[0]):
         heads[(triton.cdiv(T, BT), B)](x, T, BT=BT)  # expect
+
+STRICT = False
+
+def _warn_grid(n):  # warns only: the launch runs whatever `n` is
+    if n > 65535:
+        warnings.warn("grid too large")
+
+def _check_if(n, strict):
+    if strict:
+        if n > 65535:  # not at its top: it may not run
+            raise ValueError("grid too large")
+
+def _check_late(n):
+    if not STRICT:
+        return  # a call may return before the check
+    if n > 65535:
+        raise ValueError("grid too large")
+
+def _check_against(n, limit):
+    if n > limit:  # another runtime size passed for the bound: none
+        raise ValueError("grid too large")
+
+def checked_for_nothing(x, BT=64):
+    B, T = x.shape
+    _warn_grid(triton.cdiv(T, BT) * B)
+    _check_if(triton.cdiv(T, BT) * B, False)
+    _check_late(triton.cdiv(T, BT) * B)
+    _check_against(triton.cdiv(T, BT) * B, x.numel())
+    check_grid(triton.cdiv(T, BT) * B)  # not a function of the module: what it does is unknown
+    heads[(triton.cdiv(T, BT), B)](x, T, BT=BT)  # expect
 """,
         # a bound on another extent than the grid's: another position, another tensor, or the
         # same name rebound to another tensor
@@ -1587,6 +1648,11 @@ def lift_the_limit():
     os.putenv("TRITON_ALL_BLOCKS_PARALLEL", "1")
 
 def run(x, BT=64):
+    B, T, H = x.shape
+    k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)  # expect
+
+def run_updated(x, BT=64):
+    os.environ.update(TRITON_ALL_BLOCKS_PARALLEL="0", OTHER="1")
     B, T, H = x.shape
     k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)  # expect
 """,
@@ -2039,18 +2105,20 @@ def _site_guard(site: CallSite, names: _GridNames, context: ModuleContext, in_ca
     tests = [(test, holds, read_for) for test, holds in site.arms]
     if site.scope is not None:
         before = list(_run_before(site.scope.body, site.call))
-        tests += [
-            (statement.test, False, read_for)
+        checks = [
+            (statement.test, False)
             for statement in before
             if isinstance(statement, cst.If) and never_falls_through(statement.body)
         ]
-        tests += [
-            (small.test, True, "predicates" if in_caller else "orderings")
-            for statement in before
-            if isinstance(statement, cst.SimpleStatementLine)
-            for small in statement.body
-            if isinstance(small, cst.Assert)
-        ]
+        for small in (
+            small for statement in before if isinstance(statement, cst.SimpleStatementLine) for small in statement.body
+        ):
+            if isinstance(small, cst.Assert):
+                checks.append((small.test, True))
+            elif isinstance(small, cst.Expr | cst.Assign) and isinstance(small.value, cst.Call):
+                checks += context.host.checks_made(small.value, site.scope)  # `_check_grid(NT * B * H)`
+        asserted: _ReadFor = "predicates" if in_caller else "orderings"
+        tests += [(test, holds, asserted if holds else read_for) for test, holds in checks]
     guards = (_guard(test, holds, names, context, site.scope, read) for test, holds, read in tests)
     return reduce(operator.or_, guards, _NOTHING)
 
