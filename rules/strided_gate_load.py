@@ -17,8 +17,8 @@ Part of the `perf` group.
 
 It is a heuristic, and precise on purpose: strides written as other expressions
 (`HV * (1 if HEADWISE else V)`), names that do not say "heads", vector loads
-(`tl.load(p_v + o_v)`, contiguous in their last dimension), loops unrolled a literal number
-of times (`tl.static_range(4)`) and loops over blocks (`range(0, T, BS)`: a scalar per block beside
+(`tl.load(p_v + o_v)`, contiguous in their last dimension), loops run a literal number
+of times (`tl.static_range(4)`, `tl.range(4)`) and loops over blocks (`range(0, T, BS)`: a scalar per block beside
 the block's own work) are not flagged; a layout the host already transposed is invisible
 to it (then the stride is 1 and nothing is reported).
 
@@ -104,6 +104,8 @@ def k(q, g, g_t, o, T, HV: tl.constexpr, K: tl.constexpr, BK: tl.constexpr):
     for _ in tl.static_range(0, 4):
         b_w = tl.load(p_w)
         p_w += HV
+    for i_w in tl.range(4):  # the same four steps as a loop
+        b_w = tl.load(g + i_nh + i_w * HV)
     for i_s in range(0, T, 64):
         b_w = tl.load(g + i_s * HV)
     for i_t in range(0, T):
@@ -215,7 +217,7 @@ def k(g, v, o, T, HV: tl.constexpr, V: tl.constexpr):
             return
         terms = Terms(flow)
         for loop in flow.loops:
-            if _is_fixed_unroll(loop):
+            if _is_fixed_count(loop):
                 continue
             advances = _head_strided_advances(flow, loop, heads)
             index = _unit_step_index(loop, flow)
@@ -267,13 +269,15 @@ def _is_block(pointer: cst.BaseExpression, loop: Loop, flow: Flow) -> bool:
     return False
 
 
-def _is_fixed_unroll(loop: Loop) -> bool:
-    """`tl.static_range(4)`: unrolled a literal number of times, not a time loop
-    (`tl.static_range(T)` or `tl.static_range(T - 1, -1, -1)` over a constexpr `T` is one)."""
-    if loop.kind != "static_range":
+def _is_fixed_count(loop: Loop) -> bool:
+    """`tl.static_range(4)`, `tl.range(4)`, `range(0, 4)`: run a literal number of times, not
+    a time loop (`tl.static_range(T)` or `range(T - 1, -1, -1)` over a constexpr `T` is one)."""
+    if loop.kind not in ("static_range", "range"):
         return False
     bounds = range_bounds(loop, unrolled=True)
-    return bounds is None or all(_is_int(bound) for bound in bounds)
+    if bounds is None:
+        return loop.kind == "static_range"
+    return all(_is_int(bound) for bound in bounds)
 
 
 def _unit_step_index(loop: Loop, flow: Flow) -> str | None:
