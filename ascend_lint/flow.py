@@ -13,9 +13,11 @@ return). On top of that:
   name is redefined, and the definitions that reach a point;
 - path conditions: events inside `if` arms remember the arm, so reads on an arm exclusive
   with another (the other arm, or an `if` on the same constexpr test) are infeasible;
-- loops, with the 1-D core-grid task loops marked (a `for` over `range` / `tl.range`, or a
-  counting `while`); the index of such a `for` is a task index (a flattened program id, the
-  TASK flag; a `while` loop's index already carries its start's program id).
+- loops, with the 1-D core-grid task loops marked (a `for` over `range` / `tl.range`, a
+  counting `while`, or a `for` counting trips whose body binds `task = pid + i *
+  num_programs`); the index of such a `for` over the tasks is a task index (a flattened
+  program id, the TASK flag; a `while` loop's index and a trip counter's `task` already
+  carry the program id).
 
 Measured on triton-ascend 3.2 (docs/specialisation.md): Triton's front end holds every name
 assigned in the kernel body as a tensor, even `c = 4` or `c = BT * 2` (so `c.to(...)`
@@ -994,7 +996,7 @@ class Flow:
         indices = [
             event
             for loop in self.loops
-            if loop.is_task_loop and loop.kind == "range"
+            if loop.is_task_loop and len(range_bounds(loop) or ()) == 3  # not a trip counter (`_counts_task_trips`)
             for event in self.events_in(loop.body, DEF)
             if event.loops[-1] is loop and event.value_flags is not None and event.value_flags & LOOP
         ]
@@ -1960,7 +1962,8 @@ def build_flow(
 
 def _is_task_loop(flow: Flow, loop: Loop) -> bool:
     """`for t in tl.range(start, stop, step)` (or `range`) spreading tasks over the programs,
-    or the same loop written with `while` (`while_index`)."""
+    or the same loop written with `while` (`while_index`) or counting trips
+    (`_counts_task_trips`)."""
     if loop.kind == "while":
         index = while_index(flow, loop)
         if index is None:
@@ -1971,7 +1974,39 @@ def _is_task_loop(flow: Flow, loop: Loop) -> bool:
             for definition in entering
         )
     bounds = range_bounds(loop)
-    return bounds is not None and len(bounds) == 3 and _spreads_tasks(flow, bounds[0], bounds[2])
+    if bounds is not None and len(bounds) == 3:
+        return _spreads_tasks(flow, bounds[0], bounds[2])
+    return bounds is not None and _counts_task_trips(flow, loop, bounds)
+
+
+def _counts_task_trips(flow: Flow, loop: Loop, bounds: tuple[cst.BaseExpression, ...]) -> bool:
+    """`for i in range(n)` (or `range(0, n)`) whose own body binds `task = start + i * step`
+    (either order), `step` the number of programs and `range(start, ..., step)` a task loop:
+    FlagGems' `global_pid = pid + j * ctas_num`."""
+    target = loop.node.target if isinstance(loop.node, cst.For) else None
+    if not isinstance(target, cst.Name) or (len(bounds) == 2 and int_literal(bounds[0]) != 0):
+        return False
+    for event in flow.events_in(loop.body, DEF):
+        value = event.value
+        if event.loops[-1] is not loop or not (
+            isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add)
+        ):
+            continue
+        for start, term in ((value.left, value.right), (value.right, value.left)):
+            step = _factor_beside(term, target.value)
+            if step is not None and _is_program_id(flow, step, "num_programs") and _spreads_tasks(flow, start, step):
+                return True
+    return False
+
+
+def _factor_beside(node: cst.BaseExpression, name: str) -> cst.BaseExpression | None:
+    """`x` of `name * x` or `x * name`."""
+    if not isinstance(node, cst.BinaryOperation) or not isinstance(node.operator, cst.Multiply):
+        return None
+    for mine, other in ((node.left, node.right), (node.right, node.left)):
+        if isinstance(mine, cst.Name) and mine.value == name:
+            return other
+    return None
 
 
 def _spreads_tasks(flow: Flow, start: cst.BaseExpression, step: cst.BaseExpression) -> bool:
@@ -2040,14 +2075,17 @@ def range_bounds(loop: Loop, unrolled: bool = False) -> tuple[cst.BaseExpression
     return tuple(given[name] for name in _BOUND_NAMES[: len(given)])
 
 
-def _is_program_id(flow: Flow, node: cst.BaseExpression, hops: int = 0) -> bool:
-    """`tl.program_id(axis)`, or a name every definition reaching it binds to one."""
+def _is_program_id(flow: Flow, node: cst.BaseExpression, function: str = "program_id", hops: int = 0) -> bool:
+    """`tl.program_id(axis)` (or the `function` given, `num_programs`), or a name every
+    definition reaching it binds to one."""
     if isinstance(node, cst.Call):
-        return flow.imports.language_name(node.func) == "program_id"
+        return flow.imports.language_name(node.func) == function
     if not isinstance(node, cst.Name) or hops > _MAX_ALIAS_HOPS:
         return False
     values = flow.values_reaching(node, None)
-    return bool(values) and all(value is not None and _is_program_id(flow, value, hops + 1) for value in values)
+    return bool(values) and all(
+        value is not None and _is_program_id(flow, value, function, hops + 1) for value in values
+    )
 
 
 _OPERATIONS = (

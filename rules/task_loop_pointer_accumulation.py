@@ -8,10 +8,12 @@ accumulates from one task into the next. A task loop starts at the program id it
 is not a compile-time constant (`range(pid * 256, n, num_ctas * 256)`); a loop from a
 computed start by a constexpr tile (`tl.range(i_s * BS, T, BS)`) walks one program's
 blocks and is an ordinary loop. The same loop written with `while` (`i = pid`,
-`while i < n:` ... `i += num_programs`) or with triton-ascend's `tl.parallel` /
+`while i < n:` ... `i += num_programs`), counting trips (`for i in range(tl.cdiv(n - pid,
+num_core)):` whose body binds `task = pid + i * num_core`, `num_core` the
+`tl.num_programs`, as FlagGems writes it) or with triton-ascend's `tl.parallel` /
 `extension.parallel` in place of `tl.range` is a task loop too, also when a device function
 returns the core id or count (`core_id, num_core, p_x = _setup(x, D)`: read as Triton inlines
-it).
+it); `x = pid + i * 2` in `for i in range(n)` is no task.
 
 ## Why is this bad?
 Triton-Ascend can mis-compile a pointer carried across the iterations of a task loop:
@@ -40,7 +42,7 @@ and the finding says why (`--show-fixes`, the text summary, `no_fix_reason` in J
 
 - **A walk in closed form** — same values under standard semantics, proved from the code.
   `p` enters the loop as `base + start * c (+ k)`, the loop is `range(start, stop, step)` or
-  `tl.range(...)`, and the last statement touching `p` in the task loop's own body advances
+  `tl.range(...)` (a trip counter's `range(n)` from 0 by 1), and the last statement touching `p` in the task loop's own body advances
   it by `step * c` every trip (`+= c * step`, `p = p + ...`, `-=` with the negated stride),
   after every read. At the top of trip `i`, `p == base + i * c (+ k)`: the fix rebinds that
   there and deletes the advance. Terms are compared as sums of products (`*` and `+` in any
@@ -120,8 +122,54 @@ def k(k_ptr, o, T, BS: tl.constexpr):
         tl.store(o + start, tl.sum(tl.load(k_rows + tl.arange(0, BS))))
         k_rows += BS
 """,
+        """
+@triton.jit
+def k(q, n, T):
+    pid = tl.program_id(0)
+    for i in range(n):
+        x = pid + i * 2  # this program's every other column, not a task: an ordinary loop
+        tl.store(q + x, 0.0)
+        q += T
+""",
     )
     INVALID = (
+        # the task loop counted in trips, as FlagGems writes it
+        Example(
+            """
+@triton.jit
+def k(q, o, task_num, T, BT: tl.constexpr):
+    core_id = tl.program_id(0)
+    num_core = tl.num_programs(0)
+    p_o = o + core_id
+    for i in range(tl.cdiv(task_num - core_id, num_core)):
+        task_id = core_id + i * num_core
+        q += task_id * T  # expect
+        tl.store(p_o, tl.sum(tl.load(q + tl.arange(0, BT))))
+        p_o += num_core  # expect
+""",
+            fixed="""
+@triton.jit
+def k(q, o, task_num, T, BT: tl.constexpr):
+    core_id = tl.program_id(0)
+    num_core = tl.num_programs(0)
+    p_o = o + core_id
+    for i in range(tl.cdiv(task_num - core_id, num_core)):
+        p_o = o + i * num_core + core_id
+        task_id = core_id + i * num_core
+        q_task = q + task_id * T
+        tl.store(p_o, tl.sum(tl.load(q_task + tl.arange(0, BT))))
+""",
+            unsafe_fixes=True,
+        ),
+        """
+@triton.jit
+def k(y, task_num, T):
+    pid = tl.program_id(0)
+    for j in range(0, (task_num - pid + tl.num_programs(0) - 1) // tl.num_programs(0)):
+        task = tl.num_programs(0) * j + pid
+        tl.store(y + task, 1.0)
+        y += T  # expect
+""",
         # the core id and count returned by a device function: the closed form when the helper
         # computes the pointer under the kernel's own name, none when it returns an expression
         Example(
@@ -476,7 +524,9 @@ def _closed_form(advance: _Advance, loop: Loop, node: cst.For, flow: Flow, terms
         return walk
     init, entry_value, base = walk
     name, statement = advance.name, advance.statement
-    start, _, step = range_bounds(loop) or ()
+    bounds = range_bounds(loop) or ()  # a trip counter's `range(n)` starts at 0 by 1
+    start = bounds[0] if len(bounds) > 1 else cst.Integer("0")
+    step = bounds[2] if len(bounds) > 2 else cst.Integer("1")
     try:
         index = terms.of(node.target)  # first, so that products render as `task_id * c`
         entry = terms.of(entry_value)

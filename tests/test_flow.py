@@ -456,6 +456,37 @@ def k(x, task_num, num_core):
 
 
 @pytest.mark.parametrize(
+    ("loop", "binding", "is_task_loop"),
+    [
+        ("for i in range(tl.cdiv(n - core_id, num_core)):", "t = core_id + i * num_core", True),
+        ("for i in range(0, (n - core_id + num_core - 1) // num_core):", "t = num_core * i + core_id", True),
+        ("for i in range(tiles):", "t = tl.program_id(0) + i * tl.num_programs(0)", True),
+        ("for i in range(tiles):", "t = core_id + i * 2", False),  # a constexpr step: one program's
+        ("for i in range(tiles):", "t = 4 + i * num_core", False),  # no program id
+        ("for i in range(1, tiles):", "t = core_id + i * num_core", False),
+        ("for i in range(tiles):", "t = core_id + i * stride", False),  # a stride, not the program count
+    ],
+)
+def test_a_loop_counting_task_trips_is_a_task_loop(loop: str, binding: str, is_task_loop: bool) -> None:
+    flow = flow_of(
+        f"""
+@triton.jit
+def k(x, n, tiles, stride, BT: tl.constexpr):
+    core_id = tl.program_id(0)
+    num_core = tl.num_programs(0)
+    {loop}
+        {binding}
+        counter = i * BT
+        tl.store(x + t, 0.0)
+"""
+    )
+    (found,) = flow.loops
+    assert found.is_task_loop is is_task_loop
+    # the trip counter is no task index (the bound name is: it holds the program id)
+    assert flow.flags(value(flow, "counter")) & (PID | TASK) == 0
+
+
+@pytest.mark.parametrize(
     "trip",
     [
         "if tl.load(x + t) > 0:\n            t += num_core",  # skipped on some trips
