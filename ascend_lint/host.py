@@ -1697,11 +1697,24 @@ class HostIndex(_HostFacts):
                 found = self.core_count(arg.value, scope, hops + 1)
                 if found is not None:
                     return found
-        elif isinstance(func, cst.Name) and callee in self.functions:
+        elif (isinstance(func, cst.Name) and callee in self.functions) or (
+            isinstance(func, cst.Attribute) and self._calls_method(func, scope)
+        ):
             return self._returned_core_count(callee, node, hops)
         elif isinstance(func, (cst.Name, cst.Attribute)):  # `get_num_cores("cube")`, `utils.get_num_cores()`
             return self._imported_core_count(func, node, scope)
         return None
+
+    def _calls_method(self, func: cst.Attribute, scope: Scope) -> bool:
+        """`Dev.num_cores` of a class of the module defining `num_cores`, or `self.num_cores` /
+        `cls.num_cores` in one of that class's methods."""
+        receiver = func.value.value if isinstance(func.value, cst.Name) else None
+        own = self.class_of.get(scope) if receiver in ("self", "cls") and scope is not None else None
+        return any(
+            owner.name.value == receiver or owner is own
+            for method in self.functions.get(func.attr.value, ())
+            if (owner := self.class_of.get(method)) is not None
+        )
 
     def _returned_core_count(self, function_name: str, call: cst.Call, hops: int) -> CoreCount | None:
         """The core count a call of the module's function returns (the arm its literal

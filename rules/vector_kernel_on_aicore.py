@@ -6,8 +6,8 @@ Flags a launch whose grid has an axis holding the AI (cube) core count —
 `get_multiprocessor_count(i, use_aicore=True)`, torch_npu's `props.cube_core_num`, the
 triton-ascend driver's `triton.runtime.driver.active.utils.get_aicore_num()`, vLLM's
 `num_compute_units()` (vllm-ascend's platform answers the cube core count), or a name (the function's own, or a
-module-level `NUM_CORES = ...`), parameter, `min`/`max` or helper of the module returning
-one, also as an element of a tuple it returns (`cores, _ = get_device_properties()` or
+module-level `NUM_CORES = ...`), parameter, `min`/`max` or helper of the module (a function,
+or a method called through its class or `self`: `Device.cube_cores()`) returning one, also as an element of a tuple it returns (`cores, _ = get_device_properties()` or
 `get_device_properties()[0]` with `return props["num_aicore"], props["num_vectorcore"]`: the
 element the helper returns decides, not its position; a helper returning
 `props["num_vectorcore"] if op_type == "vector" else props["num_aicore"]` holds the count the
@@ -243,6 +243,14 @@ def _cube_cores():
 
 CUBE_CORES = _cube_cores()
 
+class Device:
+    @staticmethod
+    def cube_cores():
+        return driver.active.utils.get_device_properties(0)["num_aicore"]
+
+    def launch(self, x, y, n):
+        norm_kernel[(self.cube_cores(),)](x, y, n, n, BD=64)  # expect
+
 @triton.jit
 def norm_kernel(x, y, task_num, num_core, BD: tl.constexpr):
     for task in range(tl.program_id(0), task_num, num_core):
@@ -253,6 +261,7 @@ def run(x, y, n):
     norm_kernel[(NUM_CORES,)](x, y, n, NUM_CORES, BD=64)  # expect
     norm_kernel[(CUBE_CORES,)](x, y, n, CUBE_CORES, BD=64)  # expect
     norm_kernel[(_cube_cores(),)](x, y, n, n, BD=64)  # expect
+    norm_kernel[(Device.cube_cores(),)](x, y, n, n, BD=64)  # expect
 """,
         # both counts from a helper of the module returning them in a tuple
         """
