@@ -944,8 +944,9 @@ def _iterable_items(
     node: cst.BaseExpression, names: _HostNames, scope: Scope, lookup: Lookup, hops: int = 0
 ) -> list[Item] | None:
     """The items of a constant iterable: a literal list, tuple or set (of constants or tuples
-    of them), a `range` of constants, or a name of the scope or module bound to one (the
-    items of each binding when it has several, at most `_MAX_HOPS` names away)."""
+    of them), a `range` of constants, `itertools.product` of iterables of constants, or a name
+    of the scope or module bound to one (the items of each binding when it has several, at
+    most `_MAX_HOPS` names away)."""
     if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
         elements = [_item(e.value, lookup, names.imports) for e in node.elements]
         constant = [i for i in elements if i is not None]
@@ -955,6 +956,16 @@ def _iterable_items(
         integers = [b for b in bounds if isinstance(b, int)]
         if integers and len(integers) == len(bounds):
             return [*range(*integers)][:_MAX_CONFIGS]
+    if isinstance(node, cst.Call) and _is_product(node.func, names.imports) and hops < _MAX_HOPS:
+        if any(arg.keyword or arg.star for arg in node.args):
+            return None  # `repeat=`, `*lists`
+        factors: list[list[Value]] = []
+        for arg in node.args:
+            items = _iterable_items(arg.value, names, scope, lookup, hops + 1)
+            if items is None or any(isinstance(item, tuple) for item in items):
+                return None
+            factors.append([item for item in items if not isinstance(item, tuple)])
+        return [*itertools.islice(itertools.product(*factors), _MAX_CONFIGS)]
     if isinstance(node, cst.Name) and hops < _MAX_HOPS:
         bound = names.bound(node.value, scope)
         if not bound:
@@ -967,6 +978,14 @@ def _iterable_items(
             found.extend(item for item in items if item not in found)
         return found
     return None
+
+
+def _is_product(func: cst.BaseExpression, imports: ImportMap) -> bool:
+    """`itertools.product`, also imported by name (`from itertools import product`)."""
+    head, _, rest = (dotted_name(func) or "").partition(".")
+    if rest:
+        return rest == "product" and imports.imported_modules.get(head) == "itertools"
+    return imports.imported_from.get(head) == ("itertools", "product")
 
 
 def _item(node: cst.BaseExpression, lookup: Lookup, imports: ImportMap) -> Item | None:

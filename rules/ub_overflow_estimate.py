@@ -6,7 +6,8 @@ Estimates, for each constexpr configuration the module makes visible, the peak u
 Ascend 950, 216 KiB there for a kernel compiled as mixed SIMD+SIMT, which the rule does not
 tell apart). Configurations come from `triton.autotune` configs, written inline, in a module-level
 name (`configs=CONFIGS`) or returned by a function of the module (`configs=get_configs()`),
-including comprehensions over literal lists or names bound to one, the configs `for` loops
+including comprehensions over literal lists, names bound to one or their
+`itertools.product`, the configs `for` loops
 append to a list (`configs.append(triton.Config(...))`, with the loops' `if`s and `if ...:
 continue` guards) and `triton.Config(dict(BLOCK=...))`; literal constexpr arguments of `kernel[grid](...)` launches in the same module
 (by keyword or position, also after a splat of unknown length when no parameter has a default:
@@ -482,6 +483,26 @@ def run(x, y):
         """
 @triton.autotune(
     configs=[triton.Config({"BT": bt, "BD": bd}) for bt in [32, 64] for bd in [256, 2048]],  # expect
+    key=["D"],
+)
+@triton.jit
+def k(x, y, T, D, BT: tl.constexpr, BD: tl.constexpr):
+    i_t = tl.program_id(0)
+    p_x = tl.make_block_ptr(x, (T, D), (D, 1), (i_t * BT, 0), (BT, BD), (1, 0))
+    b_x = tl.load(p_x, boundary_check=(0, 1)).to(tl.float32)
+    p_y = tl.make_block_ptr(y, (T, D), (D, 1), (i_t * BT, 0), (BT, BD), (1, 0))
+    tl.store(p_y, (b_x * tl.sigmoid(b_x)).to(p_y.dtype.element_ty), boundary_check=(0, 1))
+""",
+        # the same over `itertools.product` of the lists
+        """
+import itertools
+
+import triton
+import triton.language as tl
+
+
+@triton.autotune(
+    configs=[triton.Config({"BT": bt, "BD": bd}) for bt, bd in itertools.product([32, 64], [256, 2048])],  # expect
     key=["D"],
 )
 @triton.jit
