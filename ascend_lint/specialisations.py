@@ -205,6 +205,7 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
     imports = kernel.imports
     constexprs = {p.name for p in kernel.params if p.is_constexpr} | set(kernel.provided_constexprs)
     base = _defaults(kernel, constants, constexprs)
+    provided = {name: value for name, value in base.items() if name in kernel.provided_constexprs}
     names = _HostNames(host, imports, base)
     launches: list[tuple[dict[str, Value], Launch | None, Arms]] = [*_launches(kernel, names, constexprs)]
     tuned: list[tuple[dict[str, Value], cst.BaseExpression | None]] = [*_autotune_configs(kernel, names)]
@@ -222,7 +223,7 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
         found.append(
             Configuration(
                 values=values,
-                label="; ".join(parts) or "defaults",
+                label="; ".join(parts) or (f"heuristics {_describe(provided)}" if provided else "defaults"),
                 node=config if config is not None else call,
                 sources=tuple(n for n in (config, call) if n is not None),
                 within=launch.scope if config is None and launch is not None else None,

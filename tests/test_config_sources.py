@@ -156,3 +156,13 @@ def configs():
 def test_a_heuristic_written_as_a_function_of_the_module():
     heuristic = "def _block(args):\n    return 256\n"
     assert blocks(heuristic + '\n@triton.heuristics({"BLOCK": _block})' + KERNEL) == [256]
+
+
+def test_a_configuration_a_heuristic_sets_is_named_by_it():
+    """A heuristic's value is no default: the label says where the value comes from."""
+    for table in ('{"BLOCK": lambda args: 256}', '{"BLOCK": _block}'):
+        context = context_of("def _block(args):\n    return 256\n" + f"\n@triton.heuristics({table})" + KERNEL)
+        [configuration] = context.configurations(context.kernels[0])
+        assert configuration.label == "heuristics {BLOCK=256}", table
+    context = context_of(KERNEL)
+    assert [c.label for c in context.configurations(context.kernels[0])] == ["defaults"]
