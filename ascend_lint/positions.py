@@ -320,8 +320,8 @@ def _generate(
 def _look_at_top_level(
     layout: Layout, module: cst.Module, code: CodeType, wanted: set[cst.CSTNode]
 ) -> set[cst.CSTNode]:
-    """The wanted nodes found in the module's top-level statements other than definitions (a
-    launch table bound at module level). The statements holding them are found by walking the
+    """The wanted nodes found in the module's top-level statements other than functions (a
+    launch table bound at module level, a class attribute). The statements holding them are found by walking the
     statements' fields; each is looked at from its row, which CPython's ast gives for the text
     between the top-level functions around it whose rows are known (the whole file has none)."""
     homes = _homes(module.body, wanted)
@@ -381,13 +381,14 @@ def _holders(body: Sequence[Statement], wanted: set[cst.CSTNode]) -> dict[cst.Fu
 
 
 def _homes(body: Sequence[Statement], wanted: set[cst.CSTNode]) -> dict[int, set[cst.CSTNode]]:
-    """The index of each top-level statement other than a definition holding wanted nodes -> them."""
+    """The index of each top-level statement other than a function holding wanted nodes -> them
+    (a class too: its body's attributes, `UB_SIZE = 196608`, belong to no function)."""
     homes: dict[int, set[cst.CSTNode]] = {}
     left = set(wanted)
     for index, statement in enumerate(body):
         if not left:
             break
-        if not isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+        if not isinstance(statement, cst.FunctionDef):
             held = {node for node in walk(statement) if node in left}
             if held:
                 homes[index] = held

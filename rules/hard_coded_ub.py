@@ -160,12 +160,12 @@ class TileBudget:
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         host = context.host
-        for (name, _), values in host.bindings.items():
+        for (name, scope), values in host.bindings.items():
             for value in values:
-                yield from self._check(name, value, context)
+                yield from self._check(name, value, context, scope)
         for stored, values_in in host.attribute_stores.items():  # `UB_SIZE = ...` in a class, `self.ub_size = ...`
-            for value, _ in values_in:
-                yield from self._check(stored.rsplit(".", 1)[-1], value, context)
+            for value, scope in values_in:
+                yield from self._check(stored.rsplit(".", 1)[-1], value, context, scope)
         functions = [function for defined in host.functions.values() for function in defined]
         for function in functions + [kernel.node for kernel in context.kernels]:
             for param in all_params(function):
@@ -178,7 +178,10 @@ class TileBudget:
                 if event.value is not None and isinstance(event.node, cst.Name):
                     yield from self._check(name, event.value, context)
 
-    def _check(self, name: str, value: cst.BaseExpression, context: ModuleContext) -> Iterator[Report]:
+    def _check(
+        self, name: str, value: cst.BaseExpression, context: ModuleContext, within: cst.FunctionDef | None = None
+    ) -> Iterator[Report]:
+        """The capacity `name = value` states, if any; `within`: the host function holding it."""
         if not _is_capacity_name(name):
             return
         capacity = _capacity(value, context.imports)
@@ -192,6 +195,7 @@ class TileBudget:
             capacity,
             MESSAGE.format(name=name, value=context.module.code_for_node(value), kib=float(size / 1024)),
             facts={"name": name, "value": number},
+            within=within,
         )
 
 
