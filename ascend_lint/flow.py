@@ -272,6 +272,11 @@ class Flow:
         """Known at compile time in every specialisation (also when held as a tensor)."""
         return self.flags(node) & ~BOXED == CONST
 
+    def constexpr_choices(self, event: Event) -> list[tuple[cst.IfExp, bool]]:
+        """The conditional expressions around the event whose test the front end decides
+        (`tl.load(h0) if USE_H0 else 0.0`: only that arm is compiled), with the event's arm."""
+        return [(choice, arm) for choice, arm in event.choices if self.is_python_constexpr(choice.test)]
+
     def is_python_constexpr(self, node: cst.BaseExpression, spec: Assumptions | None = None) -> bool:
         """A Python value while Triton's front end compiles the kernel: `tl.constexpr`
         parameters, literals, `tl.static_range` indices and expressions of those, not names

@@ -1165,12 +1165,14 @@ class HostIndex(_HostFacts):
             *self.attribute_calls.get(name, ()),
             *(self.attribute_calls.get("apply", ()) if name == "forward" else ()),
         ]
-        return [
-            site
-            for receiver, site in calls
-            if receiver == owner.name.value
-            or (receiver in ("self", "cls") and site.scope is not None and self.class_of.get(site.scope) is owner)
-        ]
+        return [site for receiver, site in calls if self._reaches_class(receiver, site.scope, owner)]
+
+    def _reaches_class(self, receiver: str | None, scope: Scope, owner: cst.ClassDef) -> bool:
+        """A call through `receiver` in `scope` is one of a method of `owner`: `Owner.f(...)`,
+        or `self.f(...)` / `cls.f(...)` in one of its methods."""
+        return receiver == owner.name.value or (
+            receiver in ("self", "cls") and scope is not None and self.class_of.get(scope) is owner
+        )
 
     def _forwards_only_parameters(self, launch: Launch, function: cst.FunctionDef) -> bool:
         """The launch's grid is a parameter of `function`, or it splats one (`*args`,
@@ -1613,19 +1615,13 @@ class HostIndex(_HostFacts):
         if found is None:
             found = self._checks_made[call] = []
             functions = self._visible_functions(call.func.value, scope) if isinstance(call.func, cst.Name) else []
-            for statement in _statements([functions[0].body]) if len(functions) == 1 else ():
-                if any(isinstance(node, cst.Return) for node in walk(statement)):
-                    break
-                if isinstance(statement, cst.If) and any(map(_raises, _statements([statement.body]))):
-                    checks = [(statement.test, False)]
-                elif isinstance(statement, cst.SimpleStatementLine | cst.SimpleStatementSuite):
-                    checks = [(small.test, True) for small in statement.body if isinstance(small, cst.Assert)]
-                else:
-                    checks = []
-                for test, holds in checks:
-                    made = self._made_by(test, functions[0], call, scope)
-                    if made is not None:
-                        found.append((made, holds))
+            statements = list(_statements([functions[0].body])) if len(functions) == 1 else []
+            returning = [i for i, s in enumerate(statements) if any(isinstance(n, cst.Return) for n in walk(s))]
+            before_return = statements[: returning[0]] if returning else statements
+            for test, holds in checks_in(before_return, _raises):
+                made = self._made_by(test, functions[0], call, scope)
+                if made is not None:
+                    found.append((made, holds))
         return found
 
     def _visible_functions(self, name: str, scope: Scope) -> list[cst.FunctionDef]:
@@ -1709,9 +1705,8 @@ class HostIndex(_HostFacts):
         """`Dev.num_cores` of a class of the module defining `num_cores`, or `self.num_cores` /
         `cls.num_cores` in one of that class's methods."""
         receiver = func.value.value if isinstance(func.value, cst.Name) else None
-        own = self.class_of.get(scope) if receiver in ("self", "cls") and scope is not None else None
         return any(
-            owner.name.value == receiver or owner is own
+            self._reaches_class(receiver, scope, owner)
             for method in self.functions.get(func.attr.value, ())
             if (owner := self.class_of.get(method)) is not None
         )
@@ -3243,10 +3238,28 @@ def _statements(suites: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
             yield suite
 
 
-def _raises(statement: cst.CSTNode) -> bool:
-    """A simple statement line (or one-line suite) holding a `raise`."""
-    lines = statement.body if isinstance(statement, cst.SimpleStatementLine | cst.SimpleStatementSuite) else ()
-    return any(isinstance(small, cst.Raise) for small in lines)
+def checks_in(
+    statements: Sequence[cst.CSTNode], exits: Callable[[cst.BaseSuite], bool]
+) -> list[tuple[cst.BaseExpression, bool]]:
+    """The tests the statements check, each with whether it holds past them: an `if` whose
+    body `exits` (its test fails past it), an `assert` (its test holds)."""
+    found: list[tuple[cst.BaseExpression, bool]] = []
+    for statement in statements:
+        if isinstance(statement, cst.If) and exits(statement.body):
+            found.append((statement.test, False))
+        elif isinstance(statement, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+            found += [(small.test, True) for small in statement.body if isinstance(small, cst.Assert)]
+    return found
+
+
+def _raises(suite: cst.BaseSuite) -> bool:
+    """A suite one of whose own statements is a `raise`."""
+    return any(
+        isinstance(small, cst.Raise)
+        for line in _statements([suite])
+        if isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite)
+        for small in line.body
+    )
 
 
 def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:

@@ -73,7 +73,7 @@ def _depends_on_a_flag(read: Event, flow: Flow) -> bool:
     return any(
         branch.test_is_python_constexpr or any(_is_flag(o, flow) for o in bool_operands(branch.node.test))
         for branch, _ in read.conds
-    ) or any(flow.is_python_constexpr(choice.test) for choice, _ in read.choices)
+    ) or bool(flow.constexpr_choices(read))
 
 
 def _in_kernel(kernel: Kernel, name: str, flow: Flow) -> OptionalPointer | None:
@@ -142,7 +142,7 @@ def _guards(reads: list[Event], flow: Flow) -> dict[tuple[str, bool], cst.If | c
         arms: list[tuple[cst.If | cst.IfExp, bool]] = [
             (b.node, arm) for b, arm in read.conds if b.test_is_python_constexpr
         ]
-        arms += [(choice, arm) for choice, arm in read.choices if flow.is_python_constexpr(choice.test)]
+        arms += flow.constexpr_choices(read)
         for node, arm in arms:
             key, polarity = test_key(node.test)
             outcomes.setdefault(key, {}).setdefault(polarity == arm, node)

@@ -229,6 +229,7 @@ from ascend_lint.host import (
     Launch,
     Scope,
     all_params,
+    checks_in,
     names_read,
     passed_for,
     without_int_conversion,
@@ -2105,17 +2106,11 @@ def _site_guard(site: CallSite, names: _GridNames, context: ModuleContext, in_ca
     tests = [(test, holds, read_for) for test, holds in site.arms]
     if site.scope is not None:
         before = list(_run_before(site.scope.body, site.call))
-        checks = [
-            (statement.test, False)
-            for statement in before
-            if isinstance(statement, cst.If) and never_falls_through(statement.body)
-        ]
+        checks = checks_in(before, never_falls_through)
         for small in (
             small for statement in before if isinstance(statement, cst.SimpleStatementLine) for small in statement.body
         ):
-            if isinstance(small, cst.Assert):
-                checks.append((small.test, True))
-            elif isinstance(small, cst.Expr | cst.Assign) and isinstance(small.value, cst.Call):
+            if isinstance(small, cst.Expr | cst.Assign) and isinstance(small.value, cst.Call):
                 checks += context.host.checks_made(small.value, site.scope)  # `_check_grid(NT * B * H)`
         asserted: _ReadFor = "predicates" if in_caller else "orderings"
         tests += [(test, holds, asserted if holds else read_for) for test, holds in checks]

@@ -691,7 +691,7 @@ def _unguarded_uses(branch: Branch, optional: Mapping[str, OptionalPointer]) -> 
         for event in branch.flow.events_in(span, READ)
         if (pointer := optional.get(event.name or "")) is not None
         and not any(b.test_is_python_constexpr for b, _ in event.conds[depth + 1 :])
-        and not any(branch.flow.is_python_constexpr(choice.test) for choice, _ in event.choices)
+        and not branch.flow.constexpr_choices(event)
         and not any(_guards_pointer(b, arm, pointer) for b, arm in event.conds[:depth])
     ]
 
