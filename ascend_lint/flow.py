@@ -38,8 +38,9 @@ from typing import Any, TypeAlias
 
 import libcst as cst
 
+from .arithmetic import ceiling_division
 from .imports import ImportMap, int_literal, str_literal
-from .nodes import child_nodes, updated_value, walk
+from .nodes import child_nodes, flat_code, updated_value, walk
 
 # Value flags: a bit set describing where a value can come from.
 CONST = 1  # literal, constexpr parameter, dtype, tl.static_range index
@@ -1986,8 +1987,10 @@ def _is_task_loop(flow: Flow, loop: Loop) -> bool:
 
 def _counts_task_trips(flow: Flow, loop: Loop, bounds: tuple[cst.BaseExpression, ...]) -> bool:
     """`for i in range(n)` (or `range(0, n)`) whose own body binds `task = start + i * step`
-    (either order), `step` the number of programs and `range(start, ..., step)` a task loop:
-    FlagGems' `global_pid = pid + j * ctas_num`."""
+    (either order), `range(start, ..., step)` a task loop and `step` the number of programs:
+    `tl.num_programs` (FlagGems' `global_pid = pid + j * ctas_num`), or a runtime value `n`
+    divides by rounding up (`range(tl.cdiv(task_num - pid, num_core))` with `num_core` a
+    parameter)."""
     target = loop.node.target if isinstance(loop.node, cst.For) else None
     if not isinstance(target, cst.Name) or (len(bounds) == 2 and int_literal(bounds[0]) != 0):
         return False
@@ -1999,9 +2002,18 @@ def _counts_task_trips(flow: Flow, loop: Loop, bounds: tuple[cst.BaseExpression,
             continue
         for start, term in ((value.left, value.right), (value.right, value.left)):
             step = _factor_beside(term, target.value)
-            if step is not None and _is_program_id(flow, step, "num_programs") and _spreads_tasks(flow, start, step):
+            if step is not None and _counts_programs(flow, step, bounds[-1]) and _spreads_tasks(flow, start, step):
                 return True
     return False
+
+
+def _counts_programs(flow: Flow, step: cst.BaseExpression, trips: cst.BaseExpression) -> bool:
+    """`step` is the number of programs of a loop running `trips` times: `tl.num_programs`, or
+    a runtime value the trip count divides by rounding up."""
+    if _is_program_id(flow, step, "num_programs"):
+        return True
+    ceiling = ceiling_division(trips)
+    return ceiling is not None and not flow.is_constexpr(step) and flat_code(ceiling[1]) == flat_code(step)
 
 
 def _factor_beside(node: cst.BaseExpression, name: str) -> cst.BaseExpression | None:

@@ -22,10 +22,11 @@ from weakref import WeakKeyDictionary
 
 import libcst as cst
 
+from .arithmetic import ceiling_division, power_of_two_above
 from .flow import NARROW_INTS
 from .imports import ImportMap, dotted_name, int_literal, root_name, statement_blocks, str_literal
 from .kernels import MAX_CALLERS_DEEP, ImportedFunctions, ImportedModule, Kernel, imported_module, subscript_key
-from .nodes import arms_around, child_nodes, leaves_block, never_falls_through, updated_value, walk
+from .nodes import arms_around, child_nodes, flat_code, leaves_block, never_falls_through, updated_value, walk
 from .package import content_hash, package_folders, package_hash, package_sources
 
 _NPU_AVAILABLE = "torch.npu.is_available"
@@ -1472,16 +1473,16 @@ class HostIndex(_HostFacts):
         if scope is None or param is None or bound:  # a parameter the function rebinds: what it binds counts
             return
         if param.default is not None:
-            yield param.default, f"`{name}` defaults to `{_code(param.default)}`"
+            yield param.default, f"`{name}` defaults to `{flat_code(param.default)}`"
         if annotations and param.annotation is not None:
-            yield param.annotation.annotation, f"`{name}` is annotated `{_code(param.annotation.annotation)}`"
+            yield param.annotation.annotation, f"`{name}` is annotated `{flat_code(param.annotation.annotation)}`"
         for site in self.callers_of(scope):
             passed = passed_for(site.call, scope, name)
             if site.scope is scope and isinstance(passed, cst.Name) and passed.value == name:
                 continue  # a call of the function in itself passing the parameter on: no value of its own
             if passed is not None:
                 for origin, how in self.origins(passed, site.scope, hops + 1 + site.wrappers, annotations, expanded):
-                    yield origin, how or f"`{scope.name.value}` is called with `{name}={_code(passed)}`"
+                    yield origin, how or f"`{scope.name.value}` is called with `{name}={flat_code(passed)}`"
 
     def _reaching_bindings(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
         """The values `scope` binds to `name`, but for those of assignments that run only after
@@ -1923,7 +1924,7 @@ class HostIndex(_HostFacts):
             or self._is_named_shape_item(value, scope)
             or self._is_rows(value, scope)
         ):
-            return (_code(value),)
+            return (flat_code(value),)
         if subscript_key(value) is not None:  # `META["BT"]`, `props["num_aicore"]`: a tile or a count
             return ()
         if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Call):
@@ -2211,7 +2212,7 @@ class HostIndex(_HostFacts):
             self._extent(element, function, hops + 1) if element is not None else None
             for element, function in self._returned_elements(value)
         ]
-        return _one_extent(_code(value), extents) if extents else None
+        return _one_extent(flat_code(value), extents) if extents else None
 
     def _binding_scope(self, name: str, scope: Scope) -> Scope:
         """The function binding `name` (assigning it or taking it as a parameter) that `scope`
@@ -2253,7 +2254,7 @@ class HostIndex(_HostFacts):
                 return sized[0] if sized else ()
             # a minimum is at most its smallest product, a maximum at least its largest
             chosen = min(sized, key=len) if callee == "min" else max(sized, key=len)
-            return (_code(call),) if len(chosen) == 1 else None if self._exact else chosen
+            return (flat_code(call),) if len(chosen) == 1 else None if self._exact else chosen
         if self.core_count(call, scope) is not None:
             return ()
         return self._call_returns_extent(call, scope, hops)
@@ -2368,7 +2369,7 @@ class HostIndex(_HostFacts):
         if isinstance(value, cst.Call):
             func = value.func
             if isinstance(func, cst.Attribute) and func.attr.value == "numel" and not value.args:
-                return self._extents_holder(_code(func.value), scope)
+                return self._extents_holder(flat_code(func.value), scope)
             shape = _multiplied_shape(value)
             if isinstance(shape, cst.Name):
                 shape = self._named_shape(shape, scope)
@@ -2459,7 +2460,7 @@ class HostIndex(_HostFacts):
             return None
         if all(arms):
             variants = () if self._exact or not self._picks_variant(value.test, scope) else arms
-            return _one_extent(_code(value), arms, [arm for arm in variants if arm is not None])
+            return _one_extent(flat_code(value), arms, [arm for arm in variants if arm is not None])
         sized = 0 if arms[0] else 1 if arms[1] else None
         if sized is not None and _floor_only(value.test, holds=sized == 0):
             return arms[sized]
@@ -2523,7 +2524,7 @@ class HostIndex(_HostFacts):
                 continue
             for origin, how in host.origins(passed.value, passed.scope):
                 if is_wanted(origin):
-                    passes = f"passes `{param}={_code(passed.value)}`"
+                    passes = f"passes `{param}={flat_code(passed.value)}`"
                     why = f"{passes}, where {how}" if how else passes
                     elsewhere = None if host is self else self._described(host, launch)
                     return Evidence(launch, passed.value, why, elsewhere)
@@ -2706,8 +2707,8 @@ class HostIndex(_HostFacts):
             values = host.values_of(named, tested.scope) if named and tested.scope is not None else []
             if all(_tests_for_none(value, passed.value) for value in values or [tested.value]):
                 elsewhere = None if host is self else self._described(host, launch)
-                shown = f", where `{named} = {_code(values[0])}`" if values else ""
-                return Evidence(launch, tested.value, f"passes `{flag}={_code(tested.value)}`{shown}", elsewhere)
+                shown = f", where `{named} = {flat_code(values[0])}`" if values else ""
+                return Evidence(launch, tested.value, f"passes `{flag}={flat_code(tested.value)}`{shown}", elsewhere)
         return None
 
     @cached_property
@@ -3365,7 +3366,7 @@ def _is_positioned(value: cst.BaseExpression) -> bool:
 
 def _divided(factors: tuple[str, ...], divisor: cst.BaseExpression) -> tuple[str, ...]:
     """`B * T * D` divided by `block`: `B * T * D/block` (the quotient grows with every factor)."""
-    return (*factors[:-1], f"{factors[-1]}/{_code(divisor)}") if factors else ()
+    return (*factors[:-1], f"{factors[-1]}/{flat_code(divisor)}") if factors else ()
 
 
 def _summed(left: tuple[str, ...], right: tuple[str, ...], value: cst.BinaryOperation) -> tuple[str, ...]:
@@ -3375,7 +3376,7 @@ def _summed(left: tuple[str, ...], right: tuple[str, ...], value: cst.BinaryOper
     if not (left and right):
         return left or right
     larger = left if isinstance(value.operator, cst.Subtract) else max(left, right, key=len)
-    return (f"({_code(value)})",) if len(larger) == 1 else larger
+    return (f"({flat_code(value)})",) if len(larger) == 1 else larger
 
 
 def _shape_product(
@@ -3407,9 +3408,9 @@ def _shape_product(
     shape = _copied_shape(shape)
     last = int_literal(stop)
     if last is not None and last - start < 2:  # `x.shape[:1]`: one extent; `x.shape[:0]`: none
-        return (f"{_code(shape)}[{start}]",) if last - start == 1 else ()
-    rest = _code(stop) if stop is not None else ""
-    return f"{_code(shape)}[{start}]", f"prod({_code(shape)}[{start + 1}:{rest}])"
+        return (f"{flat_code(shape)}[{start}]",) if last - start == 1 else ()
+    rest = flat_code(stop) if stop is not None else ""
+    return f"{flat_code(shape)}[{start}]", f"prod({flat_code(shape)}[{start + 1}:{rest}])"
 
 
 def _allocated_dimensions(call: cst.Call) -> list[cst.Name]:
@@ -3588,7 +3589,7 @@ def _extent_of(value: cst.BaseExpression) -> str | None:
     else:
         return None
     accessor = owner.func if isinstance(owner, cst.Call) else owner  # `x.size`, `x.shape`
-    return _code(accessor.value) if isinstance(accessor, cst.Attribute) else None
+    return flat_code(accessor.value) if isinstance(accessor, cst.Attribute) else None
 
 
 def _written_extent_position(value: cst.BaseExpression) -> tuple[cst.Name, int] | None:
@@ -3919,74 +3920,6 @@ def _passed_or_default(call: cst.Call, function: cst.FunctionDef, name: str) -> 
     return found
 
 
-def ceiling_division(node: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
-    """(size, block) when `node` divides rounding up, however it is written: `triton.cdiv(T, BT)`
-    (any `cdiv`), `(T + BT - 1) // BT`, `(T - 1) // BT + 1`, `-(-T // BT)`, `math.ceil(T / BT)`."""
-    if isinstance(node, cst.Call):
-        callee = (dotted_name(node.func) or "").rsplit(".", 1)[-1]
-        args = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
-        if callee == "cdiv" and len(args) == 2 == len(node.args):
-            return args[0], args[1]
-        quotient = args[0] if callee == "ceil" and len(args) == 1 == len(node.args) else None
-        if isinstance(quotient, cst.BinaryOperation) and isinstance(quotient.operator, cst.Divide):
-            return quotient.left, quotient.right
-        return None
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-        inner = node.expression
-        if (
-            isinstance(inner, cst.BinaryOperation)
-            and isinstance(inner.operator, cst.FloorDivide)
-            and isinstance(inner.left, cst.UnaryOperation)
-            and isinstance(inner.left.operator, cst.Minus)
-        ):
-            return inner.left.expression, inner.right
-        return None
-    if not isinstance(node, cst.BinaryOperation):
-        return None
-    if isinstance(node.operator, cst.Add) and _is_one(node.right):  # `(T - 1) // BT + 1`
-        left = node.left
-        if isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.FloorDivide):
-            size = _less_one(left.left)
-            if size is not None:
-                return size, left.right
-        return None
-    if not isinstance(node.operator, cst.FloorDivide):
-        return None
-    numerator, block = node.left, _code(node.right)
-    # `(T + BT - 1) // BT`
-    total = _less_one(numerator)
-    if isinstance(total, cst.BinaryOperation) and isinstance(total.operator, cst.Add) and _code(total.right) == block:
-        return total.left, node.right
-    # `(T + (BT - 1)) // BT`
-    if isinstance(numerator, cst.BinaryOperation) and isinstance(numerator.operator, cst.Add):
-        less = _less_one(numerator.right)
-        if less is not None and _code(less) == block:
-            return numerator.left, node.right
-    return None
-
-
-def power_of_two_above(node: cst.BaseExpression) -> cst.BaseExpression | None:
-    """`n` when `node` is the power of two at or just above it however it is written:
-    `triton.next_power_of_2(n)` (any `next_power_of_2`), `1 << (n - 1).bit_length()`, `2 ** (n
-    - 1).bit_length()`, `2 ** math.ceil(math.log2(n))`; else None."""
-    if isinstance(node, cst.Call):
-        callee = (dotted_name(node.func) or "").rsplit(".", 1)[-1]
-        return node.args[0].value if callee == "next_power_of_2" and len(node.args) == 1 else None
-    if not isinstance(node, cst.BinaryOperation) or not isinstance(node.right, cst.Call):
-        return None
-    shifted = isinstance(node.operator, cst.LeftShift) and _is_one(node.left)
-    if not (shifted or (isinstance(node.operator, cst.Power) and int_literal(node.left) == 2)):
-        return None
-    exponent = node.right
-    if isinstance(exponent.func, cst.Attribute) and exponent.func.attr.value == "bit_length" and not exponent.args:
-        return _less_one(exponent.func.value)  # `(n - 1).bit_length()`
-    callee = (dotted_name(exponent.func) or "").rsplit(".", 1)[-1]
-    logarithm = exponent.args[0].value if callee == "ceil" and len(exponent.args) == 1 else None
-    if isinstance(logarithm, cst.Call) and (dotted_name(logarithm.func) or "").endswith("log2"):
-        return logarithm.args[0].value if len(logarithm.args) == 1 else None  # `math.ceil(math.log2(n))`
-    return None
-
-
 def _floor_only(test: cst.BaseExpression, holds: bool) -> bool:
     """Whether all a comparison says where it `holds` (or fails) is that something is above an
     int literal (`n > 1` holding, `n < 16` failing): a floor, no cap on anything."""
@@ -4000,17 +3933,6 @@ def _floor_only(test: cst.BaseExpression, holds: bool) -> bool:
     else:
         return False
     return int_literal(lesser) is not None
-
-
-def _less_one(node: cst.BaseExpression) -> cst.BaseExpression | None:
-    """`a` of `a - 1`, else None."""
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Subtract) and _is_one(node.right):
-        return node.left
-    return None
-
-
-def _is_one(node: cst.BaseExpression) -> bool:
-    return isinstance(node, cst.Integer) and node.value == "1"
 
 
 def passed_for(call: cst.Call, function: cst.FunctionDef, name: str) -> cst.BaseExpression | None:
@@ -4074,12 +3996,12 @@ def _possible_arms(value: cst.IfExp) -> list[cst.BaseExpression]:
     `... if x is None else x` (there `x` is not None)."""
     test, arms = value.test, [value.body, value.orelse]
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and _is_none(test.comparisons[0].comparator):
-        tested = _code(test.left)
+        tested = flat_code(test.left)
         operator = test.comparisons[0].operator
         guarded = (
             value.orelse if isinstance(operator, cst.Is) else value.body if isinstance(operator, cst.IsNot) else None
         )
-        arms = [arm for arm in arms if not (arm is guarded and _code(arm) == tested)]
+        arms = [arm for arm in arms if not (arm is guarded and flat_code(arm) == tested)]
     return arms
 
 
@@ -4296,13 +4218,13 @@ def _tests_for_none(flag_value: cst.BaseExpression, pointer_value: cst.BaseExpre
     `not` (`not (p is None)`)."""
     while isinstance(flag_value, cst.UnaryOperation) and isinstance(flag_value.operator, cst.Not):
         flag_value = flag_value.expression
-    pointer = _code(pointer_value)
+    pointer = flat_code(pointer_value)
     if isinstance(flag_value, cst.Comparison) and len(flag_value.comparisons) == 1:
         target = flag_value.comparisons[0]
         if isinstance(target.operator, (cst.Is, cst.IsNot)) and _is_none(target.comparator):
-            return _code(flag_value.left) == pointer
+            return flat_code(flag_value.left) == pointer
     if isinstance(flag_value, cst.Call) and isinstance(flag_value.func, cst.Name) and flag_value.func.value == "bool":
-        return len(flag_value.args) == 1 and _code(flag_value.args[0].value) == pointer
+        return len(flag_value.args) == 1 and flat_code(flag_value.args[0].value) == pointer
     return False
 
 
@@ -4439,7 +4361,3 @@ def _comprehension_variables(comprehension: cst.GeneratorExp | cst.ListComp) -> 
         variables |= names_read(clause.target)
         clause = clause.inner_for_in
     return variables
-
-
-def _code(node: cst.CSTNode) -> str:
-    return " ".join(cst.Module([]).code_for_node(node).split())

@@ -86,6 +86,12 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(children)
 
 
+def flat_code(node: cst.CSTNode) -> str:
+    """The node's code with each run of whitespace read as one space: a key under which two
+    spellings of one expression meet."""
+    return " ".join(cst.Module([]).code_for_node(node).split())
+
+
 def one_line(node: cst.CSTNode) -> str:
     """The node's code on one line, as a message quotes it: comments dropped, each line break
     (with a backslash before it and the indentation after it) read as one space, or as nothing

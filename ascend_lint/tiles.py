@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, TypeGuard
 
 import libcst as cst
 
+from .arithmetic import is_one
 from .flow import CONST, DEF, READ, Event, Flow, Loop
 from .imports import number_literal
 from .inline import is_result
@@ -706,9 +707,9 @@ class _Builder:
                     if (
                         _tile(steps)
                         and steps.shape
-                        and not _is_one(steps.shape[-1])
+                        and not is_one(steps.shape[-1])
                         and not _tile(self.results.get(id(factor)))
-                        and not _is_one(factor)
+                        and not is_one(factor)
                     ):
                         return factor
         return None
@@ -730,8 +731,8 @@ class _Builder:
             elif keyword == "strides" or (keyword is None and index == 2):
                 strides = _literal_shape(value)
         # UB tiles are row-major whatever `order` says: a last dimension without stride 1 is strided.
-        step = strides[-1] if strides and not _is_one(strides[-1]) else None
-        column = step is not None and len(strides) > 1 and _is_one(strides[0])
+        step = strides[-1] if strides and not is_one(strides[-1]) else None
+        column = step is not None and len(strides) > 1 and is_one(strides[0])
         return BlockPointer(block_shape, self.pointer_param(args[0][1]), step, column)
 
     def pointer_param(self, node: cst.BaseExpression | None) -> str | None:
@@ -952,11 +953,6 @@ def _scalar_text(node: cst.BaseExpression) -> str:
     return _text(node)
 
 
-def _is_one(node: cst.BaseExpression) -> bool:
-    """A literal 1 (`1`, `0x1`)."""
-    return type(node) is cst.Integer and number_literal(node) == 1
-
-
 def _is_zero(node: cst.BaseExpression | None) -> bool:
     return node is None or (isinstance(node, cst.Integer) and number_literal(node) == 0)
 
@@ -1041,7 +1037,7 @@ def _broadcast(parts: list[Operand]) -> Shape:
     result = []
     for axis in range(rank):
         dims = [s[axis - rank + len(s)] for s in shapes if axis - rank + len(s) >= 0]
-        result.append(next((d for d in dims if not _is_one(d)), dims[0]))
+        result.append(next((d for d in dims if not is_one(d)), dims[0]))
     return tuple(result)
 
 

@@ -10,7 +10,7 @@ computed start by a constexpr tile (`tl.range(i_s * BS, T, BS)`) walks one progr
 blocks and is an ordinary loop. The same loop written with `while` (`i = pid`,
 `while i < n:` ... `i += num_programs`), counting trips (`for i in range(tl.cdiv(n - pid,
 num_core)):` whose body binds `task = pid + i * num_core`, `num_core` the
-`tl.num_programs`, as FlagGems writes it) or with triton-ascend's `tl.parallel` /
+`tl.num_programs`, as FlagGems writes it, or a runtime value the trip count divides by) or with triton-ascend's `tl.parallel` /
 `extension.parallel` in place of `tl.range` is a task loop too, also when a device function
 returns the core id or count (`core_id, num_core, p_x = _setup(x, D)`: read as Triton inlines
 it); `x = pid + i * 2` in `for i in range(n)` is no task.
@@ -131,6 +131,19 @@ def k(q, n, T):
         tl.store(q + x, 0.0)
         q += T
 """,
+        """
+@triton.jit
+def k(q, n, stride, T, BS: tl.constexpr):
+    pid = tl.program_id(0)
+    for i in range(tl.cdiv(n, BS)):
+        x = pid + i * BS  # a constexpr step: this program's blocks
+        tl.store(q + x, 0.0)
+        q += T
+    for i in range(n):
+        x = pid + i * stride  # a runtime step the trip count is not divided by: no task either
+        tl.store(q + x, 0.0)
+        q += T
+""",
     )
     INVALID = (
         # the task loop counted in trips, as FlagGems writes it
@@ -167,6 +180,15 @@ def k(y, task_num, T):
     pid = tl.program_id(0)
     for j in range(0, (task_num - pid + tl.num_programs(0) - 1) // tl.num_programs(0)):
         task = tl.num_programs(0) * j + pid
+        tl.store(y + task, 1.0)
+        y += T  # expect
+""",
+        """
+@triton.jit
+def k(y, task_num, num_core, T):
+    pid = tl.program_id(0)
+    for j in range(tl.cdiv(task_num - pid, num_core)):  # the program count passed in
+        task = pid + j * num_core
         tl.store(y + task, 1.0)
         y += T  # expect
 """,

@@ -1,0 +1,93 @@
+"""Arithmetic that authors write several ways, recognised in each: a division rounding up, the
+power of two at or above a value, `n - 1`, the literal 1."""
+
+from __future__ import annotations
+
+import libcst as cst
+
+from .imports import dotted_name, int_literal
+from .nodes import flat_code
+
+
+def ceiling_division(node: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """(size, block) when `node` divides rounding up, however it is written: `triton.cdiv(T, BT)`
+    (any `cdiv`), `(T + BT - 1) // BT`, `(T - 1) // BT + 1`, `-(-T // BT)`, `math.ceil(T / BT)`."""
+    if isinstance(node, cst.Call):
+        callee = (dotted_name(node.func) or "").rsplit(".", 1)[-1]
+        args = [arg.value for arg in node.args if arg.keyword is None and not arg.star]
+        if callee == "cdiv" and len(args) == 2 == len(node.args):
+            return args[0], args[1]
+        quotient = args[0] if callee == "ceil" and len(args) == 1 == len(node.args) else None
+        if isinstance(quotient, cst.BinaryOperation) and isinstance(quotient.operator, cst.Divide):
+            return quotient.left, quotient.right
+        return None
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        inner = node.expression
+        if (
+            isinstance(inner, cst.BinaryOperation)
+            and isinstance(inner.operator, cst.FloorDivide)
+            and isinstance(inner.left, cst.UnaryOperation)
+            and isinstance(inner.left.operator, cst.Minus)
+        ):
+            return inner.left.expression, inner.right
+        return None
+    if not isinstance(node, cst.BinaryOperation):
+        return None
+    if isinstance(node.operator, cst.Add) and is_one(node.right):  # `(T - 1) // BT + 1`
+        left = node.left
+        if isinstance(left, cst.BinaryOperation) and isinstance(left.operator, cst.FloorDivide):
+            size = less_one(left.left)
+            if size is not None:
+                return size, left.right
+        return None
+    if not isinstance(node.operator, cst.FloorDivide):
+        return None
+    numerator, block = node.left, flat_code(node.right)
+    # `(T + BT - 1) // BT`
+    total = less_one(numerator)
+    if (
+        isinstance(total, cst.BinaryOperation)
+        and isinstance(total.operator, cst.Add)
+        and flat_code(total.right) == block
+    ):
+        return total.left, node.right
+    # `(T + (BT - 1)) // BT`
+    if isinstance(numerator, cst.BinaryOperation) and isinstance(numerator.operator, cst.Add):
+        less = less_one(numerator.right)
+        if less is not None and flat_code(less) == block:
+            return numerator.left, node.right
+    return None
+
+
+def power_of_two_above(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`n` when `node` is the power of two at or just above it however it is written:
+    `triton.next_power_of_2(n)` (any `next_power_of_2`), `1 << (n - 1).bit_length()`, `2 ** (n
+    - 1).bit_length()`, `2 ** math.ceil(math.log2(n))`; else None."""
+    if isinstance(node, cst.Call):
+        callee = (dotted_name(node.func) or "").rsplit(".", 1)[-1]
+        return node.args[0].value if callee == "next_power_of_2" and len(node.args) == 1 else None
+    if not isinstance(node, cst.BinaryOperation) or not isinstance(node.right, cst.Call):
+        return None
+    shifted = isinstance(node.operator, cst.LeftShift) and is_one(node.left)
+    if not (shifted or (isinstance(node.operator, cst.Power) and int_literal(node.left) == 2)):
+        return None
+    exponent = node.right
+    if isinstance(exponent.func, cst.Attribute) and exponent.func.attr.value == "bit_length" and not exponent.args:
+        return less_one(exponent.func.value)  # `(n - 1).bit_length()`
+    callee = (dotted_name(exponent.func) or "").rsplit(".", 1)[-1]
+    logarithm = exponent.args[0].value if callee == "ceil" and len(exponent.args) == 1 else None
+    if isinstance(logarithm, cst.Call) and (dotted_name(logarithm.func) or "").endswith("log2"):
+        return logarithm.args[0].value if len(logarithm.args) == 1 else None  # `math.ceil(math.log2(n))`
+    return None
+
+
+def less_one(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`a` of `a - 1`, else None."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Subtract) and is_one(node.right):
+        return node.left
+    return None
+
+
+def is_one(node: cst.BaseExpression) -> bool:
+    """A literal 1 (`1`, `0x1`)."""
+    return int_literal(node) == 1
