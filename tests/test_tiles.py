@@ -547,13 +547,14 @@ DIMENSIONS = ("BT", "(BT)", "BK", "64", "0x40", "(64)", "BT * 2", "BT*2", "1", "
 def test_dimensions_compare_by_their_code_and_a_literal_one_by_its_value():
     # bare names and integers are compared by their text without generating code: the answers
     # must be those of comparing generated code, and of evaluating the literal
-    from ascend_lint.tiles import _is_one, differs
+    from ascend_lint.arithmetic import is_one
+    from ascend_lint.tiles import differs
 
     nodes = [cst.parse_expression(text) for text in DIMENSIONS]
     for x in nodes:
         for y in nodes:
             assert differs((x,), (y,)) == (code(x) != code(y)), (code(x), code(y))
-        assert _is_one(x) == (isinstance(x, cst.Integer) and x.evaluated_value == 1), code(x)
+        assert is_one(x) == (isinstance(x, cst.Integer) and x.evaluated_value == 1), code(x)
     assert differs((nodes[0],), (nodes[0], nodes[0]))  # ranks differ
 
 
