@@ -100,7 +100,7 @@ def spelled_out(augmented: cst.AugAssign, target: str, left: str) -> cst.Assign:
     """`x op= v` written as `target = left op v` (`v` parenthesized unless it binds tighter)."""
     operator = getattr(cst, type(augmented.operator).__name__.removesuffix("Assign"))()
     value = augmented.value
-    if not _binds_tighter(value, operator):
+    if _level(value) <= _LEVELS[type(operator)]:
         value = value.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
     return cst.Assign([cst.AssignTarget(cst.Name(target))], cst.BinaryOperation(cst.Name(left), operator, value))
 
@@ -121,20 +121,53 @@ _LEVELS = {
     cst.Power: 8,
 }
 _UNARY_LEVEL = 7
+_ATOM_LEVEL = 9
+_COMPARISON_LEVEL = 0.5
+_NOT_LEVEL = 0.4
 _ATOMS = (cst.Name, cst.Attribute, cst.Call, cst.Subscript, cst.Integer, cst.Float, cst.SimpleString)
 
 
-def _binds_tighter(value: cst.BaseExpression, operator: cst.BaseBinaryOp) -> bool:
-    """Whether `left <operator> value` parses with `value` as the whole right operand."""
-    if value.lpar or isinstance(value, _ATOMS):
-        return True
-    if isinstance(value, cst.BinaryOperation):
-        level = _LEVELS[type(value.operator)]
-    elif isinstance(value, cst.UnaryOperation) and not isinstance(value.operator, cst.Not):
-        level = _UNARY_LEVEL
-    else:
-        return False
-    return level > _LEVELS[type(operator)]
+def fitted(new: cst.BaseExpression, old: cst.BaseExpression, parent: cst.CSTNode | None) -> cst.BaseExpression:
+    """`new` to write where `old` stands as a part of `parent`: parenthesized unless it binds
+    tightly enough there to stay one operand (`(a * H + b).to(t) * K` becomes `(a' * H + b') *
+    K`, never `a' * H + b' * K`; `x = (a * H).to(t)` becomes `x = a' * H`)."""
+    if new.lpar or isinstance(new, _ATOMS) or _stays_whole(new, old, parent):
+        return new
+    return new.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
+def _stays_whole(new: cst.BaseExpression, old: cst.BaseExpression, parent: cst.CSTNode | None) -> bool:
+    """Whether `new` in `old`'s place in `parent` parses as one operand of it."""
+    level = _level(new)
+    if isinstance(parent, cst.BinaryOperation):
+        operator = _LEVELS[type(parent.operator)]
+        if parent.left is old:  # left-associative, but for `**`
+            return level > operator if isinstance(parent.operator, cst.Power) else level >= operator
+        return level > operator
+    if isinstance(parent, cst.UnaryOperation):
+        return level >= (_NOT_LEVEL if isinstance(parent.operator, cst.Not) else _UNARY_LEVEL)
+    if isinstance(parent, (cst.Attribute, cst.Subscript)):
+        return parent.value is not old
+    if isinstance(parent, cst.Call):
+        return parent.func is not old
+    if isinstance(parent, cst.Comparison | cst.ComparisonTarget):
+        return level > _COMPARISON_LEVEL
+    if isinstance(parent, cst.BooleanOperation):
+        return level >= _NOT_LEVEL
+    return True
+
+
+def _level(node: cst.BaseExpression) -> float:
+    """How tightly `node`'s outermost operation binds (higher binds tighter)."""
+    if node.lpar or isinstance(node, _ATOMS):
+        return _ATOM_LEVEL
+    if isinstance(node, cst.BinaryOperation):
+        return _LEVELS[type(node.operator)]
+    if isinstance(node, cst.UnaryOperation):
+        return _NOT_LEVEL if isinstance(node.operator, cst.Not) else _UNARY_LEVEL
+    if isinstance(node, cst.Comparison):
+        return _COMPARISON_LEVEL
+    return 0  # a boolean operation, a conditional expression, a lambda
 
 
 def names_in(node: cst.CSTNode) -> set[str]:

@@ -120,7 +120,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ascend_lint.fixes import Declined, FixPlan, Replace
+from ascend_lint.fixes import Declined, FixPlan, Replace, fitted
 from ascend_lint.flow import FOLDABLE, INDEX, SPEC, Assumptions, Event, Flow
 from ascend_lint.imports import ImportMap
 from ascend_lint.inline import Inlined
@@ -441,6 +441,29 @@ def k(x, B, T, BT: tl.constexpr):
     eos = tl.cast(i_b, tl.int64) * T + T
 """,
         ),
+        # the rewritten sum stays one operand: parenthesized where the cast was an operand
+        Example(
+            """
+@triton.jit
+def k(h, x, T, H, K: tl.constexpr, V: tl.constexpr):
+    i_h, i_t = tl.program_id(0), tl.program_id(1)
+    h_base = h + (i_t * H + i_h).to(tl.int64) * K * V  # expect
+    a = x + 2 * (i_t * T + 1).to(tl.int64)  # expect
+    b = x + (i_t * T - 1).to(tl.int64) ** 2  # expect
+    c = x + (i_t * T + tl.arange(0, 16)).to(tl.int64)[:, None] * V  # expect
+    d = -(i_t * T + i_h).to(tl.int64)  # expect
+""",
+            fixed="""
+@triton.jit
+def k(h, x, T, H, K: tl.constexpr, V: tl.constexpr):
+    i_h, i_t = tl.program_id(0), tl.program_id(1)
+    h_base = h + (tl.cast(i_t, tl.int64) * H + tl.cast(i_h, tl.int64)) * K * V
+    a = x + 2 * (tl.cast(i_t, tl.int64) * T + 1)
+    b = x + (tl.cast(i_t, tl.int64) * T - 1) ** 2
+    c = x + (tl.cast(i_t, tl.int64) * T + tl.arange(0, 16))[:, None] * V
+    d = -(tl.cast(i_t, tl.int64) * T + tl.cast(i_h, tl.int64))
+""",
+        ),
         """
 @triton.jit(do_not_specialize=["T"])
 def k(x, T, BT: tl.constexpr):
@@ -632,9 +655,8 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
             if wrapping:
                 multiply = multiplies[wrapping[0]]
                 written = flow.index_arithmetic_multiply(receiver, wrapping[0], follow=False)
-                fix = self._fix(
-                    call, _cast_index_terms(receiver, flow, dtype), "Cast the index terms before the arithmetic"
-                )
+                cast_terms = fitted(_cast_index_terms(receiver, flow, dtype), call, flow.parents.get(call))
+                fix = self._fix(call, cast_terms, "Cast the index terms before the arithmetic")
                 yield Report(
                     call,
                     WRAP_MESSAGE.format(when=_when(wrapping, specs, receiver, event, flow)),

@@ -585,3 +585,55 @@ def test_new_lines_open_as_their_block_does_so_libcst_reads_the_fixed_file(name)
     assert fixed is not None
     assert fixed.fixed == GUARDED + fixed_body, repr(fixed.fixed)
     libcst.parse_module(fixed.fixed)  # raises ParserSyntaxError if libcst cannot tokenize it
+
+
+# ---- ASC002's cast of the index terms keeps the expression's value -----------------------------
+
+_OPERAND_PLACES = (
+    "{c}",
+    "x + {c} * K",
+    "K * {c}",
+    "2 * {c}",
+    "{c} ** 2",
+    "{c} // 4",
+    "{c} % 7",
+    "-{c}",
+    "1 - {c}",
+    "{c} << 1",
+)
+_INDEX_SUMS = ("i_t * T", "i_t * T + i_h", "i_t * H + i_h", "(i_t * H + i_h) * T + 1", "i_h + i_t * T - 3")
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_index_cast_fix_keeps_the_value_in_every_operand_place(seed):
+    """`(E).to(tl.int64)` in any operand place: the fixed expression, with `tl.cast` as the
+    identity, equals the original's on random values (the sum stays one operand)."""
+    rng = random.Random(seed)
+    expression = rng.choice(_OPERAND_PLACES).format(c=f"({rng.choice(_INDEX_SUMS)}).to(tl.int64)")
+    source = f"""\
+import triton
+import triton.language as tl
+
+
+@triton.jit(do_not_specialize=["T", "H"])
+def k(x, T, H, K: tl.constexpr):
+    i_t, i_h = tl.program_id(0), tl.program_id(1)
+    r = {expression}
+    tl.store(x + r, 0.0)
+"""
+    config = settings(select=["ASC002"])
+    _, fixed = fix_result(lint_source(source, "k.py", config), config, unsafe=False)
+    assert fixed is not None, source
+    [line] = [line for line in fixed.fixed.splitlines() if line.startswith("    r = ")]
+
+    class Language:
+        int64 = "int64"
+
+        @staticmethod
+        def cast(value, dtype):
+            return value
+
+    for _ in range(5):
+        values = {name: rng.randint(1, 50) for name in ("x", "T", "H", "K", "i_t", "i_h")}
+        original = eval(expression.replace(".to(tl.int64)", ""), dict(values))
+        assert eval(line.removeprefix("    r = "), {"tl": Language, **values}) == original, (expression, line)
