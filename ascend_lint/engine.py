@@ -323,7 +323,7 @@ def _findings(
         if report.end_node is not None:
             end = layout.range(report.end_node)[1]
         related = tuple(Related(context.filename, *layout.range(node), message) for node, message in report.related)
-        fix, no_fix_reason = None, None
+        fix, no_fix_reason = None, rule.NO_FIX
         plan = report.fix
         if isinstance(plan, FixPlan):
             if id(plan) not in fixes:

@@ -241,6 +241,8 @@ class Rule:
     NAME: ClassVar[str]  # kebab-case, stable, public
     SUMMARY: ClassVar[str]  # one line: `ascend-lint rules`, SARIF, the README table
     FIX: ClassVar[Applicability | None] = None
+    # A rule that never fixes: why no rewrite is right, each finding's `no_fix_reason`.
+    NO_FIX: ClassVar[str | None] = None
     # Tokens every finding needs, checked on the file's words before parsing (see prefilter.py):
     # one token of each group must occur. A kernel rule needs a kernel's `jit` on top.
     REQUIRES_TOKENS: ClassVar[tuple[tuple[str, ...], ...]] = ()

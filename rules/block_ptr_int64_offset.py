@@ -57,6 +57,7 @@ class BlockPtrInt64Offset(Rule):
     CODE = "ASC007"
     NAME = "block-ptr-int64-offset"
     SUMMARY = "An int64 value as a `tl.make_block_ptr` / `tl.advance` offset (block pointers take int32)"
+    NO_FIX = "moving the int64 part into the base pointer also changes the rows the block may touch, which the rule cannot decide"
     REQUIRES_TOKENS = (("make_block_ptr", "advance"), ("int64",))
     CONFIRM = Confirm({"compile": Evidence.COMPILE_ERROR}, "the compiler rejects int64 block-pointer offsets")
 

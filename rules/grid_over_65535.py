@@ -260,6 +260,7 @@ class GridOver65535(Rule):
     CODE = "ASC010"
     NAME = "grid-over-65535"
     SUMMARY = "A launch grid multiplying runtime sizes can pass 65535 programs (refused at launch)"
+    NO_FIX = "host chunking and a 1D core grid both change the kernel's indexing"
     # a runtime size; a kernel of the module, or the launch of one it imports
     REQUIRES_TOKENS = (
         ("shape", "size", "numel", "len", *READ_BACK_REDUCTIONS, *ALLOCATIONS_BY_DIMS, *ALLOCATIONS_BY_SEQUENCE),

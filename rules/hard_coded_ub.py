@@ -82,6 +82,7 @@ class HardCodedUb(Rule):
     CODE = "ASC012"
     NAME = "hard-coded-ub"
     SUMMARY = "A UB capacity written as a number instead of queried from the device"
+    NO_FIX = "where the device query lives, and its fallback, is the project's choice"
     GROUP = "perf"
 
     VALID = (

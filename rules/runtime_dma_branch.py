@@ -38,7 +38,6 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ascend_lint.fixes import Declined
 from ascend_lint.flow import CALL, DMA_FNS, Flow, pointer_arg
 from ascend_lint.rule import Confirm, Evidence, Kernel, ModuleContext, Report, Rule
 
@@ -50,6 +49,7 @@ class RuntimeDmaBranch(Rule):
     CODE = "ASC005"
     NAME = "runtime-dma-branch"
     SUMMARY = "A runtime branch between block-pointer and masked DMA keeps both paths live in UB"
+    NO_FIX = "the fix is a host-side split of the launch"
     CONFIRM = Confirm({"compile": Evidence.DMA_ARMS_UB}, "the UB plan is the compiler's")
     REQUIRES_TOKENS = (("make_block_ptr", "advance"),)
 
@@ -167,7 +167,6 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
                     (inlined.written(masked_call), f"masked-pointer DMA ({masked_where} arm)"),
                 ),
                 facts={"dma_arms": ("block_ptr", "masked") if block_where == "if" else ("masked", "block_ptr")},
-                fix=Declined("the fix is a host-side split of the launch"),
             )
 
 

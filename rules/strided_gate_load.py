@@ -83,6 +83,7 @@ class StridedGateLoad(Rule):
     CODE = "ASC011"
     NAME = "strided-gate-load"
     SUMMARY = "A scalar load advanced by a head count per time step (`[B, T, HV]` gate read along T)"
+    NO_FIX = "the layout change spans the host wrapper and the kernel"
     GROUP = "perf"
     REQUIRES_TOKENS = (("H", "HV", "HQ", "HK", "NH", "num_heads", "n_heads", "nheads"),)
 

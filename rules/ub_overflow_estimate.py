@@ -147,6 +147,7 @@ class UbOverflowEstimate(Rule):
     CODE = "ASC013"
     NAME = "ub-overflow-estimate"
     SUMMARY = "A visible constexpr configuration needs more UB than the device has (static estimate)"
+    NO_FIX = "which configuration to drop, or how to split the kernel, is a design choice (`ascend-lint confirm --memory` measures the estimate)"
     # a kernel's constexprs, or the launch of a kernel the module imports
     REQUIRES_TOKENS = (("constexpr", LAUNCH), (*KERNEL_TOKENS, LAUNCH))
     CONFIRM = Confirm({"compile": Evidence.UB_PLAN}, "the UB plan and its overflow are the compiler's")
