@@ -2738,6 +2738,26 @@ class HostIndex(_HostFacts):
                 break
         return found
 
+    def launch_on_other_platform(self, forwarder: cst.FunctionDef, hops: int = 0) -> cst.Call | None:
+        """A launch running only on another platform than Ascend that `forwarder` (of
+        `forwarders`) splats its parameters into, itself or through the forwarders it calls
+        (`def _launch(k, grid, **kw): if device != "npu": k[grid](**kw); return ...`): there the
+        launch options it passes on still tune the kernel."""
+        for launches in self.launches.values():
+            for launch in launches:
+                if launch.scope is forwarder and _splatted_params(forwarder, launch.call.args):
+                    other = next((call for call in launch.calls if self.on_other_platform(call)), None)
+                    if other is not None:
+                        return other
+        if hops >= _MAX_HOPS:
+            return None
+        for name, (callee, _) in self.forwarders.items():
+            if callee is not forwarder and any(site.scope is forwarder for site in self.calls_of.get(name, ())):
+                found = self.launch_on_other_platform(callee, hops + 1)
+                if found is not None:
+                    return found
+        return None
+
     def _add_wrapper(
         self,
         found: dict[str, tuple[cst.FunctionDef, frozenset[str]]],

@@ -100,7 +100,8 @@ A heuristics table loses the knob's entry (its function stays), unless another h
 of the table reads the knob: then there is no fix. `kw.update(...)` and `kw |= {...}` lose
 the knobs they add when they still add something else; there is no fix for one that would
 add nothing (the statement should go), nor for `kw.setdefault(knob, v)` (its value may be
-read). Words in comments and docstrings are
+read). A knob passed to a helper that also launches on another platform (`if device_type
+!= "npu": kernel[grid](**kwargs)`) has no fix: there it still tunes the kernel. Words in comments and docstrings are
 never flagged.
 """
 
@@ -113,7 +114,7 @@ from typing import TypeGuard, TypeVar
 
 import libcst as cst
 
-from ascend_lint.fixes import FixPlan, Replace, names_in
+from ascend_lint.fixes import Declined, FixPlan, Replace, names_in
 from ascend_lint.host import DictChange, Scope, all_params, passed_for
 from ascend_lint.imports import ImportMap, number_literal, str_literal
 from ascend_lint.kernels import Kernel
@@ -583,6 +584,16 @@ class Op:  # a method forwarding them, called through `self` or its class
         self._run((N,), x, N, BLOCK=64, num_warps=4)  # expect
         Op.launch((N,), x, N, BLOCK=64, num_stages=2)  # expect
 """,
+        # no fix: the wrapper also launches on another platform, where the knob tunes the kernel
+        """
+def _launch(kernel, grid, device_type, *args, **kwargs):
+    if device_type != "npu":
+        return kernel[grid](*args, **kwargs)
+    return kernel[grid](*args, **kwargs, multibuffer=True)
+
+def run(x, N):
+    _launch(kernel, (N,), x.device.type, x, N, BLOCK=64, num_warps=8)  # expect
+""",
         # a wrapper that passes its `**options` on to such a wrapper
         """
 def _launch(kernel, grid, *args, **kwargs):
@@ -729,7 +740,16 @@ def kernel(x, n, BLOCK: tl.constexpr):
         named = {p.name.value for p in all_params(function)} - {star_name}
         if star_name in splatted:
             where = f"call of `{name}` (which passes it to a launch)"
-            yield from self._keywords(call, where, knobs - named)  # a knob the helper names is its own
+            other = host.launch_on_other_platform(function)
+            if other is None:
+                yield from self._keywords(call, where, knobs - named)  # a knob the helper names is its own
+            else:
+                declined = Declined(
+                    f"`{name}` also passes it to a launch on another platform, where it tunes the kernel"
+                )
+                related = ((other, "the launch on another platform"),)
+                advice = "keep it for the other platform's launch only"
+                yield from self._keywords(call, where, knobs - named, declined, related, advice)
             for arg in call.args:
                 if arg.star == "**":
                     yield from self._splatted(arg.value, scope, host, None, KNOBS)
@@ -761,15 +781,23 @@ def kernel(x, n, BLOCK: tl.constexpr):
         )
 
     def _keywords(
-        self, call: cst.Call, where: str, knobs: AbstractSet[str], merge: FixPlan | None = None
+        self,
+        call: cst.Call,
+        where: str,
+        knobs: AbstractSet[str],
+        fix: FixPlan | Declined | None = None,
+        related: tuple[tuple[cst.CSTNode, str], ...] = (),
+        advice: str = "delete it",
     ) -> Iterator[Report]:
-        """The call's keywords among `knobs`; the fix removes them all."""
+        """The call's keywords among `knobs`; the fix removes them all (unless `fix` is given:
+        a merge of configs, or why there is none)."""
         for arg in call.args:
             if arg.keyword is not None and arg.keyword.value in knobs:
                 yield Report(
                     arg,
-                    f"`{arg.keyword.value}` in a {where} has no effect on Ascend; delete it",
-                    fix=merge
+                    f"`{arg.keyword.value}` in a {where} has no effect on Ascend; {advice}",
+                    related=related,
+                    fix=fix
                     or FixPlan("safe", f"Remove `{arg.keyword.value}`", (Replace(call, _without_knobs(call, knobs)),)),
                     facts=_option_facts(arg.keyword.value, arg.value),
                 )

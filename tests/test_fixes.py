@@ -167,6 +167,38 @@ def k(h0, o, W, B, task_num, num_core, BT: tl.constexpr, HAS_H0: tl.constexpr):
     assert reasons["ASC006"].startswith("`p_o`'s entry value has no term `2 * i_t`")
 
 
+def test_a_knob_a_helper_also_passes_to_another_platforms_launch_keeps_it(lint):
+    """`num_warps` passed to a helper that launches for CUDA too: the finding stays (it does
+    nothing on Ascend), but deleting it would retune the CUDA launch, so there is no fix."""
+    [finding] = lint(
+        """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, N, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+
+
+def _launch(kernel, grid, device_type, *args, **kwargs):
+    if device_type != "npu":
+        kernel[grid](*args, **kwargs)
+        return
+    kernel[grid](*args, **kwargs)
+
+
+def run(x, N):
+    _launch(k, (N,), x.device.type, x, N, BLOCK=64, num_warps=8)
+"""
+    )
+    assert finding.code == "ASC001" and finding.fix is None
+    assert (
+        finding.no_fix_reason == "`_launch` also passes it to a launch on another platform, where it tunes the kernel"
+    )
+    assert [related.location.row for related in finding.related] == [12]
+
+
 # ---- invalid results are refused -----------------------------------------------------------
 
 
