@@ -3,7 +3,8 @@
 One pass per file: every applicable fix that does not overlap one taken before it (in source
 order) is applied at once, then the file is re-linted once to verify it. Fixes are planned
 whole (the ASC002 fix rewrites a `.to(...)` chain in one edit), so one pass leaves nothing a
-second would fix except fixes that overlapped a taken one; those stay reported. Time is linear
+second would fix except fixes that share text with a taken one; those stay reported (lines
+several fixes insert at one place are all inserted, in source order). Time is linear
 in the file: one lint, one edit pass, one `ast` parse, one re-lint.
 
 A file is fixed where it was linted (in the `--jobs` worker), with the `DocumentMemory` of its
@@ -153,8 +154,10 @@ def _fix_once(
     if result.error is not None or result.source is None or not fixes:
         return result, None
     chosen = _non_overlapping(fixes)
-    # dict: a fix applied with a larger one shares its edits, made once
-    text, spans = edited(result.source, list(dict.fromkeys(edit for fix in chosen for edit in fix.edits)))
+    # dict: a fix applied with a larger one shares its edits, made once; lines two fixes insert
+    # at one place go in the order of the fixes' places (`_placement`)
+    ordered = sorted(chosen, key=_placement)
+    text, spans = edited(result.source, list(dict.fromkeys(edit for fix in ordered for edit in fix.edits)))
     if text == result.source:
         return result, None
     codes = ", ".join(sorted({f.code for f in result.findings if f.fix in chosen}))
@@ -216,11 +219,18 @@ def _reversed(position: Position) -> tuple[int, int]:
     return -position.row, -position.column
 
 
+def _placement(fix: Fix) -> tuple[list[tuple[Position, tuple[int, int]]], list[str]]:
+    """Where a fix edits, then what it writes: of two fixes inserting lines at one place (the
+    copies two left operands of one statement need), the one whose next edit comes first in the
+    source goes first, ties broken by the text (so the order never depends on a set's)."""
+    return [(e.start, _reversed(e.end)) for e in fix.edits], [e.content for e in fix.edits]
+
+
 def _overlap(a: Edit, b: Edit) -> bool:
-    """Edits that share text, or both insert at one place (their order would be arbitrary). An
+    """Edits that share text. Insertions at one place do not overlap: both are made, in the
+    order of their fixes (`_placement`), so one pass inserts every line a place needs. An
     insertion where a replacement starts or ends is not an overlap: it goes before or after."""
-    both_insert = a.start == a.end and b.start == b.end
-    return (both_insert and a.start == b.start) or (a.start < b.end and b.start < a.end)
+    return a.start < b.end and b.start < a.end
 
 
 class FixRefused(Exception):

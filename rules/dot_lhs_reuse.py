@@ -94,17 +94,24 @@ an alias `b_Ac = b_A` copies nothing.
 
 ## Fix safety
 Unsafe (applied with `--unsafe-fixes`): every copy costs one tile of UB, which can push a
-kernel over its UB budget. The fix inserts `b_A_c = b_A + 0.0` right before the statement
-holding the first left-operand dot and rewrites the later reads to the copy (`b_A *= s`
-becomes `b_A = b_A_c * s`). A later read that is itself the left operand of another dot
+kernel over its UB budget. The fix inserts a copy right before the statement holding the
+first left-operand dot and rewrites the later reads to the copy (`b_A *= s` becomes
+`b_A = b_A_c * s`). The copy keeps the tile's dtype: `b_A_c = b_A + 0.0` when the kernel casts
+or creates the tile as a float (`.to(tl.float16)`, `tl.zeros(..., tl.float32)`), else
+`b_A_c = (b_A + 0.0).to(b_A.dtype)` (a tile loaded from a pointer may be int8, which `+ 0.0`
+alone makes fp32, and Triton rejects a dot of fp32 and int8; an integer identity such as `+ 0`
+is folded away by the compiler, leaving no copy). Through fp32 and back is exact for 8- and
+16-bit integers; a tile the kernel makes a 32- or 64-bit integer gets no fix. Several copies
+one statement needs (its dots' left operands) go in in one pass. A later read that is itself the left operand of another dot
 followed by more reads gets a copy of its own (`b_A_c2`, ...), all taken before the first dot,
 as in hand-written multi-dot sequences. When the later reads do not all run after that
 statement in the same block (e.g. in another `if` arm or after the enclosing loop), a later
 read is of an alias, or the clobber is loop-carried, the copy is taken right before the dot's
 statement and the dot consumes it instead: `tl.dot(b_A_c, ...)`, leaving `b_A` (and every
 alias of it) intact. Values are unchanged under
-standard `tl.dot` semantics (`+ 0.0` is exact). No fix is offered when the dot's statement is
-not a plain one-statement line.
+standard `tl.dot` semantics (`+ 0.0` changes only the sign of a zero: `-0.0 + 0.0` is `+0.0`,
+which is why the compiler cannot drop it). No fix is offered when the dot's statement is not a
+plain one-statement line.
 """
 
 from __future__ import annotations
@@ -269,7 +276,7 @@ def mm(a, b):
 
 @triton.jit
 def mm_pristine(a, b):
-    a_c = a + 0.0
+    a_c = (a + 0.0).to(a.dtype)
     return tl.dot(a_c, b)
 
 
@@ -325,7 +332,7 @@ def mm(a, b):
 
 @triton.jit
 def mm_copy(a, b):
-    a_c = a + 0.0
+    a_c = (a + 0.0).to(a.dtype)
     return tl.dot(a_c, b)
 
 
@@ -414,7 +421,7 @@ def k(p_a, p_b, p_o):
 def k(p_a, p_b, p_o):
     b_a = tl.load(p_a)
     b_keep = b_a
-    b_a_c = b_a + 0.0
+    b_a_c = (b_a + 0.0).to(b_a.dtype)
     b_o = tl.dot(b_a_c, tl.load(p_b))
     tl.store(p_o, b_o + b_keep)
 """,
@@ -438,9 +445,9 @@ def k(p_a, p_w, p_o, USE_W: tl.constexpr):
     b_a = tl.load(p_a)
     b_w = tl.load(p_w)
     if USE_W:
-        b_a_c = b_a + 0.0
+        b_a_c = (b_a + 0.0).to(b_a.dtype)
         tl.store(p_o, tl.dot(b_a_c, b_w))
-    b_a_c2 = b_a + 0.0
+    b_a_c2 = (b_a + 0.0).to(b_a.dtype)
     b_o = tl.dot(b_a, b_w)
     tl.store(p_o, b_o + b_a_c2)
 """,
@@ -484,11 +491,11 @@ def mm_rt(x, y):
 def k(p_a, p_b, p_o, NT):
     b_a = tl.load(p_a)
     b_b = tl.load(p_b)
-    b_a_c = b_a + 0.0
+    b_a_c = (b_a + 0.0).to(b_a.dtype)
     b_o = mm(b_a.to(tl.float16), b_b)
     tl.store(p_o, b_a_c)
     for i_t in range(NT):
-        b_b_c = b_b + 0.0
+        b_b_c = (b_b + 0.0).to(b_b.dtype)
         b_o += mm_rt(b_o, y=b_b_c)
 """,
             unsafe_fixes=True,
@@ -521,13 +528,70 @@ def k(p_a, p_w, p_o):
 def k(p_a, p_w, p_o):
     b_a = tl.load(p_a)
     b_w = tl.load(p_w)
-    b_a_c = b_a + 0.0
-    b_a_c2 = b_a + 0.0
-    b_a_c3 = b_a + 0.0
+    b_a_c = (b_a + 0.0).to(b_a.dtype)
+    b_a_c2 = (b_a + 0.0).to(b_a.dtype)
+    b_a_c3 = (b_a + 0.0).to(b_a.dtype)
     b_x = tl.dot(b_a, b_w)
     b_y = tl.dot(b_a_c, b_w)
     b_z = tl.dot(tl.trans(b_a_c2), b_w)
     tl.store(p_o, b_a_c3 + b_x + b_y + b_z)
+""",
+            unsafe_fixes=True,
+        ),
+        # the left operands of one statement each get a copy, both inserted in one pass; a tile
+        # the kernel casts to a float dtype is copied with `+ 0.0`, one of unstated dtype through
+        # fp32 and back to its own dtype (`+ 0.0` alone would make an int8 tile fp32)
+        Example(
+            """
+@triton.jit
+def k(p_a, p_b, p_w, p_o, p_p):
+    b_a = tl.load(p_a).to(tl.float16)
+    b_b = tl.load(p_b)
+    b_w = tl.load(p_w)
+    b_x = tl.dot(b_a, b_w) + tl.dot(b_b, b_w)
+    tl.store(p_o, b_x + b_a)  # expect
+    tl.store(p_p, b_b)  # expect
+""",
+            fixed="""
+@triton.jit
+def k(p_a, p_b, p_w, p_o, p_p):
+    b_a = tl.load(p_a).to(tl.float16)
+    b_b = tl.load(p_b)
+    b_w = tl.load(p_w)
+    b_a_c = b_a + 0.0
+    b_b_c = (b_b + 0.0).to(b_b.dtype)
+    b_x = tl.dot(b_a, b_w) + tl.dot(b_b, b_w)
+    tl.store(p_o, b_x + b_a_c)
+    tl.store(p_p, b_b_c)
+""",
+            unsafe_fixes=True,
+        ),
+        # an int8 tile keeps its dtype through the copy (the dot needs both operands int8); a
+        # 32-bit integer tile gets no fix: fp32 does not hold it exactly, and the compiler folds
+        # an integer identity (`idx + 0`) away, leaving no copy
+        Example(
+            """
+@triton.jit
+def k(p_a, p_b, p_i, p_o):
+    a = tl.load(p_a).to(tl.int8)
+    b = tl.load(p_b).to(tl.int8)
+    acc = tl.dot(a, b, out_dtype=tl.int32)
+    acc += tl.dot(a, b, out_dtype=tl.int32)  # expect
+    idx = tl.load(p_i).to(tl.int32)
+    acc += tl.dot(idx.to(tl.int8), b, out_dtype=tl.int32)
+    tl.store(p_o, acc + idx)  # expect
+""",
+            fixed="""
+@triton.jit
+def k(p_a, p_b, p_i, p_o):
+    a = tl.load(p_a).to(tl.int8)
+    b = tl.load(p_b).to(tl.int8)
+    a_c = (a + 0.0).to(a.dtype)
+    acc = tl.dot(a, b, out_dtype=tl.int32)
+    acc += tl.dot(a_c, b, out_dtype=tl.int32)
+    idx = tl.load(p_i).to(tl.int32)
+    acc += tl.dot(idx.to(tl.int8), b, out_dtype=tl.int32)
+    tl.store(p_o, acc + idx)
 """,
             unsafe_fixes=True,
         ),
@@ -549,12 +613,12 @@ def k(p_a, p_b, p_o):
 def k(p_a, p_b, p_o):
     b_a = tl.load(p_a)
     b_b = tl.load(p_b)
-    b_a_c = b_a + 0.0
+    b_a_c = (b_a + 0.0).to(b_a.dtype)
     b_o = tl.dot(b_a.to(tl.float16), b_b)
     tl.store(p_o, b_a_c)
-    b_b_c = b_b + 0.0
+    b_b_c = (b_b + 0.0).to(b_b.dtype)
     b_d = tl.dot(tl.trans(b_b), b_a_c)
-    b_d_c = b_d + 0.0
+    b_d_c = (b_d + 0.0).to(b_d.dtype)
     b_e = -tl.dot(-b_d, b_b_c)
     b_c = b_d_c + 0.0
     tl.store(p_o, b_o + b_e)
@@ -574,7 +638,7 @@ def k(p_a, p_b, p_c, p_o):
 @triton.jit
 def k(p_a, p_b, p_c, p_o):
     b_a = tl.load(p_a)
-    b_a_c = b_a + 0.0
+    b_a_c = (b_a + 0.0).to(b_a.dtype)
     b_o = tl.dot(tl.dot(b_a, tl.load(p_b)), tl.load(p_c))
     b_a = b_a_c * 2.0
     tl.store(p_o, b_a)
@@ -597,7 +661,7 @@ def k(p_a, p_b, p_o, NT):
     b_a = tl.load(p_a)
     b_h = tl.zeros([16, 16], dtype=tl.float32)
     for i_t in range(NT):
-        b_a_c = b_a + 0.0
+        b_a_c = (b_a + 0.0).to(b_a.dtype)
         b_h += tl.dot(b_a_c, tl.load(p_b + i_t))
     tl.store(p_o, b_h)
 """,
@@ -619,7 +683,7 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
 def k(p_a, p_b, p_o, USE_G: tl.constexpr):
     b_a = tl.load(p_a)
     if USE_G:
-        b_a_c = b_a + 0.0
+        b_a_c = (b_a + 0.0).to(b_a.dtype)
         b_o = tl.dot(b_a_c, tl.load(p_b))
     if USE_G:
         b_o = tl.insert_slice(b_o, b_a, [0, 0], [16, 16], [1, 1])
@@ -935,23 +999,46 @@ class _CopyPlanner:
         statement = dot.statement
         if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
             return Declined("the dot is not in a plain one-statement line, so there is no place for the copy")
-        groups = self._read_groups(dot, tile, statement, reads)
+        lhs_read = next(e for e in reversed(self.flow.events[: dot.index]) if e.node is tile)
+        dtypes = {self._stated_dtype(definition) for definition in self.flow.reaching_defs(lhs_read, tile.value)}
+        if dtypes & _WIDE_INTS:
+            return Declined(
+                "the tile holds 32- or 64-bit integers: no copy of it is both exact and kept by the compiler"
+            )
+        copy_of = _float_copy if dtypes and dtypes <= _FLOATS else _dtype_keeping_copy
+        groups = self._read_groups(lhs_read, dot, tile, statement, reads)
         if groups is None:
             copy = self.context.fresh_names.fresh(f"{tile.value}_c")
-            changes = (InsertBefore(statement, _copy_of(copy, tile.value)), Replace(tile, copy))
+            changes = (InsertBefore(statement, copy_of(copy, tile.value)), Replace(tile, copy))
             return FixPlan("unsafe", f"Let the dot consume a pristine copy of `{tile.value}`", changes)
         copies: list[InsertBefore | Replace] = []
         for group in groups:
             copy = self.context.fresh_names.fresh(f"{tile.value}_c")
-            copies.append(InsertBefore(statement, _copy_of(copy, tile.value)))
+            copies.append(InsertBefore(statement, copy_of(copy, tile.value)))
             copies.extend(_read_copy(read, tile.value, copy) for read in group)
         return FixPlan("unsafe", f"Copy `{tile.value}` before the dot and read the copy afterwards", tuple(copies))
 
+    def _stated_dtype(self, definition: Event) -> str | None:
+        """The dtype a definition of the tile states (`x.to(tl.float16)`, `tl.cast(x, tl.int8)`,
+        `tl.zeros(shape, tl.float32)`, `tl.full(shape, v, tl.float32)`; `tl.arange` is int32),
+        else None (a load's element type is the pointer's, which the kernel does not state)."""
+        value, imports = definition.value, self.kernel.imports
+        if not isinstance(value, cst.Call):
+            return None
+        func = value.func
+        if imports.is_tl(func, "arange"):
+            return "int32"
+        if isinstance(func, cst.Attribute) and func.attr.value == "to" and imports.resolve(func) is None:
+            dtype = call_argument(value, 0, "dtype")
+        else:
+            position = {"cast": 1, "zeros": 1, "full": 2}.get(imports.language_name(func) or "")
+            dtype = call_argument(value, position, "dtype") if position is not None else None
+        return imports.language_name(dtype) if dtype is not None else None
+
     def _read_groups(
-        self, dot: Event, tile: cst.Name, statement: cst.BaseStatement, reads: list[Event]
+        self, lhs_read: Event, dot: Event, tile: cst.Name, statement: cst.BaseStatement, reads: list[Event]
     ) -> list[list[Event]] | None:
         """The later reads split by the copy each uses, or None when copies cannot serve them."""
-        lhs_read = next(e for e in reversed(self.flow.events[: dot.index]) if e.node is tile)
         defs = _indices(self.flow.reaching_defs(lhs_read, tile.value))
         groups: list[list[Event]] = [[]]
         split_after = None
@@ -1024,8 +1111,23 @@ def _indented_blocks(statement: cst.CSTNode) -> list[cst.IndentedBlock]:
     return [part for part in parts if isinstance(part, cst.IndentedBlock)]
 
 
-def _copy_of(copy: str, tile: str) -> str:
+_FLOATS = frozenset({"float16", "bfloat16", "float32", "float64"})
+_WIDE_INTS = frozenset({"int32", "int64", "uint32", "uint64"})
+
+
+def _float_copy(copy: str, tile: str) -> str:
+    """A copy of a float tile: `+ 0.0` keeps its dtype (a Python float does not promote a float
+    tile) and the compiler keeps the addition (it turns -0.0 into +0.0, so it is no identity)."""
     return f"{copy} = {tile} + 0.0"
+
+
+def _dtype_keeping_copy(copy: str, tile: str) -> str:
+    """A copy of a tile whose dtype the kernel does not state: `+ 0.0` alone makes an integer
+    tile fp32 (Triton then rejects the dot, both operands must be the same dtype), and an
+    integer identity (`+ 0`, `^ 0`, `* 1`) is folded away by the compiler's canonicalizer, so no
+    copy is left. Through fp32 and back is exact for 8- and 16-bit integers; on a float tile the
+    cast is a no-op and this is the `+ 0.0` copy."""
+    return f"{copy} = ({tile} + 0.0).to({tile}.dtype)"
 
 
 def _indices(events: list[Event]) -> set[int]:

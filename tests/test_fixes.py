@@ -57,7 +57,7 @@ SAFE_FIXED = KERNEL.replace("B.to(tl.int64)", "tl.cast(B, tl.int64)").replace(
 )
 UNSAFE_FIXED = SAFE_FIXED.replace(
     "    b_y = tl.dot(b_x, tl.load(y))\n    tl.store(o, b_x + b_y)",
-    "    b_x_c = b_x + 0.0\n    b_y = tl.dot(b_x, tl.load(y))\n    tl.store(o, b_x_c + b_y)",
+    "    b_x_c = (b_x + 0.0).to(b_x.dtype)\n    b_y = tl.dot(b_x, tl.load(y))\n    tl.store(o, b_x_c + b_y)",
 )
 
 
@@ -86,6 +86,36 @@ def test_fixing_twice_changes_nothing(path):
     assert result.error is None
     again, refixed = fix_result(result, settings(), unsafe=True)
     assert refixed is None and again.findings == result.findings
+
+
+def test_lines_fixes_insert_at_one_place_all_go_in_in_one_pass():
+    """Two left operands of one statement each need a copy inserted before it (vllm-ascend's
+    `kda/solve_tril.py`): one pass inserts both, in the order of the reads they serve (not of
+    their names), and a second pass finds nothing to fix."""
+    source, _ = snippet_source(
+        """
+        @triton.jit
+        def k(p_z, p_a, p_w, p_o, p_p):
+            b_z = tl.load(p_z)
+            b_a = tl.load(p_a)
+            b_w = tl.load(p_w)
+            b_x = tl.dot(b_z, b_w) + tl.dot(b_a, b_w)
+            tl.store(p_o, b_x + b_z)
+            tl.store(p_p, b_a)
+        """
+    )
+    only = settings(select=["ASC003"])
+    result, fixed = fix_result(lint_source(source, "k.py", only), only, unsafe=True)
+    assert fixed is not None and result.findings == []
+    assert (
+        "    b_z_c = (b_z + 0.0).to(b_z.dtype)\n"
+        "    b_a_c = (b_a + 0.0).to(b_a.dtype)\n"
+        "    b_x = tl.dot(b_z, b_w) + tl.dot(b_a, b_w)\n"
+        "    tl.store(p_o, b_x + b_z_c)\n"
+        "    tl.store(p_p, b_a_c)\n"
+    ) in fixed.fixed
+    again, refixed = fix_result(lint_source(fixed.fixed, "k.py", only), only, unsafe=True)
+    assert refixed is None and again.findings == []
 
 
 @pytest.mark.parametrize("path", KERNEL_FILES, ids=lambda p: p.name)
@@ -422,7 +452,7 @@ def test_json_output_carries_each_fix(kernel_file):
     dot = next(f["fix"] for f in findings if f["code"] == "ASC003")
     assert dot["edits"] == [
         {
-            "content": "b_x_c = b_x + 0.0\n    ",
+            "content": "b_x_c = (b_x + 0.0).to(b_x.dtype)\n    ",
             "location": {"row": 8, "column": 5},
             "end_location": {"row": 8, "column": 5},
         },

@@ -185,7 +185,7 @@ def test_form_feed_fix_reads_the_copy_and_keeps_the_form_feed(tmp_path: Path) ->
     assert_no_crash(done)
     assert done.returncode == 0, done.stdout + done.stderr
     assert (tmp_path / "ff.py").read_text() == FORM_FEED.replace(
-        "    b_C = tl.dot", "    b_A_c = b_A + 0.0\n    b_C = tl.dot"
+        "    b_C = tl.dot", "    b_A_c = (b_A + 0.0).to(b_A.dtype)\n    b_C = tl.dot"
     ).replace("\f    tl.store(p_Ao, b_A)", "\f    tl.store(p_Ao, b_A_c)")
 
 
