@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, TypeVar, cast
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
@@ -174,6 +174,139 @@ def names_in(node: cst.CSTNode) -> set[str]:
     """Every name `node` mentions."""
     own = {node.value} if isinstance(node, cst.Name) else set()
     return own.union(*(names_in(child) for child in node.children))
+
+
+_Listing = TypeVar("_Listing", bound=cst.Call | cst.Dict | cst.List | cst.Set | cst.Tuple)
+_Whitespace = cst.BaseParenthesizableWhitespace
+
+
+def without_items(listing: _Listing, keep: Callable[[Any], bool]) -> _Listing:
+    """The call, dict, list, set or parenthesized tuple without the arguments / elements that
+    `keep` rejects, each removal taking exactly its own text.
+
+    An item alone on its line(s) goes with its line(s): itself, its comma and the comment after
+    it on its last line; the comment lines around it, every other line and the closing
+    bracket's line stay. An item sharing a line goes with its comma and the spaces after it
+    (`f(a, num_warps=4, b=1)` -> `f(a, b=1)`; the line break and comment ending the line stay), the
+    last one with the comma before it (`f(a, num_warps=4)` -> `f(a)`).
+    """
+    items, gaps = _items_and_gaps(listing)
+    dropped = [index for index, item in enumerate(items) if not keep(item)]
+    for index in reversed(dropped):
+        _remove(items, gaps, index)
+    return cast(_Listing, _rebuilt(listing, items, gaps))
+
+
+def _items_and_gaps(listing: cst.CSTNode) -> tuple[list[Any], list[_Whitespace]]:
+    """The items and the whitespace between them: before the first (after the opening bracket),
+    after each one's comma, and before the closing bracket (`len(items) + 1` gaps)."""
+    if isinstance(listing, cst.Call):
+        args = list(listing.args)
+        gaps = [listing.whitespace_before_args, *(_after_comma(arg) for arg in args[:-1])]
+        if args:
+            last = args[-1]
+            gaps.append(last.comma.whitespace_after if isinstance(last.comma, cst.Comma) else last.whitespace_after_arg)
+        return args, gaps
+    elements = list(cast(Any, listing).elements)
+    opening, closing = _brackets(listing)
+    return elements, [opening, *(_after_comma(element) for element in elements[:-1]), closing]
+
+
+def _brackets(listing: cst.CSTNode) -> tuple[_Whitespace, _Whitespace]:
+    if isinstance(listing, (cst.Dict, cst.Set)):
+        return listing.lbrace.whitespace_after, listing.rbrace.whitespace_before
+    if isinstance(listing, cst.List):
+        return listing.lbracket.whitespace_after, listing.rbracket.whitespace_before
+    assert isinstance(listing, cst.Tuple) and listing.lpar, "a tuple without parentheses"
+    return listing.lpar[-1].whitespace_after, listing.rpar[0].whitespace_before
+
+
+def _after_comma(item: Any) -> _Whitespace:
+    assert isinstance(item.comma, cst.Comma)  # every item but the last has its comma
+    return item.comma.whitespace_after
+
+
+def _before_comma(item: Any) -> list[_Whitespace]:
+    """The whitespace between an item (that has its comma) and its comma."""
+    return [item.comma.whitespace_before, *([item.whitespace_after_arg] if isinstance(item, cst.Arg) else [])]
+
+
+def _breaks(whitespace: _Whitespace) -> bool:
+    return isinstance(whitespace, cst.ParenthesizedWhitespace)
+
+
+def _has_comment(whitespace: _Whitespace) -> bool:
+    return isinstance(whitespace, cst.ParenthesizedWhitespace) and (
+        whitespace.first_line.comment is not None or any(line.comment is not None for line in whitespace.empty_lines)
+    )
+
+
+def _remove(items: list[Any], gaps: list[_Whitespace], index: int) -> None:
+    """Remove `items[index]`; the gaps around it become one."""
+    item, before, after = items[index], gaps[index], gaps[index + 1]
+    has_comma = isinstance(item.comma, cst.Comma)
+    gap: _Whitespace
+    if _breaks(before) and _breaks(after) and not (has_comma and any(map(_breaks, _before_comma(item)))):
+        # alone on its line(s): the line break ending the line before stays, with the comment
+        # lines on both sides, then the next line's indentation
+        assert isinstance(before, cst.ParenthesizedWhitespace) and isinstance(after, cst.ParenthesizedWhitespace)
+        gap = before.with_changes(
+            empty_lines=[*before.empty_lines, *after.empty_lines], indent=after.indent, last_line=after.last_line
+        )
+        if len(items) == 1 and not _has_comment(gap):
+            gap = cst.SimpleWhitespace("")
+    elif has_comma:  # every item but the last has one
+        gap = after if _breaks(after) else before  # a line break (and comment) ending its line stays
+    elif index == 0:
+        gap = next((g for g in (before, after) if _has_comment(g)), cst.SimpleWhitespace(""))
+    else:  # the last item, with no comma: the comma before it goes, unless a comment or line break follows it
+        previous = items[index - 1]
+        if _has_comment(before) or any(
+            w.value if isinstance(w, cst.SimpleWhitespace) else True for w in _before_comma(previous)
+        ):
+            gap = before
+        else:
+            items[index - 1] = previous.with_changes(comma=cst.MaybeSentinel.DEFAULT)
+            gap = after
+    del items[index]
+    gaps[index : index + 2] = [gap]
+
+
+def _rebuilt(listing: cst.CSTNode, items: list[Any], gaps: list[_Whitespace]) -> cst.CSTNode:
+    """The listing holding `items` with `gaps` between them (`_items_and_gaps`)."""
+    last = len(items) - 1
+    placed = [
+        item.with_changes(comma=item.comma.with_changes(whitespace_after=gaps[index + 1]))
+        for index, item in enumerate(items[:-1])
+    ]
+    if isinstance(listing, cst.Call):
+        if items:
+            tail = items[last]
+            if isinstance(tail.comma, cst.Comma):
+                placed.append(tail.with_changes(comma=tail.comma.with_changes(whitespace_after=gaps[-1])))
+            else:
+                placed.append(tail.with_changes(whitespace_after_arg=gaps[-1]))
+        return listing.with_changes(args=placed, whitespace_before_args=gaps[0])
+    if items:
+        tail = items[last]
+        if isinstance(tail.comma, cst.Comma):  # before the closing bracket: the gap is the bracket's
+            tail = tail.with_changes(comma=tail.comma.with_changes(whitespace_after=cst.SimpleWhitespace("")))
+        elif isinstance(listing, cst.Tuple) and not placed:  # `(a,)`
+            tail = tail.with_changes(comma=cst.Comma())
+        placed.append(tail)
+    closing = gaps[-1] if items else cst.SimpleWhitespace("")
+    if isinstance(listing, (cst.Dict, cst.Set)):
+        lbrace = listing.lbrace.with_changes(whitespace_after=gaps[0])
+        rbrace = listing.rbrace.with_changes(whitespace_before=closing)
+        return listing.with_changes(elements=placed, lbrace=lbrace, rbrace=rbrace)
+    if isinstance(listing, cst.List):
+        lbracket = listing.lbracket.with_changes(whitespace_after=gaps[0])
+        rbracket = listing.rbracket.with_changes(whitespace_before=closing)
+        return listing.with_changes(elements=placed, lbracket=lbracket, rbracket=rbracket)
+    assert isinstance(listing, cst.Tuple)
+    lpar = [*listing.lpar[:-1], listing.lpar[-1].with_changes(whitespace_after=gaps[0])]
+    rpar = [listing.rpar[0].with_changes(whitespace_before=closing), *listing.rpar[1:]]
+    return listing.with_changes(elements=placed, lpar=lpar, rpar=rpar)
 
 
 def contains(root: cst.CSTNode | None, node: cst.CSTNode) -> bool:

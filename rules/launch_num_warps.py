@@ -90,12 +90,15 @@ Tune tiles, the grid, layout and the UB budget instead.
 
 ## Fix safety
 Safe: the keywords (or dict entries) are removed; they have no effect on the compiled
-kernel. In a launch selecting the SIMT mode the fix of `num_stages` keeps `num_warps`. In a list of `triton.Config`s (a comprehension or a literal list, passed to a call,
+kernel. Each goes with its own text only: alone on its line, with that line and its comment
+there; the neighbours' comments and lines stay. In a launch selecting the SIMT mode the fix of `num_stages` keeps `num_warps`. In a list of `triton.Config`s (a comprehension or a literal list, passed to a call,
 bound to a name or returned), configs that differed only in the knobs would repeat, and
 autotune would benchmark the same kernel several times: the fix keeps one copy of each
 distinct config. A comprehension loses the `for` clauses whose names fed only the knobs
 (when they have no `if` and iterate over a non-empty literal, or a name bound only to
-one); a literal list drops the later copies. Every distinct config stays, in its order.
+one), and a clause over a literal's tuples the parts that did, then the later copies of
+what is left (`for b, w in ((64, 4), (64, 8))` → `for b in (64,)`, when nothing there calls
+anything); a literal list drops the later copies. Every distinct config stays, in its order.
 A heuristics table loses the knob's entry (its function stays), unless another heuristic
 of the table reads the knob: then there is no fix. `kw.update(...)` and `kw |= {...}` lose
 the knobs they add when they still add something else; there is no fix for one that would
@@ -108,20 +111,18 @@ never flagged.
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from collections.abc import Set as AbstractSet
-from typing import TypeGuard, TypeVar
+from typing import TypeGuard
 
 import libcst as cst
 
-from ascend_lint.fixes import Declined, FixPlan, Replace, names_in
+from ascend_lint.fixes import Declined, FixPlan, Replace, names_in, without_items
 from ascend_lint.host import DictChange, Scope, all_params, passed_for
 from ascend_lint.imports import ImportMap, number_literal, str_literal
 from ascend_lint.kernels import Kernel
 from ascend_lint.nodes import walk
 from ascend_lint.rule import Confirm, Evidence, Example, HostIndex, ModuleContext, Report, Rule
-
-_Item = TypeVar("_Item", cst.Arg, cst.BaseDictElement)
 
 KNOBS = frozenset({"num_warps", "num_stages"})
 # a kernel's methods that compile it with the launch options they are given
@@ -685,6 +686,105 @@ HEURISTICS_CONFIGS = {
 def kernel(x, n, BLOCK: tl.constexpr):
     tl.store(x + tl.arange(0, BLOCK), 0.0)
 """,
+        # a knob alone on its line goes with its line (its comma, its own comment); the other
+        # lines, their comments, the comment lines between the arguments and the closing
+        # bracket's line stay
+        Example(
+            """
+def launch(x, y, n):
+    kernel[(n,)](
+        x,
+        y,
+        BLOCK=1024,  # one tile per program
+        num_warps=4,  # reduced for NPU  # expect
+    )
+    kernel[(n,)](
+        x, y,
+        BLOCK=1024,  # one tile per program
+        num_warps=4  # expect
+    )
+    kernel[(n,)](
+        x, y,
+        BLOCK=1024,  # one tile per program
+        num_warps=4,  # expect
+        # FMA contraction would swallow one of the roundings
+        enable_fp_fusion=False,
+    )
+    kernel[(n,)](x, y, num_warps=4, BLOCK=1024)  # expect
+    kw = {
+        "num_warps": 4,  # expect
+        # fits the UB
+        "BLOCK": 64,
+        "num_stages": 1  # expect
+    }
+    kernel[(n,)](x, y, **kw)
+""",
+            fixed="""
+def launch(x, y, n):
+    kernel[(n,)](
+        x,
+        y,
+        BLOCK=1024,  # one tile per program
+    )
+    kernel[(n,)](
+        x, y,
+        BLOCK=1024,  # one tile per program
+    )
+    kernel[(n,)](
+        x, y,
+        BLOCK=1024,  # one tile per program
+        # FMA contraction would swallow one of the roundings
+        enable_fp_fusion=False,
+    )
+    kernel[(n,)](x, y, BLOCK=1024)
+    kw = {
+        # fits the UB
+        "BLOCK": 64,
+    }
+    kernel[(n,)](x, y, **kw)
+""",
+        ),
+        # the later copies of a list leave with their lines; a loop over tuples loses the parts
+        # that fed only the knobs, and the later copies of what is left
+        Example(
+            """
+small_configs = [
+    triton.Config({"BT": 32}, num_warps=2),  # fits the UB  # expect
+    triton.Config({"BT": 32}, num_warps=4),  # expect
+    # large tiles
+    triton.Config({"BT": 64}, num_warps=4),  # expect
+]
+
+@triton.autotune(
+    configs=[
+        triton.Config({"BLOCK": b}, num_warps=w)  # expect
+        for b, w in ((64, 4), (64, 8), (128, 4))
+    ],
+    key=["n"],
+)
+@triton.jit
+def k(x, n, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+""",
+            fixed="""
+small_configs = [
+    triton.Config({"BT": 32}),  # fits the UB
+    # large tiles
+    triton.Config({"BT": 64}),
+]
+
+@triton.autotune(
+    configs=[
+        triton.Config({"BLOCK": b})
+        for b in (64, 128)
+    ],
+    key=["n"],
+)
+@triton.jit
+def k(x, n, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+""",
+        ),
     )
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
@@ -905,10 +1005,11 @@ def _added_without_knobs(added: cst.BaseExpression, knobs: AbstractSet[str]) -> 
         arg if (table := _literal_added(arg)) is None else arg.with_changes(value=_dict_without_knobs(table, knobs))
         for arg in added.args
     ]
-    kept_args = _drop(
-        args, lambda arg: _keeps(arg, knobs) and ((table := _literal_added(arg)) is None or bool(table.elements))
+    remaining = without_items(
+        added.with_changes(args=args),
+        lambda arg: _keeps(arg, knobs) and ((table := _literal_added(arg)) is None or bool(table.elements)),
     )
-    return added.with_changes(args=kept_args) if kept_args else None
+    return remaining if remaining.args else None
 
 
 def _literal_added(arg: cst.Arg) -> cst.Dict | None:
@@ -1101,14 +1202,6 @@ def _string_key(element: cst.DictElement) -> str | None:
     return str_literal(element.key)
 
 
-def _drop(items: Sequence[_Item], keep: Callable[[_Item], bool]) -> list[_Item]:
-    """Items for which keep() holds, with the original last item's trailing comma kept."""
-    kept = [item for item in items if keep(item)]
-    if kept and items and kept[-1] is not items[-1]:
-        kept[-1] = kept[-1].with_changes(comma=items[-1].comma)
-    return kept
-
-
 def _without_knobs(call: cst.Call, knobs: AbstractSet[str]) -> cst.Call:
     """The call without the keywords among `knobs`, those entries of the dict literals splatted
     into it, and the `**{}` those leave empty."""
@@ -1116,7 +1209,7 @@ def _without_knobs(call: cst.Call, knobs: AbstractSet[str]) -> cst.Call:
         arg if (table := _splatted_literal(arg)) is None else arg.with_changes(value=_dict_without_knobs(table, knobs))
         for arg in call.args
     ]
-    return call.with_changes(args=_drop(args, lambda arg: _keeps(arg, knobs)))
+    return without_items(call.with_changes(args=args), lambda arg: _keeps(arg, knobs))
 
 
 def _splatted_literal(arg: cst.Arg) -> cst.Dict | None:
@@ -1131,9 +1224,7 @@ def _keeps(arg: cst.Arg, knobs: AbstractSet[str]) -> bool:
 
 
 def _dict_without_knobs(table: cst.Dict, knobs: AbstractSet[str]) -> cst.Dict:
-    return table.with_changes(
-        elements=_drop(table.elements, lambda e: not isinstance(e, cst.DictElement) or _string_key(e) not in knobs)
-    )
+    return without_items(table, lambda e: not isinstance(e, cst.DictElement) or _string_key(e) not in knobs)
 
 
 # ---- config lists: the configs the knobs told apart become one --------------------------------
@@ -1177,22 +1268,21 @@ def _merged_list(
     """The list with configs free of `knobs`, each distinct one once; None when nothing repeats."""
     configs = [e.value for e in container.elements if isinstance(e, cst.Element) and _is_config(e.value, imports)]
     seen: set[str] = set()
-    kept: list[cst.BaseElement] = []
+    repeated: set[int] = set()  # ids of the later copies
+    elements: list[cst.BaseElement] = []
     for element in container.elements:
         if isinstance(element, cst.Element) and _is_config(element.value, imports):
             config = _without_knobs(element.value, knobs)
+            element = element.with_changes(value=config)
             shape = _shape(config)
             if shape in seen:
-                continue
+                repeated.add(id(element))
             seen.add(shape)
-            element = element.with_changes(value=config)
-        kept.append(element)
-    if len(kept) == len(container.elements):
+        elements.append(element)
+    if not repeated:
         return None, configs
-    last = container.elements[-1]
-    if kept[-1] is not last:
-        kept[-1] = kept[-1].with_changes(comma=last.comma)
-    return container.with_changes(elements=kept), configs
+    merged = without_items(container.with_changes(elements=elements), lambda element: id(element) not in repeated)
+    return merged, configs
 
 
 def _shape(config: cst.Call) -> str:
@@ -1218,7 +1308,8 @@ def _merged_comprehension(
     knobs: AbstractSet[str],
 ) -> tuple[cst.List | cst.ListComp | None, list[cst.Call]]:
     """`[Config(..., num_warps=w) for bt in BTS for w in WS]` → `[Config(...) for bt in BTS]`:
-    the clauses whose names fed only the `knobs` go. None when no clause can go."""
+    the clauses whose names fed only the `knobs` go, and the parts of a literal's tuples that
+    did (`_projected`). None when nothing can go."""
     config = container.elt
     if not _is_config(config, imports):
         return None, []
@@ -1229,8 +1320,10 @@ def _merged_comprehension(
         clauses.append(clause)
         clause = clause.inner_for_in
     used = names_in(plain).union(*(names_in(c.iter) for c in clauses), *(names_in(i) for c in clauses for i in c.ifs))
-    kept = [c for c in clauses if not _only_feeds_knobs(c, used, scope, host)]
-    if len(kept) == len(clauses):
+    kept = [
+        _projected(c, used) or c for c in clauses if not _only_feeds_knobs(c, used, scope, host)
+    ]  # a clause over tuples loses the parts that fed only the knobs
+    if kept == clauses:
         return None, [config]
     if not kept:
         element = cst.Element(plain)
@@ -1240,6 +1333,72 @@ def _merged_comprehension(
     for kept_clause in reversed(kept):
         chain = kept_clause.with_changes(inner_for_in=chain)
     return container.with_changes(elt=plain, for_in=chain), [config]
+
+
+def _projected(clause: cst.CompFor, used: set[str]) -> cst.CompFor | None:
+    """`for b, w in ((64, 4), (64, 8), (128, 4))` with `w` unused → `for b in (64, 128)`: a
+    clause unpacking the tuples of a literal without the names nothing uses, and the later
+    copies of the values left. None unless its target is names, its literal holds only tuples
+    of as many parts, neither it nor the clause's `if`s call anything (no evaluation that could
+    act is left out), and some of the names are used and some not."""
+    target, display = clause.target, clause.iter
+    if (
+        clause.asynchronous
+        or any(isinstance(node, _ACTING) for test in clause.ifs for node in walk(test))
+        or not isinstance(target, (cst.Tuple, cst.List))
+        or not isinstance(display, (cst.List, cst.Tuple, cst.Set))
+        or (isinstance(display, cst.Tuple) and not display.lpar)
+        or any(isinstance(node, _ACTING) for node in walk(display))
+    ):
+        return None
+    names = [e.value.value for e in target.elements if isinstance(e, cst.Element) and isinstance(e.value, cst.Name)]
+    keep = [name in used for name in names]
+    if len(set(names)) < len(target.elements) or all(keep) or not any(keep):
+        return None
+    rows: list[cst.BaseElement] = []
+    seen: set[str] = set()
+    repeated: set[int] = set()  # ids of the later copies
+    for element in display.elements:
+        values = element.value if isinstance(element, cst.Element) else None
+        if not isinstance(values, cst.Tuple) or len(values.elements) != len(names):
+            return None
+        if not all(isinstance(part, cst.Element) for part in values.elements):
+            return None
+        row = element.with_changes(value=_parts(values, keep))
+        shape = ast.dump(ast.parse(cst.Module([]).code_for_node(row.value).strip(), mode="eval"))
+        if shape in seen:
+            repeated.add(id(row))
+        seen.add(shape)
+        rows.append(row)
+    kept_rows = without_items(display.with_changes(elements=rows), lambda row: id(row) not in repeated)
+    return clause.with_changes(target=_parts(target, keep), iter=kept_rows)
+
+
+# what evaluating an expression may do more than compute its value
+_ACTING = (
+    cst.Call,
+    cst.Lambda,
+    cst.NamedExpr,
+    cst.Await,
+    cst.Yield,
+    cst.ListComp,
+    cst.SetComp,
+    cst.DictComp,
+    cst.GeneratorExp,
+)
+
+
+def _parts(row: cst.Tuple | cst.List, keep: list[bool]) -> cst.BaseExpression:
+    """The tuple (or list) of names or values with the parts `keep` says; the part alone when
+    it is one."""
+    if keep.count(True) == 1:
+        return row.elements[keep.index(True)].value
+    position = {id(element): index for index, element in enumerate(row.elements)}
+    if row.lpar or isinstance(row, cst.List):
+        return without_items(row, lambda element: keep[position[id(element)]])
+    kept = [element for element, wanted in zip(row.elements, keep, strict=True) if wanted]  # `b, s, w`: on one line
+    kept[-1] = kept[-1].with_changes(comma=row.elements[-1].comma)
+    return row.with_changes(elements=kept)
 
 
 def _only_feeds_knobs(clause: cst.CompFor, used: set[str], scope: cst.FunctionDef | None, host: HostIndex) -> bool:

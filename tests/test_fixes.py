@@ -566,6 +566,161 @@ def from_module():
     ]
 
 
+# ---- ASC001 in multi-line calls and dicts: a removed knob takes exactly its own lines -----------
+
+
+def _argument_lines(rng: random.Random, dict_entries: bool) -> list[tuple[str, bool]]:
+    """The lines of a multi-line launch's keywords (or of a launch dict's entries), each with
+    whether it is a knob's: keywords and knobs with or without a comment of their own, comment
+    lines between them, the last one with or without its comma."""
+    lines: list[tuple[str, bool]] = []
+    for index in range(rng.randint(1, 5)):
+        if rng.random() < 0.3:
+            lines.append((f"# about what follows {index}", False))
+        unused = [name for name in ("num_warps", "num_stages") if not any(name in line for line, _ in lines)]
+        knob = bool(unused) and rng.random() < 0.5
+        name = rng.choice(unused) if knob else f"P{index}"
+        text = f'"{name}": {index}' if dict_entries else f"{name}={index}"
+        comment = f"  # {name} {index}" if rng.random() < 0.6 else ""
+        lines.append((f"{text},{comment}", knob))
+    if rng.random() < 0.3:
+        lines.append(("# after the last one", False))
+    if not any(knob for _, knob in lines):
+        lines.insert(
+            rng.randint(0, len(lines)), ("num_warps=8,  # its own" if not dict_entries else '"num_warps": 8,', True)
+        )
+    if rng.random() < 0.5:  # no comma after the last argument
+        last = max(index for index, (line, _) in enumerate(lines) if not line.startswith("#"))
+        line, knob = lines[last]
+        lines[last] = (line.replace(",", "", 1), knob)
+    return lines
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_knob_alone_on_its_line_leaves_with_exactly_that_line(seed):
+    """Every other line stays as it was: the other arguments with their comments, the comment
+    lines between them, the closing bracket on its own line."""
+    rng = random.Random(seed)
+    dict_entries = rng.random() < 0.4
+    lines = _argument_lines(rng, dict_entries)
+
+    def module(kept: list[tuple[str, bool]]) -> str:
+        body = "".join(f"        {line}\n" for line, _ in kept)
+        if dict_entries:
+            return f'def launch(x, n):\n    kw = {{\n        "B": 1,  # first\n{body}    }}\n    k[(n,)](x, **kw)\n'
+        return f"def launch(x, n):\n    k[(n,)](\n        x,  # first\n{body}    )\n"
+
+    source = module(lines)
+    config = settings(select=["ASC001"])
+    result, fixed = fix_result(lint_source(source, "launch.py", config), config, unsafe=False)
+    assert fixed is not None and not result.findings, source
+    kept = [(line, knob) for line, knob in lines if not knob]
+    assert fixed.fixed == module(kept), f"{source}\n{fixed.fixed}"
+
+
+def test_a_knob_sharing_its_line_leaves_with_its_comma():
+    """`f(a, num_warps=4, b=1)` -> `f(a, b=1)`, `f(a, num_warps=4)` -> `f(a)`; the line break
+    (and comment) ending the knob's line stays, on its line."""
+    source = """\
+def launch(x, n):
+    k[(n,)](x, num_warps=4, B=1)
+    k[(n,)](x, num_warps=4)
+    k[(n,)](x, num_warps=4, num_stages=2)
+    k[(n,)](num_warps=4, x=x)
+    k[(n,)](
+        x, num_warps=4,  # the row
+        B=1,
+    )
+    k[(n,)](
+        x, B=1, num_warps=4
+    )
+    k[(n,)](
+        num_warps=4, x=x,
+        B=1,
+    )
+    kw = {"B": 1, "num_warps": 4}
+    k[(n,)](x, **kw, **{"num_stages": 1})
+"""
+    config = settings(select=["ASC001"])
+    _, fixed = fix_result(lint_source(source, "launch.py", config), config, unsafe=False)
+    assert fixed is not None
+    assert (
+        fixed.fixed
+        == """\
+def launch(x, n):
+    k[(n,)](x, B=1)
+    k[(n,)](x)
+    k[(n,)](x)
+    k[(n,)](x=x)
+    k[(n,)](
+        x,  # the row
+        B=1,
+    )
+    k[(n,)](
+        x, B=1
+    )
+    k[(n,)](
+        x=x,
+        B=1,
+    )
+    kw = {"B": 1}
+    k[(n,)](x, **kw)
+"""
+    )
+
+
+def test_config_merge_keeps_the_comments_and_drops_repeated_tuples():
+    """The later copies of a literal list leave with their lines; a loop over a literal's tuples
+    loses the parts that fed only the knobs and the later copies of what is left, its comments
+    kept; a loop whose literal calls something keeps its tuples."""
+    source = """\
+import triton
+
+configs = [
+    triton.Config({"BT": 32}, num_warps=2),  # fits the UB
+    triton.Config({"BT": 32}, num_warps=4),  # the same once the knob goes
+    # large tiles
+    triton.Config({"BT": 64}, num_warps=4),
+]
+tuples = [
+    triton.Config({"BT": bt, "BK": bk}, num_warps=w, num_stages=s)
+    for bt, bk, w, s in [
+        (32, 64, 4, 1),  # small
+        (32, 64, 8, 2),
+        # large tiles
+        (64, 64, 4, 1),
+    ]
+    if bt <= bk
+]
+called = [triton.Config({"BT": bt}, num_warps=w) for bt, w in ((int(32), 4), (int(32), 8))]
+"""
+    config = settings(select=["ASC001"])
+    result, fixed = fix_result(lint_source(source, "configs.py", config), config, unsafe=False)
+    assert fixed is not None and not result.findings
+    assert (
+        fixed.fixed
+        == """\
+import triton
+
+configs = [
+    triton.Config({"BT": 32}),  # fits the UB
+    # large tiles
+    triton.Config({"BT": 64}),
+]
+tuples = [
+    triton.Config({"BT": bt, "BK": bk})
+    for bt, bk in [
+        (32, 64),  # small
+        # large tiles
+        (64, 64),
+    ]
+    if bt <= bk
+]
+called = [triton.Config({"BT": bt}) for bt, w in ((int(32), 4), (int(32), 8))]
+"""
+    )
+
+
 def test_the_re_lint_takes_the_module_the_fixer_compiled(monkeypatch) -> None:
     """The fixer compiles the fixed text to check it; the re-lint's `compile_python` takes that
     module rather than compiling the text again, and finds what a lint from scratch finds."""
