@@ -202,9 +202,10 @@ def _check(args: argparse.Namespace) -> int:
         progress.clear()
     report = sys.stdout
     if outcome is not None:
-        if args.diff:
+        if args.diff:  # the diff of what would be fixed; a file that cannot be is an error
             sys.stdout.write(outcome.diff)
-            return EXIT_FINDINGS if outcome.diff else EXIT_CLEAN
+            _print_errors(results, args.verbose)
+            return EXIT_ERROR if any(r.error for r in results) else EXIT_FINDINGS if outcome.diff else EXIT_CLEAN
         if stdin is not None:
             # ruff's convention: the fixed buffer goes to stdout, the report to stderr; the buffer
             # in its own bytes (encoding, BOM, line endings), unchanged unless a fix applied
@@ -220,15 +221,7 @@ def _check(args: argparse.Namespace) -> int:
         from .changed_lines import restrict_to_changed_lines
 
         results = restrict_to_changed_lines(results, diff_base=args.diff_base, diff_file=args.diff_file)
-    for result in results:
-        if result.error is not None:
-            error = result.error
-            where = relative_display(error.filename)
-            if error.location is not None:
-                where += f":{error.location.row}:{error.location.column}"
-            print(f"{where}: error: {error.message}", file=sys.stderr)
-            if args.verbose and error.detail:
-                print(error.detail, end="", file=sys.stderr)
+    _print_errors(results, args.verbose)
     report.write(render(args.output_format, results, settings))
     if args.statistics:
         counts = Counter((f.code, f.name) for r in results for f in r.findings)
@@ -276,6 +269,20 @@ class ProgressLine:
         if self.shown:
             self.stream.write("\r\x1b[K")
             self.stream.flush()
+
+
+def _print_errors(results: list[FileResult], verbose: bool) -> None:
+    """Each file's error on stderr (`path:row:column: error: message`), its traceback with
+    `--verbose`."""
+    for result in results:
+        if result.error is not None:
+            error = result.error
+            where = relative_display(error.filename)
+            if error.location is not None:
+                where += f":{error.location.row}:{error.location.column}"
+            print(f"{where}: error: {error.message}", file=sys.stderr)
+            if verbose and error.detail:
+                print(error.detail, end="", file=sys.stderr)
 
 
 def _fix(args: argparse.Namespace, settings: Settings, stdin: bytes | None, **options: Any) -> FixOutcome:

@@ -377,6 +377,17 @@ def test_diff_without_fixes_prints_nothing(tmp_path):
     assert (done.returncode, done.stdout) == (0, "")
 
 
+def test_diff_names_the_files_it_cannot_fix_and_exits_2(kernel_file, tmp_path):
+    """A file that does not parse, beside one with fixes: the diff of the fixable file on stdout,
+    the other's syntax error on stderr, exit status 2 (not 1: a CI job must not read it as
+    "only fixable findings")."""
+    (tmp_path / "broken.py").write_text("def f(:\n    pass\n")
+    done = run_cli("--diff", "--unsafe-fixes", "broken.py", kernel_file.name, cwd=tmp_path)
+    assert done.returncode == 2, done.stderr
+    assert done.stdout.startswith("--- kernel.py\n+++ kernel.py\n@@ ")
+    assert done.stderr.startswith("broken.py:1:7: error: SyntaxError"), done.stderr
+
+
 def test_show_fixes_lists_each_fix_per_file(kernel_file):
     done = run_cli("--fix", "--unsafe-fixes", "--show-fixes", kernel_file.name, cwd=kernel_file.parent)
     assert done.returncode == 0, done.stderr
