@@ -109,7 +109,12 @@ constexpr). For a cast after arithmetic, every index term (program ids, loop ind
 names derived from them) inside the expression is cast first —
 `(i_b * T + i_t).to(tl.int64)` becomes `tl.cast(i_b, tl.int64) * T + tl.cast(i_t, tl.int64)` —
 so each product is computed in int64; the result has the same value whenever the int32
-computation did not overflow, and the right value when it did. A `.to()` with options beyond
+computation did not overflow, and the right value when it did. The rewritten sum stays one
+operand (parenthesized where the cast was an operand, `(...).to(tl.int64) * K`), keeps the
+parentheses that hold its lines when written over several, and keeps the outer cast when its
+value may be fractional (a `/`, a float literal, a parameter a launch passes a float, a call
+other than `tl.arange` / `tl.program_id` / `tl.cdiv`): there the cast truncates to an int. A
+parameter nothing shows to be a float is taken for an int, as the finding takes it. A `.to()` with options beyond
 the dtype (`bitcast=True`, `fp_downcast_rounding=`) gets no fix, nor a multiply made before
 the cast (the index must be cast where it is made).
 """
@@ -464,6 +469,32 @@ def k(h, x, T, H, K: tl.constexpr, V: tl.constexpr):
     d = -(tl.cast(i_t, tl.int64) * T + tl.cast(i_h, tl.int64))
 """,
         ),
+        # a receiver that may be fractional keeps the outer cast (it truncates); one written over
+        # several lines keeps the parentheses holding its lines
+        Example(
+            """
+@triton.jit
+def k(x, T, S, BLOCK: tl.constexpr):
+    i_t = tl.program_id(0)
+    mid = (i_t * T / 2).to(tl.int64)  # expect
+    src = ((i_t * T + tl.arange(0, BLOCK)) * 0.5).to(tl.int64)  # expect
+    off = (  # expect
+        i_t * T
+        + i_t * S
+    ).to(tl.int64)
+""",
+            fixed="""
+@triton.jit
+def k(x, T, S, BLOCK: tl.constexpr):
+    i_t = tl.program_id(0)
+    mid = tl.cast(tl.cast(i_t, tl.int64) * T / 2, tl.int64)
+    src = tl.cast((tl.cast(i_t, tl.int64) * T + tl.arange(0, BLOCK)) * 0.5, tl.int64)
+    off = (
+        tl.cast(i_t, tl.int64) * T
+        + tl.cast(i_t, tl.int64) * S
+    )
+""",
+        ),
         """
 @triton.jit(do_not_specialize=["T"])
 def k(x, T, BT: tl.constexpr):
@@ -655,7 +686,10 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
             if wrapping:
                 multiply = multiplies[wrapping[0]]
                 written = flow.index_arithmetic_multiply(receiver, wrapping[0], follow=False)
-                cast_terms = fitted(_cast_index_terms(receiver, flow, dtype), call, flow.parents.get(call))
+                cast_terms = _cast_index_terms(receiver, flow, dtype)
+                if not _integral(receiver, kernel, context):  # `((...) * scale).to(tl.int64)`: the cast truncates
+                    cast_terms = _tl_cast(cast_terms, dtype, kernel.imports)
+                cast_terms = fitted(cast_terms, call, flow.parents.get(call))
                 fix = self._fix(call, cast_terms, "Cast the index terms before the arithmetic")
                 yield Report(
                     call,
@@ -844,8 +878,32 @@ def _tl_cast(value: cst.BaseExpression, dtype: cst.BaseExpression, imports: Impo
 
 
 def _cast_index_terms(node: cst.BaseExpression, flow: Flow, dtype: cst.BaseExpression) -> cst.BaseExpression:
-    """Rewrite each index leaf (program id / loop index term) as `tl.cast(leaf, int64)`."""
-    return _cast_leaves(_unparenthesized(node), flow, dtype)
+    """Rewrite each index leaf (program id / loop index term) as `tl.cast(leaf, int64)`. A
+    receiver written over several lines keeps the parentheses that hold its lines together."""
+    bare = _unparenthesized(node)
+    if "\n" in cst.Module([]).code_for_node(bare):
+        bare = node
+    return _cast_leaves(bare, flow, dtype)
+
+
+_INTEGER_CALLS = ("arange", "program_id", "num_programs", "cdiv")
+
+
+def _integral(node: cst.BaseExpression, kernel: Kernel, context: ModuleContext) -> bool:
+    """Nothing says the receiver's value may be fractional: no `/`, no float literal, no
+    parameter with float evidence, no call but integer ones (`tl.arange`, `tl.program_id`,
+    `tl.cdiv`). Then casting its index terms keeps its value and the outer cast can go."""
+    params = {param.name for param in kernel.params}
+    for part in walk(node):
+        if isinstance(part, cst.Float | cst.Imaginary) or (
+            isinstance(part, cst.BinaryOperation) and isinstance(part.operator, cst.Divide)
+        ):
+            return False
+        if isinstance(part, cst.Call) and kernel.imports.language_name(part.func) not in _INTEGER_CALLS:
+            return False
+        if isinstance(part, cst.Name) and part.value in params and float_evidence(kernel, part.value, context.host):
+            return False
+    return True
 
 
 def _cast_leaves(node: cst.BaseExpression, flow: Flow, dtype: cst.BaseExpression) -> cst.BaseExpression:
