@@ -383,16 +383,22 @@ def with_nested(plans: Iterable[FixPlan], layout: Layout) -> dict[int, FixPlan]:
     find it (a `.to` chain inside an `if` that ASC004 rewrites). Replacing the inner node in the
     outer plan's new node makes one pass enough. An unsafe plan goes only into an unsafe one.
     A plan that replaces only expressions, with text, takes part as the expressions it writes.
+    A plan that also inserts or deletes lines (ASC003's copy before the statement it rewrites)
+    may hold nested plans in what it replaces, but is never nested itself: its lines would be lost.
     """
     spans: dict[int, tuple[int, int]] = {}
     replacing: dict[int, FixPlan] = {}
+    with_lines: set[int] = set()  # plans that also insert or delete lines
     for plan in plans:
-        changes = [replace for change in plan.changes if (replace := _as_node_replacement(change)) is not None]
-        if id(plan) in replacing or not changes or len(changes) < len(plan.changes):
+        changes = [_as_node_replacement(change) or change for change in plan.changes]
+        replacements = [change for change in changes if isinstance(change, Replace)]
+        if id(plan) in replacing or not replacements or any(isinstance(c.new, str) for c in replacements):
             continue
-        offsets = [layout.index.offset(end) for change in changes for end in layout.range(change.node)]
-        as_nodes = FixPlan(plan.applicability, plan.message, tuple(changes))
-        replacing[id(plan)], spans[id(plan)] = as_nodes, (min(offsets), max(offsets))
+        offsets = [layout.index.offset(end) for change in replacements for end in layout.range(change.node)]
+        replacing[id(plan)] = FixPlan(plan.applicability, plan.message, tuple(changes))
+        spans[id(plan)] = (min(offsets), max(offsets))
+        if len(replacements) < len(changes):
+            with_lines.add(id(plan))
     if len(replacing) < 2:
         return {}
     composed: dict[int, FixPlan] = {}
@@ -402,7 +408,7 @@ def with_nested(plans: Iterable[FixPlan], layout: Layout) -> dict[int, FixPlan]:
         taken: list[tuple[int, int]] = []  # only the outermost nested plans: each holds its own nested ones
         for other in sorted(replacing, key=lambda other: spans[other][0] - spans[other][1]):  # the widest first
             span = spans[other]
-            if not (start <= span[0] and span[1] <= end and span != (start, end)):
+            if other in with_lines or not (start <= span[0] and span[1] <= end and span != (start, end)):
                 continue
             if outer.applicability == "safe" and replacing[other].applicability != "safe":
                 continue
@@ -415,13 +421,15 @@ def with_nested(plans: Iterable[FixPlan], layout: Layout) -> dict[int, FixPlan]:
         nested_news = _NestedReplacements(
             {part.node: part.new for nested in inner for part in nested.changes if isinstance(part, Replace)}
         )
-        changes = []
+        rewritten: list[Replace | InsertBefore | Delete] = []
         for change in outer.changes:
-            assert isinstance(change, Replace) and not isinstance(change.new, str)
-            new = change.new.visit(nested_news)
-            assert isinstance(new, cst.CSTNode)
-            changes.append(Replace(change.node, new))
-        composed[key] = FixPlan(outer.applicability, outer.message, tuple(changes))
+            if isinstance(change, Replace):
+                assert not isinstance(change.new, str)
+                new = change.new.visit(nested_news)
+                assert isinstance(new, cst.CSTNode)
+                change = Replace(change.node, new)
+            rewritten.append(change)
+        composed[key] = FixPlan(outer.applicability, outer.message, tuple(rewritten))
     return composed
 
 

@@ -118,6 +118,28 @@ def test_lines_fixes_insert_at_one_place_all_go_in_in_one_pass():
     assert refixed is None and again.findings == []
 
 
+def test_a_fix_inside_a_statement_a_copy_fix_rewrites_goes_in_with_it():
+    """ASC003 spells out `b_a += ...` to read the copy; the ASC002 cast inside the added value
+    is applied in the same pass (one fix re-renders the other's code), and a second pass finds
+    nothing."""
+    source, _ = snippet_source(
+        """
+        @triton.jit
+        def k(p_a, p_b, p_o, T):
+            pid = tl.program_id(0)
+            b_a = tl.load(p_a)
+            b_o = tl.dot(b_a, tl.load(p_b))
+            b_a += tl.load(p_a + (pid * T).to(tl.int64))
+            tl.store(p_o, b_o + b_a)
+        """
+    )
+    both = settings(select=["ASC002", "ASC003"])
+    result, fixed = fix_result(lint_source(source, "k.py", both), both, unsafe=True)
+    assert fixed is not None and result.findings == []
+    assert "    b_a = b_a_c + tl.load(p_a + tl.cast(pid, tl.int64) * T)\n" in fixed.fixed
+    assert fix_result(lint_source(fixed.fixed, "k.py", both), both, unsafe=True)[1] is None
+
+
 @pytest.mark.parametrize("path", KERNEL_FILES, ids=lambda p: p.name)
 def test_fixed_file_parses_and_no_fixed_finding_remains(path):
     original = lint_file(str(path), settings())
