@@ -80,6 +80,12 @@ _PURE_SCALAR_FNS = frozenset({"cdiv", "minimum", "maximum", "cast", "multiple_of
 _PY_PURE_FNS = frozenset({"min", "max", "abs", "int"})
 _LOAD_FNS = ("load", "atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_xchg")
 MEMORY_FNS = (*_LOAD_FNS, "store", "make_block_ptr")
+# (function, argument position, keyword) of the block-pointer arguments Triton takes only as int32
+BLOCK_INT32_ARGUMENTS = (
+    ("make_block_ptr", 3, "offsets"),
+    ("make_block_ptr", 4, "block_shape"),
+    ("advance", 1, "offsets"),
+)
 DMA_FNS = ("load", "store")
 _BOUND_NAMES = ("arg1", "arg2", "step")  # tl.range's keywords for its bounds and step, in order
 _MAX_KEYS = 4  # constexpr tests combined per value before falling back to one variant
@@ -398,6 +404,75 @@ class Flow:
                     if definition.value is node or definition.node is node:
                         pending += [read.node for read in self.reads_after(definition, name)]
         return False
+
+    @cached_property
+    def block_offsets(self) -> dict[cst.BaseExpression, str]:
+        """The values block pointers take as int32 (`BLOCK_INT32_ARGUMENTS`: each part of a
+        `tl.make_block_ptr` `offsets` / `block_shape`, of a `tl.advance` `offsets`), each with
+        its function (`tl.make_block_ptr`). Its `shape` and `strides` are not among them: Triton
+        widens those to int64 itself."""
+        found: dict[cst.BaseExpression, str] = {}
+        for function, position, keyword in BLOCK_INT32_ARGUMENTS:
+            for event in self.calls_to(function):
+                written = call_argument(event.call, position, keyword)
+                if written is None:
+                    continue
+                parts = [e.value for e in written.elements] if isinstance(written, cst.Tuple | cst.List) else [written]
+                found.update((part, f"tl.{function}") for part in parts)
+        return found
+
+    def value_reaches(
+        self, starts: Iterable[cst.CSTNode], sinks: Mapping[cst.CSTNode, str]
+    ) -> tuple[cst.CSTNode, str] | None:
+        """The first of `sinks` (expressions of the body, each with a description) holding the
+        integer value of one of `starts`, width included, else None: the expression itself, the
+        sums, differences, products and negations of it, its casts (but to a narrower integer,
+        which gives the value a width of its own: `row.to(tl.int32)`), broadcasts, the calls
+        keeping it (`value_kept_from`: `tl.where(m, row, 0)`), and the names assigned any of
+        these (`row = bos * H + i_h`, also `row += ...`; their reads in turn)."""
+        pending = list(starts)
+        seen: set[cst.CSTNode] = set()
+        while pending:
+            node = pending.pop()
+            if node in seen:
+                continue
+            seen.add(node)
+            if node in sinks:
+                return node, sinks[node]
+            parent = self.parents.get(node)
+            if isinstance(parent, cst.BinaryOperation | cst.UnaryOperation):
+                pending.append(parent)
+                continue
+            if isinstance(parent, cst.Subscript) and parent.value is node and axes_view_of(parent) is node:
+                pending.append(parent)  # a broadcast (`row[:, None]`)
+                continue
+            if isinstance(parent, cst.Attribute | cst.Arg):
+                call = self.parents.get(parent)
+                if isinstance(call, cst.Call):
+                    parts = self.cast_parts(call)
+                    if parts is not None and parts[0] is node:
+                        if not self.is_narrow_int(parts[1]):
+                            pending.append(call)  # a cast: int64, or to a dtype the flow cannot tell
+                        continue
+                    if isinstance(parent, cst.Arg) and any(node is kept for kept in self.value_kept_from(call)):
+                        pending.append(call)
+                    continue  # else an argument of another call (a sink, or a value of its own)
+            definition = self._definition_at.get(parent) if isinstance(parent, cst.AugAssign) else None
+            definitions = [definition] if definition is not None else self._bound_to.get(node, [])
+            for bound in definitions:
+                if bound.name is not None:
+                    pending += [read.node for read in self.reads_after(bound, bound.name)]
+        return None
+
+    @cached_property
+    def _bound_to(self) -> dict[cst.CSTNode, list[Event]]:
+        """The definitions taking the value of an expression as theirs (`x = node`, an element
+        of `a, b = node, y`), by that expression."""
+        found: dict[cst.CSTNode, list[Event]] = {}
+        for definition in self._definition_at.values():
+            if definition.kind == DEF and definition.value is not None:
+                found.setdefault(definition.value, []).append(definition)
+        return found
 
     def value_kept_from(self, node: cst.BaseExpression) -> tuple[cst.BaseExpression, ...]:
         """The operands whose integer value, width included, `node` keeps: the tile of a

@@ -206,6 +206,30 @@ class Kernel:
         names = {term.value for term in terms if isinstance(term, cst.Name)}
         return frozenset(param.name for param in self.params if param.name in names)
 
+    @cached_property
+    def block_offset_params(self) -> frozenset[str]:
+        """The parameters whose value reaches an int32 block-pointer argument (`block_offsets`),
+        in the function itself or through the device functions it passes them to."""
+        flow, sinks = self.declared_flow, self.block_offsets(self.declared_flow)
+        found = set()
+        for param in self.params:
+            entry = [d for d in flow.defs.get(param.name, ()) if isinstance(d.node, cst.Param)]
+            reads = [read.node for d in entry for read in flow.reads_after(d, param.name)]
+            if flow.value_reaches(reads, sinks) is not None:
+                found.add(param.name)
+        return frozenset(found)
+
+    def block_offsets(self, flow: Flow) -> dict[cst.CSTNode, str]:
+        """The values a block pointer takes as int32 in `flow` (the kernel's, or its declared
+        one): `Flow.block_offsets`, and the arguments of calls to device functions of the module
+        whose parameter reaches one (`block_offset_params`), each with what takes it ("an offset
+        of `tl.advance`", "passed to `_blk`, which uses it as a block-pointer offset")."""
+        found: dict[cst.CSTNode, str] = {part: f"an offset of `{f}`" for part, f in flow.block_offsets.items()}
+        for event in flow.calls:
+            used = f"passed to `{dotted_name(event.call.func)}`, which uses it as a block-pointer offset"
+            found.update((argument, used) for argument in self._arguments_used_as(event.call, "block_offset_params"))
+        return found
+
     def offset_arguments(self, call: cst.Call) -> list[cst.BaseExpression]:
         """The arguments of `call` a device function of the module it may run adds to a pointer
         as an offset (`_load_rows(x, q_base, ...)` doing `tl.load(x + base + ...)`)."""

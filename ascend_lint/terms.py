@@ -9,6 +9,8 @@ to one of them share a key. Each atom keeps the first node it was read from, to 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import libcst as cst
 
 from .flow import Flow
@@ -68,12 +70,18 @@ class Terms:
     def _grid_call(self, call: cst.Call) -> bool:
         return len(call.args) == 1 and self.flow.imports.is_tl(call.func, *_GRID_FNS)
 
-    def render(self, terms: Sum, first: str | None = None) -> str:
-        """`first` (code) followed by the products of `terms` as `+ a * b` / `- 2 * c`, in order."""
+    def render(self, terms: Sum, first: str | None = None, widened: Mapping[str, str] | None = None) -> str:
+        """`first` (code) followed by the products of `terms` as `+ a * b` / `- 2 * c`, in order;
+        an atom of `widened` multiplied by anything is written as its text there (`task_id`
+        as `tl.cast(task_id, tl.int64)`: the product is then made in int64)."""
         pieces = [] if first is None else [first]
         for product, coefficient in terms.items():
-            factors = [self.factor(key) for key in sorted(product, key=self.rank.__getitem__)]
             magnitude = abs(coefficient)
+            multiplies = len(product) + (magnitude != 1) > 1
+            factors = [
+                (widened or {}).get(key, self.factor(key)) if multiplies else self.factor(key)
+                for key in sorted(product, key=self.rank.__getitem__)
+            ]
             if magnitude != 1 or not factors:
                 factors.insert(0, str(magnitude))
             sign = "-" if coefficient < 0 else "+"

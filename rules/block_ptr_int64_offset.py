@@ -40,17 +40,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import libcst as cst
-
-from ascend_lint.flow import WIDE, call_argument
+from ascend_lint.flow import WIDE
 from ascend_lint.rule import Confirm, Evidence, Kernel, ModuleContext, Report, Rule
 
 MESSAGE = (
     "int64 block-pointer offset: `{offset}` is int64 and `{call}` takes int32 offsets (compile error); "
     "pass the int32 index (`i_t * BT`) and add the int64 part to the base pointer"
 )
-# (function, argument position, keyword) of the offsets that must be int32
-_INT32_ARGUMENTS = (("make_block_ptr", 3, "offsets"), ("make_block_ptr", 4, "block_shape"), ("advance", 1, "offsets"))
 
 
 class BlockPtrInt64Offset(Rule):
@@ -124,17 +120,11 @@ def k(x, y, T, OFF: tl.int64, task_num: tl.int64, num_core, BT: tl.constexpr):
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         flow = kernel.flow
-        for function, position, keyword in _INT32_ARGUMENTS:
-            for event in flow.calls_to(function):
-                written = call_argument(event.call, position, keyword)
-                if written is None:
-                    continue
-                parts = [e.value for e in written.elements] if isinstance(written, (cst.Tuple, cst.List)) else [written]
-                for part in parts:
-                    if flow.flags(part) & WIDE:
-                        offset = context.module.code_for_node(part)
-                        yield Report(
-                            part,
-                            MESSAGE.format(offset=offset, call=f"tl.{function}"),
-                            facts={"offset": offset, "error": "Block pointers only support 32 bit"},
-                        )
+        for part, function in flow.block_offsets.items():
+            if flow.flags(part) & WIDE:
+                offset = context.module.code_for_node(part)
+                yield Report(
+                    part,
+                    MESSAGE.format(offset=offset, call=function),
+                    facts={"offset": offset, "error": "Block pointers only support 32 bit"},
+                )

@@ -92,6 +92,17 @@ Safe. Each read of the int32 sequence offset inside the flagged product becomes
 (and only it) is computed in int64: the same value whenever the int32 computation did not wrap,
 the right one when it did; a pointer plus an int64 offset is valid Triton. The load itself is
 left alone, since its other uses (block-pointer offsets, lengths) must stay int32.
+
+No fix when the product's value also reaches a block pointer's offset: `row = bos * H + i_h`
+read by `q + row * K` and by `tl.make_block_ptr(o, ..., (row, 0), ...)` (or a `tl.advance`
+offset, or a device function's parameter that becomes one; directly or through names and
+sums): block pointers take int32 offsets only, so the widened kernel would not compile
+(measured with triton-ascend 3.2: `Block pointers only support 32 bit offsets`). Widening at
+the pointer-arithmetic uses only (`tl.cast(row, tl.int64) * K`) would leave the flagged
+multiply in int32 and edit other lines, so the reason names the block-pointer use and the
+author chooses. A shape or stride may take the int64 value (Triton widens those itself), and
+so may an int32 cast of it (`row.to(tl.int32)`). Nor when the product is multiplied in place
+(`t *= H * K`).
 """
 
 from __future__ import annotations
@@ -603,6 +614,39 @@ def k(q, o, score, qb_to_qstart_ptr, qb_qend_ptr, stride_q, stride_s, BQ: tl.con
     tl.store(score + s_offsets, tl.sum(b_q, axis=1))
 """,
         ),
+        # a product that is also a block pointer's offset: no fix (block pointers take int32
+        # offsets, the widened kernel would not compile); its shape and an int32 cast of it
+        # take the int64 value
+        Example(
+            """
+@triton.jit
+def k(q, o, cu_seqlens, T, H: tl.constexpr, K: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    row = bos * H + i_h  # expect
+    b_q = tl.load(q + row * K + tl.arange(0, K))
+    p_o = tl.make_block_ptr(o, (T * H, K), (K, 1), (row, 0), (1, K), (1, 0))
+    tl.store(p_o, b_q[None, :])
+    rows = bos * H + i_h + 1  # expect
+    b_q = tl.load(q + rows * K + tl.arange(0, K))
+    p_o = tl.make_block_ptr(o, (rows, K), (K, 1), (rows.to(tl.int32) - 1, 0), (1, K), (1, 0))
+    tl.store(p_o, b_q[None, :])
+""",
+            fixed="""
+@triton.jit
+def k(q, o, cu_seqlens, T, H: tl.constexpr, K: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    row = bos * H + i_h
+    b_q = tl.load(q + row * K + tl.arange(0, K))
+    p_o = tl.make_block_ptr(o, (T * H, K), (K, 1), (row, 0), (1, K), (1, 0))
+    tl.store(p_o, b_q[None, :])
+    rows = tl.cast(bos, tl.int64) * H + i_h + 1
+    b_q = tl.load(q + rows * K + tl.arange(0, K))
+    p_o = tl.make_block_ptr(o, (rows, K), (K, 1), (rows.to(tl.int32) - 1, 0), (1, K), (1, 0))
+    tl.store(p_o, b_q[None, :])
+""",
+        ),
         """
 @triton.jit
 def k(k, cu_seqlens, H: tl.constexpr, K: tl.constexpr, BT: tl.constexpr):
@@ -851,17 +895,31 @@ def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
                             site if site is not product else product.with_changes(lpar=(), rpar=())
                         ),
                     ),
-                    fix=_fix(product, reads, flow, kernel.imports.language_alias),
+                    fix=_fix(product, reads, kernel, context),
                     facts={"offsets": tuple(names)},
                     related=((shown[0][1].shown_by, f"`{shown[0][0]}` is int32 here"),) if shown else (),
                 )
 
 
-def _fix(product: cst.BinaryOperation, reads: list[cst.Name], flow: Flow, alias: str) -> FixPlan | Declined:
+def _fix(
+    product: cst.BinaryOperation, reads: list[cst.Name], kernel: Kernel, context: ModuleContext
+) -> FixPlan | Declined:
     """Each read of an offset in the product cast to int64; none for an augmented `t *= H`
-    (its target cannot be wrapped in a cast)."""
+    (its target cannot be wrapped in a cast), nor when the product's value also reaches a
+    block pointer's offset (`row = bos * H + i_h`, then `tl.make_block_ptr(..., (row, 0),
+    ...)`), directly or through names and device functions: block pointers take int32 offsets
+    only, so the widened kernel would not compile."""
+    flow = kernel.flow
     if flow.written(product) is not product:
         return Declined("the offset is multiplied in place (`t *= stride`)")
+    reached = flow.value_reaches([product], kernel.block_offsets(flow))
+    if reached is not None:
+        offset, used = reached
+        return Declined(
+            f"the product also reaches `{context.module.code_for_node(offset)}`, {used}; block pointers "
+            "take int32 offsets only, so the widened kernel would not compile"
+        )
+    alias = kernel.imports.language_alias
     return FixPlan(
         "safe",
         "Cast the sequence offset to int64 before the stride",

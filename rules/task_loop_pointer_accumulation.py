@@ -48,12 +48,18 @@ and the finding says why (`--show-fixes`, the text summary, `no_fix_reason` in J
   there and deletes the advance. Terms are compared as sums of products (`*` and `+` in any
   order, `tl.num_programs(0)` or a name bound to it), and the names involved must not change
   between `p`'s definition and the loop; when a term does not match, no fix, naming it.
-  The closed form multiplies the loop index in its own integer type, as the entry value
-  multiplies `start`.
+  The closed form multiplies the loop index in int64 (`p_x = x + tl.cast(task_id, tl.int64) *
+  D`, the module's alias for `tl`; an index times 1 is no multiply and stays as it is): the
+  product grows with the task count and wraps in int32 once it passes 2³¹ (600,000 rows of
+  4,096), where the advance only added a small step to a 64-bit pointer every trip. An entry
+  term written with the start already widened (`x + core_id.to(tl.int64) * D`, or
+  `tl.cast(core_id, tl.int64) * D`) is read as `start * c` when the closed form cancels it.
 - **A per-task offset** — changes values from each core's second task on, on purpose.
   `q += task_id * T` as the task's first use of `q` becomes `q_task = q + task_id * T` and
   the rest of the task reads `q_task`: each task starts from the base pointer, which is
   what an advance by a per-task offset means.
+  The offset is the author's as written: a product of the task index in it was made in int32
+  before the fix too (ASC002 reports it), and the fix adds no multiply.
 
 Both need the advance to be a statement of its own in the task loop's body (not in an inner
 loop or under an `if`), the task loop to be a `for` loop not in another loop, and `p` not
@@ -71,7 +77,7 @@ from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, 
 from ascend_lint.flow import DEF, MEMORY_FNS, READ, Event, Flow, Loop, advance_step, range_bounds
 from ascend_lint.inline import is_inlined
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
-from ascend_lint.terms import Terms, TooComplex, added, divided, multiplied, scaled
+from ascend_lint.terms import Product, Sum, Terms, TooComplex, added, divided, multiplied, scaled
 
 # a kernel whose pointers walk across the tasks; the examples add the task loop's body
 _WALK_ACROSS_TASKS = """
@@ -167,7 +173,7 @@ def k(q, o, task_num, T, BT: tl.constexpr):
     num_core = tl.num_programs(0)
     p_o = o + core_id
     for i in range(tl.cdiv(task_num - core_id, num_core)):
-        p_o = o + i * num_core + core_id
+        p_o = o + tl.cast(i, tl.int64) * num_core + core_id
         task_id = core_id + i * num_core
         q_task = q + task_id * T
         tl.store(p_o, tl.sum(tl.load(q_task + tl.arange(0, BT))))
@@ -240,7 +246,7 @@ def _ids(x, D: tl.constexpr):
 def k(x, y, N, D: tl.constexpr):
     core_id, num_core, p_x = _setup(x, D)
     for task_id in tl.range(core_id, N, num_core):
-        p_x = x + task_id * D
+        p_x = x + tl.cast(task_id, tl.int64) * D
         tl.store(y + task_id, tl.sum(tl.load(p_x + tl.arange(0, D))))
     core, cores, p_y = _ids(y, D)
     for task_id in tl.range(core, N, cores):
@@ -305,10 +311,38 @@ def k(q, o, T, task_num, num_core, BT: tl.constexpr):
 """,
             fixed=_WALK_ACROSS_TASKS
             + """\
-        p_x = x + task_id * D
+        p_x = x + tl.cast(task_id, tl.int64) * D
         p_y = y + task_id
         b_x = tl.load(p_x + o_d)
         tl.store(p_y, tl.sum(b_x))
+""",
+            unsafe_fixes=True,
+        ),
+        # the entry offset written with the start already widened: the same walk
+        Example(
+            """
+@triton.jit
+def k(x, y, N, D: tl.constexpr):
+    core_id = tl.program_id(0)
+    num_core = tl.num_programs(0)
+    p_x = x + core_id.to(tl.int64) * D
+    p_y = y + tl.cast(core_id, tl.int64) * D + 1
+    for task_id in tl.range(core_id, N, num_core):
+        tl.store(p_y, tl.sum(tl.load(p_x + tl.arange(0, D))))
+        p_x += num_core * D  # expect
+        p_y += num_core * D  # expect
+""",
+            fixed="""
+@triton.jit
+def k(x, y, N, D: tl.constexpr):
+    core_id = tl.program_id(0)
+    num_core = tl.num_programs(0)
+    p_x = x + core_id.to(tl.int64) * D
+    p_y = y + tl.cast(core_id, tl.int64) * D + 1
+    for task_id in tl.range(core_id, N, num_core):
+        p_x = x + tl.cast(task_id, tl.int64) * D
+        p_y = y + tl.cast(task_id, tl.int64) * D + 1
+        tl.store(p_y, tl.sum(tl.load(p_x + tl.arange(0, D))))
 """,
             unsafe_fixes=True,
         ),
@@ -562,16 +596,12 @@ def _closed_form(advance: _Advance, loop: Loop, node: cst.For, flow: Flow, terms
             return Declined(f"the advance is not a multiple of the loop step `{_code(step)}`")
         if entry.get((base,)) != 1:
             return Declined(f"`{name}`'s entry value `{_code(entry_value)}` is not `{base} + offset`")
-        offset = added(entry, {(base,): -1})
         first = terms.of(start)
         start_offset = multiplied(first, stride)
+        offset, missing = _entry_offset(entry, base, start_offset, first, terms)
         closed = added(multiplied(index, stride), added(offset, scaled(start_offset, -1)))
     except TooComplex:
         return Declined(f"`{name}`'s offsets are too large to compare")
-    # every term of `start * c` that varies with the start must be in the entry offset as
-    # written; a constant part of the start (`T - 1`) only shifts `k`
-    varying = {key for product in first for key in product}
-    missing = [m for m, n in start_offset.items() if varying & set(m) and offset.get(m) != n]
     if missing:
         term = terms.render({missing[0]: start_offset[missing[0]]})
         return Declined(
@@ -586,7 +616,54 @@ def _closed_form(advance: _Advance, loop: Loop, node: cst.For, flow: Flow, terms
         return Declined(problem)
     if any(_reads_memory(terms.atoms[key], flow) for product in closed for key in product):
         return Declined(f"`{name}`'s offset reads memory, which the rebinding would repeat every trip")
-    return f"{name} = {terms.render(closed, first=base)}"
+    # the task index multiplied in int64: `task_id * c` grows with the task count (rows times a
+    # row stride passes 2**31 where the advance, a small step added to a 64-bit pointer, did not)
+    ((key,),) = index
+    alias = flow.imports.language_alias
+    widened = {key: f"{alias}.cast({terms.factor(key)}, {alias}.int64)"}
+    return f"{name} = {terms.render(closed, first=base, widened=widened)}"
+
+
+def _entry_offset(entry: Sum, base: str, start_offset: Sum, first: Sum, terms: Terms) -> tuple[Sum, list[Product]]:
+    """The pointer's entry offset (`entry` less `base`) and the products of `start * c` that
+    vary with the start and are not in it as written (a constant part of the start, `T - 1`,
+    only shifts `k`). A term written with the start cast to int64 (`core_id.to(tl.int64) * D`,
+    `tl.cast(core_id, tl.int64) * D`) is that term, when the closed form cancels it (it is then
+    not written back without its cast)."""
+    offset = added(entry, {(base,): -1})
+    varying = {key for product in first for key in product}
+
+    def missing(written: Sum) -> list[Product]:
+        return [m for m, n in start_offset.items() if varying & set(m) and written.get(m) != n]
+
+    found = missing(offset)
+    if not found:
+        return offset, found
+    unwidened: Sum = {}
+    products: set[Product] = set()
+    for product, coefficient in offset.items():
+        keys = tuple(sorted(_unwidened_key(key, terms) for key in product))
+        if keys != product:
+            products.add(keys)
+        unwidened = added(unwidened, {keys: coefficient})
+    remainder = added(unwidened, scaled(start_offset, -1))
+    if not products or any(product in remainder for product in products) or missing(unwidened):
+        return offset, found
+    return unwidened, []
+
+
+def _unwidened_key(key: str, terms: Terms) -> str:
+    """The key of `x` for an atom `x.to(tl.int64)` / `tl.cast(x, tl.int64)` of one atom `x`,
+    else `key`."""
+    node, flow = terms.atoms[key], terms.flow
+    parts = flow.cast_parts(node) if isinstance(node, cst.Call) else None
+    if parts is None or not flow.is_int64(parts[1]):
+        return key
+    inner = terms.of(parts[0])
+    if len(inner) != 1:
+        return key
+    ((product, coefficient),) = inner.items()
+    return product[0] if len(product) == 1 and coefficient == 1 else key
 
 
 def _walk_entry(advance: _Advance, loop: Loop, flow: Flow) -> tuple[Event, cst.BaseExpression, str] | Declined:

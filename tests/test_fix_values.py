@@ -138,7 +138,9 @@ def test_a_wrong_closed_form_is_caught():
     path = FIXTURES / "runtime" / "triton_ascend" / "asc006_task_loop_ptr_advance.py"
     source = path.read_text()
     fixed, _ = closed_form_fixed(source, str(path))
-    wrong = fixed.replace("p_x = x + task_id * T * BD", "p_x = x + core_id * T * BD")
+    wrong = fixed.replace(
+        "p_x = x + tl.cast(task_id, tl.int64) * T * BD", "p_x = x + tl.cast(core_id, tl.int64) * T * BD"
+    )
     assert wrong != fixed
     with pytest.raises(AssertionError):
         assert_same_values(source, wrong)

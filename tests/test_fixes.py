@@ -219,6 +219,49 @@ def k(h0, o, W, B, task_num, num_core, BT: tl.constexpr, HAS_H0: tl.constexpr):
     assert reasons["ASC006"].startswith("`p_o`'s entry value has no term `2 * i_t`")
 
 
+def test_an_int32_product_that_is_also_a_block_pointer_offset_is_not_widened(lint):
+    """ASC008's cast would make `row` int64, and `row` is also a block pointer's offset (in
+    `tl.make_block_ptr`, `tl.advance`, or a device function's): block pointers take int32
+    offsets only, so the widened kernel would not compile. No fix, and the reason names the
+    block-pointer use."""
+    findings = lint("""\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _block(o, T, r, K: tl.constexpr):
+    return tl.make_block_ptr(o, (T, K), (K, 1), (r, 0), (1, K), (1, 0))
+
+
+@triton.jit
+def k(q, o, cu_seqlens, T, H: tl.constexpr, K: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    row = bos * H + i_h
+    b_q = tl.load(q + row * K + tl.arange(0, K))
+    tl.store(tl.make_block_ptr(o, (T * H, K), (K, 1), (row, 0), (1, K), (1, 0)), b_q[None, :])
+    step = bos * H
+    step += i_h
+    tl.store(q + step * K + tl.arange(0, K), b_q)
+    p_o = tl.make_block_ptr(o, (T * H, K), (K, 1), (0, 0), (1, K), (1, 0))
+    tl.store(tl.advance(p_o, (step, 0)), b_q[None, :])
+    first = tl.where(i_h == 0, bos * H, 0)
+    tl.store(q + first * K + tl.arange(0, K), b_q)
+    tl.store(_block(o, T * H, first, K), b_q[None, :])
+""")
+    assert [(f.code, f.location.row) for f in findings] == [("ASC008", 14), ("ASC008", 17), ("ASC008", 22)]
+    assert all(f.fix is None for f in findings)
+    assert [f.no_fix_reason for f in findings] == [
+        "the product also reaches `row`, an offset of `tl.make_block_ptr`; block pointers take int32 offsets only, "
+        "so the widened kernel would not compile",
+        "the product also reaches `step`, an offset of `tl.advance`; block pointers take int32 offsets only, "
+        "so the widened kernel would not compile",
+        "the product also reaches `first`, passed to `_block`, which uses it as a block-pointer offset; block "
+        "pointers take int32 offsets only, so the widened kernel would not compile",
+    ]
+
+
 def test_a_knob_a_helper_also_passes_to_another_platforms_launch_keeps_it(lint):
     """`num_warps` passed to a helper that launches for CUDA too: the finding stays (it does
     nothing on Ascend), but deleting it would retune the CUDA launch, so there is no fix."""
