@@ -82,6 +82,25 @@ class CallSite:
         return tuple(block for block in self.blocks if isinstance(block, cst.For))
 
 
+@dataclass
+class DictTrail:
+    """What `HostIndex.dict_sources` passed through: names (with the function binding each)
+    and the module's functions whose results it read."""
+
+    names: set[tuple[str, Scope]] = field(default_factory=set)
+    functions: set[str] = field(default_factory=set)
+
+
+@dataclass(frozen=True)
+class NameUse:
+    """A name written in host code, with the function binding it (None: module level) and the
+    nodes around it, innermost first (up to four)."""
+
+    name: cst.Name
+    owner: Scope
+    around: tuple[cst.CSTNode, ...]
+
+
 @dataclass(frozen=True)
 class Forwarded:
     """How a call of a helper forwarding its parameters to a launch (`def _run(grid, *args,
@@ -645,7 +664,7 @@ class HostIndex(_HostFacts):
         ]
 
     def dict_sources(
-        self, value: cst.BaseExpression, scope: Scope, hops: int = 0
+        self, value: cst.BaseExpression, scope: Scope, hops: int = 0, trail: DictTrail | None = None
     ) -> Iterator[tuple[cst.CSTNode, Scope]]:
         """What a `**value` splat may hold: dict literals and `dict(...)` calls, written
         inline, bound to a name (plus what the function changes it with: `name["key"] = v`
@@ -656,50 +675,172 @@ class HostIndex(_HostFacts):
         function (`_launch(n, common)`), copied (`d.copy()`, `dict(d)`), or splatted into those
         (`dict(..., **base)`, `{**base}`); either arm of a choice (`a if c else b`, `a or b`)
         and both sides of a merge (`base | extra`). A name and the value bound to it are a hop
-        each: a getter's result reaches a launch in twice the hops of other values."""
+        each: a getter's result reaches a launch in twice the hops of other values. `trail`
+        collects the names and the functions (getters) the dicts pass through on the way."""
         if hops > 2 * _MAX_HOPS:
             return
         if isinstance(value, cst.Dict) or _is_dict_call(value):
             yield value, scope
             for inner in _splats_inside(value):
-                yield from self.dict_sources(inner, scope, hops + 1)
+                yield from self.dict_sources(inner, scope, hops + 1, trail)
         elif isinstance(value, cst.Name):
+            if trail is not None:
+                trail.names.add((value.value, self._binding_scope(value.value, scope)))
             in_function = self._binding_scope(value.value, scope) is not None
             for bound in self.values_of(value.value, scope):
                 binder = self.binders.get(bound)
                 if in_function and isinstance(binder, cst.AugAssign) and _changed_dict(binder):
                     continue  # `kw |= {...}` in a function: one of its changes, read below
-                yield from self.dict_sources(bound, scope, hops + 1)
+                yield from self.dict_sources(bound, scope, hops + 1, trail)
             if scope is not None and _param(scope, value.value) is not None:  # what its callers pass
                 for site in self.callers_of(scope):
                     passed = passed_for(site.call, scope, value.value)
                     if passed is not None:
-                        yield from self.dict_sources(passed, site.scope, hops + 1)
+                        yield from self.dict_sources(passed, site.scope, hops + 1, trail)
             for reader in self._scopes_reading(value.value, scope):
                 for store in self.item_stores.get((value.value, reader), ()):
                     yield store.statement, reader
                 for change in self._dict_changes(reader).get(value.value, ()):
                     yield change, reader
                     for added in _added_dicts(change):
-                        yield from self.dict_sources(added, reader, hops + 1)
+                        yield from self.dict_sources(added, reader, hops + 1, trail)
         elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
             for callee in self._callees(value.func.value, scope):
+                if trail is not None and callee in self.returns:
+                    trail.functions.add(callee)
                 for returned, function in self.returns.get(callee, ()):
-                    yield from self.dict_sources(returned, function, hops + 1)
+                    yield from self.dict_sources(returned, function, hops + 1, trail)
         elif isinstance(value, cst.Call) and (copied := _copied(value)) is not None:
-            yield from self.dict_sources(copied, scope, hops + 1)
+            yield from self.dict_sources(copied, scope, hops + 1, trail)
         elif isinstance(value, cst.Subscript):
             for element, function in self._returned_elements(value):
+                if trail is not None:
+                    trail.functions.add(function.name.value)
                 if element is not None:
-                    yield from self.dict_sources(element, function, hops + 1)
+                    yield from self.dict_sources(element, function, hops + 1, trail)
         elif isinstance(value, cst.IfExp):  # either arm (`configs[0] if configs else defaults(n)`)
             for arm in (value.body, value.orelse):
-                yield from self.dict_sources(arm, scope, hops + 1)
+                yield from self.dict_sources(arm, scope, hops + 1, trail)
         elif isinstance(value, cst.BooleanOperation) or (
             isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.BitOr)
         ):  # either operand (`config or defaults(n)`), a merge (`base | dict(num_warps=4)`)
             for operand in (value.left, value.right):
-                yield from self.dict_sources(operand, scope, hops + 1)
+                yield from self.dict_sources(operand, scope, hops + 1, trail)
+
+    def keys_read(self, value: cst.BaseExpression, scope: Scope) -> dict[str, cst.CSTNode]:
+        """The string keys read out of the dicts a `**value` splat may hold (`dict_sources`), each
+        with its first read: `d["key"]` (loaded, or deleted: `del d["key"]`), `d.pop("key")`,
+        `d.get("key")` (not a `pop` / `get` with a default whose result is dropped), `"key" in
+        d`, through any name the dicts pass through on their way to the splat or reach from one
+        (`DictTrail`, `_reached`): an alias or copy, a parameter they are passed for, the result
+        of a getter returning them, wherever it is bound. Taking such a key out of the dict
+        changes or breaks what the read does."""
+        trail = DictTrail()
+        for _ in self.dict_sources(value, scope, trail=trail):
+            pass
+        names, functions = self._reached(trail)
+        found: dict[str, cst.CSTNode] = {}
+        for name, owner in sorted(names, key=lambda named: named[0]):
+            for use in self.name_uses.get(name, ()):
+                if use.owner is owner and (read := _key_read(use.name, use.around)) is not None:
+                    found.setdefault(*read)
+        for function in sorted(functions):  # `defaults()["num_warps"]`: read from the call's result
+            for use in self.name_uses.get(function, ()):
+                call = use.around[0] if use.around else None
+                read = _key_read(call, use.around[1:]) if isinstance(call, cst.Call) and call.func is use.name else None
+                if read is not None:
+                    found.setdefault(*read)
+        return found
+
+    def _reached(self, trail: DictTrail) -> tuple[set[tuple[str, Scope]], set[str]]:
+        """The names (with the function binding each) a dict on the `trail` may be held by: the
+        trail's, and those bound to (or passed for a parameter as) one of them, a copy of one
+        (`d.copy()`, `dict(d)`, `{**d}`), a choice of them, or the result of a function
+        returning one (the trail's getters too), until nothing more is reached."""
+        names, functions = set(trail.names), set(trail.functions)
+        for _ in range(2 * _MAX_HOPS):
+            before = len(names) + len(functions)
+            for (name, owner), values in self.bindings.items():
+                if (name, owner) not in names and any(self._holds(v, owner, names, functions) for v in values):
+                    names.add((name, owner))
+            for function_name, returned in self.returns.items():
+                if function_name not in functions and any(
+                    self._holds(value, function, names, functions) for value, function in returned
+                ):
+                    functions.add(function_name)
+            for function_name, sites in self.calls_of.items():
+                for function in self.functions.get(function_name, ()):
+                    for param in all_params(function):
+                        if (param.name.value, function) in names:
+                            continue
+                        for site in sites:
+                            passed = passed_for(site.call, function, param.name.value)
+                            if passed is not None and self._holds(passed, site.scope, names, functions):
+                                names.add((param.name.value, function))
+                                break
+            if len(names) + len(functions) == before:
+                break
+        return names, functions
+
+    def _holds(
+        self,
+        value: cst.BaseExpression,
+        scope: Scope,
+        names: AbstractSet[tuple[str, Scope]],
+        functions: AbstractSet[str],
+    ) -> bool:
+        """Whether `value` may be (a copy of) a dict held by `names` or returned by `functions`."""
+        if isinstance(value, cst.Name):
+            return (value.value, self._binding_scope(value.value, scope)) in names
+        if isinstance(value, cst.Call):
+            if isinstance(value.func, cst.Name) and value.func.value in functions:
+                return True
+            copied = _copied(value)
+            if copied is not None:
+                return self._holds(copied, scope, names, functions)
+            return _is_dict_call(value) and any(self._holds(a.value, scope, names, functions) for a in value.args)
+        if isinstance(value, cst.Subscript):  # `f(...)[1]`, an element of a tuple a getter returns
+            return isinstance(value.value, cst.Call) and self._holds(value.value, scope, names, functions)
+        if isinstance(value, cst.Dict):
+            return any(
+                isinstance(e, cst.StarredDictElement) and self._holds(e.value, scope, names, functions)
+                for e in value.elements
+            )
+        if isinstance(value, cst.IfExp):
+            return any(self._holds(arm, scope, names, functions) for arm in (value.body, value.orelse))
+        if isinstance(value, (cst.BooleanOperation, cst.BinaryOperation)):
+            return any(self._holds(side, scope, names, functions) for side in (value.left, value.right))
+        return False
+
+    @cached_property
+    def name_uses(self) -> dict[str, list[NameUse]]:
+        """Each name host code writes (kernel bodies aside; not attribute names, keywords or
+        the names of `def`s and parameters), by name, with the function binding it
+        (`_binding_scope`) and the nodes around it."""
+        kernel_bodies = {function.body for function, is_kernel in self.functions_met if is_kernel}
+        found: dict[str, list[NameUse]] = {}
+        stack: list[tuple[cst.CSTNode, Scope, tuple[cst.CSTNode, ...]]] = [(self.module, None, ())]
+        while stack:
+            node, scope, around = stack.pop()
+            if node in kernel_bodies:
+                continue
+            if isinstance(node, cst.Name):
+                use = NameUse(node, self._binding_scope(node.value, scope), around)
+                found.setdefault(node.value, []).append(use)
+                continue
+            inner = node if isinstance(node, cst.FunctionDef) else scope
+            skipped: tuple[cst.CSTNode | None, ...] = ()
+            if isinstance(node, cst.Attribute):
+                skipped = (node.attr,)
+            elif isinstance(node, cst.Arg):
+                skipped = (node.keyword,)
+            elif isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Param)):
+                skipped = (node.name,)
+            around_child = (node, *around[:3])
+            for child in reversed(child_nodes(node)):
+                if not any(child is s for s in skipped):
+                    stack.append((child, inner, around_child))
+        return found
 
     def _scopes_reading(self, name: str, scope: Scope) -> list[Scope]:
         """The functions whose `name` is the one `scope` reads: `scope`, the functions around
@@ -4086,6 +4227,38 @@ def _added_dicts(change: DictChange) -> list[cst.BaseExpression]:
     else:
         added = []
     return [value for value in added if not isinstance(value, cst.Dict)]
+
+
+def _key_read(name: cst.BaseExpression, around: Sequence[cst.CSTNode]) -> tuple[str, cst.CSTNode] | None:
+    """The string key read out of the dict `name` holds (a name, or a call returning it) with
+    the nodes `around` it, innermost first, with the reading node: `d["key"]` loaded or
+    deleted (not stored), `d.pop("key")` / `d.get("key")` (not one with a default whose result
+    is dropped: `d.pop("key", None)` alone), `"key" in d` / `not in`."""
+    parent = around[0] if around else None
+    if isinstance(parent, cst.Subscript) and parent.value is name and len(parent.slice) == 1:
+        index = parent.slice[0].slice
+        key = str_literal(index.value) if isinstance(index, cst.Index) else None
+        outer = around[1] if len(around) > 1 else None
+        if key is None or isinstance(outer, cst.AssignTarget):  # a store reads nothing
+            return None
+        return key, outer if isinstance(outer, cst.Del) else parent
+    if isinstance(parent, cst.Attribute) and parent.value is name and parent.attr.value in ("pop", "get"):
+        call = around[1] if len(around) > 1 else None
+        if not isinstance(call, cst.Call) or call.func is not parent or not call.args:
+            return None
+        key = str_literal(call.args[0].value)
+        dropped = len(call.args) > 1 and len(around) > 2 and isinstance(around[2], cst.Expr)
+        return (key, call) if key is not None and not dropped else None
+    if isinstance(parent, cst.ComparisonTarget) and parent.comparator is name:
+        comparison = around[1] if len(around) > 1 else None
+        if (
+            isinstance(comparison, cst.Comparison)
+            and isinstance(parent.operator, (cst.In, cst.NotIn))
+            and comparison.comparisons[0] is parent
+            and (key := str_literal(comparison.left)) is not None
+        ):
+            return key, comparison
+    return None
 
 
 def _own_nodes(function: cst.FunctionDef) -> Iterator[cst.CSTNode]:

@@ -99,11 +99,22 @@ distinct config. A comprehension loses the `for` clauses whose names fed only th
 one), and a clause over a literal's tuples the parts that did, then the later copies of
 what is left (`for b, w in ((64, 4), (64, 8))` → `for b in (64,)`, when nothing there calls
 anything); a literal list drops the later copies. Every distinct config stays, in its order.
+A list bound to a name host code uses otherwise than as configs (`CONFIGS[2]`,
+`len(CONFIGS)`, a loop over it; passing it as `configs=`, returning it and appending to it
+are fine) keeps every config: only the knobs go, so what those read stays where it was.
 A heuristics table loses the knob's entry (its function stays), unless another heuristic
 of the table reads the knob: then there is no fix. `kw.update(...)` and `kw |= {...}` lose
 the knobs they add when they still add something else; there is no fix for one that would
 add nothing (the statement should go), nor for `kw.setdefault(knob, v)` (its value may be
-read). A knob passed to a helper that also launches on another platform (`if device_type
+read). Nor is there a fix for a knob whose removal host code would notice: a dict entry
+read out of the dict through any name it passes or reaches (`del kw["num_warps"]`,
+`meta["num_stages"]`, `kw.pop("num_warps")`, `kw.get(...)`, `"num_warps" in kw`, also through
+a copy, a parameter it is passed for, a getter's result; a `kw.pop("num_warps", None)` whose
+result is dropped reads nothing), a knob of a launch (or a `triton.Config`) of a kernel a
+`triton.heuristics` function, a `prune_configs_by` function or the `key=` of whose autotuner
+reads it (`Heuristics.run` passes the launch keywords as `args`; a `KeyError` without it),
+and a knob whose value binds a name read elsewhere (`num_warps=(nw := 4)`). A knob passed
+to a helper that also launches on another platform (`if device_type
 != "npu": kernel[grid](**kwargs)`) has no fix: there it still tunes the kernel. Words in comments and docstrings are
 never flagged.
 """
@@ -111,7 +122,7 @@ never flagged.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import TypeGuard
 
@@ -119,9 +130,9 @@ import libcst as cst
 
 from ascend_lint.fixes import Declined, FixPlan, Replace, names_in, without_items
 from ascend_lint.host import DictChange, Scope, all_params, passed_for
-from ascend_lint.imports import ImportMap, number_literal, str_literal
+from ascend_lint.imports import ImportMap, dotted_name, number_literal, str_literal
 from ascend_lint.kernels import Kernel
-from ascend_lint.nodes import walk
+from ascend_lint.nodes import flat_code, walk
 from ascend_lint.rule import Confirm, Evidence, Example, HostIndex, ModuleContext, Report, Rule
 
 KNOBS = frozenset({"num_warps", "num_stages"})
@@ -785,16 +796,56 @@ def k(x, n, BLOCK: tl.constexpr):
     tl.store(x + tl.arange(0, BLOCK), 0.0)
 """,
         ),
+        # no fix: host code reads the knob out of the dict (`del`, a subscript; a `KeyError`
+        # without it), a heuristic of the launched kernel reads it, its value binds a name
+        """
+@triton.heuristics({"SPLIT": lambda args: args["num_warps"] > 4})
+@triton.jit
+def split(x, n, BLOCK: tl.constexpr, SPLIT: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+
+def launch(x, n, grid, is_npu):
+    kw = {"BLOCK": 64, "num_warps": 4}  # expect
+    if is_npu:
+        del kw["num_warps"]
+    kernel[grid](x, n, **kw)
+    meta = {"BLOCK": 64, "num_stages": 2}  # expect
+    kernel[grid](x, n, **meta)
+    split[grid](x, n, BLOCK=64, num_warps=8)  # expect
+    kernel[grid](x, n, BLOCK=64, num_warps=(nw := 4))  # expect
+    return meta["num_stages"], nw
+""",
+        # a list host code also indexes or measures keeps its configs: only the knobs go
+        Example(
+            """
+CONFIGS = [
+    triton.Config({"BT": 32}, num_warps=2),  # expect
+    triton.Config({"BT": 64}, num_warps=2),  # expect
+    triton.Config({"BT": 32}, num_warps=4),  # expect
+]
+FALLBACK = CONFIGS[2]
+""",
+            fixed="""
+CONFIGS = [
+    triton.Config({"BT": 32}),
+    triton.Config({"BT": 64}),
+    triton.Config({"BT": 32}),
+]
+FALLBACK = CONFIGS[2]
+""",
+        ),
     )
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         host = context.host
         knobs = _knobs_by_call(context)
-        merges = _config_merges(context, knobs)
+        tuning_reads = _tuning_reads(context)
+        merges = _config_merges(context, knobs, tuning_reads)
         other_platform_configs = _other_platform_configs(context)
         for call, scope in host.calls:
             if call not in other_platform_configs and not host.on_other_platform(call):
-                reports = self._reports_on(call, scope, context, knobs.get(call, KNOBS), merges)
+                read = tuning_reads.get(call, {})
+                reports = self._reports_on(call, scope, context, knobs.get(call, KNOBS), merges, read)
                 for report in _within(scope, reports):
                     if not host.on_other_platform(report.node):  # a dict or store written on such a path
                         yield report
@@ -808,9 +859,11 @@ def k(x, n, BLOCK: tl.constexpr):
         context: ModuleContext,
         knobs: AbstractSet[str],
         merges: dict[cst.Call, FixPlan],
+        read: Mapping[str, Declined],
     ) -> Iterator[Report]:
         """The `knobs` of a launch, a `triton.Config`, a kernel's `warmup` / `run` or a call of a
-        forwarding helper, and of the dicts they splat (bound in `scope` or at module level)."""
+        forwarding helper, and of the dicts they splat (bound in `scope` or at module level).
+        No fix for the knobs in `read`: the kernel's tuning reads them (`_tuning_reads`)."""
         host = context.host
         if isinstance(call.func, cst.Subscript) or call in host.stored_launch_calls:  # `launcher(...)` too
             where = "launch"
@@ -821,15 +874,21 @@ def k(x, n, BLOCK: tl.constexpr):
         else:
             name = _forwarder_called(call, host)
             if name is not None:
-                yield from self._forwarded(call, name, scope, host, knobs)
+                yield from self._forwarded(call, name, scope, host, knobs, read)
             return
-        yield from self._keywords(call, where, knobs, merges.get(call))
+        yield from self._keywords(call, where, knobs, host, merges.get(call), read=read)
         for arg in call.args:
             if arg.star == "**":
-                yield from self._splatted(arg.value, scope, host, call, knobs)
+                yield from self._splatted(arg.value, scope, host, call, knobs, read)
 
     def _forwarded(
-        self, call: cst.Call, name: str, scope: Scope, host: HostIndex, knobs: AbstractSet[str]
+        self,
+        call: cst.Call,
+        name: str,
+        scope: Scope,
+        host: HostIndex,
+        knobs: AbstractSet[str],
+        read: Mapping[str, Declined],
     ) -> Iterator[Report]:
         """A call of a helper that splats its `**kwargs` (or a dict parameter) into a launch:
         its keywords among `knobs` (but for those the helper names), and the knobs of the
@@ -841,22 +900,22 @@ def k(x, n, BLOCK: tl.constexpr):
         if star_name in splatted:
             where = f"call of `{name}` (which passes it to a launch)"
             other = host.launch_on_other_platform(function)
-            if other is None:
-                yield from self._keywords(call, where, knobs - named)  # a knob the helper names is its own
+            if other is None:  # a knob the helper names is its own
+                yield from self._keywords(call, where, knobs - named, host, read=read)
             else:
                 declined = Declined(
                     f"`{name}` also passes it to a launch on another platform, where it tunes the kernel"
                 )
                 related = ((other, "the launch on another platform"),)
                 advice = "keep it for the other platform's launch only"
-                yield from self._keywords(call, where, knobs - named, declined, related, advice)
+                yield from self._keywords(call, where, knobs - named, host, declined, related, advice)
             for arg in call.args:
                 if arg.star == "**":
-                    yield from self._splatted(arg.value, scope, host, None, KNOBS)
+                    yield from self._splatted(arg.value, scope, host, None, KNOBS, read)
         for param in sorted(splatted & named):
             passed = passed_for(call, function, param)
             if passed is not None:
-                yield from self._splatted(passed, scope, host, None, KNOBS)
+                yield from self._splatted(passed, scope, host, None, KNOBS, read)
 
     def _heuristic(
         self,
@@ -885,21 +944,29 @@ def k(x, n, BLOCK: tl.constexpr):
         call: cst.Call,
         where: str,
         knobs: AbstractSet[str],
+        host: HostIndex,
         fix: FixPlan | Declined | None = None,
         related: tuple[tuple[cst.CSTNode, str], ...] = (),
         advice: str = "delete it",
+        read: Mapping[str, Declined] | None = None,
     ) -> Iterator[Report]:
         """The call's keywords among `knobs`; the fix removes them all (unless `fix` is given:
-        a merge of configs, or why there is none)."""
+        a merge of configs, or why there is none), but those `read` (or `_kept`) says are read:
+        they get no fix."""
+        kept = _kept(((arg.keyword.value, arg.value) for arg in call.args if arg.keyword is not None), knobs, host)
+        kept = {**kept, **(read or {})}
+        removed = knobs - kept.keys()
         for arg in call.args:
             if arg.keyword is not None and arg.keyword.value in knobs:
+                key = arg.keyword.value
                 yield Report(
                     arg,
-                    f"`{arg.keyword.value}` in a {where} has no effect on Ascend; {advice}",
+                    f"`{key}` in a {where} has no effect on Ascend; {advice}",
                     related=related,
-                    fix=fix
-                    or FixPlan("safe", f"Remove `{arg.keyword.value}`", (Replace(call, _without_knobs(call, knobs)),)),
-                    facts=_option_facts(arg.keyword.value, arg.value),
+                    fix=kept.get(key)
+                    or fix
+                    or FixPlan("safe", f"Remove `{key}`", (Replace(call, _without_knobs(call, removed)),)),
+                    facts=_option_facts(key, arg.value),
                 )
 
     def _splatted(
@@ -909,24 +976,43 @@ def k(x, n, BLOCK: tl.constexpr):
         host: HostIndex,
         launch: cst.Call | None,
         knobs: AbstractSet[str],
+        read: Mapping[str, Declined],
     ) -> Iterator[Report]:
         """The `knobs` in what a `**value` splat may hold, reported where they are written
-        (`launch` when the dict literal is written in its call)."""
-        for source, _ in host.dict_sources(value, scope):
+        (`launch` when the dict literal is written in its call). No fix for the knobs `read`
+        names, nor for those the module reads out of the dicts (`HostIndex.keys_read`: `del
+        kw["num_warps"]`, `meta["num_stages"]`), which the entry's removal would break."""
+        sources = list(host.dict_sources(value, scope))
+        if any(_holds_knob(source, knobs) for source, _ in sources):
+            reads = host.keys_read(value, scope)
+            read = {
+                **{
+                    key: Declined(
+                        f"`{flat_code(node)}` reads it out of the dict, which would fail or change without it"
+                    )
+                    for key, node in reads.items()
+                    if key in knobs
+                },
+                **read,
+            }
+        for source, _ in sources:
             if isinstance(source, cst.Call) and isinstance(source.func, cst.Name):  # dict(num_warps=...)
-                yield from self._keywords(source, "launch-kwargs dict", knobs)
+                yield from self._keywords(source, "launch-kwargs dict", knobs, host, read=read)
             elif isinstance(source, (cst.Call, cst.AugAssign)):  # kw.update(...), kw.setdefault(...), kw |= {...}
-                yield from self._added(source, knobs)
+                yield from self._added(source, knobs, host, read)
             elif isinstance(source, cst.Assign):  # kw["num_stages"] = 1
                 yield from self._stored(source, knobs)
             elif isinstance(source, cst.Dict):
-                yield from self._entries(source, launch if source is value else None, knobs)
+                yield from self._entries(source, launch if source is value else None, knobs, host, read)
 
-    def _added(self, change: DictChange, knobs: AbstractSet[str]) -> Iterator[Report]:
+    def _added(
+        self, change: DictChange, knobs: AbstractSet[str], host: HostIndex, read: Mapping[str, Declined]
+    ) -> Iterator[Report]:
         """Knobs a statement adds to a launch-kwargs dict: `kw.update(num_warps=8)`,
         `kw.update({"num_stages": 1})`, `kw.setdefault("num_warps", 4)`, `kw |= {...}`. The fix
         removes them when the update keeps something to add; none for `setdefault` (its
-        value may be read) or an update left empty (the statement should go)."""
+        value may be read) or an update left empty (the statement should go), nor for the
+        knobs `read` (or `_kept`) says are read."""
         if (
             isinstance(change, cst.Call)
             and isinstance(change.func, cst.Attribute)
@@ -937,12 +1023,13 @@ def k(x, n, BLOCK: tl.constexpr):
                 yield Report(change.args[0], _ADDED.format(key=key), facts=_option_facts(key, change.args[1].value))
             return
         added = change if isinstance(change, cst.Call) else change.value
-        kept = _added_without_knobs(added, knobs)
+        declined = {**_kept(((key, value) for _, key, value in _added_knobs(added, knobs)), knobs, host), **read}
+        kept = _added_without_knobs(added, knobs - declined.keys())
         fix = (
             FixPlan("safe", "Remove `num_warps` / `num_stages`", (Replace(added, kept),)) if kept is not None else None
         )
         for node, key, value in _added_knobs(added, knobs):
-            yield Report(node, _ADDED.format(key=key), fix=fix, facts=_option_facts(key, value))
+            yield Report(node, _ADDED.format(key=key), fix=declined.get(key) or fix, facts=_option_facts(key, value))
 
     def _stored(self, statement: cst.Assign, knobs: AbstractSet[str]) -> Iterator[Report]:
         target = statement.targets[0].target
@@ -955,24 +1042,150 @@ def k(x, n, BLOCK: tl.constexpr):
                 facts=_option_facts(key, statement.value),
             )
 
-    def _entries(self, table: cst.Dict, launch: cst.Call | None, knobs: AbstractSet[str]) -> Iterator[Report]:
-        """The `knobs` entries of a dict splatted into a launch (`launch` when written in its call)."""
+    def _entries(
+        self,
+        table: cst.Dict,
+        launch: cst.Call | None,
+        knobs: AbstractSet[str],
+        host: HostIndex,
+        read: Mapping[str, Declined],
+    ) -> Iterator[Report]:
+        """The `knobs` entries of a dict splatted into a launch (`launch` when written in its
+        call); no fix for those `read` (or `_kept`) says are read."""
+        entries = [
+            (_string_key(e), e.value) for e in table.elements if isinstance(e, cst.DictElement) and _string_key(e)
+        ]
+        declined = {**_kept(((key, value) for key, value in entries if key is not None), knobs, host), **read}
+        removed = knobs - declined.keys()
         if launch is not None:
-            change = Replace(launch, _without_knobs(launch, knobs))
+            change = Replace(launch, _without_knobs(launch, removed))
         else:
-            change = Replace(table, _dict_without_knobs(table, knobs))
+            change = Replace(table, _dict_without_knobs(table, removed))
         for element in table.elements:
             key = _string_key(element) if isinstance(element, cst.DictElement) else None
             if isinstance(element, cst.DictElement) and key is not None and key in knobs:
                 yield Report(
                     element,
                     f"`{key}` splatted into a launch has no effect on Ascend; delete it",
-                    fix=FixPlan("safe", f"Remove `{key}`", (change,)),
+                    fix=declined.get(key) or FixPlan("safe", f"Remove `{key}`", (change,)),
                     facts=_option_facts(key, element.value),
                 )
 
 
 _ADDED = "`{key}` added to a launch-kwargs dict has no effect on Ascend; delete it"
+
+
+def _kept(
+    written: Iterable[tuple[str, cst.BaseExpression]], knobs: AbstractSet[str], host: HostIndex
+) -> dict[str, Declined]:
+    """The knobs among the (key, value) pairs written whose value binds a name read elsewhere
+    (`num_warps=(nw := 4)`, then `return nw`): removing the knob would leave it unbound."""
+    found: dict[str, Declined] = {}
+    for key, value in written:
+        if key in knobs and (name := _value_binds(value, host)) is not None:
+            found[key] = Declined(f"its value binds `{name}` (`:=`), which is read elsewhere")
+    return found
+
+
+def _value_binds(value: cst.BaseExpression, host: HostIndex) -> str | None:
+    """A name an assignment expression in `value` binds that host code also reads."""
+    for node in walk(value):
+        if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name):
+            name = node.target.value
+            if any(use.name is not node.target for use in host.name_uses.get(name, ())):
+                return name
+    return None
+
+
+def _holds_knob(source: cst.CSTNode, knobs: AbstractSet[str]) -> bool:
+    """Whether a dict source (`HostIndex.dict_sources`) writes one of the `knobs` the fix would
+    remove: a dict literal's entry, a `dict(...)` keyword, what an update adds."""
+    if isinstance(source, cst.Dict):
+        return any(isinstance(e, cst.DictElement) and _string_key(e) in knobs for e in source.elements)
+    if isinstance(source, cst.Call) and isinstance(source.func, cst.Name):
+        return any(arg.keyword is not None and arg.keyword.value in knobs for arg in source.args)
+    if isinstance(source, (cst.Call, cst.AugAssign)):
+        added = source if isinstance(source, cst.Call) else source.value
+        return any(True for _ in _added_knobs(added, knobs))
+    return False
+
+
+def _tuning_reads(context: ModuleContext) -> dict[cst.Call, dict[str, Declined]]:
+    """The knobs the tuning of a kernel reads, by the calls that give them to it: its launches
+    (also through helpers), `warmup` / `run` calls and `triton.Config`s. `Heuristics.run` calls
+    each heuristic with the launch keywords (`args["num_warps"]`), the autotuner passes them
+    to `prune_configs_by`'s functions and reads its `key=` names among them, and a config's
+    knobs reach the heuristics under it. Removing such a knob breaks (`KeyError`) or changes
+    what they compute."""
+    host = context.host
+    found: dict[cst.Call, dict[str, Declined]] = {}
+    compiling: dict[str, list[cst.Call]] = {}  # `kernel.warmup(...)` calls, by kernel
+    for call, scope in host.calls:
+        method = _kernel_method(call, scope, host)
+        for kernel in method[1] if method is not None else ():
+            compiling.setdefault(kernel.name, []).append(call)
+    kernels: list[tuple[Kernel, list[cst.Call]]] = [
+        (
+            kernel,
+            [
+                *(call for launch in host.launches_with_helpers(kernel) for call in launch.calls),
+                *compiling.get(kernel.name, ()),
+                *_configs_of(kernel, context),
+            ],
+        )
+        for kernel in host.kernels.values()
+    ]
+    kernels += [
+        (kernel, [call for launch in launches for call in launch.calls])
+        for kernel, launches in host.imported_kernel_launches().items()
+    ]
+    for kernel, calls in kernels:
+        reads = _knobs_read_by_tuning(kernel, host)
+        for call in calls if reads else ():
+            found.setdefault(call, {}).update({key: why for key, why in reads.items() if key not in found[call]})
+    return found
+
+
+def _knobs_read_by_tuning(kernel: Kernel, host: HostIndex) -> dict[str, Declined]:
+    """The knobs a kernel's `triton.heuristics` functions, `triton.autotune` `key=` or
+    `prune_configs_by` functions (`early_config_prune`, `perf_model`) read, each with why
+    there is no fix."""
+    found: dict[str, Declined] = {}
+    for decorator in kernel.decorators:
+        if not isinstance(decorator, cst.Call):
+            continue
+        called = (dotted_name(decorator.func) or "").rsplit(".", 1)[-1]
+        readers: list[tuple[list[cst.BaseExpression], str]] = []
+        if called == "heuristics":
+            tables = [a.value for a in decorator.args[:1] if a.keyword is None or a.keyword.value == "values"]
+            why = f"a heuristic of `{kernel.name}` reads it (`Heuristics.run` passes it the launch keywords)"
+            readers.append((_dict_values(tables, host), why))
+        elif called == "autotune":
+            keys = [a.value for a in decorator.args if a.keyword is not None and a.keyword.value == "key"]
+            keys += [value for key in keys if isinstance(key, cst.Name) for value in host.values_of(key.value, None)]
+            readers.append((keys, f"the `key=` of `{kernel.name}`'s autotuner names it"))
+            pruning = [
+                a.value for a in decorator.args if a.keyword is not None and a.keyword.value == "prune_configs_by"
+            ]
+            why = f"`prune_configs_by` of `{kernel.name}`'s autotuner reads it (it is given the launch keywords)"
+            readers.append((_dict_values(pruning, host), why))
+        for values, why in readers:
+            for key in sorted(KNOBS - found.keys()):
+                if _read_in(values, key, host):
+                    found[key] = Declined(why)
+    return found
+
+
+def _dict_values(tables: Sequence[cst.BaseExpression], host: HostIndex) -> list[cst.BaseExpression]:
+    """The values of the dict literals the module-level expressions may be (`dict_sources`)."""
+    return [
+        element.value
+        for table in tables
+        for source, _ in host.dict_sources(table, None)
+        if isinstance(source, cst.Dict)
+        for element in source.elements
+        if isinstance(element, cst.DictElement)
+    ]
 
 
 def _added_knobs(
@@ -1183,11 +1396,16 @@ def _heuristics_tables(context: ModuleContext) -> Iterator[tuple[cst.Call, cst.D
 def _reads_key(table: cst.Dict, key: str, host: HostIndex) -> bool:
     """Whether the table's other heuristics (its lambdas, the module's functions it names)
     read `key` (`lambda args: 32 * args["num_warps"]`): they get the values set before them."""
+    others = [e.value for e in table.elements if isinstance(e, cst.DictElement) and _string_key(e) != key]
+    return _read_in(others, key, host)
+
+
+def _read_in(values: Iterable[cst.BaseExpression], key: str, host: HostIndex) -> bool:
+    """Whether `key` is written as a string in the values (lambdas, lists of names) or the
+    bodies of the module's functions they name: how a heuristic reads `args["num_warps"]`."""
     read: list[cst.CSTNode] = []
-    for element in table.elements:
-        if isinstance(element, cst.DictElement) and _string_key(element) != key:
-            value = element.value
-            read += host.functions.get(value.value, []) if isinstance(value, cst.Name) else [value]
+    for value in values:
+        read += host.functions.get(value.value, []) if isinstance(value, cst.Name) else [value]
     return any(isinstance(node, cst.SimpleString) and str_literal(node) == key for part in read for node in walk(part))
 
 
@@ -1232,21 +1450,37 @@ def _dict_without_knobs(table: cst.Dict, knobs: AbstractSet[str]) -> cst.Dict:
 MERGE_MESSAGE = "Remove `num_warps` / `num_stages` and keep one copy of each config"
 
 
-def _config_merges(context: ModuleContext, knobs_by_call: dict[cst.Call, AbstractSet[str]]) -> dict[cst.Call, FixPlan]:
+def _config_merges(
+    context: ModuleContext,
+    knobs_by_call: dict[cst.Call, AbstractSet[str]],
+    tuning_reads: dict[cst.Call, dict[str, Declined]],
+) -> dict[cst.Call, FixPlan]:
     """For each `triton.Config` call in a list whose configs would repeat once the knobs are
     gone, the fix that removes the knobs from the whole list and keeps one copy of each: the
-    knobs of every config of the list (`_knobs_by_call`)."""
+    knobs of every config of the list (`_knobs_by_call`) that no tuning reads (`_tuning_reads`).
+    None for a list bound to a name read otherwise than as configs (`_only_configs`): merging
+    would move what `CONFIGS[2]` or `len(CONFIGS)` reads."""
     host, imports = context.host, context.imports
     scopes = dict(host.calls)  # the function each config call sits in
     values = [arg.value for call, _ in host.calls for arg in call.args]
     values += [value for bound in host.bindings.values() for value in bound]
     values += [value for returned in host.returns.values() for value, _ in returned]
     candidates = {id(value): value for value in values if isinstance(value, (cst.List, cst.ListComp))}
+    held = {
+        id(value)
+        for (name, owner), bound in host.bindings.items()
+        for value in bound
+        if isinstance(value, (cst.List, cst.ListComp)) and not _only_configs(name, owner, host)
+    }
     merges: dict[cst.Call, FixPlan] = {}
     for container in candidates.values():
+        if id(container) in held:
+            continue
         merged: cst.List | cst.ListComp | None
         elements = [container.elt] if isinstance(container, cst.ListComp) else [e.value for e in container.elements]
-        knobs = KNOBS.intersection(*(knobs_by_call.get(e, KNOBS) for e in elements if isinstance(e, cst.Call)))
+        calls = [e for e in elements if isinstance(e, cst.Call)]
+        knobs = KNOBS.intersection(*(knobs_by_call.get(e, KNOBS) for e in calls))
+        knobs = knobs.difference(*(tuning_reads.get(e, {}).keys() for e in calls))
         if isinstance(container, cst.ListComp):
             scope = scopes.get(container.elt) if isinstance(container.elt, cst.Call) else None
             merged, configs = _merged_comprehension(container, scope, host, imports, knobs)
@@ -1256,6 +1490,31 @@ def _config_merges(context: ModuleContext, knobs_by_call: dict[cst.Call, Abstrac
             plan = FixPlan("safe", MERGE_MESSAGE, (Replace(container, merged),))
             merges.update((config, plan) for config in configs)
     return merges
+
+
+def _only_configs(name: str, owner: Scope, host: HostIndex) -> bool:
+    """Whether host code uses the list a name holds only as configs: passed as `configs=` or
+    as `autotune`'s first argument, returned, or added to (`.append` / `.extend`)."""
+    for use in host.name_uses.get(name, ()):
+        if use.owner is not owner:
+            continue
+        parent, outer = (*use.around, None, None)[:2]
+        if isinstance(parent, cst.AssignTarget) or (isinstance(parent, cst.Return) and parent.value is use.name):
+            continue
+        if isinstance(parent, cst.Arg) and parent.value is use.name and not parent.star:
+            if parent.keyword is not None and parent.keyword.value == "configs":
+                continue
+            if (
+                parent.keyword is None
+                and isinstance(outer, cst.Call)
+                and (dotted_name(outer.func) or "").rsplit(".", 1)[-1] == "autotune"
+                and outer.args[0] is parent
+            ):
+                continue
+        if isinstance(parent, cst.Attribute) and parent.value is use.name and parent.attr.value in ("append", "extend"):
+            continue
+        return False
+    return True
 
 
 def _is_config(node: cst.CSTNode, imports: ImportMap) -> TypeGuard[cst.Call]:

@@ -294,6 +294,127 @@ def run(x, N):
     assert [related.location.row for related in finding.related] == [12]
 
 
+def test_a_knob_host_code_reads_keeps_it(lint):
+    """A knob whose entry host code reads out of the dict (`del`, a subscript, `pop`, `get`,
+    `in`, also through a copy, a getter's result or a parameter), one a heuristic or the
+    autotuner of the launched kernel reads (`Heuristics.run` passes it the launch keywords),
+    one whose value binds a name read later: the finding stays, but removing it would raise a
+    `KeyError`, change a value or leave a name unbound, so there is no fix. A `pop` with a
+    default whose result is dropped reads nothing: that knob keeps its fix."""
+    findings = lint(
+        """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, n, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+
+
+@triton.heuristics({"SPLIT": lambda args: args["num_warps"] > 4})
+@triton.jit
+def split(x, n, BLOCK: tl.constexpr, SPLIT: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+
+
+def _prune(configs, named_args, **kwargs):
+    return configs if kwargs.get("num_stages", 1) > 1 else configs[:1]
+
+
+@triton.autotune(configs=[triton.Config({"BLOCK": 64})], key=["n"], prune_configs_by={"early_config_prune": _prune})
+@triton.jit
+def pruned(x, n, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+
+
+def defaults():
+    return {"BLOCK": 64, "num_stages": 2}
+
+
+def log(options):
+    return "num_warps" in options
+
+
+def report():
+    return defaults().get("num_stages") or 1
+
+
+def launch(x, n, grid, is_npu):
+    kw = {"BLOCK": 64, "num_warps": 4}
+    if is_npu:
+        del kw["num_warps"]
+    k[grid](x, n, **kw)
+    meta = dict(BLOCK=64, num_stages=2)
+    k[grid](x, n, **meta.copy())
+    config = defaults()
+    k[grid](x, n, **config)
+    extra = {"BLOCK": 64, "num_warps": 8}
+    log(extra)
+    k[grid](x, n, **extra)
+    split[grid](x, n, BLOCK=64, num_warps=8)
+    pruned[grid](x, n, num_stages=3)
+    k[grid](x, n, BLOCK=64, num_warps=(nw := 4))
+    dropped = {"BLOCK": 64, "num_stages": 2}
+    dropped.pop("num_stages", None)
+    k[grid](x, n, **dropped)
+    return meta["num_stages"], nw
+"""
+    )
+    reasons = {f.location.row: f.no_fix_reason for f in findings if f.fix is None}
+    assert all(f.code == "ASC001" for f in findings)
+    read = "reads it out of the dict, which would fail or change without it"
+    assert reasons == {
+        27: f'`defaults().get("num_stages")` {read}',
+        39: f'`del kw["num_warps"]` {read}',
+        43: f'`meta["num_stages"]` {read}',
+        47: f'`"num_warps" in options` {read}',
+        50: "a heuristic of `split` reads it (`Heuristics.run` passes it the launch keywords)",
+        51: "`prune_configs_by` of `pruned`'s autotuner reads it (it is given the launch keywords)",
+        52: "its value binds `nw` (`:=`), which is read elsewhere",
+    }
+    [fixed] = [f for f in findings if f.fix is not None]
+    assert fixed.location.row == 53  # `dropped`'s `num_stages`: its `pop` drops what it finds
+
+
+def test_a_config_list_read_otherwise_keeps_its_configs(lint):
+    """A literal config list bound to a name that host code also indexes or measures: keeping
+    one copy of each config would move what `CONFIGS[2]` and `len(CONFIGS)` read, so the fix
+    only drops the knobs. The same list used only as `configs=` still loses its copies."""
+    source = """\
+import triton
+
+CONFIGS = [
+    triton.Config({"BT": 32}, num_warps=2),
+    triton.Config({"BT": 64}, num_warps=2),
+    triton.Config({"BT": 32}, num_warps=4),
+]
+FALLBACK = CONFIGS[2]
+COUNT = len(CONFIGS)
+TUNED = [
+    triton.Config({"BT": 32}, num_warps=2),
+    triton.Config({"BT": 32}, num_warps=4),
+]
+
+
+@triton.autotune(configs=TUNED, key=["n"])
+@triton.jit
+def k(x, n, BT: tl.constexpr):
+    pass
+"""
+    config = settings(select=["ASC001"])
+    _, fixed = fix_result(lint_source(source, "configs.py", config), config, unsafe=False)
+    assert fixed is not None
+    assert fixed.fixed.split("FALLBACK")[0] == (
+        "import triton\n\nCONFIGS = [\n"
+        '    triton.Config({"BT": 32}),\n'
+        '    triton.Config({"BT": 64}),\n'
+        '    triton.Config({"BT": 32}),\n'
+        "]\n"
+    )
+    assert 'TUNED = [\n    triton.Config({"BT": 32}),\n]' in fixed.fixed
+
+
 # ---- invalid results are refused -----------------------------------------------------------
 
 
