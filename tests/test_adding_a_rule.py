@@ -49,6 +49,7 @@ class DummyDevicePrint(Rule):
     CODE = "ASC999"
     NAME = "dummy-device-print"
     SUMMARY = "`tl.device_print` in a kernel"
+    NO_FIX = "whether the print is debugging left behind is the author's call"
     VALID = (
         """
 @triton.jit
