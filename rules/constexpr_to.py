@@ -892,18 +892,26 @@ _INTEGER_CALLS = ("arange", "program_id", "num_programs", "cdiv")
 def _integral(node: cst.BaseExpression, kernel: Kernel, context: ModuleContext) -> bool:
     """Nothing says the receiver's value may be fractional: no `/`, no float literal, no
     parameter with float evidence, no call but integer ones (`tl.arange`, `tl.program_id`,
-    `tl.cdiv`). Then casting its index terms keeps its value and the outer cast can go."""
-    params = {param.name for param in kernel.params}
-    for part in walk(node):
-        if isinstance(part, cst.Float | cst.Imaginary) or (
-            isinstance(part, cst.BinaryOperation) and isinstance(part.operator, cst.Divide)
-        ):
-            return False
-        if isinstance(part, cst.Call) and kernel.imports.language_name(part.func) not in _INTEGER_CALLS:
-            return False
-        if isinstance(part, cst.Name) and part.value in params and float_evidence(kernel, part.value, context.host):
-            return False
-    return True
+    `tl.cdiv`, a cast to an integer type). Then casting its index terms keeps its value and the
+    outer cast can go."""
+    if isinstance(node, cst.Float | cst.Imaginary):
+        return False
+    if isinstance(node, cst.BinaryOperation):
+        return not isinstance(node.operator, cst.Divide) and all(
+            _integral(side, kernel, context) for side in (node.left, node.right)
+        )
+    if isinstance(node, cst.UnaryOperation):
+        return _integral(node.expression, kernel, context)
+    if isinstance(node, cst.Call):
+        cast = kernel.flow.cast_parts(node)
+        if cast is not None:
+            return kernel.flow.is_narrow_int(cast[1]) or kernel.imports.language_name(cast[1]) in ("int64", "uint64")
+        return kernel.imports.language_name(node.func) in _INTEGER_CALLS
+    if isinstance(node, cst.Name):
+        return not (
+            node.value in {param.name for param in kernel.params} and float_evidence(kernel, node.value, context.host)
+        )
+    return not any(isinstance(part, cst.Float) for part in walk(node))
 
 
 def _cast_leaves(node: cst.BaseExpression, flow: Flow, dtype: cst.BaseExpression) -> cst.BaseExpression:
