@@ -727,17 +727,14 @@ class HostIndex(_HostFacts):
             for operand in (value.left, value.right):
                 yield from self.dict_sources(operand, scope, hops + 1, trail)
 
-    def keys_read(self, value: cst.BaseExpression, scope: Scope) -> dict[str, cst.CSTNode]:
-        """The string keys read out of the dicts a `**value` splat may hold (`dict_sources`), each
-        with its first read: `d["key"]` (loaded, or deleted: `del d["key"]`), `d.pop("key")`,
-        `d.get("key")` (not a `pop` / `get` with a default whose result is dropped), `"key" in
-        d`, through any name the dicts pass through on their way to the splat or reach from one
-        (`DictTrail`, `_reached`): an alias or copy, a parameter they are passed for, the result
-        of a getter returning them, wherever it is bound. Taking such a key out of the dict
-        changes or breaks what the read does."""
-        trail = DictTrail()
-        for _ in self.dict_sources(value, scope, trail=trail):
-            pass
+    def keys_read(self, trail: DictTrail) -> dict[str, cst.CSTNode]:
+        """The string keys read out of the dicts a `**value` splat may hold, given the `trail`
+        `dict_sources(value, scope, trail=trail)` left, each with its first read: `d["key"]`
+        (loaded, or deleted: `del d["key"]`), `d.pop("key")`, `d.get("key")` (not a `pop` /
+        `get` with a default whose result is dropped), `"key" in d`, through any name the dicts
+        pass through on their way to the splat or reach from one (`_reached`): an alias or copy,
+        a parameter they are passed for, the result of a getter returning them, wherever it is
+        bound. Taking such a key out of the dict changes or breaks what the read does."""
         names, functions = self._reached(trail)
         found: dict[str, cst.CSTNode] = {}
         for name, owner in sorted(names, key=lambda named: named[0]):

@@ -1028,10 +1028,11 @@ class _CopyPlanner:
         func = value.func
         if imports.is_tl(func, "arange"):
             return "int32"
-        if isinstance(func, cst.Attribute) and func.attr.value == "to" and imports.resolve(func) is None:
-            dtype = call_argument(value, 0, "dtype")
+        cast = self.flow.cast_parts(value)
+        if cast is not None:
+            dtype: cst.BaseExpression | None = cast[1]
         else:
-            position = {"cast": 1, "zeros": 1, "full": 2}.get(imports.language_name(func) or "")
+            position = {"zeros": 1, "full": 2}.get(imports.language_name(func) or "")
             dtype = call_argument(value, position, "dtype") if position is not None else None
         return imports.language_name(dtype) if dtype is not None else None
 

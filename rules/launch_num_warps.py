@@ -129,7 +129,7 @@ from typing import TypeGuard
 import libcst as cst
 
 from ascend_lint.fixes import Declined, FixPlan, Replace, names_in, without_items
-from ascend_lint.host import DictChange, Scope, all_params, passed_for
+from ascend_lint.host import DictChange, DictTrail, Scope, all_params, passed_for
 from ascend_lint.imports import ImportMap, dotted_name, number_literal, str_literal
 from ascend_lint.kernels import Kernel
 from ascend_lint.nodes import flat_code, walk
@@ -982,9 +982,10 @@ FALLBACK = CONFIGS[2]
         (`launch` when the dict literal is written in its call). No fix for the knobs `read`
         names, nor for those the module reads out of the dicts (`HostIndex.keys_read`: `del
         kw["num_warps"]`, `meta["num_stages"]`), which the entry's removal would break."""
-        sources = list(host.dict_sources(value, scope))
+        trail = DictTrail()
+        sources = list(host.dict_sources(value, scope, trail=trail))
         if any(_holds_knob(source, knobs) for source, _ in sources):
-            reads = host.keys_read(value, scope)
+            reads = host.keys_read(trail)
             read = {
                 **{
                     key: Declined(
