@@ -40,7 +40,7 @@ import libcst as cst
 
 from .arithmetic import ceiling_division
 from .imports import ImportMap, int_literal, str_literal
-from .nodes import child_nodes, flat_code, updated_value, walk
+from .nodes import child_nodes, flat_code, suite_lines, updated_value, walk
 
 # Value flags: a bit set describing where a value can come from.
 CONST = 1  # literal, constexpr parameter, dtype, tl.static_range index
@@ -1823,14 +1823,14 @@ class _Builder:
         elif type(node) is cst.With:
             for item in node.items:
                 self.expr(item.item)
-            self.block(node.body.body)
+            self.block(suite_lines(node.body))
         elif type(node) is cst.Try:
-            self.block(node.body.body)
+            self.block(suite_lines(node.body))
             for handler in node.handlers:
-                self.block(handler.body.body)
+                self.block(suite_lines(handler.body))
             for part in (node.orelse, node.finalbody):
                 if part is not None:
-                    self.block(part.body.body)
+                    self.block(suite_lines(part.body))
 
     def small_statement(self, node: cst.BaseSmallStatement) -> None:
         if type(node) is cst.Expr:
@@ -1891,7 +1891,7 @@ class _Builder:
         outer = self.conds
         start = len(self.flow.events)
         self.conds = (*outer, (branch, True))
-        self.block(node.body.body)
+        self.block(suite_lines(node.body))
         branch.body = range(start, len(self.flow.events))
         after_body = self.frontier
         self.frontier = [point]
@@ -1899,7 +1899,7 @@ class _Builder:
         self.conds = (*outer, (branch, False))
         self.emit(POINT, node)  # the else arm's entry, so an absent else is still an arm
         if isinstance(node.orelse, cst.Else):
-            self.block(node.orelse.body.body)
+            self.block(suite_lines(node.orelse.body))
         elif isinstance(node.orelse, cst.If):
             self.statement(node.orelse)  # an `elif` is a statement of its own
         branch.orelse = range(start, len(self.flow.events))
@@ -1912,7 +1912,7 @@ class _Builder:
         index_flags = CONST if kind == "static_range" else LOOP
         self.loop(node, kind, lambda: self.define_loop_target(node.target, index_flags))
         if node.orelse is not None:
-            self.block(node.orelse.body.body)
+            self.block(suite_lines(node.orelse.body))
 
     def define_loop_target(self, target: cst.BaseExpression, flags: int) -> None:
         if isinstance(target, cst.Name):
@@ -1935,7 +1935,7 @@ class _Builder:
         start = len(self.flow.events)
         enter()
         exit_from_test = list(self.frontier) if kind == "while" else [header]
-        self.block(node.body.body)
+        self.block(suite_lines(node.body))
         self.link(self.frontier, header)
         loop.body = range(start, len(self.flow.events))
         self.loops = outer
@@ -2034,7 +2034,7 @@ def build_flow(
         if node.annotation is not None and flow.is_int64(node.annotation.annotation):
             flags |= WIDE  # `T: tl.int64`: an i64 argument, so arithmetic on it is int64
         builder.emit(DEF, node, name=name, value_flags=flags)
-    builder.block(body.body if isinstance(body, cst.IndentedBlock) else [body])
+    builder.block(suite_lines(body))
     for loop in flow.loops:
         loop.is_task_loop = _is_task_loop(flow, loop)
     flow.mark_task_indices()

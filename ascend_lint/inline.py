@@ -116,12 +116,9 @@ class _Inliner:
     def compound(self, statement: cst.BaseStatement, owner: Kernel, chain: tuple[str, ...]) -> cst.BaseStatement:
         if isinstance(statement, (cst.If, cst.For, cst.While, cst.With, cst.Else)):
             changes: dict[str, object] = {}
-            if isinstance(statement.body, cst.IndentedBlock):
-                new = self.block(statement.body.body, owner, chain)
-                if any(a is not b for a, b in zip(new, statement.body.body, strict=False)) or len(new) != len(
-                    statement.body.body
-                ):
-                    changes["body"] = statement.body.with_changes(body=new)
+            body = self.suite(statement.body, owner, chain)
+            if body is not statement.body:
+                changes["body"] = body
             orelse = getattr(statement, "orelse", None)
             if orelse is not None:
                 other = self.compound(orelse, owner, chain)
@@ -132,6 +129,15 @@ class _Inliner:
                 self.origins[copy] = self.origins.get(statement, statement)
                 return copy
         return statement
+
+    def suite(self, suite: cst.BaseSuite, owner: Kernel, chain: tuple[str, ...]) -> cst.BaseSuite:
+        """The suite with its calls inlined (itself when none is); a one-line suite that
+        inlines a call becomes an indented block."""
+        lines = _arm_lines(suite)
+        new = self.block(lines, owner, chain)
+        if len(new) == len(lines) and all(a is b for a, b in zip(new, lines, strict=True)):
+            return suite
+        return suite.with_changes(body=new) if isinstance(suite, cst.IndentedBlock) else cst.IndentedBlock(new)
 
     def small(
         self, small: cst.BaseSmallStatement, owner: Kernel, chain: tuple[str, ...]
@@ -424,20 +430,26 @@ def _without_returns(statements: list[cst.BaseStatement], results: list[cst.Name
 
 
 def _if_without_returns(statement: cst.If, rest: list[cst.BaseStatement], results: list[cst.Name]) -> cst.If:
-    body = statement.body
-    assert isinstance(body, cst.IndentedBlock)
     orelse = statement.orelse
     if isinstance(orelse, cst.If):
         other: cst.If | cst.Else = _if_without_returns(orelse, rest, results)
     else:
-        arm = list(orelse.body.body) if orelse is not None and isinstance(orelse.body, cst.IndentedBlock) else []
+        arm = _arm_lines(orelse.body) if orelse is not None else []
         other = cst.Else(
             cst.IndentedBlock(_without_returns(arm + rest, results) or [cst.SimpleStatementLine([cst.Pass()])])
         )
-    new_body = _without_returns(list(body.body) + rest, results)
+    new_body = _without_returns(_arm_lines(statement.body) + rest, results)
     return statement.with_changes(
-        body=body.with_changes(body=new_body or [cst.SimpleStatementLine([cst.Pass()])]), orelse=other
+        body=cst.IndentedBlock(new_body or [cst.SimpleStatementLine([cst.Pass()])]), orelse=other
     )
+
+
+def _arm_lines(suite: cst.BaseSuite) -> list[cst.BaseStatement]:
+    """A suite's statements; a one-line suite's small statements as one line."""
+    if isinstance(suite, cst.SimpleStatementSuite):
+        return [cst.SimpleStatementLine(suite.body)]
+    assert isinstance(suite, cst.IndentedBlock)
+    return list(suite.body)
 
 
 def _assign_results(results: list[cst.Name], value: cst.BaseExpression) -> cst.Assign:

@@ -133,12 +133,17 @@ def leaves_block(line: cst.CSTNode) -> bool:
     )
 
 
+def suite_lines(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
+    """The statements of a suite: an indented block's lines, or the one-line suite itself
+    (`if FLAG: x += 1`), which holds its small statements as a line does."""
+    return suite.body if isinstance(suite, cst.IndentedBlock) else (suite,)
+
+
 def never_falls_through(suite: cst.BaseSuite) -> bool:
     """The suite never falls through: a `return`, `raise`, `continue` or `break` at its top, or
     a statement there that never does either: an `if` whose arms all leave (an `else` too), a
     `with` whose body leaves."""
-    lines = suite.body if isinstance(suite, cst.IndentedBlock) else [suite]
-    return any(leaves_block(line) or _never_ends(line) for line in lines)
+    return any(leaves_block(line) or _never_ends(line) for line in suite_lines(suite))
 
 
 def _never_ends(statement: cst.CSTNode) -> bool:

@@ -125,6 +125,7 @@ import libcst as cst
 from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, spelled_out
 from ascend_lint.flow import Assumptions, Event, Flow, call_argument
 from ascend_lint.imports import dotted_name
+from ascend_lint.nodes import suite_lines
 from ascend_lint.prefilter import PACKAGE_IMPORT
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
@@ -1090,8 +1091,8 @@ def _statement_paths(kernel: cst.FunctionDef) -> dict[cst.CSTNode, tuple[tuple[c
     while pending:
         statement = pending.pop()
         path = paths[statement]
-        for block in _indented_blocks(statement):
-            for index, child in enumerate(block.body):
+        for block in _suites(statement):
+            for index, child in enumerate(suite_lines(block)):
                 paths[child] = (*path, (block, index))
                 pending.append(child)
         orelse = getattr(statement, "orelse", None)
@@ -1101,15 +1102,15 @@ def _statement_paths(kernel: cst.FunctionDef) -> dict[cst.CSTNode, tuple[tuple[c
     return paths
 
 
-def _indented_blocks(statement: cst.CSTNode) -> list[cst.IndentedBlock]:
-    """The indented blocks directly inside a compound statement (body, else, handlers, finally, cases)."""
+def _suites(statement: cst.CSTNode) -> list[cst.BaseSuite]:
+    """The suites directly inside a compound statement (body, else, handlers, finally, cases)."""
     parts = [getattr(statement, "body", None)]
     for name in ("orelse", "finalbody"):
         part = getattr(statement, name, None)
         if part is not None and not isinstance(part, cst.If):
             parts.append(part.body)
     parts.extend(clause.body for clause in (*getattr(statement, "handlers", ()), *getattr(statement, "cases", ())))
-    return [part for part in parts if isinstance(part, cst.IndentedBlock)]
+    return [part for part in parts if isinstance(part, cst.BaseSuite)]
 
 
 _FLOATS = frozenset({"float16", "bfloat16", "float32", "float64"})
