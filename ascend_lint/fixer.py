@@ -3,9 +3,9 @@
 One pass per file: every applicable fix that does not overlap one taken before it (in source
 order) is applied at once, then the file is re-linted once to verify it. Fixes are planned
 whole (the ASC002 fix rewrites a `.to(...)` chain in one edit), so one pass leaves nothing a
-second would fix except fixes that share text with a taken one; those stay reported (lines
-several fixes insert at one place are all inserted, in source order). Time is linear
-in the file: one lint, one edit pass, one `ast` parse, one re-lint.
+second would fix except fixes that share text with a taken one (lines several fixes insert
+at one place are all inserted, in source order). Those stay reported, counted in
+`FileResult.fix_again`, and the summary says to run again. Time is linear in the file: one lint, one edit pass, one `ast` parse, one re-lint.
 
 A file is fixed where it was linted (in the `--jobs` worker), with the `DocumentMemory` of its
 check: the re-lint re-parses only the top-level statements the fixes touched and recomputes
@@ -170,6 +170,7 @@ def _fix_once(
         reason = current.error.message
         return _rejected(result, f"the fixed file could not be linted ({reason}); file left unchanged")
     current.fixed = _fix_counts(result.findings, unsafe) - _fix_counts(current.findings, unsafe)
+    current.fix_again = Counter(f.fix.applicability for f in _fixable(current.findings, unsafe) if f.fix is not None)
     return current, FixedFile(result.filename, result.source, text)
 
 

@@ -115,6 +115,9 @@ class FileResult:
     skip_reason: str | None = None  # why it was skipped (`config.SKIP_*`)
     # after `--fix`: the findings its applied fixes repaired, per (code, fix message)
     fixed: Counter[tuple[str, str]] = field(default_factory=Counter)
+    # after `--fix`: the findings left with a fix this run applies, per applicability (their fix
+    # shares text with one applied, so the next run applies it)
+    fix_again: Counter[str] = field(default_factory=Counter)
     # the other files the findings depend on (modules whose device functions or core-count
     # helpers the file imports), path -> content hash, None when it could not be read
     imported_files: dict[str, str | None] = field(default_factory=dict)

@@ -42,7 +42,8 @@ of the module that does (`k += ...`, then `_load_chunk(k, ...)` building its blo
 Not flagged: lengths and positions inside a sequence (`T = (eos - bos).to(tl.int32)`;
 `T = eos - bos` and `i_t = i_tg - bos`, where the offsets cancel or are subtracted: `i_b * T`
 in the other arm of `if IS_VARLEN:` is no sequence offset) and every use outside pointer
-arithmetic (masks, loop bounds, block-pointer shapes and offsets, which must stay int32); a
+arithmetic (masks, loop bounds, block-pointer shapes and offsets: the offsets must stay int32,
+the shapes Triton widens itself); a
 multiply with an int64 operand (`tl.cast(bos, tl.int64) * HV`); a product cast to int64
 before the large stride (`(bos * HV + i_hv).to(tl.int64) * V`); offsets loaded without a cast
 from a tensor some launch does not show as int32 (their width is the host tensor's, usually

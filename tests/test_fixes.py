@@ -1051,3 +1051,36 @@ def k(x, T, H, K: tl.constexpr):
         values = {name: rng.randint(1, 50) for name in ("x", "T", "H", "K", "i_t", "i_h")}
         original = eval(expression.replace(".to(tl.int64)", ""), dict(values))
         assert eval(line.removeprefix("    r = "), {"tl": Language, **values}) == original, (expression, line)
+
+
+def test_a_fix_left_because_it_shares_text_with_an_applied_one_says_run_again(tmp_path):
+    """`b_q -= tl.dot(b_s, ...)`: the fix of `b_q` rewrites the statement, which holds the read
+    of `b_s` the other fix renames, so one run applies one of them. The summary said "1 more
+    fixable with `--fix --unsafe-fixes`" to a user who had just passed both flags."""
+    path = tmp_path / "kernel.py"
+    path.write_text(
+        """import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(q, kp, o, BT: tl.constexpr):
+    offs = tl.arange(0, BT)
+    tile = offs[:, None] * BT + offs[None, :]
+    b_q = tl.load(q + tile)
+    b_k = tl.load(kp + tile)
+    b_s = tl.dot(b_q, b_k)
+    b_o = tl.dot(b_s, b_k)
+    b_q -= tl.dot(b_s, b_k)
+    tl.store(o + tile, b_q + b_o)
+"""
+    )
+    first = run_cli("--fix", "--unsafe-fixes", "--target-all", path.name, cwd=tmp_path)
+    assert first.stdout.endswith(
+        "Found 2 findings (1 fixed, 1 remaining: ASC003: 1) in 1 file checked.\n"
+        "[*] 1 more fixable by running the same command again: its fix shares text with fixes made in this run.\n"
+    ), first.stdout
+    second = run_cli("--fix", "--unsafe-fixes", "--target-all", path.name, cwd=tmp_path)
+    assert second.stdout.endswith("Found 1 finding (1 fixed, 0 remaining) in 1 file checked.\n"), second.stdout
+    safe_only = run_cli("--fix", "--target-all", path.name, cwd=tmp_path)
+    assert safe_only.stdout == "All checks passed (1 file checked).\n"

@@ -114,11 +114,20 @@ def summary(results: list[FileResult]) -> str:
         if fixed:  # ruff's `Found 3 errors (2 fixed, 1 remaining).`, with the remaining codes
             detail = f"{fixed} fixed, {len(findings)} remaining" + (f": {detail}" if findings else "")
         text = f"Found {found} finding{'s' * (found != 1)} ({detail}) in {files}."
-        fixable = Counter(f.fix.applicability for f in findings if f.fix)
+        again: Counter[str] = Counter()
+        for result in results:
+            again.update(result.fix_again)
+        fixable = Counter(f.fix.applicability for f in findings if f.fix) - again
         if fixable["safe"]:
             text += f"\n[*] {fixable['safe']} fixable with `--fix`."
         if fixable["unsafe"]:
             text += f"\n{fixable['unsafe']} more fixable with `--fix --unsafe-fixes` (unsafe: review them)."
+        if again:
+            count = sum(again.values())
+            text += (
+                f"\n[*] {count} more fixable by running the same command again: "
+                f"{'their fixes share' if count > 1 else 'its fix shares'} text with fixes made in this run."
+            )
         unfixable = [f for f in findings if f.fix is None]
         count = len(unfixable)
         text += "".join(
