@@ -117,7 +117,7 @@ class FileResult:
     fixed: Counter[tuple[str, str]] = field(default_factory=Counter)
     # after `--fix`: the findings left with a fix this run applies, per applicability (their fix
     # shares text with one applied, so the next run applies it)
-    fix_again: Counter[str] = field(default_factory=Counter)
+    fix_again: Counter[Applicability] = field(default_factory=Counter)
     # the other files the findings depend on (modules whose device functions or core-count
     # helpers the file imports), path -> content hash, None when it could not be read
     imported_files: dict[str, str | None] = field(default_factory=dict)

@@ -7,7 +7,7 @@ from collections import Counter
 from ..config import SKIP_BESIDE_ASCEND, SKIP_NOT_ASCEND, SKIP_TARGET_PATHS, Settings
 from ..engine import relative_display
 from ..fixes import why_not_fixed
-from ..model import FileResult, Finding, LineIndex
+from ..model import Applicability, FileResult, Finding, LineIndex
 
 
 def where(finding: Finding) -> str:
@@ -114,7 +114,7 @@ def summary(results: list[FileResult]) -> str:
         if fixed:  # ruff's `Found 3 errors (2 fixed, 1 remaining).`, with the remaining codes
             detail = f"{fixed} fixed, {len(findings)} remaining" + (f": {detail}" if findings else "")
         text = f"Found {found} finding{'s' * (found != 1)} ({detail}) in {files}."
-        again: Counter[str] = Counter()
+        again: Counter[Applicability] = Counter()
         for result in results:
             again.update(result.fix_again)
         fixable = Counter(f.fix.applicability for f in findings if f.fix) - again
