@@ -20,7 +20,7 @@ from .. import variants
 from ..capture.launches import Launch
 from ..verdicts import Verdict
 from .compiler import Compiled
-from .ir import extension_of_i32_multiply, multiplies
+from .ir import extension_of_i32_multiply, multiplies, without_locations
 from .memory import kib, kib_range
 
 if TYPE_CHECKING:
@@ -82,13 +82,15 @@ def launch_option_ir(compiler: FindingCompiler, launch: Launch) -> Judgement:
             return Verdict.INCONCLUSIVE, f"{result.variant.name} does not compile: {result.error}"
     value = f"{option}={launch.options[option]}"
     stages = [s for s in ("ttir", "ttadapter") if s in with_option.ir]
-    differing = [s for s in stages if with_option.ir[s] != without_option.ir.get(s)]
+    differing = [
+        s for s in stages if without_locations(with_option.ir[s]) != without_locations(without_option.ir.get(s, ""))
+    ]
     if differing:
         return Verdict.REFUTED, f"{value} changes the compiled {'/'.join(differing)}"
     warning = "; ".join(sorted({x.printed.strip() for x in compiler.job.launches if x.printed}))
     evidence = (
         f"no effect on the compiled kernel: TTIR and linalg are byte-identical with {value} "
-        f"and without it (the value only reaches metadata)"
+        f"and without it, source locations aside (the value only reaches metadata)"
     )
     return Verdict.CONFIRMED, evidence + (f"; triton-ascend printed: {warning}" if warning else "")
 

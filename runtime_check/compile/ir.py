@@ -1,4 +1,5 @@
-"""Just enough of a TTIR reader to show where an index is multiplied and extended."""
+"""Just enough of a TTIR reader to show where an index is multiplied and extended, and to
+compare two compiles without their source locations."""
 
 from __future__ import annotations
 
@@ -8,10 +9,53 @@ from dataclasses import dataclass
 _ALIAS = re.compile(r"^(#loc\d*)\s*=\s*(loc\(.*\))\s*$")
 _FILE_LINE = re.compile(r'"([^"]+)":(\d+):\d+')
 _ALIAS_REF = re.compile(r"#loc\d*")
+_LOC_START = re.compile(r"(?<![\w.#])loc\(")
 _OP = re.compile(r"^\s*(?P<result>%[\w]+)(?::\d+)?\s*=\s*(?P<op>[\w.]+)\s+(?P<rest>.*?)\s*(?P<loc>loc\(.*\))?\s*$")
 # Integer arithmetic an index expression is built from (a scalar splat into an index tile too),
 # looked through on the way back.
 _INDEX_OPS = {"arith.addi", "arith.subi", "arith.muli", "tt.splat"}
+
+
+def without_locations(text: str) -> str:
+    """The IR with its source locations dropped: every `loc(...)` and the `#loc` alias lines.
+    Two compiles of one kernel with the same options can number the aliases differently
+    (measured with triton-ascend 3.2 on a kernel of 16 scalar loads: `loc(#loc46)` in one
+    ttadapter, `loc(#loc19)` in the other), so locations are no part of what a compile made."""
+    kept = []
+    for line in text.splitlines():
+        if _ALIAS.match(line):
+            continue
+        pieces, cursor = [], 0
+        for match in _LOC_START.finditer(line):
+            if match.start() < cursor:
+                continue  # inside a location already dropped
+            pieces.append(line[cursor : match.start()].rstrip(" "))
+            cursor = _closing(line, match.end())
+        kept.append("".join(pieces) + line[cursor:])
+    return "\n".join(kept)
+
+
+def _closing(line: str, start: int) -> int:
+    """The offset after the `)` closing the parenthesis opened just before `start` (quoted
+    file names may hold parentheses); the line's end when it is not closed."""
+    depth, quoted, index = 1, False, start
+    while index < len(line):
+        char = line[index]
+        if quoted:
+            if char == "\\":
+                index += 1
+            elif char == '"':
+                quoted = False
+        elif char == '"':
+            quoted = True
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+            if depth == 0:
+                return index + 1
+        index += 1
+    return len(line)
 
 
 @dataclass(frozen=True)
