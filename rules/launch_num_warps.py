@@ -928,9 +928,11 @@ FALLBACK = CONFIGS[2]
     ) -> Report:
         """A knob a `triton.heuristics` table sets: `Heuristics.run` puts each key's value into
         the launch keywords. The fix drops the table's `knobs`, unless a heuristic reads it."""
-        fix = None
-        if not _reads_key(table, key, host):
-            fix = FixPlan("safe", f"Remove `{key}`", (Replace(table, _dict_without_knobs(table, knobs)),))
+        fix: FixPlan | Declined = FixPlan(
+            "safe", f"Remove `{key}`", (Replace(table, _dict_without_knobs(table, knobs)),)
+        )
+        if _reads_key(table, key, host):
+            fix = Declined("another heuristic of the table reads it (`Heuristics.run` gives it the values set before)")
         return Report(
             element,
             f"`{key}` in a `triton.heuristics` table is a launch option with no effect on Ascend; delete it",

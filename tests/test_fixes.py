@@ -377,6 +377,23 @@ def launch(x, n, grid, is_npu):
     assert fixed.location.row == 53  # `dropped`'s `num_stages`: its `pop` drops what it finds
 
 
+def test_a_knob_another_heuristic_of_its_table_reads_says_why_it_stays(lint):
+    """The table's `BLOCK` heuristic reads `num_warps`: no fix, and the reason (before, the
+    summary said "no fix offered")."""
+    [finding] = lint(
+        """
+@triton.heuristics({"num_warps": lambda args: 4, "BLOCK": lambda args: 32 * args["num_warps"]})
+@triton.jit
+def kernel(x, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+"""
+    )
+    assert finding.code == "ASC001" and finding.fix is None
+    assert finding.no_fix_reason == (
+        "another heuristic of the table reads it (`Heuristics.run` gives it the values set before)"
+    )
+
+
 def test_a_config_list_read_otherwise_keeps_its_configs(lint):
     """A literal config list bound to a name that host code also indexes or measures: keeping
     one copy of each config would move what `CONFIGS[2]` and `len(CONFIGS)` read, so the fix
