@@ -206,10 +206,26 @@ def _non_overlapping(fixes: list[Fix]) -> set[Fix]:
 
 
 def _inside_another(fix: Fix, containing: dict[Edit, list[Fix]]) -> bool:
-    """Whether a larger fix makes every edit of `fix`."""
+    """Whether a larger fix makes every edit of `fix`, or rewrites the text of those it does
+    not make (a plan composed with the plans nested in it: `fixes.with_nested`)."""
     edits = set(fix.edits)
-    candidates = containing.get(fix.edits[0], []) if fix.edits else []
-    return any(edits < set(other.edits) for other in candidates)
+    candidates = {other for edit in fix.edits for other in containing.get(edit, ()) if other is not fix}
+    return any(
+        edits < set(other.edits)
+        or (not edits <= set(other.edits) and all(edit in other.edits or _within(edit, other) for edit in fix.edits))
+        for other in candidates
+    )
+
+
+def _within(edit: Edit, fix: Fix) -> bool:
+    """Whether one of the fix's edits replaces text that holds the edit's (an insertion: not
+    at its edges)."""
+    if edit.start == edit.end:
+        return any(other.start < edit.start < other.end for other in fix.edits)
+    return any(
+        other.start <= edit.start and edit.end <= other.end and (edit.start, edit.end) != (other.start, other.end)
+        for other in fix.edits
+    )
 
 
 def _order(fix: Fix) -> list[tuple[Position, tuple[int, int], str]]:

@@ -383,44 +383,47 @@ def with_nested(plans: Iterable[FixPlan], layout: Layout) -> dict[int, FixPlan]:
     find it (a `.to` chain inside an `if` that ASC004 rewrites). Replacing the inner node in the
     outer plan's new node makes one pass enough. An unsafe plan goes only into an unsafe one.
     A plan that replaces only expressions, with text, takes part as the expressions it writes.
-    A plan that also inserts or deletes lines (ASC003's copy before the statement it rewrites)
-    may hold nested plans in what it replaces, but is never nested itself: its lines would be lost.
+    A nested plan's other changes (lines it inserts or deletes, nodes it replaces elsewhere)
+    go into the outer plan too, when they touch no code the outer plan replaces: ASC003's fix
+    of `b_q -= tl.dot(b_s, ...)` rewrites the statement that holds the read of `b_s` another
+    ASC003 fix renames, and copies `b_s` lines above (the fixer then applies the composed plan
+    for both findings: `fixer._inside_another`).
     """
-    spans: dict[int, tuple[int, int]] = {}
     replacing: dict[int, FixPlan] = {}
-    with_lines: set[int] = set()  # plans that also insert or delete lines
+    spans: dict[int, tuple[int, int]] = {}  # where a plan's replacements start and end
     for plan in plans:
         changes = [_as_node_replacement(change) or change for change in plan.changes]
         replacements = [change for change in changes if isinstance(change, Replace)]
         if id(plan) in replacing or not replacements or any(isinstance(c.new, str) for c in replacements):
             continue
-        offsets = [layout.index.offset(end) for change in replacements for end in layout.range(change.node)]
+        offsets = [offset for change in replacements for offset in layout.spans[change.node]]
         replacing[id(plan)] = FixPlan(plan.applicability, plan.message, tuple(changes))
         spans[id(plan)] = (min(offsets), max(offsets))
-        if len(replacements) < len(changes):
-            with_lines.add(id(plan))
     if len(replacing) < 2:
         return {}
     composed: dict[int, FixPlan] = {}
     for key in sorted(replacing, key=lambda key: spans[key][1] - spans[key][0]):  # the narrowest first
-        outer, (start, end) = replacing[key], spans[key]
-        inner: list[FixPlan] = []
+        outer = replacing[key]
+        replaced = [layout.spans[c.node] for c in outer.changes if isinstance(c, Replace)]
+        inner: list[Replace] = []  # the nested plans' replacements inside the outer plan's
+        carried: list[Replace | InsertBefore | Delete] = []  # and their changes outside it
         taken: list[tuple[int, int]] = []  # only the outermost nested plans: each holds its own nested ones
         for other in sorted(replacing, key=lambda other: spans[other][0] - spans[other][1]):  # the widest first
-            span = spans[other]
-            if other in with_lines or not (start <= span[0] and span[1] <= end and span != (start, end)):
+            if other == key or (outer.applicability == "safe" and replacing[other].applicability != "safe"):
                 continue
-            if outer.applicability == "safe" and replacing[other].applicability != "safe":
+            within, outside = _split(composed.get(other, replacing[other]), replaced, layout)
+            inside = [layout.spans[change.node] for change in within]
+            if not within or any(a <= b[0] and b[1] <= c for b in inside for a, c in taken):
                 continue
-            if any(a <= span[0] and span[1] <= b for a, b in taken):
+            added = [change for change in outside if change not in carried and change not in outer.changes]
+            if not _apart(added, [*replaced, *_extents([*outer.changes, *carried], layout)], layout):
                 continue
-            taken.append(span)
-            inner.append(composed.get(other, replacing[other]))
+            taken.extend(inside)
+            inner += within
+            carried += added
         if not inner:
             continue
-        nested_news = _NestedReplacements(
-            {part.node: part.new for nested in inner for part in nested.changes if isinstance(part, Replace)}
-        )
+        nested_news = _NestedReplacements({part.node: part.new for part in inner})
         rewritten: list[Replace | InsertBefore | Delete] = []
         for change in outer.changes:
             if isinstance(change, Replace):
@@ -429,8 +432,48 @@ def with_nested(plans: Iterable[FixPlan], layout: Layout) -> dict[int, FixPlan]:
                 assert isinstance(new, cst.CSTNode)
                 change = Replace(change.node, new)
             rewritten.append(change)
-        composed[key] = FixPlan(outer.applicability, outer.message, tuple(rewritten))
+        composed[key] = FixPlan(outer.applicability, outer.message, (*rewritten, *carried))
     return composed
+
+
+def _split(
+    plan: FixPlan, replaced: list[tuple[int, int]], layout: Layout
+) -> tuple[list[Replace], list[Replace | InsertBefore | Delete]]:
+    """The plan's replacements of nodes inside one of the `replaced` spans (not the same span),
+    and its other changes."""
+    within: list[Replace] = []
+    outside: list[Replace | InsertBefore | Delete] = []
+    for change in plan.changes:
+        if isinstance(change, Replace):
+            span = layout.spans[change.node]
+            if any(start <= span[0] and span[1] <= end and span != (start, end) for start, end in replaced):
+                within.append(change)
+                continue
+        outside.append(change)
+    return within, outside
+
+
+def _extents(changes: Iterable[Replace | InsertBefore | Delete], layout: Layout) -> list[tuple[int, int]]:
+    """The text each change touches: a replaced node's span, an insertion's point, a deleted
+    statement's lines (the blank lines above it and its line break too: `plan_edits`)."""
+    extents = []
+    for change in changes:
+        if isinstance(change, Replace):
+            extents.append(layout.spans[change.node])
+        elif isinstance(change, InsertBefore):
+            point = layout.spans[change.statement][0]
+            extents.append((point, point))
+        else:
+            start, end = layout.range(change.statement)
+            starts = layout.index.starts
+            after = starts[end.row] if end.row < len(starts) else layout.spans[change.statement][1]
+            extents.append((starts[start.row - 1 - change.blank_lines_above], after))
+    return extents
+
+
+def _apart(changes: list[Replace | InsertBefore | Delete], spans: list[tuple[int, int]], layout: Layout) -> bool:
+    """Whether the changes touch none of the spans' text (an insertion only at their edges)."""
+    return not any(start < b and a < end for start, end in _extents(changes, layout) for a, b in spans)
 
 
 class _NestedReplacements(cst.CSTTransformer):

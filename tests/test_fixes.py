@@ -1070,13 +1070,23 @@ def k(x, T, H, K: tl.constexpr):
         assert eval(line.removeprefix("    r = "), {"tl": Language, **values}) == original, (expression, line)
 
 
-def test_a_fix_left_because_it_shares_text_with_an_applied_one_says_run_again(tmp_path):
+def test_a_fix_nested_in_another_with_lines_of_its_own_goes_in_with_it(tmp_path):
     """`b_q -= tl.dot(b_s, ...)`: the fix of `b_q` rewrites the statement, which holds the read
-    of `b_s` the other fix renames, so one run applies one of them. The summary said "1 more
-    fixable with `--fix --unsafe-fixes`" to a user who had just passed both flags."""
+    of `b_s` the other fix renames, and the fix of `b_s` inserts its copy lines elsewhere. The
+    outer fix takes the inner one (`fixes.with_nested`), so one run fixes both (it took two)."""
     path = tmp_path / "kernel.py"
-    path.write_text(
-        """import triton
+    path.write_text(DOT_TWICE)
+    first = run_cli("--fix", "--unsafe-fixes", "--target-all", path.name, cwd=tmp_path)
+    assert first.stdout.endswith("Found 2 findings (2 fixed, 0 remaining) in 1 file checked.\n"), first.stdout
+    assert path.read_text() == DOT_TWICE.replace(
+        "    b_s = tl.dot(b_q, b_k)\n", "    b_q_c = (b_q + 0.0).to(b_q.dtype)\n    b_s = tl.dot(b_q, b_k)\n"
+    ).replace(
+        "    b_o = tl.dot(b_s, b_k)\n    b_q -= tl.dot(b_s, b_k)\n",
+        "    b_s_c = (b_s + 0.0).to(b_s.dtype)\n    b_o = tl.dot(b_s, b_k)\n    b_q = b_q_c - tl.dot(b_s_c, b_k)\n",
+    )
+
+
+DOT_TWICE = """import triton
 import triton.language as tl
 
 
@@ -1091,6 +1101,33 @@ def k(q, kp, o, BT: tl.constexpr):
     b_q -= tl.dot(b_s, b_k)
     tl.store(o + tile, b_q + b_o)
 """
+
+
+def test_a_fix_left_because_it_shares_text_with_an_applied_one_says_run_again(tmp_path):
+    """ASC004's safe nesting rewrites the `if`, in whose arm ASC003's unsafe fix inserts a
+    copy line: one run applies the nesting only. The summary said "1 more fixable with
+    `--fix --unsafe-fixes`" to a user who had just passed both flags."""
+    path = tmp_path / "kernel.py"
+    path.write_text(
+        """import triton
+import triton.language as tl
+
+
+@triton.heuristics({"USE_H0": lambda args: args["h0"] is not None})
+@triton.jit
+def k(h0, kp, o, W, BT: tl.constexpr, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    offs = tl.arange(0, BT)
+    tile = offs[:, None] * BT + offs[None, :]
+    b_k = tl.load(kp + tile)
+    if USE_H0 and i_t * BT < W:
+        b_h = tl.load(h0 + tile)
+        b_s = tl.dot(b_h, b_k)
+        b_h += b_s
+    else:
+        b_h = tl.zeros([BT, BT], dtype=tl.float32)
+    tl.store(o + tile, b_h)
+"""
     )
     first = run_cli("--fix", "--unsafe-fixes", "--target-all", path.name, cwd=tmp_path)
     assert first.stdout.endswith(
@@ -1099,5 +1136,3 @@ def k(q, kp, o, BT: tl.constexpr):
     ), first.stdout
     second = run_cli("--fix", "--unsafe-fixes", "--target-all", path.name, cwd=tmp_path)
     assert second.stdout.endswith("Found 1 finding (1 fixed, 0 remaining) in 1 file checked.\n"), second.stdout
-    safe_only = run_cli("--fix", "--target-all", path.name, cwd=tmp_path)
-    assert safe_only.stdout == "All checks passed (1 file checked).\n"
