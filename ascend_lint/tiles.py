@@ -1211,7 +1211,7 @@ def _needs_ub(value: TileValue, per_element: set[TileValue], gathers: bool) -> b
         if value.column and all(_from_column_loads(v) for v in stored):
             return False
         return not all(_on_cube(v) for v in stored)
-    data_users = [(user, role) for user, role in value.users if role != ADDRESS]
+    data_users = [(user, role) for user, role in (*value.users, *value.next_trip_users) if role != ADDRESS]
     if not data_users:
         return False
     if gathers and value.kind == LOAD and value.strided and not value.column and not value.blocked_dma:

@@ -5,7 +5,9 @@ the constexpr branches it decides, follows the rest of the control flow, and sim
 statement with what is live around it:
 
 - **liveness** along the flow's events: a tile holds UB from its definition to its last read
-  (loops carry it round), at its largest reaching definition's size;
+  (loops carry it round), at its largest reaching definition's size; a tile a loop refills by
+  a copy at the end of the trip (`a_cur = a_nxt`, a prefetch) holds it from the top of the trip
+  to the copy;
 - **in place**: an elementwise result or cast takes the buffer of an operand that dies there;
   `tl.where`, `tl.trans`, loads and comparisons get their own (a result takes a buffer only
   if one copy of it is large enough); a reduction needs its input's fp32 partials as scratch;
@@ -159,6 +161,36 @@ def _liveness(model: TileModel, names: dict[str, int], dead: frozenset[int]) -> 
     return live_in, live_out
 
 
+def _hold_copied_carries(
+    model: TileModel, names: dict[str, int], dead: frozenset[int], live_in: list[int], live_out: list[int]
+) -> None:
+    """A tile carried round a runtime loop and handed its next value by a copy at the end of the
+    trip (`a_cur = a_nxt`, a prefetch): the loop's iteration argument keeps its own buffer from
+    the top of the trip to the copy, after its last read too (measured: the planner holds the
+    `a_cur` buffer for the whole loop and copies `a_nxt` into it at the trip's end)."""
+    events = model.flow.events
+    for statement in model.statements:
+        node = statement.node
+        start = statement.span.start
+        if start in dead or not isinstance(node, cst.Assign) or not isinstance(node.value, cst.Name):
+            continue
+        loops = [loop for loop in events[start].loops if loop.kind != "static_range"]
+        if not loops:
+            continue
+        loop = loops[-1]
+        for target in node.targets:
+            name = target.target.value if isinstance(target.target, cst.Name) else None
+            bit = names.get(name or "", 0)
+            if not bit or statement.defines.get(name or "") is None or not live_in[loop.header.index] & bit:
+                continue
+            for index in loop.body:
+                if index >= start:
+                    break
+                if index not in dead:
+                    live_in[index] |= bit
+                    live_out[index] |= bit
+
+
 Held = dict[object, Contributor]  # name or value (or (value, "widened")) -> what it holds
 StatementPeak = tuple[int, list[Contributor]]  # (bytes, what is held then)
 
@@ -176,6 +208,7 @@ class _Liveness:
         self.names = {name: 1 << i for i, name in enumerate(self.ordered)}
         self.named = {id(v): name for s in model.statements for name, v in s.defines.items() if v is not None}
         self.live_in, self.live_out = _liveness(model, self.names, dead)
+        _hold_copied_carries(model, self.names, dead, self.live_in, self.live_out)
         self.reaching = ReachingDefinitions(model.flow, dead) if dead else model.reaching
         self.entries: dict[int, list[tuple[str, int]]] = {}  # statement index -> its live names
         self.tiles: dict[int, tuple[TileValue, ...]] = {}  # definitions bit set -> their tiles

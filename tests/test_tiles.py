@@ -874,3 +874,42 @@ def test_a_recursive_device_function_stays_a_call():
     model = kernel_named(code, "k").tiles
     # inlined once: the bf16 load and `a * 2.0` in fp32; the call of `f` inside `f` stays elementwise (in place)
     assert peak(model, {"BLOCK": 1024}).bytes == 1024 * 2 + 1024 * 4
+
+
+def _prefetch_fixture(name: str):
+    path = Path(__file__).parent.parent / "fixtures" / "triton_ascend" / "asc013_prefetched_tiles.py"
+    module = cst.parse_module(path.read_text(encoding="utf-8"))
+    return next(k for k in find_kernels(module, ImportMap(module)) if k.name == name)
+
+
+def test_a_tile_read_only_in_the_next_trip_through_a_copy_lives_in_ub():
+    # `a_nxt = tl.load(...)` is read only by `a_cur = a_nxt` at the end of the trip, and through
+    # it by the next trip's `a_cur.to(tl.float32)`: its users are next-trip users
+    tiles = _prefetch_fixture("prefetched").tiles
+    loads = [v for v in tiles.values if v.kind == "load" and "off_n" in code(v.node)]
+    found = [(v.ub, len(v.users), len(v.next_trip_users)) for v in loads]
+    assert found == [(True, 0, 1)] * 4
+
+
+@pytest.mark.parametrize(
+    ("block", "prefetched", "fetched"),
+    # the compiler (bf16 pointers, D=32768): `prefetched` at BLOCK=8192 `ub overflow, requires
+    # 2621440 bits` (327680 B), `fetched` plans 196608 B there; at 2048 they plan 114944 B and
+    # 114944 B, at 4096 196608 B each
+    [(8192, 327680, 196608), (4096, 163840, 98304)],
+)
+def test_tiles_prefetched_for_the_next_trip_add_to_the_estimate(block, prefetched, fetched):
+    # before: the prefetched loads took no UB, and the estimate was the same as (or below) the
+    # kernel loading each block in its own trip (196608 B at 8192, not flagged)
+    values = {"D": 32768, "BLOCK": block}
+    found = [peak(_prefetch_fixture(name).tiles, values, dense=True).bytes for name in ("prefetched", "fetched")]
+    assert found == [prefetched, fetched]
+
+
+def test_a_tile_carried_by_a_copy_keeps_its_buffer_until_the_copy():
+    # the planner holds the loop's iteration argument (`a_cur`) from the top of the trip to the
+    # copy `a_cur = a_nxt` that refills it, after its last read too; every `*_cur` tile is live
+    # at the peak statement (the `y0` line), though `a_cur` is last read above it
+    contributors = peak(_prefetch_fixture("prefetched").tiles, {"D": 32768, "BLOCK": 8192}, dense=True).contributors
+    live = {c.name for c in contributors}
+    assert {"a_cur", "b_cur", "c_cur", "d_cur", "a_nxt", "b_nxt", "c_nxt", "d_nxt"} <= live
