@@ -160,10 +160,15 @@ class Branch:
 
 def test_key(test: cst.BaseExpression) -> tuple[str, bool]:
     """An `if`'s or a conditional expression's test as (normalised code without leading
-    `not`s, polarity of the arm taken when it holds)."""
+    `not`s and the brackets around them: `if (FLAG):` and `if not(FLAG):` test `FLAG`,
+    polarity of the arm taken when it holds)."""
     polarity = True
-    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        test, polarity = test.expression, not polarity
+    while test.lpar or (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
+        if test.lpar:
+            test = test.with_changes(lpar=(), rpar=())
+        else:
+            assert isinstance(test, cst.UnaryOperation)
+            test, polarity = test.expression, not polarity
     return "".join(cst.Module([]).code_for_node(test).split()), polarity
 
 

@@ -305,8 +305,9 @@ class _Copier:
         copy: cst.CSTNode
         if type(node) is cst.Name:
             name = node.value
-            if name in self.substituted:
-                return _fresh(self.substituted[name], self.made)
+            if name in self.substituted:  # in the parameter's brackets: `if(FLAG):` needs them
+                fresh = _fresh(self.substituted[name], self.made)
+                return fresh.with_changes(lpar=node.lpar, rpar=node.rpar) if node.lpar and not fresh.lpar else fresh
             copy = node.with_changes(value=self.renames.get(name, name))
         else:
             changes: dict[str, object] = {}

@@ -1,10 +1,14 @@
-"""Layout that must not change a finding: the same code with a different statement layout.
+"""Layout that must not change a finding: the same code laid out another way.
 
 An `if`, `else`, `for`, `while` or `with` whose body is one simple line can be written on one
 line (`if FLAG: b += tl.load(p)`). The analyses walked only indented blocks, so a one-line
 suite was code they never saw: findings were lost, and definitions under a flag were missed
 (gaining findings). Each fixture, and each fla Ascend kernel file, is linted as written and with
 every such body collapsed onto its header line; the findings (rule and message) must be the same.
+Likewise with every `if` test in brackets and every `not` operand too (`if (FLAG):`,
+`if not(FLAG):`, as authors from C write them): a test in brackets was keyed apart from the
+same test without them, so two tests of one flag were not seen to exclude each other (false
+ASC003 and ASC004 findings).
 """
 
 from __future__ import annotations
@@ -51,40 +55,69 @@ class OneLineSuites(cst.CSTTransformer):
         return updated.with_changes(body=self._collapsed(updated.body))
 
 
+class BracketedTests(cst.CSTTransformer):
+    """Put every `if` test, and every operand of `not`, in brackets."""
+
+    def leave_If(self, original: cst.If, updated: cst.If) -> cst.If:
+        return updated.with_changes(test=_bracketed(updated.test), whitespace_before_test=cst.SimpleWhitespace(""))
+
+    def leave_UnaryOperation(self, original: cst.UnaryOperation, updated: cst.UnaryOperation) -> cst.UnaryOperation:
+        if not isinstance(updated.operator, cst.Not):
+            return updated
+        return updated.with_changes(
+            expression=_bracketed(updated.expression), operator=cst.Not(whitespace_after=cst.SimpleWhitespace(""))
+        )
+
+
+def _bracketed(test: cst.BaseExpression) -> cst.BaseExpression:
+    return test if test.lpar else test.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+
+
 def one_line_suites(code: str) -> str:
     return cst.parse_module(code).visit(OneLineSuites()).code
 
 
-def findings(code: str, filename: str) -> Counter[tuple[str, str]]:
-    """Each finding's rule and message, without the rows messages cite (`(line 836)`)."""
+def bracketed_tests(code: str) -> str:
+    return cst.parse_module(code).visit(BracketedTests()).code
+
+
+REWRITES = {"one-line-suites": one_line_suites, "bracketed-tests": bracketed_tests}
+
+
+def findings(code: str, filename: str, rewrite: str) -> Counter[tuple[str, str]]:
+    """Each finding's rule and message, without the rows messages cite (`(line 836)`); its
+    rule and row where the rewrite changes the code messages quote, not the rows."""
     result = lint_source(code, filename, settings())
     assert result.error is None, result.error
+    if rewrite == "bracketed-tests":
+        return Counter((f.code, str(f.location.row)) for f in result.findings)
     return Counter((f.code, re.sub(r"\bline \d+", "line N", f.message)) for f in result.findings)
 
 
-def assert_same_findings(path: Path) -> None:
-    code = path.read_text(encoding="utf-8")
-    collapsed = one_line_suites(code)
-    if collapsed == code:
-        pytest.skip("no body to collapse")
-    compile(collapsed, str(path), "exec")
-    assert findings(collapsed, str(path)) == findings(code, str(path))
-
-
-def test_the_rewrite_collapses_a_body() -> None:
+def test_the_rewrites_lay_out_code_as_authors_do() -> None:
     assert one_line_suites("if F:\n    x = 1\nelse:\n    y = 2\n") == "if F: x = 1\nelse: y = 2\n"
+    assert bracketed_tests("if not F:\n    x = 1\nelif G:\n    y = 2\n") == (
+        "if(not(F)):\n    x = 1\nelif(G):\n    y = 2\n"
+    )
 
 
+@pytest.mark.parametrize("rewrite", REWRITES)
 @pytest.mark.parametrize("fixture", [*CORPUS, *RUNTIME_FIXTURES], ids=lambda p: p.relative_to(FIXTURES).as_posix())
-def test_fixture_findings_do_not_depend_on_one_line_suites(fixture: Path) -> None:
-    assert_same_findings(fixture)
+def test_fixture_findings_do_not_depend_on_layout(fixture: Path, rewrite: str) -> None:
+    code = fixture.read_text(encoding="utf-8")
+    rewritten = REWRITES[rewrite](code)
+    if rewritten == code:
+        pytest.skip("nothing to rewrite")
+    compile(rewritten, str(fixture), "exec")
+    assert findings(rewritten, str(fixture), rewrite) == findings(code, str(fixture), rewrite)
 
 
-def test_fla_findings_do_not_depend_on_one_line_suites() -> None:
+@pytest.mark.parametrize("rewrite", REWRITES)
+def test_fla_findings_do_not_depend_on_layout(rewrite: str) -> None:
     changed = 0
     for path in fla_ascend_files():
         code = path.read_text(encoding="utf-8")
-        collapsed = one_line_suites(code)
-        changed += collapsed != code
-        assert findings(collapsed, str(path)) == findings(code, str(path)), path
+        rewritten = REWRITES[rewrite](code)
+        changed += rewritten != code
+        assert findings(rewritten, str(path), rewrite) == findings(code, str(path), rewrite), path
     assert changed > 10
