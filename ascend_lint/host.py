@@ -295,7 +295,8 @@ class _HostFacts:
 
     def __init__(self) -> None:
         self.calls: list[tuple[cst.Call, Scope]] = []
-        # `n = v`, `n: int = v`, `(n := v)`, `n *= d` (as `n = n * d`), `for d in x.shape` (as `d = x.shape[0]`)
+        # `n = v`, `n: int = v`, `(n := v)`, `n *= d` (as `n = n * d`), `for d in x.shape` (as `d = x.shape[0]`),
+        # `if n > cap: n = cap` (as `n = min(n, cap)`; right after `n = v`, that one as `n = min(v, cap)`)
         self.bindings: dict[tuple[str, Scope], list[cst.BaseExpression]] = {}
         # a bound value -> its assignment
         self.binders: dict[cst.BaseExpression, Binder] = {}
@@ -320,6 +321,10 @@ class _HostFacts:
         # `assert t.dtype == torch.int32` in a function's own body (under no `if` or loop), also
         # `torch._assert(...)` and `if t.dtype != torch.int32: raise ...`: (t, function) -> dtypes
         self.dtype_asserts: dict[tuple[str, Scope], list[TensorDtype]] = {}
+        # clamps met in the walk (`_clamp`): `if n > cap: n = cap` -> its `n = cap` and `cap`, with
+        # the `n = v` right before it, if any, whose value they cap; that `n = v` -> `cap`
+        self._clamps: dict[cst.If, tuple[cst.Assign, cst.BaseExpression, cst.Assign | None]] = {}
+        self._capped: dict[cst.Assign, cst.BaseExpression] = {}
 
     def merge(self, other: _HostFacts) -> None:
         """Adds what `other` found after what this found (as if one walk had found both)."""
@@ -373,9 +378,15 @@ class _HostFacts:
                 self.returns[scope.name.value].append((node.value, scope))
             elif type(node) is cst.Call:
                 self._call(node, scope, blocks)
+            elif type(node) is cst.IndentedBlock and binds:
+                self._note_clamps(node.body)
+            elif type(node) is cst.If and node in self._clamps:
+                self._bind_clamp(node, scope, blocks)
+                continue  # its test and its one assignment hold no call, no binding of their own
             elif type(node) is cst.Assign and binds:
+                value = node.value if node not in self._capped else _min_of(node.value, self._capped[node])
                 for target in node.targets:
-                    self._bind(node, target.target, node.value, scope, blocks)
+                    self._bind(node, target.target, value, scope, blocks)
                     variable = _environ_item(target.target)
                     if variable is not None:
                         self.environment.setdefault(variable, []).append((node.value, scope))
@@ -424,6 +435,28 @@ class _HostFacts:
                 if launched:
                     self.launches.setdefault(launched, []).append(Launch(node, scope, blocks))
 
+    def _note_clamps(self, statements: Sequence[cst.BaseStatement]) -> None:
+        """Records the clamps among `statements` (`_clamp`), each with the assignment of its name
+        on the line right before it (`n = v`), whose value it caps: `n = min(v, cap)`."""
+        for before, statement in zip([None, *statements], statements, strict=False):
+            clamp = _clamp(statement) if isinstance(statement, cst.If) else None
+            if clamp is None or not isinstance(statement, cst.If):
+                continue
+            assignment, name, cap = clamp
+            earlier = _assignment_of(before, name) if before is not None else None
+            self._clamps[statement] = (assignment, cap, earlier)
+            if earlier is not None:
+                self._capped[earlier] = cap
+
+    def _bind_clamp(self, clamp: cst.If, scope: Scope, blocks: tuple[cst.For | cst.If, ...]) -> None:
+        """A clamp (`if n > cap: n = cap`) binds `n` to `min(n, cap)` where the `if` is, whether or
+        not its test holds: an update of `n`, unless the line before it assigns `n` (then that
+        assignment binds `min(v, cap)`, `_note_clamps`)."""
+        assignment, cap, earlier = self._clamps[clamp]
+        target = assignment.targets[0].target
+        if earlier is None and isinstance(target, cst.Name):
+            self._bind(assignment, target, _min_of(target, cap), scope, blocks)
+
     def _add_dtype_asserts(self, node: cst.CSTNode, test: cst.BaseExpression, holds: bool, scope: Scope) -> None:
         """Records the dtypes the `test` of the check `node` requires, holding or failing."""
         for name, dtype in _dtypes_asserted(test, holds):
@@ -465,6 +498,62 @@ class _HostFacts:
         for target in targets:
             if isinstance(target, cst.Name) and statement.value is not None:
                 self.attribute_stores.setdefault(f"self.{target.value}", []).append((statement.value, None))
+
+
+def _clamp(statement: cst.If) -> tuple[cst.Assign, str, cst.BaseExpression] | None:
+    """`if n > cap: n = cap` (also `n >= cap`, `cap < n`, `cap <= n`), with no `else` and that one
+    assignment, `cap` a value of no call nor of `n` (a literal, a constant's name, their
+    arithmetic): a test capping `n` only when it is large, so `n = min(n, cap)`. Its assignment,
+    `n` and `cap`; None for anything else (`if n < 16: n = 16` raises a small `n`, `if T < 16:
+    BT = 16` tests another name)."""
+    if statement.orelse is not None:
+        return None
+    lines: Sequence[cst.CSTNode] = statement.body.body
+    if isinstance(statement.body, cst.IndentedBlock):
+        lines = lines[0].body if len(lines) == 1 and isinstance(lines[0], cst.SimpleStatementLine) else ()
+    assignment = lines[0] if len(lines) == 1 else None
+    test = statement.test
+    if (
+        not isinstance(assignment, cst.Assign)
+        or len(assignment.targets) != 1
+        or not isinstance(assignment.targets[0].target, cst.Name)
+        or not isinstance(test, cst.Comparison)
+        or len(test.comparisons) != 1
+    ):
+        return None
+    name, cap = assignment.targets[0].target.value, assignment.value
+    operator, right = test.comparisons[0].operator, test.comparisons[0].comparator
+    if isinstance(operator, (cst.GreaterThan, cst.GreaterThanEqual)):
+        tested, bound = test.left, right
+    elif isinstance(operator, (cst.LessThan, cst.LessThanEqual)):
+        tested, bound = right, test.left
+    else:
+        return None
+    if (
+        not isinstance(tested, cst.Name)
+        or tested.value != name
+        or flat_code(bound) != flat_code(cap)
+        or name in names_read(cap)
+        or any(isinstance(node, (cst.Call, cst.NamedExpr, cst.Lambda)) for node in walk(cap))
+    ):
+        return None
+    return assignment, name, cap
+
+
+def _assignment_of(statement: cst.BaseStatement, name: str) -> cst.Assign | None:
+    """The statement's assignment when it is `name = value` alone on its line."""
+    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
+        return None
+    line = statement.body[0]
+    if isinstance(line, cst.Assign) and len(line.targets) == 1:
+        target = line.targets[0].target
+        return line if isinstance(target, cst.Name) and target.value == name else None
+    return None
+
+
+def _min_of(value: cst.BaseExpression, cap: cst.BaseExpression) -> cst.Call:
+    """`min(value, cap)`, made of the two nodes as written (no node of it is new but the call)."""
+    return cst.Call(func=cst.Name("min"), args=[cst.Arg(value), cst.Arg(cap)])
 
 
 def _choices(values: Sequence[cst.BaseExpression]) -> list[cst.BaseExpression]:
@@ -581,6 +670,7 @@ class HostIndex(_HostFacts):
         self._sizing_origins: dict[
             tuple[cst.BaseExpression, Scope, frozenset[cst.CSTNode]], list[cst.BaseExpression]
         ] = {}
+        self._passed_in: dict[tuple[str, Scope, frozenset[cst.CSTNode]], list[cst.BaseExpression]] = {}
         self._unreached: frozenset[cst.CSTNode] = frozenset()  # assignments after the grid being sized
         self._exact = False  # sizing products for `_budgets_cancelled`: no sum nor extremum taken for one term
         self._bounded = BoundedSizes()  # what tests before the launch being sized bound (`grid_extents`)
@@ -1607,8 +1697,22 @@ class HostIndex(_HostFacts):
         bound = self._reaching_bindings(name, scope)
         for value in bound:
             yield from self.origins(value, scope, hops + 1, annotations, expanded)
+        if not bound:  # a parameter the function rebinds: what it binds counts
+            yield from self._passed_origins(name, scope, hops, annotations, expanded)
+
+    def _passed_origins(
+        self,
+        name: str,
+        scope: Scope,
+        hops: int,
+        annotations: bool,
+        expanded: set[tuple[cst.BaseExpression, Scope, int]],
+    ) -> Iterator[tuple[cst.BaseExpression, str]]:
+        """`origins` of what the function `scope` is passed for its parameter `name`: its
+        default, its annotation, the arguments of the module's calls of it; none when `name` is
+        no parameter of it."""
         param = _param(scope, name) if scope is not None else None
-        if scope is None or param is None or bound:  # a parameter the function rebinds: what it binds counts
+        if scope is None or param is None:
             return
         if param.default is not None:
             yield param.default, f"`{name}` defaults to `{flat_code(param.default)}`"
@@ -2214,8 +2318,12 @@ class HostIndex(_HostFacts):
     def _bound_extent(self, name: cst.Name, scope: Scope, hops: int) -> tuple[str, ...] | None:
         """`_name_extent` of a name `scope` binds, not being updated."""
         key = (name.value, scope)
-        updates = [value for value in self._reaching_bindings(name.value, scope) if _updates(value, name.value)]
+        bound = self._reaching_bindings(name.value, scope)
+        updates = [value for value in bound if _updates(value, name.value)]
+        if updates and bound[-1] is updates[-1] and self._caps_last(name.value, bound[-1], scope, hops):
+            return ()
         found = [origin for origin in self._origins_sized(name, scope) if origin is not name]
+        found += self._passed_in_sized(name.value, scope)
         cyclic = self._through_names_being_sized(found, updates, scope)
         origins = [origin for origin in found if id(origin) not in cyclic]
         if not origins or self.core_count(name, scope) is not None:
@@ -2246,6 +2354,21 @@ class HostIndex(_HostFacts):
                 return None
             extents += updated
         return _one_extent(name.value, extents, () if self._exact else arms)
+
+    def _caps_last(self, name: str, update: cst.BaseExpression, scope: Scope, hops: int) -> bool:
+        """`update`, the last value `scope` binds `name` to, is bound under no `if` or loop (every
+        path runs it, after the other bindings) and is a `min` with a bounded argument not read
+        from `name` (`n = min(n, 4096)`, also of a clamp: `if n > 4096: n = 4096`): bounded
+        whatever the name's earlier value, the value every read after it sees."""
+        return (
+            not self.bound_under.get(update)
+            and isinstance(update, cst.Call)
+            and dotted_name(update.func) == "min"
+            and any(
+                name not in names_read(arg.value) and self._extent(arg.value, scope, hops + 1) == ()
+                for arg in update.args
+            )
+        )
 
     @cached_property
     def allocated_dimensions(self) -> frozenset[tuple[str, Scope]]:
@@ -2292,6 +2415,21 @@ class HostIndex(_HostFacts):
             found = {id(origin): origin for origin, _ in self.origins(value, scope, annotations=False)}
             self._sizing_origins[key] = list(found.values())  # each once, though reached through many paths
         return self._sizing_origins[key]
+
+    def _passed_in_sized(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
+        """The origins of what the function `scope` is passed for its parameter `name`,
+        annotations aside (`_passed_origins`), when its first binding of it is an update (`n =
+        int(n)`, `n = max(n, 1)`, `n = n + pad`: `_updates`): the earlier value that update reads,
+        which `origins` leaves out (a parameter the function rebinds is what it binds). Empty
+        otherwise."""
+        bound = self._reaching_bindings(name, scope)
+        if not bound or not _updates(bound[0], name):
+            return []
+        key = (name, scope, self._unreached)
+        if key not in self._passed_in:
+            found = {id(origin): origin for origin, _ in self._passed_origins(name, scope, 0, False, set())}
+            self._passed_in[key] = list(found.values())
+        return self._passed_in[key]
 
     def _through_names_being_sized(
         self, origins: list[cst.BaseExpression], updates: list[cst.BaseExpression], scope: Scope

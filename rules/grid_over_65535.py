@@ -32,14 +32,19 @@ unpacked from a conditional of tuples is its arms' own element (`BM, BN = (1, 25
 16 else (8, 1024)` makes `BM` the bounded `1 if m <= 16 else 8`). A sum of sizes is one size
 (`M_text + M_vae` is at most twice the larger), never their product. An update reading a size
 (`n = min(n, other)`, `n = n + pad`) keeps it a size; one that caps it (`n = min(n, 4096)`)
-may bound it. An update in place is that assignment (`n *= d` is `n = n * d`): `pre = 1`, then
+may bound it, and does as the name's last binding under no `if` or loop (every later read
+sees the cap). A clamp, `if n > 4096: n = 4096` (also `>=`, `4096 < n`; no `else`), is `n =
+min(n, 4096)`, and right after `n = v` it is `n = min(v, 4096)`: `block_h =
+triton.next_power_of_2(hidden)`, then `if block_h > 4096: block_h = 4096`, leaves
+`hidden/block_h` programs; `if n < 16: n = 16` raises a small value and caps nothing. An update in place is that assignment (`n *= d` is `n = n * d`): `pre = 1`, then
 `for d in x.shape[:dim]: pre *= d` (or `pre *= shape[k]` over `range(dim)`) makes `pre` a
 size, one and not two (the loop may run once), and `n //= m` by a size leaves `n` unknown. A
 bound divided by anything stays bounded (a tile of
 `16384 // x.element_size()` elements), and so does arithmetic of bounds (`1 << 17`) and
 the power of two above one (`triton.next_power_of_2(n)`, however written: `1 << (n -
 1).bit_length()`, `2 ** math.ceil(math.log2(n))`); that of a size is the size. A value a caller passes is read where the caller
-binds it (`width = int(head_dim)` in the caller, then `_rope(x, width)`). A block bound to a
+binds it (`width = int(head_dim)` in the caller, then `_rope(x, width)`), also through a
+parameter the function first rebinds to a value of itself (`n = int(n)`, `n = max(n, 1)`). A block bound to a
 bounded value and then, under tests, to values at least the size it divides (`BT = 1024`, then
 `if T <= 4096: BT = triton.next_power_of_2(T)`) leaves `T/BT` programs. A function calling
 itself with a parameter unchanged (a scan recursing on its partial sums) adds no value to it. A value a function
@@ -902,6 +907,27 @@ def persistent_when_large(x, BT=64):
     else:
         grid = (NT, B * H)
     k[grid](x, T, BT=BT)
+""",
+        # a test raising a small block is no clamp: the block stays at least the size, one
+        # program; a clamp capping a product of sizes (`min(B * H, 4096)`) bounds it
+        """
+@triton.jit
+def k(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.arange(0, BT), 0.0)
+
+def floored(x):
+    B, T = x.shape
+    BT = triton.next_power_of_2(T)
+    if BT < 16:
+        BT = 16
+    k[(triton.cdiv(T, BT), B)](x, T, BT=BT)
+
+def capped_rows(x):
+    B, T, H = x.shape
+    rows = B * H
+    if rows > 4096:
+        rows = 4096
+    k[(rows, T)](x, T, BT=64)
 """,
     )
     INVALID = (
@@ -1796,6 +1822,73 @@ def launch(k, v):
     kern[(-(-V // BV) * B * H,)](v, o, T, H=H, V=V, BV=BV)  # expect
     kern[(math.ceil(V / BV) * B * H,)](v, o, T, H=H, V=V, BV=BV)  # expect
     kern[(((V - 1) // BV + 1) * B * H,)](v, o, T, H=H, V=V, BV=BV)  # expect
+""",
+        # a clamp written as an `if` is `min` (FlagGems-vllm's row kernels): the block is at most
+        # 4096 however large `hidden`, so the grid grows as `hidden/block_h` times the rows; so
+        # does one with the comparison turned round, an update capping the block last, and a clamp
+        # in an arm
+        """
+MAX_BLOCK = 4096
+
+@triton.jit
+def row_blocks(x, o, hidden, BH: tl.constexpr):
+    offs = tl.program_id(1) * BH + tl.arange(0, BH)
+    tl.store(o + tl.program_id(0) * hidden + offs, 0.0, mask=offs < hidden)
+
+def clamped(x):
+    hidden = x.shape[-1]
+    rows = x.numel() // hidden
+    block_h = triton.next_power_of_2(hidden)
+    if block_h > 4096:
+        block_h = 4096
+    row_blocks[(rows, triton.cdiv(hidden, block_h))](x, x, hidden, BH=block_h)  # expect
+    bh = triton.next_power_of_2(hidden)
+    if 2048 <= bh: bh = 2048
+    row_blocks[(rows, triton.cdiv(hidden, bh))](x, x, hidden, BH=bh)  # expect
+    b = triton.next_power_of_2(hidden)
+    b = min(b, 1024)
+    row_blocks[(rows, triton.cdiv(hidden, b))](x, x, hidden, BH=b)  # expect
+
+def clamped_in_an_arm(x):
+    hidden = x.shape[-1]
+    rows = x.numel() // hidden
+    if rows >= 16:
+        block_h = triton.next_power_of_2(hidden)
+        if block_h >= MAX_BLOCK:
+            block_h = MAX_BLOCK
+    else:
+        block_h = 256 if hidden >= 256 else 128
+    row_blocks[(rows, triton.cdiv(hidden, block_h))](x, x, hidden, BH=block_h)  # expect
+""",
+        # a parameter rebound to a value of itself (`num_columns = int(num_columns)`, FlagGems-vllm's
+        # quantization launchers) is still what its callers pass: the longest sequence here; and a
+        # clamp of a parameter caps what they pass
+        """
+@triton.jit
+def tiles(q, o, NUM_COLS: tl.constexpr, BLOCK_C: tl.constexpr):
+    offs = tl.program_id(1) * BLOCK_C + tl.arange(0, BLOCK_C)
+    tl.store(o + tl.program_id(0) * NUM_COLS + offs, 0.0, mask=offs < NUM_COLS)
+
+def _as_int(q, num_columns):
+    rows = q.shape[0]
+    num_columns = int(num_columns)
+    tiles[(rows, triton.cdiv(num_columns, 128))](q, q, NUM_COLS=num_columns, BLOCK_C=128)  # expect
+
+def _at_least_one(q, n):
+    n = max(n, 1)
+    tiles[(q.shape[0], triton.cdiv(n, 128))](q, q, NUM_COLS=n, BLOCK_C=128)  # expect
+
+def _padded(q, n, block):
+    n = n + 0
+    if block > 512:
+        block = 512
+    tiles[(q.shape[0], triton.cdiv(n, block))](q, q, NUM_COLS=n, BLOCK_C=block)  # expect
+
+def api(q, seq_lens):
+    longest = triton.cdiv(seq_lens.max().item(), 4)
+    _as_int(q, longest)
+    _at_least_one(q, longest)
+    _padded(q, longest, triton.next_power_of_2(longest))
 """,
     )
 
