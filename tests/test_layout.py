@@ -101,15 +101,31 @@ def test_the_rewrites_lay_out_code_as_authors_do() -> None:
     )
 
 
-@pytest.mark.parametrize("rewrite", REWRITES)
-@pytest.mark.parametrize("fixture", [*CORPUS, *RUNTIME_FIXTURES], ids=lambda p: p.relative_to(FIXTURES).as_posix())
-def test_fixture_findings_do_not_depend_on_layout(fixture: Path, rewrite: str) -> None:
-    code = fixture.read_text(encoding="utf-8")
-    rewritten = REWRITES[rewrite](code)
-    if rewritten == code:
-        pytest.skip("nothing to rewrite")
+def _rewritten_fixtures() -> list[tuple[Path, str, str]]:
+    """(fixture, rewrite, rewritten code) for each fixture a rewrite changes."""
+    found = []
+    for fixture in [*CORPUS, *RUNTIME_FIXTURES]:
+        code = fixture.read_text(encoding="utf-8")
+        found += [(fixture, name, new) for name, rewrite in REWRITES.items() if (new := rewrite(code)) != code]
+    return found
+
+
+@pytest.mark.parametrize(
+    ("fixture", "rewrite", "rewritten"),
+    [pytest.param(*case, id=f"{case[0].relative_to(FIXTURES).as_posix()}-{case[1]}") for case in _rewritten_fixtures()],
+)
+def test_fixture_findings_do_not_depend_on_layout(fixture: Path, rewrite: str, rewritten: str) -> None:
     compile(rewritten, str(fixture), "exec")
+    code = fixture.read_text(encoding="utf-8")
     assert findings(rewritten, str(fixture), rewrite) == findings(code, str(fixture), rewrite)
+
+
+def test_the_rewrites_change_fixtures_of_every_rule() -> None:
+    codes = {
+        (rewrite, fixture.name[:6]) for fixture, rewrite, _ in _rewritten_fixtures() if fixture.name.startswith("asc")
+    }
+    assert {code for rewrite, code in codes if rewrite == "one-line-suites"} >= {"asc003", "asc004", "asc006"}
+    assert {code for rewrite, code in codes if rewrite == "bracketed-tests"} >= {"asc003", "asc004", "asc005"}
 
 
 @pytest.mark.parametrize("rewrite", REWRITES)
