@@ -26,7 +26,16 @@ from .arithmetic import ceiling_division, power_of_two_above
 from .flow import NARROW_INTS
 from .imports import ImportMap, dotted_name, int_literal, root_name, statement_blocks, str_literal
 from .kernels import MAX_CALLERS_DEEP, ImportedFunctions, ImportedModule, Kernel, imported_module, subscript_key
-from .nodes import arms_around, child_nodes, flat_code, leaves_block, never_falls_through, updated_value, walk
+from .nodes import (
+    arms_around,
+    child_nodes,
+    flat_code,
+    leaves_block,
+    never_falls_through,
+    only_small_statement,
+    updated_value,
+    walk,
+)
 from .package import content_hash, package_folders, package_hash, package_sources
 
 _NPU_AVAILABLE = "torch.npu.is_available"
@@ -508,10 +517,7 @@ def _clamp(statement: cst.If) -> tuple[cst.Assign, str, cst.BaseExpression] | No
     BT = 16` tests another name)."""
     if statement.orelse is not None:
         return None
-    lines: Sequence[cst.CSTNode] = statement.body.body
-    if isinstance(statement.body, cst.IndentedBlock):
-        lines = lines[0].body if len(lines) == 1 and isinstance(lines[0], cst.SimpleStatementLine) else ()
-    assignment = lines[0] if len(lines) == 1 else None
+    assignment = only_small_statement(statement.body)
     test = statement.test
     if (
         not isinstance(assignment, cst.Assign)

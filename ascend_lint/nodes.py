@@ -139,6 +139,14 @@ def suite_lines(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
     return suite.body if isinstance(suite, cst.IndentedBlock) else (suite,)
 
 
+def only_small_statement(suite: cst.BaseSuite) -> cst.BaseSmallStatement | None:
+    """The suite's small statement when it holds just one (`if t: continue`, on one line or two)."""
+    lines = suite_lines(suite)
+    line = lines[0] if len(lines) == 1 else None
+    small = line.body if isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite) else ()
+    return small[0] if len(small) == 1 else None
+
+
 def never_falls_through(suite: cst.BaseSuite) -> bool:
     """The suite never falls through: a `return`, `raise`, `continue` or `break` at its top, or
     a statement there that never does either: an `if` whose arms all leave (an `else` too), a

@@ -41,7 +41,7 @@ import libcst as cst
 
 from .flow import Assumptions, Flow, call_argument
 from .imports import ImportMap, dotted_name, number_literal, root_name, statement_blocks, str_literal
-from .nodes import arms_around, never_falls_through, walk
+from .nodes import arms_around, never_falls_through, only_small_statement, walk
 
 if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime import would be a circle
     from .host import CallSite, Launch
@@ -831,10 +831,7 @@ def _skip_test(statement: cst.CSTNode) -> cst.BaseExpression | None:
     """`t` of `if t: continue`."""
     if not isinstance(statement, cst.If) or statement.orelse is not None:
         return None
-    lines = statement.body.body if isinstance(statement.body, cst.IndentedBlock) else [statement.body]
-    line = lines[0] if len(lines) == 1 else None
-    small = line.body if isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite) else ()
-    return statement.test if len(small) == 1 and isinstance(small[0], cst.Continue) else None
+    return statement.test if isinstance(only_small_statement(statement.body), cst.Continue) else None
 
 
 def _config_table(config: cst.Call) -> list[tuple[str | None, cst.BaseExpression]] | None:
