@@ -66,6 +66,9 @@ class Kernel:
     # define resolve (set by find_kernels; None for a module read for them: one hop)
     imported: ImportedFunctions | None = field(default=None, repr=False)
     _working_out: set[str] = field(default_factory=set, init=False, repr=False)  # facts of recursive calls
+    # what `device_functions_called` and `calls_in_module` found, for this lint's module (`join_module`)
+    _called: dict[cst.Call, list[Kernel]] = field(default_factory=dict, init=False, repr=False)
+    _callers: list[tuple[Kernel, cst.Call]] | None = field(default=None, init=False, repr=False)
 
     @property
     def name(self) -> str:
@@ -260,16 +263,24 @@ class Kernel:
             self._working_out.discard(fact)
         return found
 
+    def join_module(self, kernels: list[Kernel], imported: ImportedFunctions | None) -> None:
+        """Sets the module's kernels and imported functions for this lint, and forgets the calls
+        resolved among an earlier lint's (a kept kernel: KernelMemory)."""
+        self.module_kernels, self.imported = kernels, imported
+        self._called, self._callers = {}, None
+
     def calls_in_module(self) -> list[tuple[Kernel, cst.Call]]:
         """The calls of this device function in the module's other jit functions, each with the
-        function making it (`device_functions_called`)."""
-        return [
-            (caller, event.call)
-            for caller in self.module_kernels
-            if caller is not self
-            for event in caller.declared_flow.calls
-            if self in caller.device_functions_called(event.call)
-        ]
+        function making it (`device_functions_called`; found once)."""
+        if self._callers is None:
+            self._callers = [
+                (caller, event.call)
+                for caller in self.module_kernels
+                if caller is not self
+                for event in caller.declared_flow.calls
+                if self in caller.device_functions_called(event.call)
+            ]
+        return self._callers
 
     def device_functions_called(self, call: cst.Call) -> list[Kernel]:
         """The device functions the function's call `name(...)` may run (Triton inlines them):
@@ -278,7 +289,13 @@ class Kernel:
         name`) or a function of a module of the package it imports (`helpers.name(...)` after
         `from . import helpers`, `import pkg.helpers as helpers` or `import pkg.helpers`), the
         one that module defines (`ImportedFunctions.jit_functions`). None when the function
-        binds the name (or the module's name) itself."""
+        binds the name (or the module's name) itself. Resolved once per call."""
+        found = self._called.get(call)
+        if found is None:
+            found = self._called[call] = self._resolve_call(call)
+        return found
+
+    def _resolve_call(self, call: cst.Call) -> list[Kernel]:
         reference = dotted_name(call.func)
         if reference is None or reference.split(".")[0] in self.declared_flow.defs:
             return []
@@ -370,7 +387,7 @@ def find_kernels(
     if memory is not None:
         kernels = memory.recall(kernels, imports, imported)
     for kernel in kernels:
-        kernel.module_kernels, kernel.imported = kernels, imported
+        kernel.join_module(kernels, imported)
     return kernels
 
 

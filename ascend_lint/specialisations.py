@@ -417,9 +417,10 @@ def module_constants(module: cst.Module, imports: ImportMap) -> dict[str, Value]
             else:
                 values[target] = result
             seen.add(target)
-    stored = _attributes_stored(module)
-    for name, attributes in classes.items():
-        values.update({f"{name}.{attr}": value for attr, value in attributes.items() if (name, attr) not in stored})
+    if any(classes.values()):  # the walk of the whole module only when a class has constants
+        stored = _attributes_stored(module)
+        for name, attributes in classes.items():
+            values.update({f"{name}.{attr}": value for attr, value in attributes.items() if (name, attr) not in stored})
     return values
 
 

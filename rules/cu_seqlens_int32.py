@@ -953,25 +953,39 @@ def _int32_tensors(kernel: Kernel, host: HostIndex) -> dict[str, TensorDtype]:
     }
 
 
-def _sequence_offsets(kernel: Kernel, host: HostIndex | None, depth: int = 0) -> dict[Event, str]:
+_Memo = dict[tuple[Kernel, bool, int], dict[Event, str]]
+
+
+def _sequence_offsets(
+    kernel: Kernel, host: HostIndex | None, depth: int = 0, memo: _Memo | None = None
+) -> dict[Event, str]:
     """Definitions of int32 sequence offsets -> the boundary pointer they come from: narrowing
     casts of a load from one, loads as they are from a tensor every launch passes as int32
     (`_int32_tensors`, when the `host` is read), an offset a device function returns
     (`_returned_offset`) or its calls pass for a parameter (`_passed_offsets`), and names set to
     one plus or minus int32 terms (not a length `eos - bos` nor a position `i_tg - bos`, which add
-    no offset; see `_offsets_added`)."""
+    no offset; see `_offsets_added`). Worked out once per function and depth within one check
+    (`memo`): a device function called at many definitions is read once."""
+    memo = {} if memo is None else memo
+    key = (kernel, host is None, depth)
+    if key not in memo:
+        memo[key] = _find_sequence_offsets(kernel, host, depth, memo)
+    return memo[key]
+
+
+def _find_sequence_offsets(kernel: Kernel, host: HostIndex | None, depth: int, memo: _Memo) -> dict[Event, str]:
     flow, params = kernel.flow, {p.name for p in kernel.params}
     definitions = sorted((event for events in flow.defs.values() for event in events), key=lambda e: e.index)
     int32_tensors = _int32_tensors(kernel, host) if host is not None else {}
     found: dict[Event, str] = {}
     loads_int32 = bool(int32_tensors)
     followed = host is not None and depth < _MAX_CALLS_FOLLOWED
-    passed = _passed_offsets(kernel, host, depth) if host is not None and followed else {}
+    passed = _passed_offsets(kernel, host, depth, memo) if host is not None and followed else {}
     loads_passed = _passed_boundary_loads(kernel) if followed else {}
     for event in definitions:
         source = _int32_boundary_load(event.value, flow, params, int32_tensors, loads_passed)
         if source is None and depth < _MAX_CALLS_FOLLOWED:
-            source = _returned_offset(event, kernel, depth)
+            source = _returned_offset(event, kernel, depth, memo)
         if source is None and isinstance(event.node, cst.Param) and event.name is not None:
             source = passed.get(event.name)
         if source is not None:
@@ -997,7 +1011,7 @@ def _sequence_offsets(kernel: Kernel, host: HostIndex | None, depth: int = 0) ->
 _MAX_CALLS_FOLLOWED = 2  # device functions returning an offset, one calling another
 
 
-def _returned_offset(event: Event, kernel: Kernel, depth: int) -> str | None:
+def _returned_offset(event: Event, kernel: Kernel, depth: int, memo: _Memo) -> str | None:
     """The caller's boundary pointer of an int32 sequence offset a device function returns into
     the definition (`bos, T = _seq_start(cu_seqlens, i_n)`, `_seq_start` returning `tl.load(cu_seqlens
     + i_n).to(tl.int32)` first): found in the device function as in a kernel, and passed to it as
@@ -1007,7 +1021,7 @@ def _returned_offset(event: Event, kernel: Kernel, depth: int) -> str | None:
         return None
     index = _unpacked_index(target, call, kernel.flow)
     for callee in kernel.device_functions_called(call):
-        offsets = _sequence_offsets(callee, None, depth + 1)
+        offsets = _sequence_offsets(callee, None, depth + 1, memo)
         names = [p.name for p in callee.params]
         for returned in _returned_values(callee.node, index):
             source = _offset_of(returned, callee.flow, offsets)
@@ -1018,14 +1032,14 @@ def _returned_offset(event: Event, kernel: Kernel, depth: int) -> str | None:
     return None
 
 
-def _passed_offsets(kernel: Kernel, host: HostIndex, depth: int) -> dict[str, str]:
+def _passed_offsets(kernel: Kernel, host: HostIndex, depth: int, memo: _Memo) -> dict[str, str]:
     """For a device function no launch runs: its parameters some call in the module passes an
     int32 sequence offset of the caller for (`_tail(v, o, bos, i_h)`, the caller's `bos` loaded
     `.to(tl.int32)`; Triton inlines the function with that value), each with where the offset is
     loaded from: "cu_seqlens` in `caller" (the message quotes it)."""
     found: dict[str, str] = {}
     for caller, passed in _calls_passing(kernel):
-        offsets = _sequence_offsets(caller, host, depth + 1)
+        offsets = _sequence_offsets(caller, host, depth + 1, memo)
         loads_int32 = bool(_int32_tensors(caller, host))
         for name, argument in passed:
             if (
