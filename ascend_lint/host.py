@@ -33,6 +33,8 @@ from .nodes import (
     leaves_block,
     never_falls_through,
     only_small_statement,
+    statements_of,
+    suite_lines,
     updated_value,
     walk,
 )
@@ -388,7 +390,7 @@ class _HostFacts:
             elif type(node) is cst.Call:
                 self._call(node, scope, blocks)
             elif type(node) is cst.IndentedBlock and binds:
-                self._note_clamps(node.body)
+                self._note_clamps(statements_of(node.body))
             elif type(node) is cst.If and node in self._clamps:
                 self._bind_clamp(node, scope, blocks)
                 continue  # its test and its one assignment hold no call, no binding of their own
@@ -444,9 +446,10 @@ class _HostFacts:
                 if launched:
                     self.launches.setdefault(launched, []).append(Launch(node, scope, blocks))
 
-    def _note_clamps(self, statements: Sequence[cst.BaseStatement]) -> None:
+    def _note_clamps(self, statements: Sequence[cst.CSTNode]) -> None:
         """Records the clamps among `statements` (`_clamp`), each with the assignment of its name
-        on the line right before it (`n = v`), whose value it caps: `n = min(v, cap)`."""
+        right before it (`n = v`, the last statement of the line before), whose value it caps:
+        `n = min(v, cap)`."""
         for before, statement in zip([None, *statements], statements, strict=False):
             clamp = _clamp(statement) if isinstance(statement, cst.If) else None
             if clamp is None or not isinstance(statement, cst.If):
@@ -459,7 +462,7 @@ class _HostFacts:
 
     def _bind_clamp(self, clamp: cst.If, scope: Scope, blocks: tuple[cst.For | cst.If, ...]) -> None:
         """A clamp (`if n > cap: n = cap`) binds `n` to `min(n, cap)` where the `if` is, whether or
-        not its test holds: an update of `n`, unless the line before it assigns `n` (then that
+        not its test holds: an update of `n`, unless the statement before it assigns `n` (then that
         assignment binds `min(v, cap)`, `_note_clamps`)."""
         assignment, cap, earlier = self._clamps[clamp]
         target = assignment.targets[0].target
@@ -546,14 +549,11 @@ def _clamp(statement: cst.If) -> tuple[cst.Assign, str, cst.BaseExpression] | No
     return assignment, name, cap
 
 
-def _assignment_of(statement: cst.BaseStatement, name: str) -> cst.Assign | None:
-    """The statement's assignment when it is `name = value` alone on its line."""
-    if not isinstance(statement, cst.SimpleStatementLine) or len(statement.body) != 1:
-        return None
-    line = statement.body[0]
-    if isinstance(line, cst.Assign) and len(line.targets) == 1:
-        target = line.targets[0].target
-        return line if isinstance(target, cst.Name) and target.value == name else None
+def _assignment_of(statement: cst.CSTNode, name: str) -> cst.Assign | None:
+    """The statement when it is `name = value`."""
+    if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+        target = statement.targets[0].target
+        return statement if isinstance(target, cst.Name) and target.value == name else None
     return None
 
 
@@ -1864,7 +1864,7 @@ class HostIndex(_HostFacts):
         if found is None:
             found = self._checks_made[call] = []
             functions = self._visible_functions(call.func.value, scope) if isinstance(call.func, cst.Name) else []
-            statements = list(_statements([functions[0].body])) if len(functions) == 1 else []
+            statements = statements_of(suite_lines(functions[0].body)) if len(functions) == 1 else []
             returning = [i for i, s in enumerate(statements) if any(isinstance(n, cst.Return) for n in walk(s))]
             before_return = statements[: returning[0]] if returning else statements
             for test, holds in checks_in(before_return, _raises):
@@ -3144,7 +3144,7 @@ class OtherPlatformPaths:
     def nodes(self) -> set[cst.CSTNode]:
         """Every host node on such a path."""
         found: set[cst.CSTNode] = set()
-        self._visit([self.host.module], False, None, found)
+        self._visit(self.host.module.body, False, None, found)
         for functions in self.host.functions.values():
             for function in functions:
                 if self.is_other_platform_function(function):
@@ -3174,38 +3174,36 @@ class OtherPlatformPaths:
         found = self._positions.get(function)
         if found is None:
             found = self._positions[function] = set()
-            self._visit([function.body], False, function, found)
+            self._visit(suite_lines(function.body), False, function, found)
         return found
 
-    def _visit(self, suites: Sequence[cst.CSTNode], other: bool, scope: Scope, found: set[cst.CSTNode]) -> None:
-        """Statements in order (or a suite's): `other` when already on such a path."""
-        for statement in _statements(suites):
+    def _visit(self, lines: Sequence[cst.CSTNode], other: bool, scope: Scope, found: set[cst.CSTNode]) -> None:
+        """Statements in order (`statements_of` the lines): `other` when already on such a path."""
+        for statement in statements_of(lines):
             if other:
                 found.update(walk(statement))
                 continue
             self._visit_conditional_expressions(statement, scope, found)
             if isinstance(statement, cst.If):
-                self._visit([statement.body], self.requires_other(statement.test, True, scope), scope, found)
+                self._visit(suite_lines(statement.body), self.requires_other(statement.test, True, scope), scope, found)
                 orelse = statement.orelse
                 if orelse is not None:
-                    inner = [orelse] if isinstance(orelse, cst.If) else [orelse.body]
+                    inner = [orelse] if isinstance(orelse, cst.If) else suite_lines(orelse.body)
                     self._visit(inner, self.requires_other(statement.test, False, scope), scope, found)
                 other = self._other_after(statement, scope)
-            elif isinstance(statement, cst.SimpleStatementLine | cst.SimpleStatementSuite):
-                other = any(self._asserts(small, scope) for small in statement.body)
-            elif isinstance(statement, cst.BaseCompoundStatement) and not isinstance(
-                statement, cst.FunctionDef | cst.ClassDef
-            ):
+            elif isinstance(statement, cst.BaseSmallStatement):
+                other = self._asserts(statement, scope)
+            elif not isinstance(statement, cst.FunctionDef | cst.ClassDef):
                 for block in statement_blocks(statement):
                     self._visit(block, False, scope, found)
 
     def _visit_conditional_expressions(self, statement: cst.CSTNode, scope: Scope, found: set[cst.CSTNode]) -> None:
-        """The arms of the conditional expressions (`a if test else b`) of a simple statement, or
+        """The arms of the conditional expressions (`a if test else b`) of a small statement, or
         of the header of a compound one (an `if`'s test, a `for`'s iterable...), that require
         such a path."""
         if isinstance(statement, cst.FunctionDef | cst.ClassDef):
             return
-        simple = isinstance(statement, cst.SimpleStatementLine | cst.SimpleStatementSuite)
+        simple = isinstance(statement, cst.BaseSmallStatement)
         header = [statement] if simple else [c for c in child_nodes(statement) if isinstance(c, _HEADER_PARTS)]
         for part in header:
             for node in walk(part):
@@ -3250,13 +3248,13 @@ class OtherPlatformPaths:
         function = self._module_function(name)
         found = False
         if function is not None:
-            for statement in _statements([function.body]):
+            for statement in statements_of(suite_lines(function.body)):
                 if any(isinstance(node, cst.Return) for node in walk(statement)):
                     break  # returns off the path (`if x.device.type != "npu": return False`)
                 if isinstance(statement, cst.If):
                     found = self._other_after(statement, function)
-                elif isinstance(statement, cst.SimpleStatementLine | cst.SimpleStatementSuite):
-                    found = any(self._asserts(small, function) for small in statement.body)
+                elif isinstance(statement, cst.BaseSmallStatement):
+                    found = self._asserts(statement, function)
                 if found:
                     break
         self._assertions[name] = found
@@ -3531,38 +3529,23 @@ def _callee(call: cst.Call) -> cst.Name | None:
 _HEADER_PARTS = (cst.BaseExpression, cst.WithItem)
 
 
-def _statements(suites: Sequence[cst.CSTNode]) -> Iterator[cst.CSTNode]:
-    """The statements of suites (a module's or an indented block's; a one-line suite is one),
-    others as they are."""
-    for suite in suites:
-        if isinstance(suite, cst.IndentedBlock | cst.Module):
-            yield from suite.body
-        else:
-            yield suite
-
-
 def checks_in(
     statements: Sequence[cst.CSTNode], exits: Callable[[cst.BaseSuite], bool]
 ) -> list[tuple[cst.BaseExpression, bool]]:
-    """The tests the statements check, each with whether it holds past them: an `if` whose
-    body `exits` (its test fails past it), an `assert` (its test holds)."""
+    """The tests the statements (`statements_of` some lines) check, each with whether it holds
+    past them: an `if` whose body `exits` (its test fails past it), an `assert` (its test holds)."""
     found: list[tuple[cst.BaseExpression, bool]] = []
     for statement in statements:
         if isinstance(statement, cst.If) and exits(statement.body):
             found.append((statement.test, False))
-        elif isinstance(statement, cst.SimpleStatementLine | cst.SimpleStatementSuite):
-            found += [(small.test, True) for small in statement.body if isinstance(small, cst.Assert)]
+        elif isinstance(statement, cst.Assert):
+            found.append((statement.test, True))
     return found
 
 
 def _raises(suite: cst.BaseSuite) -> bool:
     """A suite one of whose own statements is a `raise`."""
-    return any(
-        isinstance(small, cst.Raise)
-        for line in _statements([suite])
-        if isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite)
-        for small in line.body
-    )
+    return any(isinstance(statement, cst.Raise) for statement in statements_of(suite_lines(suite)))
 
 
 def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:
@@ -3996,7 +3979,8 @@ def _updates(value: cst.BaseExpression, name: str) -> bool:
 def _reaching_binding(name: str, launch: Launch) -> cst.BaseExpression | cst.FunctionDef | None:
     """The one binding of `name` that reaches the launch's grid: the nearest statement before
     the one writing `kernel[grid]` (the launch's own, or its stored launcher's assignment) that
-    binds `name`, in its block or, when that has none, in the blocks around it before the
+    binds `name`, in its block (each of the statements a line joins with `;` on its own,
+    `statements_of`) or, when that has none, in the blocks around it before the
     compound statement holding it (a launch under `if`, `with` or `try`), when it is a plain
     `name = value` / `name: T = value` / `(name := value)` (its value) or an undecorated `def
     name(...)` (the function) (straight-line code: every later binding follows the launch,
@@ -4006,12 +3990,12 @@ def _reaching_binding(name: str, launch: Launch) -> cst.BaseExpression | cst.Fun
     later binding reaches the next trip), when no earlier statement binds it, or when the
     nearest one binds it otherwise (inside an `if`, a loop, `name += ...`): then several may
     reach it."""
-    if launch.scope is None or not isinstance(launch.scope.body, cst.IndentedBlock):
+    if launch.scope is None:
         return None
-    nesting = _enclosing_statements(launch.written_at, launch.scope.body.body)
+    nesting = _enclosing_statements(launch.written_at, suite_lines(launch.scope.body))
     if not nesting or _binds(nesting[-1][0][nesting[-1][1]], name):
         return None
-    inner: Sequence[cst.BaseStatement] | None = None
+    inner: Sequence[cst.CSTNode] | None = None
     for block, index in reversed(nesting):
         holding = block[index]
         if inner is not None and _binds_outside(holding, inner, name):
@@ -4023,7 +4007,7 @@ def _reaching_binding(name: str, launch: Launch) -> cst.BaseExpression | cst.Fun
     return None
 
 
-def _binds_outside(compound: cst.BaseStatement, inner: Sequence[cst.BaseStatement], name: str) -> bool:
+def _binds_outside(compound: cst.CSTNode, inner: Sequence[cst.CSTNode], name: str) -> bool:
     """The compound statement may bind `name` other than in its block `inner`: in its header or
     another of its blocks, or anywhere when it is a loop."""
     if isinstance(compound, cst.For | cst.While):
@@ -4048,34 +4032,31 @@ def _assignments_after(point: cst.CSTNode, function: Scope) -> frozenset[cst.CST
     return frozenset(node for node in nodes[position:] if isinstance(node, Binder))
 
 
-def _plain_binding(statement: cst.BaseStatement, name: str) -> cst.BaseExpression | cst.FunctionDef | None:
-    """`value` when the statement is `name = value`, `name: T = value` or `(name := value)`
-    alone on its line; the function when it is `def name(...)` with no decorator (which could
-    bind something else to the name)."""
+def _plain_binding(statement: cst.CSTNode, name: str) -> cst.BaseExpression | cst.FunctionDef | None:
+    """`value` when the statement is `name = value`, `name: T = value` or `(name := value)`;
+    the function when it is `def name(...)` with no decorator (which could bind something else
+    to the name)."""
     if isinstance(statement, cst.FunctionDef):
         return statement if statement.name.value == name and not statement.decorators else None
-    if isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1:
-        line = statement.body[0]
-        target: cst.BaseExpression | None = None
-        if isinstance(line, cst.Assign) and len(line.targets) == 1:
-            target, value = line.targets[0].target, line.value
-        elif isinstance(line, cst.AnnAssign) and line.value is not None:
-            target, value = line.target, line.value
-        elif isinstance(line, cst.Expr) and isinstance(line.value, cst.NamedExpr):
-            target, value = line.value.target, line.value.value
-        if isinstance(target, cst.Name) and target.value == name:
-            return value
+    target: cst.BaseExpression | None = None
+    if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
+        target, value = statement.targets[0].target, statement.value
+    elif isinstance(statement, cst.AnnAssign) and statement.value is not None:
+        target, value = statement.target, statement.value
+    elif isinstance(statement, cst.Expr) and isinstance(statement.value, cst.NamedExpr):
+        target, value = statement.value.target, statement.value.value
+    if isinstance(target, cst.Name) and target.value == name:
+        return value
     return None
 
 
-def _enclosing_statements(
-    node: cst.CSTNode, block: Sequence[cst.BaseStatement]
-) -> list[tuple[Sequence[cst.BaseStatement], int]]:
-    """The statement lists holding `node`, outermost first, with the index of the statement
-    holding it in each."""
+def _enclosing_statements(node: cst.CSTNode, lines: Sequence[cst.CSTNode]) -> list[tuple[Sequence[cst.CSTNode], int]]:
+    """The statement lists holding `node` (`statements_of` the lines of each block), outermost
+    first, with the index of the statement holding it in each."""
+    block = statements_of(lines)
     for index, statement in enumerate(block):
         if any(sub is node for sub in walk(statement)):
-            for inner in statement_blocks(statement):
+            for inner in statement_blocks(statement) if isinstance(statement, cst.BaseCompoundStatement) else ():
                 found = _enclosing_statements(node, inner)
                 if found:
                     return [(block, index), *found]

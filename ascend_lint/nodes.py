@@ -10,7 +10,7 @@ from __future__ import annotations
 import dataclasses
 import io
 import tokenize
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from functools import cache
 
 import libcst as cst
@@ -137,6 +137,20 @@ def suite_lines(suite: cst.BaseSuite) -> Sequence[cst.CSTNode]:
     """The statements of a suite: an indented block's lines, or the one-line suite itself
     (`if FLAG: x += 1`), which holds its small statements as a line does."""
     return suite.body if isinstance(suite, cst.IndentedBlock) else (suite,)
+
+
+def statements_of(lines: Iterable[cst.CSTNode]) -> list[cst.BaseSmallStatement | cst.BaseCompoundStatement]:
+    """Each statement of the lines on its own, in order: the small statements of a simple line
+    one by one (`y = f(x); grid = (n,)` is two statements, as is the one-line suite `if t: a =
+    1; b = 2`), a compound statement as it is. What runs before a statement, and which binding
+    reaches it, does not depend on how statements share lines."""
+    found: list[cst.BaseSmallStatement | cst.BaseCompoundStatement] = []
+    for line in lines:
+        if isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+            found.extend(line.body)
+        elif isinstance(line, cst.BaseCompoundStatement):
+            found.append(line)
+    return found
 
 
 def only_small_statement(suite: cst.BaseSuite) -> cst.BaseSmallStatement | None:

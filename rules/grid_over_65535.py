@@ -240,7 +240,7 @@ from ascend_lint.host import (
     without_int_conversion,
 )
 from ascend_lint.imports import dotted_name, int_literal, str_literal
-from ascend_lint.nodes import never_falls_through, one_line, walk
+from ascend_lint.nodes import never_falls_through, one_line, statements_of, suite_lines, walk
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import ModuleContext, Report, Rule
 
@@ -928,6 +928,18 @@ def capped_rows(x):
     if rows > 4096:
         rows = 4096
     k[(rows, T)](x, T, BT=64)
+""",
+        # an `assert` beside the launch (`;`) checks before it, as on a line of its own
+        """
+@triton.jit
+def k(x, y, BT: tl.constexpr):
+    o = tl.program_id(0) * BT + tl.arange(0, BT)
+    tl.store(y + o, tl.load(x + o))
+
+def checked(x, y, BT=64):
+    B, T, H = x.shape
+    NT = triton.cdiv(T, BT)
+    assert NT * B * H <= 65535, "grid too large"; k[(NT, B * H)](x, y, BT=BT)
 """,
     )
     INVALID = (
@@ -1890,6 +1902,30 @@ def api(q, seq_lens):
     _at_least_one(q, longest)
     _padded(q, longest, triton.next_power_of_2(longest))
 """,
+        # a grid bound beside another statement (`;`) and again after the launch: the binding
+        # before the launch is the one it uses, on its line or an earlier one
+        """
+@triton.jit
+def k(x, y, BT: tl.constexpr):
+    o = tl.program_id(0) * BT + tl.arange(0, BT)
+    tl.store(y + o, tl.load(x + o))
+
+def split(x, BT=64):
+    B, T, H = x.shape
+    NT = triton.cdiv(T, BT)
+    y = torch.empty_like(x); grid = (NT, B * H)
+    k[grid](x, y, BT=BT)  # expect
+    grid = (1,)
+    k[grid](y, x, BT=BT)
+
+def one_line(x, BT=64):
+    B, T, H = x.shape
+    NT = triton.cdiv(T, BT)
+    y = torch.empty_like(x)
+    grid = (NT, B * H); k[grid](x, y, BT=BT)  # expect
+    grid = (1,)
+    k[grid](y, x, BT=BT)
+""",
     )
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
@@ -2201,11 +2237,9 @@ def _site_guard(site: CallSite, names: _GridNames, context: ModuleContext, in_ca
     if site.scope is not None:
         before = list(_run_before(site.scope.body, site.call))
         checks = checks_in(before, never_falls_through)
-        for small in (
-            small for statement in before if isinstance(statement, cst.SimpleStatementLine) for small in statement.body
-        ):
-            if isinstance(small, cst.Expr | cst.Assign) and isinstance(small.value, cst.Call):
-                checks += context.host.checks_made(small.value, site.scope)  # `_check_grid(NT * B * H)`
+        for statement in before:
+            if isinstance(statement, cst.Expr | cst.Assign) and isinstance(statement.value, cst.Call):
+                checks += context.host.checks_made(statement.value, site.scope)  # `_check_grid(NT * B * H)`
         asserted: _ReadFor = "predicates" if in_caller else "orderings"
         tests += [(test, holds, asserted if holds else read_for) for test, holds in checks]
     guards = (_guard(test, holds, names, context, site.scope, read) for test, holds, read in tests)
@@ -2248,14 +2282,13 @@ def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleCon
     return True
 
 
-def _run_before(block: cst.BaseSuite, node: cst.CSTNode) -> Iterator[cst.BaseStatement]:
-    """The statements that run before `node` on every path to it: those before it in each block
+def _run_before(block: cst.BaseSuite, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The statements that run before `node` on every path to it (`statements_of` the lines:
+    `assert n <= 65535; k[(n,)](...)` checks before the launch): those before it in each block
     around it, from `block` in (its arm of an `if`, a `with`, `try` or loop body: a block runs
     from its start), and those of a `with` block before it. Not a sibling arm's, nor a loop's
     before it (it may run no times)."""
-    if not isinstance(block, cst.IndentedBlock):
-        return
-    for statement in block.body:
+    for statement in statements_of(suite_lines(block)):
         if _contains(statement, node):
             inner = _block_holding(statement, node)
             if inner is not None:
@@ -2264,21 +2297,21 @@ def _run_before(block: cst.BaseSuite, node: cst.CSTNode) -> Iterator[cst.BaseSta
         yield from _with_unrolled(statement)
 
 
-def _block_holding(parent: cst.CSTNode, node: cst.CSTNode) -> cst.IndentedBlock | None:
+def _block_holding(parent: cst.CSTNode, node: cst.CSTNode) -> cst.BaseSuite | None:
     """The block of a compound statement holding `node` (its arm, through an `else`, an `elif`,
     an `except`), but in a function or class of its own."""
-    if isinstance(parent, (cst.FunctionDef, cst.ClassDef, cst.SimpleStatementLine)):
+    if isinstance(parent, (cst.FunctionDef, cst.ClassDef, cst.BaseSmallStatement)):
         return None
     for child in parent.children:
         if _contains(child, node):
-            return child if isinstance(child, cst.IndentedBlock) else _block_holding(child, node)
+            return child if isinstance(child, cst.BaseSuite) else _block_holding(child, node)
     return None
 
 
-def _with_unrolled(statement: cst.BaseStatement) -> Iterator[cst.BaseStatement]:
+def _with_unrolled(statement: cst.CSTNode) -> Iterator[cst.CSTNode]:
     """The statement, or the statements of a `with` block, which runs its body once."""
-    if isinstance(statement, cst.With) and isinstance(statement.body, cst.IndentedBlock):
-        for inner in statement.body.body:
+    if isinstance(statement, cst.With):
+        for inner in statements_of(suite_lines(statement.body)):
             yield from _with_unrolled(inner)
     else:
         yield statement

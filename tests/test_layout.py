@@ -8,7 +8,10 @@ every such body collapsed onto its header line; the findings (rule and message) 
 Likewise with every `if` test in brackets and every `not` operand too (`if (FLAG):`,
 `if not(FLAG):`, as authors from C write them): a test in brackets was keyed apart from the
 same test without them, so two tests of one flag were not seen to exclude each other (false
-ASC003 and ASC004 findings).
+ASC003 and ASC004 findings). Likewise with the consecutive simple statements of host functions
+joined with `;` (`y = torch.empty_like(x); grid = (NT, B * H)`): the host analyses took a line
+for one statement, so a grid bound beside another statement was not the binding reaching its
+launch (lost ASC010 findings), and an `assert` beside a launch guarded nothing (a false one).
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from pathlib import Path
+from typing import TypeGuard
 
 import libcst as cst
 import pytest
@@ -69,6 +73,43 @@ class BracketedTests(cst.CSTTransformer):
         )
 
 
+class JoinedHostStatements(cst.CSTTransformer):
+    """Join each run of consecutive simple lines of a host function (not a kernel) onto one line
+    with `;`, but for a line with a comment or a blank line of its own (a `# noqa` or a
+    comment stays on its line)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.kernels: list[bool] = []  # for each function around, whether it is a kernel
+
+    def visit_FunctionDef(self, node: cst.FunctionDef) -> None:
+        code = cst.Module([]).code_for_node
+        self.kernels.append(any("jit" in code(decorator) for decorator in node.decorators))
+
+    def leave_FunctionDef(self, original: cst.FunctionDef, updated: cst.FunctionDef) -> cst.FunctionDef:
+        self.kernels.pop()
+        return updated
+
+    def leave_IndentedBlock(self, original: cst.IndentedBlock, updated: cst.IndentedBlock) -> cst.IndentedBlock:
+        if not self.kernels or any(self.kernels):
+            return updated
+        lines: list[cst.BaseStatement] = []
+        for line in updated.body:
+            last = lines[-1] if lines else None
+            if _uncommented(last) and _uncommented(line) and not line.leading_lines:
+                *before, end = last.body
+                semicolon = cst.Semicolon(whitespace_after=cst.SimpleWhitespace(" "))
+                lines[-1] = last.with_changes(body=[*before, end.with_changes(semicolon=semicolon), *line.body])
+            else:
+                lines.append(line)
+        return updated.with_changes(body=lines)
+
+
+def _uncommented(line: cst.BaseStatement | None) -> TypeGuard[cst.SimpleStatementLine]:
+    """A simple line with no comment after it."""
+    return isinstance(line, cst.SimpleStatementLine) and line.trailing_whitespace.comment is None
+
+
 def _bracketed(test: cst.BaseExpression) -> cst.BaseExpression:
     return test if test.lpar else test.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
 
@@ -81,7 +122,15 @@ def bracketed_tests(code: str) -> str:
     return cst.parse_module(code).visit(BracketedTests()).code
 
 
-REWRITES = {"one-line-suites": one_line_suites, "bracketed-tests": bracketed_tests}
+def joined_host_statements(code: str) -> str:
+    return cst.parse_module(code).visit(JoinedHostStatements()).code
+
+
+REWRITES = {
+    "one-line-suites": one_line_suites,
+    "bracketed-tests": bracketed_tests,
+    "joined-host-statements": joined_host_statements,
+}
 
 
 def findings(code: str, filename: str, rewrite: str) -> Counter[tuple[str, str]]:
@@ -99,6 +148,12 @@ def test_the_rewrites_lay_out_code_as_authors_do() -> None:
     assert bracketed_tests("if not F:\n    x = 1\nelif G:\n    y = 2\n") == (
         "if(not(F)):\n    x = 1\nelif(G):\n    y = 2\n"
     )
+    host = "def f(x):\n    n = len(x)\n    g = (n,)\n    k[g](x)  # noqa\n    m = 1\n\n    return m\n"
+    assert joined_host_statements(host) == (
+        "def f(x):\n    n = len(x); g = (n,)\n    k[g](x)  # noqa\n    m = 1\n\n    return m\n"
+    )
+    kernel = "@triton.jit\ndef k(x):\n    i = 1\n    j = 2\n"
+    assert joined_host_statements(kernel) == kernel
 
 
 def _rewritten_fixtures() -> list[tuple[Path, str, str]]:
@@ -126,6 +181,7 @@ def test_the_rewrites_change_fixtures_of_every_rule() -> None:
     }
     assert {code for rewrite, code in codes if rewrite == "one-line-suites"} >= {"asc003", "asc004", "asc006"}
     assert {code for rewrite, code in codes if rewrite == "bracketed-tests"} >= {"asc003", "asc004", "asc005"}
+    assert {code for rewrite, code in codes if rewrite == "joined-host-statements"} >= {"asc001", "asc009", "asc010"}
 
 
 @pytest.mark.parametrize("rewrite", REWRITES)
