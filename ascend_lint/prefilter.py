@@ -12,7 +12,8 @@ wrapped by a call of, a name resolving to `<triton>.jit`: no kernel without the 
 imports (`from .kernels import k`, then `k[grid](...)`) is no word: `LAUNCH` holds when the text
 has a `]` followed by a `(` (only spaces, line breaks, comments or backslashes between them, as
 between any tokens `] (`) closing a subscript of a name an import statement lists, or of a name
-a line assigns a value naming one (`fn = k_32 if BT == 32 else k_64`), or of any name when the text
+a statement assigns a value naming one (`fn = k_32 if BT == 32 else k_64`, also after a `;`, in
+brackets or after a backslash over several lines), or of any name when the text
 star-imports a module other than Triton's (`from .kernels import *`). A call of a
 device function another module defines (`from .micro_kernel import f`, then `f(...)` in a
 kernel; `from . import helpers` or `import pkg.helpers as helpers`, then `helpers.f(...)`)
@@ -94,22 +95,23 @@ _IMPORTED = re.compile(r"\bimport\s+(\([^)]*\)|(?:[^\r\n\\]|\\\r?\n)*)")  # what
 _WORD = re.compile(r"\w+")
 _STAR_IMPORT = re.compile(r"(?<![\w.])from\s+(?!triton\b)[\w.]+[\s\\]+import[\s\\]*\*")  # of a module not Triton's
 _PARENTHESIZED_SUBSCRIPT = re.compile(r"\)\s*\[")
-_ASSIGNED = re.compile(r"(?m)^[ \t]*(\w+)[ \t]*=(?!=)([^\r\n]*)")  # `name = <the rest of the line>`
+# `name = <the rest of the line>`, the name starting a line or after a `;` or a one-line suite's `:`
+_ASSIGNED = re.compile(r"(?m)(?:^|[;:])[ \t]*(\w+)[ \t]*=(?!=)(?=([^\r\n]*))")
 
 
 def _launches_imported(text: str) -> bool:
     """Whether a subscript of an imported name may be called (`k[grid](...)`, `kernels.k[grid]
     (...)`, `fn[grid](...)` after `fn = k if c else other`, `(k if c else other)[grid](...)`
     when the parentheses hold one): the names are every word an import statement lists (a
-    superset of those it binds) and every name a line assigns a value naming one, and a
+    superset of those it binds) and every name a statement assigns a value naming one, and a
     subscript whose brackets hold a string or comment counts as called."""
     if _STAR_IMPORT.search(text) is not None:  # binds names no import statement lists
         return True
     names = {word for listed in _IMPORTED.finditer(text) for word in _WORD.findall(listed[1])}
     if not names:
         return False
-    names |= {  # and the names a line assigns a value naming one (`fn = k_32 if BT == 32 else k_64`)
-        bound[1] for bound in _ASSIGNED.finditer(text) if not names.isdisjoint(_WORD.findall(bound[2]))
+    names |= {  # and the names a statement assigns a value naming one (`fn = k_32 if BT == 32 else k_64`)
+        bound[1] for bound in _ASSIGNED.finditer(text) if not names.isdisjoint(_WORD.findall(_assigned(text, bound)))
     }
     subscripted = re.compile(rf"(?<![\w.])(?:{'|'.join(map(re.escape, names))})(?:\s*\.\s*\w+)*\s*\[")
     for match in subscripted.finditer(text):
@@ -123,6 +125,39 @@ def _launches_imported(text: str) -> bool:
             if opening is None or not names.isdisjoint(_WORD.findall(text, opening, match.start())):
                 return True
     return False
+
+
+def _assigned(text: str, bound: re.Match[str]) -> str:
+    """The text of the value `bound` assigns: the rest of its line, or to the end of its
+    statement when the line goes on (a bracket left open, a backslash at its end), or of the
+    text when unsure where the statement ends (a triple-quoted string)."""
+    rest = bound[2]
+    opened = sum(map(rest.count, "([{")) > sum(map(rest.count, ")]}"))
+    if not opened and not rest.rstrip().endswith("\\"):
+        return rest
+    depth, offset = 0, bound.end()
+    while offset < len(text):
+        char = text[offset]
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(depth - 1, 0)
+        elif char == "\\":  # a line continued
+            offset += 1 + text.startswith("\r\n", offset + 1)
+        elif char == "#":
+            offset = text.find("\n", offset)
+            if offset < 0:
+                break
+            continue
+        elif char in "\"'":
+            end = _string_end(text, offset)
+            if end is None:
+                break
+            offset = end
+        elif char in ";\r\n" and depth == 0:
+            return text[bound.end() : offset]
+        offset += 1
+    return text[bound.end() :]
 
 
 def _opening_parenthesis(text: str, closing: int) -> int | None:

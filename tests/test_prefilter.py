@@ -113,6 +113,44 @@ def test_a_launch_of_an_imported_name_lets_asc010_through_without_jit():
     assert not grid.may_report(Words(imported.replace("k[", "(first if c else other)[")))
 
 
+def test_an_alias_of_imported_kernels_over_several_lines_lets_asc010_through_without_jit():
+    """`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`: the assignment is a statement,
+    which may follow a `;` or go on over lines in brackets or after a backslash."""
+    grid = rule_by_selector("ASC010")
+    one_line = (
+        "from .kernels import k_32, k_64\n\ndef run(x, BT=32):\n    B, T = x.shape\n"
+        "    fn = k_32 if BT == 32 else k_64\n    fn[(T, B)](x, BT=BT)\n"
+    )
+    alias = "    fn = k_32 if BT == 32 else k_64\n"
+    for layout in (
+        "    fn = (\n        k_32 if BT == 32 else k_64\n    )\n",
+        "    fn = \\\n        k_32 if BT == 32 else k_64\n",
+        "    fn = \\\r\n        k_32 if BT == 32 else k_64\n",
+        "    n = 1; fn = k_32 if BT == 32 else k_64\n",
+        "    if BT: fn = k_32 if BT == 32 else k_64\n",
+        "    fn = (  # the kernel for BT\n        k_32 if BT == 32 else k_64\n    )\n",
+    ):
+        assert grid.may_report(Words(one_line.replace(alias, layout))), layout
+    # the value ends with its statement: a name of the next one is not the alias's
+    other = one_line.replace(alias, "    fn = (\n        BT\n    )\n    g = k_32\n")
+    assert not grid.may_report(Words(other))
+
+
+def test_an_alias_of_imported_kernels_in_brackets_is_linted(tmp_path: Path):
+    kernel = "\n\n@triton.jit\ndef {}(x, BT: tl.constexpr):\n    tl.store(x + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)\n"
+    head = "import triton\nimport triton.language as tl\n"
+    (tmp_path / "kernels.py").write_text(head + kernel.format("k_32") + kernel.format("k_64"))
+    ops = tmp_path / "ops.py"
+    ops.write_text(
+        "from .kernels import k_32, k_64\n\ndef run(x, BT=32):\n    B, T, H = x.shape\n"
+        "    fn = (\n        k_32 if BT == 32 else k_64\n    )\n    fn[(T, B * H)](x, BT=BT)\n"
+    )
+    settings = Settings(root=tmp_path, target_all=True)
+    assert [(f.location.row, f.code) for f in lint_source(ops.read_text(), str(ops), settings).findings] == [
+        (8, "ASC010")
+    ]
+
+
 def test_asc012_needs_a_name_its_check_accepts():
     hard_coded_ub = rule_by_selector("ASC012")
     assert not hard_coded_ub.may_report(Words("UB_ALIGN = 32\n_FALLBACK_UB_BITS = 65536 * 8\nsub = 1\n"))
