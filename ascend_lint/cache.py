@@ -199,6 +199,7 @@ def _encode_finding(finding: Finding) -> list[Any]:
         ],
         dict(finding.facts),
         finding.no_fix_reason,
+        finding.continued_to,
     ]
 
 
@@ -219,7 +220,7 @@ def _decode_result(filename: str, data: bytes, stored: dict[str, Any]) -> FileRe
 
 
 def _decode_finding(filename: str, entry: list[Any]) -> Finding:
-    code, name, message, start, end, kernel, related, fix, facts, no_fix_reason = entry
+    code, name, message, start, end, kernel, related, fix, facts, no_fix_reason, continued_to = entry
     return Finding(
         code,
         name,
@@ -234,4 +235,5 @@ def _decode_finding(filename: str, entry: list[Any]) -> Finding:
         else Fix(fix[0], fix[1], tuple(Edit(Position(*a), Position(*b), content) for a, b, content in fix[2])),
         {key: tuple(value) if isinstance(value, list) else value for key, value in facts.items()},
         no_fix_reason,
+        continued_to,
     )

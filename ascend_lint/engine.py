@@ -7,12 +7,15 @@ that has to be parsed, so a run served from the cache never loads it.
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import sys
+import tokenize
 import traceback
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, replace
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
@@ -41,6 +44,10 @@ Progress = Callable[[int, int], None]
 Done = TypeVar("Done")
 
 NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
+# tokens after which the next token starts a line of its own (`_continued_to`)
+_LINE_ENDS = frozenset(
+    {tokenize.NEWLINE, tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING}
+)
 _DISABLE_FILE = re.compile(
     r"#[ \t]*ascend-lint:[ \t]*disable-file(?:=(?P<codes>[A-Za-z]+[0-9]*(?:[ \t]*,[ \t]*[A-Za-z]+[0-9]*)*))?"
 )
@@ -350,7 +357,30 @@ def _findings(
             no_fix_reason,
         )
         findings.setdefault((finding.code, start, end, finding.message), finding)
-    return sorted(findings.values(), key=lambda f: (f.location, f.code))
+    ends = _continued_to(context.source, {finding.location.row for finding in findings.values()})
+    found = [replace(f, continued_to=ends[f.location.row]) if f.location.row in ends else f for f in findings.values()]
+    return sorted(found, key=lambda f: (f.location, f.code))
+
+
+def _continued_to(source: str, rows: AbstractSet[int]) -> dict[int, int]:
+    """Each of `rows` that a backslash continues (outside strings and comments, as the tokenizer
+    reads it), with the last row of the lines continued from it: where its `# noqa` goes."""
+    lines = LineIndex(source).lines()
+    if not any(lines[row - 1].endswith("\\") for row in rows if row <= len(lines)):
+        return {}
+    continued: set[int] = set()
+    previous = None
+    try:  # universal newlines: rows end where CPython's do (`\r` too)
+        for token in tokenize.generate_tokens(io.StringIO(source, newline=None).readline):
+            if previous is not None and token.start[0] > previous.end[0] and previous.type not in _LINE_ENDS:
+                continued.update(range(previous.end[0], token.start[0]))  # no line break token between
+            previous = token
+    except (tokenize.TokenError, SyntaxError):
+        return {}
+    ends: dict[int, int] = {}
+    for row in sorted(continued, reverse=True):
+        ends[row] = ends.get(row + 1, row + 1)
+    return {row: ends[row] for row in rows if row in ends}
 
 
 def _where_to_look(

@@ -106,6 +106,7 @@ def test_every_field_of_a_finding_round_trips(tmp_path: Path):
         "fix": Fix("unsafe", "f", (Edit(start, end, "y"),)),
         "facts": {"tile": "b_a", "loop_carried": True, "count": 2, "names": ("a", "b")},
         "no_fix_reason": "why",
+        "continued_to": 2,
     }
     assert {field.name for field in dataclasses.fields(Finding)} == set(values)  # a new field needs the cache too
     result = FileResult(name, source="x = 1\n", findings=[Finding(**values)])

@@ -224,6 +224,27 @@ def test_noqa(project: Path, capsys, row: int, comment: str, enabled: set[str]) 
     assert codes(capsys=capsys) == enabled
 
 
+def test_noqa_at_the_end_of_a_backslash_continuation_covers_its_rows(project: Path, capsys) -> None:
+    """No comment can follow a backslash: a finding on a `\\`-continued row is silenced by the
+    `# noqa` on the last row of the continued lines, as ruff reads it (and the JSON `noqa_row`
+    says so). A bracketed statement's rows keep their own, as in ruff and flake8."""
+    continued = KERNEL.replace("n = B.to(tl.int64)\n", "n = B.to(tl.int64) + \\\n        0\n")
+    write(project, PATH, continued)
+    _, findings, _ = run(capsys=capsys)
+    assert {(f["code"], f["location"]["row"], f["noqa_row"]) for f in findings if f["code"] == "ASC002"} == {
+        ("ASC002", 7, 8)
+    }
+    write(project, PATH, continued.replace("        0\n", "        0  # noqa: ASC002\n"))
+    assert codes(capsys=capsys) == {"ASC001", "ASC003"}
+    bracketed = KERNEL.replace("n = B.to(tl.int64)\n", "n = (B.to(tl.int64) +\n        0)  # noqa: ASC002\n")
+    write(project, PATH, bracketed)
+    assert codes(capsys=capsys) == ALL
+    # a backslash ending a row inside a string continues the string, not the statement
+    in_string = KERNEL.replace("n = B.to(tl.int64)\n", 'n = B.to(tl.int64) + len("""a \\\nb""")  # noqa: ASC002\n')
+    write(project, PATH, in_string)
+    assert codes(capsys=capsys) == ALL
+
+
 @pytest.mark.parametrize(
     ("comment", "enabled"),
     [
