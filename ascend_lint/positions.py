@@ -25,7 +25,7 @@ import warnings
 from bisect import bisect_left
 from collections import defaultdict
 from collections.abc import Collection, Iterator, Mapping, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import AbstractContextManager, contextmanager, nullcontext, suppress
 from dataclasses import dataclass, field
 from types import CodeType
 
@@ -38,7 +38,10 @@ from .source import collection_paused
 
 _CO_OPTIMIZED = 0x1  # set on the code of functions, not on class bodies or modules
 _OPENING = re.compile(r"[ \t\f]*")  # a line's indentation, form feeds included
-_WHITESPACE_LINES = (cst.EmptyLine, cst.ParenthesizedWhitespace)  # lines libcst writes indented, not statements
+# lines libcst writes indented, not statements (node types, compared exactly: an `isinstance` of
+# a libcst node that fails runs `ABCMeta.__instancecheck__` in Python, once per node generated)
+_WHITESPACE_LINES = frozenset({cst.EmptyLine, cst.ParenthesizedWhitespace})
+_NOT_RECORDED = nullcontext()  # the syntactic position of a node not wanted
 
 Span = tuple[int, int]  # offsets into the text, end exclusive
 Statement = cst.SimpleStatementLine | cst.BaseCompoundStatement
@@ -97,6 +100,9 @@ class _AlignedState(CodegenState):
         self.in_whitespace = 0  # inside a comment line or bracketed whitespace: no statement's line
         self.pending: list[list[int]] = []  # starts waiting for the next token
         self.open: dict[cst.CSTNode, list[int]] = {}  # starts of wanted nodes being generated
+        # the ids of the wanted and muted nodes: the hooks below run for every node generated,
+        # and a node's own hash is a Python call
+        self.watched = {id(node) for node in wanted} | {id(node) for node in muted}
 
     def add_token(self, value: str) -> None:
         if self.muted or not value:
@@ -156,8 +162,10 @@ class _AlignedState(CodegenState):
         """Nothing to pop: a final newline the file lacks was never matched (see add_token)."""
 
     def before_codegen(self, node: cst.CSTNode) -> None:
-        if isinstance(node, _WHITESPACE_LINES):
+        if type(node) in _WHITESPACE_LINES:
             self.in_whitespace += 1
+        if id(node) not in self.watched:
+            return
         if node in self.muted_nodes:
             self.muted += 1
         elif node in self.wanted:
@@ -167,8 +175,10 @@ class _AlignedState(CodegenState):
             self.layout.indents[node] = "".join(self.indent_tokens)  # form feeds kept: see fixes.render
 
     def after_codegen(self, node: cst.CSTNode) -> None:
-        if isinstance(node, _WHITESPACE_LINES):
+        if type(node) in _WHITESPACE_LINES:
             self.in_whitespace -= 1
+        if id(node) not in self.watched:
+            return
         if node in self.muted_nodes:
             self.muted -= 1
         marker = self.open.pop(node, None)
@@ -176,14 +186,16 @@ class _AlignedState(CodegenState):
             self.layout.spans.setdefault(node, (marker[0] if marker else self.cursor, self.cursor))
             self._found(node)
 
-    @contextmanager
-    def record_syntactic_position(
+    def record_syntactic_position(  # type: ignore[override]  # any context manager does for libcst
         self, node: cst.CSTNode, *, start_node: cst.CSTNode | None = None, end_node: cst.CSTNode | None = None
-    ) -> Iterator[None]:
+    ) -> AbstractContextManager[None]:
         """The span without parentheses (expressions) or leading lines and indentation (statements)."""
-        if node not in self.wanted:
-            yield
-            return
+        if id(node) not in self.watched or node not in self.wanted:
+            return _NOT_RECORDED
+        return self._recorded(node)
+
+    @contextmanager
+    def _recorded(self, node: cst.CSTNode) -> Iterator[None]:
         marker: list[int] = []
         self.pending.append(marker)
         yield
