@@ -910,28 +910,33 @@ class HostIndex(_HostFacts):
         """Each name host code writes (kernel bodies aside; not attribute names, keywords or
         the names of `def`s and parameters), by name, with the function binding it
         (`_binding_scope`) and the nodes around it."""
-        kernel_bodies = {function.body for function, is_kernel in self.functions_met if is_kernel}
+        # node types compared exactly and kernel bodies by id: this walks the whole module, and
+        # a failing `isinstance` of a libcst node, like a node's hash, is a Python call
+        kernel_bodies = {id(function.body) for function, is_kernel in self.functions_met if is_kernel}
         found: dict[str, list[NameUse]] = {}
+        binders: dict[tuple[str, Scope], Scope] = {}  # `_binding_scope`, by name and function
         stack: list[tuple[cst.CSTNode, Scope, tuple[cst.CSTNode, ...]]] = [(self.module, None, ())]
         while stack:
             node, scope, around = stack.pop()
-            if node in kernel_bodies:
+            if type(node) is cst.Name:
+                key = (node.value, scope)
+                if key not in binders:
+                    binders[key] = self._binding_scope(*key)
+                found.setdefault(node.value, []).append(NameUse(node, binders[key], around))
                 continue
-            if isinstance(node, cst.Name):
-                use = NameUse(node, self._binding_scope(node.value, scope), around)
-                found.setdefault(node.value, []).append(use)
+            if id(node) in kernel_bodies:
                 continue
-            inner = node if isinstance(node, cst.FunctionDef) else scope
-            skipped: tuple[cst.CSTNode | None, ...] = ()
-            if isinstance(node, cst.Attribute):
-                skipped = (node.attr,)
-            elif isinstance(node, cst.Arg):
-                skipped = (node.keyword,)
-            elif isinstance(node, (cst.FunctionDef, cst.ClassDef, cst.Param)):
-                skipped = (node.name,)
+            inner = node if type(node) is cst.FunctionDef else scope
+            skipped: cst.CSTNode | None = None
+            if type(node) is cst.Attribute:
+                skipped = node.attr
+            elif type(node) is cst.Arg:
+                skipped = node.keyword
+            elif type(node) is cst.FunctionDef or type(node) is cst.ClassDef or type(node) is cst.Param:
+                skipped = node.name
             around_child = (node, *around[:3])
             for child in reversed(child_nodes(node)):
-                if not any(child is s for s in skipped):
+                if child is not skipped:
                     stack.append((child, inner, around_child))
         return found
 
@@ -3207,7 +3212,7 @@ class OtherPlatformPaths:
         header = [statement] if simple else [c for c in child_nodes(statement) if isinstance(c, _HEADER_PARTS)]
         for part in header:
             for node in walk(part):
-                if isinstance(node, cst.IfExp):
+                if type(node) is cst.IfExp:  # not `isinstance`: see `name_uses`
                     for arm, holds in ((node.body, True), (node.orelse, False)):
                         if self.requires_other(node.test, holds, scope):
                             found.update(walk(arm))
@@ -4176,7 +4181,7 @@ def _slice(value: cst.BaseExpression, start: int, left_after: int) -> cst.Subscr
 
 def all_params(function: cst.FunctionDef) -> list[cst.Param]:
     params = function.params
-    extra = [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+    extra = [p for p in (params.star_arg, params.star_kwarg) if type(p) is cst.Param]  # see `name_uses`
     return [*params.posonly_params, *params.params, *params.kwonly_params, *extra]
 
 
