@@ -17,7 +17,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TypeGuard, TypeVar
+from typing import TypeGuard, TypeVar, get_args
 from weakref import WeakKeyDictionary
 
 import libcst as cst
@@ -228,6 +228,7 @@ class CoreCount:
 
 DictChange = cst.Call | cst.AugAssign  # `kw.update(...)` / `kw.setdefault(k, v)`, `kw |= ...`
 Binder = cst.Assign | cst.AnnAssign | cst.AugAssign | cst.NamedExpr  # what binds a value to a name
+_BINDER_TYPES = frozenset(get_args(Binder))
 
 
 @dataclass(frozen=True)
@@ -4028,13 +4029,22 @@ def _assignments_after(point: cst.CSTNode, function: Scope) -> frozenset[cst.CST
     around it (a later assignment may run on an earlier trip), nor at module level."""
     if function is None:
         return frozenset()
-    nodes = list(walk(function.body))
-    position = next((index for index, node in enumerate(nodes) if node is point), None)
-    if position is None or any(
-        isinstance(node, (cst.For, cst.While)) and any(sub is point for sub in walk(node)) for node in nodes[:position]
-    ):
-        return frozenset()
-    return frozenset(node for node in nodes[position:] if isinstance(node, Binder))
+    # one walk in `walk`'s order, each node with whether a loop holds it; types compared exactly
+    # (not `isinstance`: see `HostIndex.name_uses`)
+    found: list[cst.CSTNode] = []
+    reached = False
+    stack: list[tuple[cst.CSTNode, bool]] = [(function.body, False)]
+    while stack:
+        node, in_loop = stack.pop()
+        if node is point:
+            if in_loop:
+                return frozenset()
+            reached = True
+        if reached and type(node) in _BINDER_TYPES:
+            found.append(node)
+        in_loop = in_loop or type(node) is cst.For or type(node) is cst.While
+        stack.extend((child, in_loop) for child in reversed(child_nodes(node)))
+    return frozenset(found) if reached else frozenset()
 
 
 def _plain_binding(statement: cst.CSTNode, name: str) -> cst.BaseExpression | cst.FunctionDef | None:
