@@ -240,7 +240,7 @@ from ascend_lint.host import (
     without_int_conversion,
 )
 from ascend_lint.imports import dotted_name, int_literal, str_literal
-from ascend_lint.nodes import never_falls_through, one_line, statements_of, suite_lines, walk
+from ascend_lint.nodes import child_nodes, never_falls_through, one_line, statements_of, suite_lines, walk
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import ModuleContext, Report, Rule
 
@@ -2288,23 +2288,47 @@ def _run_before(block: cst.BaseSuite, node: cst.CSTNode) -> Iterator[cst.CSTNode
     around it, from `block` in (its arm of an `if`, a `with`, `try` or loop body: a block runs
     from its start), and those of a `with` block before it. Not a sibling arm's, nor a loop's
     before it (it may run no times)."""
+    return _statements_before(block, _holding(block, node))
+
+
+def _holding(root: cst.CSTNode, node: cst.CSTNode) -> set[int]:
+    """The ids of `node` and of the nodes under `root` holding it (`root` too); none when
+    `root` does not hold it."""
+    holder: dict[int, cst.CSTNode] = {}
+    stack = [root]
+    while stack:
+        current = stack.pop()
+        if current is node:
+            found = {id(current)}
+            while id(current) in holder:
+                current = holder[id(current)]
+                found.add(id(current))
+            return found
+        for child in child_nodes(current):
+            holder[id(child)] = current
+            stack.append(child)
+    return set()
+
+
+def _statements_before(block: cst.BaseSuite, path: set[int]) -> Iterator[cst.CSTNode]:
+    """`_run_before`, the node given by the ids of the nodes holding it (`_holding`)."""
     for statement in statements_of(suite_lines(block)):
-        if _contains(statement, node):
-            inner = _block_holding(statement, node)
+        if id(statement) in path:
+            inner = _block_holding(statement, path)
             if inner is not None:
-                yield from _run_before(inner, node)
+                yield from _statements_before(inner, path)
             return
         yield from _with_unrolled(statement)
 
 
-def _block_holding(parent: cst.CSTNode, node: cst.CSTNode) -> cst.BaseSuite | None:
-    """The block of a compound statement holding `node` (its arm, through an `else`, an `elif`,
-    an `except`), but in a function or class of its own."""
+def _block_holding(parent: cst.CSTNode, path: set[int]) -> cst.BaseSuite | None:
+    """The block of a compound statement holding the node `path` leads to (`_holding`): its
+    arm, through an `else`, an `elif`, an `except`; but in a function or class of its own."""
     if isinstance(parent, (cst.FunctionDef, cst.ClassDef, cst.BaseSmallStatement)):
         return None
-    for child in parent.children:
-        if _contains(child, node):
-            return child if isinstance(child, cst.BaseSuite) else _block_holding(child, node)
+    for child in child_nodes(parent):
+        if id(child) in path:
+            return child if isinstance(child, cst.BaseSuite) else _block_holding(child, path)
     return None
 
 
