@@ -63,15 +63,27 @@ class _NodeTypes(dict[type, bool]):
 _IS_NODE_TYPE = _NodeTypes()
 
 
+class _CodeFields(dict[type, tuple[str, ...]]):
+    """`code_fields` by a plain dict lookup, cheaper than the cache's call: `child_nodes` runs
+    for every node walked."""
+
+    def __missing__(self, node_type: type) -> tuple[str, ...]:
+        fields = self[node_type] = code_fields(node_type)
+        return fields
+
+
+_CODE_FIELDS = _CodeFields()
+
+
 def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The node's children that hold code, in field order (mostly source order)."""
     found: list[cst.CSTNode] = []
-    for name in code_fields(type(node)):
+    for name in _CODE_FIELDS[type(node)]:
         value = getattr(node, name)
         if _IS_NODE_TYPE[type(value)]:
             found.append(value)
         elif type(value) is tuple or type(value) is list:
-            found.extend([item for item in value if _IS_NODE_TYPE[type(item)]])
+            found.extend(value)  # every sequence field of code holds nodes only (libcst's field types)
     return found
 
 
