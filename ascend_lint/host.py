@@ -46,6 +46,24 @@ Scope = cst.FunctionDef | None
 _Key = TypeVar("_Key")
 _Found = TypeVar("_Found")
 _LEAVES = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Imaginary, cst.Ellipsis)
+# the node types `_HostFacts.walk` notes something of (one set lookup for every other node it meets)
+_NOTED = frozenset(
+    {
+        cst.ClassDef,
+        cst.FunctionDef,
+        cst.Return,
+        cst.Call,
+        cst.IndentedBlock,
+        cst.If,
+        cst.Assign,
+        cst.AnnAssign,
+        cst.NamedExpr,
+        cst.Assert,
+        cst.AugAssign,
+        cst.For,
+        cst.Dict,
+    }
+)
 READ_BACK_REDUCTIONS = ("max", "amax", "sum")  # of a tensor's values, read back with `.item()`: a runtime size
 # Allocations whose size arguments are extents of the tensor made: `torch.empty(B, L)` (dims, or one
 # sequence of them), `x.new_zeros((B, L))`, and those taking the sequence first (`torch.full(size,
@@ -370,55 +388,56 @@ class _HostFacts:
             node, scope, blocks, in_class = stack.pop()
             if type(node) in _LEAVES:
                 continue
-            binds = in_class is None
-            if type(node) is cst.ClassDef:
-                in_class = node
-            elif type(node) is cst.FunctionDef:
-                if in_class is not None:
-                    self.class_of[node] = in_class
-                in_class = None
-                self.functions_met.append((node, node in kernel_defs))
-                if node in kernel_defs:  # launches and configs live in decorators, never in the body
-                    stack.extend((decorator, scope, blocks, None) for decorator in node.decorators)
-                    continue
-                self.functions.setdefault(node.name.value, []).append(node)
-                self.returns.setdefault(node.name.value, [])
-                self.enclosing[node] = scope
-                self.defined_under[node] = blocks
-                scope, blocks = node, ()
-            elif type(node) is cst.Return and scope is not None and node.value is not None:
-                self.returns[scope.name.value].append((node.value, scope))
-            elif type(node) is cst.Call:
-                self._call(node, scope, blocks)
-            elif type(node) is cst.IndentedBlock and binds:
-                self._note_clamps(statements_of(node.body))
-            elif type(node) is cst.If and node in self._clamps:
-                self._bind_clamp(node, scope, blocks)
-                continue  # its test and its one assignment hold no call, no binding of their own
-            elif type(node) is cst.Assign and binds:
-                value = node.value if node not in self._capped else _min_of(node.value, self._capped[node])
-                for target in node.targets:
-                    self._bind(node, target.target, value, scope, blocks)
-                    variable = _environ_item(target.target)
-                    if variable is not None:
-                        self.environment.setdefault(variable, []).append((node.value, scope))
-            elif (type(node) is cst.AnnAssign or type(node) is cst.NamedExpr) and node.value is not None and binds:
-                self._bind(node, node.target, node.value, scope, blocks)  # `n: int = v`, `(n := v)`
-            elif (type(node) is cst.Assign or type(node) is cst.AnnAssign) and not binds:
-                self._class_attribute(node)
-            elif type(node) is cst.Assert and scope is not None and not blocks:
-                self._add_dtype_asserts(node, node.test, True, scope)
-            elif type(node) is cst.AugAssign and binds:  # `n *= d` binds `n` to `n * d`
-                self._bind(node, node.target, updated_value(node), scope, blocks)
-            elif type(node) is cst.For or type(node) is cst.If:
-                if type(node) is cst.If and scope is not None and not blocks and never_falls_through(node.body):
-                    self._add_dtype_asserts(node, node.test, False, scope)  # its test fails after it
-                if type(node) is cst.For and type(node.target) is cst.Name and _is_shape(node.iter):
-                    # `for d in x.shape[:dim]:` binds `d` to an extent of `x` (which one is unknown)
-                    self.bindings.setdefault((node.target.value, scope), []).append(_item(node.iter, 0))
-                blocks = (*blocks, node)
-            elif type(node) is cst.Dict and any(map(_maps_a_key_to_a_callable, node.elements)):
-                self.keyed_callables.append((node, scope))
+            if type(node) in _NOTED:  # the others only lead to their children
+                binds = in_class is None
+                if type(node) is cst.ClassDef:
+                    in_class = node
+                elif type(node) is cst.FunctionDef:
+                    if in_class is not None:
+                        self.class_of[node] = in_class
+                    in_class = None
+                    self.functions_met.append((node, node in kernel_defs))
+                    if node in kernel_defs:  # launches and configs live in decorators, never in the body
+                        stack.extend((decorator, scope, blocks, None) for decorator in node.decorators)
+                        continue
+                    self.functions.setdefault(node.name.value, []).append(node)
+                    self.returns.setdefault(node.name.value, [])
+                    self.enclosing[node] = scope
+                    self.defined_under[node] = blocks
+                    scope, blocks = node, ()
+                elif type(node) is cst.Return and scope is not None and node.value is not None:
+                    self.returns[scope.name.value].append((node.value, scope))
+                elif type(node) is cst.Call:
+                    self._call(node, scope, blocks)
+                elif type(node) is cst.IndentedBlock and binds:
+                    self._note_clamps(statements_of(node.body))
+                elif type(node) is cst.If and node in self._clamps:
+                    self._bind_clamp(node, scope, blocks)
+                    continue  # its test and its one assignment hold no call, no binding of their own
+                elif type(node) is cst.Assign and binds:
+                    value = node.value if node not in self._capped else _min_of(node.value, self._capped[node])
+                    for target in node.targets:
+                        self._bind(node, target.target, value, scope, blocks)
+                        variable = _environ_item(target.target)
+                        if variable is not None:
+                            self.environment.setdefault(variable, []).append((node.value, scope))
+                elif (type(node) is cst.AnnAssign or type(node) is cst.NamedExpr) and node.value is not None and binds:
+                    self._bind(node, node.target, node.value, scope, blocks)  # `n: int = v`, `(n := v)`
+                elif (type(node) is cst.Assign or type(node) is cst.AnnAssign) and not binds:
+                    self._class_attribute(node)
+                elif type(node) is cst.Assert and scope is not None and not blocks:
+                    self._add_dtype_asserts(node, node.test, True, scope)
+                elif type(node) is cst.AugAssign and binds:  # `n *= d` binds `n` to `n * d`
+                    self._bind(node, node.target, updated_value(node), scope, blocks)
+                elif type(node) is cst.For or type(node) is cst.If:
+                    if type(node) is cst.If and scope is not None and not blocks and never_falls_through(node.body):
+                        self._add_dtype_asserts(node, node.test, False, scope)  # its test fails after it
+                    if type(node) is cst.For and type(node.target) is cst.Name and _is_shape(node.iter):
+                        # `for d in x.shape[:dim]:` binds `d` to an extent of `x` (which one is unknown)
+                        self.bindings.setdefault((node.target.value, scope), []).append(_item(node.iter, 0))
+                    blocks = (*blocks, node)
+                elif type(node) is cst.Dict and any(map(_maps_a_key_to_a_callable, node.elements)):
+                    self.keyed_callables.append((node, scope))
             children = _reachable(child_nodes(node)) if type(node) is cst.IndentedBlock else child_nodes(node)
             children.reverse()
             stack.extend((child, scope, blocks, in_class) for child in children)
