@@ -41,7 +41,7 @@ import libcst as cst
 
 from .flow import Assumptions, Flow, call_argument
 from .imports import ImportMap, dotted_name, number_literal, root_name, statement_blocks, str_literal
-from .nodes import arms_around, never_falls_through, only_small_statement, walk
+from .nodes import arms_around, child_nodes, never_falls_through, only_small_statement, walk
 
 if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime import would be a circle
     from .host import CallSite, Launch
@@ -323,13 +323,17 @@ def names_written(module: cst.Module) -> Counter[str]:
     """How many times the module's code writes each name, or a string holding just a name
     (`__all__ = ["f"]`); comments and docstrings aside."""
     found: Counter[str] = Counter()
-    for node in walk(module):
+    stack: list[cst.CSTNode] = [module]  # in any order: counts
+    while stack:
+        node = stack.pop()
         if type(node) is cst.Name:  # both node types are final: no `isinstance` (see nodes.child_nodes)
             found[node.value] += 1
         elif type(node) is cst.SimpleString:
             text = str_literal(node)
             if text is not None and text.isidentifier():
                 found[text] += 1
+        else:  # neither holds code
+            stack.extend(child_nodes(node))
     return found
 
 
