@@ -1469,16 +1469,13 @@ def _config_merges(
     values += [value for bound in host.bindings.values() for value in bound]
     values += [value for returned in host.returns.values() for value, _ in returned]
     candidates = {id(value): value for value in values if isinstance(value, (cst.List, cst.ListComp))}
-    held = {
-        id(value)
-        for (name, owner), bound in host.bindings.items()
-        for value in bound
-        if isinstance(value, (cst.List, cst.ListComp)) and not _only_configs(name, owner, host)
-    }
+    binders: dict[int, list[tuple[str, Scope]]] = {}  # a list bound to names: the names and their functions
+    for (name, owner), bound in host.bindings.items():
+        for value in bound:
+            if isinstance(value, (cst.List, cst.ListComp)):
+                binders.setdefault(id(value), []).append((name, owner))
     merges: dict[cst.Call, FixPlan] = {}
     for container in candidates.values():
-        if id(container) in held:
-            continue
         merged: cst.List | cst.ListComp | None
         elements = [container.elt] if isinstance(container, cst.ListComp) else [e.value for e in container.elements]
         calls = [e for e in elements if isinstance(e, cst.Call)]
@@ -1489,7 +1486,11 @@ def _config_merges(
             merged, configs = _merged_comprehension(container, scope, host, imports, knobs)
         else:
             merged, configs = _merged_list(container, imports, knobs)
-        if merged is not None:
+        # whether the names holding the list read it only as configs, asked only of a list to merge:
+        # the uses of names (`HostIndex.name_uses`) are found in a walk of the whole module
+        if merged is not None and all(
+            _only_configs(name, owner, host) for name, owner in binders.get(id(container), ())
+        ):
             plan = FixPlan("safe", MERGE_MESSAGE, (Replace(container, merged),))
             merges.update((config, plan) for config in configs)
     return merges
