@@ -709,6 +709,7 @@ class HostIndex(_HostFacts):
         self._elsewhere: dict[str, list[tuple[HostIndex, Kernel]]] = {}  # `launched_elsewhere`, by kernel
         self._launches_as_called: dict[tuple[Launch, str, int], tuple[Launch, ...]] = {}
         self._callers: dict[cst.FunctionDef, list[CallSite]] = {}  # `callers_of`, by function
+        self._launches_passing: dict[Kernel, list[Launch]] = {}  # `launches_passing`, by kernel
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
             self.walk(module, kernel_defs)
@@ -1079,8 +1080,12 @@ class HostIndex(_HostFacts):
     def launches_passing(self, kernel: Kernel) -> list[Launch]:
         """The launches whose arguments are what the kernel gets: its own (`launches_of`) and
         those through a name bound only to kernels of the module (`fn = k_32 if BT == 32 else
-        k_64`, or `kernel = my_kernel`, then `fn[g](...)`: a launch of each)."""
-        return self._as_called([*self.launches_of(kernel), *self._chosen_launches.get(kernel.name, ())], kernel.name)
+        k_64`, or `kernel = my_kernel`, then `fn[g](...)`: a launch of each). Found once per
+        kernel: rules ask of each parameter."""
+        if kernel not in self._launches_passing:
+            launches = [*self.launches_of(kernel), *self._chosen_launches.get(kernel.name, ())]
+            self._launches_passing[kernel] = self._as_called(launches, kernel.name)
+        return self._launches_passing[kernel]
 
     def imported_launches(self, imported: AbstractSet[str]) -> dict[str, list[Launch]]:
         """By name, the launches of the `imported` names (kernels of other modules: `k[grid](...)`
