@@ -710,6 +710,7 @@ class HostIndex(_HostFacts):
         self._launches_as_called: dict[tuple[Launch, str, int], tuple[Launch, ...]] = {}
         self._callers: dict[cst.FunctionDef, list[CallSite]] = {}  # `callers_of`, by function
         self._launches_passing: dict[Kernel, list[Launch]] = {}  # `launches_passing`, by kernel
+        self._passed: dict[tuple[Kernel, str], list[tuple[HostIndex, Launch, Passed | None]]] = {}  # `passed_values`
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
             self.walk(module, kernel_defs)
@@ -1610,7 +1611,13 @@ class HostIndex(_HostFacts):
 
     def passed_values(self, kernel: Kernel, param: str) -> list[tuple[HostIndex, Launch, Passed | None]]:
         """`arguments`, each with the host index its launch is read in: this module's, or, for a
-        kernel only other modules of the package launch, theirs (`launched_elsewhere`)."""
+        kernel only other modules of the package launch, theirs (`launched_elsewhere`). Found
+        once per kernel and parameter: several rules ask, some many times."""
+        if (kernel, param) not in self._passed:
+            self._passed[kernel, param] = self._find_passed_values(kernel, param)
+        return self._passed[kernel, param]
+
+    def _find_passed_values(self, kernel: Kernel, param: str) -> list[tuple[HostIndex, Launch, Passed | None]]:
         own = self.arguments(kernel, param)
         if own:
             return [(self, launch, value) for launch, value in own]
