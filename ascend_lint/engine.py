@@ -16,7 +16,7 @@ import traceback
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
-from functools import partial
+from functools import cache, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -447,6 +447,11 @@ def _suppressed(finding: Finding, lines: list[str]) -> bool:
     if not listed:
         return True
     return any(finding.code.startswith(code.upper()) for code in re.split(r"[,\s]+", listed) if code)
+
+
+def display_paths() -> Callable[[str], str]:
+    """`relative_display` for one report, each path resolved once (a file's findings share it)."""
+    return cache(relative_display)
 
 
 def relative_display(filename: str) -> str:

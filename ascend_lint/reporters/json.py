@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from ..config import Settings
-from ..engine import relative_display
+from ..engine import display_paths
 from ..model import FileResult, Finding, Position
 
 
@@ -14,7 +15,7 @@ def _position(position: Position) -> dict[str, int]:
     return {"row": position.row, "column": position.column}
 
 
-def finding_to_dict(finding: Finding) -> dict[str, Any]:
+def finding_to_dict(finding: Finding, display: Callable[[str], str]) -> dict[str, Any]:
     fix = None
     if finding.fix is not None:
         fix = {
@@ -30,7 +31,7 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
         "code": finding.code,
         "name": finding.name,
         "message": finding.message,
-        "filename": relative_display(finding.filename),
+        "filename": display(finding.filename),
         "location": _position(finding.location),
         "end_location": _position(finding.end_location),
         "fix": fix,
@@ -38,7 +39,7 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
         "url": None,
         "related": [
             {
-                "filename": relative_display(r.filename),
+                "filename": display(r.filename),
                 "location": _position(r.location),
                 "end_location": _position(r.end_location),
                 "message": r.message,
@@ -50,8 +51,10 @@ def finding_to_dict(finding: Finding) -> dict[str, Any]:
 
 
 def render_json(results: list[FileResult], settings: Settings) -> str:
-    return json.dumps([finding_to_dict(f) for r in results for f in r.findings], indent=2) + "\n"
+    display = display_paths()
+    return json.dumps([finding_to_dict(f, display) for r in results for f in r.findings], indent=2) + "\n"
 
 
 def render_json_lines(results: list[FileResult], settings: Settings) -> str:
-    return "".join(json.dumps(finding_to_dict(f)) + "\n" for r in results for f in r.findings)
+    display = display_paths()
+    return "".join(json.dumps(finding_to_dict(f, display)) + "\n" for r in results for f in r.findings)

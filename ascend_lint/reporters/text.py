@@ -3,19 +3,20 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 
 from ..config import SKIP_BESIDE_ASCEND, SKIP_NOT_ASCEND, SKIP_TARGET_PATHS, Settings
-from ..engine import relative_display
+from ..engine import display_paths, relative_display
 from ..fixes import why_not_fixed
 from ..model import Applicability, FileResult, Finding, LineIndex
 
 
-def where(finding: Finding) -> str:
-    return f"{relative_display(finding.filename)}:{finding.location.row}:{finding.location.column}"
+def where(finding: Finding, display: Callable[[str], str] = relative_display) -> str:
+    return f"{display(finding.filename)}:{finding.location.row}:{finding.location.column}"
 
 
-def _header(finding: Finding) -> str:
-    return f"{where(finding)}: {finding.code} [{finding.name}] {finding.message}"
+def _header(finding: Finding, display: Callable[[str], str]) -> str:
+    return f"{where(finding, display)}: {finding.code} [{finding.name}] {finding.message}"
 
 
 def not_fixed(findings: list[Finding], heading: str) -> list[str]:
@@ -23,7 +24,7 @@ def not_fixed(findings: list[Finding], heading: str) -> list[str]:
     return [heading, *(f"  {where(f)}: {f.code} {why_not_fixed(f)}" for f in findings)] if findings else []
 
 
-def _excerpt(finding: Finding, lines: list[str]) -> list[str]:
+def _excerpt(finding: Finding, lines: list[str], display: Callable[[str], str]) -> list[str]:
     row = finding.location.row
     if not 0 < row <= len(lines):
         return []
@@ -35,7 +36,7 @@ def _excerpt(finding: Finding, lines: list[str]) -> list[str]:
     out = [f"  {row:>{width}} | {line}", f"  {'':>{width}} | {marker}"]
     for related in finding.related:
         out.append(
-            f"  {'':>{width}} = {relative_display(related.filename)}:{related.location.row}:"
+            f"  {'':>{width}} = {display(related.filename)}:{related.location.row}:"
             f"{related.location.column}: {related.message}"
         )
     if finding.fix is not None:
@@ -46,18 +47,20 @@ def _excerpt(finding: Finding, lines: list[str]) -> list[str]:
 
 def render_full(results: list[FileResult], settings: Settings) -> str:
     out = []
+    display = display_paths()
     for result in results:
         lines = LineIndex(result.source).lines() if result.source else []
         for finding in result.findings:
-            out.append(_header(finding))
-            out.extend(_excerpt(finding, lines))
+            out.append(_header(finding, display))
+            out.extend(_excerpt(finding, lines, display))
             out.append("")
     out.append(summary(results))
     return "\n".join(out) + "\n"
 
 
 def render_concise(results: list[FileResult], settings: Settings) -> str:
-    out = [_header(f) for r in results for f in r.findings]
+    display = display_paths()
+    out = [_header(f, display) for r in results for f in r.findings]
     out.append(summary(results))
     return "\n".join(out) + "\n"
 
