@@ -188,6 +188,7 @@ def lint_file(
     except sources.SourceError as exc:
         return FileResult(filename, error=sources.diagnostic(filename, exc))
     result = lint_data(data, filename, settings, memory)
+    sources.give_back_freed_memory()  # the trees of this lint are garbage now
     if cache is not None and (result.checked or result.skip_reason) and not (result.error and result.error.transient):
         # a skip is kept too: what the bytes say (imports, NPU launches, which may need a parse)
         # holds while they do, and `Cache.lookup` asks the path and project again (no parse)
