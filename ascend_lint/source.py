@@ -425,7 +425,7 @@ class _Analysed(threading.local):
 _analysed = _Analysed()
 
 
-PIECE_CHARS = 32 * 1024
+PIECE_CHARS = 8 * 1024
 # A blank line, then a top-level definition: where a file can be cut into modules of its own.
 _DEFINITION = re.compile(r"(?:\r\n?|\n)[ \t]*(?:\r\n?|\n)(?=@|def |class |async def )")
 
@@ -435,7 +435,10 @@ def _parse_in_pieces(text: str) -> cst.Module:
     definitions and joined into one module.
 
     libcst's parse time per line grows with the file (measured: 185 µs/line at 0.25 MB, 290 at
-    1 MB, GC off); pieces keep every file at the small-file rate. Joined, the pieces write back
+    1 MB, GC off); pieces keep every file at the small-file rate. Its native parser also holds
+    about 800 bytes per character of the text it is given until the Python tree is built, so the
+    pieces are small: a 78 KB module peaked 37 MB above the start parsed in 32 KB pieces, 17 MB in
+    8 KB ones, in the same time (docs/performance.md, "Memory"). Joined, the pieces write back
     the same text (the lines a piece ends or starts with lead the next statement). A cut that
     leaves a piece unparsable (inside a string, between decorators), or pieces that disagree on
     the default indentation or newline, fall back to one parse of the whole text.
