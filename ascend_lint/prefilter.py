@@ -12,8 +12,8 @@ wrapped by a call of, a name resolving to `<triton>.jit`: no kernel without the 
 imports (`from .kernels import k`, then `k[grid](...)`) is no word: `LAUNCH` holds when the text
 has a `]` followed by a `(` (only spaces, line breaks, comments or backslashes between them, as
 between any tokens `] (`) closing a subscript of a name an import statement lists, or of a name
-a statement assigns a value naming one (`fn = k_32 if BT == 32 else k_64`, also after a `;`, in
-brackets or after a backslash over several lines), or of any name when the text
+a statement assigns a value naming one (`fn = k_32 if BT == 32 else k_64`, also annotated,
+after a `;`, in brackets or after a backslash over several lines), or of any name when the text
 star-imports a module other than Triton's (`from .kernels import *`). A call of a
 device function another module defines (`from .micro_kernel import f`, then `f(...)` in a
 kernel; `from . import helpers` or `import pkg.helpers as helpers`, then `helpers.f(...)`)
@@ -95,8 +95,11 @@ _IMPORTED = re.compile(r"\bimport\s+(\([^)]*\)|(?:[^\r\n\\]|\\\r?\n)*)")  # what
 _WORD = re.compile(r"\w+")
 _STAR_IMPORT = re.compile(r"(?<![\w.])from\s+(?!triton\b)[\w.]+[\s\\]+import[\s\\]*\*")  # of a module not Triton's
 _PARENTHESIZED_SUBSCRIPT = re.compile(r"\)\s*\[")
-# `name = <the rest of the line>`, the name starting a line or after a `;` or a one-line suite's `:`
-_ASSIGNED = re.compile(r"(?m)(?:^|[;:])[ \t]*(\w+)[ \t]*=(?!=)(?=([^\r\n]*))")
+# `name = <the rest of the line>` (`name: <annotation> = ...` too), the name starting a line or
+# after a `;` or a one-line suite's `:`
+# the strings a line closes and its comment (what is left of a string the line opens stays)
+_LINE_STRINGS = re.compile(r"""'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*"|#[^\r\n]*""")
+_ASSIGNED = re.compile(r"(?m)(?:^|[;:])[ \t]*(\w+)[ \t]*(?::[^=;\r\n]*)?=(?!=)(?=([^\r\n]*))")
 
 
 def _launches_imported(text: str) -> bool:
@@ -129,11 +132,13 @@ def _launches_imported(text: str) -> bool:
 
 def _assigned(text: str, bound: re.Match[str]) -> str:
     """The text of the value `bound` assigns: the rest of its line, or to the end of its
-    statement when the line goes on (a bracket left open, a backslash at its end), or of the
-    text when unsure where the statement ends (a triple-quoted string)."""
+    statement when the line goes on (a bracket left open, a backslash at its end; brackets in
+    strings and comments do not count), or of the text when unsure where the statement ends (a
+    triple-quoted string)."""
     rest = bound[2]
-    opened = sum(map(rest.count, "([{")) > sum(map(rest.count, ")]}"))
-    if not opened and not rest.rstrip().endswith("\\"):
+    code = _LINE_STRINGS.sub("", rest)
+    closed = "'" not in code and '"' not in code  # no string goes on past the line
+    if closed and sum(map(code.count, "([{")) <= sum(map(code.count, ")]}")) and not code.rstrip().endswith("\\"):
         return rest
     depth, offset = 0, bound.end()
     while offset < len(text):

@@ -115,7 +115,8 @@ def test_a_launch_of_an_imported_name_lets_asc010_through_without_jit():
 
 def test_an_alias_of_imported_kernels_over_several_lines_lets_asc010_through_without_jit():
     """`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`: the assignment is a statement,
-    which may follow a `;` or go on over lines in brackets or after a backslash."""
+    which may follow a `;`, name an annotation, or go on over lines in brackets (whatever
+    brackets its strings and comments hold) or after a backslash."""
     grid = rule_by_selector("ASC010")
     one_line = (
         "from .kernels import k_32, k_64\n\ndef run(x, BT=32):\n    B, T = x.shape\n"
@@ -129,6 +130,10 @@ def test_an_alias_of_imported_kernels_over_several_lines_lets_asc010_through_wit
         "    n = 1; fn = k_32 if BT == 32 else k_64\n",
         "    if BT: fn = k_32 if BT == 32 else k_64\n",
         "    fn = (  # the kernel for BT\n        k_32 if BT == 32 else k_64\n    )\n",
+        '    fn = pick(")",\n        k_32 if BT == 32 else k_64)\n',  # a bracket in a string
+        "    fn = pick(  # )\n        k_32 if BT == 32 else k_64)\n",  # in a comment
+        "    fn: Callable = k_32 if BT == 32 else k_64\n",
+        "    fn: dict[int, Callable] = {32: k_32, 64: k_64}[BT]\n",
     ):
         assert grid.may_report(Words(one_line.replace(alias, layout))), layout
     # the value ends with its statement: a name of the next one is not the alias's
@@ -141,14 +146,15 @@ def test_an_alias_of_imported_kernels_in_brackets_is_linted(tmp_path: Path):
     head = "import triton\nimport triton.language as tl\n"
     (tmp_path / "kernels.py").write_text(head + kernel.format("k_32") + kernel.format("k_64"))
     ops = tmp_path / "ops.py"
-    ops.write_text(
-        "from .kernels import k_32, k_64\n\ndef run(x, BT=32):\n    B, T, H = x.shape\n"
-        "    fn = (\n        k_32 if BT == 32 else k_64\n    )\n    fn[(T, B * H)](x, BT=BT)\n"
-    )
     settings = Settings(root=tmp_path, target_all=True)
-    assert [(f.location.row, f.code) for f in lint_source(ops.read_text(), str(ops), settings).findings] == [
-        (8, "ASC010")
-    ]
+    for alias in ("fn = (\n        k_32 if BT == 32 else k_64\n    )", "fn: Any = k_32 if BT == 32 else k_64"):
+        ops.write_text(
+            "from typing import Any\n\nfrom .kernels import k_32, k_64\n\ndef run(x, BT=32):\n"
+            f"    B, T, H = x.shape\n    {alias}\n    fn[(T, B * H)](x, BT=BT)\n"
+        )
+        launch_row = ops.read_text().count("\n")
+        findings = lint_source(ops.read_text(), str(ops), settings).findings
+        assert [(f.location.row, f.code) for f in findings] == [(launch_row, "ASC010")], alias
 
 
 def test_asc012_needs_a_name_its_check_accepts():
