@@ -450,9 +450,9 @@ def _parse_in_pieces(text: str) -> cst.Module:
         if match.end() - cuts[-1] >= PIECE_CHARS:
             cuts.append(match.end())
     if len(cuts) == 1:
-        return cst.parse_module(text)
+        return _parse_piece(text)
     try:
-        modules = [cst.parse_module(text[start:end]) for start, end in zip(cuts, [*cuts[1:], len(text)], strict=True)]
+        modules = [_parse_piece(text[start:end]) for start, end in zip(cuts, [*cuts[1:], len(text)], strict=True)]
     except (cst.ParserSyntaxError, cst.CSTValidationError):
         return cst.parse_module(text)
     first = modules[0]
@@ -469,6 +469,86 @@ def _parse_in_pieces(text: str) -> cst.Module:
             lines = []
         lines.extend(module.footer)
     return first.with_changes(body=body, footer=lines, has_trailing_newline=modules[-1].has_trailing_newline)
+
+
+# A top-level class (its header on one line) and the indentation of its body.
+_CLASS_BODY = re.compile(
+    r"(?m)^class\b[^\r\n]*:[ \t]*(?:#[^\r\n]*)?(?:\r\n?|\n)(?:[ \t]*(?:#[^\r\n]*)?(?:\r\n?|\n))*([ \t]+)(?=\S)"
+)
+
+
+def _parse_piece(piece: str) -> cst.Module:
+    """libcst's tree of one piece. A piece that is mostly one class (a host module's model
+    runner: 237 KB in one class) is parsed in parts cut before the class's methods
+    (`_class_parts`), the methods of each later part inside a stand-in `class _:`, and the
+    methods are joined into the class; the joined tree must write back the piece, else the piece
+    is parsed whole."""
+    import libcst as cst
+
+    parts = _class_parts(piece)
+    if not parts:
+        return cst.parse_module(piece)
+    try:
+        joined = _joined_class_parts(parts, piece)
+    except (cst.ParserSyntaxError, cst.CSTValidationError, RecursionError):
+        joined = None
+    return joined if joined is not None else cst.parse_module(piece)
+
+
+def _class_parts(piece: str) -> list[str]:
+    """The piece cut where a blank line inside its last top-level class leads to a method, its
+    decorators or a nested class at the class body's indentation (past more blank lines and
+    comments there), every PIECE_CHARS or so; none when the piece is small or holds no such
+    class. A cut keeps those lines with the method they lead to, and is not made after a
+    comment or decorator line (which may belong to what follows)."""
+    if len(piece) < 2 * PIECE_CHARS:
+        return []
+    classes = list(_CLASS_BODY.finditer(piece))
+    if not classes or len(piece) - classes[-1].start() < 2 * PIECE_CHARS:
+        return []
+    start, indent = classes[-1].end(), re.escape(classes[-1][1])
+    blank, comment = r"[ \t\f]*(?:\r\n?|\n)", rf"{indent}#[^\r\n]*(?:\r\n?|\n)"
+    method = re.compile(rf"(?:\r\n?|\n)(?={blank}(?:{blank}|{comment}){{0,8}}{indent}(?:@|def |async def |class ))")
+    cuts = [0]
+    for match in method.finditer(piece, start):
+        line = piece[piece.rfind("\n", 0, match.start()) + 1 : match.start()].strip()
+        if match.end() - cuts[-1] >= PIECE_CHARS and not line.startswith(("#", "@")):
+            cuts.append(match.end())
+    return [piece[a:b] for a, b in zip(cuts, [*cuts[1:], len(piece)], strict=True)] if len(cuts) > 1 else []
+
+
+def _joined_class_parts(parts: list[str], piece: str) -> cst.Module | None:
+    """The module of `parts` (`_class_parts`) with the methods of the later ones joined into the
+    first one's last class; None when the parts do not read as that (the class not last in the
+    first part, lines left after a part's last statement) or the result does not write back
+    `piece`."""
+    import libcst as cst
+
+    first = cst.parse_module(parts[0])
+    owner = first.body[-1] if first.body else None
+    if not isinstance(owner, cst.ClassDef) or not isinstance(owner.body, cst.IndentedBlock) or first.footer:
+        return None
+    body, footer, module = list(owner.body.body), owner.body.footer, first
+    for part in parts[1:]:
+        if footer or module.footer:
+            return None  # lines after a part's last statement: where they belong is the next one's
+        module = cst.parse_module(f"class _:{first.default_newline}{part}")
+        stand_in = module.body[0] if len(module.body) == 1 else None
+        if (
+            not isinstance(stand_in, cst.ClassDef)
+            or not isinstance(stand_in.body, cst.IndentedBlock)
+            or stand_in.body.indent != owner.body.indent
+            or (module.default_indent, module.default_newline) != (first.default_indent, first.default_newline)
+        ):
+            return None
+        body.extend(stand_in.body.body)
+        footer = stand_in.body.footer
+    joined = first.with_changes(
+        body=[*first.body[:-1], owner.with_changes(body=owner.body.with_changes(body=body, footer=footer))],
+        footer=module.footer,
+        has_trailing_newline=module.has_trailing_newline,
+    )
+    return joined if joined.code == piece else None
 
 
 def diagnostic(filename: str, error: SourceError) -> Diagnostic:

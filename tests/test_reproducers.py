@@ -158,6 +158,45 @@ def test_a_big_file_is_parsed_in_pieces_and_positioned_only_where_findings_are(m
     assert sum(map(len, generated)) <= len(LAST_KERNEL)
 
 
+def runner_class(count: int, method: str) -> str:
+    """A host module holding one class of `count` methods written as `method` (`{i}`: its number)."""
+    return "import math\n\n\nclass Runner:\n    scale = 2\n" + "".join(method.format(i=i) for i in range(count))
+
+
+METHOD = "\n    def method_{i}(self, x, n):\n        total = 0\n        for j in range(n):\n            total += x[j] * {i}\n        return total\n"
+METHOD_LAYOUTS = {
+    "plain": METHOD,
+    "decorated, a comment before": "\n    # method {i}\n    @staticmethod\n    def method_{i}(x):\n        return x\n",
+    "section comments": METHOD + "\n    # ---- section {i} ----\n    # (continued)\n",
+    "blank lines holding spaces": METHOD.replace("\n    def", "    \n  \n    def"),
+    "CRLF": METHOD,
+    "tabs": METHOD,
+    "form feed": METHOD.replace("\n    def", "\n\f\n    def"),
+    "nested class": "\n    class Inner{i}:\n        def method(self):\n            return {i}\n",
+    "a string spelling a method": '\n    def method_{i}(self):\n        return """\n\n    def fake_{i}(self):\n"""\n',
+    "a comment closing every method": METHOD + "        # end of method_{i}\n",
+}
+PARSED_WHOLE = ("a string spelling a method", "a comment closing every method")
+
+
+@pytest.mark.parametrize("layout", METHOD_LAYOUTS)
+def test_a_big_class_is_parsed_in_parts_into_the_tree_of_the_whole(monkeypatch, layout: str) -> None:
+    """A piece that is mostly one class (vllm-ascend's model runner: 237 KB) is parsed in parts
+    cut before its methods, and the tree is the one libcst builds from the whole text, whatever
+    the layout; where the parts cannot be joined into it, the piece is parsed whole."""
+    text = runner_class(1200, METHOD_LAYOUTS[layout])
+    text = {"CRLF": text.replace("\n", "\r\n"), "tabs": text.replace("    ", "\t")}.get(layout, text)
+    whole = libcst.parse_module(text)
+    parsed: list[int] = []
+    real_parse = libcst.parse_module
+    monkeypatch.setattr(libcst, "parse_module", lambda text: parsed.append(len(text)) or real_parse(text))
+    assert source.parse(text).deep_equals(whole)
+    if layout in PARSED_WHOLE:  # a cut inside a string, or only after comments
+        assert max(parsed) == len(text)
+    else:
+        assert len(parsed) > 5 and max(parsed) < len(text) / 4
+
+
 # ---- 5. a form feed at the start of an indented line ---------------------------------------------
 
 FORM_FEED = (
