@@ -1001,7 +1001,10 @@ class _CopyPlanner:
         if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
             return Declined("the dot is not in a plain one-statement line, so there is no place for the copy")
         lhs_read = next(e for e in reversed(self.flow.events[: dot.index]) if e.node is tile)
-        dtypes = {self._stated_dtype(definition) for definition in self.flow.reaching_defs(lhs_read, tile.value)}
+        definitions = self.flow.reaching_defs(lhs_read, tile.value)
+        if not definitions:  # a global, which Triton reads as a constexpr: `.to` of it is ASC002's
+            return Declined(f"no assignment of the kernel reaches `{tile.value}`: it is no tile the kernel computes")
+        dtypes = {self._stated_dtype(definition) for definition in definitions}
         if dtypes & _WIDE_INTS:
             return Declined(
                 "the tile holds 32- or 64-bit integers: no copy of it is both exact and kept by the compiler"

@@ -127,6 +127,13 @@ FOUND = {
         + "    if N:\n        if x:\n"
         + "            tl.store(y + tl.cast(bos, tl.int64) * H, tl.load(x + tl.cast(bos, tl.int64) * H))\n",
     ),
+    # Run 12: the lhs of two dots is a name the kernel never assigns (a global, which Triton
+    # reads as a constexpr): ASC003's copy `(b_q + 0.0).to(b_q.dtype)` is then a `.to` of a
+    # constexpr, which ASC002 rewrote in a second --fix. No tile to copy: the fix declines.
+    "dot_of_a_name_the_kernel_never_assigns": (
+        JIT + "    b_o = tl.dot(b_q, tl.load(x))\n    b_a = tl.dot(b_q, tl.load(x + N))\n    tl.store(x, b_o + b_a)\n",
+        None,
+    ),
     # A constexpr no launch can pass, as a host default: ASC013 printed its UB estimate (an int
     # division overflowing a float, then an int over Python's 4,300 printable digits); the same
     # cause made `2 ** 2 ** 40` run until the time budget and `int(1e400)` an internal error.
