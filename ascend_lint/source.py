@@ -40,7 +40,7 @@ import stat
 import threading
 import tokenize
 import warnings
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from types import CodeType, MemberDescriptorType
 from typing import TYPE_CHECKING, ClassVar
@@ -519,9 +519,9 @@ def _class_parts(piece: str) -> list[str]:
 
 def _joined_class_parts(parts: list[str], piece: str) -> cst.Module | None:
     """The module of `parts` (`_class_parts`) with the methods of the later ones joined into the
-    first one's last class; None when the parts do not read as that (the class not last in the
-    first part, lines left after a part's last statement) or the result does not write back
-    `piece`."""
+    first one's last class (the last part may go on after the class: the module's statements
+    after it); None when the parts do not read as that (the class not last in the first part,
+    lines left after a part's last statement) or the result does not write back `piece`."""
     import libcst as cst
 
     first = cst.parse_module(parts[0])
@@ -529,11 +529,12 @@ def _joined_class_parts(parts: list[str], piece: str) -> cst.Module | None:
     if not isinstance(owner, cst.ClassDef) or not isinstance(owner.body, cst.IndentedBlock) or first.footer:
         return None
     body, footer, module = list(owner.body.body), owner.body.footer, first
+    after: Sequence[cst.BaseStatement] = ()
     for part in parts[1:]:
-        if footer or module.footer:
+        if footer or module.footer or after:
             return None  # lines after a part's last statement: where they belong is the next one's
         module = cst.parse_module(f"class _:{first.default_newline}{part}")
-        stand_in = module.body[0] if len(module.body) == 1 else None
+        stand_in, after = module.body[0], module.body[1:]
         if (
             not isinstance(stand_in, cst.ClassDef)
             or not isinstance(stand_in.body, cst.IndentedBlock)
@@ -544,7 +545,7 @@ def _joined_class_parts(parts: list[str], piece: str) -> cst.Module | None:
         body.extend(stand_in.body.body)
         footer = stand_in.body.footer
     joined = first.with_changes(
-        body=[*first.body[:-1], owner.with_changes(body=owner.body.with_changes(body=body, footer=footer))],
+        body=[*first.body[:-1], owner.with_changes(body=owner.body.with_changes(body=body, footer=footer)), *after],
         footer=module.footer,
         has_trailing_newline=module.has_trailing_newline,
     )

@@ -175,6 +175,7 @@ METHOD_LAYOUTS = {
     "nested class": "\n    class Inner{i}:\n        def method(self):\n            return {i}\n",
     "a string spelling a method": '\n    def method_{i}(self):\n        return """\n\n    def fake_{i}(self):\n"""\n',
     "a comment closing every method": METHOD + "        # end of method_{i}\n",
+    "statements after the class": METHOD,
 }
 PARSED_WHOLE = ("a string spelling a method", "a comment closing every method")
 
@@ -185,7 +186,11 @@ def test_a_big_class_is_parsed_in_parts_into_the_tree_of_the_whole(monkeypatch, 
     cut before its methods, and the tree is the one libcst builds from the whole text, whatever
     the layout; where the parts cannot be joined into it, the piece is parsed whole."""
     text = runner_class(1200, METHOD_LAYOUTS[layout])
-    text = {"CRLF": text.replace("\n", "\r\n"), "tabs": text.replace("    ", "\t")}.get(layout, text)
+    text = {
+        "CRLF": text.replace("\n", "\r\n"),
+        "tabs": text.replace("    ", "\t"),
+        "statements after the class": text + "\n\nRUNNER = Runner()\nif __name__ == '__main__':\n    print(RUNNER)\n",
+    }.get(layout, text)
     whole = libcst.parse_module(text)
     parsed: list[int] = []
     real_parse = libcst.parse_module
