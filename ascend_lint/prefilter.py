@@ -95,10 +95,10 @@ _IMPORTED = re.compile(r"\bimport\s+(\([^)]*\)|(?:[^\r\n\\]|\\\r?\n)*)")  # what
 _WORD = re.compile(r"\w+")
 _STAR_IMPORT = re.compile(r"(?<![\w.])from\s+(?!triton\b)[\w.]+[\s\\]+import[\s\\]*\*")  # of a module not Triton's
 _PARENTHESIZED_SUBSCRIPT = re.compile(r"\)\s*\[")
-# `name = <the rest of the line>` (`name: <annotation> = ...` too), the name starting a line or
-# after a `;` or a one-line suite's `:`
 # the strings a line closes and its comment (what is left of a string the line opens stays)
 _LINE_STRINGS = re.compile(r"""'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*"|#[^\r\n]*""")
+# `name = <the rest of the line>` (`name: <annotation> = ...` too), the name starting a line or
+# after a `;` or a one-line suite's `:`
 _ASSIGNED = re.compile(r"(?m)(?:^|[;:])[ \t]*(\w+)[ \t]*(?::[^=;\r\n]*)?=(?!=)(?=([^\r\n]*))")
 
 

@@ -517,7 +517,8 @@ def _class_parts(piece: str) -> list[str]:
     method = re.compile(rf"(?:\r\n?|\n)(?={blank}(?:{blank}|{comment}){{0,8}}{indent}(?:@|def |async def |class ))")
     cuts = [0]
     for match in method.finditer(piece, start):
-        line = piece[piece.rfind("\n", 0, match.start()) + 1 : match.start()].strip()
+        line_start = max(piece.rfind("\n", 0, match.start()), piece.rfind("\r", 0, match.start())) + 1
+        line = piece[line_start : match.start()].strip()
         if match.end() - cuts[-1] >= PIECE_CHARS and not line.startswith(("#", "@")):
             cuts.append(match.end())
     return [piece[a:b] for a, b in zip(cuts, [*cuts[1:], len(piece)], strict=True)] if len(cuts) > 1 else []
