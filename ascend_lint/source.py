@@ -470,10 +470,15 @@ def _parse_in_pieces(text: str) -> cst.Module:
 
 def _pieces(text: str) -> list[str]:
     """The text cut before top-level definitions (`_DEFINITION`), a piece every PIECE_CHARS or so."""
+    return _cut(text, (match.end() for match in _DEFINITION.finditer(text)))
+
+
+def _cut(text: str, offsets: Iterable[int]) -> list[str]:
+    """The text cut at those of the ascending `offsets` at least PIECE_CHARS after the last cut."""
     cuts = [0]
-    for match in _DEFINITION.finditer(text):
-        if match.end() - cuts[-1] >= PIECE_CHARS:
-            cuts.append(match.end())
+    for offset in offsets:
+        if offset - cuts[-1] >= PIECE_CHARS:
+            cuts.append(offset)
     return [text[start:end] for start, end in zip(cuts, [*cuts[1:], len(text)], strict=True)]
 
 
@@ -515,13 +520,14 @@ def _class_parts(piece: str) -> list[str]:
     start, indent = classes[-1].end(), re.escape(classes[-1][1])
     blank, comment = r"[ \t\f]*(?:\r\n?|\n)", rf"{indent}#[^\r\n]*(?:\r\n?|\n)"
     method = re.compile(rf"(?:\r\n?|\n)(?={blank}(?:{blank}|{comment}){{0,8}}{indent}(?:@|def |async def |class ))")
-    cuts = [0]
-    for match in method.finditer(piece, start):
-        line_start = max(piece.rfind("\n", 0, match.start()), piece.rfind("\r", 0, match.start())) + 1
-        line = piece[line_start : match.start()].strip()
-        if match.end() - cuts[-1] >= PIECE_CHARS and not line.startswith(("#", "@")):
-            cuts.append(match.end())
-    return [piece[a:b] for a, b in zip(cuts, [*cuts[1:], len(piece)], strict=True)] if len(cuts) > 1 else []
+    parts = _cut(piece, (match.end() for match in method.finditer(piece, start) if _after_code(piece, match.start())))
+    return parts if len(parts) > 1 else []
+
+
+def _after_code(text: str, line_end: int) -> bool:
+    """Whether the line ending at `line_end` is no comment or decorator line."""
+    line_start = max(text.rfind("\n", 0, line_end), text.rfind("\r", 0, line_end)) + 1
+    return not text[line_start:line_end].strip().startswith(("#", "@"))
 
 
 def _joined_class_parts(parts: list[str]) -> cst.Module | None:
