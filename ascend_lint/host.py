@@ -15,7 +15,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TypeGuard, TypeVar, get_args
 from weakref import WeakKeyDictionary
@@ -24,7 +24,7 @@ import libcst as cst
 
 from .arithmetic import ceiling_division, power_of_two_above
 from .flow import NARROW_INTS
-from .imports import ImportMap, dotted_name, int_literal, root_name, statement_blocks, str_literal
+from .imports import ImportMap, dotted_name, folded_int, int_literal, root_name, statement_blocks, str_literal
 from .kernels import MAX_CALLERS_DEEP, ImportedFunctions, ImportedModule, Kernel, imported_module, subscript_key
 from .nodes import (
     arms_around,
@@ -2606,6 +2606,39 @@ class HostIndex(_HostFacts):
             and bool(returned)
             and all(self._extent(value, function, hops + 1) == () for value, function in returned)
         )
+
+    def known_int(self, value: cst.BaseExpression, scope: Scope, hops: int = 0) -> int | None:
+        """The one int `value` holds however the code runs: integer literals and their
+        arithmetic, a division rounding up (`ceiling_division`) or the power of two above such
+        ints, `min` / `max` / `int(...)` of them, and a name every binding of which holds the same
+        one (`N_BLOCKS = 1 << 17` at module level); None for anything else, a parameter too."""
+        if hops > _MAX_HOPS:
+            return None
+        value = without_int_conversion(value)
+        known = partial(self.known_int, scope=scope, hops=hops + 1)
+        if isinstance(value, cst.Name):
+            owner = scope
+            while owner is not None and (value.value, owner) not in self.bindings:
+                if _param(owner, value.value) is not None:
+                    return None
+                owner = self.enclosing.get(owner)
+            held = {known(each) for each in self.values_of(value.value, scope)}
+            return held.pop() if len(held) == 1 and None not in held else None
+        divided = ceiling_division(value)
+        if divided is not None:
+            size, block = map(known, divided)
+            return -(-size // block) if size is not None and block is not None and block > 0 else None
+        rounded = power_of_two_above(value)
+        if rounded is not None:
+            below = known(rounded)
+            return 1 << (below - 1).bit_length() if below is not None and below > 0 else None
+        if isinstance(value, cst.Call):
+            args = [None if arg.keyword or arg.star else known(arg.value) for arg in value.args]
+            callee = dotted_name(value.func)
+            if callee not in ("min", "max") or len(args) < 2 or None in args:
+                return None
+            return (min if callee == "min" else max)(each for each in args if each is not None)
+        return folded_int(value, known) if isinstance(value, cst.Integer | cst.BinaryOperation) else None
 
     def at_least(self, value: cst.BaseExpression, size: cst.BaseExpression, scope: Scope, hops: int = 0) -> bool:
         """`value` is at least `size` whatever it is: `size` itself, the power of two above a value

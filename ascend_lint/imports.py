@@ -122,18 +122,20 @@ _INT_OPERATORS: dict[type[cst.BaseBinaryOp], Callable[[int, int], int]] = {
 }
 
 
-def folded_int(node: cst.BaseExpression) -> int | None:
+def folded_int(
+    node: cst.BaseExpression, operand: Callable[[cst.BaseExpression], int | None] | None = None
+) -> int | None:
     """The value of integer literal arithmetic (`192 * 1024`, `1 << 17`, `192 * 2**10`, `1572864 //
-    8`), else None."""
+    8`), else None; `operand` gives the value of what is neither (a name), when it has one."""
     if isinstance(node, cst.Integer):
         return int_literal(node)
     if isinstance(node, cst.BinaryOperation):
         operation = _INT_OPERATORS.get(type(node.operator))
-        left, right = folded_int(node.left), folded_int(node.right)
-        if operation is None or left is None or right is None:
+        if operation is None:
             return None
-        return operation(left, right)
-    return None
+        left, right = folded_int(node.left, operand), folded_int(node.right, operand)
+        return None if left is None or right is None else operation(left, right)
+    return None if operand is None else operand(node)
 
 
 def walk_statements(body: Sequence[cst.BaseStatement]) -> Iterator[cst.BaseStatement]:

@@ -107,6 +107,14 @@ program whatever the sizes: `triton.cdiv(D, BLOCK_D)` with a block at least `D` 
 `triton.next_power_of_2(D)`, `max(..., D)`), as an axis or in one's product (`NV * NT` is `NT`,
 and `triton.cdiv(K, BK) * N * H` grows as `N * H`).
 
+It also flags a launch whose grid the module fixes over the limit, whatever the sizes: axes
+whose value it knows (integer literals and their arithmetic, `triton.cdiv` of them however
+written, the power of two above one, `min` / `max` / `int(...)` of them, and names every
+binding of which holds the same such int, `N_ROWS = 1 << 20` at module level; a parameter is
+unknown) multiplying past 65535 (`(256, 512)`, `(triton.cdiv(N_ROWS, 16), HEADS)`: the
+message gives the count), in a loop too (a chunk over the limit is refused as well), and a
+known count of half the limit or more beside a runtime size (`(B, 40000)`: any batch of two).
+
 Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`),
 also in a function every call of which in the module is in one (the loop calls a wrapper), or
 under an `if` bounding the grid, or all but one of the sizes it multiplies, from above (`if
@@ -219,15 +227,13 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import reduce
 from itertools import takewhile
+from math import prod
 from typing import Literal
 
 import libcst as cst
 
 from ascend_lint.host import (
-    ALLOCATIONS_BY_DIMS,
-    ALLOCATIONS_BY_SEQUENCE,
     ORDERINGS,
-    READ_BACK_REDUCTIONS,
     BoundedSizes,
     CallSite,
     Grid,
@@ -259,20 +265,34 @@ MESSAGE = (
     "grid can exceed {limit} programs: `{grid}` grows as {sizes} and triton-ascend refuses grids over {limit} "
     "at launch; chunk the launch on the host (`*_OFFSET`) or use a 1-D core-grid task loop"
 )
+KNOWN_MESSAGE = (
+    "grid exceeds {limit} programs: `{grid}` launches {sizes} and triton-ascend refuses grids over {limit} "
+    "at launch; chunk the launch on the host (`*_OFFSET`) or use a 1-D core-grid task loop"
+)
 
 
 class GridOver65535(Rule):
     CODE = "ASC010"
     NAME = "grid-over-65535"
-    SUMMARY = "A launch grid multiplying runtime sizes can pass 65535 programs (refused at launch)"
+    SUMMARY = "A launch grid multiplying runtime sizes (or counts fixed too large) can pass 65535 programs (refused at launch)"
     NO_FIX = "host chunking and a 1D core grid both change the kernel's indexing"
-    # a runtime size; a kernel of the module, or the launch of one it imports
-    REQUIRES_TOKENS = (
-        ("shape", "size", "numel", "len", *READ_BACK_REDUCTIONS, *ALLOCATIONS_BY_DIMS, *ALLOCATIONS_BY_SEQUENCE),
-        (*KERNEL_TOKENS, LAUNCH),
-    )
+    # a kernel of the module, or the launch of one it imports (a count over the limit needs no size)
+    REQUIRES_TOKENS = ((*KERNEL_TOKENS, LAUNCH),)
 
     VALID = (
+        # counts the module fixes, within the limit; one size times less than half of it
+        """
+@triton.jit
+def k(x, BLOCK: tl.constexpr):
+    tl.store(x + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK), 0.0)
+
+ROWS = 255
+
+def run(x):
+    k[(257, ROWS)](x, BLOCK=64)
+    k[(triton.cdiv(65535 * 64, 64),)](x, BLOCK=64)
+    k[(x.shape[0], 4000)](x, BLOCK=64)
+""",
         # the chunking loop calls a wrapper that launches
         """
 @triton.jit
@@ -943,6 +963,23 @@ def checked(x, y, BT=64):
 """,
     )
     INVALID = (
+        # counts the module fixes, over the limit: refused at every launch, in a loop too; a count
+        # of half the limit or more times any size
+        """
+@triton.jit
+def k(x, BLOCK: tl.constexpr):
+    tl.store(x + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK), 0.0)
+
+N_ROWS = 1 << 20
+
+def rows(x):
+    k[(triton.cdiv(N_ROWS, 16),)](x, BLOCK=16)  # expect
+    for _ in range(2):
+        k[(256, 512)](x, BLOCK=64)  # expect
+
+def heads(x):
+    k[(x.shape[0], 40000)](x, BLOCK=64)  # expect
+""",
         # a grid bound in each arm (fla's varlen and dense launches): whichever runs, it grows
         """
 @triton.jit
@@ -1940,33 +1977,37 @@ def one_line(x, BT=64):
             launches += imported
         checked: set[cst.CSTNode] = set()  # a launch of one of several kernels (`fn = a if c else b`) is checked once
         for launch in launches:
-            if (
-                launch.written_at in checked
-                or launch.loops
-                or _called_in_loops(launch.scope, context)
-                or _limit_lifted(launch, context)
-                or host.on_other_platform(launch.call)
-            ):
+            if launch.written_at in checked or _limit_lifted(launch, context) or host.on_other_platform(launch.call):
                 continue
             checked.add(launch.written_at)
-            report = _report(launch, context)
+            chunked = bool(launch.loops) or _called_in_loops(launch.scope, context)
+            report = _report(launch, context, chunked)
             if report is not None:
                 yield report
 
 
-def _report(launch: Launch, context: ModuleContext) -> Report | None:
+def _report(launch: Launch, context: ModuleContext, chunked: bool) -> Report | None:
     """The finding on a launch whose grid multiplies two or more runtime sizes that no test
     around it bounds; of several (a name bound in an `if` and its `else`, a lambda's arms), when
     each does, on the last written (the nearest binding before the launch): whichever runs, the
     launch may be refused. One that does not (a core grid in one arm, `(NT, B * H)` in the
-    other) may be the arm taken whenever the sizes are large."""
-    reports = [_grid_report(launch, grid, context) for grid in context.host.grids(launch)]
+    other) may be the arm taken whenever the sizes are large. A launch in a loop (`chunked`: the
+    host chunking) is reported only on a grid whose known axes alone are over the limit."""
+    reports = [_grid_report(launch, grid, context, chunked) for grid in context.host.grids(launch)]
     return reports[-1] if reports and None not in reports else None
 
 
-def _grid_report(launch: Launch, grid: Grid, context: ModuleContext) -> Report | None:
+def _grid_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: bool) -> Report | None:
     """The finding on a launch for one grid it may use."""
     host = context.host
+    known = [host.known_int(axis, grid.scope) for axis in grid.axes]
+    programs = prod(each for each in known if each is not None)
+    if programs > MAX_PROGRAMS:  # refused whatever the sizes, wherever it runs
+        counted = [one_line(axis) for axis, each in zip(grid.axes, known, strict=True) if each is not None]
+        count = " * ".join(counted) if counted == [str(programs)] else f"{' * '.join(counted)} = {programs}"
+        return _finding(launch, grid, KNOWN_MESSAGE, f"{count} > {MAX_PROGRAMS}", ())
+    if chunked:
+        return None
     guard = _size_guard(launch, grid, context)
     if guard.whole:
         return None
@@ -1977,8 +2018,12 @@ def _grid_report(launch: Launch, grid: Grid, context: ModuleContext) -> Report |
     )
     caps = [_capped_at_the_limit(axis, grid.scope, context) for axis in grid.axes]
     capped = [_factor(operand, context) for operands in caps for operand in operands]
-    literal = [each for each in map(int_literal, grid.axes) if each is not None and each > 1]
-    if len(sizes) + len(capped) < 2 and not (capped and literal):
+    # a cap at half the limit or more is over it times any count of two or more (`(min(M, 65535), 4)`),
+    # and so is a count of half the limit or more times any size (`(B, 40000)`)
+    counts = [each for each, operands in zip(known, caps, strict=True) if each is not None and not operands]
+    known_factors = [str(each) for each in counts if each > 1]
+    half = 2 * prod(counts) > MAX_PROGRAMS
+    if len(sizes) + len(capped) < 2 and not (known_factors and (capped or (sizes and half))):
         return None
     factors = [
         *capped,
@@ -1987,16 +2032,17 @@ def _grid_report(launch: Launch, grid: Grid, context: ModuleContext) -> Report |
             for axis, extent, operands in zip(grid.axes, extents, caps, strict=True)
             for factor in _axis_factors(axis, extent, bool(operands), grid.scope, context)
         ),
-        *(map(str, literal) if capped and not sizes else ()),
+        *(known_factors if half or (capped and not sizes) else ()),
     ]
+    return _finding(launch, grid, MESSAGE, f"{' * '.join(factors)} > {MAX_PROGRAMS}", sizes)
+
+
+def _finding(launch: Launch, grid: Grid, message: str, sizes: str, sized: tuple[str, ...]) -> Report:
+    """The finding on `launch`, its grid growing as (or counting) `sizes`."""
     return Report(
         launch.written_at,
-        MESSAGE.format(
-            limit=MAX_PROGRAMS,
-            grid=one_line(grid.written),
-            sizes=f"{' * '.join(factors)} > {MAX_PROGRAMS}",
-        ),
-        facts={"sizes": sizes},
+        message.format(limit=MAX_PROGRAMS, grid=one_line(grid.written), sizes=sizes),
+        facts={"sizes": sized},
         within=launch.scope,  # positions are looked for in that function, not the whole file
     )
 

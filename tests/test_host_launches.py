@@ -1502,3 +1502,40 @@ def test_arguments_written_after_a_splat_of_unknown_length(launch: str, expected
     hosts, kernel, module = index(f"\ndef run(x, n):\n    {launch}\n")
     (found,) = hosts.launches_with_helpers(kernel)
     assert {name: passed_code(module, hosts.argument(found, kernel, name)) for name in expected} == expected
+
+
+@pytest.mark.parametrize(
+    ("host", "expected"),
+    [
+        # literals and their arithmetic, module constants, a ceiling division however written
+        (
+            "N = 1 << 20\nH = 32\n\ndef f(x):\n"
+            "    k[(70000, N // 64 * H, triton.cdiv(N, 16), -(-N // 3), (N + 7 - 1) // 7, math.ceil(N / 5))](x, 1, BT=64)\n",
+            [70000, 524288, 65536, 349526, 149797, 209716],
+        ),
+        # the power of two above a count, `min` / `max`, `int(...)`, a name bound twice to one value
+        (
+            "def f(x):\n    n = 100\n    if x.is_cuda:\n        n = 50 * 2\n"
+            "    k[(triton.next_power_of_2(n), 1 << (n - 1).bit_length(), min(n, 65535), max(n, 7), int(n))](x, 1, BT=64)\n",
+            [128, 128, 100, 100, 100],
+        ),
+        # unknown: a parameter (also one shadowing a module constant), a name bound to two values,
+        # a size, a grid function's meta-parameter, a division by zero rounding up
+        (
+            "N = 4096\n\ndef f(x, N, m=8):\n    n = 1 if x.is_cuda else 2\n    b = 4\n    if x.is_cuda:\n        b = 8\n"
+            "    k[(N, m, n, b, x.shape[0], triton.cdiv(7, 0))](x, 1, BT=64)\n"
+            "    k[lambda META: (triton.cdiv(4096, META['BT']),)](x, 1, BT=64)\n",
+            [None, None, None, None, None, None, None],
+        ),
+    ],
+)
+def test_known_counts(host: str, expected: list[int | None]) -> None:
+    """The ints a grid's axes hold however the code runs (`HostIndex.known_int`)."""
+    hosts, kernel, _ = index(host)
+    found = [
+        hosts.known_int(axis, grid.scope)
+        for launch in hosts.launches_with_helpers(kernel)
+        for grid in hosts.grids(launch)
+        for axis in grid.axes
+    ]
+    assert found == expected

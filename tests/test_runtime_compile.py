@@ -145,9 +145,10 @@ def test_int64_sequence_offset_is_refuted():
     assert "no i32 multiply" in outcome.evidence
 
 
-def test_the_launcher_refuses_grids_over_65535_programs():
+def test_the_launcher_refuses_the_grids_asc010_reports():
     """ASC010's limit, from triton-ascend's own launcher: 65535 programs pass its grid check
-    (and reach the simulated driver, which launches nothing), 65536 are refused."""
+    (and reach the simulated driver, which launches nothing), 65536 are refused; ASC010 reports
+    exactly the launches of the probe that the launcher refuses."""
     import subprocess
 
     repo = RUNTIME.parent.parent
@@ -156,9 +157,21 @@ def test_the_launcher_refuses_grids_over_65535_programs():
     done = subprocess.run(
         [sys.executable, str(script)], capture_output=True, text=True, timeout=TIMEOUT, env=env, cwd=repo
     )
-    lines = dict(line.split(") ", 1) for line in done.stdout.splitlines() if line.startswith("("))
-    assert "grid should be less than 65536" not in lines["(257, 255"], done.stdout + done.stderr
-    assert lines["(256, 256"].startswith("RuntimeError: grid should be less than 65536!"), done.stdout + done.stderr
+    said = dict(line.split(" ", 1) for line in done.stdout.splitlines() if not line.startswith(" "))
+    refused = {name for name, text in said.items() if text.startswith("RuntimeError: grid should be less than 65536!")}
+    assert set(said) == {"at_the_limit", "one_over", "one_axis_over", "one_axis_at_the_limit"}, done.stderr
+    assert refused == {"one_over", "one_axis_over"}, done.stdout + done.stderr
+
+    out = io.StringIO()
+    options = ["--isolated", "--no-cache", "--target-all", "--select=ASC010", "--output-format=json"]
+    with contextlib.redirect_stdout(out):
+        main(["check", *options, str(script)])
+    lines = script.read_text().splitlines()
+    reported = set()
+    for finding in json.loads(out.getvalue()):
+        above = lines[: finding["location"]["row"]]
+        reported.add(next(line for line in reversed(above) if line.startswith("def "))[4:].split("(")[0])
+    assert reported == refused
 
 
 def test_specialisable_int_refuted_when_the_workload_never_passes_1(asc002):
