@@ -8,7 +8,8 @@ file: its path, the hash of its content, the hashes of the files it imports devi
 or core-count helpers from (`kernels.ImportedFunctions`; a module that could not be read is
 recorded as absent) and
 its result (findings with fixes, the error, or why it was skipped as not Ascend code; a skip is
-used only while the path and project still leave the file out, `Settings.path_skip_reason`).
+used only while the path and project still leave the file out, `Settings.path_skip_reason`),
+and the key of its own settings when a configuration nearer than the run's governs it.
 
 An entry is used only when the file's current bytes hash to the stored hash and every imported
 file still hashes to its own (or is still absent); an entry of a kernel module whose launches are
@@ -113,6 +114,8 @@ class Cache:
             return None
         if not isinstance(stored, dict) or stored.get("format") != FORMAT or stored.get("path") != resolved:
             return None
+        if stored.get("settings") != self._own_settings_key(filename):
+            return None  # the file's own configuration changed
         if stored.get("hash") != content_hash(data):
             return None
         imported = stored.get("imported")
@@ -126,7 +129,7 @@ class Cache:
         if result.skip_reason is not None:
             # skipped for these bytes and for the path and project as they were: the bytes hold,
             # the path and project are asked again (a dependency on torch_npu added since)
-            result.skip_reason = self.settings.path_skip_reason(filename)
+            result.skip_reason = self.settings.for_file(filename).path_skip_reason(filename)
             if result.skip_reason is None:
                 return None
         return result
@@ -143,6 +146,12 @@ class Cache:
             known = self._packages[path] = (stamp, file_hash(Path(path)))
         return known[1]
 
+    def _own_settings_key(self, filename: str) -> str | None:
+        """The key of the settings of a file that a configuration nearer than the run's governs
+        (`Settings.for_file`); None for the run's own, which the folder's key covers."""
+        own = self.settings.for_file(filename)
+        return None if own is self.settings else settings_key(own)
+
     def store(self, filename: str, data: bytes, result: FileResult) -> None:
         """Remember `result` as the result for `data` (the bytes that were linted)."""
         if not self.usable:
@@ -153,6 +162,7 @@ class Cache:
             "path": resolved,
             "hash": content_hash(data),
             "imported": result.imported_files,
+            "settings": self._own_settings_key(filename),
             **_encode_result(result),
         }
         with contextlib.suppress(OSError):

@@ -31,16 +31,17 @@ class ChangedLinesError(ConfigError):
     unreadable diff file): a usage error."""
 
 
-def restrict_to_changed_lines(
-    results: list[FileResult], *, diff_base: str | None = None, diff_file: str | None = None
-) -> list[FileResult]:
-    """``results`` restricted to the lines changed since ``diff_base`` or added by ``diff_file``."""
+def changed_lines(*, diff_base: str | None = None, diff_file: str | None = None) -> ChangedLines:
+    """The lines changed since ``diff_base`` or added by ``diff_file``."""
     if diff_base:
-        changed = changed_lines_from_git(diff_base)
-    else:
-        assert diff_file is not None, "either diff_base or diff_file"
-        changed = changed_lines_from_diff(read_diff(diff_file))
-    return filter_results(results, changed)
+        return changed_lines_from_git(diff_base)
+    assert diff_file is not None, "either diff_base or diff_file"
+    return changed_lines_from_diff(read_diff(diff_file))
+
+
+def lines_of(changed: ChangedLines, filename: str) -> Collection[int]:
+    """The changed lines of one file (none when the change leaves it alone)."""
+    return changed.get(Path(filename).resolve(), ())
 
 
 def changed_lines_from_diff(text: str, root: Path | str = ".") -> ChangedLines:
@@ -127,14 +128,14 @@ def filter_results(results: list[FileResult], changed: ChangedLines) -> list[Fil
     filtered = []
     for result in results:
         path = Path(result.filename).resolve()
-        lines = changed.get(path, ())
-        findings = [finding for finding in result.findings if _touches(finding, lines)]
+        lines = lines_of(changed, result.filename)
+        findings = [finding for finding in result.findings if touches(finding, lines)]
         error = result.error if path in changed else None
         filtered.append(dataclasses.replace(result, findings=findings, error=error))
     return filtered
 
 
-def _touches(finding: Finding, lines: Collection[int]) -> bool:
+def touches(finding: Finding, lines: Collection[int]) -> bool:
     spans = [(finding.location.row, finding.end_location.row)]
     spans += [(related.location.row, related.end_location.row) for related in finding.related]
     return any(row in lines for first, last in spans for row in range(first, last + 1))

@@ -22,6 +22,7 @@ from .registry import all_rules, rule_by_selector
 from .socs import DEFAULT_SOC, SOCS
 
 if TYPE_CHECKING:
+    from .changed_lines import ChangedLines
     from .fixer import FixOutcome
 
 EXIT_CLEAN, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
@@ -54,6 +55,11 @@ def add_selection_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--isolated", action="store_true", help="ignore all configuration files")
     parser.add_argument(
+        "--force-exclude",
+        action=argparse.BooleanOptionalAction,
+        help="apply `exclude` to files named on the command line and to `--stdin-filename` too (pre-commit, editors)",
+    )
+    parser.add_argument(
         "--target-all", action="store_true", help="lint every Python file given, not only Ascend kernel files"
     )
     parser.add_argument(
@@ -75,6 +81,7 @@ def settings_from(args: argparse.Namespace) -> Settings:
         extend_select=args.extend_select,
         target_all=args.target_all,
         target_soc=args.target_soc,
+        force_exclude=args.force_exclude,
     )
 
 
@@ -196,7 +203,8 @@ def _check(args: argparse.Namespace) -> int:
         "cache": _cache(args, settings),
         "progress": progress,
     }
-    outcome = _fix(args, settings, stdin, **options) if args.fix or args.diff else None
+    changed = _changed_lines(args)
+    outcome = _fix(args, settings, stdin, changed, **options) if args.fix or args.diff else None
     results = outcome.results if outcome is not None else lint_requested(args, settings, stdin, **options)
     if progress is not None:
         progress.clear()
@@ -209,18 +217,20 @@ def _check(args: argparse.Namespace) -> int:
         if stdin is not None:
             # ruff's convention: the fixed buffer goes to stdout, the report to stderr; the buffer
             # in its own bytes (encoding, BOM, line endings), unchanged unless a fix applied
-            changed = next((f for f in outcome.fixed if f.filename == results[0].filename), None)
+            buffer = next((f for f in outcome.fixed if f.filename == results[0].filename), None)
             sys.stdout.flush()
-            sys.stdout.buffer.write(changed.fixed.encode(sources.detect_encoding(stdin)) if changed else stdin)
+            sys.stdout.buffer.write(buffer.fixed.encode(sources.detect_encoding(stdin)) if buffer else stdin)
             report = sys.stderr
         if args.show_fixes and args.output_format in TEXT_FORMATS:  # the others are data to parse
             from .reporters.text import fixes_applied
 
             report.write(fixes_applied(results))
-    if args.diff_base or args.diff_file:
-        from .changed_lines import restrict_to_changed_lines
+    if changed is not None:
+        from .changed_lines import filter_results
 
-        results = restrict_to_changed_lines(results, diff_base=args.diff_base, diff_file=args.diff_file)
+        if args.diff_base and outcome is not None and outcome.fixed:  # the fixed files moved rows: ask git again
+            changed = _changed_lines(args)
+        results = filter_results(results, changed or {})
     _print_errors(results, args.verbose)
     report.write(render(args.output_format, results, settings))
     if args.statistics:
@@ -232,6 +242,15 @@ def _check(args: argparse.Namespace) -> int:
     if any(r.findings for r in results) and not args.exit_zero:
         return EXIT_FINDINGS
     return EXIT_CLEAN
+
+
+def _changed_lines(args: argparse.Namespace) -> ChangedLines | None:
+    """The lines `--diff-base` / `--diff-file` name, or None without either."""
+    if not (args.diff_base or args.diff_file):
+        return None
+    from .changed_lines import changed_lines
+
+    return changed_lines(diff_base=args.diff_base, diff_file=args.diff_file)
 
 
 def _cache(args: argparse.Namespace, settings: Settings) -> Cache | None:
@@ -285,15 +304,21 @@ def _print_errors(results: list[FileResult], verbose: bool) -> None:
                 print(error.detail, end="", file=sys.stderr)
 
 
-def _fix(args: argparse.Namespace, settings: Settings, stdin: bytes | None, **options: Any) -> FixOutcome:
+def _fix(
+    args: argparse.Namespace, settings: Settings, stdin: bytes | None, changed: ChangedLines | None, **options: Any
+) -> FixOutcome:
     """Lint and fix the paths of the command line, stdin's bytes first for `-`; files are
-    written (unless --diff), the stdin buffer never is. `options` go to `fix_paths`."""
+    written (unless --diff), the stdin buffer never is; only the findings on `changed` lines
+    are fixed, when given (`--diff-base`, `--diff-file`). `options` go to `fix_paths`."""
+    from .changed_lines import lines_of
     from .fixer import fix_data, fix_paths
 
     paths = [p for p in args.paths if p != "-"]
-    outcome = fix_paths(paths, settings, unsafe=args.unsafe_fixes, write=not args.diff, **options)
+    outcome = fix_paths(paths, settings, unsafe=args.unsafe_fixes, write=not args.diff, changed=changed, **options)
     if stdin is not None:
-        fixed_result, change = fix_data(stdin, args.stdin_filename or "-", settings, unsafe=args.unsafe_fixes)
+        name = args.stdin_filename or "-"
+        lines = None if changed is None else lines_of(changed, name)
+        fixed_result, change = fix_data(stdin, name, settings, unsafe=args.unsafe_fixes, lines=lines)
         outcome.results.insert(0, fixed_result)
         if change is not None:
             outcome.fixed.insert(0, change)
@@ -322,7 +347,10 @@ def _show_rule(args: argparse.Namespace) -> int:
 
         sys.stdout.write(rules_page())
         return EXIT_CLEAN
-    rule = rule_by_selector(args.selector or "")
+    if args.selector is None:
+        print("ascend-lint: error: `rule` needs a code or name (ASC003, dot-lhs-reuse), or --all", file=sys.stderr)
+        return EXIT_ERROR
+    rule = rule_by_selector(args.selector)
     if rule is None:
         known = ", ".join(r.CODE for r in all_rules())
         print(f"ascend-lint: error: unknown rule {args.selector!r} (known: {known})", file=sys.stderr)

@@ -3,7 +3,10 @@
 Rule selection follows ruff: `select` replaces the default (all rules), `extend-select` adds,
 `ignore` removes; each entry is a code, a code prefix (`ASC00`) or a group (`perf`). The most
 specific entry wins, so `select = ["ASC"]`, `ignore = ["ASC00"]`, `extend-select = ["ASC003"]`
-enables ASC003 only; a group is more specific than any prefix, less than a whole code.
+enables ASC003 only; a group is more specific than any prefix, less than a whole code. The
+command line is a second layer over the configuration's: its `--select` starts over (the
+configuration's `ignore` and `extend-select` go with what it replaces), its `--extend-select`
+and `--ignore` change what the configuration enables. `per-file-ignores` then remove rules.
 """
 
 from __future__ import annotations
@@ -36,6 +39,7 @@ KNOWN_KEYS = frozenset(
         "per-file-ignores",
         "target-paths",
         "exclude",
+        "force-exclude",
         "triton-modules",
         "target-soc",
         "per-file-target-soc",
@@ -48,6 +52,26 @@ class ConfigError(Exception):
     """A configuration or usage error (exit code 2)."""
 
 
+@dataclass(frozen=True)
+class RuleSelection:
+    """A layer of rule selection: the configuration's, the command line's (see the module's
+    docstring)."""
+
+    select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
+    ignore: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class CommandLine:
+    """What the command line sets over every configuration a run reads."""
+
+    selection: RuleSelection = RuleSelection()
+    target_all: bool = False
+    target_soc: str | None = None
+    force_exclude: bool | None = None
+
+
 @dataclass
 class Settings:
     root: Path
@@ -58,30 +82,52 @@ class Settings:
     per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     target_paths: list[str] | None = None
     exclude: list[str] = field(default_factory=list)
+    force_exclude: bool = False  # `exclude` also for files named on the command line (and stdin's name)
     target_all: bool = False
     # modules that re-export Triton (`from <module> import triton, tl`)
     triton_modules: list[str] = field(default_factory=list)
     timeout_per_file: float | None = 300.0  # CPU seconds per file to lint (and to fix); None: no limit
     target_soc: str = DEFAULT_SOC.name  # the SoC family kernels are judged against (UB capacity)
     per_file_target_soc: dict[str, str] = field(default_factory=dict)  # glob -> SoC family, first match wins
+    command_line: CommandLine = CommandLine()
+    # each file takes the nearest configuration above it (`for_file`): not with `--config` or
+    # `--isolated`, nor for settings made directly
+    hierarchical: bool = False
+
+    def for_file(self, filename: str) -> Settings:
+        """The settings `filename` is linted with: as in ruff, those of the nearest configuration
+        above it, with this command line over them; these when it has none or it is this one."""
+        if not self.hierarchical:
+            return self
+        found = _nearest_config(Path(filename).absolute().parent)
+        if found is None or found == self.config_file:
+            return self
+        return _settings_of(found, self.command_line, self.timeout_per_file)
 
     def enabled_codes(self, filename: str | None = None) -> frozenset[str]:
         from .registry import rule_groups
 
-        ignore = list(self.ignore)
+        layers = [
+            RuleSelection(tuple(self.select), tuple(self.extend_select), tuple(self.ignore)),
+            self.command_line.selection,
+        ]
         if filename is not None:
             relative = self.relative(filename)
-            for pattern, codes in self.per_file_ignores.items():
-                if glob_match(pattern, relative):
-                    ignore.extend(codes)
-        return _resolve_selection(rule_groups(), tuple(self.select), tuple(self.extend_select), tuple(ignore))
+            ignored = [
+                code
+                for pattern, codes in self.per_file_ignores.items()
+                if per_file_match(pattern, relative)
+                for code in codes
+            ]
+            layers.append(RuleSelection(ignore=tuple(ignored)))
+        return _resolve_selection(rule_groups(), tuple(layers))
 
     def soc(self, filename: str) -> Soc:
         """The SoC family `filename` is judged against: the first `per-file-target-soc` glob
         that matches it, else `target-soc`."""
         relative = self.relative(filename)
         chosen = next(
-            (soc for pattern, soc in self.per_file_target_soc.items() if glob_match(pattern, relative)),
+            (soc for pattern, soc in self.per_file_target_soc.items() if per_file_match(pattern, relative)),
             self.target_soc,
         )
         return SOCS[chosen]
@@ -107,7 +153,11 @@ class Settings:
     def skip_reason(self, filename: str, source: str | None) -> str | None:
         """None for Ascend kernel code, else why the file is not linted (one of `SKIP_*`). The
         text counts whatever the path says: an Ascend import, and, for a file its path leaves
-        out, a kernel launched on an NPU path (`npu_paths`, which parses the file)."""
+        out, a kernel launched on an NPU path (`npu_paths`, which parses the file). With
+        `force-exclude`, an excluded name is skipped first (stdin's `--stdin-filename`: a named
+        file is never linted then, `engine.expand_paths`)."""
+        if self.force_exclude and self.is_excluded(filename):
+            return SKIP_EXCLUDED
         if self.target_all or (source is not None and says_ascend(source)):
             return None
         reason = self.path_skip_reason(filename)
@@ -140,6 +190,7 @@ class Settings:
 SKIP_NOT_ASCEND = "not Ascend kernel code"
 SKIP_TARGET_PATHS = "not in `target-paths`"
 SKIP_BESIDE_ASCEND = "another backend next to an Ascend folder"
+SKIP_EXCLUDED = "excluded"
 # package names as the project files may spell them, normalised as in PEP 503
 ASCEND_PACKAGES = frozenset({"torch-npu", "triton-ascend"})
 
@@ -230,6 +281,8 @@ def _glob_regex(pattern: str) -> re.Pattern[str]:
     """gitignore-like globs: `**` spans folders, `*` stays inside one, a bare name matches
     at any depth, a trailing `/` or a folder match covers everything below it."""
     pattern = pattern.strip().replace(os.sep, "/")
+    while pattern.startswith("./"):  # the configuration's folder, as in ruff: `./pkg/k.py` is `pkg/k.py`
+        pattern = pattern[2:]
     anchored = "/" in pattern.rstrip("/")
     pattern = pattern.lstrip("/").rstrip("/")
     out, i = [], 0
@@ -265,30 +318,36 @@ def glob_match(pattern: str, path: str) -> bool:
     return _glob_regex(pattern).match(path) is not None
 
 
+def per_file_match(pattern: str, path: str) -> bool:
+    """A `per-file-*` key matches: a glob, or one after `!` for the files it does not match (ruff's)."""
+    return not glob_match(pattern[1:], path) if pattern.startswith("!") else glob_match(pattern, path)
+
+
 @lru_cache(maxsize=256)
-def _resolve_selection(
-    groups: tuple[tuple[str, str | None], ...],
-    select: tuple[str, ...],
-    extend_select: tuple[str, ...],
-    ignore: tuple[str, ...],
-) -> frozenset[str]:
-    """The enabled codes, given each code's group (`perf`): a group name selects its rules, more
-    specifically than any code prefix and less than a whole code."""
-    enabled = set()
-    for code, group in groups:
+def _resolve_selection(groups: tuple[tuple[str, str | None], ...], layers: tuple[RuleSelection, ...]) -> frozenset[str]:
+    """The enabled codes, given each code's group (`perf`), layer by layer: a layer with `select`
+    starts over, one without changes what the layers before it enabled. In a layer, the most
+    specific entry for a code decides (a group is more specific than any code prefix, less than
+    a whole code); `ignore` wins a tie, as in ruff."""
+    enabled: set[str] = set()
+    for layer in layers:
+        chosen = set(enabled) if layer.select is None else set()
+        for code, group in groups:
 
-        def specificity(entry: str, code: str = code, group: str | None = group) -> float | None:
-            if code.startswith(entry):
-                return len(entry)
-            return len(code) - 0.5 if entry.lower() == group else None
+            def specificity(entry: str, code: str = code, group: str | None = group) -> float | None:
+                if code.startswith(entry):
+                    return len(entry)
+                return len(code) - 0.5 if entry.lower() == group else None
 
-        decisions = [(d, True) for p in (*select, *extend_select) if (d := specificity(p)) is not None]
-        decisions += [(d, False) for p in ignore if (d := specificity(p)) is not None]
-        if decisions:
-            # longest prefix wins; on a tie, ignore wins (as in ruff)
-            best = max(decisions, key=lambda d: (d[0], not d[1]))
-            if best[1]:
-                enabled.add(code)
+            selected = (*(layer.select or ()), *layer.extend_select)
+            decisions = [(d, True) for p in selected if (d := specificity(p)) is not None]
+            decisions += [(d, False) for p in layer.ignore if (d := specificity(p)) is not None]
+            if decisions:
+                if max(decisions, key=lambda d: (d[0], not d[1]))[1]:
+                    chosen.add(code)
+                else:
+                    chosen.discard(code)
+        enabled = chosen
     return frozenset(enabled)
 
 
@@ -313,27 +372,28 @@ def validate_soc(name: str, where: str) -> None:
 
 
 def find_config(start: Path) -> Path | None:
-    """The nearest pyproject.toml with a [tool.ascend-lint] table, walking up from `start`."""
+    """The nearest pyproject.toml with a [tool.ascend-lint] table, walking up from `start`. One
+    on the way that cannot be read as TOML is an error, as in ruff: it may be the one meant."""
     start = start.resolve()
     for folder in (start, *start.parents) if start.is_dir() else start.parents:
         candidate = folder / "pyproject.toml"
-        if candidate.is_file():
-            try:
-                data = tomllib.loads(candidate.read_text(encoding="utf-8"))
-            except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
-                continue
-            if "ascend-lint" in data.get("tool", {}):
-                return candidate
+        if candidate.is_file() and "ascend-lint" in _toml(candidate).get("tool", {}):
+            return candidate
     return None
 
 
-def read_config(path: Path) -> dict[str, Any]:
+def _toml(path: Path) -> dict[str, Any]:
     try:
-        data = tomllib.loads(path.read_text(encoding="utf-8"))
+        data: dict[str, Any] = tomllib.loads(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise ConfigError(f"cannot read {path}: {exc.strerror}") from None
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
+    return data
+
+
+def read_config(path: Path) -> dict[str, Any]:
+    data = _toml(path)
     table: dict[str, Any] = data.get("tool", {}).get("ascend-lint", {}) if path.name == "pyproject.toml" else data
     unknown = sorted(set(table) - KNOWN_KEYS)
     if unknown:
@@ -341,6 +401,8 @@ def read_config(path: Path) -> dict[str, Any]:
             f"{path}: unknown key(s) in [tool.ascend-lint]: {', '.join(unknown)} "
             f"(known: {', '.join(sorted(KNOWN_KEYS))})"
         )
+    if not isinstance(table.get("force-exclude", False), bool):
+        raise ConfigError(f"{path}: `force-exclude` must be true or false")
     for key in ("select", "ignore", "extend-select", "target-paths", "exclude", "triton-modules"):
         if key in table and not (isinstance(table[key], list) and all(isinstance(v, str) for v in table[key])):
             raise ConfigError(f"{path}: `{key}` must be a list of strings")
@@ -365,6 +427,22 @@ def read_config(path: Path) -> dict[str, Any]:
     return table
 
 
+@lru_cache(maxsize=1024)
+def _nearest_config(folder: Path) -> Path | None:
+    """`find_config` from a folder, remembered for the run (`load_settings` forgets it)."""
+    while not folder.exists() and folder != folder.parent:  # an unsaved file (stdin): its folder
+        folder = folder.parent
+    return find_config(folder)
+
+
+@lru_cache(maxsize=64)
+def _settings_of(config_file: Path, command_line: CommandLine, timeout_per_file: float | None) -> Settings:
+    """The settings of another configuration a run finds above one of its files."""
+    settings = _settings(config_file, command_line, hierarchical=True)
+    settings.timeout_per_file = timeout_per_file
+    return settings
+
+
 def load_settings(
     paths: Sequence[str] = (),
     config: str | os.PathLike[str] | None = None,
@@ -374,39 +452,48 @@ def load_settings(
     extend_select: list[str] | None = None,
     target_all: bool = False,
     target_soc: str | None = None,
+    force_exclude: bool | None = None,
 ) -> Settings:
-    """Settings for linting `paths`: the config file found for them plus the CLI overrides."""
+    """Settings for linting `paths`: the config file found for the first of them plus the CLI
+    overrides (and, for each file, the one nearest to it: `Settings.for_file`)."""
     # projects and folders read by an earlier run of this process may have changed since
-    project_of.cache_clear()
-    package_folders.cache_clear()
-    _entries.cache_clear()
-    config_file = None
-    if config is not None:
-        config_file = Path(config)
-        if not config_file.is_file():
-            raise ConfigError(f"config file not found: {config_file}")
-    elif not isolated:
-        first = Path(paths[0]).absolute() if paths else Path.cwd()
-        while not first.exists() and first != first.parent:  # an unsaved file (stdin): its folder
-            first = first.parent
-        config_file = find_config(first)
-    table = read_config(config_file) if config_file else {}
-    root = config_file.parent.resolve() if config_file else Path.cwd().resolve()
+    for cached in (project_of, package_folders, _entries, _nearest_config, _settings_of):
+        cached.cache_clear()
     for entries, where in ((select, "--select"), (ignore, "--ignore"), (extend_select, "--extend-select")):
         validate_codes(entries or [], where)
     if target_soc is not None:
         validate_soc(target_soc, "--target-soc")
+    selection = RuleSelection(
+        None if select is None else tuple(select), tuple(extend_select or ()), tuple(ignore or ())
+    )
+    command_line = CommandLine(selection, target_all, target_soc, force_exclude)
+    if config is not None:
+        if not Path(config).is_file():
+            raise ConfigError(f"config file not found: {config}")
+        return _settings(Path(config), command_line, hierarchical=False)
+    if isolated:
+        return _settings(None, command_line, hierarchical=False)
+    return _settings(_nearest_config(Path(paths[0]).absolute() if paths else Path.cwd()), command_line, True)
+
+
+def _settings(config_file: Path | None, command_line: CommandLine, hierarchical: bool) -> Settings:
+    """A configuration's settings (the defaults for none) with the command line over them."""
+    table = read_config(config_file) if config_file else {}
+    force_exclude = command_line.force_exclude
     return Settings(
-        root=root,
+        root=config_file.parent.resolve() if config_file else Path.cwd().resolve(),
         config_file=config_file,
-        select=select if select is not None else table.get("select", ["ASC"]),
-        ignore=[*table.get("ignore", []), *(ignore or [])],
-        extend_select=[*table.get("extend-select", []), *(extend_select or [])],
+        select=table.get("select", ["ASC"]),
+        ignore=table.get("ignore", []),
+        extend_select=table.get("extend-select", []),
+        command_line=command_line,
+        hierarchical=hierarchical,
         per_file_ignores=table.get("per-file-ignores", {}),
         target_paths=table.get("target-paths"),
         exclude=table.get("exclude", []),
-        target_all=target_all,
+        force_exclude=table.get("force-exclude", False) if force_exclude is None else force_exclude,
+        target_all=command_line.target_all,
         triton_modules=table.get("triton-modules", []),
-        target_soc=target_soc or table.get("target-soc", DEFAULT_SOC.name),
+        target_soc=command_line.target_soc or table.get("target-soc", DEFAULT_SOC.name),
         per_file_target_soc=table.get("per-file-target-soc", {}),
     )

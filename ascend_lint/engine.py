@@ -156,7 +156,8 @@ def _size(filename: str) -> int:
 
 
 def expand_paths(paths: Iterable[str], settings: Settings, errors: list[FileResult]) -> Iterator[str]:
-    """Python files under `paths` (sorted, excludes applied); unreadable ones go to `errors`."""
+    """Python files under `paths` (sorted, excludes applied: to the files named too with
+    `force-exclude`, as in ruff); unreadable ones go to `errors`."""
     for path in paths:
         if os.path.isdir(path):
 
@@ -166,15 +167,22 @@ def expand_paths(paths: Iterable[str], settings: Settings, errors: list[FileResu
                 )
 
             for folder, dirs, files in os.walk(path, onerror=on_error):
-                dirs[:] = sorted(d for d in dirs if not settings.is_excluded(os.path.join(folder, d, "x.py")))
+                dirs[:] = sorted(d for d in dirs if not _excluded(os.path.join(folder, d, "x.py"), settings))
                 for name in sorted(files):
                     full = os.path.join(folder, name)
-                    if name.endswith(".py") and not settings.is_excluded(full):
+                    if name.endswith(".py") and not _excluded(full, settings):
                         yield full
+        elif settings.for_file(path).force_exclude and _excluded(path, settings):
+            continue
         elif os.path.exists(path) or os.path.islink(path):
             yield path
         else:
             errors.append(FileResult(path, error=Diagnostic(path, "no such file or directory")))
+
+
+def _excluded(filename: str, settings: Settings) -> bool:
+    """`exclude` of the configuration governing the file (`Settings.for_file`) matches it."""
+    return settings.for_file(filename).is_excluded(filename)
 
 
 def lint_file(
@@ -225,6 +233,7 @@ def lint_source(
     previous lint of the same document parsed and found where an edit changed nothing (the
     editor server's documents; `--fix`, from the check to the re-lint of the fixed text)."""
     source = source.removeprefix("\ufeff")
+    settings = settings.for_file(filename)  # the nearest configuration's, as in ruff
     result = FileResult(filename, source=source)
     try:
         with time_budget(settings.timeout_per_file):  # targeting may parse the file (`npu_paths`)

@@ -29,7 +29,7 @@ import re
 import warnings
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
 from types import CodeType
@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING
 from . import source as sources
 from .atomic import write_atomically
 from .budget import FileTimeout, time_budget, timeout_message
+from .changed_lines import ChangedLines, lines_of, touches
 from .config import Settings
 from .engine import (
     DocumentMemory,
@@ -90,16 +91,24 @@ def fix_paths(
     jobs: int = 1,
     cache: Cache | None = None,
     progress: Progress | None = None,
+    changed: ChangedLines | None = None,
 ) -> FixOutcome:
     """Lint and fix files and folders (the files `lint_paths` lints, in its order); the fixes
     are written when `write`. A cached result with nothing to fix is used as it is; a file
-    with fixes to make goes to `fix_file` (in a worker when `jobs` > 1), which looks it up again."""
+    with fixes to make goes to `fix_file` (in a worker when `jobs` > 1), which looks it up again.
+    With `changed` (`--diff-base`, `--diff-file`) only findings on changed lines are fixed."""
+
+    def lines(filename: str) -> Collection[int] | None:
+        return None if changed is None else lines_of(changed, filename)
+
     slots = [
-        slot.filename if isinstance(slot, FileResult) and _fixable(slot.findings, unsafe) else slot
+        slot.filename
+        if isinstance(slot, FileResult) and _fixable(slot.findings, unsafe, lines(slot.filename))
+        else slot
         for slot in planned_files(paths, settings, cache)
     ]
     files = [slot for slot in slots if isinstance(slot, str)]
-    task = partial(fix_file, settings=settings, cache=cache, unsafe=unsafe, write=write)
+    task = partial(fix_file, settings=settings, cache=cache, unsafe=unsafe, write=write, changed=changed)
     done = iter(map_files(task, files, jobs, progress))
     outcome = FixOutcome([], [])
     for slot in slots:
@@ -111,7 +120,13 @@ def fix_paths(
 
 
 def fix_file(
-    filename: str, settings: Settings, cache: Cache | None, *, unsafe: bool, write: bool
+    filename: str,
+    settings: Settings,
+    cache: Cache | None,
+    *,
+    unsafe: bool,
+    write: bool,
+    changed: ChangedLines | None = None,
 ) -> tuple[FileResult, FixedFile | None]:
     """Lint one file (or take its cached result, checked against the content) and fix it: the
     re-linted result and the change; the change is written when `write`."""
@@ -120,7 +135,8 @@ def fix_file(
     if result is None:
         memory = DocumentMemory.empty()
         result = lint_file(filename, settings, cache, memory)
-    fixed_result, fixed = fix_result(result, settings, unsafe=unsafe, memory=memory)
+    lines = None if changed is None else lines_of(changed, filename)
+    fixed_result, fixed = fix_result(result, settings, unsafe=unsafe, memory=memory, lines=lines)
     if fixed is not None and write:
         error = write_fixed(fixed)
         if error is not None:
@@ -128,29 +144,37 @@ def fix_file(
     return fixed_result, fixed
 
 
-def fix_data(data: bytes, filename: str, settings: Settings, *, unsafe: bool) -> tuple[FileResult, FixedFile | None]:
+def fix_data(
+    data: bytes, filename: str, settings: Settings, *, unsafe: bool, lines: Collection[int] | None = None
+) -> tuple[FileResult, FixedFile | None]:
     """Lint a buffer (stdin) and fix it in memory: the re-linted result and the change."""
     memory = DocumentMemory.empty()
-    return fix_result(lint_data(data, filename, settings, memory), settings, unsafe=unsafe, memory=memory)
+    result = lint_data(data, filename, settings, memory)
+    return fix_result(result, settings, unsafe=unsafe, memory=memory, lines=lines)
 
 
 def fix_result(
-    result: FileResult, settings: Settings, *, unsafe: bool, memory: DocumentMemory | None = None
+    result: FileResult,
+    settings: Settings,
+    *,
+    unsafe: bool,
+    memory: DocumentMemory | None = None,
+    lines: Collection[int] | None = None,
 ) -> tuple[FileResult, FixedFile | None]:
     """Fix one linted file in memory: the re-linted result and the change (None if unchanged).
     `memory` is the one `result` was linted with, if any: the re-lint then keeps what the
-    fixes did not change."""
+    fixes did not change. With `lines`, only findings touching those rows are fixed."""
     try:
         with time_budget(settings.timeout_per_file):
-            return _fix_once(result, settings, unsafe, memory)
+            return _fix_once(result, settings, unsafe, memory, lines)
     except FileTimeout:
         return _rejected(result, timeout_message("fix", settings.timeout_per_file) + "; file left unchanged")
 
 
 def _fix_once(
-    result: FileResult, settings: Settings, unsafe: bool, memory: DocumentMemory | None
+    result: FileResult, settings: Settings, unsafe: bool, memory: DocumentMemory | None, lines: Collection[int] | None
 ) -> tuple[FileResult, FixedFile | None]:
-    fixes = [finding.fix for finding in _fixable(result.findings, unsafe) if finding.fix is not None]
+    fixes = [finding.fix for finding in _fixable(result.findings, unsafe, lines) if finding.fix is not None]
     if result.error is not None or result.source is None or not fixes:
         return result, None
     chosen = _non_overlapping(fixes)
@@ -169,19 +193,35 @@ def _fix_once(
     if current.error is not None:
         reason = current.error.message
         return _rejected(result, f"the fixed file could not be linted ({reason}); file left unchanged")
-    current.fixed = _fix_counts(result.findings, unsafe) - _fix_counts(current.findings, unsafe)
-    current.fix_again = Counter(f.fix.applicability for f in _fixable(current.findings, unsafe) if f.fix is not None)
+    # the rows of `lines` are the text's before the fixes: a fix inserting lines moves later
+    # findings, so what is left to fix again is counted over the whole file
+    current.fixed = _fix_counts(result.findings, unsafe, lines) - _fix_counts(current.findings, unsafe, None)
+    again = _fixable(current.findings, unsafe, None if lines is None else _rows_after(lines, result.source, text))
+    current.fix_again = Counter(f.fix.applicability for f in again if f.fix is not None)
     return current, FixedFile(result.filename, result.source, text)
 
 
-def _fix_counts(findings: list[Finding], unsafe: bool) -> Counter[tuple[str, str]]:
-    return Counter((f.code, f.fix.message) for f in _fixable(findings, unsafe) if f.fix is not None)
+def _rows_after(lines: Collection[int], before: str, after: str) -> set[int]:
+    """`lines`, rows of `before`, as rows of `after`, with the rows the fixes wrote."""
+    matcher = difflib.SequenceMatcher(None, _lines(before), _lines(after), autojunk=False)
+    rows: set[int] = set()
+    for tag, first, last, new_first, new_last in matcher.get_opcodes():
+        if tag == "equal":
+            rows.update(new_first + k + 1 for k in range(last - first) if first + k + 1 in lines)
+        else:
+            rows.update(range(new_first + 1, new_last + 1))
+    return rows
 
 
-def _fixable(findings: list[Finding], unsafe: bool) -> list[Finding]:
-    """The findings whose fix this run applies."""
+def _fix_counts(findings: list[Finding], unsafe: bool, lines: Collection[int] | None) -> Counter[tuple[str, str]]:
+    return Counter((f.code, f.fix.message) for f in _fixable(findings, unsafe, lines) if f.fix is not None)
+
+
+def _fixable(findings: list[Finding], unsafe: bool, lines: Collection[int] | None = None) -> list[Finding]:
+    """The findings whose fix this run applies (of those touching `lines`, when given)."""
     wanted = ("safe", "unsafe") if unsafe else ("safe",)
-    return [f for f in findings if f.fix is not None and f.fix.applicability in wanted]
+    chosen = [f for f in findings if f.fix is not None and f.fix.applicability in wanted]
+    return chosen if lines is None else [f for f in chosen if touches(f, lines)]
 
 
 def _non_overlapping(fixes: list[Fix]) -> set[Fix]:

@@ -1,8 +1,9 @@
 """flake8 plugin: ascend-lint's findings as flake8 errors with the `ASC` prefix.
 
 flake8 hands over the buffer it linted (a file or stdin), so unsaved editor buffers are
-linted as the user sees them. The `[tool.ascend-lint]` settings, target paths included,
-come from the project the file belongs to; `# noqa` and `per-file-ignores` are flake8's.
+linted as the user sees them. The `[tool.ascend-lint]` settings, target paths and `exclude`
+included (flake8 names every file it checks: `exclude` holds as with `--force-exclude`), come
+from the project the file belongs to; `# noqa` and `per-file-ignores` are flake8's.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ class AscendLintFlake8:
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         settings = _settings(Path(self.filename).resolve().parent)
+        if settings.is_excluded(self.filename):
+            return
         result = lint_source("".join(self.lines), self.filename, settings, apply_noqa=False)
         for finding in result.findings:
             text = f"{finding.code} [{finding.name}] {finding.message}"

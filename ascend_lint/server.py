@@ -26,7 +26,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from . import __version__
-from .config import ConfigError, Settings, load_settings
+from .config import SKIP_EXCLUDED, ConfigError, Settings, load_settings
 from .engine import NOQA, DocumentMemory, lint_source
 from .model import NEWLINE, Diagnostic, FileResult, Finding, Fix, Position
 from .registry import rule_by_selector
@@ -256,6 +256,8 @@ def _lint(uri: str, text: str, document: Document) -> tuple[FileResult | None, S
         settings = _settings(str(Path(path).parent))
     except ConfigError as exc:
         return FileResult(path, source=text, error=Diagnostic(path, f"configuration error: {exc}")), None
+    if settings.is_excluded(path):  # an open document is named: `exclude` holds as with `--force-exclude`
+        return FileResult(path, source=text, checked=False, skip_reason=SKIP_EXCLUDED), settings
     return lint_source(text, path, settings, memory=document.memory), settings
 
 

@@ -149,3 +149,31 @@ def test_cli_unknown_revision_is_a_usage_error(kernel_repo: Path) -> None:
     done = ascend_lint("check", "--diff-base", "no-such-rev", cwd=kernel_repo)
     assert done.returncode == 2
     assert "no-such-rev" in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("mode", ["--fix", "--diff"])
+def test_cli_fixes_only_the_findings_on_changed_lines(kernel_repo: Path, mode: str) -> None:
+    """`--fix` / `--diff` repair what the report shows: the new `num_warps`, not the older
+    ASC003 (whose unsafe fix is asked for too) on a line the change leaves alone."""
+    kernel = kernel_repo / BAD_PATH
+    done = ascend_lint("check", mode, "--unsafe-fixes", "--diff-base", "HEAD~1", cwd=kernel_repo)
+    assert done.returncode in (0, 1), done.stderr
+    fixed = kernel.read_text(encoding="utf-8") if mode == "--fix" else None
+    if mode == "--diff":
+        changed = [line for line in done.stdout.splitlines() if line[:1] in "+-" and line[:3] not in ("+++", "---")]
+        assert changed == [f"-{line}" for line in BAD_KERNEL.splitlines() if "num_warps" in line] + [
+            f"+{line.replace(', num_warps=4', '')}" for line in BAD_KERNEL.splitlines() if "num_warps" in line
+        ]
+        assert kernel.read_text(encoding="utf-8") == BAD_KERNEL
+    else:
+        assert fixed == BAD_KERNEL.replace(", num_warps=4", "")
+        assert git(kernel_repo, "diff", "HEAD~1", "--stat").strip() == ""  # back to the first commit
+
+
+def test_cli_fixes_the_stdin_buffer_on_its_changed_lines_only(kernel_repo: Path) -> None:
+    diff = git(kernel_repo, "diff", "HEAD~1", "HEAD")
+    diff_file = kernel_repo / "change.diff"
+    diff_file.write_text(diff, encoding="utf-8")
+    args = ("check", "--fix", "--unsafe-fixes", "--diff-file", str(diff_file), "--stdin-filename", BAD_PATH, "-")
+    done = ascend_lint(*args, cwd=kernel_repo, stdin=BAD_KERNEL)
+    assert done.stdout == BAD_KERNEL.replace(", num_warps=4", ""), done.stderr

@@ -194,6 +194,12 @@ def test_rule_unknown(capsys) -> None:
     assert "ASC042" in err and "ASC001" in err
 
 
+def test_rule_without_a_selector_is_a_usage_error(capsys) -> None:
+    code, out, err = run("rule", capsys=capsys)
+    assert (code, out) == (2, "")
+    assert "needs a code or name" in err and "None" not in err
+
+
 def test_rules_lists_every_registered_rule(capsys) -> None:
     code, out, _ = run("rules", capsys=capsys)
     assert code == 0

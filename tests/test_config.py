@@ -102,6 +102,20 @@ def test_per_file_ignores(project: Path, capsys) -> None:
     }
 
 
+def test_a_glob_may_start_with_the_configurations_folder(project: Path, capsys) -> None:
+    pyproject(project, f'[tool.ascend-lint.per-file-ignores]\n"./{PATH}" = ["ASC002", "ASC003"]')
+    assert codes(capsys=capsys) == {"ASC001"}
+
+
+def test_a_per_file_glob_after_an_exclamation_mark_matches_the_other_files(project: Path, capsys) -> None:
+    write(project, "pkg/triton_ascend/other.py", KERNEL)
+    pyproject(project, '[tool.ascend-lint.per-file-ignores]\n"!**/chunk_o.py" = ["ASC001"]')
+    assert found(capsys=capsys) == {
+        *((PATH, code) for code in ALL),
+        *(("pkg/triton_ascend/other.py", code) for code in ALL - {"ASC001"}),
+    }
+
+
 def test_target_paths_replace_the_default(project: Path, capsys) -> None:
     write(project, "pkg/kernels/chunk_o.py", KERNEL)
     write(project, "pkg/other/npu_only.py", "import torch_npu\n" + KERNEL)
@@ -131,11 +145,59 @@ def test_exclude(project: Path, capsys) -> None:
     assert {filename for filename, _ in found(capsys=capsys)} == {PATH}
 
 
+def test_a_named_file_is_excluded_with_force_exclude(project: Path, capsys) -> None:
+    """As in ruff: `exclude` filters the folders walked; a file named on the command line (what
+    pre-commit passes) is linted unless `--force-exclude` or `force-exclude = true`."""
+    legacy = write(project, "legacy/triton_ascend/old.py", KERNEL)
+    pyproject(project, 'exclude = ["legacy"]')
+    named = ("legacy/triton_ascend/old.py", PATH)
+    assert {filename for filename, _ in found(*named, capsys=capsys)} == {"legacy/triton_ascend/old.py", PATH}
+    assert {filename for filename, _ in found("--force-exclude", *named, capsys=capsys)} == {PATH}
+    pyproject(project, 'exclude = ["legacy"]\nforce-exclude = true')
+    assert {filename for filename, _ in found(*named, capsys=capsys)} == {PATH}
+    assert {filename for filename, _ in found("--no-force-exclude", *named, capsys=capsys)} == {
+        "legacy/triton_ascend/old.py",
+        PATH,
+    }
+    assert legacy.read_text(encoding="utf-8") == KERNEL
+
+
+def test_stdin_named_as_an_excluded_file_is_not_linted_with_force_exclude(project: Path, capsys, monkeypatch) -> None:
+    pyproject(project, 'exclude = ["legacy"]')
+    args = ("-", "--stdin-filename", "legacy/triton_ascend/old.py")
+    assert codes(*args, capsys=capsys, stdin=KERNEL, monkeypatch=monkeypatch) == ALL
+    code, findings, _ = run("--force-exclude", *args, capsys=capsys, stdin=KERNEL, monkeypatch=monkeypatch)
+    assert (code, findings) == (0, [])
+
+
 def test_configuration_is_found_by_walking_up_from_the_linted_path(project: Path, capsys) -> None:
     # the current directory has no configuration; the linted file's parent folder does
     pyproject(project, 'select = ["ASC003"]', folder="pkg")
     assert codes(PATH, capsys=capsys) == {"ASC003"}
     assert codes("pkg/triton_ascend", capsys=capsys) == {"ASC003"}
+
+
+def test_each_file_takes_the_nearest_configuration(project: Path, capsys) -> None:
+    """As in ruff: a sub-project's configuration governs its files, whatever the order of the
+    paths and from wherever the run starts; the command line holds over each."""
+    pyproject(project, 'ignore = ["ASC002"]')
+    pyproject(project, 'ignore = ["ASC001"]\nexclude = ["legacy"]', folder="sub")
+    write(project, "sub/triton_ascend/k.py", KERNEL)
+    write(project, "sub/legacy/triton_ascend/old.py", KERNEL)
+    expected = {
+        *((PATH, code) for code in ALL - {"ASC002"}),
+        *(("sub/triton_ascend/k.py", c) for c in ALL - {"ASC001"}),
+    }
+    assert found(capsys=capsys) == expected
+    assert found("sub", "pkg", capsys=capsys) == found("pkg", "sub", capsys=capsys) == expected
+    assert found("--select", "ASC002", capsys=capsys) == {(PATH, "ASC002"), ("sub/triton_ascend/k.py", "ASC002")}
+    # the cache keeps each file's result with its own settings: a changed sub-configuration counts
+    pyproject(project, 'ignore = ["ASC003"]', folder="sub")
+    assert found(capsys=capsys) == {
+        *((PATH, code) for code in ALL - {"ASC002"}),
+        *(("sub/triton_ascend/k.py", c) for c in ALL - {"ASC003"}),
+        *(("sub/legacy/triton_ascend/old.py", c) for c in ALL - {"ASC003"}),
+    }
 
 
 def test_a_pyproject_without_the_table_is_skipped_while_walking_up(project: Path, capsys) -> None:
@@ -200,6 +262,44 @@ def test_missing_config_file(project: Path, capsys) -> None:
 def test_command_line_overrides_configuration(project: Path, capsys, args: list[str], enabled: set[str]) -> None:
     pyproject(project, 'select = ["ASC001"]')
     assert codes(*args, capsys=capsys) == enabled
+
+
+@pytest.mark.parametrize(
+    ("table", "args", "enabled"),
+    [
+        # ruff's documented layering: `--select` starts over, the configuration's ignore goes with it
+        ('ignore = ["ASC002"]', ["--select", "ASC002"], {"ASC002"}),
+        ('select = ["ASC001", "ASC002"]\nignore = ["ASC002"]', ["--select", "ASC002"], {"ASC002"}),
+        # `--extend-select` adds over the configuration's ignore; the rest of the configuration holds
+        ('ignore = ["ASC002"]', ["--extend-select", "ASC002"], ALL),
+        ('select = ["ASC001"]\nignore = ["ASC002"]', ["--extend-select", "ASC003"], {"ASC001", "ASC003"}),
+        # the configuration's extend-select goes with the select the command line replaces
+        ('select = ["ASC001"]\nextend-select = ["ASC002"]', ["--select", "ASC001"], {"ASC001"}),
+        # `--ignore` removes from what the configuration selects, however specific that was
+        ('select = ["ASC001"]', ["--ignore", "ASC"], set()),
+        ('extend-select = ["ASC003"]\nignore = ["ASC00"]', ["--ignore", "ASC003"], set()),
+    ],
+)
+def test_the_command_line_is_a_layer_over_the_configuration(
+    project: Path, capsys, table: str, args: list[str], enabled: set[str]
+) -> None:
+    pyproject(project, table)
+    assert codes(*args, capsys=capsys) == enabled
+
+
+def test_per_file_ignores_apply_over_every_selection(project: Path, capsys) -> None:
+    pyproject(project, '[tool.ascend-lint.per-file-ignores]\n"**/chunk_o.py" = ["ASC00"]')
+    assert codes("--extend-select", "ASC003", capsys=capsys) == set()
+
+
+@pytest.mark.parametrize("folder", [".", "pkg"])
+def test_a_pyproject_that_is_not_toml_is_an_error(project: Path, capsys, folder: str) -> None:
+    """Found while walking up, as in ruff: the run stops rather than use another configuration."""
+    pyproject(project, 'select = ["ASC001"]')
+    broken = write(project, f"{folder}/pyproject.toml", '[tool.ascend-lint]\nignore = ["ASC001", "ASC002"\n')
+    code, findings, err = run(PATH, capsys=capsys)
+    assert (code, findings) == (2, [])
+    assert err.startswith(f"ascend-lint: error: {broken.resolve()}: invalid TOML"), err
 
 
 def with_comment(row: int, comment: str) -> str:

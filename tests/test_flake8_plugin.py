@@ -112,6 +112,14 @@ def test_ascend_lint_configuration_applies(tmp_path: Path) -> None:
     assert {line.split(":")[0] for line in lines} == {CUDA_PATH}
 
 
+def test_ascend_lint_exclude_holds_for_the_files_flake8_names(tmp_path: Path) -> None:
+    write_project(tmp_path)
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text() + f'\n[tool.ascend-lint]\nexclude = ["{BAD_PATH}"]\n')
+    assert flake8("--select", "ASC", BAD_PATH, cwd=tmp_path) == []
+    assert flake8("--select", "ASC", "pkg", cwd=tmp_path) == []
+
+
 def test_per_file_target_soc_applies(tmp_path: Path) -> None:
     for folder in ("a2", "a5"):
         (tmp_path / folder / "triton_ascend").mkdir(parents=True)

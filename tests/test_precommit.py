@@ -24,7 +24,10 @@ RUNS = {
     "good": ("ascend-lint", GOOD_PATH),
     "cuda": ("ascend-lint", CUDA_PATH),
     "fix": ("ascend-lint-fix", BAD_PATH),
+    "excluded": ("ascend-lint", BAD_PATH),  # the project's `exclude` holds for the files pre-commit names
+    "excluded-fix": ("ascend-lint-fix", BAD_PATH),
 }
+EXCLUDING = '\n[tool.ascend-lint]\nexclude = ["pkg/ops/triton_ascend/matmul.py"]\n'
 
 
 def test_manifest_is_valid() -> None:
@@ -52,6 +55,9 @@ def projects(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for name in RUNS:
         projects[name] = tmp_path_factory.mktemp(f"project-{name}")
         write_project(projects[name])
+        if name.startswith("excluded"):
+            with (projects[name] / "pyproject.toml").open("a", encoding="utf-8") as pyproject:
+                pyproject.write(EXCLUDING)
         git(projects[name], "init", "-q")
         git(projects[name], "add", "-A")
     return projects
@@ -124,3 +130,13 @@ def test_fix_hook_rewrites_the_file_and_reports_what_is_left(runs: dict, project
     assert "files were modified by this hook" in done.stdout
     assert "num_warps" not in (projects["fix"] / BAD_PATH).read_text(encoding="utf-8")
     assert "ASC003 [dot-lhs-reuse]" in done.stdout and "ASC001 [launch-num-warps]" not in done.stdout
+
+
+@pytest.mark.network
+@pytest.mark.parametrize("name", ["excluded", "excluded-fix"])
+def test_an_excluded_file_is_neither_linted_nor_fixed(runs: dict, projects: dict, name: str) -> None:
+    """The hooks pass `--force-exclude`, as ruff's do: pre-commit names every staged file."""
+    done = runs[name]
+    assert done.returncode == 0, done.stdout
+    assert "Passed" in done.stdout and "ASC001" not in done.stdout
+    assert "num_warps" in (projects[name] / BAD_PATH).read_text(encoding="utf-8")

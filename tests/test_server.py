@@ -282,6 +282,22 @@ def test_saves_and_configuration_changes_lint_again(project: Path):
     with_server(project, scenario)
 
 
+def test_an_excluded_document_gets_no_diagnostics(project: Path):
+    """An open document is named, as a file on `--force-exclude`'s command line is."""
+    path = project / "triton_ascend" / "k.py"
+    configuration = project / "pyproject.toml"
+
+    async def scenario(editor: Editor) -> None:
+        uri = open_document(editor, path, KERNEL)
+        assert sorted(d.code for d in (await editor.diagnostics(uri, 1)).diagnostics) == ["ASC001", "ASC003"]
+        configuration.write_text('[tool.ascend-lint]\nexclude = ["triton_ascend/k.py"]\n', encoding="utf-8")
+        changed = lsp.FileEvent(uri=configuration.as_uri(), type=lsp.FileChangeType.Changed)
+        editor.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(changes=[changed]))
+        assert not (await editor.diagnostics(uri, 2)).diagnostics
+
+    with_server(project, scenario)
+
+
 def test_target_soc_changes_lint_again(project: Path):
     """The kernel's UB estimate is kept with the document; the capacity it is judged against
     comes from the configuration each time."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from ..config import SKIP_BESIDE_ASCEND, SKIP_NOT_ASCEND, SKIP_TARGET_PATHS, Settings
+from ..config import SKIP_BESIDE_ASCEND, SKIP_EXCLUDED, SKIP_NOT_ASCEND, SKIP_TARGET_PATHS, Settings
 from ..engine import display_paths, relative_display
 from ..fixes import why_not_fixed
 from ..model import Applicability, FileResult, Finding, LineIndex
@@ -76,6 +76,10 @@ _SKIP_DETAIL = {
 def _skipped_summary(results: list[FileResult]) -> str:
     """How many files were skipped, why, and how to lint them anyway."""
     reasons = Counter(r.skip_reason or SKIP_NOT_ASCEND for r in results if not r.checked)
+    excluded = reasons.pop(SKIP_EXCLUDED, 0)
+    if excluded:  # stdin's name, with `force-exclude`
+        others = _skipped_summary([r for r in results if r.skip_reason != SKIP_EXCLUDED]) if reasons else ""
+        return " ".join(filter(None, [f"{excluded} file{'s' * (excluded != 1)} excluded (`exclude`).", others]))
     total = sum(reasons.values())
     if len(reasons) == 1:
         (reason,) = reasons
