@@ -1,7 +1,7 @@
 """The `ascend-lint` command: check, rule, rules, confirm.
 
 Exit status: 0 no findings, 1 findings, 2 usage/configuration error or a file that could not
-be linted.
+be linted; with --exit-zero, 0 unless a usage/configuration error.
 """
 
 from __future__ import annotations
@@ -9,7 +9,6 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections import Counter
 from typing import TYPE_CHECKING, Any, TextIO
 
 from . import __version__
@@ -129,8 +128,14 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     check.add_argument(
         "--diff-file", metavar="PATH", help="only report findings on lines added by this unified diff (`-`: stdin)"
     )
-    check.add_argument("--statistics", action="store_true", help="print the number of findings per rule")
-    check.add_argument("--exit-zero", action="store_true", help="exit 0 even when there are findings")
+    check.add_argument(
+        "--statistics", action="store_true", help="print the number of findings per rule instead of the findings"
+    )
+    check.add_argument(
+        "--exit-zero",
+        action="store_true",
+        help="exit 0 even when there are findings or files that could not be linted (not on a usage error)",
+    )
     check.add_argument(
         "-j", "--jobs", type=_positive, metavar="N", help="files linted at once (default: the number of usable CPUs)"
     )
@@ -193,7 +198,10 @@ def main(argv: list[str] | None = None) -> int:
 
 def _check(args: argparse.Namespace) -> int:
     from .reporters import render
+    from .reporters.statistics import FORMATS as STATISTICS_FORMATS
 
+    if args.statistics and args.output_format not in STATISTICS_FORMATS:
+        raise ConfigError(f"--statistics has no {args.output_format} form (it takes {', '.join(STATISTICS_FORMATS)})")
     settings = settings_from(args)
     settings.timeout_per_file = args.timeout_per_file or None
     progress = ProgressLine(sys.stderr) if sys.stderr.isatty() else None
@@ -232,16 +240,17 @@ def _check(args: argparse.Namespace) -> int:
             changed = _changed_lines(args)
         results = filter_results(results, changed or {})
     _print_errors(results, args.verbose)
-    report.write(render(args.output_format, results, settings))
-    if args.statistics:
-        counts = Counter((f.code, f.name) for r in results for f in r.findings)
-        for (code, name), count in counts.most_common():
-            print(f"{count:>5}\t{code}\t{name}", file=report)
+    if args.statistics:  # the table instead of the findings, as ruff
+        from .reporters.statistics import render_statistics
+
+        report.write(render_statistics(args.output_format, results, args.unsafe_fixes))
+    else:
+        report.write(render(args.output_format, results, settings))
+    if args.exit_zero:  # as ruff: a file that could not be linted is reported, and exits 0 too
+        return EXIT_CLEAN
     if any(r.error for r in results):
         return EXIT_ERROR
-    if any(r.findings for r in results) and not args.exit_zero:
-        return EXIT_FINDINGS
-    return EXIT_CLEAN
+    return EXIT_FINDINGS if any(r.findings for r in results) else EXIT_CLEAN
 
 
 def _changed_lines(args: argparse.Namespace) -> ChangedLines | None:

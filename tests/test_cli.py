@@ -166,15 +166,88 @@ def test_exit_zero(project: Path, capsys) -> None:
 
 
 def test_statistics(project: Path, capsys) -> None:
+    """ruff's table and nothing else: most frequent first (then by code), the count
+    right-aligned, `[*]` when a fix applies (ASC003's is unsafe: only with --unsafe-fixes)."""
     (project / "pkg" / "triton_ascend" / "twice.py").write_text(KERNEL, encoding="utf-8")
-    code, out, _ = run("check", "--statistics", "--output-format", "concise", capsys=capsys)
+    no_launch = KERNEL[: KERNEL.index("\n\ndef chunk_o(")] + "\n"
+    (project / "pkg" / "triton_ascend" / "thrice.py").write_text(no_launch, encoding="utf-8")
+    code, out, _ = run("check", "--statistics", capsys=capsys)
     assert code == 1
-    rows = [line.split("\t") for line in out.splitlines() if "\t" in line]
-    assert sorted((c, n, int(count)) for count, c, n in rows) == [
-        ("ASC001", "launch-num-warps", 2),
-        ("ASC003", "dot-lhs-reuse", 2),
-        ("ASC005", "runtime-dma-branch", 2),
+    table = [line for line in out.splitlines() if "\t" in line]
+    assert table == [
+        "3\tASC003\t[ ] dot-lhs-reuse",
+        "3\tASC005\t[ ] runtime-dma-branch",
+        "2\tASC001\t[*] launch-num-warps",
     ]
+    assert out.startswith("\n".join(table) + "\nFound 8 findings") and PATH not in out
+    _, out, _ = run("check", "--statistics", "--unsafe-fixes", "--output-format", "concise", capsys=capsys)
+    assert "3\tASC003\t[*] dot-lhs-reuse" in out.splitlines()
+    code, out, _ = run("check", "--statistics", "--output-format", "json", capsys=capsys)
+    assert code == 1 and json.loads(out) == [
+        {"code": "ASC003", "name": "dot-lhs-reuse", "count": 3, "fixable": False, "fixable_count": 0},
+        {"code": "ASC005", "name": "runtime-dma-branch", "count": 3, "fixable": False, "fixable_count": 0},
+        {"code": "ASC001", "name": "launch-num-warps", "count": 2, "fixable": True, "fixable_count": 2},
+    ]
+
+
+def test_statistics_of_files_that_could_not_be_linted(project: Path, capsys) -> None:
+    (project / "pkg" / "triton_ascend" / "broken.py").write_text("import triton\ndef f(:\n", encoding="utf-8")
+    code, out, _ = run("check", "--statistics", "--select", "ASC001", capsys=capsys)
+    assert code == 2
+    assert [line for line in out.splitlines() if "\t" in line] == [  # no code sorts first, as in ruff
+        "1\t      \t[ ] invalid-syntax",
+        "1\tASC001\t[*] launch-num-warps",
+    ]
+    _, out, _ = run("check", "--statistics", "--select", "ASC001", "--output-format", "json", capsys=capsys)
+    assert json.loads(out)[0] == {
+        "code": None,
+        "name": "invalid-syntax",
+        "count": 1,
+        "fixable": False,
+        "fixable_count": 0,
+    }
+
+
+def test_statistics_in_a_format_without_a_table_is_an_error(project: Path, capsys) -> None:
+    code, out, err = run("check", "--statistics", "--output-format", "sarif", capsys=capsys)
+    assert code == 2 and not out and "--statistics has no sarif form" in err
+
+
+def test_json_reports_a_file_that_could_not_be_linted(project: Path, capsys) -> None:
+    """As ruff's syntax errors: an entry with no code, in JSON and JSON lines alike."""
+    (project / "pkg" / "triton_ascend" / "broken.py").write_text("import triton\ndef f(:\n", encoding="utf-8")
+    (project / "pkg" / "triton_ascend" / "latin.py").write_bytes(b"x = '\xe9'\n")
+    code, out, err = run("check", "--output-format", "json", capsys=capsys)
+    assert code == 2 and "broken.py:2:7: error: SyntaxError" in err
+    errors = [entry for entry in json.loads(out) if entry["code"] is None]
+    assert errors == [
+        {
+            "code": None,
+            "name": "invalid-syntax",
+            "message": "SyntaxError: invalid syntax",
+            "filename": "pkg/triton_ascend/broken.py",
+            "location": {"row": 2, "column": 7},
+            "end_location": {"row": 2, "column": 7},
+            "fix": None,
+            "noqa_row": None,
+            "url": None,
+            "related": [],
+        },
+        errors[1]
+        | {"name": "lint-error", "filename": "pkg/triton_ascend/latin.py", "location": {"row": 1, "column": 6}},
+    ]
+    assert errors[1]["message"].startswith("file is not valid utf-8") and len(json.loads(out)) > 2  # findings too
+    _, lines, _ = run("check", "--output-format", "json-lines", capsys=capsys)
+    assert [json.loads(line) for line in lines.splitlines()] == json.loads(out)
+
+
+def test_exit_zero_with_a_file_that_could_not_be_linted(project: Path, capsys) -> None:
+    """ruff exits 0 with --exit-zero on syntax errors too; the error is still reported."""
+    (project / "pkg" / "triton_ascend" / "broken.py").write_text("import triton\ndef f(:\n", encoding="utf-8")
+    code, out, err = run("check", "--exit-zero", capsys=capsys)
+    assert code == 0 and "broken.py:2:7: error:" in err and "could not be linted" in out
+    code, _, err = run("check", "--exit-zero", "--select", "XYZ", capsys=capsys)
+    assert code == 2 and "XYZ" in err  # a usage error is still one
 
 
 @pytest.mark.parametrize("selector", ["ASC003", "asc003", "dot-lhs-reuse"])

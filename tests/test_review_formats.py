@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from kernel_samples import BAD_FINDINGS, BAD_KERNEL, BAD_PATH, DOT_LINE, ascend_lint, cli_json, write_project
 
+from ascend_lint.fixes import apply_edits
 from ascend_lint.model import Edit, FileResult, Finding, Fix, Position, Related
 from ascend_lint.reporters.github import render_github
 from ascend_lint.reporters.rdjson import render_rdjson
@@ -139,3 +140,62 @@ def test_unlintable_file_is_reported(tmp_path: Path) -> None:
     rdjson = ascend_lint("check", "--output-format", "rdjson", cwd=tmp_path)
     (diagnostic,) = json.loads(rdjson.stdout)["diagnostics"]
     assert diagnostic["severity"] == "ERROR" and diagnostic["location"]["path"] == "triton_ascend/broken.py"
+
+
+def apply_suggestion(source: str, suggestion: dict) -> str:
+    """What accepting a GitHub suggested change does, as reviewdog builds it from a line-wise
+    suggestion (no columns): lines start..end, breaks included, become the text and a break."""
+    start, end = suggestion["range"]["start"], suggestion["range"]["end"]
+    assert "column" not in start and "column" not in end
+    lines = source.splitlines(keepends=True)
+    text = suggestion["text"]
+    return "".join([*lines[: start["line"] - 1], text + "\n" if text else "", *lines[end["line"] :]])
+
+
+def test_rdjson_fix_of_several_edits_is_one_suggestion_reviewdog_posts(tmp_path: Path) -> None:
+    """ASC003's fix inserts a copy before the dot and reads it after: reviewdog's GitHub
+    reviewer rejects a suggestion whose lines differ from the comment's (the first
+    suggestion's), so the fix is one suggestion, and accepting it gives what `--fix` writes."""
+    example = Path(__file__).parent.parent / "fixtures" / "example" / "triton_ascend" / "chunk_o_example.py"
+    for folder in ("review", "fix"):
+        (tmp_path / folder / "triton_ascend").mkdir(parents=True)
+        (tmp_path / folder / "triton_ascend" / example.name).write_text(example.read_text("utf-8"), "utf-8")
+    select = ("--select", "ASC003", "--no-cache")
+    review = ascend_lint("check", *select, "--output-format", "rdjson", cwd=tmp_path / "review")
+    (diagnostic,) = json.loads(review.stdout)["diagnostics"]
+    fix = ascend_lint("check", *select, "--fix", "--unsafe-fixes", cwd=tmp_path / "fix")
+    assert fix.returncode == 0, fix.stdout + fix.stderr
+    (suggestion,) = diagnostic["suggestions"]
+    source = example.read_text("utf-8")
+    line = diagnostic["location"]["range"]["start"]["line"]
+    assert suggestion["range"]["start"]["line"] < line == suggestion["range"]["end"]["line"]
+    fixed = (tmp_path / "fix" / "triton_ascend" / example.name).read_text("utf-8")
+    assert apply_suggestion(source, suggestion) == fixed != source
+
+
+@pytest.mark.parametrize(
+    "edits",
+    [
+        # an inserted line, an unchanged one, a rewritten one
+        (Edit(Position(2, 1), Position(2, 1), "x = 0\n"), Edit(Position(4, 1), Position(4, 2), "y")),
+        # unchanged lines at either end stay out; the last line deleted with its break
+        (Edit(Position(2, 5), Position(2, 6), "20"), Edit(Position(4, 1), Position(5, 1), "")),
+        # lines joined, and a deletion running to the end of the file
+        (Edit(Position(1, 6), Position(2, 1), "; "), Edit(Position(3, 1), Position(5, 1), "")),
+    ],
+)
+def test_rdjson_line_wise_suggestion_gives_the_fixed_file(edits: tuple[Edit, ...]) -> None:
+    source = "a = 1\nb = 2\nc = 3\nd = 4\n"
+    finding = Finding(
+        code="ASC003",
+        name="dot-lhs-reuse",
+        message="m",
+        filename="k.py",
+        location=Position(2, 1),
+        end_location=Position(2, 2),
+        fix=Fix("unsafe", "Fix", edits),
+    )
+    (diagnostic,) = json.loads(render_rdjson([FileResult("k.py", source, [finding])], None))["diagnostics"]
+    (suggestion,) = diagnostic["suggestions"]
+    assert apply_suggestion(source, suggestion) == apply_edits(source, edits)
+    assert 1 <= suggestion["range"]["start"]["line"] <= suggestion["range"]["end"]["line"] <= 4  # lines of the file

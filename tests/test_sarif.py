@@ -57,6 +57,13 @@ def test_driver_describes_every_rule_as_github_wants(run: dict) -> None:
         assert descriptor["properties"]["tags"] and descriptor["properties"]["precision"]
 
 
+def test_performance_advice_is_not_claimed_as_precise(run: dict) -> None:
+    """The `perf` group (ASC009, ASC011, ASC012: no compile-time evidence) is `medium`."""
+    precision = {rule["id"]: rule["properties"]["precision"] for rule in run["tool"]["driver"]["rules"]}
+    assert {code for code, level in precision.items() if level == "medium"} == {"ASC009", "ASC011", "ASC012"}
+    assert {level for code, level in precision.items() if code not in ("ASC009", "ASC011", "ASC012")} == {"high"}
+
+
 def test_results_are_the_cli_findings(project: Path, run: dict) -> None:
     assert run["columnKind"] == "unicodeCodePoints"
     rules = run["tool"]["driver"]["rules"]

@@ -8,7 +8,8 @@ from typing import Any
 
 from ..config import Settings
 from ..engine import display_paths
-from ..model import FileResult, Finding, Position
+from ..model import Diagnostic, FileResult, Finding, Position
+from . import shared
 
 
 def _position(position: Position) -> dict[str, int]:
@@ -36,7 +37,7 @@ def finding_to_dict(finding: Finding, display: Callable[[str], str]) -> dict[str
         "end_location": _position(finding.end_location),
         "fix": fix,
         "noqa_row": finding.noqa_row,
-        "url": None,
+        "url": shared.rule_url(finding.code, finding.name),
         "related": [
             {
                 "filename": display(r.filename),
@@ -50,11 +51,38 @@ def finding_to_dict(finding: Finding, display: Callable[[str], str]) -> dict[str
     }
 
 
-def render_json(results: list[FileResult], settings: Settings) -> str:
+def error_to_dict(error: Diagnostic, display: Callable[[str], str]) -> dict[str, Any]:
+    """A file that could not be linted, as an entry of its own (ruff's `invalid-syntax` entries):
+    no code, no fix; at 1:1 when the error has no position (an unreadable file)."""
+    location = _position(error.location or Position(1, 1))
+    return {
+        "code": None,
+        "name": shared.error_name(error),
+        "message": error.message,
+        "filename": display(error.filename),
+        "location": location,
+        "end_location": location,
+        "fix": None,
+        "noqa_row": None,
+        "url": None,
+        "related": [],
+    }
+
+
+def _entries(results: list[FileResult]) -> list[dict[str, Any]]:
+    """Per file in order: its error, if it could not be linted, then its findings."""
     display = display_paths()
-    return json.dumps([finding_to_dict(f, display) for r in results for f in r.findings], indent=2) + "\n"
+    entries = []
+    for result in results:
+        if result.error is not None:
+            entries.append(error_to_dict(result.error, display))
+        entries.extend(finding_to_dict(finding, display) for finding in result.findings)
+    return entries
+
+
+def render_json(results: list[FileResult], settings: Settings) -> str:
+    return json.dumps(_entries(results), indent=2) + "\n"
 
 
 def render_json_lines(results: list[FileResult], settings: Settings) -> str:
-    display = display_paths()
-    return "".join(json.dumps(finding_to_dict(f, display)) + "\n" for r in results for f in r.findings)
+    return "".join(json.dumps(entry) + "\n" for entry in _entries(results))

@@ -80,9 +80,18 @@ def _descriptor(rule: type[Rule]) -> JSONObject:
             "help": {"text": documentation, "markdown": documentation},
             "helpUri": shared.rule_url(rule.CODE, rule.NAME),
             "defaultConfiguration": {"level": shared.LEVEL},
-            "properties": {"tags": ["triton", "ascend"], "precision": "high"},
+            "properties": _properties(rule),
         }
     )
+
+
+def _properties(rule: type[Rule]) -> JSONObject:
+    """GitHub's `tags` and `precision`: the `perf` group's rules are performance advice with no
+    compile-time evidence (docs/rules.md), so `medium`; the others report what the compiler or
+    the NPU does, `high`."""
+    if rule.GROUP == "perf":
+        return {"tags": ["triton", "ascend", "performance"], "precision": "medium"}
+    return {"tags": ["triton", "ascend"], "precision": "high"}
 
 
 def _first_paragraph(markdown: str) -> str:

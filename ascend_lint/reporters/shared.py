@@ -7,7 +7,7 @@ from pathlib import PurePath
 from typing import Any
 
 from ascend_lint.engine import relative_display
-from ascend_lint.rule import heading_anchor
+from ascend_lint.model import Diagnostic
 
 NAME = "ascend-lint"
 
@@ -38,7 +38,11 @@ LEVEL = "warning"
 def rule_url(code: str, name: str) -> str | None:
     """Where a rule's documentation is published (`docs/rules.md`, what `ascend-lint rule
     --all` prints), when the project has a homepage."""
-    return f"{HOMEPAGE}/blob/main/docs/rules.md#{heading_anchor(code, name)}" if HOMEPAGE else None
+    if not HOMEPAGE:
+        return None
+    from ascend_lint.rule import heading_anchor  # libcst: only then (the JSON output of a cached run never parses)
+
+    return f"{HOMEPAGE}/blob/main/docs/rules.md#{heading_anchor(code, name)}"
 
 
 def without_none(mapping: JSONObject) -> JSONObject:
@@ -49,3 +53,11 @@ def report_path(filename: str) -> str:
     """A path as review tools expect it: relative to the current directory when inside it (as
     in the JSON output), with forward slashes."""
     return PurePath(relative_display(filename)).as_posix()
+
+
+def error_name(error: Diagnostic) -> str:
+    """What the JSON output and `--statistics` call a file that could not be linted: ruff's
+    `invalid-syntax` for a syntax error (CPython's message), `lint-error` for the rest
+    (unreadable, undecodable, too large, over its time budget, an internal error)."""
+    syntax = error.message.startswith(("SyntaxError:", "IndentationError:", "TabError:"))
+    return "invalid-syntax" if syntax else "lint-error"

@@ -105,7 +105,8 @@ def fixes_applied(results: list[FileResult]) -> str:
     return "".join(f"{line}\n" for line in out)
 
 
-def summary(results: list[FileResult]) -> str:
+def summary(results: list[FileResult], listed: bool = True) -> str:
+    """The closing lines; `listed`: with the findings that have no fix, one a line."""
     findings = [f for r in results for f in r.findings]
     fixed = sum(sum(r.fixed.values()) for r in results)
     errors = sum(1 for r in results if r.error)
@@ -135,7 +136,7 @@ def summary(results: list[FileResult]) -> str:
                 f"\n[*] {count} more fixable by running the same command again: "
                 f"{'their fixes share' if count > 1 else 'its fix shares'} text with fixes made in this run."
             )
-        unfixable = [f for f in findings if f.fix is None]
+        unfixable = [f for f in findings if f.fix is None] if listed else []
         count = len(unfixable)
         text += "".join(
             f"\n{line}" for line in not_fixed(unfixable, f"No fix for {count} finding{'s' * (count != 1)}:")
