@@ -6,10 +6,10 @@ one folder per key — package version, a hash of ascend-lint's own analysis sou
 changed rule set is a new key) and every resolved setting — with one small JSON entry per
 file: its path, the hash of its content, the hashes of the files it imports device functions
 or core-count helpers from (`kernels.ImportedFunctions`; a module that could not be read is
-recorded as absent) and
-its result (findings with fixes, the error, or why it was skipped as not Ascend code; a skip is
-used only while the path and project still leave the file out, `Settings.path_skip_reason`),
-and the key of its own settings when a configuration nearer than the run's governs it.
+recorded as absent) and its result (findings with fixes, the error or why it was skipped as
+not Ascend code, the warnings about its suppression comments; a skip is used only while the
+path and project still leave the file out, `Settings.path_skip_reason`), and the key of its
+own settings when a configuration nearer than the run's governs it.
 
 An entry is used only when the file's current bytes hash to the stored hash and every imported
 file still hashes to its own (or is still absent); an entry of a kernel module whose launches are
@@ -41,7 +41,7 @@ from .package import content_hash, file_hash, package_stamp
 
 DEFAULT_FOLDER = ".ascend_lint_cache"
 ENVIRONMENT = "ASCEND_LINT_CACHE_DIR"
-FORMAT = 5
+FORMAT = 6
 _GITIGNORE = "# Created by ascend-lint automatically.\n*\n"
 _CACHEDIR_TAG = (
     "Signature: 8a477f597d28d172789f06886806bc55\n"
@@ -187,6 +187,7 @@ def _encode_result(result: FileResult) -> dict[str, Any]:
         if error is None
         else [error.message, _position(error.location) if error.location is not None else None],
         "findings": [_encode_finding(finding) for finding in result.findings],
+        "warnings": [[w.message, _position(w.location) if w.location is not None else None] for w in result.warnings],
     }
 
 
@@ -226,6 +227,7 @@ def _decode_result(filename: str, data: bytes, stored: dict[str, Any]) -> FileRe
         error=None if error is None else Diagnostic(filename, error[0], Position(*error[1]) if error[1] else None),
         checked=bool(stored["checked"]),
         skip_reason=stored["skip_reason"],
+        warnings=[Diagnostic(filename, message, Position(*at) if at else None) for message, at in stored["warnings"]],
     )
 
 

@@ -300,15 +300,14 @@ class ProgressLine:
 
 
 def _print_errors(results: list[FileResult], verbose: bool) -> None:
-    """Each file's error on stderr (`path:row:column: error: message`), its traceback with
-    `--verbose`."""
+    """Each file's warnings and error on stderr (`path:row:column: warning: message`, `...:
+    error: ...`), an error's traceback with `--verbose`."""
     for result in results:
+        for warning in result.warnings:
+            print(f"{warning.where(relative_display(warning.filename))}: warning: {warning.message}", file=sys.stderr)
         if result.error is not None:
             error = result.error
-            where = relative_display(error.filename)
-            if error.location is not None:
-                where += f":{error.location.row}:{error.location.column}"
-            print(f"{where}: error: {error.message}", file=sys.stderr)
+            print(f"{error.where(relative_display(error.filename))}: error: {error.message}", file=sys.stderr)
             if verbose and error.detail:
                 print(error.detail, end="", file=sys.stderr)
 

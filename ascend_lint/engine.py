@@ -7,11 +7,8 @@ that has to be parsed, so a run served from the cache never loads it.
 
 from __future__ import annotations
 
-import io
 import os
-import re
 import sys
-import tokenize
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
@@ -23,9 +20,10 @@ from typing import TYPE_CHECKING, TypeVar
 from . import source as sources
 from .budget import FileTimeout, check_budget, time_budget, timeout_message
 from .config import Settings
+from .directives import DISABLE_FILE, DISABLE_FILE_WORD, NOQA_WORD, Comments, Directive, InvalidDirective
 from .model import Diagnostic, FileResult, Finding, Fix, LineIndex, Position, Related
 from .prefilter import Words
-from .registry import all_rules
+from .registry import all_codes, all_rules
 
 if TYPE_CHECKING:
     from types import CodeType
@@ -42,15 +40,6 @@ if TYPE_CHECKING:
 # Progress callback of lint_paths: (files done, files to lint).
 Progress = Callable[[int, int], None]
 Done = TypeVar("Done")
-
-NOQA = re.compile(r"#\s*noqa(?::\s*(?P<codes>[A-Z]+[0-9]+(?:[,\s]+[A-Z]+[0-9]+)*))?", re.IGNORECASE)
-# tokens after which the next token starts a line of its own (`_continued_to`)
-_LINE_ENDS = frozenset(
-    {tokenize.NEWLINE, tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING}
-)
-_DISABLE_FILE = re.compile(
-    r"#[ \t]*ascend-lint:[ \t]*disable-file(?:=(?P<codes>[A-Za-z]+[0-9]*(?:[ \t]*,[ \t]*[A-Za-z]+[0-9]*)*))?"
-)
 
 
 @dataclass
@@ -235,21 +224,23 @@ def lint_source(
     source = source.removeprefix("\ufeff")
     settings = settings.for_file(filename)  # the nearest configuration's, as in ruff
     result = FileResult(filename, source=source)
+    comments = Comments(source)  # tokenized only when a directive's words or a continued row ask
     try:
         with time_budget(settings.timeout_per_file):  # targeting may parse the file (`npu_paths`)
             skip_reason = settings.skip_reason(filename, source) if check_target else None
             if skip_reason is not None:
                 result.checked, result.skip_reason = False, skip_reason
                 return result
-            codes = settings.enabled_codes(filename) - _disabled_for_file(source)
+            codes = settings.enabled_codes(filename) - _disabled_for_file(comments, result)
             words = Words(source)
             rules = [rule() for rule in all_rules() if rule.CODE in codes and (not prefilter or rule.may_report(words))]
             code = sources.compile_python(source, compiled)  # CPython decides what is a syntax error
-            if not rules:
-                return result
-            module = memory.parser.parse(source) if memory is not None else sources.parse(source)
-            with sources.analysis_kept_young():
-                result.findings = _analysed(filename, source, module, code, rules, settings, memory, result)
+            if rules:
+                module = memory.parser.parse(source) if memory is not None else sources.parse(source)
+                with sources.analysis_kept_young():
+                    result.findings = _analysed(
+                        filename, source, module, code, rules, settings, memory, result, comments
+                    )
     except FileTimeout:
         result.error = Diagnostic(
             filename, timeout_message("lint", settings.timeout_per_file) + "; skipped", transient=True
@@ -262,9 +253,9 @@ def lint_source(
         result.error = internal_error(filename, exc)
     if result.error is not None and memory is not None:
         memory.kernels.forget()  # facts a failed lint left half-computed are not trusted again
-    if apply_noqa and result.findings:
-        lines = LineIndex(source).lines()
-        result.findings = [f for f in result.findings if not _suppressed(f, lines)]
+    if apply_noqa and result.error is None and NOQA_WORD.search(source) is not None:
+        noqa = _noqa_directives(comments, result)
+        result.findings = [f for f in result.findings if not _suppressed(f, noqa)]
     return result
 
 
@@ -277,6 +268,7 @@ def _analysed(
     settings: Settings,
     memory: DocumentMemory | None,
     result: FileResult,
+    comments: Comments,
 ) -> list[Finding]:
     """The findings of `rules` on a parsed file; the files of the modules whose device functions,
     kernels or core-count helpers it imports go to `result.imported_files` as they are read. What the analysis built is
@@ -295,7 +287,7 @@ def _analysed(
         filename, source, module, imports, kernels, memory.hosts if memory else None, settings.soc(filename), imported
     )
     reports = list(_run_rules(rules, context))
-    return _findings(context, reports, code, memory.layouts if memory else None)
+    return _findings(context, reports, code, memory.layouts if memory else None, comments)
 
 
 def internal_error(filename: str, exc: Exception) -> Diagnostic:
@@ -324,6 +316,7 @@ def _findings(
     reports: list[tuple[Rule, Report, Kernel | None]],
     code: CodeType,
     layouts: LayoutMemory | None,
+    comments: Comments,
 ) -> list[Finding]:
     if not reports:
         return []
@@ -367,26 +360,18 @@ def _findings(
             no_fix_reason,
         )
         findings.setdefault((finding.code, start, end, finding.message), finding)
-    ends = _continued_to(context.source, {finding.location.row for finding in findings.values()})
+    ends = _continued_to(context.source, comments, {finding.location.row for finding in findings.values()})
     found = [replace(f, continued_to=ends[f.location.row]) if f.location.row in ends else f for f in findings.values()]
     return sorted(found, key=lambda f: (f.location, f.code))
 
 
-def _continued_to(source: str, rows: AbstractSet[int]) -> dict[int, int]:
+def _continued_to(source: str, comments: Comments, rows: AbstractSet[int]) -> dict[int, int]:
     """Each of `rows` that a backslash continues (outside strings and comments, as the tokenizer
     reads it), with the last row of the lines continued from it: where its `# noqa` goes."""
     lines = LineIndex(source).lines()
     if not any(lines[row - 1].endswith("\\") for row in rows if row <= len(lines)):
         return {}
-    continued: set[int] = set()
-    previous = None
-    try:  # universal newlines: rows end where CPython's do (`\r` too)
-        for token in tokenize.generate_tokens(io.StringIO(source, newline=None).readline):
-            if previous is not None and token.start[0] > previous.end[0] and previous.type not in _LINE_ENDS:
-                continued.update(range(previous.end[0], token.start[0]))  # no line break token between
-            previous = token
-    except (tokenize.TokenError, SyntaxError):
-        return {}
+    continued = comments.continued
     ends: dict[int, int] = {}
     for row in sorted(continued, reverse=True):
         ends[row] = ends.get(row + 1, row + 1)
@@ -435,28 +420,62 @@ def _in_decorators(kernels: list[Kernel], nodes: set[cst.CSTNode]) -> Iterator[t
                         return
 
 
-def _disabled_for_file(source: str) -> frozenset[str]:
-    codes: set[str] = set()
-    for match in _DISABLE_FILE.finditer(source):
-        listed = match.group("codes")
-        if not listed:
-            return frozenset(rule.CODE for rule in all_rules())
-        for entry in re.split(r"[ \t]*,[ \t]*", listed):
-            codes.update(rule.CODE for rule in all_rules() if entry and rule.CODE.startswith(entry.upper()))
-    return frozenset(codes)
+def _disabled_for_file(comments: Comments, result: FileResult) -> frozenset[str]:
+    """The codes the file's `# ascend-lint: disable-file` comments disable; a directive that
+    cannot be read disables nothing, and it and unknown codes are warned about in `result`."""
+    if DISABLE_FILE_WORD not in comments.source:
+        return frozenset()
+    known = set(all_codes())
+    disabled: set[str] = set()
+    for row, directive in sorted(comments.disable_file().items()):
+        if _usable(directive, DISABLE_FILE, row, comments, result):
+            assert isinstance(directive, Directive)
+            listed = known if directive.codes is None else set(directive.codes)
+            for unknown in sorted(listed - known):
+                _warn(
+                    result, row, comments, directive.start, f"Invalid rule code provided to `{DISABLE_FILE}`: {unknown}"
+                )
+            disabled |= listed & known
+    return frozenset(disabled)
 
 
-def _suppressed(finding: Finding, lines: list[str]) -> bool:
-    row = finding.noqa_row
-    if row > len(lines):
+def _noqa_directives(comments: Comments, result: FileResult) -> dict[int, Directive]:
+    """The readable `# noqa` directives by row; one that cannot be read, and an `ASC` code no
+    rule has, are warned about in `result` (codes of other linters are theirs: `F401`)."""
+    known = set(all_codes())
+    found: dict[int, Directive] = {}
+    for row, directive in sorted(comments.noqa().items()):
+        if _usable(directive, "# noqa", row, comments, result):
+            assert isinstance(directive, Directive)
+            for code in directive.codes or ():
+                if code.startswith("ASC") and code not in known:
+                    _warn(result, row, comments, directive.start, f"Invalid rule code provided to `# noqa`: {code}")
+            found[row] = directive
+    return found
+
+
+def _usable(
+    directive: Directive | InvalidDirective, name: str, row: int, comments: Comments, result: FileResult
+) -> bool:
+    """Whether the directive could be read; warnings in `result` for what it holds that is read
+    past (`,,`), or why it is ignored."""
+    if isinstance(directive, InvalidDirective):
+        _warn(result, row, comments, directive.start, f"Invalid `{name}` directive ignored: {directive}")
         return False
-    match = NOQA.search(lines[row - 1])
-    if match is None:
-        return False
-    listed = match.group("codes")
-    if not listed:
-        return True
-    return any(finding.code.startswith(code.upper()) for code in re.split(r"[,\s]+", listed) if code)
+    for warning in directive.warnings:
+        _warn(result, row, comments, directive.start, f"Missing or joined rule code(s) in `{name}`: {warning}")
+    return True
+
+
+def _warn(result: FileResult, row: int, comments: Comments, offset: int, message: str) -> None:
+    """A warning at `offset` in the comment of `row`."""
+    column = comments.comments[row][0] + offset + 1
+    result.warnings.append(Diagnostic(result.filename, message, Position(row, column)))
+
+
+def _suppressed(finding: Finding, noqa: dict[int, Directive]) -> bool:
+    directive = noqa.get(finding.noqa_row)
+    return directive is not None and (directive.codes is None or finding.code in directive.codes)
 
 
 def display_paths() -> Callable[[str], str]:

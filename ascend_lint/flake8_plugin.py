@@ -4,11 +4,14 @@ flake8 hands over the buffer it linted (a file or stdin), so unsaved editor buff
 linted as the user sees them. The `[tool.ascend-lint]` settings, target paths and `exclude`
 included (flake8 names every file it checks: `exclude` holds as with `--force-exclude`), come
 from the project the file belongs to; `# noqa` and `per-file-ignores` are flake8's.
+`# ascend-lint: disable-file` is read as the CLI reads it (comments only), and a directive
+that cannot be read is ignored with a warning on stderr, as `ascend-lint check` prints it.
 """
 
 from __future__ import annotations
 
 import ast
+import sys
 from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
@@ -28,6 +31,8 @@ class AscendLintFlake8:
         if settings.is_excluded(self.filename):
             return
         result = lint_source("".join(self.lines), self.filename, settings, apply_noqa=False)
+        for warning in result.warnings:
+            print(f"{warning.where(self.filename)}: warning: {warning.message}", file=sys.stderr)
         for finding in result.findings:
             text = f"{finding.code} [{finding.name}] {finding.message}"
             yield finding.location.row, finding.location.column - 1, text, type(self)

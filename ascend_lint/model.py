@@ -100,13 +100,20 @@ class Finding:
 
 @dataclass(frozen=True)
 class Diagnostic:
-    """A file that could not be linted (syntax error, unreadable, not UTF-8...)."""
+    """A file that could not be linted (syntax error, unreadable, not UTF-8...), or a warning
+    about one that was (`FileResult.warnings`: a suppression comment that cannot be read)."""
 
     filename: str
     message: str
     location: Position | None = None
     detail: str | None = None  # an internal error's traceback, printed with --verbose
     transient: bool = False  # an internal error or a timeout: never cached
+
+    def where(self, filename: str) -> str:
+        """`filename:row:column`, or the file's name alone when the message has no location."""
+        if self.location is None:
+            return filename
+        return f"{filename}:{self.location.row}:{self.location.column}"
 
 
 @dataclass
@@ -125,3 +132,6 @@ class FileResult:
     # the other files the findings depend on (modules whose device functions or core-count
     # helpers the file imports), path -> content hash, None when it could not be read
     imported_files: dict[str, str | None] = field(default_factory=dict)
+    # what the user should know about the file's suppression comments: a directive that
+    # cannot be read (it is ignored), an unknown code in one (ruff's warnings)
+    warnings: list[Diagnostic] = field(default_factory=list)

@@ -27,7 +27,8 @@ from pygls.uris import to_fs_path
 
 from . import __version__
 from .config import SKIP_EXCLUDED, ConfigError, Settings, load_settings
-from .engine import NOQA, DocumentMemory, lint_source
+from .directives import Comments, InvalidDirective, noqa_directive
+from .engine import DocumentMemory, lint_source
 from .model import NEWLINE, Diagnostic, FileResult, Finding, Fix, Position
 from .registry import rule_by_selector
 from .reporters.shared import rule_url
@@ -153,7 +154,7 @@ class AscendLintServer(LanguageServer):
             diagnostic = self._diagnostic(uri, lines, finding)
             if finding.fix is not None:
                 actions.append(self._fix_action(uri, lines, finding, finding.fix, diagnostic))
-            noqa = self._noqa_action(uri, lines, finding, diagnostic)
+            noqa = self._noqa_action(uri, lines, finding, diagnostic, _comments(self.documents[uri].text or ""))
             if noqa is not None:
                 actions.append(noqa)
         if not only or any(FIX_ALL.startswith(kind) for kind in only):
@@ -196,20 +197,26 @@ class AscendLintServer(LanguageServer):
         )
 
     def _noqa_action(
-        self, uri: str, lines: list[str], finding: Finding, diagnostic: lsp.Diagnostic
+        self, uri: str, lines: list[str], finding: Finding, diagnostic: lsp.Diagnostic, comments: Comments
     ) -> lsp.CodeAction | None:
-        """`# noqa: CODE` at the end of the finding's line (added to an existing list)."""
+        """`# noqa: CODE` at the end of the finding's line, or its code added to the list of the
+        line's `# noqa` comment; before a `# noqa` that cannot be read (which suppresses nothing)."""
         row = finding.noqa_row
         if row > len(lines):
             return None
         line = lines[row - 1]
         if line.rstrip().endswith("\\"):
             return None  # a comment cannot follow a line continuation
-        existing = NOQA.search(line)
-        if existing is not None and existing.group("codes"):
-            at, text = existing.end("codes"), f", {finding.code}"
-        else:
-            at, text = len(line.rstrip()), f"  # noqa: {finding.code}"
+        at, text = len(line.rstrip()), f"  # noqa: {finding.code}"
+        if row in comments.comments:
+            column, comment = comments.comments[row]
+            try:
+                existing = noqa_directive(comment)
+            except InvalidDirective as invalid:
+                at, text = column + invalid.start, f"# noqa: {finding.code}  "
+            else:
+                if existing is not None and existing.codes:
+                    at, text = column + existing.end, f", {finding.code}"
         where = self._position(lines, Position(row, at + 1))
         return lsp.CodeAction(
             title=f"Disable {finding.code} for this line",
@@ -275,6 +282,13 @@ def _fix_all(result: FileResult, settings: Settings | None) -> str | None:
         return None
     _, fixed = fix_result(result, settings, unsafe=False)
     return fixed.fixed if fixed is not None else None
+
+
+@lru_cache(maxsize=4)
+def _comments(text: str) -> Comments:
+    """The comments of a document's text, tokenized once however often the editor asks for
+    code actions on it."""
+    return Comments(text)
 
 
 def _lines(text: str) -> list[str]:

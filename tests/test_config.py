@@ -324,6 +324,43 @@ def test_noqa(project: Path, capsys, row: int, comment: str, enabled: set[str]) 
     assert codes(capsys=capsys) == enabled
 
 
+@pytest.mark.parametrize(
+    ("line", "enabled", "warning"),
+    [
+        # only comments count: a noqa directive in a string suppresses nothing
+        ('    chunk_o_kernel[(1,)](q, h, o, B, BT=64, num_warps=4); print("launched # noqa-free")', ALL, None),
+        ('    chunk_o_kernel[(1,)](q, h, o, B, BT=64, num_warps=4); print("#noqa")', ALL, None),
+        # a malformed list suppresses nothing (not everything), with ruff's warning
+        ("    chunk_o_kernel[(1,)](q, h, o, B, BT=64, num_warps=4)  # noqa: ASC-001", ALL, "14:59: warning: Invalid"),
+        ("    chunk_o_kernel[(1,)](q, h, o, B, BT=64, num_warps=4)  # noqa: ASC", ALL, "expected a comma-separated"),
+        ("    chunk_o_kernel[(1,)](q, h, o, B, BT=64, num_warps=4)  # noqa: asc001", ALL, "Invalid `# noqa`"),
+        ("    chunk_o_kernel[(1,)](q, h, o, B, BT=64, num_warps=4)  # noqa-free", ALL, "expected `:`"),
+        # spaces before the `:` are ruff's too: the list is read, and names another code here
+        ("    chunk_o_kernel[(1,)](q, h, o, B, BT=64, num_warps=4)  # noqa : ASC002", ALL, None),
+        ("    chunk_o_kernel[(1,)](q, h, o, B, BT=64, num_warps=4)  # noqa : ASC001", {"ASC002", "ASC003"}, None),
+        # codes match exactly, as in ruff: a prefix is no code, and is warned about
+        ("    chunk_o_kernel[(1,)](q, h, o, B, BT=64, num_warps=4)  # noqa: ASC00", ALL, "provided to `# noqa`: ASC00"),
+        ("    chunk_o_kernel[(1,)](q, h, o, B, BT=64, num_warps=4)  # noqa: ASC999", ALL, "code provided"),
+        # other linters' codes are theirs: no warning
+        ("    chunk_o_kernel[(1,)](q, h, o, B, BT=64, num_warps=4)  # noqa: E501", ALL, None),
+        ("    chunk_o_kernel[(1,)](q, h, o, B, BT=64, num_warps=4)  # noqa: E501,ASC001", {"ASC002", "ASC003"}, None),
+    ],
+)
+def test_noqa_is_read_from_comments_as_ruff_reads_it(
+    project: Path, capsys, line: str, enabled: set[str], warning: str | None
+) -> None:
+    lines = KERNEL.splitlines()
+    lines[ROWS["ASC001"] - 1] = line
+    write(project, PATH, "\n".join(lines) + "\n")
+    code, findings, err = run(capsys=capsys)
+    assert code == 1
+    assert {f["code"] for f in findings} == enabled
+    if warning is None:
+        assert not err
+    else:
+        assert err.startswith(f"{PATH}:14:") and warning in err and err.count("\n") == 1, err
+
+
 def test_noqa_at_the_end_of_a_backslash_continuation_covers_its_rows(project: Path, capsys) -> None:
     """No comment can follow a backslash: a finding on a `\\`-continued row is silenced by the
     `# noqa` on the last row of the continued lines, as ruff reads it (and the JSON `noqa_row`
@@ -353,11 +390,59 @@ def test_noqa_at_the_end_of_a_backslash_continuation_covers_its_rows(project: Pa
         ("# ascend-lint: disable-file", set()),
         # the code list ends with the line: the next line's words are not codes
         ("# ascend-lint: disable-file=ASC001\na = 1", {"ASC002", "ASC003"}),
+        # spaces around `=`, and `:` as ruff takes after its file-level noqa
+        ("# ascend-lint: disable-file = ASC001", {"ASC002", "ASC003"}),
+        ("# ascend-lint: disable-file: ASC001, ASC003", {"ASC002"}),
+        ("x = 1  # ascend-lint: disable-file:ASC001", {"ASC002", "ASC003"}),
     ],
 )
 def test_disable_file(project: Path, capsys, comment: str, enabled: set[str]) -> None:
     write(project, PATH, f"{comment}\n{KERNEL}")
     assert codes(capsys=capsys) == enabled
+
+
+@pytest.mark.parametrize(
+    ("header", "enabled", "warning"),
+    [
+        # only comments count: a docstring that quotes the directive disables nothing
+        ('"""Generated files carry `# ascend-lint: disable-file`."""', ALL, None),
+        ('NOTE = "# ascend-lint: disable-file=ASC001"', ALL, None),
+        # a directive that cannot be read disables nothing (never everything), with a warning
+        ("# ascend-lint: disable-file ASC001", ALL, "1:1: warning: Invalid `# ascend-lint: disable-file` directive"),
+        ("# ascend-lint: disable-file=", ALL, "expected a comma-separated list of codes"),
+        ("# ascend-lint: disable-file=asc001", ALL, "expected a comma-separated list of codes"),
+        ("# ascend-lint: disable-file; ASC001", ALL, "expected `=` or `:`"),
+        # codes match exactly; an unknown one is warned about, the others still apply
+        ("# ascend-lint: disable-file=ASC999", ALL, "1:1: warning: Invalid rule code provided"),
+        ("# ascend-lint: disable-file=ASC00", ALL, ": ASC00\n"),
+        ("# ascend-lint: disable-file=ASC001, ASC999", {"ASC002", "ASC003"}, ": ASC999\n"),
+    ],
+)
+def test_disable_file_only_in_comments_and_never_all_by_mistake(
+    project: Path, capsys, header: str, enabled: set[str], warning: str | None
+) -> None:
+    write(project, PATH, f"{header}\n{KERNEL}")
+    code, findings, err = run(capsys=capsys)
+    assert code == 1
+    assert {f["code"] for f in findings} == enabled
+    if warning is None:
+        assert not err
+    else:
+        assert err.startswith(f"{PATH}:1:") and warning in err and err.count("\n") == 1, err
+
+
+def test_directive_warnings_come_from_the_cache_too(project: Path, capsys) -> None:
+    write(project, PATH, f"# ascend-lint: disable-file=ASC999\n{KERNEL}")
+    warnings = []
+    for _ in range(2):  # the second run reads the cache
+        main(["check", "--output-format", "concise", "--cache-dir", str(project / "cache")])
+        warnings.append(capsys.readouterr().err)
+    assert (
+        warnings[0]
+        == warnings[1]
+        == f"{PATH}:1:1: warning: Invalid rule code provided to `# ascend-lint: disable-file`: ASC999\n"
+    )
+    assert any((project / "cache").rglob("*.json"))
 
 
 def test_target_all(project: Path, capsys) -> None:

@@ -8,12 +8,14 @@ from pathlib import Path
 
 import pytest
 from kernel_samples import (
+    BAD_FINDINGS,
     BAD_KERNEL,
     BAD_PATH,
     CUDA_PATH,
     GOOD_PATH,
     UB_KERNEL,
     UB_LINE,
+    ascend_lint,
     cli_json,
     line_of,
     write_project,
@@ -29,6 +31,13 @@ def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def flake8(*args: str, cwd: Path, stdin: str | None = None) -> list[str]:
     """The report lines of `flake8 --isolated ARGS` (isolated: no user or project flake8 config)."""
+    lines, stderr = flake8_run(*args, cwd=cwd, stdin=stdin)
+    assert not stderr, stderr
+    return lines
+
+
+def flake8_run(*args: str, cwd: Path, stdin: str | None = None) -> tuple[list[str], str]:
+    """The report lines and stderr of `flake8 --isolated ARGS`."""
     done = subprocess.run(
         [sys.executable, "-m", "flake8", "--isolated", *args],
         cwd=cwd,
@@ -37,8 +46,8 @@ def flake8(*args: str, cwd: Path, stdin: str | None = None) -> list[str]:
         text=True,
         encoding="utf-8",
     )
-    assert done.returncode in (0, 1) and not done.stderr, done.stderr
-    return done.stdout.splitlines()
+    assert done.returncode in (0, 1), done.stderr
+    return done.stdout.splitlines(), done.stderr
 
 
 def codes(lines: list[str]) -> set[tuple[str, int]]:
@@ -91,6 +100,49 @@ def test_file_level_disable_comment_applies(project: Path) -> None:
     disabled = "# ascend-lint: disable-file=ASC001\n" + BAD_KERNEL
     lines = flake8("--select", "ASC", "--stdin-display-name", BAD_PATH, "-", cwd=project, stdin=disabled)
     assert {code for code, _ in codes(lines)} == {"ASC003"}
+
+
+@pytest.mark.parametrize(
+    ("header", "enabled", "warning"),
+    [
+        # only comments count: a docstring quoting the directive disables nothing
+        ('"""Generated files carry `# ascend-lint: disable-file`."""', {"ASC001", "ASC003"}, None),
+        ("# ascend-lint: disable-file: ASC001", {"ASC003"}, None),
+        ("# ascend-lint: disable-file = ASC001", {"ASC003"}, None),
+        # a directive that cannot be read disables nothing, with the CLI's warning on stderr
+        ("# ascend-lint: disable-file ASC001", {"ASC001", "ASC003"}, "1:1: warning: Invalid `# ascend-lint: disable"),
+        ("# ascend-lint: disable-file=ASC999", {"ASC001", "ASC003"}, "1:1: warning: Invalid rule code provided"),
+    ],
+)
+def test_file_level_disable_comment_is_read_as_the_cli_reads_it(
+    project: Path, header: str, enabled: set[str], warning: str | None
+) -> None:
+    text = f"{header}\n{BAD_KERNEL}"
+    lines, stderr = flake8_run("--select", "ASC", "--stdin-display-name", BAD_PATH, "-", cwd=project, stdin=text)
+    assert {code for code, _ in codes(lines)} == enabled
+    if warning is None:
+        assert not stderr
+    else:
+        assert stderr.startswith(f"{BAD_PATH}:{warning}") and stderr.count("\n") == 1, stderr
+    assert {code for code, _ in codes(cli_lines(project, text))} == enabled
+
+
+def cli_lines(project: Path, text: str) -> list[str]:
+    """The findings `ascend-lint check` reports for `text` as the file at BAD_PATH (stdin)."""
+    done = ascend_lint(
+        "check", "--output-format", "concise", "--stdin-filename", BAD_PATH, "-", cwd=project, stdin=text
+    )
+    assert done.returncode in (0, 1), done.stderr
+    return [line for line in done.stdout.splitlines() if line.startswith(f"{BAD_PATH}:")]
+
+
+def test_a_noqa_in_a_string_suppresses_nothing_in_either(project: Path) -> None:
+    """`# noqa` under flake8 is flake8's (its own regex over the physical line): a string
+    spelling `#noqa` is none for it, nor for the CLI, which reads only comments."""
+    launch = "matmul_kernel[(1,)](a, b, c, α, BLOCK=16, num_warps=4)"
+    text = BAD_KERNEL.replace(launch, launch + '; print("#noqa")')
+    lines = flake8("--select", "ASC", "--stdin-display-name", BAD_PATH, "-", cwd=project, stdin=text)
+    assert codes(lines) == codes(cli_lines(project, text)) == BAD_FINDINGS
 
 
 def test_extend_ignore(project: Path) -> None:

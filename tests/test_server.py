@@ -202,6 +202,49 @@ def test_diagnostics_actions_and_hover(project: Path):
     with_server(project, scenario)
 
 
+LAUNCH = 'k[(1,)]("😋", a, b, o, num_warps=4)'
+
+
+@pytest.mark.parametrize(
+    ("launch", "silenced"),
+    [
+        # a `#` in a string is no comment: the directive goes at the end of the line
+        (
+            'k[(1,)]("😋 # noqa: E501", a, b, o, num_warps=4)',
+            'k[(1,)]("😋 # noqa: E501", a, b, o, num_warps=4)  # noqa: ASC001',
+        ),
+        # the code joins the list of the line's directive, wherever it is in the comment
+        (f"{LAUNCH}  # noqa: E501", f"{LAUNCH}  # noqa: E501, ASC001"),
+        (f"{LAUNCH}  # keep # noqa : ASC003 why", f"{LAUNCH}  # keep # noqa : ASC003, ASC001 why"),
+        # a directive that cannot be read suppresses nothing: the new one goes before it
+        (f"{LAUNCH}  # noqa: ASC", f"{LAUNCH}  # noqa: ASC001  # noqa: ASC"),
+        (f"{LAUNCH}  # a remark", f"{LAUNCH}  # a remark  # noqa: ASC001"),
+    ],
+)
+def test_disable_for_this_line_reads_the_comment_as_the_linter_does(project: Path, launch: str, silenced: str):
+    path = project / "triton_ascend" / "k.py"
+    text = KERNEL.replace(LAUNCH, launch)
+    assert [f.code for f in expected(text, path).findings] == ["ASC003", "ASC001"]
+
+    async def scenario(editor: Editor) -> None:
+        uri = open_document(editor, path, text)
+        published = await editor.diagnostics(uri, 1)
+        knobs = next(d for d in published.diagnostics if d.code == "ASC001")
+        actions = await editor.text_document_code_action_async(
+            lsp.CodeActionParams(
+                text_document=lsp.TextDocumentIdentifier(uri),
+                range=knobs.range,
+                context=lsp.CodeActionContext(diagnostics=[knobs], only=[lsp.CodeActionKind.QuickFix]),
+            )
+        )
+        disable = next(a for a in actions if a.title == "Disable ASC001 for this line")
+        done = applied(text, disable.edit.changes[uri])
+        assert done == text.replace(launch, silenced)
+        assert [f.code for f in expected(done, path).findings] == ["ASC003"]
+
+    with_server(project, scenario)
+
+
 def busy_document(kernels: int) -> str:
     """KERNEL with `kernels` more small kernels: a document whose first lint takes a while."""
     extra = "".join(
