@@ -427,9 +427,9 @@ def _disabled_for_file(comments: Comments, result: FileResult) -> frozenset[str]
         return frozenset()
     known = set(all_codes())
     disabled: set[str] = set()
-    for row, directive in sorted(comments.disable_file().items()):
-        if _usable(directive, DISABLE_FILE, row, comments, result):
-            assert isinstance(directive, Directive)
+    for row, found in sorted(comments.disable_file().items()):
+        directive = _readable(found, DISABLE_FILE, row, comments, result)
+        if directive is not None:
             listed = known if directive.codes is None else set(directive.codes)
             for unknown in sorted(listed - known):
                 _warn(
@@ -444,9 +444,9 @@ def _noqa_directives(comments: Comments, result: FileResult) -> dict[int, Direct
     rule has, are warned about in `result` (codes of other linters are theirs: `F401`)."""
     known = set(all_codes())
     found: dict[int, Directive] = {}
-    for row, directive in sorted(comments.noqa().items()):
-        if _usable(directive, "# noqa", row, comments, result):
-            assert isinstance(directive, Directive)
+    for row, read in sorted(comments.noqa().items()):
+        directive = _readable(read, "# noqa", row, comments, result)
+        if directive is not None:
             for code in directive.codes or ():
                 if code.startswith("ASC") and code not in known:
                     _warn(result, row, comments, directive.start, f"Invalid rule code provided to `# noqa`: {code}")
@@ -454,17 +454,17 @@ def _noqa_directives(comments: Comments, result: FileResult) -> dict[int, Direct
     return found
 
 
-def _usable(
+def _readable(
     directive: Directive | InvalidDirective, name: str, row: int, comments: Comments, result: FileResult
-) -> bool:
-    """Whether the directive could be read; warnings in `result` for what it holds that is read
-    past (`,,`), or why it is ignored."""
+) -> Directive | None:
+    """The directive when it could be read, else None; warnings in `result` for what it holds
+    that is read past (`,,`), or why it is ignored."""
     if isinstance(directive, InvalidDirective):
         _warn(result, row, comments, directive.start, f"Invalid `{name}` directive ignored: {directive}")
-        return False
+        return None
     for warning in directive.warnings:
         _warn(result, row, comments, directive.start, f"Missing or joined rule code(s) in `{name}`: {warning}")
-    return True
+    return directive
 
 
 def _warn(result: FileResult, row: int, comments: Comments, offset: int, message: str) -> None:
