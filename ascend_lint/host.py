@@ -111,13 +111,35 @@ class CallSite:
         return tuple(block for block in self.blocks if isinstance(block, cst.For))
 
 
+@dataclass(frozen=True)
+class Merged:
+    """What goes into the same dict as a source of a `**` splat on the way to it
+    (`DictTrail.merged`): `node`, read in `scope`; `whole`: any dict the expression may hold
+    (`HostIndex.dict_sources` of it), else only what the node itself writes (the entries of a
+    dict literal, the keywords of a `dict(...)` call, a store `kw["key"] = v`, a change
+    `kw.update(...)` / `kw.setdefault(k, v)` / `kw |= {...}`)."""
+
+    node: cst.CSTNode
+    scope: Scope
+    whole: bool
+
+
 @dataclass
 class DictTrail:
     """What `HostIndex.dict_sources` passed through: names (with the function binding each)
-    and the module's functions whose results it read."""
+    and the module's functions whose results it read; and for each source it found, what is
+    merged with it into the dict the splat gets, on any of its ways there (`merged`): the
+    other entries and splats of the dict literal or `dict(...)` call it is splatted into
+    (`{**base, "key": v}`, `dict(base, key=v)`), the other side of a `|`, the stores and
+    changes of a name holding it, and for such a store or change, what the name holds."""
 
     names: set[tuple[str, Scope]] = field(default_factory=set)
     functions: set[str] = field(default_factory=set)
+    merged: dict[cst.CSTNode, set[Merged]] = field(default_factory=dict)
+
+    def merge(self, source: cst.CSTNode, merged: Sequence[Merged]) -> None:
+        if merged:
+            self.merged.setdefault(source, set()).update(merged)
 
 
 @dataclass(frozen=True)
@@ -782,7 +804,12 @@ class HostIndex(_HostFacts):
         ]
 
     def dict_sources(
-        self, value: cst.BaseExpression, scope: Scope, hops: int = 0, trail: DictTrail | None = None
+        self,
+        value: cst.BaseExpression,
+        scope: Scope,
+        hops: int = 0,
+        trail: DictTrail | None = None,
+        merged: tuple[Merged, ...] = (),
     ) -> Iterator[tuple[cst.CSTNode, Scope]]:
         """What a `**value` splat may hold: dict literals and `dict(...)` calls, written
         inline, bound to a name (plus what the function changes it with: `name["key"] = v`
@@ -794,56 +821,82 @@ class HostIndex(_HostFacts):
         (`dict(..., **base)`, `{**base}`); either arm of a choice (`a if c else b`, `a or b`)
         and both sides of a merge (`base | extra`). A name and the value bound to it are a hop
         each: a getter's result reaches a launch in twice the hops of other values. `trail`
-        collects the names and the functions (getters) the dicts pass through on the way."""
+        collects the names and the functions (getters) the dicts pass through on the way, and
+        what is merged with each source on its way (`merged`: what `value` is merged with)."""
         if hops > 2 * _MAX_HOPS:
             return
         if isinstance(value, cst.Dict) or _is_dict_call(value):
+            if trail is not None:
+                trail.merge(value, merged)
             yield value, scope
-            for inner in _splats_inside(value):
-                yield from self.dict_sources(inner, scope, hops + 1, trail)
+            inner = _splats_inside(value)
+            for each in inner:
+                beside = (
+                    Merged(value, scope, False),
+                    *(Merged(other, scope, True) for other in inner if other is not each),
+                )
+                yield from self.dict_sources(each, scope, hops + 1, trail, (*merged, *beside))
         elif isinstance(value, cst.Name):
             if trail is not None:
                 trail.names.add((value.value, self._binding_scope(value.value, scope)))
             in_function = self._binding_scope(value.value, scope) is not None
+            held: list[tuple[cst.BaseExpression, Scope]] = []  # what the name holds: values bound or passed to it
             for bound in self.values_of(value.value, scope):
                 binder = self.binders.get(bound)
                 if in_function and isinstance(binder, cst.AugAssign) and _changed_dict(binder):
                     continue  # `kw |= {...}` in a function: one of its changes, read below
-                yield from self.dict_sources(bound, scope, hops + 1, trail)
+                held.append((bound, scope))
             if scope is not None and _param(scope, value.value) is not None:  # what its callers pass
                 for site in self.callers_of(scope):
                     passed = passed_for(site.call, scope, value.value)
                     if passed is not None:
-                        yield from self.dict_sources(passed, site.scope, hops + 1, trail)
+                        held.append((passed, site.scope))
+            changed: list[tuple[cst.Assign | DictChange, Scope]] = []  # its stores and changes
             for reader in self._scopes_reading(value.value, scope):
-                for store in self.item_stores.get((value.value, reader), ()):
-                    yield store.statement, reader
-                for change in self._dict_changes(reader).get(value.value, ()):
-                    yield change, reader
-                    for added in _added_dicts(change):
-                        yield from self.dict_sources(added, reader, hops + 1, trail)
+                changed += [(store.statement, reader) for store in self.item_stores.get((value.value, reader), ())]
+                changed += [(change, reader) for change in self._dict_changes(reader).get(value.value, ())]
+            changes = [
+                (node, [Merged(node, reader, False), *(Merged(added, reader, True) for added in _added(node))])
+                for node, reader in changed
+            ]
+            made_here = tuple(each for _, made in changes for each in made)
+            for bound, where in held:
+                yield from self.dict_sources(bound, where, hops + 1, trail, (*merged, *made_here))
+            for (node, reader), (_, own) in zip(changed, changes, strict=True):
+                beside = (
+                    *merged,
+                    *(Merged(bound, where, True) for bound, where in held),
+                    *(each for other, made in changes if other is not node for each in made),
+                )
+                if trail is not None:
+                    trail.merge(node, beside)
+                yield node, reader
+                for added in _added(node):
+                    yield from self.dict_sources(added, reader, hops + 1, trail, (*beside, own[0]))
         elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
             for callee in self._callees(value.func.value, scope):
                 if trail is not None and callee in self.returns:
                     trail.functions.add(callee)
                 for returned, function in self.returns.get(callee, ()):
-                    yield from self.dict_sources(returned, function, hops + 1, trail)
+                    yield from self.dict_sources(returned, function, hops + 1, trail, merged)
         elif isinstance(value, cst.Call) and (copied := _copied(value)) is not None:
-            yield from self.dict_sources(copied, scope, hops + 1, trail)
+            yield from self.dict_sources(copied, scope, hops + 1, trail, merged)
         elif isinstance(value, cst.Subscript):
             for element, function in self._returned_elements(value):
                 if trail is not None:
                     trail.functions.add(function.name.value)
                 if element is not None:
-                    yield from self.dict_sources(element, function, hops + 1, trail)
+                    yield from self.dict_sources(element, function, hops + 1, trail, merged)
         elif isinstance(value, cst.IfExp):  # either arm (`configs[0] if configs else defaults(n)`)
             for arm in (value.body, value.orelse):
-                yield from self.dict_sources(arm, scope, hops + 1, trail)
-        elif isinstance(value, cst.BooleanOperation) or (
-            isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.BitOr)
-        ):  # either operand (`config or defaults(n)`), a merge (`base | dict(num_warps=4)`)
+                yield from self.dict_sources(arm, scope, hops + 1, trail, merged)
+        elif isinstance(value, cst.BooleanOperation):  # either operand (`config or defaults(n)`)
             for operand in (value.left, value.right):
-                yield from self.dict_sources(operand, scope, hops + 1, trail)
+                yield from self.dict_sources(operand, scope, hops + 1, trail, merged)
+        elif isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.BitOr):
+            # both sides of a merge (`base | dict(num_warps=4)`), each merged with the other
+            for operand, other in ((value.left, value.right), (value.right, value.left)):
+                yield from self.dict_sources(operand, scope, hops + 1, trail, (*merged, Merged(other, scope, True)))
 
     def keys_read(self, trail: DictTrail) -> dict[str, cst.CSTNode]:
         """The string keys read out of the dicts a `**value` splat may hold, given the `trail`
@@ -3090,25 +3143,29 @@ class HostIndex(_HostFacts):
                 break
         return found
 
-    def launch_on_other_platform(self, forwarder: cst.FunctionDef, hops: int = 0) -> cst.Call | None:
+    def launch_on_other_platform(self, forwarder: cst.FunctionDef) -> cst.Call | None:
         """A launch running only on another platform than Ascend that `forwarder` (of
         `forwarders`) splats its parameters into, itself or through the forwarders it calls
         (`def _launch(k, grid, **kw): if device != "npu": k[grid](**kw); return ...`): there the
         launch options it passes on still tune the kernel."""
+        for launch in self.forwarded_launches(forwarder):
+            other = next((call for call in launch.calls if self.on_other_platform(call)), None)
+            if other is not None:
+                return other
+        return None
+
+    def forwarded_launches(self, forwarder: cst.FunctionDef, hops: int = 0) -> Iterator[Launch]:
+        """The launches `forwarder` (of `forwarders`) splats its parameters into, itself or
+        through the forwarders it calls, at most `_MAX_HOPS` helpers down."""
         for launches in self.launches.values():
             for launch in launches:
                 if launch.scope is forwarder and _splatted_params(forwarder, launch.call.args):
-                    other = next((call for call in launch.calls if self.on_other_platform(call)), None)
-                    if other is not None:
-                        return other
+                    yield launch
         if hops >= _MAX_HOPS:
-            return None
+            return
         for name, (callee, _) in self.forwarders.items():
             if callee is not forwarder and any(site.scope is forwarder for site in self.calls_of.get(name, ())):
-                found = self.launch_on_other_platform(callee, hops + 1)
-                if found is not None:
-                    return found
-        return None
+                yield from self.forwarded_launches(callee, hops + 1)
 
     def _add_wrapper(
         self,
@@ -4416,6 +4473,11 @@ def _changed_dict(node: cst.CSTNode) -> tuple[str, DictChange] | None:
     ):
         return node.target.value, node
     return None
+
+
+def _added(node: cst.Assign | DictChange) -> list[cst.BaseExpression]:
+    """The dicts a store (none) or a change adds that are not written in it (`_added_dicts`)."""
+    return [] if isinstance(node, cst.Assign) else _added_dicts(node)
 
 
 def _added_dicts(change: DictChange) -> list[cst.BaseExpression]:

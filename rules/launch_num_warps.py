@@ -55,11 +55,20 @@ marks the loop (`tt.num_stages` in the TTIR; the linalg output and the memory pl
 same with 1, 2, 3 or none), and the compiler team's own tutorials and sgl-kernel-npu write
 `tl.range(..., num_stages=1)`, so it is left to them.
 
-Nor `num_warps=` in a launch (a `warmup` / `run`, a call of a helper forwarding its keywords)
-that selects triton-ascend's pure SIMT mode with the literal keyword `force_simt_only=True`
-or `compile_mode="simt_only"` (written, or in every dict a `**` splat may hold) (Ascend 950; FlagTree's and triton-ascend's SIMT kernels pass
-`num_warps=32`), nor in the `triton.Config`s and heuristics of a kernel every launch of which
-in the module does: that mode compiles the TTIR straight to the binary with
+Nor `num_warps` where a launch (a `warmup` / `run`, a call of a helper forwarding its
+keywords) may select triton-ascend's pure SIMT mode with the literal keyword
+`force_simt_only=True` or `compile_mode="simt_only"` (Ascend 950; FlagTree's and
+triton-ascend's SIMT kernels pass `num_warps=32`): a keyword of a launch that writes it, or
+beside a `**` splat that may hold it (`**_opts(mode)`, a helper returning a SIMT dict and
+another), or of a call of a helper whose launch writes it. In a dict a launch splats it is
+decided for each dict the knob is written in, at every launch of the module splatting it: not
+reported in a dict that selects the mode itself, whichever other dicts the splat may hold (a
+helper's other `return`, the `else` arm, the other arm of `a if c else b`), nor in one merged
+with a dict that may (`{**base, "compile_mode": "simt_only"}`, `dict(base,
+force_simt_only=True)`, `base | {...}`, a store or `update` into the name holding it), nor in
+any dict splatted beside such a keyword or splat; the dict chosen instead of a SIMT one keeps
+its finding. Nor in the `triton.Config`s and heuristics of a kernel every launch of which in the
+module selects it (in every dict it may splat): that mode compiles the TTIR straight to the binary with
 `bishengir-compile --pure-simt --num-warps=N` (triton-ascend's `ttir_to_npubin`), and its
 autotuner tunes `num_warps` (8 to 64) there. `num_stages=` stays reported (that path does not
 read it), and so does `num_warps=` beside `force_simt_only=False`, another `compile_mode`
@@ -91,7 +100,7 @@ Tune tiles, the grid, layout and the UB budget instead.
 ## Fix safety
 Safe: the keywords (or dict entries) are removed; they have no effect on the compiled
 kernel. Each goes with its own text only: alone on its line, with that line and its comment
-there; the neighbours' comments and lines stay. In a launch selecting the SIMT mode the fix of `num_stages` keeps `num_warps`. In a list of `triton.Config`s (a comprehension or a literal list, passed to a call,
+there; the neighbours' comments and lines stay. In a launch or a dict selecting the SIMT mode the fix of `num_stages` keeps `num_warps`, and the fix of the dict chosen instead of a SIMT one removes its own knobs only. In a list of `triton.Config`s (a comprehension or a literal list, passed to a call,
 bound to a name or returned), configs that differed only in the knobs would repeat, and
 autotune would benchmark the same kernel several times: the fix keeps one copy of each
 distinct config. A comprehension loses the `for` clauses whose names fed only the knobs
@@ -129,13 +138,15 @@ from typing import TypeGuard
 import libcst as cst
 
 from ascend_lint.fixes import Declined, FixPlan, Replace, names_in, without_items
-from ascend_lint.host import DictChange, DictTrail, Scope, all_params, passed_for
+from ascend_lint.host import DictChange, DictTrail, Merged, Scope, all_params, passed_for
 from ascend_lint.imports import ImportMap, dotted_name, number_literal, str_literal
 from ascend_lint.kernels import Kernel
 from ascend_lint.nodes import flat_code, walk
 from ascend_lint.rule import Confirm, Evidence, Example, HostIndex, ModuleContext, Report, Rule
 
 KNOBS = frozenset({"num_warps", "num_stages"})
+# the launch keywords selecting triton-ascend's pure SIMT mode (`_simt_keyword`)
+SIMT_KEYWORDS = frozenset({"force_simt_only", "compile_mode"})
 # a kernel's methods that compile it with the launch options they are given
 COMPILING_METHODS = frozenset({"warmup", "run"})
 
@@ -300,6 +311,50 @@ def gather(x, idx, n):
     gather_rows.warmup(x, idx, n, N=64, num_warps=16, compile_mode="simt_only", grid=(48,))
     gather_tuned[(48,)](x, idx, n, force_simt_only=True)
 """,
+        # decided for each dict: one selecting the SIMT mode itself, whichever other dict the splat
+        # may hold (triton-ascend's microbench `bench_transpose_triton.py`: `_opts(mode)` returns a
+        # SIMD and a SIMT dict), a dict merged with a SIMT one (at any launch splatting it), a
+        # keyword beside such a splat, a keyword or dict given to a helper whose launch selects it
+        """
+def _opts(mode):
+    if mode == "simd":
+        return {"compile_mode": "simd"}
+    return {"num_warps": 1, "compile_mode": "simt_only"}
+
+def _launch(grid, *args, **kwargs):
+    return gather_rows[grid](*args, force_simt_only=True, **kwargs)
+
+def _run(grid, x, kernel_kwargs):
+    gather_rows[grid](x, compile_mode="simt_only", **kernel_kwargs)
+
+def gather_modes(x, idx, n, mode, simt):
+    gather_rows[(48,)](x, idx, n, N=64, **_opts(mode))
+    gather_rows[(48,)](x, idx, n, N=64, num_warps=32, **_opts(mode))
+    if simt:
+        opts = {"N": 64, "num_warps": 32, "force_simt_only": True}
+    else:
+        opts = {"N": 64}
+    gather_rows[(48,)](x, idx, n, **opts)
+    chosen = {"num_warps": 32, "force_simt_only": True} if simt else {}
+    gather_rows[(48,)](x, idx, n, N=64, **chosen)
+    base = {"N": 64, "num_warps": 32}
+    gather_rows[(48,)](x, idx, n, **base)
+    gather_rows[(48,)](x, idx, n, **{**base, "compile_mode": "simt_only"})
+    copied = dict(N=64, num_warps=16)
+    gather_rows[(48,)](x, idx, n, **dict(copied, force_simt_only=True))
+    joined = {"N": 64, "num_warps": 8}
+    gather_rows[(48,)](x, idx, n, **(joined | ({"compile_mode": "simt_only"} if simt else {})))
+    kw = {"N": 64, "num_warps": 32}
+    kw["force_simt_only"] = True
+    gather_rows[(48,)](x, idx, n, **kw)
+    kw2 = dict(N=64)
+    kw2.update(num_warps=32, force_simt_only=True)
+    gather_rows[(48,)](x, idx, n, **kw2)
+    gather_rows[(48,)](x, idx, n, **{"N": 64, "num_warps": 32}, **{"force_simt_only": True})
+    _launch((48,), x, idx, n, N=64, num_warps=32)
+    _launch((48,), x, idx, n, **{"N": 64, "num_warps": 32})
+    _run((48,), x, {"N": 64, "num_warps": 32})
+""",
     )
     INVALID = (
         Example(
@@ -343,6 +398,47 @@ def gather(x, idx, n):
     gather_tuned[(48,)](x, idx, n, force_simt_only=True)
     gather_tuned[(48,)](x, idx, n)
     return [triton.Config({"BLOCK": 64}, force_simt_only=True)]
+""",
+        ),
+        # the dict chosen instead of a SIMT one (a helper's other `return`, the `else` arm, the other
+        # arm of a choice) and one merged with a SIMD mode keep their findings, and the fix removes
+        # their knobs only; `num_stages` of a SIMT dict goes, its `num_warps` stays
+        Example(
+            """
+def _opts(mode):
+    if mode == "simd":
+        return {"num_warps": 1, "compile_mode": "simd"}  # expect
+    return {"num_warps": 1, "num_stages": 2, "compile_mode": "simt_only"}  # expect
+
+def gather_modes(x, idx, n, mode, simt):
+    gather_rows[(48,)](x, idx, n, N=64, **_opts(mode))
+    if simt:
+        opts = {"N": 64, "num_warps": 32, "force_simt_only": True}
+    else:
+        opts = {"N": 64, "num_warps": 4}  # expect
+    gather_rows[(48,)](x, idx, n, **opts)
+    chosen = {"num_warps": 32, "force_simt_only": True} if simt else {"num_warps": 4}  # expect
+    gather_rows[(48,)](x, idx, n, N=64, **chosen)
+    base = {"N": 64, "num_warps": 8}  # expect
+    gather_rows[(48,)](x, idx, n, **{**base, "compile_mode": "simd"})
+""",
+            fixed="""
+def _opts(mode):
+    if mode == "simd":
+        return {"compile_mode": "simd"}
+    return {"num_warps": 1, "compile_mode": "simt_only"}
+
+def gather_modes(x, idx, n, mode, simt):
+    gather_rows[(48,)](x, idx, n, N=64, **_opts(mode))
+    if simt:
+        opts = {"N": 64, "num_warps": 32, "force_simt_only": True}
+    else:
+        opts = {"N": 64}
+    gather_rows[(48,)](x, idx, n, **opts)
+    chosen = {"num_warps": 32, "force_simt_only": True} if simt else {}
+    gather_rows[(48,)](x, idx, n, N=64, **chosen)
+    base = {"N": 64}
+    gather_rows[(48,)](x, idx, n, **{**base, "compile_mode": "simd"})
 """,
         ),
         # the arm of a module-level conditional expression that runs on Ascend (flashserve's gla/chunk.py)
@@ -842,10 +938,11 @@ FALLBACK = CONFIGS[2]
         tuning_reads = _tuning_reads(context)
         merges = _config_merges(context, knobs, tuning_reads)
         other_platform_configs = _other_platform_configs(context)
+        live = _simt_sources(context)
         for call, scope in host.calls:
             if call not in other_platform_configs and not host.on_other_platform(call):
                 read = tuning_reads.get(call, {})
-                reports = self._reports_on(call, scope, context, knobs.get(call, KNOBS), merges, read)
+                reports = self._reports_on(call, scope, context, knobs.get(call, KNOBS), merges, read, live)
                 for report in _within(scope, reports):
                     if not host.on_other_platform(report.node):  # a dict or store written on such a path
                         yield report
@@ -860,10 +957,13 @@ FALLBACK = CONFIGS[2]
         knobs: AbstractSet[str],
         merges: dict[cst.Call, FixPlan],
         read: Mapping[str, Declined],
+        live: AbstractSet[cst.CSTNode],
     ) -> Iterator[Report]:
         """The `knobs` of a launch, a `triton.Config`, a kernel's `warmup` / `run` or a call of a
         forwarding helper, and of the dicts they splat (bound in `scope` or at module level).
-        No fix for the knobs in `read`: the kernel's tuning reads them (`_tuning_reads`)."""
+        No fix for the knobs in `read`: the kernel's tuning reads them (`_tuning_reads`). Not
+        `num_warps` written in the call beside a splat that may select the SIMT mode, nor in
+        the dicts `live` holds (`_simt_sources`)."""
         host = context.host
         if isinstance(call.func, cst.Subscript) or call in host.stored_launch_calls:  # `launcher(...)` too
             where = "launch"
@@ -874,12 +974,14 @@ FALLBACK = CONFIGS[2]
         else:
             name = _forwarder_called(call, host)
             if name is not None:
-                yield from self._forwarded(call, name, scope, host, knobs, read)
+                yield from self._forwarded(call, name, scope, host, knobs, read, live)
             return
-        yield from self._keywords(call, where, knobs, host, merges.get(call), read=read)
+        # `num_warps` beside a splat that may select the SIMT mode (which a `triton.Config` drops)
+        written = knobs if where == "triton.Config" else knobs - _live_beside(call.args, scope, host, knobs)
+        yield from self._keywords(call, where, written, host, merges.get(call), read=read)
         for arg in call.args:
             if arg.star == "**":
-                yield from self._splatted(arg.value, scope, host, call, knobs, read)
+                yield from self._splatted(arg.value, scope, host, call, knobs, read, live)
 
     def _forwarded(
         self,
@@ -889,33 +991,39 @@ FALLBACK = CONFIGS[2]
         host: HostIndex,
         knobs: AbstractSet[str],
         read: Mapping[str, Declined],
+        live: AbstractSet[cst.CSTNode],
     ) -> Iterator[Report]:
         """A call of a helper that splats its `**kwargs` (or a dict parameter) into a launch:
-        its keywords among `knobs` (but for those the helper names), and the knobs of the
-        dicts it passes on."""
+        its keywords among `knobs` (but for those the helper names, and `num_warps` when the
+        helper's launch selects the SIMT mode itself or a splat beside it may), and the knobs
+        of the dicts it passes on."""
         function, splatted = host.forwarders[name]
         star = function.params.star_kwarg
         star_name = star.name.value if isinstance(star, cst.Param) else None
         named = {p.name.value for p in all_params(function)} - {star_name}
         if star_name in splatted:
             where = f"call of `{name}` (which passes it to a launch)"
+            written = set(knobs - named)  # a knob the helper names is its own
+            if "num_warps" in written and _forwarder_selects_simt(function, host):
+                written.discard("num_warps")
+            written -= _live_beside(call.args, scope, host, written)
             other = host.launch_on_other_platform(function)
-            if other is None:  # a knob the helper names is its own
-                yield from self._keywords(call, where, knobs - named, host, read=read)
+            if other is None:
+                yield from self._keywords(call, where, written, host, read=read)
             else:
                 declined = Declined(
                     f"`{name}` also passes it to a launch on another platform, where it tunes the kernel"
                 )
                 related = ((other, "the launch on another platform"),)
                 advice = "keep it for the other platform's launch only"
-                yield from self._keywords(call, where, knobs - named, host, declined, related, advice)
+                yield from self._keywords(call, where, written, host, declined, related, advice)
             for arg in call.args:
                 if arg.star == "**":
-                    yield from self._splatted(arg.value, scope, host, None, KNOBS, read)
+                    yield from self._splatted(arg.value, scope, host, None, KNOBS, read, live)
         for param in sorted(splatted & named):
             passed = passed_for(call, function, param)
             if passed is not None:
-                yield from self._splatted(passed, scope, host, None, KNOBS, read)
+                yield from self._splatted(passed, scope, host, None, KNOBS, read, live)
 
     def _heuristic(
         self,
@@ -979,11 +1087,13 @@ FALLBACK = CONFIGS[2]
         launch: cst.Call | None,
         knobs: AbstractSet[str],
         read: Mapping[str, Declined],
+        live: AbstractSet[cst.CSTNode],
     ) -> Iterator[Report]:
         """The `knobs` in what a `**value` splat may hold, reported where they are written
         (`launch` when the dict literal is written in its call). No fix for the knobs `read`
         names, nor for those the module reads out of the dicts (`HostIndex.keys_read`: `del
-        kw["num_warps"]`, `meta["num_stages"]`), which the entry's removal would break."""
+        kw["num_warps"]`, `meta["num_stages"]`), which the entry's removal would break. Not
+        `num_warps` in a source `live` holds: a SIMT build reads it (`_simt_sources`)."""
         trail = DictTrail()
         sources = list(host.dict_sources(value, scope, trail=trail))
         if any(_holds_knob(source, knobs) for source, _ in sources):
@@ -999,14 +1109,30 @@ FALLBACK = CONFIGS[2]
                 **read,
             }
         for source, _ in sources:
-            if isinstance(source, cst.Call) and isinstance(source.func, cst.Name):  # dict(num_warps=...)
-                yield from self._keywords(source, "launch-kwargs dict", knobs, host, read=read)
-            elif isinstance(source, (cst.Call, cst.AugAssign)):  # kw.update(...), kw.setdefault(...), kw |= {...}
-                yield from self._added(source, knobs, host, read)
-            elif isinstance(source, cst.Assign):  # kw["num_stages"] = 1
-                yield from self._stored(source, knobs)
-            elif isinstance(source, cst.Dict):
-                yield from self._entries(source, launch if source is value else None, knobs, host, read)
+            if source in live:
+                knobs_here: AbstractSet[str] = knobs - {"num_warps"}
+            else:
+                knobs_here = knobs
+            yield from self._source(source, value, host, launch, knobs_here, read)
+
+    def _source(
+        self,
+        source: cst.CSTNode,
+        value: cst.BaseExpression,
+        host: HostIndex,
+        launch: cst.Call | None,
+        knobs: AbstractSet[str],
+        read: Mapping[str, Declined],
+    ) -> Iterator[Report]:
+        """The `knobs` a source of a `**value` splat writes (`_splatted`)."""
+        if isinstance(source, cst.Call) and isinstance(source.func, cst.Name):  # dict(num_warps=...)
+            yield from self._keywords(source, "launch-kwargs dict", knobs, host, read=read)
+        elif isinstance(source, (cst.Call, cst.AugAssign)):  # kw.update(...), kw.setdefault(...), kw |= {...}
+            yield from self._added(source, knobs, host, read)
+        elif isinstance(source, cst.Assign):  # kw["num_stages"] = 1
+            yield from self._stored(source, knobs)
+        elif isinstance(source, cst.Dict):
+            yield from self._entries(source, launch if source is value else None, knobs, host, read)
 
     def _added(
         self, change: DictChange, knobs: AbstractSet[str], host: HostIndex, read: Mapping[str, Declined]
@@ -1256,8 +1382,9 @@ def _knobs_by_call(context: ModuleContext) -> dict[cst.Call, AbstractSet[str]]:
     launches of a kernel another module of the package defines, through the name imported
     (`HostIndex.imported_kernel_launches`). The calls of no such kernel (one of a module that
     cannot be read, whose parameters are not seen) keep every knob. Nor is `num_warps` one in
-    a call selecting the SIMT mode (`_selects_simt`; a `triton.Config` is none), nor in the
-    configs and heuristics of a kernel every launch of which in the module selects it."""
+    a call writing a keyword that selects the SIMT mode (a `triton.Config` is none; what its
+    `**` splats select is decided for each dict, `_simt_live`), nor in the configs and
+    heuristics of a kernel every launch of which in the module selects it (`_selects_simt`)."""
     host = context.host
     taken: dict[cst.Call, set[str]] = {}
     for kernel in host.kernels.values():
@@ -1276,7 +1403,7 @@ def _knobs_by_call(context: ModuleContext) -> dict[cst.Call, AbstractSet[str]]:
         method = _kernel_method(call, scope, host)
         if method is not None and (named := _parameter_knobs(method[1])):
             taken.setdefault(call, set()).update(named)
-        if _selects_simt(call.args, scope, host) and not context.imports.is_triton(call.func, "Config"):
+        if _writes_simt_keyword(call.args) and not context.imports.is_triton(call.func, "Config"):
             taken.setdefault(call, set()).add("num_warps")
     for kernel in host.kernels.values():
         launches = host.launches_with_helpers(kernel)
@@ -1290,30 +1417,144 @@ def _knobs_by_call(context: ModuleContext) -> dict[cst.Call, AbstractSet[str]]:
 
 
 def _selects_simt(args: Sequence[cst.Arg], scope: Scope, host: HostIndex) -> bool:
-    """Whether the keywords select triton-ascend's pure SIMT compile mode (Ascend 950):
-    `force_simt_only=True` or `compile_mode="simt_only"`, written or in a `**` splat every dict
-    of which sets it (`kw = {"num_warps": 32, "force_simt_only": True}`, `HostIndex.dict_sources`).
+    """Whether the keywords select triton-ascend's pure SIMT compile mode (Ascend 950) in
+    every dict they may be: `force_simt_only=True` or `compile_mode="simt_only"` written, or a
+    `**` splat every dict of which selects it, itself or with what is merged into it on the way
+    (`_simt_live`: `{**base, "force_simt_only": True}`, a store into the name holding it).
     There `NPUOptions.num_warps` is passed to bishengir-compile (`--pure-simt --num-warps=N`)."""
+    if _writes_simt_keyword(args):
+        return True
     for arg in args:
         if arg.star == "**":
-            dicts = list(host.dict_sources(arg.value, scope))
-            if dicts and all(_dict_selects_simt(each) for each, _ in dicts):
+            trail = DictTrail()
+            dicts = list(host.dict_sources(arg.value, scope, trail=trail))
+            if dicts and all(_simt_live(each, trail, host) for each, _ in dicts):
                 return True
-        elif arg.keyword is not None and _simt_keyword(arg.keyword.value, arg.value):
+    return False
+
+
+def _may_select_simt(args: Sequence[cst.Arg], scope: Scope, host: HostIndex) -> bool:
+    """Whether the keywords select the SIMT mode in some dict they may be: written, or in a
+    dict one of their `**` splats may hold (`def _opts(mode)` returning a SIMT dict and
+    another). A `num_warps` written beside them reaches `--num-warps=N` in that build."""
+    return _writes_simt_keyword(args) or any(
+        _holds_simt(Merged(arg.value, scope, True), host) for arg in args if arg.star == "**"
+    )
+
+
+def _simt_sources(context: ModuleContext) -> set[cst.CSTNode]:
+    """The sources of the dicts launches splat (`HostIndex.dict_sources`: dict literals,
+    `dict(...)` calls, stores and changes) whose `num_warps` a SIMT build reads, at any launch
+    of the module (a dict splatted into two launches, one of them SIMT, keeps it for that one):
+    those whose dict may select the SIMT mode itself or with what is merged into it
+    (`_simt_live`), and every source of a splat beside which the launch writes a
+    SIMT-selecting keyword or splats a dict that may select it (`_may_select_simt`), or which
+    a forwarding helper passes to such a launch (`_forwarder_selects_simt`). Launches are
+    those `kernel[grid](...)`, a stored launcher's, `warmup` / `run` calls and calls of
+    forwarding helpers; a `triton.Config` drops the SIMT keywords."""
+    host = context.host
+    live: set[cst.CSTNode] = set()
+    for call, scope in host.calls:
+        splats = [arg for arg in call.args if arg.star == "**"]
+        passed: list[cst.BaseExpression] = []
+        if isinstance(call.func, cst.Subscript) or call in host.stored_launch_calls:
+            selected = False  # `kernel[grid](...)`, a stored launcher's call
+        elif _kernel_method(call, scope, host) is not None:  # `kernel.warmup(...)`
+            selected = False
+        elif (name := _forwarder_called(call, host)) is not None:
+            function, splatted = host.forwarders[name]
+            star = function.params.star_kwarg
+            if not isinstance(star, cst.Param) or star.name.value not in splatted:
+                splats = []
+            named = {param.name.value for param in all_params(function)} & splatted
+            passed = [value for param in sorted(named) if (value := passed_for(call, function, param)) is not None]
+            if not splats and not passed:
+                continue
+            selected = _forwarder_selects_simt(function, host)
+        else:
+            continue
+        values = [
+            (arg.value, selected or _may_select_simt([o for o in call.args if o is not arg], scope, host))
+            for arg in splats
+        ]
+        values += [(value, selected) for value in passed]
+        for value, beside in values:
+            trail = DictTrail()
+            for source, _ in host.dict_sources(value, scope, trail=trail):
+                if beside or _simt_live(source, trail, host):
+                    live.add(source)
+    return live
+
+
+def _live_beside(args: Sequence[cst.Arg], scope: Scope, host: HostIndex, knobs: AbstractSet[str]) -> set[str]:
+    """`num_warps`, when it is among the `knobs` written in a call and one of the call's `**`
+    splats may select the SIMT mode (`_may_select_simt`): that build reads it."""
+    if "num_warps" not in knobs or not any(
+        arg.keyword is not None and arg.keyword.value == "num_warps" for arg in args
+    ):
+        return set()
+    return {"num_warps"} if _may_select_simt(args, scope, host) else set()
+
+
+def _forwarder_selects_simt(function: cst.FunctionDef, host: HostIndex) -> bool:
+    """Whether a launch a forwarding helper passes its parameters into (`HostIndex.forwarded_launches`)
+    selects the SIMT mode with what it writes itself (`kernel[grid](*args, force_simt_only=True,
+    **kwargs)`), or may through a dict it splats that is not one of the helper's parameters."""
+    for launch in host.forwarded_launches(function):
+        params = {param.name.value for param in all_params(launch.scope)} if launch.scope is not None else set()
+        own = [
+            arg
+            for arg in launch.call.args
+            if not (isinstance(arg.value, cst.Name) and arg.value.value in params and arg.star)
+        ]
+        if _may_select_simt(own, launch.scope, host):
             return True
     return False
 
 
-def _dict_selects_simt(found: cst.CSTNode) -> bool:
-    """A dict literal or `dict(...)` call setting a SIMT-selecting keyword."""
-    if isinstance(found, cst.Dict):
-        return any(
-            isinstance(element, cst.DictElement) and _simt_keyword(str_literal(element.key) or "", element.value)
-            for element in found.elements
-        )
-    return isinstance(found, cst.Call) and any(
-        arg.keyword is not None and _simt_keyword(arg.keyword.value, arg.value) for arg in found.args
-    )
+def _writes_simt_keyword(args: Sequence[cst.Arg]) -> bool:
+    return any(arg.keyword is not None and _simt_keyword(arg.keyword.value, arg.value) for arg in args)
+
+
+def _simt_live(source: cst.CSTNode, trail: DictTrail, host: HostIndex) -> bool:
+    """Whether the dict a source of a `**` splat (`HostIndex.dict_sources`) puts its entries in
+    may select the SIMT mode: the source writes it (`{"num_warps": 1, "compile_mode":
+    "simt_only"}`, whichever other dicts the splat may hold), or what is merged with it on its
+    way (`DictTrail.merged`) may (`{**base, "compile_mode": "simt_only"}` for the entries of
+    `base`, `kw["force_simt_only"] = True` for those of the dict `kw` holds). Decided for each
+    source: a dict chosen beside the SIMT one (in an `if` / `else`, by a helper's other
+    `return`) keeps its verdict."""
+    return _writes_simt(source) or any(_holds_simt(merged, host) for merged in trail.merged.get(source, ()))
+
+
+def _holds_simt(merged: Merged, host: HostIndex) -> bool:
+    """Whether what is merged may select the SIMT mode: some dict the expression may hold
+    writes it, or the node itself does."""
+    if merged.whole and isinstance(merged.node, cst.BaseExpression):
+        return any(_writes_simt(source) for source, _ in host.dict_sources(merged.node, merged.scope))
+    return _writes_simt(merged.node)
+
+
+def _writes_simt(source: cst.CSTNode) -> bool:
+    """Whether a dict source writes a SIMT-selecting keyword: a dict literal's entry, a
+    `dict(...)` or `kw.update(...)` keyword or literal, `kw |= {...}`, `kw["compile_mode"] =
+    "simt_only"`, `kw.setdefault("force_simt_only", True)`."""
+    if isinstance(source, cst.Assign):
+        target = source.targets[0].target
+        index = target.slice[0].slice if isinstance(target, cst.Subscript) else None
+        key = str_literal(index.value) if isinstance(index, cst.Index) else None
+        return key is not None and _simt_keyword(key, source.value)
+    if (
+        isinstance(source, cst.Call)
+        and isinstance(source.func, cst.Attribute)
+        and source.func.attr.value == "setdefault"
+    ):
+        key = str_literal(source.args[0].value) if len(source.args) == 2 else None
+        return key is not None and _simt_keyword(key, source.args[1].value)
+    added = source.value if isinstance(source, cst.AugAssign) else source
+    if not isinstance(added, (cst.Dict, cst.Call)):
+        return False
+    return any(_simt_keyword(key, value) for _, key, value in _added_knobs(added, SIMT_KEYWORDS))
 
 
 def _simt_keyword(keyword: str, value: cst.BaseExpression) -> bool:
