@@ -706,7 +706,7 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
                 code = context.module.code_for_node(receiver)
                 yield Report(
                     call,
-                    template.format(receiver=code),
+                    template.format(receiver=context.module.code_for_node(_unparenthesized(receiver))),
                     fix=self._fix(call, _tl_cast(_unparenthesized(receiver), dtype, kernel.imports), "Use `tl.cast`"),
                     facts={"receiver": code, "cause": "constexpr"},
                 )

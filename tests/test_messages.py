@@ -117,3 +117,14 @@ def run(x):
 def test_a_grid_capped_at_the_limit_names_every_factor(axis: str, grows: str) -> None:
     [finding] = lint_source(CAPPED_AXES.format(axis=axis), "k.py", settings(select=["ASC010"])).findings
     assert grows in finding.message
+
+
+@pytest.mark.parametrize("receiver", ["(i * BLOCK)", "((i * BLOCK))", "i * BLOCK"])
+def test_a_cast_receiver_is_quoted_without_its_own_parentheses(receiver: str) -> None:
+    """The advice is code to paste: `tl.cast(i * BLOCK, ...)`, not `tl.cast((i * BLOCK), ...)`."""
+    source = (
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x, i, BLOCK: tl.constexpr):\n"
+        f"    tl.store(x + ({receiver}).to(tl.int64), 1.0)\n"
+    )
+    [finding] = lint_source(source, "k.py", settings(select=["ASC002"])).findings
+    assert "`tl.cast(i * BLOCK, ...)`" in finding.message and "`i * BLOCK` can be" in finding.message
