@@ -82,18 +82,19 @@ class AscendLintServer(LanguageServer):
         diagnostics = []
         if result is not None:
             diagnostics = [self._diagnostic(uri, lines, finding) for finding in result.findings]
+            # a suppression comment that cannot be read (ignored), as `check` warns on stderr
+            diagnostics += [self._note(lines, warning, lsp.DiagnosticSeverity.Warning) for warning in result.warnings]
             if result.error is not None:
-                where = result.error.location or Position(1, 1)
-                diagnostics.append(
-                    lsp.Diagnostic(
-                        range=self._range(lines, where, where),
-                        message=result.error.message,
-                        severity=lsp.DiagnosticSeverity.Error,
-                        source=NAME,
-                    )
-                )
+                diagnostics.append(self._note(lines, result.error, lsp.DiagnosticSeverity.Error))
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
+        )
+
+    def _note(self, lines: list[str], note: Diagnostic, severity: lsp.DiagnosticSeverity) -> lsp.Diagnostic:
+        """A diagnostic of ascend-lint's own, about the file (no rule's finding)."""
+        where = note.location or Position(1, 1)
+        return lsp.Diagnostic(
+            range=self._range(lines, where, where), message=note.message, severity=severity, source=NAME
         )
 
     def _diagnostic(self, uri: str, lines: list[str], finding: Finding) -> lsp.Diagnostic:

@@ -301,6 +301,22 @@ def test_a_syntax_error_is_a_diagnostic_and_other_files_are_not_flagged(project:
     with_server(project, scenario)
 
 
+def test_a_suppression_comment_that_cannot_be_read_is_a_warning(project: Path):
+    """`check` warns on stderr; the editor shows it where the comment is, and the finding stays."""
+    text = KERNEL.replace("num_warps=4)", "num_warps=4)  # noqa: ASC-001")
+    row = next(n for n, line in enumerate(text.splitlines()) if "# noqa: ASC-001" in line)
+
+    async def scenario(editor: Editor) -> None:
+        uri = open_document(editor, project / "triton_ascend" / "k.py", text)
+        diagnostics = (await editor.diagnostics(uri, 1)).diagnostics
+        (warning,) = [d for d in diagnostics if d.code is None]
+        assert warning.severity == lsp.DiagnosticSeverity.Warning and "Invalid" in warning.message
+        assert warning.range.start.line == row
+        assert "ASC001" in [d.code for d in diagnostics]
+
+    with_server(project, scenario)
+
+
 def test_saves_and_configuration_changes_lint_again(project: Path):
     path = project / "triton_ascend" / "k.py"
     configuration = project / "pyproject.toml"
