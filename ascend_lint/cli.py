@@ -15,7 +15,7 @@ from . import __version__
 from . import source as sources
 from .cache import DEFAULT_FOLDER, ENVIRONMENT, Cache, cache_folder
 from .config import ConfigError, Settings, load_settings
-from .engine import default_jobs, lint_data, lint_paths, relative_display
+from .engine import default_jobs, lint_data, lint_paths, relative_display, targeting
 from .model import FileResult
 from .registry import all_rules, rule_by_selector
 from .socs import DEFAULT_SOC, SOCS
@@ -145,7 +145,22 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         help=f"where to keep the cache (default: ${ENVIRONMENT}, else {DEFAULT_FOLDER} next to the configuration)",
     )
     check.add_argument("--no-cache", action="store_true", help="neither read nor write the cache")
-    check.add_argument("--verbose", action="store_true", help="print the traceback of an internal error")
+    check.add_argument(
+        "--verbose",
+        action="store_true",
+        help="also list each skipped file and why, and print the traceback of an internal error (stderr)",
+    )
+    show = check.add_mutually_exclusive_group()
+    show.add_argument(
+        "--show-files",
+        action="store_true",
+        help="list the files the run would lint, and why any is skipped as not Ascend kernel code; lint nothing",
+    )
+    show.add_argument(
+        "--show-settings",
+        action="store_true",
+        help="print the settings the first file is linted with (its configuration, rules, targeting); lint nothing",
+    )
     check.add_argument(
         "--timeout-per-file",
         type=float,
@@ -197,6 +212,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    if args.show_files or args.show_settings:
+        return _show(args)
     from .reporters import render
     from .reporters.statistics import FORMATS as STATISTICS_FORMATS
 
@@ -253,6 +270,24 @@ def _check(args: argparse.Namespace) -> int:
     return EXIT_FINDINGS if any(r.findings for r in results) else EXIT_CLEAN
 
 
+def _show(args: argparse.Namespace) -> int:
+    """`--show-files` / `--show-settings`: what the run would lint and with what (`show`)."""
+    from . import show
+
+    settings = settings_from(args)
+    settings.timeout_per_file = args.timeout_per_file or None
+    stdin, name = read_stdin(args), args.stdin_filename or "-"
+    paths = [p for p in args.paths if p != "-"]
+    if args.show_files:
+        sys.stdout.write(show.show_files(paths, settings, stdin, name))
+        return EXIT_CLEAN
+    filename = show.first_file(args.paths, settings, name)
+    result = targeting(filename, settings, stdin if args.paths[0] == "-" else None)
+    cached = not (args.no_cache or all(path == "-" for path in args.paths))  # as `_cache` decides
+    sys.stdout.write(show.show_settings(result, settings, cache_folder(settings, args.cache_dir), cached))
+    return EXIT_CLEAN
+
+
 def _changed_lines(args: argparse.Namespace) -> ChangedLines | None:
     """The lines `--diff-base` / `--diff-file` name, or None without either."""
     if not (args.diff_base or args.diff_file):
@@ -301,8 +336,13 @@ class ProgressLine:
 
 def _print_errors(results: list[FileResult], verbose: bool) -> None:
     """Each file's warnings and error on stderr (`path:row:column: warning: message`, `...:
-    error: ...`), an error's traceback with `--verbose`."""
+    error: ...`); with `--verbose`, an error's traceback and each skipped file with why, as
+    `--show-files` lists it (stderr, as ruff's verbose output: stdout stays the report's)."""
     for result in results:
+        if verbose and not result.checked:
+            from .show import file_line
+
+            print(file_line(result), file=sys.stderr)
         for warning in result.warnings:
             print(f"{warning.where(relative_display(warning.filename))}: warning: {warning.message}", file=sys.stderr)
         if result.error is not None:

@@ -191,6 +191,23 @@ SKIP_NOT_ASCEND = "not Ascend kernel code"
 SKIP_TARGET_PATHS = "not in `target-paths`"
 SKIP_BESIDE_ASCEND = "another backend next to an Ascend folder"
 SKIP_EXCLUDED = "excluded"
+# what each reason of default targeting means (the summary, `--show-files`, `--verbose`)
+SKIP_DETAIL = {
+    SKIP_NOT_ASCEND: "no Ascend folder (`triton_ascend`, `*ascend*`, `*npu*`) on the path, no Ascend import, "
+    "no `torch_npu` / `triton-ascend` dependency in the project, no kernel launched on an NPU path",
+    SKIP_TARGET_PATHS: "not matched by `target-paths`, no Ascend import, no kernel launched on an NPU path",
+    SKIP_BESIDE_ASCEND: "another backend (e.g. CUDA) beside an Ascend folder of the project",
+}
+
+
+def skip_text(reason: str) -> str:
+    """Why one file is not linted, in a line: `not Ascend kernel code: <detail>` for a reason of
+    default targeting, `excluded (`exclude`)` for a name `force-exclude` leaves out."""
+    if reason == SKIP_EXCLUDED:
+        return "excluded (`exclude`)"
+    return f"{SKIP_NOT_ASCEND}: {SKIP_DETAIL.get(reason, reason)}"
+
+
 # package names as the project files may spell them, normalised as in PEP 503
 ASCEND_PACKAGES = frozenset({"torch-npu", "triton-ascend"})
 

@@ -193,6 +193,29 @@ def lint_file(
     return result
 
 
+def targeting(filename: str, settings: Settings, data: bytes | None = None) -> FileResult:
+    """What a lint of the file decides before any rule runs, linting nothing: skipped (`checked`
+    False and `skip_reason`), not lintable (`error`: unreadable, undecodable, over its time budget
+    deciding), else checked. `data`: the file's bytes when they are at hand (stdin's)."""
+    try:
+        text = sources.decode(sources.read_source(filename) if data is None else data)
+    except OSError as exc:
+        return FileResult(filename, error=Diagnostic(filename, f"cannot read file: {exc.strerror}"))
+    except sources.SourceError as exc:
+        return FileResult(filename, error=sources.diagnostic(filename, exc))
+    settings = settings.for_file(filename)
+    result = FileResult(filename)
+    try:
+        with time_budget(settings.timeout_per_file):  # as in `lint_source`: it may parse (`npu_paths`)
+            result.skip_reason = settings.skip_reason(filename, text.removeprefix("\ufeff"))
+    except FileTimeout:
+        result.error = Diagnostic(filename, timeout_message("lint", settings.timeout_per_file) + "; skipped")
+    except Exception as exc:  # a bug in ascend-lint
+        result.error = internal_error(filename, exc)
+    result.checked = result.skip_reason is None
+    return result
+
+
 def lint_data(data: bytes, filename: str, settings: Settings, memory: DocumentMemory | None = None) -> FileResult:
     """Lint a file's bytes, decoded as CPython reads them (a diagnostic when they cannot be)."""
     try:

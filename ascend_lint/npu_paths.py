@@ -12,9 +12,6 @@ import re
 from collections.abc import Sequence
 
 from . import source as sources
-from .host import HostIndex, NpuPaths
-from .imports import ImportMap
-from .kernels import find_kernels
 from .prefilter import LAUNCH_TEXT
 
 # Before any parse: `jit` (a kernel), a subscript called (a launch: `prefilter.LAUNCH_TEXT`, also
@@ -36,6 +33,12 @@ def launches_kernels_on_npu(text: str, triton_modules: Sequence[str] = ()) -> bo
     this signal."""
     if not ("jit" in text and LAUNCH_TEXT.search(text) and _NPU_TEST_TEXT.search(text)):
         return False
+    # the analysis (and libcst) is imported only for a text that passed: `--show-files` over
+    # files with no NPU test loads neither
+    from .host import HostIndex, NpuPaths
+    from .imports import ImportMap
+    from .kernels import find_kernels
+
     try:
         module = sources.parse(text)
         kernels = find_kernels(module, ImportMap(module, text, triton_modules))

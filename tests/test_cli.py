@@ -325,3 +325,110 @@ def test_fix_on_stdin_prints_the_buffer_in_its_own_bytes(tmp_path, encode, fixed
     assert done.returncode == (1 if fixed else 2), done.stderr
     assert (b"ASC003" in done.stderr) == fixed
     assert (b"file is not valid utf-8: byte 0xff" in done.stderr) != fixed
+
+
+NOT_ASCEND = (
+    "not Ascend kernel code: no Ascend folder (`triton_ascend`, `*ascend*`, `*npu*`) on the path, no Ascend "
+    "import, no `torch_npu` / `triton-ascend` dependency in the project, no kernel launched on an NPU path"
+)
+
+
+def test_show_files_lists_the_files_in_run_order_and_why_any_is_skipped(project: Path, capsys) -> None:
+    """ruff's `--show-files`: the files a run considers, linting nothing (no cache written), exit
+    0; a file default targeting leaves out says so and why, greppably."""
+    (project / "pkg" / "cuda").mkdir()
+    (project / "pkg" / "cuda" / "k.py").write_text(CLEAN, encoding="utf-8")
+    (project / "pkg" / "triton_ascend" / "broken.py").write_bytes(b"import triton\n# \xff\n")
+    code, out, err = run("check", "--show-files", capsys=capsys)
+    assert (code, err) == (0, "")
+    assert out.splitlines() == [
+        f"pkg/cuda/k.py  (skipped: {NOT_ASCEND})",
+        "pkg/triton_ascend/broken.py  (error: file is not valid utf-8: byte 0xff at offset 16)",
+        PATH,
+        CLEAN_PATH,
+    ]
+    assert not (project / ".ascend_lint_cache").exists()
+    code, out, _ = run("check", "--show-files", "--target-all", "missing.py", "pkg/cuda", capsys=capsys)
+    assert (code, out.splitlines()) == (0, ["missing.py  (error: no such file or directory)", "pkg/cuda/k.py"])
+
+
+def test_verbose_lists_each_skipped_file_on_stderr(project: Path, capsys) -> None:
+    (project / "pkg" / "cuda").mkdir()
+    (project / "pkg" / "cuda" / "k.py").write_text(CLEAN, encoding="utf-8")
+    line = f"pkg/cuda/k.py  (skipped: {NOT_ASCEND})\n"
+    code, out, err = run("check", "--verbose", CLEAN_PATH, "pkg/cuda", capsys=capsys)
+    assert (code, err) == (0, line)
+    assert out.endswith("`--show-files` names them.\n")
+    code, out, err = run("check", "--verbose", "--output-format", "json", CLEAN_PATH, "pkg/cuda", capsys=capsys)
+    assert (code, json.loads(out), err) == (0, [], line)  # the data on stdout stays clean
+    assert run("check", CLEAN_PATH, "pkg/cuda", capsys=capsys)[2] == ""  # without --verbose, the summary only
+
+
+def test_show_settings_prints_what_the_first_file_is_linted_with(project: Path, capsys) -> None:
+    (project / "pyproject.toml").write_text(
+        '[tool.ascend-lint]\nignore = ["ASC00"]\nper-file-ignores = { "**/chunk_o.py" = ["ASC010", "ASC011"] }\n'
+        'per-file-target-soc = { "pkg/**" = "ascend950" }\n',
+        encoding="utf-8",
+    )
+    code, out, err = run("check", "--show-settings", "--extend-select", "ASC003", "pkg", capsys=capsys)
+    assert (code, err) == (0, "")
+    rules = [
+        rule for rule in all_rules() if rule.CODE not in ("ASC010", "ASC011") and not rule.CODE.startswith("ASC00")
+    ]
+    rules.insert(0, next(rule for rule in all_rules() if rule.CODE == "ASC003"))
+    assert out == "\n".join(
+        [
+            f'Resolved settings for: "{PATH}"',
+            'Settings path: "pyproject.toml"',
+            "",
+            "# Files",
+            f"root = {json.dumps(str(project.resolve()))}",
+            "exclude = []",
+            "excluded = false",
+            "force-exclude = false",
+            "target-paths = none",
+            "target-all = false",
+            "targeted = true",
+            "skip-reason = none",
+            "error = none",
+            "",
+            "# Rules",
+            'select = ["ASC"]',
+            "extend-select = []",
+            'ignore = ["ASC00"]',
+            "command-line.select = none",
+            'command-line.extend-select = ["ASC003"]',
+            "command-line.ignore = []",
+            'per-file-ignores = {"**/chunk_o.py": ["ASC010", "ASC011"]}',
+            "enabled = [",
+            *(f"\t{rule.NAME} ({rule.CODE})," for rule in rules),
+            "]",
+            "",
+            "# Analysis",
+            'target-soc = "ascend950"',
+            'per-file-target-soc = {"pkg/**": "ascend950"}',
+            "triton-modules = []",
+            "timeout-per-file = 300.0",
+            "",
+            "# Cache",
+            f"cache-dir = {json.dumps(str(project.resolve() / '.ascend_lint_cache'))}",
+            "cache = true",
+            "",
+        ]
+    )
+    assert not (project / ".ascend_lint_cache").exists()
+
+
+def test_show_settings_of_a_skipped_file_says_why_and_of_a_missing_one_is_an_error(project: Path, capsys) -> None:
+    (project / "pkg" / "cuda").mkdir()
+    (project / "pkg" / "cuda" / "k.py").write_text(CLEAN, encoding="utf-8")
+    code, out, _ = run("check", "--show-settings", "--no-cache", "pkg/cuda/k.py", capsys=capsys)
+    assert code == 0
+    assert "Settings path: none\n" in out
+    assert f"targeted = false\nskip-reason = {json.dumps(NOT_ASCEND)}\n" in out
+    assert out.endswith("cache = false\n")
+    code, out, err = run("check", "--show-settings", "missing.py", capsys=capsys)
+    assert (code, out, err) == (2, "", "ascend-lint: error: missing.py: no such file or directory\n")
+    with pytest.raises(SystemExit) as exited:  # one or the other, as in ruff
+        main(["check", "--show-settings", "--show-files"])
+    assert exited.value.code == 2

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -495,3 +496,86 @@ def test_an_unknown_group_is_a_configuration_error(project: Path, capsys) -> Non
     pyproject(project, 'select = ["speed"]')
     code, _, err = run(capsys=capsys)
     assert code == 2 and "unknown rule selector 'speed'" in err and "groups: perf" in err
+
+
+def shown(*args: str, capsys, stdin: str | None = None, monkeypatch=None) -> list[str]:
+    """The lines of `check --show-files`, which must exit 0 with nothing on stderr."""
+    if stdin is not None:
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+    code = main(["check", "--show-files", *args])
+    out, err = capsys.readouterr()
+    assert (code, err) == (0, ""), err
+    return out.splitlines()
+
+
+TARGET_PATHS = (
+    "not Ascend kernel code: not matched by `target-paths`, no Ascend import, no kernel launched on an NPU path"
+)
+
+
+def test_show_files_takes_each_files_configuration_and_force_exclude(project: Path, capsys) -> None:
+    """What the run would lint, decided as it decides: the nearest configuration's `exclude` and
+    `target-paths` for each file, `--force-exclude` for the files named, `--target-all`."""
+    pyproject(project, 'exclude = ["legacy"]')
+    pyproject(project, 'target-paths = ["kernels/**"]', folder="sub")
+    write(project, "legacy/triton_ascend/old.py", KERNEL)
+    write(project, "sub/kernels/a.py", KERNEL)
+    write(project, "sub/other/b.py", KERNEL)
+    write(project, "sub/other/c.py", "import torch_npu\n")  # an Ascend import counts with `target-paths` too
+    linted = [PATH, "sub/kernels/a.py", f"sub/other/b.py  (skipped: {TARGET_PATHS})", "sub/other/c.py"]
+    assert shown(capsys=capsys) == linted
+    assert shown("sub", "pkg", capsys=capsys) == [*linted[1:], PATH]
+    assert shown("--target-all", "sub/other", capsys=capsys) == ["sub/other/b.py", "sub/other/c.py"]
+    assert shown("legacy/triton_ascend/old.py", PATH, capsys=capsys) == ["legacy/triton_ascend/old.py", PATH]
+    assert shown("--force-exclude", "legacy/triton_ascend/old.py", PATH, capsys=capsys) == [PATH]
+    assert codes(capsys=capsys) == ALL  # a run lints what it listed
+    assert {f for f, _ in found("sub", capsys=capsys)} == {"sub/kernels/a.py"}  # c.py has no kernel to flag
+
+
+def test_show_files_of_stdin(project: Path, capsys, monkeypatch) -> None:
+    """Stdin's file comes first, named by `--stdin-filename`, targeted by its text and name;
+    with `--force-exclude` an excluded name is not listed, as it is not linted."""
+    pyproject(project, 'exclude = ["legacy"]')
+    args = ("--stdin-filename", "pkg/cuda/edited.py", "-", PATH)
+    assert shown(*args, capsys=capsys, stdin="import torch_npu\n", monkeypatch=monkeypatch) == [
+        "pkg/cuda/edited.py",
+        PATH,
+    ]
+    (line, _) = shown(*args, capsys=capsys, stdin=KERNEL, monkeypatch=monkeypatch)
+    assert line.startswith("pkg/cuda/edited.py  (skipped: not Ascend kernel code: no Ascend folder")
+    excluded = ("--force-exclude", "--stdin-filename", "legacy/triton_ascend/edited.py", "-")
+    assert shown(*excluded, capsys=capsys, stdin=KERNEL, monkeypatch=monkeypatch) == []
+    assert shown(*excluded[1:], capsys=capsys, stdin=KERNEL, monkeypatch=monkeypatch) == [
+        "legacy/triton_ascend/edited.py"
+    ]
+
+
+def test_show_settings_names_the_configuration_governing_the_file(project: Path, capsys, monkeypatch) -> None:
+    pyproject(project, 'ignore = ["ASC002"]')
+    pyproject(project, 'select = ["ASC00"]\nper-file-ignores = { "triton_ascend/k.py" = ["ASC001"] }', folder="sub")
+    write(project, "sub/triton_ascend/k.py", KERNEL)
+
+    def settings(*args: str, stdin: str | None = None) -> dict[str, str]:
+        if stdin is not None:
+            monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(stdin.encode())))
+        assert main(["check", "--show-settings", *args]) == 0
+        out = capsys.readouterr().out
+        head, _, rest = out.partition("\n\n")  # `Resolved settings for: ...`, `Settings path: ...`; the sections
+        pairs = [line.split(": ", 1) for line in head.splitlines()]
+        return dict([*pairs, *(line.split(" = ", 1) for line in rest.splitlines() if " = " in line)])
+
+    shown = settings(PATH, "sub")  # the first file, as in ruff
+    assert (shown["Settings path"], shown["select"], shown["ignore"]) == ('"pyproject.toml"', '["ASC"]', '["ASC002"]')
+    shown = settings("sub")
+    assert shown["Resolved settings for"] == '"sub/triton_ascend/k.py"'
+    assert (shown["Settings path"], shown["select"]) == ('"sub/pyproject.toml"', '["ASC00"]')
+    assert main(["check", "--show-settings", "sub/triton_ascend/k.py"]) == 0
+    out = capsys.readouterr().out
+    enabled = out[out.index("enabled = [\n") : out.index("]\n", out.index("enabled = [\n"))]
+    assert re.findall(r"\((ASC\d+)\),", enabled) == [f"ASC00{n}" for n in range(2, 10)]  # ASC001: per-file-ignores
+    shown = settings("--force-exclude", "--stdin-filename", "sub/triton_ascend/new.py", "-", stdin="x = 1\n")
+    assert (shown["Settings path"], shown["targeted"], shown["cache"]) == ('"sub/pyproject.toml"', "true", "false")
+    shown = settings("--isolated", "--target-all", "--stdin-filename", "pkg/cuda/new.py", "-", stdin="x = 1\n")
+    assert (shown["Settings path"], shown["targeted"], shown["target-all"]) == ("none", "true", "true")
+    shown = settings("--stdin-filename", "pkg/cuda/new.py", "-", stdin="x = 1\n")
+    assert (shown["targeted"], shown["skip-reason"][:24]) == ("false", '"not Ascend kernel code:')

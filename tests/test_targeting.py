@@ -107,7 +107,7 @@ def test_other_backends_beside_an_ascend_folder_stay_out(root: Path, capsys) -> 
     summary = capsys.readouterr().out.strip().splitlines()[-1]
     assert summary == (
         "3 files skipped as not Ascend kernel code (another backend (e.g. CUDA) beside an Ascend folder of the "
-        "project). Lint them with `--target-all`, or list them in `target-paths`."
+        "project). Lint them with `--target-all`, or list them in `target-paths`; `--show-files` names them."
     )
 
 
@@ -119,7 +119,7 @@ def test_the_summary_says_why_and_how_to_include(root: Path, capsys) -> None:
     main(["check", str(root)])
     summary = capsys.readouterr().out.strip().splitlines()[-1]
     assert summary.startswith("2 files skipped as not Ascend kernel code (not matched by `target-paths`")
-    assert summary.endswith("Lint them with `--target-all`, or list them in `target-paths`.")
+    assert summary.endswith("Lint them with `--target-all`, or list them in `target-paths`; `--show-files` names them.")
     assert linted(root, capsys, "--target-all") == {"kernels/a.py", "other/b.py", "other/c.py"}
 
 
@@ -315,7 +315,7 @@ def test_an_npu_text_libcst_cannot_parse_stays_out_silently(root: Path, capsys) 
     assert summary == (
         "1 file skipped as not Ascend kernel code (no Ascend folder (`triton_ascend`, `*ascend*`, `*npu*`) on the "
         "path, no Ascend import, no `torch_npu` / `triton-ascend` dependency in the project, no kernel launched on "
-        "an NPU path). Lint them with `--target-all`, or list them in `target-paths`."
+        "an NPU path). Lint them with `--target-all`, or list them in `target-paths`; `--show-files` names them."
     )
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable
 
-from ..config import SKIP_BESIDE_ASCEND, SKIP_EXCLUDED, SKIP_NOT_ASCEND, SKIP_TARGET_PATHS, Settings
+from ..config import SKIP_DETAIL, SKIP_EXCLUDED, SKIP_NOT_ASCEND, Settings
 from ..engine import display_paths, relative_display
 from ..fixes import why_not_fixed
 from ..model import Applicability, FileResult, Finding, LineIndex
@@ -65,14 +65,6 @@ def render_concise(results: list[FileResult], settings: Settings) -> str:
     return "\n".join(out) + "\n"
 
 
-_SKIP_DETAIL = {
-    SKIP_NOT_ASCEND: "no Ascend folder (`triton_ascend`, `*ascend*`, `*npu*`) on the path, no Ascend import, "
-    "no `torch_npu` / `triton-ascend` dependency in the project, no kernel launched on an NPU path",
-    SKIP_TARGET_PATHS: "not matched by `target-paths`, no Ascend import, no kernel launched on an NPU path",
-    SKIP_BESIDE_ASCEND: "another backend (e.g. CUDA) beside an Ascend folder of the project",
-}
-
-
 def _skipped_summary(results: list[FileResult]) -> str:
     """How many files were skipped, why, and how to lint them anyway."""
     reasons = Counter(r.skip_reason or SKIP_NOT_ASCEND for r in results if not r.checked)
@@ -83,12 +75,12 @@ def _skipped_summary(results: list[FileResult]) -> str:
     total = sum(reasons.values())
     if len(reasons) == 1:
         (reason,) = reasons
-        why = _SKIP_DETAIL.get(reason, reason)
+        why = SKIP_DETAIL.get(reason, reason)
     else:
-        why = "; ".join(f"{n}: {_SKIP_DETAIL.get(reason, reason)}" for reason, n in reasons.most_common())
+        why = "; ".join(f"{n}: {SKIP_DETAIL.get(reason, reason)}" for reason, n in reasons.most_common())
     return (
         f"{total} file{'s' * (total != 1)} skipped as not Ascend kernel code ({why}). "
-        "Lint them with `--target-all`, or list them in `target-paths`."
+        "Lint them with `--target-all`, or list them in `target-paths`; `--show-files` names them."
     )
 
 
