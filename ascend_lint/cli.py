@@ -108,6 +108,24 @@ def _positive(value: str) -> int:
     return number
 
 
+class _CommandParser(argparse.ArgumentParser):
+    """A command's parser taking paths before, between and after its options, as ruff does
+    (`check a.py --fix b.py`): argparse's intermixed parsing."""
+
+    _intermixing = False
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: list[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        if self._intermixing:  # the intermixed parse's own passes
+            return super().parse_known_args(args, namespace)
+        self._intermixing = True
+        try:
+            return self.parse_known_intermixed_args(args, namespace)
+        finally:
+            self._intermixing = False
+
+
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     """The parser; confirm's own options (from the runtime companion) only when `command` is
     confirm, so `check` never imports `runtime_check`."""
@@ -115,7 +133,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
     parser = argparse.ArgumentParser(prog="ascend-lint", description="Lint Triton kernels for Huawei Ascend NPUs.")
     parser.add_argument("--version", action="version", version=f"ascend-lint {__version__}")
-    commands = parser.add_subparsers(dest="command", required=True)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_CommandParser)
 
     check = commands.add_parser("check", help="lint files and folders")
     add_selection_options(check)

@@ -68,6 +68,24 @@ def json_findings(capsys, *paths: str) -> list[dict]:
     return json.loads(out)
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--output-format", "json", PATH, CLEAN_PATH, "--select", "ASC001"],
+        [PATH, "--output-format", "json", "--select", "ASC001", CLEAN_PATH],
+        ["--select", "ASC001", PATH, "--output-format=json", CLEAN_PATH, "--isolated"],
+    ],
+)
+def test_paths_may_come_before_between_and_after_options(project: Path, capsys, argv: list[str]) -> None:
+    """As ruff takes them: `check a.py --fix b.py` lints both files."""
+    code, out, err = run("check", "--no-cache", *argv, capsys=capsys)
+    assert code == 1 and not err, err
+    assert {(f["filename"], f["code"]) for f in json.loads(out)} == {(PATH, "ASC001")}
+    with pytest.raises(SystemExit) as usage:  # argparse's usage error
+        main(["check", "--no-cache", PATH, "--bogus", CLEAN_PATH])
+    assert usage.value.code == 2 and "unrecognized arguments: --bogus" in capsys.readouterr().err
+
+
 def text_at(location: dict, end_location: dict) -> str:
     """The source text a (1-based, end-exclusive) single-line range covers."""
     assert location["row"] == end_location["row"]
