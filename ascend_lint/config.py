@@ -140,10 +140,20 @@ class Settings:
             return path.as_posix()
 
     def is_excluded(self, filename: str) -> bool:
+        """`exclude` matches the file, or a folder between the root and the file is one of
+        `DEFAULT_EXCLUDE` (`.venv`, `build`, ...): a file named on the command line with
+        `force-exclude`, or handed over by flake8 or an editor. (Folders above the root are
+        the user's business, as in ruff: a project checked out under `build/` is linted.)"""
+        path = Path(filename)
+        try:
+            inside = path.resolve().relative_to(self.root.resolve()).parts[:-1]
+        except ValueError:
+            inside = ()
+        return any(part in DEFAULT_EXCLUDE for part in inside) or self.matches_exclude(filename)
+
+    def matches_exclude(self, filename: str) -> bool:
+        """A glob of `exclude` matches the file."""
         relative = self.relative(filename)
-        parts = relative.split("/")
-        if any(part in DEFAULT_EXCLUDE for part in parts[:-1]):
-            return True
         return any(glob_match(pattern, relative) for pattern in self.exclude)
 
     def is_target(self, filename: str, source: str | None) -> bool:

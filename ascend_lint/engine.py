@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from . import source as sources
 from .budget import FileTimeout, check_budget, time_budget, timeout_message
-from .config import Settings
+from .config import DEFAULT_EXCLUDE, Settings
 from .directives import DISABLE_FILE, DISABLE_FILE_WORD, NOQA_WORD, Comments, Directive, InvalidDirective
 from .model import Diagnostic, FileResult, Finding, Fix, LineIndex, Position, Related
 from .prefilter import Words
@@ -155,11 +155,18 @@ def expand_paths(paths: Iterable[str], settings: Settings, errors: list[FileResu
                     FileResult(exc.filename, error=Diagnostic(exc.filename, f"cannot read directory: {exc.strerror}"))
                 )
 
+            # excludes apply below the folder named, as in ruff: the folders of the default list
+            # by name, `exclude` by its globs (the folder named is linted wherever it lies: a
+            # package under `.venv/lib/.../site-packages`)
             for folder, dirs, files in os.walk(path, onerror=on_error):
-                dirs[:] = sorted(d for d in dirs if not _excluded(os.path.join(folder, d, "x.py"), settings))
+                dirs[:] = sorted(
+                    d
+                    for d in dirs
+                    if d not in DEFAULT_EXCLUDE and not _matches_exclude(os.path.join(folder, d, "x.py"), settings)
+                )
                 for name in sorted(files):
                     full = os.path.join(folder, name)
-                    if name.endswith(".py") and not _excluded(full, settings):
+                    if name.endswith(".py") and not _matches_exclude(full, settings):
                         yield full
         elif settings.for_file(path).force_exclude and _excluded(path, settings):
             continue
@@ -170,8 +177,13 @@ def expand_paths(paths: Iterable[str], settings: Settings, errors: list[FileResu
 
 
 def _excluded(filename: str, settings: Settings) -> bool:
-    """`exclude` of the configuration governing the file (`Settings.for_file`) matches it."""
+    """The configuration governing the file (`Settings.for_file`) excludes it."""
     return settings.for_file(filename).is_excluded(filename)
+
+
+def _matches_exclude(filename: str, settings: Settings) -> bool:
+    """A glob of `exclude` of the configuration governing the file matches it."""
+    return settings.for_file(filename).matches_exclude(filename)
 
 
 def lint_file(

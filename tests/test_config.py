@@ -146,6 +146,23 @@ def test_exclude(project: Path, capsys) -> None:
     assert {filename for filename, _ in found(capsys=capsys)} == {PATH}
 
 
+def test_a_folder_named_is_linted_wherever_it_lies(project: Path, capsys) -> None:
+    """As in ruff, the default excludes (`.venv`, `build`, ...) prune the folders a walk meets
+    below the folder named, not the folders above it: an installed package is linted by naming
+    its folder in site-packages, and a project checked out under `build/` is linted."""
+    installed = ".venv/lib/python3.11/site-packages/pkg/triton_ascend"
+    write(project, f"{installed}/k.py", KERNEL)
+    write(project, f"{installed}/build/triton_ascend/generated.py", KERNEL)
+    assert {filename for filename, _ in found(capsys=capsys)} == {PATH}
+    assert {filename for filename, _ in found(".venv/lib/python3.11/site-packages/pkg", capsys=capsys)} == {
+        f"{installed}/k.py"
+    }
+    absolute = str(project / ".venv" / "lib")
+    assert {Path(filename).name for filename, _ in found(absolute, capsys=capsys)} == {"k.py"}
+    # a file named with `--force-exclude` under a default-excluded folder of the project is not
+    assert found("--force-exclude", f"{installed}/k.py", capsys=capsys) == set()
+
+
 def test_a_named_file_is_excluded_with_force_exclude(project: Path, capsys) -> None:
     """As in ruff: `exclude` filters the folders walked; a file named on the command line (what
     pre-commit passes) is linted unless `--force-exclude` or `force-exclude = true`."""
