@@ -34,6 +34,7 @@ from typing import Any
 
 from . import __version__
 from . import source as sources
+from .ascend_text import says_ascend
 from .atomic import write_atomically
 from .config import Settings
 from .model import Diagnostic, Edit, FileResult, Finding, Fix, Position, Related
@@ -126,12 +127,20 @@ class Cache:
         except (KeyError, TypeError, ValueError, IndexError):
             return None  # a malformed entry: linted again and rewritten
         result.imported_files = imported
+        # targeted for these bytes and for the path and project as they were: the bytes hold,
+        # the path and project are asked again (a dependency on torch_npu added or dropped since,
+        # an Ascend folder added beside the file's)
+        own = self.settings.for_file(filename)
         if result.skip_reason is not None:
-            # skipped for these bytes and for the path and project as they were: the bytes hold,
-            # the path and project are asked again (a dependency on torch_npu added since)
-            result.skip_reason = self.settings.for_file(filename).path_skip_reason(filename)
+            result.skip_reason = own.path_skip_reason(filename)
             if result.skip_reason is None:
                 return None
+        elif (
+            result.source is not None
+            and not (own.target_all or says_ascend(result.source))
+            and own.path_skip_reason(filename) is not None
+        ):
+            return None  # linted for a path or project that now leave it out: targeted again
         return result
 
     def _hash(self, path: str) -> str | None:

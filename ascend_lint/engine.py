@@ -159,14 +159,17 @@ def expand_paths(paths: Iterable[str], settings: Settings, errors: list[FileResu
             # by name, `exclude` by its globs (the folder named is linted wherever it lies: a
             # package under `.venv/lib/.../site-packages`)
             for folder, dirs, files in os.walk(path, onerror=on_error):
+                # the folder's configuration decides what it holds: a sub-project the parent
+                # excludes is pruned before its own configuration is read
+                governing = settings.for_file(os.path.join(folder, "x.py"))
                 dirs[:] = sorted(
                     d
                     for d in dirs
-                    if d not in DEFAULT_EXCLUDE and not _matches_exclude(os.path.join(folder, d, "x.py"), settings)
+                    if d not in DEFAULT_EXCLUDE and not governing.matches_exclude(os.path.join(folder, d, "x.py"))
                 )
                 for name in sorted(files):
                     full = os.path.join(folder, name)
-                    if name.endswith(".py") and not _matches_exclude(full, settings):
+                    if name.endswith(".py") and not governing.matches_exclude(full):
                         yield full
         elif settings.for_file(path).force_exclude and _excluded(path, settings):
             continue
@@ -179,11 +182,6 @@ def expand_paths(paths: Iterable[str], settings: Settings, errors: list[FileResu
 def _excluded(filename: str, settings: Settings) -> bool:
     """The configuration governing the file (`Settings.for_file`) excludes it."""
     return settings.for_file(filename).is_excluded(filename)
-
-
-def _matches_exclude(filename: str, settings: Settings) -> bool:
-    """A glob of `exclude` of the configuration governing the file matches it."""
-    return settings.for_file(filename).matches_exclude(filename)
 
 
 def lint_file(

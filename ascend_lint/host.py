@@ -709,6 +709,7 @@ class HostIndex(_HostFacts):
     ):
         super().__init__()
         self.module = module
+        self._assigned: dict[tuple[str, Scope], bool] = {}  # `_assigned_only`
         self.kernels = {kernel.name: kernel for kernel in kernels}
         self.imported = imported  # the modules of the package the module imports from
         self._updated: dict[tuple[str, Scope], tuple[str, ...]] = {}  # names being sized: their earlier extent
@@ -2670,11 +2671,11 @@ class HostIndex(_HostFacts):
         value = without_int_conversion(value)
         known = partial(self.known_int, scope=scope, hops=hops + 1)
         if isinstance(value, cst.Name):
-            owner = scope
-            while owner is not None and (value.value, owner) not in self.bindings:
-                if _param(owner, value.value) is not None:
-                    return None
-                owner = self.enclosing.get(owner)
+            owner = self._binding_scope(value.value, scope)
+            if (owner is not None and _param(owner, value.value) is not None) or not self._assigned_only(
+                value.value, owner
+            ):
+                return None
             held = {known(each) for each in self.values_of(value.value, scope)}
             return held.pop() if len(held) == 1 and None not in held else None
         divided = ceiling_division(value)
@@ -2692,6 +2693,19 @@ class HostIndex(_HostFacts):
                 return None
             return (min if callee == "min" else max)(each for each in args if each is not None)
         return folded_int(value, known) if isinstance(value, cst.Integer | cst.BinaryOperation) else None
+
+    def _assigned_only(self, name: str, owner: Scope) -> bool:
+        """Every binding of `name` in `owner` (the module for None, functions included) is an
+        assignment the index records its value of: no `for`, comprehension, `with`, `except`,
+        import or `match` target, and at module level no `global` statement naming it."""
+        key = (name, owner)
+        if key not in self._assigned:
+            root: cst.CSTNode = self.module if owner is None else owner.body
+            # a method called on it changes no int (`(n - 1).bit_length()`)
+            self._assigned[key] = all(
+                isinstance(node, (*_RECORDED_BINDERS, cst.Call)) for node in _binding_nodes(root, name)
+            ) and not (owner is None and any(name in _declared_global(node) for node in walk(root)))
+        return self._assigned[key]
 
     def at_least(self, value: cst.BaseExpression, size: cst.BaseExpression, scope: Scope, hops: int = 0) -> bool:
         """`value` is at least `size` whatever it is: `size` itself, the power of two above a value
@@ -4205,14 +4219,24 @@ def _binds(statement: cst.CSTNode, name: str) -> bool:
     return next(_binding_nodes(statement, name), None) is not None
 
 
+_RECORDED_BINDERS = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.NamedExpr)  # `HostIndex.bindings`
+
+
+def _declared_global(node: cst.CSTNode) -> list[str]:
+    """The names a `global` statement declares (none for other nodes)."""
+    return [item.name.value for item in node.names] if isinstance(node, cst.Global) else []
+
+
 def _binding_nodes(statement: cst.CSTNode, name: str) -> Iterator[cst.CSTNode]:
     """The nodes of the statement that may rebind or change `name`: an assignment, `for`,
-    `with ... as`, `except ... as`, `del`, import, `def` or `:=` target naming it, or a method
-    called on it (`grid.append(...)`)."""
+    `with ... as`, `except ... as`, `del`, import, `def`, `match` capture or `:=` target naming
+    it, or a method called on it (`grid.append(...)`)."""
     for node in walk(statement):
         targets: list[cst.CSTNode] = []
         if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.NamedExpr | cst.For | cst.CompFor):
             targets.append(node.target)
+        elif isinstance(node, cst.MatchAs) and node.name is not None:
+            targets.append(node.name)
         elif isinstance(node, cst.WithItem | cst.ImportAlias) and node.asname is not None:
             targets.append(node.asname.name)
         elif isinstance(node, cst.ExceptHandler) and node.name is not None:

@@ -76,6 +76,32 @@ def test_a_file_skipped_after_a_parse_is_not_parsed_again(tmp_path: Path):
     assert "libcst" not in runs[1].stderr
 
 
+@pytest.mark.parametrize("change", ["an Ascend folder beside it", "no torch_npu dependency"])
+def test_a_file_linted_for_its_project_is_targeted_again_when_the_project_changes(tmp_path: Path, change: str):
+    """A CUDA kernel of a torch_npu project is linted; once a `triton_ascend/` port sits beside
+    its folder (or the dependency goes) it is another backend's code: the cached result must not
+    keep it linted, nor let `--fix` edit it."""
+    kernel = (
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x, BLOCK: tl.constexpr):\n"
+        "    tl.store(x + tl.program_id(0), 1)\n\n\ndef run(x):\n    k[(4,)](x, BLOCK=16, num_warps=4)\n"
+    )
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[project]\nname = "p"\ndependencies = ["torch_npu"]\n', encoding="utf-8")
+    cuda = tmp_path / "pkg" / "cuda" / "k.py"
+    cuda.parent.mkdir(parents=True)
+    cuda.write_text(kernel, encoding="utf-8")
+    first = ascend_lint("--output-format=json", ".", cwd=tmp_path)
+    assert [f["filename"] for f in json.loads(first.stdout)] == ["pkg/cuda/k.py"], first.stderr
+    if change == "no torch_npu dependency":
+        pyproject.write_text('[project]\nname = "p"\n', encoding="utf-8")
+    else:
+        (tmp_path / "pkg" / "triton_ascend").mkdir()
+    again = ascend_lint("--output-format=json", ".", cwd=tmp_path)
+    assert (again.returncode, json.loads(again.stdout)) == (0, []), again.stderr
+    ascend_lint("--fix", ".", cwd=tmp_path)
+    assert cuda.read_text(encoding="utf-8") == kernel
+
+
 def test_a_cached_result_equals_the_linted_one(tmp_path: Path):
     """Findings round-trip whole: ranges, related locations, fixes and the facts `confirm` reads."""
     settings = Settings(root=REPO, target_all=True)

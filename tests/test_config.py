@@ -163,6 +163,18 @@ def test_a_folder_named_is_linted_wherever_it_lies(project: Path, capsys) -> Non
     assert found("--force-exclude", f"{installed}/k.py", capsys=capsys) == set()
 
 
+@pytest.mark.parametrize("vendored", ['select = ["ASC001"]', "unknown-key = 1", 'select = ["ASC001"'])
+def test_a_folder_the_parent_excludes_is_pruned_before_its_configuration_is_read(
+    project: Path, capsys, vendored: str
+) -> None:
+    """As in ruff's walk: the parent's `exclude` decides about `vendor/`, whose own
+    configuration (valid, with an unknown key, or not TOML) is never read."""
+    pyproject(project, 'exclude = ["vendor"]')
+    write(project, "vendor/triton_ascend/k.py", KERNEL)
+    pyproject(project, vendored, folder="vendor")
+    assert {filename for filename, _ in found(capsys=capsys)} == {PATH}
+
+
 def test_a_named_file_is_excluded_with_force_exclude(project: Path, capsys) -> None:
     """As in ruff: `exclude` filters the folders walked; a file named on the command line (what
     pre-commit passes) is linted unless `--force-exclude` or `force-exclude = true`."""

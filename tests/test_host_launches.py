@@ -1527,6 +1527,16 @@ def test_arguments_written_after_a_splat_of_unknown_length(launch: str, expected
             "    k[lambda META: (triton.cdiv(4096, META['BT']),)](x, 1, BT=64)\n",
             [None, None, None, None, None, None, None],
         ),
+        # unknown: a module constant some other binding may replace (a `for` or comprehension
+        # target, `with ... as`, `except ... as`, an import, a `global` rebinding elsewhere)
+        (
+            "N = 4096\nM = 4096\nW = 4096\nE = 4096\nI = 4096\nG = 4096\nOK = 4096\n\n"
+            "def reset():\n    global G\n    G = 8\n\n"
+            "def f(x):\n    for N in (1, 2):\n        pass\n    ys = [M for M in (1, 2)]\n"
+            "    with open(x) as W:\n        pass\n    try:\n        pass\n    except E as E:\n        pass\n"
+            "    from cfg import I\n    k[(N, M, W, E, I, G, OK)](x, 1, BT=64)\n",
+            [None, None, None, None, None, None, 4096],
+        ),
     ],
 )
 def test_known_counts(host: str, expected: list[int | None]) -> None:
