@@ -23,7 +23,7 @@ from .capture.launches import Capture
 from .capture.recorder import capture_launches
 from .capture.workload import Workload
 from .device import DEFAULT_MODEL, MODELS
-from .jobs import ReplayJob, match
+from .jobs import ReplayJob, match, unlaunched
 from .process import run_all
 from .replay_child import memory_in_subprocess, replay_batch_in_subprocess
 from .report import ConfirmReport, render_json, render_sarif, render_text, summary
@@ -104,7 +104,12 @@ def _planned(
         kernel, launches = match(finding, sources[finding.filename], capture)
         if kernel is None:
             why = f" ({capture.error.strip().splitlines()[-1]})" if capture.error else ""
-            reason = f"the workload launched no kernel this finding belongs to{why}"
+            kernel_name = unlaunched(finding, sources[finding.filename])
+            reason = (
+                f"the workload never launched {kernel_name}{why}"
+                if kernel_name
+                else f"the workload launched no kernel this finding belongs to{why}"
+            )
             planned.append(inconclusive(finding, plan.backend, reason))
         else:
             soc = settings.soc(finding.filename).name

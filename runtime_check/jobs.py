@@ -8,6 +8,9 @@ Matching a finding to launches uses the finding's position in its file:
 - anywhere else (a host wrapper): the launches made from the statement holding the finding;
 - else, for a finding about a launch option (its ``option`` fact, e.g. on a ``**kwargs`` dict):
   launches from the same file that passed that option.
+
+A finding inside a ``@triton.jit`` function (or its decorators) whose kernel the workload never
+launched matches nothing: another kernel's launches are no evidence about it.
 """
 
 from __future__ import annotations
@@ -78,6 +81,7 @@ class _Span:
     first_row: int
     last_row: int
     code: str
+    device: bool = False  # a `@triton.jit` function (kernel or helper), decorators included
 
     def holds(self, row: int) -> bool:
         return self.first_row <= row <= self.last_row
@@ -100,10 +104,46 @@ def _spans_of(source: str) -> _Spans:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
             last = node.end_lineno or node.lineno
-            spans.functions.append(_Span(node.name, first, last, "\n".join(lines[first - 1 : last])))
+            code = "\n".join(lines[first - 1 : last])
+            spans.functions.append(_Span(node.name, first, last, code, _is_jit(node.decorator_list)))
         elif isinstance(node, ast.stmt) and not hasattr(node, "body"):  # a simple statement
             spans.statements.append(_Span("", node.lineno, node.end_lineno or node.lineno, ""))
     return spans
+
+
+_TRITON_DECORATORS = frozenset({"jit", "autotune", "heuristics"})
+
+
+def _is_jit(decorators: list[ast.expr]) -> bool:
+    """Whether a decorator is `jit`, `autotune` or `heuristics` (``triton.jit``, ``@jit(...)``…),
+    the names :mod:`ascend_lint.kernels` takes for a kernel's decorators."""
+    for decorator in decorators:
+        callee = decorator.func if isinstance(decorator, ast.Call) else decorator
+        name = callee.attr if isinstance(callee, ast.Attribute) else getattr(callee, "id", None)
+        if name in _TRITON_DECORATORS:
+            return True
+    return False
+
+
+def unlaunched(finding: Finding, source: str) -> str | None:
+    """What the workload did not launch, when :func:`match` found nothing for a finding in a
+    ``@triton.jit`` function: that kernel, or a kernel calling that helper; else ``None``."""
+    spans = _spans_of(source)
+    function = _innermost(spans.functions, finding.location.row)
+    if function is None or not function.device:
+        return None
+    if any(f"{function.name}(" in s.code for s in spans.functions if s.device and s is not function):
+        return f"a kernel calling {function.name}"
+    return function.name
+
+
+def statement_rows(source: str, finding: Finding) -> range:
+    """The rows of the simple statement holding a finding (its own rows when none does): a
+    compile error the finding predicts is raised on one of them."""
+    statement = _innermost(_spans_of(source).statements, finding.location.row)
+    if statement is None:
+        return range(finding.location.row, finding.end_location.row + 1)
+    return range(statement.first_row, statement.last_row + 1)
 
 
 def _innermost(spans: list[_Span], row: int) -> _Span | None:
@@ -128,6 +168,8 @@ def match(finding: Finding, source: str, capture: Capture) -> tuple[KernelRef | 
             chosen = [x for x in in_file if x.kernel.name in callers]
         if chosen:
             return chosen[0].kernel, distinct(chosen)
+        if function.device:
+            return None, []  # device code whose kernels were never launched
 
     statement = _innermost(spans.statements, row)
     if statement is not None:

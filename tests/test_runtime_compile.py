@@ -105,6 +105,45 @@ def test_num_warps_has_no_effect_on_the_compiled_kernel(asc001):
     assert exit_code == 1
 
 
+def test_configs_of_a_kernel_never_launched_are_not_judged_by_another_kernels_launch():
+    """The workload launches scale_kernel with num_warps=4, never tuned_scale_kernel: its
+    autotune configs' num_warps have no launch of their own to be compiled with."""
+    _, report = confirm("asc001_launch_options.py", "workload_asc001_untuned.py")
+    path = KERNELS / "asc001_launch_options.py"
+    findings = by_row(report, "ASC001")
+    for row in (row_of(path, '{"BLOCK": 64}'), row_of(path, '{"BLOCK": 128}')):
+        assert findings[row]["verdict"] == "INCONCLUSIVE", findings[row]["evidence"]
+        assert findings[row]["evidence"] == "the workload never launched tuned_scale_kernel"
+    launch = findings[row_of(path, "num_warps=4, num_stages=2")]
+    assert launch["verdict"] == "CONFIRMED" and "byte-identical" in launch["evidence"]
+
+
+@pytest.fixture(scope="module")
+def asc002_pruned():
+    return confirm("asc002_pruned_branch.py", "workload_asc002_pruned.py")
+
+
+def test_a_compile_error_on_another_line_is_no_evidence(asc002_pruned):
+    """MODE == 1 prunes the `MODE == 0` arm: its `.to` is never compiled, and the error the
+    compile stops at is the other arm's."""
+    _, report = asc002_pruned
+    path = KERNELS / "asc002_pruned_branch.py"
+    pruned, compiled = row_of(path, "not compiled when MODE == 1"), row_of(path, "fails when eps == 1")
+    findings = by_row(report, "ASC002")
+    assert findings[pruned]["verdict"] == "INCONCLUSIVE", findings[pruned]["evidence"]
+    assert f"fails at line {compiled}, not at the finding's line {pruned}" in findings[pruned]["evidence"]
+    assert findings[compiled]["verdict"] == "CONFIRMED", findings[compiled]["evidence"]
+    assert f"(line {compiled}); the fixed variant compiles" in findings[compiled]["evidence"]
+
+
+def test_a_compile_error_in_a_helper_has_the_helpers_line(asc002_pruned):
+    _, report = asc002_pruned
+    row = row_of(KERNELS / "asc002_pruned_branch.py", "return eps.to(tl.float32)")
+    finding = by_row(report, "ASC002")[row]
+    assert finding["verdict"] == "CONFIRMED", finding["evidence"]
+    assert f"has no attribute 'to' (line {row})" in finding["evidence"]
+
+
 def test_to_on_constexpr_fails_to_compile(asc002):
     _, report = asc002
     row = row_of(KERNELS / "asc002_index_casts.py", "def constexpr_offset_kernel") + 2

@@ -115,10 +115,30 @@ def compile_error(exc: BaseException, jit_fn: Any) -> CompileError:
     else:
         error = CompileError(*_from_repr(root.error_message or ""))
     innermost = frontend[-1] if frontend else None
-    if innermost is not None and innermost.src == jit_fn.src and hasattr(innermost.node, "lineno"):
+    if innermost is None or not hasattr(innermost.node, "lineno"):
+        return error
+    if innermost.src == jit_fn.src:
         _, def_line = get_jit_fn_file_line(jit_fn)
-        error = CompileError(error.type, error.message, def_line + innermost.node.lineno - 1)
+        return CompileError(error.type, error.message, def_line + innermost.node.lineno - 1)
+    first = _def_row(innermost.src, jit_fn.fn.__code__.co_filename)
+    if first is not None:  # in a `@triton.jit` helper of the kernel's own module
+        return CompileError(error.type, error.message, first + innermost.node.lineno - 1)
     return error
+
+
+def _def_row(src: str | None, filename: str) -> int | None:
+    """The row of the module ``filename`` where a jit function's source ``src`` (from its
+    ``def``) starts, when it occurs there exactly once (a helper defined at module level)."""
+    if not src:
+        return None
+    try:
+        text = Path(filename).read_text()
+    except (OSError, UnicodeDecodeError):
+        return None
+    start = text.find(src)
+    if start < 0 or (start > 0 and text[start - 1] != "\n") or text.find(src, start + 1) >= 0:
+        return None
+    return text.count("\n", 0, start) + 1
 
 
 def _stage_texts(exc: BaseException | None, compiled: Any) -> dict[str, str]:

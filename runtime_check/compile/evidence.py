@@ -18,8 +18,9 @@ from ascend_lint.rule import Evidence
 
 from .. import variants
 from ..capture.launches import Launch
+from ..jobs import statement_rows
 from ..verdicts import Verdict
-from .compiler import Compiled
+from .compiler import Compiled, CompileError
 from .ir import extension_of_i32_multiply, multiplies, without_locations
 from .memory import kib, kib_range
 
@@ -102,6 +103,20 @@ def _passing_the_flagged_value(compiler: FindingCompiler, launches: list[Launch]
     return [x for x in launches if value is not None and x.options.get(str(option)) == value] or launches
 
 
+def _elsewhere(compiler: FindingCompiler, error: CompileError) -> str | None:
+    """Why a compile error is no evidence about the finding, when it is raised away from the
+    finding's statement (the compile stops at the first error: the finding's line may be in a
+    branch not compiled for this specialisation, or after the error)."""
+    finding = compiler.job.finding
+    if error.line in statement_rows(compiler.source, finding):
+        return None
+    where = f"at line {error.line}" if error.line else "outside the finding's file"
+    return (
+        f"the compile fails {where}, not at the finding's line {finding.location.row}, "
+        f"so it says nothing about that line: {error}"
+    )
+
+
 def index_cast_ir(compiler: FindingCompiler, launch: Launch) -> Judgement:
     """`.to` on a constexpr fails to compile; a cast after an i32 multiply wraps."""
     finding = compiler.job.finding
@@ -109,9 +124,25 @@ def index_cast_ir(compiler: FindingCompiler, launch: Launch) -> Judgement:
     original = compiler.compile(variants.original(compiler.source), launch)
     error = original.error
     if error is not None and "has no attribute 'to'" in error.message:
-        return Verdict.CONFIRMED, (
-            f"compiling the captured specialisation fails: {error}; {_fixed_note(compiler, launch)}"
-        )
+        elsewhere = _elsewhere(compiler, error)
+        if elsewhere is not None:
+            return Verdict.INCONCLUSIVE, elsewhere
+        fixed = variants.fixed(compiler.source, finding)
+        if fixed is None:
+            note = "the rule offers no automatic fix to verify"
+        else:
+            result = compiler.compile(fixed, launch)
+            if result.error is not None and result.error.line == _fixed_row(finding):
+                return Verdict.INCONCLUSIVE, (
+                    f"compiling the captured specialisation fails: {error}; "
+                    f"the fixed variant fails on that line too: {result.error}"
+                )
+            note = (
+                "the fixed variant compiles"
+                if result.ok
+                else f"the fixed variant gets past that line and fails elsewhere: {result.error}"
+            )
+        return Verdict.CONFIRMED, f"compiling the captured specialisation fails: {error}; {note}"
     if error is not None:
         return Verdict.INCONCLUSIVE, f"the kernel does not compile for another reason: {error}"
     chain = extension_of_i32_multiply(original.ir.get("ttir", ""), original.file, row)
@@ -172,6 +203,9 @@ def compile_error(compiler: FindingCompiler, launch: Launch) -> Judgement:
     if error is None:
         return Verdict.REFUTED, "the kernel compiles on this specialisation"
     if phrase and phrase in error.message:
+        elsewhere = _elsewhere(compiler, error)
+        if elsewhere is not None:
+            return Verdict.INCONCLUSIVE, elsewhere
         return Verdict.CONFIRMED, f"compiling the captured specialisation fails: {error}"
     return Verdict.INCONCLUSIVE, f"the kernel does not compile for another reason: {error}"
 
