@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ascend_lint.config import Settings
+from ascend_lint.engine import relative_display
 from ascend_lint.model import FileResult, Finding
 
 from . import backends
@@ -26,7 +27,7 @@ from .device import DEFAULT_MODEL, MODELS
 from .jobs import ReplayJob, match, unlaunched
 from .process import run_all
 from .replay_child import memory_in_subprocess, replay_batch_in_subprocess
-from .report import ConfirmReport, render_json, render_sarif, render_text, summary
+from .report import ConfirmReport, errors_json, render_json, render_sarif, render_text, summary
 from .toolchain import runtime_missing
 from .verdicts import Outcome, Verdict, inconclusive
 
@@ -197,12 +198,22 @@ def run(args: argparse.Namespace, settings: Settings, results: list[FileResult])
         return 2
     workload = Workload(str(args.workload.resolve()) if args.workload else None, args.pytest, os.getcwd())
     for result in results:
-        if result.error:
-            _progress(f"{result.error.filename}: error: {result.error.message}")
+        if result.error:  # as `check` prints it, with its position
+            error = result.error
+            _progress(f"{error.where(relative_display(error.filename))}: error: {error.message}")
+    # as `check`: a file of PATHS that could not be linted (a syntax error, a missing path) is an error
+    failed = any(r.error for r in results)
     findings = [f for r in results for f in r.findings]
     if not findings and not args.memory:
         _progress(f"no findings to confirm in {len(results)} file(s)")
-        return 0
+        if args.output_format != "text":  # still a JSON document / SARIF log, for the tools reading it
+            _write(
+                ConfirmReport(workload.describe(), args.backend, [], errors=errors_json(results)),
+                args,
+                results,
+                settings,
+            )
+        return 2 if failed else 0
     _progress(
         f"{len(findings)} finding(s) in {len(results)} file(s); capturing launches from "
         f"{workload.describe()} on a simulated {args.device}"
@@ -219,15 +230,21 @@ def run(args: argparse.Namespace, settings: Settings, results: list[FileResult])
     outcomes = _replay_all(planned, args)
     memory = _memory_plans(results, capture, args, workload, settings) if args.memory else []
     flagged = {p.kernel for p in planned if isinstance(p, ReplayJob)}
-    report = ConfirmReport(workload.describe(), args.backend, outcomes, memory, capture.error, capture.tests(flagged))
+    report = ConfirmReport(
+        workload.describe(), args.backend, outcomes, memory, capture.error, capture.tests(flagged), errors_json(results)
+    )
+    _write(report, args, results, settings)
+    if args.output_format != "text":
+        _progress(summary(report))
+    if failed or (capture.error and not capture.launches):
+        return 2
+    return 1 if any(o.verdict is Verdict.CONFIRMED for o in outcomes) else 0
+
+
+def _write(report: ConfirmReport, args: argparse.Namespace, results: list[FileResult], settings: Settings) -> None:
     if args.output_format == "text":
         sys.stdout.write(render_text(report))
     elif args.output_format == "json":
         sys.stdout.write(render_json(report))
     else:
         sys.stdout.write(render_sarif(report, results, settings) + "\n")
-    if args.output_format != "text":
-        _progress(summary(report))
-    if capture.error and not capture.launches:
-        return 2
-    return 1 if any(o.verdict is Verdict.CONFIRMED for o in outcomes) else 0

@@ -29,6 +29,9 @@ class ConfirmReport:
     capture_error: str | None = None
     # ``--pytest`` workloads: test node id -> flagged kernel -> launches it made
     tests: dict[str, dict[str, int]] = field(default_factory=dict)
+    # the files of PATHS that could not be linted (a syntax error, a missing path), as `check`
+    # reports them in its JSON
+    errors: list[dict[str, Any]] = field(default_factory=list)
 
     def counts(self) -> Counter[Verdict]:
         return Counter(o.verdict for o in self.outcomes)
@@ -126,6 +129,15 @@ def outcome_json(outcome: Outcome) -> dict[str, Any]:
     return data
 
 
+def errors_json(results: list[FileResult]) -> list[dict[str, Any]]:
+    """The files that could not be linted, as ``check --output-format json`` gives them."""
+    from ascend_lint.engine import display_paths
+    from ascend_lint.reporters.json import error_to_dict
+
+    display = display_paths()
+    return [error_to_dict(r.error, display) for r in results if r.error is not None]
+
+
 def render_json(report: ConfirmReport) -> str:
     counts = report.counts()
     return json.dumps(
@@ -135,6 +147,7 @@ def render_json(report: ConfirmReport) -> str:
             "capture_error": report.capture_error,
             "tests": report.tests,
             "findings": [outcome_json(o) for o in report.outcomes],
+            "errors": report.errors,
             "memory": report.memory,
             "summary": {
                 "confirmed": counts[Verdict.CONFIRMED],

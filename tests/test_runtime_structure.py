@@ -242,3 +242,58 @@ def test_every_runtime_check_package_is_installed():
         for init in folder.rglob("__init__.py")
     }
     assert found - listed == set()
+
+
+def _confirm_in_process(*args: str) -> tuple[int, str, str]:
+    from ascend_lint.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["confirm", *args, "--isolated"])
+    return code, out.getvalue(), err.getvalue()
+
+
+@pytest.fixture
+def unlintable(tmp_path: Path, monkeypatch) -> Path:
+    """A folder holding one Ascend file with a syntax error, and a workload launching nothing."""
+    (tmp_path / "triton_ascend").mkdir()
+    (tmp_path / "triton_ascend" / "bad.py").write_text("import triton\n\n@triton.jit\ndef k(x:\n    pass\n")
+    (tmp_path / "workload.py").write_text("def workload():\n    pass\n")
+    monkeypatch.chdir(tmp_path)
+    return tmp_path
+
+
+@needs_compiler
+@pytest.mark.parametrize("output_format", ["json", "sarif"])
+def test_no_findings_is_still_a_report_and_a_file_that_cannot_be_linted_is_an_error(unlintable, output_format):
+    """As `check`: exit 2, the error with its position; stdout a JSON document / SARIF log."""
+    code, out, err = _confirm_in_process("triton_ascend", "--workload", "workload.py", "--output-format", output_format)
+
+    assert code == 2, err
+    assert f"{os.path.join('triton_ascend', 'bad.py')}:4:6: error: SyntaxError" in err
+    report = json.loads(out)
+    if output_format == "json":
+        assert report["findings"] == [] and [e["name"] for e in report["errors"]] == ["invalid-syntax"]
+    else:
+        (invocation,) = report["runs"][0]["invocations"]
+        assert invocation["executionSuccessful"] is False and report["runs"][0]["results"] == []
+
+
+@needs_compiler
+def test_a_missing_path_is_an_error(unlintable):
+    code, _, err = _confirm_in_process("missing.py", "--workload", "workload.py")
+
+    assert code == 2 and "missing.py: error:" in err
+
+
+@needs_compiler
+def test_a_file_that_cannot_be_linted_next_to_findings_is_an_error(unlintable):
+    kernels = RUNTIME / "triton_ascend" / "asc002_index_casts.py"
+    code, out, err = _confirm_in_process(
+        "triton_ascend", str(kernels), "--workload", "workload.py", "--output-format", "json"
+    )
+
+    report = json.loads(out)
+    assert code == 2, err
+    assert report["findings"] and {f["verdict"] for f in report["findings"]} == {"INCONCLUSIVE"}
+    assert [e["filename"] for e in report["errors"]] == [os.path.join("triton_ascend", "bad.py")]
