@@ -18,6 +18,7 @@ never a binary and is never run. It also
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import os
 import shlex
@@ -70,7 +71,23 @@ def runtime_missing() -> str | None:
     locations = list(triton.submodule_search_locations or []) if triton else []
     if not any((Path(folder) / "backends" / "ascend").is_dir() for folder in locations):
         return f"the installed `triton` has no Ascend backend; {_INSTALL_HINT}"
+    upstream = _distribution_version("triton")
+    if upstream is not None:  # its files over triton-ascend's; the ascend backend folder survives
+        return (
+            f"upstream `triton` {upstream} is installed beside triton-ascend and overwrites its "
+            "files (torch from PyPI and packages requiring `triton` pull it in); run "
+            "`pip uninstall -y triton` then `pip install --force-reinstall --no-deps triton-ascend`, "
+            "and install torch from PyTorch's CPU index"
+        )
     return None
+
+
+def _distribution_version(name: str) -> str | None:
+    """The version of an installed distribution, or None (reads its metadata: imports nothing)."""
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return None
 
 
 def compiler_missing() -> str | None:

@@ -217,6 +217,23 @@ def test_confirm_without_the_runtime_extra_says_what_to_install(tmp_path):
     assert checked.returncode == 1 and "ASC002" in checked.stdout, checked.stderr
 
 
+@needs_compiler
+def test_upstream_triton_installed_beside_triton_ascend_is_named(tmp_path):
+    """torch from PyPI (or a package requiring `triton`) installs upstream triton after
+    triton-ascend: its files replace triton-ascend's while the `backends/ascend` folder stays.
+    `confirm` says so and how to repair it, instead of failing in every replay."""
+    metadata = tmp_path / "triton-3.7.1.dist-info"
+    metadata.mkdir()
+    (metadata / "METADATA").write_text("Metadata-Version: 2.1\nName: triton\nVersion: 3.7.1\n", encoding="utf-8")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), os.environ["PYTHONPATH"]])}
+    probe = "from ascend_lint.runtime_check.toolchain import runtime_missing; print(runtime_missing())"
+    alone = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert alone.stdout.strip() == "None", alone.stdout
+    beside = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, env=env, check=True)
+    assert "upstream `triton` 3.7.1 is installed beside triton-ascend" in beside.stdout
+    assert "pip uninstall -y triton" in beside.stdout
+
+
 def test_the_cli_never_hides_an_import_error_of_its_own(tmp_path):
     site = _lint_only_environment(tmp_path)
     broken = "sys.modules['ascend_lint.runtime_check.backends'] = None"  # its import now raises ImportError
