@@ -117,7 +117,9 @@ class _CommandParser(argparse.ArgumentParser):
     def parse_known_args(  # type: ignore[override]
         self, args: list[str] | None = None, namespace: argparse.Namespace | None = None
     ) -> tuple[argparse.Namespace, list[str]]:
-        if self._intermixing:  # the intermixed parse's own passes
+        # the intermixed parse's own passes; after `--` (paths that look like options: `-- -k.py`)
+        # Python 3.11's intermixed parse fails, and the paths come last anyway
+        if self._intermixing or (args is not None and "--" in args):
             return super().parse_known_args(args, namespace)
         self._intermixing = True
         try:

@@ -146,7 +146,17 @@ def _size(filename: str) -> int:
 
 def expand_paths(paths: Iterable[str], settings: Settings, errors: list[FileResult]) -> Iterator[str]:
     """Python files under `paths` (sorted, excludes applied: to the files named too with
-    `force-exclude`, as in ruff); unreadable ones go to `errors`."""
+    `force-exclude`, as in ruff), each once however often the paths reach it (`a.py ./a.py`, a
+    file in a folder named too), first as first reached; unreadable ones go to `errors`."""
+    seen: set[str] = set()
+    for filename in _expanded(paths, settings, errors):
+        resolved = os.path.realpath(filename)
+        if resolved not in seen:
+            seen.add(resolved)
+            yield filename
+
+
+def _expanded(paths: Iterable[str], settings: Settings, errors: list[FileResult]) -> Iterator[str]:
     for path in paths:
         if os.path.isdir(path):
 

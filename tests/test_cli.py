@@ -86,6 +86,26 @@ def test_paths_may_come_before_between_and_after_options(project: Path, capsys, 
     assert usage.value.code == 2 and "unrecognized arguments: --bogus" in capsys.readouterr().err
 
 
+def test_a_file_reached_twice_is_linted_once(project: Path, capsys) -> None:
+    """As ruff: `check . a.py ./a.py /abs/a.py` lints and reports `a.py` once (and `--fix` fixes
+    it once: twice raced with itself in the pool)."""
+    absolute = str(project / PATH)
+    code, out, err = run(
+        "check", "--no-cache", "--output-format", "json", ".", PATH, f"./{PATH}", absolute, capsys=capsys
+    )
+    assert code == 1 and not err, err
+    assert sorted(f["code"] for f in json.loads(out)) == ["ASC001", "ASC003", "ASC005"]
+    code, _, err = run("check", "--no-cache", "--fix", ".", PATH, f"./{PATH}", capsys=capsys)
+    assert "error" not in err and "num_warps" not in (project / PATH).read_text(encoding="utf-8")
+
+
+def test_paths_after_a_double_dash_may_look_like_options(project: Path, capsys) -> None:
+    (project / "-k.py").write_text(KERNEL, encoding="utf-8")
+    code, out, err = run("check", "--no-cache", "--target-all", "--output-format=json", "--", "-k.py", capsys=capsys)
+    assert code == 1 and not err, err
+    assert {f["filename"] for f in json.loads(out)} == {"-k.py"}
+
+
 def text_at(location: dict, end_location: dict) -> str:
     """The source text a (1-based, end-exclusive) single-line range covers."""
     assert location["row"] == end_location["row"]
