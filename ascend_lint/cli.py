@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from . import __version__
 from . import source as sources
 from .cache import DEFAULT_FOLDER, ENVIRONMENT, Cache, cache_folder
-from .config import ConfigError, Settings, load_settings
+from .config import ConfigError, Settings, load_settings, positive_int
 from .engine import default_jobs, lint_data, lint_paths, relative_display, targeting
 from .model import FileResult
 from .registry import all_rules, rule_by_selector
@@ -101,13 +101,6 @@ def lint_requested(
     return results
 
 
-def _positive(value: str) -> int:
-    number = int(value)
-    if number < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, not {number}")
-    return number
-
-
 class _CommandParser(argparse.ArgumentParser):
     """A command's parser taking paths before, between and after its options, as ruff does
     (`check a.py --fix b.py`): argparse's intermixed parsing."""
@@ -157,7 +150,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
         help="exit 0 even when there are findings or files that could not be linted (not on a usage error)",
     )
     check.add_argument(
-        "-j", "--jobs", type=_positive, metavar="N", help="files linted at once (default: the number of usable CPUs)"
+        "-j", "--jobs", type=positive_int, metavar="N", help="files linted at once (default: the number of usable CPUs)"
     )
     check.add_argument(
         "--cache-dir",

@@ -11,6 +11,7 @@ and `--ignore` change what the configuration enables. `per-file-ignores` then re
 
 from __future__ import annotations
 
+import argparse
 import configparser
 import fnmatch
 import os
@@ -391,6 +392,14 @@ def validate_codes(entries: list[str], where: str) -> None:
             raise ConfigError(
                 f"{where}: unknown rule selector {entry!r} (known codes: {', '.join(codes)}; groups: {', '.join(names)})"
             )
+
+
+def positive_int(value: str) -> int:
+    """A command-line count (`--jobs`): an int of at least 1."""
+    number = int(value)
+    if number < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, not {number}")
+    return number
 
 
 def validate_soc(name: str, where: str) -> None:

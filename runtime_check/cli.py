@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from ascend_lint.config import Settings
+from ascend_lint.config import Settings, positive_int
 from ascend_lint.engine import relative_display
 from ascend_lint.model import FileResult, Finding
 
@@ -33,6 +33,13 @@ from .verdicts import Outcome, Verdict, inconclusive
 
 DEFAULT_TIMEOUT = 300.0
 MAX_MEMORY_SPECIALISATIONS = 3
+
+
+def _positive_seconds(value: str) -> float:
+    seconds = float(value)
+    if not seconds > 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0 seconds, not {value}")
+    return seconds
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -71,14 +78,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--output-format", choices=("text", "json", "sarif"), default="text")
     parser.add_argument(
         "--timeout",
-        type=float,
+        type=_positive_seconds,
         default=DEFAULT_TIMEOUT,
         metavar="S",
         help=f"seconds allowed for the workload capture and for each replay (default {DEFAULT_TIMEOUT:g})",
     )
     parser.add_argument(
+        "-j",
         "--jobs",
-        type=int,
+        type=positive_int,
         default=os.cpu_count() or 1,
         metavar="N",
         help="replay processes run at once (default: number of CPUs)",

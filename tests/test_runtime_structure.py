@@ -314,3 +314,14 @@ def test_a_file_that_cannot_be_linted_next_to_findings_is_an_error(unlintable):
     assert code == 2, err
     assert report["findings"] and {f["verdict"] for f in report["findings"]} == {"INCONCLUSIVE"}
     assert [e["filename"] for e in report["errors"]] == [os.path.join("triton_ascend", "bad.py")]
+
+
+@pytest.mark.parametrize(("option", "value"), [("--jobs", "0"), ("-j", "-5"), ("--timeout", "0"), ("--timeout", "-1")])
+def test_a_count_or_timeout_that_cannot_work_is_a_usage_error(option, value, capsys):
+    """As `check` refuses `--jobs 0`: before, `confirm` ran one process, or timed out at once."""
+    from ascend_lint.cli import main
+
+    with pytest.raises(SystemExit) as usage:
+        main(["confirm", "--workload", "workload.py", option, value, "kernels/"])
+    assert usage.value.code == 2
+    assert "must be" in capsys.readouterr().err
