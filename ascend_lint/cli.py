@@ -264,10 +264,16 @@ def _check(args: argparse.Namespace) -> int:
 
             report.write(fixes_applied(results))
     if changed is not None:
-        from .changed_lines import filter_results
+        from .changed_lines import filter_results, lines_of
 
         if args.diff_base and outcome is not None and outcome.fixed:  # the fixed files moved rows: ask git again
             changed = _changed_lines(args)
+        if args.diff_file and changed and not any(lines_of(changed, r.filename) for r in results):
+            print(
+                "ascend-lint: warning: no file of the diff was linted (its paths are taken relative to "
+                "the current directory: run from the folder the diff was made in)",
+                file=sys.stderr,
+            )
         results = filter_results(results, changed or {})
     _print_errors(results, args.verbose)
     if args.statistics:  # the table instead of the findings, as ruff

@@ -145,6 +145,19 @@ def test_cli_diff_file_from_stdin(kernel_repo: Path) -> None:
     assert reported(done) == {("ASC001", line_of(BAD_KERNEL, "num_warps"))}
 
 
+def test_cli_diff_file_whose_paths_match_no_linted_file_warns(kernel_repo: Path) -> None:
+    """A diff made at the repository root, given from a subfolder, matches nothing: said, not
+    silently "All checks passed"."""
+    diff = git(kernel_repo, "diff", "HEAD~1", "HEAD")
+    at_root = ascend_lint("check", "--output-format", "json", "--diff-file", "-", "pkg", cwd=kernel_repo, stdin=diff)
+    assert "warning" not in at_root.stderr
+    below = ascend_lint(
+        "check", "--output-format", "json", "--diff-file", "-", ".", cwd=kernel_repo / "pkg", stdin=diff
+    )
+    assert reported(below) == set()
+    assert "warning: no file of the diff was linted" in below.stderr
+
+
 def test_cli_unknown_revision_is_a_usage_error(kernel_repo: Path) -> None:
     done = ascend_lint("check", "--diff-base", "no-such-rev", cwd=kernel_repo)
     assert done.returncode == 2
