@@ -181,7 +181,7 @@ def _expanded(paths: Iterable[str], settings: Settings, errors: list[FileResult]
                     full = os.path.join(folder, name)
                     if name.endswith(".py") and not governing.matches_exclude(full):
                         yield full
-        elif settings.for_file(path).force_exclude and _excluded(path, settings):
+        elif (own := settings.for_file(path)).force_exclude and own.is_excluded(path):
             continue
         elif os.path.exists(path) or os.path.islink(path):
             yield path
@@ -189,21 +189,13 @@ def _expanded(paths: Iterable[str], settings: Settings, errors: list[FileResult]
             errors.append(FileResult(path, error=Diagnostic(path, "no such file or directory")))
 
 
-def _excluded(filename: str, settings: Settings) -> bool:
-    """The configuration governing the file (`Settings.for_file`) excludes it."""
-    return settings.for_file(filename).is_excluded(filename)
-
-
 def lint_file(
     filename: str, settings: Settings, cache: Cache | None = None, memory: DocumentMemory | None = None
 ) -> FileResult:
     """Read and lint one file; with a cache, remember the result for the bytes that were read."""
-    try:
-        data = sources.read_source(filename)
-    except OSError as exc:
-        return FileResult(filename, error=Diagnostic(filename, f"cannot read file: {exc.strerror}"))
-    except sources.SourceError as exc:
-        return FileResult(filename, error=sources.diagnostic(filename, exc))
+    data = _read(filename)
+    if isinstance(data, FileResult):
+        return data
     result = lint_data(data, filename, settings, memory)
     sources.give_back_freed_memory()  # the trees of this lint are garbage now
     if cache is not None and (result.checked or result.skip_reason) and not (result.error and result.error.transient):
@@ -213,14 +205,25 @@ def lint_file(
     return result
 
 
+def _read(filename: str) -> bytes | FileResult:
+    """The file's bytes, or the result of a file that cannot be read."""
+    try:
+        return sources.read_source(filename)
+    except OSError as exc:
+        return FileResult(filename, error=Diagnostic(filename, f"cannot read file: {exc.strerror}"))
+    except sources.SourceError as exc:
+        return FileResult(filename, error=sources.diagnostic(filename, exc))
+
+
 def targeting(filename: str, settings: Settings, data: bytes | None = None) -> FileResult:
     """What a lint of the file decides before any rule runs, linting nothing: skipped (`checked`
     False and `skip_reason`), not lintable (`error`: unreadable, undecodable, over its time budget
     deciding), else checked. `data`: the file's bytes when they are at hand (stdin's)."""
+    read = _read(filename) if data is None else data
+    if isinstance(read, FileResult):
+        return read
     try:
-        text = sources.decode(sources.read_source(filename) if data is None else data)
-    except OSError as exc:
-        return FileResult(filename, error=Diagnostic(filename, f"cannot read file: {exc.strerror}"))
+        text = sources.decode(read)
     except sources.SourceError as exc:
         return FileResult(filename, error=sources.diagnostic(filename, exc))
     settings = settings.for_file(filename)
