@@ -266,8 +266,10 @@ def _check(args: argparse.Namespace) -> int:
     if changed is not None:
         from .changed_lines import filter_results, lines_of
 
-        if args.diff_base and outcome is not None and outcome.fixed:  # the fixed files moved rows: ask git again
-            changed = _changed_lines(args)
+        if outcome is not None:  # the fixes moved rows and wrote some
+            from .fixer import changed_after_fixes
+
+            changed = changed_after_fixes(changed, outcome.fixed)
         if args.diff_file and changed and not any(lines_of(changed, r.filename) for r in results):
             print(
                 "ascend-lint: warning: no file of the diff was linted (its paths are taken relative to "

@@ -32,6 +32,7 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
+from pathlib import Path
 from types import CodeType
 from typing import TYPE_CHECKING
 
@@ -96,7 +97,8 @@ def fix_paths(
     """Lint and fix files and folders (the files `lint_paths` lints, in its order); the fixes
     are written when `write`. A cached result with nothing to fix is used as it is; a file
     with fixes to make goes to `fix_file` (in a worker when `jobs` > 1), which looks it up again.
-    With `changed` (`--diff-base`, `--diff-file`) only findings on changed lines are fixed."""
+    With `changed` (`--diff-base`, `--diff-file`) only the fixes of findings on changed lines
+    are applied, each whole (it may rewrite other lines: `fix_result`)."""
 
     def lines(filename: str) -> Collection[int] | None:
         return None if changed is None else lines_of(changed, filename)
@@ -163,7 +165,9 @@ def fix_result(
 ) -> tuple[FileResult, FixedFile | None]:
     """Fix one linted file in memory: the re-linted result and the change (None if unchanged).
     `memory` is the one `result` was linted with, if any: the re-lint then keeps what the
-    fixes did not change. With `lines`, only findings touching those rows are fixed."""
+    fixes did not change. With `lines`, only the fixes of findings touching those rows are
+    applied, each whole: its edits on other rows are made too, and the findings it repairs
+    there count as fixed."""
     try:
         with time_budget(settings.timeout_per_file):
             return _fix_once(result, settings, unsafe, memory, lines)
@@ -193,12 +197,25 @@ def _fix_once(
     if current.error is not None:
         reason = current.error.message
         return _rejected(result, f"the fixed file could not be linted ({reason}); file left unchanged")
-    # the rows of `lines` are the text's before the fixes: a fix inserting lines moves later
-    # findings, so what is left to fix again is counted over the whole file
-    current.fixed = _fix_counts(result.findings, unsafe, lines) - _fix_counts(current.findings, unsafe, None)
+    # a fix is applied whole, as ruff applies one: with `lines`, a fix chosen for a finding on
+    # them also repairs the findings elsewhere that it shares or rewrites (ASC003's one fix
+    # renames every read after the dot), and those count as fixed too (ruff counts a finding
+    # whose edits an applied fix made): what the fixes repaired is counted over the whole file
+    current.fixed = _fix_counts(result.findings, unsafe) - _fix_counts(current.findings, unsafe)
     again = _fixable(current.findings, unsafe, None if lines is None else _rows_after(lines, result.source, text))
     current.fix_again = Counter(f.fix.applicability for f in again if f.fix is not None)
     return current, FixedFile(result.filename, result.source, text)
+
+
+def changed_after_fixes(changed: ChangedLines, fixed: Iterable[FixedFile]) -> ChangedLines:
+    """`changed` with each fixed file's rows as rows of its fixed text, the rows the fixes
+    wrote among them: the changed lines of what a `--fix` run leaves (its findings' rows)."""
+    moved = dict(changed)
+    for file in fixed:
+        path = Path(file.filename).resolve()
+        if path in moved:
+            moved[path] = _rows_after(moved[path], file.original, file.fixed)
+    return moved
 
 
 def _rows_after(lines: Collection[int], before: str, after: str) -> set[int]:
@@ -213,8 +230,8 @@ def _rows_after(lines: Collection[int], before: str, after: str) -> set[int]:
     return rows
 
 
-def _fix_counts(findings: list[Finding], unsafe: bool, lines: Collection[int] | None) -> Counter[tuple[str, str]]:
-    return Counter((f.code, f.fix.message) for f in _fixable(findings, unsafe, lines) if f.fix is not None)
+def _fix_counts(findings: list[Finding], unsafe: bool) -> Counter[tuple[str, str]]:
+    return Counter((f.code, f.fix.message) for f in _fixable(findings, unsafe) if f.fix is not None)
 
 
 def _fixable(findings: list[Finding], unsafe: bool, lines: Collection[int] | None = None) -> list[Finding]:

@@ -190,3 +190,63 @@ def test_cli_fixes_the_stdin_buffer_on_its_changed_lines_only(kernel_repo: Path)
     args = ("check", "--fix", "--unsafe-fixes", "--diff-file", str(diff_file), "--stdin-filename", BAD_PATH, "-")
     done = ascend_lint(*args, cwd=kernel_repo, stdin=BAD_KERNEL)
     assert done.stdout == BAD_KERNEL.replace(", num_warps=4", ""), done.stderr
+
+
+# A second read of `b_a` after the dot: one fix (a copy before the dot, both reads renamed)
+# repairs both findings. The change rewrites the second read only.
+STORE_A = "    tl.store(α_ptr + tile, b_a)\n"
+SHARED_FIX_KERNEL = BAD_KERNEL.replace(STORE_A, STORE_A + "    tl.store(α_ptr + tile, b_b)\n")
+SHARED_FIX_CHANGED = SHARED_FIX_KERNEL.replace("(α_ptr + tile, b_b)", "(α_ptr + tile, b_a * 2)")
+# The change adds a read of the clobbered `b_a` (its unsafe fix inserts a copy line above) and
+# makes the launch's grid able to pass 65535 programs (ASC010: no fix), below the inserted line.
+GRID_KERNEL = BAD_KERNEL.replace(STORE_A, "")
+GRID_CHANGED = BAD_KERNEL.replace("matmul_kernel[(1,)]", "matmul_kernel[(a.shape[0], a.shape[1] * b.shape[0])]")
+
+
+def two_commit_repo(root: Path, before: str, after: str) -> Path:
+    git(root, "init", "-q")
+    kernel = root / BAD_PATH
+    kernel.parent.mkdir(parents=True)
+    kernel.write_text(before, encoding="utf-8")
+    git(root, "add", ".")
+    git(root, "commit", "-qm", "before")
+    kernel.write_text(after, encoding="utf-8")
+    git(root, "commit", "-qam", "after")
+    return kernel
+
+
+def test_cli_applies_a_fix_whole_and_counts_every_finding_it_repairs(tmp_path: Path) -> None:
+    """The finding on the changed line has the fix that also renames the read on an untouched
+    line: the fix is applied whole (ruff applies a fix as one), and the summary and
+    `--show-fixes` count both findings it repaired instead of hiding the rewritten line."""
+    kernel = two_commit_repo(tmp_path, SHARED_FIX_KERNEL, SHARED_FIX_CHANGED)
+    report = ascend_lint("check", "--output-format", "json", "--diff-base", "HEAD~1", cwd=tmp_path)
+    assert reported(report) == {("ASC003", line_of(SHARED_FIX_CHANGED, "b_a * 2"))}
+    done = ascend_lint("check", "--fix", "--unsafe-fixes", "--show-fixes", "--diff-base", "HEAD~1", cwd=tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    fixed = kernel.read_text(encoding="utf-8")
+    assert "tl.store(α_ptr + tile, b_a_c)" in fixed and "tl.store(α_ptr + tile, b_a_c * 2)" in fixed
+    assert "2 × ASC003" in done.stdout
+    assert "Found 2 findings (2 fixed, 0 remaining)" in done.stdout
+
+
+@pytest.mark.parametrize("source", ["--diff-base", "--diff-file", "stdin"])
+def test_cli_fix_reports_what_is_left_on_the_changed_lines_the_fixes_moved(tmp_path: Path, source: str) -> None:
+    """The copy the ASC003 fix inserts moves the ASC010 launch a row down: it is still on a
+    changed line, so it is reported and the run fails, from a diff file and for stdin too."""
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    kernel = two_commit_repo(repo, GRID_KERNEL, GRID_CHANGED)
+    diff_file = tmp_path / "change.diff"
+    diff_file.write_text(git(repo, "diff", "HEAD~1", "HEAD"), encoding="utf-8")
+    changed = ("--diff-base", "HEAD~1") if source == "--diff-base" else ("--diff-file", str(diff_file))
+    args = ["check", "--fix", "--unsafe-fixes", "--output-format", "json", *changed]
+    if source == "stdin":
+        done = ascend_lint(*args, "--stdin-filename", BAD_PATH, "-", cwd=repo, stdin=GRID_CHANGED)
+        fixed, remaining = done.stdout, json.loads(done.stderr)
+    else:
+        done = ascend_lint(*args, cwd=repo)
+        fixed, remaining = kernel.read_text(encoding="utf-8"), json.loads(done.stdout)
+    assert "b_a_c = " in fixed and "num_warps" not in fixed
+    assert {(f["code"], f["location"]["row"]) for f in remaining} == {("ASC010", line_of(fixed, "matmul_kernel[("))}
+    assert done.returncode == 1
