@@ -18,7 +18,9 @@ invalid: it suppresses nothing and is reported as a warning. Codes match exactly
 either (`disable-file=ASC001`, `disable-file = ASC001, ASC002`, `disable-file: ASC001`); bare
 (nothing, or another `#`, after it) it disables every rule. Anything else after it
 (`disable-file ASC001`) makes it invalid: a warning, and nothing is disabled — never the
-whole file by mistake.
+whole file by mistake. As ruff's `lex_file_exemption` reads `# ruff: noqa`, the keyword is read
+in any case (`# ascend-lint: DISABLE-FILE`) and the tool's name only in lowercase; where ruff
+passes over `# RUFF: noqa` in silence, `# ASCEND-LINT: disable-file` is invalid (a warning).
 """
 
 from __future__ import annotations
@@ -34,10 +36,11 @@ DISABLE_FILE = "# ascend-lint: disable-file"
 DISABLE_FILE_EXAMPLE = "`# ascend-lint: disable-file=ASC001, ASC002`"
 # the words a directive needs: a text without them has none, and is not tokenized for them
 NOQA_WORD = re.compile(r"noqa", re.IGNORECASE)
-DISABLE_FILE_WORD = "ascend-lint"
-_DISABLE_FILE_WORD = re.compile(DISABLE_FILE_WORD)
+DISABLE_FILE_WORD = re.compile(r"ascend-lint", re.IGNORECASE)
 _NOQA_START = re.compile(r"#\s*noqa", re.IGNORECASE)
-_DISABLE_FILE_START = re.compile(r"#\s*ascend-lint\s*:\s*disable-file")
+_DISABLE_FILE_START = re.compile(r"#\s*ascend-lint\s*:\s*(?i:disable-file)")
+# the tool's name in another case: refused, as ruff refuses `# RUFF: noqa`, but said
+_DISABLE_FILE_MISCASED = re.compile(r"#\s*ascend-lint\s*:\s*disable-file", re.IGNORECASE)
 # tokens after which the next token starts a line of its own (`Comments.continued`)
 _LINE_ENDS = frozenset(
     {tokenize.NEWLINE, tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING}
@@ -72,7 +75,13 @@ def noqa_directive(comment: str) -> Directive | None:
 def disable_file_directive(comment: str) -> Directive | None:
     """The `# ascend-lint: disable-file` directive in a comment's text, None when it holds
     none; raises `InvalidDirective` for one that cannot be read."""
-    return _directive(comment, _DISABLE_FILE_START, "=:", DISABLE_FILE_EXAMPLE, bare_after_space=False)
+    directive = _directive(comment, _DISABLE_FILE_START, "=:", DISABLE_FILE_EXAMPLE, bare_after_space=False)
+    miscased = _DISABLE_FILE_MISCASED.search(comment) if directive is None else None
+    if miscased is not None:
+        invalid = InvalidDirective(f"expected `ascend-lint` in lowercase (e.g., {DISABLE_FILE_EXAMPLE})")
+        invalid.start = miscased.start()
+        raise invalid
+    return directive
 
 
 def _directive(
@@ -193,7 +202,7 @@ class Comments:
     def disable_file(self) -> dict[int, Directive | InvalidDirective]:
         """Each row whose comment holds a `# ascend-lint: disable-file` directive, with it (or
         why it cannot be read)."""
-        return self._directives(_DISABLE_FILE_WORD, disable_file_directive)
+        return self._directives(DISABLE_FILE_WORD, disable_file_directive)
 
     def _directives(
         self, word: re.Pattern[str], read: Callable[[str], Directive | None]

@@ -469,7 +469,7 @@ def _in_decorators(kernels: list[Kernel], nodes: set[cst.CSTNode]) -> Iterator[t
 def _disabled_for_file(comments: Comments, result: FileResult) -> frozenset[str]:
     """The codes the file's `# ascend-lint: disable-file` comments disable; a directive that
     cannot be read disables nothing, and it and unknown codes are warned about in `result`."""
-    if DISABLE_FILE_WORD not in comments.source:
+    if DISABLE_FILE_WORD.search(comments.source) is None:
         return frozenset()
     known = set(all_codes())
     disabled: set[str] = set()

@@ -424,6 +424,8 @@ def test_noqa_at_the_end_of_a_backslash_continuation_covers_its_rows(project: Pa
         ("# ascend-lint: disable-file = ASC001", {"ASC002", "ASC003"}),
         ("# ascend-lint: disable-file: ASC001, ASC003", {"ASC002"}),
         ("x = 1  # ascend-lint: disable-file:ASC001", {"ASC002", "ASC003"}),
+        # the keyword in any case, as ruff reads its file-level NOQA
+        ("# ascend-lint: DISABLE-FILE=ASC001", {"ASC002", "ASC003"}),
     ],
 )
 def test_disable_file(project: Path, capsys, comment: str, enabled: set[str]) -> None:
@@ -442,6 +444,9 @@ def test_disable_file(project: Path, capsys, comment: str, enabled: set[str]) ->
         ("# ascend-lint: disable-file=", ALL, "expected a comma-separated list of codes"),
         ("# ascend-lint: disable-file=asc001", ALL, "expected a comma-separated list of codes"),
         ("# ascend-lint: disable-file; ASC001", ALL, "expected `=` or `:`"),
+        # ruff reads its file-level directive with its name in lowercase only: so is ours, and said
+        ("# ASCEND-LINT: DISABLE-FILE", ALL, "1:1: warning: Invalid `# ascend-lint: disable-file` directive"),
+        ("x = 1  # Ascend-Lint: disable-file=ASC001", ALL, "1:8: warning: Invalid `# ascend-lint: disable-file`"),
         # codes match exactly; an unknown one is warned about, the others still apply
         ("# ascend-lint: disable-file=ASC999", ALL, "1:1: warning: Invalid rule code provided"),
         ("# ascend-lint: disable-file=ASC00", ALL, ": ASC00\n"),

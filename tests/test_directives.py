@@ -91,6 +91,13 @@ def test_a_directive_ends_after_its_last_code() -> None:
         ("# ascend-lint: disable-file: ASC001", ("ASC001",)),
         ("# ascend-lint: disable-file:ASC001 ASC002 generated", ("ASC001", "ASC002")),
         ("# ascend-lint: disable-file=ASC999", ("ASC999",)),  # the engine warns: no such rule
+        # as ruff's file-level directive: the keyword in any case, the tool's name in lowercase
+        ("# ascend-lint: DISABLE-FILE", BARE),
+        ("# ascend-lint: Disable-File=ASC001", ("ASC001",)),
+        # where ruff passes over its name in capitals in silence: invalid, so the engine warns
+        ("# ASCEND-LINT: DISABLE-FILE", INVALID),
+        ("# Ascend-Lint: disable-file", INVALID),
+        ("# keep # ASCEND-LINT: disable-file=ASC001", INVALID),
         # never the bare form by mistake: invalid, so nothing is disabled
         ("# ascend-lint: disable-file ASC001", INVALID),
         ("# ascend-lint: disable-file=", INVALID),
