@@ -228,6 +228,9 @@ class Confirm:
     reason: str  # e.g. "tl.dot clobbering its lhs is a runtime behaviour of the NPU"
 
 
+Precision = Literal["very-high", "high", "medium", "low"]
+
+
 class Rule:
     """One check. Subclass it in a module of `rules/`; the registry finds it there.
 
@@ -249,6 +252,10 @@ class Rule:
     # A name users can select or ignore the rule by, with the others of the group ("perf":
     # performance advice with no compile-time evidence).
     GROUP: ClassVar[str | None] = None
+    # How often the rule's findings are true, as SARIF's `precision` (GitHub orders code-scanning
+    # alerts by it). None: `medium` in the perf group, else `high` (a behaviour of the compiler,
+    # launcher or device the docs measure); `medium` for findings that rest on an estimate.
+    PRECISION: ClassVar[Precision | None] = None
     VALID: ClassVar[Sequence[str]] = ()
     INVALID: ClassVar[Sequence[str | Example]] = ()
     CONFIRM: ClassVar[Confirm | None] = None  # None: `confirm` has no evidence for this rule
@@ -263,6 +270,11 @@ class Rule:
     def documentation(cls) -> str:
         body = inspect.cleandoc(sys.modules[cls.__module__].__doc__ or "")
         return f"# {heading(cls.CODE, cls.NAME)}\n\n{body}\n"
+
+    @classmethod
+    def precision(cls) -> Precision:
+        """`PRECISION`, or the default: `medium` for performance advice, `high` otherwise."""
+        return cls.PRECISION or ("medium" if cls.GROUP == "perf" else "high")
 
     @classmethod
     def required_tokens(cls) -> tuple[tuple[str, ...], ...]:

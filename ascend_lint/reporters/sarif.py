@@ -86,12 +86,10 @@ def _descriptor(rule: type[Rule]) -> JSONObject:
 
 
 def _properties(rule: type[Rule]) -> JSONObject:
-    """GitHub's `tags` and `precision`: the `perf` group's rules are performance advice with no
-    compile-time evidence (docs/rules.md), so `medium`; the others report what the compiler or
-    the NPU does, `high`."""
-    if rule.GROUP == "perf":
-        return {"tags": ["triton", "ascend", "performance"], "precision": "medium"}
-    return {"tags": ["triton", "ascend"], "precision": "high"}
+    """GitHub's `tags` and `precision` ("how often the results indicated by this rule are
+    true", by which code scanning orders alerts): the rule's (`Rule.precision`)."""
+    tags = ["triton", "ascend", "performance"] if rule.GROUP == "perf" else ["triton", "ascend"]
+    return {"tags": tags, "precision": rule.precision()}
 
 
 def _first_paragraph(markdown: str) -> str:
