@@ -84,6 +84,9 @@ class Cache:
         self.settings = settings
         self.usable = True
         self._packages: dict[str, tuple[tuple[tuple[str, int, int], ...], str | None]] = {}  # `_hash`
+        # `_own_settings_key`: each nearer configuration's key, hashed once (`for_file` hands out
+        # one Settings object per configuration), by the object's id, which the entry keeps alive
+        self._keys: dict[int, tuple[Settings, str]] = {}
 
     def prepare(self) -> str | None:
         """Create the folder (with its `.gitignore`); the reason when the cache cannot be used."""
@@ -159,7 +162,12 @@ class Cache:
         """The key of the settings of a file that a configuration nearer than the run's governs
         (`Settings.for_file`); None for the run's own, which the folder's key covers."""
         own = self.settings.for_file(filename)
-        return None if own is self.settings else settings_key(own)
+        if own is self.settings:
+            return None
+        known = self._keys.get(id(own))
+        if known is None or known[0] is not own:
+            known = self._keys[id(own)] = (own, settings_key(own))
+        return known[1]
 
     def store(self, filename: str, data: bytes, result: FileResult) -> None:
         """Remember `result` as the result for `data` (the bytes that were linted)."""

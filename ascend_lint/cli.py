@@ -232,8 +232,7 @@ def _check(args: argparse.Namespace) -> int:
 
     if args.statistics and args.output_format not in STATISTICS_FORMATS:
         raise ConfigError(f"--statistics has no {args.output_format} form (it takes {', '.join(STATISTICS_FORMATS)})")
-    settings = settings_from(args)
-    settings.timeout_per_file = args.timeout_per_file or None
+    settings = _check_settings(args)
     progress = ProgressLine(sys.stderr) if sys.stderr.isatty() else None
     stdin = read_stdin(args)
     options: dict[str, Any] = {
@@ -295,8 +294,7 @@ def _show(args: argparse.Namespace) -> int:
     """`--show-files` / `--show-settings`: what the run would lint and with what (`show`)."""
     from . import show
 
-    settings = settings_from(args)
-    settings.timeout_per_file = args.timeout_per_file or None
+    settings = _check_settings(args)
     stdin, name = read_stdin(args), args.stdin_filename or "-"
     paths = [p for p in args.paths if p != "-"]
     if args.show_files:
@@ -304,9 +302,15 @@ def _show(args: argparse.Namespace) -> int:
         return EXIT_CLEAN
     filename = show.first_file(args.paths, settings, name)
     result = targeting(filename, settings, stdin if args.paths[0] == "-" else None)
-    cached = not (args.no_cache or all(path == "-" for path in args.paths))  # as `_cache` decides
-    sys.stdout.write(show.show_settings(result, settings, cache_folder(settings, args.cache_dir), cached))
+    sys.stdout.write(show.show_settings(result, settings, cache_folder(settings, args.cache_dir), _cache_wanted(args)))
     return EXIT_CLEAN
+
+
+def _check_settings(args: argparse.Namespace) -> Settings:
+    """`check`'s settings: the selection's (`settings_from`), with its `--timeout-per-file`."""
+    settings = settings_from(args)
+    settings.timeout_per_file = args.timeout_per_file or None
+    return settings
 
 
 def _changed_lines(args: argparse.Namespace) -> ChangedLines | None:
@@ -318,9 +322,14 @@ def _changed_lines(args: argparse.Namespace) -> ChangedLines | None:
     return changed_lines(diff_base=args.diff_base, diff_file=args.diff_file)
 
 
+def _cache_wanted(args: argparse.Namespace) -> bool:
+    """Whether the run uses a cache: not with `--no-cache`, nor when it reads only stdin."""
+    return not (args.no_cache or all(path == "-" for path in args.paths))
+
+
 def _cache(args: argparse.Namespace, settings: Settings) -> Cache | None:
     """The cache for files named on the command line (stdin is never cached)."""
-    if args.no_cache or all(path == "-" for path in args.paths):
+    if not _cache_wanted(args):
         return None
     cache = Cache(cache_folder(settings, args.cache_dir), settings)
     problem = cache.prepare()

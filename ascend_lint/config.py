@@ -73,6 +73,11 @@ class CommandLine:
     force_exclude: bool | None = None
 
 
+def _relative_text(filename: str, inside: Path | None) -> str:
+    """`Settings.relative`'s text: the path below the root, or the file's as given."""
+    return Path(filename).as_posix() if inside is None else inside.as_posix()
+
+
 @dataclass
 class Settings:
     root: Path
@@ -134,27 +139,30 @@ class Settings:
         return SOCS[chosen]
 
     def relative(self, filename: str) -> str:
-        path = Path(filename)
+        return _relative_text(filename, self._inside(filename))
+
+    def _inside(self, filename: str) -> Path | None:
+        """The file's path relative to the root, None when it is not below the root."""
         try:
-            return path.resolve().relative_to(self.root.resolve()).as_posix()
+            return Path(filename).resolve().relative_to(self.root.resolve())
         except ValueError:
-            return path.as_posix()
+            return None
 
     def is_excluded(self, filename: str) -> bool:
         """`exclude` matches the file, or a folder between the root and the file is one of
         `DEFAULT_EXCLUDE` (`.venv`, `build`, ...): a file named on the command line with
         `force-exclude`, or handed over by flake8 or an editor. (Folders above the root are
         the user's business, as in ruff: a project checked out under `build/` is linted.)"""
-        path = Path(filename)
-        try:
-            inside = path.resolve().relative_to(self.root.resolve()).parts[:-1]
-        except ValueError:
-            inside = ()
-        return any(part in DEFAULT_EXCLUDE for part in inside) or self.matches_exclude(filename)
+        inside = self._inside(filename)
+        if inside is not None and any(part in DEFAULT_EXCLUDE for part in inside.parts[:-1]):
+            return True
+        return self._matches_exclude(_relative_text(filename, inside))
 
     def matches_exclude(self, filename: str) -> bool:
         """A glob of `exclude` matches the file."""
-        relative = self.relative(filename)
+        return self._matches_exclude(self.relative(filename))
+
+    def _matches_exclude(self, relative: str) -> bool:
         return any(glob_match(pattern, relative) for pattern in self.exclude)
 
     def is_target(self, filename: str, source: str | None) -> bool:
