@@ -22,11 +22,11 @@ from weakref import WeakKeyDictionary
 
 import libcst as cst
 
-from .arithmetic import ceiling_division, power_of_two_above
-from .flow import NARROW_INTS
-from .imports import ImportMap, dotted_name, folded_int, int_literal, root_name, statement_blocks, str_literal
-from .kernels import MAX_CALLERS_DEEP, ImportedFunctions, ImportedModule, Kernel, imported_module, subscript_key
-from .nodes import (
+from ..arithmetic import ceiling_division, power_of_two_above
+from ..flow import NARROW_INTS
+from ..imports import ImportMap, dotted_name, folded_int, int_literal, root_name, statement_blocks, str_literal
+from ..kernels import MAX_CALLERS_DEEP, ImportedFunctions, ImportedModule, Kernel, imported_module, subscript_key
+from ..nodes import (
     arms_around,
     child_nodes,
     flat_code,
@@ -38,7 +38,7 @@ from .nodes import (
     updated_value,
     walk,
 )
-from .package import content_hash, package_folders, package_hash, package_sources
+from ..package import content_hash, package_folders, package_hash, package_sources
 
 _NPU_AVAILABLE = "torch.npu.is_available"
 

@@ -1,0 +1,72 @@
+"""What a module's host code (everything outside kernel bodies) says about its kernels, built
+once per module on first use and asked by rules through `ModuleContext.host`; none re-derives it.
+
+The modules, lowest first (each imports only those above it; `index` imports them all):
+
+- `params`: what a call passes for a function's parameters (`passed_for`, `all_params`).
+- `records`: the plain records handed out (`CallSite`, `Launch`, `Grid`, `CoreCount`, `Passed`,
+  `DictTrail`, `Evidence`, ...).
+- `dtypes`: torch dtype tables, conversions and allocations, dtype asserts (`TensorDtype`).
+- `shapes`: tensor extents as written (`x.shape[i]`, `x.size(i)`, products) and size arithmetic.
+- `bindings`: which bindings of a name reach a point, the names a node reads (`names_read`).
+- `dicts`: dict literals, copies, changes and key reads, for `**` splats of launches.
+- `evidence`: what a passed value shows alone (None, a float, a unit last stride).
+- `facts`: the one walk over host code (`HostFacts`) and what a re-lint keeps of it (`HostMemory`).
+- `platforms`: host code that runs only on another platform (`OtherPlatformPaths`) or on the NPU
+  (`NpuPaths`).
+- `index`: `HostIndex`, the questions rules ask (launches, callers, where a value comes from,
+  grids and core counts, evidence per kernel parameter), and the host facts of other modules of
+  the package it reads.
+
+`from ascend_lint.host import X` names are re-exported here.
+"""
+
+from .index import (
+    NARROW_INT_WORDS,
+    ORDERINGS,
+    BoundedSizes,
+    CallSite,
+    CoreCount,
+    DictChange,
+    DictTrail,
+    Grid,
+    HostIndex,
+    HostMemory,
+    Launch,
+    Merged,
+    NpuPaths,
+    Passed,
+    Scope,
+    TensorDtype,
+    _HostFacts,
+    all_params,
+    checks_in,
+    names_read,
+    passed_for,
+    without_int_conversion,
+)
+
+__all__ = [
+    "NARROW_INT_WORDS",
+    "ORDERINGS",
+    "BoundedSizes",
+    "CallSite",
+    "CoreCount",
+    "DictChange",
+    "DictTrail",
+    "Grid",
+    "HostIndex",
+    "HostMemory",
+    "Launch",
+    "Merged",
+    "NpuPaths",
+    "Passed",
+    "Scope",
+    "TensorDtype",
+    "_HostFacts",
+    "all_params",
+    "checks_in",
+    "names_read",
+    "passed_for",
+    "without_int_conversion",
+]
