@@ -39,12 +39,11 @@ from .index import (
     Scope,
     TensorDtype,
     _HostFacts,
-    all_params,
     checks_in,
     names_read,
-    passed_for,
     without_int_conversion,
 )
+from .params import all_params, passed_for
 
 __all__ = [
     "NARROW_INT_WORDS",

@@ -39,6 +39,19 @@ from ..nodes import (
     walk,
 )
 from ..package import content_hash, package_folders, package_hash, package_sources
+from .params import (
+    _add_forwarded,
+    _arm_for_call,
+    _first_param,
+    _is_name,
+    _param,
+    _passed_on,
+    _passed_or_default,
+    _positional_params,
+    _splatted_params,
+    all_params,
+    passed_for,
+)
 
 _NPU_AVAILABLE = "torch.npu.is_available"
 
@@ -3739,37 +3752,6 @@ def _is_device_type(node: cst.BaseExpression) -> bool:
     )
 
 
-def _splatted_params(function: cst.FunctionDef, args: Sequence[cst.Arg]) -> set[str]:
-    """The parameters of `function` that `args` splat (`**kw`)."""
-    params = {p.name.value for p in all_params(function)}
-    return {arg.value.value for arg in args if arg.star == "**" and isinstance(arg.value, cst.Name)} & params
-
-
-def _passed_on(call: cst.Call, callee: cst.FunctionDef, forwarded: frozenset[str], caller: cst.FunctionDef) -> set[str]:
-    """The parameters of `caller` its call of `callee` passes for a forwarded parameter:
-    by name (`launch(x, config)`), or splatted into a forwarded `**kwargs`."""
-    params = {p.name.value for p in all_params(caller)}
-    passed = {passed_for(call, callee, name) for name in forwarded}
-    found = {value.value for value in passed if isinstance(value, cst.Name) and value.value in params}
-    star = callee.params.star_kwarg
-    if isinstance(star, cst.Param) and star.name.value in forwarded:
-        found |= _splatted_params(caller, call.args)
-    return found
-
-
-def _add_forwarded(
-    found: dict[str, tuple[cst.FunctionDef, frozenset[str]]], function: cst.FunctionDef, forwarded: set[str]
-) -> bool:
-    """Records that `function` forwards these parameters; whether that is new. Not for a
-    wrapper recorded as forwarding what the function it wraps forwards (`_add_wrapper`)."""
-    name = function.name.value
-    held_function, previous = found.get(name, (function, frozenset()))
-    if forwarded <= previous or held_function.name.value != name:
-        return False
-    found[name] = (function, previous | forwarded)
-    return True
-
-
 def names_read(node: cst.CSTNode, skipped: AbstractSet[int] = frozenset()) -> set[str]:
     """The variables `node` reads (`_variables_read`) but for the names whose ids are `skipped`."""
     return {name.value for name in _variables_read(node) if id(name) not in skipped}
@@ -4251,11 +4233,6 @@ def _binding_nodes(statement: cst.CSTNode, name: str) -> Iterator[cst.CSTNode]:
             yield node
 
 
-def _first_param(params: cst.Parameters) -> str | None:
-    positional = [*params.posonly_params, *params.params]
-    return positional[0].name.value if positional else None
-
-
 def _unpacked(value: cst.BaseExpression, count: int) -> list[cst.BaseExpression | None]:
     """What each of `count` names gets from `a, b = value`: the tuple's elements, each arm's
     own of a conditional (`BM, BN = (1, 256) if m <= 16 else (8, 1024)` binds `BM` to `1 if m
@@ -4334,35 +4311,6 @@ def _slice(value: cst.BaseExpression, start: int, left_after: int) -> cst.Subscr
     return cst.Subscript(value, [cst.SubscriptElement(cst.Slice(lower, upper))])
 
 
-def all_params(function: cst.FunctionDef) -> list[cst.Param]:
-    params = function.params
-    extra = [p for p in (params.star_arg, params.star_kwarg) if type(p) is cst.Param]  # see `name_uses`
-    return [*params.posonly_params, *params.params, *params.kwonly_params, *extra]
-
-
-def _is_name(node: cst.BaseExpression, name: str) -> bool:
-    return isinstance(node, cst.Name) and node.value == name
-
-
-def _param(function: cst.FunctionDef, name: str) -> cst.Param | None:
-    return next((p for p in all_params(function) if p.name.value == name), None)
-
-
-def _is_method(function: cst.FunctionDef) -> bool:
-    """A function whose first parameter is `self` or `cls`."""
-    return [p.name.value for p in all_params(function)][:1] in (["self"], ["cls"])
-
-
-def _passed_or_default(call: cst.Call, function: cst.FunctionDef, name: str) -> cst.BaseExpression | None:
-    """What `call` passes for the parameter `name` of `function`, or its default when the call
-    passes none and has no splat that could."""
-    found = passed_for(call, function, name)
-    param = _param(function, name)
-    if found is None and param is not None and param.default is not None and not any(a.star for a in call.args):
-        found = param.default
-    return found
-
-
 def _floor_only(test: cst.BaseExpression, holds: bool) -> bool:
     """Whether all a comparison says where it `holds` (or fails) is that something is above an
     int literal (`n > 1` holding, `n < 16` failing): a floor, no cap on anything."""
@@ -4376,62 +4324,6 @@ def _floor_only(test: cst.BaseExpression, holds: bool) -> bool:
     else:
         return False
     return int_literal(lesser) is not None
-
-
-def passed_for(call: cst.Call, function: cst.FunctionDef, name: str) -> cst.BaseExpression | None:
-    """What a call of `function` passes for its parameter `name` (by keyword or position;
-    a method called through an attribute, `self.f(a)` or `cls.f(a)`, is passed `self` / `cls`
-    by Python)."""
-    for arg in call.args:
-        if arg.keyword is not None and arg.keyword.value == name:
-            return arg.value
-    positional = _positional_params(call, function)
-    index = next((i for i, p in enumerate(positional) if p.name.value == name), None)
-    args = [arg for arg in call.args if arg.keyword is None and not arg.star]
-    if index is None or any(arg.star for arg in call.args[: index + 1]) or index >= len(args):
-        return None
-    return args[index].value
-
-
-def _positional_params(call: cst.Call, function: cst.FunctionDef) -> list[cst.Param]:
-    """The parameters of `function` the call's positional arguments fill, in order: but a
-    method's `self` / `cls` when it is called through an attribute (`self.f(a)`, `Ops.f(a)`),
-    and the `ctx` of a `forward` called through `Fn.apply(a)`."""
-    positional = [*function.params.posonly_params, *function.params.params]
-    func = call.func
-    through_apply = isinstance(func, cst.Attribute) and func.attr.value == "apply" and function.name.value == "forward"
-    bound = isinstance(func, cst.Attribute) and (_is_method(function) or through_apply)
-    return positional[1:] if bound else positional
-
-
-def _arm_for_call(value: cst.BaseExpression, call: cst.Call, function: cst.FunctionDef) -> cst.BaseExpression:
-    """What `function` returns for `call` when it returns `a if p == "x" else b` on a
-    parameter `p` the call passes (or leaves at its default) as a literal: the arm the test
-    picks (`get_num_cores("cube")` returns the AI-core count of `... ["num_vectorcore"] if
-    op_type == "vector" else ... ["num_aicore"]`); else `value`."""
-    while isinstance(value, cst.IfExp):
-        test = value.test
-        if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
-            break
-        operator, compared = test.comparisons[0].operator, test.comparisons[0].comparator
-        if not isinstance(operator, (cst.Equal, cst.NotEqual)) or not isinstance(test.left, cst.Name):
-            break
-        param = _param(function, test.left.value)
-        passed = passed_for(call, function, test.left.value) if param is not None else None
-        if passed is None and param is not None and param.default is not None:
-            passed = param.default
-        literal = _literal(passed)
-        if literal is None or _literal(compared) is None:
-            break
-        holds = (literal == _literal(compared)) == isinstance(operator, cst.Equal)
-        value = value.body if holds else value.orelse
-    return value
-
-
-def _literal(node: cst.BaseExpression | None) -> str | int | None:
-    """A string or integer literal's value."""
-    text = str_literal(node)
-    return text if text is not None else int_literal(node)
 
 
 def _possible_arms(value: cst.IfExp) -> list[cst.BaseExpression]:
