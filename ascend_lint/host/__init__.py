@@ -24,19 +24,9 @@ The modules, lowest first (each imports only those above it; `index` imports the
 from .index import (
     NARROW_INT_WORDS,
     ORDERINGS,
-    BoundedSizes,
-    CallSite,
-    CoreCount,
-    DictChange,
-    DictTrail,
-    Grid,
     HostIndex,
     HostMemory,
-    Launch,
-    Merged,
     NpuPaths,
-    Passed,
-    Scope,
     TensorDtype,
     _HostFacts,
     checks_in,
@@ -44,6 +34,7 @@ from .index import (
     without_int_conversion,
 )
 from .params import all_params, passed_for
+from .records import BoundedSizes, CallSite, CoreCount, DictChange, DictTrail, Grid, Launch, Merged, Passed, Scope
 
 __all__ = [
     "NARROW_INT_WORDS",
