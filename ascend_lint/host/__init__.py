@@ -21,18 +21,8 @@ The modules, lowest first (each imports only those above it; `index` imports the
 `from ascend_lint.host import X` names are re-exported here.
 """
 
-from .index import (
-    NARROW_INT_WORDS,
-    ORDERINGS,
-    HostIndex,
-    HostMemory,
-    NpuPaths,
-    TensorDtype,
-    _HostFacts,
-    checks_in,
-    names_read,
-    without_int_conversion,
-)
+from .dtypes import NARROW_INT_WORDS, TensorDtype
+from .index import ORDERINGS, HostIndex, HostMemory, NpuPaths, _HostFacts, checks_in, names_read, without_int_conversion
 from .params import all_params, passed_for
 from .records import BoundedSizes, CallSite, CoreCount, DictChange, DictTrail, Grid, Launch, Merged, Passed, Scope
 
