@@ -22,9 +22,10 @@ The modules, lowest first (each imports only those above it; `index` imports the
 """
 
 from .dtypes import NARROW_INT_WORDS, TensorDtype
-from .index import ORDERINGS, HostIndex, HostMemory, NpuPaths, _HostFacts, checks_in, names_read, without_int_conversion
+from .index import ORDERINGS, HostIndex, HostMemory, NpuPaths, _HostFacts, checks_in, names_read
 from .params import all_params, passed_for
 from .records import BoundedSizes, CallSite, CoreCount, DictChange, DictTrail, Grid, Launch, Merged, Passed, Scope
+from .shapes import without_int_conversion
 
 __all__ = [
     "NARROW_INT_WORDS",

@@ -1,0 +1,362 @@
+"""Tensor extents as host code writes them, read without following names: `x.shape[i]`,
+`x.size(i)`, `len(x)`, a shape unpacked or multiplied (`math.prod(x.shape[1:])`), the dimensions
+an allocation is given, a copy keeping a tensor's extents, a size read back from a tensor's
+values (`.item()`); and the arithmetic on sizes (products of factors, as tuples of their
+code) that grid sizing combines them with."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import TypeGuard
+
+import libcst as cst
+
+from ..imports import dotted_name, int_literal
+from ..nodes import (
+    flat_code,
+)
+from .dtypes import _LIKE_FUNCTIONS
+
+READ_BACK_REDUCTIONS = ("max", "amax", "sum")  # of a tensor's values, read back with `.item()`: a runtime size
+# Allocations whose size arguments are extents of the tensor made: `torch.empty(B, L)` (dims, or one
+# sequence of them), `x.new_zeros((B, L))`, and those taking the sequence first (`torch.full(size,
+# fill)`, `torch.empty_strided(size, stride)`, `x.new_full(size, fill)`); `size=` in either.
+ALLOCATIONS_BY_DIMS = ("empty", "zeros", "ones", "randn", "rand", "new_empty", "new_zeros", "new_ones")
+ALLOCATIONS_BY_SEQUENCE = ("full", "empty_strided", "new_full")
+INT_CONVERSIONS = ("int", "operator.index")  # a size read as a Python int (`int(x.shape[0])`)
+
+
+def _is_positioned(value: cst.BaseExpression) -> bool:
+    """`x.size(i)` or an item `shape[i]`: what may be an extent of known position."""
+    return _is_item(value) or (isinstance(value, cst.Call) and _is_size_call(value))
+
+
+def _divided(factors: tuple[str, ...], divisor: cst.BaseExpression) -> tuple[str, ...]:
+    """`B * T * D` divided by `block`: `B * T * D/block` (the quotient grows with every factor)."""
+    return (*factors[:-1], f"{factors[-1]}/{flat_code(divisor)}") if factors else ()
+
+
+def _summed(left: tuple[str, ...], right: tuple[str, ...], value: cst.BinaryOperation) -> tuple[str, ...]:
+    """`a + b` or `a - b` of two sizes: the order of its larger term (a sum is at most twice
+    that), of its first for a difference, never the product of the two; one size, the sum as
+    written (`(head_q + head_k)`), when that term is one."""
+    if not (left and right):
+        return left or right
+    larger = left if isinstance(value.operator, cst.Subtract) else max(left, right, key=len)
+    return (f"({flat_code(value)})",) if len(larger) == 1 else larger
+
+
+def _shape_product(
+    call: cst.Call, named_shape: Callable[[cst.Name], cst.BaseExpression | None]
+) -> tuple[str, ...] | None:
+    """The sizes `math.prod(x.shape[a:b])` (or `functools.reduce(operator.mul, x.shape[a:b],
+    1)`, or over the whole `x.shape` / `x.size()`) multiplies: its first extent and the product
+    of the others (`x.shape[0]`, `prod(x.shape[1:d])` for `x.shape[:d]`); None for another call.
+    The shape may be a name `named_shape` resolves (`shape = list(x.shape)`, then
+    `math.prod(shape[:axis])`)."""
+    shape = _multiplied_shape(call)
+    if shape is None:
+        return None
+    start: int | None = 0
+    stop: cst.BaseExpression | None = None
+    if isinstance(shape, cst.Subscript) and len(shape.slice) == 1 and isinstance(shape.slice[0].slice, cst.Slice):
+        cut = shape.slice[0].slice
+        start = 0 if cut.lower is None else int_literal(cut.lower)  # a negative start is not a literal
+        shape, stop = shape.value, cut.upper
+        if cut.step is not None:
+            return None
+    if isinstance(shape, cst.Name):
+        named = named_shape(shape)
+        if named is None or (stop is not None and not _is_whole_shape(named)):  # a slice of a slice
+            return None
+        shape = named
+    if start is None or not _is_shape(shape):
+        return None
+    shape = _copied_shape(shape)
+    last = int_literal(stop)
+    if last is not None and last - start < 2:  # `x.shape[:1]`: one extent; `x.shape[:0]`: none
+        return (f"{flat_code(shape)}[{start}]",) if last - start == 1 else ()
+    rest = flat_code(stop) if stop is not None else ""
+    return f"{flat_code(shape)}[{start}]", f"prod({flat_code(shape)}[{start + 1}:{rest}])"
+
+
+def _allocated_dimensions(call: cst.Call) -> list[cst.Name]:
+    """The names a tensor allocation passes as its dimensions (`ALLOCATIONS_BY_DIMS`,
+    `ALLOCATIONS_BY_SEQUENCE`): `L` in `torch.empty(L, L)`, `torch.full((n, L), 0)`,
+    `x.new_zeros(size=[n])`; none for another call."""
+    func = call.func
+    if not isinstance(func, cst.Attribute):
+        return []
+    method = func.attr.value
+    allocates = method.startswith("new_") or dotted_name(func) == f"torch.{method}"  # `x.new_empty`, `torch.empty`
+    if not (allocates and method in ALLOCATIONS_BY_DIMS + ALLOCATIONS_BY_SEQUENCE):
+        return []
+    positional = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    sequences = [arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "size"]
+    dimensions: list[cst.BaseExpression] = []
+    if method in ALLOCATIONS_BY_SEQUENCE or (len(positional) == 1 and isinstance(positional[0], (cst.Tuple, cst.List))):
+        sequences += positional[:1]
+    else:
+        dimensions += positional
+    for sequence in sequences:
+        if isinstance(sequence, (cst.Tuple, cst.List)):
+            dimensions += [element.value for element in sequence.elements if isinstance(element, cst.Element)]
+    return [dimension for dimension in dimensions if isinstance(dimension, cst.Name)]
+
+
+def _multiplied_shape(call: cst.Call) -> cst.BaseExpression | None:
+    """What `math.prod(...)` (or `functools.reduce(operator.mul, ..., 1)`) multiplies; None for
+    another call."""
+    callee = (dotted_name(call.func) or "").rsplit(".", 1)[-1]
+    args = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    if callee == "reduce" and len(args) > 1 and (dotted_name(args[0]) or "").rsplit(".", 1)[-1] == "mul":
+        return args[1]
+    return args[0] if callee == "prod" and args else None
+
+
+def _factors(value: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The operands a product multiplies (`H`, `K` of `H * K`), else `value` itself."""
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Multiply):
+        return [*_factors(value.left), *_factors(value.right)]
+    return [value]
+
+
+def _is_size_call(call: cst.Call) -> bool:
+    """`x.size(...)`."""
+    return isinstance(call.func, cst.Attribute) and call.func.attr.value == "size"
+
+
+def _is_shape(value: cst.BaseExpression) -> bool:
+    """`x.shape`, `x.size()`, a slice of either (`x.shape[:2]`) or a copy of one
+    (`list(x.shape)`, `tuple(x.size())`): extents of a tensor."""
+    if isinstance(value, cst.Call):
+        copied = _copied_shape(value)
+        return _is_shape(copied) if copied is not value else _is_size_call(value) and not value.args
+    if isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Slice):
+        return _is_shape(value.value)
+    return isinstance(value, cst.Attribute) and value.attr.value == "shape"
+
+
+def _dimensions_of(value: cst.BaseExpression) -> str | None:
+    """The tensor name `x` of `x.stride()`, `x.size()` or `x.shape`: one item per dimension."""
+    if isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Attribute):
+        owner = value.func.value if value.func.attr.value in ("stride", "size") else None
+    else:
+        owner = value.value if isinstance(value, cst.Attribute) and value.attr.value == "shape" else None
+    return owner.value if isinstance(owner, cst.Name) else None
+
+
+def _is_whole_shape(value: cst.BaseExpression) -> bool:
+    """A shape that is no slice: `x.shape`, `x.size()`, `list(x.shape)`."""
+    return _is_shape(value) and not isinstance(_copied_shape(value), cst.Subscript)
+
+
+def _copied_shape(value: cst.BaseExpression) -> cst.BaseExpression:
+    """`x.shape` for `list(x.shape)` / `tuple(x.shape)` (the same extents), else `value`."""
+    while (
+        isinstance(value, cst.Call)
+        and isinstance(value.func, cst.Name)
+        and value.func.value in ("list", "tuple")
+        and len(value.args) == 1
+        and value.args[0].keyword is None
+        and not value.args[0].star
+    ):
+        value = value.args[0].value
+    return value
+
+
+def _is_item(value: cst.BaseExpression) -> TypeGuard[cst.Subscript]:
+    """`value[i]`: one index, not a slice."""
+    return isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index)
+
+
+def _as_extent(value: cst.BaseExpression) -> cst.BaseExpression:
+    """The extent a value reads as a Python int: `x.shape[0]` for `len(x)`, the argument of
+    `int(...)` / `operator.index(...)` (`int(x.shape[0])`, how SymInts are made ints,
+    `without_int_conversion`); else the value itself."""
+    value = without_int_conversion(value)
+    if _is_plain_call(value) and dotted_name(value.func) == "len":
+        return _item(cst.Attribute(value.args[0].value, cst.Name("shape")), 0)
+    return value
+
+
+def without_int_conversion(value: cst.BaseExpression) -> cst.BaseExpression:
+    """`v` of `int(v)` / `operator.index(v)`, nested too (a value made a Python int keeps its
+    value); else the value itself."""
+    while _is_plain_call(value) and dotted_name(value.func) in INT_CONVERSIONS:
+        value = value.args[0].value
+    return value
+
+
+def _is_plain_call(value: cst.BaseExpression) -> TypeGuard[cst.Call]:
+    """A call with one argument, passed by position and not splatted."""
+    return isinstance(value, cst.Call) and len(value.args) == 1 and not value.args[0].keyword and not value.args[0].star
+
+
+# tensor methods returning a tensor of the same extents (a copy, another dtype or device)
+_EXTENT_KEEPING = frozenset(
+    {"contiguous", "clone", "detach", "to", "type", "float", "half", "bfloat16", "int", "long", "bool", "cpu", "npu"}
+)
+
+
+def _copy_of(value: cst.BaseExpression) -> str | None:
+    """The tensor name a contiguous copy of the same dtype is made of: `x.contiguous()`, `x if
+    x.is_contiguous() else x.contiguous()`; else None."""
+    if isinstance(value, cst.IfExp):
+        test = value.test
+        tested = (
+            test.func.value
+            if isinstance(test, cst.Call)
+            and isinstance(test.func, cst.Attribute)
+            and test.func.attr.value == "is_contiguous"
+            else None
+        )
+        kept = value.body if isinstance(value.body, cst.Name) else None
+        if (
+            tested is not None
+            and kept is not None
+            and tested.deep_equals(kept)
+            and _copy_of(value.orelse) == kept.value
+        ):
+            return kept.value
+        return None
+    func = value.func if isinstance(value, cst.Call) else None
+    if isinstance(func, cst.Attribute) and func.attr.value == "contiguous" and isinstance(func.value, cst.Name):
+        return func.value.value
+    return None
+
+
+def _extents_kept_from(value: cst.BaseExpression) -> str | None:
+    """The tensor name whose extents `value` keeps: `x`, `x.contiguous()`, `x.to(torch.float32)`,
+    `torch.empty_like(x)`, a choice of two such of one tensor (`x if x.is_contiguous() else
+    x.contiguous()`); else None."""
+    if isinstance(value, cst.IfExp):
+        arms = {_extents_kept_from(value.body), _extents_kept_from(value.orelse)}
+        return arms.pop() if len(arms) == 1 else None
+    if isinstance(value, cst.Call):
+        func = value.func
+        if isinstance(func, cst.Attribute) and func.attr.value in _EXTENT_KEEPING:
+            return _extents_kept_from(func.value)
+        if dotted_name(func) in _LIKE_FUNCTIONS and value.args and not value.args[0].keyword:
+            return _extents_kept_from(value.args[0].value)
+        return None
+    return value.value if isinstance(value, cst.Name) else None
+
+
+def _extent_of(value: cst.BaseExpression) -> str | None:
+    """The tensor, as written, of an extent `x.shape[i]` / `x.size(i)` / `x.size()[i]`, also
+    read as an int (`_as_extent`: `int(x.shape[0])`, `len(x)`)."""
+    value = _as_extent(value)
+    if _is_item(value) and _is_shape(value.value):
+        owner = _copied_shape(value.value)
+        while isinstance(owner, cst.Subscript):  # `x.shape[:2]`
+            owner = _copied_shape(owner.value)
+    elif isinstance(value, cst.Call) and value.args and _is_size_call(value):
+        owner = value
+    else:
+        return None
+    accessor = owner.func if isinstance(owner, cst.Call) else owner  # `x.size`, `x.shape`
+    return flat_code(accessor.value) if isinstance(accessor, cst.Attribute) else None
+
+
+def _written_extent_position(value: cst.BaseExpression) -> tuple[cst.Name, int] | None:
+    """The tensor name and the position, a literal, of `x.shape[i]`, `x.size(i)`, `x.size()[i]`
+    or an item of a slice (`x.shape[1:][0]` is position 1, `g.shape[-2:][1]` is -1), also read
+    as an int (`_as_extent`: `int(x.size(0))`, `len(x)` is position 0); None for another value,
+    an index that is no literal, a stepped slice or a negative item of a slice."""
+    value = _as_extent(value)
+    shape: cst.BaseExpression = value
+    if isinstance(value, cst.Call) and _is_size_call(value):
+        args = value.args
+        if len(args) != 1 or not _is_dimension_arg(args[0]):
+            return None
+        position = _signed_literal(args[0].value)
+    elif _is_item(value) and _is_shape(value.value):
+        index = value.slice[0].slice
+        assert isinstance(index, cst.Index)
+        position, shape = _signed_literal(index.value), _copied_shape(value.value)
+        while isinstance(shape, cst.Subscript) and position is not None:  # `x.shape[1:]`
+            cut = shape.slice[0].slice
+            assert isinstance(cut, cst.Slice)
+            start = 0 if cut.lower is None else _signed_literal(cut.lower)
+            if start is None or cut.step is not None or position < 0 or (start < 0 <= start + position):
+                return None
+            position, shape = start + position, _copied_shape(shape.value)
+    else:
+        return None
+    accessor = shape.func if isinstance(shape, cst.Call) else shape  # `x.size`, `x.shape`
+    if position is None or not isinstance(accessor, cst.Attribute) or not isinstance(accessor.value, cst.Name):
+        return None
+    return accessor.value, position
+
+
+def _signed_literal(node: cst.BaseExpression) -> int | None:
+    """The value of `3` or `-1`, else None."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        value = int_literal(node.expression)
+        return None if value is None else -value
+    return int_literal(node)
+
+
+def _is_extent(value: cst.BaseExpression) -> bool:
+    """A tensor extent: `x.shape[i]` (also of `x.size()` or a slice `x.shape[:2]`, as unpacked
+    into names), `x.size(i)`, `x.numel()`, `len(x)`."""
+    if isinstance(value, cst.Subscript):
+        return _is_item(value) and _is_shape(value.value)
+    if isinstance(value, cst.Call):
+        func = value.func
+        if isinstance(func, cst.Attribute):
+            return func.attr.value in ("size", "numel") and (func.attr.value == "numel" or bool(value.args))
+        return isinstance(func, cst.Name) and func.value == "len"
+    return False
+
+
+def _is_read_back(value: cst.BaseExpression) -> bool:
+    """A count read back from a tensor's values: `.item()` or `int(...)` of its largest value or
+    its total (`t.max()`, `t.sum()`, `t.amax()`, `torch.max(t)`), such as the longest sequence
+    of a varlen batch (`int(seq_lens.max().item())`). As large as the data, like an extent."""
+    if not (isinstance(value, cst.Call) and isinstance(value.func, (cst.Attribute, cst.Name))):
+        return False
+    func = value.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "item" and not value.args:
+        reduced = func.value
+    elif isinstance(func, cst.Name) and func.value == "int" and len(value.args) == 1:
+        reduced = value.args[0].value
+    else:
+        return False
+    if not (isinstance(reduced, cst.Call) and isinstance(reduced.func, cst.Attribute)):
+        return False
+    if reduced.func.attr.value not in READ_BACK_REDUCTIONS or any(arg.keyword or arg.star for arg in reduced.args):
+        return False
+    if dotted_name(reduced.func) in {f"torch.{reduction}" for reduction in READ_BACK_REDUCTIONS}:
+        return len(reduced.args) == 1  # `torch.max(t)`
+    return not reduced.args  # `t.max()`: of all its values, not along a dimension
+
+
+def _one_extent(
+    name: str, extents: list[tuple[str, ...] | None], arms: Sequence[tuple[str, ...]] = ()
+) -> tuple[str, ...] | None:
+    """The extent of a name from those of its origins: unknown if one is; the longest product
+    of several sizes among `arms` (those of values bound in an arm of an `if` that picks a
+    variant: that arm may run, whatever the sizes); the product when all are the same product
+    of several sizes; else one size when any is a size, else bounded."""
+    if any(extent is None for extent in extents):
+        return None
+    longest = max(arms, key=len, default=())
+    if len(longest) > 1:
+        return longest
+    if len(set(extents)) == 1 and len(extents[0] or ()) > 1:
+        return extents[0]
+    return (name,) if any(extents) else ()
+
+
+def _item(value: cst.BaseExpression, index: int) -> cst.Subscript:
+    """`value[index]` (`value[-1]` for -1)."""
+    literal = cst.Integer(str(abs(index)))
+    written = literal if index >= 0 else cst.UnaryOperation(cst.Minus(), literal)
+    return cst.Subscript(value, [cst.SubscriptElement(cst.Index(written))])
+
+
+def _is_dimension_arg(arg: cst.Arg) -> bool:
+    """The dimension of `x.size(i)` / `x.stride(i)`, by position or as torch's `dim=i`."""
+    return not arg.star and (arg.keyword is None or arg.keyword.value == "dim")
