@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from functools import cached_property, partial
 from pathlib import Path
-from typing import TypeGuard, TypeVar, get_args
+from typing import TypeGuard, TypeVar
 from weakref import WeakKeyDictionary
 
 import libcst as cst
@@ -37,6 +37,21 @@ from ..nodes import (
     walk,
 )
 from ..package import content_hash, package_folders, package_hash, package_sources
+from .bindings import (
+    _MAX_HOPS,
+    _RECORDED_BINDERS,
+    _assignments_after,
+    _binding_nodes,
+    _binds,
+    _comprehension_variables,
+    _declared_global,
+    _reaching_binding,
+    _returned_index,
+    _unpacked_into,
+    _updates,
+    _variables_read,
+    names_read,
+)
 from .dtypes import (
     _FLOAT_DTYPES,
     _INT_ARITHMETIC,
@@ -125,7 +140,6 @@ _NOTED = frozenset(
         cst.Dict,
     }
 )
-_MAX_HOPS = 4  # names, parameters and helpers followed from a launch argument to its origin
 _MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
 ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)  # comparisons that may bound
 # The core counts triton-ascend's `driver.active.utils.get_device_properties(device)` reports.
@@ -137,9 +151,6 @@ _CORE_COUNT_QUERIES = ("num_compute_units", "get_multiprocessor_count")  # funct
 _DRIVER_CORE_COUNTS = {"get_aicore_num": "num_aicore", "get_aivector_core_num": "num_vectorcore"}
 # the words a module's text holds when it may work out a core count (`core_count`)
 CORE_COUNT_WORDS = (*CORE_COUNT_KEYS, *CORE_COUNT_ATTRIBUTES, *_CORE_COUNT_QUERIES, *_DRIVER_CORE_COUNTS)
-
-
-_BINDER_TYPES = frozenset(get_args(Binder))
 
 
 class _ArgumentsPlaced(cst.CSTTransformer):
@@ -3556,234 +3567,6 @@ def _is_device_type(node: cst.BaseExpression) -> bool:
     )
 
 
-def names_read(node: cst.CSTNode, skipped: AbstractSet[int] = frozenset()) -> set[str]:
-    """The variables `node` reads (`_variables_read`) but for the names whose ids are `skipped`."""
-    return {name.value for name in _variables_read(node) if id(name) not in skipped}
-
-
-def _variables_read(node: cst.CSTNode) -> list[cst.Name]:
-    """The names of variables `node` reads: not an attribute's name (`shape` in `x.shape`), a
-    keyword, nor the function a call names (`int` in `int(x.shape[0])`)."""
-    nodes = list(walk(node))
-    labels = {id(sub.attr) for sub in nodes if isinstance(sub, cst.Attribute)}
-    labels |= {id(sub.keyword) for sub in nodes if isinstance(sub, cst.Arg) and sub.keyword is not None}
-    labels |= {id(sub.func) for sub in nodes if isinstance(sub, cst.Call)}
-    return [sub for sub in nodes if isinstance(sub, cst.Name) and id(sub) not in labels]
-
-
-def _updates(value: cst.BaseExpression, name: str) -> bool:
-    """`value`, bound to `name`, computes it from its earlier value (`min(n, m)`, `n + pad`,
-    `n * d` of `n *= d`)."""
-    return isinstance(value, (cst.Call, cst.BinaryOperation)) and any(
-        isinstance(node, cst.Name) and node.value == name for node in walk(value)
-    )
-
-
-def _reaching_binding(name: str, launch: Launch) -> cst.BaseExpression | cst.FunctionDef | None:
-    """The one binding of `name` that reaches the launch's grid: the nearest statement before
-    the one writing `kernel[grid]` (the launch's own, or its stored launcher's assignment) that
-    binds `name`, in its block (each of the statements a line joins with `;` on its own,
-    `statements_of`) or, when that has none, in the blocks around it before the
-    compound statement holding it (a launch under `if`, `with` or `try`), when it is a plain
-    `name = value` / `name: T = value` / `(name := value)` (its value) or an undecorated `def
-    name(...)` (the function) (straight-line code: every later binding follows the launch,
-    every earlier one is overwritten). None when the launch's statement binds `name`, when a
-    compound statement around it binds it outside the launch's block (`with ... as name`, the
-    other arm of an `if`, a `try` body before its handler) or is a loop binding it anywhere (a
-    later binding reaches the next trip), when no earlier statement binds it, or when the
-    nearest one binds it otherwise (inside an `if`, a loop, `name += ...`): then several may
-    reach it."""
-    if launch.scope is None:
-        return None
-    nesting = _enclosing_statements(launch.written_at, suite_lines(launch.scope.body))
-    if not nesting or _binds(nesting[-1][0][nesting[-1][1]], name):
-        return None
-    inner: Sequence[cst.CSTNode] | None = None
-    for block, index in reversed(nesting):
-        holding = block[index]
-        if inner is not None and _binds_outside(holding, inner, name):
-            return None
-        for statement in reversed(block[:index]):
-            if _binds(statement, name):
-                return _plain_binding(statement, name)
-        inner = block
-    return None
-
-
-def _binds_outside(compound: cst.CSTNode, inner: Sequence[cst.CSTNode], name: str) -> bool:
-    """The compound statement may bind `name` other than in its block `inner`: in its header or
-    another of its blocks, or anywhere when it is a loop."""
-    if isinstance(compound, cst.For | cst.While):
-        return _binds(compound, name)
-    inside = {node for statement in inner for node in walk(statement)}
-    return any(node not in inside for node in _binding_nodes(compound, name))
-
-
-def _assignments_after(point: cst.CSTNode, function: Scope) -> frozenset[cst.CSTNode]:
-    """The assignments of `function` written after `point` (not the one holding it). With no
-    loop of the function around `point`, code runs in the order it is written, so none of
-    them runs before `point` and none of the values they bind reaches it. None with a loop
-    around it (a later assignment may run on an earlier trip), nor at module level."""
-    if function is None:
-        return frozenset()
-    # one walk in `walk`'s order, each node with whether a loop holds it; types compared exactly
-    # (not `isinstance`: see `HostIndex.name_uses`)
-    found: list[cst.CSTNode] = []
-    reached = False
-    stack: list[tuple[cst.CSTNode, bool]] = [(function.body, False)]
-    while stack:
-        node, in_loop = stack.pop()
-        if node is point:
-            if in_loop:
-                return frozenset()
-            reached = True
-        if reached and type(node) in _BINDER_TYPES:
-            found.append(node)
-        in_loop = in_loop or type(node) is cst.For or type(node) is cst.While
-        stack.extend((child, in_loop) for child in reversed(child_nodes(node)))
-    return frozenset(found) if reached else frozenset()
-
-
-def _plain_binding(statement: cst.CSTNode, name: str) -> cst.BaseExpression | cst.FunctionDef | None:
-    """`value` when the statement is `name = value`, `name: T = value` or `(name := value)`;
-    the function when it is `def name(...)` with no decorator (which could bind something else
-    to the name)."""
-    if isinstance(statement, cst.FunctionDef):
-        return statement if statement.name.value == name and not statement.decorators else None
-    target: cst.BaseExpression | None = None
-    if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
-        target, value = statement.targets[0].target, statement.value
-    elif isinstance(statement, cst.AnnAssign) and statement.value is not None:
-        target, value = statement.target, statement.value
-    elif isinstance(statement, cst.Expr) and isinstance(statement.value, cst.NamedExpr):
-        target, value = statement.value.target, statement.value.value
-    if isinstance(target, cst.Name) and target.value == name:
-        return value
-    return None
-
-
-def _enclosing_statements(node: cst.CSTNode, lines: Sequence[cst.CSTNode]) -> list[tuple[Sequence[cst.CSTNode], int]]:
-    """The statement lists holding `node` (`statements_of` the lines of each block), outermost
-    first, with the index of the statement holding it in each."""
-    block = statements_of(lines)
-    for index, statement in enumerate(block):
-        if any(sub is node for sub in walk(statement)):
-            for inner in statement_blocks(statement) if isinstance(statement, cst.BaseCompoundStatement) else ():
-                found = _enclosing_statements(node, inner)
-                if found:
-                    return [(block, index), *found]
-            return [(block, index)]
-    return []
-
-
-def _binds(statement: cst.CSTNode, name: str) -> bool:
-    """The statement may rebind or change `name` (`_binding_nodes`)."""
-    return next(_binding_nodes(statement, name), None) is not None
-
-
-_RECORDED_BINDERS = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.NamedExpr)  # `HostIndex.bindings`
-
-
-def _declared_global(node: cst.CSTNode) -> list[str]:
-    """The names a `global` statement declares (none for other nodes)."""
-    return [item.name.value for item in node.names] if isinstance(node, cst.Global) else []
-
-
-def _binding_nodes(statement: cst.CSTNode, name: str) -> Iterator[cst.CSTNode]:
-    """The nodes of the statement that may rebind or change `name`: an assignment, `for`,
-    `with ... as`, `except ... as`, `del`, import, `def`, `match` capture or `:=` target naming
-    it, or a method called on it (`grid.append(...)`)."""
-    for node in walk(statement):
-        targets: list[cst.CSTNode] = []
-        if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.NamedExpr | cst.For | cst.CompFor):
-            targets.append(node.target)
-        elif isinstance(node, cst.MatchAs) and node.name is not None:
-            targets.append(node.name)
-        elif isinstance(node, cst.WithItem | cst.ImportAlias) and node.asname is not None:
-            targets.append(node.asname.name)
-        elif isinstance(node, cst.ExceptHandler) and node.name is not None:
-            targets.append(node.name.name)
-        elif isinstance(node, cst.ImportAlias | cst.Del):
-            targets.append(node.name if isinstance(node, cst.ImportAlias) else node.target)
-        elif isinstance(node, cst.FunctionDef | cst.ClassDef):
-            targets.append(node.name)
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-            targets.append(node.func.value)
-        if any(isinstance(sub, cst.Name) and sub.value == name for target in targets for sub in walk(target)):
-            yield node
-
-
-def _unpacked(value: cst.BaseExpression, count: int) -> list[cst.BaseExpression | None]:
-    """What each of `count` names gets from `a, b = value`: the tuple's elements, each arm's
-    own of a conditional (`BM, BN = (1, 256) if m <= 16 else (8, 1024)` binds `BM` to `1 if m
-    <= 16 else 8`), or `value[i]` for another value (`B, T, H = q.shape` binds `T` to
-    `q.shape[1]`). One starred element takes the names the others leave (`B, T, H, K, V =
-    *k.shape, v.shape[-1]` binds `K` to `k.shape[3]`); with more, the positions are unknown and
-    nothing is bound."""
-    if isinstance(value, cst.IfExp):
-        arms = zip(_unpacked(value.body, count), _unpacked(value.orelse, count), strict=True)
-        return [
-            value.with_changes(body=body, orelse=orelse) if body is not None and orelse is not None else None
-            for body, orelse in arms
-        ]
-    if not isinstance(value, (cst.Tuple, cst.List)):
-        return [_item(value, i) for i in range(count)]
-    elements = value.elements
-    starred = [i for i, element in enumerate(elements) if isinstance(element, cst.StarredElement)]
-    if not starred and len(elements) == count:
-        return [element.value for element in elements]
-    if len(starred) != 1 or count < len(elements) - 1:
-        return [None] * count
-    star = starred[0]
-    spread = [_item(elements[star].value, i) for i in range(count - len(elements) + 1)]
-    return [*(e.value for e in elements[:star]), *spread, *(e.value for e in elements[star + 1 :])]
-
-
-def _returned_index(value: cst.Subscript) -> int | None:
-    """`i` of `value[i]`, an integer literal."""
-    [position, *more] = value.slice
-    return int_literal(position.slice.value) if isinstance(position.slice, cst.Index) and not more else None
-
-
-def _unpacked_into(targets: Sequence[cst.BaseElement], value: cst.BaseExpression) -> list[cst.BaseExpression | None]:
-    """What each target of `a, b = value` gets (`_unpacked`); with a starred target (`*batch, D =
-    x.shape`, `B, T, *_ = x.shape`), a value that is no tuple or list gives the names before it
-    `value[i]`, those after it `value[-j]` and the starred one the slice between
-    (`x.shape[:-1]`); a tuple or list, nothing. `map(int, x.shape)` unpacks as `x.shape`."""
-    value = _without_int_map(value)
-    starred = [i for i, target in enumerate(targets) if isinstance(target, cst.StarredElement)]
-    if not starred:
-        return _unpacked(value, len(targets))
-    if len(starred) > 1 or isinstance(value, cst.Tuple | cst.List | cst.IfExp):
-        return [None] * len(targets)
-    star, after = starred[0], len(targets) - starred[0] - 1
-    return [
-        *(_item(value, i) for i in range(star)),
-        _slice(value, star, after),
-        *(_item(value, i - after) for i in range(after)),
-    ]
-
-
-def _without_int_map(value: cst.BaseExpression) -> cst.BaseExpression:
-    """`x.shape` for `map(int, x.shape)` (the same sizes, as Python ints), else `value`."""
-    if (
-        isinstance(value, cst.Call)
-        and _is_name(value.func, "map")
-        and len(value.args) == 2
-        and _is_name(value.args[0].value, "int")
-        and not any(arg.keyword or arg.star for arg in value.args)
-    ):
-        return value.args[1].value
-    return value
-
-
-def _slice(value: cst.BaseExpression, start: int, left_after: int) -> cst.Subscript:
-    """`value[start:-left_after]` (`value[start:]` when none is left after)."""
-    lower = cst.Integer(str(start)) if start else None
-    upper = cst.UnaryOperation(cst.Minus(), cst.Integer(str(left_after))) if left_after else None
-    return cst.Subscript(value, [cst.SubscriptElement(cst.Slice(lower, upper))])
-
-
 def _floor_only(test: cst.BaseExpression, holds: bool) -> bool:
     """Whether all a comparison says where it `holds` (or fails) is that something is above an
     int literal (`n > 1` holding, `n < 16` failing): a floor, no cap on anything."""
@@ -4066,13 +3849,3 @@ def _tests_for_none(flag_value: cst.BaseExpression, pointer_value: cst.BaseExpre
     if isinstance(flag_value, cst.Call) and isinstance(flag_value.func, cst.Name) and flag_value.func.value == "bool":
         return len(flag_value.args) == 1 and flat_code(flag_value.args[0].value) == pointer
     return False
-
-
-def _comprehension_variables(comprehension: cst.GeneratorExp | cst.ListComp) -> set[str]:
-    """The names the `for` clauses of a comprehension bind."""
-    variables: set[str] = set()
-    clause: cst.CompFor | None = comprehension.for_in
-    while clause is not None:
-        variables |= names_read(clause.target)
-        clause = clause.inner_for_in
-    return variables
