@@ -1,0 +1,131 @@
+"""Dicts in host code, as the host index follows them into `**` splats of launches: literals,
+`dict(...)` calls and namespaces, what copies, changes (`update`, `setdefault`, `|=`) or stores
+into one, the entry one gives a key, and the keys read out of one."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeGuard
+
+import libcst as cst
+
+from ..imports import dotted_name, str_literal
+from .records import DictChange
+
+
+def _maps_a_key_to_a_callable(element: cst.BaseDictElement) -> TypeGuard[cst.DictElement]:
+    """`"KEY": lambda ...` or `"KEY": name`."""
+    return (
+        type(element) is cst.DictElement
+        and type(element.value) in (cst.Lambda, cst.Name)
+        and str_literal(element.key) is not None
+    )
+
+
+def _is_dict_call(node: cst.CSTNode) -> bool:
+    return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict"
+
+
+def _is_namespace(node: cst.CSTNode) -> bool:
+    """A dict literal, a `dict(...)` call or a `types.SimpleNamespace(...)` call."""
+    return (
+        isinstance(node, cst.Dict)
+        or _is_dict_call(node)
+        or (isinstance(node, cst.Call) and (dotted_name(node.func) or "").rsplit(".", 1)[-1] == "SimpleNamespace")
+    )
+
+
+def _splats_inside(table: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """`base` in `dict(..., **base)` / `{..., **base}`, and the dict `dict(base)` copies."""
+    if isinstance(table, cst.Call):
+        return [arg.value for arg in table.args if arg.star == "**" or (arg.star == "" and arg.keyword is None)]
+    if isinstance(table, cst.Dict):
+        return [element.value for element in table.elements if isinstance(element, cst.StarredDictElement)]
+    return []
+
+
+def _copied(call: cst.Call) -> cst.BaseExpression | None:
+    """`d` in `d.copy()`."""
+    func = call.func
+    return func.value if isinstance(func, cst.Attribute) and func.attr.value == "copy" and not call.args else None
+
+
+def _changed_dict(node: cst.CSTNode) -> tuple[str, DictChange] | None:
+    """The name whose dict `kw.update(...)`, `kw.setdefault(...)` or `kw |= ...` changes, and the change."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+        if node.func.attr.value in ("update", "setdefault"):
+            return node.func.value.value, node
+    elif (
+        isinstance(node, cst.AugAssign)
+        and isinstance(node.operator, cst.BitOrAssign)
+        and isinstance(node.target, cst.Name)
+    ):
+        return node.target.value, node
+    return None
+
+
+def _added(node: cst.Assign | DictChange) -> list[cst.BaseExpression]:
+    """The dicts a store (none) or a change adds that are not written in it (`_added_dicts`)."""
+    return [] if isinstance(node, cst.Assign) else _added_dicts(node)
+
+
+def _added_dicts(change: DictChange) -> list[cst.BaseExpression]:
+    """The dicts a change adds that are not written in it: `base` in `kw.update(base)`,
+    `kw.update(**base)`, `kw |= base` (a literal `{...}` there is the change's own)."""
+    if isinstance(change, cst.AugAssign):
+        added = [change.value]
+    elif isinstance(change.func, cst.Attribute) and change.func.attr.value == "update":
+        added = [arg.value for arg in change.args if arg.keyword is None]
+    else:
+        added = []
+    return [value for value in added if not isinstance(value, cst.Dict)]
+
+
+def _key_read(name: cst.BaseExpression, around: Sequence[cst.CSTNode]) -> tuple[str, cst.CSTNode] | None:
+    """The string key read out of the dict `name` holds (a name, or a call returning it) with
+    the nodes `around` it, innermost first, with the reading node: `d["key"]` loaded or
+    deleted (not stored), `d.pop("key")` / `d.get("key")` (not one with a default whose result
+    is dropped: `d.pop("key", None)` alone), `"key" in d` / `not in`."""
+    parent = around[0] if around else None
+    if isinstance(parent, cst.Subscript) and parent.value is name and len(parent.slice) == 1:
+        index = parent.slice[0].slice
+        key = str_literal(index.value) if isinstance(index, cst.Index) else None
+        outer = around[1] if len(around) > 1 else None
+        if key is None or isinstance(outer, cst.AssignTarget):  # a store reads nothing
+            return None
+        return key, outer if isinstance(outer, cst.Del) else parent
+    if isinstance(parent, cst.Attribute) and parent.value is name and parent.attr.value in ("pop", "get"):
+        call = around[1] if len(around) > 1 else None
+        if not isinstance(call, cst.Call) or call.func is not parent or not call.args:
+            return None
+        key = str_literal(call.args[0].value)
+        dropped = len(call.args) > 1 and len(around) > 2 and isinstance(around[2], cst.Expr)
+        return (key, call) if key is not None and not dropped else None
+    if isinstance(parent, cst.ComparisonTarget) and parent.comparator is name:
+        comparison = around[1] if len(around) > 1 else None
+        if (
+            isinstance(comparison, cst.Comparison)
+            and isinstance(parent.operator, (cst.In, cst.NotIn))
+            and comparison.comparisons[0] is parent
+            and (key := str_literal(comparison.left)) is not None
+        ):
+            return key, comparison
+    return None
+
+
+def _entry(source: cst.CSTNode, key: str) -> cst.BaseExpression | None:
+    """The value a dict literal, `dict(...)` call or item store gives `key`."""
+    if isinstance(source, cst.Dict):
+        for element in source.elements:
+            if isinstance(element, cst.DictElement) and str_literal(element.key) == key:
+                return element.value
+    elif isinstance(source, cst.Call):
+        for arg in source.args:
+            if arg.keyword is not None and arg.keyword.value == key:
+                return arg.value
+    elif isinstance(source, cst.Assign):
+        target = source.targets[0].target
+        index = target.slice[0].slice if isinstance(target, cst.Subscript) else None
+        if isinstance(index, cst.Index) and str_literal(index.value) == key:
+            return source.value
+    return None
