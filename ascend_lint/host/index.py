@@ -73,6 +73,7 @@ from .dtypes import (
     _dtypes_asserted,
     _template,
 )
+from .evidence import _is_float, _is_minus_one, _is_none, _last_dimension, _possible_arms, _stride_read, _tests_for_none
 from .params import (
     _add_forwarded,
     _arm_for_call,
@@ -112,7 +113,6 @@ from .shapes import (
     _extent_of,
     _extents_kept_from,
     _factors,
-    _is_dimension_arg,
     _is_extent,
     _is_item,
     _is_positioned,
@@ -3593,20 +3593,6 @@ def _floor_only(test: cst.BaseExpression, holds: bool) -> bool:
     return int_literal(lesser) is not None
 
 
-def _possible_arms(value: cst.IfExp) -> list[cst.BaseExpression]:
-    """The arms of `a if test else b` that can hold None-ness of their own: not `x` in
-    `... if x is None else x` (there `x` is not None)."""
-    test, arms = value.test, [value.body, value.orelse]
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and _is_none(test.comparisons[0].comparator):
-        tested = flat_code(test.left)
-        operator = test.comparisons[0].operator
-        guarded = (
-            value.orelse if isinstance(operator, cst.Is) else value.body if isinstance(operator, cst.IsNot) else None
-        )
-        arms = [arm for arm in arms if not (arm is guarded and flat_code(arm) == tested)]
-    return arms
-
-
 def _own_nodes(function: cst.FunctionDef) -> Iterator[cst.CSTNode]:
     """The nodes of a function's body in source order, not those of the functions, classes
     and lambdas it defines."""
@@ -3616,129 +3602,3 @@ def _own_nodes(function: cst.FunctionDef) -> Iterator[cst.CSTNode]:
         yield node
         if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             stack.extend(reversed(child_nodes(node)))
-
-
-# torch's factories of a new contiguous tensor, and those taking another's shape (contiguous
-# only with `memory_format=torch.contiguous_format`: by default they keep the other's strides)
-_ALLOCATIONS = frozenset({"torch.empty", "torch.zeros", "torch.ones", "torch.full", "torch.rand", "torch.randn"})
-_LIKE_ALLOCATIONS = frozenset({f"{allocation}_like" for allocation in _ALLOCATIONS})
-
-
-def _last_dimension(value: cst.BaseExpression) -> frozenset[int]:
-    """The indices naming the last dimension of a new contiguous tensor, whose stride is 1
-    (`torch.empty((H, T))`, `torch.zeros(H, T) + float("-inf")`: -1 and 1;
-    `torch.empty(shape)`, `torch.empty_like(x, memory_format=torch.contiguous_format)`: -1);
-    none for any other value (`out=` or another `memory_format` given, arithmetic with a
-    tensor, a view)."""
-    if isinstance(value, cst.BinaryOperation) and isinstance(
-        value.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
-    ):
-        if _is_number(value.right):
-            return _last_dimension(value.left)
-        return _last_dimension(value.right) if _is_number(value.left) else frozenset()
-    if not isinstance(value, cst.Call):
-        return frozenset()
-    factory = dotted_name(value.func)
-    keywords = {arg.keyword.value: arg.value for arg in value.args if arg.keyword is not None}
-    layout = keywords.get("memory_format")
-    contiguous = layout is not None and dotted_name(layout) == "torch.contiguous_format"
-    if "out" in keywords or (layout is not None and not contiguous):
-        return frozenset()
-    if factory in _LIKE_ALLOCATIONS:
-        return frozenset({-1}) if contiguous else frozenset()
-    if factory not in _ALLOCATIONS:
-        return frozenset()
-    sizes = [arg for arg in value.args if arg.keyword is None]
-    if factory == "torch.full":
-        sizes = sizes[:1]  # `torch.full(size, fill_value)`
-    shape = keywords.get("size", sizes[0].value if len(sizes) == 1 else None)
-    if isinstance(shape, (cst.Tuple, cst.List)):
-        rank = None if any(isinstance(e, cst.StarredElement) for e in shape.elements) else len(shape.elements)
-    elif shape is not None or any(arg.star for arg in sizes):  # `torch.empty(shape)`, `torch.empty(*shape)`
-        rank = None
-    else:
-        rank = len(sizes)  # `torch.empty(H, T)`
-    return frozenset({-1} if rank is None else {-1, rank - 1})
-
-
-def _is_number(node: cst.BaseExpression) -> bool:
-    """A number literal (signed), or `float(...)` / `int(...)`: a Python scalar."""
-    if isinstance(node, cst.UnaryOperation):
-        return _is_number(node.expression)
-    if isinstance(node, cst.Call):
-        return isinstance(node.func, cst.Name) and node.func.value in ("float", "int")
-    return isinstance(node, (cst.Integer, cst.Float))
-
-
-def _stride_read(value: cst.BaseExpression) -> tuple[str, cst.BaseExpression] | None:
-    """The tensor and dimension of a stride read as `t.stride(i)` (`t.stride(dim=i)`) or
-    `t.stride()[i]`."""
-    if _is_item(value):
-        index = value.slice[0].slice
-        if not (isinstance(index, cst.Index) and isinstance(value.value, cst.Call) and not value.value.args):
-            return None
-        call, dimension = value.value, index.value
-    elif isinstance(value, cst.Call) and len(value.args) == 1 and _is_dimension_arg(value.args[0]):
-        call, dimension = value, value.args[0].value
-    else:
-        return None
-    func = call.func
-    if isinstance(func, cst.Attribute) and func.attr.value == "stride" and isinstance(func.value, cst.Name):
-        return func.value.value, dimension
-    return None
-
-
-def _is_minus_one(node: cst.BaseExpression) -> bool:
-    return (
-        isinstance(node, cst.UnaryOperation)
-        and isinstance(node.operator, cst.Minus)
-        and int_literal(node.expression) == 1
-    )
-
-
-def _is_none(node: cst.BaseExpression) -> bool:
-    """`None`, or an annotation that admits it (`Optional[...]`, `Union[X, None]`, `X | None`)."""
-    if isinstance(node, cst.Name):
-        return node.value == "None"
-    if isinstance(node, cst.Subscript):
-        generic = (dotted_name(node.value) or "").rsplit(".", 1)[-1]
-        if generic == "Union":
-            return any(isinstance(e.slice, cst.Index) and _is_none(e.slice.value) for e in node.slice)
-        return generic == "Optional"
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
-        return _is_none(node.left) or _is_none(node.right)
-    if isinstance(node, cst.SimpleString):  # a string annotation
-        text = str_literal(node) or ""
-        return "Optional" in text or "None" in text
-    return False
-
-
-def _is_float(node: cst.BaseExpression) -> bool:
-    """A Python float: a float literal (signed), `float(...)`, the `float` annotation, or
-    arithmetic with a float operand."""
-    if isinstance(node, cst.Float):
-        return True
-    if isinstance(node, cst.UnaryOperation):
-        return _is_float(node.expression)
-    if isinstance(node, cst.Name):
-        return node.value == "float"
-    if isinstance(node, cst.Call):
-        return isinstance(node.func, cst.Name) and node.func.value == "float"
-    if isinstance(node, cst.BinaryOperation):
-        return isinstance(node.operator, cst.Divide) or _is_float(node.left) or _is_float(node.right)
-    return False
-
-
-def _tests_for_none(flag_value: cst.BaseExpression, pointer_value: cst.BaseExpression) -> bool:
-    """`p is not None`, `p is None`, `bool(p)` where `p` is the pointer's argument, also under
-    `not` (`not (p is None)`)."""
-    while isinstance(flag_value, cst.UnaryOperation) and isinstance(flag_value.operator, cst.Not):
-        flag_value = flag_value.expression
-    pointer = flat_code(pointer_value)
-    if isinstance(flag_value, cst.Comparison) and len(flag_value.comparisons) == 1:
-        target = flag_value.comparisons[0]
-        if isinstance(target.operator, (cst.Is, cst.IsNot)) and _is_none(target.comparator):
-            return flat_code(flag_value.left) == pointer
-    if isinstance(flag_value, cst.Call) and isinstance(flag_value.func, cst.Name) and flag_value.func.value == "bool":
-        return len(flag_value.args) == 1 and flat_code(flag_value.args[0].value) == pointer
-    return False
