@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from functools import cached_property, partial
 from pathlib import Path
-from typing import TypeVar
 from weakref import WeakKeyDictionary
 
 import libcst as cst
@@ -28,12 +27,9 @@ from ..nodes import (
     arms_around,
     child_nodes,
     flat_code,
-    leaves_block,
     never_falls_through,
-    only_small_statement,
     statements_of,
     suite_lines,
-    updated_value,
     walk,
 )
 from ..package import content_hash, package_folders, package_hash, package_sources
@@ -47,7 +43,6 @@ from .bindings import (
     _declared_global,
     _reaching_binding,
     _returned_index,
-    _unpacked_into,
     _updates,
     _variables_read,
     names_read,
@@ -70,10 +65,10 @@ from .dtypes import (
     TensorDtype,
     _agreed,
     _converted_or_allocated,
-    _dtypes_asserted,
     _template,
 )
 from .evidence import _is_float, _is_minus_one, _is_none, _last_dimension, _possible_arms, _stride_read, _tests_for_none
+from .facts import HostMemory, _choices, _HostFacts, _launched_name, _launched_value, _past_fn
 from .params import (
     _add_forwarded,
     _arm_for_call,
@@ -88,7 +83,6 @@ from .params import (
     passed_for,
 )
 from .records import (
-    Binder,
     BoundedSizes,
     CallSite,
     CoreCount,
@@ -97,7 +91,6 @@ from .records import (
     Evidence,
     Forwarded,
     Grid,
-    ItemStore,
     Launch,
     Merged,
     NameUse,
@@ -130,27 +123,6 @@ from .shapes import (
 
 _NPU_AVAILABLE = "torch.npu.is_available"
 
-_Key = TypeVar("_Key")
-_Found = TypeVar("_Found")
-_LEAVES = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Imaginary, cst.Ellipsis)
-# the node types `_HostFacts.walk` notes something of (one set lookup for every other node it meets)
-_NOTED = frozenset(
-    {
-        cst.ClassDef,
-        cst.FunctionDef,
-        cst.Return,
-        cst.Call,
-        cst.IndentedBlock,
-        cst.If,
-        cst.Assign,
-        cst.AnnAssign,
-        cst.NamedExpr,
-        cst.Assert,
-        cst.AugAssign,
-        cst.For,
-        cst.Dict,
-    }
-)
 _MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
 ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)  # comparisons that may bound
 # The core counts triton-ascend's `driver.active.utils.get_device_properties(device)` reports.
@@ -178,361 +150,6 @@ class _ArgumentsPlaced(cst.CSTTransformer):
         if updated_node is not original_node:
             self.placed[updated_node] = original_node
         return updated_node
-
-
-class _HostFacts:
-    """Calls, bindings, returns and launches outside kernels found by walking host code, with
-    their enclosing function."""
-
-    def __init__(self) -> None:
-        self.calls: list[tuple[cst.Call, Scope]] = []
-        # `n = v`, `n: int = v`, `(n := v)`, `n *= d` (as `n = n * d`), `for d in x.shape` (as `d = x.shape[0]`),
-        # `if n > cap: n = cap` (as `n = min(n, cap)`; right after `n = v`, that one as `n = min(v, cap)`)
-        self.bindings: dict[tuple[str, Scope], list[cst.BaseExpression]] = {}
-        # a bound value -> its assignment
-        self.binders: dict[cst.BaseExpression, Binder] = {}
-        # a value bound to a name -> the `for` loops and `if` statements of its function around it
-        self.bound_under: dict[cst.BaseExpression, tuple[cst.For | cst.If, ...]] = {}
-        self.item_stores: dict[tuple[str, Scope], list[ItemStore]] = {}
-        self.attribute_stores: dict[str, list[tuple[cst.BaseExpression, Scope]]] = {}
-        self.returns: dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef]]] = {}
-        self.functions: dict[str, list[cst.FunctionDef]] = {}
-        self.calls_of: dict[str, list[CallSite]] = {}  # plain `f(...)` calls by name
-        # `obj.f(...)` calls by `f`, with `obj` (`self`, `cls`, a class's name)
-        self.attribute_calls: dict[str, list[tuple[str, CallSite]]] = {}
-        self.class_of: dict[cst.FunctionDef, cst.ClassDef] = {}  # a method -> the class whose body defines it
-        self.launches: dict[str, list[Launch]] = {}  # by the launched name's last part, or its key
-        self.environment: dict[str, list[tuple[cst.BaseExpression, Scope]]] = {}  # `os.environ["X"] = v`: X -> v
-        self.enclosing: dict[cst.FunctionDef, Scope] = {}  # a nested function -> the one holding it
-        self.defined_under: dict[cst.FunctionDef, tuple[cst.For | cst.If, ...]] = {}  # its blocks there
-        self.functions_met: list[tuple[cst.FunctionDef, bool]] = []  # each with whether it was a kernel
-        self.keyed_callables: list[tuple[cst.Dict, Scope]] = []  # dicts mapping a string to a lambda or a name
-        # `launcher = kernel[grid]`, `value = table[key]`: by name, the subscript with the blocks around it
-        self.subscripts_bound: dict[tuple[str, Scope], list[tuple[cst.Subscript, tuple[cst.For | cst.If, ...]]]] = {}
-        # `assert t.dtype == torch.int32` in a function's own body (under no `if` or loop), also
-        # `torch._assert(...)` and `if t.dtype != torch.int32: raise ...`: (t, function) -> dtypes
-        self.dtype_asserts: dict[tuple[str, Scope], list[TensorDtype]] = {}
-        # clamps met in the walk (`_clamp`): `if n > cap: n = cap` -> its `n = cap` and `cap`, with
-        # the `n = v` right before it, if any, whose value they cap; that `n = v` -> `cap`
-        self._clamps: dict[cst.If, tuple[cst.Assign, cst.BaseExpression, cst.Assign | None]] = {}
-        self._capped: dict[cst.Assign, cst.BaseExpression] = {}
-
-    def merge(self, other: _HostFacts) -> None:
-        """Adds what `other` found after what this found (as if one walk had found both)."""
-        self.calls.extend(other.calls)
-        _extend(self.bindings, other.bindings)
-        self.binders.update(other.binders)
-        self.bound_under.update(other.bound_under)
-        _extend(self.item_stores, other.item_stores)
-        _extend(self.attribute_stores, other.attribute_stores)
-        _extend(self.returns, other.returns)
-        _extend(self.functions, other.functions)
-        _extend(self.calls_of, other.calls_of)
-        _extend(self.attribute_calls, other.attribute_calls)
-        self.class_of.update(other.class_of)
-        _extend(self.launches, other.launches)
-        _extend(self.environment, other.environment)
-        self.enclosing.update(other.enclosing)
-        self.defined_under.update(other.defined_under)
-        self.keyed_callables.extend(other.keyed_callables)
-        _extend(self.subscripts_bound, other.subscripts_bound)
-        _extend(self.dtype_asserts, other.dtype_asserts)
-
-    def walk(self, top: cst.CSTNode, kernel_defs: set[cst.FunctionDef]) -> None:
-        """Adds what the host code in `top` holds (a kernel's decorators, not its body)."""
-        # each node with its function, the blocks of that function around it, and the class
-        # whose body (outside methods) it is in, whose assignments bind class attributes, no names
-        stack: list[tuple[cst.CSTNode, Scope, tuple[cst.For | cst.If, ...], cst.ClassDef | None]] = [
-            (top, None, (), None)
-        ]
-        while stack:
-            node, scope, blocks, in_class = stack.pop()
-            if type(node) in _LEAVES:
-                continue
-            if type(node) in _NOTED:  # the others only lead to their children
-                binds = in_class is None
-                if type(node) is cst.ClassDef:
-                    in_class = node
-                elif type(node) is cst.FunctionDef:
-                    if in_class is not None:
-                        self.class_of[node] = in_class
-                    in_class = None
-                    self.functions_met.append((node, node in kernel_defs))
-                    if node in kernel_defs:  # launches and configs live in decorators, never in the body
-                        stack.extend((decorator, scope, blocks, None) for decorator in node.decorators)
-                        continue
-                    self.functions.setdefault(node.name.value, []).append(node)
-                    self.returns.setdefault(node.name.value, [])
-                    self.enclosing[node] = scope
-                    self.defined_under[node] = blocks
-                    scope, blocks = node, ()
-                elif type(node) is cst.Return and scope is not None and node.value is not None:
-                    self.returns[scope.name.value].append((node.value, scope))
-                elif type(node) is cst.Call:
-                    self._call(node, scope, blocks)
-                elif type(node) is cst.IndentedBlock and binds:
-                    self._note_clamps(statements_of(node.body))
-                elif type(node) is cst.If and node in self._clamps:
-                    self._bind_clamp(node, scope, blocks)
-                    continue  # its test and its one assignment hold no call, no binding of their own
-                elif type(node) is cst.Assign and binds:
-                    value = node.value if node not in self._capped else _min_of(node.value, self._capped[node])
-                    for target in node.targets:
-                        self._bind(node, target.target, value, scope, blocks)
-                        variable = _environ_item(target.target)
-                        if variable is not None:
-                            self.environment.setdefault(variable, []).append((node.value, scope))
-                elif (type(node) is cst.AnnAssign or type(node) is cst.NamedExpr) and node.value is not None and binds:
-                    self._bind(node, node.target, node.value, scope, blocks)  # `n: int = v`, `(n := v)`
-                elif (type(node) is cst.Assign or type(node) is cst.AnnAssign) and not binds:
-                    self._class_attribute(node)
-                elif type(node) is cst.Assert and scope is not None and not blocks:
-                    self._add_dtype_asserts(node, node.test, True, scope)
-                elif type(node) is cst.AugAssign and binds:  # `n *= d` binds `n` to `n * d`
-                    self._bind(node, node.target, updated_value(node), scope, blocks)
-                elif type(node) is cst.For or type(node) is cst.If:
-                    if type(node) is cst.If and scope is not None and not blocks and never_falls_through(node.body):
-                        self._add_dtype_asserts(node, node.test, False, scope)  # its test fails after it
-                    if type(node) is cst.For and type(node.target) is cst.Name and _is_shape(node.iter):
-                        # `for d in x.shape[:dim]:` binds `d` to an extent of `x` (which one is unknown)
-                        self.bindings.setdefault((node.target.value, scope), []).append(_item(node.iter, 0))
-                    blocks = (*blocks, node)
-                elif type(node) is cst.Dict and any(map(_maps_a_key_to_a_callable, node.elements)):
-                    self.keyed_callables.append((node, scope))
-            children = _reachable(child_nodes(node)) if type(node) is cst.IndentedBlock else child_nodes(node)
-            children.reverse()
-            stack.extend((child, scope, blocks, in_class) for child in children)
-
-    def _call(self, node: cst.Call, scope: Scope, blocks: tuple[cst.For | cst.If, ...]) -> None:
-        self.calls.append((node, scope))
-        func = node.func
-        callee = (dotted_name(func) or "").split(".")
-        if (callee[-1] == "putenv" or callee[-2:] == ["environ", "setdefault"]) and len(node.args) == 2:
-            variable = str_literal(node.args[0].value)  # `os.putenv(name, value)`, `os.environ.setdefault(...)`
-            if variable is not None:
-                self.environment.setdefault(variable, []).append((node.args[1].value, scope))
-        if callee[-2:] == ["environ", "update"]:  # `os.environ.update(X=v)`, `os.environ.update({"X": v})`
-            for variable, value in _updated_entries(node):
-                self.environment.setdefault(variable, []).append((value, scope))
-        if callee == ["torch", "_assert"] and node.args and scope is not None and not blocks:
-            self._add_dtype_asserts(node, node.args[0].value, True, scope)
-        if isinstance(func, cst.Name):
-            self.calls_of.setdefault(func.value, []).append(CallSite(node, scope, blocks))
-        elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
-            site = CallSite(node, scope, blocks)
-            self.attribute_calls.setdefault(func.attr.value, []).append((func.value.value, site))
-        elif isinstance(func, cst.Subscript):
-            # `(k_a if fast else k_b)[grid](...)`: a launch of each kernel it may pick
-            for launched in dict.fromkeys(map(_launched_name, _choices([func.value]))):
-                if launched:
-                    self.launches.setdefault(launched, []).append(Launch(node, scope, blocks))
-
-    def _note_clamps(self, statements: Sequence[cst.CSTNode]) -> None:
-        """Records the clamps among `statements` (`_clamp`), each with the assignment of its name
-        right before it (`n = v`, the last statement of the line before), whose value it caps:
-        `n = min(v, cap)`."""
-        for before, statement in zip([None, *statements], statements, strict=False):
-            clamp = _clamp(statement) if isinstance(statement, cst.If) else None
-            if clamp is None or not isinstance(statement, cst.If):
-                continue
-            assignment, name, cap = clamp
-            earlier = _assignment_of(before, name) if before is not None else None
-            self._clamps[statement] = (assignment, cap, earlier)
-            if earlier is not None:
-                self._capped[earlier] = cap
-
-    def _bind_clamp(self, clamp: cst.If, scope: Scope, blocks: tuple[cst.For | cst.If, ...]) -> None:
-        """A clamp (`if n > cap: n = cap`) binds `n` to `min(n, cap)` where the `if` is, whether or
-        not its test holds: an update of `n`, unless the statement before it assigns `n` (then that
-        assignment binds `min(v, cap)`, `_note_clamps`)."""
-        assignment, cap, earlier = self._clamps[clamp]
-        target = assignment.targets[0].target
-        if earlier is None and isinstance(target, cst.Name):
-            self._bind(assignment, target, _min_of(target, cap), scope, blocks)
-
-    def _add_dtype_asserts(self, node: cst.CSTNode, test: cst.BaseExpression, holds: bool, scope: Scope) -> None:
-        """Records the dtypes the `test` of the check `node` requires, holding or failing."""
-        for name, dtype in _dtypes_asserted(test, holds):
-            self.dtype_asserts.setdefault((name, scope), []).append(TensorDtype(dtype, node))
-
-    def _bind(
-        self,
-        statement: Binder,
-        target: cst.BaseExpression,
-        value: cst.BaseExpression,
-        scope: Scope,
-        blocks: tuple[cst.For | cst.If, ...],
-    ) -> None:
-        if isinstance(target, cst.Name):
-            self.bindings.setdefault((target.value, scope), []).append(value)
-            self.binders[value] = statement
-            self.bound_under[value] = blocks
-            if isinstance(value, cst.Subscript):
-                self.subscripts_bound.setdefault((target.value, scope), []).append((value, blocks))
-        elif isinstance(target, (cst.Tuple, cst.List)):
-            for element, part in zip(target.elements, _unpacked_into(target.elements, value), strict=True):
-                if part is not None:
-                    self._bind(statement, element.value, part, scope, blocks)
-        elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and len(target.slice) == 1:
-            index = target.slice[0].slice
-            key = str_literal(index.value) if isinstance(index, cst.Index) else None
-            if key is not None and isinstance(statement, cst.Assign):
-                store = ItemStore(statement, target, key, value)
-                self.item_stores.setdefault((target.value.value, scope), []).append(store)
-        elif isinstance(target, cst.Attribute):
-            dotted = dotted_name(target)
-            if dotted:
-                self.attribute_stores.setdefault(dotted, []).append((value, scope))
-
-    def _class_attribute(self, statement: cst.Assign | cst.AnnAssign) -> None:
-        """`_kernel = my_kernel` in a class body: the value instances read as `self._kernel`
-        until they store one of their own."""
-        targets = [t.target for t in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]
-        for target in targets:
-            if isinstance(target, cst.Name) and statement.value is not None:
-                self.attribute_stores.setdefault(f"self.{target.value}", []).append((statement.value, None))
-
-
-def _clamp(statement: cst.If) -> tuple[cst.Assign, str, cst.BaseExpression] | None:
-    """`if n > cap: n = cap` (also `n >= cap`, `cap < n`, `cap <= n`), with no `else` and that one
-    assignment, `cap` a value of no call nor of `n` (a literal, a constant's name, their
-    arithmetic): a test capping `n` only when it is large, so `n = min(n, cap)`. Its assignment,
-    `n` and `cap`; None for anything else (`if n < 16: n = 16` raises a small `n`, `if T < 16:
-    BT = 16` tests another name)."""
-    if statement.orelse is not None:
-        return None
-    assignment = only_small_statement(statement.body)
-    test = statement.test
-    if (
-        not isinstance(assignment, cst.Assign)
-        or len(assignment.targets) != 1
-        or not isinstance(assignment.targets[0].target, cst.Name)
-        or not isinstance(test, cst.Comparison)
-        or len(test.comparisons) != 1
-    ):
-        return None
-    name, cap = assignment.targets[0].target.value, assignment.value
-    operator, right = test.comparisons[0].operator, test.comparisons[0].comparator
-    if isinstance(operator, (cst.GreaterThan, cst.GreaterThanEqual)):
-        tested, bound = test.left, right
-    elif isinstance(operator, (cst.LessThan, cst.LessThanEqual)):
-        tested, bound = right, test.left
-    else:
-        return None
-    if (
-        not isinstance(tested, cst.Name)
-        or tested.value != name
-        or flat_code(bound) != flat_code(cap)
-        or name in names_read(cap)
-        or any(isinstance(node, (cst.Call, cst.NamedExpr, cst.Lambda)) for node in walk(cap))
-    ):
-        return None
-    return assignment, name, cap
-
-
-def _assignment_of(statement: cst.CSTNode, name: str) -> cst.Assign | None:
-    """The statement when it is `name = value`."""
-    if isinstance(statement, cst.Assign) and len(statement.targets) == 1:
-        target = statement.targets[0].target
-        return statement if isinstance(target, cst.Name) and target.value == name else None
-    return None
-
-
-def _min_of(value: cst.BaseExpression, cap: cst.BaseExpression) -> cst.Call:
-    """`min(value, cap)`, made of the two nodes as written (no node of it is new but the call)."""
-    return cst.Call(func=cst.Name("min"), args=[cst.Arg(value), cst.Arg(cap)])
-
-
-def _choices(values: Sequence[cst.BaseExpression]) -> list[cst.BaseExpression]:
-    """The values, each conditional expression among them (`a if c else b`, nested ones too)
-    replaced by its arms."""
-    found: list[cst.BaseExpression] = []
-    for value in values:
-        found += _choices([value.body, value.orelse]) if isinstance(value, cst.IfExp) else [value]
-    return found
-
-
-def _reachable(statements: list[cst.CSTNode]) -> list[cst.CSTNode]:
-    """A block's statements up to the first `raise` / `return` / `break` / `continue` it runs
-    unconditionally: those after it never run (a launch left after `raise NotImplementedError`)."""
-    for index, statement in enumerate(statements):
-        if leaves_block(statement):
-            return statements[: index + 1]
-    return statements
-
-
-def _launched_name(held: cst.BaseExpression) -> str | None:
-    """The name a launch goes by: the last part of `kernel` / `mod.kernel`, the key of `table["kernel"]`."""
-    dotted = dotted_name(held)
-    if dotted:
-        return dotted.rsplit(".", 1)[-1]
-    return subscript_key(held) if isinstance(held, cst.Subscript) and isinstance(held.value, cst.Name) else None
-
-
-def _past_fn(held: cst.BaseExpression) -> cst.BaseExpression:
-    """`kernel` for `kernel.fn` / `kernel.fn.fn` (the JIT function under an autotuner or
-    heuristics), else `held`."""
-    while isinstance(held, cst.Attribute) and held.attr.value == "fn":
-        held = held.value
-    return held
-
-
-def _launched_value(launch: Launch, launched: str) -> cst.BaseExpression:
-    """What a launch of `launched` subscripts: `kernel` of `kernel[grid]`, and of
-    `kernel.fn[grid]` when it is a launch of `kernel` (`_add_jit_function_launches`); of a
-    choice between kernels (`(k_a if fast else k_b)[grid]`), the arm naming `launched`."""
-    held = launch.subscript.value
-    if isinstance(held, cst.IfExp):
-        held = next(arm for arm in _choices([held]) if _launched_name(arm) == launched)
-    return held if launched == "fn" else _past_fn(held)
-
-
-def _environ_item(target: cst.BaseExpression) -> str | None:
-    """`X` for an assignment target `os.environ["X"]` (`environ["X"]` after `from os import environ`)."""
-    if not isinstance(target, cst.Subscript) or len(target.slice) != 1:
-        return None
-    index = target.slice[0].slice
-    environ = (dotted_name(target.value) or "").rsplit(".", 1)[-1] == "environ"
-    return str_literal(index.value) if environ and isinstance(index, cst.Index) else None
-
-
-def _updated_entries(call: cst.Call) -> Iterator[tuple[str, cst.BaseExpression]]:
-    """The variables `os.environ.update(X=v)` / `os.environ.update({"X": v})` sets, with their values."""
-    for arg in call.args:
-        if arg.keyword is not None:
-            yield arg.keyword.value, arg.value
-        elif isinstance(arg.value, cst.Dict) and not arg.star:
-            for element in arg.value.elements:
-                key = str_literal(element.key) if isinstance(element, cst.DictElement) else None
-                if key is not None:
-                    yield key, element.value
-
-
-def _extend(mine: dict[_Key, list[_Found]], theirs: dict[_Key, list[_Found]]) -> None:
-    for key, found in theirs.items():
-        mine.setdefault(key, []).extend(found)
-
-
-class HostMemory:
-    """The host facts of each top-level statement of a document's previous lint (the editor
-    server and `--fix` keep one per document, in `engine.DocumentMemory`). A statement that is
-    the same node again (the incremental parser keeps the statements an edit did not touch)
-    with the same of its functions being kernels is not walked again."""
-
-    def __init__(self) -> None:
-        self._facts: dict[cst.BaseStatement, _HostFacts] = {}
-
-    def recall(self, module: cst.Module, kernel_defs: set[cst.FunctionDef]) -> list[_HostFacts]:
-        """The facts of each statement of `module`, in order; the others are forgotten."""
-        kept: dict[cst.BaseStatement, _HostFacts] = {}
-        for statement in module.body:
-            facts = self._facts.get(statement)
-            if facts is None or any((function in kernel_defs) != was for function, was in facts.functions_met):
-                facts = _HostFacts()
-                facts.walk(statement, kernel_defs)
-            kept[statement] = facts
-        self._facts = kept
-        return list(kept.values())
 
 
 class HostIndex(_HostFacts):
