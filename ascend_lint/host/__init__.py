@@ -24,8 +24,9 @@ The modules, lowest first (each imports only those above it; `index` imports the
 from .bindings import names_read
 from .dtypes import NARROW_INT_WORDS, TensorDtype
 from .facts import HostMemory, _HostFacts
-from .index import ORDERINGS, HostIndex, NpuPaths, checks_in
+from .index import ORDERINGS, HostIndex, checks_in
 from .params import all_params, passed_for
+from .platforms import NpuPaths
 from .records import BoundedSizes, CallSite, CoreCount, DictChange, DictTrail, Grid, Launch, Merged, Passed, Scope
 from .shapes import without_int_conversion
 

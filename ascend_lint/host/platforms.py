@@ -1,0 +1,505 @@
+"""Host code that runs only on another platform than Ascend (`OtherPlatformPaths`: CUDA/ROCm
+platform tests, failing NPU tests, early exits, CustomOp methods of other platforms), and the
+same path walk with NPU tests holding (`NpuPaths`, a default-targeting signal read by
+`npu_paths`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import libcst as cst
+
+from ..imports import dotted_name, statement_blocks, str_literal
+from ..nodes import (
+    arms_around,
+    child_nodes,
+    never_falls_through,
+    statements_of,
+    suite_lines,
+    walk,
+)
+from .bindings import _MAX_HOPS
+from .params import _first_param, _param
+from .records import Scope
+
+if TYPE_CHECKING:
+    from .index import HostIndex
+
+_NPU_AVAILABLE = "torch.npu.is_available"
+
+# vLLM's `CustomOp.dispatch_forward` (and vllm-omni's and sglang's) calls the method of the
+# platform it runs on: `forward_oot` (vLLM) or `forward_npu` (vllm-omni, sglang) on Ascend,
+# whose defaults call `forward_native`. These others run on Ascend only when called by name.
+OTHER_PLATFORM_METHODS = frozenset(
+    {"forward_cuda", "forward_hip", "forward_xpu", "forward_cpu", "forward_tpu", "forward_musa"}
+)
+# Platform object tests false on Ascend (vllm-ascend's platform is the out-of-tree "npu" one).
+_OTHER_PLATFORM_TESTS = frozenset({"is_cuda", "is_rocm", "is_cuda_alike"})
+
+
+class OtherPlatformPaths:
+    """Where the module's host code runs only on another platform than Ascend.
+
+    A test requires another platform when it holds (or fails) only there: `x.device.type ==
+    "cuda"`, `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (any receiver
+    named `...platform`), the failing of an NPU test (`IS_NPU`, `is_npu()`, `x.is_npu`,
+    `x.device.type == "npu"`), `not`, a conjunct of a holding `and`, a disjunct of a failing
+    `or`, a name every value bound to which is such a test, and a call of a predicate of the
+    module every truthy return of which is on such a path. Not `x.is_cuda` nor
+    `torch.cuda.is_available()`: torch_npu's `transfer_to_npu` makes them answer for the NPU.
+
+    On such a path, in functions and at module level: an arm of an `if` or of a conditional
+    expression (`a if test else b`) requiring it, the statements after an `if` whose body
+    exits (`return`, `raise`, `continue`, `break`) when its test fails only there, after an
+    `assert` of such a test or a call of a function of the module raising unless on such a
+    path before it can return (`_asserting`), a function
+    defined on such a path, a method `OTHER_PLATFORM_METHODS` names that the module never
+    refers to otherwise, and a private function (`_name`, undecorated) only ever called, by
+    the module, on such paths."""
+
+    def __init__(self, host: HostIndex) -> None:
+        self.host = host
+        self._functions: dict[cst.FunctionDef, bool] = {}
+        self._positions: dict[cst.FunctionDef, set[cst.CSTNode]] = {}
+        self._predicates: dict[tuple[str, bool], bool] = {}
+        self._assertions: dict[str, bool] = {}  # `_asserting`
+
+    @cached_property
+    def nodes(self) -> set[cst.CSTNode]:
+        """Every host node on such a path."""
+        found: set[cst.CSTNode] = set()
+        self._visit(self.host.module.body, False, None, found)
+        for functions in self.host.functions.values():
+            for function in functions:
+                if self.is_other_platform_function(function):
+                    found.update(walk(function))
+                else:
+                    found |= self.positions(function)
+        return found
+
+    def is_other_platform_function(self, function: cst.FunctionDef) -> bool:
+        """Every run of the function is on another platform."""
+        known = self._functions.get(function)
+        if known is not None:
+            return known
+        self._functions[function] = False  # a function calling itself is no evidence
+        outer = self.host.enclosing.get(function)
+        if outer is not None:
+            defined_there = function in self.positions(outer) or self.is_other_platform_function(outer)
+        else:
+            arms = arms_around(function, self.host.defined_under.get(function, ()))
+            defined_there = any(self.requires_other(test, holds, None) for test, holds in arms)
+        found = defined_there or self._dispatched_elsewhere(function) or self._called_only_elsewhere(function)
+        self._functions[function] = found
+        return found
+
+    def positions(self, function: cst.FunctionDef) -> set[cst.CSTNode]:
+        """The nodes of the function (not of the functions nested in it) on such a path there."""
+        found = self._positions.get(function)
+        if found is None:
+            found = self._positions[function] = set()
+            self._visit(suite_lines(function.body), False, function, found)
+        return found
+
+    def _visit(self, lines: Sequence[cst.CSTNode], other: bool, scope: Scope, found: set[cst.CSTNode]) -> None:
+        """Statements in order (`statements_of` the lines): `other` when already on such a path."""
+        for statement in statements_of(lines):
+            if other:
+                found.update(walk(statement))
+                continue
+            self._visit_conditional_expressions(statement, scope, found)
+            if isinstance(statement, cst.If):
+                self._visit(suite_lines(statement.body), self.requires_other(statement.test, True, scope), scope, found)
+                orelse = statement.orelse
+                if orelse is not None:
+                    inner = [orelse] if isinstance(orelse, cst.If) else suite_lines(orelse.body)
+                    self._visit(inner, self.requires_other(statement.test, False, scope), scope, found)
+                other = self._other_after(statement, scope)
+            elif isinstance(statement, cst.BaseSmallStatement):
+                other = self._asserts(statement, scope)
+            elif not isinstance(statement, cst.FunctionDef | cst.ClassDef):
+                for block in statement_blocks(statement):
+                    self._visit(block, False, scope, found)
+
+    def _visit_conditional_expressions(self, statement: cst.CSTNode, scope: Scope, found: set[cst.CSTNode]) -> None:
+        """The arms of the conditional expressions (`a if test else b`) of a small statement, or
+        of the header of a compound one (an `if`'s test, a `for`'s iterable...), that require
+        such a path."""
+        if isinstance(statement, cst.FunctionDef | cst.ClassDef):
+            return
+        simple = isinstance(statement, cst.BaseSmallStatement)
+        header = [statement] if simple else [c for c in child_nodes(statement) if isinstance(c, _HEADER_PARTS)]
+        for part in header:
+            for node in walk(part):
+                if type(node) is cst.IfExp:  # not `isinstance`: see `name_uses`
+                    for arm, holds in ((node.body, True), (node.orelse, False)):
+                        if self.requires_other(node.test, holds, scope):
+                            found.update(walk(arm))
+
+    def _other_after(self, statement: cst.If, scope: Scope) -> bool:
+        """The statements after the `if` run only on another platform: its body exits and its
+        test fails only there (or so does an `elif`'s), or its `else` exits and the test holds
+        only there."""
+        orelse = statement.orelse
+        if never_falls_through(statement.body):
+            if self.requires_other(statement.test, False, scope):
+                return True
+            return isinstance(orelse, cst.If) and self._other_after(orelse, scope)
+        return (
+            isinstance(orelse, cst.Else)
+            and never_falls_through(orelse.body)
+            and self.requires_other(statement.test, True, scope)
+        )
+
+    def _asserts(self, small: cst.BaseSmallStatement, scope: Scope) -> bool:
+        """Only such a path runs after the statement: `assert test` with the test holding only
+        there, or a call (its result used or not) of a function of the module that raises
+        unless on such a path before it can return (`_check_npu(x)` doing `if x.device.type !=
+        "npu": raise ...`: `_asserting`)."""
+        if isinstance(small, cst.Assert):
+            return self.requires_other(small.test, True, scope)
+        value = small.value if isinstance(small, cst.Expr | cst.Assign | cst.AnnAssign) else None
+        return isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and self._asserting(value.func.value)
+
+    def _asserting(self, name: str) -> bool:
+        """The module's one top-level function `name` reaches, before any `return`, a statement
+        after which only such a path runs (an `if` that raises off it, an `assert`, a call of
+        another such function): every call of it that returns was on such a path."""
+        known = self._assertions.get(name)
+        if known is not None:
+            return known
+        self._assertions[name] = False  # a function calling itself is no evidence
+        function = self._module_function(name)
+        found = False
+        if function is not None:
+            for statement in statements_of(suite_lines(function.body)):
+                if any(isinstance(node, cst.Return) for node in walk(statement)):
+                    break  # returns off the path (`if x.device.type != "npu": return False`)
+                if isinstance(statement, cst.If):
+                    found = self._other_after(statement, function)
+                elif isinstance(statement, cst.BaseSmallStatement):
+                    found = self._asserts(statement, function)
+                if found:
+                    break
+        self._assertions[name] = found
+        return found
+
+    def requires_other(self, test: cst.BaseExpression, holds: bool, scope: Scope, hops: int = 0) -> bool:
+        """The test holding (failing, `holds=False`) requires another platform than Ascend."""
+        if hops > _MAX_HOPS:
+            return False
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            return self.requires_other(test.expression, not holds, scope, hops)
+        if isinstance(test, cst.BooleanOperation):
+            spread = isinstance(test.operator, cst.And) == holds  # each side must hold (fail) too
+            return spread and any(self.requires_other(side, holds, scope, hops) for side in (test.left, test.right))
+        if isinstance(test, cst.Comparison):
+            tested = _tested_for_none(test)
+            if tested is None:
+                return self._compares_platform(test, holds)
+            operand, says_set = tested
+            return says_set == holds and self._set_only_elsewhere(operand, scope, hops)
+        if _names_npu(test):
+            return not holds
+        if isinstance(test, cst.Call):
+            return self._call_requires_other(test, holds, hops)
+        if isinstance(test, cst.Name):
+            values, where = self._bound_values(test.value, scope)
+            return bool(values) and all(self.requires_other(value, holds, where, hops + 1) for value in values)
+        return False
+
+    def _compares_platform(self, test: cst.Comparison, holds: bool) -> bool:
+        return _compares_device_type(test, holds)
+
+    def _set_only_elsewhere(self, value: cst.BaseExpression, scope: Scope, hops: int) -> bool:
+        """The value is not None only on another platform: a call of a helper of the module
+        every non-None return of which is on such a path, or a name bound only to such calls."""
+        if hops > _MAX_HOPS:
+            return False
+        if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
+            return self._is_predicate(value.func.value, hops, tested_for_none=True)
+        if isinstance(value, cst.Name):
+            values, where = self._bound_values(value.value, scope)
+            return bool(values) and all(self._set_only_elsewhere(bound, where, hops + 1) for bound in values)
+        return False
+
+    def _bound_values(self, name: str, scope: Scope) -> tuple[list[cst.BaseExpression], Scope]:
+        """The values bound to the name where `scope` reads it (none for a parameter), and where."""
+        where = self.host._binding_scope(name, scope)
+        if where is not None and _param(where, name) is not None:
+            return [], where
+        return self.host.bindings.get((name, where), []), where
+
+    def _call_requires_other(self, call: cst.Call, holds: bool, hops: int) -> bool:
+        """`current_platform.is_cuda()`, `is_npu()` failing, a predicate of the module holding."""
+        func = call.func
+        if _names_npu(func):
+            return not holds
+        if isinstance(func, cst.Attribute) and func.attr.value in _OTHER_PLATFORM_TESTS and not call.args:
+            return holds and (dotted_name(func.value) or "").rsplit(".", 1)[-1].endswith("platform")
+        if isinstance(func, cst.Name) and holds:
+            return self._is_predicate(func.value, hops)
+        return False
+
+    def _module_function(self, name: str) -> cst.FunctionDef | None:
+        """The module's one function `name` defined outside any other function, else None."""
+        [*functions] = self.host.functions.get(name, ())
+        if len(functions) == 1 and self.host.enclosing.get(functions[0]) is None:
+            return functions[0]
+        return None
+
+    def _is_predicate(self, name: str, hops: int, tested_for_none: bool = False) -> bool:
+        """The module's one function `name` returns a true value only on another platform: each
+        value it returns is `False` / `None`, such a test, or on such a path in it. Tested for
+        None (`tested_for_none`): a value other than None only there, each returned value
+        `None` or on such a path."""
+        key = (name, tested_for_none)
+        known = self._predicates.get(key)
+        if known is not None:
+            return known
+        self._predicates[key] = False  # a predicate calling itself is no evidence
+        function = self._module_function(name)
+        found = False
+        if function is not None:
+            returned = [value for value, where in self.host.returns.get(name, ()) if where is function]
+            unset = ("None",) if tested_for_none else ("None", "False")
+            found = bool(returned) and all(
+                (isinstance(value, cst.Name) and value.value in unset)
+                or value in self.positions(function)
+                or (not tested_for_none and self.requires_other(value, True, function, hops + 1))
+                for value in returned
+            )
+        self._predicates[key] = found
+        return found
+
+    def _dispatched_elsewhere(self, function: cst.FunctionDef) -> bool:
+        """A method `OTHER_PLATFORM_METHODS` names that the module never refers to otherwise
+        (`forward_npu = forward_cuda`, `self.forward_cuda(x)` would run it on Ascend)."""
+        name = function.name.value
+        return (
+            name in OTHER_PLATFORM_METHODS
+            and _first_param(function.params) == "self"
+            and not self._references.get(name)
+        )
+
+    def _called_only_elsewhere(self, function: cst.FunctionDef) -> bool:
+        """A private, undecorated function (or method) every reference to which in the module
+        is a call (`_f(...)`, `self._f(...)`), each on another platform's path, or a test for
+        None; through a private alias too (`_g = _f` at module level: `_aliases`)."""
+        name = function.name.value
+        if not _is_private(name) or function.decorators:
+            return False
+        if len(self.host.functions.get(name, ())) != 1:
+            return False
+        names = [name, *self._aliases.get(name, ())]
+        calls = [site for called in names for site in self._calls_by_name.get(called, ())]
+        if not calls or not all(
+            caller is not None and (call in self.positions(caller) or self.is_other_platform_function(caller))
+            for call, caller in calls
+        ):
+            return False
+        harmless = {id(_callee(call)) for call, _ in calls} | self._compared_with_none
+        harmless |= {id(value) for alias in names[1:] for value in self.host.bindings[(alias, None)]}
+        return all(id(reference) in harmless for called in names for reference in self._references.get(called, ()))
+
+    @cached_property
+    def _aliases(self) -> dict[str, list[str]]:
+        """Private module-level names bound only to one function of the module (or to None), by
+        the function's name: `_run = _run_impl` calls `_run_impl` when called."""
+        found: dict[str, list[str]] = {}
+        for (alias, scope), values in self.host.bindings.items():
+            if scope is not None or not _is_private(alias) or alias in self.host.functions:
+                continue
+            if not all(isinstance(value, cst.Name) for value in values):
+                continue
+            named = {value.value for value in values if isinstance(value, cst.Name)} - {"None"}
+            if len(named) == 1 and (function := named.pop()) in self.host.functions:
+                found.setdefault(function, []).append(alias)
+        return found
+
+    @cached_property
+    def _compared_with_none(self) -> set[int]:
+        """The names host code compares with None (`if _f is None:`), by id: such a reference
+        passes no function on."""
+        return {
+            id(operand)
+            for top in self._host_tops
+            for node in walk(top)
+            if isinstance(node, cst.Comparison)
+            and (tested := _tested_for_none(node)) is not None
+            and isinstance(operand := tested[0], cst.Name)
+        }
+
+    @cached_property
+    def _calls_by_name(self) -> dict[str, list[tuple[cst.Call, Scope]]]:
+        """Calls of a name or an attribute (`f(...)`, `self.f(...)`) by that name."""
+        found: dict[str, list[tuple[cst.Call, Scope]]] = {}
+        for call, scope in self.host.calls:
+            callee = _callee(call)
+            if callee is not None:
+                found.setdefault(callee.value, []).append((call, scope))
+        return found
+
+    @cached_property
+    def _host_tops(self) -> list[cst.CSTNode]:
+        """Where host code reads names: functions, and the values and calls of module and class bodies."""
+        host = self.host
+        tops: list[cst.CSTNode] = [function for function, outer in host.enclosing.items() if outer is None]
+        tops += [call for call, scope in host.calls if scope is None]
+        tops += [value for (_, scope), values in host.bindings.items() if scope is None for value in values]
+        return tops
+
+    @cached_property
+    def _references(self) -> dict[str, list[cst.Name]]:
+        """The names (and attribute names) host code reads (`_host_tops`), by name. Not the
+        names of `def`s."""
+        host = self.host
+        defined = {id(function.name) for functions in host.functions.values() for function in functions}
+        found: dict[str, list[cst.Name]] = {}
+        seen: set[int] = set()
+        for top in self._host_tops:
+            for node in walk(top):
+                if isinstance(node, cst.Name) and id(node) not in defined and id(node) not in seen:
+                    seen.add(id(node))
+                    found.setdefault(node.value, []).append(node)
+        return found
+
+
+class NpuPaths(OtherPlatformPaths):
+    """Where the module's host code runs only on the NPU: `OtherPlatformPaths` with the tests
+    turned round (`requires_other` here means "requires the NPU").
+
+    A test requires the NPU when it holds only there: an NPU test holding (`IS_NPU`,
+    `is_npu()`, `current_platform.is_npu()`, `x.is_npu`, `torch.npu.is_available()`,
+    `x.device.type == "npu"`, `device_type != "npu"` failing), through `not`, `and`, `or`, names
+    and the module's predicates as there. A CustomOp's `forward_npu` method runs on the NPU."""
+
+    def requires_other(self, test: cst.BaseExpression, holds: bool, scope: Scope, hops: int = 0) -> bool:
+        if _names_npu(test):
+            return holds
+        return super().requires_other(test, holds, scope, hops)
+
+    def _compares_platform(self, test: cst.Comparison, holds: bool) -> bool:
+        return _compares_npu_type(test, holds)
+
+    def _call_requires_other(self, call: cst.Call, holds: bool, hops: int) -> bool:
+        if _names_npu(call.func) or dotted_name(call.func) == _NPU_AVAILABLE:
+            return holds
+        if isinstance(call.func, cst.Name) and holds:
+            return self._is_predicate(call.func.value, hops)
+        return False
+
+    def _dispatched_elsewhere(self, function: cst.FunctionDef) -> bool:
+        return function.name.value == "forward_npu" and _first_param(function.params) == "self"
+
+
+def _compares_npu_type(test: cst.Comparison, holds: bool) -> bool:
+    """The comparison, holding or failing as `holds` says, says the code runs on the NPU: a value
+    compared equal to the NPU's literal (`x.device.type == "npu"`, `device == "npu"`,
+    `get_device_type() == "npu"`; `!=` failing), a device type listed with the NPU's literal
+    only (`x.device.type in ("npu",)`), the literal in a device's text (`"npu" in str(x.device)`)."""
+    if len(test.comparisons) != 1:
+        return False
+    operator = test.comparisons[0].operator
+    left, right = test.left, test.comparisons[0].comparator
+    if isinstance(operator, cst.Equal | cst.NotEqual):
+        return "npu" in (str_literal(left), str_literal(right)) and holds == isinstance(operator, cst.Equal)
+    if not isinstance(operator, cst.In | cst.NotIn):
+        return False
+    listed = right.elements if isinstance(right, cst.Tuple | cst.List | cst.Set) else ()
+    in_device_text = str_literal(left) == "npu" and _is_device_text(right)
+    only_npu = _is_device_type(left) and bool(listed) and all(str_literal(each.value) == "npu" for each in listed)
+    return (in_device_text or only_npu) and holds == isinstance(operator, cst.In)
+
+
+def _is_device_text(node: cst.BaseExpression) -> bool:
+    """`str(x.device)`, `str(device)`: a device as text."""
+    return (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Name)
+        and node.func.value == "str"
+        and len(node.args) == 1
+        and "device" in (dotted_name(node.args[0].value) or "").rsplit(".", 1)[-1]
+    )
+
+
+def _tested_for_none(test: cst.Comparison) -> tuple[cst.BaseExpression, bool] | None:
+    """The operand of `x is None` / `x is not None` (`None is x`), with whether the comparison
+    holding says it is not None."""
+    if len(test.comparisons) != 1 or not isinstance(test.comparisons[0].operator, cst.Is | cst.IsNot):
+        return None
+    left, right = test.left, test.comparisons[0].comparator
+    operand = left if _is_none_literal(right) else right if _is_none_literal(left) else None
+    return None if operand is None else (operand, isinstance(test.comparisons[0].operator, cst.IsNot))
+
+
+def _is_none_literal(node: cst.BaseExpression) -> bool:
+    return isinstance(node, cst.Name) and node.value == "None"
+
+
+def _is_private(name: str) -> bool:
+    """`_name`, not `__dunder__`."""
+    return name.startswith("_") and not name.endswith("__")
+
+
+def _callee(call: cst.Call) -> cst.Name | None:
+    """`f` in `f(...)` and in `self.f(...)`."""
+    func = call.func
+    return func if isinstance(func, cst.Name) else func.attr if isinstance(func, cst.Attribute) else None
+
+
+# what a compound statement holds besides its blocks: an `if`'s or `while`'s test, a `for`'s
+# target and iterable, a `with`'s items, a `match`'s subject
+_HEADER_PARTS = (cst.BaseExpression, cst.WithItem)
+
+
+def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:
+    """`x.device.type == "cuda"` holding, a value `== "npu"` failing (`device != "npu"` holding),
+    `x.device.type in ("npu", ...)` failing (`not in` holding), `x.device.type in ("cuda",
+    "hip")` (device types none of which is `"npu"`) holding."""
+    if len(test.comparisons) != 1:
+        return False
+    operator = test.comparisons[0].operator
+    sides = (test.left, test.comparisons[0].comparator)
+    if isinstance(operator, cst.In | cst.NotIn) and _is_device_type(test.left):
+        listed = sides[1].elements if isinstance(sides[1], cst.Tuple | cst.List | cst.Set) else ()
+        member = holds == isinstance(operator, cst.In)  # the comparison says the type is listed
+        types = [str_literal(element.value) for element in listed]
+        if member:
+            return bool(types) and None not in types and "npu" not in types
+        return "npu" in types
+    if not isinstance(operator, cst.Equal | cst.NotEqual):
+        return False
+    equal = holds == isinstance(operator, cst.Equal)  # the comparison says the value is the literal
+    literals = {str_literal(side) for side in sides}
+    # any value that is not the NPU's literal (`device != "npu"`), a device type that is CUDA's
+    return ("npu" in literals and not equal) or ("cuda" in literals and equal and any(map(_is_device_type, sides)))
+
+
+# words that, beside `npu` or `ascend`, name a flag or test of the platform the code runs on
+_PLATFORM_TEST_WORDS = frozenset(
+    {"is", "on", "use", "has", "torch", "triton", "available", "enabled", "running", "current"}
+)
+
+
+def _names_npu(node: cst.BaseExpression) -> bool:
+    """`IS_NPU`, `_is_npu`, `x.is_npu`, `utils.is_npu`, `is_npu_available`, `_TRITON_ON_ASCEND`,
+    `USE_NPU`: a flag or a test named for the NPU, `npu` or `ascend` with words of a platform
+    test only (`_PLATFORM_TEST_WORDS`; not `npu_graph_enabled`, nor `ascend` alone)."""
+    words = (dotted_name(node) or "").rsplit(".", 1)[-1].lower().split("_")
+    platform = [word for word in words if word in ("npu", "ascend")]
+    others = [word for word in words if word and word not in ("npu", "ascend")]
+    return len(platform) == 1 and bool(others) and all(word in _PLATFORM_TEST_WORDS for word in others)
+
+
+def _is_device_type(node: cst.BaseExpression) -> bool:
+    """`x.device.type` (`device.type` for a device held in a name), or a name `device_type`."""
+    if isinstance(node, cst.Name):
+        return node.value == "device_type"
+    return (
+        isinstance(node, cst.Attribute)
+        and node.attr.value in ("type", "device_type")
+        and (node.attr.value == "device_type" or (dotted_name(node.value) or "").rsplit(".", 1)[-1] == "device")
+    )
