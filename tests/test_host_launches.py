@@ -429,9 +429,9 @@ def test_a_re_lint_finds_the_host_facts_a_whole_walk_finds(path: Path, monkeypat
     original = path.read_text(encoding="utf-8")
     parser, memory = IncrementalParser(), HostMemory()
     walked: list[cst.CSTNode] = []
-    real_walk = host._HostFacts.walk
+    real_walk = host.HostFacts.walk
     monkeypatch.setattr(
-        host._HostFacts,
+        host.HostFacts,
         "walk",
         lambda facts, top, kernel_defs: walked.append(top) or real_walk(facts, top, kernel_defs),
     )

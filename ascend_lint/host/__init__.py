@@ -23,7 +23,7 @@ The modules, lowest first (each imports only those above it; `index` imports the
 
 from .bindings import names_read
 from .dtypes import NARROW_INT_WORDS, TensorDtype
-from .facts import HostMemory, _HostFacts
+from .facts import HostFacts, HostMemory
 from .index import ORDERINGS, HostIndex, checks_in
 from .params import all_params, passed_for
 from .platforms import NpuPaths
@@ -39,6 +39,7 @@ __all__ = [
     "DictChange",
     "DictTrail",
     "Grid",
+    "HostFacts",
     "HostIndex",
     "HostMemory",
     "Launch",
@@ -47,7 +48,6 @@ __all__ = [
     "Passed",
     "Scope",
     "TensorDtype",
-    "_HostFacts",
     "all_params",
     "checks_in",
     "names_read",

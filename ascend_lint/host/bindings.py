@@ -18,20 +18,20 @@ from ..nodes import (
     suite_lines,
     walk,
 )
-from .params import _is_name
+from .params import is_name
 from .records import Binder, Launch, Scope
-from .shapes import _item
+from .shapes import indexed
 
-_MAX_HOPS = 4  # names, parameters and helpers followed from a launch argument to its origin
+MAX_HOPS = 4  # names, parameters and helpers followed from a launch argument to its origin
 _BINDER_TYPES = frozenset(get_args(Binder))
 
 
 def names_read(node: cst.CSTNode, skipped: AbstractSet[int] = frozenset()) -> set[str]:
-    """The variables `node` reads (`_variables_read`) but for the names whose ids are `skipped`."""
-    return {name.value for name in _variables_read(node) if id(name) not in skipped}
+    """The variables `node` reads (`variables_read`) but for the names whose ids are `skipped`."""
+    return {name.value for name in variables_read(node) if id(name) not in skipped}
 
 
-def _variables_read(node: cst.CSTNode) -> list[cst.Name]:
+def variables_read(node: cst.CSTNode) -> list[cst.Name]:
     """The names of variables `node` reads: not an attribute's name (`shape` in `x.shape`), a
     keyword, nor the function a call names (`int` in `int(x.shape[0])`)."""
     nodes = list(walk(node))
@@ -41,7 +41,7 @@ def _variables_read(node: cst.CSTNode) -> list[cst.Name]:
     return [sub for sub in nodes if isinstance(sub, cst.Name) and id(sub) not in labels]
 
 
-def _updates(value: cst.BaseExpression, name: str) -> bool:
+def updates_name(value: cst.BaseExpression, name: str) -> bool:
     """`value`, bound to `name`, computes it from its earlier value (`min(n, m)`, `n + pad`,
     `n * d` of `n *= d`)."""
     return isinstance(value, (cst.Call, cst.BinaryOperation)) and any(
@@ -49,7 +49,7 @@ def _updates(value: cst.BaseExpression, name: str) -> bool:
     )
 
 
-def _reaching_binding(name: str, launch: Launch) -> cst.BaseExpression | cst.FunctionDef | None:
+def reaching_binding(name: str, launch: Launch) -> cst.BaseExpression | cst.FunctionDef | None:
     """The one binding of `name` that reaches the launch's grid: the nearest statement before
     the one writing `kernel[grid]` (the launch's own, or its stored launcher's assignment) that
     binds `name`, in its block (each of the statements a line joins with `;` on its own,
@@ -66,7 +66,7 @@ def _reaching_binding(name: str, launch: Launch) -> cst.BaseExpression | cst.Fun
     if launch.scope is None:
         return None
     nesting = _enclosing_statements(launch.written_at, suite_lines(launch.scope.body))
-    if not nesting or _binds(nesting[-1][0][nesting[-1][1]], name):
+    if not nesting or rebinds(nesting[-1][0][nesting[-1][1]], name):
         return None
     inner: Sequence[cst.CSTNode] | None = None
     for block, index in reversed(nesting):
@@ -74,7 +74,7 @@ def _reaching_binding(name: str, launch: Launch) -> cst.BaseExpression | cst.Fun
         if inner is not None and _binds_outside(holding, inner, name):
             return None
         for statement in reversed(block[:index]):
-            if _binds(statement, name):
+            if rebinds(statement, name):
                 return _plain_binding(statement, name)
         inner = block
     return None
@@ -84,12 +84,12 @@ def _binds_outside(compound: cst.CSTNode, inner: Sequence[cst.CSTNode], name: st
     """The compound statement may bind `name` other than in its block `inner`: in its header or
     another of its blocks, or anywhere when it is a loop."""
     if isinstance(compound, cst.For | cst.While):
-        return _binds(compound, name)
+        return rebinds(compound, name)
     inside = {node for statement in inner for node in walk(statement)}
-    return any(node not in inside for node in _binding_nodes(compound, name))
+    return any(node not in inside for node in binding_nodes(compound, name))
 
 
-def _assignments_after(point: cst.CSTNode, function: Scope) -> frozenset[cst.CSTNode]:
+def assignments_after(point: cst.CSTNode, function: Scope) -> frozenset[cst.CSTNode]:
     """The assignments of `function` written after `point` (not the one holding it). With no
     loop of the function around `point`, code runs in the order it is written, so none of
     them runs before `point` and none of the values they bind reaches it. None with a loop
@@ -146,20 +146,20 @@ def _enclosing_statements(node: cst.CSTNode, lines: Sequence[cst.CSTNode]) -> li
     return []
 
 
-def _binds(statement: cst.CSTNode, name: str) -> bool:
-    """The statement may rebind or change `name` (`_binding_nodes`)."""
-    return next(_binding_nodes(statement, name), None) is not None
+def rebinds(statement: cst.CSTNode, name: str) -> bool:
+    """The statement may rebind or change `name` (`binding_nodes`)."""
+    return next(binding_nodes(statement, name), None) is not None
 
 
-_RECORDED_BINDERS = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.NamedExpr)  # `HostIndex.bindings`
+RECORDED_BINDERS = (cst.AssignTarget, cst.AugAssign, cst.AnnAssign, cst.NamedExpr)  # `HostIndex.bindings`
 
 
-def _declared_global(node: cst.CSTNode) -> list[str]:
+def declared_global(node: cst.CSTNode) -> list[str]:
     """The names a `global` statement declares (none for other nodes)."""
     return [item.name.value for item in node.names] if isinstance(node, cst.Global) else []
 
 
-def _binding_nodes(statement: cst.CSTNode, name: str) -> Iterator[cst.CSTNode]:
+def binding_nodes(statement: cst.CSTNode, name: str) -> Iterator[cst.CSTNode]:
     """The nodes of the statement that may rebind or change `name`: an assignment, `for`,
     `with ... as`, `except ... as`, `del`, import, `def`, `match` capture or `:=` target naming
     it, or a method called on it (`grid.append(...)`)."""
@@ -197,7 +197,7 @@ def _unpacked(value: cst.BaseExpression, count: int) -> list[cst.BaseExpression 
             for body, orelse in arms
         ]
     if not isinstance(value, (cst.Tuple, cst.List)):
-        return [_item(value, i) for i in range(count)]
+        return [indexed(value, i) for i in range(count)]
     elements = value.elements
     starred = [i for i, element in enumerate(elements) if isinstance(element, cst.StarredElement)]
     if not starred and len(elements) == count:
@@ -205,17 +205,17 @@ def _unpacked(value: cst.BaseExpression, count: int) -> list[cst.BaseExpression 
     if len(starred) != 1 or count < len(elements) - 1:
         return [None] * count
     star = starred[0]
-    spread = [_item(elements[star].value, i) for i in range(count - len(elements) + 1)]
+    spread = [indexed(elements[star].value, i) for i in range(count - len(elements) + 1)]
     return [*(e.value for e in elements[:star]), *spread, *(e.value for e in elements[star + 1 :])]
 
 
-def _returned_index(value: cst.Subscript) -> int | None:
+def returned_index(value: cst.Subscript) -> int | None:
     """`i` of `value[i]`, an integer literal."""
     [position, *more] = value.slice
     return int_literal(position.slice.value) if isinstance(position.slice, cst.Index) and not more else None
 
 
-def _unpacked_into(targets: Sequence[cst.BaseElement], value: cst.BaseExpression) -> list[cst.BaseExpression | None]:
+def unpacked_into(targets: Sequence[cst.BaseElement], value: cst.BaseExpression) -> list[cst.BaseExpression | None]:
     """What each target of `a, b = value` gets (`_unpacked`); with a starred target (`*batch, D =
     x.shape`, `B, T, *_ = x.shape`), a value that is no tuple or list gives the names before it
     `value[i]`, those after it `value[-j]` and the starred one the slice between
@@ -228,9 +228,9 @@ def _unpacked_into(targets: Sequence[cst.BaseElement], value: cst.BaseExpression
         return [None] * len(targets)
     star, after = starred[0], len(targets) - starred[0] - 1
     return [
-        *(_item(value, i) for i in range(star)),
+        *(indexed(value, i) for i in range(star)),
         _slice(value, star, after),
-        *(_item(value, i - after) for i in range(after)),
+        *(indexed(value, i - after) for i in range(after)),
     ]
 
 
@@ -238,9 +238,9 @@ def _without_int_map(value: cst.BaseExpression) -> cst.BaseExpression:
     """`x.shape` for `map(int, x.shape)` (the same sizes, as Python ints), else `value`."""
     if (
         isinstance(value, cst.Call)
-        and _is_name(value.func, "map")
+        and is_name(value.func, "map")
         and len(value.args) == 2
-        and _is_name(value.args[0].value, "int")
+        and is_name(value.args[0].value, "int")
         and not any(arg.keyword or arg.star for arg in value.args)
     ):
         return value.args[1].value
@@ -254,7 +254,7 @@ def _slice(value: cst.BaseExpression, start: int, left_after: int) -> cst.Subscr
     return cst.Subscript(value, [cst.SubscriptElement(cst.Slice(lower, upper))])
 
 
-def _comprehension_variables(comprehension: cst.GeneratorExp | cst.ListComp) -> set[str]:
+def comprehension_variables(comprehension: cst.GeneratorExp | cst.ListComp) -> set[str]:
     """The names the `for` clauses of a comprehension bind."""
     variables: set[str] = set()
     clause: cst.CompFor | None = comprehension.for_in

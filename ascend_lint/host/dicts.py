@@ -13,7 +13,7 @@ from ..imports import dotted_name, str_literal
 from .records import DictChange
 
 
-def _maps_a_key_to_a_callable(element: cst.BaseDictElement) -> TypeGuard[cst.DictElement]:
+def maps_a_key_to_a_callable(element: cst.BaseDictElement) -> TypeGuard[cst.DictElement]:
     """`"KEY": lambda ...` or `"KEY": name`."""
     return (
         type(element) is cst.DictElement
@@ -22,20 +22,20 @@ def _maps_a_key_to_a_callable(element: cst.BaseDictElement) -> TypeGuard[cst.Dic
     )
 
 
-def _is_dict_call(node: cst.CSTNode) -> bool:
+def is_dict_call(node: cst.CSTNode) -> bool:
     return isinstance(node, cst.Call) and isinstance(node.func, cst.Name) and node.func.value == "dict"
 
 
-def _is_namespace(node: cst.CSTNode) -> bool:
+def is_namespace(node: cst.CSTNode) -> bool:
     """A dict literal, a `dict(...)` call or a `types.SimpleNamespace(...)` call."""
     return (
         isinstance(node, cst.Dict)
-        or _is_dict_call(node)
+        or is_dict_call(node)
         or (isinstance(node, cst.Call) and (dotted_name(node.func) or "").rsplit(".", 1)[-1] == "SimpleNamespace")
     )
 
 
-def _splats_inside(table: cst.BaseExpression) -> list[cst.BaseExpression]:
+def splats_inside(table: cst.BaseExpression) -> list[cst.BaseExpression]:
     """`base` in `dict(..., **base)` / `{..., **base}`, and the dict `dict(base)` copies."""
     if isinstance(table, cst.Call):
         return [arg.value for arg in table.args if arg.star == "**" or (arg.star == "" and arg.keyword is None)]
@@ -44,13 +44,13 @@ def _splats_inside(table: cst.BaseExpression) -> list[cst.BaseExpression]:
     return []
 
 
-def _copied(call: cst.Call) -> cst.BaseExpression | None:
+def copied_dict(call: cst.Call) -> cst.BaseExpression | None:
     """`d` in `d.copy()`."""
     func = call.func
     return func.value if isinstance(func, cst.Attribute) and func.attr.value == "copy" and not call.args else None
 
 
-def _changed_dict(node: cst.CSTNode) -> tuple[str, DictChange] | None:
+def changed_dict(node: cst.CSTNode) -> tuple[str, DictChange] | None:
     """The name whose dict `kw.update(...)`, `kw.setdefault(...)` or `kw |= ...` changes, and the change."""
     if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
         if node.func.attr.value in ("update", "setdefault"):
@@ -64,7 +64,7 @@ def _changed_dict(node: cst.CSTNode) -> tuple[str, DictChange] | None:
     return None
 
 
-def _added(node: cst.Assign | DictChange) -> list[cst.BaseExpression]:
+def dicts_added(node: cst.Assign | DictChange) -> list[cst.BaseExpression]:
     """The dicts a store (none) or a change adds that are not written in it (`_added_dicts`)."""
     return [] if isinstance(node, cst.Assign) else _added_dicts(node)
 
@@ -81,7 +81,7 @@ def _added_dicts(change: DictChange) -> list[cst.BaseExpression]:
     return [value for value in added if not isinstance(value, cst.Dict)]
 
 
-def _key_read(name: cst.BaseExpression, around: Sequence[cst.CSTNode]) -> tuple[str, cst.CSTNode] | None:
+def key_read(name: cst.BaseExpression, around: Sequence[cst.CSTNode]) -> tuple[str, cst.CSTNode] | None:
     """The string key read out of the dict `name` holds (a name, or a call returning it) with
     the nodes `around` it, innermost first, with the reading node: `d["key"]` loaded or
     deleted (not stored), `d.pop("key")` / `d.get("key")` (not one with a default whose result
@@ -113,7 +113,7 @@ def _key_read(name: cst.BaseExpression, around: Sequence[cst.CSTNode]) -> tuple[
     return None
 
 
-def _entry(source: cst.CSTNode, key: str) -> cst.BaseExpression | None:
+def dict_entry(source: cst.CSTNode, key: str) -> cst.BaseExpression | None:
     """The value a dict literal, `dict(...)` call or item store gives `key`."""
     if isinstance(source, cst.Dict):
         for element in source.elements:

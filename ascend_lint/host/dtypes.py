@@ -27,11 +27,11 @@ class TensorDtype:
         return _ELEMENT_BYTES[self.dtype]
 
 
-_INT_WIDTHS = {"int8": 8, "uint8": 8, "int16": 16, "int32": 32, "int64": 64}
-_FLOAT_DTYPES = frozenset({"float16", "bfloat16", "float32", "float64"})
+INT_WIDTHS = {"int8": 8, "uint8": 8, "int16": 16, "int32": 32, "int64": 64}
+FLOAT_DTYPES = frozenset({"float16", "bfloat16", "float32", "float64"})
 # the bytes of an element of each torch dtype the host may show
 _ELEMENT_BYTES = {
-    **{dtype: bits // 8 for dtype, bits in _INT_WIDTHS.items()},
+    **{dtype: bits // 8 for dtype, bits in INT_WIDTHS.items()},
     **{f"uint{bits}": bits // 8 for bits in (16, 32, 64)},
     "float16": 2,
     "bfloat16": 2,
@@ -72,12 +72,12 @@ NARROW_INT_WORDS = frozenset(
 _DTYPE_METHODS = frozenset({"cumsum", "cumprod", "sum", "prod", "new_empty", "new_zeros", "new_ones", "new_full"})
 # torch functions and tensor methods making a tensor of another's dtype when given none, or
 # keeping their tensor's (`F.pad(x, (1, 0))`, `x.contiguous()`)
-_LIKE_FUNCTIONS = frozenset(f"torch.{kind}_like" for kind in ("empty", "zeros", "ones", "full", "rand", "randn"))
-_TEMPLATE_FUNCTIONS = _LIKE_FUNCTIONS | {"F.pad", "torch.nn.functional.pad", "torch.flip"}
+LIKE_FUNCTIONS = frozenset(f"torch.{kind}_like" for kind in ("empty", "zeros", "ones", "full", "rand", "randn"))
+_TEMPLATE_FUNCTIONS = LIKE_FUNCTIONS | {"F.pad", "torch.nn.functional.pad", "torch.flip"}
 _NEW_METHODS = frozenset({"new_empty", "new_zeros", "new_ones", "new_full"})
 _TEMPLATE_METHODS = _NEW_METHODS | {"contiguous", "clone", "detach", "flip"}
 # the operators that keep an integer tensor's dtype with a Python int (`/` makes a float)
-_INT_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
+INT_ARITHMETIC = (cst.Add, cst.Subtract, cst.Multiply, cst.FloorDivide, cst.Modulo)
 
 
 def _torch_dtype(node: cst.BaseExpression) -> str | None:
@@ -86,22 +86,22 @@ def _torch_dtype(node: cst.BaseExpression) -> str | None:
     return _TORCH_DTYPES.get(dotted_name(node) or "")
 
 
-def _agreed(dtypes: list[TensorDtype | None]) -> TensorDtype | None:
+def agreed(dtypes: list[TensorDtype | None]) -> TensorDtype | None:
     """The first of `dtypes` when there is one and all are known and the same, else None."""
     known = {dtype.dtype if dtype is not None else None for dtype in dtypes}
     return dtypes[0] if len(known) == 1 and None not in known else None
 
 
-def _dtypes_asserted(test: cst.BaseExpression, holds: bool = True) -> Iterator[tuple[str, str]]:
+def dtypes_asserted(test: cst.BaseExpression, holds: bool = True) -> Iterator[tuple[str, str]]:
     """(name, dtype) for each `t.dtype == torch.int32` (or `is`) the test holding requires, or
     `t.dtype != torch.int32` (`is not`) its failing (`holds=False`), also under `not` and among
     the operands of `and` (of `or` when it fails)."""
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        yield from _dtypes_asserted(test.expression, not holds)
+        yield from dtypes_asserted(test.expression, not holds)
         return
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And) == holds:
-        yield from _dtypes_asserted(test.left, holds)
-        yield from _dtypes_asserted(test.right, holds)
+        yield from dtypes_asserted(test.left, holds)
+        yield from dtypes_asserted(test.right, holds)
         return
     if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
         return
@@ -119,7 +119,7 @@ def _dtypes_asserted(test: cst.BaseExpression, holds: bool = True) -> Iterator[t
             yield tested.value.value, name
 
 
-def _converted_or_allocated(call: cst.Call) -> str | None:
+def converted_or_allocated(call: cst.Call) -> str | None:
     """The dtype of the tensor `call` makes: `t.to(torch.int32)` (also `t.to(device,
     torch.int32)`, `dtype=`, `t.type(torch.int32)`), `t.int()` / `t.float()` (`_CONVERSIONS`), a torch function or a
     tensor method given `dtype=torch.float32` (`t.cumsum(0, dtype=torch.int32)`,
@@ -138,7 +138,7 @@ def _converted_or_allocated(call: cst.Call) -> str | None:
     return None
 
 
-def _template(call: cst.Call) -> cst.BaseExpression | None:
+def template_of(call: cst.Call) -> cst.BaseExpression | None:
     """The tensor whose dtype a call given no `dtype=` copies: `x` of `torch.empty_like(x)`,
     `torch.zeros_like(x, device=d)`, `x.new_zeros(n)`, `F.pad(x, (1, 0))`, `x.contiguous()`."""
     if any(arg.keyword is not None and arg.keyword.value == "dtype" for arg in call.args):

@@ -10,14 +10,14 @@ from ..imports import dotted_name, int_literal, str_literal
 from ..nodes import (
     flat_code,
 )
-from .shapes import _is_dimension_arg, _is_item
+from .shapes import is_dimension_arg, is_item
 
 
-def _possible_arms(value: cst.IfExp) -> list[cst.BaseExpression]:
+def possible_arms(value: cst.IfExp) -> list[cst.BaseExpression]:
     """The arms of `a if test else b` that can hold None-ness of their own: not `x` in
     `... if x is None else x` (there `x` is not None)."""
     test, arms = value.test, [value.body, value.orelse]
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and _is_none(test.comparisons[0].comparator):
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 and is_none(test.comparisons[0].comparator):
         tested = flat_code(test.left)
         operator = test.comparisons[0].operator
         guarded = (
@@ -33,7 +33,7 @@ _ALLOCATIONS = frozenset({"torch.empty", "torch.zeros", "torch.ones", "torch.ful
 _LIKE_ALLOCATIONS = frozenset({f"{allocation}_like" for allocation in _ALLOCATIONS})
 
 
-def _last_dimension(value: cst.BaseExpression) -> frozenset[int]:
+def last_dimension(value: cst.BaseExpression) -> frozenset[int]:
     """The indices naming the last dimension of a new contiguous tensor, whose stride is 1
     (`torch.empty((H, T))`, `torch.zeros(H, T) + float("-inf")`: -1 and 1;
     `torch.empty(shape)`, `torch.empty_like(x, memory_format=torch.contiguous_format)`: -1);
@@ -43,8 +43,8 @@ def _last_dimension(value: cst.BaseExpression) -> frozenset[int]:
         value.operator, (cst.Add, cst.Subtract, cst.Multiply, cst.Divide)
     ):
         if _is_number(value.right):
-            return _last_dimension(value.left)
-        return _last_dimension(value.right) if _is_number(value.left) else frozenset()
+            return last_dimension(value.left)
+        return last_dimension(value.right) if _is_number(value.left) else frozenset()
     if not isinstance(value, cst.Call):
         return frozenset()
     factory = dotted_name(value.func)
@@ -79,15 +79,15 @@ def _is_number(node: cst.BaseExpression) -> bool:
     return isinstance(node, (cst.Integer, cst.Float))
 
 
-def _stride_read(value: cst.BaseExpression) -> tuple[str, cst.BaseExpression] | None:
+def stride_read(value: cst.BaseExpression) -> tuple[str, cst.BaseExpression] | None:
     """The tensor and dimension of a stride read as `t.stride(i)` (`t.stride(dim=i)`) or
     `t.stride()[i]`."""
-    if _is_item(value):
+    if is_item(value):
         index = value.slice[0].slice
         if not (isinstance(index, cst.Index) and isinstance(value.value, cst.Call) and not value.value.args):
             return None
         call, dimension = value.value, index.value
-    elif isinstance(value, cst.Call) and len(value.args) == 1 and _is_dimension_arg(value.args[0]):
+    elif isinstance(value, cst.Call) and len(value.args) == 1 and is_dimension_arg(value.args[0]):
         call, dimension = value, value.args[0].value
     else:
         return None
@@ -97,7 +97,7 @@ def _stride_read(value: cst.BaseExpression) -> tuple[str, cst.BaseExpression] | 
     return None
 
 
-def _is_minus_one(node: cst.BaseExpression) -> bool:
+def is_minus_one(node: cst.BaseExpression) -> bool:
     return (
         isinstance(node, cst.UnaryOperation)
         and isinstance(node.operator, cst.Minus)
@@ -105,40 +105,40 @@ def _is_minus_one(node: cst.BaseExpression) -> bool:
     )
 
 
-def _is_none(node: cst.BaseExpression) -> bool:
+def is_none(node: cst.BaseExpression) -> bool:
     """`None`, or an annotation that admits it (`Optional[...]`, `Union[X, None]`, `X | None`)."""
     if isinstance(node, cst.Name):
         return node.value == "None"
     if isinstance(node, cst.Subscript):
         generic = (dotted_name(node.value) or "").rsplit(".", 1)[-1]
         if generic == "Union":
-            return any(isinstance(e.slice, cst.Index) and _is_none(e.slice.value) for e in node.slice)
+            return any(isinstance(e.slice, cst.Index) and is_none(e.slice.value) for e in node.slice)
         return generic == "Optional"
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.BitOr):
-        return _is_none(node.left) or _is_none(node.right)
+        return is_none(node.left) or is_none(node.right)
     if isinstance(node, cst.SimpleString):  # a string annotation
         text = str_literal(node) or ""
         return "Optional" in text or "None" in text
     return False
 
 
-def _is_float(node: cst.BaseExpression) -> bool:
+def is_float(node: cst.BaseExpression) -> bool:
     """A Python float: a float literal (signed), `float(...)`, the `float` annotation, or
     arithmetic with a float operand."""
     if isinstance(node, cst.Float):
         return True
     if isinstance(node, cst.UnaryOperation):
-        return _is_float(node.expression)
+        return is_float(node.expression)
     if isinstance(node, cst.Name):
         return node.value == "float"
     if isinstance(node, cst.Call):
         return isinstance(node.func, cst.Name) and node.func.value == "float"
     if isinstance(node, cst.BinaryOperation):
-        return isinstance(node.operator, cst.Divide) or _is_float(node.left) or _is_float(node.right)
+        return isinstance(node.operator, cst.Divide) or is_float(node.left) or is_float(node.right)
     return False
 
 
-def _tests_for_none(flag_value: cst.BaseExpression, pointer_value: cst.BaseExpression) -> bool:
+def tests_for_none(flag_value: cst.BaseExpression, pointer_value: cst.BaseExpression) -> bool:
     """`p is not None`, `p is None`, `bool(p)` where `p` is the pointer's argument, also under
     `not` (`not (p is None)`)."""
     while isinstance(flag_value, cst.UnaryOperation) and isinstance(flag_value.operator, cst.Not):
@@ -146,7 +146,7 @@ def _tests_for_none(flag_value: cst.BaseExpression, pointer_value: cst.BaseExpre
     pointer = flat_code(pointer_value)
     if isinstance(flag_value, cst.Comparison) and len(flag_value.comparisons) == 1:
         target = flag_value.comparisons[0]
-        if isinstance(target.operator, (cst.Is, cst.IsNot)) and _is_none(target.comparator):
+        if isinstance(target.operator, (cst.Is, cst.IsNot)) and is_none(target.comparator):
             return flat_code(flag_value.left) == pointer
     if isinstance(flag_value, cst.Call) and isinstance(flag_value.func, cst.Name) and flag_value.func.value == "bool":
         return len(flag_value.args) == 1 and flat_code(flag_value.args[0].value) == pointer

@@ -22,16 +22,16 @@ from ..nodes import (
     updated_value,
     walk,
 )
-from .bindings import _unpacked_into, names_read
-from .dicts import _maps_a_key_to_a_callable
-from .dtypes import TensorDtype, _dtypes_asserted
+from .bindings import names_read, unpacked_into
+from .dicts import maps_a_key_to_a_callable
+from .dtypes import TensorDtype, dtypes_asserted
 from .records import Binder, CallSite, ItemStore, Launch, Scope
-from .shapes import _is_shape, _item
+from .shapes import indexed, is_shape
 
 _Key = TypeVar("_Key")
 _Found = TypeVar("_Found")
 _LEAVES = (cst.Name, cst.Integer, cst.Float, cst.SimpleString, cst.Imaginary, cst.Ellipsis)
-# the node types `_HostFacts.walk` notes something of (one set lookup for every other node it meets)
+# the node types `HostFacts.walk` notes something of (one set lookup for every other node it meets)
 _NOTED = frozenset(
     {
         cst.ClassDef,
@@ -51,7 +51,7 @@ _NOTED = frozenset(
 )
 
 
-class _HostFacts:
+class HostFacts:
     """Calls, bindings, returns and launches outside kernels found by walking host code, with
     their enclosing function."""
 
@@ -88,7 +88,7 @@ class _HostFacts:
         self._clamps: dict[cst.If, tuple[cst.Assign, cst.BaseExpression, cst.Assign | None]] = {}
         self._capped: dict[cst.Assign, cst.BaseExpression] = {}
 
-    def merge(self, other: _HostFacts) -> None:
+    def merge(self, other: HostFacts) -> None:
         """Adds what `other` found after what this found (as if one walk had found both)."""
         self.calls.extend(other.calls)
         _extend(self.bindings, other.bindings)
@@ -164,11 +164,11 @@ class _HostFacts:
                 elif type(node) is cst.For or type(node) is cst.If:
                     if type(node) is cst.If and scope is not None and not blocks and never_falls_through(node.body):
                         self._add_dtype_asserts(node, node.test, False, scope)  # its test fails after it
-                    if type(node) is cst.For and type(node.target) is cst.Name and _is_shape(node.iter):
+                    if type(node) is cst.For and type(node.target) is cst.Name and is_shape(node.iter):
                         # `for d in x.shape[:dim]:` binds `d` to an extent of `x` (which one is unknown)
-                        self.bindings.setdefault((node.target.value, scope), []).append(_item(node.iter, 0))
+                        self.bindings.setdefault((node.target.value, scope), []).append(indexed(node.iter, 0))
                     blocks = (*blocks, node)
-                elif type(node) is cst.Dict and any(map(_maps_a_key_to_a_callable, node.elements)):
+                elif type(node) is cst.Dict and any(map(maps_a_key_to_a_callable, node.elements)):
                     self.keyed_callables.append((node, scope))
             children = _reachable(child_nodes(node)) if type(node) is cst.IndentedBlock else child_nodes(node)
             children.reverse()
@@ -194,7 +194,7 @@ class _HostFacts:
             self.attribute_calls.setdefault(func.attr.value, []).append((func.value.value, site))
         elif isinstance(func, cst.Subscript):
             # `(k_a if fast else k_b)[grid](...)`: a launch of each kernel it may pick
-            for launched in dict.fromkeys(map(_launched_name, _choices([func.value]))):
+            for launched in dict.fromkeys(map(launched_name, choices([func.value]))):
                 if launched:
                     self.launches.setdefault(launched, []).append(Launch(node, scope, blocks))
 
@@ -223,7 +223,7 @@ class _HostFacts:
 
     def _add_dtype_asserts(self, node: cst.CSTNode, test: cst.BaseExpression, holds: bool, scope: Scope) -> None:
         """Records the dtypes the `test` of the check `node` requires, holding or failing."""
-        for name, dtype in _dtypes_asserted(test, holds):
+        for name, dtype in dtypes_asserted(test, holds):
             self.dtype_asserts.setdefault((name, scope), []).append(TensorDtype(dtype, node))
 
     def _bind(
@@ -241,7 +241,7 @@ class _HostFacts:
             if isinstance(value, cst.Subscript):
                 self.subscripts_bound.setdefault((target.value, scope), []).append((value, blocks))
         elif isinstance(target, (cst.Tuple, cst.List)):
-            for element, part in zip(target.elements, _unpacked_into(target.elements, value), strict=True):
+            for element, part in zip(target.elements, unpacked_into(target.elements, value), strict=True):
                 if part is not None:
                     self._bind(statement, element.value, part, scope, blocks)
         elif isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and len(target.slice) == 1:
@@ -314,12 +314,12 @@ def _min_of(value: cst.BaseExpression, cap: cst.BaseExpression) -> cst.Call:
     return cst.Call(func=cst.Name("min"), args=[cst.Arg(value), cst.Arg(cap)])
 
 
-def _choices(values: Sequence[cst.BaseExpression]) -> list[cst.BaseExpression]:
+def choices(values: Sequence[cst.BaseExpression]) -> list[cst.BaseExpression]:
     """The values, each conditional expression among them (`a if c else b`, nested ones too)
     replaced by its arms."""
     found: list[cst.BaseExpression] = []
     for value in values:
-        found += _choices([value.body, value.orelse]) if isinstance(value, cst.IfExp) else [value]
+        found += choices([value.body, value.orelse]) if isinstance(value, cst.IfExp) else [value]
     return found
 
 
@@ -332,7 +332,7 @@ def _reachable(statements: list[cst.CSTNode]) -> list[cst.CSTNode]:
     return statements
 
 
-def _launched_name(held: cst.BaseExpression) -> str | None:
+def launched_name(held: cst.BaseExpression) -> str | None:
     """The name a launch goes by: the last part of `kernel` / `mod.kernel`, the key of `table["kernel"]`."""
     dotted = dotted_name(held)
     if dotted:
@@ -340,7 +340,7 @@ def _launched_name(held: cst.BaseExpression) -> str | None:
     return subscript_key(held) if isinstance(held, cst.Subscript) and isinstance(held.value, cst.Name) else None
 
 
-def _past_fn(held: cst.BaseExpression) -> cst.BaseExpression:
+def past_fn(held: cst.BaseExpression) -> cst.BaseExpression:
     """`kernel` for `kernel.fn` / `kernel.fn.fn` (the JIT function under an autotuner or
     heuristics), else `held`."""
     while isinstance(held, cst.Attribute) and held.attr.value == "fn":
@@ -348,14 +348,14 @@ def _past_fn(held: cst.BaseExpression) -> cst.BaseExpression:
     return held
 
 
-def _launched_value(launch: Launch, launched: str) -> cst.BaseExpression:
+def launched_value(launch: Launch, launched: str) -> cst.BaseExpression:
     """What a launch of `launched` subscripts: `kernel` of `kernel[grid]`, and of
     `kernel.fn[grid]` when it is a launch of `kernel` (`_add_jit_function_launches`); of a
     choice between kernels (`(k_a if fast else k_b)[grid]`), the arm naming `launched`."""
     held = launch.subscript.value
     if isinstance(held, cst.IfExp):
-        held = next(arm for arm in _choices([held]) if _launched_name(arm) == launched)
-    return held if launched == "fn" else _past_fn(held)
+        held = next(arm for arm in choices([held]) if launched_name(arm) == launched)
+    return held if launched == "fn" else past_fn(held)
 
 
 def _environ_item(target: cst.BaseExpression) -> str | None:
@@ -391,15 +391,15 @@ class HostMemory:
     with the same of its functions being kernels is not walked again."""
 
     def __init__(self) -> None:
-        self._facts: dict[cst.BaseStatement, _HostFacts] = {}
+        self._facts: dict[cst.BaseStatement, HostFacts] = {}
 
-    def recall(self, module: cst.Module, kernel_defs: set[cst.FunctionDef]) -> list[_HostFacts]:
+    def recall(self, module: cst.Module, kernel_defs: set[cst.FunctionDef]) -> list[HostFacts]:
         """The facts of each statement of `module`, in order; the others are forgotten."""
-        kept: dict[cst.BaseStatement, _HostFacts] = {}
+        kept: dict[cst.BaseStatement, HostFacts] = {}
         for statement in module.body:
             facts = self._facts.get(statement)
             if facts is None or any((function in kernel_defs) != was for function, was in facts.functions_met):
-                facts = _HostFacts()
+                facts = HostFacts()
                 facts.walk(statement, kernel_defs)
             kept[statement] = facts
         self._facts = kept

@@ -32,53 +32,53 @@ from ..nodes import (
 )
 from ..package import content_hash, package_folders, package_hash, package_sources
 from .bindings import (
-    _MAX_HOPS,
-    _RECORDED_BINDERS,
-    _assignments_after,
-    _binding_nodes,
-    _binds,
-    _comprehension_variables,
-    _declared_global,
-    _reaching_binding,
-    _returned_index,
-    _updates,
-    _variables_read,
+    MAX_HOPS,
+    RECORDED_BINDERS,
+    assignments_after,
+    binding_nodes,
+    comprehension_variables,
+    declared_global,
     names_read,
+    reaching_binding,
+    rebinds,
+    returned_index,
+    updates_name,
+    variables_read,
 )
 from .dicts import (
-    _added,
-    _changed_dict,
-    _copied,
-    _entry,
-    _is_dict_call,
-    _is_namespace,
-    _key_read,
-    _maps_a_key_to_a_callable,
-    _splats_inside,
+    changed_dict,
+    copied_dict,
+    dict_entry,
+    dicts_added,
+    is_dict_call,
+    is_namespace,
+    key_read,
+    maps_a_key_to_a_callable,
+    splats_inside,
 )
 from .dtypes import (
-    _FLOAT_DTYPES,
-    _INT_ARITHMETIC,
-    _INT_WIDTHS,
+    FLOAT_DTYPES,
+    INT_ARITHMETIC,
+    INT_WIDTHS,
     TensorDtype,
-    _agreed,
-    _converted_or_allocated,
-    _template,
+    agreed,
+    converted_or_allocated,
+    template_of,
 )
-from .evidence import _is_float, _is_minus_one, _is_none, _last_dimension, _possible_arms, _stride_read, _tests_for_none
-from .facts import HostMemory, _choices, _HostFacts, _launched_name, _launched_value, _past_fn
+from .evidence import is_float, is_minus_one, is_none, last_dimension, possible_arms, stride_read, tests_for_none
+from .facts import HostFacts, HostMemory, choices, launched_name, launched_value, past_fn
 from .params import (
-    _add_forwarded,
-    _arm_for_call,
-    _first_param,
-    _is_name,
-    _param,
-    _passed_on,
-    _passed_or_default,
-    _positional_params,
-    _splatted_params,
+    add_forwarded,
     all_params,
+    arm_for_call,
+    first_param,
+    is_name,
+    param_named,
     passed_for,
+    passed_on,
+    passed_or_default,
+    positional_params,
+    splatted_params,
 )
 from .platforms import OtherPlatformPaths
 from .records import (
@@ -98,26 +98,26 @@ from .records import (
 )
 from .shapes import (
     INT_CONVERSIONS,
-    _allocated_dimensions,
-    _copy_of,
-    _dimensions_of,
-    _divided,
-    _extent_of,
-    _extents_kept_from,
-    _factors,
-    _is_extent,
-    _is_item,
-    _is_positioned,
-    _is_read_back,
-    _is_shape,
-    _is_whole_shape,
-    _item,
-    _multiplied_shape,
-    _one_extent,
-    _shape_product,
-    _summed,
-    _written_extent_position,
+    allocation_dimensions,
+    copy_of,
+    dimensions_of,
+    divided_sizes,
+    extent_of,
+    extents_kept_from,
+    factors_of,
+    indexed,
+    is_extent,
+    is_item,
+    is_positioned,
+    is_read_back,
+    is_shape,
+    is_whole_shape,
+    multiplied_shape,
+    one_extent,
+    shape_product,
+    summed_sizes,
     without_int_conversion,
+    written_extent_position,
 )
 
 _MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
@@ -149,8 +149,8 @@ class _ArgumentsPlaced(cst.CSTTransformer):
         return updated_node
 
 
-class HostIndex(_HostFacts):
-    """What the module's host code holds (`_HostFacts`, in one walk, or from a `HostMemory`),
+class HostIndex(HostFacts):
+    """What the module's host code holds (`HostFacts`, in one walk, or from a `HostMemory`),
     and the questions rules ask of it."""
 
     def __init__(
@@ -205,10 +205,10 @@ class HostIndex(_HostFacts):
         every block the subscript is under (an `if` bounding the grid is around the launch)."""
         calls: set[cst.Call] = set()
         for (name, scope), stored in self.subscripts_bound.items():
-            if scope is None or len(self.bindings[name, scope]) != 1 or _param(scope, name) is not None:
+            if scope is None or len(self.bindings[name, scope]) != 1 or param_named(scope, name) is not None:
                 continue
             [(subscript, blocks)] = stored
-            launched, root = _launched_name(subscript.value), root_name(subscript.value)
+            launched, root = launched_name(subscript.value), root_name(subscript.value)
             if launched is None or root is None or not (self.kernels_named(root, scope) or self._is_free(root, scope)):
                 continue
             for site in self.calls_of.get(name, ()):
@@ -225,13 +225,13 @@ class HostIndex(_HostFacts):
         launched without them. The launch stays one of `fn` (a kernel of that name another
         module defines, `mod.fn[grid]`)."""
         for launch in list(self.launches.get("fn", ())):
-            held = _past_fn(launch.subscript.value)
-            launched, reference = _launched_name(held), dotted_name(held)
+            held = past_fn(launch.subscript.value)
+            launched, reference = launched_name(held), dotted_name(held)
             if held is launch.subscript.value or launched is None or not reference:
                 continue
             scope = launch.scope
             named = self.kernels_named(reference, scope) or self.imported_kernels(reference, scope)
-            helper = isinstance(held, cst.Name) and scope is not None and _param(scope, launched) is not None
+            helper = isinstance(held, cst.Name) and scope is not None and param_named(scope, launched) is not None
             if named or (helper and launched not in ("self", "cls")):
                 self.launches.setdefault(launched, []).append(launch)
 
@@ -277,13 +277,13 @@ class HostIndex(_HostFacts):
         each: a getter's result reaches a launch in twice the hops of other values. `trail`
         collects the names and the functions (getters) the dicts pass through on the way, and
         what is merged with each source on its way (`merged`: what `value` is merged with)."""
-        if hops > 2 * _MAX_HOPS:
+        if hops > 2 * MAX_HOPS:
             return
-        if isinstance(value, cst.Dict) or _is_dict_call(value):
+        if isinstance(value, cst.Dict) or is_dict_call(value):
             if trail is not None:
                 trail.merge(value, merged)
             yield value, scope
-            inner = _splats_inside(value)
+            inner = splats_inside(value)
             for each in inner:
                 beside = (
                     Merged(value, scope, False),
@@ -297,10 +297,10 @@ class HostIndex(_HostFacts):
             held: list[tuple[cst.BaseExpression, Scope]] = []  # what the name holds: values bound or passed to it
             for bound in self.values_of(value.value, scope):
                 binder = self.binders.get(bound)
-                if in_function and isinstance(binder, cst.AugAssign) and _changed_dict(binder):
+                if in_function and isinstance(binder, cst.AugAssign) and changed_dict(binder):
                     continue  # `kw |= {...}` in a function: one of its changes, read below
                 held.append((bound, scope))
-            if scope is not None and _param(scope, value.value) is not None:  # what its callers pass
+            if scope is not None and param_named(scope, value.value) is not None:  # what its callers pass
                 for site in self.callers_of(scope):
                     passed = passed_for(site.call, scope, value.value)
                     if passed is not None:
@@ -310,7 +310,7 @@ class HostIndex(_HostFacts):
                 changed += [(store.statement, reader) for store in self.item_stores.get((value.value, reader), ())]
                 changed += [(change, reader) for change in self._dict_changes(reader).get(value.value, ())]
             changes = [
-                (node, [Merged(node, reader, False), *(Merged(added, reader, True) for added in _added(node))])
+                (node, [Merged(node, reader, False), *(Merged(added, reader, True) for added in dicts_added(node))])
                 for node, reader in changed
             ]
             made_here = tuple(each for _, made in changes for each in made)
@@ -325,7 +325,7 @@ class HostIndex(_HostFacts):
                 if trail is not None:
                     trail.merge(node, beside)
                 yield node, reader
-                for added in _added(node):
+                for added in dicts_added(node):
                     yield from self.dict_sources(added, reader, hops + 1, trail, (*beside, own[0]))
         elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
             for callee in self._callees(value.func.value, scope):
@@ -333,7 +333,7 @@ class HostIndex(_HostFacts):
                     trail.functions.add(callee)
                 for returned, function in self.returns.get(callee, ()):
                     yield from self.dict_sources(returned, function, hops + 1, trail, merged)
-        elif isinstance(value, cst.Call) and (copied := _copied(value)) is not None:
+        elif isinstance(value, cst.Call) and (copied := copied_dict(value)) is not None:
             yield from self.dict_sources(copied, scope, hops + 1, trail, merged)
         elif isinstance(value, cst.Subscript):
             for element, function in self._returned_elements(value):
@@ -364,12 +364,12 @@ class HostIndex(_HostFacts):
         found: dict[str, cst.CSTNode] = {}
         for name, owner in sorted(names, key=lambda named: named[0]):
             for use in self.name_uses.get(name, ()):
-                if use.owner is owner and (read := _key_read(use.name, use.around)) is not None:
+                if use.owner is owner and (read := key_read(use.name, use.around)) is not None:
                     found.setdefault(*read)
         for function in sorted(functions):  # `defaults()["num_warps"]`: read from the call's result
             for use in self.name_uses.get(function, ()):
                 call = use.around[0] if use.around else None
-                read = _key_read(call, use.around[1:]) if isinstance(call, cst.Call) and call.func is use.name else None
+                read = key_read(call, use.around[1:]) if isinstance(call, cst.Call) and call.func is use.name else None
                 if read is not None:
                     found.setdefault(*read)
         return found
@@ -380,7 +380,7 @@ class HostIndex(_HostFacts):
         (`d.copy()`, `dict(d)`, `{**d}`), a choice of them, or the result of a function
         returning one (the trail's getters too), until nothing more is reached."""
         names, functions = set(trail.names), set(trail.functions)
-        for _ in range(2 * _MAX_HOPS):
+        for _ in range(2 * MAX_HOPS):
             before = len(names) + len(functions)
             for (name, owner), values in self.bindings.items():
                 if (name, owner) not in names and any(self._holds(v, owner, names, functions) for v in values):
@@ -417,10 +417,10 @@ class HostIndex(_HostFacts):
         if isinstance(value, cst.Call):
             if isinstance(value.func, cst.Name) and value.func.value in functions:
                 return True
-            copied = _copied(value)
+            copied = copied_dict(value)
             if copied is not None:
                 return self._holds(copied, scope, names, functions)
-            return _is_dict_call(value) and any(self._holds(a.value, scope, names, functions) for a in value.args)
+            return is_dict_call(value) and any(self._holds(a.value, scope, names, functions) for a in value.args)
         if isinstance(value, cst.Subscript):  # `f(...)[1]`, an element of a tuple a getter returns
             return isinstance(value.value, cst.Call) and self._holds(value.value, scope, names, functions)
         if isinstance(value, cst.Dict):
@@ -484,7 +484,7 @@ class HostIndex(_HostFacts):
         """What `f(...)[i]` may be (also `b` of `a, b = f(...)`), `f` a function of the module:
         for each of its returns, the i-th element of the tuple it returns, with `f` (where the
         element's names resolve); None for a return that is no such tuple (`return cached`)."""
-        index = _returned_index(value)
+        index = returned_index(value)
         if index is None or not isinstance(value.value, cst.Call) or not isinstance(value.value.func, cst.Name):
             return []
         return self._elements_returned(value.value.func.value, index)
@@ -508,7 +508,7 @@ class HostIndex(_HostFacts):
         if changes is None:
             changes = self._dict_changes_by_scope[scope] = {}
             for node in _own_nodes(scope) if scope is not None else ():
-                changed = _changed_dict(node)
+                changed = changed_dict(node)
                 if changed is not None:
                     changes.setdefault(changed[0], []).append(changed[1])
         return changes
@@ -538,7 +538,7 @@ class HostIndex(_HostFacts):
         (`triton.heuristics(runtime.get_heuristic_config("softmax"))`)."""
         for table, scope in self.keyed_callables:
             for element in table.elements:
-                if _maps_a_key_to_a_callable(element) and self.is_heuristic(element.value):
+                if maps_a_key_to_a_callable(element) and self.is_heuristic(element.value):
                     yield element, table, scope
 
     def is_heuristic(self, value: cst.BaseExpression) -> bool:
@@ -554,7 +554,7 @@ class HostIndex(_HostFacts):
         for arg in args:
             if arg.star == "**":
                 for source, filled in self.dict_sources(arg.value, scope):
-                    found = _entry(source, name)
+                    found = dict_entry(source, name)
                     if found is not None:
                         return Passed(found, filled)
         return None
@@ -603,7 +603,7 @@ class HostIndex(_HostFacts):
         found: dict[str, list[Launch]] = {}
         for launched, launches in self.launches.items():
             for launch in launches:
-                head = _launched_value(launch, launched)
+                head = launched_value(launch, launched)
                 while isinstance(head, cst.Attribute):
                     head = head.value
                 if isinstance(head, cst.Name) and head.value in imported and not self._hides(head.value, launch.scope):
@@ -652,10 +652,15 @@ class HostIndex(_HostFacts):
         found: dict[Kernel, list[Launch]] = {}
         for launched, launches in self.launches.items():
             for launch in launches:
-                held = _launched_value(launch, launched)
+                held = launched_value(launch, launched)
                 reference = dotted_name(held)
                 kernels = self.imported_kernels(reference, launch.scope) if reference else []
-                if not kernels and isinstance(held, cst.Name) and launch.scope and not _param(launch.scope, launched):
+                if (
+                    not kernels
+                    and isinstance(held, cst.Name)
+                    and launch.scope
+                    and not param_named(launch.scope, launched)
+                ):
                     kernels = self._imported_kernels_among(self.values_of(launched, launch.scope), launch.scope)
                 for kernel in kernels:
                     found.setdefault(kernel, []).append(launch)
@@ -665,7 +670,7 @@ class HostIndex(_HostFacts):
         """The imported kernels (`imported_kernels`) the values name, when each names one or is
         a choice between them; none when one value is anything else, or there is none."""
         chosen: dict[Kernel, None] = {}
-        for value in _choices(bound):
+        for value in choices(bound):
             reference = dotted_name(value)
             kernels = self.imported_kernels(reference, scope) if reference else []
             if not kernels:
@@ -676,7 +681,9 @@ class HostIndex(_HostFacts):
     def kernels_named(self, name: str, scope: Scope) -> list[str]:
         """The module's kernels `name` holds in `scope`: a kernel the function does not rebind,
         or each kernel of a name bound only to kernels (`_kernels_bound_to`)."""
-        if name in self.kernels and not (scope is not None and ((name, scope) in self.bindings or _param(scope, name))):
+        if name in self.kernels and not (
+            scope is not None and ((name, scope) in self.bindings or param_named(scope, name))
+        ):
             return [name]
         return self._kernels_bound_to(name, scope)
 
@@ -687,7 +694,7 @@ class HostIndex(_HostFacts):
 
     def _hides(self, name: str, scope: Scope) -> bool:
         """`name` is bound in `scope` (a parameter or an assignment), or at module level."""
-        return (scope is not None and _param(scope, name) is not None) or bool(
+        return (scope is not None and param_named(scope, name) is not None) or bool(
             self.bindings.get((name, scope)) or self.bindings.get((name, None)) or name in self.functions
         )
 
@@ -725,14 +732,14 @@ class HostIndex(_HostFacts):
         """The module's kernels `name` holds when each value bound to it is one of them or a
         choice between them (`a if c else b`); none when one value is anything else, or when
         `name` is a parameter (its callers pass it)."""
-        if scope is not None and _param(scope, name) is not None:
+        if scope is not None and param_named(scope, name) is not None:
             return []
         return self._kernels_among(self.values_of(name, scope))
 
     def _kernels_among(self, bound: Sequence[cst.BaseExpression]) -> list[str]:
         """The module's kernels the values name, when each is one of them or a choice between
         them (`a if c else b`); none when one value is anything else, or there is none."""
-        chosen = _choices(bound)
+        chosen = choices(bound)
         if not all(isinstance(value, cst.Name) and value.value in self.kernels for value in chosen):
             return []
         return sorted({value.value for value in chosen if isinstance(value, cst.Name)})
@@ -759,18 +766,18 @@ class HostIndex(_HostFacts):
         cached or not: `k = _kernels()`) each return of which is one or None; none when
         `holder` is a parameter, a value is anything else, a literal splats what may hold
         `key`, or the entries name no kernel, another value or several kernels."""
-        if scope is not None and _param(scope, holder) is not None:
+        if scope is not None and param_named(scope, holder) is not None:
             return None
         tables: list[cst.BaseExpression] = []
         for value in self.values_of(holder, scope):
             factory = value.func.value if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) else None
             if factory in self.functions:
-                tables += [returned for returned, _ in self.returns[factory] if not _is_none(returned)]
+                tables += [returned for returned, _ in self.returns[factory] if not is_none(returned)]
             else:
                 tables.append(value)
-        if not all(_is_namespace(table) and not _splats_inside(table) for table in tables):
+        if not all(is_namespace(table) and not splats_inside(table) for table in tables):
             return None
-        entries = [entry for table in tables if (entry := _entry(table, key)) is not None]
+        entries = [entry for table in tables if (entry := dict_entry(table, key)) is not None]
         kernels = self._kernels_among(entries)
         return kernels[0] if len(kernels) == 1 else None
 
@@ -782,8 +789,8 @@ class HostIndex(_HostFacts):
         for launched, launches in self.launches.items():
             for launch in launches:
                 scope = launch.scope
-                held = _launched_value(launch, launched)
-                if scope is None or not isinstance(held, cst.Name) or _param(scope, launched) is None:
+                held = launched_value(launch, launched)
+                if scope is None or not isinstance(held, cst.Name) or param_named(scope, launched) is None:
                     continue
                 passed_names: dict[str, None] = {}
                 for site in self.calls_of.get(scope.name.value, ()):
@@ -810,7 +817,7 @@ class HostIndex(_HostFacts):
         when only its grid is such a parameter (`_grid_parameter`: `def _launch(x, grid): n =
         x.shape[-1]; kernel[grid](x, n)`), a launch on the grid written there with the
         arguments the helper computes, read in the helper. Followed up through helpers calling
-        helpers, at most `_MAX_HOPS`; a method's calls are those through its class or `self` /
+        helpers, at most `MAX_HOPS`; a method's calls are those through its class or `self` /
         `cls` (`callers_of`). A call passing another kernel for the one the function launches (a launcher taking the kernel) is no
         launch of `kernel`; one whose arguments are not all known (a splat filling a named
         parameter) is the launch itself, and so is a launch in a loop of the helper (a chunking
@@ -821,7 +828,7 @@ class HostIndex(_HostFacts):
             return found
         found = (launch,)
         function = launch.scope
-        sites = self._calls_of_function(function) if function is not None and hops < _MAX_HOPS else []
+        sites = self._calls_of_function(function) if function is not None and hops < MAX_HOPS else []
         if function is None or not sites or launch.loops:
             self._launches_as_called[key] = found
             return found
@@ -830,9 +837,9 @@ class HostIndex(_HostFacts):
         if whole or grid is not None:
             views: dict[Launch, None] = {}
             for site in sites:
-                held = _launched_value(launch, kernel)
+                held = launched_value(launch, kernel)
                 given = held.value if isinstance(held, cst.Name) and hops == 0 else None
-                if given is not None and _param(function, given) is not None:
+                if given is not None and param_named(function, given) is not None:
                     passed = passed_for(site.call, function, given)
                     if kernel not in self._kernels_passed(passed, site.scope):
                         continue  # a launcher helper given another kernel there
@@ -878,7 +885,7 @@ class HostIndex(_HostFacts):
         the arguments written there (`norm(x, 1e-6)` passes `_norm` `1e-6` for its second
         parameter), one more `wrappers` each. Followed through wrappers calling wrappers, but
         for those `seen` already (a wrapper calling itself, two calling each other), at most
-        `_MAX_HOPS`. A wrapper the module never calls keeps its call (what it is passed is not
+        `MAX_HOPS`. A wrapper the module never calls keeps its call (what it is passed is not
         known), and so does a method."""
         seen = seen | {function}
         found: list[CallSite] = []
@@ -896,7 +903,7 @@ class HostIndex(_HostFacts):
     ) -> list[CallSite]:
         """The module's calls of `wrapper` when the call `site` in it passes `function` its
         arguments unchanged (`_wraps`), it is no method, not `seen` and within the hops; else none."""
-        if wrapper in seen or wrapper in self.class_of or site.wrappers >= _MAX_HOPS:
+        if wrapper in seen or wrapper in self.class_of or site.wrappers >= MAX_HOPS:
             return []
         return self._visible_calls(wrapper) if self._wraps(wrapper, site.call, function) else []
 
@@ -918,14 +925,14 @@ class HostIndex(_HostFacts):
         if len(written) != len(call.args) or written != wanted or any(arg.keyword for arg in call.args):
             return False
         names = [p.name.value for p in named]
-        filled = _positional_params(call, function)
+        filled = positional_params(call, function)
         if len(filled) != len(function.params.posonly_params) + len(function.params.params):
             return False
         if [p.name.value for p in filled][: len(names)] != names:
             return False
         if any((name, wrapper) in self.bindings for _, name in wanted):
             return False
-        reads = Counter(name.value for name in _variables_read(wrapper.body))
+        reads = Counter(name.value for name in variables_read(wrapper.body))
         return all(reads[p.name.value] == 1 for _, p in stars)
 
     def _direct_callers(self, function: cst.FunctionDef) -> list[CallSite]:
@@ -973,7 +980,7 @@ class HostIndex(_HostFacts):
         `function` binds once, to it (`g = grid`), when `function` does not rebind it."""
         params = [p.name.value for p in all_params(function)]
         grid = launch.grid_node
-        if isinstance(grid, cst.Name) and _param(function, grid.value) is None:
+        if isinstance(grid, cst.Name) and param_named(function, grid.value) is None:
             bound = self.bindings.get((grid.value, function), [])
             grid = bound[0] if len(bound) == 1 else grid
         if isinstance(grid, cst.Name) and grid.value in params and (grid.value, function) not in self.bindings:
@@ -984,7 +991,7 @@ class HostIndex(_HostFacts):
         """The launch in `function` on the grid the call `site` passes for its parameter
         `param` (its default when it passes none), with the arguments of the launch, read in
         the function that computes them. None when that grid is not known."""
-        grid = _passed_or_default(site.call, function, param)
+        grid = passed_or_default(site.call, function, param)
         if grid is None:
             return None
         forwarded = Forwarded(launch, grid, tuple(launch.args), grid_only=True)
@@ -996,7 +1003,7 @@ class HostIndex(_HostFacts):
         none), `*args` by the call's positional arguments past the named ones, `**kwargs` by
         its keywords naming no parameter and its `**` splats. None when that is not known."""
         call = site.call
-        named = _positional_params(call, function)
+        named = positional_params(call, function)
         names = {p.name.value for p in all_params(function)}
         star, star_kwarg = function.params.star_arg, function.params.star_kwarg
         positional = [arg for arg in call.args if arg.keyword is None and arg.star != "**"]
@@ -1006,13 +1013,13 @@ class HostIndex(_HostFacts):
         def passed(value: cst.BaseExpression) -> cst.BaseExpression | None:
             if not (isinstance(value, cst.Name) and value.value in names):
                 return value
-            return _passed_or_default(call, function, value.value)
+            return passed_or_default(call, function, value.value)
 
         args: list[cst.Arg] = []
         for arg in launch.args:
-            if arg.star == "*" and isinstance(star, cst.Param) and _is_name(arg.value, star.name.value):
+            if arg.star == "*" and isinstance(star, cst.Param) and is_name(arg.value, star.name.value):
                 args += positional[len(named) :]
-            elif arg.star == "**" and isinstance(star_kwarg, cst.Param) and _is_name(arg.value, star_kwarg.name.value):
+            elif arg.star == "**" and isinstance(star_kwarg, cst.Param) and is_name(arg.value, star_kwarg.name.value):
                 args += [
                     a for a in call.args if a.star == "**" or (a.keyword is not None and a.keyword.value not in names)
                 ]
@@ -1078,15 +1085,15 @@ class HostIndex(_HostFacts):
         (or `t.shape`, `t.size()`) and the function shows the rank of `t` (`_rank`); else None.
         Made once per value."""
         if value not in self._dimension_items:
-            tensor = _dimensions_of(value)
+            tensor = dimensions_of(value)
             rank = self._rank(tensor, scope) if tensor is not None and scope is not None else None
-            self._dimension_items[value] = None if rank is None else [_item(value, i) for i in range(rank)]
+            self._dimension_items[value] = None if rank is None else [indexed(value, i) for i in range(rank)]
         return self._dimension_items[value]
 
     def _rank(self, tensor: str, scope: cst.FunctionDef) -> int | None:
         """The rank of the tensor `scope` names `tensor`: the names one unpacking of its shape
         binds (`B, T, H = x.shape`), else the rank every allocation the function binds it to
-        gives (`torch.zeros((H, T))`: `_last_dimension`; a copy of itself keeps it); None when
+        gives (`torch.zeros((H, T))`: `last_dimension`; a copy of itself keeps it); None when
         unknown."""
         unpacked = {
             len(node.targets[0].target.elements)
@@ -1095,18 +1102,18 @@ class HostIndex(_HostFacts):
             and len(node.targets) == 1
             and isinstance(node.targets[0].target, cst.Tuple | cst.List)
             and not any(isinstance(e, cst.StarredElement) for e in node.targets[0].target.elements)
-            and _is_whole_shape(node.value)
-            and _dimensions_of(node.value) == tensor
+            and is_whole_shape(node.value)
+            and dimensions_of(node.value) == tensor
         }
         if len(unpacked) == 1:
             return unpacked.pop()
-        own = [each for each in self._bound_here(tensor, scope) if _copy_of(each) != tensor]  # a copy keeps the rank
-        lasts = {max(_last_dimension(value), default=-1) for value in own}
+        own = [each for each in self._bound_here(tensor, scope) if copy_of(each) != tensor]  # a copy keeps the rank
+        lasts = {max(last_dimension(value), default=-1) for value in own}
         return lasts.pop() + 1 if len(lasts) == 1 and min(lasts) >= 0 else None
 
     def _tuple_items(self, value: cst.BaseExpression, scope: Scope) -> list[cst.BaseExpression] | None:
         """The items of a tuple literal without splats, written or bound once to a local name."""
-        if isinstance(value, cst.Name) and scope is not None and _param(scope, value.value) is None:
+        if isinstance(value, cst.Name) and scope is not None and param_named(scope, value.value) is None:
             bound = self.bindings.get((value.value, scope), [])
             value = bound[0] if len(bound) == 1 else value
         if not isinstance(value, cst.Tuple) or any(isinstance(e, cst.StarredElement) for e in value.elements):
@@ -1216,10 +1223,10 @@ class HostIndex(_HostFacts):
             return
         expanded.add((value, scope, hops))
         yield value, ""
-        if hops >= _MAX_HOPS:
+        if hops >= MAX_HOPS:
             return
         if isinstance(value, cst.IfExp):
-            for branch in _possible_arms(value):
+            for branch in possible_arms(value):
                 yield from self.origins(branch, scope, hops + 1, annotations, expanded)
         elif isinstance(value, cst.BooleanOperation):  # `num_cores or query()`: either operand
             for operand in (value.left, value.right):
@@ -1261,7 +1268,7 @@ class HostIndex(_HostFacts):
         """`origins` of what the function `scope` is passed for its parameter `name`: its
         default, its annotation, the arguments of the module's calls of it; none when `name` is
         no parameter of it."""
-        param = _param(scope, name) if scope is not None else None
+        param = param_named(scope, name) if scope is not None else None
         if scope is None or param is None:
             return
         if param.default is not None:
@@ -1300,7 +1307,7 @@ class HostIndex(_HostFacts):
         """The grids a launch may use: `kernel[(a, b)]`, `kernel[a, b]`, a name bound to a
         tuple, `lambda META: (...)`, or a function of the module returning a tuple. A name
         bound several times is the value of its one reaching assignment when there is one
-        (`grid = ...` or `def grid(META):` earlier in the launch's block, `_reaching_binding`),
+        (`grid = ...` or `def grid(META):` earlier in the launch's block, `reaching_binding`),
         else any of them.
         Worked out once per launch (ASC009 and ASC010 both ask)."""
         found = self._launch_grids.get(launch)
@@ -1314,20 +1321,20 @@ class HostIndex(_HostFacts):
             axes = tuple(e.slice.value for e in written.slice if isinstance(e.slice, cst.Index))
             return iter([Grid(axes, launch.scope, written)])
         if isinstance(written, cst.Name):
-            reaching = _reaching_binding(written.value, launch)
+            reaching = reaching_binding(written.value, launch)
             if isinstance(reaching, cst.FunctionDef):
-                return self._returned_grids(reaching, 1, _first_param(reaching.params))
+                return self._returned_grids(reaching, 1, first_param(reaching.params))
             if reaching is not None:
                 return self._grids(reaching, launch.scope, None, 1)
         return self._grids(written, launch.scope, None, 0)
 
     def _grids(self, value: cst.BaseExpression, scope: Scope, meta: str | None, hops: int) -> Iterator[Grid]:
-        if hops > _MAX_HOPS:
+        if hops > MAX_HOPS:
             return
         if isinstance(value, (cst.Tuple, cst.List)):
             yield Grid(tuple(e.value for e in value.elements), scope, value, meta)
         elif isinstance(value, cst.Lambda):
-            yield from self._grids(value.body, scope, _first_param(value.params), hops + 1)
+            yield from self._grids(value.body, scope, first_param(value.params), hops + 1)
         elif isinstance(value, cst.IfExp):
             for arm in (value.body, value.orelse):
                 yield from self._grids(arm, scope, meta, hops + 1)
@@ -1335,7 +1342,7 @@ class HostIndex(_HostFacts):
             for bound in self.values_of(value.value, scope):
                 yield from self._grids(bound, scope, meta, hops + 1)
             for function in self._visible_functions(value.value, scope):
-                yield from self._returned_grids(function, hops + 1, _first_param(function.params))
+                yield from self._returned_grids(function, hops + 1, first_param(function.params))
         elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
             if value.func.value in ("tuple", "list") and len(value.args) == 1 and not value.args[0].star:
                 yield from self._grids(value.args[0].value, scope, meta, hops + 1)  # `tuple([a, b])`
@@ -1369,13 +1376,13 @@ class HostIndex(_HostFacts):
         module (`(triton.cdiv(L, 64), B * H)` for `_grid(L, 64, B * H)` of a `_grid(T, BT, BH)`
         returning `(triton.cdiv(T, BT), BH)`); else None."""
         passed: dict[int, cst.BaseExpression] = {}
-        for name in _variables_read(returned):
-            param = _param(function, name.value)
+        for name in variables_read(returned):
+            param = param_named(function, name.value)
             if param is None:
                 if self._binding_scope(name.value, function) is not None or self._binding_scope(name.value, scope):
                     return None
                 continue
-            value = _passed_or_default(call, function, name.value) if not param.star else None
+            value = passed_or_default(call, function, name.value) if not param.star else None
             if value is None or (name.value, function) in self.bindings:
                 return None
             passed[id(name)] = value
@@ -1434,12 +1441,12 @@ class HostIndex(_HostFacts):
         the module's: `NUM_CORES = ...` read in a launching function), parameters,
         `min`/`max`/`int` and functions of the module returning one (or a tuple holding one:
         `cores, _ = counts()`, `counts()[0]`; or a choice the call's literal argument makes,
-        `_arm_for_call`), or a function or module-level name another module of the package
+        `arm_for_call`), or a function or module-level name another module of the package
         defines (`_imported_core_count`); fla's
         `get_multiprocessor_count(...)` is the vector core count on an NPU (the AI cores
         with `use_aicore=True`); the driver's `utils.get_aicore_num()` /
         `utils.get_aivector_core_num()` methods (any receiver) are the AI / vector core count."""
-        if hops > _MAX_HOPS:
+        if hops > MAX_HOPS:
             return None
         for origin, _ in self.origins(value, scope):
             found = self._core_count_at(origin, self._scope_of(origin, scope), hops)
@@ -1508,7 +1515,7 @@ class HostIndex(_HostFacts):
         """The core count a call of the module's function returns (the arm its literal
         arguments pick)."""
         for returned, function in self.returns.get(function_name, ()):
-            found = self.core_count(_arm_for_call(returned, call, function), function, hops + 1)
+            found = self.core_count(arm_for_call(returned, call, function), function, hops + 1)
             if found is not None:
                 return found
         return None
@@ -1530,7 +1537,7 @@ class HostIndex(_HostFacts):
         if isinstance(node, cst.Call):
             count = host._returned_core_count(name, node, 0) if name in host.functions else None
         elif isinstance(node, cst.Subscript):
-            index = _returned_index(node)
+            index = returned_index(node)
             elements = host._elements_returned(name, index) if index is not None else []
             counts = (host.core_count(element, function) for element, function in elements if element is not None)
             count, node = next(filter(None, counts), None), node.value  # `_unpacked` made the subscript
@@ -1571,7 +1578,7 @@ class HostIndex(_HostFacts):
         of `x.shape[0] > 128`, `shape` of `shape[1]` with `shape = x.shape`): that extent, not
         the tensor, is what it reads, also when the function rebinds the tensor's name (its
         extents then have no `extent_position`: they read nothing another name is bound to)."""
-        positioned = (sub for sub in walk(node) if isinstance(sub, cst.BaseExpression) and _is_positioned(sub))
+        positioned = (sub for sub in walk(node) if isinstance(sub, cst.BaseExpression) and is_positioned(sub))
         owners = {id(sub) for extent in positioned if self._written_extent(extent, scope) for sub in walk(extent)}
         return names_read(node, skipped=owners)
 
@@ -1584,8 +1591,8 @@ class HostIndex(_HostFacts):
             sources += [value for name in names_read(node) for value in self.values_of(name, scope)]
         candidates: list[cst.BaseExpression] = []
         for source in sources:  # names (`m`) and extents written (`x.shape[0]`)
-            candidates += _variables_read(source)
-            candidates += [sub for sub in walk(source) if isinstance(sub, cst.BaseExpression) and _is_positioned(sub)]
+            candidates += variables_read(source)
+            candidates += [sub for sub in walk(source) if isinstance(sub, cst.BaseExpression) and is_positioned(sub)]
         return {position for sub in candidates if (position := self.extent_position(sub, scope)) is not None}
 
     def grid_extents(
@@ -1595,7 +1602,7 @@ class HostIndex(_HostFacts):
         evaluated: where a tuple bound to a name is written (`grid = (batch, cdiv(dim, 256))`,
         launched by a closure that may run later), else at the launch (a stored launcher's at its
         `kernel[grid]`). An assignment (or update in place) written after that point does not
-        reach it (`_assignments_after`): not `batch, _ = record` written after the launch, on
+        reach it (`assignments_after`): not `batch, _ = record` written after the launch, on
         the path of a cache hit. A budget axis cancels the sizes it divides by
         (`_budgets_cancelled`). What a test before the launch bounds (`bounded`: `K` of `if K >
         256: raise`) is bounded there, and so is what is made of it only (`triton.cdiv(K, BK)`);
@@ -1606,7 +1613,7 @@ class HostIndex(_HostFacts):
             point, function = written, self._scope_of(written, launch.scope)
         else:
             point, function = launch.subscript, launch.scope
-        self._unreached = _assignments_after(point, function)
+        self._unreached = assignments_after(point, function)
         try:
             extents = self._budgets_cancelled(grid.axes, self.axis_extents(grid.axes, grid.scope), grid.scope)
             if not bounded:
@@ -1656,7 +1663,7 @@ class HostIndex(_HostFacts):
         every binding of which is one: those all bind); None when `value` is no such axis. Not
         `max(1, C // E)` nor `triton.cdiv(C, E)`: at least 1, they stay 1 however many programs
         the other axes launch once `E` passes `C`."""
-        if hops > _MAX_HOPS * 2:
+        if hops > MAX_HOPS * 2:
             return None
         if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.FloorDivide, cst.Divide)):
             divisor = self._extent(value.right, scope, hops) or ()  # unknown: it only shrinks the quotient
@@ -1688,13 +1695,13 @@ class HostIndex(_HostFacts):
         A size is a tensor extent (`x.shape[i]`, `x.size(i)`, `x.numel()`, `len(x)`, a name
         unpacked from `x.shape`, `x.shape[:2]`, `x.size()` or a name bound to a shape), the
         rows `x.numel() // x.shape[-1]`, a count read back from a tensor's values
-        (`int(t.max().item())`, `_is_read_back`), or a name the function allocates a tensor with
+        (`int(t.max().item())`, `is_read_back`), or a name the function allocates a tensor with
         whose value is an item of a name the module does not show (`L = problem["total_s"]`,
         `torch.empty(L, L)`: `allocated_dimensions`, `_is_unseen`); `math.prod(x.shape[:d])` is two
-        (`_shape_product`, also of a name bound once to a shape: `shape = list(x.shape)`);
+        (`shape_product`, also of a name bound once to a shape: `shape = list(x.shape)`);
         multiples, `//`, `triton.cdiv` (`math.ceil(T / BT)`, `-(-T // BT)`) by a bounded value,
         `max`, and `a if c else b` with both arms sizes keep it a size; a sum of sizes is the
-        order of its larger term (`_summed`); `min` with a bounded argument caps it. Bounded: int literals, device core counts, `META["BT"]` items, and
+        order of its larger term (`summed_sizes`); `min` with a bounded argument caps it. Bounded: int literals, device core counts, `META["BT"]` items, and
         names every origin of which is bounded. `NAME[i]` of a name bound once to a tuple
         literal is its element (`bm, bn = _TILE` with `_TILE = (64, 128)` at module level).
         Anything else (a parameter no caller shows, another call) is unknown, and so is an axis holding it (`min(T, chunk())` may be
@@ -1706,13 +1713,13 @@ class HostIndex(_HostFacts):
         """`()` bounded (also when a test before the launch bounds it: `_is_bounded`), a tuple
         of size factors, or None unknown. `hops` counts the names followed to their values (the
         parts of an expression cost none: they end)."""
-        if hops > _MAX_HOPS * 2:
+        if hops > MAX_HOPS * 2:
             return None
         if isinstance(value, cst.Integer) or (self._bounded and self._is_bounded(value, scope)):
             return ()
         if (
-            _is_extent(value)
-            or _is_read_back(value)
+            is_extent(value)
+            or is_read_back(value)
             or self._is_named_shape_item(value, scope)
             or self._is_rows(value, scope)
         ):
@@ -1721,7 +1728,7 @@ class HostIndex(_HostFacts):
             return ()
         if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Call):
             return self._returned_extent(value, hops)
-        if _is_item(value) and isinstance(value.value, cst.Name):
+        if is_item(value) and isinstance(value.value, cst.Name):
             element = self._tuple_element(value, scope)
             if element is not None:
                 return self._extent(element, self._binding_scope(value.value.value, scope), hops + 1)
@@ -1748,11 +1755,11 @@ class HostIndex(_HostFacts):
             if left == () and right == ():  # `1 << 17`, `2**k`, `a % b` of bounded values
                 return ()
             if isinstance(value.operator, (cst.FloorDivide, cst.Divide)):
-                return _divided(left, value.right)
+                return divided_sizes(left, value.right)
             if isinstance(value.operator, cst.Multiply):
                 return left + right
             if isinstance(value.operator, (cst.Add, cst.Subtract)):
-                summed = _summed(left, right, value)
+                summed = summed_sizes(left, right, value)
                 return None if self._exact and left and right and len(summed) > 1 else summed
             return None
         if isinstance(value, cst.Call):
@@ -1781,28 +1788,30 @@ class HostIndex(_HostFacts):
             if len(growing) == len(arms):  # no choice, or no arm at least the size: no bound to divide by
                 return None
             return (
-                _divided(sizes, divisor) if all(self._extent(arm, scope, hops + 1) == () for arm in growing) else None
+                divided_sizes(sizes, divisor)
+                if all(self._extent(arm, scope, hops + 1) == () for arm in growing)
+                else None
             )
         if not all(self.at_least(each, size, scope) for each in alternatives[1:]):
             return None
         if self.at_least(alternatives[0], size, scope):
             return ()
-        return _divided(sizes, divisor) if self._extent(alternatives[0], scope, hops + 1) == () else None
+        return divided_sizes(sizes, divisor) if self._extent(alternatives[0], scope, hops + 1) == () else None
 
     def _choice_arms(self, value: cst.BaseExpression, scope: Scope) -> list[cst.BaseExpression]:
         """The arms of a conditional expression (nested ones' too), written or the one value a
         local name is bound to; none for anything else."""
-        if isinstance(value, cst.Name) and scope is not None and _param(scope, value.value) is None:
+        if isinstance(value, cst.Name) and scope is not None and param_named(scope, value.value) is None:
             bound = self.bindings.get((value.value, scope), [])
             value = bound[0] if len(bound) == 1 else value
-        return _choices([value]) if isinstance(value, cst.IfExp) else []
+        return choices([value]) if isinstance(value, cst.IfExp) else []
 
     def _path_values(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
         """The values `scope` binds `name` to when it binds it first outside any `if` or loop and
         then only inside them, never reading it (each may reach a read after them); empty
         otherwise."""
         bound = self._reaching_bindings(name, scope)
-        if len(bound) < 2 or self.bound_under.get(bound[0]) or any(_updates(each, name) for each in bound):
+        if len(bound) < 2 or self.bound_under.get(bound[0]) or any(updates_name(each, name) for each in bound):
             return []
         return bound if all(self.bound_under.get(each) for each in bound[1:]) else []
 
@@ -1822,7 +1831,7 @@ class HostIndex(_HostFacts):
         return (
             bool(tensors)
             and tensors <= bounded.names
-            and (_is_extent(value) or _is_read_back(value) or self._is_rows(value, scope))
+            and (is_extent(value) or is_read_back(value) or self._is_rows(value, scope))
         )
 
     def _name_extent(self, name: cst.Name, scope: Scope, hops: int) -> tuple[str, ...] | None:
@@ -1844,7 +1853,7 @@ class HostIndex(_HostFacts):
         if key in self._sizing:  # read in a value of its own (`bs = b * s`, with `s = bs` in another arm)
             return None
         if len(self._updated) >= _MAX_UPDATES_SIZED and any(
-            _updates(value, name.value) for value in self.bindings.get(key, ())
+            updates_name(value, name.value) for value in self.bindings.get(key, ())
         ):
             return None
         memo = (
@@ -1869,7 +1878,7 @@ class HostIndex(_HostFacts):
         """`_name_extent` of a name `scope` binds, not being updated."""
         key = (name.value, scope)
         bound = self._reaching_bindings(name.value, scope)
-        updates = [value for value in bound if _updates(value, name.value)]
+        updates = [value for value in bound if updates_name(value, name.value)]
         if updates and bound[-1] is updates[-1] and self._caps_last(name.value, bound[-1], scope, hops):
             return ()
         found = [origin for origin in self._origins_sized(name, scope) if origin is not name]
@@ -1892,7 +1901,7 @@ class HostIndex(_HostFacts):
             if extent is not None and self._bound_in_a_variant(origin, self._scope_of(origin, scope))
         ]
         if updates:
-            earlier = _one_extent(name.value, extents, arms) if extents else None
+            earlier = one_extent(name.value, extents, arms) if extents else None
             if earlier is None:
                 return None
             self._updated[key] = earlier
@@ -1903,7 +1912,7 @@ class HostIndex(_HostFacts):
             if any(extent is None or (earlier and not extent) for extent in updated):  # unknown, or capped
                 return None
             extents += updated
-        return _one_extent(name.value, extents, () if self._exact else arms)
+        return one_extent(name.value, extents, () if self._exact else arms)
 
     def _caps_last(self, name: str, update: cst.BaseExpression, scope: Scope, hops: int) -> bool:
         """`update`, the last value `scope` binds `name` to, is bound under no `if` or loop (every
@@ -1924,14 +1933,14 @@ class HostIndex(_HostFacts):
     def allocated_dimensions(self) -> frozenset[tuple[str, Scope]]:
         """The names a function passes as a dimension of a tensor it allocates
         (`torch.empty(L, L)`, `torch.zeros((B, L))`, `x.new_empty(size=(n, d))`, `torch.full((n,),
-        0)`: `_allocated_dimensions`), each with the function binding it (`_binding_scope`): an
+        0)`: `allocation_dimensions`), each with the function binding it (`_binding_scope`): an
         extent of that tensor, so of the data, when its value is one the module does not show
         (`_is_unseen`)."""
         return frozenset(
             (dimension.value, self._binding_scope(dimension.value, scope))
             for call, scope in self.calls
             if scope is not None
-            for dimension in _allocated_dimensions(call)
+            for dimension in allocation_dimensions(call)
         )
 
     def _is_unseen(
@@ -1948,7 +1957,7 @@ class HostIndex(_HostFacts):
         while isinstance(origin, cst.Call) and dotted_name(origin.func) == "int" and len(origin.args) == 1:
             origin = origin.args[0].value
         if isinstance(origin, cst.Subscript):
-            contained = _is_item(origin) and isinstance(origin.value, (cst.Name, cst.Attribute))
+            contained = is_item(origin) and isinstance(origin.value, (cst.Name, cst.Attribute))
             return contained and (extent is None or subscript_key(origin) is not None)
         if extent is not None or not isinstance(origin, cst.Name):
             return False
@@ -1969,11 +1978,11 @@ class HostIndex(_HostFacts):
     def _passed_in_sized(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
         """The origins of what the function `scope` is passed for its parameter `name`,
         annotations aside (`_passed_origins`), when its first binding of it is an update (`n =
-        int(n)`, `n = max(n, 1)`, `n = n + pad`: `_updates`): the earlier value that update reads,
+        int(n)`, `n = max(n, 1)`, `n = n + pad`: `updates_name`): the earlier value that update reads,
         which `origins` leaves out (a parameter the function rebinds is what it binds). Empty
         otherwise."""
         bound = self._reaching_bindings(name, scope)
-        if not bound or not _updates(bound[0], name):
+        if not bound or not updates_name(bound[0], name):
             return []
         key = (name, scope, self._unreached)
         if key not in self._passed_in:
@@ -1988,7 +1997,7 @@ class HostIndex(_HostFacts):
         in one arm, `b, s = 1, bs` in the other): a name being sized and what is reached through
         it (`bs` and its values among those of `s`, while `bs` is sized), and a value reading one
         (`b * s` among those of `s`, reached through `bs`, while `s` is sized) but for an update of
-        the name sized (`n = n + pad`, `_updates`). The other origins count what those would add;
+        the name sized (`n = n + pad`, `updates_name`). The other origins count what those would add;
         sizing them would go round the cycle until the hops run out (unknown)."""
         found: set[int] = set()
         for origin in origins:
@@ -2032,18 +2041,18 @@ class HostIndex(_HostFacts):
 
     def _returned_extent(self, value: cst.Subscript, hops: int) -> tuple[str, ...] | None:
         """`f(...)[i]` (`n` of `x, n = f(x)`): the extents of the i-th elements of the tuples `f`
-        returns, read in `f`, as one name's origins are (`_one_extent`); unknown when a return
+        returns, read in `f`, as one name's origins are (`one_extent`); unknown when a return
         is no such tuple or `f` is not a function of the module."""
         extents = [
             self._extent(element, function, hops + 1) if element is not None else None
             for element, function in self._returned_elements(value)
         ]
-        return _one_extent(flat_code(value), extents) if extents else None
+        return one_extent(flat_code(value), extents) if extents else None
 
     def _binding_scope(self, name: str, scope: Scope) -> Scope:
         """The function binding `name` (assigning it or taking it as a parameter) that `scope`
         reads it from: `scope` itself or the nearest function around it; None at module level."""
-        while scope is not None and (name, scope) not in self.bindings and _param(scope, name) is None:
+        while scope is not None and (name, scope) not in self.bindings and param_named(scope, name) is None:
             scope = self.enclosing.get(scope)
         return scope
 
@@ -2057,7 +2066,7 @@ class HostIndex(_HostFacts):
         if sizes == ():  # a bounded count over a positive one
             return ()
         if sizes is not None and blocks == ():
-            return _divided(sizes, block)
+            return divided_sizes(sizes, block)
         if sizes and blocks != ():
             return self._quotient_by_alternatives(size, block, sizes, scope, hops)
         return None
@@ -2066,7 +2075,7 @@ class HostIndex(_HostFacts):
         callee = (dotted_name(call.func) or "").rsplit(".", 1)[-1]
         args = [self._extent(arg.value, scope, hops) for arg in call.args]
         if callee in ("prod", "reduce"):
-            product = _shape_product(call, lambda name: self._named_shape(name, scope))
+            product = shape_product(call, lambda name: self._named_shape(name, scope))
             if product is not None:
                 return product
         if callee == "min" and any(arg == () for arg in args):
@@ -2109,7 +2118,7 @@ class HostIndex(_HostFacts):
         triton.next_power_of_2(n))`)."""
         returned = self.returns.get(call.func.value, []) if isinstance(call.func, cst.Name) else []
         return (
-            hops < _MAX_HOPS
+            hops < MAX_HOPS
             and bool(returned)
             and all(self._extent(value, function, hops + 1) == () for value, function in returned)
         )
@@ -2119,13 +2128,13 @@ class HostIndex(_HostFacts):
         arithmetic, a division rounding up (`ceiling_division`) or the power of two above such
         ints, `min` / `max` / `int(...)` of them, and a name every binding of which holds the same
         one (`N_BLOCKS = 1 << 17` at module level); None for anything else, a parameter too."""
-        if hops > _MAX_HOPS:
+        if hops > MAX_HOPS:
             return None
         value = without_int_conversion(value)
         known = partial(self.known_int, scope=scope, hops=hops + 1)
         if isinstance(value, cst.Name):
             owner = self._binding_scope(value.value, scope)
-            if (owner is not None and _param(owner, value.value) is not None) or not self._assigned_only(
+            if (owner is not None and param_named(owner, value.value) is not None) or not self._assigned_only(
                 value.value, owner
             ):
                 return None
@@ -2156,8 +2165,8 @@ class HostIndex(_HostFacts):
             root: cst.CSTNode = self.module if owner is None else owner.body
             # a method called on it changes no int (`(n - 1).bit_length()`)
             self._assigned[key] = all(
-                isinstance(node, (*_RECORDED_BINDERS, cst.Call)) for node in _binding_nodes(root, name)
-            ) and not (owner is None and any(name in _declared_global(node) for node in walk(root)))
+                isinstance(node, (*RECORDED_BINDERS, cst.Call)) for node in binding_nodes(root, name)
+            ) and not (owner is None and any(name in declared_global(node) for node in walk(root)))
         return self._assigned[key]
 
     def at_least(self, value: cst.BaseExpression, size: cst.BaseExpression, scope: Scope, hops: int = 0) -> bool:
@@ -2166,7 +2175,7 @@ class HostIndex(_HostFacts):
         bound only to them."""
         if value.deep_equals(size):
             return True
-        if hops >= _MAX_HOPS:
+        if hops >= MAX_HOPS:
             return False
         if isinstance(value, cst.IfExp):
             return self.at_least(value.body, size, scope, hops + 1) and self.at_least(
@@ -2187,10 +2196,10 @@ class HostIndex(_HostFacts):
     def _is_named_shape_item(self, value: cst.BaseExpression, scope: Scope) -> bool:
         """`shape[i]` with `shape` a name bound only to a tensor's shape (`shape = q.shape`,
         then `B, H = shape[0], shape[1]` or `B, H, D = shape`)."""
-        if not (_is_item(value) and isinstance(value.value, cst.Name)):
+        if not (is_item(value) and isinstance(value.value, cst.Name)):
             return False
         bound = self.values_of(value.value.value, scope)
-        return bool(bound) and all(map(_is_shape, bound))
+        return bool(bound) and all(map(is_shape, bound))
 
     def _named_shape(self, name: cst.Name, scope: Scope) -> cst.BaseExpression | None:
         """The shape a function's name holds when the function binds it once, to a shape
@@ -2198,12 +2207,12 @@ class HostIndex(_HostFacts):
         1`, `shape.append(...)`, `shape += ...`); None otherwise."""
         binding = self._binding_scope(name.value, scope)
         bound = self.bindings.get((name.value, binding), [])
-        if binding is None or _param(binding, name.value) is not None or len(bound) != 1 or not _is_shape(bound[0]):
+        if binding is None or param_named(binding, name.value) is not None or len(bound) != 1 or not is_shape(bound[0]):
             return None
         changes = [
             node
             for node in _own_nodes(binding)
-            if isinstance(node, cst.BaseSmallStatement) and _binds(node, name.value)
+            if isinstance(node, cst.BaseSmallStatement) and rebinds(node, name.value)
         ]
         return bound[0] if len(changes) == 1 else None
 
@@ -2217,7 +2226,7 @@ class HostIndex(_HostFacts):
         name = item.value.value
         binding = self._binding_scope(name, scope)
         bound = self.bindings.get((name, binding), [])
-        if position is None or len(bound) != 1 or (binding is not None and _param(binding, name) is not None):
+        if position is None or len(bound) != 1 or (binding is not None and param_named(binding, name) is not None):
             return None
         [value] = bound
         if not isinstance(value, cst.Tuple) or any(isinstance(e, cst.StarredElement) for e in value.elements):
@@ -2231,7 +2240,7 @@ class HostIndex(_HostFacts):
 
     def _counted_tensor(self, value: cst.BaseExpression, scope: Scope) -> str | None:
         """The tensor, as written, whose elements or rows `value` counts: `x.numel()`,
-        `math.prod(x.shape)` (`_multiplied_shape`, of the whole shape), or one of those divided
+        `math.prod(x.shape)` (`multiplied_shape`, of the whole shape), or one of those divided
         (`//` or `/`) by a product of factors, one or more of them extents of `x` (`x.shape[-1]`,
         a name bound only to one: `H, K = x.shape[-2:]`) and the others bounded (`128`, a
         constexpr, `META["BT"]`): `x.numel() // (H * K)`, `x.numel() // x.shape[-1] // H`.
@@ -2242,19 +2251,19 @@ class HostIndex(_HostFacts):
             func = value.func
             if isinstance(func, cst.Attribute) and func.attr.value == "numel" and not value.args:
                 return self._extents_holder(flat_code(func.value), scope)
-            shape = _multiplied_shape(value)
+            shape = multiplied_shape(value)
             if isinstance(shape, cst.Name):
                 shape = self._named_shape(shape, scope)
-            if shape is None or not _is_whole_shape(shape):
+            if shape is None or not is_whole_shape(shape):
                 return None
-            tensor = _extent_of(_item(shape, 0))  # the tensor of `x.shape[0]`
+            tensor = extent_of(indexed(shape, 0))  # the tensor of `x.shape[0]`
             return None if tensor is None else self._extents_holder(tensor, scope)
         if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.FloorDivide, cst.Divide))):
             return None
         tensor = self._counted_tensor(value.left, scope)
         if tensor is None:
             return None
-        factors = _factors(value.right)
+        factors = factors_of(value.right)
         own = {id(factor) for factor in factors if self._is_extent_named(factor, tensor, scope)}
         others = [factor for factor in factors if id(factor) not in own]
         return tensor if own and all(self._extent(factor, scope, 0) == () for factor in others) else None
@@ -2262,7 +2271,7 @@ class HostIndex(_HostFacts):
     def _is_extent_named(self, value: cst.BaseExpression, tensor: str, scope: Scope) -> bool:
         """`value` is an extent of `tensor` (as written), inline or through a name bound only to one."""
         extents = self.values_of(value.value, scope) if isinstance(value, cst.Name) else [value]
-        holders = [_extent_of(extent) for extent in extents]
+        holders = [extent_of(extent) for extent in extents]
         return bool(extents) and all(
             each is not None and self._extents_holder(each, scope) == tensor for each in holders
         )
@@ -2271,10 +2280,10 @@ class HostIndex(_HostFacts):
         """The tensor (as written) whose extents `tensor` has: itself, or, for a name the function
         binds only to copies keeping one tensor's extents (`x = input if input.is_contiguous()
         else input.contiguous()`, `x = input.float()`, `torch.empty_like(input)`), that one's."""
-        if hops >= _MAX_HOPS or scope is None or not tensor.isidentifier() or _param(scope, tensor) is not None:
+        if hops >= MAX_HOPS or scope is None or not tensor.isidentifier() or param_named(scope, tensor) is not None:
             return tensor
         # a copy of itself (`x = x.contiguous()`) keeps the extents of its other bindings
-        sources = {_extents_kept_from(value) for value in self.bindings.get((tensor, scope), [])} - {tensor}
+        sources = {extents_kept_from(value) for value in self.bindings.get((tensor, scope), [])} - {tensor}
         if len(sources) != 1:
             return tensor
         source = sources.pop()
@@ -2291,7 +2300,7 @@ class HostIndex(_HostFacts):
         if isinstance(value, cst.Name):
             where = self._binding_scope(value.value, scope)
             bound = self.bindings.get((value.value, where), [])
-            if where is not None and _param(where, value.value) is not None:
+            if where is not None and param_named(where, value.value) is not None:
                 return None
             # assignments only: `for d in x.shape[:dim]` binds `d` to each extent in turn
             positions = {
@@ -2305,24 +2314,24 @@ class HostIndex(_HostFacts):
         return written[0].value, written[1]
 
     def _written_extent(self, value: cst.BaseExpression, scope: Scope) -> tuple[cst.Name, int] | None:
-        """`_written_extent_position` of `value`, or of `x.shape[i]` for `shape[i]` with `shape
+        """`written_extent_position` of `value`, or of `x.shape[i]` for `shape[i]` with `shape
         = x.shape` bound once (`_named_shape`)."""
-        if _is_item(value) and isinstance(value.value, cst.Name):
+        if is_item(value) and isinstance(value.value, cst.Name):
             shape = self._named_shape(value.value, scope)
-            value = _item(shape, 0).with_changes(slice=value.slice) if shape is not None else value
-        return _written_extent_position(value)
+            value = indexed(shape, 0).with_changes(slice=value.slice) if shape is not None else value
+        return written_extent_position(value)
 
     def _holds_one_value(self, name: cst.Name, scope: Scope) -> bool:
         """`name` is bound once, in no loop, or is a parameter its function never rebinds: every
         read of it in that function reads the same value."""
         where = self._binding_scope(name.value, scope)
         bound = self.bindings.get((name.value, where), [])
-        if where is not None and _param(where, name.value) is not None:
+        if where is not None and param_named(where, name.value) is not None:
             return not bound
         return len(bound) == 1 and not any(isinstance(block, cst.For) for block in self.bound_under.get(bound[0], ()))
 
     def _either_extent(self, value: cst.IfExp, scope: Scope, hops: int) -> tuple[str, ...] | None:
-        """`a if c else b`: sized when both arms are, as a name bound to them is (`_one_extent`:
+        """`a if c else b`: sized when both arms are, as a name bound to them is (`one_extent`:
         the longer product when the test picks a variant, `B * T * H if flat else B * T`, else
         one size unless both are the same product); bounded when both are; unknown when only
         one is (the test may cap it: `n if n < cap else cap`), but the sized one's when its arm
@@ -2332,7 +2341,7 @@ class HostIndex(_HostFacts):
             return None
         if all(arms):
             variants = () if self._exact or not self._picks_variant(value.test, scope) else arms
-            return _one_extent(flat_code(value), arms, [arm for arm in variants if arm is not None])
+            return one_extent(flat_code(value), arms, [arm for arm in variants if arm is not None])
         sized = 0 if arms[0] else 1 if arms[1] else None
         if sized is not None and _floor_only(value.test, holds=sized == 0):
             return arms[sized]
@@ -2380,13 +2389,13 @@ class HostIndex(_HostFacts):
     # ---- evidence per kernel parameter ------------------------------------------------
     def none_passed(self, kernel: Kernel, param: str) -> Evidence | None:
         """A launch in the module that may pass None for the parameter."""
-        return self._passing(kernel, param, _is_none)
+        return self._passing(kernel, param, is_none)
 
     def float_passed(self, kernel: Kernel, param: str) -> Evidence | None:
         """A launch passing a Python float for the parameter: a float literal, `float(...)`,
         arithmetic with a float, or a name or parameter that is one (its default, its
         `float` annotation, what the module's callers pass)."""
-        return self._passing(kernel, param, _is_float)
+        return self._passing(kernel, param, is_float)
 
     def _passing(self, kernel: Kernel, param: str, is_wanted: Callable[[cst.BaseExpression], bool]) -> Evidence | None:
         """The first launch (`passed_values`) whose value for the parameter may come from an
@@ -2413,7 +2422,7 @@ class HostIndex(_HostFacts):
         """Every launch (at least one: `reaching_values`) passes a value that cannot be None."""
         values = self.reaching_values(kernel, param)
         return bool(values) and all(
-            passed is not None and not any(_is_none(origin) for origin, _ in host.origins(passed.value, passed.scope))
+            passed is not None and not any(is_none(origin) for origin, _ in host.origins(passed.value, passed.scope))
             for host, _, passed in values
         )
 
@@ -2427,8 +2436,8 @@ class HostIndex(_HostFacts):
         )
 
     def _is_one(self, value: cst.BaseExpression, scope: Scope, hops: int) -> bool:
-        """`1`, or a stride of the last dimension (`_stride_read`) of a tensor each value the
-        function binds to is new and contiguous (`_last_dimension`; a copy of itself,
+        """`1`, or a stride of the last dimension (`stride_read`) of a tensor each value the
+        function binds to is new and contiguous (`last_dimension`; a copy of itself,
         `t = t.contiguous()`, keeps its rank), or a name the function binds only to such
         values; of a parameter (its callers pass it), only `t.stride(-1)` after the function
         makes it contiguous on every path."""
@@ -2436,25 +2445,25 @@ class HostIndex(_HostFacts):
             return int_literal(value) == 1
         if isinstance(value, cst.Name):
             bound = self._bound_here(value.value, scope)
-            return hops < _MAX_HOPS and bool(bound) and all(self._is_one(v, scope, hops + 1) for v in bound)
-        read = _stride_read(value)
+            return hops < MAX_HOPS and bool(bound) and all(self._is_one(v, scope, hops + 1) for v in bound)
+        read = stride_read(value)
         if read is None:
             return False
         tensor, dimension = read
-        last = -1 if _is_minus_one(dimension) else int_literal(dimension)
-        if scope is not None and _param(scope, tensor) is not None:  # made contiguous on every path
+        last = -1 if is_minus_one(dimension) else int_literal(dimension)
+        if scope is not None and param_named(scope, tensor) is not None:  # made contiguous on every path
             copies = self.bindings.get((tensor, scope), [])
             return (
                 last == -1
                 and bool(copies)
-                and all(_copy_of(each) == tensor and not self.bound_under.get(each) for each in copies)
+                and all(copy_of(each) == tensor and not self.bound_under.get(each) for each in copies)
             )
-        own = [each for each in self._bound_here(tensor, scope) if _copy_of(each) != tensor]  # a copy keeps the rank
-        return bool(own) and last is not None and all(last in _last_dimension(each) for each in own)
+        own = [each for each in self._bound_here(tensor, scope) if copy_of(each) != tensor]  # a copy keeps the rank
+        return bool(own) and last is not None and all(last in last_dimension(each) for each in own)
 
     def _bound_here(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
         """The values the function `scope` binds to `name`; none for a parameter or outside functions."""
-        if scope is None or _param(scope, name) is not None:
+        if scope is None or param_named(scope, name) is not None:
             return []
         return self.bindings.get((name, scope), [])
 
@@ -2462,7 +2471,7 @@ class HostIndex(_HostFacts):
         """The dtype every launch (at least one: `reaching_values`) passes for the tensor
         parameter, shown by the first launch's evidence (`_dtype`); None when a launch passes a
         value nothing shows the dtype of, or launches pass different ones."""
-        return _agreed(
+        return agreed(
             [
                 host._dtype(passed.value, passed.scope, 0) if passed is not None else None
                 for host, _, passed in self.reaching_values(kernel, param)
@@ -2472,7 +2481,7 @@ class HostIndex(_HostFacts):
     def int_dtype_passed(self, kernel: Kernel, param: str) -> TensorDtype | None:
         """`dtype_passed` when it is an integer dtype (`int8` to `int64`, `uint8`)."""
         passed = self.dtype_passed(kernel, param)
-        return passed if passed is not None and passed.dtype in _INT_WIDTHS else None
+        return passed if passed is not None and passed.dtype in INT_WIDTHS else None
 
     def _dtype(self, value: cst.BaseExpression, scope: Scope, hops: int) -> TensorDtype | None:
         """`_shown_dtype`, worked out once for each value, scope and hop count: a parameter is
@@ -2498,38 +2507,38 @@ class HostIndex(_HostFacts):
         is None: cu = torch.tensor(..., dtype=torch.int32)` keeps the caller's). Arithmetic
         keeps it as torch promotes it (`_arithmetic_dtype`)."""
         if isinstance(value, cst.Call):
-            dtype = _converted_or_allocated(value)
+            dtype = converted_or_allocated(value)
             if dtype is not None:
                 return TensorDtype(dtype, value)
-            template = _template(value)
-            return self._dtype(template, scope, hops + 1) if template is not None and hops < _MAX_HOPS else None
+            template = template_of(value)
+            return self._dtype(template, scope, hops + 1) if template is not None and hops < MAX_HOPS else None
         if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
             return self._dtype(value.expression, scope, hops)
-        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, _INT_ARITHMETIC):
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, INT_ARITHMETIC):
             return self._arithmetic_dtype(value, scope, hops)
         if isinstance(value, cst.Subscript) and isinstance(value.value, (cst.GeneratorExp, cst.ListComp)):
             element = value.value.elt  # `_unpacked` binds each name to an item of the comprehension
             return (
                 None
-                if names_read(element) & _comprehension_variables(value.value)
+                if names_read(element) & comprehension_variables(value.value)
                 else self._dtype(element, scope, hops)
             )
-        if not isinstance(value, cst.Name) or scope is None or hops >= _MAX_HOPS:
+        if not isinstance(value, cst.Name) or scope is None or hops >= MAX_HOPS:
             return None
         name = value.value
         # a copy of itself (`x = x.contiguous()`) keeps what shows its dtype
-        bound = [v for v in self.bindings.get((name, scope), []) if _copy_of(v) != name]
+        bound = [v for v in self.bindings.get((name, scope), []) if copy_of(v) != name]
         dtypes = [self._dtype(v, scope, hops + 1) for v in bound]
-        if _param(scope, name) is None or (bound and not any(self.bound_under.get(v) for v in bound)):
-            return _agreed(dtypes)  # a local name, or a parameter rebound on every path
+        if param_named(scope, name) is None or (bound and not any(self.bound_under.get(v) for v in bound)):
+            return agreed(dtypes)  # a local name, or a parameter rebound on every path
         asserted = self.dtype_asserts.get((name, scope), [])
         if asserted and not bound:
-            return _agreed(list(asserted))
+            return agreed(list(asserted))
         callers = self.callers_of(scope)
         for site in callers:  # the parameter as passed, also where an `if` keeps it
             argument = passed_for(site.call, scope, name)
             dtypes.append(self._dtype(argument, site.scope, hops + 1 + site.wrappers) if argument is not None else None)
-        return _agreed(dtypes) if callers else None
+        return agreed(dtypes) if callers else None
 
     def _arithmetic_dtype(self, value: cst.BinaryOperation, scope: Scope, hops: int) -> TensorDtype | None:
         """The dtype of `a + b` (`-`, `*`, `//`, `%`) as torch promotes it: an integer or float
@@ -2541,18 +2550,18 @@ class HostIndex(_HostFacts):
         integer a float) or the operands mix kinds."""
         left, right = (self._dtype(operand, scope, hops) for operand in (value.left, value.right))
         if left is not None and right is not None:
-            if left.dtype in _INT_WIDTHS and right.dtype in _INT_WIDTHS:
-                if left.dtype != right.dtype and _INT_WIDTHS[left.dtype] == _INT_WIDTHS[right.dtype]:
+            if left.dtype in INT_WIDTHS and right.dtype in INT_WIDTHS:
+                if left.dtype != right.dtype and INT_WIDTHS[left.dtype] == INT_WIDTHS[right.dtype]:
                     return None  # int8 with uint8 is int16
-                return max(left, right, key=lambda known: _INT_WIDTHS[known.dtype])
-            return left if left.dtype == right.dtype and left.dtype in _FLOAT_DTYPES else None
+                return max(left, right, key=lambda known: INT_WIDTHS[known.dtype])
+            return left if left.dtype == right.dtype and left.dtype in FLOAT_DTYPES else None
         for tensor, scalar in ((left, value.right), (right, value.left)):
-            if tensor is not None and tensor.dtype in _INT_WIDTHS and self._is_python_int(scalar, scope):
+            if tensor is not None and tensor.dtype in INT_WIDTHS and self._is_python_int(scalar, scope):
                 return tensor
             if (
                 tensor is not None
-                and tensor.dtype in _FLOAT_DTYPES
-                and (_is_float(scalar) or self._is_python_int(scalar, scope))
+                and tensor.dtype in FLOAT_DTYPES
+                and (is_float(scalar) or self._is_python_int(scalar, scope))
             ):
                 return tensor
         return None
@@ -2562,10 +2571,10 @@ class HostIndex(_HostFacts):
         `x.shape[1]`, `len(x)`, a name every origin of which is one) but a true quotient (`n / 2`
         is a float), or a parameter annotated `int` that the function does not rebind."""
         if isinstance(value, cst.Name) and scope is not None and not self.bindings.get((value.value, scope)):
-            param = _param(scope, value.value)
+            param = param_named(scope, value.value)
             if param is not None and param.annotation is not None:
                 return dotted_name(param.annotation.annotation) == "int"
-        return not _is_float(value) and self._extent(value, scope, 0) is not None
+        return not is_float(value) and self._extent(value, scope, 0) is not None
 
     def flag_tied_to(self, kernel: Kernel, flag: str, pointer: str) -> Evidence | None:
         """A launch passing `FLAG=p is not None` / `FLAG=bool(p)` with `p` what it passes for
@@ -2577,7 +2586,7 @@ class HostIndex(_HostFacts):
                 continue
             named = tested.value.value if isinstance(tested.value, cst.Name) else None
             values = host.values_of(named, tested.scope) if named and tested.scope is not None else []
-            if all(_tests_for_none(value, passed.value) for value in values or [tested.value]):
+            if all(tests_for_none(value, passed.value) for value in values or [tested.value]):
                 elsewhere = None if host is self else self._described(host, launch)
                 shown = f", where `{named} = {flat_code(values[0])}`" if values else ""
                 return Evidence(launch, tested.value, f"passes `{flag}={flat_code(tested.value)}`{shown}", elsewhere)
@@ -2590,21 +2599,19 @@ class HostIndex(_HostFacts):
         launch(x, config)`, `**kw` into a `**kw` forwarder), and wrappers passing their
         arguments on unchanged to such a function (`_add_wrapper`): name -> (function, the
         forwarded parameters; for a wrapper, the function it wraps, whose parameters its calls
-        fill). Passing on is followed to a fixed point, at most `_MAX_HOPS` helpers up."""
+        fill). Passing on is followed to a fixed point, at most `MAX_HOPS` helpers up."""
         found: dict[str, tuple[cst.FunctionDef, frozenset[str]]] = {}
         for launches in self.launches.values():
             for launch in launches:
                 if launch.scope is not None:
-                    splatted = _splatted_params(launch.scope, launch.call.args)
-                    _add_forwarded(found, launch.scope, splatted)
-        for _ in range(_MAX_HOPS):
+                    splatted = splatted_params(launch.scope, launch.call.args)
+                    add_forwarded(found, launch.scope, splatted)
+        for _ in range(MAX_HOPS):
             grown = False
             for name, (function, forwarded) in list(found.items()):
                 for site in self.calls_of.get(name, ()):
                     if site.scope is not None:
-                        grown |= _add_forwarded(
-                            found, site.scope, _passed_on(site.call, function, forwarded, site.scope)
-                        )
+                        grown |= add_forwarded(found, site.scope, passed_on(site.call, function, forwarded, site.scope))
                         grown |= self._add_wrapper(found, site, function, forwarded)
             if not grown:
                 break
@@ -2623,12 +2630,12 @@ class HostIndex(_HostFacts):
 
     def forwarded_launches(self, forwarder: cst.FunctionDef, hops: int = 0) -> Iterator[Launch]:
         """The launches `forwarder` (of `forwarders`) splats its parameters into, itself or
-        through the forwarders it calls, at most `_MAX_HOPS` helpers down."""
+        through the forwarders it calls, at most `MAX_HOPS` helpers down."""
         for launches in self.launches.values():
             for launch in launches:
-                if launch.scope is forwarder and _splatted_params(forwarder, launch.call.args):
+                if launch.scope is forwarder and splatted_params(forwarder, launch.call.args):
                     yield launch
-        if hops >= _MAX_HOPS:
+        if hops >= MAX_HOPS:
             return
         for name, (callee, _) in self.forwarders.items():
             if callee is not forwarder and any(site.scope is forwarder for site in self.calls_of.get(name, ())):

@@ -12,13 +12,13 @@ import libcst as cst
 from ..imports import int_literal, str_literal
 
 
-def _splatted_params(function: cst.FunctionDef, args: Sequence[cst.Arg]) -> set[str]:
+def splatted_params(function: cst.FunctionDef, args: Sequence[cst.Arg]) -> set[str]:
     """The parameters of `function` that `args` splat (`**kw`)."""
     params = {p.name.value for p in all_params(function)}
     return {arg.value.value for arg in args if arg.star == "**" and isinstance(arg.value, cst.Name)} & params
 
 
-def _passed_on(call: cst.Call, callee: cst.FunctionDef, forwarded: frozenset[str], caller: cst.FunctionDef) -> set[str]:
+def passed_on(call: cst.Call, callee: cst.FunctionDef, forwarded: frozenset[str], caller: cst.FunctionDef) -> set[str]:
     """The parameters of `caller` its call of `callee` passes for a forwarded parameter:
     by name (`launch(x, config)`), or splatted into a forwarded `**kwargs`."""
     params = {p.name.value for p in all_params(caller)}
@@ -26,11 +26,11 @@ def _passed_on(call: cst.Call, callee: cst.FunctionDef, forwarded: frozenset[str
     found = {value.value for value in passed if isinstance(value, cst.Name) and value.value in params}
     star = callee.params.star_kwarg
     if isinstance(star, cst.Param) and star.name.value in forwarded:
-        found |= _splatted_params(caller, call.args)
+        found |= splatted_params(caller, call.args)
     return found
 
 
-def _add_forwarded(
+def add_forwarded(
     found: dict[str, tuple[cst.FunctionDef, frozenset[str]]], function: cst.FunctionDef, forwarded: set[str]
 ) -> bool:
     """Records that `function` forwards these parameters; whether that is new. Not for a
@@ -43,7 +43,7 @@ def _add_forwarded(
     return True
 
 
-def _first_param(params: cst.Parameters) -> str | None:
+def first_param(params: cst.Parameters) -> str | None:
     positional = [*params.posonly_params, *params.params]
     return positional[0].name.value if positional else None
 
@@ -54,11 +54,11 @@ def all_params(function: cst.FunctionDef) -> list[cst.Param]:
     return [*params.posonly_params, *params.params, *params.kwonly_params, *extra]
 
 
-def _is_name(node: cst.BaseExpression, name: str) -> bool:
+def is_name(node: cst.BaseExpression, name: str) -> bool:
     return isinstance(node, cst.Name) and node.value == name
 
 
-def _param(function: cst.FunctionDef, name: str) -> cst.Param | None:
+def param_named(function: cst.FunctionDef, name: str) -> cst.Param | None:
     return next((p for p in all_params(function) if p.name.value == name), None)
 
 
@@ -67,11 +67,11 @@ def _is_method(function: cst.FunctionDef) -> bool:
     return [p.name.value for p in all_params(function)][:1] in (["self"], ["cls"])
 
 
-def _passed_or_default(call: cst.Call, function: cst.FunctionDef, name: str) -> cst.BaseExpression | None:
+def passed_or_default(call: cst.Call, function: cst.FunctionDef, name: str) -> cst.BaseExpression | None:
     """What `call` passes for the parameter `name` of `function`, or its default when the call
     passes none and has no splat that could."""
     found = passed_for(call, function, name)
-    param = _param(function, name)
+    param = param_named(function, name)
     if found is None and param is not None and param.default is not None and not any(a.star for a in call.args):
         found = param.default
     return found
@@ -84,7 +84,7 @@ def passed_for(call: cst.Call, function: cst.FunctionDef, name: str) -> cst.Base
     for arg in call.args:
         if arg.keyword is not None and arg.keyword.value == name:
             return arg.value
-    positional = _positional_params(call, function)
+    positional = positional_params(call, function)
     index = next((i for i, p in enumerate(positional) if p.name.value == name), None)
     args = [arg for arg in call.args if arg.keyword is None and not arg.star]
     if index is None or any(arg.star for arg in call.args[: index + 1]) or index >= len(args):
@@ -92,7 +92,7 @@ def passed_for(call: cst.Call, function: cst.FunctionDef, name: str) -> cst.Base
     return args[index].value
 
 
-def _positional_params(call: cst.Call, function: cst.FunctionDef) -> list[cst.Param]:
+def positional_params(call: cst.Call, function: cst.FunctionDef) -> list[cst.Param]:
     """The parameters of `function` the call's positional arguments fill, in order: but a
     method's `self` / `cls` when it is called through an attribute (`self.f(a)`, `Ops.f(a)`),
     and the `ctx` of a `forward` called through `Fn.apply(a)`."""
@@ -103,7 +103,7 @@ def _positional_params(call: cst.Call, function: cst.FunctionDef) -> list[cst.Pa
     return positional[1:] if bound else positional
 
 
-def _arm_for_call(value: cst.BaseExpression, call: cst.Call, function: cst.FunctionDef) -> cst.BaseExpression:
+def arm_for_call(value: cst.BaseExpression, call: cst.Call, function: cst.FunctionDef) -> cst.BaseExpression:
     """What `function` returns for `call` when it returns `a if p == "x" else b` on a
     parameter `p` the call passes (or leaves at its default) as a literal: the arm the test
     picks (`get_num_cores("cube")` returns the AI-core count of `... ["num_vectorcore"] if
@@ -115,7 +115,7 @@ def _arm_for_call(value: cst.BaseExpression, call: cst.Call, function: cst.Funct
         operator, compared = test.comparisons[0].operator, test.comparisons[0].comparator
         if not isinstance(operator, (cst.Equal, cst.NotEqual)) or not isinstance(test.left, cst.Name):
             break
-        param = _param(function, test.left.value)
+        param = param_named(function, test.left.value)
         passed = passed_for(call, function, test.left.value) if param is not None else None
         if passed is None and param is not None and param.default is not None:
             passed = param.default

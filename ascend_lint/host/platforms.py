@@ -20,8 +20,8 @@ from ..nodes import (
     suite_lines,
     walk,
 )
-from .bindings import _MAX_HOPS
-from .params import _first_param, _param
+from .bindings import MAX_HOPS
+from .params import first_param, param_named
 from .records import Scope
 
 if TYPE_CHECKING:
@@ -188,7 +188,7 @@ class OtherPlatformPaths:
 
     def requires_other(self, test: cst.BaseExpression, holds: bool, scope: Scope, hops: int = 0) -> bool:
         """The test holding (failing, `holds=False`) requires another platform than Ascend."""
-        if hops > _MAX_HOPS:
+        if hops > MAX_HOPS:
             return False
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             return self.requires_other(test.expression, not holds, scope, hops)
@@ -216,7 +216,7 @@ class OtherPlatformPaths:
     def _set_only_elsewhere(self, value: cst.BaseExpression, scope: Scope, hops: int) -> bool:
         """The value is not None only on another platform: a call of a helper of the module
         every non-None return of which is on such a path, or a name bound only to such calls."""
-        if hops > _MAX_HOPS:
+        if hops > MAX_HOPS:
             return False
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
             return self._is_predicate(value.func.value, hops, tested_for_none=True)
@@ -228,7 +228,7 @@ class OtherPlatformPaths:
     def _bound_values(self, name: str, scope: Scope) -> tuple[list[cst.BaseExpression], Scope]:
         """The values bound to the name where `scope` reads it (none for a parameter), and where."""
         where = self.host._binding_scope(name, scope)
-        if where is not None and _param(where, name) is not None:
+        if where is not None and param_named(where, name) is not None:
             return [], where
         return self.host.bindings.get((name, where), []), where
 
@@ -279,9 +279,7 @@ class OtherPlatformPaths:
         (`forward_npu = forward_cuda`, `self.forward_cuda(x)` would run it on Ascend)."""
         name = function.name.value
         return (
-            name in OTHER_PLATFORM_METHODS
-            and _first_param(function.params) == "self"
-            and not self._references.get(name)
+            name in OTHER_PLATFORM_METHODS and first_param(function.params) == "self" and not self._references.get(name)
         )
 
     def _called_only_elsewhere(self, function: cst.FunctionDef) -> bool:
@@ -392,7 +390,7 @@ class NpuPaths(OtherPlatformPaths):
         return False
 
     def _dispatched_elsewhere(self, function: cst.FunctionDef) -> bool:
-        return function.name.value == "forward_npu" and _first_param(function.params) == "self"
+        return function.name.value == "forward_npu" and first_param(function.params) == "self"
 
 
 def _compares_npu_type(test: cst.Comparison, holds: bool) -> bool:

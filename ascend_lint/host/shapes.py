@@ -15,7 +15,7 @@ from ..imports import dotted_name, int_literal
 from ..nodes import (
     flat_code,
 )
-from .dtypes import _LIKE_FUNCTIONS
+from .dtypes import LIKE_FUNCTIONS
 
 READ_BACK_REDUCTIONS = ("max", "amax", "sum")  # of a tensor's values, read back with `.item()`: a runtime size
 # Allocations whose size arguments are extents of the tensor made: `torch.empty(B, L)` (dims, or one
@@ -26,17 +26,17 @@ ALLOCATIONS_BY_SEQUENCE = ("full", "empty_strided", "new_full")
 INT_CONVERSIONS = ("int", "operator.index")  # a size read as a Python int (`int(x.shape[0])`)
 
 
-def _is_positioned(value: cst.BaseExpression) -> bool:
+def is_positioned(value: cst.BaseExpression) -> bool:
     """`x.size(i)` or an item `shape[i]`: what may be an extent of known position."""
-    return _is_item(value) or (isinstance(value, cst.Call) and _is_size_call(value))
+    return is_item(value) or (isinstance(value, cst.Call) and _is_size_call(value))
 
 
-def _divided(factors: tuple[str, ...], divisor: cst.BaseExpression) -> tuple[str, ...]:
+def divided_sizes(factors: tuple[str, ...], divisor: cst.BaseExpression) -> tuple[str, ...]:
     """`B * T * D` divided by `block`: `B * T * D/block` (the quotient grows with every factor)."""
     return (*factors[:-1], f"{factors[-1]}/{flat_code(divisor)}") if factors else ()
 
 
-def _summed(left: tuple[str, ...], right: tuple[str, ...], value: cst.BinaryOperation) -> tuple[str, ...]:
+def summed_sizes(left: tuple[str, ...], right: tuple[str, ...], value: cst.BinaryOperation) -> tuple[str, ...]:
     """`a + b` or `a - b` of two sizes: the order of its larger term (a sum is at most twice
     that), of its first for a difference, never the product of the two; one size, the sum as
     written (`(head_q + head_k)`), when that term is one."""
@@ -46,7 +46,7 @@ def _summed(left: tuple[str, ...], right: tuple[str, ...], value: cst.BinaryOper
     return (f"({flat_code(value)})",) if len(larger) == 1 else larger
 
 
-def _shape_product(
+def shape_product(
     call: cst.Call, named_shape: Callable[[cst.Name], cst.BaseExpression | None]
 ) -> tuple[str, ...] | None:
     """The sizes `math.prod(x.shape[a:b])` (or `functools.reduce(operator.mul, x.shape[a:b],
@@ -54,7 +54,7 @@ def _shape_product(
     of the others (`x.shape[0]`, `prod(x.shape[1:d])` for `x.shape[:d]`); None for another call.
     The shape may be a name `named_shape` resolves (`shape = list(x.shape)`, then
     `math.prod(shape[:axis])`)."""
-    shape = _multiplied_shape(call)
+    shape = multiplied_shape(call)
     if shape is None:
         return None
     start: int | None = 0
@@ -67,10 +67,10 @@ def _shape_product(
             return None
     if isinstance(shape, cst.Name):
         named = named_shape(shape)
-        if named is None or (stop is not None and not _is_whole_shape(named)):  # a slice of a slice
+        if named is None or (stop is not None and not is_whole_shape(named)):  # a slice of a slice
             return None
         shape = named
-    if start is None or not _is_shape(shape):
+    if start is None or not is_shape(shape):
         return None
     shape = _copied_shape(shape)
     last = int_literal(stop)
@@ -80,7 +80,7 @@ def _shape_product(
     return f"{flat_code(shape)}[{start}]", f"prod({flat_code(shape)}[{start + 1}:{rest}])"
 
 
-def _allocated_dimensions(call: cst.Call) -> list[cst.Name]:
+def allocation_dimensions(call: cst.Call) -> list[cst.Name]:
     """The names a tensor allocation passes as its dimensions (`ALLOCATIONS_BY_DIMS`,
     `ALLOCATIONS_BY_SEQUENCE`): `L` in `torch.empty(L, L)`, `torch.full((n, L), 0)`,
     `x.new_zeros(size=[n])`; none for another call."""
@@ -104,7 +104,7 @@ def _allocated_dimensions(call: cst.Call) -> list[cst.Name]:
     return [dimension for dimension in dimensions if isinstance(dimension, cst.Name)]
 
 
-def _multiplied_shape(call: cst.Call) -> cst.BaseExpression | None:
+def multiplied_shape(call: cst.Call) -> cst.BaseExpression | None:
     """What `math.prod(...)` (or `functools.reduce(operator.mul, ..., 1)`) multiplies; None for
     another call."""
     callee = (dotted_name(call.func) or "").rsplit(".", 1)[-1]
@@ -114,10 +114,10 @@ def _multiplied_shape(call: cst.Call) -> cst.BaseExpression | None:
     return args[0] if callee == "prod" and args else None
 
 
-def _factors(value: cst.BaseExpression) -> list[cst.BaseExpression]:
+def factors_of(value: cst.BaseExpression) -> list[cst.BaseExpression]:
     """The operands a product multiplies (`H`, `K` of `H * K`), else `value` itself."""
     if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Multiply):
-        return [*_factors(value.left), *_factors(value.right)]
+        return [*factors_of(value.left), *factors_of(value.right)]
     return [value]
 
 
@@ -126,18 +126,18 @@ def _is_size_call(call: cst.Call) -> bool:
     return isinstance(call.func, cst.Attribute) and call.func.attr.value == "size"
 
 
-def _is_shape(value: cst.BaseExpression) -> bool:
+def is_shape(value: cst.BaseExpression) -> bool:
     """`x.shape`, `x.size()`, a slice of either (`x.shape[:2]`) or a copy of one
     (`list(x.shape)`, `tuple(x.size())`): extents of a tensor."""
     if isinstance(value, cst.Call):
         copied = _copied_shape(value)
-        return _is_shape(copied) if copied is not value else _is_size_call(value) and not value.args
+        return is_shape(copied) if copied is not value else _is_size_call(value) and not value.args
     if isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Slice):
-        return _is_shape(value.value)
+        return is_shape(value.value)
     return isinstance(value, cst.Attribute) and value.attr.value == "shape"
 
 
-def _dimensions_of(value: cst.BaseExpression) -> str | None:
+def dimensions_of(value: cst.BaseExpression) -> str | None:
     """The tensor name `x` of `x.stride()`, `x.size()` or `x.shape`: one item per dimension."""
     if isinstance(value, cst.Call) and not value.args and isinstance(value.func, cst.Attribute):
         owner = value.func.value if value.func.attr.value in ("stride", "size") else None
@@ -146,9 +146,9 @@ def _dimensions_of(value: cst.BaseExpression) -> str | None:
     return owner.value if isinstance(owner, cst.Name) else None
 
 
-def _is_whole_shape(value: cst.BaseExpression) -> bool:
+def is_whole_shape(value: cst.BaseExpression) -> bool:
     """A shape that is no slice: `x.shape`, `x.size()`, `list(x.shape)`."""
-    return _is_shape(value) and not isinstance(_copied_shape(value), cst.Subscript)
+    return is_shape(value) and not isinstance(_copied_shape(value), cst.Subscript)
 
 
 def _copied_shape(value: cst.BaseExpression) -> cst.BaseExpression:
@@ -165,7 +165,7 @@ def _copied_shape(value: cst.BaseExpression) -> cst.BaseExpression:
     return value
 
 
-def _is_item(value: cst.BaseExpression) -> TypeGuard[cst.Subscript]:
+def is_item(value: cst.BaseExpression) -> TypeGuard[cst.Subscript]:
     """`value[i]`: one index, not a slice."""
     return isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Index)
 
@@ -176,7 +176,7 @@ def _as_extent(value: cst.BaseExpression) -> cst.BaseExpression:
     `without_int_conversion`); else the value itself."""
     value = without_int_conversion(value)
     if _is_plain_call(value) and dotted_name(value.func) == "len":
-        return _item(cst.Attribute(value.args[0].value, cst.Name("shape")), 0)
+        return indexed(cst.Attribute(value.args[0].value, cst.Name("shape")), 0)
     return value
 
 
@@ -199,7 +199,7 @@ _EXTENT_KEEPING = frozenset(
 )
 
 
-def _copy_of(value: cst.BaseExpression) -> str | None:
+def copy_of(value: cst.BaseExpression) -> str | None:
     """The tensor name a contiguous copy of the same dtype is made of: `x.contiguous()`, `x if
     x.is_contiguous() else x.contiguous()`; else None."""
     if isinstance(value, cst.IfExp):
@@ -212,12 +212,7 @@ def _copy_of(value: cst.BaseExpression) -> str | None:
             else None
         )
         kept = value.body if isinstance(value.body, cst.Name) else None
-        if (
-            tested is not None
-            and kept is not None
-            and tested.deep_equals(kept)
-            and _copy_of(value.orelse) == kept.value
-        ):
+        if tested is not None and kept is not None and tested.deep_equals(kept) and copy_of(value.orelse) == kept.value:
             return kept.value
         return None
     func = value.func if isinstance(value, cst.Call) else None
@@ -226,28 +221,28 @@ def _copy_of(value: cst.BaseExpression) -> str | None:
     return None
 
 
-def _extents_kept_from(value: cst.BaseExpression) -> str | None:
+def extents_kept_from(value: cst.BaseExpression) -> str | None:
     """The tensor name whose extents `value` keeps: `x`, `x.contiguous()`, `x.to(torch.float32)`,
     `torch.empty_like(x)`, a choice of two such of one tensor (`x if x.is_contiguous() else
     x.contiguous()`); else None."""
     if isinstance(value, cst.IfExp):
-        arms = {_extents_kept_from(value.body), _extents_kept_from(value.orelse)}
+        arms = {extents_kept_from(value.body), extents_kept_from(value.orelse)}
         return arms.pop() if len(arms) == 1 else None
     if isinstance(value, cst.Call):
         func = value.func
         if isinstance(func, cst.Attribute) and func.attr.value in _EXTENT_KEEPING:
-            return _extents_kept_from(func.value)
-        if dotted_name(func) in _LIKE_FUNCTIONS and value.args and not value.args[0].keyword:
-            return _extents_kept_from(value.args[0].value)
+            return extents_kept_from(func.value)
+        if dotted_name(func) in LIKE_FUNCTIONS and value.args and not value.args[0].keyword:
+            return extents_kept_from(value.args[0].value)
         return None
     return value.value if isinstance(value, cst.Name) else None
 
 
-def _extent_of(value: cst.BaseExpression) -> str | None:
+def extent_of(value: cst.BaseExpression) -> str | None:
     """The tensor, as written, of an extent `x.shape[i]` / `x.size(i)` / `x.size()[i]`, also
     read as an int (`_as_extent`: `int(x.shape[0])`, `len(x)`)."""
     value = _as_extent(value)
-    if _is_item(value) and _is_shape(value.value):
+    if is_item(value) and is_shape(value.value):
         owner = _copied_shape(value.value)
         while isinstance(owner, cst.Subscript):  # `x.shape[:2]`
             owner = _copied_shape(owner.value)
@@ -259,7 +254,7 @@ def _extent_of(value: cst.BaseExpression) -> str | None:
     return flat_code(accessor.value) if isinstance(accessor, cst.Attribute) else None
 
 
-def _written_extent_position(value: cst.BaseExpression) -> tuple[cst.Name, int] | None:
+def written_extent_position(value: cst.BaseExpression) -> tuple[cst.Name, int] | None:
     """The tensor name and the position, a literal, of `x.shape[i]`, `x.size(i)`, `x.size()[i]`
     or an item of a slice (`x.shape[1:][0]` is position 1, `g.shape[-2:][1]` is -1), also read
     as an int (`_as_extent`: `int(x.size(0))`, `len(x)` is position 0); None for another value,
@@ -268,10 +263,10 @@ def _written_extent_position(value: cst.BaseExpression) -> tuple[cst.Name, int] 
     shape: cst.BaseExpression = value
     if isinstance(value, cst.Call) and _is_size_call(value):
         args = value.args
-        if len(args) != 1 or not _is_dimension_arg(args[0]):
+        if len(args) != 1 or not is_dimension_arg(args[0]):
             return None
         position = _signed_literal(args[0].value)
-    elif _is_item(value) and _is_shape(value.value):
+    elif is_item(value) and is_shape(value.value):
         index = value.slice[0].slice
         assert isinstance(index, cst.Index)
         position, shape = _signed_literal(index.value), _copied_shape(value.value)
@@ -298,11 +293,11 @@ def _signed_literal(node: cst.BaseExpression) -> int | None:
     return int_literal(node)
 
 
-def _is_extent(value: cst.BaseExpression) -> bool:
+def is_extent(value: cst.BaseExpression) -> bool:
     """A tensor extent: `x.shape[i]` (also of `x.size()` or a slice `x.shape[:2]`, as unpacked
     into names), `x.size(i)`, `x.numel()`, `len(x)`."""
     if isinstance(value, cst.Subscript):
-        return _is_item(value) and _is_shape(value.value)
+        return is_item(value) and is_shape(value.value)
     if isinstance(value, cst.Call):
         func = value.func
         if isinstance(func, cst.Attribute):
@@ -311,7 +306,7 @@ def _is_extent(value: cst.BaseExpression) -> bool:
     return False
 
 
-def _is_read_back(value: cst.BaseExpression) -> bool:
+def is_read_back(value: cst.BaseExpression) -> bool:
     """A count read back from a tensor's values: `.item()` or `int(...)` of its largest value or
     its total (`t.max()`, `t.sum()`, `t.amax()`, `torch.max(t)`), such as the longest sequence
     of a varlen batch (`int(seq_lens.max().item())`). As large as the data, like an extent."""
@@ -333,7 +328,7 @@ def _is_read_back(value: cst.BaseExpression) -> bool:
     return not reduced.args  # `t.max()`: of all its values, not along a dimension
 
 
-def _one_extent(
+def one_extent(
     name: str, extents: list[tuple[str, ...] | None], arms: Sequence[tuple[str, ...]] = ()
 ) -> tuple[str, ...] | None:
     """The extent of a name from those of its origins: unknown if one is; the longest product
@@ -350,13 +345,13 @@ def _one_extent(
     return (name,) if any(extents) else ()
 
 
-def _item(value: cst.BaseExpression, index: int) -> cst.Subscript:
+def indexed(value: cst.BaseExpression, index: int) -> cst.Subscript:
     """`value[index]` (`value[-1]` for -1)."""
     literal = cst.Integer(str(abs(index)))
     written = literal if index >= 0 else cst.UnaryOperation(cst.Minus(), literal)
     return cst.Subscript(value, [cst.SubscriptElement(cst.Index(written))])
 
 
-def _is_dimension_arg(arg: cst.Arg) -> bool:
+def is_dimension_arg(arg: cst.Arg) -> bool:
     """The dimension of `x.size(i)` / `x.stride(i)`, by position or as torch's `dim=i`."""
     return not arg.star and (arg.keyword is None or arg.keyword.value == "dim")
