@@ -1,8 +1,15 @@
-"""What the module's host code says about its kernels: launch sites (with their grids and the
-host loops and tests around them), the argument each launch passes for a kernel parameter, dicts
-splatted into launches, where a passed value comes from (a literal, a default, a caller's
-argument), which device core count a value holds, the integer dtype a tensor is passed with
-(an assert on it, a conversion, an allocation), and the environment variables it sets.
+"""`HostIndex`: the questions rules ask of a module's host code, over the facts of its one walk
+(`facts.HostFacts`). Launch sites (with their grids and the host loops and tests around them,
+those of kernels the module imports, launches through launchers and forwarding helpers), the
+callers of a function (also through wrappers), the argument each launch passes for a kernel
+parameter, dicts splatted into launches, where a passed value comes from (a literal, a default,
+a caller's argument), the extents a grid axis multiplies and which device core count a value
+holds, the evidence about a kernel parameter (None, a float, the integer dtype a tensor is
+passed with), the environment variables it sets, and where it runs only on another platform.
+
+Also the host facts of other modules of the package it reads (`_imported_host`, for core
+counts and autotune configs another module defines; `_importer_host`, for the launches of a
+kernel in the modules that import it): each is a `HostIndex` of its own.
 
 Built once per module, on first use, in one walk of the code outside kernel bodies that reads
 node fields directly (no `CSTNode.children` rebuilds). Rules ask it; none re-derives it.
