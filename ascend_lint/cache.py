@@ -58,13 +58,13 @@ def cache_folder(settings: Settings, option: str | None) -> Path:
 
 
 def analysis_fingerprint() -> str:
-    """A hash of the sources that decide findings: the engine's modules and the rules."""
+    """A hash of the sources that decide findings: the engine's modules (subpackages too) and the rules."""
     digest = hashlib.blake2b(digest_size=12)
     for package in ("ascend_lint", "ascend_lint.rules"):
         spec = find_spec(package)
         for folder in spec.submodule_search_locations if spec and spec.submodule_search_locations else ():
-            for path in sorted(Path(folder).glob("*.py")):
-                digest.update(path.name.encode())
+            for path in sorted(Path(folder).rglob("*.py")):
+                digest.update(path.relative_to(folder).as_posix().encode())
                 digest.update(path.read_bytes())
     return digest.hexdigest()
 

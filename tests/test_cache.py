@@ -182,7 +182,11 @@ def test_a_changed_rule_set_is_a_new_key(tmp_path: Path):
     assert fingerprint() == first
     with open(copy / "rules" / "dot_lhs_reuse.py", "a", encoding="utf-8") as rule:
         rule.write("# changed\n")
-    assert fingerprint() != first
+    second = fingerprint()
+    assert second != first
+    with open(copy / "ascend_lint" / "host" / "index.py", "a", encoding="utf-8") as module:
+        module.write("# changed\n")
+    assert fingerprint() != second
 
 
 def test_another_version_does_not_read_the_entries(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
