@@ -164,23 +164,65 @@ def binding_nodes(statement: cst.CSTNode, name: str) -> Iterator[cst.CSTNode]:
     `with ... as`, `except ... as`, `del`, import, `def`, `match` capture or `:=` target naming
     it, or a method called on it (`grid.append(...)`)."""
     for node in walk(statement):
-        targets: list[cst.CSTNode] = []
-        if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.NamedExpr | cst.For | cst.CompFor):
-            targets.append(node.target)
-        elif isinstance(node, cst.MatchAs) and node.name is not None:
-            targets.append(node.name)
-        elif isinstance(node, cst.WithItem | cst.ImportAlias) and node.asname is not None:
-            targets.append(node.asname.name)
-        elif isinstance(node, cst.ExceptHandler) and node.name is not None:
-            targets.append(node.name.name)
-        elif isinstance(node, cst.ImportAlias | cst.Del):
-            targets.append(node.name if isinstance(node, cst.ImportAlias) else node.target)
-        elif isinstance(node, cst.FunctionDef | cst.ClassDef):
-            targets.append(node.name)
-        elif isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-            targets.append(node.func.value)
-        if any(isinstance(sub, cst.Name) and sub.value == name for target in targets for sub in walk(target)):
+        if any(isinstance(sub, cst.Name) and sub.value == name for target in _targets(node) for sub in walk(target)):
             yield node
+
+
+def binders_by_name(root: cst.CSTNode) -> dict[str, list[cst.CSTNode]]:
+    """Every name the nodes under `root` may rebind or change, with those nodes: what
+    `binding_nodes` gives for each name, and the `global` statements naming it, in one walk."""
+    binders: dict[str, list[cst.CSTNode]] = {}
+    for node in walk(root):
+        if type(node) not in _BINDING_TYPES:
+            continue
+        if isinstance(node, cst.Global):
+            names = set(declared_global(node))
+        else:
+            names = {sub.value for target in _targets(node) for sub in walk(target) if isinstance(sub, cst.Name)}
+        for name in names:
+            binders.setdefault(name, []).append(node)
+    return binders
+
+
+# the node types `_targets` finds targets in (one set lookup for every other node)
+_BINDING_TYPES = frozenset(
+    {
+        cst.AssignTarget,
+        cst.AugAssign,
+        cst.AnnAssign,
+        cst.NamedExpr,
+        cst.For,
+        cst.CompFor,
+        cst.MatchAs,
+        cst.WithItem,
+        cst.ImportAlias,
+        cst.ExceptHandler,
+        cst.Del,
+        cst.FunctionDef,
+        cst.ClassDef,
+        cst.Call,
+        cst.Global,  # `binders_by_name` only
+    }
+)
+
+
+def _targets(node: cst.CSTNode) -> list[cst.CSTNode]:
+    """The parts of `node` whose names it may rebind or change (`binding_nodes`)."""
+    if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.NamedExpr | cst.For | cst.CompFor):
+        return [node.target]
+    if isinstance(node, cst.MatchAs) and node.name is not None:
+        return [node.name]
+    if isinstance(node, cst.WithItem | cst.ImportAlias) and node.asname is not None:
+        return [node.asname.name]
+    if isinstance(node, cst.ExceptHandler) and node.name is not None:
+        return [node.name.name]
+    if isinstance(node, cst.ImportAlias | cst.Del):
+        return [node.name if isinstance(node, cst.ImportAlias) else node.target]
+    if isinstance(node, cst.FunctionDef | cst.ClassDef):
+        return [node.name]
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
+        return [node.func.value]
+    return []
 
 
 def _unpacked(value: cst.BaseExpression, count: int) -> list[cst.BaseExpression | None]:

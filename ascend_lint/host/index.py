@@ -42,9 +42,8 @@ from .bindings import (
     MAX_HOPS,
     RECORDED_BINDERS,
     assignments_after,
-    binding_nodes,
+    binders_by_name,
     comprehension_variables,
-    declared_global,
     names_read,
     reaching_binding,
     rebinds,
@@ -169,7 +168,7 @@ class HostIndex(HostFacts):
     ):
         super().__init__()
         self.module = module
-        self._assigned: dict[tuple[str, Scope], bool] = {}  # `_assigned_only`
+        self._binders: dict[Scope, dict[str, list[cst.CSTNode]]] = {}  # `_assigned_only`
         self.kernels = {kernel.name: kernel for kernel in kernels}
         self.imported = imported  # the modules of the package the module imports from
         self._updated: dict[tuple[str, Scope], tuple[str, ...]] = {}  # names being sized: their earlier extent
@@ -2167,14 +2166,12 @@ class HostIndex(HostFacts):
         """Every binding of `name` in `owner` (the module for None, functions included) is an
         assignment the index records its value of: no `for`, comprehension, `with`, `except`,
         import or `match` target, and at module level no `global` statement naming it."""
-        key = (name, owner)
-        if key not in self._assigned:
-            root: cst.CSTNode = self.module if owner is None else owner.body
-            # a method called on it changes no int (`(n - 1).bit_length()`)
-            self._assigned[key] = all(
-                isinstance(node, (*RECORDED_BINDERS, cst.Call)) for node in binding_nodes(root, name)
-            ) and not (owner is None and any(name in declared_global(node) for node in walk(root)))
-        return self._assigned[key]
+        if owner not in self._binders:
+            self._binders[owner] = binders_by_name(self.module if owner is None else owner.body)
+        # a method called on it changes no int (`(n - 1).bit_length()`); a `global` statement
+        # naming a module-level name lets any function rebind it
+        kept = (*RECORDED_BINDERS, cst.Call) if owner is None else (*RECORDED_BINDERS, cst.Call, cst.Global)
+        return all(isinstance(node, kept) for node in self._binders[owner].get(name, ()))
 
     def at_least(self, value: cst.BaseExpression, size: cst.BaseExpression, scope: Scope, hops: int = 0) -> bool:
         """`value` is at least `size` whatever it is: `size` itself, the power of two above a value
