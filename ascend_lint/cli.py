@@ -212,10 +212,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "server":
             return _serve()
         if args.command == "confirm":
-            from .runtime_check.cli import run
+            from .runtime_check.cli import confirm
 
             settings = settings_from(args)
-            return run(args, settings, lint_requested(args, settings, read_stdin(args)))
+            return confirm(args, settings, lambda: lint_requested(args, settings, read_stdin(args)))
         return _check(args)
     except ConfigError as exc:
         print(f"ascend-lint: error: {exc}", file=sys.stderr)

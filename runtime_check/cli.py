@@ -2,7 +2,8 @@
 
 ``ascend_lint.cli`` lints the requested paths and hands the results (findings with their
 facts) to :func:`run`. Exit codes: 0 no finding confirmed, 1 at least one confirmed, 2 the
-workload could not run (or bad usage, or the runtime extra is missing).
+workload could not run (or bad usage, or the runtime extra is missing); 130 / 143 when SIGINT /
+SIGTERM stopped it (every child process killed, the temporary files removed, no verdicts).
 """
 
 from __future__ import annotations
@@ -10,8 +11,10 @@ from __future__ import annotations
 import argparse
 import functools
 import os
+import signal
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -19,12 +22,12 @@ from ascend_lint.config import Settings, positive_int
 from ascend_lint.engine import relative_display
 from ascend_lint.model import FileResult, Finding
 
-from . import backends
+from . import backends, process
 from .capture.launches import Capture
 from .capture.recorder import capture_launches
 from .capture.workload import Workload
 from .device import DEFAULT_MODEL, MODELS
-from .jobs import ReplayJob, match, unlaunched
+from .jobs import ReplayJob, launched_elsewhere, match, unlaunched
 from .process import run_all
 from .replay_child import memory_in_subprocess, replay_batch_in_subprocess
 from .report import ConfirmReport, errors_json, render_json, render_sarif, render_text, summary
@@ -112,14 +115,15 @@ def _planned(
             sources[finding.filename] = Path(finding.filename).read_text()
         kernel, launches = match(finding, sources[finding.filename], capture)
         if kernel is None:
-            why = f" ({capture.error.strip().splitlines()[-1]})" if capture.error else ""
+            why = f" ({capture.stopped()})" if capture.stopped() else ""
             kernel_name = unlaunched(finding, sources[finding.filename])
             reason = (
                 f"the workload never launched {kernel_name}{why}"
                 if kernel_name
                 else f"the workload launched no kernel this finding belongs to{why}"
             )
-            planned.append(inconclusive(finding, plan.backend, reason))
+            elsewhere = launched_elsewhere(finding, sources[finding.filename], capture)
+            planned.append(inconclusive(finding, plan.backend, f"{reason}; {elsewhere}" if elsewhere else reason))
         else:
             soc = settings.soc(finding.filename).name
             job = ReplayJob(finding, plan.backend, plan.evidence, workload, kernel, launches, args.device, soc)
@@ -193,6 +197,22 @@ def _memory_plans(
     ]
     plans = run_all(tasks, args.jobs, lambda index, plan: None)
     return [plan for kernel_plans in plans for plan in kernel_plans]
+
+
+def confirm(args: argparse.Namespace, settings: Settings, lint: Callable[[], list[FileResult]]) -> int:
+    """``ascend-lint confirm``: :func:`run` on what ``lint`` gives. SIGINT (Ctrl-C) or SIGTERM
+    stops it: every child process (the workload, the replays) is killed, the temporary files are
+    removed and the exit code is 128 + the signal's number, as a shell reports it."""
+    with process.stopped_by_signals():
+        try:
+            return run(args, settings, lint())
+        except process.Interrupted as interrupted:
+            process.stop_children()
+            _progress(
+                f"ascend-lint confirm: interrupted by {signal.Signals(interrupted.signum).name}: stopped every "
+                "process it started (the workload, the replays) and removed its temporary files; no verdicts"
+            )
+            return 128 + interrupted.signum
 
 
 def run(args: argparse.Namespace, settings: Settings, results: list[FileResult]) -> int:

@@ -19,6 +19,7 @@ import ast
 import functools
 import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ascend_lint.model import Finding, LineIndex
@@ -135,6 +136,41 @@ def unlaunched(finding: Finding, source: str) -> str | None:
     if any(f"{function.name}(" in s.code for s in spans.functions if s.device and s is not function):
         return f"a kernel calling {function.name}"
     return function.name
+
+
+def launched_elsewhere(finding: Finding, source: str, capture: Capture) -> str | None:
+    """When the workload launched the kernels of the finding's file from another copy of that
+    file (a module of the same name and kernels of the same names elsewhere: the user lints a
+    checkout, the workload imports the installed wheel), which copy and what to do; else None."""
+    path = os.path.realpath(finding.filename)
+    spans = _spans_of(source)
+    names = {s.name for s in spans.functions if s.device}
+    copies = [
+        x.kernel
+        for x in capture.launches
+        if x.kernel.file != path
+        and x.kernel.name in names
+        and os.path.basename(x.kernel.file) == os.path.basename(path)
+    ]
+    if not copies:
+        return None
+    function = _innermost(spans.functions, finding.location.row)
+    kernel = next((k for k in copies if function is not None and k.name == function.name), copies[0])
+    module = kernel.module.split(".")
+    parts = Path(path).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    root = (
+        str(Path(*parts[: -len(module)]))
+        if len(parts) > len(module) and list(parts[-len(module) :]) == module
+        else None
+    )
+    where = f"PYTHONPATH={root}" if root else "its package's folder first on PYTHONPATH"
+    return (
+        f"it launched {kernel.name} from {kernel.file} (module {kernel.module}), another copy of this file, "
+        f"which the workload imports instead: make it import this file (`pip install -e` its checkout, or "
+        f"{where}), or confirm that copy"
+    )
 
 
 def statement_rows(source: str, finding: Finding) -> range:

@@ -64,6 +64,15 @@ class Capture:
     launches: list[Launch] = field(default_factory=list)
     error: str | None = None
     dropped: int = 0  # launches not kept (over the per-kernel cap)
+    ended: str | None = None  # how the workload's process ended when it left no result, in a sentence
+
+    def stopped(self) -> str | None:
+        """Why the workload stopped early, in one line: how its process ended (it hung, exited
+        with ``os._exit``, crashed), else the last line of the error it raised; None when it
+        ran to its end."""
+        if self.ended is not None:
+            return self.ended
+        return self.error.strip().splitlines()[-1] if self.error else None
 
     def tests(self, kernels: set[KernelRef | None]) -> dict[str, dict[str, int]]:
         """For a ``--pytest`` workload: each test's launches of ``kernels``, counted per kernel."""

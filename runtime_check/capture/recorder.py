@@ -4,7 +4,10 @@ Every ``kernel[grid](...)`` the workload makes (directly, through ``triton.autot
 config it would benchmark — or ``triton.heuristics``) goes through ``JITFunction.run``. Here
 that call computes the launch's real specialisation exactly as the JIT does (signature,
 constexprs, ints specialised to 1, ``None`` pointers, compile options), records it with the
-grid and the launch's call site, and returns without compiling or running anything.
+grid and the launch's call site, and returns without compiling or running anything. Each kept
+launch is also appended to the child's progress file as it happens (flushed): when the workload
+then hangs (killed at the timeout), calls ``os._exit`` or crashes, the launches it made still
+count.
 
 Runs in a subprocess (``python -m ascend_lint.runtime_check.capture.recorder TASK RESULT``,
 started by :func:`capture_launches`), with the simulated Ascend device (:mod:`..device`): the
@@ -22,10 +25,10 @@ import tempfile
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import IO, Any
 
 from .. import device, toolchain
-from ..process import run_child
+from ..process import progress_file, run_child
 from .launches import Capture, KernelRef, Launch, encode_value
 from .workload import Workload, current_test, run_workload
 
@@ -33,10 +36,14 @@ from .workload import Workload, current_test, run_workload
 def capture_launches(workload: Workload, model: str, timeout: float) -> Capture:
     """Run the workload in a subprocess with launches captured, on a simulated ``model``."""
     finished = run_child(__name__, {"workload": workload.to_json(), "device": model}, timeout)
-    if finished.result is None:
+    if finished.result is not None:
+        return Capture.from_json(finished.result)
+    launches = [Launch.from_json(x) for x in finished.progress]
+    if not launches:
         error = f"the workload could not run: {finished.failure(timeout)}"
-        return Capture(workload=workload.describe(), error=error)
-    return Capture.from_json(finished.result)
+        return Capture(workload=workload.describe(), error=error, ended=error.splitlines()[0].rstrip(":"))
+    ended = f"the workload made {len(launches)} launch(es), then {finished.ended(timeout)}"
+    return Capture(workload.describe(), launches, ended + finished.stderr_tail(), ended=ended)
 
 
 def _describe(name: str, value: Any, signature: dict[str, str], constants: dict[str, Any]) -> str:
@@ -66,10 +73,11 @@ MAX_REPEATS = 16  # launches kept per kernel and specialisation (a workload may 
 class Recorder:
     """Replaces ``JITFunction.run`` while a workload runs."""
 
-    def __init__(self) -> None:
+    def __init__(self, progress: IO[str] | None = None) -> None:
         import triton
 
         self.launches: list[Launch] = []
+        self._progress = progress  # each kept launch, a JSON line, flushed
         self.dropped = 0
         self._seen: dict[tuple[KernelRef, str], int] = {}
         self._skip_dirs = tuple(os.path.realpath(Path(str(m.__file__)).parent) for m in (triton, toolchain))
@@ -114,6 +122,9 @@ class Recorder:
         self._seen[key] = self._seen.get(key, 0) + 1
         if self._seen[key] <= MAX_REPEATS:
             self.launches.append(launch)
+            if self._progress is not None:
+                self._progress.write(json.dumps(launch.to_json(), default=repr) + "\n")
+                self._progress.flush()
         else:
             self.dropped += 1
 
@@ -146,9 +157,9 @@ class Recorder:
         )
 
 
-def record_workload(workload: Workload) -> Capture:
-    """Run ``workload`` with launches recorded."""
-    recorder = Recorder()
+def record_workload(workload: Workload, progress: IO[str] | None = None) -> Capture:
+    """Run ``workload`` with launches recorded (and appended to ``progress`` as they happen)."""
+    recorder = Recorder(progress)
     with recorder.installed():
         error = run_workload(workload)
     return Capture(workload.describe(), recorder.launches, error, recorder.dropped)
@@ -157,10 +168,13 @@ def record_workload(workload: Workload) -> Capture:
 def main(argv: list[str]) -> int:
     """``TASK RESULT``: TASK holds the workload and the device model; RESULT receives the capture."""
     task, out = json.loads(Path(argv[0]).read_text()), Path(argv[1])
-    with tempfile.TemporaryDirectory(prefix="ascend-lint-capture-") as workdir:
+    with (
+        tempfile.TemporaryDirectory(prefix="ascend-lint-capture-") as workdir,
+        open(progress_file(out), "a") as progress,
+    ):
         device.install(task["device"])
         toolchain.activate(Path(workdir), task["device"])
-        capture = record_workload(Workload.from_json(task["workload"]))
+        capture = record_workload(Workload.from_json(task["workload"]), progress)
     out.write_text(json.dumps(capture.to_json(), default=repr))
     return 0
 
