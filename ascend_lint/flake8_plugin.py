@@ -6,6 +6,11 @@ included (flake8 names every file it checks: `exclude` holds as with `--force-ex
 from the project the file belongs to; `# noqa` and `per-file-ignores` are flake8's.
 `# ascend-lint: disable-file` is read as the CLI reads it (comments only), and a directive
 that cannot be read is ignored with a warning on stderr, as `ascend-lint check` prints it.
+
+A configuration that cannot be read (a `pyproject.toml` that is not TOML, an unknown key or
+code in `[tool.ascend-lint]`) is one finding per file, `ASC000` at 1:1, saying so: flake8 and
+the other plugins run on, the run fails (as `ascend-lint check` stops with status 2) and an
+editor shows why there are no `ASC` findings, as the server does.
 """
 
 from __future__ import annotations
@@ -16,8 +21,10 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-from ascend_lint.config import Settings, load_settings
+from ascend_lint.config import ConfigError, Settings, load_settings
 from ascend_lint.engine import lint_source
+
+CONFIG_ERROR = "ASC000"  # the code of "the configuration cannot be read", no rule's
 
 
 class AscendLintFlake8:
@@ -27,7 +34,11 @@ class AscendLintFlake8:
         self.filename = filename
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
-        settings = _settings(Path(self.filename).resolve().parent)
+        try:
+            settings = _settings(Path(self.filename).resolve().parent)
+        except ConfigError as exc:
+            yield 1, 0, f"{CONFIG_ERROR} configuration error, ascend-lint did not check the file: {exc}", type(self)
+            return
         if settings.is_excluded(self.filename):
             return
         result = lint_source("".join(self.lines), self.filename, settings, apply_noqa=False)

@@ -1,15 +1,18 @@
 """`ascend-lint server`: a Language Server (stdio) that brings the findings into any editor.
 
 Built on pygls and lsprotocol (`pip install 'ascend-lint[server]'`). It publishes diagnostics
-when a document is opened, changed or saved; offers a code action per fix (labelled safe or
+when a document is opened, changed or saved with a change; offers a code action per fix (labelled safe or
 unsafe), a "disable for this line" action that adds `# noqa: ASC00N`, and a source action
-applying every safe fix; hovering a finding shows its rule's documentation.
+applying every safe fix; hovering a finding shows its rule's documentation. It asks the client
+to watch the files that decide settings and targeting (`CONFIGURATION_FILES`) and lints every
+open document again when one changes.
 
 Per open document the server keeps the text it last linted, the result, and a
 `DocumentMemory`: an edit re-parses only the top-level statements it touched (the
 `IncrementalParser` in it), and only the changed document is linted again. Linting runs on one worker thread; edits that arrive
 while a document is being linted are coalesced into one more run on the newest text, and
-diagnostics are published only for the text they were computed on.
+diagnostics are published only for the text they were computed on. A code action asked
+before the lint of the editor's text is done waits for it (`LINT_WAIT` at most).
 """
 
 from __future__ import annotations
@@ -22,11 +25,12 @@ from functools import lru_cache
 from pathlib import Path
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from . import __version__
-from .config import SKIP_EXCLUDED, ConfigError, Settings, load_settings
+from .config import SKIP_EXCLUDED, SKIP_NOT_ASCEND, ConfigError, Settings, load_settings, skip_text
 from .directives import Comments, InvalidDirective, noqa_directive
 from .engine import DocumentMemory, lint_source
 from .model import NEWLINE, Diagnostic, FileResult, Finding, Fix, Position
@@ -35,6 +39,16 @@ from .reporters.shared import rule_url
 
 NAME = "ascend-lint"
 FIX_ALL = f"{lsp.CodeActionKind.SourceFixAll.value}.{NAME}"
+FIX_ALL_TITLE = f"{NAME}: apply every safe fix"
+# The files that decide what is linted and how: `[tool.ascend-lint]`, and a project's root and
+# its dependencies on torch_npu / triton-ascend (`config.project_of`, default targeting).
+CONFIGURATION_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
+WATCHERS = f"{NAME}-configuration-files"  # the id of the client's file watchers
+# How long a code action waits for the lint of the text the editor has (codeActionsOnSave
+# right after typing), in seconds; past it the answer is empty, as when nothing applies.
+LINT_WAIT = 5.0
+# Findings on code that has no effect (editors fade it out): ASC001's knobs.
+UNNECESSARY = frozenset({"ASC001"})
 
 
 @dataclass
@@ -48,6 +62,9 @@ class Document:
     fixed_all: tuple[FileResult, str | None] | None = None  # a result and its text with every safe fix applied
     linting: bool = False
     stale: bool = False  # the text changed while it was being linted
+    linted: asyncio.Event = field(default_factory=asyncio.Event)  # set whenever a lint of it ends
+    saves: int = 0  # the server's count of saves when the lint of `result` started
+    told: str | None = None  # why it is not linted, as the client's log was last told
 
 
 class AscendLintServer(LanguageServer):
@@ -55,6 +72,8 @@ class AscendLintServer(LanguageServer):
         super().__init__(NAME, __version__)
         self.documents: dict[str, Document] = {}
         self.linter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ascend-lint")
+        self.saves = 0  # documents saved: a module a document imports may have changed on disk
+        self.shut_down = False  # the client sent `shutdown` (`exit` without it ends with status 1)
 
     async def relint(self, uri: str) -> None:
         """Lint the document's current text and publish; coalesces edits made meanwhile."""
@@ -64,37 +83,100 @@ class AscendLintServer(LanguageServer):
             return
         document.linting = True
         try:
-            while document.stale and uri in self.documents:
+            # `is document`: one closed and opened again meanwhile is another document
+            while document.stale and self.documents.get(uri) is document:
                 document.stale = False
                 text_document = self.workspace.get_text_document(uri)
-                text, version = text_document.source, text_document.version
+                text, version, saves = text_document.source, text_document.version, self.saves
                 loop = asyncio.get_running_loop()
                 linted = await loop.run_in_executor(self.linter, _lint, uri, text, document)
-                if document.stale or uri not in self.documents:
+                if document.stale or self.documents.get(uri) is not document:
                     continue
                 document.text, (document.result, document.settings) = text, linted
+                document.saves = saves
+                self.tell_skipped(uri, document)
                 self.publish(uri, version, text, document.result)
+                document.linted.set()
         finally:
             document.linting = False
+            document.linted.set()
+
+    async def saved(self, uri: str) -> None:
+        """A document was saved: lint it again, unless its text is the one last linted and no
+        other document was saved since (a device function it imports is read from disk)."""
+        document = self.documents.get(uri)
+        unchanged = (
+            document is not None
+            and not document.linting
+            and document.result is not None
+            and document.saves == self.saves
+            and document.text == self.workspace.get_text_document(uri).source
+        )
+        self.saves += 1
+        if document is None:
+            return
+        if unchanged:
+            document.saves = self.saves
+        else:
+            await self.relint(uri)
+
+    def tell_skipped(self, uri: str, document: Document) -> None:
+        """Say in the client's log, once, why a document gets no diagnostics at all."""
+        result = document.result
+        reason = None if result is None or result.checked else result.skip_reason or SKIP_NOT_ASCEND
+        if reason is not None and reason != document.told:
+            how = "" if reason == SKIP_EXCLUDED else " (list it in `target-paths` to lint it)"
+            message = f"{NAME}: {to_fs_path(uri) or uri} is not linted, {skip_text(reason)}{how}"
+            self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Info, message=message))
+        document.told = reason
+
+    async def watch_configuration(self) -> None:
+        """Ask the client to report changes of the configuration files, as ruff does for its
+        own: an editor sends `didSave` only for documents it has open, and a client set up for
+        Python files opens no `pyproject.toml` with this server."""
+        workspace = self.client_capabilities.workspace
+        watched = workspace.did_change_watched_files if workspace else None
+        if watched is None or not watched.dynamic_registration:
+            return
+        watchers = [lsp.FileSystemWatcher(glob_pattern=f"**/{name}") for name in CONFIGURATION_FILES]
+        registration = lsp.Registration(
+            id=WATCHERS,
+            method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
+            register_options=lsp.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
+        )
+        try:
+            await self.client_register_capability_async(lsp.RegistrationParams(registrations=[registration]))
+        except JsonRpcException as exc:
+            message = f"{NAME}: the client does not watch the configuration files ({exc}); changes apply on restart"
+            self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Warning, message=message))
 
     def publish(self, uri: str, version: int | None, text: str, result: FileResult | None) -> None:
         lines = _lines(text)
         diagnostics = []
         if result is not None:
             diagnostics = [self._diagnostic(uri, lines, finding) for finding in result.findings]
-            # a suppression comment that cannot be read (ignored), as `check` warns on stderr
-            diagnostics += [self._note(lines, warning, lsp.DiagnosticSeverity.Warning) for warning in result.warnings]
+            # a suppression comment that cannot be read (ignored), as `check` warns on stderr:
+            # the range runs from where the warning points to the end of the comment
+            diagnostics += [
+                self._note(lines, warning, lsp.DiagnosticSeverity.Warning, to_end=True) for warning in result.warnings
+            ]
             if result.error is not None:
                 diagnostics.append(self._note(lines, result.error, lsp.DiagnosticSeverity.Error))
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(uri=uri, diagnostics=diagnostics, version=version)
         )
 
-    def _note(self, lines: list[str], note: Diagnostic, severity: lsp.DiagnosticSeverity) -> lsp.Diagnostic:
-        """A diagnostic of ascend-lint's own, about the file (no rule's finding)."""
+    def _note(
+        self, lines: list[str], note: Diagnostic, severity: lsp.DiagnosticSeverity, to_end: bool = False
+    ) -> lsp.Diagnostic:
+        """A diagnostic of ascend-lint's own, about the file (no rule's finding); with `to_end`,
+        its range ends with its line (a comment's)."""
         where = note.location or Position(1, 1)
+        end = where
+        if to_end and where.row <= len(lines):
+            end = Position(where.row, max(where.column, len(lines[where.row - 1]) + 1))
         return lsp.Diagnostic(
-            range=self._range(lines, where, where), message=note.message, severity=severity, source=NAME
+            range=self._range(lines, where, end), message=note.message, severity=severity, source=NAME
         )
 
     def _diagnostic(self, uri: str, lines: list[str], finding: Finding) -> lsp.Diagnostic:
@@ -106,6 +188,7 @@ class AscendLintServer(LanguageServer):
             code=finding.code,
             code_description=lsp.CodeDescription(href=url) if url else None,
             source=NAME,
+            tags=[lsp.DiagnosticTag.Unnecessary] if finding.code in UNNECESSARY else None,
             related_information=[
                 lsp.DiagnosticRelatedInformation(
                     location=lsp.Location(uri=uri, range=self._range(lines, r.location, r.end_location)),
@@ -141,8 +224,27 @@ class AscendLintServer(LanguageServer):
             return None  # a lint of the newer text is on its way: its actions will follow
         return document.result, document.settings, _lines(document.text)
 
-    async def code_actions(self, uri: str, wanted: lsp.Range, only: Sequence[str] | None) -> list[lsp.CodeAction]:
-        state = self.current(uri)
+    async def settled(self, uri: str) -> tuple[FileResult, Settings | None, list[str]] | None:
+        """`current`, once the lint of the text the editor has now is done: an editor asks for
+        `source.fixAll` on save right after the last keystroke. Waits `LINT_WAIT` at most."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + LINT_WAIT
+        while (document := self.documents.get(uri)) is not None and document.linting and self.current(uri) is None:
+            document.linted.clear()
+            try:
+                await asyncio.wait_for(document.linted.wait(), deadline - loop.time())
+            except asyncio.TimeoutError:
+                break
+        return self.current(uri)
+
+    async def code_actions(
+        self, uri: str, wanted: lsp.Range, only: Sequence[str] | None, resolvable: bool = False
+    ) -> list[lsp.CodeAction]:
+        """The quick fixes of the findings in `wanted` and the action applying every safe fix.
+        Asked without `only` (a lightbulb, a menu) by a client that resolves code actions, that
+        action comes without its edit, worked out when it is chosen (`resolve`): the cursor
+        moves often, and fixing everything costs a lint."""
+        state = await self.settled(uri)
         if state is None:
             return []
         result, settings, lines = state
@@ -158,21 +260,38 @@ class AscendLintServer(LanguageServer):
             noqa = self._noqa_action(uri, lines, finding, diagnostic, _comments(self.documents[uri].text or ""))
             if noqa is not None:
                 actions.append(noqa)
-        if not only or any(FIX_ALL.startswith(kind) for kind in only):
+        if not only and resolvable:
+            if _fixable(result):
+                actions.append(lsp.CodeAction(title=FIX_ALL_TITLE, kind=FIX_ALL, data={"uri": uri}))
+        elif not only or any(FIX_ALL.startswith(kind) for kind in only):
             fixed = await self.fixed_all(self.documents[uri], result, settings)
             now = self.current(uri)
             if now is None or now[0] is not result:
                 return []  # the text changed meanwhile: the editor asks again for the new one
             if fixed is not None:
-                edit = lsp.TextEdit(range=self._whole(lines), new_text=fixed)
-                actions.append(
-                    lsp.CodeAction(
-                        title=f"{NAME}: apply every safe fix",
-                        kind=FIX_ALL,
-                        edit=lsp.WorkspaceEdit(changes={uri: [edit]}),
-                    )
-                )
+                actions.append(self._fix_all_action(uri, lines, fixed))
         return actions
+
+    async def resolve(self, action: lsp.CodeAction) -> lsp.CodeAction:
+        """The edit of the "apply every safe fix" action, for the text the editor has now."""
+        uri = action.data.get("uri") if isinstance(action.data, dict) else None
+        if action.kind != FIX_ALL or not isinstance(uri, str):
+            return action
+        for _ in range(3):  # the text may change while the fixes are worked out
+            state = await self.settled(uri)
+            if state is None:
+                break
+            result, settings, lines = state
+            fixed = await self.fixed_all(self.documents[uri], result, settings)
+            now = self.current(uri)
+            if now is not None and now[0] is result:
+                return self._fix_all_action(uri, lines, fixed)
+        return action
+
+    def _fix_all_action(self, uri: str, lines: list[str], fixed: str | None) -> lsp.CodeAction:
+        """The action replacing the text with `fixed` (no edit when nothing is fixed)."""
+        edits = [] if fixed is None else [lsp.TextEdit(range=self._whole(lines), new_text=fixed)]
+        return lsp.CodeAction(title=FIX_ALL_TITLE, kind=FIX_ALL, edit=lsp.WorkspaceEdit(changes={uri: edits}))
 
     async def fixed_all(self, document: Document, result: FileResult, settings: Settings | None) -> str | None:
         """The text of `result` with every safe fix applied (None when none applies). Worked out
@@ -275,11 +394,16 @@ def _settings(folder: str) -> Settings:
     return load_settings([folder])
 
 
+def _fixable(result: FileResult) -> bool:
+    """Whether a finding has a safe fix."""
+    return any(f.fix is not None and f.fix.applicability == "safe" for f in result.findings)
+
+
 def _fix_all(result: FileResult, settings: Settings | None) -> str | None:
     """The text with every safe fix applied, or None when there is none."""
     from .fixer import fix_result
 
-    if settings is None or not any(f.fix and f.fix.applicability == "safe" for f in result.findings):
+    if settings is None or not _fixable(result):
         return None
     _, fixed = fix_result(result, settings, unsafe=False)
     return fixed.fixed if fixed is not None else None
@@ -298,7 +422,7 @@ def _lines(text: str) -> list[str]:
 
 
 def _is_configuration(uri: str) -> bool:
-    return uri.endswith("/pyproject.toml")
+    return uri.rsplit("/", 1)[-1] in CONFIGURATION_FILES
 
 
 def _overlaps(a: lsp.Range, b: lsp.Range) -> bool:
@@ -310,6 +434,14 @@ def _overlaps(a: lsp.Range, b: lsp.Range) -> bool:
 
 def build_server() -> AscendLintServer:
     server = AscendLintServer()
+
+    @server.feature(lsp.INITIALIZED)
+    async def initialized(ls: AscendLintServer, params: lsp.InitializedParams) -> None:
+        await ls.watch_configuration()
+
+    @server.feature(lsp.SHUTDOWN)
+    def shutdown(ls: AscendLintServer, params: None) -> None:
+        ls.shut_down = True
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
     async def did_open(ls: AscendLintServer, params: lsp.DidOpenTextDocumentParams) -> None:
@@ -323,8 +455,8 @@ def build_server() -> AscendLintServer:
     async def did_save(ls: AscendLintServer, params: lsp.DidSaveTextDocumentParams) -> None:
         if _is_configuration(params.text_document.uri):
             await ls.settings_changed()
-        elif params.text_document.uri in ls.documents:
-            await ls.relint(params.text_document.uri)
+        else:
+            await ls.saved(params.text_document.uri)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: AscendLintServer, params: lsp.DidCloseTextDocumentParams) -> None:
@@ -337,10 +469,18 @@ def build_server() -> AscendLintServer:
 
     @server.feature(
         lsp.TEXT_DOCUMENT_CODE_ACTION,
-        lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL]),
+        lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL], resolve_provider=True),
     )
     async def code_action(ls: AscendLintServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction]:
-        return await ls.code_actions(params.text_document.uri, params.range, params.context.only)
+        capability = ls.client_capabilities.text_document
+        code_action = capability.code_action if capability else None
+        resolving = code_action.resolve_support if code_action else None
+        resolvable = resolving is not None and "edit" in resolving.properties
+        return await ls.code_actions(params.text_document.uri, params.range, params.context.only, resolvable)
+
+    @server.feature(lsp.CODE_ACTION_RESOLVE)
+    async def resolve_code_action(ls: AscendLintServer, params: lsp.CodeAction) -> lsp.CodeAction:
+        return await ls.resolve(params)
 
     @server.feature(lsp.TEXT_DOCUMENT_HOVER)
     def hover(ls: AscendLintServer, params: lsp.HoverParams) -> lsp.Hover | None:
@@ -350,5 +490,6 @@ def build_server() -> AscendLintServer:
 
 
 def main() -> int:
-    build_server().start_io()
-    return 0
+    server = build_server()
+    server.start_io()
+    return 0 if server.shut_down else 1  # the protocol's exit status of `exit` without `shutdown`

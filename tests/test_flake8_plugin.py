@@ -180,3 +180,30 @@ def test_per_file_target_soc_applies(tmp_path: Path) -> None:
     lines = flake8("--select", "ASC", ".", cwd=tmp_path)
     assert [line.split(":")[:2] for line in lines] == [["./a2/triton_ascend/silu.py", str(UB_LINE)]]
     assert "the Ascend 910B has" in lines[0]
+
+
+@pytest.mark.parametrize(
+    ("configuration", "problem"),
+    [
+        ("[tool.ascend-lint\n", "invalid TOML"),
+        ('[tool.ascend-lint]\nignore = ["ASC999"]\n', "ASC999"),
+    ],
+)
+def test_a_configuration_that_cannot_be_read_is_one_finding_per_file(
+    tmp_path: Path, configuration: str, problem: str
+) -> None:
+    """flake8 and its other checks run on (no traceback); each file says at 1:1 why ascend-lint
+    did not check it, and the run fails."""
+    write_project(tmp_path)
+    (tmp_path / "pyproject.toml").write_text(configuration, encoding="utf-8")
+    (tmp_path / CUDA_PATH).write_text("import os\n", encoding="utf-8")
+    lines, stderr = flake8_run("--select", "ASC,F", BAD_PATH, CUDA_PATH, cwd=tmp_path)
+    assert not stderr, stderr
+    found = sorted(line.split(": ", 1) for line in lines)
+    assert sorted((where, text.split()[0]) for where, text in found) == sorted(
+        [(f"{BAD_PATH}:1:1", "ASC000"), (f"{CUDA_PATH}:1:1", "ASC000"), (f"{CUDA_PATH}:1:1", "F401")]
+    )
+    errors = [text for _, text in found if text.startswith("ASC000")]
+    assert all(problem in text and "configuration error" in text for text in errors)
+    unsaved = flake8("--select", "ASC", "--stdin-display-name", BAD_PATH, "-", cwd=tmp_path, stdin=BAD_KERNEL)
+    assert [line.split(": ", 1)[1].split()[0] for line in unsaved] == ["ASC000"]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
+import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -47,11 +49,23 @@ class Editor(BaseLanguageClient):
         super().__init__("ascend-lint-tests", "1")
         self.published: dict[str, list[lsp.PublishDiagnosticsParams]] = {}
         self.arrived = asyncio.Event()
+        self.registrations: list[lsp.Registration] = []
+        self.registered = asyncio.Event()
+        self.logged: list[lsp.LogMessageParams] = []
 
         @self.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
         def publish(params: lsp.PublishDiagnosticsParams) -> None:
             self.published.setdefault(params.uri, []).append(params)
             self.arrived.set()
+
+        @self.feature(lsp.CLIENT_REGISTER_CAPABILITY)
+        def register(params: lsp.RegistrationParams) -> None:
+            self.registrations += params.registrations
+            self.registered.set()
+
+        @self.feature(lsp.WINDOW_LOG_MESSAGE)
+        def log(params: lsp.LogMessageParams) -> None:
+            self.logged.append(params)
 
     async def diagnostics(self, uri: str, count: int) -> lsp.PublishDiagnosticsParams:
         """The `count`-th publication for `uri` (waiting for it)."""
@@ -61,16 +75,42 @@ class Editor(BaseLanguageClient):
         return self.published[uri][count - 1]
 
 
-def with_server(project: Path, scenario: Callable[[Editor], Awaitable[None]]) -> None:
+# what VS Code and Neovim tell a server they can do, of what it uses
+EDITOR_CAPABILITIES = lsp.ClientCapabilities(
+    general=lsp.GeneralClientCapabilities(position_encodings=[lsp.PositionEncodingKind.Utf16]),
+    workspace=lsp.WorkspaceClientCapabilities(
+        did_change_watched_files=lsp.DidChangeWatchedFilesClientCapabilities(dynamic_registration=True)
+    ),
+    text_document=lsp.TextDocumentClientCapabilities(
+        code_action=lsp.CodeActionClientCapabilities(
+            resolve_support=lsp.ClientCodeActionResolveOptions(properties=["edit"]), data_support=True
+        )
+    ),
+)
+PLAIN_CAPABILITIES = lsp.ClientCapabilities(
+    general=lsp.GeneralClientCapabilities(position_encodings=[lsp.PositionEncodingKind.Utf16])
+)
+
+
+def with_server(
+    project: Path,
+    scenario: Callable[[Editor], Awaitable[None]],
+    capabilities: lsp.ClientCapabilities = PLAIN_CAPABILITIES,
+) -> lsp.InitializeResult:
+    """Run `scenario` with a server started in `project` for a client of `capabilities`; the
+    server's answer to `initialize`."""
+    initialized: list[lsp.InitializeResult] = []
+
     async def run() -> None:
         editor = Editor()
         environment = {**os.environ, "PYTHONPATH": str(REPO)}
         await editor.start_io(sys.executable, "-m", "ascend_lint", "server", cwd=project, env=environment)
         try:
-            capabilities = lsp.ClientCapabilities(
-                general=lsp.GeneralClientCapabilities(position_encodings=[lsp.PositionEncodingKind.Utf16])
+            initialized.append(
+                await editor.initialize_async(
+                    lsp.InitializeParams(capabilities=capabilities, root_uri=project.as_uri())
+                )
             )
-            await editor.initialize_async(lsp.InitializeParams(capabilities=capabilities, root_uri=project.as_uri()))
             editor.initialized(lsp.InitializedParams())
             await asyncio.wait_for(scenario(editor), TIMEOUT * 3)
             await asyncio.wait_for(editor.shutdown_async(None), TIMEOUT)
@@ -83,6 +123,7 @@ def with_server(project: Path, scenario: Callable[[Editor], Awaitable[None]]) ->
                 raise
 
     asyncio.run(run())
+    return initialized[0]
 
 
 def open_document(editor: Editor, path: Path, text: str) -> str:
@@ -330,8 +371,16 @@ def test_saves_and_configuration_changes_lint_again(project: Path):
         editor.text_document_did_save(saved)
         assert [d.code for d in (await editor.diagnostics(uri, 2)).diagnostics] == ["ASC001"]
 
+        # saved as linted: nothing to do; once another file was saved (a module it may import
+        # from), it is linted again
+        editor.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+        other = open_document(editor, project / "triton_ascend" / "other.py", KERNEL)
+        await editor.diagnostics(other, 1)
+        assert len(editor.published[uri]) == 2
+        editor.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(other)))
         editor.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
         assert [d.code for d in (await editor.diagnostics(uri, 3)).diagnostics] == ["ASC001"]
+        assert len(editor.published[other]) == 1
 
         configuration.write_text('[tool.ascend-lint]\nignore = ["ASC001"]\n', encoding="utf-8")
         changed = lsp.FileEvent(uri=configuration.as_uri(), type=lsp.FileChangeType.Changed)
@@ -412,3 +461,164 @@ def test_fixing_everything_does_not_hold_up_the_editor(project: Path):
         assert answered[:2] == ["hover", "actions"]
 
     with_server(project, scenario)
+
+
+def test_the_files_that_decide_targeting_are_watched(tmp_path: Path):
+    """The client is asked to watch pyproject.toml, setup.cfg and setup.py (a client set up for
+    Python files never saves them with this server); a change lints the open documents again.
+    A document that is not linted says why in the client's log, once."""
+    (tmp_path / "pyproject.toml").write_text("[tool.ascend-lint]\n", encoding="utf-8")
+    (tmp_path / "kernels").mkdir()
+    path = tmp_path / "kernels" / "k.py"  # no Ascend folder, import or dependency: not linted
+
+    async def scenario(editor: Editor) -> None:
+        await asyncio.wait_for(editor.registered.wait(), TIMEOUT)
+        (registration,) = editor.registrations
+        assert registration.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES
+        watchers = lsp.DidChangeWatchedFilesRegistrationOptions(**registration.register_options).watchers
+        patterns = sorted(w["globPattern"] if isinstance(w, dict) else w.glob_pattern for w in watchers)
+        assert patterns == ["**/pyproject.toml", "**/setup.cfg", "**/setup.py"]
+
+        uri = open_document(editor, path, KERNEL)
+        assert not (await editor.diagnostics(uri, 1)).diagnostics
+        (told,) = editor.logged
+        assert f"{path} is not linted, not Ascend kernel code" in told.message and "target-paths" in told.message
+        change(editor, uri, 2, lsp.TextEdit(lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)), "# edited\n"))
+        await editor.diagnostics(uri, 2)
+        assert len(editor.logged) == 1  # said once
+
+        setup = tmp_path / "setup.cfg"
+        setup.write_text("[options]\ninstall_requires =\n    torch-npu>=2.1\n", encoding="utf-8")
+        created = lsp.FileEvent(uri=setup.as_uri(), type=lsp.FileChangeType.Created)
+        editor.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(changes=[created]))
+        assert sorted(d.code for d in (await editor.diagnostics(uri, 3)).diagnostics) == ["ASC001", "ASC003"]
+
+    with_server(tmp_path, scenario, EDITOR_CAPABILITIES)
+
+
+def test_fix_all_on_save_right_after_typing_waits_for_the_lint(project: Path):
+    """codeActionsOnSave asks for `source.fixAll` right after the last keystroke, before the
+    lint of that text is done: the answer waits for it instead of being empty."""
+    path = project / "triton_ascend" / "k.py"
+    settings = load_settings([str(path.parent)])
+
+    async def scenario(editor: Editor) -> None:
+        uri = open_document(editor, path, KERNEL)
+        await editor.diagnostics(uri, 1)
+        # another document's first lint holds the lint worker while the edit arrives
+        open_document(editor, project / "triton_ascend" / "busy.py", busy_document(60))
+        typed = "# typed\n"
+        change(editor, uri, 2, lsp.TextEdit(lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)), typed))
+        text = typed + KERNEL
+        identifier = lsp.TextDocumentIdentifier(uri)
+        everything = lsp.Range(lsp.Position(0, 0), lsp.Position(len(text.splitlines()), 0))
+        on_save = lsp.CodeActionContext(diagnostics=[], only=[lsp.CodeActionKind.SourceFixAll])
+        quick = lsp.CodeActionContext(diagnostics=[], only=[lsp.CodeActionKind.QuickFix])
+        fix_all, quickfixes = await asyncio.gather(
+            editor.text_document_code_action_async(lsp.CodeActionParams(identifier, everything, on_save)),
+            editor.text_document_code_action_async(lsp.CodeActionParams(identifier, everything, quick)),
+        )
+        (action,) = fix_all
+        reference = fix_result(lint_source(text, str(path), settings), settings, unsafe=False)[1]
+        assert applied(text, action.edit.changes[uri]) == reference.fixed
+        assert [a.title.split(":")[0] for a in quickfixes] == [
+            "Fix ASC003 (unsafe",
+            "Disable ASC003 for this line",
+            "Fix ASC001",
+            "Disable ASC001 for this line",
+        ]
+        assert quickfixes[2].edit.changes[uri][0].range.start.line == len(text.splitlines()) - 1
+
+    with_server(project, scenario)
+
+
+def test_fixing_everything_is_worked_out_when_chosen(project: Path):
+    """A client that resolves code actions (VS Code, Neovim) asks for them whenever the cursor
+    moves: the "apply every safe fix" action comes without its edit, worked out on
+    `codeAction/resolve`, so the lint worker is free for the next edit."""
+    path = project / "triton_ascend" / "k.py"
+    settings = load_settings([str(path.parent)])
+    reference = fix_result(lint_source(KERNEL, str(path), settings), settings, unsafe=False)[1]
+
+    async def scenario(editor: Editor) -> None:
+        uri = open_document(editor, path, KERNEL)
+        await editor.diagnostics(uri, 1)
+        at = lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0))
+        actions = await editor.text_document_code_action_async(
+            lsp.CodeActionParams(lsp.TextDocumentIdentifier(uri), at, lsp.CodeActionContext(diagnostics=[]))
+        )
+        (deferred,) = actions  # no finding at 1:1
+        assert deferred.kind == "source.fixAll.ascend-lint" and deferred.edit is None
+        resolved = await editor.code_action_resolve_async(deferred)
+        assert applied(KERNEL, resolved.edit.changes[uri]) == reference.fixed
+        # on save the edit comes at once: a client may apply the action without resolving it
+        on_save = lsp.CodeActionContext(diagnostics=[], only=[lsp.CodeActionKind.SourceFixAll])
+        (eager,) = await editor.text_document_code_action_async(
+            lsp.CodeActionParams(lsp.TextDocumentIdentifier(uri), at, on_save)
+        )
+        assert applied(KERNEL, eager.edit.changes[uri]) == reference.fixed
+
+    initialized = with_server(project, scenario, EDITOR_CAPABILITIES)
+    assert initialized.capabilities.code_action_provider.resolve_provider
+
+
+def test_a_document_closed_and_opened_again_during_a_lint_gets_no_stale_diagnostics(project: Path):
+    path = project / "triton_ascend" / "k.py"
+    clean = "import triton\n"
+
+    async def scenario(editor: Editor) -> None:
+        uri = open_document(editor, path, busy_document(150))
+        editor.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(uri)))
+        editor.text_document_did_open(
+            lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri=uri, language_id="python", version=7, text=clean))
+        )
+        while not editor.published.get(uri) or editor.published[uri][-1].version != 7:
+            await editor.diagnostics(uri, len(editor.published.get(uri, ())) + 1)
+        assert [len(p.diagnostics) for p in editor.published[uri]] == [0] * len(editor.published[uri])
+
+    with_server(project, scenario)
+
+
+def test_what_editors_show_of_a_finding_and_a_suppression_comment(project: Path):
+    """ASC001's knobs have no effect: tagged unnecessary (faded); a suppression comment that
+    cannot be read is marked from where the problem is to the end of the comment."""
+    comment = "# noqa: ASC-001"
+    text = KERNEL.replace("num_warps=4)", f"num_warps=4)  {comment}")
+    row = next(n for n, line in enumerate(text.splitlines()) if comment in line)
+    line = text.splitlines()[row]
+
+    async def scenario(editor: Editor) -> None:
+        uri = open_document(editor, project / "triton_ascend" / "k.py", text)
+        diagnostics = {d.code: d for d in (await editor.diagnostics(uri, 1)).diagnostics}
+        assert list(diagnostics["ASC001"].tags) == [lsp.DiagnosticTag.Unnecessary]
+        assert not diagnostics["ASC003"].tags
+        warning = diagnostics[None]
+        assert warning.range.start.line == warning.range.end.line == row
+        assert warning.range.start.character >= utf16(text, row + 1, line.index(comment) + 1).character
+        assert warning.range.end == utf16(text, row + 1, len(line) + 1)
+
+    with_server(project, scenario)
+
+
+def message(method: str, params: object, id: int | None = None) -> bytes:
+    body = json.dumps({"jsonrpc": "2.0", "method": method, "params": params, **({} if id is None else {"id": id})})
+    return f"Content-Length: {len(body.encode())}\r\n\r\n{body}".encode()
+
+
+@pytest.mark.parametrize(("shutdown", "status"), [(True, 0), (False, 1)])
+def test_exit_without_shutdown_ends_with_status_1(project: Path, shutdown: bool, status: int):
+    """As the protocol says: `exit` ends the server with 0 after `shutdown`, else with 1."""
+    talk = message("initialize", {"processId": None, "rootUri": project.as_uri(), "capabilities": {}}, 1)
+    talk += message("initialized", {})
+    if shutdown:
+        talk += message("shutdown", None, 2)
+    talk += message("exit", None)
+    done = subprocess.run(
+        [sys.executable, "-m", "ascend_lint", "server"],
+        input=talk,
+        capture_output=True,
+        cwd=project,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        timeout=TIMEOUT,
+    )
+    assert done.returncode == status, done.stderr
