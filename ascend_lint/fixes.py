@@ -12,6 +12,7 @@ from libcst._nodes.internal import CodegenState
 from libcst._types import CSTNodeT
 
 from .model import Applicability, Edit, Finding, LineIndex, Position
+from .nodes import child_nodes, walk
 from .positions import Layout
 
 _NEWLINE_AT_END = re.compile(r"(\r\n?|\n)\Z")
@@ -173,7 +174,7 @@ def _level(node: cst.BaseExpression) -> float:
 def names_in(node: cst.CSTNode) -> set[str]:
     """Every name `node` mentions."""
     own = {node.value} if isinstance(node, cst.Name) else set()
-    return own.union(*(names_in(child) for child in node.children))
+    return own.union(*(names_in(child) for child in child_nodes(node)))
 
 
 _Listing = TypeVar("_Listing", bound=cst.Call | cst.Dict | cst.List | cst.Set | cst.Tuple)
@@ -311,7 +312,7 @@ def _rebuilt(listing: cst.CSTNode, items: list[Any], gaps: list[_Whitespace]) ->
 
 def contains(root: cst.CSTNode | None, node: cst.CSTNode) -> bool:
     """Whether `node` is `root` or inside it."""
-    return root is not None and (root is node or any(contains(child, node) for child in root.children))
+    return root is not None and any(sub is node for sub in walk(root))
 
 
 class _RenderState(CodegenState):
@@ -346,33 +347,6 @@ def render(module: cst.Module, old: cst.CSTNode, new: cst.CSTNode | str, indent:
     new._codegen(state)
     text = "".join(state.tokens)
     return text.removeprefix(indent) if isinstance(new, cst.BaseStatement) else text
-
-
-class _Full(Exception):
-    """The excerpt has all the characters it may show."""
-
-
-class _CappedState(CodegenState):
-    def __init__(self, module: cst.Module, limit: int):
-        super().__init__(module.default_indent, module.default_newline)
-        self.limit, self.length = limit, 0
-
-    def add_token(self, value: str) -> None:
-        super().add_token(value)
-        self.length += len(value)
-        if self.length > self.limit:
-            raise _Full
-
-
-def code_excerpt(module: cst.Module, node: cst.CSTNode, limit: int = 80) -> str:
-    """`node`'s code for a message, cut after `limit` characters (`...`): code generation stops
-    there, so a message about one link of a long `.to` chain costs no more than a short one."""
-    state = _CappedState(module, limit)
-    try:
-        node._codegen(state)
-    except _Full:
-        return "".join(state.tokens)[:limit] + "..."
-    return "".join(state.tokens)
 
 
 def with_nested(plans: Iterable[FixPlan], layout: Layout) -> dict[int, FixPlan]:

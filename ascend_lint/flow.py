@@ -1591,13 +1591,6 @@ class Flow:
         imports = self.imports
         return (e for e in self.calls if imports.is_tl(e.call.func, *names))
 
-    def loop_of(self, event: Event, predicate: Callable[[Loop], bool] = lambda loop: True) -> Loop | None:
-        """The innermost enclosing loop satisfying `predicate`."""
-        for loop in reversed(event.loops):
-            if predicate(loop):
-                return loop
-        return None
-
 
 def pointer_arg(call: cst.Call) -> cst.BaseExpression | None:
     """The pointer operand of a memory call: first positional, or `pointer=` / `base=`."""

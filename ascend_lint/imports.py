@@ -404,10 +404,6 @@ class ImportMap:
         """First parts of the names bound to Triton (never kernel variables)."""
         return frozenset(self._heads)
 
-    @property
-    def imports_triton(self) -> bool:
-        return bool(self.aliases)
-
 
 def _reexport_meaning(local: str, name: str, source: str) -> str:
     """What a name imported from a `triton-modules` module means, from how it is used."""

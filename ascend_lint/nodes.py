@@ -44,10 +44,18 @@ _TOKEN_FIELDS = (
 )
 
 
+# Fields named like a token that hold code: `def f(*args, **kwargs)`'s parameters.
+_STAR_PARAMETERS = ("star_arg", "star_kwarg")
+
+
 @cache
 def code_fields(node_type: type) -> tuple[str, ...]:
     """The fields of a node type that hold code (not whitespace, commas or other tokens)."""
-    return tuple(f.name for f in dataclasses.fields(node_type) if not f.name.startswith(_TOKEN_FIELDS))
+    return tuple(
+        f.name
+        for f in dataclasses.fields(node_type)
+        if not f.name.startswith(_TOKEN_FIELDS) or f.name in _STAR_PARAMETERS
+    )
 
 
 class _NodeTypes(dict[type, bool]):

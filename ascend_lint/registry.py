@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import lru_cache
+from types import ModuleType
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -14,6 +15,13 @@ if TYPE_CHECKING:
 @lru_cache(maxsize=1)
 def all_rules() -> tuple[type[Rule], ...]:
     from . import rules as package
+
+    return rules_in(package)
+
+
+def rules_in(package: ModuleType) -> tuple[type[Rule], ...]:
+    """The `Rule` subclasses the modules of `package` define, by code; a malformed declaration
+    is refused with a `TypeError` saying what to write (`well_formed`)."""
     from .rule import Rule
 
     found = []
@@ -26,8 +34,27 @@ def all_rules() -> tuple[type[Rule], ...]:
                 and value is not Rule
                 and value.__module__ == module.__name__
             ):
-                found.append(value)
+                found.append(well_formed(value))
     return tuple(sorted(found, key=lambda rule: rule.CODE))
+
+
+def well_formed(rule: type[Rule]) -> type[Rule]:
+    """`rule`, once its `REQUIRES_TOKENS` is a tuple of token groups, each a non-empty tuple of
+    words. A flat tuple of words would be read a character at a time (each character a group:
+    the rule would run on files holding them all as words, so on almost none)."""
+    tokens: object = rule.REQUIRES_TOKENS
+    if isinstance(tokens, tuple) and all(
+        isinstance(group, tuple) and group and all(isinstance(token, str) and token for token in group)
+        for group in tokens
+    ):
+        return rule
+    flat = isinstance(tokens, tuple | list) and bool(tokens) and all(isinstance(token, str) for token in tokens)
+    hint = f"; one group of alternatives is ({tuple(tokens)!r},)" if flat else ""  # type: ignore[arg-type]
+    raise TypeError(
+        f"{rule.__module__}.{rule.__qualname__} ({getattr(rule, 'CODE', 'no CODE')}): REQUIRES_TOKENS must "
+        "be a tuple of token groups, each a non-empty tuple of words, one word of each group in every file "
+        f'the rule reports in (`(("make_block_ptr", "advance"), ("int64",))`); got {tokens!r}{hint}'
+    )
 
 
 def all_codes() -> tuple[str, ...]:

@@ -50,10 +50,16 @@ __all__ = ["Confirm", "Evidence", "Example", "Finding", "HostIndex", "Kernel", "
 
 @dataclass
 class Report:
-    """What a rule returns: the node to point at and what to say."""
+    """What a rule returns: the node to point at and what to say.
+
+    `message` may hold `{related_line}`: the engine writes there the row of the first
+    `related` location (`"the left operand of tl.dot (line {related_line})"`), so the text
+    stays right wherever the reported code moves. Without a related location it is left as
+    written: a report using it relates the node it names first.
+    """
 
     node: cst.CSTNode
-    message: str
+    message: str  # `{related_line}`: the row of related[0] (see above)
     end_node: cst.CSTNode | None = None  # the range ends where this node ends
     related: tuple[tuple[cst.CSTNode, str], ...] = ()
     fix: FixPlan | Declined | None = None  # Declined: no fix, and why
@@ -247,7 +253,11 @@ class Rule:
     # A rule that never fixes: why no rewrite is right, each finding's `no_fix_reason`.
     NO_FIX: ClassVar[str | None] = None
     # Tokens every finding needs, checked on the file's words before parsing (see prefilter.py):
-    # one token of each group must occur. A kernel rule needs a kernel's `jit` on top.
+    # a tuple of groups, each a tuple of alternative words, one word of each group must occur:
+    # `(("make_block_ptr", "advance"), ("int64",))`; one word alone is `(("to",),)`, never
+    # `("to",)` (the registry refuses a group that is not a tuple). A kernel rule needs a
+    # kernel's `jit` on top (`required_tokens`); `may_report` may be overridden for a test the
+    # groups cannot say (rules/hard_coded_ub.py).
     REQUIRES_TOKENS: ClassVar[tuple[tuple[str, ...], ...]] = ()
     # A name users can select or ignore the rule by, with the others of the group ("perf":
     # performance advice with no compile-time evidence).
@@ -284,5 +294,7 @@ class Rule:
 
     @classmethod
     def may_report(cls, words: Words) -> bool:
-        """False when the file lacks a token every finding of the rule needs."""
+        """False when the file lacks a token every finding of the rule needs (`REQUIRES_TOKENS`).
+        A rule may override it with a cheaper or sharper test of the file's words (`words.has`,
+        `words.text`), as long as it holds for every file the rule reports in."""
         return words.satisfies(cls.required_tokens())

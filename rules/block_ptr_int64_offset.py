@@ -5,9 +5,12 @@ Flags an int64 value passed as an offset of `tl.make_block_ptr` (its `offsets` o
 `cu_seqlens` value loaded `.to(tl.int64)` (`bos`, `t0`), a parameter annotated `tl.int64`
 (an i64 argument), the index of a `tl.range` loop with such a bound or step (Triton gives the
 index the widest of their types: `for t in tl.range(pid, task_num, num_core)` with
-`task_num: tl.int64`), or arithmetic with such an operand (`t0 + i_t * BT`). Values whose width is unknown (a plain `tl.load`, a device-function
-argument) are not flagged. Facts are per specialisation: an int64 `bos` in the `IS_VARLEN` arm
-does not make the `bos` of the other arm int64.
+`task_num: tl.int64`), or arithmetic with such an operand (`t0 + i_t * BT`). A device
+function's parameter holds what its callers pass: an int64 a kernel passes to a helper that
+uses it as a block offset is flagged in the helper. Values whose width is unknown (a plain
+`tl.load`, an argument of a device function whose callers' values are unknown) are not
+flagged. Facts are per specialisation: an int64 `bos` in the `IS_VARLEN` arm does not make
+the `bos` of the other arm int64.
 
 ## Why is this bad?
 Block pointers take 32-bit offsets. The kernel fails to compile, in every specialisation that
@@ -85,6 +88,12 @@ def k(x, T, D: tl.constexpr, BT: tl.constexpr, BD: tl.constexpr, IS_VARLEN: tl.c
         row = 0
     p_x = tl.make_block_ptr(x, (T, D), (D, 1), (row, 0), (BT, BD), (1, 0))
 """,
+        """
+@triton.jit
+def _load_rows(x, T, D: tl.constexpr, row, BT: tl.constexpr, BD: tl.constexpr):
+    p = tl.make_block_ptr(x, (T, D), (D, 1), (row, 0), (BT, BD), (1, 0))
+    return tl.load(p, boundary_check=(0, 1))
+""",
     )
     INVALID = (
         """
@@ -115,6 +124,20 @@ def k(x, y, T, OFF: tl.int64, task_num: tl.int64, num_core, BT: tl.constexpr):
     for task_id in tl.range(tl.program_id(0), task_num, num_core):
         q = tl.make_block_ptr(x, (T,), (1,), (task_id * BT,), (BT,), (0,))  # expect
         tl.store(y + task_id * BT + tl.arange(0, BT), tl.load(q, boundary_check=(0,)))
+""",
+        """
+@triton.jit
+def _load_rows(x, T, D: tl.constexpr, row, BT: tl.constexpr, BD: tl.constexpr):
+    p = tl.make_block_ptr(x, (T, D), (D, 1), (row, 0), (BT, BD), (1, 0))  # expect
+    return tl.load(p, boundary_check=(0, 1))
+
+
+@triton.jit
+def k(x, y, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr, BD: tl.constexpr):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+    b = _load_rows(x, T, D, bos + i_t * BT, BT, BD)
+    tl.store(y + tl.arange(0, BT)[:, None] * D + tl.arange(0, BD)[None, :], b)
 """,
     )
 

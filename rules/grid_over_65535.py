@@ -233,6 +233,7 @@ from typing import Literal
 
 import libcst as cst
 
+from ascend_lint.fixes import contains
 from ascend_lint.host import (
     ORDERINGS,
     BoundedSizes,
@@ -2268,7 +2269,7 @@ def _shrinking_loops_guard(grid: Grid, names: _GridNames, context: ModuleContext
     nothing)."""
     if not isinstance(grid.scope, cst.FunctionDef):
         return _NOTHING
-    before = takewhile(lambda statement: not _contains(statement, grid.written), grid.scope.body.body)
+    before = takewhile(lambda statement: not contains(statement, grid.written), grid.scope.body.body)
     loops = [statement for statement in before if isinstance(statement, cst.While)]
     guards = (_guard(loop.test, False, names, context, grid.scope, "orderings") for loop in loops)
     return reduce(operator.or_, guards, _NOTHING)
@@ -2386,10 +2387,6 @@ def _with_unrolled(statement: cst.CSTNode) -> Iterator[cst.CSTNode]:
             yield from _with_unrolled(inner)
     else:
         yield statement
-
-
-def _contains(statement: cst.CSTNode, node: cst.CSTNode) -> bool:
-    return any(sub is node for sub in walk(statement))
 
 
 # What the parts of a test (but `and`, `or` and `not`) are read for: an ordering, or any test

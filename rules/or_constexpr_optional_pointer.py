@@ -88,7 +88,7 @@ import libcst as cst
 from ascend_lint.fixes import Declined, FixPlan, Replace, contains, names_in
 from ascend_lint.flow import READ, Branch, Event, Flow
 from ascend_lint.imports import str_literal
-from ascend_lint.nodes import one_line
+from ascend_lint.nodes import child_nodes, one_line
 from ascend_lint.optional import OptionalPointer, bool_operands, combines_conditions, without_negation
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
@@ -677,7 +677,7 @@ def _pure(node: cst.CSTNode, kernel: Kernel) -> bool:
         method = isinstance(func, cst.Attribute) and func.attr.value == "to"
         if not (known or method):
             return False
-    return all(_pure(child, kernel) for child in node.children)
+    return all(_pure(child, kernel) for child in child_nodes(node))
 
 
 def _unguarded_uses(branch: Branch, optional: Mapping[str, OptionalPointer]) -> list[Event]:

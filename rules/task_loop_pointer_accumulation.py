@@ -76,6 +76,7 @@ import libcst as cst
 from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, contains, names_in, spelled_out
 from ascend_lint.flow import DEF, MEMORY_FNS, READ, Event, Flow, Loop, advance_step, range_bounds
 from ascend_lint.inline import is_inlined
+from ascend_lint.nodes import child_nodes
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 from ascend_lint.terms import Product, Sum, Terms, TooComplex, added, divided, multiplied, scaled
 
@@ -703,7 +704,7 @@ def _changing_name(names: set[str], init: Event, loop: Loop, flow: Flow) -> str 
 def _reads_memory(node: cst.CSTNode, flow: Flow) -> bool:
     if isinstance(node, cst.Call) and flow.imports.is_tl(node.func, *MEMORY_FNS):
         return True
-    return any(_reads_memory(child, flow) for child in node.children)
+    return any(_reads_memory(child, flow) for child in child_nodes(node))
 
 
 def _code(node: cst.CSTNode) -> str:

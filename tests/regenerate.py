@@ -2,7 +2,8 @@
 
     python tests/regenerate.py
 
-- docs/rules.md and the rules table in README.md, from the rule registry (tests/test_docs.py);
+- docs/rules.md, and in README.md the rules table and the sentence naming the `perf` group's
+  rules, from the rule registry (tests/test_docs.py);
 - tests/snapshots/: one snapshot per fixture file (tests/test_snapshots.py).
 
 Run it after changing what a rule reports, its documentation, or a fixture; commit the
@@ -20,7 +21,7 @@ sys.path[:0] = [str(TESTS.parent), str(TESTS)]  # this checkout's ascend_lint, a
 from conftest import CORPUS, REPO  # noqa: E402
 from snapshot import SNAPSHOTS, render, snapshot_path  # noqa: E402
 
-from ascend_lint.docs import rules_page, with_rules_table  # noqa: E402
+from ascend_lint.docs import rules_page, with_group_sentences, with_rules_table  # noqa: E402
 
 
 def generated() -> dict[Path, str]:
@@ -28,7 +29,7 @@ def generated() -> dict[Path, str]:
     readme = REPO / "README.md"
     files = {
         REPO / "docs" / "rules.md": rules_page(),
-        readme: with_rules_table(readme.read_text(encoding="utf-8")),
+        readme: with_group_sentences(with_rules_table(readme.read_text(encoding="utf-8"))),
     }
     files.update({snapshot_path(fixture): render(fixture) for fixture in CORPUS})
     return files

@@ -7,7 +7,16 @@ import re
 from conftest import REPO
 from snapshot import REGENERATE
 
-from ascend_lint.docs import TABLE_END, TABLE_START, rules_page, rules_table, with_rules_table
+from ascend_lint.docs import (
+    TABLE_END,
+    TABLE_START,
+    group_sentence,
+    group_sentences,
+    rules_page,
+    rules_table,
+    with_group_sentences,
+    with_rules_table,
+)
 from ascend_lint.registry import all_rules
 from ascend_lint.rule import heading, heading_anchor
 
@@ -23,6 +32,16 @@ def test_readme_rules_table_lists_every_rule() -> None:
     table = readme[readme.index(TABLE_START) : readme.index(TABLE_END)]
     for rule in all_rules():
         assert f"| {rule.CODE} | `{rule.NAME}` | {rule.FIX or '—'} |" in table
+
+
+def test_readme_names_the_rules_of_the_perf_group() -> None:
+    """ "ASC009, ASC011 and ASC012 form the `perf` group": generated, so a new `GROUP = "perf"`
+    rule joins it when the docs are regenerated."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    assert readme == with_group_sentences(readme), f"the `perf` group in README.md is out of date: run `{REGENERATE}`"
+    perf = [rule.CODE for rule in all_rules() if rule.GROUP == "perf"]
+    assert group_sentences(readme) == [group_sentence("perf")]
+    assert all(code in group_sentence("perf") for code in perf) and len(perf) >= 3
 
 
 def test_the_table_escapes_what_markdown_would_read_as_a_column() -> None:

@@ -703,6 +703,34 @@ def test_apply_edits_counts_rows_like_libcst():
     assert apply_edits("a\rbc\n", [Edit(Position(2, 2), Position(2, 3), "X")]) == "a\rbX\n"
 
 
+def test_walking_by_fields_reaches_the_code_children_reaches():
+    """`nodes.walk` / `child_nodes` (what `fixes.names_in`, `fixes.contains` and the rules walk
+    with) skip only tokens and whitespace: every expression, statement, parameter and argument
+    `CSTNode.children` reaches, `*args` and `**kwargs` included (fields named like the `*` token)."""
+    from ascend_lint.fixes import contains, names_in
+    from ascend_lint.nodes import walk
+
+    code = (libcst.BaseExpression, libcst.BaseStatement, libcst.BaseSmallStatement, libcst.Param, libcst.Arg)
+
+    def by_children(node: libcst.CSTNode) -> set[int]:
+        found, stack = set(), [node]
+        while stack:
+            current = stack.pop()
+            if isinstance(current, code):
+                found.add(id(current))
+            stack.extend(current.children)
+        return found
+
+    star = libcst.parse_module("f = lambda a, *b, c=1, **d: a + c\ndef g(x, *args, y, **kwargs): pass\n")
+    assert names_in(star) == {"f", "a", "b", "c", "d", "g", "x", "args", "y", "kwargs"}
+    function = star.body[1]
+    assert isinstance(function, libcst.FunctionDef) and isinstance(function.params.star_kwarg, libcst.Param)
+    assert contains(function, function.params.star_kwarg.name)
+    for path in [*CORPUS, *fla_ascend_files()[:40]]:
+        module = libcst.parse_module(path.read_text(encoding="utf-8"))
+        assert {id(node) for node in walk(module) if isinstance(node, code)} == by_children(module), path
+
+
 # ---- ASC001 on config lists: one copy of each distinct config ---------------------------------
 
 

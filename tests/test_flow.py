@@ -564,8 +564,8 @@ def k(x, task_num, num_core, T):
     task, inner = flow.loops
     (advance,) = [e for e in flow.events if e.kind == DEF and e.name == "x" and e.value is not None]
     assert advance.index in task.body and advance.index in inner.body
-    assert flow.loop_of(advance) is inner
-    assert flow.loop_of(advance, lambda loop: loop.is_task_loop) is task
+    assert advance.loops == (task, inner)  # the enclosing loops, outermost first
+    assert task.is_task_loop and not inner.is_task_loop
 
 
 def test_pointer_names_follow_definitions_back_to_the_base() -> None:

@@ -243,3 +243,35 @@ def test_a_comment_banner_after_a_closing_bracket_is_read_in_linear_time():
         "assert Words('from k import f\\nf[g]  ' + '#' * 70 + '\\n  (x)').has(LAUNCH)\n"
     )
     subprocess.run([sys.executable, "-c", check], cwd=REPO, check=True, timeout=60)
+
+
+@pytest.mark.parametrize(
+    ("tokens", "hint"),
+    [
+        ('("make_block_ptr",)', "one group of alternatives is (('make_block_ptr',),)"),
+        ('("make_block_ptr", "advance")', "one group of alternatives is (('make_block_ptr', 'advance'),)"),
+        ('(("make_block_ptr",), ())', "got (('make_block_ptr',), ())"),
+        ('[("int64",)]', "got [('int64',)]"),
+    ],
+)
+def test_the_registry_refuses_required_tokens_not_grouped(tmp_path, monkeypatch, tokens, hint) -> None:
+    """`REQUIRES_TOKENS = ("make_block_ptr",)` would be read a character at a time (one group
+    per letter: the rule would almost never run, silently); the registry refuses it by name."""
+    from ascend_lint.registry import rules_in
+
+    package = tmp_path / "malformed_rules"
+    package.mkdir()
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    rule = f"from ascend_lint.rule import Rule\n\n\nclass Dummy(Rule):\n    CODE = 'ASC999'\n    REQUIRES_TOKENS = {tokens}\n"
+    (package / "dummy.py").write_text(rule, encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "malformed_rules", raising=False)
+    monkeypatch.delitem(sys.modules, "malformed_rules.dummy", raising=False)
+    import malformed_rules
+
+    with pytest.raises(
+        TypeError, match=re.escape("malformed_rules.dummy.Dummy (ASC999): REQUIRES_TOKENS must be")
+    ) as refused:
+        rules_in(malformed_rules)
+    assert hint in str(refused.value)
+    assert all(isinstance(group, tuple) and group for rule in all_rules() for group in rule.REQUIRES_TOKENS)
