@@ -27,7 +27,7 @@ from .capture.launches import Capture
 from .capture.recorder import capture_launches
 from .capture.workload import Workload
 from .device import DEFAULT_MODEL, MODELS
-from .jobs import ReplayJob, launched_elsewhere, match, unlaunched
+from .jobs import ReplayJob, launched_elsewhere, match, unlaunched, unreached_launch
 from .process import run_all
 from .replay_child import memory_in_subprocess, replay_batch_in_subprocess
 from .report import ConfirmReport, errors_json, render_json, render_sarif, render_text, summary
@@ -117,11 +117,13 @@ def _planned(
         if kernel is None:
             why = f" ({capture.stopped()})" if capture.stopped() else ""
             kernel_name = unlaunched(finding, sources[finding.filename])
-            reason = (
-                f"the workload never launched {kernel_name}{why}"
-                if kernel_name
-                else f"the workload launched no kernel this finding belongs to{why}"
-            )
+            launch_row = unreached_launch(finding, sources[finding.filename])
+            if kernel_name:
+                reason = f"the workload never launched {kernel_name}{why}"
+            elif launch_row is not None:  # another launch's options are no evidence about its own
+                reason = f"the workload never made the launch at line {launch_row}{why}"
+            else:
+                reason = f"the workload launched no kernel this finding belongs to{why}"
             elsewhere = launched_elsewhere(finding, sources[finding.filename], capture)
             planned.append(inconclusive(finding, plan.backend, f"{reason}; {elsewhere}" if elsewhere else reason))
         else:

@@ -83,6 +83,7 @@ class _Span:
     last_row: int
     code: str
     device: bool = False  # a `@triton.jit` function (kernel or helper), decorators included
+    launch: bool = False  # a statement launching a kernel (`kernel[grid](...)`, `.run` / `.warmup`)
 
     def holds(self, row: int) -> bool:
         return self.first_row <= row <= self.last_row
@@ -94,6 +95,7 @@ class _Spans:
 
     functions: list[_Span]
     statements: list[_Span]
+    configs: list[tuple[ast.Call, dict[str, Any]]] = field(default_factory=list)  # `triton.Config(...)`
 
 
 @functools.lru_cache(maxsize=8)
@@ -108,8 +110,58 @@ def _spans_of(source: str) -> _Spans:
             code = "\n".join(lines[first - 1 : last])
             spans.functions.append(_Span(node.name, first, last, code, _is_jit(node.decorator_list)))
         elif isinstance(node, ast.stmt) and not hasattr(node, "body"):  # a simple statement
-            spans.statements.append(_Span("", node.lineno, node.end_lineno or node.lineno, ""))
+            last = node.end_lineno or node.lineno
+            spans.statements.append(_Span("", node.lineno, last, "", launch=_launches(node)))
+        elif isinstance(node, ast.Call) and _callee_name(node.func) == "Config":
+            spans.configs.append((node, _literal_items(node)))
     return spans
+
+
+def _launches(statement: ast.stmt) -> bool:
+    """Whether a statement launches a kernel: ``kernel[grid](...)``, ``kernel.run(...)``,
+    ``kernel.warmup(...)`` (the launches whose options it writes are its own)."""
+    return any(
+        isinstance(n, ast.Call)
+        and (
+            isinstance(n.func, ast.Subscript)
+            or (isinstance(n.func, ast.Attribute) and n.func.attr in ("run", "warmup"))
+        )
+        for n in ast.walk(statement)
+    )
+
+
+def _callee_name(callee: ast.expr) -> str | None:
+    return callee.attr if isinstance(callee, ast.Attribute) else getattr(callee, "id", None)
+
+
+def _literal_items(config: ast.Call) -> dict[str, Any]:
+    """The literal entries of a ``triton.Config({...}, ...)``'s kwargs dict."""
+    items: dict[str, Any] = {}
+    first = config.args[0] if config.args else next((k.value for k in config.keywords if k.arg == "kwargs"), None)
+    if isinstance(first, ast.Dict):
+        for key, value in zip(first.keys, first.values, strict=True):
+            if isinstance(key, ast.Constant) and isinstance(key.value, str):
+                try:
+                    items[key.value] = ast.literal_eval(value)
+                except ValueError:
+                    continue
+    return items
+
+
+def _of_config(finding: Finding, source: str, launches: list[Launch]) -> list[Launch]:
+    """Of a kernel's launches, those its ``triton.Config`` holding the finding made (their
+    constexprs agree with the config's literal entries); all of them outside a config."""
+    row, column = finding.location.row, finding.location.column
+    holding = [
+        (node, items)
+        for node, items in _spans_of(source).configs
+        if (node.lineno, node.col_offset + 1) <= (row, column)
+        and (row, column) <= (node.end_lineno or node.lineno, (node.end_col_offset or 0) + 1)
+    ]
+    if not holding:
+        return launches
+    _, items = holding[-1]
+    return [x for x in launches if all(x.constants.get(k, v) == v for k, v in items.items())]
 
 
 _TRITON_DECORATORS = frozenset({"jit", "autotune", "heuristics"})
@@ -173,6 +225,13 @@ def launched_elsewhere(finding: Finding, source: str, capture: Capture) -> str |
     )
 
 
+def unreached_launch(finding: Finding, source: str) -> int | None:
+    """The row of the launch statement holding a finding (its own options) when :func:`match`
+    found nothing for it: the workload never made that launch. None elsewhere."""
+    statement = _innermost(_spans_of(source).statements, finding.location.row)
+    return statement.first_row if statement is not None and statement.launch else None
+
+
 def statement_rows(source: str, finding: Finding) -> range:
     """The rows of the simple statement holding a finding (its own rows when none does): a
     compile error the finding predicts is raised on one of them."""
@@ -198,7 +257,7 @@ def match(finding: Finding, source: str, capture: Capture) -> tuple[KernelRef | 
     kernels = {x.kernel.name for x in in_file}
     if function is not None:
         if function.name in kernels:
-            chosen = [x for x in in_file if x.kernel.name == function.name]
+            chosen = _of_config(finding, source, [x for x in in_file if x.kernel.name == function.name])
         else:
             callers = {s.name for s in spans.functions if s.name in kernels and f"{function.name}(" in s.code}
             chosen = [x for x in in_file if x.kernel.name in callers]
@@ -214,6 +273,8 @@ def match(finding: Finding, source: str, capture: Capture) -> tuple[KernelRef | 
         ]
         if chosen:
             return chosen[0].kernel, distinct(chosen)
+        if statement.launch:
+            return None, []  # a launch the workload never made: another launch's options are not its own
 
     option = finding.facts.get("option")
     if option is not None:

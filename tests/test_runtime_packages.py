@@ -89,7 +89,10 @@ def test_fla_chunk_delta_h_gets_a_verdict_for_every_finding(site, tmp_path):
 
     findings = report["findings"]
     assert len(findings) == 12 and {f["code"] for f in findings} == {"ASC003"}
-    assert {(f["verdict"], f["backend"]) for f in findings} <= {("CONFIRMED", "interpret"), ("REFUTED", "interpret")}
+    decided = {("CONFIRMED", "interpret"), ("REFUTED", "interpret")}
+    # a dot this workload never runs (b_dh3 / b_dh4 exist for K > 128 only) is no evidence either way
+    unreached = [f for f in findings if f["verdict"] == "INCONCLUSIVE" and "never runs" in f["evidence"]]
+    assert {(f["verdict"], f["backend"]) for f in findings if f not in unreached} <= decided
     assert all("max abs diff" in f["evidence"] for f in findings), [f["evidence"] for f in findings]
 
 
@@ -103,6 +106,11 @@ def test_liger_rms_norm_touched_kernels_get_a_verdict(site, tmp_path):
         f for f in findings if not f["evidence"].startswith(("the workload never launched", "the workload launched no"))
     ]
     assert touched, [f["evidence"] for f in findings]
-    assert {(f["verdict"], f["backend"]) for f in touched} <= {("CONFIRMED", "compile"), ("REFUTED", "compile")}, [
-        f["evidence"] for f in touched
+    # a line the launch's casting_mode compiles out (rms_norm's `casting_mode == NONE` arm) is no evidence
+    pruned = [f for f in touched if "was not compiled for the launched specialisation" in f["evidence"]]
+    assert all(f["verdict"] == "INCONCLUSIVE" for f in pruned)
+    decided = [f for f in touched if f not in pruned]
+    assert decided, [f["evidence"] for f in findings]
+    assert {(f["verdict"], f["backend"]) for f in decided} <= {("CONFIRMED", "compile"), ("REFUTED", "compile")}, [
+        f["evidence"] for f in decided
     ]

@@ -79,8 +79,8 @@ BUGS = {
 # The documented safe patterns, with the line a looser rule would flag.
 SAFE = {
     "asc003_safe_copy_before_dot.py": ("two_projections_kernel", "tl.dot(b_x_copy,"),
-    "asc003_safe_same_tile.py": ("gram_kernel", "tl.trans(b_k)"),
-    "asc003_safe_dtype_read.py": ("attend_plus_bias_kernel", "b_a.dtype"),
+    "asc003_safe_same_tile.py": ("gram_kernel", "b_kk = tl.dot(b_k, tl.trans(b_k))"),
+    "asc003_safe_dtype_read.py": ("attend_plus_bias_kernel", ".to(b_a.dtype)"),
     "asc003_safe_gm_reload.py": ("project_residual_kernel", "b_o + b_x"),
 }
 

@@ -8,9 +8,11 @@ compiled once. Runs inside a replay child.
 from __future__ import annotations
 
 import ast
+import contextlib
 import os
 import re
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -19,6 +21,7 @@ from .. import toolchain, variants
 from ..capture.launches import KernelRef, Launch, decode_value
 from ..targets import CompileTarget
 from ..verdicts import VariantReport
+from .ir import rows_of
 from .memory import MemoryPlan, read_plan
 
 _CACHE_DIR = re.compile(r"The compiled kernel cache is in (\S+)")
@@ -50,6 +53,9 @@ class Compiled:
     seconds: float = 0.0
     file: str = ""  # the variant's module file, as the IR and the memory report name it
     shown_file: str | None = None  # the user's file when the variant is the original source
+    # the rows of `file` the compile lowered: the statements and expressions Triton's front end
+    # visited (a branch a constexpr prunes is not visited), and the rows the TTIR names
+    rows: frozenset[int] = frozenset()
 
     @property
     def ok(self) -> bool:
@@ -141,6 +147,27 @@ def _def_row(src: str | None, filename: str) -> int | None:
     return text.count("\n", 0, start) + 1
 
 
+@contextlib.contextmanager
+def _lowering_rows(rows: set[tuple[str, int]]) -> Iterator[None]:
+    """Record the (file, row) of every node Triton's front end visits while the block runs: the
+    code it lowers for this specialisation (a constexpr-false branch is never visited)."""
+    from triton.compiler.code_generator import CodeGenerator
+
+    visit = CodeGenerator.visit
+
+    def recording_visit(generator: Any, node: Any) -> Any:
+        row = getattr(node, "lineno", None)
+        if row is not None and generator.file_name:
+            rows.add((os.path.realpath(generator.file_name), generator.begin_line + row))
+        return visit(generator, node)
+
+    CodeGenerator.visit = recording_visit
+    try:
+        yield
+    finally:
+        CodeGenerator.visit = visit
+
+
 def _stage_texts(exc: BaseException | None, compiled: Any) -> dict[str, str]:
     """TTIR and linalg text, from the compiled kernel or, after a late failure, the cache."""
     if compiled is not None:
@@ -191,8 +218,10 @@ class Compiler:
         options = {**self.toolchain.options(), **{k: decode_value(v) for k, v in launch.options.items()}}
         start = time.perf_counter()
         kernel, error, exc = None, None, None
+        visited: set[tuple[str, int]] = set()
         try:
-            kernel = triton.compile(source, target=self.toolchain.target(), options=options)
+            with _lowering_rows(visited):
+                kernel = triton.compile(source, target=self.toolchain.target(), options=options)
         except Exception as caught:  # the compiler's own errors are the evidence
             exc, error = caught, compile_error(caught, jit_fn)
         seconds = time.perf_counter() - start
@@ -201,15 +230,20 @@ class Compiler:
         required_bits = getattr(kernel.metadata, "required_ub_bits", 0) if kernel is not None else 0
         if required_bits:  # `UB size = N bits`: a compiler that writes no report (the Ascend 950's)
             memory = memory.with_ub_total(required_bits // 8, ub_capacity)
+        file = jit_fn.fn.__code__.co_filename
+        ir = _stage_texts(exc, kernel)
+        real = os.path.realpath(file)
+        rows = {row for name, row in visited if name == real} | rows_of(ir.get("ttir", ""), file)
         return Compiled(
             variant=variant,
             launch=launch,
             error=error,
-            ir=_stage_texts(exc, kernel),
+            ir=ir,
             memory=memory,
             seconds=seconds,
-            file=jit_fn.fn.__code__.co_filename,
+            file=file,
             shown_file=self.kernel.file if variant.source == self.source else None,
+            rows=frozenset(rows),
         )
 
 

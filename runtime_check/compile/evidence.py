@@ -9,8 +9,8 @@ about its finding from ``finding.facts`` (see each kind's comment in ``ascend_li
 from __future__ import annotations
 
 import ast
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from ascend_lint.model import Finding
@@ -59,21 +59,47 @@ def _args(launch: Launch, names: list[str]) -> str:
     return ", ".join(f"{n} = {launch.arg_summary.get(n, '?').removeprefix('constexpr = ')}" for n in names)
 
 
-def _fixed_note(compiler: FindingCompiler, launch: Launch, check: Callable[[Compiled], str] | None = None) -> str:
-    fixed = variants.fixed(compiler.source, compiler.job.finding)
+def _fixed_note(
+    compiler: FindingCompiler, launch: Launch, check: Callable[[Compiled], str] | None = None
+) -> tuple[str, str | None]:
+    """What compiling the fixed variant shows (the original compiled), and why it is no
+    evidence when it fails away from the finding's (fixed) statement: ``(note, reason)``."""
+    finding = compiler.job.finding
+    fixed = variants.fixed(compiler.source, finding)
     if fixed is None:
-        return "the rule offers no automatic fix to verify"
+        return "the rule offers no automatic fix to verify", None
     result = compiler.compile(fixed, launch)
-    if not result.ok:
-        return f"the fixed variant fails too: {result.error}"
-    return check(result) if check else "the fixed variant compiles"
+    if result.error is None:
+        return (check(result) if check else "the fixed variant compiles"), None
+    row = variants.row_after_fix(finding.location, finding)
+    if result.error.line in _fixed_rows(fixed.source, finding, row):
+        return f"the fixed variant fails on that line (line {row} once fixed): {result.error}", None
+    where = f"at line {result.error.line}" if result.error.line else "outside the finding's file"
+    return "", (
+        f"the fixed variant fails {where}, not at the finding's line ({row} once fixed): {result.error}; "
+        "a failure elsewhere says nothing about the finding"
+    )
+
+
+def _fixed_rows(fixed_source: str, finding: Finding, row: int) -> range:
+    """The rows of the fixed variant's statement holding the finding's (moved) line."""
+    moved = replace(
+        finding, location=replace(finding.location, row=row), end_location=replace(finding.location, row=row)
+    )
+    return statement_rows(fixed_source, moved)
 
 
 def launch_option_ir(compiler: FindingCompiler, launch: Launch) -> Judgement:
     """The launch option changes nothing in the compiled IR (TTIR and linalg)."""
-    option = str(compiler.job.finding.facts.get("option", ""))
+    facts = compiler.job.finding.facts
+    option, flagged = str(facts.get("option", "")), facts.get("value")
     if option not in launch.options:
         return Verdict.INCONCLUSIVE, f"the captured launches do not pass {option or 'the option'}"
+    if flagged is not None and launch.options[option] != flagged:
+        return Verdict.INCONCLUSIVE, (
+            f"no captured launch passes the flagged {option}={flagged} (they pass {option}="
+            f"{launch.options[option]}): another launch's value is no evidence about this one"
+        )
     source = compiler.source
     with_option = compiler.compile(variants.original(source), launch)
     without = variants.Variant(f"original without {option}", source, variants.LaunchPatch(drop_options=(option,)))
@@ -88,7 +114,7 @@ def launch_option_ir(compiler: FindingCompiler, launch: Launch) -> Judgement:
     ]
     if differing:
         return Verdict.REFUTED, f"{value} changes the compiled {'/'.join(differing)}"
-    warning = "; ".join(sorted({x.printed.strip() for x in compiler.job.launches if x.printed}))
+    warning = launch.printed.strip()  # what this launch made triton-ascend print
     evidence = (
         f"no effect on the compiled kernel: TTIR and linalg are byte-identical with {value} "
         f"and without it, source locations aside (the value only reaches metadata)"
@@ -97,7 +123,8 @@ def launch_option_ir(compiler: FindingCompiler, launch: Launch) -> Judgement:
 
 
 def _passing_the_flagged_value(compiler: FindingCompiler, launches: list[Launch]) -> list[Launch]:
-    """The launches that pass the option value written at the finding, when there are any."""
+    """The launches that pass the option value written at the finding, when there are any (else
+    all: :func:`launch_option_ir` then says they pass another value, which is no evidence)."""
     facts = compiler.job.finding.facts
     option, value = facts.get("option"), facts.get("value")
     return [x for x in launches if value is not None and x.options.get(str(option)) == value] or launches
@@ -114,6 +141,27 @@ def _elsewhere(compiler: FindingCompiler, error: CompileError) -> str | None:
     return (
         f"the compile fails {where}, not at the finding's line {finding.location.row}, "
         f"so it says nothing about that line: {error}"
+    )
+
+
+def _constexprs(launch: Launch) -> str:
+    """The launch's constexpr values (``None`` pointers included), naming its specialisation."""
+    names = [n for n, text in launch.arg_summary.items() if text.startswith("constexpr") or text == "None"]
+    return _args(launch, names) or "no constexpr"
+
+
+def _not_lowered(compiler: FindingCompiler, compiled: Compiled, rows: Iterable[int] = ()) -> str | None:
+    """Why a compile of the original says nothing about the finding, when it never lowered the
+    finding's statement (or any of ``rows``): the line sits in a branch a constexpr prunes for
+    this specialisation (or after a constexpr `return`). None when it lowered it."""
+    finding = compiler.job.finding
+    wanted = set(rows) or {*statement_rows(compiler.source, finding), finding.location.row}
+    if compiled.rows & wanted:
+        return None
+    return (
+        f"line {finding.location.row} was not compiled for the launched specialisation "
+        f"({_constexprs(compiled.launch)}): a constexpr prunes the code holding it, so this replay "
+        "has no evidence about it; a workload whose launches reach that line can tell"
     )
 
 
@@ -145,14 +193,16 @@ def index_cast_ir(compiler: FindingCompiler, launch: Launch) -> Judgement:
         return Verdict.CONFIRMED, f"compiling the captured specialisation fails: {error}; {note}"
     if error is not None:
         return Verdict.INCONCLUSIVE, f"the kernel does not compile for another reason: {error}"
+    pruned = _not_lowered(compiler, original)
+    if pruned is not None:
+        return Verdict.INCONCLUSIVE, pruned
     chain = extension_of_i32_multiply(original.ir.get("ttir", ""), original.file, row)
     if chain:
-        return Verdict.CONFIRMED, (
-            f"the TTIR multiplies in i32, then extends to i64 (line {row}):\n    "
-            + "\n    ".join(chain)
-            + "\n"
-            + _fixed_note(compiler, launch, _multiplies_in_i64(finding))
-        )
+        shown = f"the TTIR multiplies in i32, then extends to i64 (line {row}):\n    " + "\n    ".join(chain)
+        note, elsewhere = _fixed_note(compiler, launch, _multiplies_in_i64(finding))
+        if elsewhere is not None:
+            return Verdict.INCONCLUSIVE, f"{shown}\nbut {elsewhere}"
+        return Verdict.CONFIRMED, f"{shown}\n{note}"
     if finding.facts.get("cause") == "multiply":
         return Verdict.REFUTED, f"no i32 multiply feeds an extension to i64 on line {row} of the TTIR"
     receiver = str(finding.facts.get("receiver", "the receiver"))
@@ -185,22 +235,30 @@ def pointer_offset_ir(compiler: FindingCompiler, launch: Launch) -> Judgement:
     original = compiler.compile(variants.original(compiler.source), launch)
     if original.error is not None:
         return Verdict.INCONCLUSIVE, f"the kernel does not compile: {original.error}"
+    pruned = _not_lowered(compiler, original)
+    if pruned is not None:
+        return Verdict.INCONCLUSIVE, pruned
     narrow = multiplies(original.ir.get("ttir", ""), original.file, row, "i32")
     if not narrow:
         return Verdict.REFUTED, f"no i32 multiply on line {row} of the TTIR"
-    return Verdict.CONFIRMED, (
-        f"the TTIR multiplies the offset in i32 before adding it to the pointer (line {row}):\n    "
-        + "\n    ".join(narrow)
-        + "\n"
-        + _fixed_note(compiler, launch, _multiplies_in_i64(finding))
+    shown = f"the TTIR multiplies the offset in i32 before adding it to the pointer (line {row}):\n    " + (
+        "\n    ".join(narrow)
     )
+    note, elsewhere = _fixed_note(compiler, launch, _multiplies_in_i64(finding))
+    if elsewhere is not None:
+        return Verdict.INCONCLUSIVE, f"{shown}\nbut {elsewhere}"
+    return Verdict.CONFIRMED, f"{shown}\n{note}"
 
 
 def compile_error(compiler: FindingCompiler, launch: Launch) -> Judgement:
     """The compiler rejects the kernel with the message the rule predicts (`error` fact)."""
     phrase = str(compiler.job.finding.facts.get("error", ""))
-    error = compiler.compile(variants.original(compiler.source), launch).error
+    original = compiler.compile(variants.original(compiler.source), launch)
+    error = original.error
     if error is None:
+        pruned = _not_lowered(compiler, original)
+        if pruned is not None:
+            return Verdict.INCONCLUSIVE, pruned
         return Verdict.REFUTED, "the kernel compiles on this specialisation"
     if phrase and phrase in error.message:
         elsewhere = _elsewhere(compiler, error)
@@ -242,20 +300,72 @@ def none_pointer_compile(compiler: FindingCompiler, launch: Launch) -> Judgement
         how = "set by the replay"
     original = compiler.compile(variants.Variant("original", compiler.source, patch), launch)
     state = _args(patch.apply(launch), [*pointers, *flags])
+    guarded = _guarded_rows(compiler.source, finding.location.row, set(flags))
     if original.error is None:
+        pruned = _not_lowered(compiler, original, guarded)
+        if pruned is not None:
+            return Verdict.INCONCLUSIVE, pruned
         return Verdict.REFUTED, f"compiles with {state} ({how}): the guarded arm is not lowered"
     error = original.error
     if "NoneType" not in error.message:
         return Verdict.INCONCLUSIVE, f"with {state} the kernel fails for another reason: {error}"
+    statement = variants.if_arms(compiler.source, finding.location.row)
+    rows = range(finding.location.row, max((arm.last_row for arm in statement), default=finding.location.row) + 1)
+    if error.line not in rows:
+        where = f"at line {error.line}" if error.line else "outside the finding's file"
+        return Verdict.INCONCLUSIVE, (
+            f"with {state} ({how}) the compile fails {where}, not in the `if` at the finding's line "
+            f"{finding.location.row}, so it says nothing about that test: {error}"
+        )
     fixed = variants.fixed(compiler.source, finding)
     fixed_note = "the rule offers no automatic fix to verify"
     if fixed is not None:
         result = compiler.compile(variants.Variant("fixed", fixed.source, patch), launch)
-        fixed_note = "the fixed variant compiles" if result.ok else f"the fixed variant fails too: {result.error}"
+        if result.error is not None:
+            moved = variants.row_after_fix(finding.location, finding)
+            if "NoneType" in result.error.message and result.error.line in _fixed_if_rows(fixed.source, moved):
+                return Verdict.INCONCLUSIVE, (
+                    f"with {state} ({how}) the compile fails: {error}; the fixed (nested) variant fails "
+                    f"there too: {result.error}, so the mixed test is not the cause"
+                )
+            where = f"at line {result.error.line}" if result.error.line else "outside the finding's file"
+            return Verdict.INCONCLUSIVE, (
+                f"with {state} ({how}) the compile fails: {error}; but the fixed (nested) variant fails "
+                f"{where}, away from the finding's `if` (line {moved} once fixed): {result.error}; a "
+                "failure elsewhere says nothing about the finding"
+            )
+        fixed_note = "the fixed variant compiles"
     return Verdict.CONFIRMED, (
         f"with {state} ({how}) the compile fails: {error} — both arms of the mixed "
         f"constexpr/runtime test are lowered; {fixed_note}"
     )
+
+
+def _fixed_if_rows(source: str, row: int) -> range:
+    """The rows of the fixed variant's ``if`` statements starting at ``row`` (the nested form)."""
+    arms = variants.if_arms(source, row)
+    return range(row, max((arm.last_row for arm in arms), default=row) + 1)
+
+
+def _guarded_rows(source: str, row: int, flags: set[str]) -> range:
+    """The rows whose lowering shows the ``if`` at ``row`` was reachable for the specialisation:
+    the ``if`` itself, or the outermost ``if`` around it testing only the finding's constexpr
+    flags (the nested guard, which prunes it by design when the flag is False)."""
+    tree = ast.parse(source)
+    parents = {id(child): node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    node: ast.AST | None = next((n for n in ast.walk(tree) if isinstance(n, ast.If) and n.lineno == row), None)
+    region = node
+    while node is not None:
+        parent = parents.get(id(node))
+        names = (
+            {n.id for n in ast.walk(parent.test) if isinstance(n, ast.Name)} if isinstance(parent, ast.If) else set()
+        )
+        if not (names and names <= flags):
+            break
+        region = node = parent
+    if not isinstance(region, ast.If):
+        return range(row, row + 1)
+    return range(region.lineno, (region.end_lineno or region.lineno) + 1)
 
 
 def dma_arms_ub(compiler: FindingCompiler, launch: Launch) -> Judgement:
@@ -266,6 +376,10 @@ def dma_arms_ub(compiler: FindingCompiler, launch: Launch) -> Judgement:
     if len(arms) != 2:
         return Verdict.INCONCLUSIVE, "no two-armed `if` statement at the finding"
     original = compiler.compile(variants.original(compiler.source), launch)
+    lowered = original.ok or (original.error is not None and original.error.type == "MLIRCompilationError")
+    pruned = _not_lowered(compiler, original, [row]) if lowered else None  # the front end went through
+    if pruned is not None:
+        return Verdict.INCONCLUSIVE, pruned
     alone = [compiler.compile(variants.arm_alone(compiler.source, row, arm), launch) for arm in arms]
     failing = next((a for a in alone if not a.ok), None)
     if failing is not None:

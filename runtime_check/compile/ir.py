@@ -139,3 +139,12 @@ def multiplies(ttir: str, file: str, row: int, width: str) -> list[str]:
         for op in parse_ops(ttir).values()
         if op.name == "arith.muli" and re.search(rf"\b{width}\b", op.type) and (file, row) in op.places
     ]
+
+
+def rows_of(ttir: str, file: str) -> set[int]:
+    """The rows of ``file`` the TTIR's source locations name (aliases and call sites included)."""
+    return {row for name, row in map(_place, _FILE_LINE.finditer(ttir)) if name == file}
+
+
+def _place(match: re.Match[str]) -> tuple[str, int]:
+    return match[1], int(match[2])

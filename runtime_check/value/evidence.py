@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ascend_lint.model import Finding
+
 from ..verdicts import VariantReport
 from .launches import TensorDifference, ValueLaunch, compare
 from .worker import ReplayRun, ValueJob, ValueResult, VariantRun
@@ -63,5 +65,24 @@ def last_line(error: str) -> str:
 
 
 def never_launched(kernel: str, result: ValueResult) -> str:
+    """Why no launch of ``kernel`` was captured: the interpreter's own error when the workload
+    launched it and the interpreter could not run it, else the workload's."""
+    if result.launch_errors:
+        more = len(result.launch_errors) - 1
+        others = f" (and {more} more launch(es) failed)" if more > 0 else ""
+        return f"the interpreter could not run {result.launch_errors[0]}{others}"
     failed = result.workload_error
     return f"the workload never launched {kernel}" + (f" (the workload failed: {last_line(failed)})" if failed else "")
+
+
+def not_run(finding: Finding, kernel: str, result: ValueResult) -> str | None:
+    """Why the captured launches are no evidence about the finding: none of them ran its line
+    (a branch a constexpr or the inputs did not take). None when one did."""
+    rows = range(finding.location.row, finding.end_location.row + 1)
+    if any(row in result.rows for row in rows):
+        return None
+    return (
+        f"line {finding.location.row} never ran in the {len(result.launches)} captured launch(es) of {kernel} "
+        "(a branch the launches' constexprs or inputs do not take), so the replay has no evidence about it; "
+        "a workload reaching that line can tell"
+    )

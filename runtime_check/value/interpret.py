@@ -40,7 +40,7 @@ from ..capture.workload import Workload
 from ..device import DEFAULT_MODEL
 from ..jobs import ReplayJob
 from ..verdicts import Outcome, Verdict, inconclusive
-from .evidence import describe, differences, fix_note, last_line, never_launched, reports
+from .evidence import describe, differences, fix_note, last_line, never_launched, not_run, reports
 from .launches import TensorDifference, ValueLaunch
 from .worker import ValueJob, ValueResult, VariantRun, run_in_subprocess, run_job
 
@@ -139,12 +139,15 @@ def judge(finding: Finding, kernel: str, result: ValueResult) -> tuple[Verdict, 
     clobbered = differences(launches, emulated)
     tensors = sorted({name for launch in launches for name in launch.outputs})
     unchanged = f"{', '.join(tensors)} identical to standard semantics (max abs diff 0)"
-    if not clobbered and dot and emulated.clobbered == 0:
-        return Verdict.REFUTED, (
-            f"on this workload {where} never runs ({replayed} of {kernel}), so nothing clobbers its lhs: "
-            f"{unchanged}; a workload reaching line {dot.row} can tell more"
+    if not clobbered and dot and emulated.clobbered == 0:  # no evidence: the line never ran
+        return Verdict.INCONCLUSIVE, (
+            f"on this workload {where} never runs ({replayed} of {kernel}), so nothing clobbers its lhs "
+            f"and the replay has no evidence about it ({unchanged}); a workload reaching line {dot.row} can tell"
         )
     semantics = f"with {where} overwriting its lhs ({ASCEND_DOT}; {emulated.clobbered} dot(s) clobbered)"
+    unread = not_run(finding, kernel, result)
+    if not clobbered and unread is not None:
+        return Verdict.INCONCLUSIVE, f"{semantics} {kernel} leaves its outputs unchanged, but {unread}"
     if not clobbered:
         return Verdict.REFUTED, (
             f"{semantics} {kernel} leaves its outputs unchanged over {replayed}: {unchanged}; the read at "

@@ -1,15 +1,25 @@
 """triton-ascend's interpreter (``TRITON_INTERPRET=1``), made to run kernels as they compile.
 
-The interpreter's ``tl.range`` yields Python ints, where a compiled kernel's loop index is an
-int32 tensor: ``task_id.to(tl.int64)`` — the usual first line of an Ascend core-grid task loop
-(``for task_id in tl.range(core_id, task_num, num_core)``) — compiles and runs on the device,
-and fails in the interpreter with ``'int' object has no attribute 'to'``. :func:`run_as_compiled`
-makes ``tl.range`` yield int32 tensors (``tl.static_range`` stays a Python range: its index is a
-constexpr when compiled too). Call it once in a process before kernels run.
+:func:`run_as_compiled` (call it once in a process before kernels run) makes three launches
+that compile and run on Ascend run in the interpreter too:
+
+- ``tl.range`` yields int32 tensors: the interpreter's yields Python ints, where a compiled
+  loop index is an int32 tensor, so ``task_id.to(tl.int64)`` — the usual first line of an Ascend
+  core-grid task loop (``for task_id in tl.range(core_id, task_num, num_core)``) — failed with
+  ``'int' object has no attribute 'to'`` (``tl.static_range`` stays a Python range: its index
+  is a constexpr when compiled too);
+- a float argument is an fp32 scalar tensor, as the JIT types it (``fp32``): the interpreter
+  passed the Python float, so ``scale.to(tl.float32)`` failed with ``'float' object has no
+  attribute 'to'``;
+- launch options of triton-ascend's compiler (``multibuffer=True``, ``enable_auto_bind_sub_block``
+  ... — the fields of ``NPUOptions``, which the Ascend launcher accepts as compile options) are
+  dropped, as the interpreter drops ``num_warps``: it failed with ``got an unexpected keyword
+  argument 'multibuffer'``. Any other unknown keyword still fails, as it does on the device.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterator
 from typing import Any
 
@@ -20,8 +30,17 @@ def _bound(value: Any) -> int:
     return int(handle.data.item()) if handle is not None else int(getattr(value, "value", value))
 
 
+def ascend_launch_options() -> frozenset[str]:
+    """The keywords triton-ascend's launcher takes as compile options (``NPUOptions``' fields)."""
+    from triton.backends.ascend.compiler import NPUOptions
+
+    return frozenset(f.name for f in dataclasses.fields(NPUOptions))
+
+
 def run_as_compiled() -> None:
-    """Patch the interpreter so ``tl.range`` loop indices are tensors, as in compiled code."""
+    """Patch the interpreter so kernels run as they compile (see the module's docstring)."""
+    import numpy as np
+    import triton.language as tl
     import triton.runtime.interpreter as interpreter
 
     patch_core = interpreter._patch_lang_core
@@ -39,3 +58,22 @@ def run_as_compiled() -> None:
 
     patch_core_with_tensor_range.ascend_lint = True  # type: ignore[attr-defined]
     interpreter._patch_lang_core = patch_core_with_tensor_range
+
+    implicit_cvt = interpreter._implicit_cvt
+
+    def float_as_fp32(arg: Any) -> Any:
+        if isinstance(arg, float):
+            handle = interpreter.TensorHandle(np.array([arg], dtype=np.float32), tl.float32)
+            return tl.tensor(handle, tl.float32)
+        return implicit_cvt(arg)
+
+    interpreter._implicit_cvt = float_as_fp32
+
+    options = ascend_launch_options()
+    call = interpreter.GridExecutor.__call__
+
+    def without_ascend_options(executor: Any, *args: Any, **kwargs: Any) -> Any:
+        kept = {k: v for k, v in kwargs.items() if k in executor.arg_names or k not in options}
+        return call(executor, *args, **kept)
+
+    interpreter.GridExecutor.__call__ = without_ascend_options

@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import math
 import os
+import sys
+import traceback
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..capture.launches import KernelRef
@@ -82,13 +84,66 @@ def _outputs(arguments: dict[str, Any]) -> dict[str, np.ndarray[Any, Any]]:
 MAX_LAUNCHES = 8  # launches recorded per kernel; later ones run unrecorded (no copies kept)
 
 
+@dataclass
+class Captured:
+    """What :func:`capturing` saw of the wanted kernels' launches."""
+
+    launches: list[ValueLaunch] = field(default_factory=list)  # the launches that ran
+    failures: list[str] = field(default_factory=list)  # why the interpreter could not run others
+    rows: set[int] = field(default_factory=set)  # rows of the kernels' files the recorded launches ran
+
+
+def _failure(kernel: KernelRef, index: int, error: BaseException) -> str:
+    """``K launch n (line L): Type: message`` — the innermost error, at its kernel line."""
+    innermost = error
+    while innermost.__cause__ is not None:
+        innermost = innermost.__cause__
+    rows = [
+        frame.lineno
+        for e in (error, innermost)
+        for frame in traceback.extract_tb(e.__traceback__)
+        if os.path.realpath(frame.filename) == kernel.file
+    ]
+    where = f", line {rows[-1]}" if rows else ""
+    return f"{kernel.name} launch {index}{where}: {type(innermost).__name__}: {innermost}"
+
+
 @contextmanager
-def capturing(wanted: Callable[[KernelRef], bool]) -> Iterator[list[ValueLaunch]]:
+def _tracing_rows(file: str, rows: set[int]) -> Iterator[None]:
+    """Add to ``rows`` the rows of ``file`` that run while the block runs (the interpreter runs
+    a kernel as Python code compiled with the kernel file's name and line numbers)."""
+    paths: dict[str, bool] = {}
+
+    def local(frame: Any, event: str, arg: Any) -> Any:
+        if event == "line":
+            rows.add(frame.f_lineno)
+        return local
+
+    def calls(frame: Any, event: str, arg: Any) -> Any:
+        name = frame.f_code.co_filename
+        if name not in paths:
+            paths[name] = os.path.realpath(name) == file
+        if paths[name]:
+            rows.add(frame.f_lineno)
+            return local
+        return None
+
+    previous = sys.gettrace()
+    sys.settrace(calls)
+    try:
+        yield
+    finally:
+        sys.settrace(previous)
+
+
+@contextmanager
+def capturing(wanted: Callable[[KernelRef], bool]) -> Iterator[Captured]:
     """Record the wanted kernels' launches (the first :data:`MAX_LAUNCHES` of each) while the
-    interpreter (``TRITON_INTERPRET=1``) runs them."""
+    interpreter (``TRITON_INTERPRET=1``) runs them, the rows of their files those launches ran,
+    and why a launch could not run (the error then goes on to the workload, as it would)."""
     from triton.runtime.interpreter import GridExecutor
 
-    launches: list[ValueLaunch] = []
+    captured = Captured()
     counts: Counter[KernelRef] = Counter()
     original = GridExecutor.__call__
 
@@ -100,9 +155,14 @@ def capturing(wanted: Callable[[KernelRef], bool]) -> Iterator[list[ValueLaunch]
         names = executor.arg_names
         bound = {**dict(zip(names, args, strict=False)), **{k: v for k, v in kwargs.items() if k in names}}
         inputs = _copies(bound, "cpu")
-        result = original(executor, *args, **kwargs)
+        try:
+            with _tracing_rows(kernel.file, captured.rows):
+                result = original(executor, *args, **kwargs)
+        except Exception as error:
+            captured.failures.append(_failure(kernel, counts[kernel], error))
+            raise
         grid = executor.grid(bound) if callable(executor.grid) else executor.grid
-        launches.append(
+        captured.launches.append(
             ValueLaunch(
                 kernel=kernel,
                 index=counts[kernel],
@@ -117,7 +177,7 @@ def capturing(wanted: Callable[[KernelRef], bool]) -> Iterator[list[ValueLaunch]
 
     GridExecutor.__call__ = launch_and_record
     try:
-        yield launches
+        yield captured
     finally:
         GridExecutor.__call__ = original
 

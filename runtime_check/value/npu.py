@@ -29,7 +29,7 @@ from ascend_lint.rule import Evidence
 from .. import variants
 from ..jobs import ReplayJob
 from ..verdicts import Outcome, Verdict, inconclusive
-from .evidence import describe, differences, fix_note, last_line, never_launched, reports
+from .evidence import describe, differences, fix_note, last_line, never_launched, not_run, reports
 from .launches import ValueLaunch
 from .worker import ReplayRun, ValueJob, ValueResult, VariantRun, WorkerFailed, run_in_subprocess, run_job
 
@@ -70,14 +70,18 @@ def _against_original(launches: list[ValueLaunch], original: ReplayRun, fixed: R
     return f" On the NPU, fixed vs original: {describe(changed) if changed else 'the same outputs'}."
 
 
-def judge(finding: Finding, kernel: str, result: ValueResult) -> tuple[Verdict, str]:
-    """The verdict from the NPU replays of the reference launches: original, then fixed."""
+def judge(finding: Finding, kernel: str, result: ValueResult, reference: ValueResult) -> tuple[Verdict, str]:
+    """The verdict from the NPU replays of the reference launches: original, then fixed
+    (``reference``: the interpreter's run, which says which rows the launches ran)."""
     launches = result.launches
     original, *fixed = result.runs
     if original.error:
         return Verdict.INCONCLUSIVE, f"running {kernel} on the NPU failed: {last_line(original.error)}"
     wrong = differences(launches, original, TOLERANCE)
     replayed = f"{len(launches)} replayed launch(es)"
+    unread = not_run(finding, kernel, reference)
+    if not wrong and unread is not None:
+        return Verdict.INCONCLUSIVE, f"on the NPU {kernel} matches the reference outputs, but {unread}"
     if not wrong:
         return Verdict.REFUTED, (
             f"on the NPU {kernel} matches the interpreter's standard-semantics outputs over {replayed} "
@@ -120,7 +124,7 @@ def judge_on_npu(job: ReplayJob, workdir: Path) -> Outcome:
         replays=[VariantRun(v) for v in (variants.original(source), fixed) if v],
     )
     result = run_job(on_npu)  # its launches carry the reference outputs
-    verdict, evidence = judge(job.finding, job.kernel.name, result)
+    verdict, evidence = judge(job.finding, job.kernel.name, result, reference)
     return Outcome(
         job.finding,
         verdict,

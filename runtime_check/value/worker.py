@@ -79,6 +79,8 @@ class ReplayRun:
 class ValueResult:
     launches: list[ValueLaunch]  # as captured; without inputs once returned to the parent
     workload_error: str | None = None
+    launch_errors: list[str] = field(default_factory=list)  # launches the interpreter could not run
+    rows: set[int] = field(default_factory=set)  # rows of the kernels' file the captured launches ran
     workload_seconds: float = 0.0
     runs: list[ReplayRun] = field(default_factory=list)  # one per job.replays, in order
 
@@ -93,10 +95,10 @@ def capture_values(job: ValueJob, result: ValueResult) -> None:
 
     start = time.perf_counter()
     semantics = ascend_dot_semantics() if job.emulate_workload else nullcontext()
-    with capturing(job.wants) as launches, semantics:
+    with capturing(job.wants) as captured, semantics:
         result.workload_error = run_user_workload(job.workload)
     result.workload_seconds = time.perf_counter() - start
-    result.launches = launches
+    result.launches, result.launch_errors, result.rows = captured.launches, captured.failures, captured.rows
 
 
 def _jit_function(module: Any, name: str) -> Any:
