@@ -59,25 +59,29 @@ def _args(launch: Launch, names: list[str]) -> str:
     return ", ".join(f"{n} = {launch.arg_summary.get(n, '?').removeprefix('constexpr = ')}" for n in names)
 
 
-def _fixed_note(
-    compiler: FindingCompiler, launch: Launch, check: Callable[[Compiled], str] | None = None
-) -> tuple[str, str | None]:
-    """What compiling the fixed variant shows (the original compiled), and why it is no
-    evidence when it fails away from the finding's (fixed) statement: ``(note, reason)``."""
+def _fixed_note(compiler: FindingCompiler, launch: Launch, check: Callable[[Compiled], str] | None = None) -> str:
+    """What compiling the fixed variant shows (the original compiled). The verdict rests on the
+    original's evidence: a fixed variant failing away from the finding's (fixed) statement only
+    leaves the fix unverified."""
     finding = compiler.job.finding
     fixed = variants.fixed(compiler.source, finding)
     if fixed is None:
-        return "the rule offers no automatic fix to verify", None
+        return "the rule offers no automatic fix to verify"
     result = compiler.compile(fixed, launch)
     if result.error is None:
-        return (check(result) if check else "the fixed variant compiles"), None
+        return check(result) if check else "the fixed variant compiles"
     row = variants.row_after_fix(finding.location, finding)
     if result.error.line in _fixed_rows(fixed.source, finding, row):
-        return f"the fixed variant fails on that line (line {row} once fixed): {result.error}", None
-    where = f"at line {result.error.line}" if result.error.line else "outside the finding's file"
-    return "", (
-        f"the fixed variant fails {where}, not at the finding's line ({row} once fixed): {result.error}; "
-        "a failure elsewhere says nothing about the finding"
+        return f"the fixed variant fails on that line (line {row} once fixed): {result.error}"
+    return _unverified_fix(result.error, row)
+
+
+def _unverified_fix(error: CompileError, row: int) -> str:
+    """The note for a fixed variant failing away from the finding's line (`row` once fixed)."""
+    where = f"at line {error.line}" if error.line else "outside the finding's file"
+    return (
+        f"the fix is not verified: the fixed variant fails {where}, away from the finding's line "
+        f"({row} once fixed): {error}"
     )
 
 
@@ -199,10 +203,7 @@ def index_cast_ir(compiler: FindingCompiler, launch: Launch) -> Judgement:
     chain = extension_of_i32_multiply(original.ir.get("ttir", ""), original.file, row)
     if chain:
         shown = f"the TTIR multiplies in i32, then extends to i64 (line {row}):\n    " + "\n    ".join(chain)
-        note, elsewhere = _fixed_note(compiler, launch, _multiplies_in_i64(finding))
-        if elsewhere is not None:
-            return Verdict.INCONCLUSIVE, f"{shown}\nbut {elsewhere}"
-        return Verdict.CONFIRMED, f"{shown}\n{note}"
+        return Verdict.CONFIRMED, f"{shown}\n{_fixed_note(compiler, launch, _multiplies_in_i64(finding))}"
     if finding.facts.get("cause") == "multiply":
         return Verdict.REFUTED, f"no i32 multiply feeds an extension to i64 on line {row} of the TTIR"
     receiver = str(finding.facts.get("receiver", "the receiver"))
@@ -244,10 +245,7 @@ def pointer_offset_ir(compiler: FindingCompiler, launch: Launch) -> Judgement:
     shown = f"the TTIR multiplies the offset in i32 before adding it to the pointer (line {row}):\n    " + (
         "\n    ".join(narrow)
     )
-    note, elsewhere = _fixed_note(compiler, launch, _multiplies_in_i64(finding))
-    if elsewhere is not None:
-        return Verdict.INCONCLUSIVE, f"{shown}\nbut {elsewhere}"
-    return Verdict.CONFIRMED, f"{shown}\n{note}"
+    return Verdict.CONFIRMED, f"{shown}\n{_fixed_note(compiler, launch, _multiplies_in_i64(finding))}"
 
 
 def compile_error(compiler: FindingCompiler, launch: Launch) -> Judgement:
@@ -328,13 +326,9 @@ def none_pointer_compile(compiler: FindingCompiler, launch: Launch) -> Judgement
                     f"with {state} ({how}) the compile fails: {error}; the fixed (nested) variant fails "
                     f"there too: {result.error}, so the mixed test is not the cause"
                 )
-            where = f"at line {result.error.line}" if result.error.line else "outside the finding's file"
-            return Verdict.INCONCLUSIVE, (
-                f"with {state} ({how}) the compile fails: {error}; but the fixed (nested) variant fails "
-                f"{where}, away from the finding's `if` (line {moved} once fixed): {result.error}; a "
-                "failure elsewhere says nothing about the finding"
-            )
-        fixed_note = "the fixed variant compiles"
+            fixed_note = _unverified_fix(result.error, moved)
+        else:
+            fixed_note = "the fixed variant compiles"
     return Verdict.CONFIRMED, (
         f"with {state} ({how}) the compile fails: {error} — both arms of the mixed "
         f"constexpr/runtime test are lowered; {fixed_note}"
