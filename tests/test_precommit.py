@@ -12,22 +12,33 @@ import sys
 from pathlib import Path
 
 import pytest
+import yaml
 from conftest import installed_environment
-from kernel_samples import BAD_PATH, CUDA_PATH, GOOD_PATH, copy_checkout, git, write_project
+from kernel_samples import BAD_KERNEL, BAD_PATH, CUDA_PATH, GOOD_PATH, copy_checkout, git, write_project
 
 CHECKOUT = Path(__file__).resolve().parents[1]
 TRY_REPO_TIMEOUT = 600
-# name: (hook, file). Each run gets its own project: pre-commit fails a hook when any file in
+# Ascend kernel code by ascend-lint's targeting (an `*ascend*` folder, as liger-kernel's
+# `ops/backends/_ascend/`), though no `triton_ascend` is in its path.
+BACKEND_PATH = "pkg/ops/backends/_ascend/ops/matmul.py"
+# Enough files for pre-commit to split them into batches when a hook is not `require_serial`.
+MANY_PATHS = [f"pkg/ops/triton_ascend/k{n}.py" for n in range(10)]
+# name: (hook, files). Each run gets its own project: pre-commit fails a hook when any file in
 # the working tree changes while it runs, and the fix hook rewrites its file.
 RUNS = {
-    "bad": ("ascend-lint", BAD_PATH),
-    "good": ("ascend-lint", GOOD_PATH),
-    "cuda": ("ascend-lint", CUDA_PATH),
-    "fix": ("ascend-lint-fix", BAD_PATH),
-    "excluded": ("ascend-lint", BAD_PATH),  # the project's `exclude` holds for the files pre-commit names
-    "excluded-fix": ("ascend-lint-fix", BAD_PATH),
+    "bad": ("ascend-lint", [BAD_PATH]),
+    "good": ("ascend-lint", [GOOD_PATH]),
+    "cuda": ("ascend-lint", [CUDA_PATH]),
+    "backend": ("ascend-lint", [BACKEND_PATH]),
+    "many": ("ascend-lint", MANY_PATHS),
+    "fix": ("ascend-lint-fix", [BAD_PATH]),
+    "excluded": ("ascend-lint", [BAD_PATH]),  # the project's `exclude` holds for the files pre-commit names
+    "excluded-fix": ("ascend-lint-fix", [BAD_PATH]),
 }
 EXCLUDING = '\n[tool.ascend-lint]\nexclude = ["pkg/ops/triton_ascend/matmul.py"]\n'
+# pre-commit runs a hook that is not `require_serial` in 2 batches under Travis whatever the
+# CPU count (`lang_base.target_concurrency`): the "many" run shows the batches on any machine.
+BATCHING = {"TRAVIS": "true"}
 
 
 def test_manifest_is_valid() -> None:
@@ -55,6 +66,9 @@ def projects(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
     for name in RUNS:
         projects[name] = tmp_path_factory.mktemp(f"project-{name}")
         write_project(projects[name])
+        for extra in [BACKEND_PATH, *MANY_PATHS]:
+            (projects[name] / extra).parent.mkdir(parents=True, exist_ok=True)
+            (projects[name] / extra).write_text(BAD_KERNEL, encoding="utf-8")
         if name.startswith("excluded"):
             with (projects[name] / "pyproject.toml").open("a", encoding="utf-8") as pyproject:
                 pyproject.write(EXCLUDING)
@@ -82,15 +96,15 @@ def runs(tmp_path_factory: pytest.TempPathFactory, projects: dict[str, Path]) ->
                 "never",
                 "--verbose",
                 "--files",
-                path,
+                *paths,
             ],
             cwd=projects[name],
-            env=env,
+            env={**env, **BATCHING} if name == "many" else env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
         )
-        for name, (hook, path) in RUNS.items()
+        for name, (hook, paths) in RUNS.items()
     }
     try:
         outputs = {name: process.communicate(timeout=TRY_REPO_TIMEOUT)[0] for name, process in started.items()}
@@ -116,11 +130,41 @@ def test_good_kernel_passes(runs: dict) -> None:
     assert "Passed" in done.stdout
 
 
+def test_hooks_take_python_files_and_run_once() -> None:
+    """As ruff's hooks: every Python file (ascend-lint's own targeting picks the Ascend ones;
+    no `files` filter narrower than it), and all of them in one process."""
+    hooks = yaml.safe_load((CHECKOUT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert {hook["id"] for hook in hooks} == {"ascend-lint", "ascend-lint-fix"}
+    for hook in hooks:
+        assert hook.get("types", hook.get("types_or")) in (["python"], ["python", "pyi"]), hook
+        assert "files" not in hook and "exclude" not in hook, hook
+        assert hook["require_serial"] is True, hook
+        assert "--force-exclude" in hook["entry"].split(), hook
+
+
 @pytest.mark.network
-def test_cuda_kernel_is_not_passed_to_the_hook(runs: dict) -> None:
+def test_cuda_kernel_is_passed_and_skipped_by_ascend_lint(runs: dict) -> None:
     done = runs["cuda"]
     assert done.returncode == 0, done.stdout
-    assert "(no files to check)" in done.stdout and "Skipped" in done.stdout
+    assert "Passed" in done.stdout and "ASC0" not in done.stdout
+    assert "1 file skipped as not Ascend kernel code" in done.stdout
+
+
+@pytest.mark.network
+def test_kernel_in_an_ascend_backend_folder_is_linted(runs: dict) -> None:
+    """liger-kernel's layout: `ops/backends/_ascend/ops/*.py`, no `triton_ascend` in the path."""
+    done = runs["backend"]
+    assert done.returncode == 1, done.stdout
+    assert f"{BACKEND_PATH}:" in done.stdout and "ASC003" in done.stdout
+
+
+@pytest.mark.network
+def test_many_files_give_one_report(runs: dict) -> None:
+    """`require_serial`: one ascend-lint process and one summary, not one per pre-commit batch."""
+    done = runs["many"]
+    assert done.returncode == 1, done.stdout
+    assert done.stdout.count("Found ") == 1, done.stdout
+    assert f"in {len(MANY_PATHS)} files checked" in done.stdout
 
 
 @pytest.mark.network

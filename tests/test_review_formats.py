@@ -81,7 +81,9 @@ def test_rdjson_counts_columns_in_utf8_bytes(rdjson_document: dict, findings: li
     assert starts == BAD_FINDINGS
     for diagnostic in document["diagnostics"]:
         finding = by_code[diagnostic["code"]["value"]]
-        assert diagnostic["message"] == finding["message"]
+        # A fix reaching beyond the finding's lines (ASC003's edits the dot) is named, not suggested.
+        note = "\n\nUnsafe fix available: " if "suggestions" not in diagnostic and finding["fix"] else ""
+        assert diagnostic["message"].startswith(finding["message"] + note)
         assert diagnostic["severity"] == "WARNING"
         assert diagnostic["location"]["path"] == BAD_PATH
         for side, key in (("start", "location"), ("end", "end_location")):
@@ -152,10 +154,20 @@ def apply_suggestion(source: str, suggestion: dict) -> str:
     return "".join([*lines[: start["line"] - 1], text + "\n" if text else "", *lines[end["line"] :]])
 
 
-def test_rdjson_fix_of_several_edits_is_one_suggestion_reviewdog_posts(tmp_path: Path) -> None:
-    """ASC003's fix inserts a copy before the dot and reads it after: reviewdog's GitHub
-    reviewer rejects a suggestion whose lines differ from the comment's (the first
-    suggestion's), so the fix is one suggestion, and accepting it gives what `--fix` writes."""
+def suggestion_lines(suggestion: dict) -> tuple[int, int]:
+    start, end = suggestion["range"]["start"]["line"], suggestion["range"]["end"].get("line")
+    return start, end or start
+
+
+def comment_lines(diagnostic: dict) -> tuple[int, int]:
+    return suggestion_lines(diagnostic["location"])
+
+
+def test_rdjson_fix_reaching_other_lines_is_no_suggestion_but_named(tmp_path: Path) -> None:
+    """ASC003's fix inserts a copy before the dot and reads it there, lines above the read it
+    reports: reviewdog's GitHub reviewer would reject a suggestion on lines other than the
+    comment's, or move the comment to them, so there is none; the message names the fix and
+    the command that applies it, which gives the fixed file."""
     example = Path(__file__).parent.parent / "fixtures" / "example" / "triton_ascend" / "chunk_o_example.py"
     for folder in ("review", "fix"):
         (tmp_path / folder / "triton_ascend").mkdir(parents=True)
@@ -163,14 +175,44 @@ def test_rdjson_fix_of_several_edits_is_one_suggestion_reviewdog_posts(tmp_path:
     select = ("--select", "ASC003", "--no-cache")
     review = ascend_lint("check", *select, "--output-format", "rdjson", cwd=tmp_path / "review")
     (diagnostic,) = json.loads(review.stdout)["diagnostics"]
+    assert "suggestions" not in diagnostic
+    assert "Unsafe fix available: " in diagnostic["message"]
+    assert diagnostic["message"].split("`")[-2] == "ascend-lint check --fix --unsafe-fixes"
     fix = ascend_lint("check", *select, "--fix", "--unsafe-fixes", cwd=tmp_path / "fix")
     assert fix.returncode == 0, fix.stdout + fix.stderr
-    (suggestion,) = diagnostic["suggestions"]
-    source = example.read_text("utf-8")
-    line = diagnostic["location"]["range"]["start"]["line"]
-    assert suggestion["range"]["start"]["line"] < line == suggestion["range"]["end"]["line"]
-    fixed = (tmp_path / "fix" / "triton_ascend" / example.name).read_text("utf-8")
-    assert apply_suggestion(source, suggestion) == fixed != source
+
+
+def test_rdjson_suggestions_sit_on_the_findings_lines(tmp_path: Path) -> None:
+    """Over the fixture kernels, every suggestion covers exactly its comment's lines (what
+    reviewdog's `buildSingleSuggestion` requires) and a line-wise one, accepted, gives the
+    file its fix gives; every other fix is named in the message."""
+    fixtures = Path(__file__).parent.parent / "fixtures"
+    done = ascend_lint("check", "--output-format", "rdjson", "--no-cache", str(fixtures), cwd=tmp_path)
+    diagnostics = json.loads(done.stdout)["diagnostics"]
+    fixes = {
+        (f["filename"], f["location"]["row"], f["location"]["column"], f["code"]): f["fix"]
+        for f in cli_json(str(fixtures), cwd=tmp_path)
+        if f["fix"]
+    }
+    line_wise = 0
+    for diagnostic in diagnostics:
+        path, start = diagnostic["location"]["path"], diagnostic["location"]["range"]["start"]
+        source = Path(path).read_text(encoding="utf-8")
+        column = len(source.splitlines()[start["line"] - 1].encode("utf-8")[: start["column"] - 1].decode("utf-8")) + 1
+        fix = fixes.pop((path, start["line"], column, diagnostic["code"]["value"]), None)
+        if fix is None:
+            assert "suggestions" not in diagnostic, diagnostic
+            continue
+        (suggestion,) = diagnostic.get("suggestions") or [None]
+        if suggestion is None:
+            assert "fix available: " in diagnostic["message"].lower(), diagnostic
+            continue
+        assert suggestion_lines(suggestion) == comment_lines(diagnostic), diagnostic
+        if "column" not in suggestion["range"]["start"]:
+            edits = [Edit(Position(**e["location"]), Position(**e["end_location"]), e["content"]) for e in fix["edits"]]
+            assert apply_suggestion(source, suggestion) == apply_edits(source, edits), diagnostic
+            line_wise += 1
+    assert not fixes and line_wise  # every fix was seen, and some as a line-wise suggestion
 
 
 @pytest.mark.parametrize(
@@ -178,10 +220,12 @@ def test_rdjson_fix_of_several_edits_is_one_suggestion_reviewdog_posts(tmp_path:
     [
         # an inserted line, an unchanged one, a rewritten one
         (Edit(Position(2, 1), Position(2, 1), "x = 0\n"), Edit(Position(4, 1), Position(4, 2), "y")),
-        # unchanged lines at either end stay out; the last line deleted with its break
+        # the last line deleted with its break
         (Edit(Position(2, 5), Position(2, 6), "20"), Edit(Position(4, 1), Position(5, 1), "")),
         # lines joined, and a deletion running to the end of the file
         (Edit(Position(1, 6), Position(2, 1), "; "), Edit(Position(3, 1), Position(5, 1), "")),
+        # one edit over several lines
+        (Edit(Position(2, 1), Position(4, 1), "bc = 23\n"),),
     ],
 )
 def test_rdjson_line_wise_suggestion_gives_the_fixed_file(edits: tuple[Edit, ...]) -> None:
@@ -191,11 +235,36 @@ def test_rdjson_line_wise_suggestion_gives_the_fixed_file(edits: tuple[Edit, ...
         name="dot-lhs-reuse",
         message="m",
         filename="k.py",
-        location=Position(2, 1),
-        end_location=Position(2, 2),
+        location=Position(1, 1),
+        end_location=Position(4, 6),
         fix=Fix("unsafe", "Fix", edits),
     )
     (diagnostic,) = json.loads(render_rdjson([FileResult("k.py", source, [finding])], None))["diagnostics"]
     (suggestion,) = diagnostic["suggestions"]
     assert apply_suggestion(source, suggestion) == apply_edits(source, edits)
-    assert 1 <= suggestion["range"]["start"]["line"] <= suggestion["range"]["end"]["line"] <= 4  # lines of the file
+    assert suggestion_lines(suggestion) == comment_lines(diagnostic) == (1, 4)
+    assert diagnostic["message"] == "m"
+
+
+@pytest.mark.parametrize(
+    "edits",
+    [
+        (Edit(Position(1, 1), Position(1, 2), "z"), Edit(Position(3, 1), Position(3, 2), "y")),  # a line before
+        (Edit(Position(3, 1), Position(3, 2), "y"), Edit(Position(4, 1), Position(4, 2), "w")),  # a line after
+        (Edit(Position(3, 6), Position(4, 1), "; "),),  # the finding's last line joined with the next
+    ],
+)
+def test_rdjson_fix_beyond_the_findings_lines_is_named(edits: tuple[Edit, ...]) -> None:
+    source = "a = 1\nb = 2\nc = 3\nd = 4\n"
+    finding = Finding(
+        code="ASC001",
+        name="launch-num-warps",
+        message="m",
+        filename="k.py",
+        location=Position(2, 1),
+        end_location=Position(3, 2),
+        fix=Fix("safe", "Remove `num_warps`", edits),
+    )
+    (diagnostic,) = json.loads(render_rdjson([FileResult("k.py", source, [finding])], None))["diagnostics"]
+    assert "suggestions" not in diagnostic
+    assert diagnostic["message"].startswith("m\n\nFix available: Remove `num_warps`. Run `ascend-lint check --fix`:")

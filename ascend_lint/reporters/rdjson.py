@@ -3,18 +3,22 @@
 reviewdog counts columns in UTF-8 bytes (1-based, exclusive end); ascend-lint counts code
 points, so every column is converted through the linted text (`FileResult.source`).
 
-A fix becomes ONE suggestion, which `-reporter=github-pr-review` posts as a GitHub suggested
-change. reviewdog (`service/github/github.go`) places the review comment on the first
-suggestion's lines when they are in the diff, else on the diagnostic's, and rejects every
-suggestion whose lines differ from the comment's ("reviewdog suggestion error"); so a fix's
-edits are never split into several suggestions (ASC003 inserts a copy on one line and reads it
-on another: accepting one alone would break the kernel). A fix of one edit keeps its exact
-range (columns: reviewdog rebuilds the lines around it); a fix of several edits is one
-line-wise suggestion (no columns: the lines from the first edit's to the last edit's, ends
-included, rdjson's linewise range) whose text is those lines as the fix leaves them, without
-the last line break. The diagnostic keeps its own range: when the suggestion's lines are in
-the diff the comment spans them anyway, and when they are not GitHub cannot take the
-suggestion at all, while a diagnostic widened to them would lose its comment too.
+A fix becomes a suggestion, which `-reporter=github-pr-review` posts as a GitHub suggested
+change, only when it edits nothing outside the finding's own lines, and then it covers exactly
+those lines. reviewdog (`service/github/github.go`, `buildSingleSuggestion`) rejects a
+suggestion whose lines differ from the review comment's ("GitHub comment range and suggestion
+line range must be same", a "reviewdog suggestion error" in the comment); the comment is on
+the diagnostic's lines, or on the first suggestion's when they are all in the diff
+(`githubCommentLineRange`), which would move it away from the finding (ASC003's fix edits the
+dot, tens of lines above the read it reports). A fix of several edits is never split either
+(ASC003 inserts a copy on one line and reads it on another: accepting one alone would break
+the kernel). So: a fix of one edit from the finding's first line to its last keeps its exact
+range (columns: reviewdog rebuilds the lines around it); another fix that changes no other
+line (lines an edit rewrites as they were do not count: ASC001 rewrites a whole `dict(...)` to
+delete one line) is one line-wise suggestion (no columns) from the finding's first line to its
+last, whose text is those lines as the fix leaves them, without the last line break; a fix
+changing other lines gets no suggestion, and the message says the fix exists and which
+`ascend-lint check --fix` applies it.
 """
 
 from __future__ import annotations
@@ -65,7 +69,11 @@ def _finding_diagnostic(finding: Finding, source: str, lines: list[str]) -> JSON
         "code": shared.without_none({"value": finding.code, "url": shared.rule_url(finding.code, finding.name)}),
     }
     if finding.fix:
-        diagnostic["suggestions"] = [_suggestion(finding.fix, source, lines)]
+        suggestion = _suggestion(finding, finding.fix, source, lines)
+        if suggestion:
+            diagnostic["suggestions"] = [suggestion]
+        else:
+            diagnostic["message"] += _fix_note(finding.fix)
     if finding.related:  # in the same file: the engine lints one file at a time
         diagnostic["related_locations"] = [
             {
@@ -80,25 +88,33 @@ def _finding_diagnostic(finding: Finding, source: str, lines: list[str]) -> JSON
     return diagnostic
 
 
-def _suggestion(fix: Fix, source: str, lines: list[str]) -> JSONObject:
-    """The fix as one suggestion: its edit's exact range, or the whole lines its edits touch."""
-    if len(fix.edits) == 1:
+def _suggestion(finding: Finding, fix: Fix, source: str, lines: list[str]) -> JSONObject | None:
+    """The fix as a suggestion on exactly the finding's lines, if it changes no other line."""
+    first, last = finding.location.row, finding.end_location.row
+    if len(fix.edits) == 1 and (fix.edits[0].start.row, fix.edits[0].end.row) == (first, last):
         (edit,) = fix.edits
         return {"range": _range(lines, edit.start, edit.end), "text": edit.content}
-    first, last = min(edit.start.row for edit in fix.edits), max(edit.end.row for edit in fix.edits)
+    # The lines the edits touch and the finding's, as the fix leaves them; lines it leaves as
+    # they were at either end drop out (ASC001 rewrites a whole `dict(...)` to delete one line).
+    top = min(first, *(edit.start.row for edit in fix.edits))
+    bottom = max(last, *(edit.end.row for edit in fix.edits))
     index = LineIndex(source)
-    begin = index.starts[first - 1]
-    end = index.starts[last] if last < len(index.starts) else len(source)  # after the last line's break
+    if bottom > len(index.starts):
+        return None
+    begin = index.starts[top - 1]
+    end = index.starts[bottom] if bottom < len(index.starts) else len(source)  # after the last line's break
     fixed = apply_edits(source, fix.edits)
-    old = _lines_with_breaks(source[begin:end])  # no edit reaches the last line's break
+    old = _lines_with_breaks(source[begin:end])
     new = _lines_with_breaks(fixed[begin : end + len(fixed) - len(source)])
-    last = first + len(old) - 1  # an edit ending at the empty "line" after a final line break
-    while last > first and old and new and old[-1] == new[-1]:  # lines left as they were
+    bottom = top + len(old) - 1  # an edit ending at the empty "line" after a final line break
+    while bottom > last and old and new and old[-1] == new[-1]:
         old.pop(), new.pop()
-        last -= 1
-    while last > first and old and new and old[0] == new[0]:
+        bottom -= 1
+    while top < first and old and new and old[0] == new[0]:
         old.pop(0), new.pop(0)
-        first += 1
+        top += 1
+    if (top, bottom) != (first, last) or not old:
+        return None
     text = "".join(new)
     if LINE_BREAK.search(old[-1]):  # a line-wise suggestion replaces the lines with their breaks
         text = re.sub(r"(\r\n|\r|\n)\Z", "", text)
@@ -108,6 +124,16 @@ def _suggestion(fix: Fix, source: str, lines: list[str]) -> JSONObject:
 def _lines_with_breaks(text: str) -> list[str]:
     starts = LineIndex(text).starts
     return [piece for piece in (text[a:b] for a, b in zip(starts, [*starts[1:], len(text)], strict=True)) if piece]
+
+
+def _fix_note(fix: Fix) -> str:
+    """What the message says of a fix that has no suggestion: it edits other lines too."""
+    command = "ascend-lint check --fix" + (" --unsafe-fixes" if fix.applicability == "unsafe" else "")
+    kind = "Unsafe fix" if fix.applicability == "unsafe" else "Fix"
+    return (
+        f"\n\n{kind} available: {fix.message.rstrip('.')}. Run `{command}`: the fix edits lines"
+        " outside the finding's, which a suggested change cannot."
+    )
 
 
 def _error_diagnostic(filename: str, error: Diagnostic) -> JSONObject:
