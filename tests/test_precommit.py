@@ -7,6 +7,7 @@ side to share the wait.
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -140,6 +141,23 @@ def test_hooks_take_python_files_and_run_once() -> None:
         assert "files" not in hook and "exclude" not in hook, hook
         assert hook["require_serial"] is True, hook
         assert "--force-exclude" in hook["entry"].split(), hook
+
+
+@pytest.mark.parametrize("output_format", ["text", "github", "rdjson"])
+def test_a_commit_of_cuda_files_parses_nothing(tmp_path: Path, output_format: str) -> None:
+    """What the hook runs on a change touching only CUDA kernels: ascend-lint skips them by
+    their path and project, before loading libcst (whose import is most of a run's time)."""
+    write_project(tmp_path)
+    command = [sys.executable, "-X", "importtime", "-m", "ascend_lint", "check", "--force-exclude", "--no-cache"]
+    done = subprocess.run(
+        [*command, "--output-format", output_format, CUDA_PATH],
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(CHECKOUT)},
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "ascend_lint.cli" in done.stderr and "libcst" not in done.stderr
 
 
 @pytest.mark.network

@@ -26,7 +26,6 @@ from __future__ import annotations
 import json
 import re
 
-from ascend_lint.fixes import apply_edits
 from ascend_lint.model import Diagnostic, FileResult, Finding, Fix, LineIndex, Position
 from ascend_lint.reporters import shared
 from ascend_lint.reporters.shared import JSONObject
@@ -94,6 +93,8 @@ def _suggestion(finding: Finding, fix: Fix, source: str, lines: list[str]) -> JS
     if len(fix.edits) == 1 and (fix.edits[0].start.row, fix.edits[0].end.row) == (first, last):
         (edit,) = fix.edits
         return {"range": _range(lines, edit.start, edit.end), "text": edit.content}
+    from ascend_lint.fixes import apply_edits  # libcst: only for a fix (no run without findings loads it)
+
     # The lines the edits touch and the finding's, as the fix leaves them; lines it leaves as
     # they were at either end drop out (ASC001 rewrites a whole `dict(...)` to delete one line).
     top = min(first, *(edit.start.row for edit in fix.edits))

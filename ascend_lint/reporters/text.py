@@ -7,7 +7,6 @@ from collections.abc import Callable
 
 from ..config import SKIP_DETAIL, SKIP_EXCLUDED, SKIP_NOT_ASCEND, Settings
 from ..engine import display_paths, relative_display
-from ..fixes import why_not_fixed
 from ..model import Applicability, FileResult, Finding, LineIndex
 
 
@@ -21,6 +20,8 @@ def _header(finding: Finding, display: Callable[[str], str]) -> str:
 
 def not_fixed(findings: list[Finding], heading: str) -> list[str]:
     """`heading`, then one line per finding: where, code, why it was not fixed."""
+    from ..fixes import why_not_fixed  # libcst: only then (a run whose files were all skipped parses nothing)
+
     return [heading, *(f"  {where(f)}: {f.code} {why_not_fixed(f)}" for f in findings)] if findings else []
 
 
