@@ -101,10 +101,60 @@ def changed_lines_from_git(rev: str, cwd: Path | str = ".") -> ChangedLines:
     untracked files, which are entirely new.
     """
     top = Path(_git(cwd, "rev-parse", "--show-toplevel").strip())
-    prefixes = ["--src-prefix=a/", "--dst-prefix=b/"]  # whatever diff.noprefix says
-    changed = changed_lines_from_diff(_git(top, "diff", "-U0", "--no-color", "--no-ext-diff", *prefixes, rev), top)
+    # Whatever the user's configuration says: `a/`, `b/` prefixes (diff.noprefix), renames
+    # detected (diff.renames: a renamed file's lines are not all new), `--` after the revision
+    # (a file named like it is no revision).
+    options = ["-U0", "--no-color", "--no-ext-diff", "--find-renames", "--src-prefix=a/", "--dst-prefix=b/"]
+    try:
+        diff = _git(top, "diff", *options, rev, "--")
+    except ChangedLinesError as error:
+        raise ChangedLinesError(f"{error}{_fetch_hint(top, rev)}") from error
+    changed = changed_lines_from_diff(diff, top)
     untracked = _git(top, "ls-files", "-z", "--others", "--exclude-standard")
     return {**changed, **{(top / name).resolve(): EVERY_LINE for name in untracked.split("\0") if name}}
+
+
+def _fetch_hint(top: Path, rev: str) -> str:
+    """What to do when `git diff REV` failed: CI checkouts (actions/checkout) are shallow and
+    single-branch, so the base is often missing."""
+    try:
+        shallow = _git(top, "rev-parse", "--is-shallow-repository").strip() == "true"
+    except ChangedLinesError:
+        return ""
+    unknown = [name for name in _revisions(rev) if not _is_commit(top, name)]
+    checkout = (
+        "actions/checkout's `fetch-depth: 2` for a pull request's `HEAD^1`, `fetch-depth: 0` for `origin/main...`"
+    )
+    if unknown:
+        where = "this shallow clone" if shallow else "this clone"
+        return (
+            f"\nhint: {where} has no commit `{unknown[0]}`. If it is on the remote, fetch it first"
+            " (`git fetch --depth=1 origin main:refs/remotes/origin/main` gives `origin/main`), or"
+            f" check out more history ({checkout})."
+        )
+    if shallow and "..." in rev:
+        return (
+            "\nhint: this clone is shallow, so the merge base `...` needs may be missing: deepen"
+            f" it (`git fetch --deepen=50 origin`) or check out more history ({checkout})."
+        )
+    return ""
+
+
+def _is_commit(top: Path, name: str) -> bool:
+    try:
+        _git(top, "rev-parse", "--verify", "--quiet", f"{name}^{{commit}}")
+    except ChangedLinesError:
+        return False
+    return True
+
+
+def _revisions(rev: str) -> list[str]:
+    """The revisions a `git diff` revision argument names: `A...B` and `A..B` name two
+    (an empty side is `HEAD`)."""
+    for separator in ("...", ".."):
+        if separator in rev:
+            return [side or "HEAD" for side in rev.split(separator, 1)]
+    return [rev]
 
 
 def _git(cwd: Path | str, *args: str) -> str:
@@ -113,7 +163,8 @@ def _git(cwd: Path | str, *args: str) -> str:
     except FileNotFoundError as error:
         raise ChangedLinesError("git is not installed") from error
     if done.returncode:
-        reason = done.stderr.decode(errors="replace").strip()
+        # git's first line says what failed (the rest of "ambiguous argument" is about paths)
+        reason = (done.stderr.decode(errors="replace").strip().splitlines() or ["no message"])[0]
         raise ChangedLinesError(f"`git {' '.join(args)}` failed: {reason}")
     return done.stdout.decode("utf-8", "surrogateescape")
 

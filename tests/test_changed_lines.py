@@ -250,3 +250,51 @@ def test_cli_fix_reports_what_is_left_on_the_changed_lines_the_fixes_moved(tmp_p
     assert "b_a_c = " in fixed and "num_warps" not in fixed
     assert {(f["code"], f["location"]["row"]) for f in remaining} == {("ASC010", line_of(fixed, "matmul_kernel[("))}
     assert done.returncode == 1
+
+
+def test_cli_diff_base_counts_a_renamed_file_as_renamed(kernel_repo: Path) -> None:
+    """`git mv` of a kernel is no new code, whatever `diff.renames` says in the user's config."""
+    git(kernel_repo, "config", "diff.renames", "false")
+    git(kernel_repo, "mv", BAD_PATH, BAD_PATH.replace("matmul", "renamed"))
+    git(kernel_repo, "commit", "-qm", "rename")
+    since = ascend_lint("check", "--output-format", "json", "--diff-base", "HEAD~1", cwd=kernel_repo)
+    assert reported(since) == set()
+
+
+def clone(origin: Path, destination: Path, *options: str) -> Path:
+    git(destination.parent, "clone", "-q", *options, f"file://{origin}", str(destination))
+    return destination
+
+
+@pytest.mark.parametrize(
+    ("options", "base", "fetch"),
+    [
+        # a pull request's checkout: one commit, whose first parent is the base
+        (["--depth=1"], "HEAD^1", ["fetch", "-q", "--depth=2", "origin"]),
+        # a branch's checkout: the base branch was not fetched
+        (["--depth=1", "--single-branch", "--branch=feature"], "origin/main", ["fetch", "-q", "--depth=1", "origin"]),
+    ],
+)
+def test_cli_diff_base_missing_from_a_ci_clone_says_how_to_fetch_it(
+    tmp_path: Path, options: list[str], base: str, fetch: list[str]
+) -> None:
+    origin = tmp_path / "origin"
+    origin.mkdir()
+    git(origin, "init", "-q", "--initial-branch=main")
+    kernel = origin / BAD_PATH
+    kernel.parent.mkdir(parents=True)
+    kernel.write_text(BAD_KERNEL.replace(", num_warps=4", ""), encoding="utf-8")
+    git(origin, "add", ".")
+    git(origin, "commit", "-qm", "kernel")
+    git(origin, "checkout", "-qb", "feature")
+    kernel.write_text(BAD_KERNEL, encoding="utf-8")
+    git(origin, "commit", "-qam", "num_warps")
+    checkout = clone(origin, tmp_path / "checkout", *options)
+    done = ascend_lint("check", "--diff-base", base, cwd=checkout)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert f"bad revision '{base}'" in done.stderr and "Use '--'" not in done.stderr
+    assert "hint: this shallow clone has no commit" in done.stderr
+    assert "fetch-depth: 2" in done.stderr and "git fetch --depth=1 origin main:refs/remotes/origin/main" in done.stderr
+    git(checkout, *fetch, "main:refs/remotes/origin/main" if base == "origin/main" else "feature")
+    after = ascend_lint("check", "--output-format", "json", "--diff-base", base, cwd=checkout)
+    assert reported(after) == {("ASC001", line_of(BAD_KERNEL, "num_warps"))}

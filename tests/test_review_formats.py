@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+import yaml
+from conftest import REPO
 from kernel_samples import BAD_FINDINGS, BAD_KERNEL, BAD_PATH, DOT_LINE, ascend_lint, cli_json, write_project
 
 from ascend_lint.fixes import apply_edits
@@ -268,3 +273,45 @@ def test_rdjson_fix_beyond_the_findings_lines_is_named(edits: tuple[Edit, ...]) 
     (diagnostic,) = json.loads(render_rdjson([FileResult("k.py", source, [finding])], None))["diagnostics"]
     assert "suggestions" not in diagnostic
     assert diagnostic["message"].startswith("m\n\nFix available: Remove `num_warps`. Run `ascend-lint check --fix`:")
+
+
+def readme_workflow() -> dict:
+    """The GitHub Actions workflow the README tells users to save."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    after = readme.split("Save as `.github/workflows/ascend-lint.yml`", 1)[1]
+    return yaml.safe_load(after.split("```yaml\n", 1)[1].split("```", 1)[0])
+
+
+def test_readme_workflow_grants_what_upload_sarif_needs() -> None:
+    jobs = readme_workflow()["jobs"]
+    assert jobs["code-scanning"]["permissions"] == {"contents": "read", "security-events": "write", "actions": "read"}
+    uploads = [step["uses"] for step in jobs["code-scanning"]["steps"] if "upload-sarif" in step.get("uses", "")]
+    assert uploads == ["github/codeql-action/upload-sarif@v4"]  # v3 is deprecated in December 2026
+
+
+def test_readme_workflow_pipes_fail_on_an_ascend_lint_error(tmp_path: Path) -> None:
+    """A step piping ascend-lint into reviewdog runs under `shell: bash` (GitHub's `bash -eo
+    pipefail`): a configuration error fails it, while findings are left to reviewdog."""
+    piped = [step for job in readme_workflow()["jobs"].values() for step in job["steps"] if "|" in step.get("run", "")]
+    assert piped
+    stub = tmp_path / "bin" / "reviewdog"  # reads the diagnostics and succeeds, as reviewdog does
+    stub.parent.mkdir()
+    stub.write_text("#!/bin/sh\ncat > /dev/null\n", encoding="utf-8")
+    stub.chmod(0o755)
+    path = os.pathsep.join([str(stub.parent), str(Path(sys.executable).parent), os.environ["PATH"]])
+    findings, broken = tmp_path / "findings", tmp_path / "broken"
+    for project in (findings, broken):
+        write_project(project)
+    with (broken / "pyproject.toml").open("a", encoding="utf-8") as pyproject:
+        pyproject.write('\n[tool.ascend-lint]\nselectt = ["ASC"]\n')
+    for step in piped:
+        assert step.get("shell") == "bash", step
+        command = ["bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", step["run"]]
+        runs = {
+            project: subprocess.run(
+                command, cwd=project, env={**os.environ, "PATH": path}, capture_output=True, text=True
+            )
+            for project in (findings, broken)
+        }
+        assert runs[findings].returncode == 0, runs[findings].stderr
+        assert runs[broken].returncode == 2 and "selectt" in runs[broken].stderr, runs[broken].stderr

@@ -83,8 +83,8 @@ def test_results_are_the_cli_findings(project: Path, run: dict) -> None:
         assert rules[result["ruleIndex"]]["id"] == result["ruleId"]
         assert result["level"] == "warning"
         assert result["message"]["text"] == finding["message"]
-        assert artifact["uri"] == BAD_PATH == Path(finding["filename"]).as_posix()
-        assert artifact["uriBaseId"] in run["originalUriBaseIds"]
+        assert Path(finding["filename"]).as_posix() == BAD_PATH
+        assert artifact == {"uri": (project / BAD_PATH).as_uri()}  # absolute, as ruff's
         assert (region["endLine"], region["endColumn"]) == (
             finding["end_location"]["row"],
             finding["end_location"]["column"],
@@ -92,11 +92,11 @@ def test_results_are_the_cli_findings(project: Path, run: dict) -> None:
     assert not by_position
 
 
-def test_dot_lhs_reuse_points_at_the_clobbering_dot(run: dict) -> None:
+def test_dot_lhs_reuse_points_at_the_clobbering_dot(project: Path, run: dict) -> None:
     (result,) = [r for r in run["results"] if r["ruleId"] == "ASC003"]
     (related,) = result["relatedLocations"]
     assert related["physicalLocation"]["region"]["startLine"] == DOT_LINE
-    assert related["physicalLocation"]["artifactLocation"]["uri"] == BAD_PATH
+    assert related["physicalLocation"]["artifactLocation"]["uri"] == (project / BAD_PATH).as_uri()
     assert related["message"]["text"]
 
 
@@ -124,7 +124,7 @@ def test_fixes_and_caller_properties_are_carried() -> None:
     assert result["locations"][0]["logicalLocations"] == [{"name": "matmul_kernel", "kind": "function"}]
     (fix,) = result["fixes"]
     (change,) = fix["artifactChanges"]
-    assert change["artifactLocation"]["uri"] == "triton_ascend/k.py"
+    assert change["artifactLocation"]["uri"] == (Path.cwd() / "triton_ascend" / "k.py").as_uri()
     assert change["replacements"] == [
         {
             "deletedRegion": {"startLine": 3, "startColumn": 5, "endLine": 3, "endColumn": 9},
@@ -144,4 +144,17 @@ def test_file_that_cannot_be_linted_is_a_notification(tmp_path: Path) -> None:
     (invocation,) = log["runs"][0]["invocations"]
     assert invocation["executionSuccessful"] is False
     (notification,) = invocation["toolExecutionNotifications"]
-    assert notification["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == "triton_ascend/broken.py"
+    assert notification["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] == broken.as_uri()
+
+
+def test_a_run_from_a_subfolder_names_the_same_files(project: Path, run: dict) -> None:
+    """codeql-action's upload-sarif reads a relative URI as relative to the repository root,
+    and makes an absolute `file://` one relative to the checkout (`checkout_path`): the
+    URIs are absolute, so a run from a subfolder of the repository labels the same files."""
+    below = ascend_lint("check", "--output-format", "sarif", ".", cwd=project / "pkg")
+    assert below.returncode == 1, below.stderr
+    uris = [[loc["physicalLocation"]["artifactLocation"]["uri"] for loc in r["locations"]] for r in run["results"]]
+    below_results = json.loads(below.stdout)["runs"][0]["results"]
+    assert [
+        [loc["physicalLocation"]["artifactLocation"]["uri"] for loc in r["locations"]] for r in below_results
+    ] == uris

@@ -8,9 +8,9 @@ columns are 1-based code points (`columnKind`), the same unit as `ascend_lint.mo
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping, Sequence
-from pathlib import Path, PurePath
-from urllib.parse import quote
+from pathlib import Path
 
 from ascend_lint import __version__
 from ascend_lint.model import Diagnostic, FileResult, Finding, Fix, Position
@@ -20,8 +20,6 @@ from ascend_lint.reporters.shared import JSONObject
 from ascend_lint.rule import Rule
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
-# Relative artifact URIs resolve against the directory ascend-lint ran in.
-SRCROOT = "%SRCROOT%"
 
 ResultKey = tuple[str, int, int, str]
 
@@ -41,7 +39,6 @@ def render_sarif(
     extra = result_properties or {}
     run = {
         "tool": {"driver": _driver(rules)},
-        "originalUriBaseIds": {SRCROOT: {"uri": Path.cwd().as_uri() + "/"}},
         "columnKind": "unicodeCodePoints",
         "invocations": [_invocation([r.error for r in results if r.error])],
         "results": [
@@ -162,11 +159,10 @@ def _physical(filename: str, start: Position, end: Position) -> JSONObject:
 
 
 def _artifact(filename: str) -> JSONObject:
-    """A relative path stays relative to %SRCROOT% (the repository root in CI)."""
-    path = shared.report_path(filename)
-    if PurePath(path).is_absolute():
-        return {"uri": Path(path).as_uri()}
-    return {"uri": quote(path), "uriBaseId": SRCROOT}
+    """An absolute `file://` URI, as ruff writes: upload-sarif makes it relative to the checkout
+    (its `checkout_path` input, the workspace by default), wherever ascend-lint ran, where a
+    relative one is read as relative to the repository root."""
+    return {"uri": Path(os.path.abspath(filename)).as_uri()}
 
 
 def _region(start: Position, end: Position) -> JSONObject:
