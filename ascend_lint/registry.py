@@ -44,17 +44,34 @@ def well_formed(rule: type[Rule]) -> type[Rule]:
     the rule would run on files holding them all as words, so on almost none)."""
     tokens: object = rule.REQUIRES_TOKENS
     if isinstance(tokens, tuple) and all(
-        isinstance(group, tuple) and group and all(isinstance(token, str) and token for token in group)
+        isinstance(group, tuple) and group and all(isinstance(token, str) and _findable(token) for token in group)
         for group in tokens
     ):
         return rule
     flat = isinstance(tokens, tuple | list) and bool(tokens) and all(isinstance(token, str) for token in tokens)
     hint = f"; one group of alternatives is ({tuple(tokens)!r},)" if flat else ""  # type: ignore[arg-type]
+    groups = tokens if isinstance(tokens, tuple | list) else ()
+    unfindable = [
+        token
+        for group in groups
+        for token in (group if isinstance(group, tuple | list) else ())
+        if isinstance(token, str) and not _findable(token)
+    ]
+    if unfindable:
+        hint += f"; {unfindable[0]!r} is not a word (a prefilter looks up whole identifiers: `to`, not `.to`)"
     raise TypeError(
         f"{rule.__module__}.{rule.__qualname__} ({getattr(rule, 'CODE', 'no CODE')}): REQUIRES_TOKENS must "
-        "be a tuple of token groups, each a non-empty tuple of words, one word of each group in every file "
+        "be a tuple of token groups, each a non-empty tuple of words (identifiers), one word of each group in every file "
         f'the rule reports in (`(("make_block_ptr", "advance"), ("int64",))`); got {tokens!r}{hint}'
     )
+
+
+def _findable(token: str) -> bool:
+    """A token the prefilter can find: a whole word (an identifier), or one of its non-word
+    tokens (`prefilter.LAUNCH`, `prefilter.PACKAGE_IMPORT`)."""
+    from .prefilter import LAUNCH, PACKAGE_IMPORT
+
+    return token.isidentifier() or token in (LAUNCH, PACKAGE_IMPORT)
 
 
 def all_codes() -> tuple[str, ...]:

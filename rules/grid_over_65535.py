@@ -111,8 +111,8 @@ It also flags a launch whose grid the module fixes over the limit, whatever the 
 whose value it knows (integer literals and their arithmetic, `triton.cdiv` of them however
 written, the power of two above one, `min` / `max` / `int(...)` of them, and names every
 binding of which holds the same such int, `N_ROWS = 1 << 20` at module level; a parameter, or
-a name a `for`, comprehension, `with`, `except`, import, `match` or `global` may rebind, is
-unknown) multiplying past 65535 (`(256, 512)`, `(triton.cdiv(N_ROWS, 16), HEADS)`: the
+a name a `for`, comprehension, `with`, `except`, import, `match`, `global` or a starred
+unpacking (`M, *N = ...`) may rebind, is unknown) multiplying past 65535 (`(256, 512)`, `(triton.cdiv(N_ROWS, 16), HEADS)`: the
 message gives the count), in a loop too (a chunk over the limit is refused as well), and a
 known count of half the limit or more beside a runtime size (`(B, 40000)`: any batch of two).
 

@@ -2,8 +2,8 @@
 
 ``ascend_lint.cli`` lints the requested paths and hands the results (findings with their
 facts) to :func:`run`. Exit codes: 0 no finding confirmed, 1 at least one confirmed, 2 the
-workload could not run (or bad usage, or the runtime extra is missing); 130 / 143 when SIGINT /
-SIGTERM stopped it (every child process killed, the temporary files removed, no verdicts).
+workload could not run (or bad usage, or the runtime extra is missing); 130 / 143 / 129 when
+SIGINT / SIGTERM / SIGHUP stopped it (every child process killed, the temporary files removed, no verdicts).
 """
 
 from __future__ import annotations
@@ -202,8 +202,8 @@ def _memory_plans(
 
 
 def confirm(args: argparse.Namespace, settings: Settings, lint: Callable[[], list[FileResult]]) -> int:
-    """``ascend-lint confirm``: :func:`run` on what ``lint`` gives. SIGINT (Ctrl-C) or SIGTERM
-    stops it: every child process (the workload, the replays) is killed, the temporary files are
+    """``ascend-lint confirm``: :func:`run` on what ``lint`` gives. SIGINT (Ctrl-C), SIGTERM or
+    SIGHUP (a closed terminal) stops it: every child process (the workload, the replays) is killed, the temporary files are
     removed and the exit code is 128 + the signal's number, as a shell reports it."""
     with process.stopped_by_signals():
         try:

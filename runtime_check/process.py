@@ -46,12 +46,12 @@ _BOOTSTRAP = (
     "runpy.run_module(module, run_name='__main__', alter_sys=True)"
 )
 _PR_SET_PDEATHSIG = 1
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # Ctrl-C, `kill`/CI runners, a closed terminal
 T = TypeVar("T")
 
 
 class Interrupted(BaseException):
-    """SIGINT or SIGTERM arrived (a BaseException, as KeyboardInterrupt: no ``except Exception``
+    """SIGINT, SIGTERM or SIGHUP arrived (a BaseException, as KeyboardInterrupt: no ``except Exception``
     in the way catches it)."""
 
     def __init__(self, signum: int) -> None:

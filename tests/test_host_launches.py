@@ -1537,6 +1537,19 @@ def test_arguments_written_after_a_splat_of_unknown_length(launch: str, expected
             "    from cfg import I\n    k[(N, M, W, E, I, G, OK)](x, 1, BT=64)\n",
             [None, None, None, None, None, None, 4096],
         ),
+        # unknown: the starred name of an unpacking, a `match` star or mapping rest (the rest
+        # of a sequence or dict, whatever the name held before)
+        (
+            "N = 70000\nS = 70000\nR = 70000\nF = 70000\n\n"
+            "def f(x):\n    k[(N, S, R, F)](x, 1, BT=64)\n\n"
+            "M, *N = 1, 2, 3\n"
+            "match x:\n    case [*S]:\n        pass\n    case {**R}:\n        pass\n",
+            [None, None, None, 70000],
+        ),
+        (
+            "def f(x):\n    N = 70000\n    *N, M = [1, 2, 3]\n    k[(N,)](x, 1, BT=64)\n",
+            [None],
+        ),
     ],
 )
 def test_known_counts(host: str, expected: list[int | None]) -> None:

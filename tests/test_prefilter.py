@@ -252,6 +252,8 @@ def test_a_comment_banner_after_a_closing_bracket_is_read_in_linear_time():
         ('("make_block_ptr", "advance")', "one group of alternatives is (('make_block_ptr', 'advance'),)"),
         ('(("make_block_ptr",), ())', "got (('make_block_ptr',), ())"),
         ('[("int64",)]', "got [('int64',)]"),
+        ('(("to", ".to"),)', "'.to' is not a word"),
+        ('(("tl.dot",),)', "'tl.dot' is not a word"),
     ],
 )
 def test_the_registry_refuses_required_tokens_not_grouped(tmp_path, monkeypatch, tokens, hint) -> None:

@@ -137,8 +137,9 @@ def _cleaned_up(confirm: subprocess.Popen[str], started: list[int]) -> Iterator[
         ("capture", signal.SIGTERM, False),
         ("replay", signal.SIGINT, False),
         ("replay", signal.SIGTERM, True),
+        ("replay", signal.SIGHUP, False),
     ],
-    ids=["capture-ctrl-c", "capture-sigterm", "replay-sigint", "replay-sigterm-group"],
+    ids=["capture-ctrl-c", "capture-sigterm", "replay-sigint", "replay-sigterm-group", "replay-sighup"],
 )
 def test_a_signal_stops_confirm_and_every_process_it_started(tmp_path, hang_in, signum, to_group):
     confirm, started, scratch = _hanging_confirm(tmp_path, hang_in)

@@ -168,6 +168,15 @@ def binding_nodes(statement: cst.CSTNode, name: str) -> Iterator[cst.CSTNode]:
             yield node
 
 
+def starred_target(binder: cst.CSTNode, name: str) -> bool:
+    """`binder` binds `name` to the rest of an unpacking (`M, *N = values`), a list whose value
+    the index does not record."""
+    return isinstance(binder, cst.AssignTarget) and any(
+        isinstance(node, cst.StarredElement) and isinstance(node.value, cst.Name) and node.value.value == name
+        for node in walk(binder.target)
+    )
+
+
 def binders_by_name(root: cst.CSTNode) -> dict[str, list[cst.CSTNode]]:
     """Every name the nodes under `root` may rebind or change, with those nodes: what
     `binding_nodes` gives for each name, and the `global` statements naming it, in one walk."""
@@ -194,6 +203,8 @@ _BINDING_TYPES = frozenset(
         cst.For,
         cst.CompFor,
         cst.MatchAs,
+        cst.MatchStar,
+        cst.MatchMapping,
         cst.WithItem,
         cst.ImportAlias,
         cst.ExceptHandler,
@@ -210,8 +221,10 @@ def _targets(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The parts of `node` whose names it may rebind or change (`binding_nodes`)."""
     if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.NamedExpr | cst.For | cst.CompFor):
         return [node.target]
-    if isinstance(node, cst.MatchAs) and node.name is not None:
+    if isinstance(node, cst.MatchAs | cst.MatchStar) and node.name is not None:
         return [node.name]
+    if isinstance(node, cst.MatchMapping) and node.rest is not None:
+        return [node.rest]
     if isinstance(node, cst.WithItem | cst.ImportAlias) and node.asname is not None:
         return [node.asname.name]
     if isinstance(node, cst.ExceptHandler) and node.name is not None:

@@ -48,6 +48,7 @@ from .bindings import (
     reaching_binding,
     rebinds,
     returned_index,
+    starred_target,
     updates_name,
     variables_read,
 )
@@ -2165,13 +2166,16 @@ class HostIndex(HostFacts):
     def _assigned_only(self, name: str, owner: Scope) -> bool:
         """Every binding of `name` in `owner` (the module for None, functions included) is an
         assignment the index records its value of: no `for`, comprehension, `with`, `except`,
-        import or `match` target, and at module level no `global` statement naming it."""
+        import or `match` target, no starred name of an unpacking (`M, *N = ...`), and at module
+        level no `global` statement naming it."""
         if owner not in self._binders:
             self._binders[owner] = binders_by_name(self.module if owner is None else owner.body)
         # a method called on it changes no int (`(n - 1).bit_length()`); a `global` statement
         # naming a module-level name lets any function rebind it
         kept = (*RECORDED_BINDERS, cst.Call) if owner is None else (*RECORDED_BINDERS, cst.Call, cst.Global)
-        return all(isinstance(node, kept) for node in self._binders[owner].get(name, ()))
+        return all(
+            isinstance(node, kept) and not starred_target(node, name) for node in self._binders[owner].get(name, ())
+        )
 
     def at_least(self, value: cst.BaseExpression, size: cst.BaseExpression, scope: Scope, hops: int = 0) -> bool:
         """`value` is at least `size` whatever it is: `size` itself, the power of two above a value
