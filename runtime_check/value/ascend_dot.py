@@ -6,6 +6,13 @@ file: one finding's dot) runs as usual and then overwrites its left operand with
 (NaN for floats), so any later read of the tile shows up in the outputs. The context counts the
 dots it clobbered.
 
+Given the rows of one read (``DotSites.reads``: a finding's flagged read), the poison is
+visible to that read only: a line tracer shows it while the kernel runs those rows and puts the
+tile's values back elsewhere, so another read of the same tile (a store after the loop, a second
+use) cannot change the outputs in the finding's name. The context then counts how many times
+those rows ran with a clobbered tile (``Clobbers.exposed``): 0 means the read never saw a
+clobber (its line never ran, or ran only before the dot; a loop that made one trip).
+
 When the left operand is a cast, transpose or negation of a tile (``b_a.to(...)``,
 ``tl.cast(b_a, ...)``, ``tl.trans(b_k)``, ``-b_x``), the tile under the wrapper is overwritten
 as well: the rule's model of ASC003 ("the wrapped tile is the clobbered one"). Copies made by
@@ -15,9 +22,11 @@ does not run in the interpreter at all: its ``.T`` yields a tensor without a blo
 
 from __future__ import annotations
 
+import os
 import sys
+import weakref
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +38,8 @@ from triton.triton_patch.language import semantic as ascend_semantic
 
 # TensorHandle.attr key: the handle a cast / transpose / negation was made from.
 _WRAPPED = "ascend_lint.wrapped_tile"
+_ORIGINAL = "ascend_lint.original_data"  # TensorHandle.attr key: a clobbered tile's own values
+_POISON = "ascend_lint.poison_data"  # ...and its poisoned ones
 _BF16_NAN_BITS = 0x7FC0  # the interpreter stores bfloat16 as uint16
 
 
@@ -43,11 +54,16 @@ def _poisoned(handle: interpreter.TensorHandle) -> np.ndarray[Any, Any]:
     return np.ones_like(data)  # a boolean mask cast into the lhs
 
 
+def _wrapped_chain(handle: interpreter.TensorHandle | None) -> Iterator[interpreter.TensorHandle]:
+    while handle is not None:
+        yield handle
+        handle = handle.attr.get(_WRAPPED)
+
+
 def clobber(handle: interpreter.TensorHandle) -> None:
     """Overwrite a dot's left operand and every tile it was wrapped from."""
-    while handle is not None:
-        handle.data = _poisoned(handle)
-        handle = handle.attr.get(_WRAPPED)
+    for tile in _wrapped_chain(handle):
+        tile.data = _poisoned(tile)
 
 
 def _tracking_wrapper(make: Callable[..., Any]) -> Callable[..., Any]:
@@ -68,28 +84,95 @@ class DotSites:
     """Dots written on these rows of this kernel file (the file a variant was loaded from)."""
 
     file: str
-    rows: frozenset[int]
+    rows: frozenset[int] | None  # None: every dot
+    reads: frozenset[int] | None = None  # the clobber shows only to reads on these rows; None: to all
 
     def holds(self, frame: Any) -> bool:
         """Whether the interpreted kernel frame calling the dot is at one of the rows."""
+        if self.rows is None:
+            return True
         while frame is not None and frame.f_code.co_filename != self.file:
             frame = frame.f_back
         return frame is not None and frame.f_lineno in self.rows
+
+
+class _ReadScope:
+    """Shows clobbered tiles poisoned while the kernel runs the read's rows, intact elsewhere."""
+
+    def __init__(self, file: str, reads: frozenset[int], clobbers: Clobbers) -> None:
+        self.file, self.reads, self.clobbers = os.path.realpath(file), reads, clobbers
+        self.pending: weakref.WeakSet[interpreter.TensorHandle] = weakref.WeakSet()
+        self.visible = False
+        self.paths: dict[str, bool] = {}
+
+    def clobber(self, handle: interpreter.TensorHandle) -> None:
+        for tile in _wrapped_chain(handle):
+            if tile not in self.pending:
+                tile.attr[_ORIGINAL], tile.attr[_POISON] = tile.data, _poisoned(tile)
+                self.pending.add(tile)
+            tile.data = tile.attr[_POISON] if self.visible else tile.attr[_ORIGINAL]
+
+    def _show(self, visible: bool) -> None:
+        if visible != self.visible:
+            self.visible = visible
+            for tile in self.pending:
+                tile.data = tile.attr[_POISON if visible else _ORIGINAL]
+
+    def _at(self, row: int) -> None:
+        visible = row in self.reads
+        if visible and len(self.pending):
+            self.clobbers.exposed += 1
+        self._show(visible)
+
+    def _in_kernel(self, frame: Any) -> bool:
+        name = frame.f_code.co_filename
+        if name not in self.paths:
+            self.paths[name] = os.path.realpath(name) == self.file
+        return self.paths[name]
+
+    def _local(self, frame: Any, event: str, arg: Any) -> Any:
+        if event == "line":
+            self._at(frame.f_lineno)
+        elif event == "return" and frame.f_back is not None and self._in_kernel(frame.f_back):
+            self._show(frame.f_back.f_lineno in self.reads)  # back mid-line in the caller
+        return self._local
+
+    def _calls(self, frame: Any, event: str, arg: Any) -> Any:
+        if not self._in_kernel(frame):
+            return None
+        if frame.f_back is None or not self._in_kernel(frame.f_back):  # a new program starts
+            self._show(False)
+            self.pending = weakref.WeakSet()
+        return self._local
+
+    @contextmanager
+    def tracing(self) -> Iterator[None]:
+        previous = sys.gettrace()
+        sys.settrace(self._calls)
+        try:
+            yield
+        finally:
+            sys.settrace(previous)
+            self._show(False)
 
 
 @dataclass
 class Clobbers:
     """How many dots an :func:`ascend_dot_semantics` context clobbered."""
 
-    count: int = 0
+    count: int = 0  # dot executions that clobbered their lhs
+    exposed: int = 0  # times the read's rows ran with a clobbered tile (DotSites.reads only)
 
 
-def _clobbering_dot(sites: DotSites | None, clobbers: Clobbers) -> Callable[[Any], Any]:
+def _clobbering_dot(sites: DotSites | None, clobbers: Clobbers, scope: _ReadScope | None) -> Callable[[Any], Any]:
     def wrap(create_dot: Any) -> Any:
         def create_dot_then_clobber(self: Any, a: Any, b: Any, d: Any, *args: Any, **kwargs: Any) -> Any:
             result = create_dot(self, a, b, d, *args, **kwargs)
             if sites is None or sites.holds(sys._getframe(1)):
-                clobber(a)
+                if scope is None:
+                    clobber(a)
+                else:
+                    scope.clobber(a)
                 clobbers.count += 1
             return result
 
@@ -111,15 +194,17 @@ def ascend_dot_semantics(sites: DotSites | None = None) -> Iterator[Clobbers]:
     """Run interpreted kernels with the Ascend lhs clobber — at every dot, or only at ``sites`` —
     and restore the interpreter after."""
     clobbers = Clobbers()
+    scope = _ReadScope(sites.file, sites.reads, clobbers) if sites is not None and sites.reads is not None else None
     patches = [
-        (interpreter.InterpreterBuilder, "create_dot", _clobbering_dot(sites, clobbers)),
+        (interpreter.InterpreterBuilder, "create_dot", _clobbering_dot(sites, clobbers, scope)),
         *((owner, name, _tracking_wrapper) for owner, name in _WRAPPER_PATCHES),
     ]
     originals = [(owner, name, getattr(owner, name)) for owner, name, _ in patches]
     try:
         for owner, name, make_replacement in patches:
             setattr(owner, name, make_replacement(getattr(owner, name)))
-        yield clobbers
+        with scope.tracing() if scope is not None else nullcontext():
+            yield clobbers
     finally:
         for owner, name, original in originals:
             setattr(owner, name, original)

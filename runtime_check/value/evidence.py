@@ -64,13 +64,31 @@ def last_line(error: str) -> str:
     return error.strip().splitlines()[-1]
 
 
+# The upstream interpreter's tl.dot asserts this; the NPU compiles smaller dots.
+_SMALL_DOT = "M >= 16, N >= 16 and K >= 16"
+SMALL_DOT_CAUSE = (
+    "the upstream Triton interpreter's tl.dot needs M, N and K >= 16: give the workload shapes whose dot "
+    "tiles are at least 16 in every dimension"
+)
+
+
+def _known_cause(error: str) -> str:
+    return f" ({SMALL_DOT_CAUSE})" if _SMALL_DOT in error else ""
+
+
 def never_launched(kernel: str, result: ValueResult) -> str:
     """Why no launch of ``kernel`` was captured: the interpreter's own error when the workload
-    launched it and the interpreter could not run it, else the workload's."""
+    launched it (or an earlier kernel) and the interpreter could not run it, else the workload's."""
     if result.launch_errors:
         more = len(result.launch_errors) - 1
         others = f" (and {more} more launch(es) failed)" if more > 0 else ""
-        return f"the interpreter could not run {result.launch_errors[0]}{others}"
+        first = result.launch_errors[0]
+        return f"the interpreter could not run {first}{others}{_known_cause(first)}"
+    if result.stopped:
+        return (
+            f"the interpreter could not run {result.stopped}, so the workload stopped before it launched {kernel}"
+            f"{_known_cause(result.stopped)}"
+        )
     failed = result.workload_error
     return f"the workload never launched {kernel}" + (f" (the workload failed: {last_line(failed)})" if failed else "")
 

@@ -108,8 +108,9 @@ def check_fixed_source(original: str, fixed: str, *, timeout: float = 120.0) -> 
 def _semantics(planned: VariantRun) -> str:
     if not planned.ascend_dot:
         return "standard tl.dot"
-    rows = planned.dot_rows
-    return f"Ascend tl.dot at line {', '.join(map(str, rows))}" if rows else "Ascend tl.dot"
+    rows, reads = planned.dot_rows, planned.read_rows
+    dots = f"Ascend tl.dot at line {', '.join(map(str, rows))}" if rows else "Ascend tl.dot"
+    return f"{dots}, read at line {reads[0]}" if reads else dots
 
 
 def clobbering_dot(finding: Finding) -> Position | None:
@@ -120,8 +121,39 @@ def clobbering_dot(finding: Finding) -> Position | None:
     return finding.related[0].location if finding.related else None
 
 
+def read_rows(finding: Finding, fixed: bool = False) -> tuple[int, ...]:
+    """The rows of the finding's read (in the fixed variant: where they move to)."""
+    first, last = finding.location, finding.end_location
+    if fixed:
+        return tuple(range(variants.row_after_fix(first, finding), variants.row_after_fix(last, finding) + 1))
+    return tuple(range(first.row, last.row + 1))
+
+
+def _runs(dot: Position | None, times: int) -> str:
+    return f"the dot at line {dot.row} ran {times} time(s)" if dot else f"{times} dot execution(s)"
+
+
+def _never_after_clobber(finding: Finding, where: str) -> str:
+    """Why a read whose line ran never saw a clobbered tile."""
+    row = finding.location.row
+    if finding.facts.get("loop_carried"):
+        return (
+            f"line {row} ran, but never after {where} clobbered its lhs: the loop around it made one trip "
+            "in every captured launch, so no next trip reads the clobbered tile and the replay has no evidence "
+            "about it; a workload whose loop makes at least two trips can tell"
+        )
+    return (
+        f"line {row} ran, but never after {where} clobbered its lhs, so the read never saw a clobbered tile "
+        "and the replay has no evidence about it; a workload reaching that line after the dot can tell"
+    )
+
+
 def judge(finding: Finding, kernel: str, result: ValueResult) -> tuple[Verdict, str]:
-    """The verdict on a dot-clobber finding from the runs of :func:`value_job`."""
+    """The verdict on a dot-clobber finding from the runs of :func:`value_job`.
+
+    The clobber is visible to the finding's read only (other reads of the tile see its values),
+    so a changed output is this read's doing; CONFIRMED and REFUTED both need that read to have
+    run after the dot clobbered the tile."""
     launches = result.launches
     if not launches:
         return Verdict.INCONCLUSIVE, never_launched(kernel, result)
@@ -144,14 +176,20 @@ def judge(finding: Finding, kernel: str, result: ValueResult) -> tuple[Verdict, 
             f"on this workload {where} never runs ({replayed} of {kernel}), so nothing clobbers its lhs "
             f"and the replay has no evidence about it ({unchanged}); a workload reaching line {dot.row} can tell"
         )
-    semantics = f"with {where} overwriting its lhs ({ASCEND_DOT}; {emulated.clobbered} dot(s) clobbered)"
+    row = finding.location.row
+    semantics = (
+        f"with {where} overwriting its lhs ({ASCEND_DOT}; shown to the read at line {row} only, other reads "
+        f"see the tile's values; {_runs(dot, emulated.clobbered)})"
+    )
     unread = not_run(finding, kernel, result)
-    if not clobbered and unread is not None:
-        return Verdict.INCONCLUSIVE, f"{semantics} {kernel} leaves its outputs unchanged, but {unread}"
+    if unread is not None:
+        return Verdict.INCONCLUSIVE, unread
+    if emulated.exposed == 0:
+        return Verdict.INCONCLUSIVE, f"{_never_after_clobber(finding, where)} ({semantics})"
     if not clobbered:
         return Verdict.REFUTED, (
             f"{semantics} {kernel} leaves its outputs unchanged over {replayed}: {unchanged}; the read at "
-            f"line {finding.location.row} does not reach them on this workload"
+            f"line {row} does not reach them on this workload"
         )
     note = fix_note(launches, fixed[0] if fixed else None, "under Ascend semantics")
     return Verdict.CONFIRMED, (
@@ -160,17 +198,20 @@ def judge(finding: Finding, kernel: str, result: ValueResult) -> tuple[Verdict, 
 
 
 def value_job(finding: Finding, workload: Workload, kernel: KernelRef, model: str | None) -> ValueJob:
-    """Capture ``kernel``'s launches, replay: control, Ascend semantics at the finding's dot,
-    fixed under Ascend semantics at the same dot."""
+    """Capture ``kernel``'s launches, replay: control, Ascend semantics at the finding's dot
+    (shown to the finding's read only), fixed under Ascend semantics at the same dot and read."""
     source = Path(kernel.file).read_text()
     original = variants.original(source)
     dot = clobbering_dot(finding)
     rows = (dot.row,) if dot else None
-    replays = [VariantRun(original), VariantRun(original, ascend_dot=True, dot_rows=rows)]
+    replays = [
+        VariantRun(original),
+        VariantRun(original, ascend_dot=True, dot_rows=rows, read_rows=read_rows(finding)),
+    ]
     fixed = variants.fixed(source, finding)
     if fixed is not None:
         fixed_rows = (variants.row_after_fix(dot, finding),) if dot else None
-        replays.append(VariantRun(fixed, ascend_dot=True, dot_rows=fixed_rows))
+        replays.append(VariantRun(fixed, ascend_dot=True, dot_rows=fixed_rows, read_rows=read_rows(finding, True)))
     return ValueJob(workload, model, kernel_file=kernel.file, kernel_names=[kernel.name], replays=replays)
 
 

@@ -90,6 +90,7 @@ class Captured:
 
     launches: list[ValueLaunch] = field(default_factory=list)  # the launches that ran
     failures: list[str] = field(default_factory=list)  # why the interpreter could not run others
+    stopped: str | None = None  # the first launch of another kernel the interpreter could not run
     rows: set[int] = field(default_factory=set)  # rows of the kernels' files the recorded launches ran
 
 
@@ -150,8 +151,16 @@ def capturing(wanted: Callable[[KernelRef], bool]) -> Iterator[Captured]:
     def launch_and_record(executor: Any, *args: Any, **kwargs: Any) -> Any:
         fn = executor.fn
         kernel = KernelRef(os.path.realpath(fn.__code__.co_filename), fn.__module__, fn.__name__)
-        if kwargs.get("warmup") or not wanted(kernel) or counts[kernel] >= MAX_LAUNCHES:
+        if kwargs.get("warmup") or counts[kernel] >= MAX_LAUNCHES:
             return original(executor, *args, **kwargs)
+        if not wanted(kernel):
+            try:
+                return original(executor, *args, **kwargs)
+            except Exception as error:
+                captured.stopped = captured.stopped or _failure(kernel, counts[kernel], error)
+                raise
+            finally:
+                counts[kernel] += 1
         names = executor.arg_names
         bound = {**dict(zip(names, args, strict=False)), **{k: v for k, v in kwargs.items() if k in names}}
         inputs = _copies(bound, "cpu")

@@ -44,6 +44,7 @@ class VariantRun:
     variant: Variant
     ascend_dot: bool = False  # in the interpreter: with the Ascend lhs clobber emulated...
     dot_rows: tuple[int, ...] | None = None  # ...at the dots on these rows of the variant only
+    read_rows: tuple[int, ...] | None = None  # ...visible to the reads on these rows only
 
 
 @dataclass
@@ -72,7 +73,8 @@ class ReplayRun:
     outputs: list[dict[str, np.ndarray[Any, Any]] | None]
     error: str | None = None
     seconds: float = 0.0
-    clobbered: int = 0  # dots that clobbered their lhs (Ascend semantics)
+    clobbered: int = 0  # dot executions that clobbered their lhs (Ascend semantics)
+    exposed: int = 0  # times the read_rows ran with a clobbered tile (VariantRun.read_rows)
 
 
 @dataclass
@@ -80,6 +82,7 @@ class ValueResult:
     launches: list[ValueLaunch]  # as captured; without inputs once returned to the parent
     workload_error: str | None = None
     launch_errors: list[str] = field(default_factory=list)  # launches the interpreter could not run
+    stopped: str | None = None  # another kernel's launch the interpreter could not run
     rows: set[int] = field(default_factory=set)  # rows of the kernels' file the captured launches ran
     workload_seconds: float = 0.0
     runs: list[ReplayRun] = field(default_factory=list)  # one per job.replays, in order
@@ -99,6 +102,7 @@ def capture_values(job: ValueJob, result: ValueResult) -> None:
         result.workload_error = run_user_workload(job.workload)
     result.workload_seconds = time.perf_counter() - start
     result.launches, result.launch_errors, result.rows = captured.launches, captured.failures, captured.rows
+    result.stopped = captured.stopped
 
 
 def _jit_function(module: Any, name: str) -> Any:
@@ -126,12 +130,18 @@ def run_variant(planned: VariantRun, launches: list[ValueLaunch], device: Device
         module = import_variant(planned.variant, launches[0].kernel, workdir)
         if device == "npu":
             import torch_npu  # noqa: F401  (registers the "npu" device with torch)
-        sites = DotSites(str(module.__file__), frozenset(planned.dot_rows)) if planned.dot_rows is not None else None
+        dots, reads = planned.dot_rows, planned.read_rows
+        sites = (
+            DotSites(str(module.__file__), None if dots is None else frozenset(dots), None if reads is None else frozenset(reads))
+            if dots is not None or reads is not None
+            else None
+        )
         with ascend_dot_semantics(sites) if planned.ascend_dot else nullcontext() as clobbers:
             for i, launch in enumerate(launches):
                 kernel = _jit_function(module, launch.kernel.name)
                 run.outputs[i] = rerun_launch(kernel, launch, "cpu" if device == "interpret" else "npu")
-        run.clobbered = clobbers.count if clobbers is not None else 0
+        if clobbers is not None:
+            run.clobbered, run.exposed = clobbers.count, clobbers.exposed
     except Exception:
         run.error = _error()
     finally:  # the workload, run again in this process, must find the module it imports
