@@ -279,3 +279,86 @@ def test_asc006_fix_that_changes_the_values_is_not_verified():
 
     assert outcome.verdict is Verdict.INCONCLUSIVE
     assert "Fix NOT verified" in outcome.evidence and "y:" in outcome.evidence, outcome.evidence
+
+
+# One tile, three reads after the dot: the dot's own next trip (loop-carried), a read under a
+# flag the launch leaves False, a store after the loop. Each finding's evidence is its own read's.
+SCOPED_READS = """import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def scoped_kernel(a_ptr, b_ptr, o_ptr, p_ptr, TRIPS, FLAG: tl.constexpr):
+    r = tl.arange(0, 16)
+    offs = r[:, None] * 16 + r[None, :]
+    a = tl.load(a_ptr + offs)
+    b = tl.load(b_ptr + offs)
+    acc = tl.zeros((16, 16), dtype=tl.float32)
+    for _ in range(TRIPS):
+        acc += tl.dot(a, b)
+    if FLAG:
+        acc += a * 2.0
+    tl.store(o_ptr + offs, acc)
+    tl.store(p_ptr + offs, a)
+
+
+def workload():
+    torch.manual_seed(0)
+    a, b = torch.randn(16, 16), torch.randn(16, 16)
+    o, p = torch.zeros(16, 16), torch.zeros(16, 16)
+    scoped_kernel[(1,)](a, b, o, p, TRIPS, FLAG=False)
+"""
+
+
+def _confirm_scoped(tmp_path, trips: int) -> dict[int, dict]:
+    path = tmp_path / "triton_ascend" / "scoped_reads.py"
+    path.parent.mkdir(parents=True)
+    path.write_text(SCOPED_READS.replace("p, TRIPS, FLAG", f"p, {trips}, FLAG"))
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        main(
+            [
+                "confirm",
+                str(path),
+                "--workload",
+                str(path),
+                "--select",
+                "ASC003",
+                "--isolated",
+                "--output-format",
+                "json",
+            ]
+        )
+    return {f["location"]["row"]: f for f in json.loads(out.getvalue())["findings"]}
+
+
+def test_each_read_of_one_clobbered_tile_is_judged_on_its_own_read(tmp_path):
+    """A CONFIRMED needs the finding's own read to run after the clobber and to change the
+    outputs: the clobber is shown to that read only."""
+    findings = _confirm_scoped(tmp_path, trips=1)
+    source = SCOPED_READS
+    dot, flagged, store = (row_of(source, text) for text in ("tl.dot(a, b)", "a * 2.0", "tl.store(p_ptr"))
+    assert sorted(findings) == [dot, flagged, store]
+
+    # under `if FLAG:` with FLAG=False: the line never ran (was CONFIRMED by the store's read)
+    assert findings[flagged]["verdict"] == "INCONCLUSIVE", findings[flagged]["evidence"]
+    assert findings[flagged]["evidence"].startswith(f"line {flagged} never ran"), findings[flagged]["evidence"]
+    # the loop made one trip: no next trip reads the clobbered tile (was CONFIRMED by the store)
+    assert findings[dot]["verdict"] == "INCONCLUSIVE", findings[dot]["evidence"]
+    assert "made one trip" in findings[dot]["evidence"], findings[dot]["evidence"]
+    # the store's read is the only one that changes p, and only p
+    assert findings[store]["verdict"] == "CONFIRMED", findings[store]["evidence"]
+    assert "p_ptr" in findings[store]["evidence"] and "o_ptr" not in findings[store]["evidence"]
+    assert f"the dot at line {dot} ran 1 time(s)" in findings[store]["evidence"]
+
+
+def test_a_loop_carried_read_is_confirmed_by_the_next_trip_only(tmp_path):
+    findings = _confirm_scoped(tmp_path, trips=2)
+    dot = row_of(SCOPED_READS, "tl.dot(a, b)")
+
+    evidence = findings[dot]["evidence"]
+    assert findings[dot]["verdict"] == "CONFIRMED", evidence
+    # the dot's second trip reads the clobbered tile: o changes; the store of a after the loop does not
+    assert "o_ptr" in evidence and "p_ptr" not in evidence, evidence
+    assert f"the dot at line {dot} ran 2 time(s)" in evidence, evidence

@@ -138,12 +138,9 @@ class _ReadScope:
         return self._local
 
     def _calls(self, frame: Any, event: str, arg: Any) -> Any:
-        if not self._in_kernel(frame):
-            return None
-        if frame.f_back is None or not self._in_kernel(frame.f_back):  # a new program starts
-            self._show(False)
-            self.pending = weakref.WeakSet()
-        return self._local
+        # (a program's tiles leave ``pending`` when its frame ends: the set holds them weakly;
+        # a jit helper is called through the interpreter's frames, so no reset on entry)
+        return self._local if self._in_kernel(frame) else None
 
     @contextmanager
     def tracing(self) -> Iterator[None]:

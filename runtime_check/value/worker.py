@@ -132,7 +132,11 @@ def run_variant(planned: VariantRun, launches: list[ValueLaunch], device: Device
             import torch_npu  # noqa: F401  (registers the "npu" device with torch)
         dots, reads = planned.dot_rows, planned.read_rows
         sites = (
-            DotSites(str(module.__file__), None if dots is None else frozenset(dots), None if reads is None else frozenset(reads))
+            DotSites(
+                str(module.__file__),
+                None if dots is None else frozenset(dots),
+                None if reads is None else frozenset(reads),
+            )
             if dots is not None or reads is not None
             else None
         )
