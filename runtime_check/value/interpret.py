@@ -133,18 +133,12 @@ def _runs(dot: Position | None, times: int) -> str:
     return f"the dot at line {dot.row} ran {times} time(s)" if dot else f"{times} dot execution(s)"
 
 
-def _never_after_clobber(finding: Finding, where: str) -> str:
-    """Why a read whose line ran never saw a clobbered tile."""
-    row = finding.location.row
-    if finding.facts.get("loop_carried"):
-        return (
-            f"line {row} ran, but never after {where} clobbered its lhs: the loop around it made one trip "
-            "in every captured launch, so no next trip reads the clobbered tile and the replay has no evidence "
-            "about it; a workload whose loop makes at least two trips can tell"
-        )
+def _one_trip(finding: Finding, where: str) -> str:
+    """Why a loop-carried read whose line ran never saw the clobbered tile."""
     return (
-        f"line {row} ran, but never after {where} clobbered its lhs, so the read never saw a clobbered tile "
-        "and the replay has no evidence about it; a workload reaching that line after the dot can tell"
+        f"line {finding.location.row} ran, but never after {where} clobbered its lhs: the loop around it made "
+        "one trip in every captured launch, so no next trip reads the clobbered tile and the replay has no "
+        "evidence about it; a workload whose loop makes at least two trips can tell"
     )
 
 
@@ -152,8 +146,8 @@ def judge(finding: Finding, kernel: str, result: ValueResult) -> tuple[Verdict, 
     """The verdict on a dot-clobber finding from the runs of :func:`value_job`.
 
     The clobber is visible to the finding's read only (other reads of the tile see its values),
-    so a changed output is this read's doing; CONFIRMED and REFUTED both need that read to have
-    run after the dot clobbered the tile."""
+    so a changed output is this read's doing; both verdicts need that read to have run (a
+    loop-carried read, on a later trip than the dot's)."""
     launches = result.launches
     if not launches:
         return Verdict.INCONCLUSIVE, never_launched(kernel, result)
@@ -184,8 +178,8 @@ def judge(finding: Finding, kernel: str, result: ValueResult) -> tuple[Verdict, 
     unread = not_run(finding, kernel, result)
     if unread is not None:
         return Verdict.INCONCLUSIVE, unread
-    if emulated.exposed == 0:
-        return Verdict.INCONCLUSIVE, f"{_never_after_clobber(finding, where)} ({semantics})"
+    if emulated.exposed == 0 and finding.facts.get("loop_carried"):
+        return Verdict.INCONCLUSIVE, f"{_one_trip(finding, where)} ({semantics})"
     if not clobbered:
         return Verdict.REFUTED, (
             f"{semantics} {kernel} leaves its outputs unchanged over {replayed}: {unchanged}; the read at "
