@@ -1,13 +1,15 @@
 """Child processes with a timeout: every piece of user code (workloads, kernel modules) runs in one.
 
 ``run_child(module, task, timeout)`` writes the task as JSON and starts ``python -m module TASK
-RESULT`` with this process's package root first on ``sys.path`` — so the child runs the same
-ascend_lint whatever its working directory holds (a source checkout next to an installed
-wheel, another worktree). The child writes RESULT; a crash, a hang (its process group is
-killed at the timeout) or a missing result becomes a :class:`Finished` without a result, and
-the caller turns that into an INCONCLUSIVE verdict with the reason. What the child appended to
-:func:`progress_file` until then (one JSON value a line, flushed as it goes: the launches a
-workload made before it hung or crashed) is kept. The child's temporary files go to a directory
+RESULT``. The child imports ascend_lint from this process's package root — so it runs the same
+ascend_lint whatever its working directory or PYTHONPATH holds (a source checkout next to an
+installed wheel, another worktree) — and then takes that root off ``sys.path`` again: the code
+it runs finds its imports as plain ``python`` would, PYTHONPATH ahead of site-packages. The
+child writes RESULT; a crash, a hang (its process group is killed at the timeout) or a missing
+result becomes a :class:`Finished` without a result, and the caller turns that into an
+INCONCLUSIVE verdict with the reason. What the child appended to :func:`progress_file` until
+then (one JSON value a line, flushed as it goes: the launches a workload made before it hung or
+crashed) is kept. The child's temporary files go to a directory
 this process removes afterwards (``TMPDIR``), also when the child was killed.
 
 Stopping: every child runs in its own session (a terminal's Ctrl-C reaches only this process)
@@ -40,10 +42,14 @@ import ascend_lint
 _STDERR_TAIL = 6  # lines of a failed child's stderr shown in the reason
 _STDERR_KEPT = 64 * 1024  # bytes of stderr read back (a child may print gigabytes)
 PACKAGE_ROOT = str(Path(ascend_lint.__file__).resolve().parents[1])
+# The child imports ascend_lint from this process's root, then takes the root off ``sys.path``
+# again: ascend_lint's submodules come through its package path, and the workload sees the
+# ``sys.path`` Python gives it (PYTHONPATH ahead of site-packages) — with a regular install the
+# root *is* site-packages, which left first would hide the user's checkout from the workload.
 _BOOTSTRAP = (
     "import runpy, sys; root, module, parent = sys.argv[1:4]; del sys.argv[1:4]; sys.path.insert(0, root); "
-    "from ascend_lint.runtime_check.process import follow_parent; follow_parent(int(parent)); "
-    "runpy.run_module(module, run_name='__main__', alter_sys=True)"
+    "from ascend_lint.runtime_check.process import follow_parent; sys.path.remove(root); "
+    "follow_parent(int(parent)); runpy.run_module(module, run_name='__main__', alter_sys=True)"
 )
 _PR_SET_PDEATHSIG = 1
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)  # Ctrl-C, `kill`/CI runners, a closed terminal

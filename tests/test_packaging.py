@@ -10,6 +10,7 @@ next to it (`ascend_lint/__init__.py` reaches `rules/` there): both must lint th
 
 from __future__ import annotations
 
+import ast
 import json
 import site
 import subprocess
@@ -109,3 +110,35 @@ def test_check_from_the_repository_root_with_a_regular_install(installed: Path, 
     with_this_engine = lint_paths([str(REPO / EXAMPLE)], load_settings([str(REPO / EXAMPLE)]))
     expected = {(f.code, f.location.row, f.location.column) for r in with_this_engine for f in r.findings}
     assert expected and reported == expected
+
+
+def test_a_confirm_workload_sees_pythonpath_ahead_of_the_installed_packages(installed: Path, tmp_path: Path) -> None:
+    """With a regular install the package root is site-packages: the capture child must not put it
+    ahead of PYTHONPATH, or the workload imports the installed copy of the user's code instead of
+    the checkout PYTHONPATH names (as confirm's "another copy" hint tells the user to set)."""
+    checkout, project = tmp_path / "checkout", tmp_path / "project"
+    checkout.mkdir()
+    project.mkdir()
+    workload = project / "workload.py"
+    workload.write_text("import sys\n\n\ndef workload():\n    raise RuntimeError(repr(sys.path))\n")
+    (project / "plain.py").write_text("import sys\n\nprint(repr(sys.path))\n")
+    env = {**installed_environment(), "PYTHONPATH": str(checkout)}
+    python = str(installed / "python")
+    plain = subprocess.run([python, str(project / "plain.py")], env=env, capture_output=True, text=True, check=True)
+    code = (
+        "import sys; from ascend_lint.runtime_check.capture.recorder import capture_launches; "
+        "from ascend_lint.runtime_check.capture.workload import Workload; "
+        "from ascend_lint.runtime_check.device import DEFAULT_MODEL; "
+        "print(capture_launches(Workload(file=sys.argv[1], cwd=sys.argv[2]), DEFAULT_MODEL, 120).error)"
+    )
+    done = subprocess.run(
+        [python, "-c", code, str(workload), str(project)], cwd=project, env=env, capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    reported = done.stdout.split("RuntimeError: ", 1)[1].splitlines()[0]
+    seen = ast.literal_eval(reported)  # the workload's sys.path
+    # the workload's folder and cwd first (as documented), then `-c`'s '' — the rest as plain `python`
+    assert seen[:3] == [str(project), str(project), ""], seen
+    assert seen[3:] == ast.literal_eval(plain.stdout)[1:], (seen, plain.stdout)
+    site_packages = [i for i, entry in enumerate(seen) if entry.startswith(str(installed.parent))]
+    assert site_packages and seen.index(str(checkout)) < min(site_packages), seen
