@@ -124,16 +124,22 @@ def asc002_pruned():
 
 
 def test_a_compile_error_on_another_line_is_no_evidence(asc002_pruned):
-    """MODE == 1 prunes the `MODE == 0` arm: its `.to` is never compiled, and the error the
-    compile stops at is the other arm's."""
+    """MODE == 1 prunes the `MODE == 0` arm: its `.to` is never compiled (the reason given, not
+    the error the compile stops at, which is the other arm's); a `.to` after the line the compile
+    stops at was never reached."""
     _, report = asc002_pruned
     path = KERNELS / "asc002_pruned_branch.py"
     pruned, compiled = row_of(path, "not compiled when MODE == 1"), row_of(path, "fails when eps == 1")
     findings = by_row(report, "ASC002")
     assert findings[pruned]["verdict"] == "INCONCLUSIVE", findings[pruned]["evidence"]
-    assert f"fails at line {compiled}, not at the finding's line {pruned}" in findings[pruned]["evidence"]
+    assert findings[pruned]["evidence"].startswith(f"line {pruned} was not compiled for the launched specialisation")
+    assert "MODE = 1" in findings[pruned]["evidence"], findings[pruned]["evidence"]
     assert findings[compiled]["verdict"] == "CONFIRMED", findings[compiled]["evidence"]
     assert f"(line {compiled}); the fixed variant compiles" in findings[compiled]["evidence"]
+    stops, after = row_of(path, "the compile stops here"), row_of(path, "never reached")
+    assert findings[stops]["verdict"] == "CONFIRMED", findings[stops]["evidence"]
+    assert findings[after]["verdict"] == "INCONCLUSIVE", findings[after]["evidence"]
+    assert f"fails at line {stops}, not at the finding's line {after}" in findings[after]["evidence"]
 
 
 def test_a_compile_error_in_a_helper_has_the_helpers_line(asc002_pruned):

@@ -148,6 +148,40 @@ def _elsewhere(compiler: FindingCompiler, error: CompileError) -> str | None:
     )
 
 
+def _function_at(source: str, row: int) -> int | None:
+    """The first row of the innermost function holding ``row`` (None outside any, or unparsable)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return None
+    starts = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= row <= (node.end_lineno or 0)
+    ]
+    return max(starts, default=None)
+
+
+def _away_from_finding(compiler: FindingCompiler, compiled: Compiled, error: CompileError) -> str | None:
+    """Why a compile error away from the finding's statement is no evidence about it (None when
+    it is raised there). The front end lowers a function's statements in order: when the finding
+    sits before the error in the same function and was not lowered, a constexpr pruned it for
+    this specialisation — that is the reason, not that the compile stopped elsewhere."""
+    elsewhere = _elsewhere(compiler, error)
+    if elsewhere is None:
+        return None
+    rows = statement_rows(compiler.source, compiler.job.finding)
+    function = _function_at(compiler.source, rows.start)
+    if (
+        error.line
+        and function is not None
+        and rows[-1] < error.line
+        and function == _function_at(compiler.source, error.line)
+    ):
+        return _not_lowered(compiler, compiled) or elsewhere
+    return elsewhere
+
+
 def _constexprs(launch: Launch) -> str:
     """The launch's constexpr values (``None`` pointers included), naming its specialisation."""
     names = [n for n, text in launch.arg_summary.items() if text.startswith("constexpr") or text == "None"]
@@ -176,7 +210,7 @@ def index_cast_ir(compiler: FindingCompiler, launch: Launch) -> Judgement:
     original = compiler.compile(variants.original(compiler.source), launch)
     error = original.error
     if error is not None and "has no attribute 'to'" in error.message:
-        elsewhere = _elsewhere(compiler, error)
+        elsewhere = _away_from_finding(compiler, original, error)
         if elsewhere is not None:
             return Verdict.INCONCLUSIVE, elsewhere
         fixed = variants.fixed(compiler.source, finding)
@@ -259,7 +293,7 @@ def compile_error(compiler: FindingCompiler, launch: Launch) -> Judgement:
             return Verdict.INCONCLUSIVE, pruned
         return Verdict.REFUTED, "the kernel compiles on this specialisation"
     if phrase and phrase in error.message:
-        elsewhere = _elsewhere(compiler, error)
+        elsewhere = _away_from_finding(compiler, original, error)
         if elsewhere is not None:
             return Verdict.INCONCLUSIVE, elsewhere
         return Verdict.CONFIRMED, f"compiling the captured specialisation fails: {error}"
