@@ -190,14 +190,15 @@ def test_int64_sequence_offset_is_refuted():
     assert "no i32 multiply" in outcome.evidence
 
 
-def test_the_launcher_refuses_the_grids_asc010_reports():
+def test_the_launcher_refuses_the_grids_asc010_reports(tmp_path):
     """ASC010's limit, from triton-ascend's own launcher: 65535 programs pass its grid check
     (and reach the simulated driver, which launches nothing), 65536 are refused; ASC010 reports
-    exactly the launches of the probe that the launcher refuses."""
+    exactly the launches of the probe that the launcher refuses. The probe leaves no temporary
+    files (its toolchain folder holds a compiler wrapper and a Triton cache)."""
     import subprocess
 
     repo = RUNTIME.parent.parent
-    env = {**os.environ, "PYTHONPATH": str(repo)}
+    env = {**os.environ, "PYTHONPATH": str(repo), "TMPDIR": str(tmp_path)}
     script = RUNTIME / "grid_limit_probe.py"
     done = subprocess.run(
         [sys.executable, str(script)], capture_output=True, text=True, timeout=TIMEOUT, env=env, cwd=repo
@@ -206,6 +207,7 @@ def test_the_launcher_refuses_the_grids_asc010_reports():
     refused = {name for name, text in said.items() if text.startswith("RuntimeError: grid should be less than 65536!")}
     assert set(said) == {"at_the_limit", "one_over", "one_axis_over", "one_axis_at_the_limit"}, done.stderr
     assert refused == {"one_over", "one_axis_over"}, done.stdout + done.stderr
+    assert not list(tmp_path.iterdir()), list(tmp_path.iterdir())
 
     out = io.StringIO()
     options = ["--isolated", "--no-cache", "--target-all", "--select=ASC010", "--output-format=json"]
