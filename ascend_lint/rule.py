@@ -269,6 +269,9 @@ class Rule:
     VALID: ClassVar[Sequence[str]] = ()
     INVALID: ClassVar[Sequence[str | Example]] = ()
     CONFIRM: ClassVar[Confirm | None] = None  # None: `confirm` has no evidence for this rule
+    # A rule without `CONFIRM`: why replaying its findings cannot decide them, one line. `confirm`
+    # replays nothing for them and gives each finding INCONCLUSIVE with that reason, no backend.
+    NO_CONFIRM: ClassVar[str | None] = None
 
     def check_module(self, context: ModuleContext) -> Iterable[Report]:
         return ()

@@ -278,6 +278,7 @@ class GridOver65535(Rule):
     NAME = "grid-over-65535"
     SUMMARY = "A launch grid multiplying runtime sizes (or counts fixed too large) can pass 65535 programs (refused at launch)"
     NO_FIX = "host chunking and a 1D core grid both change the kernel's indexing"
+    NO_CONFIRM = "the grid is checked statically against the launcher's own limit: triton-ascend's launcher refuses more than 65535 programs, as tests/test_runtime_compile.py shows"
     # a kernel of the module, or the launch of one it imports (a count over the limit needs no size)
     REQUIRES_TOKENS = ((*KERNEL_TOKENS, LAUNCH),)
 

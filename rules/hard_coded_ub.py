@@ -83,6 +83,7 @@ class HardCodedUb(Rule):
     NAME = "hard-coded-ub"
     SUMMARY = "A UB capacity written as a number instead of queried from the device"
     NO_FIX = "where the device query lives, and its fallback, is the project's choice"
+    NO_CONFIRM = "performance advice: a hard-coded capacity sizes tiles for one chip without failing on it, so no replay fails or differs"
     GROUP = "perf"
 
     VALID = (

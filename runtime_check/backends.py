@@ -66,11 +66,18 @@ def unavailable(name: str) -> str | None:
 
 @dataclass(frozen=True)
 class Plan:
-    """How one finding is judged: a backend and its evidence, or why it cannot be."""
+    """How one finding is judged: a backend and its evidence, or why it cannot be. No backend
+    (None) for a rule that declares no evidence: nothing is replayed, nothing is run."""
 
-    backend: str
+    backend: str | None
     evidence: Evidence | None = None
     reason: str | None = None  # set when there is nothing to replay
+
+
+def no_evidence(code: str, why: str | None) -> str:
+    """The reason a finding of a rule without ``CONFIRM`` is INCONCLUSIVE: its ``NO_CONFIRM``."""
+    why = why or "the rule declares no evidence a replay could collect"
+    return f"nothing to replay for {code} ({why}); the finding stands on the source alone"
 
 
 def plan(requested: str, finding: Finding) -> Plan:
@@ -78,8 +85,7 @@ def plan(requested: str, finding: Finding) -> Plan:
     rule = rule_by_selector(finding.code)
     confirm = rule.CONFIRM if rule is not None else None
     if confirm is None:
-        backend = "compile" if requested == "auto" else requested
-        return Plan(backend, reason=f"confirm has no evidence to collect for {finding.code}")
+        return Plan(None, reason=no_evidence(finding.code, rule.NO_CONFIRM if rule is not None else None))
     if requested != "auto":
         evidence = confirm.evidence.get(requested)  # type: ignore[call-overload]
         if evidence is not None:

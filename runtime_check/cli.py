@@ -101,14 +101,17 @@ def _progress(message: str) -> None:
 
 
 def _planned(
-    findings: list[Finding], capture: Capture, args: argparse.Namespace, workload: Workload, settings: Settings
+    plans: list[tuple[Finding, backends.Plan]],
+    capture: Capture,
+    args: argparse.Namespace,
+    workload: Workload,
+    settings: Settings,
 ) -> list[ReplayJob | Outcome]:
     """A replay job per finding, or its INCONCLUSIVE outcome when there is nothing to replay."""
     sources: dict[str, str] = {}
     planned: list[ReplayJob | Outcome] = []
-    for finding in findings:
-        plan = backends.plan(args.backend, finding)
-        if plan.evidence is None:
+    for finding, plan in plans:
+        if plan.evidence is None or plan.backend is None:
             planned.append(inconclusive(finding, plan.backend, plan.reason or "nothing to replay"))
             continue
         if finding.filename not in sources:
@@ -217,6 +220,20 @@ def confirm(args: argparse.Namespace, settings: Settings, lint: Callable[[], lis
             return 128 + interrupted.signum
 
 
+def _capture(workload: Workload, args: argparse.Namespace, found: str) -> Capture:
+    """The launches ``workload`` makes, the progress said on stderr."""
+    _progress(f"{found}; capturing launches from {workload.describe()} on a simulated {args.device}")
+    start = time.perf_counter()
+    capture = capture_launches(workload, args.device, args.timeout)
+    kernels = {x.kernel for x in capture.launches}
+    seconds = time.perf_counter() - start
+    repeats = f"; {capture.dropped} more repeating a kept specialisation" if capture.dropped else ""
+    _progress(f"captured {len(capture.launches)} launch(es) of {len(kernels)} kernel(s){repeats} ({seconds:.1f} s)")
+    if capture.error:
+        _progress(f"the workload stopped with an error:\n{capture.error.rstrip()}")
+    return capture
+
+
 def run(args: argparse.Namespace, settings: Settings, results: list[FileResult]) -> int:
     """Confirm the findings in ``results`` (the linted PATHS) with the workload in ``args``."""
     missing = runtime_missing()
@@ -244,19 +261,17 @@ def run(args: argparse.Namespace, settings: Settings, results: list[FileResult])
                 settings,
             )
         return 2 if failed else 0
-    _progress(
-        f"{len(findings)} finding(s) in {len(results)} file(s); capturing launches from "
-        f"{workload.describe()} on a simulated {args.device}"
-    )
-    start = time.perf_counter()
-    capture = capture_launches(workload, args.device, args.timeout)
-    kernels = {x.kernel for x in capture.launches}
-    seconds = time.perf_counter() - start
-    repeats = f"; {capture.dropped} more repeating a kept specialisation" if capture.dropped else ""
-    _progress(f"captured {len(capture.launches)} launch(es) of {len(kernels)} kernel(s){repeats} ({seconds:.1f} s)")
-    if capture.error:
-        _progress(f"the workload stopped with an error:\n{capture.error.rstrip()}")
-    planned = _planned(findings, capture, args, workload, settings)
+    plans = [(finding, backends.plan(args.backend, finding)) for finding in findings]
+    if args.memory or any(plan.evidence is not None for _, plan in plans):
+        capture = _capture(workload, args, f"{len(findings)} finding(s) in {len(results)} file(s)")
+    else:  # every verdict is known without a launch: the workload is not run
+        codes = ", ".join(sorted({finding.code for finding in findings}))
+        _progress(
+            f"{len(findings)} finding(s) in {len(results)} file(s), of rules with nothing to replay ({codes}): "
+            f"{workload.describe()} is not run"
+        )
+        capture = Capture(workload.describe())
+    planned = _planned(plans, capture, args, workload, settings)
     outcomes = _replay_all(planned, args)
     memory = _memory_plans(results, capture, args, workload, settings) if args.memory else []
     flagged = {p.kernel for p in planned if isinstance(p, ReplayJob)}

@@ -96,9 +96,9 @@ def render_text(report: ConfirmReport) -> str:
     for outcome in report.outcomes:
         f = outcome.finding
         on = f" on {describe(outcome.target)}" if outcome.target else ""
+        how = f"{outcome.backend}{on}, {outcome.seconds:.1f} s" if outcome.backend else "no replay"
         head = (
-            f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} {outcome.verdict.value} "
-            f"[{outcome.backend}{on}, {outcome.seconds:.1f} s] {f.message}"
+            f"{f.filename}:{f.location.row}:{f.location.column}: {f.code} {outcome.verdict.value} [{how}] {f.message}"
         )
         blocks.append(head + "\n" + _indented(outcome.evidence))
     if report.tests:

@@ -33,7 +33,7 @@ class Outcome:
 
     finding: Finding
     verdict: Verdict
-    backend: str
+    backend: str | None  # None: nothing was replayed (the rule declares no evidence, `NO_CONFIRM`)
     evidence: str
     variants: list[VariantReport] = field(default_factory=list)
     seconds: float = 0.0
@@ -65,7 +65,7 @@ class Outcome:
 
 
 def inconclusive(
-    finding: Finding, backend: str, reason: str, seconds: float = 0.0, target: dict[str, Any] | None = None
+    finding: Finding, backend: str | None, reason: str, seconds: float = 0.0, target: dict[str, Any] | None = None
 ) -> Outcome:
     return Outcome(finding, Verdict.INCONCLUSIVE, backend, reason, seconds=seconds, target=target)
 

@@ -52,6 +52,7 @@ class DummyDevicePrint(Rule):
     NAME = "dummy-device-print"
     SUMMARY = "`tl.device_print` in a kernel"
     NO_FIX = "whether the print is debugging left behind is the author's call"
+    NO_CONFIRM = "a dummy: nothing a replay runs fails"
     VALID = (
         """
 @triton.jit
@@ -105,6 +106,7 @@ class DummyDebugBarrier(Rule):
     NAME = "dummy-debug-barrier"
     SUMMARY = "`tl.debug_barrier` in a kernel"
     NO_FIX = "whether the barrier is needed is the author's call"
+    NO_CONFIRM = "a dummy: nothing a replay runs fails"
     REQUIRES_TOKENS = (("debug_barrier",),)
     GROUP = "perf"
     VALID = (

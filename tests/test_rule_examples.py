@@ -110,6 +110,14 @@ def test_a_rule_without_fixes_says_why_on_each_finding(rule):
         assert findings and all(f.no_fix_reason == rule.NO_FIX for f in findings), rule.CODE
 
 
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.CODE)
+def test_a_rule_confirm_cannot_decide_says_why(rule):
+    """A rule declares how `confirm` decides its findings (`CONFIRM`) or says in one line why
+    replaying cannot (`NO_CONFIRM`): that line is the reason of each of its INCONCLUSIVE verdicts."""
+    assert (rule.CONFIRM is None) == bool(rule.NO_CONFIRM), rule.CODE
+    assert "\n" not in (rule.NO_CONFIRM or ""), rule.CODE
+
+
 def _without_markers(source: str) -> str:
     """The text without `# expect` markers (they stay behind as comments in the fixed code)."""
     return "\n".join(MARKER.sub("", line) for line in source.split("\n"))

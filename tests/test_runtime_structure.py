@@ -142,11 +142,64 @@ def test_a_new_rule_is_confirmed_without_a_runtime_check_edit(dummy_rule):
     assert "num_stages=2" in findings[0]["evidence"]
 
 
-def test_a_rule_without_confirm_evidence_is_inconclusive(dummy_rule, monkeypatch):
+@pytest.mark.parametrize("requested", backends.CHOICES)
+def test_a_rule_without_confirm_evidence_is_inconclusive_with_its_reason_and_no_backend(
+    dummy_rule, monkeypatch, requested
+):
+    """No backend is named (none runs, not even the one asked for) and the reason is the rule's
+    own `NO_CONFIRM`."""
     rule = registry.rule_by_selector("ASC990")
     monkeypatch.setattr(rule, "CONFIRM", None)
-    plan = backends.plan("auto", Finding("ASC990", "dummy-stages", "m", "k.py", Position(1, 1), Position(1, 2)))
-    assert plan.evidence is None and plan.reason == "confirm has no evidence to collect for ASC990"
+    monkeypatch.setattr(rule, "NO_CONFIRM", "a dummy: nothing fails", raising=False)
+    plan = backends.plan(requested, Finding("ASC990", "dummy-stages", "m", "k.py", Position(1, 1), Position(1, 2)))
+    assert (plan.backend, plan.evidence) == (None, None)
+    assert (
+        plan.reason == "nothing to replay for ASC990 (a dummy: nothing fails); the finding stands on the source alone"
+    )
+
+
+@needs_compiler
+def test_findings_with_nothing_to_replay_are_judged_without_running_the_workload(tmp_path):
+    """A file whose only findings are ASC012 (no runtime evidence): the workload, which would
+    leave a file behind and raise, is not run; each finding is INCONCLUSIVE with ASC012's
+    `NO_CONFIRM`, no backend in text, JSON and SARIF."""
+    from ascend_lint.cli import main
+
+    ran = tmp_path / "the_workload_ran"
+    workload = tmp_path / "workload.py"
+    workload.write_text(
+        f"import pathlib\n\n\ndef workload():\n    pathlib.Path({str(ran)!r}).write_text('ran')\n"
+        "    raise RuntimeError('workload error seen')\n"
+    )
+    fixture = REPO / "fixtures" / "triton_ascend" / "asc012_hard_coded_ub.py"
+
+    def confirm(output_format: str) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = main(
+                ["confirm", str(fixture), "--workload", str(workload), "--isolated", "--output-format", output_format]
+            )
+        return code, out.getvalue(), err.getvalue()
+
+    code, out, err = confirm("json")
+    assert code == 0, err
+    assert not ran.exists() and "workload error seen" not in err and "capturing" not in err, err
+    assert "of rules with nothing to replay (ASC012)" in err
+    findings = json.loads(out)["findings"]
+    assert findings and {f["code"] for f in findings} == {"ASC012"}
+    reason = registry.rule_by_selector("ASC012").NO_CONFIRM
+    for finding in findings:
+        assert (finding["verdict"], finding["backend"], finding["target"]) == ("INCONCLUSIVE", None, None)
+        assert finding["evidence"] == f"nothing to replay for ASC012 ({reason}); the finding stands on the source alone"
+
+    code, out, err = confirm("text")
+    assert code == 0 and " ASC012 INCONCLUSIVE [no replay] " in out, out
+    assert "[compile" not in out
+
+    code, out, err = confirm("sarif")
+    results = [r for run in json.loads(out)["runs"] for r in run["results"]]
+    assert results and all(r["properties"]["backend"] is None for r in results), results
+    assert not ran.exists()
 
 
 @needs_compiler
