@@ -18,6 +18,7 @@ before the lint of the editor's text is done waits for it (`LINT_WAIT` at most).
 from __future__ import annotations
 
 import asyncio
+import os
 from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -103,7 +104,8 @@ class AscendLintServer(LanguageServer):
 
     async def saved(self, uri: str) -> None:
         """A document was saved: lint it again, unless its text is the one last linted and no
-        other document was saved since (a device function it imports is read from disk)."""
+        other document was saved since (a device function it imports is read from disk); and
+        lint again the open documents that import it."""
         document = self.documents.get(uri)
         unchanged = (
             document is not None
@@ -113,12 +115,27 @@ class AscendLintServer(LanguageServer):
             and document.text == self.workspace.get_text_document(uri).source
         )
         self.saves += 1
-        if document is None:
-            return
-        if unchanged:
+        if document is not None and unchanged:
             document.saves = self.saves
-        else:
+        elif document is not None:
             await self.relint(uri)
+        for importer in self.importers_of(uri):
+            await self.relint(importer)
+
+    def importers_of(self, uri: str) -> list[str]:
+        """The other open documents whose last lint read the saved file (a module whose device
+        functions or core-count helpers they import, read from disk): their findings may change."""
+        path = to_fs_path(uri)
+        if path is None:
+            return []
+        saved = os.path.realpath(path)
+        return [
+            other
+            for other, document in self.documents.items()
+            if other != uri
+            and document.result is not None
+            and any(os.path.realpath(imported) == saved for imported in document.result.imported_files)
+        ]
 
     def tell_skipped(self, uri: str, document: Document) -> None:
         """Say in the client's log, once, why a document gets no diagnostics at all."""

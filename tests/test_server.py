@@ -390,6 +390,58 @@ def test_saves_and_configuration_changes_lint_again(project: Path):
     with_server(project, scenario)
 
 
+HELPER = """import triton
+import triton.language as tl
+
+
+@triton.jit
+def mix(a, b):
+    return a + b
+"""
+
+IMPORTER = """import triton
+import triton.language as tl
+
+from .helpers import mix
+
+
+@triton.jit
+def k(x, w, o, BT: tl.constexpr):
+    o_i = tl.arange(0, BT)
+    tile = o_i[:, None] * BT + o_i[None, :]
+    b_x = tl.load(x + tile)
+    b_o = mix(b_x, tl.load(w + tile))
+    tl.store(o + tile, b_o + b_x)
+"""
+
+
+def test_saving_a_module_lints_the_open_documents_that_import_it_again(project: Path):
+    """The device function `mix` is read from disk: saving its module with a `tl.dot` makes the
+    importer's read of `b_x` an ASC003, without an edit or a save of the importer."""
+    (project / "triton_ascend" / "__init__.py").write_text("", encoding="utf-8")
+    helpers = project / "triton_ascend" / "helpers.py"
+    helpers.write_text(HELPER, encoding="utf-8")
+    unrelated_path = project / "triton_ascend" / "other.py"
+
+    async def scenario(editor: Editor) -> None:
+        importer = open_document(editor, project / "triton_ascend" / "k.py", IMPORTER)
+        assert not (await editor.diagnostics(importer, 1)).diagnostics
+        unrelated = open_document(editor, unrelated_path, KERNEL)
+        await editor.diagnostics(unrelated, 1)
+        helper = open_document(editor, helpers, HELPER)
+        await editor.diagnostics(helper, 1)
+        with_dot = HELPER.replace("return a + b", "return tl.dot(a, b)")
+        end = lsp.Position(line=len(HELPER.splitlines()), character=0)
+        change(editor, helper, 2, lsp.TextEdit(lsp.Range(lsp.Position(0, 0), end), with_dot))
+        helpers.write_text(with_dot, encoding="utf-8")
+        editor.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(helper)))
+        relinted = (await editor.diagnostics(importer, 2)).diagnostics
+        assert [(d.code, d.range.start.line + 1) for d in relinted] == [("ASC003", 13)]
+        assert len(editor.published[unrelated]) == 1  # it imports nothing from the saved file
+
+    with_server(project, scenario)
+
+
 def test_an_excluded_document_gets_no_diagnostics(project: Path):
     """An open document is named, as a file on `--force-exclude`'s command line is."""
     path = project / "triton_ascend" / "k.py"
