@@ -272,6 +272,9 @@ class Rule:
     # A rule without `CONFIRM`: why replaying its findings cannot decide them, one line. `confirm`
     # replays nothing for them and gives each finding INCONCLUSIVE with that reason, no backend.
     NO_CONFIRM: ClassVar[str | None] = None
+    # The code a finding points at has no effect at all (ASC001's knobs): editors fade it out
+    # (the server's `Unnecessary` diagnostic tag).
+    NO_EFFECT: ClassVar[bool] = False
 
     def check_module(self, context: ModuleContext) -> Iterable[Report]:
         return ()

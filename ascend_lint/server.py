@@ -48,8 +48,6 @@ WATCHERS = f"{NAME}-configuration-files"  # the id of the client's file watchers
 # How long a code action waits for the lint of the text the editor has (codeActionsOnSave
 # right after typing), in seconds; past it the answer is empty, as when nothing applies.
 LINT_WAIT = 5.0
-# Findings on code that has no effect (editors fade it out): ASC001's knobs.
-UNNECESSARY = frozenset({"ASC001"})
 
 
 @dataclass
@@ -205,7 +203,7 @@ class AscendLintServer(LanguageServer):
             code=finding.code,
             code_description=lsp.CodeDescription(href=url) if url else None,
             source=NAME,
-            tags=[lsp.DiagnosticTag.Unnecessary] if finding.code in UNNECESSARY else None,
+            tags=[lsp.DiagnosticTag.Unnecessary] if _no_effect(finding.code) else None,
             related_information=[
                 lsp.DiagnosticRelatedInformation(
                     location=lsp.Location(uri=uri, range=self._range(lines, r.location, r.end_location)),
@@ -409,6 +407,12 @@ def _lint(uri: str, text: str, document: Document) -> tuple[FileResult | None, S
 def _settings(folder: str) -> Settings:
     """The settings of the project holding `folder` (cleared when a configuration changes)."""
     return load_settings([folder])
+
+
+def _no_effect(code: str) -> bool:
+    """Whether the rule's findings point at code that has no effect (`Rule.NO_EFFECT`)."""
+    rule = rule_by_selector(code)
+    return rule is not None and rule.NO_EFFECT
 
 
 def _fixable(result: FileResult) -> bool:

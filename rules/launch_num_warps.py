@@ -158,6 +158,7 @@ class LaunchNumWarps(Rule):
     FIX = "safe"
     CONFIRM = Confirm({"compile": Evidence.LAUNCH_OPTION_IR}, "the option's effect is on the compiled kernel")
     REQUIRES_TOKENS = (tuple(sorted(KNOBS)),)
+    NO_EFFECT = True
 
     VALID = (
         '''

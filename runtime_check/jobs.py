@@ -241,6 +241,13 @@ def statement_rows(source: str, finding: Finding) -> range:
     return range(statement.first_row, statement.last_row + 1)
 
 
+def same_function(source: str, row: int, other: int) -> bool:
+    """Whether ``row`` and ``other`` lie in the same innermost function of ``source``."""
+    functions = _spans_of(source).functions
+    holding = _innermost(functions, row)
+    return holding is not None and holding is _innermost(functions, other)
+
+
 def _innermost(spans: list[_Span], row: int) -> _Span | None:
     holding = [s for s in spans if s.holds(row)]
     return min(holding, key=lambda s: s.last_row - s.first_row, default=None)

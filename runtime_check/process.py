@@ -14,8 +14,8 @@ this process removes afterwards (``TMPDIR``), also when the child was killed.
 
 Stopping: every child runs in its own session (a terminal's Ctrl-C reaches only this process)
 and dies with the process that started it (Linux's parent-death signal, so a child of a child
-killed at its timeout goes too). Under :func:`stopped_by_signals`, SIGINT and SIGTERM raise
-:class:`Interrupted` in the main thread; :func:`stop_children` then kills the process group of
+killed at its timeout goes too). Under :func:`stopped_by_signals`, SIGINT, SIGTERM and SIGHUP
+(``STOP_SIGNALS``) raise :class:`Interrupted` in the main thread; :func:`stop_children` then kills the process group of
 every child still running, and no new one starts.
 """
 
@@ -99,7 +99,7 @@ def stop_children() -> None:
 
 @contextlib.contextmanager
 def stopped_by_signals() -> Iterator[None]:
-    """SIGINT and SIGTERM raise :class:`Interrupted` in the main thread, the first one only (the
+    """``STOP_SIGNALS`` raise :class:`Interrupted` in the main thread, the first one only (the
     others are ignored while the caller stops its children); the handlers are restored after,
     and children may start again."""
     _children.stopping = False

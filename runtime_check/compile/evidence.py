@@ -18,7 +18,7 @@ from ascend_lint.rule import Evidence
 
 from .. import variants
 from ..capture.launches import Launch
-from ..jobs import statement_rows
+from ..jobs import same_function, statement_rows
 from ..verdicts import Verdict
 from .compiler import Compiled, CompileError
 from .ir import extension_of_i32_multiply, multiplies, without_locations
@@ -148,20 +148,6 @@ def _elsewhere(compiler: FindingCompiler, error: CompileError) -> str | None:
     )
 
 
-def _function_at(source: str, row: int) -> int | None:
-    """The first row of the innermost function holding ``row`` (None outside any, or unparsable)."""
-    try:
-        tree = ast.parse(source)
-    except SyntaxError:
-        return None
-    starts = [
-        node.lineno
-        for node in ast.walk(tree)
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.lineno <= row <= (node.end_lineno or 0)
-    ]
-    return max(starts, default=None)
-
-
 def _away_from_finding(compiler: FindingCompiler, compiled: Compiled, error: CompileError) -> str | None:
     """Why a compile error away from the finding's statement is no evidence about it (None when
     it is raised there). The front end lowers a function's statements in order: when the finding
@@ -171,13 +157,7 @@ def _away_from_finding(compiler: FindingCompiler, compiled: Compiled, error: Com
     if elsewhere is None:
         return None
     rows = statement_rows(compiler.source, compiler.job.finding)
-    function = _function_at(compiler.source, rows.start)
-    if (
-        error.line
-        and function is not None
-        and rows[-1] < error.line
-        and function == _function_at(compiler.source, error.line)
-    ):
+    if error.line and rows[-1] < error.line and same_function(compiler.source, rows.start, error.line):
         return _not_lowered(compiler, compiled) or elsewhere
     return elsewhere
 
@@ -341,9 +321,7 @@ def none_pointer_compile(compiler: FindingCompiler, launch: Launch) -> Judgement
     error = original.error
     if "NoneType" not in error.message:
         return Verdict.INCONCLUSIVE, f"with {state} the kernel fails for another reason: {error}"
-    statement = variants.if_arms(compiler.source, finding.location.row)
-    rows = range(finding.location.row, max((arm.last_row for arm in statement), default=finding.location.row) + 1)
-    if error.line not in rows:
+    if error.line not in _if_rows(compiler.source, finding.location.row):
         where = f"at line {error.line}" if error.line else "outside the finding's file"
         return Verdict.INCONCLUSIVE, (
             f"with {state} ({how}) the compile fails {where}, not in the `if` at the finding's line "
@@ -355,7 +333,7 @@ def none_pointer_compile(compiler: FindingCompiler, launch: Launch) -> Judgement
         result = compiler.compile(variants.Variant("fixed", fixed.source, patch), launch)
         if result.error is not None:
             moved = variants.row_after_fix(finding.location, finding)
-            if "NoneType" in result.error.message and result.error.line in _fixed_if_rows(fixed.source, moved):
+            if "NoneType" in result.error.message and result.error.line in _if_rows(fixed.source, moved):
                 return Verdict.INCONCLUSIVE, (
                     f"with {state} ({how}) the compile fails: {error}; the fixed (nested) variant fails "
                     f"there too: {result.error}, so the mixed test is not the cause"
@@ -369,8 +347,9 @@ def none_pointer_compile(compiler: FindingCompiler, launch: Launch) -> Judgement
     )
 
 
-def _fixed_if_rows(source: str, row: int) -> range:
-    """The rows of the fixed variant's ``if`` statements starting at ``row`` (the nested form)."""
+def _if_rows(source: str, row: int) -> range:
+    """The rows of the ``if`` statements starting at ``row``, their arms included (in the fixed
+    variant, the nested form)."""
     arms = variants.if_arms(source, row)
     return range(row, max((arm.last_row for arm in arms), default=row) + 1)
 
