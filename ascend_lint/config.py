@@ -487,6 +487,14 @@ def _settings_of(config_file: Path, command_line: CommandLine, timeout_per_file:
     return settings
 
 
+def forget_disk() -> None:
+    """Forget what was read of the disk about projects and folders (project files, package
+    folders, Ascend-named siblings, nearest configurations): an earlier run of this process, or
+    an earlier lint of the editor server, may have read them before they changed."""
+    for cached in (project_of, package_folders, _entries, _nearest_config, _settings_of):
+        cached.cache_clear()
+
+
 def load_settings(
     paths: Sequence[str] = (),
     config: str | os.PathLike[str] | None = None,
@@ -500,9 +508,7 @@ def load_settings(
 ) -> Settings:
     """Settings for linting `paths`: the config file found for the first of them plus the CLI
     overrides (and, for each file, the one nearest to it: `Settings.for_file`)."""
-    # projects and folders read by an earlier run of this process may have changed since
-    for cached in (project_of, package_folders, _entries, _nearest_config, _settings_of):
-        cached.cache_clear()
+    forget_disk()
     for entries, where in ((select, "--select"), (ignore, "--ignore"), (extend_select, "--extend-select")):
         validate_codes(entries or [], where)
     if target_soc is not None:

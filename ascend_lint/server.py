@@ -4,8 +4,10 @@ Built on pygls and lsprotocol (`pip install 'ascend-lint[server]'`). It publishe
 when a document is opened, changed or saved with a change; offers a code action per fix (labelled safe or
 unsafe), a "disable for this line" action that adds `# noqa: ASC00N`, and a source action
 applying every safe fix; hovering a finding shows its rule's documentation. It asks the client
-to watch the files that decide settings and targeting (`CONFIGURATION_FILES`) and lints every
-open document again when one changes.
+to watch the files that decide settings and targeting (`CONFIGURATION_FILES`) and the creation
+and deletion of those whose presence decides targeting (`TARGETING_GLOBS`: Ascend-named folders
+and modules, `__init__.py`), and lints every open document again when one changes. Each lint
+reads the project's folders afresh (`config.forget_disk`).
 
 Per open document the server keeps the text it last linted, the result, and a
 `DocumentMemory`: an edit re-parses only the top-level statements it touched (the
@@ -24,6 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import unquote
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
@@ -31,7 +34,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from . import __version__
-from .config import SKIP_EXCLUDED, SKIP_NOT_ASCEND, ConfigError, Settings, load_settings, skip_text
+from .ascend_text import ascend_name
+from .config import SKIP_EXCLUDED, SKIP_NOT_ASCEND, ConfigError, Settings, forget_disk, load_settings, skip_text
 from .directives import Comments, InvalidDirective, noqa_directive
 from .engine import DocumentMemory, lint_source
 from .model import NEWLINE, Diagnostic, FileResult, Finding, Fix, Position
@@ -44,6 +48,11 @@ FIX_ALL_TITLE = f"{NAME}: apply every safe fix"
 # The files that decide what is linted and how: `[tool.ascend-lint]`, and a project's root and
 # its dependencies on torch_npu / triton-ascend (`config.project_of`, default targeting).
 CONFIGURATION_FILES = ("pyproject.toml", "setup.cfg", "setup.py")
+# The files and folders whose creation or deletion decides targeting (`config.Settings.
+# path_skip_reason`): an Ascend-named sibling folder or module (`ascend_text.ascend_name`: a file
+# next to one is another backend of a mixed repository) and the `__init__.py` that make a folder
+# part of a package (its folders' names count). Glob patterns match case-sensitively.
+TARGETING_GLOBS = ("**/*[aA][sS][cC][eE][nN][dD]*", "**/*[nN][pP][uU]*", "**/__init__.py")
 WATCHERS = f"{NAME}-configuration-files"  # the id of the client's file watchers
 # How long a code action waits for the lint of the text the editor has (codeActionsOnSave
 # right after typing), in seconds; past it the answer is empty, as when nothing applies.
@@ -154,6 +163,8 @@ class AscendLintServer(LanguageServer):
         if watched is None or not watched.dynamic_registration:
             return
         watchers = [lsp.FileSystemWatcher(glob_pattern=f"**/{name}") for name in CONFIGURATION_FILES]
+        created_or_deleted = lsp.WatchKind.Create | lsp.WatchKind.Delete
+        watchers += [lsp.FileSystemWatcher(glob_pattern=glob, kind=created_or_deleted) for glob in TARGETING_GLOBS]
         registration = lsp.Registration(
             id=WATCHERS,
             method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES,
@@ -387,13 +398,15 @@ class AscendLintServer(LanguageServer):
         self.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
     async def settings_changed(self) -> None:
-        """A configuration file changed: reload settings and lint every open document again."""
+        """A configuration file changed, or a file or folder that decides targeting appeared or
+        went: reload settings and lint every open document again."""
         _settings.cache_clear()
         await asyncio.gather(*(self.relint(uri) for uri in list(self.documents)))
 
 
 def _lint(uri: str, text: str, document: Document) -> tuple[FileResult | None, Settings | None]:
     path = to_fs_path(uri) or uri
+    forget_disk()  # targeting reads the folders around the file: they may have changed since
     try:
         settings = _settings(str(Path(path).parent))
     except ConfigError as exc:
@@ -446,6 +459,24 @@ def _is_configuration(uri: str) -> bool:
     return uri.rsplit("/", 1)[-1] in CONFIGURATION_FILES
 
 
+def _decides_targeting(change: lsp.FileEvent) -> bool:
+    """A folder or module created or deleted whose presence decides targeting (the client may
+    report more than `TARGETING_GLOBS` asked for: bytecode, `input.py`, changes)."""
+    if change.type == lsp.FileChangeType.Changed:
+        return False
+    parts = unquote(change.uri).rstrip("/").split("/")
+    name = parts[-1]
+    if name == "__init__.py":
+        return True
+    folder = "." not in name or Path(to_fs_path(change.uri) or name).is_dir()
+    return (
+        ascend_name(name)
+        and not name.startswith(".")
+        and "__pycache__" not in parts
+        and (folder or name.endswith(".py"))
+    )
+
+
 def _overlaps(a: lsp.Range, b: lsp.Range) -> bool:
     def key(p: lsp.Position) -> tuple[int, int]:
         return p.line, p.character
@@ -485,7 +516,7 @@ def build_server() -> AscendLintServer:
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     async def watched_files(ls: AscendLintServer, params: lsp.DidChangeWatchedFilesParams) -> None:
-        if any(_is_configuration(change.uri) for change in params.changes):
+        if any(_is_configuration(change.uri) or _decides_targeting(change) for change in params.changes):
             await ls.settings_changed()
 
     @server.feature(

@@ -528,8 +528,8 @@ def test_the_files_that_decide_targeting_are_watched(tmp_path: Path):
         (registration,) = editor.registrations
         assert registration.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES
         watchers = lsp.DidChangeWatchedFilesRegistrationOptions(**registration.register_options).watchers
-        patterns = sorted(w["globPattern"] if isinstance(w, dict) else w.glob_pattern for w in watchers)
-        assert patterns == ["**/pyproject.toml", "**/setup.cfg", "**/setup.py"]
+        patterns = {w["globPattern"] if isinstance(w, dict) else w.glob_pattern for w in watchers}
+        assert {"**/pyproject.toml", "**/setup.cfg", "**/setup.py"} <= patterns
 
         uri = open_document(editor, path, KERNEL)
         assert not (await editor.diagnostics(uri, 1)).diagnostics
@@ -674,3 +674,54 @@ def test_exit_without_shutdown_ends_with_status_1(project: Path, shutdown: bool,
         timeout=TIMEOUT,
     )
     assert done.returncode == status, done.stderr
+
+
+def created_or_deleted(editor: Editor, path: Path, kind: lsp.FileChangeType) -> None:
+    """What a client watching the registered patterns sends for `path`."""
+    event = lsp.FileEvent(uri=path.as_uri(), type=kind)
+    editor.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(changes=[event]))
+
+
+def test_an_ascend_folder_created_or_deleted_beside_a_document_lints_it_again(tmp_path: Path):
+    """In a project that depends on torch_npu, a kernel file is linted until an Ascend-named
+    folder appears beside it (it is then another backend of a mixed repository), and again once
+    that folder is gone: the client is asked to report such folders and modules, and the
+    server reads the folder again instead of what it saw when the document was opened."""
+    (tmp_path / "pyproject.toml").write_text(
+        '[project]\nname = "ops"\ndependencies = ["torch-npu>=2.1"]\n\n[tool.ascend-lint]\n', encoding="utf-8"
+    )
+    (tmp_path / "kernels").mkdir()
+    path = tmp_path / "kernels" / "k.py"
+    ascend = tmp_path / "kernels" / "triton_ascend"
+    noise = tmp_path / "kernels" / "__pycache__" / "k_npu.cpython-311.pyc"
+
+    async def scenario(editor: Editor) -> None:
+        await asyncio.wait_for(editor.registered.wait(), TIMEOUT)
+        watchers = [
+            w
+            for r in editor.registrations
+            for w in lsp.DidChangeWatchedFilesRegistrationOptions(**r.register_options).watchers
+        ]
+        patterns = {w["globPattern"] if isinstance(w, dict) else w.glob_pattern for w in watchers}
+        assert {"**/*[aA][sS][cC][eE][nN][dD]*", "**/*[nN][pP][uU]*", "**/__init__.py"} <= patterns
+
+        uri = open_document(editor, path, KERNEL)
+        assert sorted(d.code for d in (await editor.diagnostics(uri, 1)).diagnostics) == ["ASC001", "ASC003"]
+        created_or_deleted(editor, noise, lsp.FileChangeType.Created)  # bytecode: decides nothing
+        ascend.mkdir()
+        created_or_deleted(editor, ascend, lsp.FileChangeType.Created)
+        assert not (await editor.diagnostics(uri, 2)).diagnostics
+        assert "another backend" in editor.logged[-1].message
+        # an edit meanwhile reads the folder as it is, not as it was when first read
+        ascend.rmdir()
+        change(editor, uri, 2, lsp.TextEdit(lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)), "# edited\n"))
+        assert sorted(d.code for d in (await editor.diagnostics(uri, 3)).diagnostics) == ["ASC001", "ASC003"]
+        ascend.mkdir()
+        created_or_deleted(editor, ascend, lsp.FileChangeType.Created)
+        assert not (await editor.diagnostics(uri, 4)).diagnostics
+        ascend.rmdir()
+        created_or_deleted(editor, ascend, lsp.FileChangeType.Deleted)
+        assert sorted(d.code for d in (await editor.diagnostics(uri, 5)).diagnostics) == ["ASC001", "ASC003"]
+        assert len(editor.published[uri]) == 5  # the bytecode file linted nothing again
+
+    with_server(tmp_path, scenario, EDITOR_CAPABILITIES)
