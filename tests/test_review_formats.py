@@ -44,7 +44,7 @@ def rdjson_document(project: Path) -> dict:
 
 def test_github_annotations_carry_the_cli_positions(project: Path, findings: list[dict]) -> None:
     expected = {
-        f"::error file={BAD_PATH},line={f['location']['row']},col={f['location']['column']},"
+        f"::error file={(project / BAD_PATH).as_posix()},line={f['location']['row']},col={f['location']['column']},"
         f"endLine={f['end_location']['row']},endColumn={f['end_location']['column']},"
         f"title={f['code']} [{f['name']}]::{f['message']}"
         for f in findings
@@ -57,7 +57,7 @@ def test_github_annotations_carry_the_cli_positions(project: Path, findings: lis
 
 
 def test_github_escapes_data_and_properties() -> None:
-    filename = "odd,dir/a:b.py"
+    filename = "/srv/odd,dir/a:b.py"
     finding = Finding(
         code="ASC003",
         name="dot-lhs-reuse",
@@ -68,8 +68,8 @@ def test_github_escapes_data_and_properties() -> None:
         related=(Related(filename, Position(2, 9), Position(2, 12), "lhs of tl.dot"),),
     )
     assert render_github([FileResult(filename, "", [finding])], None) == (
-        "::error file=odd%2Cdir/a%3Ab.py,line=3,col=5,endLine=3,endColumn=8,title=ASC003 [dot-lhs-reuse]"
-        "::100%25 wrong:%0D%0Ab_a, clobbered%0Aodd,dir/a:b.py:2:9: lhs of tl.dot\n"
+        "::error file=/srv/odd%2Cdir/a%3Ab.py,line=3,col=5,endLine=3,endColumn=8,title=ASC003 [dot-lhs-reuse]"
+        "::100%25 wrong:%0D%0Ab_a, clobbered%0A/srv/odd,dir/a:b.py:2:9: lhs of tl.dot\n"
     )
 
 
@@ -77,7 +77,7 @@ def byte_column(line: str, column: int) -> int:
     return len(line[: column - 1].encode("utf-8")) + 1
 
 
-def test_rdjson_counts_columns_in_utf8_bytes(rdjson_document: dict, findings: list[dict]) -> None:
+def test_rdjson_counts_columns_in_utf8_bytes(project: Path, rdjson_document: dict, findings: list[dict]) -> None:
     document = rdjson_document
     assert document["source"]["name"] == "ascend-lint"
     lines = BAD_KERNEL.splitlines()
@@ -90,7 +90,7 @@ def test_rdjson_counts_columns_in_utf8_bytes(rdjson_document: dict, findings: li
         note = "\n\nUnsafe fix available: " if "suggestions" not in diagnostic and finding["fix"] else ""
         assert diagnostic["message"].startswith(finding["message"] + note)
         assert diagnostic["severity"] == "WARNING"
-        assert diagnostic["location"]["path"] == BAD_PATH
+        assert diagnostic["location"]["path"] == (project / BAD_PATH).as_posix()
         for side, key in (("start", "location"), ("end", "end_location")):
             position = finding[key]
             column = byte_column(lines[position["row"] - 1], position["column"])
@@ -143,10 +143,32 @@ def test_unlintable_file_is_reported(tmp_path: Path) -> None:
     broken.write_text("import triton\n\n\n@triton.jit\ndef f(x:\n    return tl.dot(x, x)\n", encoding="utf-8")
     github = ascend_lint("check", "--output-format", "github", cwd=tmp_path)
     assert github.returncode == 2
-    assert github.stdout.startswith("::error file=triton_ascend/broken.py,")
+    assert github.stdout.startswith(f"::error file={broken.as_posix()},")
     rdjson = ascend_lint("check", "--output-format", "rdjson", cwd=tmp_path)
     (diagnostic,) = json.loads(rdjson.stdout)["diagnostics"]
-    assert diagnostic["severity"] == "ERROR" and diagnostic["location"]["path"] == "triton_ascend/broken.py"
+    assert diagnostic["severity"] == "ERROR" and diagnostic["location"]["path"] == broken.as_posix()
+
+
+def test_review_paths_are_absolute_wherever_ascend_lint_runs(tmp_path: Path) -> None:
+    """As ruff's `github` and `rdjson`: a step with `working-directory: pkg` printing
+    `file=triton_ascend/k.py` would annotate the repository root's `triton_ascend/k.py` (the
+    runner reads a relative path from the root); an absolute one it makes relative to the
+    repository, and reviewdog to where it runs. The related locations in an annotation's
+    message are for a reader, relative to where ascend-lint ran."""
+    package = tmp_path / "pkg"
+    write_project(package)
+    kernel = (package / BAD_PATH).as_posix()
+    github = ascend_lint("check", "--output-format", "github", cwd=package)
+    lines = github.stdout.splitlines()
+    assert lines and all(line.startswith(f"::error file={kernel},") for line in lines)
+    (asc003,) = [line for line in lines if "title=ASC003" in line]
+    assert f"%0A{BAD_PATH}:{DOT_LINE}:" in asc003
+    rdjson = json.loads(ascend_lint("check", "--output-format", "rdjson", cwd=package).stdout)
+    paths = {d["location"]["path"] for d in rdjson["diagnostics"]}
+    paths |= {r["location"]["path"] for d in rdjson["diagnostics"] for r in d.get("related_locations", ())}
+    assert paths == {kernel}
+    (line,) = ascend_lint("check", "--output-format", "rdjsonl", cwd=package).stdout.splitlines()[:1]
+    assert json.loads(line)["location"]["path"] == kernel
 
 
 def apply_suggestion(source: str, suggestion: dict) -> str:

@@ -3,7 +3,9 @@
 `::error file=P,line=L,col=C,endLine=E,endColumn=EC,title=ASC003 [dot-lhs-reuse]::message`
 (errors, as ruff's github format: a finding is something to fix before merging; a file that
 could not be linted is an error too, titled so). Columns are 1-based code points with an
-exclusive end, as everywhere in ascend-lint.
+exclusive end, as everywhere in ascend-lint. `file` is absolute, as ruff writes it
+(`shared.report_path`: the runner makes it relative to the repository, wherever ascend-lint
+ran); the related locations in the message are relative to the current directory.
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ def render_github(results: list[FileResult], settings: object) -> str:
 def _finding_command(finding: Finding) -> str:
     lines = [finding.message]
     for related in finding.related:
-        where = f"{shared.report_path(related.filename)}:{related.location.row}:{related.location.column}"
+        where = f"{shared.display_path(related.filename)}:{related.location.row}:{related.location.column}"
         lines.append(f"{where}: {related.message}")
     properties: dict[str, object] = {
         "file": shared.report_path(finding.filename),

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from importlib import metadata
 from pathlib import PurePath
 from typing import Any
@@ -50,8 +51,20 @@ def without_none(mapping: JSONObject) -> JSONObject:
 
 
 def report_path(filename: str) -> str:
-    """A path as review tools expect it: relative to the current directory when inside it (as
-    in the JSON output), with forward slashes."""
+    """A path as review tools expect it: absolute, with forward slashes, as ruff writes the
+    `github` and `rdjson` formats. The GitHub runner makes an absolute path relative to the
+    repository, and reads a relative one as relative to the repository root, not to the
+    step's `working-directory` (actions/runner#765); reviewdog makes an absolute path relative
+    to where it runs (`pathutil.NormalizePath`). So the report is right wherever ascend-lint
+    ran. Stdin without `--stdin-filename` stays `-`."""
+    if filename == "-":
+        return filename
+    return PurePath(os.path.abspath(filename)).as_posix()
+
+
+def display_path(filename: str) -> str:
+    """A path as the user reads it in a message: relative to the current directory when inside
+    it (as in the JSON output), with forward slashes."""
     return PurePath(relative_display(filename)).as_posix()
 
 
