@@ -82,6 +82,7 @@ class AscendLintServer(LanguageServer):
         self.linter = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ascend-lint")
         self.saves = 0  # documents saved: a module a document imports may have changed on disk
         self.shut_down = False  # the client sent `shutdown` (`exit` without it ends with status 1)
+        self.watching = False  # the client registered the file watchers (`watch_configuration`)
 
     async def relint(self, uri: str) -> None:
         """Lint the document's current text and publish; coalesces edits made meanwhile."""
@@ -157,7 +158,10 @@ class AscendLintServer(LanguageServer):
     async def watch_configuration(self) -> None:
         """Ask the client to report changes of the configuration files, as ruff does for its
         own: an editor sends `didSave` only for documents it has open, and a client set up for
-        Python files opens no `pyproject.toml` with this server."""
+        Python files opens no `pyproject.toml` with this server. Called again when workspace
+        folders are added or removed: the patterns are plain globs, which a client applies in
+        every workspace folder, but some (Neovim) bind them to the folders open when they are
+        registered, so the watchers are registered again for the folders open now."""
         workspace = self.client_capabilities.workspace
         watched = workspace.did_change_watched_files if workspace else None
         if watched is None or not watched.dynamic_registration:
@@ -171,7 +175,12 @@ class AscendLintServer(LanguageServer):
             register_options=lsp.DidChangeWatchedFilesRegistrationOptions(watchers=watchers),
         )
         try:
+            if self.watching:
+                gone = lsp.Unregistration(id=WATCHERS, method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+                await self.client_unregister_capability_async(lsp.UnregistrationParams(unregisterations=[gone]))
+                self.watching = False
             await self.client_register_capability_async(lsp.RegistrationParams(registrations=[registration]))
+            self.watching = True
         except JsonRpcException as exc:
             message = f"{NAME}: the client does not watch the configuration files ({exc}); changes apply on restart"
             self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Warning, message=message))
@@ -490,6 +499,11 @@ def build_server() -> AscendLintServer:
     @server.feature(lsp.INITIALIZED)
     async def initialized(ls: AscendLintServer, params: lsp.InitializedParams) -> None:
         await ls.watch_configuration()
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WORKSPACE_FOLDERS)
+    async def workspace_folders(ls: AscendLintServer, params: lsp.DidChangeWorkspaceFoldersParams) -> None:
+        if ls.watching:
+            await ls.watch_configuration()
 
     @server.feature(lsp.SHUTDOWN)
     def shutdown(ls: AscendLintServer, params: None) -> None:

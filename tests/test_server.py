@@ -51,6 +51,7 @@ class Editor(BaseLanguageClient):
         self.arrived = asyncio.Event()
         self.registrations: list[lsp.Registration] = []
         self.registered = asyncio.Event()
+        self.unregistrations: list[lsp.Unregistration] = []
         self.logged: list[lsp.LogMessageParams] = []
 
         @self.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
@@ -62,6 +63,10 @@ class Editor(BaseLanguageClient):
         def register(params: lsp.RegistrationParams) -> None:
             self.registrations += params.registrations
             self.registered.set()
+
+        @self.feature(lsp.CLIENT_UNREGISTER_CAPABILITY)
+        def unregister(params: lsp.UnregistrationParams) -> None:
+            self.unregistrations += params.unregisterations
 
         @self.feature(lsp.WINDOW_LOG_MESSAGE)
         def log(params: lsp.LogMessageParams) -> None:
@@ -96,6 +101,7 @@ def with_server(
     project: Path,
     scenario: Callable[[Editor], Awaitable[None]],
     capabilities: lsp.ClientCapabilities = PLAIN_CAPABILITIES,
+    folders: list[Path] | None = None,
 ) -> lsp.InitializeResult:
     """Run `scenario` with a server started in `project` for a client of `capabilities`; the
     server's answer to `initialize`."""
@@ -108,7 +114,13 @@ def with_server(
         try:
             initialized.append(
                 await editor.initialize_async(
-                    lsp.InitializeParams(capabilities=capabilities, root_uri=project.as_uri())
+                    lsp.InitializeParams(
+                        capabilities=capabilities,
+                        root_uri=project.as_uri(),
+                        workspace_folders=[lsp.WorkspaceFolder(f.as_uri(), f.name) for f in folders]
+                        if folders
+                        else None,
+                    )
                 )
             )
             editor.initialized(lsp.InitializedParams())
@@ -725,3 +737,34 @@ def test_an_ascend_folder_created_or_deleted_beside_a_document_lints_it_again(tm
         assert len(editor.published[uri]) == 5  # the bytecode file linted nothing again
 
     with_server(tmp_path, scenario, EDITOR_CAPABILITIES)
+
+
+def test_a_workspace_folder_added_later_gets_the_watchers_too(tmp_path: Path):
+    """The watchers' patterns are plain globs: VS Code applies them in every workspace folder,
+    Neovim in those open when they are registered (`_watchfiles.lua`: one watch per
+    `client.workspace_folders`). A folder added later gets them when they are registered again;
+    a configuration change in it lints its open documents again."""
+    first, second = tmp_path / "first", tmp_path / "second"
+    for root in (first, second):
+        (root / "triton_ascend").mkdir(parents=True)
+        (root / "pyproject.toml").write_text("[tool.ascend-lint]\n", encoding="utf-8")
+    configuration = second / "pyproject.toml"
+
+    async def scenario(editor: Editor) -> None:
+        await asyncio.wait_for(editor.registered.wait(), TIMEOUT)
+        editor.registered.clear()
+        added = lsp.WorkspaceFoldersChangeEvent(added=[lsp.WorkspaceFolder(second.as_uri(), "second")], removed=[])
+        editor.workspace_did_change_workspace_folders(lsp.DidChangeWorkspaceFoldersParams(event=added))
+        await asyncio.wait_for(editor.registered.wait(), TIMEOUT)
+        first_id, again = editor.registrations[0].id, editor.registrations[-1]
+        assert [u.id for u in editor.unregistrations] == [first_id]  # no id registered twice
+        assert again.register_options == editor.registrations[0].register_options
+
+        uri = open_document(editor, second / "triton_ascend" / "k.py", KERNEL)
+        assert sorted(d.code for d in (await editor.diagnostics(uri, 1)).diagnostics) == ["ASC001", "ASC003"]
+        configuration.write_text('[tool.ascend-lint]\nignore = ["ASC003"]\n', encoding="utf-8")
+        changed = lsp.FileEvent(uri=configuration.as_uri(), type=lsp.FileChangeType.Changed)
+        editor.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(changes=[changed]))
+        assert [d.code for d in (await editor.diagnostics(uri, 2)).diagnostics] == ["ASC001"]
+
+    with_server(first, scenario, EDITOR_CAPABILITIES, folders=[first])
