@@ -4,9 +4,10 @@ Flags pointer arithmetic that multiplies a sequence offset loaded as int32 by a 
 `bos = tl.load(cu_seqlens + i_n).to(tl.int32)` and then `q + (bos * HV + i_hv) * V`, with no
 int64 operand joining before the multiply. A *sequence offset* is a value loaded from a
 pointer parameter holding packed-sequence boundaries, cumulative token offsets (its name, a
-trailing `_ptr` aside, contains `seqlens` or `start_loc`, ends in `offsets`, `indptr`, `start`
+trailing `_ptr` and a side `_q`, `_k`, `_v`, `_kv` or `_qo` aside, contains `seqlens` or `start_loc`, ends in `offsets`, `indptr`, `start`
 or `starts`, or starts with `cu_`: `cu_seqlens`, `seq_offsets`, `chunk_offsets`, `cu_seq_lens`,
-vLLM's `query_start_loc_ptr`, `qo_indptr`, sgl-kernel-npu's `qb_to_qstart_ptr`) and cast
+vLLM's `query_start_loc_ptr`, `qo_indptr`, sgl-kernel-npu's `qb_to_qstart_ptr`, HSTU's
+`seq_offsets_q`) and cast
 `.to(tl.int32)` (or narrower), or loaded as it is from a tensor every launch in the module
 passes as int32 (FlashAttention's varlen API takes int32 `cu_seqlens`): the launching function,
 or every call of it in the module, asserts `cu_seqlens.dtype == torch.int32` (unconditionally,
@@ -108,6 +109,7 @@ so may an int32 cast of it (`row.to(tl.int32)`). Nor when the product is multipl
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterator, Mapping, Sequence
 
 import libcst as cst
@@ -124,6 +126,7 @@ MESSAGE = (
     "or cast it before the stride"
 )
 _ARITHMETIC = (cst.Add, cst.Subtract)
+_SIDE_SUFFIX = re.compile(r"_(?:q|k|v|kv|qo)$")  # the side a boundary pointer indexes
 
 
 class CuSeqlensInt32(Rule):
@@ -498,7 +501,7 @@ def k(q, v, o, cu_seqlens, chunk_offsets, T, H: tl.constexpr, K: tl.constexpr, V
         Example(
             """
 @triton.jit
-def k(x, o, query_start_loc_ptr, cu_seq_lens, qo_indptr, H: tl.constexpr, D: tl.constexpr):
+def k(x, o, query_start_loc_ptr, cu_seq_lens, qo_indptr, seq_offsets_q, H: tl.constexpr, D: tl.constexpr):
     i_n, i_h = tl.program_id(0), tl.program_id(1)
     o_d = tl.arange(0, D)
     qs = tl.load(query_start_loc_ptr + i_n).to(tl.int32)
@@ -507,10 +510,12 @@ def k(x, o, query_start_loc_ptr, cu_seq_lens, qo_indptr, H: tl.constexpr, D: tl.
     tl.store(o + (cs * H + i_h) * D + o_d, b_x)  # expect
     qo = tl.load(qo_indptr + i_n).to(tl.int32)
     tl.store(o + qo * H * D + o_d, b_x)  # expect
+    sq = tl.load(seq_offsets_q + i_n).to(tl.int32)
+    tl.store(o + sq * H * D + o_d, b_x)  # expect
 """,
             fixed="""
 @triton.jit
-def k(x, o, query_start_loc_ptr, cu_seq_lens, qo_indptr, H: tl.constexpr, D: tl.constexpr):
+def k(x, o, query_start_loc_ptr, cu_seq_lens, qo_indptr, seq_offsets_q, H: tl.constexpr, D: tl.constexpr):
     i_n, i_h = tl.program_id(0), tl.program_id(1)
     o_d = tl.arange(0, D)
     qs = tl.load(query_start_loc_ptr + i_n).to(tl.int32)
@@ -519,6 +524,8 @@ def k(x, o, query_start_loc_ptr, cu_seq_lens, qo_indptr, H: tl.constexpr, D: tl.
     tl.store(o + (tl.cast(cs, tl.int64) * H + i_h) * D + o_d, b_x)
     qo = tl.load(qo_indptr + i_n).to(tl.int32)
     tl.store(o + tl.cast(qo, tl.int64) * H * D + o_d, b_x)
+    sq = tl.load(seq_offsets_q + i_n).to(tl.int32)
+    tl.store(o + tl.cast(sq, tl.int64) * H * D + o_d, b_x)
 """,
         ),
         Example(
@@ -929,11 +936,12 @@ def _fix(
 
 
 def _is_boundary_pointer(name: str) -> bool:
-    """A parameter holding packed-sequence boundaries (cumulative token offsets), `_ptr` aside:
+    """A parameter holding packed-sequence boundaries (cumulative token offsets), `_ptr` and the
+    side it indexes (`_q`, `_k`, `_kv`: HSTU's `seq_offsets_q`) aside:
     `cu_seqlens`, `seq_offsets`, `chunk_offsets`, a cumulative sum `cu_*` (`cu_seq_lens`,
     `cu_num_tokens`), vLLM's `query_start_loc` / `seq_start_loc`, a CSR `qo_indptr`, start
     offsets (`qb_to_qstart`: `cu_seqlens[:-1]` per query block, `seq_starts`)."""
-    stem = name.removesuffix("_ptr")
+    stem = _SIDE_SUFFIX.sub("", name.removesuffix("_ptr"))
     return (
         "seqlens" in stem
         or stem.endswith(("offsets", "indptr", "start", "starts"))
