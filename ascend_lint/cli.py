@@ -185,6 +185,9 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     rule = commands.add_parser("rule", help="print a rule's documentation")
     rule.add_argument("selector", nargs="?", help="a code (ASC003) or name (dot-lhs-reuse)")
     rule.add_argument("--all", action="store_true", help="print every rule's documentation")
+    rule.add_argument(
+        "--brief", action="store_true", help="leave out the rule's `## Details` (what the editor's hover shows)"
+    )
 
     commands.add_parser("rules", help="list all rules")
     commands.add_parser("server", help="run the Language Server for editors (stdio; the server extra)")
@@ -433,7 +436,12 @@ def _show_rule(args: argparse.Namespace) -> int:
         known = ", ".join(r.CODE for r in all_rules())
         print(f"ascend-lint: error: unknown rule {args.selector!r} (known: {known})", file=sys.stderr)
         return EXIT_ERROR
-    print(rule.documentation())
+    if args.brief:
+        from .reporters.shared import brief_documentation
+
+        print(brief_documentation(rule))
+    else:
+        print(rule.documentation())
     return EXIT_CLEAN
 
 

@@ -6,7 +6,8 @@ and its facts, `kernel.flow` included) and `Example` (an INVALID snippet with it
 The engine turns each `Report` into a `Finding` (`ascend_lint.model`).
 
 A rule module in `rules/` defines one subclass of `Rule`. The module docstring is its documentation
-(ruff's sections: What it does / Why is this bad? / Example / Use instead / Fix safety).
+(ruff's sections: What it does / Why is this bad? / Example / Use instead / Fix safety, each
+short, then `## Details`: the full catalogue of what it recognises and leaves alone).
 `VALID` and `INVALID` are code snippets that double as its tests: a line of an INVALID
 snippet that ends in `# expect` (or `# expect: CODE`) must be reported, and nothing else; a
 snippet without triton imports gets the standard ones prepended.
@@ -166,6 +167,11 @@ class ModuleContext:
         return found
 
 
+# The last section of a rule's documentation, after Fix safety: everything the rule recognises,
+# leaves alone and measured, for readers who need the contract (`Rule.documentation`).
+DETAILS = "\n## Details\n"
+
+
 def heading(code: str, name: str) -> str:
     """The title of a rule's documentation: `launch-num-warps (ASC001)`."""
     return f"{name} ({code})"
@@ -283,9 +289,20 @@ class Rule:
         return ()
 
     @classmethod
-    def documentation(cls) -> str:
+    def documentation(cls, details: bool = True) -> str:
+        """The module docstring under the rule's title. `details=False`: without its last section,
+        `## Details` (the catalogue of recognised forms, exceptions and measurements), for a
+        reader who wants the short statement (the editor's hover, `ascend-lint rule --brief`)."""
         body = inspect.cleandoc(sys.modules[cls.__module__].__doc__ or "")
+        if not details:
+            body = body.split(DETAILS, 1)[0].rstrip()
         return f"# {heading(cls.CODE, cls.NAME)}\n\n{body}\n"
+
+    @classmethod
+    def has_details(cls) -> bool:
+        """Whether the documentation ends in a `## Details` section (`documentation(details=False)`
+        leaves it out)."""
+        return DETAILS in cls.documentation()
 
     @classmethod
     def precision(cls) -> Precision:

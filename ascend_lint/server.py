@@ -40,7 +40,7 @@ from .directives import Comments, InvalidDirective, noqa_directive
 from .engine import DocumentMemory, lint_source
 from .model import NEWLINE, Diagnostic, FileResult, Finding, Fix, Position
 from .registry import rule_by_selector
-from .reporters.shared import rule_url
+from .reporters.shared import brief_documentation, rule_url
 
 NAME = "ascend-lint"
 FIX_ALL = f"{lsp.CodeActionKind.SourceFixAll.value}.{NAME}"
@@ -387,7 +387,8 @@ class AscendLintServer(LanguageServer):
         return lsp.Range(start=lsp.Position(0, 0), end=end)
 
     def hover(self, uri: str, at: lsp.Position) -> lsp.Hover | None:
-        """The documentation of the rules whose findings cover `at`."""
+        """The documentation of the rules whose findings cover `at`, without its `## Details`
+        (a popup, not a page): a last line says where the whole text is."""
         state = self.current(uri)
         if state is None:
             return None
@@ -397,7 +398,7 @@ class AscendLintServer(LanguageServer):
             found = self._range(lines, finding.location, finding.end_location)
             if _overlaps(found, lsp.Range(start=at, end=at)) and finding.code not in codes:
                 codes.append(finding.code)
-        docs = [rule.documentation() for rule in map(rule_by_selector, codes) if rule is not None]
+        docs = [brief_documentation(rule) for rule in map(rule_by_selector, codes) if rule is not None]
         if not docs:
             return None
         return lsp.Hover(contents=lsp.MarkupContent(kind=lsp.MarkupKind.Markdown, value="\n---\n".join(docs)))

@@ -2,15 +2,9 @@
 ## What it does
 Flags an int64 value passed as an offset of `tl.make_block_ptr` (its `offsets` or
 `block_shape`) or of `tl.advance`: the result of `.to(tl.int64)` / `tl.cast(x, tl.int64)`, a
-`cu_seqlens` value loaded `.to(tl.int64)` (`bos`, `t0`), a parameter annotated `tl.int64`
-(an i64 argument), the index of a `tl.range` loop with such a bound or step (Triton gives the
-index the widest of their types: `for t in tl.range(pid, task_num, num_core)` with
-`task_num: tl.int64`), or arithmetic with such an operand (`t0 + i_t * BT`). A device
-function's parameter holds what its callers pass: an int64 a kernel passes to a helper that
-uses it as a block offset is flagged in the helper. Values whose width is unknown (a plain
-`tl.load`, an argument of a device function whose callers' values are unknown) are not
-flagged. Facts are per specialisation: an int64 `bos` in the `IS_VARLEN` arm does not make
-the `bos` of the other arm int64.
+`cu_seqlens` value loaded `.to(tl.int64)` (`bos`, `t0`), a parameter annotated `tl.int64`, or
+arithmetic with such an operand (`t0 + i_t * BT`). Values whose width is unknown (a plain
+`tl.load`) are not flagged.
 
 ## Why is this bad?
 Block pointers take 32-bit offsets. The kernel fails to compile, in every specialisation that
@@ -37,6 +31,23 @@ stays the int32 index within the sequence, and the shape the sequence's length.
 ## Fix safety
 No automatic fix: moving the int64 part into the base pointer also changes the block's
 shape (the rows it may touch), which the rule cannot decide.
+
+## Details
+### int64 values
+Flags an int64 value passed as an offset of `tl.make_block_ptr` (its `offsets` or
+`block_shape`) or of `tl.advance`: the result of `.to(tl.int64)` / `tl.cast(x, tl.int64)`, a
+`cu_seqlens` value loaded `.to(tl.int64)` (`bos`, `t0`), a parameter annotated `tl.int64`
+(an i64 argument), the index of a `tl.range` loop with such a bound or step (Triton gives the
+index the widest of their types: `for t in tl.range(pid, task_num, num_core)` with
+`task_num: tl.int64`), or arithmetic with such an operand (`t0 + i_t * BT`).
+
+### Device functions, unknown widths, specialisations
+A device
+function's parameter holds what its callers pass: an int64 a kernel passes to a helper that
+uses it as a block offset is flagged in the helper. Values whose width is unknown (a plain
+`tl.load`, an argument of a device function whose callers' values are unknown) are not
+flagged. Facts are per specialisation: an int64 `bos` in the `IS_VARLEN` arm does not make
+the `bos` of the other arm int64.
 """
 
 from __future__ import annotations

@@ -2,80 +2,15 @@
 ## What it does
 Flags `.to(...)` calls in a kernel whose receiver is
 
-1. a constexpr value (a `tl.constexpr` parameter, a literal, a `tl.static_range` index, a
-   name declared `x: tl.constexpr = ...`, an expression of those) or an integer
-   Triton-Ascend may specialise into one (an unannotated scalar parameter not listed in
-   `do_not_specialize`, written out or as a module-level list `do_not_specialize=_SIZES`)
-   — *constexpr has no `.to`*; or
-2. integer arithmetic that multiplies a runtime int32 index (program id, loop index, a
-   `do_not_specialize` or typed size, a value picked at run time) and casts to int64
-   afterwards, e.g. `(i_b * T).to(tl.int64)`, `((NT - 1) * DH_CS).to(tl.int64)`, or the
-   offset tile `(pid * BLOCK + tl.arange(0, BLOCK)).to(tl.int64)` — *the multiply wraps in
-   int32 first* (the TTIR multiplies `pid * BLOCK` in i32, splats it and extends the tile:
-   offsets wrap once `pid * BLOCK` passes 2^31, on tensors over 2G elements). The index of
-   a 1-D core-grid task loop (`for task in range(tl.program_id(0), n_tasks, CORES)`) is a
-   flattened program id, so `task * BLOCK + tl.arange(0, BLOCK)` is such a tile too. A tile
-   whose multiply is a loop index's block (`(i_d * BD + tl.arange(0, BD)).to(tl.int64)` in
-   `for i_d in range(tl.cdiv(D, BD))`) stays within one dimension and is not flagged.
+1. a constexpr value (a `tl.constexpr` parameter, a literal, an expression of those) or an
+   integer Triton-Ascend may specialise into one (an unannotated scalar parameter not listed
+   in `do_not_specialize`) — *constexpr has no `.to`*; or
+2. integer arithmetic that multiplies a runtime int32 index and casts to int64 afterwards,
+   `(i_b * T).to(tl.int64)` — *the multiply wraps in int32 first*.
 
-Values are taken where the `.to` stands, in each specialisation of the constexpr tests they
-depend on: after `if IS_VARLEN: bos = tl.load(...) else: bos = i_n * T`, the non-varlen
-`bos` is an int32 product, and the message says when (`wraps in int32 (when `IS_VARLEN` is
-false)`). Measured on triton-ascend 3.2 (docs/specialisation.md): a name
-assigned in the kernel body is a tensor to the front end, so `c = BT * 2; c.to(...)`
-compiles and is not flagged; only int arguments equal to 1 are specialised, never floats, so
-`.to()` on a scalar the host passes as a float (`eps=1e-6`, a `float` default,
-`float(...)`, a caller's float; for a kernel its module never launches, at a launch another
-module of the package makes) or that the kernel uses only in float arithmetic is not
-flagged, and with no evidence either way the message says the rule assumed an int (a
-parameter annotated `int` is one: specialised like an unannotated one, measured). An
-operand already cast to int64 (`tl.program_id(0).to(tl.int64)`), a parameter annotated
-`tl.int64` (an i64 argument) or the index of a `tl.range` loop it bounds (Triton widens the
-index to its bounds' type) makes the multiply an int64 one, and a factor known to be 0 or 1
-cannot wrap. Nor can a quotient times its divisor:
-after `i_n, i_h = i_nh // H, i_nh % H`, `(i_n * H + i_h)` is `i_nh` again; nor a remainder,
-which is below its divisor (`c = offs % stride; c.to(tl.int64)`).
-
-The multiply may be made before the cast: in the definitions reaching a name the receiver
-reads (`off = (i_b * T + i_t) * D` ... `off.to(tl.int64)`, per specialisation) or under
-`tl.minimum` / `tl.maximum` / `tl.cdiv`. Not when the cast's result is multiplied again
-(`i_ti.to(tl.int64) * HV * K`), also through a sum or difference, a broadcast or a name
-assigned any of these (`(bt.to(tl.int64) * HW + p.to(tl.int64))[:, None] * C`;
-`row = p.to(tl.int64) + base` then `row * C`; `row += base` and `row *= C`): that widens an
-index before its stride, and the product it was made from earlier is a position bounded by a
-dimension (`i_ti = i_t * BT`, `row_start = pid * row_chunk`, a tile
-`p = pid_p * BLOCK_P + tl.arange(0, BLOCK_P)` within one image), not the element offset that
-wraps.
-
-A cast to a pointer type (`p.to(tl.pointer_type(tl.uint8))`, or
-`addr.to(tl.int64).to(tl.pointer_type(...))` on the way there) is no *constexpr has no
-`.to`*: its receiver is an address, a tensor argument (a pointer, never specialised) or an
-int device address (never the 1 Triton specialises); measured on triton-ascend 3.2, both
-compile. Nor is `.to()` on a parameter the kernel loads or stores through (a pointer).
-
-A `@triton.jit` device function is inlined with its caller's values (Triton passes a
-constexpr on as one), so its parameters are what the module's calls of it pass: `eps.to(...)`
-in a helper its kernel passes an unannotated `eps` is flagged as in the kernel (not when the
-kernel's `eps` is a float by the evidence above), `(i_b * T).to(tl.int64)` with `i_b` a
-caller's program id is a cast after a multiply, `n.to(...)` with `n` a caller's constexpr
-cannot compile, and a dtype parameter every call passes `tl.int64` for (or a caller's
-`INDEX_DTYPE: tl.constexpr = tl.int64`) is `tl.int64`; a parameter `.to(tl.int64)` a caller
-passes an int32 product (`_tail(x, y, pid * T)`, or a name bound to one) is a cast after a
-multiply too (reported once, at the cast, with the caller's multiply related; the fix is the
-caller's). A device function called only from other modules (or through `*args`) takes any
-runtime value and is not flagged on its parameters. Triton binds a device function's
-parameters from the values its calls pass, whatever the annotation: `offs_m: tl.constexpr`
-given a tile is that tile (`offs_m.to(tl.float32)` compiles).
-
-A kernel's values are read through the device functions it calls, as Triton inlines them:
-`i_v, i_n, i_h = _head(H)` returning `tl.program_id(1) // H` gives a program id to multiply.
-
-The dtype may be a name: a module-level alias (`IDX = tl.int64`) or one the kernel binds as a
-constexpr (`INDEX_DTYPE: tl.constexpr = tl.int64`, as inductor writes it).
-
-Program ids are runtime values: measured on triton-ascend 3.2, `tl.program_id(0).to(...)`
-and `i_t.to(...)` with `i_t = tl.program_id(0)` compile, also on a grid of one program (the
-grid is not part of the compiled specialisation), so they are not flagged by themselves.
+Not flagged: a name assigned in the kernel body (`c = BT * 2; c.to(...)`), a scalar the host
+passes as a float, a multiply with an operand already int64, a cast to a pointer type, and a
+program id by itself.
 
 ## Why is this bad?
 1. On a constexpr, `x.to(tl.int64)` fails to compile:
@@ -117,6 +52,94 @@ other than `tl.arange` / `tl.program_id` / `tl.cdiv`): there the cast truncates 
 parameter nothing shows to be a float is taken for an int, as the finding takes it. A `.to()` with options beyond
 the dtype (`bitcast=True`, `fp_downcast_rounding=`) gets no fix, nor a multiply made before
 the cast (the index must be cast where it is made).
+
+## Details
+### The two forms
+Flags `.to(...)` calls in a kernel whose receiver is
+
+1. a constexpr value (a `tl.constexpr` parameter, a literal, a `tl.static_range` index, a
+   name declared `x: tl.constexpr = ...`, an expression of those) or an integer
+   Triton-Ascend may specialise into one (an unannotated scalar parameter not listed in
+   `do_not_specialize`, written out or as a module-level list `do_not_specialize=_SIZES`)
+   — *constexpr has no `.to`*; or
+2. integer arithmetic that multiplies a runtime int32 index (program id, loop index, a
+   `do_not_specialize` or typed size, a value picked at run time) and casts to int64
+   afterwards, e.g. `(i_b * T).to(tl.int64)`, `((NT - 1) * DH_CS).to(tl.int64)`, or the
+   offset tile `(pid * BLOCK + tl.arange(0, BLOCK)).to(tl.int64)` — *the multiply wraps in
+   int32 first* (the TTIR multiplies `pid * BLOCK` in i32, splats it and extends the tile:
+   offsets wrap once `pid * BLOCK` passes 2^31, on tensors over 2G elements). The index of
+   a 1-D core-grid task loop (`for task in range(tl.program_id(0), n_tasks, CORES)`) is a
+   flattened program id, so `task * BLOCK + tl.arange(0, BLOCK)` is such a tile too. A tile
+   whose multiply is a loop index's block (`(i_d * BD + tl.arange(0, BD)).to(tl.int64)` in
+   `for i_d in range(tl.cdiv(D, BD))`) stays within one dimension and is not flagged.
+
+### Values per specialisation; what Triton specialises
+Values are taken where the `.to` stands, in each specialisation of the constexpr tests they
+depend on: after `if IS_VARLEN: bos = tl.load(...) else: bos = i_n * T`, the non-varlen
+`bos` is an int32 product, and the message says when (`wraps in int32 (when `IS_VARLEN` is
+false)`). Measured on triton-ascend 3.2 (docs/specialisation.md): a name
+assigned in the kernel body is a tensor to the front end, so `c = BT * 2; c.to(...)`
+compiles and is not flagged; only int arguments equal to 1 are specialised, never floats, so
+`.to()` on a scalar the host passes as a float (`eps=1e-6`, a `float` default,
+`float(...)`, a caller's float; for a kernel its module never launches, at a launch another
+module of the package makes) or that the kernel uses only in float arithmetic is not
+flagged, and with no evidence either way the message says the rule assumed an int (a
+parameter annotated `int` is one: specialised like an unannotated one, measured).
+
+### Operands that cannot wrap
+An
+operand already cast to int64 (`tl.program_id(0).to(tl.int64)`), a parameter annotated
+`tl.int64` (an i64 argument) or the index of a `tl.range` loop it bounds (Triton widens the
+index to its bounds' type) makes the multiply an int64 one, and a factor known to be 0 or 1
+cannot wrap. Nor can a quotient times its divisor:
+after `i_n, i_h = i_nh // H, i_nh % H`, `(i_n * H + i_h)` is `i_nh` again; nor a remainder,
+which is below its divisor (`c = offs % stride; c.to(tl.int64)`).
+
+### Where the multiply may be
+The multiply may be made before the cast: in the definitions reaching a name the receiver
+reads (`off = (i_b * T + i_t) * D` ... `off.to(tl.int64)`, per specialisation) or under
+`tl.minimum` / `tl.maximum` / `tl.cdiv`. Not when the cast's result is multiplied again
+(`i_ti.to(tl.int64) * HV * K`), also through a sum or difference, a broadcast or a name
+assigned any of these (`(bt.to(tl.int64) * HW + p.to(tl.int64))[:, None] * C`;
+`row = p.to(tl.int64) + base` then `row * C`; `row += base` and `row *= C`): that widens an
+index before its stride, and the product it was made from earlier is a position bounded by a
+dimension (`i_ti = i_t * BT`, `row_start = pid * row_chunk`, a tile
+`p = pid_p * BLOCK_P + tl.arange(0, BLOCK_P)` within one image), not the element offset that
+wraps.
+
+### Pointer casts
+A cast to a pointer type (`p.to(tl.pointer_type(tl.uint8))`, or
+`addr.to(tl.int64).to(tl.pointer_type(...))` on the way there) is no *constexpr has no
+`.to`*: its receiver is an address, a tensor argument (a pointer, never specialised) or an
+int device address (never the 1 Triton specialises); measured on triton-ascend 3.2, both
+compile. Nor is `.to()` on a parameter the kernel loads or stores through (a pointer).
+
+### Device functions
+A `@triton.jit` device function is inlined with its caller's values (Triton passes a
+constexpr on as one), so its parameters are what the module's calls of it pass: `eps.to(...)`
+in a helper its kernel passes an unannotated `eps` is flagged as in the kernel (not when the
+kernel's `eps` is a float by the evidence above), `(i_b * T).to(tl.int64)` with `i_b` a
+caller's program id is a cast after a multiply, `n.to(...)` with `n` a caller's constexpr
+cannot compile, and a dtype parameter every call passes `tl.int64` for (or a caller's
+`INDEX_DTYPE: tl.constexpr = tl.int64`) is `tl.int64`; a parameter `.to(tl.int64)` a caller
+passes an int32 product (`_tail(x, y, pid * T)`, or a name bound to one) is a cast after a
+multiply too (reported once, at the cast, with the caller's multiply related; the fix is the
+caller's). A device function called only from other modules (or through `*args`) takes any
+runtime value and is not flagged on its parameters. Triton binds a device function's
+parameters from the values its calls pass, whatever the annotation: `offs_m: tl.constexpr`
+given a tile is that tile (`offs_m.to(tl.float32)` compiles).
+
+A kernel's values are read through the device functions it calls, as Triton inlines them:
+`i_v, i_n, i_h = _head(H)` returning `tl.program_id(1) // H` gives a program id to multiply.
+
+### The dtype
+The dtype may be a name: a module-level alias (`IDX = tl.int64`) or one the kernel binds as a
+constexpr (`INDEX_DTYPE: tl.constexpr = tl.int64`, as inductor writes it).
+
+### Program ids
+Program ids are runtime values: measured on triton-ascend 3.2, `tl.program_id(0).to(...)`
+and `i_t.to(...)` with `i_t = tl.program_id(0)` compile, also on a grid of one program (the
+grid is not part of the compiled specialisation), so they are not flagged by themselves.
 """
 
 from __future__ import annotations

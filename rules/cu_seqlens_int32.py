@@ -2,63 +2,14 @@
 ## What it does
 Flags pointer arithmetic that multiplies a sequence offset loaded as int32 by a stride:
 `bos = tl.load(cu_seqlens + i_n).to(tl.int32)` and then `q + (bos * HV + i_hv) * V`, with no
-int64 operand joining before the multiply. A *sequence offset* is a value loaded from a
-pointer parameter holding packed-sequence boundaries, cumulative token offsets (its name, a
-trailing `_ptr` and a side `_q`, `_k`, `_v`, `_kv` or `_qo` aside, contains `seqlens` or `start_loc`, ends in `offsets`, `indptr`, `start`
-or `starts`, or starts with `cu_`: `cu_seqlens`, `seq_offsets`, `chunk_offsets`, `cu_seq_lens`,
-vLLM's `query_start_loc_ptr`, `qo_indptr`, sgl-kernel-npu's `qb_to_qstart_ptr`, HSTU's
-`seq_offsets_q`) and cast
-`.to(tl.int32)` (or narrower), or loaded as it is from a tensor every launch in the module
-passes as int32 (FlashAttention's varlen API takes int32 `cu_seqlens`): the launching function,
-or every call of it in the module, asserts `cu_seqlens.dtype == torch.int32` (unconditionally,
-on a name it does not rebind; also `torch._assert(...)`, or `if cu_seqlens.dtype != torch.int32:`
-with a body that raises or returns), converts it (`.to(torch.int32)`, `.int()`) or makes it with
-`dtype=torch.int32` (`torch.zeros`, `torch.cumsum`, `lens.cumsum(0, dtype=...)`...), also
-through a pad or a copy, which keep the dtype (fla's `F.pad(torch.cumsum(lens, 0,
-dtype=torch.int32), (1, 0))`, `.contiguous()`), and through arithmetic (`+ - * // %`, unary
-`-`) that keeps torch's int32: with a Python int, one the host shows (a literal, a size such
-as `spec` of `batch, spec, vocab = probs.shape`, an `int` parameter: `torch.arange(1, batch +
-1, dtype=torch.int32) * spec`), or with another narrow integer tensor (the wider of the
-two); the message names that line. The load may
-be an arm of a conditional whose other arm is a literal (`start = 0 if i == 0 else
-tl.load(cu_num_draft_tokens + i - 1)`: the first request starts at 0). Also a name set to
-an offset plus or minus other int32 terms (`t0 = bos + i_t * BT`), also clamped (`rows =
-tl.maximum(q_start, tl.minimum(t, q_end - 1))`), or an offset a device function of the module returns (`bos, T =
-_seq_start(cu_seqlens, i_n)`, `_seq_start` loading `cu_seqlens` with `.to(tl.int32)`), also
-picked by `tl.where(c, bos, start)`. A device function no launch runs is read with what its
-calls pass (Triton inlines it with the caller's values): a parameter some call passes an int32
-offset for is one (`_tail(v, o, bos, i_h)`), so is its int32 cast of a parameter some call
-passes a load from a boundary pointer for (`_tail(boh, ...)` after `boh = tl.load(chunk_offsets +
-i_n)`, `_tail` casting `boh.to(tl.int32)`), and a boundary tensor, a unit stride its calls
-pass on unchanged from the caller's parameters are what the caller's launches pass.
-The offset may be broadcast into a tile before the stride (`rows[:, None] * stride_q`), and
-the product may be held in a name added to the pointer later (`q_offsets = rows[:, None] *
-stride_q + o_d[None, :]`, then `tl.load(q + q_offsets)`): it is reported once, where it is
-multiplied, however many addresses use it (an in-place `t *= H * K` is reported at that
-statement, with no fix). A cast to int64 of the whole offset comes too late:
-`v += ((bos * H + i_h) * V).to(tl.int64)` (or `tl.cast(..., tl.int64)`) multiplies in int32
-first. A pointer is a name the kernel loads or stores through, or passes to a device function
-of the module that does (`k += ...`, then `_load_chunk(k, ...)` building its block pointer).
+int64 operand joining before the multiply. A *sequence offset* is a value loaded from a pointer parameter
+named for packed-sequence boundaries (`cu_seqlens`, `seq_offsets`, `query_start_loc_ptr`,
+`qo_indptr`) and cast to int32, or loaded from a tensor every launch in the module passes as
+int32. A cast of the whole offset to int64 comes too late.
 
-Not flagged: lengths and positions inside a sequence (`T = (eos - bos).to(tl.int32)`;
-`T = eos - bos` and `i_t = i_tg - bos`, where the offsets cancel or are subtracted: `i_b * T`
-in the other arm of `if IS_VARLEN:` is no sequence offset) and every use outside pointer
-arithmetic (masks, loop bounds, block-pointer shapes and offsets: the offsets must stay int32,
-the shapes Triton widens itself); a
-multiply with an int64 operand (`tl.cast(bos, tl.int64) * HV`); a product cast to int64
-before the large stride (`(bos * HV + i_hv).to(tl.int64) * V`); offsets loaded without a cast
-from a tensor some launch does not show as int32 (their width is the host tensor's, usually
-int64: no evidence, an int64 allocation, one launch passing `.long()`, an `assert` under an
-`if`, a parameter the function rebinds on some paths only that no call of it shows,
-arithmetic with a value the host does not show to be a Python int (`base * counts`, `counts`
-a parameter no caller passes: an int64 tensor would widen it), `.cumsum(0)` with no dtype,
-int64 for an integer tensor); a stride
-every launch in the module passes as 1 (`lse.stride(1)` of `lse = torch.zeros((H, T)) +
-float("-inf")`, the last dimension of a tensor the launching function allocates contiguous, or
-a literal `1`: Triton specialises it into a constexpr 1; `t.stride()[1]` reads the same, and so does the last of `*t.stride()` for a `t` of known rank; a tensor the function is passed, or a
-view, keeps the finding). An int64 `.to` of an offset that is a program-id product in another
-specialisation (`else: bos = i_n * T`) is ASC002's finding (its fix casts `bos` too), not
-reported twice.
+Not flagged: lengths and positions inside a sequence (`T = eos - bos`), uses outside pointer
+arithmetic (masks, loop bounds), a multiply with an int64 operand, and a stride every launch
+passes as 1.
 
 ## Why is this bad?
 The product is computed in int32 and wraps silently before it is added to the pointer, so the
@@ -105,6 +56,83 @@ multiply in int32 and edit other lines, so the reason names the block-pointer us
 author chooses. A shape or stride may take the int64 value (Triton widens those itself), and
 so may an int32 cast of it (`row.to(tl.int32)`). Nor when the product is multiplied in place
 (`t *= H * K`).
+
+## Details
+### Sequence offsets
+A *sequence offset* is a value loaded from a
+pointer parameter holding packed-sequence boundaries, cumulative token offsets (its name, a
+trailing `_ptr` and a side `_q`, `_k`, `_v`, `_kv` or `_qo` aside, contains `seqlens` or `start_loc`, ends in `offsets`, `indptr`, `start`
+or `starts`, or starts with `cu_`: `cu_seqlens`, `seq_offsets`, `chunk_offsets`, `cu_seq_lens`,
+vLLM's `query_start_loc_ptr`, `qo_indptr`, sgl-kernel-npu's `qb_to_qstart_ptr`, HSTU's
+`seq_offsets_q`) and cast
+`.to(tl.int32)` (or narrower), or loaded as it is from a tensor every launch in the module
+passes as int32 (FlashAttention's varlen API takes int32 `cu_seqlens`): the launching function,
+or every call of it in the module, asserts `cu_seqlens.dtype == torch.int32` (unconditionally,
+on a name it does not rebind; also `torch._assert(...)`, or `if cu_seqlens.dtype != torch.int32:`
+with a body that raises or returns), converts it (`.to(torch.int32)`, `.int()`) or makes it with
+`dtype=torch.int32` (`torch.zeros`, `torch.cumsum`, `lens.cumsum(0, dtype=...)`...), also
+through a pad or a copy, which keep the dtype (fla's `F.pad(torch.cumsum(lens, 0,
+dtype=torch.int32), (1, 0))`, `.contiguous()`), and through arithmetic (`+ - * // %`, unary
+`-`) that keeps torch's int32: with a Python int, one the host shows (a literal, a size such
+as `spec` of `batch, spec, vocab = probs.shape`, an `int` parameter: `torch.arange(1, batch +
+1, dtype=torch.int32) * spec`), or with another narrow integer tensor (the wider of the
+two); the message names that line.
+
+### Values made from an offset
+The load may
+be an arm of a conditional whose other arm is a literal (`start = 0 if i == 0 else
+tl.load(cu_num_draft_tokens + i - 1)`: the first request starts at 0). Also a name set to
+an offset plus or minus other int32 terms (`t0 = bos + i_t * BT`), also clamped (`rows =
+tl.maximum(q_start, tl.minimum(t, q_end - 1))`), or an offset a device function of the module returns (`bos, T =
+_seq_start(cu_seqlens, i_n)`, `_seq_start` loading `cu_seqlens` with `.to(tl.int32)`), also
+picked by `tl.where(c, bos, start)`.
+
+A device function no launch runs is read with what its
+calls pass (Triton inlines it with the caller's values): a parameter some call passes an int32
+offset for is one (`_tail(v, o, bos, i_h)`), so is its int32 cast of a parameter some call
+passes a load from a boundary pointer for (`_tail(boh, ...)` after `boh = tl.load(chunk_offsets +
+i_n)`, `_tail` casting `boh.to(tl.int32)`), and a boundary tensor, a unit stride its calls
+pass on unchanged from the caller's parameters are what the caller's launches pass.
+
+### Where it is reported
+The offset may be broadcast into a tile before the stride (`rows[:, None] * stride_q`), and
+the product may be held in a name added to the pointer later (`q_offsets = rows[:, None] *
+stride_q + o_d[None, :]`, then `tl.load(q + q_offsets)`): it is reported once, where it is
+multiplied, however many addresses use it (an in-place `t *= H * K` is reported at that
+statement, with no fix). A cast to int64 of the whole offset comes too late:
+`v += ((bos * H + i_h) * V).to(tl.int64)` (or `tl.cast(..., tl.int64)`) multiplies in int32
+first. A pointer is a name the kernel loads or stores through, or passes to a device function
+of the module that does (`k += ...`, then `_load_chunk(k, ...)` building its block pointer).
+
+### Not flagged
+- lengths and positions inside a sequence (`T = (eos - bos).to(tl.int32)`;
+`T = eos - bos` and `i_t = i_tg - bos`, where the offsets cancel or are subtracted: `i_b * T`
+in the other arm of `if IS_VARLEN:` is no sequence offset) and every use outside pointer
+arithmetic (masks, loop bounds, block-pointer shapes and offsets: the offsets must stay int32,
+the shapes Triton widens itself);
+
+- a multiply with an int64 operand (`tl.cast(bos, tl.int64) * HV`);
+
+- a product cast to int64
+before the large stride (`(bos * HV + i_hv).to(tl.int64) * V`);
+
+- offsets loaded without a cast
+from a tensor some launch does not show as int32 (their width is the host tensor's, usually
+int64: no evidence, an int64 allocation, one launch passing `.long()`, an `assert` under an
+`if`, a parameter the function rebinds on some paths only that no call of it shows,
+arithmetic with a value the host does not show to be a Python int (`base * counts`, `counts`
+a parameter no caller passes: an int64 tensor would widen it), `.cumsum(0)` with no dtype,
+int64 for an integer tensor);
+
+- a stride
+every launch in the module passes as 1 (`lse.stride(1)` of `lse = torch.zeros((H, T)) +
+float("-inf")`, the last dimension of a tensor the launching function allocates contiguous, or
+a literal `1`: Triton specialises it into a constexpr 1; `t.stride()[1]` reads the same, and so does the last of `*t.stride()` for a `t` of known rank; a tensor the function is passed, or a
+view, keeps the finding).
+
+An int64 `.to` of an offset that is a program-id product in another
+specialisation (`else: bos = i_n * T`) is ASC002's finding (its fix casts `bos` too), not
+reported twice.
 """
 
 from __future__ import annotations

@@ -13,67 +13,8 @@ it intact). Every later read sees corrupted data: silent numeric drift against t
 oracle, no compile error. Replaying a real FLA `chunk_o` kernel with the clobber emulated,
 removing one documented `+ 0.0` guard turns the max error from 0.0 into NaN.
 
-Every left operand is reported, also a tile loaded from global memory and used only by dots
-(which the compiler may stage in the cube core's L1 rather than the unified buffer). Whether
-such a tile is clobbered too is not settled: fla's authors guard tiles of that kind (a reload
-from global memory of `b_A` in `wy_fast`), while the compiler team's own tests that run on the
-device reuse them freely (`q` as the left operand on every trip of the fused-attention
-tutorials and of `test_12_hstu_attention`). One run on an A2/A3 device would decide it; until
-then the rule keeps them.
-
-The analysis follows control flow: the left operand may be wrapped (`b_a.to(...)`,
-`tl.trans(b_a)`, `b_a.trans()` or `b_a.T`, a reshape or view, `-b_a`), nested dots clobber
-the inner left operand first, a reassignment ends tracking, an alias (`b_keep = b_a`, chained,
-or paired in `a, b = x, y`) is the same tile as the name it was taken from, and so is a name
-bound to a wrapped tile (`p_cast = p.to(v.dtype)`: `tl.dot(p_cast, v)` clobbers `p` as
-`tl.dot(p.to(v.dtype), v)` does; also to a choice between two such wraps of it, `p.to(tl.float8e5)
-if FP8 else p.to(v.dtype)`), so its reads are reads of the clobbered tile until it is
-reassigned itself (`b_ac = b_a + 0.0` is a copy, no alias), `.dtype`/`.shape` and a compile
-hint naming the tile (`extension.compile_hint(a, "dot_pad_only_k")`) are not data reads,
-`tl.dot(b_k, tl.trans(b_k))` reads both operands before the dot runs, an operation holding
-the dot reads its other operands after the dot has run (`x = x + tl.dot(x, y)` reads the
-clobbered `x`, like `tl.dot(x, y) + x`; no fix is offered there), and reads on an
-`if` arm exclusive with the dot (the other arm, or another `if` on the same constexpr test)
-are not after it. `tl.dot` is pure: a dot whose result (or what it flows into through
-arithmetic and names) is read in no constexpr specialisation where a later read runs is
-dropped by the compiler there and clobbers nothing for that read. A result passed to a call,
-stored or returned is read; a dot accumulating into `acc`, or run through a device function,
-is taken to run.
-
-A `@triton.jit` device function is compiled once per set of constexpr arguments its callers
-pass, so it is checked in those specialisations when the module's calls are all its uses
-(`ModuleContext.compiled_outcomes`): a constexpr parameter each call passes a literal, a module
-constant or a calling device function's fixed constexpr (by keyword or position; its default
-when omitted) decides the `if`s on it, and a dot and a later read are reported only when one
-call's specialisation compiles both (`COMPUTE_DQ=False` at every call: the dot under
-`if COMPUTE_DQ:` clobbers nothing; `True` at one call: reported). A flag forwarded from a
-kernel's own constexpr parameter (another module may launch the kernel), a function written
-anywhere but in its calls (passed around, exported) or called with `*args` is checked in every
-specialisation, as is a kernel. In every kernel and device function, an `if` on a module
-constant or on a name the body binds as a constexpr (`IS_DIVISIBLE: tl.constexpr = False`, as
-inductor writes them) is decided: its other arm is never compiled.
-
-A call of a `@triton.jit` function whose `tl.dot` takes one of its parameters, unchanged or
-through a view it binds to a name (`a16 = a.to(tl.float16)`), as the left operand (fla's
-`safe_dot(a, b)`, which returns `tl.dot(a, b)`) is that dot: Triton
-inlines the function, so the argument passed for that parameter (by position or keyword) is
-clobbered in the caller. That holds in each specialisation the function is compiled in: a copy
-it makes only under `if PRESCALE:` is no copy when its calls pass `PRESCALE=False` (or the
-body binds it so). The function may be defined in the same file or imported from another
-module of the package (`from .micro_kernel import micro_kernel_fwd`, or an absolute import
-inside the package), or called through such a module (`micro_kernel.micro_kernel_fwd(...)`
-after `from . import micro_kernel`, `mk.micro_kernel_fwd(...)` after `import
-pkg.ops.micro_kernel as mk`), whose file is read from disk as saved; what that module imports
-in turn is not followed, and a module outside the package on disk, missing or not parsing is
-not seen.
-When exclusive module-level `if` arms define the function several times, the parameter must be
-clobbered by every definition. A function that copies its parameter before the dot clobbers
-nothing.
-
-`a @ b` is no dot here: triton-ascend 3.2's code generator maps no method to Python's matrix
-multiplication operator, and compiling `tl.store(c, x @ y)` stops with a `CompilationError` at
-the `@` (its message, `'MatMult' object has no attribute '__name__'`, comes from the report of
-the unsupported operator failing in turn). Such a kernel never runs, so nothing is clobbered.
+A tile loaded from global memory and used only by dots is reported too, though whether it is
+clobbered is not settled (Details).
 
 ## Example
 ```python
@@ -112,6 +53,74 @@ alias of it) intact. Values are unchanged under
 standard `tl.dot` semantics (`+ 0.0` changes only the sign of a zero: `-0.0 + 0.0` is `+0.0`,
 which is why the compiler cannot drop it). No fix is offered when the dot's statement is not a
 plain one-statement line.
+
+## Details
+### Tiles only dots use
+Every left operand is reported, also a tile loaded from global memory and used only by dots
+(which the compiler may stage in the cube core's L1 rather than the unified buffer). Whether
+such a tile is clobbered too is not settled: fla's authors guard tiles of that kind (a reload
+from global memory of `b_A` in `wy_fast`), while the compiler team's own tests that run on the
+device reuse them freely (`q` as the left operand on every trip of the fused-attention
+tutorials and of `test_12_hstu_attention`). One run on an A2/A3 device would decide it; until
+then the rule keeps them.
+
+### How reads are followed
+The analysis follows control flow: the left operand may be wrapped (`b_a.to(...)`,
+`tl.trans(b_a)`, `b_a.trans()` or `b_a.T`, a reshape or view, `-b_a`), nested dots clobber
+the inner left operand first, a reassignment ends tracking, an alias (`b_keep = b_a`, chained,
+or paired in `a, b = x, y`) is the same tile as the name it was taken from, and so is a name
+bound to a wrapped tile (`p_cast = p.to(v.dtype)`: `tl.dot(p_cast, v)` clobbers `p` as
+`tl.dot(p.to(v.dtype), v)` does; also to a choice between two such wraps of it, `p.to(tl.float8e5)
+if FP8 else p.to(v.dtype)`), so its reads are reads of the clobbered tile until it is
+reassigned itself (`b_ac = b_a + 0.0` is a copy, no alias), `.dtype`/`.shape` and a compile
+hint naming the tile (`extension.compile_hint(a, "dot_pad_only_k")`) are not data reads,
+`tl.dot(b_k, tl.trans(b_k))` reads both operands before the dot runs, an operation holding
+the dot reads its other operands after the dot has run (`x = x + tl.dot(x, y)` reads the
+clobbered `x`, like `tl.dot(x, y) + x`; no fix is offered there), and reads on an
+`if` arm exclusive with the dot (the other arm, or another `if` on the same constexpr test)
+are not after it. `tl.dot` is pure: a dot whose result (or what it flows into through
+arithmetic and names) is read in no constexpr specialisation where a later read runs is
+dropped by the compiler there and clobbers nothing for that read. A result passed to a call,
+stored or returned is read; a dot accumulating into `acc`, or run through a device function,
+is taken to run.
+
+### Device functions, per specialisation
+A `@triton.jit` device function is compiled once per set of constexpr arguments its callers
+pass, so it is checked in those specialisations when the module's calls are all its uses
+(`ModuleContext.compiled_outcomes`): a constexpr parameter each call passes a literal, a module
+constant or a calling device function's fixed constexpr (by keyword or position; its default
+when omitted) decides the `if`s on it, and a dot and a later read are reported only when one
+call's specialisation compiles both (`COMPUTE_DQ=False` at every call: the dot under
+`if COMPUTE_DQ:` clobbers nothing; `True` at one call: reported). A flag forwarded from a
+kernel's own constexpr parameter (another module may launch the kernel), a function written
+anywhere but in its calls (passed around, exported) or called with `*args` is checked in every
+specialisation, as is a kernel. In every kernel and device function, an `if` on a module
+constant or on a name the body binds as a constexpr (`IS_DIVISIBLE: tl.constexpr = False`, as
+inductor writes them) is decided: its other arm is never compiled.
+
+### Calls that are a dot
+A call of a `@triton.jit` function whose `tl.dot` takes one of its parameters, unchanged or
+through a view it binds to a name (`a16 = a.to(tl.float16)`), as the left operand (fla's
+`safe_dot(a, b)`, which returns `tl.dot(a, b)`) is that dot: Triton
+inlines the function, so the argument passed for that parameter (by position or keyword) is
+clobbered in the caller. That holds in each specialisation the function is compiled in: a copy
+it makes only under `if PRESCALE:` is no copy when its calls pass `PRESCALE=False` (or the
+body binds it so). The function may be defined in the same file or imported from another
+module of the package (`from .micro_kernel import micro_kernel_fwd`, or an absolute import
+inside the package), or called through such a module (`micro_kernel.micro_kernel_fwd(...)`
+after `from . import micro_kernel`, `mk.micro_kernel_fwd(...)` after `import
+pkg.ops.micro_kernel as mk`), whose file is read from disk as saved; what that module imports
+in turn is not followed, and a module outside the package on disk, missing or not parsing is
+not seen.
+When exclusive module-level `if` arms define the function several times, the parameter must be
+clobbered by every definition. A function that copies its parameter before the dot clobbers
+nothing.
+
+### `a @ b`
+`a @ b` is no dot here: triton-ascend 3.2's code generator maps no method to Python's matrix
+multiplication operator, and compiling `tl.store(c, x @ y)` stops with a `CompilationError` at
+the `@` (its message, `'MatMult' object has no attribute '__name__'`, comes from the report of
+the unsupported operator failing in turn). Such a kernel never runs, so nothing is clobbered.
 """
 
 from __future__ import annotations

@@ -2,190 +2,13 @@
 ## What it does
 Flags a launch whose grid multiplies two or more runtime sizes, so that its number of programs
 grows past 65535 with the inputs: `kernel[(triton.cdiv(T, BT), B * H)]` with `B, T, H` taken
-from tensor shapes. A size is a tensor extent (`x.shape[i]`, a name unpacked from
-`x.shape` or `map(int, x.shape)`, `*x.shape`, `x.shape[:2]`, `x.size()` or a name bound to `x.shape`, `x.size(i)`,
-`len(x)`, the rows `x.numel() // x.shape[-1]`: a count of a tensor's elements, `x.numel()`
-or `math.prod(x.shape)`, divided by some of its own extents and by bounded values, such as
-`x.numel() // (H * K)` with `H, K = x.shape[-2:]` or `x.numel() // x.shape[-1] // H`, its
-leading extents, also when an extent is read as an int, `x.numel() // int(x.shape[0])`,
-`x.numel() // len(x)`, also of a copy keeping the extents (`x = input if input.is_contiguous()
-else input.contiguous()`, `x = input.float()`, then `x.numel() // input.shape[-1]`); divided by
-another tensor's extent or a value the module does not show, it is unknown), a count read back from a tensor's values
-(`.item()` or `int(...)` of `t.max()`, `t.amax()`, `t.sum()` or `torch.max(t)`: the longest
-sequence of a varlen batch, `int(seq_lens.max().item())`; not `.item()` of a scalar setting),
-a name the function passes as a dimension of a tensor it allocates (`torch.empty(L, L)`,
-`torch.zeros` / `ones` / `rand` / `randn`, `torch.full((n, L), 0)`, `torch.empty_strided`,
-`x.new_empty` / `new_zeros` / `new_ones` / `new_full`: dimensions, one sequence of them, or
-`size=`) when its value is an item of a name the module does not show (`L =
-problem["total_s"]`, also passed by a caller, `_mask(int(problem["total_s"]))`; `OH, OW =
-output_size`): an extent of the data, not the setting such an item is otherwise taken for (a
-parameter no caller shows, an attribute, `pool.head_dim`, and a `.view` / `.reshape`
-dimension stay unknown, allocated or not: on real code they hold a model's head count, head
-size or group count as often as a length; a literal, a core count, `min(..., cap)` stay bounded)
-and sums, multiples, `//` and `triton.cdiv` (however written: `math.ceil(T / BT)`, `-(-T // BT)`,
-`(T + BT - 1) // BT`, `(T - 1) // BT + 1`, each read as `triton.cdiv` throughout) of it by
-a bounded value (also by a choice whose other arms are at least the size: `triton.cdiv(n, rows)`
-with `rows = 8 if n > 8 else triton.next_power_of_2(n)` is `n/rows`), and `a if c else b` when both arms are sizes; `min(..., cap)` bounds it, and
-so do literals, device core counts and an item of a name bound once to a tuple literal
-(`_TILE = (64, 128)` at module level, then `bm, bn = _TILE` makes `bm` the 64). A name
-unpacked from a conditional of tuples is its arms' own element (`BM, BN = (1, 256) if m <=
-16 else (8, 1024)` makes `BM` the bounded `1 if m <= 16 else 8`). A sum of sizes is one size
-(`M_text + M_vae` is at most twice the larger), never their product. An update reading a size
-(`n = min(n, other)`, `n = n + pad`) keeps it a size; one that caps it (`n = min(n, 4096)`)
-may bound it, and does as the name's last binding under no `if` or loop (every later read
-sees the cap). A clamp, `if n > 4096: n = 4096` (also `>=`, `4096 < n`; no `else`), is `n =
-min(n, 4096)`, and right after `n = v` it is `n = min(v, 4096)`: `block_h =
-triton.next_power_of_2(hidden)`, then `if block_h > 4096: block_h = 4096`, leaves
-`hidden/block_h` programs; `if n < 16: n = 16` raises a small value and caps nothing. An update in place is that assignment (`n *= d` is `n = n * d`): `pre = 1`, then
-`for d in x.shape[:dim]: pre *= d` (or `pre *= shape[k]` over `range(dim)`) makes `pre` a
-size, one and not two (the loop may run once), and `n //= m` by a size leaves `n` unknown. A
-bound divided by anything stays bounded (a tile of
-`16384 // x.element_size()` elements), and so does arithmetic of bounds (`1 << 17`) and
-the power of two above one (`triton.next_power_of_2(n)`, however written: `1 << (n -
-1).bit_length()`, `2 ** math.ceil(math.log2(n))`); that of a size is the size. A value a caller passes is read where the caller
-binds it (`width = int(head_dim)` in the caller, then `_rope(x, width)`), also through a
-parameter the function first rebinds to a value of itself (`n = int(n)`, `n = max(n, 1)`). A block bound to a
-bounded value and then, under tests, to values at least the size it divides (`BT = 1024`, then
-`if T <= 4096: BT = triton.next_power_of_2(T)`) leaves `T/BT` programs. A function calling
-itself with a parameter unchanged (a scan recursing on its partial sums) adds no value to it. A value a function
-of the module returns in a tuple is read where it returns it (`x, M, N = _prepare(x)` or
-`_prepare(x)[1]`, with `return x.contiguous(), M, N` and `M, N = x.shape` in `_prepare`), and
-a call of a function of the module every return of which is bounded whatever the sizes is
-bounded (`bn = _pick_block(n)` returning `min(2048, triton.next_power_of_2(n))`); one
-returning a value made of its parameters only is that value with the call's arguments in
-their place (`_next_pow2(triton.cdiv(T, 64))` with `return 1 << (n - 1).bit_length() if n >
-1 else 1` grows as `T`: a choice whose bounded arm runs only below a literal is its sized
-arm). A
-name bound to a product of sizes (`M = B * T`) counts as that product, as it does written
-inline; a name bound in several arms of `if` statements that pick a variant (an equality,
-identity or truth test: `if x.dim() == 4: bs = b * s` / `else: bs = x.shape[0]`) counts as the
-arm multiplying the most sizes, which may run whatever the sizes (under a test that orders
-values, `if B * H > cap: rows = cap` / `else: rows = B * H`, it is one size), also when the
-other arm binds a factor to the name (`b, s = 1, bs`: a name read in its own values is sized
-from its other origins); and so does the product of a tensor's extents, `math.prod(x.shape[:d])` (the rows of
-its leading dimensions, taken to be two or more), also over a name a function binds once to a
-shape and never changes (`shape = list(x.shape)`, then `math.prod(shape[:axis])`), or
-`functools.reduce(operator.mul, x.shape, 1)`. A name's assignments written after the point
-where the grid is evaluated (the launch, or the `grid = (...)` a closure launches) do not
-reach it when no loop holds that point: `batch, _ = record` on a cache hit's path, after the
-miss's launch and `return`, leaves `batch` the size it was. An axis the module does not size is left out and the others still count: every axis is
-at least 1 (a zero axis launches nothing), so `(b * h, NUM_BLOCK, n_split())` launches at least `b * h * NUM_BLOCK` programs. A `grid`
-name bound more than once is, at a launch, the plain `grid = ...` or `def grid(meta):`
-nearest before it in the same block (straight-line code: the only one that reaches it); one
-that several bindings may reach (`grid = (NT, B * H)` in an `if`, `(NT, N * H)` in its `else`;
-a lambda's arms) is reported when each would be, not when one is a grid that cannot grow (the
-core count bound when the sizes are large). A launch through a name bound only to kernels of the module
-(`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`, or the choice written in the launch,
-`(k_32 if BT == 32 else k_64)[grid](...)`) is a launch of each, reported once, and so is one through an attribute of `self` / `cls` bound only to kernels of the module
-(`_kernel = my_kernel` in the class body, `self._kernel = my_kernel`), and so is one through an
-entry of a namespace or dict that a function of the module returns (`k = _kernels()`, then
-`k.copy[grid](...)` or `k["copy"][grid](...)` with `_kernels` returning
-`types.SimpleNamespace(copy=_copy)`) when the entry names one kernel. A launcher stored in a
-name the function binds once (`launcher = kernel[grid]`, then `launcher(x, n)`) launches on
-that grid where the function calls it, and is reported where the grid is written. A launch in a
-helper taking its grid as a parameter (`def _run(grid, *args, **kwargs): return
-kernel[grid](*args, **kwargs)`), directly or through a name it binds once to it, is checked at
-each call of the helper, on the grid passed there, also when the helper computes the launch's
-other arguments itself (`n = x.shape[-1]`, then `kernel[grid](x, n)`); a test of the helper
-bounding the grid it is passed guards every call (`if grid[0] * grid[1] > 65535: raise`). A
-method's parameters are what its calls through its class or `self` pass (`Ops.launch(x, B *
-H)`, `self._run(grid, x)`; a `torch.autograd.Function`'s `forward`, `Fn.apply(x, B * H)`), and a
-function's are what the calls of a wrapper passing its arguments on unchanged pass (`def
-norm(*args, **kwargs): return _norm(*args, **kwargs)`, then `norm(x, B * H)`). A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
-function, one per wrapper) reads its sizes from the function around it. A grid a function of the
-module returns for the arguments it is called with (`def _grid(T, BT, B): return
-(triton.cdiv(T, BT), B)`, then `kernel[_grid(T, BT, B)]`) is that tuple written where the call
-is, the arguments in place of the parameters: sized, bounded and guarded there, as if written
-inline. A kernel another module
-defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
-`kernels.k[grid](...)`): the launcher refuses the grid whatever the kernel does. So is one
-launched past its autotuner or heuristics (`k.fn[grid](...)`, Triton's `Autotuner.fn`). A kernel with a 1-D task loop is checked like
-any other: on the core-count grid it is written for (`(num_core,)`) it has no runtime size, and
-launched on a grid that grows with the input it is refused all the same. The message lists the sizes (`T/BT * B * H > 65535`), after the axes it could not size
-(`NT * B * H > 65535` for `(NT, B * H)` with `NT` from a helper) but for those that are one
-program whatever the sizes: `triton.cdiv(D, BLOCK_D)` with a block at least `D` (`BLOCK_D = D`,
-`triton.next_power_of_2(D)`, `max(..., D)`), as an axis or in one's product (`NV * NT` is `NT`,
-and `triton.cdiv(K, BK) * N * H` grows as `N * H`).
+from tensor shapes. A size is a tensor extent (`x.shape[i]`, `x.size(i)`), a count read from
+a tensor's values, or arithmetic of one with bounded values; literals, device core counts and
+`min(..., cap)` bound it. It also flags a grid fixed over the limit (`(256, 512)`).
 
-It also flags a launch whose grid the module fixes over the limit, whatever the sizes: axes
-whose value it knows (integer literals and their arithmetic, `triton.cdiv` of them however
-written, the power of two above one, `min` / `max` / `int(...)` of them, and names every
-binding of which holds the same such int, `N_ROWS = 1 << 20` at module level; a parameter, or
-a name a `for`, comprehension, `with`, `except`, import, `match`, `global` or a starred
-unpacking (`M, *N = ...`) may rebind, is unknown) multiplying past 65535 (`(256, 512)`, `(triton.cdiv(N_ROWS, 16), HEADS)`: the
-message gives the count), in a loop too (a chunk over the limit is refused as well), and a
-known count of half the limit or more beside a runtime size (`(B, 40000)`: any batch of two).
-
-Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`),
-also in a function every call of which in the module is in one (the loop calls a wrapper), or
-under an `if` bounding the grid, or all but one of the sizes it multiplies, from above (`if
-NT * B * H > BUDGET:` chunked `else:` one launch, or an early `return` or `raise` on such a
-test, one its block always reaches (not `if strict: raise` inside it), or an `assert` of one before the launch in its function, `assert T * B * H <= 65535`,
-or a call there of a function of the module checking its parameter so before it can return
-(`_check_grid(NT * B * H)` of a `_check_grid(n)` doing `if n > 65535: raise ...` or `assert n
-<= 65535`: the test with the call's argument in place of the parameter),
-in the blocks around it too: its arm of an `if`, a `with` block, and a `with` block before it,
-not another arm nor an `if` it is not in, `if mode == "x": assert T <= 4096` before it; or,
-for sizes the launching function takes as parameters, such an `if` around each of its calls in
-the module: `if grid_fits(B * H, T): expand(x, B * H, T)`, or around each call of a function
-making such a call from its own parameters, up to three calls up), or
-passing one to a function that may (`if use_chunked(T, B, H):`, or `if use_seq:` with `use_seq
-= use_chunked(T)`; a function of the module may when it orders a value read from its
-parameters against a bounded one, `T * B * H > BUDGET`, caps one with `min` (`min(n, 4096)`;
-not `max(1, n)`, which grows with `n`, nor `min(n, m)` of two), or calls another function of
-the module that may). An ordering bounds what its smaller side reads (a
-name, an extent, a value the grid reads: `N * H <= cap` bounds `N` and `H`; not when that
-side is bounded whatever they are: `if BK > 256:` bounds `K` with `BK =
-max(triton.next_power_of_2(K), 16)`, at least `K`, and nothing with `BK = min(..., 128)`, nor
-does `if 4096 // K > 4:`, a lower bound), and the grid's
-factors made of those only (`triton.cdiv(K, BK)` after `if K > 256: raise` or `assert K <= 256`;
-an axis it could not size stays unsized: bounding `group_size` makes no size of `N //
-group_size`); the other factors still grow: `(triton.cdiv(K, BK) * N * H,)` is reported after either, as `N
-* H`, the message listing the factors left. A helper that only tests signs and orders sizes
-against other runtime sizes (`x.stride(0) < 0`, `last + block <= x.numel()`: a layout or
-"fast path applies" check) bounds nothing. A test is taken apart at `not`, `and` and `or`
-(`0 < K <= 256` at its comparisons): `if T > 1 and ...:` bounds nothing (a lower bound), `if T
-<= 4096 and ...:` bounds `T`, `if B > 16 and H > 64: raise` one of `B` and `H` (either: `(B,
-H)` is one size then, `(B, H, NT)` is reported), `if B * H > budget:` may (a budget the module
-does not show), `if idx.numel() < batch: raise` does not (another runtime size). An
-equality, identity or truth test such as `if BT == 16: return`, `if out is None:` or `if
-out.numel() == 0: return` (`out = torch.empty_like(x)`) picks a variant and bounds nothing,
-and neither does a builtin (`len(x.shape) != 3`, `isinstance(x, torch.Tensor)`) nor, inside
-an equality, a call of another module (`torch.numel(x) == 0`); a function of the module that
-orders sizes may (`if _path(T, B * H) == "chunked":`). An axis capped at half the limit or
-more (`min(rows, 65535)`, `rows if rows < MAX_PROGRAMS else MAX_PROGRAMS`) is no bound beside
-another factor of two programs or more: `(min(rows, 65535), heads)` and `(min(rows, 65535),
-4)` are reported (also as `int(min(rows, 65535))`), `(min(total, 65535),)` alone is not. An equality that pins a size to a
-bounded value does bound it where it holds (`assert v.shape[2] == 24`, `if HV != 24: raise`,
-`if HV == 24:` around the launch); one between two sizes does not (`assert v.shape[2] ==
-k.shape[2]`). A test reads the grid's sizes through names,
-never through an imported module: `bk = triton.next_power_of_2(key_dim)` and `if bk > 256:`
-bound nothing of a grid `(B, H, triton.cdiv(D, bv))`; or through the extent a name is bound
-to, before or after it is bound: `if x.shape[0] > 128: raise` (or `x.size(0)`) bounds `m` of
-`m, k = x.shape`, while `x.shape[1]`, another tensor's extent or one of an `x` the function
-rebinds (`x = x.reshape(-1, k)`) bound nothing of it;
-grids
-with a single runtime size (`(triton.cdiv(T, BT),)` reaches the limit only past
-`65535 * BT` tokens); grids with a budget axis, a bounded count divided by the sizes of the
-other axes (`(B * H, min(n_blocks, 32768 // (B * H)))`, `32768 // B // H`, `int(...)` of one,
-or a name bound only to one: at most 32768 programs, however large `B * H`), whose sizes it
-cancels: up to bounded factors (`2 * B * H` against `// (B * H)`), one by one
-(`(B, H, 32768 // B)` grows as `H` alone; `(B, H, T, 32768 // B)` as `H * T`, reported), only in an axis
-that is exactly a product of them (not `B * H + T`, which may be far more than `B * H`) and
-by a divisor that is one too (not `B * H - T`); a budget over other sizes (`32768 // T`)
-cancels nothing, nor does one that is at least 1, `max(1, C // E)` or `triton.cdiv(C, E)`:
-it stays 1 once `E` passes `C`, and the other axes launch all they multiply;
-sizes combined, in one axis, with values the module does not show (a
-parameter no caller passes and with no default (its annotation, `group: int`, shows no value;
-`group: int = 48` is 48), a helper such as a grid-limiting tile chooser: `min(B * H,
-cap())`, `B * H // split()` may be sized to keep the product small); grids that may be one
-of several (a `grid` name assigned, or a `def grid(meta):` written, in an `if` and in its
-`else`, or in a loop after the launch); launches of a module that sets `TRITON_ALL_BLOCKS_PARALLEL` to `"1"` or
-`"true"` (`os.environ[...] = "1"`, `os.environ.setdefault(...)`, `os.environ.update(...)`, `os.putenv(...)`) at module
-level or in the launching function; launches that run only on another platform than Ascend
-(in an arm requiring `x.device.type == "cuda"` or `current_platform.is_cuda()`, after an
-early exit when such a test fails, in a CustomOp's `forward_cuda`: the launch-options rule
-ASC001 lists the forms).
+Not flagged: a grid with a single runtime size, a launch in a host chunking `for` loop or
+behind a test bounding the grid (`if NT * B * H > BUDGET:`, `assert T * B * H <= 65535`), and
+a module setting `TRITON_ALL_BLOCKS_PARALLEL=1`.
 
 ## Why is this bad?
 triton-ascend refuses to launch more than 65535 programs: its launcher multiplies the grid's
@@ -218,6 +41,252 @@ not only this module's.
 
 ## Fix safety
 No automatic fix: both remedies change the kernel's indexing.
+
+## Details
+### What counts as a size
+A size is a tensor extent (`x.shape[i]`, a name unpacked from
+`x.shape` or `map(int, x.shape)`, `*x.shape`, `x.shape[:2]`, `x.size()` or a name bound to `x.shape`, `x.size(i)`,
+`len(x)`, the rows `x.numel() // x.shape[-1]`: a count of a tensor's elements, `x.numel()`
+or `math.prod(x.shape)`, divided by some of its own extents and by bounded values, such as
+`x.numel() // (H * K)` with `H, K = x.shape[-2:]` or `x.numel() // x.shape[-1] // H`, its
+leading extents, also when an extent is read as an int, `x.numel() // int(x.shape[0])`,
+`x.numel() // len(x)`, also of a copy keeping the extents (`x = input if input.is_contiguous()
+else input.contiguous()`, `x = input.float()`, then `x.numel() // input.shape[-1]`); divided by
+another tensor's extent or a value the module does not show, it is unknown), a count read back from a tensor's values
+(`.item()` or `int(...)` of `t.max()`, `t.amax()`, `t.sum()` or `torch.max(t)`: the longest
+sequence of a varlen batch, `int(seq_lens.max().item())`; not `.item()` of a scalar setting),
+a name the function passes as a dimension of a tensor it allocates (`torch.empty(L, L)`,
+`torch.zeros` / `ones` / `rand` / `randn`, `torch.full((n, L), 0)`, `torch.empty_strided`,
+`x.new_empty` / `new_zeros` / `new_ones` / `new_full`: dimensions, one sequence of them, or
+`size=`) when its value is an item of a name the module does not show (`L =
+problem["total_s"]`, also passed by a caller, `_mask(int(problem["total_s"]))`; `OH, OW =
+output_size`): an extent of the data, not the setting such an item is otherwise taken for (a
+parameter no caller shows, an attribute, `pool.head_dim`, and a `.view` / `.reshape`
+dimension stay unknown, allocated or not: on real code they hold a model's head count, head
+size or group count as often as a length; a literal, a core count, `min(..., cap)` stay bounded)
+and sums, multiples, `//` and `triton.cdiv` (however written: `math.ceil(T / BT)`, `-(-T // BT)`,
+`(T + BT - 1) // BT`, `(T - 1) // BT + 1`, each read as `triton.cdiv` throughout) of it by
+a bounded value (also by a choice whose other arms are at least the size: `triton.cdiv(n, rows)`
+with `rows = 8 if n > 8 else triton.next_power_of_2(n)` is `n/rows`), and `a if c else b` when both arms are sizes;
+
+### What bounds a size
+`min(..., cap)` bounds it, and
+so do literals, device core counts and an item of a name bound once to a tuple literal
+(`_TILE = (64, 128)` at module level, then `bm, bn = _TILE` makes `bm` the 64). A name
+unpacked from a conditional of tuples is its arms' own element (`BM, BN = (1, 256) if m <=
+16 else (8, 1024)` makes `BM` the bounded `1 if m <= 16 else 8`). A sum of sizes is one size
+(`M_text + M_vae` is at most twice the larger), never their product.
+
+### Updates, clamps and loops
+An update reading a size
+(`n = min(n, other)`, `n = n + pad`) keeps it a size; one that caps it (`n = min(n, 4096)`)
+may bound it, and does as the name's last binding under no `if` or loop (every later read
+sees the cap). A clamp, `if n > 4096: n = 4096` (also `>=`, `4096 < n`; no `else`), is `n =
+min(n, 4096)`, and right after `n = v` it is `n = min(v, 4096)`: `block_h =
+triton.next_power_of_2(hidden)`, then `if block_h > 4096: block_h = 4096`, leaves
+`hidden/block_h` programs; `if n < 16: n = 16` raises a small value and caps nothing. An update in place is that assignment (`n *= d` is `n = n * d`): `pre = 1`, then
+`for d in x.shape[:dim]: pre *= d` (or `pre *= shape[k]` over `range(dim)`) makes `pre` a
+size, one and not two (the loop may run once), and `n //= m` by a size leaves `n` unknown. A
+bound divided by anything stays bounded (a tile of
+`16384 // x.element_size()` elements), and so does arithmetic of bounds (`1 << 17`) and
+the power of two above one (`triton.next_power_of_2(n)`, however written: `1 << (n -
+1).bit_length()`, `2 ** math.ceil(math.log2(n))`); that of a size is the size.
+
+### Values from callers and from functions of the module
+A value a caller passes is read where the caller
+binds it (`width = int(head_dim)` in the caller, then `_rope(x, width)`), also through a
+parameter the function first rebinds to a value of itself (`n = int(n)`, `n = max(n, 1)`). A block bound to a
+bounded value and then, under tests, to values at least the size it divides (`BT = 1024`, then
+`if T <= 4096: BT = triton.next_power_of_2(T)`) leaves `T/BT` programs. A function calling
+itself with a parameter unchanged (a scan recursing on its partial sums) adds no value to it. A value a function
+of the module returns in a tuple is read where it returns it (`x, M, N = _prepare(x)` or
+`_prepare(x)[1]`, with `return x.contiguous(), M, N` and `M, N = x.shape` in `_prepare`), and
+a call of a function of the module every return of which is bounded whatever the sizes is
+bounded (`bn = _pick_block(n)` returning `min(2048, triton.next_power_of_2(n))`); one
+returning a value made of its parameters only is that value with the call's arguments in
+their place (`_next_pow2(triton.cdiv(T, 64))` with `return 1 << (n - 1).bit_length() if n >
+1 else 1` grows as `T`: a choice whose bounded arm runs only below a literal is its sized
+arm).
+
+### Names bound to products, in `if` arms, or after the launch
+A
+name bound to a product of sizes (`M = B * T`) counts as that product, as it does written
+inline; a name bound in several arms of `if` statements that pick a variant (an equality,
+identity or truth test: `if x.dim() == 4: bs = b * s` / `else: bs = x.shape[0]`) counts as the
+arm multiplying the most sizes, which may run whatever the sizes (under a test that orders
+values, `if B * H > cap: rows = cap` / `else: rows = B * H`, it is one size), also when the
+other arm binds a factor to the name (`b, s = 1, bs`: a name read in its own values is sized
+from its other origins); and so does the product of a tensor's extents, `math.prod(x.shape[:d])` (the rows of
+its leading dimensions, taken to be two or more), also over a name a function binds once to a
+shape and never changes (`shape = list(x.shape)`, then `math.prod(shape[:axis])`), or
+`functools.reduce(operator.mul, x.shape, 1)`. A name's assignments written after the point
+where the grid is evaluated (the launch, or the `grid = (...)` a closure launches) do not
+reach it when no loop holds that point: `batch, _ = record` on a cache hit's path, after the
+miss's launch and `return`, leaves `batch` the size it was.
+
+### Axes it cannot size
+An axis the module does not size is left out and the others still count: every axis is
+at least 1 (a zero axis launches nothing), so `(b * h, NUM_BLOCK, n_split())` launches at least `b * h * NUM_BLOCK` programs.
+
+### Where the grid and the launch are read
+A `grid`
+name bound more than once is, at a launch, the plain `grid = ...` or `def grid(meta):`
+nearest before it in the same block (straight-line code: the only one that reaches it); one
+that several bindings may reach (`grid = (NT, B * H)` in an `if`, `(NT, N * H)` in its `else`;
+a lambda's arms) is reported when each would be, not when one is a grid that cannot grow (the
+core count bound when the sizes are large).
+
+A launch through a name bound only to kernels of the module
+(`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`, or the choice written in the launch,
+`(k_32 if BT == 32 else k_64)[grid](...)`) is a launch of each, reported once, and so is one through an attribute of `self` / `cls` bound only to kernels of the module
+(`_kernel = my_kernel` in the class body, `self._kernel = my_kernel`), and so is one through an
+entry of a namespace or dict that a function of the module returns (`k = _kernels()`, then
+`k.copy[grid](...)` or `k["copy"][grid](...)` with `_kernels` returning
+`types.SimpleNamespace(copy=_copy)`) when the entry names one kernel. A launcher stored in a
+name the function binds once (`launcher = kernel[grid]`, then `launcher(x, n)`) launches on
+that grid where the function calls it, and is reported where the grid is written.
+
+A launch in a
+helper taking its grid as a parameter (`def _run(grid, *args, **kwargs): return
+kernel[grid](*args, **kwargs)`), directly or through a name it binds once to it, is checked at
+each call of the helper, on the grid passed there, also when the helper computes the launch's
+other arguments itself (`n = x.shape[-1]`, then `kernel[grid](x, n)`); a test of the helper
+bounding the grid it is passed guards every call (`if grid[0] * grid[1] > 65535: raise`).
+
+A
+method's parameters are what its calls through its class or `self` pass (`Ops.launch(x, B *
+H)`, `self._run(grid, x)`; a `torch.autograd.Function`'s `forward`, `Fn.apply(x, B * H)`), and a
+function's are what the calls of a wrapper passing its arguments on unchanged pass (`def
+norm(*args, **kwargs): return _norm(*args, **kwargs)`, then `norm(x, B * H)`).
+
+A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
+function, one per wrapper) reads its sizes from the function around it. A grid a function of the
+module returns for the arguments it is called with (`def _grid(T, BT, B): return
+(triton.cdiv(T, BT), B)`, then `kernel[_grid(T, BT, B)]`) is that tuple written where the call
+is, the arguments in place of the parameters: sized, bounded and guarded there, as if written
+inline.
+
+A kernel another module
+defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
+`kernels.k[grid](...)`): the launcher refuses the grid whatever the kernel does. So is one
+launched past its autotuner or heuristics (`k.fn[grid](...)`, Triton's `Autotuner.fn`). A kernel with a 1-D task loop is checked like
+any other: on the core-count grid it is written for (`(num_core,)`) it has no runtime size, and
+launched on a grid that grows with the input it is refused all the same.
+
+### The message
+The message lists the sizes (`T/BT * B * H > 65535`), after the axes it could not size
+(`NT * B * H > 65535` for `(NT, B * H)` with `NT` from a helper) but for those that are one
+program whatever the sizes: `triton.cdiv(D, BLOCK_D)` with a block at least `D` (`BLOCK_D = D`,
+`triton.next_power_of_2(D)`, `max(..., D)`), as an axis or in one's product (`NV * NT` is `NT`,
+and `triton.cdiv(K, BK) * N * H` grows as `N * H`).
+
+### Grids fixed over the limit
+It also flags a launch whose grid the module fixes over the limit, whatever the sizes: axes
+whose value it knows (integer literals and their arithmetic, `triton.cdiv` of them however
+written, the power of two above one, `min` / `max` / `int(...)` of them, and names every
+binding of which holds the same such int, `N_ROWS = 1 << 20` at module level; a parameter, or
+a name a `for`, comprehension, `with`, `except`, import, `match`, `global` or a starred
+unpacking (`M, *N = ...`) may rebind, is unknown) multiplying past 65535 (`(256, 512)`, `(triton.cdiv(N_ROWS, 16), HEADS)`: the
+message gives the count), in a loop too (a chunk over the limit is refused as well), and a
+known count of half the limit or more beside a runtime size (`(B, 40000)`: any batch of two).
+
+### Not flagged: chunking loops and guards
+Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`),
+also in a function every call of which in the module is in one (the loop calls a wrapper), or
+under an `if` bounding the grid, or all but one of the sizes it multiplies, from above (`if
+NT * B * H > BUDGET:` chunked `else:` one launch, or an early `return` or `raise` on such a
+test, one its block always reaches (not `if strict: raise` inside it), or an `assert` of one before the launch in its function, `assert T * B * H <= 65535`,
+or a call there of a function of the module checking its parameter so before it can return
+(`_check_grid(NT * B * H)` of a `_check_grid(n)` doing `if n > 65535: raise ...` or `assert n
+<= 65535`: the test with the call's argument in place of the parameter),
+in the blocks around it too: its arm of an `if`, a `with` block, and a `with` block before it,
+not another arm nor an `if` it is not in, `if mode == "x": assert T <= 4096` before it; or,
+for sizes the launching function takes as parameters, such an `if` around each of its calls in
+the module: `if grid_fits(B * H, T): expand(x, B * H, T)`, or around each call of a function
+making such a call from its own parameters, up to three calls up), or
+passing one to a function that may (`if use_chunked(T, B, H):`, or `if use_seq:` with `use_seq
+= use_chunked(T)`; a function of the module may when it orders a value read from its
+parameters against a bounded one, `T * B * H > BUDGET`, caps one with `min` (`min(n, 4096)`;
+not `max(1, n)`, which grows with `n`, nor `min(n, m)` of two), or calls another function of
+the module that may).
+
+### What a guard bounds
+An ordering bounds what its smaller side reads (a
+name, an extent, a value the grid reads: `N * H <= cap` bounds `N` and `H`; not when that
+side is bounded whatever they are: `if BK > 256:` bounds `K` with `BK =
+max(triton.next_power_of_2(K), 16)`, at least `K`, and nothing with `BK = min(..., 128)`, nor
+does `if 4096 // K > 4:`, a lower bound), and the grid's
+factors made of those only (`triton.cdiv(K, BK)` after `if K > 256: raise` or `assert K <= 256`;
+an axis it could not size stays unsized: bounding `group_size` makes no size of `N //
+group_size`); the other factors still grow: `(triton.cdiv(K, BK) * N * H,)` is reported after either, as `N
+* H`, the message listing the factors left. A helper that only tests signs and orders sizes
+against other runtime sizes (`x.stride(0) < 0`, `last + block <= x.numel()`: a layout or
+"fast path applies" check) bounds nothing.
+
+A test is taken apart at `not`, `and` and `or`
+(`0 < K <= 256` at its comparisons): `if T > 1 and ...:` bounds nothing (a lower bound), `if T
+<= 4096 and ...:` bounds `T`, `if B > 16 and H > 64: raise` one of `B` and `H` (either: `(B,
+H)` is one size then, `(B, H, NT)` is reported), `if B * H > budget:` may (a budget the module
+does not show), `if idx.numel() < batch: raise` does not (another runtime size).
+
+An
+equality, identity or truth test such as `if BT == 16: return`, `if out is None:` or `if
+out.numel() == 0: return` (`out = torch.empty_like(x)`) picks a variant and bounds nothing,
+and neither does a builtin (`len(x.shape) != 3`, `isinstance(x, torch.Tensor)`) nor, inside
+an equality, a call of another module (`torch.numel(x) == 0`); a function of the module that
+orders sizes may (`if _path(T, B * H) == "chunked":`).
+
+An axis capped at half the limit or
+more (`min(rows, 65535)`, `rows if rows < MAX_PROGRAMS else MAX_PROGRAMS`) is no bound beside
+another factor of two programs or more: `(min(rows, 65535), heads)` and `(min(rows, 65535),
+4)` are reported (also as `int(min(rows, 65535))`), `(min(total, 65535),)` alone is not.
+
+An equality that pins a size to a
+bounded value does bound it where it holds (`assert v.shape[2] == 24`, `if HV != 24: raise`,
+`if HV == 24:` around the launch); one between two sizes does not (`assert v.shape[2] ==
+k.shape[2]`).
+
+A test reads the grid's sizes through names,
+never through an imported module: `bk = triton.next_power_of_2(key_dim)` and `if bk > 256:`
+bound nothing of a grid `(B, H, triton.cdiv(D, bv))`; or through the extent a name is bound
+to, before or after it is bound: `if x.shape[0] > 128: raise` (or `x.size(0)`) bounds `m` of
+`m, k = x.shape`, while `x.shape[1]`, another tensor's extent or one of an `x` the function
+rebinds (`x = x.reshape(-1, k)`) bound nothing of it.
+
+### Not flagged: other grids and launches
+Not flagged either:
+
+- grids
+with a single runtime size (`(triton.cdiv(T, BT),)` reaches the limit only past
+`65535 * BT` tokens);
+
+- grids with a budget axis, a bounded count divided by the sizes of the
+other axes (`(B * H, min(n_blocks, 32768 // (B * H)))`, `32768 // B // H`, `int(...)` of one,
+or a name bound only to one: at most 32768 programs, however large `B * H`), whose sizes it
+cancels: up to bounded factors (`2 * B * H` against `// (B * H)`), one by one
+(`(B, H, 32768 // B)` grows as `H` alone; `(B, H, T, 32768 // B)` as `H * T`, reported), only in an axis
+that is exactly a product of them (not `B * H + T`, which may be far more than `B * H`) and
+by a divisor that is one too (not `B * H - T`); a budget over other sizes (`32768 // T`)
+cancels nothing, nor does one that is at least 1, `max(1, C // E)` or `triton.cdiv(C, E)`:
+it stays 1 once `E` passes `C`, and the other axes launch all they multiply;
+
+- sizes combined, in one axis, with values the module does not show (a
+parameter no caller passes and with no default (its annotation, `group: int`, shows no value;
+`group: int = 48` is 48), a helper such as a grid-limiting tile chooser: `min(B * H,
+cap())`, `B * H // split()` may be sized to keep the product small);
+
+- grids that may be one
+of several (a `grid` name assigned, or a `def grid(meta):` written, in an `if` and in its
+`else`, or in a loop after the launch);
+
+- launches of a module that sets `TRITON_ALL_BLOCKS_PARALLEL` to `"1"` or
+`"true"` (`os.environ[...] = "1"`, `os.environ.setdefault(...)`, `os.environ.update(...)`, `os.putenv(...)`) at module
+level or in the launching function;
+
+- launches that run only on another platform than Ascend
+(in an arm requiring `x.device.type == "cuda"` or `current_platform.is_cuda()`, after an
+early exit when such a test fails, in a CustomOp's `forward_cuda`: the launch-options rule
+ASC001 lists the forms).
 """
 
 from __future__ import annotations

@@ -1,18 +1,12 @@
 """
 ## What it does
-Flags a unified-buffer (UB) capacity written as a number: a name whose parts include `ub`
-or `ubuf`, or spell out `unified_buffer` (`UB_SIZE`, `_UB_BYTES`, `ASCEND_UB_CAPACITY_BITS`,
-`UBUF_SIZE`, `UNIFIED_BUFFER_SIZE`), assigned integer literal arithmetic of at least 16 KiB
-(`196608`, `192 * 1024`, the compiler's bits in bytes `1572864 // 8`; a `_KB` / `_KIB` name counts in KiB, a `_BITS` one in bits, and a
-name without a unit holding a capacity the compiler reports in bits, `1572864`, in bits), in host or kernel code (also a class attribute: `UB_SIZE = 196608` in a class body, a
-dataclass field's default, `self.ub_size = ...`) or as a parameter's default (`def pick(n,
-ub_bytes=192 * 1024)`),
-also when the value divides it into units (`ub_size = 85 * 1024 // x.element_size()`) or
-scales it by a safety margin (`int(192 * 1024 * 0.8)`), and when a module constant wraps it
-for kernels to read (`_UB_BYTES = tl.constexpr(192 * 1024)`). Names that say they are a fallback
-or a default (`_FALLBACK_UB_CAPACITY_BITS`, used when the query fails), an alignment, or a
-piece of the buffer (`UB_BLOCK_SIZE`, `UB_TILE`, `UB_CHUNK`: a tile size) and smaller values
-(`UB_ALIGN = 32`) are not flagged. Part of the `perf` group.
+Flags a unified-buffer (UB) capacity written as a number: a name whose parts include `ub` or
+`ubuf`, or spell out `unified_buffer` (`UB_SIZE`, `UNIFIED_BUFFER_SIZE`), assigned integer
+literal arithmetic of at least 16 KiB (`196608`, `192 * 1024`), in host or kernel code, a
+class attribute or a parameter's default.
+
+Not flagged: names that say they are a fallback or a default, an alignment or a piece of the
+buffer (`UB_TILE`: a tile size), and smaller values. Part of the `perf` group.
 
 ## Why is this bad?
 Tiles sized from a fixed 192 KiB are right for one chip only: the capacity is a property of
@@ -43,6 +37,25 @@ the UB size.
 ## Fix safety
 No automatic fix: where the query lives (and its fallback) is the project's choice; leaving
 the finding unfixed is safe on the chip the number was measured on.
+
+## Details
+### Names, values and places recognised
+Flags a unified-buffer (UB) capacity written as a number: a name whose parts include `ub`
+or `ubuf`, or spell out `unified_buffer` (`UB_SIZE`, `_UB_BYTES`, `ASCEND_UB_CAPACITY_BITS`,
+`UBUF_SIZE`, `UNIFIED_BUFFER_SIZE`), assigned integer literal arithmetic of at least 16 KiB
+(`196608`, `192 * 1024`, the compiler's bits in bytes `1572864 // 8`; a `_KB` / `_KIB` name counts in KiB, a `_BITS` one in bits, and a
+name without a unit holding a capacity the compiler reports in bits, `1572864`, in bits), in host or kernel code (also a class attribute: `UB_SIZE = 196608` in a class body, a
+dataclass field's default, `self.ub_size = ...`) or as a parameter's default (`def pick(n,
+ub_bytes=192 * 1024)`),
+also when the value divides it into units (`ub_size = 85 * 1024 // x.element_size()`) or
+scales it by a safety margin (`int(192 * 1024 * 0.8)`), and when a module constant wraps it
+for kernels to read (`_UB_BYTES = tl.constexpr(192 * 1024)`).
+
+### Not flagged
+Names that say they are a fallback
+or a default (`_FALLBACK_UB_CAPACITY_BITS`, used when the query fails), an alignment, or a
+piece of the buffer (`UB_BLOCK_SIZE`, `UB_TILE`, `UB_CHUNK`: a tile size) and smaller values
+(`UB_ALIGN = 32`) are not flagged. Part of the `perf` group.
 """
 
 from __future__ import annotations

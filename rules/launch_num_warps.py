@@ -1,80 +1,14 @@
 """
 ## What it does
-Flags `num_warps=` and `num_stages=` in Triton kernel launches (`kernel[grid](...)`),
-`triton.Config(...)` (also inside comprehensions and helper functions that build config
-lists), `triton.heuristics` tables, and dicts splatted into a launch: `**{"num_warps": 4}`,
-`**launch_kwargs` bound to a dict literal or `dict(...)` in the same function or module
-(also `kw["num_stages"] = 1` stores into it, what the function adds to it with
-`kw.update(...)`, `kw.setdefault(...)` or `kw |= {...}`, and `dict(..., **base)`), returned
-by a function of the module (also as an element of a returned tuple), or copied from one of
-those (`config.copy()`, `dict(config)`), either arm of a choice (`configs[0] if configs else
-default_config(n)`, `tuned or {...}`) or side of a merge (`base | dict(num_warps=4)`); the
-same for `triton.Config({...}, **knobs)`.
-A kernel's `warmup(...)` and `run(...)` (compiling it ahead of time with the same options)
-count as launches, and so does the call of a launcher a function stores once
-(`launcher = kernel[grid]`, then `launcher(x, num_warps=4)`). A launch in a nested function splats the dict its outer function binds
-and changes. Helpers count too: the keywords of a call to a function that
-forwards its `**kwargs` into a launch (or to such a method, through `self` or its class), and the dicts passed for a parameter a launcher
-splats (`kernel[grid](**kernel_kwargs)`), also through helpers that pass the parameter on
-to the launcher, and from config getters called through `functools.partial`.
+Flags `num_warps=` and `num_stages=` wherever they reach a Triton launch: `kernel[grid](...,
+num_warps=4)`, `triton.Config(..., num_stages=2)`, `triton.heuristics` tables, and dicts
+splatted into a launch (`**launch_kwargs`), also through the helpers that build or forward
+them. Each knob is reported where it is written.
 
-`Heuristics.run` passes each key of a `triton.heuristics` table as a launch keyword: the
-tables given to the decorator (written in it, bound to a name, passed as `values=`) count,
-and so does any dict mapping a knob to a lambda or a function of the module, the shape of a
-table another module hands to the decorator (`triton.heuristics(get_config("softmax"))`).
-
-Each knob is reported where it is written. Not flagged: a keyword named for a parameter
-of the kernel that takes it (`num_stages: tl.constexpr` in the signature): Triton binds it
-to that parameter, an argument and no compiler option. So at a launch of such a kernel of
-the module (also at a call of a helper passing its `**kwargs` to the launch), its `warmup` / `run`, a `triton.Config` of its autotuner (which passes the
-config's `num_stages=` as a launch keyword, over any `"num_stages"` of its dict), its
-heuristics and the dicts splatted there; the fix of the other knob keeps it. The same at
-the launches of a kernel another module of the package defines, through the name imported
-(`from .kernels import k as _k`, then `_k[grid](...)`; the module is read from disk, as for
-ASC003's device functions); a kernel of a module that cannot be read is not seen: its knobs
-are reported. Nor knobs on a path
-that runs only on another platform than Ascend, in a function or at module level, nor the
-configs of a kernel every launch of which in the module is on one. Such paths: an arm (of
-an `if` or a conditional expression `a if test else b`) requiring `x.device.type == "cuda"`
-(or `in ("cuda", "hip")`, device types none of which is `"npu"`), `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (vLLM's platform object;
-vllm-ascend's is the out-of-tree "npu" one), a name bound to such a test, a predicate of
-the module true only on such a path, or `v is not None` for a `v` a function of the module
-returned, every value of it but `None` on such a path there; the `else` of an NPU test
-(`IS_NPU`, `is_npu()`, `USE_NPU`, `_TRITON_ON_ASCEND`, `x.device.type == "npu"`, `device ==
-"npu"`) and the arm of `device_type != "npu"` (any value unequal to `"npu"`); the
-rest of a function (or of the module) after an early exit (`return`, `raise`) when such a
-test fails (`if v is None: return`); a function defined on such a path; a CustomOp's `forward_cuda` /
-`forward_hip` / `forward_xpu` / `forward_cpu` / `forward_tpu` / `forward_musa` that the
-module never names otherwise (vLLM dispatches `forward_oot`, vllm-omni and sglang
-`forward_npu`, on Ascend); a private function the module calls only on such paths, also
-through a private module-level name bound only to it (`_run = _run_impl`, or to `None`).
-`x.is_cuda` and `torch.cuda.is_available()` are no such tests: torch_npu's
-`transfer_to_npu` makes them answer for the NPU. Nor `num_stages=` of a `tl.range` loop
-inside a kernel: a loop hint, not a launch option. Measured on triton-ascend 3.2 it only
-marks the loop (`tt.num_stages` in the TTIR; the linalg output and the memory plan are the
-same with 1, 2, 3 or none), and the compiler team's own tutorials and sgl-kernel-npu write
-`tl.range(..., num_stages=1)`, so it is left to them.
-
-Nor `num_warps` where a launch (a `warmup` / `run`, a call of a helper forwarding its
-keywords) may select triton-ascend's pure SIMT mode with the literal keyword
-`force_simt_only=True` or `compile_mode="simt_only"` (Ascend 950; FlagTree's and
-triton-ascend's SIMT kernels pass `num_warps=32`): a keyword of a launch that writes it, or
-beside a `**` splat that may hold it (`**_opts(mode)`, a helper returning a SIMT dict and
-another), or of a call of a helper whose launch writes it. In a dict a launch splats it is
-decided for each dict the knob is written in, at every launch of the module splatting it: not
-reported in a dict that selects the mode itself, whichever other dicts the splat may hold (a
-helper's other `return`, the `else` arm, the other arm of `a if c else b`), nor in one merged
-with a dict that may (`{**base, "compile_mode": "simt_only"}`, `dict(base,
-force_simt_only=True)`, `base | {...}`, a store or `update` into the name holding it), nor in
-any dict splatted beside such a keyword or splat; the dict chosen instead of a SIMT one keeps
-its finding. Nor in the `triton.Config`s and heuristics of a kernel every launch of which in the
-module selects it (in every dict it may splat): that mode compiles the TTIR straight to the binary with
-`bishengir-compile --pure-simt --num-warps=N` (triton-ascend's `ttir_to_npubin`), and its
-autotuner tunes `num_warps` (8 to 64) there. `num_stages=` stays reported (that path does not
-read it), and so does `num_warps=` beside `force_simt_only=False`, another `compile_mode`
-(`"unstructured_in_simt"` keeps the SIMD pipeline, which does not read it) or a
-`triton.Config(..., force_simt_only=True)` (`Config` drops that keyword: measured on
-triton-ascend 3.2, `all_kwargs()` does not hold it, so the config alone compiles SIMD).
+Not flagged: a keyword the kernel takes as a parameter (`num_stages: tl.constexpr`), a knob on
+a path that runs only on another platform than Ascend (`if x.device.type == "cuda":`),
+`num_stages=` of a `tl.range` loop inside a kernel, and `num_warps` of a launch that may
+select the SIMT mode (`force_simt_only=True`, Ascend 950).
 
 ## Why is this bad?
 Ascend's SIMD cores have no warps and Triton-Ascend does no software pipelining: both knobs
@@ -98,6 +32,106 @@ configs = [triton.Config({"BT": bt}) for bt in (32, 64)]
 Tune tiles, the grid, layout and the UB budget instead.
 
 ## Fix safety
+Safe: the keywords (or dict entries) are removed; they have no effect on the compiled
+kernel. In a list of `triton.Config`s the fix keeps one copy of each distinct config. There is
+no fix for a knob whose removal host code would notice (a dict entry read out of the dict, a
+knob a heuristics, `prune_configs_by` or autotuner `key=` function reads), nor for one passed
+to a helper that also launches on another platform.
+
+## Details
+### Where the knobs are found
+Flags `num_warps=` and `num_stages=` in Triton kernel launches (`kernel[grid](...)`),
+`triton.Config(...)` (also inside comprehensions and helper functions that build config
+lists), `triton.heuristics` tables, and dicts splatted into a launch: `**{"num_warps": 4}`,
+`**launch_kwargs` bound to a dict literal or `dict(...)` in the same function or module
+(also `kw["num_stages"] = 1` stores into it, what the function adds to it with
+`kw.update(...)`, `kw.setdefault(...)` or `kw |= {...}`, and `dict(..., **base)`), returned
+by a function of the module (also as an element of a returned tuple), or copied from one of
+those (`config.copy()`, `dict(config)`), either arm of a choice (`configs[0] if configs else
+default_config(n)`, `tuned or {...}`) or side of a merge (`base | dict(num_warps=4)`); the
+same for `triton.Config({...}, **knobs)`.
+
+A kernel's `warmup(...)` and `run(...)` (compiling it ahead of time with the same options)
+count as launches, and so does the call of a launcher a function stores once
+(`launcher = kernel[grid]`, then `launcher(x, num_warps=4)`). A launch in a nested function splats the dict its outer function binds
+and changes. Helpers count too: the keywords of a call to a function that
+forwards its `**kwargs` into a launch (or to such a method, through `self` or its class), and the dicts passed for a parameter a launcher
+splats (`kernel[grid](**kernel_kwargs)`), also through helpers that pass the parameter on
+to the launcher, and from config getters called through `functools.partial`.
+
+### Heuristics tables
+`Heuristics.run` passes each key of a `triton.heuristics` table as a launch keyword: the
+tables given to the decorator (written in it, bound to a name, passed as `values=`) count,
+and so does any dict mapping a knob to a lambda or a function of the module, the shape of a
+table another module hands to the decorator (`triton.heuristics(get_config("softmax"))`).
+
+### Not flagged: the kernel's own parameters
+Each knob is reported where it is written. Not flagged: a keyword named for a parameter
+of the kernel that takes it (`num_stages: tl.constexpr` in the signature): Triton binds it
+to that parameter, an argument and no compiler option. So at a launch of such a kernel of
+the module (also at a call of a helper passing its `**kwargs` to the launch), its `warmup` / `run`, a `triton.Config` of its autotuner (which passes the
+config's `num_stages=` as a launch keyword, over any `"num_stages"` of its dict), its
+heuristics and the dicts splatted there; the fix of the other knob keeps it. The same at
+the launches of a kernel another module of the package defines, through the name imported
+(`from .kernels import k as _k`, then `_k[grid](...)`; the module is read from disk, as for
+ASC003's device functions); a kernel of a module that cannot be read is not seen: its knobs
+are reported.
+
+### Not flagged: other platforms
+Nor knobs on a path
+that runs only on another platform than Ascend, in a function or at module level, nor the
+configs of a kernel every launch of which in the module is on one. Such paths: an arm (of
+an `if` or a conditional expression `a if test else b`) requiring `x.device.type == "cuda"`
+(or `in ("cuda", "hip")`, device types none of which is `"npu"`), `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (vLLM's platform object;
+vllm-ascend's is the out-of-tree "npu" one), a name bound to such a test, a predicate of
+the module true only on such a path, or `v is not None` for a `v` a function of the module
+returned, every value of it but `None` on such a path there; the `else` of an NPU test
+(`IS_NPU`, `is_npu()`, `USE_NPU`, `_TRITON_ON_ASCEND`, `x.device.type == "npu"`, `device ==
+"npu"`) and the arm of `device_type != "npu"` (any value unequal to `"npu"`); the
+rest of a function (or of the module) after an early exit (`return`, `raise`) when such a
+test fails (`if v is None: return`); a function defined on such a path; a CustomOp's `forward_cuda` /
+`forward_hip` / `forward_xpu` / `forward_cpu` / `forward_tpu` / `forward_musa` that the
+module never names otherwise (vLLM dispatches `forward_oot`, vllm-omni and sglang
+`forward_npu`, on Ascend); a private function the module calls only on such paths, also
+through a private module-level name bound only to it (`_run = _run_impl`, or to `None`).
+
+`x.is_cuda` and `torch.cuda.is_available()` are no such tests: torch_npu's
+`transfer_to_npu` makes them answer for the NPU.
+
+### Not flagged: `tl.range` loop hints
+Nor `num_stages=` of a `tl.range` loop
+inside a kernel: a loop hint, not a launch option. Measured on triton-ascend 3.2 it only
+marks the loop (`tt.num_stages` in the TTIR; the linalg output and the memory plan are the
+same with 1, 2, 3 or none), and the compiler team's own tutorials and sgl-kernel-npu write
+`tl.range(..., num_stages=1)`, so it is left to them.
+
+### Not flagged: the SIMT mode
+Nor `num_warps` where a launch (a `warmup` / `run`, a call of a helper forwarding its
+keywords) may select triton-ascend's pure SIMT mode with the literal keyword
+`force_simt_only=True` or `compile_mode="simt_only"` (Ascend 950; FlagTree's and
+triton-ascend's SIMT kernels pass `num_warps=32`): a keyword of a launch that writes it, or
+beside a `**` splat that may hold it (`**_opts(mode)`, a helper returning a SIMT dict and
+another), or of a call of a helper whose launch writes it.
+
+In a dict a launch splats it is
+decided for each dict the knob is written in, at every launch of the module splatting it: not
+reported in a dict that selects the mode itself, whichever other dicts the splat may hold (a
+helper's other `return`, the `else` arm, the other arm of `a if c else b`), nor in one merged
+with a dict that may (`{**base, "compile_mode": "simt_only"}`, `dict(base,
+force_simt_only=True)`, `base | {...}`, a store or `update` into the name holding it), nor in
+any dict splatted beside such a keyword or splat; the dict chosen instead of a SIMT one keeps
+its finding. Nor in the `triton.Config`s and heuristics of a kernel every launch of which in the
+module selects it (in every dict it may splat): that mode compiles the TTIR straight to the binary with
+`bishengir-compile --pure-simt --num-warps=N` (triton-ascend's `ttir_to_npubin`), and its
+autotuner tunes `num_warps` (8 to 64) there.
+
+`num_stages=` stays reported (that path does not
+read it), and so does `num_warps=` beside `force_simt_only=False`, another `compile_mode`
+(`"unstructured_in_simt"` keeps the SIMD pipeline, which does not read it) or a
+`triton.Config(..., force_simt_only=True)` (`Config` drops that keyword: measured on
+triton-ascend 3.2, `all_kwargs()` does not hold it, so the config alone compiles SIMD).
+
+### Fix safety in detail
 Safe: the keywords (or dict entries) are removed; they have no effect on the compiled
 kernel. Each goes with its own text only: alone on its line, with that line and its comment
 there; the neighbours' comments and lines stay. In a launch or a dict selecting the SIMT mode the fix of `num_stages` keeps `num_warps`, and the fix of the dict chosen instead of a SIMT one removes its own knobs only. In a list of `triton.Config`s (a comprehension or a literal list, passed to a call,

@@ -1,31 +1,14 @@
 """
 ## What it does
-Flags an `if` whose test mixes a constexpr operand with a runtime one (`or`, `and`,
-`not FLAG or runtime`, the bitwise `FLAG & runtime` / `FLAG | runtime`, either order, nested
-or negated) when an arm uses an optional pointer parameter without
-an inner pure-constexpr guard of its own (an `if`, or a conditional expression
-`tl.load(h0) if USE_H0 else 0.0`). The message says what makes the pointer optional:
+Flags an `if` whose test mixes a constexpr operand with a runtime one (`if USE_H0 or i_t > 0:`,
+`FLAG & runtime`, either order) when an arm uses an optional pointer parameter without an
+inner pure-constexpr guard of its own (`tl.load(h0) if USE_H0 else 0.0`). A pointer is
+optional when a launch passes `None` for it or its flag as `FLAG=p is not None`, a heuristics
+lambda or an `if p is None:` tests it, or its other uses sit under a constexpr flag; the
+message says which.
 
-- a launch in the same module passes `None` for it (literally, through a parameter that
-  defaults to `None` or is annotated `Optional` / `Union[..., None]` / `X | None`, or `x if c
-  else None`), or passes its flag as
-  `FLAG=p is not None` / `FLAG=bool(p)` (also through a name bound to that: `use_h0 = h0 is not
-  None`, then `FLAG=use_h0`);
-- a `@triton.heuristics` lambda (or function of the module) or an `if p is None:` in the
-  kernel tests it against `None`;
-- a use of it elsewhere is guarded by one outcome of a pure-constexpr `if` (`if USE_H0:`)
-  or conditional expression (`tl.load(h0) if USE_H0 else 0.0`) and no use by the other;
-- every use sits under tests that mention one constexpr flag (the body of `if FLAG or
-  runtime:`), never on both arms of such a test nor under both values of the flag tested
-  alone (`if FLAG:`, then `if not FLAG:`). This only suggests the pointer is optional,
-  so the message says the `if` *would* fail to compile if it were `None`.
-
-The uses are read with the device functions the kernel calls inlined: a pointer passed to a
-helper that uses it only under `if USE_H0:` is guarded so, in the mixed `if`'s arms as
-elsewhere. A pointer that every launch in the
-module passes as a value that cannot be `None` is not optional on the last two kinds of
-evidence; a pointer used on both arms of a constexpr test
-is always used.
+Not flagged: a pointer used on both arms of a constexpr test, nor, on that last evidence, one
+every launch passes as a value that cannot be `None`.
 
 ## Why is this bad?
 Triton-Ascend does not short-circuit a constexpr operand of a mixed test at compile time:
@@ -77,6 +60,39 @@ convention that the flag is True when the pointer is passed. Otherwise — e.g.
 the kernel needs a decision only its author can make, and no fix is offered.
 No fix is offered for `&` / `|` either: they combine bits, and `F & R` is `F and R` only for
 0/1 operands (a constexpr `MODE = 2` gives `2 & 1 == 0`).
+
+## Details
+### Mixed tests
+Flags an `if` whose test mixes a constexpr operand with a runtime one (`or`, `and`,
+`not FLAG or runtime`, the bitwise `FLAG & runtime` / `FLAG | runtime`, either order, nested
+or negated) when an arm uses an optional pointer parameter without
+an inner pure-constexpr guard of its own (an `if`, or a conditional expression
+`tl.load(h0) if USE_H0 else 0.0`).
+
+### What makes a pointer optional
+The message says what makes the pointer optional:
+
+- a launch in the same module passes `None` for it (literally, through a parameter that
+  defaults to `None` or is annotated `Optional` / `Union[..., None]` / `X | None`, or `x if c
+  else None`), or passes its flag as
+  `FLAG=p is not None` / `FLAG=bool(p)` (also through a name bound to that: `use_h0 = h0 is not
+  None`, then `FLAG=use_h0`);
+- a `@triton.heuristics` lambda (or function of the module) or an `if p is None:` in the
+  kernel tests it against `None`;
+- a use of it elsewhere is guarded by one outcome of a pure-constexpr `if` (`if USE_H0:`)
+  or conditional expression (`tl.load(h0) if USE_H0 else 0.0`) and no use by the other;
+- every use sits under tests that mention one constexpr flag (the body of `if FLAG or
+  runtime:`), never on both arms of such a test nor under both values of the flag tested
+  alone (`if FLAG:`, then `if not FLAG:`). This only suggests the pointer is optional,
+  so the message says the `if` *would* fail to compile if it were `None`.
+
+### Device functions, and pointers that are not optional
+The uses are read with the device functions the kernel calls inlined: a pointer passed to a
+helper that uses it only under `if USE_H0:` is guarded so, in the mixed `if`'s arms as
+elsewhere. A pointer that every launch in the
+module passes as a value that cannot be `None` is not optional on the last two kinds of
+evidence; a pointer used on both arms of a constexpr test
+is always used.
 """
 
 from __future__ import annotations

@@ -1,26 +1,13 @@
 """
 ## What it does
-Flags, inside a runtime loop (a recurrence over time steps), a scalar `tl.load(p)` of a
-pointer that the same loop advances by a head count: `p_g += HV` (or `p_g = p_g + HV`), or an
-address that holds the head count times the loop's own index, stepping by one either way
-(`tl.load(g + bos * HV + i_hv + HV * i_t)` in `for i_t in range(0, T)`, in a reverse loop
-`range(T - 1, -1, -1)`, in `tl.static_range(0, T)` or in a `while i_t < T:` loop advancing
-`i_t` by one once per trip, written in the load or in the pointer's definitions in the loop),
-with `HV` a kernel parameter named like a head count (`H`, `HV`, `HQ`, `HK`, `NH`,
-`num_heads`, `n_heads`), or a constexpr the body binds so (`HV: tl.constexpr = 16`). The step may carry a sign (`p_g -= HV`,
-`p_g += (-1 if REVERSE else 1) * HV`: `HV` apart either way) or be held in a name every
-assignment of which binds it to the head count (`stride_beta = HV`). That is the per-head gate `g` of shape
-`[B, T, HV]` read along `T`: one element per step, `HV` elements apart. A pointer a
-`@triton.jit` device function computes (`p_g, p_o = _pointers(g, o, bos, i_hv, HV)`) is read
-through it, as Triton inlines it; a load the device function makes itself is reported there.
-Part of the `perf` group.
+Flags, inside a runtime loop (a recurrence over time steps), a scalar `tl.load(p)` of a pointer
+that the same loop advances by a head count: `p_g += HV`, or an address holding the head count
+times the loop's own index (`tl.load(g + bos * HV + i_hv + HV * i_t)`), with `HV` a kernel parameter named like a head count (`H`, `HV`, `num_heads`). That is
+the per-head gate `g` of shape `[B, T, HV]` read along `T`: one element per step, `HV` elements
+apart. Part of the `perf` group.
 
-It is a heuristic, and precise on purpose: strides written as other expressions
-(`HV * (1 if HEADWISE else V)`), names that do not say "heads", vector loads
-(`tl.load(p_v + o_v)`, contiguous in their last dimension), loops run a literal number
-of times (`tl.static_range(4)`, `tl.range(4)`) and loops over blocks (`range(0, T, BS)`: a scalar per block beside
-the block's own work) are not flagged; a layout the host already transposed is invisible
-to it (then the stride is 1 and nothing is reported).
+It is a heuristic, and precise on purpose: strides written as other expressions, vector loads
+and loops over blocks are not flagged.
 
 ## Why is this bad?
 Each step reads one element from a different burst of memory, and the vector unit waits on
@@ -48,6 +35,31 @@ for i_t in range(0, T):
 
 ## Fix safety
 No automatic fix: the layout change spans the host wrapper and the kernel.
+
+## Details
+### Loads, loops and strides recognised
+Flags, inside a runtime loop (a recurrence over time steps), a scalar `tl.load(p)` of a
+pointer that the same loop advances by a head count: `p_g += HV` (or `p_g = p_g + HV`), or an
+address that holds the head count times the loop's own index, stepping by one either way
+(`tl.load(g + bos * HV + i_hv + HV * i_t)` in `for i_t in range(0, T)`, in a reverse loop
+`range(T - 1, -1, -1)`, in `tl.static_range(0, T)` or in a `while i_t < T:` loop advancing
+`i_t` by one once per trip, written in the load or in the pointer's definitions in the loop),
+with `HV` a kernel parameter named like a head count (`H`, `HV`, `HQ`, `HK`, `NH`,
+`num_heads`, `n_heads`), or a constexpr the body binds so (`HV: tl.constexpr = 16`). The step may carry a sign (`p_g -= HV`,
+`p_g += (-1 if REVERSE else 1) * HV`: `HV` apart either way) or be held in a name every
+assignment of which binds it to the head count (`stride_beta = HV`). That is the per-head gate `g` of shape
+`[B, T, HV]` read along `T`: one element per step, `HV` elements apart. A pointer a
+`@triton.jit` device function computes (`p_g, p_o = _pointers(g, o, bos, i_hv, HV)`) is read
+through it, as Triton inlines it; a load the device function makes itself is reported there.
+Part of the `perf` group.
+
+### Not flagged
+It is a heuristic, and precise on purpose: strides written as other expressions
+(`HV * (1 if HEADWISE else V)`), names that do not say "heads", vector loads
+(`tl.load(p_v + o_v)`, contiguous in their last dimension), loops run a literal number
+of times (`tl.static_range(4)`, `tl.range(4)`) and loops over blocks (`range(0, T, BS)`: a scalar per block beside
+the block's own work) are not flagged; a layout the host already transposed is invisible
+to it (then the stride is 1 and nothing is reported).
 """
 
 from __future__ import annotations

@@ -3,17 +3,9 @@
 Flags `ptr += ...` / `ptr -= ...` (or `ptr = ptr + ...`) inside a 1-D core-grid task loop
 (`for task_id in tl.range(core_id, task_num, num_core)`, start derived from
 `tl.program_id`) when the pointer was defined outside the task loop, so the advance
-accumulates from one task into the next. A task loop starts at the program id itself
-(`core_id = tl.program_id(0)`, any step), or at a value computed from it with a step that
-is not a compile-time constant (`range(pid * 256, n, num_ctas * 256)`); a loop from a
-computed start by a constexpr tile (`tl.range(i_s * BS, T, BS)`) walks one program's
-blocks and is an ordinary loop. The same loop written with `while` (`i = pid`,
-`while i < n:` ... `i += num_programs`), counting trips (`for i in range(tl.cdiv(n - pid,
-num_core)):` whose body binds `task = pid + i * num_core`, `num_core` the
-`tl.num_programs`, as FlagGems writes it, or a runtime value the trip count divides by) or with triton-ascend's `tl.parallel` /
-`extension.parallel` in place of `tl.range` is a task loop too, also when a device function
-returns the core id or count (`core_id, num_core, p_x = _setup(x, D)`: read as Triton inlines
-it); `x = pid + i * 2` in `for i in range(n)` is no task.
+accumulates from one task into the next. The same loop written with `while`, by counting
+trips, or with `tl.parallel` is a task loop too; a loop from a computed start by a constexpr
+tile (`tl.range(i_s * BS, T, BS)`) walks one program's blocks and is an ordinary loop.
 
 ## Why is this bad?
 Triton-Ascend can mis-compile a pointer carried across the iterations of a task loop:
@@ -37,6 +29,30 @@ Advancing a pointer rebound at the top of the task inside an inner loop is fine,
 `q += offset` at kernel entry and per-timestep advances in ordinary loops.
 
 ## Fix safety
+Unsafe (applied with `--unsafe-fixes`), in two shapes: a walk in closed form (`p` rebound to
+`base + i * c` at the top of trip `i` and the advance deleted: same values under standard
+semantics), and a per-task offset (`q += task_id * T` becomes `q_task = q + task_id * T`:
+values change from each core's second task on, on purpose). Anything else is left to the
+author and the finding says why.
+
+## Details
+### Task loops
+Flags `ptr += ...` / `ptr -= ...` (or `ptr = ptr + ...`) inside a 1-D core-grid task loop
+(`for task_id in tl.range(core_id, task_num, num_core)`, start derived from
+`tl.program_id`) when the pointer was defined outside the task loop, so the advance
+accumulates from one task into the next. A task loop starts at the program id itself
+(`core_id = tl.program_id(0)`, any step), or at a value computed from it with a step that
+is not a compile-time constant (`range(pid * 256, n, num_ctas * 256)`); a loop from a
+computed start by a constexpr tile (`tl.range(i_s * BS, T, BS)`) walks one program's
+blocks and is an ordinary loop. The same loop written with `while` (`i = pid`,
+`while i < n:` ... `i += num_programs`), counting trips (`for i in range(tl.cdiv(n - pid,
+num_core)):` whose body binds `task = pid + i * num_core`, `num_core` the
+`tl.num_programs`, as FlagGems writes it, or a runtime value the trip count divides by) or with triton-ascend's `tl.parallel` /
+`extension.parallel` in place of `tl.range` is a task loop too, also when a device function
+returns the core id or count (`core_id, num_core, p_x = _setup(x, D)`: read as Triton inlines
+it); `x = pid + i * 2` in `for i in range(n)` is no task.
+
+### Fix safety in detail
 Unsafe (applied with `--unsafe-fixes`), in two shapes; anything else is left to the author
 and the finding says why (`--show-fixes`, the text summary, `no_fix_reason` in JSON).
 

@@ -1,82 +1,15 @@
 """
 ## What it does
-Estimates, for each constexpr configuration the module makes visible, the peak unified buffer
-(UB) a kernel needs, and flags configurations over the UB of the SoC the file targets (the
-`target-soc` setting: 192 KiB on the Ascend 910B, the default, and the 910_93; 248 KiB on the
-Ascend 950, 216 KiB there for a kernel compiled as mixed SIMD+SIMT, which the rule does not
-tell apart). Configurations come from `triton.autotune` configs, written inline, in a module-level
-name (`configs=CONFIGS`) or returned by a function of the module (`configs=get_configs()`),
-including comprehensions over literal lists, names bound to one or their
-`itertools.product`, the configs `for` loops
-append to a list (`configs.append(triton.Config(...))`, with the loops' `if`s and `if ...:
-continue` guards) and `triton.Config(dict(BLOCK=...))`; literal constexpr arguments of `kernel[grid](...)` launches in the same module
-(by keyword or position, also after a splat of unknown length when no parameter has a default:
-`k[grid](x, y, *x.stride(), 1024)` passes the last parameter 1024, and after a splat of a
-tensor's strides or shape whose rank the function shows: `B, D = x.shape`, or `x` allocated
-with two sizes; names bound to a literal,
-host function defaults; a name bound to a different literal in
-each arm of an `if` gives one configuration per value, and so does a literal bound in one arm
-when another computes the value at run time: the literal is what the launch passes when its
-arm runs, and the finding names that assignment's line; likewise where a call passes such a
-name to the function launching with its parameter: `_launch(x, BLOCK)`); `triton.heuristics` entries (lambdas
-or functions of the module) with literal results, constexpr parameter defaults, module-level constants and the names the kernel
-body binds as constexprs (`BLOCK: tl.constexpr = 65536`, as inductor writes them). The finding
-names the configuration and the tiles that make up the peak, each with its line, and the
-element types it took for their pointers (shown by the host, or 16-bit assumed). An autotune
-config that overflows with several launches' values is reported once, at the config, for the
-largest estimate, and the message counts the other launches; so is a comprehension stating
-several configs that overflow (`[triton.Config({"BD": bd}) for bd in [256, 2048]]`), counting
-the other configs. A kernel another module of the
-package defines is estimated where this module launches it (`from .kernels import k`, then
-`k[grid](x, BLOCK=4096)`), for the values those launches pass (with its autotune configs: once
-per launch, for the largest), from that module's code.
+Estimates the peak unified buffer (UB) a kernel needs for each constexpr configuration the
+module makes visible (`triton.autotune` configs, literal constexpr arguments of launches,
+`triton.heuristics`, constexpr defaults, module constants), and flags configurations over the
+UB of the SoC the file targets (`target-soc`: 192 KiB on the Ascend 910B, the default). The
+estimate sums the tiles live where the most are live, as the compiler's memory planner does;
+tiles that only feed `tl.dot` take no UB. The finding names the configuration and the tiles
+that make up the peak.
 
-The estimate sums the tiles live at the statement where the most are live, following what the
-compiler's memory planner does (measured on triton-ascend 3.2 with
-`--enable-memory-display`; see docs/ub-estimate.md): fp32 accumulators and dot results the
-vector core works on, transpose copies, masks, reduction scratch, double-buffered loads in
-loops, both arms of a runtime branch while they fit. Tiles that only feed `tl.dot` (or dot
-results that are only accumulated, cast or stored, also an accumulator read after its loop)
-live in the cube core's L1/L0C and take no UB; vector work on a dot's operands or results is
-split between the two vector cores. An address computed with `//` or `%` is loaded and stored
-element by element, and the arithmetic, comparisons and casts of what is stored there are
-computed in that loop: only the loaded tiles, masks and what cannot move (`tl.where`,
-`tl.exp`, reductions) are tiles. A load through a pointer parameter takes the element type
-every launch in the module passes for it, where the host code shows it (`torch.empty(n,
-dtype=torch.float32)`, `x.float()`, `x.to(torch.int8)`, `torch.empty_like(t)` of such a `t`,
-an `assert x.dtype == ...`, what the launcher's callers pass); loads of unstated element type
-(a tensor the launcher receives from outside the module, launches that disagree; for a
-kernel only other modules of the package launch, their launches say) count as 16-bit (bf16/fp16), and so do 8-bit ones (int8,
-bool, fp8): the compiler widens those for arithmetic (an int8 `a + b` of [32768] plans 640
-KiB), which the estimate does not model.
-The rule estimates UB only: a dot accumulator too large for L0C (a [256, 256] fp32
-accumulator is 256 KiB, L0C 128 KiB on 910B) also fails to compile, with `cc overflow`, and is
-not reported.
-
-A tile whose address steps along its last axis by a stride the configuration fixes (a block
-pointer with strides `(H,)`, `o * H` with `H` a constexpr other than 1) takes 32 bytes per
-element in UB (a strided DMA; measured), and so does a vector carried round a loop, broadcast
-in it and accumulated after (`b_z[None, :] + ...`, then `b_z += ...`), with the loop's tiles
-computed from it.
-
-Not flagged: a configuration leaving some tile size unknown (e.g. a block size the host
-computes) counts only the tiles it sizes; it is flagged only when those alone overflow. Arms
-of a constexpr branch that a configuration does not compile are not counted. A name rebound
-in the same block (`BLOCK = 65536` then `BLOCK = min(BLOCK, ...)`), or bound more than once
-at module level, has no known value; nor does a literal another arm refines (`BLOCK = 4096`,
-then `if ...: BLOCK = min(BLOCK, n)`), nor one in an arm that returns before the launch, that
-the launch is not in, or that runs on another platform only (after `x.device.type == "npu"`
-fails); literals of two names combine only when they can be bound on one path; a list chosen by a runtime test (`[64, 128] if
-check_shared_mem() else [32, 64]`, a device's choice) gives no configuration. A stride known
-only at run time (`o * stride_d`) or a column-major block may make a strided DMA too, but
-whether it does depends on the launch (a contiguous tensor has stride 1, and a column-major
-block next to a row-major tile measured at its element width), so the rule counts such tiles
-at their element width, and a tile that only feeds `tl.dot` not at all (with a stride other
-than 1 the vector cores would gather it into UB for the cube core): the figure it reports is
-a lower bound there, and runtime strides of 1 never make a finding.
-Calibrated on the fixture corpus and fla-core 0.6.0's Ascend kernels against the compiler's
-plan (`bench/calibrate_ub.py`); docs/ub-estimate.md states how close the estimate is and
-which overflows it misses.
+Not flagged: what a configuration leaves unsized (a block size the host computes) is not
+counted, and a constexpr arm it does not compile is not either.
 
 ## Why is this bad?
 The compiler rejects the kernel when the configuration is compiled, one configuration at a
@@ -110,6 +43,111 @@ get_device_properties(...)`, fla's `fla.utils.ascend_ub_manager`) with a safety 
 ## Fix safety
 No fix: which configuration to drop, or how to split the kernel, is a design choice, and the
 estimate is an estimate (`ascend-lint confirm` compiles the configuration to check it).
+
+## Details
+### The UB of each SoC
+Estimates, for each constexpr configuration the module makes visible, the peak unified buffer
+(UB) a kernel needs, and flags configurations over the UB of the SoC the file targets (the
+`target-soc` setting: 192 KiB on the Ascend 910B, the default, and the 910_93; 248 KiB on the
+Ascend 950, 216 KiB there for a kernel compiled as mixed SIMD+SIMT, which the rule does not
+tell apart).
+
+### Where configurations come from
+Configurations come from `triton.autotune` configs, written inline, in a module-level
+name (`configs=CONFIGS`) or returned by a function of the module (`configs=get_configs()`),
+including comprehensions over literal lists, names bound to one or their
+`itertools.product`, the configs `for` loops
+append to a list (`configs.append(triton.Config(...))`, with the loops' `if`s and `if ...:
+continue` guards) and `triton.Config(dict(BLOCK=...))`; literal constexpr arguments of `kernel[grid](...)` launches in the same module
+(by keyword or position, also after a splat of unknown length when no parameter has a default:
+`k[grid](x, y, *x.stride(), 1024)` passes the last parameter 1024, and after a splat of a
+tensor's strides or shape whose rank the function shows: `B, D = x.shape`, or `x` allocated
+with two sizes; names bound to a literal,
+host function defaults; a name bound to a different literal in
+each arm of an `if` gives one configuration per value, and so does a literal bound in one arm
+when another computes the value at run time: the literal is what the launch passes when its
+arm runs, and the finding names that assignment's line; likewise where a call passes such a
+name to the function launching with its parameter: `_launch(x, BLOCK)`); `triton.heuristics` entries (lambdas
+or functions of the module) with literal results, constexpr parameter defaults, module-level constants and the names the kernel
+body binds as constexprs (`BLOCK: tl.constexpr = 65536`, as inductor writes them).
+
+### The finding
+The finding
+names the configuration and the tiles that make up the peak, each with its line, and the
+element types it took for their pointers (shown by the host, or 16-bit assumed). An autotune
+config that overflows with several launches' values is reported once, at the config, for the
+largest estimate, and the message counts the other launches; so is a comprehension stating
+several configs that overflow (`[triton.Config({"BD": bd}) for bd in [256, 2048]]`), counting
+the other configs.
+
+### Kernels other modules define
+A kernel another module of the
+package defines is estimated where this module launches it (`from .kernels import k`, then
+`k[grid](x, BLOCK=4096)`), for the values those launches pass (with its autotune configs: once
+per launch, for the largest), from that module's code.
+
+### How the peak is estimated
+The estimate sums the tiles live at the statement where the most are live, following what the
+compiler's memory planner does (measured on triton-ascend 3.2 with
+`--enable-memory-display`; see docs/ub-estimate.md): fp32 accumulators and dot results the
+vector core works on, transpose copies, masks, reduction scratch, double-buffered loads in
+loops, both arms of a runtime branch while they fit. Tiles that only feed `tl.dot` (or dot
+results that are only accumulated, cast or stored, also an accumulator read after its loop)
+live in the cube core's L1/L0C and take no UB; vector work on a dot's operands or results is
+split between the two vector cores. An address computed with `//` or `%` is loaded and stored
+element by element, and the arithmetic, comparisons and casts of what is stored there are
+computed in that loop: only the loaded tiles, masks and what cannot move (`tl.where`,
+`tl.exp`, reductions) are tiles.
+
+### Element types
+A load through a pointer parameter takes the element type
+every launch in the module passes for it, where the host code shows it (`torch.empty(n,
+dtype=torch.float32)`, `x.float()`, `x.to(torch.int8)`, `torch.empty_like(t)` of such a `t`,
+an `assert x.dtype == ...`, what the launcher's callers pass); loads of unstated element type
+(a tensor the launcher receives from outside the module, launches that disagree; for a
+kernel only other modules of the package launch, their launches say) count as 16-bit (bf16/fp16), and so do 8-bit ones (int8,
+bool, fp8): the compiler widens those for arithmetic (an int8 `a + b` of [32768] plans 640
+KiB), which the estimate does not model.
+
+### UB only
+The rule estimates UB only: a dot accumulator too large for L0C (a [256, 256] fp32
+accumulator is 256 KiB, L0C 128 KiB on 910B) also fails to compile, with `cc overflow`, and is
+not reported.
+
+### Strided tiles
+A tile whose address steps along its last axis by a stride the configuration fixes (a block
+pointer with strides `(H,)`, `o * H` with `H` a constexpr other than 1) takes 32 bytes per
+element in UB (a strided DMA; measured), and so does a vector carried round a loop, broadcast
+in it and accumulated after (`b_z[None, :] + ...`, then `b_z += ...`), with the loop's tiles
+computed from it.
+
+### Not flagged
+Not flagged: a configuration leaving some tile size unknown (e.g. a block size the host
+computes) counts only the tiles it sizes; it is flagged only when those alone overflow.
+
+Arms
+of a constexpr branch that a configuration does not compile are not counted.
+
+A name rebound
+in the same block (`BLOCK = 65536` then `BLOCK = min(BLOCK, ...)`), or bound more than once
+at module level, has no known value; nor does a literal another arm refines (`BLOCK = 4096`,
+then `if ...: BLOCK = min(BLOCK, n)`), nor one in an arm that returns before the launch, that
+the launch is not in, or that runs on another platform only (after `x.device.type == "npu"`
+fails); literals of two names combine only when they can be bound on one path; a list chosen by a runtime test (`[64, 128] if
+check_shared_mem() else [32, 64]`, a device's choice) gives no configuration.
+
+A stride known
+only at run time (`o * stride_d`) or a column-major block may make a strided DMA too, but
+whether it does depends on the launch (a contiguous tensor has stride 1, and a column-major
+block next to a row-major tile measured at its element width), so the rule counts such tiles
+at their element width, and a tile that only feeds `tl.dot` not at all (with a stride other
+than 1 the vector cores would gather it into UB for the cube core): the figure it reports is
+a lower bound there, and runtime strides of 1 never make a finding.
+
+### Calibration
+Calibrated on the fixture corpus and fla-core 0.6.0's Ascend kernels against the compiler's
+plan (`bench/calibrate_ub.py`); docs/ub-estimate.md states how close the estimate is and
+which overflows it misses.
 """
 
 from __future__ import annotations

@@ -1,31 +1,13 @@
 """
 ## What it does
-Flags a launch whose grid has an axis holding the AI (cube) core count —
-`get_device_properties(device)["num_aicore"]`, `props.get("num_aicore")` (also chained:
-`get_device_properties(device).get("num_aicore")`), fla's
-`get_multiprocessor_count(i, use_aicore=True)`, torch_npu's `props.cube_core_num`, the
-triton-ascend driver's `triton.runtime.driver.active.utils.get_aicore_num()`, vLLM's
-`num_compute_units()` (vllm-ascend's platform answers the cube core count), or a name (the function's own, or a
-module-level `NUM_CORES = ...`), parameter, `min`/`max` or helper of the module (a function,
-or a method called through its class or `self`: `Device.cube_cores()`) returning one, also as an element of a tuple it returns (`cores, _ = get_device_properties()` or
-`get_device_properties()[0]` with `return props["num_aicore"], props["num_vectorcore"]`: the
-element the helper returns decides, not its position; a helper returning
-`props["num_vectorcore"] if op_type == "vector" else props["num_aicore"]` holds the count the
-literal the call passes picks, `get_num_cores("cube")`) — for a kernel with no `tl.dot`: a
-vector-bound kernel. A helper or module-level name another module of the package defines
-counts the same (`from .utils import get_num_cores`, `from .utils import NUM_CORES`, `from .
-import utils` or `import pkg.utils as u` then `utils.get_num_cores("cube")`): that module is
-read from disk as for an imported device function, and works the count out from its own
-functions and names (what it imports in turn is not followed). A kernel another module of the
-package defines is checked where this module launches it (`from .kernels import k`, then
-`k[(cores,)](...)`), from that module's code. Not
-flagged: launches that run only on another platform than Ascend (the forms ASC001 lists).
+Flags a launch whose grid has an axis holding the AI (cube) core count
+(`get_device_properties(device)["num_aicore"]`, the driver's `get_aicore_num()`, or a name,
+parameter or helper of the module or package returning one) for a kernel with no `tl.dot`: a
+vector-bound kernel.
 
-A kernel counts as using `tl.dot` when it calls `tl.dot` / `tl.dot_scaled`, or a
-`@triton.jit` function of the module that does, or an imported helper whose name says
-matrix multiply (`dot`, `mm`, `matmul` in it). A mixed cube/vector kernel, one splitting each
-AI core's work between its cores itself (`with extension.scope(core_mode="vector"):`,
-`extension.sub_vec_id()`), is written for the AI core count and not flagged either. Part of the `perf` group
+Not flagged: a kernel using `tl.dot` (also through a device function, or a helper named like a
+matrix multiply), a mixed cube/vector kernel splitting each AI core's work between its cores
+itself, and launches that run only on another platform than Ascend. Part of the `perf` group
 (`ignore = ["perf"]` turns the performance rules off).
 
 ## Why is this bad?
@@ -51,6 +33,40 @@ Keep `num_aicore` for cube-bound kernels (those with `tl.dot`).
 No automatic fix: the count is usually read once and shared with other launches (some
 cube-bound), and a kernel that is not a task loop over the grid computes different work on
 a different grid.
+
+## Details
+### The AI core count
+Flags a launch whose grid has an axis holding the AI (cube) core count —
+`get_device_properties(device)["num_aicore"]`, `props.get("num_aicore")` (also chained:
+`get_device_properties(device).get("num_aicore")`), fla's
+`get_multiprocessor_count(i, use_aicore=True)`, torch_npu's `props.cube_core_num`, the
+triton-ascend driver's `triton.runtime.driver.active.utils.get_aicore_num()`, vLLM's
+`num_compute_units()` (vllm-ascend's platform answers the cube core count), or a name (the function's own, or a
+module-level `NUM_CORES = ...`), parameter, `min`/`max` or helper of the module (a function,
+or a method called through its class or `self`: `Device.cube_cores()`) returning one, also as an element of a tuple it returns (`cores, _ = get_device_properties()` or
+`get_device_properties()[0]` with `return props["num_aicore"], props["num_vectorcore"]`: the
+element the helper returns decides, not its position; a helper returning
+`props["num_vectorcore"] if op_type == "vector" else props["num_aicore"]` holds the count the
+literal the call passes picks, `get_num_cores("cube")`) — for a kernel with no `tl.dot`: a
+vector-bound kernel. A helper or module-level name another module of the package defines
+counts the same (`from .utils import get_num_cores`, `from .utils import NUM_CORES`, `from .
+import utils` or `import pkg.utils as u` then `utils.get_num_cores("cube")`): that module is
+read from disk as for an imported device function, and works the count out from its own
+functions and names (what it imports in turn is not followed). A kernel another module of the
+package defines is checked where this module launches it (`from .kernels import k`, then
+`k[(cores,)](...)`), from that module's code.
+
+### Not flagged
+Not
+flagged: launches that run only on another platform than Ascend (the forms ASC001 lists).
+
+### What counts as using `tl.dot`
+A kernel counts as using `tl.dot` when it calls `tl.dot` / `tl.dot_scaled`, or a
+`@triton.jit` function of the module that does, or an imported helper whose name says
+matrix multiply (`dot`, `mm`, `matmul` in it). A mixed cube/vector kernel, one splitting each
+AI core's work between its cores itself (`with extension.scope(core_mode="vector"):`,
+`extension.sub_vec_id()`), is written for the AI core count and not flagged either. Part of the `perf` group
+(`ignore = ["perf"]` turns the performance rules off).
 """
 
 from __future__ import annotations

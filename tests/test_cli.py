@@ -299,6 +299,16 @@ def test_rule_prints_its_documentation(capsys, selector: str) -> None:
     assert "tl.dot" in out and "+ 0.0" in out
 
 
+def test_rule_brief_leaves_out_the_details(capsys) -> None:
+    """`--brief` prints what the editor's hover shows: the documentation up to `## Details`,
+    then where the details are."""
+    code, full, _ = run("rule", "ASC010", capsys=capsys)
+    assert code == 0 and "## Details" in full
+    code, brief, _ = run("rule", "ASC010", "--brief", capsys=capsys)
+    assert code == 0 and "## Details" not in brief and "## Fix safety" in brief
+    assert full.startswith(brief.split("\n*Details")[0]) and len(brief) < len(full) / 4
+
+
 def test_rule_unknown(capsys) -> None:
     code, out, err = run("rule", "ASC042", capsys=capsys)
     assert (code, out) == (2, "")

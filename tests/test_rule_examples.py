@@ -72,6 +72,37 @@ def test_rule_is_documented(rule):
     assert rule.VALID and rule.INVALID
 
 
+# The words a reader of the editor's hover or `ascend-lint rule` meets before the example: a short
+# statement; every recognised form, exception and measurement goes to `## Details`.
+WHAT_IT_DOES_WORDS = 125
+WHY_WORDS = 180
+FIX_SAFETY_WORDS = 320  # the fix's contract in full goes to Details too
+
+
+def section_words(doc: str, title: str) -> int:
+    return len(doc.split(f"## {title}\n", 1)[1].split("\n## ", 1)[0].split())
+
+
+@pytest.mark.parametrize("rule", all_rules(), ids=lambda r: r.CODE)
+def test_rule_documentation_is_short_before_its_details(rule):
+    """ "What it does" and "Why is this bad?" stay short (they regrew to 3,000 words once);
+    `## Details`, when there is one, is the last section, and `documentation(details=False)` is
+    the documentation up to it."""
+    doc = rule.documentation()
+    assert section_words(doc, "What it does") <= WHAT_IT_DOES_WORDS, f"{rule.CODE}: move the catalogue to ## Details"
+    assert section_words(doc, "Why is this bad?") <= WHY_WORDS, f"{rule.CODE}: move the catalogue to ## Details"
+    if "## Fix safety" in doc:
+        assert section_words(doc, "Fix safety") <= FIX_SAFETY_WORDS, f"{rule.CODE}: move the cases to ## Details"
+    brief = rule.documentation(details=False)
+    assert "## Details" not in brief
+    if rule.has_details():
+        titles = [line for line in doc.splitlines() if line.startswith("## ")]
+        assert titles[-1] == "## Details" and titles.count("## Details") == 1
+        assert doc.startswith(brief.rstrip("\n") + "\n\n## Details\n")
+    else:
+        assert brief == doc
+
+
 @pytest.mark.parametrize(("rule", "example"), FIX_CASES)
 def test_example_fix(rule, example):
     """The rule's fixes (unsafe ones too when the example says so) turn `code` into `fixed`."""

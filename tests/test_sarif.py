@@ -47,7 +47,10 @@ def test_driver_describes_every_rule_as_github_wants(run: dict) -> None:
     for descriptor, rule in zip(rules, all_rules(), strict=False):
         assert descriptor["name"] == rule.NAME
         assert descriptor["shortDescription"]["text"] == rule.SUMMARY
-        assert descriptor["fullDescription"]["text"]
+        # "a comprehensive description": the rule's What it does, its Details left to `help`
+        full = descriptor["fullDescription"]["text"]
+        assert full.startswith(rule.documentation().split("## What it does\n")[1][:20])
+        assert "## " not in full and len(full.split()) <= 125
         assert descriptor["help"]["markdown"] == descriptor["help"]["text"] == rule.documentation()
         if shared.HOMEPAGE:
             assert descriptor["helpUri"] == shared.rule_url(rule.CODE, rule.NAME)

@@ -21,6 +21,7 @@ from ascend_lint.engine import lint_source
 from ascend_lint.fixer import fix_result
 from ascend_lint.fixes import apply_edits
 from ascend_lint.model import Edit, Position
+from ascend_lint.reporters.shared import HOMEPAGE, rule_url
 
 # ASC001 after a non-BMP character (UTF-16 columns differ from code points), ASC003 with a
 # related location and an unsafe fix.
@@ -238,6 +239,10 @@ def test_diagnostics_actions_and_hover(project: Path):
         )
         assert hover.contents.value.startswith("# dot-lhs-reuse (ASC003)")
         assert "## Why is this bad?" in hover.contents.value
+        # a popup, not a page: the rule's Details stay out, the last line says where they are
+        assert "## Details" not in hover.contents.value and "## Fix safety" in hover.contents.value
+        where = f"docs/rules.md]({rule_url('ASC003', 'dot-lhs-reuse')})" if HOMEPAGE else "`ascend-lint rule ASC003`"
+        assert hover.contents.value.rstrip().splitlines()[-1].endswith(f"{where}*")
 
         # the editor inserts the noqa comment: the server re-lints the changed document only
         other = open_document(editor, project / "triton_ascend" / "other.py", KERNEL)

@@ -73,7 +73,7 @@ def _descriptor(rule: type[Rule]) -> JSONObject:
             "id": rule.CODE,
             "name": rule.NAME,
             "shortDescription": {"text": rule.SUMMARY},
-            "fullDescription": {"text": _first_paragraph(documentation)},
+            "fullDescription": {"text": what_it_does(documentation)},
             "help": {"text": documentation, "markdown": documentation},
             "helpUri": shared.rule_url(rule.CODE, rule.NAME),
             "defaultConfiguration": {"level": shared.LEVEL},
@@ -89,13 +89,13 @@ def _properties(rule: type[Rule]) -> JSONObject:
     return {"tags": tags, "precision": rule.precision()}
 
 
-def _first_paragraph(markdown: str) -> str:
-    """The first paragraph of prose (the "What it does" text), headings skipped."""
-    for block in markdown.split("\n\n"):
-        prose = [line.strip() for line in block.splitlines() if line.strip() and not line.startswith("#")]
-        if prose:
-            return " ".join(prose)
-    return markdown.strip()
+def what_it_does(markdown: str) -> str:
+    """The "What it does" section as plain paragraphs: SARIF's `fullDescription` ("a
+    comprehensive description"), short by the docs' rule (tests/test_rule_examples.py); the
+    whole documentation, Details included, is `help`."""
+    section = markdown.split("## What it does\n", 1)[-1].split("\n## ", 1)[0]
+    paragraphs = [" ".join(line.strip() for line in block.splitlines()) for block in section.split("\n\n")]
+    return "\n\n".join(p for p in paragraphs if p)
 
 
 def _result(finding: Finding, rule_index: int, properties: JSONObject) -> JSONObject:

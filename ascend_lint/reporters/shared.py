@@ -1,14 +1,18 @@
-"""What the review formats (sarif, github, rdjson) share: the tool's name, links, level, paths."""
+"""What the review formats (sarif, github, rdjson) and the editor share: the tool's name, links
+(a rule's, its documentation without details), level, paths."""
 
 from __future__ import annotations
 
 import os
 from importlib import metadata
 from pathlib import PurePath
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ascend_lint.engine import relative_display
 from ascend_lint.model import Diagnostic
+
+if TYPE_CHECKING:
+    from ascend_lint.rule import Rule
 
 NAME = "ascend-lint"
 
@@ -44,6 +48,17 @@ def rule_url(code: str, name: str) -> str | None:
     from ascend_lint.rule import heading_anchor  # libcst: only then (the JSON output of a cached run never parses)
 
     return f"{HOMEPAGE}/blob/main/docs/rules.md#{heading_anchor(code, name)}"
+
+
+def brief_documentation(rule: type[Rule]) -> str:
+    """A rule's documentation without its `## Details` (the editor's hover, `ascend-lint rule
+    --brief`), then a line saying where they are: the rule's heading in docs/rules.md when the
+    project has a homepage (`rule_url`), else the command that prints them."""
+    if not rule.has_details():
+        return rule.documentation()
+    url = rule_url(rule.CODE, rule.NAME)
+    where = f"[docs/rules.md]({url})" if url else f"`ascend-lint rule {rule.CODE}`"
+    return f"{rule.documentation(details=False)}\n*Details (every form recognised, every exception): {where}*\n"
 
 
 def without_none(mapping: JSONObject) -> JSONObject:
