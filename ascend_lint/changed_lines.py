@@ -122,22 +122,69 @@ def _fetch_hint(top: Path, rev: str) -> str:
     except ChangedLinesError:
         return ""
     unknown = [name for name in _revisions(rev) if not _is_commit(top, name)]
-    checkout = (
-        "actions/checkout's `fetch-depth: 2` for a pull request's `HEAD^1`, `fetch-depth: 0` for `origin/main...`"
-    )
     if unknown:
-        where = "this shallow clone" if shallow else "this clone"
-        return (
-            f"\nhint: {where} has no commit `{unknown[0]}`. If it is on the remote, fetch it first"
-            " (`git fetch --depth=1 origin main:refs/remotes/origin/main` gives `origin/main`), or"
-            f" check out more history ({checkout})."
-        )
+        return _missing_hint(top, unknown[0], shallow)
     if shallow and "..." in rev:
         return (
             "\nhint: this clone is shallow, so the merge base `...` needs may be missing: deepen"
-            f" it (`git fetch --deepen=50 origin`) or check out more history ({checkout})."
+            f" it (`git fetch --deepen=50 origin`) or check out more history ({CHECKOUT})."
         )
     return ""
+
+
+CHECKOUT = "actions/checkout's `fetch-depth: 2` for a pull request's `HEAD^1`, `fetch-depth: 0` for `origin/main...`"
+# `NAME~3^2`: a revision and the ancestry steps after it (`~N` is N, `^N` one)
+ANCESTRY = re.compile(r"(.*?)((?:[~^][0-9]*)*)")
+# what a ref name cannot hold (git check-ref-format), or a revision form that is not a ref
+NOT_A_REF = re.compile(r"[\x00-\x20~^:?*\[\\\x7f]|\.\.|@\{|^@$|^[-/.]|[/.]$|\.lock$")
+
+
+def _missing_hint(top: Path, name: str, shallow: bool) -> str:
+    """The hint for a revision this clone lacks: deepen the history when it is an ancestor of
+    a commit the clone has (`HEAD~3`), else the `git fetch` that gives it under its own name."""
+    match = ANCESTRY.fullmatch(name)
+    base, suffix = (match[1], match[2]) if match else (name, "")
+    steps = sum(int(step[1:] or 1) if step[0] == "~" else 1 for step in re.findall(r"[~^][0-9]*", suffix))
+    if base and steps and _is_commit(top, base):
+        if not shallow:  # the whole history is here: the ancestor does not exist
+            return ""
+        return (
+            f"\nhint: this shallow clone lacks the history `{name}` needs: deepen it"
+            f" (`git fetch --deepen={steps}`, or `git fetch --unshallow` for all of it) or check"
+            f" out more history ({CHECKOUT})."
+        )
+    if not base or re.fullmatch(r"[A-Z_]*HEAD", base):  # no commit yet, or nothing fetched
+        return ""
+    where = "this shallow clone" if shallow else "this clone"
+    fetch = _fetch_command(top, base, steps + 1 if shallow else None)
+    how = f" (`{fetch}`)" if fetch else ""
+    return (
+        f"\nhint: {where} has no commit `{name}`. If it is on the remote, fetch it first{how},"
+        f" or check out more history ({CHECKOUT})."
+    )
+
+
+def _fetch_command(top: Path, name: str, depth: int | None) -> str | None:
+    """The `git fetch` that makes revision ``name`` resolve: a remote-tracking branch
+    (`origin/dev`) into itself, a full commit hash by itself, any other name as a local branch;
+    ``depth`` commits of it in a shallow clone (a whole clone stays whole)."""
+    try:
+        remotes = _git(top, "remote").split()
+    except ChangedLinesError:
+        remotes = []
+    default = "origin" if "origin" in remotes or not remotes else remotes[0]
+    fetch = "git fetch" if depth is None else f"git fetch --depth={depth}"
+    if re.fullmatch(r"[0-9a-f]{40}|[0-9a-f]{64}", name):
+        return f"{fetch} {default} {name}"
+    if NOT_A_REF.search(name):
+        return None
+    tracking = name.removeprefix("refs/remotes/")
+    for remote in sorted(remotes, key=len, reverse=True):
+        if tracking.startswith(f"{remote}/"):
+            return f"{fetch} {remote} {tracking[len(remote) + 1 :]}:refs/remotes/{tracking}"
+    if name.startswith("refs/"):
+        return f"{fetch} {default} {name}:{name}"
+    return f"{fetch} {default} {name}:refs/heads/{name}"
 
 
 def _is_commit(top: Path, name: str) -> bool:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import shlex
 from pathlib import Path
 
 import pytest
@@ -266,18 +268,27 @@ def clone(origin: Path, destination: Path, *options: str) -> Path:
     return destination
 
 
+SINGLE_BRANCH = ["--single-branch", "--branch=feature"]
+
+
 @pytest.mark.parametrize(
     ("options", "base", "fetch"),
     [
         # a pull request's checkout: one commit, whose first parent is the base
-        (["--depth=1"], "HEAD^1", ["fetch", "-q", "--depth=2", "origin"]),
+        (["--depth=1"], "HEAD^1", "git fetch --deepen=1"),
+        (["--depth=1"], "HEAD~1", "git fetch --deepen=1"),
         # a branch's checkout: the base branch was not fetched
-        (["--depth=1", "--single-branch", "--branch=feature"], "origin/main", ["fetch", "-q", "--depth=1", "origin"]),
+        (["--depth=1", *SINGLE_BRANCH], "origin/main", "git fetch --depth=1 origin main:refs/remotes/origin/main"),
+        (["--depth=1", *SINGLE_BRANCH], "origin/dev", "git fetch --depth=1 origin dev:refs/remotes/origin/dev"),
+        (["--depth=1", *SINGLE_BRANCH], "dev", "git fetch --depth=1 origin dev:refs/heads/dev"),
+        # a whole clone of one branch: fetching the base keeps it whole
+        (SINGLE_BRANCH, "origin/dev", "git fetch origin dev:refs/remotes/origin/dev"),
     ],
 )
 def test_cli_diff_base_missing_from_a_ci_clone_says_how_to_fetch_it(
-    tmp_path: Path, options: list[str], base: str, fetch: list[str]
+    tmp_path: Path, options: list[str], base: str, fetch: str
 ) -> None:
+    """The hint's `git fetch` is for the base asked for, and running it makes the base resolve."""
     origin = tmp_path / "origin"
     origin.mkdir()
     git(origin, "init", "-q", "--initial-branch=main")
@@ -286,6 +297,7 @@ def test_cli_diff_base_missing_from_a_ci_clone_says_how_to_fetch_it(
     kernel.write_text(BAD_KERNEL.replace(", num_warps=4", ""), encoding="utf-8")
     git(origin, "add", ".")
     git(origin, "commit", "-qm", "kernel")
+    git(origin, "branch", "dev")
     git(origin, "checkout", "-qb", "feature")
     kernel.write_text(BAD_KERNEL, encoding="utf-8")
     git(origin, "commit", "-qam", "num_warps")
@@ -293,8 +305,14 @@ def test_cli_diff_base_missing_from_a_ci_clone_says_how_to_fetch_it(
     done = ascend_lint("check", "--diff-base", base, cwd=checkout)
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert f"bad revision '{base}'" in done.stderr and "Use '--'" not in done.stderr
-    assert "hint: this shallow clone has no commit" in done.stderr
-    assert "fetch-depth: 2" in done.stderr and "git fetch --depth=1 origin main:refs/remotes/origin/main" in done.stderr
-    git(checkout, *fetch, "main:refs/remotes/origin/main" if base == "origin/main" else "feature")
+    shallow = "--depth=1" in options
+    if base.startswith("HEAD"):
+        assert f"hint: this shallow clone lacks the history `{base}` needs" in done.stderr
+    else:
+        assert f"hint: this {'shallow ' * shallow}clone has no commit `{base}`" in done.stderr
+    assert "fetch-depth: 2" in done.stderr
+    hinted = re.findall(r"`(git fetch [^`]*)`", done.stderr)
+    assert hinted[0] == fetch, done.stderr
+    git(checkout, *shlex.split(fetch)[1:], "-q")
     after = ascend_lint("check", "--output-format", "json", "--diff-base", base, cwd=checkout)
     assert reported(after) == {("ASC001", line_of(BAD_KERNEL, "num_warps"))}
