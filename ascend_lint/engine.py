@@ -12,8 +12,8 @@ import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, replace
-from functools import cache, partial
+from dataclasses import replace
+from functools import cache, cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
@@ -42,27 +42,41 @@ Progress = Callable[[int, int], None]
 Done = TypeVar("Done")
 
 
-@dataclass
 class DocumentMemory:
     """What a re-lint of a document keeps from the previous lint (the editor server keeps one
     per open document; `--fix` one per file, from its check to the re-lint of the fixed text):
     the parsed top-level statements an edit did not touch, the kernels it did not touch with
     their facts, what the host code of those statements holds, and the positions found in their
-    functions."""
-
-    parser: IncrementalParser
-    kernels: KernelMemory
-    hosts: HostMemory
-    layouts: LayoutMemory
+    functions. Each part is made (and its module, which needs libcst, imported) when a lint
+    first uses it: a file skipped as not Ascend code loads none of them."""
 
     @classmethod
     def empty(cls) -> DocumentMemory:
-        from .host import HostMemory
+        return cls()
+
+    @cached_property
+    def parser(self) -> IncrementalParser:
         from .incremental import IncrementalParser
+
+        return IncrementalParser()
+
+    @cached_property
+    def kernels(self) -> KernelMemory:
         from .kernels import KernelMemory
+
+        return KernelMemory()
+
+    @cached_property
+    def hosts(self) -> HostMemory:
+        from .host import HostMemory
+
+        return HostMemory()
+
+    @cached_property
+    def layouts(self) -> LayoutMemory:
         from .positions import LayoutMemory
 
-        return cls(IncrementalParser(), KernelMemory(), HostMemory(), LayoutMemory())
+        return LayoutMemory()
 
 
 def lint_paths(

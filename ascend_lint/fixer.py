@@ -50,7 +50,6 @@ from .engine import (
     planned_files,
     relative_display,
 )
-from .fixes import edited
 from .model import Diagnostic, Edit, FileResult, Finding, Fix, LineIndex, Position
 from .names import name_reads, unresolved
 
@@ -181,6 +180,8 @@ def _fix_once(
     fixes = [finding.fix for finding in _fixable(result.findings, unsafe, lines) if finding.fix is not None]
     if result.error is not None or result.source is None or not fixes:
         return result, None
+    from .fixes import edited  # libcst: loaded for a file with fixes to make, not for every file
+
     chosen = _non_overlapping(fixes)
     # dict: a fix applied with a larger one shares its edits, made once; lines two fixes insert
     # at one place go in the order of the fixes' places (`_placement`)

@@ -143,14 +143,23 @@ def test_hooks_take_python_files_and_run_once() -> None:
         assert "--force-exclude" in hook["entry"].split(), hook
 
 
-@pytest.mark.parametrize("output_format", ["text", "github", "rdjson"])
-def test_a_commit_of_cuda_files_parses_nothing(tmp_path: Path, output_format: str) -> None:
-    """What the hook runs on a change touching only CUDA kernels: ascend-lint skips them by
+@pytest.mark.parametrize(
+    "options",
+    [
+        ["--output-format", "text"],
+        ["--output-format", "github"],
+        ["--output-format", "rdjson"],
+        ["--fix"],  # the ascend-lint-fix hook
+        ["--diff"],
+    ],
+)
+def test_a_commit_of_cuda_files_parses_nothing(tmp_path: Path, options: list[str]) -> None:
+    """What the hooks run on a change touching only CUDA kernels: ascend-lint skips them by
     their path and project, before loading libcst (whose import is most of a run's time)."""
     write_project(tmp_path)
     command = [sys.executable, "-X", "importtime", "-m", "ascend_lint", "check", "--force-exclude", "--no-cache"]
     done = subprocess.run(
-        [*command, "--output-format", output_format, CUDA_PATH],
+        [*command, *options, CUDA_PATH],
         cwd=tmp_path,
         env={**os.environ, "PYTHONPATH": str(CHECKOUT)},
         capture_output=True,
