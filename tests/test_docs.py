@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import re
 
 from conftest import REPO
@@ -18,12 +19,22 @@ from ascend_lint.docs import (
     with_rules_table,
 )
 from ascend_lint.registry import all_rules
-from ascend_lint.rule import heading, heading_anchor
+from ascend_lint.rule import Rule, heading, heading_anchor
 
 
 def test_docs_rules_md_is_the_rule_documentation() -> None:
     published = (REPO / "docs" / "rules.md").read_text(encoding="utf-8")
     assert published == rules_page(), f"docs/rules.md is out of date: run `{REGENERATE}`"
+
+
+def test_the_contract_names_every_rule_attribute() -> None:
+    """docs/CONTRACT.md is what tools built on ascend-lint read: each class attribute a rule
+    declares (`CODE`, `NO_EFFECT`, ...) is in its list of them, as in CONTRIBUTING's."""
+    contract = (REPO / "docs" / "CONTRACT.md").read_text(encoding="utf-8")
+    declared = {name for name in inspect.get_annotations(Rule) if name.isupper()}
+    assert {"CODE", "NO_CONFIRM", "NO_EFFECT"} <= declared
+    for name in sorted(declared):
+        assert f"`{name}`" in contract, f"docs/CONTRACT.md does not name Rule.{name}"
 
 
 def test_readme_rules_table_lists_every_rule() -> None:
