@@ -6,6 +6,7 @@ Matching a finding to launches uses the finding's position in its file:
 - inside a function that kernels of the same file call (a ``@triton.jit`` helper): the launches
   of those kernels;
 - anywhere else (a host wrapper): the launches made from the statement holding the finding;
+  none when the finding is inside a launch call (``_launch_calls``) the workload never made;
 - else, for a finding about a launch option (its ``option`` fact, e.g. on a ``**kwargs`` dict):
   launches from the same file that passed that option.
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 import ast
 import functools
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,7 +85,6 @@ class _Span:
     last_row: int
     code: str
     device: bool = False  # a `@triton.jit` function (kernel or helper), decorators included
-    launch: bool = False  # a statement launching a kernel (`kernel[grid](...)`, `.run` / `.warmup`)
 
     def holds(self, row: int) -> bool:
         return self.first_row <= row <= self.last_row
@@ -96,6 +97,7 @@ class _Spans:
     functions: list[_Span]
     statements: list[_Span]
     configs: list[tuple[ast.Call, dict[str, Any]]] = field(default_factory=list)  # `triton.Config(...)`
+    launches: list[ast.Call] = field(default_factory=list)  # the launch calls (`_launch_calls`)
 
 
 @functools.lru_cache(maxsize=8)
@@ -103,7 +105,8 @@ def _spans_of(source: str) -> _Spans:
     """The spans of a source, parsed once for all its findings (``ast``: rows are all it takes)."""
     lines = LineIndex(source).lines()  # rows as CPython counts them (not at \f or \x1c)
     spans = _Spans([], [])
-    for node in ast.walk(ast.parse(source)):
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             first = min([node.lineno, *(d.lineno for d in node.decorator_list)])
             last = node.end_lineno or node.lineno
@@ -111,23 +114,74 @@ def _spans_of(source: str) -> _Spans:
             spans.functions.append(_Span(node.name, first, last, code, _is_jit(node.decorator_list)))
         elif isinstance(node, ast.stmt) and not hasattr(node, "body"):  # a simple statement
             last = node.end_lineno or node.lineno
-            spans.statements.append(_Span("", node.lineno, last, "", launch=_launches(node)))
+            spans.statements.append(_Span("", node.lineno, last, ""))
         elif isinstance(node, ast.Call) and _callee_name(node.func) == "Config":
             spans.configs.append((node, _literal_items(node)))
+    spans.launches = _launch_calls(tree)
     return spans
 
 
-def _launches(statement: ast.stmt) -> bool:
-    """Whether a statement launches a kernel: ``kernel[grid](...)``, ``kernel.run(...)``,
-    ``kernel.warmup(...)`` (the launches whose options it writes are its own)."""
-    return any(
-        isinstance(n, ast.Call)
-        and (
-            isinstance(n.func, ast.Subscript)
-            or (isinstance(n.func, ast.Attribute) and n.func.attr in ("run", "warmup"))
-        )
-        for n in ast.walk(statement)
-    )
+def _launch_calls(tree: ast.Module) -> list[ast.Call]:
+    """The calls the linter takes for launches (its host index, ``ascend_lint.host``, and the
+    launch options ASC001 reads): ``kernel[grid](...)`` (any subscript called), ``kernel.run(...)``,
+    ``kernel.warmup(...)``, and ``launcher(...)`` where the function binds ``launcher`` once, to
+    a subscript (``launcher = kernel[grid]``). A finding inside one is about that launch's own
+    options; a subscript called elsewhere in its statement (``self.layers[i](x)``,
+    ``handlers[key](...)``) makes no launch of it."""
+    found: list[ast.Call] = []
+    scopes: list[ast.AST] = [tree]
+    scopes += [n for n in ast.walk(tree) if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+    for scope in scopes:
+        own = list(_own_nodes(scope))
+        bound: dict[str, list[ast.expr]] = {}
+        for node in own:
+            if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign)):
+                targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                for target in targets:
+                    for name in ast.walk(target):
+                        if isinstance(name, ast.Name):
+                            bound.setdefault(name.id, []).append(node.value if node.value else target)
+            elif isinstance(node, (ast.For, ast.AsyncFor, ast.With, ast.AsyncWith, ast.NamedExpr)):
+                targets = [node.target] if not isinstance(node, (ast.With, ast.AsyncWith)) else []
+                targets += [i.optional_vars for i in getattr(node, "items", ()) if i.optional_vars]
+                for target in targets:
+                    for name in ast.walk(target):
+                        if isinstance(name, ast.Name):
+                            bound.setdefault(name.id, []).append(target)
+        launchers = {
+            name for name, values in bound.items() if len(values) == 1 and isinstance(values[0], ast.Subscript)
+        }
+        if isinstance(scope, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            launchers -= {a.arg for a in ast.walk(scope.args) if isinstance(a, ast.arg)}
+        for node in own:
+            if isinstance(node, ast.Call) and (
+                isinstance(node.func, ast.Subscript)
+                or (isinstance(node.func, ast.Attribute) and node.func.attr in ("run", "warmup"))
+                or (isinstance(node.func, ast.Name) and node.func.id in launchers)
+            ):
+                found.append(node)
+    return found
+
+
+def _own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
+    """The nodes of a module or function outside the functions and classes nested in it."""
+    stack = list(ast.iter_child_nodes(scope))
+    while stack:
+        node = stack.pop()
+        yield node
+        if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+            stack.extend(ast.iter_child_nodes(node))
+
+
+def _launch_holding(finding: Finding, source: str) -> ast.Call | None:
+    """The innermost launch call (``_launch_calls``) whose text holds the finding's start."""
+    at = (finding.location.row, finding.location.column - 1)
+    holding = [
+        call
+        for call in _spans_of(source).launches
+        if (call.lineno, call.col_offset) <= at < (call.end_lineno or call.lineno, call.end_col_offset or 0)
+    ]
+    return max(holding, key=lambda call: (call.lineno, call.col_offset), default=None)
 
 
 def _callee_name(callee: ast.expr) -> str | None:
@@ -226,10 +280,10 @@ def launched_elsewhere(finding: Finding, source: str, capture: Capture) -> str |
 
 
 def unreached_launch(finding: Finding, source: str) -> int | None:
-    """The row of the launch statement holding a finding (its own options) when :func:`match`
-    found nothing for it: the workload never made that launch. None elsewhere."""
-    statement = _innermost(_spans_of(source).statements, finding.location.row)
-    return statement.first_row if statement is not None and statement.launch else None
+    """The row of the launch holding a finding (its own options: ``_launch_holding``) when
+    :func:`match` found nothing for it: the workload never made that launch. None elsewhere."""
+    launch = _launch_holding(finding, source)
+    return launch.lineno if launch is not None else None
 
 
 def statement_rows(source: str, finding: Finding) -> range:
@@ -280,7 +334,7 @@ def match(finding: Finding, source: str, capture: Capture) -> tuple[KernelRef | 
         ]
         if chosen:
             return chosen[0].kernel, distinct(chosen)
-        if statement.launch:
+        if _launch_holding(finding, source) is not None:
             return None, []  # a launch the workload never made: another launch's options are not its own
 
     option = finding.facts.get("option")
