@@ -2,8 +2,9 @@
 
 ``ascend_lint.cli`` lints the requested paths and hands the results (findings with their
 facts) to :func:`run`. Exit codes: 0 no finding confirmed, 1 at least one confirmed, 2 the
-workload could not run (or bad usage, or the runtime extra is missing); 130 / 143 / 129 when
-SIGINT / SIGTERM / SIGHUP stopped it (every child process killed, the temporary files removed, no verdicts).
+workload could not run (or bad usage, or the runtime extra is missing while a finding needs a
+replay); 130 / 143 / 129 when SIGINT / SIGTERM / SIGHUP stopped it (every child process killed,
+the temporary files removed, no verdicts).
 """
 
 from __future__ import annotations
@@ -236,8 +237,11 @@ def _capture(workload: Workload, args: argparse.Namespace, found: str) -> Captur
 
 def run(args: argparse.Namespace, settings: Settings, results: list[FileResult]) -> int:
     """Confirm the findings in ``results`` (the linted PATHS) with the workload in ``args``."""
+    findings = [f for r in results for f in r.findings]
+    # the extra (triton-ascend, torch) runs the workload and the replays: not needed when nothing is run
+    replays = args.memory or any(backends.replays(finding) for finding in findings)
     missing = runtime_missing()
-    if missing:
+    if missing and replays:
         _progress(f"ascend-lint confirm: {missing}")
         return 2
     if args.workload is not None and not args.workload.is_file():
@@ -250,7 +254,6 @@ def run(args: argparse.Namespace, settings: Settings, results: list[FileResult])
             _progress(f"{error.where(relative_display(error.filename))}: error: {error.message}")
     # as `check`: a file of PATHS that could not be linted (a syntax error, a missing path) is an error
     failed = any(r.error for r in results)
-    findings = [f for r in results for f in r.findings]
     if not findings and not args.memory:
         _progress(f"no findings to confirm in {len(results)} file(s)")
         if args.output_format != "text":  # still a JSON document / SARIF log, for the tools reading it
@@ -266,9 +269,10 @@ def run(args: argparse.Namespace, settings: Settings, results: list[FileResult])
         capture = _capture(workload, args, f"{len(findings)} finding(s) in {len(results)} file(s)")
     else:  # every verdict is known without a launch: the workload is not run
         codes = ", ".join(sorted({finding.code for finding in findings}))
+        extra = f", without the runtime extra, which nothing here needs ({missing.split(';')[0]})" if missing else ""
         _progress(
             f"{len(findings)} finding(s) in {len(results)} file(s), of rules with nothing to replay ({codes}): "
-            f"{workload.describe()} is not run"
+            f"{workload.describe()} is not run{extra}"
         )
         capture = Capture(workload.describe())
     planned = _planned(plans, capture, args, workload, settings)

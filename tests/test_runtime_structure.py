@@ -378,3 +378,23 @@ def test_a_count_or_timeout_that_cannot_work_is_a_usage_error(option, value, cap
         main(["confirm", "--workload", "workload.py", option, value, "kernels/"])
     assert usage.value.code == 2
     assert "must be" in capsys.readouterr().err
+
+
+def test_findings_with_nothing_to_replay_need_no_runtime_extra(tmp_path):
+    """Without triton-ascend and torch, a file whose findings are all of rules with nothing to
+    replay (ASC012) is still confirmed: nothing is run, each finding is INCONCLUSIVE `[no
+    replay]`, and the run says the extra is missing and not needed. Adding a finding to replay
+    (`--memory`) needs it again."""
+    site = _lint_only_environment(tmp_path)
+    fixture = REPO / "fixtures" / "triton_ascend" / "asc012_hard_coded_ub.py"
+    workload = RUNTIME / "workload_asc002.py"
+    args = ["confirm", str(fixture), "--workload", str(workload), "--isolated"]
+
+    done = _run_isolated(site, f"from ascend_lint.cli import main; sys.exit(main({args!r}))")
+
+    assert done.returncode == 0, done.stderr
+    assert " ASC012 INCONCLUSIVE [no replay] " in done.stdout, done.stdout
+    assert "of rules with nothing to replay (ASC012)" in done.stderr
+    assert "without the runtime extra, which nothing here needs (`triton` is not installed)" in done.stderr
+    memory = _run_isolated(site, f"from ascend_lint.cli import main; sys.exit(main({[*args, '--memory']!r}))")
+    assert memory.returncode == 2 and "`triton` is not installed" in memory.stderr, memory.stderr
