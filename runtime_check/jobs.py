@@ -47,6 +47,7 @@ class ReplayJob:
     launches: list[Launch] = field(default_factory=list)
     device: str = DEFAULT_MODEL  # the simulated Ascend model (ignored on a real NPU)
     soc: str = DEFAULT_SOC.name  # the finding's file's `target-soc` family
+    timeout: float | None = None  # seconds the replay allows a workload run of its own (interpret)
 
     def compile_target(self) -> CompileTarget:
         """The chip the compile backend compiles the finding's kernel for."""
@@ -62,6 +63,7 @@ class ReplayJob:
             "launches": [x.to_json() for x in self.launches],
             "device": self.device,
             "soc": self.soc,
+            "timeout": self.timeout,
         }
 
     @classmethod
@@ -75,6 +77,7 @@ class ReplayJob:
             launches=[Launch.from_json(x) for x in data["launches"]],
             device=data["device"],
             soc=data["soc"],
+            timeout=data.get("timeout"),
         )
 
 

@@ -31,6 +31,8 @@ from .targets import compile_target
 from .toolchain import ToolchainMissing
 from .verdicts import Outcome, inconclusive
 
+WORKLOAD_BACKENDS = frozenset({"interpret"})  # backends whose replay runs the workload again, in the interpreter
+
 
 def replay_in_subprocess(job: ReplayJob, timeout: float) -> Outcome:
     """Judge ``job`` in a child process; INCONCLUSIVE with the reason when the child fails."""
@@ -38,9 +40,12 @@ def replay_in_subprocess(job: ReplayJob, timeout: float) -> Outcome:
 
 
 def replay_batch_in_subprocess(jobs: list[ReplayJob], timeout: float) -> list[Outcome]:
-    """Judge ``jobs`` one after the other in one child process, allowed ``timeout`` seconds each."""
-    allowed = timeout * len(jobs)
-    finished = run_child(__name__, {"kind": "replay", "jobs": [job.to_json() for job in jobs]}, allowed)
+    """Judge ``jobs`` one after the other in one child process, allowed ``timeout`` seconds each,
+    and ``timeout`` more for each job that runs the workload again (the interpret backend: the
+    workload run is stopped at ``timeout``, as the capture is, and its launches still replayed)."""
+    allowed = timeout * sum(2 if job.backend in WORKLOAD_BACKENDS else 1 for job in jobs)
+    data = [{**job.to_json(), "timeout": timeout} for job in jobs]
+    finished = run_child(__name__, {"kind": "replay", "jobs": data}, allowed)
     outcomes = [Outcome.from_json(data) for data in finished.result or []]
     failure = finished.failure(allowed)
     outcomes += [inconclusive(job.finding, job.backend, failure) for job in jobs[len(outcomes) :]]

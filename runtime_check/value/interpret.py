@@ -191,7 +191,9 @@ def judge(finding: Finding, kernel: str, result: ValueResult) -> tuple[Verdict, 
     )
 
 
-def value_job(finding: Finding, workload: Workload, kernel: KernelRef, model: str | None) -> ValueJob:
+def value_job(
+    finding: Finding, workload: Workload, kernel: KernelRef, model: str | None, timeout: float | None = None
+) -> ValueJob:
     """Capture ``kernel``'s launches, replay: control, Ascend semantics at the finding's dot
     (shown to the finding's read only), fixed under Ascend semantics at the same dot and read."""
     source = Path(kernel.file).read_text()
@@ -206,7 +208,9 @@ def value_job(finding: Finding, workload: Workload, kernel: KernelRef, model: st
     if fixed is not None:
         fixed_rows = (variants.row_after_fix(dot, finding),) if dot else None
         replays.append(VariantRun(fixed, ascend_dot=True, dot_rows=fixed_rows, read_rows=read_rows(finding, True)))
-    return ValueJob(workload, model, kernel_file=kernel.file, kernel_names=[kernel.name], replays=replays)
+    return ValueJob(
+        workload, model, kernel_file=kernel.file, kernel_names=[kernel.name], replays=replays, workload_timeout=timeout
+    )
 
 
 def judge_fix(finding: Finding, kernel: str, result: ValueResult) -> str:
@@ -222,12 +226,16 @@ def judge_fix(finding: Finding, kernel: str, result: ValueResult) -> str:
     return f"{NEEDS_NPU}. On the workload's launches (grid {grids}): {note}"
 
 
-def fix_job(finding: Finding, workload: Workload, kernel: KernelRef, model: str | None) -> ValueJob:
+def fix_job(
+    finding: Finding, workload: Workload, kernel: KernelRef, model: str | None, timeout: float | None = None
+) -> ValueJob:
     """Capture ``kernel``'s launches, replay the original (a control) and the fixed kernel."""
     source = Path(kernel.file).read_text()
     fixed = variants.fixed(source, finding)
     replays = [VariantRun(variant) for variant in (variants.original(source), fixed) if variant is not None]
-    return ValueJob(workload, model, kernel_file=kernel.file, kernel_names=[kernel.name], replays=replays)
+    return ValueJob(
+        workload, model, kernel_file=kernel.file, kernel_names=[kernel.name], replays=replays, workload_timeout=timeout
+    )
 
 
 def judge_in_interpreter(job: ReplayJob, workdir: Path) -> Outcome:
@@ -236,11 +244,11 @@ def judge_in_interpreter(job: ReplayJob, workdir: Path) -> Outcome:
     if job.evidence not in COLLECTS:
         return inconclusive(job.finding, BACKEND, f"the interpret backend cannot collect {job.evidence.value} evidence")
     if job.evidence is Evidence.FIX_OUTPUTS:
-        values = fix_job(job.finding, job.workload, job.kernel, job.device)
+        values = fix_job(job.finding, job.workload, job.kernel, job.device, job.timeout)
         result = run_job(values)
         verdict, evidence = Verdict.INCONCLUSIVE, judge_fix(job.finding, job.kernel.name, result)
     else:
-        values = value_job(job.finding, job.workload, job.kernel, job.device)
+        values = value_job(job.finding, job.workload, job.kernel, job.device, job.timeout)
         result = run_job(values)
         verdict, evidence = judge(job.finding, job.kernel.name, result)
     return Outcome(

@@ -13,11 +13,14 @@ from __future__ import annotations
 import json
 import os
 import pickle
+import signal
 import sys
 import tempfile
+import threading
 import time
 import traceback
-from contextlib import nullcontext
+from collections.abc import Iterator
+from contextlib import contextmanager, nullcontext
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -59,6 +62,7 @@ class ValueJob:
     # interpret: also save the captured launches (with their inputs) here;
     # npu: replay the launches saved here instead of running the workload.
     launches_file: str | None = None
+    workload_timeout: float | None = None  # seconds the workload may run; stopped then, its launches kept
 
     def wants(self, kernel: KernelRef) -> bool:
         return (self.kernel_file is None or kernel.file == os.path.realpath(self.kernel_file)) and (
@@ -98,11 +102,44 @@ def capture_values(job: ValueJob, result: ValueResult) -> None:
 
     start = time.perf_counter()
     semantics = ascend_dot_semantics() if job.emulate_workload else nullcontext()
+    expired: list[bool] = []
     with capturing(job.wants) as captured, semantics:
-        result.workload_error = run_user_workload(job.workload)
+        try:
+            with _deadline(job.workload_timeout, expired):
+                result.workload_error = run_user_workload(job.workload)
+        except WorkloadTimeout:
+            pass
+    if expired:  # the launches captured until then are replayed, as the capture keeps them
+        result.workload_error = f"the workload timed out after {job.workload_timeout:g} s"
     result.workload_seconds = time.perf_counter() - start
     result.launches, result.launch_errors, result.rows = captured.launches, captured.failures, captured.rows
     result.stopped = captured.stopped
+
+
+class WorkloadTimeout(KeyboardInterrupt):
+    """Raised in the workload at its deadline. A KeyboardInterrupt, so that neither the
+    workload's ``except Exception`` nor pytest (which stops its session on one) carries on."""
+
+
+@contextmanager
+def _deadline(seconds: float | None, expired: list[bool]) -> Iterator[None]:
+    """Raise :class:`WorkloadTimeout` in the main thread after ``seconds`` (once; ``expired``
+    records that it fired). Nothing without a limit or off the main thread."""
+    if seconds is None or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def expire(signum: int, frame: object) -> None:
+        expired.append(True)
+        raise WorkloadTimeout(f"the workload timed out after {seconds:g} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
 
 
 def _jit_function(module: Any, name: str) -> Any:
