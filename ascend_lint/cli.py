@@ -205,7 +205,16 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    parser = build_parser(next((arg for arg in argv if not arg.startswith("-")), None))
+    command = next((arg for arg in argv if not arg.startswith("-")), None)
+    if command == "confirm":  # stoppable from here: a signal while it imports and lints says so too
+        from .runtime_check.process import stoppable
+
+        return stoppable(lambda: _main(argv, command), "ascend-lint confirm")
+    return _main(argv, command)
+
+
+def _main(argv: list[str], command: str | None) -> int:
+    parser = build_parser(command)
     args = parser.parse_args(argv)
     try:
         if args.command == "rules":

@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import functools
 import os
-import signal
 import sys
 import time
 from collections.abc import Callable
@@ -23,7 +22,7 @@ from ascend_lint.config import Settings, positive_int
 from ascend_lint.engine import relative_display
 from ascend_lint.model import FileResult, Finding
 
-from . import backends, process
+from . import backends
 from .capture.launches import Capture
 from .capture.recorder import capture_launches
 from .capture.workload import Workload
@@ -206,19 +205,12 @@ def _memory_plans(
 
 
 def confirm(args: argparse.Namespace, settings: Settings, lint: Callable[[], list[FileResult]]) -> int:
-    """``ascend-lint confirm``: :func:`run` on what ``lint`` gives. SIGINT (Ctrl-C), SIGTERM or
-    SIGHUP (a closed terminal) stops it: every child process (the workload, the replays) is killed, the temporary files are
+    """``ascend-lint confirm``: :func:`run` on what ``lint`` gives. ``ascend_lint.cli`` calls it
+    under :func:`process.stoppable`, entered before it parses the arguments (so a signal while it
+    imports and lints says so too): SIGINT (Ctrl-C), SIGTERM or SIGHUP (a closed terminal) stops
+    it, every child process (the workload, the replays) is killed, the temporary files are
     removed and the exit code is 128 + the signal's number, as a shell reports it."""
-    with process.stopped_by_signals():
-        try:
-            return run(args, settings, lint())
-        except process.Interrupted as interrupted:
-            process.stop_children()
-            _progress(
-                f"ascend-lint confirm: interrupted by {signal.Signals(interrupted.signum).name}: stopped every "
-                "process it started (the workload, the replays) and removed its temporary files; no verdicts"
-            )
-            return 128 + interrupted.signum
+    return run(args, settings, lint())
 
 
 def _capture(workload: Workload, args: argparse.Namespace, found: str) -> Capture:

@@ -123,6 +123,24 @@ def stopped_by_signals() -> Iterator[None]:
         _children.stopping = False  # the run is over: its children are gone
 
 
+def stoppable(run: Callable[[], int], what: str) -> int:
+    """``run()`` under :func:`stopped_by_signals`: interrupted, every child is killed, ``what``
+    (the command) says so on stderr and the exit code is 128 + the signal's number, as a shell
+    reports it. The caller's temporary directories are removed as the exception leaves them."""
+    with stopped_by_signals():
+        try:
+            return run()
+        except Interrupted as interrupted:
+            stop_children()
+            print(
+                f"{what}: interrupted by {signal.Signals(interrupted.signum).name}: stopped every "
+                "process it started (the workload, the replays) and removed its temporary files; no verdicts",
+                file=sys.stderr,
+                flush=True,
+            )
+            return 128 + interrupted.signum
+
+
 def progress_file(result: Path) -> Path:
     """Where a child appends what it has done so far, one JSON value a line, flushed as it goes:
     read back when it leaves no RESULT."""

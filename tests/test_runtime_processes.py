@@ -259,3 +259,29 @@ def test_a_linted_copy_of_the_module_the_workload_imports_is_named(tmp_path, mon
         assert evidence.startswith("the workload never launched "), evidence
         assert f"from {KERNELS} (module triton_ascend.asc002_index_casts), another copy of this file" in evidence
         assert f"PYTHONPATH={checkout.resolve()}" in evidence and "pip install -e" in evidence
+
+
+def test_a_signal_while_confirm_starts_up_is_said_too(tmp_path):
+    """SIGTERM as `confirm` reads its settings (before it lints or runs anything: the first
+    half second of a run) gives the same message and exit code as later, not a silent death by
+    the signal. The probe sends it from inside the settings step, so it lands there every time."""
+    probe = f"""\
+import os, signal, sys
+import ascend_lint.cli as cli
+
+read_settings = cli.settings_from
+
+
+def settings_then_signal(args):
+    os.kill(os.getpid(), signal.SIGTERM)  # a CI runner's SIGTERM, arriving while confirm starts
+    return read_settings(args)
+
+
+cli.settings_from = settings_then_signal
+sys.exit(cli.main(["confirm", {str(KERNELS)!r}, "--workload", {str(RUNTIME / "workload_asc002.py")!r}, "--isolated"]))
+"""
+    done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, capture_output=True, text=True, timeout=120)
+
+    assert done.returncode == 128 + signal.SIGTERM, (done.returncode, done.stderr)
+    assert "ascend-lint confirm: interrupted by SIGTERM: stopped every process it started" in done.stderr
+    assert "Traceback" not in done.stderr and not done.stdout
