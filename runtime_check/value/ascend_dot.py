@@ -13,6 +13,14 @@ use) cannot change the outputs in the finding's name. The context then counts ho
 those rows ran with a clobbered tile (``Clobbers.exposed``): 0 means the read never saw a
 clobber (its line never ran, or ran only before the dot; a loop that made one trip).
 
+Given also the read's columns on its row and the tile's name (``DotSites.columns``,
+``DotSites.tile``), another read of the tile on the same row sees its values too: the tracer
+follows the row's instructions (CPython's opcode events, with each instruction's columns) and
+shows the poison from the first instruction inside the read's columns (loading the tile, or the
+dot reading it for a loop-carried finding) until one loading the tile's name outside them (the
+next read of the tile) or the row's end. Two reads passed to one call (``f(b_a, b_a)``) still
+see one value: the tile is one object.
+
 When the left operand is a cast, transpose or negation of a tile (``b_a.to(...)``,
 ``tl.cast(b_a, ...)``, ``tl.trans(b_k)``, ``-b_x``), the tile under the wrapper is overwritten
 as well: the rule's model of ASC003 ("the wrapped tile is the clobbered one"). Copies made by
@@ -22,6 +30,7 @@ does not run in the interpreter at all: its ``.T`` yields a tensor without a blo
 
 from __future__ import annotations
 
+import dis
 import os
 import sys
 import weakref
@@ -86,6 +95,8 @@ class DotSites:
     file: str
     rows: frozenset[int] | None  # None: every dot
     reads: frozenset[int] | None = None  # the clobber shows only to reads on these rows; None: to all
+    columns: tuple[int, int] | None = None  # ...only to the read at these columns (code points, 0-based) of its one row
+    tile: str | None = None  # ...the name of the clobbered tile (another load of it is another read)
 
     def holds(self, frame: Any) -> bool:
         """Whether the interpreted kernel frame calling the dot is at one of the rows."""
@@ -99,11 +110,27 @@ class DotSites:
 class _ReadScope:
     """Shows clobbered tiles poisoned while the kernel runs the read's rows, intact elsewhere."""
 
-    def __init__(self, file: str, reads: frozenset[int], clobbers: Clobbers) -> None:
+    def __init__(
+        self,
+        file: str,
+        reads: frozenset[int],
+        clobbers: Clobbers,
+        columns: tuple[int, int] | None = None,
+        tile: str | None = None,
+    ) -> None:
         self.file, self.reads, self.clobbers = os.path.realpath(file), reads, clobbers
         self.pending: weakref.WeakSet[interpreter.TensorHandle] = weakref.WeakSet()
         self.visible = False
         self.paths: dict[str, bool] = {}
+        self.read: tuple[int, int, int, str] | None = None  # row, byte columns and name of the one read
+        if columns is not None and tile and len(reads) == 1 and sys.version_info >= (3, 11):  # instructions' columns
+            [row] = reads
+            with open(self.file, encoding="utf-8") as text:
+                line = text.read().splitlines()[row - 1] if row else ""
+            start, end = (len(line[:column].encode()) for column in columns)  # CPython's columns are bytes
+            self.read = (row, start, end, tile)
+        self.instructions: dict[Any, dict[int, dis.Instruction]] = {}  # by code object, by offset
+        self.seen: dict[int, bool] = {}  # by kernel frame: its read is showing (`_opcode`)
 
     def clobber(self, handle: interpreter.TensorHandle) -> None:
         for tile in _wrapped_chain(handle):
@@ -130,17 +157,54 @@ class _ReadScope:
             self.paths[name] = os.path.realpath(name) == self.file
         return self.paths[name]
 
+    def _opcode(self, frame: Any) -> None:
+        """On the read's row: shown from an instruction inside the read's columns on, hidden
+        from one loading the tile's name outside them (another read of the tile)."""
+        assert self.read is not None
+        row, start, end, tile = self.read
+        if frame.f_lineno != row:
+            return
+        code = frame.f_code
+        if code not in self.instructions:
+            self.instructions[code] = {i.offset: i for i in dis.get_instructions(code)}
+        instruction = self.instructions[code].get(frame.f_lasti)
+        where = getattr(instruction, "positions", None)  # Python 3.11 on (the runtime extra's)
+        if instruction is None or where is None or where.col_offset is None or where.end_col_offset is None:
+            return
+        inside = where.lineno == where.end_lineno == row and start <= where.col_offset <= where.end_col_offset <= end
+        if inside:
+            if not self.seen.get(id(frame)) and len(self.pending):
+                self.clobbers.exposed += 1
+            self.seen[id(frame)] = True
+            self._show(True)
+        elif instruction.opname.startswith("LOAD") and instruction.argval == tile:
+            self.seen[id(frame)] = False
+            self._show(False)
+
     def _local(self, frame: Any, event: str, arg: Any) -> Any:
-        if event == "line":
-            self._at(frame.f_lineno)
-        elif event == "return" and frame.f_back is not None and self._in_kernel(frame.f_back):
-            self._show(frame.f_back.f_lineno in self.reads)  # back mid-line in the caller
+        if event == "opcode":
+            self._opcode(frame)
+        elif event == "line":
+            if self.read is None:
+                self._at(frame.f_lineno)
+            else:  # the read's own instruction shows it (`_opcode`)
+                self.seen[id(frame)] = False
+                self._show(False)
+        elif event == "return":
+            self.seen.pop(id(frame), None)
+            if frame.f_back is not None and self._in_kernel(frame.f_back):  # back mid-line in the caller
+                shown = self.seen.get(id(frame.f_back), False) if self.read else frame.f_back.f_lineno in self.reads
+                self._show(shown)
         return self._local
 
     def _calls(self, frame: Any, event: str, arg: Any) -> Any:
         # (a program's tiles leave ``pending`` when its frame ends: the set holds them weakly;
         # a jit helper is called through the interpreter's frames, so no reset on entry)
-        return self._local if self._in_kernel(frame) else None
+        if not self._in_kernel(frame):
+            return None
+        if self.read is not None:
+            frame.f_trace_opcodes = True
+        return self._local
 
     @contextmanager
     def tracing(self) -> Iterator[None]:
@@ -191,7 +255,11 @@ def ascend_dot_semantics(sites: DotSites | None = None) -> Iterator[Clobbers]:
     """Run interpreted kernels with the Ascend lhs clobber — at every dot, or only at ``sites`` —
     and restore the interpreter after."""
     clobbers = Clobbers()
-    scope = _ReadScope(sites.file, sites.reads, clobbers) if sites is not None and sites.reads is not None else None
+    scope = (
+        _ReadScope(sites.file, sites.reads, clobbers, sites.columns, sites.tile)
+        if sites is not None and sites.reads is not None
+        else None
+    )
     patches = [
         (interpreter.InterpreterBuilder, "create_dot", _clobbering_dot(sites, clobbers, scope)),
         *((owner, name, _tracking_wrapper) for owner, name in _WRAPPER_PATCHES),

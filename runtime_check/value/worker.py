@@ -48,6 +48,8 @@ class VariantRun:
     ascend_dot: bool = False  # in the interpreter: with the Ascend lhs clobber emulated...
     dot_rows: tuple[int, ...] | None = None  # ...at the dots on these rows of the variant only
     read_rows: tuple[int, ...] | None = None  # ...visible to the reads on these rows only
+    read_columns: tuple[int, int] | None = None  # ...at these columns of the one row (code points, 0-based)
+    read_tile: str | None = None  # ...the clobbered tile's name (another load of it: another read)
 
 
 @dataclass
@@ -173,6 +175,8 @@ def run_variant(planned: VariantRun, launches: list[ValueLaunch], device: Device
                 str(module.__file__),
                 None if dots is None else frozenset(dots),
                 None if reads is None else frozenset(reads),
+                planned.read_columns,
+                planned.read_tile,
             )
             if dots is not None or reads is not None
             else None
