@@ -1,7 +1,8 @@
 """The `ascend-lint` command: check, rule, rules, confirm.
 
 Exit status: 0 no findings, 1 findings, 2 usage/configuration error or a file that could not
-be linted; with --exit-zero, 0 unless a usage/configuration error.
+be linted; with --exit-zero, 0 unless a usage/configuration error. `check --add-noqa` exits 0
+unless a usage/configuration error, as ruff's.
 """
 
 from __future__ import annotations
@@ -137,6 +138,11 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     check.add_argument("--unsafe-fixes", action="store_true", help="with --fix or --diff, also apply unsafe fixes")
     check.add_argument("--diff", action="store_true", help="print the fixes as a unified diff instead of writing them")
     check.add_argument("--show-fixes", action="store_true", help="list the fixes that were applied")
+    check.add_argument(
+        "--add-noqa",
+        action="store_true",
+        help="add a `# noqa: CODE` comment on each finding's line, keeping the line's comments (baseline a codebase)",
+    )
     check.add_argument("--diff-base", metavar="REV", help="only report findings on lines changed since REV (git)")
     check.add_argument(
         "--diff-file", metavar="PATH", help="only report findings on lines added by this unified diff (`-`: stdin)"
@@ -237,6 +243,8 @@ def _main(argv: list[str], command: str | None) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    if args.add_noqa:
+        return _add_noqa(args)
     if args.show_files or args.show_settings:
         return _show(args)
     from .reporters import render
@@ -300,6 +308,51 @@ def _check(args: argparse.Namespace) -> int:
     if any(r.error for r in results):
         return EXIT_ERROR
     return EXIT_FINDINGS if any(r.findings for r in results) else EXIT_CLEAN
+
+
+# what `--add-noqa` cannot be combined with, as ruff refuses them (`--diff` too: it promises to
+# write nothing, and `--add-noqa` writes)
+_NOT_WITH_ADD_NOQA = (
+    ("fix", "--fix"),
+    ("diff", "--diff"),
+    ("statistics", "--statistics"),
+    ("show_files", "--show-files"),
+    ("show_settings", "--show-settings"),
+    ("stdin_filename", "--stdin-filename"),
+)
+
+
+def _add_noqa(args: argparse.Namespace) -> int:
+    """`--add-noqa`: a `# noqa` for each finding of the selected rules in the targeted files
+    (on changed lines only with `--diff-base` / `--diff-file`), the count on stderr, as ruff's
+    `Added 3 noqa directives.` (nothing when none is added); exit 0, as ruff's."""
+    for name, flag in _NOT_WITH_ADD_NOQA:
+        if getattr(args, name):
+            raise ConfigError(f"--add-noqa cannot be used with {flag}")
+    if "-" in args.paths:
+        raise ConfigError("--add-noqa cannot be used with stdin (`-`): it writes the files it lints")
+    from .add_noqa import add_noqa
+
+    settings = _check_settings(args)
+    progress = ProgressLine(sys.stderr) if sys.stderr.isatty() else None
+    options: dict[str, Any] = {
+        "jobs": args.jobs or default_jobs(),
+        "cache": _cache(args, settings),
+        "progress": progress,
+    }
+    results = lint_requested(args, settings, None, **options)
+    if progress is not None:
+        progress.clear()
+    changed = _changed_lines(args)
+    if changed is not None:
+        from .changed_lines import filter_results
+
+        results = filter_results(results, changed)
+    results, added = add_noqa(results)
+    _print_errors(results, args.verbose)
+    if added:
+        print(f"Added {added} noqa directive{'' if added == 1 else 's'}.", file=sys.stderr)
+    return EXIT_CLEAN
 
 
 def _show(args: argparse.Namespace) -> int:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import io
 import re
 import tokenize
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 NOQA_EXAMPLE = "`# noqa: ASC001, ASC002`"
@@ -44,6 +44,14 @@ _DISABLE_FILE_MISCASED = re.compile(r"#\s*ascend-lint\s*:\s*disable-file", re.IG
 # tokens after which the next token starts a line of its own (`Comments.continued`)
 _LINE_ENDS = frozenset(
     {tokenize.NEWLINE, tokenize.NL, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT, tokenize.ENCODING}
+)
+# the tokens opening and closing an f-string (t-string) in Python 3.12 and later, where it is
+# several tokens (before, one STRING token)
+_STRING_OPENS = frozenset(
+    getattr(tokenize, name) for name in ("FSTRING_START", "TSTRING_START") if hasattr(tokenize, name)
+)
+_STRING_CLOSES = frozenset(
+    getattr(tokenize, name) for name in ("FSTRING_END", "TSTRING_END") if hasattr(tokenize, name)
 )
 
 
@@ -166,6 +174,7 @@ class Comments:
         self.source = source
         self._comments: dict[int, tuple[int, str]] | None = None
         self._continued: set[int] = set()
+        self._in_string: set[int] = set()
 
     @property
     def comments(self) -> dict[int, tuple[int, str]]:
@@ -182,13 +191,29 @@ class Comments:
             self._scan()
         return self._continued
 
+    @property
+    def in_string(self) -> set[int]:
+        """The rows that end inside a string (a multi-line string, or one a backslash
+        continues): no comment can end them; a finding there reads its `# noqa` on the string's
+        last row, as ruff's `noqa_line_for` maps it."""
+        if self._comments is None:
+            self._scan()
+        return self._in_string
+
     def _scan(self) -> None:
         self._comments = {}
         previous = None
+        opened: list[int] = []  # the rows of the f-strings open (3.12 and later: nested ones too)
         try:  # universal newlines: rows end where CPython's do (`\r` too)
             for token in tokenize.generate_tokens(io.StringIO(self.source, newline=None).readline):
                 if token.type == tokenize.COMMENT:
                     self._comments[token.start[0]] = (token.start[1], token.string)
+                elif token.type == tokenize.STRING:
+                    self._in_string.update(range(token.start[0], token.end[0]))
+                elif token.type in _STRING_OPENS:
+                    opened.append(token.start[0])
+                elif token.type in _STRING_CLOSES and opened:
+                    self._in_string.update(range(opened.pop(), token.end[0]))
                 if previous is not None and token.start[0] > previous.end[0] and previous.type not in _LINE_ENDS:
                     self._continued.update(range(previous.end[0], token.start[0]))  # no line break token between
                 previous = token
@@ -219,3 +244,46 @@ class Comments:
             if directive is not None:
                 found[row] = directive
         return found
+
+
+def noqa_edit(comments: Comments, lines: Sequence[str], row: int, codes: Iterable[str]) -> NoqaEdit | None:
+    """The edit that makes `row`'s `# noqa` suppress `codes`, as ruff's `--add-noqa` writes it
+    (shared by `check --add-noqa` and the editor's "Disable ... for this line"): `  # noqa: CODES`
+    at the end of the line (after its comment, if any; trailing blanks replaced), or the codes
+    merged into the list of its `# noqa: ...`, sorted and deduplicated, its trailing text kept;
+    before a `# noqa` that cannot be read (which suppresses nothing). None when nothing is to be
+    added (a bare `# noqa`, every code listed) or no comment can end the row (a backslash or a
+    string continues it). `lines` are the text's rows without their line breaks."""
+    wanted = sorted(set(codes))
+    if not wanted or not 1 <= row <= len(lines) or row in comments.continued or row in comments.in_string:
+        return None
+    line = lines[row - 1]
+    end = len(line.rstrip(_BLANKS))
+    if line[:end].endswith("\\"):
+        return None  # a continuation the tokenizer did not reach
+    if row in comments.comments:
+        column, comment = comments.comments[row]
+        try:
+            existing = noqa_directive(comment)
+        except InvalidDirective as invalid:
+            at = column + invalid.start
+            return NoqaEdit(row, at, at, f"# noqa: {', '.join(wanted)}  ")
+        if existing is not None:
+            if existing.codes is None or set(wanted) <= set(existing.codes):
+                return None
+            merged = ", ".join(sorted({*existing.codes, *wanted}))
+            return NoqaEdit(row, column + existing.start, column + existing.end, f"# noqa: {merged}")
+    return NoqaEdit(row, end, len(line), f"  # noqa: {', '.join(wanted)}")
+
+
+@dataclass(frozen=True)
+class NoqaEdit:
+    """Replace columns `start` to `end` (0-based, in code points, end exclusive) of `row` with `text`."""
+
+    row: int
+    start: int
+    end: int
+    text: str
+
+
+_BLANKS = " \t\f"

@@ -427,15 +427,22 @@ def _findings(
 
 def _continued_to(source: str, comments: Comments, rows: AbstractSet[int]) -> dict[int, int]:
     """Each of `rows` that a backslash continues (outside strings and comments, as the tokenizer
-    reads it), with the last row of the lines continued from it: where its `# noqa` goes."""
+    reads it) or that ends inside a string (a multi-line one), with the last row of the lines
+    continued from it: where its `# noqa` goes (ruff's `noqa_line_for`: a comment cannot end a
+    row a string goes on from). The text is tokenized only when a row's line ends with a
+    backslash or holds a triple quote."""
     lines = LineIndex(source).lines()
-    if not any(lines[row - 1].endswith("\\") for row in rows if row <= len(lines)):
+    if not any(_may_continue(lines[row - 1]) for row in rows if row <= len(lines)):
         return {}
-    continued = comments.continued
+    continued = comments.continued | comments.in_string
     ends: dict[int, int] = {}
     for row in sorted(continued, reverse=True):
         ends[row] = ends.get(row + 1, row + 1)
     return {row: ends[row] for row in rows if row in ends}
+
+
+def _may_continue(line: str) -> bool:
+    return line.endswith("\\") or '"""' in line or "'''" in line
 
 
 def _where_to_look(

@@ -87,14 +87,15 @@ class Finding:
     fix: Fix | None = None
     facts: Mapping[str, Fact] = field(default_factory=dict, hash=False)
     no_fix_reason: str | None = None  # why the rule offers no fix, when it says
-    # the last row of the backslash-continued lines the finding starts on, when it starts on one
+    # the last row of the lines continued from the one the finding starts on (by a backslash, or
+    # a string going on to the next line), when it starts on such a row
     continued_to: int | None = None
 
     @property
     def noqa_row(self) -> int:
         """The row whose ``# noqa`` comment suppresses this finding: its own, or the last of the
-        backslash-continued lines it starts on (no comment can follow a backslash; ruff reads
-        a `\\`-continued line's `# noqa` there too)."""
+        lines continued from it by a backslash or a multi-line string (no comment can follow a
+        backslash or end a row inside a string; ruff reads the `# noqa` there too)."""
         return self.continued_to or self.location.row
 
 

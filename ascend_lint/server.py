@@ -36,7 +36,7 @@ from pygls.uris import to_fs_path
 from . import __version__
 from .ascend_text import ascend_name
 from .config import SKIP_EXCLUDED, SKIP_NOT_ASCEND, ConfigError, Settings, forget_disk, load_settings, skip_text
-from .directives import Comments, InvalidDirective, noqa_directive
+from .directives import Comments, noqa_edit
 from .engine import DocumentMemory, lint_source
 from .model import NEWLINE, Diagnostic, FileResult, Finding, Fix, Position
 from .registry import rule_by_selector
@@ -354,32 +354,20 @@ class AscendLintServer(LanguageServer):
     def _noqa_action(
         self, uri: str, lines: list[str], finding: Finding, diagnostic: lsp.Diagnostic, comments: Comments
     ) -> lsp.CodeAction | None:
-        """`# noqa: CODE` at the end of the finding's line, or its code added to the list of the
-        line's `# noqa` comment; before a `# noqa` that cannot be read (which suppresses nothing)."""
-        row = finding.noqa_row
-        if row > len(lines):
+        """`# noqa: CODE` on the finding's `noqa_row`, as `check --add-noqa` writes it
+        (`directives.noqa_edit`); None when no comment can end that row."""
+        edit = noqa_edit(comments, lines, finding.noqa_row, [finding.code])
+        if edit is None:
             return None
-        line = lines[row - 1]
-        if line.rstrip().endswith("\\"):
-            return None  # a comment cannot follow a line continuation
-        at, text = len(line.rstrip()), f"  # noqa: {finding.code}"
-        if row in comments.comments:
-            column, comment = comments.comments[row]
-            try:
-                existing = noqa_directive(comment)
-            except InvalidDirective as invalid:
-                at, text = column + invalid.start, f"# noqa: {finding.code}  "
-            else:
-                if existing is not None and existing.codes:
-                    at, text = column + existing.end, f", {finding.code}"
-        where = self._position(lines, Position(row, at + 1))
+        where = lsp.Range(
+            start=self._position(lines, Position(edit.row, edit.start + 1)),
+            end=self._position(lines, Position(edit.row, edit.end + 1)),
+        )
         return lsp.CodeAction(
             title=f"Disable {finding.code} for this line",
             kind=lsp.CodeActionKind.QuickFix,
             diagnostics=[diagnostic],
-            edit=lsp.WorkspaceEdit(
-                changes={uri: [lsp.TextEdit(range=lsp.Range(start=where, end=where), new_text=text)]}
-            ),
+            edit=lsp.WorkspaceEdit(changes={uri: [lsp.TextEdit(range=where, new_text=edit.text)]}),
         )
 
     def _whole(self, lines: list[str]) -> lsp.Range:

@@ -406,10 +406,17 @@ def test_noqa_at_the_end_of_a_backslash_continuation_covers_its_rows(project: Pa
     bracketed = KERNEL.replace("n = B.to(tl.int64)\n", "n = (B.to(tl.int64) +\n        0)  # noqa: ASC002\n")
     write(project, PATH, bracketed)
     assert codes(capsys=capsys) == ALL
-    # a backslash ending a row inside a string continues the string, not the statement
+    # a row that ends inside a string (a backslash there continues the string, not the
+    # statement) takes its directive on the string's last row, as ruff maps it (astral-sh/ruff#4490)
     in_string = KERNEL.replace("n = B.to(tl.int64)\n", 'n = B.to(tl.int64) + len("""a \\\nb""")  # noqa: ASC002\n')
     write(project, PATH, in_string)
-    assert codes(capsys=capsys) == ALL
+    assert codes(capsys=capsys) == {"ASC001", "ASC003"}
+    multi_line = KERNEL.replace("n = B.to(tl.int64)\n", 'n = B.to(tl.int64) + len("""a\nb\n""")  # noqa: ASC002\n')
+    write(project, PATH, multi_line)
+    assert codes(capsys=capsys) == {"ASC001", "ASC003"}
+    write(project, PATH, multi_line.replace("  # noqa: ASC002", ""))
+    _, findings, _ = run(capsys=capsys)
+    assert {(f["location"]["row"], f["noqa_row"]) for f in findings if f["code"] == "ASC002"} == {(7, 9)}
 
 
 @pytest.mark.parametrize(

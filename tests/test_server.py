@@ -271,12 +271,18 @@ LAUNCH = 'k[(1,)]("😋", a, b, o, num_warps=4)'
             'k[(1,)]("😋 # noqa: E501", a, b, o, num_warps=4)',
             'k[(1,)]("😋 # noqa: E501", a, b, o, num_warps=4)  # noqa: ASC001',
         ),
-        # the code joins the list of the line's directive, wherever it is in the comment
-        (f"{LAUNCH}  # noqa: E501", f"{LAUNCH}  # noqa: E501, ASC001"),
-        (f"{LAUNCH}  # keep # noqa : ASC003 why", f"{LAUNCH}  # keep # noqa : ASC003, ASC001 why"),
+        # the code joins the list of the line's directive, wherever it is in the comment, sorted
+        # as `check --add-noqa` writes it (ruff's quick fix and `--add-noqa` share it too)
+        (f"{LAUNCH}  # noqa: E501", f"{LAUNCH}  # noqa: ASC001, E501"),
+        (f"{LAUNCH}  # keep # noqa : ASC003 why", f"{LAUNCH}  # keep # noqa: ASC001, ASC003 why"),
         # a directive that cannot be read suppresses nothing: the new one goes before it
         (f"{LAUNCH}  # noqa: ASC", f"{LAUNCH}  # noqa: ASC001  # noqa: ASC"),
         (f"{LAUNCH}  # a remark", f"{LAUNCH}  # a remark  # noqa: ASC001"),
+        # never inside a string: a row that ends in one takes the directive on the string's last
+        (
+            'k[(1,)]("😋", a, b, o, num_warps=4, doc="""\n""")',
+            'k[(1,)]("😋", a, b, o, num_warps=4, doc="""\n""")  # noqa: ASC001',
+        ),
     ],
 )
 def test_disable_for_this_line_reads_the_comment_as_the_linter_does(project: Path, launch: str, silenced: str):
