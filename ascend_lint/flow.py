@@ -153,6 +153,11 @@ class Branch:
         return self.flow.is_python_constexpr(self.node.test)
 
     @cached_property
+    def held_test(self) -> list[Event]:
+        """The assignments of the combined test a name tested here holds (`Flow.held_test`)."""
+        return self.flow.held_test(self.node.test)
+
+    @cached_property
     def key(self) -> tuple[str, bool]:
         """(normalised test code, polarity of the body arm)."""
         return test_key(self.node.test)
@@ -594,6 +599,25 @@ class Flow:
         if self._tracks_many(use):
             return self._reached(use).definitions
         return list(dict.fromkeys(definition for definition, _, _ in self._reach(use)))
+
+    def held_test(self, test: cst.BaseExpression) -> list[Event]:
+        """The assignments a test reads its condition through: for a name of the body (or `not
+        name`), the definitions reaching the read, when each assigns it a combination of tests
+        (`and` / `or`, `&` / `|`: `need_state = USE_H0 or in_halo`, then `if need_state:`);
+        else none (a parameter, a loop index, an augmented assignment, a value carried round a
+        loop, another value)."""
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test = test.expression
+        use = self.read_events.get(test) if isinstance(test, cst.Name) else None
+        if use is None:
+            return []
+        pairs = self._reached(use).pairs if self._tracks_many(use) else [(d, c) for d, _, c in self._reach(use)]
+        if not pairs or any(carrier is not None for _, carrier in pairs):
+            return []
+        definitions = list(dict.fromkeys(definition for definition, _ in pairs))
+        if any(not isinstance(d.node, cst.Name) or not _combines_tests(d.value) for d in definitions):
+            return []
+        return definitions
 
     def def_flags(self, event: Event) -> int:
         """Where a definition's value comes from, in any specialisation."""
@@ -1717,6 +1741,19 @@ def _reach_order(result: _State) -> tuple[int, int, list[tuple[str, bool]]]:
 def _consistent(a: Assumptions, b: Assumptions) -> bool:
     """No test outcome assumed one way in `a` and the other in `b`."""
     return not any((key, not outcome) in b for key, outcome in a)
+
+
+def _combines_tests(value: cst.BaseExpression | None) -> bool:
+    """`a and b`, `a or b`, `a & b`, `a | b` (a bit mask with an int literal is not), negated or not."""
+    while isinstance(value, cst.UnaryOperation) and isinstance(value.operator, (cst.Not, cst.BitInvert)):
+        value = value.expression
+    if isinstance(value, cst.BooleanOperation):
+        return True
+    return (
+        isinstance(value, cst.BinaryOperation)
+        and isinstance(value.operator, (cst.BitAnd, cst.BitOr))
+        and not any(isinstance(side, cst.Integer) for side in (value.left, value.right))
+    )
 
 
 def _split(

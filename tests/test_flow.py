@@ -448,6 +448,40 @@ def test_the_constant_evaluator_folds_a_decided_right_operand(code: str, result:
     assert evaluate(cst.parse_expression(code), {}.get) is result
 
 
+HELD = """
+@triton.jit
+def k(x, h0, W, NT, USE_H0: tl.constexpr, BT: tl.constexpr):
+    i_t = tl.program_id(0)
+    need = USE_H0 or i_t * BT < W
+    if need:
+        tl.store(x, 0.0)
+    if not need:
+        tl.store(x, 1.0)
+    plain = i_t * BT < W
+    if plain:
+        tl.store(x, 2.0)
+    if i_t > 0:
+        either = USE_H0 and i_t < NT
+    else:
+        either = USE_H0 | (i_t > NT)
+    if either:
+        tl.store(x, 3.0)
+    for j in range(NT):
+        if need:
+            need = j < W or USE_H0
+"""
+
+
+def test_a_name_holding_a_combined_test_is_read_through() -> None:
+    flow = flow_of(HELD)
+    need, negated, plain, _, either, looped = flow.branches
+    assert [d.value for d in need.held_test] == [value(flow, "need")]
+    assert [d.value for d in negated.held_test] == [value(flow, "need")]
+    assert plain.held_test == []  # a comparison, not a combination of tests
+    assert [d.value for d in either.held_test] == [value(flow, "either"), value(flow, "either", 1)]
+    assert looped.held_test == []  # carried round the loop
+
+
 @pytest.mark.parametrize(
     ("loop", "is_task_loop"),
     [
