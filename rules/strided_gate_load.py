@@ -1,13 +1,14 @@
 """
 ## What it does
-Flags, inside a runtime loop (a recurrence over time steps), a scalar `tl.load(p)` of a pointer
-that the same loop advances by a head count: `p_g += HV`, or an address holding the head count
-times the loop's own index (`tl.load(g + bos * HV + i_hv + HV * i_t)`), with `HV` a kernel parameter named like a head count (`H`, `HV`, `num_heads`). That is
-the per-head gate `g` of shape `[B, T, HV]` read along `T`: one element per step, `HV` elements
-apart. Part of the `perf` group.
+Flags a load that reads a per-head tensor `g` of shape `[B, T, HV]` along `T`, `HV` elements
+apart, with `HV` a parameter named like a head count (`H`, `HV`, `num_heads`): a scalar load
+the time loop advances by the head count (`p_g += HV`, `tl.load(g + i_hv + HV * i_t)`), a
+block pointer whose innermost stride is it (`tl.make_block_ptr(g + bos * H + i_h, (T,), (H,),
+...)`), or a vector of `T` offsets times it (`tl.load(g + (bos + o_t) * H + i_h)`). Part of
+the `perf` group.
 
-It is a heuristic, and precise on purpose: strides written as other expressions, vector loads
-and loops over blocks are not flagged.
+Not flagged: blocks contiguous innermost (`(T, K), (H * K, 1)`), a `G_T_CONTIG` arm reading
+the transposed gate with stride 1, strides written as other expressions, loops over blocks.
 
 ## Why is this bad?
 Each step reads one element from a different burst of memory, and the vector unit waits on
@@ -53,10 +54,30 @@ assignment of which binds it to the head count (`stride_beta = HV`). That is the
 through it, as Triton inlines it; a load the device function makes itself is reported there.
 Part of the `perf` group.
 
+### Chunks of `T` (block pointers and vectors)
+Anywhere in the kernel, in a loop or not, a `tl.load` of a chunk of `g` along `T` with a head
+count as its step is flagged, on the load (where the time goes; the related location is the
+stride):
+- a `tl.make_block_ptr` whose last stride is the head count, up to its sign or through a name
+  bound to it (`(T,), (H,)`), reaching the load directly, through names or `tl.advance`, or
+  from a device function Triton inlines; none of its strides may be `1` (`(T, K), (H * K, 1)`
+  and `(BT, T), (1, H)` are contiguous in a dimension), and when any block pointer reaching
+  the load has stride `1` none is flagged: `if G_T_CONTIG: ... (T,), (1,) ... else: ... (T,),
+  (HV,)` is the fix already applied, its other arm the fallback for `HV == 1`;
+- a vector address every vector term of which is a `tl.arange` vector (`o_t = i_t * BT +
+  tl.arange(0, BT)`, `o_t[:, None]`) times the head count (`g + (bos + o_t) * H + i_h`,
+  `beta + bos * HV + i_hv + o_t * HV`), written in the load or in every definition reaching
+  it. A vector term without the head count (`+ o_k[None, :]`, contiguous), a product with
+  more factors (`o_t * H * K`) and a scalar computed at run time (`tl.minimum(...) * H`) are
+  not flagged;
+- nor is a load in an arm of a constexpr `if` whose other arm loads the same tensor without a
+  head-count stride: `if BETA_T_CONTIG: tl.load(beta_ptr + o_t) else: tl.load(beta + ... + o_t
+  * HV)` is the fix applied, the strided arm the fallback the host picks for `HV == 1`.
+
 ### Not flagged
 It is a heuristic, and precise on purpose: strides written as other expressions
-(`HV * (1 if HEADWISE else V)`), names that do not say "heads", vector loads
-(`tl.load(p_v + o_v)`, contiguous in their last dimension), loops run a literal number
+(`HV * (1 if HEADWISE else V)`), names that do not say "heads", vector loads contiguous in their last dimension
+(`tl.load(p_v + o_v)`), loops run a literal number
 of times (`tl.static_range(4)`, `tl.range(4)`) and loops over blocks (`range(0, T, BS)`: a scalar per block beside
 the block's own work) are not flagged; a layout the host already transposed is invisible
 to it (then the stride is 1 and nothing is reported).
@@ -76,11 +97,13 @@ from ascend_lint.flow import (
     Flow,
     Loop,
     advance_step,
+    call_argument,
     pointer_arg,
     range_bounds,
     while_index,
 )
 from ascend_lint.imports import int_literal
+from ascend_lint.nodes import walk
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 from ascend_lint.terms import Sum, Terms, TooComplex
 
@@ -88,13 +111,18 @@ MESSAGE = (
     "strided load along T: `{pointer}` advances by `{stride}` elements per step of the loop, so each step loads "
     "one element {stride} apart; transpose it on the host to [B, {stride}, T] and load with stride 1"
 )
+CHUNK_MESSAGE = (
+    "strided load of `{gate}` along T: {how}, so its elements lie `{stride}` apart, each in a different burst; "
+    "transpose `{gate}` on the host to [B, {stride}, T] (`.transpose(1, 2).contiguous()`) and load it with "
+    "stride 1"
+)
 HEAD_COUNT = re.compile(r"^(H|HV|HQ|HK|NH|num_heads|n_heads|nheads)$")
 
 
 class StridedGateLoad(Rule):
     CODE = "ASC011"
     NAME = "strided-gate-load"
-    SUMMARY = "A scalar load advanced by a head count per time step (`[B, T, HV]` gate read along T)"
+    SUMMARY = "A load stepping along T by a head count (`[B, T, HV]` gate read `HV` apart)"
     NO_FIX = "the layout change spans the host wrapper and the kernel"
     NO_CONFIRM = (
         "performance advice: the strided load reads the right values, only slower, so no replay fails or differs"
@@ -134,6 +162,24 @@ def k(q, g, g_t, o, T, HV: tl.constexpr, K: tl.constexpr, BK: tl.constexpr):
     for _ in range(0, T):
         b_s = tl.load(p_s)
         p_s += step
+""",
+        # a chunk of T: contiguous innermost (`(T, K), (H * K, 1)`), the G_T_CONTIG arm (stride 1,
+        # its fallback `(HV,)` only for `HV == 1`), a vector of `K` offsets, a scalar at a run-time index
+        """
+@triton.jit
+def k(g, k, o, T, H: tl.constexpr, HV: tl.constexpr, K: tl.constexpr, BT: tl.constexpr, G_T_CONTIG: tl.constexpr):
+    i_t, i_h = tl.program_id(0), tl.program_id(1)
+    p_k = tl.make_block_ptr(k + i_h * K, (T, K), (H * K, 1), (i_t * BT, 0), (BT, K), (1, 0))
+    b_k = tl.load(p_k, boundary_check=(0, 1))
+    if G_T_CONTIG:
+        p_g = tl.make_block_ptr(g + i_h * T, (T,), (1,), (i_t * BT,), (BT,), (0,))
+    else:
+        p_g = tl.make_block_ptr(g + i_h, (T,), (HV,), (i_t * BT,), (BT,), (0,))
+    b_g = tl.load(p_g, boundary_check=(0,))
+    o_k = tl.arange(0, K)
+    b_v = tl.load(k + i_t * H * K + i_h * K + o_k)
+    b_last = tl.load(g + (tl.minimum(i_t * BT + BT, T) - 1) * H + i_h)
+    tl.store(o + i_h, tl.sum(b_k) + tl.sum(b_g) + tl.sum(b_v) + b_last)
 """,
     )
     INVALID = (
@@ -218,6 +264,19 @@ def k(g, v, o, T, HV: tl.constexpr, V: tl.constexpr):
         p_v += HV * V
         p_o += HV
 """,
+        # a chunk of `BT` steps of `g` `[B, T, H]`: a block pointer whose innermost stride is `H`,
+        # or a vector of `T` offsets times `H`
+        """
+@triton.jit
+def k(g, beta, o, cu_seqlens, T, H: tl.constexpr, BT: tl.constexpr):
+    i_t, i_n, i_h = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+    p_g = tl.make_block_ptr(g + bos * H + i_h, (T,), (H,), (i_t * BT,), (BT,), (0,))
+    b_g = tl.load(p_g, boundary_check=(0,))  # expect
+    o_t = i_t * BT + tl.arange(0, BT)
+    b_beta = tl.load(beta + (bos + o_t) * H + i_h, mask=o_t < T, other=0.0)  # expect
+    tl.store(o + bos + o_t, tl.cumsum(b_g * b_beta, axis=0), mask=o_t < T)
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
@@ -232,6 +291,7 @@ def k(g, v, o, T, HV: tl.constexpr, V: tl.constexpr):
         if not heads:
             return
         terms = Terms(flow)
+        reported: set[cst.Call] = set()
         for loop in flow.loops:
             if _is_fixed_count(loop):
                 continue
@@ -251,12 +311,191 @@ def k(g, v, o, T, HV: tl.constexpr, V: tl.constexpr):
                     continue
                 stride, where = advance
                 shown = context.module.code_for_node(inlined.written(pointer))
+                reported.add(call)
                 yield Report(
                     inlined.written(call),
                     MESSAGE.format(pointer=shown, stride=stride),
                     related=((inlined.written(where), f"`{shown}` advances by `{stride}` here"),),
                     facts={"pointer": shown, "stride": stride},
                 )
+        yield from self._chunk_loads(kernel, context, heads, terms, reported)
+
+    def _chunk_loads(
+        self, kernel: Kernel, context: ModuleContext, heads: set[str], terms: Terms, reported: set[cst.Call]
+    ) -> Iterator[Report]:
+        """Loads of a chunk of `T` steps `head` elements apart, in a loop or not: through a block
+        pointer whose innermost stride is the head count (`tl.make_block_ptr(g + bos * H + i_h,
+        (T,), (H,), ...)`), or a vector of offsets times it (`g + (bos + o_t) * H + i_h`)."""
+        inlined = kernel.inlined
+        flow = inlined.flow
+        for event in flow.calls_to("load"):
+            call = event.call
+            pointer = pointer_arg(call)
+            if pointer is None or call in reported or not inlined.in_function(call):
+                continue
+            found = _strided_block(pointer, heads, flow)
+            if found is not None:
+                stride, where = found
+                how = f"the block pointer's innermost stride is `{stride}`"
+            else:
+                found = _strided_vector(pointer, heads, flow, terms)
+                if found is None:
+                    continue
+                stride, where = found
+                how = f"its offsets are a vector times `{stride}`"
+            gate = flow.pointer_root(pointer) or context.module.code_for_node(inlined.written(pointer))
+            if _contiguous_arm(event, gate, heads, flow, terms):
+                continue
+            yield Report(
+                inlined.written(call),
+                CHUNK_MESSAGE.format(gate=gate, how=how, stride=stride),
+                related=((inlined.written(where), f"`{gate}` is read `{stride}` elements apart here"),),
+                facts={"pointer": gate, "stride": stride},
+            )
+
+
+def _strided_block(pointer: cst.BaseExpression, heads: set[str], flow: Flow) -> tuple[str, cst.CSTNode] | None:
+    """(the head count, the stride) when a block pointer reaching the load has a head count as
+    its innermost stride (`(T,), (H,)`) and none has stride 1 there: the `G_T_CONTIG` arm of
+    `if G_T_CONTIG: p_g = ...(T,), (1,)... else: ...(T,), (H,)...` is the fix already applied,
+    the other arm its fallback for `H == 1`."""
+    calls = _block_pointers(pointer, flow, frozenset())
+    if not calls:
+        return None
+    strided = []
+    for call in calls:
+        strides = call_argument(call, 2, "strides")
+        if not isinstance(strides, cst.Tuple) or not strides.elements:
+            return None
+        values = [element.value for element in strides.elements]
+        if any(int_literal(value) == 1 for value in values):
+            return None  # contiguous in some dimension: `(T, K), (H * K, 1)`, or the fixed arm
+        stride = _signed_head_count(values[-1], heads, flow)
+        if stride is not None:
+            strided.append((stride, values[-1]))
+    return strided[0] if strided else None
+
+
+def _block_pointers(node: cst.BaseExpression, flow: Flow, followed: frozenset[Event]) -> list[cst.Call]:
+    """The `tl.make_block_ptr` calls a pointer holds: written there, or bound to the names
+    reaching it (through `tl.advance`, which keeps the strides)."""
+    if isinstance(node, cst.Call):
+        if flow.imports.is_tl(node.func, "make_block_ptr"):
+            return [node]
+        if flow.imports.is_tl(node.func, "advance"):
+            inner = pointer_arg(node)
+            return [] if inner is None else _block_pointers(inner, flow, followed)
+        return []
+    if not isinstance(node, cst.Name):
+        return []
+    found = []
+    for definition in flow.reaching(node):
+        if definition in followed or definition.value is None:
+            continue
+        found += _block_pointers(definition.value, flow, followed | {definition})
+    return found
+
+
+def _strided_vector(
+    pointer: cst.BaseExpression, heads: set[str], flow: Flow, terms: Terms
+) -> tuple[str, cst.CSTNode] | None:
+    """(the head count, the address) when a vector address steps only by a head count: every
+    product of a tensor (`o_t`, `tl.arange(0, BT)`) is `head * tensor` (`g + (bos + o_t) * H +
+    i_h`), written in the load or in every definition of the pointer reaching it."""
+    if isinstance(pointer, cst.Name):
+        reaching = flow.reaching(pointer)
+        if not reaching or any(d.value is None for d in reaching):
+            return None
+        addresses = [d.value for d in reaching if d.value is not None]
+    else:
+        addresses = [pointer]
+    strides = set()
+    for address in addresses:
+        if flow.is_block_pointer(address):
+            return None
+        try:
+            products = terms.of(address)
+        except TooComplex:
+            return None
+        stride = _vector_stride(products, heads, flow, terms)
+        if stride is None:
+            return None
+        strides.add(stride)
+    return (strides.pop(), addresses[0]) if len(strides) == 1 else None
+
+
+def _vector_stride(products: Sum, heads: set[str], flow: Flow, terms: Terms) -> str | None:
+    """The head count every tensor product of `products` is a tensor times, up to signs."""
+    found = set()
+    for product in products:
+        vectors = [key for key in product if flow.flags(terms.atoms[key]) & TENSOR]
+        if not vectors:
+            continue
+        if not all(_is_range(terms.atoms[key], flow, 0) for key in vectors):
+            return None  # a scalar computed at run time (`tl.minimum(...) * H`): one element
+        if len(vectors) > 1 or product.count(vectors[0]) != 1:
+            return None
+        stride = _head_count_times(vectors[0], {product: products[product]}, heads, flow, terms)
+        if stride is None:
+            return None
+        found.add(stride)
+    return found.pop() if len(found) == 1 else None
+
+
+def _contiguous_arm(event: Event, gate: str, heads: set[str], flow: Flow, terms: Terms) -> bool:
+    """Whether the load is in an arm of a constexpr `if` whose other arm loads the same tensor
+    with no head-count stride: `if BETA_T_CONTIG: tl.load(beta_ptr + o_t) else: tl.load(beta +
+    ... + o_t * HV)` is the fix already applied, the strided arm its fallback for `HV == 1`."""
+    for branch, arm in event.conds:
+        if not branch.test_is_constexpr:
+            continue
+        other = branch.orelse if arm else branch.body
+        for load in flow.calls_to("load"):
+            pointer = pointer_arg(load.call)
+            if load.index not in other or pointer is None or not _derived_from(pointer, gate, flow, 0):
+                continue
+            if _strided_block(pointer, heads, flow) is None and _strided_vector(pointer, heads, flow, terms) is None:
+                return True
+    return False
+
+
+def _derived_from(node: cst.BaseExpression, gate: str, flow: Flow, depth: int) -> bool:
+    """Whether an address is computed from the pointer `gate`, through the definitions of the
+    names it reads, a few hops (`beta_ptr = _g_contig_base(beta, ...)`, a device function of
+    another module)."""
+    if depth > 3:
+        return False
+    for name in walk(node):
+        if isinstance(name, cst.Name):
+            if name.value == gate:
+                return True
+            for definition in flow.defs.get(name.value, ()):
+                if definition.value is not None and _derived_from(definition.value, gate, flow, depth + 1):
+                    return True
+    return False
+
+
+def _is_range(node: cst.BaseExpression, flow: Flow, depth: int) -> bool:
+    """A vector of `tl.arange` offsets: `tl.arange(0, BT)`, `o_t[:, None]`, a cast of one
+    (`o_t.to(tl.int64)`), or a name every definition of which holds one (`o_t = i_t * BT +
+    tl.arange(0, BT)`)."""
+    if depth > 4:
+        return False
+    if isinstance(node, cst.Subscript):
+        return _is_range(node.value, flow, depth + 1)
+    if isinstance(node, cst.Name):
+        definitions = flow.defs.get(node.value, ())
+        return bool(definitions) and all(
+            d.value is not None and _is_range(d.value, flow, depth + 1) for d in definitions
+        )
+    if isinstance(node, cst.Call):
+        if flow.imports.is_tl(node.func, "arange"):
+            return True
+        cast = flow.cast_parts(node)  # `o_t.to(tl.int64)`, `tl.cast(o_t, tl.int64)`
+        return cast is not None and _is_range(cast[0], flow, depth + 1)
+    if isinstance(node, cst.BinaryOperation):
+        return _is_range(node.left, flow, depth + 1) or _is_range(node.right, flow, depth + 1)
+    return False
 
 
 def _head_strided_advances(flow: Flow, loop: Loop, heads: set[str]) -> dict[str, tuple[str, cst.CSTNode]]:

@@ -12,12 +12,10 @@ Every finding below was read by hand. Counts per rule, and why each group is bel
   copy and the clobber hits the copy, but with fp32 inputs `.to` is a no-op and the fp32
   state tiles are clobbered — RULES.md treats a `.to()`-wrapped left operand as clobbered,
   and for fp32 these are real.
-- ASC005 (3): `causal_conv1d_fwd_coregrid_kernel` picks masked vs block-pointer DMA on a
+- ASC005 (4): `causal_conv1d_fwd_coregrid_kernel` picks masked vs block-pointer DMA on a
   runtime `is_tail_chunk` three times (the backward kernel already uses the TAIL_MODE split,
-  and is not flagged). `causal_conv1d_fwd_kernel`'s `if not USE_INITIAL_STATE or t0 >= W:`
-  between block-pointer and masked loads is not runtime in every specialisation: without an
-  initial state `True or x` folds and only the block-pointer arm is compiled (flagged until
-  and/or folded per specialisation; the contract's words, as for a TAIL_MODE split).
+  and is not flagged), and `causal_conv1d_fwd_kernel` branches on
+  `not USE_INITIAL_STATE or t0 >= W` between block-pointer and masked loads.
 - ASC002 (0): the files use `tl.cast` before multiplies and `.to()` on loaded values, and cast
   offset tiles whose multiply is a loop index's block (`(i_d * BD + tl.arange(0, BD)).to(tl.int64)`,
   `i_d < tl.cdiv(D, BD)`: within one dimension, not flagged) before their stride; the
@@ -26,7 +24,7 @@ Every finding below was read by hand. Counts per rule, and why each group is bel
 - ASC004 (0): the one mixed test around `initial_state` carries the inner
   `if USE_INITIAL_STATE:` guard (the fix the rule asks for).
 - ASC006 (0): task loops rebind their pointers per task.
-- ASC011 (8): the Ascend port of `precond_gated_delta_rule/fused_recurrent.py` keeps the CUDA
+- ASC011 (28): the Ascend port of `precond_gated_delta_rule/fused_recurrent.py` keeps the CUDA
   layout of its per-head step inputs and reads `g` (`p_g += HV`), `g_atk` and `beta_atk`
   (`+= H`) one element per time step, head-count apart: the pattern the guidance measures
   10–35x slower than a contiguous load. Performance advice, not a bug. (4th) kda's
@@ -36,6 +34,13 @@ Every finding below was read by hand. Counts per rule, and why each group is bel
   `p_g += (-1 if REVERSE else 1) * H` (H apart in either direction), and kda's
   `fused_recurrent.py:220` reads the scalar `beta` with `p_beta += stride_beta_scalar`,
   `stride_beta_scalar = HV` (the headwise arm's vector load is not flagged).
+  (9th–28th, the chunk forms) a chunk of `BT` steps read `H` apart: `gated_delta_rule`'s
+  `gate.py` loads `g` through `tl.make_block_ptr(g + bos * H + i_h, (T,), (H,), ...)` (twice)
+  and `g + i_h + o_t * H` / `dyg` likewise; kda's `chunk_bwd.py` its `db_acc` scratch
+  `[B, T, HV]` (3), kda's `chunk_intra.py` `beta` (6), `chunk_h.py` (2) and `chunk_o.py:1570`
+  `g`, simple_gla's `parallel.py` `gc` (2), `utils/triton_ascend/cumsum.py` `s` (2). The
+  kernels with a `G_T_CONTIG`-style arm (`wy_fast.py`, `chunk_precond_wy_bwd.py`) are not
+  flagged: their strided arm is the fallback the host picks for `HV == 1`.
 - ASC012 (1): `ops/common/backends/triton_ascend/chunk_o.py` sizes its tiles from
   `_UB_BYTES = 196608` although the package ships a UB manager that queries the SoC
   (`fla/utils/ascend_ub_manager.py`, whose `_FALLBACK_UB_CAPACITY_BITS` is not flagged).
@@ -72,7 +77,7 @@ from fla_corpus import fla_ascend_files, fla_root, lint_wheel
 from ascend_lint.ascend_text import says_ascend
 from ascend_lint.engine import lint_source
 
-EXPECTED = {"ASC001": 26, "ASC003": 13, "ASC005": 3, "ASC010": 1, "ASC011": 8, "ASC012": 1}
+EXPECTED = {"ASC001": 26, "ASC003": 13, "ASC005": 4, "ASC010": 1, "ASC011": 28, "ASC012": 1}
 
 
 def test_fla_ascend_kernels_findings_per_rule():
@@ -88,11 +93,17 @@ def test_fla_ascend_kernels_findings_per_rule():
     assert dict(Counter(f.code for f in findings)) == EXPECTED
     by_file = Counter((f.code, f.filename.rsplit("/fla/", 1)[1]) for f in findings)
     assert by_file[("ASC003", "ops/kda/backends/triton_ascend/chunk_bwd.py")] == 1
-    assert by_file[("ASC005", "modules/causal_conv1d/backends/triton_ascend.py")] == 3
+    assert by_file[("ASC005", "modules/causal_conv1d/backends/triton_ascend.py")] == 4
     assert by_file[("ASC011", "ops/precond_gated_delta_rule/backends/triton_ascend/fused_recurrent.py")] == 3
-    assert by_file[("ASC011", "ops/kda/backends/triton_ascend/chunk_intra.py")] == 1
+    assert by_file[("ASC011", "ops/kda/backends/triton_ascend/chunk_intra.py")] == 7
     assert by_file[("ASC011", "ops/simple_gla/backends/triton_ascend/fused_recurrent.py")] == 3
     assert by_file[("ASC011", "ops/kda/backends/triton_ascend/fused_recurrent.py")] == 1
+    # chunks of `T` read `H` apart: block pointers `(T,), (H,)` and vectors `o_t * H`
+    assert by_file[("ASC011", "ops/gated_delta_rule/backends/triton_ascend/gate.py")] == 4
+    assert by_file[("ASC011", "ops/kda/backends/triton_ascend/chunk_bwd.py")] == 3
+    # their `G_T_CONTIG` / `BETA_T_CONTIG` arms read the transposed gate: the strided arms are not flagged
+    assert by_file[("ASC011", "ops/gated_delta_rule/backends/triton_ascend/wy_fast.py")] == 0
+    assert by_file[("ASC011", "ops/precond_gated_delta_rule/backends/triton_ascend/chunk_precond_wy_bwd.py")] == 0
     assert by_file[("ASC012", "ops/common/backends/triton_ascend/chunk_o.py")] == 1
 
 
