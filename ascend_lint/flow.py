@@ -153,6 +153,11 @@ class Branch:
         return self.flow.is_python_constexpr(self.node.test)
 
     @cached_property
+    def held_test(self) -> list[Event]:
+        """The assignments of the combined test a name tested here holds (`Flow.held_test`)."""
+        return self.flow.held_test(self.node.test)
+
+    @cached_property
     def key(self) -> tuple[str, bool]:
         """(normalised test code, polarity of the body arm)."""
         return test_key(self.node.test)
@@ -232,6 +237,7 @@ class Flow:
         # (read name, tests tracked) -> the results each state of a backward walk leads to (`_reach_from`)
         self._reach_cache: dict[tuple[str, frozenset[str]], dict[_State, frozenset[_State]]] = {}
         self._walking: set[tuple[str, frozenset[str]]] = set()  # the keys of `_reach_cache` being walked
+        self._test_keys: dict[cst.BaseExpression, tuple[str, bool]] = {}  # of decided tests (`_decided`)
         self.stand_in_tests = 0  # how often a test was asked while its outcome was being worked out
 
     # ---- value facts -------------------------------------------------------------------
@@ -594,6 +600,25 @@ class Flow:
             return self._reached(use).definitions
         return list(dict.fromkeys(definition for definition, _, _ in self._reach(use)))
 
+    def held_test(self, test: cst.BaseExpression) -> list[Event]:
+        """The assignments a test reads its condition through: for a name of the body (or `not
+        name`), the definitions reaching the read, when each assigns it a combination of tests
+        (`and` / `or`, `&` / `|`: `need_state = USE_H0 or in_halo`, then `if need_state:`);
+        else none (a parameter, a loop index, an augmented assignment, a value carried round a
+        loop, another value)."""
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test = test.expression
+        use = self.read_events.get(test) if isinstance(test, cst.Name) else None
+        if use is None:
+            return []
+        pairs = self._reached(use).pairs if self._tracks_many(use) else [(d, c) for d, _, c in self._reach(use)]
+        if not pairs or any(carrier is not None for _, carrier in pairs):
+            return []
+        definitions = list(dict.fromkeys(definition for definition, _ in pairs))
+        if any(not isinstance(d.node, cst.Name) or not _combines_tests(d.value) for d in definitions):
+            return []
+        return definitions
+
     def def_flags(self, event: Event) -> int:
         """Where a definition's value comes from, in any specialisation."""
         return _union(self._def_variants(event))
@@ -617,6 +642,10 @@ class Flow:
             return self._call_variants(node, part)
         if type(node) is cst.Lambda:
             return [(TENSOR, NOTHING)]
+        if type(node) is cst.IfExp:
+            return self._choice_variants(node, part)
+        if type(node) is cst.BooleanOperation:
+            return self._short_circuit_variants(node, part)
         if type(node) is cst.Comparison:
             if isinstance(node.comparisons[0].operator, (cst.Is, cst.IsNot)):
                 return CONSTANT  # Triton evaluates `is` / `is not` while compiling (`p is None`)
@@ -624,6 +653,48 @@ class Flow:
                 (flags & ~WIDTHS, assumed) for flags, assumed in _combine([part(sub) for sub in _value_parts(node)])
             ]
         return _combine([part(sub) for sub in _value_parts(node)])
+
+    def _decided(
+        self, test: cst.BaseExpression, part: Callable[[cst.BaseExpression], list[Variant]]
+    ) -> list[tuple[bool, Assumptions, int]] | None:
+        """(outcome, the test outcome assumed, flags) for each value of a test every
+        specialisation decides: a literal, or a compile-time constant keyed as an `if` test is
+        (`test_key`); None for a test that is runtime in some specialisation."""
+        if isinstance(test, cst.Name) and test.value in ("True", "False"):
+            return [(test.value == "True", NOTHING, CONST)]
+        flags = _union(part(test))
+        if flags & ~BOXED != CONST:
+            return None
+        key, polarity = self._test_keys.get(test) or self._test_keys.setdefault(test, test_key(test))
+        return [(outcome, frozenset({(key, polarity == outcome)}), flags) for outcome in (True, False)]
+
+    def _choice_variants(self, node: cst.IfExp, part: Callable[[cst.BaseExpression], list[Variant]]) -> list[Variant]:
+        """A conditional expression: the arm's value in each specialisation deciding its test
+        (`(i_t == NT - 1) if TAIL_MODE == 2 else (TAIL_MODE == 1)` is a constant in modes 0
+        and 1); else the union of its parts."""
+        outcomes = self._decided(node.test, part)
+        if outcomes is None:
+            return _combine([part(node.test), part(node.body), part(node.orelse)])
+        return _split(outcomes, part(node.body), part(node.orelse))
+
+    def _short_circuit_variants(
+        self, node: cst.BooleanOperation, part: Callable[[cst.BaseExpression], list[Variant]]
+    ) -> list[Variant]:
+        """`and` / `or` with an operand every specialisation decides, folded in each: `False and
+        x` and `True or x` are that constant, `True and x` and `False or x` are `x` (either
+        operand order: the compiler folds `x or True` too). A folded constant over a runtime
+        operand is still a tensor to Triton's front end (it builds `x.logical_or(True)`), so it
+        is BOXED; a test of constants alone keeps the union of its parts."""
+        parts = [part(node.left), part(node.right)]
+        absorbing = isinstance(node.operator, cst.Or)
+        for decided, other in ((node.left, 1), (node.right, 0)):
+            if all(flags & ~BOXED == CONST for flags, _ in parts[other]):
+                continue  # the other operand is a constant too: nothing to fold
+            outcomes = self._decided(decided, part)
+            if outcomes is not None:
+                constant = [(BOXED, NOTHING)]
+                return _split(outcomes, *((constant, parts[other]) if absorbing else (parts[other], constant)))
+        return _combine(parts)
 
     def _call_variants(self, node: cst.Call, part: Callable[[cst.BaseExpression], list[Variant]]) -> list[Variant]:
         imports, func = self.imports, node.func
@@ -1670,6 +1741,33 @@ def _reach_order(result: _State) -> tuple[int, int, list[tuple[str, bool]]]:
 def _consistent(a: Assumptions, b: Assumptions) -> bool:
     """No test outcome assumed one way in `a` and the other in `b`."""
     return not any((key, not outcome) in b for key, outcome in a)
+
+
+def _combines_tests(value: cst.BaseExpression | None) -> bool:
+    """`a and b`, `a or b`, `a & b`, `a | b` (a bit mask with an int literal is not), negated or not."""
+    while isinstance(value, cst.UnaryOperation) and isinstance(value.operator, (cst.Not, cst.BitInvert)):
+        value = value.expression
+    if isinstance(value, cst.BooleanOperation):
+        return True
+    return (
+        isinstance(value, cst.BinaryOperation)
+        and isinstance(value.operator, (cst.BitAnd, cst.BitOr))
+        and not any(isinstance(side, cst.Integer) for side in (value.left, value.right))
+    )
+
+
+def _split(
+    outcomes: list[tuple[bool, Assumptions, int]], if_true: list[Variant], if_false: list[Variant]
+) -> list[Variant]:
+    """The variants of a value chosen by a decided test (`Flow._decided`): for each outcome,
+    those of the value it chooses consistent with it, with the test's flags."""
+    found = [
+        (flags | test_flags, assumed | also)
+        for outcome, assumed, test_flags in outcomes
+        for flags, also in (if_true if outcome else if_false)
+        if _consistent(assumed, also)
+    ]
+    return _normalise(found) if len(found) > 1 else found
 
 
 def _union(variants: list[Variant]) -> int:

@@ -71,7 +71,7 @@ def _conditional_pointer(name: str, reads: list[Event], flow: Flow) -> bool:
 
 def _depends_on_a_flag(read: Event, flow: Flow) -> bool:
     return any(
-        branch.test_is_python_constexpr or any(_is_flag(o, flow) for o in bool_operands(branch.node.test))
+        branch.test_is_python_constexpr or any(_is_flag(o, flow) for o in tested_operands(branch))
         for branch, _ in read.conds
     ) or bool(flow.constexpr_choices(read))
 
@@ -159,7 +159,7 @@ def _correlated_flag(reads: list[Event], flow: Flow) -> str | None:
     for read in reads:
         mentioned: set[str] = set()
         for branch, arm in read.conds:
-            flags = {o.value for o in bool_operands(branch.node.test) if isinstance(o, cst.Name) and _is_flag(o, flow)}
+            flags = {o.value for o in tested_operands(branch) if isinstance(o, cst.Name) and _is_flag(o, flow)}
             if flags:
                 mentioned |= flags
                 arms.setdefault(branch, set()).add(arm)
@@ -167,7 +167,7 @@ def _correlated_flag(reads: list[Event], flow: Flow) -> str | None:
                 values.setdefault(tested, set()).add(polarity == arm)
         common = mentioned if common is None else common & mentioned
     for flag in sorted(common or ()):
-        tests = [b for b in arms if flag in {o.value for o in bool_operands(b.node.test) if isinstance(o, cst.Name)}]
+        tests = [b for b in arms if flag in {o.value for o in tested_operands(b) if isinstance(o, cst.Name)}]
         if all(len(arms[b]) == 1 for b in tests) and len(values.get(flag, ())) < 2:
             return flag
     return None
@@ -175,6 +175,16 @@ def _correlated_flag(reads: list[Event], flow: Flow) -> str | None:
 
 def _is_flag(operand: cst.BaseExpression, flow: Flow) -> bool:
     return isinstance(operand, cst.Name) and flow.is_python_constexpr(operand)
+
+
+def tested_operands(branch: Branch) -> list[cst.BaseExpression]:
+    """The operands of an `if`'s test (`bool_operands`), read through a name the test holds a
+    combined test in (`need = USE_H0 or in_halo`, then `if need:`: `Branch.held_test`), the
+    operands of each assignment reaching it."""
+    held = branch.held_test
+    if held:
+        return [o for definition in held if definition.value is not None for o in bool_operands(definition.value)]
+    return bool_operands(branch.node.test)
 
 
 def bool_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:

@@ -133,7 +133,10 @@ def evaluate(node: cst.BaseExpression, lookup: Lookup, imports: ImportMap | None
             return None
     if isinstance(node, cst.BooleanOperation):
         left = evaluate(node.left, lookup, imports)
-        if left is None or bool(left) != isinstance(node.operator, cst.And):
+        if left is None:  # `x or True` and `x and False` fold all the same (the compiler folds both)
+            right = evaluate(node.right, lookup, imports)
+            return right if isinstance(right, bool) and right == isinstance(node.operator, cst.Or) else None
+        if bool(left) != isinstance(node.operator, cst.And):
             return left
         return evaluate(node.right, lookup, imports)
     if isinstance(node, cst.Comparison):

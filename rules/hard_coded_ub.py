@@ -3,10 +3,12 @@
 Flags a unified-buffer (UB) capacity written as a number: a name whose parts include `ub` or
 `ubuf`, or spell out `unified_buffer` (`UB_SIZE`, `UNIFIED_BUFFER_SIZE`), assigned integer
 literal arithmetic of at least 16 KiB (`196608`, `192 * 1024`), in host or kernel code, a
-class attribute or a parameter's default.
+class attribute, a parameter's or field's default, an environment variable's default, a
+per-SoC table (`_SOC_UB = {"Ascend910B": 196608}`), or the return of a function so named.
 
-Not flagged: names that say they are a fallback or a default, an alignment or a piece of the
-buffer (`UB_TILE`: a tile size), and smaller values. Part of the `perf` group.
+Not flagged: a fallback after a device query (`get_soc_spec("UB_SIZE") or 196608`), names
+that say they are a fallback or a default, an alignment or a piece of the buffer (`UB_TILE`:
+a tile size), and smaller values. Part of the `perf` group.
 
 ## Why is this bad?
 Tiles sized from a fixed 192 KiB are right for one chip only: the capacity is a property of
@@ -51,11 +53,29 @@ also when the value divides it into units (`ub_size = 85 * 1024 // x.element_siz
 scales it by a safety margin (`int(192 * 1024 * 0.8)`), and when a module constant wraps it
 for kernels to read (`_UB_BYTES = tl.constexpr(192 * 1024)`).
 
+### Tables, fields, environment variables and functions
+- a table under such a name, each value (the finding names its key): `_SOC_UB =
+  {"Ascend910B": 196608, "Ascend950": 253952}`, `UB_CAPACITY = {"910b": 192 * 1024}`;
+  a value whose key says it is a piece of the buffer (`{"tile": 65536}`) is not;
+- a dataclass field's default given by `field` (`ub_bits: int = field(default=1572864)`,
+  `field(default_factory=lambda: 196608)`; also attrs' `attr.ib` / `attrs.field` and
+  pydantic's `Field`);
+- the default of an environment variable (`int(os.environ.get("ASCEND_UB_BYTES", 196608))`,
+  `os.getenv("ASCEND_UB_CAPACITY_BITS", "1572864")`, a string of digits too): an override
+  is not a device query, the number is the capacity wherever the variable is unset;
+- what a function named like a capacity returns (`def get_ub_size(): return 196608`, a stub
+  that never asks the device), when every return of it is a number: one that also returns
+  what it queried (`try: return get_soc_spec("UB_SIZE")` / `except ...: return 196608`)
+  returns the number as a fallback.
+
 ### Not flagged
 Names that say they are a fallback
 or a default (`_FALLBACK_UB_CAPACITY_BITS`, used when the query fails), an alignment, or a
-piece of the buffer (`UB_BLOCK_SIZE`, `UB_TILE`, `UB_CHUNK`: a tile size) and smaller values
-(`UB_ALIGN = 32`) are not flagged. Part of the `perf` group.
+piece of the buffer (`UB_BLOCK_SIZE`, `UB_TILE`, `UB_CHUNK`, a table `UB_TILES`: a tile size)
+and smaller values (`UB_ALIGN = 32`) are not flagged; nor is a fallback after a device
+query: a dict's default (`specs.get("UB_SIZE", 196608)`), an `or` after the query
+(`get_soc_spec("UB_SIZE") or 196608`), an environment variable defaulting to the query.
+Part of the `perf` group.
 """
 
 from __future__ import annotations
@@ -68,13 +88,13 @@ from itertools import pairwise
 import libcst as cst
 
 from ascend_lint.host import all_params
-from ascend_lint.imports import ImportMap, folded_int, number_literal
+from ascend_lint.imports import ImportMap, dotted_name, folded_int, number_literal, str_literal
 from ascend_lint.prefilter import Words
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 from ascend_lint.socs import SOCS
 
 MESSAGE = (
-    "hard-coded UB capacity: `{name} = {value}` ({kib:g} KiB) sizes tiles for one SoC; query it "
+    "hard-coded UB capacity: {stated} ({kib:g} KiB) sizes tiles for one SoC; query it "
     '(`tbe.common.platform.get_soc_spec("UB_SIZE")`, or the package\'s UB manager)'
 )
 MIN_CAPACITY_BYTES = 16 * 1024
@@ -85,6 +105,10 @@ _WORD = re.compile(r"\w+")
 _NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _UB_PARTS = {"ub", "ubuf"}
 _NOT_THE_CAPACITY = {"fallback", "default", "align", "alignment", "block", "tile", "chunk"}
+_NOT_THE_CAPACITY |= {part + "s" for part in _NOT_THE_CAPACITY}  # `UB_TILES`: a table of tile sizes
+# the callables declaring a field whose default is a keyword's value: `dataclasses.field`,
+# `attrs.field`, `attr.ib`, pydantic's `Field` (also its first argument)
+_FIELD_CALLS = {"field", "Field", "ib", "attrib"}
 _KIB_UNITS = {"kb", "kib"}
 _BYTE_UNITS = {"b", "byte", "bytes"}
 # the capacities as the compiler's overflow report gives them (`... while 1572864 bits available`)
@@ -117,6 +141,26 @@ UNIFIED_BUFFER_SIZE_BITS = 1 << 4000  # (the fuzzer's: too large for a float)
 
 def pick_block(n, ub_bytes=None):
     return min(n, (ub_bytes or get_soc_spec("UB_SIZE")) // 12)
+""",
+        # fallbacks after a device query; a table of tile sizes; an override defaulting to the query
+        """
+import os
+from tbe.common.platform import get_soc_spec
+
+UB_TILES = {"small": 65536, "large": 131072}
+UB_PLAN = {"ub_block": 32768}
+ub_bytes = int(os.environ.get("ASCEND_UB_BYTES", get_soc_spec("UB_SIZE")))
+UB_SIZE = get_soc_spec("UB_SIZE") or 196608
+
+def get_ub_size():
+    try:
+        return get_soc_spec("UB_SIZE")
+    except ImportError:
+        return 196608
+
+def ub_bytes_of(specs):
+    ub_size = specs.get("UB_SIZE", 196608)
+    return ub_size
 """,
     )
     INVALID = (
@@ -165,6 +209,27 @@ class TileBudget:
     def __post_init__(self):
         self.ub_size_kb = 192  # expect
 """,
+        # a table per SoC; an environment variable's default; a stub of the query; a field's default
+        """
+import os
+from dataclasses import dataclass, field
+
+_SOC_UB = {
+    "Ascend910B": 196608,  # expect
+    "Ascend950": 248 * 1024,  # expect
+}
+UB_BYTES = int(os.environ.get("ASCEND_UB_BYTES", 196608))  # expect
+UB_BITS = int(os.getenv("ASCEND_UB_CAPACITY_BITS", "1572864"))  # expect
+
+def get_ub_size():
+    return 196608  # expect
+
+
+@dataclass
+class Hw:
+    ub_bits: int = field(default=1572864)  # expect
+    ub_bytes: int = field(default_factory=lambda: 192 * 1024)  # expect
+""",
     )
 
     @classmethod
@@ -186,6 +251,8 @@ class TileBudget:
             for param in all_params(function):
                 if param.default is not None:
                     yield from self._check(param.name.value, param.default, context)
+        for name, returned in host.returns.items():
+            yield from self._check_returns(name, returned, context)
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         for name, events in kernel.flow.defs.items():
@@ -196,41 +263,121 @@ class TileBudget:
     def _check(
         self, name: str, value: cst.BaseExpression, context: ModuleContext, within: cst.FunctionDef | None = None
     ) -> Iterator[Report]:
-        """The capacity `name = value` states, if any; `within`: the host function holding it."""
+        """The capacity `name = value` states, if any, or each one a table of them under that
+        name does (`_SOC_UB = {"Ascend910B": 196608}`); `within`: the host function holding it."""
         if not _is_capacity_name(name):
             return
-        capacity = _capacity(value, context.imports)
-        number = folded_int(capacity) if capacity is not None else None
-        if capacity is None or number is None:
+        if isinstance(value, cst.Dict):
+            for element in value.elements:
+                if isinstance(element, cst.DictElement):
+                    key = str_literal(element.key)
+                    if key is None or not _NOT_THE_CAPACITY.intersection(_parts(key)):  # not `"tile": 65536`
+                        key_code = context.module.code_for_node(element.key)
+                        value_code = context.module.code_for_node(element.value)
+                        stated = f"`{name}[{key_code}] = {value_code}`"
+                        yield from self._report(name, element.value, stated, context, within)
             return
+        stated = f"`{name} = {context.module.code_for_node(value)}`"
+        yield from self._report(name, value, stated, context, within)
+
+    def _check_returns(
+        self, name: str, returned: list[tuple[cst.BaseExpression, cst.FunctionDef]], context: ModuleContext
+    ) -> Iterator[Report]:
+        """The capacity a function named for one returns as a number (`def get_ub_size():
+        return 196608`: a stub that never asks the device), when every return of it does: a
+        function also returning what it queried returns a number as a fallback."""
+        if not _is_capacity_name(name):
+            return
+        by_function: dict[cst.FunctionDef, list[cst.BaseExpression]] = {}
+        for value, function in returned:
+            by_function.setdefault(function, []).append(value)
+        for function, values in by_function.items():
+            if all(_capacity(value, context.imports) is not None for value in values):
+                for value in values:
+                    stated = f"`{name}()` returns `{context.module.code_for_node(value)}`"
+                    yield from self._report(name, value, stated, context, function)
+
+    def _report(
+        self,
+        name: str,
+        value: cst.BaseExpression,
+        stated: str,
+        context: ModuleContext,
+        within: cst.FunctionDef | None,
+    ) -> Iterator[Report]:
+        """The finding for the capacity `value` states, under `name`, when it is one."""
+        found = _capacity(value, context.imports)
+        if found is None:
+            return
+        capacity, number = found
         size = number * _bytes_per_unit(name, number)
         if not MIN_CAPACITY_BYTES <= size <= MAX_CAPACITY_BYTES:
             return
         yield Report(
             capacity,
-            MESSAGE.format(name=name, value=context.module.code_for_node(value), kib=float(size / 1024)),
+            MESSAGE.format(stated=stated, kib=float(size / 1024)),
             facts={"name": name, "value": number},
             within=within,
         )
 
 
-def _capacity(value: cst.BaseExpression, imports: ImportMap) -> cst.BaseExpression | None:
-    """The integer literal arithmetic that states the capacity: the whole value, what a
-    division into units divides (`85 * 1024 // x.element_size()`: bytes into elements), or
-    what a safety margin scales (`int(192 * 1024 * 0.8)`, `192 * 1024 * 0.85`), in a
-    module-level constexpr too (`tl.constexpr(192 * 1024)`)."""
+def _capacity(value: cst.BaseExpression, imports: ImportMap) -> tuple[cst.BaseExpression, int] | None:
+    """The integer literal arithmetic that states the capacity, with its value: the whole value,
+    what a division into units divides (`85 * 1024 // x.element_size()`: bytes into elements),
+    or what a safety margin scales (`int(192 * 1024 * 0.8)`, `192 * 1024 * 0.85`), in a
+    module-level constexpr too (`tl.constexpr(192 * 1024)`), a field's default
+    (`field(default=196608)`, `field(default_factory=lambda: 196608)`), or the default of an
+    environment variable (`int(os.environ.get("ASCEND_UB_BYTES", 196608))`, also as a string:
+    `os.getenv("X", "1572864")`): the number on every machine that does not set it."""
     if isinstance(value, cst.Call) and imports.is_tl(value.func, "constexpr") and len(value.args) == 1:
         value = value.args[0].value
     if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "int":
         value = value.args[0].value if len(value.args) == 1 else value
+    if isinstance(value, cst.Call):
+        default = _field_default(value)
+        if default is not None:
+            value = default
+    if isinstance(value, cst.Call):
+        default = _environment_default(value)
+        if default is not None:
+            digits = str_literal(default)
+            if digits is not None and digits.isascii() and digits.isdecimal():
+                return default, int(digits)
+            value = default
     if isinstance(value, cst.BinaryOperation):
         if isinstance(value.operator, (cst.FloorDivide, cst.Divide)) and folded_int(value.right) is None:
-            return value.left if folded_int(value.left) is not None else None
-        if isinstance(value.operator, cst.Multiply):
+            value = value.left
+        elif isinstance(value.operator, cst.Multiply):
             for scaled, factor in ((value.left, value.right), (value.right, value.left)):
                 if _is_margin(factor) and folded_int(scaled) is not None:
-                    return scaled
-    return value if folded_int(value) is not None else None
+                    value = scaled
+                    break
+    number = folded_int(value)
+    return None if number is None else (value, number)
+
+
+def _field_default(call: cst.Call) -> cst.BaseExpression | None:
+    """The default a field declaration gives (`field(default=v)`, `field(default_factory=lambda:
+    v)`, pydantic's `Field(v)`), else None."""
+    callee = (dotted_name(call.func) or "").rsplit(".", 1)[-1]
+    if callee not in _FIELD_CALLS:
+        return None
+    for arg in call.args:
+        keyword = arg.keyword.value if arg.keyword is not None else None
+        if keyword == "default" or (keyword is None and callee == "Field" and arg is call.args[0]):
+            return arg.value
+        if keyword == "default_factory" and isinstance(arg.value, cst.Lambda) and not arg.value.params.params:
+            return arg.value.body
+    return None
+
+
+def _environment_default(call: cst.Call) -> cst.BaseExpression | None:
+    """The default of an environment variable read with one (`os.environ.get(name, v)`,
+    `os.getenv(name, v)`), else None."""
+    callee = (dotted_name(call.func) or "").split(".")
+    if (callee[-1:] == ["getenv"] or callee[-2:] == ["environ", "get"]) and len(call.args) == 2:
+        return call.args[1].value
+    return None
 
 
 def _is_margin(factor: cst.BaseExpression) -> bool:

@@ -1,8 +1,8 @@
 """
 ## What it does
 Flags an `if` whose test mixes a constexpr operand with a runtime one (`if USE_H0 or i_t > 0:`,
-`FLAG & runtime`, either order) when an arm uses an optional pointer parameter without an
-inner pure-constexpr guard of its own (`tl.load(h0) if USE_H0 else 0.0`). A pointer is
+`FLAG & runtime`; also through a name bound so) when an arm uses an optional pointer parameter
+without an inner pure-constexpr guard of its own (`tl.load(h0) if USE_H0 else 0.0`). A pointer is
 optional when a launch passes `None` for it or its flag as `FLAG=p is not None`, a heuristics
 lambda or an `if p is None:` tests it, or its other uses sit under a constexpr flag; the
 message says which.
@@ -69,6 +69,14 @@ or negated) when an arm uses an optional pointer parameter without
 an inner pure-constexpr guard of its own (an `if`, or a conditional expression
 `tl.load(h0) if USE_H0 else 0.0`).
 
+The test may hold the mix in a name (or `not name`): `need_state = USE_H0 or in_halo`, then
+`if need_state:` is a runtime `if` all the same (measured: with `h0=None` and `USE_H0` False
+the compile fails as for the test written in the `if`). It is read through the name when every
+assignment reaching the `if` binds it such a mix (once, or in each arm before it), not when one
+is carried round a loop; the finding stays at the `if`, the message quotes the assignment and a
+related location points at it. No fix is offered for it: the nesting belongs where the name is
+bound. A `while` loop's test is not an `if`'s, and is not checked.
+
 ### What makes a pointer optional
 The message says what makes the pointer optional:
 
@@ -105,8 +113,32 @@ from ascend_lint.fixes import Declined, FixPlan, Replace, contains, names_in
 from ascend_lint.flow import READ, Branch, Event, Flow
 from ascend_lint.imports import str_literal
 from ascend_lint.nodes import child_nodes, one_line
-from ascend_lint.optional import OptionalPointer, bool_operands, combines_conditions, without_negation
+from ascend_lint.optional import (
+    OptionalPointer,
+    bool_operands,
+    combines_conditions,
+    tested_operands,
+    without_negation,
+)
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
+
+_NAMED_TEST = """
+@triton.jit
+def k(x, h0, o, W, USE_H0: tl.constexpr, BT: tl.constexpr):
+    i_t = tl.program_id(0)
+    offs = tl.arange(0, BT)
+    in_halo = i_t * BT < W
+    need_state = USE_H0 or in_halo
+    if need_state:  # expect
+        b = tl.load(h0 + offs)
+    else:
+        b = tl.load(x + i_t * BT + offs)
+    tl.store(o + offs, b)
+
+
+def launch(x, o, W, h0=None):
+    k[(4,)](x, h0, o, W, USE_H0=h0 is not None, BT=16)
+"""
 
 # (`or`/`and`, (the constexpr flag, negated), the runtime operand)
 FlagSplit = tuple[str, tuple[cst.Name, bool], cst.BaseExpression]
@@ -121,6 +153,23 @@ class OrConstexprOptionalPointer(Rule):
     REQUIRES_TOKENS = (("if",),)  # `&` / `|` mix too, and are no words to look for
 
     VALID = (
+        # the mixed test held in a name, with the pointer's use under its own `if USE_H0:`
+        """
+@triton.jit
+def k(x, h0, o, W, USE_H0: tl.constexpr, BT: tl.constexpr):
+    i_t = tl.program_id(0)
+    offs = tl.arange(0, BT)
+    need_state = USE_H0 or i_t * BT < W
+    b = tl.load(x + i_t * BT + offs)
+    if need_state:
+        if USE_H0:
+            b += tl.load(h0 + offs)
+    tl.store(o + offs, b)
+
+
+def launch(x, o, W, h0=None):
+    k[(4,)](x, h0, o, W, USE_H0=h0 is not None, BT=16)
+""",
         # the mixed arm's use sits in a conditional expression with a constexpr test: with
         # `USE_H0` False the front end compiles `1.0` only (measured with `h0=None`)
         """
@@ -272,6 +321,9 @@ def k(h0, o, USE_H0: tl.constexpr, USE_G: tl.constexpr):
 """,
     )
     INVALID = (
+        # the mixed test held in a name: `if need_state:` compiles both arms all the same; the
+        # nesting fix declines (the test is bound elsewhere)
+        Example(_NAMED_TEST, fixed=_NAMED_TEST, unsafe_fixes=True),
         # `Union[T, None]` says `None` as `Optional[T]` does; `not (h0 is None)` tests it too
         """
 from typing import Union
@@ -547,14 +599,15 @@ def launch(W):
             test = one_line(branch.node.test.with_changes(lpar=(), rpar=()))
             where = inlined.written(use.node)
             related: tuple[tuple[cst.CSTNode, str], ...] = ((where, f"`{pointer.name}` used here"),)
+            held = _held(branch)
+            if held is not None:  # `if need_state:` after `need_state = USE_H0 or in_halo`
+                related = ((held.statement or held.node, f"`{held.name}` bound to the mixed test here"), *related)
             if pointer.where is not None:
                 related = ((pointer.where, f"launch that shows `{pointer.name}` may be None"), *related)
-            flags = {
-                o.value for o in bool_operands(branch.node.test) if isinstance(o, cst.Name) and flow.is_constexpr(o)
-            }
+            flags = {o.value for o in tested_operands(branch) if isinstance(o, cst.Name) and flow.is_constexpr(o)}
             yield Report(
                 branch.node,
-                _message(test, pointer),
+                _message(test, pointer, held),
                 end_node=branch.node.test,
                 related=related,
                 fix=_nesting_fix(branch, kernel, optional),
@@ -568,20 +621,35 @@ def launch(W):
 
 
 def _mixes_constexpr_and_runtime(branch: Branch, flow: Flow) -> bool:
-    operands = bool_operands(branch.node.test)
+    """The test mixes a constexpr operand with a runtime one: its own, or, for a name, the test
+    each assignment reaching it binds (`Branch.held_test`)."""
+    tests = [d.value for d in branch.held_test if d.value is not None] or [branch.node.test]
+    return all(_mixes(test, flow) for test in tests)
+
+
+def _mixes(test: cst.BaseExpression, flow: Flow) -> bool:
+    operands = bool_operands(test)
     return len(operands) >= 2 and {flow.is_constexpr(o) for o in operands} == {True, False}
 
 
-def _message(test: str, pointer: OptionalPointer) -> str:
+def _held(branch: Branch) -> Event | None:
+    """The first assignment of the mixed test a name tested by the `if` holds."""
+    return branch.held_test[0] if branch.held_test else None
+
+
+def _message(test: str, pointer: OptionalPointer, held: Event | None = None) -> str:
     name = pointer.name
+    subject = f"`if {test}`"
+    if held is not None and held.value is not None:
+        subject += f" (`{held.name} = {one_line(held.value.with_changes(lpar=(), rpar=()))}`)"
     if pointer.certain:
         return (
-            f"`if {test}` mixes a constexpr flag with a runtime test around optional pointer `{name}` "
+            f"{subject} mixes a constexpr flag with a runtime test around optional pointer `{name}` "
             f"({pointer.evidence}): both arms compile, so `{name}=None` fails to compile; nest the constexpr "
             "test outside"
         )
     return (
-        f"`if {test}` mixes a constexpr flag with a runtime test around pointer `{name}`, which looks optional "
+        f"{subject} mixes a constexpr flag with a runtime test around pointer `{name}`, which looks optional "
         f"({pointer.evidence}): both arms compile, so it would fail to compile if `{name}` were None; nest the "
         "constexpr test outside"
     )
@@ -619,6 +687,12 @@ _PURE_BUILTINS = frozenset({"min", "max", "abs", "int", "float", "bool", "len"})
 
 def _nesting_fix(branch: Branch, kernel: Kernel, optional: Mapping[str, OptionalPointer]) -> FixPlan | Declined:
     node = branch.node
+    held = _held(branch)
+    if held is not None:
+        return Declined(
+            f"the test reads the mixed test through `{held.name}`: nest its constexpr flag outside where "
+            f"`{held.name}` is bound, by hand"
+        )
     split = _flag_and_runtime(node.test, kernel)
     if split is None and combines_conditions(without_negation(node.test)):
         return Declined(

@@ -30,6 +30,26 @@ else:
 Split on the host: launch the bulk with `TAIL_MODE=0` (block pointers only) and the last
 chunk with `TAIL_MODE=1` (masked only), with `TAIL_MODE: tl.constexpr` deciding the path
 in the kernel, and keep a runtime arm (`TAIL_MODE=2`) only where it is needed (varlen).
+
+## Details
+### Runtime under every specialisation
+The test's value is worked out per specialisation (`tl.constexpr` test outcome), through the
+names it reads:
+
+- a name bound in `if`/`elif` arms on a constexpr test takes the value of the arm compiled;
+- a conditional expression whose test is a constexpr takes the value of the arm it picks:
+  `is_tail = (i_t == NT - 1) if TAIL_MODE == 2 else (TAIL_MODE == 1)` is a constant in modes 0
+  and 1;
+- `and` / `or` with an operand a specialisation decides folds, in either operand order:
+  `False and x` and `True or x` are constants, `True and x` and `False or x` are `x`. So
+  `is_tail = TAIL_MODE == 1 or (TAIL_MODE == 2 and i_t == NT - 1)` is the same split, and so is
+  `if USE_MASK or is_tail:`: with `USE_MASK` True only the masked arm is compiled (measured:
+  one load, no `scf.if` after triton-ascend 3.2's `make_ttir`), so the test is not runtime in
+  every specialisation. A specialisation that keeps the runtime test (`USE_MASK` False,
+  `TAIL_MODE == 2`) is the accepted runtime arm.
+
+A constexpr test choosing between two runtime values (`(i_t == NT - 1) if IS_VARLEN else
+(i_t + 1) * BT > T`) stays runtime in both, and is flagged.
 """
 
 from __future__ import annotations
@@ -99,6 +119,24 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr, TAIL_MODE: tl.constexpr):
     else:
         tl.store(p_y, b_x)
 """,
+        # the same split written compactly: a conditional expression, and `and` / `or`, whose
+        # constexpr test decides the flag in modes 0 and 1 (one DMA path compiled in each)
+        """
+@triton.jit
+def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr, TAIL_MODE: tl.constexpr):
+    i_t = tl.program_id(0)
+    offs = i_t * BT * D + tl.arange(0, BT * D)
+    is_tail = (i_t == NT - 1) if TAIL_MODE == 2 else (TAIL_MODE == 1)
+    if is_tail:
+        b_x = tl.load(x + offs, mask=offs < T * D, other=0.0)
+    else:
+        b_x = tl.load(tl.make_block_ptr(x, (T, D), (D, 1), (i_t * BT, 0), (BT, D), (1, 0)))
+    at_end = TAIL_MODE == 1 or (TAIL_MODE == 2 and i_t == NT - 1)
+    if at_end:
+        tl.store(y + offs, b_x, mask=offs < T * D)
+    else:
+        tl.store(tl.make_block_ptr(y, (T, D), (D, 1), (i_t * BT, 0), (BT, D), (1, 0)), b_x)
+""",
         """
 @triton.jit
 def copy_tail(x, y, n, BLOCK: tl.constexpr,
@@ -130,6 +168,19 @@ def k(x, y, T, BT: tl.constexpr):
         tl.store(y + o, tl.load(x + o, mask=o < T), mask=o < T)
     else:
         _copy_block(x, y, T, i_t, BT)
+""",
+        # a constexpr test choosing between two runtime tests: runtime in both specialisations
+        """
+@triton.jit
+def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr, IS_VARLEN: tl.constexpr):
+    i_t = tl.program_id(0)
+    offs = i_t * BT * D + tl.arange(0, BT * D)
+    is_tail = (i_t == NT - 1) if IS_VARLEN else ((i_t + 1) * BT > T)
+    if is_tail:  # expect
+        b_x = tl.load(x + offs, mask=offs < T * D, other=0.0)
+    else:
+        b_x = tl.load(tl.make_block_ptr(x, (T, D), (D, 1), (i_t * BT, 0), (BT, D), (1, 0)))
+    tl.store(y + offs, b_x, mask=offs < T * D)
 """,
         """
 @triton.jit

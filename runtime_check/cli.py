@@ -111,8 +111,8 @@ def _planned(
     sources: dict[str, str] = {}
     planned: list[ReplayJob | Outcome] = []
     for finding, plan in plans:
-        if plan.evidence is None or plan.backend is None:
-            planned.append(inconclusive(finding, plan.backend, plan.reason or "nothing to replay"))
+        if plan.evidence is None or plan.backend is None:  # nothing replayed: no backend judged it
+            planned.append(inconclusive(finding, None, plan.reason or "nothing to replay"))
             continue
         if finding.filename not in sources:
             sources[finding.filename] = Path(finding.filename).read_text()
@@ -227,6 +227,21 @@ def _capture(workload: Workload, args: argparse.Namespace, found: str) -> Captur
     return capture
 
 
+def _nothing_to_replay(plans: list[tuple[Finding, backends.Plan]], requested: str) -> str:
+    """Why none of the findings is replayed: rules that replay nothing (ASC009-ASC012), or
+    rules that replay nothing on the ``requested`` backend, each with the backend that does."""
+    nowhere = sorted({finding.code for finding, plan in plans if plan.backend is None})
+    elsewhere = {finding.code: finding for finding, plan in plans if plan.backend is not None}
+    said = [f"of rules with nothing to replay ({', '.join(nowhere)})"] if nowhere else []
+    if elsewhere:
+        replaying = "; ".join(
+            f"{code}: --backend {backends.plan('auto', elsewhere[code]).backend} replays it"
+            for code in sorted(elsewhere)
+        )
+        said.append(f"{'or' if nowhere else 'of rules with'} nothing to replay on --backend {requested} ({replaying})")
+    return " ".join(said)
+
+
 def run(args: argparse.Namespace, settings: Settings, results: list[FileResult]) -> int:
     """Confirm the findings in ``results`` (the linted PATHS) with the workload in ``args``."""
     findings = [f for r in results for f in r.findings]
@@ -260,10 +275,9 @@ def run(args: argparse.Namespace, settings: Settings, results: list[FileResult])
     if args.memory or any(plan.evidence is not None for _, plan in plans):
         capture = _capture(workload, args, f"{len(findings)} finding(s) in {len(results)} file(s)")
     else:  # every verdict is known without a launch: the workload is not run
-        codes = ", ".join(sorted({finding.code for finding in findings}))
         extra = f", without the runtime extra, which nothing here needs ({missing.split(';')[0]})" if missing else ""
         _progress(
-            f"{len(findings)} finding(s) in {len(results)} file(s), of rules with nothing to replay ({codes}): "
+            f"{len(findings)} finding(s) in {len(results)} file(s), {_nothing_to_replay(plans, args.backend)}: "
             f"{workload.describe()} is not run{extra}"
         )
         capture = Capture(workload.describe())

@@ -16,6 +16,7 @@ from ascend_lint.flow import (
     LOOP,
     PID,
     READ,
+    RUNTIME_ALWAYS,
     SCALAR,
     SPEC,
     TASK,
@@ -26,6 +27,7 @@ from ascend_lint.flow import (
 from ascend_lint.imports import ImportMap
 from ascend_lint.incremental import IncrementalParser
 from ascend_lint.kernels import KernelMemory, find_kernels
+from ascend_lint.specialisations import evaluate
 
 
 def kernel_of(code: str):
@@ -394,6 +396,90 @@ def test_runtime_everywhere_when_every_reaching_definition_is_runtime() -> None:
     point = branch_on(flow, "always").point
     assert len(flow.reaching_defs(point, "always")) == 2
     assert flow.runtime_everywhere(point.node.test)
+
+
+FOLDED = """
+@triton.jit
+def k(x, NT, MODE: tl.constexpr, USE_MASK: tl.constexpr):
+    i_t = tl.program_id(0)
+    rt = i_t == NT - 1
+    a = rt if MODE == 2 else (MODE == 1)
+    b = MODE == 1 or (MODE == 2 and rt)
+    c = rt or USE_MASK
+    d = rt and not USE_MASK
+    e = rt if USE_MASK else i_t > 0
+    f = (MODE == 1) or (MODE == 2)
+    g = rt if USE_MASK else rt
+    tl.store(x, a + b + c + d + e + f + g)
+"""
+
+
+@pytest.mark.parametrize(
+    ("name", "runtime"),
+    [
+        ("a", False),  # a constant in modes other than 2
+        ("b", False),  # `True or x`, `False and x`: constants in modes 0 and 1
+        ("c", False),  # `x or True` folds too (the compiler folds `arith.ori x, true`)
+        ("d", False),  # `x and False`
+        ("e", True),  # a constexpr test choosing between two runtime values
+        ("f", False),  # constants only
+        ("g", True),
+    ],
+)
+def test_a_test_decided_per_specialisation_folds_its_conditional_or_boolean_operation(name: str, runtime: bool) -> None:
+    flow = flow_of(FOLDED)
+    assert flow.runtime_everywhere(value(flow, name)) is runtime
+
+
+def test_a_folded_boolean_operation_over_a_runtime_operand_stays_a_tensor_to_the_front_end() -> None:
+    """`True or rt` builds `rt.logical_or(True)`: a constant the compiler folds, never a Python value."""
+    flow = flow_of(FOLDED)
+    test = value(flow, "c")
+    assert not flow.is_python_constexpr(test)
+    assert all(flags & BOXED for flags, _ in flow.variants(test) if not flags & RUNTIME_ALWAYS)
+    assert flow.is_python_constexpr(value(flow, "f"))
+
+
+@pytest.mark.parametrize(
+    ("code", "result"),
+    [("rt or True", True), ("rt and False", False), ("rt or False", None), ("rt and True", None), ("rt or 1", None)],
+)
+def test_the_constant_evaluator_folds_a_decided_right_operand(code: str, result: bool | None) -> None:
+    assert evaluate(cst.parse_expression(code), {}.get) is result
+
+
+HELD = """
+@triton.jit
+def k(x, h0, W, NT, USE_H0: tl.constexpr, BT: tl.constexpr):
+    i_t = tl.program_id(0)
+    need = USE_H0 or i_t * BT < W
+    if need:
+        tl.store(x, 0.0)
+    if not need:
+        tl.store(x, 1.0)
+    plain = i_t * BT < W
+    if plain:
+        tl.store(x, 2.0)
+    if i_t > 0:
+        either = USE_H0 and i_t < NT
+    else:
+        either = USE_H0 | (i_t > NT)
+    if either:
+        tl.store(x, 3.0)
+    for j in range(NT):
+        if need:
+            need = j < W or USE_H0
+"""
+
+
+def test_a_name_holding_a_combined_test_is_read_through() -> None:
+    flow = flow_of(HELD)
+    need, negated, plain, _, either, looped = flow.branches
+    assert [d.value for d in need.held_test] == [value(flow, "need")]
+    assert [d.value for d in negated.held_test] == [value(flow, "need")]
+    assert plain.held_test == []  # a comparison, not a combination of tests
+    assert [d.value for d in either.held_test] == [value(flow, "either"), value(flow, "either", 1)]
+    assert looped.held_test == []  # carried round the loop
 
 
 @pytest.mark.parametrize(

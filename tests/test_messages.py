@@ -128,3 +128,16 @@ def test_a_cast_receiver_is_quoted_without_its_own_parentheses(receiver: str) ->
     )
     [finding] = lint_source(source, "k.py", settings(select=["ASC002"])).findings
     assert "`tl.cast(i * BLOCK, ...)`" in finding.message and "`i * BLOCK` can be" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("source", "stated"),
+    [
+        ('_SOC_UB = {"Ascend910B": 196608}\n', '`_SOC_UB["Ascend910B"] = 196608` (192 KiB)'),
+        ("def get_ub_size():\n    return 192 * 1024\n", "`get_ub_size()` returns `192 * 1024` (192 KiB)"),
+        ('UB_BITS = int(os.getenv("X", "1572864"))\n', '`UB_BITS = int(os.getenv("X", "1572864"))` (192 KiB)'),
+    ],
+)
+def test_hard_coded_ub_names_the_table_key_or_the_function(source: str, stated: str) -> None:
+    [finding] = lint_source(source, "k.py", settings(select=["ASC012"])).findings
+    assert f"hard-coded UB capacity: {stated} sizes tiles" in finding.message

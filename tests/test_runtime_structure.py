@@ -203,6 +203,32 @@ def test_findings_with_nothing_to_replay_are_judged_without_running_the_workload
 
 
 @needs_compiler
+def test_a_rule_with_nothing_to_replay_on_the_asked_backend_names_the_backend_that_has(tmp_path):
+    """ASC003 on --backend compile: the workload is not run (the compiler has no evidence about
+    a runtime clobber), the run says ASC003 has nothing to replay on that backend and which one
+    replays it, and the verdict claims no compile. Before, it was called a rule "with nothing to
+    replay" and shown `[compile, 0.0 s]`."""
+    from ascend_lint.cli import main
+
+    ran = tmp_path / "the_workload_ran"
+    workload = tmp_path / "workload.py"
+    workload.write_text(f"import pathlib\n\n\ndef workload():\n    pathlib.Path({str(ran)!r}).write_text('ran')\n")
+    fixture = RUNTIME / "triton_ascend" / "asc003_wrapped_cast.py"
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        arguments = ["--workload", str(workload), "--isolated", "--select", "ASC003", "--backend", "compile"]
+        code = main(["confirm", str(fixture), *arguments])
+
+    assert code == 0 and not ran.exists(), err.getvalue()
+    said = err.getvalue()
+    strongest = "npu" if backends.unavailable("npu") is None else "interpret"  # what --backend auto takes
+    assert f"nothing to replay on --backend compile (ASC003: --backend {strongest} replays it)" in said, said
+    assert "of rules with nothing to replay (ASC003)" not in said, said
+    assert " ASC003 INCONCLUSIVE [no replay] " in out.getvalue() and "[compile" not in out.getvalue(), out.getvalue()
+    assert "try --backend npu or interpret" in out.getvalue(), out.getvalue()
+
+
+@needs_compiler
 @pytest.mark.runtime
 def test_confirm_from_the_repository_root():
     """Replay children import the same ascend_lint whatever the working directory holds."""

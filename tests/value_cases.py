@@ -109,14 +109,16 @@ def line_edits(before: str, after: str) -> tuple[Edit, ...]:
 
 def finding(fixture: str, kernel: str, read: str, fix: Fix | None = None) -> Finding:
     path = FIXTURES / fixture
-    row = row_of(path.read_text(), read)
-    return Finding(
+    source = path.read_text()
+    row = row_of(source, read)
+    line = source.splitlines()[row - 1]
+    return Finding(  # spanning the statement on the read's row: its reads are the finding's
         "ASC003",
         "dot-lhs-reuse",
         "tile read after it was the lhs of tl.dot",
         str(path),
-        Position(row, 5),
-        Position(row, 9),
+        Position(row, len(line) - len(line.lstrip()) + 1),
+        Position(row, len(line) + 1),
         kernel=kernel,
         fix=fix,
     )

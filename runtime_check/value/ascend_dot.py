@@ -6,20 +6,15 @@ file: one finding's dot) runs as usual and then overwrites its left operand with
 (NaN for floats), so any later read of the tile shows up in the outputs. The context counts the
 dots it clobbered.
 
-Given the rows of one read (``DotSites.reads``: a finding's flagged read), the poison is
-visible to that read only: a line tracer shows it while the kernel runs those rows and puts the
-tile's values back elsewhere, so another read of the same tile (a store after the loop, a second
-use) cannot change the outputs in the finding's name. The context then counts how many times
-those rows ran with a clobbered tile (``Clobbers.exposed``): 0 means the read never saw a
-clobber (its line never ran, or ran only before the dot; a loop that made one trip).
-
-Given also the read's columns on its row and the tile's name (``DotSites.columns``,
-``DotSites.tile``), another read of the tile on the same row sees its values too: the tracer
-follows the row's instructions (CPython's opcode events, with each instruction's columns) and
-shows the poison from the first instruction inside the read's columns (loading the tile, or the
-dot reading it for a loop-carried finding) until one loading the tile's name outside them (the
-next read of the tile) or the row's end. Two reads passed to one call (``f(b_a, b_a)``) still
-see one value: the tile is one object.
+Given the span of one read (``DotSites.reads`` and ``DotSites.columns``: a finding's flagged
+expression, from its first row and column to its last), the poison is visible to that read only:
+its evaluation yields the clobbered tile poisoned, and the tile keeps its values (see
+:class:`_ReadScope`). The poisoned value goes wherever the read's value goes (a helper's
+parameter, a call spread over several lines), and another read of the same tile (a store after
+the loop, a second use, one on the same row) cannot change the outputs in the finding's name.
+The context counts how many times the read yielded a clobbered tile (``Clobbers.exposed``): 0
+means the read never saw a clobber (its line never ran, or ran only before the dot; a loop that
+made one trip).
 
 When the left operand is a cast, transpose or negation of a tile (``b_a.to(...)``,
 ``tl.cast(b_a, ...)``, ``tl.trans(b_k)``, ``-b_x``), the tile under the wrapper is overwritten
@@ -30,6 +25,7 @@ does not run in the interpreter at all: its ``.T`` yields a tensor without a blo
 
 from __future__ import annotations
 
+import copy
 import dis
 import os
 import sys
@@ -47,8 +43,7 @@ from triton.triton_patch.language import semantic as ascend_semantic
 
 # TensorHandle.attr key: the handle a cast / transpose / negation was made from.
 _WRAPPED = "ascend_lint.wrapped_tile"
-_ORIGINAL = "ascend_lint.original_data"  # TensorHandle.attr key: a clobbered tile's own values
-_POISON = "ascend_lint.poison_data"  # ...and its poisoned ones
+_POISON = "ascend_lint.poisoned"  # TensorHandle.attr key: a clobbered tile's poisoned handle
 _BF16_NAN_BITS = 0x7FC0  # the interpreter stores bfloat16 as uint16
 
 
@@ -94,9 +89,8 @@ class DotSites:
 
     file: str
     rows: frozenset[int] | None  # None: every dot
-    reads: frozenset[int] | None = None  # the clobber shows only to reads on these rows; None: to all
-    columns: tuple[int, int] | None = None  # ...only to the read at these columns (code points, 0-based) of its one row
-    tile: str | None = None  # ...the name of the clobbered tile (another load of it is another read)
+    reads: frozenset[int] | None = None  # the clobber shows only to the read on these rows; None: to all
+    columns: tuple[int, int] | None = None  # ...from/to these columns of its first/last row; None: whole rows
 
     def holds(self, frame: Any) -> bool:
         """Whether the interpreted kernel frame calling the dot is at one of the rows."""
@@ -107,49 +101,50 @@ class DotSites:
         return frame is not None and frame.f_lineno in self.rows
 
 
-class _ReadScope:
-    """Shows clobbered tiles poisoned while the kernel runs the read's rows, intact elsewhere."""
+_LOADS = frozenset({"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_DEREF", "LOAD_NAME", "LOAD_CLASSDEREF"})
 
-    def __init__(
-        self,
-        file: str,
-        reads: frozenset[int],
-        clobbers: Clobbers,
-        columns: tuple[int, int] | None = None,
-        tile: str | None = None,
-    ) -> None:
-        self.file, self.reads, self.clobbers = os.path.realpath(file), reads, clobbers
+
+@dataclass
+class _Shown:
+    """A kernel frame's variable holding a clobbered tile, set to its poisoned value for one load."""
+
+    name: str
+    tile: Any  # the tile (a ``tl.tensor``) the variable holds
+    poisoned: Any  # ...and the poisoned tile its load yields instead
+
+
+class _ReadScope:
+    """Makes the read's evaluation yield the clobbered tile poisoned; the tile stays intact.
+
+    A tracer on the kernel's file follows its instructions (opcode events). One loading a
+    variable that holds a clobbered tile, positioned inside the read's span, loads a poisoned
+    tile instead: the variable is set to it for that one instruction and set back at the frame's
+    next event. The poisoned tile is an object of its own, so it stays poisoned wherever the
+    read's value goes (a ``@triton.jit`` helper's parameter, a call whose ``CALL`` sits on
+    another row), while any other read of the variable loads the tile's values.
+    """
+
+    def __init__(self, file: str, reads: frozenset[int], clobbers: Clobbers, columns: tuple[int, int] | None = None):
+        self.file, self.clobbers = os.path.realpath(file), clobbers
         self.pending: weakref.WeakSet[interpreter.TensorHandle] = weakref.WeakSet()
-        self.visible = False
         self.paths: dict[str, bool] = {}
-        self.read: tuple[int, int, int, str] | None = None  # row, byte columns and name of the one read
-        if columns is not None and tile and len(reads) == 1 and sys.version_info >= (3, 11):  # instructions' columns
-            [row] = reads
+        first, last = min(reads), max(reads)
+        start, end = (0, sys.maxsize) if columns is None else columns
+        if columns is not None:  # CPython's columns are bytes
             with open(self.file, encoding="utf-8") as text:
-                line = text.read().splitlines()[row - 1] if row else ""
-            start, end = (len(line[:column].encode()) for column in columns)  # CPython's columns are bytes
-            self.read = (row, start, end, tile)
+                lines = text.read().splitlines()
+            start = len(lines[first - 1][:start].encode()) if 0 < first <= len(lines) else start
+            end = len(lines[last - 1][:end].encode()) if 0 < last <= len(lines) else end
+        self.span = ((first, start), (last, end))  # (row, byte column) from, to
         self.instructions: dict[Any, dict[int, dis.Instruction]] = {}  # by code object, by offset
-        self.seen: dict[int, bool] = {}  # by kernel frame: its read is showing (`_opcode`)
+        self.shown: dict[int, _Shown] = {}  # by kernel frame: the variable set for its last instruction
 
     def clobber(self, handle: interpreter.TensorHandle) -> None:
         for tile in _wrapped_chain(handle):
-            if tile not in self.pending:
-                tile.attr[_ORIGINAL], tile.attr[_POISON] = tile.data, _poisoned(tile)
-                self.pending.add(tile)
-            tile.data = tile.attr[_POISON] if self.visible else tile.attr[_ORIGINAL]
-
-    def _show(self, visible: bool) -> None:
-        if visible != self.visible:
-            self.visible = visible
-            for tile in self.pending:
-                tile.data = tile.attr[_POISON if visible else _ORIGINAL]
-
-    def _at(self, row: int) -> None:
-        visible = row in self.reads
-        if visible and len(self.pending):
-            self.clobbers.exposed += 1
-        self._show(visible)
+            if _POISON not in tile.attr:  # (a poisoned tile a loop-carried dot reads: poisoned already)
+                poisoned = interpreter.TensorHandle(_poisoned(tile), tile.dtype)
+                tile.attr[_POISON] = poisoned.attr[_POISON] = poisoned
+            self.pending.add(tile)
 
     def _in_kernel(self, frame: Any) -> bool:
         name = frame.f_code.co_filename
@@ -157,53 +152,53 @@ class _ReadScope:
             self.paths[name] = os.path.realpath(name) == self.file
         return self.paths[name]
 
+    def _inside(self, instruction: dis.Instruction, row: int) -> bool:
+        where = getattr(instruction, "positions", None)  # Python 3.11 on (the runtime extra's)
+        if where is None or None in (where.lineno, where.end_lineno, where.col_offset, where.end_col_offset):
+            (first, _), (last, _) = self.span
+            return first <= row <= last
+        start, end = self.span
+        return start <= (where.lineno, where.col_offset) and (where.end_lineno, where.end_col_offset) <= end
+
+    def _set_back(self, frame: Any, variables: dict[str, Any]) -> None:
+        shown = self.shown.pop(id(frame), None)
+        if shown is not None and variables.get(shown.name) is shown.poisoned:
+            variables[shown.name] = shown.tile
+
     def _opcode(self, frame: Any) -> None:
-        """On the read's row: shown from an instruction inside the read's columns on, hidden
-        from one loading the tile's name outside them (another read of the tile)."""
-        assert self.read is not None
-        row, start, end, tile = self.read
-        if frame.f_lineno != row:
+        # ``f_locals`` is read from the frame at each access, and written back to it when the
+        # tracer returns (CPython's trace trampoline): one access per event, or writes are lost
+        variables = frame.f_locals
+        self._set_back(frame, variables)
+        if not len(self.pending):
             return
         code = frame.f_code
         if code not in self.instructions:
             self.instructions[code] = {i.offset: i for i in dis.get_instructions(code)}
         instruction = self.instructions[code].get(frame.f_lasti)
-        where = getattr(instruction, "positions", None)  # Python 3.11 on (the runtime extra's)
-        if instruction is None or where is None or where.col_offset is None or where.end_col_offset is None:
+        if instruction is None or instruction.opname not in _LOADS or not isinstance(instruction.argval, str):
             return
-        inside = where.lineno == where.end_lineno == row and start <= where.col_offset <= where.end_col_offset <= end
-        if inside:
-            if not self.seen.get(id(frame)) and len(self.pending):
-                self.clobbers.exposed += 1
-            self.seen[id(frame)] = True
-            self._show(True)
-        elif instruction.opname.startswith("LOAD") and instruction.argval == tile:
-            self.seen[id(frame)] = False
-            self._show(False)
+        tile = variables.get(instruction.argval)
+        handle = getattr(tile, "handle", None)
+        if handle is None or handle not in self.pending or not self._inside(instruction, frame.f_lineno):
+            return
+        poisoned = copy.copy(tile)
+        poisoned.handle = handle.attr[_POISON]
+        variables[instruction.argval] = poisoned
+        self.shown[id(frame)] = _Shown(instruction.argval, tile, poisoned)
+        self.clobbers.exposed += 1
 
     def _local(self, frame: Any, event: str, arg: Any) -> Any:
         if event == "opcode":
             self._opcode(frame)
-        elif event == "line":
-            if self.read is None:
-                self._at(frame.f_lineno)
-            else:  # the read's own instruction shows it (`_opcode`)
-                self.seen[id(frame)] = False
-                self._show(False)
-        elif event == "return":
-            self.seen.pop(id(frame), None)
-            if frame.f_back is not None and self._in_kernel(frame.f_back):  # back mid-line in the caller
-                shown = self.seen.get(id(frame.f_back), False) if self.read else frame.f_back.f_lineno in self.reads
-                self._show(shown)
+        elif event in ("return", "exception"):
+            self._set_back(frame, frame.f_locals)
         return self._local
 
     def _calls(self, frame: Any, event: str, arg: Any) -> Any:
-        # (a program's tiles leave ``pending`` when its frame ends: the set holds them weakly;
-        # a jit helper is called through the interpreter's frames, so no reset on entry)
         if not self._in_kernel(frame):
             return None
-        if self.read is not None:
-            frame.f_trace_opcodes = True
+        frame.f_trace_opcodes = True
         return self._local
 
     @contextmanager
@@ -214,7 +209,6 @@ class _ReadScope:
             yield
         finally:
             sys.settrace(previous)
-            self._show(False)
 
 
 @dataclass
@@ -222,7 +216,7 @@ class Clobbers:
     """How many dots an :func:`ascend_dot_semantics` context clobbered."""
 
     count: int = 0  # dot executions that clobbered their lhs
-    exposed: int = 0  # times the read's rows ran with a clobbered tile (DotSites.reads only)
+    exposed: int = 0  # times the read yielded a clobbered tile (DotSites.reads only)
 
 
 def _clobbering_dot(sites: DotSites | None, clobbers: Clobbers, scope: _ReadScope | None) -> Callable[[Any], Any]:
@@ -256,7 +250,7 @@ def ascend_dot_semantics(sites: DotSites | None = None) -> Iterator[Clobbers]:
     and restore the interpreter after."""
     clobbers = Clobbers()
     scope = (
-        _ReadScope(sites.file, sites.reads, clobbers, sites.columns, sites.tile)
+        _ReadScope(sites.file, sites.reads, clobbers, sites.columns)
         if sites is not None and sites.reads is not None
         else None
     )

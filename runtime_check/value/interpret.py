@@ -129,16 +129,18 @@ def read_rows(finding: Finding, fixed: bool = False) -> tuple[int, ...]:
     return tuple(range(first.row, last.row + 1))
 
 
-def read_columns(finding: Finding) -> tuple[int, int] | None:
-    """The columns of the finding's read on its row (code points, 0-based), when it is on one row."""
-    first, last = finding.location, finding.end_location
-    return (first.column - 1, last.column - 1) if first.row == last.row else None
+def read_columns(finding: Finding) -> tuple[int, int]:
+    """Where the finding's read starts on its first row and ends on its last (code points, 0-based)."""
+    return finding.location.column - 1, finding.end_location.column - 1
 
 
-def _same_line(source: str, row: int, other: str, other_row: int) -> bool:
-    """Whether row ``row`` of ``source`` reads as row ``other_row`` of ``other`` (the fix left it be)."""
+def _same_lines(source: str, rows: tuple[int, ...], other: str, other_rows: tuple[int, ...]) -> bool:
+    """Whether ``rows`` of ``source`` read as ``other_rows`` of ``other`` (the fix left them be)."""
     lines, others = LineIndex(source).lines(), LineIndex(other).lines()
-    return 0 < row <= len(lines) and 0 < other_row <= len(others) and lines[row - 1] == others[other_row - 1]
+    return len(rows) == len(other_rows) and all(
+        0 < row <= len(lines) and 0 < other_row <= len(others) and lines[row - 1] == others[other_row - 1]
+        for row, other_row in zip(rows, other_rows, strict=True)
+    )
 
 
 def _runs(dot: Position | None, times: int) -> str:
@@ -212,22 +214,17 @@ def value_job(
     original = variants.original(source)
     dot = clobbering_dot(finding)
     rows = (dot.row,) if dot else None
-    columns, tile = read_columns(finding), finding.facts.get("tile")
-    tile = tile if isinstance(tile, str) else None
+    columns = read_columns(finding)
     replays = [
         VariantRun(original),
-        VariantRun(
-            original, ascend_dot=True, dot_rows=rows, read_rows=read_rows(finding), read_columns=columns, read_tile=tile
-        ),
+        VariantRun(original, ascend_dot=True, dot_rows=rows, read_rows=read_rows(finding), read_columns=columns),
     ]
     fixed = variants.fixed(source, finding)
     if fixed is not None:
         fixed_rows = (variants.row_after_fix(dot, finding),) if dot else None
         moved = read_rows(finding, True)
-        kept = columns if _same_line(source, finding.location.row, fixed.source, moved[0]) else None
-        replays.append(
-            VariantRun(fixed, ascend_dot=True, dot_rows=fixed_rows, read_rows=moved, read_columns=kept, read_tile=tile)
-        )
+        kept = columns if _same_lines(source, read_rows(finding), fixed.source, moved) else None
+        replays.append(VariantRun(fixed, ascend_dot=True, dot_rows=fixed_rows, read_rows=moved, read_columns=kept))
     return ValueJob(
         workload, model, kernel_file=kernel.file, kernel_names=[kernel.name], replays=replays, workload_timeout=timeout
     )

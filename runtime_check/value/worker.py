@@ -47,9 +47,8 @@ class VariantRun:
     variant: Variant
     ascend_dot: bool = False  # in the interpreter: with the Ascend lhs clobber emulated...
     dot_rows: tuple[int, ...] | None = None  # ...at the dots on these rows of the variant only
-    read_rows: tuple[int, ...] | None = None  # ...visible to the reads on these rows only
-    read_columns: tuple[int, int] | None = None  # ...at these columns of the one row (code points, 0-based)
-    read_tile: str | None = None  # ...the clobbered tile's name (another load of it: another read)
+    read_rows: tuple[int, ...] | None = None  # ...visible to the read on these rows only
+    read_columns: tuple[int, int] | None = None  # ...from/to these columns of its first/last row (code points, 0-based)
 
 
 @dataclass
@@ -80,7 +79,7 @@ class ReplayRun:
     error: str | None = None
     seconds: float = 0.0
     clobbered: int = 0  # dot executions that clobbered their lhs (Ascend semantics)
-    exposed: int = 0  # times the read_rows ran with a clobbered tile (VariantRun.read_rows)
+    exposed: int = 0  # times the read yielded a clobbered tile (VariantRun.read_rows)
 
 
 @dataclass
@@ -176,7 +175,6 @@ def run_variant(planned: VariantRun, launches: list[ValueLaunch], device: Device
                 None if dots is None else frozenset(dots),
                 None if reads is None else frozenset(reads),
                 planned.read_columns,
-                planned.read_tile,
             )
             if dots is not None or reads is not None
             else None
