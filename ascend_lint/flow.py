@@ -706,6 +706,12 @@ class Flow:
             return CONSTANT
         if isinstance(func, cst.Attribute) and imports.method_name(func) == "cast":  # `x.to(t)`, `x.cast(t)`
             return self._cast(part(func.value), node.args[0].value if node.args else None)
+        if imports.is_tl(func, "where"):  # a tensor, int64 when a value it chooses is (type promotion)
+            chosen = _combine([part(value) for value in _arguments(node, (1, "x"), (2, "y"))])
+            return [(TENSOR | flags & WIDE, assumed) for flags, assumed in chosen]
+        if imports.is_tl(func, "full", "zeros"):  # a tensor of its dtype: `tl.full([], 0, tl.int64)`
+            dtype = call_argument(node, 2, "dtype") if imports.is_tl(func, "full") else call_argument(node, 1, "dtype")
+            return self._cast([(TENSOR, NOTHING)], dtype)
         if not self._is_pure_call(node):
             # a tensor whatever its arguments: no rule asks more of it, and not following
             # them keeps tile computations (`tl.dot`, `tl.where`...) out of the analysis
@@ -1595,15 +1601,15 @@ class Flow:
             found += [event.value for event in self.defs.get(name, ()) if event.kind == DEF and event.value is not None]
         return found
 
-    def is_block_pointer(self, node: cst.BaseExpression | None) -> bool:
-        """A `tl.make_block_ptr` / `tl.advance` value, directly or through a name."""
-        imports = self.imports
+    def is_block_pointer(self, node: cst.BaseExpression | None, hops: int = 0) -> bool:
+        """A `tl.make_block_ptr` / `tl.advance` value, directly or through a name, also a name
+        of such a name, a few hops: `p_x = p` and the copy of an inlined helper's result
+        (`p_x = ret·f` after `ret·f = tl.make_block_ptr(...)`, `p_x, p_y = ret0·f, ret1·f`)."""
         if isinstance(node, cst.Call):
-            return imports.is_tl(node.func, "make_block_ptr", "advance")
-        if isinstance(node, cst.Name):
+            return self.imports.is_tl(node.func, "make_block_ptr", "advance")
+        if isinstance(node, cst.Name) and hops <= _MAX_ALIAS_HOPS:
             return any(
-                isinstance(d.value, cst.Call) and imports.is_tl(d.value.func, "make_block_ptr", "advance")
-                for d in self.defs.get(node.value, ())
+                d.value is not None and self.is_block_pointer(d.value, hops + 1) for d in self.defs.get(node.value, ())
             )
         return False
 

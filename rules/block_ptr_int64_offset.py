@@ -39,7 +39,10 @@ Flags an int64 value passed as an offset of `tl.make_block_ptr` (its `offsets` o
 `cu_seqlens` value loaded `.to(tl.int64)` (`bos`, `t0`), a parameter annotated `tl.int64`
 (an i64 argument), the index of a `tl.range` loop with such a bound or step (Triton gives the
 index the widest of their types: `for t in tl.range(pid, task_num, num_core)` with
-`task_num: tl.int64`), or arithmetic with such an operand (`t0 + i_t * BT`).
+`task_num: tl.int64`), a tensor made int64 (`tl.full([], 0, tl.int64)`, `tl.zeros(shape,
+dtype=tl.int64)`), a `tl.where` choosing such a value (`tl.where(i_n > 0, bos, 0)`: Triton
+promotes the choice to the wider type, as it does `tl.maximum` / `tl.minimum`), or arithmetic
+with such an operand (`t0 + i_t * BT`).
 
 ### Device functions, unknown widths, specialisations
 A device
@@ -105,6 +108,18 @@ def _load_rows(x, T, D: tl.constexpr, row, BT: tl.constexpr, BD: tl.constexpr):
     p = tl.make_block_ptr(x, (T, D), (D, 1), (row, 0), (BT, BD), (1, 0))
     return tl.load(p, boundary_check=(0, 1))
 """,
+        # a choice between int32 values, an int32 constructor: int32
+        """
+@triton.jit
+def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+    row = tl.where(i_n > 0, (bos * 0).to(tl.int32), 0) + i_t * BT
+    p_x = tl.make_block_ptr(x + bos * D, (T, D), (D, 1), (row, 0), (BT, D), (1, 0))
+    start = tl.full([], 0, tl.int32) + tl.zeros([], dtype=tl.int32) + i_t * BT
+    p_y = tl.make_block_ptr(x, (T, D), (D, 1), (start, 0), (BT, D), (1, 0))
+    tl.store(p_y, tl.load(p_x))
+""",
     )
     INVALID = (
         """
@@ -149,6 +164,22 @@ def k(x, y, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr, BD: tl.constexpr):
     bos = tl.load(cu_seqlens + i_n).to(tl.int64)
     b = _load_rows(x, T, D, bos + i_t * BT, BT, BD)
     tl.store(y + tl.arange(0, BT)[:, None] * D + tl.arange(0, BD)[None, :], b)
+""",
+        # the width flows through a choice and from an int64 constructor
+        """
+@triton.jit
+def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+    row = tl.where(i_n > 0, bos, 0) + i_t * BT
+    p_x = tl.make_block_ptr(x, (T, D), (D, 1), (row, 0), (BT, D), (1, 0))  # expect
+    tl.store(p_x, tl.zeros([BT, D], dtype=tl.float32))
+    start = tl.full([], 0, tl.int64) + i_t * BT
+    p_y = tl.make_block_ptr(x, (T, D), (D, 1), (start, 0), (BT, D), (1, 0))  # expect
+    tl.store(p_y, tl.zeros([BT, D], dtype=tl.float32))
+    first = tl.zeros([], dtype=tl.int64) + i_t * BT
+    p_z = tl.advance(p_y, (first, 0))  # expect
+    tl.store(p_z, tl.zeros([BT, D], dtype=tl.float32))
 """,
     )
 

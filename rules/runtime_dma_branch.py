@@ -16,7 +16,7 @@ Constant propagation decides "runtime under every specialisation": with
 `if t:` folds away in modes 0 and 1 — that split is the fix, not a finding. Choosing between
 `tl.load(p)` and `tl.load(p, boundary_check=...)` on the same block pointer is not this
 pattern. Device functions are read as Triton inlines them: a tail flag one computes, a block
-pointer one makes, a load or store one does in an arm.
+pointer one makes or returns (alone or in a tuple), a load or store one does in an arm.
 
 ## Example
 ```python
@@ -181,6 +181,33 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr, IS_VARLEN: tl.constexpr):
     else:
         b_x = tl.load(tl.make_block_ptr(x, (T, D), (D, 1), (i_t * BT, 0), (BT, D), (1, 0)))
     tl.store(y + offs, b_x, mask=offs < T * D)
+""",
+        # block pointers a device function returns, alone or in a tuple
+        """
+@triton.jit
+def _ptr(x, i_t, T, BT: tl.constexpr):
+    return tl.make_block_ptr(x, (T,), (1,), (i_t * BT,), (BT,), (0,))
+
+
+@triton.jit
+def _ptrs(x, y, i_t, T, BT: tl.constexpr):
+    return tl.make_block_ptr(x, (T,), (1,), (i_t * BT,), (BT,), (0,)), _ptr(y, i_t, T, BT)
+
+
+@triton.jit
+def k(x, y, z, T, BT: tl.constexpr):
+    i_t = tl.program_id(0)
+    p_x = _ptr(x, i_t, T, BT)
+    o = i_t * BT + tl.arange(0, BT)
+    if i_t < tl.cdiv(T, BT) - 1:  # expect
+        b = tl.load(p_x)
+    else:
+        b = tl.load(x + o, mask=o < T)
+    p_y, p_z = _ptrs(y, z, i_t, T, BT)
+    if i_t < tl.cdiv(T, BT) - 1:  # expect
+        tl.store(p_z, tl.load(p_y))
+    else:
+        tl.store(z + o, tl.load(y + o, mask=o < T), mask=o < T)
 """,
         """
 @triton.jit
