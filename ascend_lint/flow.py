@@ -29,6 +29,7 @@ front end's question.
 
 from __future__ import annotations
 
+import ast
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -660,8 +661,9 @@ class Flow:
         """(outcome, the test outcome assumed, flags) for each value of a test every
         specialisation decides: a literal, or a compile-time constant keyed as an `if` test is
         (`test_key`); None for a test that is runtime in some specialisation."""
-        if isinstance(test, cst.Name) and test.value in ("True", "False"):
-            return [(test.value == "True", NOTHING, CONST)]
+        truth = _literal_truth(test)
+        if truth is not None:
+            return [(truth, NOTHING, CONST)]
         flags = _union(part(test))
         if flags & ~BOXED != CONST:
             return None
@@ -1760,6 +1762,18 @@ def _combines_tests(value: cst.BaseExpression | None) -> bool:
         and isinstance(value.operator, (cst.BitAnd, cst.BitOr))
         and not any(isinstance(side, cst.Integer) for side in (value.left, value.right))
     )
+
+
+def _literal_truth(node: cst.BaseExpression) -> bool | None:
+    """The truth of a literal (`True`, `None`, `0`, `1.5`, `"x"`): the one outcome a test of it
+    has in every specialisation; None for anything else."""
+    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
+        return node.value == "True"
+    if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary)):
+        return bool(ast.literal_eval(node.value))
+    if isinstance(node, cst.SimpleString):
+        return bool(node.evaluated_value)
+    return None
 
 
 def _split(

@@ -49,7 +49,10 @@ names it reads:
   `TAIL_MODE == 2`) is the accepted runtime arm.
 
 A constexpr test choosing between two runtime values (`(i_t == NT - 1) if IS_VARLEN else
-(i_t + 1) * BT > T`) stays runtime in both, and is flagged.
+(i_t + 1) * BT > T`) stays runtime in both, and is flagged. A literal has one value in every
+specialisation (`is_tail or 0`, `is_tail and 1`, `is_tail or None` are `is_tail`: flagged). A
+module-level constant (`FAST = False`) is read as a constexpr that may take either value, so
+`if FAST or is_tail:` is not flagged, as the same split written with `if FAST:` arms is not.
 """
 
 from __future__ import annotations

@@ -410,7 +410,12 @@ def k(x, NT, MODE: tl.constexpr, USE_MASK: tl.constexpr):
     e = rt if USE_MASK else i_t > 0
     f = (MODE == 1) or (MODE == 2)
     g = rt if USE_MASK else rt
-    tl.store(x, a + b + c + d + e + f + g)
+    h = rt or 0
+    i = rt and 1
+    j = rt or None
+    m = 0 or rt
+    n = rt if 1 else False
+    tl.store(x, a + b + c + d + e + f + g + h + i + j + m + n)
 """
 
 
@@ -424,6 +429,12 @@ def k(x, NT, MODE: tl.constexpr, USE_MASK: tl.constexpr):
         ("e", True),  # a constexpr test choosing between two runtime values
         ("f", False),  # constants only
         ("g", True),
+        # a literal has one truth in every specialisation: the runtime operand decides
+        ("h", True),
+        ("i", True),
+        ("j", True),
+        ("m", True),
+        ("n", True),
     ],
 )
 def test_a_test_decided_per_specialisation_folds_its_conditional_or_boolean_operation(name: str, runtime: bool) -> None:
