@@ -259,8 +259,8 @@ def noqa_edit(comments: Comments, lines: Sequence[str], row: int, codes: Iterabl
         return None
     line = lines[row - 1]
     end = len(line.rstrip(_BLANKS))
-    if line[:end].endswith("\\"):
-        return None  # a continuation the tokenizer did not reach
+    if row not in comments.comments and line[:end].endswith("\\"):
+        return None  # a continuation the tokenizer did not reach (a comment's own backslash is none)
     if row in comments.comments:
         column, comment = comments.comments[row]
         try:

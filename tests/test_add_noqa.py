@@ -108,6 +108,8 @@ def test_one_directive_per_row_with_its_codes_sorted(project: Path, capsys) -> N
         (f"{STORE} \t ", f"{STORE}  # noqa: ASC002, ASC003"),
         # a directive that cannot be read suppresses nothing: the new one goes before it
         (f"{STORE}  # noqa: ASC-003", f"{STORE}  # noqa: ASC002, ASC003  # noqa: ASC-003"),
+        # a comment ending in a backslash continues nothing
+        (f"{STORE}  # from C:\\", f"{STORE}  # from C:\\  # noqa: ASC002, ASC003"),
     ],
 )
 def test_the_line_keeps_its_comments(project: Path, capsys, line: str, baselined: str) -> None:
