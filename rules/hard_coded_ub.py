@@ -70,9 +70,10 @@ for kernels to read (`_UB_BYTES = tl.constexpr(192 * 1024)`).
 
 ### Not flagged
 Names that say they are a fallback
-or a default (`_FALLBACK_UB_CAPACITY_BITS`, used when the query fails), an alignment, or a
+or a default (`_FALLBACK_UB_CAPACITY_BITS`, used when the query fails), an alignment, a
 piece of the buffer (`UB_BLOCK_SIZE`, `UB_TILE`, `UB_CHUNK`, a table `UB_TILES`: a tile size)
-and smaller values (`UB_ALIGN = 32`) are not flagged; nor is a fallback after a device
+or what a kernel needs of it (`UB_USAGE_PER_KERNEL`, `ub_bytes_needed()`, `UB_PEAK`,
+`ub_footprint`) and smaller values (`UB_ALIGN = 32`) are not flagged; nor is a fallback after a device
 query: a dict's default (`specs.get("UB_SIZE", 196608)`), an `or` after the query
 (`get_soc_spec("UB_SIZE") or 196608`), an environment variable defaulting to the query.
 Part of the `perf` group.
@@ -105,6 +106,8 @@ _WORD = re.compile(r"\w+")
 _NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
 _UB_PARTS = {"ub", "ubuf"}
 _NOT_THE_CAPACITY = {"fallback", "default", "align", "alignment", "block", "tile", "chunk"}
+# what a kernel needs or takes of the buffer, not what it holds (`UB_USAGE`, `ub_bytes_needed`)
+_NOT_THE_CAPACITY |= {"usage", "used", "need", "needed", "required", "footprint", "peak"}
 _NOT_THE_CAPACITY |= {part + "s" for part in _NOT_THE_CAPACITY}  # `UB_TILES`: a table of tile sizes
 # the callables declaring a field whose default is a keyword's value: `dataclasses.field`,
 # `attrs.field`, `attr.ib`, pydantic's `Field` (also its first argument)
@@ -148,6 +151,8 @@ import os
 from tbe.common.platform import get_soc_spec
 
 UB_TILES = {"small": 65536, "large": 131072}
+UB_USAGE_PER_KERNEL = {"rms_norm": 65536}
+UB_PEAK = 131072
 UB_PLAN = {"ub_block": 32768}
 ub_bytes = int(os.environ.get("ASCEND_UB_BYTES", get_soc_spec("UB_SIZE")))
 UB_SIZE = get_soc_spec("UB_SIZE") or 196608
@@ -157,6 +162,9 @@ def get_ub_size():
         return get_soc_spec("UB_SIZE")
     except ImportError:
         return 196608
+
+def ub_bytes_needed():
+    return 65536
 
 def ub_bytes_of(specs):
     ub_size = specs.get("UB_SIZE", 196608)
