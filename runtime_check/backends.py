@@ -80,12 +80,6 @@ def no_evidence(code: str, why: str | None) -> str:
     return f"nothing to replay for {code} ({why}); the finding stands on the source alone"
 
 
-def replays(finding: Finding) -> bool:
-    """Whether anything is run for ``finding``: its rule declares runtime evidence (``CONFIRM``)."""
-    rule = rule_by_selector(finding.code)
-    return rule is not None and rule.CONFIRM is not None
-
-
 def plan(requested: str, finding: Finding) -> Plan:
     """The backend and evidence for ``finding`` when the user asked for backend ``requested``."""
     rule = rule_by_selector(finding.code)

@@ -245,8 +245,11 @@ def _nothing_to_replay(plans: list[tuple[Finding, backends.Plan]], requested: st
 def run(args: argparse.Namespace, settings: Settings, results: list[FileResult]) -> int:
     """Confirm the findings in ``results`` (the linted PATHS) with the workload in ``args``."""
     findings = [f for r in results for f in r.findings]
+    # what runs on the chosen backend: no evidence for a rule that declares none (ASC009-ASC012), nor
+    # for one whose evidence only another backend collects (ASC003 on --backend compile)
+    plans = [(finding, backends.plan(args.backend, finding)) for finding in findings]
+    replays = args.memory or any(plan.evidence is not None for _, plan in plans)
     # the extra (triton-ascend, torch) runs the workload and the replays: not needed when nothing is run
-    replays = args.memory or any(backends.replays(finding) for finding in findings)
     missing = runtime_missing()
     if missing and replays:
         _progress(f"ascend-lint confirm: {missing}")
@@ -271,8 +274,7 @@ def run(args: argparse.Namespace, settings: Settings, results: list[FileResult])
                 settings,
             )
         return 2 if failed else 0
-    plans = [(finding, backends.plan(args.backend, finding)) for finding in findings]
-    if args.memory or any(plan.evidence is not None for _, plan in plans):
+    if replays:
         capture = _capture(workload, args, f"{len(findings)} finding(s) in {len(results)} file(s)")
     else:  # every verdict is known without a launch: the workload is not run
         extra = f", without the runtime extra, which nothing here needs ({missing.split(';')[0]})" if missing else ""

@@ -424,3 +424,24 @@ def test_findings_with_nothing_to_replay_need_no_runtime_extra(tmp_path):
     assert "without the runtime extra, which nothing here needs (`triton` is not installed)" in done.stderr
     memory = _run_isolated(site, f"from ascend_lint.cli import main; sys.exit(main({[*args, '--memory']!r}))")
     assert memory.returncode == 2 and "`triton` is not installed" in memory.stderr, memory.stderr
+
+
+def test_findings_with_nothing_to_replay_on_the_asked_backend_need_no_runtime_extra(tmp_path):
+    """What needs the extra is what runs on the chosen backend, not the rule: without triton-ascend
+    and torch, ASC003 on --backend compile (only the interpreter or an NPU replays it) is judged
+    INCONCLUSIVE `[no replay]` with nothing run. Before, it exited 2 asking for the extra. On
+    --backend auto (which takes a backend that replays ASC003), or with --memory, it needs it."""
+    site = _lint_only_environment(tmp_path)
+    fixture = RUNTIME / "triton_ascend" / "asc003_wrapped_cast.py"
+    workload = RUNTIME / "workload_asc002.py"
+    args = ["confirm", str(fixture), "--workload", str(workload), "--isolated", "--select", "ASC003"]
+
+    done = _run_isolated(site, f"from ascend_lint.cli import main; sys.exit(main({[*args, '--backend', 'compile']!r}))")
+
+    assert done.returncode == 0, done.stderr
+    assert " ASC003 INCONCLUSIVE [no replay] " in done.stdout, done.stdout
+    assert "nothing to replay on --backend compile (ASC003: --backend interpret replays it)" in done.stderr
+    assert "without the runtime extra, which nothing here needs (`triton` is not installed)" in done.stderr
+    for extra in (["--backend", "auto"], ["--backend", "compile", "--memory"]):
+        needs = _run_isolated(site, f"from ascend_lint.cli import main; sys.exit(main({[*args, *extra]!r}))")
+        assert needs.returncode == 2 and "`triton` is not installed" in needs.stderr, (extra, needs.stderr)
