@@ -29,7 +29,6 @@ front end's question.
 
 from __future__ import annotations
 
-import ast
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -40,7 +39,7 @@ from typing import Any, TypeAlias
 import libcst as cst
 
 from .arithmetic import ceiling_division
-from .imports import ImportMap, int_literal, str_literal
+from .imports import ImportMap, int_literal, number_literal, str_literal
 from .nodes import child_nodes, flat_code, suite_lines, updated_value, walk
 
 # Value flags: a bit set describing where a value can come from.
@@ -1769,11 +1768,12 @@ def _literal_truth(node: cst.BaseExpression) -> bool | None:
     has in every specialisation; None for anything else."""
     if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
         return node.value == "True"
-    if isinstance(node, (cst.Integer, cst.Float, cst.Imaginary)):
-        return bool(ast.literal_eval(node.value))
-    if isinstance(node, cst.SimpleString):
-        return bool(node.evaluated_value)
-    return None
+    if isinstance(node, cst.Float):
+        return bool(number_literal(node))
+    if isinstance(node, cst.Imaginary):
+        return bool(complex(node.value))
+    value = int_literal(node) if isinstance(node, cst.Integer) else str_literal(node)
+    return None if value is None else bool(value)
 
 
 def _split(
