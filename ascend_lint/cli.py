@@ -253,13 +253,9 @@ def _check(args: argparse.Namespace) -> int:
     if args.statistics and args.output_format not in STATISTICS_FORMATS:
         raise ConfigError(f"--statistics has no {args.output_format} form (it takes {', '.join(STATISTICS_FORMATS)})")
     settings = _check_settings(args)
-    progress = ProgressLine(sys.stderr) if sys.stderr.isatty() else None
     stdin = read_stdin(args)
-    options: dict[str, Any] = {
-        "jobs": args.jobs or default_jobs(),
-        "cache": _cache(args, settings),
-        "progress": progress,
-    }
+    options = _lint_options(args, settings)
+    progress = options["progress"]
     changed = _changed_lines(args)
     outcome = _fix(args, settings, stdin, changed, **options) if args.fix or args.diff else None
     results = outcome.results if outcome is not None else lint_requested(args, settings, stdin, **options)
@@ -322,6 +318,15 @@ _NOT_WITH_ADD_NOQA = (
 )
 
 
+def _lint_options(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
+    """How `check` lints the requested files: its jobs, its cache, and a progress line on a terminal."""
+    return {
+        "jobs": args.jobs or default_jobs(),
+        "cache": _cache(args, settings),
+        "progress": ProgressLine(sys.stderr) if sys.stderr.isatty() else None,
+    }
+
+
 def _add_noqa(args: argparse.Namespace) -> int:
     """`--add-noqa`: a `# noqa` for each finding of the selected rules in the targeted files
     (on changed lines only with `--diff-base` / `--diff-file`), the count on stderr, as ruff's
@@ -334,15 +339,10 @@ def _add_noqa(args: argparse.Namespace) -> int:
     from .add_noqa import add_noqa
 
     settings = _check_settings(args)
-    progress = ProgressLine(sys.stderr) if sys.stderr.isatty() else None
-    options: dict[str, Any] = {
-        "jobs": args.jobs or default_jobs(),
-        "cache": _cache(args, settings),
-        "progress": progress,
-    }
+    options = _lint_options(args, settings)
     results = lint_requested(args, settings, None, **options)
-    if progress is not None:
-        progress.clear()
+    if options["progress"] is not None:
+        options["progress"].clear()
     changed = _changed_lines(args)
     if changed is not None:
         from .changed_lines import filter_results
