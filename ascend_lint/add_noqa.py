@@ -22,7 +22,7 @@ from collections.abc import Iterable
 from . import source as sources
 from .directives import Comments, noqa_edit
 from .fixer import FixedFile, FixRefused, compiled_fix, write_fixed
-from .model import Diagnostic, FileResult, Finding, LineIndex, Position
+from .model import Diagnostic, Edit, FileResult, Finding, LineIndex, Position
 
 
 def add_noqa(results: Iterable[FileResult]) -> tuple[list[FileResult], int]:
@@ -77,8 +77,9 @@ def with_noqa(source: str, findings: Iterable[Finding]) -> tuple[str, int, list[
     by_row: dict[int, list[Finding]] = {}
     for finding in findings:
         by_row.setdefault(finding.noqa_row, []).append(finding)
-    index = LineIndex(source)
-    lines = index.lines()
+    from .fixes import apply_edits  # libcst: loaded for a file with findings only
+
+    lines = LineIndex(source).lines()
     comments = Comments(source)
     edits = []
     unplaced: list[Finding] = []
@@ -87,9 +88,5 @@ def with_noqa(source: str, findings: Iterable[Finding]) -> tuple[str, int, list[
         if edit is None:
             unplaced.extend(found)
         else:
-            start = index.offset(Position(row, edit.start + 1))
-            edits.append((start, start + edit.end - edit.start, edit.text))
-    text = source
-    for start, end, content in reversed(edits):
-        text = text[:start] + content + text[end:]
-    return text, len(edits), unplaced
+            edits.append(Edit(Position(row, edit.start + 1), Position(row, edit.end + 1), edit.text))
+    return apply_edits(source, edits), len(edits), unplaced
