@@ -46,7 +46,10 @@ Flags a unified-buffer (UB) capacity written as a number: a name whose parts inc
 or `ubuf`, or spell out `unified_buffer` (`UB_SIZE`, `_UB_BYTES`, `ASCEND_UB_CAPACITY_BITS`,
 `UBUF_SIZE`, `UNIFIED_BUFFER_SIZE`), assigned integer literal arithmetic of at least 16 KiB
 (`196608`, `192 * 1024`, the compiler's bits in bytes `1572864 // 8`; a `_KB` / `_KIB` name counts in KiB, a `_BITS` one in bits, and a
-name without a unit holding a capacity the compiler reports in bits, `1572864`, in bits), in host or kernel code (also a class attribute: `UB_SIZE = 196608` in a class body, a
+name without a unit holding a capacity the compiler reports in bits, `1572864`, in bits; a
+count of elements, `UB_ELEMS_FP16 = 98304` or `max_ub_elems_fp32()` returning `196608 // 4`,
+in the size of the dtype the name gives, and without one a literal division's dividend in
+bytes), in host or kernel code (also a class attribute: `UB_SIZE = 196608` in a class body, a
 dataclass field's default, `self.ub_size = ...`) or as a parameter's default (`def pick(n,
 ub_bytes=192 * 1024)`),
 also when the value divides it into units (`ub_size = 85 * 1024 // x.element_size()`) or
@@ -95,7 +98,7 @@ from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 from ascend_lint.socs import SOCS
 
 MESSAGE = (
-    "hard-coded UB capacity: {stated} ({kib:g} KiB) sizes tiles for one SoC; query it "
+    "hard-coded UB capacity: {stated} ({size}) sizes tiles for one SoC; query it "
     '(`tbe.common.platform.get_soc_spec("UB_SIZE")`, or the package\'s UB manager)'
 )
 MIN_CAPACITY_BYTES = 16 * 1024
@@ -114,6 +117,12 @@ _NOT_THE_CAPACITY |= {part + "s" for part in _NOT_THE_CAPACITY}  # `UB_TILES`: a
 _FIELD_CALLS = {"field", "Field", "ib", "attrib"}
 _KIB_UNITS = {"kb", "kib"}
 _BYTE_UNITS = {"b", "byte", "bytes"}
+_ELEMENT_UNITS = {"elem", "elems", "element", "elements", "numel", "nelem", "nelems"}
+# an element's size by the dtype a name gives (`max_ub_elems_fp32`; `FP16` splits into `fp`, `16`)
+_DTYPE_BYTES = dict.fromkeys(("fp64", "f64", "float64", "double", "int64", "i64"), 8)
+_DTYPE_BYTES |= dict.fromkeys(("fp32", "f32", "float32", "float", "int32", "i32", "uint32"), 4)
+_DTYPE_BYTES |= dict.fromkeys(("fp16", "f16", "float16", "half", "bf16", "bfloat16", "int16", "i16"), 2)
+_DTYPE_BYTES |= dict.fromkeys(("fp8", "int8", "i8", "uint8", "u8"), 1)
 # the capacities as the compiler's overflow report gives them (`... while 1572864 bits available`)
 _CAPACITIES_IN_BITS = {soc.ub_bytes * 8 for soc in SOCS.values()}
 
@@ -232,6 +241,11 @@ UB_BITS = int(os.getenv("ASCEND_UB_CAPACITY_BITS", "1572864"))  # expect
 def get_ub_size():
     return 196608  # expect
 
+def max_ub_elems_fp32():
+    return 196608 // 4  # expect
+
+UB_ELEMS_FP16 = 12288  # expect
+
 
 @dataclass
 class Hw:
@@ -318,12 +332,18 @@ class Hw:
         if found is None:
             return
         capacity, number = found
-        size = number * _bytes_per_unit(name, number)
+        per_unit = _bytes_per_unit(name, number)
+        divided = _divided_by_literal(capacity) if per_unit is None else None
+        if divided is not None:  # `UB_ELEMS = 196608 // 4`: bytes into elements of 4 bytes
+            capacity, number, per_unit = divided, folded_int(divided) or 0, Fraction(1)
+        # elements of a size the name does not give: at least a byte each, stated as elements
+        size = number * (per_unit or 1)
         if not MIN_CAPACITY_BYTES <= size <= MAX_CAPACITY_BYTES:
             return
+        stated_size = f"{number} elements" if per_unit is None else f"{float(size / 1024):g} KiB"
         yield Report(
             capacity,
-            MESSAGE.format(stated=stated, kib=float(size / 1024)),
+            MESSAGE.format(stated=stated, size=stated_size),
             facts={"name": name, "value": number},
             within=within,
         )
@@ -393,17 +413,32 @@ def _is_margin(factor: cst.BaseExpression) -> bool:
     return isinstance(factor, cst.Float) and 0 < number_literal(factor) <= 1
 
 
-def _bytes_per_unit(name: str, number: int) -> Fraction:
+def _bytes_per_unit(name: str, number: int) -> Fraction | None:
     """What one unit of the value is, in bytes, by the name's unit part; without one, bits
     when the number is a capacity in bits (`UNIFIED_BUFFER_SIZE = 1572864`: 192 KiB, not
-    1.5 MiB), else bytes. Exact, so that any integer literal compares without overflowing a
-    float."""
+    1.5 MiB), else bytes. A count of elements (`max_ub_elems_fp32`) is in the size of the
+    dtype the name gives, None when it gives none. Exact, so that any integer literal
+    compares without overflowing a float."""
     parts = _parts(name)
+    if _ELEMENT_UNITS.intersection(parts):
+        for word in parts + [first + second for first, second in pairwise(parts)]:
+            if word in _DTYPE_BYTES:
+                return Fraction(_DTYPE_BYTES[word])
+        return None
     if any(part in _KIB_UNITS for part in parts):
         return Fraction(1024)
     if "bits" in parts or (number in _CAPACITIES_IN_BITS and not _BYTE_UNITS.intersection(parts)):
         return Fraction(1, 8)
     return Fraction(1)
+
+
+def _divided_by_literal(value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """What `196608 // 4` (`/` too) divides by a literal, when it is a number: bytes turned
+    into elements of that size; else None."""
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.FloorDivide, cst.Divide)):
+        if folded_int(value.left) is not None and folded_int(value.right) is not None:
+            return value.left
+    return None
 
 
 def _parts(name: str) -> list[str]:

@@ -83,9 +83,14 @@ def test_a_finding_quotes_code_written_over_lines_on_one_line(code: str, source:
         ("UB_SIZE_BYTES = 1572864", "(1536 KiB)"),  # the name says bytes
         ("UB_SIZE = 196608", "(192 KiB)"),
         ("UB_SIZE = 3145728", "(3072 KiB)"),  # no SoC's capacity in bits: bytes
+        ("UB_ELEMS_FP16 = 98304", "(192 KiB)"),  # elements of the dtype the name gives
+        ("ub_max_elements_bf16 = 98304", "(192 KiB)"),
+        ("UB_NUMEL_FP32 = 49152", "(192 KiB)"),
+        ("UB_ELEMS = 196608 // 4", "(192 KiB)"),  # bytes into elements of a size the name does not give
+        ("UB_NUMEL = 49152", "(49152 elements)"),  # elements of no size the name gives
     ],
 )
-def test_hard_coded_ub_reads_a_capacity_in_bits_by_its_value(line: str, size: str) -> None:
+def test_hard_coded_ub_reads_a_capacity_in_its_unit(line: str, size: str) -> None:
     [finding] = lint_source(line + "\n", "k.py", settings(select=["ASC012"])).findings
     assert size in finding.message
 
@@ -135,6 +140,7 @@ def test_a_cast_receiver_is_quoted_without_its_own_parentheses(receiver: str) ->
     [
         ('_SOC_UB = {"Ascend910B": 196608}\n', '`_SOC_UB["Ascend910B"] = 196608` (192 KiB)'),
         ("def get_ub_size():\n    return 192 * 1024\n", "`get_ub_size()` returns `192 * 1024` (192 KiB)"),
+        ("def max_ub_elems_fp32():\n    return 196608 // 4\n", "`max_ub_elems_fp32()` returns `196608 // 4` (192 KiB)"),
         ('UB_BITS = int(os.getenv("X", "1572864"))\n', '`UB_BITS = int(os.getenv("X", "1572864"))` (192 KiB)'),
     ],
 )
