@@ -435,10 +435,9 @@ def _bytes_per_unit(name: str, number: int) -> Fraction | None:
 def _divided_by_literal(value: cst.BaseExpression) -> cst.BaseExpression | None:
     """What `196608 // 4` (`/` too) divides by a literal, when it is a number: bytes turned
     into elements of that size; else None."""
-    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.FloorDivide, cst.Divide)):
-        if folded_int(value.left) is not None and folded_int(value.right) is not None:
-            return value.left
-    return None
+    if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.FloorDivide, cst.Divide))):
+        return None
+    return value.left if folded_int(value.left) is not None and folded_int(value.right) is not None else None
 
 
 def _parts(name: str) -> list[str]:
