@@ -65,6 +65,10 @@ class Declined:
     reason: str
 
 
+# why a fix writing `tl.cast` is not offered: the module imports pieces of triton.language only
+NO_LANGUAGE_NAME = "the module names no `triton.language` to write `tl.cast` with (it imports pieces of it only)"
+
+
 def why_not_fixed(finding: Finding) -> str:
     """One line on why a finding that remains was not fixed."""
     if finding.fix is not None:

@@ -395,9 +395,15 @@ class ImportMap:
         )
 
     @property
-    def language_alias(self) -> str:
-        """The name the module uses for `triton.language` (`tl` when it has none)."""
-        return next((local for local, full in self.aliases.items() if full == LANGUAGE), "tl")
+    def language_alias(self) -> str | None:
+        """How new code in the module names `triton.language`: its alias (`tl`), else through
+        the module's name for Triton (`triton.language`); None when it imports neither (only
+        pieces: `from triton.language import load`)."""
+        for wanted, suffix in ((LANGUAGE, ""), (TRITON, ".language")):
+            local = next((local for local, full in self.aliases.items() if full == wanted), None)
+            if local is not None:
+                return local + suffix
+        return None
 
     @property
     def local_names(self) -> frozenset[str]:

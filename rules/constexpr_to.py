@@ -148,7 +148,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ascend_lint.fixes import Declined, FixPlan, Replace, fitted
+from ascend_lint.fixes import NO_LANGUAGE_NAME, Declined, FixPlan, Replace, fitted
 from ascend_lint.flow import FOLDABLE, INDEX, SPEC, Assumptions, Event, Flow
 from ascend_lint.imports import ImportMap
 from ascend_lint.inline import Inlined
@@ -709,11 +709,14 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
             if wrapping:
                 multiply = multiplies[wrapping[0]]
                 written = flow.index_arithmetic_multiply(receiver, wrapping[0], follow=False)
-                cast_terms = _cast_index_terms(receiver, flow, dtype)
-                if not _integral(receiver, kernel, context):  # `((...) * scale).to(tl.int64)`: the cast truncates
-                    cast_terms = _tl_cast(cast_terms, dtype, kernel.imports)
-                cast_terms = fitted(cast_terms, call, flow.parents.get(call))
-                fix = self._fix(call, cast_terms, "Cast the index terms before the arithmetic")
+                alias = kernel.imports.language_alias
+                fix: FixPlan | Declined = Declined(NO_LANGUAGE_NAME)
+                if alias is not None:
+                    cast_terms = _cast_index_terms(receiver, flow, dtype, alias)
+                    if not _integral(receiver, kernel, context):  # `((...) * scale).to(tl.int64)`: the cast truncates
+                        cast_terms = _tl_cast(cast_terms, dtype, alias)
+                    cast_terms = fitted(cast_terms, call, flow.parents.get(call))
+                    fix = self._fix(call, cast_terms, "Cast the index terms before the arithmetic")
                 yield Report(
                     call,
                     WRAP_MESSAGE.format(when=_when(wrapping, specs, receiver, event, flow)),
@@ -730,7 +733,7 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
                 yield Report(
                     call,
                     template.format(receiver=context.module.code_for_node(_unparenthesized(receiver))),
-                    fix=self._fix(call, _tl_cast(_unparenthesized(receiver), dtype, kernel.imports), "Use `tl.cast`"),
+                    fix=self._cast_fix(call, receiver, dtype, kernel.imports.language_alias),
                     facts={"receiver": code, "cause": "constexpr"},
                 )
 
@@ -789,6 +792,14 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
             return ANNOTATED_INT_MESSAGE
         assumed = ", ".join(f"`{name}`" for name in scalars)
         return ASSUMED_INT_MESSAGE.replace("{params}", assumed)
+
+    def _cast_fix(
+        self, call: cst.Call, receiver: cst.BaseExpression, dtype: cst.BaseExpression, alias: str | None
+    ) -> FixPlan | Declined:
+        """`x.to(dtype)` rewritten as `tl.cast(x, dtype)`, in the module's name for `triton.language`."""
+        if alias is None:
+            return Declined(NO_LANGUAGE_NAME)
+        return self._fix(call, _tl_cast(_unparenthesized(receiver), dtype, alias), "Use `tl.cast`")
 
     def _fix(self, call: cst.Call, replacement: cst.BaseExpression, message: str) -> FixPlan | Declined:
         """The rewrite, when `.to` has only its dtype (other options, e.g. `bitcast=`, would be lost)."""
@@ -893,20 +904,22 @@ def _unparenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
     return node.with_changes(lpar=(), rpar=()) if getattr(node, "lpar", None) else node
 
 
-def _tl_cast(value: cst.BaseExpression, dtype: cst.BaseExpression, imports: ImportMap) -> cst.Call:
+def _tl_cast(value: cst.BaseExpression, dtype: cst.BaseExpression, alias: str) -> cst.Call:
     return cst.Call(
-        func=cst.parse_expression(f"{imports.language_alias}.cast"),
+        func=cst.parse_expression(f"{alias}.cast"),
         args=[cst.Arg(value, comma=cst.Comma(whitespace_after=cst.SimpleWhitespace(" "))), cst.Arg(dtype)],
     )
 
 
-def _cast_index_terms(node: cst.BaseExpression, flow: Flow, dtype: cst.BaseExpression) -> cst.BaseExpression:
+def _cast_index_terms(
+    node: cst.BaseExpression, flow: Flow, dtype: cst.BaseExpression, alias: str
+) -> cst.BaseExpression:
     """Rewrite each index leaf (program id / loop index term) as `tl.cast(leaf, int64)`. A
     receiver written over several lines keeps the parentheses that hold its lines together."""
     bare = _unparenthesized(node)
     if "\n" in cst.Module([]).code_for_node(bare):
         bare = node
-    return _cast_leaves(bare, flow, dtype)
+    return _cast_leaves(bare, flow, dtype, alias)
 
 
 _INTEGER_CALLS = ("arange", "program_id", "num_programs", "cdiv")
@@ -937,11 +950,12 @@ def _integral(node: cst.BaseExpression, kernel: Kernel, context: ModuleContext) 
     return not any(isinstance(part, cst.Float) for part in walk(node))
 
 
-def _cast_leaves(node: cst.BaseExpression, flow: Flow, dtype: cst.BaseExpression) -> cst.BaseExpression:
+def _cast_leaves(node: cst.BaseExpression, flow: Flow, dtype: cst.BaseExpression, alias: str) -> cst.BaseExpression:
     if isinstance(node, cst.BinaryOperation):
-        return node.with_changes(left=_cast_leaves(node.left, flow, dtype), right=_cast_leaves(node.right, flow, dtype))
+        left, right = _cast_leaves(node.left, flow, dtype, alias), _cast_leaves(node.right, flow, dtype, alias)
+        return node.with_changes(left=left, right=right)
     if isinstance(node, cst.UnaryOperation):
-        return node.with_changes(expression=_cast_leaves(node.expression, flow, dtype))
+        return node.with_changes(expression=_cast_leaves(node.expression, flow, dtype, alias))
     if flow.flags(node) & INDEX:
-        return _tl_cast(_unparenthesized(node), dtype, flow.imports)
+        return _tl_cast(_unparenthesized(node), dtype, alias)
     return node

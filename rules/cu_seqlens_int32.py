@@ -142,7 +142,7 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 
 import libcst as cst
 
-from ascend_lint.fixes import Declined, FixPlan, Replace
+from ascend_lint.fixes import NO_LANGUAGE_NAME, Declined, FixPlan, Replace
 from ascend_lint.flow import LOADED, NARROW, NARROW_INTS, WIDE, Event, Flow, call_argument, pointer_arg
 from ascend_lint.host import NARROW_INT_WORDS, HostIndex, TensorDtype
 from ascend_lint.nodes import child_nodes
@@ -956,6 +956,8 @@ def _fix(
             "take int32 offsets only, so the widened kernel would not compile"
         )
     alias = kernel.imports.language_alias
+    if alias is None:
+        return Declined(NO_LANGUAGE_NAME)
     return FixPlan(
         "safe",
         "Cast the sequence offset to int64 before the stride",

@@ -89,7 +89,17 @@ from dataclasses import dataclass
 
 import libcst as cst
 
-from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, contains, names_in, spelled_out
+from ascend_lint.fixes import (
+    NO_LANGUAGE_NAME,
+    Declined,
+    Delete,
+    FixPlan,
+    InsertBefore,
+    Replace,
+    contains,
+    names_in,
+    spelled_out,
+)
 from ascend_lint.flow import DEF, MEMORY_FNS, READ, Event, Flow, Loop, advance_step, range_bounds
 from ascend_lint.inline import is_inlined
 from ascend_lint.nodes import child_nodes
@@ -637,6 +647,8 @@ def _closed_form(advance: _Advance, loop: Loop, node: cst.For, flow: Flow, terms
     # row stride passes 2**31 where the advance, a small step added to a 64-bit pointer, did not)
     ((key,),) = index
     alias = flow.imports.language_alias
+    if alias is None:
+        return Declined(NO_LANGUAGE_NAME)
     widened = {key: f"{alias}.cast({terms.factor(key)}, {alias}.int64)"}
     return f"{name} = {terms.render(closed, first=base, widened=widened)}"
 

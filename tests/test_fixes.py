@@ -1164,3 +1164,49 @@ def k(h0, kp, o, W, BT: tl.constexpr, USE_H0: tl.constexpr):
     ), first.stdout
     second = run_cli("--fix", "--unsafe-fixes", "--target-all", path.name, cwd=tmp_path)
     assert second.stdout.endswith("Found 1 finding (1 fixed, 0 remaining) in 1 file checked.\n"), second.stdout
+
+
+_PIECES_KERNEL = """\
+{imports}
+
+
+@jit
+def k(x, o, cu_seqlens, task_num, H: constexpr, D: constexpr):
+    i_n = program_id(0)
+    bos = load(cu_seqlens + i_n).to(int32)
+    store(o + bos * H * D, load(x + i_n))
+    row = (i_n * D).to(int64)
+    store(o + row, 1.0)
+    p = x + i_n * D
+    for task_id in range(i_n, task_num, num_programs(0)):
+        store(p, 1.0)
+        p += D * num_programs(0)
+"""
+_PIECES = "from triton.language import constexpr, int32, int64, load, num_programs, program_id, store"
+
+
+@pytest.mark.parametrize(
+    ("imports", "spelled"),
+    [
+        (f"import triton\nfrom triton import jit\n{_PIECES}", "triton.language.cast("),
+        (f"import triton as tr\nfrom triton import jit\n{_PIECES}", "tr.language.cast("),
+        (f"from triton import jit\n{_PIECES}", None),  # no name for triton.language: no fix
+    ],
+)
+def test_a_cast_fix_names_triton_language_as_the_module_can(imports, spelled):
+    """ASC002, ASC006 and ASC008 write `tl.cast`: in a module importing pieces of
+    triton.language they write it through the module's name for Triton, and without one they
+    offer no fix (before, the fix read an undefined `tl` and the file was left as an error)."""
+    source = _PIECES_KERNEL.format(imports=imports)
+    config = settings(select=["ASC002", "ASC006", "ASC008"])
+    result = lint_source(source, "k.py", config)
+    assert sorted(f.code for f in result.findings) == ["ASC002", "ASC006", "ASC008"]
+    relinted, fixed = fix_result(result, config, unsafe=True)
+    assert relinted.error is None, relinted.error
+    if spelled is None:
+        assert fixed is None
+        assert all(f.fix is None and "names no `triton.language`" in f.no_fix_reason for f in result.findings)
+        return
+    assert fixed is not None and fixed.fixed.count(spelled) == 3, fixed
+    ast.parse(fixed.fixed)
+    assert relinted.findings == []
