@@ -84,7 +84,9 @@ be an arm of a conditional whose other arm is a literal (`start = 0 if i == 0 el
 tl.load(cu_num_draft_tokens + i - 1)`: the first request starts at 0). Also a name set to
 an offset plus or minus other int32 terms (`t0 = bos + i_t * BT`), also clamped (`rows =
 tl.maximum(q_start, tl.minimum(t, q_end - 1))`), or an offset a device function of the module returns (`bos, T =
-_seq_start(cu_seqlens, i_n)`, `_seq_start` loading `cu_seqlens` with `.to(tl.int32)`), also
+_seq_start(cu_seqlens, i_n)`, `_seq_start` loading `cu_seqlens` with `.to(tl.int32)`; a
+load it returns as it casts it, `return tl.load(cu + i_n).to(tl.int32)`, counts when the
+caller passes a boundary pointer, whatever the function names its parameter), also
 picked by `tl.where(c, bos, start)`.
 
 A device function no launch runs is read with what its
@@ -454,6 +456,18 @@ def k(q, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
     bos, T = _seq_start(cu_seqlens, i_n)
     tl.store(o + (bos * H + i_h) * K + tl.arange(0, K), tl.load(q + tl.arange(0, K)))  # expect
     tl.store(o + T * K + tl.arange(0, K), tl.load(q + tl.arange(0, K)))  # a length
+""",
+        # the loads returned as they are cast, by a function naming its parameter otherwise
+        """
+@triton.jit
+def _bounds(cu, i_n):
+    return tl.load(cu + i_n).to(tl.int32), tl.load(cu + i_n + 1).to(tl.int32)
+
+@triton.jit
+def k(q, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos, eos = _bounds(cu_seqlens, i_n)
+    tl.store(o + (bos * H + i_h) * K + tl.arange(0, K), tl.load(q + tl.arange(0, K)))  # expect
 """,
         # picked with `tl.where` in a search over the sequences (FlagGems-vllm)
         """
@@ -1058,16 +1072,34 @@ def _returned_offset(event: Event, kernel: Kernel, depth: int, memo: _Memo) -> s
     if not isinstance(call, cst.Call) or not isinstance(target, cst.Name):
         return None
     index = _unpacked_index(target, call, kernel.flow)
+    params = {p.name for p in kernel.params}
     for callee in kernel.device_functions_called(call):
         offsets = _sequence_offsets(callee, None, depth + 1, memo)
         names = [p.name for p in callee.params]
         for returned in _returned_values(callee.node, index):
             source = _offset_of(returned, callee.flow, offsets)
-            passed = call_argument(call, names.index(source), source) if source in names else None
+            # a load returned as it is cast (`return tl.load(cu + i_n).to(tl.int32)`): the
+            # boundary is the caller's argument, whatever the function calls its parameter
+            loaded = _narrow_load_of(returned, callee.flow, set(names)) if source is None else None
+            parameter = source or loaded
+            passed = call_argument(call, names.index(parameter), parameter) if parameter in names else None
             root = kernel.flow.pointer_root(passed) if passed is not None else None
-            if root is not None and root in {p.name for p in kernel.params}:
+            if root is not None and root in params and (source is not None or _is_boundary_pointer(root)):
                 return root
     return None
+
+
+def _narrow_load_of(value: cst.BaseExpression, flow: Flow, params: set[str]) -> str | None:
+    """The parameter `value` loads from and casts to a narrow int (`tl.load(cu + i_n).to(tl.int32)`),
+    else None."""
+    parts = flow.cast_parts(value) if isinstance(value, cst.Call) else None
+    if parts is None or not flow.is_narrow_int(parts[1]):
+        return None
+    loaded = parts[0]
+    if not (isinstance(loaded, cst.Call) and flow.imports.is_tl(loaded.func, "load")):
+        return None
+    base = flow.pointer_root(pointer_arg(loaded))
+    return base if base in params else None
 
 
 def _passed_offsets(kernel: Kernel, host: HostIndex, depth: int, memo: _Memo) -> dict[str, str]:
