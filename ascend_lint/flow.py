@@ -1614,6 +1614,25 @@ class Flow:
             )
         return False
 
+    def block_advance(self, definition: Event) -> cst.BaseExpression | None:
+        """`offsets` for a definition moving its own block pointer: `p = tl.advance(p, offsets)`
+        (any alias of triton.language, `base=` / `offsets=` by keyword) or the tensor method
+        `p = p.advance(offsets)`; None for any other definition (`p = tl.advance(q, o)` binds
+        `p` from `q`). The loop-carried block pointer of `scf.for` in the TTIR, as `p += step`
+        is a loop-carried pointer."""
+        value = definition.value
+        if not isinstance(value, cst.Call):
+            return None
+        if self.imports.is_tl(value.func, "advance"):
+            base, offsets = call_argument(value, 0, "base"), call_argument(value, 1, "offsets")
+        elif isinstance(value.func, cst.Attribute) and self.imports.method_name(value.func) == "advance":
+            base, offsets = value.func.value, call_argument(value, 0, "offsets")
+        else:
+            return None
+        if isinstance(base, cst.Name) and base.value == definition.name:
+            return offsets
+        return None
+
     @cached_property
     def call_events(self) -> dict[cst.Call, Event]:
         """Each call of the body -> its event."""

@@ -1,6 +1,7 @@
 """
 ## What it does
-Flags `ptr += ...` / `ptr -= ...` (or `ptr = ptr + ...`) inside a 1-D core-grid task loop
+Flags `ptr += ...` / `ptr -= ...` (or `ptr = ptr + ...`, or a block pointer's `p =
+tl.advance(p, ...)`) inside a 1-D core-grid task loop
 (`for task_id in tl.range(core_id, task_num, num_core)`, start derived from
 `tl.program_id`) when the pointer was defined outside the task loop, so the advance
 accumulates from one task into the next. The same loop written with `while`, by counting
@@ -17,6 +18,7 @@ shape-dependent. The guidance is to rebind local pointers at the top of every ta
 for task_id in tl.range(core_id, task_num, num_core):
     q += task_id * stride  # accumulates across tasks
     b_q = tl.load(q + offs)
+    p_o = tl.advance(p_o, (BT,))  # a block pointer made before the loop: the same
 ```
 
 ## Use instead
@@ -24,6 +26,7 @@ for task_id in tl.range(core_id, task_num, num_core):
 for task_id in tl.range(core_id, task_num, num_core):
     q_ptr = q + task_id * stride  # rebound per task
     b_q = tl.load(q_ptr + offs)
+    p_o = tl.make_block_ptr(o, (T,), (1,), (task_id * BT,), (BT,), (0,))
 ```
 Advancing a pointer rebound at the top of the task inside an inner loop is fine, as are
 `q += offset` at kernel entry and per-timestep advances in ordinary loops.
@@ -32,8 +35,8 @@ Advancing a pointer rebound at the top of the task inside an inner loop is fine,
 Unsafe (applied with `--unsafe-fixes`), in two shapes: a walk in closed form (`p` rebound to
 `base + i * c` at the top of trip `i` and the advance deleted: same values under standard
 semantics), and a per-task offset (`q += task_id * T` becomes `q_task = q + task_id * T`:
-values change from each core's second task on, on purpose). Anything else is left to the
-author and the finding says why.
+values change from each core's second task on, on purpose). Anything else, and every block
+pointer's `tl.advance`, is left to the author and the finding says why.
 
 ## Details
 ### Task loops
@@ -51,6 +54,25 @@ num_core)):` whose body binds `task = pid + i * num_core`, `num_core` the
 `extension.parallel` in place of `tl.range` is a task loop too, also when a device function
 returns the core id or count (`core_id, num_core, p_x = _setup(x, D)`: read as Triton inlines
 it); `x = pid + i * 2` in `for i in range(n)` is no task.
+
+### Block pointers
+`p = tl.advance(p, offsets)` (any alias of `triton.language`, `base=` / `offsets=` by keyword,
+or the method `p = p.advance(offsets)`) on a block pointer made outside the task loop is the
+same accumulation, in every task-loop shape above. Measured with triton-ascend 3.2 (compile
+only, Ascend910B3): in the TTIR the block pointer is an `iter_args` value of the task loop's
+`scf.for` (`!tt.ptr<tensor<64xf32>>`, yielded by `tt.advance`; of the `scf.while` for a `while`
+task loop), where `p += BT` carries a `!tt.ptr<f32>`; in the linalg IR triton-ascend lowers it
+to, both become a loop-carried offset added every trip (`i32` for the block pointer, `i64` for
+the pointer). A block pointer made inside the task (`tl.make_block_ptr(..., (task_id * BT,),
+...)`) carries nothing: its offset is `task_id * BT` afresh each trip. Not reported: a block
+pointer made at the top of the task and advanced in an inner loop, `tl.advance` in an ordinary
+loop or at kernel entry, and `r = tl.advance(q, (task_id * BT,))`, which binds `r` from `q` in
+each task.
+
+No fix: the rebuilt `tl.make_block_ptr(..., (task_id * BT,), ...)` has int64 offsets when the
+task count is int64 (`tl.range` then makes the index int64), and the compiler rejects those
+(``Block pointers only support 32 bit `offsets/block_shape` ``, measured) where the advanced
+walk compiles.
 
 ### Fix safety in detail
 Unsafe (applied with `--unsafe-fixes`), in two shapes; anything else is left to the author
@@ -118,11 +140,29 @@ def k(x, y, N, D: tl.constexpr):
     for task_id in tl.range(core_id, N, num_core):
 """
 
+_MESSAGE = (
+    "`{name}` is advanced in place inside a task loop but defined outside it, "
+    "so the advance accumulates across tasks (Triton-Ascend can mis-compile this); "
+    "rebind `{name}` from its base at the top of each task"
+)
+_BLOCK_MESSAGE = (
+    "block pointer `{name}` is moved with `tl.advance` inside a task loop but made outside it, "
+    "so its offsets accumulate across tasks (Triton-Ascend can mis-compile this); "
+    "make `{name}` with `tl.make_block_ptr` at the task's offsets at the top of each task"
+)
+# measured (tests/test_fix_values.py): `tl.make_block_ptr(x, (T,), (1,), (task_id * BT,), ...)` in
+# a task loop over an int64 `num_tasks` fails to compile ("Block pointers only support 32 bit
+# `offsets/block_shape`"), where the advanced walk it would replace compiles
+_NO_BLOCK_FIX = (
+    "a block pointer is not rebuilt automatically: offsets computed from the task index are "
+    "int64 when the task count is, and `tl.make_block_ptr` takes int32 offsets only"
+)
+
 
 class TaskLoopPointerAccumulation(Rule):
     CODE = "ASC006"
     NAME = "task-loop-pointer-accumulation"
-    SUMMARY = "`ptr += ...` across the tasks of a 1-D core-grid task loop (mis-compiled on Ascend)"
+    SUMMARY = "`ptr += ...` or `tl.advance` across the tasks of a 1-D core-grid task loop (mis-compiled on Ascend)"
     FIX = "unsafe"
     CONFIRM = Confirm(
         {"npu": Evidence.DEVICE_OUTPUTS, "interpret": Evidence.FIX_OUTPUTS},
@@ -176,6 +216,25 @@ def k(q, n, stride, T, BS: tl.constexpr):
         x = pid + i * stride  # a runtime step the trip count is not divided by: no task either
         tl.store(q + x, 0.0)
         q += T
+""",
+        # block pointers made per task, advanced in an inner loop, at entry, or in an ordinary loop
+        """
+@triton.jit
+def k(x, y, T, task_num, BT: tl.constexpr):
+    pid = tl.program_id(0)
+    q = tl.make_block_ptr(x, (T,), (1,), (0,), (BT,), (0,))
+    q = tl.advance(q, (pid * BT,))
+    for task_id in tl.range(pid, task_num, tl.num_programs(0)):
+        p = tl.make_block_ptr(x + task_id * T, (T,), (1,), (0,), (BT,), (0,))
+        b = tl.zeros((BT,), dtype=tl.float32)
+        for i_t in range(tl.cdiv(T, BT)):
+            b += tl.load(p, boundary_check=(0,))
+            p = tl.advance(p, (BT,))
+        r = tl.advance(q, (task_id * BT,))  # bound from `q` in each task
+        tl.store(y + task_id * BT + tl.arange(0, BT), b + tl.load(r, boundary_check=(0,)))
+    for i_t in range(tl.cdiv(T, BT)):
+        tl.store(y + i_t, tl.sum(tl.load(q, boundary_check=(0,))))
+        q = tl.advance(q, (BT,))
 """,
     )
     INVALID = (
@@ -417,6 +476,19 @@ def k(q, total, BT: tl.constexpr):
             q -= BT  # expect
             tl.store(q, 0.0)
 """,
+        # a block pointer made before the task loop and moved with `tl.advance` in it: the same
+        # loop-carried pointer (`iter_args` of the `scf.for`); no fix
+        """
+@triton.jit
+def k(x, y, T, task_num, BT: tl.constexpr):
+    pid = tl.program_id(0)
+    n = tl.num_programs(0)
+    p = tl.make_block_ptr(x, (T,), (1,), (pid * BT,), (BT,), (0,))
+    for task_id in tl.range(pid, task_num, n):
+        b = tl.load(p, boundary_check=(0,))
+        tl.store(y + task_id * BT + tl.arange(0, BT), b)
+        p = tl.advance(p, (n * BT,))  # expect
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
@@ -427,19 +499,20 @@ def k(q, total, BT: tl.constexpr):
                 (event, event.name)
                 for event in flow.events_in(loop.body, DEF)
                 if event.name in pointers
-                and advance_step(event) is not None
+                and (advance_step(event) is not None or flow.block_advance(event) is not None)
                 and any(d.index not in loop.body for d in flow.reaching_defs(event, event.name))
             ]
+            blocks = {event for event, _ in flagged if flow.block_advance(event) is not None}
+            walks = [(event, name) for event, name in flagged if event not in blocks]
+            fixes: dict[Event, FixPlan | Declined] = dict.fromkeys(blocks, Declined(_NO_BLOCK_FIX))
             if isinstance(node, cst.For):
-                fixes = _fixes(flagged, loop, node, flow, context)
+                fixes.update(_fixes(walks, loop, node, flow, context))
             else:
-                fixes = dict.fromkeys((event for event, _ in flagged), Declined("the task loop is a `while` loop"))
+                fixes.update(dict.fromkeys((event for event, _ in walks), Declined("the task loop is a `while` loop")))
             for event, name in flagged:
                 yield Report(
                     event.node,
-                    f"`{name}` is advanced in place inside a task loop but defined outside it, "
-                    "so the advance accumulates across tasks (Triton-Ascend can mis-compile this); "
-                    f"rebind `{name}` from its base at the top of each task",
+                    _BLOCK_MESSAGE.format(name=name) if event in blocks else _MESSAGE.format(name=name),
                     related=((node.target if isinstance(node, cst.For) else node.test, "task loop"),),
                     fix=fixes[event],
                 )

@@ -9,6 +9,7 @@ change no value), and keep giving them when every dot clobbers its left operand 
 
 from __future__ import annotations
 
+import re
 import tempfile
 from pathlib import Path
 
@@ -200,3 +201,104 @@ def test_fixed_asc006_fixture_compiles(path):
     assert fixed is not None
     assert compile_errors(source) == []  # the control: the original compiles
     assert compile_errors(fixed.fixed) == []
+
+
+# ---- ASC006 reports the pointers the compiler carries across tasks ---------------------------
+#
+# Each kernel of the block-pointer fixture, compiled with triton-ascend (TTIR, no NPU): a task
+# loop carrying a pointer, plain or block, is an `scf.for` with `iter_args` of `!tt.ptr` type (the
+# operands of an `scf.while`); a block pointer made at the task's offsets carries nothing.
+
+BLOCK_ADVANCE = FIXTURES / "triton_ascend" / "asc006_block_pointer_advance.py"
+
+_COMPILE_TASK_LOOPS = """
+import importlib.util, json, re, sys
+from pathlib import Path
+from ascend_lint.runtime_check import toolchain
+chain = toolchain.activate(Path(sys.argv[1]))
+import triton
+from triton.compiler import ASTSource
+spec = importlib.util.spec_from_file_location("kernels", sys.argv[2])
+module = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(module)
+loop = re.compile(r"= scf\\.(?:for|while) .*")
+found = {}
+for name, fn in vars(module).items():
+    if not isinstance(fn, triton.runtime.JITFunction) or fn.__module__ != "kernels":
+        continue
+    for tasks in ("i32", "i64"):
+        signature = {"x": "*fp32", "y": "*fp32", "T": "i32", "num_tasks": tasks}
+        try:
+            compiled = triton.compile(
+                ASTSource(fn, signature=signature, constants={"BT": 16}), target=chain.target(), options=chain.options()
+            )
+        except Exception as error:
+            found[f"{name}:{tasks}"] = f"error: {error}"
+            continue
+        first = re.search(r"scf\\.(?:for|while) .*", compiled.asm["ttir"])
+        found[f"{name}:{tasks}"] = first[0] if first else ""
+print(json.dumps(found))
+"""
+
+
+@pytest.fixture(scope="module")
+def task_loops_in_ttir(tmp_path_factory) -> dict[str, str]:
+    """Each fixture kernel (`name:i32`, `name:i64`, the type of `num_tasks`) -> its first
+    loop's TTIR line (the task loop: no kernel of the fixture has a loop before it), or the
+    compile error."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _COMPILE_TASK_LOOPS, str(tmp_path_factory.mktemp("ttir")), str(BLOCK_ADVANCE)],
+        capture_output=True,
+        text=True,
+        timeout=COMPILE_TIMEOUT,
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+@needs_compiler
+def test_asc006_reports_the_task_loops_that_carry_a_pointer_in_the_ttir(task_loops_in_ttir):
+    """A block pointer made before the task loop and moved with `tl.advance` is an `iter_args`
+    value of the task loop, as `p += step` is; one made at the task's offsets, or made per task
+    and advanced in an inner loop, is not; an offset tile carries a `tensor<..xi32>`."""
+    source = BLOCK_ADVANCE.read_text()
+    findings = lint_source(source, str(BLOCK_ADVANCE), ASC006).findings
+    lines = source.splitlines()
+    reported = set()
+    for finding in findings:
+        rows = [row for row, line in enumerate(lines[: finding.location.row], 1) if line.startswith("def ")]
+        reported.add(lines[rows[-1] - 1].split("(")[0].removeprefix("def "))
+    loops = {key.removesuffix(":i32"): line for key, line in task_loops_in_ttir.items() if key.endswith(":i32")}
+    assert len(loops) == 8 and all(line.startswith("scf.") for line in loops.values()), loops
+    carried = {name for name, line in loops.items() if re.search(r"(iter_args\(|scf\.while \().*!tt\.ptr<", line)}
+    expected = {
+        "copy_task_kernel",
+        "copy_range_kernel",
+        "copy_while_kernel",
+        "copy_trips_kernel",
+        "copy_parallel_kernel",
+    }
+    assert carried == expected
+    assert reported == expected
+    assert "!tt.ptr<tensor<16xf32>>" in loops["copy_task_kernel"]
+    assert "iter_args" not in loops["copy_rebound_kernel"] and "iter_args" not in loops["row_sum_rebound_kernel"]
+    assert re.search(r"iter_args\(.*-> \(tensor<16xi32>\)", loops["copy_offsets_kernel"])
+
+
+@needs_compiler
+def test_a_block_pointer_rebuilt_per_task_fails_where_the_advance_compiles(task_loops_in_ttir):
+    """The reason ASC006 offers no fix for a block pointer: with an int64 task count the task
+    index is int64, and `tl.make_block_ptr` at the task's offsets does not compile, where the
+    walk by `tl.advance` does."""
+    assert task_loops_in_ttir["copy_task_kernel:i64"].startswith("scf.for")
+    assert "Block pointers only support 32 bit" in task_loops_in_ttir["copy_rebound_kernel:i64"]
+    findings = lint_source(BLOCK_ADVANCE.read_text(), str(BLOCK_ADVANCE), ASC006).findings
+    assert {f.fix for f in findings} == {None}
+    assert {f.no_fix_reason for f in findings} == {
+        "a block pointer is not rebuilt automatically: offsets computed from the task index are int64 when the "
+        "task count is, and `tl.make_block_ptr` takes int32 offsets only"
+    }

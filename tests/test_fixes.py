@@ -219,6 +219,38 @@ def k(h0, o, W, B, task_num, num_core, BT: tl.constexpr, HAS_H0: tl.constexpr):
     assert reasons["ASC006"].startswith("`p_o`'s entry value has no term `2 * i_t`")
 
 
+def test_a_block_pointer_advanced_across_tasks_is_reported_without_a_fix(lint):
+    """`p_x = tl.advance(p_x, ...)` on a block pointer made before the task loop is ASC006's
+    loop-carried pointer too; no rebuild is offered (the finding says why), while the plain
+    pointer walked beside it keeps its closed form."""
+    findings = lint("""\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, y, T, N, D: tl.constexpr):
+    core_id = tl.program_id(0)
+    num_core = tl.num_programs(0)
+    p_x = tl.make_block_ptr(x, (T,), (1,), (core_id * D,), (D,), (0,))
+    p_y = y + core_id * D
+    for task_id in tl.range(core_id, N, num_core):
+        tl.store(p_y + tl.arange(0, D), tl.load(p_x, boundary_check=(0,)))
+        p_x = tl.advance(p_x, (num_core * D,))
+        p_y += num_core * D
+""")
+    assert [(f.code, f.location.row) for f in findings] == [("ASC006", 13), ("ASC006", 14)]
+    block, walk = findings
+    assert block.message.startswith("block pointer `p_x` is moved with `tl.advance` inside a task loop")
+    assert block.fix is None
+    assert block.no_fix_reason == (
+        "a block pointer is not rebuilt automatically: offsets computed from the task index are int64 when the "
+        "task count is, and `tl.make_block_ptr` takes int32 offsets only"
+    )
+    assert walk.fix is not None and "in closed form" in walk.fix.message
+    assert [e.content.strip() for e in walk.fix.edits] == ["p_y = y + tl.cast(task_id, tl.int64) * D", ""]
+
+
 def test_an_int32_product_that_is_also_a_block_pointer_offset_is_not_widened(lint):
     """ASC008's cast would make `row` int64, and `row` is also a block pointer's offset (in
     `tl.make_block_ptr`, `tl.advance`, or a device function's): block pointers take int32
