@@ -22,6 +22,13 @@ earlier ones):
   `if`s and `if t: continue` guards its tests); a loop whose names the table does not read
   (`for num_warps in NUM_WARPS`) sets nothing.
 
+What runs only on another platform than Ascend (`HostIndex.on_other_platform`) configures
+nothing: a `triton.Config` stated there (`if IS_NPU: return [...]`, then the other list), a
+launch there; a kernel every launch of which in the module is there has no configuration
+(`HostIndex.launched_only_on_other_platform`, as for ASC001). An autotuner's early prune that
+only filters its configs by their tables (`[c for c in configs if c.kwargs["BLOCK"] <= N]`)
+drops those its tests reject (`_early_prune`).
+
 Names, helpers and lists are followed at most `_MAX_HOPS` steps, and a comprehension gives at
 most `_MAX_CONFIGS` distinct configs.
 
@@ -41,7 +48,7 @@ import libcst as cst
 
 from .flow import Assumptions, Flow, call_argument
 from .imports import ImportMap, dotted_name, number_literal, root_name, statement_blocks, str_literal
-from .nodes import arms_around, child_nodes, never_falls_through, only_small_statement, walk
+from .nodes import arms_around, child_nodes, never_falls_through, only_small_statement, suite_lines, walk
 
 if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime import would be a circle
     from .host import CallSite, Launch
@@ -203,8 +210,12 @@ class Configuration:
 
 
 def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostIndex) -> list[Configuration]:
-    """Every configuration the module makes visible for `kernel` (at least one: the defaults);
-    `constants` are the module's (`module_constants`, computed once for all its kernels)."""
+    """Every configuration the module makes visible for `kernel` on Ascend (at least one: the
+    defaults; none when every launch of the module runs only on another platform,
+    `HostIndex.launched_only_on_other_platform`); `constants` are the module's
+    (`module_constants`, computed once for all its kernels)."""
+    if host.launched_only_on_other_platform(kernel):
+        return []
     imports = kernel.imports
     constexprs = {p.name for p in kernel.params if p.is_constexpr} | set(kernel.provided_constexprs)
     base = _defaults(kernel, constants, constexprs)
@@ -499,7 +510,8 @@ def _heuristic_literals(kernel: Kernel, imports: ImportMap, known: Mapping[str, 
 def _launches(
     kernel: Kernel, names: _HostNames, constexprs: set[str]
 ) -> Iterator[tuple[dict[str, Value], Launch, Arms]]:
-    """Literal constexpr arguments of each `kernel[grid](...)` launch: one set per launch, and
+    """Literal constexpr arguments of each `kernel[grid](...)` launch not running only on another
+    platform (`HostIndex.on_other_platform`): one set per launch, and
     one per value of a name the launching function binds to a different literal on each path
     (or to a literal on some paths, `_HostNames.arm_values`)."""
     params = [p.name for p in kernel.params]
@@ -509,7 +521,10 @@ def _launches(
     # `mod.kernel[grid]` where `mod` is a module of the package defining it), not the launch of a
     # kernel of the same name an imported module defines.
     # A launch given its grid only by its helper's calls is the helper's, where its arguments are.
-    for launch in dict.fromkeys(launch.args_launch for launch in names.host.launches_passing(kernel)):
+    launches = [
+        launch for launch in names.host.launches_passing(kernel) if not names.host.on_other_platform(launch.call)
+    ]
+    for launch in dict.fromkeys(launch.args_launch for launch in launches):
         if not _launches_this(launch, kernel, names):
             continue
         # by position or keyword, also as `**kw` entries (`kw = {"BLOCK": 64}`, maybe a caller's)
@@ -764,12 +779,117 @@ def _autotune_configs(kernel: Kernel, names: _HostNames) -> Iterator[Table]:
         if configs is None:
             continue
         scope = next((s for c, s in names.host.calls if c is call), None)  # a kernel made in a factory
-        for table in itertools.islice(_config_tables(configs, names, scope, {}), _MAX_BINDINGS):
+        tables = [*itertools.islice(_config_tables(configs, names, scope, {}), _MAX_BINDINGS)]
+        kept = _early_prune(call, names)
+        if kept is not None and len(tables) > 1:  # Triton prunes a list of one config no more
+            tables = [table for table in tables if kept(table[0])]
+        for table in tables:
             if table not in seen:
                 seen.append(table)
                 yield table
             if len(seen) >= _MAX_CONFIGS:
                 return
+
+
+def _early_prune(decorator: cst.Call, names: _HostNames) -> Callable[[Mapping[str, Value]], bool] | None:
+    """Whether the autotuner's early prune keeps a config (its table's values), when the
+    decorator's `prune_configs_by={"early_config_prune": f}` names a function of the module, or
+    is a lambda, that only filters its configs by their tables (`return [c for c in configs if
+    c.kwargs["BLOCK"] <= UB_ELEMS]`): a config is dropped when its values and the module's
+    constants make a test false. None for any other prune (one reading the launch's arguments
+    keeps every config: its tests have no value)."""
+    by = next(
+        (a.value for a in decorator.args if a.keyword is not None and a.keyword.value == "prune_configs_by"), None
+    )
+    elements = by.elements if isinstance(by, cst.Dict) else ()
+    pruner = next(
+        (e.value for e in elements if isinstance(e, cst.DictElement) and str_literal(e.key) == "early_config_prune"),
+        None,
+    )
+    scope: Scope = None
+    if isinstance(pruner, cst.Lambda):
+        params, returned = pruner.params, pruner.body
+    elif isinstance(pruner, cst.Name) and len(names.host.functions.get(pruner.value, ())) == 1:
+        [scope] = names.host.functions[pruner.value]
+        lines = [line for line in suite_lines(scope.body) if not _is_docstring(line)]
+        small = lines[0].body[0] if len(lines) == 1 and isinstance(lines[0], cst.SimpleStatementLine) else None
+        if names.host.enclosing.get(scope) is not None or not isinstance(small, cst.Return) or small.value is None:
+            return None
+        params, returned = scope.params, small.value
+    else:
+        return None
+    return _filter_by_table(returned, params, names, scope)
+
+
+def _filter_by_table(
+    returned: cst.BaseExpression, params: cst.Parameters, names: _HostNames, scope: Scope
+) -> Callable[[Mapping[str, Value]], bool] | None:
+    """The test of `[c for c in configs if ...]` over the prune's first parameter, its config's
+    table read as `c.kwargs["NAME"]`; None for another expression."""
+    if not isinstance(returned, cst.ListComp) or not params.params:
+        return None
+    clause = returned.for_in
+    target, elt = clause.target, returned.elt
+    if clause.inner_for_in is not None or clause.asynchronous is not None or not clause.ifs:
+        return None
+    if not (isinstance(target, cst.Name) and isinstance(elt, cst.Name) and elt.value == target.value):
+        return None
+    if not (isinstance(clause.iter, cst.Name) and clause.iter.value == params.params[0].name.value):
+        return None
+    read = _TableReads(target.value)
+    tests = [written for test in clause.ifs if isinstance(written := test.test.visit(read), cst.BaseExpression)]
+    if read.unreadable or len(tests) != len(clause.ifs):
+        return None
+    own = {p.name.value for p in (*params.posonly_params, *params.params, *params.kwonly_params)}
+    own |= {p.name.value for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)}
+    outside = names.lookup(scope)
+
+    def kept(values: Mapping[str, Value]) -> bool:
+        def lookup(name: str) -> Value | None:
+            head, dot, key = name.partition(".")
+            if head == target.value:
+                return values.get(key) if dot else None
+            return None if head in own else outside(name)
+
+        outcomes = [evaluate(test, lookup, names.imports) for test in tests]
+        return not any(outcome is not None and not outcome for outcome in outcomes)
+
+    return kept
+
+
+class _TableReads(cst.CSTTransformer):
+    """Writes `c.kwargs["NAME"]` as `c.NAME`, a name `evaluate` looks up; `unreadable` when a
+    key is no identifier."""
+
+    def __init__(self, config: str) -> None:
+        super().__init__()
+        self.config = config
+        self.unreadable = False
+
+    def leave_Subscript(self, original: cst.Subscript, updated: cst.Subscript) -> cst.BaseExpression:
+        held = updated.value
+        if not (
+            isinstance(held, cst.Attribute)
+            and held.attr.value == "kwargs"
+            and isinstance(held.value, cst.Name)
+            and held.value.value == self.config
+        ):
+            return updated
+        index = updated.slice[0].slice if len(updated.slice) == 1 else None
+        key = str_literal(index.value) if isinstance(index, cst.Index) else None
+        if key is None or not key.isidentifier():
+            self.unreadable = True
+            return updated
+        return cst.Attribute(cst.Name(self.config), cst.Name(key))
+
+
+def _is_docstring(line: cst.CSTNode) -> bool:
+    return (
+        isinstance(line, cst.SimpleStatementLine)
+        and len(line.body) == 1
+        and isinstance(line.body[0], cst.Expr)
+        and isinstance(line.body[0].value, cst.SimpleString | cst.ConcatenatedString)
+    )
 
 
 def _config_tables(
@@ -781,7 +901,7 @@ def _config_tables(
     imports = names.imports
     if isinstance(node, cst.Call) and imports.is_triton(node.func, "Config"):
         table = _config_table(node)
-        if table is not None:
+        if table is not None and not names.host.on_other_platform(node):  # none stated for another platform
             yield _table_values(table, _loop_lookup(loop, names, scope), imports), node
     elif isinstance(node, (cst.List, cst.Tuple)):
         for element in node.elements:

@@ -1396,13 +1396,13 @@ def _literal_added(arg: cst.Arg) -> cst.Dict | None:
 
 def _other_platform_configs(context: ModuleContext) -> set[cst.Call]:
     """The `triton.Config`s of kernels every launch of which in the module (one at least) runs
-    only on another platform than Ascend (`HostIndex.on_other_platform`), and of no other kernel."""
+    only on another platform than Ascend (`HostIndex.launched_only_on_other_platform`), and of no
+    other kernel."""
     host = context.host
     other_platform: set[cst.Call] = set()
     elsewhere: set[cst.Call] = set()
     for kernel in host.kernels.values():
-        launches = host.launches_with_helpers(kernel)
-        only = bool(launches) and all(host.on_other_platform(launch.call) for launch in launches)
+        only = host.launched_only_on_other_platform(kernel)
         (other_platform if only else elsewhere).update(_configs_of(kernel, context))
     return other_platform - elsewhere
 

@@ -71,6 +71,12 @@ name to the function launching with its parameter: `_launch(x, BLOCK)`); `triton
 or functions of the module) with literal results, constexpr parameter defaults, module-level constants and the names the kernel
 body binds as constexprs (`BLOCK: tl.constexpr = 65536`, as inductor writes them).
 
+An autotuner's `prune_configs_by={"early_config_prune": _prune}` whose function (of the
+module, or a lambda) only filters its configs by their tables, `return [c for c in configs if
+c.kwargs["BLOCK"] <= UB_ELEMS]`, drops the configs its tests, with the module's constants,
+reject (Triton never compiles them; a list of one config it does not prune). A prune doing
+anything else, or testing the launch's arguments (`nargs["N"]`), keeps every config.
+
 ### The finding
 The finding
 names the configuration and the tiles that make up the peak, each with its line, and the
@@ -125,6 +131,12 @@ computed from it.
 Not flagged: a configuration leaving some tile size unknown (e.g. a block size the host
 computes) counts only the tiles it sizes; it is flagged only when those alone overflow.
 
+What runs only on another platform than Ascend (the paths ASC001 lists: `if IS_NPU: return
+[...]` then the other list, the `else` of an NPU test, `if torch.cuda.is_available() and not
+IS_NPU:`, `current_platform.is_cuda()`, ...) configures nothing: a `triton.Config` stated
+there, a launch there; a kernel every launch of which in the module is there has no
+configuration. The configs of the NPU's arm, and of paths run everywhere, are estimated.
+
 Arms
 of a constexpr branch that a configuration does not compile are not counted.
 
@@ -134,7 +146,9 @@ at module level, has no known value; nor does a literal another arm refines (`BL
 then `if ...: BLOCK = min(BLOCK, n)`), nor one in an arm that returns before the launch, that
 the launch is not in, or that runs on another platform only (after `x.device.type == "npu"`
 fails); literals of two names combine only when they can be bound on one path; a list chosen by a runtime test (`[64, 128] if
-check_shared_mem() else [32, 64]`, a device's choice) gives no configuration.
+check_shared_mem() else [32, 64]`, a device's choice) gives no configuration, nor does a
+list a platform test chooses so (`NPU_CONFIGS if IS_NPU else CUDA_CONFIGS`: neither list is
+estimated, where an `if` statement choosing them has the NPU's estimated).
 
 A stride known
 only at run time (`o * stride_d`) or a column-major block may make a strided DMA too, but
@@ -398,6 +412,54 @@ def k(x, n, BLOCK: tl.constexpr, ROWS: tl.constexpr):
     b_x = tl.load(x + offs, mask=offs < n).to(tl.float32)
     tl.store(x + offs, b_x * 2.0, mask=offs < n)
 """,
+        # configs and launches for another platform only (after `if IS_NPU: return ...`, under
+        # a CUDA-only test, in the `else` of an NPU test): never compiled on Ascend
+        """
+def get_configs():
+    if torch.cuda.is_available() and not IS_NPU:
+        return [triton.Config({"BLOCK": 131072}, num_warps=8)]
+    if IS_NPU:
+        configs = [triton.Config({"BLOCK": 1024})]
+    else:
+        configs = [triton.Config({"BLOCK": 65536})]
+    return configs
+
+@triton.autotune(configs=get_configs(), key=["n"])
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x + o, mask=o < n, other=0.0).to(tl.float32)
+    tl.store(y + o, b * tl.sigmoid(b), mask=o < n)
+
+@triton.jit
+def k2(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + o, tl.load(x + o, mask=o < n).to(tl.float32) * 2.0, mask=o < n)
+
+def launch(x, y, n):
+    if x.device.type == "cuda":
+        k2[(triton.cdiv(n, 131072),)](x, y, n, BLOCK=131072)
+        return
+    k2[(triton.cdiv(n, 1024),)](x, y, n, BLOCK=1024)
+""",
+        # an early prune rejecting the configs over a literal bound: Triton never compiles them
+        """
+UB_ELEMS = 16384
+
+def _prune(configs, named_args, **kwargs):
+    return [c for c in configs if c.kwargs["BLOCK"] <= UB_ELEMS]
+
+@triton.autotune(
+    configs=[triton.Config({"BLOCK": b}) for b in (1024, 16384, 65536)],
+    key=["n"],
+    prune_configs_by={"early_config_prune": _prune},
+)
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x + o, mask=o < n, other=0.0).to(tl.float32)
+    tl.store(y + o, b * 2.0, mask=o < n)
+""",
     )
     INVALID = (
         # the tile size passed by position after a splat of the strides: the last parameter
@@ -579,6 +641,20 @@ def get_autotune_config():
         triton.Config({"BLOCK": 4096}),
         triton.Config({"BLOCK": 65536}),  # expect
     ]
+
+@triton.autotune(configs=get_autotune_config(), key=["n"])
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x + o, mask=o < n, other=0.0).to(tl.float32)
+    tl.store(y + o, b * tl.sigmoid(b), mask=o < n)
+""",
+        # the configs of the NPU's arm are estimated; the other platform's are not
+        """
+def get_autotune_config():
+    if IS_NPU:
+        return [triton.Config({"BLOCK": 1024}), triton.Config({"BLOCK": 65536})]  # expect
+    return [triton.Config({"BLOCK": 131072}, num_warps=8)]
 
 @triton.autotune(configs=get_autotune_config(), key=["n"])
 @triton.jit

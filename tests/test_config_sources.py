@@ -166,3 +166,63 @@ def test_a_configuration_a_heuristic_sets_is_named_by_it():
         assert configuration.label == "heuristics {BLOCK=256}", table
     context = context_of(KERNEL)
     assert [c.label for c in context.configurations(context.kernels[0])] == ["defaults"]
+
+
+def test_configs_and_launches_for_another_platform_only_are_no_configuration():
+    """What runs only on another platform than Ascend (`HostIndex.on_other_platform`, the fact
+    ASC001 skips knobs by) configures nothing there: a config returned after `if IS_NPU:
+    return ...`, bound in the `else` of an NPU test or under a CUDA-only test, a launch on such
+    a path; and a kernel every launch of which is on one has no configuration at all."""
+    returned_after = """
+def get_configs():
+    if IS_NPU:
+        return [triton.Config({"BLOCK": 64})]
+    return [triton.Config({"BLOCK": 4096}, num_warps=8)]
+"""
+    assert tuned("get_configs()", returned_after) == [64]
+    arms = """
+def get_configs():
+    if torch.cuda.is_available() and not IS_NPU:
+        return [triton.Config({"BLOCK": 8192})]
+    if x.device.type == "npu":
+        configs = [triton.Config({"BLOCK": 64})]
+    else:
+        configs = [triton.Config({"BLOCK": 4096})]
+    return configs
+"""
+    assert tuned("get_configs()", arms) == [64]
+    # a runtime test that is no platform's keeps both
+    assert tuned("get_configs()", returned_after.replace("IS_NPU", "SMALL")) == [64, 4096]
+
+    def launched(body: str) -> list[object]:
+        return blocks(KERNEL + f"\ndef launch(x, n):\n{body}")
+
+    cuda = '    if x.device.type == "cuda":\n        k[(1,)](x, n, BLOCK=4096)\n        return\n'
+    assert launched(cuda + "    k[(1,)](x, n, BLOCK=64)\n") == [64]
+    context = context_of(KERNEL + f"\ndef launch(x, n):\n{cuda}")
+    assert context.configurations(context.kernels[0]) == []
+
+
+def test_a_literal_early_prune_drops_the_configs_it_rejects():
+    """`prune_configs_by={"early_config_prune": f}` with `f` (a function of the module or a
+    lambda) only filtering its configs by their tables and constants: Triton never compiles the
+    configs it rejects. One reading the launch's arguments, or a list of one config (which
+    Triton does not prune), keeps them."""
+    listed = '[triton.Config({"BLOCK": b}) for b in (64, 4096, 16384)]'
+
+    def pruned(prune: str, before: str = "", configs: str = listed) -> list[object]:
+        decorator = (
+            f'\n@triton.autotune(configs={configs}, key=["n"], prune_configs_by={{"early_config_prune": {prune}}})'
+        )
+        return blocks(before + decorator + KERNEL)
+
+    function = 'LIMIT = 4096\n\n\ndef _prune(configs, nargs, **kwargs):\n    """Fits."""\n    return [c for c in configs if c.kwargs["BLOCK"] <= LIMIT]\n'
+    assert pruned("_prune", function) == [64, 4096]
+    assert pruned('lambda configs, nargs, **kw: [c for c in configs if c.kwargs["BLOCK"] * 4 < 65536]') == [64, 4096]
+    assert pruned("_prune", function, '[triton.Config({"BLOCK": 16384})]') == [16384]
+    reading_args = (
+        "def _prune(configs, nargs, **kwargs):\n    return [c for c in configs if c.kwargs['BLOCK'] <= nargs['n']]\n"
+    )
+    assert pruned("_prune", reading_args) == [64, 4096, 16384]
+    early_return = function.replace('    """Fits."""\n', "    if SMALL:\n        return configs\n")
+    assert pruned("_prune", early_return) == [64, 4096, 16384]

@@ -2673,6 +2673,13 @@ class HostIndex(HostFacts):
         """The host node runs only on another platform than Ascend (`OtherPlatformPaths`)."""
         return node in self._other_platform_paths.nodes
 
+    def launched_only_on_other_platform(self, kernel: Kernel) -> bool:
+        """The module launches the kernel (`launches_with_helpers`, one launch at least), each
+        launch only on another platform than Ascend (`on_other_platform`): what configures the
+        kernel (its autotune configs, its launch values) never compiles on Ascend here."""
+        launches = self.launches_with_helpers(kernel)
+        return bool(launches) and all(self.on_other_platform(launch.call) for launch in launches)
+
     @cached_property
     def _other_platform_paths(self) -> OtherPlatformPaths:
         return OtherPlatformPaths(self)
