@@ -89,6 +89,7 @@ DMA_FNS = ("load", "store")
 _BOUND_NAMES = ("arg1", "arg2", "step")  # tl.range's keywords for its bounds and step, in order
 _MAX_KEYS = 4  # constexpr tests combined per value before falling back to one variant
 _MAX_VARIANTS = 16
+_MAX_ORIGIN_STEPS = 256  # alias definitions walked back to find where a value was computed
 _MAX_ALIAS_HOPS = 4  # `pid = tl.program_id(0)`, `core_id = pid`: names of names followed
 _MAX_DEPTH = 150  # nested def-use lookups before falling back to the coarse facts
 _NO_HIT = 1 << 30
@@ -246,7 +247,7 @@ class Flow:
         specialisation `spec` (constexpr test outcomes), or in any when `spec` is None."""
         result = 0
         for flags, assumed in self.variants(node):
-            if spec is None or _consistent(assumed, spec):
+            if spec is None or consistent(assumed, spec):
                 result |= flags
         return result
 
@@ -587,7 +588,7 @@ class Flow:
         if self._tracks_many(event):
             reached = self._reached(event, spec or NOTHING).definitions
         else:
-            reached = [d for d, assumed, _ in self._reach(event) if spec is None or _consistent(assumed, spec)]
+            reached = [d for d, assumed, _ in self._reach(event) if spec is None or consistent(assumed, spec)]
         return [definition.value for definition in reached]
 
     def reaching(self, node: cst.Name) -> list[Event]:
@@ -799,7 +800,7 @@ class Flow:
                 found.append((self._coarse_def(definition, self.name_flags) | chosen, assumed))
                 continue
             for flags, also in self._def_variants(definition):
-                if _consistent(assumed, also):
+                if consistent(assumed, also):
                     found.append((flags | chosen, assumed | also))
         return _normalise(found)
 
@@ -845,7 +846,7 @@ class Flow:
         records a test when a walk state leading to it passed the test."""
         name = use.name
         start = self._outcomes(use.conds, None, NOTHING)
-        if start is None or not _consistent(start, seed):
+        if start is None or not consistent(start, seed):
             return _Reached([], frozenset())
         tracked = self._guard_keys(self.defs.get(name or "", []), use.index) | {key for key, _ in start}
         live, run_end = self._live_keys, self._run_end
@@ -1242,8 +1243,29 @@ class Flow:
 
     def compiled_under(self, event: Event, outcomes: Assumptions) -> bool:
         """Whether a specialisation with these constexpr test outcomes compiles the `if` arms
-        around `event` (`specialisations.decided_outcomes`)."""
-        return all(self.arm_compiled_under(branch, arm, outcomes) for branch, arm in event.conds)
+        and the arms of the conditional expressions around `event`
+        (`specialisations.decided_outcomes`): the front end folds a choice whose test it decides
+        (`x if FLAG else y`) and compiles only the arm chosen."""
+        return all(self.arm_compiled_under(branch, arm, outcomes) for branch, arm in event.conds) and all(
+            self.choice_compiled_under(choice, arm, outcomes) for choice, arm in event.choices
+        )
+
+    def choice_compiled_under(self, choice: cst.IfExp, arm: bool, outcomes: Assumptions) -> bool:
+        """Whether a specialisation with these constexpr test outcomes compiles the arm of the
+        conditional expression `choice` (True: its body, the value before `if`)."""
+        if not outcomes:
+            return True
+        key, polarity = self.choice_key(choice)
+        return (key, polarity != arm) not in outcomes or not self.is_constexpr(choice.test)
+
+    def choice_key(self, choice: cst.IfExp) -> tuple[str, bool]:
+        """A conditional expression's test keyed as an `if` test is (`test_key`)."""
+        return self._test_keys.get(choice.test) or self._test_keys.setdefault(choice.test, test_key(choice.test))
+
+    @cached_property
+    def conditional_expressions(self) -> list[cst.IfExp]:
+        """The conditional expressions (`x if c else y`) around the body's events, outermost first."""
+        return list(dict.fromkeys(choice for event in self.events for choice, _ in event.choices))
 
     @staticmethod
     def arm_compiled_under(branch: Branch, arm: bool, outcomes: Assumptions) -> bool:
@@ -1283,22 +1305,36 @@ class Flow:
             node = self.parents.get(node)
         return node is outer
 
-    def alias_reads_after(self, start: Event, name: str) -> list[Event]:
+    def alias_reads_after(
+        self, start: Event, name: str, assumed: Assumptions = NOTHING
+    ) -> list[tuple[Event, Assumptions]]:
         """Data reads reachable from `start` of the other names that hold the value `name`
         holds there, bound to it by plain name-to-name assignments (`b_keep = b_a`, chained, or
-        `a, b = x, y`): an alias is the same value, not a copy. Each name is followed until it
-        is redefined, along paths whose constexpr branch outcomes agree with those at `start`."""
+        `a, b = x, y`), views of it, or a choice of such (`b_l = b_at if T else b_a`): an alias
+        is the same value, not a copy. Each read comes with the constexpr test outcomes under
+        which it is that value (`_origin_choices`: where `T` holds `b_l` is `b_at`, not `b_a`;
+        a choice made at run time may pick either, assuming nothing), consistent with `assumed`
+        and with the arms around `start` and the read. Each name is followed until it is
+        redefined, along paths whose constexpr branch outcomes agree with those at `start`."""
         others = self._alias_groups.get(name, set()) - {name}
         if not others:
             return []
-        origins = self._origins(self.reaching_defs(start, name))
-        found = []
+        origins = self._origin_choices(self.reaching_defs(start, name), assumed)
+        found: dict[tuple[int, Assumptions], Event] = {}
         for other in sorted(others):
             for read in self.reads_after(start, other):
                 defs = [d for d in self.reaching_defs(read, other) if self.feasible_together(start, d)]
-                if self._origins(defs) & origins:
-                    found.append(read)
-        return sorted(found, key=lambda e: e.index)
+                for index, held in self._origin_choices(defs, assumed):
+                    for origin, where in origins:
+                        joined = held | where
+                        if (
+                            origin == index
+                            and consistent(held, where)
+                            and self.compiled_under(read, joined)
+                            and self.compiled_under(start, joined)
+                        ):
+                            found.setdefault((read.index, joined), read)
+        return [(found[key], key[1]) for key in sorted(found, key=lambda key: (key[0], sorted(key[1])))]
 
     def value_is_read(self, node: cst.BaseExpression, alongside: Event | None = None) -> bool:
         """Whether the value of `node`, an expression of the body, is read: used otherwise than
@@ -1353,38 +1389,63 @@ class Flow:
         """Each definition by the node it is at (a target name, an augmented assignment)."""
         return {definition.node: definition for definitions in self.defs.values() for definition in definitions}
 
-    def value_origins(self, name: cst.Name) -> list[Event]:
+    def value_origins(self, name: cst.Name) -> list[tuple[Event, Assumptions]]:
         """The definitions whose value a read of `name` holds: through aliases and views
-        (`a2 = a.to(t)`, `b = a`) back to those computing it, a parameter's included."""
-        return [self.events[index] for index in sorted(self._origins(self.reaching(name)))]
+        (`a2 = a.to(t)`, `b = a`, `b = x if T else y`) back to those computing it, a
+        parameter's included, each with the constexpr test outcomes under which it is that one
+        (`_origin_choices`)."""
+        return [(self.events[index], held) for index, held in self._origin_choices(self.reaching(name))]
+
+    def _origin_choices(self, defs: list[Event], assumed: Assumptions = NOTHING) -> list[tuple[int, Assumptions]]:
+        """The definitions whose value `defs` hold, through aliases back to the one computing
+        it, each with the constexpr test outcomes (beyond `assumed`) under which it is that one:
+        those of a choice the front end folds (`view_choices`), and of the `if` arms an alias is
+        bound in when their test is decided (`if T: b = x` then `else: b = y` is `x` where `T`
+        holds, as `b = x if T else y` is). An alias chosen at run time may be either."""
+        origins: dict[tuple[int, Assumptions], None] = {}
+        seen: set[tuple[int, Assumptions]] = set()
+        pending = [(definition, NOTHING) for definition in defs]
+        while pending:
+            definition, held = pending.pop()
+            if (definition.index, held) in seen:
+                continue
+            seen.add((definition.index, held))
+            sources = self._alias_choices(definition)
+            if not sources:
+                origins[(definition.index, held)] = None
+                continue
+            arms = self.decided_arms(definition)
+            for source, where in sources:
+                joined = held | where | arms
+                if consistent(joined, joined) and consistent(joined, assumed) and len(seen) < _MAX_ORIGIN_STEPS:
+                    pending.extend((d, joined) for d in self.reaching_defs(self.read_events[source], source.value))
+        return sorted(origins, key=lambda origin: (origin[0], sorted(origin[1])))
 
     def _origins(self, defs: list[Event]) -> set[int]:
-        """The definitions whose value `defs` hold: through aliases back to the one computing it."""
-        origins: set[int] = set()
-        seen: set[int] = set()
-        pending = list(defs)
-        while pending:
-            definition = pending.pop()
-            if definition.index in seen:
-                continue
-            seen.add(definition.index)
-            source = self._alias_source(definition)
-            if source is None:
-                origins.add(definition.index)
-            else:
-                pending.extend(self.reaching_defs(self.read_events[source], source.value))
-        return origins
+        """The definitions whose value `defs` hold, in some specialisation (`_origin_choices`)."""
+        return {index for index, _ in self._origin_choices(defs)}
 
-    def _alias_source(self, definition: Event) -> cst.Name | None:
-        """The name a definition binds its target to when it is an alias: the name itself or a
-        view of it (`view_source`: `a = x`, `a = x.to(t)`, `a = tl.trans(x)`, or such a value
-        paired with `a` in `a, b = x, y`; unpacking `a, b = x` is not one)."""
+    def decided_arms(self, event: Event) -> Assumptions:
+        """The constexpr test outcomes of the `if` arms and conditional expressions around
+        `event` whose test every specialisation decides: where it is compiled."""
+        outcomes = [(branch.key[0], branch.key[1] == arm) for branch, arm in event.conds if branch.test_is_constexpr]
+        for choice, arm in event.choices:
+            if self.is_constexpr(choice.test):
+                key, polarity = self.choice_key(choice)
+                outcomes.append((key, polarity == arm))
+        return frozenset(outcomes)
+
+    def _alias_choices(self, definition: Event) -> list[tuple[cst.Name, Assumptions]]:
+        """The names a definition binds its target to when it is an alias, each with the
+        constexpr test outcomes under which it is that one (`view_choices`): the name itself or
+        a view of it (`a = x`, `a = x.to(t)`, `a = tl.trans(x)`, `a = x if T else y`, or such a
+        value paired with `a` in `a, b = x, y`; unpacking `a, b = x` is not one)."""
         target, value = definition.node, definition.value
         if not (isinstance(target, cst.Name) and value is not None):
-            return None
-        source = self.view_source(value)
-        if source is None or source not in self.read_events:
-            return None
+            return []
+        sources = [(source, held) for source, held in self.view_choices(value) if source in self.read_events]
+        if not sources:
+            return []
         for small in getattr(definition.statement, "body", ()):
             if isinstance(small, cst.Assign):
                 targets = [assigned.target for assigned in small.targets]
@@ -1393,37 +1454,87 @@ class Flow:
             else:
                 continue
             if any(_bound_value(assigned, small.value, target) is value for assigned in targets):
-                return source
-        return None
+                return sources
+        return []
 
     def view_source(self, node: cst.BaseExpression) -> cst.Name | None:
         """The named tile `node` is, seen through casts, transposes (`tl.trans(x)`, `x.trans()`,
         `x.T`), reshapes and views (`x[None, :]`, `tl.expand_dims(x, 0)`), minus, parentheses
         and a choice between views of one tile: the same tile in the unified buffer, not a copy
-        (`x + 0.0` is one). None when `node` is no such view of a name."""
+        (`x + 0.0` is one). None when `node` is no such view of a name (`view_choices` sees
+        through a choice between two tiles)."""
         while True:
             if isinstance(node, cst.Name):
                 return node
-            viewed = axes_view_of(node)
-            if viewed is not None:
-                node = viewed
-            elif isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
-                node = node.expression
-            elif isinstance(node, cst.Attribute) and node.attr.value == "T" and self.imports.resolve(node) is None:
-                node = node.value
-            elif (
-                isinstance(node, cst.Call)
-                and isinstance(node.func, cst.Attribute)
-                and self.imports.method_name(node.func) in _VIEWS
-            ):
-                node = node.func.value  # `x.to(...)`, `x.trans()`: the tile's own method
-            elif isinstance(node, cst.Call) and self.imports.is_tl(node.func, *_VIEWS) and node.args:
-                node = node.args[0].value
-            elif isinstance(node, cst.IfExp):  # `p.to(tl.float8e5) if FP8 else p.to(v.dtype)`: `p` either way
+            if isinstance(node, cst.IfExp):  # `p.to(tl.float8e5) if FP8 else p.to(v.dtype)`: `p` either way
                 body, orelse = self.view_source(node.body), self.view_source(node.orelse)
                 return body if body is not None and orelse is not None and body.value == orelse.value else None
-            else:
+            viewed = self._viewed(node)
+            if viewed is None:
                 return None
+            node = viewed
+
+    def view_names(self, node: cst.BaseExpression) -> list[cst.Name]:
+        """The names through which `node`, a view of one tile (`view_source`), reads it: one, or
+        one per arm of a choice between views of that tile (`p.to(a) if FP8 else p.to(b)`).
+        Empty when `node` is no view of one tile."""
+        while True:
+            if isinstance(node, cst.Name):
+                return [node]
+            if isinstance(node, cst.IfExp):
+                if self.view_source(node) is None:
+                    return []
+                return [*self.view_names(node.body), *self.view_names(node.orelse)]
+            viewed = self._viewed(node)
+            if viewed is None:
+                return []
+            node = viewed
+
+    def view_choices(self, node: cst.BaseExpression) -> list[tuple[cst.Name, Assumptions]]:
+        """The named tiles `node` may be (`view_source`), each with the constexpr test outcomes
+        under which it is that one. Triton's front end folds a choice whose test it decides
+        (`_decided`: `b_at if TRANSPOSED else b_a` compiles as `b_at` where `TRANSPOSED` holds,
+        as `b_a` where not); one made at run time is an `scf.if` yielding the chosen tile as it
+        is, no copy, so it may be either, assuming nothing. An arm that is no view (`x + 0.0`, a
+        copy) adds no tile. Empty when `node` is no view of a name in any arm."""
+        source = self.view_source(node)
+        if source is not None:
+            return [(source, NOTHING)]
+        while not isinstance(node, cst.IfExp):
+            viewed = self._viewed(node)
+            if viewed is None:
+                return []
+            node = viewed
+        arms = self.view_choices(node.body), self.view_choices(node.orelse)
+        decided = self._decided(node.test, self.variants)
+        if decided is None:
+            return [*arms[0], *arms[1]]
+        return [
+            (tile, held | assumed)
+            for outcome, assumed, _ in decided
+            for tile, held in arms[0 if outcome else 1]
+            if consistent(held, assumed)
+        ]
+
+    def _viewed(self, node: cst.BaseExpression) -> cst.BaseExpression | None:
+        """The expression a view (`view_source`) other than a choice wraps, one level down; None
+        for anything else."""
+        viewed = axes_view_of(node)
+        if viewed is not None:
+            return viewed
+        if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+            return node.expression
+        if isinstance(node, cst.Attribute) and node.attr.value == "T" and self.imports.resolve(node) is None:
+            return node.value
+        if (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Attribute)
+            and self.imports.method_name(node.func) in _VIEWS
+        ):
+            return node.func.value  # `x.to(...)`, `x.trans()`: the tile's own method
+        if isinstance(node, cst.Call) and self.imports.is_tl(node.func, *_VIEWS) and node.args:
+            return node.args[0].value
+        return None
 
     @cached_property
     def _alias_groups(self) -> dict[str, set[str]]:
@@ -1431,12 +1542,10 @@ class Flow:
         groups: dict[str, set[str]] = {}
         for name, definitions in self.defs.items():
             for definition in definitions:
-                source = self._alias_source(definition)
-                if source is None:
-                    continue
-                group = groups.get(name, {name}) | groups.get(source.value, {source.value})
-                for member in group:
-                    groups[member] = group
+                for source, _ in self._alias_choices(definition):
+                    group = groups.get(name, {name}) | groups.get(source.value, {source.value})
+                    for member in group:
+                        groups[member] = group
         return groups
 
     def written(self, node: cst.CSTNode) -> cst.CSTNode:
@@ -1764,7 +1873,7 @@ def _reach_order(result: _State) -> tuple[int, int, list[tuple[str, bool]]]:
     return definition.index, -1 if carrier is None else carrier.header.index, sorted(assumed)
 
 
-def _consistent(a: Assumptions, b: Assumptions) -> bool:
+def consistent(a: Assumptions, b: Assumptions) -> bool:
     """No test outcome assumed one way in `a` and the other in `b`."""
     return not any((key, not outcome) in b for key, outcome in a)
 
@@ -1804,7 +1913,7 @@ def _split(
         (flags | test_flags, assumed | also)
         for outcome, assumed, test_flags in outcomes
         for flags, also in (if_true if outcome else if_false)
-        if _consistent(assumed, also)
+        if consistent(assumed, also)
     ]
     return _normalise(found) if len(found) > 1 else found
 
@@ -1823,7 +1932,7 @@ def _combine(parts: list[list[Variant]]) -> list[Variant]:
         if len(part) == 1 and len(result) == 1 and not part[0][1] and not result[0][1]:
             result = [(result[0][0] | part[0][0], NOTHING)]
             continue
-        result = [(f1 | f2, a1 | a2) for f1, a1 in result for f2, a2 in part if _consistent(a1, a2)]
+        result = [(f1 | f2, a1 | a2) for f1, a1 in result for f2, a2 in part if consistent(a1, a2)]
         if len(result) > _MAX_VARIANTS:
             result = [(_union(result), NOTHING)]
     return _normalise(result) if len(result) > 1 else result

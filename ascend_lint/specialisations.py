@@ -352,19 +352,24 @@ def names_written(module: cst.Module) -> Counter[str]:
 
 
 def decided_outcomes(kernel: Kernel, values: Mapping[str, Value]) -> Assumptions:
-    """The outcomes (flow's normalised test, whether it holds) of the constexpr `if` tests of the
-    kernel's body that `values` decide: the arms a specialisation with them never compiles. A
-    name the body assigns is not decided by them, but one it binds as a constexpr is
-    (`Flow.constexpr_bindings`: `USE_DOT: tl.constexpr = False`, or an expression of `values`)."""
+    """The outcomes (flow's normalised test, whether it holds) of the constexpr tests of the
+    kernel's body, of `if`s and of conditional expressions (`x if FLAG else y`), that `values`
+    decide: the arms a specialisation with them never compiles. A name the body assigns is not
+    decided by them, but one it binds as a constexpr is (`Flow.constexpr_bindings`: `USE_DOT:
+    tl.constexpr = False`, or an expression of `values`)."""
     flow = kernel.flow
     lookup = _outside(_assigned(flow), values, flow)
+    tests = [(branch.node.test, branch.key) for branch in flow.branches if branch.test_is_constexpr]
+    tests += [
+        (choice.test, flow.choice_key(choice))
+        for choice in flow.conditional_expressions
+        if flow.is_constexpr(choice.test)
+    ]
     outcomes = set()
-    for branch in flow.branches:
-        if branch.test_is_constexpr:
-            outcome = evaluate(branch.node.test, lookup, flow.imports)
-            if outcome is not None:
-                key, polarity = branch.key
-                outcomes.add((key, polarity == bool(outcome)))
+    for test, (key, polarity) in tests:
+        outcome = evaluate(test, lookup, flow.imports)
+        if outcome is not None:
+            outcomes.add((key, polarity == bool(outcome)))
     return frozenset(outcomes)
 
 

@@ -72,7 +72,8 @@ or paired in `a, b = x, y`) is the same tile as the name it was taken from, and 
 bound to a wrapped tile (`p_cast = p.to(v.dtype)`: `tl.dot(p_cast, v)` clobbers `p` as
 `tl.dot(p.to(v.dtype), v)` does; also to a choice between two such wraps of it, `p.to(tl.float8e5)
 if FP8 else p.to(v.dtype)`), so its reads are reads of the clobbered tile until it is
-reassigned itself (`b_ac = b_a + 0.0` is a copy, no alias), `.dtype`/`.shape` and a compile
+reassigned itself (`b_ac = b_a + 0.0` is a copy, no alias; a choice between two tiles is
+below), `.dtype`/`.shape` and a compile
 hint naming the tile (`extension.compile_hint(a, "dot_pad_only_k")`) are not data reads,
 `tl.dot(b_k, tl.trans(b_k))` reads both operands before the dot runs, an operation holding
 the dot reads its other operands after the dot has run (`x = x + tl.dot(x, y)` reads the
@@ -84,6 +85,24 @@ dropped by the compiler there and clobbers nothing for that read. A result passe
 stored or returned is read; a dot accumulating into `acc`, or run through a device function,
 is taken to run.
 
+### A choice of tiles
+A conditional expression choosing between two tiles, bound to a name (`b_lhs = b_at if
+TRANSPOSED else b_a`, then `tl.dot(b_lhs, b_v)`) or written in the dot (`tl.dot(b_a if USE_B
+else b_b, w)`), is the chosen tile, not a copy:
+- on a constexpr test, Triton's front end folds the choice and compiles the chosen arm alone,
+  so the dot clobbers `b_at` where `TRANSPOSED` holds and `b_a` where it does not. A read is
+  reported in the specialisations where its tile is the one chosen, and the message names them
+  (`` where `TRANSPOSED` is false``); a read of `b_at` under `if not TRANSPOSED:` is not
+  reported. An alias bound in the arms of an `if` on a constexpr test is taken the same way;
+- on a value known only at run time (`b_c if pid == 0 else b_d`), the front end builds an
+  `scf.if` that yields one of the two tiles as it is, so the dot may clobber either: reads of
+  both are reported, as for an alias bound in a runtime `if`;
+- an arm that is a copy (`b_a + 0.0`) or a new tile adds nothing.
+
+A device function's choice is decided, as its `if`s are, by the constexprs its calls pass
+(below). The fix copies the chosen tile by its name in the choice: `tl.dot(b_a_c if USE_B else
+b_b, w)`.
+
 ### Device functions, per specialisation
 A `@triton.jit` device function is compiled once per set of constexpr arguments its callers
 pass, so it is checked in those specialisations when the module's calls are all its uses
@@ -91,7 +110,9 @@ pass, so it is checked in those specialisations when the module's calls are all 
 constant or a calling device function's fixed constexpr (by keyword or position; its default
 when omitted) decides the `if`s on it, and a dot and a later read are reported only when one
 call's specialisation compiles both (`COMPUTE_DQ=False` at every call: the dot under
-`if COMPUTE_DQ:` clobbers nothing; `True` at one call: reported). A flag forwarded from a
+`if COMPUTE_DQ:` clobbers nothing; `True` at one call: reported), and a choice of tiles on such
+a constexpr takes the arm the call's value picks (`lhs = y if SWAP else x` with `SWAP=False`:
+`x`). A flag forwarded from a
 kernel's own constexpr parameter (another module may launch the kernel), a function written
 anywhere but in its calls (passed around, exported) or called with `*args` is checked in every
 specialisation, as is a kernel. In every kernel and device function, an `if` on a module
@@ -132,7 +153,7 @@ from functools import cached_property
 import libcst as cst
 
 from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, spelled_out
-from ascend_lint.flow import Assumptions, Event, Flow, call_argument
+from ascend_lint.flow import NOTHING, Assumptions, Event, Flow, call_argument, consistent
 from ascend_lint.imports import dotted_name
 from ascend_lint.nodes import suite_lines
 from ascend_lint.prefilter import PACKAGE_IMPORT
@@ -312,6 +333,28 @@ def k(p_x, p_w, p_o, SPLIT: tl.constexpr):
     else:
         tl.store(p_o, b_z)
 """,
+        # where a constexpr choice gives the dot `b_a`, `b_at` is intact, and the other way round;
+        # a device function's choice is decided by the flag its calls pass (`SWAP=False`: `x`)
+        """
+@triton.jit
+def mm(x, y, w, SWAP: tl.constexpr):
+    lhs = y if SWAP else x
+    return tl.dot(lhs, w)
+
+
+@triton.jit
+def k(p_a, p_b, p_v, p_o, TRANSPOSED: tl.constexpr):
+    b_a = tl.load(p_a)
+    b_at = tl.load(p_b)
+    b_v = tl.load(p_v)
+    b_o = tl.dot(b_at if TRANSPOSED else b_a, b_v)
+    if TRANSPOSED:
+        tl.store(p_o, b_o + b_a)
+    else:
+        tl.store(p_o, b_o + b_at)
+    b_p = mm(tl.load(p_a), b_v, b_o, SWAP=False)
+    tl.store(p_o, b_p + b_v)
+""",
         # an arm a constexpr the body binds (`IS_DIVISIBLE: tl.constexpr = False`) or a module
         # constant rules out is never compiled (inductor's kernels are written so)
         """
@@ -415,6 +458,99 @@ def k(p_p, p_v, p_o, FP8: tl.constexpr):
     p_cast = p.to(tl.float8e5) if FP8 else p.to(v.dtype)
     pv = tl.dot(p_cast, v)
     tl.store(p_o, pv + tl.sum(p, axis=1)[:, None])  # expect
+""",
+        # a choice of two tiles is the chosen one, not a copy: the front end folds a constexpr
+        # test, so the dot clobbers `b_at` where TRANSPOSED holds, `b_a` where not (the `else`
+        # arm's `b_at` is intact); a choice made at run time may be either tile
+        """
+@triton.jit
+def k(p_a, p_b, p_v, p_o, TRANSPOSED: tl.constexpr):
+    b_a = tl.load(p_a)
+    b_at = tl.load(p_b)
+    b_v = tl.load(p_v)
+    b_lhs = b_at if TRANSPOSED else b_a
+    b_o = tl.dot(b_lhs, b_v)
+    tl.store(p_o, b_o + b_a)  # expect
+    if TRANSPOSED:
+        tl.store(p_o, b_at)  # expect
+    else:
+        tl.store(p_o, b_at)
+    b_c = tl.load(p_a)
+    b_d = tl.load(p_b)
+    b_e = tl.dot(b_c if tl.program_id(0) == 0 else b_d, b_v)
+    tl.store(p_o, b_e + b_c)  # expect
+    tl.store(p_o, b_d)  # expect
+""",
+        # a choice written in the dot: the read of `b_a` in it, clobbered by the first dot,
+        # and the read after it (clobbered again where USE_B holds) each get a copy, and so
+        # does `b_b`, the tile the dot takes where USE_B does not hold
+        Example(
+            """
+@triton.jit
+def k(p_a, p_b, p_w, p_o, USE_B: tl.constexpr):
+    b_a = tl.load(p_a)
+    b_b = tl.load(p_b)
+    b_y = tl.dot(b_a, tl.load(p_w))
+    b_z = tl.dot(b_a if USE_B else b_b, b_y)  # expect
+    tl.store(p_o, b_z + b_a)  # expect
+    tl.store(p_o, b_b)  # expect
+""",
+            fixed="""
+@triton.jit
+def k(p_a, p_b, p_w, p_o, USE_B: tl.constexpr):
+    b_a = tl.load(p_a)
+    b_b = tl.load(p_b)
+    b_a_c = (b_a + 0.0).to(b_a.dtype)
+    b_a_c2 = (b_a + 0.0).to(b_a.dtype)
+    b_y = tl.dot(b_a, tl.load(p_w))
+    b_b_c = (b_b + 0.0).to(b_b.dtype)
+    b_z = tl.dot(b_a_c if USE_B else b_b, b_y)
+    tl.store(p_o, b_z + b_a_c2)
+    tl.store(p_o, b_b_c)
+""",
+            unsafe_fixes=True,
+        ),
+        # a choice between two views of one tile is that tile either way: the dot consumes a copy
+        # in both arms
+        Example(
+            """
+@triton.jit
+def k(p_p, p_v, p_o, NT, FP8: tl.constexpr):
+    p = tl.load(p_p)
+    acc = tl.zeros([16, 16], dtype=tl.float32)
+    for i in range(NT):
+        v = tl.load(p_v + i)
+        acc += tl.dot(p.to(tl.float8e5) if FP8 else p.to(v.dtype), v)  # expect
+    tl.store(p_o, acc)
+""",
+            fixed="""
+@triton.jit
+def k(p_p, p_v, p_o, NT, FP8: tl.constexpr):
+    p = tl.load(p_p)
+    acc = tl.zeros([16, 16], dtype=tl.float32)
+    for i in range(NT):
+        v = tl.load(p_v + i)
+        p_c = (p + 0.0).to(p.dtype)
+        acc += tl.dot(p_c.to(tl.float8e5) if FP8 else p_c.to(v.dtype), v)
+    tl.store(p_o, acc)
+""",
+            unsafe_fixes=True,
+        ),
+        # a device function's choice is decided by the flag its calls pass: `SWAP=False` takes `x`
+        """
+@triton.jit
+def mm(x, y, w, SWAP: tl.constexpr):
+    lhs = y if SWAP else x
+    return tl.dot(lhs, w)
+
+
+@triton.jit
+def k(p_a, p_b, p_w, p_o):
+    b_a = tl.load(p_a)
+    b_b = tl.load(p_b)
+    b_o = mm(b_a, b_b, tl.load(p_w), SWAP=False)
+    tl.store(p_o, b_o + b_b)
+    tl.store(p_o, b_a)  # expect
 """,
         # an alias is the same tile, not a copy: the dot consumes a pristine copy instead
         Example(
@@ -791,28 +927,26 @@ def kern(p_q, p_k, p_o):
         outcomes = context.compiled_outcomes(kernel)
         dots = _Dots(context).of(kernel)
         copies = _CopyPlanner(kernel, context, dots)
-        clobbered: dict[int, tuple[Event, list[tuple[_Dot, FixPlan | Declined | None]]]] = {}
+        clobbered: dict[int, tuple[Event, list[tuple[_Dot, FixPlan | Declined | None, Assumptions]]]] = {}
         for dot in dots:
             event, tile = dot.event, dot.tile
-            reads = sorted(
-                (
-                    read
-                    for read in flow.reads_after(event, tile.value) + flow.alias_reads_after(event, tile.value)
-                    if dot.runs_with(read, flow, outcomes)
-                ),
-                key=lambda read: read.index,
-            )
-            fix = copies.plan(event, tile, reads) if reads else None
+            where: dict[int, tuple[Event, Assumptions]] = {}
+            for read, assumed in _reads_after(flow, dot):
+                if read.index not in where and dot.runs_with(read, flow, outcomes, assumed):
+                    where[read.index] = read, assumed
+            reads = [where[index][0] for index in sorted(where)]
+            fix = copies.plan(dot, reads) if reads else None
             carried = [read for read in reads if read.index < event.index]
-            for read in reads:
+            for read, assumed in where.values():
                 if read.index > event.index:
-                    clobbered.setdefault(read.index, (read, []))[1].append((dot, fix))
+                    clobbered.setdefault(read.index, (read, []))[1].append((dot, fix, assumed))
             for read in flow.reads_consumed_after(event, tile.value):  # `x + tl.dot(x, y)`: no copy to take
-                clobbered.setdefault(read.index, (read, []))[1].append((dot, None))
+                if flow.compiled_under(read, dot.assumed):
+                    clobbered.setdefault(read.index, (read, []))[1].append((dot, None, dot.assumed))
             if carried:
                 yield Report(
                     event.node,
-                    _loop_carried_message(dot, carried),
+                    _loop_carried_message(dot, carried, _shown(flow, dot, *where[carried[0].index])),
                     related=tuple(_loop_carried_reads(tile, carried)),
                     fix=fix,
                     facts={"tile": tile.value, "loop_carried": True},
@@ -820,17 +954,17 @@ def kern(p_q, p_k, p_o):
         # one finding per read, naming the first dot that clobbered the tile
         for index in sorted(clobbered):
             read, clobbers = clobbered[index]
-            (first, _), *others = clobbers
+            (first, _, assumed), *others = clobbers
             tile_name = first.tile.value
-            fix = _protecting(read, [fix for _, fix in clobbers])
+            fix = _protecting(read, [fix for _, fix, _ in clobbers])
             yield Report(
                 read.node,
-                _read_message(read, first),
+                _read_message(read, first, _shown(flow, first, read, assumed)),
                 related=(
                     (first.event.node, f"{first.label} that may clobber `{tile_name}`"),
                     *(
-                        (other.event.node, f"another {other.label} that may clobber `{tile_name}`")
-                        for other, _ in others
+                        (other.event.node, f"another {other.label} that may clobber `{other.tile.value}`")
+                        for other, _, _ in others
                     ),
                 ),
                 fix=fix,
@@ -838,24 +972,49 @@ def kern(p_q, p_k, p_o):
             )
 
 
-def _read_message(read: Event, dot: _Dot) -> str:
-    tile = dot.tile.value
-    clobber = f"the left operand of {dot.label} (line {{related_line}}), which may overwrite it on Ascend"
+def _reads_after(flow: Flow, dot: _Dot) -> list[tuple[Event, Assumptions]]:
+    """The data reads of the dot's left operand after it, of the tile's name and of its
+    aliases, each with the constexpr test outcomes under which it reads that tile (those the
+    dot's own choice of left operand assumes, and an alias's choice)."""
+    name = dot.tile.value
+    own = [(read, dot.assumed) for read in flow.reads_after(dot.event, name) if flow.compiled_under(read, dot.assumed)]
+    return own + flow.alias_reads_after(dot.event, name, dot.assumed)
+
+
+def _shown(flow: Flow, dot: _Dot, read: Event, assumed: Assumptions) -> Assumptions:
+    """The outcomes under which the dot clobbers the tile `read` reads that a message names:
+    those the `if` arms and choices around the read and the dot do not already state."""
+    return assumed - flow.decided_arms(read) - flow.decided_arms(dot.event)
+
+
+def _where(assumed: Assumptions) -> str:
+    """The specialisations a choice of tile holds in: `` where `TRANSPOSED` is false``."""
+    if not assumed:
+        return ""
+    parts = [f"`{key}` is {'true' if holds else 'false'}" for key, holds in sorted(assumed)]
+    return " where " + " and ".join(parts)
+
+
+def _read_message(read: Event, dot: _Dot, assumed: Assumptions) -> str:
+    """The message of a read of the clobbered tile; `assumed`: the constexpr test outcomes under
+    which the dot's left operand is that tile (a choice of tile), named in the message."""
+    tile, where = dot.tile.value, _where(assumed)
+    clobber = f"the left operand of {dot.label} (line {{related_line}}){where}, which may overwrite it on Ascend"
     if read.name == tile:
         return f"`{tile}` is read after it was {clobber}"
     return f"`{read.name}` is read after `{tile}`, the same tile (an alias, not a copy), was {clobber}"
 
 
-def _loop_carried_message(dot: _Dot, carried: list[Event]) -> str:
-    tile = dot.tile.value
+def _loop_carried_message(dot: _Dot, carried: list[Event], assumed: Assumptions) -> str:
+    tile, where = dot.tile.value, _where(assumed)
     if any(read.name == tile for read in carried):
         return (
-            f"`{tile}` is the left operand of this {dot.label} in a loop but defined before it: "
+            f"`{tile}` is the left operand of this {dot.label} in a loop{where} but defined before it: "
             "the next trip reads the tile this dot may have clobbered on Ascend"
         )
     aliases = ", ".join(dict.fromkeys(f"`{read.name}`" for read in carried))
     return (
-        f"`{tile}` is the left operand of this {dot.label} in a loop and its alias {aliases} (not a copy) "
+        f"`{tile}` is the left operand of this {dot.label} in a loop{where} and its alias {aliases} (not a copy) "
         "is read on the next trip: it reads the tile this dot may have clobbered on Ascend"
     )
 
@@ -902,18 +1061,29 @@ class _Dot:
     event: Event
     tile: cst.Name
     helper: str | None = None
+    # where the left operand is `tile`: the constexpr test outcomes a choice of tiles written
+    # in the dot's argument assumes (`tl.dot(b_at if TRANSPOSED else b_a, ...)`), else none
+    assumed: Assumptions = NOTHING
+    # the names in the left operand that are `tile`: both arms of `p.to(a) if FP8 else p.to(b)`
+    names: tuple[cst.Name, ...] = ()
 
     @property
     def label(self) -> str:
         return "`tl.dot`" if self.helper is None else f"`tl.dot` through `{self.helper}`"
 
-    def runs_with(self, read: Event, flow: Flow, outcomes: list[Assumptions]) -> bool:
-        """Whether the dot runs in a constexpr specialisation where `read` does: one of
-        `outcomes` (`ModuleContext.compiled_outcomes`) compiles both, and the dot's result is
-        read there (`tl.dot` is pure, so the compiler drops a dot whose result nothing reads).
-        A device function's dot (the function may use the result itself) and one accumulating
-        into `acc` are taken to run."""
-        if not any(flow.compiled_under(self.event, o) and flow.compiled_under(read, o) for o in outcomes):
+    def runs_with(self, read: Event, flow: Flow, outcomes: list[Assumptions], assumed: Assumptions) -> bool:
+        """Whether the dot runs in a constexpr specialisation where `read` does and reads the
+        tile it clobbers (`assumed`: where it does): one of `outcomes`
+        (`ModuleContext.compiled_outcomes`) agreeing with `assumed` compiles both, and the
+        dot's result is read there (`tl.dot` is pure, so the compiler drops a dot whose result
+        nothing reads). A device function's dot (the function may use the result itself) and
+        one accumulating into `acc` are taken to run."""
+        if not any(
+            consistent(o, assumed)
+            and flow.compiled_under(self.event, o | assumed)
+            and flow.compiled_under(read, o | assumed)
+            for o in outcomes
+        ):
             return False
         call = self.event.call
         if self.helper is not None or call_argument(call, 2, "acc") is not None:
@@ -931,7 +1101,7 @@ class _Dots:
     def of(self, kernel: Kernel) -> list[_Dot]:
         """The kernel's calls that run a `tl.dot` with a named left operand, in evaluation order,
         that some specialisation of it compiles."""
-        dots = []
+        dots: list[_Dot] = []
         flow, outcomes = kernel.flow, self._context.compiled_outcomes(kernel)
         for event in flow.calls:
             if not any(flow.compiled_under(event, o) for o in outcomes):
@@ -939,17 +1109,28 @@ class _Dots:
             call = event.call
             if kernel.imports.is_tl(call.func, "dot"):
                 args = [a for a in call.args if a.keyword is None or a.keyword.value in ("input", "a")]
-                tile = flow.view_source(args[0].value) if args else None
-                if tile is not None:
-                    dots.append(_Dot(event, tile))
+                if args:
+                    dots.extend(self._operands(event, args[0].value, kernel, None))
                 continue
+            helper = dotted_name(call.func)
             for position, name in self._clobbered_params(call, kernel):
                 argument = call_argument(call, position, name)
-                tile = flow.view_source(argument) if argument is not None else None
-                helper = dotted_name(call.func)
-                if tile is not None and helper is not None:
-                    dots.append(_Dot(event, tile, helper))
+                if argument is not None and helper is not None:
+                    dots.extend(self._operands(event, argument, kernel, helper))
         return dots
+
+    def _operands(self, event: Event, node: cst.BaseExpression, kernel: Kernel, helper: str | None) -> list[_Dot]:
+        """The dot `event` runs for each tile its left operand `node` is (`Flow.view_choices`:
+        each arm of a choice of tiles, where it is chosen) in a specialisation of the kernel
+        compiling that arm."""
+        flow, outcomes = kernel.flow, self._context.compiled_outcomes(kernel)
+        names = flow.view_names(node)  # both arms of a choice between views of one tile
+        operands = []
+        for tile, held in flow.view_choices(node):
+            read = flow.read_events.get(tile)  # none for a name the module imports
+            if any(consistent(o, held) and (read is None or flow.compiled_under(read, o | held)) for o in outcomes):
+                operands.append(_Dot(event, tile, helper, held, tuple(names) if tile in names else (tile,)))
+        return operands
 
     def _clobbered_params(self, call: cst.Call, caller: Kernel) -> list[tuple[int, str]]:
         """The parameters (position, name) a dot clobbers in every device function `call` may
@@ -974,9 +1155,19 @@ class _Dots:
             for dot in self.of(helper):
                 origins = flow.value_origins(dot.tile)
                 for outcome in outcomes:
-                    compiled = [origin for origin in origins if flow.compiled_under(origin, outcome)]
-                    if len(compiled) == 1 and compiled[0].node in positions:
-                        clobbered.add(positions[compiled[0].node])
+                    if not consistent(outcome, dot.assumed):
+                        continue
+                    # each specialisation an origin is chosen in (`b = x if T else y`: `x` where `T` holds)
+                    for where in dict.fromkeys(outcome | dot.assumed | held for _, held in origins):
+                        compiled = [
+                            origin
+                            for origin, held in origins
+                            if consistent(held, where)
+                            and consistent(where, where)
+                            and flow.compiled_under(origin, where)
+                        ]
+                        if len(compiled) == 1 and compiled[0].node in positions:
+                            clobbered.add(positions[compiled[0].node])
             self._clobbered[helper] = sorted(clobbered)
         return self._clobbered[helper]
 
@@ -1003,9 +1194,10 @@ class _CopyPlanner:
     @cached_property
     def dot_of_lhs(self) -> dict[cst.CSTNode, Event]:
         """The dot each named left operand belongs to."""
-        return {dot.tile: dot.event for dot in self.dots}
+        return {name: dot.event for dot in self.dots for name in dot.names or (dot.tile,)}
 
-    def plan(self, dot: Event, tile: cst.Name, reads: list[Event]) -> FixPlan | Declined:
+    def plan(self, clobber: _Dot, reads: list[Event]) -> FixPlan | Declined:
+        dot, tile = clobber.event, clobber.tile
         statement = dot.statement
         if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
             return Declined("the dot is not in a plain one-statement line, so there is no place for the copy")
@@ -1022,7 +1214,10 @@ class _CopyPlanner:
         groups = self._read_groups(lhs_read, dot, tile, statement, reads)
         if groups is None:
             copy = self.context.fresh_names.fresh(f"{tile.value}_c")
-            changes = (InsertBefore(statement, copy_of(copy, tile.value)), Replace(tile, copy))
+            changes: tuple[InsertBefore | Replace, ...] = (
+                InsertBefore(statement, copy_of(copy, tile.value)),
+                *(Replace(name, copy) for name in clobber.names or (tile,)),
+            )
             return FixPlan("unsafe", f"Let the dot consume a pristine copy of `{tile.value}`", changes)
         copies: list[InsertBefore | Replace] = []
         for group in groups:

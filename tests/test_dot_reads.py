@@ -98,6 +98,48 @@ def k(p_a, p_b, p_o, NT):
     assert finding.facts == {"tile": "b_a", "loop_carried": True}
 
 
+def test_a_choice_of_tiles_names_the_specialisations_it_clobbers_each_in(lint) -> None:
+    """Triton's front end folds a choice on a constexpr (`b_at if TRANSPOSED else b_a`), so the
+    dot takes the chosen tile itself: each read of it is a finding naming where it is chosen,
+    with the choice bound to a name or written in the dot; a choice made at run time may be
+    either tile (as an alias bound in a runtime `if` is)."""
+    source, offset = snippet_source(
+        """
+@triton.jit
+def k(p_a, p_b, p_v, p_o, TRANSPOSED: tl.constexpr):
+    b_a = tl.load(p_a)
+    b_at = tl.load(p_b)
+    b_lhs = b_at if TRANSPOSED else b_a
+    b_o = tl.dot(b_lhs, tl.load(p_v))
+    tl.store(p_o, b_o + b_a + b_at)
+    b_v = tl.load(p_v)
+    b_p = tl.dot(b_v if not TRANSPOSED else b_o, tl.load(p_v))
+    tl.store(p_o, b_p + b_v + b_o)
+    b_c = tl.load(p_a)
+    b_d = tl.load(p_b)
+    b_r = tl.dot(b_c if tl.program_id(0) == 0 else b_d, tl.load(p_v))
+    tl.store(p_o, b_r + b_c + b_d)
+"""
+    )
+    findings = lint(source)
+    first, second, third = 6 + offset, 9 + offset, 13 + offset
+    alias = "`{}` is read after `b_lhs`, the same tile (an alias, not a copy), was the left operand of `tl.dot`"
+    read = "`{}` is read after it was the left operand of `tl.dot`"
+    assert [(f.location.row - offset, f.message) for f in findings] == [
+        (7, f"{alias.format('b_a')} (line {first}) where `TRANSPOSED` is false, which may overwrite it on Ascend"),
+        (7, f"{alias.format('b_at')} (line {first}) where `TRANSPOSED` is true, which may overwrite it on Ascend"),
+        (10, f"{read.format('b_v')} (line {second}) where `TRANSPOSED` is false, which may overwrite it on Ascend"),
+        (10, f"{read.format('b_o')} (line {second}) where `TRANSPOSED` is true, which may overwrite it on Ascend"),
+        (14, f"{read.format('b_c')} (line {third}), which may overwrite it on Ascend"),
+        (14, f"{read.format('b_d')} (line {third}), which may overwrite it on Ascend"),
+    ]
+    assert [[r.message for r in f.related] for f in findings[::2]] == [
+        ["`tl.dot` that may clobber `b_lhs`"],
+        ["`tl.dot` that may clobber `b_v`"],
+        ["`tl.dot` that may clobber `b_c`"],
+    ]
+
+
 DEFINED_PER_ARM = """
 import triton
 import triton.language as tl

@@ -66,6 +66,86 @@ def test_fixed_kernel_keeps_standard_values_and_survives_the_clobber(path):
     assert same(outputs(fixed.fixed, emulate=True), reference)
 
 
+# Kernels whose dot takes a choice of two tiles the front end folds per specialisation (the
+# chosen tile itself, not a copy), launched in both: the chosen tile is read after the dot.
+CHOICE_HEADER = """
+import torch
+import triton
+import triton.language as tl
+"""
+CHOICE_WORKLOAD = """
+
+def workload():
+    gen = torch.Generator().manual_seed(0)
+    a, b, w = (torch.randn(16, 16, generator=gen) for _ in range(3))
+    outs = []
+    for flag in (False, True):
+        o, o2 = torch.zeros(16, 16), torch.zeros(16, 16)
+        kernel[(1,)](a, b, w, o, o2, BT=16, FLAG=flag)
+        outs += [o, o2]
+    return outs
+"""
+CHOICES = {
+    # the choice bound to a name first: the name is the chosen tile
+    "bound": """
+@triton.jit
+def kernel(a, b, w, o, o2, BT: tl.constexpr, FLAG: tl.constexpr):
+    tile = tl.arange(0, BT)[:, None] * BT + tl.arange(0, BT)[None, :]
+    b_a = tl.load(a + tile)
+    b_b = tl.load(b + tile)
+    b_lhs = b_b if FLAG else b_a
+    b_o = tl.dot(b_lhs, tl.load(w + tile))
+    tl.store(o + tile, b_o + b_a)
+    tl.store(o2 + tile, b_b)
+""",
+    # written in the dot, after a device function's dot clobbered one of the tiles: the read in
+    # the choice and the one after it need a copy each, and the other tile one of its own
+    "in the dot": """
+@triton.jit
+def project(x, w, o, tile):
+    y = tl.dot(x, w)
+    tl.store(o + tile, y + x)
+    return y
+
+
+@triton.jit
+def kernel(a, b, w, o, o2, BT: tl.constexpr, FLAG: tl.constexpr):
+    tile = tl.arange(0, BT)[:, None] * BT + tl.arange(0, BT)[None, :]
+    b_a = tl.load(a + tile)
+    b_b = tl.load(b + tile)
+    b_y = project(b_a, tl.load(w + tile), o, tile)
+    b_z = tl.dot(b_a if FLAG else b_b, b_y)
+    tl.atomic_add(o2 + tile, b_a)
+    tl.store(o + tile, b_z + b_b)
+""",
+    # a choice between two views of one tile, the left operand on every trip: both arms read the
+    # tile the previous trip's dot clobbered, so the dot consumes a copy in both
+    "same tile": """
+@triton.jit
+def kernel(a, b, w, o, o2, BT: tl.constexpr, FLAG: tl.constexpr):
+    tile = tl.arange(0, BT)[:, None] * BT + tl.arange(0, BT)[None, :]
+    b_a = tl.load(a + tile)
+    acc = tl.zeros([BT, BT], dtype=tl.float32)
+    for i in range(2):
+        acc += tl.dot(tl.trans(b_a) if FLAG else b_a, tl.load(w + tile))
+    tl.store(o + tile, acc)
+    tl.store(o2 + tile, tl.load(b + tile))
+""",
+}
+
+
+@pytest.mark.parametrize("kernel", sorted(CHOICES))
+def test_fixed_constexpr_choice_of_left_operand_survives_the_clobber(kernel):
+    source = CHOICE_HEADER + CHOICES[kernel] + CHOICE_WORKLOAD
+    result, fixed = fix_result(lint_source(source, "choice.py", ASC003), ASC003, unsafe=True)
+    assert fixed is not None and not result.findings, result.findings
+
+    reference = outputs(source, emulate=False)
+    assert not same(outputs(source, emulate=True), reference), "the emulated clobber changed nothing"
+    assert same(outputs(fixed.fixed, emulate=False), reference)
+    assert same(outputs(fixed.fixed, emulate=True), reference), fixed.fixed
+
+
 # ---- ASC006: the closed-form rebinding is the same program ---------------------------------
 #
 # Each fixed kernel runs in the interpreter (standard semantics) on seeded inputs, original
