@@ -8,7 +8,7 @@ them. Each knob is reported where it is written.
 Not flagged: a keyword the kernel takes as a parameter (`num_stages: tl.constexpr`), a knob on
 a path that runs only on another platform than Ascend (`if x.device.type == "cuda":`),
 `num_stages=` of a `tl.range` loop inside a kernel, and `num_warps` of a launch that may
-select the SIMT mode (`force_simt_only=True`, Ascend 950).
+select a SIMT mode (`force_simt_only=True`, `compile_mode="simd_simt"`, Ascend 950).
 
 ## Why is this bad?
 Ascend's SIMD cores have no warps and Triton-Ascend does no software pipelining: both knobs
@@ -33,8 +33,9 @@ Tune tiles, the grid, layout and the UB budget instead.
 
 ## Fix safety
 Safe: the keywords (or dict entries) are removed; they have no effect on the compiled
-kernel. In a list of `triton.Config`s the fix keeps one copy of each distinct config. There is
-no fix for a knob whose removal host code would notice (a dict entry read out of the dict, a
+kernel. In a list of `triton.Config`s the fix keeps one copy of each distinct config; there is
+no fix for a knob telling apart configs a loop builds that it cannot merge. Nor is there a fix
+for a knob whose removal host code would notice (a dict entry read out of the dict, a
 knob a heuristics, `prune_configs_by` or autotuner `key=` function reads), nor for one passed
 to a helper that also launches on another platform.
 
@@ -105,11 +106,12 @@ marks the loop (`tt.num_stages` in the TTIR; the linalg output and the memory pl
 same with 1, 2, 3 or none), and the compiler team's own tutorials and sgl-kernel-npu write
 `tl.range(..., num_stages=1)`, so it is left to them.
 
-### Not flagged: the SIMT mode
+### Not flagged: the SIMT modes
 Nor `num_warps` where a launch (a `warmup` / `run`, a call of a helper forwarding its
-keywords) may select triton-ascend's pure SIMT mode with the literal keyword
-`force_simt_only=True` or `compile_mode="simt_only"` (Ascend 950; FlagTree's and
-triton-ascend's SIMT kernels pass `num_warps=32`): a keyword of a launch that writes it, or
+keywords) may select one of triton-ascend's SIMT modes with the literal keyword
+`force_simt_only=True`, `compile_mode="simt_only"` (pure SIMT) or `compile_mode="simd_simt"`
+(mixed SIMD and SIMT), on Ascend 950 (FlagTree's and triton-ascend's SIMT kernels pass
+`num_warps=32`): a keyword of a launch that writes it, or
 beside a `**` splat that may hold it (`**_opts(mode)`, a helper returning a SIMT dict and
 another), or of a call of a helper whose launch writes it.
 
@@ -121,20 +123,27 @@ with a dict that may (`{**base, "compile_mode": "simt_only"}`, `dict(base,
 force_simt_only=True)`, `base | {...}`, a store or `update` into the name holding it), nor in
 any dict splatted beside such a keyword or splat; the dict chosen instead of a SIMT one keeps
 its finding. Nor in the `triton.Config`s and heuristics of a kernel every launch of which in the
-module selects it (in every dict it may splat): that mode compiles the TTIR straight to the binary with
-`bishengir-compile --pure-simt --num-warps=N` (triton-ascend's `ttir_to_npubin`), and its
-autotuner tunes `num_warps` (8 to 64) there.
+module selects it (in every dict it may splat). The pure SIMT mode compiles the TTIR straight
+to the binary with `bishengir-compile --pure-simt --num-warps=N` (triton-ascend's
+`ttir_to_npubin`), and its autotuner tunes `num_warps` (8 to 64) there. The mixed mode, in
+triton-ascend releases after 3.2 that have it, keeps the SIMD pipeline and adds
+`--enable-simd-simt-mix-compile --num-warps=N --threads-per-warp=32` to its bishengir-compile
+command (`linalg_to_bin_enable_npu_compile_910_95`, from `metadata["num_warps"]`; the
+compiler unit test `test_simd_simt_mode_emits_mixed_bishengir_argv` asserts `--num-warps=4`
+for `num_warps=4`). A launch naming that mode is written for such a release (3.2 does not
+know the mode and compiles SIMD; later sources drop it again for `"simd_simt_template"`).
 
-`num_stages=` stays reported (that path does not
-read it), and so does `num_warps=` beside `force_simt_only=False`, another `compile_mode`
-(`"unstructured_in_simt"` keeps the SIMD pipeline, which does not read it) or a
+`num_stages=` stays reported: the pure SIMT path does not read it, and the mixed mode
+reads it as the SIMD pipeline does. So does `num_warps=` beside `force_simt_only=False`,
+another `compile_mode` (`"simd"`, and `"unstructured_in_simt"` / `"simd_simt_template"`,
+which keep the SIMD pipeline and pass no `--num-warps`) or a
 `triton.Config(..., force_simt_only=True)` (`Config` drops that keyword: measured on
 triton-ascend 3.2, `all_kwargs()` does not hold it, so the config alone compiles SIMD).
 
 ### Fix safety in detail
 Safe: the keywords (or dict entries) are removed; they have no effect on the compiled
 kernel. Each goes with its own text only: alone on its line, with that line and its comment
-there; the neighbours' comments and lines stay. In a launch or a dict selecting the SIMT mode the fix of `num_stages` keeps `num_warps`, and the fix of the dict chosen instead of a SIMT one removes its own knobs only. In a list of `triton.Config`s (a comprehension or a literal list, passed to a call,
+there; the neighbours' comments and lines stay. In a launch or a dict selecting a SIMT mode the fix of `num_stages` keeps `num_warps`, and the fix of the dict chosen instead of a SIMT one removes its own knobs only. In a list of `triton.Config`s (a comprehension or a literal list, passed to a call,
 bound to a name or returned), configs that differed only in the knobs would repeat, and
 autotune would benchmark the same kernel several times: the fix keeps one copy of each
 distinct config. A comprehension loses the `for` clauses whose names fed only the knobs
@@ -142,6 +151,14 @@ distinct config. A comprehension loses the `for` clauses whose names fed only th
 one), and a clause over a literal's tuples the parts that did, then the later copies of
 what is left (`for b, w in ((64, 4), (64, 8))` → `for b in (64,)`, when nothing there calls
 anything); a literal list drops the later copies. Every distinct config stays, in its order.
+Configs built in a loop the merge does not undo (a `for` statement appending them, a
+comprehension clause it keeps, a lambda mapped over a space: `list(map(lambda p:
+Config({"BLOCK": p[0]}, num_stages=p[1]), product(...)))`) get no fix for a knob whose value
+reads a loop name, or a part of one (`p[1]`), that nothing else in the config reads: without
+it the loop may build the same config more than once, and autotune would time each copy (`for nw in
+(2, 4, 8): out.append(Config({"BT": bt}, num_warps=nw))` would append each config three
+times); the loop over it should go, by hand. A knob whose loop name the config reads too
+(`Config({"BT": bt}, num_warps=bt // 16)`), or that reads none, keeps its fix.
 A list bound to a name host code uses otherwise than as configs (`CONFIGS[2]`,
 `len(CONFIGS)`, a loop over it; passing it as `configs=`, returning it and appending to it
 are fine) keeps every config: only the knobs go, so what those read stays where it was.
@@ -175,12 +192,16 @@ from ascend_lint.fixes import Declined, FixPlan, Replace, names_in, without_item
 from ascend_lint.host import DictChange, DictTrail, Merged, Scope, all_params, passed_for
 from ascend_lint.imports import ImportMap, dotted_name, number_literal, str_literal
 from ascend_lint.kernels import Kernel
-from ascend_lint.nodes import flat_code, walk
+from ascend_lint.nodes import child_nodes, flat_code, walk
 from ascend_lint.rule import Confirm, Evidence, Example, HostIndex, ModuleContext, Report, Rule
 
 KNOBS = frozenset({"num_warps", "num_stages"})
-# the launch keywords selecting triton-ascend's pure SIMT mode (`_simt_keyword`)
+# the launch keywords selecting a triton-ascend mode that passes `num_warps` to bishengir-compile
+# (`_simt_keyword`): the pure SIMT mode (`--pure-simt --num-warps=N`, `ttir_to_npubin`) and the
+# mixed SIMD+SIMT one (`--enable-simd-simt-mix-compile --num-warps=N`,
+# `linalg_to_bin_enable_npu_compile_910_95`); `num_stages` is no more live there than in SIMD
 SIMT_KEYWORDS = frozenset({"force_simt_only", "compile_mode"})
+SIMT_MODES = frozenset({"simt_only", "simd_simt"})
 # a kernel's methods that compile it with the launch options they are given
 COMPILING_METHODS = frozenset({"warmup", "run"})
 
@@ -327,8 +348,9 @@ _tune_bwd = (
 def configs():
     return [triton.Config({"BT": 64}, num_warps=8)] if not is_npu() else [triton.Config({"BT": 64})]
 """,
-        # the pure SIMT mode (Ascend 950) reads `num_warps`: launches selecting it (FlagTree's
-        # simt_perf_cases), and the configs of a kernel every launch of which does
+        # the SIMT modes (Ascend 950) read `num_warps`: launches selecting the pure SIMT mode
+        # (FlagTree's simt_perf_cases) or the mixed one (`compile_mode="simd_simt"`), and the
+        # configs of a kernel every launch of which does
         """
 @triton.jit
 def gather_rows(x, idx, n, N: tl.constexpr):
@@ -344,7 +366,11 @@ def gather(x, idx, n):
     simt = {"N": 64, "num_warps": 32, "force_simt_only": True}
     gather_rows[(48,)](x, idx, n, **simt)
     gather_rows.warmup(x, idx, n, N=64, num_warps=16, compile_mode="simt_only", grid=(48,))
+    gather_rows[(48,)](x, idx, n, N=64, num_warps=4, compile_mode="simd_simt")
+    mixed = {"N": 64, "num_warps": 4, "compile_mode": "simd_simt"}
+    gather_rows[(48,)](x, idx, n, **mixed)
     gather_tuned[(48,)](x, idx, n, force_simt_only=True)
+    gather_tuned[(48,)](x, idx, n, compile_mode="simd_simt")
 """,
         # decided for each dict: one selecting the SIMT mode itself, whichever other dict the splat
         # may hold (triton-ascend's microbench `bench_transpose_triton.py`: `_opts(mode)` returns a
@@ -416,6 +442,8 @@ def gather(x, idx, n):
     gather_rows[(48,)](x, idx, n, num_warps=32, force_simt_only=False)  # expect
     gather_rows[(48,)](x, idx, n, num_warps=32, compile_mode="unstructured_in_simt")  # expect
     gather_rows[(48,)](x, idx, n, num_warps=32, num_stages=2, force_simt_only=True)  # expect
+    gather_rows[(48,)](x, idx, n, num_warps=4, num_stages=1, compile_mode="simd_simt")  # expect
+    gather_rows[(48,)](x, idx, n, num_warps=4, compile_mode="simd_simt_template")  # expect
     gather_tuned[(48,)](x, idx, n, force_simt_only=True)
     gather_tuned[(48,)](x, idx, n)
     return [triton.Config({"BLOCK": 64}, num_warps=32, force_simt_only=True)]  # expect
@@ -430,9 +458,31 @@ def gather(x, idx, n):
     gather_rows[(48,)](x, idx, n, force_simt_only=False)
     gather_rows[(48,)](x, idx, n, compile_mode="unstructured_in_simt")
     gather_rows[(48,)](x, idx, n, num_warps=32, force_simt_only=True)
+    gather_rows[(48,)](x, idx, n, num_warps=4, compile_mode="simd_simt")
+    gather_rows[(48,)](x, idx, n, compile_mode="simd_simt_template")
     gather_tuned[(48,)](x, idx, n, force_simt_only=True)
     gather_tuned[(48,)](x, idx, n)
     return [triton.Config({"BLOCK": 64}, force_simt_only=True)]
+""",
+        ),
+        # configs a loop builds that the merge cannot undo: no fix for the knob only the loop
+        # variable feeds (each config would be appended three times), the other knob goes
+        Example(
+            """
+def _configs():
+    out = []
+    for bt in (32, 64):
+        for nw in (2, 4, 8):
+            out.append(triton.Config({"BT": bt}, num_warps=nw, num_stages=2))  # expect
+    return out
+""",
+            fixed="""
+def _configs():
+    out = []
+    for bt in (32, 64):
+        for nw in (2, 4, 8):
+            out.append(triton.Config({"BT": bt}, num_warps=nw))
+    return out
 """,
         ),
         # the dict chosen instead of a SIMT one (a helper's other `return`, the `else` arm, the other
@@ -974,9 +1024,12 @@ FALLBACK = CONFIGS[2]
         merges = _config_merges(context, knobs, tuning_reads)
         other_platform_configs = _other_platform_configs(context)
         live = _simt_sources(context)
+        loops = _loop_names(context)
         for call, scope in host.calls:
             if call not in other_platform_configs and not host.on_other_platform(call):
                 read = tuning_reads.get(call, {})
+                if call not in merges and call in loops:  # configs built in a loop the merge does not undo
+                    read = {**_repeating(call, knobs.get(call, KNOBS), loops[call]), **read}
                 reports = self._reports_on(call, scope, context, knobs.get(call, KNOBS), merges, read, live)
                 for report in _within(scope, reports):
                     if not host.on_other_platform(report.node):  # a dict or store written on such a path
@@ -1594,7 +1647,7 @@ def _writes_simt(source: cst.CSTNode) -> bool:
 
 def _simt_keyword(keyword: str, value: cst.BaseExpression) -> bool:
     return (keyword == "force_simt_only" and isinstance(value, cst.Name) and value.value == "True") or (
-        keyword == "compile_mode" and str_literal(value) == "simt_only"
+        keyword == "compile_mode" and str_literal(value) in SIMT_MODES
     )
 
 
@@ -1795,6 +1848,94 @@ def _only_configs(name: str, owner: Scope, host: HostIndex) -> bool:
             continue
         return False
     return True
+
+
+def _loop_names(context: ModuleContext) -> dict[cst.Call, frozenset[str]]:
+    """For each `triton.Config` call, the names that change from one config it builds to the
+    next: the targets of the `for` statements and comprehension clauses around it, the
+    parameters of the lambdas it is in (`map(lambda p: Config(...), space)`). Only the calls
+    some of these are around."""
+    if not any(_is_config(call, context.imports) for call, _ in context.host.calls):
+        return {}
+    found: dict[cst.Call, frozenset[str]] = {}
+    stack: list[tuple[cst.CSTNode, frozenset[str]]] = [(context.module, frozenset())]
+    while stack:  # no recursion: a long chain of `+` nests deeper than Python's stack
+        node, bound = stack.pop()
+        if bound and _is_config(node, context.imports):
+            found[node] = bound
+        if isinstance(node, cst.For):
+            inner = bound | names_in(node.target)
+            stack += [(node.iter, bound), (node.body, inner)]
+            stack += [(node.orelse, inner)] if node.orelse is not None else []
+            continue
+        if isinstance(node, cst.Lambda):
+            params = node.params
+            every = [*params.posonly_params, *params.params, *params.kwonly_params]
+            every += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+            stack.append((node.body, bound | {param.name.value for param in every}))
+            continue
+        if isinstance(node, cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp):
+            clause: cst.CompFor | None = node.for_in
+            while clause is not None:
+                bound = bound | names_in(clause.target)
+                clause = clause.inner_for_in
+        stack += [(child, bound) for child in child_nodes(node)]
+    return found
+
+
+def _repeating(call: cst.Call, knobs: AbstractSet[str], loop: frozenset[str]) -> dict[str, Declined]:
+    """The knobs of a config built in a loop (`_loop_names`) whose value reads a loop name, or a
+    part of one (`p[1]`), that the rest of the config does not read: without them the loop
+    builds the same config again (`for nw in (2, 4, 8): out.append(Config({"BT": bt},
+    num_warps=nw))`). They get no fix; the loop over them should go, by hand."""
+    rest = _loop_reads(_without_knobs(call, KNOBS), loop)
+    written = [(arg.keyword.value, arg.value) for arg in call.args if arg.keyword is not None]
+    written += [
+        (key, element.value)
+        for arg in call.args
+        if (table := _splatted_literal(arg)) is not None
+        for element in table.elements
+        if isinstance(element, cst.DictElement) and (key := _string_key(element)) is not None
+    ]  # `**{"num_warps": nw}`
+    found: dict[str, Declined] = {}
+    for key, value in written:
+        if key in knobs:
+            for path in sorted(_loop_reads(value, loop)):
+                if not any(path[: len(other)] == other for other in rest):
+                    found[key] = Declined(
+                        f"its value reads `{''.join(path)}`, which the loop building the configs changes and "
+                        "nothing else in the config reads: without it the loop may build the same config "
+                        "more than once, and autotune would time each copy; remove the loop over it by hand"
+                    )
+                    break
+    return found
+
+
+def _loop_reads(node: cst.CSTNode, loop: frozenset[str]) -> set[tuple[str, ...]]:
+    """What `node` reads of the `loop` names: a name, or a name subscripted by literals or
+    followed by attributes (`p[1]` → `("p", "[1]")`, `config.num_warps`)."""
+    path = _loop_path(node, loop)
+    if path is not None:
+        return {path}
+    if isinstance(node, cst.Attribute):
+        return _loop_reads(node.value, loop)
+    if isinstance(node, cst.Arg):
+        return _loop_reads(node.value, loop)
+    return set().union(*(_loop_reads(child, loop) for child in child_nodes(node)))
+
+
+def _loop_path(node: cst.CSTNode, loop: frozenset[str]) -> tuple[str, ...] | None:
+    if isinstance(node, cst.Name):
+        return (node.value,) if node.value in loop else None
+    if isinstance(node, cst.Attribute):
+        base = _loop_path(node.value, loop)
+        return None if base is None else (*base, f".{node.attr.value}")
+    if isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index):
+        index = node.slice[0].slice.value
+        base = _loop_path(node.value, loop)
+        if base is not None and isinstance(index, cst.Integer | cst.SimpleString):
+            return (*base, f"[{index.value}]")
+    return None
 
 
 def _is_config(node: cst.CSTNode, imports: ImportMap) -> TypeGuard[cst.Call]:

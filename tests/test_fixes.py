@@ -814,7 +814,8 @@ def test_config_list_fix_keeps_each_distinct_config_once(seed):
 
 
 def test_config_merge_keeps_loops_it_cannot_prove_harmless():
-    """A loop over a parameter (maybe empty) or one filtered by an `if` stays; the knobs go."""
+    """A loop over a parameter (maybe empty) or one filtered by an `if` stays, and so does its
+    knob: without it the loop would build copies of one config. No fix, saying why."""
     source = """\
 import triton
 NUM_WARPS = [2, 4]
@@ -832,11 +833,15 @@ def from_module():
     return [triton.Config({}, num_warps=w) for w in NUM_WARPS]
 """
     config = settings(select=["ASC001"])
-    _, fixed = fix_result(lint_source(source, "configs.py", config), config, unsafe=False)
+    result, fixed = fix_result(lint_source(source, "configs.py", config), config, unsafe=False)
     assert fixed.fixed.split("\n\n\n")[1:] == [
-        "def from_parameter(NUM_WARPS):\n    return [triton.Config({}) for w in NUM_WARPS]",
-        'def filtered():\n    return [triton.Config({"BT": bt}) for bt in [32, 64] for w in NUM_WARPS if bt * w < 256]',
+        "def from_parameter(NUM_WARPS):\n    return [triton.Config({}, num_warps=w) for w in NUM_WARPS]",
+        'def filtered():\n    return [triton.Config({"BT": bt}, num_warps=w) for bt in [32, 64] for w in NUM_WARPS if bt * w < 256]',
         "def from_module():\n    return [triton.Config({})]\n",
+    ]
+    assert [(f.location.row, f.no_fix_reason is not None and "`w`" in f.no_fix_reason) for f in result.findings] == [
+        (6, True),
+        (10, True),
     ]
 
 
@@ -946,7 +951,8 @@ def launch(x, n):
 def test_config_merge_keeps_the_comments_and_drops_repeated_tuples():
     """The later copies of a literal list leave with their lines; a loop over a literal's tuples
     loses the parts that fed only the knobs and the later copies of what is left, its comments
-    kept; a loop whose literal calls something keeps its tuples."""
+    kept; a loop whose literal calls something keeps its tuples, and its knob (no fix: the
+    configs would repeat)."""
     source = """\
 import triton
 
@@ -970,7 +976,10 @@ called = [triton.Config({"BT": bt}, num_warps=w) for bt, w in ((int(32), 4), (in
 """
     config = settings(select=["ASC001"])
     result, fixed = fix_result(lint_source(source, "configs.py", config), config, unsafe=False)
-    assert fixed is not None and not result.findings
+    assert fixed is not None
+    assert [(f.location.row, f.no_fix_reason is not None and "`w`" in f.no_fix_reason) for f in result.findings] == [
+        (17, True)
+    ]
     assert (
         fixed.fixed
         == """\
@@ -990,7 +999,7 @@ tuples = [
     ]
     if bt <= bk
 ]
-called = [triton.Config({"BT": bt}) for bt, w in ((int(32), 4), (int(32), 8))]
+called = [triton.Config({"BT": bt}, num_warps=w) for bt, w in ((int(32), 4), (int(32), 8))]
 """
     )
 
