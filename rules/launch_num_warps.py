@@ -157,7 +157,11 @@ Config({"BLOCK": p[0]}, num_stages=p[1]), product(...)))`) get no fix for a knob
 reads a loop name, or a part of one (`p[1]`), that nothing else in the config reads: without
 it the loop may build the same config more than once, and autotune would time each copy (`for nw in
 (2, 4, 8): out.append(Config({"BT": bt}, num_warps=nw))` would append each config three
-times); the loop over it should go, by hand. A knob whose loop name the config reads too
+times); the loop over it should go, by hand. So does a knob a comprehension clause the merge
+keeps varies alone (`for w in NUM_WARPS`, a name it cannot prove non-empty), while the merge
+drops the clauses it can and their knobs (`[Config({"BT": bt}, num_warps=w, num_stages=s) for
+bt in [16, 32] for w in NUM_WARPS for s in [2, 3]]` → `[Config({"BT": bt}, num_warps=w) for bt
+in [16, 32] for w in NUM_WARPS]`). A knob whose loop name the config reads too
 (`Config({"BT": bt}, num_warps=bt // 16)`), or that reads none, keeps its fix.
 A list bound to a name host code uses otherwise than as configs (`CONFIGS[2]`,
 `len(CONFIGS)`, a loop over it; passing it as `configs=`, returning it and appending to it
@@ -1021,7 +1025,7 @@ FALLBACK = CONFIGS[2]
         host = context.host
         knobs = _knobs_by_call(context)
         tuning_reads = _tuning_reads(context)
-        merges = _config_merges(context, knobs, tuning_reads)
+        merges, held = _config_merges(context, knobs, tuning_reads)
         other_platform_configs = _other_platform_configs(context)
         live = _simt_sources(context)
         loops = _loop_names(context)
@@ -1030,6 +1034,7 @@ FALLBACK = CONFIGS[2]
                 read = tuning_reads.get(call, {})
                 if call not in merges and call in loops:  # configs built in a loop the merge does not undo
                     read = {**_repeating(call, knobs.get(call, KNOBS), loops[call]), **read}
+                read = {**held.get(call, {}), **read}  # the knobs a clause the merge keeps varies
                 reports = self._reports_on(call, scope, context, knobs.get(call, KNOBS), merges, read, live)
                 for report in _within(scope, reports):
                     if not host.on_other_platform(report.node):  # a dict or store written on such a path
@@ -1786,7 +1791,7 @@ def _config_merges(
     context: ModuleContext,
     knobs_by_call: dict[cst.Call, AbstractSet[str]],
     tuning_reads: dict[cst.Call, dict[str, Declined]],
-) -> dict[cst.Call, FixPlan]:
+) -> tuple[dict[cst.Call, FixPlan], dict[cst.Call, dict[str, Declined]]]:
     """For each `triton.Config` call in a list whose configs would repeat once the knobs are
     gone, the fix that removes the knobs from the whole list and keeps one copy of each: the
     knobs of every config of the list (`_knobs_by_call`) that no tuning reads (`_tuning_reads`).
@@ -1803,6 +1808,7 @@ def _config_merges(
         for value in bound:
             if isinstance(value, (cst.List, cst.ListComp)):
                 binders.setdefault(id(value), []).append((name, owner))
+    held: dict[cst.Call, dict[str, Declined]] = {}
     merges: dict[cst.Call, FixPlan] = {}
     for container in candidates.values():
         merged: cst.List | cst.ListComp | None
@@ -1812,17 +1818,22 @@ def _config_merges(
         knobs = knobs.difference(*(tuning_reads.get(e, {}).keys() for e in calls))
         if isinstance(container, cst.ListComp):
             scope = scopes.get(container.elt) if isinstance(container.elt, cst.Call) else None
-            merged, configs = _merged_comprehension(container, scope, host, imports, knobs)
+            merged, configs, kept_knobs = _merged_comprehension(container, scope, host, imports, knobs)
         else:
             merged, configs = _merged_list(container, imports, knobs)
+            kept_knobs = {}
         # whether the names holding the list read it only as configs, asked only of a list to merge:
         # the uses of names (`HostIndex.name_uses`) are found in a walk of the whole module
         if merged is not None and all(
             _only_configs(name, owner, host) for name, owner in binders.get(id(container), ())
         ):
-            plan = FixPlan("safe", MERGE_MESSAGE, (Replace(container, merged),))
+            message = MERGE_MESSAGE
+            if kept_knobs:  # a knob a clause that stays varies is kept
+                message = MERGE_MESSAGE.replace("`num_warps` / `num_stages`", f"`{min(knobs - kept_knobs.keys())}`")
+            plan = FixPlan("safe", message, (Replace(container, merged),))
             merges.update((config, plan) for config in configs)
-    return merges
+            held.update((config, kept_knobs) for config in configs if kept_knobs)
+    return merges, held
 
 
 def _only_configs(name: str, owner: Scope, host: HostIndex) -> bool:
@@ -1986,33 +1997,44 @@ def _merged_comprehension(
     host: HostIndex,
     imports: ImportMap,
     knobs: AbstractSet[str],
-) -> tuple[cst.List | cst.ListComp | None, list[cst.Call]]:
+) -> tuple[cst.List | cst.ListComp | None, list[cst.Call], dict[str, Declined]]:
     """`[Config(..., num_warps=w) for bt in BTS for w in WS]` → `[Config(...) for bt in BTS]`:
     the clauses whose names fed only the `knobs` go, and the parts of a literal's tuples that
-    did (`_projected`). None when nothing can go."""
+    did (`_projected`). None when nothing can go. A knob a clause that stays varies alone
+    (`for w in NUM_WARPS`, a name the merge cannot prove non-empty) stays too, without a fix
+    (`_repeating`): without it that clause would build each config again; the third value."""
     config = container.elt
     if not _is_config(config, imports):
-        return None, []
-    plain = _without_knobs(config, knobs)
+        return None, [], {}
     clauses: list[cst.CompFor] = []
     clause: cst.CompFor | None = container.for_in
     while clause is not None:
         clauses.append(clause)
         clause = clause.inner_for_in
-    used = names_in(plain).union(*(names_in(c.iter) for c in clauses), *(names_in(i) for c in clauses for i in c.ifs))
-    kept = [
-        _projected(c, used) or c for c in clauses if not _only_feeds_knobs(c, used, scope, host)
-    ]  # a clause over tuples loses the parts that fed only the knobs
-    if kept == clauses:
-        return None, [config]
+    held: dict[str, Declined] = {}
+    while True:  # each round may keep a knob, whose names then keep their clauses: at most two knobs
+        plain = _without_knobs(config, knobs - held.keys())
+        used = names_in(plain).union(
+            *(names_in(c.iter) for c in clauses), *(names_in(i) for c in clauses for i in c.ifs)
+        )
+        kept = [
+            _projected(c, used) or c for c in clauses if not _only_feeds_knobs(c, used, scope, host)
+        ]  # a clause over tuples loses the parts that fed only the knobs
+        varied = frozenset().union(*(names_in(c.target) for c in kept))
+        more = _repeating(config, knobs - held.keys(), varied)
+        if not more:
+            break
+        held.update(more)
+    if kept == clauses or held.keys() >= knobs:
+        return None, [config], {}
     if not kept:
         element = cst.Element(plain)
         merged = cst.List([element], container.lbracket, container.rbracket, container.lpar, container.rpar)
-        return merged, [config]
+        return merged, [config], held
     chain = None
     for kept_clause in reversed(kept):
         chain = kept_clause.with_changes(inner_for_in=chain)
-    return container.with_changes(elt=plain, for_in=chain), [config]
+    return container.with_changes(elt=plain, for_in=chain), [config], held
 
 
 def _projected(clause: cst.CompFor, used: set[str]) -> cst.CompFor | None:

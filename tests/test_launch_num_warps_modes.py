@@ -169,3 +169,48 @@ def neg(x, y, n):
     assert fixed is not None
     assert 'triton.Config({"BLOCK": p[0]}, num_stages=p[1])' in fixed
     assert 'triton.Config({"BLOCK": p[0], "S": p[1]}), _SPACE' in fixed
+
+
+def test_a_merge_keeps_the_knob_a_kept_clause_varies() -> None:
+    """The merge drops the clause over a literal that fed `num_stages` but must keep the one over
+    `NUM_WARPS` (a name it cannot prove non-empty): `num_warps` stays, without a fix, rather
+    than leave each config two or three times."""
+    source = """\
+import torch_npu  # noqa: F401
+import triton
+import triton.language as tl
+from fla.ops.common.chunk_o import NUM_WARPS
+
+CONFIGS = [
+    triton.Config({"BT": bt}, num_warps=num_warps, num_stages=num_stages)
+    for bt in [16, 32, 64]
+    for num_warps in NUM_WARPS
+    for num_stages in [2, 3, 4]
+]
+
+
+@triton.autotune(configs=CONFIGS, key=["n"])
+@triton.jit
+def k(x, n, BT: tl.constexpr):
+    tl.store(x + tl.arange(0, BT), 1.0)
+
+
+def run(x, n):
+    k[(1,)](x, n)
+"""
+    findings, fixed = _lint(source)
+    by_knob = {f.message.split("`")[1]: f for f in findings}
+    assert by_knob["num_warps"].fix is None
+    assert by_knob["num_warps"].no_fix_reason is not None and "`num_warps`" in by_knob["num_warps"].no_fix_reason
+    assert by_knob["num_stages"].fix is not None
+    assert by_knob["num_stages"].fix.message == "Remove `num_stages` and keep one copy of each config"
+    assert fixed is not None
+    assert (
+        """CONFIGS = [
+    triton.Config({"BT": bt}, num_warps=num_warps)
+    for bt in [16, 32, 64]
+    for num_warps in NUM_WARPS
+]
+"""
+        in fixed
+    )
