@@ -112,7 +112,7 @@ class Cache:
         entry, resolved = self._entry(filename)
         try:
             data = sources.read_source(filename)
-            with open(entry, encoding="utf-8") as handle:
+            with open(entry, encoding="utf-8", errors="surrogateescape") as handle:  # as `store` writes
                 stored = json.load(handle)
         except (OSError, ValueError, sources.SourceError):
             return None
@@ -184,7 +184,10 @@ class Cache:
         }
         with contextlib.suppress(OSError):
             write_atomically(
-                entry, json.dumps(stored, ensure_ascii=False, separators=(",", ":")).encode(), durable=False
+                entry,
+                # a path that is not UTF-8 (`k\xff.py`) as its bytes, read back as the same str
+                json.dumps(stored, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "surrogateescape"),
+                durable=False,
             )
 
 

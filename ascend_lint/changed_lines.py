@@ -16,7 +16,7 @@ import sys
 from collections.abc import Collection, Mapping
 from pathlib import Path
 
-from ascend_lint.config import ConfigError
+from ascend_lint.config import ConfigError, real_path
 from ascend_lint.model import FileResult, Finding
 
 ChangedLines = Mapping[Path, Collection[int]]
@@ -41,7 +41,7 @@ def changed_lines(*, diff_base: str | None = None, diff_file: str | None = None)
 
 def lines_of(changed: ChangedLines, filename: str) -> Collection[int]:
     """The changed lines of one file (none when the change leaves it alone)."""
-    return changed.get(Path(filename).resolve(), ())
+    return changed.get(real_path(filename), ())
 
 
 def changed_lines_from_diff(text: str, root: Path | str = ".") -> ChangedLines:
@@ -65,7 +65,7 @@ def changed_lines_from_diff(text: str, root: Path | str = ".") -> ChangedLines:
                 row, new_left, old_left = row + 1, new_left - 1, old_left - 1
         elif line.startswith("+++ "):
             path = _new_path(line[4:])
-            lines = set() if path is None else changed.setdefault(Path(root, path).resolve(), set())
+            lines = set() if path is None else changed.setdefault(real_path(Path(root, path)), set())
         elif match := HUNK.match(line):
             old_left, row, new_left = _count(match[1]), int(match[2]), _count(match[3])
     return changed
@@ -111,7 +111,7 @@ def changed_lines_from_git(rev: str, cwd: Path | str = ".") -> ChangedLines:
         raise ChangedLinesError(f"{error}{_fetch_hint(top, rev)}") from error
     changed = changed_lines_from_diff(diff, top)
     untracked = _git(top, "ls-files", "-z", "--others", "--exclude-standard")
-    return {**changed, **{(top / name).resolve(): EVERY_LINE for name in untracked.split("\0") if name}}
+    return {**changed, **{real_path(top / name): EVERY_LINE for name in untracked.split("\0") if name}}
 
 
 def _fetch_hint(top: Path, rev: str) -> str:
@@ -225,7 +225,7 @@ def filter_results(results: list[FileResult], changed: ChangedLines) -> list[Fil
     """
     filtered = []
     for result in results:
-        path = Path(result.filename).resolve()
+        path = real_path(result.filename)
         lines = lines_of(changed, result.filename)
         findings = [finding for finding in result.findings if touches(finding, lines)]
         error = result.error if path in changed else None

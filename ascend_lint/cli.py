@@ -330,7 +330,8 @@ def _lint_options(args: argparse.Namespace, settings: Settings) -> dict[str, Any
 def _add_noqa(args: argparse.Namespace) -> int:
     """`--add-noqa`: a `# noqa` for each finding of the selected rules in the targeted files
     (on changed lines only with `--diff-base` / `--diff-file`), the count on stderr, as ruff's
-    `Added 3 noqa directives.` (nothing when none is added); exit 0, as ruff's."""
+    `Added 3 noqa directives.` (nothing when none is added); exit 0, as ruff's, also when a file
+    could not be linted (reported, left untouched)."""
     for name, flag in _NOT_WITH_ADD_NOQA:
         if getattr(args, name):
             raise ConfigError(f"--add-noqa cannot be used with {flag}")

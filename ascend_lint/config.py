@@ -73,6 +73,29 @@ class CommandLine:
     force_exclude: bool | None = None
 
 
+def real_path(path: str | os.PathLike[str]) -> Path:
+    """The path, absolute, with every symlink on it that leads somewhere followed: what
+    `Path.resolve()` gives, except that a symlink loop (`a.py -> b.py -> a.py`) is left as it
+    is instead of raising RuntimeError (Python before 3.13), so the file meets its reader and
+    gets the OS's error ("Too many levels of symbolic links"), as when it is named. Every user
+    path the discovery, the configuration and the reports resolve goes through here."""
+    return Path(os.path.realpath(path))
+
+
+def missing(path: str | os.PathLike[str]) -> bool:
+    """Nothing is at `path` (a dangling symlink is something: reading it says it dangles). A
+    path the OS will not look at (in a folder that cannot be searched, a symlink loop) is not
+    missing: `os.path.exists` says False for both, and the user was told "no such file"
+    instead of "Permission denied"."""
+    try:
+        os.lstat(path)
+    except FileNotFoundError:
+        return True
+    except OSError:
+        return False
+    return False
+
+
 def _relative_text(filename: str, inside: Path | None) -> str:
     """`Settings.relative`'s text: the path below the root, or the file's as given."""
     return Path(filename).as_posix() if inside is None else inside.as_posix()
@@ -144,7 +167,7 @@ class Settings:
     def _inside(self, filename: str) -> Path | None:
         """The file's path relative to the root, None when it is not below the root."""
         try:
-            return Path(filename).resolve().relative_to(self.root.resolve())
+            return real_path(filename).relative_to(real_path(self.root))
         except ValueError:
             return None
 
@@ -255,8 +278,8 @@ def project_of(folder: Path) -> Project:
     """The project a folder belongs to, found by walking up to its project file."""
     for candidate in (folder, *folder.parents):
         found = [candidate / name for name in ("pyproject.toml", "setup.cfg", "setup.py")]
-        if any(path.is_file() for path in found):
-            return Project(candidate, any(_declares_ascend(path) for path in found[:2] if path.is_file()))
+        if any(os.path.isfile(path) for path in found):
+            return Project(candidate, any(_declares_ascend(path) for path in found[:2] if os.path.isfile(path)))
     return Project(None, False)
 
 
@@ -418,10 +441,10 @@ def validate_soc(name: str, where: str) -> None:
 def find_config(start: Path) -> Path | None:
     """The nearest pyproject.toml with a [tool.ascend-lint] table, walking up from `start`. One
     on the way that cannot be read as TOML is an error, as in ruff: it may be the one meant."""
-    start = start.resolve()
-    for folder in (start, *start.parents) if start.is_dir() else start.parents:
+    start = real_path(start)
+    for folder in (start, *start.parents) if os.path.isdir(start) else start.parents:
         candidate = folder / "pyproject.toml"
-        if candidate.is_file() and "ascend-lint" in _toml(candidate).get("tool", {}):
+        if os.path.isfile(candidate) and "ascend-lint" in _toml(candidate).get("tool", {}):
             return candidate
     return None
 
@@ -474,7 +497,7 @@ def read_config(path: Path) -> dict[str, Any]:
 @lru_cache(maxsize=1024)
 def _nearest_config(folder: Path) -> Path | None:
     """`find_config` from a folder, remembered for the run (`load_settings` forgets it)."""
-    while not folder.exists() and folder != folder.parent:  # an unsaved file (stdin): its folder
+    while not os.path.exists(folder) and folder != folder.parent:  # an unsaved file (stdin): its folder
         folder = folder.parent
     return find_config(folder)
 
@@ -518,7 +541,7 @@ def load_settings(
     )
     command_line = CommandLine(selection, target_all, target_soc, force_exclude)
     if config is not None:
-        if not Path(config).is_file():
+        if os.path.isdir(config) or missing(config):  # else reading it says why it cannot be read
             raise ConfigError(f"config file not found: {config}")
         return _settings(Path(config), command_line, hierarchical=False)
     if isolated:
@@ -531,7 +554,7 @@ def _settings(config_file: Path | None, command_line: CommandLine, hierarchical:
     table = read_config(config_file) if config_file else {}
     force_exclude = command_line.force_exclude
     return Settings(
-        root=config_file.parent.resolve() if config_file else Path.cwd().resolve(),
+        root=real_path(config_file.parent if config_file else Path.cwd()),
         config_file=config_file,
         select=table.get("select", ["ASC"]),
         ignore=table.get("ignore", []),

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from . import source as sources
 from .budget import FileTimeout, check_budget, time_budget, timeout_message
-from .config import DEFAULT_EXCLUDE, Settings
+from .config import DEFAULT_EXCLUDE, Settings, missing, real_path
 from .directives import DISABLE_FILE, DISABLE_FILE_WORD, NOQA_WORD, Comments, Directive, InvalidDirective
 from .model import Diagnostic, FileResult, Finding, Fix, LineIndex, Position, Related
 from .prefilter import Words
@@ -197,10 +197,10 @@ def _expanded(paths: Iterable[str], settings: Settings, errors: list[FileResult]
                         yield full
         elif (own := settings.for_file(path)).force_exclude and own.is_excluded(path):
             continue
-        elif os.path.exists(path) or os.path.islink(path):
-            yield path
-        else:
+        elif missing(path):
             errors.append(FileResult(path, error=Diagnostic(path, "no such file or directory")))
+        else:  # a file, or a path the OS refuses to look at: reading it reports why
+            yield path
 
 
 def lint_file(
@@ -286,6 +286,7 @@ def lint_source(
     result = FileResult(filename, source=source)
     comments = Comments(source)  # tokenized only when a directive's words or a continued row ask
     try:
+        sources.check_text(source)  # what a file's bytes cannot hold: an editor's text can
         with time_budget(settings.timeout_per_file):  # targeting may parse the file (`npu_paths`)
             skip_reason = settings.skip_reason(filename, source) if check_target else None
             if skip_reason is not None:
@@ -552,9 +553,22 @@ def display_paths() -> Callable[[str], str]:
 
 def relative_display(filename: str) -> str:
     """Paths as the user sees them: relative to the current directory when inside it (its
-    folders' symlinks resolved, not a symlink the file itself is: its target may be anywhere)."""
+    folders' symlinks resolved, not a symlink the file itself is: its target may be anywhere),
+    `printable`."""
     absolute = Path(os.path.abspath(filename))
     try:
-        return (absolute.parent.resolve() / absolute.name).relative_to(Path.cwd().resolve()).as_posix()
+        return printable((real_path(absolute.parent) / absolute.name).relative_to(real_path(Path.cwd())).as_posix())
     except ValueError:
-        return filename
+        return printable(filename)
+
+
+def printable(name: str) -> str:
+    """A path as every output shows it: a name that is not UTF-8 (`k\xff.py`, which Python holds
+    as the lone surrogate `\udcff`) with U+FFFD for each byte that cannot be read, `k\ufffd.py`,
+    as ruff shows it. A lone surrogate cannot be written as UTF-8: printing one raised
+    UnicodeEncodeError (where stdout is strict), and JSON and SARIF carried it as `\udcff`,
+    which stricter JSON readers refuse."""
+    try:
+        return name.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+    except UnicodeEncodeError:  # a surrogate no undecodable byte made (`\ud800`)
+        return "".join("\ufffd" if "\ud800" <= char <= "\udfff" else char for char in name)

@@ -32,7 +32,6 @@ from collections import Counter
 from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from pathlib import Path
 from types import CodeType
 from typing import TYPE_CHECKING
 
@@ -40,7 +39,7 @@ from . import source as sources
 from .atomic import write_atomically
 from .budget import FileTimeout, time_budget, timeout_message
 from .changed_lines import ChangedLines, lines_of, touches
-from .config import Settings
+from .config import Settings, real_path
 from .engine import (
     DocumentMemory,
     lint_data,
@@ -213,7 +212,7 @@ def changed_after_fixes(changed: ChangedLines, fixed: Iterable[FixedFile]) -> Ch
     wrote among them: the changed lines of what a `--fix` run leaves (its findings' rows)."""
     moved = dict(changed)
     for file in fixed:
-        path = Path(file.filename).resolve()
+        path = real_path(file.filename)
         if path in moved:
             moved[path] = _rows_after(moved[path], file.original, file.fixed)
     return moved

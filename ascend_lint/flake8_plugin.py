@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from functools import cache
 from pathlib import Path
 
-from ascend_lint.config import ConfigError, Settings, load_settings
+from ascend_lint.config import ConfigError, Settings, load_settings, real_path
 from ascend_lint.engine import lint_source
 
 CONFIG_ERROR = "ASC000"  # the code of "the configuration cannot be read", no rule's
@@ -35,7 +35,7 @@ class AscendLintFlake8:
 
     def run(self) -> Iterator[tuple[int, int, str, type]]:
         try:
-            settings = _settings(Path(self.filename).resolve().parent)
+            settings = _settings(real_path(self.filename).parent)
         except ConfigError as exc:
             yield 1, 0, f"{CONFIG_ERROR} configuration error, ascend-lint did not check the file: {exc}", type(self)
             return

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
@@ -561,7 +562,7 @@ class ImportedFunctions:
         for path in module_files(self.folder, found[0]):
             if path == self.file:
                 return found[1]
-            if path.is_file():
+            if os.path.isfile(path):
                 return None  # Python imports that file
         return None
 

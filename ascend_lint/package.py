@@ -8,6 +8,7 @@ targeting (Ascend-named package folders) and the imported device functions (`ker
 from __future__ import annotations
 
 import hashlib
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -22,7 +23,7 @@ def content_hash(data: bytes) -> str:
 def file_hash(path: Path) -> str | None:
     """The content hash of the file at `path`, or of the package a folder holds
     (`package_hash`); None when it cannot be read."""
-    if path.is_dir():
+    if os.path.isdir(path):
         return package_hash(path)
     try:
         return content_hash(read_source(path))
@@ -35,7 +36,7 @@ def package_folders(folder: Path) -> tuple[Path, ...]:
     """`folder` and the folders above it up to the highest one holding an `__init__.py`,
     innermost first; none outside a package."""
     chain = (folder, *folder.parents)
-    top = max((i for i, candidate in enumerate(chain) if (candidate / "__init__.py").is_file()), default=None)
+    top = max((i for i, candidate in enumerate(chain) if os.path.isfile(candidate / "__init__.py")), default=None)
     return () if top is None else chain[: top + 1]
 
 
@@ -104,5 +105,7 @@ def package_hash(root: Path, sources: list[tuple[Path, bytes]] | None = None) ->
     (a module added, removed or changed changes it); `sources` when they were just read."""
     digest = hashlib.blake2b(digest_size=20)
     for path, data in package_sources(root) if sources is None else sources:
-        digest.update(f"{path.relative_to(root)}\0{content_hash(data)}\n".encode())
+        digest.update(
+            f"{path.relative_to(root)}\0{content_hash(data)}\n".encode("utf-8", "surrogateescape")
+        )  # any name
     return digest.hexdigest()

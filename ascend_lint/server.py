@@ -466,7 +466,7 @@ def _decides_targeting(change: lsp.FileEvent) -> bool:
     name = parts[-1]
     if name == "__init__.py":
         return True
-    folder = "." not in name or Path(to_fs_path(change.uri) or name).is_dir()
+    folder = "." not in name or os.path.isdir(to_fs_path(change.uri) or name)
     return (
         ascend_name(name)
         and not name.startswith(".")

@@ -5,11 +5,16 @@ Every input ends in exactly one of four ways; none prints a traceback unless `--
 1. **Refused up front** (`SourceError`, before any parser runs), with the reason and, when there
    is one, the place:
    - no regular file (a FIFO or a device named `*.py` would block the read or never end it:
-     "cannot read file: not a regular file", `read_source`);
+     "cannot read file: not a regular file", `read_source`); a path the OS will not open (a
+     symlink loop, a folder that cannot be searched) gets the OS's reason ("cannot read file:
+     Too many levels of symbolic links"), wherever discovery meets it: user paths are resolved
+     with `config.real_path`, never `Path.resolve()`, which raises on a loop;
    - more than 5 MB (read no further): time and memory grow linearly (docs/robustness.md gives µs/line up to this
-     size), and a file that big is generated, not written;
+     size), and a file that big is generated, not written. A text given in memory (the editor
+     server's, flake8's) is measured as UTF-8 (`check_text`);
    - NUL bytes, bytes that are invalid in the file's encoding, an unknown encoding, a UTF-8 BOM
      with a coding cookie naming another encoding: CPython refuses these too (same message);
+     a lone surrogate in a text given in memory (no encoding can write it, `check_text`);
    - brackets nested deeper than 200 (CPython's own limit), a line longer than 5,000
      characters or one bracketed expression longer than 50,000: such an expression can hold
      thousands of chained operators (`a + b + ...`), which libcst nests one level per operator
@@ -56,6 +61,7 @@ MAX_BRACKET_DEPTH = 200  # CPython's own limit ("too many nested parentheses")
 MAX_BRACKET_SPAN = 50_000
 
 _BRACKETS = re.compile(r"[()\[\]{}]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
 _OPENERS = frozenset("([{")
 
 
@@ -129,6 +135,23 @@ def decode(data: bytes) -> str:
             Position(row, exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1),
         ) from None
     return text.removeprefix("\ufeff")
+
+
+def check_text(text: str) -> None:
+    """Refuse a text given in memory (an editor's document, flake8's lines of a file, a fixed
+    text) that `read_source` and `decode` would have refused as bytes: over the size limit
+    (counted as its UTF-8 encoding: what the editor saves), or holding a lone surrogate, a
+    character no encoding can write. A JSON string may carry one (`"\\ud800"`): the editor
+    server passed it on, and `compile` raised UnicodeEncodeError, reported as an internal
+    error."""
+    if not text.isascii() and (surrogate := _SURROGATE.search(text)) is not None:
+        raise SourceError(
+            f"text cannot be encoded as utf-8: lone surrogate U+{ord(surrogate.group()):04X}",
+            LineIndex(text).position(surrogate.start()),
+        )
+    # a character is 1 to 4 bytes of UTF-8: only a long text is encoded to be measured
+    if len(text) > MAX_FILE_BYTES // 4 and (size := len(text.encode("utf-8"))) > MAX_FILE_BYTES:
+        raise _too_large(size)
 
 
 def _check_shape(text: str) -> None:

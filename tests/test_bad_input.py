@@ -11,11 +11,13 @@ run; each test checks its own file's diagnostic.
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import re
+import shutil
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -23,6 +25,7 @@ from conftest import FIXTURES, REPO
 
 from ascend_lint import engine, source
 from ascend_lint.cli import main
+from ascend_lint.config import Settings
 from ascend_lint.fixes import Replace
 from ascend_lint.kernels import Kernel
 from ascend_lint.model import Position
@@ -92,12 +95,20 @@ CASES = {
 }
 
 
-def check(root: Path, *paths: str) -> subprocess.CompletedProcess:
-    """The command, importing this checkout's ascend_lint whatever the working directory."""
+def check(
+    root: Path, *paths: str, prefix: Sequence[str] = (), environment: dict[str, str] | None = None, stdin: str = ""
+) -> subprocess.CompletedProcess:
+    """The command, importing this checkout's ascend_lint whatever the working directory (after
+    `prefix`, a command that runs it: `unprivileged`'s). Its output must be UTF-8."""
     return subprocess.run(
-        [sys.executable, "-m", "ascend_lint", "check", *(paths or ["."])],
+        [*prefix, sys.executable, "-m", "ascend_lint", "check", *(paths or ["."])],
         cwd=root,
-        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])},
+        env={
+            **os.environ,
+            "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+            **(environment or {}),
+        },
+        input=stdin,
         capture_output=True,
         text=True,
         encoding="utf-8",
@@ -187,11 +198,19 @@ def test_nonexistent_path(bad_run) -> None:
     assert_diagnostic(bad_run, "triton_ascend/missing.py", "no such file")
 
 
-def make_unreadable(path: Path) -> None:
+def make_unreadable(path: Path) -> list[str]:
+    """chmod 000, and the prefix of a command that this blocks (`check`'s `prefix`): none for a
+    user whom permissions bind; as root (or with CAP_DAC_OVERRIDE), which reads through chmod
+    000, `setpriv` dropping the capabilities that bypass permissions, where it can."""
     path.chmod(0)
-    if os.access(path, os.R_OK):  # root (or CAP_DAC_OVERRIDE) reads through chmod 000
-        path.chmod(0o755)
-        pytest.skip("running with privileges that bypass file permissions: chmod 000 does not block reads")
+    probe = [sys.executable, "-c", "import os, sys; p = sys.argv[1]; os.listdir(p) if os.path.isdir(p) else open(p)"]
+    for prefix in ([], ["setpriv", "--bounding-set", "-dac_override,-dac_read_search"]):
+        if prefix and shutil.which(prefix[0]) is None:
+            continue
+        if b"PermissionError" in subprocess.run([*prefix, *probe, str(path)], capture_output=True).stderr:
+            return prefix
+    path.chmod(0o755)
+    pytest.skip("running with privileges that bypass file permissions: chmod 000 does not block reads")
 
 
 def test_unreadable_directory(tmp_path: Path) -> None:
@@ -199,9 +218,9 @@ def test_unreadable_directory(tmp_path: Path) -> None:
     locked = root / "triton_ascend" / "locked"
     locked.mkdir()
     (locked / "kernel.py").write_text(GOOD, encoding="utf-8")
-    make_unreadable(locked)
+    prefix = make_unreadable(locked)
     try:
-        done = check(root)
+        done = check(root, prefix=prefix)
     finally:
         locked.chmod(0o755)
     assert done.returncode == 2 and GOOD_FINDING in done.stdout
@@ -213,9 +232,9 @@ def test_unreadable_file(tmp_path: Path) -> None:
     root = new_project(tmp_path)
     locked = root / "triton_ascend" / "locked.py"
     locked.write_text(GOOD, encoding="utf-8")
-    make_unreadable(locked)
+    prefix = make_unreadable(locked)
     try:
-        done = check(root)
+        done = check(root, prefix=prefix)
     finally:
         locked.chmod(0o644)
     assert done.returncode == 2 and GOOD_FINDING in done.stdout
@@ -275,6 +294,158 @@ def test_a_file_over_the_limit_is_refused_without_reading_it_whole(tmp_path: Pat
     )
     assert done.returncode == 2 and GOOD_FINDING in done.stdout, done.stderr
     assert_diagnostic(done, "triton_ascend/huge.py", f"too large to lint ({4 * 1024**3} bytes")
+
+
+# ---- found by hand probes after fuzz run 15 (docs/robustness.md) ----
+
+
+@pytest.mark.parametrize("options", [[], ["--isolated"], ["--force-exclude"], ["--output-format", "json"]])
+def test_a_symlink_loop_gets_the_os_error_and_the_other_files_are_linted(tmp_path: Path, options: list[str]) -> None:
+    """`a.py -> b.py -> a.py` in a linted folder ended the run with a traceback (RuntimeError
+    from `Path.resolve()` while matching `exclude`), linting nothing; so did a file named below
+    a folder that is a loop (while showing its path). Each now gets the OS's error, as when
+    named (ruff: E902 for each)."""
+    root = new_project(tmp_path)
+    package = root / "triton_ascend"
+    (package / "a.py").symlink_to("b.py")
+    (package / "b.py").symlink_to("a.py")
+    (package / "loop").symlink_to("loop")
+    done = check(root, *options, ".", "triton_ascend/loop/c.py")
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    shown = done.stderr.splitlines()
+    if options[:1] == ["--output-format"]:
+        assert {e["filename"] for e in json.loads(done.stdout) if e["code"] == "ASC001"} == {"triton_ascend/good.py"}
+    else:
+        assert GOOD_FINDING in done.stdout
+    for path in ("triton_ascend/a.py", "triton_ascend/b.py", "triton_ascend/loop/c.py"):
+        assert f"{path}: error: cannot read file: Too many levels of symbolic links" in shown, done.stderr
+    assert len(shown) == 3, done.stderr
+
+
+@pytest.mark.parametrize("options", [["--show-files"], ["--add-noqa"]])
+def test_a_symlink_loop_does_not_stop_listing_or_baselining_the_other_files(tmp_path: Path, options) -> None:
+    root = new_project(tmp_path)
+    (root / "triton_ascend" / "a.py").symlink_to("b.py")
+    (root / "triton_ascend" / "b.py").symlink_to("a.py")
+    done = check(root, *options)
+    assert "Traceback" not in done.stderr and done.returncode == 0, done.stderr
+    error = "error: cannot read file: Too many levels of symbolic links"
+    if options == ["--show-files"]:
+        assert done.stdout.splitlines() == [
+            f"triton_ascend/a.py  ({error})",
+            f"triton_ascend/b.py  ({error})",
+            "triton_ascend/good.py",
+        ]
+    else:
+        loops = [f"triton_ascend/a.py: {error}", f"triton_ascend/b.py: {error}"]
+        assert done.stderr.splitlines() == [*loops, "Added 1 noqa directive."]
+        assert "# noqa: ASC001" in (root / "triton_ascend" / "good.py").read_text()
+
+
+def test_a_path_the_os_will_not_look_at_gets_the_os_error(tmp_path: Path) -> None:
+    """A file in a folder that cannot be searched (mode 000), named directly: "no such file or
+    directory" (`os.path.exists` is False on any error), and without `--isolated` the search for
+    its configuration ended the run with a PermissionError traceback; a module of the package
+    importing from that folder was an internal error (`Path.is_file` raises on EACCES)."""
+    root = new_project(tmp_path)
+    package = root / "triton_ascend"
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    (package / "ops.py").write_text(
+        "from .locked.kernel import copy_kernel\n\n\ndef run(x, y):\n    copy_kernel[(1,)](x, y, BLOCK=64)\n",
+        encoding="utf-8",
+    )
+    locked = package / "locked"
+    locked.mkdir()
+    (locked / "__init__.py").write_text("", encoding="utf-8")
+    (locked / "kernel.py").write_text(GOOD, encoding="utf-8")
+    prefix = make_unreadable(locked)
+    named = ["triton_ascend/locked/kernel.py", "triton_ascend/good.py", "triton_ascend/ops.py"]
+    try:
+        runs = [check(root, *named, prefix=prefix), check(root, "--isolated", *named, prefix=prefix)]
+    finally:
+        locked.chmod(0o755)
+    for done in runs:
+        assert done.returncode == 2 and GOOD_FINDING in done.stdout, done.stderr
+        assert done.stderr.splitlines() == [
+            "triton_ascend/locked/kernel.py: error: cannot read file: Permission denied"
+        ]
+
+
+NOT_UTF8 = os.fsdecode(b"k\xff.py")  # `k\udcff.py`: how Python holds the name
+SHOWN = "k\ufffd.py"  # as ruff shows it
+
+
+@pytest.mark.skipif(sys.platform != "linux", reason="a file name that is not UTF-8 (macOS refuses one)")
+def test_a_file_name_that_is_not_utf8_is_linted_and_shown_as_ruff_shows_it(tmp_path: Path) -> None:
+    """`k\xff.py` in a package was an internal error (UnicodeEncodeError: the search for its
+    kernels' launches in the package encoded its name), with the cache a traceback (the entry's
+    JSON), and its name was printed raw on stdout (an error with a strict stdout, `\udcff` in
+    JSON) and as `k\udcff.py` on stderr. Every format now shows U+FFFD for the byte, as ruff,
+    and stdout stays UTF-8 (PYTHONIOENCODING=utf-8: strict, as in a UTF-8 locale)."""
+    root = new_project(tmp_path)
+    package = root / "triton_ascend"
+    (package / "__init__.py").write_text("", encoding="utf-8")
+    kernels = (FIXTURES / "triton_ascend" / "asc002_constexpr_to.py").read_text(encoding="utf-8")
+    (package / NOT_UTF8).write_text(kernels, encoding="utf-8")
+    (package / os.fsdecode(b"bad\xfe.py")).write_text(PLAIN_SYNTAX, encoding="utf-8")
+    strict = {"PYTHONIOENCODING": "utf-8"}
+    error = f"triton_ascend/bad\ufffd.py:{python_error_position(PLAIN_SYNTAX)}: error: SyntaxError"
+    # the first run writes the cache, the others read it
+    for options in (["--no-cache"], [], ["--output-format", "concise"]):
+        done = check(root, *options, environment=strict)
+        assert done.returncode == 2 and f"triton_ascend/{SHOWN}:28:13: ASC002" in done.stdout, done.stderr
+        assert GOOD_FINDING in done.stdout
+        assert [line for line in done.stderr.splitlines() if "error" in line] == [error + ": invalid syntax"]
+    found = json.loads(check(root, "--output-format", "json", environment=strict).stdout)
+    assert {entry["filename"] for entry in found} == {
+        f"triton_ascend/{SHOWN}",
+        "triton_ascend/bad\ufffd.py",
+        "triton_ascend/good.py",
+    }
+    sarif = check(root, "--output-format", "sarif", environment=strict).stdout
+    uris = {
+        location["physicalLocation"]["artifactLocation"]["uri"]
+        for result in json.loads(sarif)["runs"][0]["results"]
+        for location in result["locations"]
+    }
+    assert (package / SHOWN).as_uri() in uris and (package / SHOWN).as_uri().endswith("k%EF%BF%BD.py")
+    github = check(root, "--output-format", "github", environment=strict).stdout
+    assert f"file={package / SHOWN},line=28,col=13," in github
+    stdin = check(
+        root, "--stdin-filename", os.fsdecode(b"triton_ascend/s\xfe.py"), "-", environment=strict, stdin=kernels
+    )
+    assert stdin.returncode == 1 and "triton_ascend/s\ufffd.py:28:13: ASC002" in stdin.stdout, stdin.stderr
+    assert stdin.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("text", "where", "message"),
+    [
+        # an editor's document may hold what no file can: JSON carries a lone surrogate
+        (HEAD + 'x = "\ud800"\n', Position(HEAD_ROWS + 1, 6), "text cannot be encoded as utf-8: lone surrogate U+D800"),
+        (
+            HEAD + "x = 1  # \udcff\n",
+            Position(HEAD_ROWS + 1, 10),
+            "text cannot be encoded as utf-8: lone surrogate U+DCFF",
+        ),
+        # the size limit of a file, on the text's UTF-8 (é is two bytes)
+        (HEAD + "# " + "é" * (3 * 1024 * 1024) + "\n", None, "file too large to lint ({size} bytes; limit 5242880)"),
+        (HEAD + "x = 1\n" * (1024 * 1024), None, "file too large to lint ({size} bytes; limit 5242880)"),
+    ],
+    ids=["surrogate-in-string", "surrogate-in-comment", "large-non-ascii", "large-ascii"],
+)
+def test_a_text_no_file_can_hold_is_refused_as_the_file_would_be(
+    tmp_path: Path, text: str, where: Position | None, message: str
+) -> None:
+    """`lint_source` is the editor server's and the flake8 plugin's way in: a lone surrogate was
+    an internal error (UnicodeEncodeError from `compile`), and a text over the 5 MB a file may
+    hold was linted (6.6 MB in 10.6 s, in the editor)."""
+    result = engine.lint_source(text, str(tmp_path / "triton_ascend" / "k.py"), Settings(root=tmp_path))
+    assert result.error is not None and not result.findings
+    assert (result.error.message, result.error.location) == (
+        message.format(size=len(text.encode("utf-8", "surrogatepass"))),
+        where,
+    )
 
 
 # ---- internal errors and time budgets (in process: a test double of a rule stands in for a bug) ----

@@ -365,6 +365,26 @@ def test_a_syntax_error_is_a_diagnostic_and_other_files_are_not_flagged(project:
     with_server(project, scenario)
 
 
+def test_a_document_no_file_can_hold_gets_one_diagnostic_saying_why(project: Path):
+    """A lone surrogate (JSON may carry `"\ud800"`) was "internal error (UnicodeEncodeError ...)"
+    at 0:0, and a 6 MB document was linted (the command line refuses a file over 5 MB): each is
+    refused as the file would be, the surrogate where it is."""
+    surrogate = KERNEL + 'x = "\ud800"  # \udcff\n'
+    large = "x = 1\n" * (1024 * 1024)
+
+    async def scenario(editor: Editor) -> None:
+        uri = open_document(editor, project / "triton_ascend" / "surrogate.py", surrogate)
+        (error,) = (await editor.diagnostics(uri, 1)).diagnostics
+        row = surrogate.count("\n")
+        assert error.message == "text cannot be encoded as utf-8: lone surrogate U+D800"
+        assert error.range.start == utf16(surrogate, row, 6) and error.severity == lsp.DiagnosticSeverity.Error
+        uri = open_document(editor, project / "triton_ascend" / "large.py", large)
+        (error,) = (await editor.diagnostics(uri, 1)).diagnostics
+        assert error.message == f"file too large to lint ({len(large)} bytes; limit 5242880)"
+
+    with_server(project, scenario)
+
+
 def test_a_suppression_comment_that_cannot_be_read_is_a_warning(project: Path):
     """`check` warns on stderr; the editor shows it where the comment is, and the finding stays."""
     text = KERNEL.replace("num_warps=4)", "num_warps=4)  # noqa: ASC-001")

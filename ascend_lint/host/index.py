@@ -1182,7 +1182,7 @@ class HostIndex(HostFacts):
         if imported is None or imported.file is None or kernel.is_device_function or self.launches_with_helpers(kernel):
             return []
         file = imported.file
-        stem = (file.parent.name if file.name == "__init__.py" else file.stem).encode()
+        stem = os.fsencode(file.parent.name if file.name == "__init__.py" else file.stem)  # a name as its bytes
         candidates = [
             (path, data)
             for path, data in self._package_sources

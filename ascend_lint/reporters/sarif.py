@@ -13,6 +13,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ascend_lint import __version__
+from ascend_lint.engine import printable
 from ascend_lint.model import Diagnostic, FileResult, Finding, Fix, Position
 from ascend_lint.registry import all_rules
 from ascend_lint.reporters import shared
@@ -162,7 +163,7 @@ def _artifact(filename: str) -> JSONObject:
     """An absolute `file://` URI, as ruff writes: upload-sarif makes it relative to the checkout
     (its `checkout_path` input, the workspace by default), wherever ascend-lint ran, where a
     relative one is read as relative to the repository root."""
-    return {"uri": Path(os.path.abspath(filename)).as_uri()}
+    return {"uri": Path(os.path.abspath(printable(filename))).as_uri()}
 
 
 def _region(start: Position, end: Position) -> JSONObject:

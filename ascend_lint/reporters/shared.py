@@ -8,7 +8,7 @@ from importlib import metadata
 from pathlib import PurePath
 from typing import TYPE_CHECKING, Any
 
-from ascend_lint.engine import relative_display
+from ascend_lint.engine import printable, relative_display
 from ascend_lint.model import Diagnostic
 
 if TYPE_CHECKING:
@@ -74,7 +74,7 @@ def report_path(filename: str) -> str:
     ran. Stdin without `--stdin-filename` stays `-`."""
     if filename == "-":
         return filename
-    return PurePath(os.path.abspath(filename)).as_posix()
+    return PurePath(os.path.abspath(printable(filename))).as_posix()
 
 
 def display_path(filename: str) -> str:
