@@ -41,14 +41,21 @@ Flags a launch whose grid has an axis holding the AI (cube) core count —
 `get_device_properties(device).get("num_aicore")`), fla's
 `get_multiprocessor_count(i, use_aicore=True)`, torch_npu's `props.cube_core_num`, the
 triton-ascend driver's `triton.runtime.driver.active.utils.get_aicore_num()`, vLLM's
-`num_compute_units()` (vllm-ascend's platform answers the cube core count), or a name (the function's own, or a
+`num_compute_units()` (vllm-ascend's platform answers the cube core count), `getattr(props,
+"cube_core_num", 24)`, or a name (the function's own, or a
 module-level `NUM_CORES = ...`), parameter, `min`/`max` or helper of the module (a function,
 or a method called through its class or `self`: `Device.cube_cores()`) returning one, also as an element of a tuple it returns (`cores, _ = get_device_properties()` or
 `get_device_properties()[0]` with `return props["num_aicore"], props["num_vectorcore"]`: the
 element the helper returns decides, not its position; a helper returning
 `props["num_vectorcore"] if op_type == "vector" else props["num_aicore"]` holds the count the
-literal the call passes picks, `get_num_cores("cube")`) — for a kernel with no `tl.dot`: a
-vector-bound kernel. A helper or module-level name another module of the package defines
+literal the call passes picks, `get_num_cores("cube")`; a helper returning a dict,
+`device_info()["cores"]` with `return {"cores": props["num_aicore"], ...}`) — for a kernel with no `tl.dot`: a
+vector-bound kernel. A module-level name that functions set under `global` (vllm-ascend's
+`triton_utils.py`: `_NUM_AICORE = -1`, `init_device_properties_triton()` sets it to
+`device_properties.get("num_aicore", -1)`, `get_aicore_num()` returns it) holds the count when
+every value the module and those functions give it is that count, but for a placeholder
+(`None`, `0`, `-1`); one also set to anything else (a literal fallback, the vector core count,
+`+= 1`, a `for` target) holds no known count. A helper or module-level name another module of the package defines
 counts the same (`from .utils import get_num_cores`, `from .utils import NUM_CORES`, `from .
 import utils` or `import pkg.utils as u` then `utils.get_num_cores("cube")`): that module is
 read from disk as for an imported device function, and works the count out from its own
@@ -163,6 +170,31 @@ def launch(x, y, g):
     n_cube = triton.runtime.driver.active.utils.get_aicore_num()
     copy_then_exp[(n_cube,)](x, y, g, x.numel(), BLOCK=1024)
 """,
+        # a global set to the AI core count by one function and to a literal by another: no known count
+        """
+import torch
+import triton
+import triton.language as tl
+
+_NUM_CORES = None
+
+def init_cores():
+    global _NUM_CORES
+    _NUM_CORES = torch.npu.get_device_properties(torch.npu.current_device()).cube_core_num
+
+def use_cores(n):
+    global _NUM_CORES
+    _NUM_CORES = 40
+
+@triton.jit
+def exp_kernel(x, y, n, BLOCK: tl.constexpr):
+    for t in tl.range(tl.program_id(0), tl.cdiv(n, BLOCK), tl.num_programs(0)):
+        offs = t * BLOCK + tl.arange(0, BLOCK)
+        tl.store(y + offs, tl.exp(tl.load(x + offs, mask=offs < n)), mask=offs < n)
+
+def exp(x, y):
+    exp_kernel[(_NUM_CORES,)](x, y, x.numel(), BLOCK=1024)
+""",
     )
     INVALID = (
         # a helper asked for the cube count by a literal argument (XPU-Forces/mojo_opset)
@@ -200,6 +232,35 @@ def scale_rows(x):
 
 def _cores_grid(props):  # a grid a helper makes of what its call passes
     return (props.cube_core_num,)
+""",
+        # vllm-ascend's `triton_utils.py`: a global an init function sets, returned by a getter
+        """
+import torch
+
+_NUM_AICORE = -1
+_NUM_VECTORCORE = -1
+
+def init_device_properties_triton():
+    global _NUM_AICORE, _NUM_VECTORCORE
+    props = triton.runtime.driver.active.utils.get_device_properties(torch.npu.current_device())
+    _NUM_AICORE = props.get("num_aicore", -1)
+    _NUM_VECTORCORE = props.get("num_vectorcore", -1)
+
+def get_aicore_num():
+    return _NUM_AICORE
+
+def get_vectorcore_num():
+    return _NUM_VECTORCORE
+
+@triton.jit
+def exp_kernel(x, y, n, BLOCK: tl.constexpr):
+    for t in tl.range(tl.program_id(0), tl.cdiv(n, BLOCK), tl.num_programs(0)):
+        offs = t * BLOCK + tl.arange(0, BLOCK)
+        tl.store(y + offs, tl.exp(tl.load(x + offs, mask=offs < n)), mask=offs < n)
+
+def exp(x, y):
+    exp_kernel[(get_aicore_num(),)](x, y, x.numel(), BLOCK=1024)  # expect
+    exp_kernel[(get_vectorcore_num(),)](x, y, x.numel(), BLOCK=1024)
 """,
         # triton-ascend's driver answers the counts too (FlagGems-vllm's `_get_aic_num()`)
         """

@@ -114,3 +114,130 @@ def test_a_kernel_of_another_module_of_the_package_is_checked_where_it_is_launch
         "import triton\nimport triton.language as tl\n\n\n" + dotted, encoding="utf-8"
     )
     assert lint_file(str(launch), settings(select=["ASC009"])).findings == []  # ASC013 may estimate its dot
+
+
+# vllm-ascend's `vllm_ascend/ops/triton/triton_utils.py` (0.26.0rc1, 0.30.0rc2): the counts are
+# module globals an init function sets under `global`, and getters return them.
+TRITON_UTILS = """
+from typing import Any
+
+import torch
+from vllm.triton_utils import HAS_TRITON, tl, triton
+
+_NUM_AICORE = -1
+_NUM_VECTORCORE = -1
+
+
+def init_device_properties_triton():
+    global _NUM_AICORE, _NUM_VECTORCORE
+    if _NUM_AICORE == -1 and HAS_TRITON:
+        device_properties: dict[str, Any] = triton.runtime.driver.active.utils.get_device_properties(
+            torch.npu.current_device()
+        )
+        _NUM_AICORE = device_properties.get("num_aicore", -1)
+        _NUM_VECTORCORE = device_properties.get("num_vectorcore", -1)
+        assert _NUM_AICORE > 0 and _NUM_VECTORCORE > 0, "Failed to detect device properties."
+
+
+def get_aicore_num():
+    global _NUM_AICORE
+    assert _NUM_AICORE > 0, "Device properties not initialized."
+    return _NUM_AICORE
+
+
+def get_vectorcore_num():
+    global _NUM_VECTORCORE
+    assert _NUM_VECTORCORE > 0, "Device properties not initialized."
+    return _NUM_VECTORCORE
+"""
+
+
+def utils_package(tmp_path: Path, getter: str, utils: str = TRITON_UTILS) -> Path:
+    """`pkg/ops/launch.py` launching on `getter()` it imports from `pkg/utils.py` (`utils`)."""
+    launch = package(tmp_path, f"from pkg.utils import {getter}", f"{getter}()")
+    (tmp_path / "pkg" / "utils.py").write_text(utils, encoding="utf-8")
+    return launch
+
+
+def test_a_getter_of_a_global_an_init_function_sets_to_the_ai_core_count(tmp_path: Path) -> None:
+    """vllm-ascend's `get_aicore_num()` is the AI core count: `_NUM_AICORE` is only ever the
+    placeholder `-1` or `device_properties.get("num_aicore", -1)`; `get_vectorcore_num()` is the
+    vector core count."""
+    launch = utils_package(tmp_path, "get_aicore_num")
+    result = lint_file(str(launch), settings())
+    assert [(f.code, f.location.row, f.related[0].location.row) for f in result.findings] == [("ASC009", 15, 15)]
+    utils = tmp_path / "pkg" / "utils.py"
+    assert result.imported_files == {str(utils): file_hash(utils)}
+    assert lint_file(str(utils_package(tmp_path / "vector", "get_vectorcore_num")), settings()).findings == []
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        "def _fallback():\n    global _NUM_AICORE\n    _NUM_AICORE = 24\n",  # a literal
+        "def _swap():\n    global _NUM_AICORE\n    _NUM_AICORE = _NUM_VECTORCORE\n",  # the vector count
+        "def _count():\n    global _NUM_AICORE\n    _NUM_AICORE += 1\n",  # an update
+        "def _each():\n    global _NUM_AICORE\n    for _NUM_AICORE in range(4):\n        pass\n",  # a loop
+    ],
+)
+def test_a_global_also_set_to_something_else_holds_no_known_count(tmp_path: Path, other: str) -> None:
+    launch = utils_package(tmp_path, "get_aicore_num", TRITON_UTILS + "\n\n" + other)
+    assert lint_file(str(launch), settings()).findings == []
+
+
+SINGLE_FILE = """
+import functools
+
+import torch
+import triton
+import triton.language as tl
+
+_NUM_AIC = None
+
+
+def _init():
+    global _NUM_AIC
+    props = torch.npu.get_device_properties(torch.npu.current_device())
+    _NUM_AIC = {value}
+
+
+def cores():
+    if _NUM_AIC is None:
+        _init()
+    return _NUM_AIC
+
+
+@functools.cache
+def device_info():
+    p = triton.runtime.driver.active.utils.get_device_properties(0)
+    return {{"cores": p["num_aicore"], "vec": p["num_vectorcore"]}}
+
+
+@triton.jit
+def exp_kernel(x, y, n, BLOCK: tl.constexpr):
+    for b in tl.range(tl.program_id(0), tl.cdiv(n, BLOCK), tl.num_programs(0)):
+        o = b * BLOCK + tl.arange(0, BLOCK)
+        tl.store(y + o, tl.exp(tl.load(x + o, mask=o < n)), mask=o < n)
+
+
+def exp(x, y):
+    exp_kernel[({cores},)](x, y, x.numel(), BLOCK=4096)
+"""
+
+
+@pytest.mark.parametrize(
+    ("value", "cores", "flagged"),
+    [
+        ("props.cube_core_num", "cores()", True),
+        ('int(getattr(props, "cube_core_num", 24))', "cores()", True),  # vllm-ascend's platform.py spelling
+        ('getattr(props, "vector_core_num", 48)', "cores()", False),
+        ("props.cube_core_num", "_NUM_AIC", True),  # read directly
+        ("props.cube_core_num or 24", "cores()", True),
+        ("48", "cores()", False),
+        ("None", 'device_info()["cores"]', True),  # an entry of the dict a helper returns
+        ("None", 'device_info()["vec"]', False),
+    ],
+)
+def test_a_global_an_init_function_of_the_module_sets(lint, value: str, cores: str, flagged: bool) -> None:
+    findings = lint(SINGLE_FILE.format(value=value, cores=cores), select=["ASC009"])
+    assert [f.location.row for f in findings] == ([37] if flagged else [])

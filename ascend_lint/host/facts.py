@@ -22,7 +22,7 @@ from ..nodes import (
     updated_value,
     walk,
 )
-from .bindings import names_read, unpacked_into
+from .bindings import declared_global, names_read, unpacked_into
 from .dicts import maps_a_key_to_a_callable
 from .dtypes import TensorDtype, dtypes_asserted
 from .records import Binder, CallSite, ItemStore, Launch, Scope
@@ -47,6 +47,7 @@ _NOTED = frozenset(
         cst.AugAssign,
         cst.For,
         cst.Dict,
+        cst.Global,
     }
 )
 
@@ -68,6 +69,7 @@ class HostFacts:
         self.attribute_stores: dict[str, list[tuple[cst.BaseExpression, Scope]]] = {}
         self.returns: dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef]]] = {}
         self.functions: dict[str, list[cst.FunctionDef]] = {}
+        self.globals_declared: dict[str, list[cst.FunctionDef]] = {}  # `global n` in a function: n -> the functions
         self.calls_of: dict[str, list[CallSite]] = {}  # plain `f(...)` calls by name
         # `obj.f(...)` calls by `f`, with `obj` (`self`, `cls`, a class's name)
         self.attribute_calls: dict[str, list[tuple[str, CallSite]]] = {}
@@ -98,6 +100,7 @@ class HostFacts:
         _extend(self.attribute_stores, other.attribute_stores)
         _extend(self.returns, other.returns)
         _extend(self.functions, other.functions)
+        _extend(self.globals_declared, other.globals_declared)
         _extend(self.calls_of, other.calls_of)
         _extend(self.attribute_calls, other.attribute_calls)
         self.class_of.update(other.class_of)
@@ -170,6 +173,9 @@ class HostFacts:
                     blocks = (*blocks, node)
                 elif type(node) is cst.Dict and any(map(maps_a_key_to_a_callable, node.elements)):
                     self.keyed_callables.append((node, scope))
+                elif type(node) is cst.Global and scope is not None:
+                    for name in declared_global(node):
+                        self.globals_declared.setdefault(name, []).append(scope)
             children = _reachable(child_nodes(node)) if type(node) is cst.IndentedBlock else child_nodes(node)
             children.reverse()
             stack.extend((child, scope, blocks, in_class) for child in children)

@@ -194,6 +194,7 @@ class HostIndex(HostFacts):
         self._callers: dict[cst.FunctionDef, list[CallSite]] = {}  # `callers_of`, by function
         self._launches_passing: dict[Kernel, list[Launch]] = {}  # `launches_passing`, by kernel
         self._passed: dict[tuple[Kernel, str], list[tuple[HostIndex, Launch, Passed | None]]] = {}  # `passed_values`
+        self._globals_read: set[str] = set()  # the names `_global_core_count` is reading
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
             self.walk(module, kernel_defs)
@@ -1455,6 +1456,8 @@ class HostIndex(HostFacts):
         `utils.get_aivector_core_num()` methods (any receiver) are the AI / vector core count."""
         if hops > MAX_HOPS:
             return None
+        if isinstance(value, cst.Name) and self._rebound_global(value.value, scope):
+            return self._global_core_count(value.value, hops)
         for origin, _ in self.origins(value, scope):
             found = self._core_count_at(origin, self._scope_of(origin, scope), hops)
             if found is not None:
@@ -1466,6 +1469,8 @@ class HostIndex(HostFacts):
         if key in CORE_COUNT_KEYS:
             return CoreCount(key, node)
         if isinstance(node, cst.Name):
+            if self._rebound_global(node.value, scope):  # `global _NUM_AICORE` in an init function
+                return self._global_core_count(node.value, hops)
             if self._is_free(node.value, scope):  # bound by an import (`from .utils import NUM_CORES`)
                 return self._imported_core_count(node, node, scope)
             binding = self._binding_scope(node.value, scope)  # origins follow the names `scope` binds
@@ -1478,7 +1483,8 @@ class HostIndex(HostFacts):
             func = node.value.func
             if isinstance(func, cst.Attribute) or (isinstance(func, cst.Name) and func.value not in self.functions):
                 return self._imported_core_count(func, node, scope)
-            return None
+            key = subscript_key(node)  # `device_info()["cores"]`, a dict the function returns
+            return self._keyed_core_count(func.value, key, hops) if isinstance(func, cst.Name) and key else None
         if not isinstance(node, cst.Call):
             return None
         func = node.func
@@ -1487,6 +1493,9 @@ class HostIndex(HostFacts):
         )
         if callee == "get" and node.args and str_literal(node.args[0].value) in CORE_COUNT_KEYS:
             return CoreCount(str_literal(node.args[0].value) or "", node)
+        if callee == "getattr" and len(node.args) >= 2:  # `getattr(props, "cube_core_num", 24)`
+            attribute = str_literal(node.args[1].value)
+            return CoreCount(CORE_COUNT_ATTRIBUTES[attribute], node) if attribute in CORE_COUNT_ATTRIBUTES else None
         if callee in _DRIVER_CORE_COUNTS and isinstance(func, cst.Attribute):  # `driver.active.utils.get_aicore_num()`
             return CoreCount(_DRIVER_CORE_COUNTS[callee], node)
         if callee == "num_compute_units":  # vLLM's platform query: vllm-ascend answers `cube_core_num`
@@ -1527,6 +1536,45 @@ class HostIndex(HostFacts):
                 return found
         return None
 
+    def _keyed_core_count(self, function_name: str, key: str, hops: int) -> CoreCount | None:
+        """The core count a call of the module's function holds under `key` of the dict literal
+        it returns (`return {"cores": props["num_aicore"], ...}`)."""
+        for returned, function in self.returns.get(function_name, ()):
+            entry = dict_entry(returned, key) if isinstance(returned, cst.Dict) or is_dict_call(returned) else None
+            found = self.core_count(entry, function, hops + 1) if entry is not None else None
+            if found is not None:
+                return found
+        return None
+
+    def _rebound_global(self, name: str, scope: Scope) -> bool:
+        """`name`, read in `scope`, is a module-level name a function of the module rebinds
+        (`global name` in it): `scope` declares it so, or reads it from the module."""
+        declaring = self.globals_declared.get(name, [])
+        return bool(declaring) and (scope in declaring or self._binding_scope(name, scope) is None)
+
+    def _global_core_count(self, name: str, hops: int) -> CoreCount | None:
+        """The core count a module-level name holds that functions rebind (vllm-ascend's
+        `_NUM_AICORE = -1`, set by `init_device_properties_triton()` under `global _NUM_AICORE`
+        to `device_properties.get("num_aicore", -1)` and returned by `get_aicore_num()`): every
+        value the module and the functions declaring it global assign, but for a placeholder
+        (`None`, `0`, `-1`), holds a count, all of one kind. None when one holds anything else (a
+        literal, the other count) or something binds it other than an assignment (`for`, an
+        import), and for a value reading the name again (`n = n or query()`) while it is read."""
+        if name in self._globals_read or not self._assigned_only(name, None, rebound=True):
+            return None
+        self._globals_read.add(name)
+        try:
+            counts: list[CoreCount | None] = [
+                self.core_count(value, owner, hops + 1)
+                for owner in (None, *dict.fromkeys(self.globals_declared[name]))
+                for value in self.bindings.get((name, owner), ())
+                if not _is_placeholder(value)
+            ]
+        finally:
+            self._globals_read.discard(name)
+        kinds = {count.kind if count is not None else None for count in counts}
+        return counts[0] if len(kinds) == 1 and None not in kinds else None
+
     def _imported_core_count(
         self, reference: cst.Name | cst.Attribute, node: cst.BaseExpression, scope: Scope
     ) -> CoreCount | None:
@@ -1544,10 +1592,11 @@ class HostIndex(HostFacts):
         if isinstance(node, cst.Call):
             count = host._returned_core_count(name, node, 0) if name in host.functions else None
         elif isinstance(node, cst.Subscript):
-            index = returned_index(node)
+            index, key = returned_index(node), subscript_key(node)
             elements = host._elements_returned(name, index) if index is not None else []
             counts = (host.core_count(element, function) for element, function in elements if element is not None)
-            count, node = next(filter(None, counts), None), node.value  # `_unpacked` made the subscript
+            count = next(filter(None, counts), None) if key is None else host._keyed_core_count(name, key, 0)
+            node = node.value  # `_unpacked` made the subscript
         else:
             values = host.values_of(name, None)
             count = next(filter(None, (host.core_count(value, None) for value in values)), None)
@@ -2163,16 +2212,18 @@ class HostIndex(HostFacts):
             return (min if callee == "min" else max)(each for each in args if each is not None)
         return folded_int(value, known) if isinstance(value, cst.Integer | cst.BinaryOperation) else None
 
-    def _assigned_only(self, name: str, owner: Scope) -> bool:
+    def _assigned_only(self, name: str, owner: Scope, rebound: bool = False) -> bool:
         """Every binding of `name` in `owner` (the module for None, functions included) is an
         assignment the index records its value of: no `for`, comprehension, `with`, `except`,
         import or `match` target, no starred name of an unpacking (`M, *N = ...`), and at module
-        level no `global` statement naming it."""
+        level no `global` statement naming it unless `rebound` (the assignments of the functions
+        declaring it are then read too: `_global_core_count`)."""
         if owner not in self._binders:
             self._binders[owner] = binders_by_name(self.module if owner is None else owner.body)
         # a method called on it changes no int (`(n - 1).bit_length()`); a `global` statement
         # naming a module-level name lets any function rebind it
-        kept = (*RECORDED_BINDERS, cst.Call) if owner is None else (*RECORDED_BINDERS, cst.Call, cst.Global)
+        globals_kept = owner is not None or rebound
+        kept = (*RECORDED_BINDERS, cst.Call, cst.Global) if globals_kept else (*RECORDED_BINDERS, cst.Call)
         return all(
             isinstance(node, kept) and not starred_target(node, name) for node in self._binders[owner].get(name, ())
         )
@@ -2762,3 +2813,8 @@ def _own_nodes(function: cst.FunctionDef) -> Iterator[cst.CSTNode]:
         yield node
         if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             stack.extend(reversed(child_nodes(node)))
+
+
+def _is_placeholder(value: cst.BaseExpression) -> bool:
+    """A value standing for a count not known yet: `None`, `0`, `-1`."""
+    return (isinstance(value, cst.Name) and value.value == "None") or int_literal(value) == 0 or is_minus_one(value)
