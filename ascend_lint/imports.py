@@ -396,11 +396,13 @@ class ImportMap:
 
     @property
     def language_alias(self) -> str | None:
-        """How new code in the module names `triton.language`: its alias (`tl`), else through
-        the module's name for Triton (`triton.language`); None when it imports neither (only
-        pieces: `from triton.language import load`)."""
+        """How new code in the module names `triton.language`: its module-level alias (`tl`),
+        else through the module's name for Triton (`triton.language`); None when it imports
+        neither at module level (only pieces: `from triton.language import load`)."""
         for wanted, suffix in ((LANGUAGE, ""), (TRITON, ".language")):
-            local = next((local for local, full in self.aliases.items() if full == wanted), None)
+            # bound at module level: an import inside another function is no name in a kernel
+            bound = (local for local, full in self.aliases.items() if full == wanted and local in self.module_names)
+            local = next(bound, None)
             if local is not None:
                 return local + suffix
         return None

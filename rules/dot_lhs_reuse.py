@@ -927,22 +927,25 @@ def kern(p_q, p_k, p_o):
         outcomes = context.compiled_outcomes(kernel)
         dots = _Dots(context).of(kernel)
         copies = _CopyPlanner(kernel, context, dots)
-        clobbered: dict[int, tuple[Event, list[tuple[_Dot, FixPlan | Declined | None, Assumptions]]]] = {}
+        clobbered: dict[int, tuple[Event, list[tuple[_Dot, FixPlan | Declined | None, list[Assumptions]]]]] = {}
         for dot in dots:
             event, tile = dot.event, dot.tile
-            where: dict[int, tuple[Event, Assumptions]] = {}
+            # each read with every set of outcomes under which the dot clobbers what it reads
+            where: dict[int, tuple[Event, list[Assumptions]]] = {}
             for read, assumed in _reads_after(flow, dot):
-                if read.index not in where and dot.runs_with(read, flow, outcomes, assumed):
-                    where[read.index] = read, assumed
+                if dot.runs_with(read, flow, outcomes, assumed):
+                    known = where.setdefault(read.index, (read, []))[1]
+                    if assumed not in known:
+                        known.append(assumed)
             reads = [where[index][0] for index in sorted(where)]
             fix = copies.plan(dot, reads) if reads else None
             carried = [read for read in reads if read.index < event.index]
-            for read, assumed in where.values():
+            for read, outcome_sets in where.values():
                 if read.index > event.index:
-                    clobbered.setdefault(read.index, (read, []))[1].append((dot, fix, assumed))
+                    clobbered.setdefault(read.index, (read, []))[1].append((dot, fix, outcome_sets))
             for read in flow.reads_consumed_after(event, tile.value):  # `x + tl.dot(x, y)`: no copy to take
                 if flow.compiled_under(read, dot.assumed):
-                    clobbered.setdefault(read.index, (read, []))[1].append((dot, None, dot.assumed))
+                    clobbered.setdefault(read.index, (read, []))[1].append((dot, None, [dot.assumed]))
             if carried:
                 yield Report(
                     event.node,
@@ -954,12 +957,12 @@ def kern(p_q, p_k, p_o):
         # one finding per read, naming the first dot that clobbered the tile
         for index in sorted(clobbered):
             read, clobbers = clobbered[index]
-            (first, _, assumed), *others = clobbers
+            (first, _, outcome_sets), *others = clobbers
             tile_name = first.tile.value
             fix = _protecting(read, [fix for _, fix, _ in clobbers])
             yield Report(
                 read.node,
-                _read_message(read, first, _shown(flow, first, read, assumed)),
+                _read_message(read, first, _shown(flow, first, read, outcome_sets)),
                 related=(
                     (first.event.node, f"{first.label} that may clobber `{tile_name}`"),
                     *(
@@ -981,21 +984,27 @@ def _reads_after(flow: Flow, dot: _Dot) -> list[tuple[Event, Assumptions]]:
     return own + flow.alias_reads_after(dot.event, name, dot.assumed)
 
 
-def _shown(flow: Flow, dot: _Dot, read: Event, assumed: Assumptions) -> Assumptions:
-    """The outcomes under which the dot clobbers the tile `read` reads that a message names:
-    those the `if` arms and choices around the read and the dot do not already state."""
-    return assumed - flow.decided_arms(read) - flow.decided_arms(dot.event)
+def _shown(flow: Flow, dot: _Dot, read: Event, assumed: list[Assumptions]) -> list[Assumptions]:
+    """The sets of outcomes under which the dot clobbers the tile `read` reads that a message
+    names: those the `if` arms and choices around the read and the dot do not already state;
+    none when one set is all stated (the read is clobbered wherever it is compiled)."""
+    decided = flow.decided_arms(read) | flow.decided_arms(dot.event)
+    shown = [each - decided for each in assumed]
+    return [] if not all(shown) else shown
 
 
-def _where(assumed: Assumptions) -> str:
-    """The specialisations a choice of tile holds in: `` where `TRANSPOSED` is false``."""
+def _where(assumed: list[Assumptions]) -> str:
+    """The specialisations a choice of tile holds in: `` where `TRANSPOSED` is false``, each
+    set of outcomes joined by `or`."""
     if not assumed:
         return ""
-    parts = [f"`{key}` is {'true' if holds else 'false'}" for key, holds in sorted(assumed)]
-    return " where " + " and ".join(parts)
+    sets = [
+        " and ".join(f"`{key}` is {'true' if holds else 'false'}" for key, holds in sorted(each)) for each in assumed
+    ]
+    return " where " + ", or ".join(sorted(sets))
 
 
-def _read_message(read: Event, dot: _Dot, assumed: Assumptions) -> str:
+def _read_message(read: Event, dot: _Dot, assumed: list[Assumptions]) -> str:
     """The message of a read of the clobbered tile; `assumed`: the constexpr test outcomes under
     which the dot's left operand is that tile (a choice of tile), named in the message."""
     tile, where = dot.tile.value, _where(assumed)
@@ -1005,7 +1014,7 @@ def _read_message(read: Event, dot: _Dot, assumed: Assumptions) -> str:
     return f"`{read.name}` is read after `{tile}`, the same tile (an alias, not a copy), was {clobber}"
 
 
-def _loop_carried_message(dot: _Dot, carried: list[Event], assumed: Assumptions) -> str:
+def _loop_carried_message(dot: _Dot, carried: list[Event], assumed: list[Assumptions]) -> str:
     tile, where = dot.tile.value, _where(assumed)
     if any(read.name == tile for read in carried):
         return (

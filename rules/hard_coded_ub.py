@@ -119,7 +119,7 @@ _KIB_UNITS = {"kb", "kib"}
 _BYTE_UNITS = {"b", "byte", "bytes"}
 _ELEMENT_UNITS = {"elem", "elems", "element", "elements", "numel", "nelem", "nelems"}
 # an element's size by the dtype a name gives (`max_ub_elems_fp32`; `FP16` splits into `fp`, `16`)
-_DTYPE_BYTES = dict.fromkeys(("fp64", "f64", "float64", "double", "int64", "i64"), 8)
+_DTYPE_BYTES = dict.fromkeys(("fp64", "f64", "float64", "int64", "i64"), 8)  # not `double`: a double buffer
 _DTYPE_BYTES |= dict.fromkeys(("fp32", "f32", "float32", "float", "int32", "i32", "uint32"), 4)
 _DTYPE_BYTES |= dict.fromkeys(("fp16", "f16", "float16", "half", "bf16", "bfloat16", "int16", "i16"), 2)
 _DTYPE_BYTES |= dict.fromkeys(("fp8", "int8", "i8", "uint8", "u8"), 1)
@@ -331,8 +331,9 @@ class Hw:
         found = _capacity(value, context.imports)
         if found is None:
             return
-        capacity, number = found
-        per_unit = _bytes_per_unit(name, number)
+        capacity, number, into_units = found
+        # what a division into units divides is bytes (`196608 // torch.float32.itemsize`)
+        per_unit = Fraction(1) if into_units else _bytes_per_unit(name, number)
         divided = _divided_by_literal(capacity) if per_unit is None else None
         if divided is not None:  # `UB_ELEMS = 196608 // 4`: bytes into elements of 4 bytes
             capacity, number, per_unit = divided, folded_int(divided) or 0, Fraction(1)
@@ -349,7 +350,7 @@ class Hw:
         )
 
 
-def _capacity(value: cst.BaseExpression, imports: ImportMap) -> tuple[cst.BaseExpression, int] | None:
+def _capacity(value: cst.BaseExpression, imports: ImportMap) -> tuple[cst.BaseExpression, int, bool] | None:
     """The integer literal arithmetic that states the capacity, with its value: the whole value,
     what a division into units divides (`85 * 1024 // x.element_size()`: bytes into elements),
     or what a safety margin scales (`int(192 * 1024 * 0.8)`, `192 * 1024 * 0.85`), in a
@@ -370,18 +371,19 @@ def _capacity(value: cst.BaseExpression, imports: ImportMap) -> tuple[cst.BaseEx
         if default is not None:
             digits = str_literal(default)
             if digits is not None and digits.isascii() and digits.isdecimal():
-                return default, int(digits)
+                return default, int(digits), False
             value = default
+    into_units = False
     if isinstance(value, cst.BinaryOperation):
         if isinstance(value.operator, (cst.FloorDivide, cst.Divide)) and folded_int(value.right) is None:
-            value = value.left
+            value, into_units = value.left, True
         elif isinstance(value.operator, cst.Multiply):
             for scaled, factor in ((value.left, value.right), (value.right, value.left)):
                 if _is_margin(factor) and folded_int(scaled) is not None:
                     value = scaled
                     break
     number = folded_int(value)
-    return None if number is None else (value, number)
+    return None if number is None else (value, number, into_units)
 
 
 def _field_default(call: cst.Call) -> cst.BaseExpression | None:
@@ -433,9 +435,9 @@ def _bytes_per_unit(name: str, number: int) -> Fraction | None:
 
 
 def _divided_by_literal(value: cst.BaseExpression) -> cst.BaseExpression | None:
-    """What `196608 // 4` (`/` too) divides by a literal, when it is a number: bytes turned
-    into elements of that size; else None."""
-    if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.FloorDivide, cst.Divide))):
+    """What `196608 // 4` divides by a literal, when it is a number: bytes turned into elements
+    of that size; else None."""
+    if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.FloorDivide)):
         return None
     return value.left if folded_int(value.left) is not None and folded_int(value.right) is not None else None
 

@@ -435,3 +435,25 @@ def test_an_imported_module_is_parsed_once_while_its_bytes_stay_the_same(tmp_pat
     )
     assert _clobbered_reads(caller) == []  # `block_k` is the left operand now, read nowhere after
     assert len(parsed) == 2
+
+
+def test_a_tile_two_choices_pick_names_every_specialisation_it_is_clobbered_in(lint) -> None:
+    """`b_a` is the left operand where `TRANS` is true, and again where it is false and `FP8`
+    true: the message names both, not the first one found (which read as if the other were safe)."""
+    source = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(a, b, o, TRANS: tl.constexpr, FP8: tl.constexpr, BT: tl.constexpr):
+    offs = tl.arange(0, BT)
+    b_a = tl.load(a + offs[:, None] * BT + offs[None, :])
+    b_at = b_a * 3.0
+    b_b = tl.load(b + offs[:, None] * BT + offs[None, :])
+    b_l = b_a if TRANS else (b_a if FP8 else b_at)
+    b_o = tl.dot(b_l, b_b)
+    tl.store(o + offs[:, None] * BT + offs[None, :], b_o + b_a)
+"""
+    [finding] = lint(source)
+    assert "where `FP8` is true and `TRANS` is false, or `TRANS` is true," in finding.message

@@ -1231,6 +1231,11 @@ _PIECES = "from triton.language import constexpr, int32, int64, load, num_progra
     [
         (f"import triton\nfrom triton import jit\n{_PIECES}", "triton.language.cast("),
         (f"import triton as tr\nfrom triton import jit\n{_PIECES}", "tr.language.cast("),
+        # an alias another function imports is no name in the kernel
+        (
+            f"import triton\nfrom triton import jit\n{_PIECES}\n\n\ndef h():\n    import triton.language as tl",
+            "triton.language.cast(",
+        ),
         (f"from triton import jit\n{_PIECES}", None),  # no name for triton.language: no fix
     ],
 )

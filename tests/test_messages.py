@@ -88,6 +88,8 @@ def test_a_finding_quotes_code_written_over_lines_on_one_line(code: str, source:
         ("UB_NUMEL_FP32 = 49152", "(192 KiB)"),
         ("UB_ELEMS = 196608 // 4", "(192 KiB)"),  # bytes into elements of a size the name does not give
         ("UB_NUMEL = 49152", "(49152 elements)"),  # elements of no size the name gives
+        ("UB_ELEMS_DOUBLE_BUFFER = 49152", "(49152 elements)"),  # a double buffer, not float64
+        ("UB_ELEMS_FP32 = 196608 // torch.float32.itemsize", "(192 KiB)"),  # what is divided into units is bytes
     ],
 )
 def test_hard_coded_ub_reads_a_capacity_in_its_unit(line: str, size: str) -> None:
