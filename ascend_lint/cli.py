@@ -480,7 +480,7 @@ def _serve() -> int:
 
 def _list_rules() -> int:
     for rule in all_rules():
-        fix = {"safe": "fix", "unsafe": "unsafe fix"}.get(rule.FIX or "", "")
+        fix = {"safe": "fix", "unsafe": "unsafe fix", "safe/unsafe": "fix/unsafe"}.get(rule.FIX or "", "")
         print(f"{rule.CODE}  {rule.NAME:<32} {fix:<11} {rule.SUMMARY}")
     return EXIT_CLEAN
 

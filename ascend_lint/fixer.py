@@ -285,8 +285,11 @@ def _within(edit: Edit, fix: Fix) -> bool:
     )
 
 
-def _order(fix: Fix) -> list[tuple[Position, tuple[int, int], str]]:
-    return [(e.start, _reversed(e.end), e.content) for e in fix.edits]
+def _order(fix: Fix) -> list[tuple[Position, tuple[int, int], bool, str]]:
+    """Source order, the widest first; of fixes rewriting the same text, an unsafe one first: a
+    rule offers the safe part of an unsafe rewrite alone for `--fix` (ASC001 removes `num_warps`
+    and keeps a `num_stages=1`), and with `--unsafe-fixes` the whole rewrite is made."""
+    return [(e.start, _reversed(e.end), fix.applicability == "safe", e.content) for e in fix.edits]
 
 
 def _reversed(position: Position) -> tuple[int, int]:

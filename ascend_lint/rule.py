@@ -255,7 +255,8 @@ class Rule:
     CODE: ClassVar[str]  # ASCnnn: stable, public (noqa comments, configs, SARIF)
     NAME: ClassVar[str]  # kebab-case, stable, public
     SUMMARY: ClassVar[str]  # one line: `ascend-lint rules`, SARIF, the README table
-    FIX: ClassVar[Applicability | None] = None
+    # What its fixes are: "safe", "unsafe", or "safe/unsafe" (safe, unsafe for some findings).
+    FIX: ClassVar[Applicability | Literal["safe/unsafe"] | None] = None
     # A rule that never fixes: why no rewrite is right, each finding's `no_fix_reason`.
     NO_FIX: ClassVar[str | None] = None
     # Tokens every finding needs, checked on the file's words before parsing (see prefilter.py):

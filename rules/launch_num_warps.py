@@ -16,7 +16,9 @@ are ignored outside the SIMT mode. Measured on triton-ascend 3.2, the TTIR and l
 `(num_warps, num_stages)` = (4, 2), (8, 3), (1, 1); the values only land in metadata, and the
 JIT prints `[WARNING] Please DO NOT tune args ['num_warps', 'num_stages']!`. Left in place
 they look like tuning levers and make autotune spaces larger for nothing; the kernel
-guidance is to delete them on Ascend paths.
+guidance is to delete them on Ascend paths. One exception is coming: upstream triton-ascend
+(after 3.2.0) reads `num_stages=1` as "automatic multi-buffering off"; write
+`multibuffer=False` where that is meant.
 
 ## Example
 ```python
@@ -33,7 +35,10 @@ Tune tiles, the grid, layout and the UB budget instead.
 
 ## Fix safety
 Safe: the keywords (or dict entries) are removed; they have no effect on the compiled
-kernel. In a list of `triton.Config`s the fix keeps one copy of each distinct config; there is
+kernel. Unsafe for a `num_stages` that may be 1 (the literal 1, a name, an expression; not
+`s` of `for s in [2, 3, 4]` in a comprehension): no effect on triton-ascend 3.2, but newer
+builds turn multi-buffering back on without it. `--fix` still removes the `num_warps` beside
+it. In a list of `triton.Config`s the fix keeps one copy of each distinct config; there is
 no fix for a knob telling apart configs a loop builds that it cannot merge. Nor is there a fix
 for a knob whose removal host code would notice (a dict entry read out of the dict, a
 knob a heuristics, `prune_configs_by` or autotuner `key=` function reads), nor for one passed
@@ -142,7 +147,22 @@ triton-ascend 3.2, `all_kwargs()` does not hold it, so the config alone compiles
 
 ### Fix safety in detail
 Safe: the keywords (or dict entries) are removed; they have no effect on the compiled
-kernel. Each goes with its own text only: alone on its line, with that line and its comment
+kernel on released triton-ascend (3.2.0rc2, rc4, 3.2.0 never read `num_stages`). Unsafe for
+a `num_stages` the rule cannot read as an integer literal other than 1 (`num_stages=1`,
+`num_stages=s`, `num_stages=cfg["stages"]`, a lambda of a heuristics table; the name of a
+comprehension clause over a literal list, tuple or set of integer literals reads as them:
+`for s in [2, 3, 4]` keeps the safe fix, `for s in [1, 2]` does not): upstream
+triton-ascend's `linalg_to_bin_enable_npu_compile_910_95` and
+`linalg_to_bin_enable_npu_compile_A2_A3` pass `--enable-auto-multi-buffer=False` for
+`num_stages == 1` (unless `multibuffer` is given, which wins), and any other value leaves it
+on, as the default; so there its removal turns automatic multi-buffering back on (more UB, other
+performance, possibly a UB overflow). No one rewrite keeps both: `multibuffer=False` would
+turn it off on 3.2.0. Write `multibuffer=False` where it is meant, then accept the unsafe fix.
+A fix removing several knobs is as weak as its weakest part: the unsafe fix of a
+`num_stages=1` removes the other knobs of its call or dict too, while theirs, safe, leaves it
+(so `--fix` removes `num_warps=4` from `Config({...}, num_warps=4, num_stages=1)`, and
+`--unsafe-fixes` removes both in one pass); a merged config list that loses such a
+`num_stages` is unsafe as a whole (one edit: `--fix` leaves the list). Each goes with its own text only: alone on its line, with that line and its comment
 there; the neighbours' comments and lines stay. In a launch or a dict selecting a SIMT mode the fix of `num_stages` keeps `num_warps`, and the fix of the dict chosen instead of a SIMT one removes its own knobs only. In a list of `triton.Config`s (a comprehension or a literal list, passed to a call,
 bound to a name or returned), configs that differed only in the knobs would repeat, and
 autotune would benchmark the same kernel several times: the fix keeps one copy of each
@@ -186,7 +206,7 @@ never flagged.
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import TypeGuard
 
@@ -194,7 +214,7 @@ import libcst as cst
 
 from ascend_lint.fixes import Declined, FixPlan, Replace, names_in, without_items
 from ascend_lint.host import DictChange, DictTrail, Merged, Scope, all_params, passed_for
-from ascend_lint.imports import ImportMap, dotted_name, number_literal, str_literal
+from ascend_lint.imports import ImportMap, dotted_name, int_literal, number_literal, str_literal
 from ascend_lint.kernels import Kernel
 from ascend_lint.nodes import child_nodes, flat_code, walk
 from ascend_lint.rule import Confirm, Evidence, Example, HostIndex, ModuleContext, Report, Rule
@@ -214,7 +234,7 @@ class LaunchNumWarps(Rule):
     CODE = "ASC001"
     NAME = "launch-num-warps"
     SUMMARY = "`num_warps` / `num_stages` in launches, `triton.Config`, splatted launch dicts: no effect on Ascend"
-    FIX = "safe"
+    FIX = "safe/unsafe"
     CONFIRM = Confirm({"compile": Evidence.LAUNCH_OPTION_IR}, "the option's effect is on the compiled kernel")
     REQUIRES_TOKENS = (tuple(sorted(KNOBS)),)
     NO_EFFECT = True
@@ -432,6 +452,33 @@ def launch(x, y, N):
     kernel[(N,)](x, y, N, BLOCK=1024)
 """,
         ),
+        # a `num_stages` that may be 1 has an unsafe fix (newer triton-ascend reads `num_stages=1`
+        # as multi-buffering off): `--fix` removes the `num_warps` beside it, `--unsafe-fixes` both
+        Example(
+            """
+def launch(x, y, N, stages):
+    kernel[(N,)](x, y, N, BLOCK=1024, num_warps=4, num_stages=1)  # expect
+    kernel[(N,)](x, y, N, BLOCK=1024, num_stages=stages)  # expect
+""",
+            fixed="""
+def launch(x, y, N, stages):
+    kernel[(N,)](x, y, N, BLOCK=1024, num_stages=1)
+    kernel[(N,)](x, y, N, BLOCK=1024, num_stages=stages)
+""",
+        ),
+        Example(
+            """
+def launch(x, y, N, stages):
+    kernel[(N,)](x, y, N, BLOCK=1024, num_warps=4, num_stages=1)  # expect
+    kernel[(N,)](x, y, N, BLOCK=1024, num_stages=stages)  # expect
+""",
+            fixed="""
+def launch(x, y, N, stages):
+    kernel[(N,)](x, y, N, BLOCK=1024)
+    kernel[(N,)](x, y, N, BLOCK=1024)
+""",
+            unsafe_fixes=True,
+        ),
         # SIMT mode not selected (`False`, a SIMD mode, a config: `triton.Config` drops the
         # keyword) or not by every launch of the tuned kernel; `num_stages` even in the SIMT mode,
         # whose fix keeps `num_warps`
@@ -446,7 +493,7 @@ def gather(x, idx, n):
     gather_rows[(48,)](x, idx, n, num_warps=32, force_simt_only=False)  # expect
     gather_rows[(48,)](x, idx, n, num_warps=32, compile_mode="unstructured_in_simt")  # expect
     gather_rows[(48,)](x, idx, n, num_warps=32, num_stages=2, force_simt_only=True)  # expect
-    gather_rows[(48,)](x, idx, n, num_warps=4, num_stages=1, compile_mode="simd_simt")  # expect
+    gather_rows[(48,)](x, idx, n, num_warps=4, num_stages=3, compile_mode="simd_simt")  # expect
     gather_rows[(48,)](x, idx, n, num_warps=4, compile_mode="simd_simt_template")  # expect
     gather_tuned[(48,)](x, idx, n, force_simt_only=True)
     gather_tuned[(48,)](x, idx, n)
@@ -581,7 +628,8 @@ from .scan_kernels import scan_rows
 def scan(x):
     scan_rows[(1,)](x, x.shape[1], num_stages=2)  # expect
 """,
-        # the loops that fed only the knobs go: 8 configs were 2 distinct ones
+        # the loops that fed only the knobs go: 8 configs were 2 distinct ones (an unsafe fix:
+        # it removes `num_stages=s`, which may be 1)
         Example(
             """
 configs = [
@@ -595,6 +643,7 @@ configs = [
     for bt in (32, 64)
 ]
 """,
+            unsafe_fixes=True,
         ),
         # a literal list keeps one copy of each distinct config
         Example(
@@ -686,7 +735,7 @@ def launch(x, N, wide):
             """
 def launch(x, N, even):
     kw = dict(BLOCK=256)
-    kw.update({"EVEN": even, "num_stages": 1})  # expect
+    kw.update({"EVEN": even, "num_stages": 2})  # expect
     kernel[(N,)](x, N, **kw)
 """,
             fixed="""
@@ -911,7 +960,7 @@ def launch(x, y, n):
         "num_warps": 4,  # expect
         # fits the UB
         "BLOCK": 64,
-        "num_stages": 1  # expect
+        "num_stages": 2  # expect
     }
     kernel[(n,)](x, y, **kw)
 """,
@@ -1025,7 +1074,8 @@ FALLBACK = CONFIGS[2]
         host = context.host
         knobs = _knobs_by_call(context)
         tuning_reads = _tuning_reads(context)
-        merges, held = _config_merges(context, knobs, tuning_reads)
+        stages = _stage_loops(context)
+        merges, held = _config_merges(context, knobs, tuning_reads, stages)
         other_platform_configs = _other_platform_configs(context)
         live = _simt_sources(context)
         loops = _loop_names(context)
@@ -1035,7 +1085,9 @@ FALLBACK = CONFIGS[2]
                 if call not in merges and call in loops:  # configs built in a loop the merge does not undo
                     read = {**_repeating(call, knobs.get(call, KNOBS), loops[call]), **read}
                 read = {**held.get(call, {}), **read}  # the knobs a clause the merge keeps varies
-                reports = self._reports_on(call, scope, context, knobs.get(call, KNOBS), merges, read, live)
+                reports = self._reports_on(
+                    call, scope, context, knobs.get(call, KNOBS), merges, read, live, stages.get(call, {})
+                )
                 for report in _within(scope, reports):
                     if not host.on_other_platform(report.node):  # a dict or store written on such a path
                         yield report
@@ -1051,12 +1103,14 @@ FALLBACK = CONFIGS[2]
         merges: dict[cst.Call, FixPlan],
         read: Mapping[str, Declined],
         live: AbstractSet[cst.CSTNode],
+        loops: Mapping[str, frozenset[int | None]],
     ) -> Iterator[Report]:
         """The `knobs` of a launch, a `triton.Config`, a kernel's `warmup` / `run` or a call of a
         forwarding helper, and of the dicts they splat (bound in `scope` or at module level).
         No fix for the knobs in `read`: the kernel's tuning reads them (`_tuning_reads`). Not
         `num_warps` written in the call beside a splat that may select the SIMT mode, nor in
-        the dicts `live` holds (`_simt_sources`)."""
+        the dicts `live` holds (`_simt_sources`). `loops`: the values of the comprehension
+        names around a config (`_stage_loops`)."""
         host = context.host
         if isinstance(call.func, cst.Subscript) or call in host.stored_launch_calls:  # `launcher(...)` too
             where = "launch"
@@ -1071,7 +1125,7 @@ FALLBACK = CONFIGS[2]
             return
         # `num_warps` beside a splat that may select the SIMT mode (which a `triton.Config` drops)
         written = knobs if where == "triton.Config" else knobs - _live_beside(call.args, scope, host, knobs)
-        yield from self._keywords(call, where, written, host, merges.get(call), read=read)
+        yield from self._keywords(call, where, written, host, merges.get(call), read=read, loops=loops)
         for arg in call.args:
             if arg.star == "**":
                 yield from self._splatted(arg.value, scope, host, call, knobs, read, live)
@@ -1129,8 +1183,9 @@ FALLBACK = CONFIGS[2]
     ) -> Report:
         """A knob a `triton.heuristics` table sets: `Heuristics.run` puts each key's value into
         the launch keywords. The fix drops the table's `knobs`, unless a heuristic reads it."""
-        fix: FixPlan | Declined = FixPlan(
-            "safe", f"Remove `{key}`", (Replace(table, _dict_without_knobs(table, knobs)),)
+        values = {k: e.value for e in table.elements if isinstance(e, cst.DictElement) and (k := _string_key(e))}
+        fix: FixPlan | Declined = _plans(
+            key, values, knobs, lambda gone: Replace(table, _dict_without_knobs(table, gone))
         )
         if _reads_key(table, key, host):
             fix = Declined("another heuristic of the table reads it (`Heuristics.run` gives it the values set before)")
@@ -1152,6 +1207,7 @@ FALLBACK = CONFIGS[2]
         related: tuple[tuple[cst.CSTNode, str], ...] = (),
         advice: str = "delete it",
         read: Mapping[str, Declined] | None = None,
+        loops: Mapping[str, frozenset[int | None]] | None = None,
     ) -> Iterator[Report]:
         """The call's keywords among `knobs`; the fix removes them all (unless `fix` is given:
         a merge of configs, or why there is none), but those `read` (or `_kept`) says are read:
@@ -1159,6 +1215,7 @@ FALLBACK = CONFIGS[2]
         kept = _kept(((arg.keyword.value, arg.value) for arg in call.args if arg.keyword is not None), knobs, host)
         kept = {**kept, **(read or {})}
         removed = knobs - kept.keys()
+        values = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
         for arg in call.args:
             if arg.keyword is not None and arg.keyword.value in knobs:
                 key = arg.keyword.value
@@ -1168,7 +1225,9 @@ FALLBACK = CONFIGS[2]
                     related=related,
                     fix=kept.get(key)
                     or fix
-                    or FixPlan("safe", f"Remove `{key}`", (Replace(call, _without_knobs(call, removed)),)),
+                    or _plans(
+                        key, values, removed, lambda gone: Replace(call, _without_knobs(call, gone)), loops=loops
+                    ),
                     facts=_option_facts(key, arg.value),
                 )
 
@@ -1246,11 +1305,17 @@ FALLBACK = CONFIGS[2]
             return
         added = change if isinstance(change, cst.Call) else change.value
         declined = {**_kept(((key, value) for _, key, value in _added_knobs(added, knobs)), knobs, host), **read}
-        kept = _added_without_knobs(added, knobs - declined.keys())
-        fix = (
-            FixPlan("safe", "Remove `num_warps` / `num_stages`", (Replace(added, kept),)) if kept is not None else None
-        )
+        removed = knobs - declined.keys()
+        values = {key: value for _, key, value in _added_knobs(added, knobs)}
+        empty = _added_without_knobs(added, removed) is None  # no fix: the statement should go
+
+        def without(gone: AbstractSet[str]) -> Replace:
+            kept = _added_without_knobs(added, gone)
+            assert kept is not None  # what is left without all the removed knobs is left without some
+            return Replace(added, kept)
+
         for node, key, value in _added_knobs(added, knobs):
+            fix = None if empty else _plans(key, values, removed, without, "Remove `num_warps` / `num_stages`")
             yield Report(node, _ADDED.format(key=key), fix=declined.get(key) or fix, facts=_option_facts(key, value))
 
     def _stored(self, statement: cst.Assign, knobs: AbstractSet[str]) -> Iterator[Report]:
@@ -1279,22 +1344,68 @@ FALLBACK = CONFIGS[2]
         ]
         declined = {**_kept(((key, value) for key, value in entries if key is not None), knobs, host), **read}
         removed = knobs - declined.keys()
-        if launch is not None:
-            change = Replace(launch, _without_knobs(launch, removed))
-        else:
-            change = Replace(table, _dict_without_knobs(table, removed))
+        values = {key: value for key, value in entries if key is not None}
+
+        def without(gone: AbstractSet[str]) -> Replace:
+            if launch is not None:
+                return Replace(launch, _without_knobs(launch, gone))
+            return Replace(table, _dict_without_knobs(table, gone))
+
         for element in table.elements:
             key = _string_key(element) if isinstance(element, cst.DictElement) else None
             if isinstance(element, cst.DictElement) and key is not None and key in knobs:
                 yield Report(
                     element,
                     f"`{key}` splatted into a launch has no effect on Ascend; delete it",
-                    fix=declined.get(key) or FixPlan("safe", f"Remove `{key}`", (change,)),
+                    fix=declined.get(key) or _plans(key, values, removed, without),
                     facts=_option_facts(key, element.value),
                 )
 
 
 _ADDED = "`{key}` added to a launch-kwargs dict has no effect on Ascend; delete it"
+
+# why the fix removing a `num_stages` that may be 1 is unsafe (`_turns_multibuffer_off`)
+STAGES_REASON = (
+    "no effect on triton-ascend 3.2, but newer triton-ascend reads `num_stages=1` as automatic"
+    " multi-buffering off: write `multibuffer=False` if that is meant"
+)
+UNSAFE_STAGES = f"Remove `num_stages` ({STAGES_REASON})"
+
+
+def _turns_multibuffer_off(
+    key: str, value: cst.BaseExpression | None, loops: Mapping[str, frozenset[int | None]] | None = None
+) -> bool:
+    """Whether the knob is a `num_stages` that may be 1: the literal 1, or a value not written as
+    an integer literal (a name, an expression), but for the name of a comprehension clause over
+    integer literals none of which is 1 (`loops`, `_stage_loops`: `for s in [2, 3, 4]`).
+    Released triton-ascend (3.2.0) never reads it, but upstream main's
+    `linalg_to_bin_enable_npu_compile_910_95` and `_A2_A3` pass
+    `--enable-auto-multi-buffer=False` for `num_stages == 1` (unless `multibuffer` is given): its
+    removal turns multi-buffering back on there. Any other value leaves it on, as the default."""
+    if key != "num_stages":
+        return False
+    if isinstance(value, cst.Name) and loops and value.value in loops:
+        return bool(loops[value.value] & {None, 1})
+    return int_literal(value) in (None, 1)
+
+
+def _plans(
+    key: str,
+    values: Mapping[str, cst.BaseExpression],
+    removed: AbstractSet[str],
+    without: Callable[[AbstractSet[str]], Replace],
+    message: str | None = None,
+    loops: Mapping[str, frozenset[int | None]] | None = None,
+) -> FixPlan:
+    """The fix of the knob `key` of a call or dict whose knobs `removed` go (their `values` as
+    written there): `without(knobs)` is the change removing `knobs`. A `num_stages` that may be
+    1 (`_turns_multibuffer_off`) goes only in an unsafe fix, which removes every knob; the other
+    knobs' safe fix leaves it (`--fix` removes them alone; `--unsafe-fixes` takes the unsafe
+    fix, the fixer preferring it over the safe one of the same text)."""
+    unsafe = {knob for knob in removed if _turns_multibuffer_off(knob, values.get(knob), loops)}
+    if key in unsafe:
+        return FixPlan("unsafe", UNSAFE_STAGES, (without(removed),))
+    return FixPlan("safe", message or f"Remove `{key}`", (without(removed - unsafe),))
 
 
 def _kept(
@@ -1791,6 +1902,7 @@ def _config_merges(
     context: ModuleContext,
     knobs_by_call: dict[cst.Call, AbstractSet[str]],
     tuning_reads: dict[cst.Call, dict[str, Declined]],
+    stages: Mapping[cst.Call, Mapping[str, frozenset[int | None]]],
 ) -> tuple[dict[cst.Call, FixPlan], dict[cst.Call, dict[str, Declined]]]:
     """For each `triton.Config` call in a list whose configs would repeat once the knobs are
     gone, the fix that removes the knobs from the whole list and keeps one copy of each: the
@@ -1830,7 +1942,18 @@ def _config_merges(
             message = MERGE_MESSAGE
             if kept_knobs:  # a knob a clause that stays varies is kept
                 message = MERGE_MESSAGE.replace("`num_warps` / `num_stages`", f"`{min(knobs - kept_knobs.keys())}`")
-            plan = FixPlan("safe", message, (Replace(container, merged),))
+            # as weak as its weakest part: unsafe when it removes a `num_stages` that may be 1
+            gone = knobs - kept_knobs.keys()
+            unsafe = any(
+                arg.keyword is not None
+                and arg.keyword.value in gone
+                and _turns_multibuffer_off(arg.keyword.value, arg.value, stages.get(call))
+                for call in calls
+                for arg in call.args
+            )
+            if unsafe:
+                message = f"{message} ({STAGES_REASON})"
+            plan = FixPlan("unsafe" if unsafe else "safe", message, (Replace(container, merged),))
             merges.update((config, plan) for config in configs)
             held.update((config, kept_knobs) for config in configs if kept_knobs)
     return merges, held
@@ -1859,6 +1982,37 @@ def _only_configs(name: str, owner: Scope, host: HostIndex) -> bool:
             continue
         return False
     return True
+
+
+def _stage_loops(context: ModuleContext) -> dict[cst.Call, dict[str, frozenset[int | None]]]:
+    """For each `triton.Config` call in a comprehension, the values of the names its clauses
+    bind to the elements of a literal list, tuple or set (`for s in [2, 3, 4]`; None for an
+    element that is no integer literal): what its `num_stages=s` may be (`_turns_multibuffer_off`).
+    Only comprehensions: a `for` statement's body may rebind the name."""
+    if not any(_is_config(call, context.imports) for call, _ in context.host.calls):
+        return {}
+    found: dict[cst.Call, dict[str, frozenset[int | None]]] = {}
+    stack: list[tuple[cst.CSTNode, dict[str, frozenset[int | None]]]] = [(context.module, {})]
+    while stack:  # no recursion, as in `_loop_names`
+        node, bound = stack.pop()
+        if bound and _is_config(node, context.imports):
+            found[node] = bound
+        if isinstance(node, cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp):
+            bound = dict(bound)
+            clause: cst.CompFor | None = node.for_in
+            while clause is not None:
+                for name in names_in(clause.target):
+                    bound.pop(name, None)
+                iterated = clause.iter
+                if isinstance(clause.target, cst.Name) and isinstance(iterated, cst.List | cst.Tuple | cst.Set):
+                    values = frozenset(int_literal(e.value) for e in iterated.elements)
+                    if values and not any(isinstance(e, cst.StarredElement) for e in iterated.elements):
+                        bound[clause.target.value] = values
+                clause = clause.inner_for_in
+        elif isinstance(node, cst.Lambda | cst.FunctionDef):
+            bound = {}  # its parameters hide the names
+        stack += [(child, bound) for child in child_nodes(node)]
+    return found
 
 
 def _loop_names(context: ModuleContext) -> dict[cst.Call, frozenset[str]]:
