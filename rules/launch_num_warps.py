@@ -16,9 +16,9 @@ are ignored outside the SIMT mode. Measured on triton-ascend 3.2, the TTIR and l
 `(num_warps, num_stages)` = (4, 2), (8, 3), (1, 1); the values only land in metadata, and the
 JIT prints `[WARNING] Please DO NOT tune args ['num_warps', 'num_stages']!`. Left in place
 they look like tuning levers and make autotune spaces larger for nothing; the kernel
-guidance is to delete them on Ascend paths. One exception is coming: upstream triton-ascend
-(after 3.2.0) reads `num_stages=1` as "automatic multi-buffering off"; write
-`multibuffer=False` where that is meant.
+guidance is to delete them on Ascend paths. One exception may come: triton-ascend's upstream
+main branch (not released after 3.2.0 so far) reads `num_stages=1` as "automatic
+multi-buffering off"; write `multibuffer=False` where that is meant.
 
 ## Example
 ```python
