@@ -1095,11 +1095,7 @@ def _narrow_load_of(value: cst.BaseExpression, flow: Flow, params: set[str]) -> 
     parts = flow.cast_parts(value) if isinstance(value, cst.Call) else None
     if parts is None or not flow.is_narrow_int(parts[1]):
         return None
-    loaded = parts[0]
-    if not (isinstance(loaded, cst.Call) and flow.imports.is_tl(loaded.func, "load")):
-        return None
-    base = flow.pointer_root(pointer_arg(loaded))
-    return base if base in params else None
+    return _loaded_from([parts[0]], flow, params)
 
 
 def _passed_offsets(kernel: Kernel, host: HostIndex, depth: int, memo: _Memo) -> dict[str, str]:
@@ -1155,6 +1151,12 @@ def _calls_passing(kernel: Kernel) -> Iterator[tuple[Kernel, list[tuple[str, cst
 def _boundary_loaded(values: Sequence[cst.BaseExpression | None], flow: Flow, params: set[str]) -> str | None:
     """The boundary pointer parameter all `values` are loads from (`tl.load(cu_seqlens + ...)`),
     else None."""
+    base = _loaded_from(values, flow, params)
+    return base if base is not None and _is_boundary_pointer(base) else None
+
+
+def _loaded_from(values: Sequence[cst.BaseExpression | None], flow: Flow, params: set[str]) -> str | None:
+    """The parameter all `values` are loads from (`tl.load(cu + ...)`), else None."""
     bases = {
         flow.pointer_root(pointer_arg(value))
         if isinstance(value, cst.Call) and flow.imports.is_tl(value.func, "load")
@@ -1162,7 +1164,7 @@ def _boundary_loaded(values: Sequence[cst.BaseExpression | None], flow: Flow, pa
         for value in values
     }
     base = bases.pop() if len(bases) == 1 else None
-    return base if base in params and _is_boundary_pointer(base) else None
+    return base if base in params else None
 
 
 def _unpacked_index(target: cst.Name, call: cst.Call, flow: Flow) -> int | None:
