@@ -44,7 +44,9 @@ pointer that the same loop advances by a head count: `p_g += HV` (or `p_g = p_g 
 address that holds the head count times the loop's own index, stepping by one either way
 (`tl.load(g + bos * HV + i_hv + HV * i_t)` in `for i_t in range(0, T)`, in a reverse loop
 `range(T - 1, -1, -1)`, in `tl.static_range(0, T)` or in a `while i_t < T:` loop advancing
-`i_t` by one once per trip, written in the load or in the pointer's definitions in the loop),
+`i_t` by one once per trip, written in the load or in the names the loop binds it from: the
+pointer's definitions, an offset `o_g = (bos + i_t) * HV + i_hv` loaded as `g + o_g`, an index
+`t = i_t`),
 with `HV` a kernel parameter named like a head count (`H`, `HV`, `HQ`, `HK`, `NH`,
 `num_heads`, `n_heads`), or a constexpr the body binds so (`HV: tl.constexpr = 16`). The step may carry a sign (`p_g -= HV`,
 `p_g += (-1 if REVERSE else 1) * HV`: `HV` apart either way) or be held in a name every
@@ -105,12 +107,19 @@ from ascend_lint.flow import (
 from ascend_lint.imports import int_literal
 from ascend_lint.nodes import walk
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
-from ascend_lint.terms import Sum, Terms, TooComplex
+from ascend_lint.terms import Sum, Terms, TooComplex, added, multiplied, scaled
 
 MESSAGE = (
     "strided load along T: `{pointer}` advances by `{stride}` elements per step of the loop, so each step loads "
     "one element {stride} apart; transpose it on the host to [B, {stride}, T] and load with stride 1"
 )
+Reading = tuple[Sum, cst.CSTNode | None]  # an address as a sum, with the definition it was read through
+MAX_SUMS = 16  # the values an address may take through the names a loop binds it from
+_COMBINE = {
+    cst.Add: added,
+    cst.Subtract: lambda a, b: added(a, scaled(b, -1)),
+    cst.Multiply: multiplied,
+}
 CHUNK_MESSAGE = (
     "strided load of `{gate}` along T: {how}, so its elements lie `{stride}` apart, each in a different burst; "
     "transpose `{gate}` on the host to [B, {stride}, T] (`.transpose(1, 2).contiguous()`) and load it with "
@@ -228,6 +237,25 @@ def k(a, g, o, cu_seqlens, T, HV: tl.constexpr, IS_BETA: tl.constexpr, V: tl.con
         if not IS_BETA:
             b_h *= tl.load(p_g)  # expect
         b_h += tl.load(a + bos * HV + i_hv + i_t * HV)  # expect
+    tl.store(o + i_n, b_h)
+""",
+        # the offset, or the index, held in a name the loop binds
+        """
+@triton.jit
+def k(g, o, T, HV: tl.constexpr, K: tl.constexpr):
+    i_n, i_hv = tl.program_id(0), tl.program_id(1)
+    bos = i_n * T
+    b_h = 0.0
+    i_t = 0
+    while i_t < T:
+        o_g = (bos + i_t) * HV + i_hv
+        b_h *= tl.exp(tl.load(g + o_g))  # expect
+        i_t += 1
+    for i_t in range(T - 1, -1, -1):
+        t_rev = i_t
+        b_h *= tl.load(g + bos * HV + i_hv + t_rev * HV)  # expect
+        o_k = (bos + i_t) * HV + tl.arange(0, K)  # a vector: a block of addresses
+        b_h += tl.sum(tl.load(g + o_k))
     tl.store(o + i_n, b_h)
 """,
         """
@@ -554,26 +582,50 @@ def _indexed_by_step(
     pointer: cst.BaseExpression, index: str, heads: set[str], loop: Loop, flow: Flow, terms: Terms
 ) -> tuple[str, cst.CSTNode] | None:
     """(the head count, where) when the address holds `head * index`, with `index` the loop's
-    own (`g + bos * HV + i_hv + HV * i_t` in `for i_t in range(T)`): written in the load, or in
-    every definition of the pointer reaching it, each made in the loop."""
-    if isinstance(pointer, cst.Name):
-        reaching = flow.reaching(pointer)
-        if not reaching or any(d.index not in loop.body or d.value is None for d in reaching):
-            return None
-        addresses = [(d.value, d.node) for d in reaching if d.value is not None]
-    else:
-        addresses = [(pointer, pointer)]
-    strides = set()
-    for address, _ in addresses:
-        try:
-            products = terms.of(address)
-        except TooComplex:
-            return None
-        stride = _head_count_times(index, products, heads, flow, terms)
-        if stride is None:
-            return None
-        strides.add(stride)
-    return (strides.pop(), addresses[0][1]) if len(strides) == 1 else None
+    own (`g + bos * HV + i_hv + HV * i_t` in `for i_t in range(T)`): written in the load, or
+    through the names the loop binds it from (`_loop_sums`: `p_g = g + o_g` with `o_g = (bos +
+    i_t) * HV + i_hv`, `t = i_t`), every definition of which reaching the load holds it."""
+    try:
+        addresses = _loop_sums(pointer, loop, flow, terms, frozenset())
+    except TooComplex:
+        return None
+    strides = {_head_count_times(index, products, heads, flow, terms) for products, _ in addresses}
+    stride = strides.pop() if len(strides) == 1 else None
+    if stride is None:
+        return None
+    return stride, next((where for _, where in addresses if where is not None), pointer)
+
+
+def _loop_sums(node: cst.BaseExpression, loop: Loop, flow: Flow, terms: Terms, bound: frozenset[str]) -> list[Reading]:
+    """`node` as the sums it may be in a trip of `loop`, each with the first definition read
+    for it (None when none was): a name every definition of which reaching `node` is made in
+    the loop stands for their values; other names, and the rest, are atoms (`Terms`). Raises
+    TooComplex past MAX_SUMS."""
+    if isinstance(node, cst.Name) and node.value not in bound:
+        reaching = flow.reaching(node)
+        values = [(d.value, d.node) for d in reaching if d.index in loop.body and d.value is not None]
+        if values and len(values) == len(reaching):
+            found: list[Reading] = []
+            for value, definition in values:
+                inner = _loop_sums(value, loop, flow, terms, bound | {node.value})
+                found += [(products, where or definition) for products, where in inner]
+            return _capped(found)
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
+        return [
+            (scaled(products, -1), where) for products, where in _loop_sums(node.expression, loop, flow, terms, bound)
+        ]
+    if isinstance(node, cst.BinaryOperation) and type(node.operator) in _COMBINE:
+        combine = _COMBINE[type(node.operator)]
+        lefts = _loop_sums(node.left, loop, flow, terms, bound)
+        rights = _loop_sums(node.right, loop, flow, terms, bound)
+        return _capped([(combine(a, b), wa or wb) for a, wa in lefts for b, wb in rights])
+    return [(terms.of(node), None)]
+
+
+def _capped(sums: list[Reading]) -> list[Reading]:
+    if len(sums) > MAX_SUMS:
+        raise TooComplex
+    return sums
 
 
 def _head_count_times(index: str, products: Sum, heads: set[str], flow: Flow, terms: Terms) -> str | None:
