@@ -62,7 +62,7 @@ from ascend_lint.rule import Confirm, Evidence, Kernel, ModuleContext, Report, R
 
 MESSAGE = (
     "int64 block-pointer offset: `{offset}` is int64 and `{call}` takes int32 offsets (compile error); "
-    "pass the int32 index (`i_t * BT`) and add the int64 part to the base pointer"
+    "keep the offset an int32 index within the sequence or row and add the int64 part (`bos * stride`) to the base pointer"
 )
 
 
