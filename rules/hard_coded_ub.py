@@ -3,12 +3,14 @@
 Flags a unified-buffer (UB) capacity written as a number: a name whose parts include `ub` or
 `ubuf`, or spell out `unified_buffer` (`UB_SIZE`, `UNIFIED_BUFFER_SIZE`), assigned integer
 literal arithmetic of at least 16 KiB (`196608`, `192 * 1024`), in host or kernel code, a
-class attribute, a parameter's or field's default, an environment variable's default, a
-per-SoC table (`_SOC_UB = {"Ascend910B": 196608}`), or the return of a function so named.
+class attribute, a parameter's or field's default, an environment variable's default (also
+after an `or`), a per-SoC table (`_SOC_UB = {"Ascend910B": 196608}`, `dict(ascend910b=196608)`),
+or the return of a function so named.
 
 Not flagged: a fallback after a device query (`get_soc_spec("UB_SIZE") or 196608`), names
-that say they are a fallback or a default, an alignment or a piece of the buffer (`UB_TILE`:
-a tile size), and smaller values. Part of the `perf` group.
+that say they are a fallback or a default, an alignment, a piece of the buffer (`UB_TILE`: a
+tile size; `UB_RESERVED_BYTES`, `UB_PER_BUFFER`) or a floor on it (`UB_SIZE_MIN`), and smaller
+values. Part of the `perf` group.
 
 ## Why is this bad?
 Tiles sized from a fixed 192 KiB are right for one chip only: the capacity is a property of
@@ -54,18 +56,23 @@ dataclass field's default, `self.ub_size = ...`) or as a parameter's default (`d
 ub_bytes=192 * 1024)`),
 also when the value divides it into units (`ub_size = 85 * 1024 // x.element_size()`) or
 scales it by a safety margin (`int(192 * 1024 * 0.8)`), and when a module constant wraps it
-for kernels to read (`_UB_BYTES = tl.constexpr(192 * 1024)`).
+for kernels to read (`_UB_BYTES = tl.constexpr(192 * 1024)`); a number scaled into one in
+place, right after it in the same block (`ub_bytes = 192` then `ub_bytes *= 1024`, reported
+at the `*=`; a capacity halved in place, `ub_size //= 2`, is reported once, where it is
+written).
 
 ### Tables, fields, environment variables and functions
 - a table under such a name, each value (the finding names its key): `_SOC_UB =
-  {"Ascend910B": 196608, "Ascend950": 253952}`, `UB_CAPACITY = {"910b": 192 * 1024}`;
-  a value whose key says it is a piece of the buffer (`{"tile": 65536}`) is not;
+  {"Ascend910B": 196608, "Ascend950": 253952}`, `UB_CAPACITY = {"910b": 192 * 1024}`,
+  `dict(ascend910b=196608)`; a value whose key says it is a piece of the buffer (`{"tile":
+  65536}`) is not;
 - a dataclass field's default given by `field` (`ub_bits: int = field(default=1572864)`,
   `field(default_factory=lambda: 196608)`; also attrs' `attr.ib` / `attrs.field` and
   pydantic's `Field`);
 - the default of an environment variable (`int(os.environ.get("ASCEND_UB_BYTES", 196608))`,
-  `os.getenv("ASCEND_UB_CAPACITY_BITS", "1572864")`, a string of digits too): an override
-  is not a device query, the number is the capacity wherever the variable is unset;
+  `os.getenv("ASCEND_UB_CAPACITY_BITS", "1572864")`, a string of digits too), also given
+  after an `or` (`int(os.getenv("ASCEND_UB_BYTES") or 196608)`): an override is not a device
+  query, the number is the capacity wherever the variable is unset;
 - what a function named like a capacity returns (`def get_ub_size(): return 196608`, a stub
   that never asks the device), when every return of it is a number: one that also returns
   what it queried (`try: return get_soc_spec("UB_SIZE")` / `except ...: return 196608`)
@@ -74,11 +81,17 @@ for kernels to read (`_UB_BYTES = tl.constexpr(192 * 1024)`).
 ### Not flagged
 Names that say they are a fallback
 or a default (`_FALLBACK_UB_CAPACITY_BITS`, used when the query fails), an alignment, a
-piece of the buffer (`UB_BLOCK_SIZE`, `UB_TILE`, `UB_CHUNK`, a table `UB_TILES`: a tile size)
+piece of the buffer (`UB_BLOCK_SIZE`, `UB_TILE`, `UB_CHUNK`, a table `UB_TILES`: a tile size;
+`UB_HALF`, `UB_PER_BUFFER`, `ub_per_stage`, `UB_BYTES_PER_Q_ELEMENT`: what each of something
+takes, but `UB_BYTES_PER_CORE` is each core's whole buffer), a share of it kept back
+(`UB_RESERVED_BYTES`, `ub_reserve`, `UB_OVERHEAD`, `UB_MARGIN`, `UB_PADDING`, `UB_SCRATCH`),
+a floor on it (`UB_SIZE_MIN`, vllm-ascend's `_MIN_UB_SIZE_BYTES`)
 or what a kernel needs of it (`UB_USAGE_PER_KERNEL`, `ub_bytes_needed()`, `UB_PEAK`,
 `ub_footprint`) and smaller values (`UB_ALIGN = 32`) are not flagged; nor is a fallback after a device
 query: a dict's default (`specs.get("UB_SIZE", 196608)`), an `or` after the query
-(`get_soc_spec("UB_SIZE") or 196608`), an environment variable defaulting to the query.
+(`get_soc_spec("UB_SIZE") or 196608`, `os.getenv("X") or get_soc_spec("UB_SIZE") or 196608`),
+an environment variable defaulting to the query. A budget or a limit (`UB_BUDGET = 160 *
+1024`, `UB_LIMIT`) is the capacity less a margin, flagged.
 Part of the `perf` group.
 """
 
@@ -86,6 +99,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from dataclasses import replace
 from fractions import Fraction
 from itertools import pairwise
 
@@ -111,7 +125,15 @@ _UB_PARTS = {"ub", "ubuf"}
 _NOT_THE_CAPACITY = {"fallback", "default", "align", "alignment", "block", "tile", "chunk"}
 # what a kernel needs or takes of the buffer, not what it holds (`UB_USAGE`, `ub_bytes_needed`)
 _NOT_THE_CAPACITY |= {"usage", "used", "need", "needed", "required", "footprint", "peak"}
+# a share of it kept back or taken apart, or a floor on it, not its size (`UB_RESERVED_BYTES`,
+# `UB_OVERHEAD`, `UB_HALF`, `UB_SIZE_MIN`); not a budget or a limit: the capacity less a margin
+_NOT_THE_CAPACITY |= {"reserve", "reserved", "resv", "rsv", "reservation", "overhead", "margin", "slack"}
+_NOT_THE_CAPACITY |= {"headroom", "pad", "padding", "guard", "spare", "extra", "scratch", "offset"}
+_NOT_THE_CAPACITY |= {"half", "quarter", "slice", "portion", "share", "min", "minimum", "floor"}
 _NOT_THE_CAPACITY |= {part + "s" for part in _NOT_THE_CAPACITY}  # `UB_TILES`: a table of tile sizes
+# what follows `per` in a name for the buffer of each core (`UB_BYTES_PER_CORE`: the capacity), not
+# a piece of it (`UB_PER_BUFFER`, `ub_per_stage`, `UB_BYTES_PER_Q_ELEMENT`)
+_HOLDERS = {"core", "aiv", "aic", "aicore", "vec", "vector", "device", "chip", "soc", "npu", "card", "program"}
 # the callables declaring a field whose default is a keyword's value: `dataclasses.field`,
 # `attrs.field`, `attr.ib`, pydantic's `Field` (also its first argument)
 _FIELD_CALLS = {"field", "Field", "ib", "attrib"}
@@ -178,6 +200,22 @@ def ub_bytes_needed():
 def ub_bytes_of(specs):
     ub_size = specs.get("UB_SIZE", 196608)
     return ub_size
+""",
+        # a share of the buffer kept back, taken apart or a floor on it; an `or` after a query too
+        """
+import os
+from tbe.common.platform import get_soc_spec
+
+UB_RESERVED_BYTES = 16 * 1024
+ub_reserve = 32 * 1024
+UB_PER_BUFFER = 64 * 1024
+UB_BYTES_PER_Q_ELEMENT = 20480
+UB_HALF = 96 * 1024
+UB_OVERHEAD = 20 * 1024
+UB_SIZE_MIN = 16 * 1024
+UB_MARGIN = 24 * 1024
+UB_TABLE = dict(reserved=32768, per_stage=65536)
+UB_ENV = int(os.getenv("ASCEND_UB_BYTES") or get_soc_spec("UB_SIZE") or 196608)
 """,
     )
     INVALID = (
@@ -252,6 +290,30 @@ class Hw:
     ub_bits: int = field(default=1572864)  # expect
     ub_bytes: int = field(default_factory=lambda: 192 * 1024)  # expect
 """,
+        # an environment variable with an `or` fallback; a table from `dict(...)`; scaled in place;
+        # the buffer of each core; elements of `half`; a capacity halved in place is reported once
+        """
+import os
+
+UB_BYTES = int(os.getenv("ASCEND_UB_BYTES") or 196608)  # expect
+UB_BITS = int(os.environ.get("ASCEND_UB_CAPACITY_BITS", None) or "1572864")  # expect
+_SOC_UB = dict(
+    ascend910b=196608,  # expect
+    ascend950=248 * 1024,  # expect
+)
+UB_BYTES_PER_CORE = 196608  # expect
+UB_ELEMS_HALF = 98304  # expect
+
+def pick(n):
+    ub_bytes = 192
+    ub_bytes *= 1024  # expect
+    return min(n, ub_bytes // 12)
+
+def pick_half(n):
+    ub_size = 192 * 1024  # expect
+    ub_size //= 2
+    return min(n, ub_size // 12)
+""",
     )
 
     @classmethod
@@ -263,8 +325,10 @@ class Hw:
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         host = context.host
         for (name, scope), values in host.bindings.items():
-            for value in values:
+            for earlier, value in zip([None, *values], values, strict=False):
                 yield from self._check(name, value, context, scope)
+                if earlier is not None and isinstance(host.binders.get(value), cst.AugAssign):
+                    yield from self._check_scaled(name, earlier, value, context, scope)
         for stored, values_in in host.attribute_stores.items():  # `UB_SIZE = ...` in a class, `self.ub_size = ...`
             for value, scope in values_in:
                 yield from self._check(stored.rsplit(".", 1)[-1], value, context, scope)
@@ -289,18 +353,40 @@ class Hw:
         name does (`_SOC_UB = {"Ascend910B": 196608}`); `within`: the host function holding it."""
         if not _is_capacity_name(name):
             return
-        if isinstance(value, cst.Dict):
-            for element in value.elements:
-                if isinstance(element, cst.DictElement):
-                    key = str_literal(element.key)
-                    if key is None or not _NOT_THE_CAPACITY.intersection(_parts(key)):  # not `"tile": 65536`
-                        key_code = context.module.code_for_node(element.key)
-                        value_code = context.module.code_for_node(element.value)
-                        stated = f"`{name}[{key_code}] = {value_code}`"
-                        yield from self._report(name, element.value, stated, context, within)
+        entries = _table_entries(value, context.module)
+        if entries is not None:
+            for key, key_code, entry in entries:
+                if key is None or not _names_a_piece(_parts(key)):  # not `"tile": 65536`
+                    stated = f"`{name}[{key_code}] = {context.module.code_for_node(entry)}`"
+                    yield from self._report(name, entry, stated, context, within)
             return
         stated = f"`{name} = {context.module.code_for_node(value)}`"
         yield from self._report(name, value, stated, context, within)
+
+    def _check_scaled(
+        self,
+        name: str,
+        earlier: cst.BaseExpression,
+        value: cst.BaseExpression,
+        context: ModuleContext,
+        within: cst.FunctionDef | None,
+    ) -> Iterator[Report]:
+        """The capacity an augmented assignment makes of the number bound just before it, in
+        the same block (`ub_bytes = 192` then `ub_bytes *= 1024`): `value` is the engine's
+        `ub_bytes * 1024` for it, reported at the statement. Not when that number already is
+        one (reported there)."""
+        statement = context.host.binders[value]
+        if (
+            not isinstance(value, cst.BinaryOperation)
+            or context.host.bound_under.get(earlier) != context.host.bound_under.get(value)
+            or not _is_capacity_name(name)
+            or folded_int(earlier) is None
+            or any(self._report(name, earlier, "", context, within))
+        ):
+            return
+        stated = f"`{context.module.code_for_node(statement)}` after `{name} = {context.module.code_for_node(earlier)}`"
+        for report in self._report(name, value.with_changes(left=earlier), stated, context, within):
+            yield replace(report, node=statement)
 
     def _check_returns(
         self, name: str, returned: list[tuple[cst.BaseExpression, cst.FunctionDef]], context: ModuleContext
@@ -350,6 +436,23 @@ class Hw:
         )
 
 
+def _table_entries(
+    value: cst.BaseExpression, module: cst.Module
+) -> list[tuple[str | None, str, cst.BaseExpression]] | None:
+    """A table's entries, each with its key (None when not a string) and the key's code: a
+    dict literal's (`{"Ascend910B": 196608}`) or a `dict(...)` call's keywords
+    (`dict(ascend910b=196608)`); None for any other value."""
+    if isinstance(value, cst.Dict):
+        return [
+            (str_literal(element.key), module.code_for_node(element.key), element.value)
+            for element in value.elements
+            if isinstance(element, cst.DictElement)
+        ]
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict":
+        return [(arg.keyword.value, f'"{arg.keyword.value}"', arg.value) for arg in value.args if arg.keyword]
+    return None
+
+
 def _capacity(value: cst.BaseExpression, imports: ImportMap) -> tuple[cst.BaseExpression, int, bool] | None:
     """The integer literal arithmetic that states the capacity, with its value: the whole value,
     what a division into units divides (`85 * 1024 // x.element_size()`: bytes into elements),
@@ -357,7 +460,8 @@ def _capacity(value: cst.BaseExpression, imports: ImportMap) -> tuple[cst.BaseEx
     module-level constexpr too (`tl.constexpr(192 * 1024)`), a field's default
     (`field(default=196608)`, `field(default_factory=lambda: 196608)`), or the default of an
     environment variable (`int(os.environ.get("ASCEND_UB_BYTES", 196608))`, also as a string:
-    `os.getenv("X", "1572864")`): the number on every machine that does not set it."""
+    `os.getenv("X", "1572864")`, or after an `or`: `os.getenv("X") or 196608`): the number on
+    every machine that does not set it."""
     if isinstance(value, cst.Call) and imports.is_tl(value.func, "constexpr") and len(value.args) == 1:
         value = value.args[0].value
     if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "int":
@@ -366,13 +470,12 @@ def _capacity(value: cst.BaseExpression, imports: ImportMap) -> tuple[cst.BaseEx
         default = _field_default(value)
         if default is not None:
             value = default
-    if isinstance(value, cst.Call):
-        default = _environment_default(value)
-        if default is not None:
-            digits = str_literal(default)
-            if digits is not None and digits.isascii() and digits.isdecimal():
-                return default, int(digits), False
-            value = default
+    default = _environment_default(value) if isinstance(value, cst.Call) else _unset_environment_fallback(value)
+    if default is not None:
+        digits = str_literal(default)
+        if digits is not None and digits.isascii() and digits.isdecimal():
+            return default, int(digits), False
+        value = default
     into_units = False
     if isinstance(value, cst.BinaryOperation):
         if isinstance(value.operator, (cst.FloorDivide, cst.Divide)) and folded_int(value.right) is None:
@@ -408,6 +511,32 @@ def _environment_default(call: cst.Call) -> cst.BaseExpression | None:
     if (callee[-1:] == ["getenv"] or callee[-2:] == ["environ", "get"]) and len(call.args) == 2:
         return call.args[1].value
     return None
+
+
+def _unset_environment_fallback(value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """What an `or` falls back to when all before it read environment variables without a
+    default (`os.getenv("ASCEND_UB_BYTES") or 196608`, `os.environ.get("X") or "196608"`): the
+    number wherever they are unset, as with a default. Not after a device query
+    (`get_soc_spec("UB_SIZE") or 196608`): that number is the query's fallback."""
+    operands: list[cst.BaseExpression] = []
+    while isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):
+        operands.insert(0, value.right)  # `a or b or c` is `(a or b) or c`
+        value = value.left
+    if not operands or not all(map(_reads_unset_environment, [value, *operands[:-1]])):
+        return None
+    return operands[-1]
+
+
+def _reads_unset_environment(value: cst.BaseExpression) -> bool:
+    """`os.getenv(name)`, `os.environ.get(name)`, or with `None` or `""` as the default: an
+    environment variable, empty wherever it is unset."""
+    if not isinstance(value, cst.Call):
+        return False
+    callee = (dotted_name(value.func) or "").split(".")
+    if not (callee[-1:] == ["getenv"] or callee[-2:] == ["environ", "get"]) or not 1 <= len(value.args) <= 2:
+        return False
+    default = value.args[-1].value if len(value.args) == 2 else None
+    return default is None or (isinstance(default, cst.Name) and default.value == "None") or str_literal(default) == ""
 
 
 def _is_margin(factor: cst.BaseExpression) -> bool:
@@ -470,4 +599,16 @@ def _is_capacity_name(name: str) -> bool:
     names_the_buffer = any(part in _UB_PARTS for part in parts) or any(
         pair == ("unified", "buffer") for pair in pairwise(parts)
     )
-    return names_the_buffer and not _NOT_THE_CAPACITY.intersection(parts)
+    return names_the_buffer and not _names_a_piece(parts)
+
+
+def _names_a_piece(parts: list[str]) -> bool:
+    """Whether a name's parts (a table's key's) say it is not the capacity: a fallback, a
+    default, an alignment, a piece of the buffer or a floor on it (`_NOT_THE_CAPACITY`), or
+    what each of something takes of it (`UB_PER_BUFFER`; not `UB_PER_CORE`: each core's buffer).
+    `half` in a count of elements is their dtype (`UB_ELEMS_HALF`), not half the buffer."""
+    pieces = _NOT_THE_CAPACITY.intersection(parts)
+    if pieces == {"half"} and _ELEMENT_UNITS.intersection(parts):
+        pieces = set()
+    per_piece = any(part == "per" and after not in _HOLDERS for part, after in pairwise([*parts, ""]))
+    return bool(pieces) or per_piece

@@ -144,6 +144,9 @@ def test_a_cast_receiver_is_quoted_without_its_own_parentheses(receiver: str) ->
         ("def get_ub_size():\n    return 192 * 1024\n", "`get_ub_size()` returns `192 * 1024` (192 KiB)"),
         ("def max_ub_elems_fp32():\n    return 196608 // 4\n", "`max_ub_elems_fp32()` returns `196608 // 4` (192 KiB)"),
         ('UB_BITS = int(os.getenv("X", "1572864"))\n', '`UB_BITS = int(os.getenv("X", "1572864"))` (192 KiB)'),
+        ('UB = int(os.getenv("X") or 196608)\n', '`UB = int(os.getenv("X") or 196608)` (192 KiB)'),
+        ("_SOC_UB = dict(ascend910b=196608)\n", '`_SOC_UB["ascend910b"] = 196608` (192 KiB)'),
+        ("def f():\n    ub = 192\n    ub *= 1024\n", "`ub *= 1024` after `ub = 192` (192 KiB)"),
     ],
 )
 def test_hard_coded_ub_names_the_table_key_or_the_function(source: str, stated: str) -> None:
