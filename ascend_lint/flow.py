@@ -1278,6 +1278,17 @@ class Flow:
         paths whose constexpr branch outcomes agree with those at `start`."""
         return [e for e in self._nearest(start, name, forward=True) if e.kind == READ and not e.metadata]
 
+    def passed_on(self, read: Event) -> list[Event] | None:
+        """For a read that is the whole value an assignment binds to a plain name (`state =
+        h0`: the same value under another name, not a use of it), the data reads of that name
+        the binding reaches (`reads_after`); None for any other read."""
+        bindings = [d for d in self._bound_to.get(read.node, []) if isinstance(d.node, cst.Name) and d.name]
+        if len(bindings) != 1 or bindings[0].value is not read.node:
+            return None
+        binding = bindings[0]
+        assert binding.name is not None
+        return self.reads_after(binding, binding.name)
+
     def reads_consumed_after(self, start: Event, name: str) -> list[Event]:
         """Data reads of `name` evaluated before `start` in its statement by an operation that
         holds `start`'s node, so runs after it: in `x = x + tl.dot(x, y)` the addition reads

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from .flow import ARG, CONST, SCALAR, SPEC, Flow, build_flow, call_argument
+from .flow import ARG, CONST, SCALAR, SPEC, Branch, Flow, build_flow, call_argument
 from .imports import TRITON, ImportMap, dotted_name, int_literal, str_literal, walk_statements
 from .nodes import walk
 from .package import content_hash, file_hash, module_files
@@ -191,6 +191,30 @@ class Kernel:
             if not reaching or any(not isinstance(d.node, cst.Param) for d in reaching):
                 return []
             found.append((caller, argument.value))
+        return found
+
+    def branches_in_callers(self, node: cst.If) -> list[tuple[Kernel, Branch]] | None:
+        """For a device function no launch runs: the copies of its `if` `node` in the inlined
+        body of each function of the module calling it (`inlined`), with the caller. There a
+        test holds what that caller passes, in each of its own specialisations: a tail flag
+        the caller splits on `TAIL_MODE` folds in its modes 0 and 1, as the function's own
+        flow, which joins every call's values (`passed_flags`), cannot say. None when it has
+        no calls, or when a caller's inlined body holds fewer copies than it has calls (a call
+        left as a call)."""
+        if not self.passed_flags:
+            return None
+        calls: dict[int, int] = {}
+        callers: dict[int, Kernel] = {}
+        for caller, _ in self.calls_in_module():
+            calls[id(caller)] = calls.get(id(caller), 0) + 1
+            callers[id(caller)] = caller
+        found: list[tuple[Kernel, Branch]] = []
+        for key, caller in callers.items():
+            inlined = caller.inlined
+            copies = [branch for branch in inlined.flow.branches if inlined.written(branch.node) is node]
+            if len(copies) < calls[key]:
+                return None
+            found += [(caller, branch) for branch in copies]
         return found
 
     @cached_property

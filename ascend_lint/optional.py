@@ -26,6 +26,8 @@ from .flow import READ, Branch, Event, Flow, test_key
 from .host import HostIndex
 from .kernels import Kernel
 
+_MAX_ALIAS_READS = 256  # reads followed through aliases of one parameter
+
 
 @dataclass(frozen=True)
 class OptionalPointer:
@@ -48,7 +50,7 @@ def optional_pointers(kernel: Kernel, host: HostIndex) -> dict[str, OptionalPoin
         name = param.name
         if param.is_constexpr or name in kernel.provided_constexprs:
             continue
-        reads = [e for e in flow.events if e.kind == READ and e.name == name and not e.metadata]
+        reads = _uses(flow, name)
         guards = _guards(reads, flow)
         pointer = _in_kernel(kernel, name, flow) or _in_host(kernel, host, name, reads, flow)
         if (
@@ -60,6 +62,25 @@ def optional_pointers(kernel: Kernel, host: HostIndex) -> dict[str, OptionalPoin
         if pointer is not None:
             found[name] = replace(pointer, guards=frozenset(guards))
     return found
+
+
+def _uses(flow: Flow, name: str) -> list[Event]:
+    """The data reads of a parameter, with a plain alias of it (`state = h0`: no use, `None` is
+    bound as it is) standing for its own reads in its place (`Flow.passed_on`), a few hops."""
+    pending = [e for e in flow.events if e.kind == READ and e.name == name and not e.metadata]
+    found: dict[int, Event] = {}
+    seen: set[int] = set()
+    while pending:
+        read = pending.pop()
+        if read.index in seen:
+            continue
+        seen.add(read.index)
+        aliased = flow.passed_on(read) if len(seen) <= _MAX_ALIAS_READS else None
+        if aliased is None:
+            found[read.index] = read
+        else:
+            pending += aliased
+    return [found[index] for index in sorted(found)]
 
 
 def _conditional_pointer(name: str, reads: list[Event], flow: Flow) -> bool:

@@ -1,11 +1,11 @@
 """
 ## What it does
 Flags an `if` whose test mixes a constexpr operand with a runtime one (`if USE_H0 or i_t > 0:`,
-`FLAG & runtime`; also through a name bound so) when an arm uses an optional pointer parameter
-without an inner pure-constexpr guard of its own (`tl.load(h0) if USE_H0 else 0.0`). A pointer is
-optional when a launch passes `None` for it or its flag as `FLAG=p is not None`, a heuristics
-lambda or an `if p is None:` tests it, or its other uses sit under a constexpr flag; the
-message says which.
+`FLAG & runtime`, or a name bound so) when an arm uses an optional pointer parameter or a name
+derived from it (`p_h0`) without its own pure-constexpr guard (`tl.load(h0) if USE_H0 else
+0.0`). A pointer is optional when a launch passes it `None` (or `FLAG=p is not None`), a
+heuristics lambda or an `if p is None:` tests it, or its other uses sit under a constexpr flag;
+the message says which.
 
 Not flagged: a pointer used on both arms of a constexpr test, nor, on that last evidence, one
 every launch passes as a value that cannot be `None`.
@@ -58,6 +58,9 @@ pointer's uses guarded by the same flag tell, or, when the kernel does not tell,
 convention that the flag is True when the pointer is passed. Otherwise — e.g.
 `if F or R:` loading the pointer in the body, where the load is reachable with `F` False —
 the kernel needs a decision only its author can make, and no fix is offered.
+The same holds for a use through a derived name (`p_h0`): its pointer decides for which
+value of the flag it is passed. The nesting keeps the `if` line's comment once, on its
+first line (a `# noqa` is not repeated on the `elif`).
 No fix is offered for `&` / `|` either: they combine bits, and `F & R` is `F and R` only for
 0/1 operands (a constexpr `MODE = 2` gives `2 & 1 == 0`).
 
@@ -76,6 +79,17 @@ assignment reaching the `if` binds it such a mix (once, or in each arm before it
 is carried round a loop; the finding stays at the `if`, the message quotes the assignment and a
 related location points at it. No fix is offered for it: the nesting belongs where the name is
 bound. A `while` loop's test is not an `if`'s, and is not checked.
+
+### Names derived from the pointer
+An arm's use may read the pointer through a local name every definition reaching it derives
+from the parameter, anywhere in the kernel, under the flag too: an alias (`state = h0`), an
+address (`p = h0 + i_n * K`), a block pointer (`p_h0 = tl.make_block_ptr(h0, ...)`) or its
+`tl.advance`. With the pointer `None` the flag is off: the arm reads an undefined `p_h0`
+(prepared under `if USE_H0:`, not compiled) or builds `None + offset`, and the compile fails
+as for `h0` itself. The message names both. A name bound from another pointer on some path
+(`p = h0 + o` under `if USE_H0:`, `p = x + o` in its `else`) is not derived. An alias is no use
+of the pointer itself (it binds `None` as it is): the alias's reads stand for it when the
+kernel's other uses are weighed below.
 
 ### What makes a pointer optional
 The message says what makes the pointer optional:
@@ -109,9 +123,10 @@ from collections.abc import Iterator, Mapping
 
 import libcst as cst
 
-from ascend_lint.fixes import Declined, FixPlan, Replace, contains, names_in
+from ascend_lint.fixes import Declined, FixPlan, Replace, contains
 from ascend_lint.flow import READ, Branch, Event, Flow
 from ascend_lint.imports import str_literal
+from ascend_lint.inline import is_inlined
 from ascend_lint.nodes import child_nodes, one_line
 from ascend_lint.optional import (
     OptionalPointer,
@@ -153,6 +168,24 @@ class OrConstexprOptionalPointer(Rule):
     REQUIRES_TOKENS = (("if",),)  # `&` / `|` mix too, and are no words to look for
 
     VALID = (
+        # a name bound from the optional pointer for one value of the flag and from another
+        # pointer for the other is a pointer either way
+        """
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    if USE_H0:
+        p = h0 + o_d
+    else:
+        p = x + o_d
+    if USE_H0 and i_t < W:
+        tl.store(o + o_d, tl.load(p))
+
+
+def launch(x, o, W, h0=None):
+    k[(4,)](x, h0, o, W, D=16, USE_H0=h0 is not None)
+""",
         # the mixed test held in a name, with the pointer's use under its own `if USE_H0:`
         """
 @triton.jit
@@ -321,6 +354,51 @@ def k(h0, o, USE_H0: tl.constexpr, USE_G: tl.constexpr):
 """,
     )
     INVALID = (
+        # the pointer read through a name derived from it: a block pointer prepared under the
+        # flag (with `h0=None` the arm reads an undefined `p_h0`), an alias (`None + offset`);
+        # the nesting stays the same program and compiles the reads with the flag on only
+        Example(
+            """
+@triton.heuristics({"USE_H0": lambda args: args["h0"] is not None})
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    if USE_H0:
+        p_h0 = tl.make_block_ptr(h0, (D,), (1,), (0,), (D,), (0,))
+    state = h0
+    b = tl.load(x + o_d)
+    if USE_H0 and i_t < W:  # expect
+        b += tl.load(p_h0, boundary_check=(0,))
+    if i_t >= W or not USE_H0:  # expect
+        b += 1.0
+    else:
+        b += tl.load(state + o_d)
+    tl.store(o + i_t * D + o_d, b)
+""",
+            fixed="""
+@triton.heuristics({"USE_H0": lambda args: args["h0"] is not None})
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    if USE_H0:
+        p_h0 = tl.make_block_ptr(h0, (D,), (1,), (0,), (D,), (0,))
+    state = h0
+    b = tl.load(x + o_d)
+    if USE_H0:
+        if i_t < W:
+            b += tl.load(p_h0, boundary_check=(0,))
+    if not USE_H0:
+        b += 1.0
+    elif i_t >= W:
+        b += 1.0
+    else:
+        b += tl.load(state + o_d)
+    tl.store(o + i_t * D + o_d, b)
+""",
+            unsafe_fixes=True,
+        ),
         # the mixed test held in a name: `if need_state:` compiles both arms all the same; the
         # nesting fix declines (the test is bound elsewhere)
         Example(_NAMED_TEST, fixed=_NAMED_TEST, unsafe_fixes=True),
@@ -594,11 +672,17 @@ def launch(W):
             uses = _unguarded_uses(arms, optional)
             if not uses:
                 continue
-            use = min(uses, key=lambda event: (not optional[event.name or ""].certain, event.index))
-            pointer = optional[use.name or ""]
+            use, pointer = min(uses, key=lambda found: (not found[1].certain, found[0].index))
             test = one_line(branch.node.test.with_changes(lpar=(), rpar=()))
             where = inlined.written(use.node)
-            related: tuple[tuple[cst.CSTNode, str], ...] = ((where, f"`{pointer.name}` used here"),)
+            derived = _derived_name(use, pointer)
+            related: tuple[tuple[cst.CSTNode, str], ...] = ((where, f"`{derived or pointer.name}` used here"),)
+            if derived is not None:  # `p_h0 = tl.make_block_ptr(h0, ...)` under `if USE_H0:`, read in the arm
+                assert isinstance(use.node, cst.Name)
+                bound = next((d for d in inlined.flow.reaching(use.node) if d.statement is not None), None)
+                if bound is not None and bound.statement is not None:
+                    related = ((inlined.written(bound.statement), f"`{derived}` bound from `{pointer.name}` here"),)
+                    related += ((where, f"`{derived}` used here"),)
             held = _held(branch)
             if held is not None:  # `if need_state:` after `need_state = USE_H0 or in_halo`
                 related = ((held.statement or held.node, f"`{held.name}` bound to the mixed test here"), *related)
@@ -607,12 +691,12 @@ def launch(W):
             flags = {o.value for o in tested_operands(branch) if isinstance(o, cst.Name) and flow.is_constexpr(o)}
             yield Report(
                 branch.node,
-                _message(test, pointer, held),
+                _message(test, pointer, held, derived),
                 end_node=branch.node.test,
                 related=related,
                 fix=_nesting_fix(branch, kernel, optional),
                 facts={
-                    "optional_pointers": tuple(sorted({u.name for u in uses if u.name})),
+                    "optional_pointers": tuple(sorted({p.name for _, p in uses})),
                     "flags": tuple(sorted(flags)),
                     "optional_evidence": pointer.evidence,
                     "optional_certain": pointer.certain,
@@ -637,22 +721,31 @@ def _held(branch: Branch) -> Event | None:
     return branch.held_test[0] if branch.held_test else None
 
 
-def _message(test: str, pointer: OptionalPointer, held: Event | None = None) -> str:
+def _message(test: str, pointer: OptionalPointer, held: Event | None = None, derived: str | None = None) -> str:
     name = pointer.name
     subject = f"`if {test}`"
     if held is not None and held.value is not None:
         subject += f" (`{held.name} = {one_line(held.value.with_changes(lpar=(), rpar=()))}`)"
+    around = f"`{derived}`, derived from " if derived is not None else ""
     if pointer.certain:
         return (
-            f"{subject} mixes a constexpr flag with a runtime test around optional pointer `{name}` "
+            f"{subject} mixes a constexpr flag with a runtime test around {around}optional pointer `{name}` "
             f"({pointer.evidence}): both arms compile, so `{name}=None` fails to compile; nest the constexpr "
             "test outside"
         )
     return (
-        f"{subject} mixes a constexpr flag with a runtime test around pointer `{name}`, which looks optional "
-        f"({pointer.evidence}): both arms compile, so it would fail to compile if `{name}` were None; nest the "
-        "constexpr test outside"
+        f"{subject} mixes a constexpr flag with a runtime test around {around}pointer `{name}`, which looks "
+        f"optional ({pointer.evidence}): both arms compile, so it would fail to compile if `{name}` were None; "
+        "nest the constexpr test outside"
     )
+
+
+def _derived_name(use: Event, pointer: OptionalPointer) -> str | None:
+    """The name a use reads when it is not the pointer parameter itself but a name derived from
+    it (`p_h0`, `state`), as written: a device function's own name inlined (`p·f`) is `p`."""
+    if use.name is None or use.name == pointer.name:
+        return None
+    return use.name.partition("·")[0] if is_inlined(use.name) else use.name
 
 
 # ---- the fix: nest the constexpr test outside the runtime one ------------------------------
@@ -710,14 +803,22 @@ def _nesting_fix(branch: Branch, kernel: Kernel, optional: Mapping[str, Optional
     operator, (flag, negated), runtime = split
     uses = _unguarded_uses(branch, optional)
     single_arm = node.orelse if operator == "or" else node.body
-    if any(not contains(single_arm, use.node) for use in uses):
+    if any(not contains(single_arm, use.node) for use, _ in uses):
         return Declined(
             f"the optional pointer is used in an arm that runs for both values of `{flag.value}`: "
             "only the author knows which was meant"
         )
     # `or`: the single arm compiles when C is False; `and`: when C is True.
     flag_value = negated if operator == "or" else not negated
-    needed = {use.name for use in uses if use.name} | (names_in(runtime) & set(optional))
+    flow = kernel.flow
+    in_test = (
+        pointer.name
+        for event in flow.events
+        if event.kind == READ and contains(runtime, event.node)
+        for pointer in (_optional_read(event, flow, optional),)
+        if pointer is not None
+    )
+    needed = {pointer.name for _, pointer in uses} | set(in_test)
     if any(_passed_when(kernel, flag.value, pointer) is not flag_value for pointer in needed):
         return Declined(
             f"the nesting would keep the pointer's use for the value of `{flag.value}` it is not passed for"
@@ -770,20 +871,36 @@ def _pure(node: cst.CSTNode, kernel: Kernel) -> bool:
     return all(_pure(child, kernel) for child in child_nodes(node))
 
 
-def _unguarded_uses(branch: Branch, optional: Mapping[str, OptionalPointer]) -> list[Event]:
-    """Optional-pointer reads in the arms with no guard of their own that the front end
-    decides (an assigned flag is a tensor to it: both arms compile, measured), and not inside
-    an outer `if` that only ever guards that pointer (`if USE_H0:` around the mixed test)."""
+def _unguarded_uses(branch: Branch, optional: Mapping[str, OptionalPointer]) -> list[tuple[Event, OptionalPointer]]:
+    """Reads of an optional pointer, or of a name derived from one (`_optional_read`), in the
+    arms with no guard of their own that the front end decides (an assigned flag is a tensor to
+    it: both arms compile, measured), and not inside an outer `if` that only ever guards that
+    pointer (`if USE_H0:` around the mixed test); each with the pointer."""
     depth = len(branch.point.conds)
+    flow = branch.flow
     return [
-        event
+        (event, pointer)
         for span in (branch.body, branch.orelse)
-        for event in branch.flow.events_in(span, READ)
-        if (pointer := optional.get(event.name or "")) is not None
+        for event in flow.events_in(span, READ)
+        if (pointer := _optional_read(event, flow, optional)) is not None
         and not any(b.test_is_python_constexpr for b, _ in event.conds[depth + 1 :])
-        and not branch.flow.constexpr_choices(event)
+        and not flow.constexpr_choices(event)
         and not any(_guards_pointer(b, arm, pointer) for b, arm in event.conds[:depth])
     ]
+
+
+def _optional_read(event: Event, flow: Flow, optional: Mapping[str, OptionalPointer]) -> OptionalPointer | None:
+    """The optional pointer a read reads: the parameter itself, or the one a local name every
+    definition reaching the read derives from (`Flow.pointer_root`: `state = h0`, `p = h0 +
+    off`, `p_h0 = tl.make_block_ptr(h0, ...)` under `if USE_H0:`, `tl.advance` of such). With the
+    pointer None the name is undefined or `None + offset` where the arm reads it: the same failure."""
+    name = event.name or ""
+    pointer = optional.get(name)
+    if pointer is not None or name not in flow.pointer_names:
+        return pointer
+    assert isinstance(event.node, cst.Name)
+    root = flow.pointer_root(event.node)
+    return optional.get(root) if root is not None and root != name else None
 
 
 def _guards_pointer(branch: Branch, arm: bool, pointer: OptionalPointer) -> bool:
@@ -833,15 +950,38 @@ def _not(flag: cst.Name) -> cst.UnaryOperation:
 def _nested(
     node: cst.If, operator: str, condition: cst.Name | cst.UnaryOperation, runtime: cst.BaseExpression
 ) -> cst.If:
-    inner = cst.If(test=_bare(runtime), body=node.body, orelse=node.orelse)
+    # the `if` line's comment (a noqa directive too) stays once, on the first line the nesting writes
+    inner = cst.If(test=_bare(runtime), body=_with_comment(node.body, None), orelse=node.orelse)
     outer = node.with_changes(whitespace_before_test=cst.SimpleWhitespace(" "))
     if operator == "or":
         return outer.with_changes(test=condition, orelse=inner)
     if node.orelse is None:
-        return outer.with_changes(test=condition, body=cst.IndentedBlock([inner]))
+        return outer.with_changes(test=condition, body=_with_comment(cst.IndentedBlock([inner]), node.body))
     otherwise = node.orelse.body if isinstance(node.orelse, cst.Else) else cst.IndentedBlock([node.orelse])
     negation = condition.expression if isinstance(condition, cst.UnaryOperation) else _not(condition)
-    return outer.with_changes(test=negation, body=otherwise, orelse=inner)
+    return outer.with_changes(test=negation, body=_with_comment(otherwise, node.body), orelse=inner)
+
+
+def _with_comment(suite: cst.BaseSuite, source: cst.BaseSuite | None) -> cst.BaseSuite:
+    """`suite` with the comment of the line opening `source` (none without it) after its `:`:
+    an indented block's header, a one-line suite's trailing whitespace."""
+    comment = None
+    if isinstance(source, cst.IndentedBlock):
+        comment = source.header.comment
+    elif isinstance(source, cst.SimpleStatementSuite):
+        comment = source.trailing_whitespace.comment
+    if isinstance(suite, cst.IndentedBlock):
+        return suite.with_changes(header=_trailing(suite.header, comment))
+    if isinstance(suite, cst.SimpleStatementSuite):
+        return suite.with_changes(trailing_whitespace=_trailing(suite.trailing_whitespace, comment))
+    return suite
+
+
+def _trailing(line: cst.TrailingWhitespace, comment: cst.Comment | None) -> cst.TrailingWhitespace:
+    if comment is None:
+        return line.with_changes(whitespace=cst.SimpleWhitespace(""), comment=None)
+    spacing = line.whitespace if line.comment is not None else cst.SimpleWhitespace("  ")
+    return line.with_changes(whitespace=spacing, comment=comment)
 
 
 def _bare(test: cst.BaseExpression) -> cst.BaseExpression:

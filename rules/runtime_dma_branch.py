@@ -53,6 +53,15 @@ A constexpr test choosing between two runtime values (`(i_t == NT - 1) if IS_VAR
 specialisation (`is_tail or 0`, `is_tail and 1`, `is_tail or None` are `is_tail`: flagged). A
 module-level constant (`FAST = False`) is read as a constexpr that may take either value, so
 `if FAST or is_tail:` is not flagged, as the same split written with `if FAST:` arms is not.
+
+### Device functions
+A branch in a device function is read in each caller's body with the function inlined, as
+Triton compiles it: its test holds what that caller passes, in each of the caller's
+specialisations. It is flagged when some caller passes a value that is runtime in all of its
+own (`_copy(x, y, i_t, T, i_t == NT - 1, BT)`), not when every caller splits the flag on a
+constexpr mode (`is_tail` from `TAIL_MODE`, then `_copy(..., is_tail, BT)`): the verdict of
+the same code written inline. A call the flow cannot inline (`*args`, past the inlining
+limits) leaves the values of every call joined: runtime if any is.
 """
 
 from __future__ import annotations
@@ -61,7 +70,7 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ascend_lint.flow import CALL, DMA_FNS, Flow, pointer_arg
+from ascend_lint.flow import CALL, DMA_FNS, Branch, Flow, pointer_arg
 from ascend_lint.rule import Confirm, Evidence, Kernel, ModuleContext, Report, Rule
 
 # The first DMA call of each kind ("block" / "masked") in a span of the kernel.
@@ -77,6 +86,30 @@ class RuntimeDmaBranch(Rule):
     REQUIRES_TOKENS = (("make_block_ptr", "advance"),)
 
     VALID = (
+        # the branch in a device function whose every caller splits its tail flag on the mode:
+        # decided per caller and specialisation, as inline (modes 0 and 1 compile one path)
+        """
+@triton.jit
+def _copy(x, y, i_t, T, is_tail, BT: tl.constexpr):
+    o = i_t * BT + tl.arange(0, BT)
+    if is_tail:
+        tl.store(y + o, tl.load(x + o, mask=o < T), mask=o < T)
+    else:
+        p = tl.make_block_ptr(x, (T,), (1,), (i_t * BT,), (BT,), (0,))
+        tl.store(tl.make_block_ptr(y, (T,), (1,), (i_t * BT,), (BT,), (0,)), tl.load(p))
+
+
+@triton.jit
+def k(x, y, T, NT, BT: tl.constexpr, TAIL_MODE: tl.constexpr):
+    i_t = tl.program_id(0)
+    if TAIL_MODE == 0:
+        is_tail = False
+    elif TAIL_MODE == 1:
+        is_tail = True
+    else:
+        is_tail = i_t == NT - 1
+    _copy(x, y, i_t, T, is_tail, BT)
+""",
         # the tail flag a device function computes from the constexpr mode
         """
 @triton.jit
@@ -155,6 +188,36 @@ def copy_tail(x, y, n, BLOCK: tl.constexpr,
 """,
     )
     INVALID = (
+        # a device function one caller splits the flag for and another passes a runtime test:
+        # that caller keeps both paths live in every launch
+        """
+@triton.jit
+def _copy(x, y, i_t, T, is_tail, BT: tl.constexpr):
+    o = i_t * BT + tl.arange(0, BT)
+    if is_tail:  # expect
+        tl.store(y + o, tl.load(x + o, mask=o < T), mask=o < T)
+    else:
+        p = tl.make_block_ptr(x, (T,), (1,), (i_t * BT,), (BT,), (0,))
+        tl.store(tl.make_block_ptr(y, (T,), (1,), (i_t * BT,), (BT,), (0,)), tl.load(p))
+
+
+@triton.jit
+def k(x, y, T, NT, BT: tl.constexpr, TAIL_MODE: tl.constexpr):
+    i_t = tl.program_id(0)
+    if TAIL_MODE == 0:
+        is_tail = False
+    elif TAIL_MODE == 1:
+        is_tail = True
+    else:
+        is_tail = i_t == NT - 1
+    _copy(x, y, i_t, T, is_tail, BT)
+
+
+@triton.jit
+def k_runtime(x, y, T, NT, BT: tl.constexpr):
+    i_t = tl.program_id(0)
+    _copy(x, y, i_t, T, i_t == NT - 1, BT)
+""",
         # the block-pointer DMA in a device function one arm calls
         """
 @triton.jit
@@ -235,7 +298,7 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
                 continue
             body, orelse = _dma_kinds(flow, branch.body), _dma_kinds(flow, branch.orelse)
             pair = _opposite(body, orelse)
-            if pair is None or not flow.runtime_everywhere(branch.node.test):
+            if pair is None or not _runtime_everywhere(kernel, inlined.written(branch.node), branch):
                 continue
             (block_call, block_where), (masked_call, masked_where) = pair
             yield Report(
@@ -249,6 +312,19 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
                 ),
                 facts={"dma_arms": ("block_ptr", "masked") if block_where == "if" else ("masked", "block_ptr")},
             )
+
+
+def _runtime_everywhere(kernel: Kernel, written: cst.CSTNode, branch: Branch) -> bool:
+    """The test is runtime in every specialisation. In a device function, in every one of
+    some caller's, read in its inlined body (`Kernel.branches_in_callers`): the function's own
+    flow joins every call's values, so a tail flag a caller splits on `TAIL_MODE` (a constant
+    in modes 0 and 1, runtime in mode 2) would be runtime there, as it is not inline."""
+    if not branch.flow.runtime_everywhere(branch.node.test):
+        return False
+    copies = kernel.branches_in_callers(written) if isinstance(written, cst.If) else None
+    if copies is None:
+        return True
+    return any(copy.flow.runtime_everywhere(copy.node.test) for _, copy in copies)
 
 
 def _dma_kinds(flow: Flow, span: range) -> DmaCalls:

@@ -579,6 +579,54 @@ def test_a_comment_inside_the_test_is_not_dropped_by_the_nesting() -> None:
     assert finding.fix is None and finding.no_fix_reason == "the test holds a comment, which the nesting would drop"
 
 
+COMMENTED_IFS = """
+import triton
+import triton.language as tl
+
+
+@triton.heuristics({{"USE_H0": lambda args: args["h0"] is not None}})
+@triton.jit
+def k(x, h0, o, W, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    b = tl.load(x + i_t)
+{body}
+    tl.store(o + i_t, b)
+"""
+
+# (the mixed `if`, its nesting): the `if` line's comment once, on the nesting's first line
+COMMENTED_NESTINGS = {
+    "or": (
+        "    if not USE_H0 or i_t >= W:  # noqa: ASC003\n        b = b * 2.0\n    else:\n        b += tl.load(h0)",
+        "    if not USE_H0:  # noqa: ASC003\n        b = b * 2.0\n    elif i_t >= W:\n        b = b * 2.0\n"
+        "    else:\n        b += tl.load(h0)",
+    ),
+    "and": (
+        "    if USE_H0 and i_t < W:  # noqa: ASC003\n        b += tl.load(h0)",
+        "    if USE_H0:  # noqa: ASC003\n        if i_t < W:\n            b += tl.load(h0)",
+    ),
+    "and, else": (
+        "    if USE_H0 and i_t < W:  # state\n        b += tl.load(h0)\n    else:  # none\n        b = b * 2.0",
+        "    if not USE_H0:  # state\n        b = b * 2.0\n    elif i_t < W:\n        b += tl.load(h0)\n"
+        "    else:  # none\n        b = b * 2.0",
+    ),
+    "one line": (
+        "    if USE_H0 and i_t < W: b += tl.load(h0)  # state",
+        "    if USE_H0:  # state\n        if i_t < W: b += tl.load(h0)",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(COMMENTED_NESTINGS))
+def test_the_nesting_keeps_the_if_lines_comment_once_on_its_first_line(name) -> None:
+    """The nesting wrote the `if` line's comment on the new `if` and again on the `elif` (or
+    only on the inner `if`): a `# noqa` there was repeated."""
+    body, nested = COMMENTED_NESTINGS[name]
+    config = settings(select=["ASC004"])
+    result, fixed = fix_result(lint_source(COMMENTED_IFS.format(body=body), "k.py", config), config, unsafe=True)
+    assert fixed is not None and result.error is None
+    assert fixed.fixed == COMMENTED_IFS.format(body=nested), fixed.fixed
+
+
 def test_file_changed_while_fixing_is_not_overwritten(kernel_file):
     stale = FixedFile(str(kernel_file), KERNEL.replace("16", "32"), SAFE_FIXED)
     error = write_fixed(stale)

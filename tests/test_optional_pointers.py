@@ -159,3 +159,13 @@ def test_no_mix_under_bitwise_constexprs_or_a_bit_mask(test: str) -> None:
     body = f"if {test}:\n    tl.store(o, tl.load(h0 + 1))"
     source = HEADER + decorator + KERNEL.format(body=textwrap.indent(body, "    ").strip())
     assert lint_source(source, "k.py", settings()).findings == []
+
+
+def test_an_alias_binds_none_as_it_is_and_its_reads_stand_for_the_pointers() -> None:
+    """`state = h0` is no use of `h0` (with `h0=None` it binds `None`): before, it made every
+    launch's `None` for `h0` impossible (an unconditional use), so `h0` was not optional."""
+    body = "state = h0\nif USE_H0 and i_t < W:\n    tl.store(o, tl.load(state))"
+    host = "\ndef f(x, o):\n    k[(1,)](None, x, o, 4, USE_H0=False, MODE=0)\n"
+    assert optional(body, host)["h0"] == (True, "the launch at line {related_line} passes `h0=None`")
+    unguarded = "state = h0\ntl.store(o, tl.load(state))"  # read under no flag: never None
+    assert "h0" not in optional(unguarded, host)
