@@ -1988,63 +1988,64 @@ def _stage_loops(context: ModuleContext) -> dict[cst.Call, dict[str, frozenset[i
     """For each `triton.Config` call in a comprehension, the values of the names its clauses
     bind to the elements of a literal list, tuple or set (`for s in [2, 3, 4]`; None for an
     element that is no integer literal): what its `num_stages=s` may be (`_turns_multibuffer_off`).
-    Only comprehensions: a `for` statement's body may rebind the name."""
-    if not any(_is_config(call, context.imports) for call, _ in context.host.calls):
-        return {}
+    Only comprehensions: a `for` statement's body may rebind the name. Read from the loops the
+    host walk found around each call (`HostIndex.loops_around`): the comprehensions inside the
+    innermost lambda (whose parameters hide the names; a `def` is never inside an expression),
+    outermost first, each clause's target hiding what the clauses before it bound."""
+    host, imports = context.host, context.imports
     found: dict[cst.Call, dict[str, frozenset[int | None]]] = {}
-    stack: list[tuple[cst.CSTNode, dict[str, frozenset[int | None]]]] = [(context.module, {})]
-    while stack:  # no recursion, as in `_loop_names`
-        node, bound = stack.pop()
-        if bound and _is_config(node, context.imports):
-            found[node] = bound
-        if isinstance(node, cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp):
-            bound = dict(bound)
-            clause: cst.CompFor | None = node.for_in
-            while clause is not None:
-                for name in names_in(clause.target):
-                    bound.pop(name, None)
-                iterated = clause.iter
-                if isinstance(clause.target, cst.Name) and isinstance(iterated, cst.List | cst.Tuple | cst.Set):
-                    values = frozenset(int_literal(e.value) for e in iterated.elements)
-                    if values and not any(isinstance(e, cst.StarredElement) for e in iterated.elements):
-                        bound[clause.target.value] = values
-                clause = clause.inner_for_in
-        elif isinstance(node, cst.Lambda | cst.FunctionDef):
-            bound = {}  # its parameters hide the names
-        stack += [(child, bound) for child in child_nodes(node)]
+    for call, _ in host.calls:
+        loops = host.loops_around.get(call)
+        if not loops or not _is_config(call, imports):
+            continue
+        bound: dict[str, frozenset[int | None]] = {}
+        for loop in loops:
+            if loop is None or isinstance(loop, cst.Lambda):  # its parameters hide the names
+                bound = {}
+            elif not isinstance(loop, cst.For):  # a comprehension
+                clause: cst.CompFor | None = loop.for_in
+                while clause is not None:
+                    for name in names_in(clause.target):
+                        bound.pop(name, None)
+                    iterated = clause.iter
+                    if isinstance(clause.target, cst.Name) and isinstance(iterated, cst.List | cst.Tuple | cst.Set):
+                        values = frozenset(int_literal(e.value) for e in iterated.elements)
+                        if values and not any(isinstance(e, cst.StarredElement) for e in iterated.elements):
+                            bound[clause.target.value] = values
+                    clause = clause.inner_for_in
+        if bound:
+            found[call] = bound
     return found
 
 
 def _loop_names(context: ModuleContext) -> dict[cst.Call, frozenset[str]]:
     """For each `triton.Config` call, the names that change from one config it builds to the
-    next: the targets of the `for` statements and comprehension clauses around it, the
-    parameters of the lambdas it is in (`map(lambda p: Config(...), space)`). Only the calls
-    some of these are around."""
-    if not any(_is_config(call, context.imports) for call, _ in context.host.calls):
-        return {}
+    next: the targets of the `for` statements (whose body or `else` holds it) and comprehension
+    clauses around it, the parameters of the lambdas it is in (`map(lambda p: Config(...),
+    space)`), also around the functions it is in (`HostIndex.loops_around`). Only the calls some
+    of these are around, and none in a `for` statement's target or a lambda's parameters."""
+    host, imports = context.host, context.imports
     found: dict[cst.Call, frozenset[str]] = {}
-    stack: list[tuple[cst.CSTNode, frozenset[str]]] = [(context.module, frozenset())]
-    while stack:  # no recursion: a long chain of `+` nests deeper than Python's stack
-        node, bound = stack.pop()
-        if bound and _is_config(node, context.imports):
-            found[node] = bound
-        if isinstance(node, cst.For):
-            inner = bound | names_in(node.target)
-            stack += [(node.iter, bound), (node.body, inner)]
-            stack += [(node.orelse, inner)] if node.orelse is not None else []
+    for call, _ in host.calls:
+        loops = host.loops_around.get(call)
+        if not loops or None in loops or not _is_config(call, imports):
             continue
-        if isinstance(node, cst.Lambda):
-            params = node.params
-            every = [*params.posonly_params, *params.params, *params.kwonly_params]
-            every += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
-            stack.append((node.body, bound | {param.name.value for param in every}))
-            continue
-        if isinstance(node, cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp):
-            clause: cst.CompFor | None = node.for_in
-            while clause is not None:
-                bound = bound | names_in(clause.target)
-                clause = clause.inner_for_in
-        stack += [(child, bound) for child in child_nodes(node)]
+        names: set[str] = set()
+        for loop in loops:
+            if isinstance(loop, cst.For):
+                names |= names_in(loop.target)
+            elif isinstance(loop, cst.Lambda):
+                params = loop.params
+                every = [*params.posonly_params, *params.params, *params.kwonly_params]
+                every += [p for p in (params.star_arg, params.star_kwarg) if isinstance(p, cst.Param)]
+                names.update(param.name.value for param in every)
+            elif loop is not None:  # a comprehension
+                clause: cst.CompFor | None = loop.for_in
+                while clause is not None:
+                    names |= names_in(clause.target)
+                    clause = clause.inner_for_in
+        if names:
+            found[call] = frozenset(names)
     return found
 
 

@@ -401,6 +401,38 @@ def test_a_launch_knows_the_loops_and_tests_around_it() -> None:
     assert outer.blocks == ()
 
 
+def test_a_call_knows_the_loops_around_it() -> None:
+    """`for` statements whose body or `else` holds the call (also around the functions it is
+    in), comprehensions, lambda bodies; None where a `for` target or a lambda's parameters hold
+    it; nothing for a loop's iterable."""
+    hosts, _, module = index(
+        """
+        def f(space):
+            for s in g(space):
+                def inner(c=h(s)):
+                    return [cfg(w) for w in (1, 2)]
+                m(lambda p, q=d(s): e(p))
+            else:
+                r(s)
+            for a(s).x in space:
+                pass
+        """
+    )
+    found = {
+        module.code_for_node(call.func): [None if loop is None else type(loop).__name__ for loop in loops]
+        for call, loops in hosts.loops_around.items()
+    }
+    assert found == {
+        "h": ["For"],
+        "cfg": ["For", "ListComp"],
+        "m": ["For"],
+        "d": ["For", None],
+        "e": ["For", "Lambda"],
+        "r": ["For"],
+        "a": [None],
+    }
+
+
 # ---- a document's re-lint: the host facts of the statements an edit did not touch -------------
 
 

@@ -27,7 +27,19 @@ from .facts import HostFacts, HostMemory
 from .index import ORDERINGS, HostIndex, checks_in
 from .params import all_params, passed_for
 from .platforms import NpuPaths
-from .records import BoundedSizes, CallSite, CoreCount, DictChange, DictTrail, Grid, Launch, Merged, Passed, Scope
+from .records import (
+    BoundedSizes,
+    CallSite,
+    CoreCount,
+    DictChange,
+    DictTrail,
+    Grid,
+    Launch,
+    Loop,
+    Merged,
+    Passed,
+    Scope,
+)
 from .shapes import without_int_conversion
 
 __all__ = [
@@ -43,6 +55,7 @@ __all__ = [
     "HostIndex",
     "HostMemory",
     "Launch",
+    "Loop",
     "Merged",
     "NpuPaths",
     "Passed",

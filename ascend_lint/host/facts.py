@@ -1,12 +1,13 @@
 """The one walk over a module's host code (`HostFacts.walk`): calls, bindings, returns,
 launches, dict and attribute stores, environment variables and dtype asserts, each with the
-function and the loops and tests around it; and what an editor's re-lint keeps of it per
+function and the loops and tests around it (a call also with the comprehensions and lambdas
+around it); and what an editor's re-lint keeps of it per
 top-level statement (`HostMemory`). The host index (`index.HostIndex`) is built on it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import TypeVar
+from typing import TypeVar, cast
 
 import libcst as cst
 
@@ -25,7 +26,7 @@ from ..nodes import (
 from .bindings import declared_global, names_read, unpacked_into
 from .dicts import maps_a_key_to_a_callable
 from .dtypes import TensorDtype, dtypes_asserted
-from .records import Binder, CallSite, ItemStore, Launch, Scope
+from .records import Binder, CallSite, ItemStore, Launch, Loop, Scope
 from .shapes import indexed, is_shape
 
 _Key = TypeVar("_Key")
@@ -48,8 +49,14 @@ _NOTED = frozenset(
         cst.For,
         cst.Dict,
         cst.Global,
+        cst.Lambda,
+        cst.ListComp,
+        cst.SetComp,
+        cst.GeneratorExp,
+        cst.DictComp,
     }
 )
+_COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
 
 
 class HostFacts:
@@ -58,6 +65,9 @@ class HostFacts:
 
     def __init__(self) -> None:
         self.calls: list[tuple[cst.Call, Scope]] = []
+        # a call -> the loops around it (`records.Loop`: `for` statements, comprehensions, lambdas),
+        # outermost first, also those around the functions it is in; only calls some loop is around
+        self.loops_around: dict[cst.Call, tuple[Loop, ...]] = {}
         # `n = v`, `n: int = v`, `(n := v)`, `n *= d` (as `n = n * d`), `for d in x.shape` (as `d = x.shape[0]`),
         # `if n > cap: n = cap` (as `n = min(n, cap)`; right after `n = v`, that one as `n = min(v, cap)`)
         self.bindings: dict[tuple[str, Scope], list[cst.BaseExpression]] = {}
@@ -93,6 +103,7 @@ class HostFacts:
     def merge(self, other: HostFacts) -> None:
         """Adds what `other` found after what this found (as if one walk had found both)."""
         self.calls.extend(other.calls)
+        self.loops_around.update(other.loops_around)
         _extend(self.bindings, other.bindings)
         self.binders.update(other.binders)
         self.bound_under.update(other.bound_under)
@@ -114,13 +125,13 @@ class HostFacts:
 
     def walk(self, top: cst.CSTNode, kernel_defs: set[cst.FunctionDef]) -> None:
         """Adds what the host code in `top` holds (a kernel's decorators, not its body)."""
-        # each node with its function, the blocks of that function around it, and the class
-        # whose body (outside methods) it is in, whose assignments bind class attributes, no names
-        stack: list[tuple[cst.CSTNode, Scope, tuple[cst.For | cst.If, ...], cst.ClassDef | None]] = [
-            (top, None, (), None)
-        ]
+        # each node with its function, the blocks of that function around it, the class whose
+        # body (outside methods) it is in, whose assignments bind class attributes, no names, and
+        # the loops around it (`loops_around`)
+        stack: list[tuple[cst.CSTNode, Scope, tuple[cst.For | cst.If, ...], cst.ClassDef | None, tuple[Loop, ...]]]
+        stack = [(top, None, (), None, ())]
         while stack:
-            node, scope, blocks, in_class = stack.pop()
+            node, scope, blocks, in_class, loops = stack.pop()
             if type(node) in _LEAVES:
                 continue
             if type(node) in _NOTED:  # the others only lead to their children
@@ -133,7 +144,7 @@ class HostFacts:
                     in_class = None
                     self.functions_met.append((node, node in kernel_defs))
                     if node in kernel_defs:  # launches and configs live in decorators, never in the body
-                        stack.extend((decorator, scope, blocks, None) for decorator in node.decorators)
+                        stack.extend((decorator, scope, blocks, None, loops) for decorator in node.decorators)
                         continue
                     self.functions.setdefault(node.name.value, []).append(node)
                     self.returns.setdefault(node.name.value, [])
@@ -144,6 +155,8 @@ class HostFacts:
                     self.returns[scope.name.value].append((node.value, scope))
                 elif type(node) is cst.Call:
                     self._call(node, scope, blocks)
+                    if loops:
+                        self.loops_around[node] = loops
                 elif type(node) is cst.IndentedBlock and binds:
                     self._note_clamps(statements_of(node.body))
                 elif type(node) is cst.If and node in self._clamps:
@@ -171,14 +184,28 @@ class HostFacts:
                         # `for d in x.shape[:dim]:` binds `d` to an extent of `x` (which one is unknown)
                         self.bindings.setdefault((node.target.value, scope), []).append(indexed(node.iter, 0))
                     blocks = (*blocks, node)
+                    if type(node) is cst.For:  # its body and `else` run in the loop, its iterable before it
+                        inner = (*loops, node)
+                        if node.orelse is not None:
+                            stack.append((node.orelse, scope, blocks, in_class, inner))
+                        stack.append((node.body, scope, blocks, in_class, inner))
+                        stack.append((node.iter, scope, blocks, in_class, loops))
+                        stack.append((node.target, scope, blocks, in_class, (*loops, None)))  # popped first
+                        continue
                 elif type(node) is cst.Dict and any(map(maps_a_key_to_a_callable, node.elements)):
                     self.keyed_callables.append((node, scope))
                 elif type(node) is cst.Global and scope is not None:
                     for name in declared_global(node):
                         self.globals_declared.setdefault(name, []).append(scope)
+                elif type(node) is cst.Lambda:  # its body runs in the loop, its parameters' defaults once
+                    stack.append((node.body, scope, blocks, in_class, (*loops, node)))
+                    stack.append((node.params, scope, blocks, in_class, (*loops, None)))  # popped first
+                    continue
+                elif type(node) in _COMPREHENSIONS:  # every part of it runs in the loop
+                    loops = (*loops, cast(Loop, node))
             children = _reachable(child_nodes(node)) if type(node) is cst.IndentedBlock else child_nodes(node)
             children.reverse()
-            stack.extend((child, scope, blocks, in_class) for child in children)
+            stack.extend((child, scope, blocks, in_class, loops) for child in children)
 
     def _call(self, node: cst.Call, scope: Scope, blocks: tuple[cst.For | cst.If, ...]) -> None:
         self.calls.append((node, scope))

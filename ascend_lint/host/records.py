@@ -16,6 +16,11 @@ from ..nodes import (
 from .params import passed_for
 
 Scope = cst.FunctionDef | None
+# a construct around a host call that may run it more than once (`HostFacts.loops_around`): a
+# `for` statement whose body or `else` holds the call (not its iterable: no entry for that), a
+# comprehension (any part of it), a lambda whose body holds it; None for a `for` statement's
+# target and a lambda's parameters (their defaults), which hold the call outside the loop's names
+Loop = cst.For | cst.Lambda | cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp | None
 
 
 @dataclass(frozen=True)
