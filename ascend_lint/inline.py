@@ -59,6 +59,12 @@ class Inlined:
         """Written in the kernel itself, not in a device function inlined into it."""
         return not self.origins or self.written(node) in self._own
 
+    def in_source(self, node: cst.CSTNode) -> bool:
+        """Written in the file (the kernel's or a device function's code), not made by the
+        inlining (`p = ret·helper`, the statement holding an inlined call): only such nodes
+        have a position."""
+        return node in self.origins or self.in_function(node)
+
     @cached_property
     def _own(self) -> set[cst.CSTNode]:
         return set(walk(self.function))

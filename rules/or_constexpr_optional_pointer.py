@@ -402,6 +402,24 @@ def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr):
         # the mixed test held in a name: `if need_state:` compiles both arms all the same; the
         # nesting fix declines (the test is bound elsewhere)
         Example(_NAMED_TEST, fixed=_NAMED_TEST, unsafe_fixes=True),
+        # the derived name made by a device function: the statement binding it exists only in
+        # the inlined body, so the finding points at the read
+        """
+@triton.jit
+def _row(i_n, D: tl.constexpr):
+    return i_n * D + tl.arange(0, D)
+
+@triton.heuristics({"USE_H0": lambda args: args["h0"] is not None})
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr):
+    i_n = tl.program_id(0)
+    b = tl.load(x + _row(i_n, D))
+    if USE_H0:
+        p_h0 = h0 + _row(i_n, D)
+    if USE_H0 and i_n < W:  # expect
+        b += tl.load(p_h0)
+    tl.store(o + _row(i_n, D), b)
+""",
         # `Union[T, None]` says `None` as `Optional[T]` does; `not (h0 is None)` tests it too
         """
 from typing import Union
@@ -680,7 +698,7 @@ def launch(W):
             if derived is not None:  # `p_h0 = tl.make_block_ptr(h0, ...)` under `if USE_H0:`, read in the arm
                 assert isinstance(use.node, cst.Name)
                 bound = next((d for d in inlined.flow.reaching(use.node) if d.statement is not None), None)
-                if bound is not None and bound.statement is not None:
+                if bound is not None and bound.statement is not None and inlined.in_source(bound.statement):
                     related = ((inlined.written(bound.statement), f"`{derived}` bound from `{pointer.name}` here"),)
                     related += ((where, f"`{derived}` used here"),)
             held = _held(branch)
