@@ -1696,6 +1696,45 @@ class Flow:
             roots.add(root)
         return roots.pop() if len(roots) == 1 else base
 
+    def loaded_from(self, node: cst.Name) -> frozenset[str]:
+        """The pointers (`pointer_root`) every definition reaching a read of a local name binds
+        a value loaded through: `b_h0 = tl.load(p_h0)` (`p_h0` on `h0`: `h0`), `.to(...)` of or
+        arithmetic on such a value, directly or through a name holding one (`b_s = b_h0 * 2`,
+        `b_h0 += tl.load(h0 + o)`). Empty when some definition binds no such value (`b_h0 =
+        tl.zeros(...)` in the other arm), for a parameter, and for no name of the body."""
+        return self._loaded(node, frozenset())
+
+    def _loaded(self, node: cst.Name, followed: frozenset[Event]) -> frozenset[str]:
+        common: frozenset[str] | None = None
+        for definition in self.reaching(node):
+            if definition in followed:
+                continue  # `b = b * g` round a loop: its other definitions decide
+            if definition.value is None:
+                return frozenset()
+            roots = self._loads_in(definition.value, followed | {definition})
+            common = roots if common is None else common & roots
+            if not common:
+                return frozenset()
+        return common or frozenset()
+
+    def _loads_in(self, value: cst.BaseExpression, followed: frozenset[Event]) -> frozenset[str]:
+        """The pointers a value's loads go through, read through `.to(...)`, unary and binary
+        operations and the names it reads (`_loaded`)."""
+        if isinstance(value, cst.Name):
+            return self._loaded(value, followed) if value in self.read_events else frozenset()
+        if isinstance(value, cst.BinaryOperation):
+            return self._loads_in(value.left, followed) | self._loads_in(value.right, followed)
+        if isinstance(value, cst.UnaryOperation):
+            return self._loads_in(value.expression, followed)
+        if not isinstance(value, cst.Call):
+            return frozenset()
+        if self.imports.is_tl(value.func, "load"):
+            root = self.pointer_root(pointer_arg(value))
+            return frozenset((root,)) if root is not None else frozenset()
+        if isinstance(value.func, cst.Attribute) and self.imports.method_name(value.func) == "cast":
+            return self._loads_in(value.func.value, followed)
+        return frozenset()
+
     @cached_property
     def pointer_names(self) -> frozenset[str]:
         """Names used as the base of a memory access, or passed as an argument a device function

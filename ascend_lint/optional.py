@@ -91,10 +91,15 @@ def _conditional_pointer(name: str, reads: list[Event], flow: Flow) -> bool:
 
 
 def _depends_on_a_flag(read: Event, flow: Flow) -> bool:
+    """Under an `if` or a conditional expression whose test is pure-constexpr or has a constexpr
+    flag among its operands (`tl.load(h0) if (USE_H0 and i_t < W) else 0.0`)."""
     return any(
         branch.test_is_python_constexpr or any(_is_flag(o, flow) for o in tested_operands(branch))
         for branch, _ in read.conds
-    ) or bool(flow.constexpr_choices(read))
+    ) or any(
+        flow.is_python_constexpr(choice.test) or any(_is_flag(o, flow) for o in bool_operands(choice.test))
+        for choice, _ in read.choices
+    )
 
 
 def _in_kernel(kernel: Kernel, name: str, flow: Flow) -> OptionalPointer | None:
@@ -171,25 +176,31 @@ def _guards(reads: list[Event], flow: Flow) -> dict[tuple[str, bool], cst.If | c
 
 
 def _correlated_flag(reads: list[Event], flow: Flow) -> str | None:
-    """A constexpr flag that every read's enclosing tests mention, with no test mentioning it
-    holding reads in both of its arms, and reads under neither both of its values where tests
-    of the flag alone hold them (`if MODE:` and a later `if not MODE:` are its two arms)."""
+    """A constexpr flag that every read's enclosing tests mention (of `if`s and conditional
+    expressions), with no test mentioning it holding reads in both of its arms, and reads under
+    neither both of its values where tests of the flag alone hold them (`if MODE:` and a later
+    `if not MODE:` are its two arms)."""
     common: set[str] | None = None
-    arms: dict[Branch, set[bool]] = {}
+    arms: dict[Branch | cst.IfExp, set[bool]] = {}  # a test's `if` / conditional expression -> arms holding reads
+    mentions: dict[Branch | cst.IfExp, set[str]] = {}
     values: dict[str, set[bool]] = {}  # a flag tested alone -> its values some read is under
     for read in reads:
         mentioned: set[str] = set()
-        for branch, arm in read.conds:
-            flags = {o.value for o in tested_operands(branch) if isinstance(o, cst.Name) and _is_flag(o, flow)}
+        tests: list[tuple[Branch | cst.IfExp, bool, list[cst.BaseExpression], tuple[str, bool]]] = [
+            (branch, arm, tested_operands(branch), branch.key) for branch, arm in read.conds
+        ]
+        tests += [(choice, arm, bool_operands(choice.test), flow.choice_key(choice)) for choice, arm in read.choices]
+        for node, arm, operands, (tested, polarity) in tests:
+            flags = {o.value for o in operands if isinstance(o, cst.Name) and _is_flag(o, flow)}
             if flags:
                 mentioned |= flags
-                arms.setdefault(branch, set()).add(arm)
-                tested, polarity = branch.key
+                mentions[node] = {o.value for o in operands if isinstance(o, cst.Name)}
+                arms.setdefault(node, set()).add(arm)
                 values.setdefault(tested, set()).add(polarity == arm)
         common = mentioned if common is None else common & mentioned
     for flag in sorted(common or ()):
-        tests = [b for b in arms if flag in {o.value for o in tested_operands(b) if isinstance(o, cst.Name)}]
-        if all(len(arms[b]) == 1 for b in tests) and len(values.get(flag, ())) < 2:
+        holding = [node for node in arms if flag in mentions[node]]
+        if all(len(arms[node]) == 1 for node in holding) and len(values.get(flag, ())) < 2:
             return flag
     return None
 

@@ -1,14 +1,14 @@
 """
 ## What it does
-Flags an `if` whose test mixes a constexpr operand with a runtime one (`if USE_H0 or i_t > 0:`,
-`FLAG & runtime`, or a name bound so) when an arm uses an optional pointer parameter or a name
-derived from it (`p_h0`) without its own pure-constexpr guard (`tl.load(h0) if USE_H0 else
-0.0`). A pointer is optional when a launch passes it `None` (or `FLAG=p is not None`), a
-heuristics lambda or an `if p is None:` tests it, or its other uses sit under a constexpr flag;
-the message says which.
+Flags an `if` or conditional expression whose test mixes a constexpr operand with a runtime
+one (`if USE_H0 or i_t > 0:`, `FLAG & runtime`, `x if (USE_H0 and i_t < W) else y`) when an
+arm uses an optional pointer, a name derived from it (`p_h0`) or a value loaded through it
+under the flag (`b_h0`) without its own pure-constexpr guard. A pointer is optional when a
+launch passes it `None` (or `FLAG=p is not None`), a heuristic or `if p is None:` tests it,
+or its other uses sit under a constexpr flag; the message says which.
 
 Not flagged: a pointer used on both arms of a constexpr test, nor, on that last evidence, one
-every launch passes as a value that cannot be `None`.
+every launch passes as a tensor.
 
 ## Why is this bad?
 Triton-Ascend does not short-circuit a constexpr operand of a mixed test at compile time:
@@ -18,7 +18,9 @@ constexprs stays one), so `if USE_H0 & (i_t > 0):` compiles its body with `USE_H
 the constexpr on the left, triton-ascend 3.2 rejects the test itself, pointer or not: its
 `&` / `|` read the Python operand's `.type`, `'bool' object has no attribute 'type'`.) With
 the pointer passed as `None`, the arm still builds `initial_state + offset`, and the compile
-fails with `AttributeError: 'NoneType' object has no attribute 'type'`.
+fails with `AttributeError: 'NoneType' object has no attribute 'type'`; a conditional
+expression's mixed test lowers both arms the same way, and a value the arm reads that was loaded
+under `if USE_H0:` was never bound: `NameError: b_h0 is not defined`.
 
 ## Example
 ```python
@@ -41,8 +43,9 @@ else:
 or keep the mixed test and guard the pointer's use inside the arm with its own
 `if USE_INITIAL_STATE:`. Nest the constexpr test outside the runtime one so the unused arm is never compiled.
 Pure-constexpr tests (`if USE_G or USE_G_GAMMA:`, `if USE_G & USE_GK:`), bit masks
-(`if i_t & 1:`) and conditional expressions
-(`tl.load(p) if HAS_P else 1.0`) are fine.
+(`if i_t & 1:`) and conditional expressions with a pure-constexpr test
+(`tl.load(p) if HAS_P else 1.0`, also around a mixed one:
+`(tl.load(p) if i_t < W else 0.0) if HAS_P else 0.0`) are fine.
 
 ## Fix safety
 Unsafe (applied with `--unsafe-fixes`): it reorders the test and duplicates one arm. The fix
@@ -58,11 +61,12 @@ pointer's uses guarded by the same flag tell, or, when the kernel does not tell,
 convention that the flag is True when the pointer is passed. Otherwise — e.g.
 `if F or R:` loading the pointer in the body, where the load is reachable with `F` False —
 the kernel needs a decision only its author can make, and no fix is offered.
-The same holds for a use through a derived name (`p_h0`): its pointer decides for which
-value of the flag it is passed. The nesting keeps the `if` line's comment once, on its
-first line (a `# noqa` is not repeated on the `elif`).
+The same holds for a use through a derived name (`p_h0`). The nesting keeps the `if` line's
+comment once, on its first line (a `# noqa` is not repeated on the `elif`).
 No fix is offered for `&` / `|` either: they combine bits, and `F & R` is `F and R` only for
 0/1 operands (a constexpr `MODE = 2` gives `2 & 1 == 0`).
+Nor for a conditional expression, and for a loaded value (`b_h0`) only when it is bound
+under the same flag (see Details).
 
 ## Details
 ### Mixed tests
@@ -80,6 +84,16 @@ is carried round a loop; the finding stays at the `if`, the message quotes the a
 related location points at it. No fix is offered for it: the nesting belongs where the name is
 bound. A `while` loop's test is not an `if`'s, and is not checked.
 
+### Conditional expressions
+`A if (USE_H0 and i_t < W) else B` (any mix an `if` test may hold, or a name holding one) is a
+runtime choice to the front end: measured on triton-ascend 3.2 (2026-12-05), with `h0=None` and
+`USE_H0` False both arms are lowered and `tl.load(h0 + o)` in either fails with
+`'NoneType' object has no attribute 'type'`. It is reported at the expression when an arm
+reads the pointer with no conditional expression of its own on a pure-constexpr test inside
+the arm, and no `if` or conditional expression outside only ever guarding the pointer. A use
+in such an arm also counts as a use that depends on the flag when deciding whether the
+pointer is optional.
+
 ### Names derived from the pointer
 An arm's use may read the pointer through a local name every definition reaching it derives
 from the parameter, anywhere in the kernel, under the flag too: an alias (`state = h0`), an
@@ -90,6 +104,24 @@ as for `h0` itself. The message names both. A name bound from another pointer on
 (`p = h0 + o` under `if USE_H0:`, `p = x + o` in its `else`) is not derived. An alias is no use
 of the pointer itself (it binds `None` as it is): the alias's reads stand for it when the
 kernel's other uses are weighed below.
+
+### Values loaded through the pointer
+A value loaded through the pointer (`b_h0 = tl.load(p_h0).to(tl.float32)`, arithmetic on it,
+a name holding it: `Flow.loaded_from`) and bound only under a pure-constexpr `if` that guards
+the pointer (`if USE_H0:`), read in a mixed arm, is reported too: measured on triton-ascend
+3.2 (2026-12-05), with `h0=None` and `USE_H0` False the binding is not compiled and the arm,
+which is, fails with `NameError('b_h0 is not defined')`. The message says where it is bound. A
+value bound on the flag's other arm too (`else: b_h0 = tl.zeros(...)`) is defined either way
+and not reported. A name bound under the flag from no optional pointer (`if USE_H0: scale =
+2.0`) fails the same way but is no optional pointer's: not reported by this rule.
+
+The nesting fix is offered for a loaded value only when every definition reaching the read
+sits in the arm of an `if` on the mixed test's own flag that the nesting compiles the read for
+(`if USE_H0: b_h0 = ...` for `if USE_H0 and R:`): the nested read is then compiled exactly
+where `b_h0` is bound (measured: the fixed kernel compiles with `h0=None`). Bound under
+another flag, the fix is declined. No fix is offered for a conditional expression: the
+nesting `(A if R else B) if FLAG else B` (measured: it compiles with `h0=None`) copies an arm
+inside the expression; nest it by hand or write it as an `if`.
 
 ### What makes a pointer optional
 The message says what makes the pointer optional:
@@ -132,7 +164,6 @@ from ascend_lint.optional import (
     OptionalPointer,
     bool_operands,
     combines_conditions,
-    tested_operands,
     without_negation,
 )
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
@@ -352,8 +383,108 @@ def k(h0, o, USE_H0: tl.constexpr, USE_G: tl.constexpr):
         if i_t & 1:
             tl.store(o + i_t, tl.load(h0 + i_t))
 """,
+        # a value loaded through the pointer under the flag, read in a mixed arm: bound in the
+        # other arm too, or read under its own `if USE_H0:` (measured: both compile with `h0=None`)
+        """
+@triton.heuristics({"USE_H0": lambda args: args["h0"] is not None})
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    if USE_H0:
+        b_h0 = tl.load(h0 + o_d)
+    else:
+        b_h0 = tl.zeros([D], dtype=tl.float32)
+    if USE_H0:
+        b_s = tl.load(h0 + o_d) * 2.0
+    b = tl.load(x + o_d)
+    if USE_H0 and i_t == 0:
+        b += b_h0
+    if USE_H0 or i_t == 0:
+        if USE_H0:
+            b += b_s
+    tl.store(o + i_t * D + o_d, b)
+""",
+        # a conditional expression whose mixed test is nested inside the flag's own
+        # (measured: compiles with `h0=None`), and a mixed one whose arms read no optional pointer
+        """
+@triton.heuristics({"USE_H0": lambda args: args["h0"] is not None})
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    b_x = tl.load(x + o_d)
+    b = (tl.load(h0 + o_d) if i_t < W else tl.zeros([D], dtype=tl.float32)) if USE_H0 else b_x
+    c = tl.load(x + o_d + 1) if (USE_H0 and i_t < W) else b
+    d = (tl.load(h0 + i_t) if USE_H0 else 1.0) if (USE_H0 or i_t < W) else 0.0
+    tl.store(o + i_t * D + o_d, b + c + d)
+""",
     )
     INVALID = (
+        # a mixed test in a conditional expression: with the flag False the front end still lowers
+        # both arms (measured: `'NoneType' object has no attribute 'type'` with `h0=None`); no fix
+        Example(
+            """
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    b = tl.load(h0 + o_d) if (USE_H0 and i_t < W) else tl.zeros([D], dtype=tl.float32)  # expect
+    s = 1.0 if not USE_H0 or i_t >= W else tl.load(h0 + i_t)  # expect
+    tl.store(o + i_t * D + o_d, b * s + tl.load(x + o_d))
+
+
+def launch(x, o, W, h0=None):
+    k[(4,)](x, h0, o, W, D=16, USE_H0=h0 is not None)
+""",
+            fixed="""
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    b = tl.load(h0 + o_d) if (USE_H0 and i_t < W) else tl.zeros([D], dtype=tl.float32)  # expect
+    s = 1.0 if not USE_H0 or i_t >= W else tl.load(h0 + i_t)  # expect
+    tl.store(o + i_t * D + o_d, b * s + tl.load(x + o_d))
+
+
+def launch(x, o, W, h0=None):
+    k[(4,)](x, h0, o, W, D=16, USE_H0=h0 is not None)
+""",
+            unsafe_fixes=True,
+        ),
+        # a value loaded through the optional pointer, bound only under `if USE_H0:`, read in a
+        # mixed arm: with `h0=None` it is undefined there (measured: `NameError('b_h0 is not
+        # defined')`); the nesting compiles the read with the flag on only, where it is bound
+        Example(
+            """
+@triton.heuristics({"USE_H0": lambda args: args["h0"] is not None})
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    if USE_H0:
+        b_h0 = tl.load(h0 + o_d).to(tl.float32) * 2.0
+    b = tl.load(x + o_d)
+    if USE_H0 and i_t == 0:  # expect
+        b += b_h0
+    tl.store(o + i_t * D + o_d, b)
+""",
+            fixed="""
+@triton.heuristics({"USE_H0": lambda args: args["h0"] is not None})
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    if USE_H0:
+        b_h0 = tl.load(h0 + o_d).to(tl.float32) * 2.0
+    b = tl.load(x + o_d)
+    if USE_H0:
+        if i_t == 0:
+            b += b_h0
+    tl.store(o + i_t * D + o_d, b)
+""",
+            unsafe_fixes=True,
+        ),
         # the pointer read through a name derived from it: a block pointer prepared under the
         # flag (with `h0=None` the arm reads an undefined `p_h0`), an alias (`None + offset`);
         # the nesting stays the same program and compiles the reads with the flag on only
@@ -675,9 +806,10 @@ def launch(W):
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         flow = kernel.flow
         own: dict[cst.CSTNode, Branch] = {
-            branch.node: branch for branch in flow.branches if _mixes_constexpr_and_runtime(branch, flow)
+            branch.node: branch for branch in flow.branches if _mixes_constexpr_and_runtime(branch.node.test, flow)
         }
-        if not own:
+        choices = [choice for choice in flow.conditional_expressions if _mixes_constexpr_and_runtime(choice.test, flow)]
+        if not own and not choices:
             return
         optional = context.optional_pointers(kernel)
         # the arms read with the device functions they call inlined: a helper's own `if FLAG:`
@@ -690,43 +822,82 @@ def launch(W):
             uses = _unguarded_uses(arms, optional)
             if not uses:
                 continue
-            use, pointer = min(uses, key=lambda found: (not found[1].certain, found[0].index))
             test = one_line(branch.node.test.with_changes(lpar=(), rpar=()))
-            where = inlined.written(use.node)
-            derived = _derived_name(use, pointer)
-            related: tuple[tuple[cst.CSTNode, str], ...] = ((where, f"`{derived or pointer.name}` used here"),)
-            if derived is not None:  # `p_h0 = tl.make_block_ptr(h0, ...)` under `if USE_H0:`, read in the arm
-                assert isinstance(use.node, cst.Name)
-                bound = next((d for d in inlined.flow.reaching(use.node) if d.statement is not None), None)
-                if bound is not None and bound.statement is not None and inlined.in_source(bound.statement):
-                    related = ((inlined.written(bound.statement), f"`{derived}` bound from `{pointer.name}` here"),)
-                    related += ((where, f"`{derived}` used here"),)
-            held = _held(branch)
-            if held is not None:  # `if need_state:` after `need_state = USE_H0 or in_halo`
-                related = ((held.statement or held.node, f"`{held.name}` bound to the mixed test here"), *related)
-            if pointer.where is not None:
-                related = ((pointer.where, f"launch that shows `{pointer.name}` may be None"), *related)
-            flags = {o.value for o in tested_operands(branch) if isinstance(o, cst.Name) and flow.is_constexpr(o)}
-            yield Report(
-                branch.node,
-                _message(test, pointer, held, derived),
-                end_node=branch.node.test,
-                related=related,
-                fix=_nesting_fix(branch, kernel, optional),
-                facts={
-                    "optional_pointers": tuple(sorted({p.name for _, p in uses})),
-                    "flags": tuple(sorted(flags)),
-                    "optional_evidence": pointer.evidence,
-                    "optional_certain": pointer.certain,
-                },
+            yield self._report(kernel, branch.node, f"`if {test}`", uses, fix=_nesting_fix(branch, kernel, optional))
+        mixed_choices = set(choices)
+        for choice in inlined.flow.conditional_expressions:
+            written = inlined.written(choice)
+            if written not in mixed_choices:
+                continue
+            uses = _unguarded_choice_uses(choice, inlined.flow, optional)
+            if not uses:
+                continue
+            assert isinstance(written, cst.IfExp)
+            test = one_line(written.test.with_changes(lpar=(), rpar=()))
+            yield self._report(
+                kernel,
+                written,
+                f"`... if {test} else ...`",
+                uses,
+                fix=Declined(
+                    "a conditional expression: the nesting `(A if R else B) if FLAG else B` would copy an arm "
+                    "inside the expression; nest the constexpr test outside by hand, or write it as an `if`"
+                ),
             )
 
+    def _report(
+        self,
+        kernel: Kernel,
+        node: cst.If | cst.IfExp,
+        subject: str,
+        uses: list[tuple[Event, OptionalPointer]],
+        fix: FixPlan | Declined,
+    ) -> Report:
+        """The finding at a mixed `if` or conditional expression whose arms hold `uses`."""
+        inlined, flow = kernel.inlined, kernel.flow
+        use, pointer = min(uses, key=lambda found: (not found[1].certain, found[0].index))
+        where = inlined.written(use.node)
+        derived = _derived_name(use, pointer)
+        guard = _loaded_guard(use, inlined.flow, pointer) if derived is not None else None
+        related: tuple[tuple[cst.CSTNode, str], ...] = ((where, f"`{derived or pointer.name}` used here"),)
+        if derived is not None:  # `p_h0 = tl.make_block_ptr(h0, ...)` under `if USE_H0:`, read in the arm
+            assert isinstance(use.node, cst.Name)
+            bound = next((d for d in inlined.flow.reaching(use.node) if d.statement is not None), None)
+            if bound is not None and bound.statement is not None and inlined.in_source(bound.statement):
+                how = "loaded from" if guard is not None else "bound from"
+                related = ((inlined.written(bound.statement), f"`{derived}` {how} `{pointer.name}` here"),)
+                related += ((where, f"`{derived}` used here"),)
+        held = _held(node.test, flow)
+        if held is not None:  # `if need_state:` after `need_state = USE_H0 or in_halo`
+            related = ((held.statement or held.node, f"`{held.name}` bound to the mixed test here"), *related)
+        if pointer.where is not None:
+            related = ((pointer.where, f"launch that shows `{pointer.name}` may be None"), *related)
+        operands = [o for definition in held_tests(node.test, flow) for o in bool_operands(definition)]
+        flags = {o.value for o in operands if isinstance(o, cst.Name) and flow.is_constexpr(o)}
+        return Report(
+            node,
+            _message(subject, pointer, held, derived, guard),
+            end_node=node.test,
+            related=related,
+            fix=fix,
+            facts={
+                "optional_pointers": tuple(sorted({p.name for _, p in uses})),
+                "flags": tuple(sorted(flags)),
+                "optional_evidence": pointer.evidence,
+                "optional_certain": pointer.certain,
+            },
+        )
 
-def _mixes_constexpr_and_runtime(branch: Branch, flow: Flow) -> bool:
-    """The test mixes a constexpr operand with a runtime one: its own, or, for a name, the test
-    each assignment reaching it binds (`Branch.held_test`)."""
-    tests = [d.value for d in branch.held_test if d.value is not None] or [branch.node.test]
-    return all(_mixes(test, flow) for test in tests)
+
+def _mixes_constexpr_and_runtime(test: cst.BaseExpression, flow: Flow) -> bool:
+    """An `if`'s or a conditional expression's test mixes a constexpr operand with a runtime
+    one: its own, or, for a name, the test each assignment reaching it binds (`Flow.held_test`)."""
+    return all(_mixes(held, flow) for held in held_tests(test, flow))
+
+
+def held_tests(test: cst.BaseExpression, flow: Flow) -> list[cst.BaseExpression]:
+    """The test itself, or the mixed tests a name it reads holds (`need_state = USE_H0 or in_halo`)."""
+    return [d.value for d in flow.held_test(test) if d.value is not None] or [test]
 
 
 def _mixes(test: cst.BaseExpression, flow: Flow) -> bool:
@@ -734,16 +905,37 @@ def _mixes(test: cst.BaseExpression, flow: Flow) -> bool:
     return len(operands) >= 2 and {flow.is_constexpr(o) for o in operands} == {True, False}
 
 
-def _held(branch: Branch) -> Event | None:
+def _held(test: cst.BaseExpression, flow: Flow) -> Event | None:
     """The first assignment of the mixed test a name tested by the `if` holds."""
-    return branch.held_test[0] if branch.held_test else None
+    held = flow.held_test(test)
+    return held[0] if held else None
 
 
-def _message(test: str, pointer: OptionalPointer, held: Event | None = None, derived: str | None = None) -> str:
+def _message(
+    subject: str,
+    pointer: OptionalPointer,
+    held: Event | None = None,
+    derived: str | None = None,
+    guard: cst.If | None = None,
+) -> str:
     name = pointer.name
-    subject = f"`if {test}`"
     if held is not None and held.value is not None:
         subject += f" (`{held.name} = {one_line(held.value.with_changes(lpar=(), rpar=()))}`)"
+    if derived is not None and guard is not None:  # `b_h0 = tl.load(p_h0)` under `if USE_H0:`
+        bound = f"`{derived}`, loaded from {{}} and bound only under `if {one_line(guard.test)}:`"
+        undefined = f" (`{derived}` is undefined there)"
+        if pointer.certain:
+            return (
+                f"{subject} mixes a constexpr flag with a runtime test around "
+                + bound.format(f"optional pointer `{name}` ({pointer.evidence})")
+                + f": both arms compile, so `{name}=None` fails to compile{undefined}; nest the constexpr test outside"
+            )
+        return (
+            f"{subject} mixes a constexpr flag with a runtime test around "
+            + bound.format(f"pointer `{name}`, which looks optional ({pointer.evidence}),")
+            + f": both arms compile, so it would fail to compile if `{name}` were None{undefined}; nest the "
+            "constexpr test outside"
+        )
     around = f"`{derived}`, derived from " if derived is not None else ""
     if pointer.certain:
         return (
@@ -798,7 +990,7 @@ _PURE_BUILTINS = frozenset({"min", "max", "abs", "int", "float", "bool", "len"})
 
 def _nesting_fix(branch: Branch, kernel: Kernel, optional: Mapping[str, OptionalPointer]) -> FixPlan | Declined:
     node = branch.node
-    held = _held(branch)
+    held = _held(node.test, branch.flow)
     if held is not None:
         return Declined(
             f"the test reads the mixed test through `{held.name}`: nest its constexpr flag outside where "
@@ -829,6 +1021,12 @@ def _nesting_fix(branch: Branch, kernel: Kernel, optional: Mapping[str, Optional
     # `or`: the single arm compiles when C is False; `and`: when C is True.
     flag_value = negated if operator == "or" else not negated
     flow = kernel.flow
+    for use, pointer in uses:
+        if _loaded_guard(use, flow, pointer) is not None and not _bound_for(use, flow, flag.value, flag_value):
+            return Declined(
+                f"`{use.name}` is bound under another test than `{flag.value}`: the nesting may read it where it is "
+                "not bound"
+            )
     in_test = (
         pointer.name
         for event in flow.events
@@ -911,14 +1109,87 @@ def _optional_read(event: Event, flow: Flow, optional: Mapping[str, OptionalPoin
     """The optional pointer a read reads: the parameter itself, or the one a local name every
     definition reaching the read derives from (`Flow.pointer_root`: `state = h0`, `p = h0 +
     off`, `p_h0 = tl.make_block_ptr(h0, ...)` under `if USE_H0:`, `tl.advance` of such). With the
-    pointer None the name is undefined or `None + offset` where the arm reads it: the same failure."""
+    pointer None the name is undefined or `None + offset` where the arm reads it: the same failure.
+    Or a value loaded through the pointer that is bound only under a pure-constexpr `if`
+    guarding it (`_loaded_guard`): with the pointer None that `if` is not compiled, and the
+    name is undefined where the arm reads it (measured: `NameError('b_h0 is not defined')`)."""
     name = event.name or ""
     pointer = optional.get(name)
-    if pointer is not None or name not in flow.pointer_names:
+    if pointer is not None or not isinstance(event.node, cst.Name):
         return pointer
-    assert isinstance(event.node, cst.Name)
-    root = flow.pointer_root(event.node)
-    return optional.get(root) if root is not None and root != name else None
+    if name in flow.pointer_names:
+        root = flow.pointer_root(event.node)
+        return optional.get(root) if root is not None and root != name else None
+    for root in sorted(flow.loaded_from(event.node)):
+        pointer = optional.get(root)
+        if pointer is not None and _loaded_guard(event, flow, pointer) is not None:
+            return pointer
+    return None
+
+
+def _loaded_guard(event: Event, flow: Flow, pointer: OptionalPointer) -> cst.If | None:
+    """For a read of a value loaded through `pointer` (`Flow.loaded_from`), the pure-constexpr
+    `if` guarding the pointer that the first definition reaching it sits under, when every one
+    sits under such an `if` (`if USE_H0: b_h0 = tl.load(p_h0)`); None otherwise, and for a name
+    that is a pointer itself."""
+    if not isinstance(event.node, cst.Name) or event.name in flow.pointer_names:
+        return None
+    if pointer.name not in flow.loaded_from(event.node):
+        return None
+    guards = [_pointer_guard(definition, pointer) for definition in flow.reaching(event.node)]
+    if not guards or any(guard is None for guard in guards):
+        return None
+    guard = guards[0]
+    assert guard is not None
+    return guard[0].node
+
+
+def _pointer_guard(definition: Event, pointer: OptionalPointer) -> tuple[Branch, bool] | None:
+    """The innermost pure-constexpr `if` arm around a definition that guards the pointer."""
+    return next(((b, arm) for b, arm in reversed(definition.conds) if _guards_pointer(b, arm, pointer)), None)
+
+
+def _bound_for(use: Event, flow: Flow, flag: str, value: bool) -> bool:
+    """Every definition reaching a read sits in the arm of a pure-constexpr `if` on `flag`
+    alone compiled for `value` (`if USE_H0:` for True): the nesting, which compiles the read
+    for that value only, reads it where it is bound."""
+    assert isinstance(use.node, cst.Name)
+    definitions = flow.reaching(use.node)
+    return bool(definitions) and all(
+        any(b.test_is_python_constexpr and b.key == (flag, value == arm) for b, arm in d.conds) for d in definitions
+    )
+
+
+def _unguarded_choice_uses(
+    choice: cst.IfExp, flow: Flow, optional: Mapping[str, OptionalPointer]
+) -> list[tuple[Event, OptionalPointer]]:
+    """`_unguarded_uses` for the arms of a conditional expression with a mixed test (measured:
+    the front end lowers both arms when the flag is False): reads of an optional pointer, or of
+    a name derived from or loaded through one, with no conditional expression the front end
+    decides inside the arm and no outer `if` or conditional expression only ever guarding it."""
+    found = []
+    for event in flow.events:
+        if event.kind != READ or not any(c is choice for c, _ in event.choices):
+            continue
+        pointer = _optional_read(event, flow, optional)
+        if pointer is None:
+            continue
+        depth = next(i for i, (c, _) in enumerate(event.choices) if c is choice)
+        inner = event.choices[depth + 1 :]
+        outer = event.choices[:depth]
+        if any(flow.is_python_constexpr(c.test) for c, _ in inner):
+            continue
+        if any(_guards_pointer(b, arm, pointer) for b, arm in event.conds):
+            continue
+        if any(_choice_guards_pointer(flow, c, arm, pointer) for c, arm in outer):
+            continue
+        found.append((event, pointer))
+    return found
+
+
+def _choice_guards_pointer(flow: Flow, choice: cst.IfExp, arm: bool, pointer: OptionalPointer) -> bool:
+    key, polarity = flow.choice_key(choice)
+    return flow.is_python_constexpr(choice.test) and (key, polarity == arm) in pointer.guards
 
 
 def _guards_pointer(branch: Branch, arm: bool, pointer: OptionalPointer) -> bool:

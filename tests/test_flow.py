@@ -709,6 +709,45 @@ def k(x, y, cu_seqlens, T, BT: tl.constexpr):
     assert roots == {"p_cu": "cu_seqlens", "p_y": "p_y", "p_x": "x", "p_t": "x", "b_t": "b_t"}
 
 
+def test_loaded_from_names_the_pointers_every_reaching_definition_loads_through() -> None:
+    flow = flow_of(
+        """
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    if USE_H0:
+        p_h0 = tl.make_block_ptr(h0, (D,), (1,), (0,), (D,), (0,))
+        b_h0 = tl.load(p_h0, boundary_check=(0,)).to(tl.float32)
+        b_s = -b_h0 * 2.0 + tl.load(x + o_d)
+        b_e = tl.load(h0 + o_d)
+    else:
+        b_e = tl.zeros([D], dtype=tl.float32)
+    b_x = tl.load(x + o_d)
+    for _ in range(W):
+        b_x = b_x * 0.5
+    tl.store(o + o_d, b_h0 + b_s + b_e + b_x + i_t)
+"""
+    )
+    (store,) = flow.calls_to("store")
+    value = store.call.args[1].value
+    reads = {node.value: node for node in _names_in(value)}
+    loaded = {name: set(flow.loaded_from(node)) for name, node in reads.items()}
+    # `b_e` is a zeros tile on the other path, `i_t` loads nothing; `b_x = b_x * 0.5` round the loop leaves `x`
+    assert loaded == {"b_h0": {"h0"}, "b_s": {"h0", "x"}, "b_e": set(), "b_x": {"x"}, "i_t": set()}
+
+
+def _names_in(node: cst.CSTNode) -> list[cst.Name]:
+    found: list[cst.Name] = []
+
+    class Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.append(name)
+
+    node.visit(Names())
+    return found
+
+
 HELPERS = """
 @triton.jit
 def _load_rows(tensor, n_rows, stride, row, K: tl.constexpr, BT: tl.constexpr):

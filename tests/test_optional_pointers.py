@@ -169,3 +169,39 @@ def test_an_alias_binds_none_as_it_is_and_its_reads_stand_for_the_pointers() -> 
     assert optional(body, host)["h0"] == (True, "the launch at line {related_line} passes `h0=None`")
     unguarded = "state = h0\ntl.store(o, tl.load(state))"  # read under no flag: never None
     assert "h0" not in optional(unguarded, host)
+
+
+@pytest.mark.parametrize("test", ["(USE_H0 and i_t < W)", "not USE_H0 or i_t >= W"])
+def test_a_use_in_a_mixed_conditional_expression_depends_on_the_flag(test: str) -> None:
+    """A read in an arm of `... if (USE_H0 and i_t < W) else ...` is compiled only in kernels
+    whose flag may be off: a launch passing None shows it optional, and with no launch the flag
+    correlation does; ASC004 reports the expression (measured: both arms are lowered)."""
+    body = f"tl.store(o + 1, tl.load(h0 + i_t) if {test} else 0.0)"
+    assert optional(body, DEFAULTS_TO_NONE)["h0"] == (
+        True,
+        "the launch at line {related_line} passes `h0=h0`, where `h0` defaults to `None`",
+    )
+    assert optional(body) == {"h0": (False, "`h0` is used only under tests of `USE_H0`")}
+    source = HEADER + KERNEL.format(body=body) + DEFAULTS_TO_NONE
+    (finding,) = lint_source(source, "k.py", settings()).findings
+    assert finding.location.row == finding.related[-1].location.row == source.splitlines().index(f"    {body}") + 1
+    assert finding.message.startswith(f"`... if {test.strip('()')} else ...` mixes a constexpr flag")
+    assert finding.fix is None and "a conditional expression" in (finding.no_fix_reason or "")
+
+
+def test_a_value_loaded_under_the_flag_and_read_in_a_mixed_arm() -> None:
+    """`if USE_H0: b_h0 = tl.load(h0)` then `if USE_H0 and i_t == 0: ... b_h0`: with `h0=None`
+    the binding is not compiled and the arm, which is, reads an undefined name (measured:
+    `NameError('b_h0 is not defined')`). Bound on the other arm too, it is defined either way."""
+    guarded = "if USE_H0:\n        b_h0 = tl.load(h0 + i_t).to(tl.float32) * 2.0\n    "
+    mixed = "if USE_H0 and i_t == 0:\n        tl.store(o + 2, b_h0)"
+    source = HEADER + KERNEL.format(body=guarded + mixed) + DEFAULTS_TO_NONE
+    (finding,) = lint_source(source, "k.py", settings()).findings
+    assert "around `b_h0`, loaded from optional pointer `h0`" in finding.message
+    assert "bound only under `if USE_H0:`" in finding.message and "`b_h0` is undefined there" in finding.message
+    assert finding.fix is not None
+    both = guarded + "else:\n        b_h0 = 0.0\n    " + mixed
+    assert lint_source(HEADER + KERNEL.format(body=both) + DEFAULTS_TO_NONE, "k.py", settings()).findings == []
+    # an optional pointer's guard, but the value is another pointer's: not ASC004's (`NameError` all the same)
+    other = "if USE_H0:\n        tl.store(h0, 1.0)\n        b_h0 = tl.load(x + i_t)\n    " + mixed
+    assert lint_source(HEADER + KERNEL.format(body=other) + DEFAULTS_TO_NONE, "k.py", settings()).findings == []
