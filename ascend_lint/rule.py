@@ -206,7 +206,8 @@ class Evidence(str, Enum):
     # extension in the TTIR; facts: receiver, cause ("constexpr" or "multiply")
     INDEX_CAST_IR = "index-cast-ir"
     # compile: compiled with the optional pointers None and their flags False; facts:
-    # optional_pointers, flags
+    # optional_pointers, flags, derived_names (names bound from the pointers only under the
+    # flag: with it False the arm reads them undefined)
     NONE_POINTER_COMPILE = "none-pointer-compile"
     # compile: the compiler's error for the finding's construct; facts: error (the key phrase of
     # the message the compiler gives)

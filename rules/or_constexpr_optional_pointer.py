@@ -883,6 +883,7 @@ def launch(W):
             facts={
                 "optional_pointers": tuple(sorted({p.name for _, p in uses})),
                 "flags": tuple(sorted(flags)),
+                "derived_names": tuple(sorted({name for u, p in uses if (name := _derived_name(u, p)) is not None})),
                 "optional_evidence": pointer.evidence,
                 "optional_certain": pointer.certain,
             },

@@ -192,3 +192,19 @@ def test_a_pointer_offset_fix_failing_elsewhere_leaves_the_original_evidence():
     )
     assert "Block pointers only support 32 bit" in outcome.evidence
     assert "fails too" not in outcome.evidence
+
+
+def test_a_name_bound_only_under_the_flag_is_the_pointers_own_compile_error():
+    """With `h0=None` a mixed arm reading `p_h0` / `b_h0` (bound from `h0` only under `if
+    USE_H0:`) fails with a NameError, not a NoneType error: that is the finding's evidence too,
+    and the nested fix compiles. A mixed conditional expression fails in its own row."""
+    path = KERNELS / "asc004_derived_state.py"
+    findings = confirm("asc004_derived_state.py", "compile", "--select", "ASC004")
+    for name, fragment in (("p_h0", "b += tl.load(p_h0"), ("b_h0", "b += b_h0")):
+        finding = one(findings, "ASC004", row_of(path, fragment) - 1)
+        assert finding["verdict"] == "CONFIRMED", finding["evidence"]
+        assert f"{name} is not defined" in finding["evidence"]
+        assert "the fixed variant compiles" in finding["evidence"]
+    choice = one(findings, "ASC004", row_of(path, "if (USE_H0 and i_t < W) else"))
+    assert choice["verdict"] == "CONFIRMED", choice["evidence"]
+    assert "NoneType" in choice["evidence"]

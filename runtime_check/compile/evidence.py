@@ -319,9 +319,10 @@ def none_pointer_compile(compiler: FindingCompiler, launch: Launch) -> Judgement
             return Verdict.INCONCLUSIVE, pruned
         return Verdict.REFUTED, f"compiles with {state} ({how}): the guarded arm is not lowered"
     error = original.error
-    if "NoneType" not in error.message:
+    derived = _names(finding, "derived_names")
+    if not _fails_on_the_pointer(error.message, derived):
         return Verdict.INCONCLUSIVE, f"with {state} the kernel fails for another reason: {error}"
-    if error.line not in _if_rows(compiler.source, finding.location.row):
+    if error.line not in _if_rows(compiler.source, finding.location.row, finding.end_location.row):
         where = f"at line {error.line}" if error.line else "outside the finding's file"
         return Verdict.INCONCLUSIVE, (
             f"with {state} ({how}) the compile fails {where}, not in the `if` at the finding's line "
@@ -333,7 +334,9 @@ def none_pointer_compile(compiler: FindingCompiler, launch: Launch) -> Judgement
         result = compiler.compile(variants.Variant("fixed", fixed.source, patch), launch)
         if result.error is not None:
             moved = variants.row_after_fix(finding.location, finding)
-            if "NoneType" in result.error.message and result.error.line in _if_rows(fixed.source, moved):
+            if _fails_on_the_pointer(result.error.message, derived) and result.error.line in _if_rows(
+                fixed.source, moved
+            ):
                 return Verdict.INCONCLUSIVE, (
                     f"with {state} ({how}) the compile fails: {error}; the fixed (nested) variant fails "
                     f"there too: {result.error}, so the mixed test is not the cause"
@@ -347,11 +350,19 @@ def none_pointer_compile(compiler: FindingCompiler, launch: Launch) -> Judgement
     )
 
 
-def _if_rows(source: str, row: int) -> range:
+def _fails_on_the_pointer(message: str, derived: list[str]) -> bool:
+    """The compile error a None pointer gives in a lowered arm: `None + offset` (an attribute of
+    NoneType), or a name bound from the pointer only under its flag, undefined with the flag
+    False (`NameError('p_h0 is not defined')`; measured on triton-ascend 3.2.0)."""
+    return "NoneType" in message or any(f"{name} is not defined" in message for name in derived)
+
+
+def _if_rows(source: str, row: int, end_row: int | None = None) -> range:
     """The rows of the ``if`` statements starting at ``row``, their arms included (in the fixed
-    variant, the nested form)."""
+    variant, the nested form); for a conditional expression (no ``if`` statement there), the
+    rows of the finding up to ``end_row``."""
     arms = variants.if_arms(source, row)
-    return range(row, max((arm.last_row for arm in arms), default=row) + 1)
+    return range(row, max((arm.last_row for arm in arms), default=end_row or row) + 1)
 
 
 def _guarded_rows(source: str, row: int, flags: set[str]) -> range:
