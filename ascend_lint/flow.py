@@ -1119,8 +1119,13 @@ class Flow:
         conds: tuple[tuple[Branch, bool], ...], tracked: frozenset[str] | None, assumed: Assumptions
     ) -> Assumptions | None:
         """`assumed` plus the constexpr test outcomes the `if` arms `conds` require (for the
-        test keys in `tracked`, or all when None); None when they contradict."""
+        test keys in `tracked`, or all when None); None when they contradict, or when an arm
+        is one a literal test never takes (`if False:`, as a device function's `if FLAG:` reads
+        inlined with the `False` its call passes)."""
         for branch, arm in conds:
+            truth = _literal_truth(branch.node.test)
+            if truth is not None and truth != arm:
+                return None
             key, polarity = branch.key
             if (tracked is not None and key not in tracked) or not branch.test_is_constexpr:
                 continue
@@ -1773,13 +1778,50 @@ class Flow:
             )
         return False
 
+    def pointer_advance(self, definition: Event) -> cst.BaseExpression | None:
+        """`step` for a definition advancing its own pointer (`advance_step`: `p += step`, `p =
+        p + step`), also through a copy (`advance_copied`: the inlined `p_x = _step(p_x, d)`,
+        `p_x = ret·_step` after `ret·_step = p_x + d`)."""
+        step = advance_step(definition)
+        if step is not None:
+            return step
+        source = self.advance_copied(definition)
+        return None if source is None else _step_of(definition.name, source.value)
+
+    def advance_copied(self, definition: Event) -> Event | None:
+        """For `p = t`, the last definition of `t` reaching it when each advances the `p`
+        reaching this definition (`t = p + d`, `t = tl.advance(p, o)`): a device function's result copied
+        back, as the inlined `p_x = _step(p_x, d)` is (`p_x = ret·_step` after `ret·_step =
+        p_x + d`). Triton inlines the function: the same advance of `p` as written in place."""
+        value, name = definition.value, definition.name
+        if name is None or not isinstance(value, cst.Name) or value.value == name:
+            return None
+        sources = self.reaching(value)  # each arm's `return` of a helper returning in an `if`
+        at_definition = set(self.reaching_defs(definition, name))
+        if not sources or not at_definition:
+            return None
+        for source in sources:
+            advanced = _step_of(name, source.value) is not None or self._block_step(name, source.value) is not None
+            read = _advanced_name(name, source.value)
+            if not advanced or read is None or set(self.reaching(read)) != at_definition:
+                return None
+        return sources[-1]
+
     def block_advance(self, definition: Event) -> cst.BaseExpression | None:
         """`offsets` for a definition moving its own block pointer: `p = tl.advance(p, offsets)`
         (any alias of triton.language, `base=` / `offsets=` by keyword) or the tensor method
-        `p = p.advance(offsets)`; None for any other definition (`p = tl.advance(q, o)` binds
-        `p` from `q`). The loop-carried block pointer of `scf.for` in the TTIR, as `p += step`
-        is a loop-carried pointer."""
-        value = definition.value
+        `p = p.advance(offsets)`, also through a copy (`advance_copied`: `p = _adv(p, o)` of a
+        device function returning `tl.advance(p, o)`); None for any other definition (`p =
+        tl.advance(q, o)` binds `p` from `q`). The loop-carried block pointer of `scf.for` in
+        the TTIR, as `p += step` is a loop-carried pointer."""
+        step = self._block_step(definition.name, definition.value)
+        if step is not None:
+            return step
+        source = self.advance_copied(definition)
+        return None if source is None else self._block_step(definition.name, source.value)
+
+    def _block_step(self, name: str | None, value: cst.BaseExpression | None) -> cst.BaseExpression | None:
+        """`offsets` of `tl.advance(name, offsets)` / `name.advance(offsets)`."""
         if not isinstance(value, cst.Call):
             return None
         if self.imports.is_tl(value.func, "advance"):
@@ -1788,7 +1830,7 @@ class Flow:
             base, offsets = value.func.value, call_argument(value, 0, "offsets")
         else:
             return None
-        if isinstance(base, cst.Name) and base.value == definition.name:
+        if isinstance(base, cst.Name) and base.value == name:
             return offsets
         return None
 
@@ -1884,18 +1926,31 @@ def call_argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpres
 def advance_step(definition: Event) -> cst.BaseExpression | None:
     """`step` for a definition advancing its name: `p += step`, `p -= step`, `p = p + step`,
     `p = p - step`, `p = step + p` (the flow takes `p += step` as `p + step`)."""
-    value = definition.value
+    return _step_of(definition.name, definition.value)
+
+
+def _step_of(name: str | None, value: cst.BaseExpression | None) -> cst.BaseExpression | None:
+    """`step` of `name + step`, `name - step`, `step + name`."""
     if not (isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.Add, cst.Subtract))):
         return None
-    if isinstance(value.left, cst.Name) and value.left.value == definition.name:
+    if isinstance(value.left, cst.Name) and value.left.value == name:
         return value.right
-    if (
-        isinstance(value.operator, cst.Add)
-        and isinstance(value.right, cst.Name)
-        and value.right.value == definition.name
-    ):
+    if isinstance(value.operator, cst.Add) and isinstance(value.right, cst.Name) and value.right.value == name:
         return value.left
     return None
+
+
+def _advanced_name(name: str | None, value: cst.BaseExpression | None) -> cst.Name | None:
+    """The read of `name` an advance of it makes (`p` of `p + d`, `d + p`, `tl.advance(p, o)`,
+    `p.advance(o)`)."""
+    candidates: list[cst.BaseExpression | None] = []
+    if isinstance(value, cst.BinaryOperation):
+        candidates = [value.left, value.right]
+    elif isinstance(value, cst.Call):
+        candidates = [call_argument(value, 0, "base")]
+        if isinstance(value.func, cst.Attribute):
+            candidates.append(value.func.value)
+    return next((c for c in candidates if isinstance(c, cst.Name) and c.value == name), None)
 
 
 def _bound_value(

@@ -12,21 +12,30 @@ the call site with the caller's arguments and constexprs. A call `y = f(a, B)` b
 
 A call stays a call (the tile model's elementwise fallback) when it is no statement's (a loop
 or branch test), passes `*args`, leaves a parameter unbound, or calls a function another
-module defines (its names are that module's), one that returns
+module defines whose Triton names mean something else in the kernel's module (`tl` another
+module there, or none: its other names are read as its module's globals, constants, as in the
+kernel's), one that returns
 from inside a loop or with different tuple lengths, that is already being inlined (recursion),
 or that lies deeper than `MAX_DEPTH` helpers or past `MAX_STATEMENTS` inlined statements.
+
+Every node of the statements made for a call the kernel's own code makes (the parameters'
+bindings, the helper's copy, an argument read in place of its parameter there) maps to that
+call (`Inlined.call_site`): a rule reporting what a helper's copy does in the kernel reports at
+the kernel's call. The result in the kernel's statement (`ret·f` of `y = ret·f`) is written
+where the call is (`Inlined.written`), and is the kernel's code.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
 from .flow import Flow, call_argument
+from .imports import dotted_name
 from .nodes import child_nodes, code_fields, walk
 
 if TYPE_CHECKING:
@@ -50,10 +59,27 @@ class Inlined:
     flow: Flow
     origins: Origins
     function: cst.FunctionDef
+    # node made for a call of the kernel's own code -> that call (`call_site`)
+    sites: dict[cst.CSTNode, cst.Call] = field(default_factory=dict)
+    helpers: tuple[Kernel, ...] = ()  # the device functions inlined, each once
 
     def written(self, node: cst.CSTNode) -> cst.CSTNode:
         """The source node an inlined node was made from (itself when it is one)."""
         return self.origins.get(node, node)
+
+    def call_site(self, node: cst.CSTNode) -> cst.Call | None:
+        """The call in the kernel's own code whose inlining made `node` (a node of a helper's
+        copy, a binding of its parameters, the copy of its result), through the helpers it
+        calls; None for a node of the kernel's code."""
+        return self.sites.get(node)
+
+    def function_of(self, node: cst.CSTNode) -> Kernel | None:
+        """The device function an inlined node was copied from (None for the kernel's own)."""
+        return self._functions.get(self.written(node))
+
+    @cached_property
+    def _functions(self) -> dict[cst.CSTNode, Kernel]:
+        return {node: helper for helper in self.helpers for node in walk(helper.node)}
 
     def in_function(self, node: cst.CSTNode) -> bool:
         """Written in the kernel itself, not in a device function inlined into it."""
@@ -73,13 +99,29 @@ class Inlined:
 def inline_device_functions(kernel: Kernel) -> tuple[cst.IndentedBlock, Origins] | None:
     """The kernel's body with the device functions it calls inlined, and where each new node
     comes from; None when it calls none that can be."""
+    found = inline_with_sites(kernel)
+    return None if found is None else found[:2]
+
+
+def inline_with_sites(
+    kernel: Kernel,
+) -> tuple[cst.IndentedBlock, Origins, dict[cst.CSTNode, cst.Call], tuple[Kernel, ...]] | None:
+    """`inline_device_functions`, with the kernel's call each new node was made for
+    (`Inlined.call_site`) and the device functions inlined."""
     body = kernel.node.body
     helpers = {k.name for k in kernel.module_kernels if k.is_device_function}
+    helpers |= {
+        name
+        for event in kernel.flow.calls
+        if (name := dotted_name(event.call.func)) is not None and kernel.device_functions_called(event.call)
+    }
     if not helpers or not isinstance(body, cst.IndentedBlock):
         return None
     inliner = _Inliner(kernel, helpers)
     statements = inliner.block(body.body, kernel, ())
-    return (body.with_changes(body=statements), inliner.origins) if inliner.inlined else None
+    if not inliner.inlined:
+        return None
+    return body.with_changes(body=statements), inliner.origins, inliner.sites, tuple(inliner.used)
 
 
 def is_inlined(name: str) -> bool:
@@ -100,6 +142,16 @@ class _Inliner:
         self.origins: Origins = {}
         self.copies: dict[str, int] = {}  # helper name -> times inlined (each copy's names differ)
         self.inlined = 0  # statements inlined so far
+        self.sites: dict[cst.CSTNode, cst.Call] = {}  # node made -> the kernel's call it was made for
+        self.used: dict[Kernel, None] = {}  # the helpers inlined, in order
+
+    def note_site(self, call: cst.Call, chain: tuple[str, ...], made: Sequence[cst.CSTNode]) -> None:
+        """Maps every node made for a call of the kernel's own code (`chain` empty) to the call."""
+        if chain:
+            return
+        for statement in made:
+            for node in walk(statement):
+                self.sites.setdefault(node, call)
 
     def block(
         self, body: Sequence[cst.BaseStatement], owner: Kernel, chain: tuple[str, ...]
@@ -160,10 +212,12 @@ class _Inliner:
             inlined = self.inline(call, helper, owner, chain, targets)
             if inlined is not None:
                 statements, result = inlined
+                self.note_site(call, chain, statements)
                 if result is None:
                     return list(statements)  # the helper's returned names are the targets
                 assigned = small.with_changes(value=result)
                 self.origins[assigned] = small
+                self.origins[result] = call  # the value as written: the call
                 return [*statements, assigned]
         prelude: list[cst.BaseStatement] = []
         replacer = _CallReplacer(self, owner, chain, prelude)
@@ -182,9 +236,11 @@ class _Inliner:
         if len(chain) >= MAX_DEPTH or self.inlined >= MAX_STATEMENTS or any(arg.star for arg in call.args):
             return None
         helpers = owner.device_functions_called(call)
-        if len(helpers) != 1 or helpers[0].name in chain or helpers[0] not in self.kernel.module_kernels:
-            return None  # several definitions, recursion, or a function imported (its names are its module's)
+        if len(helpers) != 1 or helpers[0].name in chain:
+            return None  # several definitions, or recursion
         helper = helpers[0]
+        if helper not in self.kernel.module_kernels and not _same_triton_names(helper, self.kernel):
+            return None  # a function imported whose Triton names mean something else here
         if not isinstance(helper.node.body, cst.IndentedBlock) or any(
             p.star for p in (helper.node.params.star_arg, helper.node.params.star_kwarg) if isinstance(p, cst.Param)
         ):
@@ -214,6 +270,7 @@ class _Inliner:
             arguments[param.name] = argument
         copy = self.copies.get(helper.name, 0) + 1
         self.copies[helper.name] = copy
+        self.used[helper] = None
         suffix = f"·{helper.name}" + (
             f"·{copy}" if copy > 1 else ""
         )  # `·`: valid in names, in none written (`is_inlined`)
@@ -240,7 +297,8 @@ class _Inliner:
         bindings: list[cst.BaseStatement] = [
             cst.SimpleStatementLine([cst.Assign([cst.AssignTarget(cst.Name(renames[name]))], value)])
             for name, value in arguments.items()
-            if name not in substituted
+            # `p_x = p_x` when the parameter is computed under the caller's name: no binding
+            if name not in substituted and not (isinstance(value, cst.Name) and value.value == renames[name])
         ]
         made: Origins = {}
         copier = _Copier(renames, substituted, made)
@@ -255,9 +313,10 @@ class _Inliner:
             return statements, None
         if arity == 0:
             return statements, cst.Name("None")
+        # the result read afresh (the names of `ret·f = e` are its definition)
         if arity == 1:
-            return statements, results[0]
-        return statements, cst.Tuple([cst.Element(r) for r in results])
+            return statements, cst.Name(results[0].value)
+        return statements, cst.Tuple([cst.Element(cst.Name(r.value)) for r in results])
 
 
 class _CallReplacer(cst.CSTTransformer):
@@ -280,6 +339,7 @@ class _CallReplacer(cst.CSTTransformer):
         inlined = self.inliner.inline(node, helper, self.owner, self.chain) if helper is not None else None
         if inlined is None or inlined[1] is None:  # (without targets, a call always has a result)
             return True
+        self.inliner.note_site(node, self.chain, inlined[0])
         self.pending[id(node)] = (inlined[0], inlined[1])
         return False
 
@@ -289,6 +349,7 @@ class _CallReplacer(cst.CSTTransformer):
             statements, result = inlined
             self.prelude.extend(statements)
             self.replaced = True
+            self.made[result] = original_node  # the value as written: the call
             return result
         if updated_node is not original_node:
             self.made[updated_node] = original_node
@@ -337,12 +398,25 @@ def _fresh(node: cst.BaseExpression, made: Origins) -> cst.BaseExpression:
     return copy
 
 
+def _same_triton_names(helper: Kernel, kernel: Kernel) -> bool:
+    """Whether every Triton name the imported `helper` uses (`tl`, `triton.language`) means
+    the same in the kernel's module: its code then reads the same there."""
+    heads = helper.imports.local_names
+    used = {node.value for node in walk(helper.node.body) if type(node) is cst.Name and node.value in heads}
+    theirs, ours = helper.imports.aliases, kernel.imports.aliases
+    return all(
+        {k: v for k, v in theirs.items() if k.split(".")[0] == head}
+        == {k: v for k, v in ours.items() if k.split(".")[0] == head}
+        for head in used
+    )
+
+
 def _calls(node: cst.CSTNode, names: set[str]) -> bool:
-    """Whether the code calls a function by one of these names."""
+    """Whether the code calls a function by one of these (dotted) names."""
     pending = [node]
     while pending:
         current = pending.pop()
-        if type(current) is cst.Call and type(current.func) is cst.Name and current.func.value in names:
+        if type(current) is cst.Call and dotted_name(current.func) in names:
             return True
         pending.extend(child_nodes(current))
     return False

@@ -335,13 +335,13 @@ class Kernel:
         """The flow of the body with the device functions it calls inlined, as Triton compiles
         it (`ascend_lint.inline`): what the tile model plans, and where a rule sees through a
         helper's result (`p_g = _pointers(g, ...)` is `g + ...`)."""
-        from .inline import Inlined, inline_device_functions
+        from .inline import Inlined, inline_with_sites
 
-        found = inline_device_functions(self) if self.calls_device_functions else None
+        found = inline_with_sites(self) if self.calls_device_functions else None
         if found is None:
             return Inlined(self.flow, {}, self.node)
-        body, origins = found
-        return Inlined(self.flow_of(body), origins, self.node)
+        body, origins, sites, helpers = found
+        return Inlined(self.flow_of(body), origins, self.node, sites, helpers)
 
     @cached_property
     def calls_device_functions(self) -> bool:

@@ -47,7 +47,16 @@ with such an operand (`t0 + i_t * BT`).
 ### Device functions, unknown widths, specialisations
 A device
 function's parameter holds what its callers pass: an int64 a kernel passes to a helper that
-uses it as a block offset is flagged in the helper. Values whose width is unknown (a plain
+uses it as a block offset is flagged in the helper. A value a device function returns is read
+as Triton inlines the function (`Kernel.inlined`), with the arguments the call passes: `bos,
+eos = _bounds(cu_seqlens, i_n)` returning `.to(tl.int64)` values, `_first(...)` written as the
+offset itself, each call of a helper called twice, a helper of another module of the package
+(`from .utils import bounds`; when its `tl` means the same in the kernel's module), and the arm
+a constexpr argument chooses (`_start(cu_seqlens, i_n, False)` returning its int32 arm is
+int32). An int64 one helper returns that the kernel passes to another helper using it as an
+offset is reported at that call, with the helper's offset related (the helper alone, read with
+what its calls pass, cannot see it); an offset the helper reports itself is not reported
+again at the call. Values whose width is unknown (a plain
 `tl.load`, an argument of a device function whose callers' values are unknown) are not
 flagged. Facts are per specialisation: an int64 `bos` in the `IS_VARLEN` arm does not make
 the `bos` of the other arm int64.
@@ -57,9 +66,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+import libcst as cst
+
 from ascend_lint.flow import WIDE
 from ascend_lint.rule import Confirm, Evidence, Kernel, ModuleContext, Report, Rule
 
+HELPER_MESSAGE = (
+    "int64 block-pointer offset: `{offset}` in device function `{helper}` is int64 with the values this call "
+    "passes, and `{call}` takes int32 offsets (compile error); keep the offset an int32 index within the "
+    "sequence or row and add the int64 part (`bos * stride`) to the base pointer"
+)
 MESSAGE = (
     "int64 block-pointer offset: `{offset}` is int64 and `{call}` takes int32 offsets (compile error); "
     "keep the offset an int32 index within the sequence or row and add the int64 part (`bos * stride`) to the base pointer"
@@ -71,7 +87,9 @@ class BlockPtrInt64Offset(Rule):
     NAME = "block-ptr-int64-offset"
     SUMMARY = "An int64 value as a `tl.make_block_ptr` / `tl.advance` offset (block pointers take int32)"
     NO_FIX = "moving the int64 part into the base pointer also changes the rows the block may touch, which the rule cannot decide"
-    REQUIRES_TOKENS = (("make_block_ptr", "advance"), ("int64",))
+    # no `int64`: the width may come from a device function another module defines (`bos, eos =
+    # bounds(cu_seqlens, i_n)` after `from .utils import bounds`)
+    REQUIRES_TOKENS = (("make_block_ptr", "advance"),)
     CONFIRM = Confirm({"compile": Evidence.COMPILE_ERROR}, "the compiler rejects int64 block-pointer offsets")
 
     VALID = (
@@ -118,6 +136,26 @@ def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr):
     p_x = tl.make_block_ptr(x + bos * D, (T, D), (D, 1), (row, 0), (BT, D), (1, 0))
     start = tl.full([], 0, tl.int32) + tl.zeros([], dtype=tl.int32) + i_t * BT
     p_y = tl.make_block_ptr(x, (T, D), (D, 1), (start, 0), (BT, D), (1, 0))
+    tl.store(p_y, tl.load(p_x))
+""",
+        # a helper's int32 arm, chosen by the constexpr its call passes; its int64 on the base
+        """
+@triton.jit
+def _start(cu_seqlens, i_n, WIDE: tl.constexpr):
+    if WIDE:
+        b = tl.load(cu_seqlens + i_n).to(tl.int64)
+    else:
+        b = tl.load(cu_seqlens + i_n).to(tl.int32)
+    return b
+
+
+@triton.jit
+def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    bos = _start(cu_seqlens, i_n, False)
+    p_x = tl.make_block_ptr(x, (T, D), (D, 1), (bos + i_t * BT, 0), (BT, D), (1, 0))
+    wide = _start(cu_seqlens, i_n, True)
+    p_y = tl.make_block_ptr(x + wide * D, (T, D), (D, 1), (i_t * BT, 0), (BT, D), (1, 0))
     tl.store(p_y, tl.load(p_x))
 """,
     )
@@ -181,15 +219,98 @@ def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr):
     p_z = tl.advance(p_y, (first, 0))  # expect
     tl.store(p_z, tl.zeros([BT, D], dtype=tl.float32))
 """,
+        # values a device function returns: read as Triton inlines it
+        """
+@triton.jit
+def _bounds(cu_seqlens, i_n):
+    bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+    eos = tl.load(cu_seqlens + i_n + 1).to(tl.int64)
+    return bos, eos
+
+
+@triton.jit
+def _first(cu_seqlens, i_n):
+    return tl.load(cu_seqlens + i_n).to(tl.int64)
+
+
+@triton.jit
+def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    bos, eos = _bounds(cu_seqlens, i_n)
+    p_x = tl.make_block_ptr(x, (T, D), (D, 1), (bos + i_t * BT, 0), (BT, D), (1, 0))  # expect
+    p_y = tl.make_block_ptr(x, (T, D), (D, 1), (_first(cu_seqlens, i_n + 1), 0), (BT, D), (1, 0))  # expect
+    tl.store(p_y, tl.load(p_x))
+""",
+        # an int64 one helper returns, passed to another using it as an offset: at the call
+        """
+@triton.jit
+def _first(cu_seqlens, i_n):
+    return tl.load(cu_seqlens + i_n).to(tl.int64)
+
+
+@triton.jit
+def _load_rows(x, T, D: tl.constexpr, row, BT: tl.constexpr):
+    p = tl.make_block_ptr(x, (T, D), (D, 1), (row, 0), (BT, D), (1, 0))
+    return tl.load(p, boundary_check=(0, 1))
+
+
+@triton.jit
+def k(x, y, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    bos = _first(cu_seqlens, i_n)
+    b = _load_rows(x, T, D, bos + i_t * BT, BT)  # expect
+    tl.store(y + tl.arange(0, BT)[:, None] * D + tl.arange(0, D)[None, :], b)
+""",
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
-        flow = kernel.flow
-        for part, function in flow.block_offsets.items():
-            if flow.flags(part) & WIDE:
-                offset = context.module.code_for_node(part)
-                yield Report(
-                    part,
-                    MESSAGE.format(offset=offset, call=function),
-                    facts={"offset": offset, "error": "Block pointers only support 32 bit"},
-                )
+        inlined = kernel.inlined  # a helper's returned `bos` is the value its body computes
+        found = _own_offsets(kernel)
+        for where, (_, function) in found.items():
+            offset = context.module.code_for_node(where)
+            yield Report(
+                where,
+                MESSAGE.format(offset=offset, call=function),
+                facts={"offset": offset, "error": "Block pointers only support 32 bit"},
+            )
+        reported = set(found)
+        for part, function in inlined.flow.block_offsets.items():
+            if (inlined.in_function(part) and inlined.call_site(part) is None) or not inlined.flow.flags(part) & WIDE:
+                continue
+            # an offset of a device function's copy, int64 only with this kernel's values (an
+            # int64 another helper returns, passed on): reported at the kernel's call of it
+            site, source = inlined.call_site(part), inlined.written(part)
+            if site is None or site in reported:
+                continue
+            helper = inlined.function_of(part)
+            if helper is None:  # the kernel's argument, read in place of the helper's parameter
+                called = kernel.device_functions_called(site)
+                helper = called[0] if len(called) == 1 else None
+                wide = isinstance(source, cst.BaseExpression) and kernel.flow.flags(source) & WIDE
+                if helper is None or (helper in kernel.module_kernels and wide):
+                    continue  # (int64 as the kernel's own flow reads it: the helper reports it)
+            elif source in _own_offsets(helper):
+                continue
+            reported.add(site)
+            offset = context.module.code_for_node(source)
+            related = ((source, "the offset"),) if inlined.function_of(part) in kernel.module_kernels else ()
+            yield Report(
+                site,
+                HELPER_MESSAGE.format(offset=offset, helper=helper.name, call=function),
+                related=related,
+                facts={"offset": offset, "error": "Block pointers only support 32 bit"},
+            )
+
+
+def _own_offsets(kernel: Kernel) -> dict[cst.CSTNode, tuple[cst.BaseExpression, str]]:
+    """The int64 block-pointer offsets of the function's own calls (not of a helper's copy, where
+    an argument is read in place of its parameter), read with the device
+    functions it calls inlined (`bos, eos = _bounds(cu_seqlens, i_n)` returning `.to(tl.int64)`
+    values), each where it is written, with the part of the inlined body and what takes it."""
+    inlined = kernel.inlined
+    flow = inlined.flow
+    return {
+        inlined.written(part): (part, function)
+        for part, function in flow.block_offsets.items()
+        if inlined.in_function(part) and inlined.call_site(part) is None and flow.flags(part) & WIDE
+    }

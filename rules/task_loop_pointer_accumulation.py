@@ -35,8 +35,9 @@ Advancing a pointer rebound at the top of the task inside an inner loop is fine,
 Unsafe (applied with `--unsafe-fixes`), in two shapes: a walk in closed form (`p` rebound to
 `base + i * c` at the top of trip `i` and the advance deleted: same values under standard
 semantics), and a per-task offset (`q += task_id * T` becomes `q_task = q + task_id * T`:
-values change from each core's second task on, on purpose). Anything else, and every block
-pointer's `tl.advance`, is left to the author and the finding says why.
+values change from each core's second task on, on purpose). Anything else, every block
+pointer's `tl.advance` and every advance a device function makes, is left to the author and
+the finding says why.
 
 ## Details
 ### Task loops
@@ -54,6 +55,18 @@ num_core)):` whose body binds `task = pid + i * num_core`, `num_core` the
 `extension.parallel` in place of `tl.range` is a task loop too, also when a device function
 returns the core id or count (`core_id, num_core, p_x = _setup(x, D)`: read as Triton inlines
 it); `x = pid + i * 2` in `for i in range(n)` is no task.
+
+### Device functions
+The kernel is read as Triton inlines the device functions it calls (`Kernel.inlined`), with
+the arguments each call passes: an advance a helper makes is the same loop-carried pointer
+(`p_x = _step(p_x, nprog * D)` with `_step` returning `p + d`, a helper doing `p += d;
+return p`, one returning `tl.advance(p, o)` for a block pointer, one choosing `p - d` or `p +
+d` by a constexpr argument), in a helper of the module or of another module of the package
+(`from .utils import step`, when its `tl` means the same in the kernel's module). It is
+reported once, at the kernel's call, with the helper's advance related, and never fixed: the
+code to change is the helper's, which its other calls share. A task loop whose core id or
+count a helper returns is read the same way; when the loop itself also calls a helper, its
+advances are reported with no fix (the loop as compiled is not the code written).
 
 ### Block pointers
 `p = tl.advance(p, offsets)` (any alias of `triton.language`, `base=` / `offsets=` by keyword,
@@ -100,8 +113,8 @@ and the finding says why (`--show-fixes`, the text summary, `no_fix_reason` in J
   before the fix too (ASC002 reports it), and the fix adds no multiply.
 
 Both need the advance to be a statement of its own in the task loop's body (not in an inner
-loop or under an `if`), the task loop to be a `for` loop not in another loop, and `p` not
-to be read after the loop.
+loop or under an `if`), written in the kernel (not made by a device function), the task loop
+to be a `for` loop not in another loop, and `p` not to be read after the loop.
 """
 
 from __future__ import annotations
@@ -122,8 +135,8 @@ from ascend_lint.fixes import (
     names_in,
     spelled_out,
 )
-from ascend_lint.flow import DEF, MEMORY_FNS, READ, Event, Flow, Loop, advance_step, range_bounds
-from ascend_lint.inline import is_inlined
+from ascend_lint.flow import DEF, MEMORY_FNS, READ, Event, Flow, Loop, range_bounds
+from ascend_lint.inline import Inlined, is_inlined
 from ascend_lint.nodes import child_nodes
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 from ascend_lint.terms import Product, Sum, Terms, TooComplex, added, divided, multiplied, scaled
@@ -153,6 +166,13 @@ _BLOCK_MESSAGE = (
 # measured (tests/test_fix_values.py): `tl.make_block_ptr(x, (T,), (1,), (task_id * BT,), ...)` in
 # a task loop over an int64 `num_tasks` fails to compile ("Block pointers only support 32 bit
 # `offsets/block_shape`"), where the advanced walk it would replace compiles
+# an advance a device function makes (`p_x = _step(p_x, d)` returning `p + d`): the code to
+# rewrite is the helper's, which its other calls share
+_NO_HELPER_FIX = (
+    "the advance is made in device function `{helper}` (Triton inlines it into the task loop): "
+    "a rewrite would change the helper, which its other calls share; rebind the pointer in the kernel"
+)
+_NO_COPY_FIX = "the task loop calls a device function, so its compiled body is not the code written here"
 _NO_BLOCK_FIX = (
     "a block pointer is not rebuilt automatically: offsets computed from the task index are "
     "int64 when the task count is, and `tl.make_block_ptr` takes int32 offsets only"
@@ -341,6 +361,42 @@ def k(x, y, N, D: tl.constexpr):
 """,
             unsafe_fixes=True,
         ),
+        # the advance made by a device function (Triton inlines it: the same loop-carried
+        # pointer); reported at the call, no fix (the code to change is the helper's)
+        """
+@triton.jit
+def _step(p, d):
+    return p + d
+
+
+@triton.jit
+def _walk(p, d, BACK: tl.constexpr):
+    if BACK:
+        p -= d
+    else:
+        p += d
+    return p
+
+
+@triton.jit
+def _next_block(p, BT: tl.constexpr):
+    return tl.advance(p, (BT,))
+
+
+@triton.jit
+def k(x, y, N, D: tl.constexpr):
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    p_x = x + pid * D
+    p_y = y + pid * D
+    p_b = tl.make_block_ptr(x, (N * D,), (1,), (pid * D,), (D,), (0,))
+    for t in range(pid, N, nprog):
+        b = tl.load(p_x + tl.arange(0, D)) + tl.load(p_b, boundary_check=(0,))
+        tl.store(p_y + tl.arange(0, D), b)
+        p_x = _step(p_x, nprog * D)  # expect
+        p_y = _walk(p_y, nprog * D, False)  # expect
+        p_b = _next_block(p_b, D)  # expect
+""",
         # triton-ascend's parallel range, a subclass of `tl.range`
         """
 @triton.jit
@@ -492,46 +548,86 @@ def k(x, y, T, task_num, BT: tl.constexpr):
     )
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
-        for loop, flow in _task_loops(kernel):
-            node = loop.node
-            pointers = flow.pointer_names
-            flagged = [
-                (event, event.name)
-                for event in flow.events_in(loop.body, DEF)
-                if event.name in pointers
-                and (advance_step(event) is not None or flow.block_advance(event) is not None)
-                and any(d.index not in loop.body for d in flow.reaching_defs(event, event.name))
-            ]
-            blocks = {event for event, _ in flagged if flow.block_advance(event) is not None}
-            walks = [(event, name) for event, name in flagged if event not in blocks]
-            fixes: dict[Event, FixPlan | Declined] = dict.fromkeys(blocks, Declined(_NO_BLOCK_FIX))
-            if isinstance(node, cst.For):
-                fixes.update(_fixes(walks, loop, node, flow, context))
-            else:
-                fixes.update(dict.fromkeys((event for event, _ in walks), Declined("the task loop is a `while` loop")))
-            for event, name in flagged:
-                yield Report(
-                    event.node,
-                    _BLOCK_MESSAGE.format(name=name) if event in blocks else _MESSAGE.format(name=name),
-                    related=((node.target if isinstance(node, cst.For) else node.test, "task loop"),),
-                    fix=fixes[event],
-                )
+        reported: set[cst.CSTNode] = set()  # where the kernel's own flow reported
+        for loop in kernel.flow.loops:
+            if loop.is_task_loop:
+                for report in _loop_reports(loop, kernel.flow, context, None):
+                    reported.add(report.node)
+                    yield report
+        inlined = kernel.inlined
+        if not inlined.origins:
+            return
+        # read as Triton inlines the device functions: a task loop whose core id or count a
+        # helper returns (`core_id, num_core, p_x = _setup(x, D)`), an advance a helper makes
+        # (`p_x = _step(p_x, d)` returning `p + d`); each finding once, at the kernel's code
+        for loop in inlined.flow.loops:
+            if loop.is_task_loop and inlined.in_function(loop.node):
+                for report in _loop_reports(loop, inlined.flow, context, kernel):
+                    if report.node not in reported:
+                        reported.add(report.node)
+                        yield report
 
 
-def _task_loops(kernel: Kernel) -> Iterator[tuple[Loop, Flow]]:
-    """The kernel's task loops, each with the flow to read it in: the kernel's own, or, for a
-    loop whose core id or count a device function returns (`core_id, num_core, p_x =
-    _setup(x)`), the body with its device functions inlined (`Kernel.inlined`), where the loop
-    is kept as written when it calls none itself."""
-    others = {loop.node for loop in kernel.flow.loops if not loop.is_task_loop}
-    for loop in kernel.flow.loops:
-        if loop.is_task_loop:
-            yield loop, kernel.flow
-    if not others:
-        return
-    for loop in kernel.inlined.flow.loops:
-        if loop.is_task_loop and loop.node in others:
-            yield loop, kernel.inlined.flow
+def _loop_reports(loop: Loop, flow: Flow, context: ModuleContext, kernel: Kernel | None) -> Iterator[Report]:
+    """The task loop's advances of pointers defined outside it, read in `flow`: the kernel's
+    own, or (`kernel` given) its body with the device functions it calls inlined, reported
+    where the kernel's code is (the call of a helper whose copy advances the pointer)."""
+    node = loop.node
+    pointers = flow.pointer_names
+    flagged = [
+        (event, event.name)
+        for event in flow.events_in(loop.body, DEF)
+        if event.name in pointers
+        and (flow.pointer_advance(event) is not None or flow.block_advance(event) is not None)
+        and any(d.index not in loop.body for d in flow.reaching_defs(event, event.name))
+    ]
+    inlined = kernel.inlined if kernel is not None else None
+    made: dict[Event, tuple[Kernel, cst.CSTNode]] = {}  # an advance a device function makes
+    if inlined is not None:
+        made = {event: found for event, _ in flagged if (found := _made_in(event, flow, inlined)) is not None}
+    blocks = {event for event, _ in flagged if flow.block_advance(event) is not None}
+    walks = [(event, name) for event, name in flagged if event not in blocks and event not in made]
+    fixes: dict[Event, FixPlan | Declined] = dict.fromkeys(blocks, Declined(_NO_BLOCK_FIX))
+    if inlined is not None and inlined.written(node) is not node:
+        fixes.update((event, Declined(_NO_COPY_FIX)) for event, _ in walks)
+    elif isinstance(node, cst.For):
+        fixes.update(_fixes(walks, loop, node, flow, context))
+    else:
+        fixes.update(dict.fromkeys((event for event, _ in walks), Declined("the task loop is a `while` loop")))
+    fixes.update((event, Declined(_NO_HELPER_FIX.format(helper=helper.name))) for event, (helper, _) in made.items())
+    test = node.target if isinstance(node, cst.For) else node.test
+    for event, name in flagged:
+        where: cst.CSTNode = event.node
+        related: tuple[tuple[cst.CSTNode, str], ...] = ((test, "task loop"),)
+        if inlined is not None and kernel is not None:
+            # an advance a helper makes: at the kernel's call of it
+            site = inlined.call_site(made[event][1] if event in made else event.node)
+            where = site if site is not None else inlined.written(event.node)
+            related = ((inlined.written(test), "task loop"),)
+            if event in made and made[event][0] in kernel.module_kernels:  # (another module's code has no place here)
+                helper, source = made[event]
+                related += ((inlined.written(source), f"advanced in `{helper.name}`"),)
+        yield Report(
+            where,
+            _BLOCK_MESSAGE.format(name=name) if event in blocks else _MESSAGE.format(name=name),
+            related=related,
+            fix=fixes[event],
+        )
+
+
+def _made_in(event: Event, flow: Flow, inlined: Inlined) -> tuple[Kernel, cst.CSTNode] | None:
+    """The device function making an advance of the inlined body, and the advance in its
+    copy: the function whose copy holds it (`p_x += d` copied from `_step`'s `p += d`), or
+    whose result it copies (`p_x = ret·_step` after `ret·_step = p_x + d`); None for an
+    advance written in the kernel."""
+    if not inlined.in_function(event.node):
+        helper = inlined.function_of(event.node)
+        return None if helper is None else (helper, event.node)
+    source = flow.advance_copied(event)
+    if source is None or source.value is None or inlined.in_function(source.value):
+        return None
+    helper = inlined.function_of(source.value)
+    return None if helper is None else (helper, source.value)
 
 
 @dataclass(frozen=True)
