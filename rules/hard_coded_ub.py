@@ -57,9 +57,11 @@ ub_bytes=192 * 1024)`),
 also when the value divides it into units (`ub_size = 85 * 1024 // x.element_size()`) or
 scales it by a safety margin (`int(192 * 1024 * 0.8)`), and when a module constant wraps it
 for kernels to read (`_UB_BYTES = tl.constexpr(192 * 1024)`); a number scaled into one in
-place, right after it in the same block (`ub_bytes = 192` then `ub_bytes *= 1024`, reported
-at the `*=`; a capacity halved in place, `ub_size //= 2`, is reported once, where it is
-written).
+place by the statement right after it in the same block (`ub_bytes = 192` then `ub_bytes *=
+1024`, or `ub_size = 3` then `ub_size <<= 16`, reported at the `*=` / `<<=`). Not another
+augmented assignment: a sum is usage (`ub_bytes = 0` then `ub_bytes += 32 * 1024`), a scaling
+in a loop grows a request (`while ub_bytes < need: ub_bytes *= 2`), and a capacity halved in
+place (`ub_size //= 2`) is reported once, where it is written.
 
 ### Tables, fields, environment variables and functions
 - a table under such a name, each value (the finding names its key): `_SOC_UB =
@@ -71,8 +73,11 @@ written).
   pydantic's `Field`);
 - the default of an environment variable (`int(os.environ.get("ASCEND_UB_BYTES", 196608))`,
   `os.getenv("ASCEND_UB_CAPACITY_BITS", "1572864")`, a string of digits too), also given
-  after an `or` (`int(os.getenv("ASCEND_UB_BYTES") or 196608)`): an override is not a device
-  query, the number is the capacity wherever the variable is unset;
+  after an `or` when each read before it is false wherever its variable is unset: no default,
+  or `None`, `""`, `0` (`int(os.getenv("ASCEND_UB_BYTES") or 196608)`), or read as an `int`
+  with a default of zero (`int(os.getenv("X", "0")) or 196608`, `int(os.environ.get("X", 0))
+  or 196608`): an override is not a device query, the number is the capacity wherever the
+  variable is unset;
 - what a function named like a capacity returns (`def get_ub_size(): return 196608`, a stub
   that never asks the device), when every return of it is a number: one that also returns
   what it queried (`try: return get_soc_spec("UB_SIZE")` / `except ...: return 196608`)
@@ -82,16 +87,25 @@ written).
 Names that say they are a fallback
 or a default (`_FALLBACK_UB_CAPACITY_BITS`, used when the query fails), an alignment, a
 piece of the buffer (`UB_BLOCK_SIZE`, `UB_TILE`, `UB_CHUNK`, a table `UB_TILES`: a tile size;
-`UB_HALF`, `UB_PER_BUFFER`, `ub_per_stage`, `UB_BYTES_PER_Q_ELEMENT`: what each of something
-takes, but `UB_BYTES_PER_CORE` is each core's whole buffer), a share of it kept back
-(`UB_RESERVED_BYTES`, `ub_reserve`, `UB_OVERHEAD`, `UB_MARGIN`, `UB_PADDING`, `UB_SCRATCH`),
-a floor on it (`UB_SIZE_MIN`, vllm-ascend's `_MIN_UB_SIZE_BYTES`)
+`UB_HALF`, `UB_PER_BUFFER`, `ub_per_stage`, `UB_BYTES_PER_Q_ELEMENT`, `UB_SIZE_PER_BLOCK`:
+what each of something takes, a block being a tile in Triton; but after `per` a part naming a
+core, a device, a chip, a SoC, an NPU, a card, a program or a vector unit names each one's
+whole buffer: `UB_BYTES_PER_CORE`, `UB_BYTES_PER_AI_CORE`, `UB_SIZE_PER_VECTORCORE`,
+`UB_SIZE_PER_CUBE_CORE`), a share of it kept back (`UB_RESERVED_BYTES`, `ub_reserve`,
+`UB_OVERHEAD`, `UB_MARGIN`, `UB_PADDING`, `UB_SCRATCH`, an offset `UB_Q_OFFSET`), a floor on it
+(`UB_SIZE_MIN`, vllm-ascend's `_MIN_UB_SIZE_BYTES`)
 or what a kernel needs of it (`UB_USAGE_PER_KERNEL`, `ub_bytes_needed()`, `UB_PEAK`,
 `ub_footprint`) and smaller values (`UB_ALIGN = 32`) are not flagged; nor is a fallback after a device
 query: a dict's default (`specs.get("UB_SIZE", 196608)`), an `or` after the query
 (`get_soc_spec("UB_SIZE") or 196608`, `os.getenv("X") or get_soc_spec("UB_SIZE") or 196608`),
 an environment variable defaulting to the query. A budget or a limit (`UB_BUDGET = 160 *
-1024`, `UB_LIMIT`) is the capacity less a margin, flagged.
+1024`, `UB_LIMIT`) is the capacity less a margin, flagged; so is a name taking a piece away
+(the piece after `minus`, `less`, `net`, `no`, `without`, `excl`, `exclude`, `excluding`,
+`after` or `with`: `UB_SIZE_MINUS_RESERVED`, `UB_SIZE_NO_OVERHEAD`, `UB_BYTES_EXCL_PADDING`,
+`UB_AVAILABLE_AFTER_RESERVE`), a bound on offsets (`UB_OFFSET_LIMIT`, also `max`, `end`,
+`bound`), and a name for a share kept back whose value is a SoC's whole buffer (192 or 248 KiB
+in the name's unit) less something (`192 * 1024 - 16 * 1024`) or scaled by a share over a half
+(`UB_SAFE_MARGIN = int(192 * 1024 * 0.9)`; `int(192 * 1024 * 0.1)` is the margin itself).
 Part of the `perf` group.
 """
 
@@ -105,8 +119,9 @@ from itertools import pairwise
 
 import libcst as cst
 
-from ascend_lint.host import all_params
+from ascend_lint.host import all_params, statement_before
 from ascend_lint.imports import ImportMap, dotted_name, folded_int, number_literal, str_literal
+from ascend_lint.nodes import suite_lines
 from ascend_lint.prefilter import Words
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 from ascend_lint.socs import SOCS
@@ -125,15 +140,26 @@ _UB_PARTS = {"ub", "ubuf"}
 _NOT_THE_CAPACITY = {"fallback", "default", "align", "alignment", "block", "tile", "chunk"}
 # what a kernel needs or takes of the buffer, not what it holds (`UB_USAGE`, `ub_bytes_needed`)
 _NOT_THE_CAPACITY |= {"usage", "used", "need", "needed", "required", "footprint", "peak"}
-# a share of it kept back or taken apart, or a floor on it, not its size (`UB_RESERVED_BYTES`,
-# `UB_OVERHEAD`, `UB_HALF`, `UB_SIZE_MIN`); not a budget or a limit: the capacity less a margin
-_NOT_THE_CAPACITY |= {"reserve", "reserved", "resv", "rsv", "reservation", "overhead", "margin", "slack"}
-_NOT_THE_CAPACITY |= {"headroom", "pad", "padding", "guard", "spare", "extra", "scratch", "offset"}
+# a share of it taken apart, or a floor on it, not its size (`UB_HALF`, `UB_SIZE_MIN`)
 _NOT_THE_CAPACITY |= {"half", "quarter", "slice", "portion", "share", "min", "minimum", "floor"}
+# a share of it kept back (`UB_RESERVED_BYTES`, `UB_OVERHEAD`): not its size, unless the value is
+# the capacity less it (`UB_MARGIN = int(192 * 1024 * 0.9)`); not a budget or a limit: the capacity
+# less a margin
+_KEPT_BACK = {"reserve", "reserved", "resv", "rsv", "reservation", "overhead", "margin", "slack"}
+_KEPT_BACK |= {"headroom", "pad", "padding", "guard", "spare", "extra", "scratch", "offset"}
+_KEPT_BACK |= {part + "s" for part in _KEPT_BACK}
 _NOT_THE_CAPACITY |= {part + "s" for part in _NOT_THE_CAPACITY}  # `UB_TILES`: a table of tile sizes
-# what follows `per` in a name for the buffer of each core (`UB_BYTES_PER_CORE`: the capacity), not
-# a piece of it (`UB_PER_BUFFER`, `ub_per_stage`, `UB_BYTES_PER_Q_ELEMENT`)
-_HOLDERS = {"core", "aiv", "aic", "aicore", "vec", "vector", "device", "chip", "soc", "npu", "card", "program"}
+_NOT_THE_CAPACITY |= _KEPT_BACK
+# words after which a piece is what the name takes away from the capacity, not what it is
+# (`UB_SIZE_MINUS_RESERVED`, `UB_SIZE_NO_OVERHEAD`, `UB_AVAILABLE_AFTER_RESERVE`, `UB_BYTES_EXCL_PADDING`)
+_TAKING_AWAY = {"minus", "less", "net", "no", "without", "excl", "exclude", "excluding", "after", "with"}
+# what bounds offsets into the buffer is its size (`UB_OFFSET_LIMIT`), not an offset (`UB_Q_OFFSET`)
+_OFFSET_BOUNDS = {"limit", "max", "maximum", "end", "bound"}
+# what follows `per` in a name for the buffer of each core (`UB_BYTES_PER_CORE`, `UB_SIZE_PER_AI_CORE`,
+# `UB_SIZE_PER_VECTORCORE`: the capacity), not a piece of it (`UB_PER_BUFFER`, `ub_per_stage`,
+# `UB_BYTES_PER_Q_ELEMENT`): a part holding one of these; not `block`, a tile in Triton (`UB_BLOCK_SIZE`)
+_HOLDER_STEMS = ("core", "aiv", "aic", "device", "chip", "soc", "npu", "card", "program")
+_HOLDERS = {"vec", "vector"}
 # the callables declaring a field whose default is a keyword's value: `dataclasses.field`,
 # `attrs.field`, `attr.ib`, pydantic's `Field` (also its first argument)
 _FIELD_CALLS = {"field", "Field", "ib", "attrib"}
@@ -147,6 +173,7 @@ _DTYPE_BYTES |= dict.fromkeys(("fp16", "f16", "float16", "half", "bf16", "bfloat
 _DTYPE_BYTES |= dict.fromkeys(("fp8", "int8", "i8", "uint8", "u8"), 1)
 # the capacities as the compiler's overflow report gives them (`... while 1572864 bits available`)
 _CAPACITIES_IN_BITS = {soc.ub_bytes * 8 for soc in SOCS.values()}
+_SOC_CAPACITIES = {soc.ub_bytes for soc in SOCS.values()}
 
 
 class HardCodedUb(Rule):
@@ -216,6 +243,30 @@ UB_SIZE_MIN = 16 * 1024
 UB_MARGIN = 24 * 1024
 UB_TABLE = dict(reserved=32768, per_stage=65536)
 UB_ENV = int(os.getenv("ASCEND_UB_BYTES") or get_soc_spec("UB_SIZE") or 196608)
+""",
+        # a sum of usage or a growing loop, not a scaling right after the number; a share kept
+        # back of the capacity; pieces per block (a tile) and per stage of each core; an offset
+        """
+import os
+
+def grow(need):
+    ub_bytes = 8192
+    while ub_bytes < need:
+        ub_bytes *= 2
+    return ub_bytes
+
+def accumulate(bt, d):
+    ub_bytes = 0
+    ub_bytes += 32 * 1024  # q tile, double-buffered
+    ub_bytes += bt * d * 4
+    return ub_bytes
+
+UB_OVERHEAD = int(192 * 1024 * 0.1)
+UB_SIZE_PER_BLOCK = 196608
+UB_PER_STAGE_PER_CORE = 65536
+UB_Q_OFFSET = 65536
+UB_USABLE_MIN = 128 * 1024
+UB_ENV = os.getenv("ASCEND_UB_BYTES", "0") or 196608
 """,
     )
     INVALID = (
@@ -314,13 +365,35 @@ def pick_half(n):
     ub_size //= 2
     return min(n, ub_size // 12)
 """,
+        # the capacity less a share kept back, by name or by value; offsets' bound; the buffer of
+        # each core named in two words; an override whose unset value is zero; scaled by a shift
+        """
+import os
+
+UB_SIZE_MINUS_RESERVED = 192 * 1024 - 16 * 1024  # expect
+UB_SIZE_NO_OVERHEAD = 180 * 1024  # expect
+UB_AVAILABLE_AFTER_RESERVE = 176 * 1024  # expect
+UB_BYTES_EXCL_PADDING = 188 * 1024  # expect
+UB_SAFE_MARGIN = int(192 * 1024 * 0.9)  # expect
+UB_OFFSET_LIMIT = 196608  # expect
+UB_BYTES_PER_AI_CORE = 196608  # expect
+UB_SIZE_PER_VECTORCORE = 196608  # expect
+UB_SIZE_PER_CUBE_CORE = 196608  # expect
+UB_ENV = int(os.getenv("ASCEND_UB_BYTES", "0")) or 196608  # expect
+UB_ENV_BYTES = int(os.environ.get("ASCEND_UB_BYTES", 0)) or 196608  # expect
+
+def pick(n):
+    ub_size = 3
+    ub_size <<= 16  # expect
+    return min(n, ub_size // 12)
+""",
     )
 
     @classmethod
     def may_report(cls, words: Words) -> bool:
         """A word the finding's name test accepts (`_UB_BYTES`, `ub_size`, not `UB_ALIGN`):
         a name is its source text, so every reported name occurs as such a word."""
-        return any(_is_capacity_name(word) for word in _words_with_ub_or_unified(words.text))
+        return any(_is_capacity_name(word, less_a_margin=True) for word in _words_with_ub_or_unified(words.text))
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
         host = context.host
@@ -351,7 +424,7 @@ def pick_half(n):
     ) -> Iterator[Report]:
         """The capacity `name = value` states, if any, or each one a table of them under that
         name does (`_SOC_UB = {"Ascend910B": 196608}`); `within`: the host function holding it."""
-        if not _is_capacity_name(name):
+        if not _is_capacity_name(name, _less_a_margin(name, value, context.imports)):
             return
         entries = _table_entries(value, context.module)
         if entries is not None:
@@ -371,14 +444,19 @@ def pick_half(n):
         context: ModuleContext,
         within: cst.FunctionDef | None,
     ) -> Iterator[Report]:
-        """The capacity an augmented assignment makes of the number bound just before it, in
-        the same block (`ub_bytes = 192` then `ub_bytes *= 1024`): `value` is the engine's
-        `ub_bytes * 1024` for it, reported at the statement. Not when that number already is
-        one (reported there)."""
+        """The capacity a scaling in place (`*=`, `<<=`) makes of the number bound by the
+        statement right before it in the same block (`ub_bytes = 192` then `ub_bytes *= 1024`):
+        `value` is the engine's `ub_bytes * 1024` for it, reported at the statement. Not a sum
+        (`ub_bytes = 0` then `ub_bytes += 32 * 1024`: usage), not a scaling elsewhere (in a
+        loop growing it: `while ub_bytes < need: ub_bytes *= 2`), not when that number already
+        is one (reported there)."""
         statement = context.host.binders[value]
+        lines = context.module.body if within is None else suite_lines(within.body)
         if (
             not isinstance(value, cst.BinaryOperation)
-            or context.host.bound_under.get(earlier) != context.host.bound_under.get(value)
+            or not isinstance(statement, cst.AugAssign)
+            or not isinstance(statement.operator, (cst.MultiplyAssign, cst.LeftShiftAssign))
+            or statement_before(statement, lines) is not context.host.binders.get(earlier)
             or not _is_capacity_name(name)
             or folded_int(earlier) is None
             or any(self._report(name, earlier, "", context, within))
@@ -504,20 +582,24 @@ def _field_default(call: cst.Call) -> cst.BaseExpression | None:
     return None
 
 
+def _is_environment_read(call: cst.Call) -> bool:
+    """`os.getenv(name[, default])`, `os.environ.get(name[, default])`."""
+    callee = (dotted_name(call.func) or "").split(".")
+    return (callee[-1:] == ["getenv"] or callee[-2:] == ["environ", "get"]) and 1 <= len(call.args) <= 2
+
+
 def _environment_default(call: cst.Call) -> cst.BaseExpression | None:
     """The default of an environment variable read with one (`os.environ.get(name, v)`,
     `os.getenv(name, v)`), else None."""
-    callee = (dotted_name(call.func) or "").split(".")
-    if (callee[-1:] == ["getenv"] or callee[-2:] == ["environ", "get"]) and len(call.args) == 2:
-        return call.args[1].value
-    return None
+    return call.args[1].value if _is_environment_read(call) and len(call.args) == 2 else None
 
 
 def _unset_environment_fallback(value: cst.BaseExpression) -> cst.BaseExpression | None:
-    """What an `or` falls back to when all before it read environment variables without a
-    default (`os.getenv("ASCEND_UB_BYTES") or 196608`, `os.environ.get("X") or "196608"`): the
-    number wherever they are unset, as with a default. Not after a device query
-    (`get_soc_spec("UB_SIZE") or 196608`): that number is the query's fallback."""
+    """What an `or` falls back to when all before it read environment variables whose value is
+    false wherever they are unset (`os.getenv("ASCEND_UB_BYTES") or 196608`,
+    `int(os.getenv("X", "0")) or 196608`, `_reads_unset_environment`): the number there, as
+    with a default. Not after a device query (`get_soc_spec("UB_SIZE") or 196608`): that number
+    is the query's fallback."""
     operands: list[cst.BaseExpression] = []
     while isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):
         operands.insert(0, value.right)  # `a or b or c` is `(a or b) or c`
@@ -528,20 +610,56 @@ def _unset_environment_fallback(value: cst.BaseExpression) -> cst.BaseExpression
 
 
 def _reads_unset_environment(value: cst.BaseExpression) -> bool:
-    """`os.getenv(name)`, `os.environ.get(name)`, or with `None` or `""` as the default: an
-    environment variable, empty wherever it is unset."""
-    if not isinstance(value, cst.Call):
+    """An environment variable read that is false wherever it is unset: with no default or a
+    false one (`os.getenv(name)`, `os.environ.get(name, None)`, `""`, `0`), or read as an
+    `int` with a default of zero (`int(os.getenv(name, "0"))`, `int(os.environ.get(name, 0))`;
+    `int` of no default or of `""` raises instead)."""
+    as_int = False
+    if isinstance(value, cst.Call) and dotted_name(value.func) == "int" and len(value.args) == 1:
+        value, as_int = value.args[0].value, True
+    if not isinstance(value, cst.Call) or not _is_environment_read(value):
         return False
-    callee = (dotted_name(value.func) or "").split(".")
-    if not (callee[-1:] == ["getenv"] or callee[-2:] == ["environ", "get"]) or not 1 <= len(value.args) <= 2:
-        return False
-    default = value.args[-1].value if len(value.args) == 2 else None
-    return default is None or (isinstance(default, cst.Name) and default.value == "None") or str_literal(default) == ""
+    default = _environment_default(value)
+    if default is None:
+        return not as_int
+    if as_int:
+        digits = str_literal(default)
+        return (
+            folded_int(default) == 0 if digits is None else digits.isascii() and digits.isdecimal() and not int(digits)
+        )
+    if isinstance(default, cst.Name) and default.value == "None":
+        return True
+    return str_literal(default) == "" or folded_int(default) == 0
 
 
-def _is_margin(factor: cst.BaseExpression) -> bool:
-    """A float literal of at most 1: the share of the capacity a kernel lets itself use."""
-    return isinstance(factor, cst.Float) and 0 < number_literal(factor) <= 1
+def _less_a_margin(name: str, value: cst.BaseExpression, imports: ImportMap) -> bool:
+    """The value is a SoC's whole buffer less a margin: that capacity, in the name's unit, less
+    something (`192 * 1024 - 16 * 1024`) or scaled by a share over a half
+    (`int(192 * 1024 * 0.9)`; a half or less is a piece of it)."""
+    if isinstance(value, cst.Call) and imports.is_tl(value.func, "constexpr") and len(value.args) == 1:
+        value = value.args[0].value
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "int":
+        value = value.args[0].value if len(value.args) == 1 else value
+    if not isinstance(value, cst.BinaryOperation):
+        return False
+    whole: cst.BaseExpression | None = None
+    if isinstance(value.operator, cst.Subtract):
+        whole = value.left
+        while isinstance(whole, cst.BinaryOperation) and isinstance(whole.operator, cst.Subtract):
+            whole = whole.left  # `192 * 1024 - a - b`
+    elif isinstance(value.operator, cst.Multiply):
+        for scaled, factor in ((value.left, value.right), (value.right, value.left)):
+            if _is_margin(factor, over=0.5):
+                whole = scaled
+    number = folded_int(whole) if whole is not None else None
+    per_unit = _bytes_per_unit(name, number) if number is not None else None
+    return number is not None and per_unit is not None and number * per_unit in _SOC_CAPACITIES
+
+
+def _is_margin(factor: cst.BaseExpression, over: float = 0) -> bool:
+    """A float literal of at most 1 (and more than `over`): the share of the capacity a kernel
+    lets itself use."""
+    return isinstance(factor, cst.Float) and over < number_literal(factor) <= 1
 
 
 def _bytes_per_unit(name: str, number: int) -> Fraction | None:
@@ -592,23 +710,48 @@ def _words_with_ub_or_unified(text: str) -> Iterator[str]:
             yield word.group()
 
 
-def _is_capacity_name(name: str) -> bool:
+def _is_capacity_name(name: str, less_a_margin: bool = False) -> bool:
     """A name with a `ub` / `ubuf` part or the parts `unified` `buffer` in a row, that does
-    not say it is a fallback, a default, an alignment or a piece of the buffer."""
+    not say it is a fallback, a default, an alignment or a piece of the buffer; with
+    `less_a_margin` (its value is a capacity less a margin), a share kept back does not make it
+    a piece."""
     parts = _parts(name)
     names_the_buffer = any(part in _UB_PARTS for part in parts) or any(
         pair == ("unified", "buffer") for pair in pairwise(parts)
     )
-    return names_the_buffer and not _names_a_piece(parts)
+    return names_the_buffer and not _names_a_piece(parts, less_a_margin)
 
 
-def _names_a_piece(parts: list[str]) -> bool:
+def _names_a_piece(parts: list[str], less_a_margin: bool = False) -> bool:
     """Whether a name's parts (a table's key's) say it is not the capacity: a fallback, a
     default, an alignment, a piece of the buffer or a floor on it (`_NOT_THE_CAPACITY`), or
     what each of something takes of it (`UB_PER_BUFFER`; not `UB_PER_CORE`: each core's buffer).
-    `half` in a count of elements is their dtype (`UB_ELEMS_HALF`), not half the buffer."""
-    pieces = _NOT_THE_CAPACITY.intersection(parts)
+    Not a piece: one after a word taking it away (`UB_SIZE_MINUS_RESERVED`: the capacity less
+    it), an offset something after bounds (`UB_OFFSET_LIMIT`), `half` in a count of elements
+    (their dtype: `UB_ELEMS_HALF`), and with `less_a_margin` a share kept back (`_KEPT_BACK`)."""
+    pieces = set()
+    for index, part in enumerate(parts):
+        if part not in _NOT_THE_CAPACITY or _TAKING_AWAY.intersection(parts[:index]):
+            continue
+        if part in {"offset", "offsets"} and _OFFSET_BOUNDS.intersection(parts[index + 1 :]):
+            continue
+        pieces.add(part)
     if pieces == {"half"} and _ELEMENT_UNITS.intersection(parts):
         pieces = set()
-    per_piece = any(part == "per" and after not in _HOLDERS for part, after in pairwise([*parts, ""]))
-    return bool(pieces) or per_piece
+    if less_a_margin:
+        pieces -= _KEPT_BACK
+    return bool(pieces) or any(
+        part == "per" and not any(map(_holds_a_buffer, _phrase_after(parts, index))) for index, part in enumerate(parts)
+    )
+
+
+def _phrase_after(parts: list[str], index: int) -> list[str]:
+    """The parts after `parts[index]` up to the next `per` (`UB_PER_STAGE_PER_CORE`: `stage`)."""
+    after = parts[index + 1 :]
+    return after[: after.index("per")] if "per" in after else after
+
+
+def _holds_a_buffer(part: str) -> bool:
+    """A part naming what holds a whole buffer: a core (`aicore`, `subcore`, `aiv`), a device,
+    a chip, a SoC, an NPU, a card, a program (a vector core runs one at a time), a vector unit."""
+    return part in _HOLDERS or any(stem in part for stem in _HOLDER_STEMS)

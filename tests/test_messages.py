@@ -147,6 +147,13 @@ def test_a_cast_receiver_is_quoted_without_its_own_parentheses(receiver: str) ->
         ('UB = int(os.getenv("X") or 196608)\n', '`UB = int(os.getenv("X") or 196608)` (192 KiB)'),
         ("_SOC_UB = dict(ascend910b=196608)\n", '`_SOC_UB["ascend910b"] = 196608` (192 KiB)'),
         ("def f():\n    ub = 192\n    ub *= 1024\n", "`ub *= 1024` after `ub = 192` (192 KiB)"),
+        ("def f():\n    ub = 3\n    ub <<= 16\n", "`ub <<= 16` after `ub = 3` (192 KiB)"),
+        ('UB = int(os.getenv("X", "0")) or 196608\n', '`UB = int(os.getenv("X", "0")) or 196608` (192 KiB)'),
+        (
+            "UB_SIZE_MINUS_RESERVED = 192 * 1024 - 16 * 1024\n",
+            "`UB_SIZE_MINUS_RESERVED = 192 * 1024 - 16 * 1024` (176 KiB)",
+        ),
+        ("UB_BYTES_PER_AI_CORE = 196608\n", "`UB_BYTES_PER_AI_CORE = 196608` (192 KiB)"),
     ],
 )
 def test_hard_coded_ub_names_the_table_key_or_the_function(source: str, stated: str) -> None:

@@ -167,6 +167,9 @@ def test_asc012_needs_a_name_its_check_accepts():
     spelled_out = "UNIFIED_BUFFER_SIZE = 1572864\n"
     assert codes(spelled_out) == codes(spelled_out, prefilter=False) == [(1, "ASC012")]
     assert not hard_coded_ub.may_report(Words("unified_rows = 65536\nGpuBuffer = 1\n"))
+    # a share kept back is the capacity when the value is the capacity less a margin
+    margin = "UB_SAFE_MARGIN = int(192 * 1024 * 0.9)\n"
+    assert codes(margin) == codes(margin, prefilter=False) == [(1, "ASC012")]
 
 
 def _skipped_rules(path: Path, settings: Settings) -> tuple[str, list[str]]:

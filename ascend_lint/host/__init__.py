@@ -21,7 +21,7 @@ The modules, lowest first (each imports only those above it; `index` imports the
 `from ascend_lint.host import X` names are re-exported here.
 """
 
-from .bindings import names_read
+from .bindings import names_read, statement_before
 from .dtypes import NARROW_INT_WORDS, TensorDtype
 from .facts import HostFacts, HostMemory
 from .index import ORDERINGS, HostIndex, checks_in
@@ -65,5 +65,6 @@ __all__ = [
     "checks_in",
     "names_read",
     "passed_for",
+    "statement_before",
     "without_int_conversion",
 ]

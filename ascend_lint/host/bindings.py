@@ -146,6 +146,19 @@ def _enclosing_statements(node: cst.CSTNode, lines: Sequence[cst.CSTNode]) -> li
     return []
 
 
+def statement_before(node: cst.CSTNode, lines: Sequence[cst.CSTNode]) -> cst.CSTNode | None:
+    """The statement right before the small statement holding `node`, in its block within
+    `lines` (`statements_of` the block's lines: `a = 1; a *= 2` is two statements). None when
+    that one comes first in its block (in the body of a `while`, `with` or `try` too: the
+    statement before the block is not before it in it) or `lines` hold `node` in no small
+    statement they reach."""
+    nesting = _enclosing_statements(node, lines)
+    if not nesting:
+        return None
+    block, index = nesting[-1]
+    return block[index - 1] if index and not isinstance(block[index], cst.BaseCompoundStatement) else None
+
+
 def rebinds(statement: cst.CSTNode, name: str) -> bool:
     """The statement may rebind or change `name` (`binding_nodes`)."""
     return next(binding_nodes(statement, name), None) is not None
