@@ -6,7 +6,8 @@ one folder per key — package version, a hash of ascend-lint's own analysis sou
 changed rule set is a new key) and every resolved setting — with one small JSON entry per
 file: its path, the hash of its content, the hashes of the files it imports device functions
 or core-count helpers from (`kernels.ImportedFunctions`; a module that could not be read is
-recorded as absent) and its result (findings with fixes, the error or why it was skipped as
+recorded as absent), and of those its targeting read (`ascend_imports`: a skipped launcher is
+Ascend code once the module whose kernels it launches says Ascend), and its result (findings with fixes, the error or why it was skipped as
 not Ascend code, the warnings about its suppression comments; a skip is used only while the
 path and project still leave the file out, `Settings.path_skip_reason`), and the key of its
 own settings when a configuration nearer than the run's governs it.

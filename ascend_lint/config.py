@@ -192,12 +192,15 @@ class Settings:
         """Whether the file is Ascend kernel code (see README: which files are linted)."""
         return self.skip_reason(filename, source) is None
 
-    def skip_reason(self, filename: str, source: str | None) -> str | None:
+    def skip_reason(self, filename: str, source: str | None, read: dict[str, str | None] | None = None) -> str | None:
         """None for Ascend kernel code, else why the file is not linted (one of `SKIP_*`). The
         text counts whatever the path says: an Ascend import, and, for a file its path leaves
-        out, a kernel launched on an NPU path (`npu_paths`, which parses the file). With
-        `force-exclude`, an excluded name is skipped first (stdin's `--stdin-filename`: a named
-        file is never linted then, `engine.expand_paths`)."""
+        out, a kernel launched on an NPU path (`npu_paths`, which parses the file), or a kernel
+        launched, or autotune configs taken, from a module of its package that is Ascend code
+        by its own text or path (`ascend_imports`; the hashes of the files it reads go to
+        `read`: the skip depends on them). With `force-exclude`, an excluded name is skipped
+        first (stdin's `--stdin-filename`: a named file is never linted then,
+        `engine.expand_paths`)."""
         if self.force_exclude and self.is_excluded(filename):
             return SKIP_EXCLUDED
         if self.target_all or (source is not None and says_ascend(source)):
@@ -207,7 +210,21 @@ class Settings:
             return reason
         from .npu_paths import launches_kernels_on_npu
 
-        return None if launches_kernels_on_npu(source, self.triton_modules) else reason
+        if launches_kernels_on_npu(source, self.triton_modules):
+            return None
+        if filename != "-":  # bare stdin: no package
+            from .ascend_imports import uses_ascend_module
+
+            file = Path(filename).absolute()
+            if uses_ascend_module(source, file, self._ascend_path, self.triton_modules, read):
+                return None
+        return reason
+
+    def _ascend_path(self, path: Path) -> bool:
+        """Whether the path and project of a module of the package a file imports from make it
+        Ascend code (`path_skip_reason`, under the settings that govern it): with its text, the
+        signs `ascend_imports` reads of the module (not its NPU launches nor what it imports)."""
+        return self.for_file(str(path)).path_skip_reason(str(path)) is None
 
     def path_skip_reason(self, filename: str) -> str | None:
         """Why the file's path and project leave it out (`target-paths`, else Ascend folders
@@ -236,8 +253,10 @@ SKIP_EXCLUDED = "excluded"
 # what each reason of default targeting means (the summary, `--show-files`, `--verbose`)
 SKIP_DETAIL = {
     SKIP_NOT_ASCEND: "no Ascend folder (`triton_ascend`, `*ascend*`, `*npu*`) on the path, no Ascend import, "
-    "no `torch_npu` / `triton-ascend` dependency in the project, no kernel launched on an NPU path",
-    SKIP_TARGET_PATHS: "not matched by `target-paths`, no Ascend import, no kernel launched on an NPU path",
+    "no `torch_npu` / `triton-ascend` dependency in the project, no kernel launched on an NPU path, "
+    "no kernel launched or autotune configs taken from an Ascend module of its package",
+    SKIP_TARGET_PATHS: "not matched by `target-paths`, no Ascend import, no kernel launched on an NPU path, "
+    "no kernel launched or autotune configs taken from an Ascend module of its package",
     SKIP_BESIDE_ASCEND: "another backend (e.g. CUDA) beside an Ascend folder of the project",
 }
 

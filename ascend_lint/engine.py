@@ -244,7 +244,7 @@ def targeting(filename: str, settings: Settings, data: bytes | None = None) -> F
     result = FileResult(filename)
     try:
         with time_budget(settings.timeout_per_file):  # as in `lint_source`: it may parse (`npu_paths`)
-            result.skip_reason = settings.skip_reason(filename, text.removeprefix("\ufeff"))
+            result.skip_reason = settings.skip_reason(filename, text.removeprefix("\ufeff"), result.imported_files)
     except FileTimeout:
         result.error = Diagnostic(filename, timeout_message("lint", settings.timeout_per_file) + "; skipped")
     except Exception as exc:  # a bug in ascend-lint
@@ -288,7 +288,7 @@ def lint_source(
     try:
         sources.check_text(source)  # what a file's bytes cannot hold: an editor's text can
         with time_budget(settings.timeout_per_file):  # targeting may parse the file (`npu_paths`)
-            skip_reason = settings.skip_reason(filename, source) if check_target else None
+            skip_reason = settings.skip_reason(filename, source, result.imported_files) if check_target else None
             if skip_reason is not None:
                 result.checked, result.skip_reason = False, skip_reason
                 return result

@@ -537,6 +537,8 @@ class ImportedFunctions:
         self.imports = imports
         self.triton_modules = tuple(triton_modules)
         self.read = {} if read is None else read
+        # each kernel `jit_functions` handed out -> the file of the module defining it (re-exports followed)
+        self.defined_in: dict[Kernel, Path] = {}
         self._modules: dict[str, ImportedModule | None] = {}
         self._exports: dict[str, frozenset[str]] = {}
 
@@ -551,9 +553,11 @@ class ImportedFunctions:
             return []
         path, module, name = found
         kernels = [kernel for kernel in module.kernels if kernel.name == name]
+        self.defined_in.update(dict.fromkeys(kernels, path))
         if kernels or hops >= _MAX_REEXPORTS or module.tree is None:
             return kernels
         onward = ImportedFunctions(path.parent, module.tree[1], self.triton_modules, self.read, path)
+        onward.defined_in = self.defined_in
         return onward.jit_functions(name, hops + 1)
 
     def definition(self, reference: str) -> tuple[ImportedModule, str] | None:
@@ -563,6 +567,12 @@ class ImportedFunctions:
         `import pkg.utils`. None for a name no import of the package's modules binds."""
         found = self._located(reference)
         return None if found is None else found[1:]
+
+    def module_file(self, reference: str) -> tuple[Path, ImportedModule] | None:
+        """The file and module of the package a dotted name of host code comes from
+        (`definition`), the module read but not parsed."""
+        found = self._located(reference)
+        return None if found is None else found[:2]
 
     def _located(self, reference: str) -> tuple[Path, ImportedModule, str] | None:
         """`definition`, with the file the module is read from."""

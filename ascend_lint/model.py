@@ -131,7 +131,8 @@ class FileResult:
     # shares text with one applied, so the next run applies it)
     fix_again: Counter[Applicability] = field(default_factory=Counter)
     # the other files the findings depend on (modules whose device functions or core-count
-    # helpers the file imports), path -> content hash, None when it could not be read
+    # helpers the file imports), and its targeting (the modules of the package it imports, when
+    # one may make it Ascend code: `ascend_imports`), path -> content hash, None when it could not be read
     imported_files: dict[str, str | None] = field(default_factory=dict)
     # what the user should know about the file's suppression comments: a directive that
     # cannot be read (it is ignored), an unknown code in one (ruff's warnings)

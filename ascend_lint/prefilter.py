@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
 KERNEL_TOKENS: tuple[str, ...] = ("jit",)
@@ -94,12 +95,25 @@ def _imports_other_module(text: str) -> bool:
 _IMPORTED = re.compile(r"\bimport\s+(\([^)]*\)|(?:[^\r\n\\]|\\\r?\n)*)")  # what an import statement lists
 _WORD = re.compile(r"\w+")
 _STAR_IMPORT = re.compile(r"(?<![\w.])from\s+(?!triton\b)[\w.]+[\s\\]+import[\s\\]*\*")  # of a module not Triton's
+_SUBSCRIPT_HEAD = re.compile(r"(?<![\w.])(\w+)(?:\s*\.\s*\w+)*\s*\[")  # a subscript and the name it starts from
 _PARENTHESIZED_SUBSCRIPT = re.compile(r"\)\s*\[")
 # the strings a line closes and its comment (what is left of a string the line opens stays)
 _LINE_STRINGS = re.compile(r"""'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*"|#[^\r\n]*""")
 # `name = <the rest of the line>` (`name: <annotation> = ...` too), the name starting a line or
 # after a `;` or a one-line suite's `:`
 _ASSIGNED = re.compile(r"(?m)(?:^|[;:])[ \t]*(\w+)[ \t]*(?::[^=;\r\n]*)?=(?!=)(?=([^\r\n]*))")
+
+
+def subscript_called(text: str, names: AbstractSet[str]) -> bool:
+    """Whether a subscript of one of the names (or of an attribute of one: `kernels.k[grid]`) may
+    be called (`k[grid](...)`); a subscript whose brackets hold a string or comment counts. One
+    pass over the text's subscripts, whatever the number of names."""
+    for match in _SUBSCRIPT_HEAD.finditer(text):
+        if match[1] in names:
+            closing = _closing_bracket(text, match.end())
+            if closing is None or LAUNCH_TEXT.match(text, closing):
+                return True
+    return False
 
 
 def _launches_imported(text: str) -> bool:

@@ -342,3 +342,45 @@ def test_an_entry_holds_while_the_module_its_core_count_comes_from_does(tmp_path
     helper.write_text(helper.read_text(encoding="utf-8").replace('"num_aicore"', '"num_vectorcore"'), encoding="utf-8")
     assert cache.lookup(str(caller)) is None  # the helper changed: linted again
     assert lint_file(str(caller), settings, cache).findings == []
+
+
+def test_a_launchers_targeting_holds_while_the_module_its_kernels_come_from_does(tmp_path: Path):
+    """A launcher whose own text says nothing of Ascend is Ascend code through the module of its
+    package whose kernels it launches (`ascend_imports`): its entry, linted or skipped, records
+    that module's hash, and a change of the module's Ascend sign targets it again."""
+    package = tmp_path / "launcher_imports"  # the name its absolute imports use
+    shutil.copytree(FIXTURES / "shared" / "launcher_imports", package)
+    launcher, kernels = package / "launch.py", package / "kernels.py"
+    settings = Settings(root=tmp_path)
+    cache = Cache(tmp_path / DEFAULT_FOLDER, settings)
+    assert cache.prepare() is None
+    linted = lint_file(str(launcher), settings, cache)
+    assert [f.code for f in linted.findings] == ["ASC010", "ASC001", "ASC010", "ASC001"]
+    assert str(kernels) in linted.imported_files
+    original = kernels.read_text(encoding="utf-8")
+    sign = "from triton.language.extra.cann.extension import extract_slice  # noqa: F401\n"
+    assert sign in original
+    kernels.write_text(original.replace(sign, ""), encoding="utf-8")  # another vendor's kernels now
+    assert cache.lookup(str(launcher)) is None
+    skipped = lint_file(str(launcher), settings, cache)
+    assert (skipped.checked, skipped.findings) == (False, []) and str(kernels) in skipped.imported_files
+    assert cache.lookup(str(launcher)) == skipped  # kept while the module stays as it is
+    kernels.write_text(original, encoding="utf-8")  # Ascend code again: the skip no longer holds
+    assert cache.lookup(str(launcher)) is None
+    assert lint_file(str(launcher), settings, cache).findings == linted.findings
+
+
+def test_a_warm_run_lints_a_launcher_once_its_kernel_module_says_ascend(tmp_path: Path):
+    """The same through `ascend-lint check`, twice with the cache: the launcher skipped on the
+    first run is linted on the second, after the kernel module gained an Ascend import."""
+    package = tmp_path / "launcher_imports"
+    shutil.copytree(FIXTURES / "shared" / "launcher_imports", package)
+    kernels = package / "kernels.py"
+    original = kernels.read_text(encoding="utf-8")
+    kernels.write_text(original.replace("from triton.language.extra.cann", "from other.cann"), encoding="utf-8")
+    args = ("--isolated", "--output-format=json", "--select=ASC010", "launcher_imports/launch.py")
+    first = ascend_lint(*args, cwd=tmp_path)
+    assert (first.returncode, json.loads(first.stdout)) == (0, []), first.stderr
+    kernels.write_text(original, encoding="utf-8")
+    again = ascend_lint(*args, cwd=tmp_path)
+    assert [f["location"]["row"] for f in json.loads(again.stdout)] == [20, 21], again.stderr

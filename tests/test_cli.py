@@ -377,7 +377,8 @@ def test_fix_on_stdin_prints_the_buffer_in_its_own_bytes(tmp_path, encode, fixed
 
 NOT_ASCEND = (
     "not Ascend kernel code: no Ascend folder (`triton_ascend`, `*ascend*`, `*npu*`) on the path, no Ascend "
-    "import, no `torch_npu` / `triton-ascend` dependency in the project, no kernel launched on an NPU path"
+    "import, no `torch_npu` / `triton-ascend` dependency in the project, no kernel launched on an NPU path, no "
+    "kernel launched or autotune configs taken from an Ascend module of its package"
 )
 
 

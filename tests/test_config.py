@@ -550,7 +550,8 @@ def shown(*args: str, capsys, stdin: str | None = None, monkeypatch=None) -> lis
 
 
 TARGET_PATHS = (
-    "not Ascend kernel code: not matched by `target-paths`, no Ascend import, no kernel launched on an NPU path"
+    "not Ascend kernel code: not matched by `target-paths`, no Ascend import, no kernel launched on an NPU path, "
+    "no kernel launched or autotune configs taken from an Ascend module of its package"
 )
 
 

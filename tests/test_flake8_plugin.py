@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from conftest import FIXTURES
 from kernel_samples import (
     BAD_FINDINGS,
     BAD_KERNEL,
@@ -207,3 +209,20 @@ def test_a_configuration_that_cannot_be_read_is_one_finding_per_file(
     assert all(problem in text and "configuration error" in text for text in errors)
     unsaved = flake8("--select", "ASC", "--stdin-display-name", BAD_PATH, "-", cwd=tmp_path, stdin=BAD_KERNEL)
     assert [line.split(": ", 1)[1].split()[0] for line in unsaved] == ["ASC000"]
+
+
+def test_a_launcher_of_an_ascend_modules_kernels_is_linted_as_by_the_cli(tmp_path: Path) -> None:
+    """Targeting through the module of the package whose kernels a file launches or whose
+    autotune configs it takes (`ascend_imports`) is the CLI's: the same findings in the same
+    files, and the modules of no Ascend sign (`cuda_*.py`) stay quiet."""
+    shutil.copytree(FIXTURES / "shared" / "launcher_imports", tmp_path / "launcher_imports")
+    expected = {
+        f"{Path(f['filename']).as_posix()}:{f['location']['row']}:{f['location']['column']}: "
+        f"{f['code']} [{f['name']}] {f['message']}"
+        for f in cli_json("launcher_imports", cwd=tmp_path)
+    }
+    assert {line.split(":")[0] for line in expected} == {
+        "launcher_imports/launch.py",
+        "launcher_imports/tuned_kernel.py",
+    }
+    assert set(flake8("--select", "ASC", "launcher_imports", cwd=tmp_path)) == expected

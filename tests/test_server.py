@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
-from conftest import REPO
+from conftest import FIXTURES, REPO
 from kernel_samples import UB_KERNEL, UB_LINE
 from lsprotocol import types as lsp
 from pygls.lsp.client import BaseLanguageClient
@@ -799,3 +800,34 @@ def test_a_workspace_folder_added_later_gets_the_watchers_too(tmp_path: Path):
         assert [d.code for d in (await editor.diagnostics(uri, 2)).diagnostics] == ["ASC001"]
 
     with_server(first, scenario, EDITOR_CAPABILITIES, folders=[first])
+
+
+def test_saving_the_kernel_module_of_a_skipped_launcher_lints_it(project: Path):
+    """A launcher is Ascend code through the module of its package whose kernels it launches
+    (`ascend_imports`), as in a run: skipped while that module has no Ascend sign, linted once
+    the module is saved with one, without an edit or a save of the launcher."""
+    package = project / "launcher_imports"
+    shutil.copytree(FIXTURES / "shared" / "launcher_imports", package)
+    kernels, launch = package / "kernels.py", package / "launch.py"
+    ascend = kernels.read_text(encoding="utf-8")
+    other = ascend.replace("from triton.language.extra.cann", "from other.cann")
+    kernels.write_text(other, encoding="utf-8")
+
+    async def scenario(editor: Editor) -> None:
+        launcher = open_document(editor, launch, launch.read_text(encoding="utf-8"))
+        assert not (await editor.diagnostics(launcher, 1)).diagnostics
+        module = open_document(editor, kernels, other)
+        await editor.diagnostics(module, 1)
+        end = lsp.Position(line=len(other.splitlines()), character=0)
+        change(editor, module, 2, lsp.TextEdit(lsp.Range(lsp.Position(0, 0), end), ascend))
+        kernels.write_text(ascend, encoding="utf-8")
+        editor.text_document_did_save(lsp.DidSaveTextDocumentParams(lsp.TextDocumentIdentifier(module)))
+        relinted = (await editor.diagnostics(launcher, 2)).diagnostics
+        assert [(d.code, d.range.start.line + 1) for d in relinted] == [
+            ("ASC010", 20),
+            ("ASC001", 20),
+            ("ASC010", 21),
+            ("ASC001", 21),
+        ]
+
+    with_server(project, scenario)

@@ -315,7 +315,8 @@ def test_an_npu_text_libcst_cannot_parse_stays_out_silently(root: Path, capsys) 
     assert summary == (
         "1 file skipped as not Ascend kernel code (no Ascend folder (`triton_ascend`, `*ascend*`, `*npu*`) on the "
         "path, no Ascend import, no `torch_npu` / `triton-ascend` dependency in the project, no kernel launched on "
-        "an NPU path). Lint them with `--target-all`, or list them in `target-paths`; `--show-files` names them."
+        "an NPU path, no kernel launched or autotune configs taken from an Ascend module of its package). Lint them "
+        "with `--target-all`, or list them in `target-paths`; `--show-files` names them."
     )
 
 
@@ -339,3 +340,146 @@ def test_a_package_named_for_the_npu_is_ascend_code_from_wherever_it_is_linted(
     for package, found in (("titan_npu/ops/kernels", {"k.py"}), ("plain/kernels", set())):
         monkeypatch.chdir(root / package)
         assert linted(root / package, capsys) == found
+
+
+# ---- a launcher of the kernels, or a user of the autotune configs, of an Ascend module ----------
+# MindSpeed-MM: `fsdp/ops/hc/sinkhorn.py` launches the kernels of `hc/triton/sinkhorn.py` (which
+# imports triton-ascend's extension); `gdn/triton/merge_scan.py` tunes with `gdn/triton/utils.py`'s
+# configs (torch_npu, `multibuffer`). Each launcher below holds one ASC001 when linted.
+ASCEND_KERNELS = KERNEL.replace(
+    "import triton.language as tl\n",
+    "import triton.language as tl\nfrom triton.language.extra.cann.extension import extract_slice  # noqa: F401\n",
+)
+
+
+def write_package(root: Path, kernels: str = ASCEND_KERNELS, where: str = "pkg/ops/kernels.py") -> None:
+    write(root, "pyproject.toml", '[project]\nname = "x"\n')
+    write(root, "pkg/__init__.py", "")
+    write(root, "pkg/ops/__init__.py", "")
+    write(root, where, kernels)
+
+
+@pytest.mark.parametrize(
+    "launcher",
+    [
+        "from .kernels import k\n\n\ndef f(x):\n    k[(1,)](x, 2, num_warps=4)",
+        "from pkg.ops.kernels import k as _k\n\n\ndef f(x):\n    _k[(1,)](x, 2, num_warps=4)",
+        "from . import kernels\n\n\ndef f(x):\n    kernels.k[(1,)](x, 2, num_warps=4)",
+        "import pkg.ops.kernels as K\n\n\ndef f(x):\n    K.k[(1,)](x, 2, num_warps=4)",
+        # through a launcher helper given the kernel
+        "from .kernels import k\n\n\ndef _launch(kernel, x):\n    kernel[(1,)](x, 2, num_warps=4)\n\n\n"
+        "def f(x):\n    _launch(k, x)",
+        # a name bound to the kernel, chosen between kernels
+        "from .kernels import k\n\n\ndef f(x, c):\n    fn = k if c else k\n    fn[(1,)](x, 2, num_warps=4)",
+    ],
+)
+def test_a_launch_of_a_kernel_an_ascend_module_of_the_package_defines_is_ascend_code(
+    root: Path, capsys, launcher: str
+) -> None:
+    write_package(root)
+    write(root, "pkg/ops/launch.py", f"import triton\n{launcher}\n")
+    assert linted(root, capsys) == {"pkg/ops/kernels.py", "pkg/ops/launch.py"}
+
+
+def test_the_kernel_module_may_be_ascend_by_its_path_or_reexported(root: Path, capsys) -> None:
+    write_package(root, KERNEL, "pkg/ops/triton_ascend/kernels.py")
+    write(root, "pkg/ops/triton_ascend/__init__.py", "from .kernels import k  # noqa: F401\n")
+    write(root, "pkg/ops/a.py", "from .triton_ascend.kernels import k\n\n\ndef f(x):\n    k[(1,)](x, 2, num_warps=4)\n")
+    write(root, "pkg/ops/b.py", "from pkg.ops.triton_ascend import k\n\n\ndef f(x):\n    k[(1,)](x, 2, num_warps=4)\n")
+    assert linted(root, capsys) == {"pkg/ops/triton_ascend/kernels.py", "pkg/ops/a.py", "pkg/ops/b.py"}
+
+
+TUNED = """\
+import triton
+import triton.language as tl
+
+{imports}
+
+
+@triton.autotune(configs={configs}, key=["n"])
+@triton.jit
+def t(x, n, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+
+
+def f(x):
+    t[(1,)](x, x.numel(), num_stages=2)
+"""
+ASCEND_CONFIGS = 'import triton\n\n\ndef configs():\n    return [triton.Config({"multibuffer": True, "BLOCK": 64})]\n'
+
+
+@pytest.mark.parametrize(
+    ("imports", "configs"),
+    [
+        ("from .tune import configs", "configs()"),
+        ("from . import tune", "tune.configs()"),
+        ("from pkg.ops.tune import configs as ascend_configs", "[*ascend_configs()]"),
+        # read by a function of the module the autotuner's argument calls (MindSpeed-MM's merge_scan.py)
+        ("from .tune import configs\n\n\ndef _crossed():\n    return [c for c in configs()]", "_crossed()"),
+    ],
+)
+def test_autotune_configs_an_ascend_module_of_the_package_makes_are_ascend_code(
+    root: Path, capsys, imports: str, configs: str
+) -> None:
+    write_package(root)
+    write(root, "pkg/ops/tune.py", ASCEND_CONFIGS)
+    write(root, "pkg/ops/tuned.py", TUNED.format(imports=imports, configs=configs))
+    assert linted(root, capsys) == {"pkg/ops/kernels.py", "pkg/ops/tuned.py"}
+
+
+@pytest.mark.parametrize(
+    ("kernels", "launcher"),
+    [
+        # a kernel of a module of the package with no Ascend sign (another vendor's backend)
+        (KERNEL, "from .kernels import k\n\n\ndef f(x):\n    k[(1,)](x, 2, num_warps=4)"),
+        # the module is Ascend code by its NPU launch only: its kernel is shared with CUDA
+        (
+            KERNEL + '\n\ndef g(x):\n    if x.device.type == "npu":\n        k[(1,)](x, 2)\n',
+            "from .kernels import k\n\n\ndef f(x):\n    k[(1,)](x, 2, num_warps=4)",
+        ),
+        # the Ascend module imported, but the launch is of the file's own kernel
+        (
+            ASCEND_KERNELS,
+            "import triton.language as tl\n\nfrom . import kernels  # noqa: F401\n\n\n@triton.jit\n"
+            "def own(x):\n    tl.store(x, 1)\n\n\ndef f(x):\n    own[(1,)](x, num_warps=4)",
+        ),
+        # the Ascend kernel launched only where host code runs on CUDA
+        (
+            ASCEND_KERNELS,
+            'from .kernels import k\n\n\ndef f(x):\n    if x.device.type == "cuda":\n        k[(1,)](x, 2, num_warps=4)',
+        ),
+        # a launch argument from the Ascend module is no kernel of it
+        (
+            ASCEND_KERNELS.replace("@triton.jit", "BLOCK = 4\n\n\n@triton.jit"),
+            "import triton.language as tl\n\nfrom .kernels import BLOCK\n\n\n@triton.jit\n"
+            "def own(x, B: tl.constexpr):\n    tl.store(x, 1)\n\n\ndef f(x):\n    own[(1,)](x, BLOCK, num_warps=4)",
+        ),
+        # a kernel module outside the package is not looked for
+        (ASCEND_KERNELS, "from other.kernels import k\n\n\ndef f(x):\n    k[(1,)](x, 2, num_warps=4)"),
+    ],
+)
+def test_a_launcher_of_no_ascend_modules_kernel_stays_out(root: Path, capsys, kernels: str, launcher: str) -> None:
+    write_package(root, kernels)
+    write(root, "other/kernels.py", ASCEND_KERNELS)
+    write(root, "pkg/ops/launch.py", f"import triton\n{launcher}\n")
+    assert "pkg/ops/launch.py" not in linted(root, capsys)
+
+
+def test_autotune_configs_of_a_module_with_no_ascend_sign_stay_out(root: Path, capsys) -> None:
+    write_package(root)
+    write(root, "pkg/ops/tune.py", ASCEND_CONFIGS.replace('"multibuffer": True, ', ""))
+    write(root, "pkg/ops/tuned.py", TUNED.format(imports="from .tune import configs", configs="configs()"))
+    # nor does an import of the Ascend module beside configs of the file's own
+    write(root, "pkg/ops/own.py", TUNED.format(imports="from . import kernels  # noqa: F401", configs="[]"))
+    assert linted(root, capsys) == {"pkg/ops/kernels.py"}
+
+
+def test_show_files_says_a_launcher_of_an_ascend_modules_kernels_is_linted(root: Path, capsys) -> None:
+    write_package(root, KERNEL)
+    write(root, "pkg/ops/launch.py", "from .kernels import k\n\n\ndef f(x):\n    k[(1,)](x, 2, num_warps=4)\n")
+    main(["check", "--isolated", "--show-files", str(root / "pkg" / "ops" / "launch.py")])
+    skipped = capsys.readouterr().out
+    assert "no kernel launched or autotune configs taken from an Ascend module of its package" in skipped
+    write(root, "pkg/ops/kernels.py", ASCEND_KERNELS)
+    main(["check", "--isolated", "--show-files", str(root / "pkg" / "ops" / "launch.py")])
+    assert capsys.readouterr().out.strip() == "pkg/ops/launch.py"
