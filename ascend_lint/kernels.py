@@ -195,26 +195,40 @@ class Kernel:
 
     def branches_in_callers(self, node: cst.If) -> list[tuple[Kernel, Branch]] | None:
         """For a device function no launch runs: the copies of its `if` `node` in the inlined
-        body of each function of the module calling it (`inlined`), with the caller. There a
-        test holds what that caller passes, in each of its own specialisations: a tail flag
-        the caller splits on `TAIL_MODE` folds in its modes 0 and 1, as the function's own
-        flow, which joins every call's values (`passed_flags`), cannot say. None when it has
-        no calls, or when a caller's inlined body holds fewer copies than it has calls (a call
-        left as a call)."""
+        body of each function at the top of the module's call chains reaching it (`_chains`:
+        the kernels; a device function calling it through another one is looked through), with
+        that function. There a test holds what the chain passes, in each of the top function's
+        own specialisations: a tail flag a kernel splits on `TAIL_MODE` folds in its modes 0 and
+        1, as the function's own flow, which joins every call's values (`passed_flags`), cannot
+        say. None when it has no calls, a chain is recursive, or a top function's inlined body
+        holds fewer copies than chains lead from it (a call left as a call)."""
         if not self.passed_flags:
             return None
-        calls: dict[int, int] = {}
-        callers: dict[int, Kernel] = {}
-        for caller, _ in self.calls_in_module():
-            calls[id(caller)] = calls.get(id(caller), 0) + 1
-            callers[id(caller)] = caller
+        chains = self._chains(frozenset({id(self)}))
+        if not chains:
+            return None
         found: list[tuple[Kernel, Branch]] = []
-        for key, caller in callers.items():
-            inlined = caller.inlined
+        for top, count in chains.values():
+            inlined = top.inlined
             copies = [branch for branch in inlined.flow.branches if inlined.written(branch.node) is node]
-            if len(copies) < calls[key]:
+            if len(copies) < count:
                 return None
-            found += [(caller, branch) for branch in copies]
+            found += [(top, branch) for branch in copies]
+        return found
+
+    def _chains(self, seen: frozenset[int]) -> dict[int, tuple[Kernel, int]] | None:
+        """The functions of the module at the top of the call chains reaching this one (called by
+        none of the module's jit functions), each with how many chains lead from it; `seen`: the
+        functions on the chain so far (None when one calls itself back)."""
+        found: dict[int, tuple[Kernel, int]] = {}
+        for caller, _ in self.calls_in_module():
+            if id(caller) in seen:
+                return None
+            above = caller._chains(seen | {id(caller)}) if caller.calls_in_module() else {id(caller): (caller, 1)}
+            if above is None:
+                return None
+            for key, (top, count) in above.items():
+                found[key] = (top, found[key][1] + count if key in found else count)
         return found
 
     @cached_property

@@ -57,7 +57,8 @@ module-level constant (`FAST = False`) is read as a constexpr that may take eith
 ### Device functions
 A branch in a device function is read in each caller's body with the function inlined, as
 Triton compiles it: its test holds what that caller passes, in each of the caller's
-specialisations. It is flagged when some caller passes a value that is runtime in all of its
+specialisations. A caller that is itself a device function is looked through to the kernels at
+the top of the chain (`_copy` called by `_through`, called by the kernel splitting the flag). It is flagged when some caller passes a value that is runtime in all of its
 own (`_copy(x, y, i_t, T, i_t == NT - 1, BT)`), not when every caller splits the flag on a
 constexpr mode (`is_tail` from `TAIL_MODE`, then `_copy(..., is_tail, BT)`): the verdict of
 the same code written inline. A call the flow cannot inline (`*args`, past the inlining
@@ -109,6 +110,30 @@ def k(x, y, T, NT, BT: tl.constexpr, TAIL_MODE: tl.constexpr):
     else:
         is_tail = i_t == NT - 1
     _copy(x, y, i_t, T, is_tail, BT)
+""",
+        # the same through a second device function: decided in the kernel's inlined body, where
+        # the chain passes the kernel's per-mode flag (the middle function's own joins them)
+        """
+@triton.jit
+def _copy(x, y, i_t, T, is_tail, BT: tl.constexpr):
+    o = i_t * BT + tl.arange(0, BT)
+    if is_tail:
+        tl.store(y + o, tl.load(x + o, mask=o < T), mask=o < T)
+    else:
+        p = tl.make_block_ptr(x, (T,), (1,), (i_t * BT,), (BT,), (0,))
+        tl.store(tl.make_block_ptr(y, (T,), (1,), (i_t * BT,), (BT,), (0,)), tl.load(p))
+
+
+@triton.jit
+def _through(x, y, i_t, T, is_tail, BT: tl.constexpr):
+    _copy(x, y, i_t, T, is_tail, BT)
+
+
+@triton.jit
+def k(x, y, T, NT, BT: tl.constexpr, TAIL_MODE: tl.constexpr):
+    i_t = tl.program_id(0)
+    is_tail = False if TAIL_MODE == 0 else (True if TAIL_MODE == 1 else i_t == NT - 1)
+    _through(x, y, i_t, T, is_tail, BT)
 """,
         # the tail flag a device function computes from the constexpr mode
         """
@@ -214,9 +239,14 @@ def k(x, y, T, NT, BT: tl.constexpr, TAIL_MODE: tl.constexpr):
 
 
 @triton.jit
+def _through(x, y, i_t, T, is_tail, BT: tl.constexpr):
+    _copy(x, y, i_t, T, is_tail, BT)
+
+
+@triton.jit
 def k_runtime(x, y, T, NT, BT: tl.constexpr):
     i_t = tl.program_id(0)
-    _copy(x, y, i_t, T, i_t == NT - 1, BT)
+    _through(x, y, i_t, T, i_t == NT - 1, BT)  # through another device function
 """,
         # the block-pointer DMA in a device function one arm calls
         """
