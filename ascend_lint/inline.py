@@ -96,18 +96,12 @@ class Inlined:
         return set(walk(self.function))
 
 
-def inline_device_functions(kernel: Kernel) -> tuple[cst.IndentedBlock, Origins] | None:
-    """The kernel's body with the device functions it calls inlined, and where each new node
-    comes from; None when it calls none that can be."""
-    found = inline_with_sites(kernel)
-    return None if found is None else found[:2]
-
-
-def inline_with_sites(
+def inline_device_functions(
     kernel: Kernel,
 ) -> tuple[cst.IndentedBlock, Origins, dict[cst.CSTNode, cst.Call], tuple[Kernel, ...]] | None:
-    """`inline_device_functions`, with the kernel's call each new node was made for
-    (`Inlined.call_site`) and the device functions inlined."""
+    """The kernel's body with the device functions it calls inlined, where each new node comes
+    from, the kernel's call each was made for (`Inlined.call_site`) and the device functions
+    inlined; None when it calls none that can be."""
     body = kernel.node.body
     helpers = {k.name for k in kernel.module_kernels if k.is_device_function}
     helpers |= {

@@ -349,9 +349,9 @@ class Kernel:
         """The flow of the body with the device functions it calls inlined, as Triton compiles
         it (`ascend_lint.inline`): what the tile model plans, and where a rule sees through a
         helper's result (`p_g = _pointers(g, ...)` is `g + ...`)."""
-        from .inline import Inlined, inline_with_sites
+        from .inline import Inlined, inline_device_functions
 
-        found = inline_with_sites(self) if self.calls_device_functions else None
+        found = inline_device_functions(self) if self.calls_device_functions else None
         if found is None:
             return Inlined(self.flow, {}, self.node)
         body, origins, sites, helpers = found
