@@ -531,6 +531,16 @@ def _table_entries(
     return None
 
 
+def _unwrapped(value: cst.BaseExpression, imports: ImportMap) -> cst.BaseExpression:
+    """The value inside a module-level constexpr (`tl.constexpr(192 * 1024)`) and then an
+    `int(...)` (`int(192 * 1024 * 0.8)`)."""
+    if isinstance(value, cst.Call) and imports.is_tl(value.func, "constexpr") and len(value.args) == 1:
+        value = value.args[0].value
+    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "int":
+        value = value.args[0].value if len(value.args) == 1 else value
+    return value
+
+
 def _capacity(value: cst.BaseExpression, imports: ImportMap) -> tuple[cst.BaseExpression, int, bool] | None:
     """The integer literal arithmetic that states the capacity, with its value: the whole value,
     what a division into units divides (`85 * 1024 // x.element_size()`: bytes into elements),
@@ -540,10 +550,7 @@ def _capacity(value: cst.BaseExpression, imports: ImportMap) -> tuple[cst.BaseEx
     environment variable (`int(os.environ.get("ASCEND_UB_BYTES", 196608))`, also as a string:
     `os.getenv("X", "1572864")`, or after an `or`: `os.getenv("X") or 196608`): the number on
     every machine that does not set it."""
-    if isinstance(value, cst.Call) and imports.is_tl(value.func, "constexpr") and len(value.args) == 1:
-        value = value.args[0].value
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "int":
-        value = value.args[0].value if len(value.args) == 1 else value
+    value = _unwrapped(value, imports)
     if isinstance(value, cst.Call):
         default = _field_default(value)
         if default is not None:
@@ -636,10 +643,7 @@ def _less_a_margin(name: str, value: cst.BaseExpression, imports: ImportMap) -> 
     """The value is a SoC's whole buffer less a margin: that capacity, in the name's unit, less
     something (`192 * 1024 - 16 * 1024`) or scaled by a share over a half
     (`int(192 * 1024 * 0.9)`; a half or less is a piece of it)."""
-    if isinstance(value, cst.Call) and imports.is_tl(value.func, "constexpr") and len(value.args) == 1:
-        value = value.args[0].value
-    if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "int":
-        value = value.args[0].value if len(value.args) == 1 else value
+    value = _unwrapped(value, imports)
     if not isinstance(value, cst.BinaryOperation):
         return False
     whole: cst.BaseExpression | None = None
