@@ -123,6 +123,11 @@ def is_inlined(name: str) -> bool:
     return "·" in name
 
 
+def written_name(name: str) -> str:
+    """The name as its function writes it (`p` of the inliner's `p·f`)."""
+    return name.partition("·")[0]
+
+
 def is_result(name: str) -> bool:
     """A name holding an inlined helper's returned value (`ret·f`, `ret0·f`...)."""
     head, separator, _ = name.partition("·")

@@ -158,7 +158,7 @@ import libcst as cst
 from ascend_lint.fixes import Declined, FixPlan, Replace, contains
 from ascend_lint.flow import READ, Branch, Event, Flow
 from ascend_lint.imports import str_literal
-from ascend_lint.inline import is_inlined
+from ascend_lint.inline import written_name
 from ascend_lint.nodes import child_nodes, one_line
 from ascend_lint.optional import (
     OptionalPointer,
@@ -872,7 +872,7 @@ def launch(W):
             related = ((held.statement or held.node, f"`{held.name}` bound to the mixed test here"), *related)
         if pointer.where is not None:
             related = ((pointer.where, f"launch that shows `{pointer.name}` may be None"), *related)
-        operands = [o for definition in held_tests(node.test, flow) for o in bool_operands(definition)]
+        operands = [o for definition in _held_tests(node.test, flow) for o in bool_operands(definition)]
         flags = {o.value for o in operands if isinstance(o, cst.Name) and flow.is_constexpr(o)}
         return Report(
             node,
@@ -893,10 +893,10 @@ def launch(W):
 def _mixes_constexpr_and_runtime(test: cst.BaseExpression, flow: Flow) -> bool:
     """An `if`'s or a conditional expression's test mixes a constexpr operand with a runtime
     one: its own, or, for a name, the test each assignment reaching it binds (`Flow.held_test`)."""
-    return all(_mixes(held, flow) for held in held_tests(test, flow))
+    return all(_mixes(held, flow) for held in _held_tests(test, flow))
 
 
-def held_tests(test: cst.BaseExpression, flow: Flow) -> list[cst.BaseExpression]:
+def _held_tests(test: cst.BaseExpression, flow: Flow) -> list[cst.BaseExpression]:
     """The test itself, or the mixed tests a name it reads holds (`need_state = USE_H0 or in_halo`)."""
     return [d.value for d in flow.held_test(test) if d.value is not None] or [test]
 
@@ -956,7 +956,7 @@ def _derived_name(use: Event, pointer: OptionalPointer) -> str | None:
     it (`p_h0`, `state`), as written: a device function's own name inlined (`p·f`) is `p`."""
     if use.name is None or use.name == pointer.name:
         return None
-    return use.name.partition("·")[0] if is_inlined(use.name) else use.name
+    return written_name(use.name)
 
 
 # ---- the fix: nest the constexpr test outside the runtime one ------------------------------
