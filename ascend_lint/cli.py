@@ -33,10 +33,27 @@ def _codes(value: str) -> list[str]:
     return [code.strip().upper() for code in value.split(",") if code.strip()]
 
 
+MAX_TIMEOUT = 1e6  # seconds (about 11 days): a CPU timer set beyond what the OS takes fails
+
+
+def _seconds(value: str) -> float:
+    """`--timeout-per-file`: 0 (no limit) or a number of seconds up to `MAX_TIMEOUT`."""
+    try:
+        seconds = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number of seconds: {value!r}") from None
+    if not 0 <= seconds <= MAX_TIMEOUT:  # NaN fails both comparisons
+        raise argparse.ArgumentTypeError(f"must be 0 (no limit) or a number of seconds up to {MAX_TIMEOUT:g}: {value}")
+    return seconds
+
+
 def add_selection_options(parser: argparse.ArgumentParser) -> None:
     """Options shared by `check` and `confirm`: which files and which rules."""
     parser.add_argument(
-        "paths", nargs="*", default=["."], help="files or folders to lint (default: .); `-` reads stdin"
+        "paths",
+        nargs="*",
+        default=[],
+        help="files or folders to lint (default: ., or stdin with `--stdin-filename`); `-` reads stdin",
     )
     parser.add_argument(
         "--select",
@@ -68,7 +85,22 @@ def add_selection_options(parser: argparse.ArgumentParser) -> None:
         help=f"the Ascend SoC family to judge kernels against (default: {DEFAULT_SOC.name}; "
         "`per-file-target-soc` still applies)",
     )
-    parser.add_argument("--stdin-filename", metavar="PATH", help="the path of the file read from stdin (`-`)")
+    parser.add_argument(
+        "--stdin-filename",
+        metavar="PATH",
+        help="the path of the file read from stdin (`-`); without `-` among the paths, stdin is read instead of them",
+    )
+
+
+def requested_paths(args: argparse.Namespace) -> list[str]:
+    """The paths to lint, `-` for stdin: `.` when none is given; with `--stdin-filename` and no
+    `-`, stdin alone, each path given ignored with a warning (as ruff). `-` beside paths lints both.
+    (`--add-noqa` refuses `--stdin-filename` itself.)"""
+    if args.stdin_filename is None or "-" in args.paths or getattr(args, "add_noqa", False):
+        return args.paths or ["."]
+    for path in args.paths:
+        print(f"ascend-lint: warning: ignoring file {path} in favor of standard input", file=sys.stderr)
+    return ["-"]
 
 
 def settings_from(args: argparse.Namespace) -> Settings:
@@ -182,7 +214,7 @@ def build_parser(command: str | None = None) -> argparse.ArgumentParser:
     )
     check.add_argument(
         "--timeout-per-file",
-        type=float,
+        type=_seconds,
         default=Settings.timeout_per_file,
         metavar="SECONDS",
         help="give up on a file after this much CPU time, with an error, and go on (default: %(default)g; 0: none)",
@@ -222,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
 def _main(argv: list[str], command: str | None) -> int:
     parser = build_parser(command)
     args = parser.parse_args(argv)
+    if hasattr(args, "paths"):
+        args.paths = requested_paths(args)
     try:
         if args.command == "rules":
             return _list_rules()

@@ -479,13 +479,20 @@ def _toml(path: Path) -> dict[str, Any]:
 
 
 def read_config(path: Path) -> dict[str, Any]:
+    """The settings table of a configuration file: `[tool.ascend-lint]` of a pyproject.toml, or
+    of any file holding that table (`--config ci.toml` written like a pyproject.toml); else the
+    file's top level (a file of the keys alone)."""
     data = _toml(path)
-    table: dict[str, Any] = data.get("tool", {}).get("ascend-lint", {}) if path.name == "pyproject.toml" else data
+    tool = data.get("tool")
+    pyproject_like = path.name == "pyproject.toml" or (isinstance(tool, dict) and "ascend-lint" in tool)
+    table: dict[str, Any] = data.get("tool", {}).get("ascend-lint", {}) if pyproject_like else data
     unknown = sorted(set(table) - KNOWN_KEYS)
     if unknown:
+        where = (
+            "[tool.ascend-lint]" if pyproject_like else "the file (keys at top level, or a [tool.ascend-lint] table)"
+        )
         raise ConfigError(
-            f"{path}: unknown key(s) in [tool.ascend-lint]: {', '.join(unknown)} "
-            f"(known: {', '.join(sorted(KNOWN_KEYS))})"
+            f"{path}: unknown key(s) in {where}: {', '.join(unknown)} (known: {', '.join(sorted(KNOWN_KEYS))})"
         )
     if not isinstance(table.get("force-exclude", False), bool):
         raise ConfigError(f"{path}: `force-exclude` must be true or false")

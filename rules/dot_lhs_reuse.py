@@ -945,7 +945,11 @@ def kern(p_q, p_k, p_o):
                     clobbered.setdefault(read.index, (read, []))[1].append((dot, fix, outcome_sets))
             for read in flow.reads_consumed_after(event, tile.value):  # `x + tl.dot(x, y)`: no copy to take
                 if flow.compiled_under(read, dot.assumed):
-                    clobbered.setdefault(read.index, (read, []))[1].append((dot, None, [dot.assumed]))
+                    same_statement = Declined(
+                        f"`{tile.value}` is read in the dot's own statement, which the copy rewrite does not"
+                        f" split: copy it on the line before and read the copy there"
+                    )
+                    clobbered.setdefault(read.index, (read, []))[1].append((dot, same_statement, [dot.assumed]))
             if carried:
                 yield Report(
                     event.node,

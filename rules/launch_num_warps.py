@@ -1301,7 +1301,12 @@ FALLBACK = CONFIGS[2]
         ):
             key = str_literal(change.args[0].value) if len(change.args) == 2 else None
             if key is not None and key in knobs:
-                yield Report(change.args[0], _ADDED.format(key=key), facts=_option_facts(key, change.args[1].value))
+                yield Report(
+                    change.args[0],
+                    _ADDED.format(key=key),
+                    fix=Declined(SETDEFAULT_REASON),
+                    facts=_option_facts(key, change.args[1].value),
+                )
             return
         added = change if isinstance(change, cst.Call) else change.value
         declined = {**_kept(((key, value) for _, key, value in _added_knobs(added, knobs)), knobs, host), **read}
@@ -1315,7 +1320,11 @@ FALLBACK = CONFIGS[2]
             return Replace(added, kept)
 
         for node, key, value in _added_knobs(added, knobs):
-            fix = None if empty else _plans(key, values, removed, without, "Remove `num_warps` / `num_stages`")
+            fix = (
+                Declined(WHOLE_STATEMENT_REASON)
+                if empty
+                else _plans(key, values, removed, without, "Remove `num_warps` / `num_stages`")
+            )
             yield Report(node, _ADDED.format(key=key), fix=declined.get(key) or fix, facts=_option_facts(key, value))
 
     def _stored(self, statement: cst.Assign, knobs: AbstractSet[str]) -> Iterator[Report]:
@@ -1326,6 +1335,7 @@ FALLBACK = CONFIGS[2]
             yield Report(
                 target,
                 f"`{key}` stored into a launch-kwargs dict has no effect on Ascend; delete it",
+                fix=Declined(WHOLE_STATEMENT_REASON),
                 facts=_option_facts(key, statement.value),
             )
 
@@ -1363,6 +1373,10 @@ FALLBACK = CONFIGS[2]
 
 
 _ADDED = "`{key}` added to a launch-kwargs dict has no effect on Ascend; delete it"
+# why a knob a statement only adds (or stores) gets no fix: the fix would delete the statement,
+# which may be all its block holds or sit among others on its line
+WHOLE_STATEMENT_REASON = "the statement adds nothing else: delete it by hand"
+SETDEFAULT_REASON = "`setdefault` returns the value it sets, which the code may read: delete the call by hand"
 
 # why the fix removing a `num_stages` that may be 1 is unsafe (`_turns_multibuffer_off`)
 STAGES_REASON = (

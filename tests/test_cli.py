@@ -343,6 +343,40 @@ def test_fix_on_stdin_prints_the_fixed_buffer_and_writes_nothing(tmp_path, monke
     assert not (tmp_path / PATH).exists()
 
 
+def test_stdin_filename_without_a_dash_reads_stdin_and_ignores_the_paths_given(tmp_path, monkeypatch, capsys):
+    """As ruff: `--stdin-filename` alone reads stdin (an editor calling `check --stdin-filename F`
+    without `-` got the findings of the current folder); a path given beside it is ignored, with
+    a warning. `-` beside paths still lints both."""
+    import io
+
+    monkeypatch.chdir(tmp_path)
+    on_disk = tmp_path / "triton_ascend" / "other.py"
+    on_disk.parent.mkdir()
+    on_disk.write_text(KERNEL)
+    for args, linted in (
+        ([], {PATH}),
+        (["triton_ascend"], {PATH}),
+        (["-", "triton_ascend"], {PATH, "triton_ascend/other.py"}),
+    ):
+        monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(KERNEL.encode())))
+        status = main(["check", "--isolated", "--no-cache", "--output-format", "json", "--stdin-filename", PATH, *args])
+        out, err = capsys.readouterr()
+        assert status == 1
+        assert {finding["filename"] for finding in json.loads(out)} == linted
+        ignored = "warning: ignoring file triton_ascend in favor of standard input" in err
+        assert ignored == (args == ["triton_ascend"])
+
+
+@pytest.mark.parametrize("value", ["-5", "nan", "inf", "1e10", "soon"])
+def test_a_timeout_that_is_no_usable_number_of_seconds_is_a_usage_error(value, capsys):
+    """Before, a negative or huge budget reached the CPU timer and every file became an
+    internal error (`setitimer`'s EINVAL, NaN's ValueError, an OverflowError)."""
+    with pytest.raises(SystemExit) as exited:
+        main(["check", "--timeout-per-file", value, "."])
+    assert exited.value.code == 2
+    assert "--timeout-per-file" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     ("encode", "fixed"),
     [

@@ -242,6 +242,11 @@ def test_config_option(project: Path, capsys) -> None:
     assert codes("--config", str(elsewhere), PATH, capsys=capsys) == {"ASC002"}
     other_pyproject = pyproject(project, 'select = ["ASC003"]', folder="configs")
     assert codes("--config", str(other_pyproject), PATH, capsys=capsys) == {"ASC003"}
+    # a file written like a pyproject.toml under another name: its [tool.ascend-lint] table
+    like_pyproject = write(
+        project, "configs/ci.toml", '[project]\nname = "x"\n[tool.ascend-lint]\nselect = ["ASC002", "ASC003"]\n'
+    )
+    assert codes("--config", str(like_pyproject), PATH, capsys=capsys) == {"ASC002", "ASC003"}
 
 
 def test_isolated_ignores_configuration(project: Path, capsys) -> None:

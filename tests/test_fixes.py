@@ -190,6 +190,32 @@ def test_safe_fixes_leave_unsafe_ones_offered(kernel_file):
     assert [(f.code, f.fix.applicability) for f in result.findings] == [("ASC003", "unsafe")]
 
 
+@pytest.mark.parametrize("path", KERNEL_FILES, ids=lambda p: p.name)
+def test_every_finding_has_a_fix_or_says_why_not(path):
+    """README and docs/fixes.md promise `no_fix_reason` on each finding a rule offers no fix
+    for: a finding with neither is a rule that forgot to say why."""
+    findings = lint_file(str(path), settings()).findings
+    assert [(f.code, f.location.row) for f in findings if f.fix is None and not f.no_fix_reason] == []
+
+
+def test_a_tile_read_in_the_dots_own_statement_says_why_it_has_no_fix(lint):
+    findings = lint("""\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, h, o, BT: tl.constexpr):
+    b_k = tl.load(x + tl.arange(0, BT)[:, None] * BT + tl.arange(0, BT)[None, :])
+    b_h = tl.load(h + tl.arange(0, BT)[:, None] * BT + tl.arange(0, BT)[None, :])
+    b_k = b_k - tl.dot(b_k, b_h)
+    tl.store(o + tl.arange(0, BT)[:, None] * BT + tl.arange(0, BT)[None, :], b_k)
+""")
+    [finding] = findings
+    assert finding.code == "ASC003" and finding.fix is None
+    assert finding.no_fix_reason is not None and finding.no_fix_reason.startswith("`b_k` is read in the dot's own")
+
+
 def test_declined_fixes_are_not_offered_and_say_why(lint):
     """An OR-ed flag whose arm is reachable with the flag off, a walk whose stride per task is
     not what its entry offset says, a `.to()` with a bitcast: no provably right rewrite
