@@ -344,6 +344,26 @@ class Kernel:
                 return [kernel for kernel in defined if kernel.is_device_function]
         return [] if self.imported is None else self.imported.jit_functions(reference)
 
+    def unread_import(self, call: cst.Call) -> str | None:
+        """The name of the function the call runs (`safe_dot` of `safe_dot(...)` and of
+        `op.safe_dot(...)`) when the module imports it, or the module holding it, from a
+        module that is not Triton's and that no file of the package holds (`from
+        fla.ops.utils.op import safe_dot` with fla not installed and not in the tree): a device
+        function whose body the lint cannot read, so only its name tells what it does. None for
+        a call `device_functions_called` resolves, a name the function binds, one the module
+        defines, and one of a module the lint reads (its body says what it does)."""
+        reference = dotted_name(call.func)
+        if reference is None or self.device_functions_called(call):
+            return None
+        head = reference.split(".")[0]
+        if head in self.declared_flow.defs or self.imports.resolve(call.func) is not None:
+            return None
+        if head not in self.imports.imported_from and head not in self.imports.imported_modules:
+            return None
+        if self.imported is not None and self.imported.module_file(reference) is not None:
+            return None
+        return reference.rsplit(".", 1)[-1]
+
     @cached_property
     def inlined(self) -> Inlined:
         """The flow of the body with the device functions it calls inlined, as Triton compiles

@@ -238,7 +238,7 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
             Configuration(
                 values=values,
                 label="; ".join(parts) or (f"heuristics {_describe(provided)}" if provided else "defaults"),
-                node=config if config is not None else call,
+                node=config if config is not None else launch.arguments_at if launch is not None else None,
                 sources=tuple(n for n in (config, call) if n is not None),
                 within=launch.scope if config is None and launch is not None else None,
                 arms=tuple(arm.statement for arm in arms.values()),
@@ -559,7 +559,7 @@ def _launches(
 def _launches_this(launch: Launch, kernel: Kernel, names: _HostNames) -> bool:
     """Whether a launch of the kernel's name is one of this kernel: a launch through an
     imported name (`mod.kernel[grid]`) is when the import resolves to it."""
-    held = launch.subscript.value
+    held = launch.held
     if isinstance(held, cst.Name) or root_name(held) not in names.imports.imported:
         return True
     reference = dotted_name(held)

@@ -143,8 +143,11 @@ A launch through a name bound only to kernels of the module
 entry of a namespace or dict that a function of the module returns (`k = _kernels()`, then
 `k.copy[grid](...)` or `k["copy"][grid](...)` with `_kernels` returning
 `types.SimpleNamespace(copy=_copy)`) when the entry names one kernel. A launcher stored in a
-name the function binds once (`launcher = kernel[grid]`, then `launcher(x, n)`) launches on
-that grid where the function calls it, and is reported where the grid is written.
+name the function binds once (`launcher = kernel[grid]`, then `launcher(x, n)`, or
+`launcher = functools.partial(kernel[grid], BT=64)`) launches on that grid where the function
+calls it, and is reported where the grid is written. So does `kernel.run(..., grid=g,
+warmup=False)` (Triton's `JITFunction.run`, which `kernel[g](...)` calls), on its `grid=`; not
+one with `warmup=True`, which compiles without launching.
 
 A launch in a
 helper taking its grid as a parameter (`def _run(grid, *args, **kwargs): return

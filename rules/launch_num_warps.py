@@ -59,7 +59,8 @@ same for `triton.Config({...}, **knobs)`.
 
 A kernel's `warmup(...)` and `run(...)` (compiling it ahead of time with the same options)
 count as launches, and so does the call of a launcher a function stores once
-(`launcher = kernel[grid]`, then `launcher(x, num_warps=4)`). A launch in a nested function splats the dict its outer function binds
+(`launcher = kernel[grid]`, then `launcher(x, num_warps=4)`), and a
+`functools.partial(kernel[grid], num_warps=4)` (the keyword is reported and deleted there). A launch in a nested function splats the dict its outer function binds
 and changes. Helpers count too: the keywords of a call to a function that
 forwards its `**kwargs` into a launch (or to such a method, through `self` or its class), and the dicts passed for a parameter a launcher
 splats (`kernel[grid](**kernel_kwargs)`), also through helpers that pass the parameter on

@@ -58,7 +58,9 @@ name (`configs=CONFIGS`) or returned by a function of the module (`configs=get_c
 including comprehensions over literal lists, names bound to one or their
 `itertools.product`, the configs `for` loops
 append to a list (`configs.append(triton.Config(...))`, with the loops' `if`s and `if ...:
-continue` guards) and `triton.Config(dict(BLOCK=...))`; literal constexpr arguments of `kernel[grid](...)` launches in the same module
+continue` guards) and `triton.Config(dict(BLOCK=...))`; literal constexpr arguments of `kernel[grid](...)` launches in the same module (also of
+`kernel.run(..., grid=g, warmup=False)`, and those a `functools.partial(kernel[grid], BLOCK=4096)`
+binds, reported at the partial)
 (by keyword or position, also after a splat of unknown length when no parameter has a default:
 `k[grid](x, y, *x.stride(), 1024)` passes the last parameter 1024, and after a splat of a
 tensor's strides or shape whose rank the function shows: `B, D = x.shape`, or `x` allocated

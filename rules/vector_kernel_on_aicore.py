@@ -5,8 +5,8 @@ Flags a launch whose grid has an axis holding the AI (cube) core count
 parameter or helper of the module or package returning one) for a kernel with no `tl.dot`: a
 vector-bound kernel.
 
-Not flagged: a kernel using `tl.dot` (also through a device function, or a helper named like a
-matrix multiply), a mixed cube/vector kernel splitting each AI core's work between its cores
+Not flagged: a kernel using `tl.dot` (also through a device function it imports, or one of
+a package not on disk named like a matrix multiply), a mixed cube/vector kernel splitting each AI core's work between its cores
 itself, and launches that run only on another platform than Ascend. Part of the `perf` group
 (`ignore = ["perf"]` turns the performance rules off).
 
@@ -63,14 +63,24 @@ functions and names (what it imports in turn is not followed). A kernel another 
 package defines is checked where this module launches it (`from .kernels import k`, then
 `k[(cores,)](...)`), from that module's code.
 
+### Launches
+`kernel[grid](...)`, a launcher stored once (`launcher = kernel[grid]`, or
+`launcher = functools.partial(kernel[grid], NUM_CORES=cores)`, then `launcher(x, n)`: reported
+where the grid is written), and `kernel.run(..., grid=g, warmup=False)` (Triton's
+`JITFunction.run`, which `kernel[g](...)` calls; not `warmup=True`, which only compiles).
+
 ### Not flagged
 Not
 flagged: launches that run only on another platform than Ascend (the forms ASC001 lists).
 
 ### What counts as using `tl.dot`
 A kernel counts as using `tl.dot` when it calls `tl.dot` / `tl.dot_scaled`, or a
-`@triton.jit` function of the module that does, or an imported helper whose name says
-matrix multiply (`dot`, `mm`, `matmul` in it). A mixed cube/vector kernel, one splitting each
+`@triton.jit` function that does: one of the module, or one it imports from a module of the
+package read from disk (`from .op import safe_dot`; as for the device functions ASC003
+follows), whose body decides, whatever its name. A helper imported from a module no file of the
+package holds (`from fla.ops.utils.op import safe_dot` with fla neither installed nor in the tree)
+cannot be read: it counts when its name says matrix multiply (`dot`, `mm`,
+`matmul` in it: `safe_dot`, `op.safe_dot(...)` after `from fla.ops.utils import op`). A mixed cube/vector kernel, one splitting each
 AI core's work between its cores itself (`with extension.scope(core_mode="vector"):`,
 `extension.sub_vec_id()`), is written for the AI core count and not flagged either. Part of the `perf` group
 (`ignore = ["perf"]` turns the performance rules off).
@@ -428,8 +438,9 @@ def _aicore_axis(host: HostIndex, launch: Launch) -> tuple[Grid, CoreCount] | No
 def _runs_on_ai_cores(kernel: Kernel, seen: set[Kernel]) -> bool:
     """The kernel, or a device function it calls (of the module, or one it imports:
     `Kernel.device_functions_called`), calls `tl.dot`, or splits its work between the cube and
-    vector cores of each AI core itself (`_splits_ai_cores`); or it calls an imported helper
-    named like a matrix multiply."""
+    vector cores of each AI core itself (`_splits_ai_cores`); or it calls a Triton function or
+    an imported helper whose body is not on disk (`Kernel.unread_import`) named like a matrix
+    multiply."""
     seen.add(kernel)
     flow = kernel.flow
     if any(flow.calls_to("dot", "dot_scaled")):
@@ -440,14 +451,12 @@ def _runs_on_ai_cores(kernel: Kernel, seen: set[Kernel]) -> bool:
         helpers = kernel.device_functions_called(event.call)
         if any(helper not in seen and _runs_on_ai_cores(helper, seen) for helper in helpers):
             return True
+        if helpers:
+            continue
         func = event.call.func
-        name = func.value if isinstance(func, cst.Name) else None
-        if (
-            not helpers
-            and name
-            and kernel.imports.resolve(func)
-            and any(word in name.lower() for word in _MATMUL_WORDS)
-        ):
+        name = func.value if isinstance(func, cst.Name) and kernel.imports.resolve(func) else None
+        name = name or kernel.unread_import(event.call)  # its body is not on disk: only its name says
+        if name and any(word in name.lower() for word in _MATMUL_WORDS):
             return True
     return False
 

@@ -90,8 +90,11 @@ class HostFacts:
         self.defined_under: dict[cst.FunctionDef, tuple[cst.For | cst.If, ...]] = {}  # its blocks there
         self.functions_met: list[tuple[cst.FunctionDef, bool]] = []  # each with whether it was a kernel
         self.keyed_callables: list[tuple[cst.Dict, Scope]] = []  # dicts mapping a string to a lambda or a name
-        # `launcher = kernel[grid]`, `value = table[key]`: by name, the subscript with the blocks around it
-        self.subscripts_bound: dict[tuple[str, Scope], list[tuple[cst.Subscript, tuple[cst.For | cst.If, ...]]]] = {}
+        # `launcher = kernel[grid]`, `value = table[key]`, `launcher = functools.partial(kernel[grid], ...)`
+        # (`bound_launcher`): by name, the value with the blocks around it
+        self.launchers_bound: dict[
+            tuple[str, Scope], list[tuple[cst.BaseExpression, tuple[cst.For | cst.If, ...]]]
+        ] = {}
         # `assert t.dtype == torch.int32` in a function's own body (under no `if` or loop), also
         # `torch._assert(...)` and `if t.dtype != torch.int32: raise ...`: (t, function) -> dtypes
         self.dtype_asserts: dict[tuple[str, Scope], list[TensorDtype]] = {}
@@ -120,7 +123,7 @@ class HostFacts:
         self.enclosing.update(other.enclosing)
         self.defined_under.update(other.defined_under)
         self.keyed_callables.extend(other.keyed_callables)
-        _extend(self.subscripts_bound, other.subscripts_bound)
+        _extend(self.launchers_bound, other.launchers_bound)
         _extend(self.dtype_asserts, other.dtype_asserts)
 
     def walk(self, top: cst.CSTNode, kernel_defs: set[cst.FunctionDef]) -> None:
@@ -225,6 +228,11 @@ class HostFacts:
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             site = CallSite(node, scope, blocks)
             self.attribute_calls.setdefault(func.attr.value, []).append((func.value.value, site))
+        if isinstance(func, cst.Attribute) and (grid := run_grid(node)) is not None:
+            # `kernel.run(..., grid=g, warmup=False)`: the launch `kernel[g](...)` makes
+            for launched in dict.fromkeys(map(launched_name, choices([func.value]))):
+                if launched:
+                    self.launches.setdefault(launched, []).append(Launch(node, scope, blocks, run_grid=grid))
         elif isinstance(func, cst.Subscript):
             # `(k_a if fast else k_b)[grid](...)`: a launch of each kernel it may pick
             for launched in dict.fromkeys(map(launched_name, choices([func.value]))):
@@ -271,8 +279,8 @@ class HostFacts:
             self.bindings.setdefault((target.value, scope), []).append(value)
             self.binders[value] = statement
             self.bound_under[value] = blocks
-            if isinstance(value, cst.Subscript):
-                self.subscripts_bound.setdefault((target.value, scope), []).append((value, blocks))
+            if bound_launcher(value) is not None:
+                self.launchers_bound.setdefault((target.value, scope), []).append((value, blocks))
         elif isinstance(target, (cst.Tuple, cst.List)):
             for element, part in zip(target.elements, unpacked_into(target.elements, value), strict=True):
                 if part is not None:
@@ -373,6 +381,35 @@ def launched_name(held: cst.BaseExpression) -> str | None:
     return subscript_key(held) if isinstance(held, cst.Subscript) and isinstance(held.value, cst.Name) else None
 
 
+def run_grid(call: cst.Call) -> cst.Arg | None:
+    """The `grid=` keyword of a `kernel.run(*args, grid=g, warmup=False)` call, Triton's
+    `JITFunction.run` (and `Autotuner.run`, `Heuristics.run`), which `kernel[g](*args)` calls:
+    a launch on `g`. None for any other call, and for `warmup=True`, which compiles and does
+    not launch."""
+    func = call.func
+    if not isinstance(func, cst.Attribute) or func.attr.value != "run":
+        return None
+    keywords = {arg.keyword.value: arg for arg in call.args if arg.keyword is not None}
+    warmup = keywords.get("warmup")
+    if warmup is not None and not (isinstance(warmup.value, cst.Name) and warmup.value.value == "False"):
+        return None
+    return keywords.get("grid")
+
+
+def bound_launcher(value: cst.BaseExpression) -> cst.Subscript | None:
+    """`kernel[grid]` when a launcher holds it: `kernel[grid]` itself, or
+    `functools.partial(kernel[grid], *args, **kwargs)` (`partial(...)` after `from functools
+    import partial`), whose arguments go before those of its calls (`Launch.partial`)."""
+    if isinstance(value, cst.Subscript):
+        return value
+    if not isinstance(value, cst.Call) or dotted_name(value.func) not in ("functools.partial", "partial"):
+        return None
+    first = value.args[0] if value.args else None
+    if first is None or first.keyword is not None or first.star or not isinstance(first.value, cst.Subscript):
+        return None
+    return first.value
+
+
 def past_fn(held: cst.BaseExpression) -> cst.BaseExpression:
     """`kernel` for `kernel.fn` / `kernel.fn.fn` (the JIT function under an autotuner or
     heuristics), else `held`."""
@@ -385,7 +422,7 @@ def launched_value(launch: Launch, launched: str) -> cst.BaseExpression:
     """What a launch of `launched` subscripts: `kernel` of `kernel[grid]`, and of
     `kernel.fn[grid]` when it is a launch of `kernel` (`_add_jit_function_launches`); of a
     choice between kernels (`(k_a if fast else k_b)[grid]`), the arm naming `launched`."""
-    held = launch.subscript.value
+    held = launch.held
     if isinstance(held, cst.IfExp):
         held = next(arm for arm in choices([held]) if launched_name(arm) == launched)
     return held if launched == "fn" else past_fn(held)

@@ -73,7 +73,7 @@ from .dtypes import (
     template_of,
 )
 from .evidence import is_float, is_minus_one, is_none, last_dimension, possible_arms, stride_read, tests_for_none
-from .facts import HostFacts, HostMemory, choices, launched_name, launched_value, past_fn
+from .facts import HostFacts, HostMemory, bound_launcher, choices, launched_name, launched_value, past_fn
 from .params import (
     add_forwarded,
     all_params,
@@ -206,22 +206,30 @@ class HostIndex(HostFacts):
 
     def _add_stored_launches(self) -> set[cst.Call]:
         """Adds the launches through a launcher a function stores (`launcher = kernel[grid]`,
-        then `launcher(x, n)`: a launch of `kernel` on `grid` at the call), and returns their
-        calls. Only for a name the function binds once, to a subscript of a kernel of the module
-        (or of a name bound only to such kernels) or of an imported name (one the module does
-        not bind), and does not take as a parameter; only at its calls in that function under
-        every block the subscript is under (an `if` bounding the grid is around the launch)."""
+        then `launcher(x, n)`: a launch of `kernel` on `grid` at the call; `launcher =
+        functools.partial(kernel[grid], BLOCK=64)` too, the arguments it binds going first),
+        and returns their calls and those of the partials. Only for a name the function binds
+        once, to a subscript of a kernel of the module (or of a name bound only to such
+        kernels) or of an imported name (one the module does not bind), and does not take as a
+        parameter; only at its calls in that function under every block the subscript is under
+        (an `if` bounding the grid is around the launch)."""
         calls: set[cst.Call] = set()
-        for (name, scope), stored in self.subscripts_bound.items():
+        for (name, scope), stored in self.launchers_bound.items():
             if scope is None or len(self.bindings[name, scope]) != 1 or param_named(scope, name) is not None:
                 continue
-            [(subscript, blocks)] = stored
+            [(value, blocks)] = stored
+            subscript = bound_launcher(value)
+            assert subscript is not None
             launched, root = launched_name(subscript.value), root_name(subscript.value)
             if launched is None or root is None or not (self.kernels_named(root, scope) or self._is_free(root, scope)):
                 continue
+            if isinstance(value, cst.Call):
+                calls.add(value)  # the partial gives the launch its arguments too
             for site in self.calls_of.get(name, ()):
                 if site.scope is scope and site.blocks[: len(blocks)] == blocks:
-                    self.launches.setdefault(launched, []).append(Launch(site.call, scope, site.blocks, subscript))
+                    partial = value if isinstance(value, cst.Call) else None
+                    launch = Launch(site.call, scope, site.blocks, subscript, partial=partial)
+                    self.launches.setdefault(launched, []).append(launch)
                     calls.add(site.call)
         return calls
 
@@ -233,9 +241,9 @@ class HostIndex(HostFacts):
         launched without them. The launch stays one of `fn` (a kernel of that name another
         module defines, `mod.fn[grid]`)."""
         for launch in list(self.launches.get("fn", ())):
-            held = past_fn(launch.subscript.value)
+            held = past_fn(launch.held)
             launched, reference = launched_name(held), dotted_name(held)
-            if held is launch.subscript.value or launched is None or not reference:
+            if held is launch.held or launched is None or not reference:
                 continue
             scope = launch.scope
             named = self.kernels_named(reference, scope) or self.imported_kernels(reference, scope)
@@ -716,7 +724,7 @@ class HostIndex(HostFacts):
             if launched in self.kernels:
                 continue
             for launch in launches:
-                held = launch.subscript.value
+                held = launch.held
                 if isinstance(held, cst.Name):
                     chosen = self._kernels_bound_to(launched, launch.scope)
                 elif isinstance(held, cst.Attribute) and dotted_name(held) in (f"self.{launched}", f"cls.{launched}"):
@@ -759,7 +767,7 @@ class HostIndex(HostFacts):
         found: dict[str, list[Launch]] = {}
         for launched, launches in self.launches.items():
             for launch in launches:
-                held = launch.subscript.value
+                held = launch.held
                 holder = held.value if isinstance(held, (cst.Attribute, cst.Subscript)) else None
                 if isinstance(holder, cst.Name):
                     kernel = self._kernel_in_entry(holder.value, launched, launch.scope)
@@ -1003,7 +1011,7 @@ class HostIndex(HostFacts):
         if grid is None:
             return None
         forwarded = Forwarded(launch, grid, tuple(launch.args), grid_only=True)
-        return Launch(site.call, site.scope, site.blocks, launch.subscript, forwarded)
+        return Launch(site.call, site.scope, site.blocks, forwarded=forwarded)
 
     def _launch_at(self, launch: Launch, function: cst.FunctionDef, site: CallSite) -> Launch | None:
         """The launch in `function` as the call `site` of it makes it: each parameter the
@@ -1038,7 +1046,7 @@ class HostIndex(HostFacts):
         grid = passed(launch.grid_node)
         if grid is None:
             return None
-        return Launch(call, site.scope, site.blocks, launch.subscript, Forwarded(launch, grid, tuple(args)))
+        return Launch(call, site.scope, site.blocks, forwarded=Forwarded(launch, grid, tuple(args)))
 
     def argument(self, launch: Launch, kernel: Kernel, param: str) -> Passed | None:
         """What the launch passes for the kernel parameter `param` (None when not visible)."""
@@ -1325,7 +1333,7 @@ class HostIndex(HostFacts):
 
     def _written_grids(self, launch: Launch) -> Iterator[Grid]:
         written = launch.grid_node
-        if isinstance(written, cst.Subscript):
+        if isinstance(written, cst.Subscript) and launch.run_grid is None:  # `kernel[a, b]`, not `grid=grids[i]`
             axes = tuple(e.slice.value for e in written.slice if isinstance(e.slice, cst.Index))
             return iter([Grid(axes, launch.scope, written)])
         if isinstance(written, cst.Name):
@@ -1668,7 +1676,7 @@ class HostIndex(HostFacts):
         if isinstance(written, cst.BaseExpression) and written in self.binders:
             point, function = written, self._scope_of(written, launch.scope)
         else:
-            point, function = launch.subscript, launch.scope
+            point, function = launch.launcher, launch.scope
         self._unreached = assignments_after(point, function)
         try:
             extents = self._budgets_cancelled(grid.axes, self.axis_extents(grid.axes, grid.scope), grid.scope)

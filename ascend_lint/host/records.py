@@ -107,19 +107,32 @@ class Forwarded:
 @dataclass(frozen=True)
 class Launch(CallSite):
     """`kernel[grid](...)` in host code, or `launcher(...)` after `launcher = kernel[grid]` in the
-    same function (`stored`: the subscript bound to the name), or a call of a helper passing
-    the launch its grid and arguments (`forwarded`: what they are at that call)."""
+    same function (`stored`: the subscript bound to the name; `partial`: the call of
+    `launcher = functools.partial(kernel[grid], ...)`, whose arguments go first), or `kernel.run(...,
+    grid=g)` (`run_grid`: its `grid=` keyword: Triton's `JITFunction.run(*args, grid, warmup,
+    **kwargs)`, which `kernel[grid](...)` calls), or a call of a helper passing the launch its
+    grid and arguments (`forwarded`: what they are at that call)."""
 
     stored: cst.Subscript | None = None
     forwarded: Forwarded | None = None
+    partial: cst.Call | None = None
+    run_grid: cst.Arg | None = None
 
     @property
-    def subscript(self) -> cst.Subscript:
-        """`kernel[grid]`: what the call calls, or the subscript its launcher holds."""
+    def launcher(self) -> cst.Subscript | cst.Attribute:
+        """`kernel[grid]`: what the call calls, or the subscript its launcher holds (the one of
+        the launch of the helper it calls); `kernel.run` of a `kernel.run(..., grid=g)` call."""
+        if self.forwarded is not None:
+            return self.forwarded.launch.launcher
         if self.stored is not None:
             return self.stored
-        assert isinstance(self.call.func, cst.Subscript)
+        assert isinstance(self.call.func, (cst.Subscript, cst.Attribute))
         return self.call.func
+
+    @property
+    def held(self) -> cst.BaseExpression:
+        """What the launch launches, as written: `kernel` of `kernel[grid]` and `kernel.run`."""
+        return self.launcher.value
 
     @property
     def guards(self) -> tuple[cst.If, ...]:
@@ -128,8 +141,19 @@ class Launch(CallSite):
     @property
     def written_at(self) -> cst.CSTNode:
         """Where the launch is written in its function: `kernel[grid]` (or the one its launcher
-        holds), or the call of the helper launching it."""
-        return self.subscript if self.forwarded is None else self.call
+        holds), `kernel.run`, or the call of the helper launching it."""
+        return self.launcher if self.forwarded is None else self.call
+
+    @property
+    def bound(self) -> Sequence[cst.Arg]:
+        """The arguments its `functools.partial(kernel[grid], ...)` binds (none without one)."""
+        return () if self.partial is None else self.partial.args[1:]
+
+    @property
+    def arguments_at(self) -> cst.Call:
+        """The call writing the arguments the launch is known by: its `functools.partial`, else
+        its own."""
+        return self.call if self.partial is None else self.partial
 
     @property
     def calls(self) -> tuple[cst.Call, ...]:
@@ -138,8 +162,18 @@ class Launch(CallSite):
 
     @property
     def args(self) -> Sequence[cst.Arg]:
-        """The arguments the kernel gets, as written in the launch's function."""
-        return self.call.args if self.forwarded is None else self.forwarded.args
+        """The arguments the kernel gets, as written in the launch's function: those a partial
+        binds then those of the call (a keyword the call writes again replaces the partial's),
+        without `grid=` / `warmup=` of a `kernel.run(...)`."""
+        if self.forwarded is not None:
+            return self.forwarded.args
+        if self.run_grid is not None:
+            return [arg for arg in self.call.args if arg.keyword is None or arg.keyword.value not in _RUN_OPTIONS]
+        if not self.bound:
+            return self.call.args
+        again = {arg.keyword.value for arg in self.call.args if arg.keyword is not None}
+        kept = [arg for arg in self.bound if arg.keyword is None or arg.keyword.value not in again]
+        return [*kept, *self.call.args]
 
     @property
     def args_launch(self) -> Launch:
@@ -157,14 +191,20 @@ class Launch(CallSite):
     @property
     def grid_node(self) -> cst.BaseExpression:
         """What is written between the brackets: `grid` in `kernel[grid](...)` (what a call of
-        a forwarding helper passes for it)."""
+        a forwarding helper passes for it, what `kernel.run(...)` passes as `grid=`)."""
         if self.forwarded is not None:
             return self.forwarded.grid
-        subscript = self.subscript
+        if self.run_grid is not None:
+            return self.run_grid.value
+        subscript = self.launcher
+        assert isinstance(subscript, cst.Subscript)
         [only, *more] = subscript.slice
         if not more and isinstance(only.slice, cst.Index) and not isinstance(only.comma, cst.Comma):
             return only.slice.value
         return subscript  # `kernel[a, b](...)`, `kernel[a,](...)`: the axes are the subscript's elements
+
+
+_RUN_OPTIONS = frozenset({"grid", "warmup"})  # `JITFunction.run`'s own keywords, not the kernel's
 
 
 @dataclass(frozen=True)
