@@ -383,7 +383,7 @@ class Flow:
         """The cast's result reaches a multiply: directly (`i_t.to(tl.int64) * K`), through sums and
         differences (`(b.to(tl.int64) * HW + p.to(tl.int64)) * C`), a tile's broadcast
         (`row[:, None] * stride`), the calls keeping its value (`tl.where(m, row, 0)`,
-        `tl.multiple_of(row, B)`: `value_kept_from`) and the names assigned any of these (`row = r.to(tl.int64) + base`
+        `tl.multiple_of(row, B)`, `row if c else 0`: `value_kept_from`) and the names assigned any of these (`row = r.to(tl.int64) + base`
         or `row += base`, then `x + row * stride`): an index widened before its stride, so a product
         it was made from earlier is a position bounded by a dimension (`i_t * BT`, `pid * row_chunk`,
         a tile `pid * BLOCK + tl.arange(0, BLOCK)` within one image), not the element offset that
@@ -404,6 +404,9 @@ class Flow:
                     continue
             elif isinstance(parent, cst.Subscript) and parent.value is node:
                 pending.append(parent)  # the index broadcast (`row[:, None]`)
+                continue
+            elif isinstance(parent, cst.IfExp) and parent.test is not node:
+                pending.append(parent)  # an arm of a choice (`row if c else 0`)
                 continue
             elif isinstance(parent, cst.Arg):
                 call = self.parents.get(parent)
@@ -439,7 +442,7 @@ class Flow:
         integer value of one of `starts`, width included, else None: the expression itself, the
         sums, differences, products and negations of it, its casts (but to a narrower integer,
         which gives the value a width of its own: `row.to(tl.int32)`), broadcasts, the calls
-        keeping it (`value_kept_from`: `tl.where(m, row, 0)`), and the names assigned any of
+        keeping it (`value_kept_from`: `tl.where(m, row, 0)`), a choice's arms (`row if c else 0`), and the names assigned any of
         these (`row = bos * H + i_h`, also `row += ...`; their reads in turn)."""
         pending = list(starts)
         seen: set[cst.CSTNode] = set()
@@ -456,6 +459,9 @@ class Flow:
                 continue
             if isinstance(parent, cst.Subscript) and parent.value is node and axes_view_of(parent) is node:
                 pending.append(parent)  # a broadcast (`row[:, None]`)
+                continue
+            if isinstance(parent, cst.IfExp) and parent.test is not node:
+                pending.append(parent)  # an arm of a choice (`row if c else 0`)
                 continue
             if isinstance(parent, cst.Attribute | cst.Arg):
                 call = self.parents.get(parent)
@@ -489,11 +495,13 @@ class Flow:
         """The operands whose integer value, width included, `node` keeps: the tile of a
         broadcast (`x[:, None]`, `x[None, :]`), the bounds of a clamp (`tl.minimum(a, b)`,
         `tl.maximum(a, b)`), the values of a choice (`tl.where(c, a, b)`: `a`, `b`), the value a
-        compiler hint passes on (`tl.multiple_of(a, n)`, `tl.max_contiguous(a, n)`); none for
-        other nodes."""
+        compiler hint passes on (`tl.multiple_of(a, n)`, `tl.max_contiguous(a, n)`), the arms of
+        a conditional expression (`a if c else b`: `arms`); none for other nodes."""
         viewed = axes_view_of(node)
         if viewed is not None:
             return (viewed,)
+        if isinstance(node, cst.IfExp):
+            return tuple(self.arms(node))
         if isinstance(node, cst.Call) and self.imports.is_tl(node.func, "multiple_of", "max_contiguous"):
             return tuple(arg.value for arg in node.args[:1] if arg.keyword is None)
         if isinstance(node, cst.Call) and self.imports.is_tl(node.func, "minimum", "maximum"):
@@ -501,6 +509,24 @@ class Flow:
         if isinstance(node, cst.Call) and self.imports.is_tl(node.func, "where"):
             return _arguments(node, (1, "x"), (2, "y"))
         return ()
+
+    def arms(self, node: cst.IfExp, spec: Assumptions | None = None) -> list[cst.BaseExpression]:
+        """The values a conditional expression may be, in the specialisation `spec` (or in any):
+        the arm its test picks there when every specialisation decides the test (the front end
+        folds `a if IS_VARLEN else b` as it does an `if IS_VARLEN:`, `_decided`), both arms
+        when the test is runtime (an `scf.if` yielding either) or `spec` leaves it open; a
+        nested choice gives its own arms."""
+        decided = self._decided(node.test, self.variants)
+        picked = (
+            [node.body, node.orelse]
+            if decided is None
+            else [
+                node.body if outcome else node.orelse
+                for outcome, assumed, _ in decided
+                if spec is None or consistent(assumed, spec)
+            ]
+        )
+        return [value for arm in picked for value in (self.arms(arm, spec) if isinstance(arm, cst.IfExp) else [arm])]
 
     def index_arithmetic_multiply(
         self, node: cst.BaseExpression, spec: Assumptions, follow: bool
@@ -535,6 +561,8 @@ class Flow:
             parts: list[cst.BaseExpression | None] = [node.left, node.right]
         elif isinstance(node, cst.UnaryOperation):
             parts = [node.expression]
+        elif isinstance(node, cst.IfExp):
+            parts = list(self.arms(node, spec))
         elif isinstance(node, cst.Name):
             parts = [value for value in self.values_reaching(node, spec) if value not in seen] or [None]
         else:
@@ -565,6 +593,8 @@ class Flow:
             )
         elif isinstance(node, cst.UnaryOperation):
             parts = [node.expression]
+        elif isinstance(node, cst.IfExp):  # the arms `spec` compiles (`arms`)
+            parts = self.arms(node, spec)
         elif not follow:
             return None
         elif isinstance(node, cst.Name):
@@ -774,6 +804,19 @@ class Flow:
         if value is None:  # a definition with neither flags nor a value: nothing known
             return [(0, NOTHING)]
         return self._memoised(event, lambda: [(flags | boxed, a) for flags, a in self.variants(value)])
+
+    def index_start(self, event: Event) -> cst.BaseExpression | None:
+        """The value the index a `range` / `tl.range` loop defines (`event`) takes on its first
+        trip, when written: `bos` of `for t in range(bos, eos)`, which the index then counts on
+        from (`t` is `bos + k`); None for a loop with one bound (it starts at 0), another
+        loop's index or another definition."""
+        loop = event.loops[-1] if event.loops else None
+        if event.value_flags is None or not event.value_flags & LOOP or loop is None:
+            return None
+        if not isinstance(loop.node, cst.For) or loop.node.target is not event.node:
+            return None
+        bounds = range_bounds(loop)
+        return bounds[0] if bounds is not None and len(bounds) > 1 else None
 
     def _index_bounds(self, event: Event) -> list[cst.BaseExpression]:
         """The bounds and step of the `tl.range` / `range` loop whose index `event` defines (none

@@ -73,6 +73,20 @@ class Inlined:
         calls; None for a node of the kernel's code."""
         return self.sites.get(node)
 
+    def copy_of(self, node: cst.CSTNode) -> cst.CSTNode | None:
+        """The node of the inlined body made from `node`, a node of the kernel's own code that
+        a statement inlining a call rewrote (the `.to(...)` of `_row_off(i_bh, T).to(tl.int64)`,
+        reading `ret·_row_off`); None for a node kept as written or not the kernel's."""
+        return self._copies.get(node)
+
+    @cached_property
+    def _copies(self) -> dict[cst.CSTNode, cst.CSTNode]:
+        copies: dict[cst.CSTNode, cst.CSTNode] = {}
+        for made, original in self.origins.items():
+            if original in self._own:
+                copies.setdefault(original, made)
+        return copies
+
     def function_of(self, node: cst.CSTNode) -> Kernel | None:
         """The device function an inlined node was copied from (None for the kernel's own)."""
         return self._functions.get(self.written(node))

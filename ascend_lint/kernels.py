@@ -382,12 +382,20 @@ class Kernel:
         """The kernel calls a device function of its module (`inlined` may inline it)."""
         return any(self.device_functions_called(event.call) for event in self.flow.calls)
 
-    def flow_at_call(self, call: cst.Call) -> Flow:
-        """The flow to read a call of the kernel's own body with: the inlined body's
-        (`inlined`: `i_n, i_h = _head(H)` are program ids there) when the kernel calls a device
-        function and that body keeps the call as written, else the kernel's flow."""
-        flow = self.inlined.flow
-        return flow if call in flow.call_events else self.flow
+    def at_call(self, call: cst.Call) -> tuple[Flow, cst.Call]:
+        """The flow to read a call of the kernel's own body with, and the call there: the
+        inlined body's (`inlined`: `i_n, i_h = _head(H)` are program ids there) when the kernel
+        calls a device function, with the call as written or, when a helper's call inside it
+        was inlined, its copy reading the helper's result (`_row_off(i_bh, T).to(tl.int64)` is
+        `ret·_row_off.to(tl.int64)`, the product `_row_off` returns); else the kernel's flow."""
+        inlined = self.inlined
+        flow = inlined.flow
+        if call in flow.call_events:
+            return flow, call
+        copy = inlined.copy_of(call)
+        if isinstance(copy, cst.Call) and copy in flow.call_events:
+            return flow, copy
+        return self.flow, call
 
     @cached_property
     def tiles(self) -> TileModel:

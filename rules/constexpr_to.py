@@ -49,7 +49,11 @@ operand (parenthesized where the cast was an operand, `(...).to(tl.int64) * K`),
 parentheses that hold its lines when written over several, and keeps the outer cast when its
 value may be fractional (a `/`, a float literal, a parameter a launch passes a float, a call
 other than `tl.arange` / `tl.program_id` / `tl.cdiv`): there the cast truncates to an int. A
-parameter nothing shows to be a float is taken for an int, as the finding takes it. A `.to()` with options beyond
+parameter nothing shows to be a float is taken for an int, as the finding takes it. A
+receiver choosing between values on a constexpr test (`(tl.load(cu + i_b) if IS_VARLEN else i_b
+* T).to(tl.int64)`) has each arm's index terms cast and keeps the outer cast, which widens an
+arm with no index (a load, a literal); one chosen at run time gets no fix (Triton needs both
+arms of an `scf.if` of one type). A `.to()` with options beyond
 the dtype (`bitcast=True`, `fp_downcast_rounding=`) gets no fix, nor a multiply made before
 the cast (the index must be cast where it is made).
 
@@ -77,7 +81,11 @@ Flags `.to(...)` calls in a kernel whose receiver is
 Values are taken where the `.to` stands, in each specialisation of the constexpr tests they
 depend on: after `if IS_VARLEN: bos = tl.load(...) else: bos = i_n * T`, the non-varlen
 `bos` is an int32 product, and the message says when (`wraps in int32 (when `IS_VARLEN` is
-false)`). Measured on triton-ascend 3.2 (docs/specialisation.md): a name
+false)`). A conditional expression is split the same way, as the front end folds it:
+`off = tl.load(cu_seqlens + i_b) if IS_VARLEN else (i_b * T * H + i_h) * K`, then
+`off.to(tl.int64)` (or the choice written in the receiver), wraps when `IS_VARLEN` is false;
+one whose test is runtime (`(... * K if i_n > 0 else 0).to(tl.int64)`) may be either arm.
+Measured on triton-ascend 3.2 (docs/specialisation.md): a name
 assigned in the kernel body is a tensor to the front end, so `c = BT * 2; c.to(...)`
 compiles and is not flagged; only int arguments equal to 1 are specialised, never floats, so
 `.to()` on a scalar the host passes as a float (`eps=1e-6`, a `float` default,
@@ -130,7 +138,10 @@ parameters from the values its calls pass, whatever the annotation: `offs_m: tl.
 given a tile is that tile (`offs_m.to(tl.float32)` compiles).
 
 A kernel's values are read through the device functions it calls, as Triton inlines them:
-`i_v, i_n, i_h = _head(H)` returning `tl.program_id(1) // H` gives a program id to multiply.
+`i_v, i_n, i_h = _head(H)` returning `tl.program_id(1) // H` gives a program id to multiply,
+and `_row_off(i_bh, T, H, K).to(tl.int64)`, `_row_off` returning `(i_b * T * H + i_h) * K`,
+casts a product made in int32 (reported at the cast, the helper's multiply related; no fix:
+the index must be cast in the helper).
 
 ### The dtype
 The dtype may be a name: a module-level alias (`IDX = tl.int64`) or one the kernel binds as a
@@ -166,6 +177,10 @@ ANNOTATED_INT_MESSAGE = (
 )
 CONSTEXPR_MESSAGE = "constexpr has no .to: `{receiver}` can be a constexpr on Ascend; use `tl.cast({receiver}, ...)`"
 MADE_ELSEWHERE = "the int32 multiply is not written in the cast's receiver (it is in a definition or a call it reads): cast its index there"
+CHOSEN_AT_RUN_TIME = (
+    "the value is chosen at run time (`a if test else b`): Triton needs both arms of one type, "
+    "so cast the index in each arm"
+)
 WRAP_MESSAGE = "cast after multiply wraps in int32{when}: cast the index first (`tl.cast(..., tl.int64) * ...`)"
 
 
@@ -698,42 +713,49 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
                 continue
             assert isinstance(func, cst.Attribute)
             # read through the device functions the kernel calls (`i_n, i_h = _head(H)` is `i_nh // H`,
-            # a program id) where the inlined body keeps the cast as written
-            flow = kernel.flow_at_call(call)
-            event = flow.call_events[call]
-            receiver, dtype = func.value, call.args[0].value
+            # a program id; `_row_off(i_bh, T).to(tl.int64)` casts the product `_row_off` returns):
+            # `copy` is the cast there; the fix and the messages quote the cast as written
+            flow, copy = kernel.at_call(call)
+            event = flow.call_events[copy]
+            assert isinstance(copy.func, cst.Attribute)
+            receiver, written_receiver, dtype = copy.func.value, func.value, call.args[0].value
+            source_flow = flow if copy is call else kernel.flow
             # each specialisation the receiver's value depends on (`if IS_VARLEN:` ... `else:`)
             specs = flow.specialisations(receiver)
-            multiplies = flow.index_multiplies_widened(call)
+            multiplies = flow.index_multiplies_widened(copy)
             wrapping = [spec for spec, multiply in multiplies.items() if multiply is not None]
             if wrapping:
                 multiply = multiplies[wrapping[0]]
                 written = flow.index_arithmetic_multiply(receiver, wrapping[0], follow=False)
                 alias = kernel.imports.language_alias
                 fix: FixPlan | Declined = Declined(NO_LANGUAGE_NAME)
-                if alias is not None:
-                    cast_terms = _cast_index_terms(receiver, flow, dtype, alias)
-                    if not _integral(receiver, kernel, context):  # `((...) * scale).to(tl.int64)`: the cast truncates
+                if _chosen_at_run_time(written_receiver, source_flow):
+                    fix = Declined(CHOSEN_AT_RUN_TIME)
+                elif alias is not None:
+                    cast_terms = _cast_index_terms(written_receiver, source_flow, dtype, alias)
+                    # `((...) * scale).to(tl.int64)`: the cast truncates; `(a if c else b)`: an arm
+                    # with no index to cast (`tl.load(...)`, `0`) is widened by the cast alone
+                    if not _integral(written_receiver, kernel, context) or _chooses(written_receiver):
                         cast_terms = _tl_cast(cast_terms, dtype, alias)
-                    cast_terms = fitted(cast_terms, call, flow.parents.get(call))
+                    cast_terms = fitted(cast_terms, call, source_flow.parents.get(call))
                     fix = self._fix(call, cast_terms, "Cast the index terms before the arithmetic")
                 yield Report(
                     call,
                     WRAP_MESSAGE.format(when=_when(wrapping, specs, receiver, event, flow)),
                     related=_made_at(multiply, flow, context, kernel.inlined) if not written else (),
                     fix=fix if written else Declined(MADE_ELSEWHERE),
-                    facts={"receiver": context.module.code_for_node(receiver), "cause": "multiply"},
+                    facts={"receiver": context.module.code_for_node(written_receiver), "cause": "multiply"},
                 )
                 continue
             template = self._constexpr_template(receiver, specs, kernel, flow, context)
-            if template is not None and _makes_an_address(call, flow):  # asked last: it maps the parents
+            if template is not None and _makes_an_address(copy, flow):  # asked last: it maps the parents
                 template = None
             if template is not None:
-                code = context.module.code_for_node(receiver)
+                code = context.module.code_for_node(written_receiver)
                 yield Report(
                     call,
-                    template.format(receiver=context.module.code_for_node(_unparenthesized(receiver))),
-                    fix=self._cast_fix(call, receiver, dtype, kernel.imports.language_alias),
+                    template.format(receiver=context.module.code_for_node(_unparenthesized(written_receiver))),
+                    fix=self._cast_fix(call, written_receiver, dtype, kernel.imports.language_alias),
                     facts={"receiver": code, "cause": "constexpr"},
                 )
 
@@ -752,7 +774,8 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
                 source = inlined.written(event.call)
                 if not isinstance(source, cst.Call) or source not in casts or source in reported:
                     continue
-                if _wraps(source, kernel.flow_at_call(source)):
+                own_flow, own_cast = kernel.at_call(source)
+                if _wraps(own_cast, own_flow):
                     continue  # the function's own finding
                 multiplies = inlined.flow.index_multiplies_widened(event.call)
                 made = [m for m in multiplies.values() if m is not None and inlined.in_function(m)]
@@ -922,6 +945,18 @@ def _cast_index_terms(
     return _cast_leaves(bare, flow, dtype, alias)
 
 
+def _chooses(node: cst.BaseExpression) -> bool:
+    """The receiver picks between values (`a if c else b`, anywhere in it)."""
+    return any(isinstance(part, cst.IfExp) for part in walk(node))
+
+
+def _chosen_at_run_time(node: cst.BaseExpression, flow: Flow) -> bool:
+    """The receiver holds a conditional expression with a runtime test (`x if i_n > 0 else 0`):
+    Triton requires both arms of that `scf.if` to have one type, so casting only one arm's index
+    would not compile."""
+    return any(isinstance(part, cst.IfExp) and not flow.is_constexpr(part.test) for part in walk(node))
+
+
 _INTEGER_CALLS = ("arange", "program_id", "num_programs", "cdiv")
 
 
@@ -956,6 +991,9 @@ def _cast_leaves(node: cst.BaseExpression, flow: Flow, dtype: cst.BaseExpression
         return node.with_changes(left=left, right=right)
     if isinstance(node, cst.UnaryOperation):
         return node.with_changes(expression=_cast_leaves(node.expression, flow, dtype, alias))
+    if isinstance(node, cst.IfExp):  # each arm, the test left alone
+        body, orelse = _cast_leaves(node.body, flow, dtype, alias), _cast_leaves(node.orelse, flow, dtype, alias)
+        return node.with_changes(body=body, orelse=orelse)
     if flow.flags(node) & INDEX:
         return _tl_cast(_unparenthesized(node), dtype, alias)
     return node

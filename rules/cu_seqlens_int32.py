@@ -80,13 +80,18 @@ two); the message names that line.
 
 ### Values made from an offset
 The load may
-be an arm of a conditional whose other arm is a literal (`start = 0 if i == 0 else
-tl.load(cu_num_draft_tokens + i - 1)`: the first request starts at 0). Also a name set to
+be an arm of a conditional expression (`start = 0 if i == 0 else
+tl.load(cu_num_draft_tokens + i - 1)`: the first request starts at 0; `bos =
+tl.load(cu_seqlens + i_n).to(tl.int32) if IS_VARLEN else i_n * T`: the offset where
+`IS_VARLEN` holds). The index of a `range` / `tl.range` loop starting at an offset is one (`for
+t in range(bos, eos)`: `t` is `bos` plus a position), unless a bound is int64 (Triton gives the
+index its bounds' widest type). Also a name set to
 an offset plus or minus other int32 terms (`t0 = bos + i_t * BT`), also clamped (`rows =
 tl.maximum(q_start, tl.minimum(t, q_end - 1))`), or an offset a device function of the module returns (`bos, T =
 _seq_start(cu_seqlens, i_n)`, `_seq_start` loading `cu_seqlens` with `.to(tl.int32)`; a
-load it returns as it casts it, `return tl.load(cu + i_n).to(tl.int32)`, counts when the
-caller passes a boundary pointer, whatever the function names its parameter), also
+load it returns as it casts it, `return tl.load(cu + i_n).to(tl.int32)`, or a name it binds
+to one and returns, `bos = tl.load(cu + i_n).to(tl.int32)` then `return bos, eos - bos`,
+counts when the caller passes a boundary pointer, whatever the function names its parameter), also
 picked by `tl.where(c, bos, start)`.
 
 A device function no launch runs is read with what its
@@ -1046,7 +1051,8 @@ def _find_sequence_offsets(kernel: Kernel, host: HostIndex | None, depth: int, m
     while changed:  # names derived by + / - (`t0 = bos + i_t * BT`), in program order
         changed = False
         for event in definitions:
-            value = event.value
+            # a `range` loop's index counts on from its start (`for t in range(bos, eos)`: `bos + k`)
+            value = event.value or flow.index_start(event)
             if event in found or value is None or not isinstance(event.node, cst.Name):
                 continue
             if _offsets_added(value, flow, found) <= 0 or not _int32_in_some_specialisation(
@@ -1090,8 +1096,13 @@ def _returned_offset(event: Event, kernel: Kernel, depth: int, memo: _Memo) -> s
 
 
 def _narrow_load_of(value: cst.BaseExpression, flow: Flow, params: set[str]) -> str | None:
-    """The parameter `value` loads from and casts to a narrow int (`tl.load(cu + i_n).to(tl.int32)`),
-    else None."""
+    """The parameter `value` loads from and casts to a narrow int (`tl.load(cu + i_n).to(tl.int32)`,
+    also a name every definition reaching it sets so: `bos = tl.load(cu + i_n).to(tl.int32)`, then
+    `return bos`), else None."""
+    if isinstance(value, cst.Name):
+        values = [d.value for d in flow.reaching(value)]
+        found = {_narrow_load_of(v, flow, params) if isinstance(v, cst.Call) else None for v in values}
+        return found.pop() if len(found) == 1 else None
     parts = flow.cast_parts(value) if isinstance(value, cst.Call) else None
     if parts is None or not flow.is_narrow_int(parts[1]):
         return None
@@ -1218,13 +1229,11 @@ def _int32_boundary_load(
     name bound only to such loads, cast on its own line, or of a parameter of `loads_passed`,
     loaded by a caller: then where, `_passed_boundary_loads`), or of
     `tl.load(cu_seqlens + ...)` when `cu_seqlens` is one of `int32_tensors`, also as an arm of a
-    conditional whose other arm is an int literal (`0 if i == 0 else tl.load(cu + i - 1)`), else
-    None."""
+    conditional (`Flow.arms`: `0 if i == 0 else tl.load(cu + i - 1)`, `tl.load(cu +
+    i_n).to(tl.int32) if IS_VARLEN else i_n * T`), else None."""
     if isinstance(value, cst.IfExp):
-        for arm, other in ((value.body, value.orelse), (value.orelse, value.body)):
-            if isinstance(other, cst.Integer):
-                return _int32_boundary_load(arm, flow, params, int32_tensors, loads_passed)
-        return None
+        sources = (_int32_boundary_load(arm, flow, params, int32_tensors, loads_passed) for arm in flow.arms(value))
+        return next((source for source in sources if source is not None), None)
     if not isinstance(value, cst.Call) or not value.args:
         return None
     func, imports = value.func, flow.imports
@@ -1303,13 +1312,14 @@ def _widened_after_multiply(cast: cst.Call, kernel: Kernel) -> cst.BaseExpressio
     result is scaled again (`(bos * HV + i_hv).to(tl.int64) * V` widens before the large
     stride), nor when the receiver multiplies a program id or loop index in some
     specialisation (`bos = i_n * T` when not `IS_VARLEN`, also through the device functions the
-    kernel calls: `Kernel.flow_at_call`, as ASC002 reads it): ASC002 reports that cast, and its
+    kernel calls: `Kernel.at_call`, as ASC002 reads it): ASC002 reports that cast, and its
     fix casts `bos` as well."""
     flow = kernel.flow
     parts = flow.cast_parts(cast)
     if parts is None or not flow.is_int64(parts[1]) or flow.scaled_after(cast):
         return None
-    if any(multiply is not None for multiply in kernel.flow_at_call(cast).index_multiplies_widened(cast).values()):
+    read, copy = kernel.at_call(cast)
+    if any(multiply is not None for multiply in read.index_multiplies_widened(copy).values()):
         return None
     return parts[0]
 
@@ -1321,9 +1331,10 @@ def _int32_in_some_specialisation(
     cast to int32, or (`loads_int32`: the kernel reads boundaries every launch passes as an
     int32 tensor) a load as it is, or an offset a device function returns (`_returned_offset`:
     the flow sees a call's value) or a call passes for a parameter (`_passed_offsets`: the
-    caller's value was so)."""
+    caller's value was so), or the index of a `range` loop starting at an offset (its width is
+    its bounds')."""
     returned = any(
-        isinstance(d.node, cst.Param)
+        d.value is None  # a parameter a call passes an offset for, a loop index counting from one
         or (isinstance(d.value, cst.Call) and _int32_boundary_load(d.value, flow, set(), ()) is None)
         for leaf in _arithmetic_leaves(node, flow)
         if isinstance(leaf, cst.Name)
