@@ -287,7 +287,7 @@ of several (a `grid` name assigned, or a `def grid(meta):` written, in an `if` a
 level or in the launching function;
 
 - launches that run only on another platform than Ascend
-(in an arm requiring `x.device.type == "cuda"` or `current_platform.is_cuda()`, after an
+(in an arm requiring `x.device.type == "cuda"`, `current_platform.is_cuda()` or `is_hip()`, after an
 early exit when such a test fails, in a CustomOp's `forward_cuda`: the launch-options rule
 ASC001 lists the forms).
 """

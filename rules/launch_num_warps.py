@@ -90,8 +90,13 @@ that runs only on another platform than Ascend, in a function or at module level
 configs of a kernel every launch of which in the module is on one. Such paths: an arm (of
 an `if` or a conditional expression `a if test else b`) requiring `x.device.type == "cuda"`
 (or `in ("cuda", "hip")`, device types none of which is `"npu"`), `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (vLLM's platform object;
-vllm-ascend's is the out-of-tree "npu" one), a name bound to such a test, a predicate of
-the module true only on such a path, or `v is not None` for a `v` a function of the module
+vllm-ascend's is the out-of-tree "npu" one), a predicate or flag named for another vendor's
+GPU, its runtime or architecture, wherever it comes from (`is_hopper()`, `is_ampere()`,
+`utils.is_hip()`, `is_cuda()`, `is_sm90_supported()`, `IS_NVIDIA_HOPPER`, `IS_AMD`, `_is_xpu`,
+`get_platform().is_sm100`; not `is_cuda_graph_enabled()` nor `is_cuda_available()`), both
+sides of an `or` requiring such a platform, a name bound to such a test, a predicate of
+the module, or of the module of the package it is imported from, true only on such a path
+(a flag imported from there bound to such a test), or `v is not None` for a `v` a function of the module
 returned, every value of it but `None` on such a path there; the `else` of an NPU test
 (`IS_NPU`, `is_npu()`, `USE_NPU`, `_TRITON_ON_ASCEND`, `x.device.type == "npu"`, `device ==
 "npu"`) and the arm of `device_type != "npu"` (any value unequal to `"npu"`); the
@@ -103,7 +108,11 @@ module never names otherwise (vLLM dispatches `forward_oot`, vllm-omni and sglan
 through a private module-level name bound only to it (`_run = _run_impl`, or to `None`).
 
 `x.is_cuda` and `torch.cuda.is_available()` are no such tests: torch_npu's
-`transfer_to_npu` makes them answer for the NPU.
+`transfer_to_npu` makes them answer for the NPU; nor is a predicate or flag named for
+another platform that is defined (in the module, or the module of the package it is imported
+from) as one of them (`_is_cuda = torch.cuda.is_available()`). Nor a comparison of
+`torch.cuda.get_device_capability()`: torch_npu's returns None (the comparison raises) and
+adapters make up a value (`(8, 0)`), so what it says on Ascend is not known.
 
 ### Not flagged: `tl.range` loop hints
 Nor `num_stages=` of a `tl.range` loop

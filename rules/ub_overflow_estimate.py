@@ -135,7 +135,7 @@ computes) counts only the tiles it sizes; it is flagged only when those alone ov
 
 What runs only on another platform than Ascend (the paths ASC001 lists: `if IS_NPU: return
 [...]` then the other list, the `else` of an NPU test, `if torch.cuda.is_available() and not
-IS_NPU:`, `current_platform.is_cuda()`, ...) configures nothing: a `triton.Config` stated
+IS_NPU:`, `current_platform.is_cuda()`, `is_hopper()`, ...) configures nothing: a `triton.Config` stated
 there, a launch there; a kernel every launch of which in the module is there has no
 configuration. The configs of the NPU's arm, and of paths run everywhere, are estimated.
 

@@ -304,6 +304,76 @@ CASES = {
         """,
         [False],
     ),
+    "predicates and flags named for another vendor's GPU, imported from a module not on hand": (
+        """
+        from utils import is_hopper, is_ampere, IS_NVIDIA_HOPPER, _is_hip
+        import utils
+
+        def f(x):
+            if is_hopper():
+                k[(1,)](x, BT=64)
+            elif is_ampere():
+                k[(1,)](x, BT=64)
+            else:
+                k[(1,)](x, BT=64)
+            if utils.is_sm90_supported() or IS_NVIDIA_HOPPER or utils.IS_AMD:
+                k[(1,)](x, BT=64)
+            k[(1,)](x, BT=16 if _is_hip else 64)
+            if not is_hopper() and get_platform().is_sm100 is False:
+                k[(1,)](x, BT=64)
+            if get_platform().is_sm100 or current_platform.is_hip:
+                k[(1,)](x, BT=64)
+        """,
+        [True, True, False, True, False, False, True],
+    ),
+    "a flag named for another platform bound to a call of such a predicate": (
+        """
+        from sglang.srt.utils import is_cuda, is_hip
+        _is_cuda = is_cuda()
+        _use_aiter = get_bool_env_var("SGLANG_USE_AITER") and is_hip()
+
+        def f(x):
+            if _is_cuda:
+                k[(1,)](x, BT=64)
+            if _use_aiter:
+                k[(1,)](x, BT=64)
+        """,
+        [True, True],
+    ),
+    "names of another platform that stay on Ascend": (
+        """
+        from utils import is_cuda_graph_enabled, is_cuda_available, is_cuda
+        _is_cuda = torch.cuda.is_available()
+
+        def is_ampere():
+            return torch.cuda.is_available()
+
+        def f(x, is_hip, backend):
+            if is_cuda_graph_enabled() or is_cuda_available():
+                k[(1,)](x, BT=64)
+            if _is_cuda or is_ampere():
+                k[(1,)](x, BT=64)
+            if is_hip or backend.is_hopper() or is_cuda(x) or torch.cuda.is_hopper():
+                k[(1,)](x, BT=64)
+            is_xpu = x.is_cuda
+            if is_xpu:
+                k[(1,)](x, BT=64)
+        """,
+        [False, False, False, False],
+    ),
+    "a predicate of the module named for another platform whose test is not read": (
+        """
+        def is_hopper():
+            return torch.cuda.get_device_capability()[0] == 9
+
+        def f(x):
+            if is_hopper():
+                k[(1,)](x, BT=64)
+            if torch.cuda.get_device_capability()[0] == 9:
+                k[(1,)](x, BT=64)
+        """,
+        [True, False],
+    ),
     "module level: the arms of an NPU test, and the code after an exit when it holds": (
         """
         if IS_NPU:

@@ -5,6 +5,7 @@ same path walk with NPU tests holding (`NpuPaths`, a default-targeting signal re
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -38,6 +39,31 @@ OTHER_PLATFORM_METHODS = frozenset(
 # Platform object tests false on Ascend (vllm-ascend's platform is the out-of-tree "npu" one).
 _OTHER_PLATFORM_TESTS = frozenset({"is_cuda", "is_rocm", "is_cuda_alike"})
 
+# The words that name another vendor's GPU, its runtime or one of its architectures in a
+# predicate (`is_hopper()`, `utils.is_hip()`) or a flag (`IS_NVIDIA_HOPPER`, `_is_cuda`,
+# `get_platform().is_sm100`): `_named_for_other`. A test so named holds only there, whatever
+# module it comes from (`from utils import is_hopper, is_ampere` choosing NVIDIA configs, the
+# NPU's in the `else`); the NPU's runtime answers none of them.
+_OTHER_PLATFORM_WORDS = frozenset(
+    {
+        # NVIDIA: vendor and runtime (sglang's `is_cuda()` is `torch.cuda.is_available() and
+        # torch.version.cuda is not None`, None with torch_npu), and its GPU architectures;
+        # `sm90`, `sm100`... are `_ARCHITECTURE`
+        "nvidia", "cuda", "volta", "turing", "ampere", "ada", "lovelace", "hopper", "blackwell",
+        # AMD: vendor, runtime (`is_hip()`: `torch.version.hip is not None`; Triton's backend
+        # "hip"), ROCm; `gfx942`, `cdna3` are `_ARCHITECTURE`
+        "amd", "hip", "rocm",
+        # other accelerators torch and Triton run on: Intel GPUs (`xpu`), Cambricon (`mlu`),
+        # Moore Threads (`musa`), Apple (`mps`), Gaudi (`hpu`), TPUs
+        "intel", "xpu", "mlu", "musa", "mps", "hpu", "tpu",
+    }
+)  # fmt: skip
+_ARCHITECTURE = re.compile(r"sm\d+[a-z]?|gfx\d+\w*|cdna\d*")
+# the other words such a name may hold (`is_cuda_alike`, `is_sm100_or_newer`, `is_gfx95_supported`,
+# `is_hopper_with_cuda_12_3`); not `available` (`is_cuda_available()` may be
+# `torch.cuda.is_available()`, which answers for the NPU), nor `graph` (`is_cuda_graph_enabled`)
+_PREDICATE_WORDS = frozenset({"alike", "supported", "gpu", "arch", "device", "platform", "or", "and", "with", "newer"})
+
 
 class OtherPlatformPaths:
     """Where the module's host code runs only on another platform than Ascend.
@@ -45,10 +71,18 @@ class OtherPlatformPaths:
     A test requires another platform when it holds (or fails) only there: `x.device.type ==
     "cuda"`, `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (any receiver
     named `...platform`), the failing of an NPU test (`IS_NPU`, `is_npu()`, `x.is_npu`,
-    `x.device.type == "npu"`), `not`, a conjunct of a holding `and`, a disjunct of a failing
-    `or`, a name every value bound to which is such a test, and a call of a predicate of the
-    module every truthy return of which is on such a path. Not `x.is_cuda` nor
-    `torch.cuda.is_available()`: torch_npu's `transfer_to_npu` makes them answer for the NPU.
+    `x.device.type == "npu"`), `not`, a conjunct of a holding `and` (both of a failing one),
+    a disjunct of a failing `or` (both of a holding one), a name every value bound to which
+    is such a test, a call of a predicate of the module every truthy return of which is on
+    such a path, the same of a predicate or a flag the module imports from another module of
+    the package, read there (`_definition`: one hop), and a predicate or flag named for
+    another vendor's GPU (`_named_for_other`: `is_hopper()`, `utils.is_hip()`,
+    `IS_NVIDIA_HOPPER`, `get_platform().is_sm100`) unless defined, where on hand, as a test
+    answering for the NPU. Not `x.is_cuda` nor `torch.cuda.is_available()`: torch_npu's
+    `transfer_to_npu` makes them answer for the NPU. Nor a comparison of
+    `torch.cuda.get_device_capability()`: torch_npu's returns None (`[0]` or `>=` raises)
+    and adapters make one up (`(8, 0)`), so it says nothing of where code runs; a predicate
+    so defined and named for an architecture (`is_hopper`) is taken at its name.
 
     On such a path, in functions and at module level: an arm of an `if` or of a conditional
     expression (`a if test else b`) requiring it, the statements after an `if` whose body
@@ -65,6 +99,7 @@ class OtherPlatformPaths:
         self._positions: dict[cst.FunctionDef, set[cst.CSTNode]] = {}
         self._predicates: dict[tuple[str, bool], bool] = {}
         self._assertions: dict[str, bool] = {}  # `_asserting`
+        self._imported_paths: dict[HostIndex, OtherPlatformPaths] = {}  # `_definition`, by module
 
     @cached_property
     def nodes(self) -> set[cst.CSTNode]:
@@ -193,8 +228,9 @@ class OtherPlatformPaths:
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             return self.requires_other(test.expression, not holds, scope, hops)
         if isinstance(test, cst.BooleanOperation):
+            sides = [self.requires_other(side, holds, scope, hops) for side in (test.left, test.right)]
             spread = isinstance(test.operator, cst.And) == holds  # each side must hold (fail) too
-            return spread and any(self.requires_other(side, holds, scope, hops) for side in (test.left, test.right))
+            return any(sides) if spread else all(sides)  # else either side may: both must say so
         if isinstance(test, cst.Comparison):
             tested = _tested_for_none(test)
             if tested is None:
@@ -204,10 +240,13 @@ class OtherPlatformPaths:
         if _names_npu(test):
             return not holds
         if isinstance(test, cst.Call):
-            return self._call_requires_other(test, holds, hops)
+            return self._call_requires_other(test, holds, scope, hops)
         if isinstance(test, cst.Name):
             values, where = self._bound_values(test.value, scope)
-            return bool(values) and all(self.requires_other(value, holds, where, hops + 1) for value in values)
+            if values and all(self.requires_other(value, holds, where, hops + 1) for value in values):
+                return True
+        if isinstance(test, cst.Name | cst.Attribute) and holds:
+            return self._flag_elsewhere(test, scope, hops)
         return False
 
     def _compares_platform(self, test: cst.Comparison, holds: bool) -> bool:
@@ -232,16 +271,91 @@ class OtherPlatformPaths:
             return [], where
         return self.host.bindings.get((name, where), []), where
 
-    def _call_requires_other(self, call: cst.Call, holds: bool, hops: int) -> bool:
-        """`current_platform.is_cuda()`, `is_npu()` failing, a predicate of the module holding."""
+    def _call_requires_other(self, call: cst.Call, holds: bool, scope: Scope, hops: int) -> bool:
+        """`current_platform.is_cuda()`, `is_npu()` failing, a predicate of the module or of
+        another module of the package holding (`_imported_predicate`), or one named for another
+        platform (`_named_predicate`)."""
         func = call.func
         if _names_npu(func):
             return not holds
+        if not holds:
+            return False
         if isinstance(func, cst.Attribute) and func.attr.value in _OTHER_PLATFORM_TESTS and not call.args:
-            return holds and (dotted_name(func.value) or "").rsplit(".", 1)[-1].endswith("platform")
-        if isinstance(func, cst.Name) and holds:
-            return self._is_predicate(func.value, hops)
-        return False
+            return _is_platform(func.value) or self._named_predicate(call, scope)
+        if isinstance(func, cst.Name) and self._is_predicate(func.value, hops):
+            return True
+        return self._imported_predicate(func, scope, hops) or self._named_predicate(call, scope)
+
+    def _imported_predicate(self, func: cst.BaseExpression, scope: Scope, hops: int) -> bool:
+        """`f()` / `utils.f()` with `f` a predicate (`_is_predicate`) of the module of the
+        package it is imported from, read from disk (`HostIndex.imported_definition`)."""
+        found = self._definition(func, scope)
+        return found is not None and found[0]._is_predicate(found[1], hops + 1)
+
+    def _definition(self, reference: cst.BaseExpression, scope: Scope) -> tuple[OtherPlatformPaths, str] | None:
+        """These paths in the module of the package a name of host code is imported from (it
+        imports from no further), and the name there."""
+        name = (dotted_name(reference) or "").rsplit(".", 1)[-1]
+        found = self.host.imported_definition(reference, scope, (name,)) if name else None
+        if found is None:
+            return None
+        host, _, there = found
+        paths = self._imported_paths.get(host)
+        if paths is None:
+            paths = self._imported_paths[host] = type(self)(host)
+        return paths, there
+
+    def _named_predicate(self, call: cst.Call, scope: Scope) -> bool:
+        """`is_hopper()`, `utils.is_hip()`, `platform.is_sm90()`: a call, without arguments,
+        of a predicate named for another platform (`_named_for_other`) that the function does
+        not bind, unless its definition, where on hand (the module's, or that of the module
+        of the package it is imported from), returns a test answering for the NPU
+        (`_answers_for_npu`: `def is_cuda(): return torch.cuda.is_available()`)."""
+        func = call.func
+        if call.args or not _named_for_other(func) or not self._read_from_outside(func, scope):
+            return False
+        name = func.value if isinstance(func, cst.Name) else None
+        if name is not None and self._module_function(name) is not None:
+            returned = [value for value, _ in self.host.returns.get(name, ())]
+        else:
+            found = self._definition(func, scope)
+            returned = [] if found is None else [value for value, _ in found[0].host.returns.get(found[1], ())]
+        return not any(map(_answers_for_npu, returned))
+
+    def _flag_elsewhere(self, flag: cst.Name | cst.Attribute, scope: Scope, hops: int) -> bool:
+        """A flag imported from a module of the package bound there to such a test
+        (`_definition`), or named for another platform (`_named_for_other`: `IS_NVIDIA_HOPPER`,
+        `_is_hip`, `utils.IS_AMD`, `get_platform().is_sm100`) that is no parameter, bound to no
+        test answering for the NPU (`_answers_for_npu`: `_is_cuda = torch.cuda.is_available()`)."""
+        if not self._read_from_outside(flag, scope):
+            return False
+        found = self._definition(flag, scope) if isinstance(flag, cst.Name) or _is_module_attribute(flag) else None
+        if found is not None and found[0].requires_other(cst.Name(found[1]), True, None, hops + 1):
+            return True
+        if not _named_for_other(flag):
+            return False
+        if isinstance(flag, cst.Name):
+            values, _ = self._bound_values(flag.value, scope)
+        else:
+            values = []
+        if found is not None:
+            values += found[0].host.bindings.get((found[1], None), [])
+        return not any(map(_answers_for_npu, values))
+
+    def _read_from_outside(self, node: cst.BaseExpression, scope: Scope) -> bool:
+        """What a name of another platform's test may be: a name no parameter holds (`_is_hip`,
+        an import), an attribute of a platform object (`current_platform.is_hip`,
+        `get_platform().is_sm100`) or of an imported module (`utils.is_hopper`), not of
+        `torch` (whose `x.is_cuda` / `torch.cuda` answer for the NPU under `transfer_to_npu`)."""
+        if isinstance(node, cst.Name):
+            where = self.host._binding_scope(node.value, scope)
+            return where is None or param_named(where, node.value) is None
+        if not isinstance(node, cst.Attribute):
+            return False
+        if _is_platform(node.value):
+            return True
+        head = (dotted_name(node.value) or "").split(".")[0]
+        return _is_module_attribute(node) and head != "torch" and self.host._is_free(head, scope)
 
     def _module_function(self, name: str) -> cst.FunctionDef | None:
         """The module's one function `name` defined outside any other function, else None."""
@@ -382,15 +496,51 @@ class NpuPaths(OtherPlatformPaths):
     def _compares_platform(self, test: cst.Comparison, holds: bool) -> bool:
         return _compares_npu_type(test, holds)
 
-    def _call_requires_other(self, call: cst.Call, holds: bool, hops: int) -> bool:
+    def _call_requires_other(self, call: cst.Call, holds: bool, scope: Scope, hops: int) -> bool:
         if _names_npu(call.func) or dotted_name(call.func) == _NPU_AVAILABLE:
             return holds
         if isinstance(call.func, cst.Name) and holds:
             return self._is_predicate(call.func.value, hops)
         return False
 
+    def _flag_elsewhere(self, flag: cst.Name | cst.Attribute, scope: Scope, hops: int) -> bool:
+        return False  # no name says the NPU's is the only platform left
+
     def _dispatched_elsewhere(self, function: cst.FunctionDef) -> bool:
         return function.name.value == "forward_npu" and first_param(function.params) == "self"
+
+
+def _is_platform(node: cst.BaseExpression) -> bool:
+    """A platform object: `current_platform`, `self.platform`, `get_platform()`."""
+    named = dotted_name(node.func if isinstance(node, cst.Call) and not node.args else node)
+    return (named or "").rsplit(".", 1)[-1].endswith("platform")
+
+
+def _is_module_attribute(node: cst.Attribute) -> bool:
+    """`utils.is_hopper`, `fla.utils.IS_AMD`: an attribute of a dotted name (maybe a module)."""
+    return dotted_name(node.value) is not None
+
+
+def _named_for_other(node: cst.BaseExpression) -> bool:
+    """`is_hopper`, `IS_NVIDIA_SM100`, `_is_hip`, `x.is_cuda_alike`: `is`, then words at
+    least one of which names another platform (`_OTHER_PLATFORM_WORDS`, `_ARCHITECTURE`),
+    the others `_PREDICATE_WORDS` or numbers."""
+    name = node.attr.value if isinstance(node, cst.Attribute) else node.value if isinstance(node, cst.Name) else ""
+    first, *words = name.lower().strip("_").split("_")
+    named = [word for word in words if word in _OTHER_PLATFORM_WORDS or _ARCHITECTURE.fullmatch(word)]
+    return (
+        first == "is"
+        and bool(named)
+        and all(word in _PREDICATE_WORDS or word.isdigit() for word in words if word not in named)
+    )
+
+
+def _answers_for_npu(value: cst.BaseExpression) -> bool:
+    """`torch.cuda.is_available()`, `x.is_cuda`: a test torch_npu's `transfer_to_npu` makes
+    answer for the NPU."""
+    if isinstance(value, cst.Call):
+        return not value.args and dotted_name(value.func) == "torch.cuda.is_available"
+    return isinstance(value, cst.Attribute) and value.attr.value == "is_cuda"
 
 
 def _compares_npu_type(test: cst.Comparison, holds: bool) -> bool:
