@@ -9,11 +9,14 @@ earlier ones):
 - a launch `kernel[grid](..., BT=64)` in host code: keyword (or positional) arguments that are
   literals, or names bound to a literal in the launching function, the module, or a
   parameter default of the launching function (`BT = chunk_size` with `chunk_size: int = 64`);
-  a name the function binds to a different literal in each arm of an `if` gives one set per
+  a conditional expression whose test has no value gives each arm's value (`BLOCK = 131072 if
+  n > 1 << 20 else 1024`: both, `possible_values`), not that of an arm running only on another
+  platform, and none when an arm has no value; a name the function binds to a different literal in each arm of an `if` gives one set per
   value, and so does each arm binding a literal when other arms bind a value known only at run
   time (`BLOCK = 2048` in one arm, `BLOCK = triton.next_power_of_2(n)` in the other: the
   literal is what the launch passes when its arm runs);
-- each `triton.Config({...})` (or `triton.Config(dict(BT=64))`) of an autotune decorator
+- each `triton.Config({...})` (or `triton.Config(dict(BT=64))`, or a name holding one such
+  table that nothing changes: `triton.Config(_BIG)`) of an autotune decorator
   (`configs=` of `triton.autotune` or of a wrapper taking the same keyword), written inline, in
   a name of the module (`configs=CONFIGS`) or returned by a function of it
   (`configs=get_configs()`), including comprehensions over literal lists, `range`s and names
@@ -57,6 +60,7 @@ if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime imp
 
 Value = int | float | bool
 Lookup = Callable[[str], "Value | None"]
+Choices = Mapping[cst.IfExp, bool]  # the arm taken by each conditional expression whose test has no value
 Scope = cst.FunctionDef | None
 Tests = list[tuple[cst.BaseExpression, bool]]  # `if` tests around a host node, with whether each holds
 
@@ -107,12 +111,15 @@ def _number(value: object) -> Value | None:
     return value if isinstance(value, float) else None
 
 
-def evaluate(node: cst.BaseExpression, lookup: Lookup, imports: ImportMap | None = None) -> Value | None:
+def evaluate(
+    node: cst.BaseExpression, lookup: Lookup, imports: ImportMap | None = None, chosen: Choices | None = None
+) -> Value | None:
     """The value of a constant expression over literals and names `lookup` knows (`Class.NAME`
     looked up so, dotted), else None.
 
     Handles arithmetic, comparisons, `and`/`or`/`not`, conditional expressions, `min`/`max`,
-    `triton.cdiv`, `triton.next_power_of_2` and `tl.constexpr(...)`.
+    `triton.cdiv`, `triton.next_power_of_2` and `tl.constexpr(...)`. A conditional expression
+    whose test has no value takes the arm `chosen` gives it, if any (`possible_values`).
     """
     if type(node) is cst.Integer or type(node) is cst.Float:
         return _number(number_literal(node))
@@ -121,7 +128,7 @@ def evaluate(node: cst.BaseExpression, lookup: Lookup, imports: ImportMap | None
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
         return lookup(f"{node.value.value}.{node.attr.value}")  # a class attribute (`module_constants`)
     if isinstance(node, cst.UnaryOperation):
-        value = evaluate(node.expression, lookup, imports)
+        value = evaluate(node.expression, lookup, imports, chosen)
         if value is None:
             return None
         if isinstance(node.operator, cst.Not):
@@ -129,7 +136,7 @@ def evaluate(node: cst.BaseExpression, lookup: Lookup, imports: ImportMap | None
         return -value if isinstance(node.operator, cst.Minus) else value
     if isinstance(node, cst.BinaryOperation):
         operate = _BINARY.get(type(node.operator))
-        left, right = evaluate(node.left, lookup, imports), evaluate(node.right, lookup, imports)
+        left, right = evaluate(node.left, lookup, imports, chosen), evaluate(node.right, lookup, imports, chosen)
         if operate is None or left is None or right is None:
             return None
         if operate in (operator.pow, operator.lshift) and isinstance(right, int) and right > _SHIFT_LIMIT:
@@ -139,27 +146,29 @@ def evaluate(node: cst.BaseExpression, lookup: Lookup, imports: ImportMap | None
         except (ArithmeticError, ValueError, TypeError):
             return None
     if isinstance(node, cst.BooleanOperation):
-        left = evaluate(node.left, lookup, imports)
+        left = evaluate(node.left, lookup, imports, chosen)
         if left is None:  # `x or True` and `x and False` fold all the same (the compiler folds both)
-            right = evaluate(node.right, lookup, imports)
+            right = evaluate(node.right, lookup, imports, chosen)
             return right if isinstance(right, bool) and right == isinstance(node.operator, cst.Or) else None
         if bool(left) != isinstance(node.operator, cst.And):
             return left
-        return evaluate(node.right, lookup, imports)
+        return evaluate(node.right, lookup, imports, chosen)
     if isinstance(node, cst.Comparison):
-        return _compare(node, lookup, imports)
+        return _compare(node, lookup, imports, chosen)
     if isinstance(node, cst.IfExp):
-        test = evaluate(node.test, lookup, imports)
-        return None if test is None else evaluate(node.body if test else node.orelse, lookup, imports)
+        test = evaluate(node.test, lookup, imports, chosen)
+        if test is None and chosen is not None:
+            test = chosen.get(node)
+        return None if test is None else evaluate(node.body if test else node.orelse, lookup, imports, chosen)
     if isinstance(node, cst.Call):
-        return _call(node, lookup, imports)
+        return _call(node, lookup, imports, chosen)
     return None
 
 
-def _compare(node: cst.Comparison, lookup: Lookup, imports: ImportMap | None) -> Value | None:
-    left = evaluate(node.left, lookup, imports)
+def _compare(node: cst.Comparison, lookup: Lookup, imports: ImportMap | None, chosen: Choices | None) -> Value | None:
+    left = evaluate(node.left, lookup, imports, chosen)
     for target in node.comparisons:
-        right = evaluate(target.comparator, lookup, imports)
+        right = evaluate(target.comparator, lookup, imports, chosen)
         operate = _COMPARE.get(type(target.operator))
         if left is None or right is None or operate is None:
             return None
@@ -169,8 +178,8 @@ def _compare(node: cst.Comparison, lookup: Lookup, imports: ImportMap | None) ->
     return True
 
 
-def _call(node: cst.Call, lookup: Lookup, imports: ImportMap | None) -> Value | None:
-    args = [evaluate(a.value, lookup, imports) for a in node.args if a.keyword is None and not a.star]
+def _call(node: cst.Call, lookup: Lookup, imports: ImportMap | None, chosen: Choices | None) -> Value | None:
+    args = [evaluate(a.value, lookup, imports, chosen) for a in node.args if a.keyword is None and not a.star]
     values = [a for a in args if a is not None]
     if not args or len(values) != len(args):
         return None
@@ -192,6 +201,35 @@ def _call(node: cst.Call, lookup: Lookup, imports: ImportMap | None) -> Value | 
     if imports.is_tl(node.func, "constexpr"):
         return values[0]
     return None
+
+
+def possible_values(
+    node: cst.BaseExpression,
+    lookup: Lookup,
+    imports: ImportMap | None = None,
+    excluded: Callable[[cst.IfExp, bool], bool] = lambda choice, arm: False,
+) -> list[Value | None]:
+    """The values a host expression may have (`evaluate`), one for each way the conditional
+    expressions in it whose tests have no value may go: `131072 if n > 1 << 20 else 1024` has
+    both, and so does `min(4096 if fp32 else 8192, BLOCK)` each of its, as nested ones do; None
+    for a way giving no value, and no way taking an arm `excluded` leaves out (an arm run only on
+    another platform). One way (`evaluate`'s value) past `_MAX_CHOICES` such expressions."""
+    open_choices = [
+        choice for choice in walk(node) if type(choice) is cst.IfExp and evaluate(choice.test, lookup, imports) is None
+    ]
+    if not open_choices or len(open_choices) > _MAX_CHOICES:
+        return [evaluate(node, lookup, imports)]
+    found: list[Value | None] = []
+    for arms in itertools.product((True, False), repeat=len(open_choices)):
+        if any(excluded(choice, arm) for choice, arm in zip(open_choices, arms, strict=True)):
+            continue
+        value = evaluate(node, lookup, imports, dict(zip(open_choices, arms, strict=True)))
+        if value not in found:
+            found.append(value)
+    return found
+
+
+_MAX_CHOICES = 4  # conditional expressions of one value whose ways are tried together (16 ways)
 
 
 @dataclass(frozen=True)
@@ -586,8 +624,19 @@ class _HostNames:
         """The values an expression may hold: those of a name (`values`), else its one value."""
         if isinstance(node, cst.Name) and node.value not in ("True", "False"):
             return self.values(node.value, scope, hops)
-        value = evaluate(node, self.lookup(scope, hops), self.imports)
-        return [] if value is None else [value]
+        found = self.possible(node, scope, hops)
+        return [] if None in found else [value for value in found if value is not None]
+
+    def possible(self, node: cst.BaseExpression, scope: Scope, hops: int) -> list[Value | None]:
+        """`possible_values` of a host expression, with the names of `scope`, leaving out the arms
+        of its conditional expressions that run only on another platform (`BLOCK = 4096 if
+        x.device.type == "npu" else 65536`: 4096)."""
+        on_other = self.host.on_other_platform
+
+        def excluded(choice: cst.IfExp, arm: bool) -> bool:
+            return on_other(choice.body if arm else choice.orelse) and not on_other(choice)
+
+        return possible_values(node, self.lookup(scope, hops), self.imports, excluded)
 
     def values(self, name: str, scope: Scope, hops: int = 0) -> list[Value]:
         """Every value `name` may hold in `scope`, one per binding (see `bound`); none when one
@@ -601,11 +650,10 @@ class _HostNames:
         if bound is not None:
             values: list[Value] = []
             for expression in bound:
-                value = evaluate(expression, self.lookup(scope, hops + 1), self.imports)
-                if value is None:
+                found = self.possible(expression, scope, hops + 1)
+                if None in found:
                     return []
-                if value not in values:
-                    values.append(value)
+                values += [value for value in found if value is not None and value not in values]
             return values
         if scope is not None:
             for param in (*scope.params.params, *scope.params.kwonly_params):
@@ -905,9 +953,14 @@ def _config_tables(
     what a name of the scope or module is bound to and what a function of the module returns."""
     imports = names.imports
     if isinstance(node, cst.Call) and imports.is_triton(node.func, "Config"):
+        if names.host.on_other_platform(node):  # none stated for another platform
+            return
         table = _config_table(node)
-        if table is not None and not names.host.on_other_platform(node):  # none stated for another platform
+        if table is not None:
             yield _table_values(table, _loop_lookup(loop, names, scope), imports), node
+        elif (named := _named_table(node, names, scope)) is not None:
+            entries, where = named
+            yield _table_values(entries, names.lookup(where), imports), node
     elif isinstance(node, (cst.List, cst.Tuple)):
         for element in node.elements:
             yield from _config_tables(element.value, names, scope, loop, hops)
@@ -967,10 +1020,37 @@ def _skip_test(statement: cst.CSTNode) -> cst.BaseExpression | None:
     return statement.test if isinstance(only_small_statement(statement.body), cst.Continue) else None
 
 
-def _config_table(config: cst.Call) -> list[tuple[str | None, cst.BaseExpression]] | None:
+Entries = list[tuple[str | None, cst.BaseExpression]]  # a table's keys (None: not a string) and values
+
+
+def _config_table(config: cst.Call) -> Entries | None:
     """The (key, value) entries of a `triton.Config`'s table: `{"BLOCK": 64}` or
     `dict(BLOCK=64)`, first or as `kwargs=`."""
-    table = next((a.value for a in config.args if a.keyword is None or a.keyword.value == "kwargs"), None)
+    return _entries(_table_argument(config))
+
+
+def _table_argument(config: cst.Call) -> cst.BaseExpression | None:
+    """The table a `triton.Config` is given: its first argument, or `kwargs=`."""
+    return next((a.value for a in config.args if a.keyword is None or a.keyword.value == "kwargs"), None)
+
+
+def _named_table(config: cst.Call, names: _HostNames, scope: Scope) -> tuple[Entries, Scope] | None:
+    """The entries of a `triton.Config`'s table given by name (`triton.Config(_BIG)` after
+    `_BIG = {"BLOCK": 131072}`), with the scope binding it: the one dict the name may hold
+    (`HostIndex.dict_sources`), None when it may hold several, or the code changes it."""
+    table = _table_argument(config)
+    if not isinstance(table, cst.Name):
+        return None
+    sources = [*itertools.islice(names.host.dict_sources(table, scope), 2)]
+    if len(sources) != 1:
+        return None
+    [(source, where)] = sources
+    entries = _entries(source) if isinstance(source, cst.BaseExpression) else None
+    return None if entries is None else (entries, where)
+
+
+def _entries(table: cst.BaseExpression | None) -> Entries | None:
+    """The entries of a dict literal or `dict(...)` call, None for anything else."""
     if isinstance(table, cst.Dict):
         return [(str_literal(e.key), e.value) for e in table.elements if isinstance(e, cst.DictElement)]
     if isinstance(table, cst.Call) and isinstance(table.func, cst.Name) and table.func.value == "dict":
@@ -978,9 +1058,7 @@ def _config_table(config: cst.Call) -> list[tuple[str | None, cst.BaseExpression
     return None
 
 
-def _table_values(
-    table: list[tuple[str | None, cst.BaseExpression]], lookup: Lookup, imports: ImportMap
-) -> dict[str, Value]:
+def _table_values(table: Entries, lookup: Lookup, imports: ImportMap) -> dict[str, Value]:
     values: dict[str, Value] = {}
     for key, entry in table:
         value = evaluate(entry, lookup, imports)
