@@ -11,7 +11,8 @@ earlier ones):
   parameter default of the launching function (`BT = chunk_size` with `chunk_size: int = 64`);
   a conditional expression whose test has no value gives each arm's value (`BLOCK = 131072 if
   n > 1 << 20 else 1024`: both, `possible_values`), not that of an arm running only on another
-  platform, and none when an arm has no value; a name the function binds to a different literal in each arm of an `if` gives one set per
+  platform, and none when an arm has no value or the test calls a function (a device's choice:
+  `check_shared_mem()`); a name the function binds to a different literal in each arm of an `if` gives one set per
   value, and so does each arm binding a literal when other arms bind a value known only at run
   time (`BLOCK = 2048` in one arm, `BLOCK = triton.next_power_of_2(n)` in the other: the
   literal is what the launch passes when its arm runs);
@@ -214,11 +215,12 @@ def possible_values(
     both, and so does `min(4096 if fp32 else 8192, BLOCK)` each of its, as nested ones do; None
     for a way giving no value, and no way taking an arm `excluded` leaves out (an arm run only on
     another platform). One way (`evaluate`'s value) past `_MAX_CHOICES` such expressions."""
-    open_choices = [
-        choice for choice in walk(node) if type(choice) is cst.IfExp and evaluate(choice.test, lookup, imports) is None
-    ]
+    choices = [choice for choice in walk(node) if type(choice) is cst.IfExp]
+    open_choices = [choice for choice in choices if evaluate(choice.test, lookup, imports) is None]
     if not open_choices or len(open_choices) > _MAX_CHOICES:
         return [evaluate(node, lookup, imports)]
+    if any(_queries_device(choice.test, imports) for choice in open_choices):
+        return [None]  # `64 if check_shared_mem("hopper") else 32`: a device's choice, not a workload's
     found: list[Value | None] = []
     for arms in itertools.product((True, False), repeat=len(open_choices)):
         if any(excluded(choice, arm) for choice, arm in zip(open_choices, arms, strict=True)):
@@ -230,6 +232,26 @@ def possible_values(
 
 
 _MAX_CHOICES = 4  # conditional expressions of one value whose ways are tried together (16 ways)
+_DATA_FUNCTIONS = frozenset({"len", "min", "max", "int", "abs", "bool", "float", "isinstance"})
+
+
+def _queries_device(test: cst.BaseExpression, imports: ImportMap | None) -> bool:
+    """The test calls a function (not a method of a value, `x.numel()`, nor a builtin or
+    `triton.cdiv`-like arithmetic): `check_shared_mem(...)`, `is_hopper()`,
+    `torch.cuda.get_device_capability()`, which may answer per device, one way on Ascend (fla's
+    `check_shared_mem` is False there: the NPU driver reports `max_shared_mem` 1)."""
+    return any(type(call) is cst.Call and _is_function(call.func, imports) for call in walk(test))
+
+
+def _is_function(func: cst.BaseExpression, imports: ImportMap | None) -> bool:
+    """A called function (not a method of a value), other than a builtin or `triton.cdiv`-like
+    arithmetic (`_queries_device`)."""
+    if isinstance(func, cst.Name):
+        return func.value not in _DATA_FUNCTIONS
+    if imports is None:
+        return True
+    arithmetic = any(imports.is_triton(func, name) for name in ("cdiv", "next_power_of_2"))
+    return root_name(func) in imports.imported and not arithmetic
 
 
 @dataclass(frozen=True)

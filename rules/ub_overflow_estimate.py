@@ -71,7 +71,8 @@ host function defaults; each arm of a conditional expression whose test has no v
 one configuration (`BLOCK = 131072 if n > 1 << 20 else 1024`: both; also nested, inside
 `min(...)` or `triton.next_power_of_2(...)`, or written in the launch), not an arm that runs on
 another platform only (`4096 if x.device.type == "npu" else 65536`: 4096), and none when an arm
-is no constant; a name bound to a different literal in
+is no constant or the test calls a function (`64 if check_shared_mem() else 32`, a device's
+choice); a name bound to a different literal in
 each arm of an `if` gives one configuration per value, and so does a literal bound in one arm
 when another computes the value at run time: the literal is what the launch passes when its
 arm runs, and the finding names that assignment's line; likewise where a call passes such a
