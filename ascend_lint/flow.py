@@ -72,6 +72,7 @@ NOTHING: Assumptions = frozenset()
 CONSTANT: list[Variant] = [(CONST, NOTHING)]
 
 NARROW_INTS = frozenset({"int32", "int16", "int8", "uint32", "uint16", "uint8"})
+WIDE_INTS = frozenset({"int64", "uint64"})
 _METADATA_ATTRS = frozenset({"dtype", "shape", "type", "ndim", "numel"})
 _LEAVES = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis)
 _CONSTANT_LEAVES = frozenset({*_LEAVES, cst.FormattedString, cst.ConcatenatedString})
@@ -369,7 +370,7 @@ class Flow:
         the receiver (in a definition it reads) counts unless the cast's result is scaled
         again (`scaled_after`). Empty for other casts."""
         parts = self.cast_parts(cast)
-        if parts is None or not self.is_int64(parts[1]):
+        if parts is None or not self.is_wide_int(parts[1]):
             return {}
         receiver = parts[0]
         specs = self.specialisations(receiver)
@@ -759,16 +760,17 @@ class Flow:
         when another type."""
         if dtype is None:
             return variants
-        width = WIDE if self.is_int64(dtype) else NARROW if self.is_narrow_int(dtype) else 0
+        width = WIDE if self.is_wide_int(dtype) else NARROW if self.is_narrow_int(dtype) else 0
         return [((flags & ~WIDTHS) | width, assumed) for flags, assumed in variants]
 
-    def is_int64(self, dtype: cst.BaseExpression) -> bool:
-        """`tl.int64` (any alias, or a name bound to it: `bound`) or `"int64"`."""
+    def is_wide_int(self, dtype: cst.BaseExpression) -> bool:
+        """A 64-bit integer type: `tl.int64` or `tl.uint64` (any alias, or a name bound to it:
+        `bound`), or its name as a string. Either makes the arithmetic on the value 64-bit, and
+        a cast to either comes too late for a multiply that wrapped in int32 before it."""
         dtype = self.bound(dtype)
         full = self.imports.resolve(dtype)
-        if full is not None:
-            return full.endswith(".int64")
-        return isinstance(dtype, cst.SimpleString) and dtype.value.strip("\"'") == "int64"
+        name = full.rsplit(".", 1)[-1] if full is not None else (str_literal(dtype) or "")
+        return name in WIDE_INTS
 
     def is_narrow_int(self, dtype: cst.BaseExpression) -> bool:
         """`tl.int32` or a smaller integer type (any alias, or a name the body binds to it), or
@@ -2422,7 +2424,7 @@ def build_flow(
     flow = Flow(imports, body, pointer_arguments, passed_constants)
     builder = _Builder(flow)
     for name, node, flags in params:
-        if node.annotation is not None and flow.is_int64(node.annotation.annotation):
+        if node.annotation is not None and flow.is_wide_int(node.annotation.annotation):
             flags |= WIDE  # `T: tl.int64`: an i64 argument, so arithmetic on it is int64
         builder.emit(DEF, node, name=name, value_flags=flags)
     builder.block(suite_lines(body))

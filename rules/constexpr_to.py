@@ -5,8 +5,8 @@ Flags `.to(...)` calls in a kernel whose receiver is
 1. a constexpr value (a `tl.constexpr` parameter, a literal, an expression of those) or an
    integer Triton-Ascend may specialise into one (an unannotated scalar parameter not listed
    in `do_not_specialize`) — *constexpr has no `.to`*; or
-2. integer arithmetic that multiplies a runtime int32 index and casts to int64 afterwards,
-   `(i_b * T).to(tl.int64)` — *the multiply wraps in int32 first*.
+2. integer arithmetic that multiplies a runtime int32 index and casts to int64 (or uint64)
+   afterwards, `(i_b * T).to(tl.int64)` — *the multiply wraps in int32 first*.
 
 Not flagged: a name assigned in the kernel body (`c = BT * 2; c.to(...)`), a scalar the host
 passes as a float, a multiply with an operand already int64, a cast to a pointer type, and a
@@ -43,7 +43,8 @@ Safe. `x.to(tl.int64)` becomes `tl.cast(x, tl.int64)` (same value, also valid on
 constexpr). For a cast after arithmetic, every index term (program ids, loop indices and
 names derived from them) inside the expression is cast first —
 `(i_b * T + i_t).to(tl.int64)` becomes `tl.cast(i_b, tl.int64) * T + tl.cast(i_t, tl.int64)` —
-so each product is computed in int64; the result has the same value whenever the int32
+so each product is computed in int64 (in uint64 for a `.to(tl.uint64)`, the cast's own
+dtype); the result has the same value whenever the int32
 computation did not overflow, and the right value when it did. The rewritten sum stays one
 operand (parenthesized where the cast was an operand, `(...).to(tl.int64) * K`), keeps the
 parentheses that hold its lines when written over several, and keeps the outer cast when its
@@ -418,6 +419,21 @@ def k(a_ptr, c_ptr, M, stride_am, BLOCK_M: tl.constexpr, NUM_SMS: tl.constexpr, 
 """,
     )
     INVALID = (
+        # a cast to uint64 comes as late as one to int64 (FlagOS's `(batch * TS + start).to(tl.uint64)`)
+        Example(
+            """
+@triton.jit
+def k(x, T, D: tl.constexpr):
+    i_b = tl.program_id(0)
+    b = tl.load(x + (i_b * T * D).to(tl.uint64))  # expect
+""",
+            fixed="""
+@triton.jit
+def k(x, T, D: tl.constexpr):
+    i_b = tl.program_id(0)
+    b = tl.load(x + tl.cast(i_b, tl.uint64) * T * D)
+""",
+        ),
         # the product made by the caller, cast in the device function
         """
 @triton.jit

@@ -1316,7 +1316,7 @@ def _widened_after_multiply(cast: cst.Call, kernel: Kernel) -> cst.BaseExpressio
     fix casts `bos` as well."""
     flow = kernel.flow
     parts = flow.cast_parts(cast)
-    if parts is None or not flow.is_int64(parts[1]) or flow.scaled_after(cast):
+    if parts is None or not flow.is_wide_int(parts[1]) or flow.scaled_after(cast):
         return None
     read, copy = kernel.at_call(cast)
     if any(multiply is not None for multiply in read.index_multiplies_widened(copy).values()):

@@ -855,7 +855,7 @@ def _unwidened_key(key: str, terms: Terms) -> str:
     else `key`."""
     node, flow = terms.atoms[key], terms.flow
     parts = flow.cast_parts(node) if isinstance(node, cst.Call) else None
-    if parts is None or not flow.is_int64(parts[1]):
+    if parts is None or not flow.is_wide_int(parts[1]):
         return key
     inner = terms.of(parts[0])
     if len(inner) != 1:
