@@ -284,6 +284,8 @@ def _check(args: argparse.Namespace) -> int:
     from .reporters import render
     from .reporters.statistics import FORMATS as STATISTICS_FORMATS
 
+    if args.statistics and args.diff:  # as ruff: the diff is the output, with no table to print
+        raise ConfigError("--statistics cannot be used with --diff")
     if args.statistics and args.output_format not in STATISTICS_FORMATS:
         raise ConfigError(f"--statistics has no {args.output_format} form (it takes {', '.join(STATISTICS_FORMATS)})")
     settings = _check_settings(args)
@@ -300,6 +302,10 @@ def _check(args: argparse.Namespace) -> int:
         if args.diff:  # the diff of what would be fixed; a file that cannot be is an error
             sys.stdout.write(outcome.diff)
             _print_errors(results, args.verbose)
+            if args.output_format in TEXT_FORMATS:
+                from .reporters.text import would_fix
+
+                sys.stderr.write(would_fix(results, args.unsafe_fixes))
             return EXIT_ERROR if any(r.error for r in results) else EXIT_FINDINGS if outcome.diff else EXIT_CLEAN
         if stdin is not None:
             # ruff's convention: the fixed buffer goes to stdout, the report to stderr; the buffer

@@ -683,7 +683,28 @@ def test_diff_without_fixes_prints_nothing(tmp_path):
     path = tmp_path / "clean.py"
     path.write_text("import triton\n")
     done = run_cli("--diff", path.name, cwd=tmp_path)
-    assert (done.returncode, done.stdout) == (0, "")
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        ((), "Would fix 2 findings (1 fix available with `--unsafe-fixes`).\n"),
+        (("--unsafe-fixes",), "Would fix 3 findings.\n"),
+        (("--select", "ASC003"), "No findings would be fixed (1 fix available with `--unsafe-fixes`).\n"),
+        (("--output-format", "json"), ""),  # data formats: stderr holds errors only
+    ],
+)
+def test_diff_says_on_stderr_what_it_would_fix_as_ruff_does(kernel_file, tmp_path, args, said):
+    done = run_cli("--diff", *args, kernel_file.name, cwd=tmp_path)
+    assert done.stderr == said
+
+
+def test_statistics_cannot_go_with_diff(kernel_file, tmp_path):
+    """As ruff: the diff is what `--diff` prints, so a statistics table was dropped without a word."""
+    done = run_cli("--diff", "--statistics", kernel_file.name, cwd=tmp_path)
+    assert done.returncode == 2
+    assert "--statistics cannot be used with --diff" in done.stderr
 
 
 def test_diff_names_the_files_it_cannot_fix_and_exits_2(kernel_file, tmp_path):

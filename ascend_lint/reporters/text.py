@@ -98,6 +98,18 @@ def fixes_applied(results: list[FileResult]) -> str:
     return "".join(f"{line}\n" for line in out)
 
 
+def would_fix(results: list[FileResult], unsafe: bool) -> str:
+    """`--diff`'s closing line on stderr (ruff's): how many findings the diff fixes, and how many
+    more unsafe fixes would without `--unsafe-fixes`; nothing when there are neither."""
+    fixed = sum(sum(result.fixed.values()) for result in results)
+    unapplied = 0 if unsafe else sum(1 for r in results for f in r.findings if f.fix and f.fix.applicability == "unsafe")
+    more = f"{unapplied} fix{'es' * (unapplied != 1)} available with `--unsafe-fixes`"
+    if fixed:
+        findings = f"{fixed} finding{'s' * (fixed != 1)}"
+        return f"Would fix {findings} ({more}).\n" if unapplied else f"Would fix {findings}.\n"
+    return f"No findings would be fixed ({more}).\n" if unapplied else ""
+
+
 def summary(results: list[FileResult], listed: bool = True) -> str:
     """The closing lines; `listed`: with the findings that have no fix, one a line."""
     findings = [f for r in results for f in r.findings]
