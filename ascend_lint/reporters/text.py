@@ -102,7 +102,9 @@ def would_fix(results: list[FileResult], unsafe: bool) -> str:
     """`--diff`'s closing line on stderr (ruff's): how many findings the diff fixes, and how many
     more unsafe fixes would without `--unsafe-fixes`; nothing when there are neither."""
     fixed = sum(sum(result.fixed.values()) for result in results)
-    unapplied = 0 if unsafe else sum(1 for r in results for f in r.findings if f.fix and f.fix.applicability == "unsafe")
+    unapplied = (
+        0 if unsafe else sum(1 for r in results for f in r.findings if f.fix and f.fix.applicability == "unsafe")
+    )
     more = f"{unapplied} fix{'es' * (unapplied != 1)} available with `--unsafe-fixes`"
     if fixed:
         findings = f"{fixed} finding{'s' * (fixed != 1)}"
