@@ -1,7 +1,8 @@
 """The facts rules share about one kernel body, built in a single walk.
 
-The walk turns the body into *events* in evaluation order — a name read, a name definition,
-a call — linked into a control-flow graph (branches, loops with back-edges, break/continue,
+The walk turns the body into *events* in evaluation order — a name read, a name definition
+(by `=`, `+=`, a loop target, or an assignment expression `(r := v)`, after `v`'s events and
+before the rest of the expression reads `r`), a call — linked into a control-flow graph (branches, loops with back-edges, break/continue,
 return). On top of that:
 
 - value flags per expression, where it stands: is it a constexpr, a specialisable int, a
@@ -397,7 +398,9 @@ class Flow:
                 continue
             seen.add(node)
             parent = self.parents.get(node)
-            if isinstance(parent, cst.BinaryOperation | cst.AugAssign):
+            if isinstance(parent, cst.NamedExpr):
+                pending.append(parent)  # `(row := v)` is `v` where written, and `row` after (below)
+            elif isinstance(parent, cst.BinaryOperation | cst.AugAssign):
                 if isinstance(parent.operator, cst.Multiply | cst.MultiplyAssign):
                     return True
                 if isinstance(parent.operator, cst.Add | cst.Subtract | cst.AddAssign | cst.SubtractAssign):
@@ -458,6 +461,8 @@ class Flow:
             if isinstance(parent, cst.BinaryOperation | cst.UnaryOperation):
                 pending.append(parent)
                 continue
+            if isinstance(parent, cst.NamedExpr):
+                pending.append(parent)  # `(row := v)` is `v` where written, and `row` after (below)
             if isinstance(parent, cst.Subscript) and parent.value is node and axes_view_of(parent) is node:
                 pending.append(parent)  # a broadcast (`row[:, None]`)
                 continue
@@ -497,7 +502,10 @@ class Flow:
         broadcast (`x[:, None]`, `x[None, :]`), the bounds of a clamp (`tl.minimum(a, b)`,
         `tl.maximum(a, b)`), the values of a choice (`tl.where(c, a, b)`: `a`, `b`), the value a
         compiler hint passes on (`tl.multiple_of(a, n)`, `tl.max_contiguous(a, n)`), the arms of
-        a conditional expression (`a if c else b`: `arms`); none for other nodes."""
+        a conditional expression (`a if c else b`: `arms`), the value an assignment expression
+        binds (`(r := a)`: `a`); none for other nodes."""
+        if isinstance(node, cst.NamedExpr):
+            return (node.value,)
         viewed = axes_view_of(node)
         if viewed is not None:
             return (viewed,)
@@ -562,6 +570,8 @@ class Flow:
             parts: list[cst.BaseExpression | None] = [node.left, node.right]
         elif isinstance(node, cst.UnaryOperation):
             parts = [node.expression]
+        elif isinstance(node, cst.NamedExpr):
+            parts = [node.value]
         elif isinstance(node, cst.IfExp):
             parts = list(self.arms(node, spec))
         elif isinstance(node, cst.Name):
@@ -594,6 +604,8 @@ class Flow:
             )
         elif isinstance(node, cst.UnaryOperation):
             parts = [node.expression]
+        elif isinstance(node, cst.NamedExpr):  # `(r := i_b * T)`: the value it binds
+            parts = [node.value]
         elif isinstance(node, cst.IfExp):  # the arms `spec` compiles (`arms`)
             parts = self.arms(node, spec)
         elif not follow:
@@ -674,6 +686,8 @@ class Flow:
             return self._call_variants(node, part)
         if type(node) is cst.Lambda:
             return [(TENSOR, NOTHING)]
+        if type(node) is cst.NamedExpr:  # `(r := v)` is the value of `v`
+            return part(node.value)
         if type(node) is cst.IfExp:
             return self._choice_variants(node, part)
         if type(node) is cst.BooleanOperation:
@@ -1445,6 +1459,10 @@ class Flow:
         definition = self._definition_at.get(target)
         return [definition] if definition is not None else None
 
+    def binding(self, node: cst.NamedExpr) -> Event | None:
+        """The definition an assignment expression makes (`(bos := v)`: of `bos`, valued `v`)."""
+        return self._definition_at.get(node.target)
+
     @cached_property
     def _definition_at(self) -> dict[cst.CSTNode, Event]:
         """Each definition by the node it is at (a target name, an augmented assignment)."""
@@ -1499,14 +1517,18 @@ class Flow:
     def _alias_choices(self, definition: Event) -> list[tuple[cst.Name, Assumptions]]:
         """The names a definition binds its target to when it is an alias, each with the
         constexpr test outcomes under which it is that one (`view_choices`): the name itself or
-        a view of it (`a = x`, `a = x.to(t)`, `a = tl.trans(x)`, `a = x if T else y`, or such a
-        value paired with `a` in `a, b = x, y`; unpacking `a, b = x` is not one)."""
+        a view of it (`a = x`, `a = x.to(t)`, `a = tl.trans(x)`, `a = x if T else y`, `(a :=
+        tl.trans(x))`, or such a value paired with `a` in `a, b = x, y`; unpacking `a, b = x` is
+        not one)."""
         target, value = definition.node, definition.value
         if not (isinstance(target, cst.Name) and value is not None):
             return []
         sources = [(source, held) for source, held in self.view_choices(value) if source in self.read_events]
         if not sources:
             return []
+        named = self.parents.get(target)
+        if isinstance(named, cst.NamedExpr) and named.value is value:  # `(a := x.to(t))`
+            return sources
         for small in getattr(definition.statement, "body", ()):
             if isinstance(small, cst.Assign):
                 targets = [assigned.target for assigned in small.targets]
@@ -1583,6 +1605,8 @@ class Flow:
         viewed = axes_view_of(node)
         if viewed is not None:
             return viewed
+        if isinstance(node, cst.NamedExpr):  # `(b_t := tl.trans(b))`: the value it binds
+            return node.value
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus):
             return node.expression
         if isinstance(node, cst.Attribute) and node.attr.value == "T" and self.imports.resolve(node) is None:
@@ -2394,6 +2418,9 @@ class _Builder:
         elif type(node) is cst.Tuple or type(node) is cst.List:
             for item in node.elements:
                 self.expr(item.value)
+        elif type(node) is cst.NamedExpr:  # `(r := v)`: `v` is evaluated, then bound to `r`
+            self.expr(node.value)
+            self.assign_target(node.target, node.value)
         elif type(node) is cst.IfExp:  # in the order written: `body if test else orelse`
             outer = self.choices
             self.choices = (*outer, (node, True))

@@ -56,7 +56,8 @@ receiver choosing between values on a constexpr test (`(tl.load(cu + i_b) if IS_
 arm with no index (a load, a literal); one chosen at run time gets no fix (Triton needs both
 arms of an `scf.if` of one type). A `.to()` with options beyond
 the dtype (`bitcast=True`, `fp_downcast_rounding=`) gets no fix, nor a multiply made before
-the cast (the index must be cast where it is made).
+the cast (the index must be cast where it is made), nor a receiver holding an assignment
+expression (`(r := i_b * T).to(tl.int64)`: casting inside it would make `r` int64 too).
 
 ## Details
 ### The two forms
@@ -181,6 +182,10 @@ MADE_ELSEWHERE = "the int32 multiply is not written in the cast's receiver (it i
 CHOSEN_AT_RUN_TIME = (
     "the value is chosen at run time (`a if test else b`): Triton needs both arms of one type, "
     "so cast the index in each arm"
+)
+BINDS_A_NAME = (
+    "the receiver binds `{name}` (`{name} := ...`): casting its index terms would make `{name}` int64 too; "
+    "cast the index by hand where `{name}` should stay int32, or bind it on a line of its own"
 )
 WRAP_MESSAGE = "cast after multiply wraps in int32{when}: cast the index first (`tl.cast(..., tl.int64) * ...`)"
 
@@ -745,7 +750,10 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
                 written = flow.index_arithmetic_multiply(receiver, wrapping[0], follow=False)
                 alias = kernel.imports.language_alias
                 fix: FixPlan | Declined = Declined(NO_LANGUAGE_NAME)
-                if _chosen_at_run_time(written_receiver, source_flow):
+                bound = next((part for part in walk(written_receiver) if isinstance(part, cst.NamedExpr)), None)
+                if bound is not None:
+                    fix = Declined(BINDS_A_NAME.format(name=context.module.code_for_node(bound.target)))
+                elif _chosen_at_run_time(written_receiver, source_flow):
                     fix = Declined(CHOSEN_AT_RUN_TIME)
                 elif alias is not None:
                     cast_terms = _cast_index_terms(written_receiver, source_flow, dtype, alias)
@@ -940,6 +948,9 @@ def _made_at(
 
 
 def _unparenthesized(node: cst.BaseExpression) -> cst.BaseExpression:
+    """`node` without its parentheses, but an assignment expression (`tl.cast((r := v), t)`)."""
+    if isinstance(node, cst.NamedExpr):
+        return node
     return node.with_changes(lpar=(), rpar=()) if getattr(node, "lpar", None) else node
 
 

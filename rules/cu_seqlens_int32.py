@@ -92,7 +92,9 @@ _seq_start(cu_seqlens, i_n)`, `_seq_start` loading `cu_seqlens` with `.to(tl.int
 load it returns as it casts it, `return tl.load(cu + i_n).to(tl.int32)`, or a name it binds
 to one and returns, `bos = tl.load(cu + i_n).to(tl.int32)` then `return bos, eos - bos`,
 counts when the caller passes a boundary pointer, whatever the function names its parameter), also
-picked by `tl.where(c, bos, start)`.
+picked by `tl.where(c, bos, start)`. A load bound by an assignment expression where it is
+multiplied (`((bos := tl.load(cu_seqlens + i_n).to(tl.int32)) * HV + i_hv) * V`) is one there
+and in the reads of `bos` after it; the product holding the `:=` gets no fix (cast it by hand).
 
 A device function no launch runs is read with what its
 calls pass (Triton inlines it with the caller's values): a parameter some call passes an int32
@@ -933,10 +935,10 @@ def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
                 reads = [
                     sub
                     for sub in _arithmetic_leaves(product, flow)
-                    if isinstance(sub, cst.Name) and _offset_of(sub, flow, offsets)
+                    if isinstance(sub, cst.Name | cst.NamedExpr) and _offset_of(sub, flow, offsets)
                 ]
-                names = sorted({read.value for read in reads})
-                sources = sorted({offsets[d] for read in reads for d in flow.reaching(read) if d in offsets})
+                names = sorted({_named(read) for read in reads})
+                sources = sorted({source for read in reads if (source := _offset_of(read, flow, offsets))})
                 site = flow.written(product)  # `t *= H` for the `t * H` the flow builds
                 shown = [(source, int32_tensors[source]) for source in sources if source in int32_tensors]
                 yield Report(
@@ -956,8 +958,14 @@ def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
                 )
 
 
+def _named(read: cst.Name | cst.NamedExpr) -> str:
+    """The name an offset is read or bound as."""
+    name = read.target if isinstance(read, cst.NamedExpr) else read
+    return name.value if isinstance(name, cst.Name) else ""
+
+
 def _fix(
-    product: cst.BinaryOperation, reads: list[cst.Name], kernel: Kernel, context: ModuleContext
+    product: cst.BinaryOperation, reads: list[cst.Name | cst.NamedExpr], kernel: Kernel, context: ModuleContext
 ) -> FixPlan | Declined:
     """Each read of an offset in the product cast to int64; none for an augmented `t *= H`
     (its target cannot be wrapped in a cast), nor when the product's value also reaches a
@@ -967,6 +975,9 @@ def _fix(
     flow = kernel.flow
     if flow.written(product) is not product:
         return Declined("the offset is multiplied in place (`t *= stride`)")
+    bound = next((_named(read) for read in reads if isinstance(read, cst.NamedExpr)), None)
+    if bound is not None:
+        return Declined(f"the offset is bound by `{bound} := ...` where it is multiplied: cast it there by hand")
     reached = flow.value_reaches([product], kernel.block_offsets(flow))
     if reached is not None:
         offset, used = reached
@@ -1256,7 +1267,11 @@ def _int32_boundary_load(
 
 
 def _offset_of(node: cst.CSTNode, flow: Flow, offsets: dict[Event, str]) -> str | None:
-    """The boundary pointer of an int32 sequence offset `node` reads, if it reads one."""
+    """The boundary pointer of an int32 sequence offset `node` reads, or binds (`(bos :=
+    tl.load(cu_seqlens + i_n).to(tl.int32))`), if it reads or binds one."""
+    if isinstance(node, cst.NamedExpr):
+        binding = flow.binding(node)
+        return offsets.get(binding) if binding is not None else None
     if not isinstance(node, cst.Name):
         return None
     return next((offsets[d] for d in flow.reaching(node) if d in offsets), None)
@@ -1379,7 +1394,11 @@ def _arithmetic_leaves(node: cst.BaseExpression, flow: Flow) -> Iterator[cst.Bas
 def _leaves(
     node: cst.BaseExpression, flow: Flow, operators: tuple[type[cst.BaseBinaryOp], ...]
 ) -> Iterator[cst.BaseExpression]:
-    """The operands of a tree of `operators`, broadcasts and clamps."""
+    """The operands of a tree of `operators`, broadcasts and clamps; an assignment expression
+    (`(bos := ...)`) is one, as the name it binds would be."""
+    if isinstance(node, cst.NamedExpr):
+        yield node
+        return
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, operators):
         yield from _leaves(node.left, flow, operators)
         yield from _leaves(node.right, flow, operators)

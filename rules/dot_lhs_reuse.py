@@ -52,7 +52,9 @@ statement and the dot consumes it instead: `tl.dot(b_A_c, ...)`, leaving `b_A` (
 alias of it) intact. Values are unchanged under
 standard `tl.dot` semantics (`+ 0.0` changes only the sign of a zero: `-0.0 + 0.0` is `+0.0`,
 which is why the compiler cannot drop it). No fix is offered when the dot's statement is not a
-plain one-statement line.
+plain one-statement line, when a read the copy would replace is in the value of an assignment
+expression (`tl.dot((b_t := tl.trans(b_A)), b_v)`: `b_t` would change), or when `:=` binds the
+tile in the dot's own statement.
 
 ## Details
 ### Tiles only dots use
@@ -68,7 +70,7 @@ then the rule keeps them.
 The analysis follows control flow: the left operand may be wrapped (`b_a.to(...)`,
 `tl.trans(b_a)`, `b_a.trans()` or `b_a.T`, a reshape or view, `-b_a`), nested dots clobber
 the inner left operand first, a reassignment ends tracking, an alias (`b_keep = b_a`, chained,
-or paired in `a, b = x, y`) is the same tile as the name it was taken from, and so is a name
+or paired in `a, b = x, y`, or bound by `:=`) is the same tile as the name it was taken from, and so is a name
 bound to a wrapped tile (`p_cast = p.to(v.dtype)`: `tl.dot(p_cast, v)` clobbers `p` as
 `tl.dot(p.to(v.dtype), v)` does; also to a choice between two such wraps of it, `p.to(tl.float8e5)
 if FP8 else p.to(v.dtype)`), so its reads are reads of the clobbered tile until it is
@@ -1218,6 +1220,11 @@ class _CopyPlanner:
         definitions = self.flow.reaching_defs(lhs_read, tile.value)
         if not definitions:  # a global, which Triton reads as a constexpr: `.to` of it is ASC002's
             return Declined(f"no assignment of the kernel reaches `{tile.value}`: it is no tile the kernel computes")
+        if any(definition.statement is statement for definition in definitions):
+            return Declined(
+                f"`{tile.value}` is bound by `:=` in the dot's own statement, so a copy on the line before"
+                " would copy an older value"
+            )
         dtypes = {self._stated_dtype(definition) for definition in definitions}
         if dtypes & _WIDE_INTS:
             return Declined(
@@ -1225,6 +1232,13 @@ class _CopyPlanner:
             )
         copy_of = _float_copy if dtypes and dtypes <= _FLOATS else _dtype_keeping_copy
         groups = self._read_groups(lhs_read, dot, tile, statement, reads)
+        rewritten = (clobber.names or (tile,)) if groups is None else [read.node for group in groups for read in group]
+        bound = next(filter(None, (_binding_around(node, self.flow) for node in rewritten)), None)
+        if bound is not None:
+            return Declined(
+                f"a read the copy would replace is in the value `:=` binds to `{bound.value}`:"
+                f" the rewrite would change what `{bound.value}` holds; copy `{tile.value}` by hand"
+            )
         if groups is None:
             copy = self.context.fresh_names.fresh(f"{tile.value}_c")
             changes: tuple[InsertBefore | Replace, ...] = (
@@ -1293,6 +1307,16 @@ class _CopyPlanner:
             return False
         (block, index), (other_block, other_index) = here[depth], there[depth]
         return other_block is block and other_index >= index
+
+
+def _binding_around(node: cst.CSTNode, flow: Flow) -> cst.Name | None:
+    """The name an assignment expression holding `node` binds (`b_t` of `(b_t := tl.trans(b))` for `b`), if any."""
+    parent = flow.parents.get(node)
+    while isinstance(parent, cst.BaseExpression | cst.Arg | cst.Element | cst.BaseSlice | cst.SubscriptElement):
+        if isinstance(parent, cst.NamedExpr) and isinstance(parent.target, cst.Name):
+            return parent.target
+        parent = flow.parents.get(parent)
+    return None
 
 
 def _read_copy(read: Event, tile: str, copy: str) -> Replace:

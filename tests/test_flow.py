@@ -1045,3 +1045,28 @@ def test_the_reads_of_many_rewritten_slots_are_resolved_in_linear_steps(monkeypa
     one name share the walk, so doubling the body doubles the steps (not quadruples them)."""
     small, large = walk_steps(40, monkeypatch), walk_steps(80, monkeypatch)
     assert large <= 2.2 * small, (small, large)
+
+
+def test_an_assignment_expression_binds_its_target_after_its_value() -> None:
+    """`(r := pid * BT)` defines `r` (after the reads of its value, before the rest of the
+    statement reads `r`), so a later read of `r` holds `pid * BT`: not a global, which Triton
+    would read as a constexpr; the walrus itself has its value's flags."""
+    flow = flow_of(
+        """
+@triton.jit
+def k(x, T, BT: tl.constexpr):
+    pid = tl.program_id(0)
+    if (r := pid * BT) < T + r:
+        tl.store(x + r, 0.0)
+"""
+    )
+    (definition,) = flow.defs["r"]
+    assert definition.kind == DEF and isinstance(definition.value, cst.BinaryOperation)
+    pid_read = next(e for e in flow.events if e.kind == READ and e.name == "pid")
+    r_reads = reads(flow, "r")
+    assert len(r_reads) == 2 and pid_read.index < definition.index < r_reads[0].index
+    assert all(flow.reaching(read.node) == [definition] for read in r_reads)
+    assert all(flow.flags(read.node) & PID and not flow.is_constexpr(read.node) for read in r_reads)
+    walrus = flow.parents[definition.node]
+    assert isinstance(walrus, cst.NamedExpr) and flow.binding(walrus) is definition
+    assert flow.flags(walrus) & PID
