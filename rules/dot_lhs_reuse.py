@@ -52,9 +52,7 @@ statement and the dot consumes it instead: `tl.dot(b_A_c, ...)`, leaving `b_A` (
 alias of it) intact. Values are unchanged under
 standard `tl.dot` semantics (`+ 0.0` changes only the sign of a zero: `-0.0 + 0.0` is `+0.0`,
 which is why the compiler cannot drop it). No fix is offered when the dot's statement is not a
-plain one-statement line, when a read the copy would replace is in the value of an assignment
-expression (`tl.dot((b_t := tl.trans(b_A)), b_v)`: `b_t` would change), or when `:=` binds the
-tile in the dot's own statement.
+plain one-statement line, nor where it would rewrite inside a `:=` (Details).
 
 ## Details
 ### Tiles only dots use
@@ -144,6 +142,12 @@ nothing.
 multiplication operator, and compiling `tl.store(c, x @ y)` stops with a `CompilationError` at
 the `@` (its message, `'MatMult' object has no attribute '__name__'`, comes from the report of
 the unsupported operator failing in turn). Such a kernel never runs, so nothing is clobbered.
+
+### Assignment expressions
+A name bound by `:=` to the tile or a view of it (`tl.dot((b_t := tl.trans(b_A)), b_v)`) is an
+alias like one bound by `=`. No fix is offered when a read the copy would replace is in the
+value of an assignment expression (`b_t` would then bind the copy), nor when `:=` binds the tile
+in the dot's own statement (a copy on the line before would copy an older value).
 """
 
 from __future__ import annotations
