@@ -423,6 +423,8 @@ def _changed_lines(args: argparse.Namespace) -> ChangedLines | None:
     """The lines `--diff-base` / `--diff-file` name, or None without either."""
     if not (args.diff_base or args.diff_file):
         return None
+    if args.diff_file == "-" and "-" in args.paths:
+        raise ConfigError("--diff-file - cannot be used with stdin as a file to lint (`-`, `--stdin-filename`)")
     from .changed_lines import changed_lines
 
     return changed_lines(diff_base=args.diff_base, diff_file=args.diff_file)

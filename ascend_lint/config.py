@@ -463,7 +463,7 @@ def find_config(start: Path) -> Path | None:
     start = real_path(start)
     for folder in (start, *start.parents) if os.path.isdir(start) else start.parents:
         candidate = folder / "pyproject.toml"
-        if os.path.isfile(candidate) and "ascend-lint" in _toml(candidate).get("tool", {}):
+        if os.path.isfile(candidate) and "ascend-lint" in _tools(_toml(candidate)):
             return candidate
     return None
 
@@ -478,14 +478,22 @@ def _toml(path: Path) -> dict[str, Any]:
     return data
 
 
+def _tools(data: dict[str, Any]) -> dict[str, Any]:
+    """The `[tool]` table of a TOML document; none when `tool` is not a table (`tool = 1`)."""
+    tools = data.get("tool", {})
+    return tools if isinstance(tools, dict) else {}
+
+
 def read_config(path: Path) -> dict[str, Any]:
     """The settings table of a configuration file: `[tool.ascend-lint]` of a pyproject.toml, or
     of any file holding that table (`--config ci.toml` written like a pyproject.toml); else the
     file's top level (a file of the keys alone)."""
     data = _toml(path)
-    tool = data.get("tool")
-    pyproject_like = path.name == "pyproject.toml" or (isinstance(tool, dict) and "ascend-lint" in tool)
-    table: dict[str, Any] = data.get("tool", {}).get("ascend-lint", {}) if pyproject_like else data
+    tools = _tools(data)
+    pyproject_like = path.name == "pyproject.toml" or "ascend-lint" in tools
+    table = tools.get("ascend-lint", {}) if pyproject_like else data
+    if not isinstance(table, dict):  # `[tool] ascend-lint = "select"`
+        raise ConfigError(f"{path}: `tool.ascend-lint` must be a table ([tool.ascend-lint])")
     unknown = sorted(set(table) - KNOWN_KEYS)
     if unknown:
         where = (

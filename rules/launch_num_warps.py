@@ -1342,10 +1342,15 @@ FALLBACK = CONFIGS[2]
         index = target.slice[0].slice if isinstance(target, cst.Subscript) else None
         key = str_literal(index.value) if isinstance(index, cst.Index) else None
         if key is not None and key in knobs:
+            others = [flat_code(each.target) for each in statement.targets[1:]]
             yield Report(
                 target,
                 f"`{key}` stored into a launch-kwargs dict has no effect on Ascend; delete it",
-                fix=Declined(WHOLE_STATEMENT_REASON),
+                fix=Declined(
+                    f"the statement also binds {', '.join(f'`{name}`' for name in others)}: remove the store by hand"
+                    if others
+                    else WHOLE_STATEMENT_REASON
+                ),
                 facts=_option_facts(key, statement.value),
             )
 

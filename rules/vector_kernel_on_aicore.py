@@ -79,8 +79,10 @@ A kernel counts as using `tl.dot` when it calls `tl.dot` / `tl.dot_scaled`, or a
 package read from disk (`from .op import safe_dot`; as for the device functions ASC003
 follows), whose body decides, whatever its name. A helper imported from a module no file of the
 package holds (`from fla.ops.utils.op import safe_dot` with fla neither installed nor in the tree)
-cannot be read: it counts when its name says matrix multiply (`dot`, `mm`,
-`matmul` in it: `safe_dot`, `op.safe_dot(...)` after `from fla.ops.utils import op`). A mixed cube/vector kernel, one splitting each
+cannot be read: it counts when a word of its name says matrix multiply (`dot`, `tdot`, `mm`,
+`bmm`, `gemm`, `matmul`, `mma`, words split at `_`, digits and case changes: `safe_dot`,
+`op.safe_dot(...)` after `from fla.ops.utils import op`, `batchedMatmul`; not `apply_gamma`,
+`summarize_rows` or `comm_barrier`, which only hold the letters). A mixed cube/vector kernel, one splitting each
 AI core's work between its cores itself (`with extension.scope(core_mode="vector"):`,
 `extension.sub_vec_id()`), is written for the AI core count and not flagged either. Part of the `perf` group
 (`ignore = ["perf"]` turns the performance rules off).
@@ -88,6 +90,7 @@ AI core's work between its cores itself (`with extension.scope(core_mode="vector
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 
 import libcst as cst
@@ -101,7 +104,10 @@ MESSAGE = (
     "vector kernel on the cube core count: `{kernel}` has no `tl.dot` but its grid is `{axis}` "
     "(num_aicore); launch it on `num_vectorcore` (twice as many vector cores on A2)"
 )
-_MATMUL_WORDS = ("dot", "mm", "matmul")
+# words of a helper's name that say matrix multiply (`_name_words`): whole words, as `mm` is
+# also in `gamma`, `summarize`, `comm`
+_MATMUL_WORDS = frozenset({"dot", "tdot", "mm", "bmm", "gemm", "matmul", "mma"})
+_WORD_BREAKS = re.compile(r"[_\d]+|(?<=[a-z])(?=[A-Z])")
 
 
 class VectorKernelOnAicore(Rule):
@@ -456,9 +462,14 @@ def _runs_on_ai_cores(kernel: Kernel, seen: set[Kernel]) -> bool:
         func = event.call.func
         name = func.value if isinstance(func, cst.Name) and kernel.imports.resolve(func) else None
         name = name or kernel.unread_import(event.call)  # its body is not on disk: only its name says
-        if name and any(word in name.lower() for word in _MATMUL_WORDS):
+        if name and not _MATMUL_WORDS.isdisjoint(_name_words(name)):
             return True
     return False
+
+
+def _name_words(name: str) -> set[str]:
+    """The words of a name, lower case: `safe_dot` → {safe, dot}, `batchedMatmul` → {batched, matmul}."""
+    return {word.lower() for word in _WORD_BREAKS.split(name) if word}
 
 
 def _splits_ai_cores(call: cst.Call) -> bool:

@@ -280,6 +280,22 @@ def test_unknown_code_on_the_command_line(project: Path, capsys, option: str) ->
     assert code == 2 and "ASC0001" in err and option in err
 
 
+@pytest.mark.parametrize("text", ["[tool]\nascend-lint = 1\n", '[tool]\nascend-lint = "select"\n'])
+@pytest.mark.parametrize("name", ["pyproject.toml", "ci.toml"])
+def test_a_settings_entry_that_is_no_table_is_a_usage_error(project: Path, capsys, text: str, name: str) -> None:
+    """Before, `ascend-lint = 1` was a traceback (`TypeError` in the lookup) and `"select"` was
+    read as a table of its letters ("unknown key(s): c, e, l, s, t")."""
+    config = write(project, name, text)
+    code, findings, err = run(*(["--config", str(config)] if name != "pyproject.toml" else []), capsys=capsys)
+    assert (code, findings) == (2, [])
+    assert err == f"ascend-lint: error: {config}: `tool.ascend-lint` must be a table ([tool.ascend-lint])\n"
+
+
+def test_a_tool_entry_that_is_no_table_is_not_this_projects_configuration(project: Path, capsys) -> None:
+    write(project, "pyproject.toml", "tool = 1\n")
+    assert codes(capsys=capsys) == ALL
+
+
 def test_missing_config_file(project: Path, capsys) -> None:
     code, _, err = run("--config", "nowhere.toml", capsys=capsys)
     assert code == 2 and "nowhere.toml" in err

@@ -216,6 +216,32 @@ def k(x, h, o, BT: tl.constexpr):
     assert finding.no_fix_reason is not None and finding.no_fix_reason.startswith("`b_k` is read in the dot's own")
 
 
+def test_a_knob_stored_by_a_chained_assignment_names_what_else_it_binds(lint):
+    findings = lint("""\
+import torch_npu
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, n, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 1.0)
+
+
+def run(x, n):
+    kw = {"BLOCK": 128}
+    kw["num_warps"] = nw = 4
+    kw["num_stages"] = 2
+    k[(1,)](x, n, **kw)
+    return nw
+""")
+    reasons = {f.location.row: f.no_fix_reason for f in findings}
+    assert reasons == {
+        13: "the statement also binds `nw`: remove the store by hand",
+        14: "the statement adds nothing else: delete it by hand",
+    }
+
+
 def test_declined_fixes_are_not_offered_and_say_why(lint):
     """An OR-ed flag whose arm is reachable with the flag off, a walk whose stride per task is
     not what its entry offset says, a `.to()` with a bitcast: no provably right rewrite

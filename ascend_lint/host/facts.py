@@ -399,10 +399,11 @@ def run_grid(call: cst.Call) -> cst.Arg | None:
 def bound_launcher(value: cst.BaseExpression) -> cst.Subscript | None:
     """`kernel[grid]` when a launcher holds it: `kernel[grid]` itself, or
     `functools.partial(kernel[grid], *args, **kwargs)` (`partial(...)` after `from functools
-    import partial`), whose arguments go before those of its calls (`Launch.partial`)."""
+    import partial`, `ft.partial(...)` after `import functools as ft`: a `partial` of any module,
+    given a launcher), whose arguments go before those of its calls (`Launch.partial`)."""
     if isinstance(value, cst.Subscript):
         return value
-    if not isinstance(value, cst.Call) or dotted_name(value.func) not in ("functools.partial", "partial"):
+    if not isinstance(value, cst.Call) or (dotted_name(value.func) or "").rsplit(".", 1)[-1] != "partial":
         return None
     first = value.args[0] if value.args else None
     if first is None or first.keyword is not None or first.star or not isinstance(first.value, cst.Subscript):
