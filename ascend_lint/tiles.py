@@ -33,6 +33,8 @@ control-flow graph of the flow of its body with the device functions it calls in
   - a scalar operand of a float comparison or of a float `tl.maximum`/`tl.minimum`/`tl.clamp` is
     splatted into a full tile, hoisted out of loops (`splats`; `tl.where` and arithmetic take
     scalars as they are).
+  - transcendental math (`tanh`, `tl.sigmoid`, `erf`, `sin`, `pow`, a scalar over a tile, ...)
+    holds fp32 temporaries of its shape while it runs (`MATH_TEMPORARIES`, `temporaries`).
 """
 
 from __future__ import annotations
@@ -86,7 +88,34 @@ _POINTER_FNS = frozenset({"make_block_ptr", "advance", "make_tensor_descriptor"}
 _REDUCTIONS = frozenset({"sum", "max", "min", "argmax", "argmin", "reduce", "xor_sum", "prod"})
 _KEEP_DIMS_AT = {"sum": 2, "xor_sum": 2, "max": 4, "min": 4}  # keep_dims's position; argmax, reduce...: 3
 _SCANS = frozenset({"cumsum", "cumprod", "associative_scan", "sort", "flip"})
-_EXPANDED = {"sigmoid": 1}  # measured: `tl.sigmoid` of an fp32 tile plans one more fp32 tile; exp, log do not
+# Transcendental and special math: fp32 temporaries of the operation's shape the compiler's
+# expansion holds while it runs, (needed, laid out): `needed` when UB is short (what an overflow
+# `requires`), `laid out` when there is room. Measured with bishengir-compile (Ascend910B3,
+# `bench/calibrate_ub.py`'s harness, docs/ub-estimate.md "Transcendental math"): one op per kernel,
+# `z = op(x)` on a [BLOCK] tile, fp32 and bf16-cast-to-fp32, BLOCK 8192-32768, and 2-D [32|128, 256];
+# e.g. fp32 BLOCK=32768 (x 128 KiB): tanh `requires` 256 KiB, erf 384 KiB, sin 640 KiB, exp 128 KiB.
+# Spellings are one name: `tl.x`, `tl.math.x`, `libdevice.x` (`triton.language.extra.*`), `x.exp()`.
+# Not listed, measured without temporaries: exp, exp2, log, log10, log1p, expm1, sqrt, sqrt_rn,
+# abs, tile / tile (`/`, `tl.fdiv`, `div_rn`), `tl.where` over them.
+MATH_TEMPORARIES: dict[str, tuple[int, int]] = {
+    "sigmoid": (1, 1),  # 1 / (1 + exp(-x)): the splatted 1 (none when a tile multiplies the result)
+    "tanh": (1, 1),
+    "sinh": (1, 1),
+    "cosh": (1, 1),
+    "log2": (1, 1),
+    "rsqrt": (1, 1),
+    "reciprocal": (1, 1),  # as `1.0 / x` (a reciprocal)
+    "erf": (2, 3),
+    "sin": (4, 5),
+    "cos": (4, 5),
+    "tan": (5, 5),
+    "atan": (5, 5),
+    "pow": (1, 1),  # `pow(x, 3.0)`; `pow(x, y)` of two tiles: POW_TILES
+}
+POW_TILES = (7, 7)
+RECIPROCAL_TEMPORARIES = (1, 1)  # `1.0 / x`, `tl.fdiv(1.0, x)`: the numerator splatted into a tile
+_RECIPROCALS = frozenset({"sigmoid", "reciprocal"})
+_DIVISIONS = frozenset({"fdiv", "div_rn", "div_rz"})
 # measured: a float tl.maximum/tl.minimum (propagate_nan NONE, the default) is a NaN-aware select
 # that lays out two fp32 temporaries and its result in a buffer of its own while there is room
 # (tl.clamp: both selects); with propagate_nan=ALL it is a plain vector max/min
@@ -186,7 +215,10 @@ class TileValue:
     zero: bool = False  # `tl.zeros`
     across_rows: bool = False  # a reduction along a leading axis
     carries: tuple[TileValue, ...] = ()  # computed element by element from these tiles' elements
-    expanded: int = 0  # fp32 temporaries the compiler expands the operation into (`tl.sigmoid`: 1)
+    expanded: int = 0  # fp32 temporaries laid out only when there is room (a float `tl.maximum`: 3)
+    temporaries: int = 0  # fp32 temporaries needed while it runs (MATH_TEMPORARIES: `tanh` 1, `erf` 2)
+    reciprocal: bool = False  # a scalar over a tile (`tl.sigmoid`, `1.0 / x`): its temporary is the splatted
+    # scalar, which a tile multiplying the result makes unnecessary (`x * tl.sigmoid(x)` is `x / (1 + exp(-x))`)
     splats: tuple[Splat, ...] = ()  # its scalar operands, each splatted into a tile of its shape
     select: bool = False  # a float tl.maximum/tl.minimum (a discrete access's loop computes it element by element)
     gathers: tuple[TileValue, ...] = ()  # in UB only for these strided loads' gathers (for the cube core)
@@ -581,6 +613,8 @@ class _Builder:
         if adding and _tile(right) and _zeros_like(left, right):
             return right
         value = self.elementwise(node, [left, right])
+        if value is not None and type(operator) is cst.Divide and not _tile(left):
+            _reciprocal(value)  # `1.0 / x`: the numerator is splatted into a tile
         left_node = node.left if type(node) is cst.BinaryOperation else getattr(node, "target", None)
         # integer widths never depend on pointers; lanes already int64 need no flow query
         if value is not None and value.width.integer and value.width.resolve({}) < WIDE_INDEX.bits:
@@ -840,7 +874,10 @@ class _LanguageCall:
         if name in _EXTREMA:
             return self.extremum()
         if not _tile(source):
-            return builder.elementwise(self.node, self.results)
+            value = builder.elementwise(self.node, self.results)
+            if value is not None and name in _DIVISIONS and not _tile(self.arg(0, "x")[1]):  # `tl.fdiv(1.0, x)`
+                _reciprocal(value)
+            return value
         return self.from_tile(source)
 
     def from_tile(self, source: Operand) -> TileValue | None:
@@ -881,8 +918,11 @@ class _LanguageCall:
             sub = self.arg(1, "sub")[1]
             return self.new(ELEMENTWISE, source.shape, source.width, data + ([(sub, DATA)] if _tile(sub) else []))
         value = self.builder.elementwise(self.node, self.results)
-        if value is not None and name in _EXPANDED:
-            value.expanded = _EXPANDED[name]
+        if value is not None and name in MATH_TEMPORARIES:
+            tiled_exponent = name == "pow" and _tile(self.arg(1, "arg1")[1])
+            value.temporaries, laid_out = POW_TILES if tiled_exponent else MATH_TEMPORARIES[name]
+            value.expanded = laid_out - value.temporaries
+            value.reciprocal = name in _RECIPROCALS
         return value
 
     def extremum(self) -> TileValue | None:
@@ -918,6 +958,12 @@ class _LanguageCall:
         data = [p for p in parts[1:] if _tile(p)]
         width = _arith(*(p.width for p in data)) if data else FP32
         return self.new(WHERE, _broadcast(tiles), width, [(p, DATA) for p in tiles])
+
+
+def _reciprocal(value: TileValue) -> None:
+    """A scalar divided by a tile (`1.0 / x`, `tl.fdiv(1.0, x)`): measured, one more fp32 tile."""
+    value.temporaries, laid_out = RECIPROCAL_TEMPORARIES
+    value.expanded, value.reciprocal = laid_out - value.temporaries, True
 
 
 def _keyword(arg: cst.Arg) -> str | None:

@@ -13,9 +13,11 @@ statement with what is live around it:
   if one copy of it is large enough); a reduction needs its input's fp32 partials as scratch;
   comparing broadcast integer tiles widens both to full int32 tiles; arithmetic mixing a 16-bit
   float tile with an fp32 one holds an fp32 copy of it; `tl.gather` gets its own buffer and
-  an int32 index tile while it runs; `tl.sigmoid` lays out one more fp32
-  tile, a float `tl.maximum`/`tl.minimum` two and its own result (which dead buffers can hold when
-  space is short: in `planned`, not in `bytes`);
+  an int32 index tile while it runs; transcendental math (`tanh`, `erf`, `sin`, `tl.sigmoid`,
+  `1.0 / x`, ...) holds the fp32 temporaries of its expansion (`tiles.MATH_TEMPORARIES`: in
+  `bytes` and `planned`, a few more in `planned` only); a float `tl.maximum`/`tl.minimum` lays out
+  two and its own result (which dead buffers can hold when space is short: in `planned`, not in
+  `bytes`);
 - **splats**: a scalar operand of a float comparison or of a float `tl.maximum`/`tl.minimum` is a full
   tile, one per scalar, shape and width, held from the kernel's entry (from its first use for a
   scalar the body computes) to its last use, or to the end of the outermost loop around it;
@@ -369,14 +371,26 @@ class _Measures:
             return count * 2 // halve
         if op.kind == GATHER:  # an int32 tile of the index's shape while it runs
             return count * 4 // halve
+        temporaries = _temporaries(op)  # transcendental math's fp32 temporaries (tiles.MATH_TEMPORARIES)
+        scratch = temporaries * count * 4
+        if temporaries and self.narrow(op):  # measured: `tl.erf(x)` of a bf16 tile needs what `tl.erf(x.to(fp32))`
+            scratch -= count * 2  # does: the 16-bit buffer is free once converted, and the model holds it
         if op.kind == ELEMENTWISE and self.widens(op):  # `bf16 tile + fp32 tile`: an fp32 copy of the first
-            return count * 4 // halve
-        return 0
+            scratch += count * 4
+        return scratch // halve
 
     def splat(self, op: TileValue, splat: Splat) -> int:
         """The bytes of a scalar splatted to the operation's shape."""
         size = (self.elements(op) or 0) * splat.width.resolve(self.pointer_bits) // 8 // (2 if op.split else 1)
         return -(-size // ALIGN) * ALIGN
+
+    def narrow(self, op: TileValue) -> bool:
+        """A full-size 16-bit float operand, computed on in fp32."""
+        return any(
+            operand.width.resolve(self.pointer_bits) == 16 and not differs(operand.shape, op.shape)
+            for operand, _ in op.operands
+            if not operand.width.integer
+        )
 
     def widens(self, op: TileValue) -> bool:
         """Arithmetic mixing a full-size 16-bit float tile with a 32-bit float one."""
@@ -646,6 +660,40 @@ class _Evaluation:
                 for i in inside:
                     extra[i] = extra.get(i, 0) + arms[1 - side][1]
         return extra
+
+
+def _temporaries(op: TileValue) -> int:
+    """The fp32 temporaries an operation needs while it runs: its math expansion's
+    (`tiles.MATH_TEMPORARIES`), none for a reciprocal that a tile multiplies (measured:
+    `x * tl.sigmoid(x)` needs 2 tiles of x's shape, as `x / (1 + tl.exp(-x))`; `tl.sigmoid(x)`
+    alone needs 2 as well, its result in x's buffer and the splatted 1 in the other), nor for one
+    whose users a discrete access computes element by element (the division goes with them)."""
+    if op.reciprocal and op.users and all(_multiplied(user, op) or _by_element(user) for user, _ in op.users):
+        return 0
+    return op.temporaries
+
+
+def _by_element(user: TileValue | None) -> bool:
+    return user is not None and not user.ub and user.kind in (ELEMENTWISE, CAST)
+
+
+def _multiplied(user: TileValue | None, op: TileValue) -> bool:
+    """`user` multiplies `op` by another tile (`x * s`, `s * x`, `x *= s`) that takes the division.
+    Of two reciprocals multiplied, only the right one folds (measured: `tl.sigmoid(x) *
+    tl.sigmoid(y)` needs 3 tiles of their shape, one splatted 1)."""
+    node = user.node if user is not None else None
+    if isinstance(node, cst.BinaryOperation):
+        operator: cst.CSTNode = node.operator
+    elif isinstance(node, cst.AugAssign):
+        operator = node.operator
+    else:
+        return False
+    if user is None or type(operator) not in (cst.Multiply, cst.MultiplyAssign) or len(user.operands) != 2:
+        return False
+    (left, _), (right, _) = user.operands
+    if op in sources(right):
+        return True
+    return op in sources(left) and not any(value.reciprocal for value in sources(right))
 
 
 def _static_trips(loop: Loop, lookup: Lookup) -> int:
