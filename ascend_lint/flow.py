@@ -170,6 +170,17 @@ def test_key(test: cst.BaseExpression) -> tuple[str, bool]:
     """An `if`'s or a conditional expression's test as (normalised code without leading
     `not`s and the brackets around them: `if (FLAG):` and `if not(FLAG):` test `FLAG`,
     polarity of the arm taken when it holds)."""
+    tested, polarity = _tested(test)
+    return "".join(cst.Module([]).code_for_node(tested).split()), polarity
+
+
+def test_text(test: cst.BaseExpression) -> str:
+    """The test `test_key` keys, as written with its whitespace normalised (`cu is not None`,
+    `MODE == 2`, on one line): how a message names it."""
+    return " ".join(cst.Module([]).code_for_node(_tested(test)[0]).split())
+
+
+def _tested(test: cst.BaseExpression) -> tuple[cst.BaseExpression, bool]:
     polarity = True
     while test.lpar or (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
         if test.lpar:
@@ -177,7 +188,7 @@ def test_key(test: cst.BaseExpression) -> tuple[str, bool]:
         else:
             assert isinstance(test, cst.UnaryOperation)
             test, polarity = test.expression, not polarity
-    return "".join(cst.Module([]).code_for_node(test).split()), polarity
+    return test, polarity
 
 
 @dataclass(eq=False)
@@ -1321,6 +1332,12 @@ class Flow:
             return True
         key, polarity = self.choice_key(choice)
         return (key, polarity != arm) not in outcomes or not self.is_constexpr(choice.test)
+
+    def test_text(self, key: str) -> str:
+        """The test a specialisation's key names (`test_key`: `cuisnotNone`), as written in the
+        body (`test_text`: `cu is not None`): how a message says when."""
+        tests = [*(branch.node.test for branch in self.branches), *self._test_keys]
+        return next((test_text(test) for test in tests if test_key(test)[0] == key), key)
 
     def choice_key(self, choice: cst.IfExp) -> tuple[str, bool]:
         """A conditional expression's test keyed as an `if` test is (`test_key`)."""

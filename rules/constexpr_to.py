@@ -53,10 +53,9 @@ other than `tl.arange` / `tl.program_id` / `tl.cdiv`): there the cast truncates 
 parameter nothing shows to be a float is taken for an int, as the finding takes it. A
 receiver choosing between values on a constexpr test (`(tl.load(cu + i_b) if IS_VARLEN else i_b
 * T).to(tl.int64)`) has each arm's index terms cast and keeps the outer cast, which widens an
-arm with no index (a load, a literal); one chosen at run time gets no fix (Triton needs both
-arms of an `scf.if` of one type). A `.to()` with options beyond
-the dtype (`bitcast=True`, `fp_downcast_rounding=`) gets no fix, nor a multiply made before
-the cast (the index must be cast where it is made), nor a receiver holding an assignment
+arm with no index (a load, a literal); an index term in an arm chosen at run time gets no fix
+(Triton needs both arms of an `scf.if` of one type). No fix either when the rewrite would leave
+an int32 multiply (see Details), nor a receiver holding an assignment
 expression (`(r := i_b * T).to(tl.int64)`: casting inside it would make `r` int64 too).
 
 ## Details
@@ -145,6 +144,16 @@ and `_row_off(i_bh, T, H, K).to(tl.int64)`, `_row_off` returning `(i_b * T * H +
 casts a product made in int32 (reported at the cast, the helper's multiply related; no fix:
 the index must be cast in the helper).
 
+### What the fix casts, and when it declines
+A device function's call returning an index (`_batch(H)` returning
+`tl.program_id(1) // H`) is an index term: `(_batch(H) * T).to(tl.int64)` becomes
+`tl.cast(_batch(H), tl.int64) * T`. A runtime choice beside the index
+(`i_b * T + (1 if i_t > 0 else 0)`) keeps the fix. No fix for a `.to()` with options beyond
+the dtype (`bitcast=True`, `fp_downcast_rounding=`), a multiply made before the cast (the index
+must be cast where it is made), a rewrite that would leave an int32 multiply (a term to cast
+that is itself a product: `x = i_b * T` then `(x * K).to(tl.int64)`), or a term to cast that
+may hold a fraction (`/`): the fix never removes the finding while the wrap stays.
+
 ### The dtype
 The dtype may be a name: a module-level alias (`IDX = tl.int64`) or one the kernel binds as a
 constexpr (`INDEX_DTYPE: tl.constexpr = tl.int64`, as inductor writes it).
@@ -180,13 +189,18 @@ ANNOTATED_INT_MESSAGE = (
 CONSTEXPR_MESSAGE = "constexpr has no .to: `{receiver}` can be a constexpr on Ascend; use `tl.cast({receiver}, ...)`"
 MADE_ELSEWHERE = "the int32 multiply is not written in the cast's receiver (it is in a definition or a call it reads): cast its index there"
 CHOSEN_AT_RUN_TIME = (
-    "the value is chosen at run time (`a if test else b`): Triton needs both arms of one type, "
-    "so cast the index in each arm"
+    "an index to cast is in an arm of a value chosen at run time (`a if test else b`): Triton needs "
+    "both arms of one type, so cast each arm to the same dtype by hand"
 )
 BINDS_A_NAME = (
     "the receiver binds `{name}` (`{name} := ...`): casting its index terms would make `{name}` int64 too; "
     "cast the index by hand where `{name}` should stay int32, or bind it on a line of its own"
 )
+NOT_WIDENED = (
+    "casting the index terms written in the receiver would leave the int32 multiply uncast "
+    "(a term is itself a product, or no index to cast is written there): cast the index where it is multiplied"
+)
+FRACTIONAL_TERM = "an index term to cast may hold a fraction (a `/` makes it): casting it first would truncate it"
 WRAP_MESSAGE = "cast after multiply wraps in int32{when}: cast the index first (`tl.cast(..., tl.int64) * ...`)"
 
 
@@ -740,7 +754,6 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
             event = flow.call_events[copy]
             assert isinstance(copy.func, cst.Attribute)
             receiver, written_receiver, dtype = copy.func.value, func.value, call.args[0].value
-            source_flow = flow if copy is call else kernel.flow
             # each specialisation the receiver's value depends on (`if IS_VARLEN:` ... `else:`)
             specs = flow.specialisations(receiver)
             multiplies = flow.index_multiplies_widened(copy)
@@ -748,21 +761,8 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
             if wrapping:
                 multiply = multiplies[wrapping[0]]
                 written = flow.index_arithmetic_multiply(receiver, wrapping[0], follow=False)
-                alias = kernel.imports.language_alias
-                fix: FixPlan | Declined = Declined(NO_LANGUAGE_NAME)
-                bound = next((part for part in walk(written_receiver) if isinstance(part, cst.NamedExpr)), None)
-                if bound is not None:
-                    fix = Declined(BINDS_A_NAME.format(name=context.module.code_for_node(bound.target)))
-                elif _chosen_at_run_time(written_receiver, source_flow):
-                    fix = Declined(CHOSEN_AT_RUN_TIME)
-                elif alias is not None:
-                    cast_terms = _cast_index_terms(written_receiver, source_flow, dtype, alias)
-                    # `((...) * scale).to(tl.int64)`: the cast truncates; `(a if c else b)`: an arm
-                    # with no index to cast (`tl.load(...)`, `0`) is widened by the cast alone
-                    if not _integral(written_receiver, kernel, context) or _chooses(written_receiver):
-                        cast_terms = _tl_cast(cast_terms, dtype, alias)
-                    cast_terms = fitted(cast_terms, call, source_flow.parents.get(call))
-                    fix = self._fix(call, cast_terms, "Cast the index terms before the arithmetic")
+                terms = _Terms(kernel, context, flow, copy is not call)
+                fix = self._wrap_fix(call, written_receiver, dtype, terms, wrapping)
                 yield Report(
                     call,
                     WRAP_MESSAGE.format(when=_when(wrapping, specs, receiver, event, flow)),
@@ -815,6 +815,40 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
                     fix=Declined(MADE_ELSEWHERE),
                     facts={"receiver": context.module.code_for_node(source.func.value), "cause": "multiply"},
                 )
+
+    def _wrap_fix(
+        self,
+        call: cst.Call,
+        receiver: cst.BaseExpression,
+        dtype: cst.BaseExpression,
+        terms: _Terms,
+        wrapping: list[Assumptions],
+    ) -> FixPlan | Declined:
+        """Each index term written in the receiver cast before the arithmetic, read with the flow
+        the finding was (`Kernel.at_call`: `_batch(H)` in `(_batch(H) * T).to(tl.int64)` is the
+        program id the device function returns). Declined when a term to cast is an arm of a
+        choice made at run time, when the receiver binds a name (`:=`), or when the rewrite would
+        leave an int32 multiply the finding names uncast (the finding would go and the wrap stay)."""
+        alias = terms.kernel.imports.language_alias
+        if alias is None:
+            return Declined(NO_LANGUAGE_NAME)
+        bound = next((part for part in walk(receiver) if isinstance(part, cst.NamedExpr)), None)
+        if bound is not None:
+            return Declined(BINDS_A_NAME.format(name=terms.context.module.code_for_node(bound.target)))
+        cast: list[cst.BaseExpression] = []
+        cast_terms = _cast_index_terms(receiver, terms, dtype, alias, cast)
+        if any(_in_runtime_arm(term, receiver, terms) for term in cast):
+            return Declined(CHOSEN_AT_RUN_TIME)
+        if not _widens_every_multiply(receiver, cast, terms, wrapping):
+            return Declined(NOT_WIDENED)
+        if any(_may_be_fractional(terms.seen(term), terms.flow) for term in cast):
+            return Declined(FRACTIONAL_TERM)
+        # `((...) * scale).to(tl.int64)`: the cast truncates; `(a if c else b)`: an arm with no
+        # index to cast (`tl.load(...)`, `0`) is widened by the cast alone
+        if not _integral(receiver, terms) or _chooses(receiver):
+            cast_terms = _tl_cast(cast_terms, dtype, alias)
+        cast_terms = fitted(cast_terms, call, terms.kernel.flow.parents.get(call))
+        return self._fix(call, cast_terms, "Cast the index terms before the arithmetic")
 
     def _constexpr_template(
         self,
@@ -878,7 +912,8 @@ def _when(
     follow = not flow.scaled_after(cast.call)
     if not shared or not others or any(flow.int32_index_multiply(receiver, spec, follow) for spec in others):
         return ""
-    return " (when " + " and ".join(f"`{key}` is {str(outcome).lower()}" for key, outcome in sorted(shared)) + ")"
+    said = (f"`{flow.test_text(key)}` is {str(outcome).lower()}" for key, outcome in sorted(shared))
+    return " (when " + " and ".join(said) + ")"
 
 
 def _makes_an_address(cast: cst.Call, flow: Flow) -> bool:
@@ -961,15 +996,40 @@ def _tl_cast(value: cst.BaseExpression, dtype: cst.BaseExpression, alias: str) -
     )
 
 
+class _Terms:
+    """The receiver as written, read with the flow the finding was made with (`Kernel.at_call`):
+    a node of a statement the inlining rewrote is read as its copy there (the call
+    `_batch(H)` as `ret·_batch`, the program id `_batch` returns), any other as itself."""
+
+    def __init__(self, kernel: Kernel, context: ModuleContext, flow: Flow, rewritten: bool) -> None:
+        self.kernel, self.context, self.flow, self.rewritten = kernel, context, flow, rewritten
+
+    def seen(self, node: cst.BaseExpression) -> cst.BaseExpression:
+        copy = self.kernel.inlined.copy_of(node) if self.rewritten else None
+        return copy if isinstance(copy, cst.BaseExpression) else node
+
+    def written(self, node: cst.CSTNode) -> cst.CSTNode:
+        return self.kernel.inlined.written(node) if self.rewritten else node
+
+    def is_index(self, node: cst.BaseExpression) -> bool:
+        """A runtime int32 index (a program id, a loop index, a call returning one)."""
+        return bool(self.flow.flags(self.seen(node)) & INDEX)
+
+
 def _cast_index_terms(
-    node: cst.BaseExpression, flow: Flow, dtype: cst.BaseExpression, alias: str
+    node: cst.BaseExpression,
+    terms: _Terms,
+    dtype: cst.BaseExpression,
+    alias: str,
+    cast: list[cst.BaseExpression],
 ) -> cst.BaseExpression:
-    """Rewrite each index leaf (program id / loop index term) as `tl.cast(leaf, int64)`. A
-    receiver written over several lines keeps the parentheses that hold its lines together."""
+    """Rewrite each index leaf (program id / loop index term, a call returning one) as
+    `tl.cast(leaf, int64)`, adding the leaves cast to `cast`. A receiver written over several
+    lines keeps the parentheses that hold its lines together."""
     bare = _unparenthesized(node)
     if "\n" in cst.Module([]).code_for_node(bare):
         bare = node
-    return _cast_leaves(bare, flow, dtype, alias)
+    return _cast_leaves(bare, terms, dtype, alias, cast)
 
 
 def _chooses(node: cst.BaseExpression) -> bool:
@@ -977,50 +1037,106 @@ def _chooses(node: cst.BaseExpression) -> bool:
     return any(isinstance(part, cst.IfExp) for part in walk(node))
 
 
-def _chosen_at_run_time(node: cst.BaseExpression, flow: Flow) -> bool:
-    """The receiver holds a conditional expression with a runtime test (`x if i_n > 0 else 0`):
-    Triton requires both arms of that `scf.if` to have one type, so casting only one arm's index
-    would not compile."""
-    return any(isinstance(part, cst.IfExp) and not flow.is_constexpr(part.test) for part in walk(node))
+def _in_runtime_arm(term: cst.BaseExpression, receiver: cst.BaseExpression, terms: _Terms) -> bool:
+    """`term` is in an arm of a conditional expression of the receiver whose test is runtime
+    (`i_b * T if i_t > 0 else 0`): Triton requires both arms of that `scf.if` to have one type,
+    so casting one arm's index would not compile (a choice beside the index,
+    `i_b * T + (1 if i_t > 0 else 0)`, is no matter)."""
+    return any(
+        isinstance(part, cst.IfExp)
+        and not terms.flow.is_constexpr(terms.seen(part.test))
+        and any(sub is term for arm in (part.body, part.orelse) for sub in walk(arm))
+        for part in walk(receiver)
+    )
 
 
+def _widens_every_multiply(
+    receiver: cst.BaseExpression, cast: list[cst.BaseExpression], terms: _Terms, wrapping: list[Assumptions]
+) -> bool:
+    """The rewrite casts an operand of each int32 multiply the finding names in the receiver
+    (`Flow.index_arithmetic_multiply`, per specialisation), and no term it casts is itself such
+    a product (`x = i_b * T`, then `tl.cast(x, tl.int64) * K`, leaves `i_b * T` in int32):
+    else the finding would go and the wrap stay."""
+    flow, seen = terms.flow, terms.seen(receiver)
+    for spec in wrapping:
+        multiply = flow.index_arithmetic_multiply(seen, spec, follow=False)
+        if multiply is None:
+            continue
+        made = terms.written(multiply)
+        if not any(sub is term for term in cast for sub in walk(made)):
+            return False
+        if any(flow.int32_index_multiply(terms.seen(term), spec) is not None for term in cast):
+            return False
+    return bool(cast)
+
+
+def _may_be_fractional(node: cst.BaseExpression, flow: Flow, seen: tuple[cst.CSTNode, ...] = ()) -> bool:
+    """The value of a term to cast may hold a fraction: a `/` or a float literal in it or in the
+    definitions it reads (`x = tl.program_id(0) / 2`, a device function returning
+    `tl.program_id(1) / H`): casting it first would truncate before the arithmetic."""
+    for part in walk(node):
+        if isinstance(part, cst.Float) or (
+            isinstance(part, cst.BinaryOperation) and isinstance(part.operator, cst.Divide)
+        ):
+            return True
+        if isinstance(part, cst.Name) and len(seen) < _MAX_HOPS:
+            for value in flow.values_reaching(part, None):
+                if value is not None and value not in seen and _may_be_fractional(value, flow, (*seen, value)):
+                    return True
+    return False
+
+
+_MAX_HOPS = 8  # definitions followed back from a term to cast, looking for a fraction
 _INTEGER_CALLS = ("arange", "program_id", "num_programs", "cdiv")
 
 
-def _integral(node: cst.BaseExpression, kernel: Kernel, context: ModuleContext) -> bool:
+def _integral(node: cst.BaseExpression, terms: _Terms) -> bool:
     """Nothing says the receiver's value may be fractional: no `/`, no float literal, no
     parameter with float evidence, no call but integer ones (`tl.arange`, `tl.program_id`,
-    `tl.cdiv`, a cast to an integer type). Then casting its index terms keeps its value and the
+    `tl.cdiv`, a cast to an integer type, a device function's call returning an index). Then casting its index terms keeps its value and the
     outer cast can go."""
     if isinstance(node, cst.Float | cst.Imaginary):
         return False
     if isinstance(node, cst.BinaryOperation):
         return not isinstance(node.operator, cst.Divide) and all(
-            _integral(side, kernel, context) for side in (node.left, node.right)
+            _integral(side, terms) for side in (node.left, node.right)
         )
     if isinstance(node, cst.UnaryOperation):
-        return _integral(node.expression, kernel, context)
+        return _integral(node.expression, terms)
+    kernel = terms.kernel
     if isinstance(node, cst.Call):
+        if terms.is_index(node):  # a device function returning a program id (`_batch(H)`)
+            return True
         cast = kernel.flow.cast_parts(node)
         if cast is not None:
             return kernel.flow.is_narrow_int(cast[1]) or kernel.imports.language_name(cast[1]) in ("int64", "uint64")
         return kernel.imports.language_name(node.func) in _INTEGER_CALLS
     if isinstance(node, cst.Name):
         return not (
-            node.value in {param.name for param in kernel.params} and float_evidence(kernel, node.value, context.host)
+            node.value in {param.name for param in kernel.params}
+            and float_evidence(kernel, node.value, terms.context.host)
         )
     return not any(isinstance(part, cst.Float) for part in walk(node))
 
 
-def _cast_leaves(node: cst.BaseExpression, flow: Flow, dtype: cst.BaseExpression, alias: str) -> cst.BaseExpression:
+def _cast_leaves(
+    node: cst.BaseExpression,
+    terms: _Terms,
+    dtype: cst.BaseExpression,
+    alias: str,
+    cast: list[cst.BaseExpression],
+) -> cst.BaseExpression:
     if isinstance(node, cst.BinaryOperation):
-        left, right = _cast_leaves(node.left, flow, dtype, alias), _cast_leaves(node.right, flow, dtype, alias)
+        left = _cast_leaves(node.left, terms, dtype, alias, cast)
+        right = _cast_leaves(node.right, terms, dtype, alias, cast)
         return node.with_changes(left=left, right=right)
     if isinstance(node, cst.UnaryOperation):
-        return node.with_changes(expression=_cast_leaves(node.expression, flow, dtype, alias))
+        return node.with_changes(expression=_cast_leaves(node.expression, terms, dtype, alias, cast))
     if isinstance(node, cst.IfExp):  # each arm, the test left alone
-        body, orelse = _cast_leaves(node.body, flow, dtype, alias), _cast_leaves(node.orelse, flow, dtype, alias)
+        body = _cast_leaves(node.body, terms, dtype, alias, cast)
+        orelse = _cast_leaves(node.orelse, terms, dtype, alias, cast)
         return node.with_changes(body=body, orelse=orelse)
-    if flow.flags(node) & INDEX:
+    if terms.is_index(node):
+        cast.append(node)
         return _tl_cast(_unparenthesized(node), dtype, alias)
     return node
