@@ -52,7 +52,14 @@ import libcst as cst
 
 from .flow import Assumptions, Flow, call_argument
 from .imports import ImportMap, dotted_name, number_literal, root_name, statement_blocks, str_literal
-from .nodes import arms_around, child_nodes, never_falls_through, only_small_statement, suite_lines, walk
+from .nodes import (
+    arms_around,
+    child_nodes,
+    never_falls_through,
+    only_small_statement,
+    suite_lines,
+    walk,
+)
 
 if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime import would be a circle
     from .host import CallSite, Launch
@@ -209,22 +216,25 @@ def possible_values(
     lookup: Lookup,
     imports: ImportMap | None = None,
     excluded: Callable[[cst.IfExp, bool], bool] = lambda choice, arm: False,
+    bound: Bound = lambda name: (),
 ) -> list[Value | None]:
     """The values a host expression may have (`evaluate`), one for each way the conditional
     expressions in it whose tests have no value may go: `131072 if n > 1 << 20 else 1024` has
     both, and so does `min(4096 if fp32 else 8192, BLOCK)` each of its, as nested ones do; None
     for a way giving no value, and no way taking an arm `excluded` leaves out (an arm run only on
-    another platform). One way (`evaluate`'s value) past `_MAX_CHOICES` such expressions."""
+    another platform: `2048 if is_hopper() else 262144` is 262144). A test that queries the
+    device (`_queries_device`, through the names `bound` gives) of a choice with both arms left
+    makes the value unknown (None). One way (`evaluate`'s value) past `_MAX_CHOICES` such
+    expressions."""
     choices = [choice for choice in walk(node) if type(choice) is cst.IfExp]
     open_choices = [choice for choice in choices if evaluate(choice.test, lookup, imports) is None]
     if not open_choices or len(open_choices) > _MAX_CHOICES:
         return [evaluate(node, lookup, imports)]
-    if any(_queries_device(choice.test, imports) for choice in open_choices):
+    ways = {choice: [arm for arm in (True, False) if not excluded(choice, arm)] for choice in open_choices}
+    if any(len(arms) == 2 and _queries_device(choice.test, imports, bound) for choice, arms in ways.items()):
         return [None]  # `64 if check_shared_mem("hopper") else 32`: a device's choice, not a workload's
     found: list[Value | None] = []
-    for arms in itertools.product((True, False), repeat=len(open_choices)):
-        if any(excluded(choice, arm) for choice, arm in zip(open_choices, arms, strict=True)):
-            continue
+    for arms in itertools.product(*ways.values()):
         value = evaluate(node, lookup, imports, dict(zip(open_choices, arms, strict=True)))
         if value not in found:
             found.append(value)
@@ -235,12 +245,25 @@ _MAX_CHOICES = 4  # conditional expressions of one value whose ways are tried to
 _DATA_FUNCTIONS = frozenset({"len", "min", "max", "int", "abs", "bool", "float", "isinstance"})
 
 
-def _queries_device(test: cst.BaseExpression, imports: ImportMap | None) -> bool:
+Bound = Callable[[str], Sequence[cst.BaseExpression]]  # the values host code binds a name to
+
+
+def _queries_device(test: cst.BaseExpression, imports: ImportMap | None, bound: Bound, hops: int = 0) -> bool:
     """The test calls a function (not a method of a value, `x.numel()`, nor a builtin or
     `triton.cdiv`-like arithmetic): `check_shared_mem(...)`, `is_hopper()`,
     `torch.cuda.get_device_capability()`, which may answer per device, one way on Ascend (fla's
-    `check_shared_mem` is False there: the NPU driver reports `max_shared_mem` 1)."""
-    return any(type(call) is cst.Call and _is_function(call.func, imports) for call in walk(test))
+    `check_shared_mem` is False there: the NPU driver reports `max_shared_mem` 1); or names a
+    value `bound` to such a call (`LARGE_SMEM = check_shared_mem()`, then `if LARGE_SMEM`)."""
+    for node in walk(test):
+        if type(node) is cst.Call and _is_function(node.func, imports):
+            return True
+        if (
+            type(node) is cst.Name
+            and hops < _MAX_HOPS
+            and any(_queries_device(value, imports, bound, hops + 1) for value in bound(node.value))
+        ):
+            return True
+    return False
 
 
 def _is_function(func: cst.BaseExpression, imports: ImportMap | None) -> bool:
@@ -658,7 +681,11 @@ class _HostNames:
         def excluded(choice: cst.IfExp, arm: bool) -> bool:
             return on_other(choice.body if arm else choice.orelse) and not on_other(choice)
 
-        return possible_values(node, self.lookup(scope, hops), self.imports, excluded)
+        return possible_values(node, self.lookup(scope, hops), self.imports, excluded, self.bound_values(scope))
+
+    def bound_values(self, scope: Scope) -> Bound:
+        """The values the host code binds a name to where `scope` reads it (`bound`)."""
+        return lambda name: self.bound(name, scope) or ()
 
     def values(self, name: str, scope: Scope, hops: int = 0) -> list[Value]:
         """Every value `name` may hold in `scope`, one per binding (see `bound`); none when one
@@ -1059,16 +1086,32 @@ def _table_argument(config: cst.Call) -> cst.BaseExpression | None:
 def _named_table(config: cst.Call, names: _HostNames, scope: Scope) -> tuple[Entries, Scope] | None:
     """The entries of a `triton.Config`'s table given by name (`triton.Config(_BIG)` after
     `_BIG = {"BLOCK": 131072}`), with the scope binding it: the one dict the name may hold
-    (`HostIndex.dict_sources`), None when it may hold several, or the code changes it."""
+    (`HostIndex.dict_sources`), None when it may hold several, or the code changes it
+    anywhere in the module (`HostIndex.changed_anywhere`: `_D.update(BLOCK=2048)` or
+    `_shrink(_D)` at module level too; passing it to `triton.Config` or a builtin reading it
+    changes nothing)."""
     table = _table_argument(config)
     if not isinstance(table, cst.Name):
         return None
-    sources = [*itertools.islice(names.host.dict_sources(table, scope), 2)]
+    host = names.host
+
+    def kept(call: cst.Call) -> bool:
+        func = call.func
+        return names.imports.is_triton(func, "Config") or (isinstance(func, cst.Name) and func.value in _READERS)
+
+    if host.changed_anywhere(table.value, scope, kept):
+        return None
+    sources = [*itertools.islice(host.dict_sources(table, scope), 2)]
     if len(sources) != 1:
         return None
     [(source, where)] = sources
     entries = _entries(source) if isinstance(source, cst.BaseExpression) else None
     return None if entries is None else (entries, where)
+
+
+_READERS = frozenset(
+    {"dict", "len", "list", "sorted", "tuple", "set", "print", "repr", "str"}
+)  # builtins reading a table
 
 
 def _entries(table: cst.BaseExpression | None) -> Entries | None:

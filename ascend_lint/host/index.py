@@ -127,6 +127,8 @@ from .shapes import (
     written_extent_position,
 )
 
+# methods of a dict that leave it as it is (`HostIndex.changed_anywhere`)
+_DICT_READS = frozenset({"get", "copy", "items", "keys", "values", "__getitem__", "__contains__"})
 _MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
 ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)  # comparisons that may bound
 # The core counts triton-ascend's `driver.active.utils.get_device_properties(device)` reports.
@@ -367,6 +369,33 @@ class HostIndex(HostFacts):
             # both sides of a merge (`base | dict(num_warps=4)`), each merged with the other
             for operand, other in ((value.left, value.right), (value.right, value.left)):
                 yield from self.dict_sources(operand, scope, hops + 1, trail, (*merged, Merged(other, scope, True)))
+
+    def changed_anywhere(self, name: str, scope: Scope, kept: Callable[[cst.Call], bool]) -> bool:
+        """Whether host code may change the dict `name` (as `scope` reads it) holds, anywhere in the
+        module: a method called on it other than a read (`_D.update(...)` at module level too),
+        an item stored or deleted (`_D["BLOCK"] = 2048`), an augmented assignment (`_D |= ...`),
+        or passing it to a call (`_shrink(_D)`) other than those `kept` says only read it."""
+        owner = self._binding_scope(name, scope)
+        for use in self.name_uses.get(name, ()):
+            if use.owner is not owner or not use.around:
+                continue
+            parent, outer = use.around[0], use.around[1] if len(use.around) > 1 else None
+            if isinstance(parent, cst.Attribute) and parent.value is use.name:
+                if parent.attr.value not in _DICT_READS and isinstance(outer, cst.Call) and outer.func is parent:
+                    return True
+            elif isinstance(parent, cst.Subscript) and parent.value is use.name:
+                if isinstance(outer, cst.AssignTarget | cst.Del) or (
+                    isinstance(outer, cst.AugAssign) and outer.target is parent
+                ):
+                    return True
+            elif (isinstance(parent, cst.AugAssign) and parent.target is use.name) or (
+                isinstance(parent, cst.Arg)
+                and parent.value is use.name
+                and isinstance(outer, cst.Call)
+                and not kept(outer)
+            ):
+                return True
+        return False
 
     def keys_read(self, trail: DictTrail) -> dict[str, cst.CSTNode]:
         """The string keys read out of the dicts a `**value` splat may hold, given the `trail`

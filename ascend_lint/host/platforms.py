@@ -77,8 +77,12 @@ class OtherPlatformPaths:
     such a path, the same of a predicate or a flag the module imports from another module of
     the package, read there (`_definition`: one hop), and a predicate or flag named for
     another vendor's GPU (`_named_for_other`: `is_hopper()`, `utils.is_hip()`,
-    `IS_NVIDIA_HOPPER`, `get_platform().is_sm100`) unless defined, where on hand, as a test
-    answering for the NPU. Not `x.is_cuda` nor `torch.cuda.is_available()`: torch_npu's
+    `IS_NVIDIA_HOPPER`, `get_platform().is_sm100`) when no definition is on hand; a flag
+    defined in the module (or in the module of the package it is imported from) is what its
+    value says, whatever its name (`is_cuda = x.device.type in ("cuda", "npu")` and `is_cuda =
+    x.is_cuda and n > 0` hold on the NPU; `IS_INTEL = device_platform == "xpu"` does not), and
+    a predicate so named whose definition, where on hand, returns a test answering for the NPU
+    is not taken at its name. Not `x.is_cuda` nor `torch.cuda.is_available()`: torch_npu's
     `transfer_to_npu` makes them answer for the NPU. Nor a comparison of
     `torch.cuda.get_device_capability()`: torch_npu's returns None (`[0]` or `>=` raises)
     and adapters make one up (`(8, 0)`), so it says nothing of where code runs; a predicate
@@ -325,8 +329,11 @@ class OtherPlatformPaths:
     def _flag_elsewhere(self, flag: cst.Name | cst.Attribute, scope: Scope, hops: int) -> bool:
         """A flag imported from a module of the package bound there to such a test
         (`_definition`), or named for another platform (`_named_for_other`: `IS_NVIDIA_HOPPER`,
-        `_is_hip`, `utils.IS_AMD`, `get_platform().is_sm100`) that is no parameter, bound to no
-        test answering for the NPU (`_answers_for_npu`: `_is_cuda = torch.cuda.is_available()`)."""
+        `_is_hip`, `utils.IS_AMD`, `get_platform().is_sm100`) that is no parameter and whose
+        definition is not on hand: a flag bound in the module (or in the module of the package
+        it is imported from) is what its value says (`requires_other`), whatever its name
+        (`is_cuda = x.device.type in ("cuda", "npu")`, `is_cuda = x.is_cuda and n > 0`,
+        `_is_cuda = torch.cuda.is_available()` hold on the NPU)."""
         if not self._read_from_outside(flag, scope):
             return False
         found = self._definition(flag, scope) if isinstance(flag, cst.Name) or _is_module_attribute(flag) else None
@@ -334,13 +341,10 @@ class OtherPlatformPaths:
             return True
         if not _named_for_other(flag):
             return False
-        if isinstance(flag, cst.Name):
-            values, _ = self._bound_values(flag.value, scope)
-        else:
-            values = []
+        values = self._bound_values(flag.value, scope)[0] if isinstance(flag, cst.Name) else []
         if found is not None:
-            values += found[0].host.bindings.get((found[1], None), [])
-        return not any(map(_answers_for_npu, values))
+            values = [*values, *found[0].host.bindings.get((found[1], None), [])]
+        return not values  # a definition on hand decides by its value (`requires_other`), not the name
 
     def _read_from_outside(self, node: cst.BaseExpression, scope: Scope) -> bool:
         """What a name of another platform's test may be: a name no parameter holds (`_is_hip`,
@@ -605,6 +609,7 @@ _HEADER_PARTS = (cst.BaseExpression, cst.WithItem)
 
 def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:
     """`x.device.type == "cuda"` holding, a value `== "npu"` failing (`device != "npu"` holding),
+    a value `== "xpu"` (another backend's or vendor's name, `_OTHER_BACKENDS`) holding,
     `x.device.type in ("npu", ...)` failing (`not in` holding), `x.device.type in ("cuda",
     "hip")` (device types none of which is `"npu"`) holding."""
     if len(test.comparisons) != 1:
@@ -622,8 +627,18 @@ def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:
         return False
     equal = holds == isinstance(operator, cst.Equal)  # the comparison says the value is the literal
     literals = {str_literal(side) for side in sides}
-    # any value that is not the NPU's literal (`device != "npu"`), a device type that is CUDA's
-    return ("npu" in literals and not equal) or ("cuda" in literals and equal and any(map(_is_device_type, sides)))
+    # any value that is not the NPU's literal (`device != "npu"`), a device type that is CUDA's,
+    # any value that is another backend's or vendor's name (fla's `device_platform == "xpu"`)
+    return (
+        ("npu" in literals and not equal)
+        or ("cuda" in literals and equal and any(map(_is_device_type, sides)))
+        or (equal and not literals.isdisjoint(_OTHER_BACKENDS))
+    )
+
+
+# a backend or vendor name no value on the NPU is (Triton's backend there is "npu"); not "cuda",
+# which a device string may hold on the NPU too (`device = "cuda"` under `transfer_to_npu`)
+_OTHER_BACKENDS = frozenset({"hip", "rocm", "xpu", "nvidia", "amd", "intel", "musa", "mlu", "mps", "hpu", "tpu"})
 
 
 # words that, beside `npu` or `ascend`, name a flag or test of the platform the code runs on
