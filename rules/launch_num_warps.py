@@ -93,7 +93,9 @@ an `if` or a conditional expression `a if test else b`) requiring `x.device.type
 vllm-ascend's is the out-of-tree "npu" one), a predicate or flag named for another vendor's
 GPU, its runtime or architecture, wherever it comes from (`is_hopper()`, `is_ampere()`,
 `utils.is_hip()`, `is_cuda()`, `is_sm90_supported()`, `IS_NVIDIA_HOPPER`, `IS_AMD`, `_is_xpu`,
-`get_platform().is_sm100`; not `is_cuda_graph_enabled()` nor `is_cuda_available()`), both
+`get_platform().is_sm100`; not `is_cuda_graph_enabled()` nor `is_cuda_available()`; a flag
+defined in the module, or in the module of the package it is imported from, is what its value
+says: `is_cuda = x.device.type in ("cuda", "npu")` holds on the NPU), both
 sides of an `or` requiring such a platform, a name bound to such a test, a predicate of
 the module, or of the module of the package it is imported from, true only on such a path
 (a flag imported from there bound to such a test), or `v is not None` for a `v` a function of the module

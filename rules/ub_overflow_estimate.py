@@ -60,7 +60,8 @@ including comprehensions over literal lists, names bound to one or their
 append to a list (`configs.append(triton.Config(...))`, with the loops' `if`s and `if ...:
 continue` guards), `triton.Config(dict(BLOCK=...))` and a table given by name
 (`triton.Config(_BIG)` after `_BIG = {"BLOCK": 131072}`, when the name holds that one dict
-and nothing changes it); literal constexpr arguments of `kernel[grid](...)` launches in the same module (also of
+and nothing in the module changes it: no `_BIG.update(...)`, `_BIG["BLOCK"] = ...`, `|=`, nor
+passing it to a function); literal constexpr arguments of `kernel[grid](...)` launches in the same module (also of
 `kernel.run(..., grid=g, warmup=False)`, and those a `functools.partial(kernel[grid], BLOCK=4096)`
 binds, reported at the partial)
 (by keyword or position, also after a splat of unknown length when no parameter has a default:
@@ -70,9 +71,10 @@ with two sizes; names bound to a literal,
 host function defaults; each arm of a conditional expression whose test has no value gives
 one configuration (`BLOCK = 131072 if n > 1 << 20 else 1024`: both; also nested, inside
 `min(...)` or `triton.next_power_of_2(...)`, or written in the launch), not an arm that runs on
-another platform only (`4096 if x.device.type == "npu" else 65536`: 4096), and none when an arm
-is no constant or the test calls a function (`64 if check_shared_mem() else 32`, a device's
-choice); a name bound to a different literal in
+another platform only (`4096 if x.device.type == "npu" else 65536`: 4096; `2048 if is_hopper()
+else 262144`: 262144), and none when an arm is no constant or the test calls a function, or
+names a value bound to such a call (`64 if check_shared_mem() else 32`, `LARGE_SMEM =
+check_shared_mem()` then `64 if LARGE_SMEM else 32`: a device's choice); a name bound to a different literal in
 each arm of an `if` gives one configuration per value, and so does a literal bound in one arm
 when another computes the value at run time: the literal is what the launch passes when its
 arm runs, and the finding names that assignment's line; likewise where a call passes such a
