@@ -150,9 +150,12 @@ A device function's call returning an index (`_batch(H)` returning
 `tl.cast(_batch(H), tl.int64) * T`. A runtime choice beside the index
 (`i_b * T + (1 if i_t > 0 else 0)`) keeps the fix. No fix for a `.to()` with options beyond
 the dtype (`bitcast=True`, `fp_downcast_rounding=`), a multiply made before the cast (the index
-must be cast where it is made), a rewrite that would leave an int32 multiply (a term to cast
-that is itself a product: `x = i_b * T` then `(x * K).to(tl.int64)`), or a term to cast that
-may hold a fraction (`/`): the fix never removes the finding while the wrap stays.
+must be cast where it is made), a rewrite that would cast no operand of the int32 multiply the
+finding names, or a term to cast that may hold a fraction (`/`): the fix never removes the
+finding while the wrap stays. A term to cast that was itself made by a multiply (`x = i_b * T`
+then `(x * K).to(tl.int64)` → `tl.cast(x, tl.int64) * K`) is cast as written: that product is a
+position bounded by a dimension (see "Where the multiply may be"), the one after it the offset
+that wraps.
 
 ### The dtype
 The dtype may be a name: a module-level alias (`IDX = tl.int64`) or one the kernel binds as a
@@ -198,7 +201,7 @@ BINDS_A_NAME = (
 )
 NOT_WIDENED = (
     "casting the index terms written in the receiver would leave the int32 multiply uncast "
-    "(a term is itself a product, or no index to cast is written there): cast the index where it is multiplied"
+    "(no index to cast is written there): cast the index where it is multiplied"
 )
 FRACTIONAL_TERM = "an index term to cast may hold a fraction (a `/` makes it): casting it first would truncate it"
 WRAP_MESSAGE = "cast after multiply wraps in int32{when}: cast the index first (`tl.cast(..., tl.int64) * ...`)"
@@ -1054,9 +1057,9 @@ def _widens_every_multiply(
     receiver: cst.BaseExpression, cast: list[cst.BaseExpression], terms: _Terms, wrapping: list[Assumptions]
 ) -> bool:
     """The rewrite casts an operand of each int32 multiply the finding names in the receiver
-    (`Flow.index_arithmetic_multiply`, per specialisation), and no term it casts is itself such
-    a product (`x = i_b * T`, then `tl.cast(x, tl.int64) * K`, leaves `i_b * T` in int32):
-    else the finding would go and the wrap stay."""
+    (`Flow.index_arithmetic_multiply`, per specialisation): else the finding would go and the
+    wrap stay. A term cast that was made by a multiply itself (`x = i_b * T`) is a position
+    bounded by a dimension, as the finding takes it ("Where the multiply may be")."""
     flow, seen = terms.flow, terms.seen(receiver)
     for spec in wrapping:
         multiply = flow.index_arithmetic_multiply(seen, spec, follow=False)
@@ -1064,8 +1067,6 @@ def _widens_every_multiply(
             continue
         made = terms.written(multiply)
         if not any(sub is term for term in cast for sub in walk(made)):
-            return False
-        if any(flow.int32_index_multiply(terms.seen(term), spec) is not None for term in cast):
             return False
     return bool(cast)
 

@@ -93,9 +93,10 @@ def test_the_repro_fix_repairs_the_wrap_or_is_declined():
         assert ".to(" in value or not _uncast_multiplies(value), value
 
 
-def test_a_term_that_is_itself_a_product_is_declined():
-    """`x = i_b * T` then `(x * K).to(tl.int64)`: `tl.cast(x, tl.int64) * K` leaves `i_b * T`
-    in int32, so no fix: the finding stays."""
+def test_a_term_made_by_an_earlier_multiply_is_cast_as_written():
+    """`x = i_b * T` then `(x * K).to(tl.int64)`: `x` is a position bounded by a dimension and
+    `* K` the multiply that wraps, so the fix casts `x` (vllm-ascend's `boh = i_n * NT` then
+    `((boh * H + i_h) * V * K).to(tl.int64)`; a guard of the day declined these fixes)."""
     source = (
         HEADER
         + """@triton.jit
@@ -106,10 +107,9 @@ def k(o, T, K: tl.constexpr):
     tl.store(o + off, 1.0)
 """
     )
-    findings, fixed = _fixed(source)
-    assert fixed is None
-    [finding] = findings
-    assert "leave the int32 multiply uncast" in finding.no_fix_reason
+    _, fixed = _fixed(source)
+    assert fixed is not None
+    assert _value(fixed, "off") == "tl.cast(x, tl.int64) * K"
 
 
 def test_a_fractional_term_is_not_cast_first():
