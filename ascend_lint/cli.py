@@ -419,11 +419,14 @@ def _check_settings(args: argparse.Namespace) -> Settings:
     return settings
 
 
+_STDIN_NAMES = ("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")  # a `--diff-file` reading stdin
+
+
 def _changed_lines(args: argparse.Namespace) -> ChangedLines | None:
     """The lines `--diff-base` / `--diff-file` name, or None without either."""
     if not (args.diff_base or args.diff_file):
         return None
-    if args.diff_file == "-" and "-" in args.paths:
+    if args.diff_file in _STDIN_NAMES and "-" in args.paths:
         raise ConfigError("--diff-file - cannot be used with stdin as a file to lint (`-`, `--stdin-filename`)")
     from .changed_lines import changed_lines
 

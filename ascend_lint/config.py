@@ -302,6 +302,15 @@ def project_of(folder: Path) -> Project:
     return Project(None, False)
 
 
+def _toml_list(data: dict[str, Any], *keys: str) -> list[Any]:
+    """The list (or a table's keys) at `keys` in a TOML document; none where a table on the way
+    is something else (`tool = 1`, `[project] dependencies = 1`: not ours to refuse)."""
+    found: Any = data
+    for key in keys:
+        found = found.get(key) if isinstance(found, dict) else None
+    return list(found) if isinstance(found, (list, dict)) else []
+
+
 def _declares_ascend(path: Path) -> bool:
     """Whether `[project] dependencies` (or poetry's, or setup.cfg's `install_requires`)
     require torch_npu / triton-ascend. Optional extras do not count: they mark mixed projects."""
@@ -321,8 +330,7 @@ def _declares_ascend(path: Path) -> bool:
             data = tomllib.loads(text)
         except tomllib.TOMLDecodeError:
             return False
-        requirements = list(data.get("project", {}).get("dependencies", []))
-        requirements += list(data.get("tool", {}).get("poetry", {}).get("dependencies", {}))
+        requirements = _toml_list(data, "project", "dependencies") + _toml_list(data, "tool", "poetry", "dependencies")
     return any(_requirement_name(entry) in ASCEND_PACKAGES for entry in requirements if isinstance(entry, str))
 
 

@@ -80,9 +80,10 @@ package read from disk (`from .op import safe_dot`; as for the device functions 
 follows), whose body decides, whatever its name. A helper imported from a module no file of the
 package holds (`from fla.ops.utils.op import safe_dot` with fla neither installed nor in the tree)
 cannot be read: it counts when a word of its name says matrix multiply (`dot`, `tdot`, `mm`,
-`bmm`, `gemm`, `matmul`, `mma`, words split at `_`, digits and case changes: `safe_dot`,
-`op.safe_dot(...)` after `from fla.ops.utils import op`, `batchedMatmul`; not `apply_gamma`,
-`summarize_rows` or `comm_barrier`, which only hold the letters). A mixed cube/vector kernel, one splitting each
+`bmm`, `addmm`, `baddbmm`, `gemm`, `matmul`, `mma`, `wgmma`, `mmad`, words split at `_`, digits
+and case changes: `safe_dot`, `op.safe_dot(...)` after `from fla.ops.utils import op`,
+`batchedMatmul`, `matMul`; not `apply_gamma`, `summarize_rows` or `comm_barrier`, which only
+hold the letters). A mixed cube/vector kernel, one splitting each
 AI core's work between its cores itself (`with extension.scope(core_mode="vector"):`,
 `extension.sub_vec_id()`), is written for the AI core count and not flagged either. Part of the `perf` group
 (`ignore = ["perf"]` turns the performance rules off).
@@ -105,8 +106,9 @@ MESSAGE = (
     "(num_aicore); launch it on `num_vectorcore` (twice as many vector cores on A2)"
 )
 # words of a helper's name that say matrix multiply (`_name_words`): whole words, as `mm` is
-# also in `gamma`, `summarize`, `comm`
-_MATMUL_WORDS = frozenset({"dot", "tdot", "mm", "bmm", "gemm", "matmul", "mma"})
+# also in `gamma`, `summarize`, `comm`; torch's `addmm` / `baddbmm`, Ascend's cube `mmad`,
+# NVIDIA's `wgmma`
+_MATMUL_WORDS = frozenset({"dot", "tdot", "mm", "bmm", "addmm", "baddbmm", "gemm", "matmul", "mma", "wgmma", "mmad"})
 _WORD_BREAKS = re.compile(r"[_\d]+|(?<=[a-z])(?=[A-Z])")
 
 
@@ -468,8 +470,10 @@ def _runs_on_ai_cores(kernel: Kernel, seen: set[Kernel]) -> bool:
 
 
 def _name_words(name: str) -> set[str]:
-    """The words of a name, lower case: `safe_dot` → {safe, dot}, `batchedMatmul` → {batched, matmul}."""
-    return {word.lower() for word in _WORD_BREAKS.split(name) if word}
+    """The words of a name, lower case: `safe_dot` → {safe, dot}, `batchedMatmul` → {batched,
+    matmul}; `matmul` too when the name spells it in two (`matMul`, `mat_mul`)."""
+    words = {word.lower() for word in _WORD_BREAKS.split(name) if word}
+    return words | {"matmul"} if "matmul" in name.lower().replace("_", "") else words
 
 
 def _splits_ai_cores(call: cst.Call) -> bool:

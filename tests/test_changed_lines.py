@@ -147,11 +147,12 @@ def test_cli_diff_file_from_stdin(kernel_repo: Path) -> None:
     assert reported(done) == {("ASC001", line_of(BAD_KERNEL, "num_warps"))}
 
 
+@pytest.mark.parametrize("diff_file", ["-", "/dev/stdin"])
 @pytest.mark.parametrize("stdin_args", [("-",), ("--stdin-filename", "pkg/triton_ascend/k.py")])
-def test_cli_diff_file_from_stdin_cannot_go_with_stdin_as_a_file(kernel_repo: Path, stdin_args) -> None:
+def test_cli_diff_file_from_stdin_cannot_go_with_stdin_as_a_file(kernel_repo: Path, stdin_args, diff_file) -> None:
     """Both would read stdin: the diff took it all, the file read empty, and the run said "All
     checks passed" (exit 0)."""
-    done = ascend_lint("check", "--diff-file", "-", *stdin_args, cwd=kernel_repo, stdin=BAD_KERNEL)
+    done = ascend_lint("check", "--diff-file", diff_file, *stdin_args, cwd=kernel_repo, stdin=BAD_KERNEL)
     assert done.returncode == 2
     assert "--diff-file - cannot be used with stdin" in done.stderr
 

@@ -296,6 +296,20 @@ def test_a_tool_entry_that_is_no_table_is_not_this_projects_configuration(projec
     assert codes(capsys=capsys) == ALL
 
 
+@pytest.mark.parametrize(
+    "text", ["tool = 1\n", "project = 1\n", "[project]\ndependencies = 1\n", "[tool]\npoetry = 1\n"]
+)
+def test_dependencies_that_are_no_list_declare_nothing(tmp_path: Path, capsys, text: str) -> None:
+    """Targeting reads the project's dependencies for a file on no Ascend path: a table that is
+    something else was an internal error (`'int' object has no attribute 'get'`), also with
+    `--isolated`."""
+    (tmp_path / "pyproject.toml").write_text(text)
+    (tmp_path / "k.py").write_text(KERNEL)
+    code, findings, err = run("--isolated", str(tmp_path / "k.py"), capsys=capsys)
+    assert (code, findings) == (0, [])
+    assert "error" not in err
+
+
 def test_missing_config_file(project: Path, capsys) -> None:
     code, _, err = run("--config", "nowhere.toml", capsys=capsys)
     assert code == 2 and "nowhere.toml" in err

@@ -50,6 +50,24 @@ def test_a_local_flag_named_for_cuda_is_what_its_value_says(value: str) -> None:
     assert on_other(f"def f(x):\n    is_cuda = {value}\n    if is_cuda:\n        k[(1,)](x, 1, BLOCK=64)\n") == [False]
 
 
+@pytest.mark.parametrize(
+    "value",
+    [
+        "torch.version.hip is not None",
+        "bool(torch.version.hip)",
+        'triton.runtime.driver.active.get_current_target().backend == "cuda"',
+        '"cuda" in str(x.device)',
+    ],
+)
+def test_a_flag_whose_value_names_no_npu_test_is_decided_by_its_name(value: str) -> None:
+    """QA (late): once any definition was on hand its value decided, and these values, tests the
+    analysis cannot read, made `is_rocm` / `IS_NVIDIA` hold on the NPU (fla's
+    `IS_NVIDIA = device_platform == 'cuda'` imported from `fla.utils.hardware`)."""
+    for name in ("is_rocm", "IS_NVIDIA"):
+        host = f"def f(x):\n    {name} = {value}\n    if {name}:\n        k[(1,)](x, 1, BLOCK=64)\n"
+        assert on_other(host) == [True], name
+
+
 def test_a_flag_named_for_another_platform_still_holds_only_there() -> None:
     """Without a definition on hand (imported from outside), by its name; with one comparing
     a backend with another vendor's name, by its value."""

@@ -329,11 +329,13 @@ class OtherPlatformPaths:
     def _flag_elsewhere(self, flag: cst.Name | cst.Attribute, scope: Scope, hops: int) -> bool:
         """A flag imported from a module of the package bound there to such a test
         (`_definition`), or named for another platform (`_named_for_other`: `IS_NVIDIA_HOPPER`,
-        `_is_hip`, `utils.IS_AMD`, `get_platform().is_sm100`) that is no parameter and whose
-        definition is not on hand: a flag bound in the module (or in the module of the package
-        it is imported from) is what its value says (`requires_other`), whatever its name
-        (`is_cuda = x.device.type in ("cuda", "npu")`, `is_cuda = x.is_cuda and n > 0`,
-        `_is_cuda = torch.cuda.is_available()` hold on the NPU)."""
+        `_is_hip`, `utils.IS_AMD`, `get_platform().is_sm100`) that is no parameter, unless a
+        value bound to it in the module (or in the module of the package it is imported from)
+        may answer for the NPU (`_may_answer_for_npu`): then its value decides
+        (`requires_other`), whatever its name (`is_cuda = x.device.type in ("cuda", "npu")`,
+        `is_cuda = x.is_cuda and n > 0`, `_is_cuda = torch.cuda.is_available()` hold on the
+        NPU). A value naming no NPU test (`torch.version.hip is not None`, `IS_NVIDIA =
+        device_platform == "cuda"`) leaves the name to decide."""
         if not self._read_from_outside(flag, scope):
             return False
         found = self._definition(flag, scope) if isinstance(flag, cst.Name) or _is_module_attribute(flag) else None
@@ -344,7 +346,9 @@ class OtherPlatformPaths:
         values = self._bound_values(flag.value, scope)[0] if isinstance(flag, cst.Name) else []
         if found is not None:
             values = [*values, *found[0].host.bindings.get((found[1], None), [])]
-        return not values  # a definition on hand decides by its value (`requires_other`), not the name
+        # the name decides unless a value may answer for the NPU, which `requires_other` then read
+        # (`torch.version.hip is not None`, `backend == "cuda"` are tests it cannot read)
+        return not any(_may_answer_for_npu(value) for value in values)
 
     def _read_from_outside(self, node: cst.BaseExpression, scope: Scope) -> bool:
         """What a name of another platform's test may be: a name no parameter holds (`_is_hip`,
@@ -537,6 +541,19 @@ def _named_for_other(node: cst.BaseExpression) -> bool:
         and bool(named)
         and all(word in _PREDICATE_WORDS or word.isdigit() for word in words if word not in named)
     )
+
+
+def _may_answer_for_npu(value: cst.BaseExpression) -> bool:
+    """A flag's value that may hold on the NPU: it holds a test torch_npu answers
+    (`_answers_for_npu`), or names the NPU (`"npu"`, `x.is_npu`, `IS_NPU`)."""
+    for part in walk(value):
+        if isinstance(part, cst.BaseExpression) and _answers_for_npu(part):
+            return True
+        if isinstance(part, cst.SimpleString) and "npu" in part.value.lower():
+            return True
+        if isinstance(part, cst.Name) and "npu" in part.value.lower():
+            return True
+    return False
 
 
 def _answers_for_npu(value: cst.BaseExpression) -> bool:
