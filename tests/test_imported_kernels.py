@@ -55,8 +55,8 @@ def estimates(tmp_path: Path, rows: int) -> list[tuple[str, int, str]]:
 def test_a_kernel_of_another_module_is_estimated_at_its_launch(tmp_path: Path) -> None:
     [(code, row, message)] = estimates(tmp_path, rows=64)
     assert (code, row) == ("ASC013", 11)
-    assert "`gelu_kernel` needs about 2048 KiB" in message and "BLOCK_M=64, BLOCK_N=4096" in message
-    assert estimates(tmp_path, rows=4) == []  # [4, 4096] tiles fit
+    assert "`gelu_kernel` needs about 4096 KiB" in message and "BLOCK_M=64, BLOCK_N=4096" in message
+    assert estimates(tmp_path, rows=2) == []  # [2, 4096] tiles fit
 
 
 def test_the_autotune_configs_of_an_imported_kernel_are_estimated_once_at_each_launch(tmp_path: Path) -> None:
@@ -140,7 +140,7 @@ def test_a_kernel_launched_through_its_module_is_estimated_at_the_launch(tmp_pat
         encoding="utf-8",
     )
     [finding] = lint_file(str(ops), settings(select=["ASC013"])).findings
-    assert finding.location.row == 11 and "`gelu_kernel` needs about 2048 KiB" in finding.message
+    assert finding.location.row == 11 and "`gelu_kernel` needs about 4096 KiB" in finding.message
 
 
 def test_a_launch_through_a_module_outside_the_package_is_not_one_of_a_kernel_of_the_same_name(tmp_path: Path) -> None:
