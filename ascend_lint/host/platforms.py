@@ -77,10 +77,11 @@ class OtherPlatformPaths:
     such a path, the same of a predicate or a flag the module imports from another module of
     the package, read there (`_definition`: one hop), and a predicate or flag named for
     another vendor's GPU (`_named_for_other`: `is_hopper()`, `utils.is_hip()`,
-    `IS_NVIDIA_HOPPER`, `get_platform().is_sm100`) when no definition is on hand; a flag
-    defined in the module (or in the module of the package it is imported from) is what its
-    value says, whatever its name (`is_cuda = x.device.type in ("cuda", "npu")` and `is_cuda =
-    x.is_cuda and n > 0` hold on the NPU; `IS_INTEL = device_platform == "xpu"` does not), and
+    `IS_NVIDIA_HOPPER`, `get_platform().is_sm100`) unless a value bound to it names an NPU
+    test: then that value decides, whatever the name (`is_cuda = x.device.type in ("cuda",
+    "npu")` and `is_cuda = x.is_cuda and n > 0` hold on the NPU), and a value naming none
+    leaves the name to decide (`is_rocm = torch.version.hip is not None`; `IS_INTEL =
+    device_platform == "xpu"` holds only there by its value too), and
     a predicate so named whose definition, where on hand, returns a test answering for the NPU
     is not taken at its name. Not `x.is_cuda` nor `torch.cuda.is_available()`: torch_npu's
     `transfer_to_npu` makes them answer for the NPU. Nor a comparison of
