@@ -17,7 +17,8 @@ earlier ones):
   time (`BLOCK = 2048` in one arm, `BLOCK = triton.next_power_of_2(n)` in the other: the
   literal is what the launch passes when its arm runs);
 - each `triton.Config({...})` (or `triton.Config(dict(BT=64))`, or a name holding one such
-  table that nothing changes: `triton.Config(_BIG)`) of an autotune decorator
+  table that nothing changes: `triton.Config(_BIG)`, also one by one from a literal list of
+  them, `[triton.Config(c) for c in (_SMALL, _BIG)]`) of an autotune decorator
   (`configs=` of `triton.autotune` or of a wrapper taking the same keyword), written inline, in
   a name of the module (`configs=CONFIGS`) or returned by a function of it
   (`configs=get_configs()`), including comprehensions over literal lists, `range`s and names
@@ -1013,6 +1014,9 @@ def _config_tables(
     elif isinstance(node, (cst.List, cst.Tuple)):
         for element in node.elements:
             yield from _config_tables(element.value, names, scope, loop, hops)
+    elif isinstance(node, (cst.ListComp, cst.GeneratorExp)) and (iterated := _tables_iterated(node, names, scope)):
+        if not names.host.on_other_platform(node):
+            yield from _iterated_tables(iterated, names, scope)
     elif isinstance(node, (cst.ListComp, cst.GeneratorExp)):
         tried = itertools.count()  # items tried, over all the comprehension's loops
         for bindings in _comprehension_bindings(node, node.for_in, names, scope, loop, tried):
@@ -1085,12 +1089,47 @@ def _table_argument(config: cst.Call) -> cst.BaseExpression | None:
 
 def _named_table(config: cst.Call, names: _HostNames, scope: Scope) -> tuple[Entries, Scope] | None:
     """The entries of a `triton.Config`'s table given by name (`triton.Config(_BIG)` after
-    `_BIG = {"BLOCK": 131072}`), with the scope binding it: the one dict the name may hold
-    (`HostIndex.dict_sources`), None when it may hold several, or the code changes it
-    anywhere in the module (`HostIndex.changed_anywhere`: `_D.update(BLOCK=2048)` or
-    `_shrink(_D)` at module level too; passing it to `triton.Config` or a builtin reading it
-    changes nothing)."""
+    `_BIG = {"BLOCK": 131072}`), with the scope binding it (`_entries_of_name`)."""
     table = _table_argument(config)
+    return None if table is None else _entries_of_name(table, names, scope)
+
+
+def _tables_iterated(
+    comprehension: cst.ListComp | cst.GeneratorExp, names: _HostNames, scope: Scope
+) -> list[cst.BaseExpression]:
+    """The tables of `[triton.Config(c, ...) for c in (_SMALL, _BIG)]`: the items of a literal
+    list or tuple (or of a name bound to one) that a comprehension with one loop and no `if`
+    hands to `triton.Config` whole; empty for any other comprehension."""
+    clause, elt = comprehension.for_in, comprehension.elt
+    if clause.ifs or clause.inner_for_in is not None or not isinstance(clause.target, cst.Name):
+        return []
+    if not (isinstance(elt, cst.Call) and names.imports.is_triton(elt.func, "Config")):
+        return []
+    table = _table_argument(elt)
+    if not (isinstance(table, cst.Name) and table.value == clause.target.value):
+        return []
+    iterated = clause.iter
+    if isinstance(iterated, cst.Name):
+        bound = names.bound(iterated.value, scope) or []
+        iterated = bound[0] if len(bound) == 1 else iterated
+    return [e.value for e in iterated.elements] if isinstance(iterated, (cst.List, cst.Tuple)) else []
+
+
+def _iterated_tables(tables: list[cst.BaseExpression], names: _HostNames, scope: Scope) -> Iterator[Table]:
+    """The configs of the tables a comprehension hands to `triton.Config` one by one, each
+    reported at its table (`_BIG` of `for c in (_SMALL, _BIG)`)."""
+    for table in tables:
+        entries = _entries(table)
+        found = (entries, scope) if entries is not None else _entries_of_name(table, names, scope)
+        if found is not None:
+            yield _table_values(found[0], names.lookup(found[1]), names.imports), table
+
+
+def _entries_of_name(table: cst.BaseExpression, names: _HostNames, scope: Scope) -> tuple[Entries, Scope] | None:
+    """The one dict a table's name may hold (`HostIndex.dict_sources`) and the scope binding
+    it; None when it may hold several, or the code changes it anywhere in the module
+    (`HostIndex.changed_anywhere`: `_D.update(BLOCK=2048)` or `_shrink(_D)` at module level
+    too; passing it to `triton.Config` or a builtin reading it changes nothing)."""
     if not isinstance(table, cst.Name):
         return None
     host = names.host
