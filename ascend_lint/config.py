@@ -238,7 +238,10 @@ class Settings:
             return None
         path = Path(filename).absolute()
         project = project_of(path.parent)
-        inside = path.relative_to(project.root).parts[:-1] if project.root else relative.split("/")[:-1]
+        # a loose file's own folder counts wherever it is linted from (`cd triton_ascend && check k.py`)
+        inside = (
+            path.relative_to(project.root).parts[:-1] if project.root else (*relative.split("/")[:-1], path.parent.name)
+        )
         if any(ascend_name(folder) for folder in (*inside, *packages_around(path.parent))):
             return None
         if project.declares_ascend:

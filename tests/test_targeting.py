@@ -342,6 +342,19 @@ def test_a_package_named_for_the_npu_is_ascend_code_from_wherever_it_is_linted(
         assert linted(root / package, capsys) == found
 
 
+def test_a_loose_files_own_folder_counts_from_inside_it(root: Path, capsys, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Outside any project and package, linting from inside a `triton_ascend` folder finds what
+    linting from the folder above does (the folder was left out: the path from the working
+    directory had no folder in it)."""
+    write(root, "triton_ascend/k.py")
+    write(root, "kernels_npu/k.py")
+    write(root, "plain/k.py")
+    assert linted(root, capsys) == {"triton_ascend/k.py", "kernels_npu/k.py"}
+    for folder, found in (("triton_ascend", {"k.py"}), ("kernels_npu", {"k.py"}), ("plain", set())):
+        monkeypatch.chdir(root / folder)
+        assert linted(root / folder, capsys) == found
+
+
 # ---- a launcher of the kernels, or a user of the autotune configs, of an Ascend module ----------
 # MindSpeed-MM: `fsdp/ops/hc/sinkhorn.py` launches the kernels of `hc/triton/sinkhorn.py` (which
 # imports triton-ascend's extension); `gdn/triton/merge_scan.py` tunes with `gdn/triton/utils.py`'s
