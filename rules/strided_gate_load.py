@@ -7,8 +7,8 @@ block pointer whose innermost stride is it (`tl.make_block_ptr(g + bos * H + i_h
 ...)`), or a vector of `T` offsets times it (`tl.load(g + (bos + o_t) * H + i_h)`). Part of
 the `perf` group.
 
-Not flagged: blocks contiguous innermost (`(T, K), (H * K, 1)`), a `G_T_CONTIG` arm reading
-the transposed gate with stride 1, strides written as other expressions, loops over blocks.
+Not flagged: blocks contiguous innermost (`(T, K), (H * K, 1)`), the `G_T_CONTIG` split
+(`if G_T_CONTIG: p_g += 1 else: p_g += HV`), other stride expressions, loops over blocks.
 
 ## Why is this bad?
 Each step reads one element from a different burst of memory, and the vector unit waits on
@@ -51,10 +51,32 @@ with `HV` a kernel parameter named like a head count (`H`, `HV`, `HQ`, `HK`, `NH
 `num_heads`, `n_heads`), or a constexpr the body binds so (`HV: tl.constexpr = 16`). The step may carry a sign (`p_g -= HV`,
 `p_g += (-1 if REVERSE else 1) * HV`: `HV` apart either way) or be held in a name every
 assignment of which binds it to the head count (`stride_beta = HV`). That is the per-head gate `g` of shape
-`[B, T, HV]` read along `T`: one element per step, `HV` elements apart. A pointer a
-`@triton.jit` device function computes (`p_g, p_o = _pointers(g, o, bos, i_hv, HV)`) is read
-through it, as Triton inlines it; a load the device function makes itself is reported there.
-Part of the `perf` group.
+`[B, T, HV]` read along `T`: one element per step, `HV` elements apart. Part of the `perf`
+group.
+
+### Device functions
+A `@triton.jit` device function is read as Triton inlines it into the kernel:
+- a pointer it computes (`p_g, p_o = _pointers(g, o, bos, i_hv, HV)`) is read through it;
+- a load it makes that steps along `T` with the kernel's loop (`b_g = _gate(g, bos, i_t, i_hv,
+  HV)` in `for i_t in range(0, T)`, `_gate` loading `g + (bos + i_t) * HV + i_hv`; or
+  `_load(p_g)` with the loop advancing `p_g += HV`) is reported at the kernel's call, the
+  function's load its related location (none for a function of another module);
+- a loop the device function runs itself is reported there, once, not at its callers.
+
+### The `G_T_CONTIG` split
+Each specialisation compiles one arm of a constexpr `if`, so a load counts only the advances
+on its own path: in `if G_T_CONTIG: b_g = tl.load(p_g); p_g += 1 else: b_g = tl.load(p_g);
+p_g += HV` the first load steps by 1. The fix already applied, its strided arm the fallback
+the host picks for `HV == 1`, is not flagged:
+- an advance by the head count in an arm whose other arm steps the same pointer by one (`if
+  G_T_CONTIG: p_g += 1 else: p_g += HV`, the load before or in the arms);
+- a load in an arm whose other arm reads the same tensor one element per step (`if G_T_CONTIG:
+  tl.load(g + i_bh * T + i_t) else: tl.load(g + (bos + i_t) * HV + i_hv)`, or a pointer of its
+  own stepped by one).
+
+Still flagged: a step chosen by a runtime `if` (one kernel takes both), and an arm whose other
+arm is another layout (`p_beta += HV * V` for a head-wise beta, `p_beta += HV` for a scalar
+one) or strided too.
 
 ### Chunks of `T` (block pointers and vectors)
 Anywhere in the kernel, in a loop or not, a `tl.load` of a chunk of `g` along `T` with a head
@@ -88,7 +110,8 @@ to it (then the stride is 1 and nothing is reported).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 
 import libcst as cst
 
@@ -120,6 +143,11 @@ _COMBINE = {
     cst.Subtract: lambda a, b: added(a, scaled(b, -1)),
     cst.Multiply: multiplied,
 }
+HELPER_MESSAGE = (
+    "strided load along T in device function `{helper}`, called once per step of the loop (Triton inlines it): "
+    "`{pointer}` advances by `{stride}` elements per step, so each step loads one element {stride} apart; "
+    "transpose it on the host to [B, {stride}, T] and load with stride 1"
+)
 CHUNK_MESSAGE = (
     "strided load of `{gate}` along T: {how}, so its elements lie `{stride}` apart, each in a different burst; "
     "transpose `{gate}` on the host to [B, {stride}, T] (`.transpose(1, 2).contiguous()`) and load it with "
@@ -320,30 +348,60 @@ def k(g, beta, o, cu_seqlens, T, H: tl.constexpr, BT: tl.constexpr):
             return
         terms = Terms(flow)
         reported: set[cst.Call] = set()
-        for loop in flow.loops:
-            if _is_fixed_count(loop):
-                continue
-            advances = _head_strided_advances(flow, loop, heads)
-            index = _unit_step_index(loop, flow)
-            if not advances and index is None:
+        # the kernel's own loops over time steps: a device function's loop is that function's finding
+        steps = {
+            loop: _Steps(loop, _head_strided_advances(flow, loop, heads), _unit_step_index(loop, flow))
+            for loop in flow.loops
+            if not _is_fixed_count(loop) and inlined.in_function(loop.node)
+        }
+        for loop, facts in steps.items():
+            if not facts.advances and facts.index is None:
                 continue
             for event in flow.events_in(loop.body, "call"):
                 call = event.call
+                if not flow.imports.is_tl(call.func, "load") or call in reported:
+                    continue
+                # a load the kernel makes, or one a device function it calls per step makes (a
+                # load in a loop the function runs itself is the function's finding)
+                site = None if inlined.in_function(call) else inlined.call_site(call)
+                if site is None and not inlined.in_function(call):
+                    continue
+                if site is not None and any(inner not in steps and not _is_fixed_count(inner) for inner in event.loops):
+                    continue
+                found = _step_stride(event, facts, heads, flow, terms)
+                if found is None:
+                    continue
                 pointer = pointer_arg(call)
-                if pointer is None or not flow.imports.is_tl(call.func, "load") or not inlined.in_function(call):
+                assert pointer is not None
+                gate = flow.pointer_root(pointer) or context.module.code_for_node(inlined.written(pointer))
+                if _contiguous_arm(event, gate, flow, lambda load, p: _unit_step(load, p, steps, flow, terms)):
                     continue
-                advance = advances.get(pointer.value) if isinstance(pointer, cst.Name) else None
-                if advance is None and index is not None:
-                    advance = _indexed_by_step(pointer, index, heads, loop, flow, terms)
-                if advance is None or _is_block(pointer, loop, flow):
-                    continue
-                stride, where = advance
+                stride, where = found
                 shown = context.module.code_for_node(inlined.written(pointer))
                 reported.add(call)
+                related: tuple[tuple[cst.CSTNode, str], ...] = (
+                    (inlined.written(where), f"`{shown}` advances by `{stride}` here"),
+                )
+                if site is None:
+                    yield Report(
+                        inlined.written(call),
+                        MESSAGE.format(pointer=shown, stride=stride),
+                        related=related,
+                        facts={"pointer": shown, "stride": stride},
+                    )
+                    continue
+                helper = inlined.function_of(call)
+                name = helper.name if helper is not None else context.module.code_for_node(site.func)
+                if helper is None or helper not in kernel.module_kernels:
+                    related = ()  # (another module's code has no place here)
+                elif inlined.written(where) is inlined.written(pointer) or not inlined.in_source(where):
+                    related = ((inlined.written(call), f"`{name}` loads `{shown}` here"),)
+                else:
+                    related = ((inlined.written(call), f"`{name}` loads `{shown}` here"), *related)
                 yield Report(
-                    inlined.written(call),
-                    MESSAGE.format(pointer=shown, stride=stride),
-                    related=((inlined.written(where), f"`{shown}` advances by `{stride}` here"),),
+                    site,
+                    HELPER_MESSAGE.format(helper=name, pointer=shown, stride=stride),
+                    related=related,
                     facts={"pointer": shown, "stride": stride},
                 )
         yield from self._chunk_loads(kernel, context, heads, terms, reported)
@@ -372,7 +430,12 @@ def k(g, beta, o, cu_seqlens, T, H: tl.constexpr, BT: tl.constexpr):
                 stride, where = found
                 how = f"its offsets are a vector times `{stride}`"
             gate = flow.pointer_root(pointer) or context.module.code_for_node(inlined.written(pointer))
-            if _contiguous_arm(event, gate, heads, flow, terms):
+            if _contiguous_arm(
+                event,
+                gate,
+                flow,
+                lambda _, p: _strided_block(p, heads, flow) is None and _strided_vector(p, heads, flow, terms) is None,
+            ):
                 continue
             yield Report(
                 inlined.written(call),
@@ -470,10 +533,13 @@ def _vector_stride(products: Sum, heads: set[str], flow: Flow, terms: Terms) -> 
     return found.pop() if len(found) == 1 else None
 
 
-def _contiguous_arm(event: Event, gate: str, heads: set[str], flow: Flow, terms: Terms) -> bool:
+def _contiguous_arm(
+    event: Event, gate: str, flow: Flow, contiguous: Callable[[Event, cst.BaseExpression], bool]
+) -> bool:
     """Whether the load is in an arm of a constexpr `if` whose other arm loads the same tensor
-    with no head-count stride: `if BETA_T_CONTIG: tl.load(beta_ptr + o_t) else: tl.load(beta +
-    ... + o_t * HV)` is the fix already applied, the strided arm its fallback for `HV == 1`."""
+    contiguously (`contiguous(load, pointer)`): `if BETA_T_CONTIG: tl.load(beta_ptr + o_t) else:
+    tl.load(beta + ... + o_t * HV)` is the fix already applied, the strided arm its fallback for
+    `HV == 1`."""
     for branch, arm in event.conds:
         if not branch.test_is_constexpr:
             continue
@@ -482,8 +548,35 @@ def _contiguous_arm(event: Event, gate: str, heads: set[str], flow: Flow, terms:
             pointer = pointer_arg(load.call)
             if load.index not in other or pointer is None or not _derived_from(pointer, gate, flow, 0):
                 continue
-            if _strided_block(pointer, heads, flow) is None and _strided_vector(pointer, heads, flow, terms) is None:
+            if contiguous(load, pointer):
                 return True
+    return False
+
+
+def _unit_step(load: Event, pointer: cst.BaseExpression, steps: dict[Loop, _Steps], flow: Flow, terms: Terms) -> bool:
+    """Whether a load reads one element per step of a loop round it, one apart: a pointer the
+    loop advances by one on the load's path (`p_g += 1`), or an address holding the loop's own
+    index (`g + i_bh * T + i_t`), in every definition the loop binds it from."""
+    for loop in load.loops:
+        facts = steps.get(loop)
+        if facts is None:
+            continue
+        if isinstance(pointer, cst.Name) and any(
+            event.name == pointer.value
+            and (step := advance_step(event)) is not None
+            and _is_sign(step)
+            and flow.feasible_together(load, event)
+            for event in flow.events_in(loop.body, DEF)
+        ):
+            return True
+        if facts.index is None:
+            continue
+        try:
+            sums = _loop_sums(pointer, loop, flow, terms, frozenset())
+        except TooComplex:
+            continue
+        if sums and all(abs(products.get((facts.index,), 0)) == 1 for products, _ in sums):
+            return True
     return False
 
 
@@ -526,13 +619,64 @@ def _is_range(node: cst.BaseExpression, flow: Flow, depth: int) -> bool:
     return False
 
 
-def _head_strided_advances(flow: Flow, loop: Loop, heads: set[str]) -> dict[str, tuple[str, cst.CSTNode]]:
-    """Pointers the loop advances by a head count: name -> (the count, the advancing statement)."""
-    found: dict[str, tuple[str, cst.CSTNode]] = {}
-    for event in flow.events_in(loop.body, DEF):
+@dataclass(frozen=True)
+class _Steps:
+    """A loop over time steps: the pointers it advances by a head count, and its own index when
+    it steps by one."""
+
+    loop: Loop
+    advances: dict[str, list[tuple[str, Event]]]
+    index: str | None
+
+
+def _step_stride(
+    event: Event, steps: _Steps, heads: set[str], flow: Flow, terms: Terms
+) -> tuple[str, cst.CSTNode] | None:
+    """(the head count, where) when a load of the loop reads one element per step, the head
+    count apart: a pointer the loop advances by it on the load's own path (an advance in the
+    other arm of a constexpr `if` round the load is another specialisation's), or an address
+    holding the head count times the loop's index."""
+    pointer = pointer_arg(event.call)
+    if pointer is None:
+        return None
+    found = None
+    if isinstance(pointer, cst.Name):
+        found = next(
+            (
+                (stride, advance.node)
+                for stride, advance in steps.advances.get(pointer.value, ())
+                if flow.feasible_together(event, advance)
+            ),
+            None,
+        )
+    if found is None and steps.index is not None:
+        found = _indexed_by_step(pointer, steps.index, heads, steps.loop, flow, terms)
+    if found is None or _is_block(pointer, steps.loop, flow):
+        return None
+    return found
+
+
+def _head_strided_advances(flow: Flow, loop: Loop, heads: set[str]) -> dict[str, list[tuple[str, Event]]]:
+    """Pointers the loop advances by a head count: name -> (the count, the advance) for each
+    such advance. An advance in an arm of a constexpr `if` is left out when an arm it cannot be
+    compiled with steps the same pointer by one: `if G_T_CONTIG: p_g += 1 else: p_g += HV` is
+    the fix already applied, the strided arm its fallback for `HV == 1` (a step of `HV * V` in
+    the other arm is another layout, not the fix)."""
+    events = [event for event in flow.events_in(loop.body, DEF) if event.name is not None]
+    found: dict[str, list[tuple[str, Event]]] = {}
+    for event in events:
         stride = _head_stride(event, heads, flow)
-        if stride is not None and event.name is not None:
-            found[event.name] = (stride, event.node)
+        if stride is None or event.name is None:
+            continue
+        split = any(
+            other.name == event.name
+            and (step := advance_step(other)) is not None
+            and _is_sign(step)
+            and not flow.feasible_together(event, other)
+            for other in events
+        )
+        if not split:
+            found.setdefault(event.name, []).append((stride, event))
     return found
 
 
