@@ -41,7 +41,7 @@ import libcst as cst
 
 from .arithmetic import ceiling_division
 from .imports import ImportMap, int_literal, number_literal, str_literal
-from .nodes import child_nodes, flat_code, suite_lines, updated_value, walk
+from .nodes import child_nodes, flat_code, one_line, suite_lines, updated_value, walk
 
 # Value flags: a bit set describing where a value can come from.
 CONST = 1  # literal, constexpr parameter, dtype, tl.static_range index
@@ -169,15 +169,18 @@ class Branch:
 def test_key(test: cst.BaseExpression) -> tuple[str, bool]:
     """An `if`'s or a conditional expression's test as (normalised code without leading
     `not`s and the brackets around them: `if (FLAG):` and `if not(FLAG):` test `FLAG`,
-    polarity of the arm taken when it holds)."""
+    polarity of the arm taken when it holds). The code is read without whitespace, line breaks
+    or comments (`nodes.one_line`): a test written over several lines with a comment in it is
+    the test written on one line."""
     tested, polarity = _tested(test)
-    return "".join(cst.Module([]).code_for_node(tested).split()), polarity
+    return "".join(one_line(tested).split()), polarity
 
 
 def test_text(test: cst.BaseExpression) -> str:
-    """The test `test_key` keys, as written with its whitespace normalised (`cu is not None`,
-    `MODE == 2`, on one line): how a message names it."""
-    return " ".join(cst.Module([]).code_for_node(_tested(test)[0]).split())
+    """The test `test_key` keys, as written on one line with its whitespace normalised and its
+    comments dropped (`cu is not None`, `MODE == 2`, also from a test written over several
+    lines with a comment in it): how a message names it."""
+    return " ".join(one_line(_tested(test)[0]).split())
 
 
 def _tested(test: cst.BaseExpression) -> tuple[cst.BaseExpression, bool]:

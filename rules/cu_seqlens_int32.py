@@ -7,7 +7,7 @@ named for packed-sequence boundaries (`cu_seqlens`, `seq_offsets`, `query_start_
 `qo_indptr`) and cast to int32, or loaded from a tensor every launch in the module passes as
 int32. A cast of the whole offset to int64 comes too late.
 
-Not flagged: lengths and positions inside a sequence (`T = eos - bos`), uses outside pointer
+Not flagged: lengths and positions inside a sequence (`T = eos - bos`, `(t - bos) * HV`), uses outside pointer
 arithmetic (masks, loop bounds), a multiply with an int64 operand, and a stride every launch
 passes as 1.
 
@@ -115,7 +115,8 @@ of the module that does (`k += ...`, then `_load_chunk(k, ...)` building its blo
 
 ### Not flagged
 - lengths and positions inside a sequence (`T = (eos - bos).to(tl.int32)`;
-`T = eos - bos` and `i_t = i_tg - bos`, where the offsets cancel or are subtracted: `i_b * T`
+`T = eos - bos` and `i_t = i_tg - bos`, where the offsets cancel or are subtracted, also
+written inline: `(t - bos) * HV` for `t` of `range(bos, eos)`; `i_b * T`
 in the other arm of `if IS_VARLEN:` is no sequence offset) and every use outside pointer
 arithmetic (masks, loop bounds, block-pointer shapes and offsets: the offsets must stay int32,
 the shapes Triton widens itself);
@@ -158,7 +159,7 @@ from ascend_lint.nodes import child_nodes
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
 MESSAGE = (
-    "int32 sequence offset times a stride: `{names}` {verb} loaded from `{source}` as int32{host}, so `{product}` "
+    "int32 sequence offset times a stride: {said}, so `{product}` "
     "multiplies in int32 and wraps on long packed batches; load it `.to(tl.int64)` (keep lengths int32) "
     "or cast it before the stride"
 )
@@ -941,13 +942,11 @@ def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
                 sources = sorted({source for read in reads if (source := _offset_of(read, flow, offsets))})
                 site = flow.written(product)  # `t *= H` for the `t * H` the flow builds
                 shown = [(source, int32_tensors[source]) for source in sources if source in int32_tensors]
+                host = " (an int32 tensor on every launch: line {related_line})" if shown else ""
                 yield Report(
                     site,
                     MESSAGE.format(
-                        names="`, `".join(names),
-                        verb="is" if len(names) == 1 else "are",
-                        source="`, `".join(sources),
-                        host=" (an int32 tensor on every launch: line {related_line})" if shown else "",
+                        said=_said(reads, flow, offsets, f"loaded from `{'`, `'.join(sources)}` as int32{host}"),
                         product=context.module.code_for_node(
                             site if site is not product else product.with_changes(lpar=(), rpar=())
                         ),
@@ -962,6 +961,71 @@ def _named(read: cst.Name | cst.NamedExpr) -> str:
     """The name an offset is read or bound as."""
     name = read.target if isinstance(read, cst.NamedExpr) else read
     return name.value if isinstance(name, cst.Name) else ""
+
+
+def _said(reads: list[cst.Name | cst.NamedExpr], flow: Flow, offsets: dict[Event, str], loaded: str) -> str:
+    """What the message says of the offsets a product reads, `loaded` saying where from: each
+    read by the name it is loaded as (`` `bos` is loaded from `cu_seqlens` as int32 ``), or by a
+    name made from one with the name it was loaded as (`` `t` counts from `bos`, loaded from
+    ... `` for the index of `range(bos, eos)`, `` `t0` holds `bos` `` for `t0 = bos + i_t *
+    BT`): only the boundary value is loaded, not what is made from it."""
+    direct: set[str] = set()
+    made: set[str] = set()
+    for read in reads:
+        name, origin = _named(read), _origin(read, flow, offsets)
+        if origin is None:
+            direct.add(name)
+        else:
+            made.add(f"`{name}` {origin[0]} `{origin[1]}`")
+    if not made:
+        return f"`{'`, `'.join(sorted(direct))}` {'is' if len(direct) == 1 else 'are'} {loaded}"
+    derived = ", ".join(sorted(made))
+    if not direct:
+        return f"{derived}, {loaded}"
+    return f"`{'`, `'.join(sorted(direct))}` {'is' if len(direct) == 1 else 'are'} {loaded}, and {derived}"
+
+
+def _origin(read: cst.Name | cst.NamedExpr, flow: Flow, offsets: dict[Event, str]) -> tuple[str, str] | None:
+    """For an offset read by a name made from another offset (`_find_sequence_offsets`): how,
+    and the name the offset it is made from is loaded as, following names made from names:
+    ("counts from", "bos") for the index of `for t in range(bos, eos)` (`Flow.index_start`),
+    ("holds", "bos") for `t0 = bos + i_t * BT` or a clamp or choice of one. None for a name
+    bound to the load itself, an offset a device function returns or a call passes, or when
+    the chain leads back to the name read only."""
+    named = _named(read)
+    event = _offset_definition(read, flow, offsets)
+    how: str | None = None
+    root: str | None = None
+    seen: set[Event] = set()
+    while event is not None and event not in seen:
+        seen.add(event)
+        start = event.value if event.value is not None else flow.index_start(event)
+        leaves = _sum_leaves(start, flow) if start is not None else iter(())
+        carrier = next(
+            (
+                leaf
+                for leaf in leaves
+                if isinstance(leaf, cst.Name | cst.NamedExpr) and _offset_of(leaf, flow, offsets) is not None
+            ),
+            None,
+        )
+        if carrier is None:
+            break
+        how = how or ("holds" if event.value is not None else "counts from")
+        root = _named(carrier)
+        event = _offset_definition(carrier, flow, offsets, seen)
+    return (how, root) if how is not None and root is not None and root != named else None
+
+
+def _offset_definition(
+    read: cst.Name | cst.NamedExpr, flow: Flow, offsets: dict[Event, str], seen: Collection[Event] = ()
+) -> Event | None:
+    """The definition of the offset a name reads (the first reaching it, the one `_offset_of`
+    names, but those `seen`: `t += BT` round a loop leads on to `t = bos`) or an assignment
+    expression binds."""
+    if isinstance(read, cst.NamedExpr):
+        return flow.binding(read)
+    return next((d for d in flow.reaching(read) if d in offsets and d not in seen), None)
 
 
 def _fix(
@@ -1229,6 +1293,23 @@ def _offsets_added(node: cst.BaseExpression, flow: Flow, offsets: dict[Event, st
     return 1 if _offset_of(node, flow, offsets) is not None else 0
 
 
+def _offsets_scaled(node: cst.BaseExpression, flow: Flow, offsets: dict[Event, str]) -> int:
+    """How many sequence offsets the `+` / `-` / `*` tree `node` holds, less those it subtracts,
+    a product holding its factors' (`(bos * H + i_h) * K`: one): a tree holding none scales a
+    length or a position, not an offset (`(t - bos) * HV` with `t` counting from `bos`,
+    `(eos - bos) * K`), as it does written through a name (`p = t - bos`, then `p * HV`:
+    `_offsets_added`). An assignment expression binding an offset is one; a clamp or a
+    broadcast counts as its operand holding most."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (*_ARITHMETIC, cst.Multiply)):
+        right = _offsets_scaled(node.right, flow, offsets)
+        left = _offsets_scaled(node.left, flow, offsets)
+        return left - right if isinstance(node.operator, cst.Subtract) else left + right
+    if _offset_of(node, flow, offsets) is not None:  # a name, or `(bos := ...)` binding one
+        return 1
+    kept = flow.value_kept_from(node)
+    return max((_offsets_scaled(operand, flow, offsets) for operand in kept), default=0)
+
+
 def _int32_boundary_load(
     value: cst.BaseExpression | None,
     flow: Flow,
@@ -1311,7 +1392,7 @@ def _int32_products(
     if (
         isinstance(term.operator, cst.Multiply)
         and _int32_in_some_specialisation(term, flow, loads_int32, offsets)
-        and any(_offset_of(leaf, flow, offsets) for leaf in _arithmetic_leaves(term, flow))
+        and _offsets_scaled(term, flow, offsets) > 0
         and _scales(term, flow, ones)
     ):
         yield term

@@ -62,11 +62,31 @@ def k(x, h0, W, BT: tl.constexpr, USE_H0: tl.constexpr):
 """
 
 
+AND_TEST_ON_LINES = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, cu_seqlens, T, D: tl.constexpr, IS_VARLEN: tl.constexpr, USE_G: tl.constexpr):
+    i_b = tl.program_id(0)
+    if (
+        IS_VARLEN  # packed sequences
+        and USE_G
+    ):
+        bos = tl.load(cu_seqlens + i_b)
+    else:
+        bos = i_b * T
+    tl.store(x + bos.to(tl.int64) + tl.arange(0, D), 0.0)
+"""
+
+
 @pytest.mark.parametrize(
     ("code", "source", "quoted"),
     [
         ("ASC010", GRID_ON_LINES, "`(triton.cdiv(batch, 16), triton.cdiv(dim, 64),)`"),
         ("ASC004", OR_TEST_ON_LINES, "`if USE_H0 or i_t * BT < W`"),
+        ("ASC002", AND_TEST_ON_LINES, "(when `IS_VARLEN and USE_G` is false)"),
     ],
 )
 def test_a_finding_quotes_code_written_over_lines_on_one_line(code: str, source: str, quoted: str) -> None:
@@ -159,3 +179,34 @@ def test_a_cast_receiver_is_quoted_without_its_own_parentheses(receiver: str) ->
 def test_hard_coded_ub_names_the_table_key_or_the_function(source: str, stated: str) -> None:
     [finding] = lint_source(source, "k.py", settings(select=["ASC012"])).findings
     assert f"hard-coded UB capacity: {stated} sizes tiles" in finding.message
+
+
+OFFSET_READ_AS = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(q, cu_seqlens, H: tl.constexpr, K: tl.constexpr, BT: tl.constexpr):
+    i_t, i_n, i_h = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    eos = tl.load(cu_seqlens + i_n + 1).to(tl.int32)
+    t0 = bos + i_t * BT
+    for t in range(bos, eos):
+        tl.store(q + {offset}, tl.zeros([K], dtype=tl.float32))
+"""
+
+
+@pytest.mark.parametrize(
+    ("offset", "said"),
+    [
+        ("(bos * H + i_h) * K", "`bos` is loaded from `cu_seqlens` as int32, so"),
+        # a loop index and a sum are made from the loaded value, not loaded themselves
+        ("(t * H + i_h) * K", "`t` counts from `bos`, loaded from `cu_seqlens` as int32, so"),
+        ("(t0 * H + i_h) * K", "`t0` holds `bos`, loaded from `cu_seqlens` as int32, so"),
+        ("(bos + t) * K", "`bos` is loaded from `cu_seqlens` as int32, and `t` counts from `bos`, so"),
+    ],
+)
+def test_an_int32_offset_is_said_to_be_loaded_only_where_it_is(offset: str, said: str) -> None:
+    [finding] = lint_source(OFFSET_READ_AS.format(offset=offset), "k.py", settings(select=["ASC008"])).findings
+    assert f"int32 sequence offset times a stride: {said}" in finding.message

@@ -1,0 +1,65 @@
+"""A finding does not depend on whether the author names a subexpression: `p = t - bos` then
+`p * HV` is `(t - bos) * HV` written inline, and `start = i_b * T` then `start.to(tl.int64)`
+is `(i_b * T).to(tl.int64)`."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import settings
+
+from ascend_lint.engine import lint_source
+
+SEQUENCE = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(q, o, cu_seqlens, T, H: tl.constexpr, HV: tl.constexpr, K: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    eos = tl.load(cu_seqlens + i_n + 1).to(tl.int32)
+    for t in range(bos, eos):
+        b_q = tl.load(q + tl.arange(0, K))
+{lines}
+"""
+
+
+def _codes(lines: str, code: str) -> list[str]:
+    source = SEQUENCE.format(lines="\n".join("        " + line for line in lines.splitlines()))
+    return [finding.code for finding in lint_source(source, "k.py", settings(select=[code])).findings]
+
+
+@pytest.mark.parametrize(
+    ("inline", "named", "code", "found"),
+    [
+        # a position inside the sequence (two values of one offsets table subtracted) is small
+        ("tl.store(o + (t - bos) * HV, b_q)", "p = t - bos\ntl.store(o + p * HV, b_q)", "ASC008", 0),
+        ("tl.store(o + (eos - bos) * HV, b_q)", "n = eos - bos\ntl.store(o + n * HV, b_q)", "ASC008", 0),
+        (
+            "tl.store(o + ((t - bos) * H + i_h) * K, b_q)",
+            "p = t - bos\ntl.store(o + (p * H + i_h) * K, b_q)",
+            "ASC008",
+            0,
+        ),
+        # an offset: `t` counts from `bos`
+        ("tl.store(o + (t * H + i_h) * K, b_q)", "r = t * H + i_h\ntl.store(o + r * K, b_q)", "ASC008", 1),
+        ("tl.store(o + (bos + 1) * HV, b_q)", "s = bos + 1\ntl.store(o + s * HV, b_q)", "ASC008", 1),
+        # ASC002: an int32 product cast to int64 afterwards
+        (
+            "tl.store(o + (i_n * T).to(tl.int64), b_q)",
+            "start = i_n * T\ntl.store(o + start.to(tl.int64), b_q)",
+            "ASC002",
+            1,
+        ),
+        (
+            "tl.store(o + (i_n * T + i_h).to(tl.int64), b_q)",
+            "start = i_n * T\ntl.store(o + (start + i_h).to(tl.int64), b_q)",
+            "ASC002",
+            1,
+        ),
+    ],
+)
+def test_inline_and_named_forms_agree(inline: str, named: str, code: str, found: int) -> None:
+    assert len(_codes(inline, code)) == found
+    assert len(_codes(named, code)) == found
