@@ -50,9 +50,13 @@ Flags `num_warps=` and `num_stages=` in Triton kernel launches (`kernel[grid](..
 `triton.Config(...)` (also inside comprehensions and helper functions that build config
 lists), `triton.heuristics` tables, and dicts splatted into a launch: `**{"num_warps": 4}`,
 `**launch_kwargs` bound to a dict literal or `dict(...)` in the same function or module
-(also `kw["num_stages"] = 1` stores into it, what the function adds to it with
-`kw.update(...)`, `kw.setdefault(...)` or `kw |= {...}`, and `dict(..., **base)`), returned
-by a function of the module (also as an element of a returned tuple), or copied from one of
+(also `kw["num_stages"] = 1` stores into it, any target of a chained assignment: `a =
+kw["num_warps"] = 8`, what the function adds to it with `kw.update(...)`,
+`kw.setdefault(...)` or `kw |= {...}`, and `dict(..., **base)`), returned by a function of
+the module (also as an element of a returned tuple), an entry of a table of them (`cfg =
+_CFG[key]` after `_CFG = {"small": {"num_warps": 4}, ...}`, `**_CFGS[i]` of a list: a literal
+key picks its entry, any other every entry but one keyed for another platform, `"cuda"`,
+`"hip"`; the entries are reported and edited), or copied from one of
 those (`config.copy()`, `dict(config)`), either arm of a choice (`configs[0] if configs else
 default_config(n)`, `tuned or {...}`) or side of a merge (`base | dict(num_warps=4)`); the
 same for `triton.Config({...}, **knobs)`.
@@ -60,7 +64,11 @@ same for `triton.Config({...}, **knobs)`.
 A kernel's `warmup(...)` and `run(...)` (compiling it ahead of time with the same options)
 count as launches, and so does the call of a launcher a function stores once
 (`launcher = kernel[grid]`, then `launcher(x, num_warps=4)`), and a
-`functools.partial(kernel[grid], num_warps=4)` (the keyword is reported and deleted there). A launch in a nested function splats the dict its outer function binds
+`functools.partial(kernel[grid], num_warps=4)` (the keyword is reported and deleted there;
+also under another name, `from functools import partial as bind`, called where it is made,
+`functools.partial(kernel[grid], num_warps=4)(x)`, or returned by a function of the module
+and called, `_launcher()(x)`, when its grid and arguments read no name of that function's
+own). A launch in a nested function splats the dict its outer function binds
 and changes. Helpers count too: the keywords of a call to a function that
 forwards its `**kwargs` into a launch (or to such a method, through `self` or its class), and the dicts passed for a parameter a launcher
 splats (`kernel[grid](**kernel_kwargs)`), also through helpers that pass the parameter on
@@ -205,7 +213,9 @@ add nothing (the statement should go), nor for `kw.setdefault(knob, v)` (its val
 read). Nor is there a fix for a knob whose removal host code would notice: a dict entry
 read out of the dict through any name it passes or reaches (`del kw["num_warps"]`,
 `meta["num_stages"]`, `kw.pop("num_warps")`, `kw.get(...)`, `"num_warps" in kw`, also through
-a copy, a parameter it is passed for, a getter's result; a `kw.pop("num_warps", None)` whose
+a copy, a parameter it is passed for, a getter's result, an entry of a table,
+`_CFG[key]["num_warps"]`, and anywhere for the entries of a table host code reads otherwise
+than by an entry: `max(c["num_warps"] for c in _CFGS)`; a `kw.pop("num_warps", None)` whose
 result is dropped reads nothing), a knob of a launch (or a `triton.Config`) of a kernel a
 `triton.heuristics` function, a `prune_configs_by` function or the `key=` of whose autotuner
 reads it (`Heuristics.run` passes the launch keywords as `args`; a `KeyError` without it),
@@ -225,7 +235,16 @@ from typing import TypeGuard
 import libcst as cst
 
 from ascend_lint.fixes import Declined, FixPlan, Replace, names_in, without_items
-from ascend_lint.host import DictChange, DictTrail, Merged, Scope, all_params, passed_for
+from ascend_lint.host import (
+    DictChange,
+    DictSource,
+    DictTrail,
+    ItemStore,
+    Merged,
+    Scope,
+    all_params,
+    passed_for,
+)
 from ascend_lint.imports import ImportMap, dotted_name, int_literal, number_literal, str_literal
 from ascend_lint.kernels import Kernel
 from ascend_lint.nodes import child_nodes, flat_code, walk
@@ -383,6 +402,13 @@ _tune_bwd = (
 
 def configs():
     return [triton.Config({"BT": 64}, num_warps=8)] if not is_npu() else [triton.Config({"BT": 64})]
+""",
+        # a table's entry keyed for another platform, picked by the device type
+        """
+_BY_DEVICE = {"cuda": {"num_warps": 8}, "npu": {"multibuffer": True}}
+
+def launch(x, N):
+    kernel[(N,)](x, N, **_BY_DEVICE[x.device.type])
 """,
         # the SIMT modes (Ascend 950) read `num_warps`: launches selecting the pure SIMT mode
         # (FlagTree's simt_perf_cases) or the mixed one (`compile_mode="simd_simt"`), and the
@@ -774,6 +800,42 @@ def launch(x, N):
 def launch_again(x, N):
     kernel[(N,)](x, N, **dict(default_config(N)))
 """,
+        # an entry of a module table of configs: the entries are edited, the table keeps its keys
+        Example(
+            """
+_CFG = {"small": {"num_warps": 4}, "big": {"BLOCK": 128, "num_warps": 8}}  # expect
+
+def launch(x, N, key):
+    cfg = _CFG[key]
+    kernel[(N,)](x, N, **cfg)
+""",
+            fixed="""
+_CFG = {"small": {}, "big": {"BLOCK": 128}}
+
+def launch(x, N, key):
+    cfg = _CFG[key]
+    kernel[(N,)](x, N, **cfg)
+""",
+        ),
+        # a partial launcher under another name, one called inline
+        Example(
+            """
+from functools import partial as bind
+
+def launch(x, N):
+    run = bind(kernel[(N,)], num_warps=4)  # expect
+    run(x, N)
+    functools.partial(kernel[(N,)], num_stages=2)(x, N)  # expect
+""",
+            fixed="""
+from functools import partial as bind
+
+def launch(x, N):
+    run = bind(kernel[(N,)])
+    run(x, N)
+    functools.partial(kernel[(N,)])(x, N)
+""",
+        ),
         # knobs splatted into a `triton.Config`
         """
 _KNOBS = {"num_warps": 4, "num_stages": 1}  # expect
@@ -1114,7 +1176,7 @@ FALLBACK = CONFIGS[2]
         knobs: AbstractSet[str],
         merges: dict[cst.Call, FixPlan],
         read: Mapping[str, Declined],
-        live: AbstractSet[cst.CSTNode],
+        live: AbstractSet[DictSource],
         loops: Mapping[str, frozenset[int | None]],
     ) -> Iterator[Report]:
         """The `knobs` of a launch, a `triton.Config`, a kernel's `warmup` / `run` or a call of a
@@ -1150,7 +1212,7 @@ FALLBACK = CONFIGS[2]
         host: HostIndex,
         knobs: AbstractSet[str],
         read: Mapping[str, Declined],
-        live: AbstractSet[cst.CSTNode],
+        live: AbstractSet[DictSource],
     ) -> Iterator[Report]:
         """A call of a helper that splats its `**kwargs` (or a dict parameter) into a launch:
         its keywords among `knobs` (but for those the helper names, and `num_warps` when the
@@ -1251,7 +1313,7 @@ FALLBACK = CONFIGS[2]
         launch: cst.Call | None,
         knobs: AbstractSet[str],
         read: Mapping[str, Declined],
-        live: AbstractSet[cst.CSTNode],
+        live: AbstractSet[DictSource],
     ) -> Iterator[Report]:
         """The `knobs` in what a `**value` splat may hold, reported where they are written
         (`launch` when the dict literal is written in its call). No fix for the knobs `read`
@@ -1262,7 +1324,10 @@ FALLBACK = CONFIGS[2]
         sources = list(host.dict_sources(value, scope, trail=trail))
         if any(_holds_knob(source, knobs) for source, _ in sources):
             reads = host.keys_read(trail)
+            table = host.table_read_whole(trail)  # an entry's key may be read anywhere
+            whole = Declined(f"`{table}` is also read whole, which may read it out of an entry: delete it by hand")
             read = {
+                **(dict.fromkeys(knobs, whole) if table is not None else {}),
                 **{
                     key: Declined(
                         f"`{flat_code(node)}` reads it out of the dict, which would fail or change without it"
@@ -1281,7 +1346,7 @@ FALLBACK = CONFIGS[2]
 
     def _source(
         self,
-        source: cst.CSTNode,
+        source: DictSource,
         value: cst.BaseExpression,
         host: HostIndex,
         launch: cst.Call | None,
@@ -1289,12 +1354,12 @@ FALLBACK = CONFIGS[2]
         read: Mapping[str, Declined],
     ) -> Iterator[Report]:
         """The `knobs` a source of a `**value` splat writes (`_splatted`)."""
-        if isinstance(source, cst.Call) and isinstance(source.func, cst.Name):  # dict(num_warps=...)
+        if isinstance(source, ItemStore):  # kw["num_stages"] = 1
+            yield from self._stored(source, knobs)
+        elif isinstance(source, cst.Call) and isinstance(source.func, cst.Name):  # dict(num_warps=...)
             yield from self._keywords(source, "launch-kwargs dict", knobs, host, read=read)
         elif isinstance(source, (cst.Call, cst.AugAssign)):  # kw.update(...), kw.setdefault(...), kw |= {...}
             yield from self._added(source, knobs, host, read)
-        elif isinstance(source, cst.Assign):  # kw["num_stages"] = 1
-            yield from self._stored(source, knobs)
         elif isinstance(source, cst.Dict):
             yield from self._entries(source, launch if source is value else None, knobs, host, read)
 
@@ -1339,21 +1404,21 @@ FALLBACK = CONFIGS[2]
             )
             yield Report(node, _ADDED.format(key=key), fix=declined.get(key) or fix, facts=_option_facts(key, value))
 
-    def _stored(self, statement: cst.Assign, knobs: AbstractSet[str]) -> Iterator[Report]:
-        target = statement.targets[0].target
-        index = target.slice[0].slice if isinstance(target, cst.Subscript) else None
-        key = str_literal(index.value) if isinstance(index, cst.Index) else None
-        if key is not None and key in knobs:
-            others = [flat_code(each.target) for each in statement.targets[1:]]
+    def _stored(self, store: ItemStore, knobs: AbstractSet[str]) -> Iterator[Report]:
+        """A knob stored into a launch-kwargs dict (`kw["num_warps"] = 8`, also one target of
+        `a = kw["num_warps"] = 8`): no fix, the statement (or its target) goes by hand."""
+        key = store.key
+        if key in knobs:
+            others = [flat_code(each.target) for each in store.statement.targets if each.target is not store.target]
             yield Report(
-                target,
+                store.target,
                 f"`{key}` stored into a launch-kwargs dict has no effect on Ascend; delete it",
                 fix=Declined(
                     f"the statement also binds {', '.join(f'`{name}`' for name in others)}: remove the store by hand"
                     if others
                     else WHOLE_STATEMENT_REASON
                 ),
-                facts=_option_facts(key, statement.value),
+                facts=_option_facts(key, store.value),
             )
 
     def _entries(
@@ -1461,7 +1526,7 @@ def _value_binds(value: cst.BaseExpression, host: HostIndex) -> str | None:
     return None
 
 
-def _holds_knob(source: cst.CSTNode, knobs: AbstractSet[str]) -> bool:
+def _holds_knob(source: DictSource, knobs: AbstractSet[str]) -> bool:
     """Whether a dict source (`HostIndex.dict_sources`) writes one of the `knobs` the fix would
     remove: a dict literal's entry, a `dict(...)` keyword, what an update adds."""
     if isinstance(source, cst.Dict):
@@ -1677,7 +1742,7 @@ def _may_select_simt(args: Sequence[cst.Arg], scope: Scope, host: HostIndex) -> 
     )
 
 
-def _simt_sources(context: ModuleContext) -> set[cst.CSTNode]:
+def _simt_sources(context: ModuleContext) -> set[DictSource]:
     """The sources of the dicts launches splat (`HostIndex.dict_sources`: dict literals,
     `dict(...)` calls, stores and changes) whose `num_warps` a SIMT build reads, at any launch
     of the module (a dict splatted into two launches, one of them SIMT, keeps it for that one):
@@ -1688,7 +1753,7 @@ def _simt_sources(context: ModuleContext) -> set[cst.CSTNode]:
     those `kernel[grid](...)`, a stored launcher's, `warmup` / `run` calls and calls of
     forwarding helpers; a `triton.Config` drops the SIMT keywords."""
     host = context.host
-    live: set[cst.CSTNode] = set()
+    live: set[DictSource] = set()
     for call, scope in host.calls:
         splats = [arg for arg in call.args if arg.star == "**"]
         passed: list[cst.BaseExpression] = []
@@ -1751,7 +1816,7 @@ def _writes_simt_keyword(args: Sequence[cst.Arg]) -> bool:
     return any(arg.keyword is not None and _simt_keyword(arg.keyword.value, arg.value) for arg in args)
 
 
-def _simt_live(source: cst.CSTNode, trail: DictTrail, host: HostIndex) -> bool:
+def _simt_live(source: DictSource, trail: DictTrail, host: HostIndex) -> bool:
     """Whether the dict a source of a `**` splat (`HostIndex.dict_sources`) puts its entries in
     may select the SIMT mode: the source writes it (`{"num_warps": 1, "compile_mode":
     "simt_only"}`, whichever other dicts the splat may hold), or what is merged with it on its
@@ -1770,15 +1835,12 @@ def _holds_simt(merged: Merged, host: HostIndex) -> bool:
     return _writes_simt(merged.node)
 
 
-def _writes_simt(source: cst.CSTNode) -> bool:
+def _writes_simt(source: DictSource) -> bool:
     """Whether a dict source writes a SIMT-selecting keyword: a dict literal's entry, a
     `dict(...)` or `kw.update(...)` keyword or literal, `kw |= {...}`, `kw["compile_mode"] =
     "simt_only"`, `kw.setdefault("force_simt_only", True)`."""
-    if isinstance(source, cst.Assign):
-        target = source.targets[0].target
-        index = target.slice[0].slice if isinstance(target, cst.Subscript) else None
-        key = str_literal(index.value) if isinstance(index, cst.Index) else None
-        return key is not None and _simt_keyword(key, source.value)
+    if isinstance(source, ItemStore):
+        return _simt_keyword(source.key, source.value)
     if (
         isinstance(source, cst.Call)
         and isinstance(source.func, cst.Attribute)

@@ -10,7 +10,7 @@ from typing import TypeGuard
 import libcst as cst
 
 from ..imports import dotted_name, str_literal
-from .records import DictChange
+from .records import DictChange, DictSource, ItemStore
 
 
 def maps_a_key_to_a_callable(element: cst.BaseDictElement) -> TypeGuard[cst.DictElement]:
@@ -64,9 +64,9 @@ def changed_dict(node: cst.CSTNode) -> tuple[str, DictChange] | None:
     return None
 
 
-def dicts_added(node: cst.Assign | DictChange) -> list[cst.BaseExpression]:
+def dicts_added(node: ItemStore | DictChange) -> list[cst.BaseExpression]:
     """The dicts a store (none) or a change adds that are not written in it (`_added_dicts`)."""
-    return [] if isinstance(node, cst.Assign) else _added_dicts(node)
+    return [] if isinstance(node, ItemStore) else _added_dicts(node)
 
 
 def _added_dicts(change: DictChange) -> list[cst.BaseExpression]:
@@ -113,8 +113,10 @@ def key_read(name: cst.BaseExpression, around: Sequence[cst.CSTNode]) -> tuple[s
     return None
 
 
-def dict_entry(source: cst.CSTNode, key: str) -> cst.BaseExpression | None:
+def dict_entry(source: DictSource, key: str) -> cst.BaseExpression | None:
     """The value a dict literal, `dict(...)` call or item store gives `key`."""
+    if isinstance(source, ItemStore):
+        return source.value if source.key == key else None
     if isinstance(source, cst.Dict):
         for element in source.elements:
             if isinstance(element, cst.DictElement) and str_literal(element.key) == key:
@@ -123,9 +125,4 @@ def dict_entry(source: cst.CSTNode, key: str) -> cst.BaseExpression | None:
         for arg in source.args:
             if arg.keyword is not None and arg.keyword.value == key:
                 return arg.value
-    elif isinstance(source, cst.Assign):
-        target = source.targets[0].target
-        index = target.slice[0].slice if isinstance(target, cst.Subscript) else None
-        if isinstance(index, cst.Index) and str_literal(index.value) == key:
-            return source.value
     return None

@@ -7,6 +7,7 @@ top-level statement (`HostMemory`). The host index (`index.HostIndex`) is built 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from typing import TypeVar, cast
 
 import libcst as cst
@@ -54,6 +55,7 @@ _NOTED = frozenset(
         cst.SetComp,
         cst.GeneratorExp,
         cst.DictComp,
+        cst.ImportFrom,
     }
 )
 _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
@@ -91,10 +93,15 @@ class HostFacts:
         self.functions_met: list[tuple[cst.FunctionDef, bool]] = []  # each with whether it was a kernel
         self.keyed_callables: list[tuple[cst.Dict, Scope]] = []  # dicts mapping a string to a lambda or a name
         # `launcher = kernel[grid]`, `value = table[key]`, `launcher = functools.partial(kernel[grid], ...)`
-        # (`bound_launcher`): by name, the value with the blocks around it
+        # and `launcher = f(kernel[grid], ...)` (`launcher_candidate`; which `f` is `functools.partial`
+        # is known once every import is: `bound_launcher`): by name, the value with the blocks around it
         self.launchers_bound: dict[
             tuple[str, Scope], list[tuple[cst.BaseExpression, tuple[cst.For | cst.If, ...]]]
         ] = {}
+        # the local names of `functools.partial` its imports bind (`from functools import partial as bind`)
+        self.partial_names: set[str] = set()
+        # calls of what a call returns (`functools.partial(kernel[grid], ...)(x)`, `_launcher()(x)`)
+        self.result_calls: list[CallSite] = []
         # `assert t.dtype == torch.int32` in a function's own body (under no `if` or loop), also
         # `torch._assert(...)` and `if t.dtype != torch.int32: raise ...`: (t, function) -> dtypes
         self.dtype_asserts: dict[tuple[str, Scope], list[TensorDtype]] = {}
@@ -124,6 +131,8 @@ class HostFacts:
         self.defined_under.update(other.defined_under)
         self.keyed_callables.extend(other.keyed_callables)
         _extend(self.launchers_bound, other.launchers_bound)
+        self.partial_names |= other.partial_names
+        self.result_calls.extend(other.result_calls)
         _extend(self.dtype_asserts, other.dtype_asserts)
 
     def walk(self, top: cst.CSTNode, kernel_defs: set[cst.FunctionDef]) -> None:
@@ -197,6 +206,8 @@ class HostFacts:
                         continue
                 elif type(node) is cst.Dict and any(map(maps_a_key_to_a_callable, node.elements)):
                     self.keyed_callables.append((node, scope))
+                elif type(node) is cst.ImportFrom:
+                    self.partial_names.update(_partial_imports(node))
                 elif type(node) is cst.Global and scope is not None:
                     for name in declared_global(node):
                         self.globals_declared.setdefault(name, []).append(scope)
@@ -225,6 +236,8 @@ class HostFacts:
             self._add_dtype_asserts(node, node.args[0].value, True, scope)
         if isinstance(func, cst.Name):
             self.calls_of.setdefault(func.value, []).append(CallSite(node, scope, blocks))
+        elif isinstance(func, cst.Call):
+            self.result_calls.append(CallSite(node, scope, blocks))
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             site = CallSite(node, scope, blocks)
             self.attribute_calls.setdefault(func.attr.value, []).append((func.value.value, site))
@@ -279,7 +292,7 @@ class HostFacts:
             self.bindings.setdefault((target.value, scope), []).append(value)
             self.binders[value] = statement
             self.bound_under[value] = blocks
-            if bound_launcher(value) is not None:
+            if launcher_candidate(value) is not None:
                 self.launchers_bound.setdefault((target.value, scope), []).append((value, blocks))
         elif isinstance(target, (cst.Tuple, cst.List)):
             for element, part in zip(target.elements, unpacked_into(target.elements, value), strict=True):
@@ -396,19 +409,47 @@ def run_grid(call: cst.Call) -> cst.Arg | None:
     return keywords.get("grid")
 
 
-def bound_launcher(value: cst.BaseExpression) -> cst.Subscript | None:
-    """`kernel[grid]` when a launcher holds it: `kernel[grid]` itself, or
-    `functools.partial(kernel[grid], *args, **kwargs)` (`partial(...)` after `from functools
-    import partial`, `ft.partial(...)` after `import functools as ft`: a `partial` of any module,
-    given a launcher), whose arguments go before those of its calls (`Launch.partial`)."""
+def launcher_candidate(value: cst.BaseExpression) -> cst.Subscript | None:
+    """`kernel[grid]` when a launcher may hold it: `kernel[grid]` itself, or a call given it
+    first (`functools.partial(kernel[grid], *args, **kwargs)`, `bind(kernel[grid], ...)`:
+    `bound_launcher` tells which call is a partial)."""
     if isinstance(value, cst.Subscript):
         return value
-    if not isinstance(value, cst.Call) or (dotted_name(value.func) or "").rsplit(".", 1)[-1] != "partial":
-        return None
-    first = value.args[0] if value.args else None
+    first = value.args[0] if isinstance(value, cst.Call) and value.args else None
     if first is None or first.keyword is not None or first.star or not isinstance(first.value, cst.Subscript):
         return None
     return first.value
+
+
+def bound_launcher(value: cst.BaseExpression, partial_names: AbstractSet[str] = frozenset()) -> cst.Subscript | None:
+    """`kernel[grid]` when a launcher holds it: `kernel[grid]` itself, or
+    `functools.partial(kernel[grid], *args, **kwargs)` (`partial(...)` after `from functools
+    import partial`, `ft.partial(...)` after `import functools as ft`: a `partial` of any module,
+    given a launcher; `bind(...)` after `from functools import partial as bind`, one of the
+    `partial_names`), whose arguments go before those of its calls (`Launch.partial`)."""
+    if isinstance(value, cst.Call) and not is_partial(value.func, partial_names):
+        return None
+    return launcher_candidate(value)
+
+
+def is_partial(func: cst.BaseExpression, partial_names: AbstractSet[str] = frozenset()) -> bool:
+    """`partial`, `functools.partial`, `ft.partial` (a `partial` of any module), or a local name
+    of `functools.partial` (`partial_names`: `HostFacts.partial_names`)."""
+    dotted = dotted_name(func) or ""
+    return dotted.rsplit(".", 1)[-1] == "partial" or dotted in partial_names
+
+
+def _partial_imports(node: cst.ImportFrom) -> Iterator[str]:
+    """The names `from functools import partial as bind` binds to `functools.partial`."""
+    if node.relative or node.module is None or dotted_name(node.module) != "functools":
+        return
+    if isinstance(node.names, cst.ImportStar):
+        return
+    for alias in node.names:
+        if dotted_name(alias.name) == "partial":
+            asname = alias.asname.name if alias.asname is not None else alias.name
+            if isinstance(asname, cst.Name):
+                yield asname.value
 
 
 def past_fn(held: cst.BaseExpression) -> cst.BaseExpression:

@@ -73,7 +73,16 @@ from .dtypes import (
     template_of,
 )
 from .evidence import is_float, is_minus_one, is_none, last_dimension, possible_arms, stride_read, tests_for_none
-from .facts import HostFacts, HostMemory, bound_launcher, choices, launched_name, launched_value, past_fn
+from .facts import (
+    HostFacts,
+    HostMemory,
+    bound_launcher,
+    choices,
+    is_partial,
+    launched_name,
+    launched_value,
+    past_fn,
+)
 from .params import (
     add_forwarded,
     all_params,
@@ -87,16 +96,18 @@ from .params import (
     positional_params,
     splatted_params,
 )
-from .platforms import OtherPlatformPaths
+from .platforms import OtherPlatformPaths, names_other_platform
 from .records import (
     BoundedSizes,
     CallSite,
     CoreCount,
     DictChange,
+    DictSource,
     DictTrail,
     Evidence,
     Forwarded,
     Grid,
+    ItemStore,
     Launch,
     Merged,
     NameUse,
@@ -209,22 +220,25 @@ class HostIndex(HostFacts):
     def _add_stored_launches(self) -> set[cst.Call]:
         """Adds the launches through a launcher a function stores (`launcher = kernel[grid]`,
         then `launcher(x, n)`: a launch of `kernel` on `grid` at the call; `launcher =
-        functools.partial(kernel[grid], BLOCK=64)` too, the arguments it binds going first),
-        and returns their calls and those of the partials. Only for a name the function binds
+        functools.partial(kernel[grid], BLOCK=64)` too, the arguments it binds going first,
+        also through a local name of `partial`: `from functools import partial as bind`), and
+        returns their calls and those of the partials. Only for a name the function binds
         once, to a subscript of a kernel of the module (or of a name bound only to such
         kernels) or of an imported name (one the module does not bind), and does not take as a
         parameter; only at its calls in that function under every block the subscript is under
-        (an `if` bounding the grid is around the launch)."""
+        (an `if` bounding the grid is around the launch). Also a launcher called where it is
+        made (`functools.partial(kernel[grid], num_warps=4)(x)`) or returned by a function of
+        the module (`_launcher()(x)`, `_result_launches`)."""
         calls: set[cst.Call] = set()
         for (name, scope), stored in self.launchers_bound.items():
             if scope is None or len(self.bindings[name, scope]) != 1 or param_named(scope, name) is not None:
                 continue
             [(value, blocks)] = stored
-            subscript = bound_launcher(value)
-            assert subscript is not None
-            launched, root = launched_name(subscript.value), root_name(subscript.value)
-            if launched is None or root is None or not (self.kernels_named(root, scope) or self._is_free(root, scope)):
+            subscript = bound_launcher(value, self.partial_names)
+            if subscript is None or not self._launches_kernel(subscript, scope):
                 continue
+            launched = launched_name(subscript.value)
+            assert launched is not None  # `_launches_kernel`
             if isinstance(value, cst.Call):
                 calls.add(value)  # the partial gives the launch its arguments too
             for site in self.calls_of.get(name, ()):
@@ -233,7 +247,49 @@ class HostIndex(HostFacts):
                     launch = Launch(site.call, scope, site.blocks, subscript, partial=partial)
                     self.launches.setdefault(launched, []).append(launch)
                     calls.add(site.call)
+        for site in self.result_calls:
+            for launch in self._result_launches(site):
+                self.launches.setdefault(launched_name(launch.held) or "", []).append(launch)
+                calls.update(launch.calls)
         return calls
+
+    def _launches_kernel(self, subscript: cst.Subscript, scope: Scope) -> bool:
+        """Whether `kernel[grid]` in `scope` subscripts a kernel of the module (or a name bound
+        only to such kernels) or an imported name (one the module does not bind)."""
+        launched, root = launched_name(subscript.value), root_name(subscript.value)
+        return (
+            launched is not None
+            and root is not None
+            and bool(self.kernels_named(root, scope) or self._is_free(root, scope))
+        )
+
+    def _result_launches(self, site: CallSite) -> list[Launch]:
+        """The launches a call of what a call returns makes (`_add_stored_launches`): of a
+        launcher made there (`functools.partial(kernel[grid], num_warps=4)(x)`), or returned by
+        a function of the module (`_launcher()(x)` after `def _launcher(): return
+        functools.partial(kernel[grid], num_warps=4)`, each such return), one whose grid and
+        bound arguments read no name of that function's own (its parameters, its locals): the
+        launch reads them where the call is."""
+        made = site.call.func
+        assert isinstance(made, cst.Call)
+        subscript = bound_launcher(made, self.partial_names)
+        if subscript is not None:
+            if not self._launches_kernel(subscript, site.scope):
+                return []
+            return [Launch(site.call, site.scope, site.blocks, subscript, partial=made)]
+        if not isinstance(made.func, cst.Name):
+            return []
+        found: list[Launch] = []
+        for returned, function in self.returns.get(made.func.value, ()):
+            subscript = bound_launcher(returned, self.partial_names)
+            own = {name for name, scope in self.bindings if scope is function} | {
+                param.name.value for param in all_params(function)
+            }
+            if subscript is None or not self._launches_kernel(subscript, function) or names_read(returned) & own:
+                continue
+            partial = returned if isinstance(returned, cst.Call) else None
+            found.append(Launch(site.call, site.scope, site.blocks, subscript, partial=partial))
+        return found
 
     def _add_jit_function_launches(self) -> None:
         """Adds `kernel.fn[grid](...)` (also `kernel.fn.fn[grid]`, and a launcher storing it) as
@@ -282,13 +338,15 @@ class HostIndex(HostFacts):
         hops: int = 0,
         trail: DictTrail | None = None,
         merged: tuple[Merged, ...] = (),
-    ) -> Iterator[tuple[cst.CSTNode, Scope]]:
+    ) -> Iterator[tuple[DictSource, Scope]]:
         """What a `**value` splat may hold: dict literals and `dict(...)` calls, written
         inline, bound to a name (plus what the function changes it with: `name["key"] = v`
-        stores, `name.update(...)` / `name.setdefault(k, v)` calls and `name |= ...`
+        stores (`ItemStore`: the target storing into the name, whichever of the statement's
+        targets it is), `name.update(...)` / `name.setdefault(k, v)` calls and `name |= ...`
         statements, and the dicts those add), returned by a function of the module (also
         called through `functools.partial`, also as an element of a returned tuple:
-        `_, config = get_best_config(m)`), passed for a parameter by the module's calls of its
+        `_, config = get_best_config(m)`), an entry of a table of them (`_CFG[key]`,
+        `_CFGS[i]`: `_table_entries`), passed for a parameter by the module's calls of its
         function (`_launch(n, common)`), copied (`d.copy()`, `dict(d)`), or splatted into those
         (`dict(..., **base)`, `{**base}`); either arm of a choice (`a if c else b`, `a or b`)
         and both sides of a merge (`base | extra`). A name and the value bound to it are a hop
@@ -323,9 +381,9 @@ class HostIndex(HostFacts):
                     passed = passed_for(site.call, scope, value.value)
                     if passed is not None:
                         held.append((passed, site.scope))
-            changed: list[tuple[cst.Assign | DictChange, Scope]] = []  # its stores and changes
+            changed: list[tuple[ItemStore | DictChange, Scope]] = []  # its stores and changes
             for reader in self._scopes_reading(value.value, scope):
-                changed += [(store.statement, reader) for store in self.item_stores.get((value.value, reader), ())]
+                changed += [(store, reader) for store in self.item_stores.get((value.value, reader), ())]
                 changed += [(change, reader) for change in self._dict_changes(reader).get(value.value, ())]
             changes = [
                 (node, [Merged(node, reader, False), *(Merged(added, reader, True) for added in dicts_added(node))])
@@ -359,6 +417,8 @@ class HostIndex(HostFacts):
                     trail.functions.add(function.name.value)
                 if element is not None:
                     yield from self.dict_sources(element, function, hops + 1, trail, merged)
+            for entry, where in self._table_entries(value, scope, trail):
+                yield from self.dict_sources(entry, where, hops + 1, trail, merged)
         elif isinstance(value, cst.IfExp):  # either arm (`configs[0] if configs else defaults(n)`)
             for arm in (value.body, value.orelse):
                 yield from self.dict_sources(arm, scope, hops + 1, trail, merged)
@@ -369,6 +429,49 @@ class HostIndex(HostFacts):
             # both sides of a merge (`base | dict(num_warps=4)`), each merged with the other
             for operand, other in ((value.left, value.right), (value.right, value.left)):
                 yield from self.dict_sources(operand, scope, hops + 1, trail, (*merged, Merged(other, scope, True)))
+
+    def _table_entries(
+        self, item: cst.Subscript, scope: Scope, trail: DictTrail | None
+    ) -> list[tuple[cst.BaseExpression, Scope]]:
+        """What `table[key]` may be, `table` a name bound to a dict, list or tuple literal (a
+        table of launch configs: `_CFG = {"small": {"num_warps": 4}, ...}`, `_CFGS =
+        [dict(num_warps=4), ...]`), or given an entry by a store (`_CFG["huge"] = {...}`), with
+        where the entry's names resolve: the entry of a literal key (`_CFG["small"]`, `_CFGS[0]`),
+        else every entry but those of a key naming another platform than Ascend (`"cuda"`,
+        `"hip"`, `"sm90"`: `names_other_platform`), which an NPU run does not pick."""
+        if not isinstance(item.value, cst.Name) or len(item.slice) != 1:
+            return []
+        index = item.slice[0].slice
+        if not isinstance(index, cst.Index):
+            return []
+        name, key, position = item.value.value, str_literal(index.value), int_literal(index.value)
+        owner = self._binding_scope(name, scope)
+
+        def picked(written: cst.BaseExpression | str) -> bool:
+            text = written if isinstance(written, str) else str_literal(written)
+            number = None if isinstance(written, str) else int_literal(written)
+            if key is not None or position is not None:  # that entry, or one whose key is not written
+                return (text, number) in ((key, position), (None, None))
+            return text is None or not names_other_platform(text)
+
+        found: list[tuple[cst.BaseExpression, Scope]] = []
+        for table in self.values_of(name, scope):
+            if isinstance(table, cst.Dict):
+                found += [
+                    (element.value, owner)
+                    for element in table.elements
+                    if isinstance(element, cst.DictElement) and picked(element.key)
+                ]
+            elif isinstance(table, cst.List | cst.Tuple) and key is None:
+                listed = [element.value for element in table.elements if isinstance(element, cst.Element)]
+                if position is not None and len(listed) == len(table.elements):
+                    listed = [listed[position]] if -len(listed) <= position < len(listed) else []
+                found += [(element, owner) for element in listed]
+        found += [(store.value, owner) for store in self.item_stores.get((name, owner), ()) if picked(store.key)]
+        if found and trail is not None:  # a table of dicts (not a name holding a getter's result)
+            trail.names.add((name, owner))
+            trail.tables.add((name, owner))
+        return found
 
     def changed_anywhere(self, name: str, scope: Scope, kept: Callable[[cst.Call], bool]) -> bool:
         """Whether host code may change the dict `name` (as `scope` reads it) holds, anywhere in the
@@ -404,12 +507,19 @@ class HostIndex(HostFacts):
         `get` with a default whose result is dropped), `"key" in d`, through any name the dicts
         pass through on their way to the splat or reach from one (`_reached`): an alias or copy,
         a parameter they are passed for, the result of a getter returning them, wherever it is
-        bound. Taking such a key out of the dict changes or breaks what the read does."""
+        bound; also out of an entry of a table holding them (`_CFG[k]["num_warps"]`). Taking
+        such a key out of the dict changes or breaks what the read does."""
         names, functions = self._reached(trail)
         found: dict[str, cst.CSTNode] = {}
         for name, owner in sorted(names, key=lambda named: named[0]):
             for use in self.name_uses.get(name, ()):
-                if use.owner is owner and (read := key_read(use.name, use.around)) is not None:
+                if use.owner is not owner:
+                    continue
+                read = key_read(use.name, use.around)
+                entry = use.around[0] if use.around else None
+                if read is None and isinstance(entry, cst.Subscript) and entry.value is use.name:
+                    read = key_read(entry, use.around[1:])  # `_CFG[k]["num_warps"]`
+                if read is not None:
                     found.setdefault(*read)
         for function in sorted(functions):  # `defaults()["num_warps"]`: read from the call's result
             for use in self.name_uses.get(function, ()):
@@ -418,6 +528,20 @@ class HostIndex(HostFacts):
                 if read is not None:
                     found.setdefault(*read)
         return found
+
+    def table_read_whole(self, trail: DictTrail) -> str | None:
+        """A table the dicts on the `trail` were entries of (`DictTrail.tables`) that host code
+        uses otherwise than by taking an entry or storing one (`_CFG[key]`, `_CFG["huge"] =
+        ...`): iterated, passed, its `.values()` read, where any key of its entries may be read
+        (`max(c["num_warps"] for c in _CFGS)`). Its name, the first such in order."""
+        for name, owner in sorted(trail.tables, key=lambda named: named[0]):
+            for use in self.name_uses.get(name, ()):
+                parent = use.around[0] if use.around else None
+                if use.owner is not owner or (isinstance(parent, cst.Subscript) and parent.value is use.name):
+                    continue
+                if not isinstance(parent, cst.AssignTarget | cst.NameItem):  # its binding, `global _CFG`
+                    return name
+        return None
 
     def _reached(self, trail: DictTrail) -> tuple[set[tuple[str, Scope]], set[str]]:
         """The names (with the function binding each) a dict on the `trail` may be held by: the
@@ -467,7 +591,8 @@ class HostIndex(HostFacts):
                 return self._holds(copied, scope, names, functions)
             return is_dict_call(value) and any(self._holds(a.value, scope, names, functions) for a in value.args)
         if isinstance(value, cst.Subscript):  # `f(...)[1]`, an element of a tuple a getter returns
-            return isinstance(value.value, cst.Call) and self._holds(value.value, scope, names, functions)
+            # (or an entry of a table of dicts: `_CFG[key]`)
+            return isinstance(value.value, cst.Call | cst.Name) and self._holds(value.value, scope, names, functions)
         if isinstance(value, cst.Dict):
             return any(
                 isinstance(e, cst.StarredDictElement) and self._holds(e.value, scope, names, functions)
@@ -570,7 +695,7 @@ class HostIndex(HostFacts):
             value.args[0].value.value
             for value in self.values_of(name, scope)
             if isinstance(value, cst.Call)
-            and (dotted_name(value.func) or "").rsplit(".", 1)[-1] == "partial"
+            and is_partial(value.func, self.partial_names)
             and value.args
             and isinstance(value.args[0].value, cst.Name)
         ]

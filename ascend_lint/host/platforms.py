@@ -544,6 +544,15 @@ def _named_for_other(node: cst.BaseExpression) -> bool:
     )
 
 
+def names_other_platform(text: str) -> bool:
+    """A key or text naming another platform than Ascend, in words (`"cuda"`, `"hip"`,
+    `"sm90"`, `"nvidia_h100"`: `_OTHER_PLATFORM_WORDS`, `_ARCHITECTURE`) and not the NPU."""
+    words = re.split(r"[^a-z0-9]+", text.lower())
+    if "npu" in words or "ascend" in words:
+        return False
+    return any(word in _OTHER_PLATFORM_WORDS or _ARCHITECTURE.fullmatch(word) for word in words)
+
+
 def _may_answer_for_npu(value: cst.BaseExpression) -> bool:
     """A flag's value that may hold on the NPU: it holds a test torch_npu answers
     (`_answers_for_npu`), or names the NPU (`"npu"`, `x.is_npu`, `IS_NPU`)."""

@@ -57,7 +57,7 @@ class Merged:
     dict literal, the keywords of a `dict(...)` call, a store `kw["key"] = v`, a change
     `kw.update(...)` / `kw.setdefault(k, v)` / `kw |= {...}`)."""
 
-    node: cst.CSTNode
+    node: DictSource
     scope: Scope
     whole: bool
 
@@ -69,13 +69,15 @@ class DictTrail:
     merged with it into the dict the splat gets, on any of its ways there (`merged`): the
     other entries and splats of the dict literal or `dict(...)` call it is splatted into
     (`{**base, "key": v}`, `dict(base, key=v)`), the other side of a `|`, the stores and
-    changes of a name holding it, and for such a store or change, what the name holds."""
+    changes of a name holding it, and for such a store or change, what the name holds.
+    `tables`: the names of tables it took an entry of (`_CFG[key]`), with the function binding each."""
 
     names: set[tuple[str, Scope]] = field(default_factory=set)
     functions: set[str] = field(default_factory=set)
-    merged: dict[cst.CSTNode, set[Merged]] = field(default_factory=dict)
+    tables: set[tuple[str, Scope]] = field(default_factory=set)
+    merged: dict[DictSource, set[Merged]] = field(default_factory=dict)
 
-    def merge(self, source: cst.CSTNode, merged: Sequence[Merged]) -> None:
+    def merge(self, source: DictSource, merged: Sequence[Merged]) -> None:
         if merged:
             self.merged.setdefault(source, set()).update(merged)
 
@@ -157,8 +159,10 @@ class Launch(CallSite):
 
     @property
     def calls(self) -> tuple[cst.Call, ...]:
-        """The calls making the launch: its own, and the launch of the helper it calls."""
-        return (self.call,) if self.forwarded is None else (self.call, *self.forwarded.launch.calls)
+        """The calls making the launch: its own, its `functools.partial` (which writes arguments
+        of it), and the launch of the helper it calls."""
+        own = (self.call,) if self.partial is None else (self.call, self.partial)
+        return own if self.forwarded is None else (*own, *self.forwarded.launch.calls)
 
     @property
     def args(self) -> Sequence[cst.Arg]:
@@ -256,6 +260,12 @@ class ItemStore:
     target: cst.Subscript
     key: str
     value: cst.BaseExpression
+
+
+# what a `**` splat may hold (`HostIndex.dict_sources`): a dict literal, a `dict(...)` call, a change
+# (`DictChange`), or a store into a name holding the dict (`kw["num_stages"] = 1`, one target of
+# `a = kw["num_warps"] = 8`)
+DictSource = cst.CSTNode | ItemStore
 
 
 @dataclass(frozen=True)
