@@ -57,7 +57,10 @@ BOXED = 512  # assigned in the kernel body: a tensor to the front end, even when
 WIDE = 2048  # int64 (`.to(tl.int64)`, `tl.cast(x, tl.int64)`, `T: tl.int64`): arithmetic on it is int64
 NARROW = 4096  # cast to int32 or narrower (`.to(tl.int32)`): int32 unless an int64 operand joins it
 TASK = 8192  # index of a 1-D core-grid `for` task loop (`range(pid, n, num_core)`): a flattened program id
-WIDTHS = WIDE | NARROW  # integer width facts; a comparison (a bool) has none
+# cast to uint32: arithmetic with int32 stays uint32 (Triton promotes to the unsigned type of the
+# same width), which a block pointer refuses as it does int64
+UNSIGNED = 16384
+WIDTHS = WIDE | NARROW | UNSIGNED  # integer width facts; a comparison (a bool) has none
 RUNTIME_ALWAYS = PID | LOOP | LOADED | TENSOR | SCALAR | ARG | PHI
 INDEX = PID | LOOP | SCALAR | PHI  # runtime int32 scalars
 PROGRAMS = PID | TASK  # a program id, or a task loop's index (a flattened one)
@@ -788,25 +791,29 @@ class Flow:
         when another type."""
         if dtype is None:
             return variants
-        width = WIDE if self.is_wide_int(dtype) else NARROW if self.is_narrow_int(dtype) else 0
+        name = self._type_name(dtype)
+        width = WIDE if name in WIDE_INTS else NARROW if name in NARROW_INTS else 0
+        if name == "uint32":
+            width |= UNSIGNED
         return [((flags & ~WIDTHS) | width, assumed) for flags, assumed in variants]
 
     def is_wide_int(self, dtype: cst.BaseExpression) -> bool:
         """A 64-bit integer type: `tl.int64` or `tl.uint64` (any alias, or a name bound to it:
         `bound`), or its name as a string. Either makes the arithmetic on the value 64-bit, and
         a cast to either comes too late for a multiply that wrapped in int32 before it."""
-        dtype = self.bound(dtype)
-        full = self.imports.resolve(dtype)
-        name = full.rsplit(".", 1)[-1] if full is not None else (str_literal(dtype) or "")
-        return name in WIDE_INTS
+        return self._type_name(dtype) in WIDE_INTS
 
     def is_narrow_int(self, dtype: cst.BaseExpression) -> bool:
         """`tl.int32` or a smaller integer type (any alias, or a name the body binds to it), or
         its name as a string."""
+        return self._type_name(dtype) in NARROW_INTS
+
+    def _type_name(self, dtype: cst.BaseExpression) -> str:
+        """The last part of the type `dtype` names (`int64` of `tl.int64`, any alias, a name
+        bound to it, its name as a string), else ""."""
         dtype = self.bound(dtype)
         full = self.imports.resolve(dtype)
-        name = full.rsplit(".", 1)[-1] if full is not None else (str_literal(dtype) or "")
-        return name in NARROW_INTS
+        return full.rsplit(".", 1)[-1] if full is not None else (str_literal(dtype) or "")
 
     def _is_pure_call(self, node: cst.Call) -> bool:
         """Scalar helpers whose result is only as runtime as their arguments (cdiv, min...)."""

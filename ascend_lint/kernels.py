@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import libcst as cst
 
@@ -22,6 +22,8 @@ from .source import SourceError, compile_python, decode, parse, read_source
 if TYPE_CHECKING:
     from .inline import Inlined
     from .tiles import TileModel
+
+_Copy = TypeVar("_Copy")
 
 
 @dataclass
@@ -202,18 +204,36 @@ class Kernel:
         1, as the function's own flow, which joins every call's values (`passed_flags`), cannot
         say. None when it has no calls, a chain is recursive, or a top function's inlined body
         holds fewer copies than chains lead from it (a call left as a call)."""
+        return self._copies_in_callers(
+            lambda inlined: [branch for branch in inlined.flow.branches if inlined.written(branch.node) is node]
+        )
+
+    def choices_in_callers(self, node: cst.IfExp) -> list[tuple[Kernel, tuple[Flow, cst.IfExp]]] | None:
+        """The copies of its conditional expression `node`, as `branches_in_callers` finds
+        those of an `if`, each with the top function and the inlined flow holding it."""
+        return self._copies_in_callers(
+            lambda inlined: [
+                (inlined.flow, choice)
+                for choice in inlined.flow.conditional_expressions
+                if inlined.written(choice) is node
+            ]
+        )
+
+    def _copies_in_callers(self, copies_in: Callable[[Inlined], list[_Copy]]) -> list[tuple[Kernel, _Copy]] | None:
+        """What `copies_in` finds of a node of this device function in the inlined body of each
+        function at the top of the chains calling it, with that function
+        (`branches_in_callers`); None as there."""
         if not self.passed_flags:
             return None
         chains = self._chains(frozenset({id(self)}))
         if not chains:
             return None
-        found: list[tuple[Kernel, Branch]] = []
+        found: list[tuple[Kernel, _Copy]] = []
         for top, count in chains.values():
-            inlined = top.inlined
-            copies = [branch for branch in inlined.flow.branches if inlined.written(branch.node) is node]
+            copies = copies_in(top.inlined)
             if len(copies) < count:
                 return None
-            found += [(top, branch) for branch in copies]
+            found += [(top, copy) for copy in copies]
         return found
 
     def _chains(self, seen: frozenset[int]) -> dict[int, tuple[Kernel, int]] | None:

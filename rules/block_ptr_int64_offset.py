@@ -3,8 +3,9 @@
 Flags an int64 value passed as an offset of `tl.make_block_ptr` (its `offsets` or
 `block_shape`) or of `tl.advance`: the result of `.to(tl.int64)` / `tl.cast(x, tl.int64)`, a
 `cu_seqlens` value loaded `.to(tl.int64)` (`bos`, `t0`), a parameter annotated `tl.int64`, or
-arithmetic with such an operand (`t0 + i_t * BT`). Values whose width is unknown (a plain
-`tl.load`) are not flagged.
+arithmetic with such an operand (`t0 + i_t * BT`); also a uint32 offset (`.to(tl.uint32)`,
+and int32 arithmetic with it). Values whose width is unknown (a plain `tl.load`) are not
+flagged.
 
 ## Why is this bad?
 Block pointers take 32-bit offsets. The kernel fails to compile, in every specialisation that
@@ -44,6 +45,15 @@ dtype=tl.int64)`), a `tl.where` choosing such a value (`tl.where(i_n > 0, bos, 0
 promotes the choice to the wider type, as it does `tl.maximum` / `tl.minimum`), or arithmetic
 with such an operand (`t0 + i_t * BT`).
 
+### Other integer types
+Block pointers take int32 offsets only: triton-ascend 3.2 refuses a uint32 offset with the
+same `AssertionError` (measured: `(i_t * BT).to(tl.uint32)`, and `bos + i_t * BT` after `bos =
+tl.load(cu_seqlens + i_n).to(tl.uint32)`), as it does int16 and uint64 ones. A uint32 value is
+flagged, alone or in arithmetic with int32 values (Triton promotes the pair to the unsigned type
+of the same width); the message names the type. A uint64 one is reported as int64 (64-bit).
+An int16 or int8 cast is not flagged: arithmetic with any int32 index makes it int32 again, and
+a bare `.to(tl.int16)` offset is rare enough that tracking the narrow types is not worth it.
+
 ### Device functions, unknown widths, specialisations
 A device
 function's parameter holds what its callers pass: an int64 a kernel passes to a helper that
@@ -68,16 +78,16 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ascend_lint.flow import WIDE
+from ascend_lint.flow import UNSIGNED, WIDE, Flow
 from ascend_lint.rule import Confirm, Evidence, Kernel, ModuleContext, Report, Rule
 
 HELPER_MESSAGE = (
-    "int64 block-pointer offset: `{offset}` in device function `{helper}` is int64 with the values this call "
+    "{dtype} block-pointer offset: `{offset}` in device function `{helper}` is {dtype} with the values this call "
     "passes, and `{call}` takes int32 offsets (compile error); keep the offset an int32 index within the "
     "sequence or row and add the int64 part (`bos * stride`) to the base pointer"
 )
 MESSAGE = (
-    "int64 block-pointer offset: `{offset}` is int64 and `{call}` takes int32 offsets (compile error); "
+    "{dtype} block-pointer offset: `{offset}` is {dtype} and `{call}` takes int32 offsets (compile error); "
     "keep the offset an int32 index within the sequence or row and add the int64 part (`bos * stride`) to the base pointer"
 )
 
@@ -169,6 +179,16 @@ def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr, BD: tl.constexpr):
     t0 = i_t.to(tl.int64) * BT
     p_y = tl.make_block_ptr(base=x, shape=(T, D), strides=(D, 1), offsets=(t0, 0), block_shape=(BT, BD), order=(1, 0))  # expect
     p_y = tl.advance(p_y, (tl.cast(BT, tl.int64), 0))  # expect
+""",
+        # uint32: int32 arithmetic with it stays uint32, which block pointers refuse too
+        """
+@triton.jit
+def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr, BD: tl.constexpr):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.uint32)
+    p_x = tl.make_block_ptr(x, (T, D), (D, 1), (bos + i_t * BT, 0), (BT, BD), (1, 0))  # expect
+    p_y = tl.make_block_ptr(x, (T, D), (D, 1), ((bos + i_t * BT).to(tl.int32), 0), (BT, BD), (1, 0))
+    tl.store(p_y, tl.load(p_x))
 """,
         """
 @triton.jit
@@ -266,16 +286,16 @@ def k(x, y, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr):
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         inlined = kernel.inlined  # a helper's returned `bos` is the value its body computes
         found = _own_offsets(kernel)
-        for where, (_, function) in found.items():
+        for where, (part, function) in found.items():
             offset = context.module.code_for_node(where)
             yield Report(
                 where,
-                MESSAGE.format(offset=offset, call=function),
+                MESSAGE.format(dtype=_refused_type(inlined.flow, part), offset=offset, call=function),
                 facts={"offset": offset, "error": "Block pointers only support 32 bit"},
             )
         reported = set(found)
         for part, function in inlined.flow.block_offsets.items():
-            if (inlined.in_function(part) and inlined.call_site(part) is None) or not inlined.flow.flags(part) & WIDE:
+            if (inlined.in_function(part) and inlined.call_site(part) is None) or not _refused_type(inlined.flow, part):
                 continue
             # an offset of a device function's copy, int64 only with this kernel's values (an
             # int64 another helper returns, passed on): reported at the kernel's call of it
@@ -286,7 +306,7 @@ def k(x, y, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr):
             if helper is None:  # the kernel's argument, read in place of the helper's parameter
                 called = kernel.device_functions_called(site)
                 helper = called[0] if len(called) == 1 else None
-                wide = isinstance(source, cst.BaseExpression) and kernel.flow.flags(source) & WIDE
+                wide = isinstance(source, cst.BaseExpression) and _refused_type(kernel.flow, source)
                 if helper is None or (helper in kernel.module_kernels and wide):
                     continue  # (int64 as the kernel's own flow reads it: the helper reports it)
             elif source in _own_offsets(helper):
@@ -296,7 +316,9 @@ def k(x, y, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr):
             related = ((source, "the offset"),) if inlined.function_of(part) in kernel.module_kernels else ()
             yield Report(
                 site,
-                HELPER_MESSAGE.format(offset=offset, helper=helper.name, call=function),
+                HELPER_MESSAGE.format(
+                    dtype=_refused_type(inlined.flow, part), offset=offset, helper=helper.name, call=function
+                ),
                 related=related,
                 facts={"offset": offset, "error": "Block pointers only support 32 bit"},
             )
@@ -312,5 +334,12 @@ def _own_offsets(kernel: Kernel) -> dict[cst.CSTNode, tuple[cst.BaseExpression, 
     return {
         inlined.written(part): (part, function)
         for part, function in flow.block_offsets.items()
-        if inlined.in_function(part) and inlined.call_site(part) is None and flow.flags(part) & WIDE
+        if inlined.in_function(part) and inlined.call_site(part) is None and _refused_type(flow, part)
     }
+
+
+def _refused_type(flow: Flow, part: cst.BaseExpression) -> str:
+    """The integer type of an offset a block pointer refuses, as a message says it: `int64`
+    (int64 or uint64: 64-bit), `uint32` (what int32 arithmetic with a uint32 makes); else ""."""
+    flags = flow.flags(part)
+    return "int64" if flags & WIDE else "uint32" if flags & UNSIGNED else ""

@@ -3,8 +3,8 @@
 Flags a unified-buffer (UB) capacity written as a number: a name whose parts include `ub` or
 `ubuf`, or spell out `unified_buffer` (`UB_SIZE`, `UNIFIED_BUFFER_SIZE`), assigned integer
 literal arithmetic of at least 16 KiB (`196608`, `192 * 1024`), in host or kernel code, a
-class attribute, a parameter's or field's default, an environment variable's default (also
-after an `or`), a per-SoC table (`_SOC_UB = {"Ascend910B": 196608}`, `dict(ascend910b=196608)`),
+class attribute, a default, a per-SoC table (`_SOC_UB = {"Ascend910B": 196608}`) or choice
+(`253952 if IS_950 else 196608`), a keyword argument or dict key so named (`ub_bytes=196608`),
 or the return of a function so named.
 
 Not flagged: a fallback after a device query (`get_soc_spec("UB_SIZE") or 196608`), names
@@ -63,16 +63,28 @@ augmented assignment: a sum is usage (`ub_bytes = 0` then `ub_bytes += 32 * 1024
 in a loop grows a request (`while ub_bytes < need: ub_bytes *= 2`), and a capacity halved in
 place (`ub_size //= 2`) is reported once, where it is written.
 
-### Tables, fields, environment variables and functions
+### Tables, choices, keywords, fields, environment variables and functions
 - a table under such a name, each value (the finding names its key): `_SOC_UB =
   {"Ascend910B": 196608, "Ascend950": 253952}`, `UB_CAPACITY = {"910b": 192 * 1024}`,
   `dict(ascend910b=196608)`; a value whose key says it is a piece of the buffer (`{"tile":
   65536}`) is not;
+- a per-SoC choice: each number a conditional expression chooses between (`UB_SIZE = 253952 if
+  IS_950 else 196608`, `return 253952 if soc.startswith("Ascend950") else 196608` in a function
+  named like a capacity), reported at the number, as the same values assigned in an `if` /
+  `else` are; only when every arm is a number: `get_soc_spec("UB_SIZE") if HAS_TBE else
+  196608` chooses the number as the query's fallback, as after an `or`;
+- a keyword argument or a dict literal's string key named like a capacity, in host code,
+  whatever the callee or the dict is called (`plan(d, ub_bytes=196608)`, a launch's
+  `UB_SIZE=196608`, `HW = {"ub_size": 196608, "num_cores": 24}`): the number reaches the
+  code that sizes tiles as surely as a parameter's default does; a key naming a piece or a
+  fallback (`{"ub_tile": 65536}`, `default_ub=...`) is not one;
 - a dataclass field's default given by `field` (`ub_bits: int = field(default=1572864)`,
   `field(default_factory=lambda: 196608)`; also attrs' `attr.ib` / `attrs.field` and
   pydantic's `Field`);
 - the default of an environment variable (`int(os.environ.get("ASCEND_UB_BYTES", 196608))`,
-  `os.getenv("ASCEND_UB_CAPACITY_BITS", "1572864")`, a string of digits too), also given
+  `os.getenv("ASCEND_UB_CAPACITY_BITS", "1572864")`, a string of digits too; also divided or
+  scaled by a literal, reported at the default with the value the arithmetic makes of it:
+  `int(os.getenv("ASCEND_UB_CAPACITY_BITS", "1572864")) // 8` is 192 KiB), also given
   after an `or` when each read before it is false wherever its variable is unset: no default,
   or `None`, `""`, `0` (`int(os.getenv("ASCEND_UB_BYTES") or 196608)`), or read as an `int`
   with a default of zero (`int(os.getenv("X", "0")) or 196608`, `int(os.environ.get("X", 0))
@@ -268,6 +280,17 @@ UB_Q_OFFSET = 65536
 UB_USABLE_MIN = 128 * 1024
 UB_ENV = os.getenv("ASCEND_UB_BYTES", "0") or 196608
 """,
+        # a number chosen as the query's fallback; keys and keywords naming a piece or a fallback
+        """
+from tbe.common.platform import get_soc_spec
+
+HAS_TBE = True
+UB_SIZE = get_soc_spec("UB_SIZE") if HAS_TBE else 196608
+PLAN = {"ub_tile": 65536, "num_cores": 24}
+
+def pick(d):
+    return plan(d, ub_block=32768, fallback_ub_bytes=196608)
+""",
     )
     INVALID = (
         """
@@ -387,6 +410,29 @@ def pick(n):
     ub_size <<= 16  # expect
     return min(n, ub_size // 12)
 """,
+        # a per-SoC choice; an environment variable's default divided; a keyword; a dict key
+        """
+import os
+
+IS_950 = os.getenv("SOC") == "Ascend950"
+UB_SIZE = (
+    253952  # expect
+    if IS_950
+    else 196608  # expect
+)
+UB = int(os.getenv("ASCEND_UB_CAPACITY_BITS", "1572864")) // 8  # expect
+HW = {"ub_size": 196608, "num_cores": 24}  # expect
+
+def get_ub_size(soc):
+    return (
+        253952  # expect
+        if soc.startswith("Ascend950")
+        else 196608  # expect
+    )
+
+def pick_block(d):
+    return plan(d, ub_bytes=196608)  # expect
+""",
     )
 
     @classmethod
@@ -396,6 +442,17 @@ def pick(n):
         return any(_is_capacity_name(word, less_a_margin=True) for word in _words_with_ub_or_unified(words.text))
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
+        reported: set[cst.CSTNode] = set()
+        for report in self._check_named(context):
+            reported.add(report.node)
+            yield report
+        for report in self._check_keyed(context):
+            if report.node not in reported:  # not again as a table's entry (`_SOC_UB = dict(ub_size=...)`)
+                yield report
+
+    def _check_named(self, context: ModuleContext) -> Iterator[Report]:
+        """The capacities bound to a name for one, stored in an attribute, given as a
+        parameter's default or returned by a function so named."""
         host = context.host
         for (name, scope), values in host.bindings.items():
             for earlier, value in zip([None, *values], values, strict=False):
@@ -412,6 +469,24 @@ def pick(n):
                     yield from self._check(param.name.value, param.default, context)
         for name, returned in host.returns.items():
             yield from self._check_returns(name, returned, context)
+
+    def _check_keyed(self, context: ModuleContext) -> Iterator[Report]:
+        """The capacities host code passes under a name for one: a keyword argument
+        (`plan(d, ub_bytes=196608)`, a launch's `UB_SIZE=196608`) or a dict literal's string key
+        (`HW = {"ub_size": 196608}`, whatever the dict's name)."""
+        code = context.module.code_for_node
+        keyed: list[tuple[str, cst.BaseExpression, str, cst.FunctionDef | None]] = []
+        for call, scope in context.host.calls:
+            for arg in call.args:
+                if arg.keyword is not None:
+                    keyed.append((arg.keyword.value, arg.value, f"`{arg.keyword.value}={code(arg.value)}`", scope))
+        for table, scope in context.host.dicts:
+            for element in table.elements:
+                if isinstance(element, cst.DictElement) and (key := str_literal(element.key)) is not None:
+                    keyed.append((key, element.value, f"`{code(element.key)}: {code(element.value)}`", scope))
+        for name, value, stated, scope in keyed:
+            if _is_capacity_name(name, _less_a_margin(name, value, context.imports)):
+                yield from self._report(name, value, stated, context, scope)
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         for name, events in kernel.flow.defs.items():
@@ -478,7 +553,9 @@ def pick(n):
         for value, function in returned:
             by_function.setdefault(function, []).append(value)
         for function, values in by_function.items():
-            if all(_capacity(value, context.imports) is not None for value in values):
+            if all(
+                _capacity(arm, context.imports) is not None for value in values for arm in _arms(value, context.imports)
+            ):
                 for value in values:
                     stated = f"`{name}()` returns `{context.module.code_for_node(value)}`"
                     yield from self._report(name, value, stated, context, function)
@@ -491,7 +568,15 @@ def pick(n):
         context: ModuleContext,
         within: cst.FunctionDef | None,
     ) -> Iterator[Report]:
-        """The finding for the capacity `value` states, under `name`, when it is one."""
+        """The finding for the capacity `value` states, under `name`, when it is one; one for each
+        arm of a conditional expression choosing between numbers (`253952 if IS_950 else 196608`),
+        as for the assignments of an `if` / `else`."""
+        arms = _arms(value, context.imports)
+        if len(arms) > 1:
+            if all(_capacity(arm, context.imports) is not None for arm in arms):
+                for arm in arms:
+                    yield from self._report(name, arm, stated, context, within)
+            return
         found = _capacity(value, context.imports)
         if found is None:
             return
@@ -529,6 +614,15 @@ def _table_entries(
     if isinstance(value, cst.Call) and isinstance(value.func, cst.Name) and value.func.value == "dict":
         return [(arg.keyword.value, f'"{arg.keyword.value}"', arg.value) for arg in value.args if arg.keyword]
     return None
+
+
+def _arms(value: cst.BaseExpression, imports: ImportMap) -> list[cst.BaseExpression]:
+    """The values a conditional expression chooses between (`253952 if IS_950 else 196608`,
+    nested too, in `int(...)` or a module-level constexpr too), else the value itself."""
+    chosen = _unwrapped(value, imports)
+    if isinstance(chosen, cst.IfExp):
+        return _arms(chosen.body, imports) + _arms(chosen.orelse, imports)
+    return [value]
 
 
 def _unwrapped(value: cst.BaseExpression, imports: ImportMap) -> cst.BaseExpression:
@@ -571,7 +665,39 @@ def _capacity(value: cst.BaseExpression, imports: ImportMap) -> tuple[cst.BaseEx
                     value = scaled
                     break
     number = folded_int(value)
-    return None if number is None else (value, number, into_units)
+    if number is None:  # `int(os.getenv("ASCEND_UB_CAPACITY_BITS", "1572864")) // 8`
+        return _default_in_arithmetic(value, imports, into_units)
+    return value, number, into_units
+
+
+def _default_in_arithmetic(
+    value: cst.BaseExpression, imports: ImportMap, into_units: bool
+) -> tuple[cst.BaseExpression, int, bool] | None:
+    """The capacity integer literal arithmetic makes of an environment variable's default
+    (`int(os.getenv("ASCEND_UB_CAPACITY_BITS", "1572864")) // 8`,
+    `int(os.environ.get("ASCEND_UB_BYTES", 196608)) // 2`): the default, with the value of
+    the arithmetic on it."""
+    read = value
+    while isinstance(read, cst.BinaryOperation):  # down to the one operand that is not a literal
+        if folded_int(read.right) is not None:
+            read = read.left
+        elif folded_int(read.left) is not None:
+            read = read.right
+        else:
+            return None
+    if read is value:
+        return None
+    inner = _unwrapped(read, imports)
+    default = _environment_default(inner) if isinstance(inner, cst.Call) else _unset_environment_fallback(inner)
+    if default is None:
+        return None
+    digits = str_literal(default)
+    number = int(digits) if digits is not None and digits.isascii() and digits.isdecimal() else folded_int(default)
+    if number is None:
+        return None
+    substituted = value.deep_replace(read, cst.Integer(str(number)))
+    folded = folded_int(substituted) if isinstance(substituted, cst.BaseExpression) else None
+    return None if folded is None else (default, folded, into_units)
 
 
 def _field_default(call: cst.Call) -> cst.BaseExpression | None:

@@ -89,6 +89,7 @@ class Arm:
     kind: str
     first_row: int
     last_row: int
+    column: int | None = None  # of a conditional expression's arm: the expression's (0-based)
 
     def holds(self, row: int | None) -> bool:
         return row is not None and self.first_row <= row <= self.last_row
@@ -99,9 +100,12 @@ class _IfAt(cst.CSTTransformer):
 
     METADATA_DEPENDENCIES = (PositionProvider,)
 
-    def __init__(self, row: int, keep: str | None = None, kinds: list[str] | None = None) -> None:
+    def __init__(
+        self, row: int, keep: str | None = None, kinds: list[str] | None = None, column: int | None = None
+    ) -> None:
         self.row, self.keep, self.kinds = row, keep, kinds or []
-        self.found: cst.If | None = None
+        self.column = column  # (0-based) given: the conditional expression starting there, not a statement
+        self.found: cst.If | cst.IfExp | None = None
         self.arms: list[Arm] = []
         self._elifs: set[int] = set()  # an `elif` is part of its `if`, not a statement to replace
 
@@ -113,13 +117,25 @@ class _IfAt(cst.CSTTransformer):
         pos = self.get_metadata(PositionProvider, node)
         index = len(self.arms)
         kind = self.kinds[index] if index < len(self.kinds) else label
-        return Arm(label, kind, pos.start.line, pos.end.line)
+        return Arm(label, kind, pos.start.line, pos.end.line, self.column)
+
+    def leave_IfExp(self, original_node: cst.IfExp, updated_node: cst.IfExp) -> cst.BaseExpression:
+        start = self.get_metadata(PositionProvider, original_node).start
+        if self.found is not None or self.column is None or (start.line, start.column) != (self.row, self.column):
+            return updated_node
+        self.found = original_node
+        self.arms.append(self._arm("then", original_node.body))
+        self.arms.append(self._arm("else", original_node.orelse))
+        if self.keep is None:
+            return updated_node
+        kept = updated_node.body if self.keep == "then" else updated_node.orelse
+        return kept.with_changes(lpar=[*updated_node.lpar, *kept.lpar], rpar=[*kept.rpar, *updated_node.rpar])
 
     def leave_If(
         self, original_node: cst.If, updated_node: cst.If
     ) -> cst.BaseStatement | cst.FlattenSentinel[cst.BaseStatement] | cst.RemovalSentinel:
         start = self.get_metadata(PositionProvider, original_node).start.line
-        if self.found is not None or start != self.row or id(original_node) in self._elifs:
+        if self.found is not None or self.column is not None or start != self.row or id(original_node) in self._elifs:
             return updated_node
         self.found = original_node
         self.arms.append(self._arm("then", original_node.body))
@@ -141,17 +157,23 @@ def _statements(block: cst.BaseSuite) -> cst.FlattenSentinel[cst.BaseStatement]:
     return cst.FlattenSentinel(block.body)
 
 
-def if_arms(source: str, row: int, kinds: list[str] | None = None) -> list[Arm]:
+def if_arms(source: str, row: int, kinds: list[str] | None = None, column: int | None = None) -> list[Arm]:
     """The arms of the ``if`` statement starting at ``row`` (empty when there is none), then
-    first, each of the given kind (else named by its label)."""
+    first, each of the given kind (else named by its label); with ``column`` (1-based, a
+    finding's), when no ``if`` statement starts at ``row``, those of the conditional expression
+    starting there (`a if c else b`: `a` is the then arm)."""
     finder = _IfAt(row, kinds=kinds)
-    MetadataWrapper(cst.parse_module(source)).visit(finder)
+    module = MetadataWrapper(cst.parse_module(source))
+    module.visit(finder)
+    if not finder.arms and column is not None:
+        finder = _IfAt(row, kinds=kinds, column=column - 1)
+        module.visit(finder)
     return finder.arms
 
 
 def arm_alone(source: str, row: int, arm: Arm) -> Variant:
-    """The module with the ``if`` at ``row`` replaced by the body of one arm."""
-    transformed = MetadataWrapper(cst.parse_module(source)).visit(_IfAt(row, keep=arm.label))
+    """The module with the ``if`` (or the conditional expression) at ``row`` replaced by one arm."""
+    transformed = MetadataWrapper(cst.parse_module(source)).visit(_IfAt(row, keep=arm.label, column=arm.column))
     return Variant(f"{arm.kind} arm alone ({arm.label}, lines {arm.first_row}-{arm.last_row})", transformed.code)
 
 

@@ -283,6 +283,18 @@ def test_runtime_dma_branch_keeps_both_arms_in_ub(asc005):
     assert "original 16 KiB = masked arm 8 KiB + block_ptr arm 8 KiB" in finding["evidence"]
 
 
+def test_runtime_dma_choice_keeps_both_arms_in_ub(asc005):
+    """A conditional expression choosing the DMA path is an `scf.if` as the statement is: the
+    compile replaces it by each arm alone, as it does an `if`'s arms."""
+    _, report = asc005
+    row = row_of(KERNELS / "asc005_tail_dma.py", "b_x = (") + 1  # the expression, not its parentheses
+    finding = by_row(report, "ASC005")[row]
+    assert finding["verdict"] == "CONFIRMED", finding["evidence"]
+    peaks = {v["variant"].split(" (")[0]: v["memory"][0]["peak_bytes"] for v in finding["variants"]}
+    assert peaks == {"original": 16384, "masked arm alone": 8192, "block_ptr arm alone": 8192}
+    assert "original 16 KiB = masked arm 8 KiB + block_ptr arm 8 KiB" in finding["evidence"]
+
+
 def test_memory_view_lists_each_captured_kernel(asc005):
     _, report = asc005
     plans = {(p["kernel"], p["launch"].count("TAIL_MODE: constexpr = 1")) for p in report["memory"]}

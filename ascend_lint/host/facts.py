@@ -91,6 +91,7 @@ class HostFacts:
         self.enclosing: dict[cst.FunctionDef, Scope] = {}  # a nested function -> the one holding it
         self.defined_under: dict[cst.FunctionDef, tuple[cst.For | cst.If, ...]] = {}  # its blocks there
         self.functions_met: list[tuple[cst.FunctionDef, bool]] = []  # each with whether it was a kernel
+        self.dicts: list[tuple[cst.Dict, Scope]] = []  # every dict literal
         self.keyed_callables: list[tuple[cst.Dict, Scope]] = []  # dicts mapping a string to a lambda or a name
         # `launcher = kernel[grid]`, `value = table[key]`, `launcher = functools.partial(kernel[grid], ...)`
         # and `launcher = f(kernel[grid], ...)` (`launcher_candidate`; which `f` is `functools.partial`
@@ -129,6 +130,7 @@ class HostFacts:
         _extend(self.environment, other.environment)
         self.enclosing.update(other.enclosing)
         self.defined_under.update(other.defined_under)
+        self.dicts.extend(other.dicts)
         self.keyed_callables.extend(other.keyed_callables)
         _extend(self.launchers_bound, other.launchers_bound)
         self.partial_names |= other.partial_names
@@ -204,8 +206,10 @@ class HostFacts:
                         stack.append((node.iter, scope, blocks, in_class, loops))
                         stack.append((node.target, scope, blocks, in_class, (*loops, None)))  # popped first
                         continue
-                elif type(node) is cst.Dict and any(map(maps_a_key_to_a_callable, node.elements)):
-                    self.keyed_callables.append((node, scope))
+                elif type(node) is cst.Dict:
+                    self.dicts.append((node, scope))
+                    if any(map(maps_a_key_to_a_callable, node.elements)):
+                        self.keyed_callables.append((node, scope))
                 elif type(node) is cst.ImportFrom:
                     self.partial_names.update(_partial_imports(node))
                 elif type(node) is cst.Global and scope is not None:

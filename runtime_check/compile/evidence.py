@@ -390,9 +390,9 @@ def dma_arms_ub(compiler: FindingCompiler, launch: Launch) -> Judgement:
     """A runtime branch keeps both DMA arms' buffers in UB."""
     finding = compiler.job.finding
     row = finding.location.row
-    arms = variants.if_arms(compiler.source, row, _names(finding, "dma_arms"))
+    arms = variants.if_arms(compiler.source, row, _names(finding, "dma_arms"), finding.location.column)
     if len(arms) != 2:
-        return Verdict.INCONCLUSIVE, "no two-armed `if` statement at the finding"
+        return Verdict.INCONCLUSIVE, "no two-armed `if` statement or conditional expression at the finding"
     original = compiler.compile(variants.original(compiler.source), launch)
     lowered = original.ok or (original.error is not None and original.error.type == "MLIRCompilationError")
     pruned = _not_lowered(compiler, original, [row]) if lowered else None  # the front end went through
