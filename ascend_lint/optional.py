@@ -9,7 +9,15 @@ Evidence, strongest first:
   the other;
 - flag correlation only: every use sits under tests that mention one constexpr flag (the body
   of `if FLAG or runtime:`), and never on both arms of such a test. That makes the pointer
-  probably optional, not certainly: a rule says so and claims no compile failure.
+  probably optional, not certainly: a rule says so and claims no compile failure;
+- for a device function, what shows it for the parameter of the caller each call passes on
+  unchanged (`Kernel.callers_passing_on`): `_halo(h0, ...)` in a kernel whose launch passes
+  `h0=None`.
+
+A test's constexpr flag (`is_flag`) is an operand the front end decides that reads a name
+(`USE_H0`, `MODE == 1`, `USE_H0 == True`; `not FLAG` is `FLAG` negated), or a name every
+definition reaching it binds such a flag (`f = USE_H0`: a tensor to the front end, the
+author's flag all the same).
 
 A pointer every launch in the module passes as a value that cannot be None is not optional on
 the kernel-side guard or correlation evidence alone.
@@ -22,11 +30,14 @@ from typing import TypeGuard
 
 import libcst as cst
 
-from .flow import READ, Branch, Event, Flow, test_key
+from .flow import READ, Branch, Event, Flow, test_key, test_text
 from .host import HostIndex
-from .kernels import Kernel
+from .kernels import MAX_CALLERS_DEEP, Kernel
+from .nodes import walk
 
 _MAX_ALIAS_READS = 256  # reads followed through aliases of one parameter
+_MAX_FLAG_HOPS = 4  # `f = USE_H0`, `g = f`: names holding a flag followed
+_LITERALS = frozenset({"True", "False", "None"})
 
 
 @dataclass(frozen=True)
@@ -38,12 +49,28 @@ class OptionalPointer:
     # (test key, outcome) of the pure-constexpr `if`s it is only used under one outcome of:
     # a use inside one of those is compiled only when the pointer is there
     guards: frozenset[tuple[str, bool]] = frozenset()
+    # the constexpr flags a heuristic or a launch sets from whether it is None (`USE_H0=h0 is
+    # not None`): when there are some, only a test of one of them says the pointer is there
+    tied: frozenset[str] = frozenset()
+
+    def guarded_by(self, test: cst.BaseExpression, key: tuple[str, bool], arm: bool) -> bool:
+        """An arm (`arm`) of a pure-constexpr `if` or conditional expression on `test` (keyed
+        `key`: `test_key`) around a use compiles the use only when the pointer is there: the
+        pointer is only ever used under that outcome (`guards`) and, when flags are tied to it,
+        that outcome holds one of them (`if USE_H0:`, `if USE_H0 and USE_G:`), not an unrelated
+        flag (`if USE_X:` around a mixed test of `USE_H0`, which a launch ties to `h0`)."""
+        tested, polarity = key
+        if (tested, polarity == arm) not in self.guards:
+            return False
+        return not self.tied or bool(_implied_names(test, arm) & self.tied)
 
 
-def optional_pointers(kernel: Kernel, host: HostIndex) -> dict[str, OptionalPointer]:
+def optional_pointers(kernel: Kernel, host: HostIndex, hops: int = 0) -> dict[str, OptionalPointer]:
     """The kernel's pointer parameters that may be None, each with its strongest evidence, read
     with the device functions it calls inlined (`Kernel.inlined`: a pointer used only under the
-    `if USE_H0:` of a helper it is passed to is guarded so)."""
+    `if USE_H0:` of a helper it is passed to is guarded so). For a device function, a caller's
+    evidence for the parameter it passes on (`_from_callers`, `hops` callers up) is stronger
+    than a correlation of the function's own."""
     flow = kernel.inlined.flow
     found = {}
     for param in kernel.params:
@@ -53,15 +80,52 @@ def optional_pointers(kernel: Kernel, host: HostIndex) -> dict[str, OptionalPoin
         reads = _uses(flow, name)
         guards = _guards(reads, flow)
         pointer = _in_kernel(kernel, name, flow) or _in_host(kernel, host, name, reads, flow)
-        if (
-            pointer is None
-            and _conditional_pointer(name, reads, flow)
-            and not host.always_passes_a_tensor(kernel, name)
-        ):
+        conditional = _conditional_pointer(name, reads, flow)
+        if pointer is None and conditional and not host.always_passes_a_tensor(kernel, name):
             pointer = _from_guards(name, reads, guards, flow)
+        if (pointer is None or not pointer.certain) and conditional:
+            pointer = _from_callers(kernel, host, name, hops) or pointer
         if pointer is not None:
-            found[name] = replace(pointer, guards=frozenset(guards))
+            tied = pointer.tied | _tied_flags(kernel, host, name)
+            found[name] = replace(pointer, guards=frozenset(guards), tied=tied)
     return found
+
+
+def _tied_flags(kernel: Kernel, host: HostIndex, name: str) -> frozenset[str]:
+    """The constexpr flags a heuristic sets from `args["p"] is (not) None` or a launch passes as
+    `FLAG=p is not None` (`HostIndex.flag_tied_to`)."""
+    tied = set(kernel.optional_pointer_flags.get(name, ()))
+    for param in kernel.params:
+        flag = param.is_constexpr or param.name in kernel.provided_constexprs
+        if flag and param.name not in tied and host.flag_tied_to(kernel, param.name, name) is not None:
+            tied.add(param.name)
+    return frozenset(tied)
+
+
+def _from_callers(kernel: Kernel, host: HostIndex, name: str, hops: int) -> OptionalPointer | None:
+    """For a device function: the certain evidence of the first caller passing on its own
+    parameter for `name` (`Kernel.callers_passing_on`), said as `k` passing it, with the flags
+    tied to it there that the calls pass on as the function's own flags."""
+    if not kernel.is_device_function or hops >= MAX_CALLERS_DEEP:
+        return None
+    for caller, passed in kernel.callers_passing_on(name):
+        theirs = optional_pointers(caller, host, hops + 1).get(passed)
+        if theirs is None or not theirs.certain:
+            continue
+        tied = frozenset(
+            param.name
+            for param in kernel.params
+            if param.is_constexpr and _passed_on(kernel, caller, param.name) in theirs.tied
+        )
+        evidence = f"`{caller.name}` passes it `{passed}`: {theirs.evidence}"
+        return OptionalPointer(name, evidence, True, theirs.where, tied=tied)
+    return None
+
+
+def _passed_on(kernel: Kernel, caller: Kernel, param: str) -> str | None:
+    """The parameter of `caller` its calls of `kernel` pass on unchanged for `param`."""
+    names = {theirs for other, theirs in kernel.callers_passing_on(param) if other is caller}
+    return names.pop() if len(names) == 1 else None
 
 
 def _uses(flow: Flow, name: str) -> list[Event]:
@@ -94,10 +158,10 @@ def _depends_on_a_flag(read: Event, flow: Flow) -> bool:
     """Under an `if` or a conditional expression whose test is pure-constexpr or has a constexpr
     flag among its operands (`tl.load(h0) if (USE_H0 and i_t < W) else 0.0`)."""
     return any(
-        branch.test_is_python_constexpr or any(_is_flag(o, flow) for o in tested_operands(branch))
+        branch.test_is_python_constexpr or any(is_flag(o, flow) for o in tested_operands(branch))
         for branch, _ in read.conds
     ) or any(
-        flow.is_python_constexpr(choice.test) or any(_is_flag(o, flow) for o in bool_operands(choice.test))
+        flow.is_python_constexpr(choice.test) or any(is_flag(o, flow) for o in bool_operands(choice.test))
         for choice, _ in read.choices
     )
 
@@ -170,20 +234,24 @@ def _guards(reads: list[Event], flow: Flow) -> dict[tuple[str, bool], cst.If | c
         ]
         arms += flow.constexpr_choices(read)
         for node, arm in arms:
+            if not _reads_a_name(node.test):  # `if True:` guards nothing
+                continue
             key, polarity = test_key(node.test)
             outcomes.setdefault(key, {}).setdefault(polarity == arm, node)
     return {(key, outcome): node for key, seen in outcomes.items() if len(seen) == 1 for outcome, node in seen.items()}
 
 
 def _correlated_flag(reads: list[Event], flow: Flow) -> str | None:
-    """A constexpr flag that every read's enclosing tests mention (of `if`s and conditional
-    expressions), with no test mentioning it holding reads in both of its arms, and reads under
-    neither both of its values where tests of the flag alone hold them (`if MODE:` and a later
-    `if not MODE:` are its two arms)."""
+    """A constexpr flag (`is_flag`, keyed as a test of it alone would be: `MODE==1`; a name
+    holding one by the flag it holds) that every read's enclosing tests mention (of `if`s and
+    conditional expressions), with no test mentioning it holding reads in both of its arms,
+    and reads under neither both of its values where tests of the flag alone hold them (`if
+    MODE:` and a later `if not MODE:` are its two arms); as written (`MODE == 1`)."""
     common: set[str] | None = None
     arms: dict[Branch | cst.IfExp, set[bool]] = {}  # a test's `if` / conditional expression -> arms holding reads
     mentions: dict[Branch | cst.IfExp, set[str]] = {}
     values: dict[str, set[bool]] = {}  # a flag tested alone -> its values some read is under
+    shown: dict[str, str] = {}  # a flag's key -> as written
     for read in reads:
         mentioned: set[str] = set()
         tests: list[tuple[Branch | cst.IfExp, bool, list[cst.BaseExpression], tuple[str, bool]]] = [
@@ -191,22 +259,66 @@ def _correlated_flag(reads: list[Event], flow: Flow) -> str | None:
         ]
         tests += [(choice, arm, bool_operands(choice.test), flow.choice_key(choice)) for choice, arm in read.choices]
         for node, arm, operands, (tested, polarity) in tests:
-            flags = {o.value for o in operands if isinstance(o, cst.Name) and _is_flag(o, flow)}
+            flags = {o: held for o in operands if (held := held_flag(o, flow)) is not None}
             if flags:
-                mentioned |= flags
-                mentions[node] = {o.value for o in operands if isinstance(o, cst.Name)}
+                keys = {test_key(held)[0] for held in flags.values()}
+                for held in flags.values():
+                    shown.setdefault(test_key(held)[0], test_text(held))
+                mentioned |= keys
+                mentions[node] = keys | {test_key(o)[0] for o in operands if o not in flags}
                 arms.setdefault(node, set()).add(arm)
                 values.setdefault(tested, set()).add(polarity == arm)
         common = mentioned if common is None else common & mentioned
     for flag in sorted(common or ()):
         holding = [node for node in arms if flag in mentions[node]]
         if all(len(arms[node]) == 1 for node in holding) and len(values.get(flag, ())) < 2:
-            return flag
+            return shown[flag]
     return None
 
 
-def _is_flag(operand: cst.BaseExpression, flow: Flow) -> bool:
-    return isinstance(operand, cst.Name) and flow.is_python_constexpr(operand)
+def is_flag(operand: cst.BaseExpression, flow: Flow) -> bool:
+    """A constexpr flag among a test's operands (`_flag`)."""
+    return held_flag(operand, flow) is not None
+
+
+def held_flag(operand: cst.BaseExpression, flow: Flow, hops: int = 0) -> cst.BaseExpression | None:
+    """The constexpr flag an operand of a test is or holds: the operand, when the front end
+    decides it and it reads a name (`USE_H0`, `MODE == 1`, `(USE_H0 == True)`; not a literal);
+    for a name every definition reaching it binds to a flag (`f = USE_H0`, `f, r = USE_H0,
+    i_t < W`: `Flow.reaching`, a few hops), the flag they bind when they agree, else the name.
+    None for a runtime operand."""
+    if flow.is_python_constexpr(operand):
+        return operand if _reads_a_name(operand) else None
+    if not isinstance(operand, cst.Name) or hops >= _MAX_FLAG_HOPS or not flow.is_constexpr(operand):
+        return None
+    definitions = flow.reaching(operand)
+    held = [
+        held_flag(d.value, flow, hops + 1) if isinstance(d.node, cst.Name) and d.value is not None else None
+        for d in definitions
+    ]
+    if not held or any(flag is None for flag in held):
+        return None
+    keys = {test_key(flag)[0] for flag in held if flag is not None}
+    return held[0] if len(keys) == 1 else operand
+
+
+def _reads_a_name(test: cst.BaseExpression) -> bool:
+    return any(isinstance(node, cst.Name) and node.value not in _LITERALS for node in walk(test))
+
+
+def _implied_names(test: cst.BaseExpression, arm: bool) -> set[str]:
+    """The names a test's outcome `arm` settles: `FLAG` / `not FLAG` either way, each operand
+    of `a and b` when it holds, of `a or b` when it does not."""
+    while test.lpar or (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, arm = test.expression, not arm
+        else:
+            test = test.with_changes(lpar=(), rpar=())
+    if isinstance(test, cst.Name):
+        return {test.value}
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And if arm else cst.Or):
+        return _implied_names(test.left, arm) | _implied_names(test.right, arm)
+    return set()
 
 
 def tested_operands(branch: Branch) -> list[cst.BaseExpression]:

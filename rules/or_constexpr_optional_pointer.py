@@ -53,7 +53,7 @@ is the equivalent nesting — `if F and R: A else: B` becomes `if not F: B elif 
 (`if F: (if R: A)` without an `else`), and `if F or R: A else: B` becomes
 `if F: A elif R: A else: B`; `not F` and `R op F` work the same way. It is offered only when
 that is provably the same program and actually removes the failure: the flag is a constexpr
-name, the runtime test has no side effects (no stores, atomics, prints or calls to unknown
+name (see Details for the other flags), the runtime test has no side effects (no stores, atomics, prints or calls to unknown
 functions), the `if` is not an `elif`, every unguarded use of the optional pointer sits in
 the arm that the nesting compiles for one flag value only (`A` for `and`, `B` for `or`), and
 the pointer is passed for that value: as a heuristic `args["p"] is not None` or the
@@ -84,13 +84,32 @@ is carried round a loop; the finding stays at the `if`, the message quotes the a
 related location points at it. No fix is offered for it: the nesting belongs where the name is
 bound. A `while` loop's test is not an `if`'s, and is not checked.
 
+The constexpr operand (the flag) may be a constexpr name, a comparison of constexprs (`MODE
+== 1 or i_t * BT < W`, `(USE_H0 == 1) or ...`), or a local every assignment reaching the test
+binds such a flag (`f = USE_H0`, `f, r = USE_H0, i_t < W`, then `if f or r:`): triton-ascend
+3.2's `visit_BoolOp` folds none of them (it builds `logical_or(lhs, rhs)`), so both arms
+compile as with a bare `USE_H0`. A literal (`c = 4`, `if c or ...`) is no flag. The nesting
+fix is offered for a constexpr name only: for a comparison, for which of its outcomes the
+pointer is passed is the author's to say; a local holding the flag is a tensor to the front
+end, so `if f:` nested outside would still compile both arms (nest `USE_H0` itself).
+
+### Outer guards
+A use inside an arm of a pure-constexpr `if` (or conditional expression) around the mixed test
+is guarded by it when the pointer is used only under that outcome and, when a launch or a
+heuristic ties a flag to the pointer (`USE_H0=h0 is not None`, `args["h0"] is not None`), the
+outcome holds that flag (`if USE_H0:`, `if USE_H0 and USE_X:`). An unrelated `if USE_X:`
+guards nothing: with `USE_X` True and `h0=None` its body, the mixed test included, compiles
+(the nesting fix then stays inside it). With no flag tied to the pointer, an `if` only ever
+guarding it counts (it is then what shows the pointer optional at all); `if True:` never does.
+
 ### Conditional expressions
 `A if (USE_H0 and i_t < W) else B` (any mix an `if` test may hold, or a name holding one) is a
 runtime choice to the front end: measured on triton-ascend 3.2 (2026-12-05), with `h0=None` and
 `USE_H0` False both arms are lowered and `tl.load(h0 + o)` in either fails with
 `'NoneType' object has no attribute 'type'`. It is reported at the expression when an arm
 reads the pointer with no conditional expression of its own on a pure-constexpr test inside
-the arm, and no `if` or conditional expression outside only ever guarding the pointer. A use
+the arm, and no `if` or conditional expression outside guarding the pointer (see Outer
+guards). A use
 in such an arm also counts as a use that depends on the flag when deciding whether the
 pointer is optional.
 
@@ -143,7 +162,10 @@ The message says what makes the pointer optional:
 ### Device functions, and pointers that are not optional
 The uses are read with the device functions the kernel calls inlined: a pointer passed to a
 helper that uses it only under `if USE_H0:` is guarded so, in the mixed `if`'s arms as
-elsewhere. A pointer that every launch in the
+elsewhere. A mixed test in a device function itself is reported there, with what shows the
+pointer optional for the kernel passing it on unchanged (`_halo(h0, ...)` in a kernel whose
+launch passes `h0=None`: "`k` passes it `h0`: the launch at line 24 passes ..."), and the flags
+tied to it there that the call passes as the function's own. A pointer that every launch in the
 module passes as a value that cannot be `None` is not optional on the last two kinds of
 evidence; a pointer used on both arms of a constexpr test
 is always used.
@@ -156,7 +178,7 @@ from collections.abc import Iterator, Mapping
 import libcst as cst
 
 from ascend_lint.fixes import Declined, FixPlan, Replace, contains
-from ascend_lint.flow import READ, Branch, Event, Flow
+from ascend_lint.flow import READ, Branch, Event, Flow, test_text
 from ascend_lint.imports import str_literal
 from ascend_lint.inline import written_name
 from ascend_lint.nodes import child_nodes, one_line
@@ -164,6 +186,7 @@ from ascend_lint.optional import (
     OptionalPointer,
     bool_operands,
     combines_conditions,
+    held_flag,
     without_negation,
 )
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
@@ -199,6 +222,22 @@ class OrConstexprOptionalPointer(Rule):
     REQUIRES_TOKENS = (("if",),)  # `&` / `|` mix too, and are no words to look for
 
     VALID = (
+        # an outer `if` whose test holds the flag the launch ties to the pointer guards it
+        """
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr, USE_X: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    b = tl.load(x + o_d)
+    if USE_H0 and USE_X:
+        if USE_H0 and i_t < W:
+            b += tl.load(h0 + o_d)
+    tl.store(o + i_t * D + o_d, b)
+
+
+def launch(x, o, W, h0=None):
+    k[(4,)](x, h0, o, W, D=16, USE_H0=h0 is not None, USE_X=True)
+""",
         # a name bound from the optional pointer for one value of the flag and from another
         # pointer for the other is a pointer either way
         """
@@ -421,6 +460,62 @@ def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr):
 """,
     )
     INVALID = (
+        # the flag as a comparison of constexprs, or held in a local (`f = USE_H0`, a tensor to
+        # the front end): nothing folds, both arms compile; no fix (see Fix safety)
+        """
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, MODE: tl.constexpr, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    b = tl.load(x + o_d)
+    if MODE == 1 or i_t < W:  # expect
+        b += tl.load(h0 + o_d)
+    f = USE_H0
+    if f and i_t < W:  # expect
+        b += tl.load(h0 + o_d + 1)
+    tl.store(o + i_t * D + o_d, b)
+
+
+def launch(x, o, W, h0=None):
+    k[(4,)](x, h0, o, W, D=16, MODE=1, USE_H0=h0 is not None)
+""",
+        # a mixed test inside an unrelated constexpr `if`: with `USE_X` True and `h0=None` its body
+        # compiles, so `if USE_X:` guards nothing of `h0` (the launch ties `USE_H0` to it); the
+        # nesting stays inside it
+        Example(
+            """
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr, USE_X: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    b = tl.load(x + o_d)
+    if USE_X:
+        if USE_H0 and i_t < W:  # expect
+            b += tl.load(h0 + o_d)
+    tl.store(o + i_t * D + o_d, b)
+
+
+def launch(x, o, W, h0=None):
+    k[(4,)](x, h0, o, W, D=16, USE_H0=h0 is not None, USE_X=True)
+""",
+            fixed="""
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr, USE_X: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    b = tl.load(x + o_d)
+    if USE_X:
+        if USE_H0:
+            if i_t < W:
+                b += tl.load(h0 + o_d)
+    tl.store(o + i_t * D + o_d, b)
+
+
+def launch(x, o, W, h0=None):
+    k[(4,)](x, h0, o, W, D=16, USE_H0=h0 is not None, USE_X=True)
+""",
+            unsafe_fixes=True,
+        ),
         # a mixed test in a conditional expression: with the flag False the front end still lowers
         # both arms (measured: `'NoneType' object has no attribute 'type'` with `h0=None`); no fix
         Example(
@@ -1004,7 +1099,7 @@ def _nesting_fix(branch: Branch, kernel: Kernel, optional: Mapping[str, Optional
             "test only for 0/1 operands"
         )
     if split is None:
-        return Declined("the test is not a plain `FLAG and R` / `FLAG or R` (a constexpr name as the flag)")
+        return Declined(_not_plain(node.test, kernel.flow))
     if "#" in cst.Module([]).code_for_node(node.test):
         return Declined("the test holds a comment, which the nesting would drop")
     if _is_elif(branch):
@@ -1064,6 +1159,28 @@ def _flag_and_runtime(test: cst.BaseExpression, kernel: Kernel) -> FlagSplit | N
     return None
 
 
+def _not_plain(test: cst.BaseExpression, flow: Flow) -> str:
+    """Why a mixed test is no `FLAG op R` the nesting can move its flag out of: a name holding
+    the flag (`f = USE_H0`: a tensor to the front end, so `if f:` outside still compiles both
+    arms), a comparison as the flag (`MODE == 1`), or another shape."""
+    for operand in bool_operands(test):
+        flag = held_flag(operand, flow)
+        if flag is None or flag is operand:
+            continue
+        shown = test_text(flag)
+        return (
+            f"`{one_line(operand)}` holds the flag `{shown}` in a name the kernel assigns, a tensor to the front "
+            f"end: `if {one_line(operand)}:` outside would still compile both arms; nest `{shown}` itself outside, by hand"
+        )
+    flags = [o for o in bool_operands(test) if held_flag(o, flow) is o and not isinstance(o, cst.Name)]
+    if flags:
+        return (
+            f"the flag is the comparison `{test_text(flags[0])}`, not a constexpr name: for which outcome the "
+            "pointer is passed is the author's to say; nest it outside by hand"
+        )
+    return "the test is not a plain `FLAG and R` / `FLAG or R` (a constexpr name as the flag)"
+
+
 def _chains(node: cst.BaseExpression, operator: cst.BaseBooleanOp) -> bool:
     """`a or b` inside `a or b or FLAG` without parentheses: not a single operand to move."""
     return isinstance(node, cst.BooleanOperation) and not node.lpar and type(node.operator) is type(operator)
@@ -1102,7 +1219,7 @@ def _unguarded_uses(branch: Branch, optional: Mapping[str, OptionalPointer]) -> 
         if (pointer := _optional_read(event, flow, optional)) is not None
         and not any(b.test_is_python_constexpr for b, _ in event.conds[depth + 1 :])
         and not flow.constexpr_choices(event)
-        and not any(_guards_pointer(b, arm, pointer) for b, arm in event.conds[:depth])
+        and not any(_outer_guard(b, arm, pointer) for b, arm in event.conds[:depth])
     ]
 
 
@@ -1180,7 +1297,7 @@ def _unguarded_choice_uses(
         outer = event.choices[:depth]
         if any(flow.is_python_constexpr(c.test) for c, _ in inner):
             continue
-        if any(_guards_pointer(b, arm, pointer) for b, arm in event.conds):
+        if any(_outer_guard(b, arm, pointer) for b, arm in event.conds):
             continue
         if any(_choice_guards_pointer(flow, c, arm, pointer) for c, arm in outer):
             continue
@@ -1189,8 +1306,13 @@ def _unguarded_choice_uses(
 
 
 def _choice_guards_pointer(flow: Flow, choice: cst.IfExp, arm: bool, pointer: OptionalPointer) -> bool:
-    key, polarity = flow.choice_key(choice)
-    return flow.is_python_constexpr(choice.test) and (key, polarity == arm) in pointer.guards
+    return flow.is_python_constexpr(choice.test) and pointer.guarded_by(choice.test, flow.choice_key(choice), arm)
+
+
+def _outer_guard(branch: Branch, arm: bool, pointer: OptionalPointer) -> bool:
+    """An `if` around a mixed test that compiles the pointer's use only when it is passed
+    (`OptionalPointer.guarded_by`: `if USE_H0:`, not an unrelated `if USE_X:`)."""
+    return branch.test_is_python_constexpr and pointer.guarded_by(branch.node.test, branch.key, arm)
 
 
 def _guards_pointer(branch: Branch, arm: bool, pointer: OptionalPointer) -> bool:

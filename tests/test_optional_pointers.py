@@ -205,3 +205,68 @@ def test_a_value_loaded_under_the_flag_and_read_in_a_mixed_arm() -> None:
     # an optional pointer's guard, but the value is another pointer's: not ASC004's (`NameError` all the same)
     other = "if USE_H0:\n        tl.store(h0, 1.0)\n        b_h0 = tl.load(x + i_t)\n    " + mixed
     assert lint_source(HEADER + KERNEL.format(body=other) + DEFAULTS_TO_NONE, "k.py", settings()).findings == []
+
+
+@pytest.mark.parametrize(
+    ("test", "shown"),
+    [
+        ("MODE == 1 or i_t < W", "MODE == 1"),
+        ("(USE_H0 == True) or i_t < W", "USE_H0 == True"),
+        ("not (MODE == 2) and i_t < W", "MODE == 2"),
+    ],
+)
+def test_a_comparison_of_constexprs_is_a_flag(test: str, shown: str) -> None:
+    """triton-ascend 3.2's `visit_BoolOp` folds no operand: a comparison of constexprs is the
+    test's flag as a bare name is (issue: ASC004 missed `if MODE == 1 or i_t * BT < W:`)."""
+    found = optional(f"if {test}:\n    tl.store(o, tl.load(h0))")
+    assert found == {"h0": (False, f"`h0` is used only under tests of `{shown}`")}
+    assert optional(f"if {test}:\n    tl.store(o, tl.load(h0))", DEFAULTS_TO_NONE)["h0"][0] is True
+
+
+@pytest.mark.parametrize("binding", ["f = USE_H0\nr = i_t < W", "f, r = USE_H0, i_t < W"])
+def test_a_local_holding_the_flag_is_the_flag(binding: str) -> None:
+    found = optional(f"{binding}\nif f or r:\n    tl.store(o, tl.load(h0))")
+    assert found == {"h0": (False, "`h0` is used only under tests of `USE_H0`")}
+    # a literal held in a name is no flag: the use depends on nothing the launch sets
+    assert optional("c = 4\nif c or i_t < W:\n    tl.store(o, tl.load(h0))") == {}
+
+
+def test_an_outer_guard_counts_only_when_it_holds_the_flag_tied_to_the_pointer() -> None:
+    body = "if MODE:\n    if USE_H0 and i_t < W:\n        tl.store(o, tl.load(h0))"
+    source = HEADER + KERNEL.format(body=textwrap.indent(body, "    ").strip())
+    # no flag tied to `h0`: `if MODE:` only ever guarding it is what shows it optional at all
+    assert lint_source(source, "k.py", settings()).findings == []
+    # the launch ties `USE_H0` to `h0`: `if MODE:` compiles its body with `h0=None`
+    (finding,) = lint_source(source + DEFAULTS_TO_NONE, "k.py", settings()).findings
+    assert finding.code == "ASC004" and "`h0=None` fails to compile" in finding.message
+    tied = source.replace("if MODE:", "if MODE and USE_H0:") + DEFAULTS_TO_NONE
+    assert lint_source(tied, "k.py", settings()).findings == []
+
+
+def test_a_device_function_takes_its_callers_launch_evidence() -> None:
+    source = HEADER + textwrap.dedent(
+        """
+        @triton.jit
+        def _halo(h0, o, i_t, W, USE_H0: tl.constexpr):
+            if USE_H0 or i_t < W:
+                tl.store(o, tl.load(h0))
+
+        @triton.jit
+        def k(h0, o, W, USE_H0: tl.constexpr):
+            _halo(h0, o, tl.program_id(0), W, USE_H0)
+
+        def f(o, W, h0=None):
+            k[(1,)](h0, o, W, USE_H0=h0 is not None)
+        """
+    )
+    module = cst.parse_module(source)
+    kernels = find_kernels(module, ImportMap(module, source))
+    helper = next(kernel for kernel in kernels if kernel.name == "_halo")
+    (pointer,) = optional_pointers(helper, HostIndex(module, kernels)).values()
+    assert pointer.certain and pointer.tied == {"USE_H0"}
+    assert (
+        pointer.evidence
+        == "`k` passes it `h0`: the launch at line {related_line} passes `h0=h0`, where `h0` defaults to `None`"
+    )
+    (finding,) = lint_source(source, "k.py", settings()).findings
+    assert "would fail" not in finding.message and "`k` passes it `h0`" in finding.message
