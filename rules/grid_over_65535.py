@@ -67,7 +67,10 @@ size or group count as often as a length; a literal, a core count, `min(..., cap
 and sums, multiples, `//` and `triton.cdiv` (however written: `math.ceil(T / BT)`, `-(-T // BT)`,
 `(T + BT - 1) // BT`, `(T - 1) // BT + 1`, each read as `triton.cdiv` throughout) of it by
 a bounded value (also by a choice whose other arms are at least the size: `triton.cdiv(n, rows)`
-with `rows = 8 if n > 8 else triton.next_power_of_2(n)` is `n/rows`), and `a if c else b` when both arms are sizes;
+with `rows = 8 if n > 8 else triton.next_power_of_2(n)` is `n/rows`), and `a if c else b` when both arms are sizes,
+or when the bounded arm runs only where a size is at most a literal or a size or shape is
+zero or empty (`B = math.prod(dims) if dims else 1` with `dims = x.shape[:-2]`, `n if n else
+1`: a test of emptiness caps nothing, so `B` is the batch's size);
 
 ### What bounds a size
 `min(..., cap)` bounds it, and
@@ -206,7 +209,8 @@ in the blocks around it too: its arm of an `if`, a `with` block, and a `with` bl
 not another arm nor an `if` it is not in, `if mode == "x": assert T <= 4096` before it; or,
 for sizes the launching function takes as parameters, such an `if` around each of its calls in
 the module: `if grid_fits(B * H, T): expand(x, B * H, T)`, or around each call of a function
-making such a call from its own parameters, up to three calls up), or
+making such a call from its own parameters, up to three calls up; a call of the launching
+function in a host `for` loop counts as one: a checked call and a chunked fallback), or
 passing one to a function that may (`if use_chunked(T, B, H):`, or `if use_seq:` with `use_seq
 = use_chunked(T)`; a function of the module may when it orders a value read from its
 parameters against a bounded one, `T * B * H > BUDGET`, caps one with `min` (`min(n, 4096)`;
@@ -246,8 +250,12 @@ another factor of two programs or more: `(min(rows, 65535), heads)` and `(min(ro
 
 An equality that pins a size to a
 bounded value does bound it where it holds (`assert v.shape[2] == 24`, `if HV != 24: raise`,
-`if HV == 24:` around the launch); one between two sizes does not (`assert v.shape[2] ==
-k.shape[2]`).
+`if HV == 24:` around the launch), and so does a membership in a tuple, list or set of
+bounded values written there (`if m in (1, 2):`, `if n not in (1, 4): raise`); one between
+two sizes does not (`assert v.shape[2] == k.shape[2]`). A name bound once to a test is that
+test where it is read (`vector = m in (1, 2) and n in (1, 4)`, then `if vector:` bounds `m`
+and `n`; `use_short = T <= 512`, then the `else:` of `if use_short:` bounds nothing), when its
+function rebinds none of the names the test reads between the two and no loop holds either.
 
 A test reads the grid's sizes through names,
 never through an imported module: `bk = triton.next_power_of_2(key_dim)` and `if bk > 256:`
@@ -2381,7 +2389,9 @@ def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleCon
     """The grid reads parameters of the launching function, and each call of it in the module
     (at least one) is guarded for the arguments it passes for them, or passes them on from
     parameters of its own function each call of which is (`up` callers up: a wrapper between
-    the guarded call and the launch). Only a predicate of the module counts there: a caller's
+    the guarded call and the launch), or, one caller up, is in a host `for` loop (a chunking
+    loop, as `_called_in_loops` reads one: the guarded call and the chunked one of a dense
+    path and its fallback). Only a predicate of the module counts there: a caller's
     names are whole tensors and objects (`q`, `split_info`), which a test of one extent
     (`q.shape[-1] <= 128`), `len(g.shape) == 4` or a truth test bounds nothing of."""
     if function is None:
@@ -2391,6 +2401,8 @@ def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleCon
     if not params or not sites:
         return False
     for site in sites:
+        if up == _CALLERS_UP and site.loops:
+            continue
         passed = [value for value in (passed_for(site.call, function, name) for name in params) if value is not None]
         names = _GridNames.of([(value, site.scope) for value in passed], context)
         if not names.read:
@@ -2481,9 +2493,15 @@ def _guard(
     through `not`, `and` and `or`: an `and` that holds (an `or` that fails) bounds what its parts
     bound, an `and` that fails (an `or` that holds) what each of them does. An ordering bounds
     what it orders from above (`_ordering_guard`); any other test, as `read_for` says, all of
-    them when it `_tests_sizes` or passes them to a predicate."""
-    while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        test, holds = test.expression, not holds
+    them when it `_tests_sizes` or passes them to a predicate. A name bound once to a test is
+    read as that test (`ok = m == 2 and n == 4`, then `if ok:`: `HostIndex.test_bound`)."""
+    for _ in range(_PREDICATE_HOPS):
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, holds = test.expression, not holds
+        bound = context.host.test_bound(test, scope) if isinstance(test, cst.Name) else None
+        if bound is None:
+            break
+        test = bound
     if isinstance(test, cst.BooleanOperation):
         parts = _operands(test, type(test.operator))
         every_part_holds = isinstance(test.operator, cst.And) == holds
@@ -2537,22 +2555,41 @@ def _equality_guard(
 ) -> _Guard | None:
     """For `a == b` holding (`a != b` failing: `assert v.shape[2] == 24`, `if HV != 24: raise`),
     the grid's size one side is (a name, or an extent of known position) when the other is
-    bounded whatever the sizes: that side is the other's value there. None for any other test,
-    and for an equality between sizes, of what is no size (`len(q.shape) == 4`, a rank) or of
-    what the grid does not read (a variant picked: `if BT == 16:`)."""
+    bounded whatever the sizes: that side is the other's value there; so too for `a in (1, 2)`
+    holding (`a not in (1, 2)` failing) when each item of the tuple, list or set written there
+    is bounded: `a` is one of them. None for any other test, and for an equality between
+    sizes, of what is no size (`len(q.shape) == 4`, a rank) or of what the grid does not read
+    (a variant picked: `if BT == 16:`)."""
     if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
         return None
     operator = test.comparisons[0].operator
-    if not (isinstance(operator, cst.Equal) if holds else isinstance(operator, cst.NotEqual)):
-        return None
     sides = (test.left, test.comparisons[0].comparator)
-    for side, other in (sides, sides[::-1]):
+    if isinstance(operator, cst.In) if holds else isinstance(operator, cst.NotIn):
+        items = _written_items(sides[1])
+        pairs = [] if items is None else [(sides[0], items)]
+    elif isinstance(operator, cst.Equal) if holds else isinstance(operator, cst.NotEqual):
+        pairs = [(sides[0], [sides[1]]), (sides[1], [sides[0]])]
+    else:
+        return None
+    for side, others in pairs:
         if not isinstance(side, cst.Name) and context.host.extent_position(side, scope) is None:
             continue
         bounded = grid_names.sizes_in(side, context, scope)
-        if bounded and not grid_names.in_(other, context, scope) and _is_bounded(other, context, scope):
+        if bounded and all(
+            not grid_names.in_(other, context, scope) and _is_bounded(other, context, scope) for other in others
+        ):
             return _Guard(cases=(bounded,))
     return None
+
+
+def _written_items(value: cst.BaseExpression) -> list[cst.BaseExpression] | None:
+    """The items of a tuple, list or set written out (`(1, 2)`, `[1, 2]`, `{1, 2}`), none
+    starred; None for anything else."""
+    if not isinstance(value, (cst.Tuple, cst.List, cst.Set)) or not value.elements:
+        return None
+    if any(isinstance(element, cst.StarredElement) for element in value.elements):
+        return None
+    return [element.value for element in value.elements]
 
 
 def _sized_side(test: cst.BaseExpression, grid_names: _GridNames, context: ModuleContext, scope: Scope) -> bool | None:

@@ -1,7 +1,8 @@
 """Which bindings of a name reach a point of host code, read off the syntax: the names a node
 reads, the statements that may rebind a name, the one plain binding reaching a launch in
-straight-line code, the assignments written after a point, and what each name of `a, b =
-value` gets. The host index's own record of bindings is `facts.HostFacts.bindings`."""
+straight-line code, the assignments written after a point, the names rebound between two
+points, and what each name of `a, b = value` gets. The host index's own record of bindings is
+`facts.HostFacts.bindings`."""
 
 from __future__ import annotations
 
@@ -112,6 +113,31 @@ def assignments_after(point: cst.CSTNode, function: Scope) -> frozenset[cst.CSTN
         in_loop = in_loop or type(node) is cst.For or type(node) is cst.While
         stack.extend((child, in_loop) for child in reversed(child_nodes(node)))
     return frozenset(found) if reached else frozenset()
+
+
+def names_rebound_between(start: cst.CSTNode, end: cst.CSTNode, function: cst.FunctionDef) -> set[str] | None:
+    """The names (`binding_nodes`) that the code of `function` written from `start` (itself
+    included) up to `end` may rebind or change: with no loop of the function around either,
+    code runs in the order it is written, so these are all that may run between the two. None
+    when a loop holds one of them (a later statement may run between them on another trip), or
+    the function's body does not hold both, `start` first."""
+    names: set[str] = set()
+    reached = False
+    # one walk in `walk`'s order, each node with whether a loop holds it; types compared exactly
+    stack: list[tuple[cst.CSTNode, bool]] = [(function.body, False)]
+    while stack:
+        node, in_loop = stack.pop()
+        if node is start or node is end:
+            if in_loop or (node is end and not reached):
+                return None
+            if node is end:
+                return names
+            reached = True
+        if reached and type(node) in _BINDING_TYPES:
+            names |= {sub.value for target in _targets(node) for sub in walk(target) if isinstance(sub, cst.Name)}
+        in_loop = in_loop or type(node) is cst.For or type(node) is cst.While
+        stack.extend((child, in_loop) for child in reversed(child_nodes(node)))
+    return None
 
 
 def _plain_binding(statement: cst.CSTNode, name: str) -> cst.BaseExpression | cst.FunctionDef | None:

@@ -45,6 +45,7 @@ from .bindings import (
     binders_by_name,
     comprehension_variables,
     names_read,
+    names_rebound_between,
     reaching_binding,
     rebinds,
     returned_index,
@@ -2551,12 +2552,33 @@ class HostIndex(HostFacts):
             return not bound
         return len(bound) == 1 and not any(isinstance(block, cst.For) for block in self.bound_under.get(bound[0], ()))
 
+    def test_bound(self, name: cst.Name, scope: Scope) -> cst.BaseExpression | None:
+        """The test a name read as a truth value stands for (`if ok:` with `ok = m == 2 and n ==
+        4`): the one value its function binds it to (`_holds_one_value`) when that is a test (a
+        comparison, or `and`, `or`, `not` of values) reading no name the function may rebind
+        from that binding up to `name` (`names_rebound_between`); None otherwise (a parameter,
+        a name of a function around, one bound in a loop or read in one)."""
+        if (
+            scope is None
+            or self._binding_scope(name.value, scope) is not scope
+            or param_named(scope, name.value) is not None
+            or not self._holds_one_value(name, scope)
+        ):
+            return None
+        [value] = self.bindings[(name.value, scope)]
+        binder = self.binders.get(value)
+        if binder is None or not _is_test(value) or name.value in names_read(value):
+            return None
+        rebound = names_rebound_between(binder, name, scope)
+        return value if rebound is not None and not rebound & names_read(value) else None
+
     def _either_extent(self, value: cst.IfExp, scope: Scope, hops: int) -> tuple[str, ...] | None:
         """`a if c else b`: sized when both arms are, as a name bound to them is (`one_extent`:
         the longer product when the test picks a variant, `B * T * H if flat else B * T`, else
         one size unless both are the same product); bounded when both are; unknown when only
         one is (the test may cap it: `n if n < cap else cap`), but the sized one's when its arm
-        runs only above a literal (`n if n > 1 else 1`: a floor caps nothing)."""
+        runs only where the test says no more than that something is above a literal or not
+        empty (`_floor_only`: a floor caps nothing)."""
         arms = [self._extent(arm, scope, hops) for arm in (value.body, value.orelse)]
         if None in arms:
             return None
@@ -2564,9 +2586,26 @@ class HostIndex(HostFacts):
             variants = () if self._exact or not self._picks_variant(value.test, scope) else arms
             return one_extent(flat_code(value), arms, [arm for arm in variants if arm is not None])
         sized = 0 if arms[0] else 1 if arms[1] else None
-        if sized is not None and _floor_only(value.test, holds=sized == 0):
+        if sized is not None and self._floor_only(value.test, sized == 0, scope, hops):
             return arms[sized]
         return None if any(arms) else ()
+
+    def _floor_only(self, test: cst.BaseExpression, holds: bool, scope: Scope, hops: int) -> bool:
+        """Whether all the test says where it `holds` (or fails) is that something is above an
+        int literal (`n > 1` holding, `n < 16` failing: `_above_a_literal`) or that a size or a
+        shape is not zero or not empty (`n` holding for a size `n`, `dims` for `dims =
+        x.shape[:-2]`, also written `x.shape[:-2]`; `not n` failing): a floor, no cap on
+        anything. Not a truth test of anything else: a flag may hold an ordering (`small = n <
+        4096`)."""
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, holds = test.expression, not holds
+        if isinstance(test, cst.Comparison):
+            return _above_a_literal(test, holds)
+        if not holds or isinstance(test, cst.BooleanOperation):
+            return False
+        if is_shape(test) or (isinstance(test, cst.Name) and self._named_shape(test, scope) is not None):
+            return True
+        return bool(self._extent(test, scope, hops + 1))
 
     def _scope_of(self, origin: cst.BaseExpression, scope: Scope) -> Scope:
         """Where an origin's names resolve (origins do not say): the scope of the call when it
@@ -2951,10 +2990,10 @@ def _raises(suite: cst.BaseSuite) -> bool:
     return any(isinstance(statement, cst.Raise) for statement in statements_of(suite_lines(suite)))
 
 
-def _floor_only(test: cst.BaseExpression, holds: bool) -> bool:
+def _above_a_literal(test: cst.Comparison, holds: bool) -> bool:
     """Whether all a comparison says where it `holds` (or fails) is that something is above an
-    int literal (`n > 1` holding, `n < 16` failing): a floor, no cap on anything."""
-    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+    int literal (`n > 1` holding, `n < 16` failing)."""
+    if len(test.comparisons) != 1:
         return False
     operator, right = test.comparisons[0].operator, test.comparisons[0].comparator
     if isinstance(operator, (cst.GreaterThan, cst.GreaterThanEqual)):
@@ -2964,6 +3003,13 @@ def _floor_only(test: cst.BaseExpression, holds: bool) -> bool:
     else:
         return False
     return int_literal(lesser) is not None
+
+
+def _is_test(value: cst.BaseExpression) -> bool:
+    """A comparison, or `and`, `or`, `not` of values: what a name bound to it holds is a truth value."""
+    return isinstance(value, (cst.Comparison, cst.BooleanOperation)) or (
+        isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Not)
+    )
 
 
 def _own_nodes(function: cst.FunctionDef) -> Iterator[cst.CSTNode]:
