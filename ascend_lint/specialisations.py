@@ -15,7 +15,9 @@ earlier ones):
   `check_shared_mem()`); a name the function binds to a different literal in each arm of an `if` gives one set per
   value, and so does each arm binding a literal when other arms bind a value known only at run
   time (`BLOCK = 2048` in one arm, `BLOCK = triton.next_power_of_2(n)` in the other: the
-  literal is what the launch passes when its arm runs);
+  literal is what the launch passes when its arm runs); a name no binding gives a value (`B, H,
+  S, D = o.shape`) that an `assert D in {64, 128}` before the launch (on its path, with no
+  binding of the name between) restricts gives one set per asserted literal;
 - each `triton.Config({...})` (or `triton.Config(dict(BT=64))`, or a name holding one such
   table that nothing changes: `triton.Config(_BIG)`, also one by one from a literal list of
   them, `[triton.Config(c) for c in (_SMALL, _BIG)]`) of an autotune decorator
@@ -488,6 +490,8 @@ def _describe_arms(arms: Arms) -> str:
     """Where launch values bound in one arm come from: ` (`BLOCK` as bound at line 24; ...)`."""
     if not arms:
         return ""
+    if len(arms) == 1 and isinstance(next(iter(arms.values())).statement, cst.Assert):
+        return f" (`{next(iter(arms))}` one of the values asserted at line {{related_line}})"
     if len(arms) == 1:
         return f" (`{next(iter(arms))}` as bound at line {{related_line}}; its other bindings are not constants)"
     names = ", ".join(f"`{name}`" for name in arms)
@@ -625,9 +629,11 @@ def _launches(
         for name, (value, scope) in passed.items():
             alternatives: list[tuple[Value, Arm | None]] = [(known, None) for known in names.alternatives(value, scope)]
             if not alternatives and isinstance(value, cst.Name) and scope is launch.scope:
-                alternatives = [*names.arm_values(value.value, launch)] or [
-                    *names.callers_arm_values(value.value, launch)
-                ]
+                alternatives = (
+                    [*names.arm_values(value.value, launch)]
+                    or [*names.callers_arm_values(value.value, launch)]
+                    or [*names.asserted_values(value.value, launch)]
+                )
             if alternatives:
                 choices[name] = alternatives
         for combination in itertools.islice(itertools.product(*choices.values()), _MAX_CONFIGS):
@@ -799,6 +805,27 @@ class _HostNames:
                 seen.append(constant)
                 yield constant, Arm(statement, tests)
 
+    def asserted_values(self, name: str, launch: CallSite) -> Iterator[tuple[Value, Arm]]:
+        """The literals an `assert name in {16, 32, 64}` (a set, tuple or list of constants)
+        allows, when the assert runs before the launch on its path (a statement of a block around
+        the launch, not inside an `if` before it) and nothing binds the name between."""
+        suite = launch.scope.body if launch.scope is not None else self.host.module
+        if not isinstance(suite, (cst.IndentedBlock, cst.Module)):
+            return
+        on_path, found = _asserted_before(suite.body, launch.call, name, None)
+        if not on_path or found is None:
+            return
+        statement, items = found
+        seen: list[Value] = []
+        for item in items:
+            constant = evaluate(item, self.lookup(launch.scope, 1), self.imports)
+            if constant is None:
+                return
+            if constant not in seen:
+                seen.append(constant)
+        for constant in seen:
+            yield constant, Arm(statement, [])
+
     def bound(self, name: str, scope: Scope) -> list[cst.BaseExpression] | None:
         """The values the host code binds `name` to where `scope` reads it, None when it binds
         none. Several are alternatives only when each is on its own path, in a function that
@@ -813,6 +840,88 @@ class _HostNames:
         if len(found) == 1 or (where is not None and _assigned_once_per_path(name, where)):
             return found
         return []
+
+
+_Asserted = tuple[cst.Assert, Sequence[cst.BaseExpression]] | None
+
+
+def _asserted_before(
+    block: Sequence[cst.BaseStatement], launch: cst.CSTNode, name: str, asserted: _Asserted
+) -> tuple[bool, _Asserted]:
+    """Whether the launch is in `block`, and the last `assert name in (...)` among the
+    statements of `block` and of the blocks around the launch before it, with its items (None
+    when a binding of `name` follows it, or none is found)."""
+    for statement in block:
+        if any(node is launch for node in walk(statement)):
+            if isinstance(statement, cst.SimpleStatementLine):
+                for small in statement.body:
+                    if any(node is launch for node in walk(small)):
+                        return True, asserted
+                    asserted = _after(small, name, asserted)
+                return True, asserted
+            if _binds_anywhere(_header(statement), name):
+                asserted = None
+            for inner in statement_blocks(statement):
+                on_path, found = _asserted_before(inner, launch, name, asserted)
+                if on_path:
+                    return True, found
+            return True, None
+        if isinstance(statement, cst.SimpleStatementLine):
+            for small in statement.body:
+                asserted = _after(small, name, asserted)
+        elif _binds_anywhere(statement, name):
+            asserted = None
+    return False, None
+
+
+def _after(small: cst.BaseSmallStatement, name: str, asserted: _Asserted) -> _Asserted:
+    """What is asserted of `name` after a simple statement."""
+    if isinstance(small, cst.Assert):
+        test = small.test
+        if (
+            isinstance(test, cst.Comparison)
+            and isinstance(test.left, cst.Name)
+            and test.left.value == name
+            and len(test.comparisons) == 1
+            and isinstance(test.comparisons[0].operator, cst.In)
+            and isinstance(items := test.comparisons[0].comparator, (cst.Set, cst.Tuple, cst.List))
+            and items.elements
+            and all(isinstance(e, cst.Element) for e in items.elements)
+        ):
+            return small, [e.value for e in items.elements]
+        return asserted
+    return None if _binds_anywhere(small, name) else asserted
+
+
+def _header(statement: cst.BaseStatement) -> list[cst.CSTNode]:
+    """The parts of a compound statement outside its blocks that may bind a name (a `for`
+    target, a `with ... as`, a walrus in a test)."""
+    return [
+        part
+        for field_name in ("target", "iter", "test", "items", "subject")
+        if isinstance(part := getattr(statement, field_name, None), cst.CSTNode)
+    ] + [item for item in getattr(statement, "items", ()) if isinstance(item, cst.CSTNode)]
+
+
+def _binds_anywhere(node: cst.CSTNode | list[cst.CSTNode], name: str) -> bool:
+    """Some assignment, `for`/`with` target, walrus, `del`, import or nested definition in
+    `node` binds `name`."""
+    for root in node if isinstance(node, list) else [node]:
+        for inner in walk(root):
+            targets: list[cst.CSTNode] = []
+            if isinstance(inner, cst.Assign):
+                targets = [t.target for t in inner.targets]
+            elif isinstance(inner, (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
+                targets = [inner.target]
+            elif isinstance(inner, cst.AsName):
+                targets = [inner.name]
+            elif isinstance(inner, cst.Del):
+                targets = [inner.target]
+            elif isinstance(inner, (cst.FunctionDef, cst.ClassDef)):
+                targets = [inner.name]
+            if any(isinstance(n, cst.Name) and n.value == name for t in targets for n in walk(t)):
+                return True
+    return False
 
 
 def _apart(tests: Tests, others: Tests) -> bool:

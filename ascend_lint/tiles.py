@@ -57,6 +57,7 @@ if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime imp
 
 DEFAULT_POINTER_BITS = 16  # loads whose element type the kernel does not state: bf16/fp16
 STRIDED_BYTES = 32  # a strided DMA puts every element in its own 32-byte block
+PADDED_ROW = 64  # a column-major block converted for a dot: each row of its buffers at least this
 ALIGN = 32  # UB buffers start on 32-byte boundaries
 
 DTYPE_BITS = {
@@ -222,6 +223,12 @@ class TileValue:
     splats: tuple[Splat, ...] = ()  # its scalar operands, each splatted into a tile of its shape
     select: bool = False  # a float tl.maximum/tl.minimum (a discrete access's loop computes it element by element)
     gathers: tuple[TileValue, ...] = ()  # in UB only for these strided loads' gathers (for the cube core)
+    # in UB only for these casts of a dot operand, which the vector cores run when they change
+    # the element width (a cast to the width it has is no operation); not multi-buffered
+    conversions: tuple[TileValue, ...] = ()
+    # ... of a column-major block: transposed through one more buffer of the load's size, every
+    # row of these buffers padded to `PADDED_ROW` bytes
+    transposed: bool = False
 
     def elements(self, lookup: Lookup, dim_size: DimSize | None = None) -> int | None:
         """The element count in a configuration (None when it leaves a dimension unknown);
@@ -245,17 +252,28 @@ class TileValue:
         """UB bytes for one configuration (0 when not in UB or not sized by it); `dense` counts a
         strided tile at its element width, and none held only for gathers a runtime stride decides."""
         gathered = not self.gathers or any(load.gathering(lookup, dense) for load in self.gathers)
-        count = self.elements(lookup, dim_size) if self.ub and gathered else None
+        converted = not self.conversions or any(cast.converts(pointer_bits) for cast in self.conversions)
+        count = self.elements(lookup, dim_size) if self.ub and gathered and converted else None
         if count is None:
             return 0
         strided = self.spread(lookup, dense)
         size = count * (STRIDED_BYTES * 8 if strided else self.width.resolve(pointer_bits)) // 8
+        row = dim_size(self.shape[-1]) if dim_size is not None and self.shape else None
+        if self.transposed and not strided and isinstance(row, int) and row > 0 and count % row == 0:
+            size = count // row * max(size // (count // row), PADDED_ROW)  # [1024, 4] bf16: 64 KiB (measured)
         if self.split and not strided:  # a strided DMA is not split between the cores
             size //= 2
         size = -(-size // ALIGN) * ALIGN
-        if multi_buffer and self.kind == LOAD and self.loop is not None and not strided:
+        if multi_buffer and self.kind == LOAD and self.loop is not None and not strided and not self.conversions:
             size *= 2  # auto multi-buffer: the next trip's load overlaps this trip's compute
         return size
+
+    def converts(self, pointer_bits: Mapping[str, int]) -> bool:
+        """A cast that changes the element width of what it starts from in this configuration
+        (a cast back to the width a chain of casts started with folds away: `x.to(tl.float32)
+        .to(x.dtype)` is `x`)."""
+        bits = self.width.resolve(pointer_bits)
+        return any(s.width.resolve(pointer_bits) != bits for s in origins(self))
 
     def spread(self, lookup: Lookup, dense: bool) -> bool:
         """Every element in its own 32-byte block. `dense` keeps only the layouts the
@@ -1108,7 +1126,26 @@ def _place(model: TileModel) -> None:
     addresses = _address_only(values)
     _fill_ub(values, addresses | per_element, per_element, gathers=False)
     elsewhere = [value for value in values if not value.ub]
-    _fill_ub(values, addresses | per_element, per_element, gathers=True)
+    _fill_ub(values, addresses | per_element, per_element, gathers=False, conversions=True)
+    converted = [value for value in elsewhere if value.ub]
+    for value in reversed(converted):  # a cast before its source: the source takes its casts'
+        value.conversions = (
+            (value,)
+            if _converts_for_dot(value)
+            else tuple(
+                {
+                    c: None
+                    for user, _ in (*value.users, *value.next_trip_users)
+                    if user in converted
+                    for c in user.conversions
+                }
+            )
+        )
+        if value.kind == LOAD and value.column:  # and its casts
+            for v in (value, *(user for user, _ in value.users if user in value.conversions)):
+                v.transposed = True
+    elsewhere = [value for value in elsewhere if not value.ub]
+    _fill_ub(values, addresses | per_element, per_element, gathers=True, conversions=True)
     for value in elsewhere:
         if value.ub:  # in UB only for gathers: there while one of its strided loads gathers
             value.gathers = tuple(v for v in origins(value) if v.kind == LOAD and v.strided)
@@ -1239,19 +1276,25 @@ def _address_only(values: list[TileValue]) -> set[TileValue]:
     return found
 
 
-def _fill_ub(values: list[TileValue], outside: set[TileValue], per_element: set[TileValue], gathers: bool) -> None:
+def _fill_ub(
+    values: list[TileValue],
+    outside: set[TileValue],
+    per_element: set[TileValue],
+    gathers: bool,
+    conversions: bool = False,
+) -> None:
     """Put in UB every value that needs it (`outside` never does), until nothing changes."""
     changed = True
     while changed:
         changed = False
         for value in values:
-            if not value.ub and value not in outside and _needs_ub(value, per_element, gathers):
+            if not value.ub and value not in outside and _needs_ub(value, per_element, gathers, conversions):
                 value.ub = changed = True
 
 
-def _needs_ub(value: TileValue, per_element: set[TileValue], gathers: bool) -> bool:
+def _needs_ub(value: TileValue, per_element: set[TileValue], gathers: bool, conversions: bool = False) -> bool:
     """Whether a value lives in UB, given what is there already; `gathers`: also a strided load
-    the cube core cannot take by DMA."""
+    the cube core cannot take by DMA; `conversions`: also a cast of a dot operand."""
     if value.kind == STAGE:  # unless the cube core stores the tile, or it is kept transposed
         stored = sources(value.operands[0][0])
         if value.column and all(_from_column_loads(v) for v in stored):
@@ -1268,10 +1311,32 @@ def _needs_ub(value: TileValue, per_element: set[TileValue], gathers: bool) -> b
         return True  # read element by element, but not computed that way: a tile to read from
     if value.kind in MOVES and any(s.ub for operand, _ in value.operands for s in sources(operand)):
         return True
+    if conversions and _converts_for_dot(value):
+        return True  # measured: the vector cores convert it, holding its source and result (half each)
     for user, role in data_users:
         if (role == DATA and user is not None and user.ub) or (role == STORED and not _on_cube(value)):
             return True
     return False
+
+
+def _converts_for_dot(value: TileValue) -> bool:
+    """A cast of a dot operand (`tl.dot(a.to(tl.float32), b)`, also through a transpose or
+    view) that the cube core cannot do: not of a dot result, which its fixpipe casts."""
+    return value.kind == CAST and _feeds_dot(value, 0) and not _on_cube(value)
+
+
+def _feeds_dot(value: TileValue, depth: int) -> bool:
+    return any(
+        role == DOT_OPERAND
+        or (
+            user is not None
+            and role == DATA
+            and user.kind in (TRANS, VIEW)
+            and depth < 8
+            and _feeds_dot(user, depth + 1)
+        )
+        for user, role in (*value.users, *value.next_trip_users)
+    )
 
 
 def _on_cube(value: TileValue) -> bool:

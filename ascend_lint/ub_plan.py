@@ -448,6 +448,8 @@ class _Evaluation:
         if found is None:
             best, best_value = 0, None
             for value in self.liveness.tiles_of(definitions):
+                if _streamed_to_cube(value):  # copied out to the cube core as soon as it is made
+                    continue
                 if best_value is None or self.size(value) > best:
                     best, best_value = self.size(value), value
             found = self.held[definitions] = best, best_value
@@ -515,11 +517,13 @@ class _Evaluation:
             size, extra, copies = self.size(op), measures.scratch(op), measures.copies(op)
             dying = self.dying_operands(op, statement, last_use, exit_)
             donor = None
-            if (op.kind in IN_PLACE and not (op.kind == CAST and op.blocked)) or op.kind == VIEW:
+            if (op.kind in IN_PLACE and not (op.kind == CAST and (op.blocked or op.transposed))) or op.kind == VIEW:
                 donor = next((key for key in dying if key in held and self.fits_in(size, held[key])), None)
             # the temporaries an operation expands into take fresh space while there is room and
             # a dead buffer when there is not: counted in the plan, not in what is needed
             layout += (extra + op.expanded * (measures.elements(op) or 0) * 4 // (2 if op.split else 1)) * copies
+            if op.transposed and op.kind != CAST:  # the column-major block's transposed copy
+                layout += size * copies
             if op.kind == COMPARE and extra:  # the widened operands stay until the mask is used
                 held[(op, "widened")] = Contributor(None, op, extra)
                 total, extra = total + extra, 0
@@ -532,6 +536,8 @@ class _Evaluation:
                 layout += size * copies
             if total + extra > best:
                 best, snapshot = total + extra, list(held.values())
+            if _streamed_to_cube(op):
+                dying.append(op)
             for key in dying:
                 for part in (key, (key, "widened")):
                     freed = held.pop(part, None)
@@ -660,6 +666,13 @@ class _Evaluation:
                 for i in inside:
                     extra[i] = extra.get(i, 0) + arms[1 - side][1]
         return extra
+
+
+def _streamed_to_cube(value: TileValue) -> bool:
+    """A cast of a dot operand the vector cores make: copied out to the cube core as soon as it
+    is made (measured: two such casts of a [128, 512] and a [512, 64] fp16 tile fit in 192 KiB,
+    the planner holding only one cast's source and result at a time)."""
+    return value.conversions[:1] == (value,)
 
 
 def _temporaries(op: TileValue) -> int:

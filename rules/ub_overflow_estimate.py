@@ -5,7 +5,7 @@ module makes visible (`triton.autotune` configs, literal constexpr arguments of 
 `triton.heuristics`, constexpr defaults, module constants), and flags configurations over the
 UB of the SoC the file targets (`target-soc`: 192 KiB on the Ascend 910B, the default). The
 estimate sums the tiles live where the most are live, as the compiler's memory planner does;
-tiles that only feed `tl.dot` take no UB. The finding names the configuration and the tiles
+tiles that only feed `tl.dot` take no UB, but casting them does. The finding names the configuration and the tiles
 that make up the peak.
 
 Not flagged: what a configuration leaves unsized (a block size the host computes) is not
@@ -79,7 +79,10 @@ check_shared_mem()` then `64 if LARGE_SMEM else 32`: a device's choice); a name 
 each arm of an `if` gives one configuration per value, and so does a literal bound in one arm
 when another computes the value at run time: the literal is what the launch passes when its
 arm runs, and the finding names that assignment's line; likewise where a call passes such a
-name to the function launching with its parameter: `_launch(x, BLOCK)`); `triton.heuristics` entries (lambdas
+name to the function launching with its parameter: `_launch(x, BLOCK)`; a name with no value
+otherwise, `B, H, S, D = o.shape`, that an `assert D in {16, 32, 64, 128}` of literals before
+the launch restricts gives one configuration per literal, when the assert is on the launch's
+path, not inside an `if` before it, and nothing binds the name between); `triton.heuristics` entries (lambdas
 or functions of the module) with literal results, constexpr parameter defaults, module-level constants and the names the kernel
 body binds as constexprs (`BLOCK: tl.constexpr = 65536`, as inductor writes them).
 
@@ -112,7 +115,10 @@ vector core works on, transpose copies, masks, reduction scratch, double-buffere
 loops, both arms of a runtime branch while they fit. Tiles that only feed `tl.dot` (or dot
 results that are only accumulated, cast or stored, also an accumulator read after its loop)
 live in the cube core's L1/L0C and take no UB; vector work on a dot's operands or results is
-split between the two vector cores. An address computed with `//` or `%` is loaded and stored
+split between the two vector cores. So is a cast of a dot operand (`tl.dot(a.to(tl.float32),
+b)`): the vector cores convert it, each holding half of the source and half of the result,
+one cast at a time (a cast to the width the tile has folds away); a column-major block so cast
+(strides `(1, D)`) is transposed through one more buffer, its rows padded to 64 bytes. An address computed with `//` or `%` is loaded and stored
 element by element, and the arithmetic, comparisons and casts of what is stored there are
 computed in that loop: only the loaded tiles, masks and what cannot move (`tl.where`,
 `tl.exp`, reductions) are tiles.
@@ -914,7 +920,12 @@ def k_module(x, n, BLOCK: tl.constexpr):
                 + _element_types(shown, sorted(pointers - passed.keys())),
                 related=(
                     *(
-                        (arm, "the launch value of this configuration, bound here on one path")
+                        (
+                            arm,
+                            "the launch value of this configuration, one of those asserted here"
+                            if isinstance(arm, cst.Assert)
+                            else "the launch value of this configuration, bound here on one path",
+                        )
                         for arm in configuration.arms
                     ),
                     *((c.value.node, f"{_describe(c, lookup)} live at the peak") for c in top if launched_here is None),
