@@ -6,8 +6,8 @@ from tensor shapes. A size is a tensor extent (`x.shape[i]`, `x.size(i)`), a cou
 a tensor's values, or arithmetic of one with bounded values; literals, device core counts and
 `min(..., cap)` bound it. It also flags a grid fixed over the limit (`(256, 512)`).
 
-Not flagged: a grid with a single runtime size, a launch in a host chunking `for` loop or
-behind a test bounding the grid (`if NT * B * H > BUDGET:`, `assert T * B * H <= 65535`), and
+Not flagged: a grid with a single runtime size, a launch in a host `for` loop chunking the
+grid (reading the loop variable) or behind a test bounding it (`if NT * B * H > BUDGET:`), and
 a module setting `TRITON_ALL_BLOCKS_PARALLEL=1`.
 
 ## Why is this bad?
@@ -197,8 +197,13 @@ message gives the count), in a loop too (a chunk over the limit is refused as we
 known count of half the limit or more beside a runtime size (`(B, 40000)`: any batch of two).
 
 ### Not flagged: chunking loops and guards
-Not flagged: launches inside a host `for` loop (the chunking loop that passes an `*_OFFSET`),
-also in a function every call of which in the module is in one (the loop calls a wrapper), or
+Not flagged: launches inside a host `for` loop chunking the grid: the grid reads the loop's
+variable, directly or through a name bound from it (`n = min(max_bh, B * H - bh_off)`), or an
+argument of an offset does (`BH_OFFSET=bh_off`, `i_off`); also in a function every call of
+which in the module is in such a loop, passing a value of its variable for a parameter the grid
+or such an argument reads (the loop calls a wrapper). A loop whose variable neither reads
+chunks nothing, each trip launching the whole grid: `for i in range(0, n, 64): _solve_block(X,
+k, i)` walking diagonal blocks, a scan `for chunk_id in range(NT):`, is still reported. Or
 under an `if` bounding the grid, or all but one of the sizes it multiplies, from above (`if
 NT * B * H > BUDGET:` chunked `else:` one launch, or an early `return` or `raise` on such a
 test, one its block always reaches (not `if strict: raise` inside it), or an `assert` of one before the launch in its function, `assert T * B * H <= 65535`,
@@ -291,8 +296,11 @@ of several (a `grid` name assigned, or a `def grid(meta):` written, in an `if` a
 `else`, or in a loop after the launch);
 
 - launches of a module that sets `TRITON_ALL_BLOCKS_PARALLEL` to `"1"` or
-`"true"` (`os.environ[...] = "1"`, `os.environ.setdefault(...)`, `os.environ.update(...)`, `os.putenv(...)`) at module
-level or in the launching function;
+`"true"` (`os.environ[...] = "1"`, `os.environ.setdefault(...)`, `os.environ.update(...)`, `os.putenv(...)`,
+`mock.patch.dict(os.environ, {...})`) at module level or in the launching function, or in a
+context manager of the module (`@contextlib.contextmanager`) before its `yield`, entered by a
+`with` around the launch or around every call of the launching function in the module (`with
+_all_blocks_parallel(): k[grid](...)`; one setting it only after its `yield` does not count);
 
 - launches that run only on another platform than Ascend
 (in an arm requiring `x.device.type == "cuda"`, `current_platform.is_cuda()` or `is_hip()`, after an
@@ -754,6 +762,84 @@ def run_updated_too(x, BT=64):
     os.environ.update({"TRITON_ALL_BLOCKS_PARALLEL": "1", "OTHER": "0"})
     B, T, H = x.shape
     k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
+""",
+        # a context manager of the module setting the switch before its `yield`, entered around
+        # the launch or around every call of the function launching; `mock.patch.dict(os.environ, ...)`
+        """
+import contextlib
+import os
+from contextlib import contextmanager
+from unittest import mock
+
+@contextlib.contextmanager
+def _all_blocks_parallel():
+    previous = os.environ.get("TRITON_ALL_BLOCKS_PARALLEL")
+    os.environ["TRITON_ALL_BLOCKS_PARALLEL"] = "1"
+    try:
+        yield
+    finally:
+        if previous is None:
+            os.environ.pop("TRITON_ALL_BLOCKS_PARALLEL", None)
+        else:
+            os.environ["TRITON_ALL_BLOCKS_PARALLEL"] = previous
+
+@contextmanager
+def _lifted():
+    with mock.patch.dict(os.environ, {"TRITON_ALL_BLOCKS_PARALLEL": "1"}):
+        yield
+
+@triton.jit
+def k(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def run(x, BT=64):
+    B, T, H = x.shape
+    with _all_blocks_parallel():
+        k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
+
+def _launch(x, BT=64):
+    B, T, H = x.shape
+    k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
+
+def forward(x):
+    with torch.no_grad(), _lifted():
+        _launch(x)
+
+def patched(x, BT=64):
+    B, T, H = x.shape
+    with mock.patch.dict(os.environ, TRITON_ALL_BLOCKS_PARALLEL="1"):
+        k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
+""",
+        # chunking loops: the grid reads the loop variable through a name bound from it, an
+        # offset argument reads it, a wrapper is passed it for a grid size or an offset
+        """
+@triton.jit
+def k(x, T, BH_OFFSET, BT: tl.constexpr):
+    tl.store(x + (BH_OFFSET + tl.program_id(1)) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def chunked(x, BT=64, max_bh=1024):
+    B, T, H = x.shape
+    for bh_off in range(0, B * H, max_bh):
+        n = min(max_bh, B * H - bh_off)
+        k[(triton.cdiv(T, BT), n)](x, T, BH_OFFSET=bh_off, BT=BT)
+
+def offset_only(x, BT=64):
+    B, T, H = x.shape
+    for bh_off in range(0, B * H, 1024):
+        k[(triton.cdiv(T, BT), H)](x, T, bh_off, BT=BT)
+
+def _launch(x, T, rows, BT):
+    k[(triton.cdiv(T, BT), rows)](x, T, 0, BT=BT)
+
+def _launch_at(x, T, BH, off, BT):
+    k[(triton.cdiv(T, BT), BH)](x, T, BH_OFFSET=off, BT=BT)
+
+def run(x, BT=64):
+    B, T, H = x.shape
+    for start in range(0, B * H, 4096):
+        _launch(x, T, min(4096, B * H - start), BT)
+    for off in range(0, B * H, 4096):
+        _launch_at(x, T, 4096, off, BT)
 """,
         """
 @triton.jit
@@ -1816,6 +1902,73 @@ def run_updated(x, BT=64):
     B, T, H = x.shape
     k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)  # expect
 """,
+        # a context manager setting the switch only after its `yield`, a function not decorated
+        # one, a `with` ending before the launch, a helper also called outside the `with`
+        """
+import contextlib
+import os
+
+@contextlib.contextmanager
+def _restored():
+    yield
+    os.environ["TRITON_ALL_BLOCKS_PARALLEL"] = "1"
+
+def _not_a_manager():
+    os.environ["TRITON_ALL_BLOCKS_PARALLEL"] = "1"
+    yield
+
+@contextlib.contextmanager
+def _lifted():
+    os.environ["TRITON_ALL_BLOCKS_PARALLEL"] = "1"
+    yield
+
+@triton.jit
+def k(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def run(x, BT=64):
+    B, T, H = x.shape
+    with _restored():
+        k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)  # expect
+    with _not_a_manager():
+        k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)  # expect
+    with _lifted():
+        pass
+    k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)  # expect
+
+def _launch(x, BT=64):
+    B, T, H = x.shape
+    k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)  # expect
+
+def forward(x):
+    with _lifted():
+        _launch(x)
+    _launch(x)
+""",
+        # a host loop whose variable neither the grid nor an offset reads chunks nothing: each
+        # trip launches the whole grid (FlagGems' triangular solve walking its diagonal blocks,
+        # fla's scans over chunks)
+        """
+@triton.jit
+def k(x_ptr, n_cols, row0, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x_ptr + tl.program_id(1) * n_cols + row0 + o, 0.0, mask=o < n_cols)
+
+def _solve_block(X, k_cols, row0):
+    batch = X.shape[0]
+    k[(triton.cdiv(k_cols, 64), batch)](X, k_cols, row0, BLOCK=64)  # expect
+
+def solve(A, B):
+    n = A.shape[-1]
+    X = B.clone()
+    for i in range(0, n, 64):
+        _solve_block(X, B.shape[-1], i)
+
+def scan(X, NT):
+    batch, k_cols = X.shape[0], X.shape[-1]
+    for chunk_id in range(NT):
+        k[(triton.cdiv(k_cols, 64), batch)](X, k_cols, chunk_id, BLOCK=64)  # expect
+""",
         """
 @triton.jit
 def pages(src, dst, PAGE: tl.constexpr, BR: tl.constexpr):
@@ -2063,7 +2216,7 @@ def one_line(x, BT=64):
             if launch.written_at in checked or _limit_lifted(launch, context) or host.on_other_platform(launch.call):
                 continue
             checked.add(launch.written_at)
-            chunked = bool(launch.loops) or _called_in_loops(launch.scope, context)
+            chunked = _chunking(launch, context)
             report = _report(launch, context, chunked)
             if report is not None:
                 yield report
@@ -2217,8 +2370,9 @@ def _one_program(axis: cst.BaseExpression, scope: Scope, context: ModuleContext,
 
 def _limit_lifted(launch: Launch, context: ModuleContext) -> bool:
     """The module lifts the limit for the launch: it sets `TRITON_ALL_BLOCKS_PARALLEL` to "1" or
-    "true", or to a value it computes, at module level or in the launch's function."""
-    values = context.host.environment_values(LIMIT_SWITCH, launch.scope)
+    "true", or to a value it computes, at module level or in the launch's function, or a context
+    manager of the module entered around the launch (or around every call of its function) does."""
+    values = context.host.environment_values(LIMIT_SWITCH, launch.scope, launch.call)
     return any((str_literal(value) or "1").lower() in LIMIT_LIFTED for value in values)
 
 
@@ -2375,23 +2529,62 @@ def _site_guard(site: CallSite, names: _GridNames, context: ModuleContext, in_ca
     return reduce(operator.or_, guards, _NOTHING)
 
 
-def _called_in_loops(function: Scope, context: ModuleContext) -> bool:
+def _chunking(launch: Launch, context: ModuleContext) -> bool:
+    """A host `for` loop around the launch chunks its grid: the grid, or an argument of an offset
+    (`BH_OFFSET=bh_off`), reads the loop's target (`for bh_off in range(0, B * H, max_bh)`: `n =
+    min(max_bh, B * H - bh_off)`, a name bound from it, counts). Or every call of the launching
+    function in the module (at least one) is in such a loop, passing a value of its target for a
+    parameter the grid or such an argument reads (`_called_in_loops`). A loop whose target
+    neither reads (`for i in range(0, n, 64):` walking diagonal blocks, each launch the whole
+    grid) chunks nothing."""
+    host = context.host
+    grids = host.grids(launch)
+    read = _GridNames.of([(axis, grid.scope) for grid in grids for axis in grid.axes], context).behind
+    for arg in launch.args:
+        if _offset_like(arg):
+            read |= host.names_behind(arg.value, launch.args_scope)
+    if any(names_read(loop.target) & read for loop in launch.loops):
+        return True
+    if launch.scope is None:
+        return False
+    params = read & {param.name.value for param in all_params(launch.scope)}
+    return bool(params) and _called_in_loops(launch.scope, params, context)
+
+
+def _offset_like(arg: cst.Arg) -> bool:
+    """An argument of an offset: its keyword or a name it reads says so (`BH_OFFSET=`, `i_off`)."""
+    words = [arg.keyword.value] if arg.keyword is not None else []
+    return any("off" in word.lower() for word in [*words, *names_read(arg.value)])
+
+
+def _called_in_loops(function: Scope, params: set[str], context: ModuleContext) -> bool:
     """Every call of the launching function in the module (at least one) is in a host `for`
     loop, as a launch written in one is: a chunking loop calling a wrapper (`for off in
     range(0, NT, max_nt): _launch(off, ...)`), one caller up. Not further: a loop that far
     from the launch chunks something else as often as the grid (FlagGems' `fused_moe.py`
     loops over 16K-token chunks, and the grid of each chunk still passes 65535)."""
-    sites = context.host.callers_of(function) if function is not None else []
-    return bool(sites) and all(site.loops for site in sites)
+    host = context.host
+    sites = host.callers_of(function) if function is not None else []
+    return bool(sites) and all(_passes_a_target(site, function, params, context) for site in sites)
+
+
+def _passes_a_target(site: CallSite, function: Scope, params: set[str], context: ModuleContext) -> bool:
+    """The call, in host `for` loops, passes a value reading the target of one of them for one
+    of `params` of the function it calls."""
+    if function is None or not site.loops:
+        return False
+    targets = set().union(*(names_read(loop.target) for loop in site.loops))
+    passed = (passed_for(site.call, function, name) for name in params)
+    return any(value is not None and context.host.names_behind(value, site.scope) & targets for value in passed)
 
 
 def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleContext, up: int = _CALLERS_UP) -> bool:
     """The grid reads parameters of the launching function, and each call of it in the module
     (at least one) is guarded for the arguments it passes for them, or passes them on from
     parameters of its own function each call of which is (`up` callers up: a wrapper between
-    the guarded call and the launch), or, one caller up, is in a host `for` loop (a chunking
-    loop, as `_called_in_loops` reads one: the guarded call and the chunked one of a dense
-    path and its fallback). Only a predicate of the module counts there: a caller's
+    the guarded call and the launch), or, one caller up, is in a host `for` loop chunking the
+    grid (`_passes_a_target`: the guarded call and the chunked one of a dense path and its
+    fallback). Only a predicate of the module counts there: a caller's
     names are whole tensors and objects (`q`, `split_info`), which a test of one extent
     (`q.shape[-1] <= 128`), `len(g.shape) == 4` or a truth test bounds nothing of."""
     if function is None:
@@ -2401,7 +2594,7 @@ def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleCon
     if not params or not sites:
         return False
     for site in sites:
-        if up == _CALLERS_UP and site.loops:
+        if up == _CALLERS_UP and _passes_a_target(site, function, params, context):
             continue
         passed = [value for value in (passed_for(site.call, function, name) for name in params) if value is not None]
         names = _GridNames.of([(value, site.scope) for value in passed], context)

@@ -233,9 +233,12 @@ class HostFacts:
             variable = str_literal(node.args[0].value)  # `os.putenv(name, value)`, `os.environ.setdefault(...)`
             if variable is not None:
                 self.environment.setdefault(variable, []).append((node.args[1].value, scope))
-        if callee[-2:] == ["environ", "update"]:  # `os.environ.update(X=v)`, `os.environ.update({"X": v})`
+        patched = _patches_environ(node, callee)
+        if callee[-2:] == ["environ", "update"] or patched:
+            # `os.environ.update(X=v)`, `os.environ.update({"X": v})`, `mock.patch.dict(os.environ, {"X": v})`
             for variable, value in _updated_entries(node):
-                self.environment.setdefault(variable, []).append((value, scope))
+                if not (patched and variable == "clear"):  # `patch.dict(os.environ, {...}, clear=True)`
+                    self.environment.setdefault(variable, []).append((value, scope))
         if callee == ["torch", "_assert"] and node.args and scope is not None and not blocks:
             self._add_dtype_asserts(node, node.args[0].value, True, scope)
         if isinstance(func, cst.Name):
@@ -481,6 +484,15 @@ def _environ_item(target: cst.BaseExpression) -> str | None:
     index = target.slice[0].slice
     environ = (dotted_name(target.value) or "").rsplit(".", 1)[-1] == "environ"
     return str_literal(index.value) if environ and isinstance(index, cst.Index) else None
+
+
+def _patches_environ(call: cst.Call, callee: list[str]) -> bool:
+    """`mock.patch.dict(os.environ, ...)` (`patch.dict("os.environ", ...)`): a call setting
+    variables for the `with` block or the function it decorates."""
+    if callee[-2:] != ["patch", "dict"] or not call.args or call.args[0].keyword is not None:
+        return False
+    patched = call.args[0].value
+    return (str_literal(patched) or dotted_name(patched) or "").rsplit(".", 1)[-1] == "environ"
 
 
 def _updated_entries(call: cst.Call) -> Iterator[tuple[str, cst.BaseExpression]]:

@@ -206,6 +206,7 @@ class HostIndex(HostFacts):
         self._elsewhere: dict[str, list[tuple[HostIndex, Kernel]]] = {}  # `launched_elsewhere`, by kernel
         self._launches_as_called: dict[tuple[Launch, str, int], tuple[Launch, ...]] = {}
         self._callers: dict[cst.FunctionDef, list[CallSite]] = {}  # `callers_of`, by function
+        self._managed: dict[cst.FunctionDef, dict[cst.Call, tuple[cst.BaseExpression, ...]]] = {}  # `_managers_around`
         self._launches_passing: dict[Kernel, list[Launch]] = {}  # `launches_passing`, by kernel
         self._passed: dict[tuple[Kernel, str], list[tuple[HostIndex, Launch, Passed | None]]] = {}  # `passed_values`
         self._globals_read: set[str] = set()  # the names `_global_core_count` is reading
@@ -1462,16 +1463,70 @@ class HostIndex(HostFacts):
             return bound
         return [value for value in bound if self.binders.get(value) not in self._unreached]
 
-    def environment_values(self, variable: str, scope: Scope) -> list[cst.BaseExpression]:
+    def environment_values(self, variable: str, scope: Scope, call: cst.Call | None = None) -> list[cst.BaseExpression]:
         """What the module sets the environment variable to (`os.environ[variable] = v`,
         `os.environ.setdefault(variable, v)`, `os.environ.update(variable=v)`, `os.putenv(variable,
-        v)`) at module level (set by importing it, for the whole process) or in `scope` or a
-        function around it."""
+        v)`, `mock.patch.dict(os.environ, {variable: v})`) at module level (set by importing it,
+        for the whole process) or in `scope` or a function around it; and, for `call` (written
+        in `scope`), what the context managers of the module that `with` statements around it
+        enter set before they yield (`managed_values`), also those around every call the module
+        makes of `scope` (the launch is in a helper: `with _all_blocks_parallel(): _run(x)`)."""
+        found = [value for value, where in self.environment.get(variable, ()) if where in self._scopes_out(scope)]
+        if call is None:
+            return found
+        found += self.managed_values(variable, call, scope)
+        sites = self.callers_of(scope) if scope is not None else []
+        managed = [self.managed_values(variable, site.call, site.scope) for site in sites]
+        if managed and all(managed):  # every call of the helper the module makes is managed
+            found += [value for values in managed for value in values]
+        return found
+
+    def _scopes_out(self, scope: Scope) -> set[Scope]:
+        """`scope`, the functions around it and the module (None)."""
         scopes: set[Scope] = {None}
         while scope is not None:
             scopes.add(scope)
             scope = self.enclosing.get(scope)
-        return [value for value, where in self.environment.get(variable, ()) if where in scopes]
+        return scopes
+
+    def managed_values(self, variable: str, call: cst.Call, scope: Scope) -> list[cst.BaseExpression]:
+        """What the environment variable is set to for `call` (written in `scope`) by `with cm():`
+        statements of `scope` around it: `cm` a function of the module decorated
+        `@contextlib.contextmanager` (`@contextmanager`) setting it before its `yield`
+        (`try: yield` then restoring it in `finally:` sets it for the `with` body only)."""
+        found: list[cst.BaseExpression] = []
+        for entered in self._managers_around(scope).get(call, ()):
+            if not (isinstance(entered, cst.Call) and isinstance(entered.func, cst.Name)):
+                continue
+            for manager in self.functions.get(entered.func.value, ()):
+                if (
+                    self.enclosing.get(manager) is None
+                    and manager not in self.class_of
+                    and _is_context_manager(manager)
+                ):
+                    before = _before_yield(manager)
+                    found += [
+                        value
+                        for value, where in self.environment.get(variable, ())
+                        if where is manager and value in before
+                    ]
+        return found
+
+    def _managers_around(self, scope: Scope) -> dict[cst.Call, tuple[cst.BaseExpression, ...]]:
+        """Each call in the function's own body (`_own_nodes`) inside `with` statements, with what
+        they enter (`cm()` of `with cm():`), outermost first. Worked out once per function."""
+        if scope is None:
+            return {}
+        found = self._managed.get(scope)
+        if found is None:
+            found = self._managed[scope] = {}
+            for node in _own_nodes(scope):
+                if isinstance(node, cst.With):
+                    entered = tuple(item.item for item in node.items)
+                    for inner in _own_nodes(node):
+                        if isinstance(inner, cst.Call) and not any(inner is item for item in entered):
+                            found[inner] = (*found.get(inner, ()), *entered)
+        return found
 
     # ---- grids and device core counts --------------------------------------------------
     def grids(self, launch: Launch) -> tuple[Grid, ...]:
@@ -3012,9 +3067,9 @@ def _is_test(value: cst.BaseExpression) -> bool:
     )
 
 
-def _own_nodes(function: cst.FunctionDef) -> Iterator[cst.CSTNode]:
-    """The nodes of a function's body in source order, not those of the functions, classes
-    and lambdas it defines."""
+def _own_nodes(function: cst.FunctionDef | cst.With) -> Iterator[cst.CSTNode]:
+    """The nodes of a function's body (a `with` statement's) in source order, not those of the
+    functions, classes and lambdas it defines."""
     stack: list[cst.CSTNode] = [function.body]
     while stack:
         node = stack.pop()
@@ -3026,3 +3081,22 @@ def _own_nodes(function: cst.FunctionDef) -> Iterator[cst.CSTNode]:
 def _is_placeholder(value: cst.BaseExpression) -> bool:
     """A value standing for a count not known yet: `None`, `0`, `-1`."""
     return (isinstance(value, cst.Name) and value.value == "None") or int_literal(value) == 0 or is_minus_one(value)
+
+
+def _is_context_manager(function: cst.FunctionDef) -> bool:
+    """Decorated `@contextlib.contextmanager` / `@contextmanager` (or the async one)."""
+    return any(
+        (dotted_name(decorator.decorator) or "").rsplit(".", 1)[-1] in ("contextmanager", "asynccontextmanager")
+        for decorator in function.decorators
+    )
+
+
+def _before_yield(function: cst.FunctionDef) -> set[cst.CSTNode]:
+    """The nodes of a function's body that come before its first `yield`, in source order
+    (none when it never yields: no generator)."""
+    before: set[cst.CSTNode] = set()
+    for node in _own_nodes(function):
+        if isinstance(node, cst.Yield):
+            return before
+        before.add(node)
+    return set()
