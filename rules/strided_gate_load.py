@@ -69,7 +69,9 @@ on its own path: in `if G_T_CONTIG: b_g = tl.load(p_g); p_g += 1 else: b_g = tl.
 p_g += HV` the first load steps by 1. The fix already applied, its strided arm the fallback
 the host picks for `HV == 1`, is not flagged:
 - an advance by the head count in an arm whose other arm steps the same pointer by one (`if
-  G_T_CONTIG: p_g += 1 else: p_g += HV`, the load before or in the arms);
+  G_T_CONTIG: p_g += 1 else: p_g += HV`, the load before or in the arms); the step by one is
+  that arm's own: in `if A: (if G_T_CONTIG: p_g += 1 else: p_g += HV) else: p_g += HV` the
+  outer `else` strides in every specialisation with `A` false, and is flagged;
 - a load in an arm whose other arm reads the same tensor one element per step (`if G_T_CONTIG:
   tl.load(g + i_bh * T + i_t) else: tl.load(g + (bos + i_t) * HV + i_hv)`, or a pointer of its
   own stepped by one).
@@ -658,10 +660,12 @@ def _step_stride(
 
 def _head_strided_advances(flow: Flow, loop: Loop, heads: set[str]) -> dict[str, list[tuple[str, Event]]]:
     """Pointers the loop advances by a head count: name -> (the count, the advance) for each
-    such advance. An advance in an arm of a constexpr `if` is left out when an arm it cannot be
-    compiled with steps the same pointer by one: `if G_T_CONTIG: p_g += 1 else: p_g += HV` is
-    the fix already applied, the strided arm its fallback for `HV == 1` (a step of `HV * V` in
-    the other arm is another layout, not the fix)."""
+    such advance. An advance in an arm of a constexpr `if` is left out when the other arm of
+    that `if` steps the same pointer by one: `if G_T_CONTIG: p_g += 1 else: p_g += HV` is the
+    fix already applied, the strided arm its fallback for `HV == 1` (a step of `HV * V` in the
+    other arm is another layout, not the fix). The step by one must be that arm's own, not
+    nested in a further `if`: in `if A: (if G_T_CONTIG: p_g += 1 else: p_g += HV) else: p_g +=
+    HV` the outer `else` strides by `HV` in every specialisation with `A` false."""
     events = [event for event in flow.events_in(loop.body, DEF) if event.name is not None]
     found: dict[str, list[tuple[str, Event]]] = {}
     for event in events:
@@ -672,12 +676,23 @@ def _head_strided_advances(flow: Flow, loop: Loop, heads: set[str]) -> dict[str,
             other.name == event.name
             and (step := advance_step(other)) is not None
             and _is_sign(step)
+            and _sibling_arms(event, other)
             and not flow.feasible_together(event, other)
             for other in events
         )
         if not split:
             found.setdefault(event.name, []).append((stride, event))
     return found
+
+
+def _sibling_arms(strided: Event, unit: Event) -> bool:
+    """Whether `unit` sits directly in one arm of a constexpr `if` whose other arm holds
+    `strided` (there or in an `if` nested in it): the two split on that `if`'s test alone."""
+    depth = len(unit.conds) - 1
+    if depth < 0 or len(strided.conds) <= depth or strided.conds[:depth] != unit.conds[:depth]:
+        return False
+    (branch, arm), (other_branch, other_arm) = unit.conds[depth], strided.conds[depth]
+    return branch is other_branch and arm != other_arm and branch.test_is_constexpr
 
 
 def _is_block(pointer: cst.BaseExpression, loop: Loop, flow: Flow) -> bool:
