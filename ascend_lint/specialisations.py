@@ -667,6 +667,8 @@ class _HostNames:
     # `_passed` by parameter, function and hops (worked out once: functions sharing a name and
     # calling themselves reach a parameter through many paths)
     passed_memo: dict[tuple[str, cst.FunctionDef, int], list[Value]] = field(default_factory=dict, compare=False)
+    # the blocks `asserted_values` reads, each read once (`_Suite`), by block
+    suites: dict[cst.CSTNode, _Suite] = field(default_factory=dict, compare=False)
 
     def lookup(self, scope: Scope, hops: int = 0) -> Lookup:
         """A name's value when it has exactly one."""
@@ -812,7 +814,10 @@ class _HostNames:
         suite = launch.scope.body if launch.scope is not None else self.host.module
         if not isinstance(suite, (cst.IndentedBlock, cst.Module)):
             return
-        on_path, found = _asserted_before(suite.body, launch.call, name, None)
+        read = self.suites.get(suite)
+        if read is None:
+            read = self.suites[suite] = _Suite(suite)
+        on_path, found = _asserted_before(suite.body, launch.call, name, None, read)
         if not on_path or found is None:
             return
         statement, items = found
@@ -846,35 +851,36 @@ _Asserted = tuple[cst.Assert, Sequence[cst.BaseExpression]] | None
 
 
 def _asserted_before(
-    block: Sequence[cst.BaseStatement], launch: cst.CSTNode, name: str, asserted: _Asserted
+    block: Sequence[cst.BaseStatement], launch: cst.CSTNode, name: str, asserted: _Asserted, suite: _Suite
 ) -> tuple[bool, _Asserted]:
     """Whether the launch is in `block`, and the last `assert name in (...)` among the
     statements of `block` and of the blocks around the launch before it, with its items (None
-    when a binding of `name` follows it, or none is found)."""
+    when a binding of `name` follows it, or none is found). `suite` is the block of host code
+    around them all, read once."""
     for statement in block:
-        if any(node is launch for node in walk(statement)):
+        if suite.holds(statement, launch):
             if isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
-                    if any(node is launch for node in walk(small)):
+                    if suite.holds(small, launch):
                         return True, asserted
-                    asserted = _after(small, name, asserted)
+                    asserted = _after(small, name, asserted, suite)
                 return True, asserted
-            if _binds_anywhere(_header(statement), name):
+            if suite.binds_anywhere(_header(statement), name):
                 asserted = None
             for inner in statement_blocks(statement):
-                on_path, found = _asserted_before(inner, launch, name, asserted)
+                on_path, found = _asserted_before(inner, launch, name, asserted, suite)
                 if on_path:
                     return True, found
             return True, None
         if isinstance(statement, cst.SimpleStatementLine):
             for small in statement.body:
-                asserted = _after(small, name, asserted)
-        elif _binds_anywhere(statement, name):
+                asserted = _after(small, name, asserted, suite)
+        elif suite.binds_anywhere([statement], name):
             asserted = None
     return False, None
 
 
-def _after(small: cst.BaseSmallStatement, name: str, asserted: _Asserted) -> _Asserted:
+def _after(small: cst.BaseSmallStatement, name: str, asserted: _Asserted, suite: _Suite) -> _Asserted:
     """What is asserted of `name` after a simple statement."""
     if isinstance(small, cst.Assert):
         test = small.test
@@ -890,7 +896,7 @@ def _after(small: cst.BaseSmallStatement, name: str, asserted: _Asserted) -> _As
         ):
             return small, [e.value for e in items.elements]
         return asserted
-    return None if _binds_anywhere(small, name) else asserted
+    return None if suite.binds_anywhere([small], name) else asserted
 
 
 def _header(statement: cst.BaseStatement) -> list[cst.CSTNode]:
@@ -903,25 +909,60 @@ def _header(statement: cst.BaseStatement) -> list[cst.CSTNode]:
     ] + [item for item in getattr(statement, "items", ()) if isinstance(item, cst.CSTNode)]
 
 
-def _binds_anywhere(node: cst.CSTNode | list[cst.CSTNode], name: str) -> bool:
-    """Some assignment, `for`/`with` target, walrus, `del`, import or nested definition in
-    `node` binds `name`."""
-    for root in node if isinstance(node, list) else [node]:
-        for inner in walk(root):
-            targets: list[cst.CSTNode] = []
-            if isinstance(inner, cst.Assign):
-                targets = [t.target for t in inner.targets]
-            elif isinstance(inner, (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
-                targets = [inner.target]
-            elif isinstance(inner, cst.AsName):
-                targets = [inner.name]
-            elif isinstance(inner, cst.Del):
-                targets = [inner.target]
-            elif isinstance(inner, (cst.FunctionDef, cst.ClassDef)):
-                targets = [inner.name]
-            if any(isinstance(n, cst.Name) and n.value == name for t in targets for n in walk(t)):
+class _Suite:
+    """A block of host code read once (a function's body, or the module), so that each launch
+    and name `asserted_values` asks about costs a lookup, not a walk of the block: the node
+    holding each node, and the nodes that bind each name (an assignment, `for`/`with` target,
+    walrus, `del`, import or nested definition naming it)."""
+
+    def __init__(self, root: cst.CSTNode) -> None:
+        self._parents: dict[cst.CSTNode, cst.CSTNode] = {}
+        self._binders: dict[str, list[cst.CSTNode]] = {}
+        self._holding: dict[str, set[cst.CSTNode]] = {}  # by name: the nodes holding a binder of it
+        for node in walk(root):
+            for child in child_nodes(node):
+                self._parents.setdefault(child, node)
+            for bound in _names_bound(node):
+                self._binders.setdefault(bound, []).append(node)
+
+    def holds(self, root: cst.CSTNode, node: cst.CSTNode) -> bool:
+        """`node` is `root` or below it."""
+        current: cst.CSTNode | None = node
+        while current is not None:
+            if current is root:
                 return True
-    return False
+            current = self._parents.get(current)
+        return False
+
+    def binds_anywhere(self, roots: Sequence[cst.CSTNode], name: str) -> bool:
+        """Some assignment, `for`/`with` target, walrus, `del`, import or nested definition in
+        one of `roots` binds `name`."""
+        holding = self._holding.get(name)
+        if holding is None:
+            holding = self._holding[name] = set()
+            for binder in self._binders.get(name, ()):
+                current: cst.CSTNode | None = binder
+                while current is not None and current not in holding:
+                    holding.add(current)
+                    current = self._parents.get(current)
+        return any(root in holding for root in roots)
+
+
+def _names_bound(node: cst.CSTNode) -> set[str]:
+    """The names `node` itself binds: as an assignment, `for`/`with` target, walrus, `del`,
+    import alias or definition."""
+    targets: list[cst.CSTNode] = []
+    if isinstance(node, cst.Assign):
+        targets = [t.target for t in node.targets]
+    elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
+        targets = [node.target]
+    elif isinstance(node, cst.AsName):
+        targets = [node.name]
+    elif isinstance(node, cst.Del):
+        targets = [node.target]
+    elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
+        targets = [node.name]
+    return {n.value for t in targets for n in walk(t) if isinstance(n, cst.Name)}
 
 
 def _apart(tests: Tests, others: Tests) -> bool:

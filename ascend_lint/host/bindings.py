@@ -6,6 +6,7 @@ points, and what each name of `a, b = value` gets. The host index's own record o
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from typing import get_args
@@ -20,7 +21,7 @@ from ..nodes import (
     walk,
 )
 from .params import is_name
-from .records import Binder, Launch, Scope
+from .records import Binder, Launch
 from .shapes import indexed
 
 MAX_HOPS = 4  # names, parameters and helpers followed from a launch argument to its origin
@@ -90,54 +91,65 @@ def _binds_outside(compound: cst.CSTNode, inner: Sequence[cst.CSTNode], name: st
     return any(node not in inside for node in binding_nodes(compound, name))
 
 
-def assignments_after(point: cst.CSTNode, function: Scope) -> frozenset[cst.CSTNode]:
-    """The assignments of `function` written after `point` (not the one holding it). With no
-    loop of the function around `point`, code runs in the order it is written, so none of
-    them runs before `point` and none of the values they bind reaches it. None with a loop
-    around it (a later assignment may run on an earlier trip), nor at module level."""
-    if function is None:
-        return frozenset()
-    # one walk in `walk`'s order, each node with whether a loop holds it; types compared exactly
-    # (not `isinstance`: see `HostIndex.name_uses`)
-    found: list[cst.CSTNode] = []
-    reached = False
-    stack: list[tuple[cst.CSTNode, bool]] = [(function.body, False)]
-    while stack:
-        node, in_loop = stack.pop()
-        if node is point:
-            if in_loop:
-                return frozenset()
-            reached = True
-        if reached and type(node) in _BINDER_TYPES:
-            found.append(node)
-        in_loop = in_loop or type(node) is cst.For or type(node) is cst.While
-        stack.extend((child, in_loop) for child in reversed(child_nodes(node)))
-    return frozenset(found) if reached else frozenset()
+class WrittenOrder:
+    """A function's body in the order it is written (`walk`'s), read once: each node's place
+    and whether a loop of the function holds it, the assignments (`Binder`) and the binding
+    nodes (`binding_nodes`, with the names they bind) in that order. Answers
+    `assignments_after` and `names_rebound_between` by lookup, however many launches ask
+    (`HostIndex` keeps one per function)."""
+
+    def __init__(self, function: cst.FunctionDef) -> None:
+        self._places: dict[cst.CSTNode, tuple[int, bool]] = {}  # the first visit's, as a walk stops there
+        self._binders: list[tuple[int, cst.CSTNode]] = []
+        self._bindings: list[tuple[int, frozenset[str]]] = []
+        # types compared exactly (not `isinstance`: see `HostIndex.name_uses`)
+        stack: list[tuple[cst.CSTNode, bool]] = [(function.body, False)]
+        place = 0
+        while stack:
+            node, in_loop = stack.pop()
+            self._places.setdefault(node, (place, in_loop))
+            kind = type(node)
+            if kind in _BINDER_TYPES:
+                self._binders.append((place, node))
+            if kind in _BINDING_TYPES:
+                names = {sub.value for target in _targets(node) for sub in walk(target) if isinstance(sub, cst.Name)}
+                if names:
+                    self._bindings.append((place, frozenset(names)))
+            in_loop = in_loop or kind is cst.For or kind is cst.While
+            stack.extend((child, in_loop) for child in reversed(child_nodes(node)))
+            place += 1
+
+    def assignments_after(self, point: cst.CSTNode) -> frozenset[cst.CSTNode]:
+        """The assignments of the function written after `point` (not the one holding it). With
+        no loop of the function around `point`, code runs in the order it is written, so none
+        of them runs before `point` and none of the values they bind reaches it. None with a
+        loop around it (a later assignment may run on an earlier trip), nor when the function
+        does not hold `point`."""
+        found = self._places.get(point)
+        if found is None or found[1]:
+            return frozenset()
+        first = bisect_left(self._binders, found[0], key=_place)
+        return frozenset(node for _, node in self._binders[first:])
+
+    def names_rebound_between(self, start: cst.CSTNode, end: cst.CSTNode) -> set[str] | None:
+        """The names (`binding_nodes`) that the code of the function written from `start`
+        (itself included) up to `end` may rebind or change: with no loop of the function around
+        either, code runs in the order it is written, so these are all that may run between the
+        two. None when a loop holds one of them (a later statement may run between them on
+        another trip), or the function's body does not hold both, `start` first."""
+        first, last = self._places.get(start), self._places.get(end)
+        if first is None or last is None or first[0] >= last[0] or first[1] or last[1]:
+            return None
+        lower, upper = (
+            bisect_left(self._bindings, first[0], key=_place),
+            bisect_left(self._bindings, last[0], key=_place),
+        )
+        return set().union(*(names for _, names in self._bindings[lower:upper]))
 
 
-def names_rebound_between(start: cst.CSTNode, end: cst.CSTNode, function: cst.FunctionDef) -> set[str] | None:
-    """The names (`binding_nodes`) that the code of `function` written from `start` (itself
-    included) up to `end` may rebind or change: with no loop of the function around either,
-    code runs in the order it is written, so these are all that may run between the two. None
-    when a loop holds one of them (a later statement may run between them on another trip), or
-    the function's body does not hold both, `start` first."""
-    names: set[str] = set()
-    reached = False
-    # one walk in `walk`'s order, each node with whether a loop holds it; types compared exactly
-    stack: list[tuple[cst.CSTNode, bool]] = [(function.body, False)]
-    while stack:
-        node, in_loop = stack.pop()
-        if node is start or node is end:
-            if in_loop or (node is end and not reached):
-                return None
-            if node is end:
-                return names
-            reached = True
-        if reached and type(node) in _BINDING_TYPES:
-            names |= {sub.value for target in _targets(node) for sub in walk(target) if isinstance(sub, cst.Name)}
-        in_loop = in_loop or type(node) is cst.For or type(node) is cst.While
-        stack.extend((child, in_loop) for child in reversed(child_nodes(node)))
-    return None
+def _place(entry: tuple[int, object]) -> int:
+    """Where an entry of a `WrittenOrder` list is, in the order written."""
+    return entry[0]
 
 
 def _plain_binding(statement: cst.CSTNode, name: str) -> cst.BaseExpression | cst.FunctionDef | None:

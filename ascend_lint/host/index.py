@@ -41,11 +41,10 @@ from ..package import content_hash, package_folders, package_hash, package_sourc
 from .bindings import (
     MAX_HOPS,
     RECORDED_BINDERS,
-    assignments_after,
+    WrittenOrder,
     binders_by_name,
     comprehension_variables,
     names_read,
-    names_rebound_between,
     reaching_binding,
     rebinds,
     returned_index,
@@ -210,6 +209,7 @@ class HostIndex(HostFacts):
         self._launches_passing: dict[Kernel, list[Launch]] = {}  # `launches_passing`, by kernel
         self._passed: dict[tuple[Kernel, str], list[tuple[HostIndex, Launch, Passed | None]]] = {}  # `passed_values`
         self._globals_read: set[str] = set()  # the names `_global_core_count` is reading
+        self._written_orders: dict[cst.FunctionDef, WrittenOrder] = {}  # `written_order`, by function
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
             self.walk(module, kernel_defs)
@@ -1876,7 +1876,7 @@ class HostIndex(HostFacts):
         evaluated: where a tuple bound to a name is written (`grid = (batch, cdiv(dim, 256))`,
         launched by a closure that may run later), else at the launch (a stored launcher's at its
         `kernel[grid]`). An assignment (or update in place) written after that point does not
-        reach it (`assignments_after`): not `batch, _ = record` written after the launch, on
+        reach it (`WrittenOrder.assignments_after`): not `batch, _ = record` written after the launch, on
         the path of a cache hit. A budget axis cancels the sizes it divides by
         (`_budgets_cancelled`). What a test before the launch bounds (`bounded`: `K` of `if K >
         256: raise`) is bounded there, and so is what is made of it only (`triton.cdiv(K, BK)`);
@@ -1887,7 +1887,7 @@ class HostIndex(HostFacts):
             point, function = written, self._scope_of(written, launch.scope)
         else:
             point, function = launch.launcher, launch.scope
-        self._unreached = assignments_after(point, function)
+        self._unreached = frozenset() if function is None else self.written_order(function).assignments_after(point)
         try:
             extents = self._budgets_cancelled(grid.axes, self.axis_extents(grid.axes, grid.scope), grid.scope)
             if not bounded:
@@ -2607,11 +2607,18 @@ class HostIndex(HostFacts):
             return not bound
         return len(bound) == 1 and not any(isinstance(block, cst.For) for block in self.bound_under.get(bound[0], ()))
 
+    def written_order(self, function: cst.FunctionDef) -> WrittenOrder:
+        """The function's body in the order it is written (`WrittenOrder`), read once."""
+        order = self._written_orders.get(function)
+        if order is None:
+            order = self._written_orders[function] = WrittenOrder(function)
+        return order
+
     def test_bound(self, name: cst.Name, scope: Scope) -> cst.BaseExpression | None:
         """The test a name read as a truth value stands for (`if ok:` with `ok = m == 2 and n ==
         4`): the one value its function binds it to (`_holds_one_value`) when that is a test (a
         comparison, or `and`, `or`, `not` of values) reading no name the function may rebind
-        from that binding up to `name` (`names_rebound_between`); None otherwise (a parameter,
+        from that binding up to `name` (`WrittenOrder.names_rebound_between`); None otherwise (a parameter,
         a name of a function around, one bound in a loop or read in one)."""
         if (
             scope is None
@@ -2624,7 +2631,7 @@ class HostIndex(HostFacts):
         binder = self.binders.get(value)
         if binder is None or not _is_test(value) or name.value in names_read(value):
             return None
-        rebound = names_rebound_between(binder, name, scope)
+        rebound = self.written_order(scope).names_rebound_between(binder, name)
         return value if rebound is not None and not rebound & names_read(value) else None
 
     def _either_extent(self, value: cst.IfExp, scope: Scope, hops: int) -> tuple[str, ...] | None:
