@@ -1594,3 +1594,92 @@ def test_known_counts(host: str, expected: list[int | None]) -> None:
         for axis in grid.axes
     ]
     assert found == expected
+
+
+def _rebound_by_walking(start: cst.CSTNode, end: cst.CSTNode, function: cst.FunctionDef) -> set[str] | None:
+    """`WrittenOrder.names_rebound_between` as it was, a walk of the function per question."""
+    from ascend_lint.host.bindings import _BINDING_TYPES, _targets
+    from ascend_lint.nodes import child_nodes, walk
+
+    names: set[str] = set()
+    reached = False
+    stack: list[tuple[cst.CSTNode, bool]] = [(function.body, False)]
+    while stack:
+        node, in_loop = stack.pop()
+        if node is start or node is end:
+            if in_loop or (node is end and not reached):
+                return None
+            if node is end:
+                return names
+            reached = True
+        if reached and type(node) in _BINDING_TYPES:
+            names |= {sub.value for target in _targets(node) for sub in walk(target) if isinstance(sub, cst.Name)}
+        in_loop = in_loop or type(node) is cst.For or type(node) is cst.While
+        stack.extend((child, in_loop) for child in reversed(child_nodes(node)))
+    return None
+
+
+def _assigned_after_by_walking(point: cst.CSTNode, function: cst.FunctionDef) -> frozenset[cst.CSTNode]:
+    """`WrittenOrder.assignments_after` as it was, a walk of the function per question."""
+    from ascend_lint.host.bindings import _BINDER_TYPES
+    from ascend_lint.nodes import child_nodes
+
+    found: list[cst.CSTNode] = []
+    reached = False
+    stack: list[tuple[cst.CSTNode, bool]] = [(function.body, False)]
+    while stack:
+        node, in_loop = stack.pop()
+        if node is point:
+            if in_loop:
+                return frozenset()
+            reached = True
+        if reached and type(node) in _BINDER_TYPES:
+            found.append(node)
+        in_loop = in_loop or type(node) is cst.For or type(node) is cst.While
+        stack.extend((child, in_loop) for child in reversed(child_nodes(node)))
+    return frozenset(found) if reached else frozenset()
+
+
+def test_a_functions_written_order_answers_as_a_walk_per_question_did() -> None:
+    """`WrittenOrder` reads a function once and answers each launch by lookup (a walk per
+    launch was quadratic in the function's size): its answers are the walk's, for every
+    statement and name of every function of the fixtures, loops, arms and nested functions
+    included, and for nodes of another function."""
+    from ascend_lint.host.bindings import WrittenOrder
+    from ascend_lint.nodes import walk
+
+    asked = 0
+    for path in sorted(FIXTURES.rglob("*.py"))[::6]:
+        module = cst.parse_module(path.read_text(encoding="utf-8"))
+        functions = [node for node in walk(module) if isinstance(node, cst.FunctionDef)]
+        for function in functions:
+            order = WrittenOrder(function)
+            nodes = [*walk(function)]
+            statements = [n for n in nodes if isinstance(n, cst.BaseSmallStatement | cst.BaseCompoundStatement)]
+            names = [*[n for n in nodes if isinstance(n, cst.Name)][::3], functions[0].name]
+            for point in statements + names[:5]:
+                assert order.assignments_after(point) == _assigned_after_by_walking(point, function)
+            for start in statements[:4]:
+                for end in [*names[:20], *statements[:8]]:
+                    assert order.names_rebound_between(start, end) == _rebound_by_walking(start, end, function)
+                    asked += 1
+    assert asked > 1_000
+
+
+def test_a_block_read_once_finds_the_asserts_and_bindings_a_walk_did() -> None:
+    """`_Suite` (the block `asserted_values` reads once) says which statements hold a node and
+    which bind a name as a walk of each statement did."""
+    from ascend_lint.nodes import walk
+    from ascend_lint.specialisations import _names_bound, _Suite
+
+    for path in sorted(FIXTURES.rglob("*.py"))[::12]:
+        module = cst.parse_module(path.read_text(encoding="utf-8"))
+        suite = _Suite(module)
+        statements = [n for n in walk(module) if isinstance(n, cst.BaseSmallStatement | cst.BaseCompoundStatement)]
+        calls = [n for n in walk(module) if isinstance(n, cst.Call)][::7]
+        bound = [*sorted({name for node in walk(module) for name in _names_bound(node)})[:8], "not_bound"]
+        for statement in statements:
+            inside = {id(node) for node in walk(statement)}
+            assert [suite.holds(statement, call) for call in calls] == [id(call) in inside for call in calls]
+            binding = {name for node in walk(statement) for name in _names_bound(node)}
+            assert [suite.binds_anywhere([statement], name) for name in bound] == [name in binding for name in bound]
