@@ -7,8 +7,9 @@ Evidence, strongest first:
 - kernel side: a `@triton.heuristics` lambda or an `if p is (not) None:` tests it against
   None; a use sits under one outcome of a pure-constexpr test (`if USE_H0:`) and no use under
   the other;
-- flag correlation only: every use sits under tests that mention one constexpr flag (the body
-  of `if FLAG or runtime:`), and never on both arms of such a test. That makes the pointer
+- flag correlation only: every use sits under tests that mention one constexpr flag that
+  switches something on (the body of `if FLAG or runtime:`, `FLAG == 1`; not a size's test,
+  `BK > 32`), and never on both arms of such a test. That makes the pointer
   probably optional, not certainly: a rule says so and claims no compile failure;
 - for a device function, what shows it for the parameter of the caller each call passes on
   unchanged (`Kernel.callers_passing_on`): `_halo(h0, ...)` in a kernel whose launch passes
@@ -57,12 +58,13 @@ class OptionalPointer:
         """An arm (`arm`) of a pure-constexpr `if` or conditional expression on `test` (keyed
         `key`: `test_key`) around a use compiles the use only when the pointer is there: the
         pointer is only ever used under that outcome (`guards`) and, when flags are tied to it,
-        that outcome holds one of them (`if USE_H0:`, `if USE_H0 and USE_G:`), not an unrelated
-        flag (`if USE_X:` around a mixed test of `USE_H0`, which a launch ties to `h0`)."""
+        that outcome holds one of them (`if USE_H0:`, `if USE_H0 == True:`, `if USE_H0 and
+        USE_G:`) or the pointer's own test (`if h0 is not None:`, folded when `h0` is None), not
+        an unrelated flag (`if USE_X:` around a mixed test of `USE_H0`, which a launch ties to `h0`)."""
         tested, polarity = key
         if (tested, polarity == arm) not in self.guards:
             return False
-        return not self.tied or bool(_implied_names(test, arm) & self.tied)
+        return not self.tied or bool(_implied_names(test, arm) & (self.tied | {self.name}))
 
 
 def optional_pointers(kernel: Kernel, host: HostIndex, hops: int = 0) -> dict[str, OptionalPointer]:
@@ -242,7 +244,8 @@ def _guards(reads: list[Event], flow: Flow) -> dict[tuple[str, bool], cst.If | c
 
 
 def _correlated_flag(reads: list[Event], flow: Flow) -> str | None:
-    """A constexpr flag (`is_flag`, keyed as a test of it alone would be: `MODE==1`; a name
+    """A constexpr flag that switches something on (`is_flag` and `_switch`: `USE_H0`,
+    `USE_H0 == 1`; not a size `BK > 32` or `BK % 2 == 0`), keyed as a test of it alone would be: `MODE==1`; a name
     holding one by the flag it holds) that every read's enclosing tests mention (of `if`s and
     conditional expressions), with no test mentioning it holding reads in both of its arms,
     and reads under neither both of its values where tests of the flag alone hold them (`if
@@ -259,7 +262,7 @@ def _correlated_flag(reads: list[Event], flow: Flow) -> str | None:
         ]
         tests += [(choice, arm, bool_operands(choice.test), flow.choice_key(choice)) for choice, arm in read.choices]
         for node, arm, operands, (tested, polarity) in tests:
-            flags = {o: held for o in operands if (held := held_flag(o, flow)) is not None}
+            flags = {o: held for o in operands if (held := held_flag(o, flow)) is not None and _switch(held)}
             if flags:
                 keys = {test_key(held)[0] for held in flags.values()}
                 for held in flags.values():
@@ -306,9 +309,54 @@ def _reads_a_name(test: cst.BaseExpression) -> bool:
     return any(isinstance(node, cst.Name) and node.value not in _LITERALS for node in walk(test))
 
 
+def _switch(flag: cst.BaseExpression) -> bool:
+    """A flag (`held_flag`) that reads as switching something on or off, so a pointer used
+    only under it looks optional: a name (`USE_H0`) or a name compared with a boolean literal
+    (`_compared_flag`: `USE_H0 == True`, `MODE != 0`). An ordering (`BK > 32`) or arithmetic
+    (`BK % 2 == 0`) is a size's test, not a switch."""
+    return isinstance(flag, cst.Name) or _compared_flag(flag) is not None
+
+
+def _compared_flag(test: cst.BaseExpression) -> cst.Name | None:
+    """The name of `FLAG == True` / `FLAG != 0` / `1 == FLAG` / `FLAG is False`: compared for
+    (in)equality, alone, with `True`, `False`, `0` or `1`."""
+    test = test.with_changes(lpar=(), rpar=())
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    (target,) = test.comparisons
+    if not isinstance(target.operator, (cst.Equal, cst.NotEqual, cst.Is, cst.IsNot)):
+        return None
+    for name, literal in ((test.left, target.comparator), (target.comparator, test.left)):
+        if isinstance(name, cst.Name) and name.value not in _LITERALS and _is_boolean_literal(literal):
+            return name
+    return None
+
+
+def _is_boolean_literal(node: cst.BaseExpression) -> bool:
+    return (isinstance(node, cst.Name) and node.value in ("True", "False")) or (
+        isinstance(node, cst.Integer) and node.value in ("0", "1")
+    )
+
+
+def _present_pointer(test: cst.BaseExpression, arm: bool) -> str | None:
+    """The pointer `p is not None` says is there when it holds (`p is None` when it does not)."""
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1 or not isinstance(test.left, cst.Name):
+        return None
+    (target,) = test.comparisons
+    if not (isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
+        return None
+    if isinstance(target.operator, (cst.IsNot, cst.NotEqual)):
+        return test.left.value if arm else None
+    if isinstance(target.operator, (cst.Is, cst.Equal)):
+        return None if arm else test.left.value
+    return None
+
+
 def _implied_names(test: cst.BaseExpression, arm: bool) -> set[str]:
-    """The names a test's outcome `arm` settles: `FLAG` / `not FLAG` either way, each operand
-    of `a and b` when it holds, of `a or b` when it does not."""
+    """The names a test's outcome `arm` settles: `FLAG` / `not FLAG` / `FLAG == True` /
+    `FLAG != 0` (`_compared_flag`) either way, a pointer `p` when `p is not None` holds or `p is
+    None` does not (`_present_pointer`), each operand of `a and b` when it holds, of `a or b`
+    when it does not."""
     while test.lpar or (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             test, arm = test.expression, not arm
@@ -316,6 +364,12 @@ def _implied_names(test: cst.BaseExpression, arm: bool) -> set[str]:
             test = test.with_changes(lpar=(), rpar=())
     if isinstance(test, cst.Name):
         return {test.value}
+    compared = _compared_flag(test)
+    if compared is not None:
+        return {compared.value}
+    present = _present_pointer(test, arm)
+    if present is not None:
+        return {present}
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And if arm else cst.Or):
         return _implied_names(test.left, arm) | _implied_names(test.right, arm)
     return set()

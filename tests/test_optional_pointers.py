@@ -212,7 +212,8 @@ def test_a_value_loaded_under_the_flag_and_read_in_a_mixed_arm() -> None:
     [
         ("MODE == 1 or i_t < W", "MODE == 1"),
         ("(USE_H0 == True) or i_t < W", "USE_H0 == True"),
-        ("not (MODE == 2) and i_t < W", "MODE == 2"),
+        ("not (MODE != 0) and i_t < W", "MODE != 0"),
+        ("1 == USE_H0 or i_t < W", "1 == USE_H0"),
     ],
 )
 def test_a_comparison_of_constexprs_is_a_flag(test: str, shown: str) -> None:
@@ -229,6 +230,60 @@ def test_a_local_holding_the_flag_is_the_flag(binding: str) -> None:
     assert found == {"h0": (False, "`h0` is used only under tests of `USE_H0`")}
     # a literal held in a name is no flag: the use depends on nothing the launch sets
     assert optional("c = 4\nif c or i_t < W:\n    tl.store(o, tl.load(h0))") == {}
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "if MODE > 1 and i_t < W:\n    tl.store(o, tl.load(h0))",
+        "big = MODE >= 64\nif big and i_t < W:\n    tl.store(o, tl.load(h0))",
+        "if MODE % 2 == 0 or i_t < W:\n    tl.store(o, tl.load(h0))",
+        "if MODE == 2 or i_t < W:\n    tl.store(o, tl.load(h0))",
+    ],
+)
+def test_a_size_test_is_no_flag_for_the_correlation(body: str) -> None:
+    """A pointer used only under a size's test (`BK > 32`, `BK % 2 == 0`, `BK == 64`) mixed with
+    a runtime one is a plain pointer the author uses for big tiles, not one that looks optional
+    (issue: ASC004 said `w` looks optional, used only under tests of `BK > 32`); the launch
+    passing None still shows it optional, whatever the test."""
+    source = HEADER + KERNEL.format(body=textwrap.indent(body, "    ").strip())
+    assert optional(body) == {}
+    assert lint_source(source, "k.py", settings()).findings == []
+    assert optional(body, DEFAULTS_TO_NONE)["h0"][0] is True
+    (finding,) = lint_source(source + DEFAULTS_TO_NONE, "k.py", settings()).findings
+    assert finding.code == "ASC004" and "`h0=None` fails to compile" in finding.message
+
+
+@pytest.mark.parametrize(
+    "guard",
+    [
+        "h0 is not None",
+        "not (h0 is None)",
+        "h0 is not None and MODE",
+        "USE_H0 == True",
+        "USE_H0 != 0",
+        "USE_H0 == 1",
+        "(USE_H0 is True)",
+        "True == USE_H0",
+    ],
+)
+def test_an_outer_test_of_the_pointer_or_its_flag_against_a_literal_guards_it(guard: str) -> None:
+    """`if h0 is not None:` (folded when `h0` is None) or `if USE_H0 == True:` around `if USE_H0 and
+    i_t < W: load(h0)` compiles the load only when `h0` is passed, as `if USE_H0:` does (issue:
+    reported, with a pointless nesting offered)."""
+    body = f"if {guard}:\n    if USE_H0 and i_t < W:\n        tl.store(o, tl.load(h0))"
+    source = HEADER + KERNEL.format(body=textwrap.indent(body, "    ").strip()) + DEFAULTS_TO_NONE
+    assert lint_source(source, "k.py", settings()).findings == []
+
+
+@pytest.mark.parametrize("guard", ["h0 is None", "USE_X == True", "not (h0 is not None)"])
+def test_an_outer_test_that_leaves_the_pointer_missing_is_no_guard(guard: str) -> None:
+    body = f"if {guard}:\n    if USE_H0 and i_t < W:\n        tl.store(o, tl.load(h0))"
+    source = HEADER + KERNEL.format(body=textwrap.indent(body, "    ").strip()).replace(
+        "MODE: tl.constexpr", "MODE: tl.constexpr, USE_X: tl.constexpr = False"
+    )
+    (finding,) = lint_source(source + DEFAULTS_TO_NONE, "k.py", settings()).findings
+    assert finding.code == "ASC004" and "`h0=None` fails to compile" in finding.message
 
 
 def test_an_outer_guard_counts_only_when_it_holds_the_flag_tied_to_the_pointer() -> None:
