@@ -20,7 +20,8 @@ earlier ones):
   binding of the name between) restricts gives one set per asserted literal;
 - each `triton.Config({...})` (or `triton.Config(dict(BT=64))`, or a name holding one such
   table that nothing changes: `triton.Config(_BIG)`, also one by one from a literal list of
-  them, `[triton.Config(c) for c in (_SMALL, _BIG)]`) of an autotune decorator
+  them, `[triton.Config(c) for c in (_SMALL, _BIG)]`, or from a name bound to such a list that
+  nothing changes) of an autotune decorator
   (`configs=` of `triton.autotune` or of a wrapper taking the same keyword), written inline, in
   a name of the module (`configs=CONFIGS`) or returned by a function of it
   (`configs=get_configs()`), including comprehensions over literal lists, `range`s and names
@@ -1248,8 +1249,9 @@ def _tables_iterated(
     comprehension: cst.ListComp | cst.GeneratorExp, names: _HostNames, scope: Scope
 ) -> list[cst.BaseExpression]:
     """The tables of `[triton.Config(c, ...) for c in (_SMALL, _BIG)]`: the items of a literal
-    list or tuple (or of a name bound to one) that a comprehension with one loop and no `if`
-    hands to `triton.Config` whole; empty for any other comprehension."""
+    list or tuple (or of a name bound to one that nothing changes, `HostIndex.changed_anywhere`:
+    no `_TABLES.pop()`, `_TABLES[1] = ...` nor `_filter(_TABLES)`) that a comprehension with one
+    loop and no `if` hands to `triton.Config` whole; empty for any other comprehension."""
     clause, elt = comprehension.for_in, comprehension.elt
     if clause.ifs or clause.inner_for_in is not None or not isinstance(clause.target, cst.Name):
         return []
@@ -1260,6 +1262,8 @@ def _tables_iterated(
         return []
     iterated = clause.iter
     if isinstance(iterated, cst.Name):
+        if names.host.changed_anywhere(iterated.value, scope, lambda call: _only_reads(call, names)):
+            return []  # `_TABLES.pop()`, `_TABLES[1] = {...}`, `_filter(_TABLES)`: not the list built
         bound = names.bound(iterated.value, scope) or []
         iterated = bound[0] if len(bound) == 1 else iterated
     return [e.value for e in iterated.elements] if isinstance(iterated, (cst.List, cst.Tuple)) else []
@@ -1283,12 +1287,7 @@ def _entries_of_name(table: cst.BaseExpression, names: _HostNames, scope: Scope)
     if not isinstance(table, cst.Name):
         return None
     host = names.host
-
-    def kept(call: cst.Call) -> bool:
-        func = call.func
-        return names.imports.is_triton(func, "Config") or (isinstance(func, cst.Name) and func.value in _READERS)
-
-    if host.changed_anywhere(table.value, scope, kept):
+    if host.changed_anywhere(table.value, scope, lambda call: _only_reads(call, names)):
         return None
     sources = [*itertools.islice(host.dict_sources(table, scope), 2)]
     if len(sources) != 1:
@@ -1296,6 +1295,13 @@ def _entries_of_name(table: cst.BaseExpression, names: _HostNames, scope: Scope)
     [(source, where)] = sources
     entries = _entries(source) if isinstance(source, cst.BaseExpression) else None
     return None if entries is None else (entries, where)
+
+
+def _only_reads(call: cst.Call, names: _HostNames) -> bool:
+    """A call that only reads a table (or a list of them) passed to it: `triton.Config`, or a
+    builtin in `_READERS`."""
+    func = call.func
+    return names.imports.is_triton(func, "Config") or (isinstance(func, cst.Name) and func.value in _READERS)
 
 
 _READERS = frozenset(

@@ -62,7 +62,9 @@ continue` guards), `triton.Config(dict(BLOCK=...))` and a table given by name
 (`triton.Config(_BIG)` after `_BIG = {"BLOCK": 131072}`, when the name holds that one dict
 and nothing in the module changes it: no `_BIG.update(...)`, `_BIG["BLOCK"] = ...`, `|=`, nor
 passing it to a function), also one by one from a literal list of such tables
-(`[triton.Config(c) for c in (_SMALL, _BIG)]`, reported at the table that overflows); literal constexpr arguments of `kernel[grid](...)` launches in the same module (also of
+(`[triton.Config(c) for c in (_SMALL, _BIG)]`, reported at the table that overflows; also from
+a name bound to such a list when nothing in the module changes the list: not after
+`_TABLES.pop()`, `_TABLES[1] = {...}` or `_filter(_TABLES)`); literal constexpr arguments of `kernel[grid](...)` launches in the same module (also of
 `kernel.run(..., grid=g, warmup=False)`, and those a `functools.partial(kernel[grid], BLOCK=4096)`
 binds, reported at the partial)
 (by keyword or position, also after a splat of unknown length when no parameter has a default:

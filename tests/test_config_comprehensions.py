@@ -11,6 +11,7 @@ from conftest import settings
 from ascend_lint.engine import lint_source
 
 MODULE = """
+import torch
 import triton
 import triton.language as tl
 _SMALL = {"BLOCK": 1024}
@@ -18,6 +19,20 @@ _BIG = {"BLOCK": 131072}
 _CHANGED = {"BLOCK": 131072}
 _CHANGED["BLOCK"] = 1024
 _TABLES = [_SMALL, {"BLOCK": 262144}]
+_POPPED = [_SMALL, _BIG]
+if hasattr(torch, "npu"):
+    _POPPED.pop()
+_REPLACED = [_SMALL, _BIG]
+_REPLACED[1] = {"BLOCK": 2048}
+_FILTERED = [_SMALL, _BIG]
+_filter(_FILTERED)
+_READ = [_SMALL, _BIG]
+print(len(_READ))
+
+def _local_configs():
+    tables = [_SMALL, _BIG]
+    tables.pop()
+    return [triton.Config(c) for c in tables]
 
 @triton.autotune(configs=CONFIGS, key=["n"])
 @triton.jit
@@ -49,6 +64,12 @@ def reported(configs: str) -> list[tuple[str, str]]:
         ("list(triton.Config(c) for c in (_SMALL, _BIG))", []),  # a call: not read, as before
         ("[triton.Config(t) for t in _TABLES]", [('{"BLOCK": 262144}', "{BLOCK=262144}")]),
         ("[triton.Config(c) for c in (_SMALL, _CHANGED)]", []),  # the module changes `_CHANGED`
+        # a list of tables the module changes after building it is not the list built
+        ("[triton.Config(c) for c in _POPPED]", []),
+        ("[triton.Config(c) for c in _REPLACED]", []),
+        ("[triton.Config(c) for c in _FILTERED]", []),
+        ("_local_configs()", []),
+        ("[triton.Config(c) for c in _READ]", [("_BIG", "{BLOCK=131072}")]),  # only read: as built
         ('[triton.Config(c) for c in ({"BLOCK": 512}, {"BLOCK": 524288})]', [('{"BLOCK": 524288}', "{BLOCK=524288}")]),
     ],
 )
