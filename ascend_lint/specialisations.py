@@ -17,7 +17,9 @@ earlier ones):
   time (`BLOCK = 2048` in one arm, `BLOCK = triton.next_power_of_2(n)` in the other: the
   literal is what the launch passes when its arm runs); a name no binding gives a value (`B, H,
   S, D = o.shape`) that an `assert D in {64, 128}` before the launch (on its path, with no
-  binding of the name between) restricts gives one set per asserted literal;
+  binding of the name between) restricts gives one set per asserted literal; of these values
+  of a name, only those an `if` around the launch (or one before it whose arm leaves) testing
+  the name lets through count (`_may_reach`: `if D <= 64:` around it rules out 128);
 - each `triton.Config({...})` (or `triton.Config(dict(BT=64))`, or a name holding one such
   table that nothing changes: `triton.Config(_BIG)`, also one by one from a literal list of
   them, `[triton.Config(c) for c in (_SMALL, _BIG)]`, or from a name bound to such a list that
@@ -635,6 +637,12 @@ def _launches(
                     or [*names.callers_arm_values(value.value, launch)]
                     or [*names.asserted_values(value.value, launch)]
                 )
+            if isinstance(value, cst.Name) and scope is launch.scope:
+                alternatives = [
+                    (known, arm)
+                    for known, arm in alternatives
+                    if _may_reach(known, value.value, launch, names.host.module, names.imports)
+                ]
             if alternatives:
                 choices[name] = alternatives
         for combination in itertools.islice(itertools.product(*choices.values()), _MAX_CONFIGS):
@@ -645,6 +653,85 @@ def _launches(
             if values not in seen:
                 seen.append(values)
                 yield values, launch, arms
+
+
+def _may_reach(value: Value, name: str, launch: Launch, module: cst.Module, imports: ImportMap) -> bool:
+    """Whether the launch may run with `name` holding `value`: no `if` around it whose test
+    reads the name as the launch passes it (nothing in the `if` binds it) decides against it
+    with that value (`if D <= 64:` around a launch passing `D` rules out 128 there, its `else`
+    rules out 64), nor one before it on its path whose arm leaves (`if D > 64: return`,
+    `_left_before`)."""
+
+    def lookup(read: str) -> Value | None:
+        return value if read == name else None
+
+    tests = [
+        (block.test, any(node is launch.call for node in walk(block.body)))
+        for block in launch.blocks
+        if isinstance(block, cst.If) and not _binds_anywhere(block, name)
+    ]
+    suite = launch.scope.body if launch.scope is not None else module
+    if isinstance(suite, (cst.IndentedBlock, cst.Module)):
+        tests += _left_before(suite.body, launch.call, name)[1]
+    for test, holds in tests:
+        if not any(isinstance(node, cst.Name) and node.value == name for node in walk(test)):
+            continue
+        outcome = _test_outcome(test, lookup, imports)
+        if outcome is not None and outcome != holds:
+            return False
+    return True
+
+
+def _left_before(block: Sequence[cst.BaseStatement], launch: cst.Call, name: str) -> tuple[bool, Tests]:
+    """Whether the launch is in `block`, and the tests of the `if`s before it on its path (in
+    `block` and the blocks around the launch) one arm of which leaves (`return`, `raise`,
+    `continue`, `break`), with whether each holds past it: False when its body leaves, True when
+    its `else` does; none from before a binding of `name` on the path."""
+    tests: Tests = []
+    for statement in block:
+        if any(node is launch for node in walk(statement)):
+            if isinstance(statement, cst.SimpleStatementLine):
+                return True, tests
+            if _binds_anywhere(_header(statement), name):
+                tests = []
+            for inner in statement_blocks(statement):
+                on_path, found = _left_before(inner, launch, name)
+                if on_path:
+                    return True, tests + found
+            return True, []
+        if _binds_anywhere(statement, name):
+            tests = []
+        elif isinstance(statement, cst.If):
+            if never_falls_through(statement.body):
+                tests.append((statement.test, False))
+            elif isinstance(statement.orelse, cst.Else) and never_falls_through(statement.orelse.body):
+                tests.append((statement.test, True))
+    return False, []
+
+
+def _test_outcome(test: cst.BaseExpression, lookup: Lookup, imports: ImportMap) -> bool | None:
+    """Whether a host test holds (`evaluate`), also with `x in (16, 32)` / `x not in {...}`
+    against literals, inside `not`, `and` and `or`; None when unknown."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        inner = _test_outcome(test.expression, lookup, imports)
+        return None if inner is None else not inner
+    if isinstance(test, cst.BooleanOperation):
+        left, right = _test_outcome(test.left, lookup, imports), _test_outcome(test.right, lookup, imports)
+        decisive = isinstance(test.operator, cst.Or)  # what one side decides the whole to be
+        if decisive in (left, right):
+            return decisive
+        return None if left is None or right is None else not decisive
+    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
+        target = test.comparisons[0]
+        items = target.comparator
+        if isinstance(target.operator, (cst.In, cst.NotIn)) and isinstance(items, (cst.Set, cst.Tuple, cst.List)):
+            member = evaluate(test.left, lookup, imports)
+            values = [evaluate(e.value, lookup, imports) for e in items.elements if isinstance(e, cst.Element)]
+            if member is None or None in values or len(values) != len(items.elements):
+                return None
+            return (member in values) == isinstance(target.operator, cst.In)
+    outcome = evaluate(test, lookup, imports)
+    return None if outcome is None else bool(outcome)
 
 
 def _launches_this(launch: Launch, kernel: Kernel, names: _HostNames) -> bool:

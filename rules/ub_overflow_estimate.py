@@ -84,7 +84,12 @@ arm runs, and the finding names that assignment's line; likewise where a call pa
 name to the function launching with its parameter: `_launch(x, BLOCK)`; a name with no value
 otherwise, `B, H, S, D = o.shape`, that an `assert D in {16, 32, 64, 128}` of literals before
 the launch restricts gives one configuration per literal, when the assert is on the launch's
-path, not inside an `if` before it, and nothing binds the name between); `triton.heuristics` entries (lambdas
+path, not inside an `if` before it, and nothing binds the name between; of the values such a
+name, an asserted one or one an `if`/`else` binds to literals, may hold, only those reaching the
+launch count: an `if` around it testing the name against literals (`if D <= 64:` keeps 16, 32 and
+64 of `assert D in {16, 32, 64, 128, 256}`, its `else` the others; `==`, `!=`, `in`, `not`,
+`and` too), or one before it whose arm leaves (`if D > 64: return`), rules out the values it
+rejects); `triton.heuristics` entries (lambdas
 or functions of the module) with literal results, constexpr parameter defaults, module-level constants and the names the kernel
 body binds as constexprs (`BLOCK: tl.constexpr = 65536`, as inductor writes them).
 

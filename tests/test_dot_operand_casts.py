@@ -135,3 +135,40 @@ def test_an_asserted_launch_value_gives_one_configuration_per_literal():
     assert values["bwd_checked_elsewhere"] == [None]  # the assert is in an `if` the launch is not in
     assert values["bwd_rebound"] == [None]  # `D` is bound again after the assert
     assert all("(`D_HEAD` one of the values asserted at line {related_line})" in label for label in labels["bwd"])
+
+
+def launch_values_of(function: str) -> list[tuple[object, object]]:
+    """(BLOCK_M, D_HEAD) of each configuration of the fixture's kernel launched by `function`
+    alone (the other functions' launches left out: equal values count once per module)."""
+    module = cst.parse_module(ASSERTS.read_text(encoding="utf-8"))
+    kept = [
+        statement
+        for statement in module.body
+        if not isinstance(statement, cst.FunctionDef) or statement.name.value in ("_bwd_preprocess", function)
+    ]
+    source = module.with_changes(body=kept).code
+    parsed = cst.parse_module(source)
+    imports = ImportMap(parsed)
+    context = ModuleContext("guards.py", source, parsed, imports, find_kernels(parsed, imports))
+    [found] = context.kernels
+    return sorted(
+        ((c.values.get("BLOCK_M"), c.values.get("D_HEAD")) for c in context.configurations(found) if c.within),
+        key=str,
+    )
+
+
+@pytest.mark.parametrize(
+    ("function", "expected"),
+    [
+        # `if D <= 64:` / `else:` around the launches: BLOCK_M=256 only with D_HEAD of at most 64
+        ("bwd_branch_le", [(256, 16), (256, 32), (256, 64), (32, 128), (32, 256)]),
+        # `if D in (16, 64):`, then `elif not D > 64 and S > 0:` (256 fails it: no value reaches it)
+        ("bwd_branch_in", [(256, 16), (256, 64), (512, None)]),
+        ("bwd_early_return", [(256, 64)]),  # `if D > 64: return None` before the launch
+        ("bwd_chosen", [(256, 64), (32, 256)]),  # the literals of an `if`/`else`, pruned alike
+    ],
+)
+def test_an_if_around_or_before_the_launch_keeps_the_values_reaching_it(
+    function: str, expected: list[tuple[object, object]]
+) -> None:
+    assert launch_values_of(function) == expected
