@@ -650,9 +650,44 @@ def _launches(
             arms = {name: arm for name, (_, arm) in zip(choices, combination, strict=True) if arm is not None}
             if any(_apart(a.tests, b.tests) for a, b in itertools.combinations(arms.values(), 2)):
                 continue  # values of arms that never run together
+            if not _consistent(values, passed, launch, names):
+                continue  # `BLOCK_M=256 if D <= 64 else 16, D_HEAD=D`: not 256 with D 128
             if values not in seen:
                 seen.append(values)
                 yield values, launch, arms
+
+
+def _consistent(
+    values: Mapping[str, Value],
+    passed: Mapping[str, tuple[cst.BaseExpression, Scope]],
+    launch: Launch,
+    names: _HostNames,
+) -> bool:
+    """Whether the values of a launch's arguments may go together: a name passed bare for two
+    parameters has one value, and an argument computed from names the launch passes bare
+    (`BLOCK_M=256 if D <= 64 else 16` beside `D_HEAD=D`) has, with their values, the value it
+    is given, or none known."""
+    held: dict[str, Value] = {}
+    for name, (argument, scope) in passed.items():
+        bare = isinstance(argument, cst.Name) and scope is launch.scope and name in values
+        if bare and held.setdefault(cst.ensure_type(argument, cst.Name).value, values[name]) != values[name]:
+            return False  # `D_HEAD=D, D_V=D` with two values of `D`
+    if not held:
+        return True
+    outer = names.lookup(launch.scope)
+
+    def lookup(name: str) -> Value | None:
+        return held[name] if name in held else outer(name)
+
+    for name, (argument, scope) in passed.items():
+        if name not in values or isinstance(argument, cst.Name) or scope is not launch.scope:
+            continue
+        if not any(isinstance(node, cst.Name) and node.value in held for node in walk(argument)):
+            continue
+        value = evaluate(argument, lookup, names.imports)
+        if value is not None and value != values[name]:
+            return False
+    return True
 
 
 def _may_reach(value: Value, name: str, launch: Launch, module: cst.Module, imports: ImportMap) -> bool:

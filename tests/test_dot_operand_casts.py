@@ -166,6 +166,7 @@ def launch_values_of(function: str) -> list[tuple[object, object]]:
         ("bwd_branch_in", [(256, 16), (256, 64), (512, None)]),
         ("bwd_early_return", [(256, 64)]),  # `if D > 64: return None` before the launch
         ("bwd_chosen", [(256, 64), (32, 256)]),  # the literals of an `if`/`else`, pruned alike
+        ("bwd_inline_choice", [(16, 256), (256, 64)]),  # `BLOCK_M=256 if D <= 64 else 16`
     ],
 )
 def test_an_if_around_or_before_the_launch_keeps_the_values_reaching_it(
