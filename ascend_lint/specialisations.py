@@ -1071,6 +1071,14 @@ class _Suite:
         return any(root in holding for root in roots)
 
 
+def _binds_anywhere(node: cst.CSTNode | list[cst.CSTNode], name: str) -> bool:
+    """Some assignment, `for`/`with` target, walrus, `del`, import or nested definition in
+    `node` binds `name` (`_names_bound`; a walk of the `if`s and statements around one launch,
+    where `_Suite` serves the questions asked of a whole block)."""
+    roots = node if isinstance(node, list) else [node]
+    return any(name in _names_bound(inner) for root in roots for inner in walk(root))
+
+
 def _names_bound(node: cst.CSTNode) -> set[str]:
     """The names `node` itself binds: as an assignment, `for`/`with` target, walrus, `del`,
     import alias or definition."""
