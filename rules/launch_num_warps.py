@@ -56,16 +56,20 @@ kw["num_warps"] = 8`, what the function adds to it with `kw.update(...)`,
 the module (also as an element of a returned tuple), an entry of a table of them (`cfg =
 _CFG[key]` after `_CFG = {"small": {"num_warps": 4}, ...}`, `**_CFGS[i]` of a list: a literal
 key picks its entry, any other every entry but one keyed for another platform, `"cuda"`,
-`"hip"`; the entries are reported and edited), or copied from one of
+`"hip"`, or a GPU model, `"A100"`, `"H100"`, `"MI300X"`; the entries are reported and
+edited), or copied from one of
 those (`config.copy()`, `dict(config)`), either arm of a choice (`configs[0] if configs else
 default_config(n)`, `tuned or {...}`) or side of a merge (`base | dict(num_warps=4)`); the
-same for `triton.Config({...}, **knobs)`.
+same for `triton.Config({...}, **knobs)`. Not a knob the launch's function takes out of the
+dict before the launch on every path (`cfg = dict(_CFG[key])`, then `cfg.pop("num_warps",
+None)` or `del cfg["num_warps"]` in the function's own body): the launch does not get it.
 
 A kernel's `warmup(...)` and `run(...)` (compiling it ahead of time with the same options)
 count as launches, and so does the call of a launcher a function stores once
 (`launcher = kernel[grid]`, then `launcher(x, num_warps=4)`), and a
 `functools.partial(kernel[grid], num_warps=4)` (the keyword is reported and deleted there;
-also under another name, `from functools import partial as bind`, called where it is made,
+also under another name, `from functools import partial as bind`, `ft.partial` after `import
+functools as ft`, but not another module's `partial`, `from mylib import partial`; called where it is made,
 `functools.partial(kernel[grid], num_warps=4)(x)`, or returned by a function of the module
 and called, `_launcher()(x)`, when its grid and arguments read no name of that function's
 own). A launch in a nested function splats the dict its outer function binds
@@ -214,8 +218,10 @@ read). Nor is there a fix for a knob whose removal host code would notice: a dic
 read out of the dict through any name it passes or reaches (`del kw["num_warps"]`,
 `meta["num_stages"]`, `kw.pop("num_warps")`, `kw.get(...)`, `"num_warps" in kw`, also through
 a copy, a parameter it is passed for, a getter's result, an entry of a table,
-`_CFG[key]["num_warps"]`, and anywhere for the entries of a table host code reads otherwise
-than by an entry: `max(c["num_warps"] for c in _CFGS)`; a `kw.pop("num_warps", None)` whose
+`_CFG[key]["num_warps"]`, `_CFG["large"]["num_warps"]` in any function, and anywhere for the
+entries of a table host code reads otherwise than by taking an entry, storing one or reading
+a literal key of one: `max(c["num_warps"] for c in _CFGS)`, `_CFG.get(key)`, a loop over
+`_CFG[key]`; a `kw.pop("num_warps", None)` whose
 result is dropped reads nothing), a knob of a launch (or a `triton.Config`) of a kernel a
 `triton.heuristics` function, a `prune_configs_by` function or the `key=` of whose autotuner
 reads it (`Heuristics.run` passes the launch keywords as `args`; a `KeyError` without it),
@@ -1319,7 +1325,12 @@ FALLBACK = CONFIGS[2]
         (`launch` when the dict literal is written in its call). No fix for the knobs `read`
         names, nor for those the module reads out of the dicts (`HostIndex.keys_read`: `del
         kw["num_warps"]`, `meta["num_stages"]`), which the entry's removal would break. Not
-        `num_warps` in a source `live` holds: a SIMT build reads it (`_simt_sources`)."""
+        `num_warps` in a source `live` holds: a SIMT build reads it (`_simt_sources`). Not a knob
+        the launch's function takes out of the dict before it (`cfg.pop("num_warps", None)`,
+        `HostIndex.keys_removed`): it is not splatted."""
+        knobs = knobs - host.keys_removed(value, scope, launch)
+        if not knobs:
+            return
         trail = DictTrail()
         sources = list(host.dict_sources(value, scope, trail=trail))
         if any(_holds_knob(source, knobs) for source, _ in sources):

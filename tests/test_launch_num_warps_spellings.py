@@ -199,3 +199,127 @@ def run(x, n, record):
     )
     findings, _ = _lint(source)
     assert _rows(findings) == [(4, "num_warps", None)]
+
+
+def test_table_entry_read_elsewhere_keeps_its_knob() -> None:
+    """A table whose entries a launch splats through `cfg = _CFG[key]`, read elsewhere by a
+    literal key (`_CFG["large"]["num_warps"]` in another function), or whose entry is iterated,
+    passed or taken by `.get`: the knob stays reported, with no fix (it deleted the knob from
+    every entry, and the read raised KeyError at run time)."""
+    source = (
+        HEADER
+        + """
+_CFG = {"small": {"BLOCK": 256, "num_warps": 4}, "large": {"BLOCK": 2048, "num_warps": 8}}
+_ITER = {"small": {"BLOCK": 256, "num_warps": 4}}
+_GOT = {"small": {"BLOCK": 256, "num_warps": 4}}
+_FINE = {"small": {"BLOCK": 256, "num_warps": 4}}
+
+def run(x, n, size):
+    cfg = _CFG[size]
+    k[(n,)](x, n, **cfg)
+    k[(n,)](x, n, **_ITER[size])
+    k[(n,)](x, n, **_GOT[size])
+    c = dict(_FINE[size])
+    k[(n,)](x, n, **c)
+
+def warps_of_large():
+    return _CFG["large"]["num_warps"]
+
+def keys_of_small():
+    return [key for key in _ITER["small"]], _GOT.get("small"), _FINE["small"]["BLOCK"]
+"""
+    )
+    findings, fixed = _lint(source)
+    read = '`_CFG["large"]["num_warps"]` reads it out of the dict, which would fail or change without it'
+    whole = "is also read whole, which may read it out of an entry: delete it by hand"
+    assert _rows(findings) == [
+        (1, "num_warps", read),
+        (1, "num_warps", read),
+        (2, "num_warps", f"`_ITER` {whole}"),
+        (3, "num_warps", f"`_GOT` {whole}"),
+        (4, "num_warps", None),
+    ]
+    assert fixed is not None
+    assert '_FINE = {"small": {"BLOCK": 256}}\n' in fixed
+    assert fixed.count('"num_warps"') == 5  # four entries kept, and the read
+
+
+def test_partial_of_another_module_is_no_launcher() -> None:
+    """`from mylib import partial` (or `mylib.partial`) is not `functools.partial`: what it does
+    with a launcher and a `num_warps` is unknown, so neither is reported nor deleted.
+    `functools.partial` after `import functools` and `ft.partial` after `import functools as ft`
+    are."""
+    source = (
+        HEADER
+        + """
+import functools as ft
+import mylib
+from mylib import partial
+
+def run(x, n):
+    launch = partial(k[(n,)], BLOCK=64, num_warps=4)
+    launch(x, n)
+    other = mylib.partial(k[(n,)], BLOCK=64, num_warps=4)
+    other(x, n)
+    ft.partial(k[(n,)], BLOCK=64, num_warps=4)(x, n)
+    functools.partial(k[(n,)], BLOCK=64, num_warps=4)(x, n)
+"""
+    )
+    findings, _ = _lint(source)
+    assert _rows(findings) == [(10, "num_warps", None), (11, "num_warps", None)]
+
+
+def test_knob_taken_out_before_the_launch_is_not_splatted() -> None:
+    """`cfg = dict(_CFG[key]); cfg.pop("num_warps", None)` (or `del cfg["num_warps"]`) in the
+    launch's function, before it on every path: the launch does not get the knob, so it is not
+    reported. A pop under an `if` leaves it on the other path: reported."""
+    source = (
+        HEADER
+        + """
+_POPPED = {"small": {"BLOCK": 256, "num_warps": 4}}
+_DELETED = {"small": {"BLOCK": 256, "num_warps": 4}}
+_MAYBE = {"small": {"BLOCK": 256, "num_warps": 4}}
+
+def popped(x, n, size):
+    cfg = dict(_POPPED[size])
+    cfg.pop("num_warps", None)
+    k[(n,)](x, n, **cfg)
+
+def deleted(x, n, size):
+    cfg = _DELETED[size].copy()
+    del cfg["num_warps"]
+    k[(n,)](x, n, **cfg)
+
+def maybe(x, n, size, flag):
+    cfg = dict(_MAYBE[size])
+    if flag:
+        cfg.pop("num_warps", None)
+    k[(n,)](x, n, **cfg)
+
+def literal(x, n):
+    kw = {"BLOCK": 64, "num_warps": 4, "num_stages": 2}
+    kw.pop("num_warps")
+    k[(n,)](x, n, **kw)
+"""
+    )
+    findings, _ = _lint(source)
+    assert _rows(findings) == [(3, "num_warps", None), (22, "num_stages", None)]
+
+
+def test_table_keyed_by_a_gpu_model() -> None:
+    """A table keyed by GPU model (`"A100"`, `"H100"`, `"MI300X"`) taken by a variable key: an
+    NPU run picks none of those entries, so they are not reported (as `"cuda"` keys are); the
+    Ascend entry and plain keys are."""
+    source = (
+        HEADER
+        + """
+_GPU = {"A100": {"num_warps": 8}, "H100": {"num_warps": 16}, "MI300X": {"num_warps": 4}, "Ascend910B": {"num_stages": 2}}
+_PLAIN = {"a2": {"num_warps": 4}, "large": {"num_warps": 8}}
+
+def run(x, n, name):
+    k[(n,)](x, n, BLOCK=64, **_GPU[name])
+    k[(n,)](x, n, BLOCK=64, **_PLAIN[name])
+"""
+    )
+    findings, _ = _lint(source)
+    assert _rows(findings) == [(1, "num_stages", None), (2, "num_warps", None), (2, "num_warps", None)]

@@ -56,6 +56,7 @@ _NOTED = frozenset(
         cst.GeneratorExp,
         cst.DictComp,
         cst.ImportFrom,
+        cst.Import,
     }
 )
 _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
@@ -99,7 +100,8 @@ class HostFacts:
         self.launchers_bound: dict[
             tuple[str, Scope], list[tuple[cst.BaseExpression, tuple[cst.For | cst.If, ...]]]
         ] = {}
-        # the local names of `functools.partial` its imports bind (`from functools import partial as bind`)
+        # how code names `functools.partial` after its imports: `partial` / `bind` (`from functools
+        # import partial as bind`), `functools.partial` / `ft.partial` (`import functools as ft`)
         self.partial_names: set[str] = set()
         # calls of what a call returns (`functools.partial(kernel[grid], ...)(x)`, `_launcher()(x)`)
         self.result_calls: list[CallSite] = []
@@ -210,7 +212,7 @@ class HostFacts:
                     self.dicts.append((node, scope))
                     if any(map(maps_a_key_to_a_callable, node.elements)):
                         self.keyed_callables.append((node, scope))
-                elif type(node) is cst.ImportFrom:
+                elif type(node) is cst.ImportFrom or type(node) is cst.Import:
                     self.partial_names.update(_partial_imports(node))
                 elif type(node) is cst.Global and scope is not None:
                     for name in declared_global(node):
@@ -430,27 +432,37 @@ def launcher_candidate(value: cst.BaseExpression) -> cst.Subscript | None:
 
 def bound_launcher(value: cst.BaseExpression, partial_names: AbstractSet[str] = frozenset()) -> cst.Subscript | None:
     """`kernel[grid]` when a launcher holds it: `kernel[grid]` itself, or
-    `functools.partial(kernel[grid], *args, **kwargs)` (`partial(...)` after `from functools
-    import partial`, `ft.partial(...)` after `import functools as ft`: a `partial` of any module,
-    given a launcher; `bind(...)` after `from functools import partial as bind`, one of the
-    `partial_names`), whose arguments go before those of its calls (`Launch.partial`)."""
+    `functools.partial(kernel[grid], *args, **kwargs)` (written as the module's imports name
+    `functools.partial`: `partial_names`, `HostFacts.partial_names`), whose arguments go before
+    those of its calls (`Launch.partial`)."""
     if isinstance(value, cst.Call) and not is_partial(value.func, partial_names):
         return None
     return launcher_candidate(value)
 
 
 def is_partial(func: cst.BaseExpression, partial_names: AbstractSet[str] = frozenset()) -> bool:
-    """`partial`, `functools.partial`, `ft.partial` (a `partial` of any module), or a local name
-    of `functools.partial` (`partial_names`: `HostFacts.partial_names`)."""
-    dotted = dotted_name(func) or ""
-    return dotted.rsplit(".", 1)[-1] == "partial" or dotted in partial_names
+    """Whether `func` names `functools.partial` as the module's imports spell it
+    (`partial_names`: `HostFacts.partial_names`): `partial` or `bind` after `from functools
+    import partial` / `partial as bind`, `functools.partial` / `ft.partial` after `import
+    functools` / `import functools as ft`. Not another module's `partial` (`from mylib import
+    partial`), which may do anything with its arguments."""
+    return (dotted_name(func) or "") in partial_names
 
 
-def _partial_imports(node: cst.ImportFrom) -> Iterator[str]:
-    """The names `from functools import partial as bind` binds to `functools.partial`."""
+def _partial_imports(node: cst.ImportFrom | cst.Import) -> Iterator[str]:
+    """How code names `functools.partial` after an import: `bind` after `from functools import
+    partial as bind`, `ft.partial` after `import functools as ft`."""
+    if isinstance(node, cst.Import):
+        for alias in node.names:
+            if dotted_name(alias.name) == "functools":
+                asname = alias.asname.name if alias.asname is not None else alias.name
+                if isinstance(asname, cst.Name):
+                    yield f"{asname.value}.partial"
+        return
     if node.relative or node.module is None or dotted_name(node.module) != "functools":
         return
     if isinstance(node.names, cst.ImportStar):
+        yield "partial"
         return
     for alias in node.names:
         if dotted_name(alias.name) == "partial":

@@ -475,6 +475,53 @@ class HostIndex(HostFacts):
             trail.tables.add((name, owner))
         return found
 
+    def keys_removed(self, value: cst.BaseExpression, scope: Scope, launch: cst.Call | None) -> frozenset[str]:
+        """The string keys taken out of the dict a `**name` splat of the `launch` splats before
+        it on every path: `name.pop("num_warps", None)` / `del name["num_warps"]` statements of
+        the function's own body (under no `if`, loop, `with` or `try`) between the one binding
+        of `name` there (also in its own body: `cfg = dict(_CFG[key])`) and the statement
+        holding the launch. None when the function also stores into or updates the dict
+        (`name["k"] = v`, `name.update(...)`), which may put a key back."""
+        if not isinstance(value, cst.Name) or not isinstance(scope, cst.FunctionDef) or launch is None:
+            return frozenset()
+        name = value.value
+        bound = self.bindings.get((name, scope), [])
+        if len(bound) != 1 or self.bound_under.get(bound[0]) or param_named(scope, name) is not None:
+            return frozenset()
+        if self.item_stores.get((name, scope)) or self._dict_changes(scope).get(name):
+            return frozenset()
+        binder = self.binders.get(bound[0])
+        statements = statements_of(suite_lines(scope.body))
+        first = next((i for i, statement in enumerate(statements) if statement is binder), None)
+        last = next((i for i, statement in enumerate(statements) if any(n is launch for n in walk(statement))), None)
+        if first is None or last is None or last <= first:
+            return frozenset()
+        removed: set[str] = set()
+        for statement in statements[first + 1 : last]:
+            if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
+                call = statement.value
+                func = call.func
+                if (
+                    isinstance(func, cst.Attribute)
+                    and func.attr.value == "pop"
+                    and isinstance(func.value, cst.Name)
+                    and func.value.value == name
+                    and call.args
+                    and (key := str_literal(call.args[0].value)) is not None
+                ):
+                    removed.add(key)
+            elif isinstance(statement, cst.Del):
+                target = statement.target
+                if (
+                    isinstance(target, cst.Subscript)
+                    and isinstance(target.value, cst.Name)
+                    and target.value.value == name
+                ):
+                    index = target.slice[0].slice if len(target.slice) == 1 else None
+                    if isinstance(index, cst.Index) and (key := str_literal(index.value)) is not None:
+                        removed.add(key)
+        return frozenset(removed)
+
     def changed_anywhere(self, name: str, scope: Scope, kept: Callable[[cst.Call], bool]) -> bool:
         """Whether host code may change the dict `name` (as `scope` reads it) holds, anywhere in the
         module: a method called on it other than a read (`_D.update(...)` at module level too),
@@ -514,13 +561,14 @@ class HostIndex(HostFacts):
         names, functions = self._reached(trail)
         found: dict[str, cst.CSTNode] = {}
         for name, owner in sorted(names, key=lambda named: named[0]):
+            table = (name, owner) in trail.tables  # its keys pick an entry: the entries' are read
             for use in self.name_uses.get(name, ()):
                 if use.owner is not owner:
                     continue
-                read = key_read(use.name, use.around)
+                read = None if table else key_read(use.name, use.around)
                 entry = use.around[0] if use.around else None
                 if read is None and isinstance(entry, cst.Subscript) and entry.value is use.name:
-                    read = key_read(entry, use.around[1:])  # `_CFG[k]["num_warps"]`
+                    read = key_read(entry, use.around[1:])  # `_CFG[k]["num_warps"]`, `_CFG["large"]["num_warps"]`
                 if read is not None:
                     found.setdefault(*read)
         for function in sorted(functions):  # `defaults()["num_warps"]`: read from the call's result
@@ -533,15 +581,21 @@ class HostIndex(HostFacts):
 
     def table_read_whole(self, trail: DictTrail) -> str | None:
         """A table the dicts on the `trail` were entries of (`DictTrail.tables`) that host code
-        uses otherwise than by taking an entry or storing one (`_CFG[key]`, `_CFG["huge"] =
-        ...`): iterated, passed, its `.values()` read, where any key of its entries may be read
-        (`max(c["num_warps"] for c in _CFGS)`). Its name, the first such in order."""
+        uses otherwise than by storing an entry (`_CFG["huge"] = ...`), binding one to a name
+        (`cfg = _CFG[key]`, also a copy: `dict(_CFG[key])`, `_CFG[key].copy()`: `keys_read`
+        follows the name), splatting one (`**_CFG[i]`) or reading a literal key out of one
+        (`_CFG[key]["BLOCK"]`, `_CFG["large"].get("num_warps")`: `keys_read` has it): iterated,
+        passed, its `.values()` read, an entry iterated or passed, where any key of its entries
+        may be read (`max(c["num_warps"] for c in _CFGS)`). Its name, the first such in order."""
         for name, owner in sorted(trail.tables, key=lambda named: named[0]):
             for use in self.name_uses.get(name, ()):
                 parent = use.around[0] if use.around else None
-                if use.owner is not owner or (isinstance(parent, cst.Subscript) and parent.value is use.name):
+                if use.owner is not owner:
                     continue
-                if not isinstance(parent, cst.AssignTarget | cst.NameItem):  # its binding, `global _CFG`
+                if isinstance(parent, cst.Subscript) and parent.value is use.name:
+                    if not _entry_taken(parent, use.around[1:]):
+                        return name
+                elif not isinstance(parent, cst.AssignTarget | cst.NameItem):  # its binding, `global _CFG`
                     return name
         return None
 
@@ -3107,3 +3161,39 @@ def _before_yield(function: cst.FunctionDef) -> set[cst.CSTNode]:
             return before
         before.add(node)
     return set()
+
+
+def _entry_taken(entry: cst.Subscript, around: Sequence[cst.CSTNode]) -> bool:
+    """Whether the use of a table's entry `entry` (`_CFG[key]`, with the nodes `around` it,
+    innermost first) is one whose reads `keys_read` sees, or no read: a store (`_CFG["huge"] =
+    {...}`, `del _CFG[key]`, `_CFG[key]["BLOCK"] = 64`), the entry bound to names (`cfg =
+    _CFG[key]`, also a copy: `dict(_CFG[key])`, `_CFG[key].copy()`), splatted (`**_CFG[key]`),
+    or a literal key read out of it (`_CFG[key]["BLOCK"]`, `_CFG[key].get("BLOCK")`). Not an
+    entry iterated, passed, unpacked or read by a key that is no literal."""
+    outer = around[0] if around else None
+    if isinstance(outer, cst.AssignTarget | cst.Del):
+        return True
+    if isinstance(outer, cst.Subscript) and outer.value is entry:
+        return key_read(entry, around) is not None or (len(around) > 1 and isinstance(around[1], cst.AssignTarget))
+    if isinstance(outer, cst.Attribute) and outer.value is entry and outer.attr.value in ("get", "pop"):
+        return key_read(entry, around) is not None
+    if isinstance(outer, cst.Arg) and outer.value is entry and outer.star == "**":
+        return True
+    held: cst.CSTNode = entry
+    rest = list(around)
+    if isinstance(outer, cst.Arg) and outer.value is entry and not outer.star and outer.keyword is None:
+        call = around[1] if len(around) > 1 else None  # `dict(_CFG[key])`
+        if not (isinstance(call, cst.Call) and is_dict_call(call) and len(call.args) == 1):
+            return False
+        held, rest = call, list(around[2:])
+    elif isinstance(outer, cst.Attribute) and outer.attr.value == "copy" and len(around) > 1:
+        call = around[1]  # `_CFG[key].copy()`
+        if not (isinstance(call, cst.Call) and call.func is outer and copied_dict(call) is entry):
+            return False
+        held, rest = call, list(around[2:])
+    bound = rest[0] if rest else None
+    return (
+        isinstance(bound, cst.Assign)
+        and bound.value is held
+        and all(isinstance(target.target, cst.Name) for target in bound.targets)
+    )

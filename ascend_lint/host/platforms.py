@@ -59,6 +59,15 @@ _OTHER_PLATFORM_WORDS = frozenset(
     }
 )  # fmt: skip
 _ARCHITECTURE = re.compile(r"sm\d+[a-z]?|gfx\d+\w*|cdna\d*")
+# a GPU model or product line, as a word of a key (`_GPU = {"A100": {...}, "H100": {...}}`,
+# `"mi300x"`, `"rtx4090"`): NVIDIA data-center parts (A10/A30/A40/A100/A800/A6000, H20/H100/
+# H200/H800, L20/L40(S), V100, P100, B100/B200, GB200/GH200), AMD Instinct (MI100... MI325X),
+# and the consumer lines. Not `a2` / `a3` (Ascend's Atlas A2 and A3), nor one-digit parts (`t4`,
+# `l4`) a plain key may be. Only `names_other_platform` reads them: a key, not a predicate.
+_GPU_MODEL = re.compile(
+    r"a(?:10|30|40|100|800|6000)g?|h(?:20|100|200|800)|l(?:20|40)s?|[vp]100|g[bh]200|b[12]00"
+    r"|mi\d{2,3}[a-z]?|rtx\d*|gtx\d*|geforce|quadro|tesla|radeon"
+)
 # the other words such a name may hold (`is_cuda_alike`, `is_sm100_or_newer`, `is_gfx95_supported`,
 # `is_hopper_with_cuda_12_3`); not `available` (`is_cuda_available()` may be
 # `torch.cuda.is_available()`, which answers for the NPU), nor `graph` (`is_cuda_graph_enabled`)
@@ -546,11 +555,14 @@ def _named_for_other(node: cst.BaseExpression) -> bool:
 
 def names_other_platform(text: str) -> bool:
     """A key or text naming another platform than Ascend, in words (`"cuda"`, `"hip"`,
-    `"sm90"`, `"nvidia_h100"`: `_OTHER_PLATFORM_WORDS`, `_ARCHITECTURE`) and not the NPU."""
+    `"sm90"`, `"nvidia_h100"`, `"A100"`, `"MI300X"`: `_OTHER_PLATFORM_WORDS`, `_ARCHITECTURE`,
+    `_GPU_MODEL`) and not the NPU."""
     words = re.split(r"[^a-z0-9]+", text.lower())
     if "npu" in words or "ascend" in words:
         return False
-    return any(word in _OTHER_PLATFORM_WORDS or _ARCHITECTURE.fullmatch(word) for word in words)
+    return any(
+        word in _OTHER_PLATFORM_WORDS or _ARCHITECTURE.fullmatch(word) or _GPU_MODEL.fullmatch(word) for word in words
+    )
 
 
 def _may_answer_for_npu(value: cst.BaseExpression) -> bool:
