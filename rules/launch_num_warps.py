@@ -826,6 +826,7 @@ def launch(x, N, key):
         # a partial launcher under another name, one called inline
         Example(
             """
+import functools
 from functools import partial as bind
 
 def launch(x, N):
@@ -834,6 +835,7 @@ def launch(x, N):
     functools.partial(kernel[(N,)], num_stages=2)(x, N)  # expect
 """,
             fixed="""
+import functools
 from functools import partial as bind
 
 def launch(x, N):
