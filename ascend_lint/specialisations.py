@@ -637,11 +637,10 @@ def _launches(
                     or [*names.callers_arm_values(value.value, launch)]
                     or [*names.asserted_values(value.value, launch)]
                 )
-            if isinstance(value, cst.Name) and scope is launch.scope:
+            if isinstance(value, cst.Name) and scope is launch.scope and alternatives:
+                tests = _tests_reaching(value.value, launch, names)
                 alternatives = [
-                    (known, arm)
-                    for known, arm in alternatives
-                    if _may_reach(known, value.value, launch, names.host.module, names.imports)
+                    (known, arm) for known, arm in alternatives if _may_reach(known, value.value, tests, names.imports)
                 ]
             if alternatives:
                 choices[name] = alternatives
@@ -690,51 +689,58 @@ def _consistent(
     return True
 
 
-def _may_reach(value: Value, name: str, launch: Launch, module: cst.Module, imports: ImportMap) -> bool:
-    """Whether the launch may run with `name` holding `value`: no `if` around it whose test
-    reads the name as the launch passes it (nothing in the `if` binds it) decides against it
-    with that value (`if D <= 64:` around a launch passing `D` rules out 128 there, its `else`
-    rules out 64), nor one before it on its path whose arm leaves (`if D > 64: return`,
-    `_left_before`)."""
+def _tests_reaching(name: str, launch: Launch, names: _HostNames) -> Tests:
+    """The host tests reading `name` that decide whether the launch runs, with the outcome each
+    has there: an `if` around it (nothing in the `if` binding the name), or one before it on
+    its path whose arm leaves (`if D > 64: return`, `_left_before`)."""
+    suite = names.suite_of(launch)
+    if suite is None:
+        return []
+    tests = [
+        (block.test, suite.holds(block.body, launch.call))
+        for block in launch.blocks
+        if isinstance(block, cst.If) and not suite.binds_anywhere([block], name)
+    ]
+    tests += _left_before(suite.body, launch.call, name, suite)[1]
+    return [
+        (test, holds) for test, holds in tests if any(isinstance(n, cst.Name) and n.value == name for n in walk(test))
+    ]
+
+
+def _may_reach(value: Value, name: str, tests: Tests, imports: ImportMap) -> bool:
+    """Whether the launch may run with `name` holding `value`: none of the tests deciding it
+    (`_tests_reaching`) goes against it with that value (`if D <= 64:` around a launch passing
+    `D` rules out 128 there, its `else` rules out 64)."""
 
     def lookup(read: str) -> Value | None:
         return value if read == name else None
 
-    tests = [
-        (block.test, any(node is launch.call for node in walk(block.body)))
-        for block in launch.blocks
-        if isinstance(block, cst.If) and not _binds_anywhere(block, name)
-    ]
-    suite = launch.scope.body if launch.scope is not None else module
-    if isinstance(suite, (cst.IndentedBlock, cst.Module)):
-        tests += _left_before(suite.body, launch.call, name)[1]
     for test, holds in tests:
-        if not any(isinstance(node, cst.Name) and node.value == name for node in walk(test)):
-            continue
         outcome = _test_outcome(test, lookup, imports)
         if outcome is not None and outcome != holds:
             return False
     return True
 
 
-def _left_before(block: Sequence[cst.BaseStatement], launch: cst.Call, name: str) -> tuple[bool, Tests]:
+def _left_before(block: Sequence[cst.BaseStatement], launch: cst.Call, name: str, suite: _Suite) -> tuple[bool, Tests]:
     """Whether the launch is in `block`, and the tests of the `if`s before it on its path (in
     `block` and the blocks around the launch) one arm of which leaves (`return`, `raise`,
     `continue`, `break`), with whether each holds past it: False when its body leaves, True when
-    its `else` does; none from before a binding of `name` on the path."""
+    its `else` does; none from before a binding of `name` on the path. `suite` is the block of
+    host code around them all, read once."""
     tests: Tests = []
     for statement in block:
-        if any(node is launch for node in walk(statement)):
+        if suite.holds(statement, launch):
             if isinstance(statement, cst.SimpleStatementLine):
                 return True, tests
-            if _binds_anywhere(_header(statement), name):
+            if suite.binds_anywhere(_header(statement), name):
                 tests = []
             for inner in statement_blocks(statement):
-                on_path, found = _left_before(inner, launch, name)
+                on_path, found = _left_before(inner, launch, name, suite)
                 if on_path:
                     return True, tests + found
             return True, []
-        if _binds_anywhere(statement, name):
+        if suite.binds_anywhere([statement], name):
             tests = []
         elif isinstance(statement, cst.If):
             if never_falls_through(statement.body):
@@ -790,7 +796,7 @@ class _HostNames:
     # `_passed` by parameter, function and hops (worked out once: functions sharing a name and
     # calling themselves reach a parameter through many paths)
     passed_memo: dict[tuple[str, cst.FunctionDef, int], list[Value]] = field(default_factory=dict, compare=False)
-    # the blocks `asserted_values` reads, each read once (`_Suite`), by block
+    # the blocks of host code `asserted_values` and `_tests_reaching` read, each read once (`_Suite`)
     suites: dict[cst.CSTNode, _Suite] = field(default_factory=dict, compare=False)
 
     def lookup(self, scope: Scope, hops: int = 0) -> Lookup:
@@ -934,13 +940,10 @@ class _HostNames:
         """The literals an `assert name in {16, 32, 64}` (a set, tuple or list of constants)
         allows, when the assert runs before the launch on its path (a statement of a block around
         the launch, not inside an `if` before it) and nothing binds the name between."""
-        suite = launch.scope.body if launch.scope is not None else self.host.module
-        if not isinstance(suite, (cst.IndentedBlock, cst.Module)):
+        suite = self.suite_of(launch)
+        if suite is None:
             return
-        read = self.suites.get(suite)
-        if read is None:
-            read = self.suites[suite] = _Suite(suite)
-        on_path, found = _asserted_before(suite.body, launch.call, name, None, read)
+        on_path, found = _asserted_before(suite.body, launch.call, name, None, suite)
         if not on_path or found is None:
             return
         statement, items = found
@@ -953,6 +956,17 @@ class _HostNames:
                 seen.append(constant)
         for constant in seen:
             yield constant, Arm(statement, [])
+
+    def suite_of(self, launch: CallSite) -> _Suite | None:
+        """The block of host code a launch is in (its function's body, or the module), read
+        once; None for a function written on one line."""
+        block = launch.scope.body if launch.scope is not None else self.host.module
+        if not isinstance(block, (cst.IndentedBlock, cst.Module)):
+            return None
+        suite = self.suites.get(block)
+        if suite is None:
+            suite = self.suites[block] = _Suite(block)
+        return suite
 
     def bound(self, name: str, scope: Scope) -> list[cst.BaseExpression] | None:
         """The values the host code binds `name` to where `scope` reads it, None when it binds
@@ -1034,11 +1048,12 @@ def _header(statement: cst.BaseStatement) -> list[cst.CSTNode]:
 
 class _Suite:
     """A block of host code read once (a function's body, or the module), so that each launch
-    and name `asserted_values` asks about costs a lookup, not a walk of the block: the node
-    holding each node, and the nodes that bind each name (an assignment, `for`/`with` target,
-    walrus, `del`, import or nested definition naming it)."""
+    and name `asserted_values` and `_tests_reaching` ask about costs a lookup, not a walk of the
+    block: the node holding each node, and the nodes that bind each name (an assignment,
+    `for`/`with` target, walrus, `del`, import or nested definition naming it)."""
 
-    def __init__(self, root: cst.CSTNode) -> None:
+    def __init__(self, root: cst.IndentedBlock | cst.Module) -> None:
+        self.body: Sequence[cst.BaseStatement] = root.body
         self._parents: dict[cst.CSTNode, cst.CSTNode] = {}
         self._binders: dict[str, list[cst.CSTNode]] = {}
         self._holding: dict[str, set[cst.CSTNode]] = {}  # by name: the nodes holding a binder of it
@@ -1069,14 +1084,6 @@ class _Suite:
                     holding.add(current)
                     current = self._parents.get(current)
         return any(root in holding for root in roots)
-
-
-def _binds_anywhere(node: cst.CSTNode | list[cst.CSTNode], name: str) -> bool:
-    """Some assignment, `for`/`with` target, walrus, `del`, import or nested definition in
-    `node` binds `name` (`_names_bound`; a walk of the `if`s and statements around one launch,
-    where `_Suite` serves the questions asked of a whole block)."""
-    roots = node if isinstance(node, list) else [node]
-    return any(name in _names_bound(inner) for root in roots for inner in walk(root))
 
 
 def _names_bound(node: cst.CSTNode) -> set[str]:
