@@ -228,3 +228,13 @@ def updated_value(statement: cst.AugAssign) -> cst.BinaryOperation:
     statement's own target and value (no node of it is new but the operation)."""
     operator = _BINARY_OF_AUGMENTED[type(statement.operator)]()
     return cst.BinaryOperation(left=statement.target, operator=operator, right=statement.value)
+
+
+def written_items(value: cst.BaseExpression) -> list[cst.BaseExpression] | None:
+    """The items of a tuple, list or set written out (`(1, 2)`, `[1, 2]`, `{1, 2}`), none
+    starred; None for anything else."""
+    if not isinstance(value, (cst.Tuple, cst.List, cst.Set)) or not value.elements:
+        return None
+    if any(isinstance(element, cst.StarredElement) for element in value.elements):
+        return None
+    return [element.value for element in value.elements]

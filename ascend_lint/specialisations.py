@@ -65,6 +65,7 @@ from .nodes import (
     only_small_statement,
     suite_lines,
     walk,
+    written_items,
 )
 
 if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime import would be a circle
@@ -1027,11 +1028,9 @@ def _after(small: cst.BaseSmallStatement, name: str, asserted: _Asserted, suite:
             and test.left.value == name
             and len(test.comparisons) == 1
             and isinstance(test.comparisons[0].operator, cst.In)
-            and isinstance(items := test.comparisons[0].comparator, (cst.Set, cst.Tuple, cst.List))
-            and items.elements
-            and all(isinstance(e, cst.Element) for e in items.elements)
+            and (items := written_items(test.comparisons[0].comparator)) is not None
         ):
-            return small, [e.value for e in items.elements]
+            return small, items
         return asserted
     return None if suite.binds_anywhere([small], name) else asserted
 

@@ -336,7 +336,15 @@ from ascend_lint.host import (
     without_int_conversion,
 )
 from ascend_lint.imports import dotted_name, int_literal, str_literal
-from ascend_lint.nodes import child_nodes, never_falls_through, one_line, statements_of, suite_lines, walk
+from ascend_lint.nodes import (
+    child_nodes,
+    never_falls_through,
+    one_line,
+    statements_of,
+    suite_lines,
+    walk,
+    written_items,
+)
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import ModuleContext, Report, Rule
 
@@ -2758,7 +2766,7 @@ def _equality_guard(
     operator = test.comparisons[0].operator
     sides = (test.left, test.comparisons[0].comparator)
     if isinstance(operator, cst.In) if holds else isinstance(operator, cst.NotIn):
-        items = _written_items(sides[1])
+        items = written_items(sides[1])
         pairs = [] if items is None else [(sides[0], items)]
     elif isinstance(operator, cst.Equal) if holds else isinstance(operator, cst.NotEqual):
         pairs = [(sides[0], [sides[1]]), (sides[1], [sides[0]])]
@@ -2773,16 +2781,6 @@ def _equality_guard(
         ):
             return _Guard(cases=(bounded,))
     return None
-
-
-def _written_items(value: cst.BaseExpression) -> list[cst.BaseExpression] | None:
-    """The items of a tuple, list or set written out (`(1, 2)`, `[1, 2]`, `{1, 2}`), none
-    starred; None for anything else."""
-    if not isinstance(value, (cst.Tuple, cst.List, cst.Set)) or not value.elements:
-        return None
-    if any(isinstance(element, cst.StarredElement) for element in value.elements):
-        return None
-    return [element.value for element in value.elements]
 
 
 def _sized_side(test: cst.BaseExpression, grid_names: _GridNames, context: ModuleContext, scope: Scope) -> bool | None:
