@@ -31,6 +31,32 @@ def other_platform_launches(host: str) -> list[bool]:
 
 
 CASES = {
+    'a name the module compares with `"npu"` holding another backend\'s name': (
+        """
+        BACKEND = get_backend()
+        if BACKEND == "cuda":
+            k[(1,)](None, BT=64)
+
+        def f(x, mode):
+            if BACKEND != "npu":
+                return x
+            k[(1,)](x, BT=64)
+
+        def g(x, mode):
+            if BACKEND in ("cuda", "cpu"):
+                k[(1,)](x, BT=64)
+            if BACKEND not in ("cuda",):
+                k[(1,)](x, BT=64)
+            if "cpu" == BACKEND or mode == "fast":
+                k[(1,)](x, BT=64)
+            if mode == "cuda":
+                k[(1,)](x, BT=64)
+            device = x.device
+            if device == "cuda":
+                k[(1,)](x, BT=64)
+        """,
+        [True, False, True, False, False, False, False],
+    ),
     "the `else` of a device type listed with the NPU's, a `not in` holding, and types listed without it": (
         """
         def f(x, other):

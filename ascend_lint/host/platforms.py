@@ -23,7 +23,7 @@ from ..nodes import (
 )
 from .bindings import MAX_HOPS
 from .params import first_param, param_named
-from .records import Scope
+from .records import NameUse, Scope
 
 if TYPE_CHECKING:
     from .index import HostIndex
@@ -80,7 +80,8 @@ class OtherPlatformPaths:
     A test requires another platform when it holds (or fails) only there: `x.device.type ==
     "cuda"`, `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (any receiver
     named `...platform`), the failing of an NPU test (`IS_NPU`, `is_npu()`, `x.is_npu`,
-    `x.device.type == "npu"`), `not`, a conjunct of a holding `and` (both of a failing one),
+    `x.device.type == "npu"`), a name the module compares with `"npu"` too holding another
+    name (`BACKEND == "cuda"`: `_names_other_backend`), `not`, a conjunct of a holding `and` (both of a failing one),
     a disjunct of a failing `or` (both of a holding one), a name every value bound to which
     is such a test, a call of a predicate of the module every truthy return of which is on
     such a path, the same of a predicate or a flag the module imports from another module of
@@ -248,7 +249,7 @@ class OtherPlatformPaths:
         if isinstance(test, cst.Comparison):
             tested = _tested_for_none(test)
             if tested is None:
-                return self._compares_platform(test, holds)
+                return self._compares_platform(test, holds, scope)
             operand, says_set = tested
             return says_set == holds and self._set_only_elsewhere(operand, scope, hops)
         if _names_npu(test):
@@ -263,8 +264,37 @@ class OtherPlatformPaths:
             return self._flag_elsewhere(test, scope, hops)
         return False
 
-    def _compares_platform(self, test: cst.Comparison, holds: bool) -> bool:
-        return _compares_device_type(test, holds)
+    def _compares_platform(self, test: cst.Comparison, holds: bool, scope: Scope) -> bool:
+        return _compares_device_type(test, holds) or self._names_other_backend(test, holds, scope)
+
+    def _names_other_backend(self, test: cst.Comparison, holds: bool, scope: Scope) -> bool:
+        """`BACKEND == "cuda"` holding (`BACKEND in ("cuda", "cpu")`, `not in` failing) where
+        the module compares the same `BACKEND` with `"npu"` too: a name it keeps for the
+        platform (FlagGems' `if BACKEND == "npu": ...` then `if BACKEND == "cuda": ...`), so
+        any other name in it says the platform is not the NPU, as `BACKEND != "npu"` does."""
+        compared = _compared_with_literals(test)
+        if compared is None:
+            return False
+        name, literals, member = compared
+        return (
+            member == holds
+            and bool(literals)
+            and "npu" not in literals
+            and (name.value, self.host._binding_scope(name.value, scope)) in self._platform_names
+        )
+
+    @cached_property
+    def _platform_names(self) -> frozenset[tuple[str, Scope]]:
+        """The names host code compares with `"npu"` (`BACKEND != "npu"`, `"npu" == device`),
+        with the function binding each (`NameUse.owner`)."""
+        return frozenset(
+            (name, use.owner)
+            for name, uses in self.host.name_uses.items()
+            for use in uses
+            if (compared := _compared_with_literals(_comparison_of(use))) is not None
+            and compared[0] is use.name
+            and "npu" in compared[1]
+        )
 
     def _set_only_elsewhere(self, value: cst.BaseExpression, scope: Scope, hops: int) -> bool:
         """The value is not None only on another platform: a call of a helper of the module
@@ -511,7 +541,7 @@ class NpuPaths(OtherPlatformPaths):
             return holds
         return super().requires_other(test, holds, scope, hops)
 
-    def _compares_platform(self, test: cst.Comparison, holds: bool) -> bool:
+    def _compares_platform(self, test: cst.Comparison, holds: bool, scope: Scope) -> bool:
         return _compares_npu_type(test, holds)
 
     def _call_requires_other(self, call: cst.Call, holds: bool, scope: Scope, hops: int) -> bool:
@@ -603,6 +633,41 @@ def _compares_npu_type(test: cst.Comparison, holds: bool) -> bool:
     in_device_text = str_literal(left) == "npu" and _is_device_text(right)
     only_npu = _is_device_type(left) and bool(listed) and all(str_literal(each.value) == "npu" for each in listed)
     return (in_device_text or only_npu) and holds == isinstance(operator, cst.In)
+
+
+def _comparison_of(use: NameUse) -> cst.Comparison | None:
+    """The comparison a name is a side of (`x == ...`, `... != x`), if any."""
+    around = use.around
+    if around and isinstance(around[0], cst.Comparison):
+        return around[0]
+    if len(around) > 1 and isinstance(around[0], cst.ComparisonTarget) and isinstance(around[1], cst.Comparison):
+        return around[1]
+    return None
+
+
+def _compared_with_literals(test: cst.Comparison | None) -> tuple[cst.Name, frozenset[str], bool] | None:
+    """`x == "a"` / `"a" != x` / `x in ("a", "b")` / `x not in [...]`: the name, the string
+    literals, and whether the comparison holding says the name's value is one of them."""
+    if test is None or len(test.comparisons) != 1:
+        return None
+    operator, right = test.comparisons[0].operator, test.comparisons[0].comparator
+    name: cst.BaseExpression
+    if isinstance(operator, cst.In | cst.NotIn):
+        name = test.left
+        listed = right.elements if isinstance(right, cst.Tuple | cst.List | cst.Set) else ()
+        literals = [str_literal(element.value) for element in listed]
+    elif isinstance(operator, cst.Equal | cst.NotEqual):
+        name, literal = (test.left, right) if isinstance(test.left, cst.Name) else (right, test.left)
+        literals = [str_literal(literal)]
+    else:
+        return None
+    if not isinstance(name, cst.Name) or not literals or None in literals:
+        return None
+    return (
+        name,
+        frozenset(literal for literal in literals if literal is not None),
+        isinstance(operator, cst.Equal | cst.In),
+    )
 
 
 def _is_device_text(node: cst.BaseExpression) -> bool:
