@@ -70,7 +70,8 @@ a bounded value (also by a choice whose other arms are at least the size: `trito
 with `rows = 8 if n > 8 else triton.next_power_of_2(n)` is `n/rows`), and `a if c else b` when both arms are sizes,
 or when the bounded arm runs only where a size is at most a literal or a size or shape is
 zero or empty (`B = math.prod(dims) if dims else 1` with `dims = x.shape[:-2]`, `n if n else
-1`: a test of emptiness caps nothing, so `B` is the batch's size);
+1`, `n if n != 0 else 1`, `1 if n == 0 else n`, `n or 1`: a test of emptiness caps nothing, so
+`B` is the batch's size);
 
 ### What bounds a size
 `min(..., cap)` bounds it, and
@@ -206,7 +207,9 @@ chunks nothing, each trip launching the whole grid: `for i in range(0, n, 64): _
 k, i)` walking diagonal blocks, a scan `for chunk_id in range(NT):`, is still reported. Or
 under an `if` bounding the grid, or all but one of the sizes it multiplies, from above (`if
 NT * B * H > BUDGET:` chunked `else:` one launch, or an early `return` or `raise` on such a
-test, one its block always reaches (not `if strict: raise` inside it), or an `assert` of one before the launch in its function, `assert T * B * H <= 65535`,
+test, one its block always reaches (not `if strict: raise` inside it), or an `else:` exiting
+after such a test, or an `assert` of one before the launch in its function, `assert T * B * H
+<= 65535` (or `torch._check(...)` / `torch._assert(...)` of one),
 or a call there of a function of the module checking its parameter so before it can return
 (`_check_grid(NT * B * H)` of a `_check_grid(n)` doing `if n > 65535: raise ...` or `assert n
 <= 65535`: the test with the call's argument in place of the parameter),
@@ -215,7 +218,13 @@ not another arm nor an `if` it is not in, `if mode == "x": assert T <= 4096` bef
 for sizes the launching function takes as parameters, such an `if` around each of its calls in
 the module: `if grid_fits(B * H, T): expand(x, B * H, T)`, or around each call of a function
 making such a call from its own parameters, up to three calls up; a call of the launching
-function in a host `for` loop counts as one: a checked call and a chunked fallback), or
+function in a host `for` loop counts as one: a checked call and a chunked fallback); a size
+the launching function takes as a parameter is also bounded where every call of it in the
+module passes one that the caller orders from above or pins before the call, as a test in the
+launching function would (`if spatial_dim >= 65536: raise`, then `_launch(x, B, spatial_dim)`;
+an `assert`, an `if` around the call), or passes on a parameter of its own its callers bound
+so, up to three calls up; not a tensor passed whole, whose extent the caller tests (`if
+x.shape[1] > 65535: raise`, then `_launch(x)`), nor a test after the call, or
 passing one to a function that may (`if use_chunked(T, B, H):`, or `if use_seq:` with `use_seq
 = use_chunked(T)`; a function of the module may when it orders a value read from its
 parameters against a bounded one, `T * B * H > BUDGET`, caps one with `min` (`min(n, 4096)`;
@@ -298,9 +307,12 @@ of several (a `grid` name assigned, or a `def grid(meta):` written, in an `if` a
 - launches of a module that sets `TRITON_ALL_BLOCKS_PARALLEL` to `"1"` or
 `"true"` (`os.environ[...] = "1"`, `os.environ.setdefault(...)`, `os.environ.update(...)`, `os.putenv(...)`,
 `mock.patch.dict(os.environ, {...})`) at module level or in the launching function, or in a
-context manager of the module (`@contextlib.contextmanager`) before its `yield`, entered by a
-`with` around the launch or around every call of the launching function in the module (`with
-_all_blocks_parallel(): k[grid](...)`; one setting it only after its `yield` does not count);
+context manager of the module (`@contextlib.contextmanager`) before its `yield`, or in the
+`__enter__` of a class of the module, entered by a `with` around the launch, however deep (an
+`if`, a loop or another `with` between), or around every call of the launching function in the
+module (`with _all_blocks_parallel(): k[grid](...)`, `with AllBlocksParallel():`, also through
+a name bound once to it, `cm = AllBlocksParallel()`, then `with cm:`; one setting it only after
+its `yield`, or in `__exit__`, does not count);
 
 - launches that run only on another platform than Ascend
 (in an arm requiring `x.device.type == "cuda"`, `current_platform.is_cuda()` or `is_hip()`, after an
@@ -1138,8 +1150,71 @@ def checked(x, y, BT=64):
     NT = triton.cdiv(T, BT)
     assert NT * B * H <= 65535, "grid too large"; k[(NT, B * H)](x, y, BT=BT)
 """,
+        # a size the caller bounds before passing it, a `torch._check` of one, an `else:` exiting
+        """
+@triton.jit
+def k(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def _launch(x, B, spatial_dim, BT=64):
+    k[(spatial_dim, B)](x, spatial_dim, BT=BT)
+
+def forward(x):
+    B, spatial_dim = x.shape
+    if spatial_dim >= 65536:
+        raise ValueError("spatial_dim must fit one grid axis")
+    _launch(x, B, spatial_dim)
+
+def checked(x, BT=64):
+    B, T = x.shape
+    torch._check(T < 65536, lambda: "T too long")
+    k[(T, B)](x, T, BT=BT)
+
+def else_raises(x, BT=64):
+    B, T = x.shape
+    if T < 65536:
+        grid = (T, B)
+    else:
+        raise ValueError("T too long")
+    k[grid](x, T, BT=BT)
+""",
+        # a class of the module setting the switch in `__enter__`, entered by a `with` further up
+        """
+import os
+
+class AllBlocksParallel:
+    def __enter__(self):
+        self._previous = os.environ.get("TRITON_ALL_BLOCKS_PARALLEL")
+        os.environ["TRITON_ALL_BLOCKS_PARALLEL"] = "1"
+        return self
+
+    def __exit__(self, *exc):
+        os.environ.pop("TRITON_ALL_BLOCKS_PARALLEL", None)
+
+@triton.jit
+def k(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def run(x, BT=64):
+    B, T, H = x.shape
+    with AllBlocksParallel():
+        if x.is_contiguous():
+            k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
+""",
     )
     INVALID = (
+        # floors written `!= 0`, `== 0` failing or `or`: no cap, the rows are the batch's
+        """
+@triton.jit
+def k(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def run(x, BT=64):
+    n, T = x.shape
+    B = n if n != 0 else 1
+    k[(B, T)](x, T, BT=BT)  # expect
+    k[(n or 1, T)](x, T, BT=BT)  # expect
+""",
         # counts the module fixes, over the limit: refused at every launch, in a loop too; a count
         # of half the limit or more times any size
         """
@@ -2487,6 +2562,9 @@ def _size_guard(launch: Launch, grid: Grid, context: ModuleContext) -> _Guard:
     the launching one included."""
     grid_names = _GridNames.of([(launch.grid_node, launch.scope), (grid.written, grid.scope)], context)
     guard = _site_guard(launch, grid_names, context) | _shrinking_loops_guard(grid, grid_names, context)
+    passed_bounded = _callers_bound(launch.scope, grid_names, context)
+    if passed_bounded:
+        guard = guard | _Guard(cases=(BoundedSizes(passed_bounded),))
     whole = guard.whole or _callers_guarded(launch.scope, grid_names, context) or _helper_guarded(launch, context)
     return _WHOLE if whole else guard
 
@@ -2518,11 +2596,14 @@ def _shrinking_loops_guard(grid: Grid, names: _GridNames, context: ModuleContext
     return reduce(operator.or_, guards, _NOTHING)
 
 
-def _site_guard(site: CallSite, names: _GridNames, context: ModuleContext, in_caller: bool = False) -> _Guard:
+def _site_guard(
+    site: CallSite, names: _GridNames, context: ModuleContext, in_caller: bool = False, ordered: bool = False
+) -> _Guard:
     """What the tests around the call, the early exits before it in its function and the
     `assert`s there bound of the sizes `names` holds (in a caller, all of them or nothing: by
-    passing them to a function of the module that orders values, `if grid_fits(B, H, T):`)."""
-    read_for: _ReadFor = "predicates" if in_caller else "tests"
+    passing them to a function of the module that orders values, `if grid_fits(B, H, T):`;
+    `ordered`, only what they order or pin: `_callers_bound`)."""
+    read_for: _ReadFor = "orderings" if ordered else "predicates" if in_caller else "tests"
     # each test with whether it holds at the call; an early exit's fails after it
     tests = [(test, holds, read_for) for test, holds in site.arms]
     if site.scope is not None:
@@ -2531,7 +2612,7 @@ def _site_guard(site: CallSite, names: _GridNames, context: ModuleContext, in_ca
         for statement in before:
             if isinstance(statement, cst.Expr | cst.Assign) and isinstance(statement.value, cst.Call):
                 checks += context.host.checks_made(statement.value, site.scope)  # `_check_grid(NT * B * H)`
-        asserted: _ReadFor = "predicates" if in_caller else "orderings"
+        asserted: _ReadFor = "predicates" if in_caller and not ordered else "orderings"
         tests += [(test, holds, asserted if holds else read_for) for test, holds in checks]
     guards = (_guard(test, holds, names, context, site.scope, read) for test, holds, read in tests)
     return reduce(operator.or_, guards, _NOTHING)
@@ -2614,6 +2695,42 @@ def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleCon
         ):
             return False
     return True
+
+
+def _callers_bound(
+    function: Scope, grid_names: _GridNames, context: ModuleContext, up: int = _CALLERS_UP
+) -> frozenset[str]:
+    """The parameters of the launching function the grid reads that each call of it in the
+    module (at least one) passes a size bounded there: a value the caller orders from above or
+    pins before the call, as a test in the launching function would (`if spatial_dim >= 65536:
+    raise`, `assert n < 65536`, an `if` around the call; `_site_guard`, `ordered`), or passes on
+    from a parameter of its own that its callers bound so (`up` callers up). Only a size counts:
+    a tensor passed whole (`q`) is not bounded by a test of one of its extents."""
+    if function is None or up == 0:
+        return frozenset()
+    params = grid_names.behind & {param.name.value for param in all_params(function)}
+    sites = context.host.callers_of(function)
+    if not params or not sites:
+        return frozenset()
+    host = context.host
+    for site in sites:
+        passed = {name: value for name in params if (value := passed_for(site.call, function, name)) is not None}
+        sized = {name: value for name, value in passed.items() if host.axis_extents((value,), site.scope)[0]}
+        if not sized:
+            return frozenset()
+        names = _GridNames.of([(value, site.scope) for value in sized.values()], context)
+        guard = _site_guard(site, names, context, ordered=True)
+        upstream = _callers_bound(site.scope, names, context, up - 1)
+        if upstream:
+            guard = guard | _Guard(cases=(BoundedSizes(upstream),))
+        params = {
+            name
+            for name, value in sized.items()
+            if guard.whole or all(host.extent_within(value, site.scope, case) == () for case in guard.cases)
+        }
+        if not params:
+            return frozenset()
+    return frozenset(params)
 
 
 def _run_before(block: cst.BaseSuite, node: cst.CSTNode) -> Iterator[cst.CSTNode]:

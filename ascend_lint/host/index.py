@@ -1547,9 +1547,16 @@ class HostIndex(HostFacts):
         """What the environment variable is set to for `call` (written in `scope`) by `with cm():`
         statements of `scope` around it: `cm` a function of the module decorated
         `@contextlib.contextmanager` (`@contextmanager`) setting it before its `yield`
-        (`try: yield` then restoring it in `finally:` sets it for the `with` body only)."""
+        (`try: yield` then restoring it in `finally:` sets it for the `with` body only), or
+        `cm` a class of the module whose `__enter__` sets it (`with AllBlocksParallel():`, also
+        `as`, or through a name the function binds once to it, `with cm:`; one setting it only
+        in `__exit__` does not count)."""
         found: list[cst.BaseExpression] = []
+        settings = self.environment.get(variable, ())
         for entered in self._managers_around(scope).get(call, ()):
+            if isinstance(entered, cst.Name) and scope is not None and param_named(scope, entered.value) is None:
+                bound = self.bindings.get((entered.value, scope), [])  # `cm = AllBlocksParallel()`, then `with cm:`
+                entered = bound[0] if len(bound) == 1 else entered
             if not (isinstance(entered, cst.Call) and isinstance(entered.func, cst.Name)):
                 continue
             for manager in self.functions.get(entered.func.value, ()):
@@ -1559,11 +1566,11 @@ class HostIndex(HostFacts):
                     and _is_context_manager(manager)
                 ):
                     before = _before_yield(manager)
-                    found += [
-                        value
-                        for value, where in self.environment.get(variable, ())
-                        if where is manager and value in before
-                    ]
+                    found += [value for value, where in settings if where is manager and value in before]
+            for method in self.functions.get("__enter__", ()):
+                owner = self.class_of.get(method)
+                if owner is not None and owner.name.value == entered.func.value and self.enclosing.get(method) is None:
+                    found += [value for value, where in settings if where is method]
         return found
 
     def _managers_around(self, scope: Scope) -> dict[cst.Call, tuple[cst.BaseExpression, ...]]:
@@ -1952,6 +1959,15 @@ class HostIndex(HostFacts):
             self._unreached, self._bounded = frozenset(), BoundedSizes()
         return [None if extent is None else inside for extent, inside in zip(extents, within, strict=True)]
 
+    def extent_within(self, value: cst.BaseExpression, scope: Scope, bounded: BoundedSizes) -> tuple[str, ...] | None:
+        """`axis_extents` of one value where a test bounds `bounded` (as `grid_extents` reads
+        them): `()` for `spatial_dim` after `if spatial_dim >= 65536: raise`."""
+        outer, self._bounded = self._bounded, bounded
+        try:
+            return self._extent(value, scope, 0)
+        finally:
+            self._bounded = outer
+
     def _budgets_cancelled(
         self, axes: tuple[cst.BaseExpression, ...], extents: list[tuple[str, ...] | None], scope: Scope
     ) -> list[tuple[str, ...] | None]:
@@ -2093,7 +2109,9 @@ class HostIndex(HostFacts):
         if isinstance(value, cst.Call):
             return self._call_extent(value, scope, hops)
         if isinstance(value, cst.IfExp):
-            return self._either_extent(value, scope, hops)
+            return self._either_extent(value.test, (value.body, value.orelse), value, scope, hops)
+        if isinstance(value, cst.BooleanOperation) and isinstance(value.operator, cst.Or):  # `n or 1`: `n if n else 1`
+            return self._either_extent(value.left, (value.left, value.right), value, scope, hops)
         if self.core_count(value, scope) is not None:
             return ()
         return None
@@ -2688,27 +2706,36 @@ class HostIndex(HostFacts):
         rebound = self.written_order(scope).names_rebound_between(binder, name)
         return value if rebound is not None and not rebound & names_read(value) else None
 
-    def _either_extent(self, value: cst.IfExp, scope: Scope, hops: int) -> tuple[str, ...] | None:
-        """`a if c else b`: sized when both arms are, as a name bound to them is (`one_extent`:
-        the longer product when the test picks a variant, `B * T * H if flat else B * T`, else
-        one size unless both are the same product); bounded when both are; unknown when only
-        one is (the test may cap it: `n if n < cap else cap`), but the sized one's when its arm
-        runs only where the test says no more than that something is above a literal or not
-        empty (`_floor_only`: a floor caps nothing)."""
-        arms = [self._extent(arm, scope, hops) for arm in (value.body, value.orelse)]
+    def _either_extent(
+        self,
+        test: cst.BaseExpression,
+        values: tuple[cst.BaseExpression, cst.BaseExpression],
+        value: cst.BaseExpression,
+        scope: Scope,
+        hops: int,
+    ) -> tuple[str, ...] | None:
+        """`a if c else b` (`value`, its `test` and arms `values`; `a or b` is `a if a else b`):
+        sized when both arms are, as a name bound to them is (`one_extent`: the longer product
+        when the test picks a variant, `B * T * H if flat else B * T`, else one size unless both
+        are the same product); bounded when both are; unknown when only one is (the test may cap
+        it: `n if n < cap else cap`), but the sized one's when its arm runs only where the test
+        says no more than that something is above or unequal to a literal or not empty
+        (`_floor_only`: a floor caps nothing: `n if n != 0 else 1`, `n or 1`)."""
+        arms = [self._extent(arm, scope, hops) for arm in values]
         if None in arms:
             return None
         if all(arms):
-            variants = () if self._exact or not self._picks_variant(value.test, scope) else arms
+            variants = () if self._exact or not self._picks_variant(test, scope) else arms
             return one_extent(flat_code(value), arms, [arm for arm in variants if arm is not None])
         sized = 0 if arms[0] else 1 if arms[1] else None
-        if sized is not None and self._floor_only(value.test, sized == 0, scope, hops):
+        if sized is not None and self._floor_only(test, sized == 0, scope, hops):
             return arms[sized]
         return None if any(arms) else ()
 
     def _floor_only(self, test: cst.BaseExpression, holds: bool, scope: Scope, hops: int) -> bool:
         """Whether all the test says where it `holds` (or fails) is that something is above an
-        int literal (`n > 1` holding, `n < 16` failing: `_above_a_literal`) or that a size or a
+        int literal (`n > 1` holding, `n < 16` failing: `_above_a_literal`), or unequal to one
+        (`n != 0` holding, `n == 0` failing: `_unequal_to_a_literal`), or that a size or a
         shape is not zero or not empty (`n` holding for a size `n`, `dims` for `dims =
         x.shape[:-2]`, also written `x.shape[:-2]`; `not n` failing): a floor, no cap on
         anything. Not a truth test of anything else: a flag may hold an ordering (`small = n <
@@ -2716,7 +2743,7 @@ class HostIndex(HostFacts):
         while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             test, holds = test.expression, not holds
         if isinstance(test, cst.Comparison):
-            return _above_a_literal(test, holds)
+            return _above_a_literal(test, holds) or _unequal_to_a_literal(test, holds)
         if not holds or isinstance(test, cst.BooleanOperation):
             return False
         if is_shape(test) or (isinstance(test, cst.Name) and self._named_shape(test, scope) is not None):
@@ -3087,17 +3114,33 @@ def _imported_host(module: ImportedModule) -> HostIndex | None:
     return _IMPORTED_HOSTS[module]
 
 
+_TORCH_CHECKS = ("torch._check", "torch._assert")  # raise unless their first argument holds, as `assert` does
+
+
 def checks_in(
     statements: Sequence[cst.CSTNode], exits: Callable[[cst.BaseSuite], bool]
 ) -> list[tuple[cst.BaseExpression, bool]]:
     """The tests the statements (`statements_of` some lines) check, each with whether it holds
-    past them: an `if` whose body `exits` (its test fails past it), an `assert` (its test holds)."""
+    past them: an `if` whose body `exits` (its test fails past it) or, the body not, whose `else`
+    does (it holds), an `assert` or a call of `torch._check` / `torch._assert` (its test holds:
+    `torch._check(n < 65536, lambda: "...")`)."""
     found: list[tuple[cst.BaseExpression, bool]] = []
     for statement in statements:
         if isinstance(statement, cst.If) and exits(statement.body):
             found.append((statement.test, False))
-        elif isinstance(statement, cst.Assert):
+        elif isinstance(statement, cst.Assert) or (
+            isinstance(statement, cst.If) and isinstance(statement.orelse, cst.Else) and exits(statement.orelse.body)
+        ):
             found.append((statement.test, True))
+        elif (
+            isinstance(statement, cst.Expr)
+            and isinstance(statement.value, cst.Call)
+            and dotted_name(statement.value.func) in _TORCH_CHECKS
+            and statement.value.args
+            and statement.value.args[0].keyword is None
+            and not statement.value.args[0].star
+        ):
+            found.append((statement.value.args[0].value, True))
     return found
 
 
@@ -3119,6 +3162,16 @@ def _above_a_literal(test: cst.Comparison, holds: bool) -> bool:
     else:
         return False
     return int_literal(lesser) is not None
+
+
+def _unequal_to_a_literal(test: cst.Comparison, holds: bool) -> bool:
+    """Whether all a comparison says where it `holds` (or fails) is that something is not an int
+    literal (`n != 0` holding, `n == 0` failing): no cap on it."""
+    if len(test.comparisons) != 1:
+        return False
+    operator, right = test.comparisons[0].operator, test.comparisons[0].comparator
+    unequal = isinstance(operator, cst.NotEqual) if holds else isinstance(operator, cst.Equal)
+    return unequal and (int_literal(test.left) is not None or int_literal(right) is not None)
 
 
 def _is_test(value: cst.BaseExpression) -> bool:

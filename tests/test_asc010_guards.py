@@ -1,0 +1,289 @@
+"""ASC010 reads the guards, floors and switches host code writes around a launch: a bound tested
+in a caller before it calls the launching function, `torch._check`, an `if` whose `else` exits,
+floors written `n != 0` / `n == 0` / `n or 1` (no cap), and a class-based context manager setting
+`TRITON_ALL_BLOCKS_PARALLEL` in `__enter__`. Each snippet marks the lines that must be reported
+with `# flagged`; every other launch must stay silent."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+HEADER = textwrap.dedent(
+    """
+    import contextlib
+    import os
+
+    import torch
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def k(x, T, BT: tl.constexpr):
+        tl.store(x + tl.program_id(1) * T + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+    """
+)
+
+CALLERS = """
+def _guarded(x, B, n, BT=64):
+    k[(n, B)](x, n, BT=BT)  # bounded by the caller's early exit
+
+def spatial(x):
+    B, spatial_dim = x.shape
+    if spatial_dim >= 65536:
+        raise ValueError("spatial_dim must fit one grid axis")
+    _guarded(x, B, spatial_dim)
+
+def _asserted(x, B, n, BT=64):
+    k[(triton.cdiv(n, BT), B)](x, n, BT=BT)
+
+def asserted(x):
+    B, n = x.shape
+    assert n < 65536
+    _asserted(x, B, n)
+
+def _in_arm(x, B, n, BT=64):
+    k[(n, B)](x, n, BT=BT)
+
+def in_arm(x):
+    B, n = x.shape
+    if n <= 65535:
+        _in_arm(x, B, n)
+    else:
+        run_chunked(x)
+
+def _product(x, BH, T, BT=64):
+    k[(T, BH)](x, T, BT=BT)
+
+def product(x):
+    B, T, H = x.shape
+    if B * H > 4096:
+        raise ValueError
+    _product(x, B * H, T)
+
+def _chain(x, B, n, BT=64):
+    k[(n, B)](x, n, BT=BT)  # two callers up
+
+def _middle(x, B, n):
+    _chain(x, B, n)
+
+def chain(x):
+    B, n = x.shape
+    if n > 65535:
+        return None
+    _middle(x, B, n)
+
+def _one_unguarded(x, B, n, BT=64):
+    k[(n, B)](x, n, BT=BT)  # flagged: one caller does not test
+
+def tested(x):
+    B, n = x.shape
+    if n > 65535:
+        raise ValueError
+    _one_unguarded(x, B, n)
+
+def untested(x):
+    B, n = x.shape
+    _one_unguarded(x, B, n)
+
+def _whole_tensor(x, BT=64):
+    B, n = x.shape
+    k[(n, B)](x, n, BT=BT)  # flagged: the caller passes the tensor, not the size
+
+def whole_tensor(x):
+    if x.shape[1] > 65535:
+        raise ValueError
+    _whole_tensor(x)
+
+def _after(x, B, n, BT=64):
+    k[(n, B)](x, n, BT=BT)  # flagged: tested after the call
+
+def after(x):
+    B, n = x.shape
+    _after(x, B, n)
+    if n > 65535:
+        raise ValueError
+
+def _floored(x, B, n, BT=64):
+    k[(n, B)](x, n, BT=BT)  # flagged: a lower bound
+
+def floored(x):
+    B, n = x.shape
+    if n < 16:
+        raise ValueError
+    _floored(x, B, n)
+
+def _one_of_three(x, B, H, T, BT=64):
+    k[(T, B * H)](x, T, BT=BT)  # flagged: `B * H` still grows
+
+def one_of_three(x):
+    B, T, H = x.shape
+    if T > 4096:
+        raise ValueError
+    _one_of_three(x, B, H, T)
+
+def _against_a_size(x, B, n, BT=64):
+    k[(n, B)](x, n, BT=BT)  # flagged: ordered against another runtime size
+
+def against_a_size(x, y):
+    B, n = x.shape
+    if n > y.shape[0]:
+        raise ValueError
+    _against_a_size(x, B, n)
+"""
+
+CHECKS = """
+def checked(x, BT=64):
+    B, T = x.shape
+    torch._check(T < 65536, lambda: "T too long")
+    k[(T, B)](x, T, BT=BT)
+
+def checked_product(x, BT=64):
+    B, T, H = x.shape
+    torch._check(triton.cdiv(T, BT) * B * H <= 65535)
+    k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
+
+def else_raises(x, BT=64):
+    B, T = x.shape
+    if T < 65536:
+        grid = (T, B)
+    else:
+        raise ValueError("T too long")
+    k[grid](x, T, BT=BT)
+
+def checked_low(x, BT=64):
+    B, T = x.shape
+    torch._check(T > 0)
+    k[(T, B)](x, T, BT=BT)  # flagged: a lower bound
+
+def else_returns_low(x, BT=64):
+    B, T = x.shape
+    if T > 16:
+        pass
+    else:
+        return None
+    k[(T, B)](x, T, BT=BT)  # flagged: a lower bound
+"""
+
+FLOORS = """
+def not_zero(x, BT=64):
+    n, T = x.shape
+    B = n if n != 0 else 1
+    k[(B, T)](x, T, BT=BT)  # flagged
+
+def zero_fails(x, BT=64):
+    n, T = x.shape
+    B = 1 if n == 0 else n
+    k[(B, T)](x, T, BT=BT)  # flagged
+
+def rows_or_one(x, BT=64):
+    n, T = x.shape
+    k[(n or 1, T)](x, T, BT=BT)  # flagged
+
+def leading(x, BT=64):
+    dims = x.shape[:-1]
+    B = math.prod(dims) if len(dims) != 0 else 1
+    k[(B, x.shape[-1])](x, x.shape[-1], BT=BT)  # flagged
+
+def pinned(x, BT=64):
+    n, T = x.shape
+    B = n if n == 24 else 1  # `n` is 24 where its arm runs: one size left
+    k[(B, T)](x, T, BT=BT)
+
+def capped(x, BT=64):
+    n, T = x.shape
+    B = n if n < 4096 else 4096
+    k[(B, T)](x, T, BT=BT)
+
+def bounded_or(x, cap, BT=64):
+    n, T = x.shape
+    k[(4096 or n, T)](x, T, BT=BT)
+"""
+
+MANAGERS = """
+class AllBlocksParallel:
+    def __enter__(self):
+        self._previous = os.environ.get("TRITON_ALL_BLOCKS_PARALLEL")
+        os.environ["TRITON_ALL_BLOCKS_PARALLEL"] = "1"
+        return self
+
+    def __exit__(self, *exc):
+        os.environ.pop("TRITON_ALL_BLOCKS_PARALLEL", None)
+        return False
+
+class LiftedOnExit:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        os.environ["TRITON_ALL_BLOCKS_PARALLEL"] = "1"
+        return False
+
+@contextlib.contextmanager
+def _lifted():
+    os.environ["TRITON_ALL_BLOCKS_PARALLEL"] = "1"
+    yield
+
+def entered(x, BT=64):
+    B, T, H = x.shape
+    with AllBlocksParallel():
+        k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
+
+def entered_as(x, BT=64):
+    B, T, H = x.shape
+    with AllBlocksParallel() as lifted:
+        if x.is_contiguous():
+            k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
+
+def entered_by_name(x, BT=64):
+    B, T, H = x.shape
+    manager = AllBlocksParallel()
+    with manager:
+        k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
+
+def nested_deeper(x, BT=64):
+    B, T, H = x.shape
+    with _lifted():
+        with torch.no_grad():
+            for _ in range(2):
+                k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
+
+def _launch(x, BT=64):
+    B, T, H = x.shape
+    k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)
+
+def forward(x):
+    with AllBlocksParallel():
+        if x.numel():
+            _launch(x)
+
+def on_exit(x, BT=64):
+    B, T, H = x.shape
+    with LiftedOnExit():
+        k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)  # flagged: set only when the block ends
+
+def after_the_block(x, BT=64):
+    B, T, H = x.shape
+    with AllBlocksParallel():
+        pass
+    k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)  # flagged: outside the block
+"""
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param(CALLERS, id="bounds-tested-in-callers"),
+        pytest.param(CHECKS, id="torch-check-and-else-exits"),
+        pytest.param(FLOORS, id="floors-cap-nothing"),
+        pytest.param(MANAGERS, id="class-context-managers"),
+    ],
+)
+def test_asc010_reads_guards_floors_and_switches_as_host_code_writes_them(lint, body: str) -> None:
+    source = HEADER + "import math\n" + body
+    expected = [row for row, line in enumerate(source.splitlines(), 1) if "# flagged" in line]
+    found = sorted(f.location.row for f in lint(source, select=["ASC010"]))
+    assert found == expected, "\n".join(
+        f"{row}: {source.splitlines()[row - 1]}" for row in sorted(set(found) ^ set(expected))
+    )
