@@ -19,7 +19,13 @@ earlier ones):
   S, D = o.shape`) that an `assert D in {64, 128}` before the launch (on its path, with no
   binding of the name between) restricts gives one set per asserted literal; of these values
   of a name, only those an `if` around the launch (or one before it whose arm leaves) testing
-  the name lets through count (`_may_reach`: `if D <= 64:` around it rules out 128);
+  the name lets through count (`_may_reach`: `if D <= 64:` around it rules out 128, and `if D <=
+  _MAX_D:` with a module constant `_MAX_D = 64` too); the values of the names a launch passes
+  bare go together only as the launching function binds them (`_consistent`): `BM = 256 if D
+  <= 64 else 16`, or `if D <= 64: BM = 256` / `elif` / `else`, gives 256 only with the `D`s its
+  test lets through, and names bound in one arm (or by conditional expressions with one test)
+  go together; a test the linter cannot decide (`if check_shared_mem():`, a device's choice)
+  lets both arms through;
 - each `triton.Config({...})` (or `triton.Config(dict(BT=64))`, or a name holding one such
   table that nothing changes: `triton.Config(_BIG)`, also one by one from a literal list of
   them, `[triton.Config(c) for c in (_SMALL, _BIG)]`, or from a name bound to such a list that
@@ -50,7 +56,7 @@ from __future__ import annotations
 import itertools
 import operator
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -61,6 +67,7 @@ from .imports import ImportMap, dotted_name, number_literal, root_name, statemen
 from .nodes import (
     arms_around,
     child_nodes,
+    flat_code,
     never_falls_through,
     only_small_statement,
     suite_lines,
@@ -630,6 +637,7 @@ def _launches(
             name: (argument.value, argument.scope) for name, argument in arguments.items() if argument is not None
         }
         choices: dict[str, list[tuple[Value, Arm | None]]] = {}
+        outer = names.lookup(launch.scope)
         for name, (value, scope) in passed.items():
             alternatives: list[tuple[Value, Arm | None]] = [(known, None) for known in names.alternatives(value, scope)]
             if not alternatives and isinstance(value, cst.Name) and scope is launch.scope:
@@ -641,7 +649,9 @@ def _launches(
             if isinstance(value, cst.Name) and scope is launch.scope and alternatives:
                 tests = _tests_reaching(value.value, launch, names)
                 alternatives = [
-                    (known, arm) for known, arm in alternatives if _may_reach(known, value.value, tests, names.imports)
+                    (known, arm)
+                    for known, arm in alternatives
+                    if _may_reach(_holding(value.value, known, outer), tests, names.imports)
                 ]
             if alternatives:
                 choices[name] = alternatives
@@ -650,7 +660,7 @@ def _launches(
             arms = {name: arm for name, (_, arm) in zip(choices, combination, strict=True) if arm is not None}
             if any(_apart(a.tests, b.tests) for a, b in itertools.combinations(arms.values(), 2)):
                 continue  # values of arms that never run together
-            if not _consistent(values, passed, launch, names):
+            if not _consistent(values, passed, launch, names, arms):
                 continue  # `BLOCK_M=256 if D <= 64 else 16, D_HEAD=D`: not 256 with D 128
             if values not in seen:
                 seen.append(values)
@@ -662,11 +672,16 @@ def _consistent(
     passed: Mapping[str, tuple[cst.BaseExpression, Scope]],
     launch: Launch,
     names: _HostNames,
+    arms: Arms,
 ) -> bool:
     """Whether the values of a launch's arguments may go together: a name passed bare for two
-    parameters has one value, and an argument computed from names the launch passes bare
+    parameters has one value; an argument computed from names the launch passes bare
     (`BLOCK_M=256 if D <= 64 else 16` beside `D_HEAD=D`) has, with their values, the value it
-    is given, or none known."""
+    is given, or none known; and so do the names passed bare that the launching function binds
+    so (`BLOCK_M = 256 if D <= 64 else 16`), or under `if` tests (`_bound_to`): each value
+    needs an assignment those values let through, and the assignments of all of them must be
+    able to run together (`if check_shared_mem(): BM, BD = 256, 64` / `else: BM, BD = 16, 256`
+    never passes 256 with 256; `elif` chains too)."""
     held: dict[str, Value] = {}
     for name, (argument, scope) in passed.items():
         bare = isinstance(argument, cst.Name) and scope is launch.scope and name in values
@@ -679,15 +694,108 @@ def _consistent(
     def lookup(name: str) -> Value | None:
         return held[name] if name in held else outer(name)
 
+    paths: list[list[_Path]] = []
     for name, (argument, scope) in passed.items():
-        if name not in values or isinstance(argument, cst.Name) or scope is not launch.scope:
+        if name not in values or scope is not launch.scope:
+            continue
+        if isinstance(argument, cst.Name):
+            found = _bound_to(argument.value, values[name], arms.get(name), launch, names, lookup, held)
+            if found is not None and not found:
+                return False  # `if D <= 64: BLOCK_M = 256`, passed with `D` 128
+            if found is not None:
+                paths.append(found)
             continue
         if not any(isinstance(node, cst.Name) and node.value in held for node in walk(argument)):
             continue
         value = evaluate(argument, lookup, names.imports)
         if value is not None and value != values[name]:
             return False
-    return True
+    combinations = itertools.islice(itertools.product(*paths), _MAX_BINDINGS)
+    return any(all(not _keyed_apart(a, b) for a, b in itertools.combinations(c, 2)) for c in combinations)
+
+
+_Path = dict[str, bool]  # the tests an assignment runs under, by their code, with whether each holds
+
+
+def _keyed_apart(path: _Path, other: _Path) -> bool:
+    """Some test holds on one path and fails on the other (`_apart`, by the tests' code)."""
+    return any(path.get(test, holds) != holds for test, holds in other.items())
+
+
+def _bound_to(
+    name: str,
+    value: Value,
+    arm: Arm | None,
+    launch: Launch,
+    names: _HostNames,
+    lookup: Lookup,
+    held: Mapping[str, Value],
+) -> list[_Path] | None:
+    """The paths on which the launching function binds `name` to `value` where the names the
+    launch passes bare have the values `held` gives them: through its assignments (the `arm`
+    it was read from, if any), not in an arm the launch is not in, and the arms of their
+    conditional expressions, whose `if` tests (`arms_around`, `_may_reach`) those values do
+    not reject and whose value they do not make another (`256 if D <= 64 else 16` is 16 with
+    `D` 128); each path with the tests it runs under (those reading no name bound again at or
+    after the outermost `if` around the assignment: the value tested is the one then). None
+    (any path) when another statement binds the name (a `for` target, a nested function), or
+    a name the tests or value read that `held` gives is bound again so (its value at the
+    launch may not be the one tested)."""
+    suite = names.suite_of(launch)
+    bound = names.host.bindings.get((name, launch.scope), [])
+    if suite is None or not bound:
+        return None
+    statements = [(expression, names.host.binders.get(expression)) for expression in bound]
+    binders = {statement for _, statement in statements}
+    if not set(suite.binders(name)) <= binders:
+        return None  # bound otherwise too: `for BLOCK in ...`
+    if arm is not None:
+        if arm.statement not in binders:
+            return None  # asserted, or bound where a caller is
+        statements = [(expression, statement) for expression, statement in statements if statement is arm.statement]
+    found: list[_Path] = []
+    for expression, statement in statements:
+        if statement is None:
+            return None
+        blocks = names.host.bound_under.get(expression, ())
+        around = arms_around(statement, blocks)
+        if _apart(around, launch.arms):
+            continue  # never reaches the launch
+        positions = [suite.position(node) for node in (statement, *(b for b in blocks if isinstance(b, cst.If)))]
+        known = [position for position in positions if position is not None]
+        if len(known) != len(positions):
+            return None
+        first = min(known)
+
+        def rebound(test: cst.CSTNode, among: Collection[str], first: int = first) -> bool:
+            """A name of `among` the test reads is bound at or after `first`."""
+            read = {n.value for n in walk(test) if type(n) is cst.Name and n.value in among}
+            positions = [suite.position(binder) for read_name in read for binder in suite.binders(read_name)]
+            return any(position is None or position >= first for position in positions)
+
+        if rebound(expression, held.keys()) or any(rebound(test, held.keys()) for test, _ in around):
+            return None  # `if D <= 64: BLOCK_M = 256; D = 128`: not the `D` the launch passes
+        for leaf, chosen in _arms_of(expression):
+            tests = around + chosen
+            if not _may_reach(lookup, tests, names.imports):
+                continue
+            result = evaluate(leaf, lookup, names.imports)
+            if result is None or result == value:
+                everything = suite.names_bound()
+                found.append({flat_code(t): holds for t, holds in tests if not rebound(t, everything)})
+    return found
+
+
+def _arms_of(expression: cst.BaseExpression) -> list[tuple[cst.BaseExpression, Tests]]:
+    """The values a conditional expression may take, each with the tests deciding it: `a if t
+    else b if u else c` is `a` (t holds), `b` (t fails, u holds) and `c`; an expression of
+    another kind is itself."""
+    if not isinstance(expression, cst.IfExp):
+        return [(expression, [])]
+    return [
+        *((leaf, [(expression.test, True), *tests]) for leaf, tests in _arms_of(expression.body)),
+        *((leaf, [(expression.test, False), *tests]) for leaf, tests in _arms_of(expression.orelse)),
+    ]
 
 
 def _tests_reaching(name: str, launch: Launch, names: _HostNames) -> Tests:
@@ -708,14 +816,16 @@ def _tests_reaching(name: str, launch: Launch, names: _HostNames) -> Tests:
     ]
 
 
-def _may_reach(value: Value, name: str, tests: Tests, imports: ImportMap) -> bool:
-    """Whether the launch may run with `name` holding `value`: none of the tests deciding it
-    (`_tests_reaching`) goes against it with that value (`if D <= 64:` around a launch passing
-    `D` rules out 128 there, its `else` rules out 64)."""
+def _holding(name: str, value: Value, outer: Lookup) -> Lookup:
+    """`outer`'s values, with `name` holding `value`."""
+    return lambda read: value if read == name else outer(read)
 
-    def lookup(read: str) -> Value | None:
-        return value if read == name else None
 
+def _may_reach(lookup: Lookup, tests: Tests, imports: ImportMap) -> bool:
+    """Whether code under `tests` may run with the names holding the values `lookup` gives:
+    none of the tests goes against them (`if D <= 64:` around a launch passing `D` rules out
+    128 there, its `else` rules out 64; `if D <= _MAX_D:` with the module's `_MAX_D = 64`
+    too)."""
     for test, holds in tests:
         outcome = _test_outcome(test, lookup, imports)
         if outcome is not None and outcome != holds:
@@ -1056,7 +1166,9 @@ class _Suite:
         self._parents: dict[cst.CSTNode, cst.CSTNode] = {}
         self._binders: dict[str, list[cst.CSTNode]] = {}
         self._holding: dict[str, set[cst.CSTNode]] = {}  # by name: the nodes holding a binder of it
+        self._positions: dict[cst.CSTNode, int] = {}  # in source order
         for node in walk(root):
+            self._positions[node] = len(self._positions)
             for child in child_nodes(node):
                 self._parents.setdefault(child, node)
             for bound in _names_bound(node):
@@ -1070,6 +1182,19 @@ class _Suite:
                 return True
             current = self._parents.get(current)
         return False
+
+    def position(self, node: cst.CSTNode) -> int | None:
+        """Where `node` is in the block, in source order (an enclosing node before those in it);
+        None for a node elsewhere."""
+        return self._positions.get(node)
+
+    def binders(self, name: str) -> Sequence[cst.CSTNode]:
+        """The nodes binding `name` in the block (`_names_bound`)."""
+        return self._binders.get(name, ())
+
+    def names_bound(self) -> Collection[str]:
+        """The names something in the block binds."""
+        return self._binders.keys()
 
     def binds_anywhere(self, roots: Sequence[cst.CSTNode], name: str) -> bool:
         """Some assignment, `for`/`with` target, walrus, `del`, import or nested definition in

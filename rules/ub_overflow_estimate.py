@@ -86,10 +86,16 @@ otherwise, `B, H, S, D = o.shape`, that an `assert D in {16, 32, 64, 128}` of li
 the launch restricts gives one configuration per literal, when the assert is on the launch's
 path, not inside an `if` before it, and nothing binds the name between; of the values such a
 name, an asserted one or one an `if`/`else` binds to literals, may hold, only those reaching the
-launch count: an `if` around it testing the name against literals (`if D <= 64:` keeps 16, 32 and
-64 of `assert D in {16, 32, 64, 128, 256}`, its `else` the others; `==`, `!=`, `in`, `not`,
-`and` too), or one before it whose arm leaves (`if D > 64: return`), rules out the values it
-rejects); `triton.heuristics` entries (lambdas
+launch count: an `if` around it testing the name against literals or module constants (`if D
+<= 64:` keeps 16, 32 and 64 of `assert D in {16, 32, 64, 128, 256}`, its `else` the others; `if
+D <= _MAX_D:` after `_MAX_D = 64` alike; `==`, `!=`, `in`, `not`, `and` too), or one before it
+whose arm leaves (`if D > 64: return`), rules out the values it rejects; a block size chosen by a
+test of another name the launch passes goes only with the values of it that test lets through
+(`BM = 256 if D <= 64 else 16`, or `if D <= 64: BM = 256` with its `elif`s and `else`, beside
+`D=D`: 256 only with D 64), and names bound in one arm go together (`if check_shared_mem():
+BM, BD = 256, 64` / `else: BM, BD = 16, 256` never passes 256 with 256), unless the function
+binds a name the test reads again after it; a capability test of an `if` statement (`if
+check_shared_mem():`) leaves both arms, each a configuration); `triton.heuristics` entries (lambdas
 or functions of the module) with literal results, constexpr parameter defaults, module-level constants and the names the kernel
 body binds as constexprs (`BLOCK: tl.constexpr = 65536`, as inductor writes them).
 
@@ -485,6 +491,36 @@ def k(x, y, n, BLOCK: tl.constexpr):
     b = tl.load(x + o, mask=o < n, other=0.0).to(tl.float32)
     tl.store(y + o, b * 2.0, mask=o < n)
 """,
+        # a block size chosen by a test of another launch argument goes with the values it lets
+        # through: 256 only with D 64 (64 KiB), and the two names bound in one arm go together
+        """
+@triton.jit
+def k(x, y, T, D: tl.constexpr, BM: tl.constexpr):
+    p = tl.make_block_ptr(x, (T, D), (D, 1), (tl.program_id(0) * BM, 0), (BM, D), (1, 0))
+    b = tl.load(p, boundary_check=(0, 1)).to(tl.float32)
+    q = tl.make_block_ptr(y, (T, D), (D, 1), (tl.program_id(0) * BM, 0), (BM, D), (1, 0))
+    tl.store(q, (tl.exp(b) * b).to(q.dtype.element_ty), boundary_check=(0, 1))
+
+_MAX_D = 64
+
+def launch(x, y):
+    B, T, D = x.shape
+    assert D in {64, 128, 256}
+    if D <= _MAX_D:
+        BM = 256
+    elif D <= 128:
+        BM = 64
+    else:
+        BM = 16
+    k[(triton.cdiv(T, BM),)](x, y, T, D=D, BM=BM)
+
+def launch_pair(x, y, T):
+    if check_shared_mem():
+        BM, BD = 256, 64
+    else:
+        BM, BD = 16, 256
+    k[(triton.cdiv(T, BM),)](x, y, T, D=BD, BM=BM)
+""",
     )
     INVALID = (
         # the tile size passed by position after a splat of the strides: the last parameter
@@ -869,6 +905,25 @@ def k_module(x, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     b_x = tl.load(x + offs, mask=offs < n).to(tl.float32)
     tl.store(x + offs, b_x * 2.0, mask=offs < n)
+""",
+        # a capability test decides nothing the linter knows: either arm may run, and 512 rows
+        # of D 64 in fp32, twice, need 256 KiB
+        """
+@triton.jit
+def k(x, y, T, D: tl.constexpr, BM: tl.constexpr):
+    p = tl.make_block_ptr(x, (T, D), (D, 1), (tl.program_id(0) * BM, 0), (BM, D), (1, 0))
+    b = tl.load(p, boundary_check=(0, 1)).to(tl.float32)
+    q = tl.make_block_ptr(y, (T, D), (D, 1), (tl.program_id(0) * BM, 0), (BM, D), (1, 0))
+    tl.store(q, (tl.exp(b) * b).to(q.dtype.element_ty), boundary_check=(0, 1))
+
+def launch(x, y):
+    B, T, D = x.shape
+    assert D in {32, 64}
+    if check_shared_mem():
+        BM = 512
+    else:
+        BM = 16
+    k[(triton.cdiv(T, BM),)](x, y, T, D=D, BM=BM)  # expect
 """,
     )
 
