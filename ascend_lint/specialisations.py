@@ -24,7 +24,8 @@ earlier ones):
   bare go together only as the launching function binds them (`_consistent`): `BM = 256 if D
   <= 64 else 16`, or `if D <= 64: BM = 256` / `elif` / `else`, gives 256 only with the `D`s its
   test lets through, and names bound in one arm (or by conditional expressions with one test)
-  go together; a test the linter cannot decide (`if check_shared_mem():`, a device's choice)
+  go together, as do the parameters one call of the launching function passes
+  (`_one_call_passes`); a test the linter cannot decide (`if check_shared_mem():`, a device's choice)
   lets both arms through;
 - each `triton.Config({...})` (or `triton.Config(dict(BT=64))`, or a name holding one such
   table that nothing changes: `triton.Config(_BIG)`, also one by one from a literal list of
@@ -710,8 +711,47 @@ def _consistent(
         value = evaluate(argument, lookup, names.imports)
         if value is not None and value != values[name]:
             return False
+    if not _one_call_passes(held, launch, names):
+        return False  # `_launch(x, 64, 256)` and `_launch(x, 256, 16)`: not 256 with 256
     combinations = itertools.islice(itertools.product(*paths), _MAX_BINDINGS)
     return any(all(not _keyed_apart(a, b) for a, b in itertools.combinations(c, 2)) for c in combinations)
+
+
+def _one_call_passes(held: Mapping[str, Value], launch: Launch, names: _HostNames) -> bool:
+    """Whether one call of the launching function may pass the values `held` gives its
+    parameters the launch passes bare (and the function does not bind): each call passes its
+    arguments together (`_launch(x, 64, 256)` then `_launch(x, 256, 16)` never launches 256
+    with 256). A call passing a parameter what has no constant value, or spreading arguments,
+    may pass anything."""
+    scope = launch.scope
+    if scope is None:
+        return True
+    params = {
+        param.name.value: param
+        for param in (*scope.params.params, *scope.params.kwonly_params)
+        if param.name.value in held and (param.name.value, scope) not in names.host.bindings
+    }
+    if len(params) < 2:
+        return True
+    sites = names.host.callers_of(scope)
+    if not sites:
+        return True
+    for site in sites:
+        if any(arg.star for arg in site.call.args):
+            return True
+        for name, param in params.items():
+            argument = site.passes(scope, name)
+            if argument is None:
+                default = None if param.default is None else evaluate(param.default, names.known.get, names.imports)
+                if default is not None and default != held[name]:
+                    break
+                continue
+            found = names.alternatives(argument, site.scope, 1)
+            if found and held[name] not in found:
+                break
+        else:
+            return True
+    return False
 
 
 _Path = dict[str, bool]  # the tests an assignment runs under, by their code, with whether each holds

@@ -94,7 +94,8 @@ test of another name the launch passes goes only with the values of it that test
 (`BM = 256 if D <= 64 else 16`, or `if D <= 64: BM = 256` with its `elif`s and `else`, beside
 `D=D`: 256 only with D 64), and names bound in one arm go together (`if check_shared_mem():
 BM, BD = 256, 64` / `else: BM, BD = 16, 256` never passes 256 with 256), unless the function
-binds a name the test reads again after it; a capability test of an `if` statement (`if
+binds a name the test reads again after it, as do the arguments of one call of the launching
+function (`_launch(x, 64, 256)` and `_launch(x, 256, 16)`: not 256 with 256); a capability test of an `if` statement (`if
 check_shared_mem():`) leaves both arms, each a configuration); `triton.heuristics` entries (lambdas
 or functions of the module) with literal results, constexpr parameter defaults, module-level constants and the names the kernel
 body binds as constexprs (`BLOCK: tl.constexpr = 65536`, as inductor writes them).

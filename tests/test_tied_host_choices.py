@@ -163,3 +163,34 @@ def test_a_name_bound_again_after_the_test_is_not_tied() -> None:
     )
     assert (256, 256) in pairs(host)
     assert rows(host) == [9]
+
+
+def test_the_arguments_of_one_call_of_the_launching_function_go_together() -> None:
+    host = """
+    def _launch(x, y, D, BM=16):
+        S = x.shape[1]
+        k[(S,)](x, y, S, D=D, BM=BM)
+    def f(x, y):
+        _launch(x, y, 64, 256)
+        _launch(x, y, 256, 16)
+        _launch(x, y, 128)
+    """
+    assert pairs(host) == {(64, 256), (256, 16), (128, 16)}
+    assert rows(host) == []
+
+
+def test_a_call_passing_what_has_no_constant_may_pass_anything() -> None:
+    host = """
+    def _launch(x, y, D, BM):
+        S = x.shape[1]
+        k[(S,)](x, y, S, D=D, BM=BM)
+    def f(x, y, bm):
+        _launch(x, y, 64, 256)
+        _launch(x, y, 256, 16)
+        if bm > 1:
+            BM = 256
+        else:
+            BM = triton.next_power_of_2(bm)
+        _launch(x, y, 256, BM)
+    """
+    assert (256, 256) in pairs(host)
