@@ -123,7 +123,11 @@ other arm binds a factor to the name (`b, s = 1, bs`: a name read in its own val
 from its other origins); and so does the product of a tensor's extents, `math.prod(x.shape[:d])` (the rows of
 its leading dimensions, taken to be two or more), also over a name a function binds once to a
 shape and never changes (`shape = list(x.shape)`, then `math.prod(shape[:axis])`), or
-`functools.reduce(operator.mul, x.shape, 1)`. A name's assignments written after the point
+`functools.reduce(operator.mul, x.shape, 1)` (or `lambda a, b: a * b`). The product of a slice
+whose bounds are no literals (`math.prod(x.shape[dim + 1:])`, a loop `for s in x.shape[dim +
+1:]: inner *= s`) or of a concatenation of slices and int literals (`math.prod(shape[:dim] +
+shape[dim + 1:])`, also bound to a name first) is one size, and so is `x.numel()` divided by such
+a product of its own extents (`x.numel() // (x.size(dim) * inner)`). A name's assignments written after the point
 where the grid is evaluated (the launch, or the `grid = (...)` a closure launches) do not
 reach it when no loop holds that point: `batch, _ = record` on a cache hit's path, after the
 miss's launch and `return`, leaves `batch` the size it was.
@@ -131,6 +135,10 @@ miss's launch and `return`, leaves `batch` the size it was.
 ### Axes it cannot size
 An axis the module does not size is left out and the others still count: every axis is
 at least 1 (a zero axis launches nothing), so `(b * h, NUM_BLOCK, n_split())` launches at least `b * h * NUM_BLOCK` programs.
+So is a factor of a product that is at least 1 unless it is 0: `n * triton.cdiv(H, rows)` with
+`H` a size or bounded grows as `n` whatever `rows` is, and so does `n` times the power of two
+above anything, or times `max(1, ...)`; a factor that may be below 1 (a parameter) leaves the
+product unknown.
 
 ### Where the grid and the launch are read
 A `grid`

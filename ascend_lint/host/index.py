@@ -133,6 +133,7 @@ from .shapes import (
     multiplied_shape,
     one_extent,
     shape_product,
+    shape_tensors,
     summed_sizes,
     without_int_conversion,
     written_extent_position,
@@ -2095,7 +2096,7 @@ class HostIndex(HostFacts):
             if isinstance(value.operator, (cst.FloorDivide, cst.Divide)) and left and right != ():
                 return self._quotient_by_alternatives(value.left, value.right, left, scope, hops)
             if left is None or right is None:
-                return None
+                return self._times_a_count(value, left, right, scope, hops)
             if left == () and right == ():  # `1 << 17`, `2**k`, `a % b` of bounded values
                 return ()
             if isinstance(value.operator, (cst.FloorDivide, cst.Divide)):
@@ -2115,6 +2116,53 @@ class HostIndex(HostFacts):
         if self.core_count(value, scope) is not None:
             return ()
         return None
+
+    def _times_a_count(
+        self,
+        value: cst.BinaryOperation,
+        left: tuple[str, ...] | None,
+        right: tuple[str, ...] | None,
+        scope: Scope,
+        hops: int,
+    ) -> tuple[str, ...] | None:
+        """A product of sizes and a factor it cannot size that is at least 1 whenever it is not 0
+        (`_is_a_count`: `n_images * triton.cdiv(H, rows_per_block)`): at least the sizes, or no
+        program at all, so the sizes; unknown otherwise, and when sizing a product exactly
+        (`_exact`: the factor may be large)."""
+        if self._exact or not isinstance(value.operator, cst.Multiply):
+            return None
+        if left is None and right and self._is_a_count(value.left, scope, hops):
+            return right
+        if right is None and left and self._is_a_count(value.right, scope, hops):
+            return left
+        return None
+
+    def _is_a_count(self, value: cst.BaseExpression, scope: Scope, hops: int) -> bool:
+        """`value` is a whole number at least 1, or 0 (a factor launching nothing): a division
+        rounding up (`ceiling_division`) of a count it can size (`triton.cdiv(H, rows)`, whatever
+        `rows`), the power of two above anything, `max` with an int literal of 1 or more, `int(...)`
+        of one, or a name every binding of which in its function is one (not a parameter)."""
+        if hops > MAX_HOPS * 2:
+            return False
+        value = without_int_conversion(value)
+        ceiling = ceiling_division(value)
+        if ceiling is not None:
+            return self._extent(ceiling[0], scope, hops + 1) is not None
+        if power_of_two_above(value) is not None:
+            return True
+        if isinstance(value, cst.Call) and dotted_name(value.func) == "max":
+            return any((int_literal(arg.value) or 0) >= 1 for arg in value.args if not arg.star)
+        if isinstance(value, cst.Name):
+            owner = self._binding_scope(value.value, scope)
+            bound = self.bindings.get((value.value, owner), [])
+            if (
+                owner is None
+                or param_named(owner, value.value) is not None
+                or not self._assigned_only(value.value, owner)
+            ):
+                return False
+            return bool(bound) and all(self._is_a_count(each, self._scope_of(each, owner), hops + 1) for each in bound)
+        return False
 
     def _quotient_by_alternatives(
         self, size: cst.BaseExpression, divisor: cst.BaseExpression, sizes: tuple[str, ...], scope: Scope, hops: int
@@ -2421,7 +2469,7 @@ class HostIndex(HostFacts):
         callee = (dotted_name(call.func) or "").rsplit(".", 1)[-1]
         args = [self._extent(arg.value, scope, hops) for arg in call.args]
         if callee in ("prod", "reduce"):
-            product = shape_product(call, lambda name: self._named_shape(name, scope))
+            product = shape_product(call, lambda name: self._named_extents(name, scope))
             if product is not None:
                 return product
         if callee == "min" and any(arg == () for arg in args):
@@ -2565,6 +2613,28 @@ class HostIndex(HostFacts):
         ]
         return bound[0] if len(changes) == 1 else None
 
+    def _named_extents(self, name: cst.Name, scope: Scope, hops: int = 0) -> cst.BaseExpression | None:
+        """The sequence of a tensor's extents a function's name holds when the function binds it
+        once, to a shape (`_named_shape`) or to a sequence made of shapes (`shape_tensors`:
+        `out_shape = shape[:dim] + shape[dim + 1:]`), and changes it nowhere; None otherwise."""
+        named = self._named_shape(name, scope)
+        if named is not None:
+            return named
+        binding = self._binding_scope(name.value, scope)
+        bound = self.bindings.get((name.value, binding), [])
+        if hops >= MAX_HOPS or binding is None or param_named(binding, name.value) is not None or len(bound) != 1:
+            return None
+        if name.value in names_read(bound[0]) or not shape_tensors(
+            bound[0], lambda other: self._named_extents(other, binding, hops + 1)
+        ):
+            return None
+        changes = [
+            node
+            for node in _own_nodes(binding)
+            if isinstance(node, cst.BaseSmallStatement) and rebinds(node, name.value)
+        ]
+        return bound[0] if len(changes) == 1 else None
+
     def _tuple_element(self, item: cst.Subscript, scope: Scope) -> cst.BaseExpression | None:
         """The element `NAME[i]` (a non-negative literal `i`) reads when `NAME` is bound once,
         to a tuple literal (`_TILE = (64, 128)` at module level or in a function around
@@ -2617,13 +2687,35 @@ class HostIndex(HostFacts):
         others = [factor for factor in factors if id(factor) not in own]
         return tensor if own and all(self._extent(factor, scope, 0) == () for factor in others) else None
 
-    def _is_extent_named(self, value: cst.BaseExpression, tensor: str, scope: Scope) -> bool:
-        """`value` is an extent of `tensor` (as written), inline or through a name bound only to one."""
-        extents = self.values_of(value.value, scope) if isinstance(value, cst.Name) else [value]
-        holders = [extent_of(extent) for extent in extents]
-        return bool(extents) and all(
-            each is not None and self._extents_holder(each, scope) == tensor for each in holders
-        )
+    def _is_extent_named(
+        self, value: cst.BaseExpression, tensor: str, scope: Scope, updated: str | None = None, hops: int = 0
+    ) -> bool:
+        """`value` is an extent of `tensor` (as written) or a product of its extents: inline
+        (`x.shape[-1]`, `math.prod(x.shape[dim + 1:])`: `shape_tensors`, `x.size(1) *
+        x.size(2)`), or through a name every value of which is one, but for int literals (`inner =
+        1`, then `for s in x.shape[dim + 1:]: inner *= s`: an update's own name is no factor)."""
+        if hops > MAX_HOPS:
+            return False
+        if isinstance(value, cst.Name):
+            values = [each for each in self.values_of(value.value, scope) if not isinstance(each, cst.Integer)]
+            return bool(values) and all(
+                self._is_extent_named(each, tensor, scope, value.value, hops + 1) for each in values
+            )
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Multiply):
+            factors = [
+                factor
+                for factor in factors_of(value)
+                if not isinstance(factor, cst.Integer)
+                and not (isinstance(factor, cst.Name) and factor.value == updated)
+            ]
+            return bool(factors) and all(self._is_extent_named(each, tensor, scope, None, hops + 1) for each in factors)
+        shape = multiplied_shape(value) if isinstance(value, cst.Call) else None
+        if shape is not None:
+            holders = shape_tensors(shape, lambda name: self._named_extents(name, scope)) or set()
+        else:
+            holder = extent_of(value)
+            holders = set() if holder is None else {holder}
+        return bool(holders) and all(self._extents_holder(each, scope) == tensor for each in holders)
 
     def _extents_holder(self, tensor: str, scope: Scope, hops: int = 0) -> str:
         """The tensor (as written) whose extents `tensor` has: itself, or, for a name the function

@@ -49,14 +49,77 @@ def summed_sizes(left: tuple[str, ...], right: tuple[str, ...], value: cst.Binar
 def shape_product(
     call: cst.Call, named_shape: Callable[[cst.Name], cst.BaseExpression | None]
 ) -> tuple[str, ...] | None:
-    """The sizes `math.prod(x.shape[a:b])` (or `functools.reduce(operator.mul, x.shape[a:b],
-    1)`, or over the whole `x.shape` / `x.size()`) multiplies: its first extent and the product
-    of the others (`x.shape[0]`, `prod(x.shape[1:d])` for `x.shape[:d]`); None for another call.
-    The shape may be a name `named_shape` resolves (`shape = list(x.shape)`, then
-    `math.prod(shape[:axis])`)."""
+    """The sizes `math.prod(...)` (or `functools.reduce(operator.mul, ..., 1)`, `multiplied_shape`)
+    multiplies when it multiplies a tensor's extents: two for a shape or a slice of one with
+    literal bounds (`_sliced_shape_product`: `x.shape[0]`, `prod(x.shape[1:d])` for
+    `x.shape[:d]`), else one, the product as written (`prod(x.shape[dim + 1:])`,
+    `prod(shape[:dim] + shape[dim + 1:])`: `shape_tensors`, each slice may hold one extent or
+    none); None for another call."""
     shape = multiplied_shape(call)
     if shape is None:
         return None
+    sliced = _sliced_shape_product(shape, named_shape)
+    if sliced is not None:
+        return sliced
+    return (f"prod({flat_code(shape)})",) if shape_tensors(shape, named_shape) else None
+
+
+def shape_tensors(
+    value: cst.BaseExpression, named_shape: Callable[[cst.Name], cst.BaseExpression | None]
+) -> set[str] | None:
+    """The tensors, as written, whose extents a sequence holds when it holds extents and int
+    literals only, one extent or more: a shape (`is_shape`), a slice of one with any bounds
+    (`x.shape[dim + 1:]`), a copy (`list(...)`, `tuple(...)`), a name `named_shape` resolves
+    (`shape = list(x.shape)`), a slice of such a name, a concatenation of such sequences (`shape[:dim]
+    + shape[dim + 1:]`, `x.shape[:d] + (1,)`) and a tuple or list literal of extents, int
+    literals and such sequences unpacked (`(*x.shape[:-1], 1)`); None for anything else."""
+    return _sequence_tensors(value, named_shape, 0) or None
+
+
+def _sequence_tensors(
+    value: cst.BaseExpression, named_shape: Callable[[cst.Name], cst.BaseExpression | None], depth: int
+) -> set[str] | None:
+    """`shape_tensors`, empty for a sequence of int literals only (`(1,)`)."""
+    if depth > 8:
+        return None
+    value = _copied_shape(value)
+    if isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Slice):
+        return _sequence_tensors(value.value, named_shape, depth + 1)
+    if is_shape(value):
+        tensor = extent_of(indexed(value, 0))
+        return None if tensor is None else {tensor}
+    if isinstance(value, cst.Name):
+        named = named_shape(value)
+        return None if named is None else _sequence_tensors(named, named_shape, depth + 1)
+    parts: list[set[str] | None] = []
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        parts = [
+            _sequence_tensors(value.left, named_shape, depth + 1),
+            _sequence_tensors(value.right, named_shape, depth + 1),
+        ]
+    elif isinstance(value, (cst.Tuple, cst.List)):
+        for element in value.elements:
+            if isinstance(element, cst.StarredElement):
+                parts.append(_sequence_tensors(element.value, named_shape, depth + 1))
+            elif isinstance(element.value, cst.Integer):
+                parts.append(set())
+            else:
+                tensor = extent_of(element.value)
+                parts.append(None if tensor is None else {tensor})
+    else:
+        return None
+    if any(part is None for part in parts):
+        return None
+    return set().union(*(part for part in parts if part is not None))
+
+
+def _sliced_shape_product(
+    shape: cst.BaseExpression, named_shape: Callable[[cst.Name], cst.BaseExpression | None]
+) -> tuple[str, ...] | None:
+    """The sizes the product of `x.shape[a:b]` (literal bounds, no step) or of the whole
+    `x.shape` / `x.size()` is: its first extent and the product of the others (`x.shape[0]`,
+    `prod(x.shape[1:d])` for `x.shape[:d]`); None for another sequence. The shape may be a name
+    `named_shape` resolves to a shape (`shape = list(x.shape)`, then `math.prod(shape[:axis])`)."""
     start: int | None = 0
     stop: cst.BaseExpression | None = None
     if isinstance(shape, cst.Subscript) and len(shape.slice) == 1 and isinstance(shape.slice[0].slice, cst.Slice):
@@ -67,7 +130,9 @@ def shape_product(
             return None
     if isinstance(shape, cst.Name):
         named = named_shape(shape)
-        if named is None or (stop is not None and not is_whole_shape(named)):  # a slice of a slice
+        if (
+            named is None or not is_shape(named) or (stop is not None and not is_whole_shape(named))
+        ):  # a slice of a slice
             return None
         shape = named
     if start is None or not is_shape(shape):
@@ -105,13 +170,27 @@ def allocation_dimensions(call: cst.Call) -> list[cst.Name]:
 
 
 def multiplied_shape(call: cst.Call) -> cst.BaseExpression | None:
-    """What `math.prod(...)` (or `functools.reduce(operator.mul, ..., 1)`) multiplies; None for
-    another call."""
+    """What `math.prod(...)` (or `functools.reduce(operator.mul, ..., 1)`, also with `lambda a, b:
+    a * b`) multiplies; None for another call."""
     callee = (dotted_name(call.func) or "").rsplit(".", 1)[-1]
     args = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
-    if callee == "reduce" and len(args) > 1 and (dotted_name(args[0]) or "").rsplit(".", 1)[-1] == "mul":
+    if callee == "reduce" and len(args) > 1 and _multiplies(args[0]):
         return args[1]
     return args[0] if callee == "prod" and args else None
+
+
+def _multiplies(function: cst.BaseExpression) -> bool:
+    """`operator.mul` (however imported) or `lambda a, b: a * b`."""
+    if not isinstance(function, cst.Lambda):
+        return (dotted_name(function) or "").rsplit(".", 1)[-1] == "mul"
+    params = [param.name.value for param in function.params.params]
+    body = function.body
+    return (
+        len(params) == 2
+        and isinstance(body, cst.BinaryOperation)
+        and isinstance(body.operator, cst.Multiply)
+        and sorted(flat_code(operand) for operand in (body.left, body.right)) == sorted(params)
+    )
 
 
 def factors_of(value: cst.BaseExpression) -> list[cst.BaseExpression]:
