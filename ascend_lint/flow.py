@@ -558,15 +558,17 @@ class Flow:
         self, node: cst.BaseExpression, spec: Assumptions, follow: bool
     ) -> cst.BinaryOperation | None:
         """The int32 multiply over a runtime index (program id, loop index, a do_not_specialize /
-        typed size, a value chosen at run time) that `node`, integer arithmetic loading nothing,
-        computes (see `int32_index_multiply`); an offset tile (`pid * BLOCK + tl.arange(0, BLOCK)`) is such
+        typed size, a value chosen at run time) that `node` computes (see
+        `int32_index_multiply`), neither of its operands read from memory or computed from a
+        tensor (`_computed_from_data`): what else the value adds or chooses does not matter,
+        `(pid * T + tl.load(idx)).to(tl.int64)` has wrapped in `pid * T` already, but a loaded
+        value's product (`tl.load(idx) * T`, `i_c * BT` with `i_c` loaded) is no index
+        arithmetic (ASC008 judges loaded offsets); an offset tile (`pid * BLOCK + tl.arange(0, BLOCK)`) is such
         arithmetic too when its multiply is over a program id or a task loop's index (a flattened
         program id: `task * BLOCK + tl.arange(0, BLOCK)`): a loop index's block
         (`i_d * BD + tl.arange(0, BD)` for `i_d` in `range(tl.cdiv(D, BD))`) stays within one
         dimension, and the cast before its stride is the right place."""
-        if self._computed_from_data(node, spec):
-            return None
-        multiply = self.int32_index_multiply(node, spec, follow)
+        multiply = self.int32_index_multiply(node, spec, follow, over_data=False)
         if multiply is not None and self.flags(node, spec) & TENSOR and not self.flags(multiply, spec) & PROGRAMS:
             return None
         return multiply
@@ -598,13 +600,20 @@ class Flow:
         return any(part is None or self._computed_from_data(part, spec, (*seen, part)) for part in parts)
 
     def int32_index_multiply(
-        self, node: cst.BaseExpression, spec: Assumptions, follow: bool = True, seen: tuple[cst.CSTNode, ...] = ()
+        self,
+        node: cst.BaseExpression,
+        spec: Assumptions,
+        follow: bool = True,
+        seen: tuple[cst.CSTNode, ...] = (),
+        over_data: bool = True,
     ) -> cst.BinaryOperation | None:
         """A multiply in int32 over an index (an int64 operand makes it an int64 multiply; a factor
         known to be 0 or 1 cannot wrap, nor a quotient times its divisor, nor the dividend of a
         remainder: `offs % stride` is below `stride`) written in `node`'s
         arithmetic, or with `follow` also made in the definitions reaching the names it reads (in
-        `spec`) or in the arguments of `tl.minimum` / `tl.maximum` / `tl.cdiv`."""
+        `spec`) or in the arguments of `tl.minimum` / `tl.maximum` / `tl.cdiv` and the values
+        `tl.where` chooses between. Without `over_data`, a multiply with an operand computed
+        from data (`_computed_from_data`: `tl.load(x) * pid`) is passed over."""
         if isinstance(node, cst.BinaryOperation):
             if (
                 isinstance(node.operator, cst.Multiply)
@@ -613,6 +622,7 @@ class Flow:
                 and self.constant_int(node.left, spec) not in (0, 1)
                 and self.constant_int(node.right, spec) not in (0, 1)
                 and not self.is_quotient_times_divisor(node, spec)
+                and (over_data or not any(self._computed_from_data(side, spec) for side in (node.left, node.right)))
             ):
                 return node
             # a remainder is below its divisor, whatever the dividend's multiply
@@ -631,10 +641,12 @@ class Flow:
             parts = [value for value in self.values_reaching(node, spec) if value is not None and value not in seen]
         elif isinstance(node, cst.Call) and self.imports.is_tl(node.func, "minimum", "maximum", "cdiv"):
             parts = [arg.value for arg in node.args]
+        elif isinstance(node, cst.Call) and self.imports.is_tl(node.func, "where"):
+            parts = list(self.value_kept_from(node))  # the values chosen, not the test
         else:
             return None
         for part in parts:
-            found = self.int32_index_multiply(part, spec, follow, (*seen, part))
+            found = self.int32_index_multiply(part, spec, follow, (*seen, part), over_data)
             if found is not None:
                 return found
         return None

@@ -9,6 +9,10 @@ it is a float:
   in those: `HostIndex.passed_values`): a launch passes a float literal, `float(...)`, arithmetic
   with a float or a true division, or a name or parameter that is one (its default, its
   `float` annotation, what the module's callers pass);
+- the kernel's own signature: a float default (`eps=1e-6`), when a launch may leave the
+  parameter to it (no launch shows, or one passes nothing visible for it); a parameter every
+  launch passes is what they pass (`k[grid](x, n, 1)` gives `eps` the int 1 whatever its
+  default), as is a device function's every call of the module passes;
 - kernel side: every use of the parameter but its `.to()` casts is float arithmetic (an
   operand next to a float literal, or the argument of a float math function such as
   `tl.exp`), and there is one;
@@ -21,7 +25,7 @@ from __future__ import annotations
 import libcst as cst
 
 from .flow import READ, Event
-from .host import HostIndex, passed_for
+from .host import HostIndex, is_float, passed_for
 from .kernels import MAX_CALLERS_DEEP, Kernel
 
 _FLOAT_MATH = ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "sin", "cos", "fdiv", "div_rn")
@@ -32,6 +36,9 @@ def float_evidence(kernel: Kernel, param: str, host: HostIndex, hops: int = 0) -
     passed = host.float_passed(kernel, param)
     if passed is not None:
         return f"{passed.where} {passed.why}"
+    default = _float_default(kernel, param, host)
+    if default is not None:
+        return default
     reads = [e for e in kernel.flow.events if e.kind == READ and e.name == param and not e.metadata]
     uses = [read for read in reads if not _cast(kernel, read)]
     if uses and all(_float_use(kernel, read) for read in uses):
@@ -45,6 +52,26 @@ def float_evidence(kernel: Kernel, param: str, host: HostIndex, hops: int = 0) -
             if why is not None:
                 return f"`{caller.name}` passes its `{argument.value}`, where {why}"
     return None
+
+
+def _float_default(kernel: Kernel, param: str, host: HostIndex) -> str | None:
+    """The parameter's own float default (`eps=1e-6` in the kernel's signature), when a launch
+    (for a device function, a call of the module) may leave the parameter to it: none shows,
+    or one passes nothing visible for it (left out, or in a splat). When every one passes it,
+    the default never reaches the kernel: what they pass decides."""
+    declared = next((p for p in kernel.params if p.name == param), None)
+    default = declared.node.default if declared is not None else None
+    if default is None or not is_float(default):
+        return None
+    if kernel.passed_flags:
+        calls = kernel.calls_in_module()
+        if calls and all(passed_for(call, kernel.node, param) is not None for _, call in calls):
+            return None
+    else:
+        values = host.passed_values(kernel, param)
+        if values and all(passed is not None for _, _, passed in values):
+            return None
+    return f"`{param}` defaults to the float `{cst.Module([]).code_for_node(default)}`"
 
 
 def _cast(kernel: Kernel, read: Event) -> bool:

@@ -77,6 +77,22 @@ Flags `.to(...)` calls in a kernel whose receiver is
    flattened program id, so `task * BLOCK + tl.arange(0, BLOCK)` is such a tile too. A tile
    whose multiply is a loop index's block (`(i_d * BD + tl.arange(0, BD)).to(tl.int64)` in
    `for i_d in range(tl.cdiv(D, BD))`) stays within one dimension and is not flagged.
+   The multiply's own operands decide, not what else the receiver holds: in
+   `(pid * T + tl.load(idx)).to(tl.int64)` or `(i_b * T + i_c * BT).to(tl.int64)` with `i_c`
+   loaded from `chunk_indices`, `pid * T` / `i_b * T` has wrapped before the load is added.
+   A multiply with an operand read from memory or computed from a tile (`i_c * BT`,
+   `tl.load(idx) * T`, `tl.load(idx) * pid`) is no index arithmetic and not flagged: a
+   loaded value is data, not an index (ASC008 judges loaded sequence offsets), and
+   `i_c * BT` is a chunk's start, below `T`; the fix casts only the index terms
+   (`tl.cast(i_b, tl.int64) * T + i_c * BT`). `.to()` on a load itself is not flagged.
+
+### What a constexpr value is
+RULES.md's "constexpr value" is read as the front end reads it: a `tl.constexpr` parameter,
+a literal, a `tl.static_range` index, a name declared `x: tl.constexpr = ...`, and
+expressions of those written in the receiver. A name assigned in the kernel body is not one,
+even when every value it is given is (`n = BT` under `if MODE == 0:`, `n = T` else, then
+`n.to(tl.int64)`): measured on triton-ascend 3.2, such a name is a tensor to the front end
+and `.to()` on it compiles, so it is not flagged.
 
 ### Values per specialisation; what Triton specialises
 Values are taken where the `.to` stands, in each specialisation of the constexpr tests they
@@ -92,7 +108,11 @@ compiles and is not flagged; only int arguments equal to 1 are specialised, neve
 `.to()` on a scalar the host passes as a float (`eps=1e-6`, a `float` default,
 `float(...)`, a caller's float; for a kernel its module never launches, at a launch another
 module of the package makes) or that the kernel uses only in float arithmetic is not
-flagged, and with no evidence either way the message says the rule assumed an int (a
+flagged, nor one whose own default in the kernel's signature is a float
+(`def k(x, n, eps=1e-6)`) when a launch may leave it out (none shows, or one passes nothing
+visible for it): when every launch passes the parameter the default never reaches the
+kernel, and `k[grid](x, n, 1)` is flagged (the 1 is specialised); one piece of float
+evidence is enough, as for the host's values, and with no evidence either way the message says the rule assumed an int (a
 parameter annotated `int` is one: specialised like an unannotated one, measured).
 
 ### Operands that cannot wrap
@@ -107,7 +127,8 @@ which is below its divisor (`c = offs % stride; c.to(tl.int64)`).
 ### Where the multiply may be
 The multiply may be made before the cast: in the definitions reaching a name the receiver
 reads (`off = (i_b * T + i_t) * D` ... `off.to(tl.int64)`, per specialisation) or under
-`tl.minimum` / `tl.maximum` / `tl.cdiv`. Not when the cast's result is multiplied again
+`tl.minimum` / `tl.maximum` / `tl.cdiv`, or in a value `tl.where` chooses
+(`tl.where(pid * T < n, pid * T, 0).to(tl.int64)`; not its test alone). Not when the cast's result is multiplied again
 (`i_ti.to(tl.int64) * HV * K`), also through a sum or difference, a broadcast or a name
 assigned any of these (`(bt.to(tl.int64) * HW + p.to(tl.int64))[:, None] * C`;
 `row = p.to(tl.int64) + base` then `row * C`; `row += base` and `row *= C`): that widens an
@@ -216,6 +237,26 @@ class ConstexprTo(Rule):
     REQUIRES_TOKENS = (("to",),)
 
     VALID = (
+        # the kernel's own float default, which a launch leaving `eps` out passes: never specialised
+        """
+@triton.jit
+def k(x, n, eps=1e-6, BLOCK: tl.constexpr = 128):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x + offs, tl.load(x + offs, mask=offs < n) + eps.to(tl.float32), mask=offs < n)
+
+def run(x):
+    k[(4,)](x, x.numel())
+""",
+        # a loaded value's product is no index arithmetic (a chunk's start, below T; ASC008
+        # judges loaded sequence offsets)
+        """
+@triton.jit
+def k(x, chunk_indices, BT: tl.constexpr):
+    i_t = tl.program_id(0)
+    i_c = tl.load(chunk_indices + i_t).to(tl.int32)
+    o = (i_c * BT).to(tl.int64)
+    tl.store(x + o, 0.0)
+""",
         # a float in a dict of launch arguments, splatted by the helper the dict is passed to
         """
 @triton.jit
@@ -441,6 +482,44 @@ def k(a_ptr, c_ptr, M, stride_am, BLOCK_M: tl.constexpr, NUM_SMS: tl.constexpr, 
 """,
     )
     INVALID = (
+        # a loaded chunk index beside the batch offset (fla's `chunk_indices`): `i_b * T` has
+        # wrapped whatever is added; `i_c * BT` (a loaded value's product, below T) is left as it is
+        Example(
+            """
+@triton.jit
+def k(x, chunk_indices, T, BT: tl.constexpr):
+    i_t, i_b = tl.program_id(0), tl.program_id(1)
+    i_c = tl.load(chunk_indices + i_t).to(tl.int32)
+    o = (i_b * T + i_c * BT).to(tl.int64)  # expect
+    tl.store(x + o, 0.0)
+""",
+            fixed="""
+@triton.jit
+def k(x, chunk_indices, T, BT: tl.constexpr):
+    i_t, i_b = tl.program_id(0), tl.program_id(1)
+    i_c = tl.load(chunk_indices + i_t).to(tl.int32)
+    o = tl.cast(i_b, tl.int64) * T + i_c * BT
+    tl.store(x + o, 0.0)
+""",
+        ),
+        # a value `tl.where` chooses, as one `tl.minimum` keeps (no fix: the multiply is in the call)
+        """
+@triton.jit
+def k(x, T, n):
+    pid = tl.program_id(0)
+    o = tl.where(pid * T < n, pid * T, 0).to(tl.int64)  # expect
+    tl.store(x + o, 0.0)
+""",
+        # a float default every launch overrides never reaches the kernel: the 1 passed is specialised
+        """
+@triton.jit
+def k(x, n, eps=1e-6, BLOCK: tl.constexpr = 128):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x + offs, tl.load(x + offs, mask=offs < n) + eps.to(tl.float32), mask=offs < n)  # expect
+
+def run(x):
+    k[(4,)](x, x.numel(), 1)
+""",
         # a cast to uint64 comes as late as one to int64 (FlagOS's `(batch * TS + start).to(tl.uint64)`)
         Example(
             """

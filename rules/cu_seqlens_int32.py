@@ -142,7 +142,9 @@ view, keeps the finding).
 
 An int64 `.to` of an offset that is a program-id product in another
 specialisation (`else: bos = i_n * T`) is ASC002's finding (its fix casts `bos` too), not
-reported twice.
+reported twice. A loaded offset's product beside a program-id product in the same cast
+(`(bos * H + pid * T).to(tl.int64)`) is reported by both rules: ASC002's fix casts `pid`,
+this one's `bos`.
 """
 
 from __future__ import annotations
@@ -153,7 +155,7 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 import libcst as cst
 
 from ascend_lint.fixes import NO_LANGUAGE_NAME, Declined, FixPlan, Replace
-from ascend_lint.flow import LOADED, NARROW, NARROW_INTS, WIDE, Event, Flow, call_argument, pointer_arg
+from ascend_lint.flow import INDEX, LOADED, NARROW, NARROW_INTS, WIDE, Event, Flow, call_argument, pointer_arg
 from ascend_lint.host import NARROW_INT_WORDS, HostIndex, TensorDtype
 from ascend_lint.nodes import child_nodes
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
@@ -1383,9 +1385,12 @@ def _int32_products(
             yield from _int32_products(operand, kernel, offsets, ones, followed, loads_int32)
         return
     if isinstance(term, cst.Call):
-        receiver = _widened_after_multiply(term, kernel)
-        if receiver is not None:
-            yield from _int32_products(receiver, kernel, offsets, ones, followed, loads_int32)
+        widened = _widened_after_multiply(term, kernel)
+        if widened is not None:
+            receiver, asc002_reports = widened
+            for product in _int32_products(receiver, kernel, offsets, ones, followed, loads_int32):
+                if not (asc002_reports and _index_somewhere(product, term, kernel)):
+                    yield product
         return
     if not isinstance(term, cst.BinaryOperation):
         return
@@ -1402,22 +1407,31 @@ def _int32_products(
         yield from _int32_products(term.right, kernel, offsets, ones, followed, loads_int32)
 
 
-def _widened_after_multiply(cast: cst.Call, kernel: Kernel) -> cst.BaseExpression | None:
+def _widened_after_multiply(cast: cst.Call, kernel: Kernel) -> tuple[cst.BaseExpression, bool] | None:
     """The receiver of an int64 cast of a whole offset (`((bos * H + i_h) * V).to(tl.int64)`:
     its products are made in int32 and wrap before the cast), else None: not when the cast's
     result is scaled again (`(bos * HV + i_hv).to(tl.int64) * V` widens before the large
-    stride), nor when the receiver multiplies a program id or loop index in some
+    stride). With it, whether the receiver multiplies a program id or loop index in some
     specialisation (`bos = i_n * T` when not `IS_VARLEN`, also through the device functions the
     kernel calls: `Kernel.at_call`, as ASC002 reads it): ASC002 reports that cast, and its
-    fix casts `bos` as well."""
+    fix casts such a `bos` as well (a product of an offset loaded in every specialisation beside
+    it, `(bos * H + pid * T)`, is still this rule's)."""
     flow = kernel.flow
     parts = flow.cast_parts(cast)
     if parts is None or not flow.is_wide_int(parts[1]) or flow.scaled_after(cast):
         return None
     read, copy = kernel.at_call(cast)
-    if any(multiply is not None for multiply in read.index_multiplies_widened(copy).values()):
-        return None
-    return parts[0]
+    return parts[0], any(multiply is not None for multiply in read.index_multiplies_widened(copy).values())
+
+
+def _index_somewhere(product: cst.BaseExpression, cast: cst.Call, kernel: Kernel) -> bool:
+    """The product holds a program id or loop index in some specialisation, read as ASC002 reads
+    the cast (`Kernel.at_call`: through the device functions the kernel calls): ASC002's
+    finding, whose fix casts its offset too (`bos` of `else: bos = i_n * T`)."""
+    read, copy = kernel.at_call(cast)
+    seen = kernel.inlined.copy_of(product) if copy is not cast else None
+    node = seen if isinstance(seen, cst.BaseExpression) else product
+    return bool(read.flags(node) & INDEX)
 
 
 def _int32_in_some_specialisation(

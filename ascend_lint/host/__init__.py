@@ -23,6 +23,7 @@ The modules, lowest first (each imports only those above it; `index` imports the
 
 from .bindings import names_read, statement_before
 from .dtypes import NARROW_INT_WORDS, TensorDtype
+from .evidence import is_float
 from .facts import HostFacts, HostMemory
 from .index import ORDERINGS, HostIndex, checks_in
 from .params import all_params, passed_for
@@ -67,6 +68,7 @@ __all__ = [
     "TensorDtype",
     "all_params",
     "checks_in",
+    "is_float",
     "names_read",
     "passed_for",
     "statement_before",

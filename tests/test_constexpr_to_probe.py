@@ -1,0 +1,157 @@
+"""ASC002 after probe 7: a kernel's own float default is float evidence, and a load or a
+`tl.where` around an int32 index multiply no longer hides it.
+
+- `def k(x, n, eps=1e-6)` launched without `eps` is passed its float default: never
+  specialised, so `eps.to(tl.float32)` compiles. A launch passing the int `1` itself still is.
+- `(pid * T + tl.load(idx)).to(tl.int64)` wraps in `pid * T` whatever is added: the multiply's
+  own operands decide. A product of a loaded value (`i_c * BT`, `tl.load(idx) * T`) is no index
+  arithmetic (ASC008 judges loaded offsets), and `.to()` on a load stays silent.
+- `tl.where(c, pid * T, 0).to(tl.int64)` is read as `tl.minimum(pid * T, n)` already was.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import settings
+
+from ascend_lint.engine import lint_source
+from ascend_lint.fixer import fix_result
+
+HEADER = "import triton\nimport triton.language as tl\n\n\n"
+WRAP = "cast after multiply wraps in int32"
+CONSTEXPR = "constexpr has no .to"
+
+FLOAT_DEFAULT = (
+    HEADER
+    + """@triton.jit
+def k(x, n, eps=1e-6, BLOCK: tl.constexpr = 128):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x + offs, tl.load(x + offs, mask=offs < n) + eps.to(tl.float32), mask=offs < n)
+"""
+)
+
+
+def findings(source: str, select: tuple[str, ...] = ("ASC002",)) -> list[tuple[int, str, str]]:
+    result = lint_source(source, "triton_ascend/k.py", settings(select=list(select)))
+    assert result.error is None
+    return [(f.location.row, f.code, f.message) for f in result.findings]
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "",  # no launch: the signature's default is what the author declares
+        "def run(x):\n    k[(4,)](x, x.numel())\n",  # the default is passed
+        "def run(x):\n    k[(4,)](x, x.numel(), BLOCK=64)\n",
+        "def run(x, eps):\n    k[(4,)](x, x.numel(), eps)\n\ndef other(x):\n    k[(4,)](x, x.numel())\n",
+    ],
+)
+def test_a_kernel_float_default_is_float_evidence(host: str) -> None:
+    assert findings(FLOAT_DEFAULT + "\n\n" + host) == []
+
+
+@pytest.mark.parametrize(
+    "host",
+    [
+        "def run(x):\n    k[(4,)](x, x.numel(), 1)\n",
+        "def run(x):\n    k[(4,)](x, x.numel(), eps=1)\n",
+        "def run(x, eps):\n    k[(4,)](x, x.numel(), eps=eps)\n",
+    ],
+)
+def test_a_default_every_launch_overrides_is_no_evidence(host: str) -> None:
+    """Every launch passes `eps` itself: the default never reaches the kernel, and an int 1
+    passed there is specialised (the rule assumes an int, as for any unannotated scalar)."""
+    [(row, code, message)] = findings(FLOAT_DEFAULT + "\n\n" + host)
+    assert (row, code) == (8, "ASC002") and message.startswith(CONSTEXPR) and "assumed `eps`" in message
+
+
+def test_a_device_function_float_default_counts_when_a_call_leaves_it() -> None:
+    source = (
+        HEADER
+        + """@triton.jit
+def _shift(y, eps=1e-6):
+    return y + eps.to(tl.float32)
+
+
+@triton.jit
+def k(x, e, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x + offs, _shift(tl.load(x + offs)))
+"""
+    )
+    assert findings(source) == []
+    every_call_passes = source.replace("_shift(tl.load(x + offs))", "_shift(tl.load(x + offs), e)")
+    [(row, code, message)] = findings(every_call_passes)
+    assert (row, code) == (7, "ASC002") and message.startswith(CONSTEXPR)
+
+
+def kernel(body: str, params: str = "x, idx, T") -> str:
+    lines = "".join(f"    {line}\n" for line in body.strip().splitlines())
+    return HEADER + f"@triton.jit\ndef k({params}):\n    pid = tl.program_id(0)\n{lines}    tl.store(x + o, 0.0)\n"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "o = (pid * T + tl.load(idx)).to(tl.int64)",
+        "o = (pid * T + tl.load(idx).to(tl.int32)).to(tl.int64)",
+        "o = (pid * T - tl.load(idx + pid)).to(tl.int64)",
+        "o = (tl.load(idx) * pid + pid * T).to(tl.int64)",
+        "i_c = tl.load(idx + pid).to(tl.int32)\no = (tl.program_id(1) * T + i_c * 64).to(tl.int64)",
+        "base = pid * T + tl.load(idx)\no = base.to(tl.int64)",
+        "o = tl.where(pid * T < 4096, pid * T, 0).to(tl.int64)",
+        "o = tl.where(pid > 0, 0, pid * T + tl.load(idx)).to(tl.int64)",
+    ],
+)
+def test_an_index_multiply_beside_data_wraps(body: str) -> None:
+    [(row, code, message)] = findings(kernel(body))
+    assert code == "ASC002" and message.startswith(WRAP)
+    assert row == 8 + body.count("\n")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        "o = tl.load(idx + pid).to(tl.int64)",  # `.to()` on a load
+        "o = (tl.load(idx) * T).to(tl.int64)",  # a loaded value's product
+        "o = (tl.load(idx) * pid).to(tl.int64)",
+        "i_c = tl.load(idx + pid).to(tl.int32)\no = (i_c * 64).to(tl.int64)",
+        "o = tl.where(pid * T < 4096, pid, 0).to(tl.int64)",  # the multiply is only in the test
+    ],
+)
+def test_a_multiply_of_data_is_not_index_arithmetic(body: str) -> None:
+    assert findings(kernel(body)) == []
+
+
+def test_the_fix_casts_the_index_and_leaves_the_loaded_chunk() -> None:
+    source = kernel(
+        "i_t, i_b = tl.program_id(1), tl.program_id(2)\n"
+        "i_c = tl.load(idx + i_t).to(tl.int32)\n"
+        "o = (i_b * T + i_c * BT).to(tl.int64)",
+        params="x, idx, T, BT: tl.constexpr",
+    )
+    settings_ = settings(select=["ASC002"])
+    result = lint_source(source, "triton_ascend/k.py", settings_)
+    after, fixed = fix_result(result, settings_, unsafe=False)
+    assert fixed is not None and "    o = tl.cast(i_b, tl.int64) * T + i_c * BT\n" in fixed.fixed
+    assert after.findings == []
+
+
+def test_a_where_multiply_is_made_in_a_call_so_no_fix() -> None:
+    source = kernel("o = tl.where(pid * T < 4096, pid * T, 0).to(tl.int64)")
+    result = lint_source(source, "triton_ascend/k.py", settings(select=["ASC002"]))
+    [finding] = result.findings
+    assert (
+        finding.fix is None and finding.related and "`pid * T` multiplies in int32 here" in finding.related[0].message
+    )
+
+
+def test_asc008_keeps_a_loaded_offset_product_beside_asc002s_index_product() -> None:
+    """`(bos * H + pid * T)`: ASC002's fix casts `pid`, not the loaded `bos`; ASC008 still
+    reports `bos * H` (it defers only when `bos` is an index in some specialisation)."""
+    source = kernel(
+        "bos = tl.load(cu_seqlens + pid).to(tl.int32)\no = (bos * H + tl.program_id(1) * T).to(tl.int64)",
+        params="x, cu_seqlens, T, H",
+    )
+    got = findings(source, ("ASC002", "ASC008"))
+    assert sorted((row, code) for row, code, _ in got) == [(9, "ASC002"), (9, "ASC008")]
