@@ -42,7 +42,8 @@ it. In a list of `triton.Config`s the fix keeps one copy of each distinct config
 no fix for a knob telling apart configs a loop builds that it cannot merge. Nor is there a fix
 for a knob whose removal host code would notice (a dict entry read out of the dict, a
 knob a heuristics, `prune_configs_by` or autotuner `key=` function reads), nor for one passed
-to a helper that also launches on another platform.
+to a helper that also launches on another platform, nor for one in a module that keeps code
+apart for the NPU (`if _is_npu:`) on no path of that code: other platforms may run it.
 
 ## Details
 ### Where the knobs are found
@@ -57,8 +58,10 @@ the module (also as an element of a returned tuple), an entry of a table of them
 _CFG[key]` after `_CFG = {"small": {"num_warps": 4}, ...}`, `**_CFGS[i]` of a list: a literal
 key picks its entry, any other every entry but one keyed for another platform, `"cuda"`,
 `"hip"`, or a GPU model, `"A100"`, `"H100"`, `"MI300X"`; the entries are reported and
-edited), or copied from one of
-those (`config.copy()`, `dict(config)`), either arm of a choice (`configs[0] if configs else
+edited; also taken with `_CFG.get(key)`, and `_CFG.get(key, default)`'s default), or copied
+from one of those (`config.copy()`, `dict(config)`, a comprehension over its items keeping
+each key, `{k: v for k, v in cfg.items()}`, with no test reading the key: `if v is not None`
+may drop an entry for its value, `if k != "num_warps"` is not followed), either arm of a choice (`configs[0] if configs else
 default_config(n)`, `tuned or {...}`) or side of a merge (`base | dict(num_warps=4)`); the
 same for `triton.Config({...}, **knobs)`. Not a knob the launch's function takes out of the
 dict before the launch on every path (`cfg = dict(_CFG[key])`, then `cfg.pop("num_warps",
@@ -72,7 +75,10 @@ also under another name, `from functools import partial as bind`, `ft.partial` a
 functools as ft`, but not another module's `partial`, `from mylib import partial`; called where it is made,
 `functools.partial(kernel[grid], num_warps=4)(x)`, or returned by a function of the module
 and called, `_launcher()(x)`, when its grid and arguments read no name of that function's
-own). A launch in a nested function splats the dict its outer function binds
+own). So does the call of a `kernel[grid]` a function of the module returns, called at once
+or stored first (`_launcher(N)(x, num_warps=4)`, `launch = _launcher(N)`, then `launch(x,
+num_warps=4)`), when its grid reads only parameters the function never rebinds: the grid is
+the one the call makes (`(N,)` for `def _launcher(n): return kernel[(n,)]`). A launch in a nested function splats the dict its outer function binds
 and changes. Helpers count too: the keywords of a call to a function that
 forwards its `**kwargs` into a launch (or to such a method, through `self` or its class), and the dicts passed for a parameter a launcher
 splats (`kernel[grid](**kernel_kwargs)`), also through helpers that pass the parameter on
@@ -129,6 +135,23 @@ another platform that is defined (in the module, or the module of the package it
 from) as one of them (`_is_cuda = torch.cuda.is_available()`). Nor a comparison of
 `torch.cuda.get_device_capability()`: torch_npu's returns None (the comparison raises) and
 adapters make up a value (`(8, 0)`), so what it says on Ascend is not known.
+
+### Modules that also run on other platforms
+A module testing for the NPU that keeps code apart for it (`if _is_npu: import torch_npu`,
+NPU ops registered in the `else` of `if not _is_npu:`, a CustomOp's `forward_npu`: any host
+code on a path running only on the NPU, read as for the other platforms' paths above, with
+the NPU tests holding) is written for several platforms. A knob there on no path of that code
+(neither the knob nor the call it reaches) may reach a launch on CUDA or ROCm too, where it
+tunes the kernel: sglang's `batch_invariant_ops.py` launches its persistent matmul with
+`**configs[a.dtype]` from `matmul_persistent`, a public function the package re-exports,
+whose torch registrations run under `if not _is_npu:` only. Such a knob may still run on
+Ascend (a public function, another module's call), so it stays reported (the guidance is to
+keep it off every Ascend path), but with no fix and the advice to pass it on the other
+platforms' path only, naming the module's first NPU-only statement: deleting it would change
+their launch. A knob on the NPU's own path (the launch, or the dict or config holding the
+knob, or a `triton.Config` of a kernel every launch of which is there) keeps its fix. A module
+with no NPU test runs as written on Ascend (a port), and its knobs keep their fixes, whatever
+other platforms it tests for (`is_hopper()`).
 
 ### Not flagged: `tl.range` loop hints
 Nor `num_stages=` of a `tl.range` loop
@@ -222,7 +245,7 @@ read out of the dict through any name it passes or reaches (`del kw["num_warps"]
 a copy, a parameter it is passed for, a getter's result, an entry of a table,
 `_CFG[key]["num_warps"]`, `_CFG["large"]["num_warps"]` in any function, and anywhere for the
 entries of a table host code reads otherwise than by taking an entry, storing one or reading
-a literal key of one: `max(c["num_warps"] for c in _CFGS)`, `_CFG.get(key)`, a loop over
+a literal key of one: `max(c["num_warps"] for c in _CFGS)`, `_CFG.values()`, a loop over
 `_CFG[key]`; a `kw.pop("num_warps", None)` whose
 result is dropped reads nothing), a knob of a launch (or a `triton.Config`) of a kernel a
 `triton.heuristics` function, a `prune_configs_by` function or the `key=` of whose autotuner
@@ -1152,6 +1175,82 @@ CONFIGS = [
 FALLBACK = CONFIGS[2]
 """,
         ),
+        # launchers a function returns, an entry taken with `get`, a comprehension copying an
+        # entry's items: launches, and the knobs they get
+        Example(
+            """
+def _launcher(n):
+    return kernel[(triton.cdiv(n, 64),)]
+
+_CFG = {"small": {"BLOCK": 64, "num_warps": 4}, "big": {"BLOCK": 128, "num_stages": 2}}  # expect
+
+def run(x, N, key):
+    _launcher(N)(x, N, BLOCK=64, num_warps=4)  # expect
+    launch = _launcher(N)
+    launch(x, N, BLOCK=64, num_stages=2)  # expect
+    kernel[(N,)](x, N, **_CFG.get(key, {"BLOCK": 32, "num_warps": 2}))  # expect
+    entry = _CFG[key]
+    kernel[(N,)](x, N, **{k: v for k, v in entry.items() if v is not None})
+""",
+            fixed="""
+def _launcher(n):
+    return kernel[(triton.cdiv(n, 64),)]
+
+_CFG = {"small": {"BLOCK": 64}, "big": {"BLOCK": 128}}
+
+def run(x, N, key):
+    _launcher(N)(x, N, BLOCK=64)
+    launch = _launcher(N)
+    launch(x, N, BLOCK=64)
+    kernel[(N,)](x, N, **_CFG.get(key, {"BLOCK": 32}))
+    entry = _CFG[key]
+    kernel[(N,)](x, N, **{k: v for k, v in entry.items() if v is not None})
+""",
+        ),
+        # a module keeping code apart for the NPU: a knob on no path of it may launch on CUDA too
+        # (sglang's batch_invariant_ops.py), no fix; the NPU's own launch keeps its fix
+        Example(
+            """
+_is_npu = is_npu()
+if _is_npu:
+    import torch_npu
+
+def _mm_triton(a, b):
+    configs = {torch.float16: {"BLOCK": 128, "num_warps": 8}}  # expect
+    kernel[(1,)](a, b, **configs[a.dtype])
+
+def _mm_npu(a, b):
+    kernel[(1,)](a, b, BLOCK=64, num_warps=8)  # expect
+
+def mm(a, b):
+    if _is_npu:
+        return _mm_npu(a, b)
+    return _mm_triton(a, b)
+
+def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable anywhere
+    return _mm_triton(a, b)
+""",
+            fixed="""
+_is_npu = is_npu()
+if _is_npu:
+    import torch_npu
+
+def _mm_triton(a, b):
+    configs = {torch.float16: {"BLOCK": 128, "num_warps": 8}}
+    kernel[(1,)](a, b, **configs[a.dtype])
+
+def _mm_npu(a, b):
+    kernel[(1,)](a, b, BLOCK=64)
+
+def mm(a, b):
+    if _is_npu:
+        return _mm_npu(a, b)
+    return _mm_triton(a, b)
+
+def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable anywhere
+    return _mm_triton(a, b)
+""",
+        ),
     )
 
     def check_module(self, context: ModuleContext) -> Iterator[Report]:
@@ -1163,6 +1262,7 @@ FALLBACK = CONFIGS[2]
         other_platform_configs = _other_platform_configs(context)
         live = _simt_sources(context)
         loops = _loop_names(context)
+        npu_configs = _npu_configs(context)
         for call, scope in host.calls:
             if call not in other_platform_configs and not host.on_other_platform(call):
                 read = tuning_reads.get(call, {})
@@ -1174,9 +1274,9 @@ FALLBACK = CONFIGS[2]
                 )
                 for report in _within(scope, reports):
                     if not host.on_other_platform(report.node):  # a dict or store written on such a path
-                        yield report
+                        yield report if host.on_npu_path(call) or call in npu_configs else _shared(report, host)
         for (element, key), (table, scope, table_knobs) in _heuristic_knobs(context, knobs).items():
-            yield self._heuristic(element, key, table, scope, table_knobs, host)
+            yield _shared(self._heuristic(element, key, table, scope, table_knobs, host), host)
 
     def _reports_on(
         self,
@@ -1470,6 +1570,35 @@ FALLBACK = CONFIGS[2]
 
 
 _ADDED = "`{key}` added to a launch-kwargs dict has no effect on Ascend; delete it"
+# what a knob on a path shared with other platforms says instead of "delete it" (`_shared`)
+SHARED_ADVICE = (
+    "the module keeps its NPU code apart (line {related_line}) and other platforms may run this:"
+    " pass it on their path only"
+)
+SHARED_REASON = (
+    "the module tests for the NPU and keeps its Ascend code apart, and this is not on that path:"
+    " it may launch on another platform, where the knob tunes the kernel"
+)
+
+
+def _shared(report: Report, host: HostIndex) -> Report:
+    """The report of a knob in a module that tests for the NPU and keeps code apart for it
+    (`HostIndex.npu_code`), on no path of that code (neither the knob nor the call passing it:
+    `HostIndex.on_npu_path`): the knob may reach a launch on another platform too, where it
+    tunes the kernel, so deleting it would change that launch. The finding stays (it may run on
+    Ascend: a public function, another module may call it there), with no fix and advice to keep
+    it for the other platforms only. A knob already kept for another platform's launch, or on
+    the NPU's path, is left as it is."""
+    npu_code = host.npu_code
+    if npu_code is None or host.on_npu_path(report.node) or not report.message.endswith("; delete it"):
+        return report
+    report.message = report.message.removesuffix("delete it") + SHARED_ADVICE
+    report.related = ((npu_code, "code that runs only on the NPU"), *report.related)
+    if not isinstance(report.fix, Declined):
+        report.fix = Declined(SHARED_REASON)
+    return report
+
+
 # why a knob a statement only adds (or stores) gets no fix: the fix would delete the statement,
 # which may be all its block holds or sit among others on its line
 WHOLE_STATEMENT_REASON = "the statement adds nothing else: delete it by hand"
@@ -1685,6 +1814,22 @@ def _other_platform_configs(context: ModuleContext) -> set[cst.Call]:
         only = host.launched_only_on_other_platform(kernel)
         (other_platform if only else elsewhere).update(_configs_of(kernel, context))
     return other_platform - elsewhere
+
+
+def _npu_configs(context: ModuleContext) -> set[cst.Call]:
+    """The `triton.Config`s of kernels every launch of which in the module (one at least) runs
+    only on the NPU (`HostIndex.on_npu_path`), and of no other kernel: their knobs are on an
+    Ascend path only, whatever else the module runs elsewhere (`_shared`)."""
+    host = context.host
+    if host.npu_code is None:
+        return set()
+    npu: set[cst.Call] = set()
+    elsewhere: set[cst.Call] = set()
+    for kernel in host.kernels.values():
+        launches = host.launches_with_helpers(kernel)
+        only = bool(launches) and all(host.on_npu_path(launch.call) for launch in launches)
+        (npu if only else elsewhere).update(_configs_of(kernel, context))
+    return npu - elsewhere
 
 
 def _knobs_by_call(context: ModuleContext) -> dict[cst.Call, AbstractSet[str]]:

@@ -35,6 +35,60 @@ def is_namespace(node: cst.CSTNode) -> bool:
     )
 
 
+def entry_got(call: cst.BaseExpression) -> tuple[cst.Subscript, cst.BaseExpression | None] | None:
+    """`table.get(key)` / `table.get(key, default)` of a name, as the entry `table[key]` it
+    takes (a subscript made for reading it, in no tree), with the default; else None."""
+    if not (
+        isinstance(call, cst.Call)
+        and isinstance(call.func, cst.Attribute)
+        and call.func.attr.value == "get"
+        and isinstance(call.func.value, cst.Name)
+        and 1 <= len(call.args) <= 2
+        and all(arg.keyword is None and not arg.star for arg in call.args)
+    ):
+        return None
+    index = cst.SubscriptElement(cst.Index(call.args[0].value))
+    default = call.args[1].value if len(call.args) == 2 else None
+    return cst.Subscript(call.func.value, [index]), default
+
+
+def items_copied(comprehension: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`d` in `{k: v for k, v in d.items()}`: a dict comprehension over a dict's items keeping
+    each key as it is (its value may change: `{k: int(v) ...}`), with no test reading the key
+    (`if v is not None` may drop an entry by its value, never one key for another); else None."""
+    if not isinstance(comprehension, cst.DictComp):
+        return None
+    clause = comprehension.for_in
+    target, items = clause.target, clause.iter
+    if (
+        clause.inner_for_in is not None
+        or clause.asynchronous
+        or not isinstance(target, cst.Tuple | cst.List)
+        or len(target.elements) != 2
+        or not isinstance(key := target.elements[0].value, cst.Name)
+        or not isinstance(comprehension.key, cst.Name)
+        or comprehension.key.value != key.value
+        or not isinstance(items, cst.Call)
+        or items.args
+        or not isinstance(items.func, cst.Attribute)
+        or items.func.attr.value != "items"
+    ):
+        return None
+    tested = {node.value for test in clause.ifs for node in _walk_names(test.test)}
+    return None if key.value in tested else items.func.value
+
+
+def _walk_names(node: cst.CSTNode) -> list[cst.Name]:
+    found: list[cst.Name] = []
+
+    class _Names(cst.CSTVisitor):
+        def visit_Name(self, name: cst.Name) -> None:
+            found.append(name)
+
+    node.visit(_Names())
+    return found
+
+
 def splats_inside(table: cst.BaseExpression) -> list[cst.BaseExpression]:
     """`base` in `dict(..., **base)` / `{..., **base}`, and the dict `dict(base)` copies."""
     if isinstance(table, cst.Call):

@@ -57,8 +57,10 @@ from .dicts import (
     copied_dict,
     dict_entry,
     dicts_added,
+    entry_got,
     is_dict_call,
     is_namespace,
+    items_copied,
     key_read,
     maps_a_key_to_a_callable,
     splats_inside,
@@ -96,7 +98,7 @@ from .params import (
     positional_params,
     splatted_params,
 )
-from .platforms import OtherPlatformPaths, names_other_platform
+from .platforms import NpuPaths, OtherPlatformPaths, names_other_platform
 from .records import (
     BoundedSizes,
     CallSite,
@@ -140,6 +142,8 @@ from .shapes import (
 )
 
 # methods of a dict that leave it as it is (`HostIndex.changed_anywhere`)
+# a statement, where `npu_code` points
+_STATEMENTS = (cst.BaseSmallStatement, cst.BaseCompoundStatement)
 _DICT_READS = frozenset({"get", "copy", "items", "keys", "values", "__getitem__", "__contains__"})
 _MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
 ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)  # comparisons that may bound
@@ -251,10 +255,30 @@ class HostIndex(HostFacts):
                     self.launches.setdefault(launched, []).append(launch)
                     calls.add(site.call)
         for site in self.result_calls:
-            for launch in self._result_launches(site):
+            assert isinstance(site.call.func, cst.Call)
+            for launch in self._result_launches(site.call.func, site):
                 self.launches.setdefault(launched_name(launch.held) or "", []).append(launch)
                 calls.update(launch.calls)
+        for site, made in self._returned_launchers():
+            for launch in self._result_launches(made, site):
+                self.launches.setdefault(launched_name(launch.held) or "", []).append(launch)
+                calls.add(site.call)
         return calls
+
+    def _returned_launchers(self) -> Iterator[tuple[CallSite, cst.Call]]:
+        """The calls of a name a function binds once to a call of a function of the module
+        (`launch = _launcher(n)`), in that function under every block the binding is under,
+        with that call: `launch(x)` calls what `_launcher(n)` returned (`_result_launches`)."""
+        for (name, scope), values in self.bindings.items():
+            if scope is None or len(values) != 1 or param_named(scope, name) is not None:
+                continue
+            [made] = values
+            if not (isinstance(made, cst.Call) and isinstance(made.func, cst.Name) and made.func.value in self.returns):
+                continue
+            blocks = self.bound_under.get(made, ())
+            for site in self.calls_of.get(name, ()):
+                if site.scope is scope and site.blocks[: len(blocks)] == blocks:
+                    yield site, made
 
     def _launches_kernel(self, subscript: cst.Subscript, scope: Scope) -> bool:
         """Whether `kernel[grid]` in `scope` subscripts a kernel of the module (or a name bound
@@ -266,15 +290,16 @@ class HostIndex(HostFacts):
             and bool(self.kernels_named(root, scope) or self._is_free(root, scope))
         )
 
-    def _result_launches(self, site: CallSite) -> list[Launch]:
-        """The launches a call of what a call returns makes (`_add_stored_launches`): of a
-        launcher made there (`functools.partial(kernel[grid], num_warps=4)(x)`), or returned by
-        a function of the module (`_launcher()(x)` after `def _launcher(): return
-        functools.partial(kernel[grid], num_warps=4)`, each such return), one whose grid and
-        bound arguments read no name of that function's own (its parameters, its locals): the
-        launch reads them where the call is."""
-        made = site.call.func
-        assert isinstance(made, cst.Call)
+    def _result_launches(self, made: cst.Call, site: CallSite) -> list[Launch]:
+        """The launches the call `site` of what the call `made` returns makes
+        (`_add_stored_launches`): of a launcher made there (`functools.partial(kernel[grid],
+        num_warps=4)(x)`), or returned by a function of the module (`_launcher()(x)` after `def
+        _launcher(): return functools.partial(kernel[grid], num_warps=4)`, each such return),
+        one whose grid and bound arguments read no name of that function's own (its
+        parameters, its locals): the launch reads them where the call is; or a `kernel[grid]`
+        whose grid reads only parameters it never rebinds (`def _launcher(n): return
+        kernel[(n,)]`, then `_launcher(N)(x)`): the launch's grid is it as `made` makes it
+        (`_made_by`: `(N,)`), its `written_at` the subscript written in the function."""
         subscript = bound_launcher(made, self.partial_names)
         if subscript is not None:
             if not self._launches_kernel(subscript, site.scope):
@@ -288,7 +313,13 @@ class HostIndex(HostFacts):
             own = {name for name, scope in self.bindings if scope is function} | {
                 param.name.value for param in all_params(function)
             }
-            if subscript is None or not self._launches_kernel(subscript, function) or names_read(returned) & own:
+            if subscript is None or not self._launches_kernel(subscript, function):
+                continue
+            if names_read(returned) & own:
+                placed = self._made_by(returned, function, made, site.scope) if returned is subscript else None
+                if isinstance(placed, cst.Subscript) and placed.value.deep_equals(subscript.value):
+                    placed = placed.with_changes(value=subscript.value)  # the kernel's name as written
+                    found.append(Launch(site.call, site.scope, site.blocks, placed, written=subscript))
                 continue
             partial = returned if isinstance(returned, cst.Call) else None
             found.append(Launch(site.call, site.scope, site.blocks, subscript, partial=partial))
@@ -413,6 +444,14 @@ class HostIndex(HostFacts):
                 for returned, function in self.returns.get(callee, ()):
                     yield from self.dict_sources(returned, function, hops + 1, trail, merged)
         elif isinstance(value, cst.Call) and (copied := copied_dict(value)) is not None:
+            yield from self.dict_sources(copied, scope, hops + 1, trail, merged)
+        elif (got := entry_got(value)) is not None:  # `_CFG.get(key)`: the entry, or the default
+            taken, default = got
+            for found, where in self._table_entries(taken, scope, trail):
+                yield from self.dict_sources(found, where, hops + 1, trail, merged)
+            if default is not None:
+                yield from self.dict_sources(default, scope, hops + 1, trail, merged)
+        elif (copied := items_copied(value)) is not None:  # `{k: v for k, v in cfg.items()}`
             yield from self.dict_sources(copied, scope, hops + 1, trail, merged)
         elif isinstance(value, cst.Subscript):
             for element, function in self._returned_elements(value):
@@ -596,6 +635,9 @@ class HostIndex(HostFacts):
                 if isinstance(parent, cst.Subscript) and parent.value is use.name:
                     if not _entry_taken(parent, use.around[1:]):
                         return name
+                elif (got := _got(use.name, use.around)) is not None:  # `_CFG.get(key)`: as `_CFG[key]`
+                    if not _entry_taken(got, use.around[2:]):
+                        return name
                 elif not isinstance(parent, cst.AssignTarget | cst.NameItem):  # its binding, `global _CFG`
                     return name
         return None
@@ -646,6 +688,12 @@ class HostIndex(HostFacts):
             copied = copied_dict(value)
             if copied is not None:
                 return self._holds(copied, scope, names, functions)
+            got = entry_got(value)  # `_CFG.get(key)`, `cfg.get(key, default)`
+            if got is not None:
+                entry, default = got
+                return self._holds(entry.value, scope, names, functions) or (
+                    default is not None and self._holds(default, scope, names, functions)
+                )
             return is_dict_call(value) and any(self._holds(a.value, scope, names, functions) for a in value.args)
         if isinstance(value, cst.Subscript):  # `f(...)[1]`, an element of a tuple a getter returns
             # (or an entry of a table of dicts: `_CFG[key]`)
@@ -657,6 +705,8 @@ class HostIndex(HostFacts):
             )
         if isinstance(value, cst.IfExp):
             return any(self._holds(arm, scope, names, functions) for arm in (value.body, value.orelse))
+        if (copied := items_copied(value)) is not None:
+            return self._holds(copied, scope, names, functions)
         if isinstance(value, (cst.BooleanOperation, cst.BinaryOperation)):
             return any(self._holds(side, scope, names, functions) for side in (value.left, value.right))
         return False
@@ -690,7 +740,7 @@ class HostIndex(HostFacts):
                 skipped = node.keyword
             elif type(node) is cst.FunctionDef or type(node) is cst.ClassDef or type(node) is cst.Param:
                 skipped = node.name
-            around_child = (node, *around[:3])
+            around_child = (node, *around[:5])
             for child in reversed(child_nodes(node)):
                 if child is not skipped:
                     stack.append((child, inner, around_child))
@@ -3171,6 +3221,30 @@ class HostIndex(HostFacts):
     def _other_platform_paths(self) -> OtherPlatformPaths:
         return OtherPlatformPaths(self)
 
+    def on_npu_path(self, node: cst.CSTNode) -> bool:
+        """The host node runs only on the NPU (`NpuPaths`: an arm of `if _is_npu:`, the `else`
+        of `if not _is_npu:`, a CustomOp's `forward_npu`...)."""
+        return node in self._npu_paths.nodes
+
+    @cached_property
+    def npu_code(self) -> cst.CSTNode | None:
+        """The first statement (in the order written) of the module's host code that runs only on
+        the NPU (`on_npu_path`), or None: a module holding one tests for the NPU and keeps its
+        Ascend code apart, so the rest of it may run on another platform too (sglang's
+        `batch_invariant_ops.py`: `if _is_npu: import torch_npu`, and NPU ops registered in the
+        `else` of `if not _is_npu:`)."""
+        nodes = self._npu_paths.nodes
+        if not nodes:
+            return None
+        return next(
+            (node for node in walk(self.module) if node in nodes and isinstance(node, _STATEMENTS)),
+            None,
+        )
+
+    @cached_property
+    def _npu_paths(self) -> NpuPaths:
+        return NpuPaths(self)
+
 
 # an imported module -> its host facts (`ImportedModule` is one per file content: they go with it)
 _IMPORTED_HOSTS: WeakKeyDictionary[ImportedModule, HostIndex | None] = WeakKeyDictionary()
@@ -3308,7 +3382,16 @@ def _before_yield(function: cst.FunctionDef) -> set[cst.CSTNode]:
     return set()
 
 
-def _entry_taken(entry: cst.Subscript, around: Sequence[cst.CSTNode]) -> bool:
+def _got(name: cst.Name, around: Sequence[cst.CSTNode]) -> cst.Call | None:
+    """The call `name.get(key)` / `name.get(key, default)` (`entry_got`) the name (with the
+    nodes `around` it) is the table of, or None."""
+    attribute, call = (around[0], around[1]) if len(around) > 1 else (None, None)
+    if isinstance(attribute, cst.Attribute) and attribute.value is name and isinstance(call, cst.Call):
+        return call if call.func is attribute and entry_got(call) is not None else None
+    return None
+
+
+def _entry_taken(entry: cst.BaseExpression, around: Sequence[cst.CSTNode]) -> bool:
     """Whether the use of a table's entry `entry` (`_CFG[key]`, with the nodes `around` it,
     innermost first) is one whose reads `keys_read` sees, or no read: a store (`_CFG["huge"] =
     {...}`, `del _CFG[key]`, `_CFG[key]["BLOCK"] = 64`), the entry bound to names (`cfg =
@@ -3336,6 +3419,14 @@ def _entry_taken(entry: cst.Subscript, around: Sequence[cst.CSTNode]) -> bool:
         if not (isinstance(call, cst.Call) and call.func is outer and copied_dict(call) is entry):
             return False
         held, rest = call, list(around[2:])
+    elif isinstance(outer, cst.Attribute) and outer.attr.value == "items" and len(around) > 3:
+        comprehension = around[3]  # `{k: v for k, v in _CFG[key].items()}`
+        if not (isinstance(comprehension, cst.DictComp) and items_copied(comprehension) is entry):
+            return False
+        held, rest = comprehension, list(around[4:])
+        splat = rest[0] if rest else None
+        if isinstance(splat, cst.Arg):
+            return splat.star == "**" and splat.value is comprehension  # `**{k: v for ...}`
     bound = rest[0] if rest else None
     return (
         isinstance(bound, cst.Assign)

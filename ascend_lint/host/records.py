@@ -85,7 +85,7 @@ class DictTrail:
 @dataclass(frozen=True)
 class NameUse:
     """A name written in host code, with the function binding it (None: module level) and the
-    nodes around it, innermost first (up to four)."""
+    nodes around it, innermost first (up to six)."""
 
     name: cst.Name
     owner: Scope
@@ -119,6 +119,10 @@ class Launch(CallSite):
     forwarded: Forwarded | None = None
     partial: cst.Call | None = None
     run_grid: cst.Arg | None = None
+    # `kernel[grid]` as written in a function returning it (`def _launcher(n): return
+    # kernel[(n,)]`), when `stored` is it as the call of that function makes it (`(N,)` for
+    # `_launcher(N)`: `HostIndex._made_by`), a node of no tree
+    written: cst.Subscript | None = None
 
     @property
     def launcher(self) -> cst.Subscript | cst.Attribute:
@@ -144,6 +148,8 @@ class Launch(CallSite):
     def written_at(self) -> cst.CSTNode:
         """Where the launch is written in its function: `kernel[grid]` (or the one its launcher
         holds), `kernel.run`, or the call of the helper launching it."""
+        if self.written is not None:
+            return self.written
         return self.launcher if self.forwarded is None else self.call
 
     @property

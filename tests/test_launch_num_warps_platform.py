@@ -1,0 +1,249 @@
+"""ASC001 in modules that also run on other platforms, and launch shapes read through helpers.
+
+A module testing for the NPU (`_is_npu = is_npu()`, `if _is_npu: import torch_npu`) keeps its
+Ascend code apart: a knob on a path outside that code may launch on CUDA too, where it tunes
+the kernel (sglang 0.5.23's `batch_invariant_ops.py`: `_matmul_persistent_triton`, reached
+from the public `matmul_persistent`, registered with torch under `if not _is_npu:` only). Its
+finding stays, with no fix; a knob on the NPU's own path keeps its fix. And the launches of a
+launcher a function returns (`_launcher(N)(x)`, `launch = _launcher(); launch(x)`), entries
+taken with `_CFG.get(key)`, and dicts copied by a comprehension over an entry's items."""
+
+from __future__ import annotations
+
+from conftest import settings
+
+from ascend_lint.engine import lint_source
+from ascend_lint.fixer import fix_result
+from ascend_lint.model import Finding
+
+HEADER = """\
+import torch
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, y, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + o, tl.load(x + o) * 2)
+"""
+
+
+def _lint(source: str) -> tuple[list[Finding], str | None]:
+    config = settings(select=["ASC001"])
+    result = lint_source(source, "k_npu.py", config)
+    _, fixed = fix_result(result, config, unsafe=False)
+    return list(result.findings), None if fixed is None else fixed.fixed
+
+
+def _row(source: str, text: str) -> int:
+    return next(i for i, line in enumerate(source.splitlines(), 1) if text in line)
+
+
+PLATFORM_MODULE = (
+    HEADER
+    + """
+from sglang.srt.utils import is_npu
+
+_is_npu = is_npu()
+if _is_npu:
+    import torch_npu
+
+
+def _matmul_triton(x, y):
+    configs = {
+        torch.float16: {"BLOCK": 128, "num_stages": 3, "num_warps": 8},
+    }
+    k[(4,)](x, y, **configs[x.dtype])
+
+
+def _matmul_npu(x, y):
+    k[(4,)](x, y, BLOCK=64, num_warps=4)
+
+
+def matmul(x, y):
+    if _is_npu:
+        return _matmul_npu(x, y)
+    return _matmul_triton(x, y)
+
+
+def mm_invariant(x, y):
+    return _matmul_triton(x, y)
+
+
+def enable(lib, key):
+    if not _is_npu:
+        lib.impl("aten::mm", mm_invariant, key)
+    else:
+        lib.impl("aten::mm", torch_npu.npu_mm, key)
+"""
+)
+
+
+def test_knob_shared_with_other_platforms_has_no_fix() -> None:
+    """The table's knobs reach a launch the module does not keep for the NPU: reported, no fix,
+    naming the module's NPU code; the launch on the NPU's own path keeps its safe fix."""
+    findings, fixed = _lint(PLATFORM_MODULE)
+    shared = [f for f in findings if f.location.row in (_row(PLATFORM_MODULE, '"num_stages": 3'),)]
+    assert len(shared) == 2
+    for finding in shared:
+        assert finding.fix is None
+        assert finding.no_fix_reason is not None and "another platform" in finding.no_fix_reason
+        assert "pass it on their path only" in finding.message
+        assert f"(line {_row(PLATFORM_MODULE, 'import torch_npu')})" in finding.message
+    [npu] = [f for f in findings if f.location.row == _row(PLATFORM_MODULE, "BLOCK=64, num_warps=4")]
+    assert npu.fix is not None and npu.fix.applicability == "safe"
+    assert npu.message.endswith("delete it")
+    assert fixed is not None
+    assert '"num_stages": 3, "num_warps": 8' in fixed  # the CUDA path's table is kept
+    assert "k[(4,)](x, y, BLOCK=64)\n" in fixed
+
+
+def test_module_without_npu_code_keeps_the_fix() -> None:
+    """With no code kept for the NPU, the module runs as written on Ascend: the fix stays."""
+    source = (
+        HEADER
+        + """
+
+def run(x, y):
+    k[(4,)](x, y, **{"BLOCK": 64, "num_warps": 8})
+"""
+    )
+    findings, fixed = _lint(source)
+    assert [f.fix is not None and f.fix.applicability for f in findings] == ["safe"]
+    assert fixed is not None and "num_warps" not in fixed
+
+
+def test_launcher_returned_by_a_function() -> None:
+    """`_launcher(N)(x, num_warps=4)` (a grid made of the function's parameter) and `launch =
+    _launcher(); launch(x, num_warps=4)` are launches: reported, with the safe fix."""
+    source = (
+        HEADER
+        + """
+
+def _launcher(n):
+    return k[(triton.cdiv(n, 64),)]
+
+
+def _fixed_launcher():
+    return k[(4,)]
+
+
+def run(x, y, n):
+    _launcher(n)(x, y, BLOCK=64, num_warps=4)
+    launch = _fixed_launcher()
+    launch(x, y, BLOCK=64, num_stages=2)
+"""
+    )
+    findings, fixed = _lint(source)
+    assert [(f.location.row, f.message.split("`")[1]) for f in findings] == [
+        (_row(source, "_launcher(n)(x"), "num_warps"),
+        (_row(source, "launch(x, y"), "num_stages"),
+    ]
+    assert all(f.message.startswith(f"`{f.message.split('`')[1]}` in a launch") for f in findings)
+    assert fixed is not None
+    assert "_launcher(n)(x, y, BLOCK=64)\n" in fixed
+    assert "launch(x, y, BLOCK=64)\n" in fixed
+
+
+def test_launcher_of_a_kernel_taking_the_knob_is_silent() -> None:
+    """A returned launcher of a kernel with a `num_stages` parameter: the keyword is its argument."""
+    source = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, num_stages: tl.constexpr):
+    tl.store(x + tl.arange(0, 16), tl.zeros([16], tl.float32) + num_stages)
+
+
+def _launcher(n):
+    return k[(n,)]
+
+
+def run(x, n):
+    _launcher(n)(x, num_stages=2)
+"""
+    findings, _ = _lint(source)
+    assert findings == []
+
+
+def test_table_entry_taken_with_get() -> None:
+    """`cfg = _CFG.get(key)` takes an entry as `_CFG[key]` does: its knobs are reported and
+    removed from the entries; the default's too."""
+    source = (
+        HEADER
+        + """
+_CFG = {"small": {"BLOCK": 64, "num_warps": 4}, "big": {"BLOCK": 128, "num_warps": 8}}
+
+
+def run(x, y, key):
+    cfg = _CFG.get(key, {"BLOCK": 32, "num_stages": 2})
+    k[(4,)](x, y, **cfg)
+"""
+    )
+    findings, fixed = _lint(source)
+    assert [f.message.split("`")[1] for f in findings] == ["num_warps", "num_warps", "num_stages"]
+    assert all(f.fix is not None and f.fix.applicability == "safe" for f in findings)
+    assert fixed is not None
+    assert '_CFG = {"small": {"BLOCK": 64}, "big": {"BLOCK": 128}}' in fixed
+    assert 'cfg = _CFG.get(key, {"BLOCK": 32})' in fixed
+
+
+def test_get_of_a_table_read_elsewhere_has_no_fix() -> None:
+    """A table another function also reads by a key that is no literal of an entry keeps its
+    knobs: no fix (the read may need them)."""
+    source = (
+        HEADER
+        + """
+_CFG = {"small": {"BLOCK": 64, "num_warps": 4}}
+
+
+def run(x, y, key):
+    k[(4,)](x, y, **_CFG.get(key))
+
+
+def warps(key):
+    return max(c["num_warps"] for c in _CFG.values())
+"""
+    )
+    findings, _ = _lint(source)
+    assert len(findings) == 1 and findings[0].fix is None
+    assert findings[0].no_fix_reason is not None and "`_CFG`" in findings[0].no_fix_reason
+
+
+def test_comprehension_over_an_entrys_items() -> None:
+    """`{k: v for k, v in entry.items()}` copies the entry (a test on the value alone keeps
+    every key): its knobs are the entry's. A test reading the key may drop them: not followed."""
+    source = (
+        HEADER
+        + """
+_TABLE = {"small": {"BLOCK": 64, "num_warps": 4, "num_stages": 2}}
+
+
+def run(x, y, key):
+    entry = _TABLE[key]
+    kw = {name: value for name, value in entry.items()}
+    k[(4,)](x, y, **kw)
+
+
+def run_inline(x, y, key):
+    k[(4,)](x, y, **{n: v for n, v in _TABLE[key].items() if v is not None})
+
+
+def run_filtered(x, y, launch):
+    k[(4,)](x, y, **{n: v for n, v in launch.items() if n != "num_warps"})
+
+
+def run_filtered_caller(x, y):
+    run_filtered(x, y, {"BLOCK": 64, "num_warps": 8})
+"""
+    )
+    findings, fixed = _lint(source)
+    assert [(f.location.row, f.message.split("`")[1]) for f in findings] == [
+        (_row(source, "_TABLE = {"), "num_warps"),
+        (_row(source, "_TABLE = {"), "num_stages"),
+    ]
+    assert all(f.fix is not None and f.fix.applicability == "safe" for f in findings)
+    assert fixed is not None and '_TABLE = {"small": {"BLOCK": 64}}' in fixed
