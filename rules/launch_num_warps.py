@@ -151,7 +151,10 @@ platforms' path only, naming the module's first NPU-only statement: deleting it 
 their launch. A knob on the NPU's own path (the launch, or the dict or config holding the
 knob, or a `triton.Config` of a kernel every launch of which is there) keeps its fix. A module
 with no NPU test runs as written on Ascend (a port), and its knobs keep their fixes, whatever
-other platforms it tests for (`is_hopper()`).
+other platforms it tests for (`is_hopper()`); so does a module whose file name or package
+folders say Ascend (`vllm_ascend/`, `npu.py`, FlagGems' `_ascend` backend): it runs on the NPU
+only, whatever upstream tests it kept (vllm-ascend's `if current_platform.device_name ==
+"npu": return False`).
 
 ### Not flagged: `tl.range` loop hints
 Nor `num_stages=` of a `tl.range` loop
@@ -261,10 +264,12 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from pathlib import Path
 from typing import TypeGuard
 
 import libcst as cst
 
+from ascend_lint.ascend_text import ascend_name
 from ascend_lint.fixes import Declined, FixPlan, Replace, names_in, without_items
 from ascend_lint.host import (
     DictChange,
@@ -279,6 +284,7 @@ from ascend_lint.host import (
 from ascend_lint.imports import ImportMap, dotted_name, int_literal, number_literal, str_literal
 from ascend_lint.kernels import Kernel
 from ascend_lint.nodes import child_nodes, flat_code, walk
+from ascend_lint.package import package_folders
 from ascend_lint.rule import Confirm, Evidence, Example, HostIndex, ModuleContext, Report, Rule
 
 KNOBS = frozenset({"num_warps", "num_stages"})
@@ -1263,6 +1269,8 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         live = _simt_sources(context)
         loops = _loop_names(context)
         npu_configs = _npu_configs(context)
+        # a module kept apart for the NPU, in a package that is not Ascend's by name: other platforms may run it
+        shared = host.npu_code is not None and not _ascend_module(context.filename)
         for call, scope in host.calls:
             if call not in other_platform_configs and not host.on_other_platform(call):
                 read = tuning_reads.get(call, {})
@@ -1274,9 +1282,11 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
                 )
                 for report in _within(scope, reports):
                     if not host.on_other_platform(report.node):  # a dict or store written on such a path
-                        yield report if host.on_npu_path(call) or call in npu_configs else _shared(report, host)
+                        on_npu = not shared or host.on_npu_path(call) or call in npu_configs
+                        yield report if on_npu else _shared(report, host)
         for (element, key), (table, scope, table_knobs) in _heuristic_knobs(context, knobs).items():
-            yield _shared(self._heuristic(element, key, table, scope, table_knobs, host), host)
+            report = self._heuristic(element, key, table, scope, table_knobs, host)
+            yield _shared(report, host) if shared else report
 
     def _reports_on(
         self,
@@ -1581,9 +1591,19 @@ SHARED_REASON = (
 )
 
 
+def _ascend_module(filename: str) -> bool:
+    """The module's file name or a folder of its package says Ascend (`ascend_name`:
+    `vllm_ascend/...`, `engram/npu.py`, FlagGems' `backends/_ascend/`): Ascend code, which runs
+    on the NPU whatever platforms its tests name (vllm-ascend keeps upstream's `if
+    current_platform.device_name == "npu": return False`)."""
+    path = Path(filename)
+    folders = package_folders(path.absolute().parent) if filename != "-" else ()
+    return any(ascend_name(name) for name in (path.name, *(folder.name for folder in folders)))
+
+
 def _shared(report: Report, host: HostIndex) -> Report:
     """The report of a knob in a module that tests for the NPU and keeps code apart for it
-    (`HostIndex.npu_code`), on no path of that code (neither the knob nor the call passing it:
+    (`HostIndex.npu_code`), of a package not Ascend's by name (`_ascend_module`), on no path of that code (neither the knob nor the call passing it:
     `HostIndex.on_npu_path`): the knob may reach a launch on another platform too, where it
     tunes the kernel, so deleting it would change that launch. The finding stays (it may run on
     Ascend: a public function, another module may call it there), with no fix and advice to keep

@@ -10,6 +10,8 @@ taken with `_CFG.get(key)`, and dicts copied by a comprehension over an entry's 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from conftest import settings
 
 from ascend_lint.engine import lint_source
@@ -31,7 +33,7 @@ def k(x, y, BLOCK: tl.constexpr):
 
 def _lint(source: str) -> tuple[list[Finding], str | None]:
     config = settings(select=["ASC001"])
-    result = lint_source(source, "k_npu.py", config)
+    result = lint_source(source, "ops.py", config)
     _, fixed = fix_result(result, config, unsafe=False)
     return list(result.findings), None if fixed is None else fixed.fixed
 
@@ -247,3 +249,35 @@ def run_filtered_caller(x, y):
     ]
     assert all(f.fix is not None and f.fix.applicability == "safe" for f in findings)
     assert fixed is not None and '_TABLE = {"small": {"BLOCK": 64}}' in fixed
+
+
+def test_module_of_an_ascend_package_keeps_the_fix(tmp_path: Path) -> None:
+    """vllm-ascend keeps upstream's platform tests (`if current_platform.device_name == "npu":
+    return False`) in modules that run on the NPU only: a package folder (or the file's name)
+    saying Ascend keeps the fix."""
+    package = tmp_path / "vllm_ascend" / "ops"
+    package.mkdir(parents=True)
+    for folder in (package, package.parent):
+        (folder / "__init__.py").write_text("")
+    source = (
+        HEADER
+        + """
+from vllm.platforms import current_platform
+
+
+def _supports_pdl():
+    if current_platform.device_name == "npu":
+        return False
+    return current_platform.is_arch_support_pdl()
+
+
+def run(x, y):
+    k[(4,)](x, y, BLOCK=64, num_warps=4)
+"""
+    )
+    config = settings(select=["ASC001"])
+    for name in (package / "attention.py", tmp_path / "engram_npu.py"):
+        [finding] = lint_source(source, str(name), config).findings
+        assert finding.fix is not None and finding.fix.applicability == "safe"
+    [shared] = lint_source(source, str(tmp_path / "attention.py"), config).findings
+    assert shared.fix is None  # the same module in no Ascend package: other platforms may run it
