@@ -141,9 +141,9 @@ from .shapes import (
     written_extent_position,
 )
 
-# methods of a dict that leave it as it is (`HostIndex.changed_anywhere`)
 # a statement, where `npu_code` points
 _STATEMENTS = (cst.BaseSmallStatement, cst.BaseCompoundStatement)
+# methods of a dict that leave it as it is (`HostIndex.changed_anywhere`)
 _DICT_READS = frozenset({"get", "copy", "items", "keys", "values", "__getitem__", "__contains__"})
 _MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
 ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)  # comparisons that may bound
