@@ -1583,7 +1583,8 @@ class Flow:
         """The named tile `node` is, seen through casts, transposes (`tl.trans(x)`, `x.trans()`,
         `x.T`), reshapes and views (`x[None, :]`, `tl.expand_dims(x, 0)`), minus, parentheses
         and a choice between views of one tile: the same tile in the unified buffer, not a copy
-        (`x + 0.0` is one). None when `node` is no such view of a name (`view_choices` sees
+        (`x + 0.0` is one); the name `:=` binds to a value that is no view of a tile (`(b_a :=
+        tl.load(p))` is the tile `b_a`). None when `node` is no such view of a name (`view_choices` sees
         through a choice between two tiles)."""
         while True:
             if isinstance(node, cst.Name):
@@ -1591,6 +1592,12 @@ class Flow:
             if isinstance(node, cst.IfExp):  # `p.to(tl.float8e5) if FP8 else p.to(v.dtype)`: `p` either way
                 body, orelse = self.view_source(node.body), self.view_source(node.orelse)
                 return body if body is not None and orelse is not None and body.value == orelse.value else None
+            if (
+                isinstance(node, cst.NamedExpr)
+                and isinstance(node.target, cst.Name)
+                and not self.view_choices(node.value)
+            ):
+                return node.target  # `(b_a := tl.load(p))`: a new tile, which `b_a` names
             viewed = self._viewed(node)
             if viewed is None:
                 return None

@@ -147,7 +147,9 @@ the unsupported operator failing in turn). Such a kernel never runs, so nothing 
 A name bound by `:=` to the tile or a view of it (`tl.dot((b_t := tl.trans(b_A)), b_v)`) is an
 alias like one bound by `=`. No fix is offered when a read the copy would replace is in the
 value of an assignment expression (`b_t` would then bind the copy), nor when `:=` binds the tile
-in the dot's own statement (a copy on the line before would copy an older value).
+in the dot's own statement (a copy on the line before would copy an older value, or none). A
+name `:=` binds in the left operand to a new tile (`tl.dot((b_a := tl.load(p_a)), b_b)`, also
+`(b_a := x * 2.0)`) is that tile: its reads after the dot are reported, with no fix.
 """
 
 from __future__ import annotations
@@ -662,6 +664,15 @@ def k(p_a, p_w, p_o):
     b_y = tl.dot(b_a.reshape(16, 16), b_w)  # expect
     b_t = tl.dot(b_a.T, b_w)  # expect
     tl.store(p_o, b_a + b_x + b_y + b_t)  # expect
+""",
+        # a tile `:=` binds in the dot's left operand is the clobbered one (no fix: no line before holds it)
+        """
+@triton.jit
+def k(p_a, p_b, p_o, p_p):
+    b_o = tl.dot((b_a := tl.load(p_a)), tl.load(p_b))
+    tl.store(p_o, b_o + b_a)  # expect
+    b_q = tl.dot((b_s := b_o * 2.0), tl.load(p_b))
+    tl.store(p_p, b_q + b_s)  # expect
 """,
         # each later left-operand use followed by more reads gets its own pristine copy
         Example(
@@ -1220,6 +1231,12 @@ class _CopyPlanner:
         statement = dot.statement
         if not (isinstance(statement, cst.SimpleStatementLine) and len(statement.body) == 1):
             return Declined("the dot is not in a plain one-statement line, so there is no place for the copy")
+        named = self.flow.parents.get(tile)
+        if isinstance(named, cst.NamedExpr) and named.target is tile:  # `tl.dot((b_a := tl.load(p)), b)`
+            return Declined(
+                f"`{tile.value}` is bound by `:=` in the dot's own statement, so no line before it holds the tile"
+                " to copy: bind it on a line of its own"
+            )
         lhs_read = next(e for e in reversed(self.flow.events[: dot.index]) if e.node is tile)
         definitions = self.flow.reaching_defs(lhs_read, tile.value)
         if not definitions:  # a global, which Triton reads as a constexpr: `.to` of it is ASC002's

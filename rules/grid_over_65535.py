@@ -76,7 +76,10 @@ zero or empty (`B = math.prod(dims) if dims else 1` with `dims = x.shape[:-2]`, 
 ### What bounds a size
 `min(..., cap)` bounds it, and
 so do literals, device core counts and an item of a name bound once to a tuple literal
-(`_TILE = (64, 128)` at module level, then `bm, bn = _TILE` makes `bm` the 64). A name
+(`_TILE = (64, 128)` at module level, then `bm, bn = _TILE` makes `bm` the 64); a name the
+function rebinds holds the value its one plain assignment reaching the launch in straight-line
+code gives it (`blocks = props["num_aicore"]`, then `blocks = x.shape[0] * x.shape[1]`: a size
+at the launches after it). A name
 unpacked from a conditional of tuples is its arms' own element (`BM, BN = (1, 256) if m <=
 16 else (8, 1024)` makes `BM` the bounded `1 if m <= 16 else 8`). A sum of sizes is one size
 (`M_text + M_vae` is at most twice the larger), never their product.
@@ -1239,6 +1242,18 @@ def rows(x):
 
 def heads(x):
     k[(x.shape[0], 40000)](x, BLOCK=64)  # expect
+""",
+        # a name holding the core count, then rebound to a size before the launch
+        """
+@triton.jit
+def k(x, BLOCK: tl.constexpr):
+    tl.store(x + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK), 0.0)
+
+def rows(x):
+    blocks = triton.runtime.driver.active.utils.get_device_properties(0)["num_aicore"]
+    k[(blocks,)](x, BLOCK=64)
+    blocks = x.shape[0] * x.shape[1]
+    k[(blocks,)](x, BLOCK=64)  # expect
 """,
         # a grid bound in each arm (fla's varlen and dense launches): whichever runs, it grows
         """

@@ -38,7 +38,8 @@ a different grid.
 ### The AI core count
 Flags a launch whose grid has an axis holding the AI (cube) core count —
 `get_device_properties(device)["num_aicore"]`, `props.get("num_aicore")` (also chained:
-`get_device_properties(device).get("num_aicore")`), fla's
+`get_device_properties(device).get("num_aicore")`; the key also a name bound once to the
+string, `props[KEY]` with `KEY = "num_aicore"`), fla's
 `get_multiprocessor_count(i, use_aicore=True)`, torch_npu's `props.cube_core_num`, the
 triton-ascend driver's `triton.runtime.driver.active.utils.get_aicore_num()`, vLLM's
 `num_compute_units()` (vllm-ascend's platform answers the cube core count), `getattr(props,
@@ -55,7 +56,11 @@ vector-bound kernel. A module-level name that functions set under `global` (vllm
 `device_properties.get("num_aicore", -1)`, `get_aicore_num()` returns it) holds the count when
 every value the module and those functions give it is that count, but for a placeholder
 (`None`, `0`, `-1`); one also set to anything else (a literal fallback, the vector core count,
-`+= 1`, a `for` target) holds no known count. A helper or module-level name another module of the package defines
+`+= 1`, a `for` target) holds no known count. A name the function binds more than once holds
+what its binding reaching the launch holds (`cores = props["num_aicore"]`, a cube-bound launch,
+then `cores = props["num_vectorcore"]`: the launches after it are on the vector cores), when one
+plain assignment before it in straight-line code is that binding; else any value it is given
+may be the count. A helper or module-level name another module of the package defines
 counts the same (`from .utils import get_num_cores`, `from .utils import NUM_CORES`, `from .
 import utils` or `import pkg.utils as u` then `utils.get_num_cores("cube")`): that module is
 read from disk as for an imported device function, and works the count out from its own
@@ -155,6 +160,13 @@ def run(a, b, c, x, y, n):
 def _core_counts():
     props = triton.runtime.driver.active.utils.get_device_properties(0)
     return props["num_aicore"], props["num_vectorcore"]
+
+def run_in_turn(a, b, c, x, y, n):
+    props = triton.runtime.driver.active.utils.get_device_properties(0)
+    cores = props["num_aicore"]
+    matmul_kernel[(cores,)](a, b, c, n, cores, BM=16)
+    cores = props["num_vectorcore"]  # the value reaching the launch below
+    norm_kernel[(cores,)](x, y, n, cores, BD=64)
 
 def run_on_vector_cores(x, y, n):
     _, num_vec = _core_counts()  # the second count the helper returns
@@ -323,6 +335,13 @@ def _launch_core_grid(kernel, *, task_num, kernel_kwargs):
 def run_through_a_launcher(x, y, n):
     _launch_core_grid(norm_kernel, task_num=n, kernel_kwargs=dict(x=x, y=y, BD=64))
 
+def run_in_turn(a, b, c, x, y, n):
+    props = get_npu_properties()
+    cores = props["num_vectorcore"]
+    norm_kernel[(cores,)](x, y, n, cores, BD=64)
+    cores = props["num_aicore"]  # meant for a matmul, reaching the launch below too
+    norm_kernel[(cores,)](x, y, n, cores, BD=64)  # expect
+
 def run_overridable(x, y, n, num_cores=None):
     cores = num_cores or get_npu_properties()["num_aicore"]  # the query unless a count is passed
     norm_kernel[(min(cores, n),)](x, y, n, cores, BD=64)  # expect
@@ -334,6 +353,7 @@ import triton.language as tl
 from triton.runtime import driver
 
 NUM_CORES = driver.active.utils.get_device_properties(0)["num_aicore"]
+CUBE_KEY = "num_aicore"
 
 def _cube_cores():
     return driver.active.utils.get_device_properties(0).get("num_aicore")
@@ -359,6 +379,8 @@ def run(x, y, n):
     norm_kernel[(CUBE_CORES,)](x, y, n, CUBE_CORES, BD=64)  # expect
     norm_kernel[(_cube_cores(),)](x, y, n, n, BD=64)  # expect
     norm_kernel[(Device.cube_cores(),)](x, y, n, n, BD=64)  # expect
+    props = driver.active.utils.get_device_properties(0)
+    norm_kernel[(props[CUBE_KEY],)](x, y, n, n, BD=64)  # expect
 """,
         # both counts from a helper of the module returning them in a tuple
         """

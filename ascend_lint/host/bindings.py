@@ -67,7 +67,29 @@ def reaching_binding(name: str, launch: Launch) -> cst.BaseExpression | cst.Func
     reach it."""
     if launch.scope is None:
         return None
-    nesting = _enclosing_statements(launch.written_at, suite_lines(launch.scope.body))
+    return _nearest_binding(name, _enclosing_statements(launch.written_at, suite_lines(launch.scope.body)))
+
+
+def binding_reaching(name: str, node: cst.CSTNode, function: cst.FunctionDef) -> cst.BaseExpression | None:
+    """The value of the one binding of `name` reaching `node`, read in `function`'s own code:
+    as `reaching_binding` finds the one reaching a launch's grid (`num_core = props["num_aicore"]`
+    then `num_core = props["num_vectorcore"]`: only the second reaches a launch after both).
+    None when `node` is read later than where it is written: in a function, class or lambda
+    defined in `function` (it runs when called); and when `reaching_binding` finds none."""
+    nesting = _enclosing_statements(node, suite_lines(function.body))
+    if any(isinstance(block[index], cst.FunctionDef | cst.ClassDef) for block, index in nesting[:-1]):
+        return None
+    lambdas = [sub for sub in walk(nesting[-1][0][nesting[-1][1]]) if isinstance(sub, cst.Lambda)] if nesting else []
+    if any(sub is node for lambda_ in lambdas for sub in walk(lambda_)):
+        return None
+    found = _nearest_binding(name, nesting)
+    return found if isinstance(found, cst.BaseExpression) else None
+
+
+def _nearest_binding(
+    name: str, nesting: list[tuple[Sequence[cst.CSTNode], int]]
+) -> cst.BaseExpression | cst.FunctionDef | None:
+    """`reaching_binding` of the point the statements of `nesting` hold (`_enclosing_statements`)."""
     if not nesting or rebinds(nesting[-1][0][nesting[-1][1]], name):
         return None
     inner: Sequence[cst.CSTNode] | None = None

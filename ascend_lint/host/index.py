@@ -43,6 +43,7 @@ from .bindings import (
     RECORDED_BINDERS,
     WrittenOrder,
     binders_by_name,
+    binding_reaching,
     comprehension_variables,
     names_read,
     reaching_binding,
@@ -1513,7 +1514,7 @@ class HostIndex(HostFacts):
                 if element is not None:
                     yield from self.origins(element, function, hops + 1, annotations, expanded)
         elif isinstance(value, cst.Name):
-            yield from self._name_origins(value.value, scope, hops, annotations, expanded)
+            yield from self._name_origins(value, scope, hops, annotations, expanded)
         elif isinstance(value, cst.Attribute):
             dotted = dotted_name(value)
             for stored, where in self.attribute_stores.get(dotted or "", ()):
@@ -1522,13 +1523,22 @@ class HostIndex(HostFacts):
 
     def _name_origins(
         self,
-        name: str,
+        read: cst.Name,
         scope: Scope,
         hops: int,
         annotations: bool,
         expanded: set[tuple[cst.BaseExpression, Scope, int]],
     ) -> Iterator[tuple[cst.BaseExpression, str]]:
+        """The origins of the values bound to the name `read` in `scope` that reach it: the one
+        binding reaching it in straight-line code (`binding_reaching`: `cores = props["num_aicore"]`
+        then `cores = 40` reaches a launch after both with 40 only) unless it reads the name
+        (`n = min(n, cap)`: the earlier values reach it), else every binding
+        (`_reaching_bindings`); with none, what the parameter is passed."""
+        name = read.value
         bound = self._reaching_bindings(name, scope)
+        reaching = binding_reaching(name, read, scope) if len(bound) > 1 and scope is not None else None
+        if reaching is not None and name not in names_read(reaching):  # an update reads what reached it
+            bound = [value for value in bound if value is reaching] or bound
         for value in bound:
             yield from self.origins(value, scope, hops + 1, annotations, expanded)
         if not bound:  # a parameter the function rebinds: what it binds counts
@@ -1795,7 +1805,7 @@ class HostIndex(HostFacts):
         return None
 
     def _core_count_at(self, node: cst.BaseExpression, scope: Scope, hops: int) -> CoreCount | None:
-        key = subscript_key(node)
+        key = self._subscript_key(node, scope)
         if key in CORE_COUNT_KEYS:
             return CoreCount(key, node)
         if isinstance(node, cst.Name):
@@ -1821,8 +1831,9 @@ class HostIndex(HostFacts):
         callee = (
             func.attr.value if isinstance(func, cst.Attribute) else func.value if isinstance(func, cst.Name) else ""
         )
-        if callee == "get" and node.args and str_literal(node.args[0].value) in CORE_COUNT_KEYS:
-            return CoreCount(str_literal(node.args[0].value) or "", node)
+        key = self._key_named(node.args[0].value, scope) if callee == "get" and node.args else None
+        if key in CORE_COUNT_KEYS:  # `props.get("num_aicore")`
+            return CoreCount(key or "", node)
         if callee == "getattr" and len(node.args) >= 2:  # `getattr(props, "cube_core_num", 24)`
             attribute = str_literal(node.args[1].value)
             return CoreCount(CORE_COUNT_ATTRIBUTES[attribute], node) if attribute in CORE_COUNT_ATTRIBUTES else None
@@ -1846,6 +1857,27 @@ class HostIndex(HostFacts):
         elif isinstance(func, (cst.Name, cst.Attribute)):  # `get_num_cores("cube")`, `utils.get_num_cores()`
             return self._imported_core_count(func, node, scope)
         return None
+
+    def _subscript_key(self, node: cst.BaseExpression, scope: Scope) -> str | None:
+        """The key of `props["num_aicore"]` or `props[KEY]` (`_key_named`)."""
+        if not (
+            isinstance(node, cst.Subscript) and len(node.slice) == 1 and isinstance(node.slice[0].slice, cst.Index)
+        ):
+            return None
+        return self._key_named(node.slice[0].slice.value, scope)
+
+    def _key_named(self, key: cst.BaseExpression, scope: Scope) -> str | None:
+        """The string a key (`KEY` of `props[KEY]`, `props.get(KEY)`) is: a string literal, or a
+        name its function (or the module) binds once, to one (`KEY = "num_aicore"`), and nothing
+        else rebinds (no parameter, no `global` statement naming it)."""
+        if not isinstance(key, cst.Name) or key.value in self.globals_declared:
+            return str_literal(key)
+        owner = self._binding_scope(key.value, scope)
+        values = self.bindings.get((key.value, owner), [])
+        if len(values) != 1 or (owner is not None and param_named(owner, key.value) is not None):
+            return None
+        literal = str_literal(values[0])
+        return literal if literal is not None and self._assigned_only(key.value, owner) else None
 
     def _calls_method(self, func: cst.Attribute, scope: Scope) -> bool:
         """`Dev.num_cores` of a class of the module defining `num_cores`, or `self.num_cores` /

@@ -1,0 +1,162 @@
+"""A name a launching function binds more than once holds, at a launch, the value of the one
+binding reaching it in straight-line code (`bindings.binding_reaching`, read by
+`HostIndex.origins`): ASC009 judges the core count that reaches the grid, not the first the
+function assigns, and ASC010 sizes the value that reaches it. Module-level names keep the
+"every value" rule of `_global_core_count`. A key named by a constant (`props[KEY]` with `KEY =
+"num_aicore"`) is that string (`HostIndex._key_named`)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import snippet_source
+
+KERNELS = """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def mm_kernel(a, b, c, BM: tl.constexpr):
+    o = tl.arange(0, BM)
+    tile = tl.dot(tl.load(a + o[:, None] * BM + o[None, :]), tl.load(b + o[:, None] * BM + o[None, :]))
+    tl.store(c + o[:, None] * BM + o[None, :], tile)
+
+
+@triton.jit
+def vec_kernel(x, y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + offs, tl.load(x + offs, mask=offs < n), mask=offs < n)
+"""
+
+
+def rows(lint, code: str, rule: str = "ASC009") -> list[int]:
+    """The rows of the rule's findings for `code` written after the kernels, counted from its
+    first line (after the blank one it starts with) as 1."""
+    source, offset = snippet_source(KERNELS + code)
+    first = offset + KERNELS.count("\n")
+    return sorted(f.location.row - first for f in lint(source, select=[rule]))
+
+
+def test_the_count_a_name_is_rebound_to_before_the_launch_decides(lint) -> None:
+    """The cube count feeds the matmul, then the name is rebound to the vector count for the
+    vector kernel: only the second value reaches the second launch."""
+    code = """
+def run(a, b, c, x, y):
+    props = triton.runtime.driver.active.utils.get_device_properties(0)
+    num_core = props["num_aicore"]
+    mm_kernel[(num_core,)](a, b, c, BM=16)
+    num_core = props["num_vectorcore"]
+    vec_kernel[(num_core,)](x, y, x.numel(), BLOCK=1024)
+"""
+    assert rows(lint, code) == []
+
+
+@pytest.mark.parametrize("later", ["40", "x.shape[0]", 'props["num_vectorcore"]'])
+def test_a_count_overwritten_before_the_launch_is_not_its_grid(lint, later: str) -> None:
+    code = f"""
+def run(x, y):
+    props = triton.runtime.driver.active.utils.get_device_properties(0)
+    cores = props["num_aicore"]
+    cores = {later}
+    grid = (cores,)
+    vec_kernel[grid](x, y, x.numel(), BLOCK=1024)
+"""
+    assert rows(lint, code) == []
+
+
+def test_the_cube_count_rebound_after_the_vector_count_is_reported(lint) -> None:
+    """The vector count read first no longer hides the cube count reaching the later launch."""
+    code = """
+def run(x, y):
+    props = triton.runtime.driver.active.utils.get_device_properties(0)
+    cores = props["num_vectorcore"]
+    vec_kernel[(cores,)](x, y, x.numel(), BLOCK=1024)
+    cores = props["num_aicore"]
+    vec_kernel[(cores,)](x, y, x.numel(), BLOCK=1024)
+"""
+    assert rows(lint, code) == [6]
+
+
+@pytest.mark.parametrize(
+    "rebinding",
+    [
+        "    if x.numel() < 4096:\n        cores = 8",  # may run or not: either value may reach
+        "    cores = min(cores, x.shape[0])",  # an update reads the count that reached it
+        "    for cores in (cores,):\n        pass",  # a loop target: no plain binding
+    ],
+)
+def test_a_binding_that_may_keep_the_count_still_reports(lint, rebinding: str) -> None:
+    code = f"""
+def run(x, y):
+    cores = triton.runtime.driver.active.utils.get_device_properties(0)["num_aicore"]
+{rebinding}
+    vec_kernel[(cores,)](x, y, x.numel(), BLOCK=1024)
+"""
+    assert rows(lint, code) == [4 + rebinding.count("\n")]
+
+
+def test_a_module_level_count_keeps_every_value(lint) -> None:
+    """A module-level name read in a function is not followed by the function's flow."""
+    code = """
+CORES = triton.runtime.driver.active.utils.get_device_properties(0)["num_aicore"]
+
+def run(x, y):
+    vec_kernel[(CORES,)](x, y, x.numel(), BLOCK=1024)
+"""
+    assert rows(lint, code) == [4]
+
+
+def test_a_grid_sized_after_the_count_is_rebound_is_sized(lint) -> None:
+    """ASC010 reads the same origins: the core count no longer bounds a grid whose name was
+    rebound to a size before the launch."""
+    code = """
+def run(x, y):
+    props = triton.runtime.driver.active.utils.get_device_properties(0)
+    blocks = props["num_aicore"]
+    vec_kernel[(blocks,)](x, y, x.numel(), BLOCK=1024)
+    blocks = x.shape[0] * x.shape[1]
+    vec_kernel[(blocks,)](x, y, x.numel(), BLOCK=1024)
+"""
+    assert rows(lint, code, "ASC010") == [6]
+
+
+@pytest.mark.parametrize(
+    ("binding", "read"),
+    [
+        ('KEY = "num_aicore"', "props[KEY]"),
+        ('KEY = "num_aicore"', "props.get(KEY)"),
+        ('CUBE, VECTOR = "num_aicore", "num_vectorcore"', "props[CUBE]"),
+    ],
+)
+def test_a_key_named_by_a_module_constant(lint, binding: str, read: str) -> None:
+    code = f"""
+{binding}
+
+def run(x, y):
+    props = triton.runtime.driver.active.utils.get_device_properties(0)
+    vec_kernel[({read},)](x, y, x.numel(), BLOCK=1024)
+"""
+    assert rows(lint, code) == [5]
+
+
+@pytest.mark.parametrize(
+    "binding",
+    [
+        'KEY = "num_vectorcore"',
+        'KEY = "num_aicore"\nKEY = "num_vectorcore"',  # bound twice at module level: not one key
+        'KEY = "num_aicore"\n\ndef use_vector():\n    global KEY\n    KEY = "num_vectorcore"',
+    ],
+)
+def test_a_key_name_that_may_be_another_count_is_not_the_cube_count(lint, binding: str) -> None:
+    code = f"""
+{binding}
+
+def run(x, y, KEY="num_vectorcore"):
+    props = triton.runtime.driver.active.utils.get_device_properties(0)
+    vec_kernel[(props[KEY],)](x, y, x.numel(), BLOCK=1024)
+
+def run_module_key(x, y):
+    props = triton.runtime.driver.active.utils.get_device_properties(0)
+    vec_kernel[(props[KEY],)](x, y, x.numel(), BLOCK=1024)
+"""
+    assert rows(lint, code) == []

@@ -1,0 +1,54 @@
+"""ASC003: a dot's left operand written as `(name := value)` with a value that is no view of a
+named tile (`tl.load(p)`, `x * 2.0`) is the new tile `name` binds (`Flow.view_source`): the dot
+may clobber it, so its reads after the dot are reported, with no fix (no line before the dot
+holds the tile to copy)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import snippet_source
+
+
+@pytest.mark.parametrize("value", ["tl.load(p_a)", "tl.load(p_a) * 2.0", "tl.load(p_a).to(tl.float16)"])
+def test_a_tile_bound_in_the_left_operand_is_clobbered(lint, value: str) -> None:
+    source, offset = snippet_source(
+        f"""
+@triton.jit
+def k(p_a, p_b, p_o):
+    b_o = tl.dot((b_a := {value}), tl.load(p_b))
+    tl.store(p_o, b_o + b_a)
+"""
+    )
+    [finding] = lint(source, select=["ASC003"])
+    assert finding.location.row - offset == 4
+    assert "`b_a` is read after it was the left operand of `tl.dot`" in finding.message
+    assert finding.fix is None
+    assert "bound by `:=` in the dot's own statement" in (finding.no_fix_reason or "")
+
+
+def test_a_view_bound_in_the_left_operand_still_names_its_tile(lint) -> None:
+    """`(b_t := tl.trans(b_a))` stays an alias of `b_a`: both are read after the dot."""
+    source, offset = snippet_source(
+        """
+@triton.jit
+def k(p_a, p_b, p_o):
+    b_a = tl.load(p_a)
+    b_o = tl.dot((b_t := tl.trans(b_a)), tl.load(p_b))
+    tl.store(p_o, b_o + b_t + b_a)
+"""
+    )
+    findings = lint(source, select=["ASC003"])
+    assert [(f.location.row - offset, f.location.column) for f in findings] == [(5, 25), (5, 31)]
+
+
+def test_a_bound_tile_read_only_before_the_dot_is_silent(lint) -> None:
+    source, _ = snippet_source(
+        """
+@triton.jit
+def k(p_a, p_b, p_o):
+    b_o = tl.dot((b_a := tl.load(p_a)), tl.load(p_b))
+    b_a = tl.load(p_a)
+    tl.store(p_o, b_o + b_a)
+"""
+    )
+    assert lint(source, select=["ASC003"]) == []
