@@ -2682,33 +2682,34 @@ class HostIndex(HostFacts):
 
     def _named_shape(self, name: cst.Name, scope: Scope) -> cst.BaseExpression | None:
         """The shape a function's name holds when the function binds it once, to a shape
-        (`shape = list(x.shape)`, `dims = x.shape[1:]`), and changes it nowhere (`shape[d] =
-        1`, `shape.append(...)`, `shape += ...`); None otherwise."""
-        binding = self._binding_scope(name.value, scope)
-        bound = self.bindings.get((name.value, binding), [])
-        if binding is None or param_named(binding, name.value) is not None or len(bound) != 1 or not is_shape(bound[0]):
-            return None
-        changes = [
-            node
-            for node in _own_nodes(binding)
-            if isinstance(node, cst.BaseSmallStatement) and rebinds(node, name.value)
-        ]
-        return bound[0] if len(changes) == 1 else None
+        (`shape = list(x.shape)`, `dims = x.shape[1:]`), and changes it nowhere; None otherwise."""
+        return self._bound_once(name, scope, is_shape)
 
     def _named_extents(self, name: cst.Name, scope: Scope, hops: int = 0) -> cst.BaseExpression | None:
         """The sequence of a tensor's extents a function's name holds when the function binds it
         once, to a shape (`_named_shape`) or to a sequence made of shapes (`shape_tensors`:
         `out_shape = shape[:dim] + shape[dim + 1:]`), and changes it nowhere; None otherwise."""
         named = self._named_shape(name, scope)
-        if named is not None:
+        if named is not None or hops >= MAX_HOPS:
             return named
         binding = self._binding_scope(name.value, scope)
+
+        def made_of_shapes(value: cst.BaseExpression) -> bool:
+            return name.value not in names_read(value) and bool(
+                shape_tensors(value, lambda other: self._named_extents(other, binding, hops + 1))
+            )
+
+        return self._bound_once(name, scope, made_of_shapes)
+
+    def _bound_once(
+        self, name: cst.Name, scope: Scope, accept: Callable[[cst.BaseExpression], bool]
+    ) -> cst.BaseExpression | None:
+        """The value a function's name holds when the function (not module level, not as a
+        parameter) binds it once, to a value `accept` takes, and changes it nowhere (`shape[d] =
+        1`, `shape.append(...)`, `shape += ...`); None otherwise."""
+        binding = self._binding_scope(name.value, scope)
         bound = self.bindings.get((name.value, binding), [])
-        if hops >= MAX_HOPS or binding is None or param_named(binding, name.value) is not None or len(bound) != 1:
-            return None
-        if name.value in names_read(bound[0]) or not shape_tensors(
-            bound[0], lambda other: self._named_extents(other, binding, hops + 1)
-        ):
+        if binding is None or param_named(binding, name.value) is not None or len(bound) != 1 or not accept(bound[0]):
             return None
         changes = [
             node
