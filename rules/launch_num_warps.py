@@ -120,8 +120,9 @@ the module, or of the module of the package it is imported from, true only on su
 returned, every value of it but `None` on such a path there; the `else` of an NPU test
 (`IS_NPU`, `is_npu()`, `USE_NPU`, `_TRITON_ON_ASCEND`, `x.device.type == "npu"`, `device ==
 "npu"`) and the arm of `device_type != "npu"` (any value unequal to `"npu"`), also of a
-name the module compares with `"npu"` holding another name (`if BACKEND == "cuda":` beside
-`if BACKEND == "npu":`, `BACKEND in ("cuda", "cpu")`); the
+name the module compares with `"npu"` holding another platform's name (`if BACKEND ==
+"cuda":` beside `if BACKEND == "npu":`, `BACKEND in ("cuda", "cpu")`; not `BACKEND ==
+"triton"`, an implementation the NPU may run); the
 rest of a function (or of the module) after an early exit (`return`, `raise`) when such a
 test fails (`if v is None: return`); a function defined on such a path; a CustomOp's `forward_cuda` /
 `forward_hip` / `forward_xpu` / `forward_cpu` / `forward_tpu` / `forward_musa` that the

@@ -51,11 +51,15 @@ CASES = {
                 k[(1,)](x, BT=64)
             if mode == "cuda":
                 k[(1,)](x, BT=64)
+            if BACKEND == "triton":
+                k[(1,)](x, BT=64)
+            if BACKEND in ("cuda", "triton"):
+                k[(1,)](x, BT=64)
             device = x.device
             if device == "cuda":
                 k[(1,)](x, BT=64)
         """,
-        [True, False, True, False, False, False, False],
+        [True, False, True, False, False, False, False, False, False],
     ),
     "the `else` of a device type listed with the NPU's, a `not in` holding, and types listed without it": (
         """

@@ -271,7 +271,9 @@ class OtherPlatformPaths:
         """`BACKEND == "cuda"` holding (`BACKEND in ("cuda", "cpu")`, `not in` failing) where
         the module compares the same `BACKEND` with `"npu"` too: a name it keeps for the
         platform (FlagGems' `if BACKEND == "npu": ...` then `if BACKEND == "cuda": ...`), so
-        any other name in it says the platform is not the NPU, as `BACKEND != "npu"` does."""
+        another platform's name in it (`_OTHER_PLATFORM_NAMES`) says the platform is not the
+        NPU. Not any other value: `ATTN_BACKEND == "triton"` beside `ATTN_BACKEND == "npu"`
+        picks an implementation, which may run on the NPU."""
         compared = _compared_with_literals(test)
         if compared is None:
             return False
@@ -279,7 +281,7 @@ class OtherPlatformPaths:
         return (
             member == holds
             and bool(literals)
-            and "npu" not in literals
+            and literals <= _OTHER_PLATFORM_NAMES
             and (name.value, self.host._binding_scope(name.value, scope)) in self._platform_names
         )
 
@@ -738,6 +740,11 @@ def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:
         or ("cuda" in literals and equal and any(map(_is_device_type, sides)))
         or (equal and not literals.isdisjoint(_OTHER_BACKENDS))
     )
+
+
+# what a name the module also compares with "npu" holds off the NPU only: another platform's
+# or vendor's name, or the CPU (`_names_other_backend`)
+_OTHER_PLATFORM_NAMES = _OTHER_PLATFORM_WORDS | {"cpu"}
 
 
 # a backend or vendor name no value on the NPU is (Triton's backend there is "npu"); not "cuda",
