@@ -270,10 +270,51 @@ def after_the_block(x, BT=64):
     k[(triton.cdiv(T, BT), B * H)](x, T, BT=BT)  # flagged: outside the block
 """
 
+# a test of a value the grid's sizes only divide (or are subtracted from) bounds none of them:
+# `K == 1` with `K = x.numel() // M // N` says nothing of how large `M` is (FlagGems' cumsum)
+SHRINKING = """
+def quotient(x):
+    M, N = x.shape[0], x.shape[1]
+    K = x.numel() // M // N
+    if K == 1:
+        k[(M, N)](x, N, BT=64)  # flagged: K is the rows left over
+
+def _rows(x, M, N, BT=64):
+    k[(M, triton.cdiv(N, BT))](x, N, BT=BT)  # flagged: the caller's test reads M only as a divisor
+
+def by_dim(x, dim):
+    M = 1
+    for i in range(dim):
+        M *= x.shape[i]
+    N = x.shape[dim]
+    K = x.numel() // M // N
+    if K == 1:
+        _rows(x, M, N)
+
+def remainder(x):
+    M, N = x.shape[0], x.shape[1]
+    left = x.numel() - M
+    if left > 0:
+        k[(M, N)](x, N, BT=64)  # flagged: what is left of any count bounds nothing
+
+def aligned(x):
+    M, N = x.shape[0], x.shape[1]
+    r = M % 64
+    if r == 0:
+        k[(M, N)](x, N, BT=64)  # flagged: alignment bounds nothing
+
+def product(x):
+    M, N = x.shape[0], x.shape[1]
+    total = M * N
+    if total <= 65535:
+        k[(M, N)](x, N, BT=64)
+"""
+
 
 @pytest.mark.parametrize(
     "body",
     [
+        pytest.param(SHRINKING, id="divisors-bound-nothing"),
         pytest.param(CALLERS, id="bounds-tested-in-callers"),
         pytest.param(CHECKS, id="torch-check-and-else-exits"),
         pytest.param(FLOORS, id="floors-cap-nothing"),

@@ -13,7 +13,7 @@ from typing import get_args
 
 import libcst as cst
 
-from ..imports import int_literal, statement_blocks
+from ..imports import dotted_name, int_literal, statement_blocks
 from ..nodes import (
     child_nodes,
     statements_of,
@@ -31,6 +31,25 @@ _BINDER_TYPES = frozenset(get_args(Binder))
 def names_read(node: cst.CSTNode, skipped: AbstractSet[int] = frozenset()) -> set[str]:
     """The variables `node` reads (`variables_read`) but for the names whose ids are `skipped`."""
     return {name.value for name in variables_read(node) if id(name) not in skipped}
+
+
+def names_read_shrinking(node: cst.CSTNode) -> set[str]:
+    """The variables `node` reads only where a larger value makes it no larger, so that an upper
+    bound of `node` is none of theirs: a divisor (`M` of `x.numel() // M`, `n / M`,
+    `triton.cdiv(n, M)`), what is subtracted (`b` of `a - b`), either side of a `%`."""
+    shrinking: set[int] = set()
+    for sub in walk(node):
+        taken: list[cst.BaseExpression] = []
+        if isinstance(sub, cst.BinaryOperation) and isinstance(sub.operator, cst.Modulo):
+            taken = [sub]
+        elif isinstance(sub, cst.BinaryOperation) and isinstance(
+            sub.operator, cst.FloorDivide | cst.Divide | cst.Subtract
+        ):
+            taken = [sub.right]
+        elif isinstance(sub, cst.Call) and (dotted_name(sub.func) or "").rsplit(".", 1)[-1] == "cdiv":
+            taken = [arg.value for arg in sub.args[1:]]
+        shrinking.update(id(name) for value in taken for name in variables_read(value))
+    return names_read(node) - names_read(node, skipped=shrinking)
 
 
 def variables_read(node: cst.CSTNode) -> list[cst.Name]:
