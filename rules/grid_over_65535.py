@@ -2565,16 +2565,18 @@ class _GridNames:
         k = x.shape`, before or after `m` is bound). A tensor read only in such extents is not
         read itself: `x.shape[1] > 128` reads nothing of the grid `(m, n)` when `m, k = x.shape`
         and `n = w.shape[0]`. Not when the two meet only in what their values read (the tensor
-        `x` of `hidden = x.shape[-1]` and of `B, T = x.shape[:2]`)."""
+        `x` of `hidden = x.shape[-1]` and of `B, T = x.shape[:2]`), nor through what the value of
+        a name the test reads only divides by or subtracts (`M` for `if K == 1:` with `K =
+        x.numel() // M // N`: `growing`)."""
         host = context.host
         return BoundedSizes(
             frozenset(
                 host.names_beside_extents(node, scope) & self.behind
-                | host.names_behind(node, scope, beside_extents=True) & self.read
+                | host.names_behind(node, scope, beside_extents=True, growing=True) & self.read
             ),
             frozenset(
                 host.extents_read(node, scope) & self.extents_behind
-                | host.extents_read(node, scope, behind=True) & self.extents_read
+                | host.extents_read(node, scope, behind=True, growing=True) & self.extents_read
             ),
         )
 

@@ -1981,16 +1981,19 @@ class HostIndex(HostFacts):
         host = _imported_host(module)
         return None if host is None or module.tree is None else (host, module.tree[1], name)
 
-    def names_behind(self, node: cst.CSTNode, scope: Scope, beside_extents: bool = False) -> set[str]:
-        """The names `node` reads, and those read by the values bound to them in `scope` but for
-        those a value reads only where they make it smaller (`names_read_shrinking`: a test of `K`
-        with `K = x.numel() // M // N` says nothing of how large `M` is); with `beside_extents`,
-        but for the tensors read only in extents of known position (`names_beside_extents`)."""
+    def names_behind(
+        self, node: cst.CSTNode, scope: Scope, beside_extents: bool = False, growing: bool = False
+    ) -> set[str]:
+        """The names `node` reads, and those read by the values bound to them in `scope`; with
+        `growing`, but for those a value reads only where they make it smaller
+        (`names_read_shrinking`: an upper bound of `K` with `K = x.numel() // M // N` is none of
+        `M`); with `beside_extents`, but for the tensors read only in extents of known position
+        (`names_beside_extents`)."""
         read_in = self.names_beside_extents if beside_extents else lambda value, _: names_read(value)
         behind = read_in(node, scope)
         for name in names_read(node):
             for value in self.values_of(name, scope):
-                behind |= read_in(value, scope) - names_read_shrinking(value)
+                behind |= read_in(value, scope) - (names_read_shrinking(value) if growing else set())
         return behind
 
     def names_beside_extents(self, node: cst.CSTNode, scope: Scope) -> set[str]:
@@ -2002,17 +2005,19 @@ class HostIndex(HostFacts):
         owners = {id(sub) for extent in positioned if self._written_extent(extent, scope) for sub in walk(extent)}
         return names_read(node, skipped=owners)
 
-    def extents_read(self, node: cst.CSTNode, scope: Scope, behind: bool = False) -> set[tuple[str, int]]:
+    def extents_read(
+        self, node: cst.CSTNode, scope: Scope, behind: bool = False, growing: bool = False
+    ) -> set[tuple[str, int]]:
         """The extents of known position (`extent_position`) `node` reads, written or through
         names (`m` of `m, k = x.shape`); with `behind`, also those the values bound to the names
-        it reads read (`cdiv(m, block_m)` of `num_blocks_m`), but for the names such a value reads
-        only where they make it smaller (`names_read_shrinking`)."""
+        it reads read (`cdiv(m, block_m)` of `num_blocks_m`); with `growing` too, but for the
+        names such a value reads only where they make it smaller (`names_read_shrinking`)."""
         sources = [node]
         if behind:
             sources += [value for name in names_read(node) for value in self.values_of(name, scope)]
         candidates: list[cst.BaseExpression] = []
         for source in sources:  # names (`m`) and extents written (`x.shape[0]`)
-            shrinking = names_read_shrinking(source) if source is not node else set()
+            shrinking = names_read_shrinking(source) if growing and source is not node else set()
             candidates += [name for name in variables_read(source) if name.value not in shrinking]
             candidates += [sub for sub in walk(source) if isinstance(sub, cst.BaseExpression) and is_positioned(sub)]
         return {position for sub in candidates if (position := self.extent_position(sub, scope)) is not None}
