@@ -7,8 +7,8 @@ a tensor's values, or arithmetic of one with bounded values; literals, device co
 `min(..., cap)` bound it. It also flags a grid fixed over the limit (`(256, 512)`).
 
 Not flagged: a grid with a single runtime size, a launch in a host `for` loop chunking the
-grid (reading the loop variable) or behind a test bounding it (`if NT * B * H > BUDGET:`), and
-a module setting `TRITON_ALL_BLOCKS_PARALLEL=1`.
+grid (its other axes are still sized) or behind a test bounding it (`if NT * B * H >
+BUDGET:`), and a module setting `TRITON_ALL_BLOCKS_PARALLEL=1`.
 
 ## Why is this bad?
 triton-ascend refuses to launch more than 65535 programs: its launcher multiplies the grid's
@@ -213,7 +213,12 @@ Not flagged: launches inside a host `for` loop chunking the grid: the grid reads
 variable, directly or through a name bound from it (`n = min(max_bh, B * H - bh_off)`), or an
 argument of an offset does (`BH_OFFSET=bh_off`, `i_off`); also in a function every call of
 which in the module is in such a loop, passing a value of its variable for a parameter the grid
-or such an argument reads (the loop calls a wrapper). A loop whose variable neither reads
+or such an argument reads (the loop calls a wrapper). The loop bounds only the axes, or factors
+of an axis, that read its variable: the others are sized as any grid is, and reported when they
+alone multiply two or more sizes (`for b0, bn in _batch_chunks(B): k[(bn, triton.cdiv(m, 64),
+triton.cdiv(n, 64))]` still grows as `m/64 * n/64` in each trip; the message names the chunked
+factors), unless the chunk size reads their sizes (`range(0, B, 65535 // (NM * NN))`). An
+offset argument alone chunks the whole grid. A loop whose variable neither reads
 chunks nothing, each trip launching the whole grid: `for i in range(0, n, 64): _solve_block(X,
 k, i)` walking diagonal blocks, a scan `for chunk_id in range(NT):`, is still reported. Or
 under an `if` bounding the grid, or all but one of the sizes it multiplies, from above (`if
@@ -876,6 +881,24 @@ def run(x, BT=64):
     for off in range(0, B * H, 4096):
         _launch_at(x, T, 4096, off, BT)
 """,
+        # a loop chunking one axis of three whose chunk bounds the product of the other two; one
+        # chunking a factor of an axis, the other factors one size
+        """
+@triton.jit
+def k(x, m, n, TM: tl.constexpr):
+    tl.store(x + tl.program_id(1) * TM + tl.arange(0, TM), 0.0)
+
+def by_budget(A):
+    B, m, n = A.shape
+    per = max(1, 65535 // (triton.cdiv(m, 64) * triton.cdiv(n, 64)))
+    for b0 in range(0, B, per):
+        k[(min(per, B - b0), triton.cdiv(m, 64), triton.cdiv(n, 64))](A, m, n, TM=64)
+
+def rows_of_a_chunk(A):
+    B, m, n = A.shape
+    for b0 in range(0, B, 16):
+        k[(min(16, B - b0) * triton.cdiv(m, 64), 4)](A, m, n, TM=64)
+""",
         """
 @triton.jit
 def k(x, T, BT: tl.constexpr):
@@ -1218,6 +1241,27 @@ def run(x, BT=64):
 """,
     )
     INVALID = (
+        # a host loop chunking one axis (the batch): the other two still grow as m/64 * n/64 in
+        # each trip (FlagGems' `linalg_qr.py`), and so do the factors of an axis it leaves whole
+        """
+@triton.jit
+def k(x, m, n, TM: tl.constexpr):
+    tl.store(x + tl.program_id(1) * TM + tl.arange(0, TM), 0.0)
+
+def _batch_chunks(B, step=40):
+    for b0 in range(0, B, step):
+        yield b0, min(step, B - b0)
+
+def triu_copy(A):
+    B, m, n = A.shape
+    for b0, bn in _batch_chunks(B):
+        k[(bn, triton.cdiv(m, 64), triton.cdiv(n, 64))](A[b0:], m, n, TM=64)  # expect
+
+def rows_of_a_chunk(A):
+    B, m, n = A.shape
+    for b0 in range(0, B, 16):
+        k[(min(16, B - b0) * triton.cdiv(m, 64), triton.cdiv(n, 64))](A, m, n, TM=64)  # expect
+""",
         # floors written `!= 0`, `== 0` failing or `or`: no cap, the rows are the batch's
         """
 @triton.jit
@@ -2332,19 +2376,21 @@ def one_line(x, BT=64):
                 yield report
 
 
-def _report(launch: Launch, context: ModuleContext, chunked: bool) -> Report | None:
+def _report(launch: Launch, context: ModuleContext, chunked: _Chunks | None) -> Report | None:
     """The finding on a launch whose grid multiplies two or more runtime sizes that no test
     around it bounds; of several (a name bound in an `if` and its `else`, a lambda's arms), when
     each does, on the last written (the nearest binding before the launch): whichever runs, the
     launch may be refused. One that does not (a core grid in one arm, `(NT, B * H)` in the
     other) may be the arm taken whenever the sizes are large. A launch in a loop (`chunked`: the
-    host chunking) is reported only on a grid whose known axes alone are over the limit."""
+    host chunking) is reported on a grid whose known axes alone are over the limit, or whose axes
+    the loop does not chunk grow as two or more sizes (`_unchunked`)."""
     reports = [_grid_report(launch, grid, context, chunked) for grid in context.host.grids(launch)]
     return reports[-1] if reports and None not in reports else None
 
 
-def _grid_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: bool) -> Report | None:
-    """The finding on a launch for one grid it may use."""
+def _grid_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: _Chunks | None) -> Report | None:
+    """The finding on a launch for one grid it may use; in a chunking loop, on the axes it
+    leaves whole (`_unchunked`)."""
     host = context.host
     known = [host.known_int(axis, grid.scope) for axis in grid.axes]
     programs = prod(each for each in known if each is not None)
@@ -2352,9 +2398,14 @@ def _grid_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: bo
         counted = [one_line(axis) for axis, each in zip(grid.axes, known, strict=True) if each is not None]
         count = " * ".join(counted) if counted == [str(programs)] else f"{' * '.join(counted)} = {programs}"
         return _finding(launch, grid, KNOWN_MESSAGE, f"{count} > {MAX_PROGRAMS}", ())
-    if chunked:
-        return None
-    guard = _size_guard(launch, grid, context)
+    whole = grid
+    if chunked is not None:
+        remaining = _unchunked(grid, chunked, context)
+        if remaining is None:
+            return None
+        grid = remaining
+        known = [host.known_int(axis, grid.scope) for axis in grid.axes]
+    guard = _size_guard(launch, grid, context, grid is not whole)
     if guard.whole:
         return None
     # the case leaving the most sizes unbounded (one that leaves two or more may hold)
@@ -2380,7 +2431,16 @@ def _grid_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: bo
         ),
         *(known_factors if half or (capped and not sizes) else ()),
     ]
-    return _finding(launch, grid, MESSAGE, f"{' * '.join(factors)} > {MAX_PROGRAMS}", sizes)
+    grows = f"{' * '.join(factors)} > {MAX_PROGRAMS}"
+    if whole is not grid:  # the host loop's chunk bounds the other axes
+        chunked_axes = ", ".join(
+            f"`{one_line(factor)}`"
+            for axis in whole.axes
+            for factor in _multiplied(axis)
+            if not any(factor is kept for kept in grid.axes)
+        )
+        grows += f" in each trip of the host loop (it chunks only {chunked_axes})"
+    return _finding(launch, whole, MESSAGE, grows, sizes)
 
 
 def _finding(launch: Launch, grid: Grid, message: str, sizes: str, sized: tuple[str, ...]) -> Report:
@@ -2581,15 +2641,19 @@ class _GridNames:
         )
 
 
-def _size_guard(launch: Launch, grid: Grid, context: ModuleContext) -> _Guard:
+def _size_guard(launch: Launch, grid: Grid, context: ModuleContext, chunked: bool = False) -> _Guard:
     """What the tests around the launch bound of its grid: an `if` around it testing the grid or
     sizes it is made of (`if grid[0] * grid[1] > BUDGET: chunked(...) else: kernel[grid](...)`),
     an early exit of its function on such a test (`if K > 256: raise`, or `return`), an `assert`
     before it (`assert K <= 256`), or, for all of it, the same around every call of its function
     in the module for what it passes for the grid's parameters (`if grid_fits(B, H, T): expand(x,
     B, H, T)`). The sizes are those read where the grid is written, a grid function nested in
-    the launching one included."""
-    grid_names = _GridNames.of([(launch.grid_node, launch.scope), (grid.written, grid.scope)], context)
+    the launching one included; of the axes a host chunking loop leaves whole (`chunked`), those
+    axes only: a caller's loop passing the chunk bounds the others, not them."""
+    sources = [(launch.grid_node, launch.scope), (grid.written, grid.scope)]
+    if chunked:
+        sources = [(axis, grid.scope) for axis in grid.axes]
+    grid_names = _GridNames.of(sources, context)
     guard = _site_guard(launch, grid_names, context) | _shrinking_loops_guard(grid, grid_names, context)
     passed_bounded = _callers_bound(launch.scope, grid_names, context)
     if passed_bounded:
@@ -2647,26 +2711,76 @@ def _site_guard(
     return reduce(operator.or_, guards, _NOTHING)
 
 
-def _chunking(launch: Launch, context: ModuleContext) -> bool:
+@dataclass(frozen=True)
+class _Chunks:
+    """What a host chunking loop around a launch carries: `names`, the loop's targets (`b0, bn`
+    of `for b0, bn in _batch_chunks(B)`; an axis reads them through a name bound from them, `n =
+    min(C, N - start)`), or the parameters of the launching function each caller in such a loop
+    passes them for; `sizing`, the names its chunk size reads (`step` of `range(0, B, step)`,
+    the arguments of a helper's call)."""
+
+    names: frozenset[str]
+    sizing: frozenset[str]
+
+
+def _chunking(launch: Launch, context: ModuleContext) -> _Chunks | None:
     """A host `for` loop around the launch chunks its grid: the grid, or an argument of an offset
     (`BH_OFFSET=bh_off`), reads the loop's target (`for bh_off in range(0, B * H, max_bh)`: `n =
     min(max_bh, B * H - bh_off)`, a name bound from it, counts). Or every call of the launching
     function in the module (at least one) is in such a loop, passing a value of its target for a
     parameter the grid or such an argument reads (`_called_in_loops`). A loop whose target
     neither reads (`for i in range(0, n, 64):` walking diagonal blocks, each launch the whole
-    grid) chunks nothing."""
+    grid) chunks nothing: None."""
     host = context.host
     grids = host.grids(launch)
     read = _GridNames.of([(axis, grid.scope) for grid in grids for axis in grid.axes], context).behind
     for arg in launch.args:
         if _offset_like(arg):
             read |= host.names_behind(arg.value, launch.args_scope)
-    if any(names_read(loop.target) & read for loop in launch.loops):
-        return True
+    chunking = [loop for loop in launch.loops if names_read(loop.target) & read]
+    if chunking:
+        targets = set().union(*(names_read(loop.target) for loop in chunking))
+        sizing = set().union(*(_chunk_size(loop.iter, launch.args_scope, context) for loop in chunking))
+        return _Chunks(frozenset(targets), frozenset(sizing))
     if launch.scope is None:
-        return False
+        return None
     params = read & {param.name.value for param in all_params(launch.scope)}
-    return bool(params) and _called_in_loops(launch.scope, params, context)
+    if not (params and _called_in_loops(launch.scope, params, context)):
+        return None
+    sites = host.callers_of(launch.scope)
+    passed = frozenset(
+        name for name in params if all(_passes_a_target(site, launch.scope, {name}, context) for site in sites)
+    )
+    return _Chunks(passed, frozenset())
+
+
+def _chunk_size(iterable: cst.BaseExpression, scope: Scope, context: ModuleContext) -> set[str]:
+    """The names a chunking loop's chunk size reads: the step of `range(start, stop, step)`,
+    the arguments of another call (`_batch_chunks(B)`)."""
+    if isinstance(iterable, cst.Call):
+        args = iterable.args
+        if dotted_name(iterable.func) == "range":
+            args = args[2:]
+        return set().union(*(context.host.names_behind(arg.value, scope) for arg in args))
+    return set()
+
+
+def _unchunked(grid: Grid, chunks: _Chunks, context: ModuleContext) -> Grid | None:
+    """The axes of `grid` a chunking loop leaves whole, as a grid of them: those not reading what
+    it carries (`(bn, triton.cdiv(m, 64), triton.cdiv(n, 64))` in `for b0, bn in _batch_chunks(B)`
+    keeps the last two), an axis's factors so (`triton.cdiv(m, 64)` of `bn * triton.cdiv(m, 64)`,
+    an axis of its own there). None when it chunks the whole grid: every factor reads it, or none does (an
+    offset argument chunks it, `BH_OFFSET=bh_off`), or its chunk size reads the sizes of the
+    others (`range(0, B, 65535 // (NM * NN))`: a chunk bounding the product)."""
+    factors = [factor for axis in grid.axes for factor in _multiplied(axis)]
+    kept = tuple(
+        factor for factor in factors if not (_GridNames.of([(factor, grid.scope)], context).behind & chunks.names)
+    )
+    if not kept or len(kept) == len(factors):
+        return None
+    if _GridNames.of([(axis, grid.scope) for axis in kept], context).read & chunks.sizing:
+        return None
+    return Grid(kept, grid.scope, grid.written, grid.meta)
 
 
 def _offset_like(arg: cst.Arg) -> bool:

@@ -1,0 +1,98 @@
+"""ASC010 in a host chunking loop that chunks only some axes of a grid, or some factors of one:
+the loop bounds the axes (and factors) reading its variable, and the others are still sized as
+any grid is (FlagGems' `linalg_qr.py` chunks the batch of `(bn, triton.cdiv(rrows, 64),
+triton.cdiv(n, 64))` in `for b0, bn in _batch_chunks(B):`; the other two axes are (m/64)·(n/64)
+programs, over the limit alone at 16384×16384). Each snippet marks the lines that must be
+reported with `# flagged`; every other launch must stay silent."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+
+HEADER = textwrap.dedent(
+    """
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def k(x, m, n, TM: tl.constexpr):
+        tl.store(x + tl.program_id(1) * TM + tl.arange(0, TM), 0.0)
+
+    def _batch_chunks(B, step=40):
+        for b0 in range(0, B, step):
+            yield b0, min(step, B - b0)
+    """
+)
+
+PARTIAL = """
+def helper_chunks(A):
+    B, m, n = A.shape
+    for b0, bn in _batch_chunks(B):
+        k[(bn, triton.cdiv(m, 64), triton.cdiv(n, 64))](A[b0:], m, n, TM=64)  # flagged
+
+def range_chunks(A):
+    B, m, n = A.shape
+    for b0 in range(0, B, 40):
+        bn = min(40, B - b0)
+        k[(bn, triton.cdiv(m, 64), triton.cdiv(n, 64))](A[b0:], m, n, TM=64)  # flagged
+
+def factor_chunked(A):
+    B, m, n = A.shape
+    for b0 in range(0, B, 16):
+        k[(min(16, B - b0) * triton.cdiv(m, 64), triton.cdiv(n, 64))](A, m, n, TM=64)  # flagged
+
+def _launch(A, rows, m, n):
+    k[(rows, triton.cdiv(m, 64), n)](A, m, n, TM=64)  # flagged: the caller's loop chunks `rows` only
+
+def through_a_wrapper(A):
+    B, m, n = A.shape
+    for s in range(0, B, 128):
+        _launch(A, min(128, B - s), m, n)
+"""
+
+WHOLE = """
+def every_axis(A):
+    B, m, n = A.shape
+    for r0 in range(0, B * m, 64):
+        k[(min(64, B * m - r0), triton.cdiv(n, 64))](A, m, n, TM=64)
+
+def offset_only(A):
+    B, m, n = A.shape
+    for bh_off in range(0, B * m, 4096):
+        k[(triton.cdiv(n, 64), m)](A, m, n, BH_OFFSET=bh_off, TM=64)
+
+def chunk_bounds_the_product(A):
+    B, m, n = A.shape
+    per = max(1, 65535 // (triton.cdiv(m, 64) * triton.cdiv(n, 64)))
+    for b0 in range(0, B, per):
+        k[(min(per, B - b0), triton.cdiv(m, 64), triton.cdiv(n, 64))](A, m, n, TM=64)
+
+def one_size_left(A):
+    B, m, n = A.shape
+    for b0, bn in _batch_chunks(B):
+        k[(bn, triton.cdiv(n, 64))](A[b0:], m, n, TM=64)
+"""
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        pytest.param(PARTIAL, id="axes-left-whole-still-sized"),
+        pytest.param(WHOLE, id="whole-grid-chunked"),
+    ],
+)
+def test_asc010_sizes_the_axes_a_chunking_loop_leaves_whole(lint, body: str) -> None:
+    source = HEADER + body
+    expected = [row for row, line in enumerate(source.splitlines(), 1) if "# flagged" in line]
+    found = sorted(f.location.row for f in lint(source, select=["ASC010"]))
+    assert found == expected, "\n".join(
+        f"{row}: {source.splitlines()[row - 1]}" for row in sorted(set(found) ^ set(expected))
+    )
+
+
+def test_asc010_names_what_still_grows_and_what_the_loop_chunks(lint) -> None:
+    source = HEADER + PARTIAL
+    (first, *_) = lint(source, select=["ASC010"])
+    assert "grows as m/64 * n/64 > 65535 in each trip of the host loop (it chunks only `bn`)" in first.message
