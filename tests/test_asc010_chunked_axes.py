@@ -50,6 +50,14 @@ def through_a_wrapper(A):
     B, m, n = A.shape
     for s in range(0, B, 128):
         _launch(A, min(128, B - s), m, n)
+
+def while_chunks(A):
+    B, m, n = A.shape
+    b0 = 0
+    while b0 < B:
+        bn = min(40, B - b0)
+        k[(bn, triton.cdiv(m, 64), triton.cdiv(n, 64))](A, m, n, TM=64)  # flagged
+        b0 += bn
 """
 
 WHOLE = """
@@ -68,6 +76,14 @@ def chunk_bounds_the_product(A):
     per = max(1, 65535 // (triton.cdiv(m, 64) * triton.cdiv(n, 64)))
     for b0 in range(0, B, per):
         k[(min(per, B - b0), triton.cdiv(m, 64), triton.cdiv(n, 64))](A, m, n, TM=64)
+
+def while_every_axis(A):
+    B, m, n = A.shape
+    start = 0
+    while start < B * m:
+        rn = min(4096, B * m - start)
+        k[(rn, triton.cdiv(n, 64))](A, m, n, TM=64)
+        start += rn
 
 def one_size_left(A):
     B, m, n = A.shape
