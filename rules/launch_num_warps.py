@@ -1272,6 +1272,10 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         npu_configs = _npu_configs(context)
         # a module kept apart for the NPU, in a package that is not Ascend's by name: other platforms may run it
         shared = host.npu_code is not None and not _ascend_module(context.filename)
+        # One finding per knob node: a knob reached from any launch off the NPU's path gets the
+        # no-fix report only (its fix from an NPU-only launch would change the other launch).
+        found: list[Report] = []
+        off_npu: dict[cst.CSTNode, Report] = {}
         for call, scope in host.calls:
             if call not in other_platform_configs and not host.on_other_platform(call):
                 read = tuning_reads.get(call, {})
@@ -1284,10 +1288,15 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
                 for report in _within(scope, reports):
                     if not host.on_other_platform(report.node):  # a dict or store written on such a path
                         on_npu = not shared or host.on_npu_path(call) or call in npu_configs
-                        yield report if on_npu else _shared(report, host)
+                        if on_npu or not _shares(report, host):
+                            found.append(report)
+                        elif report.node not in off_npu:
+                            off_npu[report.node] = _shared(report, host)
+                            found.append(off_npu[report.node])
+        yield from (report for report in found if off_npu.get(report.node, report) is report)
         for (element, key), (table, scope, table_knobs) in _heuristic_knobs(context, knobs).items():
             report = self._heuristic(element, key, table, scope, table_knobs, host)
-            yield _shared(report, host) if shared else report
+            yield _shared(report, host) if shared and _shares(report, host) else report
 
     def _reports_on(
         self,
@@ -1357,8 +1366,7 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
                     f"`{name}` also passes it to a launch on another platform, where it tunes the kernel"
                 )
                 related = ((other, "the launch on another platform"),)
-                advice = "keep it for the other platform's launch only"
-                yield from self._keywords(call, where, written, host, declined, related, advice)
+                yield from self._keywords(call, where, written, host, declined, related, elsewhere=True)
             for arg in call.args:
                 if arg.star == "**":
                     yield from self._splatted(arg.value, scope, host, None, KNOBS, read, live)
@@ -1400,13 +1408,16 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         host: HostIndex,
         fix: FixPlan | Declined | None = None,
         related: tuple[tuple[cst.CSTNode, str], ...] = (),
-        advice: str = "delete it",
+        elsewhere: bool = False,
         read: Mapping[str, Declined] | None = None,
         loops: Mapping[str, frozenset[int | None]] | None = None,
     ) -> Iterator[Report]:
         """The call's keywords among `knobs`; the fix removes them all (unless `fix` is given:
         a merge of configs, or why there is none), but those `read` (or `_kept`) says are read:
-        they get no fix."""
+        they get no fix. `elsewhere`: the call also passes them to a launch on another platform,
+        where they are to be kept (`_KeptElsewhere`)."""
+        advice = "keep it for the other platform's launch only" if elsewhere else "delete it"
+        made = _KeptElsewhere if elsewhere else Report
         kept = _kept(((arg.keyword.value, arg.value) for arg in call.args if arg.keyword is not None), knobs, host)
         kept = {**kept, **(read or {})}
         removed = knobs - kept.keys()
@@ -1414,7 +1425,7 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         for arg in call.args:
             if arg.keyword is not None and arg.keyword.value in knobs:
                 key = arg.keyword.value
-                yield Report(
+                yield made(
                     arg,
                     f"`{key}` in a {where} has no effect on Ascend; {advice}",
                     related=related,
@@ -1602,17 +1613,29 @@ def _ascend_module(filename: str) -> bool:
     return any(ascend_name(name) for name in (path.name, *(folder.name for folder in folders)))
 
 
+class _KeptElsewhere(Report):
+    """The report of a knob a call also passes to a launch on another platform (a forwarding
+    helper's): its advice already keeps it for that launch, which `_shared` leaves as it is."""
+
+
+def _shares(report: Report, host: HostIndex) -> bool:
+    """Whether `_shared` makes the report of a knob passed off the NPU's path one for a knob
+    other platforms may launch with: the module keeps code apart for the NPU
+    (`HostIndex.npu_code`), the knob itself is on no path of it (`HostIndex.on_npu_path`), and
+    the report does not keep it for another platform's launch already (`_KeptElsewhere`)."""
+    return host.npu_code is not None and not host.on_npu_path(report.node) and not isinstance(report, _KeptElsewhere)
+
+
 def _shared(report: Report, host: HostIndex) -> Report:
     """The report of a knob in a module that tests for the NPU and keeps code apart for it
-    (`HostIndex.npu_code`), of a package not Ascend's by name (`_ascend_module`), on no path of that code (neither the knob nor the call passing it:
-    `HostIndex.on_npu_path`): the knob may reach a launch on another platform too, where it
-    tunes the kernel, so deleting it would change that launch. The finding stays (it may run on
-    Ascend: a public function, another module may call it there), with no fix and advice to keep
-    it for the other platforms only. A knob already kept for another platform's launch, or on
-    the NPU's path, is left as it is."""
+    (`HostIndex.npu_code`), of a package not Ascend's by name (`_ascend_module`), on no path of
+    that code (neither the knob nor a call passing it: `HostIndex.on_npu_path`; `_shares`
+    decides): the knob may reach a launch on another platform too, where it tunes the kernel,
+    so deleting it would change that launch. The finding stays (it may run on Ascend: a public
+    function, another module may call it there), with no fix and advice to keep it for the
+    other platforms only."""
     npu_code = host.npu_code
-    if npu_code is None or host.on_npu_path(report.node) or not report.message.endswith("; delete it"):
-        return report
+    assert npu_code is not None  # `_shares`
     report.message = report.message.removesuffix("delete it") + SHARED_ADVICE
     report.related = ((npu_code, "code that runs only on the NPU"), *report.related)
     if not isinstance(report.fix, Declined):

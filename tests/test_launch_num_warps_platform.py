@@ -4,7 +4,8 @@ A module testing for the NPU (`_is_npu = is_npu()`, `if _is_npu: import torch_np
 Ascend code apart: a knob on a path outside that code may launch on CUDA too, where it tunes
 the kernel (sglang 0.5.23's `batch_invariant_ops.py`: `_matmul_persistent_triton`, reached
 from the public `matmul_persistent`, registered with torch under `if not _is_npu:` only). Its
-finding stays, with no fix; a knob on the NPU's own path keeps its fix. And the launches of a
+finding stays, with no fix; a knob on the NPU's own path keeps its fix (one finding for a knob
+both reach: the no-fix one). And the launches of a
 launcher a function returns (`_launcher(N)(x)`, `launch = _launcher(); launch(x)`), entries
 taken with `_CFG.get(key)`, and dicts copied by a comprehension over an entry's items."""
 
@@ -99,6 +100,47 @@ def test_knob_shared_with_other_platforms_has_no_fix() -> None:
     assert fixed is not None
     assert '"num_stages": 3, "num_warps": 8' in fixed  # the CUDA path's table is kept
     assert "k[(4,)](x, y, BLOCK=64)\n" in fixed
+
+
+SHARED_DICT = (
+    HEADER
+    + """
+from sglang.srt.utils import is_npu
+
+_is_npu = is_npu()
+
+_KW = {"BLOCK": 64, "num_warps": 4}
+
+
+def run_any(x, y):
+    k[(4,)](x, y, **_KW)
+
+
+def run(x, y):
+    if _is_npu:
+        k[(4,)](x, y, **_KW)
+    else:
+        run_any(x, y)
+"""
+)
+
+
+def test_dict_splatted_on_and_off_the_npu_path_has_one_finding_with_no_fix() -> None:
+    """A dict splatted both by a launch kept for the NPU and by one other platforms may run:
+    one finding for its knob, with no fix (removing it would change the other launch), in
+    whichever order the launches come."""
+    npu_first = SHARED_DICT.replace("def run_any(x, y):\n    k[(4,)](x, y, **_KW)\n\n\n", "") + (
+        "\n\ndef run_any(x, y):\n    k[(4,)](x, y, **_KW)\n"
+    )
+    assert npu_first != SHARED_DICT
+    for source in (SHARED_DICT, npu_first):
+        findings, fixed = _lint(source)
+        [finding] = findings
+        assert finding.location.row == _row(source, '"num_warps": 4')
+        assert finding.fix is None
+        assert finding.no_fix_reason is not None and "another platform" in finding.no_fix_reason
+        assert "pass it on their path only" in finding.message
+        assert fixed is None
 
 
 def test_module_without_npu_code_keeps_the_fix() -> None:
@@ -213,6 +255,33 @@ def warps(key):
     findings, _ = _lint(source)
     assert len(findings) == 1 and findings[0].fix is None
     assert findings[0].no_fix_reason is not None and "`_CFG`" in findings[0].no_fix_reason
+
+
+def test_knob_read_out_of_an_entry_taken_with_get_has_no_fix() -> None:
+    """`_CFG.get(key)["num_warps"]` and `_CFG.get(key).get("num_warps")` in another function
+    read the knob out of an entry as `_CFG[key]["num_warps"]` does: removing it from the
+    entries would break (KeyError) or change that read, so no fix, naming the read."""
+    for read in ('_CFG.get(key)["num_warps"]', '_CFG.get(key).get("num_warps")', '_CFG.get(key, {})["num_warps"]'):
+        source = (
+            HEADER
+            + f"""
+_CFG = {{"small": {{"BLOCK": 64, "num_warps": 4}}, "big": {{"BLOCK": 128, "num_warps": 8}}}}
+
+
+def run(x, y, key):
+    k[(4,)](x, y, **_CFG.get(key))
+
+
+def warps(key):
+    return {read}
+"""
+        )
+        findings, fixed = _lint(source)
+        assert len(findings) == 2, read
+        for finding in findings:
+            assert finding.fix is None, read
+            assert finding.no_fix_reason is not None and f"`{read}`" in finding.no_fix_reason
+        assert fixed is None, read
 
 
 def test_comprehension_over_an_entrys_items() -> None:

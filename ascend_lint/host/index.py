@@ -598,7 +598,8 @@ class HostIndex(HostFacts):
         `get` with a default whose result is dropped), `"key" in d`, through any name the dicts
         pass through on their way to the splat or reach from one (`_reached`): an alias or copy,
         a parameter they are passed for, the result of a getter returning them, wherever it is
-        bound; also out of an entry of a table holding them (`_CFG[k]["num_warps"]`). Taking
+        bound; also out of an entry of a table holding them (`_CFG[k]["num_warps"]`, also one
+        taken by `.get`: `_CFG.get(k)["num_warps"]`, `_CFG.get(k).get("num_warps")`). Taking
         such a key out of the dict changes or breaks what the read does."""
         names, functions = self._reached(trail)
         found: dict[str, cst.CSTNode] = {}
@@ -611,6 +612,8 @@ class HostIndex(HostFacts):
                 entry = use.around[0] if use.around else None
                 if read is None and isinstance(entry, cst.Subscript) and entry.value is use.name:
                     read = key_read(entry, use.around[1:])  # `_CFG[k]["num_warps"]`, `_CFG["large"]["num_warps"]`
+                elif read is None and table and (got := _got(use.name, use.around)) is not None:
+                    read = key_read(got, use.around[2:])  # `_CFG.get(k)["num_warps"]`, `_CFG.get(k).get("num_warps")`
                 if read is not None:
                     found.setdefault(*read)
         for function in sorted(functions):  # `defaults()["num_warps"]`: read from the call's result
