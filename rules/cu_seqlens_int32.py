@@ -92,7 +92,10 @@ _seq_start(cu_seqlens, i_n)`, `_seq_start` loading `cu_seqlens` with `.to(tl.int
 load it returns as it casts it, `return tl.load(cu + i_n).to(tl.int32)`, or a name it binds
 to one and returns, `bos = tl.load(cu + i_n).to(tl.int32)` then `return bos, eos - bos`,
 counts when the caller passes a boundary pointer, whatever the function names its parameter), also
-picked by `tl.where(c, bos, start)`. A load bound by an assignment expression where it is
+picked by `tl.where(c, bos, start)`. The chunk an offset falls in is one too, counted in chunks
+(`i_c = (eos - 1) // chunk_size`, the last chunk of a sequence): `i_c * chunk_size * stride` and
+`i_c * stride_chunk` are reported, while `eos - i_c * chunk_size` is a position inside the chunk
+and `i_c * chunk_size` alone, no larger than the offset, cannot wrap. A load bound by an assignment expression where it is
 multiplied (`((bos := tl.load(cu_seqlens + i_n).to(tl.int32)) * HV + i_hv) * V`) is one there
 and in the reads of `bos` after it; the product holding the `:=` gets no fix (cast it by hand).
 
@@ -1285,7 +1288,11 @@ def _returned_values(function: cst.FunctionDef, index: int | None) -> list[cst.B
 
 def _offsets_added(node: cst.BaseExpression, flow: Flow, offsets: dict[Event, str]) -> int:
     """How many sequence offsets the sum `node` adds, less those it subtracts (`bos + i_t * BT`:
-    one; the length `eos - bos`: none); a clamp or a broadcast counts as its operand adding most."""
+    one; the length `eos - bos`: none); a clamp or a broadcast counts as its operand adding most,
+    a floor division as its dividend (`_chunk_of`)."""
+    dividend = _chunk_of(node)
+    if dividend is not None:
+        return _offsets_added(dividend, flow, offsets)
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _ARITHMETIC):
         right = _offsets_added(node.right, flow, offsets)
         return _offsets_added(node.left, flow, offsets) + (right if isinstance(node.operator, cst.Add) else -right)
@@ -1301,7 +1308,10 @@ def _offsets_scaled(node: cst.BaseExpression, flow: Flow, offsets: dict[Event, s
     length or a position, not an offset (`(t - bos) * HV` with `t` counting from `bos`,
     `(eos - bos) * K`), as it does written through a name (`p = t - bos`, then `p * HV`:
     `_offsets_added`). An assignment expression binding an offset is one; a clamp or a
-    broadcast counts as its operand holding most."""
+    broadcast counts as its operand holding most, a floor division as its dividend (`_chunk_of`)."""
+    dividend = _chunk_of(node)
+    if dividend is not None:
+        return _offsets_scaled(dividend, flow, offsets)
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (*_ARITHMETIC, cst.Multiply)):
         right = _offsets_scaled(node.right, flow, offsets)
         left = _offsets_scaled(node.left, flow, offsets)
@@ -1459,11 +1469,29 @@ def _int32_in_some_specialisation(
 
 def _scales(product: cst.BinaryOperation, flow: Flow, ones: frozenset[str]) -> bool:
     """Neither factor is the constant 0 or 1, nor a parameter of `ones` (every launch passes it
-    1) read as passed: those cannot wrap."""
+    1) read as passed, and the product does not round an offset down to its chunk (`i_c *
+    chunk_size` for `i_c = (eos - 1) // chunk_size`, no larger than `eos`): those cannot wrap."""
     return not any(
         flow.constant_int(factor) in (0, 1) or (isinstance(factor, cst.Name) and _is_parameter_of(factor, ones, flow))
         for factor in (product.left, product.right)
+    ) and not any(
+        _divides(size, index, flow) for index, size in ((product.left, product.right), (product.right, product.left))
     )
+
+
+def _divides(size: cst.BaseExpression, index: cst.BaseExpression, flow: Flow) -> bool:
+    """`index` is a floor division by `size` (`x // BT`), or a name every definition reaching it
+    so binds: a chunk index of the chunks `size` counts."""
+    if isinstance(index, cst.Name):
+        values = [d.value for d in flow.reaching(index)]
+        return bool(values) and all(v is not None and _divides(size, v, flow) for v in values)
+    if not isinstance(index, cst.BinaryOperation) or _chunk_of(index) is None:
+        return False
+    divisor = index.right
+    if isinstance(divisor, cst.Name) and isinstance(size, cst.Name):
+        return divisor.value == size.value
+    constant = flow.constant_int(divisor)
+    return constant is not None and constant == flow.constant_int(size)
 
 
 def _is_parameter_of(name: cst.Name, params: frozenset[str], flow: Flow) -> bool:
@@ -1490,9 +1518,14 @@ def _leaves(
     node: cst.BaseExpression, flow: Flow, operators: tuple[type[cst.BaseBinaryOp], ...]
 ) -> Iterator[cst.BaseExpression]:
     """The operands of a tree of `operators`, broadcasts and clamps; an assignment expression
-    (`(bos := ...)`) is one, as the name it binds would be."""
+    (`(bos := ...)`) is one, as the name it binds would be; a floor division gives its dividend's
+    (`_chunk_of`)."""
     if isinstance(node, cst.NamedExpr):
         yield node
+        return
+    dividend = _chunk_of(node)
+    if dividend is not None:
+        yield from _leaves(dividend, flow, operators)
         return
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, operators):
         yield from _leaves(node.left, flow, operators)
@@ -1503,3 +1536,12 @@ def _leaves(
         yield node
     for operand in kept:
         yield from _leaves(operand, flow, operators)
+
+
+def _chunk_of(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """The dividend of a floor division (`(eos - 1) // chunk_size`, else None): the index of the
+    chunk an offset falls in is an offset counted in chunks, as large as the offset once it is
+    scaled back (`i_c * chunk_size * stride`) and cancelled by it (`eos - i_c * chunk_size`)."""
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.FloorDivide):
+        return node.left
+    return None

@@ -45,6 +45,20 @@ def _codes(lines: str, code: str) -> list[str]:
         # an offset: `t` counts from `bos`
         ("tl.store(o + (t * H + i_h) * K, b_q)", "r = t * H + i_h\ntl.store(o + r * K, b_q)", "ASC008", 1),
         ("tl.store(o + (bos + 1) * HV, b_q)", "s = bos + 1\ntl.store(o + s * HV, b_q)", "ASC008", 1),
+        # the chunk an offset falls in, scaled back by its size and then by a stride, is as large
+        (
+            "tl.store(o + (eos - 1) // K * K * HV, b_q)",
+            "i_c = (eos - 1) // K\ntl.store(o + i_c * K * HV, b_q)",
+            "ASC008",
+            1,
+        ),
+        # ...but the position inside that chunk (the offset less its chunk's start) is small
+        (
+            "tl.store(o + (eos - (eos - 1) // K * K - 1) * HV, b_q)",
+            "i_c = (eos - 1) // K\ntl.store(o + (eos - i_c * K - 1) * HV, b_q)",
+            "ASC008",
+            0,
+        ),
         # ASC002: an int32 product cast to int64 afterwards
         (
             "tl.store(o + (i_n * T).to(tl.int64), b_q)",
