@@ -1876,12 +1876,8 @@ class HostIndex(HostFacts):
         else rebinds (no parameter, no `global` statement naming it)."""
         if not isinstance(key, cst.Name) or key.value in self.globals_declared:
             return str_literal(key)
-        owner = self._binding_scope(key.value, scope)
-        values = self.bindings.get((key.value, owner), [])
-        if len(values) != 1 or (owner is not None and param_named(owner, key.value) is not None):
-            return None
-        literal = str_literal(values[0])
-        return literal if literal is not None and self._assigned_only(key.value, owner) else None
+        _, values = self._values_bound(key.value, scope)
+        return str_literal(values[0]) if len(values) == 1 else None
 
     def _calls_method(self, func: cst.Attribute, scope: Scope) -> bool:
         """`Dev.num_cores` of a class of the module defining `num_cores`, or `self.num_cores` /
@@ -2247,14 +2243,7 @@ class HostIndex(HostFacts):
         if isinstance(value, cst.Call) and dotted_name(value.func) == "max":
             return any((int_literal(arg.value) or 0) >= 1 for arg in value.args if not arg.star)
         if isinstance(value, cst.Name):
-            owner = self._binding_scope(value.value, scope)
-            bound = self.bindings.get((value.value, owner), [])
-            if (
-                owner is None
-                or param_named(owner, value.value) is not None
-                or not self._assigned_only(value.value, owner)
-            ):
-                return False
+            owner, bound = self._values_bound(value.value, scope, module_level=False)
             return bool(bound) and all(self._is_a_count(each, self._scope_of(each, owner), hops + 1) for each in bound)
         return False
 
@@ -2621,12 +2610,8 @@ class HostIndex(HostFacts):
         value = without_int_conversion(value)
         known = partial(self.known_int, scope=scope, hops=hops + 1)
         if isinstance(value, cst.Name):
-            owner = self._binding_scope(value.value, scope)
-            if (owner is not None and param_named(owner, value.value) is not None) or not self._assigned_only(
-                value.value, owner
-            ):
-                return None
-            held = {known(each) for each in self.values_of(value.value, scope)}
+            _, bound = self._values_bound(value.value, scope)
+            held = {known(each) for each in bound}
             return held.pop() if len(held) == 1 and None not in held else None
         divided = ceiling_division(value)
         if divided is not None:
@@ -2643,6 +2628,22 @@ class HostIndex(HostFacts):
                 return None
             return (min if callee == "min" else max)(each for each in args if each is not None)
         return folded_int(value, known) if isinstance(value, cst.Integer | cst.BinaryOperation) else None
+
+    def _values_bound(
+        self, name: str, scope: Scope, module_level: bool = True, assigned_only: bool = True
+    ) -> tuple[Scope, list[cst.BaseExpression]]:
+        """Where `name`, read in `scope`, is bound (`_binding_scope`) and the values bound to it
+        there; no values when that function takes it as a parameter (its callers pass them),
+        when the module binds it and not `module_level`, or when `assigned_only` and something
+        other than an assignment binds it there (`_assigned_only`)."""
+        owner = self._binding_scope(name, scope)
+        if (
+            (owner is None and not module_level)
+            or (owner is not None and param_named(owner, name) is not None)
+            or (assigned_only and not self._assigned_only(name, owner))
+        ):
+            return owner, []
+        return owner, self.bindings.get((name, owner), [])
 
     def _assigned_only(self, name: str, owner: Scope, rebound: bool = False) -> bool:
         """Every binding of `name` in `owner` (the module for None, functions included) is an
@@ -2719,9 +2720,8 @@ class HostIndex(HostFacts):
         """The value a function's name holds when the function (not module level, not as a
         parameter) binds it once, to a value `accept` takes, and changes it nowhere (`shape[d] =
         1`, `shape.append(...)`, `shape += ...`); None otherwise."""
-        binding = self._binding_scope(name.value, scope)
-        bound = self.bindings.get((name.value, binding), [])
-        if binding is None or param_named(binding, name.value) is not None or len(bound) != 1 or not accept(bound[0]):
+        binding, bound = self._values_bound(name.value, scope, module_level=False, assigned_only=False)
+        if binding is None or len(bound) != 1 or not accept(bound[0]):
             return None
         changes = [
             node
@@ -2737,10 +2737,8 @@ class HostIndex(HostFacts):
         assert isinstance(item.value, cst.Name)
         index = item.slice[0].slice
         position = int_literal(index.value) if isinstance(index, cst.Index) else None
-        name = item.value.value
-        binding = self._binding_scope(name, scope)
-        bound = self.bindings.get((name, binding), [])
-        if position is None or len(bound) != 1 or (binding is not None and param_named(binding, name) is not None):
+        _, bound = self._values_bound(item.value.value, scope, assigned_only=False)
+        if position is None or len(bound) != 1:
             return None
         [value] = bound
         if not isinstance(value, cst.Tuple) or any(isinstance(e, cst.StarredElement) for e in value.elements):
