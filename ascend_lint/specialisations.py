@@ -910,16 +910,19 @@ def _test_outcome(test: cst.BaseExpression, lookup: Lookup, imports: ImportMap) 
     if isinstance(test, cst.BooleanOperation):
         left, right = _test_outcome(test.left, lookup, imports), _test_outcome(test.right, lookup, imports)
         decisive = isinstance(test.operator, cst.Or)  # what one side decides the whole to be
-        if decisive in (left, right):
+        if left is decisive or right is decisive:
             return decisive
         return None if left is None or right is None else not decisive
     if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
         target = test.comparisons[0]
         items = target.comparator
         if isinstance(target.operator, (cst.In, cst.NotIn)) and isinstance(items, (cst.Set, cst.Tuple, cst.List)):
+            # not `written_items`, which refuses `()`: `x in ()` is False
+            if any(isinstance(e, cst.StarredElement) for e in items.elements):
+                return None
             member = evaluate(test.left, lookup, imports)
-            values = [evaluate(e.value, lookup, imports) for e in items.elements if isinstance(e, cst.Element)]
-            if member is None or None in values or len(values) != len(items.elements):
+            values = [evaluate(e.value, lookup, imports) for e in items.elements]
+            if member is None or None in values:
                 return None
             return (member in values) == isinstance(target.operator, cst.In)
     outcome = evaluate(test, lookup, imports)
