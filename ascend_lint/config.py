@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from .ascend_text import ascend_name, says_ascend
-from .package import package_folders
+from .package import in_ascend_package, package_folders
 from .socs import DEFAULT_SOC, SOCS, Soc
 
 if sys.version_info >= (3, 11):
@@ -242,7 +242,7 @@ class Settings:
         inside = (
             path.relative_to(project.root).parts[:-1] if project.root else (*relative.split("/")[:-1], path.parent.name)
         )
-        if any(ascend_name(folder) for folder in (*inside, *packages_around(path.parent))):
+        if any(ascend_name(folder) for folder in inside) or in_ascend_package(path.parent):
             return None
         if project.declares_ascend:
             return SKIP_BESIDE_ASCEND if beside_ascend_folder(path, project.root) else None
@@ -286,13 +286,6 @@ def is_ascend_path(path: str) -> bool:
 class Project:
     root: Path | None  # the folder of the nearest pyproject.toml / setup.cfg / setup.py
     declares_ascend: bool  # a required dependency on torch_npu or triton-ascend
-
-
-def packages_around(folder: Path) -> tuple[str, ...]:
-    """The names of the folders of the package a module in `folder` belongs to
-    (`package.package_folders`): the package's own names, wherever the linter runs from; none
-    outside a package."""
-    return tuple(candidate.name for candidate in package_folders(folder))
 
 
 @lru_cache(maxsize=256)

@@ -12,6 +12,7 @@ import os
 from functools import lru_cache
 from pathlib import Path
 
+from .ascend_text import ascend_name
 from .source import SourceError, read_source
 
 
@@ -38,6 +39,13 @@ def package_folders(folder: Path) -> tuple[Path, ...]:
     chain = (folder, *folder.parents)
     top = max((i for i, candidate in enumerate(chain) if os.path.isfile(candidate / "__init__.py")), default=None)
     return () if top is None else chain[: top + 1]
+
+
+def in_ascend_package(folder: Path) -> bool:
+    """A folder of the package a module in `folder` belongs to (`package_folders`: the package's
+    own names, wherever the linter runs from) says Ascend (`ascend_name`: `vllm_ascend/`,
+    FlagGems' `backends/_ascend/`); False outside a package."""
+    return any(ascend_name(candidate.name) for candidate in package_folders(folder))
 
 
 def module_files(folder: Path, module: str) -> tuple[Path, ...]:

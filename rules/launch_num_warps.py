@@ -285,7 +285,7 @@ from ascend_lint.host import (
 from ascend_lint.imports import ImportMap, dotted_name, int_literal, number_literal, str_literal
 from ascend_lint.kernels import Kernel
 from ascend_lint.nodes import child_nodes, flat_code, walk
-from ascend_lint.package import package_folders
+from ascend_lint.package import in_ascend_package
 from ascend_lint.rule import Confirm, Evidence, Example, HostIndex, ModuleContext, Report, Rule
 
 KNOBS = frozenset({"num_warps", "num_stages"})
@@ -1609,8 +1609,7 @@ def _ascend_module(filename: str) -> bool:
     on the NPU whatever platforms its tests name (vllm-ascend keeps upstream's `if
     current_platform.device_name == "npu": return False`)."""
     path = Path(filename)
-    folders = package_folders(path.absolute().parent) if filename != "-" else ()
-    return any(ascend_name(name) for name in (path.name, *(folder.name for folder in folders)))
+    return ascend_name(path.name) or (filename != "-" and in_ascend_package(path.absolute().parent))
 
 
 class _KeptElsewhere(Report):
