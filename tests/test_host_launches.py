@@ -18,6 +18,7 @@ from ascend_lint.host import HostIndex, HostMemory, Passed
 from ascend_lint.imports import ImportMap
 from ascend_lint.incremental import IncrementalParser
 from ascend_lint.kernels import ImportedFunctions, Kernel, find_kernels
+from ascend_lint.nodes import walk
 
 KERNEL = """
 import triton
@@ -1596,6 +1597,27 @@ def test_known_counts(host: str, expected: list[int | None]) -> None:
     assert found == expected
 
 
+@pytest.mark.parametrize(
+    ("host", "module_level", "assigned_only", "expected"),
+    [
+        ("N = 64\n", True, True, ["64"]),
+        ("N = 64\n", False, True, []),  # bound at module level
+        ("N = 64\nfor N in range(2):\n    pass\n", True, True, []),  # also a `for` target
+        ("N = 64\nfor N in range(2):\n    pass\n", True, False, ["64"]),
+        ("N = 64\n\ndef g():\n    N = 8\n\n    def f():\n        return N\n", False, True, ["8"]),
+        ("def g(N):\n    N = 8\n\n    def f():\n        return N\n", True, False, []),  # a parameter
+    ],
+)
+def test_values_bound(host: str, module_level: bool, assigned_only: bool, expected: list[str]) -> None:
+    """The values a name read in `f` is bound to where it is bound (`HostIndex._values_bound`:
+    `f`, a function around it, or the module), without the module's bindings unless
+    `module_level`, nor those of a name something else binds too when `assigned_only`."""
+    hosts, _, module = index(host if "def f" in host else host + "\ndef f():\n    return N\n")
+    [function] = [node for node in walk(module) if isinstance(node, cst.FunctionDef) and node.name.value == "f"]
+    _, values = hosts._values_bound("N", function, module_level, assigned_only)
+    assert [module.code_for_node(value) for value in values] == expected
+
+
 def _rebound_by_walking(start: cst.CSTNode, end: cst.CSTNode, function: cst.FunctionDef) -> set[str] | None:
     """`WrittenOrder.names_rebound_between` as it was, a walk of the function per question."""
     from ascend_lint.host.bindings import _BINDING_TYPES, _targets
@@ -1646,7 +1668,6 @@ def test_a_functions_written_order_answers_as_a_walk_per_question_did() -> None:
     statement and name of every function of the fixtures, loops, arms and nested functions
     included, and for nodes of another function."""
     from ascend_lint.host.bindings import WrittenOrder
-    from ascend_lint.nodes import walk
 
     asked = 0
     for path in sorted(FIXTURES.rglob("*.py"))[::6]:
@@ -1669,7 +1690,6 @@ def test_a_functions_written_order_answers_as_a_walk_per_question_did() -> None:
 def test_a_block_read_once_finds_the_asserts_and_bindings_a_walk_did() -> None:
     """`_Suite` (the block `asserted_values` reads once) says which statements hold a node and
     which bind a name as a walk of each statement did."""
-    from ascend_lint.nodes import walk
     from ascend_lint.specialisations import _names_bound, _Suite
 
     for path in sorted(FIXTURES.rglob("*.py"))[::12]:
