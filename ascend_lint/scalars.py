@@ -12,7 +12,8 @@ it is a float:
 - the kernel's own signature: a float default (`eps=1e-6`), when a launch may leave the
   parameter to it (no launch shows, or one passes nothing visible for it); a parameter every
   launch passes is what they pass (`k[grid](x, n, 1)` gives `eps` the int 1 whatever its
-  default), as is a device function's every call of the module passes;
+  default), as is a device function's every call of the module passes (a rule may still
+  let a launch passing an int literal, `HostIndex.int_passed`, win over any of this);
 - kernel side: every use of the parameter but its `.to()` casts is float arithmetic (an
   operand next to a float literal, or the argument of a float math function such as
   `tl.exp`), and there is one;

@@ -471,6 +471,29 @@ def decided_outcomes(kernel: Kernel, values: Mapping[str, Value]) -> Assumptions
     return frozenset(outcomes)
 
 
+def launch_outcomes(kernel: Kernel, launch: Launch, constants: Mapping[str, Value], host: HostIndex) -> Assumptions:
+    """The constexpr test outcomes one launch of the kernel fixes (`decided_outcomes`): by the
+    value each constexpr parameter is passed (a literal, or a host name with one known value),
+    or its default when the launch leaves it out. A parameter passed anything else, provided by
+    heuristics or autotune configs, or perhaps passed in a splat decides nothing."""
+    names = _HostNames(host, kernel.imports, constants)
+    splats = any(arg.star for arg in launch.args)
+    values = {name: value for name, value in constants.items() if name not in {p.name for p in kernel.params}}
+    for param in kernel.params:
+        if not param.is_constexpr or param.name in kernel.provided_constexprs:
+            continue
+        passed = host.argument(launch, kernel, param.name)
+        if passed is not None:
+            value = evaluate(passed.value, names.lookup(passed.scope), kernel.imports)
+        elif param.node.default is not None and not splats:
+            value = evaluate(param.node.default, values.get, kernel.imports)
+        else:
+            value = None
+        if value is not None:
+            values[param.name] = value
+    return decided_outcomes(kernel, values)
+
+
 def _outside(local: set[str], values: Mapping[str, Value], flow: Flow) -> Lookup:
     """The values of names other than the `local` ones, and of the names the body binds as
     constexprs (`Flow.constexpr_bindings`), evaluated with those."""

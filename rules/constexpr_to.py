@@ -112,7 +112,10 @@ flagged, nor one whose own default in the kernel's signature is a float
 (`def k(x, n, eps=1e-6)`) when a launch may leave it out (none shows, or one passes nothing
 visible for it): when every launch passes the parameter the default never reaches the
 kernel, and `k[grid](x, n, 1)` is flagged (the 1 is specialised); one piece of float
-evidence is enough, as for the host's values, and with no evidence either way the message says the rule assumed an int (a
+evidence is enough, as for the host's values, but for a launch passing the parameter an int
+literal (or a name that may hold one): that launch makes it an int, specialised when it is 1,
+whatever the default or the other launches pass (`k[grid](x, n)` beside `k[grid](x, n, 1)` is
+flagged). With no evidence either way the message says the rule assumed an int (a
 parameter annotated `int` is one: specialised like an unannotated one, measured).
 
 ### Operands that cannot wrap
@@ -519,6 +522,17 @@ def k(x, n, eps=1e-6, BLOCK: tl.constexpr = 128):
 
 def run(x):
     k[(4,)](x, x.numel(), 1)
+""",
+        # a launch passing the int 1 specialises it, though another leaves `eps` to its float default
+        """
+@triton.jit
+def k(x, n, eps=1e-6, BLOCK: tl.constexpr = 128):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x + offs, tl.load(x + offs, mask=offs < n) + eps.to(tl.float32), mask=offs < n)  # expect
+
+def run(x):
+    k[(4,)](x, x.numel())
+    k[(4,)](x, x.numel(), eps=1)
 """,
         # a cast to uint64 comes as late as one to int64 (FlagOS's `(batch * TS + start).to(tl.uint64)`)
         Example(
@@ -942,13 +956,18 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
     ) -> str | None:
         """The message (its `{receiver}` still to fill in) when the receiver is a constexpr in
         some specialisation: for sure, or when its scalar parameters are ints Triton
-        specialises (not when one is a float)."""
+        specialises (not when one is a float, unless a launch passes it an int literal: that
+        launch specialises it, whatever the others or its default pass)."""
         if any(flow.is_python_constexpr(receiver, spec) for spec in specs):
             return CONSTEXPR_MESSAGE
         if not any(flow.is_specialisable(receiver, spec) for spec in specs):
             return None
         scalars = _specialisable_params(receiver, flow)
-        if any(name in flow.pointer_names or float_evidence(kernel, name, context.host) for name in scalars):
+        host = context.host
+        if any(
+            name in flow.pointer_names or (host.int_passed(kernel, name) is None and float_evidence(kernel, name, host))
+            for name in scalars
+        ):
             return None  # a pointer (a tensor argument) or a float is never specialised
         annotated_int = {param.name for param in kernel.params if param.annotation == "int"}
         if set(scalars) <= annotated_int:

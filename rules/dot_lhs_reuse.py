@@ -149,7 +149,10 @@ alias like one bound by `=`. No fix is offered when a read the copy would replac
 value of an assignment expression (`b_t` would then bind the copy), nor when `:=` binds the tile
 in the dot's own statement (a copy on the line before would copy an older value, or none). A
 name `:=` binds in the left operand to a new tile (`tl.dot((b_a := tl.load(p_a)), b_b)`, also
-`(b_a := x * 2.0)`) is that tile: its reads after the dot are reported, with no fix.
+`(b_a := x * 2.0)`) is that tile: its reads after the dot are reported, with no fix. In a loop
+that tile is new on every trip, so no clobber is carried into the dot itself: a read before the
+dot (`tl.store(p, b_a)`, then `acc = tl.dot((b_a := tl.load(q)), b_w, acc)`) reads the tile the
+previous trip's dot clobbered and is reported at the read, the dot related, as any read after it.
 """
 
 from __future__ import annotations
@@ -674,6 +677,18 @@ def k(p_a, p_b, p_o, p_p):
     b_q = tl.dot((b_s := b_o * 2.0), tl.load(p_b))
     tl.store(p_p, b_q + b_s)  # expect
 """,
+        # in a loop: the next trip's read before the dot reads the tile the previous trip clobbered
+        """
+@triton.jit
+def k(p_a, p_b, p_o, NT):
+    b_b = tl.load(p_b)
+    acc = tl.zeros((16, 16), dtype=tl.float32)
+    b_a = tl.zeros((16, 16), dtype=tl.float16)
+    for i_t in range(NT):
+        tl.store(p_o + i_t, b_a)  # expect
+        acc = tl.dot((b_a := tl.load(p_a + i_t)), b_b, acc)
+    tl.store(p_o, acc)
+""",
         # each later left-operand use followed by more reads gets its own pristine copy
         Example(
             """
@@ -956,9 +971,12 @@ def kern(p_q, p_k, p_o):
                         known.append(assumed)
             reads = [where[index][0] for index in sorted(where)]
             fix = copies.plan(dot, reads) if reads else None
-            carried = [read for read in reads if read.index < event.index]
+            # a tile `:=` binds in the dot is new on every trip: a read before the dot reads the
+            # previous trip's clobbered tile, a read after the dot like any other
+            fresh = _bound_in_dot(dot, flow)
+            carried = [read for read in reads if read.index < event.index and not fresh]
             for read, outcome_sets in where.values():
-                if read.index > event.index:
+                if read.index > event.index or fresh:
                     clobbered.setdefault(read.index, (read, []))[1].append((dot, fix, outcome_sets))
             for read in flow.reads_consumed_after(event, tile.value):  # `x + tl.dot(x, y)`: no copy to take
                 if flow.compiled_under(read, dot.assumed):
@@ -996,6 +1014,12 @@ def kern(p_q, p_k, p_o):
             )
 
 
+def _bound_in_dot(dot: _Dot, flow: Flow) -> bool:
+    """The dot's left operand binds its tile by `:=` (`tl.dot((b := tl.load(p)), w)`)."""
+    named = flow.parents.get(dot.tile)
+    return isinstance(named, cst.NamedExpr) and named.target is dot.tile
+
+
 def _reads_after(flow: Flow, dot: _Dot) -> list[tuple[Event, Assumptions]]:
     """The data reads of the dot's left operand after it, of the tile's name and of its
     aliases, each with the constexpr test outcomes under which it reads that tile (those the
@@ -1029,7 +1053,8 @@ def _read_message(read: Event, dot: _Dot, assumed: list[Assumptions]) -> str:
     """The message of a read of the clobbered tile; `assumed`: the constexpr test outcomes under
     which the dot's left operand is that tile (a choice of tile), named in the message."""
     tile, where = dot.tile.value, _where(assumed)
-    clobber = f"the left operand of {dot.label} (line {{related_line}}){where}, which may overwrite it on Ascend"
+    trip = " on the loop's previous trip" if read.index < dot.event.index else ""
+    clobber = f"the left operand of {dot.label} (line {{related_line}}){trip}{where}, which may overwrite it on Ascend"
     if read.name == tile:
         return f"`{tile}` is read after it was {clobber}"
     return f"`{read.name}` is read after `{tile}`, the same tile (an alias, not a copy), was {clobber}"

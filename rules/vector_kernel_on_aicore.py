@@ -60,7 +60,10 @@ every value the module and those functions give it is that count, but for a plac
 what its binding reaching the launch holds (`cores = props["num_aicore"]`, a cube-bound launch,
 then `cores = props["num_vectorcore"]`: the launches after it are on the vector cores), when one
 plain assignment before it in straight-line code is that binding; else any value it is given
-may be the count. A helper or module-level name another module of the package defines
+may be the count, whatever the order they are written in (`if big: cores =
+props["num_vectorcore"]` / `else: cores = props["num_aicore"]`, the same as a conditional
+expression, or `cores = props["num_aicore"]` later in a loop around the launch, which the next
+trip reads). A helper or module-level name another module of the package defines
 counts the same (`from .utils import get_num_cores`, `from .utils import NUM_CORES`, `from .
 import utils` or `import pkg.utils as u` then `utils.get_num_cores("cube")`): that module is
 read from disk as for an imported device function, and works the count out from its own
@@ -72,16 +75,23 @@ package defines is checked where this module launches it (`from .kernels import 
 `kernel[grid](...)`, a launcher stored once (`launcher = kernel[grid]`, or
 `launcher = functools.partial(kernel[grid], NUM_CORES=cores)`, then `launcher(x, n)`: reported
 where the grid is written), and `kernel.run(..., grid=g, warmup=False)` (Triton's
-`JITFunction.run`, which `kernel[g](...)` calls; not `warmup=True`, which only compiles).
+`JITFunction.run`, which `kernel[g](...)` calls; not `warmup=True`, which only compiles). The
+grid may be written there, bound to a name, returned by a function of the module or held by a
+dict (`kernel[cfg["grid"]](...)` with `cfg = {"grid": (num_core,), ...}`, `dict(grid=...)` or
+`cfg["grid"] = ...`: the entry for that key).
 
 ### Not flagged
 Not
 flagged: launches that run only on another platform than Ascend (the forms ASC001 lists).
 
 ### What counts as using `tl.dot`
-A kernel counts as using `tl.dot` when it calls `tl.dot` / `tl.dot_scaled`, or a
-`@triton.jit` function that does: one of the module, or one it imports from a module of the
-package read from disk (`from .op import safe_dot`; as for the device functions ASC003
+A kernel counts as using `tl.dot` on a launch when it calls `tl.dot` / `tl.dot_scaled`, or a
+`@triton.jit` function that does, outside the `if` arms the launch's constexpr values leave
+out (`if USE_DOT:` launched with `USE_DOT=False`, a literal, a host name bound to one, or the
+parameter's default when the launch leaves it out: the compiler never builds that arm, and the
+message says the kernel has no `tl.dot` compiled for the launch; a value not known, a splat, or
+a parameter heuristics or autotune configs provide leaves both arms). The function called is one of the module, or one it imports from a
+module of the package read from disk (`from .op import safe_dot`; as for the device functions ASC003
 follows), whose body decides, whatever its name. A helper imported from a module no file of the
 package holds (`from fla.ops.utils.op import safe_dot` with fla neither installed nor in the tree)
 cannot be read: it counts when a word of its name says matrix multiply (`dot`, `tdot`, `mm`,
@@ -101,15 +111,19 @@ from collections.abc import Iterator
 
 import libcst as cst
 
+from ascend_lint.flow import NOTHING, Assumptions
 from ascend_lint.host import CoreCount, Grid, HostIndex, Launch
 from ascend_lint.nodes import one_line
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
+from ascend_lint.specialisations import launch_outcomes
 
 MESSAGE = (
-    "vector kernel on the cube core count: `{kernel}` has no `tl.dot` but its grid is `{axis}` "
+    "vector kernel on the cube core count: `{kernel}` has no `tl.dot`{launched} but its grid is `{axis}` "
     "(num_aicore); launch it on `num_vectorcore` (twice as many vector cores on A2)"
 )
+# the kernel's dots are all in `if` arms the launch's constexprs never compile
+DEAD_DOTS = " compiled for this launch (each is in an `if` arm its constexpr values leave out)"
 # words of a helper's name that say matrix multiply (`_name_words`): whole words, as `mm` is
 # also in `gamma`, `summarize`, `comm`; torch's `addmm` / `baddbmm`, Ascend's cube `mmad`,
 # NVIDIA's `wgmma`
@@ -327,6 +341,8 @@ def run(x, y, n):
     norm_kernel[(num_core,)](x, y, n, num_core, BD=64)  # expect
     grid = (min(num_core, n),)
     norm_kernel[grid](x, y, n, num_core, BD=64)  # expect
+    cfg = {"grid": (num_core,), "BD": 64}
+    norm_kernel[cfg["grid"]](x, y, n, num_core, BD=cfg["BD"])  # expect
 
 def _launch_core_grid(kernel, *, task_num, kernel_kwargs):
     num_core = get_npu_properties()["num_aicore"]
@@ -345,6 +361,14 @@ def run_in_turn(a, b, c, x, y, n):
 def run_overridable(x, y, n, num_cores=None):
     cores = num_cores or get_npu_properties()["num_aicore"]  # the query unless a count is passed
     norm_kernel[(min(cores, n),)](x, y, n, cores, BD=64)  # expect
+
+def run_either(x, y, n, small):
+    props = get_npu_properties()
+    if small:
+        cores = props["num_vectorcore"]
+    else:
+        cores = props["num_aicore"]  # either arm may be the count
+    norm_kernel[(cores,)](x, y, n, cores, BD=64)  # expect
 """,
         # the count read once at import, in a module-level name; `.get` chained on the query
         """
@@ -406,6 +430,28 @@ def scale_rows_capped(x):
     kernel_num = get_device_properties()[0]
     scale_rows_kernel[(min(kernel_num, x.shape[0]),)](x, x.shape[0], D=x.shape[1])  # expect
 """,
+        # a dot only in the arm of a constexpr `if` the launch leaves out: no dot is compiled
+        """
+import triton
+import triton.language as tl
+
+CORES = triton.runtime.driver.active.utils.get_device_properties(0)["num_aicore"]
+
+@triton.jit
+def scale_kernel(x, w, y, USE_DOT: tl.constexpr, BD: tl.constexpr):
+    o = tl.arange(0, BD)
+    b = tl.load(x + o[:, None] * BD + o[None, :])
+    if USE_DOT:
+        b = tl.dot(b, tl.load(w + o[:, None] * BD + o[None, :]))
+    tl.store(y + o[:, None] * BD + o[None, :], b * 2.0)
+
+def scale(x, y):
+    scale_kernel[(CORES,)](x, x, y, USE_DOT=False, BD=16)  # expect
+
+def project(x, w, y, use_dot):
+    scale_kernel[(CORES,)](x, w, y, USE_DOT=True, BD=16)
+    scale_kernel[(CORES,)](x, w, y, USE_DOT=use_dot, BD=16)  # not known: the dot may be compiled
+""",
         # a kernel launched on its own and also called inline by a fused kernel (dlblas MLA prolog)
         """
 import triton
@@ -437,19 +483,27 @@ def scale_twice(x, y, z):
         host = context.host
         launched = [(kernel, host.launches_with_helpers(kernel)) for kernel in context.kernels]
         for kernel, launches in [*launched, *host.imported_kernel_launches().items()]:
-            on_ai_cores = None  # the kernel's flow is built only for a launch on the AI core count
+            # by the outcomes each launch fixes; the kernel's flow is built only for a launch on
+            # the AI core count
+            on_ai_cores: dict[Assumptions, bool] = {}
             for launch in launches:
                 found = _aicore_axis(host, launch)
                 if found is None or host.on_other_platform(launch.call):
                     continue
-                if on_ai_cores is None:
-                    on_ai_cores = _runs_on_ai_cores(kernel, set())
-                if on_ai_cores:
-                    break
+                # the module's constants are not those an imported kernel's tests read
+                constants = context.module_constants if kernel in context.kernels else {}
+                outcomes = launch_outcomes(kernel, launch.args_launch, constants, host)
+                if outcomes not in on_ai_cores:
+                    on_ai_cores[outcomes] = _runs_on_ai_cores(kernel, outcomes, set())
+                if on_ai_cores[outcomes]:
+                    continue
                 grid, count = found
+                if NOTHING not in on_ai_cores:
+                    on_ai_cores[NOTHING] = _runs_on_ai_cores(kernel, NOTHING, set())
+                dead_dots = DEAD_DOTS if on_ai_cores[NOTHING] else ""
                 yield Report(
                     launch.written_at,
-                    MESSAGE.format(kernel=kernel.name, axis=one_line(grid.written)),
+                    MESSAGE.format(kernel=kernel.name, launched=dead_dots, axis=one_line(grid.written)),
                     related=((count.node, "the AI core count is read here"),),
                     within=launch.scope,
                 )
@@ -465,21 +519,24 @@ def _aicore_axis(host: HostIndex, launch: Launch) -> tuple[Grid, CoreCount] | No
     return None
 
 
-def _runs_on_ai_cores(kernel: Kernel, seen: set[Kernel]) -> bool:
+def _runs_on_ai_cores(kernel: Kernel, outcomes: Assumptions, seen: set[Kernel]) -> bool:
     """The kernel, or a device function it calls (of the module, or one it imports:
     `Kernel.device_functions_called`), calls `tl.dot`, or splits its work between the cube and
     vector cores of each AI core itself (`_splits_ai_cores`); or it calls a Triton function or
     an imported helper whose body is not on disk (`Kernel.unread_import`) named like a matrix
-    multiply."""
+    multiply. Only calls compiled under the kernel's `outcomes` (`launch_outcomes`: the arm of
+    `if USE_DOT:` a launch passing `USE_DOT=False` never compiles holds none) count; a device
+    function's calls all do."""
     seen.add(kernel)
     flow = kernel.flow
-    if any(flow.calls_to("dot", "dot_scaled")):
+    calls = [event for event in flow.calls if flow.compiled_under(event, outcomes)]
+    if any(kernel.imports.is_tl(event.call.func, "dot", "dot_scaled") for event in calls):
         return True
-    for event in flow.calls:
+    for event in calls:
         if _splits_ai_cores(event.call):
             return True
         helpers = kernel.device_functions_called(event.call)
-        if any(helper not in seen and _runs_on_ai_cores(helper, seen) for helper in helpers):
+        if any(helper not in seen and _runs_on_ai_cores(helper, NOTHING, seen) for helper in helpers):
             return True
         if helpers:
             continue

@@ -65,6 +65,22 @@ def test_a_default_every_launch_overrides_is_no_evidence(host: str) -> None:
     assert (row, code) == (8, "ASC002") and message.startswith(CONSTEXPR) and "assumed `eps`" in message
 
 
+@pytest.mark.parametrize(
+    "host",
+    [
+        "def run(x):\n    k[(4,)](x, x.numel())\n    k[(4,)](x, x.numel(), 1)\n",
+        "def run(x):\n    k[(4,)](x, x.numel())\n    k[(4,)](x, x.numel(), eps=2)\n",
+        "def run(x):\n    k[(4,)](x, x.numel(), 1.5)\n    k[(4,)](x, x.numel(), eps=1)\n",
+        "def run(x, eps=1):\n    k[(4,)](x, x.numel(), eps)\n\ndef other(x):\n    k[(4,)](x, x.numel())\n",
+    ],
+)
+def test_an_int_literal_a_launch_passes_wins_over_float_evidence(host: str) -> None:
+    """One launch leaves `eps` to its float default (or passes a float), another passes an int
+    literal: that launch makes `eps` an int, specialised when it is 1."""
+    [(row, code, message)] = findings(FLOAT_DEFAULT + "\n\n" + host)
+    assert (row, code) == (8, "ASC002") and message.startswith(CONSTEXPR)
+
+
 def test_a_device_function_float_default_counts_when_a_call_leaves_it() -> None:
     source = (
         HEADER

@@ -95,6 +95,38 @@ def run(x, y):
     assert rows(lint, code) == [4 + rebinding.count("\n")]
 
 
+@pytest.mark.parametrize(
+    "choice",
+    [
+        # the vector count in the first arm, the cube count in the other
+        '    if x.numel() > 4096:\n        cores = props["num_vectorcore"]\n    else:\n        cores = props["num_aicore"]',
+        '    cores = props["num_vectorcore"] if x.numel() > 4096 else props["num_aicore"]',
+    ],
+)
+def test_the_cube_count_of_either_arm_reports_whatever_the_order(lint, choice: str) -> None:
+    """Several bindings may reach the launch: any of them may be the count, so the cube count
+    reports whichever arm gives it."""
+    code = f"""
+def run(x, y):
+    props = triton.runtime.driver.active.utils.get_device_properties(0)
+{choice}
+    vec_kernel[(cores,)](x, y, x.numel(), BLOCK=1024)
+"""
+    assert rows(lint, code) == [4 + choice.count("\n")]
+
+
+def test_the_cube_count_bound_later_in_a_loop_reaches_the_next_trip(lint) -> None:
+    code = """
+def run(x, y):
+    props = triton.runtime.driver.active.utils.get_device_properties(0)
+    cores = props["num_vectorcore"]
+    for _ in range(3):
+        vec_kernel[(cores,)](x, y, x.numel(), BLOCK=1024)
+        cores = props["num_aicore"]
+"""
+    assert rows(lint, code) == [5]
+
+
 def test_a_module_level_count_keeps_every_value(lint) -> None:
     """A module-level name read in a function is not followed by the function's flow."""
     code = """

@@ -52,3 +52,34 @@ def k(p_a, p_b, p_o):
 """
     )
     assert lint(source, select=["ASC003"]) == []
+
+
+@pytest.mark.parametrize(
+    ("body", "read_row", "dot_row", "trip"),
+    [
+        # read after the dot in the same trip: as in straight-line code
+        ("acc = tl.dot((b_a := tl.load(p_a + i)), b_w, acc)\n        tl.store(p_o + i, b_a)", 6, 5, False),
+        # read before the dot: the next trip reads the tile the previous trip's dot clobbered
+        ("tl.store(p_o + i, b_a)\n        acc = tl.dot((b_a := tl.load(p_a + i)), b_w, acc)", 5, 6, True),
+    ],
+)
+def test_a_tile_bound_in_the_left_operand_in_a_loop_is_reported_at_the_read(
+    lint, body: str, read_row: int, dot_row: int, trip: bool
+) -> None:
+    """The tile is new on every trip, so nothing is carried into the dot itself: each read is
+    reported where it is, the dot related, as ASC003 reports any read after a dot."""
+    source, offset = snippet_source(
+        f"""
+@triton.jit
+def k(p_a, p_w, p_o, N):
+    b_w, b_a, acc = tl.load(p_w), tl.load(p_a), tl.load(p_o)
+    for i in range(N):
+        {body}
+    tl.store(p_o, acc)
+"""
+    )
+    [finding] = lint(source, select=["ASC003"])
+    assert finding.location.row - offset == read_row
+    assert [r.location.row - offset for r in finding.related] == [dot_row]
+    assert f"`b_a` is read after it was the left operand of `tl.dot` (line {dot_row + offset})" in finding.message
+    assert ("previous trip" in finding.message) == trip

@@ -76,7 +76,16 @@ from .dtypes import (
     converted_or_allocated,
     template_of,
 )
-from .evidence import is_float, is_minus_one, is_none, last_dimension, possible_arms, stride_read, tests_for_none
+from .evidence import (
+    is_float,
+    is_int_literal,
+    is_minus_one,
+    is_none,
+    last_dimension,
+    possible_arms,
+    stride_read,
+    tests_for_none,
+)
 from .facts import (
     HostFacts,
     HostMemory,
@@ -1657,7 +1666,8 @@ class HostIndex(HostFacts):
     # ---- grids and device core counts --------------------------------------------------
     def grids(self, launch: Launch) -> tuple[Grid, ...]:
         """The grids a launch may use: `kernel[(a, b)]`, `kernel[a, b]`, a name bound to a
-        tuple, `lambda META: (...)`, or a function of the module returning a tuple. A name
+        tuple, `lambda META: (...)`, a function of the module returning a tuple, or the entry
+        of a dict holding one (`cfg["grid"]` with `cfg = {"grid": (n,), ...}`: `dict_sources`). A name
         bound several times is the value of its one reaching assignment when there is one
         (`grid = ...` or `def grid(META):` earlier in the launch's block, `reaching_binding`),
         else any of them.
@@ -1669,7 +1679,8 @@ class HostIndex(HostFacts):
 
     def _written_grids(self, launch: Launch) -> Iterator[Grid]:
         written = launch.grid_node
-        if isinstance(written, cst.Subscript) and launch.run_grid is None:  # `kernel[a, b]`, not `grid=grids[i]`
+        if written is launch.launcher:  # `kernel[a, b]`, not `kernel[cfg["grid"]]` nor `grid=grids[i]`
+            assert isinstance(written, cst.Subscript)
             axes = tuple(e.slice.value for e in written.slice if isinstance(e.slice, cst.Index))
             return iter([Grid(axes, launch.scope, written)])
         if isinstance(written, cst.Name):
@@ -1695,6 +1706,12 @@ class HostIndex(HostFacts):
                 yield from self._grids(bound, scope, meta, hops + 1)
             for function in self._visible_functions(value.value, scope):
                 yield from self._returned_grids(function, hops + 1, first_param(function.params))
+        elif isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name):  # `cfg["grid"]` of a dict
+            key = self._subscript_key(value, scope)
+            entries = [] if key is None else [(dict_entry(s, key), f) for s, f in self.dict_sources(value.value, scope)]
+            for entry, filled in entries:
+                if entry is not None:
+                    yield from self._grids(entry, filled, meta, hops + 1)
         elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
             if value.func.value in ("tuple", "list") and len(value.args) == 1 and not value.args[0].star:
                 yield from self._grids(value.args[0].value, scope, meta, hops + 1)  # `tuple([a, b])`
@@ -1797,16 +1814,22 @@ class HostIndex(HostFacts):
         defines (`_imported_core_count`); fla's
         `get_multiprocessor_count(...)` is the vector core count on an NPU (the AI cores
         with `use_aicore=True`); the driver's `utils.get_aicore_num()` /
-        `utils.get_aivector_core_num()` methods (any receiver) are the AI / vector core count."""
+        `utils.get_aivector_core_num()` methods (any receiver) are the AI / vector core count.
+        A value several origins may give (the arms of an `if`, a binding later in a loop around
+        the read) holds the AI core count when any of them does, whatever their order."""
         if hops > MAX_HOPS:
             return None
         if isinstance(value, cst.Name) and self._rebound_global(value.value, scope):
             return self._global_core_count(value.value, hops)
+        first: CoreCount | None = None
         for origin, _ in self.origins(value, scope):
             found = self._core_count_at(origin, self._scope_of(origin, scope), hops)
             if found is not None:
-                return CoreCount(found.kind, self._placed.get(found.node, found.node))
-        return None
+                count = CoreCount(found.kind, self._placed.get(found.node, found.node))
+                if count.kind == "num_aicore":
+                    return count
+                first = first or count
+        return first
 
     def _core_count_at(self, node: cst.BaseExpression, scope: Scope, hops: int) -> CoreCount | None:
         key = self._subscript_key(node, scope)
@@ -2984,6 +3007,11 @@ class HostIndex(HostFacts):
         arithmetic with a float, or a name or parameter that is one (its default, its
         `float` annotation, what the module's callers pass)."""
         return self._passing(kernel, param, is_float)
+
+    def int_passed(self, kernel: Kernel, param: str) -> Evidence | None:
+        """A launch passing an int literal for the parameter (`1`, `-2`), written there or a
+        name or parameter that may be one: an int argument, specialised when it is 1."""
+        return self._passing(kernel, param, is_int_literal)
 
     def _passing(self, kernel: Kernel, param: str, is_wanted: Callable[[cst.BaseExpression], bool]) -> Evidence | None:
         """The first launch (`passed_values`) whose value for the parameter may come from an

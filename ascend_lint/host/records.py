@@ -119,9 +119,10 @@ class Launch(CallSite):
     forwarded: Forwarded | None = None
     partial: cst.Call | None = None
     run_grid: cst.Arg | None = None
-    # `kernel[grid]` as written in a function returning it (`def _launcher(n): return
-    # kernel[(n,)]`), when `stored` is it as the call of that function makes it (`(N,)` for
-    # `_launcher(N)`: `HostIndex._made_by`), a node of no tree
+    # for a launch through a call of a function returning a `kernel[grid]` that reads its
+    # parameters (`def _launcher(n): return kernel[(n,)]`, then `_launcher(N)(x)`): that
+    # subscript as the function writes it, a node of the module's tree; `stored` is then the
+    # subscript as the call makes it (`kernel[(N,)]`: `HostIndex._made_by`), a node of no tree
     written: cst.Subscript | None = None
 
     @property
@@ -146,8 +147,12 @@ class Launch(CallSite):
 
     @property
     def written_at(self) -> cst.CSTNode:
-        """Where the launch is written in its function: `kernel[grid]` (or the one its launcher
-        holds), `kernel.run`, or the call of the helper launching it."""
+        """The node of the module's tree a report of the launch's grid goes to: `kernel[grid]`
+        (or the one its launcher holds: in the launching function, or in the function of the
+        module returning the launcher, `_launcher()(x)`), the subscript a function returning
+        it writes (`written`, not the copy `stored` holds), `kernel.run`, or the call of the
+        helper launching it. Not always in `scope`: a returned launcher is written in its
+        function."""
         if self.written is not None:
             return self.written
         return self.launcher if self.forwarded is None else self.call
