@@ -1001,7 +1001,12 @@ def kern(p_q, p_k, p_o):
             fix = _protecting(read, [fix for _, fix, _ in clobbers])
             yield Report(
                 read.node,
-                _read_message(read, first, _shown(flow, first, read, outcome_sets)),
+                _read_message(
+                    read,
+                    first,
+                    _shown(flow, first, read, outcome_sets),
+                    read.index < first.event.index and _bound_in_dot(first, flow),
+                ),
                 related=(
                     (first.event.node, f"{first.label} that may clobber `{tile_name}`"),
                     *(
@@ -1049,11 +1054,12 @@ def _where(assumed: list[Assumptions]) -> str:
     return " where " + ", or ".join(sorted(sets))
 
 
-def _read_message(read: Event, dot: _Dot, assumed: list[Assumptions]) -> str:
+def _read_message(read: Event, dot: _Dot, assumed: list[Assumptions], previous_trip: bool) -> str:
     """The message of a read of the clobbered tile; `assumed`: the constexpr test outcomes under
-    which the dot's left operand is that tile (a choice of tile), named in the message."""
+    which the dot's left operand is that tile (a choice of tile), named in the message;
+    `previous_trip`: the read comes before the dot in its loop (a tile `:=` binds in the dot)."""
     tile, where = dot.tile.value, _where(assumed)
-    trip = " on the loop's previous trip" if read.index < dot.event.index else ""
+    trip = " on the loop's previous trip" if previous_trip else ""
     clobber = f"the left operand of {dot.label} (line {{related_line}}){trip}{where}, which may overwrite it on Ascend"
     if read.name == tile:
         return f"`{tile}` is read after it was {clobber}"
