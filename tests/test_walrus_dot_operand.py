@@ -83,3 +83,19 @@ def k(p_a, p_w, p_o, N):
     assert [r.location.row - offset for r in finding.related] == [dot_row]
     assert f"`b_a` is read after it was the left operand of `tl.dot` (line {dot_row + offset})" in finding.message
     assert ("previous trip" in finding.message) == trip
+
+
+def test_a_read_the_dots_statement_consumes_after_it_is_no_previous_trip(lint) -> None:
+    """`b - tl.dot(b, w)` reads `b` after the dot in the same trip (fla's cumprod_householder)."""
+    source, _ = snippet_source(
+        """
+@triton.jit
+def k(p_a, p_w, p_o, N):
+    b_w = tl.load(p_w)
+    for i in range(N):
+        b_a = tl.load(p_a + i)
+        tl.store(p_o + i, b_a - tl.dot(b_a, b_w))
+"""
+    )
+    [finding] = lint(source, select=["ASC003"])
+    assert "`b_a` is read after" in finding.message and "previous trip" not in finding.message
