@@ -43,7 +43,9 @@ no fix for a knob telling apart configs a loop builds that it cannot merge. Nor 
 for a knob whose removal host code would notice (a dict entry read out of the dict, a
 knob a heuristics, `prune_configs_by` or autotuner `key=` function reads), nor for one passed
 to a helper that also launches on another platform, nor for one in a module that keeps code
-apart for the NPU (`if _is_npu:`) on no path of that code: other platforms may run it.
+apart for the NPU (`if _is_npu:`) on no path of that code: other platforms may run it (but
+for `num_warps=4`, Triton's own default on every platform: the fix removing it changes no
+launch).
 
 ## Details
 ### Where the knobs are found
@@ -149,8 +151,14 @@ whose torch registrations run under `if not _is_npu:` only. Such a knob may stil
 Ascend (a public function, another module's call), so it stays reported (the guidance is to
 keep it off every Ascend path), but with no fix and the advice to pass it on the other
 platforms' path only, naming the module's first NPU-only statement: deleting it would change
-their launch. A knob on the NPU's own path (the launch, or the dict or config holding the
-knob, or a `triton.Config` of a kernel every launch of which is there) keeps its fix. A module
+their launch. But a knob written as the value Triton gives it on every platform when it is
+left out, `num_warps=4` (upstream Triton's `CUDAOptions`, `HIPOptions` and `triton.Config`,
+and triton-ascend 3.2's), keeps its fix, which removes such knobs only, and says why: without
+it every launch stays the same (not in a list of configs the fix merges, one edit for them
+all). `num_stages` has no such value: CUDA's launch default is 3, ROCm's 2, and
+`triton.Config`'s 3 upstream, 2 in triton-ascend 3.2. A knob on the NPU's own path (the
+launch, or the dict or config holding the knob, or a `triton.Config` of a kernel every
+launch of which is there) keeps its fix. A module
 with no NPU test runs as written on Ascend (a port), and its knobs keep their fixes, whatever
 other platforms it tests for (`is_hopper()`); so does a module whose file name or package
 folders say Ascend (`vllm_ascend/`, `npu.py`, FlagGems' `_ascend` backend): it runs on the NPU
@@ -265,6 +273,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeGuard
 
@@ -1215,7 +1224,8 @@ def run(x, N, key):
 """,
         ),
         # a module keeping code apart for the NPU: a knob on no path of it may launch on CUDA too
-        # (sglang's batch_invariant_ops.py), no fix; the NPU's own launch keeps its fix
+        # (sglang's batch_invariant_ops.py), no fix, but for `num_warps=4`, Triton's default on
+        # every platform; the NPU's own launch keeps its fix
         Example(
             """
 _is_npu = is_npu()
@@ -1225,6 +1235,7 @@ if _is_npu:
 def _mm_triton(a, b):
     configs = {torch.float16: {"BLOCK": 128, "num_warps": 8}}  # expect
     kernel[(1,)](a, b, **configs[a.dtype])
+    kernel[(1,)](b, a, BLOCK=32, num_warps=4, num_stages=3)  # expect
 
 def _mm_npu(a, b):
     kernel[(1,)](a, b, BLOCK=64, num_warps=8)  # expect
@@ -1245,6 +1256,7 @@ if _is_npu:
 def _mm_triton(a, b):
     configs = {torch.float16: {"BLOCK": 128, "num_warps": 8}}
     kernel[(1,)](a, b, **configs[a.dtype])
+    kernel[(1,)](b, a, BLOCK=32, num_stages=3)
 
 def _mm_npu(a, b):
     kernel[(1,)](a, b, BLOCK=64)
@@ -1632,14 +1644,42 @@ def _shared(report: Report, host: HostIndex) -> Report:
     decides): the knob may reach a launch on another platform too, where it tunes the kernel,
     so deleting it would change that launch. The finding stays (it may run on Ascend: a public
     function, another module may call it there), with no fix and advice to keep it for the
-    other platforms only."""
+    other platforms only; but a knob written as Triton's default on every platform keeps the
+    fix removing it and the other such knobs beside it (`_KnobPlan.defaults`): no launch
+    changes."""
     npu_code = host.npu_code
     assert npu_code is not None  # `_shares`
-    report.message = report.message.removesuffix("delete it") + SHARED_ADVICE
     report.related = ((npu_code, "code that runs only on the NPU"), *report.related)
+    if isinstance(report.fix, _KnobPlan) and report.fix.defaults is not None:
+        report.message += DEFAULT_ADVICE
+        report.fix = report.fix.defaults
+        return report
+    report.message = report.message.removesuffix("delete it") + SHARED_ADVICE
     if not isinstance(report.fix, Declined):
         report.fix = Declined(SHARED_REASON)
     return report
+
+
+# Triton's own value of a knob a launch or a `triton.Config` leaves out, the same on every
+# platform and release: `num_warps` is 4 in upstream Triton's `CUDAOptions` and `HIPOptions`
+# (third_party/nvidia|amd/backend/compiler.py) and in `Config.__init__` (upstream and
+# triton-ascend 3.2). `num_stages` has none: 3 for CUDA, 2 for HIP; a Config's 3 upstream, 2 in
+# triton-ascend 3.2.
+EVERY_PLATFORMS_DEFAULT = {"num_warps": 4}
+# what a knob written as that default says in a module shared with other platforms (`_shared`)
+DEFAULT_ADVICE = (
+    " (the module keeps its NPU code apart, line {related_line}, but the value is Triton's default"
+    " on every platform: other platforms' launches stay the same)"
+)
+
+
+@dataclass(frozen=True)
+class _KnobPlan(FixPlan):
+    """The fix of a knob (`_plans`), with `defaults`: when the knob is written as Triton's default
+    on every platform (`EVERY_PLATFORMS_DEFAULT`), the fix removing only such knobs of its call
+    or dict, which `_shared` keeps where other platforms may launch."""
+
+    defaults: FixPlan | None = None
 
 
 # why a knob a statement only adds (or stores) gets no fix: the fix would delete the statement,
@@ -1688,7 +1728,18 @@ def _plans(
     unsafe = {knob for knob in removed if _turns_multibuffer_off(knob, values.get(knob), loops)}
     if key in unsafe:
         return FixPlan("unsafe", UNSAFE_STAGES, (without(removed),))
-    return FixPlan("safe", message or f"Remove `{key}`", (without(removed - unsafe),))
+    message = message or f"Remove `{key}`"
+    defaults = {
+        knob
+        for knob in removed
+        if knob in EVERY_PLATFORMS_DEFAULT and int_literal(values.get(knob)) == EVERY_PLATFORMS_DEFAULT[knob]
+    }
+    return _KnobPlan(
+        "safe",
+        message,
+        (without(removed - unsafe),),
+        FixPlan("safe", message, (without(defaults),)) if key in defaults else None,
+    )
 
 
 def _kept(

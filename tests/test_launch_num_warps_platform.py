@@ -109,7 +109,7 @@ from sglang.srt.utils import is_npu
 
 _is_npu = is_npu()
 
-_KW = {"BLOCK": 64, "num_warps": 4}
+_KW = {"BLOCK": 64, "num_warps": 8}
 
 
 def run_any(x, y):
@@ -136,11 +136,47 @@ def test_dict_splatted_on_and_off_the_npu_path_has_one_finding_with_no_fix() -> 
     for source in (SHARED_DICT, npu_first):
         findings, fixed = _lint(source)
         [finding] = findings
-        assert finding.location.row == _row(source, '"num_warps": 4')
+        assert finding.location.row == _row(source, '"num_warps": 8')
         assert finding.fix is None
         assert finding.no_fix_reason is not None and "another platform" in finding.no_fix_reason
         assert "pass it on their path only" in finding.message
         assert fixed is None
+
+
+def test_knob_shared_with_other_platforms_written_as_their_default_keeps_the_fix() -> None:
+    """`num_warps=4` is what Triton gives every platform's launch and `triton.Config` without
+    it (upstream `CUDAOptions`, `HIPOptions`, `Config`; triton-ascend 3.2's `Config`): deleting
+    it changes no launch, so the safe fix stays off the NPU's path too, saying why, and removes
+    only such knobs: `num_stages=3` (CUDA's default, not ROCm's) and `num_warps=8` keep no fix."""
+    source = PLATFORM_MODULE.replace(
+        "    k[(4,)](x, y, **configs[x.dtype])\n",
+        "    k[(4,)](x, y, **configs[x.dtype])\n"
+        "    k[(4,)](y, x, BLOCK=32, num_warps=4, num_stages=3)\n"
+        '    k[(4,)](y, x, **{"BLOCK": 16, "num_warps": 4})\n',
+    )
+    assert source != PLATFORM_MODULE
+    findings, fixed = _lint(source)
+    rows = {
+        (f.location.row, f.message.split("`")[1]): f
+        for f in findings
+        if f.location.row in (_row(source, "BLOCK=32"), _row(source, '"BLOCK": 16'))
+    }
+    assert sorted(rows) == [
+        (_row(source, "BLOCK=32"), "num_stages"),
+        (_row(source, "BLOCK=32"), "num_warps"),
+        (_row(source, '"BLOCK": 16'), "num_warps"),
+    ]
+    stages = rows[_row(source, "BLOCK=32"), "num_stages"]
+    assert stages.fix is None and "pass it on their path only" in stages.message
+    for key in ((_row(source, "BLOCK=32"), "num_warps"), (_row(source, '"BLOCK": 16'), "num_warps")):
+        finding = rows[key]
+        assert finding.fix is not None and finding.fix.applicability == "safe", key
+        assert "Triton's default on every platform" in finding.message
+        assert f"line {_row(source, 'import torch_npu')}" in finding.message
+    assert fixed is not None
+    assert "k[(4,)](y, x, BLOCK=32, num_stages=3)\n" in fixed  # num_stages stays: CUDA and ROCm differ
+    assert 'k[(4,)](y, x, **{"BLOCK": 16})\n' in fixed
+    assert '"num_stages": 3, "num_warps": 8' in fixed  # not the default: the CUDA path's table is kept
 
 
 def test_module_without_npu_code_keeps_the_fix() -> None:
@@ -341,7 +377,7 @@ def _supports_pdl():
 
 
 def run(x, y):
-    k[(4,)](x, y, BLOCK=64, num_warps=4)
+    k[(4,)](x, y, BLOCK=64, num_warps=8)
 """
     )
     config = settings(select=["ASC001"])
