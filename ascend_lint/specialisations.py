@@ -24,8 +24,8 @@ earlier ones):
   bare go together only as the launching function binds them (`_consistent`): `BM = 256 if D
   <= 64 else 16`, or `if D <= 64: BM = 256` / `elif` / `else`, gives 256 only with the `D`s its
   test lets through, and names bound in one arm (or by conditional expressions with one test)
-  go together, as do the parameters one call of the launching function passes
-  (`_one_call_passes`); a test the linter cannot decide (`if check_shared_mem():`, a device's choice)
+  go together, as do the parameters one call of the launching function passes, also as the
+  function making the call binds or tests them (`_one_call_passes`, `_tied_at`); a test the linter cannot decide (`if check_shared_mem():`, a device's choice)
   lets both arms through;
 - each `triton.Config({...})` (or `triton.Config(dict(BT=64))`, or a name holding one such
   table that nothing changes: `triton.Config(_BIG)`, also one by one from a literal list of
@@ -101,6 +101,7 @@ Arms = dict[str, Arm]  # a launch value's name -> the arm binding it
 _MAX_CONFIGS = 64  # a comprehension over a large literal space is cut here
 _MAX_BINDINGS = 16 * _MAX_CONFIGS  # configs read, and comprehension items tried, to find them
 _MAX_HOPS = 4  # names and helpers followed to the value or configs they hold
+_TIED_UP = 1  # calls of a launching function up which the values they pass are tied (`_one_call_passes`)
 _BINARY: dict[type[cst.CSTNode], Callable[[Any, Any], Any]] = {
     cst.Add: operator.add,
     cst.Subtract: operator.sub,
@@ -694,9 +695,10 @@ def _launches(
 def _consistent(
     values: Mapping[str, Value],
     passed: Mapping[str, tuple[cst.BaseExpression, Scope]],
-    launch: Launch,
+    launch: CallSite,
     names: _HostNames,
     arms: Arms,
+    up: int = _TIED_UP,
 ) -> bool:
     """Whether the values of a launch's arguments may go together: a name passed bare for two
     parameters has one value; an argument computed from names the launch passes bare
@@ -705,7 +707,9 @@ def _consistent(
     so (`BLOCK_M = 256 if D <= 64 else 16`), or under `if` tests (`_bound_to`): each value
     needs an assignment those values let through, and the assignments of all of them must be
     able to run together (`if check_shared_mem(): BM, BD = 256, 64` / `else: BM, BD = 16, 256`
-    never passes 256 with 256; `elif` chains too)."""
+    never passes 256 with 256; `elif` chains too); and some call of the launching function may
+    pass them together (`_one_call_passes`, `up` calls up). `launch` may be such a call, the
+    values those of the parameters it passes."""
     held: dict[str, Value] = {}
     for name, (argument, scope) in passed.items():
         bare = isinstance(argument, cst.Name) and scope is launch.scope and name in values
@@ -734,18 +738,21 @@ def _consistent(
         value = evaluate(argument, lookup, names.imports)
         if value is not None and value != values[name]:
             return False
-    if not _one_call_passes(held, launch, names):
+    if not _one_call_passes(held, launch, names, up):
         return False  # `_launch(x, 64, 256)` and `_launch(x, 256, 16)`: not 256 with 256
     combinations = itertools.islice(itertools.product(*paths), _MAX_BINDINGS)
     return any(all(not _keyed_apart(a, b) for a, b in itertools.combinations(c, 2)) for c in combinations)
 
 
-def _one_call_passes(held: Mapping[str, Value], launch: Launch, names: _HostNames) -> bool:
+def _one_call_passes(held: Mapping[str, Value], launch: CallSite, names: _HostNames, up: int) -> bool:
     """Whether one call of the launching function may pass the values `held` gives its
     parameters the launch passes bare (and the function does not bind): each call passes its
     arguments together (`_launch(x, 64, 256)` then `_launch(x, 256, 16)` never launches 256
-    with 256). A call passing a parameter what has no constant value, or spreading arguments,
-    may pass anything."""
+    with 256), and, `up` calls up, as its own function ties them (`_consistent` at the call:
+    `_launch(x, D, 256 if D <= 64 else 16)`, `BM` bound under `if D <= 64:` before
+    `_launch(x, D, BM)`, or the call under `if D <= 64:`, `_tests_reaching`, never passes 256
+    with `D` 128). A call passing a parameter what has no constant value, or spreading
+    arguments, may pass anything."""
     scope = launch.scope
     if scope is None:
         return True
@@ -762,6 +769,7 @@ def _one_call_passes(held: Mapping[str, Value], launch: Launch, names: _HostName
     for site in sites:
         if any(arg.star for arg in site.call.args):
             return True
+        passed: dict[str, tuple[cst.BaseExpression, Scope]] = {}
         for name, param in params.items():
             argument = site.passes(scope, name)
             if argument is None:
@@ -772,9 +780,34 @@ def _one_call_passes(held: Mapping[str, Value], launch: Launch, names: _HostName
             found = names.alternatives(argument, site.scope, 1)
             if found and held[name] not in found:
                 break
+            passed[name] = (argument, site.scope)
         else:
-            return True
+            if up == 0 or _tied_at(site, {name: held[name] for name in passed}, passed, names, up - 1):
+                return True
     return False
+
+
+def _tied_at(
+    site: CallSite,
+    values: Mapping[str, Value],
+    passed: Mapping[str, tuple[cst.BaseExpression, Scope]],
+    names: _HostNames,
+    up: int,
+) -> bool:
+    """Whether a call of the launching function, passing `passed` for its parameters, may pass
+    them the `values`: the tests around it (or before it, leaving) reading the names it passes
+    bare let their values through (`_tests_reaching`), and its function binds and computes
+    what it passes as those values allow (`_consistent`)."""
+    outer = names.lookup(site.scope)
+    bare = {argument.value: values[name] for name, (argument, _) in passed.items() if isinstance(argument, cst.Name)}
+
+    def lookup(name: str) -> Value | None:
+        return bare[name] if name in bare else outer(name)
+
+    for name in bare:
+        if not _may_reach(lookup, _tests_reaching(name, site, names), names.imports):
+            return False
+    return _consistent(values, passed, site, names, {}, up)
 
 
 _Path = dict[str, bool]  # the tests an assignment runs under, by their code, with whether each holds
@@ -789,7 +822,7 @@ def _bound_to(
     name: str,
     value: Value,
     arm: Arm | None,
-    launch: Launch,
+    launch: CallSite,
     names: _HostNames,
     lookup: Lookup,
     held: Mapping[str, Value],
@@ -861,7 +894,7 @@ def _arms_of(expression: cst.BaseExpression) -> list[tuple[cst.BaseExpression, T
     ]
 
 
-def _tests_reaching(name: str, launch: Launch, names: _HostNames) -> Tests:
+def _tests_reaching(name: str, launch: CallSite, names: _HostNames) -> Tests:
     """The host tests reading `name` that decide whether the launch runs, with the outcome each
     has there: an `if` around it (nothing in the `if` binding the name), or one before it on
     its path whose arm leaves (`if D > 64: return`, `_left_before`)."""

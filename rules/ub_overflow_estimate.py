@@ -95,7 +95,10 @@ test of another name the launch passes goes only with the values of it that test
 `D=D`: 256 only with D 64), and names bound in one arm go together (`if check_shared_mem():
 BM, BD = 256, 64` / `else: BM, BD = 16, 256` never passes 256 with 256), unless the function
 binds a name the test reads again after it, as do the arguments of one call of the launching
-function (`_launch(x, 64, 256)` and `_launch(x, 256, 16)`: not 256 with 256); a capability test of an `if` statement (`if
+function (`_launch(x, 64, 256)` and `_launch(x, 256, 16)`: not 256 with 256), also as the
+function making that call chooses them (`_launch(x, D, 256 if D <= 64 else 16)`, `BM` bound
+under `if D <= 64:` before `_launch(x, D, BM)`, or the call under `if D <= 64:`: 256 only with
+D 64, one call up); a capability test of an `if` statement (`if
 check_shared_mem():`) leaves both arms, each a configuration); `triton.heuristics` entries (lambdas
 or functions of the module) with literal results, constexpr parameter defaults, module-level constants and the names the kernel
 body binds as constexprs (`BLOCK: tl.constexpr = 65536`, as inductor writes them).
@@ -493,7 +496,8 @@ def k(x, y, n, BLOCK: tl.constexpr):
     tl.store(y + o, b * 2.0, mask=o < n)
 """,
         # a block size chosen by a test of another launch argument goes with the values it lets
-        # through: 256 only with D 64 (64 KiB), and the two names bound in one arm go together
+        # through: 256 only with D 64 (64 KiB), and the two names bound in one arm go together;
+        # also when the caller of a launching helper chooses it
         """
 @triton.jit
 def k(x, y, T, D: tl.constexpr, BM: tl.constexpr):
@@ -521,6 +525,16 @@ def launch_pair(x, y, T):
     else:
         BM, BD = 16, 256
     k[(triton.cdiv(T, BM),)](x, y, T, D=BD, BM=BM)
+
+def _launch(x, y, T, D, BM):
+    k[(triton.cdiv(T, BM),)](x, y, T, D=D, BM=BM)
+
+def by_head(x, y, T, D):
+    _launch(x, y, T, D, 256 if D <= 64 else 16)  # the caller's choice: 256 only with D 64
+
+def heads(x, y, T):
+    by_head(x, y, T, 64)
+    by_head(x, y, T, 256)
 """,
     )
     INVALID = (

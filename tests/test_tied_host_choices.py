@@ -194,3 +194,41 @@ def test_a_call_passing_what_has_no_constant_may_pass_anything() -> None:
         _launch(x, y, 256, BM)
     """
     assert (256, 256) in pairs(host)
+
+
+LAUNCHER = """
+def _launch(x, y, D, BM):
+    S = x.shape[1]
+    k[(S,)](x, y, S, D=D, BM=BM)
+def heads(x, y):
+    f(x, y, 64)
+    f(x, y, 256)
+"""
+
+
+@pytest.mark.parametrize(
+    "caller",
+    [
+        "def f(x, y, D):\n    _launch(x, y, D, 256 if D <= 64 else 16)\n",
+        "def f(x, y, D):\n    BM = 256 if D <= _MAX_D else 16\n    _launch(x, y, D, BM)\n",
+        "def f(x, y, D):\n    if D <= 64:\n        BM = 256\n    else:\n        BM = 16\n    _launch(x, y, D, BM)\n",
+        "def f(x, y, D):\n    if D <= 64:\n        _launch(x, y, D, 256)\n    else:\n        _launch(x, y, D, 16)\n",
+        "def f(x, y, D):\n    if D > 64:\n        return _launch(x, y, D, 16)\n    _launch(x, y, D, 256)\n",
+        "def f(x, y, wide):\n    D = 256 if wide else 64\n    BM = 256 if D <= 64 else 16\n    _launch(x, y, D, BM)\n",
+    ],
+)
+def test_a_block_the_caller_of_a_launching_helper_chooses_by_a_test_goes_with_what_it_lets_through(
+    caller: str,
+) -> None:
+    """One call up: `f` chooses `BM` by `D` and passes both to `_launch`, which launches with
+    them; its calls pass `D` 64 and 256. Crossing every value gave `{D=256, BM=256}`, 256 KiB."""
+    assert pairs(LAUNCHER + caller) == {(64, 256), (256, 16)}
+    assert rows(LAUNCHER + caller) == []
+
+
+def test_a_caller_passing_a_block_its_test_does_not_tie_still_overflows() -> None:
+    caller = (
+        "def f(x, y, D):\n    if D <= 64:\n        BM = 16\n    else:\n        BM = 256\n    _launch(x, y, D, BM)\n"
+    )
+    assert pairs(LAUNCHER + caller) == {(64, 16), (256, 256)}
+    assert rows(LAUNCHER + caller) == [4]  # the launch in `_launch`: 256 x 256 with D 256
