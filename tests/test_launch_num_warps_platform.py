@@ -5,7 +5,8 @@ Ascend code apart: a knob on a path outside that code may launch on CUDA too, wh
 the kernel (sglang 0.5.23's `batch_invariant_ops.py`: `_matmul_persistent_triton`, reached
 from the public `matmul_persistent`, registered with torch under `if not _is_npu:` only). Its
 finding stays, with no fix; a knob on the NPU's own path keeps its fix (one finding for a knob
-both reach: the no-fix one). And the launches of a
+both reach: the no-fix one), but for `num_warps=4`, Triton's default on every platform, whose
+removal changes no launch. And the launches of a
 launcher a function returns (`_launcher(N)(x)`, `launch = _launcher(); launch(x)`), entries
 taken with `_CFG.get(key)`, and dicts copied by a comprehension over an entry's items."""
 

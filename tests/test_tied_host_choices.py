@@ -2,7 +2,8 @@
 values of that argument the test lets through (`BM = 256 if D <= 64 else 16` beside `D=D`), in
 the conditional expression, the `if`/`else` and the `elif` forms; names bound in one arm go
 together; tests against module constants decide; a capability test (`if check_shared_mem():`)
-chooses both arms."""
+chooses both arms. One call up too: the caller of a launching helper choosing `BM` by `D`
+(`_launch(x, D, 256 if D <= 64 else 16)`) passes 256 only with the `D`s its test lets through."""
 
 from __future__ import annotations
 
