@@ -160,8 +160,11 @@ entry of a namespace or dict that a function of the module returns (`k = _kernel
 `types.SimpleNamespace(copy=_copy)`) when the entry names one kernel. A launcher stored in a
 name the function binds once (`launcher = kernel[grid]`, then `launcher(x, n)`, or
 `launcher = functools.partial(kernel[grid], BT=64)`) launches on that grid where the function
-calls it, and is reported where the grid is written. So does `kernel.run(..., grid=g,
-warmup=False)` (Triton's `JITFunction.run`, which `kernel[g](...)` calls), on its `grid=`; not
+calls it, and is reported where the grid is written. So does a launcher a function of the
+module returns (`def _launcher(n, B): return kernel[(n, B)]`, then `_launcher(N, B)(x)`), on
+the grid each call makes: reported where the grid is written, once, relating the first call
+passing sizes that grow (a call passing small ones hides none after it). So does
+`kernel.run(..., grid=g, warmup=False)` (Triton's `JITFunction.run`, which `kernel[g](...)` calls), on its `grid=`; not
 one with `warmup=True`, which compiles without launching.
 
 A launch in a
@@ -217,10 +220,10 @@ or such an argument reads (the loop calls a wrapper). The loop bounds only the a
 of an axis, that read its variable: the others are sized as any grid is, and reported when they
 alone multiply two or more sizes (`for b0, bn in _batch_chunks(B): k[(bn, triton.cdiv(m, 64),
 triton.cdiv(n, 64))]` still grows as `m/64 * n/64` in each trip; the message names the chunked
-factors), unless the chunk size reads their sizes (`range(0, B, 65535 // (NM * NN))`). An
-offset argument alone chunks the whole grid. A loop whose variable neither reads
-chunks nothing, each trip launching the whole grid: `for i in range(0, n, 64): _solve_block(X,
-k, i)` walking diagonal blocks, a scan `for chunk_id in range(NT):`, is still reported. Or
+factors, each trip's count, among those it multiplies: `bn * m/64 * n/64`), unless the chunk
+size reads their sizes (`range(0, B, 65535 // (NM * NN))`). An offset argument alone chunks
+the whole grid. A loop whose variable neither reads chunks nothing, each trip launching the
+whole grid: `for i in range(0, n, 64): _solve_block(X, k, i)` walking diagonal blocks, a scan `for chunk_id in range(NT):`, is still reported. Or
 under an `if` bounding the grid, or all but one of the sizes it multiplies, from above (`if
 NT * B * H > BUDGET:` chunked `else:` one launch, or an early `return` or `raise` on such a
 test, one its block always reaches (not `if strict: raise` inside it), or an `else:` exiting
@@ -245,7 +248,12 @@ passing one to a function that may (`if use_chunked(T, B, H):`, or `if use_seq:`
 = use_chunked(T)`; a function of the module may when it orders a value read from its
 parameters against a bounded one, `T * B * H > BUDGET`, caps one with `min` (`min(n, 4096)`;
 not `max(1, n)`, which grows with `n`, nor `min(n, m)` of two), or calls another function of
-the module that may).
+the module that may). None of the callers' tests or loops counts when the module reads the
+launching function other than by calling it (`OPS = {"launch": _launch}`,
+`register(_launch)`): calls it does not show may pass anything. A test bounds the value it
+tests: a name rebound after it to a value the test leaves unbounded (`if n <= 1024:`, then `n =
+n * M` before the launch or the call passing `n` on; a parameter the callers bound, rebound so
+in the launching function) is a size again there (`n = 2 * n` and `n = int(n)` keep the bound).
 
 ### What a guard bounds
 An ordering bounds what its smaller side reads (a
@@ -2365,14 +2373,16 @@ def one_line(x, BT=64):
             launches += imported
         for imported in host.imported_kernel_launches().values():  # also through a local name choosing one
             launches += imported
-        checked: set[cst.CSTNode] = set()  # a launch of one of several kernels (`fn = a if c else b`) is checked once
+        # a launch of one of several kernels (`fn = a if c else b`) is reported once, and so is a
+        # launcher a function returns, at the first of its calls to pass it a grid that may grow
+        reported: set[cst.CSTNode] = set()
         for launch in launches:
-            if launch.written_at in checked or _limit_lifted(launch, context) or host.on_other_platform(launch.call):
+            if launch.written_at in reported or _limit_lifted(launch, context) or host.on_other_platform(launch.call):
                 continue
-            checked.add(launch.written_at)
             chunked = _chunking(launch, context)
             report = _report(launch, context, chunked)
             if report is not None:
+                reported.add(launch.written_at)
                 yield report
 
 
@@ -2399,13 +2409,14 @@ def _grid_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: _C
         count = " * ".join(counted) if counted == [str(programs)] else f"{' * '.join(counted)} = {programs}"
         return _finding(launch, grid, KNOWN_MESSAGE, f"{count} > {MAX_PROGRAMS}", ())
     whole = grid
+    chunked_factors: tuple[cst.BaseExpression, ...] = ()
     if chunked is not None:
         remaining = _unchunked(grid, chunked, context)
         if remaining is None:
             return None
-        grid = remaining
+        grid, chunked_factors = remaining
         known = [host.known_int(axis, grid.scope) for axis in grid.axes]
-    guard = _size_guard(launch, grid, context, grid is not whole)
+    guard = _size_guard(launch, grid, context, bool(chunked_factors))
     if guard.whole:
         return None
     # the case leaving the most sizes unbounded (one that leaves two or more may hold)
@@ -2423,6 +2434,7 @@ def _grid_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: _C
     if len(sizes) + len(capped) < 2 and not (known_factors and (capped or (sizes and half))):
         return None
     factors = [
+        *(_factor(factor, context) for factor in chunked_factors),  # each trip's count
         *capped,
         *(
             factor
@@ -2432,22 +2444,21 @@ def _grid_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: _C
         *(known_factors if half or (capped and not sizes) else ()),
     ]
     grows = f"{' * '.join(factors)} > {MAX_PROGRAMS}"
-    if whole is not grid:  # the host loop's chunk bounds the other axes
-        chunked_axes = ", ".join(
-            f"`{one_line(factor)}`"
-            for axis in whole.axes
-            for factor in _multiplied(axis)
-            if not any(factor is kept for kept in grid.axes)
-        )
+    if chunked_factors:  # the host loop's chunk bounds the other axes
+        chunked_axes = ", ".join(f"`{one_line(factor)}`" for factor in chunked_factors)
         grows += f" in each trip of the host loop (it chunks only {chunked_axes})"
     return _finding(launch, whole, MESSAGE, grows, sizes)
 
 
 def _finding(launch: Launch, grid: Grid, message: str, sizes: str, sized: tuple[str, ...]) -> Report:
-    """The finding on `launch`, its grid growing as (or counting) `sizes`."""
+    """The finding on `launch`, its grid growing as (or counting) `sizes`; on a launcher a
+    function returns (`def _launcher(n): return kernel[(n, n)]`), relating the call that makes
+    the grid (`_launcher(N)(x)`, the sizes it passes)."""
+    made = launch.call.func if isinstance(launch.call.func, cst.Call) else launch.call
     return Report(
         launch.written_at,
         message.format(limit=MAX_PROGRAMS, grid=one_line(grid.written), sizes=sizes),
+        related=((made, "the call passing the sizes"),) if launch.written is not None else (),
         facts={"sizes": sized},
         within=launch.scope,  # positions are looked for in that function, not the whole file
     )
@@ -2657,7 +2668,7 @@ def _size_guard(launch: Launch, grid: Grid, context: ModuleContext, chunked: boo
     guard = _site_guard(launch, grid_names, context) | _shrinking_loops_guard(grid, grid_names, context)
     passed_bounded = _callers_bound(launch.scope, grid_names, context)
     if passed_bounded:
-        guard = guard | _Guard(cases=(BoundedSizes(passed_bounded),))
+        guard = guard | _bounded_at(_Guard(cases=(BoundedSizes(passed_bounded),)), None, launch, context)
     whole = guard.whole or _callers_guarded(launch.scope, grid_names, context) or _helper_guarded(launch, context)
     return _WHOLE if whole else guard
 
@@ -2697,18 +2708,36 @@ def _site_guard(
     passing them to a function of the module that orders values, `if grid_fits(B, H, T):`;
     `ordered`, only what they order or pin: `_callers_bound`)."""
     read_for: _ReadFor = "orderings" if ordered else "predicates" if in_caller else "tests"
-    # each test with whether it holds at the call; an early exit's fails after it
-    tests = [(test, holds, read_for) for test, holds in site.arms]
+    # each test with whether it holds at the call (an early exit's fails after it) and where it is
+    tests: list[tuple[cst.BaseExpression, bool, _ReadFor, cst.CSTNode]] = [
+        (test, holds, read_for, test) for test, holds in site.arms
+    ]
     if site.scope is not None:
         before = list(_run_before(site.scope.body, site.call))
-        checks = checks_in(before, never_falls_through)
+        asserted: _ReadFor = "predicates" if in_caller and not ordered else "orderings"
+        checks: list[tuple[cst.BaseExpression, bool, cst.CSTNode]] = [
+            (test, holds, test) for test, holds in checks_in(before, never_falls_through)
+        ]
         for statement in before:
             if isinstance(statement, cst.Expr | cst.Assign) and isinstance(statement.value, cst.Call):
-                checks += context.host.checks_made(statement.value, site.scope)  # `_check_grid(NT * B * H)`
-        asserted: _ReadFor = "predicates" if in_caller and not ordered else "orderings"
-        tests += [(test, holds, asserted if holds else read_for) for test, holds in checks]
-    guards = (_guard(test, holds, names, context, site.scope, read) for test, holds, read in tests)
+                made = context.host.checks_made(statement.value, site.scope)  # `_check_grid(NT * B * H)`
+                checks += [(test, holds, statement) for test, holds in made]
+        tests += [(test, holds, asserted if holds else read_for, since) for test, holds, since in checks]
+    guards = (
+        _bounded_at(_guard(test, holds, names, context, site.scope, read), since, site, context)
+        for test, holds, read, since in tests
+    )
     return reduce(operator.or_, guards, _NOTHING)
+
+
+def _bounded_at(guard: _Guard, since: cst.CSTNode | None, site: CallSite, context: ModuleContext) -> _Guard:
+    """What `guard`, of a test at `since` (the entry of the call's function when None), still
+    bounds at the call: not a name rebound between the two to a value it leaves unbounded (`if n
+    <= 1024:`, then `n = n * M`: `HostIndex.bounded_at`)."""
+    if guard.whole:
+        return guard
+    cases = (context.host.bounded_at(case, since, site.call, site.scope) for case in guard.cases)
+    return _Guard(cases=_distinct(cases))
 
 
 @dataclass(frozen=True)
@@ -2747,7 +2776,7 @@ def _chunking(launch: Launch, context: ModuleContext) -> _Chunks | None:
     params = read & {param.name.value for param in all_params(launch.scope)}
     if not (params and _called_in_loops(launch.scope, params, context)):
         return None
-    sites = host.callers_of(launch.scope)
+    sites = _every_caller(launch.scope, context)
     passed = frozenset(
         name for name in params if all(_passes_a_target(site, launch.scope, {name}, context) for site in sites)
     )
@@ -2765,22 +2794,26 @@ def _chunk_size(iterable: cst.BaseExpression, scope: Scope, context: ModuleConte
     return set()
 
 
-def _unchunked(grid: Grid, chunks: _Chunks, context: ModuleContext) -> Grid | None:
-    """The axes of `grid` a chunking loop leaves whole, as a grid of them: those not reading what
-    it carries (`(bn, triton.cdiv(m, 64), triton.cdiv(n, 64))` in `for b0, bn in _batch_chunks(B)`
-    keeps the last two), an axis's factors so (`triton.cdiv(m, 64)` of `bn * triton.cdiv(m, 64)`,
-    an axis of its own there). None when it chunks the whole grid: every factor reads it, or none does (an
-    offset argument chunks it, `BH_OFFSET=bh_off`), or its chunk size reads the sizes of the
-    others (`range(0, B, 65535 // (NM * NN))`: a chunk bounding the product)."""
+def _unchunked(
+    grid: Grid, chunks: _Chunks, context: ModuleContext
+) -> tuple[Grid, tuple[cst.BaseExpression, ...]] | None:
+    """The axes of `grid` a chunking loop leaves whole, as a grid of them, and the factors it
+    chunks: those reading what it carries (`(bn, triton.cdiv(m, 64), triton.cdiv(n, 64))` in
+    `for b0, bn in _batch_chunks(B)` keeps the last two and chunks `bn`), an axis's factors so
+    (`triton.cdiv(m, 64)` of `bn * triton.cdiv(m, 64)`, an axis of its own there). None when it
+    chunks the whole grid: every factor reads it, or none does (an offset argument chunks it,
+    `BH_OFFSET=bh_off`), or its chunk size reads the sizes of the others (`range(0, B, 65535 //
+    (NM * NN))`: a chunk bounding the product)."""
     factors = [factor for axis in grid.axes for factor in _multiplied(axis)]
-    kept = tuple(
-        factor for factor in factors if not (_GridNames.of([(factor, grid.scope)], context).behind & chunks.names)
+    chunked = tuple(
+        factor for factor in factors if _GridNames.of([(factor, grid.scope)], context).behind & chunks.names
     )
-    if not kept or len(kept) == len(factors):
+    kept = tuple(factor for factor in factors if not any(factor is each for each in chunked))
+    if not kept or not chunked:
         return None
     if _GridNames.of([(axis, grid.scope) for axis in kept], context).read & chunks.sizing:
         return None
-    return Grid(kept, grid.scope, grid.written, grid.meta)
+    return Grid(kept, grid.scope, grid.written, grid.meta), chunked
 
 
 def _offset_like(arg: cst.Arg) -> bool:
@@ -2795,9 +2828,15 @@ def _called_in_loops(function: Scope, params: set[str], context: ModuleContext) 
     range(0, NT, max_nt): _launch(off, ...)`), one caller up. Not further: a loop that far
     from the launch chunks something else as often as the grid (FlagGems' `fused_moe.py`
     loops over 16K-token chunks, and the grid of each chunk still passes 65535)."""
-    host = context.host
-    sites = host.callers_of(function) if function is not None else []
+    sites = _every_caller(function, context) if function is not None else []
     return bool(sites) and all(_passes_a_target(site, function, params, context) for site in sites)
+
+
+def _every_caller(function: cst.FunctionDef, context: ModuleContext) -> list[CallSite]:
+    """The module's calls of the function (`callers_of`), none when it escapes them
+    (`HostIndex.escapes`: `OPS = {"launch": _launch}`, a callback), where callers the module
+    does not show may pass anything: its callers' tests and loops then bound nothing."""
+    return [] if context.host.escapes(function) else context.host.callers_of(function)
 
 
 def _passes_a_target(site: CallSite, function: Scope, params: set[str], context: ModuleContext) -> bool:
@@ -2822,7 +2861,7 @@ def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleCon
     if function is None:
         return False
     params = grid_names.behind & {param.name.value for param in all_params(function)}
-    sites = context.host.callers_of(function)
+    sites = _every_caller(function, context)
     if not params or not sites:
         return False
     for site in sites:
@@ -2852,7 +2891,7 @@ def _callers_bound(
     if function is None or up == 0:
         return frozenset()
     params = grid_names.behind & {param.name.value for param in all_params(function)}
-    sites = context.host.callers_of(function)
+    sites = _every_caller(function, context)
     if not params or not sites:
         return frozenset()
     host = context.host
@@ -2865,7 +2904,7 @@ def _callers_bound(
         guard = _site_guard(site, names, context, ordered=True)
         upstream = _callers_bound(site.scope, names, context, up - 1)
         if upstream:
-            guard = guard | _Guard(cases=(BoundedSizes(upstream),))
+            guard = guard | _bounded_at(_Guard(cases=(BoundedSizes(upstream),)), None, site, context)
         params = {
             name
             for name, value in sized.items()

@@ -111,4 +111,23 @@ def test_asc010_sizes_the_axes_a_chunking_loop_leaves_whole(lint, body: str) -> 
 def test_asc010_names_what_still_grows_and_what_the_loop_chunks(lint) -> None:
     source = HEADER + PARTIAL
     (first, *_) = lint(source, select=["ASC010"])
-    assert "grows as m/64 * n/64 > 65535 in each trip of the host loop (it chunks only `bn`)" in first.message
+    assert "grows as bn * m/64 * n/64 > 65535 in each trip of the host loop (it chunks only `bn`)" in first.message
+
+
+def test_asc010_keeps_the_chunked_factor_among_the_growing_ones(lint) -> None:
+    """The factor a loop chunks still multiplies each trip's programs: the message keeps it
+    beside the factors left whole (`(NM * NT, B * H)` chunking `NT` grows as `NT * NM * B * H`,
+    not `NM * B * H`)."""
+    source = (
+        HEADER
+        + """
+def chunked_time(x, BT=64):
+    B, H, T, M = x.shape
+    NM = triton.cdiv(M, 64)
+    for t0 in range(0, T, 4096):
+        NT = triton.cdiv(min(4096, T - t0), BT)
+        k[(NM * NT, B * H)](x, T, T, TM=64)
+"""
+    )
+    (finding,) = lint(source, select=["ASC010"])
+    assert "grows as NT * NM * B * H > 65535 in each trip of the host loop (it chunks only `NT`)" in finding.message

@@ -311,10 +311,110 @@ def product(x):
 """
 
 
+# a bound holds for the value tested: a name rebound after the test to a value it leaves
+# unbounded (`n = n * M`) is no longer bounded at the launch (or the call passing it on)
+REBOUND = """
+def _in_the_arm(x, B, n, BT=64):
+    k[(n, B)](x, n, BT=BT)  # flagged: the caller multiplies `n` after its test
+
+def in_the_arm(x):
+    B, n, M = x.shape
+    if n <= 1024:
+        n = n * M
+        _in_the_arm(x, B, n)
+
+def _after_the_exit(x, B, n, BT=64):
+    k[(n, B)](x, n, BT=BT)  # flagged
+
+def after_the_exit(x):
+    B, n, M = x.shape
+    if n > 1024:
+        raise ValueError
+    n = n * M
+    _after_the_exit(x, B, n)
+
+def in_one_function(x):
+    B, n, M = x.shape
+    assert n <= 1024
+    n = n * M
+    k[(n, B)](x, n, BT=64)  # flagged
+
+def _rebound_inside(x, B, n, BT=64):
+    n = n * x.shape[2]
+    k[(n, B)](x, n, BT=BT)  # flagged: the launching function multiplies what its caller bounds
+
+def rebound_inside(x):
+    B, n = x.shape[:2]
+    if n > 1024:
+        raise ValueError
+    _rebound_inside(x, B, n)
+
+def doubled(x):
+    B, n, M = x.shape
+    if n > 1024:
+        raise ValueError
+    n = 2 * n
+    k[(n, B)](x, n, BT=64)
+
+def _as_int(x, B, n, BT=64):
+    n = int(n)
+    k[(n, B)](x, n, BT=BT)
+
+def as_int(x):
+    B, n = x.shape[:2]
+    if n > 1024:
+        raise ValueError
+    _as_int(x, B, n)
+
+def rebound_before(x):
+    B, n, M = x.shape
+    n = n * M
+    if n > 1024:
+        raise ValueError
+    k[(n, B)](x, n, BT=64)
+"""
+
+# a launching function the module reads other than by calling it (a table of ops, a callback)
+# may be called with anything: its callers' tests bound nothing
+ESCAPING = """
+def _in_a_table(x, B, n, BT=64):
+    k[(n, B)](x, n, BT=BT)  # flagged
+
+def tabled(x):
+    B, n = x.shape
+    if n > 1024:
+        raise ValueError
+    _in_a_table(x, B, n)
+
+OPS = {"launch": _in_a_table}
+
+def _passed_on(x, B, n, BT=64):
+    k[(n, B)](x, n, BT=BT)  # flagged
+
+def passes(x, register):
+    B, n = x.shape
+    if n > 1024:
+        raise ValueError
+    _passed_on(x, B, n)
+    register(_passed_on)
+
+def _only_called(x, B, n, BT=64):
+    k[(n, B)](x, n, BT=BT)
+
+def calls(x):
+    B, n = x.shape
+    if n > 1024:
+        raise ValueError
+    _only_called(x, B, n)
+"""
+
+
 @pytest.mark.parametrize(
     "body",
     [
         pytest.param(SHRINKING, id="divisors-bound-nothing"),
+        pytest.param(REBOUND, id="bounds-of-names-rebound-after-the-test"),
+        pytest.param(ESCAPING, id="callers-of-an-escaping-function-bound-nothing"),
         pytest.param(CALLERS, id="bounds-tested-in-callers"),
         pytest.param(CHECKS, id="torch-check-and-else-exits"),
         pytest.param(FLOORS, id="floors-cap-nothing"),
@@ -328,3 +428,29 @@ def test_asc010_reads_guards_floors_and_switches_as_host_code_writes_them(lint, 
     assert found == expected, "\n".join(
         f"{row}: {source.splitlines()[row - 1]}" for row in sorted(set(found) ^ set(expected))
     )
+
+
+def test_asc010_reports_a_returned_launcher_at_the_call_passing_large_sizes(lint) -> None:
+    """A launcher a function returns (`def _launcher(n, B): return k[(n, B)]`) is checked at each
+    call making one (a call passing small sizes hides no later one), and the finding relates
+    the call whose sizes grow."""
+    source = (
+        HEADER
+        + """
+def _launcher(n, B):
+    return k[(n, B)]
+
+def small(x, BT=64):
+    B, n = x.shape
+    _launcher(64, 8)(x, n, BT=BT)
+
+def large(x, BT=64):
+    B, n = x.shape
+    _launcher(n, B)(x, n, BT=BT)
+"""
+    )
+    rows = source.splitlines()
+    (finding,) = lint(source, select=["ASC010"])
+    assert rows[finding.location.row - 1].strip() == "return k[(n, B)]"
+    [related] = finding.related
+    assert rows[related.location.row - 1].strip() == "_launcher(n, B)(x, n, BT=BT)"

@@ -1167,6 +1167,20 @@ class HostIndex(HostFacts):
             self._callers[function] = self._through_wrappers(function, self._direct_callers(function))
         return self._callers[function]
 
+    def escapes(self, function: cst.FunctionDef) -> bool:
+        """Host code reads the function's name other than to call it (`OPS = {"launch":
+        _launch}`, `register(_launch)`, `fn = _launch`): calls the module does not show (or
+        `callers_of` does not find) may pass it anything. Not for a method (read through its
+        class or instance)."""
+        if function in self.class_of:
+            return False
+        around = self.enclosing.get(function)
+        return any(
+            use.owner in (None, around) and not (isinstance(use.around[0], cst.Call) and use.around[0].func is use.name)
+            for use in self.name_uses.get(function.name.value, ())
+            if use.around
+        )
+
     def _through_wrappers(
         self, function: cst.FunctionDef, sites: list[CallSite], seen: frozenset[cst.FunctionDef] = frozenset()
     ) -> list[CallSite]:
@@ -2081,6 +2095,25 @@ class HostIndex(HostFacts):
             return self._extent(value, scope, 0)
         finally:
             self._bounded = outer
+
+    def bounded_at(
+        self, bounded: BoundedSizes, since: cst.CSTNode | None, point: cst.CSTNode, scope: Scope
+    ) -> BoundedSizes:
+        """What a test at `since` bounds (`bounded`; at the entry of the function `scope` when
+        None: its callers' tests of its parameters) that still holds at `point`, later in
+        `scope`: not a name the binding reaching `point` (`binding_reaching`), when it does not
+        reach `since`, rebinds to a value the test leaves unbounded (`if n <= 1024:`, then `n =
+        n * M` before the launch; `n = 2 * n` or `n = int(n)` keeps it bounded)."""
+        if scope is None:
+            return bounded
+        names = {
+            name
+            for name in bounded.names
+            if (reaching := binding_reaching(name, point, scope)) is None
+            or (since is not None and reaching is binding_reaching(name, since, scope))
+            or self.extent_within(reaching, scope, bounded) == ()
+        }
+        return bounded if len(names) == len(bounded.names) else BoundedSizes(frozenset(names), bounded.extents)
 
     def _budgets_cancelled(
         self, axes: tuple[cst.BaseExpression, ...], extents: list[tuple[str, ...] | None], scope: Scope
