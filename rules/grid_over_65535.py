@@ -214,16 +214,20 @@ known count of half the limit or more beside a runtime size (`(B, 40000)`: any b
 ### Not flagged: chunking loops and guards
 Not flagged: launches inside a host `for` loop chunking the grid: the grid reads the loop's
 variable, directly or through a name bound from it (`n = min(max_bh, B * H - bh_off)`), or an
-argument of an offset does (`BH_OFFSET=bh_off`, `i_off`); also in a function every call of
-which in the module is in such a loop, passing a value of its variable for a parameter the grid
-or such an argument reads (the loop calls a wrapper). The loop bounds only the axes, or factors
-of an axis, that read its variable: the others are sized as any grid is, and reported when they
-alone multiply two or more sizes (`for b0, bn in _batch_chunks(B): k[(bn, triton.cdiv(m, 64),
-triton.cdiv(n, 64))]` still grows as `m/64 * n/64` in each trip; the message names the chunked
-factors, each trip's count, among those it multiplies: `bn * m/64 * n/64`), unless the chunk
-size reads their sizes (`range(0, B, 65535 // (NM * NN))`). An offset argument alone chunks
-the whole grid. A loop whose variable neither reads chunks nothing, each trip launching the
-whole grid: `for i in range(0, n, 64): _solve_block(X, k, i)` walking diagonal blocks, a scan `for chunk_id in range(NT):`, is still reported. Or
+argument of an offset does (`BH_OFFSET=bh_off`, `i_off`); or a `while` loop, its variables the
+names its test reads and its body rebinds (`while start < n:` ... `start += CH`, the chunk
+size read from what it binds them to); also in a function every call of which in the module
+is in such a `for` loop, passing a value of its variable for a parameter the grid or such an
+argument reads (the loop calls a wrapper). The loop bounds only the axes, or factors of an axis
+(also of a name bound once to a product, `rows = bn * M`), that read its variable: the others
+are sized as any grid is, and reported when they alone multiply two or more sizes (`for b0, bn
+in _batch_chunks(B): k[(bn, triton.cdiv(m, 64), triton.cdiv(n, 64))]` still grows as `m/64 *
+n/64` in each trip; the message names the chunked factors, each trip's count, among those it
+multiplies: `bn * m/64 * n/64`), unless the chunk size reads their sizes (`range(0, B, 65535
+// (NM * NN))`). An offset argument alone chunks the whole grid. A loop whose variable neither
+reads chunks nothing, each trip launching the whole grid: `for i in range(0, n, 64):
+_solve_block(X, k, i)` walking diagonal blocks, a scan `for chunk_id in range(NT):`, is still
+reported. Or
 under an `if` bounding the grid, or all but one of the sizes it multiplies, from above (`if
 NT * B * H > BUDGET:` chunked `else:` one launch, or an early `return` or `raise` on such a
 test, one its block always reaches (not `if strict: raise` inside it), or an `else:` exiting
@@ -373,6 +377,7 @@ from ascend_lint.host import (
     checks_in,
     names_read,
     passed_for,
+    while_counters,
     without_int_conversion,
 )
 from ascend_lint.imports import dotted_name, int_literal, str_literal
@@ -2755,9 +2760,10 @@ class _Chunks:
 def _chunking(launch: Launch, context: ModuleContext) -> _Chunks | None:
     """A host `for` loop around the launch chunks its grid: the grid, or an argument of an offset
     (`BH_OFFSET=bh_off`), reads the loop's target (`for bh_off in range(0, B * H, max_bh)`: `n =
-    min(max_bh, B * H - bh_off)`, a name bound from it, counts). Or every call of the launching
-    function in the module (at least one) is in such a loop, passing a value of its target for a
-    parameter the grid or such an argument reads (`_called_in_loops`). A loop whose target
+    min(max_bh, B * H - bh_off)`, a name bound from it, counts), or a `while` loop's counters
+    (`while_counters`: `start` of `while start < n:` ... `start += CH`). Or every call of the
+    launching function in the module (at least one) is in such a `for` loop, passing a value of
+    its target for a parameter the grid or such an argument reads (`_called_in_loops`). A loop whose target
     neither reads (`for i in range(0, n, 64):` walking diagonal blocks, each launch the whole
     grid) chunks nothing: None."""
     host = context.host
@@ -2766,13 +2772,17 @@ def _chunking(launch: Launch, context: ModuleContext) -> _Chunks | None:
     for arg in launch.args:
         if _offset_like(arg):
             read |= host.names_behind(arg.value, launch.args_scope)
-    chunking = [loop for loop in launch.loops if names_read(loop.target) & read]
-    if chunking:
-        targets = set().union(*(names_read(loop.target) for loop in chunking))
-        sizing = set().union(*(_chunk_size(loop.iter, launch.args_scope, context) for loop in chunking))
-        return _Chunks(frozenset(targets), frozenset(sizing))
     if launch.scope is None:
         return None
+    chunking = [loop for loop in launch.loops if names_read(loop.target) & read]
+    counters = set().union(*(names for _, names in while_counters(launch.call, launch.scope))) & read
+    if chunking or counters:
+        targets = counters.union(*(names_read(loop.target) for loop in chunking))
+        sizing = set().union(
+            *(_chunk_size(loop.iter, launch.args_scope, context) for loop in chunking),
+            *(host.names_behind(value, launch.scope) - counters for value in _counted_by(counters, launch, context)),
+        )
+        return _Chunks(frozenset(targets), frozenset(sizing))
     params = read & {param.name.value for param in all_params(launch.scope)}
     if not (params and _called_in_loops(launch.scope, params, context)):
         return None
@@ -2781,6 +2791,13 @@ def _chunking(launch: Launch, context: ModuleContext) -> _Chunks | None:
         name for name in params if all(_passes_a_target(site, launch.scope, {name}, context) for site in sites)
     )
     return _Chunks(passed, frozenset())
+
+
+def _counted_by(counters: set[str], launch: Launch, context: ModuleContext) -> Iterator[cst.BaseExpression]:
+    """The values the launch's function binds the counters of a `while` loop to (`0`, `start +
+    CH` of `start += CH`): what they read sizes the chunk."""
+    for name in sorted(counters):
+        yield from context.host.values_of(name, launch.scope)
 
 
 def _chunk_size(iterable: cst.BaseExpression, scope: Scope, context: ModuleContext) -> set[str]:
@@ -2800,20 +2817,36 @@ def _unchunked(
     """The axes of `grid` a chunking loop leaves whole, as a grid of them, and the factors it
     chunks: those reading what it carries (`(bn, triton.cdiv(m, 64), triton.cdiv(n, 64))` in
     `for b0, bn in _batch_chunks(B)` keeps the last two and chunks `bn`), an axis's factors so
-    (`triton.cdiv(m, 64)` of `bn * triton.cdiv(m, 64)`, an axis of its own there). None when it
+    (`triton.cdiv(m, 64)` of `bn * triton.cdiv(m, 64)`, an axis of its own there; `M` of `rows`
+    bound to `bn * M` in the loop: `_named_product`). None when it
     chunks the whole grid: every factor reads it, or none does (an offset argument chunks it,
     `BH_OFFSET=bh_off`), or its chunk size reads the sizes of the others (`range(0, B, 65535 //
     (NM * NN))`: a chunk bounding the product)."""
-    factors = [factor for axis in grid.axes for factor in _multiplied(axis)]
-    chunked = tuple(
-        factor for factor in factors if _GridNames.of([(factor, grid.scope)], context).behind & chunks.names
-    )
+
+    def reads_the_chunk(factor: cst.BaseExpression) -> bool:
+        return bool(_GridNames.of([(factor, grid.scope)], context).behind & chunks.names)
+
+    factors = [
+        part
+        for axis in grid.axes
+        for factor in _multiplied(axis)
+        for part in (_named_product(factor, grid.scope, context) if reads_the_chunk(factor) else [factor])
+    ]
+    chunked = tuple(factor for factor in factors if reads_the_chunk(factor))
     kept = tuple(factor for factor in factors if not any(factor is each for each in chunked))
     if not kept or not chunked:
         return None
     if _GridNames.of([(axis, grid.scope) for axis in kept], context).read & chunks.sizing:
         return None
     return Grid(kept, grid.scope, grid.written, grid.meta), chunked
+
+
+def _named_product(factor: cst.BaseExpression, scope: Scope, context: ModuleContext) -> list[cst.BaseExpression]:
+    """The operands of the product a name is bound to, its one binding (`bn`, `M` of `rows`
+    with `rows = bn * M`); else the factor itself."""
+    values = context.host.values_of(factor.value, scope) if isinstance(factor, cst.Name) else []
+    product = _multiplied(values[0]) if len(values) == 1 else []
+    return product if len(product) > 1 else [factor]
 
 
 def _offset_like(arg: cst.Arg) -> bool:

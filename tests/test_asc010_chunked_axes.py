@@ -58,6 +58,12 @@ def while_chunks(A):
         bn = min(40, B - b0)
         k[(bn, triton.cdiv(m, 64), triton.cdiv(n, 64))](A, m, n, TM=64)  # flagged
         b0 += bn
+
+def named_chunk(A):
+    B, m, n = A.shape
+    for b0, bn in _batch_chunks(B):
+        rows = bn * triton.cdiv(m, 64)  # the chunk behind a name: `m/64` still grows
+        k[(rows, triton.cdiv(n, 64))](A, m, n, TM=64)  # flagged
 """
 
 WHOLE = """
@@ -84,6 +90,22 @@ def while_every_axis(A):
         rn = min(4096, B * m - start)
         k[(rn, triton.cdiv(n, 64))](A, m, n, TM=64)
         start += rn
+
+def while_offset_only(A):
+    B, m, n = A.shape
+    start = 0
+    while start < B * m:
+        k[(triton.cdiv(n, 64), m)](A, m, n, BH_OFFSET=start, TM=64)
+        start += 4096
+
+def while_chunk_bounds_the_product(A):
+    B, m, n = A.shape
+    per = max(1, 65535 // (triton.cdiv(m, 64) * triton.cdiv(n, 64)))
+    b0 = 0
+    while b0 < B:
+        bn = B - b0 if B - b0 < per else per
+        k[(bn, triton.cdiv(m, 64), triton.cdiv(n, 64))](A, m, n, TM=64)
+        b0 += per
 
 def one_size_left(A):
     B, m, n = A.shape

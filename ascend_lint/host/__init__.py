@@ -21,7 +21,7 @@ The modules, lowest first (each imports only those above it; `index` imports the
 `from ascend_lint.host import X` names are re-exported here.
 """
 
-from .bindings import names_read, statement_before
+from .bindings import names_read, statement_before, while_counters
 from .dtypes import NARROW_INT_WORDS, TensorDtype
 from .evidence import is_float
 from .facts import HostFacts, HostMemory
@@ -72,5 +72,6 @@ __all__ = [
     "names_read",
     "passed_for",
     "statement_before",
+    "while_counters",
     "without_int_conversion",
 ]

@@ -225,6 +225,18 @@ def _enclosing_statements(node: cst.CSTNode, lines: Sequence[cst.CSTNode]) -> li
     return []
 
 
+def while_counters(node: cst.CSTNode, function: cst.FunctionDef) -> list[tuple[cst.While, frozenset[str]]]:
+    """The `while` loops of `function` whose body holds `node`, outermost first, each with its
+    counters: the names its test reads that its body rebinds (`start` of `while start < n:`
+    ... `start += CH`); a loop with none may run any number of trips over the same values."""
+    found = []
+    for block, index in _enclosing_statements(node, suite_lines(function.body)):
+        loop = block[index]
+        if isinstance(loop, cst.While) and any(sub is node for sub in walk(loop.body)):
+            found.append((loop, frozenset(name for name in names_read(loop.test) if rebinds(loop.body, name))))
+    return found
+
+
 def statement_before(node: cst.CSTNode, lines: Sequence[cst.CSTNode]) -> cst.CSTNode | None:
     """The statement right before the small statement holding `node`, in its block within
     `lines` (`statements_of` the block's lines: `a = 1; a *= 2` is two statements). None when
