@@ -330,6 +330,21 @@ class Flow:
         set to a constant under `if TAIL_MODE == 0: t = False` folds in that one)."""
         return all(flags & RUNTIME_ALWAYS for flags, _ in self.variants(node))
 
+    def constexpr_arms_around(self, node: cst.If | cst.IfExp) -> list[tuple[Branch | cst.IfExp, bool]]:
+        """The `if` arms and conditional-expression arms around the `if` or conditional
+        expression `node` that a constexpr test picks (an `if` in the `else` of `if TAIL_MODE ==
+        0:` is compiled in the other modes only), each with the arm (True: the body)."""
+        event = next(
+            (b.point for b in self.branches if b.node is node)
+            if isinstance(node, cst.If)
+            else (e for e in self.events if any(choice is node for choice, _ in e.choices))
+        )
+        choices = event.choices
+        if isinstance(node, cst.IfExp):  # those around it, not its own
+            choices = choices[: next(i for i, (choice, _) in enumerate(choices) if choice is node)]
+        arms: list[tuple[Branch | cst.IfExp, bool]] = [(b, arm) for b, arm in event.conds if b.test_is_constexpr]
+        return arms + [(choice, arm) for choice, arm in choices if self.is_constexpr(choice.test)]
+
     def wide_everywhere(self, node: cst.BaseExpression) -> bool:
         """An int64 value under every constexpr specialisation: cast to int64, an int64
         parameter, a loop index with an int64 bound, or arithmetic with one of those."""
@@ -1994,6 +2009,26 @@ class Flow:
                 stack.append(child)
         return found
 
+    def only_after_arm(self, branch: Branch, arm: bool) -> list[Event]:
+        """The events after the `if` that run only after its `arm` (True: the body) because the
+        other arm ends in a `return`: the code after `if is_tail: ...; return` is that `if`'s
+        `else` arm to Triton (it compiles both). Nothing for an `if` in a loop, where Triton
+        takes no `return`."""
+        orelse = branch.node.orelse
+        returning = branch.node.body if not arm else orelse.body if isinstance(orelse, cst.Else) else None
+        end = branch.orelse.stop
+        if branch.point.loops or returning is None or not _ends_in_return(returning):
+            return []
+        start = branch.body if arm else branch.orelse
+        pending = [s for e in self.events_in(start) for s in e.succ if s.index >= end]
+        seen: dict[int, Event] = {}
+        while pending:
+            event = pending.pop()
+            if event.index not in seen:
+                seen[event.index] = event
+                pending.extend(event.succ)
+        return [seen[index] for index in sorted(seen)]
+
     def events_in(self, span: range, kind: str | None = None) -> Iterator[Event]:
         for event in self.events[span.start : span.stop]:
             if kind is None or event.kind == kind:
@@ -2003,6 +2038,14 @@ class Flow:
         """Call events of `tl.<name>` in evaluation order."""
         imports = self.imports
         return (e for e in self.calls if imports.is_tl(e.call.func, *names))
+
+
+def _ends_in_return(suite: cst.BaseSuite) -> bool:
+    """The suite's last statement is a `return`."""
+    last = suite_lines(suite)[-1]
+    return isinstance(last, (cst.SimpleStatementLine, cst.SimpleStatementSuite)) and isinstance(
+        last.body[-1], cst.Return
+    )
 
 
 def pointer_arg(call: cst.Call) -> cst.BaseExpression | None:

@@ -10,11 +10,12 @@ the call site with the caller's arguments and constexprs. A call `y = f(a, B)` b
         returns takes the statements after the `if` into its other arm) ...
     y = ret·f                   # or `(ret0·f, ret1·f)` for a function returning pairs
 
-A call stays a call (the tile model's elementwise fallback) when it is no statement's (a loop
-or branch test), passes `*args`, leaves a parameter unbound, or calls a function another
-module defines whose Triton names mean something else in the kernel's module (`tl` another
-module there, or none: its other names are read as its module's globals, constants, as in the
-kernel's), one that returns
+A call in an `if` test is inlined before the `if` (before an `elif`, in the `else` arm it
+becomes). A call stays a call (the tile model's elementwise fallback) when it is in another
+statement's header (a loop's test or bounds, a `with` item), passes `*args`, leaves a parameter
+unbound, or calls a function another module defines whose Triton names mean something else in
+the kernel's module (`tl` another module there, or none: its other names are read as its
+module's globals, constants, as in the kernel's), one that returns
 from inside a loop or with different tuple lengths, that is already being inlined (recursion),
 or that lies deeper than `MAX_DEPTH` helpers or past `MAX_STATEMENTS` inlined statements.
 
@@ -181,25 +182,39 @@ class _Inliner:
                 else:
                     found.extend(line for lines in smalls for line in _lines(lines))
             else:
-                found.append(self.compound(statement, owner, chain))
+                found.extend(self.compound(statement, owner, chain))
         return found
 
-    def compound(self, statement: cst.BaseStatement, owner: Kernel, chain: tuple[str, ...]) -> cst.BaseStatement:
-        if isinstance(statement, (cst.If, cst.For, cst.While, cst.With, cst.Else)):
-            changes: dict[str, object] = {}
-            body = self.suite(statement.body, owner, chain)
-            if body is not statement.body:
-                changes["body"] = body
-            orelse = getattr(statement, "orelse", None)
-            if orelse is not None:
-                other = self.compound(orelse, owner, chain)
-                if other is not orelse:
-                    changes["orelse"] = other
-            if changes:
-                copy = statement.with_changes(**changes)
-                self.origins[copy] = self.origins.get(statement, statement)
-                return copy
-        return statement
+    def compound(self, statement: cst.BaseStatement, owner: Kernel, chain: tuple[str, ...]) -> list[cst.BaseStatement]:
+        """A compound statement with its calls inlined, after the bodies of the helpers its `if`
+        test calls: `if _is_tail(i_t, NT, MODE):` tests `ret·_is_tail`, as `t = _is_tail(...)`
+        then `if t:` does. An `elif` whose test calls one becomes an `else` arm running them
+        first (the test runs only when the tests before it fail)."""
+        if not isinstance(statement, (cst.If, cst.For, cst.While, cst.With, cst.Else)):
+            return [statement]
+        changes: dict[str, object] = {}
+        prelude: list[cst.BaseStatement] = []
+        if isinstance(statement, cst.If) and _calls(statement.test, self.helpers):
+            replacer = _CallReplacer(self, owner, chain, prelude)
+            test = statement.test.visit(replacer)
+            if replacer.replaced:
+                self.note_origins(replacer.made)
+                changes["test"] = test
+        body = self.suite(statement.body, owner, chain)
+        if body is not statement.body:
+            changes["body"] = body
+        orelse = getattr(statement, "orelse", None)
+        if orelse is not None:
+            other = self.compound(orelse, owner, chain)
+            if len(other) > 1:
+                changes["orelse"] = cst.Else(cst.IndentedBlock(other))
+            elif other[0] is not orelse:
+                changes["orelse"] = other[0]
+        if not changes:
+            return [statement]
+        copy = statement.with_changes(**changes)
+        self.origins[copy] = self.origins.get(statement, statement)
+        return [*prelude, copy]
 
     def suite(self, suite: cst.BaseSuite, owner: Kernel, chain: tuple[str, ...]) -> cst.BaseSuite:
         """The suite with its calls inlined (itself when none is); a one-line suite that

@@ -90,6 +90,10 @@ place (`ub_size //= 2`) is reported once, where it is written.
   with a default of zero (`int(os.getenv("X", "0")) or 196608`, `int(os.environ.get("X", 0))
   or 196608`): an override is not a device query, the number is the capacity wherever the
   variable is unset;
+- a cap: a number `min(...)` bounds the value with (`min(196608, int(os.environ["ASCEND_UB"]))`,
+  `ub_bytes = min(192 * 1024, n * d * 4)`, also a query capped, `min(196608,
+  get_soc_spec("UB_SIZE"))`, and `if ub > 196608: ub = 196608`): the value is never more than
+  that number, on any SoC; a floor (`max(196608, d)`) is not a capacity;
 - what a function named like a capacity returns (`def get_ub_size(): return 196608`, a stub
   that never asks the device), when every return of it is a number: one that also returns
   what it queried (`try: return get_soc_spec("UB_SIZE")` / `except ...: return 196608`)
@@ -110,7 +114,9 @@ or what a kernel needs of it (`UB_USAGE_PER_KERNEL`, `ub_bytes_needed()`, `UB_PE
 `ub_footprint`) and smaller values (`UB_ALIGN = 32`) are not flagged; nor is a fallback after a device
 query: a dict's default (`specs.get("UB_SIZE", 196608)`), an `or` after the query
 (`get_soc_spec("UB_SIZE") or 196608`, `os.getenv("X") or get_soc_spec("UB_SIZE") or 196608`),
-an environment variable defaulting to the query. A budget or a limit (`UB_BUDGET = 160 *
+an environment variable defaulting to the query, a number bound in the `except` of a `try` (or
+the other arm of an `if`) binding the name to the query (`try: UB_SIZE =
+get_soc_spec("UB_SIZE")` / `except ImportError: UB_SIZE = 196608`). A budget or a limit (`UB_BUDGET = 160 *
 1024`, `UB_LIMIT`) is the capacity less a margin, flagged; so is a name taking a piece away
 (the piece after `minus`, `less`, `net`, `no`, `without`, `excl`, `exclude`, `excluding`,
 `after` or `with`: `UB_SIZE_MINUS_RESERVED`, `UB_SIZE_NO_OVERHEAD`, `UB_BYTES_EXCL_PADDING`,
@@ -131,9 +137,9 @@ from itertools import pairwise
 
 import libcst as cst
 
-from ascend_lint.host import all_params, statement_before
+from ascend_lint.host import Scope, all_params, statement_before
 from ascend_lint.imports import ImportMap, dotted_name, folded_int, number_literal, str_literal
-from ascend_lint.nodes import suite_lines
+from ascend_lint.nodes import suite_lines, walk
 from ascend_lint.prefilter import Words
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 from ascend_lint.socs import SOCS
@@ -286,6 +292,16 @@ from tbe.common.platform import get_soc_spec
 
 HAS_TBE = True
 UB_SIZE = get_soc_spec("UB_SIZE") if HAS_TBE else 196608
+try:
+    from tbe.common.platform import get_soc_spec as soc_spec
+
+    UB_BYTES = soc_spec("UB_SIZE")
+except ImportError:
+    UB_BYTES = 196608
+if HAS_TBE:
+    UB_CAPACITY = get_soc_spec("UB_SIZE")
+else:
+    UB_CAPACITY = 192 * 1024
 PLAN = {"ub_tile": 65536, "num_cores": 24}
 
 def pick(d):
@@ -433,6 +449,18 @@ def get_ub_size(soc):
 def pick_block(d):
     return plan(d, ub_bytes=196608)  # expect
 """,
+        # a cap on the value, on a query too
+        """
+import os
+from tbe.common.platform import get_soc_spec
+
+UB_SIZE = min(196608, int(os.environ["ASCEND_UB"]))  # expect
+UB_BYTES = min(196608, get_soc_spec("UB_SIZE"))  # expect
+
+def pick(n, d):
+    ub_bytes = min(192 * 1024, n * d * 4)  # expect
+    return ub_bytes
+""",
     )
 
     @classmethod
@@ -454,9 +482,11 @@ def pick_block(d):
         """The capacities bound to a name for one, stored in an attribute, given as a
         parameter's default or returned by a function so named."""
         host = context.host
+        fallbacks = _query_fallbacks(context)
         for (name, scope), values in host.bindings.items():
             for earlier, value in zip([None, *values], values, strict=False):
-                yield from self._check(name, value, context, scope)
+                if value not in fallbacks:
+                    yield from self._check(name, value, context, scope)
                 if earlier is not None and isinstance(host.binders.get(value), cst.AugAssign):
                     yield from self._check_scaled(name, earlier, value, context, scope)
         for stored, values_in in host.attribute_stores.items():  # `UB_SIZE = ...` in a class, `self.ub_size = ...`
@@ -599,6 +629,48 @@ def pick_block(d):
         )
 
 
+def _query_fallbacks(context: ModuleContext) -> set[cst.BaseExpression]:
+    """The numbers bound to a name in one part of an `if` / `else` or a `try` / `except` whose
+    other part binds it to something else (`try: UB_SIZE = get_soc_spec("UB_SIZE")` / `except
+    ImportError: UB_SIZE = 196608`): the query's fallback, as the number of
+    `get_soc_spec("UB_SIZE") if HAS_TBE else 196608` is, and a function's `return 196608` after
+    `return get_soc_spec("UB_SIZE")`."""
+    host, imports = context.host, context.imports
+    bound: dict[cst.CSTNode, list[tuple[tuple[str, Scope], cst.BaseExpression]]] = {}
+    for key, values in host.bindings.items():
+        for value in values:
+            if _is_capacity_name(key[0]) and value in host.binders:
+                bound.setdefault(host.binders[value], []).append((key, value))
+    found: set[cst.BaseExpression] = set()
+    for node in walk(context.module) if bound else ():
+        parts: list[list[cst.CSTNode]] = []
+        if isinstance(node, cst.Try):
+            parts = [[node.body, *([node.orelse] if node.orelse else [])]]
+            parts.extend([handler] for handler in node.handlers)
+        elif isinstance(node, cst.If) and node.orelse is not None:
+            parts = [[node.body], [node.orelse]]
+        # per part, the (name, scope) and value of each binding in it
+        by_part = [
+            [pair for holder in part for statement in walk(holder) for pair in bound.get(statement, ())]
+            for part in parts
+        ]
+        for index, pairs in enumerate(by_part):
+            queried = {
+                key
+                for other, others in enumerate(by_part)
+                if other != index
+                for key, v in others
+                if not _states_numbers(v, imports)
+            }
+            found.update(value for key, value in pairs if key in queried and _states_numbers(value, imports))
+    return found
+
+
+def _states_numbers(value: cst.BaseExpression, imports: ImportMap) -> bool:
+    """Every value `value` may be is a number (`196608`, `253952 if IS_950 else 196608`)."""
+    return all(_capacity(arm, imports) is not None for arm in _arms(value, imports))
+
+
 def _table_entries(
     value: cst.BaseExpression, module: cst.Module
 ) -> list[tuple[str | None, str, cst.BaseExpression]] | None:
@@ -646,6 +718,9 @@ def _capacity(value: cst.BaseExpression, imports: ImportMap) -> tuple[cst.BaseEx
     every machine that does not set it."""
     value = _unwrapped(value, imports)
     if isinstance(value, cst.Call):
+        capped = _cap(value, imports)
+        if capped is not None:
+            return capped
         default = _field_default(value)
         if default is not None:
             value = default
@@ -668,6 +743,16 @@ def _capacity(value: cst.BaseExpression, imports: ImportMap) -> tuple[cst.BaseEx
     if number is None:  # `int(os.getenv("ASCEND_UB_CAPACITY_BITS", "1572864")) // 8`
         return _default_in_arithmetic(value, imports, into_units)
     return value, number, into_units
+
+
+def _cap(call: cst.Call, imports: ImportMap) -> tuple[cst.BaseExpression, int, bool] | None:
+    """The capacity a `min(...)` caps its other operands with (`min(196608, n * d * 4)`,
+    `min(196608, get_soc_spec("UB_SIZE"))`): never more than that number, on any SoC; the
+    smallest when it has several. None for another call."""
+    if dotted_name(call.func) != "min" or len(call.args) < 2 or any(arg.star or arg.keyword for arg in call.args):
+        return None
+    stated = [found for arg in call.args if (found := _capacity(arg.value, imports)) is not None]
+    return min(stated, key=lambda found: found[1], default=None)
 
 
 def _default_in_arithmetic(

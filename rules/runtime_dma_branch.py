@@ -49,11 +49,25 @@ names it reads:
   every specialisation. A specialisation that keeps the runtime test (`USE_MASK` False,
   `TAIL_MODE == 2`) is the accepted runtime arm.
 
+A runtime `if` in an arm a constexpr test picks, whose other arm does DMA too (`if TAIL_MODE ==
+0: <block> elif TAIL_MODE == 1: <masked> else: if i_t == NT - 1: ...`), is that split's runtime
+mode, as `elif TAIL_MODE == 2 and i_t == NT - 1:` is: not flagged. Under a flag whose other
+arm does no DMA (`if HAS_RESIDUAL: if is_tail: ...`) the path is chosen at run time wherever
+it is compiled: flagged.
+
 A constexpr test choosing between two runtime values (`(i_t == NT - 1) if IS_VARLEN else
 (i_t + 1) * BT > T`) stays runtime in both, and is flagged. A literal has one value in every
 specialisation (`is_tail or 0`, `is_tail and 1`, `is_tail or None` are `is_tail`: flagged). A
 module-level constant (`FAST = False`) is read as a constexpr that may take either value, so
 `if FAST or is_tail:` is not flagged, as the same split written with `if FAST:` arms is not.
+
+### An arm that returns
+`if i_t == NT - 1: <masked load and store>; return` followed by the block-pointer path is an
+`if` / `else` to Triton: the code after the `if` is its other arm, and both are lowered. It is
+flagged when the two sides move one pointer's data on the two paths (`x` masked before the
+`return`, through a block pointer after it); the rest of a kernel often moves other tensors
+both ways (an early exit storing an empty result through a block pointer before gathers), which
+is not this choice.
 
 ### Conditional expressions
 A conditional expression whose test is runtime in every specialisation and whose arms hold
@@ -65,6 +79,9 @@ each arm in its place). One decided by a constexpr test (`... if USE_MASK else .
 one arm and is not flagged; the test is read as an `if`'s is, in a device function too.
 
 ### Device functions
+A tail flag a device function computes is read the same bound to a local first or called in
+the test (`if _is_tail(i_t, NT, TAIL_MODE):`, an `elif` test too).
+
 A branch in a device function is read in each caller's body with the function inlined, as
 Triton compiles it: its test holds what that caller passes, in each of the caller's
 specialisations. A caller that is itself a device function is looked through to the kernels at
@@ -77,12 +94,12 @@ limits) leaves the values of every call joined: runtime if any is.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ascend_lint.flow import CALL, DMA_FNS, Branch, Flow, pointer_arg
+from ascend_lint.flow import CALL, DMA_FNS, Branch, Event, Flow, pointer_arg
 from ascend_lint.rule import Confirm, Evidence, Kernel, ModuleContext, Report, Rule
 
 if TYPE_CHECKING:
@@ -148,6 +165,34 @@ def k(x, y, T, NT, BT: tl.constexpr, TAIL_MODE: tl.constexpr):
     i_t = tl.program_id(0)
     is_tail = False if TAIL_MODE == 0 else (True if TAIL_MODE == 1 else i_t == NT - 1)
     _through(x, y, i_t, T, is_tail, BT)
+""",
+        # the tail flag a device function computes, called in the test; the runtime test in the
+        # mode-2 arm of a split whose other modes compile one path each
+        """
+@triton.jit
+def _is_tail(i_t, NT, TAIL_MODE: tl.constexpr):
+    return (i_t == NT - 1) if TAIL_MODE == 2 else (TAIL_MODE == 1)
+
+
+@triton.jit
+def k(x, y, T, NT, BT: tl.constexpr, TAIL_MODE: tl.constexpr):
+    i_t = tl.program_id(0)
+    o = i_t * BT + tl.arange(0, BT)
+    p = tl.make_block_ptr(x, (T,), (1,), (i_t * BT,), (BT,), (0,))
+    if _is_tail(i_t, NT, TAIL_MODE):
+        tl.store(y + o, tl.load(x + o, mask=o < T), mask=o < T)
+    else:
+        tl.store(tl.make_block_ptr(y, (T,), (1,), (i_t * BT,), (BT,), (0,)), tl.load(p))
+    if TAIL_MODE == 0:
+        b = tl.load(p)
+    elif TAIL_MODE == 1:
+        b = tl.load(x + o, mask=o < T)
+    else:
+        if i_t == NT - 1:
+            b = tl.load(x + o, mask=o < T)
+        else:
+            b = tl.load(p)
+    tl.store(y + o, b, mask=o < T)
 """,
         # the tail flag a device function computes from the constexpr mode
         """
@@ -279,6 +324,24 @@ def k(x, y, T, BT: tl.constexpr):
     else:
         _copy_block(x, y, T, i_t, BT)
 """,
+        # the tail stored before a `return`, the block pointer after it: both paths lowered; a
+        # runtime choice under a feature flag whose other arm does no DMA
+        """
+@triton.jit
+def k(x, y, r, T, NT, BT: tl.constexpr, HAS_R: tl.constexpr):
+    i_t = tl.program_id(0)
+    o = i_t * BT + tl.arange(0, BT)
+    if HAS_R:
+        if i_t == NT - 1:  # expect
+            tl.store(r + o, tl.load(x + o, mask=o < T), mask=o < T)
+        else:
+            tl.store(tl.make_block_ptr(r, (T,), (1,), (i_t * BT,), (BT,), (0,)), tl.zeros((BT,), tl.float32))
+    if i_t == NT - 1:  # expect
+        tl.store(y + o, tl.load(x + o, mask=o < T), mask=o < T)
+        return
+    p = tl.make_block_ptr(x, (T,), (1,), (i_t * BT,), (BT,), (0,))
+    tl.store(tl.make_block_ptr(y, (T,), (1,), (i_t * BT,), (BT,), (0,)), tl.load(p))
+""",
         # a constexpr test choosing between two runtime tests: runtime in both specialisations
         """
 @triton.jit
@@ -349,13 +412,22 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
         inlined = kernel.inlined  # a test, a block pointer, a DMA of a device function, read inlined
         flow = inlined.flow
         for branch in flow.branches:
-            if branch.node.orelse is None or not inlined.in_function(branch.node):
+            if not inlined.in_function(branch.node):
                 continue
-            body, orelse = _dma_kinds(flow, branch.body), _dma_kinds(flow, branch.orelse)
-            pair = _opposite(body, orelse)
+            # an arm that returns leaves the code after the `if` to the other one
+            after_body, after_else = flow.only_after_arm(branch, True), flow.only_after_arm(branch, False)
+            body = [*flow.events_in(branch.body), *after_body]
+            orelse = [*flow.events_in(branch.orelse), *after_else]
+            if after_body or after_else:  # the rest of the kernel: the two paths of one pointer
+                roots = {flow.pointer_root(pointer_arg(call)) for call in _dma_calls(flow, body)} - {None}
+                pairs = (_opposite(_dma_kinds(flow, body, root), _dma_kinds(flow, orelse, root)) for root in roots)
+                pair = next((found for found in pairs if found is not None), None)
+            else:
+                pair = _opposite(_dma_kinds(flow, body), _dma_kinds(flow, orelse))
             if pair is None or not _runtime_everywhere(kernel, inlined.written(branch.node), branch):
                 continue
-            yield _report(inlined, branch.node, branch.node.test, pair)
+            after = {event.node for event in (*after_body, *after_else)}
+            yield _report(inlined, branch.node, branch.node.test, pair, after)
         for choice in flow.conditional_expressions:  # `tl.load(x + o, mask=m) if is_tail else tl.load(p)`
             if not inlined.in_function(choice):
                 continue
@@ -370,16 +442,23 @@ def _report(
     node: cst.If | cst.IfExp,
     end_node: cst.BaseExpression | None,
     pair: tuple[tuple[cst.Call, str], tuple[cst.Call, str]],
+    after: set[cst.CSTNode] | frozenset[cst.CSTNode] = frozenset(),
 ) -> Report:
+    """The finding at the `if` or conditional expression; `after`: the nodes after an `if`
+    one of whose arms returns (the other arm's, to Triton)."""
     (block_call, block_where), (masked_call, masked_where) = pair
+
+    def arm(call: cst.Call, where: str) -> str:
+        return f"after the `if`, its {where} arm" if call in after else f"{where} arm"
+
     return Report(
         inlined.written(node),
         "runtime branch between block-pointer DMA and masked-pointer DMA keeps both paths "
         "live in UB; split the tail on the host with a constexpr mode",
-        end_node=end_node,
+        end_node=inlined.written(end_node) if end_node is not None else None,  # a test's inlined call: the call
         related=(
-            (inlined.written(block_call), f"block-pointer DMA ({block_where} arm)"),
-            (inlined.written(masked_call), f"masked-pointer DMA ({masked_where} arm)"),
+            (inlined.written(block_call), f"block-pointer DMA ({arm(block_call, block_where)})"),
+            (inlined.written(masked_call), f"masked-pointer DMA ({arm(masked_call, masked_where)})"),
         ),
         facts={"dma_arms": ("block_ptr", "masked") if block_where == "if" else ("masked", "block_ptr")},
     )
@@ -388,12 +467,12 @@ def _report(
 def _choice_runtime_everywhere(kernel: Kernel, written: cst.CSTNode, flow: Flow, choice: cst.IfExp) -> bool:
     """A conditional expression's test is runtime in every specialisation, read as
     `_runtime_everywhere` reads an `if`'s (in a device function: in some caller's inlined body)."""
-    if not flow.runtime_everywhere(choice.test):
+    if not _runtime_unsplit(flow, choice, choice.test):
         return False
     copies = kernel.choices_in_callers(written) if isinstance(written, cst.IfExp) else None
     if copies is None:
         return True
-    return any(copy_flow.runtime_everywhere(copy.test) for _, (copy_flow, copy) in copies)
+    return any(_runtime_unsplit(copy_flow, copy, copy.test) for _, (copy_flow, copy) in copies)
 
 
 def _runtime_everywhere(kernel: Kernel, written: cst.CSTNode, branch: Branch) -> bool:
@@ -401,23 +480,51 @@ def _runtime_everywhere(kernel: Kernel, written: cst.CSTNode, branch: Branch) ->
     some caller's, read in its inlined body (`Kernel.branches_in_callers`): the function's own
     flow joins every call's values, so a tail flag a caller splits on `TAIL_MODE` (a constant
     in modes 0 and 1, runtime in mode 2) would be runtime there, as it is not inline."""
-    if not branch.flow.runtime_everywhere(branch.node.test):
+    if not _runtime_unsplit(branch.flow, branch.node, branch.node.test):
         return False
     copies = kernel.branches_in_callers(written) if isinstance(written, cst.If) else None
     if copies is None:
         return True
-    return any(copy.flow.runtime_everywhere(copy.node.test) for _, copy in copies)
+    return any(_runtime_unsplit(copy.flow, copy.node, copy.node.test) for _, copy in copies)
 
 
-def _dma_kinds(flow: Flow, span: range) -> DmaCalls:
-    """First block-pointer and first plain-pointer load/store in the span."""
+def _runtime_unsplit(flow: Flow, node: cst.If | cst.IfExp, test: cst.BaseExpression) -> bool:
+    """The test is runtime in every specialisation, and the choice is not the runtime mode of
+    a split (`_in_split_arm`)."""
+    return flow.runtime_everywhere(test) and not _in_split_arm(flow, node)
+
+
+def _in_split_arm(flow: Flow, node: cst.If | cst.IfExp) -> bool:
+    """In the arm a constexpr test picks whose other arm does DMA too (`if TAIL_MODE == 0:
+    <block> elif TAIL_MODE == 1: <masked> else: if i_t == NT - 1: ...`): the other modes compile
+    one path, as `elif TAIL_MODE == 2 and i_t == NT - 1:` does. Not one whose other arm does
+    none (`if HAS_RESIDUAL: if is_tail: ...`): wherever the DMA is compiled, it is chosen at
+    run time."""
+    for outer, arm in flow.constexpr_arms_around(node):
+        if isinstance(outer, Branch):
+            other = _dma_kinds(flow, flow.events_in(outer.orelse if arm else outer.body))
+        else:
+            other = _dma_kinds_chosen(flow, outer, not arm)
+        if other:
+            return True
+    return False
+
+
+def _dma_calls(flow: Flow, events: Iterable[Event]) -> Iterator[cst.Call]:
+    """The loads and stores among the events."""
+    for event in events:
+        if event.kind == CALL and isinstance(event.node, cst.Call) and flow.imports.is_tl(event.node.func, *DMA_FNS):
+            yield event.node
+
+
+def _dma_kinds(flow: Flow, events: Iterable[Event], root: str | None = None) -> DmaCalls:
+    """First block-pointer and first plain-pointer load/store among the events (with `root`:
+    through that pointer, `Flow.pointer_root`)."""
     found: DmaCalls = {}
-    imports = flow.imports
-    for event in flow.events_in(span, CALL):
-        call = event.call
-        if imports.is_tl(call.func, *DMA_FNS):
-            kind = "block" if flow.is_block_pointer(pointer_arg(call)) else "masked"
-            found.setdefault(kind, call)
+    for call in _dma_calls(flow, events):
+        pointer = pointer_arg(call)
+        if root is None or flow.pointer_root(pointer) == root:
+            found.setdefault("block" if flow.is_block_pointer(pointer) else "masked", call)
     return found
 
 
