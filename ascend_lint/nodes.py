@@ -113,21 +113,24 @@ def flat_code(node: cst.CSTNode) -> str:
 
 
 def one_line(node: cst.CSTNode) -> str:
-    """The node's code on one line, as a message quotes it: comments dropped, each line break
-    (with a backslash before it and the indentation after it) read as one space, or as nothing
-    just inside a bracket."""
+    """The node's code on one line, as a message quotes it (messages, related notes and fix
+    titles are one line in every output format): comments dropped, each line break (with a
+    backslash before it and the indentation after it) read as one space, or as nothing just
+    inside a bracket, and each run of whitespace as one space (but in a string literal)."""
     code = cst.Module([]).code_for_node(node)
-    if "\n" not in code:
+    if "\n" in code:
+        text = ""
+        for line in _without_comments(code).splitlines():
+            piece = line.strip().removesuffix("\\").strip()
+            if not piece:
+                continue
+            if text and not text.endswith(("(", "[", "{")) and not piece.startswith((")", "]", "}")):
+                text += " "
+            text += piece
+        code = text
+    if any(isinstance(part, cst.SimpleString | cst.FormattedString) for part in walk(node)):
         return code
-    text = ""
-    for line in _without_comments(code).splitlines():
-        piece = line.strip().removesuffix("\\").strip()
-        if not piece:
-            continue
-        if text and not text.endswith(("(", "[", "{")) and not piece.startswith((")", "]", "}")):
-            text += " "
-        text += piece
-    return text
+    return " ".join(code.split())
 
 
 def _without_comments(code: str) -> str:

@@ -34,7 +34,7 @@ import libcst as cst
 from .flow import READ, Branch, Event, Flow, test_key, test_text
 from .host import HostIndex
 from .kernels import MAX_CALLERS_DEEP, Kernel
-from .nodes import walk
+from .nodes import one_line, walk
 
 _MAX_ALIAS_READS = 256  # reads followed through aliases of one parameter
 _MAX_FLAG_HOPS = 4  # `f = USE_H0`, `g = f`: names holding a flag followed
@@ -412,4 +412,4 @@ def combines_conditions(test: cst.BaseExpression) -> TypeGuard[cst.BinaryOperati
 
 
 def _test_code(test: cst.BaseExpression) -> str:
-    return " ".join(cst.Module([]).code_for_node(test.with_changes(lpar=(), rpar=())).split())
+    return one_line(test.with_changes(lpar=(), rpar=()))

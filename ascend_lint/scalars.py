@@ -28,6 +28,7 @@ import libcst as cst
 from .flow import READ, Event
 from .host import HostIndex, is_float, passed_for
 from .kernels import MAX_CALLERS_DEEP, Kernel
+from .nodes import one_line
 
 _FLOAT_MATH = ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "sin", "cos", "fdiv", "div_rn")
 
@@ -72,7 +73,7 @@ def _float_default(kernel: Kernel, param: str, host: HostIndex) -> str | None:
         values = host.passed_values(kernel, param)
         if values and all(passed is not None for _, _, passed in values):
             return None
-    return f"`{param}` defaults to the float `{cst.Module([]).code_for_node(default)}`"
+    return f"`{param}` defaults to the float `{one_line(default)}`"
 
 
 def _cast(kernel: Kernel, read: Event) -> bool:

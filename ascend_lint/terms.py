@@ -15,6 +15,7 @@ import libcst as cst
 
 from .flow import Flow
 from .imports import number_literal
+from .nodes import one_line
 
 Product = tuple[str, ...]
 Sum = dict[Product, int]
@@ -92,7 +93,7 @@ class Terms:
     def factor(self, key: str) -> str:
         """An atom's code, parenthesised unless it binds tighter than `*`."""
         node = self.atoms[key]
-        text = _code(node)
+        text = one_line(node)
         return text if isinstance(node, _PLAIN_ATOMS) or node.lpar else f"({text})"
 
 
@@ -100,15 +101,11 @@ def _constant(value: int) -> Sum:
     return {(): value} if value else {}
 
 
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)
-
-
 def _key_code(node: cst.CSTNode) -> str:
     """The code without whitespace and outer parentheses: `(i_b//4)` and `i_b // 4` are one atom."""
     if getattr(node, "lpar", None):
         node = node.with_changes(lpar=(), rpar=())
-    return "".join(_code(node).split())
+    return "".join(one_line(node).split())
 
 
 def added(a: Sum, b: Sum) -> Sum:

@@ -79,6 +79,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ascend_lint.flow import UNSIGNED, WIDE, Flow
+from ascend_lint.nodes import one_line
 from ascend_lint.rule import Confirm, Evidence, Kernel, ModuleContext, Report, Rule
 
 HELPER_MESSAGE = (
@@ -287,7 +288,7 @@ def k(x, y, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr):
         inlined = kernel.inlined  # a helper's returned `bos` is the value its body computes
         found = _own_offsets(kernel)
         for where, (part, function) in found.items():
-            offset = context.module.code_for_node(where)
+            offset = one_line(where)
             yield Report(
                 where,
                 MESSAGE.format(dtype=_refused_type(inlined.flow, part), offset=offset, call=function),
@@ -312,7 +313,7 @@ def k(x, y, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr):
             elif source in _own_offsets(helper):
                 continue
             reported.add(site)
-            offset = context.module.code_for_node(source)
+            offset = one_line(source)
             related = ((source, "the offset"),) if inlined.function_of(part) in kernel.module_kernels else ()
             yield Report(
                 site,

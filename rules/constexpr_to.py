@@ -201,7 +201,7 @@ from ascend_lint.fixes import NO_LANGUAGE_NAME, Declined, FixPlan, Replace, fitt
 from ascend_lint.flow import FOLDABLE, INDEX, SPEC, Assumptions, Event, Flow
 from ascend_lint.imports import ImportMap
 from ascend_lint.inline import Inlined
-from ascend_lint.nodes import walk
+from ascend_lint.nodes import one_line, walk
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 from ascend_lint.scalars import float_evidence
 
@@ -864,17 +864,17 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
                     WRAP_MESSAGE.format(when=_when(wrapping, specs, receiver, event, flow)),
                     related=_made_at(multiply, flow, context, kernel.inlined) if not written else (),
                     fix=fix if written else Declined(MADE_ELSEWHERE),
-                    facts={"receiver": context.module.code_for_node(written_receiver), "cause": "multiply"},
+                    facts={"receiver": one_line(written_receiver), "cause": "multiply"},
                 )
                 continue
             template = self._constexpr_template(receiver, specs, kernel, flow, context)
             if template is not None and _makes_an_address(copy, flow):  # asked last: it maps the parents
                 template = None
             if template is not None:
-                code = context.module.code_for_node(written_receiver)
+                code = one_line(written_receiver)
                 yield Report(
                     call,
-                    template.format(receiver=context.module.code_for_node(_unparenthesized(written_receiver))),
+                    template.format(receiver=one_line(_unparenthesized(written_receiver))),
                     fix=self._cast_fix(call, written_receiver, dtype, kernel.imports.language_alias),
                     facts={"receiver": code, "cause": "constexpr"},
                 )
@@ -903,13 +903,13 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
                     continue
                 assert isinstance(source.func, cst.Attribute)
                 reported.add(source)
-                where, code = inlined.written(inlined.flow.written(made[0])), context.module.code_for_node(made[0])
+                where, code = inlined.written(inlined.flow.written(made[0])), one_line(made[0])
                 yield Report(
                     source,
                     WRAP_MESSAGE.format(when=f" (`{caller.name}` passes a product)"),
                     related=((where, f"`{code}` multiplies in int32 here"),),
                     fix=Declined(MADE_ELSEWHERE),
-                    facts={"receiver": context.module.code_for_node(source.func.value), "cause": "multiply"},
+                    facts={"receiver": one_line(source.func.value), "cause": "multiply"},
                 )
 
     def _wrap_fix(
@@ -930,7 +930,7 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
             return Declined(NO_LANGUAGE_NAME)
         bound = next((part for part in walk(receiver) if isinstance(part, cst.NamedExpr)), None)
         if bound is not None:
-            return Declined(BINDS_A_NAME.format(name=terms.context.module.code_for_node(bound.target)))
+            return Declined(BINDS_A_NAME.format(name=one_line(bound.target)))
         cast: list[cst.BaseExpression] = []
         cast_terms = _cast_index_terms(receiver, terms, dtype, alias, cast)
         if any(_in_runtime_arm(term, receiver, terms) for term in cast):
@@ -1080,7 +1080,7 @@ def _made_at(
     if multiply is None:
         return ()
     where, source = inlined.written(flow.written(multiply)), inlined.written(multiply)
-    return ((where, f"`{context.module.code_for_node(source)}` multiplies in int32 here"),)
+    return ((where, f"`{one_line(source)}` multiplies in int32 here"),)
 
 
 def _unparenthesized(node: cst.BaseExpression) -> cst.BaseExpression:

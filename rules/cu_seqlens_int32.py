@@ -160,7 +160,7 @@ import libcst as cst
 from ascend_lint.fixes import NO_LANGUAGE_NAME, Declined, FixPlan, Replace
 from ascend_lint.flow import INDEX, LOADED, NARROW, NARROW_INTS, WIDE, Event, Flow, call_argument, pointer_arg
 from ascend_lint.host import NARROW_INT_WORDS, HostIndex, TensorDtype
-from ascend_lint.nodes import child_nodes
+from ascend_lint.nodes import child_nodes, one_line
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 
 MESSAGE = (
@@ -952,9 +952,7 @@ def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
                     site,
                     MESSAGE.format(
                         said=_said(reads, flow, offsets, f"loaded from `{'`, `'.join(sources)}` as int32{host}"),
-                        product=context.module.code_for_node(
-                            site if site is not product else product.with_changes(lpar=(), rpar=())
-                        ),
+                        product=one_line(site if site is not product else product.with_changes(lpar=(), rpar=())),
                     ),
                     fix=_fix(product, reads, kernel, context),
                     facts={"offsets": tuple(names)},
@@ -1051,7 +1049,7 @@ def _fix(
     if reached is not None:
         offset, used = reached
         return Declined(
-            f"the product also reaches `{context.module.code_for_node(offset)}`, {used}; block pointers "
+            f"the product also reaches `{one_line(offset)}`, {used}; block pointers "
             "take int32 offsets only, so the widened kernel would not compile"
         )
     alias = kernel.imports.language_alias

@@ -139,7 +139,7 @@ import libcst as cst
 
 from ascend_lint.host import Scope, all_params, statement_before
 from ascend_lint.imports import ImportMap, dotted_name, folded_int, number_literal, str_literal
-from ascend_lint.nodes import suite_lines, walk
+from ascend_lint.nodes import one_line, suite_lines, walk
 from ascend_lint.prefilter import Words
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 from ascend_lint.socs import SOCS
@@ -504,7 +504,7 @@ def pick(n, d):
         """The capacities host code passes under a name for one: a keyword argument
         (`plan(d, ub_bytes=196608)`, a launch's `UB_SIZE=196608`) or a dict literal's string key
         (`HW = {"ub_size": 196608}`, whatever the dict's name)."""
-        code = context.module.code_for_node
+        code = one_line
         keyed: list[tuple[str, cst.BaseExpression, str, cst.FunctionDef | None]] = []
         for call, scope in context.host.calls:
             for arg in call.args:
@@ -531,14 +531,14 @@ def pick(n, d):
         name does (`_SOC_UB = {"Ascend910B": 196608}`); `within`: the host function holding it."""
         if not _is_capacity_name(name, _less_a_margin(name, value, context.imports)):
             return
-        entries = _table_entries(value, context.module)
+        entries = _table_entries(value)
         if entries is not None:
             for key, key_code, entry in entries:
                 if key is None or not _names_a_piece(_parts(key)):  # not `"tile": 65536`
-                    stated = f"`{name}[{key_code}] = {context.module.code_for_node(entry)}`"
+                    stated = f"`{name}[{key_code}] = {one_line(entry)}`"
                     yield from self._report(name, entry, stated, context, within)
             return
-        stated = f"`{name} = {context.module.code_for_node(value)}`"
+        stated = f"`{name} = {one_line(value)}`"
         yield from self._report(name, value, stated, context, within)
 
     def _check_scaled(
@@ -567,7 +567,7 @@ def pick(n, d):
             or any(self._report(name, earlier, "", context, within))
         ):
             return
-        stated = f"`{context.module.code_for_node(statement)}` after `{name} = {context.module.code_for_node(earlier)}`"
+        stated = f"`{one_line(statement)}` after `{name} = {one_line(earlier)}`"
         for report in self._report(name, value.with_changes(left=earlier), stated, context, within):
             yield replace(report, node=statement)
 
@@ -587,7 +587,7 @@ def pick(n, d):
                 _capacity(arm, context.imports) is not None for value in values for arm in _arms(value, context.imports)
             ):
                 for value in values:
-                    stated = f"`{name}()` returns `{context.module.code_for_node(value)}`"
+                    stated = f"`{name}()` returns `{one_line(value)}`"
                     yield from self._report(name, value, stated, context, function)
 
     def _report(
@@ -671,15 +671,13 @@ def _states_numbers(value: cst.BaseExpression, imports: ImportMap) -> bool:
     return all(_capacity(arm, imports) is not None for arm in _arms(value, imports))
 
 
-def _table_entries(
-    value: cst.BaseExpression, module: cst.Module
-) -> list[tuple[str | None, str, cst.BaseExpression]] | None:
+def _table_entries(value: cst.BaseExpression) -> list[tuple[str | None, str, cst.BaseExpression]] | None:
     """A table's entries, each with its key (None when not a string) and the key's code: a
     dict literal's (`{"Ascend910B": 196608}`) or a `dict(...)` call's keywords
     (`dict(ascend910b=196608)`); None for any other value."""
     if isinstance(value, cst.Dict):
         return [
-            (str_literal(element.key), module.code_for_node(element.key), element.value)
+            (str_literal(element.key), one_line(element.key), element.value)
             for element in value.elements
             if isinstance(element, cst.DictElement)
         ]

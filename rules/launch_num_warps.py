@@ -293,7 +293,7 @@ from ascend_lint.host import (
 )
 from ascend_lint.imports import ImportMap, dotted_name, int_literal, number_literal, str_literal
 from ascend_lint.kernels import Kernel
-from ascend_lint.nodes import child_nodes, flat_code, walk
+from ascend_lint.nodes import child_nodes, one_line, walk
 from ascend_lint.package import in_ascend_package
 from ascend_lint.rule import Confirm, Evidence, Example, HostIndex, ModuleContext, Report, Rule
 
@@ -1478,9 +1478,7 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
             read = {
                 **(dict.fromkeys(knobs, whole) if table is not None else {}),
                 **{
-                    key: Declined(
-                        f"`{flat_code(node)}` reads it out of the dict, which would fail or change without it"
-                    )
+                    key: Declined(f"`{one_line(node)}` reads it out of the dict, which would fail or change without it")
                     for key, node in reads.items()
                     if key in knobs
                 },
@@ -1558,7 +1556,7 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         `a = kw["num_warps"] = 8`): no fix, the statement (or its target) goes by hand."""
         key = store.key
         if key in knobs:
-            others = [flat_code(each.target) for each in store.statement.targets if each.target is not store.target]
+            others = [one_line(each.target) for each in store.statement.targets if each.target is not store.target]
             yield Report(
                 store.target,
                 f"`{key}` stored into a launch-kwargs dict has no effect on Ascend; delete it",

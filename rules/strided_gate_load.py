@@ -130,7 +130,7 @@ from ascend_lint.flow import (
     while_index,
 )
 from ascend_lint.imports import int_literal
-from ascend_lint.nodes import walk
+from ascend_lint.nodes import one_line, walk
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 from ascend_lint.terms import Sum, Terms, TooComplex, added, multiplied, scaled
 
@@ -379,7 +379,7 @@ def k(g, beta, o, cu_seqlens, T, H: tl.constexpr, BT: tl.constexpr):
                 if _contiguous_arm(event, gate, flow, lambda load, p: _unit_step(load, p, steps, flow, terms)):
                     continue
                 stride, where = found
-                shown = context.module.code_for_node(inlined.written(pointer))
+                shown = one_line(inlined.written(pointer))
                 reported.add(call)
                 related: tuple[tuple[cst.CSTNode, str], ...] = (
                     (inlined.written(where), f"`{shown}` advances by `{stride}` here"),
@@ -393,7 +393,7 @@ def k(g, beta, o, cu_seqlens, T, H: tl.constexpr, BT: tl.constexpr):
                     )
                     continue
                 helper = inlined.function_of(call)
-                name = helper.name if helper is not None else context.module.code_for_node(site.func)
+                name = helper.name if helper is not None else one_line(site.func)
                 if helper is None or helper not in kernel.module_kernels:
                     related = ()  # (another module's code has no place here)
                 elif inlined.written(where) is inlined.written(pointer) or not inlined.in_source(where):

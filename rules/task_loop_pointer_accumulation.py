@@ -137,7 +137,7 @@ from ascend_lint.fixes import (
 )
 from ascend_lint.flow import DEF, MEMORY_FNS, READ, Event, Flow, Loop, range_bounds
 from ascend_lint.inline import Inlined, is_inlined
-from ascend_lint.nodes import child_nodes
+from ascend_lint.nodes import child_nodes, one_line
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 from ascend_lint.terms import Product, Sum, Terms, TooComplex, added, divided, multiplied, scaled
 
@@ -789,9 +789,9 @@ def _closed_form(advance: _Advance, loop: Loop, node: cst.For, flow: Flow, terms
             advanced = scaled(advanced, -1)
         stride = divided(advanced, terms.of(step))
         if stride is None:
-            return Declined(f"the advance is not a multiple of the loop step `{_code(step)}`")
+            return Declined(f"the advance is not a multiple of the loop step `{one_line(step)}`")
         if entry.get((base,)) != 1:
-            return Declined(f"`{name}`'s entry value `{_code(entry_value)}` is not `{base} + offset`")
+            return Declined(f"`{name}`'s entry value `{one_line(entry_value)}` is not `{base} + offset`")
         first = terms.of(start)
         start_offset = multiplied(first, stride)
         offset, missing = _entry_offset(entry, base, start_offset, first, terms)
@@ -802,7 +802,7 @@ def _closed_form(advance: _Advance, loop: Loop, node: cst.For, flow: Flow, terms
         term = terms.render({missing[0]: start_offset[missing[0]]})
         return Declined(
             f"`{name}`'s entry value has no term `{term}` "
-            f"(loop start `{_code(start)}` times stride `{terms.render(stride)}`)"
+            f"(loop start `{one_line(start)}` times stride `{terms.render(stride)}`)"
         )
     names = names_in(entry_value) | names_in(statement.value) | names_in(start) | names_in(step)
     if any(is_inlined(each) for each in names):
@@ -882,7 +882,7 @@ def _walk_entry(advance: _Advance, loop: Loop, flow: Flow) -> tuple[Event, cst.B
         return Declined(f"`{name}` enters the loop as passed to the kernel, with no `base + offset` to rebind from")
     base = flow.pointer_base(init.value)
     if base is None or base == name:
-        return Declined(f"`{name}`'s entry value `{_code(init.value)}` is not a base pointer plus an offset")
+        return Declined(f"`{name}`'s entry value `{one_line(init.value)}` is not a base pointer plus an offset")
     return init, init.value, base
 
 
@@ -902,7 +902,3 @@ def _reads_memory(node: cst.CSTNode, flow: Flow) -> bool:
     if isinstance(node, cst.Call) and flow.imports.is_tl(node.func, *MEMORY_FNS):
         return True
     return any(_reads_memory(child, flow) for child in child_nodes(node))
-
-
-def _code(node: cst.CSTNode) -> str:
-    return cst.Module([]).code_for_node(node)

@@ -207,6 +207,7 @@ import libcst as cst
 
 from ascend_lint.host import Scope, TensorDtype
 from ascend_lint.kernels import Kernel
+from ascend_lint.nodes import one_line
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import Confirm, Evidence, ModuleContext, Report, Rule
 from ascend_lint.specialisations import Configuration, Lookup, evaluate
@@ -1050,5 +1051,5 @@ def _describe(contributor: Contributor, lookup: Lookup) -> str:
     dims = []
     for dim in contributor.value.shape:
         size = evaluate(dim, lookup)
-        dims.append(str(size) if size is not None else cst.Module([]).code_for_node(dim))
+        dims.append(str(size) if size is not None else one_line(dim))
     return f"{contributor.name or 'temporary'} [{', '.join(dims)}] {_kib(contributor.bytes)}"

@@ -21,7 +21,8 @@ from ascend_lint.nodes import one_line
         ("(a + \\\n    b)", "(a + b)"),
         ("f(a,\n  # a line holding only a comment\n  b)", "f(a, b)"),
         ("(x,\n)", "(x,)"),
-        ("a  +  b", "a  +  b"),
+        ("a  +\tb", "a + b"),
+        ('f("a  b",  c)', 'f("a  b",  c)'),  # whitespace in a string is its value
     ],
 )
 def test_one_line_joins_lines_and_drops_comments(code: str, quoted: str) -> None:
@@ -93,6 +94,60 @@ def test_a_finding_quotes_code_written_over_lines_on_one_line(code: str, source:
     (finding,) = lint_source(source, "k.py", settings(select=[code])).findings
     assert "\n" not in finding.message
     assert quoted in finding.message
+
+
+KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+
+# each source written with CRLF line ends, tab indents and a comment inside the quoted code
+QUOTED_OVER_LINES = [
+    (
+        "ASC002",
+        "def k(x, BLOCK: tl.constexpr):\n\ttl.store(x + (BLOCK  # the block\n\t\t* 2).to(tl.int64), 1.0)\n",
+        "`tl.cast(BLOCK * 2, ...)`",
+    ),
+    (
+        "ASC004",
+        "def k(x, h0, W, BT: tl.constexpr, USE_H0: tl.constexpr):\n\ti_t = tl.program_id(0)\n"
+        "\tif (USE_H0  # the flag\n\t\t\tand i_t * BT < W):\n\t\tx += tl.load(h0 + i_t)\n"
+        "\tif USE_H0:\n\t\ttl.store(h0 + i_t, 0.0)\n",
+        "`if USE_H0 and i_t * BT < W`",
+    ),
+    (
+        "ASC007",
+        "def k(x, y, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr):\n"
+        "\ti_t, i_n = tl.program_id(0), tl.program_id(1)\n\tbos = tl.load(cu_seqlens + i_n).to(tl.int64)\n"
+        "\tp_x = tl.make_block_ptr(x, (T, D), (D, 1),\n\t\t(bos  # start of the sequence\n\t\t + i_t * BT, 0),\n"
+        "\t\t(BT, D), (1, 0))\n\ttl.store(y + tl.arange(0, BT), tl.load(p_x, boundary_check=(0, 1)))\n",
+        "`bos + i_t * BT` is int64",
+    ),
+    (
+        "ASC008",
+        "def k(q, cu_seqlens, H: tl.constexpr, K: tl.constexpr):\n"
+        "\ti_n, i_h = tl.program_id(0), tl.program_id(1)\n\tbos = tl.load(cu_seqlens + i_n).to(tl.int32)\n"
+        "\ttl.store(q + (bos  # first row\n\t\t* H + i_h) * K, tl.zeros([K], dtype=tl.float32))\n",
+        "`(bos * H + i_h) * K` multiplies",
+    ),
+    (
+        "ASC011",
+        "def k(g, o, T, HV: tl.constexpr):\n\ti_n, i_hv = tl.program_id(0), tl.program_id(1)\n\tacc = 0.0\n"
+        "\tfor i_t in range(0, T):\n\t\tacc += tl.load(g + (i_n * T + i_t)  # row\n\t\t\t* HV + i_hv)\n"
+        "\ttl.store(o + i_n, acc)\n",
+        "`g + (i_n * T + i_t) * HV + i_hv` advances",
+    ),
+    ("ASC012", "def k(x):\n\tpass\n\n\nUB_SIZE = (192  # KiB\n\t* 1024)\n", "`UB_SIZE = (192 * 1024)`"),
+    ("ASC012", "def k(x):\n\tpass\n\n\ndef f():\n\tub = 3\n\tub <<= (16  # KiB\n\t\t)\n", "`ub <<= (16)`"),
+]
+
+
+@pytest.mark.parametrize(("code", "kernel", "quoted"), QUOTED_OVER_LINES)
+def test_a_finding_quotes_code_written_over_crlf_lines_with_tabs_and_comments_on_one_line(
+    code: str, kernel: str, quoted: str
+) -> None:
+    source = (KERNEL_HEAD + kernel).replace("\n", "\r\n")
+    (finding,) = lint_source(source, "k.py", settings(select=[code])).findings
+    texts = [finding.message, finding.no_fix_reason or "", *(related.message for related in finding.related)]
+    assert quoted in finding.message
+    assert not any(c in text for text in texts for c in "\r\n\t#"), texts
 
 
 @pytest.mark.parametrize(

@@ -33,6 +33,7 @@ from ..kernels import MAX_CALLERS_DEEP, ImportedFunctions, ImportedModule, Kerne
 from ..nodes import (
     child_nodes,
     flat_code,
+    one_line,
     statements_of,
     suite_lines,
     walk,
@@ -1586,16 +1587,16 @@ class HostIndex(HostFacts):
         if scope is None or param is None:
             return
         if param.default is not None:
-            yield param.default, f"`{name}` defaults to `{flat_code(param.default)}`"
+            yield param.default, f"`{name}` defaults to `{one_line(param.default)}`"
         if annotations and param.annotation is not None:
-            yield param.annotation.annotation, f"`{name}` is annotated `{flat_code(param.annotation.annotation)}`"
+            yield param.annotation.annotation, f"`{name}` is annotated `{one_line(param.annotation.annotation)}`"
         for site in self.callers_of(scope):
             passed = passed_for(site.call, scope, name)
             if site.scope is scope and isinstance(passed, cst.Name) and passed.value == name:
                 continue  # a call of the function in itself passing the parameter on: no value of its own
             if passed is not None:
                 for origin, how in self.origins(passed, site.scope, hops + 1 + site.wrappers, annotations, expanded):
-                    yield origin, how or f"`{scope.name.value}` is called with `{name}={flat_code(passed)}`"
+                    yield origin, how or f"`{scope.name.value}` is called with `{name}={one_line(passed)}`"
 
     def _reaching_bindings(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
         """The values `scope` binds to `name`, but for those of assignments that run only after
@@ -3054,7 +3055,7 @@ class HostIndex(HostFacts):
                 continue
             for origin, how in host.origins(passed.value, passed.scope):
                 if is_wanted(origin):
-                    passes = f"passes `{param}={flat_code(passed.value)}`"
+                    passes = f"passes `{param}={one_line(passed.value)}`"
                     why = f"{passes}, where {how}" if how else passes
                     elsewhere = None if host is self else self._described(host, launch)
                     return Evidence(launch, passed.value, why, elsewhere)
@@ -3237,8 +3238,8 @@ class HostIndex(HostFacts):
             values = host.values_of(named, tested.scope) if named and tested.scope is not None else []
             if all(tests_for_none(value, passed.value) for value in values or [tested.value]):
                 elsewhere = None if host is self else self._described(host, launch)
-                shown = f", where `{named} = {flat_code(values[0])}`" if values else ""
-                return Evidence(launch, tested.value, f"passes `{flag}={flat_code(tested.value)}`{shown}", elsewhere)
+                shown = f", where `{named} = {one_line(values[0])}`" if values else ""
+                return Evidence(launch, tested.value, f"passes `{flag}={one_line(tested.value)}`{shown}", elsewhere)
         return None
 
     @cached_property
