@@ -386,15 +386,7 @@ class Flow:
 
     # ---- int32 multiplies made before an int64 cast ------------------------------------
     def cast_parts(self, call: cst.Call) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
-        """The value and the dtype of a cast: `x.to(t)` (a tensor method) or `tl.cast(x, t)`."""
-        func = call.func
-        if isinstance(func, cst.Attribute) and self.imports.method_name(func) == "cast" and call.args:
-            dtype = call_argument(call, 0, "dtype")
-            return (func.value, dtype) if dtype is not None else None
-        if self.imports.is_tl(func, "cast"):  # by position or keyword (`tl.cast(input=x, dtype=t)`)
-            value, dtype = call_argument(call, 0, "input"), call_argument(call, 1, "dtype")
-            return (value, dtype) if value is not None and dtype is not None else None
-        return None
+        return cast_parts(call, self.imports)
 
     def index_multiplies_widened(self, cast: cst.Call) -> dict[Assumptions, cst.BinaryOperation | None]:
         """For an int64 cast, per specialisation its receiver depends on, the int32 multiply
@@ -835,12 +827,19 @@ class Flow:
         its name as a string."""
         return self._type_name(dtype) in NARROW_INTS
 
-    def _type_name(self, dtype: cst.BaseExpression) -> str:
+    def _type_name(self, dtype: cst.BaseExpression, hops: int = 0) -> str:
         """The last part of the type `dtype` names (`int64` of `tl.int64`, any alias, a name
-        bound to it, its name as a string), else ""."""
+        bound to it, its name as a string, a name of the body every definition reaching it
+        binds to that type: `i64 = tl.int64`, which Triton keeps a dtype), else ""."""
         dtype = self.bound(dtype)
         full = self.imports.resolve(dtype)
-        return full.rsplit(".", 1)[-1] if full is not None else (str_literal(dtype) or "")
+        if full is not None:
+            return full.rsplit(".", 1)[-1]
+        held = self.values_reaching(dtype, None) if hops < _MAX_BINDING_HOPS else []
+        if held and all(value is not None for value in held):
+            names = {self._type_name(value, hops + 1) for value in held if value is not None}
+            return names.pop() if len(names) == 1 else ""
+        return str_literal(dtype) or ""
 
     def _is_pure_call(self, node: cst.Call) -> bool:
         """Scalar helpers whose result is only as runtime as their arguments (cdiv, min...)."""
@@ -2525,6 +2524,18 @@ class _Builder:
                     self.expr(child)
                 elif isinstance(child, (cst.Element, cst.Arg)):
                     self.expr(child.value)
+
+
+def cast_parts(call: cst.Call, imports: ImportMap) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """The value and the dtype of a cast: `x.to(t)` (a tensor method) or `tl.cast(x, t)`."""
+    func = call.func
+    if isinstance(func, cst.Attribute) and imports.method_name(func) == "cast" and call.args:
+        dtype = call_argument(call, 0, "dtype")
+        return (func.value, dtype) if dtype is not None else None
+    if imports.is_tl(func, "cast"):  # by position or keyword (`tl.cast(input=x, dtype=t)`)
+        value, dtype = call_argument(call, 0, "input"), call_argument(call, 1, "dtype")
+        return (value, dtype) if value is not None and dtype is not None else None
+    return None
 
 
 def build_flow(

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import libcst as cst
 
-from .flow import ARG, CONST, SCALAR, SPEC, Branch, Flow, build_flow, call_argument
+from .flow import ARG, CONST, SCALAR, SPEC, Branch, Flow, build_flow, call_argument, cast_parts
 from .imports import TRITON, ImportMap, dotted_name, int_literal, str_literal, walk_statements
 from .nodes import walk
 from .package import content_hash, file_hash, module_files
@@ -68,6 +68,8 @@ class Kernel:
     # the device functions the module imports from its package, where calls of names it does not
     # define resolve (set by find_kernels; None for a module read for them: one hop)
     imported: ImportedFunctions | None = field(default=None, repr=False)
+    # the constexpr parameters the module's launches pass one constant for (`mark_launch_constants`)
+    launch_constants: dict[str, cst.BaseExpression] = field(default_factory=dict, init=False, repr=False)
     _working_out: set[str] = field(default_factory=set, init=False, repr=False)  # facts of recursive calls
     # what `device_functions_called` and `calls_in_module` found, for this lint's module (`join_module`)
     _called: dict[cst.Call, list[Kernel]] = field(default_factory=dict, init=False, repr=False)
@@ -107,6 +109,34 @@ class Kernel:
                 for fact in _FACTS:
                     kernel.__dict__.pop(fact, None)
 
+    def mark_launch_constants(self, constants: dict[str, cst.BaseExpression]) -> None:
+        """Records the constexpr parameters every launch of the module passes one constant for, a
+        dtype or a literal (`IDX=tl.int64`, or a default `IDX: tl.constexpr = tl.int64` no
+        launch overrides: `HostIndex.launch_constants`), read as the kernel's flow binds them
+        (`Flow.bound`: `x.to(IDX)` is int64); facts computed with others are dropped, as are the
+        module's device functions' (they read what their callers pass)."""
+        if _codes(constants) != _codes(self.launch_constants):
+            self.launch_constants = constants
+            for kernel in {self, *self.module_kernels}:
+                for fact in _FACTS:
+                    kernel.__dict__.pop(fact, None)
+
+    @cached_property
+    def dtype_params(self) -> frozenset[str]:
+        """The constexpr parameters the body casts to (`x.to(IDX)`, `tl.cast(x, IDX)`): those
+        whose launched constant the flow reads (`mark_launch_constants`)."""
+        constexprs = {p.name for p in self.params if p.is_constexpr}
+        if not constexprs:
+            return frozenset()
+        return frozenset(
+            dtype.value
+            for node in walk(self.node.body)
+            if isinstance(node, cst.Call)
+            and (parts := cast_parts(node, self.imports)) is not None
+            and isinstance(dtype := parts[1], cst.Name)
+            and dtype.value in constexprs
+        )
+
     @cached_property
     def flow(self) -> Flow:
         """The kernel body's events, control flow and value facts (built on first use); for a
@@ -126,7 +156,7 @@ class Kernel:
         """The flow of `body` run with the kernel's parameters (its own body, or that body with
         the device functions it calls inlined: `ascend_lint.inline`)."""
         params = [(p.name, p.node, self.param_flags(p, called)) for p in self.params]
-        constants = self.passed_constants if called else None
+        constants = {**self.launch_constants, **(self.passed_constants if called else {})}
         return build_flow(body, params, self.imports, self._pointer_arguments, constants)
 
     @property
@@ -168,7 +198,7 @@ class Kernel:
                     flags[param.name] = flags.get(param.name, 0) | passed
                     value = None if argument is None else flow.bound(argument)
                     seen = constants[param.name]
-                    if seen is not None and value is not None and _is_constant(value, flow):
+                    if seen is not None and value is not None and is_constant(value, flow.imports):
                         seen.setdefault(cst.Module([]).code_for_node(value), value)
                     else:
                         constants[param.name] = None
@@ -436,13 +466,17 @@ class Kernel:
         return flags
 
 
-def _is_constant(value: cst.BaseExpression, flow: Flow) -> bool:
+def _codes(constants: dict[str, cst.BaseExpression]) -> dict[str, str]:
+    return {name: cst.Module([]).code_for_node(value) for name, value in constants.items()}
+
+
+def is_constant(value: cst.BaseExpression, imports: ImportMap) -> bool:
     """A literal (`64`, `True`, `"int64"`) or a name of Triton's (`tl.int64`)."""
     if isinstance(value, cst.Integer | cst.Float | cst.SimpleString):
         return True
     if isinstance(value, cst.Name) and value.value in ("True", "False", "None"):
         return True
-    return isinstance(value, cst.Attribute) and flow.imports.resolve(value) is not None
+    return isinstance(value, cst.Attribute) and imports.resolve(value) is not None
 
 
 MAX_CALLERS_DEEP = 3  # device functions calling device functions, followed to a kernel (`calls_in_module`)

@@ -91,6 +91,8 @@ class ModuleContext:
         for kernel in self.kernels:
             if kernel.is_device_function:  # a kernel launched too is one (`Kernel.is_launched`)
                 kernel.mark_launched(bool(self.host.launches_with_helpers(kernel)))
+            if kernel.dtype_params and (kernel.is_launched or not kernel.is_device_function):
+                kernel.mark_launch_constants(self.host.launch_constants(kernel))
 
     @cached_property
     def fresh_names(self) -> FreshNames:

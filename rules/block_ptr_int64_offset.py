@@ -37,7 +37,10 @@ shape (the rows it may touch), which the rule cannot decide.
 ### int64 values
 Flags an int64 value passed as an offset of `tl.make_block_ptr` (its `offsets` or
 `block_shape`) or of `tl.advance`: the result of `.to(tl.int64)` / `tl.cast(x, tl.int64)`, a
-`cu_seqlens` value loaded `.to(tl.int64)` (`bos`, `t0`), a parameter annotated `tl.int64`
+`cu_seqlens` value loaded `.to(tl.int64)` (`bos`, `t0`), a cast to a dtype held in a name (`i64 =
+tl.int64` in the body, a module constant `INDEX_DTYPE = tl.int64`) or in a constexpr parameter
+(`.to(IDX)` with `IDX: tl.constexpr = tl.int64`, or `IDX=tl.int64` passed by every launch of
+the module: the constant its launches pass, else its default), a parameter annotated `tl.int64`
 (an i64 argument), the index of a `tl.range` loop with such a bound or step (Triton gives the
 index the widest of their types: `for t in tl.range(pid, task_num, num_core)` with
 `task_num: tl.int64`), a tensor made int64 (`tl.full([], 0, tl.int64)`, `tl.zeros(shape,
@@ -169,8 +172,46 @@ def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr):
     p_y = tl.make_block_ptr(x + wide * D, (T, D), (D, 1), (i_t * BT, 0), (BT, D), (1, 0))
     tl.store(p_y, tl.load(p_x))
 """,
+        # the dtype a constexpr parameter holds is what the launches pass: int32 here
+        """
+@triton.jit
+def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr, IDX: tl.constexpr = tl.int64):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(IDX)
+    p_x = tl.make_block_ptr(x, (T, D), (D, 1), (bos + i_t * BT, 0), (BT, D), (1, 0))
+    tl.store(x + tl.arange(0, BT), tl.load(p_x))
+
+
+def run(x, cu_seqlens, T):
+    k[(4, 2)](x, cu_seqlens, T, 64, 16, IDX=tl.int32)
+""",
     )
     INVALID = (
+        # the int64 dtype held in a local, or in a constexpr parameter (its default, or the
+        # constant the launches pass)
+        """
+@triton.jit
+def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr, IDX: tl.constexpr = tl.int64):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    i64 = tl.int64
+    bos = tl.load(cu_seqlens + i_n).to(i64)
+    p_x = tl.make_block_ptr(x, (T, D), (D, 1), (bos + i_t * BT, 0), (BT, D), (1, 0))  # expect
+    eos = tl.load(cu_seqlens + i_n + 1).to(IDX)
+    p_y = tl.make_block_ptr(x, (T, D), (D, 1), (eos - BT, 0), (BT, D), (1, 0))  # expect
+    tl.store(p_y, tl.load(p_x))
+""",
+        """
+@triton.jit
+def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr, IDX: tl.constexpr):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(IDX)
+    p_x = tl.make_block_ptr(x, (T, D), (D, 1), (bos + i_t * BT, 0), (BT, D), (1, 0))  # expect
+    tl.store(x + tl.arange(0, BT), tl.load(p_x))
+
+
+def run(x, cu_seqlens, T):
+    k[(4, 2)](x, cu_seqlens, T, 64, 16, IDX=tl.int64)
+""",
         """
 @triton.jit
 def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr, BD: tl.constexpr):

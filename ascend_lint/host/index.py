@@ -29,7 +29,15 @@ import libcst as cst
 
 from ..arithmetic import ceiling_division, power_of_two_above
 from ..imports import ImportMap, dotted_name, folded_int, int_literal, root_name, str_literal
-from ..kernels import MAX_CALLERS_DEEP, ImportedFunctions, ImportedModule, Kernel, imported_module, subscript_key
+from ..kernels import (
+    MAX_CALLERS_DEEP,
+    ImportedFunctions,
+    ImportedModule,
+    Kernel,
+    imported_module,
+    is_constant,
+    subscript_key,
+)
 from ..nodes import (
     child_nodes,
     flat_code,
@@ -1337,6 +1345,29 @@ class HostIndex(HostFacts):
         if grid is None:
             return None
         return Launch(call, site.scope, site.blocks, forwarded=Forwarded(launch, grid, tuple(args)))
+
+    def launch_constants(self, kernel: Kernel) -> dict[str, cst.BaseExpression]:
+        """Of the constexpr parameters a launched kernel casts to (`Kernel.dtype_params`), those
+        each of its launches in this module passes one constant for, or leaves at a constant default
+        (`IDX: tl.constexpr = tl.int64`; with no launch, the default), with it. Not one an
+        autotuner or heuristic provides, one launched from other modules, nor past a launch
+        splatting a dict (`**kw`) that may pass it."""
+        found: dict[str, cst.BaseExpression] = {}
+        for param in kernel.params:
+            if param.name not in kernel.dtype_params or param.name in kernel.provided_constexprs:
+                continue
+            passed = self.passed_values(kernel, param.name)
+            if any(host is not self for host, _, _ in passed):
+                continue
+            default = param.node.default
+            values = [
+                value.value if value is not None else None if any(a.star == "**" for a in launch.args) else default
+                for _, launch, value in passed
+            ] or [default]
+            known = [value for value in values if value is not None and is_constant(value, kernel.imports)]
+            if len(known) == len(values) and len({flat_code(value) for value in known}) == 1:
+                found[param.name] = known[0]
+        return found
 
     def argument(self, launch: Launch, kernel: Kernel, param: str) -> Passed | None:
         """What the launch passes for the kernel parameter `param` (None when not visible)."""
