@@ -343,6 +343,8 @@ def _analysed(
     if filename != "-":  # bare stdin: no package
         file = Path(filename).absolute()
         imported = ImportedFunctions(file.parent, imports, settings.triton_modules, result.imported_files, file)
+        for name, full in imported.star_imported_triton().items():
+            imports.add(name, full)
     kernels = find_kernels(module, imports, memory.kernels if memory else None, imported)
     context = ModuleContext(
         filename, source, module, imports, kernels, memory.hosts if memory else None, settings.soc(filename), imported

@@ -5,8 +5,10 @@ classes and factory functions). A name imported from `triton` resolves by its im
 imported from any other module (a re-export such as `from vllm.triton_utils import tl,
 triton`, or `import pkg.triton_utils as tu` then `tu.triton.jit`) is Triton when the module
 uses it the way only Triton is used (`<name>.autotune`, `<name>.constexpr`,
-`<name>.program_id`, `@<name>.jit` on a function using `triton.language`), or when it is called `triton` / `tl`, or when its module is listed in
-the `triton-modules` setting. A module-level name assigned a Triton name (`tl = triton.language`,
+`<name>.program_id`, `@<name>.jit` on a function using `triton.language`), or when it is called `triton` / `tl`
+(also as an attribute of an imported module: `tl = tu.tl`), or when its module is listed in
+the `triton-modules` setting. A name a star import binds (`from .triton_utils import *`) means
+what it means in the module of the package it comes from (`ImportedFunctions.star_imported_triton`). A module-level name assigned a Triton name (`tl = triton.language`,
 `_I32 = tl.int32`, also under `if` / `try`) means it, as an import would, when no statement but
 an `except` arm binds it again.
 """
@@ -31,6 +33,8 @@ _USAGE = re.compile(
     + "|".join((*_TRITON_ONLY, *_LANGUAGE_ONLY))
     + r")\b"
 )
+# `<module>.triton` / `<module>.tl`: a module's attribute called as Triton calls its names
+_NAMED_ATTRIBUTE = re.compile(r"(?<![\w.])(?P<prefix>[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*?)\.(?P<attr>triton|tl)\b(?!\s*\()")
 _TRITON_FUNCTIONS = frozenset({"jit", "autotune", "heuristics", "Config", "cdiv", "next_power_of_2"})
 # Libraries with a `jit` / `load` / ... of their own: never taken for a Triton re-export.
 _NOT_TRITON = frozenset({"torch", "numpy", "numba", "jax", "cupy", "tensorflow", "paddle", "mindspore", "taichi"})
@@ -313,13 +317,18 @@ class ImportMap:
 
     def _add_by_usage(self, foreign: dict[str, str], source: str) -> None:
         """Names from other modules that the source uses as only Triton is used, or that are
-        called `triton` / `tl` where they come from."""
+        called `triton` / `tl` where they come from, or attributes of theirs so called
+        (`tu.tl` after `from pkg import triton_utils as tu`: then `tl = tu.tl`, `@tu.triton.jit`)."""
         decided: dict[str, str] = {}
         for match in _USAGE.finditer(source):
             prefix = match["prefix"]
             if prefix.split(".")[0] in foreign and self.resolve_dotted(prefix) is None:
                 kind = TRITON if match["attr"] in _TRITON_ONLY else LANGUAGE
                 decided.setdefault(prefix, kind)
+        for match in _NAMED_ATTRIBUTE.finditer(source):
+            prefix = match["prefix"]
+            if prefix.split(".")[0] in foreign and self.resolve_dotted(prefix) is None and prefix not in decided:
+                decided.setdefault(f"{prefix}.{match['attr']}", _BY_NAME[match["attr"]])
         for local, name in foreign.items():
             if local not in decided and name in ("triton", "tl"):
                 decided[local] = _BY_NAME[name]

@@ -722,6 +722,33 @@ class ImportedFunctions:
                 return module, name
         return None
 
+    def star_imported_triton(self) -> dict[str, str]:
+        """The Triton names the module's star imports bind (`from .triton_utils import *`, where
+        that module imports `triton` and `triton.language as tl`): each name the module does not
+        bind itself, from the last star import exporting it (`exports`), with the meaning the
+        module it is read from gives it (its own imports and bindings: one hop)."""
+        found: dict[str, str] = {}
+        for module in self.imports.star_imports:
+            meanings = self._triton_bindings(module)
+            for name in self.exports(module):
+                if name in meanings:
+                    found[name] = meanings[name]
+                else:
+                    found.pop(name, None)  # a later star import binds it to something else
+        return {name: full for name, full in found.items() if name not in self.imports.module_names}
+
+    def _triton_bindings(self, module: str) -> dict[str, str]:
+        """The module-level names of `module` (its first file) that mean Triton, with what they mean."""
+        for path in module_files(self.folder, module):
+            read = self._module_at(str(path))
+            if read is None:
+                continue
+            if read.tree is None:
+                return {}
+            imports = read.tree[1]
+            return {name: full for name, full in imports.aliases.items() if name in imports.module_names}
+        return {}
+
     def exports(self, module: str, hops: int = 0) -> frozenset[str]:
         """The names `from <module> import *` binds, the module read from its first file: its
         `__all__` when a literal list, else its public module-level names and those of its own

@@ -46,6 +46,9 @@ def asc002_rows(source: str, **overrides) -> list[int]:
         ("from .triton_utils import tl, triton", "@triton.jit", "tl"),
         ("import vllm.triton_utils as tu", "@tu.triton.jit", "tu.tl"),
         ("from vllm import triton_utils", "@triton_utils.triton.jit", "triton_utils.tl"),
+        # a module's attribute called `tl` bound to a name, and one called `triton` decorating
+        ("from mypkg import triton_utils as tu\ntl = tu.tl", "@tu.triton.jit", "tl"),
+        ("import mypkg.triton_utils as tu\nfrom mypkg.triton_utils import triton\ntl = tu.tl", "@triton.jit", "tl"),
         ("from triton import jit as tjit\nfrom triton import language as L", "@tjit", "L"),
         ("import triton as T\nimport triton.language as tl", "@T.jit(do_not_specialize=[0])", "tl"),
         ("import triton\ntl = triton.language", "@triton.jit", "tl"),

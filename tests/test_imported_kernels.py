@@ -231,3 +231,28 @@ def test_a_kernel_star_imported_is_estimated_at_its_launch(
     ops.write_text(OPS.format(rows=64).replace("from .kernels import gelu_kernel", ops_import), encoding="utf-8")
     codes = [f.code for f in lint_file(str(ops), settings(select=["ASC013"])).findings]
     assert codes == (["ASC013"] if found else [])
+
+
+@pytest.mark.parametrize(
+    ("utils", "found"),
+    [
+        ("import triton\nimport triton.language as tl\n", True),
+        ("triton = tl = None\n", False),  # no Triton there
+        ("import triton\nimport triton.language as tl\n__all__ = ['helper']\n", False),  # exports neither
+    ],
+)
+def test_triton_names_a_star_import_binds_mean_triton(tmp_path: Path, utils: str, found: bool) -> None:
+    """`from .triton_utils import *` where that module imports `triton` and `triton.language as
+    tl`: `@triton.jit` and `tl` mean Triton in the importing module, as they do there."""
+    folder = tmp_path / "mypkg"
+    folder.mkdir()
+    (folder / "triton_utils.py").write_text(utils, encoding="utf-8")
+    ops = folder / "ops.py"
+    ops.write_text(
+        "from .triton_utils import *\n\n\n@triton.jit\ndef k(q, o, T, task_num, num_core, BT: tl.constexpr):\n"
+        "    core_id = tl.program_id(0)\n    for task_id in tl.range(core_id, task_num, num_core):\n"
+        "        q += task_id * T\n        tl.store(o + task_id * T + tl.arange(0, BT), tl.load(q + tl.arange(0, BT)))\n",
+        encoding="utf-8",
+    )
+    codes = [f.code for f in lint_file(str(ops), settings(select=["ASC006"])).findings]
+    assert codes == (["ASC006"] if found else [])
