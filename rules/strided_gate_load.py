@@ -375,7 +375,7 @@ def k(g, beta, o, cu_seqlens, T, H: tl.constexpr, BT: tl.constexpr):
                     continue
                 pointer = pointer_arg(call)
                 assert pointer is not None
-                gate = flow.pointer_root(pointer) or context.module.code_for_node(inlined.written(pointer))
+                gate = flow.pointer_root(pointer) or one_line(inlined.written(pointer))
                 if _contiguous_arm(event, gate, flow, lambda load, p: _unit_step(load, p, steps, flow, terms)):
                     continue
                 stride, where = found
@@ -431,7 +431,7 @@ def k(g, beta, o, cu_seqlens, T, H: tl.constexpr, BT: tl.constexpr):
                     continue
                 stride, where = found
                 how = f"its offsets are a vector times `{stride}`"
-            gate = flow.pointer_root(pointer) or context.module.code_for_node(inlined.written(pointer))
+            gate = flow.pointer_root(pointer) or one_line(inlined.written(pointer))
             if _contiguous_arm(
                 event,
                 gate,
