@@ -479,7 +479,8 @@ def launch_outcomes(kernel: Kernel, launch: Launch, constants: Mapping[str, Valu
     heuristics or autotune configs, or perhaps passed in a splat decides nothing."""
     names = _HostNames(host, kernel.imports, constants)
     splats = any(arg.star for arg in launch.args)
-    values = {name: value for name, value in constants.items() if name not in {p.name for p in kernel.params}}
+    params = {p.name for p in kernel.params}
+    values = {name: value for name, value in constants.items() if name not in params}
     for param in kernel.params:
         if not param.is_constexpr or param.name in kernel.provided_constexprs:
             continue
@@ -1182,7 +1183,11 @@ class _HostNames:
         """The values the host code binds `name` to where `scope` reads it, None when it binds
         none. Several are alternatives only when each is on its own path, in a function that
         assigns the name at most once in each of its statement lists (the arms of an
-        `if`/`else`) and never augments it; otherwise the name is unknown (empty)."""
+        `if`/`else`) and never augments it; otherwise the name is unknown (empty), as is a module
+        name a function rebinds (`global USE` in it, `HostIndex.rebound_global`): whatever
+        it is set to, when."""
+        if self.host.rebound_global(name, scope):
+            return []
         where = scope
         while where is not None and (name, where) not in self.host.bindings:
             where = self.host.enclosing.get(where)

@@ -93,9 +93,11 @@ load it returns as it casts it, `return tl.load(cu + i_n).to(tl.int32)`, or a na
 to one and returns, `bos = tl.load(cu + i_n).to(tl.int32)` then `return bos, eos - bos`,
 counts when the caller passes a boundary pointer, whatever the function names its parameter), also
 picked by `tl.where(c, bos, start)`. The chunk an offset falls in is one too, counted in chunks
-(`i_c = (eos - 1) // chunk_size`, the last chunk of a sequence): `i_c * chunk_size * stride` and
-`i_c * stride_chunk` are reported, while `eos - i_c * chunk_size` is a position inside the chunk
-and `i_c * chunk_size` alone, no larger than the offset, cannot wrap. A load bound by an assignment expression where it is
+(`i_c = (eos - 1) // chunk_size`, the last chunk of a sequence; also rounded up, `tl.cdiv(eos,
+chunk_size)`, or by a right shift, `(eos - 1) >> 6` for chunks of 64): `i_c * chunk_size *
+stride` and `i_c * stride_chunk` are reported, while `eos - i_c * chunk_size` is a position
+inside the chunk, `eos % chunk_size` too, and `i_c * chunk_size` alone (`i_c * 64` after `>>
+6`), the chunk's start, cannot wrap. A load bound by an assignment expression where it is
 multiplied (`((bos := tl.load(cu_seqlens + i_n).to(tl.int32)) * HV + i_hv) * V`) is one there
 and in the reads of `bos` after it; the product holding the `:=` gets no fix (cast it by hand).
 
@@ -157,6 +159,7 @@ from collections.abc import Collection, Iterator, Mapping, Sequence
 
 import libcst as cst
 
+from ascend_lint.arithmetic import ceiling_division
 from ascend_lint.fixes import NO_LANGUAGE_NAME, Declined, FixPlan, Replace
 from ascend_lint.flow import INDEX, LOADED, NARROW, NARROW_INTS, WIDE, Event, Flow, call_argument, pointer_arg
 from ascend_lint.host import NARROW_INT_WORDS, HostIndex, TensorDtype
@@ -1287,10 +1290,10 @@ def _returned_values(function: cst.FunctionDef, index: int | None) -> list[cst.B
 def _offsets_added(node: cst.BaseExpression, flow: Flow, offsets: dict[Event, str]) -> int:
     """How many sequence offsets the sum `node` adds, less those it subtracts (`bos + i_t * BT`:
     one; the length `eos - bos`: none); a clamp or a broadcast counts as its operand adding most,
-    a floor division as its dividend (`_chunk_of`)."""
-    dividend = _chunk_of(node)
-    if dividend is not None:
-        return _offsets_added(dividend, flow, offsets)
+    a division into chunks as its dividend (`_chunk_of`)."""
+    chunk = _chunk_of(node, flow)
+    if chunk is not None:
+        return _offsets_added(chunk[0], flow, offsets)
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, _ARITHMETIC):
         right = _offsets_added(node.right, flow, offsets)
         return _offsets_added(node.left, flow, offsets) + (right if isinstance(node.operator, cst.Add) else -right)
@@ -1306,10 +1309,10 @@ def _offsets_scaled(node: cst.BaseExpression, flow: Flow, offsets: dict[Event, s
     length or a position, not an offset (`(t - bos) * HV` with `t` counting from `bos`,
     `(eos - bos) * K`), as it does written through a name (`p = t - bos`, then `p * HV`:
     `_offsets_added`). An assignment expression binding an offset is one; a clamp or a
-    broadcast counts as its operand holding most, a floor division as its dividend (`_chunk_of`)."""
-    dividend = _chunk_of(node)
-    if dividend is not None:
-        return _offsets_scaled(dividend, flow, offsets)
+    broadcast counts as its operand holding most, a division into chunks as its dividend (`_chunk_of`)."""
+    chunk = _chunk_of(node, flow)
+    if chunk is not None:
+        return _offsets_scaled(chunk[0], flow, offsets)
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (*_ARITHMETIC, cst.Multiply)):
         right = _offsets_scaled(node.right, flow, offsets)
         left = _offsets_scaled(node.left, flow, offsets)
@@ -1478,17 +1481,17 @@ def _scales(product: cst.BinaryOperation, flow: Flow, ones: frozenset[str]) -> b
 
 
 def _divides(size: cst.BaseExpression, index: cst.BaseExpression, flow: Flow) -> bool:
-    """`index` is a floor division by `size` (`x // BT`), or a name every definition reaching it
-    so binds: a chunk index of the chunks `size` counts."""
+    """`index` is a division into chunks of `size` (`x // BT`, `tl.cdiv(x, BT)`, `x >> 6` for a
+    `size` of 64: `_chunk_of`), or a name every definition reaching it so binds: a chunk index of
+    the chunks `size` counts."""
     if isinstance(index, cst.Name):
         values = [d.value for d in flow.reaching(index)]
         return bool(values) and all(v is not None and _divides(size, v, flow) for v in values)
-    if not isinstance(index, cst.BinaryOperation) or _chunk_of(index) is None:
-        return False
-    divisor = index.right
+    chunk = _chunk_of(index, flow)
+    divisor = chunk[1] if chunk is not None else None
     if isinstance(divisor, cst.Name) and isinstance(size, cst.Name):
         return divisor.value == size.value
-    constant = flow.constant_int(divisor)
+    constant = flow.constant_int(divisor) if isinstance(divisor, cst.BaseExpression) else divisor
     return constant is not None and constant == flow.constant_int(size)
 
 
@@ -1516,14 +1519,14 @@ def _leaves(
     node: cst.BaseExpression, flow: Flow, operators: tuple[type[cst.BaseBinaryOp], ...]
 ) -> Iterator[cst.BaseExpression]:
     """The operands of a tree of `operators`, broadcasts and clamps; an assignment expression
-    (`(bos := ...)`) is one, as the name it binds would be; a floor division gives its dividend's
+    (`(bos := ...)`) is one, as the name it binds would be; a division into chunks gives its dividend's
     (`_chunk_of`)."""
     if isinstance(node, cst.NamedExpr):
         yield node
         return
-    dividend = _chunk_of(node)
-    if dividend is not None:
-        yield from _leaves(dividend, flow, operators)
+    chunk = _chunk_of(node, flow)
+    if chunk is not None:
+        yield from _leaves(chunk[0], flow, operators)
         return
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, operators):
         yield from _leaves(node.left, flow, operators)
@@ -1536,10 +1539,23 @@ def _leaves(
         yield from _leaves(operand, flow, operators)
 
 
-def _chunk_of(node: cst.BaseExpression) -> cst.BaseExpression | None:
-    """The dividend of a floor division (`(eos - 1) // chunk_size`, else None): the index of the
-    chunk an offset falls in is an offset counted in chunks, as large as the offset once it is
-    scaled back (`i_c * chunk_size * stride`) and cancelled by it (`eos - i_c * chunk_size`)."""
+def _chunk_of(node: cst.BaseExpression, flow: Flow) -> tuple[cst.BaseExpression, _Divisor] | None:
+    """The dividend and divisor of a division into chunks, else None: a floor division (`(eos -
+    1) // chunk_size`), one rounding up (`tl.cdiv(eos, chunk_size)`, `ceiling_division`) or a
+    right shift (`(eos - 1) >> 6`, by 64; by an unknown divisor, None, when the shift is no
+    constant). The index of the chunk an offset falls in is an offset counted in chunks, as
+    large as the offset once it is scaled back (`i_c * chunk_size * stride`) and cancelled by it
+    (`eos - i_c * chunk_size`)."""
+    ceiling = ceiling_division(node)
+    if ceiling is not None:
+        return ceiling
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.FloorDivide):
-        return node.left
+        return node.left, node.right
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.RightShift):
+        shift = flow.constant_int(node.right)
+        return node.left, 1 << shift if shift is not None and 0 <= shift < _INT_BITS else None
     return None
+
+
+_Divisor = cst.BaseExpression | int | None  # an expression, the power of two a shift divides by, or unknown
+_INT_BITS = 64  # a shift by this or more leaves no chunks

@@ -59,6 +59,14 @@ def test_a_launch_name_gives_one_configuration_per_literal_of_its_paths_only():
     assert launched("    if flag:\n        BLOCK = 64\n    else:\n        BLOCK = 128\n    BLOCK *= 2") == [None]
 
 
+def test_a_module_name_a_function_rebinds_is_no_launch_value():
+    def launched(module: str) -> list[object]:
+        return blocks(f"SIZE = 64\n{module}" + KERNEL + "\ndef launch(x, n):\n    k[(1,)](x, n, BLOCK=SIZE)\n")
+
+    assert launched("") == [64]
+    assert launched("\ndef grow():\n    global SIZE\n    SIZE = 128\n") == [None]
+
+
 def test_a_literal_bound_on_some_paths_only_is_a_configuration_that_names_its_line():
     def configurations(body: str) -> list[tuple[object, str]]:
         context = context_of(KERNEL + f"\ndef launch(x, n, flag):\n{body}\n    k[(1,)](x, n, BLOCK=BLOCK)\n")

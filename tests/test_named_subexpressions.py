@@ -52,6 +52,29 @@ def _codes(lines: str, code: str) -> list[str]:
             "ASC008",
             1,
         ),
+        # ...rounded up (`tl.cdiv`) or by a right shift (by 64) as well
+        (
+            "tl.store(o + tl.cdiv(eos, K) * K * HV, b_q)",
+            "i_c = tl.cdiv(eos, K)\ntl.store(o + i_c * K * HV, b_q)",
+            "ASC008",
+            1,
+        ),
+        (
+            "tl.store(o + ((eos - 1) >> 6) * 64 * HV, b_q)",
+            "i_c = (eos - 1) >> 6\ntl.store(o + i_c * 64 * HV, b_q)",
+            "ASC008",
+            1,
+        ),
+        # the chunk's start alone (its index times its own divisor) is no larger than the offset
+        ("tl.store(o + tl.cdiv(eos, K) * K, b_q)", "i_c = tl.cdiv(eos, K)\ntl.store(o + i_c * K, b_q)", "ASC008", 0),
+        (
+            "tl.store(o + ((eos - 1) >> 6) * 64, b_q)",
+            "i_c = (eos - 1) >> 6\ntl.store(o + i_c * 64, b_q)",
+            "ASC008",
+            0,
+        ),
+        # a remainder is a position inside a chunk, no offset
+        ("tl.store(o + eos % K * HV, b_q)", "r = eos % K\ntl.store(o + r * HV, b_q)", "ASC008", 0),
         # ...but the position inside that chunk (the offset less its chunk's start) is small
         (
             "tl.store(o + (eos - (eos - 1) // K * K - 1) * HV, b_q)",

@@ -63,3 +63,10 @@ def test_a_dot_the_launch_never_compiles_leaves_a_vector_kernel(lint, launch: st
 )
 def test_a_dot_the_launch_may_compile_makes_a_cube_kernel(lint, launch: str) -> None:
     assert findings(lint, launch) == []
+
+
+def test_a_module_name_a_function_rebinds_has_no_one_value(lint) -> None:
+    # `enable()` may turn the dot on before the launch: `USE` is not the `False` first bound
+    rebound = "\n\nUSE = False\n\n\ndef enable():\n    global USE\n    USE = True\n"
+    source, _ = snippet_source(KERNEL + rebound + "\n\ndef run(x, w, y):\n    k[(CORES,)](x, w, y, USE_DOT=USE)\n")
+    assert lint(source, select=["ASC009"]) == []

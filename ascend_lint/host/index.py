@@ -1865,7 +1865,7 @@ class HostIndex(HostFacts):
         the read) holds the AI core count when any of them does, whatever their order."""
         if hops > MAX_HOPS:
             return None
-        if isinstance(value, cst.Name) and self._rebound_global(value.value, scope):
+        if isinstance(value, cst.Name) and self.rebound_global(value.value, scope):
             return self._global_core_count(value.value, hops)
         first: CoreCount | None = None
         for origin, _ in self.origins(value, scope):
@@ -1882,7 +1882,7 @@ class HostIndex(HostFacts):
         if key in CORE_COUNT_KEYS:
             return CoreCount(key, node)
         if isinstance(node, cst.Name):
-            if self._rebound_global(node.value, scope):  # `global _NUM_AICORE` in an init function
+            if self.rebound_global(node.value, scope):  # `global _NUM_AICORE` in an init function
                 return self._global_core_count(node.value, hops)
             if self._is_free(node.value, scope):  # bound by an import (`from .utils import NUM_CORES`)
                 return self._imported_core_count(node, node, scope)
@@ -1977,7 +1977,7 @@ class HostIndex(HostFacts):
                 return found
         return None
 
-    def _rebound_global(self, name: str, scope: Scope) -> bool:
+    def rebound_global(self, name: str, scope: Scope) -> bool:
         """`name`, read in `scope`, is a module-level name a function of the module rebinds
         (`global name` in it): `scope` declares it so, or reads it from the module."""
         declaring = self.globals_declared.get(name, [])
