@@ -13,7 +13,7 @@ it is a float:
   parameter to it (no launch shows, or one passes nothing visible for it); a parameter every
   launch passes is what they pass (`k[grid](x, n, 1)` gives `eps` the int 1 whatever its
   default), as is a device function's every call of the module passes (a rule may still
-  let a launch passing an int literal, `HostIndex.int_passed`, win over any of this);
+  let a launch passing the int 1, `HostIndex.one_passed`, win over any of this);
 - kernel side: every use of the parameter but its `.to()` casts is float arithmetic (an
   operand next to a float literal, or the argument of a float math function such as
   `tl.exp`), and there is one;

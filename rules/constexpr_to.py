@@ -112,11 +112,13 @@ flagged, nor one whose own default in the kernel's signature is a float
 (`def k(x, n, eps=1e-6)`) when a launch may leave it out (none shows, or one passes nothing
 visible for it): when every launch passes the parameter the default never reaches the
 kernel, and `k[grid](x, n, 1)` is flagged (the 1 is specialised); one piece of float
-evidence is enough, as for the host's values, but for a launch passing the parameter an int
-literal (or a name that may hold one): that launch makes it an int, specialised when it is 1,
-whatever the default or the other launches pass (`k[grid](x, n)` beside `k[grid](x, n, 1)` is
-flagged). With no evidence either way the message says the rule assumed an int (a
-parameter annotated `int` is one: specialised like an unannotated one, measured).
+evidence is enough, as for the host's values, but for a launch passing the parameter the int
+literal 1 (or a name that may hold it): that launch specialises it, whatever the default or
+the other launches pass (`k[grid](x, n)` beside `k[grid](x, n, 1)` is flagged, and the
+message names that launch); another int (`0`, `16`: divisibility by 16 makes no constexpr)
+leaves the float evidence standing. With no evidence either way the message says the rule
+assumed an int (a parameter annotated `int` is one: specialised like an unannotated one,
+measured).
 
 ### Operands that cannot wrap
 An
@@ -208,6 +210,10 @@ from ascend_lint.scalars import float_evidence
 ASSUMED_INT_MESSAGE = (
     "constexpr has no .to: `{receiver}` can be a constexpr on Ascend (Triton specialises an int argument equal "
     "to 1; the rule assumed {params} is an int); use `tl.cast({receiver}, ...)`"
+)
+PASSED_ONE_MESSAGE = (
+    "constexpr has no .to: `{receiver}` can be a constexpr on Ascend ({passes}, and Triton specialises an int "
+    "argument equal to 1); use `tl.cast({receiver}, ...)`"
 )
 ANNOTATED_INT_MESSAGE = (
     "constexpr has no .to: `{receiver}` can be a constexpr on Ascend (Triton specialises an int argument equal "
@@ -867,16 +873,18 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
                     facts={"receiver": one_line(written_receiver), "cause": "multiply"},
                 )
                 continue
-            template = self._constexpr_template(receiver, specs, kernel, flow, context)
-            if template is not None and _makes_an_address(copy, flow):  # asked last: it maps the parents
-                template = None
-            if template is not None:
+            made = self._constexpr_template(receiver, specs, kernel, flow, context)
+            if made is not None and _makes_an_address(copy, flow):  # asked last: it maps the parents
+                made = None
+            if made is not None:
+                template, launch = made
                 code = one_line(written_receiver)
                 yield Report(
                     call,
                     template.format(receiver=one_line(_unparenthesized(written_receiver))),
                     fix=self._cast_fix(call, written_receiver, dtype, kernel.imports.language_alias),
                     facts={"receiver": code, "cause": "constexpr"},
+                    related=() if launch is None else ((launch, "the launch passing 1"),),
                 )
 
     def _callers_products(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
@@ -953,27 +961,32 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
         kernel: Kernel,
         flow: Flow,
         context: ModuleContext,
-    ) -> str | None:
+    ) -> tuple[str, cst.CSTNode | None] | None:
         """The message (its `{receiver}` still to fill in) when the receiver is a constexpr in
         some specialisation: for sure, or when its scalar parameters are ints Triton
-        specialises (not when one is a float, unless a launch passes it an int literal: that
-        launch specialises it, whatever the others or its default pass)."""
+        specialises (not when one is a float, unless a launch passes it the int 1: that launch
+        specialises it, whatever the others or its default pass), and the launch to relate when
+        one passing 1 is what shows it."""
         if any(flow.is_python_constexpr(receiver, spec) for spec in specs):
-            return CONSTEXPR_MESSAGE
+            return CONSTEXPR_MESSAGE, None
         if not any(flow.is_specialisable(receiver, spec) for spec in specs):
             return None
         scalars = _specialisable_params(receiver, flow)
         host = context.host
+        ones = {name: evidence for name in scalars if (evidence := host.one_passed(kernel, name)) is not None}
         if any(
-            name in flow.pointer_names or (host.int_passed(kernel, name) is None and float_evidence(kernel, name, host))
-            for name in scalars
+            name in flow.pointer_names or (name not in ones and float_evidence(kernel, name, host)) for name in scalars
         ):
             return None  # a pointer (a tensor argument) or a float is never specialised
+        if scalars and ones.keys() == set(scalars):
+            evidence = ones[scalars[0]]
+            passes = f"{evidence.where} {evidence.why}".replace("{", "{{").replace("}", "}}")  # kept by `format`
+            return PASSED_ONE_MESSAGE.replace("{passes}", passes), evidence.related
         annotated_int = {param.name for param in kernel.params if param.annotation == "int"}
         if set(scalars) <= annotated_int:
-            return ANNOTATED_INT_MESSAGE
+            return ANNOTATED_INT_MESSAGE, None
         assumed = ", ".join(f"`{name}`" for name in scalars)
-        return ASSUMED_INT_MESSAGE.replace("{params}", assumed)
+        return ASSUMED_INT_MESSAGE.replace("{params}", assumed), None
 
     def _cast_fix(
         self, call: cst.Call, receiver: cst.BaseExpression, dtype: cst.BaseExpression, alias: str | None

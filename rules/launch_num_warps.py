@@ -44,8 +44,8 @@ for a knob whose removal host code would notice (a dict entry read out of the di
 knob a heuristics, `prune_configs_by` or autotuner `key=` function reads), nor for one passed
 to a helper that also launches on another platform, nor for one in a module that keeps code
 apart for the NPU (`if _is_npu:`) on no path of that code: other platforms may run it (but
-for `num_warps=4`, Triton's own default on every platform: the fix removing it changes no
-launch).
+for `num_warps=4`, Triton's own default on every platform, when it is the only write of the
+knob reaching its launches: the fix removing it changes no launch).
 
 ## Details
 ### Where the knobs are found
@@ -155,7 +155,13 @@ their launch. But a knob written as the value Triton gives it on every platform 
 left out, `num_warps=4` (upstream Triton's `CUDAOptions`, `HIPOptions` and `triton.Config`,
 and triton-ascend 3.2's), keeps its fix, which removes such knobs only, and says why: without
 it every launch stays the same (not in a list of configs the fix merges, one edit for them
-all). `num_stages` has no such value: CUDA's launch default is 3, ROCm's 2, and
+all), but only when it is the one `num_warps` each launch it reaches may get: a keyword of a
+`kernel[grid](...)` launch, its `warmup` / `run` or a `triton.Config`, or an entry of a dict
+literal such a launch splats when nothing else the launch splats may hold the knob (only
+dict literals, which nothing adds to). Beside another write of the knob (`{**_BASE,
+"num_warps": 4}`, `dict({"num_warps": 8}, num_warps=4)`, an `update`, a partial's
+`num_warps=8` the call overrides, a helper's `kw.setdefault("num_warps", 8)`, a splat of a dict
+not read) deleting it would give the launch the other value: no fix. `num_stages` has no such value: CUDA's launch default is 3, ROCm's 2, and
 `triton.Config`'s 3 upstream, 2 in triton-ascend 3.2. A knob on the NPU's own path (the
 launch, or the dict or config holding the knob, or a `triton.Config` of a kernel every
 launch of which is there) keeps its fix. A module
@@ -1288,27 +1294,40 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         # no-fix report only (its fix from an NPU-only launch would change the other launch).
         found: list[Report] = []
         off_npu: dict[cst.CSTNode, Report] = {}
+        alone: dict[cst.CSTNode, bool] = {}  # an off-NPU knob: the only `num_warps` of each launch it reaches
         for call, scope in host.calls:
             if call not in other_platform_configs and not host.on_other_platform(call):
                 read = tuning_reads.get(call, {})
                 if call not in merges and call in loops:  # configs built in a loop the merge does not undo
                     read = {**_repeating(call, knobs.get(call, KNOBS), loops[call]), **read}
                 read = {**held.get(call, {}), **read}  # the knobs a clause the merge keeps varies
-                reports = self._reports_on(
-                    call, scope, context, knobs.get(call, KNOBS), merges, read, live, stages.get(call, {})
+                reports = list(
+                    _within(
+                        scope,
+                        self._reports_on(
+                            call, scope, context, knobs.get(call, KNOBS), merges, read, live, stages.get(call, {})
+                        ),
+                    )
                 )
-                for report in _within(scope, reports):
+                sole = _sole_warps(call, scope, reports, context)
+                for report in reports:
                     if not host.on_other_platform(report.node):  # a dict or store written on such a path
                         on_npu = not shared or host.on_npu_path(call) or call in npu_configs
                         if on_npu or not _shares(report, host):
                             found.append(report)
-                        elif report.node not in off_npu:
-                            off_npu[report.node] = _shared(report, host)
-                            found.append(off_npu[report.node])
-        yield from (report for report in found if off_npu.get(report.node, report) is report)
+                            continue
+                        if report.node not in off_npu:
+                            off_npu[report.node] = report
+                            found.append(report)
+                        alone[report.node] = alone.get(report.node, True) and report.node is sole
+        for report in found:
+            if report.node not in off_npu:
+                yield report
+            elif off_npu[report.node] is report:
+                yield _shared(report, host, alone[report.node])
         for (element, key), (table, scope, table_knobs) in _heuristic_knobs(context, knobs).items():
             report = self._heuristic(element, key, table, scope, table_knobs, host)
-            yield _shared(report, host) if shared and _shares(report, host) else report
+            yield _shared(report, host, alone=False) if shared and _shares(report, host) else report
 
     def _reports_on(
         self,
@@ -1635,7 +1654,7 @@ def _shares(report: Report, host: HostIndex) -> bool:
     return host.npu_code is not None and not host.on_npu_path(report.node) and not isinstance(report, _KeptElsewhere)
 
 
-def _shared(report: Report, host: HostIndex) -> Report:
+def _shared(report: Report, host: HostIndex, alone: bool) -> Report:
     """The report of a knob in a module that tests for the NPU and keeps code apart for it
     (`HostIndex.npu_code`), of a package not Ascend's by name (`_ascend_module`), on no path of
     that code (neither the knob nor a call passing it: `HostIndex.on_npu_path`; `_shares`
@@ -1643,12 +1662,13 @@ def _shared(report: Report, host: HostIndex) -> Report:
     so deleting it would change that launch. The finding stays (it may run on Ascend: a public
     function, another module may call it there), with no fix and advice to keep it for the
     other platforms only; but a knob written as Triton's default on every platform keeps the
-    fix removing it and the other such knobs beside it (`_KnobPlan.defaults`): no launch
+    fix removing it and the other such knobs beside it (`_KnobPlan.defaults`) when it is
+    `alone`, the only `num_warps` each launch it reaches gets (`_sole_warps`): no launch
     changes."""
     npu_code = host.npu_code
     assert npu_code is not None  # `_shares`
     report.related = ((npu_code, "code that runs only on the NPU"), *report.related)
-    if isinstance(report.fix, _KnobPlan) and report.fix.defaults is not None:
+    if alone and isinstance(report.fix, _KnobPlan) and report.fix.defaults is not None:
         report.message += DEFAULT_ADVICE
         report.fix = report.fix.defaults
         return report
@@ -1656,6 +1676,56 @@ def _shared(report: Report, host: HostIndex) -> Report:
     if not isinstance(report.fix, Declined):
         report.fix = Declined(SHARED_REASON)
     return report
+
+
+def _sole_warps(call: cst.Call, scope: Scope, reports: Sequence[Report], context: ModuleContext) -> cst.CSTNode | None:
+    """The knob among the `reports` of a call that is the only `num_warps` the launch can get,
+    so that a fix removing a `num_warps=4` leaves Triton's default there: a keyword of a
+    `kernel[grid](...)` launch, its `warmup` / `run` or a `triton.Config` (a splat beside it
+    holding the knob would raise), or an entry of a dict literal such a launch splats when
+    each of its splats holds only literals of plain entries (`_plain_splat`). None when two
+    knobs may set it, or the call is another (a forwarding helper's `**kwargs` may get a
+    `setdefault`, a partial's keywords are overridden)."""
+    host = context.host
+    warps = [report.node for report in reports if _knob_key(report.node) != "num_stages"]
+    if len(warps) != 1:
+        return None
+    [node] = warps
+    if isinstance(call.func, cst.Subscript) and call not in host.stored_launch_calls:
+        direct = True
+    else:
+        direct = context.imports.is_triton(call.func, "Config") or _kernel_method(call, scope, host) is not None
+    if not direct:
+        return None
+    if any(arg is node for arg in call.args):
+        return node
+    splats = [arg.value for arg in call.args if arg.star == "**"]
+    return node if all(_plain_splat(value, scope, host) for value in splats) else None
+
+
+def _knob_key(node: cst.CSTNode) -> str | None:
+    """The knob a report's node writes, when it is a keyword or a dict entry."""
+    if isinstance(node, cst.Arg) and node.keyword is not None:
+        return node.keyword.value
+    return _string_key(node) if isinstance(node, cst.DictElement) else None
+
+
+def _plain_splat(value: cst.BaseExpression, scope: Scope, host: HostIndex) -> bool:
+    """A `**` splat holding only dict literals of plain entries: written there, or bound to a
+    name (not a parameter) only to such literals, which no store or change adds to."""
+    if isinstance(value, cst.Name):
+        if _is_parameter(value.value, scope):
+            return False
+        bound = host.values_of(value.value, scope)
+        if not bound or not all(_plain_dict(each) for each in bound):
+            return False
+    elif not _plain_dict(value):
+        return False
+    return all(_plain_dict(source) for source, _ in host.dict_sources(value, scope))
+
+
+def _plain_dict(node: object) -> bool:
+    return isinstance(node, cst.Dict) and all(isinstance(e, cst.DictElement) for e in node.elements)
 
 
 # Triton's own value of a knob a launch or a `triton.Config` leaves out, the same on every

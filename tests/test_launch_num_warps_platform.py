@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import settings
 
 from ascend_lint.engine import lint_source
@@ -178,6 +179,104 @@ def test_knob_shared_with_other_platforms_written_as_their_default_keeps_the_fix
     assert "k[(4,)](y, x, BLOCK=32, num_stages=3)\n" in fixed  # num_stages stays: CUDA and ROCm differ
     assert 'k[(4,)](y, x, **{"BLOCK": 16})\n' in fixed
     assert '"num_stages": 3, "num_warps": 8' in fixed  # not the default: the CUDA path's table is kept
+
+
+SHARED_HEADER = (
+    HEADER
+    + """
+from sglang.srt.utils import is_npu
+import functools
+
+_is_npu = is_npu()
+if _is_npu:
+    import torch_npu
+"""
+)
+
+# `num_warps=4` overriding another value the same launch gets (QA review): without it the
+# other value reaches other platforms' launch
+OVERRIDING_DEFAULT = {
+    "merge": """
+_BASE = {"BLOCK": 64, "num_warps": 8}
+
+
+def mm(x, y):
+    k[(4,)](x, y, **{**_BASE, "num_warps": 4})
+""",
+    "dict call": """
+def mm(x, y):
+    cfg = dict({"num_warps": 8}, BLOCK=64, num_warps=4)
+    k[(4,)](x, y, **cfg)
+""",
+    "update": """
+def mm(x, y):
+    base = {"num_warps": 8}
+    base.update({"BLOCK": 64, "num_warps": 4})
+    k[(4,)](x, y, **base)
+""",
+    "or": """
+def mm(x, y, cfg=None):
+    cfg = cfg or {"BLOCK": 64, "num_warps": 4}
+    cfg = {"num_warps": 8, **cfg}
+    k[(4,)](x, y, **cfg)
+""",
+    "partial": """
+def mm(x, y):
+    launcher = functools.partial(k[(4,)], BLOCK=64, num_warps=8)
+    launcher(x, y, num_warps=4)
+""",
+    "setdefault": """
+def _launch(x, y, **kw):
+    kw.setdefault("num_warps", 8)
+    k[(4,)](x, y, **kw)
+
+
+def mm(x, y):
+    _launch(x, y, BLOCK=32, num_warps=4)
+""",
+    "unknown splat": """
+from .configs import BASE
+
+
+def mm(x, y):
+    k[(4,)](x, y, **{**BASE, "num_warps": 4})
+""",
+}
+
+
+@pytest.mark.parametrize("case", sorted(OVERRIDING_DEFAULT))
+def test_default_knob_overriding_another_write_keeps_no_fix(case: str) -> None:
+    """The default-valued fix holds only for the one `num_warps` a launch gets: a `num_warps=4`
+    beside another write of the knob that may reach the launch (a dict it overrides, a partial's
+    keyword, a helper's `setdefault`, a splat of a dict not read) gets no fix."""
+    source = SHARED_HEADER + OVERRIDING_DEFAULT[case]
+    findings, fixed = _lint(source)
+    four = "num_warps=4" if "num_warps=4" in source else '"num_warps": 4'
+    column = source.splitlines()[_row(source, four) - 1].index(four) + 1
+    [finding] = [f for f in findings if (f.location.row, f.location.column) == (_row(source, four), column)]
+    assert finding.fix is None
+    assert "pass it on their path only" in finding.message
+    assert fixed is None or four in fixed
+
+
+def test_default_knob_alone_in_a_dict_two_launches_splat_keeps_the_fix() -> None:
+    """`_KW` holding the only `num_warps` of both launches splatting it: its removal leaves
+    Triton's default at each, the safe fix stays."""
+    source = (
+        SHARED_HEADER
+        + """
+_KW = {"BLOCK": 64, "num_warps": 4}
+
+
+def mm(x, y):
+    k[(4,)](x, y, **_KW)
+    k[(4,)](y, x, **_KW)
+"""
+    )
+    findings, fixed = _lint(source)
+    [finding] = findings
+    assert finding.fix is not None and finding.fix.applicability == "safe"
+    assert fixed is not None and '_KW = {"BLOCK": 64}' in fixed
 
 
 def test_module_without_npu_code_keeps_the_fix() -> None:

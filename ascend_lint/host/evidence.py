@@ -138,13 +138,6 @@ def is_float(node: cst.BaseExpression) -> bool:
     return False
 
 
-def is_int_literal(node: cst.BaseExpression) -> bool:
-    """An int literal, signed or not (`1`, `-2`)."""
-    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
-        return is_int_literal(node.expression)
-    return int_literal(node) is not None
-
-
 def tests_for_none(flag_value: cst.BaseExpression, pointer_value: cst.BaseExpression) -> bool:
     """`p is not None`, `p is None`, `bool(p)` where `p` is the pointer's argument, also under
     `not` (`not (p is None)`)."""

@@ -27,7 +27,7 @@ from weakref import WeakKeyDictionary
 
 import libcst as cst
 
-from ..arithmetic import ceiling_division, power_of_two_above
+from ..arithmetic import ceiling_division, is_one, power_of_two_above
 from ..imports import ImportMap, dotted_name, folded_int, int_literal, root_name, str_literal
 from ..kernels import (
     MAX_CALLERS_DEEP,
@@ -87,7 +87,6 @@ from .dtypes import (
 )
 from .evidence import (
     is_float,
-    is_int_literal,
     is_minus_one,
     is_none,
     last_dimension,
@@ -3073,10 +3072,10 @@ class HostIndex(HostFacts):
         `float` annotation, what the module's callers pass)."""
         return self._passing(kernel, param, is_float)
 
-    def int_passed(self, kernel: Kernel, param: str) -> Evidence | None:
-        """A launch passing an int literal for the parameter (`1`, `-2`), written there or a
-        name or parameter that may be one: an int argument, specialised when it is 1."""
-        return self._passing(kernel, param, is_int_literal)
+    def one_passed(self, kernel: Kernel, param: str) -> Evidence | None:
+        """A launch passing the int literal 1 for the parameter, written there or a name or
+        parameter that may be one: Triton specialises it (no other int: `0`, `16`)."""
+        return self._passing(kernel, param, is_one)
 
     def _passing(self, kernel: Kernel, param: str, is_wanted: Callable[[cst.BaseExpression], bool]) -> Evidence | None:
         """The first launch (`passed_values`) whose value for the parameter may come from an
