@@ -2786,7 +2786,7 @@ def _chunking(launch: Launch, context: ModuleContext) -> _Chunks | None:
     params = read & {param.name.value for param in all_params(launch.scope)}
     if not (params and _called_in_loops(launch.scope, params, context)):
         return None
-    sites = _every_caller(launch.scope, context)
+    sites = _visible_callers(launch.scope, context)
     passed = frozenset(
         name for name in params if all(_passes_a_target(site, launch.scope, {name}, context) for site in sites)
     )
@@ -2861,14 +2861,14 @@ def _called_in_loops(function: Scope, params: set[str], context: ModuleContext) 
     range(0, NT, max_nt): _launch(off, ...)`), one caller up. Not further: a loop that far
     from the launch chunks something else as often as the grid (FlagGems' `fused_moe.py`
     loops over 16K-token chunks, and the grid of each chunk still passes 65535)."""
-    sites = _every_caller(function, context) if function is not None else []
+    sites = _visible_callers(function, context) if function is not None else []
     return bool(sites) and all(_passes_a_target(site, function, params, context) for site in sites)
 
 
-def _every_caller(function: cst.FunctionDef, context: ModuleContext) -> list[CallSite]:
-    """The module's calls of the function (`callers_of`), none when it escapes them
-    (`HostIndex.escapes`: `OPS = {"launch": _launch}`, a callback), where callers the module
-    does not show may pass anything: its callers' tests and loops then bound nothing."""
+def _visible_callers(function: cst.FunctionDef, context: ModuleContext) -> list[CallSite]:
+    """The module's calls of the function (`callers_of`); none when it escapes
+    (`HostIndex.escapes`: `OPS = {"launch": _launch}`, `@register`, `__all__`), as calls the
+    module does not show may pass it anything: its callers' tests and loops then bound nothing."""
     return [] if context.host.escapes(function) else context.host.callers_of(function)
 
 
@@ -2894,7 +2894,7 @@ def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleCon
     if function is None:
         return False
     params = grid_names.behind & {param.name.value for param in all_params(function)}
-    sites = _every_caller(function, context)
+    sites = _visible_callers(function, context)
     if not params or not sites:
         return False
     for site in sites:
@@ -2924,7 +2924,7 @@ def _callers_bound(
     if function is None or up == 0:
         return frozenset()
     params = grid_names.behind & {param.name.value for param in all_params(function)}
-    sites = _every_caller(function, context)
+    sites = _visible_callers(function, context)
     if not params or not sites:
         return frozenset()
     host = context.host

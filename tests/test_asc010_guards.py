@@ -406,6 +406,85 @@ def calls(x):
     if n > 1024:
         raise ValueError
     _only_called(x, B, n)
+
+def register(fn):
+    return fn
+
+@register
+def _registered(x, B, n, BT=64):
+    k[(n, B)](x, n, BT=BT)  # flagged
+
+def registers(x):
+    B, n = x.shape
+    if n > 1024:
+        raise ValueError
+    _registered(x, B, n)
+
+@torch.library.custom_op("ops::launch", mutates_args=())
+def _custom_op(x: torch.Tensor, B: int, n: int) -> None:
+    k[(n, B)](x, n, BT=64)  # flagged
+
+def custom(x):
+    B, n = x.shape
+    if n > 1024:
+        raise ValueError
+    _custom_op(x, B, n)
+
+def _exported(x, B, n, BT=64):
+    k[(n, B)](x, n, BT=BT)  # flagged
+
+def exports(x):
+    B, n = x.shape
+    if n > 1024:
+        raise ValueError
+    _exported(x, B, n)
+
+__all__ = ["_exported", "exports"]
+"""
+
+# reading an attribute of the launching function's name, comparing it or asking `callable` of
+# it hands the function to no one: its callers' tests still bound its sizes
+HANDED_TO_NOBODY = """
+def _named(x, B, n, BT=64):
+    k[(n, B)](x, n, BT=BT)
+
+def named(x):
+    B, n = x.shape
+    if n > 1024:
+        raise ValueError
+    _named(x, B, n)
+    print(_named.__name__)
+
+def _documented(x, B, n, BT=64):
+    k[(n, B)](x, n, BT=BT)
+
+def documented(x):
+    B, n = x.shape
+    if n > 1024:
+        raise ValueError
+    _documented(x, B, n)
+
+_documented.__doc__ = "launch k"
+
+def _compared(x, B, n, BT=64):
+    k[(n, B)](x, n, BT=BT)
+
+def compared(x, f):
+    B, n = x.shape
+    if n > 1024:
+        raise ValueError
+    _compared(x, B, n)
+    return f is _compared
+
+def _checked(x, B, n, BT=64):
+    k[(n, B)](x, n, BT=BT)
+
+def checked_callable(x):
+    B, n = x.shape
+    if n > 1024:
+        raise ValueError
+    assert callable(_checked)
+    _checked(x, B, n)
 """
 
 
@@ -415,6 +494,7 @@ def calls(x):
         pytest.param(SHRINKING, id="divisors-bound-nothing"),
         pytest.param(REBOUND, id="bounds-of-names-rebound-after-the-test"),
         pytest.param(ESCAPING, id="callers-of-an-escaping-function-bound-nothing"),
+        pytest.param(HANDED_TO_NOBODY, id="callers-of-a-function-only-inspected-bound-it"),
         pytest.param(CALLERS, id="bounds-tested-in-callers"),
         pytest.param(CHECKS, id="torch-check-and-else-exits"),
         pytest.param(FLOORS, id="floors-cap-nothing"),

@@ -1176,17 +1176,28 @@ class HostIndex(HostFacts):
         return self._callers[function]
 
     def escapes(self, function: cst.FunctionDef) -> bool:
-        """Host code reads the function's name other than to call it (`OPS = {"launch":
-        _launch}`, `register(_launch)`, `fn = _launch`): calls the module does not show (or
-        `callers_of` does not find) may pass it anything. Not for a method (read through its
-        class or instance)."""
+        """Others may call the function with anything, in calls the module does not show (or
+        `callers_of` does not find): host code hands its name on other than to call it (`OPS =
+        {"launch": _launch}`, `register(_launch)`, `fn = _launch`), a decorator gets it
+        (`@register`, `@torch.library.custom_op(...)`) or `__all__` lists it. Reading an
+        attribute of it (`_launch.__name__`), comparing it (`f is _launch`) or asking
+        `callable(_launch)` hands it to nobody. Not for a method (read through its class or
+        instance)."""
         if function in self.class_of:
             return False
-        around = self.enclosing.get(function)
+        name, around = function.name.value, self.enclosing.get(function)
+        if function.decorators or (around is None and self._exported(name)):
+            return True
         return any(
-            use.owner in (None, around) and not (isinstance(use.around[0], cst.Call) and use.around[0].func is use.name)
-            for use in self.name_uses.get(function.name.value, ())
-            if use.around
+            use.owner in (None, around) and not _kept_in_hand(use) for use in self.name_uses.get(name, ()) if use.around
+        )
+
+    def _exported(self, name: str) -> bool:
+        """A module-level `__all__` lists `name`."""
+        return any(
+            isinstance(node, cst.SimpleString) and str_literal(node) == name
+            for value in self.bindings.get(("__all__", None), ())
+            for node in walk(value)
         )
 
     def _through_wrappers(
@@ -3568,3 +3579,16 @@ def _entry_taken(entry: cst.BaseExpression, around: Sequence[cst.CSTNode]) -> bo
         and bound.value is held
         and all(isinstance(target.target, cst.Name) for target in bound.targets)
     )
+
+
+def _kept_in_hand(use: NameUse) -> bool:
+    """The use of a function's name calls it (`f(...)`), reads an attribute of it
+    (`f.__name__`), compares it (`g is f`) or asks `callable(f)`: it hands the function to no
+    one who could call it."""
+    parent = use.around[0]
+    if isinstance(parent, cst.Call | cst.Attribute):
+        return (parent.func if isinstance(parent, cst.Call) else parent.value) is use.name
+    if isinstance(parent, cst.Comparison | cst.ComparisonTarget):
+        return True
+    outer = use.around[1] if len(use.around) > 1 else None
+    return isinstance(parent, cst.Arg) and isinstance(outer, cst.Call) and dotted_name(outer.func) == "callable"
