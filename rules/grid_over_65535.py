@@ -149,7 +149,10 @@ name bound more than once is, at a launch, the plain `grid = ...` or `def grid(m
 nearest before it in the same block (straight-line code: the only one that reaches it); one
 that several bindings may reach (`grid = (NT, B * H)` in an `if`, `(NT, N * H)` in its `else`;
 a lambda's arms) is reported when each would be, not when one is a grid that cannot grow (the
-core count bound when the sizes are large).
+core count bound when the sizes are large). A grid a dict holds (`kernel[cfg["grid"]](...)`)
+is the entry written last before the launch (`cfg = {"grid": ...}`, then `cfg["grid"] = (n,)`);
+none when `cfg.update(...)`, `setdefault`, a `**` splat or a store under an `if` or in a loop
+may change it there.
 
 A launch through a name bound only to kernels of the module
 (`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`, or the choice written in the launch,

@@ -78,7 +78,8 @@ where the grid is written), and `kernel.run(..., grid=g, warmup=False)` (Triton'
 `JITFunction.run`, which `kernel[g](...)` calls; not `warmup=True`, which only compiles). The
 grid may be written there, bound to a name, returned by a function of the module or held by a
 dict (`kernel[cfg["grid"]](...)` with `cfg = {"grid": (num_core,), ...}`, `dict(grid=...)` or
-`cfg["grid"] = ...`: the entry for that key).
+`cfg["grid"] = ...`: the entry for that key written last before the launch; none when
+`cfg.update(...)`, `setdefault`, a `**` splat or a store under an `if` or in a loop may change it).
 
 ### Not flagged
 Not

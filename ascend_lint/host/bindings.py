@@ -14,6 +14,7 @@ from typing import get_args
 import libcst as cst
 
 from ..imports import dotted_name, int_literal, statement_blocks
+from ..kernels import subscript_key
 from ..nodes import (
     child_nodes,
     statements_of,
@@ -118,8 +119,52 @@ def _nearest_binding(
             return None
         for statement in reversed(block[:index]):
             if rebinds(statement, name):
-                return _plain_binding(statement, name)
+                return plain_binding(statement, name)
         inner = block
+    return None
+
+
+def entry_writer(name: str, key: str, node: cst.CSTNode, function: cst.FunctionDef) -> cst.CSTNode | None:
+    """The statement of `function` that last changes the entry `key` of the dict `name` before
+    `node`, in straight-line code as `reaching_binding` reads it: the nearest one binding `name`
+    or changing it (`cfg = {...}`, `cfg["grid"] = ...`, `cfg.update(...)`, an `if` or loop that
+    may), passing over stores under other keys (`cfg["BT"] = 64`); the statement holding `node`
+    or a compound one around it when that binds `name` outside the block holding `node`. None
+    when no statement before `node` binds `name` (a parameter, a name of an outer function)."""
+    nesting = _enclosing_statements(node, suite_lines(function.body))
+    if nesting and rebinds(nesting[-1][0][nesting[-1][1]], name):
+        return nesting[-1][0][nesting[-1][1]]
+    inner: Sequence[cst.CSTNode] | None = None
+    for block, index in reversed(nesting):
+        if inner is not None and _binds_outside(block[index], inner, name):
+            return block[index]
+        for statement in reversed(block[:index]):
+            if rebinds(statement, name) and not _stores_other_keys(statement, name, key):
+                return statement
+        inner = block
+    return None
+
+
+def stored_entry(statement: cst.CSTNode, name: str, key: str) -> cst.BaseExpression | None:
+    """`value` when the statement is `name[key] = value` (`key` a string literal)."""
+    if isinstance(statement, cst.Assign) and any(_stored_key(t.target, name) == key for t in statement.targets):
+        return statement.value
+    return None
+
+
+def _stores_other_keys(statement: cst.CSTNode, name: str, key: str) -> bool:
+    """The statement is an assignment whose targets store into `name` only under string keys
+    other than `key` (`cfg["BT"] = 64`)."""
+    if not isinstance(statement, cst.Assign):
+        return False
+    keys = [_stored_key(t.target, name) for t in statement.targets if rebinds(t, name)]
+    return all(stored is not None and stored != key for stored in keys)
+
+
+def _stored_key(target: cst.BaseExpression, name: str) -> str | None:
+    """`"grid"` of a target `name["grid"]`."""
+    if isinstance(target, cst.Subscript) and isinstance(target.value, cst.Name) and target.value.value == name:
+        return subscript_key(target)
     return None
 
 
@@ -193,7 +238,7 @@ def _place(entry: tuple[int, object]) -> int:
     return entry[0]
 
 
-def _plain_binding(statement: cst.CSTNode, name: str) -> cst.BaseExpression | cst.FunctionDef | None:
+def plain_binding(statement: cst.CSTNode, name: str) -> cst.BaseExpression | cst.FunctionDef | None:
     """`value` when the statement is `name = value`, `name: T = value` or `(name := value)`;
     the function when it is `def name(...)` with no decorator (which could bind something else
     to the name)."""

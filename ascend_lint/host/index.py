@@ -54,12 +54,15 @@ from .bindings import (
     binders_by_name,
     binding_reaching,
     comprehension_variables,
+    entry_writer,
     names_read,
     names_read_shrinking,
+    plain_binding,
     reaching_binding,
     rebinds,
     returned_index,
     starred_target,
+    stored_entry,
     updates_name,
     variables_read,
 )
@@ -1764,8 +1767,7 @@ class HostIndex(HostFacts):
                 yield from self._returned_grids(function, hops + 1, first_param(function.params))
         elif isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name):  # `cfg["grid"]` of a dict
             key = self._subscript_key(value, scope)
-            entries = [] if key is None else [(dict_entry(s, key), f) for s, f in self.dict_sources(value.value, scope)]
-            for entry, filled in entries:
+            for entry, filled in [] if key is None else self._dict_entries(value, key, scope):
                 if entry is not None:
                     yield from self._grids(entry, filled, meta, hops + 1)
         elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
@@ -1773,6 +1775,30 @@ class HostIndex(HostFacts):
                 yield from self._grids(value.args[0].value, scope, meta, hops + 1)  # `tuple([a, b])`
             for function in self._visible_functions(value.func.value, scope):  # `_grid(T, B)`
                 yield from self._returned_grids(function, hops + 1, None, (value, scope))
+
+    def _dict_entries(
+        self, read: cst.Subscript, key: str, scope: Scope
+    ) -> list[tuple[cst.BaseExpression | None, Scope]]:
+        """What `read` (`cfg["grid"]`, `key` its key) may be: the entry written last before it
+        in straight-line code (`entry_writer`: `cfg["grid"] = (n,)`, or that of the dict
+        literal or `dict(...)` bound to `cfg` with no `**` splat in it); what the value bound
+        then may give (`dict_sources`: `cfg = base.copy()`); nothing when another statement
+        may change it there (`cfg.update(...)`, `setdefault`, a store under `if` or in a loop).
+        With no statement of the function binding the dict, any entry it may hold."""
+        name = read.value
+        assert isinstance(name, cst.Name)
+        writer = None if scope is None else entry_writer(name.value, key, read, scope)
+        if writer is None:
+            return [(dict_entry(source, key), filled) for source, filled in self.dict_sources(name, scope)]
+        stored = stored_entry(writer, name.value, key)
+        if stored is not None:
+            return [(stored, scope)]
+        bound = plain_binding(writer, name.value)
+        if not isinstance(bound, cst.BaseExpression) or splats_inside(bound):
+            return []
+        if isinstance(bound, cst.Dict) or is_dict_call(bound):
+            return [(dict_entry(bound, key), scope)]
+        return [(dict_entry(source, key), filled) for source, filled in self.dict_sources(bound, scope)]
 
     def _returned_grids(
         self, function: cst.FunctionDef, hops: int, meta: str | None, call: tuple[cst.Call, Scope] | None = None
