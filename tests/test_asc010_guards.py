@@ -356,6 +356,46 @@ def doubled(x):
     n = 2 * n
     k[(n, B)](x, n, BT=64)
 
+def multiplied_in_place(x):
+    B, n, M = x.shape
+    if n > 1024:
+        raise ValueError
+    n *= M
+    k[(n, B)](x, n, BT=64)  # flagged
+
+def multiplied_in_an_arm(x, big):
+    B, n, M = x.shape
+    if n > 1024:
+        raise ValueError
+    if big:
+        n = n * M
+    k[(n, B)](x, n, BT=64)  # flagged
+
+def multiplied_in_the_test(x):
+    B, n, M = x.shape
+    if n > 1024:
+        raise ValueError
+    if (n := n * M) > 0:
+        k[(n, B)](x, n, BT=64)  # flagged
+
+def multiplied_after_each_launch(x, steps):
+    B, n, M = x.shape
+    if n > 1024:
+        raise ValueError
+    for _ in range(steps):
+        k[(n, B)](x, n, BT=64)  # flagged: the next trip launches `n * M`
+        n = n * M
+
+def _multiplied_inside(x, B, n, BT=64):
+    n *= x.shape[2]
+    k[(n, B)](x, n, BT=BT)  # flagged
+
+def multiplied_inside(x):
+    B, n = x.shape[:2]
+    if n > 1024:
+        raise ValueError
+    _multiplied_inside(x, B, n)
+
 def _as_int(x, B, n, BT=64):
     n = int(n)
     k[(n, B)](x, n, BT=BT)

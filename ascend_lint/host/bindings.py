@@ -232,6 +232,15 @@ class WrittenOrder:
         )
         return set().union(*(names for _, names in self._bindings[lower:upper]))
 
+    def names_rebound_from(self, start: cst.CSTNode) -> set[str] | None:
+        """The names (`binding_nodes`) that the code of the function written from `start`
+        (itself included) on may rebind or change: all a loop may run after `start` on another
+        trip. None when the function's body does not hold `start`."""
+        first = self._places.get(start)
+        if first is None:
+            return None
+        return set().union(*(names for _, names in self._bindings[bisect_left(self._bindings, first[0], key=_place) :]))
+
 
 def _place(entry: tuple[int, object]) -> int:
     """Where an entry of a `WrittenOrder` list is, in the order written."""

@@ -2169,18 +2169,29 @@ class HostIndex(HostFacts):
     ) -> BoundedSizes:
         """What a test at `since` bounds (`bounded`; at the entry of the function `scope` when
         None: its callers' tests of its parameters) that still holds at `point`, later in
-        `scope`: not a name the binding reaching `point` (`binding_reaching`), when it does not
-        reach `since`, rebinds to a value the test leaves unbounded (`if n <= 1024:`, then `n =
-        n * M` before the launch; `n = 2 * n` or `n = int(n)` keeps it bounded)."""
+        `scope`. A name keeps its bound when the one binding reaching `point`
+        (`binding_reaching`) reaches `since` too or is a value the test leaves bounded (`n = 2
+        * n`, `n = int(n)`; not `n = n * M`). With no such binding (`n *= M`, `n, B = n * M, B`,
+        a rebinding under `if`, `for n in sizes:`, `with ctx() as n:`), it keeps it only when no
+        code between the two may rebind the name (`WrittenOrder.names_rebound_between`; with a
+        loop around either, none written from `since` on)."""
         if scope is None:
             return bounded
-        names = {
-            name
-            for name in bounded.names
-            if (reaching := binding_reaching(name, point, scope)) is None
-            or (since is not None and reaching is binding_reaching(name, since, scope))
-            or self.extent_within(reaching, scope, bounded) == ()
-        }
+        order = self.written_order(scope)
+        start = scope.body if since is None else since
+        rebound = order.names_rebound_between(start, point)
+        if rebound is None:
+            rebound = order.names_rebound_from(start) or set()
+
+        def holds(name: str) -> bool:
+            reaching = binding_reaching(name, point, scope)
+            if reaching is None:
+                return name not in rebound
+            if since is not None and reaching is binding_reaching(name, since, scope):
+                return True
+            return self.extent_within(reaching, scope, bounded) == ()
+
+        names = {name for name in bounded.names if holds(name)}
         return bounded if len(names) == len(bounded.names) else BoundedSizes(frozenset(names), bounded.extents)
 
     def _budgets_cancelled(
