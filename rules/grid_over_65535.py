@@ -257,10 +257,14 @@ parameters against a bounded one, `T * B * H > BUDGET`, caps one with `min` (`mi
 not `max(1, n)`, which grows with `n`, nor `min(n, m)` of two), or calls another function of
 the module that may). None of the callers' tests or loops counts when the module reads the
 launching function other than by calling it (`OPS = {"launch": _launch}`,
-`register(_launch)`): calls it does not show may pass anything. A test bounds the value it
+`register(_launch)`), a decorator gets it (`@register`, `@torch.library.custom_op(...)`) or
+`__all__` lists it: calls it does not show may pass anything (reading `_launch.__name__`,
+`f is _launch` or `callable(_launch)` hands it to no one). A test bounds the value it
 tests: a name rebound after it to a value the test leaves unbounded (`if n <= 1024:`, then `n =
 n * M` before the launch or the call passing `n` on; a parameter the callers bound, rebound so
-in the launching function) is a size again there (`n = 2 * n` and `n = int(n)` keep the bound).
+in the launching function) is a size again there (`n = 2 * n` and `n = int(n)` keep the bound),
+and so is one rebound otherwise between the two (`n *= M`, under an `if`, a loop's target, `with
+... as n`, `(n := n * M)`, after the launch in a loop around it).
 
 ### What a guard bounds
 An ordering bounds what its smaller side reads (a
