@@ -218,15 +218,17 @@ known count of half the limit or more beside a runtime size (`(B, 40000)`: any b
 Not flagged: launches inside a host `for` loop chunking the grid: the grid reads the loop's
 variable, directly or through a name bound from it (`n = min(max_bh, B * H - bh_off)`), or an
 argument of an offset does (`BH_OFFSET=bh_off`, `i_off`); or a `while` loop, its variables the
-names its test reads and its body rebinds (`while start < n:` ... `start += CH`, the chunk
-size read from what it binds them to); also in a function every call of which in the module
+names its test reads and its body only steps by a chunk (`while start < n:` ... `start += CH`,
+the chunk size read from what it binds them to; not a trip count, `it += 1`, nor a size
+halved, `n = triton.cdiv(n, 64)`: such a loop chunks nothing); also in a function every call of which in the module
 is in such a `for` loop, passing a value of its variable for a parameter the grid or such an
 argument reads (the loop calls a wrapper). The loop bounds only the axes, or factors of an axis
 (also of a name bound once to a product, `rows = bn * M`), that read its variable: the others
 are sized as any grid is, and reported when they alone multiply two or more sizes (`for b0, bn
 in _batch_chunks(B): k[(bn, triton.cdiv(m, 64), triton.cdiv(n, 64))]` still grows as `m/64 *
 n/64` in each trip; the message names the chunked factors, each trip's count, among those it
-multiplies: `bn * m/64 * n/64`), unless the chunk size reads their sizes (`range(0, B, 65535
+multiplies, written as the others: `bn * m/64 * n/64`, `T_SIZE/BT` of `triton.cdiv(T_SIZE,
+BT)`), unless the chunk size reads their sizes (`range(0, B, 65535
 // (NM * NN))`). An offset argument alone chunks the whole grid. A loop whose variable neither
 reads chunks nothing, each trip launching the whole grid: `for i in range(0, n, 64):
 _solve_block(X, k, i)` walking diagonal blocks, a scan `for chunk_id in range(NT):`, is still
@@ -372,6 +374,7 @@ from typing import Literal
 
 import libcst as cst
 
+from ascend_lint.arithmetic import ceiling_division
 from ascend_lint.fixes import contains
 from ascend_lint.host import (
     ORDERINGS,
@@ -2446,7 +2449,7 @@ def _grid_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: _C
     if len(sizes) + len(capped) < 2 and not (known_factors and (capped or (sizes and half))):
         return None
     factors = [
-        *(_factor(factor, context) for factor in chunked_factors),  # each trip's count
+        *(size for factor in chunked_factors for size in _chunk_factors(factor, grid.scope, context)),  # each trip's
         *capped,
         *(
             factor
@@ -2460,6 +2463,17 @@ def _grid_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: _C
         chunked_axes = ", ".join(f"`{one_line(factor)}`" for factor in chunked_factors)
         grows += f" in each trip of the host loop (it chunks only {chunked_axes})"
     return _finding(launch, whole, MESSAGE, grows, sizes)
+
+
+def _chunk_factors(factor: cst.BaseExpression, scope: Scope, context: ModuleContext) -> tuple[str, ...]:
+    """A chunked factor, each trip's count, in the message as the other factors are: its sizes
+    (`T/BT` of `triton.cdiv(T, BT)`); a chunk bounded by its loop as a quotient too (`T_SIZE/BT`
+    with `T_SIZE = min(65536, T - t0)`), else as written (`bn`)."""
+    sizes = context.host.axis_extents((factor,), scope)[0]
+    ceiling = ceiling_division(factor)
+    if sizes or ceiling is None:
+        return sizes or (_factor(factor, context),)
+    return (f"{_factor(ceiling[0], context)}/{_factor(ceiling[1], context)}",)
 
 
 def _finding(launch: Launch, grid: Grid, message: str, sizes: str, sized: tuple[str, ...]) -> Report:

@@ -153,3 +153,46 @@ def chunked_time(x, BT=64):
     )
     (finding,) = lint(source, select=["ASC010"])
     assert "grows as NT * NM * B * H > 65535 in each trip of the host loop (it chunks only `NT`)" in finding.message
+
+
+def test_asc010_writes_a_chunked_quotient_as_the_other_factors(lint) -> None:
+    """A chunk the loop bounds, divided by a tile, is each trip's count written short as the
+    other factors are (`T_SIZE/meta['BT']`, not `triton.cdiv(T_SIZE, meta['BT'])`)."""
+    source = (
+        HEADER
+        + """
+def chunked_time(x):
+    B, H, T = x.shape
+    for t0 in range(0, T, 65536):
+        T_SIZE = min(65536, T - t0)
+        def grid(meta): return (B, triton.cdiv(T_SIZE, meta['BT']), H)
+        k[grid](x, T_SIZE, T_SIZE, TM=64)
+"""
+    )
+    (finding,) = lint(source, select=["ASC010"])
+    assert "grows as T_SIZE/meta['BT'] * B * H > 65535 in each trip of the host loop" in finding.message
+
+
+def test_asc010_a_while_loop_counting_trips_or_halving_chunks_nothing(lint) -> None:
+    """Only a `while` loop stepping its counter by a chunk (`start += CH`) chunks; one counting
+    its trips (`it += 1`) or halving a size launches its whole grid each trip."""
+    source = (
+        HEADER
+        + """
+def counted(A, iters):
+    B, m, n = A.shape
+    it = 0
+    while it < iters:
+        k[(B * m, it + 1)](A, m, n, TM=64)
+        it += 1
+
+def halved(A):
+    B, m, n = A.shape
+    while n > 1:
+        k[(triton.cdiv(n, 64), B * m)](A, m, n, TM=64)
+        n = triton.cdiv(n, 64)
+"""
+    )
+    counted, halved = lint(source, select=["ASC010"])
+    assert "grows as B * m > 65535 and" in counted.message
+    assert "grows as n/64 * B * m > 65535 and" in halved.message

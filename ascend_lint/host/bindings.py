@@ -281,14 +281,26 @@ def _enclosing_statements(node: cst.CSTNode, lines: Sequence[cst.CSTNode]) -> li
 
 def while_counters(node: cst.CSTNode, function: cst.FunctionDef) -> list[tuple[cst.While, frozenset[str]]]:
     """The `while` loops of `function` whose body holds `node`, outermost first, each with its
-    counters: the names its test reads that its body rebinds (`start` of `while start < n:`
-    ... `start += CH`); a loop with none may run any number of trips over the same values."""
+    counters: the names its test reads that its body only steps by a chunk (`start` of `while
+    start < n:` ... `start += CH`; not `it += 1`, one more trip, nor `n = triton.cdiv(n, 64)`);
+    a loop with none may run any number of trips over the same values."""
     found = []
     for block, index in _enclosing_statements(node, suite_lines(function.body)):
         loop = block[index]
         if isinstance(loop, cst.While) and any(sub is node for sub in walk(loop.body)):
-            found.append((loop, frozenset(name for name in names_read(loop.test) if rebinds(loop.body, name))))
+            found.append((loop, frozenset(name for name in names_read(loop.test) if _stepped(loop.body, name))))
     return found
+
+
+def _stepped(body: cst.CSTNode, name: str) -> bool:
+    """`body` rebinds `name` only by adding a step other than 1 to it (`start += CH`)."""
+    binders = list(binding_nodes(body, name))
+    return bool(binders) and all(
+        isinstance(binder, cst.AugAssign)
+        and isinstance(binder.operator, cst.AddAssign)
+        and int_literal(binder.value) != 1
+        for binder in binders
+    )
 
 
 def statement_before(node: cst.CSTNode, lines: Sequence[cst.CSTNode]) -> cst.CSTNode | None:
