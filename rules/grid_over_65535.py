@@ -266,7 +266,9 @@ tests: a name rebound after it to a value the test leaves unbounded (`if n <= 10
 n * M` before the launch or the call passing `n` on; a parameter the callers bound, rebound so
 in the launching function) is a size again there (`n = 2 * n` and `n = int(n)` keep the bound),
 and so is one rebound otherwise between the two (`n *= M`, under an `if`, a loop's target, `with
-... as n`, `(n := n * M)`, after the launch in a loop around it).
+... as n`, `(n := n * M)`, after the launch in a loop around it), unless each such rebinding
+only shrinks it (`n //= 2`, `n >>= 1`, `n = min(n, m)`, `n -= pad`; not `n -= -1`), also
+after the launch in a loop around it.
 
 ### What a guard bounds
 An ordering bounds what its smaller side reads (a

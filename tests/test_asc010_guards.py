@@ -312,7 +312,9 @@ def product(x):
 
 
 # a bound holds for the value tested: a name rebound after the test to a value it leaves
-# unbounded (`n = n * M`) is no longer bounded at the launch (or the call passing it on)
+# unbounded (`n = n * M`) is no longer bounded at the launch (or the call passing it on); one
+# rebound only to smaller values (`n //= 2`, `n = min(n, M)`, `n -= 1`) keeps it, also on each
+# trip of a loop
 REBOUND = """
 def _in_the_arm(x, B, n, BT=64):
     k[(n, B)](x, n, BT=BT)  # flagged: the caller multiplies `n` after its test
@@ -405,6 +407,60 @@ def as_int(x):
     if n > 1024:
         raise ValueError
     _as_int(x, B, n)
+
+def halved_in_place(x):
+    B, n, M = x.shape
+    if n > 1024:
+        raise ValueError
+    n //= 2
+    k[(n, B)](x, n, BT=64)
+
+def halved_after_each_launch(x, steps):
+    B, n, M = x.shape
+    if n > 1024:
+        raise ValueError
+    for _ in range(steps):
+        k[(n, B)](x, n, BT=64)
+        n = n // 2
+
+def shifted_in_the_test(x):
+    B, n, M = x.shape
+    if n > 1024:
+        raise ValueError
+    if (n := n >> 1) > 0:
+        k[(n, B)](x, n, BT=64)
+
+def capped_in_an_arm(x, small):
+    B, n, M = x.shape
+    if n > 1024:
+        raise ValueError
+    if small:
+        n = min(n, M)
+    k[(n, B)](x, n, BT=64)
+
+def counted_down(x, steps):
+    B, n, M = x.shape
+    if n > 1024:
+        raise ValueError
+    for _ in range(steps):
+        k[(n, B)](x, n, BT=64)
+        n -= 1
+
+def counted_up(x, steps):
+    B, n, M = x.shape
+    if n > 1024:
+        raise ValueError
+    for _ in range(steps):
+        k[(n, B)](x, n, BT=64)  # flagged: subtracting a negative adds
+        n -= -1
+
+def doubled_after_each_launch(x, steps):
+    B, n, M = x.shape
+    if n > 1024:
+        raise ValueError
+    for _ in range(steps):
+        k[(n, B)](x, n, BT=64)  # flagged: the next trip launches `2 * n`
+        n = 2 * n
 
 def rebound_before(x):
     B, n, M = x.shape

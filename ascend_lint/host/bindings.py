@@ -13,7 +13,7 @@ from typing import get_args
 
 import libcst as cst
 
-from ..imports import dotted_name, int_literal, statement_blocks
+from ..imports import dotted_name, folded_int, int_literal, statement_blocks
 from ..kernels import subscript_key
 from ..nodes import (
     child_nodes,
@@ -51,6 +51,48 @@ def names_read_shrinking(node: cst.CSTNode) -> set[str]:
             taken = [arg.value for arg in sub.args[1:]]
         shrinking.update(id(name) for value in taken for name in variables_read(value))
     return names_read(node) - names_read(node, skipped=shrinking)
+
+
+def shrinks(value: cst.BaseExpression, name: str) -> bool:
+    """`value`, bound to `name`, is at most its earlier value, sizes being non-negative as
+    `names_read_shrinking` takes them: `name` itself, or `name` divided, shifted right or
+    reduced by a value (`n // 2`, `n >> 1`, `n - pad`; not `n - -1`), `min(...)` of one, or
+    `int(...)` of one."""
+    if isinstance(value, cst.Name):
+        return value.value == name
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, _SHRINKING_OPERATORS):
+        return not _negative(value.right) and shrinks(value.left, name)
+    if isinstance(value, cst.Call) and dotted_name(value.func) in ("min", "int"):
+        return any(not arg.star and shrinks(arg.value, name) for arg in value.args)
+    return False
+
+
+def _shrunk(binder: cst.CSTNode, assigned: dict[cst.CSTNode, cst.BaseExpression]) -> frozenset[str]:
+    """The name a binding node binds to a value that `shrinks` it (`n //= 2`, `n = min(n, m)`,
+    `(n := n >> 1)`); `assigned` holds the value of each assignment's target."""
+    target = getattr(binder, "target", None)
+    if not isinstance(target, cst.Name):
+        return frozenset()
+    if isinstance(binder, cst.AugAssign):
+        kept = isinstance(binder.operator, _SHRINKING_UPDATES) and not _negative(binder.value)
+    elif isinstance(binder, cst.AssignTarget | cst.AnnAssign | cst.NamedExpr):
+        value = assigned.get(binder) if isinstance(binder, cst.AssignTarget) else binder.value
+        kept = value is not None and shrinks(value, target.value)
+    else:
+        kept = False
+    return frozenset({target.value}) if kept else frozenset()
+
+
+def _negative(value: cst.BaseExpression) -> bool:
+    """`value` is a negated value or integer literal arithmetic below zero (`-1`, `0 - 4`)."""
+    folded = folded_int(value)
+    return (isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus)) or (
+        folded is not None and folded < 0
+    )
+
+
+_SHRINKING_OPERATORS = (cst.FloorDivide, cst.Divide, cst.RightShift, cst.Subtract)
+_SHRINKING_UPDATES = (cst.FloorDivideAssign, cst.DivideAssign, cst.RightShiftAssign, cst.SubtractAssign)
 
 
 def variables_read(node: cst.CSTNode) -> list[cst.Name]:
@@ -187,7 +229,8 @@ class WrittenOrder:
     def __init__(self, function: cst.FunctionDef) -> None:
         self._places: dict[cst.CSTNode, tuple[int, bool]] = {}  # the first visit's, as a walk stops there
         self._binders: list[tuple[int, cst.CSTNode]] = []
-        self._bindings: list[tuple[int, frozenset[str]]] = []
+        self._bindings: list[tuple[int, frozenset[str], frozenset[str]]] = []  # names bound, those only shrunk
+        assigned: dict[cst.CSTNode, cst.BaseExpression] = {}
         # types compared exactly (not `isinstance`: see `HostIndex.name_uses`)
         stack: list[tuple[cst.CSTNode, bool]] = [(function.body, False)]
         place = 0
@@ -197,10 +240,12 @@ class WrittenOrder:
             kind = type(node)
             if kind in _BINDER_TYPES:
                 self._binders.append((place, node))
+            if isinstance(node, cst.Assign):
+                assigned.update((target, node.value) for target in node.targets)
             if kind in _BINDING_TYPES:
                 names = {sub.value for target in _targets(node) for sub in walk(target) if isinstance(sub, cst.Name)}
                 if names:
-                    self._bindings.append((place, frozenset(names)))
+                    self._bindings.append((place, frozenset(names), _shrunk(node, assigned)))
             in_loop = in_loop or kind is cst.For or kind is cst.While
             stack.extend((child, in_loop) for child in reversed(child_nodes(node)))
             place += 1
@@ -217,9 +262,10 @@ class WrittenOrder:
         first = bisect_left(self._binders, found[0], key=_place)
         return frozenset(node for _, node in self._binders[first:])
 
-    def names_rebound_between(self, start: cst.CSTNode, end: cst.CSTNode) -> set[str] | None:
+    def names_rebound_between(self, start: cst.CSTNode, end: cst.CSTNode, growing: bool = False) -> set[str] | None:
         """The names (`binding_nodes`) that the code of the function written from `start`
-        (itself included) up to `end` may rebind or change: with no loop of the function around
+        (itself included) up to `end` may rebind or change (with `growing`, to a value that does
+        not only `shrinks` them: not `n //= 2`): with no loop of the function around
         either, code runs in the order it is written, so these are all that may run between the
         two. None when a loop holds one of them (a later statement may run between them on
         another trip), or the function's body does not hold both, `start` first."""
@@ -230,19 +276,26 @@ class WrittenOrder:
             bisect_left(self._bindings, first[0], key=_place),
             bisect_left(self._bindings, last[0], key=_place),
         )
-        return set().union(*(names for _, names in self._bindings[lower:upper]))
+        return _rebound(self._bindings[lower:upper], growing)
 
-    def names_rebound_from(self, start: cst.CSTNode) -> set[str] | None:
+    def names_rebound_from(self, start: cst.CSTNode, growing: bool = False) -> set[str] | None:
         """The names (`binding_nodes`) that the code of the function written from `start`
-        (itself included) on may rebind or change: all a loop may run after `start` on another
-        trip. None when the function's body does not hold `start`."""
+        (itself included) on may rebind or change (with `growing`, as `names_rebound_between`):
+        all a loop may run after `start` on another trip. None when the function's body does
+        not hold `start`."""
         first = self._places.get(start)
         if first is None:
             return None
-        return set().union(*(names for _, names in self._bindings[bisect_left(self._bindings, first[0], key=_place) :]))
+        return _rebound(self._bindings[bisect_left(self._bindings, first[0], key=_place) :], growing)
 
 
-def _place(entry: tuple[int, object]) -> int:
+def _rebound(bindings: Sequence[tuple[int, frozenset[str], frozenset[str]]], growing: bool) -> set[str]:
+    """The names `bindings` (of a `WrittenOrder`) bind; with `growing`, those some binding
+    binds to a value that does not only shrink it."""
+    return set().union(*(names - shrunk if growing else names for _, names, shrunk in bindings))
+
+
+def _place(entry: tuple[int, object] | tuple[int, object, object]) -> int:
     """Where an entry of a `WrittenOrder` list is, in the order written."""
     return entry[0]
 

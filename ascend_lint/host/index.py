@@ -2173,15 +2173,16 @@ class HostIndex(HostFacts):
         (`binding_reaching`) reaches `since` too or is a value the test leaves bounded (`n = 2
         * n`, `n = int(n)`; not `n = n * M`). With no such binding (`n *= M`, `n, B = n * M, B`,
         a rebinding under `if`, `for n in sizes:`, `with ctx() as n:`), it keeps it only when no
-        code between the two may rebind the name (`WrittenOrder.names_rebound_between`; with a
-        loop around either, none written from `since` on)."""
+        code between the two may rebind the name but to a value that only shrinks it (`n //= 2`,
+        `n = min(n, m)`: `WrittenOrder.names_rebound_between` with `growing`; with a loop
+        around either, none written from `since` on)."""
         if scope is None:
             return bounded
         order = self.written_order(scope)
         start = scope.body if since is None else since
-        rebound = order.names_rebound_between(start, point)
+        rebound = order.names_rebound_between(start, point, growing=True)
         if rebound is None:
-            rebound = order.names_rebound_from(start) or set()
+            rebound = order.names_rebound_from(start, growing=True) or set()
 
         def holds(name: str) -> bool:
             reaching = binding_reaching(name, point, scope)
