@@ -268,7 +268,8 @@ in the launching function) is a size again there (`n = 2 * n` and `n = int(n)` k
 and so is one rebound otherwise between the two (`n *= M`, under an `if`, a loop's target, `with
 ... as n`, `(n := n * M)`, after the launch in a loop around it), unless each such rebinding
 only shrinks it (`n //= 2`, `n >>= 1`, `n = min(n, m)`, `n -= pad`; not `n -= -1`), also
-after the launch in a loop around it.
+after the launch in a loop around it. A name bound from the tested one before it is rebound
+keeps the bound (`m = n`, then `n = n * M`, launching `(m, B)`).
 
 ### What a guard bounds
 An ordering bounds what its smaller side reads (a

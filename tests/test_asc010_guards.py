@@ -314,7 +314,7 @@ def product(x):
 # a bound holds for the value tested: a name rebound after the test to a value it leaves
 # unbounded (`n = n * M`) is no longer bounded at the launch (or the call passing it on); one
 # rebound only to smaller values (`n //= 2`, `n = min(n, M)`, `n -= 1`) keeps it, also on each
-# trip of a loop
+# trip of a loop; a name copied from a bounded one before it is rebound (`m = n`) stays bounded
 REBOUND = """
 def _in_the_arm(x, B, n, BT=64):
     k[(n, B)](x, n, BT=BT)  # flagged: the caller multiplies `n` after its test
@@ -461,6 +461,30 @@ def doubled_after_each_launch(x, steps):
     for _ in range(steps):
         k[(n, B)](x, n, BT=64)  # flagged: the next trip launches `2 * n`
         n = 2 * n
+
+def copied_before(x):
+    B, n, M = x.shape
+    if n > 1024:
+        raise ValueError
+    m = n
+    n = n * M
+    k[(m, B)](x, m, BT=64)
+
+def copied_after(x):
+    B, n, M = x.shape
+    if n > 1024:
+        raise ValueError
+    n = n * M
+    m = n
+    k[(m, B)](x, m, BT=64)  # flagged: `m` copies the product
+
+def multiplied_copy(x):
+    B, n, M = x.shape
+    if n > 1024:
+        raise ValueError
+    m = n * M
+    n = 1
+    k[(m, B)](x, m, BT=64)  # flagged
 
 def rebound_before(x):
     B, n, M = x.shape

@@ -2175,7 +2175,9 @@ class HostIndex(HostFacts):
         a rebinding under `if`, `for n in sizes:`, `with ctx() as n:`), it keeps it only when no
         code between the two may rebind the name but to a value that only shrinks it (`n //= 2`,
         `n = min(n, m)`: `WrittenOrder.names_rebound_between` with `growing`; with a loop
-        around either, none written from `since` on)."""
+        around either, none written from `since` on). A name bound between the two, in
+        straight-line code, to a value bounded where it is written is bounded (`m = n` before `n
+        = n * M`)."""
         if scope is None:
             return bounded
         order = self.written_order(scope)
@@ -2193,7 +2195,16 @@ class HostIndex(HostFacts):
             return self.extent_within(reaching, scope, bounded) == ()
 
         names = {name for name in bounded.names if holds(name)}
-        return bounded if len(names) == len(bounded.names) else BoundedSizes(frozenset(names), bounded.extents)
+        if len(names) == len(bounded.names):
+            return bounded
+        dropped = bounded.names - names
+        for name in (order.names_rebound_between(start, point) or set()) - bounded.names:
+            value = binding_reaching(name, point, scope)  # written between the two
+            if value is None or not names_read(value) & dropped:
+                continue
+            if self.extent_within(value, scope, self.bounded_at(bounded, since, value, scope)) == ():
+                names.add(name)
+        return BoundedSizes(frozenset(names), bounded.extents)
 
     def _budgets_cancelled(
         self, axes: tuple[cst.BaseExpression, ...], extents: list[tuple[str, ...] | None], scope: Scope
