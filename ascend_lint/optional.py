@@ -388,8 +388,11 @@ def tested_operands(branch: Branch) -> list[cst.BaseExpression]:
 def bool_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:
     """Leaves of a test's tree of connectives, with `not` and `~` stripped: `and` / `or`, and
     `&` / `|` combining conditions (`USE_H0 & (i_t > 0)`; with a tensor operand Triton's
-    front end takes it as a tensor, so the `if` is a runtime one). A bit mask (`i & 1`) is one leaf."""
+    front end takes it as a tensor, so the `if` is a runtime one). A bit mask (`i & 1`) is one
+    leaf; a walrus is the test it binds (`(need := USE_H0 and in_halo)`)."""
     test = without_negation(test)
+    if isinstance(test, cst.NamedExpr):
+        return bool_operands(test.value)
     if isinstance(test, cst.BooleanOperation) or combines_conditions(test):
         return bool_operands(test.left) + bool_operands(test.right)
     return [test]

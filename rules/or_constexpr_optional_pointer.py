@@ -82,7 +82,9 @@ the compile fails as for the test written in the `if`). It is read through the n
 assignment reaching the `if` binds it such a mix (once, or in each arm before it), not when one
 is carried round a loop; the finding stays at the `if`, the message quotes the assignment and a
 related location points at it. No fix is offered for it: the nesting belongs where the name is
-bound. A `while` loop's test is not an `if`'s, and is not checked.
+bound. A test binding the whole mix with a walrus (`if (need := USE_H0 and in_halo):`) tests
+the mix it binds and is reported the same, with no fix either (the nesting would have to bind
+`need` on each of its paths). A `while` loop's test is not an `if`'s, and is not checked.
 
 The constexpr operand (the flag) may be a constexpr name, a comparison of constexprs (`MODE
 == 1 or i_t * BT < W`, `(USE_H0 == 1) or ...`), or a local every assignment reaching the test
@@ -917,7 +919,7 @@ def launch(W):
             uses = _unguarded_uses(arms, optional)
             if not uses:
                 continue
-            test = one_line(branch.node.test.with_changes(lpar=(), rpar=()))
+            test = _shown(branch.node.test)
             yield self._report(kernel, branch.node, f"`if {test}`", uses, fix=_nesting_fix(branch, kernel, optional))
         mixed_choices = set(choices)
         for choice in inlined.flow.conditional_expressions:
@@ -928,7 +930,7 @@ def launch(W):
             if not uses:
                 continue
             assert isinstance(written, cst.IfExp)
-            test = one_line(written.test.with_changes(lpar=(), rpar=()))
+            test = _shown(written.test)
             yield self._report(
                 kernel,
                 written,
@@ -983,6 +985,11 @@ def launch(W):
                 "optional_certain": pointer.certain,
             },
         )
+
+
+def _shown(test: cst.BaseExpression) -> str:
+    """A test as a message quotes it: on one line, without its brackets but a walrus's."""
+    return one_line(test if isinstance(test, cst.NamedExpr) else test.with_changes(lpar=(), rpar=()))
 
 
 def _mixes_constexpr_and_runtime(test: cst.BaseExpression, flow: Flow) -> bool:
@@ -1091,6 +1098,12 @@ def _nesting_fix(branch: Branch, kernel: Kernel, optional: Mapping[str, Optional
         return Declined(
             f"the test reads the mixed test through `{held.name}`: nest its constexpr flag outside where "
             f"`{held.name}` is bound, by hand"
+        )
+    bound = without_negation(node.test)
+    if isinstance(bound, cst.NamedExpr):
+        return Declined(
+            f"the test binds the mixed test to `{one_line(bound.target)}` (`:=`), which the nesting would have "
+            "to bind on each of its paths; nest the flag outside by hand"
         )
     split = _flag_and_runtime(node.test, kernel)
     if split is None and combines_conditions(without_negation(node.test)):

@@ -151,6 +151,18 @@ def test_a_use_under_a_bitwise_mix_depends_on_the_flag(test: str) -> None:
     assert bitwise.fix is None and "`&` / `|` combine bits" in (bitwise.no_fix_reason or "")
 
 
+@pytest.mark.parametrize("test", ["(need := USE_H0 and i_t < W)", "not (need := USE_H0 or i_t < W)"])
+def test_a_walrus_binding_the_mix_tests_the_mix(test: str) -> None:
+    """`if (need := USE_H0 and i_t < W):` tests the mix it binds, as a name holding it would:
+    reported, with no fix (the nesting would have to bind `need` on each of its paths)."""
+    body = f"if {test}:\n    tl.store(o, tl.load(h0 + 1))"
+    source = HEADER + KERNEL.format(body=textwrap.indent(body, "    ").strip()) + DEFAULTS_TO_NONE
+    (finding,) = lint_source(source, "k.py", settings()).findings
+    assert source.splitlines()[finding.location.row - 1].strip() == f"if {test}:"
+    assert f"`if {test}` mixes a constexpr flag" in finding.message
+    assert finding.fix is None and "binds the mixed test to `need` (`:=`)" in (finding.no_fix_reason or "")
+
+
 @pytest.mark.parametrize("test", ["USE_H0 & MODE", "i_t & 1"])
 def test_no_mix_under_bitwise_constexprs_or_a_bit_mask(test: str) -> None:
     """`&` of two constexprs stays a constexpr; `i_t & 1` is a mask, not a connective (a failure
