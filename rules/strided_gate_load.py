@@ -46,7 +46,7 @@ address that holds the head count times the loop's own index, stepping by one ei
 `range(T - 1, -1, -1)`, in `tl.static_range(0, T)` or in a `while i_t < T:` loop advancing
 `i_t` by one once per trip, written in the load or in the names the loop binds it from: the
 pointer's definitions, an offset `o_g = (bos + i_t) * HV + i_hv` loaded as `g + o_g`, an index
-`t = i_t`),
+`t = i_t`, or a walrus in the load: `tl.load(g + (t := bos + i_t) * HV + i_hv)`),
 with `HV` a kernel parameter named like a head count (`H`, `HV`, `HQ`, `HK`, `NH`,
 `num_heads`, `n_heads`), or a constexpr the body binds so (`HV: tl.constexpr = 16`). The step may carry a sign (`p_g -= HV`,
 `p_g += (-1 if REVERSE else 1) * HV`: `HV` apart either way) or be held in a name every
@@ -759,7 +759,9 @@ def _loop_sums(node: cst.BaseExpression, loop: Loop, flow: Flow, terms: Terms, b
     """`node` as the sums it may be in a trip of `loop`, each with the first definition read
     for it (None when none was): a name every definition of which reaching `node` is made in
     the loop stands for their values; other names, and the rest, are atoms (`Terms`). Raises
-    TooComplex past MAX_SUMS."""
+    TooComplex past MAX_SUMS. A walrus is the value it binds (`(t := bos + i_t) * HV`)."""
+    if isinstance(node, cst.NamedExpr):
+        return _loop_sums(node.value, loop, flow, terms, bound)
     if isinstance(node, cst.Name) and node.value not in bound:
         reaching = flow.reaching(node)
         values = [(d.value, d.node) for d in reaching if d.index in loop.body and d.value is not None]

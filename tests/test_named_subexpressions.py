@@ -1,6 +1,7 @@
 """A finding does not depend on whether the author names a subexpression: `p = t - bos` then
 `p * HV` is `(t - bos) * HV` written inline, and `start = i_b * T` then `start.to(tl.int64)`
-is `(i_b * T).to(tl.int64)`."""
+is `(i_b * T).to(tl.int64)`; ASC011 reads a walrus binding one in place (`(r := t + 1) * HV`)
+as the named form."""
 
 from __future__ import annotations
 
@@ -100,3 +101,17 @@ def _codes(lines: str, code: str) -> list[str]:
 def test_inline_and_named_forms_agree(inline: str, named: str, code: str, found: int) -> None:
     assert len(_codes(inline, code)) == found
     assert len(_codes(named, code)) == found
+
+
+@pytest.mark.parametrize(
+    "lines",
+    [
+        "b_g = tl.load(q + (t + 1) * HV + i_h)",
+        "r = t + 1\nb_g = tl.load(q + r * HV + i_h)",
+        "b_g = tl.load(q + (r := t + 1) * HV + i_h)",
+        "b_g = tl.load(q + (r := t + 1) * HV + i_h)\ntl.store(o + r, b_g)",
+    ],
+)
+def test_a_walrus_in_an_address_is_the_value_it_binds(lines: str) -> None:
+    """ASC011 reads `(r := t + 1) * HV` as `r = t + 1` then `r * HV`: a load along `T`, `HV` apart."""
+    assert _codes(lines, "ASC011") == ["ASC011"]
