@@ -7,7 +7,7 @@ points, and what each name of `a, b = value` gets. The host index's own record o
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from typing import get_args
 
@@ -151,17 +151,33 @@ def binding_reaching(name: str, node: cst.CSTNode, function: cst.FunctionDef) ->
 def _nearest_binding(
     name: str, nesting: list[tuple[Sequence[cst.CSTNode], int]]
 ) -> cst.BaseExpression | cst.FunctionDef | None:
-    """`reaching_binding` of the point the statements of `nesting` hold (`_enclosing_statements`)."""
-    if not nesting or rebinds(nesting[-1][0][nesting[-1][1]], name):
+    """`reaching_binding` of the point the statements of `nesting` hold (`_enclosing_statements`):
+    the value of the nearest statement before it that changes `name` (`_last_writer`), when that
+    is a plain binding and not the statement holding the point or a compound around it."""
+    writer = _last_writer(name, nesting)
+    if writer is None or any(writer is block[index] for block, index in nesting):
         return None
+    return plain_binding(writer, name)
+
+
+def _last_writer(
+    name: str,
+    nesting: list[tuple[Sequence[cst.CSTNode], int]],
+    passed_over: Callable[[cst.CSTNode], bool] = lambda statement: False,
+) -> cst.CSTNode | None:
+    """The nearest statement before the point the statements of `nesting` hold that may change
+    `name` in straight-line code, but those `passed_over`: the statement holding the point, or a
+    compound one around it, when that binds `name` outside the block holding the point; None
+    when no statement before it does."""
+    if nesting and rebinds(nesting[-1][0][nesting[-1][1]], name):
+        return nesting[-1][0][nesting[-1][1]]
     inner: Sequence[cst.CSTNode] | None = None
     for block, index in reversed(nesting):
-        holding = block[index]
-        if inner is not None and _binds_outside(holding, inner, name):
-            return None
+        if inner is not None and _binds_outside(block[index], inner, name):
+            return block[index]
         for statement in reversed(block[:index]):
-            if rebinds(statement, name):
-                return plain_binding(statement, name)
+            if rebinds(statement, name) and not passed_over(statement):
+                return statement
         inner = block
     return None
 
@@ -174,17 +190,7 @@ def entry_writer(name: str, key: str, node: cst.CSTNode, function: cst.FunctionD
     or a compound one around it when that binds `name` outside the block holding `node`. None
     when no statement before `node` binds `name` (a parameter, a name of an outer function)."""
     nesting = _enclosing_statements(node, suite_lines(function.body))
-    if nesting and rebinds(nesting[-1][0][nesting[-1][1]], name):
-        return nesting[-1][0][nesting[-1][1]]
-    inner: Sequence[cst.CSTNode] | None = None
-    for block, index in reversed(nesting):
-        if inner is not None and _binds_outside(block[index], inner, name):
-            return block[index]
-        for statement in reversed(block[:index]):
-            if rebinds(statement, name) and not _stores_other_keys(statement, name, key):
-                return statement
-        inner = block
-    return None
+    return _last_writer(name, nesting, lambda statement: _stores_other_keys(statement, name, key))
 
 
 def stored_entry(statement: cst.CSTNode, name: str, key: str) -> cst.BaseExpression | None:
