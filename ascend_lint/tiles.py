@@ -1009,11 +1009,16 @@ def _text(node: cst.BaseExpression) -> str:
 
 
 def _scalar_text(node: cst.BaseExpression) -> str:
-    """A scalar's code, a number literal by its value (`0` and `0.` make one splat)."""
+    """A scalar's code, a number literal by its value (`0` and `0.` make one splat; an integer
+    past a float's range by its code)."""
     negative = type(node) is cst.UnaryOperation and type(node.operator) is cst.Minus
     number = node.expression if negative and isinstance(node, cst.UnaryOperation) else node
     if type(number) is cst.Integer or type(number) is cst.Float:
-        return repr(-float(number_literal(number)) if negative else float(number_literal(number)))
+        try:
+            value = float(number_literal(number))
+        except OverflowError:
+            return _text(node)
+        return repr(-value if negative else value)
     return _text(node)
 
 

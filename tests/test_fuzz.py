@@ -150,6 +150,15 @@ FOUND = {
             ("int_of_infinity", "int(1e400)"),
         )
     },
+    # Run 21: an integer literal past a float's range compared with a tile (a splat): ASC013's
+    # tile model read the literal's value as a float (an internal error).
+    "integer_past_a_floats_range_in_a_splat": (
+        "import triton\nimport triton.language as tl\n\n\n"
+        "@triton.autotune(configs=[triton.Config({'BLOCK': 128})], key=['N'])\n"
+        "@triton.jit\ndef k(x, N, BLOCK: tl.constexpr):\n    t = tl.load(x + tl.arange(0, BLOCK))\n"
+        f"    tl.store(x + tl.arange(0, BLOCK), tl.where(t >= 0x{'f' * 300}, t, -0x{'f' * 300}))\n",
+        None,
+    ),
 }
 
 
