@@ -1887,6 +1887,25 @@ class Flow:
         return frozenset(names)
 
     @cached_property
+    def tensor_names(self) -> frozenset[str]:
+        """Names the code shows hold tensors, never a specialised int (a constexpr has no
+        `.dtype` and is no dot operand): pointers (`pointer_names`), names whose `.dtype` /
+        `.shape` it reads, and the operands of `tl.dot`, also under `tl.trans`."""
+        operands = [
+            call_argument(e.call, position, keyword)
+            for e in self.calls_to("dot")
+            for position, keyword in ((0, "input"), (1, "other"))
+        ]
+        names = set()
+        for operand in operands:
+            while isinstance(operand, cst.Call) and self.imports.is_tl(operand.func, "trans"):
+                operand = call_argument(operand, 0, "input")
+            if isinstance(operand, cst.Name):
+                names.add(operand.value)
+        names |= {e.name for e in self.events if e.kind == READ and e.metadata and e.name}
+        return self.pointer_names | names
+
+    @cached_property
     def addresses(self) -> list[cst.BaseExpression]:
         """Pointer expressions: memory calls' pointer operands and values assigned to pointer
         names."""

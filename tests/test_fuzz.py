@@ -150,6 +150,19 @@ FOUND = {
             ("int_of_infinity", "int(1e400)"),
         )
     },
+    # Run 21: ASC003's copy of a dot operand that is a parameter of a device function no call
+    # shows, `(ds + 0.0).to(ds.dtype)`, which ASC002 then flagged (it assumed `ds` an int,
+    # though the dot and the `.dtype` read show a tensor) and a second `--fix` rewrote.
+    "copy_of_a_parameter_no_call_shows": (
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+        "def grads(ds, q, v, o, offs, FLAG: tl.constexpr = True):\n"
+        "    if FLAG:\n        tl.store(o + offs, tl.dot(ds, v))\n"
+        "    tl.store(o + offs, tl.dot(tl.trans(ds), q))\n",
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+        "def grads(ds, q, v, o, offs, FLAG: tl.constexpr = True):\n"
+        "    if FLAG:\n        ds_c = (ds + 0.0).to(ds.dtype)\n        tl.store(o + offs, tl.dot(ds_c, v))\n"
+        "    tl.store(o + offs, tl.dot(tl.trans(ds), q))\n",
+    ),
     # Run 21: an integer literal past a float's range compared with a tile (a splat): ASC013's
     # tile model read the literal's value as a float (an internal error).
     "integer_past_a_floats_range_in_a_splat": (
