@@ -315,8 +315,9 @@ A test reads the grid's sizes through names,
 never through an imported module: `bk = triton.next_power_of_2(key_dim)` and `if bk > 256:`
 bound nothing of a grid `(B, H, triton.cdiv(D, bv))`; or through the extent a name is bound
 to, before or after it is bound: `if x.shape[0] > 128: raise` (or `x.size(0)`) bounds `m` of
-`m, k = x.shape`, while `x.shape[1]`, another tensor's extent or one of an `x` the function
-rebinds (`x = x.reshape(-1, k)`) bound nothing of it. Through a name's value, a test reads
+`m, k = x.shape` (not an `m` a `for` or `with` may rebind), while `x.shape[1]`, another
+tensor's extent or one of an `x` the function rebinds (`x = x.reshape(-1, k)`, `for x in xs:`,
+`with ctx() as x:`) bound nothing of it. Through a name's value, a test reads
 only what makes the value larger: `if K == 1:` with `K = x.numel() // M // N` (the rows left
 after `M` and `N`) bounds neither `M` nor `N`, nor does a test of `x.numel() - M` or of `M %
 64`; a divisor, what is subtracted and the sides of a `%` are read only where the test

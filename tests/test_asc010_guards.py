@@ -314,7 +314,8 @@ def product(x):
 # a bound holds for the value tested: a name rebound after the test to a value it leaves
 # unbounded (`n = n * M`) is no longer bounded at the launch (or the call passing it on); one
 # rebound only to smaller values (`n //= 2`, `n = min(n, M)`, `n -= 1`) keeps it, also on each
-# trip of a loop; a name copied from a bounded one before it is rebound (`m = n`) stays bounded
+# trip of a loop; a name copied from a bounded one before it is rebound (`m = n`) stays bounded;
+# a name or tensor a `for` or `with` rebinds after the test is another value, unbounded
 REBOUND = """
 def _in_the_arm(x, B, n, BT=64):
     k[(n, B)](x, n, BT=BT)  # flagged: the caller multiplies `n` after its test
@@ -492,6 +493,35 @@ def rebound_before(x):
     if n > 1024:
         raise ValueError
     k[(n, B)](x, n, BT=64)
+
+def loop_target_after(x, y):
+    B, n = x.shape
+    assert n <= 1024
+    for n, _ in [y.shape]:
+        pass
+    k[(n, B)](x, n, BT=64)  # flagged: the loop rebinds `n`
+
+def entered_as(x, ctx):
+    B, n = x.shape
+    if n > 1024:
+        raise ValueError
+    with ctx(x) as n:
+        k[(n, B)](x, n, BT=64)  # flagged: the `with` rebinds `n`
+
+def tensor_looped(x, ys):
+    B = x.shape[1]
+    if x.shape[0] > 1024:
+        raise ValueError
+    for x in ys:
+        pass
+    k[(x.shape[0], B)](x, 1, BT=64)  # flagged: `x` is another tensor
+
+def tensor_entered(x, ctx):
+    B = x.shape[1]
+    if x.shape[0] > 1024:
+        raise ValueError
+    with ctx() as x:
+        k[(x.shape[0], B)](x, 1, BT=64)  # flagged
 """
 
 # a launching function the module reads other than by calling it (a table of ops, a callback)

@@ -2977,11 +2977,13 @@ class HostIndex(HostFacts):
         extent (`m` of `m, k = x.shape`), when the tensor's name holds one tensor wherever the
         function reads it (`_holds_one_value`): a test on `x.shape[0]` then tests `m`, before or
         after `m` is bound. None for anything else (`x.shape[dim]`, `self.x.shape[0]`, a tensor
-        rebound by `x = x.view(-1, k)`)."""
+        rebound by `x = x.view(-1, k)`, a name a `for` or `with` may rebind: `for m in sizes:`)."""
         if isinstance(value, cst.Name):
             where = self._binding_scope(value.value, scope)
             bound = self.bindings.get((value.value, where), [])
-            if where is not None and param_named(where, value.value) is not None:
+            if (where is not None and param_named(where, value.value) is not None) or not self._assigned_only(
+                value.value, where
+            ):
                 return None
             # assignments only: `for d in x.shape[:dim]` binds `d` to each extent in turn
             positions = {
@@ -3004,9 +3006,12 @@ class HostIndex(HostFacts):
 
     def _holds_one_value(self, name: cst.Name, scope: Scope) -> bool:
         """`name` is bound once, in no loop, or is a parameter its function never rebinds: every
-        read of it in that function reads the same value."""
+        read of it in that function reads the same value. Not when something other than an
+        assignment may rebind it (`for x in xs:`, `with ctx() as x:`: `_assigned_only`)."""
         where = self._binding_scope(name.value, scope)
         bound = self.bindings.get((name.value, where), [])
+        if not self._assigned_only(name.value, where):
+            return False
         if where is not None and param_named(where, name.value) is not None:
             return not bound
         return len(bound) == 1 and not any(isinstance(block, cst.For) for block in self.bound_under.get(bound[0], ()))
