@@ -221,8 +221,8 @@ argument of an offset does (`BH_OFFSET=bh_off`, `i_off`); or a `while` loop, its
 names its test reads and its body only steps by a chunk (`while start < n:` ... `start += CH`,
 the chunk size read from what it binds them to; not a trip count, `it += 1`, nor a size
 halved, `n = triton.cdiv(n, 64)`: such a loop chunks nothing); also in a function every call of which in the module
-is in such a `for` loop, passing a value of its variable for a parameter the grid or such an
-argument reads (the loop calls a wrapper). The loop bounds only the axes, or factors of an axis
+is in such a `for` or `while` loop, passing a value of its variable or counter for a parameter
+the grid or such an argument reads (the loop calls a wrapper). The loop bounds only the axes, or factors of an axis
 (also of a name bound once to a product, `rows = bn * M`), that read its variable: the others
 are sized as any grid is, and reported when they alone multiply two or more sizes (`for b0, bn
 in _batch_chunks(B): k[(bn, triton.cdiv(m, 64), triton.cdiv(n, 64))]` still grows as `m/64 *
@@ -2787,8 +2787,8 @@ def _chunking(launch: Launch, context: ModuleContext) -> _Chunks | None:
     (`BH_OFFSET=bh_off`), reads the loop's target (`for bh_off in range(0, B * H, max_bh)`: `n =
     min(max_bh, B * H - bh_off)`, a name bound from it, counts), or a `while` loop's counters
     (`while_counters`: `start` of `while start < n:` ... `start += CH`). Or every call of the
-    launching function in the module (at least one) is in such a `for` loop, passing a value of
-    its target for a parameter the grid or such an argument reads (`_called_in_loops`). A loop whose target
+    launching function in the module (at least one) is in such a loop, passing a value of its
+    target or counter for a parameter the grid or such an argument reads (`_called_in_loops`). A loop whose target
     neither reads (`for i in range(0, n, 64):` walking diagonal blocks, each launch the whole
     grid) chunks nothing: None."""
     host = context.host
@@ -2882,8 +2882,9 @@ def _offset_like(arg: cst.Arg) -> bool:
 
 def _called_in_loops(function: Scope, params: set[str], context: ModuleContext) -> bool:
     """Every call of the launching function in the module (at least one) is in a host `for`
-    loop, as a launch written in one is: a chunking loop calling a wrapper (`for off in
-    range(0, NT, max_nt): _launch(off, ...)`), one caller up. Not further: a loop that far
+    loop, or a `while` loop stepping a counter by a chunk, as a launch written in one is: a
+    chunking loop calling a wrapper (`for off in range(0, NT, max_nt): _launch(off, ...)`, `while
+    off < NT: _launch(off, ...); off += max_nt`), one caller up. Not further: a loop that far
     from the launch chunks something else as often as the grid (FlagGems' `fused_moe.py`
     loops over 16K-token chunks, and the grid of each chunk still passes 65535)."""
     sites = _visible_callers(function, context) if function is not None else []
@@ -2898,11 +2899,14 @@ def _visible_callers(function: cst.FunctionDef, context: ModuleContext) -> list[
 
 
 def _passes_a_target(site: CallSite, function: Scope, params: set[str], context: ModuleContext) -> bool:
-    """The call, in host `for` loops, passes a value reading the target of one of them for one
-    of `params` of the function it calls."""
-    if function is None or not site.loops:
+    """The call, in host `for` loops or `while` loops stepping a counter by a chunk
+    (`while_counters`: `while s < n:` ... `s += CH`), passes a value reading the target or a
+    counter of one of them for one of `params` of the function it calls."""
+    if function is None:
         return False
     targets = set().union(*(names_read(loop.target) for loop in site.loops))
+    if site.scope is not None:
+        targets |= set().union(*(names for _, names in while_counters(site.call, site.scope)))
     passed = (passed_for(site.call, function, name) for name in params)
     return any(value is not None and context.host.names_behind(value, site.scope) & targets for value in passed)
 

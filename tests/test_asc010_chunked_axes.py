@@ -111,6 +111,16 @@ def one_size_left(A):
     B, m, n = A.shape
     for b0, bn in _batch_chunks(B):
         k[(bn, triton.cdiv(n, 64))](A[b0:], m, n, TM=64)
+
+def _launch_at(A, off, m, n):
+    k[(m, n)](A, m, n, BH_OFFSET=off, TM=64)
+
+def while_calls_a_wrapper(A):
+    B, m, n = A.shape
+    off = 0
+    while off < m * n:
+        _launch_at(A, off, m, n)
+        off += 4096
 """
 
 
