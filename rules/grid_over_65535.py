@@ -216,14 +216,16 @@ known count of half the limit or more beside a runtime size (`(B, 40000)`: any b
 
 ### Not flagged: chunking loops and guards
 Not flagged: launches inside a host `for` loop chunking the grid: the grid reads the loop's
-variable, directly or through a name bound from it (`n = min(max_bh, B * H - bh_off)`), or an
+variable, directly or through names bound from it (`n = min(max_bh, B * H - bh_off)`, then
+`rows = n * M`), or an
 argument of an offset does (`BH_OFFSET=bh_off`, `i_off`); or a `while` loop, its variables the
 names its test reads and its body only steps by a chunk (`while start < n:` ... `start += CH`,
 the chunk size read from what it binds them to; not a trip count, `it += 1`, nor a size
 halved, `n = triton.cdiv(n, 64)`: such a loop chunks nothing); also in a function every call of which in the module
 is in such a `for` or `while` loop, passing a value of its variable or counter for a parameter
 the grid or such an argument reads (the loop calls a wrapper). The loop bounds only the axes, or factors of an axis
-(also of a name bound once to a product, `rows = bn * M`), that read its variable: the others
+(also of a name bound once to a product, `rows = bn * M`, or to a product of such a name,
+`total = rows * H`), that read its variable: the others
 are sized as any grid is, and reported when they alone multiply two or more sizes (`for b0, bn
 in _batch_chunks(B): k[(bn, triton.cdiv(m, 64), triton.cdiv(n, 64))]` still grows as `m/64 *
 n/64` in each trip; the message names the chunked factors, each trip's count, among those it
@@ -369,7 +371,7 @@ from __future__ import annotations
 
 import builtins
 import operator
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import reduce
 from itertools import takewhile
@@ -2793,10 +2795,10 @@ def _chunking(launch: Launch, context: ModuleContext) -> _Chunks | None:
     grid) chunks nothing: None."""
     host = context.host
     grids = host.grids(launch)
-    read = _GridNames.of([(axis, grid.scope) for grid in grids for axis in grid.axes], context).behind
+    read = set().union(*(host.names_behind(axis, grid.scope, chained=True) for grid in grids for axis in grid.axes))
     for arg in launch.args:
         if _offset_like(arg):
-            read |= host.names_behind(arg.value, launch.args_scope)
+            read |= host.names_behind(arg.value, launch.args_scope, chained=True)
     if launch.scope is None:
         return None
     chunking = [loop for loop in launch.loops if names_read(loop.target) & read]
@@ -2843,19 +2845,19 @@ def _unchunked(
     chunks: those reading what it carries (`(bn, triton.cdiv(m, 64), triton.cdiv(n, 64))` in
     `for b0, bn in _batch_chunks(B)` keeps the last two and chunks `bn`), an axis's factors so
     (`triton.cdiv(m, 64)` of `bn * triton.cdiv(m, 64)`, an axis of its own there; `M` of `rows`
-    bound to `bn * M` in the loop: `_named_product`). None when it
-    chunks the whole grid: every factor reads it, or none does (an offset argument chunks it,
+    bound to `bn * M` in the loop, also behind `total = rows * H`: `_chunked_parts`). None when
+    it chunks the whole grid: every factor reads it, or none does (an offset argument chunks it,
     `BH_OFFSET=bh_off`), or its chunk size reads the sizes of the others (`range(0, B, 65535 //
     (NM * NN))`: a chunk bounding the product)."""
 
     def reads_the_chunk(factor: cst.BaseExpression) -> bool:
-        return bool(_GridNames.of([(factor, grid.scope)], context).behind & chunks.names)
+        return bool(context.host.names_behind(factor, grid.scope, chained=True) & chunks.names)
 
     factors = [
         part
         for axis in grid.axes
         for factor in _multiplied(axis)
-        for part in (_named_product(factor, grid.scope, context) if reads_the_chunk(factor) else [factor])
+        for part in _chunked_parts(factor, grid.scope, reads_the_chunk, context)
     ]
     chunked = tuple(factor for factor in factors if reads_the_chunk(factor))
     kept = tuple(factor for factor in factors if not any(factor is each for each in chunked))
@@ -2866,12 +2868,25 @@ def _unchunked(
     return Grid(kept, grid.scope, grid.written, grid.meta), chunked
 
 
-def _named_product(factor: cst.BaseExpression, scope: Scope, context: ModuleContext) -> list[cst.BaseExpression]:
-    """The operands of the product a name is bound to, its one binding (`bn`, `M` of `rows`
-    with `rows = bn * M`); else the factor itself."""
-    values = context.host.values_of(factor.value, scope) if isinstance(factor, cst.Name) else []
+def _chunked_parts(
+    factor: cst.BaseExpression,
+    scope: Scope,
+    reads_the_chunk: Callable[[cst.BaseExpression], bool],
+    context: ModuleContext,
+    split: frozenset[str] = frozenset(),
+) -> list[cst.BaseExpression]:
+    """The factors `factor` stands for where a chunking loop bounds some of them: for a name
+    reading what the loop carries, the operands of the product it is bound to, its one binding,
+    each taken so in turn (`bn`, `M` of `rows` with `rows = bn * M`; `bn`, `M`, `H` of `total`
+    with `total = rows * H`); else the factor itself."""
+    if not isinstance(factor, cst.Name) or factor.value in split or not reads_the_chunk(factor):
+        return [factor]
+    values = context.host.values_of(factor.value, scope)
     product = _multiplied(values[0]) if len(values) == 1 else []
-    return product if len(product) > 1 else [factor]
+    if len(product) < 2:
+        return [factor]
+    split |= {factor.value}
+    return [part for operand in product for part in _chunked_parts(operand, scope, reads_the_chunk, context, split)]
 
 
 def _offset_like(arg: cst.Arg) -> bool:
@@ -2908,7 +2923,9 @@ def _passes_a_target(site: CallSite, function: Scope, params: set[str], context:
     if site.scope is not None:
         targets |= set().union(*(names for _, names in while_counters(site.call, site.scope)))
     passed = (passed_for(site.call, function, name) for name in params)
-    return any(value is not None and context.host.names_behind(value, site.scope) & targets for value in passed)
+    return any(
+        value is not None and context.host.names_behind(value, site.scope, chained=True) & targets for value in passed
+    )
 
 
 def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleContext, up: int = _CALLERS_UP) -> bool:

@@ -64,6 +64,13 @@ def named_chunk(A):
     for b0, bn in _batch_chunks(B):
         rows = bn * triton.cdiv(m, 64)  # the chunk behind a name: `m/64` still grows
         k[(rows, triton.cdiv(n, 64))](A, m, n, TM=64)  # flagged
+
+def two_names_away(A):
+    B, m, n = A.shape
+    for b0, bn in _batch_chunks(B):
+        rows = bn * m
+        total = rows * n  # the chunk behind two names: `m * n` still grows
+        k[(total,)](A, m, n, TM=64)  # flagged
 """
 
 WHOLE = """
@@ -163,6 +170,34 @@ def chunked_time(x, BT=64):
     )
     (finding,) = lint(source, select=["ASC010"])
     assert "grows as NT * NM * B * H > 65535 in each trip of the host loop (it chunks only `NT`)" in finding.message
+
+
+def test_asc010_follows_the_chunk_through_names_bound_from_it(lint) -> None:
+    """A chunk two names away from the loop's target (`bn = min(64, B - b0)`, then `rows = bn *
+    m`) is still the factor each trip bounds, however many names hold the product."""
+    source = (
+        HEADER
+        + """
+def rows_of_a_chunk(A):
+    B, m, n = A.shape
+    for b0 in range(0, B, 64):
+        bn = min(64, B - b0)
+        rows = bn * m
+        k[(rows, n)](A, m, n, TM=64)
+
+def total_of_a_chunk(A):
+    B, m, n = A.shape
+    for b0 in range(0, B, 64):
+        bn = min(64, B - b0)
+        rows = bn * m
+        total = rows * n
+        k[(total,)](A, m, n, TM=64)
+"""
+    )
+    findings = lint(source, select=["ASC010"])
+    assert len(findings) == 2
+    for finding in findings:
+        assert "grows as bn * m * n > 65535 in each trip of the host loop (it chunks only `bn`)" in finding.message
 
 
 def test_asc010_writes_a_chunked_quotient_as_the_other_factors(lint) -> None:

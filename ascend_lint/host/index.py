@@ -2086,18 +2086,29 @@ class HostIndex(HostFacts):
         return None if host is None or module.tree is None else (host, module.tree[1], name)
 
     def names_behind(
-        self, node: cst.CSTNode, scope: Scope, beside_extents: bool = False, growing: bool = False
+        self,
+        node: cst.CSTNode,
+        scope: Scope,
+        beside_extents: bool = False,
+        growing: bool = False,
+        chained: bool = False,
     ) -> set[str]:
         """The names `node` reads, and those read by the values bound to them in `scope`; with
-        `growing`, but for those a value reads only where they make it smaller
+        `chained`, also those the values bound to these read, in turn, up to `MAX_HOPS` names
+        away (`start` behind `total` with `total = rows * H`, `rows = bn * M`, `bn = min(64, N -
+        start)`); with `growing`, but for those a value reads only where they make it smaller
         (`names_read_shrinking`: an upper bound of `K` with `K = x.numel() // M // N` is none of
         `M`); with `beside_extents`, but for the tensors read only in extents of known position
         (`names_beside_extents`)."""
         read_in = self.names_beside_extents if beside_extents else lambda value, _: names_read(value)
-        behind = read_in(node, scope)
-        for name in names_read(node):
-            for value in self.values_of(name, scope):
-                behind |= read_in(value, scope) - (names_read_shrinking(value) if growing else set())
+        behind, names = read_in(node, scope), names_read(node)
+        for _ in range(MAX_HOPS if chained else 1):
+            reached: set[str] = set()
+            for name in names:
+                for value in self.values_of(name, scope):
+                    reached |= read_in(value, scope) - (names_read_shrinking(value) if growing else set())
+            names = reached - behind
+            behind |= reached
         return behind
 
     def names_beside_extents(self, node: cst.CSTNode, scope: Scope) -> set[str]:
