@@ -501,6 +501,14 @@ def loop_target_after(x, y):
         pass
     k[(n, B)](x, n, BT=64)  # flagged: the loop rebinds `n`
 
+def extent_then_loop_target(x, y):
+    B, n = x.shape
+    if x.shape[1] > 1024:
+        raise ValueError
+    for n, _ in [y.shape]:
+        pass
+    k[(n, B)](x, n, BT=64)  # flagged: the test read `x.shape[1]`, not what the loop binds
+
 def entered_as(x, ctx):
     B, n = x.shape
     if n > 1024:

@@ -2510,7 +2510,16 @@ class HostIndex(HostFacts):
         return self._name_extents[memo]
 
     def _bound_extent(self, name: cst.Name, scope: Scope, hops: int) -> tuple[str, ...] | None:
-        """`_name_extent` of a name `scope` binds, not being updated."""
+        """`_name_extent` of a name `scope` binds, not being updated. What a test bounds
+        (`_bounded`) does not reach a name a `for` or `with` may rebind through its assigned
+        values (`B, n = x.shape`, `if x.shape[1] > 1024: raise`, then `for n, _ in pairs:`): the
+        test read none of the values it may hold there."""
+        if self._bounded and not self._assigned_only(name.value, scope):
+            outer, self._bounded = self._bounded, BoundedSizes()
+            try:
+                return self._bound_extent(name, scope, hops)
+            finally:
+                self._bounded = outer
         key = (name.value, scope)
         bound = self._reaching_bindings(name.value, scope)
         updates = [value for value in bound if updates_name(value, name.value)]
