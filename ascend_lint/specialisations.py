@@ -13,7 +13,7 @@ earlier ones):
   n > 1 << 20 else 1024`: both, `possible_values`), not that of an arm running only on another
   platform, and none when an arm has no value or the test calls a function (a device's choice:
   `check_shared_mem()`); a name the function binds to a different literal in each arm of an `if` gives one set per
-  value, and so does each arm binding a literal when other arms bind a value known only at run
+  value, but for an arm running only on another platform (`HostIndex.bound_on_ascend`), and so does each arm binding a literal when other arms bind a value known only at run
   time (`BLOCK = 2048` in one arm, `BLOCK = triton.next_power_of_2(n)` in the other: the
   literal is what the launch passes when its arm runs); a name no binding gives a value (`B, H,
   S, D = o.shape`) that an `assert D in {64, 128}` before the launch (on its path, with no
@@ -1181,20 +1181,21 @@ class _HostNames:
 
     def bound(self, name: str, scope: Scope) -> list[cst.BaseExpression] | None:
         """The values the host code binds `name` to where `scope` reads it, None when it binds
-        none. Several are alternatives only when each is on its own path, in a function that
-        assigns the name at most once in each of its statement lists (the arms of an
-        `if`/`else`) and never augments it; otherwise the name is unknown (empty), as is a module
-        name a function rebinds (`global USE` in it, `HostIndex.rebound_global`): whatever
-        it is set to, when."""
+        none, but for those bound only on another platform (`HostIndex.bound_on_ascend`).
+        Several are alternatives only when each is on its own path, in a function that assigns
+        the name at most once in each of its statement lists (the arms of an `if`/`else`) and
+        never augments it; otherwise the name is unknown (empty), as is a module name a
+        function rebinds (`global USE` in it, `HostIndex.rebound_global`): whatever it is set
+        to, when."""
         if self.host.rebound_global(name, scope):
             return []
         where = scope
         while where is not None and (name, where) not in self.host.bindings:
             where = self.host.enclosing.get(where)
-        found = list(self.host.bindings.get((name, where), ()))
-        if not found:
+        if (name, where) not in self.host.bindings:
             return None
-        if len(found) == 1 or (where is not None and _assigned_once_per_path(name, where)):
+        found = self.host.bound_on_ascend(name, where)
+        if len(found) == 1 or (found and where is not None and _assigned_once_per_path(name, where)):
             return found
         return []
 

@@ -78,7 +78,9 @@ another platform only (`4096 if x.device.type == "npu" else 65536`: 4096; `2048 
 else 262144`: 262144), and none when an arm is no constant or the test calls a function, or
 names a value bound to such a call (`64 if check_shared_mem() else 32`, `LARGE_SMEM =
 check_shared_mem()` then `64 if LARGE_SMEM else 32`: a device's choice); a name bound to a different literal in
-each arm of an `if` gives one configuration per value, and so does a literal bound in one arm
+each arm of an `if` gives one configuration per value (not that of an arm that runs on another
+platform only: `if IS_NPU: BLOCK = 1024` / `else: BLOCK = 131072` gives 1024, as the
+conditional expression does), and so does a literal bound in one arm
 when another computes the value at run time: the literal is what the launch passes when its
 arm runs, and the finding names that assignment's line; likewise where a call passes such a
 name to the function launching with its parameter: `_launch(x, BLOCK)`; a name with no value
@@ -477,6 +479,17 @@ def launch(x, y, n):
         k2[(triton.cdiv(n, 131072),)](x, y, n, BLOCK=131072)
         return
     k2[(triton.cdiv(n, 1024),)](x, y, n, BLOCK=1024)
+
+def launch_chosen(x, y, n):  # the block the CUDA arm binds never reaches the launch on Ascend
+    if IS_NPU:
+        BLOCK = 1024
+    else:
+        BLOCK = 131072
+    k2[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)
+    ROWS = 1024
+    if x.device.type == "cuda":
+        ROWS = 131072
+    k2[(triton.cdiv(n, ROWS),)](x, y, n, BLOCK=ROWS)
 """,
         # an early prune rejecting the configs over a literal bound: Triton never compiles them
         """

@@ -3430,6 +3430,13 @@ class HostIndex(HostFacts):
         """The host node runs only on another platform than Ascend (`OtherPlatformPaths`)."""
         return node in self._other_platform_paths.nodes
 
+    def bound_on_ascend(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
+        """The values `scope` binds to `name` (`bindings`) but for those bound only on another
+        platform (`on_other_platform`): `if x.device.type == "npu": BLOCK = 1024` / `else: BLOCK
+        = 131072` binds 1024 on Ascend, as `1024 if x.device.type == "npu" else 131072` does."""
+        values = self.bindings.get((name, scope), ())
+        return [value for value in values if not self.on_other_platform(self.binders.get(value, value))]
+
     def launched_only_on_other_platform(self, kernel: Kernel) -> bool:
         """The module launches the kernel (`launches_with_helpers`, one launch at least), each
         launch only on another platform than Ascend (`on_other_platform`): what configures the
