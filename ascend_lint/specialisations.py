@@ -35,7 +35,7 @@ earlier ones):
   a name of the module (`configs=CONFIGS`) or returned by a function of it
   (`configs=get_configs()`), including comprehensions over literal lists, `range`s and names
   bound to a literal list (`for bt in BT_LIST`), and the configs `for` loops append to a list
-  (`configs.append(triton.Config(...))`, `.extend(...)`: read as a comprehension, the loops'
+  (`configs.append(triton.Config(...))`, `.extend(...)`, `configs += [...]`: read as a comprehension, the loops'
   `if`s and `if t: continue` guards its tests); a loop whose names the table does not read
   (`for num_warps in NUM_WARPS`) sets nothing.
 
@@ -1179,25 +1179,46 @@ class _HostNames:
             suite = self.suites[block] = _Suite(block)
         return suite
 
-    def bound(self, name: str, scope: Scope) -> list[cst.BaseExpression] | None:
+    def bound(self, name: str, scope: Scope, extended: bool = False) -> list[cst.BaseExpression] | None:
         """The values the host code binds `name` to where `scope` reads it, None when it binds
-        none, but for those bound only on another platform (`HostIndex.bound_on_ascend`).
-        Several are alternatives only when each is on its own path, in a function that assigns
-        the name at most once in each of its statement lists (the arms of an `if`/`else`) and
-        never augments it; otherwise the name is unknown (empty), as is a module name a
-        function rebinds (`global USE` in it, `HostIndex.rebound_global`): whatever it is set
-        to, when."""
+        none, but for those bound only on another platform (`HostIndex.bound_on_ascend`), and,
+        when `extended`, those of `name += xs`: the list it holds extended (`extensions`), as
+        `name.extend(xs)` extends it. Several are alternatives only when each is on its own
+        path, in a function that assigns the name at most once in each of its statement lists
+        (the arms of an `if`/`else`) and never augments it; otherwise the name is unknown
+        (empty), as is a module name a function rebinds (`global USE` in it,
+        `HostIndex.rebound_global`): whatever it is set to, when."""
         if self.host.rebound_global(name, scope):
             return []
-        where = scope
-        while where is not None and (name, where) not in self.host.bindings:
-            where = self.host.enclosing.get(where)
+        where = self._binding_scope(name, scope)
         if (name, where) not in self.host.bindings:
             return None
-        found = self.host.bound_on_ascend(name, where)
-        if len(found) == 1 or (found and where is not None and _assigned_once_per_path(name, where)):
+        found = [value for value in self.host.bound_on_ascend(name, where) if not (extended and self._extends(value))]
+        if len(found) == 1 or (found and where is not None and _assigned_once_per_path(name, where, extended)):
             return found
         return []
+
+    def extensions(self, name: str, scope: Scope) -> list[tuple[cst.AugAssign, tuple[cst.For | cst.If, ...]]]:
+        """The `name += xs` statements of the function binding `name` that `scope` reads (the
+        module when none does), with the blocks around each."""
+        where = self._binding_scope(name, scope)
+        found = []
+        for value in self.host.bound_on_ascend(name, where):
+            statement = self.host.binders.get(value)
+            if isinstance(statement, cst.AugAssign) and self._extends(value):
+                found.append((statement, self.host.bound_under.get(value, ())))
+        return found
+
+    def _extends(self, value: cst.BaseExpression) -> bool:
+        """`value` is bound by `name += xs`."""
+        statement = self.host.binders.get(value)
+        return isinstance(statement, cst.AugAssign) and isinstance(statement.operator, cst.AddAssign)
+
+    def _binding_scope(self, name: str, scope: Scope) -> Scope:
+        """The function binding `name` that `scope` reads (the module when none does)."""
+        while scope is not None and (name, scope) not in self.host.bindings:
+            scope = self.host.enclosing.get(scope)
+        return scope
 
 
 _Asserted = tuple[cst.Assert, Sequence[cst.BaseExpression]] | None
@@ -1351,9 +1372,9 @@ def _only(values: list[Value]) -> Value | None:
     return values[0] if len(values) == 1 else None
 
 
-def _assigned_once_per_path(name: str, function: cst.FunctionDef) -> bool:
+def _assigned_once_per_path(name: str, function: cst.FunctionDef, extended: bool = False) -> bool:
     """No statement list of `function` (outside nested functions and classes) assigns `name`
-    twice or augments it (`name += ...`)."""
+    twice or augments it (`name += ...`; but for `+=` when `extended`: a list extended)."""
     blocks: list[Sequence[cst.BaseStatement]] = [*statement_blocks(function)]
     while blocks:
         assigned = 0
@@ -1361,7 +1382,9 @@ def _assigned_once_per_path(name: str, function: cst.FunctionDef) -> bool:
             if isinstance(statement, cst.SimpleStatementLine):
                 for small in statement.body:
                     if isinstance(small, cst.AugAssign) and _binds(small.target, name):
-                        return False
+                        if not (extended and isinstance(small.operator, cst.AddAssign)):
+                            return False
+                        continue
                     targets = small.targets if isinstance(small, cst.Assign) else ()
                     if isinstance(small, cst.AnnAssign) and small.value is not None:
                         targets = (cst.AssignTarget(small.target),)
@@ -1543,8 +1566,15 @@ def _config_tables(
     elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):  # `CONFIGS + [...]`
         yield from _config_tables(node.left, names, scope, loop, hops + 1)
         yield from _config_tables(node.right, names, scope, loop, hops + 1)
-    elif isinstance(node, cst.Name) and (bound := names.bound(node.value, scope)) is not None:
-        added = [_looped(site) for site in names.host.list_additions(node.value, scope)] if bound else []
+    elif isinstance(node, cst.Name) and (bound := names.bound(node.value, scope, extended=True)) is not None:
+        additions = [
+            *(
+                (site.call.args[0].value, site.call, site.blocks)
+                for site in names.host.list_additions(node.value, scope)
+            ),
+            *((statement.value, statement, blocks) for statement, blocks in names.extensions(node.value, scope)),
+        ]
+        added = [_looped(*addition) for addition in additions] if bound else []
         for value in (*bound, *(value for value in added if value is not None)):
             yield from _config_tables(value, names, scope, {}, hops + 1)
     elif isinstance(node, cst.Name | cst.Attribute):  # imported from a module of the package
@@ -1558,14 +1588,17 @@ def _config_tables(
             yield from _config_tables(returned, names, function, {}, hops + 1)
 
 
-def _looped(site: CallSite) -> cst.BaseExpression | None:
-    """What `configs.append(x)` (or `.extend(xs)`) adds: `x`, as a comprehension over the `for`
-    loops around the call, with the `if`s inside them and their `if t: continue` guards as its
-    tests; None when the loops leave otherwise (`break`, `return`, another `continue`)."""
+def _looped(
+    value: cst.BaseExpression, addition: cst.CSTNode, blocks: Sequence[cst.CSTNode]
+) -> cst.BaseExpression | None:
+    """What `configs.append(x)` (or `.extend(xs)`, `configs += xs`: the `addition`) adds: `x`,
+    as a comprehension over the `for` loops among the `blocks` around it, with the `if`s inside
+    them and their `if t: continue` guards as its tests; None when the loops leave otherwise
+    (`break`, `return`, another `continue`)."""
     clauses: list[tuple[cst.For, list[cst.BaseExpression]]] = []
     guards = 0
-    arms = iter(arms_around(site.call, site.blocks))
-    for block in site.blocks:
+    arms = iter(arms_around(addition, blocks))
+    for block in blocks:
         if isinstance(block, cst.For):
             skipped = [test for statement in block.body.body if (test := _skip_test(statement)) is not None]
             clauses.append((block, [cst.UnaryOperation(cst.Not(), test) for test in skipped]))
@@ -1577,7 +1610,7 @@ def _looped(site: CallSite) -> cst.BaseExpression | None:
     leaving = (cst.Continue, cst.Break, cst.Return, cst.Raise)
     if clauses and sum(isinstance(node, leaving) for node in walk(clauses[0][0].body)) != guards:
         return None
-    value, clause = site.call.args[0].value, None
+    clause = None
     for loop, tests in reversed(clauses):
         clause = cst.CompFor(loop.target, loop.iter, [cst.CompIf(test) for test in tests], clause)
     return value if clause is None else cst.ListComp(value, clause)

@@ -57,7 +57,7 @@ Configurations come from `triton.autotune` configs, written inline, in a module-
 name (`configs=CONFIGS`) or returned by a function of the module (`configs=get_configs()`),
 including comprehensions over literal lists, names bound to one or their
 `itertools.product`, the configs `for` loops
-append to a list (`configs.append(triton.Config(...))`, with the loops' `if`s and `if ...:
+append to a list (`configs.append(triton.Config(...))`, `configs += [...]`, with the loops' `if`s and `if ...:
 continue` guards), `triton.Config(dict(BLOCK=...))` and a table given by name
 (`triton.Config(_BIG)` after `_BIG = {"BLOCK": 131072}`, when the name holds that one dict
 and nothing in the module changes it: no `_BIG.update(...)`, `_BIG["BLOCK"] = ...`, `|=`, nor
@@ -908,7 +908,8 @@ def scale(x):
     n = x.numel()
     scale_kernel[(triton.cdiv(n, 65536),)](x, n)  # expect
 """,
-        # configs `for` loops append to a list, in a helper or at module level
+        # configs `for` loops append to a list, in a helper or at module level, and a list
+        # extended with `+=`
         """
 def _configs():
     configs = []
@@ -921,6 +922,9 @@ CONFIGS = []
 for block in (1024, 65536):
     CONFIGS.append(triton.Config({"BLOCK": block}))  # expect
 
+TUNED = [triton.Config({"BLOCK": 1024})]
+TUNED += [triton.Config({"BLOCK": 65536})]  # expect
+
 @triton.autotune(configs=_configs(), key=["n"])
 @triton.jit
 def k(x, n, BLOCK: tl.constexpr):
@@ -931,6 +935,13 @@ def k(x, n, BLOCK: tl.constexpr):
 @triton.autotune(configs=CONFIGS, key=["n"])
 @triton.jit
 def k_module(x, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b_x = tl.load(x + offs, mask=offs < n).to(tl.float32)
+    tl.store(x + offs, b_x * 2.0, mask=offs < n)
+
+@triton.autotune(configs=TUNED, key=["n"])
+@triton.jit
+def k_extended(x, n, BLOCK: tl.constexpr):
     offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     b_x = tl.load(x + offs, mask=offs < n).to(tl.float32)
     tl.store(x + offs, b_x * 2.0, mask=offs < n)
