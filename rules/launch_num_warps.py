@@ -267,7 +267,8 @@ a literal key of one: `max(c["num_warps"] for c in _CFGS)`, `_CFG.values()`, a l
 `_CFG[key]`; a `kw.pop("num_warps", None)` whose
 result is dropped reads nothing), a knob of a launch (or a `triton.Config`) of a kernel a
 `triton.heuristics` function, a `prune_configs_by` function or the `key=` of whose autotuner
-reads it (`Heuristics.run` passes the launch keywords as `args`; a `KeyError` without it),
+reads it (`Heuristics.run` passes the launch keywords as `args`; a `KeyError` without it;
+a prune reading a config's `c.num_warps` keeps other configs without it),
 and a knob whose value binds a name read elsewhere (`num_warps=(nw := 4)`). A knob passed
 to a helper that also launches on another platform (`if device_type
 != "npu": kernel[grid](**kwargs)`) has no fix: there it still tunes the kernel. Words in comments and docstrings are
@@ -2264,12 +2265,18 @@ def _reads_key(table: cst.Dict, key: str, host: HostIndex) -> bool:
 
 
 def _read_in(values: Iterable[cst.BaseExpression], key: str, host: HostIndex) -> bool:
-    """Whether `key` is written as a string in the values (lambdas, lists of names) or the
-    bodies of the module's functions they name: how a heuristic reads `args["num_warps"]`."""
+    """Whether `key` is written as a string, or read as an attribute, in the values (lambdas,
+    lists of names) or the bodies of the module's functions they name: how a heuristic reads
+    `args["num_warps"]`, and a prune a config's `c.num_warps`."""
     read: list[cst.CSTNode] = []
     for value in values:
         read += host.functions.get(value.value, []) if isinstance(value, cst.Name) else [value]
-    return any(isinstance(node, cst.SimpleString) and str_literal(node) == key for part in read for node in walk(part))
+    return any(
+        (isinstance(node, cst.SimpleString) and str_literal(node) == key)
+        or (isinstance(node, cst.Attribute) and node.attr.value == key)
+        for part in read
+        for node in walk(part)
+    )
 
 
 def _option_facts(option: str, value: cst.BaseExpression) -> dict[str, str | int]:

@@ -462,6 +462,34 @@ def launch(x, n, grid, is_npu):
     assert 53 not in {f.location.row for f in findings}
 
 
+def test_a_knob_a_prune_reads_as_a_config_attribute_keeps_it(lint):
+    """An early prune given the configs reads their knobs as attributes (`c.num_warps`,
+    `getattr(c, "num_stages")`): removing them changes which configs survive, so no fix."""
+    findings = lint(
+        """\
+import triton
+import triton.language as tl
+
+
+def _prune(configs, nargs, **kw):
+    return [c for c in configs if c.num_warps <= 4 and getattr(c, "num_stages") < 3]
+
+
+@triton.autotune(
+    configs=[triton.Config({"B": 64}, num_warps=4, num_stages=2), triton.Config({"B": 128}, num_warps=8)],
+    key=["n"],
+    prune_configs_by={"early_config_prune": _prune},
+)
+@triton.jit
+def ka(x, y, n, B: tl.constexpr):
+    offs = tl.program_id(0) * B + tl.arange(0, B)
+    tl.store(y + offs, tl.load(x + offs, mask=offs < n), mask=offs < n)
+"""
+    )
+    why = "`prune_configs_by` of `ka`'s autotuner reads it (it is given the launch keywords)"
+    assert [(f.code, f.fix, f.no_fix_reason) for f in findings] == [("ASC001", None, why)] * 3
+
+
 def test_a_knob_another_heuristic_of_its_table_reads_says_why_it_stays(lint):
     """The table's `BLOCK` heuristic reads `num_warps`: no fix, and the reason (before, the
     summary said "no fix offered")."""
