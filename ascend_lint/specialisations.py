@@ -4,7 +4,8 @@ A configuration binds constexpr names to literal values, from (later sources ove
 earlier ones):
 
 - module-level names bound once to a literal (`BLOCK = 64`, `RCP_LN2 = tl.constexpr(1.44)`),
-  which a kernel reads as globals, and constexpr parameter defaults;
+  which a kernel reads as globals (unless a parameter of its name hides them), and constexpr
+  parameter defaults;
 - `triton.heuristics` entries whose lambda (or function of the module) returns a literal;
 - a launch `kernel[grid](..., BT=64)` in host code: keyword (or positional) arguments that are
   literals, or names bound to a literal in the launching function, the module, or a
@@ -319,9 +320,10 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
     constexprs = {p.name for p in kernel.params if p.is_constexpr} | set(kernel.provided_constexprs)
     base = _defaults(kernel, constants, constexprs)
     provided = {name: value for name, value in base.items() if name in kernel.provided_constexprs}
-    names = _HostNames(host, imports, base)
+    names = _HostNames(host, imports, {**constants, **base})
     launches: list[tuple[dict[str, Value], Launch | None, Arms]] = [*_launches(kernel, names, constexprs)]
     tuned: list[tuple[dict[str, Value], cst.BaseExpression | None]] = [*_autotune_configs(kernel, names)]
+    unconfigured = _unconfigured_label(kernel, base, constants)
     found = []
     for (launch_values, launch, arms), (config_values, config) in itertools.product(
         launches or [({}, None, {})], tuned or [({}, None)]
@@ -336,7 +338,7 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
         found.append(
             Configuration(
                 values=values,
-                label="; ".join(parts) or (f"heuristics {_describe(provided)}" if provided else "defaults"),
+                label="; ".join(parts) or (f"heuristics {_describe(provided)}" if provided else unconfigured),
                 node=config if config is not None else launch.arguments_at if launch is not None else None,
                 sources=tuple(n for n in (config, call) if n is not None),
                 within=launch.scope if config is None and launch is not None else None,
@@ -349,17 +351,37 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
     return found
 
 
+def _unconfigured_label(kernel: Kernel, base: Mapping[str, Value], constants: Mapping[str, Value]) -> str:
+    """What sets the values of a configuration no launch nor autotune config states: the
+    constexpr defaults, and the module's constants the body reads (`module constants
+    {BLOCK=4096}`)."""
+    local = {*kernel.flow.constexpr_bindings, *_assigned(kernel.flow)}
+    read = {
+        node.value: base[node.value]
+        for node in walk(kernel.node.body)
+        if isinstance(node, cst.Name) and node.value in constants and node.value in base and node.value not in local
+    }
+    if not read:
+        return "defaults"
+    has_defaults = any(param.node.default is not None and param.is_constexpr for param in kernel.params)
+    return ("defaults and " if has_defaults else "") + f"module constants {_describe(read)}"
+
+
 def _defaults(kernel: Kernel, constants: Mapping[str, Value], constexprs: set[str]) -> dict[str, Value]:
-    """The module's constants, the names the body binds as constexprs to constants of those
-    (`Flow.constexpr_bindings`), the constexpr parameter defaults and the heuristics' literals."""
-    base: dict[str, Value] = _fixed_values(kernel, constants)
+    """The module's constants but those a parameter of the kernel hides (`BLOCK = 131072` beside
+    `def k(x, BLOCK: tl.constexpr)`: the kernel reads what it is passed), the names the body
+    binds as constexprs to constants of those (`Flow.constexpr_bindings`), the constexpr
+    parameter defaults and the heuristics' literals."""
+    fixed = _fixed_values(kernel, constants)
+    params = {param.name for param in kernel.params}
+    base = {name: value for name, value in fixed.items() if name not in params}
     for param in kernel.params:
         default = param.node.default
         if default is not None and param.name in constexprs:
-            value = evaluate(default, base.get, kernel.imports)
+            value = evaluate(default, fixed.get, kernel.imports)
             if value is not None:
                 base[param.name] = value
-    base.update(_heuristic_literals(kernel, kernel.imports, base))
+    base.update(_heuristic_literals(kernel, kernel.imports, {**fixed, **base}))
     return base
 
 

@@ -102,7 +102,8 @@ function making that call chooses them (`_launch(x, D, 256 if D <= 64 else 16)`,
 under `if D <= 64:` before `_launch(x, D, BM)`, or the call under `if D <= 64:`: 256 only with
 D 64, one call up); a capability test of an `if` statement (`if
 check_shared_mem():`) leaves both arms, each a configuration); `triton.heuristics` entries (lambdas
-or functions of the module) with literal results, constexpr parameter defaults, module-level constants and the names the kernel
+or functions of the module) with literal results, constexpr parameter defaults, module-level constants (not one a
+parameter of the kernel is named like: the kernel reads what it is passed) and the names the kernel
 body binds as constexprs (`BLOCK: tl.constexpr = 65536`, as inductor writes them).
 
 An autotuner's `prune_configs_by={"early_config_prune": _prune}` whose function (of the

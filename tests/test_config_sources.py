@@ -176,6 +176,18 @@ def test_a_configuration_a_heuristic_sets_is_named_by_it():
     assert [c.label for c in context.configurations(context.kernels[0])] == ["defaults"]
 
 
+def test_a_module_constant_a_parameter_hides_configures_nothing():
+    """A kernel parameter hides the module's constant of its name (the kernel reads what it is
+    passed): `BLOCK = 131072` beside `def k(x, n, BLOCK: tl.constexpr)` launched nowhere leaves
+    BLOCK unknown. A constant the body reads is one, and the label names it, not "defaults"."""
+    assert blocks("BLOCK = 131072\n" + KERNEL) == [None]
+    read = "BLOCK = 4096\n@triton.jit\ndef k(x, n, T: tl.constexpr = 1):\n    tl.store(x + tl.arange(0, BLOCK), 0.0)\n"
+    context = context_of(read)
+    [configuration] = context.configurations(context.kernels[0])
+    assert configuration.values["BLOCK"] == 4096
+    assert configuration.label == "defaults and module constants {BLOCK=4096}"
+
+
 def test_configs_and_launches_for_another_platform_only_are_no_configuration():
     """What runs only on another platform than Ascend (`HostIndex.on_other_platform`, the fact
     ASC001 skips knobs by) configures nothing there: a config returned after `if IS_NPU:
