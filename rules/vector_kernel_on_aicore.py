@@ -44,7 +44,10 @@ string, `props[KEY]` with `KEY = "num_aicore"`), fla's
 triton-ascend driver's `triton.runtime.driver.active.utils.get_aicore_num()`, vLLM's
 `num_compute_units()` (vllm-ascend's platform answers the cube core count), `getattr(props,
 "cube_core_num", 24)`, or a name (the function's own, or a
-module-level `NUM_CORES = ...`), parameter, `min`/`max` or helper of the module (a function,
+module-level `NUM_CORES = ...`), an entry of a dict (`(cfg["cores"],)` with `cfg = {"cores":
+num_core}`, the entry written last before the launch, as for a grid a dict holds), parameter,
+`min`/`max` (of both counts, `min` is the AI core count and `max` the vector core count: two
+vector cores per AI core) or helper of the module (a function,
 or a method called through its class or `self`: `Device.cube_cores()`) returning one, also as an element of a tuple it returns (`cores, _ = get_device_properties()` or
 `get_device_properties()[0]` with `return props["num_aicore"], props["num_vectorcore"]`: the
 element the helper returns decides, not its position; a helper returning
@@ -342,8 +345,15 @@ def run(x, y, n):
     norm_kernel[(num_core,)](x, y, n, num_core, BD=64)  # expect
     grid = (min(num_core, n),)
     norm_kernel[grid](x, y, n, num_core, BD=64)  # expect
-    cfg = {"grid": (num_core,), "BD": 64}
+    cfg = {"grid": (num_core,), "cores": num_core, "BD": 64}
     norm_kernel[cfg["grid"]](x, y, n, num_core, BD=cfg["BD"])  # expect
+    norm_kernel[(cfg["cores"],)](x, y, n, num_core, BD=cfg["BD"])  # expect
+
+def run_on_either_count(x, y, n):
+    props = get_npu_properties()
+    vector_cores, ai_cores = props["num_vectorcore"], props["num_aicore"]
+    norm_kernel[(min(vector_cores, ai_cores),)](x, y, n, n, BD=64)  # the fewer: the AI cores  # expect
+    norm_kernel[(max(ai_cores, vector_cores),)](x, y, n, n, BD=64)  # the more: the vector cores
 
 def _launch_core_grid(kernel, *, task_num, kernel_kwargs):
     num_core = get_npu_properties()["num_aicore"]

@@ -1889,8 +1889,9 @@ class HostIndex(HostFacts):
     def core_count(self, value: cst.BaseExpression, scope: Scope, hops: int = 0) -> CoreCount | None:
         """The device core count a host value holds: `get_device_properties(...)["num_aicore"]`
         (or `.get("num_aicore")`), followed through names (a function's own, a closure's,
-        the module's: `NUM_CORES = ...` read in a launching function), parameters,
-        `min`/`max`/`int` and functions of the module returning one (or a tuple holding one:
+        the module's: `NUM_CORES = ...` read in a launching function), parameters, dict
+        entries (`cfg["cores"]`: `_dict_entries`), `min`/`max`/`int` (`min` of both counts is the
+        AI count, `max` the vector count) and functions of the module returning one (or a tuple holding one:
         `cores, _ = counts()`, `counts()[0]`; or a choice the call's literal argument makes,
         `arm_for_call`), or a function or module-level name another module of the package
         defines (`_imported_core_count`); fla's
@@ -1928,6 +1929,10 @@ class HostIndex(HostFacts):
             return CoreCount(CORE_COUNT_ATTRIBUTES[node.attr.value], node)
         if isinstance(node, cst.Attribute):  # `utils.NUM_CORES`
             return self._imported_core_count(node, node, scope)
+        if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and key is not None:  # `cfg["cores"]`
+            entries = self._dict_entries(node, key, scope)
+            counts = [self.core_count(entry, filled, hops + 1) for entry, filled in entries if entry is not None]
+            return _count_of_kind(counts, "num_aicore")
         if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Call):  # `counts()[0]`, `cores, _ = counts()`
             func = node.value.func
             if isinstance(func, cst.Attribute) or (isinstance(func, cst.Name) and func.value not in self.functions):
@@ -1955,10 +1960,9 @@ class HostIndex(HostFacts):
             aicore = isinstance(use_aicore, cst.Name) and use_aicore.value == "True"
             return CoreCount("num_aicore" if aicore else "num_vectorcore", node)
         if callee in ("min", "max", "int"):
-            for arg in node.args:
-                found = self.core_count(arg.value, scope, hops + 1)
-                if found is not None:
-                    return found
+            counts = [self.core_count(arg.value, scope, hops + 1) for arg in node.args]
+            # two vector cores per AI core: `min` of both counts is the AI count, `max` the vector count
+            return _count_of_kind(counts, "num_vectorcore" if callee == "max" else "num_aicore")
         elif (isinstance(func, cst.Name) and callee in self.functions) or (
             isinstance(func, cst.Attribute) and self._calls_method(func, scope)
         ):
@@ -3583,6 +3587,12 @@ def _own_nodes(function: cst.FunctionDef | cst.With) -> Iterator[cst.CSTNode]:
         yield node
         if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             stack.extend(reversed(child_nodes(node)))
+
+
+def _count_of_kind(counts: Sequence[CoreCount | None], kind: str) -> CoreCount | None:
+    """The first of the counts of `kind`, else the first count."""
+    found = [count for count in counts if count is not None]
+    return next((count for count in found if count.kind == kind), found[0] if found else None)
 
 
 def _is_placeholder(value: cst.BaseExpression) -> bool:
