@@ -116,7 +116,8 @@ query: a dict's default (`specs.get("UB_SIZE", 196608)`), an `or` after the quer
 (`get_soc_spec("UB_SIZE") or 196608`, `os.getenv("X") or get_soc_spec("UB_SIZE") or 196608`),
 an environment variable defaulting to the query, a number bound in the `except` of a `try` (or
 the other arm of an `if`) binding the name to the query (`try: UB_SIZE =
-get_soc_spec("UB_SIZE")` / `except ImportError: UB_SIZE = 196608`). A budget or a limit (`UB_BUDGET = 160 *
+get_soc_spec("UB_SIZE")` / `except ImportError: UB_SIZE = 196608`), or stored in an attribute
+the other part stores the query in (`self.ub_size`, `cfg.ub_size`, in the same function). A budget or a limit (`UB_BUDGET = 160 *
 1024`, `UB_LIMIT`) is the capacity less a margin, flagged; so is a name taking a piece away
 (the piece after `minus`, `less`, `net`, `no`, `without`, `excl`, `exclude`, `excluding`,
 `after` or `with`: `UB_SIZE_MINUS_RESERVED`, `UB_SIZE_NO_OVERHEAD`, `UB_BYTES_EXCL_PADDING`,
@@ -306,6 +307,19 @@ PLAN = {"ub_tile": 65536, "num_cores": 24}
 
 def pick(d):
     return plan(d, ub_block=32768, fallback_ub_bytes=196608)
+
+class Planner:
+    def __init__(self):
+        try:
+            self.ub_bytes = get_soc_spec("UB_SIZE")
+        except RuntimeError:
+            self.ub_bytes = 196608
+
+def configure(cfg):
+    if HAS_TBE:
+        cfg.ub_size = get_soc_spec("UB_SIZE")
+    else:
+        cfg.ub_size = 192 * 1024
 """,
     )
     INVALID = (
@@ -353,6 +367,12 @@ class TileBudget:
 
     def __post_init__(self):
         self.ub_size_kb = 192  # expect
+
+    def refresh(self):
+        try:
+            self.ub_size_kb = get_soc_spec("UB_SIZE") // 1024
+        except RuntimeError:
+            self.ub_size_kb = 248  # the query's fallback
 """,
         # a table per SoC; an environment variable's default; a stub of the query; a field's default
         """
@@ -491,7 +511,8 @@ def pick(n, d):
                     yield from self._check_scaled(name, earlier, value, context, scope)
         for stored, values_in in host.attribute_stores.items():  # `UB_SIZE = ...` in a class, `self.ub_size = ...`
             for value, scope in values_in:
-                yield from self._check(stored.rsplit(".", 1)[-1], value, context, scope)
+                if value not in fallbacks:
+                    yield from self._check(stored.rsplit(".", 1)[-1], value, context, scope)
         functions = [function for defined in host.functions.values() for function in defined]
         for function in functions + [kernel.node for kernel in context.kernels]:
             for param in all_params(function):
@@ -630,17 +651,32 @@ def pick(n, d):
 
 
 def _query_fallbacks(context: ModuleContext) -> set[cst.BaseExpression]:
-    """The numbers bound to a name in one part of an `if` / `else` or a `try` / `except` whose
-    other part binds it to something else (`try: UB_SIZE = get_soc_spec("UB_SIZE")` / `except
-    ImportError: UB_SIZE = 196608`): the query's fallback, as the number of
-    `get_soc_spec("UB_SIZE") if HAS_TBE else 196608` is, and a function's `return 196608` after
-    `return get_soc_spec("UB_SIZE")`."""
+    """The numbers bound to a name (or stored in an attribute: `self.ub_size`, `cfg.ub_size`) in
+    one part of an `if` / `else` or a `try` / `except` whose other part binds it to something
+    else (`try: UB_SIZE = get_soc_spec("UB_SIZE")` / `except ImportError: UB_SIZE = 196608`):
+    the query's fallback, as the number of `get_soc_spec("UB_SIZE") if HAS_TBE else 196608` is,
+    and a function's `return 196608` after `return get_soc_spec("UB_SIZE")`."""
     host, imports = context.host, context.imports
     bound: dict[cst.CSTNode, list[tuple[tuple[str, Scope], cst.BaseExpression]]] = {}
     for key, values in host.bindings.items():
         for value in values:
             if _is_capacity_name(key[0]) and value in host.binders:
                 bound.setdefault(host.binders[value], []).append((key, value))
+    stored = [
+        ((dotted, scope), value)
+        for dotted, values_in in host.attribute_stores.items()
+        if _is_capacity_name(dotted.rsplit(".", 1)[-1])
+        for value, scope in values_in
+    ]
+    if stored:
+        assignments = {
+            node.value: node
+            for node in walk(context.module)
+            if isinstance(node, (cst.Assign, cst.AnnAssign)) and node.value is not None
+        }
+        for key, value in stored:
+            if value in assignments:
+                bound.setdefault(assignments[value], []).append((key, value))
     found: set[cst.BaseExpression] = set()
     for node in walk(context.module) if bound else ():
         parts: list[list[cst.CSTNode]] = []
