@@ -158,7 +158,8 @@ it every launch stays the same (not in a list of configs the fix merges, one edi
 all), but only when it is the one `num_warps` each launch it reaches may get: a keyword of a
 `kernel[grid](...)` launch, its `warmup` / `run` or a `triton.Config`, or an entry of a dict
 literal such a launch splats when nothing else the launch splats may hold the knob (only
-dict literals, which nothing adds to). Beside another write of the knob (`{**_BASE,
+dict literals, which nothing adds to: written there, bound to a name or returned by a function
+of the module, `**opts()` or `o = opts()` with `def opts(): return {"num_warps": 4, ...}`). Beside another write of the knob (`{**_BASE,
 "num_warps": 4}`, `dict({"num_warps": 8}, num_warps=4)`, an `update`, a partial's
 `num_warps=8` the call overrides, a helper's `kw.setdefault("num_warps", 8)`, a splat of a dict
 not read) deleting it would give the launch the other value: no fix. `num_stages` has no such value: CUDA's launch default is 3, ROCm's 2, and
@@ -1712,17 +1713,27 @@ def _knob_key(node: cst.CSTNode) -> str | None:
 
 
 def _plain_splat(value: cst.BaseExpression, scope: Scope, host: HostIndex) -> bool:
-    """A `**` splat holding only dict literals of plain entries: written there, or bound to a
-    name (not a parameter) only to such literals, which no store or change adds to."""
+    """A `**` splat holding only dict literals of plain entries: written there, returned by a
+    function of the module (`_plain_or_returned`), or bound to a name (not a parameter) only to
+    such values, which no store or change adds to."""
     if isinstance(value, cst.Name):
         if _is_parameter(value.value, scope):
             return False
         bound = host.values_of(value.value, scope)
-        if not bound or not all(_plain_dict(each) for each in bound):
+        if not bound or not all(_plain_or_returned(each, host) for each in bound):
             return False
-    elif not _plain_dict(value):
+    elif not _plain_or_returned(value, host):
         return False
     return all(_plain_dict(source) for source, _ in host.dict_sources(value, scope))
+
+
+def _plain_or_returned(node: cst.BaseExpression, host: HostIndex) -> bool:
+    """A dict literal of plain entries, or a call of a function of the module every return of
+    which is one (`def opts(): return {"num_warps": 4, "BLOCK": 128}`)."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
+        returned = host.returns.get(node.func.value, ())
+        return bool(returned) and all(_plain_dict(value) for value, _ in returned)
+    return _plain_dict(node)
 
 
 def _plain_dict(node: object) -> bool:

@@ -234,6 +234,29 @@ def _launch(x, y, **kw):
 def mm(x, y):
     _launch(x, y, BLOCK=32, num_warps=4)
 """,
+    "helper's dict given a default": """
+def _opts():
+    return {"BLOCK": 64, "num_warps": 4}
+
+
+def mm(x, y):
+    o = _opts()
+    o.setdefault("num_warps", 8)
+    k[(4,)](x, y, **o)
+""",
+    "helper's other return": """
+_BASE = {"BLOCK": 64, "num_warps": 8}
+
+
+def _opts(small):
+    if small:
+        return {"BLOCK": 64, "num_warps": 4}
+    return dict(_BASE)
+
+
+def mm(x, y, small):
+    k[(4,)](x, y, **_opts(small))
+""",
     "unknown splat": """
 from .configs import BASE
 
@@ -277,6 +300,30 @@ def mm(x, y):
     [finding] = findings
     assert finding.fix is not None and finding.fix.applicability == "safe"
     assert fixed is not None and '_KW = {"BLOCK": 64}' in fixed
+
+
+def test_default_knob_alone_in_a_dict_a_helper_returns_keeps_the_fix() -> None:
+    """A dict literal a function of the module returns, splatted as `**_opts()` or through `o =
+    _opts()`, holding the only `num_warps` of each launch: the safe fix stays, as for a dict
+    written in the launching function."""
+    source = (
+        SHARED_HEADER
+        + """
+def _opts():
+    return {"BLOCK": 64, "num_warps": 4}
+
+
+def mm(x, y):
+    k[(4,)](x, y, **_opts())
+    o = _opts()
+    k[(4,)](y, x, **o)
+"""
+    )
+    findings, fixed = _lint(source)
+    [finding] = findings
+    assert finding.fix is not None and finding.fix.applicability == "safe"
+    assert "Triton's default on every platform" in finding.message
+    assert fixed is not None and 'return {"BLOCK": 64}' in fixed
 
 
 def test_module_without_npu_code_keeps_the_fix() -> None:
