@@ -52,7 +52,7 @@ statement and the dot consumes it instead: `tl.dot(b_A_c, ...)`, leaving `b_A` (
 alias of it) intact. Values are unchanged under
 standard `tl.dot` semantics (`+ 0.0` changes only the sign of a zero: `-0.0 + 0.0` is `+0.0`,
 which is why the compiler cannot drop it). No fix is offered when the dot's statement is not a
-plain one-statement line, nor where it would rewrite inside a `:=` (Details).
+plain one-statement line, nor where it would rewrite inside a `:=` or copy no tile (Details).
 
 ## Details
 ### Tiles only dots use
@@ -153,6 +153,10 @@ name `:=` binds in the left operand to a new tile (`tl.dot((b_a := tl.load(p_a))
 that tile is new on every trip, so no clobber is carried into the dot itself: a read before the
 dot (`tl.store(p, b_a)`, then `acc = tl.dot((b_a := tl.load(q)), b_w, acc)`) reads the tile the
 previous trip's dot clobbered and is reported at the read, the dot related, as any read after it.
+
+### Left operands that are no tile
+A left operand no assignment of the kernel reaches (a global) or a parameter a call passes a
+constexpr for gets no fix: the copy would be a `.to` of a constexpr, ASC002's trap.
 """
 
 from __future__ import annotations
@@ -1272,6 +1276,8 @@ class _CopyPlanner:
         definitions = self.flow.reaching_defs(lhs_read, tile.value)
         if not definitions:  # a global, which Triton reads as a constexpr: `.to` of it is ASC002's
             return Declined(f"no assignment of the kernel reaches `{tile.value}`: it is no tile the kernel computes")
+        if any(self.flow.is_python_constexpr(tile, assumed) for _, assumed in self.flow.variants(tile)):
+            return Declined(f"`{tile.value}` may be a constexpr here (a call passes one): it is no tile to copy")
         if any(definition.statement is statement for definition in definitions):
             return Declined(
                 f"`{tile.value}` is bound by `:=` in the dot's own statement, so a copy on the line before"

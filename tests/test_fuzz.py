@@ -163,6 +163,14 @@ FOUND = {
         "    if FLAG:\n        ds_c = (ds + 0.0).to(ds.dtype)\n        tl.store(o + offs, tl.dot(ds_c, v))\n"
         "    tl.store(o + offs, tl.dot(tl.trans(ds), q))\n",
     ),
+    # Run 21 again: the same copy of a parameter a call passes a constexpr for (a global of the
+    # caller): ASC002 rightly flagged it, and a second `--fix` rewrote it. No tile to copy.
+    "dot_of_a_constexpr_a_call_passes": (
+        "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
+        "def grads(ds, q, o, offs):\n    tl.store(o + offs, tl.dot(ds, q) + ds)\n\n\n@triton.jit\n"
+        "def k(q_ptr, o):\n    offs = tl.arange(0, 16)\n    grads(ds, tl.load(q_ptr + offs), o, offs)\n",
+        None,
+    ),
     # Run 21: an integer literal past a float's range compared with a tile (a splat): ASC013's
     # tile model read the literal's value as a float (an internal error).
     "integer_past_a_floats_range_in_a_splat": (
