@@ -369,19 +369,26 @@ class Flow:
             if values and all(
                 isinstance(value, cst.BinaryOperation)
                 and isinstance(value.operator, cst.FloorDivide)
-                and self._same_value(value.right, divisor)
+                and self.same_value(value.right, divisor)
                 for value in values
             ):
                 return True
         return False
 
-    def _same_value(self, a: cst.BaseExpression, b: cst.BaseExpression) -> bool:
-        """Equal int literals, or reads of one name reached by the same definitions."""
+    def same_value(self, a: cst.BaseExpression, b: cst.BaseExpression) -> bool:
+        """Equal int literals, reads of one name reached by the same definitions, or one
+        operation on such operands (`2 * BT` and `(2 * BT)`)."""
         if isinstance(a, cst.Integer) and isinstance(b, cst.Integer):
             return int_literal(a) == int_literal(b)
         if isinstance(a, cst.Name) and isinstance(b, cst.Name) and a.value == b.value:
             reaching = self.reaching(a)
             return bool(reaching) and reaching == self.reaching(b)
+        if isinstance(a, cst.BinaryOperation) and isinstance(b, cst.BinaryOperation):
+            return (
+                type(a.operator) is type(b.operator)
+                and self.same_value(a.left, b.left)
+                and self.same_value(a.right, b.right)
+            )
         return False
 
     # ---- int32 multiplies made before an int64 cast ------------------------------------

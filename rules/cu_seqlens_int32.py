@@ -96,8 +96,12 @@ picked by `tl.where(c, bos, start)`. The chunk an offset falls in is one too, co
 (`i_c = (eos - 1) // chunk_size`, the last chunk of a sequence; also rounded up, `tl.cdiv(eos,
 chunk_size)`, or by a right shift, `(eos - 1) >> 6` for chunks of 64): `i_c * chunk_size *
 stride` and `i_c * stride_chunk` are reported, while `eos - i_c * chunk_size` is a position
-inside the chunk, `eos % chunk_size` too, and `i_c * chunk_size` alone (`i_c * 64` after `>>
-6`), the chunk's start, cannot wrap. A load bound by an assignment expression where it is
+inside the chunk, `eos % chunk_size` too, and `i_c * chunk_size` alone (`i_c * 64` or `i_c <<
+6` after `>> 6`), the chunk's start, cannot wrap. That start needs the divisor of the
+definition reaching the product, with the value it has there: after `if WIDE: i_c = bos // (2
+* BT)` / `else: i_c = bos // BT`, `i_c * (2 * BT)` is reported (twice the offset in the `else`
+specialisation), and so is `i_c * C` with `C` rebound after `i_c = bos // C`. A left shift is
+a multiply (`bos << 7`, `(i_c << 6) * HV`). A load bound by an assignment expression where it is
 multiplied (`((bos := tl.load(cu_seqlens + i_n).to(tl.int32)) * HV + i_hv) * V`) is one there
 and in the reads of `bos` after it; the product holding the `:=` gets no fix (cast it by hand).
 
@@ -172,6 +176,7 @@ MESSAGE = (
     "or cast it before the stride"
 )
 _ARITHMETIC = (cst.Add, cst.Subtract)
+_MULTIPLYING = (cst.Multiply, cst.LeftShift)  # `i_c << 6` multiplies `i_c` by 64
 _SIDE_SUFFIX = re.compile(r"_(?:q|k|v|kv|qo)$")  # the side a boundary pointer indexes
 
 
@@ -1313,7 +1318,7 @@ def _offsets_scaled(node: cst.BaseExpression, flow: Flow, offsets: dict[Event, s
     chunk = _chunk_of(node, flow)
     if chunk is not None:
         return _offsets_scaled(chunk[0], flow, offsets)
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (*_ARITHMETIC, cst.Multiply)):
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (*_ARITHMETIC, *_MULTIPLYING)):
         right = _offsets_scaled(node.right, flow, offsets)
         left = _offsets_scaled(node.left, flow, offsets)
         return left - right if isinstance(node.operator, cst.Subtract) else left + right
@@ -1406,14 +1411,14 @@ def _int32_products(
     if not isinstance(term, cst.BinaryOperation):
         return
     if (
-        isinstance(term.operator, cst.Multiply)
+        isinstance(term.operator, _MULTIPLYING)
         and _int32_in_some_specialisation(term, flow, loads_int32, offsets)
         and _offsets_scaled(term, flow, offsets) > 0
         and _scales(term, flow, ones)
     ):
         yield term
         return
-    if isinstance(term.operator, (*_ARITHMETIC, cst.Multiply)):
+    if isinstance(term.operator, (*_ARITHMETIC, *_MULTIPLYING)):
         yield from _int32_products(term.left, kernel, offsets, ones, followed, loads_int32)
         yield from _int32_products(term.right, kernel, offsets, ones, followed, loads_int32)
 
@@ -1469,30 +1474,52 @@ def _int32_in_some_specialisation(
 
 
 def _scales(product: cst.BinaryOperation, flow: Flow, ones: frozenset[str]) -> bool:
-    """Neither factor is the constant 0 or 1, nor a parameter of `ones` (every launch passes it
-    1) read as passed, and the product does not round an offset down to its chunk (`i_c *
-    chunk_size` for `i_c = (eos - 1) // chunk_size`, no larger than `eos`): those cannot wrap."""
+    """No factor is the constant 0 or 1, nor a parameter of `ones` (every launch passes it 1)
+    read as passed, and the product does not round an offset down to its chunk (`i_c *
+    chunk_size` for `i_c = (eos - 1) // chunk_size`, `i_c << 6` for `i_c = eos >> 6`, no larger
+    than `eos`): those cannot wrap."""
     return not any(
-        flow.constant_int(factor) in (0, 1) or (isinstance(factor, cst.Name) and _is_parameter_of(factor, ones, flow))
-        for factor in (product.left, product.right)
-    ) and not any(
-        _divides(size, index, flow) for index, size in ((product.left, product.right), (product.right, product.left))
+        _constant(size, flow) in (0, 1)
+        or (isinstance(size, cst.Name) and _is_parameter_of(size, ones, flow))
+        or _divides(size, index, flow)
+        for index, size in _factors(product, flow)
     )
 
 
-def _divides(size: cst.BaseExpression, index: cst.BaseExpression, flow: Flow) -> bool:
+def _factors(product: cst.BinaryOperation, flow: Flow) -> list[tuple[cst.BaseExpression, _Divisor]]:
+    """Each operand of a product with what multiplies it; a left shift multiplies its left
+    operand by a power of two (`i_c << 6`: 64)."""
+    if isinstance(product.operator, cst.LeftShift):
+        return [(product.left, _power_of_two(product.right, flow))]
+    return [(product.left, product.right), (product.right, product.left)]
+
+
+def _divides(size: _Divisor, index: cst.BaseExpression, flow: Flow) -> bool:
     """`index` is a division into chunks of `size` (`x // BT`, `tl.cdiv(x, BT)`, `x >> 6` for a
     `size` of 64: `_chunk_of`), or a name every definition reaching it so binds: a chunk index of
-    the chunks `size` counts."""
+    the chunks `size` counts. Per path: only the definitions reaching the read count, and a
+    divisor is `size` only where both have one value (`Flow.same_value`: not `C` rebound between
+    the division and the product)."""
     if isinstance(index, cst.Name):
         values = [d.value for d in flow.reaching(index)]
         return bool(values) and all(v is not None and _divides(size, v, flow) for v in values)
     chunk = _chunk_of(index, flow)
-    divisor = chunk[1] if chunk is not None else None
-    if isinstance(divisor, cst.Name) and isinstance(size, cst.Name):
-        return divisor.value == size.value
-    constant = flow.constant_int(divisor) if isinstance(divisor, cst.BaseExpression) else divisor
-    return constant is not None and constant == flow.constant_int(size)
+    if chunk is None:
+        return False
+    divisor = chunk[1]
+    if (
+        isinstance(divisor, cst.BaseExpression)
+        and isinstance(size, cst.BaseExpression)
+        and flow.same_value(divisor, size)
+    ):
+        return True
+    constant = _constant(divisor, flow)
+    return constant is not None and constant == _constant(size, flow)
+
+
+def _constant(value: _Divisor, flow: Flow) -> int | None:
+    """The int a factor or divisor is known to be, else None."""
+    return flow.constant_int(value) if isinstance(value, cst.BaseExpression) else value
 
 
 def _is_parameter_of(name: cst.Name, params: frozenset[str], flow: Flow) -> bool:
@@ -1512,7 +1539,7 @@ def _sum_leaves(node: cst.BaseExpression, flow: Flow) -> Iterator[cst.BaseExpres
 def _arithmetic_leaves(node: cst.BaseExpression, flow: Flow) -> Iterator[cst.BaseExpression]:
     """The operands of a `+` / `-` / `*` tree, looking through broadcasts and clamps
     (`rows[:, None] * D`: `rows`, `D`); other calls and casts are leaves."""
-    yield from _leaves(node, flow, (*_ARITHMETIC, cst.Multiply))
+    yield from _leaves(node, flow, (*_ARITHMETIC, *_MULTIPLYING))
 
 
 def _leaves(
@@ -1552,9 +1579,14 @@ def _chunk_of(node: cst.BaseExpression, flow: Flow) -> tuple[cst.BaseExpression,
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.FloorDivide):
         return node.left, node.right
     if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.RightShift):
-        shift = flow.constant_int(node.right)
-        return node.left, 1 << shift if shift is not None and 0 <= shift < _INT_BITS else None
+        return node.left, _power_of_two(node.right, flow)
     return None
+
+
+def _power_of_two(shift: cst.BaseExpression, flow: Flow) -> int | None:
+    """What a shift by `shift` multiplies or divides by, else None (no constant, or past the int)."""
+    bits = flow.constant_int(shift)
+    return 1 << bits if bits is not None and 0 <= bits < _INT_BITS else None
 
 
 _Divisor = cst.BaseExpression | int | None  # an expression, the power of two a shift divides by, or unknown

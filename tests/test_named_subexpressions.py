@@ -74,6 +74,22 @@ def _codes(lines: str, code: str) -> list[str]:
             "ASC008",
             0,
         ),
+        # a left shift multiplies: the chunk's start shifted back, then a stride, is as large...
+        (
+            "tl.store(o + (((eos - 1) >> 6) << 6) * HV, b_q)",
+            "i_c = (eos - 1) >> 6\ntl.store(o + (i_c << 6) * HV, b_q)",
+            "ASC008",
+            1,
+        ),
+        ("tl.store(o + (eos << 7), b_q)", "s = eos << 7\ntl.store(o + s, b_q)", "ASC008", 1),
+        # ...while the chunk's start alone is not, nor a shift by 0
+        (
+            "tl.store(o + (((eos - 1) >> 6) << 6), b_q)",
+            "i_c = (eos - 1) >> 6\ntl.store(o + (i_c << 6), b_q)",
+            "ASC008",
+            0,
+        ),
+        ("tl.store(o + (eos << 0), b_q)", "s = eos << 0\ntl.store(o + s, b_q)", "ASC008", 0),
         # a remainder is a position inside a chunk, no offset
         ("tl.store(o + eos % K * HV, b_q)", "r = eos % K\ntl.store(o + r * HV, b_q)", "ASC008", 0),
         # ...but the position inside that chunk (the offset less its chunk's start) is small
