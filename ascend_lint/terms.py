@@ -3,7 +3,7 @@
 `x + core_id * T * BD` and `BD * core_id * T + x` have the same `Sum`: a mapping from products
 (sorted tuples of atom keys) to integer coefficients, with `*` distributed over `+` / `-` and
 integer literals folded into the coefficients. Everything else is an atom keyed by its code
-(`i_b // 4`, `o_d`, a call); `tl.program_id(a)` / `tl.num_programs(a)` and a name bound only
+(`i_b // 4`, `o_d`, a call; a walrus is the value it binds); `tl.program_id(a)` / `tl.num_programs(a)` and a name bound only
 to one of them share a key. Each atom keeps the first node it was read from, to render sums.
 """
 
@@ -38,7 +38,10 @@ class Terms:
         self.rank: dict[str, int] = {}  # key -> when it was first seen: factors render in that order
 
     def of(self, node: cst.BaseExpression) -> Sum:
-        """`node` as a sum (raises TooComplex)."""
+        """`node` as a sum (raises TooComplex); an assignment expression is the value it binds
+        (`(o_t := i_t * BT + tl.arange(0, BT)) * H`)."""
+        if isinstance(node, cst.NamedExpr):
+            return self.of(node.value)
         if isinstance(node, cst.Integer):
             return _constant(number_literal(node))
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):

@@ -93,7 +93,8 @@ stride):
 - a vector address every vector term of which is a `tl.arange` vector (`o_t = i_t * BT +
   tl.arange(0, BT)`, `o_t[:, None]`) times the head count (`g + (bos + o_t) * H + i_h`,
   `beta + bos * HV + i_hv + o_t * HV`), written in the load or in every definition reaching
-  it. A vector term without the head count (`+ o_k[None, :]`, contiguous), a product with
+  it; a walrus there is the value it binds (`g + bos * H + i_h + (o_t := i_t * BT +
+  tl.arange(0, BT)) * H`, `tl.load(p := g + ...)`). A vector term without the head count (`+ o_k[None, :]`, contiguous), a product with
   more factors (`o_t * H * K`) and a scalar computed at run time (`tl.minimum(...) * H`) are
   not flagged;
 - nor is a load in an arm of a constexpr `if` whose other arm loads the same tensor without a

@@ -1,7 +1,7 @@
 """A finding does not depend on whether the author names a subexpression: `p = t - bos` then
 `p * HV` is `(t - bos) * HV` written inline, and `start = i_b * T` then `start.to(tl.int64)`
-is `(i_b * T).to(tl.int64)`; ASC011 reads a walrus binding one in place (`(r := t + 1) * HV`)
-as the named form."""
+is `(i_b * T).to(tl.int64)`; ASC011 reads a walrus binding one in place (`(r := t + 1) * HV`,
+`(o_t := i_t * BT + tl.arange(0, BT)) * H`) as the named form."""
 
 from __future__ import annotations
 
@@ -131,3 +131,34 @@ def test_inline_and_named_forms_agree(inline: str, named: str, code: str, found:
 def test_a_walrus_in_an_address_is_the_value_it_binds(lines: str) -> None:
     """ASC011 reads `(r := t + 1) * HV` as `r = t + 1` then `r * HV`: a load along `T`, `HV` apart."""
     assert _codes(lines, "ASC011") == ["ASC011"]
+
+
+CHUNK = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(g, o, cu_seqlens, H: tl.constexpr, BT: tl.constexpr):
+    i_n, i_h, i_t = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+    {line}
+    tl.store(o + tl.arange(0, BT), b_g)
+"""
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "b_g = tl.load(g + bos * H + i_h + (i_t * BT + tl.arange(0, BT)) * H)",
+        "b_g = tl.load(g + bos * H + i_h + (o_t := i_t * BT + tl.arange(0, BT)) * H)",
+        "b_g = tl.load(g + bos * H + i_h + (r := (i_t * BT + tl.arange(0, BT)) * H))",
+        "b_g = tl.load(g + (o := bos * H + i_h) + (r := (i_t * BT + tl.arange(0, BT)) * H))",
+        "b_g = tl.load(p := g + bos * H + i_h + (i_t * BT + tl.arange(0, BT)) * H)",
+    ],
+)
+def test_a_walrus_in_a_vector_address_is_the_value_it_binds(line: str) -> None:
+    """ASC011 reads a chunk of `T` loaded `H` apart the same with the offsets, a part of the
+    address or the whole address bound by `:=` where it is written."""
+    source = CHUNK.format(line=line)
+    assert [f.code for f in lint_source(source, "k.py", settings(select=["ASC011"])).findings] == ["ASC011"]
