@@ -718,8 +718,9 @@ class _Builder:
             shape, base, step, column = pointer.block_shape, pointer.base, pointer.step, pointer.column
         else:
             shape = pointer.shape if _tile(pointer) else ()
-            base, column = self.pointer_param(pointer_node), False
+            base = self.pointer_param(pointer_node)
             step = self.strided_offsets(pointer_node) if shape and not discrete else None
+            column = step is not None and self.unit_first_axis(pointer_node)
             if _tile(pointer):
                 self.use(pointer, None, role)
         strided = step is not None
@@ -765,6 +766,29 @@ class _Builder:
                     ):
                         return factor
         return None
+
+    def unit_first_axis(self, node: cst.BaseExpression, depth: int = 0) -> bool:
+        """An address adds a column of offsets as they are (`o_k[:, None]` in `w + o_k[:, None] +
+        o_n[None, :] * K`): stride 1 down its first axis, a column-major tile as a block pointer
+        with strides `(1, K)` is; following names as `strided_offsets` does."""
+        terms = [node]
+        while terms:
+            term = terms.pop()
+            if isinstance(term, cst.BinaryOperation) and isinstance(term.operator, (cst.Add, cst.Subtract)):
+                terms.extend((term.left, term.right))
+                continue
+            read = self.results.get(id(term))
+            if isinstance(term, cst.BinaryOperation):  # a product (`o_m[:, None] * K`) steps by its factor
+                continue
+            if isinstance(term, cst.Name) and isinstance(read, Read) and depth < 4:
+                if any(
+                    isinstance(v.node, cst.BaseExpression) and self.unit_first_axis(v.node, depth + 1)
+                    for v in read.values
+                ):
+                    return True
+            elif _tile(read) and len(read.shape) == 2 and is_one(read.shape[1]) and not is_one(read.shape[0]):
+                return True
+        return False
 
     def block_pointer(self, node: cst.Call, name: str, args: list[Argument]) -> Result:
         for _, _, part in args:

@@ -161,7 +161,9 @@ not reported.
 ### Strided tiles
 A tile whose address steps along its last axis by a stride the configuration fixes (a block
 pointer with strides `(H,)`, `o * H` with `H` a constexpr other than 1) takes 32 bytes per
-element in UB (a strided DMA; measured), and so does a vector carried round a loop, broadcast
+element in UB (a strided DMA; measured), unless the address adds a column of offsets with
+stride 1 (`w + o_k[:, None] + o_n[None, :] * K`): that tile is column-major, read as a block
+pointer with strides `(1, K)` is (kept transposed, taken by the cube core for `tl.dot`), and so does a vector carried round a loop, broadcast
 in it and accumulated after (`b_z[None, :] + ...`, then `b_z += ...`), with the loop's tiles
 computed from it.
 
@@ -248,6 +250,27 @@ class UbOverflowEstimate(Rule):
     PRECISION = "medium"
 
     VALID = (
+        # a column-major weight tile (`w + o_k[:, None] + o_n[None, :] * IN_DIM`: stride 1 down its
+        # rows) feeding only `tl.dot` is taken by the cube core as a block with strides (1, IN_DIM)
+        # is, not gathered element by element into UB
+        """
+@triton.autotune(configs=[triton.Config({"BM": 128, "BN": 256, "BK": 256})], key=["M"])
+@triton.jit
+def k(out, x, w, M, IN_DIM: tl.constexpr, OUT_DIM: tl.constexpr, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    rows = tl.program_id(0) * BM + tl.arange(0, BM)
+    cols = tl.program_id(1) * BN + tl.arange(0, BN)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k0 in range(0, IN_DIM, BK):
+        offs_k = k0 + tl.arange(0, BK)
+        b_x = tl.load(x + rows[:, None] * IN_DIM + offs_k[None, :], mask=rows[:, None] < M, other=0.0)
+        b_w = tl.load(w + offs_k[:, None] + cols[None, :] * IN_DIM)
+        acc = tl.dot(b_x, b_w, acc)
+    tl.store(out + rows[:, None] * OUT_DIM + cols[None, :], acc, mask=rows[:, None] < M)
+
+
+def proj(x, w, out):
+    k[(triton.cdiv(x.shape[0], 128), 2)](out, x, w, x.shape[0], IN_DIM=5120, OUT_DIM=512)
+""",
         # after a splat of unknown length, a defaulted parameter leaves the trailing argument's
         # parameter unknown (`*x.stride()` may fill `BLOCK` too)
         """

@@ -913,3 +913,15 @@ def test_a_tile_carried_by_a_copy_keeps_its_buffer_until_the_copy():
     contributors = peak(_prefetch_fixture("prefetched").tiles, {"D": 32768, "BLOCK": 8192}, dense=True).contributors
     live = {c.name for c in contributors}
     assert {"a_cur", "b_cur", "c_cur", "d_cur", "a_nxt", "b_nxt", "c_nxt", "d_nxt"} <= live
+
+
+def test_a_column_major_dot_operand_is_not_gathered():
+    # `w + o_k[:, None] + o_n[None, :] * S`: stride 1 down the rows, a block with strides (1, S),
+    # kept transposed for the cube core as that block is (vllm-ascend 0.30's compressor GEMM);
+    # a product down the rows (`o_k[:, None] * BN`) keeps the gather of the measured test above.
+    tiles = kernel_of(
+        STRIDED_GEMM.replace("o_k[:, None] * BN", "o_k[:, None]").replace("A_STEP", "1").replace("B_STEP", "S")
+    ).tiles
+    sizes = {"BM": 64, "BN": 128, "BK": 128, "S": 1024}
+    for dense in (False, True):
+        assert peak(tiles, sizes, dense=dense).bytes == 0
