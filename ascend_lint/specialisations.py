@@ -17,7 +17,7 @@ earlier ones):
   value, but for an arm running only on another platform (`HostIndex.bound_on_ascend`), and so does each arm binding a literal when other arms bind a value known only at run
   time (`BLOCK = 2048` in one arm, `BLOCK = triton.next_power_of_2(n)` in the other: the
   literal is what the launch passes when its arm runs); a name no binding gives a value (`B, H,
-  S, D = o.shape`) that an `assert D in {64, 128}` before the launch (on its path, with no
+  S, D = o.shape`) that an `assert D in {64, 128}` (or `assert D == 64`, also beside `and`) before the launch (on its path, with no
   binding of the name between) restricts gives one set per asserted literal; of these values
   of a name, only those an `if` around the launch (or one before it whose arm leaves) testing
   the name lets through count (`_may_reach`: `if D <= 64:` around it rules out 128, and `if D <=
@@ -1170,8 +1170,8 @@ class _HostNames:
                 yield constant, Arm(statement, tests)
 
     def asserted_values(self, name: str, launch: CallSite) -> Iterator[tuple[Value, Arm]]:
-        """The literals an `assert name in {16, 32, 64}` (a set, tuple or list of constants)
-        allows, when the assert runs before the launch on its path (a statement of a block around
+        """The literals an `assert name in {16, 32, 64}` (a set, tuple or list of constants; also
+        `assert name == 64`, and either beside `and`: `_asserted_items`) allows, when the assert runs before the launch on its path (a statement of a block around
         the launch, not inside an `if` before it) and nothing binds the name between."""
         suite = self.suite_of(launch)
         if suite is None:
@@ -1279,18 +1279,29 @@ def _asserted_before(
 def _after(small: cst.BaseSmallStatement, name: str, asserted: _Asserted, suite: _Suite) -> _Asserted:
     """What is asserted of `name` after a simple statement."""
     if isinstance(small, cst.Assert):
-        test = small.test
-        if (
-            isinstance(test, cst.Comparison)
-            and isinstance(test.left, cst.Name)
-            and test.left.value == name
-            and len(test.comparisons) == 1
-            and isinstance(test.comparisons[0].operator, cst.In)
-            and (items := written_items(test.comparisons[0].comparator)) is not None
-        ):
-            return small, items
-        return asserted
+        items = _asserted_items(small.test, name)
+        return (small, items) if items is not None else asserted
     return None if suite.binds_anywhere([small], name) else asserted
+
+
+def _asserted_items(test: cst.BaseExpression, name: str) -> Sequence[cst.BaseExpression] | None:
+    """The values an assert's test allows `name`: the items of `name in (16, 32, 64)` (a set,
+    tuple or list written out), the int of `name == 64` (either side), also as an operand of
+    `and` (`D in (64, 128) and T > 0`); else None."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And):
+        left = _asserted_items(test.left, name)
+        return left if left is not None else _asserted_items(test.right, name)
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return None
+    operator, other = test.comparisons[0].operator, test.comparisons[0].comparator
+    named = isinstance(test.left, cst.Name) and test.left.value == name
+    if isinstance(operator, cst.In):
+        return written_items(other) if named else None
+    if not isinstance(operator, cst.Equal):
+        return None
+    if not named:  # `64 == D`
+        named, other = isinstance(other, cst.Name) and other.value == name, test.left
+    return [other] if named and isinstance(other, cst.Integer) else None
 
 
 def _header(statement: cst.BaseStatement) -> list[cst.CSTNode]:

@@ -85,7 +85,9 @@ when another computes the value at run time: the literal is what the launch pass
 arm runs, and the finding names that assignment's line; likewise where a call passes such a
 name to the function launching with its parameter: `_launch(x, BLOCK)`; a name with no value
 otherwise, `B, H, S, D = o.shape`, that an `assert D in {16, 32, 64, 128}` of literals before
-the launch restricts gives one configuration per literal, when the assert is on the launch's
+the launch restricts gives one configuration per literal (`assert D == 64` one; either also
+beside `and`: `assert D in (64, 128) and T > 0`; a bound such as `assert D <= 256` is no
+configuration), when the assert is on the launch's
 path, not inside an `if` before it, and nothing binds the name between; of the values such a
 name, an asserted one or one an `if`/`else` binds to literals, may hold, only those reaching the
 launch count: an `if` around it testing the name against literals or module constants (`if D

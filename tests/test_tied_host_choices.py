@@ -233,3 +233,26 @@ def test_a_caller_passing_a_block_its_test_does_not_tie_still_overflows() -> Non
     )
     assert pairs(LAUNCHER + caller) == {(64, 16), (256, 256)}
     assert rows(LAUNCHER + caller) == [4]  # the launch in `_launch`: 256 x 256 with D 256
+
+
+@pytest.mark.parametrize(
+    ("asserted", "values"),
+    [
+        ("assert D in {64, 128, 256}", {64, 128, 256}),
+        ("assert D in (64, 128)", {64, 128}),
+        ("assert D == 256", {256}),
+        ("assert 256 == D", {256}),
+        ("assert D in (64, 128) and S > 0", {64, 128}),
+        ("assert S > 0 and D == 128", {128}),
+        ("assert D <= 256", set()),  # a bound, no configuration
+        ("assert D == S", set()),
+    ],
+)
+def test_an_assert_gives_the_values_it_allows(asserted: str, values: set[int]) -> None:
+    host = f"""
+    def launch(x, y):
+        B, S, D = x.shape
+        {asserted}
+        k[(triton.cdiv(S, 16),)](x, y, S, D=D, BM=16)
+    """
+    assert {d for d, _ in pairs(host)} == values
