@@ -53,7 +53,8 @@ A runtime `if` in an arm a constexpr test picks, whose other arm does DMA too (`
 0: <block> elif TAIL_MODE == 1: <masked> else: if i_t == NT - 1: ...`), is that split's runtime
 mode, as `elif TAIL_MODE == 2 and i_t == NT - 1:` is: not flagged. Under a flag whose other
 arm does no DMA (`if HAS_RESIDUAL: if is_tail: ...`) the path is chosen at run time wherever
-it is compiled: flagged.
+it is compiled: flagged; so it is when the other arm chooses at run time too (the same tail
+branch in both arms of `if IS_VARLEN:`): each `if` is flagged, once.
 
 A constexpr test choosing between two runtime values (`(i_t == NT - 1) if IS_VARLEN else
 (i_t + 1) * BT > T`) stays runtime in both, and is flagged. A literal has one value in every
@@ -342,6 +343,25 @@ def k(x, y, r, T, NT, BT: tl.constexpr, HAS_R: tl.constexpr):
     p = tl.make_block_ptr(x, (T,), (1,), (i_t * BT,), (BT,), (0,))
     tl.store(tl.make_block_ptr(y, (T,), (1,), (i_t * BT,), (BT,), (0,)), tl.load(p))
 """,
+        # the same runtime tail branch in both arms of a constexpr `if`: no specialisation
+        # compiles one path, so neither arm is a split's runtime mode; each `if` once
+        """
+@triton.jit
+def k(x, y, cu_seqlens, T, BT: tl.constexpr, IS_VARLEN: tl.constexpr):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    o = i_t * BT + tl.arange(0, BT)
+    if IS_VARLEN:
+        bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+        if i_t * BT + BT <= T:  # expect
+            tl.store(y + bos + o, tl.load(tl.make_block_ptr(x + bos, (T,), (1,), (i_t * BT,), (BT,), (0,))))
+        else:
+            tl.store(y + bos + o, tl.load(x + bos + o, mask=o < T), mask=o < T)
+    else:
+        if i_t * BT + BT <= T:  # expect
+            tl.store(y + i_n * T + o, tl.load(tl.make_block_ptr(x + i_n * T, (T,), (1,), (i_t * BT,), (BT,), (0,))))
+        else:
+            tl.store(y + i_n * T + o, tl.load(x + i_n * T + o, mask=o < T), mask=o < T)
+""",
         # a constexpr test choosing between two runtime tests: runtime in both specialisations
         """
 @triton.jit
@@ -499,15 +519,24 @@ def _in_split_arm(flow: Flow, node: cst.If | cst.IfExp) -> bool:
     <block> elif TAIL_MODE == 1: <masked> else: if i_t == NT - 1: ...`): the other modes compile
     one path, as `elif TAIL_MODE == 2 and i_t == NT - 1:` does. Not one whose other arm does
     none (`if HAS_RESIDUAL: if is_tail: ...`): wherever the DMA is compiled, it is chosen at
-    run time."""
+    run time; nor one whose other arm chooses its path at run time as well (`if IS_VARLEN: if
+    is_tail: ... else: if is_tail: ...`): no specialisation compiles one path."""
     for outer, arm in flow.constexpr_arms_around(node):
         if isinstance(outer, Branch):
-            other = _dma_kinds(flow, flow.events_in(outer.orelse if arm else outer.body))
-        else:
-            other = _dma_kinds_chosen(flow, outer, not arm)
-        if other:
+            span = outer.orelse if arm else outer.body
+            other = _dma_kinds(flow, flow.events_in(span))
+            if other and not any(b.point.index in span and _chooses_at_run_time(flow, b) for b in flow.branches):
+                return True
+        elif _dma_kinds_chosen(flow, outer, not arm):
             return True
     return False
+
+
+def _chooses_at_run_time(flow: Flow, branch: Branch) -> bool:
+    """A runtime `if` whose arms pick different DMA paths (read as written: not asking whether
+    it is a split's runtime mode in turn)."""
+    body, orelse = _dma_kinds(flow, flow.events_in(branch.body)), _dma_kinds(flow, flow.events_in(branch.orelse))
+    return _opposite(body, orelse) is not None and flow.runtime_everywhere(branch.node.test)
 
 
 def _dma_calls(flow: Flow, events: Iterable[Event]) -> Iterator[cst.Call]:
