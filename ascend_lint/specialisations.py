@@ -549,11 +549,16 @@ def _describe_arms(arms: Arms) -> str:
     """Where launch values bound in one arm come from: ` (`BLOCK` as bound at line 24; ...)`."""
     if not arms:
         return ""
-    if len(arms) == 1 and isinstance(next(iter(arms.values())).statement, cst.Assert):
-        return f" (`{next(iter(arms))}` one of the values asserted at line {{related_line}})"
+    names = ", ".join(f"`{name}`" for name in arms)
+    statements = [arm.statement for arm in arms.values()]
+    if all(isinstance(statement, cst.Assert) for statement in statements):
+        if len(arms) == 1:
+            return f" ({names} one of the values asserted at line {{related_line}})"
+        # `assert D == 64 and BM == 256`, or one assert for each
+        first = "" if len({id(statement) for statement in statements}) == 1 else ", the first"
+        return f" ({names} values asserted{first} at line {{related_line}})"
     if len(arms) == 1:
         return f" (`{next(iter(arms))}` as bound at line {{related_line}}; its other bindings are not constants)"
-    names = ", ".join(f"`{name}`" for name in arms)
     return f" ({names} as bound in one arm each, the first at line {{related_line}}; their other bindings are not constants)"
 
 

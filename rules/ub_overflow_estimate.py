@@ -1054,7 +1054,7 @@ def launch(x, y):
                             if isinstance(arm, cst.Assert)
                             else "the launch value of this configuration, bound here on one path",
                         )
-                        for arm in configuration.arms
+                        for arm in dict.fromkeys(configuration.arms)  # one note for an assert of two names
                     ),
                     *((c.value.node, f"{_describe(c, lookup)} live at the peak") for c in top if launched_here is None),
                     *_dtype_notes(shown),

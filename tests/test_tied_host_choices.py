@@ -256,3 +256,24 @@ def test_an_assert_gives_the_values_it_allows(asserted: str, values: set[int]) -
         k[(triton.cdiv(S, 16),)](x, y, S, D=D, BM=16)
     """
     assert {d for d, _ in pairs(host)} == values
+
+
+@pytest.mark.parametrize(
+    ("asserts", "said", "notes"),
+    [
+        ("assert D == 256 and BM == 256", "(`D`, `BM` values asserted at line 9)", 1),
+        ("assert D == 256\n        assert BM in (128, 256)", "(`D`, `BM` values asserted, the first at line 9)", 2),
+    ],
+)
+def test_launch_values_asserted_are_said_so(asserts: str, said: str, notes: int) -> None:
+    host = f"""
+    def launch(x, y):
+        B, S, D = x.shape
+        BM = x.shape[0]
+        {asserts}
+        k[(triton.cdiv(S, BM),)](x, y, S, D=D, BM=BM)
+    """
+    source = KERNEL + textwrap.dedent(host)
+    (finding, *_) = lint_source(source, "choices.py", settings(select=["ASC013"])).findings
+    assert said.replace("line 9", f"line {KERNEL.count(chr(10)) + 5}") in finding.message
+    assert sum("asserted here" in note.message for note in finding.related) == notes
