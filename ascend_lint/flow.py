@@ -41,7 +41,7 @@ import libcst as cst
 
 from .arithmetic import ceiling_division
 from .imports import ImportMap, int_literal, number_literal, str_literal
-from .nodes import child_nodes, flat_code, one_line, suite_lines, updated_value, walk
+from .nodes import child_nodes, flat_code, one_line, replaced, suite_lines, updated_value, walk
 
 # Value flags: a bit set describing where a value can come from.
 CONST = 1  # literal, constexpr parameter, dtype, tl.static_range index
@@ -71,6 +71,7 @@ _MAX_BINDING_HOPS = 8  # `A: tl.constexpr = B` chains followed when reading a co
 
 Assumptions: TypeAlias = frozenset[tuple[str, bool]]  # (constexpr test key, outcome) pairs
 Variant: TypeAlias = tuple[int, Assumptions]
+Choices: TypeAlias = tuple[tuple[cst.IfExp, bool], ...]  # conditional expressions, each with an arm (True: the body)
 PointerArguments: TypeAlias = Callable[[cst.Call], Iterable[cst.BaseExpression]]
 NOTHING: Assumptions = frozenset()
 CONSTANT: list[Variant] = [(CONST, NOTHING)]
@@ -94,6 +95,7 @@ DMA_FNS = ("load", "store")
 _BOUND_NAMES = ("arg1", "arg2", "step")  # tl.range's keywords for its bounds and step, in order
 _MAX_KEYS = 4  # constexpr tests combined per value before falling back to one variant
 _MAX_VARIANTS = 16
+_MAX_STEP_CHOICES = 3  # constexpr conditional expressions an advance's step is split on (`Flow.advance_arms`)
 _MAX_ORIGIN_STEPS = 256  # alias definitions walked back to find where a value was computed
 _MAX_ALIAS_HOPS = 4  # `pid = tl.program_id(0)`, `core_id = pid`: names of names followed
 _MAX_DEPTH = 150  # nested def-use lookups before falling back to the coarse facts
@@ -108,7 +110,7 @@ class Event:
     name: str | None = None
     conds: tuple[tuple[Branch, bool], ...] = ()  # the enclosing `if` arms: (branch, True for the body arm)
     # the conditional expressions whose arms hold the node: (`a if c else b`, True for `a`)
-    choices: tuple[tuple[cst.IfExp, bool], ...] = ()
+    choices: Choices = ()
     loops: tuple[Loop, ...] = ()  # the enclosing loops, outermost first
     metadata: bool = False  # a read of `.dtype` / `.shape`: not a data read
     value: cst.BaseExpression | None = None  # for definitions: the assigned expression
@@ -1942,6 +1944,54 @@ class Flow:
             return step
         source = self.advance_copied(definition)
         return None if source is None else _step_of(definition.name, source.value)
+
+    def advance_arms(self, definition: Event) -> list[tuple[cst.BaseExpression, Choices]]:
+        """The step of an advance (`advance_step`) as each specialisation compiles it, with the
+        constexpr conditional expressions it picks an arm of, outermost first: `p += HV * (V if
+        HEADWISE else 1)` steps `HV * V` with `HEADWISE` and `HV * 1` without, as `if HEADWISE:
+        p += HV * V` / `else: p += HV` does. Arms the advance's own `if`s rule out are left out;
+        a step with no such choice, or more than `_MAX_STEP_CHOICES`, is itself."""
+        step = advance_step(definition)
+        if step is None:
+            return []
+        arms = self._choice_arms(step, (), _MAX_STEP_CHOICES)
+        if arms is None:
+            return [(step, ())]
+        return [(value, taken) for value, taken in arms if self.compiled_under(definition, self.choice_outcomes(taken))]
+
+    def _choice_arms(
+        self, value: cst.BaseExpression, taken: Choices, budget: int
+    ) -> list[tuple[cst.BaseExpression, Choices]] | None:
+        """`value` with each arm of its first constexpr conditional expression in place of it,
+        recursively (an arm the choices `taken` already decide is the only one); None past
+        `budget` choices."""
+        choice = next((n for n in walk(value) if isinstance(n, cst.IfExp) and self.is_constexpr(n.test)), None)
+        if choice is None:
+            return [(value, taken)]
+        key, polarity = self.choice_key(choice)
+        decided = {outcome for known, outcome in self.choice_outcomes(taken) if known == key}
+        if not decided and budget == 0:
+            return None
+        found: list[tuple[cst.BaseExpression, Choices]] = []
+        for arm in (True, False) if not decided else (decided.pop() == polarity,):
+            picked = choice.body if arm else choice.orelse
+            if choice.lpar and not picked.lpar and not isinstance(picked, cst.Name):
+                picked = picked.with_changes(lpar=choice.lpar, rpar=choice.rpar)  # `HV * (V + 1)`
+            changed = replaced(value, choice, picked)
+            assert isinstance(changed, cst.BaseExpression)
+            inner = self._choice_arms(changed, (*taken, (choice, arm)), budget - (not decided))
+            if inner is None:
+                return None
+            found += inner
+        return found
+
+    def choice_outcomes(self, choices: Choices) -> Assumptions:
+        """The constexpr test outcomes (`test_key`) under which the arms `choices` are compiled."""
+        outcomes = set()
+        for choice, arm in choices:
+            key, polarity = self.choice_key(choice)
+            outcomes.add((key, polarity == arm))
+        return frozenset(outcomes)
 
     def advance_copied(self, definition: Event) -> Event | None:
         """For `p = t`, the last definition of `t` reaching it when each advances the `p`

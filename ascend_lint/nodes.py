@@ -106,6 +106,25 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(children)
 
 
+def replaced(node: cst.CSTNode, old: cst.CSTNode, new: cst.CSTNode) -> cst.CSTNode:
+    """`node` with `old`, a node below it, replaced by `new`: only the nodes on the path to `old`
+    are rebuilt, the others are kept as they are (the facts read about them stay theirs)."""
+    if node is old:
+        return new
+    changes: dict[str, object] = {}
+    for name in _CODE_FIELDS[type(node)]:
+        value = getattr(node, name)
+        if _IS_NODE_TYPE[type(value)]:
+            updated = replaced(value, old, new)
+            if updated is not value:
+                changes[name] = updated
+        elif type(value) is tuple or type(value) is list:
+            items = [replaced(item, old, new) for item in value]
+            if any(a is not b for a, b in zip(items, value, strict=True)):
+                changes[name] = type(value)(items)
+    return node.with_changes(**changes) if changes else node
+
+
 def flat_code(node: cst.CSTNode) -> str:
     """The node's code with each run of whitespace read as one space: a key under which two
     spellings of one expression meet."""

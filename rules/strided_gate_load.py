@@ -66,8 +66,11 @@ A `@triton.jit` device function is read as Triton inlines it into the kernel:
 ### The `G_T_CONTIG` split
 Each specialisation compiles one arm of a constexpr `if`, so a load counts only the advances
 on its own path: in `if G_T_CONTIG: b_g = tl.load(p_g); p_g += 1 else: b_g = tl.load(p_g);
-p_g += HV` the first load steps by 1. The fix already applied, its strided arm the fallback
-the host picks for `HV == 1`, is not flagged:
+p_g += HV` the first load steps by 1. A conditional expression on a constexpr in the step is
+read the same way, one arm per specialisation: `p_beta += HV * (V if IS_BETA_HEADWISE else 1)`
+is `if IS_BETA_HEADWISE: p_beta += HV * V else: p_beta += HV`, and `p_g += 1 if G_T_CONTIG
+else HV` is the split below. The fix already applied, its strided arm the fallback the host
+picks for `HV == 1`, is not flagged:
 - an advance by the head count in an arm whose other arm steps the same pointer by one (`if
   G_T_CONTIG: p_g += 1 else: p_g += HV`, the load before or in the arms); the step by one is
   that arm's own: in `if A: (if G_T_CONTIG: p_g += 1 else: p_g += HV) else: p_g += HV` the
@@ -103,7 +106,8 @@ stride):
 
 ### Not flagged
 It is a heuristic, and precise on purpose: strides written as other expressions
-(`HV * (1 if HEADWISE else V)`), names that do not say "heads", vector loads contiguous in their last dimension
+(`HV * K`, `tl.minimum(...) * HV`, a step chosen at run time between `HV` and another),
+names that do not say "heads", vector loads contiguous in their last dimension
 (`tl.load(p_v + o_v)`), loops run a literal number
 of times (`tl.static_range(4)`, `tl.range(4)`) and loops over blocks (`range(0, T, BS)`: a scalar per block beside
 the block's own work) are not flagged; a layout the host already transposed is invisible
@@ -121,6 +125,8 @@ import libcst as cst
 from ascend_lint.flow import (
     DEF,
     TENSOR,
+    Branch,
+    Choices,
     Event,
     Flow,
     Loop,
@@ -203,6 +209,16 @@ def k(q, g, g_t, o, T, HV: tl.constexpr, K: tl.constexpr, BK: tl.constexpr):
         b_s = tl.load(p_s)
         p_s += step
 """,
+        # the `G_T_CONTIG` split written as a conditional expression: stride 1 when the host transposed
+        """
+@triton.jit
+def k(g, o, T, HV: tl.constexpr, G_T_CONTIG: tl.constexpr):
+    i_hv = tl.program_id(0)
+    p_g = g + (i_hv * T if G_T_CONTIG else i_hv)
+    for _ in range(0, T):
+        tl.store(o + i_hv, tl.load(p_g))
+        p_g += 1 if G_T_CONTIG else HV
+""",
         # a chunk of T: contiguous innermost (`(T, K), (H * K, 1)`), the G_T_CONTIG arm (stride 1,
         # its fallback `(HV,)` only for `HV == 1`), a vector of `K` offsets, a scalar at a run-time index
         """
@@ -269,6 +285,26 @@ def k(a, g, o, cu_seqlens, T, HV: tl.constexpr, IS_BETA: tl.constexpr, V: tl.con
             b_h *= tl.load(p_g)  # expect
         b_h += tl.load(a + bos * HV + i_hv + i_t * HV)  # expect
     tl.store(o + i_n, b_h)
+""",
+        # a constexpr conditional expression in the step splits it as an `if` does: `p_beta` steps
+        # `HV` without `IS_BETA_HEADWISE` (`HV * V` with it is another layout), `p_h` steps `HV`
+        # when `A` is false
+        """
+@triton.jit
+def k(g, beta, o, T, HV: tl.constexpr, V: tl.constexpr, A: tl.constexpr, G_T_CONTIG: tl.constexpr,
+      IS_BETA_HEADWISE: tl.constexpr):
+    i_hv = tl.program_id(0)
+    p_h = g + i_hv
+    p_beta = beta + i_hv
+    for _ in range(0, T):
+        b = tl.load(p_h)  # expect
+        if IS_BETA_HEADWISE:
+            b += tl.sum(tl.load(p_beta + tl.arange(0, V)))
+        else:
+            b += tl.load(p_beta)  # expect
+        tl.store(o + i_hv, b)
+        p_h += (1 if G_T_CONTIG else HV) if A else HV
+        p_beta += HV * (V if IS_BETA_HEADWISE else 1)
 """,
         # the offset, or the index, held in a name the loop binds
         """
@@ -565,11 +601,8 @@ def _unit_step(load: Event, pointer: cst.BaseExpression, steps: dict[Loop, _Step
         if facts is None:
             continue
         if isinstance(pointer, cst.Name) and any(
-            event.name == pointer.value
-            and (step := advance_step(event)) is not None
-            and _is_sign(step)
-            and flow.feasible_together(load, event)
-            for event in flow.events_in(loop.body, DEF)
+            advance.event.name == pointer.value and _is_sign(advance.step) and advance.compiled_with(load, flow)
+            for advance in _advances(flow, loop)
         ):
             return True
         if facts.index is None:
@@ -628,8 +661,40 @@ class _Steps:
     it steps by one."""
 
     loop: Loop
-    advances: dict[str, list[tuple[str, Event]]]
+    advances: dict[str, list[tuple[str, _Advance]]]
     index: str | None
+
+
+@dataclass(frozen=True)
+class _Advance:
+    """An advance of a pointer in a loop (`p += step`), in one arm of each constexpr conditional
+    expression its step holds (`Flow.advance_arms`: `HV * (V if HEADWISE else 1)` is `HV * V`
+    in one specialisation, `HV * 1` in the other)."""
+
+    event: Event
+    step: cst.BaseExpression
+    choices: Choices
+
+    @property
+    def arms(self) -> tuple[tuple[Branch | cst.IfExp, bool], ...]:
+        """The `if` arms and the arms of the step's choices it is in, outermost first."""
+        return (*self.event.conds, *self.choices)
+
+    def compiled_with(self, event: Event, flow: Flow) -> bool:
+        """Whether a specialisation compiling `event` compiles this arm of the advance too."""
+        return flow.feasible_together(event, self.event) and flow.compiled_under(
+            event, flow.choice_outcomes(self.choices)
+        )
+
+
+def _advances(flow: Flow, loop: Loop) -> list[_Advance]:
+    """The advances of pointers in the loop, one per arm of their steps' constexpr choices."""
+    return [
+        _Advance(event, step, choices)
+        for event in flow.events_in(loop.body, DEF)
+        if event.name is not None
+        for step, choices in flow.advance_arms(event)
+    ]
 
 
 def _step_stride(
@@ -646,9 +711,9 @@ def _step_stride(
     if isinstance(pointer, cst.Name):
         found = next(
             (
-                (stride, advance.node)
+                (stride, advance.event.node)
                 for stride, advance in steps.advances.get(pointer.value, ())
-                if flow.feasible_together(event, advance)
+                if advance.compiled_with(event, flow)
             ),
             None,
         )
@@ -659,41 +724,43 @@ def _step_stride(
     return found
 
 
-def _head_strided_advances(flow: Flow, loop: Loop, heads: set[str]) -> dict[str, list[tuple[str, Event]]]:
+def _head_strided_advances(flow: Flow, loop: Loop, heads: set[str]) -> dict[str, list[tuple[str, _Advance]]]:
     """Pointers the loop advances by a head count: name -> (the count, the advance) for each
     such advance. An advance in an arm of a constexpr `if` is left out when the other arm of
     that `if` steps the same pointer by one: `if G_T_CONTIG: p_g += 1 else: p_g += HV` is the
     fix already applied, the strided arm its fallback for `HV == 1` (a step of `HV * V` in the
     other arm is another layout, not the fix). The step by one must be that arm's own, not
     nested in a further `if`: in `if A: (if G_T_CONTIG: p_g += 1 else: p_g += HV) else: p_g +=
-    HV` the outer `else` strides by `HV` in every specialisation with `A` false."""
-    events = [event for event in flow.events_in(loop.body, DEF) if event.name is not None]
-    found: dict[str, list[tuple[str, Event]]] = {}
-    for event in events:
-        stride = _head_stride(event, heads, flow)
-        if stride is None or event.name is None:
+    HV` the outer `else` strides by `HV` in every specialisation with `A` false. A constexpr
+    conditional expression in the step splits it as an `if` does (`p_g += 1 if G_T_CONTIG else
+    HV` is the same fix; `p_beta += HV * (V if HEADWISE else 1)` strides by `HV` without
+    `HEADWISE`)."""
+    advances = _advances(flow, loop)
+    found: dict[str, list[tuple[str, _Advance]]] = {}
+    for advance in advances:
+        stride = _signed_head_count(advance.step, heads, flow)
+        if stride is None or advance.event.name is None:
             continue
         split = any(
-            other.name == event.name
-            and (step := advance_step(other)) is not None
-            and _is_sign(step)
-            and _sibling_arms(event, other)
-            and not flow.feasible_together(event, other)
-            for other in events
+            other.event.name == advance.event.name and _is_sign(other.step) and _sibling_arms(advance, other)
+            for other in advances
         )
         if not split:
-            found.setdefault(event.name, []).append((stride, event))
+            found.setdefault(advance.event.name, []).append((stride, advance))
     return found
 
 
-def _sibling_arms(strided: Event, unit: Event) -> bool:
-    """Whether `unit` sits directly in one arm of a constexpr `if` whose other arm holds
-    `strided` (there or in an `if` nested in it): the two split on that `if`'s test alone."""
-    depth = len(unit.conds) - 1
-    if depth < 0 or len(strided.conds) <= depth or strided.conds[:depth] != unit.conds[:depth]:
+def _sibling_arms(strided: _Advance, unit: _Advance) -> bool:
+    """Whether `unit` sits directly in one arm of a constexpr `if` or conditional expression
+    whose other arm holds `strided` (there or in an `if` or choice nested in it): the two split
+    on that test alone."""
+    unit_arms, strided_arms = unit.arms, strided.arms
+    depth = len(unit_arms) - 1
+    if depth < 0 or len(strided_arms) <= depth or strided_arms[:depth] != unit_arms[:depth]:
         return False
-    (branch, arm), (other_branch, other_arm) = unit.conds[depth], strided.conds[depth]
-    return branch is other_branch and arm != other_arm and branch.test_is_constexpr
+    (holder, arm), (other_holder, other_arm) = unit_arms[depth], strided_arms[depth]
+    constexpr = isinstance(holder, cst.IfExp) or holder.test_is_constexpr  # (a step's choices are constexpr)
+    return holder is other_holder and arm != other_arm and constexpr
 
 
 def _is_block(pointer: cst.BaseExpression, loop: Loop, flow: Flow) -> bool:
@@ -801,13 +868,6 @@ def _head_count_times(index: str, products: Sum, heads: set[str], flow: Flow, te
         if len(counts) == 1 and counts[0] is not None:
             return counts[0]
     return None
-
-
-def _head_stride(event: Event, heads: set[str], flow: Flow) -> str | None:
-    """`H` for `p += H` / `p = p - H` / `p += (-1 if REVERSE else 1) * H` / `p += stride` with
-    `stride = H`."""
-    step = advance_step(event)
-    return None if step is None else _signed_head_count(step, heads, flow)
 
 
 def _signed_head_count(

@@ -26,9 +26,10 @@ Every finding below was read by hand. Counts per rule, and why each group is bel
 - ASC004 (0): the one mixed test around `initial_state` carries the inner
   `if USE_INITIAL_STATE:` guard (the fix the rule asks for).
 - ASC006 (0): task loops rebind their pointers per task.
-- ASC011 (28): the Ascend port of `precond_gated_delta_rule/fused_recurrent.py` keeps the CUDA
+- ASC011 (29): the Ascend port of `precond_gated_delta_rule/fused_recurrent.py` keeps the CUDA
   layout of its per-head step inputs and reads `g` (`p_g += HV`), `g_atk` and `beta_atk`
-  (`+= H`) one element per time step, head-count apart: the pattern the guidance measures
+  (`+= H`), and its scalar `beta` (`p_beta += HV * (1 if IS_BETA_HEADWISE else V)`, round 29)
+  one element per time step, head-count apart: the pattern the guidance measures
   10–35x slower than a contiguous load. Performance advice, not a bug. (4th) kda's
   `chunk_intra.py` reads `beta` the same way in its pairwise fallback for unbounded gates,
   `tl.load(p_beta + (i_ti + j) * HV)` once per step of `for j in range(...)`. (5th–8th)
@@ -83,7 +84,7 @@ from fla_corpus import fla_ascend_files, fla_root, lint_wheel
 from ascend_lint.ascend_text import says_ascend
 from ascend_lint.engine import lint_source
 
-EXPECTED = {"ASC001": 26, "ASC003": 13, "ASC005": 3, "ASC010": 3, "ASC011": 28, "ASC012": 1}
+EXPECTED = {"ASC001": 26, "ASC003": 13, "ASC005": 3, "ASC010": 3, "ASC011": 29, "ASC012": 1}
 
 
 def test_fla_ascend_kernels_findings_per_rule():
@@ -100,7 +101,7 @@ def test_fla_ascend_kernels_findings_per_rule():
     by_file = Counter((f.code, f.filename.rsplit("/fla/", 1)[1]) for f in findings)
     assert by_file[("ASC003", "ops/kda/backends/triton_ascend/chunk_bwd.py")] == 1
     assert by_file[("ASC005", "modules/causal_conv1d/backends/triton_ascend.py")] == 3
-    assert by_file[("ASC011", "ops/precond_gated_delta_rule/backends/triton_ascend/fused_recurrent.py")] == 3
+    assert by_file[("ASC011", "ops/precond_gated_delta_rule/backends/triton_ascend/fused_recurrent.py")] == 4
     assert by_file[("ASC011", "ops/kda/backends/triton_ascend/chunk_intra.py")] == 7
     assert by_file[("ASC011", "ops/simple_gla/backends/triton_ascend/fused_recurrent.py")] == 3
     assert by_file[("ASC011", "ops/kda/backends/triton_ascend/fused_recurrent.py")] == 1
