@@ -84,7 +84,9 @@ if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime imp
 
 Value = int | float | bool
 Lookup = Callable[[str], "Value | None"]
-Choices = Mapping[cst.IfExp, bool]  # the arm taken by each conditional expression whose test has no value
+# the arm taken by each conditional expression whose test has no value (a bool), and the values
+# assumed of calls: True for a `min(...)` read at its cap, an element size (`possible_values`)
+Choices = Mapping[cst.BaseExpression, "Value"]
 Scope = cst.FunctionDef | None
 Tests = list[tuple[cst.BaseExpression, bool]]  # `if` tests around a host node, with whether each holds
 
@@ -206,9 +208,14 @@ def _compare(node: cst.Comparison, lookup: Lookup, imports: ImportMap | None, ch
 def _call(node: cst.Call, lookup: Lookup, imports: ImportMap | None, chosen: Choices | None) -> Value | None:
     args = [evaluate(a.value, lookup, imports, chosen) for a in node.args if a.keyword is None and not a.star]
     values = [a for a in args if a is not None]
+    name = node.func.value if isinstance(node.func, cst.Name) else None
+    assumed = chosen.get(node) if chosen is not None else None
+    if name == "min" and values and assumed:
+        return min(values)  # at its cap: the operands with no value are at least that large
+    if name != "min" and assumed is not None:
+        return assumed  # `x.element_size()`
     if not args or len(values) != len(args):
         return None
-    name = node.func.value if isinstance(node.func, cst.Name) else None
     if name in ("min", "max") and len(values) >= 2:
         return min(values) if name == "min" else max(values)
     if name == "int":
@@ -234,6 +241,7 @@ def possible_values(
     imports: ImportMap | None = None,
     excluded: Callable[[cst.IfExp, bool], bool] = lambda choice, arm: False,
     bound: Bound = lambda name: (),
+    assumed: Choices | None = None,
 ) -> list[Value | None]:
     """The values a host expression may have (`evaluate`), one for each way the conditional
     expressions in it whose tests have no value may go: `131072 if n > 1 << 20 else 1024` has
@@ -242,17 +250,20 @@ def possible_values(
     another platform: `2048 if is_hopper() else 262144` is 262144). A test that queries the
     device (`_queries_device`, through the names `bound` gives) of a choice with both arms left
     makes the value unknown (None). One way (`evaluate`'s value) past `_MAX_CHOICES` such
-    expressions."""
+    expressions. Calls `assumed` gives a value take it, a `min(...)` given True the value of its
+    operands that have one (`min(4096, triton.next_power_of_2(n))` is 4096, the largest it may
+    be)."""
+    at_caps = dict(assumed or {})
     choices = [choice for choice in walk(node) if type(choice) is cst.IfExp]
     open_choices = [choice for choice in choices if evaluate(choice.test, lookup, imports) is None]
     if not open_choices or len(open_choices) > _MAX_CHOICES:
-        return [evaluate(node, lookup, imports)]
+        return [evaluate(node, lookup, imports, at_caps)]
     ways = {choice: [arm for arm in (True, False) if not excluded(choice, arm)] for choice in open_choices}
     if any(len(arms) == 2 and _queries_device(choice.test, imports, bound) for choice, arms in ways.items()):
         return [None]  # `64 if check_shared_mem("hopper") else 32`: a device's choice, not a workload's
     found: list[Value | None] = []
     for arms in itertools.product(*ways.values()):
-        value = evaluate(node, lookup, imports, dict(zip(open_choices, arms, strict=True)))
+        value = evaluate(node, lookup, imports, {**at_caps, **dict(zip(open_choices, arms, strict=True))})
         if value not in found:
             found.append(value)
     return found
@@ -263,6 +274,38 @@ _DATA_FUNCTIONS = frozenset({"len", "min", "max", "int", "abs", "bool", "float",
 
 
 Bound = Callable[[str], Sequence[cst.BaseExpression]]  # the values host code binds a name to
+
+
+def _tested_below_cap(cap: cst.Call, sizes: list[cst.BaseExpression], scope: Scope) -> bool:
+    """Whether a test of the function `scope` (an `if`, `while`, `assert` or conditional
+    expression) compares a name of the runtime `sizes` a `min(...)` caps, itself, with anything
+    but the capped value: `if D <= 512:` choosing the kernel may keep the size under the cap;
+    `if D > BD: raise` with `BD = min(...)` does not, nor do `N % D == 0` and `D is None`.
+    Module-level code is not read (True)."""
+    if scope is None:
+        return True
+    names = {n.value for size in sizes for n in walk(size) if type(n) is cst.Name}
+    capped = {
+        target.value
+        for node in walk(scope)
+        if type(node) is cst.Assign and any(n is cap for n in walk(node.value))
+        for assigned in node.targets
+        for target in walk(assigned.target)
+        if type(target) is cst.Name
+    }
+    for node in walk(scope):
+        if not isinstance(node, (cst.If, cst.While, cst.IfExp, cst.Assert)):
+            continue
+        for comparison in walk(node.test):
+            if type(comparison) is not cst.Comparison or any(
+                isinstance(target.operator, (cst.Is, cst.IsNot)) for target in comparison.comparisons
+            ):
+                continue  # (`group_size is None` bounds nothing)
+            operands = [comparison.left, *(target.comparator for target in comparison.comparisons)]
+            read = {n.value for operand in operands for n in walk(operand) if type(n) is cst.Name}
+            if any(type(o) is cst.Name and o.value in names for o in operands) and not read & capped:
+                return True  # (`N % D == 0` bounds nothing)
+    return False
 
 
 def _queries_device(test: cst.BaseExpression, imports: ImportMap | None, bound: Bound, hops: int = 0) -> bool:
@@ -320,7 +363,7 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
     constexprs = {p.name for p in kernel.params if p.is_constexpr} | set(kernel.provided_constexprs)
     base = _defaults(kernel, constants, constexprs)
     provided = {name: value for name, value in base.items() if name in kernel.provided_constexprs}
-    names = _HostNames(host, imports, {**constants, **base})
+    names = _HostNames(host, imports, {**constants, **base}, at_caps=True)
     launches: list[tuple[dict[str, Value], Launch | None, Arms]] = [*_launches(kernel, names, constexprs)]
     tuned: list[tuple[dict[str, Value], cst.BaseExpression | None]] = [*_autotune_configs(kernel, names)]
     unconfigured = _unconfigured_label(kernel, base, constants)
@@ -1031,6 +1074,7 @@ class _HostNames:
     host: HostIndex
     imports: ImportMap
     known: Mapping[str, Value]
+    at_caps: bool = False  # read a `min(...)` of a runtime size at its cap (`caps`): the UB's largest tiles
     # `_passed` by parameter, function and hops (worked out once: functions sharing a name and
     # calling themselves reach a parameter through many paths)
     passed_memo: dict[tuple[str, cst.FunctionDef, int], list[Value]] = field(default_factory=dict, compare=False)
@@ -1057,7 +1101,41 @@ class _HostNames:
         def excluded(choice: cst.IfExp, arm: bool) -> bool:
             return on_other(choice.body if arm else choice.orelse) and not on_other(choice)
 
-        return possible_values(node, self.lookup(scope, hops), self.imports, excluded, self.bound_values(scope))
+        lookup, bound = self.lookup(scope, hops), self.bound_values(scope)
+        return possible_values(node, lookup, self.imports, excluded, bound, self.at_largest(node, scope, hops))
+
+    def at_largest(self, node: cst.BaseExpression, scope: Scope, hops: int) -> dict[cst.BaseExpression, Value]:
+        """With `at_caps`, the calls in `node` read at the largest tiles they permit: a `min(...)`
+        capping a runtime size (an operand no name of which has a value, `triton.next_power_of_2(
+        group_size)` with `group_size` from a tensor's shape, and that queries no device) at its
+        cap (True): the size may grow past it, so a tile sized by it must fit at the cap; and
+        `x.element_size()` at the bytes of the dtype the host shows for `x`, else 2 (the 16-bit
+        elements the estimate assumes: `65536 // x.element_size()` is 32768)."""
+        found: dict[cst.BaseExpression, Value] = {}
+        if not self.at_caps:
+            return found
+        for call in walk(node):
+            if type(call) is not cst.Call:
+                continue
+            func = call.func
+            if isinstance(func, cst.Name) and func.value == "min":
+                sizes = [
+                    arg.value for arg in call.args if not arg.keyword and self._runtime_size(arg.value, scope, hops)
+                ]
+                if sizes and not _tested_below_cap(call, sizes, scope):
+                    found[call] = True
+            elif isinstance(func, cst.Attribute) and func.attr.value == "element_size" and not call.args:
+                found[call] = self.host.element_bytes(func.value, scope) or 2
+        return found
+
+    def _runtime_size(self, node: cst.BaseExpression, scope: Scope, hops: int) -> bool:
+        """No name in `node` has a value (`values`), and it queries no device (`_queries_device`)."""
+        names = [n.value for n in walk(node) if type(n) is cst.Name]
+        return (
+            bool(names)
+            and not _queries_device(node, self.imports, self.bound_values(scope))
+            and not any(self.values(name, scope, hops + 1) for name in names)
+        )
 
     def bound_values(self, scope: Scope) -> Bound:
         """The values the host code binds a name to where `scope` reads it (`bound`)."""

@@ -108,6 +108,16 @@ or functions of the module) with literal results, constexpr parameter defaults, 
 parameter of the kernel is named like: the kernel reads what it is passed) and the names the kernel
 body binds as constexprs (`BLOCK: tl.constexpr = 65536`, as inductor writes them).
 
+A `min(...)` capping a runtime size gives its cap: `BLOCK = min(65536, triton.next_power_of_2(n))`
+passes 65536 once `n` reaches it, and a cap is the author's UB guard, which protects only when
+the tiles fit at the cap. The runtime size is an operand no name of which has a value (`n =
+x.numel()`, a tensor's shape) and that queries no device (`min(65536, get_ub_size() // 8)` gives
+nothing); a name with values (`size = 4096 if wide else 2048`) is not one, and `min(65536,
+size)` is each of its values. A size the function compares anywhere with anything but the capped
+name may stay under the cap (`if D <= 512:` choosing the kernel), and gives nothing; `if D > BD:
+raise` after `BD = min(...)`, `N % D == 0` and `D is None` do not bound it. A byte budget's element size, `65536 // x.element_size()`, is
+that of the dtype the host shows for `x`, else 2 (the 16-bit elements the estimate assumes).
+
 An autotuner's `prune_configs_by={"early_config_prune": _prune}` whose function (of the
 module, or a lambda) only filters its configs by their tables, `return [c for c in configs if
 c.kwargs["BLOCK"] <= UB_ELEMS]`, drops the configs its tests, with the module's constants,
@@ -171,7 +181,8 @@ computed from it.
 
 ### Not flagged
 Not flagged: a configuration leaving some tile size unknown (e.g. a block size the host
-computes) counts only the tiles it sizes; it is flagged only when those alone overflow.
+computes, other than by a cap on a runtime size) counts only the tiles it sizes; it is flagged
+only when those alone overflow.
 
 What runs only on another platform than Ascend (the paths ASC001 lists: `if IS_NPU: return
 [...]` then the other list, the `else` of an NPU test, `if torch.cuda.is_available() and not
@@ -439,6 +450,28 @@ def launch(x, y, n):
     BLOCK = 65536
     BLOCK = min(BLOCK, triton.next_power_of_2(n))
     k[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)
+""",
+        # a cap on a size that has values (2048 or 4096, both under it), on a device's answer,
+        # or on a size a test bounds (`if D <= 512:`), is not known to be reached
+        """
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x + o, mask=o < n).to(tl.float32)
+    tl.store(y + o, b / 2.0, mask=o < n)
+
+def launch(x, y, n, wide):
+    size = 4096 if wide else 2048
+    BLOCK = min(65536, size)
+    k[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)
+    BLOCK = min(65536, get_ub_size() // 8)
+    k[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)
+
+def launch_rows(x, y):
+    D = x.shape[-1]
+    BLOCK = min(65536, triton.next_power_of_2(D))
+    if D <= 512:
+        k[(x.shape[0],)](x, y, D, BLOCK=BLOCK)
 """,
         # each arm of the runtime branch fits alone (96 KiB); their sum does not, so the
         # planner overlaps them
@@ -842,6 +875,30 @@ def launch_through_a_helper(x, y, n):  # such arms, the launch in a helper calle
 
 def _launch(x, y, n, BLOCK):
     k[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)  # expect
+""",
+        # a cap on a runtime size: `n` may grow past it, so the launch passes the cap (65536)
+        """
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x + o, mask=o < n).to(tl.float32)
+    tl.store(y + o, tl.exp(b) / 2.0, mask=o < n)
+
+def launch(x, y):
+    n = x.numel()
+    BLOCK = min(65536, triton.next_power_of_2(n))
+    k[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)  # expect
+
+@triton.jit
+def k2(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x + o, mask=o < n).to(tl.float32)
+    tl.store(y + o, tl.exp(b) * tl.sigmoid(b) + b, mask=o < n)
+
+def launch_in_bytes(x, y):  # a byte budget: 32768 elements of 16 bits
+    n = x.numel()
+    BLOCK = min(65536 // x.element_size(), triton.next_power_of_2(n))
+    k2[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)  # expect
 """,
         # lanes built from the index of a `tl.range` loop whose bounds are int64: Triton gives
         # the index its bounds' widest type, so they are int64 (8 bytes each)

@@ -3252,6 +3252,11 @@ class HostIndex(HostFacts):
         passed = self.dtype_passed(kernel, param)
         return passed if passed is not None and passed.dtype in INT_WIDTHS else None
 
+    def element_bytes(self, value: cst.BaseExpression, scope: Scope) -> int | None:
+        """The bytes of an element of the tensor `value` where the host shows its dtype (`_dtype`)."""
+        dtype = self._dtype(value, scope, 0)
+        return None if dtype is None else dtype.element_bytes
+
     def _dtype(self, value: cst.BaseExpression, scope: Scope, hops: int) -> TensorDtype | None:
         """`_shown_dtype`, worked out once for each value, scope and hop count: a parameter is
         followed to every call of its function, and functions calling themselves under one
