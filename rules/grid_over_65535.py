@@ -231,7 +231,13 @@ in _batch_chunks(B): k[(bn, triton.cdiv(m, 64), triton.cdiv(n, 64))]` still grow
 n/64` in each trip; the message names the chunked factors, each trip's count, among those it
 multiplies, written as the others: `bn * m/64 * n/64`, `T_SIZE/BT` of `triton.cdiv(T_SIZE,
 BT)`), unless the chunk size reads their sizes (`range(0, B, 65535
-// (NM * NN))`). An offset argument alone chunks the whole grid. A loop whose variable neither
+// (NM * NN))`). A chunk of known size (`min(65535, M - s)`, a constant `CH` for `65535`, a
+name bound to one, that divided by a known block: `triton.cdiv(min(CH, M - s), 16)`) counts as
+that size, the programs of a full trip, as a known count does: half the limit or more beside a
+runtime size (`for s in range(0, M, 65535): k[(min(65535, M - s), triton.cdiv(N, 128))]`), or
+over it times the known counts (`(min(32768, M - s), 4)`, 131072 programs a trip), is reported,
+the message writing the chunk as that size (`65535 * N/128`); a chunk of unknown size
+(`min(step, M - s)` with `step` a parameter) counts as today. An offset argument alone chunks the whole grid. A loop whose variable neither
 reads chunks nothing, each trip launching the whole grid: `for i in range(0, n, 64):
 _solve_block(X, k, i)` walking diagonal blocks, a scan `for chunk_id in range(NT):`, is still
 reported. Or
@@ -2431,12 +2437,14 @@ def _grid_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: _C
         return _finding(launch, grid, KNOWN_MESSAGE, f"{count} > {MAX_PROGRAMS}", ())
     whole = grid
     chunked_factors: tuple[cst.BaseExpression, ...] = ()
+    trips: list[int] = []  # the chunks of known size: each a count of programs in a full trip
     if chunked is not None:
         remaining = _unchunked(grid, chunked, context)
         if remaining is None:
             return None
         grid, chunked_factors = remaining
         known = [host.known_int(axis, grid.scope) for axis in grid.axes]
+        trips = [each for each in (host.at_most(f, grid.scope) for f in chunked_factors) if each is not None]
     guard = _size_guard(launch, grid, context, bool(chunked_factors))
     if guard.whole:
         return None
@@ -2448,11 +2456,14 @@ def _grid_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: _C
     caps = [_capped_at_the_limit(axis, grid.scope, context) for axis in grid.axes]
     capped = [_factor(operand, context) for operands in caps for operand in operands]
     # a cap at half the limit or more is over it times any count of two or more (`(min(M, 65535), 4)`),
-    # and so is a count of half the limit or more times any size (`(B, 40000)`)
+    # and so is a count of half the limit or more times any size (`(B, 40000)`); a chunk of known
+    # size counts so, and over the limit times the known counts is refused in a full trip
     counts = [each for each, operands in zip(known, caps, strict=True) if each is not None and not operands]
     known_factors = [str(each) for each in counts if each > 1]
-    half = 2 * prod(counts) > MAX_PROGRAMS
-    if len(sizes) + len(capped) < 2 and not (known_factors and (capped or (sizes and half))):
+    half = 2 * prod(counts) * prod(trips) > MAX_PROGRAMS
+    over = prod(counts) * prod(trips) > MAX_PROGRAMS
+    known_over_one = bool(known_factors) or any(each > 1 for each in trips)
+    if len(sizes) + len(capped) < 2 and not over and not (known_over_one and (capped or (sizes and half))):
         return None
     factors = [
         *(size for factor in chunked_factors for size in _chunk_factors(factor, grid.scope, context)),  # each trip's
@@ -2472,9 +2483,13 @@ def _grid_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: _C
 
 
 def _chunk_factors(factor: cst.BaseExpression, scope: Scope, context: ModuleContext) -> tuple[str, ...]:
-    """A chunked factor, each trip's count, in the message as the other factors are: its sizes
+    """A chunked factor, each trip's count, in the message as the other factors are: a chunk of
+    known size as that size (`65535` of `min(65535, M - s)`, `HostIndex.at_most`); its sizes
     (`T/BT` of `triton.cdiv(T, BT)`); a chunk bounded by its loop as a quotient too (`T_SIZE/BT`
     with `T_SIZE = min(65536, T - t0)`), else as written (`bn`)."""
+    trip = context.host.at_most(factor, scope)
+    if trip is not None:
+        return (str(trip),)
     sizes = context.host.axis_extents((factor,), scope)[0]
     ceiling = ceiling_division(factor)
     if sizes or ceiling is None:
@@ -2861,7 +2876,7 @@ def _unchunked(
     ]
     chunked = tuple(factor for factor in factors if reads_the_chunk(factor))
     kept = tuple(factor for factor in factors if not any(factor is each for each in chunked))
-    if not kept or not chunked:
+    if not chunked or not (kept or any(context.host.at_most(each, grid.scope) for each in chunked)):
         return None
     if _GridNames.of([(axis, grid.scope) for axis in kept], context).read & chunks.sizing:
         return None

@@ -174,7 +174,8 @@ def chunked_time(x, BT=64):
 
 def test_asc010_follows_the_chunk_through_names_bound_from_it(lint) -> None:
     """A chunk two names away from the loop's target (`bn = min(64, B - b0)`, then `rows = bn *
-    m`) is still the factor each trip bounds, however many names hold the product."""
+    m`) is still the factor each trip bounds, however many names hold the product, written as
+    its size in a full trip (64)."""
     source = (
         HEADER
         + """
@@ -197,7 +198,7 @@ def total_of_a_chunk(A):
     findings = lint(source, select=["ASC010"])
     assert len(findings) == 2
     for finding in findings:
-        assert "grows as bn * m * n > 65535 in each trip of the host loop (it chunks only `bn`)" in finding.message
+        assert "grows as 64 * m * n > 65535 in each trip of the host loop (it chunks only `bn`)" in finding.message
 
 
 def test_asc010_writes_a_chunked_quotient_as_the_other_factors(lint) -> None:
@@ -241,3 +242,62 @@ def halved(A):
     counted, halved = lint(source, select=["ASC010"])
     assert "grows as B * m > 65535 and" in counted.message
     assert "grows as n/64 * B * m > 65535 and" in halved.message
+
+
+def test_asc010_counts_a_chunk_of_known_size_as_that_size(lint) -> None:
+    """A chunk the loop caps at a known size (`min(65535, M - s)`, also through a name or divided
+    by a known block) is that many programs in a full trip: half the limit or more beside a
+    runtime size, or over the limit times the known counts, is refused in each trip; a chunk of
+    unknown size, a small one, or one sized by the other axes stays silent."""
+    source = (
+        HEADER
+        + """
+def chunk_at_the_limit(x):
+    M, N = x.shape
+    for s in range(0, M, 65535):
+        k[(min(65535, M - s), triton.cdiv(N, 128))](x[s:], M, N, TM=128)  # flagged
+
+def chunk_times_a_count(x):
+    M, N = x.shape
+    for s in range(0, M, 32768):
+        k[(min(32768, M - s), 4)](x[s:], M, N, TM=128)  # flagged
+
+CHUNK = 1 << 20
+
+def chunk_named_and_divided(x):
+    M, N = x.shape
+    for s in range(0, M, CHUNK):
+        rows = min(CHUNK, M - s)
+        k[(triton.cdiv(rows, 16), N)](x[s:], M, N, TM=128)  # flagged
+
+def chunk_alone_over_the_limit(x):
+    M, N = x.shape
+    for s in range(0, M, CHUNK):
+        k[(min(CHUNK, M - s),)](x[s:], M, N, TM=128)  # flagged
+
+def small_chunk(x):
+    M, N = x.shape
+    for s in range(0, M, 4096):
+        k[(min(4096, M - s), triton.cdiv(N, 128))](x[s:], M, N, TM=128)
+        k[(min(4096, M - s), 8)](x[s:], M, N, TM=128)
+
+def chunk_of_unknown_size(x, step):
+    M, N = x.shape
+    for s in range(0, M, step):
+        k[(min(step, M - s), triton.cdiv(N, 128))](x[s:], M, N, TM=128)
+
+def chunk_sized_by_the_others(x):
+    M, N = x.shape
+    per = 65535 // triton.cdiv(N, 128)
+    for s in range(0, M, per):
+        k[(min(per, M - s), triton.cdiv(N, 128))](x[s:], M, N, TM=128)
+"""
+    )
+    expected = [row for row, line in enumerate(source.splitlines(), 1) if "# flagged" in line]
+    findings = lint(source, select=["ASC010"])
+    assert sorted(f.location.row for f in findings) == expected
+    at_the_limit, times_a_count, divided, alone = sorted(findings, key=lambda f: f.location.row)
+    assert "grows as 65535 * N/128 > 65535 in each trip of the host loop" in at_the_limit.message
+    assert "grows as 32768 * 4 > 65535 in each trip of the host loop" in times_a_count.message
+    assert "grows as 65536 * N > 65535 in each trip of the host loop" in divided.message
+    assert "grows as 1048576 > 65535 in each trip of the host loop" in alone.message

@@ -2800,6 +2800,31 @@ class HostIndex(HostFacts):
             return (min if callee == "min" else max)(each for each in args if each is not None)
         return folded_int(value, known) if isinstance(value, cst.Integer | cst.BinaryOperation) else None
 
+    def at_most(self, value: cst.BaseExpression, scope: Scope, hops: int = 0) -> int | None:
+        """The largest int `value` may hold whatever the sizes: a `known_int`, a `min` of which
+        an argument has such a cap (`min(65535, M - s)`: a chunk of a host loop), that divided
+        rounding up (`ceiling_division`) or down by a known positive int, and a name every
+        binding of which has one (the largest); None for anything else."""
+        known = self.known_int(value, scope)
+        if known is not None or hops > MAX_HOPS:
+            return known
+        value = without_int_conversion(value)
+        capped = partial(self.at_most, scope=scope, hops=hops + 1)
+        if isinstance(value, cst.Name):
+            _, bound = self._values_bound(value.value, scope)
+            held = {capped(each) for each in bound}
+            return None if not held or None in held else max(each or 0 for each in held)
+        divided = ceiling_division(value)
+        if divided is None and isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.FloorDivide):
+            divided = value.left, value.right
+        if divided is not None:
+            size, block = capped(divided[0]), self.known_int(divided[1], scope)
+            return -(-size // block) if size is not None and block is not None and block > 0 else None
+        if isinstance(value, cst.Call) and dotted_name(value.func) == "min":
+            caps = [capped(arg.value) for arg in value.args if not arg.keyword and not arg.star]
+            return min((each for each in caps if each is not None), default=None)
+        return None
+
     def _values_bound(
         self, name: str, scope: Scope, module_level: bool = True, assigned_only: bool = True
     ) -> tuple[Scope, list[cst.BaseExpression]]:
