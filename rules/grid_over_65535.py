@@ -215,8 +215,11 @@ message gives the count), in a loop too (a chunk over the limit is refused as we
 known count of half the limit or more beside a runtime size (`(B, 40000)`: any batch of two).
 
 ### Not flagged: chunking loops and guards
-Not flagged: launches inside a host `for` loop chunking the grid: the grid reads the loop's
-variable, directly or through names bound from it (`n = min(max_bh, B * H - bh_off)`, then
+Not flagged: launches inside a host `for` loop chunking the grid: a loop walking chunks (over
+a call: `range(0, B * H, max_bh)`, a chunk helper, `x.split(CH)`, `enumerate` of one; a
+comprehension over one, or a name bound to one; not over tensors or sizes, `for grad in (dx,
+dw):`, `for y in ys:`, each trip of which launches a whole grid of its own) whose variable the
+grid reads, directly or through names bound from it (`n = min(max_bh, B * H - bh_off)`, then
 `rows = n * M`), or an
 argument of an offset does (`BH_OFFSET=bh_off`, `i_off`); or a `while` loop, its variables the
 names its test reads and its body only steps by a chunk (`while start < n:` ... `start += CH`,
@@ -418,6 +421,8 @@ from ascend_lint.rule import ModuleContext, Report, Rule
 # builtins that order nothing (`len`, `tuple`, `isinstance`; `all` / `any`, whose result is
 # their items' truth: the items are the tests): none chooses a variant by the sizes it is given
 _ORDER_NOTHING = frozenset(name for name in dir(builtins) if not name.startswith("_")) - {"min", "max", "sorted"}
+# builtins whose items are those of what they are given (`enumerate(range(0, n, CH))`)
+_PASSING_ITEMS = frozenset({"enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter"})
 _SIZES_HELD = ("shape", "size", "numel")  # a tensor's attributes holding its sizes: `x.numel()`
 _PREDICATE_HOPS = 4  # functions of the module a test's call is followed into; names followed to a parameter
 MAX_PROGRAMS = 65535  # triton-ascend's launcher: `grid should be less than 65536!`
@@ -2816,7 +2821,11 @@ def _chunking(launch: Launch, context: ModuleContext) -> _Chunks | None:
             read |= host.names_behind(arg.value, launch.args_scope, chained=True)
     if launch.scope is None:
         return None
-    chunking = [loop for loop in launch.loops if names_read(loop.target) & read]
+    chunking = [
+        loop
+        for loop in launch.loops
+        if names_read(loop.target) & read and _walks_chunks(loop.iter, launch.scope, context)
+    ]
     counters = set().union(*(names for _, names in while_counters(launch.call, launch.scope))) & read
     if chunking or counters:
         targets = counters.union(*(names_read(loop.target) for loop in chunking))
@@ -2833,6 +2842,25 @@ def _chunking(launch: Launch, context: ModuleContext) -> _Chunks | None:
         name for name in params if all(_passes_a_target(site, launch.scope, {name}, context) for site in sites)
     )
     return _Chunks(passed, frozenset())
+
+
+def _walks_chunks(iterable: cst.BaseExpression, scope: Scope, context: ModuleContext, hops: int = 0) -> bool:
+    """A `for` loop over `iterable` may walk chunks of a size: a call (`range(0, B, step)`, a
+    chunk helper, `x.split(CH)`; of `enumerate`, `zip`, `reversed`... when one of what they are
+    given does), a comprehension over one, or a name bound to one. Not tensors or sizes
+    (`for grad in (dx, dw):`, `for n in sizes:` with `sizes` a parameter): each trip launches a
+    whole grid of its own."""
+    if isinstance(iterable, cst.Call):
+        if dotted_name(iterable.func) in _PASSING_ITEMS:
+            return any(_walks_chunks(arg.value, scope, context, hops) for arg in iterable.args)
+        return True
+    if isinstance(iterable, (cst.GeneratorExp, cst.ListComp, cst.SetComp)):
+        return _walks_chunks(iterable.for_in.iter, scope, context, hops)
+    if isinstance(iterable, cst.Name) and hops < _PREDICATE_HOPS:
+        return any(
+            _walks_chunks(value, scope, context, hops + 1) for value in context.host.values_of(iterable.value, scope)
+        )
+    return False
 
 
 def _counted_by(counters: set[str], launch: Launch, context: ModuleContext) -> Iterator[cst.BaseExpression]:
@@ -2934,7 +2962,9 @@ def _passes_a_target(site: CallSite, function: Scope, params: set[str], context:
     counter of one of them for one of `params` of the function it calls."""
     if function is None:
         return False
-    targets = set().union(*(names_read(loop.target) for loop in site.loops))
+    targets = set().union(
+        *(names_read(loop.target) for loop in site.loops if _walks_chunks(loop.iter, site.scope, context))
+    )
     if site.scope is not None:
         targets |= set().union(*(names for _, names in while_counters(site.call, site.scope)))
     passed = (passed_for(site.call, function, name) for name in params)

@@ -301,3 +301,50 @@ def chunk_sized_by_the_others(x):
     assert "grows as 32768 * 4 > 65535 in each trip of the host loop" in times_a_count.message
     assert "grows as 65536 * N > 65535 in each trip of the host loop" in divided.message
     assert "grows as 1048576 > 65535 in each trip of the host loop" in alone.message
+
+
+def test_asc010_a_loop_over_tensors_or_sizes_chunks_nothing(lint) -> None:
+    """A loop whose grid reads its variable chunks only when it walks chunks (a `range`, a chunk
+    helper, `x.split(CH)`, a name bound to one, `enumerate` of one); over tensors or sizes each
+    trip launches a whole grid of its own (fla's `fused_kl_div_bwd`: `for grad in (dx, dw):`,
+    `dw` of the vocabulary's rows)."""
+    source = (
+        HEADER
+        + """
+def over_tensors(x, xs):
+    B = x.shape[0]
+    for y in xs:
+        k[(y.shape[0], B)](y, B, B, TM=64)  # flagged
+
+def over_sizes(x, sizes):
+    B = x.shape[0]
+    for n in sizes:  # `n`, a value the module does not show, is no size: one size left
+        k[(n, B)](x, n, B, TM=64)
+
+def over_a_tuple(dx, dw):
+    for grad in (dx, dw):
+        N, H = grad.shape
+        k[(N, triton.cdiv(H, 64))](grad, N, H, TM=64)  # flagged
+
+def _launch(x, n, B):
+    k[(n, B)](x, n, B, TM=64)  # flagged: its caller's loop walks tensors
+
+def wrapper_over_tensors(x, xs):
+    for y in xs:
+        _launch(y, y.shape[0], x.shape[0])
+
+def over_named_chunks(x):
+    M, N = x.shape
+    starts = range(0, M, 4096)
+    for s in starts:
+        k[(min(4096, M - s), N)](x, M, N, TM=64)
+    for i, s in enumerate(range(0, M, 4096)):
+        k[(min(4096, M - s), N)](x, M, N, TM=64)
+    for part in x.split(4096):
+        k[(part.shape[0], N)](part, M, N, TM=64)
+    for s in [i * 4096 for i in range(triton.cdiv(M, 4096))]:
+        k[(min(4096, M - s), N)](x, M, N, TM=64)
+"""
+    )
+    expected = [row for row, line in enumerate(source.splitlines(), 1) if "# flagged" in line]
+    assert sorted(f.location.row for f in lint(source, select=["ASC010"])) == expected
