@@ -116,9 +116,9 @@ evidence is enough, as for the host's values, but for a launch passing the param
 literal 1 (or a name that may hold it): that launch specialises it, whatever the default or
 the other launches pass (`k[grid](x, n)` beside `k[grid](x, n, 1)` is flagged, and the
 message names that launch); another int (`0`, `16`: divisibility by 16 makes no constexpr)
-leaves the float evidence standing. Nor is one the kernel shows to be a tensor: a pointer, a
-`tl.dot` operand (also under `tl.trans`), a name whose `.dtype` or `.shape` it reads
-(`(ds + 0.0).to(ds.dtype)`, the copy ASC003's fix makes). With no evidence either way the
+leaves the float evidence standing. Nor is one the kernel shows to be a tensor, unless a launch
+passes it 1: a pointer, a `tl.dot` operand (also under `tl.trans`), a name whose `.dtype` or
+`.shape` it reads (`(ds + 0.0).to(ds.dtype)`, the copy ASC003's fix makes). With no evidence either way the
 message says the rule assumed an int (a parameter annotated `int` is one: specialised like an unannotated one,
 measured).
 
@@ -977,9 +977,9 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
         host = context.host
         ones = {name: evidence for name in scalars if (evidence := host.one_passed(kernel, name)) is not None}
         if any(
-            name in flow.tensor_names or (name not in ones and float_evidence(kernel, name, host)) for name in scalars
+            name not in ones and (name in flow.tensor_names or float_evidence(kernel, name, host)) for name in scalars
         ):
-            return None  # a tensor (a pointer, a dot's operand) or a float is never specialised
+            return None  # a tensor (a pointer, a dot's operand) or a float is never specialised, unless passed 1
         if scalars and ones.keys() == set(scalars):
             evidence = ones[scalars[0]]
             passes = f"{evidence.where} {evidence.why}".replace("{", "{{").replace("}", "}}")  # kept by `format`

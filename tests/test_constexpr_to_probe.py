@@ -188,3 +188,21 @@ def test_asc008_keeps_a_loaded_offset_product_beside_asc002s_index_product() -> 
     )
     got = findings(source, ("ASC002", "ASC008"))
     assert sorted((row, code) for row, code, _ in got) == [(9, "ASC002"), (9, "ASC008")]
+
+
+READS_DTYPE = (
+    HEADER
+    + """@triton.jit
+def k(x, y, scale):
+    o = tl.arange(0, 16)
+    tl.static_print(scale.dtype)
+    tl.store(y + o, tl.load(x + o) * scale.to(tl.float32))
+"""
+)
+
+
+@pytest.mark.parametrize(("host", "flagged"), [("", False), ("def run(x, y):\n    k[(1,)](x, y, 1)\n", True)])
+def test_a_dtype_read_shows_a_tensor_unless_a_launch_passes_one(host: str, flagged: bool) -> None:
+    """`scale.dtype` shows the author takes `scale` for a tensor (no finding on its own), but a
+    launch passing `1` makes it a constexpr, on which `.dtype` fails too."""
+    assert bool(findings(READS_DTYPE + "\n\n" + host)) == flagged
