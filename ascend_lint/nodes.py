@@ -11,6 +11,7 @@ import dataclasses
 import io
 import tokenize
 from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Set as AbstractSet
 from functools import cache
 
 import libcst as cst
@@ -260,3 +261,18 @@ def written_items(value: cst.BaseExpression) -> list[cst.BaseExpression] | None:
     if any(isinstance(element, cst.StarredElement) for element in value.elements):
         return None
     return [element.value for element in value.elements]
+
+
+def names_read(node: cst.CSTNode, skipped: AbstractSet[int] = frozenset()) -> set[str]:
+    """The variables `node` reads (`variables_read`) but for the names whose ids are `skipped`."""
+    return {name.value for name in variables_read(node) if id(name) not in skipped}
+
+
+def variables_read(node: cst.CSTNode) -> list[cst.Name]:
+    """The names of variables `node` reads: not an attribute's name (`shape` in `x.shape`), a
+    keyword, nor the function a call names (`int` in `int(x.shape[0])`)."""
+    nodes = list(walk(node))
+    labels = {id(sub.attr) for sub in nodes if isinstance(sub, cst.Attribute)}
+    labels |= {id(sub.keyword) for sub in nodes if isinstance(sub, cst.Arg) and sub.keyword is not None}
+    labels |= {id(sub.func) for sub in nodes if isinstance(sub, cst.Call)}
+    return [sub for sub in nodes if isinstance(sub, cst.Name) and id(sub) not in labels]

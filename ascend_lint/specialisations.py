@@ -70,6 +70,7 @@ from .nodes import (
     arms_around,
     child_nodes,
     flat_code,
+    names_read,
     never_falls_through,
     only_small_statement,
     suite_lines,
@@ -86,7 +87,7 @@ Value = int | float | bool
 Lookup = Callable[[str], "Value | None"]
 # the arm taken by each conditional expression whose test has no value (a bool), and the values
 # assumed of calls: True for a `min(...)` read at its cap, an element size (`possible_values`)
-Choices = Mapping[cst.BaseExpression, "Value"]
+Assumed = Mapping[cst.BaseExpression, "Value"]
 Scope = cst.FunctionDef | None
 Tests = list[tuple[cst.BaseExpression, bool]]  # `if` tests around a host node, with whether each holds
 
@@ -104,6 +105,7 @@ Arms = dict[str, Arm]  # a launch value's name -> the arm binding it
 _MAX_CONFIGS = 64  # a comprehension over a large literal space is cut here
 _MAX_BINDINGS = 16 * _MAX_CONFIGS  # configs read, and comprehension items tried, to find them
 _MAX_HOPS = 4  # names and helpers followed to the value or configs they hold
+_CALLERS_UP = 1  # callers read for a test bounding a size a `min(...)` caps
 _TIED_UP = 1  # calls of a launching function up which the values they pass are tied (`_one_call_passes`)
 _BINARY: dict[type[cst.CSTNode], Callable[[Any, Any], Any]] = {
     cst.Add: operator.add,
@@ -139,14 +141,14 @@ def _number(value: object) -> Value | None:
 
 
 def evaluate(
-    node: cst.BaseExpression, lookup: Lookup, imports: ImportMap | None = None, chosen: Choices | None = None
+    node: cst.BaseExpression, lookup: Lookup, imports: ImportMap | None = None, assumed: Assumed | None = None
 ) -> Value | None:
     """The value of a constant expression over literals and names `lookup` knows (`Class.NAME`
     looked up so, dotted), else None.
 
     Handles arithmetic, comparisons, `and`/`or`/`not`, conditional expressions, `min`/`max`,
     `triton.cdiv`, `triton.next_power_of_2` and `tl.constexpr(...)`. A conditional expression
-    whose test has no value takes the arm `chosen` gives it, if any (`possible_values`).
+    whose test has no value takes the arm `assumed` gives it, if any (`possible_values`).
     """
     if type(node) is cst.Integer or type(node) is cst.Float:
         return _number(number_literal(node))
@@ -155,7 +157,7 @@ def evaluate(
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
         return lookup(f"{node.value.value}.{node.attr.value}")  # a class attribute (`module_constants`)
     if isinstance(node, cst.UnaryOperation):
-        value = evaluate(node.expression, lookup, imports, chosen)
+        value = evaluate(node.expression, lookup, imports, assumed)
         if value is None:
             return None
         if isinstance(node.operator, cst.Not):
@@ -163,7 +165,7 @@ def evaluate(
         return -value if isinstance(node.operator, cst.Minus) else value
     if isinstance(node, cst.BinaryOperation):
         operate = _BINARY.get(type(node.operator))
-        left, right = evaluate(node.left, lookup, imports, chosen), evaluate(node.right, lookup, imports, chosen)
+        left, right = evaluate(node.left, lookup, imports, assumed), evaluate(node.right, lookup, imports, assumed)
         if operate is None or left is None or right is None:
             return None
         if operate in (operator.pow, operator.lshift) and isinstance(right, int) and right > _SHIFT_LIMIT:
@@ -173,29 +175,29 @@ def evaluate(
         except (ArithmeticError, ValueError, TypeError):
             return None
     if isinstance(node, cst.BooleanOperation):
-        left = evaluate(node.left, lookup, imports, chosen)
+        left = evaluate(node.left, lookup, imports, assumed)
         if left is None:  # `x or True` and `x and False` fold all the same (the compiler folds both)
-            right = evaluate(node.right, lookup, imports, chosen)
+            right = evaluate(node.right, lookup, imports, assumed)
             return right if isinstance(right, bool) and right == isinstance(node.operator, cst.Or) else None
         if bool(left) != isinstance(node.operator, cst.And):
             return left
-        return evaluate(node.right, lookup, imports, chosen)
+        return evaluate(node.right, lookup, imports, assumed)
     if isinstance(node, cst.Comparison):
-        return _compare(node, lookup, imports, chosen)
+        return _compare(node, lookup, imports, assumed)
     if isinstance(node, cst.IfExp):
-        test = evaluate(node.test, lookup, imports, chosen)
-        if test is None and chosen is not None:
-            test = chosen.get(node)
-        return None if test is None else evaluate(node.body if test else node.orelse, lookup, imports, chosen)
+        test = evaluate(node.test, lookup, imports, assumed)
+        if test is None and assumed is not None:
+            test = assumed.get(node)
+        return None if test is None else evaluate(node.body if test else node.orelse, lookup, imports, assumed)
     if isinstance(node, cst.Call):
-        return _call(node, lookup, imports, chosen)
+        return _call(node, lookup, imports, assumed)
     return None
 
 
-def _compare(node: cst.Comparison, lookup: Lookup, imports: ImportMap | None, chosen: Choices | None) -> Value | None:
-    left = evaluate(node.left, lookup, imports, chosen)
+def _compare(node: cst.Comparison, lookup: Lookup, imports: ImportMap | None, assumed: Assumed | None) -> Value | None:
+    left = evaluate(node.left, lookup, imports, assumed)
     for target in node.comparisons:
-        right = evaluate(target.comparator, lookup, imports, chosen)
+        right = evaluate(target.comparator, lookup, imports, assumed)
         operate = _COMPARE.get(type(target.operator))
         if left is None or right is None or operate is None:
             return None
@@ -205,15 +207,15 @@ def _compare(node: cst.Comparison, lookup: Lookup, imports: ImportMap | None, ch
     return True
 
 
-def _call(node: cst.Call, lookup: Lookup, imports: ImportMap | None, chosen: Choices | None) -> Value | None:
-    args = [evaluate(a.value, lookup, imports, chosen) for a in node.args if a.keyword is None and not a.star]
+def _call(node: cst.Call, lookup: Lookup, imports: ImportMap | None, assumed: Assumed | None) -> Value | None:
+    args = [evaluate(a.value, lookup, imports, assumed) for a in node.args if a.keyword is None and not a.star]
     values = [a for a in args if a is not None]
     name = node.func.value if isinstance(node.func, cst.Name) else None
-    assumed = chosen.get(node) if chosen is not None else None
-    if name == "min" and values and assumed:
+    taken = assumed.get(node) if assumed is not None else None
+    if name == "min" and values and taken:
         return min(values)  # at its cap: the operands with no value are at least that large
-    if name != "min" and assumed is not None:
-        return assumed  # `x.element_size()`
+    if name != "min" and taken is not None:
+        return taken  # `x.element_size()`
     if not args or len(values) != len(args):
         return None
     if name in ("min", "max") and len(values) >= 2:
@@ -241,7 +243,7 @@ def possible_values(
     imports: ImportMap | None = None,
     excluded: Callable[[cst.IfExp, bool], bool] = lambda choice, arm: False,
     bound: Bound = lambda name: (),
-    assumed: Choices | None = None,
+    assumed: Assumed | None = None,
 ) -> list[Value | None]:
     """The values a host expression may have (`evaluate`), one for each way the conditional
     expressions in it whose tests have no value may go: `131072 if n > 1 << 20 else 1024` has
@@ -253,17 +255,17 @@ def possible_values(
     expressions. Calls `assumed` gives a value take it, a `min(...)` given True the value of its
     operands that have one (`min(4096, triton.next_power_of_2(n))` is 4096, the largest it may
     be)."""
-    at_caps = dict(assumed or {})
+    assumed = dict(assumed or {})
     choices = [choice for choice in walk(node) if type(choice) is cst.IfExp]
     open_choices = [choice for choice in choices if evaluate(choice.test, lookup, imports) is None]
     if not open_choices or len(open_choices) > _MAX_CHOICES:
-        return [evaluate(node, lookup, imports, at_caps)]
+        return [evaluate(node, lookup, imports, assumed)]
     ways = {choice: [arm for arm in (True, False) if not excluded(choice, arm)] for choice in open_choices}
     if any(len(arms) == 2 and _queries_device(choice.test, imports, bound) for choice, arms in ways.items()):
         return [None]  # `64 if check_shared_mem("hopper") else 32`: a device's choice, not a workload's
     found: list[Value | None] = []
     for arms in itertools.product(*ways.values()):
-        value = evaluate(node, lookup, imports, {**at_caps, **dict(zip(open_choices, arms, strict=True))})
+        value = evaluate(node, lookup, imports, {**assumed, **dict(zip(open_choices, arms, strict=True))})
         if value not in found:
             found.append(value)
     return found
@@ -276,36 +278,27 @@ _DATA_FUNCTIONS = frozenset({"len", "min", "max", "int", "abs", "bool", "float",
 Bound = Callable[[str], Sequence[cst.BaseExpression]]  # the values host code binds a name to
 
 
-def _tested_below_cap(cap: cst.Call, sizes: list[cst.BaseExpression], scope: Scope) -> bool:
-    """Whether a test of the function `scope` (an `if`, `while`, `assert` or conditional
-    expression) compares a name of the runtime `sizes` a `min(...)` caps, itself, with anything
-    but the capped value: `if D <= 512:` choosing the kernel may keep the size under the cap;
-    `if D > BD: raise` with `BD = min(...)` does not, nor do `N % D == 0` and `D is None`.
-    Module-level code is not read (True)."""
-    if scope is None:
-        return True
-    names = {n.value for size in sizes for n in walk(size) if type(n) is cst.Name}
-    capped = {
-        target.value
-        for node in walk(scope)
-        if type(node) is cst.Assign and any(n is cap for n in walk(node.value))
-        for assigned in node.targets
-        for target in walk(assigned.target)
-        if type(target) is cst.Name
-    }
-    for node in walk(scope):
-        if not isinstance(node, (cst.If, cst.While, cst.IfExp, cst.Assert)):
-            continue
-        for comparison in walk(node.test):
-            if type(comparison) is not cst.Comparison or any(
-                isinstance(target.operator, (cst.Is, cst.IsNot)) for target in comparison.comparisons
-            ):
-                continue  # (`group_size is None` bounds nothing)
-            operands = [comparison.left, *(target.comparator for target in comparison.comparisons)]
-            read = {n.value for operand in operands for n in walk(operand) if type(n) is cst.Name}
-            if any(type(o) is cst.Name and o.value in names for o in operands) and not read & capped:
-                return True  # (`N % D == 0` bounds nothing)
-    return False
+def _orderings(test: cst.BaseExpression, holds: bool) -> Iterator[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """The (lesser, greater) pairs a test orders where it `holds` (or fails): `D <= 512` holding
+    and `N > BLOCK` failing order `D` below 512 and `N` below `BLOCK`, each part of `a and b`
+    holding or of `a or b` failing, `not` turning it; `==` holding (`!=` failing) orders both
+    ways. A floor (`n > 0`, `n == 0` failing) orders the size below nothing."""
+    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+        yield from _orderings(test.expression, not holds)
+    elif isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And if holds else cst.Or):
+        yield from _orderings(test.left, holds)
+        yield from _orderings(test.right, holds)
+    elif isinstance(test, cst.Comparison) and (holds or len(test.comparisons) == 1):
+        left = test.left
+        for target in test.comparisons:
+            right, op = target.comparator, target.operator
+            if isinstance(op, (cst.LessThan, cst.LessThanEqual)):
+                yield (left, right) if holds else (right, left)
+            elif isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)):
+                yield (right, left) if holds else (left, right)
+            elif isinstance(op, cst.Equal if holds else cst.NotEqual):
+                yield from ((left, right), (right, left))
+            left = right
 
 
 def _queries_device(test: cst.BaseExpression, imports: ImportMap | None, bound: Bound, hops: int = 0) -> bool:
@@ -363,7 +356,7 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
     constexprs = {p.name for p in kernel.params if p.is_constexpr} | set(kernel.provided_constexprs)
     base = _defaults(kernel, constants, constexprs)
     provided = {name: value for name, value in base.items() if name in kernel.provided_constexprs}
-    names = _HostNames(host, imports, {**constants, **base}, at_caps=True)
+    names = _HostNames(host, imports, {**constants, **base}, assume_largest=True)
     launches: list[tuple[dict[str, Value], Launch | None, Arms]] = [*_launches(kernel, names, constexprs)]
     tuned: list[tuple[dict[str, Value], cst.BaseExpression | None]] = [*_autotune_configs(kernel, names)]
     unconfigured = _unconfigured_label(kernel, base, constants)
@@ -396,13 +389,14 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
 
 def _unconfigured_label(kernel: Kernel, base: Mapping[str, Value], constants: Mapping[str, Value]) -> str:
     """What sets the values of a configuration no launch nor autotune config states: the
-    constexpr defaults, and the module's constants the body reads (`module constants
-    {BLOCK=4096}`)."""
-    local = {*kernel.flow.constexpr_bindings, *_assigned(kernel.flow)}
+    constexpr defaults, and the module's constants the body reads as variables (`module
+    constants {BLOCK=4096}`; not a parameter's name, a keyword, `f(BLOCK=...)`, nor an
+    attribute, `cfg.BLOCK`)."""
+    local = {*kernel.flow.constexpr_bindings, *_assigned(kernel.flow), *(param.name for param in kernel.params)}
     read = {
-        node.value: base[node.value]
-        for node in walk(kernel.node.body)
-        if isinstance(node, cst.Name) and node.value in constants and node.value in base and node.value not in local
+        name: base[name]
+        for name in names_read(kernel.node.body)
+        if name in constants and name in base and name not in local
     }
     if not read:
         return "defaults"
@@ -1074,7 +1068,7 @@ class _HostNames:
     host: HostIndex
     imports: ImportMap
     known: Mapping[str, Value]
-    at_caps: bool = False  # read a `min(...)` of a runtime size at its cap (`caps`): the UB's largest tiles
+    assume_largest: bool = False  # read calls at the largest tiles they permit (`assumed`)
     # `_passed` by parameter, function and hops (worked out once: functions sharing a name and
     # calling themselves reach a parameter through many paths)
     passed_memo: dict[tuple[str, cst.FunctionDef, int], list[Value]] = field(default_factory=dict, compare=False)
@@ -1102,17 +1096,17 @@ class _HostNames:
             return on_other(choice.body if arm else choice.orelse) and not on_other(choice)
 
         lookup, bound = self.lookup(scope, hops), self.bound_values(scope)
-        return possible_values(node, lookup, self.imports, excluded, bound, self.at_largest(node, scope, hops))
+        return possible_values(node, lookup, self.imports, excluded, bound, self.assumed(node, scope, hops))
 
-    def at_largest(self, node: cst.BaseExpression, scope: Scope, hops: int) -> dict[cst.BaseExpression, Value]:
-        """With `at_caps`, the calls in `node` read at the largest tiles they permit: a `min(...)`
+    def assumed(self, node: cst.BaseExpression, scope: Scope, hops: int) -> dict[cst.BaseExpression, Value]:
+        """With `assume_largest`, the calls in `node` read at the largest tiles they permit: a `min(...)`
         capping a runtime size (an operand no name of which has a value, `triton.next_power_of_2(
         group_size)` with `group_size` from a tensor's shape, and that queries no device) at its
         cap (True): the size may grow past it, so a tile sized by it must fit at the cap; and
         `x.element_size()` at the bytes of the dtype the host shows for `x`, else 2 (the 16-bit
         elements the estimate assumes: `65536 // x.element_size()` is 32768)."""
         found: dict[cst.BaseExpression, Value] = {}
-        if not self.at_caps:
+        if not self.assume_largest:
             return found
         for call in walk(node):
             if type(call) is not cst.Call:
@@ -1122,11 +1116,52 @@ class _HostNames:
                 sizes = [
                     arg.value for arg in call.args if not arg.keyword and self._runtime_size(arg.value, scope, hops)
                 ]
-                if sizes and not _tested_below_cap(call, sizes, scope):
+                if sizes and not self._bounded_below_cap(call, sizes, scope):
                     found[call] = True
             elif isinstance(func, cst.Attribute) and func.attr.value == "element_size" and not call.args:
                 found[call] = self.host.element_bytes(func.value, scope) or 2
         return found
+
+    def _bounded_below_cap(
+        self, cap: cst.Call, sizes: list[cst.BaseExpression], scope: Scope, up: int = _CALLERS_UP
+    ) -> bool:
+        """Whether the runtime `sizes` a `min(...)` caps are bounded from above where it runs: a
+        test of the function `scope` (`HostIndex.tests_in`) orders a name or extent they read (through
+        the values bound to their names: `if x.shape[-1] <= 512:` or `if 2 * D <= 1024:` with
+        `D = x.shape[-1]`) below what reads no name bound to the cap (`if N > BLOCK: raise` with
+        `BLOCK = min(...)`, or `BLOCK = CAP` after `CAP = min(...)`, keeps N up to the cap); or
+        every call of `scope` in the module (`up` callers up) so bounds what it passes for a
+        parameter they read. A floor (`if n > 0:`, `if n == 0: return`) bounds nothing.
+        Module-level code is not read (True)."""
+        if scope is None:
+            return True
+        host = self.host
+        modules = self.imports.imported | self.imports.local_names
+        names = set().union(*(host.names_behind(size, scope, beside_extents=True) for size in sizes)) - modules
+        extents = set().union(*(host.extents_read(size, scope, behind=True) for size in sizes))
+        capped = {
+            name
+            for (name, where), values in host.bindings.items()
+            if where is scope and any(node is cap for value in values for node in walk(value))
+        }
+        for test, holds in host.tests_in(scope):
+            for lesser, greater in _orderings(test, holds):
+                if (host.names_growing(lesser, scope) & names or host.extents_read(lesser, scope) & extents) and not (
+                    host.names_behind(greater, scope, chained=True) & capped
+                ):
+                    return True
+        if up == 0 or host.escapes(scope):
+            return False
+        params = names & {param.name.value for param in (*scope.params.params, *scope.params.kwonly_params)}
+        sites = host.callers_of(scope)
+        return bool(params and sites) and any(
+            all(
+                (passed := site.passes(scope, param)) is not None
+                and self._bounded_below_cap(cap, [passed], site.scope, up - 1)
+                for site in sites
+            )
+            for param in params
+        )
 
     def _runtime_size(self, node: cst.BaseExpression, scope: Scope, hops: int) -> bool:
         """No name in `node` has a value (`values`), and it queries no device (`_queries_device`)."""
@@ -1295,7 +1330,7 @@ class _HostNames:
         `HostIndex.rebound_global`): whatever it is set to, when."""
         if self.host.rebound_global(name, scope):
             return []
-        where = self._binding_scope(name, scope)
+        where = self._assigning_scope(name, scope)
         if (name, where) not in self.host.bindings:
             return None
         found = [value for value in self.host.bound_on_ascend(name, where) if not (extended and self._extends(value))]
@@ -1306,7 +1341,7 @@ class _HostNames:
     def extensions(self, name: str, scope: Scope) -> list[tuple[cst.AugAssign, tuple[cst.For | cst.If, ...]]]:
         """The `name += xs` statements of the function binding `name` that `scope` reads (the
         module when none does), with the blocks around each."""
-        where = self._binding_scope(name, scope)
+        where = self._assigning_scope(name, scope)
         found = []
         for value in self.host.bound_on_ascend(name, where):
             statement = self.host.binders.get(value)
@@ -1319,8 +1354,10 @@ class _HostNames:
         statement = self.host.binders.get(value)
         return isinstance(statement, cst.AugAssign) and isinstance(statement.operator, cst.AddAssign)
 
-    def _binding_scope(self, name: str, scope: Scope) -> Scope:
-        """The function binding `name` that `scope` reads (the module when none does)."""
+    def _assigning_scope(self, name: str, scope: Scope) -> Scope:
+        """The function assigning `name` that `scope` reads (the module when none does): past a
+        function taking it as a parameter, unlike `HostIndex`'s binding scope, whose parameters
+        `values` reads apart (`_passed`)."""
         while scope is not None and (name, scope) not in self.host.bindings:
             scope = self.host.enclosing.get(scope)
         return scope

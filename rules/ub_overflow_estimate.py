@@ -113,10 +113,17 @@ passes 65536 once `n` reaches it, and a cap is the author's UB guard, which prot
 the tiles fit at the cap. The runtime size is an operand no name of which has a value (`n =
 x.numel()`, a tensor's shape) and that queries no device (`min(65536, get_ub_size() // 8)` gives
 nothing); a name with values (`size = 4096 if wide else 2048`) is not one, and `min(65536,
-size)` is each of its values. A size the function compares anywhere with anything but the capped
-name may stay under the cap (`if D <= 512:` choosing the kernel), and gives nothing; `if D > BD:
-raise` after `BD = min(...)`, `N % D == 0` and `D is None` do not bound it. A byte budget's element size, `65536 // x.element_size()`, is
-that of the dtype the host shows for `x`, else 2 (the 16-bit elements the estimate assumes).
+size)` is each of its values. A size bounded from above where the launch runs may stay under
+the cap, and gives nothing: a test of the launching function (an `if` or `while` holding, a
+conditional expression, an `assert`, an early exit failing) ordering the size, a name or an
+extent its value reads below what reads no name bound to the cap (`if D <= 512:` choosing the
+kernel, `if x.shape[-1] <= 512:` or `if 2 * D <= 1024:` with `D = x.shape[-1]`), or such a test
+in every caller of the launching function (one up) for what it passes. A floor (`if n > 0:`,
+`if n == 0: return`, `assert n >= 1`), `N % D == 0`, `D is None`, and `if D > BD: raise` after
+`BD = min(...)` (or `BD: int = min(...)`, or `CAP = min(...)` then `BD = CAP`) do not bound it.
+In every launch value ASC013 reads, not only in a cap, `x.element_size()` is the element size
+of the dtype the host shows for `x`, else 2 (the 16-bit elements the estimate assumes):
+`BLOCK = 131072 // x.element_size()` passes 65536 for a tensor of unknown dtype.
 
 An autotuner's `prune_configs_by={"early_config_prune": _prune}` whose function (of the
 module, or a lambda) only filters its configs by their tables, `return [c for c in configs if
@@ -472,6 +479,13 @@ def launch_rows(x, y):
     BLOCK = min(65536, triton.next_power_of_2(D))
     if D <= 512:
         k[(x.shape[0],)](x, y, D, BLOCK=BLOCK)
+
+def launch_pairs(x, y):
+    D = x.shape[-1]
+    BLOCK = min(65536, triton.next_power_of_2(D))
+    if 2 * x.shape[-1] > 1024:
+        raise ValueError("rows too wide")
+    k[(x.shape[0],)](x, y, D, BLOCK=BLOCK)
 """,
         # each arm of the runtime branch fits alone (96 KiB); their sum does not, so the
         # planner overlaps them
@@ -886,6 +900,8 @@ def k(x, y, n, BLOCK: tl.constexpr):
 
 def launch(x, y):
     n = x.numel()
+    if n == 0:  # a floor: `n` may still grow past the cap
+        return
     BLOCK = min(65536, triton.next_power_of_2(n))
     k[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)  # expect
 

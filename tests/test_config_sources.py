@@ -246,3 +246,53 @@ def test_a_literal_early_prune_drops_the_configs_it_rejects():
     assert pruned("_prune", reading_args) == [64, 4096, 16384]
     early_return = function.replace('    """Fits."""\n', "    if SMALL:\n        return configs\n")
     assert pruned("_prune", early_return) == [64, 4096, 16384]
+
+
+def capped(launching: str, caller: str = "") -> list[object]:
+    """BLOCK of each configuration of `KERNEL` launched by `launching`, a function body reading
+    `x` and `n = x.numel()` and binding BLOCK to a cap of `n`, and the module code `caller`."""
+    body = "\n".join("    " + line for line in launching.strip().splitlines())
+    launch = f"def launch(x, n):\n{body}\n    k[(1,)](x, n, BLOCK=BLOCK)\n"
+    return blocks(KERNEL + "\n" + launch + caller)
+
+
+CAP = "BLOCK = min(65536, triton.next_power_of_2(n))"
+
+
+def test_a_cap_is_not_read_where_a_test_bounds_its_size_from_above():
+    """A test ordering the capped size, or an extent or name its value reads, below something
+    else than the cap (`if x.shape[-1] <= 512:` with `n = x.shape[-1]`, `if 2 * n <= 1024:`),
+    or every caller's test of what it passes, may keep the size under the cap: no value."""
+    assert capped(f"n = x.shape[-1]\n{CAP}\nif x.shape[-1] > 512:\n    raise ValueError") == [None]
+    assert capped(f"{CAP}\nassert 2 * n <= 1024") == [None]
+    assert capped(f"{CAP}\nif not n > 512 and n > 0:\n    pass") == [None]
+    caller = "\ndef outer(x):\n    D = x.shape[-1]\n    if D <= 512:\n        launch(x, D)\n"
+    assert capped(CAP, caller) == [None]
+    unbounded_caller = "\ndef outer(x):\n    D = x.shape[-1]\n    if D > 0:\n        launch(x, D)\n"
+    assert capped(CAP, unbounded_caller) == [65536]
+
+
+def test_a_floor_or_an_order_below_the_cap_leaves_the_cap_read():
+    """A floor bounds nothing from above (`if n == 0: return`, `if n > 0:`, `assert n >= 1`),
+    nor does ordering the size below the cap itself, however the cap is bound (`BLOCK: int =
+    min(...)`, or through `CAP = min(...)` then `BLOCK = CAP`, before `if n > BLOCK: raise`)."""
+    assert capped(f"if n == 0:\n    return\n{CAP}") == [65536]
+    assert capped(f"{CAP}\nif n > 0:\n    pass") == [65536]
+    assert capped(f"{CAP}\nassert n >= 1") == [65536]
+    annotated = CAP.replace("BLOCK =", "BLOCK: int =")
+    assert capped(f"{annotated}\nif n > BLOCK:\n    raise ValueError") == [65536]
+    aliased = CAP.replace("BLOCK =", "CAP =")
+    assert capped(f"{aliased}\nBLOCK = CAP\nif n > BLOCK:\n    raise ValueError") == [65536]
+
+
+def test_the_defaults_label_names_no_constant_a_parameter_hides_or_a_keyword_or_attribute_names():
+    """`BLOCK = 4096` beside a kernel taking `BLOCK` (its default 131072) is no constant the
+    kernel reads, and neither is a keyword (`f(BLOCK=1)`) or an attribute (`cfg.BLOCK`)."""
+    hidden = "BLOCK = 4096\n" + KERNEL.replace("BLOCK: tl.constexpr", "BLOCK: tl.constexpr = 131072")
+    named = (
+        "BLOCK = 4096\n@triton.jit\ndef k(x, cfg, SIZE: tl.constexpr = 128):\n"
+        "    tl.store(x + tl.arange(0, SIZE), cfg.BLOCK + tl.full((SIZE,), 0, tl.int32, BLOCK=1))\n"
+    )
+    for source in (hidden, named):
+        context = context_of(source)
+        assert [c.label for c in context.configurations(context.kernels[0])] == ["defaults"]

@@ -8,7 +8,8 @@ The modules, lowest first (each imports only those above it; `index` imports the
   `DictTrail`, `Evidence`, ...).
 - `dtypes`: torch dtype tables, conversions and allocations, dtype asserts (`TensorDtype`).
 - `shapes`: tensor extents as written (`x.shape[i]`, `x.size(i)`, products) and size arithmetic.
-- `bindings`: which bindings of a name reach a point, the names a node reads (`names_read`).
+- `bindings`: which bindings of a name reach a point, the names a node reads where they make it
+  smaller (`names_read_shrinking`; `nodes.names_read` has those it reads).
 - `dicts`: dict literals, copies, changes and key reads, for `**` splats of launches.
 - `evidence`: what a passed value shows alone (None, a float, a unit last stride).
 - `facts`: the one walk over host code (`HostFacts`) and what a re-lint keeps of it (`HostMemory`).
@@ -21,7 +22,8 @@ The modules, lowest first (each imports only those above it; `index` imports the
 `from ascend_lint.host import X` names are re-exported here.
 """
 
-from .bindings import names_read, statement_before, while_counters
+from ..nodes import names_read
+from .bindings import statement_before, while_counters
 from .dtypes import NARROW_INT_WORDS, TensorDtype
 from .evidence import is_float
 from .facts import HostFacts, HostMemory

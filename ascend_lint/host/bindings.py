@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
-from collections.abc import Set as AbstractSet
 from typing import get_args
 
 import libcst as cst
@@ -17,8 +16,10 @@ from ..imports import dotted_name, folded_int, int_literal, statement_blocks
 from ..kernels import subscript_key
 from ..nodes import (
     child_nodes,
+    names_read,
     statements_of,
     suite_lines,
+    variables_read,
     walk,
 )
 from .params import is_name
@@ -27,11 +28,6 @@ from .shapes import indexed
 
 MAX_HOPS = 4  # names, parameters and helpers followed from a launch argument to its origin
 _BINDER_TYPES = frozenset(get_args(Binder))
-
-
-def names_read(node: cst.CSTNode, skipped: AbstractSet[int] = frozenset()) -> set[str]:
-    """The variables `node` reads (`variables_read`) but for the names whose ids are `skipped`."""
-    return {name.value for name in variables_read(node) if id(name) not in skipped}
 
 
 def names_read_shrinking(node: cst.CSTNode) -> set[str]:
@@ -93,16 +89,6 @@ def _negative(value: cst.BaseExpression) -> bool:
 
 _SHRINKING_OPERATORS = (cst.FloorDivide, cst.Divide, cst.RightShift, cst.Subtract)
 _SHRINKING_UPDATES = (cst.FloorDivideAssign, cst.DivideAssign, cst.RightShiftAssign, cst.SubtractAssign)
-
-
-def variables_read(node: cst.CSTNode) -> list[cst.Name]:
-    """The names of variables `node` reads: not an attribute's name (`shape` in `x.shape`), a
-    keyword, nor the function a call names (`int` in `int(x.shape[0])`)."""
-    nodes = list(walk(node))
-    labels = {id(sub.attr) for sub in nodes if isinstance(sub, cst.Attribute)}
-    labels |= {id(sub.keyword) for sub in nodes if isinstance(sub, cst.Arg) and sub.keyword is not None}
-    labels |= {id(sub.func) for sub in nodes if isinstance(sub, cst.Call)}
-    return [sub for sub in nodes if isinstance(sub, cst.Name) and id(sub) not in labels]
 
 
 def updates_name(value: cst.BaseExpression, name: str) -> bool:

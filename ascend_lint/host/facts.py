@@ -18,13 +18,14 @@ from ..nodes import (
     child_nodes,
     flat_code,
     leaves_block,
+    names_read,
     never_falls_through,
     only_small_statement,
     statements_of,
     updated_value,
     walk,
 )
-from .bindings import declared_global, names_read, unpacked_into
+from .bindings import declared_global, unpacked_into
 from .dicts import maps_a_key_to_a_callable
 from .dtypes import TensorDtype, dtypes_asserted
 from .records import Binder, CallSite, ItemStore, Launch, Loop, Scope

@@ -41,9 +41,12 @@ from ..kernels import (
 from ..nodes import (
     child_nodes,
     flat_code,
+    names_read,
+    never_falls_through,
     one_line,
     statements_of,
     suite_lines,
+    variables_read,
     walk,
 )
 from ..package import content_hash, package_folders, package_hash, package_sources
@@ -55,7 +58,6 @@ from .bindings import (
     binding_reaching,
     comprehension_variables,
     entry_writer,
-    names_read,
     names_read_shrinking,
     plain_binding,
     reaching_binding,
@@ -64,7 +66,6 @@ from .bindings import (
     starred_target,
     stored_entry,
     updates_name,
-    variables_read,
 )
 from .dicts import (
     changed_dict,
@@ -3071,6 +3072,26 @@ class HostIndex(HostFacts):
         if order is None:
             order = self._written_orders[function] = WrittenOrder(function)
         return order
+
+    def tests_in(self, function: cst.FunctionDef) -> list[tuple[cst.BaseExpression, bool]]:
+        """The tests of a function, each with whether it holds past it or in its body: an early
+        exit's fails, an `assert`'s holds (`checks_in`); an `if`'s, a `while`'s and a conditional
+        expression's hold (what it guards may be in its body)."""
+        statements = [node for node in walk(function.body) if isinstance(node, (cst.If, cst.Assert, cst.Expr))]
+        checks = checks_in(statements, never_falls_through)
+        checked = {id(test) for test, _ in checks}
+        tested = [
+            (node.test, True)
+            for node in walk(function.body)
+            if isinstance(node, (cst.If, cst.While, cst.IfExp)) and id(node.test) not in checked
+        ]
+        return [*checks, *tested]
+
+    def names_growing(self, node: cst.CSTNode, scope: Scope) -> set[str]:
+        """The names `node` reads beside extents (`names_beside_extents`) but for those it reads
+        only where they make it smaller (`names_read_shrinking`): an upper bound of `node` is
+        one of theirs (`D` of `2 * D`, not `M` of `n // M`)."""
+        return self.names_beside_extents(node, scope) - names_read_shrinking(node)
 
     def test_bound(self, name: cst.Name, scope: Scope) -> cst.BaseExpression | None:
         """The test a name read as a truth value stands for (`if ok:` with `ok = m == 2 and n ==
