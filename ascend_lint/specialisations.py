@@ -1116,39 +1116,59 @@ class _HostNames:
                 sizes = [
                     arg.value for arg in call.args if not arg.keyword and self._runtime_size(arg.value, scope, hops)
                 ]
-                if sizes and not self._bounded_below_cap(call, sizes, scope):
+                if sizes and not self._bounded_below_cap(call, sizes, scope, hops):
                     found[call] = True
             elif isinstance(func, cst.Attribute) and func.attr.value == "element_size" and not call.args:
                 found[call] = self.host.element_bytes(func.value, scope) or 2
         return found
 
-    def _bounded_below_cap(
-        self, cap: cst.Call, sizes: list[cst.BaseExpression], scope: Scope, up: int = _CALLERS_UP
-    ) -> bool:
-        """Whether the runtime `sizes` a `min(...)` caps are bounded from above where it runs: a
-        test of the function `scope` (`HostIndex.tests_in`) orders a name or extent they read (through
-        the values bound to their names: `if x.shape[-1] <= 512:` or `if 2 * D <= 1024:` with
-        `D = x.shape[-1]`) below what reads no name bound to the cap (`if N > BLOCK: raise` with
-        `BLOCK = min(...)`, or `BLOCK = CAP` after `CAP = min(...)`, keeps N up to the cap); or
-        every call of `scope` in the module (`up` callers up) so bounds what it passes for a
-        parameter they read. A floor (`if n > 0:`, `if n == 0: return`) bounds nothing.
-        Module-level code is not read (True)."""
+    def _bounded_below_cap(self, cap: cst.Call, sizes: list[cst.BaseExpression], scope: Scope, hops: int) -> bool:
+        """Whether the runtime `sizes` a `min(...)` caps are bounded from above, below the cap,
+        where it runs: a test of the function `scope` (`HostIndex.tests_in`) orders a name or
+        extent they read (through the values bound to their names: `if x.shape[-1] <= 512:` or
+        `if 2 * D <= 1024:` with `D = x.shape[-1]`) below values all under the cap's (`alternatives`;
+        not what reads a name bound to the cap: `if N > BLOCK: raise` with `BLOCK = min(...)`, or
+        `BLOCK = CAP` after `CAP = min(...)`, keeps N up to the cap, as `if N > 65536 //
+        x.element_size(): raise` does a cap of as much); or every call of `scope` in the module
+        (one caller up: `_bounded_below`) so bounds what it passes for a parameter they read. A floor (`if n >
+        0:`, `if n == 0: return`) bounds nothing, nor does an equality with what has no value
+        (`assert w.shape == (N,)`). Module-level code is not read (True)."""
         if scope is None:
             return True
+        caps = [max(values) for arg in cap.args if (values := self.alternatives(arg.value, scope, hops + 1))]
+        if not caps:
+            return True  # no cap to read
+        capped = {
+            name
+            for (name, where), values in self.host.bindings.items()
+            if where is scope and any(node is cap for value in values for node in walk(value))
+        }
+        return self._bounded_below(min(caps), capped, sizes, scope, hops)
+
+    def _bounded_below(
+        self,
+        ceiling: Value,
+        capped: set[str],
+        sizes: list[cst.BaseExpression],
+        scope: cst.FunctionDef,
+        hops: int,
+        up: int = _CALLERS_UP,
+    ) -> bool:
+        """Whether a test of `scope` orders the `sizes` below values all under `ceiling`, but for
+        what reads a name of `capped`, or every call of `scope` (`up` callers up) so bounds what
+        it passes for a parameter they read (`_bounded_below_cap`)."""
         host = self.host
         modules = self.imports.imported | self.imports.local_names
         names = set().union(*(host.names_behind(size, scope, beside_extents=True) for size in sizes)) - modules
         extents = set().union(*(host.extents_read(size, scope, behind=True) for size in sizes))
-        capped = {
-            name
-            for (name, where), values in host.bindings.items()
-            if where is scope and any(node is cap for value in values for node in walk(value))
-        }
         for test, holds in host.tests_in(scope):
             for lesser, greater in _orderings(test, holds):
-                if (host.names_growing(lesser, scope) & names or host.extents_read(lesser, scope) & extents) and not (
-                    host.names_behind(greater, scope, chained=True) & capped
-                ):
+                if not (host.names_growing(lesser, scope) & names or host.extents_growing(lesser, scope) & extents):
+                    continue
+                if host.names_behind(greater, scope, chained=True) & capped:
+                    continue
+                bounds = self.alternatives(greater, scope, hops + 1)
+                if bounds and max(bounds) < ceiling:
                     return True
         if up == 0 or host.escapes(scope):
             return False
@@ -1157,7 +1177,8 @@ class _HostNames:
         return bool(params and sites) and any(
             all(
                 (passed := site.passes(scope, param)) is not None
-                and self._bounded_below_cap(cap, [passed], site.scope, up - 1)
+                and site.scope is not None
+                and self._bounded_below(ceiling, set(), [passed], site.scope, hops + 1, up - 1)
                 for site in sites
             )
             for param in params

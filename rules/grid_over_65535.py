@@ -393,6 +393,7 @@ from ascend_lint.arithmetic import ceiling_division
 from ascend_lint.fixes import contains
 from ascend_lint.host import (
     ORDERINGS,
+    SIZES_HELD,
     BoundedSizes,
     CallSite,
     Grid,
@@ -423,7 +424,6 @@ from ascend_lint.rule import ModuleContext, Report, Rule
 _ORDER_NOTHING = frozenset(name for name in dir(builtins) if not name.startswith("_")) - {"min", "max", "sorted"}
 # builtins whose items are those of what they are given (`enumerate(range(0, n, CH))`)
 _PASSING_ITEMS = frozenset({"enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter"})
-_SIZES_HELD = ("shape", "size", "numel")  # a tensor's attributes holding its sizes: `x.numel()`
 _PREDICATE_HOPS = 4  # functions of the module a test's call is followed into; names followed to a parameter
 MAX_PROGRAMS = 65535  # triton-ascend's launcher: `grid should be less than 65536!`
 _CALLERS_UP = 3  # callers a launching function's guards are looked for in, through functions passing sizes on
@@ -2676,7 +2676,7 @@ class _GridNames:
         owners = {
             id(sub.value)
             for sub in walk(node)
-            if isinstance(sub, cst.Attribute) and isinstance(sub.value, cst.Name) and sub.attr.value not in _SIZES_HELD
+            if isinstance(sub, cst.Attribute) and isinstance(sub.value, cst.Name) and sub.attr.value not in SIZES_HELD
         }
         return BoundedSizes(read.names - (names_read(node) - names_read(node, skipped=owners)), read.extents)
 

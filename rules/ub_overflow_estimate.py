@@ -116,11 +116,13 @@ nothing); a name with values (`size = 4096 if wide else 2048`) is not one, and `
 size)` is each of its values. A size bounded from above where the launch runs may stay under
 the cap, and gives nothing: a test of the launching function (an `if` or `while` holding, a
 conditional expression, an `assert`, an early exit failing) ordering the size, a name or an
-extent its value reads below what reads no name bound to the cap (`if D <= 512:` choosing the
-kernel, `if x.shape[-1] <= 512:` or `if 2 * D <= 1024:` with `D = x.shape[-1]`), or such a test
-in every caller of the launching function (one up) for what it passes. A floor (`if n > 0:`,
-`if n == 0: return`, `assert n >= 1`), `N % D == 0`, `D is None`, and `if D > BD: raise` after
-`BD = min(...)` (or `BD: int = min(...)`, or `CAP = min(...)` then `BD = CAP`) do not bound it.
+extent its value reads (not a tensor's stride or dtype) below values all under the cap (`if D <=
+512:` choosing the kernel, `if x.shape[-1] <= 512:` or `if 2 * D <= 1024:` with `D =
+x.shape[-1]`), or such a test in every caller of the launching function (one up) for what it
+passes. A floor (`if n > 0:`, `if n == 0: return`, `assert n >= 1`), a bound at or over the cap
+(`if N > 65536 // x.element_size(): raise` beside that cap), `N % D == 0`, `D is None`, `w.shape
+== (N,)`, and `if D > BD: raise` after `BD = min(...)` (or `BD: int = min(...)`, or `CAP =
+min(...)` then `BD = CAP`) do not bound it.
 In every launch value ASC013 reads, not only in a cap, `x.element_size()` is the element size
 of the dtype the host shows for `x`, else 2 (the 16-bit elements the estimate assumes):
 `BLOCK = 131072 // x.element_size()` passes 65536 for a tensor of unknown dtype.

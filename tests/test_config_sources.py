@@ -285,6 +285,18 @@ def test_a_floor_or_an_order_below_the_cap_leaves_the_cap_read():
     assert capped(f"{aliased}\nBLOCK = CAP\nif n > BLOCK:\n    raise ValueError") == [65536]
 
 
+def test_a_bound_at_or_above_the_cap_or_on_no_size_leaves_the_cap_read():
+    """A bound no lower than the cap keeps it reached (`if n > 100000: raise`, or `n` up to
+    `65536 // x.element_size()` itself), and so do tests of what holds no size of `n`, or orders
+    it below nothing with a value: `x.stride(-1) == 1`, `n % 4 == 0`, `w.shape == (n,)`."""
+    assert capped(f"{CAP}\nif n > 100000:\n    raise ValueError") == [65536]
+    in_bytes = "BLOCK = min(65536 // x.element_size(), triton.next_power_of_2(n))"
+    assert capped(f"{in_bytes}\nif n > 65536 // x.element_size():\n    raise ValueError") == [32768]
+    n_of_x = "_, n = x.shape"
+    tests = "assert x.stride(-1) == 1\nassert n % 4 == 0\nassert w.shape == (n,)"
+    assert capped(f"{n_of_x}\n{tests}\n{CAP}") == [65536]
+
+
 def test_the_defaults_label_names_no_constant_a_parameter_hides_or_a_keyword_or_attribute_names():
     """`BLOCK = 4096` beside a kernel taking `BLOCK` (its default 131072) is no constant the
     kernel reads, and neither is a keyword (`f(BLOCK=1)`) or an attribute (`cfg.BLOCK`)."""

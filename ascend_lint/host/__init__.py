@@ -27,7 +27,7 @@ from .bindings import statement_before, while_counters
 from .dtypes import NARROW_INT_WORDS, TensorDtype
 from .evidence import is_float
 from .facts import HostFacts, HostMemory
-from .index import ORDERINGS, HostIndex, checks_in
+from .index import ORDERINGS, SIZES_HELD, HostIndex, checks_in
 from .params import all_params, passed_for
 from .platforms import NpuPaths
 from .records import (
@@ -50,6 +50,7 @@ from .shapes import without_int_conversion
 __all__ = [
     "NARROW_INT_WORDS",
     "ORDERINGS",
+    "SIZES_HELD",
     "BoundedSizes",
     "CallSite",
     "CoreCount",

@@ -169,6 +169,7 @@ _STATEMENTS = (cst.BaseSmallStatement, cst.BaseCompoundStatement)
 # methods of a dict that leave it as it is (`HostIndex.changed_anywhere`)
 _DICT_READS = frozenset({"get", "copy", "items", "keys", "values", "__getitem__", "__contains__"})
 _MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
+SIZES_HELD = ("shape", "size", "numel")  # a tensor's attributes holding its sizes: `x.numel()`
 ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)  # comparisons that may bound
 # The core counts triton-ascend's `driver.active.utils.get_device_properties(device)` reports.
 CORE_COUNT_KEYS = ("num_aicore", "num_vectorcore")
@@ -3087,11 +3088,31 @@ class HostIndex(HostFacts):
         ]
         return [*checks, *tested]
 
+    def extents_growing(self, node: cst.CSTNode, scope: Scope) -> set[tuple[str, int]]:
+        """The extents of known position `node` reads, written or through names (`extents_read`),
+        but for those it reads only where they make it smaller (`N` of `N % D` with `M, N =
+        x.shape`, `x.shape[1] // 2`: `names_read_shrinking`)."""
+        shrinking = names_read_shrinking(node)
+        candidates: list[cst.BaseExpression] = [name for name in variables_read(node) if name.value not in shrinking]
+        candidates += [
+            sub
+            for sub in walk(node)
+            if isinstance(sub, cst.BaseExpression) and is_positioned(sub) and not names_read(sub) & shrinking
+        ]
+        return {position for sub in candidates if (position := self.extent_position(sub, scope)) is not None}
+
     def names_growing(self, node: cst.CSTNode, scope: Scope) -> set[str]:
         """The names `node` reads beside extents (`names_beside_extents`) but for those it reads
-        only where they make it smaller (`names_read_shrinking`): an upper bound of `node` is
-        one of theirs (`D` of `2 * D`, not `M` of `n // M`)."""
-        return self.names_beside_extents(node, scope) - names_read_shrinking(node)
+        only where they make it smaller (`names_read_shrinking`) and for tensors read only in
+        what holds none of their sizes (`x` of `x.stride(-1)`, `x.dtype`): an upper bound of
+        `node` is one of theirs (`D` of `2 * D`, `x` of `x.numel()`, not `M` of `n // M`)."""
+        owners = {
+            id(sub.value)
+            for sub in walk(node)
+            if isinstance(sub, cst.Attribute) and isinstance(sub.value, cst.Name) and sub.attr.value not in SIZES_HELD
+        }
+        unsized = names_read(node) - names_read(node, skipped=owners)
+        return self.names_beside_extents(node, scope) - names_read_shrinking(node) - unsized
 
     def test_bound(self, name: cst.Name, scope: Scope) -> cst.BaseExpression | None:
         """The test a name read as a truth value stands for (`if ok:` with `ok = m == 2 and n ==
