@@ -40,22 +40,36 @@ class Terms:
     def of(self, node: cst.BaseExpression) -> Sum:
         """`node` as a sum (raises TooComplex); an assignment expression is the value it binds
         (`(o_t := i_t * BT + tl.arange(0, BT)) * H`)."""
+        return self._sum(node, None)
+
+    def at(self, node: cst.BaseExpression) -> Sum:
+        """`node` as a sum of the values its names hold where it is read (raises TooComplex): a
+        name one definition reaches stands for that definition's value (`C` after `C = 2 * BT`
+        is `2 * BT`), another is an atom of the definitions reaching it, so a name rebound
+        between two reads is two atoms. Equal sums are one value, however written."""
+        return self._sum(node, frozenset())
+
+    def _sum(self, node: cst.BaseExpression, resolving: frozenset[str] | None) -> Sum:
+        """`of` (`resolving` None) or `at` (`resolving`: the names being followed)."""
         if isinstance(node, cst.NamedExpr):
-            return self.of(node.value)
+            return self._sum(node.value, resolving)
         if isinstance(node, cst.Integer):
             return _constant(number_literal(node))
         if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, (cst.Minus, cst.Plus)):
-            inner = self.of(node.expression)
+            inner = self._sum(node.expression, resolving)
             return scaled(inner, -1) if isinstance(node.operator, cst.Minus) else inner
-        if isinstance(node, cst.BinaryOperation):
-            operator = type(node.operator)
-            if operator is cst.Add:
-                return added(self.of(node.left), self.of(node.right))
-            if operator is cst.Subtract:
-                return added(self.of(node.left), scaled(self.of(node.right), -1))
-            if operator is cst.Multiply:
-                return multiplied(self.of(node.left), self.of(node.right))
+        if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract, cst.Multiply)):
+            left, right = self._sum(node.left, resolving), self._sum(node.right, resolving)
+            if isinstance(node.operator, cst.Multiply):
+                return multiplied(left, right)
+            return added(left, right if isinstance(node.operator, cst.Add) else scaled(right, -1))
         key = self._key(node)
+        if resolving is not None and isinstance(node, cst.Name):
+            reaching = self.flow.reaching(node)
+            value = reaching[0].value if len(reaching) == 1 else None
+            if value is not None and node.value not in resolving:
+                return self._sum(value, resolving | {node.value})
+            key += "@" + ",".join(str(definition.index) for definition in reaching)
         if key not in self.atoms:
             self.atoms[key] = node
             self.rank[key] = len(self.rank)

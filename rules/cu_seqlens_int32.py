@@ -100,7 +100,10 @@ inside the chunk, `eos % chunk_size` too, and `i_c * chunk_size` alone (`i_c * 6
 6` after `>> 6`), the chunk's start, cannot wrap. That start needs the divisor of the
 definition reaching the product, with the value it has there: after `if WIDE: i_c = bos // (2
 * BT)` / `else: i_c = bos // BT`, `i_c * (2 * BT)` is reported (twice the offset in the `else`
-specialisation), and so is `i_c * C` with `C` rebound after `i_c = bos // C`. A left shift is
+specialisation), and so is `i_c * C` with `C` rebound after `i_c = bos // C`; the divisor and
+the factors are compared as products of those values, however written (`i_c * 2 * BT` and `i_c
+* (BT * 2)` after `i_c = bos // (2 * BT)`, `i_c * C` after `C = BT` and `i_c = bos // BT`
+are the chunk's start). A left shift is
 a multiply (`bos << 7`, `(i_c << 6) * HV`). A load bound by an assignment expression where it is
 multiplied (`((bos := tl.load(cu_seqlens + i_n).to(tl.int32)) * HV + i_hv) * V`) is one there
 and in the reads of `bos` after it; the product holding the `:=` gets no fix (cast it by hand).
@@ -169,6 +172,7 @@ from ascend_lint.flow import INDEX, LOADED, NARROW, NARROW_INTS, WIDE, Event, Fl
 from ascend_lint.host import NARROW_INT_WORDS, HostIndex, TensorDtype
 from ascend_lint.nodes import child_nodes, one_line
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
+from ascend_lint.terms import Sum, Terms, TooComplex, multiplied, scaled
 
 MESSAGE = (
     "int32 sequence offset times a stride: {said}, so `{product}` "
@@ -1410,6 +1414,10 @@ def _int32_products(
         return
     if not isinstance(term, cst.BinaryOperation):
         return
+    if isinstance(term.operator, _MULTIPLYING) and _is_chunk_start(term, flow):
+        for factor in _chain(term):  # no larger than the offset, nor a product of some of its factors
+            yield from _int32_products(factor, kernel, offsets, ones, followed, loads_int32)
+        return
     if (
         isinstance(term.operator, _MULTIPLYING)
         and _int32_in_some_specialisation(term, flow, loads_int32, offsets)
@@ -1475,46 +1483,71 @@ def _int32_in_some_specialisation(
 
 def _scales(product: cst.BinaryOperation, flow: Flow, ones: frozenset[str]) -> bool:
     """No factor is the constant 0 or 1, nor a parameter of `ones` (every launch passes it 1)
-    read as passed, and the product does not round an offset down to its chunk (`i_c *
-    chunk_size` for `i_c = (eos - 1) // chunk_size`, `i_c << 6` for `i_c = eos >> 6`, no larger
-    than `eos`): those cannot wrap."""
+    read as passed: those cannot wrap."""
+    shifted = isinstance(product.operator, cst.LeftShift)  # `i << 0` multiplies by 1
+    factors = (product.left, _power_of_two(product.right, flow) if shifted else product.right)
     return not any(
-        _constant(size, flow) in (0, 1)
-        or (isinstance(size, cst.Name) and _is_parameter_of(size, ones, flow))
-        or _divides(size, index, flow)
-        for index, size in _factors(product, flow)
+        _constant(size, flow) in (0, 1) or (isinstance(size, cst.Name) and _is_parameter_of(size, ones, flow))
+        for size in factors
     )
 
 
-def _factors(product: cst.BinaryOperation, flow: Flow) -> list[tuple[cst.BaseExpression, _Divisor]]:
-    """Each operand of a product with what multiplies it; a left shift multiplies its left
-    operand by a power of two (`i_c << 6`: 64)."""
-    if isinstance(product.operator, cst.LeftShift):
-        return [(product.left, _power_of_two(product.right, flow))]
-    return [(product.left, product.right), (product.right, product.left)]
+def _chain(product: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The operands of a chain of multiplies (`i_c`, `2`, `BT` of `i_c * 2 * BT`, parsed
+    `(i_c * 2) * BT`), the shifted operand and the shift of `i_c << 6`."""
+    if isinstance(product, cst.BinaryOperation) and isinstance(product.operator, cst.Multiply):
+        return _chain(product.left) + _chain(product.right)
+    if isinstance(product, cst.BinaryOperation) and isinstance(product.operator, cst.LeftShift):
+        return [product.left, product.right]
+    return [product]
 
 
-def _divides(size: _Divisor, index: cst.BaseExpression, flow: Flow) -> bool:
-    """`index` is a division into chunks of `size` (`x // BT`, `tl.cdiv(x, BT)`, `x >> 6` for a
-    `size` of 64: `_chunk_of`), or a name every definition reaching it so binds: a chunk index of
-    the chunks `size` counts. Per path: only the definitions reaching the read count, and a
-    divisor is `size` only where both have one value (`Flow.same_value`: not `C` rebound between
-    the division and the product)."""
+def _is_chunk_start(product: cst.BinaryOperation, flow: Flow) -> bool:
+    """The product rounds an offset down to its chunk: a chunk index times its own divisor
+    (`i_c * chunk_size` for `i_c = (eos - 1) // chunk_size`, `i_c * 2 * BT` or `i_c * (BT * 2)`
+    for `i_c = bos // (2 * BT)`, `i_c << 6` for `i_c = eos >> 6`), no larger than the offset.
+    Compared as products of the values read where each is read (`Terms.at`): `C` after `C = BT`
+    is `BT`, and `C` rebound between the division and the product is another value. An index a
+    name holds divides by that divisor on every path reaching the product."""
+    terms = Terms(flow)
+    try:
+        if isinstance(product.operator, cst.LeftShift):
+            scale = _power_of_two(product.right, flow)
+            if scale is None:
+                return False
+            whole, indices = scaled(terms.at(product.left), scale), [product.left]
+        else:
+            whole, indices = terms.at(product), _chain(product)
+        for index in indices:
+            divisors = _divisors(index, flow)
+            if divisors and all(
+                divisor is not None and whole == multiplied(terms.at(index), _as_sum(divisor, terms))
+                for divisor in divisors
+            ):
+                return True
+    except TooComplex:
+        pass
+    return False
+
+
+def _divisors(index: cst.BaseExpression, flow: Flow) -> list[_Divisor] | None:
+    """The divisor of each path when `index` is a division into chunks (`x // BT`, `tl.cdiv(x,
+    BT)`, `x >> 6`: `_chunk_of`), or a name every definition reaching it so binds; else None."""
     if isinstance(index, cst.Name):
-        values = [d.value for d in flow.reaching(index)]
-        return bool(values) and all(v is not None and _divides(size, v, flow) for v in values)
+        values = [definition.value for definition in flow.reaching(index)]
+        found: list[_Divisor] = []
+        for value in values:
+            inner = None if value is None else _divisors(value, flow)
+            if inner is None:
+                return None
+            found += inner
+        return found or None
     chunk = _chunk_of(index, flow)
-    if chunk is None:
-        return False
-    divisor = chunk[1]
-    if (
-        isinstance(divisor, cst.BaseExpression)
-        and isinstance(size, cst.BaseExpression)
-        and flow.same_value(divisor, size)
-    ):
-        return True
-    constant = _constant(divisor, flow)
-    return constant is not None and constant == _constant(size, flow)
+    return None if chunk is None else [chunk[1]]
+
+
+def _as_sum(divisor: cst.BaseExpression | int, terms: Terms) -> Sum:
+    return {(): divisor} if isinstance(divisor, int) else terms.at(divisor)
 
 
 def _constant(value: _Divisor, flow: Flow) -> int | None:

@@ -1,5 +1,6 @@
 """ASC008: a chunk index times its own divisor is the chunk's start, no larger than the offset;
-the divisor is the one of the definition reaching the product, with the value it has there."""
+the divisor is the one of the definition reaching the product, with the value it has there,
+compared as a product of values however it is written (`BT * 2`, `2 * BT`, `C = BT`)."""
 
 from __future__ import annotations
 
@@ -35,7 +36,15 @@ def _codes(lines: str, offset: str) -> list[str]:
         ("i_c = bos // (2 * BT)", "i_c * 2 * BT * V", True),
         # one arm divides by `2 * BT`: `i_c * (2 * BT)` is twice the offset in the other
         ("if WIDE:\n    i_c = bos // (2 * BT)\nelse:\n    i_c = bos // BT", "i_c * (2 * BT)", True),
-        ("if WIDE:\n    i_c = bos // (2 * BT)\nelse:\n    i_c = bos // (BT * 2)", "i_c * (2 * BT)", True),
+        ("if WIDE:\n    i_c = bos // (2 * BT)\nelse:\n    i_c = bos // (BT * 2)", "i_c * (2 * BT)", False),
+        # divisor and factor compared as products of the values read: order, grouping, names
+        ("i_c = bos // (BT * 2)", "i_c * (2 * BT)", False),
+        ("i_c = bos // (2 * BT)", "i_c * 2 * BT", False),
+        ("i_c = bos // (2 * BT)", "2 * i_c * BT", False),
+        ("i_c = bos // BT", "i_c * C", False),
+        ("D = 2 * BT\ni_c = bos // D", "i_c * BT * 2", False),
+        ("i_c = bos // (2 * BT)", "i_c * 2 * BT * 2", True),
+        ("i_c = bos // BT", "i_c * 2 * BT", True),
         ("if WIDE:\n    i_c = bos // (2 * BT)\nelse:\n    i_c = bos // (2 * BT)", "i_c * (2 * BT)", False),
         # the divisor's name rebound between the division and the product
         ("i_c = bos // C\nC = 2 * BT", "i_c * C", True),
