@@ -72,6 +72,9 @@ _MAX_BINDING_HOPS = 8  # `A: tl.constexpr = B` chains followed when reading a co
 Assumptions: TypeAlias = frozenset[tuple[str, bool]]  # (constexpr test key, outcome) pairs
 Variant: TypeAlias = tuple[int, Assumptions]
 Choices: TypeAlias = tuple[tuple[cst.IfExp, bool], ...]  # conditional expressions, each with an arm (True: the body)
+Arms: TypeAlias = tuple[
+    tuple["Branch | cst.IfExp", bool], ...
+]  # `if` statements and conditional expressions, each with an arm
 PointerArguments: TypeAlias = Callable[[cst.Call], Iterable[cst.BaseExpression]]
 NOTHING: Assumptions = frozenset()
 CONSTANT: list[Variant] = [(CONST, NOTHING)]
@@ -1384,6 +1387,10 @@ class Flow:
         tests = [*(branch.node.test for branch in self.branches), *self._test_keys]
         return next((test_text(test) for test in tests if test_key(test)[0] == key), key)
 
+    def outcomes_text(self, outcomes: Assumptions) -> str:
+        """How a message says when: `` `IS_VARLEN` is false and `cu is not None` is true``."""
+        return " and ".join(f"`{self.test_text(key)}` is {str(outcome).lower()}" for key, outcome in sorted(outcomes))
+
     def choice_key(self, choice: cst.IfExp) -> tuple[str, bool]:
         """A conditional expression's test keyed as an `if` test is (`test_key`)."""
         return self._test_keys.get(choice.test) or self._test_keys.setdefault(choice.test, test_key(choice.test))
@@ -1945,23 +1952,52 @@ class Flow:
         source = self.advance_copied(definition)
         return None if source is None else _step_of(definition.name, source.value)
 
-    def advance_arms(self, definition: Event) -> list[tuple[cst.BaseExpression, Choices]]:
+    def advance_arms(self, definition: Event) -> list[tuple[cst.BaseExpression, Arms]]:
         """The step of an advance (`advance_step`) as each specialisation compiles it, with the
-        constexpr conditional expressions it picks an arm of, outermost first: `p += HV * (V if
-        HEADWISE else 1)` steps `HV * V` with `HEADWISE` and `HV * 1` without, as `if HEADWISE:
-        p += HV * V` / `else: p += HV` does. Arms the advance's own `if`s rule out are left out;
-        a step with no such choice, or more than `_MAX_STEP_CHOICES`, is itself."""
+        constexpr `if` arms and conditional expressions it picks an arm of, outermost first: `p
+        += HV * (V if HEADWISE else 1)` steps `HV * V` with `HEADWISE` and `HV * 1` without, as
+        `if HEADWISE: p += HV * V` / `else: p += HV` does. A step name is read through its
+        bindings (`_step_bindings`): `step = HV * (V if HEADWISE else 1); p += step`, and `if
+        HEADWISE: step = HV * V` / `else: step = HV`, are the same two arms. Arms the advance's
+        own `if`s rule out are left out; a step with no such choice, or more than
+        `_MAX_STEP_CHOICES`, is itself."""
         step = advance_step(definition)
         if step is None:
             return []
-        arms = self._choice_arms(step, (), _MAX_STEP_CHOICES)
-        if arms is None:
+        found = []
+        for value, bound in self._step_bindings(step, definition):
+            arms = self._choice_arms(value, bound, _MAX_STEP_CHOICES)
+            if arms is None:
+                return [(step, ())]
+            found += [(v, taken) for v, taken in arms if self.compiled_under(definition, self.choice_outcomes(taken))]
+        return found
+
+    def _step_bindings(self, step: cst.BaseExpression, advance: Event) -> list[tuple[cst.BaseExpression, Arms]]:
+        """A step name as the values bound to it where the advance reads it, each with the
+        constexpr `if` arms around its binding that are not around the advance: its one
+        binding reaching it when that holds a constexpr conditional expression (`step = HV * (V
+        if A else 1)`), or one per arm of constexpr `if`s (`if A: step = HV * V` / `else: step =
+        HV`). Any other step, or a name bound otherwise (a runtime `if`, a binding on no arm of
+        its own, one binding with no choice: `stride = HV` stays the name), is itself."""
+        reaching = self.reaching(step) if isinstance(step, cst.Name) else []
+        if not reaching or any(d.value is None or d.name == advance.name for d in reaching):
             return [(step, ())]
-        return [(value, taken) for value, taken in arms if self.compiled_under(definition, self.choice_outcomes(taken))]
+        bindings: list[tuple[cst.BaseExpression, Arms]] = []
+        for definition in reaching:
+            assert definition.value is not None
+            if len(reaching) == 1 and not any(
+                isinstance(n, cst.IfExp) and self.is_constexpr(n.test) for n in walk(definition.value)
+            ):
+                return [(step, ())]
+            own = tuple(arm for arm in definition.conds if arm not in advance.conds)
+            if len(reaching) > 1 and (not own or not all(branch.test_is_constexpr for branch, _ in own)):
+                return [(step, ())]
+            bindings.append((definition.value, own))
+        return bindings
 
     def _choice_arms(
-        self, value: cst.BaseExpression, taken: Choices, budget: int
-    ) -> list[tuple[cst.BaseExpression, Choices]] | None:
+        self, value: cst.BaseExpression, taken: Arms, budget: int
+    ) -> list[tuple[cst.BaseExpression, Arms]] | None:
         """`value` with each arm of its first constexpr conditional expression in place of it,
         recursively (an arm the choices `taken` already decide is the only one); None past
         `budget` choices."""
@@ -1972,7 +2008,7 @@ class Flow:
         decided = {outcome for known, outcome in self.choice_outcomes(taken) if known == key}
         if not decided and budget == 0:
             return None
-        found: list[tuple[cst.BaseExpression, Choices]] = []
+        found: list[tuple[cst.BaseExpression, Arms]] = []
         for arm in (True, False) if not decided else (decided.pop() == polarity,):
             picked = choice.body if arm else choice.orelse
             if choice.lpar and not picked.lpar and not isinstance(picked, cst.Name):
@@ -1985,11 +2021,11 @@ class Flow:
             found += inner
         return found
 
-    def choice_outcomes(self, choices: Choices) -> Assumptions:
+    def choice_outcomes(self, choices: Arms) -> Assumptions:
         """The constexpr test outcomes (`test_key`) under which the arms `choices` are compiled."""
         outcomes = set()
         for choice, arm in choices:
-            key, polarity = self.choice_key(choice)
+            key, polarity = choice.key if isinstance(choice, Branch) else self.choice_key(choice)
             outcomes.add((key, polarity == arm))
         return frozenset(outcomes)
 

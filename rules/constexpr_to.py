@@ -1028,8 +1028,7 @@ def _when(
     follow = not flow.scaled_after(cast.call)
     if not shared or not others or any(flow.int32_index_multiply(receiver, spec, follow) for spec in others):
         return ""
-    said = (f"`{flow.test_text(key)}` is {str(outcome).lower()}" for key, outcome in sorted(shared))
-    return " (when " + " and ".join(said) + ")"
+    return f" (when {flow.outcomes_text(frozenset(shared))})"
 
 
 def _makes_an_address(cast: cst.Call, flow: Flow) -> bool:

@@ -69,7 +69,11 @@ on its own path: in `if G_T_CONTIG: b_g = tl.load(p_g); p_g += 1 else: b_g = tl.
 p_g += HV` the first load steps by 1. A conditional expression on a constexpr in the step is
 read the same way, one arm per specialisation: `p_beta += HV * (V if IS_BETA_HEADWISE else 1)`
 is `if IS_BETA_HEADWISE: p_beta += HV * V else: p_beta += HV`, and `p_g += 1 if G_T_CONTIG
-else HV` is the split below. The fix already applied, its strided arm the fallback the host
+else HV` is the split below. So is a step name: its one binding holding the choice (`step =
+HV * (V if IS_BETA_HEADWISE else 1)`, then `p_beta += step`), or one binding per arm of a
+constexpr `if` (`if IS_BETA_HEADWISE: step = HV * V else: step = HV`). The message names the
+specialisations that stride when the load's own `if`s do not: "(when `IS_BETA_HEADWISE` is
+false)". The fix already applied, its strided arm the fallback the host
 picks for `HV == 1`, is not flagged:
 - an advance by the head count in an arm whose other arm steps the same pointer by one (`if
   G_T_CONTIG: p_g += 1 else: p_g += HV`, the load before or in the arms); the step by one is
@@ -125,8 +129,8 @@ import libcst as cst
 from ascend_lint.flow import (
     DEF,
     TENSOR,
-    Branch,
-    Choices,
+    Arms,
+    Assumptions,
     Event,
     Flow,
     Loop,
@@ -142,7 +146,7 @@ from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 from ascend_lint.terms import Sum, Terms, TooComplex, added, multiplied, scaled
 
 MESSAGE = (
-    "strided load along T: `{pointer}` advances by `{stride}` elements per step of the loop, so each step loads "
+    "strided load along T: `{pointer}` advances by `{stride}` elements per step of the loop{when}, so each step loads "
     "one element {stride} apart; transpose it on the host to [B, {stride}, T] and load with stride 1"
 )
 Reading = tuple[Sum, cst.CSTNode | None]  # an address as a sum, with the definition it was read through
@@ -154,7 +158,7 @@ _COMBINE = {
 }
 HELPER_MESSAGE = (
     "strided load along T in device function `{helper}`, called once per step of the loop (Triton inlines it): "
-    "`{pointer}` advances by `{stride}` elements per step, so each step loads one element {stride} apart; "
+    "`{pointer}` advances by `{stride}` elements per step{when}, so each step loads one element {stride} apart; "
     "transpose it on the host to [B, {stride}, T] and load with stride 1"
 )
 CHUNK_MESSAGE = (
@@ -200,7 +204,7 @@ def k(q, g, g_t, o, T, HV: tl.constexpr, K: tl.constexpr, BK: tl.constexpr):
         b_w = tl.load(g + i_s * HV)
     for i_t in range(0, T):
         b_q = tl.load(q + i_t * HV * K + o_k)
-    if K > 16:
+    if T > 16:  # a step chosen at run time: one kernel takes both
         step = HV
     else:
         step = HV * K
@@ -305,6 +309,24 @@ def k(g, beta, o, T, HV: tl.constexpr, V: tl.constexpr, A: tl.constexpr, G_T_CON
         tl.store(o + i_hv, b)
         p_h += (1 if G_T_CONTIG else HV) if A else HV
         p_beta += HV * (V if IS_BETA_HEADWISE else 1)
+""",
+        # the same steps held in a name: its one binding holding the choice, or one binding per
+        # arm of a constexpr `if` (`step_g` is `HV` when `A` is false)
+        """
+@triton.jit
+def k(g, beta, o, T, HV: tl.constexpr, V: tl.constexpr, A: tl.constexpr):
+    i_hv = tl.program_id(0)
+    p_g = g + i_hv
+    p_beta = beta + i_hv
+    step_beta = HV * (V if A else 1)
+    if A:
+        step_g = HV * V
+    else:
+        step_g = HV
+    for _ in range(0, T):
+        tl.store(o + i_hv, tl.load(p_g) + tl.load(p_beta))  # expect
+        p_g += step_g
+        p_beta += step_beta
 """,
         # the offset, or the index, held in a name the loop binds
         """
@@ -415,7 +437,7 @@ def k(g, beta, o, cu_seqlens, T, H: tl.constexpr, BT: tl.constexpr):
                 gate = flow.pointer_root(pointer) or one_line(inlined.written(pointer))
                 if _contiguous_arm(event, gate, flow, lambda load, p: _unit_step(load, p, steps, flow, terms)):
                     continue
-                stride, where = found
+                stride, where, when = found
                 shown = one_line(inlined.written(pointer))
                 reported.add(call)
                 related: tuple[tuple[cst.CSTNode, str], ...] = (
@@ -424,7 +446,7 @@ def k(g, beta, o, cu_seqlens, T, H: tl.constexpr, BT: tl.constexpr):
                 if site is None:
                     yield Report(
                         inlined.written(call),
-                        MESSAGE.format(pointer=shown, stride=stride),
+                        MESSAGE.format(pointer=shown, stride=stride, when=when),
                         related=related,
                         facts={"pointer": shown, "stride": stride},
                     )
@@ -439,7 +461,7 @@ def k(g, beta, o, cu_seqlens, T, H: tl.constexpr, BT: tl.constexpr):
                     related = ((inlined.written(call), f"`{name}` loads `{shown}` here"), *related)
                 yield Report(
                     site,
-                    HELPER_MESSAGE.format(helper=name, pointer=shown, stride=stride),
+                    HELPER_MESSAGE.format(helper=name, pointer=shown, stride=stride, when=when),
                     related=related,
                     facts={"pointer": shown, "stride": stride},
                 )
@@ -673,12 +695,16 @@ class _Advance:
 
     event: Event
     step: cst.BaseExpression
-    choices: Choices
+    choices: Arms
 
     @property
-    def arms(self) -> tuple[tuple[Branch | cst.IfExp, bool], ...]:
+    def arms(self) -> Arms:
         """The `if` arms and the arms of the step's choices it is in, outermost first."""
         return (*self.event.conds, *self.choices)
+
+    def outcomes(self, flow: Flow) -> Assumptions:
+        """The constexpr test outcomes under which this arm of the advance is compiled."""
+        return flow.decided_arms(self.event) | flow.choice_outcomes(self.choices)
 
     def compiled_with(self, event: Event, flow: Flow) -> bool:
         """Whether a specialisation compiling `event` compiles this arm of the advance too."""
@@ -699,29 +725,52 @@ def _advances(flow: Flow, loop: Loop) -> list[_Advance]:
 
 def _step_stride(
     event: Event, steps: _Steps, heads: set[str], flow: Flow, terms: Terms
-) -> tuple[str, cst.CSTNode] | None:
-    """(the head count, where) when a load of the loop reads one element per step, the head
-    count apart: a pointer the loop advances by it on the load's own path (an advance in the
-    other arm of a constexpr `if` round the load is another specialisation's), or an address
-    holding the head count times the loop's index."""
+) -> tuple[str, cst.CSTNode, str] | None:
+    """(the head count, where, when) when a load of the loop reads one element per step, the
+    head count apart: a pointer the loop advances by it on the load's own path (an advance in
+    the other arm of a constexpr `if` round the load is another specialisation's), or an
+    address holding the head count times the loop's index. `when` names the specialisations
+    striding that the load's own `if`s do not (`_when`)."""
     pointer = pointer_arg(event.call)
     if pointer is None:
         return None
     found = None
     if isinstance(pointer, cst.Name):
-        found = next(
-            (
-                (stride, advance.event.node)
-                for stride, advance in steps.advances.get(pointer.value, ())
-                if advance.compiled_with(event, flow)
-            ),
-            None,
-        )
+        strided = [
+            (stride, advance)
+            for stride, advance in steps.advances.get(pointer.value, ())
+            if advance.compiled_with(event, flow)
+        ]
+        if strided:
+            stride, advance = strided[0]
+            found = stride, advance.event.node, _when([a.outcomes(flow) for _, a in strided], event, flow)
     if found is None and steps.index is not None:
-        found = _indexed_by_step(pointer, steps.index, heads, steps.loop, flow, terms)
+        indexed = _indexed_by_step(pointer, steps.index, heads, steps.loop, flow, terms)
+        found = None if indexed is None else (*indexed, "")
     if found is None or _is_block(pointer, steps.loop, flow):
         return None
     return found
+
+
+def _when(strided: list[Assumptions], load: Event, flow: Flow) -> str:
+    """` (when `A` is false)`: the specialisations compiling a strided advance, less the tests
+    the load's own `if`s decide; two differing in one test's outcome alone are one (`p +=
+    (-1 if REVERSE else 1) * HV` strides either way); nothing when one is every
+    specialisation."""
+    decided = flow.decided_arms(load)
+    sets = {outcomes - decided for outcomes in strided}
+    merged = True
+    while merged:
+        merged = False
+        for a in list(sets):
+            for b in list(sets):
+                if a in sets and b in sets and len(a ^ b) == 2 and len({key for key, _ in a ^ b}) == 1:
+                    sets -= {a, b}
+                    sets.add(a & b)
+                    merged = True
+    if not sets or frozenset() in sets:
+        return ""
+    return " (when " + ", or ".join(sorted(flow.outcomes_text(outcomes) for outcomes in sets)) + ")"
 
 
 def _head_strided_advances(flow: Flow, loop: Loop, heads: set[str]) -> dict[str, list[tuple[str, _Advance]]]:

@@ -1,0 +1,54 @@
+"""ASC011: a step held in a name splits on its constexpr choices as the step written in place
+does, through its one binding or one binding per arm of a constexpr `if`; the message names
+the specialisation that strides."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import settings
+
+from ascend_lint.engine import lint_source
+
+KERNEL = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(g, o, T, HV: tl.constexpr, V: tl.constexpr, A: tl.constexpr):
+    i_hv = tl.program_id(0)
+    p_g = g + i_hv
+{lines}
+    for _ in range(0, T):
+        tl.store(o + i_hv, tl.load(p_g))
+        p_g += {step}
+"""
+
+
+def _messages(lines: str, step: str) -> list[str]:
+    source = KERNEL.format(lines="\n".join("    " + line for line in lines.splitlines()), step=step)
+    return [f.message for f in lint_source(source, "k.py", settings(select=["ASC011"])).findings]
+
+
+WHEN = "advances by `HV` elements per step of the loop (when `A` is false),"
+
+
+@pytest.mark.parametrize(
+    ("lines", "step", "said"),
+    [
+        ("", "HV * (V if A else 1)", WHEN),
+        ("step = HV * (V if A else 1)", "step", WHEN),
+        ("if A:\n    step = HV * V\nelse:\n    step = HV", "step", WHEN),
+        ("if not A:\n    step = HV\nelse:\n    step = HV * V", "step", WHEN),
+        ("if A:\n    step = 1\nelse:\n    step = HV", "step", None),  # the G_T_CONTIG split
+        ("if T > 4:\n    step = HV * V\nelse:\n    step = HV", "step", None),  # chosen at run time
+        ("step = HV", "step", "advances by `HV` elements per step of the loop, so"),
+        ("", "(-1 if A else 1) * HV", "advances by `HV` elements per step of the loop, so"),
+    ],
+)
+def test_a_step_name_splits_as_the_step_in_place(lines: str, step: str, said: str | None) -> None:
+    messages = _messages(lines, step)
+    if said is None:
+        assert not messages
+    else:
+        assert len(messages) == 1 and said in messages[0]
