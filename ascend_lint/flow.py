@@ -1977,23 +1977,25 @@ class Flow:
         constexpr `if` arms around its binding that are not around the advance: its one
         binding reaching it when that holds a constexpr conditional expression (`step = HV * (V
         if A else 1)`), or one per arm of constexpr `if`s (`if A: step = HV * V` / `else: step =
-        HV`). Any other step, or a name bound otherwise (a runtime `if`, a binding on no arm of
-        its own, one binding with no choice: `stride = HV` stays the name), is itself."""
+        HV`; a binding before an `if A:` rebinding it, `step = HV`, is the other arm's). Any
+        other step, or a name bound otherwise (a runtime `if`, one binding with no choice:
+        `stride = HV` stays the name), is itself."""
         reaching = self.reaching(step) if isinstance(step, cst.Name) else []
         if not reaching or any(d.value is None or d.name == advance.name for d in reaching):
             return [(step, ())]
-        bindings: list[tuple[cst.BaseExpression, Arms]] = []
-        for definition in reaching:
-            assert definition.value is not None
-            if len(reaching) == 1 and not any(
-                isinstance(n, cst.IfExp) and self.is_constexpr(n.test) for n in walk(definition.value)
-            ):
-                return [(step, ())]
-            own = tuple(arm for arm in definition.conds if arm not in advance.conds)
-            if len(reaching) > 1 and (not own or not all(branch.test_is_constexpr for branch, _ in own)):
-                return [(step, ())]
-            bindings.append((definition.value, own))
-        return bindings
+        values = [d.value for d in reaching if d.value is not None]
+        if len(values) == 1:
+            chosen = any(isinstance(n, cst.IfExp) and self.is_constexpr(n.test) for n in walk(values[0]))
+            return [(values[0], ())] if chosen else [(step, ())]
+        owns = [tuple(arm for arm in d.conds if arm not in advance.conds) for d in reaching]
+        if not all(branch.test_is_constexpr for own in owns for branch, _ in own):
+            return [(step, ())]
+        if len(owns) == 2 and sorted(len(own) for own in owns) == [0, 1]:
+            ((branch, arm),) = owns[0] or owns[1]
+            owns = [own or ((branch, not arm),) for own in owns]
+        if not all(owns):
+            return [(step, ())]
+        return list(zip(values, owns, strict=True))
 
     def _choice_arms(
         self, value: cst.BaseExpression, taken: Arms, budget: int

@@ -71,7 +71,8 @@ read the same way, one arm per specialisation: `p_beta += HV * (V if IS_BETA_HEA
 is `if IS_BETA_HEADWISE: p_beta += HV * V else: p_beta += HV`, and `p_g += 1 if G_T_CONTIG
 else HV` is the split below. So is a step name: its one binding holding the choice (`step =
 HV * (V if IS_BETA_HEADWISE else 1)`, then `p_beta += step`), or one binding per arm of a
-constexpr `if` (`if IS_BETA_HEADWISE: step = HV * V else: step = HV`). The message names the
+constexpr `if` (`if IS_BETA_HEADWISE: step = HV * V else: step = HV`, or `step = HV` before
+`if IS_BETA_HEADWISE: step = HV * V`, its other arm). The message names the
 specialisations that stride when the load's own `if`s do not: "(when `IS_BETA_HEADWISE` is
 false)". The fix already applied, its strided arm the fallback the host
 picks for `HV == 1`, is not flagged:

@@ -40,7 +40,9 @@ WHEN = "advances by `HV` elements per step of the loop (when `A` is false),"
         ("step = HV * (V if A else 1)", "step", WHEN),
         ("if A:\n    step = HV * V\nelse:\n    step = HV", "step", WHEN),
         ("if not A:\n    step = HV\nelse:\n    step = HV * V", "step", WHEN),
+        ("step = HV\nif A:\n    step = HV * V", "step", WHEN),  # the binding before the `if`: its other arm
         ("if A:\n    step = 1\nelse:\n    step = HV", "step", None),  # the G_T_CONTIG split
+        ("step = HV\nif A:\n    step = 1", "step", None),
         ("if T > 4:\n    step = HV * V\nelse:\n    step = HV", "step", None),  # chosen at run time
         ("step = HV", "step", "advances by `HV` elements per step of the loop, so"),
         ("", "(-1 if A else 1) * HV", "advances by `HV` elements per step of the loop, so"),
