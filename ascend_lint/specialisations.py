@@ -356,7 +356,8 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
     constexprs = {p.name for p in kernel.params if p.is_constexpr} | set(kernel.provided_constexprs)
     base = _defaults(kernel, constants, constexprs)
     provided = {name: value for name, value in base.items() if name in kernel.provided_constexprs}
-    names = _HostNames(host, imports, {**constants, **base}, assume_largest=True)
+    sites = tuple(dict.fromkeys(launch.args_launch for launch in host.launches_passing(kernel)))
+    names = _HostNames(host, imports, {**constants, **base}, assume_largest=True, launches=sites)
     launches: list[tuple[dict[str, Value], Launch | None, Arms]] = [*_launches(kernel, names, constexprs)]
     tuned: list[tuple[dict[str, Value], cst.BaseExpression | None]] = [*_autotune_configs(kernel, names)]
     unconfigured = _unconfigured_label(kernel, base, constants)
@@ -1069,6 +1070,7 @@ class _HostNames:
     imports: ImportMap
     known: Mapping[str, Value]
     assume_largest: bool = False  # read calls at the largest tiles they permit (`assumed`)
+    launches: Sequence[CallSite] = ()  # the kernel's, where a test bounding a capped size must hold
     # `_passed` by parameter, function and hops (worked out once: functions sharing a name and
     # calling themselves reach a parameter through many paths)
     passed_memo: dict[tuple[str, cst.FunctionDef, int], list[Value]] = field(default_factory=dict, compare=False)
@@ -1153,15 +1155,17 @@ class _HostNames:
         scope: cst.FunctionDef,
         hops: int,
         up: int = _CALLERS_UP,
+        at: Sequence[CallSite] = (),
     ) -> bool:
-        """Whether a test of `scope` orders the `sizes` below values all under `ceiling`, but for
-        what reads a name of `capped`, or every call of `scope` (`up` callers up) so bounds what
-        it passes for a parameter they read (`_bounded_below_cap`)."""
+        """Whether a test of `scope` holding at the calls `at` (else at the kernel's launches) orders the
+        `sizes` below values all under `ceiling`, but for what reads a name of `capped`, or every
+        call of `scope` (`up` callers up) so bounds what it passes for a parameter they read
+        (`_bounded_below_cap`)."""
         host = self.host
         modules = self.imports.imported | self.imports.local_names
         names = set().union(*(host.names_behind(size, scope, beside_extents=True) for size in sizes)) - modules
         extents = set().union(*(host.extents_read(size, scope, behind=True) for size in sizes))
-        for test, holds in host.tests_in(scope):
+        for test, holds in host.tests_in(scope, at or [launch for launch in self.launches if launch.scope is scope]):
             for lesser, greater in _orderings(test, holds):
                 if not (host.names_growing(lesser, scope) & names or host.extents_growing(lesser, scope) & extents):
                     continue
@@ -1178,7 +1182,7 @@ class _HostNames:
             all(
                 (passed := site.passes(scope, param)) is not None
                 and site.scope is not None
-                and self._bounded_below(ceiling, set(), [passed], site.scope, hops + 1, up - 1)
+                and self._bounded_below(ceiling, set(), [passed], site.scope, hops + 1, up - 1, [site])
                 for site in sites
             )
             for param in params

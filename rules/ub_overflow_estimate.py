@@ -114,12 +114,14 @@ the tiles fit at the cap. The runtime size is an operand no name of which has a 
 x.numel()`, a tensor's shape) and that queries no device (`min(65536, get_ub_size() // 8)` gives
 nothing); a name with values (`size = 4096 if wide else 2048`) is not one, and `min(65536,
 size)` is each of its values. A size bounded from above where the launch runs may stay under
-the cap, and gives nothing: a test of the launching function (an `if` or `while` holding, a
-conditional expression, an `assert`, an early exit failing) ordering the size, a name or an
+the cap, and gives nothing: a test of the launching function holding at its launches (an `if`
+around each of them, holding in its body and failing in its `else`; an `assert`; an early exit
+failing; not an `if` or a conditional expression choosing something else, `num_warps = 4 if n <=
+1024 else 8`) ordering the size, a name or an
 extent its value reads (not a tensor's stride or dtype) below values all under the cap (`if D <=
 512:` choosing the kernel, `if x.shape[-1] <= 512:` or `if 2 * D <= 1024:` with `D =
-x.shape[-1]`), or such a test in every caller of the launching function (one up) for what it
-passes. A floor (`if n > 0:`, `if n == 0: return`, `assert n >= 1`), a bound at or over the cap
+x.shape[-1]`), or such a test in every caller of the launching function (one up), holding at
+its call, for what it passes (a call in the `else` of `if D <= 512:` passes sizes over 512). A floor (`if n > 0:`, `if n == 0: return`, `assert n >= 1`), a bound at or over the cap
 (`if N > 65536 // x.element_size(): raise` beside that cap), `N % D == 0`, `D is None`, `w.shape
 == (N,)`, and `if D > BD: raise` after `BD = min(...)` (or `BD: int = min(...)`, or `CAP =
 min(...)` then `BD = CAP`) do not bound it.

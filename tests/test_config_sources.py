@@ -265,11 +265,28 @@ def test_a_cap_is_not_read_where_a_test_bounds_its_size_from_above():
     or every caller's test of what it passes, may keep the size under the cap: no value."""
     assert capped(f"n = x.shape[-1]\n{CAP}\nif x.shape[-1] > 512:\n    raise ValueError") == [None]
     assert capped(f"{CAP}\nassert 2 * n <= 1024") == [None]
-    assert capped(f"{CAP}\nif not n > 512 and n > 0:\n    pass") == [None]
     caller = "\ndef outer(x):\n    D = x.shape[-1]\n    if D <= 512:\n        launch(x, D)\n"
     assert capped(CAP, caller) == [None]
     unbounded_caller = "\ndef outer(x):\n    D = x.shape[-1]\n    if D > 0:\n        launch(x, D)\n"
     assert capped(CAP, unbounded_caller) == [65536]
+
+
+def test_an_if_bounds_a_capped_size_only_where_it_holds_at_the_launch():
+    """An `if` bounds the size in its body and fails in its `else`: a caller launching in the
+    `else` of `if D <= 512:` passes only sizes over 512; an `if` around something else (a
+    `num_warps` choice, `pass`) bounds nothing at the launch."""
+    in_else = "\ndef outer(x):\n    D = x.shape[-1]\n    if D <= 512:\n        pass\n    else:\n        launch(x, D)\n"
+    assert capped(CAP, in_else) == [65536]
+    assert capped(f"{CAP}\nif not n > 512 and n > 0:\n    pass") == [65536]
+    assert capped(f"{CAP}\nnum_warps = 4 if n <= 1024 else 8") == [65536]
+    assert capped(f"{CAP}\nif n <= 1024:\n    num_warps = 4") == [65536]
+    # one function launching the kernel under `if n <= 512:` and another kernel in the `else`
+    # (fla's block and row kernels): the test holds at this kernel's launch only
+    other = KERNEL.replace("def k(", "def row(")
+    choice = f"def launch(x, n):\n    {CAP}\n    if n <= 512:\n        k[(1,)](x, n, BLOCK=BLOCK)\n"
+    choice += "    else:\n        row[(1,)](x, n, BLOCK=BLOCK)\n"
+    assert blocks(KERNEL + other + "\n" + choice) == [None]
+    assert blocks(other + KERNEL + "\n" + choice) == [65536]
 
 
 def test_a_floor_or_an_order_below_the_cap_leaves_the_cap_read():

@@ -3074,19 +3074,16 @@ class HostIndex(HostFacts):
             order = self._written_orders[function] = WrittenOrder(function)
         return order
 
-    def tests_in(self, function: cst.FunctionDef) -> list[tuple[cst.BaseExpression, bool]]:
-        """The tests of a function, each with whether it holds past it or in its body: an early
-        exit's fails, an `assert`'s holds (`checks_in`); an `if`'s, a `while`'s and a conditional
-        expression's hold (what it guards may be in its body)."""
+    def tests_in(self, function: cst.FunctionDef, at: Sequence[CallSite]) -> list[tuple[cst.BaseExpression, bool]]:
+        """The tests of a function that hold at each of the calls `at` (written in it), each with
+        whether it holds: an early exit's fails, an `assert`'s holds (`checks_in`), and an `if`
+        around every one of the calls holds in its body and fails in its `else` (`CallSite.arms`;
+        not an `if` choosing something else, `num_warps = 4 if n <= 1024 else 8`)."""
         statements = [node for node in walk(function.body) if isinstance(node, (cst.If, cst.Assert, cst.Expr))]
         checks = checks_in(statements, never_falls_through)
-        checked = {id(test) for test, _ in checks}
-        tested = [
-            (node.test, True)
-            for node in walk(function.body)
-            if isinstance(node, (cst.If, cst.While, cst.IfExp)) and id(node.test) not in checked
-        ]
-        return [*checks, *tested]
+        arms = [{(id(test), holds): (test, holds) for test, holds in site.arms} for site in at]
+        common = [arm for key, arm in arms[0].items() if all(key in other for other in arms[1:])] if arms else []
+        return [*checks, *common]
 
     def extents_growing(self, node: cst.CSTNode, scope: Scope) -> set[tuple[str, int]]:
         """The extents of known position `node` reads, written or through names (`extents_read`),
