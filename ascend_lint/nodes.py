@@ -276,3 +276,15 @@ def variables_read(node: cst.CSTNode) -> list[cst.Name]:
     labels |= {id(sub.keyword) for sub in nodes if isinstance(sub, cst.Arg) and sub.keyword is not None}
     labels |= {id(sub.func) for sub in nodes if isinstance(sub, cst.Call)}
     return [sub for sub in nodes if isinstance(sub, cst.Name) and id(sub) not in labels]
+
+
+def ordered_sides(
+    left: cst.BaseExpression, operator: cst.BaseCompOp, right: cst.BaseExpression, holds: bool
+) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
+    """For one ordering comparison `left < right` (`<=`, `>`, `>=`) holding or, when `holds` is
+    False, failing: (the smaller side, the larger); None for any other operator."""
+    if isinstance(operator, (cst.LessThan, cst.LessThanEqual)):
+        return (left, right) if holds else (right, left)
+    if isinstance(operator, (cst.GreaterThan, cst.GreaterThanEqual)):
+        return (right, left) if holds else (left, right)
+    return None

@@ -73,6 +73,7 @@ from .nodes import (
     names_read,
     never_falls_through,
     only_small_statement,
+    ordered_sides,
     suite_lines,
     walk,
     written_items,
@@ -292,10 +293,9 @@ def _orderings(test: cst.BaseExpression, holds: bool) -> Iterator[tuple[cst.Base
         left = test.left
         for target in test.comparisons:
             right, op = target.comparator, target.operator
-            if isinstance(op, (cst.LessThan, cst.LessThanEqual)):
-                yield (left, right) if holds else (right, left)
-            elif isinstance(op, (cst.GreaterThan, cst.GreaterThanEqual)):
-                yield (right, left) if holds else (left, right)
+            sides = ordered_sides(left, op, right, holds)
+            if sides is not None:
+                yield sides
             elif isinstance(op, cst.Equal if holds else cst.NotEqual):
                 yield from ((left, right), (right, left))
             left = right

@@ -411,6 +411,7 @@ from ascend_lint.nodes import (
     child_nodes,
     never_falls_through,
     one_line,
+    ordered_sides,
     statements_of,
     suite_lines,
     walk,
@@ -3165,8 +3166,10 @@ def _ordering_guard(
     left = test.left
     for comparison in test.comparisons:
         right = comparison.comparator
-        left_below = isinstance(comparison.operator, (cst.LessThan, cst.LessThanEqual)) == holds
-        below, above = (left, right) if left_below else (right, left)
+        sides = ordered_sides(left, comparison.operator, right, holds)
+        if sides is None:
+            return None
+        below, above = sides
         bounded = grid_names.sizes_in(below, context, scope)
         orders_sizes = bounded and not _is_bounded(below, context, scope) and not _is_a_size(above, context, scope)
         guards.append(_Guard(cases=(bounded,)) if orders_sizes else _NOTHING)
