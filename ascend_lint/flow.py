@@ -374,13 +374,13 @@ class Flow:
             if values and all(
                 isinstance(value, cst.BinaryOperation)
                 and isinstance(value.operator, cst.FloorDivide)
-                and self.same_value(value.right, divisor)
+                and self._same_value(value.right, divisor)
                 for value in values
             ):
                 return True
         return False
 
-    def same_value(self, a: cst.BaseExpression, b: cst.BaseExpression) -> bool:
+    def _same_value(self, a: cst.BaseExpression, b: cst.BaseExpression) -> bool:
         """Equal int literals, reads of one name reached by the same definitions, or one
         operation on such operands (`2 * BT` and `(2 * BT)`)."""
         if isinstance(a, cst.Integer) and isinstance(b, cst.Integer):
@@ -391,8 +391,8 @@ class Flow:
         if isinstance(a, cst.BinaryOperation) and isinstance(b, cst.BinaryOperation):
             return (
                 type(a.operator) is type(b.operator)
-                and self.same_value(a.left, b.left)
-                and self.same_value(a.right, b.right)
+                and self._same_value(a.left, b.left)
+                and self._same_value(a.right, b.right)
             )
         return False
 
