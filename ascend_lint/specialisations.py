@@ -65,6 +65,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from .flow import Assumptions, Flow, call_argument
+from .host.guards import orderings
 from .imports import ImportMap, dotted_name, number_literal, root_name, statement_blocks, str_literal
 from .nodes import (
     arms_around,
@@ -73,7 +74,6 @@ from .nodes import (
     names_read,
     never_falls_through,
     only_small_statement,
-    ordered_sides,
     suite_lines,
     walk,
     written_items,
@@ -277,28 +277,6 @@ _DATA_FUNCTIONS = frozenset({"len", "min", "max", "int", "abs", "bool", "float",
 
 
 Bound = Callable[[str], Sequence[cst.BaseExpression]]  # the values host code binds a name to
-
-
-def _orderings(test: cst.BaseExpression, holds: bool) -> Iterator[tuple[cst.BaseExpression, cst.BaseExpression]]:
-    """The (lesser, greater) pairs a test orders where it `holds` (or fails): `D <= 512` holding
-    and `N > BLOCK` failing order `D` below 512 and `N` below `BLOCK`, each part of `a and b`
-    holding or of `a or b` failing, `not` turning it; `==` holding (`!=` failing) orders both
-    ways. A floor (`n > 0`, `n == 0` failing) orders the size below nothing."""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        yield from _orderings(test.expression, not holds)
-    elif isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And if holds else cst.Or):
-        yield from _orderings(test.left, holds)
-        yield from _orderings(test.right, holds)
-    elif isinstance(test, cst.Comparison) and (holds or len(test.comparisons) == 1):
-        left = test.left
-        for target in test.comparisons:
-            right, op = target.comparator, target.operator
-            sides = ordered_sides(left, op, right, holds)
-            if sides is not None:
-                yield sides
-            elif isinstance(op, cst.Equal if holds else cst.NotEqual):
-                yield from ((left, right), (right, left))
-            left = right
 
 
 def _queries_device(test: cst.BaseExpression, imports: ImportMap | None, bound: Bound, hops: int = 0) -> bool:
@@ -1166,7 +1144,7 @@ class _HostNames:
         names = set().union(*(host.names_behind(size, scope, beside_extents=True) for size in sizes)) - modules
         extents = set().union(*(host.extents_read(size, scope, behind=True) for size in sizes))
         for test, holds in host.tests_in(scope, at or [launch for launch in self.launches if launch.scope is scope]):
-            for lesser, greater in _orderings(test, holds):
+            for lesser, greater in orderings(test, holds):
                 if not (host.names_growing(lesser, scope) & names or host.extents_growing(lesser, scope) & extents):
                     continue
                 if host.names_behind(greater, scope, chained=True) & capped:

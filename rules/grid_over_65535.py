@@ -400,7 +400,8 @@ from ascend_lint.host import (
     Launch,
     Scope,
     all_params,
-    checks_in,
+    holding_cases,
+    links,
     names_read,
     passed_for,
     while_counters,
@@ -408,12 +409,8 @@ from ascend_lint.host import (
 )
 from ascend_lint.imports import dotted_name, int_literal, str_literal
 from ascend_lint.nodes import (
-    child_nodes,
-    never_falls_through,
     one_line,
     ordered_sides,
-    statements_of,
-    suite_lines,
     walk,
     written_items,
 )
@@ -2765,17 +2762,10 @@ def _site_guard(
     tests: list[tuple[cst.BaseExpression, bool, _ReadFor, cst.CSTNode]] = [
         (test, holds, read_for, test) for test, holds in site.arms
     ]
-    if site.scope is not None:
-        before = list(_run_before(site.scope.body, site.call))
-        asserted: _ReadFor = "predicates" if in_caller and not ordered else "orderings"
-        checks: list[tuple[cst.BaseExpression, bool, cst.CSTNode]] = [
-            (test, holds, test) for test, holds in checks_in(before, never_falls_through)
-        ]
-        for statement in before:
-            if isinstance(statement, cst.Expr | cst.Assign) and isinstance(statement.value, cst.Call):
-                made = context.host.checks_made(statement.value, site.scope)  # `_check_grid(NT * B * H)`
-                checks += [(test, holds, statement) for test, holds in made]
-        tests += [(test, holds, asserted if holds else read_for, since) for test, holds, since in checks]
+    asserted: _ReadFor = "predicates" if in_caller and not ordered else "orderings"
+    tests += [
+        (test, holds, asserted if holds else read_for, since) for test, holds, since in context.host.checks_before(site)
+    ]
     guards = (
         _bounded_at(_guard(test, holds, names, context, site.scope, read), since, site, context)
         for test, holds, read, since in tests
@@ -3040,65 +3030,6 @@ def _callers_bound(
     return frozenset(params)
 
 
-def _run_before(block: cst.BaseSuite, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """The statements that run before `node` on every path to it (`statements_of` the lines:
-    `assert n <= 65535; k[(n,)](...)` checks before the launch): those before it in each block
-    around it, from `block` in (its arm of an `if`, a `with`, `try` or loop body: a block runs
-    from its start), and those of a `with` block before it. Not a sibling arm's, nor a loop's
-    before it (it may run no times)."""
-    return _statements_before(block, _holding(block, node))
-
-
-def _holding(root: cst.CSTNode, node: cst.CSTNode) -> set[int]:
-    """The ids of `node` and of the nodes under `root` holding it (`root` too); none when
-    `root` does not hold it."""
-    holder: dict[int, cst.CSTNode] = {}
-    stack = [root]
-    while stack:
-        current = stack.pop()
-        if current is node:
-            found = {id(current)}
-            while id(current) in holder:
-                current = holder[id(current)]
-                found.add(id(current))
-            return found
-        for child in child_nodes(current):
-            holder[id(child)] = current
-            stack.append(child)
-    return set()
-
-
-def _statements_before(block: cst.BaseSuite, path: set[int]) -> Iterator[cst.CSTNode]:
-    """`_run_before`, the node given by the ids of the nodes holding it (`_holding`)."""
-    for statement in statements_of(suite_lines(block)):
-        if id(statement) in path:
-            inner = _block_holding(statement, path)
-            if inner is not None:
-                yield from _statements_before(inner, path)
-            return
-        yield from _with_unrolled(statement)
-
-
-def _block_holding(parent: cst.CSTNode, path: set[int]) -> cst.BaseSuite | None:
-    """The block of a compound statement holding the node `path` leads to (`_holding`): its
-    arm, through an `else`, an `elif`, an `except`; but in a function or class of its own."""
-    if isinstance(parent, (cst.FunctionDef, cst.ClassDef, cst.BaseSmallStatement)):
-        return None
-    for child in child_nodes(parent):
-        if id(child) in path:
-            return child if isinstance(child, cst.BaseSuite) else _block_holding(child, path)
-    return None
-
-
-def _with_unrolled(statement: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """The statement, or the statements of a `with` block, which runs its body once."""
-    if isinstance(statement, cst.With):
-        for inner in statements_of(suite_lines(statement.body)):
-            yield from _with_unrolled(inner)
-    else:
-        yield statement
-
-
 # What the parts of a test (but `and`, `or` and `not`) are read for: an ordering, or any test
 # that `_tests_sizes` ("tests": an `if`); orderings only ("orderings": an `assert`, whose other
 # tests check a layout, `assert is_weak_contiguous(w)`); a predicate of the module passed the
@@ -3114,39 +3045,24 @@ def _guard(
     scope: Scope,
     read_for: _ReadFor,
 ) -> _Guard:
-    """What a test, holding or failing as `holds` says, bounds of the grid's sizes. Taken apart
-    through `not`, `and` and `or`: an `and` that holds (an `or` that fails) bounds what its parts
-    bound, an `and` that fails (an `or` that holds) what each of them does. An ordering bounds
-    what it orders from above (`_ordering_guard`); any other test, as `read_for` says, all of
-    them when it `_tests_sizes` or passes them to a predicate. A name bound once to a test is
-    read as that test (`ok = m == 2 and n == 4`, then `if ok:`: `HostIndex.test_bound`)."""
-    for _ in range(_PREDICATE_HOPS):
-        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            test, holds = test.expression, not holds
-        bound = context.host.test_bound(test, scope) if isinstance(test, cst.Name) else None
-        if bound is None:
-            break
-        test = bound
-    if isinstance(test, cst.BooleanOperation):
-        parts = _operands(test, type(test.operator))
-        every_part_holds = isinstance(test.operator, cst.And) == holds
-        guards = (_guard(part, holds, grid_names, context, scope, read_for) for part in parts)
-        return reduce(operator.or_ if every_part_holds else operator.and_, guards)
-    if read_for == "predicates":
-        return _WHOLE if _passes_to_a_predicate(test, grid_names, context, scope) else _NOTHING
-    ordered = _ordering_guard(test, holds, grid_names, context, scope)
-    if ordered is None:
-        ordered = _equality_guard(test, holds, grid_names, context, scope)
-    if ordered is not None:
-        return ordered
-    return _WHOLE if read_for == "tests" and _tests_sizes(test, grid_names, context, scope) else _NOTHING
+    """What a test, holding or failing as `holds` says, bounds of the grid's sizes: in each case
+    it holds in (`holding_cases`: through `not`, `and`, `or`, and a name bound once to a test,
+    `ok = m == 2 and n == 4`, then `if ok:`: `HostIndex.test_bound`), what its parts bound. An
+    ordering bounds what it orders from above (`_ordering_guard`); any other part, as
+    `read_for` says, all of them when it `_tests_sizes` or passes them to a predicate."""
 
+    def part_guard(part: cst.BaseExpression, part_holds: bool) -> _Guard:
+        if read_for == "predicates":
+            return _WHOLE if _passes_to_a_predicate(part, grid_names, context, scope) else _NOTHING
+        ordered = _ordering_guard(part, part_holds, grid_names, context, scope)
+        if ordered is None:
+            ordered = _equality_guard(part, part_holds, grid_names, context, scope)
+        if ordered is not None:
+            return ordered
+        return _WHOLE if read_for == "tests" and _tests_sizes(part, grid_names, context, scope) else _NOTHING
 
-def _operands(test: cst.BaseExpression, operator: type[cst.BaseBooleanOp]) -> list[cst.BaseExpression]:
-    """The parts of `a and b and c` (parsed as `(a and b) and c`) for `cst.And`, of `or`s for `cst.Or`."""
-    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, operator):
-        return [*_operands(test.left, operator), *_operands(test.right, operator)]
-    return [test]
+    cases = holding_cases(test, holds, lambda name: context.host.test_bound(name, scope))
+    return reduce(operator.and_, (reduce(operator.or_, (part_guard(*part) for part in case)) for case in cases))
 
 
 def _ordering_guard(
@@ -3163,17 +3079,14 @@ def _ordering_guard(
     if not (isinstance(test, cst.Comparison) and all(isinstance(c.operator, ORDERINGS) for c in test.comparisons)):
         return None
     guards = []
-    left = test.left
-    for comparison in test.comparisons:
-        right = comparison.comparator
-        sides = ordered_sides(left, comparison.operator, right, holds)
+    for left, comparison, right in links(test):
+        sides = ordered_sides(left, comparison, right, holds)
         if sides is None:
             return None
         below, above = sides
         bounded = grid_names.sizes_in(below, context, scope)
         orders_sizes = bounded and not _is_bounded(below, context, scope) and not _is_a_size(above, context, scope)
         guards.append(_Guard(cases=(bounded,)) if orders_sizes else _NOTHING)
-        left = right
     return reduce(operator.or_ if holds else operator.and_, guards)
 
 
@@ -3308,14 +3221,12 @@ def _may_order(function: cst.FunctionDef, context: ModuleContext, seen: set[cst.
     params = {param.name.value for param in all_params(function)}
     for node in walk(function.body):
         if isinstance(node, cst.Comparison):
-            left = node.left
-            for comparison in node.comparisons:
-                if isinstance(comparison.operator, ORDERINGS) and (
-                    _orders_against_a_bound(left, comparison.comparator, params, function, context)
-                    or _orders_against_a_bound(comparison.comparator, left, params, function, context)
+            for left, comparison, right in links(node):
+                if isinstance(comparison, ORDERINGS) and (
+                    _orders_against_a_bound(left, right, params, function, context)
+                    or _orders_against_a_bound(right, left, params, function, context)
                 ):
                     return True
-                left = comparison.comparator
         elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
             if node.func.value == "min":
                 values = [arg.value for arg in node.args]

@@ -12,6 +12,8 @@ The modules, lowest first (each imports only those above it; `index` imports the
   smaller (`names_read_shrinking`; `nodes.names_read` has those it reads).
 - `dicts`: dict literals, copies, changes and key reads, for `**` splats of launches.
 - `evidence`: what a passed value shows alone (None, a float, a unit last stride).
+- `guards`: host tests read as guards of sizes: the cases a test holds in (`holding_cases`),
+  the orderings it makes in all of them (`orderings`), the statements run before a call.
 - `facts`: the one walk over host code (`HostFacts`) and what a re-lint keeps of it (`HostMemory`).
 - `platforms`: host code that runs only on another platform (`OtherPlatformPaths`) or on the NPU
   (`NpuPaths`).
@@ -27,6 +29,7 @@ from .bindings import statement_before, while_counters
 from .dtypes import NARROW_INT_WORDS, TensorDtype
 from .evidence import is_float
 from .facts import HostFacts, HostMemory
+from .guards import holding_cases, links, orderings
 from .index import ORDERINGS, SIZES_HELD, HostIndex, checks_in
 from .params import all_params, passed_for
 from .platforms import NpuPaths
@@ -71,8 +74,11 @@ __all__ = [
     "TensorDtype",
     "all_params",
     "checks_in",
+    "holding_cases",
     "is_float",
+    "links",
     "names_read",
+    "orderings",
     "passed_for",
     "statement_before",
     "while_counters",

@@ -108,6 +108,7 @@ from .facts import (
     launched_value,
     past_fn,
 )
+from .guards import run_before
 from .params import (
     add_forwarded,
     all_params,
@@ -1875,6 +1876,22 @@ class HostIndex(HostFacts):
                 made = self._made_by(test, functions[0], call, scope)
                 if made is not None:
                     found.append((made, holds))
+        return found
+
+    def checks_before(self, site: CallSite) -> list[tuple[cst.BaseExpression, bool, cst.CSTNode]]:
+        """The tests checked on every path to the call in its function, each with whether it
+        holds at the call and the statement it holds after: the early exits and `assert`s that
+        run before it (`checks_in` of `guards.run_before`), and what a function of the module
+        called before it as a statement checks (`_check_grid(NT * B * H)`: `checks_made`)."""
+        if site.scope is None:
+            return []
+        before = list(run_before(site.scope.body, site.call))
+        found: list[tuple[cst.BaseExpression, bool, cst.CSTNode]] = [
+            (test, holds, test) for test, holds in checks_in(before, never_falls_through)
+        ]
+        for statement in before:
+            if isinstance(statement, cst.Expr | cst.Assign) and isinstance(statement.value, cst.Call):
+                found += [(test, holds, statement) for test, holds in self.checks_made(statement.value, site.scope)]
         return found
 
     def _visible_functions(self, name: str, scope: Scope) -> list[cst.FunctionDef]:

@@ -1,0 +1,132 @@
+"""Host tests read as guards of sizes, shared by the rules that ask what a test bounds (ASC010's
+launch sizes, ASC013's capped tiles): the cases a test holds in, through `not`, `and`, `or` and
+names bound to a test; the orderings it makes in every case; the statements that run before a
+call, whose early exits and `assert`s hold at it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from itertools import product
+
+import libcst as cst
+
+from ..nodes import child_nodes, ordered_sides, statements_of, suite_lines
+
+TEST_HOPS = 4  # names bound to a test followed, each to the test it stands for
+
+Part = tuple[cst.BaseExpression, bool]  # a test that is no `not`, `and` nor `or`, and whether it holds
+BoundTest = Callable[[cst.Name], cst.BaseExpression | None]  # the test a name stands for (`HostIndex.test_bound`)
+
+
+def holding_cases(test: cst.BaseExpression, holds: bool, bound_test: BoundTest | None = None) -> list[tuple[Part, ...]]:
+    """The cases in which `test` holds (or fails, as `holds` says), each the parts that hold or
+    fail together: an `and` holding (an `or` failing) is one case of all its parts, an `and`
+    failing (an `or` holding) a case for each; `not` turns a part, and a name `bound_test` reads
+    as a test is that test (`ok = m == 2 and n == 4`, then `if ok:`)."""
+    for _ in range(TEST_HOPS):
+        while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test, holds = test.expression, not holds
+        bound = bound_test(test) if bound_test is not None and isinstance(test, cst.Name) else None
+        if bound is None:
+            break
+        test = bound
+    if not isinstance(test, cst.BooleanOperation):
+        return [((test, holds),)]
+    parts = [holding_cases(part, holds, bound_test) for part in _operands(test, type(test.operator))]
+    if isinstance(test.operator, cst.And) == holds:
+        return [tuple(part for case in cases for part in case) for cases in product(*parts)]
+    return [case for cases in parts for case in cases]
+
+
+def _operands(test: cst.BaseExpression, operator: type[cst.BaseBooleanOp]) -> list[cst.BaseExpression]:
+    """The parts of `a and b and c` (parsed as `(a and b) and c`) for `cst.And`, of `or`s for `cst.Or`."""
+    if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, operator):
+        return [*_operands(test.left, operator), *_operands(test.right, operator)]
+    return [test]
+
+
+def links(test: cst.Comparison) -> Iterator[tuple[cst.BaseExpression, cst.BaseCompOp, cst.BaseExpression]]:
+    """Each comparison of a chain with its two sides (`0 < K`, then `K <= 256` of `0 < K <= 256`)."""
+    left = test.left
+    for target in test.comparisons:
+        yield left, target.operator, target.comparator
+        left = target.comparator
+
+
+def orderings(test: cst.BaseExpression, holds: bool) -> Iterator[tuple[cst.BaseExpression, cst.BaseExpression]]:
+    """The (lesser, greater) pairs a test orders in every case where it `holds` (or fails):
+    `D <= 512` holding and `N > BLOCK` failing order `D` below 512 and `N` below `BLOCK`, each
+    part of `a and b` holding or of `a or b` failing (`holding_cases`), each comparison of a
+    chain holding; `==` holding (`!=` failing) orders both ways. A floor (`n > 0`, `n == 0`
+    failing) orders the size below nothing."""
+    first, *others = holding_cases(test, holds)
+    for part, part_holds in first:
+        if not all(any(part is each and part_holds == each_holds for each, each_holds in case) for case in others):
+            continue
+        if not (isinstance(part, cst.Comparison) and (part_holds or len(part.comparisons) == 1)):
+            continue
+        for left, operator, right in links(part):
+            sides = ordered_sides(left, operator, right, part_holds)
+            if sides is not None:
+                yield sides
+            elif isinstance(operator, cst.Equal if part_holds else cst.NotEqual):
+                yield from ((left, right), (right, left))
+
+
+def run_before(block: cst.BaseSuite, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The statements that run before `node` on every path to it (`statements_of` the lines:
+    `assert n <= 65535; k[(n,)](...)` checks before the launch): those before it in each block
+    around it, from `block` in (its arm of an `if`, a `with`, `try` or loop body: a block runs
+    from its start), and those of a `with` block before it. Not a sibling arm's, nor a loop's
+    before it (it may run no times)."""
+    return _statements_before(block, _holding(block, node))
+
+
+def _holding(root: cst.CSTNode, node: cst.CSTNode) -> set[int]:
+    """The ids of `node` and of the nodes under `root` holding it (`root` too); none when
+    `root` does not hold it."""
+    holder: dict[int, cst.CSTNode] = {}
+    stack = [root]
+    while stack:
+        current = stack.pop()
+        if current is node:
+            found = {id(current)}
+            while id(current) in holder:
+                current = holder[id(current)]
+                found.add(id(current))
+            return found
+        for child in child_nodes(current):
+            holder[id(child)] = current
+            stack.append(child)
+    return set()
+
+
+def _statements_before(block: cst.BaseSuite, path: set[int]) -> Iterator[cst.CSTNode]:
+    """`run_before`, the node given by the ids of the nodes holding it (`_holding`)."""
+    for statement in statements_of(suite_lines(block)):
+        if id(statement) in path:
+            inner = _block_holding(statement, path)
+            if inner is not None:
+                yield from _statements_before(inner, path)
+            return
+        yield from _with_unrolled(statement)
+
+
+def _block_holding(parent: cst.CSTNode, path: set[int]) -> cst.BaseSuite | None:
+    """The block of a compound statement holding the node `path` leads to (`_holding`): its
+    arm, through an `else`, an `elif`, an `except`; but in a function or class of its own."""
+    if isinstance(parent, (cst.FunctionDef, cst.ClassDef, cst.BaseSmallStatement)):
+        return None
+    for child in child_nodes(parent):
+        if id(child) in path:
+            return child if isinstance(child, cst.BaseSuite) else _block_holding(child, path)
+    return None
+
+
+def _with_unrolled(statement: cst.CSTNode) -> Iterator[cst.CSTNode]:
+    """The statement, or the statements of a `with` block, which runs its body once."""
+    if isinstance(statement, cst.With):
+        for inner in statements_of(suite_lines(statement.body)):
+            yield from _with_unrolled(inner)
+    else:
+        yield statement
