@@ -1150,7 +1150,7 @@ class _HostNames:
                 if host.names_behind(greater, scope, chained=True) & capped:
                     continue
                 bounds = self.alternatives(greater, scope, hops + 1)
-                if bounds and max(bounds) < ceiling:
+                if bounds and self._reached(max(bounds), lesser, sizes, scope) < ceiling:
                     return True
         if up == 0 or host.escapes(scope):
             return False
@@ -1165,6 +1165,17 @@ class _HostNames:
             )
             for param in params
         )
+
+    def _reached(
+        self, bound: Value, lesser: cst.BaseExpression, sizes: list[cst.BaseExpression], scope: Scope
+    ) -> Value:
+        """How far the capped `sizes` reach where `lesser` is at most `bound`: the least of what
+        those made of it reach (`HostIndex.at_most`: `triton.next_power_of_2(n)` reaches
+        65536 for `n <= 40000`), else `bound` itself."""
+        if type(bound) is not int:
+            return bound
+        reached = (self.host.at_most(size, scope, guarded=(lesser, bound)) for size in sizes)
+        return min((each for each in reached if each is not None), default=bound)
 
     def _runtime_size(self, node: cst.BaseExpression, scope: Scope, hops: int) -> bool:
         """No name in `node` has a value (`values`), and it queries no device (`_queries_device`)."""

@@ -121,7 +121,12 @@ failing; not an `if` or a conditional expression choosing something else, `num_w
 extent its value reads (not a tensor's stride or dtype) below values all under the cap (`if D <=
 512:` choosing the kernel, `if x.shape[-1] <= 512:` or `if 2 * D <= 1024:` with `D =
 x.shape[-1]`), or such a test in every caller of the launching function (one up), holding at
-its call, for what it passes (a call in the `else` of `if D <= 512:` passes sizes over 512). A floor (`if n > 0:`, `if n == 0: return`, `assert n >= 1`), a bound at or over the cap
+its call, for what it passes (a call in the `else` of `if D <= 512:` passes sizes over 512).
+What the cap's operand makes of a name or extent so bounded is what is under the cap: `if n >
+40000: raise` leaves `triton.next_power_of_2(n)` up to 65536, the cap of `min(65536,
+triton.next_power_of_2(n))`, which the launch then passes, and `triton.cdiv(n, 64)` up to 625
+(the power of two at or above, a division by an int rounding up or down, `min`, `max`, `+`,
+`*` and `int` of what grows with the bounded size are followed). A floor (`if n > 0:`, `if n == 0: return`, `assert n >= 1`), a bound at or over the cap
 (`if N > 65536 // x.element_size(): raise` beside that cap), `N % D == 0`, `D is None`, `w.shape
 == (N,)`, and `if D > BD: raise` after `BD = min(...)` (or `BD: int = min(...)`, or `CAP =
 min(...)` then `BD = CAP`) do not bound it.

@@ -2819,16 +2819,28 @@ class HostIndex(HostFacts):
             return (min if callee == "min" else max)(each for each in args if each is not None)
         return folded_int(value, known) if isinstance(value, cst.Integer | cst.BinaryOperation) else None
 
-    def at_most(self, value: cst.BaseExpression, scope: Scope, hops: int = 0) -> int | None:
-        """The largest int `value` may hold whatever the sizes: a `known_int`, a `min` of which
-        an argument has such a cap (`min(65535, M - s)`: a chunk of a host loop), that divided
-        rounding up (`ceiling_division`) or down by a known positive int, and a name every
-        binding of which has one (the largest); None for anything else."""
+    def at_most(
+        self,
+        value: cst.BaseExpression,
+        scope: Scope,
+        hops: int = 0,
+        guarded: tuple[cst.BaseExpression, int] | None = None,
+    ) -> int | None:
+        """The largest int `value` may hold whatever the sizes, or where a test holds a name or
+        extent of known position at most an int (`guarded`: `n` and 40000 for `if n > 40000:
+        raise`): a `known_int`, that name or extent (also through a name bound to it), a `min`
+        of which an argument has such a cap (`min(65535, M - s)`: a chunk of a host loop), that
+        divided rounding up (`ceiling_division`) or down by a known positive int, the power of
+        two at or above it (`power_of_two_above`: `triton.next_power_of_2(n)` is at most 65536
+        for `n <= 40000`), `+` and `*` of such values, and a name every binding of which has one
+        (the largest); None for anything else."""
+        if guarded is not None and self._is_guarded(value, scope, guarded[0]):
+            return guarded[1]
         known = self.known_int(value, scope)
         if known is not None or hops > MAX_HOPS:
             return known
         value = without_int_conversion(value)
-        capped = partial(self.at_most, scope=scope, hops=hops + 1)
+        capped = partial(self.at_most, scope=scope, hops=hops + 1, guarded=guarded)
         if isinstance(value, cst.Name):
             _, bound = self._values_bound(value.value, scope)
             held = {capped(each) for each in bound}
@@ -2842,7 +2854,23 @@ class HostIndex(HostFacts):
         if isinstance(value, cst.Call) and dotted_name(value.func) == "min":
             caps = [capped(arg.value) for arg in value.args if not arg.keyword and not arg.star]
             return min((each for each in caps if each is not None), default=None)
+        above = power_of_two_above(value)
+        if above is not None:
+            below = capped(above)
+            return None if below is None else 1 << max(below - 1, 0).bit_length()
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add | cst.Multiply):
+            left, right = capped(value.left), capped(value.right)
+            if left is None or right is None or min(left, right) < 0:
+                return None
+            return left + right if isinstance(value.operator, cst.Add) else left * right
         return None
+
+    def _is_guarded(self, value: cst.BaseExpression, scope: Scope, guarded: cst.BaseExpression) -> bool:
+        """`value` is the name `guarded` is, or the same extent of known position (`extent_position`)."""
+        if isinstance(value, cst.Name) and isinstance(guarded, cst.Name) and value.value == guarded.value:
+            return True
+        position = self.extent_position(guarded, scope)
+        return position is not None and self.extent_position(value, scope) == position
 
     def _values_bound(
         self, name: str, scope: Scope, module_level: bool = True, assigned_only: bool = True

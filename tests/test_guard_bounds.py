@@ -1,0 +1,59 @@
+"""The host guards ASC010 and ASC013 read through `ascend_lint.host.guards`: a test bounding a
+name bounds what is made of it by growing arithmetic (ASC013: `if n > 40000: raise` leaves
+`triton.next_power_of_2(n)` up to 65536, the cap of `min(65536, ...)`). Each snippet marks the
+lines that must be reported with `# flagged`; every other launch must stay silent."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from conftest import settings
+
+from ascend_lint.engine import lint_source
+
+ASC013_HEADER = """
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x + o, mask=o < n).to(tl.float32)
+    tl.store(y + o, tl.exp(b) * tl.sigmoid(b) + b, mask=o < n)
+"""
+
+# a launch whose function raises for `n` over `limit`, the block capping `size` at 65536
+GUARDED = """
+def launch(x, y):
+    n = x.numel()
+    if n > {limit}:
+        raise ValueError("too long")
+    BLOCK = min(65536, {size})
+    k[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK){mark}
+"""
+
+ASC013_CASES = {
+    # `n <= 40000` leaves the power of two above it up to 65536: the cap
+    "power_of_two_reaches_the_cap": GUARDED.format(limit=40000, size="triton.next_power_of_2(n)", mark="  # flagged"),
+    "power_of_two_below_the_cap": GUARDED.format(limit=4000, size="triton.next_power_of_2(n)", mark=""),
+    "quotient_below_the_cap": GUARDED.format(limit=40000, size="2 * triton.cdiv(n, 2)", mark=""),
+    "through_a_named_extent": """
+def launch(x, y):
+    D = x.shape[-1]
+    assert x.shape[-1] <= 40000
+    BLOCK = min(65536, triton.next_power_of_2(D))
+    k[(x.shape[0],)](x, y, D, BLOCK=BLOCK)  # flagged
+""",
+}
+
+
+def flagged_lines(source: str) -> list[int]:
+    return [number for number, line in enumerate(source.splitlines(), 1) if line.rstrip().endswith("# flagged")]
+
+
+@pytest.mark.parametrize("case", sorted(ASC013_CASES))
+def test_asc013_reads_a_guard_through_what_is_made_of_the_guarded_size(case: str) -> None:
+    source = textwrap.dedent(ASC013_HEADER) + ASC013_CASES[case]
+    result = lint_source(source, "ascend/guarded.py", settings(select=["ASC013"]))
+    assert [finding.location.row for finding in result.findings] == flagged_lines(source)
