@@ -235,7 +235,8 @@ n/64` in each trip; the message names the chunked factors, each trip's count, am
 multiplies, written as the others: `bn * m/64 * n/64`, `T_SIZE/BT` of `triton.cdiv(T_SIZE,
 BT)`), unless the chunk size reads their sizes (`range(0, B, 65535
 // (NM * NN))`). A chunk of known size (`min(65535, M - s)`, a constant `CH` for `65535`, a
-name bound to one, that divided by a known block: `triton.cdiv(min(CH, M - s), 16)`) counts as
+name bound to one, that divided by a known block: `triton.cdiv(min(CH, M - s), 16)`, or floored:
+`max(1, min(CH, M - s))`, the `min`'s arguments in either order) counts as
 that size, the programs of a full trip, as a known count does: half the limit or more beside a
 runtime size (`for s in range(0, M, 65535): k[(min(65535, M - s), triton.cdiv(N, 128))]`), or
 over it times the known counts (`(min(32768, M - s), 4)`, 131072 programs a trip), is reported,

@@ -1,7 +1,9 @@
 """The host guards ASC010 and ASC013 read through `ascend_lint.host.guards`: a test bounding a
 name bounds what is made of it by growing arithmetic (ASC013: `if n > 40000: raise` leaves
-`triton.next_power_of_2(n)` up to 65536, the cap of `min(65536, ...)`). Each snippet marks the
-lines that must be reported with `# flagged`; every other launch must stay silent."""
+`triton.next_power_of_2(n)` up to 65536, the cap of `min(65536, ...)`), and a chunk of a host
+loop is as large as what bounds it (ASC010: `max(1, min(CH, M - s))` is `CH` programs a trip).
+Each snippet marks the lines that must be reported with `# flagged`; every other launch must
+stay silent."""
 
 from __future__ import annotations
 
@@ -56,4 +58,45 @@ def flagged_lines(source: str) -> list[int]:
 def test_asc013_reads_a_guard_through_what_is_made_of_the_guarded_size(case: str) -> None:
     source = textwrap.dedent(ASC013_HEADER) + ASC013_CASES[case]
     result = lint_source(source, "ascend/guarded.py", settings(select=["ASC013"]))
+    assert [finding.location.row for finding in result.findings] == flagged_lines(source)
+
+
+ASC010_HEADER = """
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x, M, N, start, BLOCK: tl.constexpr):
+    tl.store(x + start + tl.program_id(0) * N + tl.program_id(1) * BLOCK + tl.arange(0, BLOCK), 0.0)
+"""
+
+# a launch chunking `M` on the host, each trip launching `chunk` programs on axis 0 beside `other`
+CHUNKED = """
+def launch(x):
+    M, N = x.shape
+    CH = {step}
+    for s in range(0, M, CH):
+        k[({chunk}, {other})](x, M, N, s, BLOCK=128){mark}
+"""
+
+ASC010_CASES = {
+    # 65535 programs a full trip times `N/128`
+    "chunk_first_in_min": CHUNKED.format(
+        step=65535, chunk="min(65535, M - s)", other="triton.cdiv(N, 128)", mark="  # flagged"
+    ),
+    "rest_first_in_min": CHUNKED.format(
+        step=65535, chunk="min(M - s, 65535)", other="triton.cdiv(N, 128)", mark="  # flagged"
+    ),
+    "floored_chunk": CHUNKED.format(
+        step=65535, chunk="max(1, min(CH, M - s))", other="triton.cdiv(N, 128)", mark="  # flagged"
+    ),
+    # 64 * 4 programs a trip
+    "floored_small_chunk": CHUNKED.format(step=64, chunk="max(1, min(CH, M - s))", other="4", mark=""),
+}
+
+
+@pytest.mark.parametrize("case", sorted(ASC010_CASES))
+def test_asc010_reads_a_floored_chunk_as_its_size(case: str) -> None:
+    source = textwrap.dedent(ASC010_HEADER) + ASC010_CASES[case]
+    result = lint_source(source, "ascend/chunked.py", settings(select=["ASC010"]))
     assert [finding.location.row for finding in result.findings] == flagged_lines(source)

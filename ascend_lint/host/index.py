@@ -2829,7 +2829,8 @@ class HostIndex(HostFacts):
         """The largest int `value` may hold whatever the sizes, or where a test holds a name or
         extent of known position at most an int (`guarded`: `n` and 40000 for `if n > 40000:
         raise`): a `known_int`, that name or extent (also through a name bound to it), a `min`
-        of which an argument has such a cap (`min(65535, M - s)`: a chunk of a host loop), that
+        of which an argument has such a cap (`min(65535, M - s)`: a chunk of a host loop), a `max`
+        all of whose arguments have one (`max(1, min(CH, M - s))`), that
         divided rounding up (`ceiling_division`) or down by a known positive int, the power of
         two at or above it (`power_of_two_above`: `triton.next_power_of_2(n)` is at most 65536
         for `n <= 40000`), `+` and `*` of such values, and a name every binding of which has one
@@ -2851,9 +2852,13 @@ class HostIndex(HostFacts):
         if divided is not None:
             size, block = capped(divided[0]), self.known_int(divided[1], scope)
             return -(-size // block) if size is not None and block is not None and block > 0 else None
-        if isinstance(value, cst.Call) and dotted_name(value.func) == "min":
-            caps = [capped(arg.value) for arg in value.args if not arg.keyword and not arg.star]
-            return min((each for each in caps if each is not None), default=None)
+        if isinstance(value, cst.Call) and (callee := dotted_name(value.func)) in ("min", "max"):
+            caps = [
+                cap for arg in value.args if not arg.keyword and not arg.star and (cap := capped(arg.value)) is not None
+            ]
+            if callee == "max":  # a floor (`max(1, min(CH, M - s))`): the largest, when all have one
+                return max(caps) if caps and len(caps) == len(value.args) else None
+            return min(caps, default=None)
         above = power_of_two_above(value)
         if above is not None:
             below = capped(above)
