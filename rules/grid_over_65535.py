@@ -54,7 +54,9 @@ leading extents, also when an extent is read as an int, `x.numel() // int(x.shap
 else input.contiguous()`, `x = input.float()`, then `x.numel() // input.shape[-1]`); divided by
 another tensor's extent or a value the module does not show, it is unknown), a count read back from a tensor's values
 (`.item()` or `int(...)` of `t.max()`, `t.amax()`, `t.sum()` or `torch.max(t)`: the longest
-sequence of a varlen batch, `int(seq_lens.max().item())`; not `.item()` of a scalar setting),
+sequence of a varlen batch, `int(seq_lens.max().item())`; `.item()` of a tensor's last value,
+the total of a cumulative count: the tokens of a varlen batch, `cu_seqlens[-1].item()`; not
+`.item()` of a scalar setting),
 a name the function passes as a dimension of a tensor it allocates (`torch.empty(L, L)`,
 `torch.zeros` / `ones` / `rand` / `randn`, `torch.full((n, L), 0)`, `torch.empty_strided`,
 `x.new_empty` / `new_zeros` / `new_ones` / `new_full`: dimensions, one sequence of them, or
@@ -2179,6 +2181,10 @@ def prefill(src, dst, seq_lens):
     tokens = int(seq_lens.sum())
     pages[(seq_lens.shape[0], triton.cdiv(longest, 128), 1)](src, dst, PAGE=128, BR=32)  # expect
     pages[(triton.cdiv(tokens, 64), src.shape[0], 1)](src, dst, PAGE=128, BR=32)  # expect
+
+def packed(src, dst, cu_seqlens):
+    total = cu_seqlens[-1].item()  # the last cumulative length: the batch's tokens
+    pages[(triton.cdiv(total, 64), src.shape[0], 1)](src, dst, PAGE=128, BR=32)  # expect
 """,
         # a dimension of a tensor the function allocates, read from a container the module does
         # not show: a length, not the setting an item is otherwise taken for

@@ -388,12 +388,18 @@ def is_extent(value: cst.BaseExpression) -> bool:
 def is_read_back(value: cst.BaseExpression) -> bool:
     """A count read back from a tensor's values: `.item()` or `int(...)` of its largest value or
     its total (`t.max()`, `t.sum()`, `t.amax()`, `torch.max(t)`), such as the longest sequence
-    of a varlen batch (`int(seq_lens.max().item())`). As large as the data, like an extent."""
+    of a varlen batch (`int(seq_lens.max().item())`), or `.item()` of its last value, the total of
+    a cumulative count (`cu_seqlens[-1].item()`: the tokens of a varlen batch). As large as the
+    data, like an extent."""
     if not (isinstance(value, cst.Call) and isinstance(value.func, (cst.Attribute, cst.Name))):
         return False
     func = value.func
     if isinstance(func, cst.Attribute) and func.attr.value == "item" and not value.args:
         reduced = func.value
+        if is_item(reduced):
+            index = reduced.slice[0].slice
+            assert isinstance(index, cst.Index)
+            return _signed_literal(index.value) == -1
     elif isinstance(func, cst.Name) and func.value == "int" and len(value.args) == 1:
         reduced = value.args[0].value
     else:
