@@ -190,7 +190,11 @@ function, one per wrapper) reads its sizes from the function around it. A grid a
 module returns for the arguments it is called with (`def _grid(T, BT, B): return
 (triton.cdiv(T, BT), B)`, then `kernel[_grid(T, BT, B)]`) is that tuple written where the call
 is, the arguments in place of the parameters: sized, bounded and guarded there, as if written
-inline.
+inline. A grid built from parts is the tuple it makes: tuples concatenated (`(B * T,) + (H,)`),
+a tuple unpacked into one (`(*lead, H)` with `lead = (B, T)`), a comprehension over sequences the
+function writes (`tuple(triton.cdiv(s, b) for s, b in zip((T, H), (BT, 1)))`, `[triton.cdiv(s,
+BT) for s in (T, H)]`, each item in place of the loop's names; not one with an `if`, nor over a
+sequence the module does not show).
 
 A kernel another module
 defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
@@ -2397,6 +2401,27 @@ def one_line(x, BT=64):
     grid = (NT, B * H); k[grid](x, y, BT=BT)  # expect
     grid = (1,)
     k[grid](y, x, BT=BT)
+""",
+        # a grid built from parts: tuples concatenated, a tuple unpacked into one, a comprehension
+        """
+@triton.jit
+def k(x, y, BT: tl.constexpr):
+    o = tl.program_id(0) * BT + tl.arange(0, BT)
+    tl.store(y + o, tl.load(x + o))
+
+def concatenated(x, y, BT=64):
+    B, T, H = x.shape
+    grid = (triton.cdiv(T, BT),) + (B * H,)
+    k[grid](x, y, BT=BT)  # expect
+
+def unpacked(x, y, BT=64):
+    B, T, H = x.shape
+    lead = (B, H)
+    k[(*lead, triton.cdiv(T, BT))](x, y, BT=BT)  # expect
+
+def generated(x, y, BT=64):
+    B, T, H = x.shape
+    k[tuple(triton.cdiv(s, b) for s, b in zip((T, B * H), (BT, 1)))](x, y, BT=BT)  # expect
 """,
     )
 

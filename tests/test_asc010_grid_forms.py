@@ -47,8 +47,51 @@ def alone(x, cu_seqlens, BT=64):
     k[(triton.cdiv(total, BT), 4)](x, total, BT=BT)
 """
 
+# a grid built from parts: tuples concatenated, a tuple unpacked into one, a comprehension over
+# sequences the function writes; its axes are read as written in one tuple
+BUILT = """
+def concatenated(x, BT=64):
+    B, T, H = x.shape
+    grid = (B * T,) + (H,)
+    k[grid](x, T, BT=BT)  # expect
 
-@pytest.mark.parametrize("snippet", [TOTALS], ids=["item_totals"])
+def unpacked(x, BT=64):
+    B, T, H = x.shape
+    lead = (B, triton.cdiv(T, BT))
+    k[(*lead, H)](x, T, BT=BT)  # expect
+
+def generated(x, BT=64):
+    B, T, H = x.shape
+    grid = tuple(triton.cdiv(s, b) for s, b in zip((T, B * H), (BT, 1)))
+    k[grid](x, T, BT=BT)  # expect
+
+def listed(x, BT=64):
+    B, T, H = x.shape
+    k[[triton.cdiv(s, BT) for s in (T, B * H)]](x, T, BT=BT)  # expect
+
+def concatenated_bounded(x, BT=64):
+    B, T, H = x.shape
+    k[(triton.cdiv(T, BT),) + (min(H, 16),)](x, T, BT=BT)
+
+def unpacked_bounded(x, BT=64):
+    B, T, H = x.shape
+    lead = (4, 8)
+    k[(*lead, triton.cdiv(T, BT))](x, T, BT=BT)
+
+def generated_bounded(x, BT=64):
+    B, T, H = x.shape
+    k[tuple(min(s, 64) for s in (T, B * H))](x, T, BT=BT)
+
+def generated_unknown(x, sizes, BT=64):
+    k[tuple(triton.cdiv(s, BT) for s in sizes)](x, 1, BT=BT)
+
+def filtered(x, BT=64):
+    B, T, H = x.shape
+    k[tuple(s for s in (T, B * H) if s > 1)](x, T, BT=BT)
+"""
+
+
+@pytest.mark.parametrize("snippet", [TOTALS, BUILT], ids=["item_totals", "built"])
 def test_grids_are_reported_where_marked(snippet: str) -> None:
     source, _ = snippet_source(KERNEL + snippet)
     assert found_rows(source, select=["ASC010"]) == expected_rows(source, "ASC010")

@@ -485,7 +485,9 @@ def test_a_re_lint_finds_the_host_facts_a_whole_walk_finds(path: Path, monkeypat
 
 def test_a_grid_bound_on_several_paths_stays_several() -> None:
     """`if`/`else` alternatives, a binding inside an `if` after the straight-line one, and a
-    rebinding later in a loop body: more than one assignment may reach the launch."""
+    rebinding later in a loop body: more than one assignment may reach the launch. An update in
+    place (`grid += (2,)`) is no plain binding: the grid before it is read too, beside the
+    tuple it makes (`grid + (2,)`, tuples concatenated)."""
     grids = [
         [code for code, _, _ in launch_facts(host)]
         for host in (
@@ -495,7 +497,7 @@ def test_a_grid_bound_on_several_paths_stays_several() -> None:
             "def f(x):\n    grid = (1,)\n    grid += (2,)\n    k[grid](x, 1, BT=64)\n",
         )
     ]
-    assert grids == [["(1,)", "(2,)"]] * 3 + [["(1,)"]]
+    assert grids == [["(1,)", "(2,)"]] * 3 + [["(1,)", "grid + (2,)"]]
 
 
 def test_a_class_body_binds_attributes_of_the_class_not_names_of_the_function_around_it() -> None:

@@ -17,6 +17,7 @@ node fields directly (no `CSTNode.children` rebuilds). Rules ask it; none re-der
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -1757,7 +1758,16 @@ class HostIndex(HostFacts):
         if hops > MAX_HOPS:
             return
         if isinstance(value, (cst.Tuple, cst.List)):
-            yield Grid(tuple(e.value for e in value.elements), scope, value, meta)
+            parts = [self._element_axes(element, scope, meta, hops) for element in value.elements]
+            for chosen in itertools.product(*parts):
+                yield Grid(tuple(axis for part in chosen for axis in part), scope, value, meta)
+        elif isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):  # `(B * T,) + (H,)`
+            for left in self._own_grids(value.left, scope, meta, hops + 1):
+                for right in self._own_grids(value.right, scope, meta, hops + 1):
+                    yield Grid(left + right, scope, value, meta)
+        elif isinstance(value, cst.ListComp):
+            for axes in self._comprehended(value, scope, meta, hops + 1):
+                yield Grid(axes, scope, value, meta)
         elif isinstance(value, cst.Lambda):
             yield from self._grids(value.body, scope, first_param(value.params), hops + 1)
         elif isinstance(value, cst.IfExp):
@@ -1775,9 +1785,62 @@ class HostIndex(HostFacts):
                     yield from self._grids(entry, filled, meta, hops + 1)
         elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
             if value.func.value in ("tuple", "list") and len(value.args) == 1 and not value.args[0].star:
-                yield from self._grids(value.args[0].value, scope, meta, hops + 1)  # `tuple([a, b])`
+                made = value.args[0].value
+                if isinstance(made, cst.GeneratorExp):  # `tuple(triton.cdiv(s, b) for s, b in zip(S, B))`
+                    for axes in self._comprehended(made, scope, meta, hops + 1):
+                        yield Grid(axes, scope, value, meta)
+                else:
+                    yield from self._grids(made, scope, meta, hops + 1)  # `tuple([a, b])`
             for function in self._visible_functions(value.func.value, scope):  # `_grid(T, B)`
                 yield from self._returned_grids(function, hops + 1, None, (value, scope))
+
+    def _element_axes(
+        self, element: cst.BaseElement, scope: Scope, meta: str | None, hops: int
+    ) -> list[tuple[cst.BaseExpression, ...]]:
+        """The axes an element of a grid tuple may stand for: itself, or the axes of each grid
+        a starred one may unpack (`*lead` of `(*lead, n)` with `lead = (B, T)`)."""
+        if isinstance(element, cst.StarredElement):
+            return self._own_grids(element.value, scope, meta, hops + 1) or [(element.value,)]
+        return [(element.value,)]
+
+    def _own_grids(
+        self, value: cst.BaseExpression, scope: Scope, meta: str | None, hops: int
+    ) -> list[tuple[cst.BaseExpression, ...]]:
+        """The axes of each grid `value` may be whose names resolve in `scope`: a part of a
+        grid written there (a tuple concatenated or unpacked into it)."""
+        return [grid.axes for grid in self._grids(value, scope, meta, hops) if grid.scope is scope]
+
+    def _comprehended(
+        self, made: cst.GeneratorExp | cst.ListComp, scope: Scope, meta: str | None, hops: int
+    ) -> list[tuple[cst.BaseExpression, ...]]:
+        """The axes a comprehension over sequences of the function makes, one per item, each
+        its expression with the items in place of the loop's names: `triton.cdiv(s, b) for s, b
+        in zip((T, H), (BT, 1))` is `(triton.cdiv(T, BT), triton.cdiv(H, 1))`. None for a loop
+        with a test or a nested loop, or over a sequence the function does not write."""
+        loop = made.for_in
+        if loop.inner_for_in is not None or loop.ifs:
+            return []
+        targets = [e.value for e in loop.target.elements] if isinstance(loop.target, cst.Tuple) else [loop.target]
+        names = [target.value for target in targets if isinstance(target, cst.Name)]
+        sources = [loop.iter]
+        if isinstance(loop.iter, cst.Call) and dotted_name(loop.iter.func) == "zip":
+            sources = [arg.value for arg in loop.iter.args if not (arg.keyword or arg.star)]
+            if len(sources) != len(loop.iter.args):
+                return []
+        if len(names) != len(targets) or len(names) != len(sources):
+            return []
+        reads = variables_read(made.elt)
+        found = []
+        for sequences in itertools.product(*(self._own_grids(source, scope, meta, hops) for source in sources)):
+            axes = []
+            for items in zip(*sequences, strict=False):  # `zip` stops at the shortest
+                placed = dict(zip(names, items, strict=True))
+                passed = {id(name): placed[name.value] for name in reads if name.value in placed}
+                axis = made.elt.visit(_ArgumentsPlaced(passed, self._placed))
+                assert isinstance(axis, cst.BaseExpression)
+                axes.append(axis)
+            found.append(tuple(axes))
+        return found
 
     def _dict_entries(
         self, read: cst.Subscript, key: str, scope: Scope
