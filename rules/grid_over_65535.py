@@ -194,7 +194,9 @@ inline. A grid built from parts is the tuple it makes: tuples concatenated (`(B 
 a tuple unpacked into one (`(*lead, H)` with `lead = (B, T)`), a comprehension over sequences the
 function writes (`tuple(triton.cdiv(s, b) for s, b in zip((T, H), (BT, 1)))`, `[triton.cdiv(s,
 BT) for s in (T, H)]`, each item in place of the loop's names; not one with an `if`, nor over a
-sequence the module does not show).
+sequence the module does not show). A grid function with some of its parameters bound by
+`functools.partial` (`kernel[partial(_grid, n=T, bh=B * H)]`) is the tuple it returns for them,
+as a call passing them would make it, its first parameter left unbound the launch's `meta`.
 
 A kernel another module
 defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
@@ -2422,6 +2424,22 @@ def unpacked(x, y, BT=64):
 def generated(x, y, BT=64):
     B, T, H = x.shape
     k[tuple(triton.cdiv(s, b) for s, b in zip((T, B * H), (BT, 1)))](x, y, BT=BT)  # expect
+""",
+        # a grid function bound by `functools.partial`
+        """
+import functools
+
+@triton.jit
+def k(x, y, BT: tl.constexpr):
+    o = tl.program_id(0) * BT + tl.arange(0, BT)
+    tl.store(y + o, tl.load(x + o))
+
+def _grid(meta, n, bh):
+    return (triton.cdiv(n, meta["BT"]), bh)
+
+def bound(x, y, BT=64):
+    B, T, H = x.shape
+    k[functools.partial(_grid, n=T, bh=B * H)](x, y, BT=BT)  # expect
 """,
     )
 

@@ -90,8 +90,41 @@ def filtered(x, BT=64):
     k[tuple(s for s in (T, B * H) if s > 1)](x, T, BT=BT)
 """
 
+# a grid function with some of its parameters bound by `functools.partial`: the tuple it returns
+# for them, its first parameter left for the launcher's `meta`
+PARTIAL = """
+import functools
+from functools import partial
 
-@pytest.mark.parametrize("snippet", [TOTALS, BUILT], ids=["item_totals", "built"])
+
+def _grid(meta, n, bh):
+    return (triton.cdiv(n, meta["BT"]), bh)
+
+def _rows(n, bh, meta):
+    return (triton.cdiv(n, meta["BT"]), bh)
+
+def inline(x, BT=64):
+    B, T, H = x.shape
+    k[functools.partial(_grid, n=T, bh=B * H)](x, T, BT=BT)  # expect
+
+def named(x, BT=64):
+    B, T, H = x.shape
+    grid = partial(_grid, n=T, bh=B * H)
+    k[grid](x, T, BT=BT)  # expect
+
+def bounded(x, BT=64):
+    B, T, H = x.shape
+    k[partial(_grid, n=T, bh=min(B * H, 4))](x, T, BT=BT)
+
+def positional(x, BT=64):
+    k[partial(_rows, x.shape[1], x.shape[0])](x, x.shape[1], BT=BT)  # expect
+
+def positional_bounded(x, BT=64):
+    k[partial(_rows, x.shape[1], 8)](x, x.shape[1], BT=BT)
+"""
+
+
+@pytest.mark.parametrize("snippet", [TOTALS, BUILT, PARTIAL], ids=["item_totals", "built", "partial"])
 def test_grids_are_reported_where_marked(snippet: str) -> None:
     source, _ = snippet_source(KERNEL + snippet)
     assert found_rows(source, select=["ASC010"]) == expected_rows(source, "ASC010")

@@ -1783,6 +1783,8 @@ class HostIndex(HostFacts):
             for entry, filled in [] if key is None else self._dict_entries(value, key, scope):
                 if entry is not None:
                     yield from self._grids(entry, filled, meta, hops + 1)
+        elif isinstance(value, cst.Call) and dotted_name(value.func) in ("partial", "functools.partial"):
+            yield from self._partial_grids(value, scope, hops + 1)
         elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
             if value.func.value in ("tuple", "list") and len(value.args) == 1 and not value.args[0].star:
                 made = value.args[0].value
@@ -1809,6 +1811,22 @@ class HostIndex(HostFacts):
         """The axes of each grid `value` may be whose names resolve in `scope`: a part of a
         grid written there (a tuple concatenated or unpacked into it)."""
         return [grid.axes for grid in self._grids(value, scope, meta, hops) if grid.scope is scope]
+
+    def _partial_grids(self, made: cst.Call, scope: Scope, hops: int) -> Iterator[Grid]:
+        """The grids of `functools.partial(_grid, n=T)`: what the grid function of the module
+        returns for the arguments the partial binds, as a call of it passing them would make
+        it (`_returned_grids`); the parameter the launcher fills, its first positional one
+        left unbound, holds the launch's constexprs (`meta`)."""
+        first, *bound = made.args
+        if first.keyword or first.star or not isinstance(first.value, cst.Name) or any(arg.star for arg in bound):
+            return
+        call = cst.Call(first.value, bound)  # `_grid(n=T)`: the call the partial stands for, but `meta`
+        positional = sum(arg.keyword is None for arg in bound)
+        for function in self._visible_functions(first.value.value, scope):
+            params = [*function.params.posonly_params, *function.params.params]
+            if positional < len(params):
+                meta = params[positional].name.value
+                yield from self._returned_grids(function, hops, meta, (call, scope), made)
 
     def _comprehended(
         self, made: cst.GeneratorExp | cst.ListComp, scope: Scope, meta: str | None, hops: int
@@ -1867,34 +1885,48 @@ class HostIndex(HostFacts):
         return [(dict_entry(source, key), filled) for source, filled in self.dict_sources(bound, scope)]
 
     def _returned_grids(
-        self, function: cst.FunctionDef, hops: int, meta: str | None, call: tuple[cst.Call, Scope] | None = None
+        self,
+        function: cst.FunctionDef,
+        hops: int,
+        meta: str | None,
+        call: tuple[cst.Call, Scope] | None = None,
+        written: cst.CSTNode | None = None,
     ) -> Iterator[Grid]:
         """The grids a function returns: a grid function's (`def grid(META): return (...)`,
         `meta` its first parameter) or a function called for the grid (`grid = _grid(T, BT,
-        B)`, `call` and the scope it is written in, no `meta`). A tuple returned of parameters and
-        module names only is the grid the call makes (`_made_by`): read where the call is, as
-        if written there; any other is read in the function, its parameters being what every
-        call passes (`origins`)."""
+        B)`, `call` and the scope it is written in, no `meta`; or the call a
+        `functools.partial(_grid, n=T)` makes, `written`, leaving `meta` unbound). A tuple
+        returned of parameters and module names only is the grid the call makes (`_made_by`):
+        read where the call is, as if written there; any other is read in the function, its
+        parameters being what every call passes (`origins`)."""
         for returned, returning in self.returns.get(function.name.value, ()):
             if returning is not function:
                 continue
-            made = self._made_by(returned, function, *call) if call is not None else None
+            made = self._made_by(returned, function, *call, meta) if call is not None else None
             if call is not None and isinstance(made, (cst.Tuple, cst.List)):
-                yield Grid(tuple(e.value for e in made.elements), call[1], call[0])
+                yield Grid(tuple(e.value for e in made.elements), call[1], written or call[0], meta)
             else:
                 yield from self._grids(returned, function, meta, hops)
 
     def _made_by(
-        self, returned: cst.BaseExpression, function: cst.FunctionDef, call: cst.Call, scope: Scope
+        self,
+        returned: cst.BaseExpression,
+        function: cst.FunctionDef,
+        call: cst.Call,
+        scope: Scope,
+        unbound: str | None = None,
     ) -> cst.BaseExpression | None:
         """The value `function` returns as `call`, written in `scope`, makes it: each parameter
-        read replaced by what the call passes for it (or its default), when the value reads only
+        but `unbound` (a grid function's `meta`) read replaced by what the call passes for it
+        (or its default), when the value reads only
         parameters the function never rebinds and names it and `scope` both read from the
         module (`(triton.cdiv(L, 64), B * H)` for `_grid(L, 64, B * H)` of a `_grid(T, BT, BH)`
         returning `(triton.cdiv(T, BT), BH)`); else None."""
         passed: dict[int, cst.BaseExpression] = {}
         for name in variables_read(returned):
             param = param_named(function, name.value)
+            if name.value == unbound:
+                continue
             if param is None:
                 if self._binding_scope(name.value, function) is not None or self._binding_scope(name.value, scope):
                     return None
