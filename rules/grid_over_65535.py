@@ -196,7 +196,11 @@ function writes (`tuple(triton.cdiv(s, b) for s, b in zip((T, H), (BT, 1)))`, `[
 BT) for s in (T, H)]`, each item in place of the loop's names; not one with an `if`, nor over a
 sequence the module does not show). A grid function with some of its parameters bound by
 `functools.partial` (`kernel[partial(_grid, n=T, bh=B * H)]`) is the tuple it returns for them,
-as a call passing them would make it, its first parameter left unbound the launch's `meta`.
+as a call passing them would make it, its first parameter left unbound the launch's `meta`. A
+grid an attribute of `self` holds is what the methods of its class store there (`self.grid =
+lambda meta: (...)`, read where it is stored), or its method of that name (`def _grid(self,
+meta): return (...)`, then `kernel[self._grid]`); the attributes such a method reads
+(`self.T`) stay unknown.
 
 A kernel another module
 defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
@@ -2425,7 +2429,7 @@ def generated(x, y, BT=64):
     B, T, H = x.shape
     k[tuple(triton.cdiv(s, b) for s, b in zip((T, B * H), (BT, 1)))](x, y, BT=BT)  # expect
 """,
-        # a grid function bound by `functools.partial`
+        # a grid function bound by `functools.partial`, a grid held by `self`
         """
 import functools
 
@@ -2440,6 +2444,12 @@ def _grid(meta, n, bh):
 def bound(x, y, BT=64):
     B, T, H = x.shape
     k[functools.partial(_grid, n=T, bh=B * H)](x, y, BT=BT)  # expect
+
+class Held:
+    def forward(self, x, y, BT=64):
+        B, T, H = x.shape
+        self.grid = lambda meta: (triton.cdiv(T, meta["BT"]), B * H)
+        k[self.grid](x, y, BT=BT)  # expect
 """,
     )
 

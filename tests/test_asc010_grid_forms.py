@@ -123,8 +123,53 @@ def positional_bounded(x, BT=64):
     k[partial(_rows, x.shape[1], 8)](x, x.shape[1], BT=BT)
 """
 
+# a grid an attribute of `self` holds, stored by a method of the class (read where it is
+# stored), or a method of the class returning it (`meta` its parameter after `self`)
+HELD = """
+class Stored:
+    def forward(self, x, BT=64):
+        B, T, H = x.shape
+        self.grid = lambda meta: (triton.cdiv(T, meta["BT"]), B * H)
+        k[self.grid](x, T, BT=BT)  # expect
 
-@pytest.mark.parametrize("snippet", [TOTALS, BUILT, PARTIAL], ids=["item_totals", "built", "partial"])
+class Initialised:
+    def __init__(self, x):
+        B, T, H = x.shape
+        self.grid = (triton.cdiv(T, 64), B * H)
+
+    def forward(self, x):
+        k[self.grid](x, x.shape[1], BT=64)  # expect
+
+class Method:
+    def _grid(self, meta):
+        return (triton.cdiv(self.x.shape[1], meta["BT"]), self.x.shape[0] * self.x.shape[2])
+
+    def forward(self, x, BT=64):
+        self.x = x
+        k[self._grid](x, x.shape[1], BT=BT)  # expect
+
+class Bounded:
+    def forward(self, x, BT=64):
+        B, T, H = x.shape
+        self.grid = lambda meta: (triton.cdiv(T, meta["BT"]), min(B * H, 4))
+        k[self.grid](x, T, BT=BT)
+
+class Other:
+    def forward(self, x, BT=64):  # `self.grid` is stored by another class only
+        k[self.grid](x, x.shape[1], BT=BT)
+
+class Settings:
+    def _grid(self, meta):  # attributes the module does not size
+        return (triton.cdiv(self.T, meta["BT"]), self.BH)
+
+    def forward(self, x, BT=64):
+        B, T, H = x.shape
+        self.T, self.BH = T, B * H
+        k[self._grid](x, T, BT=BT)
+"""
+
+
+@pytest.mark.parametrize("snippet", [TOTALS, BUILT, PARTIAL, HELD], ids=["item_totals", "built", "partial", "held"])
 def test_grids_are_reported_where_marked(snippet: str) -> None:
     source, _ = snippet_source(KERNEL + snippet)
     assert found_rows(source, select=["ASC010"]) == expected_rows(source, "ASC010")

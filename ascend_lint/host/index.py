@@ -1783,6 +1783,12 @@ class HostIndex(HostFacts):
             for entry, filled in [] if key is None else self._dict_entries(value, key, scope):
                 if entry is not None:
                     yield from self._grids(entry, filled, meta, hops + 1)
+        elif (
+            isinstance(value, cst.Attribute)
+            and isinstance(value.value, cst.Name)
+            and value.value.value in ("self", "cls")
+        ):
+            yield from self._held_grids(value.attr.value, scope, meta, hops + 1)  # `kernel[self.grid]`
         elif isinstance(value, cst.Call) and dotted_name(value.func) in ("partial", "functools.partial"):
             yield from self._partial_grids(value, scope, hops + 1)
         elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
@@ -1811,6 +1817,23 @@ class HostIndex(HostFacts):
         """The axes of each grid `value` may be whose names resolve in `scope`: a part of a
         grid written there (a tuple concatenated or unpacked into it)."""
         return [grid.axes for grid in self._grids(value, scope, meta, hops) if grid.scope is scope]
+
+    def _held_grids(self, attribute: str, scope: Scope, meta: str | None, hops: int) -> Iterator[Grid]:
+        """The grids `self.<attribute>` (or `cls.`) may hold in a method: what the methods of its
+        class store there (`self.grid = lambda meta: (...)`, read where it is stored), and its
+        method of that name (`def _grid(self, meta): return (...)`, `meta` the parameter after
+        `self`)."""
+        owner = None if scope is None else self.class_of.get(scope)
+        if owner is None:
+            return
+        for held in (f"self.{attribute}", f"cls.{attribute}"):
+            for stored, where in self.attribute_stores.get(held, ()):
+                if where is not None and self.class_of.get(where) is owner:
+                    yield from self._grids(stored, where, meta, hops)
+        for method in self.functions.get(attribute, ()):
+            params = [*method.params.posonly_params, *method.params.params]
+            if self.class_of.get(method) is owner and len(params) > 1:
+                yield from self._returned_grids(method, hops, params[1].name.value)
 
     def _partial_grids(self, made: cst.Call, scope: Scope, hops: int) -> Iterator[Grid]:
         """The grids of `functools.partial(_grid, n=T)`: what the grid function of the module
