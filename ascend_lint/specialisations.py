@@ -1292,7 +1292,7 @@ class _HostNames:
                 continue
             blocks = self.host.bound_under.get(value, ())
             tests = arms_around(statement, blocks)
-            if _apart(tests, launch.arms) or self.host.on_other_platform(statement):
+            if _apart(tests, launch.arms) or not self.host.reaches_on_ascend(value):
                 continue
             if any(_exits_before(statement, block, launch.call) for block in blocks if isinstance(block, cst.If)):
                 continue

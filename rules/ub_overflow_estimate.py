@@ -80,7 +80,9 @@ names a value bound to such a call (`64 if check_shared_mem() else 32`, `LARGE_S
 check_shared_mem()` then `64 if LARGE_SMEM else 32`: a device's choice); a name bound to a different literal in
 each arm of an `if` gives one configuration per value (not that of an arm that runs on another
 platform only: `if IS_NPU: BLOCK = 1024` / `else: BLOCK = 131072` gives 1024, as the
-conditional expression does), and so does a literal bound in one arm
+conditional expression does, and so does `BLOCK = 131072` then `if IS_NPU: BLOCK = 1024`, the
+NPU's arm rebinding the name before anything reads it, also in an `elif` or the `else` of `if
+not IS_NPU:`), and so does a literal bound in one arm
 when another computes the value at run time: the literal is what the launch passes when its
 arm runs, and the finding names that assignment's line; likewise where a call passes such a
 name to the function launching with its parameter: `_launch(x, BLOCK)`; a name with no value
@@ -452,6 +454,21 @@ def k2(x, y, n, BLOCK: tl.constexpr):
     o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     b = tl.load(x + o, mask=o < n, other=0.0).to(tl.float32)
     tl.store(y + o, b * tl.sigmoid(b), mask=o < n)
+""",
+        # the NPU's arm of a later `if` rebinds the default before the launch reads it: on
+        # Ascend the launch passes 1024
+        """
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x + o, mask=o < n, other=0.0).to(tl.float32)
+    tl.store(y + o, b * tl.sigmoid(b), mask=o < n)
+
+def launch(x, y, n):
+    BLOCK = 131072
+    if x.device.type == "npu":
+        BLOCK = 1024
+    k[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)
 """,
         # a name rebound in the same statement list is not a choice of literals: the block
         # the launch passes is clamped to the data, unknown here

@@ -223,6 +223,27 @@ def get_configs():
     assert context.configurations(context.kernels[0]) == []
 
 
+def test_a_binding_the_npu_arm_of_a_later_if_rebinds_is_not_what_ascend_launches():
+    """`BLOCK = 131072` then `if x.device.type == "npu": BLOCK = 1024`: on Ascend the launch
+    passes 1024 (`OtherPlatformPaths.overridden`), as with the NPU's arm of an `if`/`else`; also
+    through `if not ...: ... else:`, an `elif` and at module level. An override on another
+    platform only, or one after a read, leaves the binding reaching the launch."""
+
+    def launched(body: str) -> list[object]:
+        return blocks(KERNEL + f"\ndef launch(x, n):\n{body}\n    k[(1,)](x, n, BLOCK=BLOCK)\n")
+
+    default = "    BLOCK = 131072\n"
+    assert launched(default + '    if x.device.type == "npu":\n        BLOCK = 1024') == [1024]
+    assert launched(default + '    if x.device.type != "npu":\n        pass\n    else:\n        BLOCK = 1024') == [1024]
+    cuda = '    if x.device.type == "cuda":\n        BLOCK = 256\n'
+    assert launched(default + cuda + '    elif x.device.type == "npu":\n        BLOCK = 1024') == [1024]
+    assert launched(default + cuda) == [131072]
+    module = "BLOCK = 131072\nif IS_NPU:\n    BLOCK = 1024\n"
+    assert blocks(module + KERNEL + "\ndef launch(x, n):\n    k[(1,)](x, n, BLOCK=BLOCK)\n") == [1024]
+    read_first = "    k[(1,)](x, n, BLOCK=BLOCK)\n" + '    if x.device.type == "npu":\n        BLOCK = 1024'
+    assert sorted(launched(default + read_first)) == [1024, 131072]
+
+
 def test_a_literal_early_prune_drops_the_configs_it_rejects():
     """`prune_configs_by={"early_config_prune": f}` with `f` (a function of the module or a
     lambda) only filtering its configs by their tables and constants: Triton never compiles the

@@ -3674,9 +3674,17 @@ class HostIndex(HostFacts):
     def bound_on_ascend(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
         """The values `scope` binds to `name` (`bindings`) but for those bound only on another
         platform (`on_other_platform`): `if x.device.type == "npu": BLOCK = 1024` / `else: BLOCK
-        = 131072` binds 1024 on Ascend, as `1024 if x.device.type == "npu" else 131072` does."""
+        = 131072` binds 1024 on Ascend, as `1024 if x.device.type == "npu" else 131072` does;
+        nor those a later `if` rebinds on Ascend before they are read (`reaches_on_ascend`)."""
         values = self.bindings.get((name, scope), ())
-        return [value for value in values if not self.on_other_platform(self.binders.get(value, value))]
+        return [value for value in values if self.reaches_on_ascend(value)]
+
+    def reaches_on_ascend(self, value: cst.BaseExpression) -> bool:
+        """The binding of `value` runs on Ascend and its value is read there: it is not on
+        another platform's path (`on_other_platform`) nor overridden on Ascend (`BLOCK = 131072`
+        then `if x.device.type == "npu": BLOCK = 1024`: `OtherPlatformPaths.overridden`)."""
+        binder = self.binders.get(value, value)
+        return not self.on_other_platform(binder) and binder not in self._other_platform_paths.overridden
 
     def launched_only_on_other_platform(self, kernel: Kernel) -> bool:
         """The module launches the kernel (`launches_with_helpers`, one launch at least), each

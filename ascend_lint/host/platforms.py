@@ -16,12 +16,13 @@ from ..imports import dotted_name, statement_blocks, str_literal
 from ..nodes import (
     arms_around,
     child_nodes,
+    names_read,
     never_falls_through,
     statements_of,
     suite_lines,
     walk,
 )
-from .bindings import MAX_HOPS
+from .bindings import MAX_HOPS, binders_by_name
 from .params import first_param, param_named
 from .records import NameUse, Scope
 
@@ -128,6 +129,56 @@ class OtherPlatformPaths:
                 else:
                     found |= self.positions(function)
         return found
+
+    @cached_property
+    def overridden(self) -> set[cst.CSTNode]:
+        """The assignments whose value never reaches past a later `if` of their block that
+        rebinds the name on Ascend (in its arm that runs whenever the NPU runs it, `_ascend_arm`)
+        before any statement reads the name: `BLOCK = 131072` then `if x.device.type == "npu":
+        BLOCK = 1024` (or `if not IS_NPU: ...` / `else: BLOCK = 1024`) binds 1024 there."""
+        found: set[cst.CSTNode] = set()
+        self._find_overridden(self.host.module.body, None, found)
+        for functions in self.host.functions.values():
+            for function in functions:
+                self._find_overridden(suite_lines(function.body), function, found)
+        return found
+
+    def _find_overridden(self, lines: Sequence[cst.CSTNode], scope: Scope, found: set[cst.CSTNode]) -> None:
+        statements = statements_of(lines)
+        for index, statement in enumerate(statements):
+            if isinstance(statement, cst.BaseSmallStatement):
+                if any(
+                    self._overridden_after(name, statements[index + 1 :], scope) for name in binders_by_name(statement)
+                ):
+                    found.add(statement)
+            elif not isinstance(statement, cst.FunctionDef | cst.ClassDef):
+                for block in statement_blocks(statement):
+                    self._find_overridden(block, scope, found)
+
+    def _overridden_after(self, name: str, statements: Sequence[cst.CSTNode], scope: Scope) -> bool:
+        """An `if` among the statements rebinds `name` on Ascend before one of them reads it."""
+        for statement in statements:
+            if isinstance(statement, cst.If) and any(
+                name in binders_by_name(small) for small in self._ascend_arm(statement, scope)
+            ):
+                return True
+            if name in names_read(statement):
+                return False
+        return False
+
+    def _ascend_arm(self, statement: cst.If, scope: Scope) -> list[cst.BaseSmallStatement]:
+        """The small statements at the top of the arm of an `if` (or of its `elif`s) that the NPU
+        runs whenever it runs the `if`: the body when the test fails only on another platform,
+        the `else` when it holds only there; none otherwise."""
+        if self.requires_other(statement.test, False, scope):
+            arm: Sequence[cst.CSTNode] = suite_lines(statement.body)
+        elif not self.requires_other(statement.test, True, scope) or statement.orelse is None:
+            return []
+        elif isinstance(statement.orelse, cst.If):
+            return self._ascend_arm(statement.orelse, scope)
+        else:
+            arm = suite_lines(statement.orelse.body)
+        return [small for small in statements_of(arm) if isinstance(small, cst.BaseSmallStatement)]
 
     def is_other_platform_function(self, function: cst.FunctionDef) -> bool:
         """Every run of the function is on another platform."""
