@@ -1063,8 +1063,21 @@ class _HostNames:
         """The values an expression may hold: those of a name (`values`), else its one value."""
         if isinstance(node, cst.Name) and node.value not in ("True", "False"):
             return self.values(node.value, scope, hops)
-        found = self.possible(node, scope, hops)
+        found = self.possible_read(node, scope, hops)
         return [] if None in found else [value for value in found if value is not None]
+
+    def possible_read(self, node: cst.BaseExpression, scope: Scope, hops: int) -> list[Value | None]:
+        """`possible` values of a host expression, or of the tuple elements it reads (`_TILE[1]`,
+        `_tiles()[1]`: `HostIndex.elements_read`), None for an element not known."""
+        read: Sequence[tuple[cst.BaseExpression | None, Scope]] = []
+        if isinstance(node, cst.Subscript):
+            read = self.host.elements_read(node, scope)
+        found: list[Value | None] = []
+        for element, where in read or [(node, scope)]:
+            for value in [None] if element is None else self.possible(element, where, hops):
+                if value not in found:
+                    found.append(value)
+        return found
 
     def possible(self, node: cst.BaseExpression, scope: Scope, hops: int) -> list[Value | None]:
         """`possible_values` of a host expression, with the names of `scope`, leaving out the arms
@@ -1191,8 +1204,9 @@ class _HostNames:
         return lambda name: self.bound(name, scope) or ()
 
     def values(self, name: str, scope: Scope, hops: int = 0) -> list[Value]:
-        """Every value `name` may hold in `scope`, one per binding (see `bound`); none when one
-        of them is not a constant."""
+        """Every value `name` may hold in `scope`, one per binding (see `bound`), an element of a
+        tuple read through (`_, BLOCK = _TILE`: `HostIndex.elements_read`); none when one of them
+        is not a constant."""
         if hops > _MAX_HOPS:
             return []
         owner = name.partition(".")[0]
@@ -1202,7 +1216,7 @@ class _HostNames:
         if bound is not None:
             values: list[Value] = []
             for expression in bound:
-                found = self.possible(expression, scope, hops + 1)
+                found = self.possible_read(expression, scope, hops + 1)
                 if None in found:
                     return []
                 values += [value for value in found if value is not None and value not in values]

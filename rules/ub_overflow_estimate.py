@@ -70,7 +70,9 @@ binds, reported at the partial)
 (by keyword or position, also after a splat of unknown length when no parameter has a default:
 `k[grid](x, y, *x.stride(), 1024)` passes the last parameter 1024, and after a splat of a
 tensor's strides or shape whose rank the function shows: `B, D = x.shape`, or `x` allocated
-with two sizes; names bound to a literal,
+with two sizes; names bound to a literal, also to an element of a tuple literal (`_, BLOCK =
+_TILE` after `_TILE = (8, 131072)`, `_TILE[1]`) or of the tuples a function of the module
+returns (`_, BLOCK = _tiles(n)`: each return's),
 host function defaults; each arm of a conditional expression whose test has no value gives
 one configuration (`BLOCK = 131072 if n > 1 << 20 else 1024`: both; also nested, inside
 `min(...)` or `triton.next_power_of_2(...)`, or written in the launch), not an arm that runs on
@@ -669,6 +671,28 @@ def k_tuned(x, y, s0, s1, BLOCK: tl.constexpr = 1024):
 def run_tuned(x):  # a default: the splat's length is the rank `B, D = x.shape` shows
     B, D = x.shape
     k_tuned[(B,)](x, torch.empty_like(x), *x.stride(), 131072)  # expect
+""",
+        # a block size unpacked from a module's tuple, or from the tuples a helper returns
+        """
+_TILE = (8, 131072)
+
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + o, tl.load(x + o, mask=o < n) * 2.0, mask=o < n)
+
+def run(x, y):
+    _, BLOCK = _TILE
+    k[(1,)](x, y, x.numel(), BLOCK=BLOCK)  # expect
+
+def _tiles(n):
+    if n > 4096:
+        return 8, 262144
+    return 8, 1024
+
+def run_tiled(x, y):
+    _, BLOCK = _tiles(x.numel())
+    k[(1,)](x, y, x.numel(), BLOCK=BLOCK)  # expect
 """,
         # loads and stores written with keywords, the pointer last
         """

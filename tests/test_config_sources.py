@@ -244,6 +244,24 @@ def test_a_binding_the_npu_arm_of_a_later_if_rebinds_is_not_what_ascend_launches
     assert sorted(launched(default + read_first)) == [1024, 131072]
 
 
+def test_a_launch_value_read_from_a_tuple_element():
+    """`_, BLOCK = _TILE` (or `_TILE[1]` written in the launch) after `_TILE = (8, 4096)` passes
+    4096, and `_, BLOCK = _tiles(n)` each second element `_tiles` returns
+    (`HostIndex.elements_read`); a tuple bound twice, or a return whose element has no value,
+    gives none."""
+
+    def launched(body: str, before: str = "") -> list[object]:
+        return blocks(before + KERNEL + f"\ndef launch(x, n):\n{body}\n    k[(1,)](x, n, BLOCK=BLOCK)\n")
+
+    tile = "_TILE = (8, 4096)\n"
+    assert launched("    _, BLOCK = _TILE", tile) == [4096]
+    assert launched("    BLOCK = _TILE[1]", tile) == [4096]
+    assert launched("    _, BLOCK = _TILE", tile + "_TILE = (8, 8192)\n") == [None]
+    helper = "def _tiles(n):\n    if n > 4:\n        return 8, 4096\n    return 16, 2048\n\n"
+    assert launched("    _, BLOCK = _tiles(n)", helper) == [4096, 2048]
+    assert launched("    _, BLOCK = _tiles(n)", helper.replace("8, 4096", "8, n")) == [None]
+
+
 def test_a_literal_early_prune_drops_the_configs_it_rejects():
     """`prune_configs_by={"early_config_prune": f}` with `f` (a function of the module or a
     lambda) only filtering its configs by their tables and constants: Triton never compiles the

@@ -3096,6 +3096,16 @@ class HostIndex(HostFacts):
         ]
         return bound[0] if len(changes) == 1 else None
 
+    def elements_read(self, item: cst.Subscript, scope: Scope) -> list[tuple[cst.BaseExpression | None, Scope]]:
+        """What `NAME[i]` or `f(...)[i]` (`_, BLOCK = _TILE`, `_, BLOCK = _tiles()`) reads, each
+        with the scope its names resolve in: the element of the tuple literal `NAME` is bound to
+        once (`_tuple_element`), or of the tuple each return of the module's function `f`
+        returns (`_returned_elements`: None for a return that is no such tuple); nothing for
+        another subscript."""
+        if isinstance(item.value, cst.Name):
+            return [(self._tuple_element(item, scope), scope)]
+        return list(self._returned_elements(item))
+
     def _tuple_element(self, item: cst.Subscript, scope: Scope) -> cst.BaseExpression | None:
         """The element `NAME[i]` (a non-negative literal `i`) reads when `NAME` is bound once,
         to a tuple literal (`_TILE = (64, 128)` at module level or in a function around
