@@ -1068,16 +1068,35 @@ class _HostNames:
 
     def possible_read(self, node: cst.BaseExpression, scope: Scope, hops: int) -> list[Value | None]:
         """`possible` values of a host expression, or of the tuple elements it reads (`_TILE[1]`,
-        `_tiles()[1]`: `HostIndex.elements_read`), None for an element not known."""
+        `_tiles()[1]`: `HostIndex.elements_read`), None for an element not known, or of what the
+        module's function it calls returns for its arguments (`_block(n)` of a `def _block(n):
+        return 4096 if n > 1024 else 1024`: both, `HostIndex.returned_for`)."""
         read: Sequence[tuple[cst.BaseExpression | None, Scope]] = []
         if isinstance(node, cst.Subscript):
             read = self.host.elements_read(node, scope)
+        elif isinstance(node, cst.Call) and not self._chooses_by_device(node, scope):
+            read = [(made, scope) for made in self.host.returned_for(node, scope)]
         found: list[Value | None] = []
         for element, where in read or [(node, scope)]:
             for value in [None] if element is None else self.possible(element, where, hops):
                 if value not in found:
                     found.append(value)
         return found
+
+    def _chooses_by_device(self, call: cst.Call, scope: Scope) -> bool:
+        """The module's function `call` names has an `if` testing a device query
+        (`_queries_device`) that is no platform test (neither arm only on another platform):
+        `if check_shared_mem(): return 128` / `return 64` is a device's choice, as it is in a
+        conditional expression (fla's `check_shared_mem` is False on Ascend)."""
+        name = call.func.value if isinstance(call.func, cst.Name) else None
+        for function in self.host.functions.get(name or "", ()):
+            bound = self.bound_values(function)
+            for node in walk(function):
+                if type(node) is cst.If and _queries_device(node.test, self.imports, bound):
+                    arms = [node.body, *([node.orelse.body] if node.orelse is not None else [])]
+                    if not any(self.host.on_other_platform(suite_lines(arm)[0]) for arm in arms):
+                        return True
+        return False
 
     def possible(self, node: cst.BaseExpression, scope: Scope, hops: int) -> list[Value | None]:
         """`possible_values` of a host expression, with the names of `scope`, leaving out the arms

@@ -73,6 +73,10 @@ tensor's strides or shape whose rank the function shows: `B, D = x.shape`, or `x
 with two sizes; names bound to a literal, also to an element of a tuple literal (`_, BLOCK =
 _TILE` after `_TILE = (8, 131072)`, `_TILE[1]`) or of the tuples a function of the module
 returns (`_, BLOCK = _tiles(n)`: each return's),
+what a function of the module returns for the arguments a call passes (`BLOCK=_block(n)` of a
+`def _block(n): return 4096 if n > 1024 else 1024`: both, as the conditional expression; not a
+return, nor an arm, only another platform takes; none when the function tests a device query,
+`if check_shared_mem(): return 128`, a device's choice),
 host function defaults; each arm of a conditional expression whose test has no value gives
 one configuration (`BLOCK = 131072 if n > 1 << 20 else 1024`: both; also nested, inside
 `min(...)` or `triton.next_power_of_2(...)`, or written in the launch), not an arm that runs on
@@ -693,6 +697,19 @@ def _tiles(n):
 def run_tiled(x, y):
     _, BLOCK = _tiles(x.numel())
     k[(1,)](x, y, x.numel(), BLOCK=BLOCK)  # expect
+""",
+        # a block size a helper chooses
+        """
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + o, tl.load(x + o, mask=o < n) * 2.0, mask=o < n)
+
+def _block(n):
+    return 131072 if n > 1 << 20 else 1024
+
+def run(x, y):
+    k[(1,)](x, y, x.numel(), BLOCK=_block(x.numel()))  # expect
 """,
         # loads and stores written with keywords, the pointer last
         """

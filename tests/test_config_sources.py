@@ -262,6 +262,26 @@ def test_a_launch_value_read_from_a_tuple_element():
     assert launched("    _, BLOCK = _tiles(n)", helper.replace("8, 4096", "8, n")) == [None]
 
 
+def test_a_launch_value_a_helper_of_the_module_returns():
+    """`BLOCK=_block(n)` of a `def _block(n): return 4096 if n > 1024 else 1024` gives each arm
+    (`HostIndex.returned_for`), as the conditional expression written in the launch does; so
+    do its returns, but for those only another platform runs or arms only it takes. A helper
+    binding a name of its own, or querying the device, gives none."""
+
+    def launched(helper: str, passed: str = "n") -> list[object]:
+        return blocks(KERNEL + f"\n{helper}\ndef launch(x, n):\n    k[(1,)](x, n, BLOCK=_block({passed}))\n")
+
+    assert launched("def _block(n):\n    return 4096 if n > 1024 else 1024\n") == [4096, 1024]
+    assert launched("def _block(n):\n    if n > 1024:\n        return 4096\n    return 1024\n") == [4096, 1024]
+    npu_test = "def _block(x):\n    return 4096 if x.device.type == 'npu' else 131072\n"
+    assert launched(npu_test, "x") == [4096]
+    npu_exit = "def _block(x):\n    if x.device.type == 'npu':\n        return 4096\n    return 131072\n"
+    assert launched(npu_exit, "x") == [4096]
+    assert launched("def _block(n):\n    b = 4096\n    return b\n") == [None]
+    assert launched("def _block(n):\n    return 4096 if check_shared_mem() else 1024\n") == [None]
+    assert launched("def _block(n):\n    if check_shared_mem():\n        return 4096\n    return 1024\n") == [None]
+
+
 def test_a_literal_early_prune_drops_the_configs_it_rejects():
     """`prune_configs_by={"early_config_prune": f}` with `f` (a function of the module or a
     lambda) only filtering its configs by their tables and constants: Triton never compiles the

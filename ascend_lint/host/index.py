@@ -229,7 +229,7 @@ class HostIndex(HostFacts):
         self._bounded = BoundedSizes()  # what tests before the launch being sized bound (`grid_extents`)
         self._launch_grids: dict[Launch, tuple[Grid, ...]] = {}
         self._placed: dict[cst.CSTNode, cst.CSTNode] = {}  # a node `_made_by` rebuilt -> the node written
-        self._calls_made: dict[cst.Call, list[cst.BaseExpression]] = {}  # `_returned_for`, by call
+        self._calls_made: dict[cst.Call, list[cst.BaseExpression]] = {}  # `returned_for`, by call
         self._checks_made: dict[cst.Call, list[tuple[cst.BaseExpression, bool]]] = {}  # `checks_made`, by call
         self._reading_returns: set[str] = set()  # functions `_call_returns_extent` is reading
         self._dimension_items: dict[cst.BaseExpression, list[cst.BaseExpression] | None] = {}  # `_per_dimension`
@@ -1962,15 +1962,20 @@ class HostIndex(HostFacts):
         assert isinstance(made, cst.BaseExpression)
         return made
 
-    def _returned_for(self, call: cst.Call, scope: Scope) -> list[cst.BaseExpression]:
+    def returned_for(self, call: cst.Call, scope: Scope) -> list[cst.BaseExpression]:
         """Each value the one function of the module `call` names returns, as the call makes it
-        (`_made_by`: `1 << (n - 1).bit_length()` for `_next_pow2(n)`); empty when one is not
-        made of its parameters and the module's names only. Worked out once per call."""
+        (`_made_by`: `1 << (n - 1).bit_length()` for `_next_pow2(n)`), but for the returns only
+        another platform runs (`on_other_platform`); empty when one is not made of its
+        parameters and the module's names only. Worked out once per call."""
         found = self._calls_made.get(call)
         if found is None:
             functions = self._visible_functions(call.func.value, scope) if isinstance(call.func, cst.Name) else []
             returned = (
-                [v for v, f in self.returns.get(functions[0].name.value, ()) if f is functions[0]]
+                [
+                    v
+                    for v, f in self.returns.get(functions[0].name.value, ())
+                    if f is functions[0] and not self.on_other_platform(v)
+                ]
                 if len(functions) == 1
                 else []
             )
@@ -2882,7 +2887,7 @@ class HostIndex(HostFacts):
     def _call_returns_extent(self, call: cst.Call, scope: Scope, hops: int) -> tuple[str, ...] | None:
         """For a call of a function of the module: bounded when every return is
         (`_returns_bounded`), else the extent of what it returns for the call's arguments
-        (`_returned_for`: `_next_pow2(n)` is the size of `n`) when every return gives the same.
+        (`returned_for`: `_next_pow2(n)` is the size of `n`) when every return gives the same.
         Unknown while a call of the same function is being read (a function calling itself,
         `fib(n - 1) + fib(n - 2)`, would be read again for each call it makes)."""
         name = call.func.value if isinstance(call.func, cst.Name) else None
@@ -2892,7 +2897,7 @@ class HostIndex(HostFacts):
         try:
             if self._returns_bounded(call, hops):
                 return ()
-            made = {self._extent(value, scope, hops + 1) for value in self._returned_for(call, scope)}
+            made = {self._extent(value, scope, hops + 1) for value in self.returned_for(call, scope)}
         finally:
             self._reading_returns.discard(name)
         return made.pop() if len(made) == 1 else None
@@ -3678,8 +3683,9 @@ class HostIndex(HostFacts):
         return True
 
     def on_other_platform(self, node: cst.CSTNode) -> bool:
-        """The host node runs only on another platform than Ascend (`OtherPlatformPaths`)."""
-        return node in self._other_platform_paths.nodes
+        """The host node (or the one written that `_made_by` rebuilt) runs only on another
+        platform than Ascend (`OtherPlatformPaths`)."""
+        return self._placed.get(node, node) in self._other_platform_paths.nodes
 
     def bound_on_ascend(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
         """The values `scope` binds to `name` (`bindings`) but for those bound only on another
