@@ -1574,7 +1574,8 @@ def _only(values: list[Value]) -> Value | None:
 
 def _assigned_once_per_path(name: str, function: cst.FunctionDef, extended: bool = False) -> bool:
     """No statement list of `function` (outside nested functions and classes) assigns `name`
-    twice or augments it (`name += ...`; but for `+=` when `extended`: a list extended)."""
+    twice (a `for` loop over it counting as one) or augments it (`name += ...`; but for `+=`
+    when `extended`: a list extended)."""
     blocks: list[Sequence[cst.BaseStatement]] = [*statement_blocks(function)]
     while blocks:
         assigned = 0
@@ -1590,6 +1591,7 @@ def _assigned_once_per_path(name: str, function: cst.FunctionDef, extended: bool
                         targets = (cst.AssignTarget(small.target),)
                     assigned += any(_binds(t.target, name) for t in targets)
             elif not isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                assigned += isinstance(statement, cst.For) and _binds(statement.target, name)
                 blocks.extend(statement_blocks(statement))
         if assigned > 1:
             return False

@@ -76,7 +76,8 @@ returns (`_, BLOCK = _tiles(n)`: each return's),
 what a function of the module returns for the arguments a call passes (`BLOCK=_block(n)` of a
 `def _block(n): return 4096 if n > 1024 else 1024`: both, as the conditional expression; not a
 return, nor an arm, only another platform takes; none when the function tests a device query,
-`if check_shared_mem(): return 128`, a device's choice),
+`if check_shared_mem(): return 128`, a device's choice), each item a host loop over items
+written out gives the name (`for BLOCK in (1024, 65536):`, when its body does not rebind it),
 host function defaults; each arm of a conditional expression whose test has no value gives
 one configuration (`BLOCK = 131072 if n > 1 << 20 else 1024`: both; also nested, inside
 `min(...)` or `triton.next_power_of_2(...)`, or written in the launch), not an arm that runs on
@@ -698,7 +699,7 @@ def run_tiled(x, y):
     _, BLOCK = _tiles(x.numel())
     k[(1,)](x, y, x.numel(), BLOCK=BLOCK)  # expect
 """,
-        # a block size a helper chooses
+        # a block size a helper chooses, and one a host loop launches with in turn
         """
 @triton.jit
 def k(x, y, n, BLOCK: tl.constexpr):
@@ -710,6 +711,10 @@ def _block(n):
 
 def run(x, y):
     k[(1,)](x, y, x.numel(), BLOCK=_block(x.numel()))  # expect
+
+def sweep(x, y):
+    for BLOCK in (1024, 262144):
+        k[(1,)](x, y, x.numel(), BLOCK=BLOCK)  # expect
 """,
         # loads and stores written with keywords, the pointer last
         """

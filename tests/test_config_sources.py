@@ -282,6 +282,23 @@ def test_a_launch_value_a_helper_of_the_module_returns():
     assert launched("def _block(n):\n    if check_shared_mem():\n        return 4096\n    return 1024\n") == [None]
 
 
+def test_a_host_loop_over_written_block_sizes_launches_each():
+    """`for BLOCK in (1024, 4096): k[grid](..., BLOCK=BLOCK)` launches each item; not a loop
+    rebinding its name in its body, nor one over what has no value."""
+
+    def launched(body: str) -> list[object]:
+        return blocks(KERNEL + "\ndef launch(x, n):\n" + body)
+
+    launch = "        k[(1,)](x, n, BLOCK=BLOCK)\n"
+    assert launched("    for BLOCK in (1024, 4096):\n" + launch) == [1024, 4096]
+    assert launched("    for BLOCK in [1024, 4096]:\n        if BLOCK > n:\n            continue\n" + launch) == [
+        1024,
+        4096,
+    ]
+    assert launched("    for BLOCK in (1024, 4096):\n        BLOCK = 64\n" + launch) == [64]
+    assert launched("    for BLOCK in (1024, n):\n" + launch) == [None]
+
+
 def test_a_literal_early_prune_drops_the_configs_it_rejects():
     """`prune_configs_by={"early_config_prune": f}` with `f` (a function of the module or a
     lambda) only filtering its configs by their tables and constants: Triton never compiles the

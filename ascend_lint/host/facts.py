@@ -24,8 +24,9 @@ from ..nodes import (
     statements_of,
     updated_value,
     walk,
+    written_items,
 )
-from .bindings import declared_global, unpacked_into
+from .bindings import declared_global, rebinds, unpacked_into
 from .dicts import maps_a_key_to_a_callable
 from .dtypes import TensorDtype, dtypes_asserted
 from .records import Binder, CallSite, ItemStore, Launch, Loop, Scope
@@ -200,6 +201,11 @@ class HostFacts:
                     if type(node) is cst.For and type(node.target) is cst.Name and is_shape(node.iter):
                         # `for d in x.shape[:dim]:` binds `d` to an extent of `x` (which one is unknown)
                         self.bindings.setdefault((node.target.value, scope), []).append(indexed(node.iter, 0))
+                    elif type(node) is cst.For and type(node.target) is cst.Name and _loops_over_items(node):
+                        # `for BLOCK in (1024, 65536):` binds `BLOCK` to each item, one per trip
+                        for item in written_items(node.iter) or ():
+                            self.bindings.setdefault((node.target.value, scope), []).append(item)
+                            self.bound_under[item] = blocks
                     blocks = (*blocks, node)
                     if type(node) is cst.For:  # its body and `else` run in the loop, its iterable before it
                         inner = (*loops, node)
@@ -545,3 +551,14 @@ class HostMemory:
             kept[statement] = facts
         self._facts = kept
         return list(kept.values())
+
+
+def _loops_over_items(loop: cst.For) -> bool:
+    """`for name in (1024, 65536):` over items written out (`written_items`), its body and
+    `else` never rebinding `name`: each trip reads one item."""
+    name = cst.ensure_type(loop.target, cst.Name).value
+    return (
+        written_items(loop.iter) is not None
+        and not rebinds(loop.body, name)
+        and not (loop.orelse is not None and rebinds(loop.orelse, name))
+    )
