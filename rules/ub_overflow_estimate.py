@@ -66,7 +66,9 @@ passing it to a function), also one by one from a literal list of such tables
 a name bound to such a list when nothing in the module changes the list: not after
 `_TABLES.pop()`, `_TABLES[1] = {...}` or `_filter(_TABLES)`); literal constexpr arguments of `kernel[grid](...)` launches in the same module (also of
 `kernel.run(..., grid=g, warmup=False)`, and those a `functools.partial(kernel[grid], BLOCK=4096)`
-binds, reported at the partial)
+binds, reported at the partial, and those the calls of a helper forwarding its `**kw` into a
+launch pass, reported at the call: `launch(x, BLOCK=65536)` of `def launch(x, **kw):
+k[grid](x, x.numel(), **kw)`)
 (by keyword or position, also after a splat of unknown length when no parameter has a default:
 `k[grid](x, y, *x.stride(), 1024)` passes the last parameter 1024, and after a splat of a
 tensor's strides or shape whose rank the function shows: `B, D = x.shape`, or `x` allocated
@@ -715,6 +717,19 @@ def run(x, y):
 def sweep(x, y):
     for BLOCK in (1024, 262144):
         k[(1,)](x, y, x.numel(), BLOCK=BLOCK)  # expect
+""",
+        # a block size passed to a helper forwarding its keywords into the launch
+        """
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + o, tl.load(x + o, mask=o < n) * 2.0, mask=o < n)
+
+def launch(x, y, **kw):
+    k[(1,)](x, y, x.numel(), **kw)
+
+def run(x, y):
+    launch(x, y, BLOCK=131072)  # expect
 """,
         # loads and stores written with keywords, the pointer last
         """

@@ -1288,6 +1288,24 @@ def test_a_launch_through_a_forwarding_helper_is_read_at_each_call_of_it(lint) -
     ]
 
 
+def test_a_forwarding_helper_reading_its_parameters_launches_at_each_call_of_it(lint) -> None:
+    """A helper splatting its `**kw` into a launch whose other arguments read its parameters
+    (`x.numel()`) launches at each call of it, with those arguments as the call makes them (the
+    `x` passed) and the keywords the call passes: `launch(y, BT=64)` passes `BT` 64. (A grid
+    reading them keeps the launch in the helper.)"""
+    hosts, kernel, module = index(
+        "def launch(x, **kw):\n    k[(1,)](x, x.numel(), **kw)\n\ndef entry(y):\n    launch(y, BT=64)\n"
+    )
+    assert [
+        (
+            code_of(module, launch.written_at),
+            passed_code(module, hosts.argument(launch, kernel, "n")),
+            passed_code(module, hosts.argument(launch, kernel, "BT")),
+        )
+        for launch in hosts.launches_with_helpers(kernel)
+    ] == [("launch(y, BT=64)", "y.numel()", "64")]
+
+
 GRID_ONLY = """
 def _launch(x, grid):
     n = x.shape[-1]

@@ -1287,23 +1287,30 @@ class HostIndex(HostFacts):
 
     def _forwards_only_parameters(self, launch: Launch, function: cst.FunctionDef) -> bool:
         """The launch's grid is a parameter of `function`, or it splats one (`*args`,
-        `**kwargs`): what the launch gets is written at the calls of `function`; and its grid
-        and arguments read no name `function` binds but such parameters, each passed whole
-        (`grid`, `x`, `*args`), none of which it rebinds."""
+        `**kwargs`): what the launch gets is written at the calls of `function`; and its
+        arguments read no name `function` binds but its parameters, passed whole (`x`, `*args`)
+        or read (`x.numel()`, made at each call: `_launch_at`), its grid none but one passed
+        whole (`grid`), none of which it rebinds."""
         params = [p.name.value for p in all_params(function)]
 
-        def is_parameter(value: cst.BaseExpression) -> bool:
-            return (
-                isinstance(value, cst.Name) and value.value in params and (value.value, function) not in self.bindings
-            )
+        def is_parameter_name(name: str) -> bool:
+            return name in params and (name, function) not in self.bindings
 
-        values = [launch.grid_node, *(arg.value for arg in launch.args)]
+        def is_parameter(value: cst.BaseExpression) -> bool:
+            return isinstance(value, cst.Name) and is_parameter_name(value.value)
+
+        grid = launch.grid_node
         return (
-            is_parameter(launch.grid_node) or any(arg.star and is_parameter(arg.value) for arg in launch.args)
-        ) and all(
-            is_parameter(value)
-            or not any(self._binding_scope(name, function) is function for name in names_read(value))
-            for value in values
+            (is_parameter(grid) or any(arg.star and is_parameter(arg.value) for arg in launch.args))
+            and (
+                is_parameter(grid)
+                or all(self._binding_scope(name, function) is not function for name in names_read(grid))
+            )
+            and all(
+                is_parameter_name(name) or self._binding_scope(name, function) is not function
+                for arg in launch.args
+                for name in names_read(arg.value)
+            )
         )
 
     def _grid_parameter(self, launch: Launch, function: cst.FunctionDef) -> str | None:
@@ -1331,7 +1338,7 @@ class HostIndex(HostFacts):
     def _launch_at(self, launch: Launch, function: cst.FunctionDef, site: CallSite) -> Launch | None:
         """The launch in `function` as the call `site` of it makes it: each parameter the
         launch reads replaced by what the call passes for it (its default when it passes
-        none), `*args` by the call's positional arguments past the named ones, `**kwargs` by
+        none; also inside an argument, `x.numel()`: `_made_by`), `*args` by the call's positional arguments past the named ones, `**kwargs` by
         its keywords naming no parameter and its `**` splats. None when that is not known."""
         call = site.call
         named = positional_params(call, function)
@@ -1342,9 +1349,11 @@ class HostIndex(HostFacts):
             return None  # `*x` fills named parameters: which ones is unknown
 
         def passed(value: cst.BaseExpression) -> cst.BaseExpression | None:
-            if not (isinstance(value, cst.Name) and value.value in names):
+            if isinstance(value, cst.Name) and value.value in names:
+                return passed_or_default(call, function, value.value)
+            if names.isdisjoint(names_read(value)):
                 return value
-            return passed_or_default(call, function, value.value)
+            return self._made_by(value, function, call, site.scope)  # `x.numel()` of the `x` passed
 
         args: list[cst.Arg] = []
         for arg in launch.args:
