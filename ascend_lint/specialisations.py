@@ -338,7 +338,7 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
     names = _HostNames(host, imports, {**constants, **base}, assume_largest=True, launches=sites)
     launches: list[tuple[dict[str, Value], Launch | None, Arms]] = [*_launches(kernel, names, constexprs)]
     tuned: list[tuple[dict[str, Value], cst.BaseExpression | None]] = [*_autotune_configs(kernel, names)]
-    unconfigured = _unconfigured_label(kernel, base, constants)
+    unconfigured = ""  # `_unconfigured_label`, worked out for the first configuration it labels
     found = []
     for (launch_values, launch, arms), (config_values, config) in itertools.product(
         launches or [({}, None, {})], tuned or [({}, None)]
@@ -349,6 +349,8 @@ def configurations(kernel: Kernel, constants: Mapping[str, Value], host: HostInd
             parts.append(f"autotune config {_describe(config_values)}")
         if launch is not None and launch_values:
             parts.append(f"launch with {_describe(launch_values)}{_describe_arms(arms)}")
+        if not parts and not provided and not unconfigured:
+            unconfigured = _unconfigured_label(kernel, base, constants)
         call = launch.call if launch is not None else None
         found.append(
             Configuration(
@@ -372,11 +374,9 @@ def _unconfigured_label(kernel: Kernel, base: Mapping[str, Value], constants: Ma
     constants {BLOCK=4096}`; not a parameter's name, a keyword, `f(BLOCK=...)`, nor an
     attribute, `cfg.BLOCK`)."""
     local = {*kernel.flow.constexpr_bindings, *_assigned(kernel.flow), *(param.name for param in kernel.params)}
-    read = {
-        name: base[name]
-        for name in names_read(kernel.node.body)
-        if name in constants and name in base and name not in local
-    }
+    shown = {name for name in constants if name in base and name not in local}
+    # the walk of the body only when a module constant may be read
+    read = {name: base[name] for name in names_read(kernel.node.body) if name in shown} if shown else {}
     if not read:
         return "defaults"
     has_defaults = any(param.node.default is not None and param.is_constexpr for param in kernel.params)

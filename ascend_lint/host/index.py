@@ -241,6 +241,7 @@ class HostIndex(HostFacts):
         self._passed: dict[tuple[Kernel, str], list[tuple[HostIndex, Launch, Passed | None]]] = {}  # `passed_values`
         self._globals_read: set[str] = set()  # the names `_global_core_count` is reading
         self._written_orders: dict[cst.FunctionDef, WrittenOrder] = {}  # `written_order`, by function
+        self._checks_in: dict[cst.FunctionDef, list[tuple[cst.BaseExpression, bool]]] = {}  # `tests_in`, by function
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
             self.walk(module, kernel_defs)
@@ -3018,7 +3019,8 @@ class HostIndex(HostFacts):
         other than an assignment binds it there (`_assigned_only`)."""
         owner = self._binding_scope(name, scope)
         if (
-            (owner is None and not module_level)
+            (name, owner) not in self.bindings
+            or (owner is None and not module_level)
             or (owner is not None and param_named(owner, name) is not None)
             or (assigned_only and not self._assigned_only(name, owner))
         ):
@@ -3224,8 +3226,10 @@ class HostIndex(HostFacts):
         if isinstance(value, cst.Name):
             where = self._binding_scope(value.value, scope)
             bound = self.bindings.get((value.value, where), [])
-            if (where is not None and param_named(where, value.value) is not None) or not self._assigned_only(
-                value.value, where
+            if (
+                not bound
+                or (where is not None and param_named(where, value.value) is not None)
+                or not self._assigned_only(value.value, where)
             ):
                 return None
             # assignments only: `for d in x.shape[:dim]` binds `d` to each extent in turn
@@ -3271,8 +3275,10 @@ class HostIndex(HostFacts):
         whether it holds: an early exit's fails, an `assert`'s holds (`checks_in`), and an `if`
         around every one of the calls holds in its body and fails in its `else` (`CallSite.arms`;
         not an `if` choosing something else, `num_warps = 4 if n <= 1024 else 8`)."""
-        statements = [node for node in walk(function.body) if isinstance(node, (cst.If, cst.Assert, cst.Expr))]
-        checks = checks_in(statements, never_falls_through)
+        checks = self._checks_in.get(function)
+        if checks is None:
+            statements = [node for node in walk(function.body) if isinstance(node, (cst.If, cst.Assert, cst.Expr))]
+            checks = self._checks_in[function] = checks_in(statements, never_falls_through)
         arms = [{(id(test), holds): (test, holds) for test, holds in site.arms} for site in at]
         common = [arm for key, arm in arms[0].items() if all(key in other for other in arms[1:])] if arms else []
         return [*checks, *common]
