@@ -367,8 +367,23 @@ class Flow:
         """`q * c` or `c * q` where every definition of `q` reaching it (in `spec`) is `x // c`
         (`i_n * H` after `i_n, i_h = i_nh // H, i_nh % H`): no larger than `x`, so the multiply
         cannot overflow where `x` does not."""
-        if not isinstance(node.operator, cst.Multiply):
+        return self._dividends(node, spec) is not None
+
+    def is_remainder(self, node: cst.BaseExpression) -> bool:
+        """`x % c`, or the same written out, `x - (x // c) * c` (`x - q * c` for `q = x // c`):
+        below `c`, whatever `x` is."""
+        if not isinstance(node, cst.BinaryOperation):
             return False
+        if isinstance(node.operator, cst.Modulo):
+            return True
+        dividends = self._dividends(node.right) if isinstance(node.operator, cst.Subtract) else None
+        return dividends is not None and all(self._same_value(x, node.left) for x in dividends)
+
+    def _dividends(self, node: cst.BaseExpression, spec: Assumptions | None = None) -> list[cst.BaseExpression] | None:
+        """For `q * c` or `c * q` where every definition of `q` reaching it (in `spec`) is `x //
+        c`: each such `x`; else None."""
+        if not isinstance(node, cst.BinaryOperation) or not isinstance(node.operator, cst.Multiply):
+            return None
         for quotient, divisor in ((node.left, node.right), (node.right, node.left)):
             values = [quotient] if isinstance(quotient, cst.BinaryOperation) else self.values_reaching(quotient, spec)
             if values and all(
@@ -377,8 +392,8 @@ class Flow:
                 and self._same_value(value.right, divisor)
                 for value in values
             ):
-                return True
-        return False
+                return [value.left for value in values if isinstance(value, cst.BinaryOperation)]
+        return None
 
     def _same_value(self, a: cst.BaseExpression, b: cst.BaseExpression) -> bool:
         """Equal int literals, reads of one name reached by the same definitions, or one

@@ -61,10 +61,11 @@ so may an int32 cast of it (`row.to(tl.int32)`). Nor when the product is multipl
 ### Sequence offsets
 A *sequence offset* is a value loaded from a
 pointer parameter holding packed-sequence boundaries, cumulative token offsets (its name, a
-trailing `_ptr` and a side `_q`, `_k`, `_v`, `_kv` or `_qo` aside, contains `seqlens` or `start_loc`, ends in `offsets`, `indptr`, `start`
+trailing `_ptr` and a side `_q`, `_k`, `_v`, `_kv` or `_qo` aside, contains `cu_seqlens`
+(also `cum_seqlens`) or `start_loc`, ends in `offsets`, `indptr`, `start`
 or `starts`, or starts with `cu_`: `cu_seqlens`, `seq_offsets`, `chunk_offsets`, `cu_seq_lens`,
 vLLM's `query_start_loc_ptr`, `qo_indptr`, sgl-kernel-npu's `qb_to_qstart_ptr`, HSTU's
-`seq_offsets_q`) and cast
+`seq_offsets_q`; not lengths such as FlashAttention's `cache_seqlens`) and cast
 `.to(tl.int32)` (or narrower), or loaded as it is from a tensor every launch in the module
 passes as int32 (FlashAttention's varlen API takes int32 `cu_seqlens`): the launching function,
 or every call of it in the module, asserts `cu_seqlens.dtype == torch.int32` (unconditionally,
@@ -129,7 +130,9 @@ of the module that does (`k += ...`, then `_load_chunk(k, ...)` building its blo
 - lengths and positions inside a sequence (`T = (eos - bos).to(tl.int32)`;
 `T = eos - bos` and `i_t = i_tg - bos`, where the offsets cancel or are subtracted, also
 written inline: `(t - bos) * HV` for `t` of `range(bos, eos)`; `i_b * T`
-in the other arm of `if IS_VARLEN:` is no sequence offset) and every use outside pointer
+in the other arm of `if IS_VARLEN:` is no sequence offset; a remainder, `t % P` or written out, `t
+- (t // P) * P`, is a position inside a page; lengths loaded from FlashAttention's
+`cache_seqlens` are no offsets) and every use outside pointer
 arithmetic (masks, loop bounds, block-pointer shapes and offsets: the offsets must stay int32,
 the shapes Triton widens itself);
 
@@ -182,6 +185,7 @@ MESSAGE = (
 _ARITHMETIC = (cst.Add, cst.Subtract)
 _MULTIPLYING = (cst.Multiply, cst.LeftShift)  # `i_c << 6` multiplies `i_c` by 64
 _SIDE_SUFFIX = re.compile(r"_(?:q|k|v|kv|qo)$")  # the side a boundary pointer indexes
+_CUMULATIVE_LENGTHS = re.compile(r"cum?_?seq_?lens")  # `cu_seqlens`, `cum_seqlens`
 
 
 class CuSeqlensInt32(Rule):
@@ -196,6 +200,20 @@ class CuSeqlensInt32(Rule):
     )
 
     VALID = (
+        # lengths per sequence (FlashAttention's `cache_seqlens`), and a position inside a page
+        # written as a remainder (`t - page * P` for `page = t // P`, as `t % P`)
+        """
+@triton.jit
+def k(k_cache, k_new, cache_seqlens, cu_seqlens, stride_kb, stride_kn, P: tl.constexpr, D: tl.constexpr):
+    i_b = tl.program_id(0)
+    pos = tl.load(cache_seqlens + i_b).to(tl.int32)
+    d = tl.arange(0, D)
+    tl.store(k_cache + i_b * stride_kb + pos * stride_kn + d, tl.load(k_new + i_b * D + d))
+    t = tl.load(cu_seqlens + i_b).to(tl.int32) + d
+    page = t // P
+    in_page = t - page * P
+    tl.store(k_cache + in_page * stride_kn, tl.load(k_new + d))
+""",
         # a unit stride read off a tensor made contiguous: a copy of itself keeps its last stride 1
         """
 @triton.jit
@@ -1077,12 +1095,13 @@ def _fix(
 def _is_boundary_pointer(name: str) -> bool:
     """A parameter holding packed-sequence boundaries (cumulative token offsets), `_ptr` and the
     side it indexes (`_q`, `_k`, `_kv`: HSTU's `seq_offsets_q`) aside:
-    `cu_seqlens`, `seq_offsets`, `chunk_offsets`, a cumulative sum `cu_*` (`cu_seq_lens`,
-    `cu_num_tokens`), vLLM's `query_start_loc` / `seq_start_loc`, a CSR `qo_indptr`, start
-    offsets (`qb_to_qstart`: `cu_seqlens[:-1]` per query block, `seq_starts`)."""
+    `cu_seqlens` (`input_cu_seqlens`, `cum_seqlens`; not lengths such as `cache_seqlens`),
+    `seq_offsets`, `chunk_offsets`, a cumulative sum `cu_*` (`cu_seq_lens`, `cu_num_tokens`),
+    vLLM's `query_start_loc` / `seq_start_loc`, a CSR `qo_indptr`, start offsets
+    (`qb_to_qstart`: `cu_seqlens[:-1]` per query block, `seq_starts`)."""
     stem = _SIDE_SUFFIX.sub("", name.removesuffix("_ptr"))
     return (
-        "seqlens" in stem
+        _CUMULATIVE_LENGTHS.search(stem) is not None
         or stem.endswith(("offsets", "indptr", "start", "starts"))
         or stem.startswith("cu_")
         or "start_loc" in stem
@@ -1299,7 +1318,10 @@ def _returned_values(function: cst.FunctionDef, index: int | None) -> list[cst.B
 def _offsets_added(node: cst.BaseExpression, flow: Flow, offsets: dict[Event, str]) -> int:
     """How many sequence offsets the sum `node` adds, less those it subtracts (`bos + i_t * BT`:
     one; the length `eos - bos`: none); a clamp or a broadcast counts as its operand adding most,
-    a division into chunks as its dividend (`_chunk_of`)."""
+    a division into chunks as its dividend (`_chunk_of`), a remainder as none (`Flow.is_remainder`:
+    `t - (t // P) * P`, a position inside a page)."""
+    if flow.is_remainder(node):
+        return 0
     chunk = _chunk_of(node, flow)
     if chunk is not None:
         return _offsets_added(chunk[0], flow, offsets)
@@ -1318,7 +1340,10 @@ def _offsets_scaled(node: cst.BaseExpression, flow: Flow, offsets: dict[Event, s
     length or a position, not an offset (`(t - bos) * HV` with `t` counting from `bos`,
     `(eos - bos) * K`), as it does written through a name (`p = t - bos`, then `p * HV`:
     `_offsets_added`). An assignment expression binding an offset is one; a clamp or a
-    broadcast counts as its operand holding most, a division into chunks as its dividend (`_chunk_of`)."""
+    broadcast counts as its operand holding most, a division into chunks as its dividend (`_chunk_of`),
+    a remainder as none (`Flow.is_remainder`)."""
+    if flow.is_remainder(node):
+        return 0
     chunk = _chunk_of(node, flow)
     if chunk is not None:
         return _offsets_scaled(chunk[0], flow, offsets)
