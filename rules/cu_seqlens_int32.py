@@ -61,11 +61,11 @@ so may an int32 cast of it (`row.to(tl.int32)`). Nor when the product is multipl
 ### Sequence offsets
 A *sequence offset* is a value loaded from a
 pointer parameter holding packed-sequence boundaries, cumulative token offsets (its name, a
-trailing `_ptr` and a side `_q`, `_k`, `_v`, `_kv` or `_qo` aside, contains `cu_seqlens`
-(also `cum_seqlens`) or `start_loc`, ends in `offsets`, `indptr`, `start`
+trailing `_ptr` and a side `_q`, `_k`, `_v`, `_kv` or `_qo` aside, in any case, contains `cu_seqlens`
+(also `cum_seqlens`, `CuSeqlens`) or `start_loc`, ends in `offsets`, `indptr`, `start`
 or `starts`, or starts with `cu_`: `cu_seqlens`, `seq_offsets`, `chunk_offsets`, `cu_seq_lens`,
-vLLM's `query_start_loc_ptr`, `qo_indptr`, sgl-kernel-npu's `qb_to_qstart_ptr`, HSTU's
-`seq_offsets_q`; not lengths such as FlashAttention's `cache_seqlens`) and cast
+vLLM's `query_start_loc_ptr`, lightllm's `B_Start_Loc`, `qo_indptr`, sgl-kernel-npu's
+`qb_to_qstart_ptr`, HSTU's `seq_offsets_q`; not lengths such as FlashAttention's `cache_seqlens`) and cast
 `.to(tl.int32)` (or narrower), or loaded as it is from a tensor every launch in the module
 passes as int32 (FlashAttention's varlen API takes int32 `cu_seqlens`): the launching function,
 or every call of it in the module, asserts `cu_seqlens.dtype == torch.int32` (unconditionally,
@@ -424,6 +424,16 @@ def run(q, o, token_idx, lens):
 """,
     )
     INVALID = (
+        # lightllm's prefill kernels name the boundaries `B_Start_Loc`
+        """
+@triton.jit
+def k(Q, Out, B_Start_Loc, stride_qbs, BLOCK_M: tl.constexpr, D: tl.constexpr):
+    cur_batch, start_m = tl.program_id(0), tl.program_id(1)
+    start = tl.load(B_Start_Loc + cur_batch).to(tl.int32)
+    offs_m = start_m * BLOCK_M + tl.arange(0, BLOCK_M)
+    off_q = (start + offs_m[:, None]) * stride_qbs + tl.arange(0, D)[None, :]  # expect
+    tl.store(Out + off_q, tl.load(Q + off_q))
+""",
         # the offset passed into a device function that multiplies it
         """
 @triton.jit
@@ -1093,13 +1103,14 @@ def _fix(
 
 
 def _is_boundary_pointer(name: str) -> bool:
-    """A parameter holding packed-sequence boundaries (cumulative token offsets), `_ptr` and the
-    side it indexes (`_q`, `_k`, `_kv`: HSTU's `seq_offsets_q`) aside:
-    `cu_seqlens` (`input_cu_seqlens`, `cum_seqlens`; not lengths such as `cache_seqlens`),
-    `seq_offsets`, `chunk_offsets`, a cumulative sum `cu_*` (`cu_seq_lens`, `cu_num_tokens`),
-    vLLM's `query_start_loc` / `seq_start_loc`, a CSR `qo_indptr`, start offsets
-    (`qb_to_qstart`: `cu_seqlens[:-1]` per query block, `seq_starts`)."""
-    stem = _SIDE_SUFFIX.sub("", name.removesuffix("_ptr"))
+    """A parameter holding packed-sequence boundaries (cumulative token offsets), named in any
+    case, `_ptr` and the side it indexes (`_q`, `_k`, `_kv`: HSTU's `seq_offsets_q`) aside:
+    `cu_seqlens` (`input_cu_seqlens`, `cum_seqlens`, `CuSeqlensQ`; not lengths such as
+    `cache_seqlens`), `seq_offsets`, `chunk_offsets`, a cumulative sum `cu_*` (`cu_seq_lens`,
+    `cu_num_tokens`), vLLM's `query_start_loc` / `seq_start_loc`, lightllm's `B_Start_Loc`, a
+    CSR `qo_indptr`, start offsets (`qb_to_qstart`: `cu_seqlens[:-1]` per query block,
+    `seq_starts`)."""
+    stem = _SIDE_SUFFIX.sub("", name.lower().removesuffix("_ptr"))
     return (
         _CUMULATIVE_LENGTHS.search(stem) is not None
         or stem.endswith(("offsets", "indptr", "start", "starts"))

@@ -1,6 +1,6 @@
-"""ASC008: which pointer names hold cumulative boundaries (`cu_seqlens`) and which hold lengths
-(`cache_seqlens`), and a remainder written out (`t - (t // P) * P`) is a position inside a page,
-as `t % P` is."""
+"""ASC008: which pointer names hold cumulative boundaries (`cu_seqlens`, `B_Start_Loc`: in any
+case) and which hold lengths (`cache_seqlens`), and a remainder written out (`t - (t // P) *
+P`) is a position inside a page, as `t % P` is."""
 
 from __future__ import annotations
 
@@ -38,6 +38,9 @@ def _found(pointer: str, offset: str, lines: str = "") -> bool:
         ("input_cu_seqlens", True),
         ("cum_seqlens_q", True),
         ("b_start_loc", True),
+        ("mCuSeqlensQ", True),
+        ("B_Start_Loc", True),
+        ("Query_Start_Loc_ptr", True),
         # lengths per sequence, not cumulative offsets
         ("cache_seqlens", False),
         ("cache_seqlens_ptr", False),
@@ -45,7 +48,7 @@ def _found(pointer: str, offset: str, lines: str = "") -> bool:
         ("suffix_seqlens_ptr", False),
     ],
 )
-def test_boundary_names_and_lengths_are_not_boundaries(pointer: str, found: bool) -> None:
+def test_boundary_names_in_any_case_and_lengths_are_not_boundaries(pointer: str, found: bool) -> None:
     assert _found(pointer, "pos") is found
 
 
