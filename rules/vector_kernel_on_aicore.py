@@ -70,7 +70,10 @@ trip reads). A helper or module-level name another module of the package defines
 counts the same (`from .utils import get_num_cores`, `from .utils import NUM_CORES`, `from .
 import utils` or `import pkg.utils as u` then `utils.get_num_cores("cube")`): that module is
 read from disk as for an imported device function, and works the count out from its own
-functions and names (what it imports in turn is not followed). A kernel another module of the
+functions and names (what it imports in turn is not followed). vllm-ascend's helpers imported
+from a package no file on disk holds (a project using vllm-ascend: `from
+vllm_ascend.ops.triton.triton_utils import get_aicore_num`) are told by name:
+`get_aicore_num()` is the AI core count, `get_vectorcore_num()` the vector core count. A kernel another module of the
 package defines is checked where this module launches it (`from .kernels import k`, then
 `k[(cores,)](...)`), from that module's code.
 
@@ -309,6 +312,25 @@ def exp_kernel(x, y, n, BLOCK: tl.constexpr):
 def exp(x, y):
     exp_kernel[(get_aicore_num(),)](x, y, x.numel(), BLOCK=1024)  # expect
     exp_kernel[(get_vectorcore_num(),)](x, y, x.numel(), BLOCK=1024)
+""",
+        # vllm-ascend's helpers imported by a project with no vllm-ascend on disk: told by name
+        """
+import triton
+import triton.language as tl
+from vllm_ascend.ops.triton import triton_utils
+from vllm_ascend.ops.triton.triton_utils import get_aicore_num, get_vectorcore_num
+
+@triton.jit
+def exp_kernel(x, y, n, ncore, BLOCK: tl.constexpr):
+    for t in tl.range(tl.program_id(0), tl.cdiv(n, BLOCK), ncore):
+        offs = t * BLOCK + tl.arange(0, BLOCK)
+        tl.store(y + offs, tl.exp(tl.load(x + offs, mask=offs < n)), mask=offs < n)
+
+def exp(x, y):
+    num_core = get_aicore_num()
+    exp_kernel[(num_core,)](x, y, x.numel(), num_core, BLOCK=1024)  # expect
+    exp_kernel[(triton_utils.get_aicore_num(),)](x, y, x.numel(), 40, BLOCK=1024)  # expect
+    exp_kernel[(get_vectorcore_num(),)](x, y, x.numel(), 40, BLOCK=1024)
 """,
         # triton-ascend's driver answers the counts too (FlagGems-vllm's `_get_aic_num()`)
         """

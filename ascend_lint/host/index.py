@@ -180,6 +180,9 @@ CORE_COUNT_ATTRIBUTES = {"cube_core_num": "num_aicore", "vector_core_num": "num_
 _CORE_COUNT_QUERIES = ("num_compute_units", "get_multiprocessor_count")  # functions answering a count
 # triton-ascend's driver (`triton.runtime.driver.active.utils`), by the count each method returns
 _DRIVER_CORE_COUNTS = {"get_aicore_num": "num_aicore", "get_aivector_core_num": "num_vectorcore"}
+# vllm-ascend's `triton_utils` helpers, by the count each returns: read by name when imported
+# from a package no file on disk holds (a project downstream of vllm-ascend)
+_UNREAD_CORE_COUNTS = {"get_aicore_num": "num_aicore", "get_vectorcore_num": "num_vectorcore"}
 # the words a module's text holds when it may work out a core count (`core_count`)
 CORE_COUNT_WORDS = (*CORE_COUNT_KEYS, *CORE_COUNT_ATTRIBUTES, *_CORE_COUNT_QUERIES, *_DRIVER_CORE_COUNTS)
 
@@ -2209,7 +2212,7 @@ class HostIndex(HostFacts):
         head; a module whose text holds no word of a count (`CORE_COUNT_WORDS`) is not parsed."""
         found = self.imported_definition(reference, scope, CORE_COUNT_WORDS)
         if found is None:
-            return None
+            return self._unread_core_count(reference, node, scope)
         host, _, name = found
         # the other module's hops are its own: it imports no further
         if isinstance(node, cst.Call):
@@ -2224,6 +2227,30 @@ class HostIndex(HostFacts):
             values = host.values_of(name, None)
             count = next(filter(None, (host.core_count(value, None) for value in values)), None)
         return None if count is None else CoreCount(count.kind, node)
+
+    def _unread_core_count(
+        self, reference: cst.Name | cst.Attribute, node: cst.BaseExpression, scope: Scope
+    ) -> CoreCount | None:
+        """The count a call of a known core-count helper returns (`_UNREAD_CORE_COUNTS`:
+        `get_aicore_num()`), told by its name when the module imports it, or the module holding
+        it, from a package no file on disk holds (vllm-ascend's `triton_utils` in a project
+        using it): its body cannot be read. None for any other call, and when `scope` binds the
+        name's head."""
+        dotted = dotted_name(reference)
+        if not isinstance(node, cst.Call) or dotted is None or self.imported is None:
+            return None
+        head, imports = dotted.split(".")[0], self.imported.imports
+        origin = imports.imported_from.get(head)
+        name = origin[1] if origin is not None and head == dotted else dotted.rsplit(".", 1)[-1]  # `as` aside
+        kind = _UNREAD_CORE_COUNTS.get(name)
+        if (
+            kind is None
+            or not self._is_free(head, scope)
+            or (origin is None and head not in imports.imported_modules)
+            or self.imported.module_file(dotted) is not None
+        ):
+            return None
+        return CoreCount(kind, node)
 
     def imported_definition(
         self, reference: cst.BaseExpression, scope: Scope, words: tuple[str, ...]
