@@ -181,7 +181,75 @@ def test_key(test: cst.BaseExpression) -> tuple[str, bool]:
     or comments (`nodes.one_line`): a test written over several lines with a comment in it is
     the test written on one line."""
     tested, polarity = _tested(test)
-    return "".join(one_line(tested).split()), polarity
+    key = "".join(one_line(tested).split())
+    implied = (_implied(tested, False), _implied(tested, True))
+    if _IMPLIED.setdefault(key, implied) != implied:  # two tests read alike once spaces go
+        _IMPLIED[key] = ((), ())
+    return key, polarity
+
+
+# What each test key's outcome says of the names it reads (`_implied`), failing then holding:
+# how `contradicts` sees two tests exclude each other. Keys come from `test_key` only.
+_Fact: TypeAlias = tuple[str, str, object, bool]  # (name, "==" or "truth", value, holds)
+_IMPLIED: dict[str, tuple[tuple[_Fact, ...], tuple[_Fact, ...]]] = {}
+
+
+def _implied(test: cst.BaseExpression, outcome: bool) -> tuple[_Fact, ...]:
+    """What a test's outcome says of the names it reads: `MODE == 0` holding, that `MODE` is 0;
+    failing, that it is not (`MODE != 0` the other way round; `x is None` as `x == None`); a
+    bare `FLAG`, its truth; `A and B` holding, what `A` and `B` holding say (`A or B`
+    failing, what both failing say); nothing for other tests or outcomes."""
+    test, polarity = _tested(test)
+    outcome = outcome == polarity
+    if isinstance(test, cst.Name) and _literal_truth(test) is None:
+        return ((test.value, "truth", None, outcome),)
+    if isinstance(test, cst.BooleanOperation) and outcome == isinstance(test.operator, cst.And):
+        return _implied(test.left, outcome) + _implied(test.right, outcome)
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+        return ()
+    target = test.comparisons[0]
+    holds = {cst.Equal: True, cst.NotEqual: False, cst.Is: True, cst.IsNot: False}.get(type(target.operator))
+    for name, value in ((test.left, target.comparator), (target.comparator, test.left)):
+        constant = int_literal(value) if isinstance(value, cst.Integer) else _named_constant(value)
+        if holds is not None and isinstance(name, cst.Name) and constant is not _UNKNOWN:
+            return ((name.value, "==", constant, outcome == holds),)
+    return ()
+
+
+_UNKNOWN = object()
+
+
+def _named_constant(node: cst.BaseExpression) -> object:
+    """The value of `True`, `False` or `None`, else `_UNKNOWN`."""
+    constants = {"True": True, "False": False, "None": None}
+    return constants[node.value] if isinstance(node, cst.Name) and node.value in constants else _UNKNOWN
+
+
+def contradicts(assumed: Assumptions, key: str, outcome: bool) -> bool:
+    """`assumed` holds the other outcome of the test `key`, or an outcome of another test that
+    no value of the names both read passes together with this one: `MODE == 0` and `MODE == 1`
+    both holding, `MODE != 0` holding beside `MODE == 0`, `USE_A and MODE == 0` holding beside
+    `not USE_A` (`_implied`)."""
+    if (key, not outcome) in assumed:
+        return True
+    mine = _IMPLIED.get(key, ((), ()))[outcome]
+    return bool(mine) and any(
+        _conflict(fact, other)
+        for held in assumed
+        for other in _IMPLIED.get(held[0], ((), ()))[held[1]]
+        for fact in mine
+    )
+
+
+def _conflict(a: _Fact, b: _Fact) -> bool:
+    """No value of the name passes both facts."""
+    (name, relation, value, holds), (other, relation_b, value_b, holds_b) = a, b
+    if name != other:
+        return False
+    if relation == relation_b:
+        return holds != holds_b if value == value_b else relation == "==" and holds and holds_b
+    equal, truth = (a, b) if relation == "==" else (b, a)
+    return equal[3] and bool(equal[2]) != truth[3]
 
 
 def test_text(test: cst.BaseExpression) -> str:
@@ -1263,7 +1331,7 @@ class Flow:
             if (tracked is not None and key not in tracked) or not branch.test_is_constexpr:
                 continue
             outcome = polarity == arm
-            if (key, not outcome) in assumed:
+            if contradicts(assumed, key, outcome):
                 return None
             if (key, outcome) not in assumed:
                 assumed = assumed | {(key, outcome)}
@@ -1372,12 +1440,12 @@ class Flow:
             if branch.test_is_constexpr:
                 key, polarity = branch.key
                 outcomes[key] = polarity == arm
-        for branch, arm in b.conds:
-            if branch.test_is_constexpr:
-                key, polarity = branch.key
-                if outcomes.get(key, polarity == arm) != (polarity == arm):
-                    return False
-        return True
+        held: Assumptions = frozenset(outcomes.items())
+        return not any(
+            contradicts(held, branch.key[0], branch.key[1] == arm)
+            for branch, arm in b.conds
+            if branch.test_is_constexpr
+        )
 
     def compiled_under(self, event: Event, outcomes: Assumptions) -> bool:
         """Whether a specialisation with these constexpr test outcomes compiles the `if` arms
@@ -1394,7 +1462,7 @@ class Flow:
         if not outcomes:
             return True
         key, polarity = self.choice_key(choice)
-        return (key, polarity != arm) not in outcomes or not self.is_constexpr(choice.test)
+        return not contradicts(outcomes, key, polarity == arm) or not self.is_constexpr(choice.test)
 
     def test_text(self, key: str) -> str:
         """The test a specialisation's key names (`test_key`: `cuisnotNone`), as written in the
@@ -1419,7 +1487,7 @@ class Flow:
     def arm_compiled_under(branch: Branch, arm: bool, outcomes: Assumptions) -> bool:
         """Whether a specialisation with these constexpr test outcomes compiles the arm of
         `branch` (True: its body)."""
-        return not (branch.test_is_constexpr and (branch.key[0], branch.key[1] != arm) in outcomes)
+        return not (branch.test_is_constexpr and contradicts(outcomes, branch.key[0], branch.key[1] == arm))
 
     def reads_after(self, start: Event, name: str) -> list[Event]:
         """Data reads of `name` reachable from `start` before any redefinition of it, along
@@ -2265,8 +2333,9 @@ def _reach_order(result: _State) -> tuple[int, int, list[tuple[str, bool]]]:
 
 
 def consistent(a: Assumptions, b: Assumptions) -> bool:
-    """No test outcome assumed one way in `a` and the other in `b`."""
-    return not any((key, not outcome) in b for key, outcome in a)
+    """No test outcome assumed in `a` that `b` contradicts (`contradicts`: the other outcome of
+    the same test, or one of a test excluding it)."""
+    return not any(contradicts(b, key, outcome) for key, outcome in a)
 
 
 def _combines_tests(value: cst.BaseExpression | None) -> bool:

@@ -78,8 +78,9 @@ hint naming the tile (`extension.compile_hint(a, "dot_pad_only_k")`) are not dat
 `tl.dot(b_k, tl.trans(b_k))` reads both operands before the dot runs, an operation holding
 the dot reads its other operands after the dot has run (`x = x + tl.dot(x, y)` reads the
 clobbered `x`, like `tl.dot(x, y) + x`; no fix is offered there), and reads on an
-`if` arm exclusive with the dot (the other arm, or another `if` on the same constexpr test)
-are not after it. `tl.dot` is pure: a dot whose result (or what it flows into through
+`if` arm exclusive with the dot (the other arm, or another `if` on the same constexpr test,
+or on one that cannot hold with it: `MODE == 1` beside `MODE == 0`, `MODE == 0` beside `MODE !=
+0`, `not USE_A` beside `USE_A and MODE == 0`) are not after it. `tl.dot` is pure: a dot whose result (or what it flows into through
 arithmetic and names) is read in no constexpr specialisation where a later read runs is
 dropped by the compiler there and clobbers nothing for that read. A result passed to a call,
 stored or returned is read; a dot accumulating into `acc`, or run through a device function,
@@ -187,6 +188,27 @@ class DotLhsReuse(Rule):
     REQUIRES_TOKENS = (("dot", PACKAGE_IMPORT),)  # the dot may be in a device function of another module
 
     VALID = (
+        # constexpr tests that cannot hold together: no specialisation runs both arms
+        """
+@triton.jit
+def k(A, B, o, N: tl.constexpr, MODE: tl.constexpr, USE_A: tl.constexpr):
+    r = tl.arange(0, N)
+    p = r[:, None] * N + r[None, :]
+    b_a = tl.load(A + p)
+    b_o = tl.zeros([N, N], dtype=tl.float32)
+    if MODE == 0:
+        b_o = tl.dot(b_a, tl.load(B + p))
+    if MODE == 1:
+        b_o += b_a
+    if MODE != 0:
+        b_o += b_a
+    b_c = tl.load(A + p)
+    if USE_A and MODE == 0:
+        b_o += tl.dot(b_c, tl.load(B + p))
+    if not USE_A:
+        b_o += b_c
+    tl.store(o + p, b_o)
+""",
         # a compile hint annotates the tile; it reads no data
         """
 import triton

@@ -1,0 +1,55 @@
+"""Constexpr tests that cannot hold together exclude each other's arms (`flow.contradicts`):
+equality with different constants, `!=` against `==`, a conjunction against a test excluding
+one of its parts, `is None` against `is not None`; read by ASC003 (reads after a dot)."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import settings
+
+from ascend_lint.engine import lint_source
+
+KERNEL = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(A, B, o, N: tl.constexpr, MODE: tl.constexpr, USE_A: tl.constexpr):
+    r = tl.arange(0, N)
+    p = r[:, None] * N + r[None, :]
+    b_a = tl.load(A + p)
+    b_o = tl.zeros([N, N], dtype=tl.float32)
+    if {dot}:
+        b_o = tl.dot(b_a, tl.load(B + p))
+    if {read}:
+        b_o += b_a
+    tl.store(o + p, b_o)
+"""
+
+
+@pytest.mark.parametrize(
+    ("dot", "read", "found"),
+    [
+        ("MODE == 0", "MODE == 1", False),
+        ("MODE != 0", "MODE == 0", False),
+        ("MODE == 0", "not MODE != 0", True),
+        ("USE_A and MODE == 0", "not USE_A", False),
+        ("USE_A and MODE == 0", "MODE == 2", False),
+        ("0 == MODE", "MODE == 2", False),
+        ("MODE == 0", "MODE", False),
+        ("not MODE", "MODE == 1", False),
+        ("USE_A is None", "USE_A is not None", False),
+        ("USE_A is None", "USE_A", False),
+        # tests that can hold together
+        ("MODE == 0", "MODE != 1", True),
+        ("MODE == 0", "MODE == 0", True),
+        ("USE_A or MODE == 0", "not USE_A", True),
+        ("MODE == 0", "USE_A", True),
+        ("MODE == 1", "MODE", True),
+        ("MODE != 0", "MODE != 1", True),
+    ],
+)
+def test_reads_under_a_test_excluding_the_dots_are_not_after_it(dot: str, read: str, found: bool) -> None:
+    source = KERNEL.format(dot=dot, read=read)
+    assert bool(lint_source(source, "k.py", settings(select=["ASC003"])).findings) is found
