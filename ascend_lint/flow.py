@@ -2039,46 +2039,81 @@ class Flow:
         """The step of an advance (`advance_step`) as each specialisation compiles it, with the
         constexpr `if` arms and conditional expressions it picks an arm of, outermost first: `p
         += HV * (V if HEADWISE else 1)` steps `HV * V` with `HEADWISE` and `HV * 1` without, as
-        `if HEADWISE: p += HV * V` / `else: p += HV` does. A step name is read through its
-        bindings (`_step_bindings`): `step = HV * (V if HEADWISE else 1); p += step`, and `if
-        HEADWISE: step = HV * V` / `else: step = HV`, are the same two arms. Arms the advance's
-        own `if`s rule out are left out; a step with no such choice, or more than
+        `if HEADWISE: p += HV * V` / `else: p += HV` does. The names in the step are read
+        through their bindings, names of names too (`_chosen_values`): `step = HV * (V if
+        HEADWISE else 1); p += step`, `if HEADWISE: step = HV * V` / `else: step = HV`, and `s
+        = V if HEADWISE else 1; step = HV * s` are the same two arms. Arms the advance's own
+        `if`s rule out are left out; a step with no such choice, or more than
         `_MAX_STEP_CHOICES`, is itself."""
         step = advance_step(definition)
         if step is None:
             return []
         found = []
-        for value, bound in self._step_bindings(step, definition):
+        for value, bound in self._chosen_values(step, definition, _MAX_ALIAS_HOPS):
             arms = self._choice_arms(value, bound, _MAX_STEP_CHOICES)
             if arms is None:
                 return [(step, ())]
             found += [(v, taken) for v, taken in arms if self.compiled_under(definition, self.choice_outcomes(taken))]
         return found
 
-    def _step_bindings(self, step: cst.BaseExpression, advance: Event) -> list[tuple[cst.BaseExpression, Arms]]:
-        """A step name as the values bound to it where the advance reads it, each with the
-        constexpr `if` arms around its binding that are not around the advance: its one
-        binding reaching it when that holds a constexpr conditional expression (`step = HV * (V
-        if A else 1)`), or one per arm of constexpr `if`s (`if A: step = HV * V` / `else: step =
-        HV`; a binding before an `if A:` rebinding it, `step = HV`, is the other arm's). Any
-        other step, or a name bound otherwise (a runtime `if`, one binding with no choice:
-        `stride = HV` stays the name), is itself."""
-        reaching = self.reaching(step) if isinstance(step, cst.Name) else []
-        if not reaching or any(d.value is None or d.name == advance.name for d in reaching):
-            return [(step, ())]
-        values = [d.value for d in reaching if d.value is not None]
-        if len(values) == 1:
-            chosen = any(isinstance(n, cst.IfExp) and self.is_constexpr(n.test) for n in walk(values[0]))
-            return [(values[0], ())] if chosen else [(step, ())]
-        owns = [tuple(arm for arm in d.conds if arm not in advance.conds) for d in reaching]
+    def _chosen_values(
+        self, value: cst.BaseExpression, reader: Event, hops: int
+    ) -> list[tuple[cst.BaseExpression, Arms]]:
+        """`value`, read by `reader`, with each name in it that holds a constexpr choice
+        (`_name_choices`) replaced by the values bound to it, parenthesised, each with the
+        constexpr `if` arms it is bound in; names `hops` deep at most. Other names stay
+        (`stride = HV` is read as `stride`), and so does all of `value` when the arms of two names
+        would make more than `2 ** _MAX_STEP_CHOICES` values."""
+        found: list[tuple[cst.BaseExpression, Arms]] = [(value, ())]
+        names = [n for n in walk(value) if isinstance(n, cst.Name)] if hops else []
+        for name in names:
+            choices = self._name_choices(name, reader, hops - 1)
+            if choices is None:
+                continue
+            found = [
+                (_bound_in(v, name, bound), (*arms, *own))
+                for v, arms in found
+                for bound, own in choices
+                if consistent(self.choice_outcomes(arms), self.choice_outcomes(own))
+            ]
+            if len(found) > 2**_MAX_STEP_CHOICES:
+                return [(value, ())]
+        return found
+
+    def _name_choices(self, name: cst.Name, reader: Event, hops: int) -> list[tuple[cst.BaseExpression, Arms]] | None:
+        """The values a name read by `reader` holds when they hold a constexpr choice, each with
+        the constexpr `if` arms around its binding that are not around `reader`: its one
+        binding reaching the read when that holds a constexpr conditional expression (`s = V
+        if A else 1`), also through the names it reads (`_chosen_values`), or one per arm of
+        constexpr `if`s (`if A: s = V` / `else: s = 1`; a binding before an `if A:` rebinding
+        it, `s = 1`, is the other arm's). None for a name bound otherwise (a runtime `if`, one
+        binding with no choice, a loop-carried or self-reading binding)."""
+        reaching = self.reaching(name)
+        if not reaching or any(d.value is None or d.name == reader.name for d in reaching):
+            return None
+        if len(reaching) == 1:
+            (binding,) = reaching
+            assert binding.value is not None
+            values = self._chosen_values(binding.value, binding, hops)
+            held = any(isinstance(n, cst.IfExp) and self.is_constexpr(n.test) for v, _ in values for n in walk(v))
+            return values if held or any(arms for _, arms in values) else None
+        owns = [tuple(arm for arm in d.conds if arm not in reader.conds) for d in reaching]
         if not all(branch.test_is_constexpr for own in owns for branch, _ in own):
-            return [(step, ())]
+            return None
         if len(owns) == 2 and sorted(len(own) for own in owns) == [0, 1]:
             ((branch, arm),) = owns[0] or owns[1]
             owns = [own or ((branch, not arm),) for own in owns]
         if not all(owns):
-            return [(step, ())]
-        return list(zip(values, owns, strict=True))
+            return None
+        found = []
+        for binding, own in zip(reaching, owns, strict=True):
+            assert binding.value is not None
+            found += [
+                (v, (*own, *arms))
+                for v, arms in self._chosen_values(binding.value, binding, hops)
+                if consistent(self.choice_outcomes(own), self.choice_outcomes(arms))
+            ]
+        return found
 
     def _choice_arms(
         self, value: cst.BaseExpression, taken: Arms, budget: int
@@ -2330,6 +2365,16 @@ def _reach_order(result: _State) -> tuple[int, int, list[tuple[str, bool]]]:
     """`_reach`'s results in program order of their definitions, then in a fixed order."""
     definition, assumed, carrier = result
     return definition.index, -1 if carrier is None else carrier.header.index, sorted(assumed)
+
+
+def _bound_in(value: cst.BaseExpression, name: cst.Name, bound: cst.BaseExpression) -> cst.BaseExpression:
+    """`value` with `name`, a node below it, replaced by the value `bound` to it, as one operand:
+    in parentheses unless a name or already so (`HV * s` with `s = V + 1` reads `HV * (V + 1)`)."""
+    if not bound.lpar and not isinstance(bound, cst.Name):
+        bound = bound.with_changes(lpar=[cst.LeftParen()], rpar=[cst.RightParen()])
+    changed = replaced(value, name, bound)
+    assert isinstance(changed, cst.BaseExpression)
+    return changed
 
 
 def consistent(a: Assumptions, b: Assumptions) -> bool:

@@ -72,7 +72,9 @@ is `if IS_BETA_HEADWISE: p_beta += HV * V else: p_beta += HV`, and `p_g += 1 if 
 else HV` is the split below. So is a step name: its one binding holding the choice (`step =
 HV * (V if IS_BETA_HEADWISE else 1)`, then `p_beta += step`), or one binding per arm of a
 constexpr `if` (`if IS_BETA_HEADWISE: step = HV * V else: step = HV`, or `step = HV` before
-`if IS_BETA_HEADWISE: step = HV * V`, its other arm). The message names the
+`if IS_BETA_HEADWISE: step = HV * V`, its other arm), and so are the names it reads, up to four
+names deep (`width = V if IS_BETA_HEADWISE else 1`, then `step = HV * width` or `p_beta += HV
+* width`; `width` bound in the arms of an `if`). The message names the
 specialisations that stride when the load's own `if`s do not: "(when `IS_BETA_HEADWISE` is
 false)". The fix already applied, its strided arm the fallback the host
 picks for `HV == 1`, is not flagged:
@@ -312,22 +314,29 @@ def k(g, beta, o, T, HV: tl.constexpr, V: tl.constexpr, A: tl.constexpr, G_T_CON
         p_beta += HV * (V if IS_BETA_HEADWISE else 1)
 """,
         # the same steps held in a name: its one binding holding the choice, or one binding per
-        # arm of a constexpr `if` (`step_g` is `HV` when `A` is false)
+        # arm of a constexpr `if` (`step_g` is `HV` when `A` is false), also a name of such a name
+        # (`step_w` is `HV * width`, `width` chosen by `A`)
         """
 @triton.jit
-def k(g, beta, o, T, HV: tl.constexpr, V: tl.constexpr, A: tl.constexpr):
+def k(g, beta, w, o, T, HV: tl.constexpr, V: tl.constexpr, A: tl.constexpr):
     i_hv = tl.program_id(0)
     p_g = g + i_hv
     p_beta = beta + i_hv
+    p_w = w + i_hv
     step_beta = HV * (V if A else 1)
     if A:
         step_g = HV * V
+        width = V
     else:
         step_g = HV
+        width = 1
+    step_w = HV * width
     for _ in range(0, T):
         tl.store(o + i_hv, tl.load(p_g) + tl.load(p_beta))  # expect
+        tl.store(o + i_hv, tl.load(p_w))  # expect
         p_g += step_g
         p_beta += step_beta
+        p_w += step_w
 """,
         # the offset, or the index, held in a name the loop binds
         """

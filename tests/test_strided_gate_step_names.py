@@ -1,6 +1,6 @@
 """ASC011: a step held in a name splits on its constexpr choices as the step written in place
-does, through its one binding or one binding per arm of a constexpr `if`; the message names
-the specialisation that strides."""
+does, through its one binding or one binding per arm of a constexpr `if`, and so do the names
+it reads, names of names up to four deep; the message names the specialisation that strides."""
 
 from __future__ import annotations
 
@@ -46,6 +46,17 @@ WHEN = "advances by `HV` elements per step of the loop (when `A` is false),"
         ("if T > 4:\n    step = HV * V\nelse:\n    step = HV", "step", None),  # chosen at run time
         ("step = HV", "step", "advances by `HV` elements per step of the loop, so"),
         ("", "(-1 if A else 1) * HV", "advances by `HV` elements per step of the loop, so"),
+        ("s1 = V if A else 1\nstep = HV * s1", "step", WHEN),  # two names from the choice
+        ("s1 = V if A else 1", "HV * s1", WHEN),
+        ("if A:\n    s1 = V\nelse:\n    s1 = 1\nstep = HV * s1", "step", WHEN),
+        ("if A:\n    s1 = V\nelse:\n    s1 = 1", "HV * s1", WHEN),
+        ("s1 = V\nif A:\n    s1 = 1\nstep = HV * s1", "step", WHEN.replace("false", "true")),
+        ("s0 = V if A else 1\ns1 = s0\ns2 = s1\nstep = HV * s2", "step", WHEN),  # four names deep
+        ("s0 = V if A else 1\ns1 = s0\ns2 = s1\ns3 = s2\nstep = HV * s3", "step", None),  # five: not followed
+        ("s1 = 1 if A else HV\nstep = s1", "step", None),  # the G_T_CONTIG split
+        ("s1 = V if T > 4 else 1\nstep = HV * s1", "step", None),  # chosen at run time
+        ("s1 = V if A else 1\nif T > 3:\n    s1 = 1\nstep = HV * s1", "step", None),
+        ("a = V if A else 1\nb = 1 if A else V", "HV * a * b", None),  # `HV * V` in each specialisation
     ],
 )
 def test_a_step_name_splits_as_the_step_in_place(lines: str, step: str, said: str | None) -> None:
