@@ -101,7 +101,10 @@ inside the chunk, `eos % chunk_size` too, and `i_c * chunk_size` alone (`i_c * 6
 6` after `>> 6`), the chunk's start, cannot wrap. That start needs the divisor of the
 definition reaching the product, with the value it has there: after `if WIDE: i_c = bos // (2
 * BT)` / `else: i_c = bos // BT`, `i_c * (2 * BT)` is reported (twice the offset in the `else`
-specialisation), and so is `i_c * C` with `C` rebound after `i_c = bos // C`; the divisor and
+specialisation), while under `if WIDE:` it is the start, and so it is when a conditional
+expression chooses the division (`i_c = bos // (2 * BT) if WIDE else bos // BT`: each
+specialisation compiles its own arm); `i_c * C` with `C` rebound after `i_c = bos // C` is
+reported too. The divisor and
 the factors are compared as products of those values, however written (`i_c * 2 * BT` and `i_c
 * (BT * 2)` after `i_c = bos // (2 * BT)`, `i_c * C` after `C = BT` and `i_c = bos // BT`
 are the chunk's start). A left shift is
@@ -171,7 +174,18 @@ import libcst as cst
 
 from ascend_lint.arithmetic import ceiling_division
 from ascend_lint.fixes import NO_LANGUAGE_NAME, Declined, FixPlan, Replace
-from ascend_lint.flow import INDEX, LOADED, NARROW, NARROW_INTS, WIDE, Event, Flow, call_argument, pointer_arg
+from ascend_lint.flow import (
+    INDEX,
+    LOADED,
+    NARROW,
+    NARROW_INTS,
+    WIDE,
+    Assumptions,
+    Event,
+    Flow,
+    call_argument,
+    pointer_arg,
+)
 from ascend_lint.host import NARROW_INT_WORDS, HostIndex, TensorDtype
 from ascend_lint.nodes import child_nodes, one_line
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
@@ -421,6 +435,17 @@ def k(q, o, cu_seqlens, token_idx, H: tl.constexpr, D: tl.constexpr):
 def run(q, o, token_idx, lens):
     H, D = q.shape[-2:]
     k[(len(lens), H)](q, o, lens.cumsum(0).int().long(), token_idx, H, D)
+""",
+        # a chunk's start: the index times the divisor of the arm its specialisation compiles
+        """
+@triton.jit
+def k(v, cu_seqlens, BT: tl.constexpr, V: tl.constexpr, WIDE: tl.constexpr):
+    eos = tl.load(cu_seqlens + tl.program_id(0) + 1).to(tl.int32)
+    i_c = (eos - 1) // BT if WIDE else (eos - 1) // (2 * BT)
+    if WIDE:
+        tl.store(v + i_c * BT + tl.arange(0, V), tl.zeros([V], dtype=tl.float32))
+    else:
+        tl.store(v + i_c * (2 * BT) + tl.arange(0, V), tl.zeros([V], dtype=tl.float32))
 """,
     )
     INVALID = (
@@ -1566,20 +1591,30 @@ def _is_chunk_start(product: cst.BinaryOperation, flow: Flow) -> bool:
     return False
 
 
-def _divisors(index: cst.BaseExpression, flow: Flow) -> list[_Divisor] | None:
+def _divisors(index: cst.BaseExpression, flow: Flow, spec: Assumptions | None = None) -> list[_Divisor] | None:
     """The divisor of each path when `index` is a division into chunks (`x // BT`, `tl.cdiv(x,
-    BT)`, `x >> 6`: `_chunk_of`), or a name every definition reaching it so binds; else None."""
+    BT)`, `x >> 6`: `_chunk_of`), a conditional expression choosing such divisions, or a name
+    every definition reaching it so binds; else None. Paths and arms are those of `spec`, the
+    specialisations compiling a read of an index name (`Flow.decided_arms`): under `if WIDE:`,
+    `j = bos // BT if WIDE else bos // (2 * BT)` divides by `BT`, as the same choice written as
+    an `if` statement does."""
     if isinstance(index, cst.Name):
-        values = [definition.value for definition in flow.reaching(index)]
-        found: list[_Divisor] = []
-        for value in values:
-            inner = None if value is None else _divisors(value, flow)
-            if inner is None:
-                return None
-            found += inner
-        return found or None
-    chunk = _chunk_of(index, flow)
-    return None if chunk is None else [chunk[1]]
+        read = flow.read_events.get(index)
+        if spec is None and read is not None:
+            spec = flow.decided_arms(read)
+        values = flow.values_reaching(index, spec)
+    elif isinstance(index, cst.IfExp):
+        values = list(flow.arms(index, spec))
+    else:
+        chunk = _chunk_of(index, flow)
+        return None if chunk is None else [chunk[1]]
+    found: list[_Divisor] = []
+    for value in values:
+        inner = None if value is None else _divisors(value, flow, spec)
+        if inner is None:
+            return None
+        found += inner
+    return found or None
 
 
 def _as_sum(divisor: cst.BaseExpression | int, terms: Terms) -> Sum:

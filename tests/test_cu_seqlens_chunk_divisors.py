@@ -15,7 +15,7 @@ import triton.language as tl
 
 
 @triton.jit
-def k(v, cu_seqlens, BT: tl.constexpr, V: tl.constexpr, WIDE: tl.constexpr):
+def k(v, cu_seqlens, BT: tl.constexpr, V: tl.constexpr, WIDE: tl.constexpr, A: tl.constexpr):
     bos = tl.load(cu_seqlens + tl.program_id(0)).to(tl.int32)
     C = BT
 {lines}
@@ -54,3 +54,34 @@ def _codes(lines: str, offset: str) -> list[str]:
 )
 def test_a_chunk_start_is_its_divisor_where_the_product_reads_it(lines: str, offset: str, found: bool) -> None:
     assert bool(_codes(lines, offset)) is found
+
+
+CHOSEN = "j = bos // BT if WIDE else bos // (2 * BT)"
+STORE = "tl.store(v + {offset} + tl.arange(0, V), tl.zeros([V], dtype=tl.float32))"
+
+
+def _rows(lines: str) -> list[int]:
+    body = "\n".join("    " + line for line in lines.format(chosen=CHOSEN, store=STORE).splitlines())
+    source = KERNEL.split("    tl.store")[0].format(lines=body)
+    return [f.location.row - 8 for f in lint_source(source, "k.py", settings(select=["ASC008"])).findings]
+
+
+@pytest.mark.parametrize(
+    ("lines", "rows"),
+    [
+        # the arm the product's specialisation compiles, as with `if WIDE: j = bos // BT` / `else: ...`
+        ("{chosen}\nif WIDE:\n    " + STORE.format(offset="j * BT"), []),
+        ("{chosen}\nif not WIDE:\n    " + STORE.format(offset="j * (2 * BT)"), []),
+        ("{chosen}\nif not WIDE:\n    " + STORE.format(offset="j * BT"), [3]),  # half the offset: flagged
+        ("{chosen}\n" + STORE.format(offset="j * BT"), [2]),  # twice the offset when `WIDE` is false
+        ("{chosen}\nk = j\nif WIDE:\n    " + STORE.format(offset="k * BT"), []),  # through a name
+        ("{chosen}\noff = j * BT\nif WIDE:\n    " + STORE.format(offset="off"), [2]),  # the product outside
+        # an arm another test picks: both may be compiled under `if WIDE:`
+        ("j = bos // BT if A else bos // (2 * BT)\nif WIDE:\n    " + STORE.format(offset="j * BT"), [3]),
+        ("j = bos // BT if bos > 4 else bos // (2 * BT)\nif WIDE:\n    " + STORE.format(offset="j * BT"), [3]),
+        ("j = ({chosen_inner}) if A else bos // BT\nif WIDE:\n    " + STORE.format(offset="j * BT"), []),
+        ("j = ({chosen_inner}) if A else bos // BT\nif A:\n    " + STORE.format(offset="j * BT"), [3]),
+    ],
+)
+def test_a_chunk_index_chosen_in_an_expression_divides_per_arm(lines: str, rows: list[int]) -> None:
+    assert _rows(lines.replace("{chosen_inner}", CHOSEN.removeprefix("j = "))) == rows
