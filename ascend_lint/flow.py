@@ -2342,6 +2342,21 @@ def _advanced_name(name: str | None, value: cst.BaseExpression | None) -> cst.Na
     return next((c for c in candidates if isinstance(c, cst.Name) and c.value == name), None)
 
 
+def _items(value: cst.BaseExpression, count: int) -> list[cst.BaseExpression] | None:
+    """The value each of `count` names unpacking `value` is bound to, when it is a tuple or list
+    of `count` items written out, or a conditional expression choosing between such (`bos, eos
+    = (a, b) if IS_VARLEN else (x, y)` binds `bos` to `a if IS_VARLEN else x`, a choice on the
+    same test); else None."""
+    if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == count:
+        return [e.value for e in value.elements]
+    if isinstance(value, cst.IfExp):
+        body, orelse = _items(value.body, count), _items(value.orelse, count)
+        if body is None or orelse is None:
+            return None
+        return [cst.IfExp(test=value.test, body=b, orelse=o) for b, o in zip(body, orelse, strict=True)]
+    return None
+
+
 def _bound_value(
     target: cst.BaseExpression, value: cst.BaseExpression | None, name: cst.Name
 ) -> cst.BaseExpression | None:
@@ -2619,11 +2634,7 @@ class _Builder:
         if isinstance(target, cst.Name):
             self.emit(DEF, target, name=target.value, value=value, boxed=boxed)
         elif isinstance(target, (cst.Tuple, cst.List)):
-            values = (
-                [e.value for e in value.elements]
-                if isinstance(value, (cst.Tuple, cst.List)) and len(value.elements) == len(target.elements)
-                else [value] * len(target.elements)
-            )
+            values = _items(value, len(target.elements)) or [value] * len(target.elements)
             for element, element_value in zip(target.elements, values, strict=False):
                 self.assign_target(element.value, element_value, boxed)
         elif isinstance(target, cst.StarredElement):

@@ -84,7 +84,10 @@ The load may
 be an arm of a conditional expression (`start = 0 if i == 0 else
 tl.load(cu_num_draft_tokens + i - 1)`: the first request starts at 0; `bos =
 tl.load(cu_seqlens + i_n).to(tl.int32) if IS_VARLEN else i_n * T`: the offset where
-`IS_VARLEN` holds). The index of a `range` / `tl.range` loop starting at an offset is one (`for
+`IS_VARLEN` holds), also a choice of tuples unpacked (`bos, eos = (tl.load(cu_seqlens +
+i_n).to(tl.int32), tl.load(cu_seqlens + i_n + 1).to(tl.int32)) if IS_VARLEN else (i_n * T, i_n
+* T + T)`: each name takes its item of the arm, as the `if IS_VARLEN:` statement binding `bos,
+eos` in each arm does). The index of a `range` / `tl.range` loop starting at an offset is one (`for
 t in range(bos, eos)`: `t` is `bos` plus a position), unless a bound is int64 (Triton gives the
 index its bounds' widest type). Also a name set to
 an offset plus or minus other int32 terms (`t0 = bos + i_t * BT`), also clamped (`rows =
@@ -490,6 +493,20 @@ def k(q, o, cu_seqlens, H: tl.constexpr, D: tl.constexpr):
 def run(q, o, lens):
     H, D = q.shape[-2:]
     k[(len(lens), H)](q, o, torch.cumsum(lens, 0, dtype=torch.int32), H, D)
+""",
+        # the offsets unpacked from a choice of tuples: `bos` is the load where `IS_VARLEN` holds
+        """
+@triton.jit
+def k(v, cu_seqlens, T, HV: tl.constexpr, V: tl.constexpr, IS_VARLEN: tl.constexpr):
+    i_n, i_hv = tl.program_id(0), tl.program_id(1)
+    bos, eos = (
+        (tl.load(cu_seqlens + i_n).to(tl.int32), tl.load(cu_seqlens + i_n + 1).to(tl.int32))
+        if IS_VARLEN
+        else (i_n * T, i_n * T + T)
+    )
+    tl.store(v + (bos * HV + i_hv) * V + tl.arange(0, V), tl.zeros([V], dtype=tl.float32))  # expect
+    if not IS_VARLEN:
+        tl.store(v + (eos * HV + i_hv) * V + tl.arange(0, V), tl.zeros([V], dtype=tl.float32))
 """,
         # the load cast on a line of its own
         """
