@@ -709,7 +709,8 @@ class Flow:
         seen: tuple[cst.CSTNode, ...] = (),
         over_data: bool = True,
     ) -> cst.BinaryOperation | None:
-        """A multiply in int32 over an index (an int64 operand makes it an int64 multiply; a factor
+        """A multiply in int32 over an index or an unannotated size (`B * T`: an int32 whenever it
+        is not 1, the value Triton specialises) (an int64 operand makes it an int64 multiply; a factor
         known to be 0 or 1 cannot wrap, nor a quotient times its divisor, nor the dividend of a
         remainder: `offs % stride` is below `stride`) written in `node`'s
         arithmetic, or with `follow` also made in the definitions reaching the names it reads (in
@@ -719,7 +720,7 @@ class Flow:
         if isinstance(node, cst.BinaryOperation):
             if (
                 isinstance(node.operator, cst.Multiply)
-                and self.flags(node, spec) & INDEX
+                and self.flags(node, spec) & (INDEX | SPEC)
                 and not (self.flags(node.left, spec) | self.flags(node.right, spec)) & WIDE
                 and self.constant_int(node.left, spec) not in (0, 1)
                 and self.constant_int(node.right, spec) not in (0, 1)

@@ -6,7 +6,8 @@ Flags `.to(...)` calls in a kernel whose receiver is
    integer Triton-Ascend may specialise into one (an unannotated scalar parameter not listed
    in `do_not_specialize`) — *constexpr has no `.to`*; or
 2. integer arithmetic that multiplies a runtime int32 index and casts to int64 (or uint64)
-   afterwards, `(i_b * T).to(tl.int64)` — *the multiply wraps in int32 first*.
+   afterwards, `(i_b * T).to(tl.int64)` — *the multiply wraps in int32 first*; also
+   `(B * T).to(tl.int64)` over unannotated sizes (int32 when not 1).
 
 Not flagged: a name assigned in the kernel body (`c = BT * 2; c.to(...)`), a scalar the host
 passes as a float, a multiply with an operand already int64, a cast to a pointer type, and a
@@ -68,8 +69,8 @@ Flags `.to(...)` calls in a kernel whose receiver is
    `do_not_specialize`, written out or as a module-level list `do_not_specialize=_SIZES`)
    — *constexpr has no `.to`*; or
 2. integer arithmetic that multiplies a runtime int32 index (program id, loop index, a
-   `do_not_specialize` or typed size, a value picked at run time) and casts to int64
-   afterwards, e.g. `(i_b * T).to(tl.int64)`, `((NT - 1) * DH_CS).to(tl.int64)`, or the
+   `do_not_specialize`, typed or unannotated size, a value picked at run time) and casts to
+   int64 afterwards, e.g. `(i_b * T).to(tl.int64)`, `((NT - 1) * DH_CS).to(tl.int64)`, or the
    offset tile `(pid * BLOCK + tl.arange(0, BLOCK)).to(tl.int64)` — *the multiply wraps in
    int32 first* (the TTIR multiplies `pid * BLOCK` in i32, splats it and extends the tile:
    offsets wrap once `pid * BLOCK` passes 2^31, on tensors over 2G elements). The index of
@@ -180,7 +181,12 @@ A device function's call returning an index (`_batch(H)` returning
 the dtype (`bitcast=True`, `fp_downcast_rounding=`), a multiply made before the cast (the index
 must be cast where it is made), a rewrite that would cast no operand of the int32 multiply the
 finding names, or a term to cast that may hold a fraction (`/`): the fix never removes the
-finding while the wrap stays. A term to cast that was itself made by a multiply (`x = i_b * T`
+finding while the wrap stays. In a product of sizes only (`(B * T * H).to(tl.int64)`,
+`((NT - 1) * DH).to(tl.int64)` with `NT = tl.cdiv(T, BT)`), each term read from a size is cast:
+`tl.cast(B, tl.int64) * tl.cast(T, tl.int64) * H`, `(tl.cast(NT, tl.int64) - 1) * DH`, as for
+sizes in `do_not_specialize`; reported as a wrap, not as *constexpr has no `.to`* (when every size is 1
+the product is a constexpr, and the fix compiles then too). A product with a size a launch passes a float for, or the
+kernel shows to be a tensor, is no int32 multiply. A term to cast that was itself made by a multiply (`x = i_b * T`
 then `(x * K).to(tl.int64)` → `tl.cast(x, tl.int64) * K`) is cast as written: that product is a
 position bounded by a dimension (see "Where the multiply may be"), the one after it the offset
 that wraps.
@@ -248,6 +254,16 @@ class ConstexprTo(Rule):
     REQUIRES_TOKENS = (("to",),)
 
     VALID = (
+        # a size times a scalar the launch passes a float: no int32 multiply
+        """
+@triton.jit
+def k(x, scale, n, BLOCK: tl.constexpr):
+    o = (scale * n).to(tl.int64)
+    tl.store(x + o + tl.arange(0, BLOCK), 1.0)
+
+def run(x):
+    k[(1,)](x, 0.5, x.numel(), BLOCK=16)
+""",
         # the kernel's own float default, which a launch leaving `eps` out passes: never specialised
         """
 @triton.jit
@@ -691,6 +707,28 @@ def k(x, T, BT: tl.constexpr, DH_CS: tl.constexpr):
     NT = tl.cdiv(T, BT)
     last = ((NT - 1) * DH_CS).to(tl.int64)  # expect
 """,
+        # unannotated sizes are int32 whenever not 1: their product wraps (fla's `chunk_delta_h`);
+        # the fix casts them first, which compiles too when each is 1 (a constexpr product)
+        Example(
+            """
+@triton.jit
+def k(x, B, T, H: tl.constexpr, BT: tl.constexpr, DH: tl.constexpr):
+    o = (B * T * H).to(tl.int64)  # expect
+    NT = tl.cdiv(T, BT)
+    last = ((NT - 1) * DH).to(tl.int64)  # expect
+    n = T * H
+    tl.store(x + o + last + n.to(tl.int64), 1.0)  # expect
+""",
+            fixed="""
+@triton.jit
+def k(x, B, T, H: tl.constexpr, BT: tl.constexpr, DH: tl.constexpr):
+    o = tl.cast(B, tl.int64) * tl.cast(T, tl.int64) * H
+    NT = tl.cdiv(T, BT)
+    last = (tl.cast(NT, tl.int64) - 1) * DH
+    n = T * H
+    tl.store(x + o + last + n.to(tl.int64), 1.0)  # expect
+""",
+        ),
         """
 @triton.jit
 def k(x, T, W: tl.constexpr):
@@ -861,7 +899,11 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
             # each specialisation the receiver's value depends on (`if IS_VARLEN:` ... `else:`)
             specs = flow.specialisations(receiver)
             multiplies = flow.index_multiplies_widened(copy)
-            wrapping = [spec for spec, multiply in multiplies.items() if multiply is not None]
+            wrapping = [
+                spec
+                for spec, multiply in multiplies.items()
+                if multiply is not None and not _never_int(multiply, spec, kernel, flow, context)
+            ]
             if wrapping:
                 multiply = multiplies[wrapping[0]]
                 written = flow.index_arithmetic_multiply(receiver, wrapping[0], follow=False)
@@ -1010,6 +1052,17 @@ def _wraps(cast: cst.Call, flow: Flow) -> bool:
     return any(multiply is not None for multiply in flow.index_multiplies_widened(cast).values())
 
 
+def _never_int(
+    multiply: cst.BinaryOperation, spec: Assumptions, kernel: Kernel, flow: Flow, context: ModuleContext
+) -> bool:
+    """A multiply over specialisable parameters only (no index), one of which is a tensor or a
+    float by the kernel's or the host's evidence: no int32 multiply."""
+    return not flow.flags(multiply, spec) & INDEX and any(
+        name in flow.tensor_names or float_evidence(kernel, name, context.host)
+        for name in _specialisable_params(multiply, flow)
+    )
+
+
 def _is_to(call: cst.Call, imports: ImportMap) -> bool:
     """`x.to(dtype, ...)` on a value (not a module's `to` function)."""
     func = call.func
@@ -1130,6 +1183,17 @@ class _Terms:
         """A runtime int32 index (a program id, a loop index, a call returning one)."""
         return bool(self.flow.flags(self.seen(node)) & INDEX)
 
+    def is_size(self, node: cst.BaseExpression) -> bool:
+        """A value read from an int Triton may specialise (`B`, `tl.cdiv(T, BT)`): an int32 but when 1."""
+        return bool(self.flow.flags(self.seen(node)) & SPEC)
+
+    def multiplies_sizes(self, node: cst.BinaryOperation) -> bool:
+        """A multiply over specialisable ints and constexprs only (`B * T * H`): no index to cast."""
+        if not isinstance(node.operator, cst.Multiply):
+            return False
+        leaves = list(_leaves(node))
+        return any(self.is_size(leaf) for leaf in leaves) and not any(self.is_index(leaf) for leaf in leaves)
+
 
 def _cast_index_terms(
     node: cst.BaseExpression,
@@ -1145,6 +1209,21 @@ def _cast_index_terms(
     if "\n" in cst.Module([]).code_for_node(bare):
         bare = node
     return _cast_leaves(bare, terms, dtype, alias, cast)
+
+
+def _leaves(node: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
+    """The terms of an arithmetic expression, as the fix casts them (through operators and the
+    arms of a choice)."""
+    if isinstance(node, cst.BinaryOperation):
+        yield from _leaves(node.left)
+        yield from _leaves(node.right)
+    elif isinstance(node, cst.UnaryOperation):
+        yield from _leaves(node.expression)
+    elif isinstance(node, cst.IfExp):
+        yield from _leaves(node.body)
+        yield from _leaves(node.orelse)
+    else:
+        yield node
 
 
 def _chooses(node: cst.BaseExpression) -> bool:
@@ -1238,18 +1317,22 @@ def _cast_leaves(
     dtype: cst.BaseExpression,
     alias: str,
     cast: list[cst.BaseExpression],
+    sizes: bool = False,
 ) -> cst.BaseExpression:
+    """With `sizes`, inside a product of specialisable ints (`B * T * H`), whose leaves read
+    from one (`B`, `T`) are cast too."""
     if isinstance(node, cst.BinaryOperation):
-        left = _cast_leaves(node.left, terms, dtype, alias, cast)
-        right = _cast_leaves(node.right, terms, dtype, alias, cast)
+        sizes = sizes or terms.multiplies_sizes(node)
+        left = _cast_leaves(node.left, terms, dtype, alias, cast, sizes)
+        right = _cast_leaves(node.right, terms, dtype, alias, cast, sizes)
         return node.with_changes(left=left, right=right)
     if isinstance(node, cst.UnaryOperation):
-        return node.with_changes(expression=_cast_leaves(node.expression, terms, dtype, alias, cast))
+        return node.with_changes(expression=_cast_leaves(node.expression, terms, dtype, alias, cast, sizes))
     if isinstance(node, cst.IfExp):  # each arm, the test left alone
-        body = _cast_leaves(node.body, terms, dtype, alias, cast)
-        orelse = _cast_leaves(node.orelse, terms, dtype, alias, cast)
+        body = _cast_leaves(node.body, terms, dtype, alias, cast, sizes)
+        orelse = _cast_leaves(node.orelse, terms, dtype, alias, cast, sizes)
         return node.with_changes(body=body, orelse=orelse)
-    if terms.is_index(node):
+    if terms.is_index(node) or (sizes and terms.is_size(node)):
         cast.append(node)
         return _tl_cast(_unparenthesized(node), dtype, alias)
     return node

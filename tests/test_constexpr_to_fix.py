@@ -177,3 +177,47 @@ def expr_form_cmp(q, o, cu, T, MODE: tl.constexpr):
     messages = [finding.message for finding in lint_source(source, "triton_ascend/k.py", ASC002).findings]
     assert any("(when `cu is not None` is false)" in message for message in messages), messages
     assert any("(when `MODE == 2` is false)" in message for message in messages), messages
+
+
+SIZES_PRODUCT = (
+    HEADER
+    + """@triton.jit
+def k(x, B, T, H: tl.constexpr, BT: tl.constexpr, DH: tl.constexpr):
+    o = (B * T * H).to(tl.int64)
+    NT = tl.cdiv(T, BT)
+    last = ((NT - 1) * DH).to(tl.int64)
+    i_b = tl.program_id(0)
+    both = (i_b * T + B * H).to(tl.int64)
+    tl.store(x + o + last + both, 1.0)
+"""
+)
+
+
+def test_a_product_of_unannotated_sizes_is_cast_before_the_multiply():
+    """`(B * T * H).to(tl.int64)` with `B`, `T` unannotated: an int32 multiply whenever they are
+    not 1 (the probe of round 10). The fix wrapped the whole product in `tl.cast` (the multiply
+    stayed int32 and the finding went); now each size is cast first, as with `do_not_specialize`."""
+    result = lint_source(SIZES_PRODUCT, "triton_ascend/k.py", ASC002)
+    assert [f.message.startswith("cast after multiply wraps in int32") for f in result.findings] == [True] * 3
+    findings, fixed = _fixed(SIZES_PRODUCT)
+    assert fixed is not None and not findings
+    assert _value(fixed, "o") == "tl.cast(B, tl.int64) * tl.cast(T, tl.int64) * H"
+    assert _value(fixed, "last") == "(tl.cast(NT, tl.int64) - 1) * DH"
+    assert _value(fixed, "both") == "tl.cast(i_b, tl.int64) * T + tl.cast(B, tl.int64) * H"
+    for target in ("o", "last", "both"):
+        assert not _uncast_multiplies(_value(fixed, target)), fixed
+
+
+def test_a_size_product_made_before_the_cast_is_flagged():
+    """fla's `chunk_delta_h` shape: `n = T * H; n.to(tl.int64)` with `T` unannotated wraps as
+    with `T` in `do_not_specialize` (it was missed)."""
+    source = (
+        HEADER
+        + """@triton.jit
+def k(x, T, H: tl.constexpr):
+    n = T * H
+    tl.store(x + n.to(tl.int64), 1.0)
+"""
+    )
+    [finding] = lint_source(source, "triton_ascend/k.py", ASC002).findings
+    assert finding.message.startswith("cast after multiply wraps in int32")
