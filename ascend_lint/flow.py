@@ -65,6 +65,7 @@ RUNTIME_ALWAYS = PID | LOOP | LOADED | TENSOR | SCALAR | ARG | PHI
 INDEX = PID | LOOP | SCALAR | PHI  # runtime int32 scalars
 PROGRAMS = PID | TASK  # a program id, or a task loop's index (a flattened one)
 FOLDABLE = CONST | SPEC
+MULTIPLYING = (cst.Multiply, cst.LeftShift)  # `i << 6` multiplies `i` by 64
 
 READ, DEF, CALL, POINT = "read", "def", "call", "point"
 _MAX_BINDING_HOPS = 8  # `A: tl.constexpr = B` chains followed when reading a constexpr binding
@@ -716,15 +717,17 @@ class Flow:
         arithmetic, or with `follow` also made in the definitions reaching the names it reads (in
         `spec`) or in the arguments of `tl.minimum` / `tl.maximum` / `tl.cdiv` and the values
         `tl.where` chooses between. Without `over_data`, a multiply with an operand computed
-        from data (`_computed_from_data`: `tl.load(x) * pid`) is passed over."""
+        from data (`_computed_from_data`: `tl.load(x) * pid`) is passed over. A shift left
+        multiplies too (`pid << LOG`; by 1 when shifted by 0)."""
         if isinstance(node, cst.BinaryOperation):
+            shifted = isinstance(node.operator, cst.LeftShift)
             if (
-                isinstance(node.operator, cst.Multiply)
+                isinstance(node.operator, MULTIPLYING)
                 and self.flags(node, spec) & (INDEX | SPEC)
                 and not (self.flags(node.left, spec) | self.flags(node.right, spec)) & WIDE
                 and self.constant_int(node.left, spec) not in (0, 1)
-                and self.constant_int(node.right, spec) not in (0, 1)
-                and not self.is_quotient_times_divisor(node, spec)
+                and self.constant_int(node.right, spec) not in ((0,) if shifted else (0, 1))
+                and (shifted or not self.is_quotient_times_divisor(node, spec))
                 and (over_data or not any(self._computed_from_data(side, spec) for side in (node.left, node.right)))
             ):
                 return node

@@ -70,7 +70,7 @@ Flags `.to(...)` calls in a kernel whose receiver is
    — *constexpr has no `.to`*; or
 2. integer arithmetic that multiplies a runtime int32 index (program id, loop index, a
    `do_not_specialize`, typed or unannotated size, a value picked at run time) and casts to
-   int64 afterwards, e.g. `(i_b * T).to(tl.int64)`, `((NT - 1) * DH_CS).to(tl.int64)`, or the
+   int64 afterwards (a shift left, `(pid << LOG).to(tl.int64)`, multiplies as ASC008 reads it), e.g. `(i_b * T).to(tl.int64)`, `((NT - 1) * DH_CS).to(tl.int64)`, or the
    offset tile `(pid * BLOCK + tl.arange(0, BLOCK)).to(tl.int64)` — *the multiply wraps in
    int32 first* (the TTIR multiplies `pid * BLOCK` in i32, splats it and extends the tile:
    offsets wrap once `pid * BLOCK` passes 2^31, on tensors over 2G elements). The index of
@@ -208,7 +208,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ascend_lint.fixes import NO_LANGUAGE_NAME, Declined, FixPlan, Replace, fitted
-from ascend_lint.flow import FOLDABLE, INDEX, SPEC, Assumptions, Event, Flow
+from ascend_lint.flow import FOLDABLE, INDEX, MULTIPLYING, SPEC, Assumptions, Event, Flow
 from ascend_lint.imports import ImportMap
 from ascend_lint.inline import Inlined
 from ascend_lint.nodes import one_line, walk
@@ -707,6 +707,21 @@ def k(x, T, BT: tl.constexpr, DH_CS: tl.constexpr):
     NT = tl.cdiv(T, BT)
     last = ((NT - 1) * DH_CS).to(tl.int64)  # expect
 """,
+        # a shift left multiplies
+        Example(
+            """
+@triton.jit
+def k(x, LOG: tl.constexpr):
+    pid = tl.program_id(0)
+    tl.store(x + (pid << LOG).to(tl.int64), 1)  # expect
+""",
+            fixed="""
+@triton.jit
+def k(x, LOG: tl.constexpr):
+    pid = tl.program_id(0)
+    tl.store(x + (tl.cast(pid, tl.int64) << LOG), 1)
+""",
+        ),
         # unannotated sizes are int32 whenever not 1: their product wraps (fla's `chunk_delta_h`);
         # the fix casts them first, which compiles too when each is 1 (a constexpr product)
         Example(
@@ -1189,7 +1204,7 @@ class _Terms:
 
     def multiplies_sizes(self, node: cst.BinaryOperation) -> bool:
         """A multiply over specialisable ints and constexprs only (`B * T * H`): no index to cast."""
-        if not isinstance(node.operator, cst.Multiply):
+        if not isinstance(node.operator, MULTIPLYING):
             return False
         leaves = list(_leaves(node))
         return any(self.is_size(leaf) for leaf in leaves) and not any(self.is_index(leaf) for leaf in leaves)

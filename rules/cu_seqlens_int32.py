@@ -180,6 +180,7 @@ from ascend_lint.fixes import NO_LANGUAGE_NAME, Declined, FixPlan, Replace
 from ascend_lint.flow import (
     INDEX,
     LOADED,
+    MULTIPLYING,
     NARROW,
     NARROW_INTS,
     WIDE,
@@ -200,7 +201,6 @@ MESSAGE = (
     "or cast it before the stride"
 )
 _ARITHMETIC = (cst.Add, cst.Subtract)
-_MULTIPLYING = (cst.Multiply, cst.LeftShift)  # `i_c << 6` multiplies `i_c` by 64
 _SIDE_SUFFIX = re.compile(r"_(?:q|k|v|kv|qo)$")  # the side a boundary pointer indexes
 _CUMULATIVE_LENGTHS = re.compile(r"cum?_?seq_?lens")  # `cu_seqlens`, `cum_seqlens`
 
@@ -1400,7 +1400,7 @@ def _offsets_scaled(node: cst.BaseExpression, flow: Flow, offsets: dict[Event, s
     chunk = _chunk_of(node, flow)
     if chunk is not None:
         return _offsets_scaled(chunk[0], flow, offsets)
-    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (*_ARITHMETIC, *_MULTIPLYING)):
+    if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (*_ARITHMETIC, *MULTIPLYING)):
         right = _offsets_scaled(node.right, flow, offsets)
         left = _offsets_scaled(node.left, flow, offsets)
         return left - right if isinstance(node.operator, cst.Subtract) else left + right
@@ -1492,19 +1492,19 @@ def _int32_products(
         return
     if not isinstance(term, cst.BinaryOperation):
         return
-    if isinstance(term.operator, _MULTIPLYING) and _is_chunk_start(term, flow):
+    if isinstance(term.operator, MULTIPLYING) and _is_chunk_start(term, flow):
         for factor in _chain(term):  # no larger than the offset, nor a product of some of its factors
             yield from _int32_products(factor, kernel, offsets, ones, followed, loads_int32)
         return
     if (
-        isinstance(term.operator, _MULTIPLYING)
+        isinstance(term.operator, MULTIPLYING)
         and _int32_in_some_specialisation(term, flow, loads_int32, offsets)
         and _offsets_scaled(term, flow, offsets) > 0
         and _scales(term, flow, ones)
     ):
         yield term
         return
-    if isinstance(term.operator, (*_ARITHMETIC, *_MULTIPLYING)):
+    if isinstance(term.operator, (*_ARITHMETIC, *MULTIPLYING)):
         yield from _int32_products(term.left, kernel, offsets, ones, followed, loads_int32)
         yield from _int32_products(term.right, kernel, offsets, ones, followed, loads_int32)
 
@@ -1660,7 +1660,7 @@ def _sum_leaves(node: cst.BaseExpression, flow: Flow) -> Iterator[cst.BaseExpres
 def _arithmetic_leaves(node: cst.BaseExpression, flow: Flow) -> Iterator[cst.BaseExpression]:
     """The operands of a `+` / `-` / `*` tree, looking through broadcasts and clamps
     (`rows[:, None] * D`: `rows`, `D`); other calls and casts are leaves."""
-    yield from _leaves(node, flow, (*_ARITHMETIC, *_MULTIPLYING))
+    yield from _leaves(node, flow, (*_ARITHMETIC, *MULTIPLYING))
 
 
 def _leaves(

@@ -221,3 +221,22 @@ def k(x, T, H: tl.constexpr):
     )
     [finding] = lint_source(source, "triton_ascend/k.py", ASC002).findings
     assert finding.message.startswith("cast after multiply wraps in int32")
+
+
+def test_a_shift_left_multiplies_as_asc008_reads_it():
+    """`(pid << LOG).to(tl.int64)` wraps as `(pid * (1 << LOG)).to(tl.int64)` does (it was
+    missed); a shift by 0 multiplies by 1 and cannot wrap."""
+    source = (
+        HEADER
+        + """@triton.jit
+def k(x, LOG: tl.constexpr):
+    pid = tl.program_id(0)
+    a = (pid << LOG).to(tl.int64)
+    b = (pid << 0).to(tl.int64)
+    tl.store(x + a + b, 1)
+"""
+    )
+    [finding] = lint_source(source, "triton_ascend/k.py", ASC002).findings
+    assert finding.message.startswith("cast after multiply wraps in int32") and finding.location.row == 8
+    _, fixed = _fixed(source)
+    assert fixed is not None and _value(fixed, "a") == "tl.cast(pid, tl.int64) << LOG"
