@@ -147,10 +147,14 @@ wraps.
 
 ### Pointer casts
 A cast to a pointer type (`p.to(tl.pointer_type(tl.uint8))`, or
-`addr.to(tl.int64).to(tl.pointer_type(...))` on the way there) is no *constexpr has no
+`addr.to(tl.int64).to(tl.pointer_type(...))` on the way there, also with offsets added after
+it: `(src.to(tl.int64) + offs).to(tl.pointer_type(tl.uint8))`) is no *constexpr has no
 `.to`*: its receiver is an address, a tensor argument (a pointer, never specialised) or an
 int device address (never the 1 Triton specialises); measured on triton-ascend 3.2, both
-compile. Nor is `.to()` on a parameter the kernel loads or stores through (a pointer).
+compile. Nor is `.to()` on a parameter the kernel loads or stores through (a pointer), or one a
+launch passes a torch tensor for (`torch.empty(...)`, `torch.randint(..., dtype=...)`,
+`torch.empty_like(x)`): a pointer, also when the kernel hands its address to a device function
+of another module.
 
 ### Device functions
 A `@triton.jit` device function is inlined with its caller's values (Triton passes a
@@ -209,6 +213,7 @@ import libcst as cst
 
 from ascend_lint.fixes import NO_LANGUAGE_NAME, Declined, FixPlan, Replace, fitted
 from ascend_lint.flow import FOLDABLE, INDEX, MULTIPLYING, SPEC, Assumptions, Event, Flow
+from ascend_lint.host import HostIndex
 from ascend_lint.imports import ImportMap
 from ascend_lint.inline import Inlined
 from ascend_lint.nodes import one_line, walk
@@ -378,6 +383,8 @@ def k(src, dst, address, n, BLOCK: tl.constexpr):
     d = address.to(tl.int64).to(tl.pointer_type(tl.uint8))
     e = tl.where(n > 4, src.to(tl.int64), address.to(tl.int64)).to(tl.pointer_type(tl.uint8))
     o = tl.arange(0, BLOCK)
+    f = (dst.to(tl.int64) + o).to(tl.pointer_type(tl.uint8))
+    tl.store(f, tl.load(e + o, mask=o < n), mask=o < n)
     tl.store(d + o, tl.load(s + o, mask=o < n) + tl.load(e + o, mask=o < n), mask=o < n)
     last = dst.to(tl.int64)
     tl.store(dst + o, last)
@@ -1033,9 +1040,7 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
         scalars = _specialisable_params(receiver, flow)
         host = context.host
         ones = {name: evidence for name in scalars if (evidence := host.one_passed(kernel, name)) is not None}
-        if any(
-            name not in ones and (name in flow.tensor_names or float_evidence(kernel, name, host)) for name in scalars
-        ):
+        if any(name not in ones and _never_specialised(name, kernel, flow, host) for name in scalars):
             return None  # a tensor (a pointer, a dot's operand) or a float is never specialised, unless passed 1
         if scalars and ones.keys() == set(scalars):
             evidence = ones[scalars[0]]
@@ -1073,8 +1078,17 @@ def _never_int(
     """A multiply over specialisable parameters only (no index), one of which is a tensor or a
     float by the kernel's or the host's evidence: no int32 multiply."""
     return not flow.flags(multiply, spec) & INDEX and any(
-        name in flow.tensor_names or float_evidence(kernel, name, context.host)
-        for name in _specialisable_params(multiply, flow)
+        _never_specialised(name, kernel, flow, context.host) for name in _specialisable_params(multiply, flow)
+    )
+
+
+def _never_specialised(name: str, kernel: Kernel, flow: Flow, host: HostIndex) -> bool:
+    """A scalar parameter the kernel shows to be a tensor (a pointer, a dot's operand, a `.dtype`
+    read), a launch passes a torch tensor for, or that is a float by the evidence."""
+    return (
+        name in flow.tensor_names
+        or host.tensor_passed(kernel, name) is not None
+        or float_evidence(kernel, name, host) is not None
     )
 
 
@@ -1101,17 +1115,23 @@ def _when(
 
 def _makes_an_address(cast: cst.Call, flow: Flow) -> bool:
     """The `.to` makes a pointer of its receiver (`p.to(tl.pointer_type(tl.uint8))`), or its
-    result is made one, directly or as an arm of `tl.where`
+    result is made one, directly, as an arm of `tl.where` or as the first term of a sum
     (`addr.to(tl.int64).to(tl.pointer_type(tl.uint64))`,
-    `tl.where(c, p.to(tl.int64), q.to(tl.int64)).to(tl.pointer_type(...))`): the receiver is
+    `tl.where(c, p.to(tl.int64), q.to(tl.int64)).to(tl.pointer_type(...))`,
+    `(src.to(tl.int64) + offs).to(tl.pointer_type(tl.uint8))`): the receiver is
     an address, a tensor argument (a pointer: never specialised) or an int device address
     (never the 1 Triton specialises): not a constexpr."""
     if _to_pointer(cast, flow):
         return True
     node: cst.CSTNode = cast
     parent = flow.parents.get(node)
-    while isinstance(parent, cst.Arg):  # an arm of `tl.where(test, a, b)`
-        where = flow.parents.get(parent)
+    while isinstance(parent, cst.Arg | cst.BinaryOperation):
+        if isinstance(parent, cst.BinaryOperation):  # the address an offset is added to
+            if not (isinstance(parent.operator, cst.Add | cst.Subtract) and parent.left is node):
+                return False
+            node, parent = parent, flow.parents.get(parent)
+            continue
+        where = flow.parents.get(parent)  # an arm of `tl.where(test, a, b)`
         if not (
             isinstance(where, cst.Call)
             and flow.imports.is_tl(where.func, "where")

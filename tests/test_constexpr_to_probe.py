@@ -206,3 +206,49 @@ def test_a_dtype_read_shows_a_tensor_unless_a_launch_passes_one(host: str, flagg
     """`scale.dtype` shows the author takes `scale` for a tensor (no finding on its own), but a
     launch passing `1` makes it a constexpr, on which `.dtype` fails too."""
     assert bool(findings(READS_DTYPE + "\n\n" + host)) == flagged
+
+
+ADDRESS_SUM = (
+    HEADER
+    + """@triton.jit
+def k(src, dst, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    s = (src.to(tl.int64) + offs).to(tl.pointer_type(tl.uint8))
+    d = (dst.to(tl.int64) + offs).to(tl.pointer_type(tl.uint8))
+    tl.store(d, tl.load(s, mask=offs < n), mask=offs < n)
+    m = (offs + n.to(tl.int64)).to(tl.pointer_type(tl.uint8))  # `n` is an offset here
+    tl.store(m, 0)
+"""
+)
+
+
+def test_an_address_an_offset_is_added_to_before_a_pointer_cast_is_no_constexpr() -> None:
+    """`(src.to(tl.int64) + offs).to(tl.pointer_type(tl.uint8))`: `src` is the address a pointer
+    is made of (probe 10 flagged it); an offset added after it is still read as an int."""
+    assert [row for row, _, message in findings(ADDRESS_SUM) if message.startswith(CONSTEXPR)] == [11]
+
+
+PASSED_A_TENSOR = (
+    HEADER
+    + """import torch
+
+from helpers import copy_state
+
+
+@triton.jit
+def k(src, dst, size):
+    copy_state(src.to(tl.int64), dst.to(tl.int64), size)
+
+
+def run(size):
+    source = torch.randint(0, 256, (size,), dtype=torch.uint8, device="npu")
+    destination = torch.empty_like(source)
+    k[(1,)](source, destination, size)
+"""
+)
+
+
+def test_a_parameter_a_launch_passes_a_torch_tensor_is_a_pointer() -> None:
+    """vllm-ascend's `_copy_temporal_test_kernel`: the addresses go to a device function of another
+    module, the launch passes torch tensors: pointers, never specialised."""
+    assert findings(PASSED_A_TENSOR) == []

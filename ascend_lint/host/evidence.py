@@ -10,6 +10,7 @@ from ..imports import dotted_name, int_literal, str_literal
 from ..nodes import (
     flat_code,
 )
+from .dtypes import converted_or_allocated, template_of
 from .shapes import is_dimension_arg, is_item
 
 
@@ -136,6 +137,17 @@ def is_float(node: cst.BaseExpression) -> bool:
     if isinstance(node, cst.BinaryOperation):
         return isinstance(node.operator, cst.Divide) or is_float(node.left) or is_float(node.right)
     return False
+
+
+def makes_a_tensor(node: cst.BaseExpression) -> bool:
+    """A torch tensor made where it is written: a torch factory (`torch.empty(n)`), a conversion
+    or a call given a dtype (`torch.randint(0, 9, (n,), dtype=torch.uint8)`, `t.to(torch.int32)`),
+    or a tensor made like another (`torch.empty_like(x)`, `x.contiguous()`)."""
+    return isinstance(node, cst.Call) and (
+        dotted_name(node.func) in _ALLOCATIONS | _LIKE_ALLOCATIONS
+        or converted_or_allocated(node) is not None
+        or template_of(node) is not None
+    )
 
 
 def tests_for_none(flag_value: cst.BaseExpression, pointer_value: cst.BaseExpression) -> bool:

@@ -95,6 +95,7 @@ from .evidence import (
     is_minus_one,
     is_none,
     last_dimension,
+    makes_a_tensor,
     possible_arms,
     stride_read,
     tests_for_none,
@@ -3449,6 +3450,11 @@ class HostIndex(HostFacts):
         arithmetic with a float, or a name or parameter that is one (its default, its
         `float` annotation, what the module's callers pass)."""
         return self._passing(kernel, param, is_float)
+
+    def tensor_passed(self, kernel: Kernel, param: str) -> Evidence | None:
+        """A launch passing a torch tensor the host makes for the parameter (`makes_a_tensor`):
+        a pointer there, never specialised."""
+        return self._passing(kernel, param, makes_a_tensor)
 
     def one_passed(self, kernel: Kernel, param: str) -> Evidence | None:
         """A launch passing the int literal 1 for the parameter, written there or a name or
