@@ -15,7 +15,8 @@ it is a float:
   default), as is a device function's every call of the module passes (a rule may still
   let a launch passing the int 1, `HostIndex.one_passed`, win over any of this);
 - kernel side: every use of the parameter but its `.to()` casts is float arithmetic (an
-  operand next to a float literal, or the argument of a float math function such as
+  operand next to a float value: a float literal, a cast to a float dtype, `b` of
+  `b = tl.load(p).to(tl.float32)`; or the argument of a float math function such as
   `tl.exp`), and there is one;
 - for a device function, a call in the module passing a parameter of its caller that is a
   float by this evidence (Triton inlines the function with the caller's value).
@@ -27,6 +28,7 @@ import libcst as cst
 
 from .flow import READ, Event
 from .host import HostIndex, is_float, passed_for
+from .host.dtypes import FLOAT_DTYPES
 from .kernels import MAX_CALLERS_DEEP, Kernel
 from .nodes import one_line
 
@@ -83,14 +85,33 @@ def _cast(kernel: Kernel, read: Event) -> bool:
 
 
 def _float_use(kernel: Kernel, read: Event) -> bool:
-    """The read is an operand beside a float literal, or a float math function's argument."""
+    """The read is an operand beside a float value (`_float_value`), or a float math function's
+    argument."""
     parent = kernel.flow.parents.get(read.node)
     if isinstance(parent, cst.BinaryOperation):
         other = parent.right if parent.left is read.node else parent.left
-        return _float_literal(other)
+        return _float_value(kernel, other)
     if isinstance(parent, cst.Arg):
         call = kernel.flow.parents.get(parent)
         return isinstance(call, cst.Call) and kernel.imports.is_tl(call.func, *_FLOAT_MATH)
+    return False
+
+
+_MAX_FLOAT_HOPS = 2  # names of names followed back to a float value
+
+
+def _float_value(kernel: Kernel, node: cst.BaseExpression, hops: int = 0) -> bool:
+    """A float literal, a cast to a float dtype (`x.to(tl.float32)`, `tl.cast(x, tl.bfloat16)`),
+    or a name every definition reaching it binds one (`b = tl.load(p).to(tl.float32)`)."""
+    if _float_literal(node):
+        return True
+    flow = kernel.flow
+    if isinstance(node, cst.Call):
+        parts = flow.cast_parts(node)
+        return parts is not None and kernel.imports.language_name(parts[1]) in FLOAT_DTYPES
+    if isinstance(node, cst.Name) and hops < _MAX_FLOAT_HOPS:
+        values = flow.values_reaching(node, None)
+        return bool(values) and all(value is not None and _float_value(kernel, value, hops + 1) for value in values)
     return False
 
 

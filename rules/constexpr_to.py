@@ -108,7 +108,9 @@ assigned in the kernel body is a tensor to the front end, so `c = BT * 2; c.to(.
 compiles and is not flagged; only int arguments equal to 1 are specialised, never floats, so
 `.to()` on a scalar the host passes as a float (`eps=1e-6`, a `float` default,
 `float(...)`, a caller's float; for a kernel its module never launches, at a launch another
-module of the package makes) or that the kernel uses only in float arithmetic is not
+module of the package makes) or that the kernel uses only in float arithmetic (beside a float
+literal or a value cast to a float dtype, `b / softcap` after `b = tl.load(x).to(tl.float32)`,
+or in a float math function such as `tl.exp`) is not
 flagged, nor one whose own default in the kernel's signature is a float
 (`def k(x, n, eps=1e-6)`) when a launch may leave it out (none shows, or one passes nothing
 visible for it): when every launch passes the parameter the default never reaches the
@@ -259,6 +261,13 @@ class ConstexprTo(Rule):
     REQUIRES_TOKENS = (("to",),)
 
     VALID = (
+        # used only beside a float tile: a float (gemma's `softcap`)
+        """
+@triton.jit
+def k(x, y, softcap, N: tl.constexpr):
+    b = tl.load(x + tl.arange(0, N)).to(tl.float32)
+    tl.store(y + tl.arange(0, N), softcap.to(tl.float32) * tl.sigmoid(b / softcap))
+""",
         # a size times a scalar the launch passes a float: no int32 multiply
         """
 @triton.jit

@@ -252,3 +252,26 @@ def test_a_parameter_a_launch_passes_a_torch_tensor_is_a_pointer() -> None:
     """vllm-ascend's `_copy_temporal_test_kernel`: the addresses go to a device function of another
     module, the launch passes torch tensors: pointers, never specialised."""
     assert findings(PASSED_A_TENSOR) == []
+
+
+@pytest.mark.parametrize(
+    ("use", "flagged"),
+    [
+        ("tl.sigmoid(b / softcap)", False),  # beside a float tile
+        ("tl.sigmoid(tl.load(x + o).to(tl.float32) * softcap)", False),  # beside a cast to a float dtype
+        ("tl.sigmoid(tl.load(x + o) / softcap)", True),  # a load of unknown dtype shows nothing
+    ],
+)
+def test_a_parameter_used_beside_a_float_tile_is_a_float(use: str, flagged: bool) -> None:
+    """`softcap.to(tl.float32) * tl.sigmoid(b / softcap)`, `b` a float tile: float arithmetic,
+    as beside a float literal (probe 10 found it flagged, the rule assuming an int)."""
+    source = (
+        HEADER
+        + f"""@triton.jit
+def k(x, y, softcap, N: tl.constexpr):
+    o = tl.arange(0, N)
+    b = tl.load(x + o).to(tl.float32)
+    tl.store(y + o, softcap.to(tl.float32) * {use} + b)
+"""
+    )
+    assert bool(findings(source)) == flagged
