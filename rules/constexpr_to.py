@@ -132,7 +132,8 @@ operand already cast to int64 (`tl.program_id(0).to(tl.int64)`), a parameter ann
 index to its bounds' type) makes the multiply an int64 one, and a factor known to be 0 or 1
 cannot wrap. Nor can a quotient times its divisor:
 after `i_n, i_h = i_nh // H, i_nh % H`, `(i_n * H + i_h)` is `i_nh` again; nor a remainder,
-which is below its divisor (`c = offs % stride; c.to(tl.int64)`).
+which is below its divisor (`c = offs % stride; c.to(tl.int64)`), nor the divisor of a quotient,
+which divides an index (`(pid // (NV * NT)).to(tl.int64)`: below the grid).
 
 ### Where the multiply may be
 The multiply may be made before the cast: in the definitions reaching a name the receiver
@@ -261,6 +262,15 @@ class ConstexprTo(Rule):
     REQUIRES_TOKENS = (("to",),)
 
     VALID = (
+        # a product dividing an index is no offset (fla's `wall_attn` decode: below the grid)
+        """
+@triton.jit
+def k(x, T, BT: tl.constexpr, BV: tl.constexpr, V: tl.constexpr):
+    pid = tl.program_id(0)
+    NV, NT = tl.cdiv(V, BV), tl.cdiv(T, BT)
+    i_bh = (pid // (NV * NT)).to(tl.int64)
+    tl.store(x + i_bh, 0.0)
+""",
         # used only beside a float tile: a float (gemma's `softcap`)
         """
 @triton.jit

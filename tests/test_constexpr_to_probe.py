@@ -275,3 +275,22 @@ def k(x, y, softcap, N: tl.constexpr):
 """
     )
     assert bool(findings(source)) == flagged
+
+
+@pytest.mark.parametrize("sizes", ["", '(do_not_specialize=["T"])'])
+def test_a_product_dividing_an_index_is_no_offset(sizes: str) -> None:
+    """fla's `wall_attn` decode: `(pid // (NV * NT)).to(tl.int64)`: the divisor's product is below
+    the grid, and the quotient is the size of `pid` (flagged with `T` in `do_not_specialize`, and
+    with an unannotated `T` once those sizes multiply in int32)."""
+    source = (
+        HEADER
+        + f"""@triton.jit{sizes}
+def k(x, T, BT: tl.constexpr, BV: tl.constexpr, V: tl.constexpr):
+    pid = tl.program_id(0)
+    NV, NT = tl.cdiv(V, BV), tl.cdiv(T, BT)
+    i_bh = (pid // (NV * NT)).to(tl.int64)
+    last = ((pid * NT) // 2).to(tl.int64)
+    tl.store(x + i_bh + last, 0.0)
+"""
+    )
+    assert [(row, message.startswith(WRAP)) for row, _, message in findings(source)] == [(10, True)]
