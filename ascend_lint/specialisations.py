@@ -1136,7 +1136,8 @@ class _HostNames:
 
     def _bounded_below_cap(self, cap: cst.Call, sizes: list[cst.BaseExpression], scope: Scope, hops: int) -> bool:
         """Whether the runtime `sizes` a `min(...)` caps are bounded from above, below the cap,
-        where it runs: a test of the function `scope` (`HostIndex.tests_in`) orders a name or
+        where it runs: a test holding where the kernel runs in `scope` (`_runs_in`, `HostIndex.tests_at`:
+        not one after the launch or in another arm) orders a name or
         extent they read (through the values bound to their names: `if x.shape[-1] <= 512:` or
         `if 2 * D <= 1024:` with `D = x.shape[-1]`) below values all under the cap's (`alternatives`;
         not what reads a name bound to the cap: `if N > BLOCK: raise` with `BLOCK = min(...)`, or
@@ -1155,27 +1156,41 @@ class _HostNames:
             for (name, where), values in self.host.bindings.items()
             if where is scope and any(node is cap for value in values for node in walk(value))
         }
-        return self._bounded_below(min(caps), capped, sizes, scope, hops)
+        return self._bounded_below(min(caps), capped, sizes, self._runs_in(scope, cap), hops)
+
+    def _runs_in(self, scope: cst.FunctionDef, cap: cst.Call) -> list[CallSite]:
+        """Where the kernel runs in `scope`, sized by `cap` written there: its launches there, else
+        the calls there of a function launching it (`_launch(x, BLOCK)` after `BLOCK = min(...)`,
+        through `_MAX_HOPS` callers), else the cap itself (a helper returning it)."""
+        host = self.host
+        sites, reached = list(self.launches), {launch.scope for launch in self.launches}
+        for _ in range(_MAX_HOPS):
+            callers = [site for function in reached if function is not None for site in host.callers_of(function)]
+            sites += callers
+            reached = {site.scope for site in callers} - reached
+        found = [site for site in dict.fromkeys(sites) if site.scope is scope]
+        return found or [site for site in host.calls_of.get("min", ()) if site.call is cap]
 
     def _bounded_below(
         self,
         ceiling: Value,
         capped: set[str],
         sizes: list[cst.BaseExpression],
-        scope: cst.FunctionDef,
+        at: Sequence[CallSite],
         hops: int,
         up: int = _CALLERS_UP,
-        at: Sequence[CallSite] = (),
     ) -> bool:
-        """Whether a test of `scope` holding at the calls `at` (else at the kernel's launches) orders the
-        `sizes` below values all under `ceiling`, but for what reads a name of `capped`, or every
-        call of `scope` (`up` callers up) so bounds what it passes for a parameter they read
-        (`_bounded_below_cap`)."""
-        host = self.host
+        """Whether a test holding at the calls `at` (`HostIndex.tests_at`, all in one function)
+        orders the `sizes` below values all under `ceiling`, but for what reads a name of
+        `capped`, or every call of that function (`up` callers up) so bounds what it passes for
+        a parameter they read (`_bounded_below_cap`)."""
+        host, scope = self.host, at[0].scope if at else None
+        if scope is None:
+            return False
         modules = self.imports.imported | self.imports.local_names
         names = set().union(*(host.names_behind(size, scope, beside_extents=True) for size in sizes)) - modules
         extents = set().union(*(host.extents_read(size, scope, behind=True) for size in sizes))
-        for test, holds in host.tests_in(scope, at or [launch for launch in self.launches if launch.scope is scope]):
+        for test, holds in host.tests_at(at):
             for lesser, greater in orderings(test, holds):
                 if not (host.names_growing(lesser, scope) & names or host.extents_growing(lesser, scope) & extents):
                     continue
@@ -1191,8 +1206,7 @@ class _HostNames:
         return bool(params and sites) and any(
             all(
                 (passed := site.passes(scope, param)) is not None
-                and site.scope is not None
-                and self._bounded_below(ceiling, set(), [passed], site.scope, hops + 1, up - 1, [site])
+                and self._bounded_below(ceiling, set(), [passed], [site], hops + 1, up - 1)
                 for site in sites
             )
             for param in params

@@ -125,14 +125,16 @@ the tiles fit at the cap. The runtime size is an operand no name of which has a 
 x.numel()`, a tensor's shape) and that queries no device (`min(65536, get_ub_size() // 8)` gives
 nothing); a name with values (`size = 4096 if wide else 2048`) is not one, and `min(65536,
 size)` is each of its values. A size bounded from above where the launch runs may stay under
-the cap, and gives nothing: a test of the launching function holding at its launches (an `if`
-around each of them, holding in its body and failing in its `else`; an `assert`; an early exit
-failing; not an `if` or a conditional expression choosing something else, `num_warps = 4 if n <=
-1024 else 8`) ordering the size, a name or an
+the cap, and gives nothing: a test of the launching function holding at each of its launches
+(an `if` around it, holding in its body and failing in its `else`; an `assert`, an early exit
+failing or a checking helper of the module, `_check(n)`, on every path to it: not one after the
+launch, in another arm or in a loop before it; not an `if` or a conditional expression choosing
+something else, `num_warps = 4 if n <= 1024 else 8`) ordering the size, a name or an
 extent its value reads (not a tensor's stride or dtype) below values all under the cap (`if D <=
 512:` choosing the kernel, `if x.shape[-1] <= 512:` or `if 2 * D <= 1024:` with `D =
 x.shape[-1]`), or such a test in every caller of the launching function (one up), holding at
-its call, for what it passes (a call in the `else` of `if D <= 512:` passes sizes over 512).
+its call, for what it passes (a call in the `else` of `if D <= 512:` passes sizes over 512). A
+cap written in a caller of the launching function is read where it calls it.
 What the cap's operand makes of a name or extent so bounded is what is under the cap: `if n >
 40000: raise` leaves `triton.next_power_of_2(n)` up to 65536, the cap of `min(65536,
 triton.next_power_of_2(n))`, which the launch then passes, and `triton.cdiv(n, 64)` up to 625

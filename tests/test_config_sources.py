@@ -365,6 +365,34 @@ def test_an_if_bounds_a_capped_size_only_where_it_holds_at_the_launch():
     assert blocks(other + KERNEL + "\n" + choice) == [65536]
 
 
+def test_a_test_bounds_a_capped_size_only_where_it_holds_at_the_launch():
+    """A test bounds the size only when it is checked on every path to the launch
+    (`HostIndex.tests_at`): not an `assert` or early exit after it, in another arm, in a loop
+    before it (it may run no times) or in a function nested in the launching one. One before
+    it, in the arm holding the launch, or in a checking helper called before it does; so too in
+    a caller binding the cap, before it calls the function launching the kernel."""
+
+    def launched(body: str) -> list[object]:
+        """BLOCK of `k` launched by `body` (`LAUNCH` standing for the launch), beside `_check`."""
+        lines = body.replace("LAUNCH", "k[(1,)](x, n, BLOCK=BLOCK)").splitlines()
+        helper = "\ndef _check(n):\n    if n > 1024:\n        raise ValueError\n"
+        return blocks(KERNEL + "\ndef launch(x, n, flag):\n" + "".join(f"    {line}\n" for line in lines) + helper)
+
+    exits = "if n > 1024:\n    raise ValueError"
+    assert launched(f"{CAP}\nLAUNCH\nassert n <= 1024") == [65536]
+    assert launched(f"{CAP}\nLAUNCH\n{exits}") == [65536]
+    assert launched(f"if flag:\n    if n > 1024:\n        raise ValueError\n{CAP}\nLAUNCH") == [65536]
+    assert launched(f"for _ in range(3):\n    if n > 1024:\n        raise ValueError\n{CAP}\nLAUNCH") == [65536]
+    assert launched(f"def check(n):\n    assert n <= 1024\n{CAP}\nLAUNCH") == [65536]
+    assert launched(f"{CAP}\n{exits}\nLAUNCH") == [None]
+    assert launched(f"{CAP}\n_check(n)\nLAUNCH") == [None]
+    assert launched(f"if flag:\n    if n > 1024:\n        raise ValueError\n    {CAP}\n    LAUNCH") == [None]
+    passing = KERNEL + "\ndef launch(x, n, BLOCK):\n    k[(1,)](x, n, BLOCK=BLOCK)\n\ndef outer(x, n):\n"
+    passing += f"    {CAP}\n{{}}    launch(x, n, BLOCK)\n{{}}"
+    assert blocks(passing.format("    if n > 1024:\n        raise ValueError\n", "")) == [None]
+    assert blocks(passing.format("", "    assert n <= 1024\n")) == [65536]
+
+
 def test_a_floor_or_an_order_below_the_cap_leaves_the_cap_read():
     """A floor bounds nothing from above (`if n == 0: return`, `if n > 0:`, `assert n >= 1`),
     nor does ordering the size below the cap itself, however the cap is bound (`BLOCK: int =

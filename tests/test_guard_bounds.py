@@ -47,6 +47,23 @@ def launch(x, y):
     BLOCK = min(65536, triton.next_power_of_2(D))
     k[(x.shape[0],)](x, y, D, BLOCK=BLOCK)  # flagged
 """,
+    # a test after the launch, or in an arm not holding it, bounds nothing there
+    "assert_after_the_launch": """
+def launch(x, y):
+    n = x.numel()
+    BLOCK = min(65536, triton.next_power_of_2(n))
+    k[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)  # flagged
+    assert n <= 1024
+""",
+    "exit_in_another_arm": """
+def launch(x, y, strict):
+    n = x.numel()
+    if strict:
+        if n > 1024:
+            raise ValueError("too long")
+    BLOCK = min(65536, triton.next_power_of_2(n))
+    k[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)  # flagged
+""",
 }
 
 

@@ -245,7 +245,6 @@ class HostIndex(HostFacts):
         self._passed: dict[tuple[Kernel, str], list[tuple[HostIndex, Launch, Passed | None]]] = {}  # `passed_values`
         self._globals_read: set[str] = set()  # the names `_global_core_count` is reading
         self._written_orders: dict[cst.FunctionDef, WrittenOrder] = {}  # `written_order`, by function
-        self._checks_in: dict[cst.FunctionDef, list[tuple[cst.BaseExpression, bool]]] = {}  # `tests_in`, by function
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
             self.walk(module, kernel_defs)
@@ -3298,18 +3297,20 @@ class HostIndex(HostFacts):
             order = self._written_orders[function] = WrittenOrder(function)
         return order
 
-    def tests_in(self, function: cst.FunctionDef, at: Sequence[CallSite]) -> list[tuple[cst.BaseExpression, bool]]:
-        """The tests of a function that hold at each of the calls `at` (written in it), each with
-        whether it holds: an early exit's fails, an `assert`'s holds (`checks_in`), and an `if`
-        around every one of the calls holds in its body and fails in its `else` (`CallSite.arms`;
-        not an `if` choosing something else, `num_warps = 4 if n <= 1024 else 8`)."""
-        checks = self._checks_in.get(function)
-        if checks is None:
-            statements = [node for node in walk(function.body) if isinstance(node, (cst.If, cst.Assert, cst.Expr))]
-            checks = self._checks_in[function] = checks_in(statements, never_falls_through)
-        arms = [{(id(test), holds): (test, holds) for test, holds in site.arms} for site in at]
-        common = [arm for key, arm in arms[0].items() if all(key in other for other in arms[1:])] if arms else []
-        return [*checks, *common]
+    def tests_at(self, sites: Sequence[CallSite]) -> list[tuple[cst.BaseExpression, bool]]:
+        """The tests holding at every one of the calls `sites`, each with whether it holds there:
+        an `if` around the call holds in its body and fails in its `else` (`CallSite.arms`; not an
+        `if` choosing something else, `num_warps = 4 if n <= 1024 else 8`), and what is checked
+        on every path to it (`checks_before`: an early exit's test fails after it, an `assert`'s
+        holds; not one after the call, in another arm or in a loop before it)."""
+        held = [
+            {
+                (id(test), holds): (test, holds)
+                for test, holds in [*site.arms, *((test, holds) for test, holds, _ in self.checks_before(site))]
+            }
+            for site in sites
+        ]
+        return [test for key, test in held[0].items() if all(key in other for other in held[1:])] if held else []
 
     def extents_growing(self, node: cst.CSTNode, scope: Scope) -> set[tuple[str, int]]:
         """The extents of known position `node` reads, written or through names (`extents_read`),
