@@ -1183,7 +1183,7 @@ class _HostNames:
         """Whether a test holding at the calls `at` (`HostIndex.tests_at`, all in one function)
         orders the `sizes` below values all under `ceiling`, but for what reads a name of
         `capped`, or every call of that function (`up` callers up) so bounds what it passes for
-        a parameter they read (`_bounded_below_cap`)."""
+        a parameter they read (`HostIndex.bounded_by_callers`; `_bounded_below_cap`)."""
         host, scope = self.host, at[0].scope if at else None
         if scope is None:
             return False
@@ -1199,18 +1199,18 @@ class _HostNames:
                 bounds = self.alternatives(greater, scope, hops + 1)
                 if bounds and self._reached(max(bounds), lesser, sizes, scope) < ceiling:
                     return True
-        if up == 0 or host.escapes(scope):
+        if up == 0:
             return False
         params = names & {param.name.value for param in (*scope.params.params, *scope.params.kwonly_params)}
-        sites = host.callers_of(scope)
-        return bool(params and sites) and any(
-            all(
-                (passed := site.passes(scope, param)) is not None
-                and self._bounded_below(ceiling, set(), [passed], [site], hops + 1, up - 1)
-                for site in sites
-            )
-            for param in params
-        )
+
+        def bounded(site: CallSite, passed: dict[str, cst.BaseExpression]) -> set[str]:
+            return {
+                name
+                for name, value in passed.items()
+                if self._bounded_below(ceiling, set(), [value], [site], hops + 1, up - 1)
+            }
+
+        return bool(host.bounded_by_callers(scope, params, bounded))
 
     def _reached(
         self, bound: Value, lesser: cst.BaseExpression, sizes: list[cst.BaseExpression], scope: Scope

@@ -2888,7 +2888,7 @@ def _chunking(launch: Launch, context: ModuleContext) -> _Chunks | None:
     params = read & {param.name.value for param in all_params(launch.scope)}
     if not (params and _called_in_loops(launch.scope, params, context)):
         return None
-    sites = _visible_callers(launch.scope, context)
+    sites = context.host.known_callers(launch.scope)
     passed = frozenset(
         name for name in params if all(_passes_a_target(site, launch.scope, {name}, context) for site in sites)
     )
@@ -2996,15 +2996,8 @@ def _called_in_loops(function: Scope, params: set[str], context: ModuleContext) 
     off < NT: _launch(off, ...); off += max_nt`), one caller up. Not further: a loop that far
     from the launch chunks something else as often as the grid (FlagGems' `fused_moe.py`
     loops over 16K-token chunks, and the grid of each chunk still passes 65535)."""
-    sites = _visible_callers(function, context) if function is not None else []
+    sites = context.host.known_callers(function) if function is not None else []
     return bool(sites) and all(_passes_a_target(site, function, params, context) for site in sites)
-
-
-def _visible_callers(function: cst.FunctionDef, context: ModuleContext) -> list[CallSite]:
-    """The module's calls of the function (`callers_of`); none when it escapes
-    (`HostIndex.escapes`: `OPS = {"launch": _launch}`, `@register`, `__all__`), as calls the
-    module does not show may pass it anything: its callers' tests and loops then bound nothing."""
-    return [] if context.host.escapes(function) else context.host.callers_of(function)
 
 
 def _passes_a_target(site: CallSite, function: Scope, params: set[str], context: ModuleContext) -> bool:
@@ -3036,7 +3029,7 @@ def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleCon
     if function is None:
         return False
     params = grid_names.behind & {param.name.value for param in all_params(function)}
-    sites = _visible_callers(function, context)
+    sites = context.host.known_callers(function)
     if not params or not sites:
         return False
     for site in sites:
@@ -3058,36 +3051,33 @@ def _callers_bound(
     function: Scope, grid_names: _GridNames, context: ModuleContext, up: int = _CALLERS_UP
 ) -> frozenset[str]:
     """The parameters of the launching function the grid reads that each call of it in the
-    module (at least one) passes a size bounded there: a value the caller orders from above or
-    pins before the call, as a test in the launching function would (`if spatial_dim >= 65536:
-    raise`, `assert n < 65536`, an `if` around the call; `_site_guard`, `ordered`), or passes on
-    from a parameter of its own that its callers bound so (`up` callers up). Only a size counts:
-    a tensor passed whole (`q`) is not bounded by a test of one of its extents."""
+    module (at least one) passes a size bounded there (`HostIndex.bounded_by_callers`): a value
+    the caller orders from above or pins before the call, as a test in the launching function
+    would (`if spatial_dim >= 65536: raise`, `assert n < 65536`, an `if` around the call;
+    `_site_guard`, `ordered`), or passes on from a parameter of its own that its callers bound so
+    (`up` callers up). Only a size counts: a tensor passed whole (`q`) is not bounded by a test
+    of one of its extents."""
     if function is None or up == 0:
         return frozenset()
-    params = grid_names.behind & {param.name.value for param in all_params(function)}
-    sites = _visible_callers(function, context)
-    if not params or not sites:
-        return frozenset()
     host = context.host
-    for site in sites:
-        passed = {name: value for name in params if (value := passed_for(site.call, function, name)) is not None}
+
+    def bounded(site: CallSite, passed: dict[str, cst.BaseExpression]) -> set[str]:
         sized = {name: value for name, value in passed.items() if host.axis_extents((value,), site.scope)[0]}
         if not sized:
-            return frozenset()
+            return set()
         names = _GridNames.of([(value, site.scope) for value in sized.values()], context)
         guard = _site_guard(site, names, context, ordered=True)
         upstream = _callers_bound(site.scope, names, context, up - 1)
         if upstream:
             guard = guard | _bounded_at(_Guard(cases=(BoundedSizes(upstream),)), None, site, context)
-        params = {
+        return {
             name
             for name, value in sized.items()
             if guard.whole or all(host.extent_within(value, site.scope, case) == () for case in guard.cases)
         }
-        if not params:
-            return frozenset()
-    return frozenset(params)
+
+    params = grid_names.behind & {param.name.value for param in all_params(function)}
+    return host.bounded_by_callers(function, params, bounded)
 
 
 # What the parts of a test (but `and`, `or` and `not`) are read for: an ordering, or any test

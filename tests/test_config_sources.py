@@ -370,7 +370,8 @@ def test_a_test_bounds_a_capped_size_only_where_it_holds_at_the_launch():
     (`HostIndex.tests_at`): not an `assert` or early exit after it, in another arm, in a loop
     before it (it may run no times) or in a function nested in the launching one. One before
     it, in the arm holding the launch, or in a checking helper called before it does; so too in
-    a caller binding the cap, before it calls the function launching the kernel."""
+    a caller binding the cap, before it calls the function launching the kernel, and in a caller
+    of the launching function, before its call."""
 
     def launched(body: str) -> list[object]:
         """BLOCK of `k` launched by `body` (`LAUNCH` standing for the launch), beside `_check`."""
@@ -391,6 +392,10 @@ def test_a_test_bounds_a_capped_size_only_where_it_holds_at_the_launch():
     passing += f"    {CAP}\n{{}}    launch(x, n, BLOCK)\n{{}}"
     assert blocks(passing.format("    if n > 1024:\n        raise ValueError\n", "")) == [None]
     assert blocks(passing.format("", "    assert n <= 1024\n")) == [65536]
+    # a caller's test of what it passes, before its call or after it
+    caller = "\ndef outer(x):\n    D = x.shape[-1]\n{}    launch(x, D)\n{}"
+    assert capped(CAP, caller.format("    if D > 512:\n        raise ValueError\n", "")) == [None]
+    assert capped(CAP, caller.format("", "    assert D <= 512\n")) == [65536]
 
 
 def test_a_floor_or_an_order_below_the_cap_leaves_the_cap_read():

@@ -1186,6 +1186,35 @@ class HostIndex(HostFacts):
             self._callers[function] = self._through_wrappers(function, self._direct_callers(function))
         return self._callers[function]
 
+    def known_callers(self, function: cst.FunctionDef) -> list[CallSite]:
+        """The module's calls of the function (`callers_of`); none when it escapes (`escapes`:
+        `OPS = {"launch": _launch}`, `@register`, `__all__`), as calls the module does not show
+        may pass it anything: its callers' tests and loops then bound nothing."""
+        return [] if self.escapes(function) else self.callers_of(function)
+
+    def bounded_by_callers(
+        self,
+        function: cst.FunctionDef,
+        params: AbstractSet[str],
+        bounded: Callable[[CallSite, dict[str, cst.BaseExpression]], AbstractSet[str]],
+    ) -> frozenset[str]:
+        """The `params` of the function every call of it in the module (at least one:
+        `known_callers`) passes a value for that is bounded at the call, as `bounded` says of the
+        call and what it passes for them. The caller walk of ASC010's grid sizes and ASC013's
+        capped sizes; what bounds a value differs and stays theirs (each also walks on to the
+        call's own callers through it): ASC010 asks whether a test orders or pins a size at all
+        (a product of sizes under 65535 bounds each), reading a caller's tests as its launching
+        function's, only for sizes (not a tensor passed whole), three callers up; ASC013 whether
+        one keeps it below a cap's value, one caller up."""
+        sites = self.known_callers(function)
+        found = frozenset(params) if sites else frozenset()
+        for site in sites:
+            if not found:
+                break
+            passed = {name: value for name in found if (value := site.passes(function, name)) is not None}
+            found &= bounded(site, passed)
+        return found
+
     def escapes(self, function: cst.FunctionDef) -> bool:
         """Others may call the function with anything, in calls the module does not show (or
         `callers_of` does not find): host code hands its name on other than to call it (`OPS =
