@@ -66,6 +66,7 @@ import libcst as cst
 
 from .flow import Assumptions, Flow, call_argument
 from .host.guards import orderings
+from .host.records import BoundedSizes
 from .imports import ImportMap, dotted_name, number_literal, root_name, statement_blocks, str_literal
 from .nodes import (
     arms_around,
@@ -1182,7 +1183,8 @@ class _HostNames:
     ) -> bool:
         """Whether a test holding at the calls `at` (`HostIndex.tests_at`, all in one function)
         orders the `sizes` below values all under `ceiling`, but for what reads a name of
-        `capped`, or every call of that function (`up` callers up) so bounds what it passes for
+        `capped` or one rebound before the calls to a value it leaves unbounded (`n = n * 64`:
+        `HostIndex.bounded_at`), or every call of that function (`up` callers up) so bounds what it passes for
         a parameter they read (`HostIndex.bounded_by_callers`; `_bounded_below_cap`)."""
         host, scope = self.host, at[0].scope if at else None
         if scope is None:
@@ -1190,10 +1192,13 @@ class _HostNames:
         modules = self.imports.imported | self.imports.local_names
         names = set().union(*(host.names_behind(size, scope, beside_extents=True) for size in sizes)) - modules
         extents = set().union(*(host.extents_read(size, scope, behind=True) for size in sizes))
-        for test, holds in host.tests_at(at):
+        for test, holds, since in host.tests_at(at):
             for lesser, greater in orderings(test, holds):
-                if not (host.names_growing(lesser, scope) & names or host.extents_growing(lesser, scope) & extents):
+                ordered = BoundedSizes(frozenset(host.names_growing(lesser, scope) & names))
+                if not (ordered or host.extents_growing(lesser, scope) & extents):
                     continue
+                if any(host.bounded_at(ordered, since, site.call, scope) != ordered for site in at):
+                    continue  # rebound between the test and the call to what it leaves unbounded
                 if host.names_behind(greater, scope, chained=True) & capped:
                     continue
                 bounds = self.alternatives(greater, scope, hops + 1)

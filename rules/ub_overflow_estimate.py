@@ -134,7 +134,9 @@ extent its value reads (not a tensor's stride or dtype) below values all under t
 512:` choosing the kernel, `if x.shape[-1] <= 512:` or `if 2 * D <= 1024:` with `D =
 x.shape[-1]`), or such a test in every caller of the launching function (one up), holding at
 its call, for what it passes (a call in the `else` of `if D <= 512:` passes sizes over 512). A
-cap written in a caller of the launching function is read where it calls it.
+cap written in a caller of the launching function is read where it calls it. A name rebound
+between the test and the launch to what the test leaves unbounded (`assert n <= 1024`, then `n =
+x.numel()`) is not bounded by it.
 What the cap's operand makes of a name or extent so bounded is what is under the cap: `if n >
 40000: raise` leaves `triton.next_power_of_2(n)` up to 65536, the cap of `min(65536,
 triton.next_power_of_2(n))`, which the launch then passes, and `triton.cdiv(n, 64)` up to 625

@@ -398,6 +398,14 @@ def test_a_test_bounds_a_capped_size_only_where_it_holds_at_the_launch():
     assert capped(CAP, caller.format("", "    assert D <= 512\n")) == [65536]
 
 
+def test_a_test_of_a_name_rebound_before_the_launch_bounds_it_only_as_rebound():
+    """A name the test orders, rebound between the test and the launch to what it leaves
+    unbounded (`n = x.numel()`), is not bounded there (`HostIndex.bounded_at`); one rebound to
+    what only shrinks it (`n = n // 2`) still is."""
+    assert capped(f"assert n <= 1024\nn = x.numel()\n{CAP}") == [65536]
+    assert capped(f"if n > 1024:\n    raise ValueError\nn = n // 2\n{CAP}") == [None]
+
+
 def test_a_floor_or_an_order_below_the_cap_leaves_the_cap_read():
     """A floor bounds nothing from above (`if n == 0: return`, `if n > 0:`, `assert n >= 1`),
     nor does ordering the size below the cap itself, however the cap is bound (`BLOCK: int =

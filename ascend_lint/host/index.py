@@ -3326,16 +3326,20 @@ class HostIndex(HostFacts):
             order = self._written_orders[function] = WrittenOrder(function)
         return order
 
-    def tests_at(self, sites: Sequence[CallSite]) -> list[tuple[cst.BaseExpression, bool]]:
-        """The tests holding at every one of the calls `sites`, each with whether it holds there:
-        an `if` around the call holds in its body and fails in its `else` (`CallSite.arms`; not an
-        `if` choosing something else, `num_warps = 4 if n <= 1024 else 8`), and what is checked
-        on every path to it (`checks_before`: an early exit's test fails after it, an `assert`'s
-        holds; not one after the call, in another arm or in a loop before it)."""
+    def tests_at(self, sites: Sequence[CallSite]) -> list[tuple[cst.BaseExpression, bool, cst.CSTNode]]:
+        """The tests holding at every one of the calls `sites`, each with whether it holds there
+        and the node it holds after (for `bounded_at`): an `if` around the call holds in its body
+        and fails in its `else` (`CallSite.arms`; not an `if` choosing something else, `num_warps
+        = 4 if n <= 1024 else 8`), and what is checked on every path to it (`checks_before`: an
+        early exit's test fails after it, an `assert`'s holds; not one after the call, in another
+        arm or in a loop before it)."""
         held = [
             {
-                (id(test), holds): (test, holds)
-                for test, holds in [*site.arms, *((test, holds) for test, holds, _ in self.checks_before(site))]
+                (id(test), holds): (test, holds, since)
+                for test, holds, since in [
+                    *((test, holds, test) for test, holds in site.arms),
+                    *self.checks_before(site),
+                ]
             }
             for site in sites
         ]
