@@ -377,7 +377,8 @@ def _unconfigured_label(kernel: Kernel, base: Mapping[str, Value], constants: Ma
     local = {*kernel.flow.constexpr_bindings, *_assigned(kernel.flow), *(param.name for param in kernel.params)}
     shown = {name for name in constants if name in base and name not in local}
     # the walk of the body only when a module constant may be read
-    read = {name: base[name] for name in names_read(kernel.node.body) if name in shown} if shown else {}
+    read_names = names_read(kernel.node.body) if shown else set()
+    read = {name: value for name, value in base.items() if name in shown and name in read_names}  # in written order
     if not read:
         return "defaults"
     has_defaults = any(param.node.default is not None and param.is_constexpr for param in kernel.params)

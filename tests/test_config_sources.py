@@ -4,7 +4,11 @@ chosen in the arms of an `if`; and that following them stays bounded."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 from test_tiles import code, context_of
 
@@ -186,6 +190,32 @@ def test_a_module_constant_a_parameter_hides_configures_nothing():
     [configuration] = context.configurations(context.kernels[0])
     assert configuration.values["BLOCK"] == 4096
     assert configuration.label == "defaults and module constants {BLOCK=4096}"
+
+
+def test_the_module_constants_a_label_names_are_in_written_order_whatever_the_hash_seed():
+    """The label lists the module constants the body reads in the order the module binds them,
+    the same in every process (a set's order changes with PYTHONHASHSEED)."""
+    source = (
+        "import triton\nimport triton.language as tl\nW = 8\nZ = 16\nA = 32\nM = 64\n"
+        "@triton.jit\ndef k(x):\n    tl.store(x + tl.arange(0, M * A * Z * W), 0.0)\n"
+    )
+    script = (
+        "import sys; sys.path[:0] = [sys.argv[1], sys.argv[1] + '/tests']; from test_tiles import context_of; "
+        "c = context_of(sys.stdin.read()); print(c.configurations(c.kernels[0])[0].label)"
+    )
+    root = str(Path(__file__).resolve().parent.parent)
+    labels = {
+        subprocess.run(
+            [sys.executable, "-c", script, root],
+            input=source,
+            capture_output=True,
+            text=True,
+            check=True,
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+        ).stdout.strip()
+        for seed in range(6)
+    }
+    assert labels == {"module constants {W=8, Z=16, A=32, M=64}"}
 
 
 def test_configs_and_launches_for_another_platform_only_are_no_configuration():
