@@ -1882,6 +1882,8 @@ class HostIndex(HostFacts):
         returns for the arguments the partial binds, as a call of it passing them would make
         it (`_returned_grids`); the parameter the launcher fills, its first positional one
         left unbound, holds the launch's constexprs (`meta`)."""
+        if not made.args:  # `functools.partial()`: a TypeError at the launch
+            return
         first, *bound = made.args
         if first.keyword or first.star or not isinstance(first.value, cst.Name) or any(arg.star for arg in bound):
             return
