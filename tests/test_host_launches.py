@@ -391,6 +391,32 @@ def test_names_updating_one_another_are_sized_in_few_steps(monkeypatch: pytest.M
     assert launch_facts(f"def f(x):\n{body}    k[{grid}](x, 1, BT=64)\n") == [(grid, None, ())]
 
 
+def test_an_and_of_ors_is_split_into_few_cases() -> None:
+    """`(a == 0 or a == 100) and (b == 1 or b == 101) and ...` holds in the product of its `or`s'
+    cases (1,024 for ten, walked by ASC010's guards and `orderings`: 189 s for sixteen before
+    the launch); past `MAX_CASES` the test is one case of itself, which orders nothing."""
+    test = cst.parse_expression(" and ".join(f"(n{i} == {i} or n{i} == {i + 100})" for i in range(10)))
+    assert host.holding_cases(test, True) == [((test, True),)]
+    assert list(host.orderings(test, True)) == []
+    small = cst.parse_expression("(n == 1 or n == 2) and m <= 4")
+    assert len(host.holding_cases(small, True)) == 2
+    assert [
+        (cst.Module([]).code_for_node(a), cst.Module([]).code_for_node(b)) for a, b in host.orderings(small, True)
+    ] == [("m", "4")]
+
+
+def test_a_tuple_of_many_starred_grids_is_read_as_written() -> None:
+    """`(*g0, ..., *g7)`, each of three grids: the product of their grids (6,561, 38 s)
+    is past `MAX_GRIDS`, so the tuple is read as written, each starred part one axis."""
+    names = [f"g{i}" for i in range(8)]
+    body = "".join(f"    {g} = (B,) if a == {i} else (H,)\n    {g} = (T,) if a else {g}\n" for i, g in enumerate(names))
+    grid = f"({', '.join('*' + g for g in names)})"
+    hosts, kernel, module = index(f"def f(x, a):\n    B, T, H = x.shape\n{body}    k[{grid}](x, T, BT=64)\n")
+    [launch] = hosts.launches_with_helpers(kernel)
+    [read] = hosts.grids(launch)
+    assert [module.code_for_node(axis) for axis in read.axes] == names
+
+
 def test_a_launch_knows_the_loops_and_tests_around_it() -> None:
     hosts, kernel, _ = index(
         "def f(x, n):\n    if n > 4:\n        for off in range(0, n, 4):\n            k[(4,)](x, off, BT=64)\n"

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from itertools import product
+from math import prod
 
 import libcst as cst
 
 from ..nodes import child_nodes, ordered_sides, statements_of, suite_lines
 
 TEST_HOPS = 4  # names bound to a test followed, each to the test it stands for
+MAX_CASES = 64  # the cases a test is split into (`holding_cases`); past it, the test is one part
 
 Part = tuple[cst.BaseExpression, bool]  # a test that is no `not`, `and` nor `or`, and whether it holds
 BoundTest = Callable[[cst.Name], cst.BaseExpression | None]  # the test a name stands for (`HostIndex.test_bound`)
@@ -22,7 +24,9 @@ def holding_cases(test: cst.BaseExpression, holds: bool, bound_test: BoundTest |
     """The cases in which `test` holds (or fails, as `holds` says), each the parts that hold or
     fail together: an `and` holding (an `or` failing) is one case of all its parts, an `and`
     failing (an `or` holding) a case for each; `not` turns a part, and a name `bound_test` reads
-    as a test is that test (`ok = m == 2 and n == 4`, then `if ok:`)."""
+    as a test is that test (`ok = m == 2 and n == 4`, then `if ok:`). Past MAX_CASES cases (an
+    `and` of `or`s makes their product) the test is one case of itself as one part: it orders
+    nothing, and the rules read it as any test that is no comparison."""
     for _ in range(TEST_HOPS):
         while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             test, holds = test.expression, not holds
@@ -34,8 +38,14 @@ def holding_cases(test: cst.BaseExpression, holds: bool, bound_test: BoundTest |
         return [((test, holds),)]
     parts = [holding_cases(part, holds, bound_test) for part in _operands(test, type(test.operator))]
     if isinstance(test.operator, cst.And) == holds:
-        return [tuple(part for case in cases for part in case) for cases in product(*parts)]
-    return [case for cases in parts for case in cases]
+        count = prod(len(cases) for cases in parts)
+        if count <= MAX_CASES:
+            return [tuple(part for case in cases for part in case) for cases in product(*parts)]
+    else:
+        count = sum(len(cases) for cases in parts)
+        if count <= MAX_CASES:
+            return [case for cases in parts for case in cases]
+    return [((test, holds),)]
 
 
 def _operands(test: cst.BaseExpression, operator: type[cst.BaseBooleanOp]) -> list[cst.BaseExpression]:

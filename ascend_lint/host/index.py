@@ -18,6 +18,7 @@ node fields directly (no `CSTNode.children` rebuilds). Rules ask it; none re-der
 from __future__ import annotations
 
 import itertools
+import math
 import os
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -171,6 +172,7 @@ from .shapes import (
 _STATEMENTS = (cst.BaseSmallStatement, cst.BaseCompoundStatement)
 # methods of a dict that leave it as it is (`HostIndex.changed_anywhere`)
 _DICT_READS = frozenset({"get", "copy", "items", "keys", "values", "__getitem__", "__contains__"})
+MAX_GRIDS = 64  # the grids one tuple may be (`(*a, *b)`: the product of its starred parts' grids)
 _MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
 SIZES_HELD = ("shape", "size", "numel")  # a tensor's attributes holding its sizes: `x.numel()`
 ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)  # comparisons that may bound
@@ -1775,7 +1777,8 @@ class HostIndex(HostFacts):
         of a dict holding one (`cfg["grid"]` with `cfg = {"grid": (n,), ...}`: `dict_sources`). A name
         bound several times is the value of its one reaching assignment when there is one
         (`grid = ...` or `def grid(META):` earlier in the launch's block, `reaching_binding`),
-        else any of them.
+        else any of them. A tuple whose starred parts may be more than MAX_GRIDS grids together
+        is read as written, each starred part one axis, as when their grids are unknown.
         Worked out once per launch (ASC009 and ASC010 both ask)."""
         found = self._launch_grids.get(launch)
         if found is None:
@@ -1801,6 +1804,8 @@ class HostIndex(HostFacts):
             return
         if isinstance(value, (cst.Tuple, cst.List)):
             parts = [self._element_axes(element, scope, meta, hops) for element in value.elements]
+            if math.prod(len(part) for part in parts) > MAX_GRIDS:  # read as when no part is known
+                parts = [[(element.value,)] for element in value.elements]
             for chosen in itertools.product(*parts):
                 yield Grid(tuple(axis for part in chosen for axis in part), scope, value, meta)
         elif isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):  # `(B * T,) + (H,)`
