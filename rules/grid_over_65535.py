@@ -148,8 +148,9 @@ product unknown.
 ### Where the grid and the launch are read
 A `grid`
 name bound more than once is, at a launch, the plain `grid = ...` or `def grid(meta):`
-nearest before it in the same block (straight-line code: the only one that reaches it); one
-that several bindings may reach (`grid = (NT, B * H)` in an `if`, `(NT, N * H)` in its `else`;
+nearest before it in the same block (straight-line code: the only one that reaches it), or an
+update in place there (`grid += (B * H,)`: `grid + (B * H,)`, its `grid` the binding before the
+update, as in `grid = grid + (B * H,)`); one that several bindings may reach (`grid = (NT, B * H)` in an `if`, `(NT, N * H)` in its `else`;
 a lambda's arms) is reported when each would be, not when one is a grid that cannot grow (the
 core count bound when the sizes are large). A grid a dict holds (`kernel[cfg["grid"]](...)`)
 is the entry written last before the launch (`cfg = {"grid": ...}`, then `cfg["grid"] = (n,)`);

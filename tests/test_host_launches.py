@@ -511,19 +511,27 @@ def test_a_re_lint_finds_the_host_facts_a_whole_walk_finds(path: Path, monkeypat
 
 def test_a_grid_bound_on_several_paths_stays_several() -> None:
     """`if`/`else` alternatives, a binding inside an `if` after the straight-line one, and a
-    rebinding later in a loop body: more than one assignment may reach the launch. An update in
-    place (`grid += (2,)`) is no plain binding: the grid before it is read too, beside the
-    tuple it makes (`grid + (2,)`, tuples concatenated)."""
+    rebinding later in a loop body: more than one assignment may reach the launch."""
     grids = [
         [code for code, _, _ in launch_facts(host)]
         for host in (
             "def f(x, c):\n    if c:\n        grid = (1,)\n    else:\n        grid = (2,)\n    k[grid](x, 1, BT=64)\n",
             "def f(x, c):\n    grid = (1,)\n    if c:\n        grid = (2,)\n    k[grid](x, 1, BT=64)\n",
             "def f(x, n):\n    grid = (1,)\n    for i in range(n):\n        k[grid](x, i, BT=64)\n        grid = (2,)\n",
-            "def f(x):\n    grid = (1,)\n    grid += (2,)\n    k[grid](x, 1, BT=64)\n",
         )
     ]
-    assert grids == [["(1,)", "(2,)"]] * 3 + [["(1,)", "grid + (2,)"]]
+    assert grids == [["(1,)", "(2,)"]] * 3
+
+
+@pytest.mark.parametrize(
+    "updates", ["    grid += (B,)\n    grid += (H,)\n", "    grid = grid + (B,)\n    grid = grid + (H,)\n"]
+)
+def test_a_grid_updated_in_straight_line_code_is_its_last_update(updates: str) -> None:
+    """`grid += (B,)` (or `grid = grid + (B,)`) after `grid = (T,)` replaces it: the grid is the
+    last update's tuple, its `grid` the binding before that update (the grid before the updates
+    reached the launch too, and a factor was lost through `grid = grid + ...` twice)."""
+    host = f"def f(x):\n    B, T, H = x.shape\n    grid = (T,)\n{updates}    k[grid](x, T, BT=64)\n"
+    assert launch_facts(host) == [("grid + (H,)", None, ("T", "B", "H"))]
 
 
 def test_a_class_body_binds_attributes_of_the_class_not_names_of_the_function_around_it() -> None:

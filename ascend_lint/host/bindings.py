@@ -19,6 +19,7 @@ from ..nodes import (
     names_read,
     statements_of,
     suite_lines,
+    updated_value,
     variables_read,
     walk,
 )
@@ -112,10 +113,26 @@ def reaching_binding(name: str, launch: Launch) -> cst.BaseExpression | cst.Func
     other arm of an `if`, a `try` body before its handler) or is a loop binding it anywhere (a
     later binding reaches the next trip), when no earlier statement binds it, or when the
     nearest one binds it otherwise (inside an `if`, a loop, `name += ...`): then several may
-    reach it."""
+    reach it. An update in place (`grid += (B,)`) is its updated value (`grid + (B,)`), whose
+    `grid` is the binding before it (`binding_updated`)."""
     if launch.scope is None:
         return None
-    return _nearest_binding(name, _enclosing_statements(launch.written_at, suite_lines(launch.scope.body)))
+    return _nearest_binding(name, _enclosing_statements(launch.written_at, suite_lines(launch.scope.body)), True)
+
+
+def binding_updated(name: cst.Name, function: cst.FunctionDef) -> cst.BaseExpression | None:
+    """The value of the one binding of `name` reaching a statement of `function` that binds it
+    from its own value, read there (`grid` of `grid = grid + (B,)` or of `grid += (B,)`), as
+    `reaching_binding` reads a launch's: the statement is read before it binds. None when `name`
+    is read elsewhere, or when no one binding reaches the statement."""
+    nesting = _enclosing_statements(name, suite_lines(function.body))
+    updating = nesting[-1][0][nesting[-1][1]] if nesting else None
+    if not isinstance(updating, cst.Assign | cst.AugAssign) or not rebinds(updating, name.value):
+        return None
+    if any(isinstance(sub, cst.Lambda) and any(inner is name for inner in walk(sub)) for sub in walk(updating)):
+        return None
+    found = _nearest_binding(name.value, nesting, True, lambda statement: statement is updating)
+    return found if isinstance(found, cst.BaseExpression) else None
 
 
 def binding_reaching(name: str, node: cst.CSTNode, function: cst.FunctionDef) -> cst.BaseExpression | None:
@@ -135,14 +152,20 @@ def binding_reaching(name: str, node: cst.CSTNode, function: cst.FunctionDef) ->
 
 
 def _nearest_binding(
-    name: str, nesting: list[tuple[Sequence[cst.CSTNode], int]]
+    name: str,
+    nesting: list[tuple[Sequence[cst.CSTNode], int]],
+    updates: bool = False,
+    passed_over: Callable[[cst.CSTNode], bool] = lambda statement: False,
 ) -> cst.BaseExpression | cst.FunctionDef | None:
     """`reaching_binding` of the point the statements of `nesting` hold (`_enclosing_statements`):
     the value of the nearest statement before it that changes `name` (`_last_writer`), when that
-    is a plain binding and not the statement holding the point or a compound around it."""
-    writer = _last_writer(name, nesting)
+    is a plain binding (or, with `updates`, an update in place: its updated value) and not the
+    statement holding the point or a compound around it."""
+    writer = _last_writer(name, nesting, passed_over)
     if writer is None or any(writer is block[index] for block, index in nesting):
         return None
+    if updates and isinstance(writer, cst.AugAssign) and isinstance(writer.target, cst.Name):
+        return updated_value(writer) if writer.target.value == name else None
     return plain_binding(writer, name)
 
 
@@ -155,8 +178,9 @@ def _last_writer(
     `name` in straight-line code, but those `passed_over`: the statement holding the point, or a
     compound one around it, when that binds `name` outside the block holding the point; None
     when no statement before it does."""
-    if nesting and rebinds(nesting[-1][0][nesting[-1][1]], name):
-        return nesting[-1][0][nesting[-1][1]]
+    holding = nesting[-1][0][nesting[-1][1]] if nesting else None
+    if holding is not None and rebinds(holding, name) and not passed_over(holding):
+        return holding
     inner: Sequence[cst.CSTNode] | None = None
     for block, index in reversed(nesting):
         if inner is not None and _binds_outside(block[index], inner, name):

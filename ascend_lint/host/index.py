@@ -58,6 +58,7 @@ from .bindings import (
     WrittenOrder,
     binders_by_name,
     binding_reaching,
+    binding_updated,
     comprehension_variables,
     entry_writer,
     names_read_shrinking,
@@ -1821,6 +1822,10 @@ class HostIndex(HostFacts):
             for arm in (value.body, value.orelse):
                 yield from self._grids(arm, scope, meta, hops + 1)
         elif isinstance(value, cst.Name):
+            updated = binding_updated(value, scope) if scope is not None else None  # `grid` of `grid + (B,)`
+            if updated is not None:  # an earlier statement's value: no hop
+                yield from self._grids(updated, scope, meta, hops)
+                return
             for bound in self.values_of(value.value, scope):
                 yield from self._grids(bound, scope, meta, hops + 1)
             for function in self._visible_functions(value.value, scope):
