@@ -1181,12 +1181,15 @@ class _HostNames:
         at: Sequence[CallSite],
         hops: int,
         up: int = _CALLERS_UP,
+        through: Callable[[Value], Value] = lambda reached: reached,
     ) -> bool:
         """Whether a test holding at the calls `at` (`HostIndex.tests_at`, all in one function)
         orders the `sizes` below values all under `ceiling`, but for what reads a name of
         `capped` or one rebound before the calls to a value it leaves unbounded (`n = n * 64`:
         `HostIndex.bounded_at`), or every call of that function (`up` callers up) so bounds what it passes for
-        a parameter they read (`HostIndex.bounded_by_callers`; `_bounded_below_cap`)."""
+        a parameter they read (`HostIndex.bounded_by_callers`; `_bounded_below_cap`). A caller's
+        bound of what it passes is how far the callee's `sizes` reach with the parameter at most
+        that (`through`: `triton.next_power_of_2(n)` reaches 65536 for a caller's `n <= 40000`)."""
         host, scope = self.host, at[0].scope if at else None
         if scope is None:
             return False
@@ -1203,7 +1206,7 @@ class _HostNames:
                 if host.names_behind(greater, scope, chained=True) & capped:
                     continue
                 bounds = self.alternatives(greater, scope, hops + 1)
-                if bounds and self._reached(max(bounds), lesser, sizes, scope) < ceiling:
+                if bounds and through(self._reached(max(bounds), lesser, sizes, scope)) < ceiling:
                     return True
         if up == 0:
             return False
@@ -1213,8 +1216,11 @@ class _HostNames:
             return {
                 name
                 for name, value in passed.items()
-                if self._bounded_below(ceiling, set(), [value], [site], hops + 1, up - 1)
+                if self._bounded_below(ceiling, set(), [value], [site], hops + 1, up - 1, reached_from(name))
             }
+
+        def reached_from(param: str) -> Callable[[Value], Value]:
+            return lambda reached: through(self._reached(reached, cst.Name(param), sizes, scope))
 
         return bool(host.bounded_by_callers(scope, params, bounded))
 

@@ -141,7 +141,8 @@ What the cap's operand makes of a name or extent so bounded is what is under the
 40000: raise` leaves `triton.next_power_of_2(n)` up to 65536, the cap of `min(65536,
 triton.next_power_of_2(n))`, which the launch then passes, and `triton.cdiv(n, 64)` up to 625
 (the power of two at or above, a division by an int rounding up or down, `min`, `max`, `+`,
-`*` and `int` of what grows with the bounded size are followed). A floor (`if n > 0:`, `if n == 0: return`, `assert n >= 1`), a bound at or over the cap
+`*` and `int` of what grows with the bounded size are followed), also where a caller's test
+bounds what it passes for `n`. A floor (`if n > 0:`, `if n == 0: return`, `assert n >= 1`), a bound at or over the cap
 (`if N > 65536 // x.element_size(): raise` beside that cap), `N % D == 0`, `D is None`, `w.shape
 == (N,)`, and `if D > BD: raise` after `BD = min(...)` (or `BD: int = min(...)`, or `CAP =
 min(...)` then `BD = CAP`) do not bound it.

@@ -377,6 +377,18 @@ def test_a_cap_is_not_read_where_a_test_bounds_its_size_from_above():
     assert capped(CAP, unbounded_caller) == [65536]
 
 
+def test_a_callers_bound_is_read_through_the_cap_as_the_launching_functions_is():
+    """`n <= 40000` keeps `triton.next_power_of_2(n)` at most 65536, the cap: the cap is read,
+    whether the test is in the launching function or in its caller (read there as bounding the
+    passed `n`, not the power of two above it, the caller's test kept the size under the cap);
+    `n <= 1000` keeps it at 1024."""
+    exits = "    if D > {}:\n        raise ValueError\n"
+    caller = "\ndef outer(x):\n    D = x.shape[-1]\n{}    launch(x, D)\n"
+    assert capped(f"{CAP}\nif n > 40000:\n    raise ValueError") == [65536]
+    assert capped(CAP, caller.format(exits.format(40000))) == [65536]
+    assert capped(CAP, caller.format(exits.format(1000))) == [None]
+
+
 def test_an_if_bounds_a_capped_size_only_where_it_holds_at_the_launch():
     """An `if` bounds the size in its body and fails in its `else`: a caller launching in the
     `else` of `if D <= 512:` passes only sizes over 512; an `if` around something else (a
