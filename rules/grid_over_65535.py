@@ -406,6 +406,7 @@ import libcst as cst
 from ascend_lint.arithmetic import ceiling_division
 from ascend_lint.fixes import contains
 from ascend_lint.host import (
+    NAMES_FOLLOWED,
     ORDERINGS,
     SIZES_HELD,
     BoundedSizes,
@@ -436,7 +437,6 @@ from ascend_lint.rule import ModuleContext, Report, Rule
 _ORDER_NOTHING = frozenset(name for name in dir(builtins) if not name.startswith("_")) - {"min", "max", "sorted"}
 # builtins whose items are those of what they are given (`enumerate(range(0, n, CH))`)
 _PASSING_ITEMS = frozenset({"enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter"})
-_PREDICATE_HOPS = 4  # functions of the module a test's call is followed into; names followed to a parameter
 MAX_PROGRAMS = 65535  # triton-ascend's launcher: `grid should be less than 65536!`
 _CALLERS_UP = 3  # callers a launching function's guards are looked for in, through functions passing sizes on
 # The launcher checks the grid only while this is "0" (its default); the compiler maps a larger
@@ -2620,7 +2620,7 @@ def _capped_at_the_limit(
     MAX_CORES else MAX_CORES` with `MAX_CORES = 65535`, also made an `int`, a name bound only
     to one): up to the
     limit alone, but over it times any other factor of two programs or more."""
-    if isinstance(axis, cst.Name) and hops < _PREDICATE_HOPS:
+    if isinstance(axis, cst.Name) and hops < NAMES_FOLLOWED:
         values = context.host.values_of(axis.value, scope)
         return [axis] if values and all(_capped_at_the_limit(v, scope, context, hops + 1) for v in values) else []
     found: list[cst.BaseExpression] = []
@@ -2648,7 +2648,7 @@ def _one_program(axis: cst.BaseExpression, scope: Scope, context: ModuleContext,
     """The axis is one program whatever the sizes: `triton.cdiv(D, BLOCK_D)` (`D // BLOCK_D`)
     with a block at least the size it divides (`BLOCK_D = D`, `triton.next_power_of_2(D)`,
     `max(..., D)`), or a name bound only to such a quotient."""
-    if isinstance(axis, cst.Name) and hops < _PREDICATE_HOPS:
+    if isinstance(axis, cst.Name) and hops < NAMES_FOLLOWED:
         values = context.host.values_of(axis.value, scope)
         return bool(values) and all(_one_program(value, scope, context, hops + 1) for value in values)
     if isinstance(axis, cst.Call) and (dotted_name(axis.func) or "").endswith("cdiv") and len(axis.args) == 2:
@@ -2908,7 +2908,7 @@ def _walks_chunks(iterable: cst.BaseExpression, scope: Scope, context: ModuleCon
         return True
     if isinstance(iterable, (cst.GeneratorExp, cst.ListComp, cst.SetComp)):
         return _walks_chunks(iterable.for_in.iter, scope, context, hops)
-    if isinstance(iterable, cst.Name) and hops < _PREDICATE_HOPS:
+    if isinstance(iterable, cst.Name) and hops < NAMES_FOLLOWED:
         return any(
             _walks_chunks(value, scope, context, hops + 1) for value in context.host.values_of(iterable.value, scope)
         )
@@ -3266,7 +3266,7 @@ def _may_order(function: cst.FunctionDef, context: ModuleContext, seen: set[cst.
     against a bounded one (`T * B > BUDGET`; not against another runtime size, `last <=
     x.numel()`, nor a sign test, `x.stride(0) < 0`), caps such a value with `min` (`min(n,
     4096)`; `max(1, n)` grows with `n`, `min(n, m)` with both), or calls a function of the
-    module that may (`_PREDICATE_HOPS` functions followed at most)."""
+    module that may (`NAMES_FOLLOWED` functions followed at most)."""
     seen = seen if seen is not None else set()
     seen.add(function)
     params = {param.name.value for param in all_params(function)}
@@ -3288,7 +3288,7 @@ def _may_order(function: cst.FunctionDef, context: ModuleContext, seen: set[cst.
                     if cap is not value
                 ):
                     return True
-            elif len(seen) <= _PREDICATE_HOPS and any(
+            elif len(seen) <= NAMES_FOLLOWED and any(
                 _may_order(callee, context, seen)
                 for callee in context.host.functions.get(node.func.value, [])
                 if callee not in seen
@@ -3320,7 +3320,7 @@ def _reads_parameters(value: cst.BaseExpression, params: set[str], function: Sco
     (`last` of `last = (num_tokens - 1) * x.stride(0)` with `num_tokens = x.shape[0]`)."""
     read: set[str] = set()
     fresh = names_read(value)
-    for _ in range(_PREDICATE_HOPS):
+    for _ in range(NAMES_FOLLOWED):
         if fresh & params:
             return True
         read |= fresh

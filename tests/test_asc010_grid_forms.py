@@ -95,6 +95,7 @@ def filtered(x, BT=64):
 PARTIAL = """
 import functools
 from functools import partial
+from functools import partial as bind
 
 
 def _grid(meta, n, bh):
@@ -121,6 +122,10 @@ def positional(x, BT=64):
 
 def positional_bounded(x, BT=64):
     k[partial(_rows, x.shape[1], 8)](x, x.shape[1], BT=BT)
+
+def renamed(x, BT=64):
+    B, T, H = x.shape
+    k[bind(_grid, n=T, bh=B * H)](x, T, BT=BT)  # expect
 
 def unbound(x, BT=64):  # binds no function: no grid
     grid = functools.partial()

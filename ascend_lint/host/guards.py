@@ -13,7 +13,9 @@ import libcst as cst
 
 from ..nodes import child_nodes, ordered_sides, statements_of, suite_lines
 
-TEST_HOPS = 4  # names bound to a test followed, each to the test it stands for
+# names followed to what they are bound to (a name to the test it stands for, here; ASC010's
+# names to their values) and functions of the module a test's call is followed into
+NAMES_FOLLOWED = 4
 MAX_CASES = 64  # the cases a test is split into (`holding_cases`); past it, the test is one part
 
 Part = tuple[cst.BaseExpression, bool]  # a test that is no `not`, `and` nor `or`, and whether it holds
@@ -27,7 +29,7 @@ def holding_cases(test: cst.BaseExpression, holds: bool, bound_test: BoundTest |
     as a test is that test (`ok = m == 2 and n == 4`, then `if ok:`). Past MAX_CASES cases (an
     `and` of `or`s makes their product) the test is one case of itself as one part: it orders
     nothing, and the rules read it as any test that is no comparison."""
-    for _ in range(TEST_HOPS):
+    for _ in range(NAMES_FOLLOWED):
         while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             test, holds = test.expression, not holds
         bound = bound_test(test) if bound_test is not None and isinstance(test, cst.Name) else None

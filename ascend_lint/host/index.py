@@ -1374,8 +1374,9 @@ class HostIndex(HostFacts):
     def _launch_at(self, launch: Launch, function: cst.FunctionDef, site: CallSite) -> Launch | None:
         """The launch in `function` as the call `site` of it makes it: each parameter the
         launch reads replaced by what the call passes for it (its default when it passes
-        none; also inside an argument, `x.numel()`: `_made_by`), `*args` by the call's positional arguments past the named ones, `**kwargs` by
-        its keywords naming no parameter and its `**` splats. None when that is not known."""
+        none; also inside an argument, `x.numel()`: `_made_by`), `*args` by the call's
+        positional arguments past the named ones, `**kwargs` by its keywords naming no parameter
+        and its `**` splats. None when that is not known."""
         call = site.call
         named = positional_params(call, function)
         names = {p.name.value for p in all_params(function)}
@@ -1841,7 +1842,7 @@ class HostIndex(HostFacts):
             and value.value.value in ("self", "cls")
         ):
             yield from self._held_grids(value.attr.value, scope, meta, hops + 1)  # `kernel[self.grid]`
-        elif isinstance(value, cst.Call) and dotted_name(value.func) in ("partial", "functools.partial"):
+        elif isinstance(value, cst.Call) and is_partial(value.func, self.partial_names):
             yield from self._partial_grids(value, scope, hops + 1)
         elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
             if value.func.value in ("tuple", "list") and len(value.args) == 1 and not value.args[0].star:
@@ -1890,8 +1891,8 @@ class HostIndex(HostFacts):
     def _partial_grids(self, made: cst.Call, scope: Scope, hops: int) -> Iterator[Grid]:
         """The grids of `functools.partial(_grid, n=T)`: what the grid function of the module
         returns for the arguments the partial binds, as a call of it passing them would make
-        it (`_returned_grids`); the parameter the launcher fills, its first positional one
-        left unbound, holds the launch's constexprs (`meta`)."""
+        it (`_returned_grids`); the parameter the launcher fills, the first after those the
+        partial binds by position, holds the launch's constexprs (`meta`)."""
         if not made.args:  # `functools.partial()`: a TypeError at the launch
             return
         first, *bound = made.args
@@ -1910,7 +1911,7 @@ class HostIndex(HostFacts):
     ) -> list[tuple[cst.BaseExpression, ...]]:
         """The axes a comprehension over sequences of the function makes, one per item, each
         its expression with the items in place of the loop's names: `triton.cdiv(s, b) for s, b
-        in zip((T, H), (BT, 1))` is `(triton.cdiv(T, BT), triton.cdiv(H, 1))`. None for a loop
+        in zip((T, H), (BT, 1))` is `(triton.cdiv(T, BT), triton.cdiv(H, 1))`. No axes for a loop
         with a test or a nested loop, or over a sequence the function does not write."""
         loop = made.for_in
         if loop.inner_for_in is not None or loop.ifs:
