@@ -68,7 +68,9 @@ a name bound to such a list when nothing in the module changes the list: not aft
 `kernel.run(..., grid=g, warmup=False)`, and those a `functools.partial(kernel[grid], BLOCK=4096)`
 binds, reported at the partial, and those the calls of a helper forwarding its `**kw` into a
 launch pass, reported at the call: `launch(x, BLOCK=65536)` of `def launch(x, **kw):
-k[grid](x, x.numel(), **kw)`)
+k[grid](x, x.numel(), **kw)`; not when the helper changes its `kw` (`kw["BLOCK"] = ...`,
+`kw.update(...)`, `kw.pop(...)`), and a value the helper's launch writes itself, `k[grid](x,
+x.numel(), BLOCK=65536, **kw)`, is reported at that launch)
 (by keyword or position, also after a splat of unknown length when no parameter has a default:
 `k[grid](x, y, *x.stride(), 1024)` passes the last parameter 1024, and after a splat of a
 tensor's strides or shape whose rank the function shows: `B, D = x.shape`, or `x` allocated

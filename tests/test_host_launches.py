@@ -1340,6 +1340,29 @@ def test_a_forwarding_helper_reading_its_parameters_launches_at_each_call_of_it(
     ] == [("launch(y, BT=64)", "y.numel()", "64")]
 
 
+def test_a_forwarding_helper_writing_a_launch_value_itself_keeps_its_launch(lint) -> None:
+    """A helper splatting its `**kw` into a launch that also writes a keyword value of its own
+    (`BT=64`) and reads a parameter (`x.numel()`) keeps its launch: that value is the helper's,
+    reported (and suppressed with a `# noqa`) at its launch, not at the first call of it."""
+    hosts, kernel, module = index(
+        "def launch(x, **kw):\n    k[(1,)](x, x.numel(), BT=64, **kw)\n\ndef entry(y):\n    launch(y, num_warps=4)\n"
+    )
+    assert [code_of(module, launch.written_at) for launch in hosts.launches_with_helpers(kernel)] == ["k[(1,)]"]
+
+
+@pytest.mark.parametrize(
+    "change",
+    ['kw["BT"] = min(kw["BT"], 64)', 'if IS_NPU:\n        kw["BT"] = 64', "kw.update(BT=64)", 'kw.pop("BT")'],
+)
+def test_a_forwarding_helper_changing_its_kw_keeps_its_launch(lint, change) -> None:
+    """A helper that changes the `**kw` it splats into a launch (stores into it, updates it,
+    pops from it) keeps its launch: what the kernel gets is not what the calls write."""
+    hosts, kernel, module = index(
+        f"def launch(x, **kw):\n    {change}\n    k[(1,)](x, 8, **kw)\n\ndef entry(y):\n    launch(y, BT=131072)\n"
+    )
+    assert [code_of(module, launch.written_at) for launch in hosts.launches_with_helpers(kernel)] == ["k[(1,)]"]
+
+
 GRID_ONLY = """
 def _launch(x, grid):
     n = x.shape[-1]

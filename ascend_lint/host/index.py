@@ -1326,16 +1326,23 @@ class HostIndex(HostFacts):
         `**kwargs`): what the launch gets is written at the calls of `function`; and its
         arguments read no name `function` binds but its parameters, passed whole (`x`, `*args`)
         or read (`x.numel()`, made at each call: `_launch_at`), its grid none but one passed
-        whole (`grid`), none of which it rebinds."""
+        whole (`grid`), none of which it rebinds, nor changes in place (`kw["BLOCK"] = 1024`,
+        `kw.update(...)`, `kw.pop(...)`: `_changes_dict`). An argument read (not passed whole)
+        only when the launch writes no keyword value of its own (`BLOCK=131072`): that value is
+        the helper's, reported (and suppressed) at its launch, which then stays in the helper."""
         params = [p.name.value for p in all_params(function)]
 
         def is_parameter_name(name: str) -> bool:
-            return name in params and (name, function) not in self.bindings
+            return name in params and (name, function) not in self.bindings and not self._changes_dict(name, function)
 
         def is_parameter(value: cst.BaseExpression) -> bool:
             return isinstance(value, cst.Name) and is_parameter_name(value.value)
 
         grid = launch.grid_node
+        own_keyword = any(
+            arg.keyword is not None and not arg.star and set(params).isdisjoint(names_read(arg.value))
+            for arg in launch.args
+        )
         return (
             (is_parameter(grid) or any(arg.star and is_parameter(arg.value) for arg in launch.args))
             and (
@@ -1343,10 +1350,33 @@ class HostIndex(HostFacts):
                 or all(self._binding_scope(name, function) is not function for name in names_read(grid))
             )
             and all(
-                is_parameter_name(name) or self._binding_scope(name, function) is not function
+                (is_parameter(arg.value) if own_keyword else is_parameter_name(name))
+                or self._binding_scope(name, function) is not function
                 for arg in launch.args
                 for name in names_read(arg.value)
             )
+        )
+
+    def _changes_dict(self, name: str, function: cst.FunctionDef) -> bool:
+        """`function` changes in place what its `name` holds: stores into it (`name["k"] = v`),
+        updates it (`_dict_changes`), or takes from it (`name.pop(...)`, `del name["k"]`)."""
+        if self.item_stores.get((name, function)) or self._dict_changes(function).get(name):
+            return True
+        return any(
+            (
+                isinstance(node, cst.Call)
+                and isinstance(node.func, cst.Attribute)
+                and isinstance(node.func.value, cst.Name)
+                and node.func.value.value == name
+                and node.func.attr.value in ("pop", "popitem", "clear")
+            )
+            or (
+                isinstance(node, cst.Del)
+                and isinstance(node.target, cst.Subscript)
+                and isinstance(node.target.value, cst.Name)
+                and node.target.value.value == name
+            )
+            for node in _own_nodes(function)
         )
 
     def _grid_parameter(self, launch: Launch, function: cst.FunctionDef) -> str | None:
