@@ -1074,8 +1074,13 @@ class _HostNames:
         module's function it calls returns for its arguments (`_block(n)` of a `def _block(n):
         return 4096 if n > 1024 else 1024`: both, `HostIndex.returned_for`)."""
         read: Sequence[tuple[cst.BaseExpression | None, Scope]] = []
-        if isinstance(node, cst.Subscript):
-            read = self.host.elements_read(node, scope)
+        if isinstance(node, cst.Subscript):  # `f(...)[i]`: nothing when `f` chooses by device
+            called = node.value if isinstance(node.value, cst.Call) else None
+            read = (
+                []
+                if called is not None and self._chooses_by_device(called, scope)
+                else self.host.elements_read(node, scope)
+            )
         elif isinstance(node, cst.Call) and not self._chooses_by_device(node, scope):
             read = [(made, scope) for made in self.host.returned_for(node, scope)]
         found: list[Value | None] = []
@@ -1086,12 +1091,13 @@ class _HostNames:
         return found
 
     def _chooses_by_device(self, call: cst.Call, scope: Scope) -> bool:
-        """The module's function `call` names has an `if` testing a device query
-        (`_queries_device`) that is no platform test (neither arm only on another platform):
-        `if check_shared_mem(): return 128` / `return 64` is a device's choice, as it is in a
-        conditional expression (fla's `check_shared_mem` is False on Ascend)."""
-        name = call.func.value if isinstance(call.func, cst.Name) else None
-        for function in self.host.functions.get(name or "", ()):
+        """The module's function `call` names in `scope` (`HostIndex.called_function`, the one
+        whose returns are read) has an `if` testing a device query (`_queries_device`) that is
+        no platform test (neither arm only on another platform): `if check_shared_mem(): return
+        128` / `return 64` is a device's choice, as it is in a conditional expression (fla's
+        `check_shared_mem` is False on Ascend)."""
+        function = self.host.called_function(call, scope)
+        if function is not None:
             bound = self.bound_values(function)
             for node in walk(function):
                 if type(node) is cst.If and _queries_device(node.test, self.imports, bound):

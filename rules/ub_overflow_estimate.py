@@ -76,11 +76,12 @@ x.numel(), BLOCK=65536, **kw)`, is reported at that launch)
 tensor's strides or shape whose rank the function shows: `B, D = x.shape`, or `x` allocated
 with two sizes; names bound to a literal, also to an element of a tuple literal (`_, BLOCK =
 _TILE` after `_TILE = (8, 131072)`, `_TILE[1]`) or of the tuples a function of the module
-returns (`_, BLOCK = _tiles(n)`: each return's),
+returns (`_, BLOCK = _tiles(n)`: each return's, read as `BLOCK=_block(n)` is below),
 what a function of the module returns for the arguments a call passes (`BLOCK=_block(n)` of a
 `def _block(n): return 4096 if n > 1024 else 1024`: both, as the conditional expression; not a
 return, nor an arm, only another platform takes; none when the function tests a device query,
-`if check_shared_mem(): return 128`, a device's choice), each item a host loop over items
+`if check_shared_mem(): return 128`, a device's choice; the function the name calls where it is
+called, not a method nor another function's nested function of that name), each item a host loop over items
 written out gives the name (`for BLOCK in (1024, 65536):`, when its body does not rebind it),
 host function defaults; each arm of a conditional expression whose test has no value gives
 one configuration (`BLOCK = 131072 if n > 1 << 20 else 1024`: both; also nested, inside

@@ -312,6 +312,29 @@ def test_a_launch_value_a_helper_of_the_module_returns():
     assert launched("def _block(n):\n    if check_shared_mem():\n        return 4096\n    return 1024\n") == [None]
 
 
+def test_a_helper_is_read_alike_for_its_value_and_its_tuple_elements():
+    """`_, BLOCK = _tiles(x)` reads the function `BLOCK=_block(n)` would (`HostIndex.called_function`):
+    not its returns only another platform runs, nothing when it queries the device; the function
+    visible where it is called, not a method or another function's nested function of that name."""
+
+    def launched(helper: str, read: str = "    _, BLOCK = _tiles(x)") -> list[object]:
+        return blocks(KERNEL + f"\n{helper}\ndef launch(x, n):\n{read}\n    k[(1,)](x, n, BLOCK=BLOCK)\n")
+
+    npu_exit = "def _tiles(x):\n    if x.device.type == 'npu':\n        return 8, 4096\n    return 8, 131072\n"
+    assert launched(npu_exit) == [4096]
+    other_only = "def _tiles(x):\n    if not IS_NPU:\n        return 8, 131072\n    return 8, 4096\n"
+    assert launched(other_only) == [4096]
+    device = "def _tiles(x):\n    if check_shared_mem():\n        return 8, 131072\n    return 8, 4096\n"
+    assert launched(device) == [None]
+    method = "class Other:\n    def _tiles(self):\n        return 8, 131072\n\ndef _tiles(x):\n    return 8, 4096\n"
+    assert launched(method) == [4096]
+    nested = (
+        "def other():\n    def _block(n):\n        if check_shared_mem():\n            return 1\n        return 2\n"
+        "    return _block(3)\n\ndef _block(n):\n    return 131072 if n > 10 else 4096\n"
+    )
+    assert launched(nested, "    BLOCK = _block(n)") == [131072, 4096]
+
+
 def test_a_host_loop_over_written_block_sizes_launches_each():
     """`for BLOCK in (1024, 4096): k[grid](..., BLOCK=BLOCK)` launches each item; not a loop
     rebinding its name in its body, nor one over what has no value."""

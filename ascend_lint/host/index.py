@@ -487,7 +487,7 @@ class HostIndex(HostFacts):
         elif (copied := items_copied(value)) is not None:  # `{k: v for k, v in cfg.items()}`
             yield from self.dict_sources(copied, scope, hops + 1, trail, merged)
         elif isinstance(value, cst.Subscript):
-            for element, function in self._returned_elements(value):
+            for element, function in self._returned_elements(value, scope):
                 if trail is not None:
                     trail.functions.add(function.name.value)
                 if element is not None:
@@ -793,25 +793,47 @@ class HostIndex(HostFacts):
             found.append(scope)
         return found
 
-    def _returned_elements(self, value: cst.Subscript) -> list[tuple[cst.BaseExpression | None, cst.FunctionDef]]:
-        """What `f(...)[i]` may be (also `b` of `a, b = f(...)`), `f` a function of the module:
-        for each of its returns, the i-th element of the tuple it returns, with `f` (where the
-        element's names resolve); None for a return that is no such tuple (`return cached`)."""
+    def _returned_elements(
+        self, value: cst.Subscript, scope: Scope
+    ) -> list[tuple[cst.BaseExpression | None, cst.FunctionDef]]:
+        """What `f(...)[i]` in `scope` may be (also `b` of `a, b = f(...)`), `f` the one
+        function of the module the call names there (`called_function`): for each of its
+        returns Ascend may run (`returns_on_ascend`), the i-th element of the tuple it returns,
+        with `f` (where the element's names resolve); None for a return that is no such tuple
+        (`return cached`)."""
         index = returned_index(value)
-        if index is None or not isinstance(value.value, cst.Call) or not isinstance(value.value.func, cst.Name):
+        function = self.called_function(value.value, scope) if isinstance(value.value, cst.Call) else None
+        if index is None or function is None:
             return []
-        return self._elements_returned(value.value.func.value, index)
+        return self._elements_returned(function, index)
 
     def _elements_returned(
-        self, function_name: str, index: int
+        self, function: cst.FunctionDef, index: int
     ) -> list[tuple[cst.BaseExpression | None, cst.FunctionDef]]:
-        """The `index`-th element of the tuple each return of the module's function returns."""
+        """The `index`-th element of the tuple each return of `function` Ascend may run returns."""
         found: list[tuple[cst.BaseExpression | None, cst.FunctionDef]] = []
-        for returned, function in self.returns.get(function_name, ()):
+        for returned in self.returns_on_ascend(function):
             elements = returned.elements if isinstance(returned, cst.Tuple) else ()
             element = elements[index] if index < len(elements) else None
             found.append((element.value if isinstance(element, cst.Element) else None, function))
         return found
+
+    def called_function(self, call: cst.Call, scope: Scope) -> cst.FunctionDef | None:
+        """The one function of the module `call` names in `scope` (`_visible_functions`:
+        `_tiles(n)` calls the `_tiles` defined around it or at module level, not a method
+        `Other._tiles` nor another function's nested `_tiles`); None when there is none or
+        several."""
+        functions = self._visible_functions(call.func.value, scope) if isinstance(call.func, cst.Name) else []
+        return functions[0] if len(functions) == 1 else None
+
+    def returns_on_ascend(self, function: cst.FunctionDef) -> list[cst.BaseExpression]:
+        """What each return of `function` returns, but for those only another platform runs
+        (`on_other_platform`: `if not IS_NPU: return 8, 131072`)."""
+        return [
+            value
+            for value, returning in self.returns.get(function.name.value, ())
+            if returning is function and not self.on_other_platform(value)
+        ]
 
     def _dict_changes(self, scope: Scope) -> dict[str, list[DictChange]]:
         """The statements of a function that change in place the dict a name holds, by name:
@@ -1662,7 +1684,7 @@ class HostIndex(HostFacts):
             for operand in (value.left, value.right):
                 yield from self.origins(operand, scope, hops + 1, annotations, expanded)
         elif isinstance(value, cst.Subscript):  # `f(...)[i]`: the element `f` returns there
-            for element, function in self._returned_elements(value):
+            for element, function in self._returned_elements(value, scope):
                 if element is not None:
                     yield from self.origins(element, function, hops + 1, annotations, expanded)
         elif isinstance(value, cst.Name):
@@ -2054,17 +2076,9 @@ class HostIndex(HostFacts):
         parameters and the module's names only. Worked out once per call."""
         found = self._calls_made.get(call)
         if found is None:
-            functions = self._visible_functions(call.func.value, scope) if isinstance(call.func, cst.Name) else []
-            returned = (
-                [
-                    v
-                    for v, f in self.returns.get(functions[0].name.value, ())
-                    if f is functions[0] and not self.on_other_platform(v)
-                ]
-                if len(functions) == 1
-                else []
-            )
-            made = [self._made_by(value, functions[0], call, scope) for value in returned]
+            function = self.called_function(call, scope)
+            returned = self.returns_on_ascend(function) if function is not None else []
+            made = [self._made_by(value, function, call, scope) for value in returned if function is not None]
             found = self._calls_made[call] = [value for value in made if value is not None] if None not in made else []
         return found
 
@@ -2106,7 +2120,7 @@ class HostIndex(HostFacts):
         """The functions `name` may call in `scope`: those defined in it (`def grid(meta):`
         nested in the launching function), else in the nearest function around it that
         defines one, else at module level."""
-        functions = self.functions.get(name, [])
+        functions = [function for function in self.functions.get(name, []) if function not in self.class_of]
         while True:
             found = [function for function in functions if self.enclosing.get(function) is scope]
             if found or scope is None:
@@ -2291,7 +2305,9 @@ class HostIndex(HostFacts):
             count = host._returned_core_count(name, node, 0) if name in host.functions else None
         elif isinstance(node, cst.Subscript):
             index, key = returned_index(node), subscript_key(node)
-            elements = host._elements_returned(name, index) if index is not None else []
+            functions = host._visible_functions(name, None)
+            one = functions[0] if index is not None and len(functions) == 1 else None
+            elements = host._elements_returned(one, index) if one is not None and index is not None else []
             counts = (host.core_count(element, function) for element, function in elements if element is not None)
             count = next(filter(None, counts), None) if key is None else host._keyed_core_count(name, key, 0)
             node = node.value  # `_unpacked` made the subscript
@@ -2575,7 +2591,7 @@ class HostIndex(HostFacts):
         if subscript_key(value) is not None:  # `META["BT"]`, `props["num_aicore"]`: a tile or a count
             return ()
         if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Call):
-            return self._returned_extent(value, hops)
+            return self._returned_extent(value, scope, hops)
         if is_item(value) and isinstance(value.value, cst.Name):
             element = self._tuple_element(value, scope)
             if element is not None:
@@ -2938,13 +2954,13 @@ class HostIndex(HostFacts):
                 return False
         return True
 
-    def _returned_extent(self, value: cst.Subscript, hops: int) -> tuple[str, ...] | None:
+    def _returned_extent(self, value: cst.Subscript, scope: Scope, hops: int) -> tuple[str, ...] | None:
         """`f(...)[i]` (`n` of `x, n = f(x)`): the extents of the i-th elements of the tuples `f`
         returns, read in `f`, as one name's origins are (`one_extent`); unknown when a return
         is no such tuple or `f` is not a function of the module."""
         extents = [
             self._extent(element, function, hops + 1) if element is not None else None
-            for element, function in self._returned_elements(value)
+            for element, function in self._returned_elements(value, scope)
         ]
         return one_extent(flat_code(value), extents) if extents else None
 
@@ -3219,7 +3235,7 @@ class HostIndex(HostFacts):
         another subscript."""
         if isinstance(item.value, cst.Name):
             return [(self._tuple_element(item, scope), scope)]
-        return list(self._returned_elements(item))
+        return list(self._returned_elements(item, scope))
 
     def _tuple_element(self, item: cst.Subscript, scope: Scope) -> cst.BaseExpression | None:
         """The element `NAME[i]` (a non-negative literal `i`) reads when `NAME` is bound once,
