@@ -954,8 +954,23 @@ def _tests_reaching(name: str, launch: CallSite, names: _HostNames) -> Tests:
     ]
     tests += _left_before(suite.body, launch.call, name, suite)[1]
     return [
-        (test, holds) for test, holds in tests if any(isinstance(n, cst.Name) and n.value == name for n in walk(test))
+        (_on_ascend(test, launch.scope, names.host), holds)
+        for test, holds in tests
+        if any(isinstance(n, cst.Name) and n.value == name for n in walk(test))
     ]
+
+
+def _on_ascend(test: cst.BaseExpression, scope: Scope, host: HostIndex) -> cst.BaseExpression:
+    """The test with the platform tests among the operands of its `and` / `or` written as what
+    they are on Ascend (`HostIndex.platform_outcome`): `if IS_NPU and BLOCK > 8192: continue`
+    skips 65536 on Ascend."""
+    if not isinstance(test, cst.BooleanOperation):
+        return test
+    sides = []
+    for side in (test.left, test.right):
+        outcome = host.platform_outcome(side, scope)
+        sides.append(_on_ascend(side, scope, host) if outcome is None else cst.Name(str(outcome)))
+    return test.with_changes(left=sides[0], right=sides[1])
 
 
 def _holding(name: str, value: Value, outer: Lookup) -> Lookup:

@@ -82,7 +82,8 @@ what a function of the module returns for the arguments a call passes (`BLOCK=_b
 return, nor an arm, only another platform takes; none when the function tests a device query,
 `if check_shared_mem(): return 128`, a device's choice; the function the name calls where it is
 called, not a method nor another function's nested function of that name), each item a host loop over items
-written out gives the name (`for BLOCK in (1024, 65536):`, when its body does not rebind it),
+written out gives the name (`for BLOCK in (1024, 65536):`, when its body does not rebind it;
+not one an `if ...: continue` skips on Ascend, `if IS_NPU and BLOCK > 8192: continue`),
 host function defaults; each arm of a conditional expression whose test has no value gives
 one configuration (`BLOCK = 131072 if n > 1 << 20 else 1024`: both; also nested, inside
 `min(...)` or `triton.next_power_of_2(...)`, or written in the launch), not an arm that runs on

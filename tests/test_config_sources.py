@@ -352,6 +352,24 @@ def test_a_host_loop_over_written_block_sizes_launches_each():
     assert launched("    for BLOCK in (1024, n):\n" + launch) == [None]
 
 
+def test_a_host_loop_skipping_an_item_on_the_npu_only_does_not_launch_it():
+    """`if IS_NPU and BLOCK > 8192: continue` skips the 65536 on Ascend (`_on_ascend`: a platform
+    test of an `and` is what it is there); a CUDA-only skip (`not IS_NPU and ...`) skips nothing."""
+
+    def launched(skip: str) -> list[object]:
+        loop = f"    for BLOCK in (1024, 65536):\n        if {skip}:\n            continue\n"
+        return blocks(
+            "IS_NPU = hasattr(torch, 'npu')\n"
+            + KERNEL
+            + "\ndef launch(x, n):\n"
+            + loop
+            + "        k[(1,)](x, n, BLOCK=BLOCK)\n"
+        )
+
+    assert launched("IS_NPU and BLOCK > 8192") == [1024]
+    assert launched("not IS_NPU and BLOCK > 8192") == [1024, 65536]
+
+
 def test_a_literal_early_prune_drops_the_configs_it_rejects():
     """`prune_configs_by={"early_config_prune": f}` with `f` (a function of the module or a
     lambda) only filtering its configs by their tables and constants: Triton never compiles the

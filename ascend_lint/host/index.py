@@ -3828,6 +3828,15 @@ class HostIndex(HostFacts):
         platform than Ascend (`OtherPlatformPaths`)."""
         return self._placed.get(node, node) in self._other_platform_paths.nodes
 
+    def platform_outcome(self, test: cst.BaseExpression, scope: Scope) -> bool | None:
+        """What a platform test is on Ascend (`OtherPlatformPaths.requires_other`): True when
+        its failing requires another platform (`IS_NPU`), False when its holding does (`not
+        IS_NPU`); None for another test."""
+        paths = self._other_platform_paths
+        if paths.requires_other(test, False, scope):
+            return True
+        return False if paths.requires_other(test, True, scope) else None
+
     def bound_on_ascend(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
         """The values `scope` binds to `name` (`bindings`) but for those bound only on another
         platform (`on_other_platform`): `if x.device.type == "npu": BLOCK = 1024` / `else: BLOCK
