@@ -555,7 +555,10 @@ class HostMemory:
 
 def _loops_over_items(loop: cst.For) -> bool:
     """`for name in (1024, 65536):` over items written out (`written_items`), its body and
-    `else` never rebinding `name`: each trip reads one item."""
+    `else` never rebinding `name`: each trip reads one item. Every rule sees these bindings, but
+    only ASC013 reads each item as a value (a launch value per item); ASC010 reads a name bound
+    to literals as a bounded size, as it reads a literal, and counts only a count written in the
+    grid itself (`k[(100000, 8)]` is reported, `for n in (1, 100000): k[(n, 8)]` is not)."""
     name = cst.ensure_type(loop.target, cst.Name).value
     return (
         written_items(loop.iter) is not None
