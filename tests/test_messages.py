@@ -201,15 +201,21 @@ def test_a_grid_capped_at_the_limit_names_every_factor(axis: str, grows: str) ->
     assert grows in finding.message
 
 
-@pytest.mark.parametrize("receiver", ["(i * BLOCK)", "((i * BLOCK))", "i * BLOCK"])
+@pytest.mark.parametrize("receiver", ["(i + BLOCK)", "((i + BLOCK))", "i + BLOCK"])
 def test_a_cast_receiver_is_quoted_without_its_own_parentheses(receiver: str) -> None:
-    """The advice is code to paste: `tl.cast(i * BLOCK, ...)`, not `tl.cast((i * BLOCK), ...)`."""
+    """The advice is code to paste: `tl.cast(i + BLOCK, ...)`, not `tl.cast((i + BLOCK), ...)`.
+    (A product, `i * BLOCK`, is a multiply that wraps in int32 whenever `i` is not 1: its advice
+    is to cast the operand first, never the whole product.)"""
     source = (
         "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x, i, BLOCK: tl.constexpr):\n"
         f"    tl.store(x + ({receiver}).to(tl.int64), 1.0)\n"
     )
     [finding] = lint_source(source, "k.py", settings(select=["ASC002"])).findings
-    assert "`tl.cast(i * BLOCK, ...)`" in finding.message and "`i * BLOCK` can be" in finding.message
+    assert "`tl.cast(i + BLOCK, ...)`" in finding.message and "`i + BLOCK` can be" in finding.message
+    [product] = lint_source(source.replace("+ BLOCK", "* BLOCK"), "k.py", settings(select=["ASC002"])).findings
+    assert (
+        product.message.startswith("cast after multiply wraps in int32") and "tl.cast(i * BLOCK" not in product.message
+    )
 
 
 @pytest.mark.parametrize(
