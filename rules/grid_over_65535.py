@@ -3020,32 +3020,29 @@ def _passes_a_target(site: CallSite, function: Scope, params: set[str], context:
 
 def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleContext, up: int = _CALLERS_UP) -> bool:
     """The grid reads parameters of the launching function, and each call of it in the module
-    (at least one) is guarded for the arguments it passes for them, or passes them on from
-    parameters of its own function each call of which is (`up` callers up: a wrapper between
-    the guarded call and the launch), or, one caller up, is in a host `for` loop chunking the
-    grid (`_passes_a_target`: the guarded call and the chunked one of a dense path and its
-    fallback). Only a predicate of the module counts there: a caller's
-    names are whole tensors and objects (`q`, `split_info`), which a test of one extent
-    (`q.shape[-1] <= 128`), `len(g.shape) == 4` or a truth test bounds nothing of."""
+    (at least one: `HostIndex.bounded_by_callers`, every parameter or none) is guarded for the
+    arguments it passes for them, or passes them on from parameters of its own function each
+    call of which is (`up` callers up: a wrapper between the guarded call and the launch), or,
+    one caller up, is in a host `for` loop chunking the grid (`_passes_a_target`: the guarded
+    call and the chunked one of a dense path and its fallback). Only a predicate of the module
+    counts there: a caller's names are whole tensors and objects (`q`, `split_info`), which a
+    test of one extent (`q.shape[-1] <= 128`), `len(g.shape) == 4` or a truth test bounds
+    nothing of."""
     if function is None:
         return False
     params = grid_names.behind & {param.name.value for param in all_params(function)}
-    sites = context.host.known_callers(function)
-    if not params or not sites:
-        return False
-    for site in sites:
+
+    def guarded(site: CallSite, passed: dict[str, cst.BaseExpression]) -> set[str]:
         if up == _CALLERS_UP and _passes_a_target(site, function, params, context):
-            continue
-        passed = [value for value in (passed_for(site.call, function, name) for name in params) if value is not None]
-        names = _GridNames.of([(value, site.scope) for value in passed], context)
-        if not names.read:
-            return False
-        if not (
+            return params
+        names = _GridNames.of([(value, site.scope) for value in passed.values()], context)
+        whole = bool(names.read) and (
             _site_guard(site, names, context, in_caller=True).whole
             or (up > 1 and _callers_guarded(site.scope, names, context, up - 1))
-        ):
-            return False
-    return True
+        )
+        return params if whole else set()
+
+    return bool(context.host.bounded_by_callers(function, params, guarded))
 
 
 def _callers_bound(

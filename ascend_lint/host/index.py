@@ -1225,8 +1225,8 @@ class HostIndex(HostFacts):
     ) -> frozenset[str]:
         """The `params` of the function every call of it in the module (at least one:
         `known_callers`) passes a value for that is bounded at the call, as `bounded` says of the
-        call and what it passes for them. The caller walk of ASC010's grid sizes and ASC013's
-        capped sizes; what bounds a value differs and stays theirs (each also walks on to the
+        call and what it passes for them. The caller walk of ASC010's grid sizes (and guarded
+        grids, every parameter or none) and ASC013's capped sizes; what bounds a value differs and stays theirs (each also walks on to the
         call's own callers through it): ASC010 asks whether a test orders or pins a size at all
         (a product of sizes under 65535 bounds each), reading a caller's tests as its launching
         function's, only for sizes (not a tensor passed whole), three callers up; ASC013 whether
