@@ -1,6 +1,6 @@
 """Dicts in host code, as the host index follows them into `**` splats of launches: literals,
-`dict(...)` calls and namespaces, what copies, changes (`update`, `setdefault`, `|=`) or stores
-into one, the entry one gives a key, and the keys read out of one."""
+`dict(...)` calls and namespaces, what copies, changes (`update`, `setdefault`, `|=`), stores
+into or takes from one, the entry one gives a key, and the keys read out of one."""
 
 from __future__ import annotations
 
@@ -115,6 +115,22 @@ def changed_dict(node: cst.CSTNode) -> tuple[str, DictChange] | None:
         and isinstance(node.target, cst.Name)
     ):
         return node.target.value, node
+    return None
+
+
+def removed_from(node: cst.CSTNode) -> tuple[str, cst.BaseExpression | None] | None:
+    """The name whose dict `name.pop(key, ...)`, `name.popitem()`, `name.clear()` or `del
+    name[key]` takes from, and the key taken when one is written (`pop`'s first argument, the
+    one index deleted)."""
+    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute) and isinstance(node.func.value, cst.Name):
+        if node.func.attr.value in ("pop", "popitem", "clear"):
+            key = node.args[0].value if node.func.attr.value == "pop" and node.args else None
+            return node.func.value.value, key
+    elif (
+        isinstance(node, cst.Del) and isinstance(node.target, cst.Subscript) and isinstance(node.target.value, cst.Name)
+    ):
+        index = node.target.slice[0].slice if len(node.target.slice) == 1 else None
+        return node.target.value.value, index.value if isinstance(index, cst.Index) else None
     return None
 
 

@@ -81,6 +81,7 @@ from .dicts import (
     items_copied,
     key_read,
     maps_a_key_to_a_callable,
+    removed_from,
     splats_inside,
 )
 from .dtypes import (
@@ -554,14 +555,14 @@ class HostIndex(HostFacts):
         the function's own body (under no `if`, loop, `with` or `try`) between the one binding
         of `name` there (also in its own body: `cfg = dict(_CFG[key])`) and the statement
         holding the launch. None when the function also stores into or updates the dict
-        (`name["k"] = v`, `name.update(...)`), which may put a key back."""
+        (`_fills_dict`: `name["k"] = v`, `name.update(...)`), which may put a key back."""
         if not isinstance(value, cst.Name) or not isinstance(scope, cst.FunctionDef) or launch is None:
             return frozenset()
         name = value.value
         bound = self.bindings.get((name, scope), [])
         if len(bound) != 1 or self.bound_under.get(bound[0]) or param_named(scope, name) is not None:
             return frozenset()
-        if self.item_stores.get((name, scope)) or self._dict_changes(scope).get(name):
+        if self._fills_dict(name, scope):
             return frozenset()
         binder = self.binders.get(bound[0])
         statements = statements_of(suite_lines(scope.body))
@@ -571,28 +572,11 @@ class HostIndex(HostFacts):
             return frozenset()
         removed: set[str] = set()
         for statement in statements[first + 1 : last]:
-            if isinstance(statement, cst.Expr) and isinstance(statement.value, cst.Call):
-                call = statement.value
-                func = call.func
-                if (
-                    isinstance(func, cst.Attribute)
-                    and func.attr.value == "pop"
-                    and isinstance(func.value, cst.Name)
-                    and func.value.value == name
-                    and call.args
-                    and (key := str_literal(call.args[0].value)) is not None
-                ):
+            if isinstance(statement, cst.Expr | cst.Del):
+                taken = removed_from(statement.value if isinstance(statement, cst.Expr) else statement)
+                key = str_literal(taken[1]) if taken is not None and taken[0] == name and taken[1] is not None else None
+                if key is not None:
                     removed.add(key)
-            elif isinstance(statement, cst.Del):
-                target = statement.target
-                if (
-                    isinstance(target, cst.Subscript)
-                    and isinstance(target.value, cst.Name)
-                    and target.value.value == name
-                ):
-                    index = target.slice[0].slice if len(target.slice) == 1 else None
-                    if isinstance(index, cst.Index) and (key := str_literal(index.value)) is not None:
-                        removed.add(key)
         return frozenset(removed)
 
     def changed_anywhere(self, name: str, scope: Scope, kept: Callable[[cst.Call], bool]) -> bool:
@@ -1380,26 +1364,16 @@ class HostIndex(HostFacts):
         )
 
     def _changes_dict(self, name: str, function: cst.FunctionDef) -> bool:
-        """`function` changes in place what its `name` holds: stores into it (`name["k"] = v`),
-        updates it (`_dict_changes`), or takes from it (`name.pop(...)`, `del name["k"]`)."""
-        if self.item_stores.get((name, function)) or self._dict_changes(function).get(name):
-            return True
-        return any(
-            (
-                isinstance(node, cst.Call)
-                and isinstance(node.func, cst.Attribute)
-                and isinstance(node.func.value, cst.Name)
-                and node.func.value.value == name
-                and node.func.attr.value in ("pop", "popitem", "clear")
-            )
-            or (
-                isinstance(node, cst.Del)
-                and isinstance(node.target, cst.Subscript)
-                and isinstance(node.target.value, cst.Name)
-                and node.target.value.value == name
-            )
-            for node in _own_nodes(function)
+        """`function` changes in place what its `name` holds: puts keys into it (`_fills_dict`)
+        or takes some from it (`removed_from`: `name.pop(...)`, `del name["k"]`)."""
+        return self._fills_dict(name, function) or any(
+            (removed := removed_from(node)) is not None and removed[0] == name for node in _own_nodes(function)
         )
+
+    def _fills_dict(self, name: str, scope: Scope) -> bool:
+        """`scope` may put keys into what its `name` holds: stores into it (`name["k"] = v`) or
+        updates it (`_dict_changes`: `name.update(...)`, `name |= ...`)."""
+        return bool(self.item_stores.get((name, scope)) or self._dict_changes(scope).get(name))
 
     def _grid_parameter(self, launch: Launch, function: cst.FunctionDef) -> str | None:
         """The parameter of `function` the launch's grid is, directly or through a name
