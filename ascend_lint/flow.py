@@ -171,8 +171,8 @@ class Branch:
 
     @cached_property
     def key(self) -> tuple[str, bool]:
-        """(normalised test code, polarity of the body arm)."""
-        return test_key(self.node.test)
+        """(normalised test code, polarity of the body arm), with what it says kept (`Implications`)."""
+        return self.flow.implications.key(self.node.test)
 
 
 def test_key(test: cst.BaseExpression) -> tuple[str, bool]:
@@ -182,17 +182,48 @@ def test_key(test: cst.BaseExpression) -> tuple[str, bool]:
     or comments (`nodes.one_line`): a test written over several lines with a comment in it is
     the test written on one line."""
     tested, polarity = _tested(test)
-    key = "".join(one_line(tested).split())
-    implied = (_implied(tested, False), _implied(tested, True))
-    if _IMPLIED.setdefault(key, implied) != implied:  # two tests read alike once spaces go
-        _IMPLIED[key] = ((), ())
-    return key, polarity
+    return "".join(one_line(tested).split()), polarity
 
 
-# What each test key's outcome says of the names it reads (`_implied`), failing then holding:
-# how `contradicts` sees two tests exclude each other. Keys come from `test_key` only.
 _Fact: TypeAlias = tuple[str, str, object, bool]  # (name, "==" or "truth", value, holds)
-_IMPLIED: dict[str, tuple[tuple[_Fact, ...], tuple[_Fact, ...]]] = {}
+
+
+class Implications:
+    """What each test key's outcome says of the names it reads (`_implied`), failing then
+    holding, for the tests of one flow keyed so far: how `contradicts` sees two tests exclude
+    each other. Each flow keeps its own, so no module's tests reach another's."""
+
+    def __init__(self) -> None:
+        self._implied: dict[str, tuple[tuple[_Fact, ...], tuple[_Fact, ...]]] = {}
+
+    def key(self, test: cst.BaseExpression) -> tuple[str, bool]:
+        """`test_key`, keeping what the test says."""
+        key, polarity = test_key(test)
+        tested = _tested(test)[0]
+        implied = (_implied(tested, False), _implied(tested, True))
+        if self._implied.setdefault(key, implied) != implied:  # two tests read alike once spaces go
+            self._implied[key] = ((), ())
+        return key, polarity
+
+    def contradicts(self, assumed: Assumptions, key: str, outcome: bool) -> bool:
+        """`assumed` holds the other outcome of the test `key`, or an outcome of another test
+        that no value of the names both read passes together with this one: `MODE == 0` and
+        `MODE == 1` both holding, `MODE != 0` holding beside `MODE == 0`, `USE_A and MODE == 0`
+        holding beside `not USE_A` (`_implied`)."""
+        if (key, not outcome) in assumed:
+            return True
+        mine = self._implied.get(key, ((), ()))[outcome]
+        return bool(mine) and any(
+            _conflict(fact, other)
+            for held in assumed
+            for other in self._implied.get(held[0], ((), ()))[held[1]]
+            for fact in mine
+        )
+
+    def consistent(self, a: Assumptions, b: Assumptions) -> bool:
+        """No test outcome assumed in `a` that `b` contradicts (`contradicts`: the other outcome
+        of the same test, or one of a test excluding it)."""
+        return not any(self.contradicts(b, key, outcome) for key, outcome in a)
 
 
 def _implied(test: cst.BaseExpression, outcome: bool) -> tuple[_Fact, ...]:
@@ -224,22 +255,6 @@ def _named_constant(node: cst.BaseExpression) -> object:
     """The value of `True`, `False` or `None`, else `_UNKNOWN`."""
     constants = {"True": True, "False": False, "None": None}
     return constants[node.value] if isinstance(node, cst.Name) and node.value in constants else _UNKNOWN
-
-
-def contradicts(assumed: Assumptions, key: str, outcome: bool) -> bool:
-    """`assumed` holds the other outcome of the test `key`, or an outcome of another test that
-    no value of the names both read passes together with this one: `MODE == 0` and `MODE == 1`
-    both holding, `MODE != 0` holding beside `MODE == 0`, `USE_A and MODE == 0` holding beside
-    `not USE_A` (`_implied`)."""
-    if (key, not outcome) in assumed:
-        return True
-    mine = _IMPLIED.get(key, ((), ()))[outcome]
-    return bool(mine) and any(
-        _conflict(fact, other)
-        for held in assumed
-        for other in _IMPLIED.get(held[0], ((), ()))[held[1]]
-        for fact in mine
-    )
 
 
 def _conflict(a: _Fact, b: _Fact) -> bool:
@@ -332,6 +347,7 @@ class Flow:
         self._reach_cache: dict[tuple[str, frozenset[str]], dict[_State, frozenset[_State]]] = {}
         self._walking: set[tuple[str, frozenset[str]]] = set()  # the keys of `_reach_cache` being walked
         self._test_keys: dict[cst.BaseExpression, tuple[str, bool]] = {}  # of decided tests (`_decided`)
+        self.implications = Implications()  # what the tests keyed so far say (`Branch.key`, `_test_keys`)
         self.stand_in_tests = 0  # how often a test was asked while its outcome was being worked out
 
     # ---- value facts -------------------------------------------------------------------
@@ -340,7 +356,7 @@ class Flow:
         specialisation `spec` (constexpr test outcomes), or in any when `spec` is None."""
         result = 0
         for flags, assumed in self.variants(node):
-            if spec is None or consistent(assumed, spec):
+            if spec is None or self.implications.consistent(assumed, spec):
                 result |= flags
         return result
 
@@ -652,7 +668,7 @@ class Flow:
             else [
                 node.body if outcome else node.orelse
                 for outcome, assumed, _ in decided
-                if spec is None or consistent(assumed, spec)
+                if spec is None or self.implications.consistent(assumed, spec)
             ]
         )
         return [value for arm in picked for value in (self.arms(arm, spec) if isinstance(arm, cst.IfExp) else [arm])]
@@ -771,7 +787,9 @@ class Flow:
         if self._tracks_many(event):
             reached = self._reached(event, spec or NOTHING).definitions
         else:
-            reached = [d for d, assumed, _ in self._reach(event) if spec is None or consistent(assumed, spec)]
+            reached = [
+                d for d, assumed, _ in self._reach(event) if spec is None or self.implications.consistent(assumed, spec)
+            ]
         return [definition.value for definition in reached]
 
     def reaching(self, node: cst.Name) -> list[Event]:
@@ -836,9 +854,10 @@ class Flow:
             if isinstance(node.comparisons[0].operator, (cst.Is, cst.IsNot)):
                 return CONSTANT  # Triton evaluates `is` / `is not` while compiling (`p is None`)
             return [
-                (flags & ~WIDTHS, assumed) for flags, assumed in _combine([part(sub) for sub in _value_parts(node)])
+                (flags & ~WIDTHS, assumed)
+                for flags, assumed in _combine(self.implications, [part(sub) for sub in _value_parts(node)])
             ]
-        return _combine([part(sub) for sub in _value_parts(node)])
+        return _combine(self.implications, [part(sub) for sub in _value_parts(node)])
 
     def _decided(
         self, test: cst.BaseExpression, part: Callable[[cst.BaseExpression], list[Variant]]
@@ -852,7 +871,7 @@ class Flow:
         flags = _union(part(test))
         if flags & ~BOXED != CONST:
             return None
-        key, polarity = self._test_keys.get(test) or self._test_keys.setdefault(test, test_key(test))
+        key, polarity = self._test_keys.get(test) or self._test_keys.setdefault(test, self.implications.key(test))
         return [(outcome, frozenset({(key, polarity == outcome)}), flags) for outcome in (True, False)]
 
     def _choice_variants(self, node: cst.IfExp, part: Callable[[cst.BaseExpression], list[Variant]]) -> list[Variant]:
@@ -861,8 +880,8 @@ class Flow:
         and 1); else the union of its parts."""
         outcomes = self._decided(node.test, part)
         if outcomes is None:
-            return _combine([part(node.test), part(node.body), part(node.orelse)])
-        return _split(outcomes, part(node.body), part(node.orelse))
+            return _combine(self.implications, [part(node.test), part(node.body), part(node.orelse)])
+        return _split(self.implications, outcomes, part(node.body), part(node.orelse))
 
     def _short_circuit_variants(
         self, node: cst.BooleanOperation, part: Callable[[cst.BaseExpression], list[Variant]]
@@ -880,8 +899,10 @@ class Flow:
             outcomes = self._decided(decided, part)
             if outcomes is not None:
                 constant = [(BOXED, NOTHING)]
-                return _split(outcomes, *((constant, parts[other]) if absorbing else (parts[other], constant)))
-        return _combine(parts)
+                return _split(
+                    self.implications, outcomes, *((constant, parts[other]) if absorbing else (parts[other], constant))
+                )
+        return _combine(self.implications, parts)
 
     def _call_variants(self, node: cst.Call, part: Callable[[cst.BaseExpression], list[Variant]]) -> list[Variant]:
         imports, func = self.imports, node.func
@@ -894,7 +915,7 @@ class Flow:
         if isinstance(func, cst.Attribute) and imports.method_name(func) == "cast":  # `x.to(t)`, `x.cast(t)`
             return self._cast(part(func.value), node.args[0].value if node.args else None)
         if imports.is_tl(func, "where"):  # a tensor, int64 when a value it chooses is (type promotion)
-            chosen = _combine([part(value) for value in _arguments(node, (1, "x"), (2, "y"))])
+            chosen = _combine(self.implications, [part(value) for value in _arguments(node, (1, "x"), (2, "y"))])
             return [(TENSOR | flags & WIDE, assumed) for flags, assumed in chosen]
         if imports.is_tl(func, "full", "zeros"):  # a tensor of its dtype: `tl.full([], 0, tl.int64)`
             dtype = call_argument(node, 2, "dtype") if imports.is_tl(func, "full") else call_argument(node, 1, "dtype")
@@ -903,7 +924,7 @@ class Flow:
             # a tensor whatever its arguments: no rule asks more of it, and not following
             # them keeps tile computations (`tl.dot`, `tl.where`...) out of the analysis
             return [(TENSOR, NOTHING)]
-        args = _combine([part(arg.value) for arg in node.args])
+        args = _combine(self.implications, [part(arg.value) for arg in node.args])
         cast = self.cast_parts(node) if imports.is_tl(func, "cast") else None
         if cast is not None:
             return self._cast(args, cast[1])
@@ -965,7 +986,7 @@ class Flow:
             bounds = self._index_bounds(event)
             if not bounds:
                 return [(event.value_flags, NOTHING)]
-            widths = _combine([self.variants(bound) for bound in bounds])
+            widths = _combine(self.implications, [self.variants(bound) for bound in bounds])
             return [(event.value_flags | flags & WIDE, assumed) for flags, assumed in widths]
         value, boxed = event.value, BOXED if event.boxed else 0
         if value is None:  # a definition with neither flags nor a value: nothing known
@@ -1010,7 +1031,7 @@ class Flow:
                 found.append((self._coarse_def(definition, self.name_flags) | chosen, assumed))
                 continue
             for flags, also in self._def_variants(definition):
-                if consistent(assumed, also):
+                if self.implications.consistent(assumed, also):
                     found.append((flags | chosen, assumed | also))
         return _normalise(found)
 
@@ -1056,7 +1077,7 @@ class Flow:
         records a test when a walk state leading to it passed the test."""
         name = use.name
         start = self._outcomes(use.conds, None, NOTHING)
-        if start is None or not consistent(start, seed):
+        if start is None or not self.implications.consistent(start, seed):
             return _Reached([], frozenset())
         tracked = self._guard_keys(self.defs.get(name or "", []), use.index) | {key for key, _ in start}
         live, run_end = self._live_keys, self._run_end
@@ -1324,9 +1345,8 @@ class Flow:
     def _loop_at_header(self) -> dict[int, Loop]:
         return {loop.header.index: loop for loop in self.loops}
 
-    @staticmethod
     def _outcomes(
-        conds: tuple[tuple[Branch, bool], ...], tracked: frozenset[str] | None, assumed: Assumptions
+        self, conds: tuple[tuple[Branch, bool], ...], tracked: frozenset[str] | None, assumed: Assumptions
     ) -> Assumptions | None:
         """`assumed` plus the constexpr test outcomes the `if` arms `conds` require (for the
         test keys in `tracked`, or all when None); None when they contradict, or when an arm
@@ -1340,7 +1360,7 @@ class Flow:
             if (tracked is not None and key not in tracked) or not branch.test_is_constexpr:
                 continue
             outcome = polarity == arm
-            if contradicts(assumed, key, outcome):
+            if self.implications.contradicts(assumed, key, outcome):
                 return None
             if (key, outcome) not in assumed:
                 assumed = assumed | {(key, outcome)}
@@ -1451,7 +1471,7 @@ class Flow:
                 outcomes[key] = polarity == arm
         held: Assumptions = frozenset(outcomes.items())
         return not any(
-            contradicts(held, branch.key[0], branch.key[1] == arm)
+            self.implications.contradicts(held, branch.key[0], branch.key[1] == arm)
             for branch, arm in b.conds
             if branch.test_is_constexpr
         )
@@ -1471,7 +1491,7 @@ class Flow:
         if not outcomes:
             return True
         key, polarity = self.choice_key(choice)
-        return not contradicts(outcomes, key, polarity == arm) or not self.is_constexpr(choice.test)
+        return not self.implications.contradicts(outcomes, key, polarity == arm) or not self.is_constexpr(choice.test)
 
     def test_text(self, key: str) -> str:
         """The test a specialisation's key names (`test_key`: `cuisnotNone`), as written in the
@@ -1485,18 +1505,21 @@ class Flow:
 
     def choice_key(self, choice: cst.IfExp) -> tuple[str, bool]:
         """A conditional expression's test keyed as an `if` test is (`test_key`)."""
-        return self._test_keys.get(choice.test) or self._test_keys.setdefault(choice.test, test_key(choice.test))
+        return self._test_keys.get(choice.test) or self._test_keys.setdefault(
+            choice.test, self.implications.key(choice.test)
+        )
 
     @cached_property
     def conditional_expressions(self) -> list[cst.IfExp]:
         """The conditional expressions (`x if c else y`) around the body's events, outermost first."""
         return list(dict.fromkeys(choice for event in self.events for choice, _ in event.choices))
 
-    @staticmethod
-    def arm_compiled_under(branch: Branch, arm: bool, outcomes: Assumptions) -> bool:
+    def arm_compiled_under(self, branch: Branch, arm: bool, outcomes: Assumptions) -> bool:
         """Whether a specialisation with these constexpr test outcomes compiles the arm of
         `branch` (True: its body)."""
-        return not (branch.test_is_constexpr and contradicts(outcomes, branch.key[0], branch.key[1] == arm))
+        return not (
+            branch.test_is_constexpr and self.implications.contradicts(outcomes, branch.key[0], branch.key[1] == arm)
+        )
 
     def reads_after(self, start: Event, name: str) -> list[Event]:
         """Data reads of `name` reachable from `start` before any redefinition of it, along
@@ -1565,7 +1588,7 @@ class Flow:
                         joined = held | where
                         if (
                             origin == index
-                            and consistent(held, where)
+                            and self.implications.consistent(held, where)
                             and self.compiled_under(read, joined)
                             and self.compiled_under(start, joined)
                         ):
@@ -1657,7 +1680,11 @@ class Flow:
             arms = self.decided_arms(definition)
             for source, where in sources:
                 joined = held | where | arms
-                if consistent(joined, joined) and consistent(joined, assumed) and len(seen) < _MAX_ORIGIN_STEPS:
+                if (
+                    self.implications.consistent(joined, joined)
+                    and self.implications.consistent(joined, assumed)
+                    and len(seen) < _MAX_ORIGIN_STEPS
+                ):
                     pending.extend((d, joined) for d in self.reaching_defs(self.read_events[source], source.value))
         return sorted(origins, key=lambda origin: (origin[0], sorted(origin[1])))
 
@@ -1764,7 +1791,7 @@ class Flow:
             (tile, held | assumed)
             for outcome, assumed, _ in decided
             for tile, held in arms[0 if outcome else 1]
-            if consistent(held, assumed)
+            if self.implications.consistent(held, assumed)
         ]
 
     def _viewed(self, node: cst.BaseExpression) -> cst.BaseExpression | None:
@@ -2083,7 +2110,7 @@ class Flow:
                 (_bound_in(v, name, bound), (*arms, *own))
                 for v, arms in found
                 for bound, own in choices
-                if consistent(self.choice_outcomes(arms), self.choice_outcomes(own))
+                if self.implications.consistent(self.choice_outcomes(arms), self.choice_outcomes(own))
             ]
             if len(found) > 2**_MAX_STEP_CHOICES:
                 return [(value, ())]
@@ -2120,7 +2147,7 @@ class Flow:
             found += [
                 (v, (*own, *arms))
                 for v, arms in self._chosen_values(binding.value, binding, hops)
-                if consistent(self.choice_outcomes(own), self.choice_outcomes(arms))
+                if self.implications.consistent(self.choice_outcomes(own), self.choice_outcomes(arms))
             ]
         return found
 
@@ -2401,12 +2428,6 @@ def _bound_in(value: cst.BaseExpression, name: cst.Name, bound: cst.BaseExpressi
     return changed
 
 
-def consistent(a: Assumptions, b: Assumptions) -> bool:
-    """No test outcome assumed in `a` that `b` contradicts (`contradicts`: the other outcome of
-    the same test, or one of a test excluding it)."""
-    return not any(contradicts(b, key, outcome) for key, outcome in a)
-
-
 def _combines_tests(value: cst.BaseExpression | None) -> bool:
     """`a and b`, `a or b`, `a & b`, `a | b` (a bit mask with an int literal is not), negated or not."""
     while isinstance(value, cst.UnaryOperation) and isinstance(value.operator, (cst.Not, cst.BitInvert)):
@@ -2434,7 +2455,10 @@ def _literal_truth(node: cst.BaseExpression) -> bool | None:
 
 
 def _split(
-    outcomes: list[tuple[bool, Assumptions, int]], if_true: list[Variant], if_false: list[Variant]
+    implications: Implications,
+    outcomes: list[tuple[bool, Assumptions, int]],
+    if_true: list[Variant],
+    if_false: list[Variant],
 ) -> list[Variant]:
     """The variants of a value chosen by a decided test (`Flow._decided`): for each outcome,
     those of the value it chooses consistent with it, with the test's flags."""
@@ -2442,7 +2466,7 @@ def _split(
         (flags | test_flags, assumed | also)
         for outcome, assumed, test_flags in outcomes
         for flags, also in (if_true if outcome else if_false)
-        if consistent(assumed, also)
+        if implications.consistent(assumed, also)
     ]
     return _normalise(found) if len(found) > 1 else found
 
@@ -2454,14 +2478,14 @@ def _union(variants: list[Variant]) -> int:
     return result
 
 
-def _combine(parts: list[list[Variant]]) -> list[Variant]:
+def _combine(implications: Implications, parts: list[list[Variant]]) -> list[Variant]:
     """The variants of a value made of parts: flags united, outcomes consistent."""
     result: list[Variant] = [(0, NOTHING)]
     for part in parts:
         if len(part) == 1 and len(result) == 1 and not part[0][1] and not result[0][1]:
             result = [(result[0][0] | part[0][0], NOTHING)]
             continue
-        result = [(f1 | f2, a1 | a2) for f1, a1 in result for f2, a2 in part if consistent(a1, a2)]
+        result = [(f1 | f2, a1 | a2) for f1, a1 in result for f2, a2 in part if implications.consistent(a1, a2)]
         if len(result) > _MAX_VARIANTS:
             result = [(_union(result), NOTHING)]
     return _normalise(result) if len(result) > 1 else result

@@ -169,7 +169,7 @@ from functools import cached_property
 import libcst as cst
 
 from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, spelled_out
-from ascend_lint.flow import NOTHING, Assumptions, Event, Flow, call_argument, consistent
+from ascend_lint.flow import NOTHING, Assumptions, Event, Flow, call_argument
 from ascend_lint.imports import dotted_name
 from ascend_lint.nodes import suite_lines
 from ascend_lint.prefilter import PACKAGE_IMPORT
@@ -1166,7 +1166,7 @@ class _Dot:
         nothing reads). A device function's dot (the function may use the result itself) and
         one accumulating into `acc` are taken to run."""
         if not any(
-            consistent(o, assumed)
+            flow.implications.consistent(o, assumed)
             and flow.compiled_under(self.event, o | assumed)
             and flow.compiled_under(read, o | assumed)
             for o in outcomes
@@ -1215,7 +1215,10 @@ class _Dots:
         operands = []
         for tile, held in flow.view_choices(node):
             read = flow.read_events.get(tile)  # none for a name the module imports
-            if any(consistent(o, held) and (read is None or flow.compiled_under(read, o | held)) for o in outcomes):
+            if any(
+                flow.implications.consistent(o, held) and (read is None or flow.compiled_under(read, o | held))
+                for o in outcomes
+            ):
                 operands.append(_Dot(event, tile, helper, held, tuple(names) if tile in names else (tile,)))
         return operands
 
@@ -1242,15 +1245,15 @@ class _Dots:
             for dot in self.of(helper):
                 origins = flow.value_origins(dot.tile)
                 for outcome in outcomes:
-                    if not consistent(outcome, dot.assumed):
+                    if not flow.implications.consistent(outcome, dot.assumed):
                         continue
                     # each specialisation an origin is chosen in (`b = x if T else y`: `x` where `T` holds)
                     for where in dict.fromkeys(outcome | dot.assumed | held for _, held in origins):
                         compiled = [
                             origin
                             for origin, held in origins
-                            if consistent(held, where)
-                            and consistent(where, where)
+                            if flow.implications.consistent(held, where)
+                            and flow.implications.consistent(where, where)
                             and flow.compiled_under(origin, where)
                         ]
                         if len(compiled) == 1 and compiled[0].node in positions:

@@ -1,4 +1,4 @@
-"""Constexpr tests that cannot hold together exclude each other's arms (`flow.contradicts`):
+"""Constexpr tests that cannot hold together exclude each other's arms (`Implications.contradicts`):
 equality with different constants, `!=` against `==`, a conjunction against a test excluding
 one of its parts, `is None` against `is not None`; read by ASC003 (reads after a dot)."""
 
@@ -53,3 +53,14 @@ def k(A, B, o, N: tl.constexpr, MODE: tl.constexpr, USE_A: tl.constexpr):
 def test_reads_under_a_test_excluding_the_dots_are_not_after_it(dot: str, read: str, found: bool) -> None:
     source = KERNEL.format(dot=dot, read=read)
     assert bool(lint_source(source, "k.py", settings(select=["ASC003"])).findings) is found
+
+
+def test_a_test_another_module_keys_alike_leaves_the_exclusions_alone() -> None:
+    """A test of one module reading as another module's once spaces go (`USE_AandMODE == 0`,
+    `USE_A and MODE == 0`) changes nothing of what the other's tests exclude: the facts the
+    tests give are each kernel's own (`Flow.implications`), not shared by all modules linted in one
+    process (the language server, a worker of the pool)."""
+    other = KERNEL.replace("USE_A: tl.constexpr", "USE_AandMODE: tl.constexpr")
+    lint_source(other.format(dot="USE_AandMODE == 0", read="N == 0"), "other.py", settings(select=["ASC003"]))
+    source = KERNEL.format(dot="USE_A and MODE == 0", read="not USE_A")
+    assert not lint_source(source, "k.py", settings(select=["ASC003"])).findings
