@@ -41,7 +41,7 @@ import libcst as cst
 
 from .arithmetic import ceiling_division
 from .imports import ImportMap, int_literal, number_literal, str_literal
-from .nodes import child_nodes, flat_code, one_line, replaced, suite_lines, updated_value, walk
+from .nodes import NAMES_FOLLOWED, child_nodes, flat_code, one_line, replaced, suite_lines, updated_value, walk
 
 # Value flags: a bit set describing where a value can come from.
 CONST = 1  # literal, constexpr parameter, dtype, tl.static_range index
@@ -101,7 +101,6 @@ _MAX_KEYS = 4  # constexpr tests combined per value before falling back to one v
 _MAX_VARIANTS = 16
 _MAX_STEP_CHOICES = 3  # constexpr conditional expressions an advance's step is split on (`Flow.advance_arms`)
 _MAX_ORIGIN_STEPS = 256  # alias definitions walked back to find where a value was computed
-_MAX_ALIAS_HOPS = 4  # `pid = tl.program_id(0)`, `core_id = pid`: names of names followed
 _MAX_DEPTH = 150  # nested def-use lookups before falling back to the coarse facts
 _NO_HIT = 1 << 30
 
@@ -2055,7 +2054,7 @@ class Flow:
         (`p_x = ret·f` after `ret·f = tl.make_block_ptr(...)`, `p_x, p_y = ret0·f, ret1·f`)."""
         if isinstance(node, cst.Call):
             return self.imports.is_tl(node.func, "make_block_ptr", "advance")
-        if isinstance(node, cst.Name) and hops <= _MAX_ALIAS_HOPS:
+        if isinstance(node, cst.Name) and hops < NAMES_FOLLOWED:
             return any(
                 d.value is not None and self.is_block_pointer(d.value, hops + 1) for d in self.defs.get(node.value, ())
             )
@@ -2085,7 +2084,7 @@ class Flow:
         if step is None:
             return []
         found = []
-        for value, bound in self._chosen_values(step, definition, _MAX_ALIAS_HOPS):
+        for value, bound in self._chosen_values(step, definition, NAMES_FOLLOWED):
             arms = self._choice_arms(value, bound, _MAX_STEP_CHOICES)
             if arms is None:
                 return [(step, ())]
@@ -2979,7 +2978,7 @@ def _is_program_id(flow: Flow, node: cst.BaseExpression, function: str = "progra
     definition reaching it binds to one."""
     if isinstance(node, cst.Call):
         return flow.imports.language_name(node.func) == function
-    if not isinstance(node, cst.Name) or hops > _MAX_ALIAS_HOPS:
+    if not isinstance(node, cst.Name) or hops >= NAMES_FOLLOWED:
         return False
     values = flow.values_reaching(node, None)
     return bool(values) and all(

@@ -16,6 +16,11 @@ from functools import cache
 
 import libcst as cst
 
+# names of names a walk follows to what they are bound to, at most: in kernels (`core_id = pid`
+# after `pid = tl.program_id(0)`, `b = a` after `a = x.to(tl.float32)`) and in host code (`ok =
+# n < 65536`, then `if ok:`); a walk at `hops` follows a name while `hops < NAMES_FOLLOWED`
+NAMES_FOLLOWED = 4
+
 _TOKEN_FIELDS = (
     "whitespace",
     "lpar",

@@ -30,7 +30,7 @@ from .flow import READ, Event
 from .host import HostIndex, is_float, passed_for
 from .host.dtypes import FLOAT_DTYPES
 from .kernels import MAX_CALLERS_DEEP, Kernel
-from .nodes import one_line
+from .nodes import NAMES_FOLLOWED, one_line
 
 _FLOAT_MATH = ("exp", "exp2", "log", "log2", "sqrt", "rsqrt", "sigmoid", "sin", "cos", "fdiv", "div_rn")
 
@@ -97,9 +97,6 @@ def _float_use(kernel: Kernel, read: Event) -> bool:
     return False
 
 
-_MAX_FLOAT_HOPS = 2  # names of names followed back to a float value
-
-
 def _float_value(kernel: Kernel, node: cst.BaseExpression, hops: int = 0) -> bool:
     """A float literal, a cast to a float dtype (`x.to(tl.float32)`, `tl.cast(x, tl.bfloat16)`),
     or a name every definition reaching it binds one (`b = tl.load(p).to(tl.float32)`)."""
@@ -109,7 +106,7 @@ def _float_value(kernel: Kernel, node: cst.BaseExpression, hops: int = 0) -> boo
     if isinstance(node, cst.Call):
         parts = flow.cast_parts(node)
         return parts is not None and kernel.imports.language_name(parts[1]) in FLOAT_DTYPES
-    if isinstance(node, cst.Name) and hops < _MAX_FLOAT_HOPS:
+    if isinstance(node, cst.Name) and hops < NAMES_FOLLOWED:
         values = flow.values_reaching(node, None)
         return bool(values) and all(value is not None and _float_value(kernel, value, hops + 1) for value in values)
     return False

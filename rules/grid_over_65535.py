@@ -406,7 +406,6 @@ import libcst as cst
 from ascend_lint.arithmetic import ceiling_division
 from ascend_lint.fixes import contains
 from ascend_lint.host import (
-    NAMES_FOLLOWED,
     ORDERINGS,
     SIZES_HELD,
     BoundedSizes,
@@ -424,6 +423,7 @@ from ascend_lint.host import (
 )
 from ascend_lint.imports import dotted_name, int_literal, str_literal
 from ascend_lint.nodes import (
+    NAMES_FOLLOWED,
     one_line,
     ordered_sides,
     walk,
@@ -439,6 +439,7 @@ _ORDER_NOTHING = frozenset(name for name in dir(builtins) if not name.startswith
 _PASSING_ITEMS = frozenset({"enumerate", "zip", "reversed", "sorted", "list", "tuple", "iter"})
 MAX_PROGRAMS = 65535  # triton-ascend's launcher: `grid should be less than 65536!`
 _CALLERS_UP = 3  # callers a launching function's guards are looked for in, through functions passing sizes on
+_FUNCTIONS_FOLLOWED = 4  # functions of the module a call that may order sizes is followed into (`_may_order`)
 # The launcher checks the grid only while this is "0" (its default); the compiler maps a larger
 # grid onto the cores only when it is "1" or "true" (any case).
 LIMIT_SWITCH = "TRITON_ALL_BLOCKS_PARALLEL"
@@ -3263,7 +3264,7 @@ def _may_order(function: cst.FunctionDef, context: ModuleContext, seen: set[cst.
     against a bounded one (`T * B > BUDGET`; not against another runtime size, `last <=
     x.numel()`, nor a sign test, `x.stride(0) < 0`), caps such a value with `min` (`min(n,
     4096)`; `max(1, n)` grows with `n`, `min(n, m)` with both), or calls a function of the
-    module that may (`NAMES_FOLLOWED` functions followed at most)."""
+    module that may (`_FUNCTIONS_FOLLOWED` functions followed at most)."""
     seen = seen if seen is not None else set()
     seen.add(function)
     params = {param.name.value for param in all_params(function)}
@@ -3285,7 +3286,7 @@ def _may_order(function: cst.FunctionDef, context: ModuleContext, seen: set[cst.
                     if cap is not value
                 ):
                     return True
-            elif len(seen) <= NAMES_FOLLOWED and any(
+            elif len(seen) <= _FUNCTIONS_FOLLOWED and any(
                 _may_order(callee, context, seen)
                 for callee in context.host.functions.get(node.func.value, [])
                 if callee not in seen

@@ -277,6 +277,24 @@ def k(x, y, softcap, N: tl.constexpr):
     assert bool(findings(source)) == flagged
 
 
+def test_a_parameter_used_beside_a_name_of_names_of_a_float_tile_is_a_float() -> None:
+    """`b / softcap` with `b = c`, `c = a` and `a` a float tile: names of names are followed back
+    to the float value as far as elsewhere in the engine (`nodes.NAMES_FOLLOWED`), not two names
+    only."""
+    source = (
+        HEADER
+        + """@triton.jit
+def k(x, y, softcap, N: tl.constexpr):
+    o = tl.arange(0, N)
+    a = tl.load(x + o).to(tl.float32)
+    c = a
+    b = c
+    tl.store(y + o, softcap.to(tl.float32) * tl.sigmoid(b / softcap) + a)
+"""
+    )
+    assert findings(source) == []
+
+
 @pytest.mark.parametrize("sizes", ["", '(do_not_specialize=["T"])'])
 def test_a_product_dividing_an_index_is_no_offset(sizes: str) -> None:
     """fla's `wall_attn` decode: `(pid // (NV * NT)).to(tl.int64)`: the divisor's product is below

@@ -29,7 +29,7 @@ from .bindings import statement_before, while_counters
 from .dtypes import NARROW_INT_WORDS, TensorDtype
 from .evidence import is_float
 from .facts import HostFacts, HostMemory
-from .guards import NAMES_FOLLOWED, holding_cases, links, orderings
+from .guards import holding_cases, links, orderings
 from .index import ORDERINGS, SIZES_HELD, HostIndex, checks_in
 from .params import all_params, passed_for
 from .platforms import NpuPaths
@@ -51,7 +51,6 @@ from .records import (
 from .shapes import without_int_conversion
 
 __all__ = [
-    "NAMES_FOLLOWED",
     "NARROW_INT_WORDS",
     "ORDERINGS",
     "SIZES_HELD",

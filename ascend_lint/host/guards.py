@@ -11,11 +11,8 @@ from math import prod
 
 import libcst as cst
 
-from ..nodes import child_nodes, ordered_sides, statements_of, suite_lines
+from ..nodes import NAMES_FOLLOWED, child_nodes, ordered_sides, statements_of, suite_lines
 
-# names followed to what they are bound to (a name to the test it stands for, here; ASC010's
-# names to their values) and functions of the module a test's call is followed into
-NAMES_FOLLOWED = 4
 MAX_CASES = 64  # the cases a test is split into (`holding_cases`); past it, the test is one part
 
 Part = tuple[cst.BaseExpression, bool]  # a test that is no `not`, `and` nor `or`, and whether it holds
