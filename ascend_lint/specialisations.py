@@ -1108,14 +1108,20 @@ class _HostNames:
     def _chooses_by_device(self, call: cst.Call, scope: Scope) -> bool:
         """The module's function `call` names in `scope` (`HostIndex.called_function`, the one
         whose returns are read) has an `if` testing a device query (`_queries_device`) that is
-        no platform test (neither arm only on another platform): `if check_shared_mem(): return
-        128` / `return 64` is a device's choice, as it is in a conditional expression (fla's
-        `check_shared_mem` is False on Ascend)."""
+        no platform test (`HostIndex.platform_outcome`: `if is_npu(): return 1024`, of a `def
+        is_npu(): return torch.npu.is_available()`, leaves the returns Ascend runs) nor has an
+        arm only on another platform: `if check_shared_mem(): return 128` / `return 64` is a
+        device's choice, as it is in a conditional expression (fla's `check_shared_mem` is
+        False on Ascend)."""
         function = self.host.called_function(call, scope)
         if function is not None:
             bound = self.bound_values(function)
             for node in walk(function):
-                if type(node) is cst.If and _queries_device(node.test, self.imports, bound):
+                if (
+                    type(node) is cst.If
+                    and _queries_device(node.test, self.imports, bound)
+                    and self.host.platform_outcome(node.test, function) is None
+                ):
                     arms = [node.body, *([node.orelse.body] if node.orelse is not None else [])]
                     if not any(self.host.on_other_platform(suite_lines(arm)[0]) for arm in arms):
                         return True
@@ -1430,7 +1436,8 @@ class _HostNames:
         found = [value for value in self.host.bound_on_ascend(name, where) if not (extended and self._extends(value))]
         if len(found) == 1 or (found and where is not None and _assigned_once_per_path(name, where, extended)):
             return found
-        return []
+        updated = None if extended else self.host.updated_in_line(name, where)
+        return [] if updated is None else [updated]
 
     def extensions(self, name: str, scope: Scope) -> list[tuple[cst.AugAssign, tuple[cst.For | cst.If, ...]]]:
         """The `name += xs` statements of the function binding `name` that `scope` reads (the

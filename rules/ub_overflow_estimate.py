@@ -75,13 +75,17 @@ x.numel(), BLOCK=65536, **kw)`, is reported at that launch)
 `k[grid](x, y, *x.stride(), 1024)` passes the last parameter 1024, and after a splat of a
 tensor's strides or shape whose rank the function shows: `B, D = x.shape`, or `x` allocated
 with two sizes; names bound to a literal, also to an element of a tuple literal (`_, BLOCK =
-_TILE` after `_TILE = (8, 131072)`, `_TILE[1]`) or of the tuples a function of the module
+_TILE` after `_TILE = (8, 131072)`, `*_, BLOCK = _TILE`, `_TILE[1]`, `_TILE[-1]`, nested:
+`(BM, (BN, BK)) = _CFG`) or of the tuples a function of the module
 returns (`_, BLOCK = _tiles(n)`: each return's, read as `BLOCK=_block(n)` is below),
 what a function of the module returns for the arguments a call passes (`BLOCK=_block(n)` of a
 `def _block(n): return 4096 if n > 1024 else 1024`: both, as the conditional expression; not a
-return, nor an arm, only another platform takes; none when the function tests a device query,
-`if check_shared_mem(): return 128`, a device's choice; the function the name calls where it is
-called, not a method nor another function's nested function of that name), each item a host loop over items
+return, nor an arm, only another platform takes, `if is_npu(): return 1024` (also through a
+predicate of the module, `def on_device(): return hasattr(torch, "npu")`) giving 1024 only;
+none when the function tests a device query, `if check_shared_mem(): return 128`, a device's
+choice; the function the name calls where it is called, not a method nor another function's
+nested function of that name, and the method of the class `self._block(n)` calls in one of
+its methods, when no other class of the module defines one so named), each item a host loop over items
 written out gives the name (`for BLOCK in (1024, 65536):`, when its body does not rebind it;
 not one an `if ...: continue` skips on Ascend, `if IS_NPU and BLOCK > 8192: continue`),
 host function defaults; each arm of a conditional expression whose test has no value gives
@@ -230,8 +234,10 @@ Arms
 of a constexpr branch that a configuration does not compile are not counted.
 
 A name rebound
-in the same block (`BLOCK = 65536` then `BLOCK = min(BLOCK, ...)`), or bound more than once
-at module level, has no known value; nor does a literal another arm refines (`BLOCK = 4096`,
+in the same block, or bound more than once at module level, has no known value, but for a
+line of updates in a function, each computed from the one before, under no `if` or loop,
+with no read of the name between (`n = min(n, 1024)` then `n = n * 64` passes `min(n, 1024) *
+64`, 65536 at the cap; `BLOCK = 65536` then `BLOCK = min(BLOCK, ...)` the cap, 65536); nor does a literal another arm refines (`BLOCK = 4096`,
 then `if ...: BLOCK = min(BLOCK, n)`), nor one in an arm that returns before the launch, that
 the launch is not in, or that runs on another platform only (after `x.device.type == "npu"`
 fails); literals of two names combine only when they can be bound on one path; a list chosen by a runtime test (`[64, 128] if
@@ -488,20 +494,6 @@ def launch(x, y, n):
         BLOCK = 1024
     k[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)
 """,
-        # a name rebound in the same statement list is not a choice of literals: the block
-        # the launch passes is clamped to the data, unknown here
-        """
-@triton.jit
-def k(x, y, n, BLOCK: tl.constexpr):
-    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
-    b = tl.load(x + o, mask=o < n, other=0.0).to(tl.float32)
-    tl.store(y + o, b * tl.sigmoid(b), mask=o < n)
-
-def launch(x, y, n):
-    BLOCK = 65536
-    BLOCK = min(BLOCK, triton.next_power_of_2(n))
-    k[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)
-""",
         # a cap on a size that has values (2048 or 4096, both under it), on a device's answer,
         # or on a size a test bounds (`if D <= 512:`), is not known to be reached
         """
@@ -709,6 +701,65 @@ def _tiles(n):
 def run_tiled(x, y):
     _, BLOCK = _tiles(x.numel())
     k[(1,)](x, y, x.numel(), BLOCK=BLOCK)  # expect
+""",
+        # a block size read from a module's tuple past a starred target, by a negative index,
+        # or from a tuple nested in it
+        """
+_SHAPES = (8, 65536, (262144, 64))
+
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + o, tl.load(x + o, mask=o < n) * 2.0, mask=o < n)
+
+def run(x, y):
+    *_, (BLOCK, _) = _SHAPES
+    k[(1,)](x, y, x.numel(), BLOCK=BLOCK)  # expect
+    k[(1,)](x, y, x.numel(), BLOCK=_SHAPES[-2])  # expect
+""",
+        # a cap carried through the rebindings of one name: the launches pass 65536 (1024 * 64)
+        # and 131072 once `n` reaches the cap
+        """
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    b = tl.load(x + o, mask=o < n, other=0.0).to(tl.float32)
+    tl.store(y + o, b * tl.sigmoid(b), mask=o < n)
+
+def launch(x, y):
+    n = x.numel()
+    n = min(n, 1024)
+    n = n * 64
+    k[(triton.cdiv(x.numel(), n),)](x, y, x.numel(), BLOCK=n)  # expect
+
+def launch_capped(x, y, n):
+    BLOCK = 131072
+    BLOCK = min(BLOCK, triton.next_power_of_2(n))
+    k[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)  # expect
+""",
+        # a block size a method of the launching class chooses, and the one a helper returns
+        # on the NPU, its test a predicate of the module
+        """
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + o, tl.load(x + o, mask=o < n) * 2.0, mask=o < n)
+
+def on_device():
+    return hasattr(torch, "npu")
+
+def _npu_block():
+    if on_device():
+        return 262144
+    return 1024
+
+class Scale:
+    def _block(self, n):
+        return 131072 if n > 1 << 20 else 1024
+
+    def __call__(self, x, y):
+        k[(1,)](x, y, x.numel(), BLOCK=self._block(x.numel()))  # expect
+        k[(1,)](x, y, x.numel(), BLOCK=_npu_block())  # expect
 """,
         # a block size a helper chooses, and one a host loop launches with in turn
         """

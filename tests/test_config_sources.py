@@ -292,6 +292,26 @@ def test_a_launch_value_read_from_a_tuple_element():
     assert launched("    _, BLOCK = _tiles(n)", helper.replace("8, 4096", "8, n")) == [None]
 
 
+def test_a_launch_value_read_by_a_star_a_negative_index_or_a_nested_unpack():
+    """`*_, BLOCK = _TILE`, `BLOCK = _TILE[-1]` and `(BM, (BN, BK)) = _CFG` read the tuple
+    literal's element (`HostIndex.elements_read`), and `*_, BLOCK = _tiles(n)` that of each
+    return; an element behind a starred one has no known position."""
+
+    def launched(body: str, before: str = "") -> list[object]:
+        return blocks(before + KERNEL + f"\ndef launch(x, n):\n{body}\n    k[(1,)](x, n, BLOCK=BLOCK)\n")
+
+    tile = "_TILE = (8, 4096)\n"
+    assert launched("    *_, BLOCK = _TILE", tile) == [4096]
+    assert launched("    BLOCK = _TILE[-1]", tile) == [4096]
+    assert launched("    BLOCK = _TILE[-2]", tile) == [8]
+    assert launched("    BLOCK = _TILE[-3]", tile) == [None]
+    assert launched("    (BM, (BLOCK, BK)) = _CFG", "_CFG = (8, (4096, 64))\n") == [4096]
+    assert launched("    BLOCK = _CFG[1][0]", "_CFG = (8, (4096, 64))\n") == [4096]
+    assert launched("    BLOCK = _TILE[-1]", "_TILE = (8, *SIZES)\n") == [None]
+    helper = "def _tiles(n):\n    if n > 4:\n        return 8, 4096\n    return 16, 2048\n\n"
+    assert launched("    *_, BLOCK = _tiles(n)", helper) == [4096, 2048]
+
+
 def test_a_launch_value_a_helper_of_the_module_returns():
     """`BLOCK=_block(n)` of a `def _block(n): return 4096 if n > 1024 else 1024` gives each arm
     (`HostIndex.returned_for`), as the conditional expression written in the launch does; so
@@ -310,6 +330,29 @@ def test_a_launch_value_a_helper_of_the_module_returns():
     assert launched("def _block(n):\n    b = 4096\n    return b\n") == [None]
     assert launched("def _block(n):\n    return 4096 if check_shared_mem() else 1024\n") == [None]
     assert launched("def _block(n):\n    if check_shared_mem():\n        return 4096\n    return 1024\n") == [None]
+
+
+def test_a_helper_testing_the_platform_through_a_call_gives_what_ascend_returns():
+    """`if is_npu(): return 4096` / `return 1024` in a helper is a platform test, not a device's
+    choice: the NPU's return is read (`HostIndex.platform_outcome`), also through a predicate
+    of the module of another name (`def _on_device(): return hasattr(torch, "npu")`) and
+    `torch.npu.is_available()` written in the test; not the returns only another platform runs."""
+
+    def launched(helper: str) -> list[object]:
+        return blocks(KERNEL + f"\n{helper}\ndef launch(x, n):\n    k[(1,)](x, n, BLOCK=_block())\n")
+
+    def chosen(test: str, npu: int, other: int, predicate: str = "") -> list[object]:
+        helper = f"def _block():\n    if {test}:\n        return {npu}\n    return {other}\n"
+        return launched(predicate + helper)
+
+    is_npu = "def is_npu():\n    return torch.npu.is_available()\n\n"
+    assert chosen("is_npu()", 131072, 1024, is_npu) == [131072]
+    assert chosen("not is_npu()", 1024, 131072, is_npu) == [131072]
+    on_device = 'def _on_device():\n    return hasattr(torch, "npu")\n\n'
+    assert chosen("_on_device()", 131072, 1024, on_device) == [131072]
+    assert chosen("_on_device()", 1024, 131072, on_device) == [1024]
+    assert chosen("torch.npu.is_available()", 131072, 1024) == [131072]
+    assert chosen("check_shared_mem()", 131072, 1024) == [None]
 
 
 def test_a_helper_is_read_alike_for_its_value_and_its_tuple_elements():
@@ -333,6 +376,25 @@ def test_a_helper_is_read_alike_for_its_value_and_its_tuple_elements():
         "    return _block(3)\n\ndef _block(n):\n    return 131072 if n > 10 else 4096\n"
     )
     assert launched(nested, "    BLOCK = _block(n)") == [131072, 4096]
+
+
+def test_a_launch_value_a_method_of_the_launching_class_returns():
+    """`BLOCK = self._block(n)` in a method reads the method `_block` of the same class
+    (`HostIndex.called_function`), with `n` passed past `self`, as `_block(n)` reads a
+    function; not a method another class of the module defines too, nor one called through
+    another receiver than `self` or `cls`, nor a size the host computes from an unbounded `n`."""
+
+    def launched(methods: str, read: str = "        BLOCK = self._block(n)", before: str = "") -> list[object]:
+        launch = f"    def launch(self, x, n):\n{read}\n        k[(1,)](x, n, BLOCK=BLOCK)\n"
+        return blocks(before + KERNEL + f"\nclass Op:\n{methods}\n{launch}")
+
+    constant = "    def _block(self, n):\n        return 131072\n"
+    assert launched(constant) == [131072]
+    assert launched("    def _block(self, n):\n        return 4096 if n > 1024 else 1024\n") == [4096, 1024]
+    assert launched(constant, "        BLOCK = other._block(n)") == [None]
+    assert launched(constant, before="class Base:\n    def _block(self, n):\n        return 1024\n\n") == [None]
+    assert launched("    def _block(self, n):\n        return triton.next_power_of_2(n)\n") == [None]
+    assert launched("    def _tiles(self):\n        return 8, 131072\n", "        _, BLOCK = self._tiles()") == [131072]
 
 
 def test_a_host_loop_over_written_block_sizes_launches_each():

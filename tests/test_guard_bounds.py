@@ -55,6 +55,38 @@ def launch(x, y):
     k[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)  # flagged
     assert n <= 1024
 """,
+    # a name rebound in a line of updates holds the last one made of the earlier ones
+    # (`HostIndex.updated_in_line`): the cap of 1024 scaled by 64 passes 65536
+    "cap_scaled_by_a_rebinding": """
+def launch(x, y):
+    n = x.numel()
+    n = min(n, 1024)
+    n = n * 64
+    k[(1,)](x, y, x.numel(), BLOCK=n)  # flagged
+""",
+    "cap_by_a_rebinding_scaled_in_place": """
+def launch(x, y):
+    n = min(triton.next_power_of_2(x.numel()), 1024)
+    n *= 64
+    k[(1,)](x, y, x.numel(), BLOCK=n)  # flagged
+""",
+    "cap_rebinding_the_size_guarded_below_it": """
+def launch(x, y):
+    n = x.numel()
+    if n > 512:
+        raise ValueError("too long")
+    n = min(n, 1024)
+    n = n * 64
+    k[(1,)](x, y, x.numel(), BLOCK=n)
+""",
+    # a read between the updates sees the capped value: 1024
+    "cap_read_before_it_is_scaled": """
+def launch(x, y):
+    n = min(x.numel(), 1024)
+    k[(1,)](x, y, x.numel(), BLOCK=n)
+    n = n * 64
+    return n
+""",
     "exit_in_another_arm": """
 def launch(x, y, strict):
     n = x.numel()

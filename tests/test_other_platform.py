@@ -418,6 +418,40 @@ CASES = {
         """,
         [False, True, True, True],
     ),
+    '`torch.npu.is_available()`, `hasattr(torch, "npu")` and the module\'s predicates of them failing': (
+        """
+        def _on_device():
+            return hasattr(torch, "npu")
+
+        def _npu_ready():
+            if not torch.npu.is_available():
+                return False
+            return True
+
+        def _maybe(x):
+            return x.numel() > 0 and torch.npu.is_available()
+
+        def f(x):
+            if not torch.npu.is_available():
+                k[(1,)](x, BT=64)
+            if hasattr(torch, "npu"):
+                k[(1,)](x, BT=64)
+            else:
+                k[(1,)](x, BT=64)
+            if not _on_device():
+                k[(1,)](x, BT=64)
+            if _npu_ready():
+                return
+            k[(1,)](x, BT=64)
+
+        def g(x):
+            if not _maybe(x):
+                k[(1,)](x, BT=64)
+            if hasattr(torch, "cuda"):
+                k[(1,)](x, BT=64)
+        """,
+        [True, False, True, True, True, False, False],
+    ),
     "the arms of conditional expressions, at module level, in functions, nested, in headers": (
         """
         done = k[(1,)](x, BT=64) if not IS_NPU else k[(1,)](x, BT=64)

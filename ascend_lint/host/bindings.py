@@ -285,14 +285,19 @@ class WrittenOrder:
         either, code runs in the order it is written, so these are all that may run between the
         two. None when a loop holds one of them (a later statement may run between them on
         another trip), or the function's body does not hold both, `start` first."""
-        first, last = self._places.get(start), self._places.get(end)
-        if first is None or last is None or first[0] >= last[0] or first[1] or last[1]:
+        if not self.runs_before(start, end):
             return None
         lower, upper = (
-            bisect_left(self._bindings, first[0], key=_place),
-            bisect_left(self._bindings, last[0], key=_place),
+            bisect_left(self._bindings, self._places[start][0], key=_place),
+            bisect_left(self._bindings, self._places[end][0], key=_place),
         )
         return _rebound(self._bindings[lower:upper], growing)
+
+    def runs_before(self, start: cst.CSTNode, end: cst.CSTNode) -> bool:
+        """The function's body holds both, `start` written first and no loop of the function
+        around either: `start` runs before `end`, every time `end` runs."""
+        first, last = self._places.get(start), self._places.get(end)
+        return first is not None and last is not None and first[0] < last[0] and not first[1] and not last[1]
 
     def names_rebound_from(self, start: cst.CSTNode, growing: bool = False) -> set[str] | None:
         """The names (`binding_nodes`) that the code of the function written from `start`
@@ -504,9 +509,28 @@ def _unpacked(value: cst.BaseExpression, count: int) -> list[cst.BaseExpression 
 
 
 def returned_index(value: cst.Subscript) -> int | None:
-    """`i` of `value[i]`, an integer literal."""
+    """`i` of `value[i]`, an integer literal, or a negated one (`value[-1]`)."""
     [position, *more] = value.slice
-    return int_literal(position.slice.value) if isinstance(position.slice, cst.Index) and not more else None
+    if not isinstance(position.slice, cst.Index) or more:
+        return None
+    index = position.slice.value
+    if isinstance(index, cst.UnaryOperation) and isinstance(index.operator, cst.Minus):
+        negated = int_literal(index.expression)
+        return None if negated is None else -negated
+    return int_literal(index)
+
+
+def tuple_element(value: cst.Tuple, index: int) -> cst.BaseExpression | None:
+    """The element `value[index]` reads (`(8, 131072)[-1]` the 131072); None out of range, or
+    where a starred element lies before it (after it, for a negative `index`)."""
+    elements = value.elements
+    starred = [i for i, element in enumerate(elements) if isinstance(element, cst.StarredElement)]
+    position = index if index >= 0 else len(elements) + index
+    if not 0 <= position < len(elements) or (
+        starred and (position >= starred[0] if index >= 0 else position <= starred[-1])
+    ):
+        return None
+    return elements[position].value
 
 
 def unpacked_into(targets: Sequence[cst.BaseElement], value: cst.BaseExpression) -> list[cst.BaseExpression | None]:

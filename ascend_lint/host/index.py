@@ -68,6 +68,7 @@ from .bindings import (
     returned_index,
     starred_target,
     stored_entry,
+    tuple_element,
     updates_name,
 )
 from .dicts import (
@@ -237,6 +238,7 @@ class HostIndex(HostFacts):
         self._bounded = BoundedSizes()  # what tests before the launch being sized bound (`grid_extents`)
         self._launch_grids: dict[Launch, tuple[Grid, ...]] = {}
         self._placed: dict[cst.CSTNode, cst.CSTNode] = {}  # a node `_made_by` rebuilt -> the node written
+        self._updated_in_line: dict[tuple[str, Scope], cst.BaseExpression | None] = {}
         self._calls_made: dict[cst.Call, list[cst.BaseExpression]] = {}  # `returned_for`, by call
         self._checks_made: dict[cst.Call, list[tuple[cst.BaseExpression, bool]]] = {}  # `checks_made`, by call
         self._reading_returns: set[str] = set()  # functions `_call_returns_extent` is reading
@@ -795,20 +797,31 @@ class HostIndex(HostFacts):
         self, function: cst.FunctionDef, index: int
     ) -> list[tuple[cst.BaseExpression | None, cst.FunctionDef]]:
         """The `index`-th element of the tuple each return of `function` Ascend may run returns."""
-        found: list[tuple[cst.BaseExpression | None, cst.FunctionDef]] = []
-        for returned in self.returns_on_ascend(function):
-            elements = returned.elements if isinstance(returned, cst.Tuple) else ()
-            element = elements[index] if index < len(elements) else None
-            found.append((element.value if isinstance(element, cst.Element) else None, function))
-        return found
+        return [
+            (tuple_element(returned, index) if isinstance(returned, cst.Tuple) else None, function)
+            for returned in self.returns_on_ascend(function)
+        ]
 
     def called_function(self, call: cst.Call, scope: Scope) -> cst.FunctionDef | None:
         """The one function of the module `call` names in `scope` (`_visible_functions`:
         `_tiles(n)` calls the `_tiles` defined around it or at module level, not a method
-        `Other._tiles` nor another function's nested `_tiles`); None when there is none or
+        `Other._tiles` nor another function's nested `_tiles`), or the one method
+        `self._tiles(n)` calls in a method of the class defining it, when no other class of
+        the module defines one so named (`_method_called`); None when there is none or
         several."""
-        functions = self._visible_functions(call.func.value, scope) if isinstance(call.func, cst.Name) else []
+        func = call.func
+        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
+            functions = self._method_called(func.value.value, func.attr.value, scope)
+        else:
+            functions = self._visible_functions(func.value, scope) if isinstance(func, cst.Name) else []
         return functions[0] if len(functions) == 1 else None
+
+    def _method_called(self, receiver: str, name: str, scope: Scope) -> list[cst.FunctionDef]:
+        """The methods named `name` of the module's classes, when all are of the class whose
+        method `scope` is, called through `self` or `cls` (`self._block(n)`)."""
+        owner = self.class_of.get(scope) if receiver in ("self", "cls") and scope is not None else None
+        methods = [function for function in self.functions.get(name, []) if function in self.class_of]
+        return methods if owner is not None and all(self.class_of[method] is owner for method in methods) else []
 
     def returns_on_ascend(self, function: cst.FunctionDef) -> list[cst.BaseExpression]:
         """What each return of `function` returns, but for those only another platform runs
@@ -3202,29 +3215,31 @@ class HostIndex(HostFacts):
         return bound[0] if len(changes) == 1 else None
 
     def elements_read(self, item: cst.Subscript, scope: Scope) -> list[tuple[cst.BaseExpression | None, Scope]]:
-        """What `NAME[i]` or `f(...)[i]` (`_, BLOCK = _TILE`, `_, BLOCK = _tiles()`) reads, each
-        with the scope its names resolve in: the element of the tuple literal `NAME` is bound to
-        once (`_tuple_element`), or of the tuple each return of the module's function `f`
-        returns (`_returned_elements`: None for a return that is no such tuple); nothing for
-        another subscript."""
-        if isinstance(item.value, cst.Name):
+        """What `NAME[i]`, `NAME[i][j]` or `f(...)[i]` (`_, BLOCK = _TILE`, `*_, BLOCK = _TILE`,
+        `(BM, (BN, BK)) = _CFG`, `_, BLOCK = _tiles()`) reads, each with the scope its names
+        resolve in: the element of the tuple literal `NAME` is bound to once (`_tuple_element`),
+        or of the tuple each return of the module's function `f` returns (`_returned_elements`:
+        None for a return that is no such tuple); nothing for another subscript."""
+        held = item.value
+        while is_item(held):
+            held = held.value
+        if isinstance(held, cst.Name):
             return [(self._tuple_element(item, scope), scope)]
         return list(self._returned_elements(item, scope))
 
     def _tuple_element(self, item: cst.Subscript, scope: Scope) -> cst.BaseExpression | None:
-        """The element `NAME[i]` (a non-negative literal `i`) reads when `NAME` is bound once,
+        """The element `NAME[i]` (a literal `i`, negative too) reads when `NAME` is bound once,
         to a tuple literal (`_TILE = (64, 128)` at module level or in a function around
-        `scope`, then `bm, bn = _TILE` binds `bm` to `_TILE[0]`, the 64); None otherwise."""
-        assert isinstance(item.value, cst.Name)
-        index = item.slice[0].slice
-        position = int_literal(index.value) if isinstance(index, cst.Index) else None
-        _, bound = self._values_bound(item.value.value, scope, assigned_only=False)
-        if position is None or len(bound) != 1:
-            return None
-        [value] = bound
-        if not isinstance(value, cst.Tuple) or any(isinstance(e, cst.StarredElement) for e in value.elements):
-            return None
-        return value.elements[position].value if position < len(value.elements) else None
+        `scope`, then `bm, bn = _TILE` binds `bm` to `_TILE[0]`, the 64, and `BLOCK = _TILE[-1]`
+        to the 128), or the element `NAME[i][j]` reads of such an element, itself a tuple
+        literal; None otherwise."""
+        position = returned_index(item)
+        if isinstance(item.value, cst.Name):
+            _, bound = self._values_bound(item.value.value, scope, assigned_only=False)
+            held = bound[0] if len(bound) == 1 else None
+        else:
+            held = self._tuple_element(item.value, scope) if is_item(item.value) else None
+        return tuple_element(held, position) if isinstance(held, cst.Tuple) and position is not None else None
 
     def _is_rows(self, value: cst.BaseExpression, scope: Scope) -> bool:
         """A count of `x`'s elements divided by some of `x`'s extents (`_counted_tensor`): the
@@ -3810,6 +3825,47 @@ class HostIndex(HostFacts):
         if paths.requires_other(test, False, scope):
             return True
         return False if paths.requires_other(test, True, scope) else None
+
+    def updated_in_line(self, name: str, scope: Scope) -> cst.BaseExpression | None:
+        """What `name` holds after the function `scope` binds it in a line of updates, each
+        computed from the one before (`n = x.numel()`, `n = min(n, 1024)`, `n = n * 64`:
+        `min(x.numel(), 1024) * 64`), built once per name: its bindings run on Ascend
+        (`reaches_on_ascend`), in the order written, under no `if` or loop, plain assignments
+        or updates in place (`n *= 64`), each but the first reading `name` (`updates_name`),
+        the first not, and every other read of `name` is written after the last, so reads the
+        last value. None otherwise."""
+        key = (name, scope)
+        if key in self._updated_in_line:
+            return self._updated_in_line[key]
+        self._updated_in_line[key] = None
+        values = self.bindings.get(key, [])
+        if not isinstance(scope, cst.FunctionDef) or len(values) < 2 or updates_name(values[0], name):
+            return None
+        order = self.written_order(scope)
+        binders = [binder for value in values if (binder := self.binders.get(value)) is not None]
+        if len(binders) != len(values) or any(
+            self.bound_under.get(value)
+            or not self.reaches_on_ascend(value)
+            or not (isinstance(binder, cst.AugAssign) or plain_binding(binder, name) is value)
+            for value, binder in zip(values, binders, strict=True)
+        ):
+            return None
+        if not all(updates_name(value, name) for value in values[1:]) or not all(
+            order.runs_before(earlier, later) for earlier, later in itertools.pairwise(binders)
+        ):
+            return None
+        chained = {id(node) for binder in binders for node in walk(binder)}
+        for use in self.name_uses.get(name, ()):
+            if use.owner is scope and id(use.name) not in chained and not order.runs_before(binders[-1], use.name):
+                return None
+        made = values[0]
+        for value in values[1:]:
+            passed = {id(node): made for node in walk(value) if type(node) is cst.Name and node.value == name}
+            updated = value.visit(_ArgumentsPlaced(passed, self._placed))
+            assert isinstance(updated, cst.BaseExpression)
+            made = updated
+        self._updated_in_line[key] = made
+        return made
 
     def bound_on_ascend(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
         """The values `scope` binds to `name` (`bindings`) but for those bound only on another

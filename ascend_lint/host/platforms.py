@@ -113,7 +113,7 @@ class OtherPlatformPaths:
         self.host = host
         self._functions: dict[cst.FunctionDef, bool] = {}
         self._positions: dict[cst.FunctionDef, set[cst.CSTNode]] = {}
-        self._predicates: dict[tuple[str, bool], bool] = {}
+        self._predicates: dict[tuple[str, bool, bool], bool] = {}
         self._assertions: dict[str, bool] = {}  # `_asserting`
         self._imported_paths: dict[HostIndex, OtherPlatformPaths] = {}  # `_definition`, by module
 
@@ -369,18 +369,20 @@ class OtherPlatformPaths:
         return self.host.bindings.get((name, where), []), where
 
     def _call_requires_other(self, call: cst.Call, holds: bool, scope: Scope, hops: int) -> bool:
-        """`current_platform.is_cuda()`, `is_npu()` failing, a predicate of the module or of
+        """`current_platform.is_cuda()`, an NPU test failing (`_tests_npu`: `is_npu()`,
+        `torch.npu.is_available()`), a predicate of the module holding or failing only there
+        (`_is_predicate`: `def on_device(): return hasattr(torch, "npu")` failing), one of
         another module of the package holding (`_imported_predicate`), or one named for another
         platform (`_named_predicate`)."""
         func = call.func
-        if _names_npu(func):
+        if _tests_npu(call):
             return not holds
+        if isinstance(func, cst.Name) and self._is_predicate(func.value, hops, holds=holds):
+            return True
         if not holds:
             return False
         if isinstance(func, cst.Attribute) and func.attr.value in _OTHER_PLATFORM_TESTS and not call.args:
             return _is_platform(func.value) or self._named_predicate(call, scope)
-        if isinstance(func, cst.Name) and self._is_predicate(func.value, hops):
-            return True
         return self._imported_predicate(func, scope, hops) or self._named_predicate(call, scope)
 
     def _imported_predicate(self, func: cst.BaseExpression, scope: Scope, hops: int) -> bool:
@@ -465,12 +467,13 @@ class OtherPlatformPaths:
             return functions[0]
         return None
 
-    def _is_predicate(self, name: str, hops: int, tested_for_none: bool = False) -> bool:
+    def _is_predicate(self, name: str, hops: int, tested_for_none: bool = False, holds: bool = True) -> bool:
         """The module's one function `name` returns a true value only on another platform: each
-        value it returns is `False` / `None`, such a test, or on such a path in it. Tested for
-        None (`tested_for_none`): a value other than None only there, each returned value
-        `None` or on such a path."""
-        key = (name, tested_for_none)
+        value it returns is `False` / `None`, such a test, or on such a path in it; a false one
+        only there (not `holds`): each is `True`, a test failing only there (`return
+        torch.npu.is_available()`), or on such a path. Tested for None (`tested_for_none`): a
+        value other than None only there, each returned value `None` or on such a path."""
+        key = (name, tested_for_none, holds)
         known = self._predicates.get(key)
         if known is not None:
             return known
@@ -479,11 +482,11 @@ class OtherPlatformPaths:
         found = False
         if function is not None:
             returned = [value for value, where in self.host.returns.get(name, ()) if where is function]
-            unset = ("None",) if tested_for_none else ("None", "False")
+            unset = ("None",) if tested_for_none else ("None", "False") if holds else ("True",)
             found = bool(returned) and all(
                 (isinstance(value, cst.Name) and value.value in unset)
                 or value in self.positions(function)
-                or (not tested_for_none and self.requires_other(value, True, function, hops + 1))
+                or (not tested_for_none and self.requires_other(value, holds, function, hops + 1))
                 for value in returned
             )
         self._predicates[key] = found
@@ -598,7 +601,7 @@ class NpuPaths(OtherPlatformPaths):
         return _compares_npu_type(test, holds)
 
     def _call_requires_other(self, call: cst.Call, holds: bool, scope: Scope, hops: int) -> bool:
-        if _names_npu(call.func) or dotted_name(call.func) == _NPU_AVAILABLE:
+        if _tests_npu(call):
             return holds
         if isinstance(call.func, cst.Name) and holds:
             return self._is_predicate(call.func.value, hops)
@@ -817,6 +820,21 @@ def _names_npu(node: cst.BaseExpression) -> bool:
     platform = [word for word in words if word in ("npu", "ascend")]
     others = [word for word in words if word and word not in ("npu", "ascend")]
     return len(platform) == 1 and bool(others) and all(word in _PLATFORM_TEST_WORDS for word in others)
+
+
+def _tests_npu(call: cst.Call) -> bool:
+    """`is_npu()`, `utils.is_npu_available()` (`_names_npu`), `torch.npu.is_available()`,
+    `hasattr(torch, "npu")` (torch_npu adds it): a call that holds only on the NPU."""
+    if _names_npu(call.func) or dotted_name(call.func) == _NPU_AVAILABLE:
+        return True
+    args = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
+    return (
+        isinstance(call.func, cst.Name)
+        and call.func.value == "hasattr"
+        and len(args) == len(call.args) == 2
+        and dotted_name(args[0]) == "torch"
+        and str_literal(args[1]) == "npu"
+    )
 
 
 def _is_device_type(node: cst.BaseExpression) -> bool:
