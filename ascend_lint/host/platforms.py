@@ -144,27 +144,20 @@ class OtherPlatformPaths:
         return found
 
     def _find_overridden(self, lines: Sequence[cst.CSTNode], scope: Scope, found: set[cst.CSTNode]) -> None:
-        statements = statements_of(lines)
-        for index, statement in enumerate(statements):
+        """One backward pass over a block: `pending` holds the names whose next event after the
+        statement at hand is a rebinding on Ascend (an `if`'s `_ascend_arm`), not a read."""
+        pending: set[str] = set()
+        for statement in reversed(statements_of(lines)):
             if isinstance(statement, cst.BaseSmallStatement):
-                if any(
-                    self._overridden_after(name, statements[index + 1 :], scope) for name in binders_by_name(statement)
-                ):
+                if not pending.isdisjoint(binders_by_name(statement)):
                     found.add(statement)
             elif not isinstance(statement, cst.FunctionDef | cst.ClassDef):
                 for block in statement_blocks(statement):
                     self._find_overridden(block, scope, found)
-
-    def _overridden_after(self, name: str, statements: Sequence[cst.CSTNode], scope: Scope) -> bool:
-        """An `if` among the statements rebinds `name` on Ascend before one of them reads it."""
-        for statement in statements:
-            if isinstance(statement, cst.If) and any(
-                name in binders_by_name(small) for small in self._ascend_arm(statement, scope)
-            ):
-                return True
-            if name in names_read(statement):
-                return False
-        return False
+            if pending:
+                pending -= names_read(statement)
+            if isinstance(statement, cst.If):
+                pending |= {name for small in self._ascend_arm(statement, scope) for name in binders_by_name(small)}
 
     def _ascend_arm(self, statement: cst.If, scope: Scope) -> list[cst.BaseSmallStatement]:
         """The small statements at the top of the arm of an `if` (or of its `elif`s) that the NPU
