@@ -517,7 +517,8 @@ class Flow:
         return multiplies
 
     def scaled_after(self, cast: cst.Call) -> bool:
-        """The cast's result reaches a multiply: directly (`i_t.to(tl.int64) * K`), through sums and
+        """The cast's result reaches a multiply (`MULTIPLYING`: also a shift left, `r.to(tl.int64) << 7`,
+        in place too, `r *= K`, `r <<= 7`): directly (`i_t.to(tl.int64) * K`), through sums and
         differences (`(b.to(tl.int64) * HW + p.to(tl.int64)) * C`), a tile's broadcast
         (`row[:, None] * stride`), the calls keeping its value (`tl.where(m, row, 0)`,
         `tl.multiple_of(row, B)`, `row if c else 0`: `value_kept_from`) and the names assigned any of these (`row = r.to(tl.int64) + base`
@@ -536,9 +537,12 @@ class Flow:
             if isinstance(parent, cst.NamedExpr):
                 pending.append(parent)  # `(row := v)` is `v` where written, and `row` after (below)
             elif isinstance(parent, cst.BinaryOperation | cst.AugAssign):
-                if isinstance(parent.operator, cst.Multiply | cst.MultiplyAssign):
-                    return True
-                if isinstance(parent.operator, cst.Add | cst.Subtract | cst.AddAssign | cst.SubtractAssign):
+                operation = updated_value(parent) if isinstance(parent, cst.AugAssign) else parent
+                if isinstance(operation.operator, MULTIPLYING) and (
+                    operation.left is node or not isinstance(operation.operator, cst.LeftShift)
+                ):
+                    return True  # `r * K`, `K * r`, `r << 7`, `r *= K`, `r <<= 7`; not `1 << r`
+                if isinstance(operation.operator, cst.Add | cst.Subtract):
                     pending.append(parent)  # the index offset
                     continue
             elif isinstance(parent, cst.Subscript) and parent.value is node:

@@ -140,7 +140,7 @@ The multiply may be made before the cast: in the definitions reaching a name the
 reads (`off = (i_b * T + i_t) * D` ... `off.to(tl.int64)`, per specialisation) or under
 `tl.minimum` / `tl.maximum` / `tl.cdiv`, or in a value `tl.where` chooses
 (`tl.where(pid * T < n, pid * T, 0).to(tl.int64)`; not its test alone). Not when the cast's result is multiplied again
-(`i_ti.to(tl.int64) * HV * K`), also through a sum or difference, a broadcast or a name
+(`i_ti.to(tl.int64) * HV * K`, also shifted left: `i_ti.to(tl.int64) << 7`), also through a sum or difference, a broadcast or a name
 assigned any of these (`(bt.to(tl.int64) * HW + p.to(tl.int64))[:, None] * C`;
 `row = p.to(tl.int64) + base` then `row * C`; `row += base` and `row *= C`): that widens an
 index before its stride, and the product it was made from earlier is a position bounded by a
@@ -386,6 +386,10 @@ def k(x, y, BT: tl.constexpr, HV: tl.constexpr, K: tl.constexpr):
     p = x + i_ti.to(tl.int64) * HV * K
     row = i_ti.to(tl.int64)
     tl.store(y + row * K, tl.load(p))
+    tl.store(y + (i_ti.to(tl.int64) << 7), tl.load(p))  # a shift left multiplies too
+    col = i_ti.to(tl.int64)
+    col <<= 7
+    tl.store(y + col, tl.load(p))
 """,
         """
 @triton.jit(do_not_specialize=["B"])

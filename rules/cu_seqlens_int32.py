@@ -145,7 +145,7 @@ the shapes Triton widens itself);
 - a multiply with an int64 operand (`tl.cast(bos, tl.int64) * HV`);
 
 - a product cast to int64
-before the large stride (`(bos * HV + i_hv).to(tl.int64) * V`);
+before the large stride (`(bos * HV + i_hv).to(tl.int64) * V`, or `<< 7`);
 
 - offsets loaded without a cast
 from a tensor some launch does not show as int32 (their width is the host tensor's, usually
@@ -311,6 +311,7 @@ def k(q, v, cu_seqlens, chunk_indices, T, HV: tl.constexpr, V: tl.constexpr, BT:
     p_q = tl.make_block_ptr(q + b0, (n, V), (V, 1), (i_t * BT, 0), (BT, V), (1, 0))
     p_w = v + (tl.cast(b0, tl.int64) * HV + i_hv) * V
     p_w = v + (b0 * HV + i_hv).to(tl.int64) * V
+    tl.store(v + ((b0 * HV + i_hv).to(tl.int64) << 7), 0.0)  # a shift left multiplies too
     p_w = v + ((tl.cast(b0, tl.int64) * HV + i_hv) * V).to(tl.int64)
     i_c = tl.load(chunk_indices + i_t * 2).to(tl.int32)
     p_c = v + i_c * BT * V
