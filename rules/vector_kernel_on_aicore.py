@@ -39,7 +39,9 @@ a different grid.
 Flags a launch whose grid has an axis holding the AI (cube) core count —
 `get_device_properties(device)["num_aicore"]`, `props.get("num_aicore")` (also chained:
 `get_device_properties(device).get("num_aicore")`; the key also a name bound once to the
-string, `props[KEY]` with `KEY = "num_aicore"`), fla's
+string, `props[KEY]` with `KEY = "num_aicore"`), half the vector core count
+(`props["num_vectorcore"] // 2`, `/ 2`, `>> 1`: one program per AI core; not a quarter of it,
+nor `props["num_aicore"] * 2`), fla's
 `get_multiprocessor_count(i, use_aicore=True)`, torch_npu's `props.cube_core_num`, the
 triton-ascend driver's `triton.runtime.driver.active.utils.get_aicore_num()`, vLLM's
 `num_compute_units()` (vllm-ascend's platform answers the cube core count), `getattr(props,
@@ -263,6 +265,21 @@ def row_max(x, y):
     cores = get_num_cores("cube")
     row_max_kernel[(min(cores, x.shape[0]),)](x, y, x.shape[0], D=x.shape[1])  # expect
     row_max_kernel[(get_num_cores(op_type="mix"),)](x, y, x.shape[0], D=x.shape[1])  # expect
+""",
+        # half the vector cores is one program per AI core; a quarter, or twice the AI cores, is not the count
+        """
+@triton.jit
+def scale_kernel(x, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x + o, tl.load(x + o, mask=o < n) * 2.0, mask=o < n)
+
+def scale(x):
+    props = triton.runtime.driver.active.utils.get_device_properties(x.device)
+    cores = props["num_vectorcore"] // 2
+    scale_kernel[(cores,)](x, x.numel(), BLOCK=1024)  # expect
+    scale_kernel[(int(props.get("num_vectorcore", 48)) >> 1,)](x, x.numel(), BLOCK=1024)  # expect
+    scale_kernel[(props["num_vectorcore"] // 4,)](x, x.numel(), BLOCK=1024)
+    scale_kernel[(props["num_aicore"] * 2,)](x, x.numel(), BLOCK=1024)
 """,
         # vLLM's platform query is the cube core count on vllm-ascend
         """

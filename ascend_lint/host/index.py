@@ -2119,7 +2119,8 @@ class HostIndex(HostFacts):
         (or `.get("num_aicore")`), followed through names (a function's own, a closure's,
         the module's: `NUM_CORES = ...` read in a launching function), parameters, dict
         entries (`cfg["cores"]`: `_dict_entries`), `min`/`max`/`int` (`min` of both counts is the
-        AI count, `max` the vector count) and functions of the module returning one (or a tuple holding one:
+        AI count, `max` the vector count), half the vector count (`props["num_vectorcore"] // 2`,
+        `/ 2`, `>> 1`: the AI count, two vector cores per AI core) and functions of the module returning one (or a tuple holding one:
         `cores, _ = counts()`, `counts()[0]`; or a choice the call's literal argument makes,
         `arm_for_call`), or a function or module-level name another module of the package
         defines (`_imported_core_count`); fla's
@@ -2167,6 +2168,10 @@ class HostIndex(HostFacts):
                 return self._imported_core_count(func, node, scope)
             key = subscript_key(node)  # `device_info()["cores"]`, a dict the function returns
             return self._keyed_core_count(func.value, key, hops) if isinstance(func, cst.Name) and key else None
+        halved = _half_of(node)
+        if halved is not None:  # `props["num_vectorcore"] // 2`: one per AI core, two vector cores each
+            count = self.core_count(halved, scope, hops + 1)
+            return CoreCount("num_aicore", node) if count is not None and count.kind == "num_vectorcore" else None
         if not isinstance(node, cst.Call):
             return None
         func = node.func
@@ -4028,6 +4033,17 @@ def _own_nodes(function: cst.FunctionDef | cst.With) -> Iterator[cst.CSTNode]:
         yield node
         if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
             stack.extend(reversed(child_nodes(node)))
+
+
+def _half_of(node: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`n` of `n // 2`, `n / 2` or `n >> 1`, else None."""
+    if not isinstance(node, cst.BinaryOperation):
+        return None
+    if isinstance(node.operator, cst.RightShift):
+        halves = int_literal(node.right) == 1
+    else:
+        halves = isinstance(node.operator, cst.FloorDivide | cst.Divide) and int_literal(node.right) == 2
+    return node.left if halves else None
 
 
 def _count_of_kind(counts: Sequence[CoreCount | None], kind: str) -> CoreCount | None:
