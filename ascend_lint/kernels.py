@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
@@ -14,7 +14,7 @@ import libcst as cst
 
 from .flow import ARG, CONST, SCALAR, SPEC, Branch, Flow, build_flow, call_argument, cast_parts
 from .imports import TRITON, ImportMap, dotted_name, int_literal, str_literal, walk_statements
-from .nodes import walk
+from .nodes import child_nodes, walk
 from .package import content_hash, file_hash, module_files
 from .prefilter import Words
 from .source import SourceError, compile_python, decode, parse, read_source
@@ -292,11 +292,38 @@ class Kernel:
     def offset_params(self) -> frozenset[str]:
         """The parameters the function adds to a pointer as an offset term, itself (`x + base +
         o`) or through the device functions it passes them to."""
-        flow = self.declared_flow
-        terms = [term for address in flow.addresses for term in flow.offset_terms(address)]
-        terms += [argument for event in flow.calls for argument in self.offset_arguments(event.call)]
-        names = {term.value for term in terms if isinstance(term, cst.Name)}
+        names = {term.value for term in self.offset_terms(self.declared_flow) if isinstance(term, cst.Name)}
         return frozenset(param.name for param in self.params if param.name in names)
+
+    def offset_terms(self, flow: Flow) -> list[cst.BaseExpression]:
+        """The terms `flow` (the function's, or its declared one) adds to pointers as offsets:
+        in its addresses (`Flow.offset_terms`), and the arguments it passes to a device function
+        that does (`offset_arguments`)."""
+        terms = [term for address in flow.addresses for term in flow.offset_terms(address)]
+        return terms + [argument for event in flow.calls for argument in self.offset_arguments(event.call)]
+
+    def returned_into(self, sinks: Callable[[Kernel], Mapping[cst.CSTNode, str]]) -> dict[cst.BaseExpression, str]:
+        """For a device function no launch runs: the values its `return` statements give that a
+        call of it in the module passes into one of the caller's `sinks` (its value, or the item
+        a name is unpacked from: `off, n = _off(...)`), through the sums, products and names
+        `Flow.value_reaches` follows, each with what the sink says of it. Read afresh each time:
+        it depends on the callers, which change with the module."""
+        if not self.is_device_function or self.is_launched:
+            return {}
+        found: dict[cst.BaseExpression, str] = {}
+        for caller, call in self.calls_in_module():
+            flow, targets = caller.flow, sinks(caller)
+            bindings = [d for events in flow.defs.values() for d in events if d.value is call]
+            results = [
+                (unpacked_index(d.node, flow), [read.node for read in flow.reads_after(d, d.name)])
+                for d in bindings
+                if isinstance(d.node, cst.Name) and d.name is not None
+            ]
+            for index, starts in results if bindings else [(None, [call])]:
+                reached = flow.value_reaches(starts, targets)
+                if reached is not None:
+                    found.update(dict.fromkeys(returned_values(self.node, index), reached[1]))
+        return found
 
     @cached_property
     def block_offset_params(self) -> frozenset[str]:
@@ -1069,6 +1096,34 @@ def _module_literals(module: cst.Module) -> dict[str, cst.BaseExpression]:
                     else:
                         found[target.value] = small.value
                     bound.add(target.value)
+    return found
+
+
+def unpacked_index(target: cst.CSTNode, flow: Flow) -> int | None:
+    """The position of `target` in the tuple a value is unpacked into (`bos` of `bos, T =
+    f(...)`: 0); None when the name is bound to the whole value."""
+    element = flow.parents.get(target)
+    tuple_ = flow.parents.get(element) if isinstance(element, cst.Element) else None
+    if not isinstance(tuple_, cst.Tuple | cst.List):
+        return None
+    return next(i for i, each in enumerate(tuple_.elements) if each is element)
+
+
+def returned_values(function: cst.FunctionDef, index: int | None) -> list[cst.BaseExpression]:
+    """What the function's `return` statements (not those of functions nested in it) give at
+    `index` of the tuple they return (the whole value for None)."""
+    found: list[cst.BaseExpression] = []
+    pending: list[cst.CSTNode] = [function.body]
+    while pending:
+        node = pending.pop()
+        if isinstance(node, cst.Return) and node.value is not None:
+            value = node.value
+            if index is None:
+                found.append(value)
+            elif isinstance(value, cst.Tuple) and index < len(value.elements):
+                found.append(value.elements[index].value)
+        elif not isinstance(node, cst.FunctionDef | cst.Lambda | cst.ClassDef):
+            pending.extend(child_nodes(node))
     return found
 
 

@@ -131,6 +131,12 @@ statement, with no fix). A cast to int64 of the whole offset comes too late:
 `v += ((bos * H + i_h) * V).to(tl.int64)` (or `tl.cast(..., tl.int64)`) multiplies in int32
 first. A pointer is a name the kernel loads or stores through, or passes to a device function
 of the module that does (`k += ...`, then `_load_chunk(k, ...)` building its block pointer).
+A product a device function of the module returns into a caller's address is reported in the
+function, where it is multiplied, as if the caller wrote it (`v + _off(bos, H, V)` with `_off`
+returning `b * H * V`; also through a name, an item of a tuple, `off, n = _offs(...)` then `v +
+off`); the fix casts there (none when a caller's result also reaches a block pointer's
+offset), and the caller widening the result before its stride (`_rows(bos, H).to(tl.int64) *
+K`) or using it outside an address (a mask) is not flagged.
 
 ### Not flagged
 - lengths and positions inside a sequence (`T = (eos - bos).to(tl.int32)`;
@@ -191,7 +197,8 @@ from ascend_lint.flow import (
     pointer_arg,
 )
 from ascend_lint.host import NARROW_INT_WORDS, HostIndex, TensorDtype
-from ascend_lint.nodes import child_nodes, one_line
+from ascend_lint.kernels import returned_values, unpacked_index
+from ascend_lint.nodes import one_line
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 from ascend_lint.terms import Sum, Terms, TooComplex, multiplied, scaled
 
@@ -440,6 +447,18 @@ def run(q, o, token_idx, lens):
     H, D = q.shape[-2:]
     k[(len(lens), H)](q, o, lens.cumsum(0).int().long(), token_idx, H, D)
 """,
+        # a device function's product the caller widens before the stride, or uses as a mask bound
+        """
+@triton.jit
+def _rows(b, H: tl.constexpr):
+    return b * H
+
+@triton.jit
+def k(q, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
+    bos = tl.load(cu_seqlens + tl.program_id(0)).to(tl.int32)
+    b_q = tl.load(q + _rows(bos, H).to(tl.int64) * K + tl.arange(0, K), mask=tl.arange(0, K) < _rows(bos, H))
+    tl.store(o + tl.arange(0, K), b_q)
+""",
         # a chunk's start: the index times the divisor of the arm its specialisation compiles
         """
 @triton.jit
@@ -596,6 +615,46 @@ def k(q, o, cu_seqlens, stride_t, D: tl.constexpr):
     b_q = _load_rows(q, bos * stride_t, D, D)  # expect
     tl.store(o + tl.arange(0, D), _load_rows(q, 0, bos * stride_t, D))  # a mask bound, not an offset
 """,
+        # the product made in a device function whose result the caller adds to a pointer; no
+        # fix where the result is also a block pointer's offset
+        Example(
+            """
+@triton.jit
+def _off(b, H: tl.constexpr, V: tl.constexpr):
+    return b * H * V  # expect
+
+@triton.jit
+def _row(b, i_h, H: tl.constexpr):
+    return b * H + i_h  # expect
+
+@triton.jit
+def k(v, o, cu_seqlens, H: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    b_v = tl.load(v + _off(bos, H, V) + tl.arange(0, V))
+    row = _row(bos, i_h, H)
+    tl.store(o + row * V + tl.arange(0, V), b_v)
+    tl.store(tl.make_block_ptr(o, (BT, V), (V, 1), (row, 0), (BT, V), (1, 0)), tl.zeros([BT, V], dtype=tl.float32))
+""",
+            fixed="""
+@triton.jit
+def _off(b, H: tl.constexpr, V: tl.constexpr):
+    return tl.cast(b, tl.int64) * H * V
+
+@triton.jit
+def _row(b, i_h, H: tl.constexpr):
+    return b * H + i_h
+
+@triton.jit
+def k(v, o, cu_seqlens, H: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    b_v = tl.load(v + _off(bos, H, V) + tl.arange(0, V))
+    row = _row(bos, i_h, H)
+    tl.store(o + row * V + tl.arange(0, V), b_v)
+    tl.store(tl.make_block_ptr(o, (BT, V), (V, 1), (row, 0), (BT, V), (1, 0)), tl.zeros([BT, V], dtype=tl.float32))
+""",
+        ),
         Example(
             """
 @triton.jit
@@ -1014,8 +1073,7 @@ def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
         ones = frozenset(p.name for p in kernel.params if context.host.always_passes_one(kernel, p.name))
         seen: set[cst.CSTNode] = set()
         followed: set[Event] = set()  # definitions of names read in addresses, scanned once
-        terms = [term for address in flow.addresses for term in flow.offset_terms(address)]
-        terms += [argument for event in flow.calls for argument in kernel.offset_arguments(event.call)]
+        terms = kernel.offset_terms(flow) + _offset_returns(kernel)
         for term in terms:
             for product in _int32_products(term, kernel, offsets, ones, followed, loads_int32):
                 if product in seen:
@@ -1041,6 +1099,22 @@ def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
                     facts={"offsets": tuple(names)},
                     related=((shown[0][1].shown_by, f"`{shown[0][0]}` is int32 here"),) if shown else (),
                 )
+
+
+def _offset_returns(kernel: Kernel) -> list[cst.BaseExpression]:
+    """For a device function no launch runs: the values it returns into a caller's offset where
+    a product is read as if written there (`v + _off(bos, H, V)`, or `off = _off(...)` then `v +
+    off`: `Kernel.returned_into` the names and calls `_int32_products` reaches in the caller's
+    offset terms; not `_off(...).to(tl.int64) * V`, widened before the stride)."""
+
+    def reached(caller: Kernel) -> dict[cst.CSTNode, str]:
+        found: set[cst.CSTNode] = set()
+        for term in caller.offset_terms(caller.flow):
+            for _ in _int32_products(term, caller, {}, frozenset(), set(), False, found):
+                pass
+        return dict.fromkeys(found, "")
+
+    return list(kernel.returned_into(reached))
 
 
 def _named(read: cst.Name | cst.NamedExpr) -> str:
@@ -1128,7 +1202,9 @@ def _fix(
     bound = next((_named(read) for read in reads if isinstance(read, cst.NamedExpr)), None)
     if bound is not None:
         return Declined(f"the offset is bound by `{bound} := ...` where it is multiplied: cast it there by hand")
-    reached = flow.value_reaches([product], kernel.block_offsets(flow))
+    sinks = kernel.block_offsets(flow)
+    sinks.update(kernel.returned_into(lambda caller: caller.block_offsets(caller.flow)).items())  # `_row(bos, ...)`
+    reached = flow.value_reaches([product], sinks)
     if reached is not None:
         offset, used = reached
         return Declined(
@@ -1240,12 +1316,12 @@ def _returned_offset(event: Event, kernel: Kernel, depth: int, memo: _Memo) -> s
     call, target = event.value, event.node
     if not isinstance(call, cst.Call) or not isinstance(target, cst.Name):
         return None
-    index = _unpacked_index(target, call, kernel.flow)
+    index = unpacked_index(target, kernel.flow)
     params = {p.name for p in kernel.params}
     for callee in kernel.device_functions_called(call):
         offsets = _sequence_offsets(callee, None, depth + 1, memo)
         names = [p.name for p in callee.params]
-        for returned in _returned_values(callee.node, index):
+        for returned in returned_values(callee.node, index):
             source = _offset_of(returned, callee.flow, offsets)
             # a load returned as it is cast (`return tl.load(cu + i_n).to(tl.int32)`): the
             # boundary is the caller's argument, whatever the function calls its parameter
@@ -1339,34 +1415,6 @@ def _loaded_from(values: Sequence[cst.BaseExpression | None], flow: Flow, params
     }
     base = bases.pop() if len(bases) == 1 else None
     return base if base in params else None
-
-
-def _unpacked_index(target: cst.Name, call: cst.Call, flow: Flow) -> int | None:
-    """The position of `target` in the tuple a call's value is unpacked into (`bos` of `bos, T =
-    f(...)`: 0); None when the name is bound to the whole value."""
-    element = flow.parents.get(target)
-    tuple_ = flow.parents.get(element) if isinstance(element, cst.Element) else None
-    if not isinstance(tuple_, cst.Tuple | cst.List):
-        return None
-    return next(i for i, each in enumerate(tuple_.elements) if each is element)
-
-
-def _returned_values(function: cst.FunctionDef, index: int | None) -> list[cst.BaseExpression]:
-    """What the function's `return` statements (not those of functions nested in it) give at
-    `index` of the tuple they return (the whole value for None)."""
-    found: list[cst.BaseExpression] = []
-    pending: list[cst.CSTNode] = [function.body]
-    while pending:
-        node = pending.pop()
-        if isinstance(node, cst.Return) and node.value is not None:
-            value = node.value
-            if index is None:
-                found.append(value)
-            elif isinstance(value, cst.Tuple) and index < len(value.elements):
-                found.append(value.elements[index].value)
-        elif not isinstance(node, cst.FunctionDef | cst.Lambda | cst.ClassDef):
-            pending.extend(child_nodes(node))
-    return found
 
 
 def _offsets_added(node: cst.BaseExpression, flow: Flow, offsets: dict[Event, str]) -> int:
@@ -1466,28 +1514,34 @@ def _int32_products(
     ones: frozenset[str],
     followed: set[Event],
     loads_int32: bool,
+    reached: set[cst.CSTNode] | None = None,
 ) -> Iterator[cst.BinaryOperation]:
     """The outermost int32 multiplies in `term` with a sequence offset among their factors, also
     inside an int64 cast made after them (see `_widened_after_multiply`), a broadcast or a clamp
     (`Flow.value_kept_from`), and the definitions reaching a name `term` reads (`offs = bos * D +
-    o_d`, then `p + offs`; each definition once, so a product is found at its one site)."""
+    o_d`, then `p + offs`; each definition once, so a product is found at its one site). The
+    names and device function calls the walk reaches are added to `reached` (`_offset_returns`)."""
     flow = kernel.flow
+    if reached is not None and (
+        isinstance(term, cst.Name) or (isinstance(term, cst.Call) and kernel.device_functions_called(term))
+    ):
+        reached.add(term)
     if isinstance(term, cst.Name):
         for definition in flow.reaching(term):
             if definition.value is not None and definition not in followed:
                 followed.add(definition)
-                yield from _int32_products(definition.value, kernel, offsets, ones, followed, loads_int32)
+                yield from _int32_products(definition.value, kernel, offsets, ones, followed, loads_int32, reached)
         return
     kept = flow.value_kept_from(term)
     if kept:
         for operand in kept:
-            yield from _int32_products(operand, kernel, offsets, ones, followed, loads_int32)
+            yield from _int32_products(operand, kernel, offsets, ones, followed, loads_int32, reached)
         return
     if isinstance(term, cst.Call):
         widened = _widened_after_multiply(term, kernel)
         if widened is not None:
             receiver, asc002_reports = widened
-            for product in _int32_products(receiver, kernel, offsets, ones, followed, loads_int32):
+            for product in _int32_products(receiver, kernel, offsets, ones, followed, loads_int32, reached):
                 if not (asc002_reports and _index_somewhere(product, term, kernel)):
                     yield product
         return
@@ -1495,7 +1549,7 @@ def _int32_products(
         return
     if isinstance(term.operator, MULTIPLYING) and _is_chunk_start(term, flow):
         for factor in _chain(term):  # no larger than the offset, nor a product of some of its factors
-            yield from _int32_products(factor, kernel, offsets, ones, followed, loads_int32)
+            yield from _int32_products(factor, kernel, offsets, ones, followed, loads_int32, reached)
         return
     if (
         isinstance(term.operator, MULTIPLYING)
@@ -1506,8 +1560,8 @@ def _int32_products(
         yield term
         return
     if isinstance(term.operator, (*_ARITHMETIC, *MULTIPLYING)):
-        yield from _int32_products(term.left, kernel, offsets, ones, followed, loads_int32)
-        yield from _int32_products(term.right, kernel, offsets, ones, followed, loads_int32)
+        yield from _int32_products(term.left, kernel, offsets, ones, followed, loads_int32, reached)
+        yield from _int32_products(term.right, kernel, offsets, ones, followed, loads_int32, reached)
 
 
 def _widened_after_multiply(cast: cst.Call, kernel: Kernel) -> tuple[cst.BaseExpression, bool] | None:
