@@ -150,7 +150,7 @@ A `grid`
 name bound more than once is, at a launch, the plain `grid = ...` or `def grid(meta):`
 nearest before it in the same block (straight-line code: the only one that reaches it), or an
 update in place there (`grid += (B * H,)`: `grid + (B * H,)`, its `grid` the binding before the
-update, as in `grid = grid + (B * H,)`); one that several bindings may reach (`grid = (NT, B * H)` in an `if`, `(NT, N * H)` in its `else`;
+update, as in `grid = grid + (B * H,)`; a chain of up to 16 such updates); one that several bindings may reach (`grid = (NT, B * H)` in an `if`, `(NT, N * H)` in its `else`;
 a lambda's arms) is reported when each would be, not when one is a grid that cannot grow (the
 core count bound when the sizes are large). A grid a dict holds (`kernel[cfg["grid"]](...)`)
 is the entry written last before the launch (`cfg = {"grid": ...}`, then `cfg["grid"] = (n,)`);
@@ -189,19 +189,25 @@ norm(*args, **kwargs): return _norm(*args, **kwargs)`, then `norm(x, B * H)`).
 A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
 function, one per wrapper) reads its sizes from the function around it. A grid a function of the
 module returns for the arguments it is called with (`def _grid(T, BT, B): return
-(triton.cdiv(T, BT), B)`, then `kernel[_grid(T, BT, B)]`) is that tuple written where the call
+(triton.cdiv(T, BT), B)`, then `kernel[_grid(T, BT, B)]`), or a static or class method of a
+class of the module does (`kernel[Ops._grid(T, B)]`, `self._grid(T, B)`), is that tuple written where the call
 is, the arguments in place of the parameters: sized, bounded and guarded there, as if written
 inline. A grid built from parts is the tuple it makes: tuples concatenated (`(B * T,) + (H,)`),
-a tuple unpacked into one (`(*lead, H)` with `lead = (B, T)`), a comprehension over sequences the
+a tuple unpacked into one (`(*lead, H)` with `lead = (B, T)`; a tensor's extents unpacked,
+`(*x.shape[:-1], H)`, launch their product, as the axis `math.prod(x.shape[:-1])`), a comprehension over sequences the
 function writes (`tuple(triton.cdiv(s, b) for s, b in zip((T, H), (BT, 1)))`, `[triton.cdiv(s,
 BT) for s in (T, H)]`, each item in place of the loop's names; not one with an `if`, nor over a
 sequence the module does not show). A grid function with some of its parameters bound by
 `functools.partial` (`kernel[partial(_grid, n=T, bh=B * H)]`) is the tuple it returns for them,
-as a call passing them would make it, its first parameter left unbound the launch's `meta`. A
+as a call passing them would make it, its first parameter left unbound the launch's `meta`;
+a partial of a partial (`partial(partial(_grid, n=T), bh=B * H)`, also through a name bound
+to the inner one) is one partial, the inner arguments first, the outer keywords replacing
+the inner ones. A
 grid an attribute of `self` holds is what the methods of its class store there (`self.grid =
 lambda meta: (...)`, read where it is stored), or its method of that name (`def _grid(self,
-meta): return (...)`, then `kernel[self._grid]`); the attributes such a method reads
-(`self.T`) stay unknown.
+meta): return (...)`, then `kernel[self._grid]`) or its property of that name (`@property`
+`def grid(self): return (...)`, also `functools.cached_property`); the attributes such a
+method reads (`self.T`) stay unknown.
 
 A kernel another module
 defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or
@@ -226,6 +232,9 @@ a name a `for`, comprehension, `with`, `except`, import, `match`, `global` or a 
 unpacking (`M, *N = ...`) may rebind, is unknown) multiplying past 65535 (`(256, 512)`, `(triton.cdiv(N_ROWS, 16), HEADS)`: the
 message gives the count), in a loop too (a chunk over the limit is refused as well), and a
 known count of half the limit or more beside a runtime size (`(B, 40000)`: any batch of two).
+In a host loop over items written out, each trip launches its item's grid (`for n in (1,
+100000): k[(n, 8)]` launches `(100000, 8)`, reported; `for n in (1, 64):` is not), when the
+loop's body never rebinds the variable and the grid is written in the loop.
 
 ### Not flagged: chunking loops and guards
 Not flagged: launches inside a host `for` loop chunking the grid: a loop walking chunks (over
@@ -1343,6 +1352,10 @@ def rows(x):
 
 def heads(x):
     k[(x.shape[0], 40000)](x, BLOCK=64)  # expect
+
+def sweep(x):
+    for n in (1, 100000):  # each trip launches its item's grid
+        k[(n, 8)](x, BLOCK=64)  # expect
 """,
         # a name holding the core count, then rebound to a size before the launch
         """
@@ -2430,8 +2443,12 @@ def unpacked(x, y, BT=64):
 def generated(x, y, BT=64):
     B, T, H = x.shape
     k[tuple(triton.cdiv(s, b) for s, b in zip((T, B * H), (BT, 1)))](x, y, BT=BT)  # expect
+
+def leading(x, y, BT=64):  # the leading extents unpacked: their product
+    k[(*x.shape[:-1], 8)](x, y, BT=BT)  # expect
 """,
-        # a grid function bound by `functools.partial`, a grid held by `self`
+        # a grid function bound by `functools.partial` (also of a partial), a grid held by `self`
+        # or a property, a static or class method's grid
         """
 import functools
 
@@ -2447,11 +2464,35 @@ def bound(x, y, BT=64):
     B, T, H = x.shape
     k[functools.partial(_grid, n=T, bh=B * H)](x, y, BT=BT)  # expect
 
+def bound_twice(x, y, BT=64):
+    B, T, H = x.shape
+    rows = functools.partial(_grid, n=T)
+    k[functools.partial(rows, bh=B * H)](x, y, BT=BT)  # expect
+
 class Held:
     def forward(self, x, y, BT=64):
         B, T, H = x.shape
         self.grid = lambda meta: (triton.cdiv(T, meta["BT"]), B * H)
         k[self.grid](x, y, BT=BT)  # expect
+
+class Shaped:
+    def __init__(self, x):
+        self.x = x
+
+    @property
+    def grid(self):
+        return (self.x.shape[0], self.x.shape[1])
+
+    @staticmethod
+    def _grid(n, bh):
+        return (triton.cdiv(n, 64), bh)
+
+    def forward(self, y):
+        k[self.grid](self.x, y, BT=64)  # expect
+
+    def backward(self, y):
+        B, T, H = self.x.shape
+        k[Shaped._grid(T, B * H)](self.x, y, BT=64)  # expect
 """,
     )
 
@@ -2486,8 +2527,17 @@ def _report(launch: Launch, context: ModuleContext, chunked: _Chunks | None) -> 
     other) may be the arm taken whenever the sizes are large. A launch in a loop (`chunked`: the
     host chunking) is reported on a grid whose known axes alone are over the limit, or whose axes
     the loop does not chunk grow as two or more sizes (`_unchunked`)."""
-    reports = [_grid_report(launch, grid, context, chunked) for grid in context.host.grids(launch)]
+    reports = [_trips_report(launch, grid, context, chunked) for grid in context.host.grids(launch)]
     return reports[-1] if reports and None not in reports else None
+
+
+def _trips_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: _Chunks | None) -> Report | None:
+    """The finding on the grid; in a host loop over written items its axes read (`for n in (1,
+    100000): k[(n, 8)]`), on the first trip's grid reported: every trip launches."""
+    trips = context.host.item_grids(grid, launch)
+    if not trips:
+        return _grid_report(launch, grid, context, chunked)
+    return next(filter(None, (_grid_report(launch, trip, context, chunked) for trip in trips)), None)
 
 
 def _grid_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: _Chunks | None) -> Report | None:

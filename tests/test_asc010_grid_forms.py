@@ -177,8 +177,210 @@ class Settings:
         k[self._grid](x, T, BT=BT)
 """
 
+# a grid a method of the class makes: a property's value, a static or class method's return
+# for the call's arguments, read where the call is
+METHODS = """
+import functools
 
-@pytest.mark.parametrize("snippet", [TOTALS, BUILT, PARTIAL, HELD], ids=["item_totals", "built", "partial", "held"])
+
+class Property:
+    def __init__(self, x):
+        self.x = x
+
+    @property
+    def grid(self):
+        return (self.x.shape[0], self.x.shape[1])
+
+    def forward(self, BT=64):
+        k[self.grid](self.x, 1, BT=BT)  # expect
+
+class Cached:
+    def __init__(self, x):
+        self.x = x
+
+    @functools.cached_property
+    def grid(self):
+        return (self.x.shape[0] * self.x.shape[1],)
+
+    def forward(self, BT=64):
+        k[self.grid](self.x, 1, BT=BT)  # expect
+
+class BoundedProperty:
+    def __init__(self, x):
+        self.x = x
+
+    @property
+    def grid(self):
+        return (self.x.shape[0], 8)
+
+    def forward(self, BT=64):
+        k[self.grid](self.x, 1, BT=BT)
+
+class Static:
+    @staticmethod
+    def _grid(n, bh):
+        return (triton.cdiv(n, 64), bh)
+
+    def forward(self, x, BT=64):
+        B, T, H = x.shape
+        k[Static._grid(T, B * H)](x, T, BT=BT)  # expect
+
+    def through_self(self, x, BT=64):
+        B, T, H = x.shape
+        k[self._grid(T, B * H)](x, T, BT=BT)  # expect
+
+    def bounded(self, x, BT=64):
+        B, T, H = x.shape
+        k[Static._grid(T, 8)](x, T, BT=BT)
+
+class Classed:
+    @classmethod
+    def _grid(cls, n, bh):
+        return (triton.cdiv(n, 64), bh)
+
+    def forward(self, x, BT=64):
+        B, T, H = x.shape
+        k[self._grid(T, B * H)](x, T, BT=BT)  # expect
+
+    @classmethod
+    def run(cls, x, BT=64):
+        B, T, H = x.shape
+        k[cls._grid(T, H)](x, T, BT=BT)  # expect
+
+    def bounded(self, x, BT=64):
+        B, T, H = x.shape
+        k[Classed._grid(T, 4)](x, T, BT=BT)
+
+class Elsewhere:
+    def forward(self, x, BT=64):  # `_grid` of another class: not this one's
+        B, T, H = x.shape
+        k[self._grid(T, B * H)](x, T, BT=BT)
+"""
+
+# a partial of a partial is one partial: the inner arguments, then the outer ones
+PARTIALS = """
+from functools import partial
+
+
+def _grid(meta, n, bh):
+    return (triton.cdiv(n, meta["BT"]), bh)
+
+def nested(x, BT=64):
+    B, T, H = x.shape
+    k[partial(partial(_grid, n=T), bh=B * H)](x, T, BT=BT)  # expect
+
+def named(x, BT=64):
+    B, T, H = x.shape
+    rows = partial(_grid, n=T)
+    k[partial(rows, bh=B * H)](x, T, BT=BT)  # expect
+
+def replaced(x, BT=64):  # the outer keyword replaces the inner one
+    B, T, H = x.shape
+    k[partial(partial(_grid, n=T, bh=B * H), bh=4)](x, T, BT=BT)
+
+def bounded(x, BT=64):
+    B, T, H = x.shape
+    k[partial(partial(_grid, n=T), bh=min(H, 4))](x, T, BT=BT)
+"""
+
+# a tensor's extents unpacked into a grid launch their product, as `math.prod` of them does
+STARRED = """
+def leading(x, H=8):
+    grid = (*x.shape[:-1], H)
+    k[grid](x, 1, BT=64)  # expect
+
+def first_two(x):
+    k[(*x.shape[:2],)](x, 1, BT=64)  # expect
+
+def of_a_name(x):
+    shape = x.shape
+    k[(*shape[:2], 4)](x, 1, BT=64)  # expect
+
+def one_extent(x):
+    k[(*x.shape[:1], 4)](x, 1, BT=64)
+
+def last_extent(x):
+    k[(*x.shape[-1:], 8)](x, 1, BT=64)
+
+def unknown(x, dims):
+    k[(*dims, 8)](x, 1, BT=64)
+"""
+
+# updates in place read one after another, however many
+CHAINED = """
+def four_updates(x):
+    B, T, H, D = x.shape
+    grid = ()
+    grid += (1,)
+    grid += (2,)
+    grid += (B,)
+    grid += (T,)
+    k[grid](x, T, BT=64)  # expect
+
+def five_concatenations(x):
+    B, T, H, D = x.shape
+    grid = (1,)
+    grid = grid + (2,)
+    grid = grid + (3,)
+    grid = grid + (B,)
+    grid = grid + (H,)
+    grid = grid + (4,)
+    k[grid](x, T, BT=64)  # expect
+
+def bounded(x):
+    B, T, H, D = x.shape
+    grid = (1,)
+    grid += (2,)
+    grid += (3,)
+    grid += (4,)
+    grid += (T,)
+    k[grid](x, T, BT=64)
+"""
+
+# a host loop over written items launches each item's grid
+ITEMS = """
+def counts(x):
+    for n in (1, 100000):
+        k[(n, 8)](x, n, BT=64)  # expect
+
+def beside_a_size(x):
+    B = x.shape[0]
+    for n in [1, 40000]:
+        grid = (n, B)
+        k[grid](x, n, BT=64)  # expect
+
+def two_loops(x):
+    for n in (1, 300):
+        for m in (2, 300):
+            k[(n, m)](x, n, BT=64)  # expect
+
+def small(x):
+    for n in (1, 64):
+        k[(n, 8)](x, n, BT=64)
+
+def small_beside_a_size(x):
+    B = x.shape[0]
+    for n in (1, 64):
+        k[(n, B)](x, n, BT=64)
+
+def written_before(x):  # the grid reads the `n` bound before the loop
+    n = 4
+    grid = (n, 8)
+    for n in (1, 100000):
+        k[grid](x, n, BT=64)
+
+def rebound(x):  # the body rebinds `n`: not one item per trip
+    for n in (1, 100000):
+        n = min(n, 64)
+        k[(n, 8)](x, n, BT=64)
+"""
+
+
+@pytest.mark.parametrize(
+    "snippet",
+    [TOTALS, BUILT, PARTIAL, HELD, METHODS, PARTIALS, STARRED, CHAINED, ITEMS],
+    ids=["item_totals", "built", "partial", "held", "methods", "partials", "starred", "chained", "items"],
+)
 def test_grids_are_reported_where_marked(snippet: str) -> None:
     source, _ = snippet_source(KERNEL + snippet)
     assert found_rows(source, select=["ASC010"]) == expected_rows(source, "ASC010")

@@ -417,6 +417,21 @@ def test_a_tuple_of_many_starred_grids_is_read_as_written() -> None:
     assert [module.code_for_node(axis) for axis in read.axes] == names
 
 
+def test_a_grid_concatenated_with_itself_many_times_stays_fast() -> None:
+    """`grid = grid + grid` forty times reads each earlier binding once (not 2**40 times), and
+    the grids past `MAX_GRIDS` combinations of its parts are unknown (no grid), as any part
+    no grid is; a chain of updates is read up to `MAX_GRID_UPDATES` deep (four were silent)."""
+    doubled = "    grid = (B,) if a else (T,)\n" + "    grid = grid + grid\n" * 40
+    hosts, kernel, _ = index(f"def f(x, a):\n    B, T = x.shape\n{doubled}    k[grid](x, T, BT=64)\n")
+    [launch] = hosts.launches_with_helpers(kernel)
+    assert hosts.grids(launch) == ()
+    for updates, axes in ((4, [5]), (host.index.MAX_GRID_UPDATES, [17]), (400, [])):
+        chained = "    grid = (B,)\n" + "    grid += (T,)\n" * updates
+        hosts, kernel, _ = index(f"def f(x):\n    B, T = x.shape\n{chained}    k[grid](x, T, BT=64)\n")
+        [launch] = hosts.launches_with_helpers(kernel)
+        assert [len(grid.axes) for grid in hosts.grids(launch)] == axes
+
+
 def test_a_launch_knows_the_loops_and_tests_around_it() -> None:
     hosts, kernel, _ = index(
         "def f(x, n):\n    if n > 4:\n        for off in range(0, n, 4):\n            k[(4,)](x, off, BT=64)\n"

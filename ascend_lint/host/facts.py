@@ -201,7 +201,7 @@ class HostFacts:
                     if type(node) is cst.For and type(node.target) is cst.Name and is_shape(node.iter):
                         # `for d in x.shape[:dim]:` binds `d` to an extent of `x` (which one is unknown)
                         self.bindings.setdefault((node.target.value, scope), []).append(indexed(node.iter, 0))
-                    elif type(node) is cst.For and type(node.target) is cst.Name and _loops_over_items(node):
+                    elif type(node) is cst.For and type(node.target) is cst.Name and loops_over_items(node):
                         # `for BLOCK in (1024, 65536):` binds `BLOCK` to each item, one per trip
                         for item in written_items(node.iter) or ():
                             self.bindings.setdefault((node.target.value, scope), []).append(item)
@@ -553,12 +553,11 @@ class HostMemory:
         return list(kept.values())
 
 
-def _loops_over_items(loop: cst.For) -> bool:
+def loops_over_items(loop: cst.For) -> bool:
     """`for name in (1024, 65536):` over items written out (`written_items`), its body and
-    `else` never rebinding `name`: each trip reads one item. Every rule sees these bindings, but
-    only ASC013 reads each item as a value (a launch value per item); ASC010 reads a name bound
-    to literals as a bounded size, as it reads a literal, and counts only a count written in the
-    grid itself (`k[(100000, 8)]` is reported, `for n in (1, 100000): k[(n, 8)]` is not)."""
+    `else` never rebinding `name`: each trip reads one item. Every rule sees these bindings;
+    ASC013 reads each item as a launch value, ASC010 each as a grid's axis (`for n in (1,
+    100000): k[(n, 8)]` launches `(100000, 8)`: `HostIndex.item_grids`)."""
     name = cst.ensure_type(loop.target, cst.Name).value
     return (
         written_items(loop.iter) is not None

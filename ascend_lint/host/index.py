@@ -50,6 +50,7 @@ from ..nodes import (
     suite_lines,
     variables_read,
     walk,
+    written_items,
 )
 from ..package import content_hash, package_folders, package_hash, package_sources
 from .bindings import (
@@ -112,6 +113,7 @@ from .facts import (
     is_partial,
     launched_name,
     launched_value,
+    loops_over_items,
     past_fn,
 )
 from .guards import run_before
@@ -176,6 +178,7 @@ _STATEMENTS = (cst.BaseSmallStatement, cst.BaseCompoundStatement)
 # methods of a dict that leave it as it is (`HostIndex.changed_anywhere`)
 _DICT_READS = frozenset({"get", "copy", "items", "keys", "values", "__getitem__", "__contains__"})
 MAX_GRIDS = 64  # the grids one tuple may be (`(*a, *b)`: the product of its starred parts' grids)
+MAX_GRID_UPDATES = 16  # updates of a grid in place (`grid += (n,)`) read one inside another
 _MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
 SIZES_HELD = ("shape", "size", "numel")  # a tensor's attributes holding its sizes: `x.numel()`
 ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)  # comparisons that may bound
@@ -237,6 +240,10 @@ class HostIndex(HostFacts):
         self._exact = False  # sizing products for `_budgets_cancelled`: no sum nor extremum taken for one term
         self._bounded = BoundedSizes()  # what tests before the launch being sized bound (`grid_extents`)
         self._launch_grids: dict[Launch, tuple[Grid, ...]] = {}
+        self._updates_deep = 0  # the updates of a grid in place `_grids` is reading, one inside another
+        self._grid_parts: dict[
+            tuple[cst.BaseExpression, Scope, str | None, int], list[tuple[cst.BaseExpression, ...]]
+        ] = {}  # `_own_grids`
         self._placed: dict[cst.CSTNode, cst.CSTNode] = {}  # a node `_made_by` rebuilt -> the node written
         self._updated_in_line: dict[tuple[str, Scope], cst.BaseExpression | None] = {}
         self._calls_made: dict[cst.Call, list[cst.BaseExpression]] = {}  # `returned_for`, by call
@@ -1826,6 +1833,41 @@ class HostIndex(HostFacts):
             found = self._launch_grids[launch] = tuple(self._written_grids(launch))
         return found
 
+    def item_grids(self, grid: Grid, launch: Launch) -> list[Grid]:
+        """The grid in each trip of the host loops over written items around the launch whose
+        variables its axes read (`loops_over_items`: `for n in (1, 100000): k[(n, 8)]` launches
+        `(1, 8)`, then `(100000, 8)`), each item in place of the variable; every trip launches.
+        None when the axes read no such variable, when the grid is written before the loop (a
+        name bound outside it), or when the trips make more than MAX_GRIDS grids."""
+        written = self._placed.get(grid.written, grid.written)
+        loops = [
+            loop
+            for loop in launch.loops
+            if isinstance(loop.target, cst.Name)
+            and loops_over_items(loop)
+            and any(node is written for node in walk(loop.body))
+        ]
+        reads = [name for axis in grid.axes for name in variables_read(axis)]
+        read = {name.value for name in reads}
+        loops = [loop for loop in loops if cst.ensure_type(loop.target, cst.Name).value in read]
+        if grid.scope is not launch.scope or not loops:
+            return []
+        targets = [cst.ensure_type(loop.target, cst.Name).value for loop in loops]
+        items = [written_items(loop.iter) or [] for loop in loops]
+        if math.prod(map(len, items)) > MAX_GRIDS:
+            return []
+        grids = []
+        for chosen in itertools.product(*items):
+            placed = dict(zip(targets, chosen, strict=True))
+            passed = {id(name): placed[name.value] for name in reads if name.value in placed}
+            axes = []
+            for axis in grid.axes:
+                made = axis.visit(_ArgumentsPlaced(passed, self._placed))
+                assert isinstance(made, cst.BaseExpression)
+                axes.append(made)
+            grids.append(Grid(tuple(axes), grid.scope, grid.written, grid.meta))
+        return grids
+
     def _written_grids(self, launch: Launch) -> Iterator[Grid]:
         written = launch.grid_node
         if written is launch.launcher:  # `kernel[a, b]`, not `kernel[cfg["grid"]]` nor `grid=grids[i]`
@@ -1850,8 +1892,10 @@ class HostIndex(HostFacts):
             for chosen in itertools.product(*parts):
                 yield Grid(tuple(axis for part in chosen for axis in part), scope, value, meta)
         elif isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):  # `(B * T,) + (H,)`
-            for left in self._own_grids(value.left, scope, meta, hops + 1):
-                for right in self._own_grids(value.right, scope, meta, hops + 1):
+            lefts = self._own_grids(value.left, scope, meta, hops)
+            rights = self._own_grids(value.right, scope, meta, hops) if lefts else []
+            if len(lefts) * len(rights) <= MAX_GRIDS:  # else unknown, as a part no grid is
+                for left, right in itertools.product(lefts, rights):
                     yield Grid(left + right, scope, value, meta)
         elif isinstance(value, cst.ListComp):
             for axes in self._comprehended(value, scope, meta, hops + 1):
@@ -1863,8 +1907,13 @@ class HostIndex(HostFacts):
                 yield from self._grids(arm, scope, meta, hops + 1)
         elif isinstance(value, cst.Name):
             updated = binding_updated(value, scope) if scope is not None else None  # `grid` of `grid + (B,)`
-            if updated is not None:  # an earlier statement's value: no hop
-                yield from self._grids(updated, scope, meta, hops)
+            if updated is not None:  # an earlier statement's value: no hop, up to MAX_GRID_UPDATES deep
+                if self._updates_deep < MAX_GRID_UPDATES:
+                    self._updates_deep += 1
+                    try:
+                        yield from list(self._grids(updated, scope, meta, hops))
+                    finally:
+                        self._updates_deep -= 1
                 return
             for bound in self.values_of(value.value, scope):
                 yield from self._grids(bound, scope, meta, hops + 1)
@@ -1893,22 +1942,41 @@ class HostIndex(HostFacts):
                     yield from self._grids(made, scope, meta, hops + 1)  # `tuple([a, b])`
             for function in self._visible_functions(value.func.value, scope):  # `_grid(T, B)`
                 yield from self._returned_grids(function, hops + 1, None, (value, scope))
+        elif isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):  # `Ops._grid(T, B)`
+            for method in self._methods_called(value.func, scope):
+                yield from self._returned_grids(method, hops + 1, None, (value, scope))
 
     def _element_axes(
         self, element: cst.BaseElement, scope: Scope, meta: str | None, hops: int
     ) -> list[tuple[cst.BaseExpression, ...]]:
         """The axes an element of a grid tuple may stand for: itself, or the axes of each grid
-        a starred one may unpack (`*lead` of `(*lead, n)` with `lead = (B, T)`)."""
-        if isinstance(element, cst.StarredElement):
-            return self._own_grids(element.value, scope, meta, hops + 1) or [(element.value,)]
+        a starred one may unpack (`*lead` of `(*lead, n)` with `lead = (B, T)`); a tensor's
+        extents unpacked (`*x.shape[:-1]`: `shape_tensors`) launch their product, the one axis
+        `math.prod(x.shape[:-1])`."""
+        if not isinstance(element, cst.StarredElement):
+            return [(element.value,)]
+        unpacked = self._own_grids(element.value, scope, meta, hops + 1)
+        if unpacked:
+            return unpacked
+        if shape_tensors(element.value, lambda name: self._named_extents(name, scope)):
+            product = cst.Call(cst.Attribute(cst.Name("math"), cst.Name("prod")), [cst.Arg(element.value)])
+            self._placed[product] = element
+            return [(product,)]
         return [(element.value,)]
 
     def _own_grids(
         self, value: cst.BaseExpression, scope: Scope, meta: str | None, hops: int
     ) -> list[tuple[cst.BaseExpression, ...]]:
         """The axes of each grid `value` may be whose names resolve in `scope`: a part of a
-        grid written there (a tuple concatenated or unpacked into it)."""
-        return [grid.axes for grid in self._grids(value, scope, meta, hops) if grid.scope is scope]
+        grid written there (a tuple concatenated or unpacked into it). Read once each
+        (`grid = grid + grid`, repeated, reads each earlier binding twice)."""
+        key = (value, scope, meta, hops)
+        found = self._grid_parts.get(key)
+        if found is None:
+            found = self._grid_parts[key] = [
+                grid.axes for grid in self._grids(value, scope, meta, hops) if grid.scope is scope
+            ]
+        return found
 
     def _held_grids(self, attribute: str, scope: Scope, meta: str | None, hops: int) -> Iterator[Grid]:
         """The grids `self.<attribute>` (or `cls.`) may hold in a method: what the methods of its
@@ -1924,8 +1992,22 @@ class HostIndex(HostFacts):
                     yield from self._grids(stored, where, meta, hops)
         for method in self.functions.get(attribute, ()):
             params = [*method.params.posonly_params, *method.params.params]
-            if self.class_of.get(method) is owner and len(params) > 1:
+            if self.class_of.get(method) is not owner:
+                continue
+            if _is_property(method):  # `@property def grid(self): return (...)`: its value
+                yield from self._returned_grids(method, hops, None)
+            elif len(params) > 1:
                 yield from self._returned_grids(method, hops, params[1].name.value)
+
+    def _methods_called(self, func: cst.Attribute, scope: Scope) -> list[cst.FunctionDef]:
+        """The methods of the module `func` names in `scope`: `Ops._grid` (a static or class
+        method), `self._grid` / `cls._grid` in a method of their class."""
+        receiver = func.value.value if isinstance(func.value, cst.Name) else None
+        return [
+            method
+            for method in self.functions.get(func.attr.value, ())
+            if method in self.class_of and self._reaches_class(receiver, scope, self.class_of[method])
+        ]
 
     def _partial_grids(self, made: cst.Call, scope: Scope, hops: int) -> Iterator[Grid]:
         """The grids of `functools.partial(_grid, n=T)`: what the grid function of the module
@@ -1935,6 +2017,11 @@ class HostIndex(HostFacts):
         if not made.args:  # `functools.partial()`: a TypeError at the launch
             return
         first, *bound = made.args
+        for _ in range(MAX_HOPS):  # `partial(partial(_grid, n=T), bh=B * H)`: one partial
+            inner = self._partial_made(first.value, scope) if not (first.keyword or first.star) else None
+            if inner is None or not inner.args:
+                break
+            first, *bound = self._partial_args(inner.args, bound)
         if first.keyword or first.star or not isinstance(first.value, cst.Name) or any(arg.star for arg in bound):
             return
         call = cst.Call(first.value, bound)  # `_grid(n=T)`: the call the partial stands for, but `meta`
@@ -1944,6 +2031,25 @@ class HostIndex(HostFacts):
             if positional < len(params):
                 meta = params[positional].name.value
                 yield from self._returned_grids(function, hops, meta, (call, scope), made)
+
+    def _partial_made(self, value: cst.BaseExpression, scope: Scope) -> cst.Call | None:
+        """The `functools.partial(...)` call `value` is: written there, or the one value a
+        name of the function is bound to (`p = partial(_grid, n=T)`, then `partial(p, bh=H)`)."""
+        if isinstance(value, cst.Name):
+            bound = self.values_of(value.value, scope)
+            value = bound[0] if len(bound) == 1 else value
+        return value if isinstance(value, cst.Call) and is_partial(value.func, self.partial_names) else None
+
+    @staticmethod
+    def _partial_args(inner: Sequence[cst.Arg], outer: Sequence[cst.Arg]) -> list[cst.Arg]:
+        """The arguments of the one partial a partial of a partial is: the inner positional ones,
+        then the outer ones, the outer keywords replacing the inner of the same name."""
+        replaced = {arg.keyword.value for arg in outer if arg.keyword is not None}
+        kept = [arg for arg in inner if arg.keyword is None or arg.keyword.value not in replaced]
+        positional = [arg for arg in kept if arg.keyword is None] + [arg for arg in outer if arg.keyword is None]
+        return (
+            positional + [arg for arg in kept if arg.keyword is not None] + [a for a in outer if a.keyword is not None]
+        )
 
     def _comprehended(
         self, made: cst.GeneratorExp | cst.ListComp, scope: Scope, meta: str | None, hops: int
@@ -4050,6 +4156,14 @@ def _count_of_kind(counts: Sequence[CoreCount | None], kind: str) -> CoreCount |
     """The first of the counts of `kind`, else the first count."""
     found = [count for count in counts if count is not None]
     return next((count for count in found if count.kind == kind), found[0] if found else None)
+
+
+def _is_property(function: cst.FunctionDef) -> bool:
+    """A method read as an attribute: `@property`, `@functools.cached_property`."""
+    return any(
+        dotted_name(d.decorator) in ("property", "cached_property", "functools.cached_property")
+        for d in function.decorators
+    )
 
 
 def _is_placeholder(value: cst.BaseExpression) -> bool:
