@@ -1837,20 +1837,22 @@ class HostIndex(HostFacts):
         """The grid in each trip of the host loops over written items around the launch whose
         variables its axes read (`loops_over_items`: `for n in (1, 100000): k[(n, 8)]` launches
         `(1, 8)`, then `(100000, 8)`), each item in place of the variable; every trip launches.
-        None when the axes read no such variable, when the grid is written before the loop (a
-        name bound outside it), or when the trips make more than MAX_GRIDS grids."""
+        No grids when the axes read no such variable, when the grid is written before the loop
+        (its names bound outside it), or when the trips make more than MAX_GRIDS grids."""
+        if grid.scope is not launch.scope:
+            return []
         written = self._placed.get(grid.written, grid.written)
+        reads = [name for axis in grid.axes for name in variables_read(axis)]
+        read = {name.value for name in reads}
         loops = [
             loop
             for loop in launch.loops
             if isinstance(loop.target, cst.Name)
+            and loop.target.value in read
             and loops_over_items(loop)
             and any(node is written for node in walk(loop.body))
         ]
-        reads = [name for axis in grid.axes for name in variables_read(axis)]
-        read = {name.value for name in reads}
-        loops = [loop for loop in loops if cst.ensure_type(loop.target, cst.Name).value in read]
-        if grid.scope is not launch.scope or not loops:
+        if not loops:
             return []
         targets = [cst.ensure_type(loop.target, cst.Name).value for loop in loops]
         items = [written_items(loop.iter) or [] for loop in loops]
