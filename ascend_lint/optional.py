@@ -34,10 +34,9 @@ import libcst as cst
 from .flow import READ, Branch, Event, Flow, test_key, test_text
 from .host import HostIndex
 from .kernels import MAX_CALLERS_DEEP, Kernel
-from .nodes import one_line, walk
+from .nodes import NAMES_FOLLOWED, one_line, walk
 
 _MAX_ALIAS_READS = 256  # reads followed through aliases of one parameter
-_MAX_FLAG_HOPS = 4  # `f = USE_H0`, `g = f`: names holding a flag followed
 _LITERALS = frozenset({"True", "False", "None"})
 
 
@@ -292,7 +291,7 @@ def held_flag(operand: cst.BaseExpression, flow: Flow, hops: int = 0) -> cst.Bas
     None for a runtime operand."""
     if flow.is_python_constexpr(operand):
         return operand if _reads_a_name(operand) else None
-    if not isinstance(operand, cst.Name) or hops >= _MAX_FLAG_HOPS or not flow.is_constexpr(operand):
+    if not isinstance(operand, cst.Name) or hops >= NAMES_FOLLOWED or not flow.is_constexpr(operand):
         return None
     definitions = flow.reaching(operand)
     held = [
