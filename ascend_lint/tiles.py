@@ -174,9 +174,14 @@ FP32 = Width(32)
 
 
 def _arith(*widths: Width) -> Width:
+    """The width of arithmetic over `widths`, holding their distinct leaves (pointer element
+    types and fixed widths), not their arithmetic: resolving takes the widest leaf either way
+    (16-bit floats promoted once, at any level, give the same result: the promotion is
+    monotone), and `a = a + a` repeated would otherwise nest 2^n leaves."""
     if widths and all(w is MASK for w in widths):
         return MASK_LOGIC
-    return Width(of=widths, integer=all(w.integer for w in widths))
+    leaves = dict.fromkeys(leaf for width in widths for leaf in (width.of or (width,)))
+    return Width(of=tuple(leaves), integer=all(w.integer for w in widths))
 
 
 @dataclass(frozen=True)
