@@ -86,6 +86,13 @@ def duplicate_line(text: str, rng: random.Random) -> str:
     return "".join(lines[: row + 1] + lines[row:])
 
 
+def repeat_line(text: str, rng: random.Random) -> str:
+    """A line of a block written many times over (`acc = acc + acc`, `n = min(n, 1024)`): each
+    copy reads the one before, the chain of values a quadratic or exponential analysis shows on."""
+    lines, row = _pick_line(text, rng, indented=True)
+    return "".join(lines[: row + 1] + lines[row : row + 1] * rng.choice((8, 24, 64)) + lines[row + 1 :])
+
+
 def _tokens(text: str) -> list[tuple[int, int]]:
     """(start, end) offsets of the text's tokens (words, numbers, operators)."""
     return [match.span() for match in re.finditer(r"\w+|[^\w\s]", text)]
@@ -198,7 +205,7 @@ def odd_comment(text: str, rng: random.Random) -> str:
 TEXT_MUTATIONS: tuple[Mutation, ...] = (
     *(duplicate_line, toggle_constexpr, wrap_to, or_flag_wrapper, task_loop_wrapper, odd_comment) * 4,
     *(crlf, cr, form_feeds, tabs) * 2,
-    *(delete_line, delete_token, duplicate_token, deep_nesting, huge_literal, nul),
+    *(delete_line, delete_token, duplicate_token, deep_nesting, huge_literal, nul, repeat_line),
 )
 BYTE_MUTATIONS = ("none",) * 7 + ("bom", "invalid-bytes", "latin-1-cookie")  # mostly files that decode
 
