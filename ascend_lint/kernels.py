@@ -79,6 +79,12 @@ class Kernel:
     def name(self) -> str:
         return self.bound_name or self.node.name.value
 
+    @property
+    def takes_launch_values(self) -> bool:
+        """Whether the kernel gets the values its launches pass: no decorator but `jit` (an
+        autotuner, heuristics or another wrapper, a library's tuner, may choose constexprs)."""
+        return all(self.imports.is_triton(_callee(d), "jit") or _spelled_jit(_callee(d)) for d in self.decorators)
+
     def param_flags(self, param: Param, called: bool = True) -> int:
         """Where a parameter's value comes from: a constexpr, an int Triton may specialise
         (unannotated, or annotated Python's `int`, which triton-ascend specialises alike), a

@@ -187,7 +187,12 @@ function's are what the calls of a wrapper passing its arguments on unchanged pa
 norm(*args, **kwargs): return _norm(*args, **kwargs)`, then `norm(x, B * H)`).
 
 A grid function (`lambda meta: (...)`, or `def grid(meta):` nested in the launching
-function, one per wrapper) reads its sizes from the function around it. A grid a function of the
+function, one per wrapper) reads its sizes from the function around it, and its launch's
+values from what the launch passes, by keyword or position: `meta["BLOCK"]` (or
+`meta.get("BLOCK")`) of `k[lambda meta: (triton.cdiv(n, meta["BLOCK"]),)](x, n,
+BLOCK=triton.cdiv(n, num_core))` is `triton.cdiv(n, num_core)`, at most `num_core` programs;
+not for a kernel under an autotuner, heuristics or another decorator, which may choose it (the
+value is then unknown, as one the launch does not pass). A grid a function of the
 module returns for the arguments it is called with (`def _grid(T, BT, B): return
 (triton.cdiv(T, BT), B)`, then `kernel[_grid(T, BT, B)]`), or a static or class method of a
 class of the module does (`kernel[Ops._grid(T, B)]`, `self._grid(T, B)`), is that tuple written where the call
@@ -439,7 +444,7 @@ from ascend_lint.nodes import (
     written_items,
 )
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
-from ascend_lint.rule import ModuleContext, Report, Rule
+from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 
 # builtins that order nothing (`len`, `tuple`, `isinstance`; `all` / `any`, whose result is
 # their items' truth: the items are the tests): none chooses a variant by the sizes it is given
@@ -2501,25 +2506,28 @@ class Shaped:
         # every kernel's launches, device functions' too: a nested kernel named like a host
         # function the module calls (`def _swiglu(x)`) is taken for a device function, and a
         # function nobody launches has no launches to check
-        launches = [launch for kernel in context.kernels for launch in host.launches_with_helpers(kernel)]
+        launches: list[tuple[Launch, Kernel | None]] = [
+            (launch, kernel) for kernel in context.kernels for launch in host.launches_with_helpers(kernel)
+        ]
         for imported in host.imported_launches(context.imports.imported).values():
-            launches += imported
-        for imported in host.imported_kernel_launches().values():  # also through a local name choosing one
-            launches += imported
+            launches += [(launch, None) for launch in imported]
+        for other, imported in host.imported_kernel_launches().items():  # also through a local name choosing one
+            launches += [(launch, other) for launch in imported]
         # a launch of one of several kernels (`fn = a if c else b`) is reported once, and so is a
         # launcher a function returns, at the first of its calls to pass it a grid that may grow
         reported: set[cst.CSTNode] = set()
-        for launch in launches:
+        for launch, kernel in launches:
             if launch.written_at in reported or _limit_lifted(launch, context) or host.on_other_platform(launch.call):
                 continue
-            chunked = _chunking(launch, context)
-            report = _report(launch, context, chunked)
+            grids = host.launched_grids(launch, kernel)
+            chunked = _chunking(launch, grids, context)
+            report = _report(launch, grids, context, chunked)
             if report is not None:
                 reported.add(launch.written_at)
                 yield report
 
 
-def _report(launch: Launch, context: ModuleContext, chunked: _Chunks | None) -> Report | None:
+def _report(launch: Launch, grids: Iterable[Grid], context: ModuleContext, chunked: _Chunks | None) -> Report | None:
     """The finding on a launch whose grid multiplies two or more runtime sizes that no test
     around it bounds; of several (a name bound in an `if` and its `else`, a lambda's arms), when
     each does, on the last written (the nearest binding before the launch): whichever runs, the
@@ -2527,7 +2535,7 @@ def _report(launch: Launch, context: ModuleContext, chunked: _Chunks | None) -> 
     other) may be the arm taken whenever the sizes are large. A launch in a loop (`chunked`: the
     host chunking) is reported on a grid whose known axes alone are over the limit, or whose axes
     the loop does not chunk grow as two or more sizes (`_unchunked`)."""
-    reports = [_trips_report(launch, grid, context, chunked) for grid in context.host.grids(launch)]
+    reports = [_trips_report(launch, grid, context, chunked) for grid in grids]
     return reports[-1] if reports and None not in reports else None
 
 
@@ -2907,7 +2915,7 @@ class _Chunks:
     sizing: frozenset[str]
 
 
-def _chunking(launch: Launch, context: ModuleContext) -> _Chunks | None:
+def _chunking(launch: Launch, grids: Iterable[Grid], context: ModuleContext) -> _Chunks | None:
     """A host `for` loop around the launch chunks its grid: the grid, or an argument of an offset
     (`BH_OFFSET=bh_off`), reads the loop's target (`for bh_off in range(0, B * H, max_bh)`: `n =
     min(max_bh, B * H - bh_off)`, a name bound from it, counts), or a `while` loop's counters
@@ -2917,7 +2925,6 @@ def _chunking(launch: Launch, context: ModuleContext) -> _Chunks | None:
     neither reads (`for i in range(0, n, 64):` walking diagonal blocks, each launch the whole
     grid) chunks nothing: None."""
     host = context.host
-    grids = host.grids(launch)
     read = set().union(*(host.names_behind(axis, grid.scope, chained=True) for grid in grids for axis in grid.axes))
     for arg in launch.args:
         if _offset_like(arg):

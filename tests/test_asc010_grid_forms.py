@@ -375,11 +375,75 @@ def rebound(x):  # the body rebinds `n`: not one item per trip
         k[(n, 8)](x, n, BT=64)
 """
 
+# a grid function's `meta["BT"]` is what the launch passes for `BT`, by keyword or position, when
+# no autotuner or heuristics may choose it: a block of the sizes over the core count bounds it
+LAUNCH_VALUES = """
+import math
+
+def _cores():
+    return triton.runtime.driver.active.utils.get_device_properties(0)["num_vectorcore"]
+
+@triton.heuristics({"BT": lambda args: 64})
+@triton.jit
+def chosen(x, T, BT: tl.constexpr):
+    tl.store(x + tl.program_id(0) * BT + tl.arange(0, BT), 0.0)
+
+def by_keyword(x):
+    a, b = x.shape
+    n = a * b
+    blk = triton.cdiv(n, _cores())
+    k[lambda meta: (triton.cdiv(n, meta["BT"]),)](x, n, BT=blk)
+
+def by_position(x, layers):
+    a, b = x.shape
+    n = a * b
+    BT = math.ceil(n / _cores())
+
+    def grid(meta):
+        return (triton.cdiv(n, meta["BT"]), layers)
+
+    k[grid](x, n, BT)
+
+def got(x, layers):
+    a, b = x.shape
+    n = a * b
+    k[lambda meta: (triton.cdiv(n, meta.get("BT", 1)), layers)](x, n, BT=triton.cdiv(n, _cores()))
+
+def got_fixed_block(x):
+    B, T, H = x.shape
+    k[lambda meta: (triton.cdiv(T, meta.get("BT", 1)), H)](x, T, BT=64)  # expect
+
+def fixed_block(x):
+    a, b = x.shape
+    n = a * b
+    k[lambda meta: (triton.cdiv(n, meta["BT"]),)](x, n, BT=1024)  # expect
+
+def sizes_read_back(x):
+    B, T, H = x.shape
+    k[lambda meta: (triton.cdiv(meta["T"], meta["BT"]), H)](x, T, BT=64)  # expect
+
+def chosen_by_heuristics(x):
+    a, b = x.shape
+    n = a * b
+    chosen[lambda meta: (triton.cdiv(n, meta["BT"]),)](x, n, BT=triton.cdiv(n, _cores()))  # expect
+"""
+
 
 @pytest.mark.parametrize(
     "snippet",
-    [TOTALS, BUILT, PARTIAL, HELD, METHODS, PARTIALS, STARRED, CHAINED, ITEMS],
-    ids=["item_totals", "built", "partial", "held", "methods", "partials", "starred", "chained", "items"],
+    [TOTALS, BUILT, PARTIAL, HELD, METHODS, PARTIALS, STARRED, CHAINED, ITEMS, LAUNCH_VALUES],
+    ids=[
+        "item_totals",
+        "built",
+        "partial",
+        "held",
+        "methods",
+        "partials",
+        "starred",
+        "chained",
+        "items",
+        "launch_values",
+    ],
 )
 def test_grids_are_reported_where_marked(snippet: str) -> None:
     source, _ = snippet_source(KERNEL + snippet)

@@ -197,14 +197,15 @@ CORE_COUNT_WORDS = (*CORE_COUNT_KEYS, *CORE_COUNT_ATTRIBUTES, *_CORE_COUNT_QUERI
 
 
 class _ArgumentsPlaced(cst.CSTTransformer):
-    """An expression with the names whose ids `passed` holds replaced by its values; `placed`
-    maps each node rebuilt around them to the node written (where a finding may point)."""
+    """An expression with the nodes whose ids `passed` holds (names, a grid function's
+    `meta["BLOCK"]`) replaced by its values; `placed` maps each node rebuilt around them to the
+    node written (where a finding may point)."""
 
     def __init__(self, passed: Mapping[int, cst.BaseExpression], placed: dict[cst.CSTNode, cst.CSTNode]) -> None:
         self.passed, self.placed = passed, placed
 
     def on_leave(self, original_node: cst.CSTNode, updated_node: cst.CSTNode) -> cst.CSTNode:  # type: ignore[override]
-        made = self.passed.get(id(original_node)) if type(original_node) is cst.Name else None
+        made = self.passed.get(id(original_node))
         if made is not None:
             return made
         if updated_node is not original_node:
@@ -1869,6 +1870,35 @@ class HostIndex(HostFacts):
                 axes.append(made)
             grids.append(Grid(tuple(axes), grid.scope, grid.written, grid.meta))
         return grids
+
+    def launched_grids(self, launch: Launch, kernel: Kernel | None) -> tuple[Grid, ...]:
+        """The grids a launch of `kernel` may use (`grids`), a grid function's reads of the
+        launch's values (`meta["BLOCK"]`, `meta.get("BLOCK")`) replaced by what the launch passes
+        for that parameter (`argument`: by keyword or position), when the grid reads its names as
+        the launch does and the kernel takes what its launches pass (`Kernel.takes_launch_values`:
+        no autotuner or heuristics may choose it). Other reads stay unknown."""
+        grids = self.grids(launch)
+        if kernel is None or not kernel.takes_launch_values:
+            return grids
+        return tuple(self._launch_values_placed(grid, launch, kernel) for grid in grids)
+
+    def _launch_values_placed(self, grid: Grid, launch: Launch, kernel: Kernel) -> Grid:
+        if grid.meta is None:
+            return grid
+        passed: dict[int, cst.BaseExpression] = {}
+        for node in (node for axis in grid.axes for node in walk(axis)):
+            key = _meta_key(node, grid.meta)
+            value = self.argument(launch, kernel, key) if key is not None else None
+            if value is not None and all(
+                self._binding_scope(name, grid.scope) is self._binding_scope(name, value.scope)
+                for name in names_read(value.value)
+            ):
+                passed[id(node)] = value.value
+        if not passed:
+            return grid
+        axes = [axis.visit(_ArgumentsPlaced(passed, self._placed)) for axis in grid.axes]
+        assert all(isinstance(axis, cst.BaseExpression) for axis in axes)
+        return Grid(tuple(axes), grid.scope, grid.written, grid.meta)  # type: ignore[arg-type]
 
     def _written_grids(self, launch: Launch) -> Iterator[Grid]:
         written = launch.grid_node
@@ -4038,6 +4068,24 @@ _IMPORTED_HOSTS: WeakKeyDictionary[ImportedModule, HostIndex | None] = WeakKeyDi
 # a module of the package launching kernels of others -> its host facts, read with its imports
 _IMPORTER_HOSTS: WeakKeyDictionary[ImportedModule, HostIndex | None] = WeakKeyDictionary()
 _MAX_IMPORTERS = 16  # modules read for the launches of one kernel (`launched_elsewhere`)
+
+
+def _meta_key(node: cst.CSTNode, meta: str) -> str | None:
+    """`"BLOCK"` for a grid function's `meta["BLOCK"]` or `meta.get("BLOCK")` (`meta` its
+    parameter holding the launch's values)."""
+    if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value == meta:
+        return subscript_key(node)
+    if (
+        isinstance(node, cst.Call)
+        and isinstance(node.func, cst.Attribute)
+        and isinstance(node.func.value, cst.Name)
+        and node.func.value.value == meta
+        and node.func.attr.value == "get"
+        and node.args
+        and not (node.args[0].keyword or node.args[0].star)
+    ):
+        return str_literal(node.args[0].value)
+    return None
 
 
 def _importer_host(module: ImportedModule, path: Path) -> HostIndex | None:
