@@ -254,13 +254,16 @@ class TileValue:
         dense: bool = False,
         dim_size: DimSize | None = None,
     ) -> int:
-        """UB bytes for one configuration (0 when not in UB or not sized by it); `dense` counts a
-        strided tile at its element width, and none held only for gathers a runtime stride decides."""
+        """UB bytes for one configuration (0 when not in UB; one 32-byte block, the least a buffer
+        takes, when the configuration leaves its size open); `dense` counts a strided tile at its
+        element width, and none held only for gathers a runtime stride decides."""
         gathered = not self.gathers or any(load.gathering(lookup, dense) for load in self.gathers)
         converted = not self.conversions or any(cast.converts(pointer_bits) for cast in self.conversions)
-        count = self.elements(lookup, dim_size) if self.ub and gathered and converted else None
-        if count is None:
+        if not (self.ub and gathered and converted):
             return 0
+        count = self.elements(lookup, dim_size)
+        if count is None:
+            return ALIGN  # measured: a one-element fp32 tile beside a full UB asks for 32 bytes more
         strided = self.spread(lookup, dense)
         size = count * (STRIDED_BYTES * 8 if strided else self.width.resolve(pointer_bits)) // 8
         row = dim_size(self.shape[-1]) if dim_size is not None and self.shape else None

@@ -90,7 +90,7 @@ class Peak:
     layout: int  # every buffer at its own address, as this simulation lays them out
     statement: cst.BaseSmallStatement | None
     contributors: list[Contributor]
-    unsized: list[TileValue] = field(default_factory=list)  # sizes this configuration leaves open (counted 0)
+    unsized: list[TileValue] = field(default_factory=list)  # sizes this configuration leaves open (one 32-byte block)
     arms_overlapped: bool = False  # runtime-branch arms had to share buffers to fit
     buffered: Callable[[], Peak] | None = field(default=None, repr=False)  # the multi-buffered simulation
     capacity: int = UB_CAPACITY_BYTES  # the UB the simulation planned into

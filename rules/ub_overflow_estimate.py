@@ -8,8 +8,9 @@ estimate sums the tiles live where the most are live, as the compiler's memory p
 tiles that only feed `tl.dot` take no UB, but casting them does. The finding names the configuration and the tiles
 that make up the peak.
 
-Not flagged: what a configuration leaves unsized (a block size the host computes) is not
-counted, and a constexpr arm it does not compile is not either.
+Not flagged: an estimate at the UB or under (exactly 192 KiB compiles). A tile the
+configuration leaves unsized counts as 32 bytes, a constexpr arm it does not compile as
+nothing.
 
 ## Why is this bad?
 The compiler rejects the kernel when the configuration is compiled, one configuration at a
@@ -233,6 +234,16 @@ configuration. The configs of the NPU's arm, and of paths run everywhere, are es
 Arms
 of a constexpr branch that a configuration does not compile are not counted.
 
+A configuration is over the UB when its estimate is more than the UB, not when it equals it:
+measured, two fp32 tiles of 24576 elements (196608 B) compile, and 8 elements more per tile
+overflow (`requires 1573376 bits`). The compiler adds no margin of its own on the kernels
+measured at 94-100 % (a gather, int64 index tiles, a `tl.range` loop): where the model sizes
+every tile it asks for what the estimate says, to the byte. A tile of a size the
+configuration leaves open is counted at 32 bytes: triton-ascend's rab_time kernel at
+`COL_BLOCK_SIZE = 8 * 1024` fills 196608 B with its sized tiles, and its gathered weight row of
+`inp_row_stride` elements (from the host) asks for 32 B more at 1 element and 544 B at 129
+(`ub overflow, requires 1577216 bits while 1572864 bits available`).
+
 A name rebound
 in the same block, or bound more than once at module level, has no known value, but for a
 line of updates in a function, each computed from the one before, under no `if` or loop,
@@ -286,9 +297,12 @@ def _kib(n_bytes: int) -> str:
 
 
 def _kib_over(n_bytes: int, limit: int) -> str:
-    """`n_bytes` in KiB, with the decimal that tells it from `limit` when they round alike."""
-    text = _kib(n_bytes)
-    return f"{n_bytes / 1024:.1f} KiB" if text == _kib(limit) else text
+    """`n_bytes` in KiB, with the decimals (up to three) that tell it from `limit` when they round alike."""
+    text, decimals = _kib(n_bytes), 0
+    while decimals < 3 and f"{n_bytes / 1024:.{decimals}f}" == f"{limit / 1024:.{decimals}f}":
+        decimals += 1
+        text = f"{n_bytes / 1024:.{decimals}f} KiB"
+    return text
 
 
 class UbOverflowEstimate(Rule):
@@ -1265,6 +1279,7 @@ def launch(x, y):
                 f"`{kernel.name}` needs about {_kib_over(needed.bytes, soc.ub_bytes)} of UB with {configuration.label}{also}, over the "
                 f"{_kib(soc.ub_bytes)} the {soc.label} has (target-soc `{soc.name}`); largest live tiles: "
                 + ", ".join(_describe(c, lookup) for c in top)
+                + _left_open(needed, lookup)
                 + _element_types(shown, sorted(pointers - passed.keys())),
                 related=(
                     *(
@@ -1318,8 +1333,19 @@ def _dtype_notes(shown: dict[str, TensorDtype]) -> list[tuple[cst.CSTNode, str]]
 
 
 def _describe(contributor: Contributor, lookup: Lookup) -> str:
+    return f"{_shaped(contributor, lookup)} {_kib(contributor.bytes)}"
+
+
+def _shaped(contributor: Contributor, lookup: Lookup) -> str:
     dims = []
     for dim in contributor.value.shape:
         size = evaluate(dim, lookup)
         dims.append(str(size) if size is not None else one_line(dim))
-    return f"{contributor.name or 'temporary'} [{', '.join(dims)}] {_kib(contributor.bytes)}"
+    return f"{contributor.name or 'temporary'} [{', '.join(dims)}]"
+
+
+def _left_open(needed: Peak, lookup: Lookup) -> str:
+    """The tiles live at the peak whose size the configuration leaves open, each counted at one
+    32-byte block, the least a buffer takes (`inp_val [inp_row_stride]`)."""
+    left = [_shaped(c, lookup) for c in needed.contributors if c.value in needed.unsized]
+    return f"; at least 32 B each for {', '.join(left)}, whose size the configuration leaves open" if left else ""

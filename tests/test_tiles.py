@@ -12,7 +12,7 @@ from pathlib import Path
 
 import libcst as cst
 import pytest
-from conftest import snippet_source
+from conftest import found_rows, snippet_source
 
 from ascend_lint.imports import ImportMap
 from ascend_lint.kernels import find_kernels
@@ -300,9 +300,32 @@ def test_a_vector_carried_round_a_loop_and_broadcast_in_it_takes_a_block_per_ele
     assert reset.bytes < UB_CAPACITY_BYTES and not any(c.value.blocked for c in reset.contributors)
 
 
-def test_unsized_tiles_count_as_nothing_and_are_listed():
+def test_unsized_tiles_count_as_one_32_byte_block_and_are_listed():
     found = peak(kernel_of(FOLDING).tiles, {"WIDE": False})
-    assert found.bytes == 0 and found.unsized
+    assert found.bytes == 32 and found.unsized
+
+
+def test_sized_tiles_at_the_capacity_with_one_left_open_are_over_it():
+    # Measured (fixtures/runtime/triton_ascend/asc013_gather_source.py, fp32 weights, int32
+    # timestamps): at COL_BLOCK_SIZE=8192 the sized tiles are 196608 B; the gathered row of
+    # `inp_row_stride` elements adds 32 B at 1 element, 64 B at 16, 544 B at 129 (`ub overflow,
+    # requires 1577216 bits`); two fp32 tiles of exactly 196608 B (`add_kernel`) compile
+    path = Path(__file__).parent.parent / "fixtures" / "runtime" / "triton_ascend" / "asc013_gather_source.py"
+    source = path.read_text()
+    assert found_rows(source, str(path), select=["ASC013"]) == {
+        (row_of(source, "rab_time_forward_kernel[grid]("), "ASC013")
+    }
+    kernels = {kernel.name: kernel for kernel in context_of(source).kernels}
+    fp32 = {"inp": 4, "out": 4, "index": 4}
+    sized = peak(
+        kernels["rab_time_forward_kernel"].tiles, {"COL_BLOCK_SIZE": 8192, "inp_row_stride": 1}, fp32, dense=True
+    )
+    assert sized.bytes == 196640
+    assert peak(kernels["add_kernel"].tiles, {"BLOCK": 24576}, {"x": 4, "y": 4}, dense=True).bytes == UB_CAPACITY_BYTES
+
+
+def row_of(source: str, fragment: str) -> int:
+    return next(n for n, line in enumerate(source.splitlines(), 1) if fragment in line)
 
 
 CONFIGS = """

@@ -119,3 +119,30 @@ def test_each_soc_family_compiles_for_one_of_its_models(soc, device, model):
 
 def test_every_soc_family_has_a_compile_target():
     assert {soc: compile_target(soc, DEFAULT_MODEL).soc for soc in SOCS} == SOCS
+
+
+def test_sized_tiles_at_the_capacity_and_one_left_open_overflow():
+    """The tiles a configuration sizes fill the 192 KiB exactly; the gathered row, sized by the
+    host, is counted at one 32-byte block, and the compiler needs its 544 B more."""
+    _, report = confirm("asc013_gather_source.py", "workload_asc013_capacity.py", "--select", "ASC013")
+    row = row_of(KERNELS / "asc013_gather_source.py", "rab_time_forward_kernel[grid](")
+    findings = by_row(report, "ASC013")
+    assert set(findings) == {row}
+    finding = findings[row]
+    assert finding["verdict"] == "CONFIRMED", finding["evidence"]
+    assert "ub overflow, requires 1577216 bits while 1572864 bits available" in finding["evidence"]
+    assert "inp_val [inp_row_stride], whose size the configuration leaves open" in finding["message"]
+
+
+def test_tiles_exactly_at_the_capacity_compile():
+    """Two fp32 tiles of 24576 elements: 196608 B, the whole UB, which the compiler plans."""
+    outcome = _replay_as_a_looser_rule_would(
+        "ASC013",
+        "asc013_gather_source.py",
+        "workload_asc013_capacity.py",
+        "BLOCK=24576",
+        configuration=("BLOCK=24576",),
+        estimate_bytes=196608,
+    )
+    assert outcome.verdict is Verdict.REFUTED, outcome.evidence
+    assert "the compiler plans 192 KiB of 192 KiB of UB" in outcome.evidence
