@@ -7,10 +7,10 @@ class attribute, a default, a per-SoC table (`_SOC_UB = {"Ascend910B": 196608}`)
 (`253952 if IS_950 else 196608`), a keyword argument or dict key so named (`ub_bytes=196608`),
 or the return of a function so named.
 
-Not flagged: a fallback after a device query (`get_soc_spec("UB_SIZE") or 196608`), names
-that say they are a fallback or a default, an alignment, a piece of the buffer (`UB_TILE`: a
-tile size; `UB_RESERVED_BYTES`, `UB_PER_BUFFER`) or a floor on it (`UB_SIZE_MIN`), and smaller
-values. Part of the `perf` group.
+Not flagged: a device query's fallback (`get_soc_spec("UB_SIZE") or 196608`, a default a
+later query replaces), names for a fallback, an alignment, a piece of the buffer (`UB_TILE`)
+or a floor on it, `ub` as an upper bound (`lb, ub`, `SEQ_UB`), smaller values. Part of the
+`perf` group.
 
 ## Why is this bad?
 Tiles sized from a fixed 192 KiB are right for one chip only: the capacity is a property of
@@ -46,8 +46,11 @@ the finding unfixed is safe on the chip the number was measured on.
 ### Names, values and places recognised
 Flags a unified-buffer (UB) capacity written as a number: a name whose parts include `ub`
 or `ubuf`, or spell out `unified_buffer` (`UB_SIZE`, `_UB_BYTES`, `ASCEND_UB_CAPACITY_BITS`,
-`UBUF_SIZE`, `UNIFIED_BUFFER_SIZE`), assigned integer literal arithmetic of at least 16 KiB
-(`196608`, `192 * 1024`, the compiler's bits in bytes `1572864 // 8`; a `_KB` / `_KIB` name counts in KiB, a `_BITS` one in bits, and a
+`UBUF_SIZE`, `UNIFIED_BUFFER_SIZE`; a size word fused to it, `UBSIZE`, `ubbytes`, counts as
+two parts), assigned integer literal arithmetic of at least 16 KiB, a whole number of 32-byte
+UB blocks (`196608`, `192 * 1024`, the compiler's bits in bytes `1572864 // 8`; also over a
+module constant of one KiB, `KiB = 1024` then `192 * KiB`, and with whole float literals,
+`192.0 * 1024`; a `_KB` / `_KIB` name counts in KiB, a `_BITS` one in bits, and a
 name without a unit holding a capacity the compiler reports in bits, `1572864`, in bits; a
 count of elements, `UB_ELEMS_FP16 = 98304` or `max_ub_elems_fp32()` returning `196608 // 4`,
 in the size of the dtype the name gives, and without one a literal division's dividend in
@@ -111,13 +114,24 @@ whole buffer: `UB_BYTES_PER_CORE`, `UB_BYTES_PER_AI_CORE`, `UB_SIZE_PER_VECTORCO
 `UB_OVERHEAD`, `UB_MARGIN`, `UB_PADDING`, `UB_SCRATCH`, an offset `UB_Q_OFFSET`), a floor on it
 (`UB_SIZE_MIN`, vllm-ascend's `_MIN_UB_SIZE_BYTES`)
 or what a kernel needs of it (`UB_USAGE_PER_KERNEL`, `ub_bytes_needed()`, `UB_PEAK`,
-`ub_footprint`) and smaller values (`UB_ALIGN = 32`) are not flagged; nor is a fallback after a device
-query: a dict's default (`specs.get("UB_SIZE", 196608)`), an `or` after the query
+`ub_footprint`) and smaller values (`UB_ALIGN = 32`) are not flagged. Nor is `ub` as an upper
+bound: a name bound in the same scope (an assignment's, a function's parameters, a call's
+keywords, a dict's keys) that is it with `lb`, `lo`, `low` or `lower` for its `ub` (`lb, ub =
+0, 1 << 20`, `x_lb, x_ub = 0, 65536`, `lo, ub = 16, 1 << 16`, `lb = 0` then `ub = 131072`),
+or `ub` right after a part naming what it bounds, no buffer (`SEQ_UB`, `T_UB`, `GRID_UB`,
+`idx_ub`, `LEN_UB`, `ROW_UB`); nor a number that is not a whole number of 32-byte UB blocks
+(`GRID_UB = 65535`, `2147483647`): no UB holds it. Nor is a fallback after a device query: a dict's default (`specs.get("UB_SIZE", 196608)`), an `or` after the query
 (`get_soc_spec("UB_SIZE") or 196608`, `os.getenv("X") or get_soc_spec("UB_SIZE") or 196608`),
 an environment variable defaulting to the query, a number bound in the `except` of a `try` (or
 the other arm of an `if`) binding the name to the query (`try: UB_SIZE =
 get_soc_spec("UB_SIZE")` / `except ImportError: UB_SIZE = 196608`), or stored in an attribute
-the other part stores the query in (`self.ub_size`, `cfg.ub_size`, in the same function). A budget or a limit (`UB_BUDGET = 160 *
+the other part stores the query in (`self.ub_size`, `cfg.ub_size`, in the same function), or
+bound to a name a later statement may bind to anything but a number before any statement
+reads it (`UB_SIZE = 196608` then `if HAS_TBE: UB_SIZE = get_soc_spec("UB_SIZE")`, `ub = 192 *
+1024` then `try: ub = get_soc_spec("UB_SIZE")` / `except Exception: pass`; a function or
+class defined in between is passed over): the value reaching the uses is the query's. A
+default read first (`rows = n // ub` before the `try`) is flagged, and so is one a statement
+reading it replaces (`if ub > n: ub = n`). A budget or a limit (`UB_BUDGET = 160 *
 1024`, `UB_LIMIT`) is the capacity less a margin, flagged; so is a name taking a piece away
 (the piece after `minus`, `less`, `net`, `no`, `without`, `excl`, `exclude`, `excluding`,
 `after` or `with`: `UB_SIZE_MINUS_RESERVED`, `UB_SIZE_NO_OVERHEAD`, `UB_BYTES_EXCL_PADDING`,
@@ -131,14 +145,14 @@ Part of the `perf` group.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
 from fractions import Fraction
 from itertools import pairwise
 
 import libcst as cst
 
-from ascend_lint.host import Scope, all_params, statement_before
+from ascend_lint.host import Scope, all_params, reads, rebinds, statement_before, statements_after
 from ascend_lint.imports import ImportMap, dotted_name, folded_int, number_literal, str_literal
 from ascend_lint.nodes import one_line, suite_lines, walk
 from ascend_lint.prefilter import Words
@@ -151,10 +165,14 @@ MESSAGE = (
 )
 MIN_CAPACITY_BYTES = 16 * 1024
 MAX_CAPACITY_BYTES = 1 << 30  # no on-chip buffer is that large: a bigger number is a sentinel or a mask
+UB_ALIGNMENT = 32  # bytes: a capacity is a whole number of UB blocks, so `65535` bounds something else
+KIB = 1024
 # where a name that may be a capacity's holds `ub` (`ubuf` too) or spells out `unified`
 _UB_OR_UNIFIED = re.compile(r"[uU](?:[bB]|[nN][iI][fF][iI][eE][dD])")
 _WORD = re.compile(r"\w+")
 _NAME_PARTS = re.compile(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])")
+# `ub` and a size word written as one part (`UBSIZE`, `ubbytes`): two parts
+_FUSED_UB = re.compile(r"(ub|ubuf)(size|bytes|cap|capacity|bits|kb|kib|limit|budget)")
 _UB_PARTS = {"ub", "ubuf"}
 _NOT_THE_CAPACITY = {"fallback", "default", "align", "alignment", "block", "tile", "chunk"}
 # what a kernel needs or takes of the buffer, not what it holds (`UB_USAGE`, `ub_bytes_needed`)
@@ -182,6 +200,11 @@ _HOLDERS = {"vec", "vector"}
 # the callables declaring a field whose default is a keyword's value: `dataclasses.field`,
 # `attrs.field`, `attr.ib`, pydantic's `Field` (also its first argument)
 _FIELD_CALLS = {"field", "Field", "ib", "attrib"}
+# `ub` as an upper bound: beside a lower bound bound with it (`lb, ub = 0, 1 << 20`, `x_lb` and
+# `x_ub`), or after a part naming what it bounds, no buffer (`SEQ_UB`, `T_UB`, `GRID_UB`, `idx_ub`)
+_LOWER_BOUNDS = ("lb", "lo", "low", "lower")
+_BOUNDED = {"seq", "seqlen", "t", "len", "length", "grid", "idx", "index", "row", "rows", "col", "cols"}
+_BOUNDED |= {"x", "y", "n", "i", "j", "batch", "token", "tokens", "step", "steps", "iter", "iters", "range"}
 _KIB_UNITS = {"kb", "kib"}
 _BYTE_UNITS = {"b", "byte", "bytes"}
 _ELEMENT_UNITS = {"elem", "elems", "element", "elements", "numel", "nelem", "nelems"}
@@ -320,6 +343,43 @@ def configure(cfg):
         cfg.ub_size = get_soc_spec("UB_SIZE")
     else:
         cfg.ub_size = 192 * 1024
+""",
+        # a default a later query may replace before any read: the query's fallback
+        """
+from tbe.common.platform import get_soc_spec
+
+HAS_TBE = True
+UB_SIZE = 196608
+if HAS_TBE:
+    UB_SIZE = get_soc_spec("UB_SIZE")
+
+def ub_bytes():
+    ub = 192 * 1024
+    try:
+        ub = get_soc_spec("UB_SIZE")
+    except Exception:
+        pass
+    return ub
+""",
+        # `ub` as an upper bound: beside a lower bound, after what it bounds, or no whole number
+        # of UB blocks
+        """
+SEQ_UB = 65536
+T_UB = 32768
+GRID_UB = 65535
+x_lb, x_ub = 0, 65536
+
+def pick_block(n):
+    lo, ub = 16, 1 << 16
+    return min(n, ub) + lo
+
+def ranges(t):
+    lb = 0
+    ub = 131072  # largest T we test
+    return [x for x in range(lb, ub, 4096) if x < t]
+
+def bisect(x):
+    return search(x, lb=0, ub=1 << 18)
 """,
     )
     INVALID = (
@@ -469,6 +529,28 @@ def get_ub_size(soc):
 def pick_block(d):
     return plan(d, ub_bytes=196608)  # expect
 """,
+        # a capacity in a module constant's unit, or as a float; a size word fused to `ub`; a
+        # default read before the query replaces it
+        """
+from typing import Final
+from tbe.common.platform import get_soc_spec
+
+KiB = 1024
+KB: Final = 1 << 10
+UB_SIZE = 192 * KiB  # expect
+UB_BYTES_950 = 248 * KB  # expect
+UBSIZE = 196608  # expect
+UB_FLOAT = 192.0 * 1024  # expect
+
+def ub_bytes(n):
+    ub = 192 * 1024  # expect
+    rows = n // ub
+    try:
+        ub = get_soc_spec("UB_SIZE")
+    except RuntimeError:
+        pass
+    return rows, ub
+""",
         # a cap on the value, on a query too
         """
 import os
@@ -502,8 +584,11 @@ def pick(n, d):
         """The capacities bound to a name for one, stored in an attribute, given as a
         parameter's default or returned by a function so named."""
         host = context.host
-        fallbacks = _query_fallbacks(context)
+        fallbacks = _query_fallbacks(context) | _replaced_defaults(context)
+        beside = _names_by_scope(context)
         for (name, scope), values in host.bindings.items():
+            if _has_lower_bound(name, beside.get(scope, ())):
+                continue
             for earlier, value in zip([None, *values], values, strict=False):
                 if value not in fallbacks:
                     yield from self._check(name, value, context, scope)
@@ -516,7 +601,7 @@ def pick(n, d):
         functions = [function for defined in host.functions.values() for function in defined]
         for function in functions + [kernel.node for kernel in context.kernels]:
             for param in all_params(function):
-                if param.default is not None:
+                if param.default is not None and not _has_lower_bound(param.name.value, beside.get(function, ())):
                     yield from self._check(param.name.value, param.default, context)
         for name, returned in host.returns.items():
             yield from self._check_returns(name, returned, context)
@@ -526,21 +611,35 @@ def pick(n, d):
         (`plan(d, ub_bytes=196608)`, a launch's `UB_SIZE=196608`) or a dict literal's string key
         (`HW = {"ub_size": 196608}`, whatever the dict's name)."""
         code = one_line
-        keyed: list[tuple[str, cst.BaseExpression, str, cst.FunctionDef | None]] = []
+        # each with the keys beside it (`search(lb=0, ub=65536)`: an upper bound)
+        keyed: list[tuple[str, cst.BaseExpression, str, cst.FunctionDef | None, list[str]]] = []
         for call, scope in context.host.calls:
+            keywords = [arg.keyword.value for arg in call.args if arg.keyword is not None]
             for arg in call.args:
                 if arg.keyword is not None:
-                    keyed.append((arg.keyword.value, arg.value, f"`{arg.keyword.value}={code(arg.value)}`", scope))
+                    stated = f"`{arg.keyword.value}={code(arg.value)}`"
+                    keyed.append((arg.keyword.value, arg.value, stated, scope, keywords))
         for table, scope in context.host.dicts:
-            for element in table.elements:
-                if isinstance(element, cst.DictElement) and (key := str_literal(element.key)) is not None:
-                    keyed.append((key, element.value, f"`{code(element.key)}: {code(element.value)}`", scope))
-        for name, value, stated, scope in keyed:
-            if _is_capacity_name(name, _less_a_margin(name, value, context.imports)):
+            entries = [
+                (key, element)
+                for element in table.elements
+                if isinstance(element, cst.DictElement) and (key := str_literal(element.key)) is not None
+            ]
+            keys = [key for key, _ in entries]
+            for key, element in entries:
+                stated = f"`{code(element.key)}: {code(element.value)}`"
+                keyed.append((key, element.value, stated, scope, keys))
+        for name, value, stated, scope, beside in keyed:
+            if _is_capacity_name(name, _less_a_margin(name, value, context.imports)) and not _has_lower_bound(
+                name, beside
+            ):
                 yield from self._report(name, value, stated, context, scope)
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
+        beside = {*kernel.flow.defs, *(param.name for param in kernel.params)}
         for name, events in kernel.flow.defs.items():
+            if _has_lower_bound(name, beside):
+                continue
             for event in events:
                 if event.value is not None and isinstance(event.node, cst.Name):
                     yield from self._check(name, event.value, context)
@@ -604,9 +703,7 @@ def pick(n, d):
         for value, function in returned:
             by_function.setdefault(function, []).append(value)
         for function, values in by_function.items():
-            if all(
-                _capacity(arm, context.imports) is not None for value in values for arm in _arms(value, context.imports)
-            ):
+            if all(_capacity(arm, context) is not None for value in values for arm in _arms(value, context.imports)):
                 for value in values:
                     stated = f"`{name}()` returns `{one_line(value)}`"
                     yield from self._report(name, value, stated, context, function)
@@ -624,11 +721,11 @@ def pick(n, d):
         as for the assignments of an `if` / `else`."""
         arms = _arms(value, context.imports)
         if len(arms) > 1:
-            if all(_capacity(arm, context.imports) is not None for arm in arms):
+            if all(_capacity(arm, context) is not None for arm in arms):
                 for arm in arms:
                     yield from self._report(name, arm, stated, context, within)
             return
-        found = _capacity(value, context.imports)
+        found = _capacity(value, context)
         if found is None:
             return
         capacity, number, into_units = found
@@ -639,7 +736,7 @@ def pick(n, d):
             capacity, number, per_unit = divided, folded_int(divided) or 0, Fraction(1)
         # elements of a size the name does not give: at least a byte each, stated as elements
         size = number * (per_unit or 1)
-        if not MIN_CAPACITY_BYTES <= size <= MAX_CAPACITY_BYTES:
+        if not MIN_CAPACITY_BYTES <= size <= MAX_CAPACITY_BYTES or (per_unit is not None and size % UB_ALIGNMENT):
             return
         stated_size = f"{number} elements" if per_unit is None else f"{float(size / 1024):g} KiB"
         yield Report(
@@ -656,7 +753,7 @@ def _query_fallbacks(context: ModuleContext) -> set[cst.BaseExpression]:
     else (`try: UB_SIZE = get_soc_spec("UB_SIZE")` / `except ImportError: UB_SIZE = 196608`):
     the query's fallback, as the number of `get_soc_spec("UB_SIZE") if HAS_TBE else 196608` is,
     and a function's `return 196608` after `return get_soc_spec("UB_SIZE")`."""
-    host, imports = context.host, context.imports
+    host = context.host
     bound: dict[cst.CSTNode, list[tuple[tuple[str, Scope], cst.BaseExpression]]] = {}
     for key, values in host.bindings.items():
         for value in values:
@@ -696,15 +793,56 @@ def _query_fallbacks(context: ModuleContext) -> set[cst.BaseExpression]:
                 for other, others in enumerate(by_part)
                 if other != index
                 for key, v in others
-                if not _states_numbers(v, imports)
+                if not _states_numbers(v, context)
             }
-            found.update(value for key, value in pairs if key in queried and _states_numbers(value, imports))
+            found.update(value for key, value in pairs if key in queried and _states_numbers(value, context))
     return found
 
 
-def _states_numbers(value: cst.BaseExpression, imports: ImportMap) -> bool:
+def _names_by_scope(context: ModuleContext) -> dict[Scope, set[str]]:
+    """The names host code binds in each scope, with each function's parameters."""
+    found: dict[Scope, set[str]] = {}
+    for name, scope in context.host.bindings:
+        found.setdefault(scope, set()).add(name)
+    for defined in context.host.functions.values():
+        for function in defined:
+            found.setdefault(function, set()).update(param.name.value for param in all_params(function))
+    for kernel in context.kernels:
+        found.setdefault(kernel.node, set()).update(param.name for param in kernel.params)
+    return found
+
+
+def _replaced_defaults(context: ModuleContext) -> set[cst.BaseExpression]:
+    """The numbers bound to a name that a later statement may bind to something else before
+    any reads it (`UB_SIZE = 196608` then `if HAS_TBE: UB_SIZE = get_soc_spec("UB_SIZE")`, or
+    `try: ub = get_soc_spec("UB_SIZE")` / `except Exception: pass`): the query's fallback, as
+    in `get_soc_spec("UB_SIZE") or 196608`. Not when that statement reads the name (`if ub >
+    n: ub = n`, `ub = ub // 2`) or binds it to a number; a function or class defined in between
+    is passed over (its names are its own, a method reads the name when called)."""
+    host = context.host
+    found: set[cst.BaseExpression] = set()
+    for (name, scope), values in host.bindings.items():
+        if not _is_capacity_name(name):
+            continue
+        numbers = [value for value in values if value in host.binders and _states_numbers(value, context)]
+        lines = context.module.body if scope is None else suite_lines(scope.body)
+        for value in numbers:
+            for statement in statements_after(host.binders[value], lines):
+                if isinstance(statement, (cst.FunctionDef, cst.ClassDef)):
+                    continue
+                read = reads(statement, name)
+                if read or rebinds(statement, name):
+                    inside = set(walk(statement))
+                    rebound = [other for other in values if host.binders.get(other) in inside]
+                    if not read and not any(_states_numbers(other, context) for other in rebound):
+                        found.add(value)
+                    break
+    return found
+
+
+def _states_numbers(value: cst.BaseExpression, context: ModuleContext) -> bool:
     """Every value `value` may be is a number (`196608`, `253952 if IS_950 else 196608`)."""
-    return all(_capacity(arm, imports) is not None for arm in _arms(value, imports))
+    return all(_capacity(arm, context) is not None for arm in _arms(value, context.imports))
 
 
 def _table_entries(value: cst.BaseExpression) -> list[tuple[str | None, str, cst.BaseExpression]] | None:
@@ -741,7 +879,7 @@ def _unwrapped(value: cst.BaseExpression, imports: ImportMap) -> cst.BaseExpress
     return value
 
 
-def _capacity(value: cst.BaseExpression, imports: ImportMap) -> tuple[cst.BaseExpression, int, bool] | None:
+def _capacity(value: cst.BaseExpression, context: ModuleContext) -> tuple[cst.BaseExpression, int, bool] | None:
     """The integer literal arithmetic that states the capacity, with its value: the whole value,
     what a division into units divides (`85 * 1024 // x.element_size()`: bytes into elements),
     or what a safety margin scales (`int(192 * 1024 * 0.8)`, `192 * 1024 * 0.85`), in a
@@ -749,10 +887,11 @@ def _capacity(value: cst.BaseExpression, imports: ImportMap) -> tuple[cst.BaseEx
     (`field(default=196608)`, `field(default_factory=lambda: 196608)`), or the default of an
     environment variable (`int(os.environ.get("ASCEND_UB_BYTES", 196608))`, also as a string:
     `os.getenv("X", "1572864")`, or after an `or`: `os.getenv("X") or 196608`): the number on
-    every machine that does not set it."""
+    every machine that does not set it. Numbers fold with `_units`: `192 * KiB`, `192.0 * 1024`."""
+    imports, units = context.imports, _units(context)
     value = _unwrapped(value, imports)
     if isinstance(value, cst.Call):
-        capped = _cap(value, imports)
+        capped = _cap(value, context)
         if capped is not None:
             return capped
         default = _field_default(value)
@@ -770,22 +909,39 @@ def _capacity(value: cst.BaseExpression, imports: ImportMap) -> tuple[cst.BaseEx
             value, into_units = value.left, True
         elif isinstance(value.operator, cst.Multiply):
             for scaled, factor in ((value.left, value.right), (value.right, value.left)):
-                if _is_margin(factor) and folded_int(scaled) is not None:
+                if _is_margin(factor) and folded_int(scaled, units) is not None:
                     value = scaled
                     break
-    number = folded_int(value)
+    number = folded_int(value, units)
     if number is None:  # `int(os.getenv("ASCEND_UB_CAPACITY_BITS", "1572864")) // 8`
         return _default_in_arithmetic(value, imports, into_units)
     return value, number, into_units
 
 
-def _cap(call: cst.Call, imports: ImportMap) -> tuple[cst.BaseExpression, int, bool] | None:
+def _units(context: ModuleContext) -> Callable[[cst.BaseExpression], int | None]:
+    """What folds in a capacity beside integer literals (`folded_int`'s `operand`): a float
+    literal of a whole number (`192.0 * 1024`), a module constant of one KiB (`KiB = 1024`,
+    `KB: Final = 1 << 10`, then `192 * KiB`)."""
+    constants = context.module_constants
+
+    def unit(node: cst.BaseExpression) -> int | None:
+        if isinstance(node, cst.Float):
+            number = float(number_literal(node))
+            return int(number) if number.is_integer() else None
+        if isinstance(node, cst.Name) and type(constants.get(node.value)) is int and constants[node.value] == KIB:
+            return KIB
+        return None
+
+    return unit
+
+
+def _cap(call: cst.Call, context: ModuleContext) -> tuple[cst.BaseExpression, int, bool] | None:
     """The capacity a `min(...)` caps its other operands with (`min(196608, n * d * 4)`,
     `min(196608, get_soc_spec("UB_SIZE"))`): never more than that number, on any SoC; the
     smallest when it has several. None for another call."""
     if dotted_name(call.func) != "min" or len(call.args) < 2 or any(arg.star or arg.keyword for arg in call.args):
         return None
-    stated = [found for arg in call.args if (found := _capacity(arg.value, imports)) is not None]
+    stated = [found for arg in call.args if (found := _capacity(arg.value, context)) is not None]
     return min(stated, key=lambda found: found[1], default=None)
 
 
@@ -939,7 +1095,12 @@ def _divided_by_literal(value: cst.BaseExpression) -> cst.BaseExpression | None:
 
 
 def _parts(name: str) -> list[str]:
-    return [part.lower() for part in _NAME_PARTS.findall(name)]
+    """A name's words, lower case (`maxUbBytes`: `max`, `ub`, `bytes`; `UBSIZE`: `ub`, `size`)."""
+    parts: list[str] = []
+    for part in _NAME_PARTS.findall(name):
+        fused = _FUSED_UB.fullmatch(part.lower())
+        parts.extend(fused.groups() if fused else [part.lower()])
+    return parts
 
 
 def _words_with_ub_or_unified(text: str) -> Iterator[str]:
@@ -968,7 +1129,18 @@ def _is_capacity_name(name: str, less_a_margin: bool = False) -> bool:
     names_the_buffer = any(part in _UB_PARTS for part in parts) or any(
         pair == ("unified", "buffer") for pair in pairwise(parts)
     )
-    return names_the_buffer and not _names_a_piece(parts, less_a_margin)
+    bounds_a_quantity = any(part == "ub" and before in _BOUNDED for before, part in pairwise(parts))
+    return names_the_buffer and not bounds_a_quantity and not _names_a_piece(parts, less_a_margin)
+
+
+def _has_lower_bound(name: str, beside: Iterable[str]) -> bool:
+    """`name` is an upper bound: a name in `beside` (bound in the same scope, statement or call)
+    is it with its `ub` a lower bound's (`lb, ub = 0, 1 << 20`; `x_lb` for `x_ub`; `lo`)."""
+    parts = _parts(name)
+    if "ub" not in parts:
+        return False
+    lower = {tuple(word if part == "ub" else part for part in parts) for word in _LOWER_BOUNDS}
+    return any(tuple(_parts(other)) in lower for other in beside)
 
 
 def _names_a_piece(parts: list[str], less_a_margin: bool = False) -> bool:

@@ -47,8 +47,10 @@ address that holds the head count times the loop's own index, stepping by one ei
 `i_t` by one once per trip, written in the load or in the names the loop binds it from: the
 pointer's definitions, an offset `o_g = (bos + i_t) * HV + i_hv` loaded as `g + o_g`, an index
 `t = i_t`, or a walrus in the load: `tl.load(g + (t := bos + i_t) * HV + i_hv)`),
-with `HV` a kernel parameter named like a head count (`H`, `HV`, `HQ`, `HK`, `NH`,
-`num_heads`, `n_heads`), or a constexpr the body binds so (`HV: tl.constexpr = 16`). The step may carry a sign (`p_g -= HV`,
+with `HV` a kernel parameter named like a head count (`H`, `HV`, `H_V`, `HQ`, `HK`, `NH`, `heads`,
+`num_heads`, `NUM_HEADS`, `n_heads`, `nheads`, `n_head`, `num_kv_heads`, `num_v_heads`,
+`NUM_HEADS_V`: in any case but `H`'s, a `head(s)` word with an optional `num`/`n` and q, k, v or
+kv qualifier; not a head's size, `HD`, `head_dim`, `HEAD_SIZE`, `head_stride`), or a constexpr the body binds so (`HV: tl.constexpr = 16`). The step may carry a sign (`p_g -= HV`,
 `p_g += (-1 if REVERSE else 1) * HV`: `HV` apart either way) or be held in a name every
 assignment of which binds it to the head count (`stride_beta = HV`). That is the per-head gate `g` of shape
 `[B, T, HV]` read along `T`: one element per step, `HV` elements apart. Part of the `perf`
@@ -145,6 +147,7 @@ from ascend_lint.flow import (
 )
 from ascend_lint.imports import int_literal
 from ascend_lint.nodes import one_line, walk
+from ascend_lint.prefilter import Words
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 from ascend_lint.terms import Sum, Terms, TooComplex, added, multiplied, scaled
 
@@ -169,7 +172,16 @@ CHUNK_MESSAGE = (
     "transpose `{gate}` on the host to [B, {stride}, T] (`.transpose(1, 2).contiguous()`) and load it with "
     "stride 1"
 )
-HEAD_COUNT = re.compile(r"^(H|HV|HQ|HK|NH|num_heads|n_heads|nheads)$")
+# a head count's name, in any case but `H`'s (`h` is a state): `H`, `HV` / `H_V` / `Hk` (qualified by the
+# heads it counts: q, k, v, kv), `NH` / `NHV`, `heads` / `kv_heads`, or a count of them (`num_heads`,
+# `N_HEADS`, `nheads`, `num_head`, `n_head`, `num_kv_heads`, `num_v_heads`, `NUM_HEADS_V`); not a
+# head's size (`HD`, `head_dim`, `HEAD_SIZE`, `head_stride`)
+_QKV = r"(?:q|k|v|kv)"
+_HEAD_COUNT_PATTERN = (
+    rf"H|(?i:n_?h(?:_?{_QKV})?|h_?{_QKV}|(?:num_?|n_?){_QKV}?_?heads?(?:_?{_QKV})?|{_QKV}?_?heads(?:_?{_QKV})?)"
+)
+HEAD_COUNT = re.compile(rf"(?:{_HEAD_COUNT_PATTERN})\Z")
+_HEAD_COUNT_WORD = re.compile(rf"\b(?:{_HEAD_COUNT_PATTERN})\b")
 
 
 class StridedGateLoad(Rule):
@@ -181,7 +193,6 @@ class StridedGateLoad(Rule):
         "performance advice: the strided load reads the right values, only slower, so no replay fails or differs"
     )
     GROUP = "perf"
-    REQUIRES_TOKENS = (("H", "HV", "HQ", "HK", "NH", "num_heads", "n_heads", "nheads"),)
 
     VALID = (
         """
@@ -244,8 +255,38 @@ def k(g, k, o, T, H: tl.constexpr, HV: tl.constexpr, K: tl.constexpr, BT: tl.con
     b_last = tl.load(g + (tl.minimum(i_t * BT + BT, T) - 1) * H + i_h)
     tl.store(o + i_h, tl.sum(b_k) + tl.sum(b_g) + tl.sum(b_v) + b_last)
 """,
+        # steps by a head's size or stride, not a count of heads
+        """
+@triton.jit
+def k(a, b, c, d, o, T, HD: tl.constexpr, head_dim: tl.constexpr, HEAD_SIZE: tl.constexpr, head_stride):
+    i_h = tl.program_id(0)
+    p_a, p_b, p_c, p_d = a + i_h, b + i_h, c + i_h, d + i_h
+    for _ in range(0, T):
+        tl.store(o + i_h, tl.load(p_a) + tl.load(p_b) + tl.load(p_c) + tl.load(p_d))
+        p_a += HD
+        p_b += head_dim
+        p_c += HEAD_SIZE
+        p_d += head_stride
+""",
     )
     INVALID = (
+        # head counts by other common names: a count of heads, of the value heads, a qualified `H`
+        """
+@triton.jit
+def k(a, b, c, d, o, T, NUM_HEADS: tl.constexpr, num_v_heads: tl.constexpr, H_V: tl.constexpr, n_head):
+    i_h = tl.program_id(0)
+    p_a, p_b, p_c, p_d = a + i_h, b + i_h, c + i_h, d + i_h
+    for _ in range(0, T):
+        b_a = tl.load(p_a)  # expect
+        b_b = tl.load(p_b)  # expect
+        b_c = tl.load(p_c)  # expect
+        b_d = tl.load(p_d)  # expect
+        tl.store(o + i_h, b_a + b_b + b_c + b_d)
+        p_a += NUM_HEADS
+        p_b += num_v_heads
+        p_c += H_V
+        p_d += n_head
+""",
         # the head count a constexpr the body binds
         """
 @triton.jit
@@ -405,6 +446,11 @@ def k(g, beta, o, cu_seqlens, T, H: tl.constexpr, BT: tl.constexpr):
     tl.store(o + bos + o_t, tl.cumsum(b_g * b_beta, axis=0), mask=o_t < T)
 """,
     )
+
+    @classmethod
+    def may_report(cls, words: Words) -> bool:
+        """A kernel's file with a word named like a head count (`HEAD_COUNT`)."""
+        return words.satisfies(cls.required_tokens()) and _HEAD_COUNT_WORD.search(words.text) is not None
 
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         # through the device functions it calls (`p_g = _pointers(g, ...)` is `g + bos * HV + i_hv`);

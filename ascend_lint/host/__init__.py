@@ -25,7 +25,7 @@ The modules, lowest first (each imports only those above it; `index` imports the
 """
 
 from ..nodes import names_read
-from .bindings import statement_before, while_counters
+from .bindings import reads, rebinds, statement_before, statements_after, while_counters
 from .dtypes import NARROW_INT_WORDS, TensorDtype
 from .evidence import is_float
 from .facts import HostFacts, HostMemory
@@ -80,7 +80,10 @@ __all__ = [
     "names_read",
     "orderings",
     "passed_for",
+    "reads",
+    "rebinds",
     "statement_before",
+    "statements_after",
     "while_counters",
     "without_int_conversion",
 ]

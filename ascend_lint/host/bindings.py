@@ -390,6 +390,29 @@ def statement_before(node: cst.CSTNode, lines: Sequence[cst.CSTNode]) -> cst.CST
     return block[index - 1] if index and not isinstance(block[index], cst.BaseCompoundStatement) else None
 
 
+def statements_after(node: cst.CSTNode, lines: Sequence[cst.CSTNode]) -> list[cst.CSTNode]:
+    """The statements that run after the one holding `node` (`statements_of` each block within
+    `lines`): those after it in its block, then those after the block's compound statement in
+    the block holding that, outwards. Empty when `lines` hold `node` in no statement."""
+    return [
+        statement for block, index in reversed(_enclosing_statements(node, lines)) for statement in block[index + 1 :]
+    ]
+
+
+def reads(statement: cst.CSTNode, name: str) -> bool:
+    """The statement reads `name`: not as the name an assignment, `for`, `with ... as`, `except
+    ... as` or an import binds (`UB = q()`, `a, UB = q()`); `UB += 1`, `UB.append(x)` and
+    `UB[k] = v` read it."""
+    bound: set[int] = set()
+    for node in walk(statement):
+        for target in [] if isinstance(node, cst.AugAssign | cst.Call) else _targets(node):
+            elements = (
+                [element.value for element in target.elements] if isinstance(target, cst.Tuple | cst.List) else []
+            )
+            bound.update(id(sub) for sub in [target, *elements] if isinstance(sub, cst.Name))
+    return name in names_read(statement, bound)
+
+
 def rebinds(statement: cst.CSTNode, name: str) -> bool:
     """The statement may rebind or change `name` (`binding_nodes`)."""
     return next(binding_nodes(statement, name), None) is not None
