@@ -21,7 +21,7 @@ from . import source as sources
 from .budget import FileTimeout, check_budget, time_budget, timeout_message
 from .config import DEFAULT_EXCLUDE, Settings, missing, real_path
 from .directives import DISABLE_FILE, DISABLE_FILE_WORD, NOQA_WORD, Comments, Directive, InvalidDirective
-from .model import Diagnostic, FileResult, Finding, Fix, LineIndex, Position, Related
+from .model import Diagnostic, Edit, FileResult, Finding, Fix, LineIndex, Position, Related
 from .prefilter import Words
 from .registry import all_codes, all_rules
 
@@ -316,7 +316,7 @@ def lint_source(
         memory.kernels.forget()  # facts a failed lint left half-computed are not trusted again
     if apply_noqa and result.error is None and NOQA_WORD.search(source) is not None:
         noqa = _noqa_directives(comments, result)
-        result.findings = [f for f in result.findings if not _suppressed(f, noqa)]
+        result.findings = [_fix_sparing(f, noqa) for f in result.findings if not _suppressed(f, noqa)]
     return result
 
 
@@ -543,9 +543,33 @@ def _warn(result: FileResult, row: int, comments: Comments, offset: int, message
     result.warnings.append(Diagnostic(result.filename, message, Position(row, column)))
 
 
-def _suppressed(finding: Finding, noqa: dict[int, Directive]) -> bool:
-    directive = noqa.get(finding.noqa_row)
+def _suppressed(finding: Finding, noqa: dict[int, Directive], row: int | None = None) -> bool:
+    directive = noqa.get(finding.noqa_row if row is None else row)
     return directive is not None and (directive.codes is None or finding.code in directive.codes)
+
+
+def _fix_sparing(finding: Finding, noqa: dict[int, Directive]) -> Finding:
+    """The finding, without its fix when the fix edits a row whose `# noqa` suppresses the
+    finding's code: what a user suppressed is never rewritten (a fix bundling the advances of
+    several pointers would rewrite the one marked `# noqa: ASC006`)."""
+    if finding.fix is None:
+        return finding
+    for edit in finding.fix.edits:
+        for row in _rows_changed(edit):
+            if _suppressed(finding, noqa, row):
+                reason = f"the fix would edit line {row}, where `# noqa` suppresses {finding.code}"
+                return replace(finding, fix=None, no_fix_reason=reason)
+    return finding
+
+
+def _rows_changed(edit: Edit) -> range:
+    """The rows whose text an edit changes: none for an insertion (fixes insert whole lines,
+    before a statement), and not the row a deletion ends at the start of (it removes the line
+    break before it)."""
+    if edit.start == edit.end:
+        return range(0)
+    last = edit.end.row - 1 if edit.end.column == 1 else edit.end.row
+    return range(edit.start.row, last + 1)
 
 
 def display_paths() -> Callable[[str], str]:

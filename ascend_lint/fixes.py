@@ -11,6 +11,7 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 from libcst._types import CSTNodeT
 
+from .directives import InvalidDirective, noqa_directive
 from .model import Applicability, Edit, Finding, LineIndex, Position
 from .nodes import child_nodes, walk
 from .positions import Layout
@@ -67,6 +68,18 @@ class Declined:
 
 # why a fix writing `tl.cast` is not offered: the module imports pieces of triton.language only
 NO_LANGUAGE_NAME = "the module names no `triton.language` to write `tl.cast` with (it imports pieces of it only)"
+
+
+def suppressed_on(line: cst.SimpleStatementLine, code: str) -> bool:
+    """Whether the line's own comment is a `# noqa` suppressing `code`: a fix bundling several
+    findings leaves out the one the user suppressed there (the engine drops a fix that would
+    edit it: `engine._fix_sparing`)."""
+    comment = line.trailing_whitespace.comment
+    try:
+        directive = noqa_directive(comment.value) if comment is not None else None
+    except InvalidDirective:
+        return False
+    return directive is not None and (directive.codes is None or code in directive.codes)
 
 
 def why_not_fixed(finding: Finding) -> str:

@@ -303,6 +303,59 @@ def k(x, y, T, N, D: tl.constexpr):
     assert [e.content.strip() for e in walk.fix.edits] == ["p_y = y + tl.cast(task_id, tl.int64) * D", ""]
 
 
+def test_a_walk_marked_noqa_is_left_out_of_the_closed_form_and_comments_stay(lint):
+    """`p_y += ...  # noqa: ASC006` is the user's: the closed form rebinding the walks of the
+    loop leaves it (and its comment) as written and rebinds `p_x` alone; the comment on the
+    deleted advance of `p_x` goes on the rebinding that replaces it."""
+    source = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, y, n, D: tl.constexpr):
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    offs = tl.arange(0, D)
+    p_x = x + pid * D
+    p_y = y + pid * D
+    for row in tl.range(pid, n, nprog):
+        tl.store(p_y + offs, tl.load(p_x + offs))
+        p_x += nprog * D  # next row of this core
+        p_y += nprog * D  # noqa: ASC006  (measured fine)
+"""
+    (finding,) = lint(source)
+    assert finding.fix is not None and finding.fix.message.startswith("Rebind `p_x` in closed form")
+    fixed = apply_edits(source, finding.fix.edits)
+    assert "        p_x = x + tl.cast(row, tl.int64) * D  # next row of this core\n" in fixed
+    assert "p_x += nprog * D" not in fixed
+    assert "        p_y += nprog * D  # noqa: ASC006  (measured fine)\n" in fixed
+
+
+def test_no_fix_edits_a_line_whose_noqa_suppresses_its_code(lint):
+    """A fix rewriting a line where `# noqa: ASC006` suppresses ASC006 is dropped, whatever the
+    rule planned (here the per-task rebinding renames the read on that line); the finding says
+    why. A `# noqa` for another code there does not stop it."""
+    source = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(q, o, T, task_num, BT: tl.constexpr):
+    pid = tl.program_id(0)
+    n = tl.num_programs(0)
+    for task_id in tl.range(pid, task_num, n):
+        q += task_id * T
+        tl.store(o + task_id, tl.sum(tl.load(q + tl.arange(0, BT))))  # noqa: {code}
+"""
+    (kept,) = lint(source.format(code="ASC006"))
+    assert kept.fix is None
+    assert kept.no_fix_reason == "the fix would edit line 11, where `# noqa` suppresses ASC006"
+    (fixed,) = lint(source.format(code="ASC002"))
+    assert fixed.fix is not None and "q_task" in fixed.fix.message
+
+
 def test_an_int32_product_that_is_also_a_block_pointer_offset_is_not_widened(lint):
     """ASC008's cast would make `row` int64, and `row` is also a block pointer's offset (in
     `tl.make_block_ptr`, `tl.advance`, or a device function's): block pointers take int32
