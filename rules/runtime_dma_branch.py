@@ -62,13 +62,18 @@ specialisation (`is_tail or 0`, `is_tail and 1`, `is_tail or None` are `is_tail`
 module-level constant (`FAST = False`) is read as a constexpr that may take either value, so
 `if FAST or is_tail:` is not flagged, as the same split written with `if FAST:` arms is not.
 
+### One data, two paths
+The two arms must move the same data on the two paths: one tensor (`x` masked in one arm,
+through a block pointer in the other), or one tile (`b_h` loaded masked from `h0` in one arm,
+from `h` through a block pointer in the other). The arms of a kernel often move other data
+each (an empty sequence's scalar `-inf` stored to `lse` in one arm, the sequence's blocks in the
+other; an early exit storing an empty result through a block pointer before gathers): that
+chooses no DMA path, and is not flagged.
+
 ### An arm that returns
 `if i_t == NT - 1: <masked load and store>; return` followed by the block-pointer path is an
 `if` / `else` to Triton: the code after the `if` is its other arm, and both are lowered. It is
-flagged when the two sides move one pointer's data on the two paths (`x` masked before the
-`return`, through a block pointer after it); the rest of a kernel often moves other tensors
-both ways (an early exit storing an empty result through a block pointer before gathers), which
-is not this choice.
+read as that `if` / `else`.
 
 ### Conditional expressions
 A conditional expression whose test is runtime in every specialisation and whose arms hold
@@ -100,7 +105,8 @@ from typing import TYPE_CHECKING
 
 import libcst as cst
 
-from ascend_lint.flow import CALL, DMA_FNS, Branch, Event, Flow, pointer_arg
+from ascend_lint.flow import CALL, DEF, DMA_FNS, Branch, Event, Flow, pointer_arg
+from ascend_lint.nodes import walk
 from ascend_lint.rule import Confirm, Evidence, Kernel, ModuleContext, Report, Rule
 
 if TYPE_CHECKING:
@@ -438,12 +444,11 @@ def k(x, y, T, NT, D: tl.constexpr, BT: tl.constexpr):
             after_body, after_else = flow.only_after_arm(branch, True), flow.only_after_arm(branch, False)
             body = [*flow.events_in(branch.body), *after_body]
             orelse = [*flow.events_in(branch.orelse), *after_else]
-            if after_body or after_else:  # the rest of the kernel: the two paths of one pointer
-                roots = {flow.pointer_root(pointer_arg(call)) for call in _dma_calls(flow, body)} - {None}
-                pairs = (_opposite(_dma_kinds(flow, body, root), _dma_kinds(flow, orelse, root)) for root in roots)
-                pair = next((found for found in pairs if found is not None), None)
-            else:
-                pair = _opposite(_dma_kinds(flow, body), _dma_kinds(flow, orelse))
+            # the two paths of one tensor or tile: the rest of a kernel often moves other data
+            # both ways (an empty sequence's one `-inf` stored beside the sequence's blocks)
+            moved = _dma_by_data(flow, orelse)
+            pairs = (_opposite(calls, moved.get(data, {})) for data, calls in _dma_by_data(flow, body).items())
+            pair = next((found for found in pairs if found is not None), None)
             if pair is None or not _runtime_everywhere(kernel, inlined.written(branch.node), branch):
                 continue
             after = {event.node for event in (*after_body, *after_else)}
@@ -546,15 +551,36 @@ def _dma_calls(flow: Flow, events: Iterable[Event]) -> Iterator[cst.Call]:
             yield event.node
 
 
-def _dma_kinds(flow: Flow, events: Iterable[Event], root: str | None = None) -> DmaCalls:
-    """First block-pointer and first plain-pointer load/store among the events (with `root`:
-    through that pointer, `Flow.pointer_root`)."""
+def _dma_kinds(flow: Flow, events: Iterable[Event]) -> DmaCalls:
+    """First block-pointer and first plain-pointer load/store among the events."""
     found: DmaCalls = {}
     for call in _dma_calls(flow, events):
-        pointer = pointer_arg(call)
-        if root is None or flow.pointer_root(pointer) == root:
-            found.setdefault("block" if flow.is_block_pointer(pointer) else "masked", call)
+        found.setdefault(_kind(flow, call), call)
     return found
+
+
+def _dma_by_data(flow: Flow, events: list[Event]) -> dict[str, DmaCalls]:
+    """`_dma_kinds` per data moved: the tensor a load or store goes through (`Flow.pointer_root`)
+    and, for a load bound to a name (`b_h = tl.load(...)`, `= name`), the tile it makes: two arms
+    loading `b_h`, one from `h0` masked and one from `h` through a block pointer, choose its path."""
+    bound = {
+        node: event.name
+        for event in events
+        if event.kind == DEF and event.value is not None
+        for node in walk(event.value)
+        if isinstance(node, cst.Call)
+    }
+    found: dict[str, DmaCalls] = {}
+    for call in _dma_calls(flow, events):
+        tile = bound.get(call)
+        for data in (flow.pointer_root(pointer_arg(call)), None if tile is None else f"= {tile}"):
+            if data is not None:
+                found.setdefault(data, {}).setdefault(_kind(flow, call), call)
+    return found
+
+
+def _kind(flow: Flow, call: cst.Call) -> str:
+    return "block" if flow.is_block_pointer(pointer_arg(call)) else "masked"
 
 
 def _dma_kinds_chosen(flow: Flow, choice: cst.IfExp, arm: bool) -> DmaCalls:

@@ -201,6 +201,34 @@ def k(x, y, T, NT, BT: tl.constexpr, TAIL_MODE: tl.constexpr):
     {_POINTER}
     {_BLOCK}
 """,
+    # an `if` / `else` is read as the early return is: the empty sequence's scalar `-inf` is
+    # other data than the blocks the other arm moves, so no path is chosen
+    "else_other_data": """
+@triton.jit
+def k(x, o, lse, cu_seqlens, D: tl.constexpr, BT: tl.constexpr):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    bos, eos = tl.load(cu_seqlens + i_n), tl.load(cu_seqlens + i_n + 1)
+    if eos == bos:
+        tl.store(lse + i_n, float("-inf"))
+    else:
+        p_x = tl.make_block_ptr(x + bos * D, (eos - bos, D), (D, 1), (i_t * BT, 0), (BT, D), (1, 0))
+        p_o = tl.make_block_ptr(o + bos * D, (eos - bos, D), (D, 1), (i_t * BT, 0), (BT, D), (1, 0))
+        tl.store(p_o, tl.load(p_x, boundary_check=(0, 1)) * 2, boundary_check=(0, 1))
+""",
+    # one tile loaded both ways, from two tensors: its path is chosen at run time
+    "else_one_tile_two_tensors": """
+@triton.jit
+def k(h0, h, idx, y, T, K: tl.constexpr, BK: tl.constexpr):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    o_k = tl.arange(0, BK)
+    if i_t == 0:  # expect
+        slot = tl.load(idx + i_n)
+        b_h = tl.load(h0 + slot * K + o_k, mask=o_k < K, other=0.0)
+    else:
+        p_h = tl.make_block_ptr(h + (i_n * T + i_t - 1) * K, (K,), (1,), (0,), (BK,), (0,))
+        b_h = tl.load(p_h, boundary_check=(0,))
+    tl.store(y + (i_n * T + i_t) * K + o_k, b_h, mask=o_k < K)
+""",
 }
 
 
