@@ -151,7 +151,10 @@ The message says what makes the pointer optional:
   defaults to `None` or is annotated `Optional` / `Union[..., None]` / `X | None`, or `x if c
   else None`), or passes its flag as
   `FLAG=p is not None` / `FLAG=bool(p)` (also through a name bound to that: `use_h0 = h0 is not
-  None`, then `FLAG=use_h0`);
+  None`, then `FLAG=use_h0`; and in `int(...)`, `True if p is not None else False`, `p is not
+  None and W > 0`). Not when the function swaps a stand-in in for a None pointer before the
+  launch (`if not use_h0: h0 = x`, as `h0 if h0 is not None else x` passed inline): the launch
+  never passes None;
 - a `@triton.heuristics` lambda (or function of the module) or an `if p is None:` in the
   kernel tests it against `None`;
 - a use of it elsewhere is guarded by one outcome of a pure-constexpr `if` (`if USE_H0:`)

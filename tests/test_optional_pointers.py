@@ -79,6 +79,35 @@ def test_host_evidence(host: str, evidence: str) -> None:
     assert found["h0"] == (True, f"the launch at line {{related_line}} {evidence}")
 
 
+@pytest.mark.parametrize(
+    "flag",
+    [
+        "True if state is not None else False",
+        "int(state is not None)",
+        "state is not None and W > 0",
+        "1 if state is None else 0",
+    ],
+)
+def test_a_flag_computed_from_the_none_test_ties_it(flag: str) -> None:
+    host = f"\ndef f(x, o, state, W):\n    k[(1,)](state, x, o, W, USE_H0={flag}, MODE=0)\n"
+    found = optional("if USE_H0 or i_t < W:\n    tl.store(o, tl.load(h0))", host)
+    assert found["h0"] == (True, f"the launch at line {{related_line}} passes `USE_H0={flag}`")
+
+
+def test_a_stand_in_swapped_in_for_none_unties_the_flag() -> None:
+    """`if not use_h0: h0 = x` before the launch: the launch never passes None, so the flag
+    tied to the test made before says nothing of the pointer (as `h0 if h0 is not None else x`)."""
+    host = """
+def f(x, o, h0, W):
+    use_h0 = h0 is not None
+    if not use_h0:
+        h0 = x  # a stand-in, never read
+    k[(1,)](h0, x, o, W, USE_H0=use_h0, MODE=0)
+"""
+    found = optional("if USE_H0 or i_t < W:\n    tl.store(o, tl.load(h0))", host)
+    assert "h0" not in found
+
+
 def test_heuristic_evidence() -> None:
     decorator = '\n@triton.heuristics({"USE_H0": lambda args: args["h0"] is not None})'
     found = optional("if USE_H0 or i_t < W:\n    tl.store(o, tl.load(h0))", decorator=decorator)

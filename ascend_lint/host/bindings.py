@@ -603,3 +603,26 @@ def comprehension_variables(comprehension: cst.GeneratorExp | cst.ListComp) -> s
         variables |= names_read(clause.target)
         clause = clause.inner_for_in
     return variables
+
+
+def swaps_in_for_none(function: cst.FunctionDef, name: str, flags: set[str]) -> bool:
+    """Whether `function` binds `name` to a value naming no `None`, in its own code, outside any
+    `if` or in one whose test reads `name` or one of `flags` (`if not use_h0: h0 = x`, `if h0 is
+    None: h0 = dummy`): a stand-in swapped in where the pointer was None, so what the function
+    passes for it later is never None."""
+
+    def swapped(node: cst.CSTNode, guards: tuple[set[str], ...]) -> bool:
+        if isinstance(node, cst.FunctionDef | cst.ClassDef | cst.Lambda) and node is not function:
+            return False
+        if isinstance(node, cst.Assign) and any(
+            isinstance(target.target, cst.Name) and target.target.value == name for target in node.targets
+        ):
+            no_none = not any(isinstance(each, cst.Name) and each.value == "None" for each in walk(node.value))
+            if no_none and (not guards or guards[-1] & (flags | {name})):
+                return True
+        if isinstance(node, cst.If):
+            inner = (*guards, names_read(node.test))
+            return swapped(node.body, inner) or (node.orelse is not None and swapped(node.orelse, inner))
+        return any(swapped(child, guards) for child in child_nodes(node))
+
+    return swapped(function.body, ())

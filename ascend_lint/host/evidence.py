@@ -152,7 +152,9 @@ def makes_a_tensor(node: cst.BaseExpression) -> bool:
 
 def tests_for_none(flag_value: cst.BaseExpression, pointer_value: cst.BaseExpression) -> bool:
     """`p is not None`, `p is None`, `bool(p)` where `p` is the pointer's argument, also under
-    `not` (`not (p is None)`)."""
+    `not` (`not (p is None)`), `int(...)` / `bool(...)`, as the test of a choice between two
+    literals (`True if p is not None else False`, `1 if ... else 0`), or as an operand of `and`
+    / `or` (`p is not None and W > 0`: the flag is False whenever `p` is None)."""
     while isinstance(flag_value, cst.UnaryOperation) and isinstance(flag_value.operator, cst.Not):
         flag_value = flag_value.expression
     pointer = flat_code(pointer_value)
@@ -160,6 +162,18 @@ def tests_for_none(flag_value: cst.BaseExpression, pointer_value: cst.BaseExpres
         target = flag_value.comparisons[0]
         if isinstance(target.operator, (cst.Is, cst.IsNot)) and is_none(target.comparator):
             return flat_code(flag_value.left) == pointer
-    if isinstance(flag_value, cst.Call) and isinstance(flag_value.func, cst.Name) and flag_value.func.value == "bool":
-        return len(flag_value.args) == 1 and flat_code(flag_value.args[0].value) == pointer
+    if isinstance(flag_value, cst.Call) and isinstance(flag_value.func, cst.Name) and len(flag_value.args) == 1:
+        (arg,) = flag_value.args
+        if flag_value.func.value == "bool" and flat_code(arg.value) == pointer:
+            return True
+        return flag_value.func.value in ("bool", "int") and tests_for_none(arg.value, pointer_value)
+    if isinstance(flag_value, cst.IfExp) and _literal(flag_value.body) and _literal(flag_value.orelse):
+        return tests_for_none(flag_value.test, pointer_value)
+    if isinstance(flag_value, cst.BooleanOperation):
+        return tests_for_none(flag_value.left, pointer_value) or tests_for_none(flag_value.right, pointer_value)
     return False
+
+
+def _literal(node: cst.BaseExpression) -> bool:
+    """`True`, `False` or an integer literal."""
+    return (isinstance(node, cst.Name) and node.value in ("True", "False")) or int_literal(node) is not None

@@ -69,6 +69,7 @@ from .bindings import (
     returned_index,
     starred_target,
     stored_entry,
+    swaps_in_for_none,
     tuple_element,
     updates_name,
 )
@@ -3872,8 +3873,10 @@ class HostIndex(HostFacts):
 
     def flag_tied_to(self, kernel: Kernel, flag: str, pointer: str) -> Evidence | None:
         """A launch passing `FLAG=p is not None` / `FLAG=bool(p)` with `p` what it passes for
-        the pointer parameter, or a name the function binds only to that (`use_h0 = h0 is not
-        None`, then `USE_H0=use_h0`)."""
+        the pointer parameter (or such a test in `int(...)`, `True if ... else False`, `... and
+        W > 0`: `tests_for_none`), or a name the function binds only to that (`use_h0 = h0 is
+        not None`, then `USE_H0=use_h0`). Not when the function swaps a stand-in in for a None
+        pointer before passing it (`if not use_h0: h0 = x`: `swaps_in_for_none`)."""
         for host, launch, tested in self.passed_values(kernel, flag):
             passed = host.argument(launch, kernel, pointer)
             if tested is None or passed is None:
@@ -3881,6 +3884,9 @@ class HostIndex(HostFacts):
             named = tested.value.value if isinstance(tested.value, cst.Name) else None
             values = host.values_of(named, tested.scope) if named and tested.scope is not None else []
             if all(tests_for_none(value, passed.value) for value in values or [tested.value]):
+                held = passed.value.value if isinstance(passed.value, cst.Name) else None
+                if held and passed.scope is not None and swaps_in_for_none(passed.scope, held, {named or held}):
+                    continue  # `if not use_h0: h0 = x`: the launch passes no None
                 elsewhere = None if host is self else self._described(host, launch)
                 shown = f", where `{named} = {one_line(values[0])}`" if values else ""
                 return Evidence(launch, tested.value, f"passes `{flag}={one_line(tested.value)}`{shown}", elsewhere)
