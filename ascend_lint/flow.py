@@ -1900,7 +1900,8 @@ class Flow:
 
     # ---- pointers ----------------------------------------------------------------------
     def pointer_base(self, node: cst.BaseExpression | None) -> str | None:
-        """`p` for `p`, `p + off - x`, `tl.make_block_ptr(p + off, ...)`, `tl.advance(p, ...)`."""
+        """`p` for `p`, `p + off - x`, `tl.make_block_ptr(p + off, ...)`, `tl.advance(p, ...)`,
+        `(q := p + off)`."""
         name = self._base_name(node)
         return name.value if name is not None else None
 
@@ -1913,6 +1914,8 @@ class Flow:
                 node = self._pointer_term(node)
             elif isinstance(node, cst.Call) and imports.is_tl(node.func, "make_block_ptr", "advance"):
                 node = pointer_arg(node)
+            elif isinstance(node, cst.NamedExpr):  # `(p := p + d) + offs`: the address it binds
+                node = node.value
             else:
                 return None
         return None

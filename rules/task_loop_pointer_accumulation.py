@@ -56,6 +56,11 @@ num_core)):` whose body binds `task = pid + i * num_core`, `num_core` the
 returns the core id or count (`core_id, num_core, p_x = _setup(x, D)`: read as Triton inlines
 it); `x = pid + i * 2` in `for i in range(n)` is no task.
 
+An advance written as the address a load or store takes (`tl.load((p := p + d) + offs)`) is
+one. A pointer advanced twice in a trip (`p += D` between two reads, `p += (2 * num_core - 1)
+* D` at the end) is one pointer carried across the tasks: reported once, at the advance the
+value from the previous task enters (the first), where rebinding it per task goes.
+
 ### Device functions
 The kernel is read as Triton inlines the device functions it calls (`Kernel.inlined`), with
 the arguments each call passes: an advance a helper makes is the same loop-carried pointer
