@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import itertools
 import operator
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -991,31 +992,25 @@ def _may_reach(lookup: Lookup, tests: Tests, imports: ImportMap) -> bool:
 
 
 def _left_before(block: Sequence[cst.BaseStatement], launch: cst.Call, name: str, suite: _Suite) -> tuple[bool, Tests]:
-    """Whether the launch is in `block`, and the tests of the `if`s before it on its path (in
-    `block` and the blocks around the launch) one arm of which leaves (`return`, `raise`,
-    `continue`, `break`), with whether each holds past it: False when its body leaves, True when
-    its `else` does; none from before a binding of `name` on the path. `suite` is the block of
-    host code around them all, read once."""
-    tests: Tests = []
-    for statement in block:
-        if suite.holds(statement, launch):
-            if isinstance(statement, cst.SimpleStatementLine):
-                return True, tests
-            if suite.binds_anywhere(_header(statement), name):
-                tests = []
-            for inner in statement_blocks(statement):
-                on_path, found = _left_before(inner, launch, name, suite)
-                if on_path:
-                    return True, tests + found
-            return True, []
-        if suite.binds_anywhere([statement], name):
-            tests = []
-        elif isinstance(statement, cst.If):
-            if never_falls_through(statement.body):
-                tests.append((statement.test, False))
-            elif isinstance(statement.orelse, cst.Else) and never_falls_through(statement.orelse.body):
-                tests.append((statement.test, True))
-    return False, []
+    """Whether the launch is in `block`, and the tests reading `name` of the `if`s before it on
+    its path (in `block` and the blocks around the launch) one arm of which leaves (`return`,
+    `raise`, `continue`, `break`), with whether each holds past it: False when its body leaves,
+    True when its `else` does; none from before a binding of `name` on the path. `suite` is the
+    block of host code around them all, read once (`_Suite.exits_before`)."""
+    place = suite.line_holding(block, launch)
+    if place is None:
+        return False, []
+    statement = block[place]
+    tests = suite.exits_before(block, place, name)
+    if isinstance(statement, cst.SimpleStatementLine):
+        return True, tests
+    if suite.binds_anywhere(_header(statement), name):
+        tests = []
+    for inner in statement_blocks(statement):
+        on_path, found = _left_before(inner, launch, name, suite)
+        if on_path:
+            return True, tests + found
+    return True, []
 
 
 def _test_outcome(test: cst.BaseExpression, lookup: Lookup, imports: ImportMap) -> bool | None:
@@ -1370,11 +1365,11 @@ class _HostNames:
             return
         if any(isinstance(n, cst.Name) and n.value == name for value in bound for n in walk(value)):
             return
-        order = {node: index for index, node in enumerate(walk(scope))}
+        order = self.host.written_order(scope)
         seen: list[Value] = []
         for value in bound:
             statement = self.host.binders.get(value)
-            if statement is None or order.get(statement, len(order)) > order.get(launch.call, -1):
+            if statement is None or not order.written_before(statement, launch.call):
                 continue
             blocks = self.host.bound_under.get(value, ())
             tests = arms_around(statement, blocks)
@@ -1547,12 +1542,17 @@ class _Suite:
         self._binders: dict[str, list[cst.CSTNode]] = {}
         self._holding: dict[str, set[cst.CSTNode]] = {}  # by name: the nodes holding a binder of it
         self._positions: dict[cst.CSTNode, int] = {}  # in source order
+        self._lines: dict[cst.CSTNode, int] = {}  # each line's index in its block's
+        self._bound_lines: dict[str, dict[cst.CSTNode, list[int]]] = {}  # `exits_before`'s, by name and block
+        self._exits: dict[cst.CSTNode, dict[str, list[tuple[int, cst.BaseExpression, bool]]]] = {}  # and by block
         for node in walk(root):
             self._positions[node] = len(self._positions)
             for child in child_nodes(node):
                 self._parents.setdefault(child, node)
             for bound in _names_bound(node):
                 self._binders.setdefault(bound, []).append(node)
+            if isinstance(node, cst.IndentedBlock | cst.Module):
+                self._lines.update((line, index) for index, line in enumerate(node.body))
 
     def holds(self, root: cst.CSTNode, node: cst.CSTNode) -> bool:
         """`node` is `root` or below it."""
@@ -1579,6 +1579,10 @@ class _Suite:
     def binds_anywhere(self, roots: Sequence[cst.CSTNode], name: str) -> bool:
         """Some assignment, `for`/`with` target, walrus, `del`, import or nested definition in
         one of `roots` binds `name`."""
+        return any(root in self._holding_binders(name) for root in roots)
+
+    def _holding_binders(self, name: str) -> set[cst.CSTNode]:
+        """The nodes holding a node that binds `name` (`binds_anywhere`), worked out once."""
         holding = self._holding.get(name)
         if holding is None:
             holding = self._holding[name] = set()
@@ -1587,7 +1591,54 @@ class _Suite:
                 while current is not None and current not in holding:
                     holding.add(current)
                     current = self._parents.get(current)
-        return any(root in holding for root in roots)
+        return holding
+
+    def line_holding(self, lines: Sequence[cst.CSTNode], node: cst.CSTNode) -> int | None:
+        """The index of the line of `lines` (a block's) holding `node`; None when none does."""
+        current: cst.CSTNode | None = node
+        while current is not None:
+            index = self._lines.get(current)
+            if index is not None and index < len(lines) and lines[index] is current:
+                return index
+            current = self._parents.get(current)
+        return None
+
+    def exits_before(self, lines: Sequence[cst.CSTNode], place: int, name: str) -> Tests:
+        """The tests reading `name` of the `if`s among `lines` (a block's) before the one at
+        `place`, and after the last line binding `name` (`binds_anywhere`), one arm of which
+        leaves (`never_falls_through`), with whether each holds past it: False when its body
+        leaves, True when its `else` does."""
+        block = self._parents[lines[place]]
+        by_block = self._bound_lines.get(name)
+        if by_block is None:
+            by_block = self._bound_lines[name] = {}
+            for node in self._holding_binders(name):
+                if node in self._lines:
+                    by_block.setdefault(self._parents[node], []).append(self._lines[node])
+            for indices in by_block.values():
+                indices.sort()
+        bound = by_block.get(block, [])
+        last = bound[bisect_left(bound, place) - 1] if bisect_left(bound, place) else -1
+        return [(test, holds) for index, test, holds in self._exits_of(block).get(name, ()) if last < index < place]
+
+    def _exits_of(self, block: cst.CSTNode) -> dict[str, list[tuple[int, cst.BaseExpression, bool]]]:
+        """The `if`s of the block one arm of which leaves (`exits_before`), by the names their
+        tests read, each with its index and whether its test holds past it; worked out once."""
+        found = self._exits.get(block)
+        if found is None:
+            found = self._exits[block] = {}
+            for index, statement in enumerate(getattr(block, "body", ())):
+                if not isinstance(statement, cst.If):
+                    continue
+                if never_falls_through(statement.body):
+                    holds = False
+                elif isinstance(statement.orelse, cst.Else) and never_falls_through(statement.orelse.body):
+                    holds = True
+                else:
+                    continue
+                for read in {n.value for n in walk(statement.test) if isinstance(n, cst.Name)}:
+                    found.setdefault(read, []).append((index, statement.test, holds))
+        return found
 
 
 def _names_bound(node: cst.CSTNode) -> set[str]:

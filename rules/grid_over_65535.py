@@ -411,14 +411,12 @@ import operator
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import reduce
-from itertools import takewhile
 from math import prod
 from typing import Literal
 
 import libcst as cst
 
 from ascend_lint.arithmetic import ceiling_division
-from ascend_lint.fixes import contains
 from ascend_lint.host import (
     ORDERINGS,
     SIZES_HELD,
@@ -2864,8 +2862,7 @@ def _shrinking_loops_guard(grid: Grid, names: _GridNames, context: ModuleContext
     nothing)."""
     if not isinstance(grid.scope, cst.FunctionDef):
         return _NOTHING
-    before = takewhile(lambda statement: not contains(statement, grid.written), grid.scope.body.body)
-    loops = [statement for statement in before if isinstance(statement, cst.While)]
+    loops = context.host.written_order(grid.scope).loops_before(grid.written)
     guards = (_guard(loop.test, False, names, context, grid.scope, "orderings") for loop in loops)
     return reduce(operator.or_, guards, _NOTHING)
 
@@ -2936,7 +2933,10 @@ def _chunking(launch: Launch, grids: Iterable[Grid], context: ModuleContext) -> 
         for loop in launch.loops
         if names_read(loop.target) & read and _walks_chunks(loop.iter, launch.scope, context)
     ]
-    counters = set().union(*(names for _, names in while_counters(launch.call, launch.scope))) & read
+    counters = (
+        set().union(*(names for _, names in while_counters(launch.call, context.host.written_order(launch.scope))))
+        & read
+    )
     if chunking or counters:
         targets = counters.union(*(names_read(loop.target) for loop in chunking))
         sizing = set().union(
@@ -3069,7 +3069,9 @@ def _passes_a_target(site: CallSite, function: Scope, params: set[str], context:
         *(names_read(loop.target) for loop in site.loops if _walks_chunks(loop.iter, site.scope, context))
     )
     if site.scope is not None:
-        targets |= set().union(*(names for _, names in while_counters(site.call, site.scope)))
+        targets |= set().union(
+            *(names for _, names in while_counters(site.call, context.host.written_order(site.scope)))
+        )
     passed = (passed_for(site.call, function, name) for name in params)
     return any(
         value is not None and context.host.names_behind(value, site.scope, chained=True) & targets for value in passed

@@ -59,6 +59,76 @@ SHAPES: dict[str, tuple[Callable[[int], str], int]] = {
 }
 
 
+HOST_HEAD = (
+    HEAD
+    + """import torch
+
+@triton.jit
+def k(x, n, BT: tl.constexpr):
+    o = tl.program_id(0) * BT + tl.arange(0, BT)
+    tl.store(x + o, tl.load(x + o, mask=o < n), mask=o < n)
+
+"""
+)
+
+
+def launch(i: int, indent: str = "    ") -> str:
+    """Host code launching many times (issue 11): a grid sized from an input, a tile picked by
+    platform, the launch; each launch reads the function by lookup in facts read once per
+    function (`WrittenOrder`, `_Suite`, `HostIndex._block_checks`), not by a walk of it."""
+    return (
+        f"{indent}a{i} = x.shape[0] * {i + 1}\n{indent}b{i} = 64\n{indent}if x.device.type == 'npu':\n"
+        f"{indent}    b{i} = 32\n{indent}k[(a{i},)](x, a{i}, BT=b{i})\n"
+    )
+
+
+SHAPES |= {
+    "a host function launching many times": (
+        lambda n: HOST_HEAD + "def run(x):\n" + "".join(launch(i) for i in range(n)),
+        40,
+    ),
+    "launches under `if`s": (
+        lambda n: (
+            HOST_HEAD + "def run(x):\n" + "".join(f"    if x.dim() > {i}:\n" + launch(i, " " * 8) for i in range(n))
+        ),
+        40,
+    ),
+    "launches in `for` loops": (
+        lambda n: (
+            HOST_HEAD + "def run(x):\n" + "".join(f"    for j{i} in range(2):\n" + launch(i, " " * 8) for i in range(n))
+        ),
+        40,
+    ),
+    "launches under `with`s": (
+        lambda n: (
+            HOST_HEAD
+            + "def run(x):\n"
+            + "".join("    with torch.npu.device(x.device):\n" + launch(i, " " * 8) for i in range(n))
+        ),
+        40,
+    ),
+    "a grid function per launch": (
+        lambda n: (
+            HOST_HEAD
+            + "def run(x):\n"
+            + "".join(
+                f"    g{i} = lambda meta: (triton.cdiv(x.shape[0] * {i + 1}, meta['BT']),)\n    k[g{i}](x, x.shape[0], BT=64)\n"
+                for i in range(n)
+            )
+        ),
+        40,
+    ),
+    "module-level launches": (
+        lambda n: HOST_HEAD + "x = torch.empty(8)\n" + "".join(launch(i, "") for i in range(n)),
+        40,
+    ),
+    "many host functions launching once": (
+        lambda n: HOST_HEAD + "".join(f"def run{i}(x):\n" + launch(i) for i in range(n)),
+        40,
+    ),
+}
+
+
 @pytest.mark.parametrize("shape", SHAPES)
 def test_twice_the_code_costs_about_twice_the_calls(shape: str) -> None:
     make, n = SHAPES[shape]

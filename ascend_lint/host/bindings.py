@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Callable, Iterator, Sequence
+from itertools import pairwise
+from operator import itemgetter
 from typing import get_args
 
 import libcst as cst
@@ -100,7 +102,7 @@ def updates_name(value: cst.BaseExpression, name: str) -> bool:
     )
 
 
-def reaching_binding(name: str, launch: Launch) -> cst.BaseExpression | cst.FunctionDef | None:
+def reaching_binding(name: str, launch: Launch, order: WrittenOrder) -> cst.BaseExpression | cst.FunctionDef | None:
     """The one binding of `name` that reaches the launch's grid: the nearest statement before
     the one writing `kernel[grid]` (the launch's own, or its stored launcher's assignment) that
     binds `name`, in its block (each of the statements a line joins with `;` on its own,
@@ -115,53 +117,52 @@ def reaching_binding(name: str, launch: Launch) -> cst.BaseExpression | cst.Func
     nearest one binds it otherwise (inside an `if`, a loop, `name += ...`): then several may
     reach it. An update in place (`grid += (B,)`) is its updated value (`grid + (B,)`), whose
     `grid` is the binding before it (`binding_updated`)."""
-    if launch.scope is None:
-        return None
-    return _nearest_binding(name, _enclosing_statements(launch.written_at, suite_lines(launch.scope.body)), True)
+    return _nearest_binding(name, order.enclosing_statements(launch.written_at), order, True)
 
 
-def binding_updated(name: cst.Name, function: cst.FunctionDef) -> cst.BaseExpression | None:
+def binding_updated(name: cst.Name, order: WrittenOrder) -> cst.BaseExpression | None:
     """The value of the one binding of `name` reaching a statement of `function` that binds it
     from its own value, read there (`grid` of `grid = grid + (B,)` or of `grid += (B,)`), as
     `reaching_binding` reads a launch's: the statement is read before it binds. None when `name`
     is read elsewhere, or when no one binding reaches the statement."""
-    nesting = _enclosing_statements(name, suite_lines(function.body))
+    nesting = order.enclosing_statements(name)
     updating = nesting[-1][0][nesting[-1][1]] if nesting else None
     if not isinstance(updating, cst.Assign | cst.AugAssign) or not rebinds(updating, name.value):
         return None
     if any(isinstance(sub, cst.Lambda) and any(inner is name for inner in walk(sub)) for sub in walk(updating)):
         return None
-    found = _nearest_binding(name.value, nesting, True, lambda statement: statement is updating)
+    found = _nearest_binding(name.value, nesting, order, True, lambda statement: statement is updating)
     return found if isinstance(found, cst.BaseExpression) else None
 
 
-def binding_reaching(name: str, node: cst.CSTNode, function: cst.FunctionDef) -> cst.BaseExpression | None:
-    """The value of the one binding of `name` reaching `node`, read in `function`'s own code:
+def binding_reaching(name: str, node: cst.CSTNode, order: WrittenOrder) -> cst.BaseExpression | None:
+    """The value of the one binding of `name` reaching `node`, read in the function's own code:
     as `reaching_binding` finds the one reaching a launch's grid (`num_core = props["num_aicore"]`
     then `num_core = props["num_vectorcore"]`: only the second reaches a launch after both).
     None when `node` is read later than where it is written: in a function, class or lambda
-    defined in `function` (it runs when called); and when `reaching_binding` finds none."""
-    nesting = _enclosing_statements(node, suite_lines(function.body))
+    defined in the function (it runs when called); and when `reaching_binding` finds none."""
+    nesting = order.enclosing_statements(node)
     if any(isinstance(block[index], cst.FunctionDef | cst.ClassDef) for block, index in nesting[:-1]):
         return None
     lambdas = [sub for sub in walk(nesting[-1][0][nesting[-1][1]]) if isinstance(sub, cst.Lambda)] if nesting else []
     if any(sub is node for lambda_ in lambdas for sub in walk(lambda_)):
         return None
-    found = _nearest_binding(name, nesting)
+    found = _nearest_binding(name, nesting, order)
     return found if isinstance(found, cst.BaseExpression) else None
 
 
 def _nearest_binding(
     name: str,
     nesting: list[tuple[Sequence[cst.CSTNode], int]],
+    order: WrittenOrder,
     updates: bool = False,
     passed_over: Callable[[cst.CSTNode], bool] = lambda statement: False,
 ) -> cst.BaseExpression | cst.FunctionDef | None:
-    """`reaching_binding` of the point the statements of `nesting` hold (`_enclosing_statements`):
-    the value of the nearest statement before it that changes `name` (`_last_writer`), when that
+    """`reaching_binding` of the point the statements of `nesting` hold (`WrittenOrder.enclosing_statements`):
+    the value of the nearest statement before it that changes `name` (`WrittenOrder.last_writer`), when that
     is a plain binding (or, with `updates`, an update in place: its updated value) and not the
     statement holding the point or a compound around it."""
-    writer = _last_writer(name, nesting, passed_over)
+    writer = order.last_writer(name, nesting, passed_over)
     if writer is None or any(writer is block[index] for block, index in nesting):
         return None
     if updates and isinstance(writer, cst.AugAssign) and isinstance(writer.target, cst.Name):
@@ -169,38 +170,14 @@ def _nearest_binding(
     return plain_binding(writer, name)
 
 
-def _last_writer(
-    name: str,
-    nesting: list[tuple[Sequence[cst.CSTNode], int]],
-    passed_over: Callable[[cst.CSTNode], bool] = lambda statement: False,
-) -> cst.CSTNode | None:
-    """The nearest statement before the point the statements of `nesting` hold that may change
-    `name` in straight-line code, but those `passed_over`: the statement holding the point, or a
-    compound one around it, when that binds `name` outside the block holding the point; None
-    when no statement before it does."""
-    holding = nesting[-1][0][nesting[-1][1]] if nesting else None
-    if holding is not None and rebinds(holding, name) and not passed_over(holding):
-        return holding
-    inner: Sequence[cst.CSTNode] | None = None
-    for block, index in reversed(nesting):
-        if inner is not None and _binds_outside(block[index], inner, name):
-            return block[index]
-        for statement in reversed(block[:index]):
-            if rebinds(statement, name) and not passed_over(statement):
-                return statement
-        inner = block
-    return None
-
-
-def entry_writer(name: str, key: str, node: cst.CSTNode, function: cst.FunctionDef) -> cst.CSTNode | None:
-    """The statement of `function` that last changes the entry `key` of the dict `name` before
+def entry_writer(name: str, key: str, node: cst.CSTNode, order: WrittenOrder) -> cst.CSTNode | None:
+    """The statement of the function (`order`) that last changes the entry `key` of the dict `name` before
     `node`, in straight-line code as `reaching_binding` reads it: the nearest one binding `name`
     or changing it (`cfg = {...}`, `cfg["grid"] = ...`, `cfg.update(...)`, an `if` or loop that
     may), passing over stores under other keys (`cfg["BT"] = 64`); the statement holding `node`
     or a compound one around it when that binds `name` outside the block holding `node`. None
     when no statement before `node` binds `name` (a parameter, a name of an outer function)."""
-    nesting = _enclosing_statements(node, suite_lines(function.body))
-    return _last_writer(name, nesting, lambda statement: _stores_other_keys(statement, name, key))
+    return order.last_writer(name, order.enclosing_statements(node), lambda s: _stores_other_keys(s, name, key))
 
 
 def stored_entry(statement: cst.CSTNode, name: str, key: str) -> cst.BaseExpression | None:
@@ -226,33 +203,33 @@ def _stored_key(target: cst.BaseExpression, name: str) -> str | None:
     return None
 
 
-def _binds_outside(compound: cst.CSTNode, inner: Sequence[cst.CSTNode], name: str) -> bool:
-    """The compound statement may bind `name` other than in its block `inner`: in its header or
-    another of its blocks, or anywhere when it is a loop."""
-    if isinstance(compound, cst.For | cst.While):
-        return rebinds(compound, name)
-    inside = {node for statement in inner for node in walk(statement)}
-    return any(node not in inside for node in binding_nodes(compound, name))
-
-
 class WrittenOrder:
-    """A function's body in the order it is written (`walk`'s), read once: each node's place
-    and whether a loop of the function holds it, the assignments (`Binder`) and the binding
-    nodes (`binding_nodes`, with the names they bind) in that order. Answers
-    `assignments_after` and `names_rebound_between` by lookup, however many launches ask
-    (`HostIndex` keeps one per function)."""
+    """A function's body in the order it is written (`walk`'s), read once: each node's place,
+    the node holding it, where the nodes under it end and whether a loop of the function holds
+    it, the assignments (`Binder`) and the binding nodes (`binding_nodes`, with the names they
+    bind) in that order, and the statement lists of its blocks. Answers `assignments_after`,
+    `names_rebound_between`, `holders`, `enclosing_statements` and `last_writer` by lookup,
+    however many launches ask (`HostIndex` keeps one per function)."""
 
     def __init__(self, function: cst.FunctionDef) -> None:
         self._places: dict[cst.CSTNode, tuple[int, bool]] = {}  # the first visit's, as a walk stops there
+        self._parents: dict[cst.CSTNode, cst.CSTNode] = {}  # the first visit's
+        self._body = function.body
         self._binders: list[tuple[int, cst.CSTNode]] = []
         self._bindings: list[tuple[int, frozenset[str], frozenset[str]]] = []  # names bound, those only shrunk
+        self._named: dict[str, list[tuple[int, cst.CSTNode]]] = {}  # the binding nodes of each name
+        self._whiles: list[tuple[int, cst.While]] = []
+        self._blocks: dict[cst.CSTNode, list[cst.CSTNode]] = {}  # `_statements`, by block
+        self._indexes: dict[int, dict[cst.CSTNode, int]] = {}  # by the id of a list of `_blocks`
         assigned: dict[cst.CSTNode, cst.BaseExpression] = {}
+        holding: list[int] = []  # by place, the place of the node holding it
         # types compared exactly (not `isinstance`: see `HostIndex.name_uses`)
-        stack: list[tuple[cst.CSTNode, bool]] = [(function.body, False)]
+        stack: list[tuple[cst.CSTNode, bool, int]] = [(function.body, False, -1)]
         place = 0
         while stack:
-            node, in_loop = stack.pop()
+            node, in_loop, holder = stack.pop()
             self._places.setdefault(node, (place, in_loop))
+            holding.append(holder)
             kind = type(node)
             if kind in _BINDER_TYPES:
                 self._binders.append((place, node))
@@ -262,9 +239,138 @@ class WrittenOrder:
                 names = {sub.value for target in _targets(node) for sub in walk(target) if isinstance(sub, cst.Name)}
                 if names:
                     self._bindings.append((place, frozenset(names), _shrunk(node, assigned)))
+                    for name in names:
+                        self._named.setdefault(name, []).append((place, node))
+            if isinstance(node, cst.While):
+                self._whiles.append((place, node))
             in_loop = in_loop or kind is cst.For or kind is cst.While
-            stack.extend((child, in_loop) for child in reversed(child_nodes(node)))
+            children = child_nodes(node)
+            for child in children:
+                self._parents.setdefault(child, node)
+            stack.extend((child, in_loop, place) for child in reversed(children))
             place += 1
+        self._ends = list(range(1, place + 1))  # by place, the place past the nodes under it
+        for inner in range(place - 1, 0, -1):
+            self._ends[holding[inner]] = max(self._ends[holding[inner]], self._ends[inner])
+
+    def written_before(self, first: cst.CSTNode, then: cst.CSTNode) -> bool:
+        """The function's body holds `first`, written no later than `then` (which it holds)."""
+        place, later = self._places.get(first), self._places.get(then)
+        return place is not None and later is not None and place[0] <= later[0]
+
+    def loops_before(self, node: cst.CSTNode) -> list[cst.While]:
+        """The `while` loops among the lines of the function's body before the one holding
+        `node` (all of them when none holds it)."""
+        found = self._places.get(node)
+        whiles = self._whiles[: bisect_left(self._whiles, found[0], key=_place)] if found else self._whiles
+        return [
+            loop
+            for place, loop in whiles
+            if self._parents.get(loop) is self._body and (found is None or self._ends[place] <= found[0])
+        ]
+
+    def rebinds(self, statement: cst.CSTNode, name: str) -> bool:
+        """`rebinds`, by lookup for a statement of the function."""
+        found = self._places.get(statement)
+        if found is None:
+            return rebinds(statement, name)
+        return self._binds_within(name, found[0], self._ends[found[0]])
+
+    def _binds_within(self, name: str, start: int, end: int) -> bool:
+        """A binding node of `name` is at a place from `start` up to `end`."""
+        named = self._named.get(name, [])
+        first = bisect_left(named, start, key=_place)
+        return first < len(named) and named[first][0] < end
+
+    def enclosing_statements(self, node: cst.CSTNode) -> list[tuple[Sequence[cst.CSTNode], int]]:
+        """The statement lists holding `node` (`statements_of` the lines of each block, the
+        blocks `statement_blocks` gives), outermost first, with the index of the statement
+        holding it in each; none when the function's body does not hold it."""
+        holders = self.holders(node)
+        path = set(holders)
+        nesting: list[tuple[Sequence[cst.CSTNode], int]] = []
+        block: cst.CSTNode | None = self._body if holders else None
+        while block is not None:
+            statements = self._statements(block)
+            places = self._indexes[id(statements)]
+            statement = next((holder for holder in holders if holder in places), None)
+            if statement is None:
+                break
+            nesting.append((statements, places[statement]))
+            block = None
+            if isinstance(statement, cst.BaseCompoundStatement):
+                # a block's lines are held by the block; a one-line suite's are made anew (`statement_blocks`)
+                held = (self._parents.get(lines[0], statement.body) for lines in statement_blocks(statement))
+                block = next((inner for inner in held if inner in path), None)
+        return nesting
+
+    def _statements(self, block: cst.CSTNode) -> list[cst.CSTNode]:
+        """`statements_of` the lines of a block (`suite_lines`), read once, with their indexes."""
+        found = self._blocks.get(block)
+        if found is None:
+            assert isinstance(block, cst.BaseSuite)
+            found = self._blocks[block] = list(statements_of(suite_lines(block)))
+            self._indexes[id(found)] = {statement: index for index, statement in enumerate(found)}
+        return found
+
+    def last_writer(
+        self,
+        name: str,
+        nesting: list[tuple[Sequence[cst.CSTNode], int]],
+        passed_over: Callable[[cst.CSTNode], bool] = lambda statement: False,
+    ) -> cst.CSTNode | None:
+        """The nearest statement before the point the statements of `nesting`
+        (`enclosing_statements`) hold that may change `name` in straight-line code, but those
+        `passed_over`: the statement holding the point, or a compound one around it, when that
+        binds `name` outside the block holding the point; None when no statement before it
+        does."""
+        holding = nesting[-1][0][nesting[-1][1]] if nesting else None
+        if holding is not None and self.rebinds(holding, name) and not passed_over(holding):
+            return holding
+        inner: Sequence[cst.CSTNode] | None = None
+        for block, index in reversed(nesting):
+            if inner is not None and self._binds_outside(block[index], inner, name):
+                return block[index]
+            writer = self._last_in(name, block, index, passed_over)
+            if writer is not None:
+                return writer
+            inner = block
+        return None
+
+    def _last_in(
+        self, name: str, block: Sequence[cst.CSTNode], index: int, passed_over: Callable[[cst.CSTNode], bool]
+    ) -> cst.CSTNode | None:
+        """The last statement of `block` (of `enclosing_statements`) before the one at `index`
+        that may change `name`, but those `passed_over`."""
+        if not index:
+            return None
+        named, places = self._named.get(name, []), self._indexes[id(block)]
+        start, end = self._places[block[0]][0], self._places[block[index]][0]
+        last = bisect_left(named, end, key=_place)
+        while last and named[last - 1][0] >= start:
+            statement = next((holder for holder in self.holders(named[last - 1][1]) if holder in places), None)
+            if statement is not None and not passed_over(statement):
+                return statement
+            last = last - 1 if statement is None else bisect_left(named, self._places[statement][0], key=_place)
+        return None
+
+    def _binds_outside(self, compound: cst.CSTNode, inner: Sequence[cst.CSTNode], name: str) -> bool:
+        """The compound statement may bind `name` other than in its block `inner` (of
+        `enclosing_statements`): in its header or another of its blocks, or anywhere when it is a
+        loop."""
+        if isinstance(compound, cst.For | cst.While):
+            return self.rebinds(compound, name)
+        start = self._places[compound][0]
+        first, last = self._places[inner[0]][0], self._ends[self._places[inner[-1]][0]]
+        return self._binds_within(name, start, first) or self._binds_within(name, last, self._ends[start])
+
+    def holders(self, node: cst.CSTNode) -> list[cst.CSTNode]:
+        """`node` and the nodes of the function's body holding it, innermost first, up to the
+        body; none when the body does not hold it."""
+        found = [node]
+        while found[-1] in self._parents:
+            found.append(self._parents[found[-1]])
+        return found if found[-1] is self._body else []
 
     def assignments_after(self, point: cst.CSTNode) -> frozenset[cst.CSTNode]:
         """The assignments of the function written after `point` (not the one holding it). With
@@ -276,7 +382,7 @@ class WrittenOrder:
         if found is None or found[1]:
             return frozenset()
         first = bisect_left(self._binders, found[0], key=_place)
-        return frozenset(node for _, node in self._binders[first:])
+        return frozenset(map(itemgetter(1), self._binders[first:]))  # no Python call per assignment
 
     def names_rebound_between(self, start: cst.CSTNode, end: cst.CSTNode, growing: bool = False) -> set[str] | None:
         """The names (`binding_nodes`) that the code of the function written from `start`
@@ -353,17 +459,17 @@ def _enclosing_statements(node: cst.CSTNode, lines: Sequence[cst.CSTNode]) -> li
     return []
 
 
-def while_counters(node: cst.CSTNode, function: cst.FunctionDef) -> list[tuple[cst.While, frozenset[str]]]:
-    """The `while` loops of `function` whose body holds `node`, outermost first, each with its
-    counters: the names its test reads that its body only steps by a chunk (`start` of `while
-    start < n:` ... `start += CH`; not `it += 1`, one more trip, nor `n = triton.cdiv(n, 64)`);
-    a loop with none may run any number of trips over the same values."""
-    found = []
-    for block, index in _enclosing_statements(node, suite_lines(function.body)):
-        loop = block[index]
-        if isinstance(loop, cst.While) and any(sub is node for sub in walk(loop.body)):
-            found.append((loop, frozenset(name for name in names_read(loop.test) if _stepped(loop.body, name))))
-    return found
+def while_counters(node: cst.CSTNode, order: WrittenOrder) -> list[tuple[cst.While, frozenset[str]]]:
+    """The `while` loops of the function (`order`) whose body holds `node`, outermost first,
+    each with its counters: the names its test reads that its body only steps by a chunk
+    (`start` of `while start < n:` ... `start += CH`; not `it += 1`, one more trip, nor `n =
+    triton.cdiv(n, 64)`); a loop with none may run any number of trips over the same values."""
+    holders = order.holders(node)
+    return [
+        (loop, frozenset(name for name in names_read(loop.test) if _stepped(loop.body, name)))
+        for inner, loop in reversed(list(pairwise(holders)))
+        if isinstance(loop, cst.While) and inner is loop.body
+    ]
 
 
 def _stepped(body: cst.CSTNode, name: str) -> bool:

@@ -5,7 +5,7 @@ call, whose early exits and `assert`s hold at it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from itertools import product
 from math import prod
 
@@ -82,52 +82,53 @@ def orderings(test: cst.BaseExpression, holds: bool) -> Iterator[tuple[cst.BaseE
                 yield from ((left, right), (right, left))
 
 
-def run_before(block: cst.BaseSuite, node: cst.CSTNode) -> Iterator[cst.CSTNode]:
-    """The statements that run before `node` on every path to it (`statements_of` the lines:
-    `assert n <= 65535; k[(n,)](...)` checks before the launch): those before it in each block
-    around it, from `block` in (its arm of an `if`, a `with`, `try` or loop body: a block runs
-    from its start), and those of a `with` block before it. Not a sibling arm's, nor a loop's
-    before it (it may run no times)."""
-    return _statements_before(block, _holding(block, node))
+class Unrolled:
+    """A block's statements (`statements_of` its lines) and the statements they run, each
+    `with` block's unrolled (`_with_unrolled`), read once: what runs before each of many calls in
+    the block is a stretch of them (`run_before`)."""
+
+    def __init__(self, block: cst.BaseSuite) -> None:
+        self.statements = statements_of(suite_lines(block))
+        self.places: dict[cst.CSTNode, int] = {statement: index for index, statement in enumerate(self.statements)}
+        self.run: list[cst.CSTNode] = []
+        self.starts: list[int] = []  # where each statement's own start among `run`
+        for statement in self.statements:
+            self.starts.append(len(self.run))
+            self.run.extend(_with_unrolled(statement))
 
 
-def _holding(root: cst.CSTNode, node: cst.CSTNode) -> set[int]:
-    """The ids of `node` and of the nodes under `root` holding it (`root` too); none when
-    `root` does not hold it."""
-    holder: dict[int, cst.CSTNode] = {}
-    stack = [root]
-    while stack:
-        current = stack.pop()
-        if current is node:
-            found = {id(current)}
-            while id(current) in holder:
-                current = holder[id(current)]
-                found.add(id(current))
-            return found
-        for child in child_nodes(current):
-            holder[id(child)] = current
-            stack.append(child)
-    return set()
-
-
-def _statements_before(block: cst.BaseSuite, path: set[int]) -> Iterator[cst.CSTNode]:
-    """`run_before`, the node given by the ids of the nodes holding it (`_holding`)."""
-    for statement in statements_of(suite_lines(block)):
-        if id(statement) in path:
-            inner = _block_holding(statement, path)
-            if inner is not None:
-                yield from _statements_before(inner, path)
+def run_before(
+    block: cst.BaseSuite, holders: Sequence[cst.CSTNode], unrolled: Callable[[cst.BaseSuite], Unrolled]
+) -> Iterator[tuple[Unrolled, int]]:
+    """The statements that run before the node `holders` lead to (the node, then the nodes
+    holding it) on every path to it (`assert n <= 65535; k[(n,)](...)` checks before the
+    launch): those before it in each block around it, from `block` in (its arm of an `if`, a
+    `with`, `try` or loop body: a block runs from its start), and those of a `with` block
+    before it. Not a sibling arm's, nor a loop's before it (it may run no times). Each block
+    (`unrolled`, read once) comes with how many of its `run` statements come first; a block not
+    holding the node, with all of them."""
+    path = set(holders)
+    while True:
+        statements = unrolled(block)
+        statement = next((node for node in holders if node in statements.places), None)
+        if statement is None:
+            yield statements, len(statements.run)
             return
-        yield from _with_unrolled(statement)
+        yield statements, statements.starts[statements.places[statement]]
+        inner = _block_holding(statement, path)
+        if inner is None:
+            return
+        block = inner
 
 
-def _block_holding(parent: cst.CSTNode, path: set[int]) -> cst.BaseSuite | None:
-    """The block of a compound statement holding the node `path` leads to (`_holding`): its
-    arm, through an `else`, an `elif`, an `except`; but in a function or class of its own."""
+def _block_holding(parent: cst.CSTNode, path: set[cst.CSTNode]) -> cst.BaseSuite | None:
+    """The block of a compound statement holding the node `path` (the nodes holding it) leads
+    to: its arm, through an `else`, an `elif`, an `except`; but in a function or class of its
+    own."""
     if isinstance(parent, (cst.FunctionDef, cst.ClassDef, cst.BaseSmallStatement)):
         return None
     for child in child_nodes(parent):
-        if id(child) in path:
+        if child in path:
             return child if isinstance(child, cst.BaseSuite) else _block_holding(child, path)
     return None
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 import os
+from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -117,7 +118,7 @@ from .facts import (
     loops_over_items,
     past_fn,
 )
-from .guards import run_before
+from .guards import Unrolled, run_before
 from .params import (
     add_forwarded,
     all_params,
@@ -176,6 +177,8 @@ from .shapes import (
 
 # a statement, where `npu_code` points
 _STATEMENTS = (cst.BaseSmallStatement, cst.BaseCompoundStatement)
+# checks (`checks_before`'s) with the place of the statement making each among a block's (`Unrolled.run`)
+_PlacedChecks = list[tuple[int, tuple[cst.BaseExpression, bool, cst.CSTNode]]]
 # methods of a dict that leave it as it is (`HostIndex.changed_anywhere`)
 _DICT_READS = frozenset({"get", "copy", "items", "keys", "values", "__getitem__", "__contains__"})
 MAX_GRIDS = 64  # the grids one tuple may be (`(*a, *b)`: the product of its starred parts' grids)
@@ -228,6 +231,7 @@ class HostIndex(HostFacts):
         super().__init__()
         self.module = module
         self._binders: dict[Scope, dict[str, list[cst.CSTNode]]] = {}  # `_assigned_only`
+        self._assigned: dict[tuple[str, Scope, bool], bool] = {}  # `_assigned_only`, by name, owner and `rebound`
         self.kernels = {kernel.name: kernel for kernel in kernels}
         self.imported = imported  # the modules of the package the module imports from
         self._updated: dict[tuple[str, Scope], tuple[str, ...]] = {}  # names being sized: their earlier extent
@@ -250,6 +254,8 @@ class HostIndex(HostFacts):
         self._updated_in_line: dict[tuple[str, Scope], cst.BaseExpression | None] = {}
         self._calls_made: dict[cst.Call, list[cst.BaseExpression]] = {}  # `returned_for`, by call
         self._checks_made: dict[cst.Call, list[tuple[cst.BaseExpression, bool]]] = {}  # `checks_made`, by call
+        self._unrolled_blocks: dict[cst.BaseSuite, Unrolled] = {}  # `_unrolled`, by block
+        self._checks_by_block: dict[Unrolled, tuple[_PlacedChecks, _PlacedChecks]] = {}  # `_block_checks`
         self._reading_returns: set[str] = set()  # functions `_call_returns_extent` is reading
         self._dimension_items: dict[cst.BaseExpression, list[cst.BaseExpression] | None] = {}  # `_per_dimension`
         self._elsewhere: dict[str, list[tuple[HostIndex, Kernel]]] = {}  # `launched_elsewhere`, by kernel
@@ -1706,7 +1712,9 @@ class HostIndex(HostFacts):
         (`_reaching_bindings`); with none, what the parameter is passed."""
         name = read.value
         bound = self._reaching_bindings(name, scope)
-        reaching = binding_reaching(name, read, scope) if len(bound) > 1 and scope is not None else None
+        reaching = (
+            binding_reaching(name, read, self.written_order(scope)) if len(bound) > 1 and scope is not None else None
+        )
         if reaching is not None and name not in names_read(reaching):  # an update reads what reached it
             bound = [value for value in bound if value is reaching] or bound
         for value in bound:
@@ -1908,7 +1916,9 @@ class HostIndex(HostFacts):
             axes = tuple(e.slice.value for e in written.slice if isinstance(e.slice, cst.Index))
             return iter([Grid(axes, launch.scope, written)])
         if isinstance(written, cst.Name):
-            reaching = reaching_binding(written.value, launch)
+            reaching = (
+                reaching_binding(written.value, launch, self.written_order(launch.scope)) if launch.scope else None
+            )
             if isinstance(reaching, cst.FunctionDef):
                 return self._returned_grids(reaching, 1, first_param(reaching.params))
             if reaching is not None:
@@ -1939,7 +1949,9 @@ class HostIndex(HostFacts):
             for arm in (value.body, value.orelse):
                 yield from self._grids(arm, scope, meta, hops + 1)
         elif isinstance(value, cst.Name):
-            updated = binding_updated(value, scope) if scope is not None else None  # `grid` of `grid + (B,)`
+            updated = (
+                binding_updated(value, self.written_order(scope)) if scope is not None else None
+            )  # `grid` of `grid + (B,)`
             if updated is not None:  # an earlier statement's value: no hop, up to MAX_GRID_UPDATES deep
                 if self._updates_deep < MAX_GRID_UPDATES:
                     self._updates_deep += 1
@@ -2127,7 +2139,7 @@ class HostIndex(HostFacts):
         With no statement of the function binding the dict, any entry it may hold."""
         name = read.value
         assert isinstance(name, cst.Name)
-        writer = None if scope is None else entry_writer(name.value, key, read, scope)
+        writer = None if scope is None else entry_writer(name.value, key, read, self.written_order(scope))
         if writer is None:
             return [(dict_entry(source, key), filled) for source, filled in self.dict_sources(name, scope)]
         stored = stored_entry(writer, name.value, key)
@@ -2230,16 +2242,41 @@ class HostIndex(HostFacts):
         """The tests checked on every path to the call in its function, each with whether it
         holds at the call and the statement it holds after: the early exits and `assert`s that
         run before it (`checks_in` of `guards.run_before`), and what a function of the module
-        called before it as a statement checks (`_check_grid(NT * B * H)`: `checks_made`)."""
+        called before it as a statement checks (`_check_grid(NT * B * H)`: `checks_made`). Each
+        block's are worked out once (`_block_checks`), however many calls it holds."""
         if site.scope is None:
             return []
-        before = list(run_before(site.scope.body, site.call))
-        found: list[tuple[cst.BaseExpression, bool, cst.CSTNode]] = [
-            (test, holds, test) for test, holds in checks_in(before, never_falls_through)
-        ]
-        for statement in before:
-            if isinstance(statement, cst.Expr | cst.Assign) and isinstance(statement.value, cst.Call):
-                found += [(test, holds, statement) for test, holds in self.checks_made(statement.value, site.scope)]
+        checked: list[tuple[cst.BaseExpression, bool, cst.CSTNode]] = []
+        made: list[tuple[cst.BaseExpression, bool, cst.CSTNode]] = []
+        holders = self.written_order(site.scope).holders(site.call)
+        for statements, count in run_before(site.scope.body, holders, self._unrolled):
+            block_checked, block_made = self._block_checks(statements, site.scope)
+            checked += [check for _, check in block_checked[: bisect_left(block_checked, count, key=_first)]]
+            made += [check for _, check in block_made[: bisect_left(block_made, count, key=_first)]]
+        return checked + made
+
+    def _unrolled(self, block: cst.BaseSuite) -> Unrolled:
+        """The block's statements as `run_before` reads them, read once."""
+        found = self._unrolled_blocks.get(block)
+        if found is None:
+            found = self._unrolled_blocks[block] = Unrolled(block)
+        return found
+
+    def _block_checks(self, statements: Unrolled, scope: Scope) -> tuple[_PlacedChecks, _PlacedChecks]:
+        """What each statement a block runs (`Unrolled.run`) checks, with its place there: its
+        own test (`checks_in`), then what a function of the module it calls checks
+        (`checks_made`), as `checks_before` reads them; worked out once per block."""
+        found = self._checks_by_block.get(statements)
+        if found is None:
+            checked: _PlacedChecks = []
+            made: _PlacedChecks = []
+            for place, statement in enumerate(statements.run):
+                checked += [(place, (test, holds, test)) for test, holds in checks_in([statement], never_falls_through)]
+                if isinstance(statement, cst.Expr | cst.Assign) and isinstance(statement.value, cst.Call):
+                    made += [
+                        (place, (test, holds, statement)) for test, holds in self.checks_made(statement.value, scope)
+                    ]
+            found = self._checks_by_block[statements] = (checked, made)
         return found
 
     def _visible_functions(self, name: str, scope: Scope) -> list[cst.FunctionDef]:
@@ -2600,10 +2637,10 @@ class HostIndex(HostFacts):
             rebound = order.names_rebound_from(start, growing=True) or set()
 
         def holds(name: str) -> bool:
-            reaching = binding_reaching(name, point, scope)
+            reaching = binding_reaching(name, point, order)
             if reaching is None:
                 return name not in rebound
-            if since is not None and reaching is binding_reaching(name, since, scope):
+            if since is not None and reaching is binding_reaching(name, since, order):
                 return True
             return self.extent_within(reaching, scope, bounded) == ()
 
@@ -2612,7 +2649,7 @@ class HostIndex(HostFacts):
             return bounded
         dropped = bounded.names - names
         for name in (order.names_rebound_between(start, point) or set()) - bounded.names:
-            value = binding_reaching(name, point, scope)  # written between the two
+            value = binding_reaching(name, point, order)  # written between the two
             if value is None or not names_read(value) & dropped:
                 continue
             if self.extent_within(value, scope, self.bounded_at(bounded, since, value, scope)) == ():
@@ -3279,15 +3316,19 @@ class HostIndex(HostFacts):
         import or `match` target, no starred name of an unpacking (`M, *N = ...`), and at module
         level no `global` statement naming it unless `rebound` (the assignments of the functions
         declaring it are then read too: `_global_core_count`)."""
+        found = self._assigned.get((name, owner, rebound))
+        if found is not None:
+            return found
         if owner not in self._binders:
             self._binders[owner] = binders_by_name(self.module if owner is None else owner.body)
         # a method called on it changes no int (`(n - 1).bit_length()`); a `global` statement
         # naming a module-level name lets any function rebind it
         globals_kept = owner is not None or rebound
         kept = (*RECORDED_BINDERS, cst.Call, cst.Global) if globals_kept else (*RECORDED_BINDERS, cst.Call)
-        return all(
+        found = self._assigned[(name, owner, rebound)] = all(
             isinstance(node, kept) and not starred_target(node, name) for node in self._binders[owner].get(name, ())
         )
+        return found
 
     def at_least(self, value: cst.BaseExpression, size: cst.BaseExpression, scope: Scope, hops: int = 0) -> bool:
         """`value` is at least `size` whatever it is: `size` itself, the power of two above a value
@@ -4310,3 +4351,8 @@ def _kept_in_hand(use: NameUse) -> bool:
         return True
     outer = use.around[1] if len(use.around) > 1 else None
     return isinstance(parent, cst.Arg) and isinstance(outer, cst.Call) and dotted_name(outer.func) == "callable"
+
+
+def _first(entry: tuple[int, object]) -> int:
+    """The place of an entry of `_PlacedChecks`."""
+    return entry[0]
