@@ -1066,6 +1066,15 @@ class _HostNames:
     passed_memo: dict[tuple[str, cst.FunctionDef, int], list[Value]] = field(default_factory=dict, compare=False)
     # the blocks of host code `asserted_values` and `_tests_reaching` read, each read once (`_Suite`)
     suites: dict[cst.CSTNode, _Suite] = field(default_factory=dict, compare=False)
+    # `assumed`, `_bounded_below_cap` and `_runtime_size` by node, scope and hops, each worked out once: a line of
+    # updates (`n = min(n, 1024)`, `HostIndex.updated_in_line`) nests each cap in the next. Past
+    # `_MAX_HOPS` no name is read, so every count of hops beyond it reads the same
+    assumed_memo: dict[tuple[cst.BaseExpression, Scope, int], dict[cst.BaseExpression, Value]] = field(
+        default_factory=dict, compare=False
+    )
+    bounded_memo: dict[tuple[cst.Call, Scope, int], bool] = field(default_factory=dict, compare=False)
+    runtime_memo: dict[tuple[cst.BaseExpression, Scope, int], bool] = field(default_factory=dict, compare=False)
+    holders_memo: dict[cst.FunctionDef, dict[cst.CSTNode, set[str]]] = field(default_factory=dict, compare=False)
 
     def lookup(self, scope: Scope, hops: int = 0) -> Lookup:
         """A name's value when it has exactly one."""
@@ -1141,9 +1150,13 @@ class _HostNames:
         cap (True): the size may grow past it, so a tile sized by it must fit at the cap; and
         `x.element_size()` at the bytes of the dtype the host shows for `x`, else 2 (the 16-bit
         elements the estimate assumes: `65536 // x.element_size()` is 32768)."""
+        key = (node, scope, min(hops, _MAX_HOPS + 1))
+        if key not in self.assumed_memo:
+            self.assumed_memo[key] = self._assumed(node, scope, hops) if self.assume_largest else {}
+        return self.assumed_memo[key]
+
+    def _assumed(self, node: cst.BaseExpression, scope: Scope, hops: int) -> dict[cst.BaseExpression, Value]:
         found: dict[cst.BaseExpression, Value] = {}
-        if not self.assume_largest:
-            return found
         for call in walk(node):
             if type(call) is not cst.Call:
                 continue
@@ -1170,17 +1183,28 @@ class _HostNames:
         (one caller up: `_bounded_below`) so bounds what it passes for a parameter they read. A floor (`if n >
         0:`, `if n == 0: return`) bounds nothing, nor does an equality with what has no value
         (`assert w.shape == (N,)`). Module-level code is not read (True)."""
-        if scope is None:
-            return True
+        key = (cap, scope, min(hops, _MAX_HOPS + 1))
+        if key not in self.bounded_memo:
+            self.bounded_memo[key] = scope is None or self._cap_bounded(cap, sizes, scope, hops)
+        return self.bounded_memo[key]
+
+    def _cap_bounded(self, cap: cst.Call, sizes: list[cst.BaseExpression], scope: cst.FunctionDef, hops: int) -> bool:
         caps = [max(values) for arg in cap.args if (values := self.alternatives(arg.value, scope, hops + 1))]
         if not caps:
             return True  # no cap to read
-        capped = {
-            name
-            for (name, where), values in self.host.bindings.items()
-            if where is scope and any(node is cap for value in values for node in walk(value))
-        }
+        capped = self._names_holding(scope).get(cap, set())
         return self._bounded_below(min(caps), capped, sizes, self._runs_in(scope, cap), hops)
+
+    def _names_holding(self, scope: cst.FunctionDef) -> dict[cst.CSTNode, set[str]]:
+        """The names `scope` binds, by each node of the values bound to them (worked out once)."""
+        if scope not in self.holders_memo:
+            holders: dict[cst.CSTNode, set[str]] = {}
+            for (name, where), values in self.host.bindings.items():
+                if where is scope:
+                    for node in {node for value in values for node in walk(value)}:
+                        holders.setdefault(node, set()).add(name)
+            self.holders_memo[scope] = holders
+        return self.holders_memo[scope]
 
     def _runs_in(self, scope: cst.FunctionDef, cap: cst.Call) -> list[CallSite]:
         """Where the kernel runs in `scope`, sized by `cap` written there: its launches there, else
@@ -1259,6 +1283,12 @@ class _HostNames:
 
     def _runtime_size(self, node: cst.BaseExpression, scope: Scope, hops: int) -> bool:
         """No name in `node` has a value (`values`), and it queries no device (`_queries_device`)."""
+        key = (node, scope, min(hops, _MAX_HOPS + 1))
+        if key not in self.runtime_memo:
+            self.runtime_memo[key] = self._reads_only_runtime(node, scope, hops)
+        return self.runtime_memo[key]
+
+    def _reads_only_runtime(self, node: cst.BaseExpression, scope: Scope, hops: int) -> bool:
         names = [n.value for n in walk(node) if type(n) is cst.Name]
         return (
             bool(names)

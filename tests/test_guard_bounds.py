@@ -87,6 +87,45 @@ def launch(x, y):
     n = n * 64
     return n
 """,
+    # an update only some runs make (in a `try`, an `except` or a `case`) leaves the name unknown
+    # there, as one under an `if` does; one in a `with` runs whenever the function does
+    "cap_scaled_in_an_except": """
+def launch(x, y):
+    n = 1024
+    n = min(n, triton.next_power_of_2(x.numel()))
+    try:
+        import torch_npu
+    except ImportError:
+        n = n * 128
+    k[(1,)](x, y, x.numel(), BLOCK=n)
+""",
+    "cap_scaled_in_a_try": """
+def launch(x, y):
+    n = 1024
+    n = min(n, triton.next_power_of_2(x.numel()))
+    try:
+        n = n * 128
+    finally:
+        pass
+    k[(1,)](x, y, x.numel(), BLOCK=n)
+""",
+    "cap_scaled_in_a_case": """
+def launch(x, y, mode):
+    n = 1024
+    n = min(n, triton.next_power_of_2(x.numel()))
+    match mode:
+        case "wide":
+            n = n * 128
+    k[(1,)](x, y, x.numel(), BLOCK=n)
+""",
+    "cap_scaled_in_a_with": """
+def launch(x, y):
+    n = 1024
+    n = min(n, triton.next_power_of_2(x.numel()))
+    with torch.no_grad():
+        n = n * 128
+    k[(1,)](x, y, x.numel(), BLOCK=n)  # flagged
+""",
     "exit_in_another_arm": """
 def launch(x, y, strict):
     n = x.numel()

@@ -1,7 +1,9 @@
 """Linting grows linearly with the code, counted in Python calls (not timed): each shape of long
 code is linted at n and 2n repetitions, and the second costs about twice the first. A scan per
-statement of the statements after it, or a width nesting its operands' widths, shows as a ratio
-of 3 to 4 (quadratic) or past 100 (exponential); the fuzzer's short mutants do not reach it."""
+statement of the statements after it, a width nesting its operands' widths, or a cap nesting
+the caps before it read again inside each (a line of `n = min(n, 1024)`, read at most
+`MAX_LINE_UPDATES` long), shows as a ratio of 3 to 4 (quadratic) or past 100 (exponential); the
+fuzzer's short mutants do not reach it."""
 
 from __future__ import annotations
 
@@ -44,6 +46,15 @@ def kernel(body: str) -> str:
     )
 
 
+def launched(host: str) -> str:
+    return (
+        HEAD
+        + "@triton.jit\ndef k(x, n, BLOCK: tl.constexpr):\n    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+        "    tl.store(x + o, tl.load(x + o, mask=o < n), mask=o < n)\n\n"
+        "def run(x):\n    n = x.numel()\n" + host + "    k[(1,)](x, x.numel(), BLOCK=n)\n"
+    )
+
+
 SHAPES: dict[str, tuple[Callable[[int], str], int]] = {
     "a tile doubled in place (`acc = acc + acc`)": (lambda n: kernel("    acc = acc + acc\n" * n), 8),
     "a tile squared through names (`b = a * a`)": (
@@ -56,6 +67,7 @@ SHAPES: dict[str, tuple[Callable[[int], str], int]] = {
         ),
         80,
     ),
+    "a line of host updates (`n = min(n, 1024)`)": (lambda n: launched("    n = min(n, 1024)\n" * n), 5),
 }
 
 
@@ -134,3 +146,8 @@ def test_twice_the_code_costs_about_twice_the_calls(shape: str) -> None:
     make, n = SHAPES[shape]
     once, twice = python_calls(make(n)), python_calls(make(2 * n))
     assert twice / once < 2.3, (once, twice)
+
+
+def test_a_long_line_of_updates_is_linted() -> None:
+    """Past `MAX_LINE_UPDATES` updates a name is unknown: no nesting too deep to analyse."""
+    python_calls(launched("    n = min(n, 1024) * 1\n" * 500))

@@ -183,6 +183,8 @@ _PlacedChecks = list[tuple[int, tuple[cst.BaseExpression, bool, cst.CSTNode]]]
 _DICT_READS = frozenset({"get", "copy", "items", "keys", "values", "__getitem__", "__contains__"})
 MAX_GRIDS = 64  # the grids one tuple may be (`(*a, *b)`: the product of its starred parts' grids)
 MAX_GRID_UPDATES = 16  # updates of a grid in place (`grid += (n,)`) read one inside another
+# updates of a name read one inside another (`n = min(n, 1024)`: `HostIndex.updated_in_line`)
+MAX_LINE_UPDATES = 8
 _MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
 SIZES_HELD = ("shape", "size", "numel")  # a tensor's attributes holding its sizes: `x.numel()`
 ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)  # comparisons that may bound
@@ -4019,22 +4021,27 @@ class HostIndex(HostFacts):
     def updated_in_line(self, name: str, scope: Scope) -> cst.BaseExpression | None:
         """What `name` holds after the function `scope` binds it in a line of updates, each
         computed from the one before (`n = x.numel()`, `n = min(n, 1024)`, `n = n * 64`:
-        `min(x.numel(), 1024) * 64`), built once per name: its bindings run on Ascend
-        (`reaches_on_ascend`), in the order written, under no `if` or loop, plain assignments
-        or updates in place (`n *= 64`), each but the first reading `name` (`updates_name`),
-        the first not, and every other read of `name` is written after the last, so reads the
-        last value. None otherwise."""
+        `min(x.numel(), 1024) * 64`), built once per name: its bindings, at most
+        `MAX_LINE_UPDATES` updates, run on Ascend (`reaches_on_ascend`), in the order written,
+        each run whenever the function runs (`_unconditional`), plain assignments or updates in
+        place (`n *= 64`), each but the first reading `name` (`updates_name`), the first not,
+        and every other read of `name` is written after the last, so reads the last value.
+        None otherwise."""
         key = (name, scope)
         if key in self._updated_in_line:
             return self._updated_in_line[key]
         self._updated_in_line[key] = None
         values = self.bindings.get(key, [])
-        if not isinstance(scope, cst.FunctionDef) or len(values) < 2 or updates_name(values[0], name):
+        if (
+            not isinstance(scope, cst.FunctionDef)
+            or not 2 <= len(values) <= MAX_LINE_UPDATES + 1
+            or updates_name(values[0], name)
+        ):
             return None
-        order = self.written_order(scope)
+        order, unconditional = self.written_order(scope), _unconditional(scope)
         binders = [binder for value in values if (binder := self.binders.get(value)) is not None]
         if len(binders) != len(values) or any(
-            self.bound_under.get(value)
+            binder not in unconditional
             or not self.reaches_on_ascend(value)
             or not (isinstance(binder, cst.AugAssign) or plain_binding(binder, name) is value)
             for value, binder in zip(values, binders, strict=True)
@@ -4356,3 +4363,16 @@ def _kept_in_hand(use: NameUse) -> bool:
 def _first(entry: tuple[int, object]) -> int:
     """The place of an entry of `_PlacedChecks`."""
     return entry[0]
+
+
+def _unconditional(function: cst.FunctionDef) -> set[cst.CSTNode]:
+    """The statements of `function` that run whenever it runs: those of its body and of a `with`
+    there; not those of an `if`, `try`, `except`, `match` or loop."""
+    found: set[cst.CSTNode] = set()
+    lines = list(suite_lines(function.body))
+    while lines:
+        for statement in statements_of([lines.pop()]):
+            found.add(statement)
+            if isinstance(statement, cst.With):
+                lines.extend(suite_lines(statement.body))
+    return found
