@@ -381,8 +381,9 @@ def test_a_helper_is_read_alike_for_its_value_and_its_tuple_elements():
 def test_a_launch_value_a_method_of_the_launching_class_returns():
     """`BLOCK = self._block(n)` in a method reads the method `_block` of the same class
     (`HostIndex.called_function`), with `n` passed past `self`, as `_block(n)` reads a
-    function; not a method another class of the module defines too, nor one called through
-    another receiver than `self` or `cls`, nor a size the host computes from an unbounded `n`."""
+    function, and `Op._block(n)` too; not when a class of the module deriving from it defines
+    one too (an unrelated class's is never called), nor one called through another receiver,
+    nor a size the host computes from an unbounded `n`."""
 
     def launched(methods: str, read: str = "        BLOCK = self._block(n)", before: str = "") -> list[object]:
         launch = f"    def launch(self, x, n):\n{read}\n        k[(1,)](x, n, BLOCK=BLOCK)\n"
@@ -392,7 +393,13 @@ def test_a_launch_value_a_method_of_the_launching_class_returns():
     assert launched(constant) == [131072]
     assert launched("    def _block(self, n):\n        return 4096 if n > 1024 else 1024\n") == [4096, 1024]
     assert launched(constant, "        BLOCK = other._block(n)") == [None]
-    assert launched(constant, before="class Base:\n    def _block(self, n):\n        return 1024\n\n") == [None]
+    assert launched(constant, before="class Other:\n    def _block(self, n):\n        return 1024\n\n") == [131072]
+    derived = "class Sub(Op):\n    def _block(self, n):\n        return 1024\n"
+    assert blocks(
+        KERNEL + f"\nclass Op:\n{constant}\n    def launch(self, x, n):\n        BLOCK = self._block(n)\n"
+        f"        k[(1,)](x, n, BLOCK=BLOCK)\n\n{derived}"
+    ) == [None]
+    assert launched(constant, "        BLOCK = Op._block(self, n)") == [131072]
     assert launched("    def _block(self, n):\n        return triton.next_power_of_2(n)\n") == [None]
     assert launched("    def _tiles(self):\n        return 8, 131072\n", "        _, BLOCK = self._tiles()") == [131072]
 

@@ -823,22 +823,14 @@ class HostIndex(HostFacts):
         """The one function of the module `call` names in `scope` (`_visible_functions`:
         `_tiles(n)` calls the `_tiles` defined around it or at module level, not a method
         `Other._tiles` nor another function's nested `_tiles`), or the one method
-        `self._tiles(n)` calls in a method of the class defining it, when no other class of
-        the module defines one so named (`_method_called`); None when there is none or
-        several."""
+        `self._tiles(n)` / `Ops._tiles(n)` calls (`_methods_called`); None when there is none
+        or several."""
         func = call.func
-        if isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
-            functions = self._method_called(func.value.value, func.attr.value, scope)
+        if isinstance(func, cst.Attribute):
+            functions = self._methods_called(func, scope)
         else:
             functions = self._visible_functions(func.value, scope) if isinstance(func, cst.Name) else []
         return functions[0] if len(functions) == 1 else None
-
-    def _method_called(self, receiver: str, name: str, scope: Scope) -> list[cst.FunctionDef]:
-        """The methods named `name` of the module's classes, when all are of the class whose
-        method `scope` is, called through `self` or `cls` (`self._block(n)`)."""
-        owner = self.class_of.get(scope) if receiver in ("self", "cls") and scope is not None else None
-        methods = [function for function in self.functions.get(name, []) if function in self.class_of]
-        return methods if owner is not None and all(self.class_of[method] is owner for method in methods) else []
 
     def returns_on_ascend(self, function: cst.FunctionDef) -> list[cst.BaseExpression]:
         """What each return of `function` returns, but for those only another platform runs
@@ -2048,13 +2040,30 @@ class HostIndex(HostFacts):
 
     def _methods_called(self, func: cst.Attribute, scope: Scope) -> list[cst.FunctionDef]:
         """The methods of the module `func` names in `scope`: `Ops._grid` (a static or class
-        method), `self._grid` / `cls._grid` in a method of their class."""
+        method), `self._grid` / `cls._grid` in a method of their class when no class of the
+        module deriving from it defines one so named (that one may be the one called)."""
         receiver = func.value.value if isinstance(func.value, cst.Name) else None
-        return [
-            method
-            for method in self.functions.get(func.attr.value, ())
-            if method in self.class_of and self._reaches_class(receiver, scope, self.class_of[method])
-        ]
+        methods = [method for method in self.functions.get(func.attr.value, ()) if method in self.class_of]
+        found = [method for method in methods if self._reaches_class(receiver, scope, self.class_of[method])]
+        if receiver in ("self", "cls") and found:
+            derived = self._derived_classes(self.class_of[found[0]])
+            if any(self.class_of[method] in derived for method in methods):
+                return []
+        return found
+
+    def _derived_classes(self, base: cst.ClassDef) -> set[cst.ClassDef]:
+        """The module's classes with methods deriving from `base`, directly or through others of
+        them (`class Sub(Op)`, `class Sub(ops.Op)`: by the last name of each base)."""
+        derived: set[cst.ClassDef] = set()
+        names, classes = {base.name.value}, set(self.class_of.values()) - {base}
+        while found := {
+            candidate
+            for candidate in classes - derived
+            if any((dotted_name(arg.value) or "").rpartition(".")[2] in names for arg in candidate.bases)
+        }:
+            derived |= found
+            names |= {candidate.name.value for candidate in found}
+        return derived
 
     def _partial_grids(self, made: cst.Call, scope: Scope, hops: int) -> Iterator[Grid]:
         """The grids of `functools.partial(_grid, n=T)`: what the grid function of the module
