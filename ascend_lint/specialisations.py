@@ -1074,7 +1074,6 @@ class _HostNames:
     )
     bounded_memo: dict[tuple[cst.Call, Scope, int], bool] = field(default_factory=dict, compare=False)
     runtime_memo: dict[tuple[cst.BaseExpression, Scope, int], bool] = field(default_factory=dict, compare=False)
-    holders_memo: dict[cst.FunctionDef, dict[cst.CSTNode, set[str]]] = field(default_factory=dict, compare=False)
 
     def lookup(self, scope: Scope, hops: int = 0) -> Lookup:
         """A name's value when it has exactly one."""
@@ -1147,7 +1146,9 @@ class _HostNames:
         """With `assume_largest`, the calls in `node` read at the largest tiles they permit: a `min(...)`
         capping a runtime size (an operand no name of which has a value, `triton.next_power_of_2(
         group_size)` with `group_size` from a tensor's shape, and that queries no device) at its
-        cap (True): the size may grow past it, so a tile sized by it must fit at the cap; and
+        cap (True): the size may grow past it, so a tile sized by it must fit at the cap; such a
+        size no `min` caps (`_sizes_by_runtime`) at the bound a test where the kernel runs gives it
+        (`_upper_bound`: `triton.next_power_of_2(n)` under `if n <= 32768:` is 32768); and
         `x.element_size()` at the bytes of the dtype the host shows for `x`, else 2 (the 16-bit
         elements the estimate assumes: `65536 // x.element_size()` is 32768)."""
         key = (node, scope, min(hops, _MAX_HOPS + 1))
@@ -1157,11 +1158,11 @@ class _HostNames:
 
     def _assumed(self, node: cst.BaseExpression, scope: Scope, hops: int) -> dict[cst.BaseExpression, Value]:
         found: dict[cst.BaseExpression, Value] = {}
-        for call in walk(node):
-            if type(call) is not cst.Call:
-                continue
+        calls = [call for call in walk(node) if type(call) is cst.Call]
+        capped = {id(each) for call in calls if _named(call.func, "min") for arg in call.args for each in walk(arg)}
+        for call in calls:
             func = call.func
-            if isinstance(func, cst.Name) and func.value == "min":
+            if _named(func, "min"):
                 sizes = [
                     arg.value for arg in call.args if not arg.keyword and self._runtime_size(arg.value, scope, hops)
                 ]
@@ -1169,18 +1170,33 @@ class _HostNames:
                     found[call] = True
             elif isinstance(func, cst.Attribute) and func.attr.value == "element_size" and not call.args:
                 found[call] = self.host.element_bytes(func.value, scope) or 2
+            elif id(call) not in capped and self._sizes_by_runtime(call, scope, hops) and scope is not None:
+                at = self._runs_in(scope, call)
+                bound = self._upper_bound(_binds_node(self.host, call, scope), [call], at, hops, exact=True)
+                if bound is not None:
+                    found[call] = bound
         return found
+
+    def _sizes_by_runtime(self, call: cst.Call, scope: Scope, hops: int) -> bool:
+        """`triton.next_power_of_2(n)` or `triton.cdiv(n, ...)` of a runtime size (`_runtime_size`):
+        a size growing with it, which a test bounding `n` at the launch bounds (`assumed`)."""
+        imports, func = self.imports, call.func
+        grows = (
+            imports.is_triton(func, "next_power_of_2") or imports.is_triton(func, "cdiv") or imports.is_tl(func, "cdiv")
+        )
+        return grows and bool(call.args) and self._runtime_size(call.args[0].value, scope, hops)
 
     def _bounded_below_cap(self, cap: cst.Call, sizes: list[cst.BaseExpression], scope: Scope, hops: int) -> bool:
         """Whether the runtime `sizes` a `min(...)` caps are bounded from above, below the cap,
         where it runs: a test holding where the kernel runs in `scope` (`_runs_in`, `HostIndex.tests_at`:
         not one after the launch or in another arm) orders a name or
         extent they read (through the values bound to their names: `if x.shape[-1] <= 512:` or
-        `if 2 * D <= 1024:` with `D = x.shape[-1]`) below values all under the cap's (`alternatives`;
+        `if 2 * D <= 1024:` with `D = x.shape[-1]`) below values all under the cap's (`alternatives` of operands with no size
+        `_sizes_by_runtime` reads;
         not what reads a name bound to the cap: `if N > BLOCK: raise` with `BLOCK = min(...)`, or
         `BLOCK = CAP` after `CAP = min(...)`, keeps N up to the cap, as `if N > 65536 //
         x.element_size(): raise` does a cap of as much); or every call of `scope` in the module
-        (one caller up: `_bounded_below`) so bounds what it passes for a parameter they read. A floor (`if n >
+        (one caller up: `_upper_bound`) so bounds what it passes for a parameter they read. A floor (`if n >
         0:`, `if n == 0: return`) bounds nothing, nor does an equality with what has no value
         (`assert w.shape == (N,)`). Module-level code is not read (True)."""
         key = (cap, scope, min(hops, _MAX_HOPS + 1))
@@ -1189,22 +1205,16 @@ class _HostNames:
         return self.bounded_memo[key]
 
     def _cap_bounded(self, cap: cst.Call, sizes: list[cst.BaseExpression], scope: cst.FunctionDef, hops: int) -> bool:
-        caps = [max(values) for arg in cap.args if (values := self.alternatives(arg.value, scope, hops + 1))]
+        caps = [
+            max(values)
+            for arg in cap.args
+            if not any(type(call) is cst.Call and self._sizes_by_runtime(call, scope, hops) for call in walk(arg.value))
+            and (values := self.alternatives(arg.value, scope, hops + 1))
+        ]
         if not caps:
             return True  # no cap to read
-        capped = self._names_holding(scope).get(cap, set())
-        return self._bounded_below(min(caps), capped, sizes, self._runs_in(scope, cap), hops)
-
-    def _names_holding(self, scope: cst.FunctionDef) -> dict[cst.CSTNode, set[str]]:
-        """The names `scope` binds, by each node of the values bound to them (worked out once)."""
-        if scope not in self.holders_memo:
-            holders: dict[cst.CSTNode, set[str]] = {}
-            for (name, where), values in self.host.bindings.items():
-                if where is scope:
-                    for node in {node for value in values for node in walk(value)}:
-                        holders.setdefault(node, set()).add(name)
-            self.holders_memo[scope] = holders
-        return self.holders_memo[scope]
+        bound = self._upper_bound(_binds_node(self.host, cap, scope), sizes, self._runs_in(scope, cap), hops)
+        return bound is not None and bound < min(caps)
 
     def _runs_in(self, scope: cst.FunctionDef, cap: cst.Call) -> list[CallSite]:
         """Where the kernel runs in `scope`, sized by `cap` written there: its launches there, else
@@ -1219,29 +1229,34 @@ class _HostNames:
         found = [site for site in dict.fromkeys(sites) if site.scope is scope]
         return found or [site for site in host.calls_of.get("min", ()) if site.call is cap]
 
-    def _bounded_below(
+    def _upper_bound(
         self,
-        ceiling: Value,
-        capped: set[str],
+        capped: Callable[[str], bool],
         sizes: list[cst.BaseExpression],
         at: Sequence[CallSite],
         hops: int,
+        exact: bool = False,
         up: int = _CALLERS_UP,
-        through: Callable[[Value], Value] = lambda reached: reached,
-    ) -> bool:
-        """Whether a test holding at the calls `at` (`HostIndex.tests_at`, all in one function)
-        orders the `sizes` below values all under `ceiling`, but for what reads a name of
-        `capped` or one rebound before the calls to a value it leaves unbounded (`n = n * 64`:
-        `HostIndex.bounded_at`), or every call of that function (`up` callers up) so bounds what it passes for
-        a parameter they read (`HostIndex.bounded_by_callers`; `_bounded_below_cap`). A caller's
+        through: Callable[[Value], Value | None] = lambda reached: reached,
+    ) -> Value | None:
+        """How far the `sizes` reach at the calls `at` (all in one function), at most: the least
+        bound a test holding there (`HostIndex.tests_at`) orders them under, but for what reads a
+        name `capped` says is bound to the cap (`if N > BLOCK: raise` with `BLOCK = min(...)`) or
+        one rebound before the calls to a value it leaves unbounded (`n = n * 64`:
+        `HostIndex.bounded_at`); else, when every call of that function (`up` callers up) so
+        bounds what it passes for a parameter they read (`HostIndex.bounded_by_callers`), the
+        largest the callers' bounds let them reach; None when nothing bounds them. A caller's
         bound of what it passes is how far the callee's `sizes` reach with the parameter at most
-        that (`through`: `triton.next_power_of_2(n)` reaches 65536 for a caller's `n <= 40000`)."""
+        that (`through`: `triton.next_power_of_2(n)` reaches 65536 for a caller's `n <= 40000`).
+        `exact` reads only the bounds `HostIndex.at_most` carries to the sizes (`_reached`), not one
+        of a name merely behind them (`n` of `triton.cdiv(x.numel() // n, 40)`)."""
         host, scope = self.host, at[0].scope if at else None
         if scope is None:
-            return False
+            return None
         modules = self.imports.imported | self.imports.local_names
         names = set().union(*(host.names_behind(size, scope, beside_extents=True) for size in sizes)) - modules
         extents = set().union(*(host.extents_read(size, scope, behind=True) for size in sizes))
+        least: Value | None = None
         for test, holds, since in host.tests_at(at):
             for lesser, greater in orderings(test, holds):
                 ordered = BoundedSizes(frozenset(host.names_growing(lesser, scope) & names))
@@ -1249,37 +1264,46 @@ class _HostNames:
                     continue
                 if any(host.bounded_at(ordered, since, site.call, scope) != ordered for site in at):
                     continue  # rebound between the test and the call to what it leaves unbounded
-                if host.names_behind(greater, scope, chained=True) & capped:
+                if any(capped(name) for name in host.names_behind(greater, scope, chained=True)):
                     continue
                 bounds = self.alternatives(greater, scope, hops + 1)
-                if bounds and through(self._reached(max(bounds), lesser, sizes, scope)) < ceiling:
-                    return True
-        if up == 0:
-            return False
+                reached = self._reached(max(bounds), lesser, sizes, scope, exact) if bounds else None
+                reached = None if reached is None else through(reached)
+                if reached is not None:
+                    least = reached if least is None else min(least, reached)
+        if least is not None or up == 0:
+            return least
         params = names & {param.name.value for param in (*scope.params.params, *scope.params.kwonly_params)}
+        reach: dict[str, Value] = {}  # the largest each parameter's callers let the sizes reach
 
         def bounded(site: CallSite, passed: dict[str, cst.BaseExpression]) -> set[str]:
-            return {
-                name
-                for name, value in passed.items()
-                if self._bounded_below(ceiling, set(), [value], [site], hops + 1, up - 1, reached_from(name))
-            }
+            found = set()
+            for name, value in passed.items():
+                bound = self._upper_bound(lambda _: False, [value], [site], hops + 1, exact, up - 1, reached_from(name))
+                if bound is not None:
+                    reach[name] = max(reach.get(name, bound), bound)
+                    found.add(name)
+            return found
 
-        def reached_from(param: str) -> Callable[[Value], Value]:
-            return lambda reached: through(self._reached(reached, cst.Name(param), sizes, scope))
+        def reached_from(param: str) -> Callable[[Value], Value | None]:
+            def reach_through(reached: Value) -> Value | None:
+                value = self._reached(reached, cst.Name(param), sizes, scope, exact)
+                return None if value is None else through(value)
 
-        return bool(host.bounded_by_callers(scope, params, bounded))
+            return reach_through
+
+        return min((reach[name] for name in host.bounded_by_callers(scope, params, bounded)), default=None)
 
     def _reached(
-        self, bound: Value, lesser: cst.BaseExpression, sizes: list[cst.BaseExpression], scope: Scope
-    ) -> Value:
+        self, bound: Value, lesser: cst.BaseExpression, sizes: list[cst.BaseExpression], scope: Scope, exact: bool
+    ) -> Value | None:
         """How far the capped `sizes` reach where `lesser` is at most `bound`: the least of what
         those made of it reach (`HostIndex.at_most`: `triton.next_power_of_2(n)` reaches
-        65536 for `n <= 40000`), else `bound` itself."""
+        65536 for `n <= 40000`), else `bound` itself, or None when `exact`."""
         if type(bound) is not int:
-            return bound
+            return None if exact else bound
         reached = (self.host.at_most(size, scope, guarded=(lesser, bound)) for size in sizes)
-        return min((each for each in reached if each is not None), default=bound)
+        return min((each for each in reached if each is not None), default=None if exact else bound)
 
     def _runtime_size(self, node: cst.BaseExpression, scope: Scope, hops: int) -> bool:
         """No name in `node` has a value (`values`), and it queries no device (`_queries_device`)."""
@@ -1701,6 +1725,16 @@ def _exits_before(statement: cst.CSTNode, block: cst.If, launch: cst.Call) -> bo
     if not isinstance(arm, cst.BaseSuite) or any(node is launch for node in walk(arm)):
         return False
     return never_falls_through(arm)
+
+
+def _named(func: cst.BaseExpression, name: str) -> bool:
+    """`func` is the plain name `name` (`min`)."""
+    return isinstance(func, cst.Name) and func.value == name
+
+
+def _binds_node(host: HostIndex, node: cst.CSTNode, scope: Scope) -> Callable[[str], bool]:
+    """Whether a name of `scope` is bound to what holds `node` (`BLOCK = min(...)`)."""
+    return lambda name: any(each is node for value in host.bindings.get((name, scope), ()) for each in walk(value))
 
 
 def _only(values: list[Value]) -> Value | None:

@@ -133,8 +133,9 @@ passes 65536 once `n` reaches it, and a cap is the author's UB guard, which prot
 the tiles fit at the cap. The runtime size is an operand no name of which has a value (`n =
 x.numel()`, a tensor's shape) and that queries no device (`min(65536, get_ub_size() // 8)` gives
 nothing); a name with values (`size = 4096 if wide else 2048`) is not one, and `min(65536,
-size)` is each of its values. A size bounded from above where the launch runs may stay under
-the cap, and gives nothing: a test of the launching function holding at each of its launches
+size)` is each of its values. A size bounded from above where the launch runs is read at that
+bound when it stays under the cap (and gives nothing when what the cap's operand makes of it has
+no bound `HostIndex.at_most` follows): a test of the launching function holding at each of its launches
 (an `if` around it, holding in its body and failing in its `else`; an `assert`, an early exit
 failing or a checking helper of the module, `_check(n)`, on every path to it: not one after the
 launch, in another arm or in a loop before it; not an `if` or a conditional expression choosing
@@ -155,6 +156,11 @@ bounds what it passes for `n`. A floor (`if n > 0:`, `if n == 0: return`, `asser
 (`if N > 65536 // x.element_size(): raise` beside that cap), `N % D == 0`, `D is None`, `w.shape
 == (N,)`, and `if D > BD: raise` after `BD = min(...)` (or `BD: int = min(...)`, or `CAP =
 min(...)` then `BD = CAP`) do not bound it.
+A runtime size passed with no cap, `triton.next_power_of_2(n)` or `triton.cdiv(n, ...)` of a
+size with no value (directly or through a name bound to it), is read the same way at the bound
+such a test gives it: `if n <= 32768:` (or `n < 32768`, `assert n <= 32768`, `if n > 32768:
+raise`) around a launch passing `triton.next_power_of_2(n)` passes 32768, as `min(32768, ...)`
+would (FlagGems' `topk`: 388 KiB of UB there by the compiler); with no such test it gives nothing.
 In every launch value ASC013 reads, not only in a cap, `x.element_size()` is the element size
 of the dtype the host shows for `x`, else 2 (the 16-bit elements the estimate assumes):
 `BLOCK = 131072 // x.element_size()` passes 65536 for a tensor of unknown dtype.
@@ -1076,6 +1082,22 @@ def launch_in_bytes(x, y):  # a byte budget: 32768 elements of 16 bits
     n = x.numel()
     BLOCK = min(65536 // x.element_size(), triton.next_power_of_2(n))
     k2[(triton.cdiv(n, BLOCK),)](x, y, n, BLOCK=BLOCK)  # expect
+""",
+        # no cap, but a test around the launch bounds the row: the block reaches 32768 there
+        """
+@triton.jit
+def k(x_ptr, y_ptr, N: tl.constexpr, BLOCK: tl.constexpr):
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + cols, mask=cols < N, other=-1e30).to(tl.float32)
+    i = tl.argmax(x, axis=0)
+    x = tl.where(cols.to(tl.float32) == i.to(tl.float32), -1e30, x)
+    tl.store(y_ptr + cols, x, mask=cols < N)
+
+def launch(x, y):
+    n = x.shape[-1]
+    if n <= 32768:
+        BLOCK = triton.next_power_of_2(n)
+        k[(40,)](x, y, n, BLOCK=BLOCK)  # expect
 """,
         # lanes built from the index of a `tl.range` loop whose bounds are int64: Triton gives
         # the index its bounds' widest type, so they are int64 (8 bytes each)

@@ -1,0 +1,141 @@
+"""ASC013 reads a launch's block sized by a runtime size (`triton.next_power_of_2(n)`, no `min`)
+at the largest value a test bounding the size where the launch runs leaves it (FlagGems'
+`_ascend/ops/topk.py`: `if n <= 32768:` around the launch, 388 KiB of UB at 32768 by the
+compiler): the configuration a `min(32768, ...)` cap makes. A test that does not hold at the
+launch (another arm, after it, in a loop before it, of another name, of a name rebound since)
+caps nothing, and a bound the kernel fits under stays silent. Each snippet marks the lines that
+must be reported with `# flagged`; every other launch must stay silent."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from conftest import settings
+
+from ascend_lint.engine import lint_source
+
+HEADER = """
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, y_ptr, N: tl.constexpr, BLOCK: tl.constexpr):
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + cols, mask=cols < N, other=-1e30).to(tl.float32)
+    cf = cols.to(tl.float32)
+    i = tl.argmax(x, axis=0)
+    x = tl.where(cf == i.to(tl.float32), -1e30, x)
+    tl.store(y_ptr + cols, x, mask=cols < N)
+"""
+
+# a launch under `test`, the block the power of two at or above `n`
+UNDER = """
+def launch(x, y, m):
+    n = x.shape[-1]
+    if {test}:
+        k[(40,)](x, y, n, triton.next_power_of_2(n)){mark}
+"""
+
+CASES = {
+    "at_most_the_bound": UNDER.format(test="n <= 32768", mark="  # flagged"),
+    "below_the_bound": UNDER.format(test="n < 32768", mark="  # flagged"),
+    "bound_first": UNDER.format(test="32768 >= n", mark="  # flagged"),
+    "one_part_of_an_and": UNDER.format(test="n > 0 and n <= 32768", mark="  # flagged"),
+    "bound_the_plan_fits": UNDER.format(test="n <= 4096", mark=""),
+    "bound_of_another_name": UNDER.format(test="m <= 32768", mark=""),
+    "floor_only": UNDER.format(test="n >= 32768", mark=""),
+    "asserted": """
+def launch(x, y):
+    n = x.shape[-1]
+    assert n <= 32768
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "raised_over_it": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n > 32768:
+        raise ValueError("too long")
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "returned_over_it": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n > 32768:
+        return
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "through_a_name_bound_to_the_block": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n <= 32768:
+        BLOCK = triton.next_power_of_2(n)
+        k[(40,)](x, y, n, BLOCK=BLOCK)  # flagged
+""",
+    "in_the_callers_test": """
+def _launch(x, y, n):
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+
+def launch(x, y):
+    n = x.shape[-1]
+    if n <= 32768:
+        _launch(x, y, n)
+""",
+    "in_the_other_arm": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n <= 32768:
+        pass
+    else:
+        k[(40,)](x, y, n, triton.next_power_of_2(n))
+""",
+    "in_an_elif_past_it": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n <= 32768:
+        return
+    elif n > 0:
+        k[(40,)](x, y, n, triton.next_power_of_2(n))
+""",
+    "after_the_launch": """
+def launch(x, y):
+    n = x.shape[-1]
+    k[(40,)](x, y, n, triton.next_power_of_2(n))
+    assert n <= 32768
+""",
+    "in_a_loop_before_the_launch": """
+def launch(x, y):
+    n = x.shape[-1]
+    for _ in range(3):
+        if n > 32768:
+            raise ValueError("too long")
+        n = n * 2
+    k[(40,)](x, y, n, triton.next_power_of_2(n))
+""",
+    "rebound_past_the_test": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n > 32768:
+        raise ValueError("too long")
+    n = n * x.shape[0]
+    k[(40,)](x, y, n, triton.next_power_of_2(n))
+""",
+    "of_a_size_merely_made_with_it": """
+def launch(x, y):
+    n = x.shape[-1]
+    rows = x.numel() // n
+    if n <= 32768:
+        k[(40,)](x, y, n, triton.next_power_of_2(rows))
+""",
+}
+
+
+def flagged_lines(source: str) -> list[int]:
+    return [number for number, line in enumerate(source.splitlines(), 1) if line.rstrip().endswith("# flagged")]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_asc013_reads_a_runtime_block_at_the_bound_tested_where_it_launches(case: str) -> None:
+    source = textwrap.dedent(HEADER) + CASES[case]
+    result = lint_source(source, "ascend/bounded.py", settings(select=["ASC013"]))
+    assert [finding.location.row for finding in result.findings] == flagged_lines(source)
