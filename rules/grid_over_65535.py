@@ -2539,16 +2539,27 @@ def _report(launch: Launch, grids: Iterable[Grid], context: ModuleContext, chunk
 
 def _trips_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: _Chunks | None) -> Report | None:
     """The finding on the grid; in a host loop over written items its axes read (`for n in (1,
-    100000): k[(n, 8)]`), on the first trip's grid reported: every trip launches."""
-    trips = context.host.item_grids(grid, launch)
+    100000): k[(n, 8)]`), on the first trip's grid reported that the tests at the launch let
+    launch (`HostIndex.trip_excluded`: not under `if n <= 65535:`). What the tests around the
+    launch bound of the grid as written is read once for all trips."""
+    host = context.host
+    trips = host.item_trips(grid, launch)
     if not trips:
         return _grid_report(launch, grid, context, chunked)
-    return next(filter(None, (_grid_report(launch, trip, context, chunked) for trip in trips)), None)
+    guard = _size_guard(launch, grid, context)
+    for trip, placed in trips:
+        report = _grid_report(launch, trip, context, chunked, guard)
+        if report is not None and not host.trip_excluded(launch, placed):
+            return report
+    return None
 
 
-def _grid_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: _Chunks | None) -> Report | None:
+def _grid_report(
+    launch: Launch, grid: Grid, context: ModuleContext, chunked: _Chunks | None, guard: _Guard | None = None
+) -> Report | None:
     """The finding on a launch for one grid it may use; in a chunking loop, on the axes it
-    leaves whole (`_unchunked`)."""
+    leaves whole (`_unchunked`). `guard`: what the tests around it bound of the grid as written,
+    when known (`_trips_report`)."""
     host = context.host
     known = [host.known_int(axis, grid.scope) for axis in grid.axes]
     programs = prod(each for each in known if each is not None)
@@ -2566,7 +2577,8 @@ def _grid_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: _C
         grid, chunked_factors = remaining
         known = [host.known_int(axis, grid.scope) for axis in grid.axes]
         trips = [each for each in (host.at_most(f, grid.scope) for f in chunked_factors) if each is not None]
-    guard = _size_guard(launch, grid, context, bool(chunked_factors))
+    if guard is None or chunked_factors:  # the axes a chunking loop leaves are the trip's own
+        guard = _size_guard(launch, grid, context, bool(chunked_factors))
     if guard.whole:
         return None
     # the case leaving the most sizes unbounded (one that leaves two or more may hold)
@@ -2574,7 +2586,11 @@ def _grid_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: _C
         ((extents, _sizes(extents)) for extents in (host.grid_extents(grid, launch, case) for case in guard.cases)),
         key=lambda found: len(found[1]),
     )
-    caps = [_capped_at_the_limit(axis, grid.scope, context) for axis in grid.axes]
+    # a cap of a known int is that int (`min(1, 65535)`: 1, a trip of `for n in (1, 100000)`)
+    caps = [
+        [] if each is not None else _capped_at_the_limit(axis, grid.scope, context)
+        for axis, each in zip(grid.axes, known, strict=True)
+    ]
     capped = [_factor(operand, context) for operands in caps for operand in operands]
     # a cap at half the limit or more is over it times any count of two or more (`(min(M, 65535), 4)`),
     # and so is a count of half the limit or more times any size (`(B, 40000)`); a chunk of known

@@ -440,10 +440,52 @@ def chosen_by_heuristics(x):
     chosen[lambda meta: (triton.cdiv(n, meta["BT"]),)](x, n, BT=triton.cdiv(n, _cores()))  # expect
 """
 
+# a trip whose item the tests at the launch exclude does not launch
+ITEMS_EXCLUDED = """
+def guarded(x):
+    for n in (1, 100000):
+        if n <= 65535:
+            k[(n, 8)](x, n, BT=64)
+
+def broken(x):
+    for n in (1, 100000):
+        if n > 65535:
+            break
+        k[(n, 8)](x, n, BT=64)
+
+def skipped(x):
+    for n in (1, 100000):
+        if n > 65535:
+            continue
+        k[(n, 8)](x, n, BT=64)
+
+def asserted(x):
+    for n in (1, 100000):
+        assert n < 65536
+        k[(n, 8)](x, n, BT=64)
+
+def in_the_else(x):
+    for n in (1, 100000):
+        if n <= 65535:
+            k[(n, 8)](x, n, BT=64)
+        else:
+            k[(n, 8)](x, n, BT=64)  # expect
+
+def guarded_too_high(x):
+    for n in (1, 100000):
+        if n <= 200000:
+            k[(n, 8)](x, n, BT=64)  # expect
+
+def other_name_tested(x, m):
+    for n in (1, 100000):
+        if m <= 65535:
+            k[(n, 8)](x, n, BT=64)  # expect
+"""
+
 
 @pytest.mark.parametrize(
     "snippet",
-    [TOTALS, BUILT, PARTIAL, HELD, METHODS, PARTIALS, STARRED, CHAINED, ITEMS, LAUNCH_VALUES],
+    [TOTALS, BUILT, PARTIAL, HELD, METHODS, PARTIALS, STARRED, CHAINED, ITEMS, LAUNCH_VALUES, ITEMS_EXCLUDED],
     ids=[
         "item_totals",
         "built",
@@ -455,8 +497,18 @@ def chosen_by_heuristics(x):
         "chained",
         "items",
         "launch_values",
+        "excluded",
     ],
 )
 def test_grids_are_reported_where_marked(snippet: str) -> None:
     source, _ = snippet_source(KERNEL + snippet)
     assert found_rows(source, select=["ASC010"]) == expected_rows(source, "ASC010")
+
+
+def test_a_capped_item_is_reported_at_the_trip_over_the_limit(lint) -> None:
+    """`min(1, 65535)` is 1, not a cap: the trip over the limit is the one the message shows."""
+    source, _ = snippet_source(
+        KERNEL + "def capped(x):\n    for n in (1, 100000):\n        k[(min(n, 65535), 8)](x, n, BT=64)\n"
+    )
+    (report,) = lint(source, select=["ASC010"])
+    assert "min(100000, 65535) * 8 = 524280 > 65535" in report.message

@@ -8,6 +8,7 @@ fuzzer's short mutants do not reach it."""
 from __future__ import annotations
 
 import sys
+from collections import Counter
 from collections.abc import Callable
 
 import pytest
@@ -151,3 +152,37 @@ def test_twice_the_code_costs_about_twice_the_calls(shape: str) -> None:
 def test_a_long_line_of_updates_is_linted() -> None:
     """Past `MAX_LINE_UPDATES` updates a name is unknown: no nesting too deep to analyse."""
     python_calls(launched("    n = min(n, 1024) * 1\n" * 500))
+
+
+def launches_in_loops_over_items(n: int) -> str:
+    return (
+        HEAD + "@triton.jit\ndef k(x, BLOCK: tl.constexpr):\n"
+        "    tl.store(x + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK), 0.0)\n\n"
+        "def run(x):\n    for n in (1, 2, 3, 4):\n        for m in (1, 2):\n"
+        + "".join(f"            k[(n, m, {i})](x, BLOCK=64)\n" for i in range(n))
+    )
+
+
+def test_launches_in_loops_over_items_read_each_loop_once_and_each_guard_once(monkeypatch) -> None:
+    """ASC010 reads each trip's grid of each launch in loops over items (`HostIndex.item_trips`)
+    reading each loop's body once, not once per launch, and what the tests around a launch bound
+    once per launch, not once per trip. Counted, not timed: the per-launch reads of the launching
+    function the guards still make grow with the code as well."""
+    import rules.grid_over_65535 as rule
+    from ascend_lint.host import index
+
+    counted: Counter[str] = Counter()
+    for module, name in ((index, "loops_over_items"), (rule, "_size_guard")):
+        monkeypatch.setattr(module, name, _counting(counted, name, getattr(module, name)))
+    result = lint_source(launches_in_loops_over_items(40), "snippet.py", settings(select=["ASC010"]))
+    assert result.error is None, result.error
+    assert counted["loops_over_items"] <= 2, counted  # two loops
+    assert counted["_size_guard"] <= 40, counted  # 40 launches, 8 trips each
+
+
+def _counting(counted: Counter[str], name: str, function: Callable[..., object]) -> Callable[..., object]:
+    def counting(*args: object, **kwargs: object) -> object:
+        counted[name] += 1
+        return function(*args, **kwargs)
+
+    return counting

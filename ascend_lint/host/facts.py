@@ -557,7 +557,7 @@ def loops_over_items(loop: cst.For) -> bool:
     """`for name in (1024, 65536):` over items written out (`written_items`), its body and
     `else` never rebinding `name`: each trip reads one item. Every rule sees these bindings;
     ASC013 reads each item as a launch value, ASC010 each as a grid's axis (`for n in (1,
-    100000): k[(n, 8)]` launches `(100000, 8)`: `HostIndex.item_grids`)."""
+    100000): k[(n, 8)]` launches `(100000, 8)`: `HostIndex.item_trips`)."""
     name = cst.ensure_type(loop.target, cst.Name).value
     return (
         written_items(loop.iter) is not None

@@ -118,7 +118,7 @@ from .facts import (
     loops_over_items,
     past_fn,
 )
-from .guards import Unrolled, run_before
+from .guards import Unrolled, orderings, run_before
 from .params import (
     add_forwarded,
     all_params,
@@ -248,6 +248,7 @@ class HostIndex(HostFacts):
         self._exact = False  # sizing products for `_budgets_cancelled`: no sum nor extremum taken for one term
         self._bounded = BoundedSizes()  # what tests before the launch being sized bound (`grid_extents`)
         self._launch_grids: dict[Launch, tuple[Grid, ...]] = {}
+        self._item_loop_bodies: dict[cst.For, frozenset[int]] = {}  # `_item_loop_body`, by loop
         self._updates_deep = 0  # the updates of a grid in place `_grids` is reading, one inside another
         self._grid_parts: dict[
             tuple[cst.BaseExpression, Scope, str | None, int], list[tuple[cst.BaseExpression, ...]]
@@ -1837,24 +1838,22 @@ class HostIndex(HostFacts):
             found = self._launch_grids[launch] = tuple(self._written_grids(launch))
         return found
 
-    def item_grids(self, grid: Grid, launch: Launch) -> list[Grid]:
+    def item_trips(self, grid: Grid, launch: Launch) -> list[tuple[Grid, dict[str, cst.BaseExpression]]]:
         """The grid in each trip of the host loops over written items around the launch whose
         variables its axes read (`loops_over_items`: `for n in (1, 100000): k[(n, 8)]` launches
-        `(1, 8)`, then `(100000, 8)`), each item in place of the variable; every trip launches.
-        No grids when the axes read no such variable, when the grid is written before the loop
-        (its names bound outside it), or when the trips make more than MAX_GRIDS grids."""
+        `(1, 8)`, then `(100000, 8)`), each item in place of the variable, with the items by
+        variable; every trip launches but those the tests there exclude (`trip_excluded`). No
+        trips when the axes read no such variable, when the grid is written before the loop (its
+        names bound outside it), or when the trips make more than MAX_GRIDS grids."""
         if grid.scope is not launch.scope:
             return []
-        written = self._placed.get(grid.written, grid.written)
+        written = id(self._placed.get(grid.written, grid.written))
         reads = [name for axis in grid.axes for name in variables_read(axis)]
         read = {name.value for name in reads}
         loops = [
             loop
             for loop in launch.loops
-            if isinstance(loop.target, cst.Name)
-            and loop.target.value in read
-            and loops_over_items(loop)
-            and any(node is written for node in walk(loop.body))
+            if isinstance(loop.target, cst.Name) and loop.target.value in read and written in self._item_loop_body(loop)
         ]
         if not loops:
             return []
@@ -1862,7 +1861,7 @@ class HostIndex(HostFacts):
         items = [written_items(loop.iter) or [] for loop in loops]
         if math.prod(map(len, items)) > MAX_GRIDS:
             return []
-        grids = []
+        trips = []
         for chosen in itertools.product(*items):
             placed = dict(zip(targets, chosen, strict=True))
             passed = {id(name): placed[name.value] for name in reads if name.value in placed}
@@ -1871,8 +1870,47 @@ class HostIndex(HostFacts):
                 made = axis.visit(_ArgumentsPlaced(passed, self._placed))
                 assert isinstance(made, cst.BaseExpression)
                 axes.append(made)
-            grids.append(Grid(tuple(axes), grid.scope, grid.written, grid.meta))
-        return grids
+            trips.append((Grid(tuple(axes), grid.scope, grid.written, grid.meta), placed))
+        return trips
+
+    def trip_excluded(self, launch: Launch, placed: Mapping[str, cst.BaseExpression]) -> bool:
+        """A test at the launch in the loops over items (`tests_at`) excludes the trip giving
+        their variables the items `placed` (`item_trips`): it orders an item against a known int
+        the other way (`if n <= 65535:` around the launch, `if n > 65535: continue` or `break`,
+        `assert n < 65536` before it, with `n` the item 100000)."""
+        bodies = [
+            self._item_loop_body(loop)
+            for loop in launch.loops
+            if isinstance(loop.target, cst.Name) and loop.target.value in placed
+        ]
+        for test, holds, _ in self.tests_at([launch]):
+            if not any(id(test) in body for body in bodies):
+                continue
+            passed = {id(name): placed[name.value] for name in variables_read(test) if name.value in placed}
+            if not passed:
+                continue
+            for lesser, greater in orderings(test, holds):
+                low, high = (self._known_placed(side, passed, launch.scope) for side in (lesser, greater))
+                if low is not None and high is not None and low > high:
+                    return True
+        return False
+
+    def _known_placed(
+        self, value: cst.BaseExpression, passed: Mapping[int, cst.BaseExpression], scope: Scope
+    ) -> int | None:
+        """`known_int` of `value` with the names whose ids `passed` holds replaced by its values."""
+        made = value.visit(_ArgumentsPlaced(passed, {}))
+        assert isinstance(made, cst.BaseExpression)
+        return self.known_int(made, scope)
+
+    def _item_loop_body(self, loop: cst.For) -> frozenset[int]:
+        """The ids of the nodes in the body of a loop over written items (`loops_over_items`),
+        none for another loop. Worked out once per loop."""
+        found = self._item_loop_bodies.get(loop)
+        if found is None:
+            over_items = isinstance(loop.target, cst.Name) and loops_over_items(loop)
+            found = self._item_loop_bodies[loop] = frozenset(map(id, walk(loop.body)) if over_items else ())
+        return found
 
     def launched_grids(self, launch: Launch, kernel: Kernel | None) -> tuple[Grid, ...]:
         """The grids a launch of `kernel` may use (`grids`), a grid function's reads of the
