@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import libcst as cst
 
-from .flow import ARG, CONST, SCALAR, SPEC, Branch, Flow, build_flow, call_argument, cast_parts
+from .flow import ARG, CONST, SCALAR, SPEC, Branch, Event, Flow, build_flow, call_argument, cast_parts
 from .imports import TRITON, ImportMap, dotted_name, int_literal, str_literal, walk_statements
 from .nodes import child_nodes, walk
 from .package import content_hash, file_hash, module_files
@@ -308,25 +308,39 @@ class Kernel:
         terms = [term for address in flow.addresses for term in flow.offset_terms(address)]
         return terms + [argument for event in flow.calls for argument in self.offset_arguments(event.call)]
 
-    def returned_into(self, sinks: Callable[[Kernel], Mapping[cst.CSTNode, str]]) -> dict[cst.BaseExpression, str]:
+    def returned_into(
+        self,
+        sinks: Callable[[Kernel], Mapping[cst.CSTNode, str]],
+        counted: Callable[[Kernel, cst.Call], bool] = lambda caller, call: True,
+    ) -> dict[cst.BaseExpression, str]:
         """For a device function no launch runs: the values its `return` statements give that a
-        call of it in the module passes into one of the caller's `sinks` (its value, or the item
-        a name is unpacked from: `off, n = _off(...)`), through the sums, products and names
-        `Flow.value_reaches` follows, each with what the sink says of it. Read afresh each time:
-        it depends on the callers, which change with the module."""
+        `counted` call of it in the module passes into one of the caller's `sinks` (its value, or
+        the item a name is unpacked from: `off, n = _off(...)`), through the sums, products and
+        names `Flow.value_reaches` follows, each with what the sink says of it. `sinks` is asked
+        once per caller. Not cached: it depends on the callers, which change with the module."""
         if not self.is_device_function or self.is_launched:
             return {}
         found: dict[cst.BaseExpression, str] = {}
+        targets: dict[int, Mapping[cst.CSTNode, str]] = {}
+        bound: dict[int, dict[int, list[Event]]] = {}  # per caller: the definitions by the id of their value
         for caller, call in self.calls_in_module():
-            flow, targets = caller.flow, sinks(caller)
-            bindings = [d for events in flow.defs.values() for d in events if d.value is call]
+            if not counted(caller, call):
+                continue
+            flow = caller.flow
+            if id(caller) not in targets:
+                targets[id(caller)] = sinks(caller)
+                by_value: dict[int, list[Event]] = {}
+                for d in (d for events in flow.defs.values() for d in events if d.value is not None):
+                    by_value.setdefault(id(d.value), []).append(d)
+                bound[id(caller)] = by_value
+            bindings = bound[id(caller)].get(id(call), [])
             results = [
                 (unpacked_index(d.node, flow), [read.node for read in flow.reads_after(d, d.name)])
                 for d in bindings
                 if isinstance(d.node, cst.Name) and d.name is not None
             ]
             for index, starts in results if bindings else [(None, [call])]:
-                reached = flow.value_reaches(starts, targets)
+                reached = flow.value_reaches(starts, targets[id(caller)])
                 if reached is not None:
                     found.update(dict.fromkeys(returned_values(self.node, index), reached[1]))
         return found

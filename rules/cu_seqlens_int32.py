@@ -177,7 +177,7 @@ this one's `bos`.
 from __future__ import annotations
 
 import re
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 
 import libcst as cst
 
@@ -1067,18 +1067,23 @@ def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
         flow = kernel.flow
         int32_tensors = _int32_tensors(kernel, context.host)
         loads_int32 = bool(int32_tensors)
-        offsets = _sequence_offsets(kernel, context.host)
+        memo: _Memo = {}
+        offsets = _sequence_offsets(kernel, context.host, 0, memo)
         if not offsets:
             return
         ones = frozenset(p.name for p in kernel.params if context.host.always_passes_one(kernel, p.name))
         seen: set[cst.CSTNode] = set()
         followed: set[Event] = set()  # definitions of names read in addresses, scanned once
-        terms = kernel.offset_terms(flow) + _offset_returns(kernel)
+        counted = _calls_passing_offsets(kernel, context.host, memo)
+        terms = kernel.offset_terms(flow) + _offset_returns(kernel, counted)
+        block_returns: dict[cst.BaseExpression, str] | None = None  # returns reaching a block pointer: `_fix`
         for term in terms:
             for product in _int32_products(term, kernel, offsets, ones, followed, loads_int32):
                 if product in seen:
                     continue
                 seen.add(product)
+                if block_returns is None:
+                    block_returns = kernel.returned_into(lambda caller: caller.block_offsets(caller.flow))
                 reads = [
                     sub
                     for sub in _arithmetic_leaves(product, flow)
@@ -1095,26 +1100,44 @@ def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
                         said=_said(reads, flow, offsets, f"loaded from `{'`, `'.join(sources)}` as int32{host}"),
                         product=one_line(site if site is not product else product.with_changes(lpar=(), rpar=())),
                     ),
-                    fix=_fix(product, reads, kernel, context),
+                    fix=_fix(product, reads, kernel, context, block_returns),
                     facts={"offsets": tuple(names)},
                     related=((shown[0][1].shown_by, f"`{shown[0][0]}` is int32 here"),) if shown else (),
                 )
 
 
-def _offset_returns(kernel: Kernel) -> list[cst.BaseExpression]:
+def _offset_returns(kernel: Kernel, counted: Callable[[Kernel, cst.Call], bool]) -> list[cst.BaseExpression]:
     """For a device function no launch runs: the values it returns into a caller's offset where
     a product is read as if written there (`v + _off(bos, H, V)`, or `off = _off(...)` then `v +
-    off`: `Kernel.returned_into` the names and calls `_int32_products` reaches in the caller's
-    offset terms; not `_off(...).to(tl.int64) * V`, widened before the stride)."""
+    off`), by a `counted` call: `Kernel.returned_into` the names and calls `_int32_products`
+    reaches in the caller's offset terms (`_reaching_offsets`; not `_off(...).to(tl.int64) * V`,
+    widened before the stride)."""
+    return list(kernel.returned_into(_reaching_offsets, counted))
 
-    def reached(caller: Kernel) -> dict[cst.CSTNode, str]:
-        found: set[cst.CSTNode] = set()
-        for term in caller.offset_terms(caller.flow):
-            for _ in _int32_products(term, caller, {}, frozenset(), set(), False, found):
-                pass
-        return dict.fromkeys(found, "")
 
-    return list(kernel.returned_into(reached))
+def _reaching_offsets(caller: Kernel) -> dict[cst.CSTNode, str]:
+    """The names and device function calls whose value the walk of `_int32_products` reaches
+    from the offset terms of `caller` (through names, casts widening after a product, clamps and
+    sums; not inside a product it stops at), as sinks of `Kernel.returned_into`."""
+    found: set[cst.CSTNode] = set()
+    for term in caller.offset_terms(caller.flow):
+        any(_int32_products(term, caller, {}, frozenset(), set(), False, found))  # no offsets: finds none
+    return dict.fromkeys(found, "")
+
+
+def _calls_passing_offsets(kernel: Kernel, host: HostIndex | None, memo: _Memo) -> Callable[[Kernel, cst.Call], bool]:
+    """Which calls of a device function count for its returns (`_offset_returns`): every call
+    when some sequence offset of the function is its own (loaded there), else only the calls
+    passing a sequence offset, or a boundary load, for a parameter; a call passing `i_h` returns
+    no product of an offset, whatever another call passes (`limit = _off(bos, H, V)`)."""
+    passing = {
+        id(call)
+        for caller, call, passed in _calls_passing(kernel)
+        if (host is not None and _offsets_passed(caller, passed, host, 1, memo)) or _loads_passed(caller, passed)
+    }
+    offsets = _sequence_offsets(kernel, host, 0, memo)
+    own = any("` in `" not in source for source in offsets.values())
+    return lambda caller, call: own or id(call) in passing
 
 
 def _named(read: cst.Name | cst.NamedExpr) -> str:
@@ -1189,7 +1212,11 @@ def _offset_definition(
 
 
 def _fix(
-    product: cst.BinaryOperation, reads: list[cst.Name | cst.NamedExpr], kernel: Kernel, context: ModuleContext
+    product: cst.BinaryOperation,
+    reads: list[cst.Name | cst.NamedExpr],
+    kernel: Kernel,
+    context: ModuleContext,
+    block_returns: dict[cst.BaseExpression, str],
 ) -> FixPlan | Declined:
     """Each read of an offset in the product cast to int64; none for an augmented `t *= H`
     (its target cannot be wrapped in a cast), nor when the product's value also reaches a
@@ -1203,7 +1230,7 @@ def _fix(
     if bound is not None:
         return Declined(f"the offset is bound by `{bound} := ...` where it is multiplied: cast it there by hand")
     sinks = kernel.block_offsets(flow)
-    sinks.update(kernel.returned_into(lambda caller: caller.block_offsets(caller.flow)).items())  # `_row(bos, ...)`
+    sinks.update(block_returns.items())  # `_row(bos, ...)`
     reached = flow.value_reaches([product], sinks)
     if reached is not None:
         offset, used = reached
@@ -1350,20 +1377,29 @@ def _narrow_load_of(value: cst.BaseExpression, flow: Flow, params: set[str]) -> 
 
 def _passed_offsets(kernel: Kernel, host: HostIndex, depth: int, memo: _Memo) -> dict[str, str]:
     """For a device function no launch runs: its parameters some call in the module passes an
-    int32 sequence offset of the caller for (`_tail(v, o, bos, i_h)`, the caller's `bos` loaded
-    `.to(tl.int32)`; Triton inlines the function with that value), each with where the offset is
-    loaded from: "cu_seqlens` in `caller" (the message quotes it)."""
+    int32 sequence offset of the caller for (`_offsets_passed`), each with where the offset is
+    loaded from."""
     found: dict[str, str] = {}
-    for caller, passed in _calls_passing(kernel):
-        offsets = _sequence_offsets(caller, host, depth + 1, memo)
-        loads_int32 = bool(_int32_tensors(caller, host))
-        for name, argument in passed:
-            if (
-                name in found
-                or _offsets_added(argument, caller.flow, offsets) <= 0
-                or not _int32_in_some_specialisation(argument, caller.flow, loads_int32, offsets)
-            ):
-                continue
+    for caller, _, passed in _calls_passing(kernel):
+        for name, source in _offsets_passed(caller, passed, host, depth + 1, memo).items():
+            found.setdefault(name, source)
+    return found
+
+
+def _offsets_passed(
+    caller: Kernel, passed: list[tuple[str, cst.BaseExpression]], host: HostIndex, depth: int, memo: _Memo
+) -> dict[str, str]:
+    """The parameters one call in `caller` passes an int32 sequence offset of the caller for
+    (`_tail(v, o, bos, i_h)`, the caller's `bos` loaded `.to(tl.int32)`; Triton inlines the
+    function with that value), each with where the offset is loaded from: "cu_seqlens` in
+    `caller" (the message quotes it); `passed` as `_calls_passing` gives it."""
+    offsets = _sequence_offsets(caller, host, depth, memo)
+    loads_int32 = bool(_int32_tensors(caller, host))
+    found: dict[str, str] = {}
+    for name, argument in passed:
+        if _offsets_added(argument, caller.flow, offsets) > 0 and _int32_in_some_specialisation(
+            argument, caller.flow, loads_int32, offsets
+        ):
             source = next(
                 s for leaf in _sum_leaves(argument, caller.flow) if (s := _offset_of(leaf, caller.flow, offsets))
             )
@@ -1373,29 +1409,37 @@ def _passed_offsets(kernel: Kernel, host: HostIndex, depth: int, memo: _Memo) ->
 
 def _passed_boundary_loads(kernel: Kernel) -> dict[str, str]:
     """For a device function no launch runs: its parameters some call in the module passes a
-    value loaded from a boundary pointer of the caller for, as loaded (`_tail(boh, ...)` after
-    `boh = tl.load(chunk_offsets + i_n)`; the function casts it), each with where it is loaded
-    from: "chunk_offsets` in `caller"."""
+    value loaded from a boundary pointer of the caller for, as loaded (`_loads_passed`)."""
     found: dict[str, str] = {}
-    for caller, passed in _calls_passing(kernel):
-        flow, params = caller.flow, {p.name for p in caller.params}
-        for name, argument in passed:
-            loads = [d.value for d in flow.reaching(argument)] if isinstance(argument, cst.Name) else [argument]
-            base = _boundary_loaded(loads, flow, params)
-            if base is not None and name not in found:
-                found[name] = f"{base}` in `{caller.name}"
+    for caller, _, passed in _calls_passing(kernel):
+        for name, source in _loads_passed(caller, passed).items():
+            found.setdefault(name, source)
     return found
 
 
-def _calls_passing(kernel: Kernel) -> Iterator[tuple[Kernel, list[tuple[str, cst.BaseExpression]]]]:
+def _loads_passed(caller: Kernel, passed: list[tuple[str, cst.BaseExpression]]) -> dict[str, str]:
+    """The parameters one call in `caller` passes a value loaded from a boundary pointer of the
+    caller for, as loaded (`_tail(boh, ...)` after `boh = tl.load(chunk_offsets + i_n)`; the
+    function casts it), each with where it is loaded from: "chunk_offsets` in `caller"."""
+    flow, params = caller.flow, {p.name for p in caller.params}
+    found: dict[str, str] = {}
+    for name, argument in passed:
+        loads = [d.value for d in flow.reaching(argument)] if isinstance(argument, cst.Name) else [argument]
+        base = _boundary_loaded(loads, flow, params)
+        if base is not None:
+            found[name] = f"{base}` in `{caller.name}"
+    return found
+
+
+def _calls_passing(kernel: Kernel) -> Iterator[tuple[Kernel, cst.Call, list[tuple[str, cst.BaseExpression]]]]:
     """For a device function no launch runs: each call in the module's jit functions (but
-    those with a splat), as its caller and what it passes for each parameter it passes."""
+    those with a splat), as its caller, the call and what it passes for each parameter it passes."""
     if not kernel.passed_flags:
         return
     for caller, call in kernel.calls_in_module():
         if not any(arg.star for arg in call.args):
             arguments = [(p.name, call_argument(call, i, p.name)) for i, p in enumerate(kernel.params)]
-            yield caller, [(name, argument) for name, argument in arguments if argument is not None]
+            yield caller, call, [(name, argument) for name, argument in arguments if argument is not None]
 
 
 def _boundary_loaded(values: Sequence[cst.BaseExpression | None], flow: Flow, params: set[str]) -> str | None:

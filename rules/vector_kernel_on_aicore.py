@@ -91,7 +91,10 @@ dict (`kernel[cfg["grid"]](...)` with `cfg = {"grid": (num_core,), ...}`, `dict(
 
 ### Not flagged
 Not
-flagged: launches that run only on another platform than Ascend (the forms ASC001 lists).
+flagged: launches that run only on another platform than Ascend (the forms ASC001 lists), and a
+grid whose integer literal axes multiply to 2 or more (`(props["num_vectorcore"] // 2, 2)`,
+`(props["num_aicore"], 2)`): it launches a program per vector core or more, leaving none idle
+(`(num_aicore, 1)` is flagged; an axis not a literal, `(num_aicore, H)`, is not known to be 2).
 
 ### What counts as using `tl.dot`
 A kernel counts as using `tl.dot` on a launch when it calls `tl.dot` / `tl.dot_scaled`, or a
@@ -115,6 +118,7 @@ AI core's work between its cores itself (`with extension.scope(core_mode="vector
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterator
 
@@ -122,6 +126,7 @@ import libcst as cst
 
 from ascend_lint.flow import NOTHING, Assumptions
 from ascend_lint.host import CoreCount, Grid, HostIndex, Launch
+from ascend_lint.imports import int_literal
 from ascend_lint.nodes import one_line
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
@@ -266,7 +271,8 @@ def row_max(x, y):
     row_max_kernel[(min(cores, x.shape[0]),)](x, y, x.shape[0], D=x.shape[1])  # expect
     row_max_kernel[(get_num_cores(op_type="mix"),)](x, y, x.shape[0], D=x.shape[1])  # expect
 """,
-        # half the vector cores is one program per AI core; a quarter, or twice the AI cores, is not the count
+        # half the vector cores is one program per AI core; a quarter, or twice the AI cores, is not the count,
+        # nor a grid whose literal axes launch two programs per AI core or more
         """
 @triton.jit
 def scale_kernel(x, n, BLOCK: tl.constexpr):
@@ -280,6 +286,10 @@ def scale(x):
     scale_kernel[(int(props.get("num_vectorcore", 48)) >> 1,)](x, x.numel(), BLOCK=1024)  # expect
     scale_kernel[(props["num_vectorcore"] // 4,)](x, x.numel(), BLOCK=1024)
     scale_kernel[(props["num_aicore"] * 2,)](x, x.numel(), BLOCK=1024)
+    # literal axes of 2 or more programs per AI core: a program per vector core, or more
+    scale_kernel[(props["num_vectorcore"] // 2, 2)](x, x.numel(), BLOCK=1024)
+    scale_kernel[(2, props["num_aicore"], 1)](x, x.numel(), BLOCK=1024)
+    scale_kernel[(props["num_aicore"], 1)](x, x.numel(), BLOCK=1024)  # expect
 """,
         # vLLM's platform query is the cube core count on vllm-ascend
         """
@@ -560,8 +570,11 @@ def scale_twice(x, y, z):
 
 
 def _aicore_axis(host: HostIndex, launch: Launch) -> tuple[Grid, CoreCount] | None:
-    """The first grid of the launch with an axis holding the AI core count, and that count."""
+    """The first grid of the launch with an axis holding the AI core count, and that count; not
+    a grid whose literal axes launch two programs per AI core or more (one per vector core)."""
     for grid in host.grids(launch):
+        if math.prod(n for axis in grid.axes if (n := int_literal(axis)) is not None) >= 2:
+            continue
         for axis in grid.axes:
             count = host.core_count(axis, grid.scope)
             if count is not None and count.kind == "num_aicore":

@@ -55,6 +55,9 @@ def _rows(lines: str) -> list[int]:
         ("b_v = tl.load(v + _off(bos, H, 1).to(tl.int64) * V + tl.arange(0, V))", []),
         ("b_v = tl.load(v + _off(bos, H, V).to(tl.int64) + tl.arange(0, V))", [7]),  # cast too late
         ("b_v = tl.load(v + tl.arange(0, V), mask=tl.arange(0, V) < _off(bos, H, V))", []),
+        # the call reaching the address passes no offset; the one passing `bos` reaches a mask only
+        ("m = _off(bos, H, V)\nb_v = tl.load(v + _off(i_h, 1, V) + tl.arange(0, V), mask=tl.arange(0, V) < m)", []),
+        ("m = _off(i_h, 1, V)\nb_v = tl.load(v + _off(bos, H, V) + tl.arange(0, V), mask=tl.arange(0, V) < m)", [7]),
     ],
 )
 def test_products_returned_into_an_address(lines: str, rows: list[int]) -> None:

@@ -56,6 +56,18 @@ def launched(host: str) -> str:
     )
 
 
+def returned_offsets(n: int) -> str:
+    """`n` pairs of a device function's product of an int32 offset read into two addresses."""
+    return (
+        HEAD + "@triton.jit\ndef _off(b, H: tl.constexpr, V: tl.constexpr):\n    return b * H * V\n\n\n"
+        "@triton.jit\ndef k(v, o, cu_seqlens, H: tl.constexpr, V: tl.constexpr):\n"
+        "    r = tl.arange(0, V)\n    bos = tl.load(cu_seqlens + tl.program_id(0)).to(tl.int32)\n"
+        + "".join(
+            f"    t{i} = _off(bos + {i}, H, V)\n    tl.store(o + t{i} + r, tl.load(v + t{i} + r))\n" for i in range(n)
+        )
+    )
+
+
 SHAPES: dict[str, tuple[Callable[[int], str], int]] = {
     "a tile doubled in place (`acc = acc + acc`)": (lambda n: kernel("    acc = acc + acc\n" * n), 8),
     "a tile squared through names (`b = a * a`)": (
@@ -69,6 +81,7 @@ SHAPES: dict[str, tuple[Callable[[int], str], int]] = {
         80,
     ),
     "a line of host updates (`n = min(n, 1024)`)": (lambda n: launched("    n = min(n, 1024)\n" * n), 5),
+    "a device function's offset product read at many calls (`t = _off(bos + i, H, V)`)": (returned_offsets, 40),
 }
 
 
