@@ -4070,7 +4070,7 @@ class HostIndex(HostFacts):
         computed from the one before (`n = x.numel()`, `n = min(n, 1024)`, `n = n * 64`:
         `min(x.numel(), 1024) * 64`), built once per name: its bindings, at most
         `MAX_LINE_UPDATES` updates, run on Ascend (`reaches_on_ascend`), in the order written,
-        each run whenever the function runs (`_unconditional`), plain assignments or updates in
+        each run whenever the function runs (in its body or a `with` there: `Unrolled.run`), plain assignments or updates in
         place (`n *= 64`), each but the first reading `name` (`updates_name`), the first not,
         and every other read of `name` is written after the last, so reads the last value.
         None otherwise."""
@@ -4085,7 +4085,7 @@ class HostIndex(HostFacts):
             or updates_name(values[0], name)
         ):
             return None
-        order, unconditional = self.written_order(scope), _unconditional(scope)
+        order, unconditional = self.written_order(scope), self._unrolled(scope.body).run
         binders = [binder for value in values if (binder := self.binders.get(value)) is not None]
         if len(binders) != len(values) or any(
             binder not in unconditional
@@ -4410,16 +4410,3 @@ def _kept_in_hand(use: NameUse) -> bool:
 def _first(entry: tuple[int, object]) -> int:
     """The place of an entry of `_PlacedChecks`."""
     return entry[0]
-
-
-def _unconditional(function: cst.FunctionDef) -> set[cst.CSTNode]:
-    """The statements of `function` that run whenever it runs: those of its body and of a `with`
-    there; not those of an `if`, `try`, `except`, `match` or loop."""
-    found: set[cst.CSTNode] = set()
-    lines = list(suite_lines(function.body))
-    while lines:
-        for statement in statements_of([lines.pop()]):
-            found.add(statement)
-            if isinstance(statement, cst.With):
-                lines.extend(suite_lines(statement.body))
-    return found
