@@ -94,8 +94,9 @@ sees the cap). A clamp, `if n > 4096: n = 4096` (also `>=`, `4096 < n`; no `else
 min(n, 4096)`, and right after `n = v` it is `n = min(v, 4096)`: `block_h =
 triton.next_power_of_2(hidden)`, then `if block_h > 4096: block_h = 4096`, leaves
 `hidden/block_h` programs; `if n < 16: n = 16` raises a small value and caps nothing. An update in place is that assignment (`n *= d` is `n = n * d`): `pre = 1`, then
-`for d in x.shape[:dim]: pre *= d` (or `pre *= shape[k]` over `range(dim)`) makes `pre` a
-size, one and not two (the loop may run once), and `n //= m` by a size leaves `n` unknown. A
+`for d in x.shape[:dim]: pre *= d` (or `pre *= shape[k]` over `range(dim)`; also over a name
+a function binds once to a shape and never changes: `dims = x.shape[:dim]`, then `for d in
+dims:`) makes `pre` a size, one and not two (the loop may run once), and `n //= m` by a size leaves `n` unknown. A
 bound divided by anything stays bounded (a tile of
 `16384 // x.element_size()` elements), and so does arithmetic of bounds (`1 << 17`) and
 the power of two above one (`triton.next_power_of_2(n)`, however written: `1 << (n -
@@ -2275,6 +2276,14 @@ def narrow(x, out, dim):
         pre *= d
     chunk = x.shape[-1]
     runs[(pre, triton.cdiv(chunk, 2048))](out, x, chunk, BLOCK=2048)  # expect
+
+def batched(x, out):
+    batch_shape = x.shape[:-2]  # a name bound once to a shape: the loop reads its extents
+    batch = 1
+    for d in batch_shape:
+        batch *= d
+    chunk = x.shape[-1]
+    runs[(batch, triton.cdiv(chunk, 2048))](out, x, chunk, BLOCK=2048)  # expect
 
 def narrow_by_index(x, out, dim):
     shape = x.shape

@@ -74,8 +74,12 @@ class HostFacts:
         # outermost first, also those around the functions it is in; only calls some loop is around
         self.loops_around: dict[cst.Call, tuple[Loop, ...]] = {}
         # `n = v`, `n: int = v`, `(n := v)`, `n *= d` (as `n = n * d`), `for d in x.shape` (as `d = x.shape[0]`),
+        # `for d in dims` / `for d in dims[:-2]` (as `d = dims[0]`: `named_items`),
         # `if n > cap: n = cap` (as `n = min(n, cap)`; right after `n = v`, that one as `n = min(v, cap)`)
         self.bindings: dict[tuple[str, Scope], list[cst.BaseExpression]] = {}
+        # the items `for d in dims:` (or over a slice of `dims`) binds, each with its name and function:
+        # the index keeps one as an extent when `dims` holds a tensor's shape, else drops it
+        self.named_items: list[tuple[str, Scope, cst.Subscript]] = []
         # a bound value -> its assignment
         self.binders: dict[cst.BaseExpression, Binder] = {}
         # a value bound to a name -> the `for` loops and `if` statements of its function around it
@@ -120,6 +124,7 @@ class HostFacts:
         self.calls.extend(other.calls)
         self.loops_around.update(other.loops_around)
         _extend(self.bindings, other.bindings)
+        self.named_items.extend(other.named_items)
         self.binders.update(other.binders)
         self.bound_under.update(other.bound_under)
         _extend(self.item_stores, other.item_stores)
@@ -201,6 +206,11 @@ class HostFacts:
                     if type(node) is cst.For and type(node.target) is cst.Name and is_shape(node.iter):
                         # `for d in x.shape[:dim]:` binds `d` to an extent of `x` (which one is unknown)
                         self.bindings.setdefault((node.target.value, scope), []).append(indexed(node.iter, 0))
+                    elif type(node) is cst.For and type(node.target) is cst.Name and _iterates_a_name(node):
+                        # `for d in dims:` binds `d` to an item of `dims`, an extent when `dims` holds a shape
+                        named_item = indexed(node.iter, 0)
+                        self.bindings.setdefault((node.target.value, scope), []).append(named_item)
+                        self.named_items.append((node.target.value, scope, named_item))
                     elif type(node) is cst.For and type(node.target) is cst.Name and loops_over_items(node):
                         # `for BLOCK in (1024, 65536):` binds `BLOCK` to each item, one per trip
                         for item in written_items(node.iter) or ():
@@ -551,6 +561,18 @@ class HostMemory:
             kept[statement] = facts
         self._facts = kept
         return list(kept.values())
+
+
+def _iterates_a_name(loop: cst.For) -> bool:
+    """`for d in dims:` or `for d in dims[:-2]:` (a slice, no item) over a name other than `d`."""
+    iterated = loop.iter
+    if (
+        isinstance(iterated, cst.Subscript)
+        and len(iterated.slice) == 1
+        and isinstance(iterated.slice[0].slice, cst.Slice)
+    ):
+        iterated = iterated.value
+    return isinstance(iterated, cst.Name) and iterated.value != cst.ensure_type(loop.target, cst.Name).value
 
 
 def loops_over_items(loop: cst.For) -> bool:

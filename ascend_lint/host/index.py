@@ -275,8 +275,34 @@ class HostIndex(HostFacts):
         else:
             for facts in memory.recall(module, kernel_defs):
                 self.merge(facts)
+        self._size_named_items()
         self.stored_launch_calls = self._add_stored_launches()
         self._add_jit_function_launches()
+
+    def _size_named_items(self) -> None:
+        """Makes each item a loop over a function's name binds (`for d in dims:`, `for d in
+        dims[:-2]:`: `named_items`) the extent it is when the function binds the name once, to a
+        shape (`_named_shape`: `dims = x.shape[:-2]`, or `dims = x.shape` sliced in the loop),
+        as the loop over that shape written inline binds it (`x.shape[:-2][0]`); drops it when
+        the name holds anything else (`dims = [2, 4]`, a parameter)."""
+        sized = {id(item): self._named_item_extent(item, scope) for _, scope, item in self.named_items}
+        for key in dict.fromkeys((target, scope) for target, scope, _ in self.named_items):
+            values = [sized.get(id(value), value) for value in self.bindings[key]]
+            kept = [value for value in values if value is not None]
+            if kept:
+                self.bindings[key] = kept
+            else:
+                del self.bindings[key]
+
+    def _named_item_extent(self, item: cst.Subscript, scope: Scope) -> cst.Subscript | None:
+        """`x.shape[:-2][0]` for `dims[0]` (or `dims[:-2][0]` with `dims = x.shape`) when `scope`
+        binds `dims` once, to a shape (`_named_shape`); None otherwise."""
+        iterated = item.value
+        held = iterated.value if isinstance(iterated, cst.Subscript) else iterated
+        shape = self._named_shape(cst.ensure_type(held, cst.Name), scope)
+        if shape is None:
+            return None
+        return indexed(shape if held is iterated else iterated.with_changes(value=shape), 0)
 
     def _add_stored_launches(self) -> set[cst.Call]:
         """Adds the launches through a launcher a function stores (`launcher = kernel[grid]`,

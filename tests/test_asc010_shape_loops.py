@@ -1,0 +1,77 @@
+"""ASC010 on a product of a tensor's extents built by a loop (`for d in shape: n *= d`) over a
+name bound to the shape first, as FlagGems' Ascend `cholesky_solve` does: each snippet marks
+the launches that must be reported with `# expect`; every other launch must stay silent."""
+
+from __future__ import annotations
+
+from conftest import expected_rows, found_rows, snippet_source
+
+SNIPPET = """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, N: tl.constexpr):
+    pass
+
+
+def written_inline(B):
+    batch_size = 1
+    for d in B.shape[:-2]:
+        batch_size *= d
+    k[(batch_size, triton.cdiv(B.shape[-1], 16))](B, N=4)  # expect
+
+def named_slice(B):
+    batch_shape = B.shape[:-2]
+    batch_size = 1
+    for d in batch_shape:
+        batch_size *= d
+    nrhs = B.shape[-1]
+    k[(batch_size, triton.cdiv(nrhs, 16))](B, N=4)  # expect
+
+def named_shape_sliced(B):
+    B_shape = B.shape
+    batch_size = 1
+    for d in B_shape[:-2]:
+        batch_size *= d
+    k[(batch_size, triton.cdiv(B.shape[-1], 16))](B, N=4)  # expect
+
+def named_copy(x):
+    dims = list(x.size()[:-1])
+    rows = 1
+    for d in dims:
+        rows = rows * d
+    k[(rows, x.shape[-1])](x, N=4)  # expect
+
+def one_extent_an_axis(x):
+    lead = x.shape[:-1]
+    for d in lead:
+        k[(d, triton.cdiv(x.shape[-1], 16))](x, N=4)  # expect
+
+def small_ints(B):
+    dims = [2, 4]
+    batch_size = 1
+    for d in dims:
+        batch_size *= d
+    k[(batch_size, triton.cdiv(B.shape[-1], 16))](B, N=4)
+
+def passed_in(B, dims):
+    batch_size = 1
+    for d in dims:
+        batch_size *= d
+    k[(batch_size, triton.cdiv(B.shape[-1], 16))](B, N=4)
+
+def rebound(B):
+    dims = B.shape[:-2]
+    dims = [2, 4]
+    batch_size = 1
+    for d in dims:
+        batch_size *= d
+    k[(batch_size, triton.cdiv(B.shape[-1], 16))](B, N=4)
+"""
+
+
+def test_loop_products_over_named_shapes_are_reported_where_marked() -> None:
+    source, _ = snippet_source(SNIPPET)
+    assert found_rows(source, select=["ASC010"]) == expected_rows(source, "ASC010")
