@@ -190,19 +190,28 @@ _Fact: TypeAlias = tuple[str, str, object, bool]  # (name, "==" or "truth", valu
 class Implications:
     """What each test key's outcome says of the names it reads (`_implied`), failing then
     holding, for the tests of one flow keyed so far: how `contradicts` sees two tests exclude
-    each other. Each flow keeps its own, so no module's tests reach another's."""
+    each other. Each flow keeps its own, so no module's tests reach another's. A key's facts
+    are worked out when `contradicts` first reads them (and again only for tests keyed alike
+    since), so a flow that never asks pays nothing."""
 
     def __init__(self) -> None:
         self._implied: dict[str, tuple[tuple[_Fact, ...], tuple[_Fact, ...]]] = {}
+        self._unread: dict[str, list[cst.BaseExpression]] = {}  # tests keyed since their key's facts were read
 
     def key(self, test: cst.BaseExpression) -> tuple[str, bool]:
-        """`test_key`, keeping what the test says."""
+        """`test_key`, keeping the test for what it says."""
         key, polarity = test_key(test)
-        tested = _tested(test)[0]
-        implied = (_implied(tested, False), _implied(tested, True))
-        if self._implied.setdefault(key, implied) != implied:  # two tests read alike once spaces go
-            self._implied[key] = ((), ())
+        self._unread.setdefault(key, []).append(_tested(test)[0])
         return key, polarity
+
+    def _facts(self, key: str, outcome: bool) -> tuple[_Fact, ...]:
+        """What the outcome of the tests keyed `key` says; nothing when two of them read alike
+        once spaces go but say different things."""
+        for tested in self._unread.pop(key, ()):
+            implied = (_implied(tested, False), _implied(tested, True))
+            if self._implied.setdefault(key, implied) != implied:
+                self._implied[key] = ((), ())
+        return self._implied.get(key, ((), ()))[outcome]
 
     def contradicts(self, assumed: Assumptions, key: str, outcome: bool) -> bool:
         """`assumed` holds the other outcome of the test `key`, or an outcome of another test
@@ -211,12 +220,9 @@ class Implications:
         holding beside `not USE_A` (`_implied`)."""
         if (key, not outcome) in assumed:
             return True
-        mine = self._implied.get(key, ((), ()))[outcome]
+        mine = self._facts(key, outcome)
         return bool(mine) and any(
-            _conflict(fact, other)
-            for held in assumed
-            for other in self._implied.get(held[0], ((), ()))[held[1]]
-            for fact in mine
+            _conflict(fact, other) for held in assumed for other in self._facts(*held) for fact in mine
         )
 
     def consistent(self, a: Assumptions, b: Assumptions) -> bool:
@@ -346,8 +352,12 @@ class Flow:
         self._reach_cache: dict[tuple[str, frozenset[str]], dict[_State, frozenset[_State]]] = {}
         self._walking: set[tuple[str, frozenset[str]]] = set()  # the keys of `_reach_cache` being walked
         self._test_keys: dict[cst.BaseExpression, tuple[str, bool]] = {}  # of decided tests (`_decided`)
-        self.implications = Implications()  # what the tests keyed so far say (`Branch.key`, `_test_keys`)
         self.stand_in_tests = 0  # how often a test was asked while its outcome was being worked out
+
+    @cached_property
+    def implications(self) -> Implications:
+        """What the tests keyed so far say (`Branch.key`, `_test_keys`), made on first use."""
+        return Implications()
 
     # ---- value facts -------------------------------------------------------------------
     def flags(self, node: cst.BaseExpression, spec: Assumptions | None = None) -> int:
