@@ -20,6 +20,13 @@ import libcst as cst
 # after `pid = tl.program_id(0)`, `b = a` after `a = x.to(tl.float32)`) and in host code (`ok =
 # n < 65536`, then `if ok:`); a walk at `hops` follows a name while `hops < NAMES_FOLLOWED`
 NAMES_FOLLOWED = 4
+# steps a host walk takes from a value to where it is made, at most, whatever each step is: a
+# name to what it is bound to, a parameter to what its callers pass, a helper call to what it
+# returns, a list to its items (a launch argument to its origin, an autotuner's table to the
+# configs it holds). Wider than `NAMES_FOLLOWED`, which counts only names bound to names. Some
+# walks stop at `hops >= ORIGIN_HOPS`, some one step later, some at twice it (a getter's result
+# reaching a launch, the sizes of a grid's axes: `HostIndex`)
+ORIGIN_HOPS = 4
 
 _TOKEN_FIELDS = (
     "whitespace",

@@ -47,7 +47,7 @@ launch there; a kernel every launch of which in the module is there has no confi
 only filters its configs by their tables (`[c for c in configs if c.kwargs["BLOCK"] <= N]`)
 drops those its tests reject (`_early_prune`).
 
-Names, helpers and lists are followed at most `_MAX_HOPS` steps, and a comprehension gives at
+Names, helpers and lists are followed at most `ORIGIN_HOPS` steps, and a comprehension gives at
 most `_MAX_CONFIGS` distinct configs.
 
 Names no source binds stay unbound: the kernel's tiles that depend on them have no size here.
@@ -70,6 +70,7 @@ from .host.guards import orderings
 from .host.records import BoundedSizes
 from .imports import ImportMap, dotted_name, number_literal, root_name, statement_blocks, str_literal
 from .nodes import (
+    ORIGIN_HOPS,
     arms_around,
     child_nodes,
     flat_code,
@@ -107,7 +108,6 @@ Arms = dict[str, Arm]  # a launch value's name -> the arm binding it
 
 _MAX_CONFIGS = 64  # a comprehension over a large literal space is cut here
 _MAX_BINDINGS = 16 * _MAX_CONFIGS  # configs read, and comprehension items tried, to find them
-_MAX_HOPS = 4  # names and helpers followed to the value or configs they hold
 _CALLERS_UP = 1  # callers read for a test bounding a size a `min(...)` caps
 _TIED_UP = 1  # calls of a launching function up which the values they pass are tied (`_one_call_passes`)
 _BINARY: dict[type[cst.CSTNode], Callable[[Any, Any], Any]] = {
@@ -292,7 +292,7 @@ def _queries_device(test: cst.BaseExpression, imports: ImportMap | None, bound: 
             return True
         if (
             type(node) is cst.Name
-            and hops < _MAX_HOPS
+            and hops < ORIGIN_HOPS
             and any(_queries_device(value, imports, bound, hops + 1) for value in bound(node.value))
         ):
             return True
@@ -1068,7 +1068,7 @@ class _HostNames:
     suites: dict[cst.CSTNode, _Suite] = field(default_factory=dict, compare=False)
     # `assumed`, `_bounded_below_cap` and `_runtime_size` by node, scope and hops, each worked out once: a line of
     # updates (`n = min(n, 1024)`, `HostIndex.updated_in_line`) nests each cap in the next. Past
-    # `_MAX_HOPS` no name is read, so every count of hops beyond it reads the same
+    # `ORIGIN_HOPS` no name is read, so every count of hops beyond it reads the same
     assumed_memo: dict[tuple[cst.BaseExpression, Scope, int], dict[cst.BaseExpression, Value]] = field(
         default_factory=dict, compare=False
     )
@@ -1151,7 +1151,7 @@ class _HostNames:
         (`_upper_bound`: `triton.next_power_of_2(n)` under `if n <= 32768:` is 32768); and
         `x.element_size()` at the bytes of the dtype the host shows for `x`, else 2 (the 16-bit
         elements the estimate assumes: `65536 // x.element_size()` is 32768)."""
-        key = (node, scope, min(hops, _MAX_HOPS + 1))
+        key = (node, scope, min(hops, ORIGIN_HOPS + 1))
         if key not in self.assumed_memo:
             self.assumed_memo[key] = self._assumed(node, scope, hops) if self.assume_largest else {}
         return self.assumed_memo[key]
@@ -1199,7 +1199,7 @@ class _HostNames:
         (one caller up: `_upper_bound`) so bounds what it passes for a parameter they read. A floor (`if n >
         0:`, `if n == 0: return`) bounds nothing, nor does an equality with what has no value
         (`assert w.shape == (N,)`). Module-level code is not read (True)."""
-        key = (cap, scope, min(hops, _MAX_HOPS + 1))
+        key = (cap, scope, min(hops, ORIGIN_HOPS + 1))
         if key not in self.bounded_memo:
             self.bounded_memo[key] = scope is None or self._cap_bounded(cap, sizes, scope, hops)
         return self.bounded_memo[key]
@@ -1219,10 +1219,10 @@ class _HostNames:
     def _runs_in(self, scope: cst.FunctionDef, cap: cst.Call) -> list[CallSite]:
         """Where the kernel runs in `scope`, sized by `cap` written there: its launches there, else
         the calls there of a function launching it (`_launch(x, BLOCK)` after `BLOCK = min(...)`,
-        through `_MAX_HOPS` callers), else the cap itself (a helper returning it)."""
+        through `ORIGIN_HOPS` callers), else the cap itself (a helper returning it)."""
         host = self.host
         sites, reached = list(self.launches), {launch.scope for launch in self.launches}
-        for _ in range(_MAX_HOPS):
+        for _ in range(ORIGIN_HOPS):
             callers = [site for function in reached if function is not None for site in host.callers_of(function)]
             sites += callers
             reached = {site.scope for site in callers} - reached
@@ -1307,7 +1307,7 @@ class _HostNames:
 
     def _runtime_size(self, node: cst.BaseExpression, scope: Scope, hops: int) -> bool:
         """No name in `node` has a value (`values`), and it queries no device (`_queries_device`)."""
-        key = (node, scope, min(hops, _MAX_HOPS + 1))
+        key = (node, scope, min(hops, ORIGIN_HOPS + 1))
         if key not in self.runtime_memo:
             self.runtime_memo[key] = self._reads_only_runtime(node, scope, hops)
         return self.runtime_memo[key]
@@ -1328,7 +1328,7 @@ class _HostNames:
         """Every value `name` may hold in `scope`, one per binding (see `bound`), an element of a
         tuple read through (`_, BLOCK = _TILE`: `HostIndex.elements_read`); none when one of them
         is not a constant."""
-        if hops > _MAX_HOPS:
+        if hops > ORIGIN_HOPS:
             return []
         owner = name.partition(".")[0]
         if owner != name and (self.bound(owner, scope) is not None or self._is_param(owner, scope)):
@@ -1910,7 +1910,7 @@ def _config_tables(
     node: cst.BaseExpression, names: _HostNames, scope: Scope, loop: dict[str, Item], hops: int = 0
 ) -> Iterator[Table]:
     """The configs `node` holds: `triton.Config` calls, lists and tuples of them (`*OTHER`
-    included), comprehensions (`loop` binds their names), and, at most `_MAX_HOPS` steps away,
+    included), comprehensions (`loop` binds their names), and, at most `ORIGIN_HOPS` steps away,
     what a name of the scope or module is bound to and what a function of the module returns."""
     imports = names.imports
     if isinstance(node, cst.Call) and imports.is_triton(node.func, "Config"):
@@ -1932,7 +1932,7 @@ def _config_tables(
         tried = itertools.count()  # items tried, over all the comprehension's loops
         for bindings in _comprehension_bindings(node, node.for_in, names, scope, loop, tried):
             yield from _config_tables(node.elt, names, scope, {**loop, **bindings}, hops)
-    elif hops >= _MAX_HOPS:
+    elif hops >= ORIGIN_HOPS:
         return
     elif isinstance(node, cst.BinaryOperation) and isinstance(node.operator, cst.Add):  # `CONFIGS + [...]`
         yield from _config_tables(node.left, names, scope, loop, hops + 1)
@@ -2185,7 +2185,7 @@ def _iterable_items(
     """The items of a constant iterable: a literal list, tuple or set (of constants or tuples
     of them), a `range` of constants, `itertools.product` of iterables of constants, or a name
     of the scope or module bound to one (the items of each binding when it has several, at
-    most `_MAX_HOPS` names away)."""
+    most `ORIGIN_HOPS` names away)."""
     if isinstance(node, (cst.List, cst.Tuple, cst.Set)):
         elements = [_item(e.value, lookup, names.imports) for e in node.elements]
         constant = [i for i in elements if i is not None]
@@ -2195,7 +2195,7 @@ def _iterable_items(
         integers = [b for b in bounds if isinstance(b, int)]
         if integers and len(integers) == len(bounds):
             return [*range(*integers)][:_MAX_CONFIGS]
-    if isinstance(node, cst.Call) and _is_product(node.func, names.imports) and hops < _MAX_HOPS:
+    if isinstance(node, cst.Call) and _is_product(node.func, names.imports) and hops < ORIGIN_HOPS:
         if any(arg.keyword or arg.star for arg in node.args):
             return None  # `repeat=`, `*lists`
         factors: list[list[Value]] = []
@@ -2205,7 +2205,7 @@ def _iterable_items(
                 return None
             factors.append([item for item in items if not isinstance(item, tuple)])
         return [*itertools.islice(itertools.product(*factors), _MAX_CONFIGS)]
-    if isinstance(node, cst.Name) and hops < _MAX_HOPS:
+    if isinstance(node, cst.Name) and hops < ORIGIN_HOPS:
         bound = names.bound(node.value, scope)
         if not bound:
             return None

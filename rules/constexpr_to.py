@@ -1329,14 +1329,16 @@ def _may_be_fractional(node: cst.BaseExpression, flow: Flow, seen: tuple[cst.CST
             isinstance(part, cst.BinaryOperation) and isinstance(part.operator, cst.Divide)
         ):
             return True
-        if isinstance(part, cst.Name) and len(seen) < _MAX_HOPS:
+        if isinstance(part, cst.Name) and len(seen) < _DEFINITIONS_FOLLOWED:
             for value in flow.values_reaching(part, None):
                 if value is not None and value not in seen and _may_be_fractional(value, flow, (*seen, value)):
                     return True
     return False
 
 
-_MAX_HOPS = 8  # definitions followed back from a term to cast, looking for a fraction
+# definitions followed back from a term to cast, looking for a fraction: deeper than
+# `nodes.NAMES_FOLLOWED`, as a fraction missed makes the fix truncate where declining it costs nothing
+_DEFINITIONS_FOLLOWED = 8
 _INTEGER_CALLS = ("arange", "program_id", "num_programs", "cdiv")
 
 

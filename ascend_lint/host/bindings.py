@@ -29,7 +29,6 @@ from .params import is_name
 from .records import Binder, Launch
 from .shapes import indexed
 
-MAX_HOPS = 4  # names, parameters and helpers followed from a launch argument to its origin
 _BINDER_TYPES = frozenset(get_args(Binder))
 
 

@@ -42,6 +42,7 @@ from ..kernels import (
     subscript_key,
 )
 from ..nodes import (
+    ORIGIN_HOPS,
     child_nodes,
     flat_code,
     names_read,
@@ -55,7 +56,6 @@ from ..nodes import (
 )
 from ..package import content_hash, package_folders, package_hash, package_sources
 from .bindings import (
-    MAX_HOPS,
     RECORDED_BINDERS,
     WrittenOrder,
     binders_by_name,
@@ -467,7 +467,7 @@ class HostIndex(HostFacts):
         each: a getter's result reaches a launch in twice the hops of other values. `trail`
         collects the names and the functions (getters) the dicts pass through on the way, and
         what is merged with each source on its way (`merged`: what `value` is merged with)."""
-        if hops > 2 * MAX_HOPS:
+        if hops > 2 * ORIGIN_HOPS:
             return
         if isinstance(value, cst.Dict) or is_dict_call(value):
             if trail is not None:
@@ -714,7 +714,7 @@ class HostIndex(HostFacts):
         (`d.copy()`, `dict(d)`, `{**d}`), a choice of them, or the result of a function
         returning one (the trail's getters too), until nothing more is reached."""
         names, functions = set(trail.names), set(trail.functions)
-        for _ in range(2 * MAX_HOPS):
+        for _ in range(2 * ORIGIN_HOPS):
             before = len(names) + len(functions)
             for (name, owner), values in self.bindings.items():
                 if (name, owner) not in names and any(self._holds(v, owner, names, functions) for v in values):
@@ -1185,7 +1185,7 @@ class HostIndex(HostFacts):
         when only its grid is such a parameter (`_grid_parameter`: `def _launch(x, grid): n =
         x.shape[-1]; kernel[grid](x, n)`), a launch on the grid written there with the
         arguments the helper computes, read in the helper. Followed up through helpers calling
-        helpers, at most `MAX_HOPS`; a method's calls are those through its class or `self` /
+        helpers, at most `ORIGIN_HOPS`; a method's calls are those through its class or `self` /
         `cls` (`callers_of`). A call passing another kernel for the one the function launches (a launcher taking the kernel) is no
         launch of `kernel`; one whose arguments are not all known (a splat filling a named
         parameter) is the launch itself, and so is a launch in a loop of the helper (a chunking
@@ -1196,7 +1196,7 @@ class HostIndex(HostFacts):
             return found
         found = (launch,)
         function = launch.scope
-        sites = self._calls_of_function(function) if function is not None and hops < MAX_HOPS else []
+        sites = self._calls_of_function(function) if function is not None and hops < ORIGIN_HOPS else []
         if function is None or not sites or launch.loops:
             self._launches_as_called[key] = found
             return found
@@ -1307,7 +1307,7 @@ class HostIndex(HostFacts):
         the arguments written there (`norm(x, 1e-6)` passes `_norm` `1e-6` for its second
         parameter), one more `wrappers` each. Followed through wrappers calling wrappers, but
         for those `seen` already (a wrapper calling itself, two calling each other), at most
-        `MAX_HOPS`. A wrapper the module never calls keeps its call (what it is passed is not
+        `ORIGIN_HOPS`. A wrapper the module never calls keeps its call (what it is passed is not
         known), and so does a method."""
         seen = seen | {function}
         found: list[CallSite] = []
@@ -1325,7 +1325,7 @@ class HostIndex(HostFacts):
     ) -> list[CallSite]:
         """The module's calls of `wrapper` when the call `site` in it passes `function` its
         arguments unchanged (`_wraps`), it is no method, not `seen` and within the hops; else none."""
-        if wrapper in seen or wrapper in self.class_of or site.wrappers >= MAX_HOPS:
+        if wrapper in seen or wrapper in self.class_of or site.wrappers >= ORIGIN_HOPS:
             return []
         return self._visible_calls(wrapper) if self._wraps(wrapper, site.call, function) else []
 
@@ -1698,7 +1698,7 @@ class HostIndex(HostFacts):
             return
         expanded.add((value, scope, hops))
         yield value, ""
-        if hops >= MAX_HOPS:
+        if hops >= ORIGIN_HOPS:
             return
         if isinstance(value, cst.IfExp):
             for branch in possible_arms(value):
@@ -1984,7 +1984,7 @@ class HostIndex(HostFacts):
         return self._grids(written, launch.scope, None, 0)
 
     def _grids(self, value: cst.BaseExpression, scope: Scope, meta: str | None, hops: int) -> Iterator[Grid]:
-        if hops > MAX_HOPS:
+        if hops > ORIGIN_HOPS:
             return
         if isinstance(value, (cst.Tuple, cst.List)):
             parts = [self._element_axes(element, scope, meta, hops) for element in value.elements]
@@ -2137,7 +2137,7 @@ class HostIndex(HostFacts):
         if not made.args:  # `functools.partial()`: a TypeError at the launch
             return
         first, *bound = made.args
-        for _ in range(MAX_HOPS):  # `partial(partial(_grid, n=T), bh=B * H)`: one partial
+        for _ in range(ORIGIN_HOPS):  # `partial(partial(_grid, n=T), bh=B * H)`: one partial
             inner = self._partial_made(first.value, scope) if not (first.keyword or first.star) else None
             if inner is None or not inner.args:
                 break
@@ -2380,7 +2380,7 @@ class HostIndex(HostFacts):
         `utils.get_aivector_core_num()` methods (any receiver) are the AI / vector core count.
         A value several origins may give (the arms of an `if`, a binding later in a loop around
         the read) holds the AI core count when any of them does, whatever their order."""
-        if hops > MAX_HOPS:
+        if hops > ORIGIN_HOPS:
             return None
         if isinstance(value, cst.Name) and self.rebound_global(value.value, scope):
             return self._global_core_count(value.value, hops)
@@ -2608,7 +2608,7 @@ class HostIndex(HostFacts):
         chained: bool = False,
     ) -> set[str]:
         """The names `node` reads, and those read by the values bound to them in `scope`; with
-        `chained`, also those the values bound to these read, in turn, up to `MAX_HOPS` names
+        `chained`, also those the values bound to these read, in turn, up to `ORIGIN_HOPS` names
         away (`start` behind `total` with `total = rows * H`, `rows = bn * M`, `bn = min(64, N -
         start)`); with `growing`, but for those a value reads only where they make it smaller
         (`names_read_shrinking`: an upper bound of `K` with `K = x.numel() // M // N` is none of
@@ -2616,7 +2616,7 @@ class HostIndex(HostFacts):
         (`names_beside_extents`)."""
         read_in = self.names_beside_extents if beside_extents else lambda value, _: names_read(value)
         behind, names = read_in(node, scope), names_read(node)
-        for _ in range(MAX_HOPS if chained else 1):
+        for _ in range(ORIGIN_HOPS if chained else 1):
             reached: set[str] = set()
             for name in names:
                 for value in self.values_of(name, scope):
@@ -2770,7 +2770,7 @@ class HostIndex(HostFacts):
         every binding of which is one: those all bind); None when `value` is no such axis. Not
         `max(1, C // E)` nor `triton.cdiv(C, E)`: at least 1, they stay 1 however many programs
         the other axes launch once `E` passes `C`."""
-        if hops > MAX_HOPS * 2:
+        if hops > ORIGIN_HOPS * 2:
             return None
         if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, (cst.FloorDivide, cst.Divide)):
             divisor = self._extent(value.right, scope, hops) or ()  # unknown: it only shrinks the quotient
@@ -2820,7 +2820,7 @@ class HostIndex(HostFacts):
         """`()` bounded (also when a test before the launch bounds it: `_is_bounded`), a tuple
         of size factors, or None unknown. `hops` counts the names followed to their values (the
         parts of an expression cost none: they end)."""
-        if hops > MAX_HOPS * 2:
+        if hops > ORIGIN_HOPS * 2:
             return None
         if isinstance(value, cst.Integer) or (self._bounded and self._is_bounded(value, scope)):
             return ()
@@ -2904,7 +2904,7 @@ class HostIndex(HostFacts):
         rounding up (`ceiling_division`) of a count it can size (`triton.cdiv(H, rows)`, whatever
         `rows`), the power of two above anything, `max` with an int literal of 1 or more, `int(...)`
         of one, or a name every binding of which in its function is one (not a parameter)."""
-        if hops > MAX_HOPS * 2:
+        if hops > ORIGIN_HOPS * 2:
             return False
         value = without_int_conversion(value)
         ceiling = ceiling_division(value)
@@ -3276,7 +3276,7 @@ class HostIndex(HostFacts):
         triton.next_power_of_2(n))`)."""
         returned = self.returns.get(call.func.value, []) if isinstance(call.func, cst.Name) else []
         return (
-            hops < MAX_HOPS
+            hops < ORIGIN_HOPS
             and bool(returned)
             and all(self._extent(value, function, hops + 1) == () for value, function in returned)
         )
@@ -3286,7 +3286,7 @@ class HostIndex(HostFacts):
         arithmetic, a division rounding up (`ceiling_division`) or the power of two above such
         ints, `min` / `max` / `int(...)` of them, and a name every binding of which holds the same
         one (`N_BLOCKS = 1 << 17` at module level); None for anything else, a parameter too."""
-        if hops > MAX_HOPS:
+        if hops > ORIGIN_HOPS:
             return None
         value = without_int_conversion(value)
         known = partial(self.known_int, scope=scope, hops=hops + 1)
@@ -3329,7 +3329,7 @@ class HostIndex(HostFacts):
         if guarded is not None and self._is_guarded(value, scope, guarded[0]):
             return guarded[1]
         known = self.known_int(value, scope)
-        if known is not None or hops > MAX_HOPS:
+        if known is not None or hops > ORIGIN_HOPS:
             return known
         value = without_int_conversion(value)
         capped = partial(self.at_most, scope=scope, hops=hops + 1, guarded=guarded)
@@ -3411,7 +3411,7 @@ class HostIndex(HostFacts):
         bound only to them."""
         if value.deep_equals(size):
             return True
-        if hops >= MAX_HOPS:
+        if hops >= ORIGIN_HOPS:
             return False
         if isinstance(value, cst.IfExp):
             return self.at_least(value.body, size, scope, hops + 1) and self.at_least(
@@ -3447,7 +3447,7 @@ class HostIndex(HostFacts):
         once, to a shape (`_named_shape`) or to a sequence made of shapes (`shape_tensors`:
         `out_shape = shape[:dim] + shape[dim + 1:]`), and changes it nowhere; None otherwise."""
         named = self._named_shape(name, scope)
-        if named is not None or hops >= MAX_HOPS:
+        if named is not None or hops >= ORIGIN_HOPS:
             return named
         binding = self._binding_scope(name.value, scope)
 
@@ -3543,7 +3543,7 @@ class HostIndex(HostFacts):
         (`x.shape[-1]`, `math.prod(x.shape[dim + 1:])`: `shape_tensors`, `x.size(1) *
         x.size(2)`), or through a name every value of which is one, but for int literals (`inner =
         1`, then `for s in x.shape[dim + 1:]: inner *= s`: an update's own name is no factor)."""
-        if hops > MAX_HOPS:
+        if hops > ORIGIN_HOPS:
             return False
         if isinstance(value, cst.Name):
             values = [each for each in self.values_of(value.value, scope) if not isinstance(each, cst.Integer)]
@@ -3570,7 +3570,7 @@ class HostIndex(HostFacts):
         """The tensor (as written) whose extents `tensor` has: itself, or, for a name the function
         binds only to copies keeping one tensor's extents (`x = input if input.is_contiguous()
         else input.contiguous()`, `x = input.float()`, `torch.empty_like(input)`), that one's."""
-        if hops >= MAX_HOPS or scope is None or not tensor.isidentifier() or param_named(scope, tensor) is not None:
+        if hops >= ORIGIN_HOPS or scope is None or not tensor.isidentifier() or param_named(scope, tensor) is not None:
             return tensor
         # a copy of itself (`x = x.contiguous()`) keeps the extents of its other bindings
         sources = {extents_kept_from(value) for value in self.bindings.get((tensor, scope), [])} - {tensor}
@@ -3851,7 +3851,7 @@ class HostIndex(HostFacts):
             return int_literal(value) == 1
         if isinstance(value, cst.Name):
             bound = self._bound_here(value.value, scope)
-            return hops < MAX_HOPS and bool(bound) and all(self._is_one(v, scope, hops + 1) for v in bound)
+            return hops < ORIGIN_HOPS and bool(bound) and all(self._is_one(v, scope, hops + 1) for v in bound)
         read = stride_read(value)
         if read is None:
             return False
@@ -3922,7 +3922,7 @@ class HostIndex(HostFacts):
             if dtype is not None:
                 return TensorDtype(dtype, value)
             template = template_of(value)
-            return self._dtype(template, scope, hops + 1) if template is not None and hops < MAX_HOPS else None
+            return self._dtype(template, scope, hops + 1) if template is not None and hops < ORIGIN_HOPS else None
         if isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus):
             return self._dtype(value.expression, scope, hops)
         if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, INT_ARITHMETIC):
@@ -3934,7 +3934,7 @@ class HostIndex(HostFacts):
                 if names_read(element) & comprehension_variables(value.value)
                 else self._dtype(element, scope, hops)
             )
-        if not isinstance(value, cst.Name) or scope is None or hops >= MAX_HOPS:
+        if not isinstance(value, cst.Name) or scope is None or hops >= ORIGIN_HOPS:
             return None
         name = value.value
         # a copy of itself (`x = x.contiguous()`) keeps what shows its dtype
@@ -4015,14 +4015,14 @@ class HostIndex(HostFacts):
         launch(x, config)`, `**kw` into a `**kw` forwarder), and wrappers passing their
         arguments on unchanged to such a function (`_add_wrapper`): name -> (function, the
         forwarded parameters; for a wrapper, the function it wraps, whose parameters its calls
-        fill). Passing on is followed to a fixed point, at most `MAX_HOPS` helpers up."""
+        fill). Passing on is followed to a fixed point, at most `ORIGIN_HOPS` helpers up."""
         found: dict[str, tuple[cst.FunctionDef, frozenset[str]]] = {}
         for launches in self.launches.values():
             for launch in launches:
                 if launch.scope is not None:
                     splatted = splatted_params(launch.scope, launch.call.args)
                     add_forwarded(found, launch.scope, splatted)
-        for _ in range(MAX_HOPS):
+        for _ in range(ORIGIN_HOPS):
             grown = False
             for name, (function, forwarded) in list(found.items()):
                 for site in self.calls_of.get(name, ()):
@@ -4046,12 +4046,12 @@ class HostIndex(HostFacts):
 
     def forwarded_launches(self, forwarder: cst.FunctionDef, hops: int = 0) -> Iterator[Launch]:
         """The launches `forwarder` (of `forwarders`) splats its parameters into, itself or
-        through the forwarders it calls, at most `MAX_HOPS` helpers down."""
+        through the forwarders it calls, at most `ORIGIN_HOPS` helpers down."""
         for launches in self.launches.values():
             for launch in launches:
                 if launch.scope is forwarder and splatted_params(forwarder, launch.call.args):
                     yield launch
-        if hops >= MAX_HOPS:
+        if hops >= ORIGIN_HOPS:
             return
         for name, (callee, _) in self.forwarders.items():
             if callee is not forwarder and any(site.scope is forwarder for site in self.calls_of.get(name, ())):

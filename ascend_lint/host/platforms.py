@@ -14,6 +14,7 @@ import libcst as cst
 
 from ..imports import dotted_name, statement_blocks, str_literal
 from ..nodes import (
+    ORIGIN_HOPS,
     arms_around,
     child_nodes,
     names_read,
@@ -22,7 +23,7 @@ from ..nodes import (
     suite_lines,
     walk,
 )
-from .bindings import MAX_HOPS, binders_by_name
+from .bindings import binders_by_name
 from .params import first_param, param_named
 from .records import NameUse, Scope
 
@@ -282,7 +283,7 @@ class OtherPlatformPaths:
 
     def requires_other(self, test: cst.BaseExpression, holds: bool, scope: Scope, hops: int = 0) -> bool:
         """The test holding (failing, `holds=False`) requires another platform than Ascend."""
-        if hops > MAX_HOPS:
+        if hops > ORIGIN_HOPS:
             return False
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             return self.requires_other(test.expression, not holds, scope, hops)
@@ -345,7 +346,7 @@ class OtherPlatformPaths:
     def _set_only_elsewhere(self, value: cst.BaseExpression, scope: Scope, hops: int) -> bool:
         """The value is not None only on another platform: a call of a helper of the module
         every non-None return of which is on such a path, or a name bound only to such calls."""
-        if hops > MAX_HOPS:
+        if hops > ORIGIN_HOPS:
             return False
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
             return self._is_predicate(value.func.value, hops, tested_for_none=True)
