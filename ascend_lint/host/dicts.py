@@ -12,6 +12,9 @@ import libcst as cst
 from ..imports import dotted_name, str_literal
 from .records import DictChange, DictSource, ItemStore
 
+# methods of a dict that leave it as it is (`changes_in_place`)
+_DICT_READS = frozenset({"get", "copy", "items", "keys", "values", "__getitem__", "__contains__"})
+
 
 def maps_a_key_to_a_callable(element: cst.BaseDictElement) -> TypeGuard[cst.DictElement]:
     """`"KEY": lambda ...` or `"KEY": name`."""
@@ -131,6 +134,31 @@ def removed_from(node: cst.CSTNode) -> tuple[str, cst.BaseExpression | None] | N
     ):
         index = node.target.slice[0].slice if len(node.target.slice) == 1 else None
         return node.target.value.value, index.value if isinstance(index, cst.Index) else None
+    return None
+
+
+def changes_in_place(name: cst.Name, around: Sequence[cst.CSTNode]) -> bool:
+    """This use of `name` (with the nodes `around` it, innermost first) changes in place the
+    dict (or list) the name holds: a method called on it other than a read (`_DICT_READS`): the
+    changes `changed_dict` and `removed_from` name (`_D.update(...)`, `_D.pop(k)`) and any other
+    (`_L.append(x)`); an item stored, deleted or updated (`_D["BLOCK"] = 2048`, `del _D[k]`,
+    `_D[k] += 1`); an augmented assignment (`_D |= ...`). Whether passing it to a call changes
+    it (`passed_to`) is the caller's to say."""
+    parent, outer = around[0], around[1] if len(around) > 1 else None
+    if isinstance(parent, cst.Attribute) and parent.value is name:
+        return parent.attr.value not in _DICT_READS and isinstance(outer, cst.Call) and outer.func is parent
+    if isinstance(parent, cst.Subscript) and parent.value is name:
+        return isinstance(outer, cst.AssignTarget | cst.Del) or (
+            isinstance(outer, cst.AugAssign) and outer.target is parent
+        )
+    return isinstance(parent, cst.AugAssign) and parent.target is name
+
+
+def passed_to(name: cst.Name, around: Sequence[cst.CSTNode]) -> cst.Call | None:
+    """The call this use of `name` passes it to as an argument (`_shrink(_D)`), else None."""
+    parent, outer = around[0], around[1] if len(around) > 1 else None
+    if isinstance(parent, cst.Arg) and parent.value is name and isinstance(outer, cst.Call):
+        return outer
     return None
 
 

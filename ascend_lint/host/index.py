@@ -76,6 +76,7 @@ from .bindings import (
 )
 from .dicts import (
     changed_dict,
+    changes_in_place,
     copied_dict,
     dict_entry,
     dicts_added,
@@ -85,6 +86,7 @@ from .dicts import (
     items_copied,
     key_read,
     maps_a_key_to_a_callable,
+    passed_to,
     removed_from,
     splats_inside,
 )
@@ -179,8 +181,6 @@ from .shapes import (
 _STATEMENTS = (cst.BaseSmallStatement, cst.BaseCompoundStatement)
 # checks (`checks_before`'s) with the place of the statement making each among a block's (`Unrolled.run`)
 _PlacedChecks = list[tuple[int, tuple[cst.BaseExpression, bool, cst.CSTNode]]]
-# methods of a dict that leave it as it is (`HostIndex.changed_anywhere`)
-_DICT_READS = frozenset({"get", "copy", "items", "keys", "values", "__getitem__", "__contains__"})
 MAX_GRIDS = 64  # the grids one tuple may be (`(*a, *b)`: the product of its starred parts' grids)
 MAX_GRID_UPDATES = 16  # updates of a grid in place (`grid += (n,)`) read one inside another
 # updates of a name read one inside another (`n = min(n, 1024)`: `HostIndex.updated_in_line`)
@@ -632,24 +632,10 @@ class HostIndex(HostFacts):
         or passing it to a call (`_shrink(_D)`) other than those `kept` says only read it."""
         owner = self._binding_scope(name, scope)
         for use in self.name_uses.get(name, ()):
-            if use.owner is not owner or not use.around:
-                continue
-            parent, outer = use.around[0], use.around[1] if len(use.around) > 1 else None
-            if isinstance(parent, cst.Attribute) and parent.value is use.name:
-                if parent.attr.value not in _DICT_READS and isinstance(outer, cst.Call) and outer.func is parent:
+            if use.owner is owner and use.around:
+                passed = passed_to(use.name, use.around)
+                if changes_in_place(use.name, use.around) or (passed is not None and not kept(passed)):
                     return True
-            elif isinstance(parent, cst.Subscript) and parent.value is use.name:
-                if isinstance(outer, cst.AssignTarget | cst.Del) or (
-                    isinstance(outer, cst.AugAssign) and outer.target is parent
-                ):
-                    return True
-            elif (isinstance(parent, cst.AugAssign) and parent.target is use.name) or (
-                isinstance(parent, cst.Arg)
-                and parent.value is use.name
-                and isinstance(outer, cst.Call)
-                and not kept(outer)
-            ):
-                return True
         return False
 
     def keys_read(self, trail: DictTrail) -> dict[str, cst.CSTNode]:
@@ -1414,7 +1400,8 @@ class HostIndex(HostFacts):
 
     def _changes_dict(self, name: str, function: cst.FunctionDef) -> bool:
         """`function` changes in place what its `name` holds: puts keys into it (`_fills_dict`)
-        or takes some from it (`removed_from`: `name.pop(...)`, `del name["k"]`)."""
+        or takes some from it (`removed_from`: `name.pop(...)`, `del name["k"]`). Its own body
+        only, and only these changes: narrower than `changes_in_place` (`changed_anywhere`)."""
         return self._fills_dict(name, function) or any(
             (removed := removed_from(node)) is not None and removed[0] == name for node in _own_nodes(function)
         )
