@@ -41,7 +41,17 @@ import libcst as cst
 
 from .arithmetic import ceiling_division
 from .imports import ImportMap, int_literal, number_literal, str_literal
-from .nodes import NAMES_FOLLOWED, child_nodes, flat_code, one_line, replaced, suite_lines, updated_value, walk
+from .nodes import (
+    NAMES_FOLLOWED,
+    child_nodes,
+    each_once,
+    flat_code,
+    one_line,
+    replaced,
+    suite_lines,
+    updated_value,
+    walk,
+)
 
 # Value flags: a bit set describing where a value can come from.
 CONST = 1  # literal, constexpr parameter, dtype, tl.static_range index
@@ -537,12 +547,7 @@ class Flow:
         a tile `pid * BLOCK + tl.arange(0, BLOCK)` within one image), not the element offset that
         wraps."""
         pending: list[cst.CSTNode] = [cast]
-        seen: set[cst.CSTNode] = set()
-        while pending:
-            node = pending.pop()
-            if node in seen:
-                continue
-            seen.add(node)
+        for node in each_once(pending):
             parent = self.parents.get(node)
             if isinstance(parent, cst.NamedExpr):
                 pending.append(parent)  # `(row := v)` is `v` where written, and `row` after (below)
@@ -598,12 +603,7 @@ class Flow:
         keeping it (`value_kept_from`: `tl.where(m, row, 0)`), a choice's arms (`row if c else 0`), and the names assigned any of
         these (`row = bos * H + i_h`, also `row += ...`; their reads in turn)."""
         pending = list(starts)
-        seen: set[cst.CSTNode] = set()
-        while pending:
-            node = pending.pop()
-            if node in seen:
-                continue
-            seen.add(node)
+        for node in each_once(pending):
             if node in sinks:
                 return node, sinks[node]
             parent = self.parents.get(node)

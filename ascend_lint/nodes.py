@@ -10,9 +10,10 @@ from __future__ import annotations
 import dataclasses
 import io
 import tokenize
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterable, Iterator, Sequence
 from collections.abc import Set as AbstractSet
 from functools import cache
+from typing import TypeVar
 
 import libcst as cst
 
@@ -20,6 +21,7 @@ import libcst as cst
 # after `pid = tl.program_id(0)`, `b = a` after `a = x.to(tl.float32)`) and in host code (`ok =
 # n < 65536`, then `if ok:`); a walk at `hops` follows a name while `hops < NAMES_FOLLOWED`
 NAMES_FOLLOWED = 4
+_T = TypeVar("_T")
 # steps a host walk takes from a value to where it is made, at most, whatever each step is: a
 # name to what it is bound to, a parameter to what its callers pass, a helper call to what it
 # returns, a list to its items (a launch argument to its origin, an autotuner's table to the
@@ -117,6 +119,18 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         children = child_nodes(current)
         children.reverse()
         stack.extend(children)
+
+
+def each_once(pending: list[_T], key: Callable[[_T], Hashable] | None = None) -> Iterator[_T]:
+    """The items of the worklist `pending`, popped until it is empty, each (each `key` of one,
+    when given) the first time only: the loop reading them may append more."""
+    seen: set[Hashable] = set()
+    while pending:
+        item = pending.pop()
+        mark = item if key is None else key(item)
+        if mark not in seen:
+            seen.add(mark)
+            yield item
 
 
 def replaced(node: cst.CSTNode, old: cst.CSTNode, new: cst.CSTNode) -> cst.CSTNode:

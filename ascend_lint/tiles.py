@@ -49,6 +49,7 @@ from .arithmetic import is_one
 from .flow import CONST, DEF, READ, Event, Flow, Loop
 from .imports import number_literal
 from .inline import is_result
+from .nodes import each_once
 from .specialisations import Lookup, evaluate
 from .specialisations import Value as ConstValue
 
@@ -1259,12 +1260,8 @@ def _bubbles(value: TileValue) -> bool:
 def _carried(value: TileValue, per_element: set[TileValue]) -> tuple[TileValue, ...]:
     """The tiles a value computed element by element reads its elements from."""
     found: dict[TileValue, None] = {}
-    pending, seen = [value], set[int]()
-    while pending:
-        current = pending.pop()
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
+    pending = [value]
+    for current in each_once(pending, id):
         for operand, role in current.operands:
             for source in sources(operand):
                 if source in per_element:
@@ -1277,13 +1274,8 @@ def _carried(value: TileValue, per_element: set[TileValue]) -> tuple[TileValue, 
 def _non_affine(address: Operand) -> bool:
     """An address computed with `//` or `%` on a tile: no DMA takes it, the compiler loops over
     the elements (a discrete access)."""
-    seen: set[int] = set()
     pending = list(sources(address))
-    while pending:
-        value = pending.pop()
-        if id(value) in seen:
-            continue
-        seen.add(id(value))
+    for value in each_once(pending, id):
         node = value.node
         if (type(node) is cst.BinaryOperation or type(node) is cst.AugAssign) and type(node.operator) in _NON_AFFINE:
             return True

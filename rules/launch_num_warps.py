@@ -283,6 +283,7 @@ import ast
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from operator import itemgetter
 from pathlib import Path
 from typing import TypeGuard
 
@@ -302,7 +303,7 @@ from ascend_lint.host import (
 )
 from ascend_lint.imports import ImportMap, dotted_name, int_literal, number_literal, str_literal
 from ascend_lint.kernels import Kernel
-from ascend_lint.nodes import child_nodes, one_line, walk
+from ascend_lint.nodes import child_nodes, each_once, one_line, walk
 from ascend_lint.package import in_ascend_package
 from ascend_lint.rule import Confirm, Evidence, Example, HostIndex, ModuleContext, Report, Rule
 
@@ -2216,12 +2217,7 @@ def _configs_of(kernel: Kernel, context: ModuleContext) -> set[cst.Call]:
                 if (arg.keyword is not None and arg.keyword.value == "configs") or (autotune and index == 0)
             ]
     found: set[cst.Call] = set()
-    seen: set[cst.CSTNode] = set()
-    while pending:
-        node, scope = pending.pop()
-        if node in seen:
-            continue
-        seen.add(node)
+    for node, scope in each_once(pending, itemgetter(0)):
         for sub in walk(node):
             if _is_config(sub, context.imports):
                 found.add(sub)

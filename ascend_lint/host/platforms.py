@@ -6,9 +6,9 @@ same path walk with NPU tests holding (`NpuPaths`, a default-targeting signal re
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 import libcst as cst
 
@@ -30,6 +30,7 @@ from .records import NameUse, Scope
 if TYPE_CHECKING:
     from .index import HostIndex
 
+_Key = TypeVar("_Key")  # what an answer about a module function is kept by (`_answered`)
 _NPU_AVAILABLE = "torch.npu.is_available"
 
 # vLLM's `CustomOp.dispatch_forward` (and vllm-omni's and sglang's) calls the method of the
@@ -262,24 +263,31 @@ class OtherPlatformPaths:
         """The module's one top-level function `name` reaches, before any `return`, a statement
         after which only such a path runs (an `if` that raises off it, an `assert`, a call of
         another such function): every call of it that returns was on such a path."""
-        known = self._assertions.get(name)
-        if known is not None:
-            return known
-        self._assertions[name] = False  # a function calling itself is no evidence
-        function = self._module_function(name)
-        found = False
-        if function is not None:
+
+        def asserting(function: cst.FunctionDef) -> bool:
             for statement in statements_of(suite_lines(function.body)):
                 if any(isinstance(node, cst.Return) for node in walk(statement)):
-                    break  # returns off the path (`if x.device.type != "npu": return False`)
-                if isinstance(statement, cst.If):
-                    found = self._other_after(statement, function)
-                elif isinstance(statement, cst.BaseSmallStatement):
-                    found = self._asserts(statement, function)
-                if found:
-                    break
-        self._assertions[name] = found
-        return found
+                    return False  # returns off the path (`if x.device.type != "npu": return False`)
+                if isinstance(statement, cst.If) and self._other_after(statement, function):
+                    return True
+                if isinstance(statement, cst.BaseSmallStatement) and self._asserts(statement, function):
+                    return True
+            return False
+
+        return self._answered(self._assertions, name, name, asserting)
+
+    def _answered(
+        self, answers: dict[_Key, bool], key: _Key, name: str, answer: Callable[[cst.FunctionDef], bool]
+    ) -> bool:
+        """`answer` for the module's one function `name`, worked out once per `key` (kept in
+        `answers`); False when there is no such function, and while it is worked out (a
+        function calling itself is no evidence)."""
+        known = answers.get(key)
+        if known is None:
+            answers[key] = False
+            function = self._module_function(name)
+            known = answers[key] = function is not None and answer(function)
+        return known
 
     def requires_other(self, test: cst.BaseExpression, holds: bool, scope: Scope, hops: int = 0) -> bool:
         """The test holding (failing, `holds=False`) requires another platform than Ascend."""
@@ -467,24 +475,18 @@ class OtherPlatformPaths:
         only there (not `holds`): each is `True`, a test failing only there (`return
         torch.npu.is_available()`), or on such a path. Tested for None (`tested_for_none`): a
         value other than None only there, each returned value `None` or on such a path."""
-        key = (name, tested_for_none, holds)
-        known = self._predicates.get(key)
-        if known is not None:
-            return known
-        self._predicates[key] = False  # a predicate calling itself is no evidence
-        function = self._module_function(name)
-        found = False
-        if function is not None:
+        unset = ("None",) if tested_for_none else ("None", "False") if holds else ("True",)
+
+        def predicate(function: cst.FunctionDef) -> bool:
             returned = [value for value, where in self.host.returns.get(name, ()) if where is function]
-            unset = ("None",) if tested_for_none else ("None", "False") if holds else ("True",)
-            found = bool(returned) and all(
+            return bool(returned) and all(
                 (isinstance(value, cst.Name) and value.value in unset)
                 or value in self.positions(function)
                 or (not tested_for_none and self.requires_other(value, holds, function, hops + 1))
                 for value in returned
             )
-        self._predicates[key] = found
-        return found
+
+        return self._answered(self._predicates, (name, tested_for_none, holds), name, predicate)
 
     def _dispatched_elsewhere(self, function: cst.FunctionDef) -> bool:
         """A method `OTHER_PLATFORM_METHODS` names that the module never refers to otherwise
