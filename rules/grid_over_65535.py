@@ -2549,16 +2549,17 @@ def _report(launch: Launch, grids: Iterable[Grid], context: ModuleContext, chunk
 def _trips_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: _Chunks | None) -> Report | None:
     """The finding on the grid; in a host loop over written items its axes read (`for n in (1,
     100000): k[(n, 8)]`), on the first trip's grid reported that the tests at the launch let
-    launch (`HostIndex.trip_excluded`: not under `if n <= 65535:`). What the tests around the
+    launch (`HostIndex.trip_excluded`: not under `if n <= 65535:`, nor after a trip that broke
+    out of the loop). What the tests around the
     launch bound of the grid as written is read once for all trips."""
     host = context.host
     trips = host.item_trips(grid, launch)
     if not trips:
         return _grid_report(launch, grid, context, chunked)
     guard = _size_guard(launch, grid, context)
-    for trip, placed in trips:
+    for place, (trip, placed) in enumerate(trips):
         report = _grid_report(launch, trip, context, chunked, guard)
-        if report is not None and not host.trip_excluded(launch, placed):
+        if report is not None and not host.trip_excluded(launch, placed, [items for _, items in trips[:place]]):
             return report
     return None
 

@@ -482,10 +482,93 @@ def other_name_tested(x, m):
             k[(n, 8)](x, n, BT=64)  # expect
 """
 
+# a trip that leaves the loop for good (`break`, `return`, a failed `assert`) ends the later trips:
+# 30000 * 3 is over the limit but never launched after 70000 broke out
+ITEMS_STOPPED = """
+def broken_earlier(x):
+    for n in (1, 70000, 30000):
+        if n > 65535:
+            break
+        k[(n * 3,)](x, n, BT=64)
+
+def returned_earlier(x):
+    for n in (1, 70000, 30000):
+        if n > 65535:
+            return
+        k[(n * 3,)](x, n, BT=64)
+
+def asserted_earlier(x):
+    for n in (1, 70000, 30000):
+        assert n < 65536
+        k[(n * 3,)](x, n, BT=64)
+
+def broken_in_the_else(x):
+    for n in (1, 70000, 30000):
+        if n <= 65535:
+            pass
+        else:
+            break
+        k[(n * 3,)](x, n, BT=64)
+
+def returned_from_an_inner_loop(x):
+    for m in (2, 1):
+        for n in (40000, 30000):
+            if n * m > 65535:
+                return
+            k[(n * 3, m)](x, n, BT=64)
+
+def continued_earlier(x):
+    for n in (1, 70000, 30000):
+        if n > 65535:
+            continue
+        k[(n * 3,)](x, n, BT=64)  # expect
+
+def broken_after_the_launch(x):
+    for n in (1, 70000, 30000):
+        k[(n * 3,)](x, n, BT=64)  # expect
+        if n > 65535:
+            break
+
+def broken_out_of_an_inner_loop(x):  # the break ends the trips of `n`, not of `m`
+    for m in (2, 1):
+        for n in (40000, 30000):
+            if n * m > 65535:
+                break
+            k[(n * 3, m)](x, n, BT=64)  # expect
+
+def broken_out_of_a_loop_inside(x):  # the break ends the trips of `j` only
+    for n in (1, 70000, 30000):
+        for j in range(2):
+            if n > 65535:
+                break
+            k[(n * 3,)](x, n, BT=64)  # expect
+
+def broken_then_continued(x):  # the `if` leaves by `continue` first: the trip after runs
+    for n in (1, 70000, 30000):
+        if n > 65535:
+            if x is None:
+                continue
+            break
+        k[(n * 3,)](x, n, BT=64)  # expect
+"""
+
 
 @pytest.mark.parametrize(
     "snippet",
-    [TOTALS, BUILT, PARTIAL, HELD, METHODS, PARTIALS, STARRED, CHAINED, ITEMS, LAUNCH_VALUES, ITEMS_EXCLUDED],
+    [
+        TOTALS,
+        BUILT,
+        PARTIAL,
+        HELD,
+        METHODS,
+        PARTIALS,
+        STARRED,
+        CHAINED,
+        ITEMS,
+        LAUNCH_VALUES,
+        ITEMS_EXCLUDED,
+        ITEMS_STOPPED,
+    ],
     ids=[
         "item_totals",
         "built",
@@ -498,6 +581,7 @@ def other_name_tested(x, m):
         "items",
         "launch_values",
         "excluded",
+        "stopped",
     ],
 )
 def test_grids_are_reported_where_marked(snippet: str) -> None:

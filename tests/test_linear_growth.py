@@ -152,6 +152,18 @@ SHAPES |= {
         lambda n: HOST_HEAD + "".join(f"def run{i}(x):\n" + launch(i) for i in range(n)),
         40,
     ),
+    "launches in loops over items after a `break`": (
+        lambda n: (
+            HOST_HEAD
+            + "def run(x):\n"
+            + "".join(
+                f"    for n{i} in (1, 70000, 30000):\n        if n{i} > 65535:\n            break\n"
+                f"        k[(n{i} * 3,)](x, n{i}, BT=64)\n"
+                for i in range(n)
+            )
+        ),
+        40,
+    ),
 }
 
 

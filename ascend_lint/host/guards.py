@@ -82,6 +82,46 @@ def orderings(test: cst.BaseExpression, holds: bool) -> Iterator[tuple[cst.BaseE
                 yield from ((left, right), (right, left))
 
 
+def loop_stops(loop: cst.For) -> dict[tuple[int, bool], bool]:
+    """The checks in a loop's body (`checks_in`: a test by id, with whether it holds past the
+    check) that end its trips for good where they fail, each with whether they end the loops
+    around it too: an `assert`, or an `if` whose body (its test failing past it) or `else` (its
+    test holding) leaves first by a `break` of this loop (not of a loop inside it), a `return` or a
+    `raise` (`for n in (1, 70000, 30000): if n > 65535: break` runs no trip after 70000). Not in a
+    function or class of its own."""
+    found: dict[tuple[int, bool], bool] = {}
+    _add_stops(loop.body, False, found)
+    return found
+
+
+def _add_stops(node: cst.CSTNode, inner: bool, found: dict[tuple[int, bool], bool]) -> None:
+    """`loop_stops` of the statements in `node`; `inner`: in a loop inside the one asked about."""
+    if isinstance(node, cst.FunctionDef | cst.ClassDef | cst.BaseExpression):
+        return
+    if isinstance(node, cst.Assert):
+        found[(id(node.test), True)] = True
+    if isinstance(node, cst.If):
+        arms = [(node.body, False)] + ([(node.orelse.body, True)] if isinstance(node.orelse, cst.Else) else [])
+        for arm, holds in arms:
+            leaving = _first_leaving(arm)
+            if isinstance(leaving, cst.Return | cst.Raise) or (isinstance(leaving, cst.Break) and not inner):
+                found[(id(node.test), holds)] = not isinstance(leaving, cst.Break)
+    for child in child_nodes(node):
+        _add_stops(child, inner or (isinstance(node, cst.For | cst.While) and child is node.body), found)
+
+
+def _first_leaving(suite: cst.BaseSuite) -> cst.BaseSmallStatement | None:
+    """The `return`, `raise`, `continue` or `break` a suite leaves by when its simple lines lead to
+    it; None when a compound statement comes first (it may leave another way)."""
+    for line in suite_lines(suite):
+        if not isinstance(line, cst.SimpleStatementLine | cst.SimpleStatementSuite):
+            return None
+        for small in line.body:
+            if isinstance(small, cst.Return | cst.Raise | cst.Continue | cst.Break):
+                return small
+    return None
+
+
 class Unrolled:
     """A block's statements (`statements_of` its lines) and the statements they run, each
     `with` block's unrolled (`_with_unrolled`), read once: what runs before each of many calls in

@@ -120,7 +120,7 @@ from .facts import (
     loops_over_items,
     past_fn,
 )
-from .guards import Unrolled, orderings, run_before
+from .guards import Unrolled, loop_stops, orderings, run_before
 from .params import (
     add_forwarded,
     all_params,
@@ -249,6 +249,7 @@ class HostIndex(HostFacts):
         self._bounded = BoundedSizes()  # what tests before the launch being sized bound (`grid_extents`)
         self._launch_grids: dict[Launch, tuple[Grid, ...]] = {}
         self._item_loop_bodies: dict[cst.For, frozenset[int]] = {}  # `_item_loop_body`, by loop
+        self._stops_by_loop: dict[cst.For, dict[tuple[int, bool], bool]] = {}  # `_loop_stops`
         self._updates_deep = 0  # the updates of a grid in place `_grids` is reading, one inside another
         self._grid_parts: dict[
             tuple[cst.BaseExpression, Scope, str | None, int], list[tuple[cst.BaseExpression, ...]]
@@ -1886,27 +1887,62 @@ class HostIndex(HostFacts):
             trips.append((Grid(tuple(axes), grid.scope, grid.written, grid.meta), placed))
         return trips
 
-    def trip_excluded(self, launch: Launch, placed: Mapping[str, cst.BaseExpression]) -> bool:
+    def trip_excluded(
+        self,
+        launch: Launch,
+        placed: Mapping[str, cst.BaseExpression],
+        earlier: Sequence[Mapping[str, cst.BaseExpression]],
+    ) -> bool:
         """A test at the launch in the loops over items (`tests_at`) excludes the trip giving
         their variables the items `placed` (`item_trips`): it orders an item against a known int
         the other way (`if n <= 65535:` around the launch, `if n > 65535: continue` or `break`,
-        `assert n < 65536` before it, with `n` the item 100000)."""
-        bodies = [
-            self._item_loop_body(loop)
-            for loop in launch.loops
-            if isinstance(loop.target, cst.Name) and loop.target.value in placed
-        ]
+        `assert n < 65536` before it, with `n` the item 100000), or one of the `earlier` trips,
+        in the order they run, was the last (`loop_stops`: `if n > 65535: break` with `n` the
+        item 70000 before 30000), its loop's or, by a `return`, `raise` or `assert`, every loop's."""
+        loops = [loop for loop in launch.loops if isinstance(loop.target, cst.Name) and loop.target.value in placed]
         for test, holds, _ in self.tests_at([launch]):
-            if not any(id(test) in body for body in bodies):
-                continue
-            passed = {id(name): placed[name.value] for name in variables_read(test) if name.value in placed}
-            if not passed:
-                continue
-            for lesser, greater in orderings(test, holds):
-                low, high = (self._known_placed(side, passed, launch.scope) for side in (lesser, greater))
-                if low is not None and high is not None and low > high:
+            around = [loop for loop in loops if id(test) in self._item_loop_body(loop)]
+            names = {cst.ensure_type(loop.target, cst.Name).value for loop in around}
+            if self._check_fails(test, holds, placed, names, launch.scope):
+                return True
+            for loop in around:
+                every = self._loop_stops(loop).get((id(test), holds))
+                if every is None:
+                    continue
+                outer = [cst.ensure_type(each.target, cst.Name).value for each in loops[: loops.index(loop)]]
+                if any(
+                    (every or all(trip[name] is placed[name] for name in outer))
+                    and self._check_fails(test, holds, trip, names, launch.scope)
+                    for trip in earlier
+                ):
                     return True
         return False
+
+    def _check_fails(
+        self,
+        test: cst.BaseExpression,
+        holds: bool,
+        placed: Mapping[str, cst.BaseExpression],
+        names: set[str],
+        scope: Scope,
+    ) -> bool:
+        """`test` cannot hold (or fail, as `holds` says) with the items `placed` in place of the
+        variables `names`: it orders one against a known int the other way."""
+        passed = {id(name): placed[name.value] for name in variables_read(test) if name.value in names}
+        if not passed:
+            return False
+        for lesser, greater in orderings(test, holds):
+            low, high = (self._known_placed(side, passed, scope) for side in (lesser, greater))
+            if low is not None and high is not None and low > high:
+                return True
+        return False
+
+    def _loop_stops(self, loop: cst.For) -> dict[tuple[int, bool], bool]:
+        """`loop_stops` of the loop, worked out once."""
+        found = self._stops_by_loop.get(loop)
+        if found is None:
+            found = self._stops_by_loop[loop] = loop_stops(loop)
+        return found
 
     def _known_placed(
         self, value: cst.BaseExpression, passed: Mapping[int, cst.BaseExpression], scope: Scope
