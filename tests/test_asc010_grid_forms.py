@@ -553,6 +553,47 @@ def broken_then_continued(x):  # the `if` leaves by `continue` first: the trip a
 """
 
 
+# an axis read from an entry of a dict the function writes is read as a name bound to its value
+ENTRIES = """
+def sizes(x):
+    cfg = {"n": x.shape[0], "h": x.shape[1]}
+    grid = (cfg["n"], cfg["h"])
+    k[grid](x, 1, BT=64)  # expect
+
+def called(x):
+    cfg = dict(n=x.shape[0] * x.shape[1])
+    k[(cfg["n"],)](x, 1, BT=64)  # expect
+
+def in_a_loop(x):
+    kw = {"n": x.shape[0], "h": x.shape[1]}
+    for i in range(3):
+        k[(kw["n"], kw["h"])](x, i, BT=64)  # expect
+
+def known(x):
+    cfg = {"n": 100000}
+    k[(cfg["n"],)](x, 1, BT=64)  # expect
+
+def bounded(x):
+    cfg = {"n": x.shape[0], "h": x.shape[1]}
+    if cfg["n"] * cfg["h"] > 65535:
+        raise ValueError("too many programs")
+    k[(cfg["n"], cfg["h"])](x, 1, BT=64)
+
+def small(x):
+    cfg = {"n": triton.cdiv(x.shape[0], 64), "h": 4}
+    k[(cfg["n"], cfg["h"])](x, 1, BT=64)
+
+def rebound_between(x):
+    n = x.shape[0]
+    cfg = {"n": n, "h": x.shape[1]}
+    n = 4
+    k[(cfg["n"], cfg["h"])](x, 1, BT=64)
+
+def passed_in(x, cfg):
+    k[(cfg["n"], cfg["h"])](x, 1, BT=64)
+"""
+
+
 @pytest.mark.parametrize(
     "snippet",
     [
@@ -568,6 +609,7 @@ def broken_then_continued(x):  # the `if` leaves by `continue` first: the trip a
         LAUNCH_VALUES,
         ITEMS_EXCLUDED,
         ITEMS_STOPPED,
+        ENTRIES,
     ],
     ids=[
         "item_totals",
@@ -582,6 +624,7 @@ def broken_then_continued(x):  # the `if` leaves by `continue` first: the trip a
         "launch_values",
         "excluded",
         "stopped",
+        "entries",
     ],
 )
 def test_grids_are_reported_where_marked(snippet: str) -> None:

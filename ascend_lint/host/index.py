@@ -2078,7 +2078,8 @@ class HostIndex(HostFacts):
         """The axes an element of a grid tuple may stand for: itself, or the axes of each grid
         a starred one may unpack (`*lead` of `(*lead, n)` with `lead = (B, T)`); a tensor's
         extents unpacked (`*x.shape[:-1]`: `shape_tensors`) launch their product, the one axis
-        `math.prod(x.shape[:-1])`."""
+        `math.prod(x.shape[:-1])`; an entry of a dict the function writes, each value it may hold
+        (`_entry_values`)."""
         if not isinstance(element, cst.StarredElement):
             return [(element.value,)]
         unpacked = self._own_grids(element.value, scope, meta, hops + 1)
@@ -2089,6 +2090,32 @@ class HostIndex(HostFacts):
             self._placed[product] = element
             return [(product,)]
         return [(element.value,)]
+
+    def _entry_values(self, value: cst.BaseExpression, scope: Scope) -> list[cst.BaseExpression]:
+        """The values an entry of a dict the function binds (`cfg["n"]`, with `cfg = {"n": B *
+        T}` or `cfg["n"] = B * T` before) may hold, read as a name's value is: each value
+        `_dict_entries` finds written in the function, when none of the names it reads may be
+        rebound between it and the read; else the entry itself."""
+        if scope is None or not (isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name)):
+            return [value]
+        key = self._subscript_key(value, scope)
+        if key is None or self._binding_scope(value.value.value, scope) is not scope:
+            return [value]
+        entries = []
+        for entry, filled in self._dict_entries(value, key, scope):
+            if entry is None or filled is not scope or not self._reads_as_written(entry, value, scope):
+                return [value]
+            entries.append(entry)
+        return entries or [value]
+
+    def _reads_as_written(self, value: cst.BaseExpression, read: cst.CSTNode, scope: cst.FunctionDef) -> bool:
+        """Every name `value` reads holds at `read` what it held where `value` is written: none
+        is rebound between them, or, with a loop around either, each holds one value
+        (`_holds_one_value`)."""
+        rebound = self.written_order(scope).names_rebound_between(value, read)
+        if rebound is not None:
+            return not rebound & names_read(value)
+        return all(self._holds_one_value(name, scope) for name in variables_read(value))
 
     def _own_grids(
         self, value: cst.BaseExpression, scope: Scope, meta: str | None, hops: int
@@ -2854,6 +2881,10 @@ class HostIndex(HostFacts):
             or self._is_rows(value, scope)
         ):
             return (flat_code(value),)
+        entries = self._entry_values(value, scope)
+        if entries != [value]:  # `cfg["n"]` of `cfg = {"n": B * T}`: read as a name is
+            extents = {self._extent(entry, scope, hops + 1) for entry in entries}
+            return extents.pop() if len(extents) == 1 else None
         if subscript_key(value) is not None:  # `META["BT"]`, `props["num_aicore"]`: a tile or a count
             return ()
         if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Call):
@@ -3003,7 +3034,12 @@ class HostIndex(HostFacts):
         return (
             bool(tensors)
             and tensors <= bounded.names
-            and (is_extent(value) or is_read_back(value) or self._is_rows(value, scope))
+            and (
+                is_extent(value)
+                or is_read_back(value)
+                or self._is_rows(value, scope)
+                or self._entry_values(value, scope) != [value]  # `cfg["n"]` after `if cfg["n"] > 4096: raise`
+            )
         )
 
     def _name_extent(self, name: cst.Name, scope: Scope, hops: int) -> tuple[str, ...] | None:
@@ -3308,14 +3344,19 @@ class HostIndex(HostFacts):
         """The one int `value` holds however the code runs: integer literals and their
         arithmetic, a division rounding up (`ceiling_division`) or the power of two above such
         ints, `min` / `max` / `int(...)` of them, and a name every binding of which holds the same
-        one (`N_BLOCKS = 1 << 17` at module level); None for anything else, a parameter too."""
+        one (`N_BLOCKS = 1 << 17` at module level), or so an entry of a dict the function writes
+        (`_entry_values`); None for anything else, a parameter too."""
         if hops > ORIGIN_HOPS:
             return None
         value = without_int_conversion(value)
         known = partial(self.known_int, scope=scope, hops=hops + 1)
-        if isinstance(value, cst.Name):
-            _, bound = self._values_bound(value.value, scope)
-            held = {known(each) for each in bound}
+        if isinstance(value, cst.Name | cst.Subscript):  # a name, or `cfg["n"]` read as one (`_entry_values`)
+            bound = (
+                self._values_bound(value.value, scope)[1]
+                if isinstance(value, cst.Name)
+                else self._entry_values(value, scope)
+            )
+            held = {None if each is value else known(each) for each in bound}
             return held.pop() if len(held) == 1 and None not in held else None
         divided = ceiling_division(value)
         if divided is not None:
