@@ -92,9 +92,12 @@ dict (`kernel[cfg["grid"]](...)` with `cfg = {"grid": (num_core,), ...}`, `dict(
 ### Not flagged
 Not
 flagged: launches that run only on another platform than Ascend (the forms ASC001 lists), and a
-grid whose integer literal axes multiply to 2 or more (`(props["num_vectorcore"] // 2, 2)`,
-`(props["num_aicore"], 2)`): it launches a program per vector core or more, leaving none idle
-(`(num_aicore, 1)` is flagged; an axis not a literal, `(num_aicore, H)`, is not known to be 2).
+grid with other axes than the count's that are not 1 all together: integer axes multiplying to 2
+or more (`(props["num_vectorcore"] // 2, 2)`, `(props["num_aicore"], 2)`) launch a program per
+vector core or more, leaving none idle, and an axis of no known value (`(num_aicore, H)` with
+`H` a head count, a batch or a parameter) launches `H` programs per AI core: a program per vector
+core whenever `H` is 2 or more. `(num_aicore, 1)` and `(num_aicore, ONE)` with `ONE = 1` are
+flagged.
 
 ### What counts as using `tl.dot`
 A kernel counts as using `tl.dot` on a launch when it calls `tl.dot` / `tl.dot_scaled`, or a
@@ -126,7 +129,6 @@ import libcst as cst
 
 from ascend_lint.flow import NOTHING, Assumptions
 from ascend_lint.host import CoreCount, Grid, HostIndex, Launch
-from ascend_lint.imports import int_literal
 from ascend_lint.nodes import one_line
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
@@ -290,6 +292,8 @@ def scale(x):
     scale_kernel[(props["num_vectorcore"] // 2, 2)](x, x.numel(), BLOCK=1024)
     scale_kernel[(2, props["num_aicore"], 1)](x, x.numel(), BLOCK=1024)
     scale_kernel[(props["num_aicore"], 1)](x, x.numel(), BLOCK=1024)  # expect
+    # another axis of no known value (a head count): that many programs per AI core
+    scale_kernel[(props["num_aicore"], x.shape[1])](x, x.numel(), BLOCK=1024)
 """,
         # vLLM's platform query is the cube core count on vllm-ascend
         """
@@ -570,12 +574,17 @@ def scale_twice(x, y, z):
 
 
 def _aicore_axis(host: HostIndex, launch: Launch) -> tuple[Grid, CoreCount] | None:
-    """The first grid of the launch with an axis holding the AI core count, and that count; not
-    a grid whose literal axes launch two programs per AI core or more (one per vector core)."""
+    """The first grid of the launch with an axis holding the AI core count, and that count,
+    whose other axes launch one program per AI core: each a known int (`known_int`), 1 all
+    together. Not `(num_aicore, 2)` (a program per vector core), nor `(num_aicore, H)` (as many
+    programs per AI core as `H`: two or more per AI core, a program per vector core, whenever
+    `H` is)."""
     for grid in host.grids(launch):
-        if math.prod(n for axis in grid.axes if (n := int_literal(axis)) is not None) >= 2:
-            continue
-        for axis in grid.axes:
+        known = [host.known_int(axis, grid.scope) for axis in grid.axes]
+        for place, axis in enumerate(grid.axes):
+            others = known[:place] + known[place + 1 :]
+            if None in others or math.prod(n for n in others if n is not None) >= 2:
+                continue
             count = host.core_count(axis, grid.scope)
             if count is not None and count.kind == "num_aicore":
                 return grid, count

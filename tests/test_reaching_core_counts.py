@@ -192,3 +192,25 @@ def run_module_key(x, y):
     vec_kernel[(props[KEY],)](x, y, x.numel(), BLOCK=1024)
 """
     assert rows(lint, code) == []
+
+
+@pytest.mark.parametrize(
+    ("axes", "found"),
+    [
+        ("cores, H", []),  # a head count: H programs per AI core
+        ("cores, x.shape[0]", []),
+        ("cores, heads", []),  # a parameter: as many programs per AI core
+        ("cores, 1", [5]),
+        ("ONE, cores", [5]),  # a name bound to 1 is 1
+        ("cores, 2", []),
+    ],
+)
+def test_other_axes_launch_one_program_per_ai_core_only_when_known_to_be_1(lint, axes: str, found: list[int]) -> None:
+    code = f"""
+def run(x, y, heads):
+    cores = triton.runtime.driver.active.utils.get_device_properties(x.device)["num_aicore"]
+    B, H = x.shape
+    ONE = 1
+    vec_kernel[({axes})](x, y, x.numel(), BLOCK=1024)
+"""
+    assert rows(lint, code) == found
