@@ -311,24 +311,31 @@ class Kernel:
     def returned_into(
         self,
         sinks: Callable[[Kernel], Mapping[cst.CSTNode, str]],
-        counted: Callable[[Kernel, cst.Call], bool] = lambda caller, call: True,
+        counting: Callable[[Kernel], Callable[[Kernel, cst.Call], bool]] | None = None,
+        depth: int = 0,
     ) -> dict[cst.BaseExpression, str]:
         """For a device function no launch runs: the values its `return` statements give that a
-        `counted` call of it in the module passes into one of the caller's `sinks` (its value, or
-        the item a name is unpacked from: `off, n = _off(...)`), through the sums, products and
-        names `Flow.value_reaches` follows, each with what the sink says of it. `sinks` is asked
-        once per caller. Not cached: it depends on the callers, which change with the module."""
+        call of it in the module (one `counting` of the function counts: all without it) passes
+        into one of the caller's `sinks` (its value, or the item a name is unpacked from: `off, n
+        = _off(...)`), through the sums, products and names `Flow.value_reaches` follows, each
+        with what the sink says of it. A caller that is a device function itself passes the value
+        on where it returns it into its own callers' sinks (`_off` returning `_base(b, H, V) + i_h
+        * V` read in `v + _off(bos, i_h, H, V)`), followed up to MAX_CALLERS_DEEP functions. `sinks`
+        is asked once per caller. Not cached: it depends on the callers, which change with the
+        module."""
         if not self.is_device_function or self.is_launched:
             return {}
+        counted = counting(self) if counting is not None else None
         found: dict[cst.BaseExpression, str] = {}
         targets: dict[int, Mapping[cst.CSTNode, str]] = {}
         bound: dict[int, dict[int, list[Event]]] = {}  # per caller: the definitions by the id of their value
         for caller, call in self.calls_in_module():
-            if not counted(caller, call):
+            if counted is not None and not counted(caller, call):
                 continue
             flow = caller.flow
             if id(caller) not in targets:
-                targets[id(caller)] = sinks(caller)
+                passed_on = caller.returned_into(sinks, counting, depth + 1) if depth < MAX_CALLERS_DEEP else {}
+                targets[id(caller)] = {**sinks(caller)} | dict(passed_on.items())
                 by_value: dict[int, list[Event]] = {}
                 for d in (d for events in flow.defs.values() for d in events if d.value is not None):
                     by_value.setdefault(id(d.value), []).append(d)

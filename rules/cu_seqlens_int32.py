@@ -134,7 +134,8 @@ of the module that does (`k += ...`, then `_load_chunk(k, ...)` building its blo
 A product a device function of the module returns into a caller's address is reported in the
 function, where it is multiplied, as if the caller wrote it (`v + _off(bos, H, V)` with `_off`
 returning `b * H * V`; also through a name, an item of a tuple, `off, n = _offs(...)` then `v +
-off`); the fix casts there (none when a caller's result also reaches a block pointer's
+off`, or another device function returning it, `_off` returning `_base(b, H, V) + i_h * V`, up
+to three functions up, with the offset passed down one helper); the fix casts there (none when a caller's result also reaches a block pointer's
 offset), and the caller widening the result before its stride (`_rows(bos, H).to(tl.int64) *
 K`) or using it outside an address (a mask) is not flagged.
 
@@ -1074,8 +1075,7 @@ def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
         ones = frozenset(p.name for p in kernel.params if context.host.always_passes_one(kernel, p.name))
         seen: set[cst.CSTNode] = set()
         followed: set[Event] = set()  # definitions of names read in addresses, scanned once
-        counted = _calls_passing_offsets(kernel, context.host, memo)
-        terms = kernel.offset_terms(flow) + _offset_returns(kernel, counted)
+        terms = kernel.offset_terms(flow) + _offset_returns(kernel, context.host, memo)
         block_returns: dict[cst.BaseExpression, str] | None = None  # returns reaching a block pointer: `_fix`
         for term in terms:
             for product in _int32_products(term, kernel, offsets, ones, followed, loads_int32):
@@ -1106,13 +1106,14 @@ def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
                 )
 
 
-def _offset_returns(kernel: Kernel, counted: Callable[[Kernel, cst.Call], bool]) -> list[cst.BaseExpression]:
+def _offset_returns(kernel: Kernel, host: HostIndex | None, memo: _Memo) -> list[cst.BaseExpression]:
     """For a device function no launch runs: the values it returns into a caller's offset where
     a product is read as if written there (`v + _off(bos, H, V)`, or `off = _off(...)` then `v +
-    off`), by a `counted` call: `Kernel.returned_into` the names and calls `_int32_products`
-    reaches in the caller's offset terms (`_reaching_offsets`; not `_off(...).to(tl.int64) * V`,
-    widened before the stride)."""
-    return list(kernel.returned_into(_reaching_offsets, counted))
+    off`; or through a helper returning it, `_off` returning `_base(b, H, V) + i_h * V`), by a
+    call that counts (`_calls_passing_offsets`): `Kernel.returned_into` the names and calls
+    `_int32_products` reaches in the caller's offset terms (`_reaching_offsets`; not
+    `_off(...).to(tl.int64) * V`, widened before the stride)."""
+    return list(kernel.returned_into(_reaching_offsets, lambda callee: _calls_passing_offsets(callee, host, memo)))
 
 
 def _reaching_offsets(caller: Kernel) -> dict[cst.CSTNode, str]:

@@ -81,3 +81,48 @@ def test_no_fix_where_a_caller_also_takes_the_result_as_a_block_pointer_offset()
     findings = lint_source(source, "k.py", settings(select=["ASC008"])).findings
     assert [f.location.row for f in findings] == [7]
     assert findings[0].fix is None
+
+
+CHAINED = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def _base(b, H: tl.constexpr, V: tl.constexpr):
+    return b * H * V
+
+
+@triton.jit
+def _off(b, i_h, H: tl.constexpr, V: tl.constexpr):
+    return _base(b, H, V) + i_h * V
+
+
+@triton.jit
+def _named_off(b, i_h, H: tl.constexpr, V: tl.constexpr):
+    t = _base(b, H, V)
+    return t + i_h * V
+
+
+@triton.jit
+def k(v, o, cu_seqlens, H: tl.constexpr, V: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    {line}
+    tl.store(o + tl.arange(0, V), b_v)
+"""
+
+
+@pytest.mark.parametrize(
+    ("line", "rows"),
+    [
+        ("b_v = tl.load(v + _off(bos, i_h, H, V) + tl.arange(0, V))", [7]),  # `b * H * V` in `_base`
+        ("b_v = tl.load(v + _named_off(bos, i_h, H, V) + tl.arange(0, V))", [7]),  # through a name
+        # the chain's result bounds a mask only; a chain passed no sequence offset
+        ("b_v = tl.load(v + tl.arange(0, V), mask=tl.arange(0, V) < _off(bos, i_h, H, V))", []),
+        ("b_v = tl.load(v + _off(i_h, i_h, H, V) + tl.arange(0, V))", []),
+    ],
+)
+def test_products_a_helper_returns_through_another(line: str, rows: list[int]) -> None:
+    findings = lint_source(CHAINED.format(line=line), "k.py", settings(select=["ASC008"])).findings
+    assert sorted(f.location.row for f in findings) == rows

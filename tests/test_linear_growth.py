@@ -68,6 +68,15 @@ def returned_offsets(n: int) -> str:
     )
 
 
+def chained_offsets(n: int) -> str:
+    """`returned_offsets` with the product made by a helper `_off` returns (`_base`)."""
+    return returned_offsets(n).replace(
+        "def _off(b, H: tl.constexpr, V: tl.constexpr):\n    return b * H * V\n",
+        "def _base(b, H: tl.constexpr, V: tl.constexpr):\n    return b * H * V\n\n\n@triton.jit\n"
+        "def _off(b, H: tl.constexpr, V: tl.constexpr):\n    return _base(b, H, V) + 1\n",
+    )
+
+
 SHAPES: dict[str, tuple[Callable[[int], str], int]] = {
     "a tile doubled in place (`acc = acc + acc`)": (lambda n: kernel("    acc = acc + acc\n" * n), 8),
     "a tile squared through names (`b = a * a`)": (
@@ -82,6 +91,7 @@ SHAPES: dict[str, tuple[Callable[[int], str], int]] = {
     ),
     "a line of host updates (`n = min(n, 1024)`)": (lambda n: launched("    n = min(n, 1024)\n" * n), 5),
     "a device function's offset product read at many calls (`t = _off(bos + i, H, V)`)": (returned_offsets, 40),
+    "a product a helper returns through another read at many calls": (chained_offsets, 40),
 }
 
 
