@@ -172,7 +172,11 @@ module returns (`def _launcher(n, B): return kernel[(n, B)]`, then `_launcher(N,
 the grid each call makes: reported where the grid is written, once, relating the first call
 passing sizes that grow (a call passing small ones hides none after it). So does
 `kernel.run(..., grid=g, warmup=False)` (Triton's `JITFunction.run`, which `kernel[g](...)` calls), on its `grid=`; not
-one with `warmup=True`, which compiles without launching.
+one with `warmup=True`, which compiles without launching. A kernel wrapped by torch for
+`torch.compile` is launched as the kernel itself (`torch.library.wrap_triton(kernel)[grid](...)`,
+also `capture_triton`, its older name, under any name the imports give them: `from torch.library
+import wrap_triton as w`, then `w(kernel)[grid](...)`, or a name bound to the wrapped kernel,
+`wk = wrap_triton(kernel)`, then `wk[grid](...)`); not a call of any other function.
 
 A launch in a
 helper taking its grid as a parameter (`def _run(grid, *args, **kwargs): return

@@ -70,7 +70,9 @@ dict before the launch on every path (`cfg = dict(_CFG[key])`, then `cfg.pop("nu
 None)` or `del cfg["num_warps"]` in the function's own body): the launch does not get it.
 
 A kernel's `warmup(...)` and `run(...)` (compiling it ahead of time with the same options)
-count as launches, and so does the call of a launcher a function stores once
+count as launches (also of the kernel wrapped by torch for `torch.compile`:
+`torch.library.wrap_triton(kernel).run(...)`, and `wrap_triton(kernel)[grid](...)` is a launch
+of the kernel, whose own parameters are no knobs), and so does the call of a launcher a function stores once
 (`launcher = kernel[grid]`, then `launcher(x, num_warps=4)`), and a
 `functools.partial(kernel[grid], num_warps=4)` (the keyword is reported and deleted there;
 also under another name, `from functools import partial as bind`, `ft.partial` after `import
@@ -300,6 +302,7 @@ from ascend_lint.host import (
     Scope,
     all_params,
     passed_for,
+    unwrapped,
 )
 from ascend_lint.imports import ImportMap, dotted_name, int_literal, number_literal, str_literal
 from ascend_lint.kernels import Kernel
@@ -2744,14 +2747,14 @@ def _forwarder_called(call: cst.Call, host: HostIndex) -> str | None:
 
 def _kernel_method(call: cst.Call, scope: Scope, host: HostIndex) -> tuple[str, list[Kernel]] | None:
     """`warmup` or `run` when the call compiles kernels of the module (`kernel.warmup(*args,
-    grid=grid, num_warps=4)`: Triton's `JITFunction` takes the launch options there too),
-    with those kernels."""
+    grid=grid, num_warps=4)`: Triton's `JITFunction` takes the launch options there too; also
+    `torch.library.wrap_triton(kernel).run(...)`), with those kernels."""
     func = call.func
     if (
         isinstance(func, cst.Attribute)
         and func.attr.value in COMPILING_METHODS
-        and isinstance(func.value, cst.Name)
-        and (names := host.kernels_named(func.value.value, scope))
+        and isinstance(held := unwrapped(func.value, host.wrapper_names), cst.Name)
+        and (names := host.kernels_named(held.value, scope))
     ):
         return func.attr.value, [host.kernels[name] for name in names]
     return None

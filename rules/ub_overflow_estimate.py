@@ -66,7 +66,9 @@ passing it to a function), also one by one from a literal list of such tables
 (`[triton.Config(c) for c in (_SMALL, _BIG)]`, reported at the table that overflows; also from
 a name bound to such a list when nothing in the module changes the list: not after
 `_TABLES.pop()`, `_TABLES[1] = {...}` or `_filter(_TABLES)`); literal constexpr arguments of `kernel[grid](...)` launches in the same module (also of
-`kernel.run(..., grid=g, warmup=False)`, and those a `functools.partial(kernel[grid], BLOCK=4096)`
+`kernel.run(..., grid=g, warmup=False)`, of the kernel wrapped by torch for `torch.compile`,
+`torch.library.wrap_triton(kernel)[grid](...)` (also `capture_triton`, any import's name for
+them, a name bound to the wrapped kernel), and those a `functools.partial(kernel[grid], BLOCK=4096)`
 binds, reported at the partial, and those the calls of a helper forwarding its `**kw` into a
 launch pass, reported at the call: `launch(x, BLOCK=65536)` of `def launch(x, **kw):
 k[grid](x, x.numel(), **kw)`; not when the helper changes its `kw` (`kw["BLOCK"] = ...`,

@@ -1795,3 +1795,83 @@ def test_a_block_read_once_finds_the_asserts_and_bindings_a_walk_did() -> None:
             assert [suite.holds(statement, call) for call in calls] == [id(call) in inside for call in calls]
             binding = {name for node in walk(statement) for name in _names_bound(node)}
             assert [suite.binds_anywhere([statement], name) for name in bound] == [name in binding for name in bound]
+
+
+TORCH_WRAPPED = """import torch
+import triton
+import triton.language as tl
+{imports}
+
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + offs, tl.load(x + offs, mask=offs < n), mask=offs < n)
+
+def other(x):
+    return x
+
+{host}"""
+BIG_GRID = "[(batch * channels, triton.cdiv(length, 1024))](x, y, length, BLOCK=1024)"
+SHAPED = "def f(x):\n    batch, channels, length = x.shape\n    y = torch.empty_like(x)\n"
+
+
+@pytest.mark.parametrize(
+    ("imports", "host", "codes"),
+    [
+        # vllm-omni's alias-free SnakeBeta: the grid multiplies two runtime extents
+        ("", SHAPED + f"    torch.library.wrap_triton(k){BIG_GRID}\n", ["ASC010"]),
+        ("from torch.library import wrap_triton as w", SHAPED + f"    w(k){BIG_GRID}\n", ["ASC010"]),
+        (  # torch 2.5's name, where torch 2.6 kept it
+            "from torch._higher_order_ops.triton_kernel_wrap import capture_triton",
+            SHAPED + f"    capture_triton(k){BIG_GRID}\n",
+            ["ASC010"],
+        ),
+        # a name bound to the wrapped kernel, in the function or at module level
+        ("from torch.library import wrap_triton", SHAPED + f"    wk = wrap_triton(k)\n    wk{BIG_GRID}\n", ["ASC010"]),
+        ("", "WK = torch.library.capture_triton(k)\n" + SHAPED + f"    WK{BIG_GRID}\n", ["ASC010"]),
+        # a launcher storing the wrapped kernel's subscript
+        (
+            "import torch.library as L",
+            SHAPED + "    run = L.wrap_triton(k)" + BIG_GRID.replace("](", "]\n    run(", 1) + "\n",
+            ["ASC010"],
+        ),
+        # the UB estimate reads the launch's BLOCK as at `k[(4,)](...)`
+        ("", "def f(x, y):\n    torch.library.wrap_triton(k)[(4,)](x, y, x.numel(), BLOCK=131072)\n", ["ASC013"]),
+        (
+            "from torch.library import wrap_triton",
+            "def f(x, y):\n    wrap_triton(k).run(x, y, x.numel(), BLOCK=131072, grid=(4,), warmup=False)\n",
+            ["ASC013"],
+        ),
+        # not torch's wrapper, and torch's wrapping no kernel: nothing is known of what they launch
+        ("from mylib import wrap", SHAPED + f"    wrap(k){BIG_GRID}\n", []),
+        ("", SHAPED + f"    torch.library.wrap_triton(other){BIG_GRID}\n", []),
+        ("", SHAPED + f"    torch.library.wrap_triton(make_kernel()){BIG_GRID}\n", []),
+    ],
+)
+def test_a_launch_through_torchs_wrapper_is_one_of_the_kernel_it_wraps(
+    lint, imports: str, host: str, codes: list
+) -> None:
+    """`torch.library.wrap_triton(k)[grid](...)` (also `capture_triton`, its older name, and any
+    spelling the imports give them) launches `k` on `grid`, as `k[grid](...)` does: every rule
+    reading launches sees it."""
+    source = TORCH_WRAPPED.format(imports=imports, host=host)
+    assert sorted(f.code for f in lint(source, select=["ASC010", "ASC013"])) == codes, source
+
+
+def test_a_knob_a_wrapped_kernel_takes_is_its_argument(lint) -> None:
+    """ASC001 and the index agree on what `wrap_triton(k)[grid](...)` launches: `num_stages=`
+    is an argument of a kernel taking a `num_stages` parameter; `num_warps=`, which it does not
+    take, is a knob, also in the wrapper's `run(...)`."""
+    source = """import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x, n, BLOCK: tl.constexpr, num_stages: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+
+def f(x):
+    torch.library.wrap_triton(k)[(1,)](x, x.numel(), BLOCK=64, num_stages=2, num_warps=8)
+    torch.library.wrap_triton(k).run(x, x.numel(), BLOCK=64, num_stages=2, num_warps=8, grid=(1,), warmup=False)
+"""
+    assert [(f.code, f.location.row) for f in lint(source, select=["ASC001"])] == [("ASC001", 10), ("ASC001", 11)]

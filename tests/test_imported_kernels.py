@@ -256,3 +256,28 @@ def test_triton_names_a_star_import_binds_mean_triton(tmp_path: Path, utils: str
     )
     codes = [f.code for f in lint_file(str(ops), settings(select=["ASC006"])).findings]
     assert codes == (["ASC006"] if found else [])
+
+
+@pytest.mark.parametrize(
+    ("imports", "launched"),
+    [
+        ("from .kernels import gelu_kernel", "torch.library.wrap_triton(gelu_kernel)"),
+        ("from .kernels import gelu_kernel\nfrom torch.library import wrap_triton", "wrap_triton(gelu_kernel)"),
+        ("from . import kernels as K", "torch.library.wrap_triton(K.gelu_kernel)"),
+    ],
+)
+def test_an_imported_kernel_wrapped_by_torch_is_estimated_at_the_launch(
+    tmp_path: Path, imports: str, launched: str
+) -> None:
+    """`torch.library.wrap_triton(gelu_kernel)[grid](...)` launches the kernel `kernels.py`
+    defines, as `gelu_kernel[grid](...)` does, also past the prefilter."""
+    folder = tmp_path / "triton_ascend"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("", encoding="utf-8")
+    (folder / "kernels.py").write_text(KERNELS, encoding="utf-8")
+    ops = folder / "ops.py"
+    source = OPS.format(rows=64).replace("from .kernels import gelu_kernel", imports)
+    ops.write_text(source.replace("    gelu_kernel[", f"    {launched}["), encoding="utf-8")
+    [finding] = lint_file(str(ops), settings(select=["ASC013"])).findings
+    assert finding.location.row == 10 + imports.count("\n") + 1
+    assert "`gelu_kernel` needs about 4096 KiB" in finding.message

@@ -28,7 +28,7 @@ from ..nodes import names_read
 from .bindings import reads, rebinds, statement_before, statements_after, while_counters
 from .dtypes import NARROW_INT_WORDS, TensorDtype
 from .evidence import is_float
-from .facts import HostFacts, HostMemory
+from .facts import HostFacts, HostMemory, unwrapped
 from .guards import holding_cases, links, orderings
 from .index import ORDERINGS, SIZES_HELD, HostIndex, checks_in
 from .params import all_params, passed_for
@@ -84,6 +84,7 @@ __all__ = [
     "rebinds",
     "statement_before",
     "statements_after",
+    "unwrapped",
     "while_counters",
     "without_int_conversion",
 ]

@@ -62,6 +62,16 @@ _NOTED = frozenset(
     }
 )
 _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
+_PARTIAL = frozenset({"functools.partial"})
+# torch's wrappers of a Triton kernel for `torch.compile` (`capture_triton` is the older name):
+# `wrap_triton(kernel)[grid](...)` launches `kernel` on `grid` (`unwrapped`)
+_KERNEL_WRAPPERS = frozenset(
+    {
+        f"{module}.{name}"
+        for module in ("torch.library", "torch._library.triton", "torch._higher_order_ops.triton_kernel_wrap")
+        for name in ("wrap_triton", "capture_triton")
+    }
+)
 
 
 class HostFacts:
@@ -109,6 +119,12 @@ class HostFacts:
         # how code names `functools.partial` after its imports: `partial` / `bind` (`from functools
         # import partial as bind`), `functools.partial` / `ft.partial` (`import functools as ft`)
         self.partial_names: set[str] = set()
+        # how code names torch's wrappers of a kernel (`_KERNEL_WRAPPERS`) after its imports:
+        # `torch.library.wrap_triton`, `wrap_triton` / `w` (`from torch.library import wrap_triton as w`)
+        self.wrapper_names: set[str] = set()
+        # `w(kernel)[grid](...)`, `w` a call of one argument: a launch of `kernel` when `w` is one
+        # of torch's wrappers (known once every import is: `HostIndex._add_wrapped_launches`)
+        self.wrapped_launches: list[Launch] = []
         # calls of what a call returns (`functools.partial(kernel[grid], ...)(x)`, `_launcher()(x)`)
         self.result_calls: list[CallSite] = []
         # `assert t.dtype == torch.int32` in a function's own body (under no `if` or loop), also
@@ -143,6 +159,8 @@ class HostFacts:
         self.keyed_callables.extend(other.keyed_callables)
         _extend(self.launchers_bound, other.launchers_bound)
         self.partial_names |= other.partial_names
+        self.wrapper_names |= other.wrapper_names
+        self.wrapped_launches.extend(other.wrapped_launches)
         self.result_calls.extend(other.result_calls)
         _extend(self.dtype_asserts, other.dtype_asserts)
 
@@ -230,7 +248,8 @@ class HostFacts:
                     if any(map(maps_a_key_to_a_callable, node.elements)):
                         self.keyed_callables.append((node, scope))
                 elif type(node) is cst.ImportFrom or type(node) is cst.Import:
-                    self.partial_names.update(_partial_imports(node))
+                    self.partial_names.update(imported_as(node, _PARTIAL))
+                    self.wrapper_names.update(imported_as(node, _KERNEL_WRAPPERS))
                 elif type(node) is cst.Global and scope is not None:
                     for name in declared_global(node):
                         self.globals_declared.setdefault(name, []).append(scope)
@@ -267,16 +286,16 @@ class HostFacts:
         elif isinstance(func, cst.Attribute) and isinstance(func.value, cst.Name):
             site = CallSite(node, scope, blocks)
             self.attribute_calls.setdefault(func.attr.value, []).append((func.value.value, site))
-        if isinstance(func, cst.Attribute) and (grid := run_grid(node)) is not None:
-            # `kernel.run(..., grid=g, warmup=False)`: the launch `kernel[g](...)` makes
+        grid = run_grid(node)
+        if (isinstance(func, cst.Attribute) and grid is not None) or isinstance(func, cst.Subscript):
+            # `kernel[grid](...)`, `kernel.run(..., grid=g, warmup=False)` (the launch `kernel[g](...)`
+            # makes); `(k_a if fast else k_b)[grid](...)`: a launch of each kernel it may pick
+            launch = Launch(node, scope, blocks, run_grid=grid)
+            if wrapped(func.value) is not None:  # `wrap_triton(kernel)[grid](...)`
+                self.wrapped_launches.append(launch)
             for launched in dict.fromkeys(map(launched_name, choices([func.value]))):
                 if launched:
-                    self.launches.setdefault(launched, []).append(Launch(node, scope, blocks, run_grid=grid))
-        elif isinstance(func, cst.Subscript):
-            # `(k_a if fast else k_b)[grid](...)`: a launch of each kernel it may pick
-            for launched in dict.fromkeys(map(launched_name, choices([func.value]))):
-                if launched:
-                    self.launches.setdefault(launched, []).append(Launch(node, scope, blocks))
+                    self.launches.setdefault(launched, []).append(launch)
 
     def _note_clamps(self, statements: Sequence[cst.CSTNode]) -> None:
         """Records the clamps among `statements` (`_clamp`), each with the assignment of its name
@@ -466,26 +485,58 @@ def is_partial(func: cst.BaseExpression, partial_names: AbstractSet[str] = froze
     return (dotted_name(func) or "") in partial_names
 
 
-def _partial_imports(node: cst.ImportFrom | cst.Import) -> Iterator[str]:
-    """How code names `functools.partial` after an import: `bind` after `from functools import
-    partial as bind`, `ft.partial` after `import functools as ft`."""
+def imported_as(node: cst.ImportFrom | cst.Import, qualified: AbstractSet[str]) -> Iterator[str]:
+    """How code names the `qualified` functions after an import: `bind` after `from functools
+    import partial as bind`, `ft.partial` after `import functools as ft`,
+    `torch.library.wrap_triton` after `import torch`, `library.wrap_triton` after `from torch
+    import library`."""
     if isinstance(node, cst.Import):
         for alias in node.names:
-            if dotted_name(alias.name) == "functools":
-                asname = alias.asname.name if alias.asname is not None else alias.name
-                if isinstance(asname, cst.Name):
-                    yield f"{asname.value}.partial"
+            full = dotted_name(alias.name) or ""
+            local = alias.asname.name if alias.asname is not None else None
+            if isinstance(local, cst.Name):  # `import a.b as c` binds `c` to `a.b`
+                bound, reached = local.value, full
+            else:  # `import a.b` binds `a`
+                bound = reached = full.split(".")[0]
+            yield from (bound + name[len(reached) :] for name in qualified if name.startswith(f"{reached}."))
         return
-    if node.relative or node.module is None or dotted_name(node.module) != "functools":
+    if node.relative or node.module is None:
         return
+    module = dotted_name(node.module)
     if isinstance(node.names, cst.ImportStar):
-        yield "partial"
+        yield from (name.rsplit(".", 1)[-1] for name in qualified if name.rsplit(".", 1)[0] == module)
         return
     for alias in node.names:
-        if dotted_name(alias.name) == "partial":
-            asname = alias.asname.name if alias.asname is not None else alias.name
-            if isinstance(asname, cst.Name):
-                yield asname.value
+        imported = f"{module}.{dotted_name(alias.name)}"
+        named = alias.asname.name if alias.asname is not None else alias.name
+        if isinstance(named, cst.Name):
+            yield from (
+                named.value + name[len(imported) :]
+                for name in qualified
+                if name == imported or name.startswith(f"{imported}.")
+            )
+
+
+def wrapped(value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`kernel` of a call of one positional argument, `w(kernel)`, naming the kernel as a launch
+    does (`launched_name`): what a launch `w(kernel)[grid](...)` launches when `w` is one of
+    torch's wrappers (`_KERNEL_WRAPPERS`); None for any other value."""
+    if not isinstance(value, cst.Call) or len(value.args) != 1:
+        return None
+    [arg] = value.args
+    if arg.keyword is not None or arg.star or launched_name(arg.value) is None:
+        return None
+    return arg.value
+
+
+def unwrapped(value: cst.BaseExpression, wrapper_names: AbstractSet[str]) -> cst.BaseExpression:
+    """`kernel` for `torch.library.wrap_triton(kernel)` (one of torch's wrappers, spelled as the
+    module's imports name it: `wrapper_names`, `HostFacts.wrapper_names`): for `torch.compile`,
+    the same kernel, launched the same way; else the value."""
+    kernel = wrapped(value)
+    if kernel is None or (dotted_name(cst.ensure_type(value, cst.Call).func) or "") not in wrapper_names:
+        return value
+    return kernel
 
 
 def past_fn(held: cst.BaseExpression) -> cst.BaseExpression:

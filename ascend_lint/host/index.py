@@ -119,6 +119,7 @@ from .facts import (
     launched_value,
     loops_over_items,
     past_fn,
+    unwrapped,
 )
 from .guards import Unrolled, loop_stops, orderings, run_before
 from .params import (
@@ -277,6 +278,7 @@ class HostIndex(HostFacts):
             for facts in memory.recall(module, kernel_defs):
                 self.merge(facts)
         self._size_named_items()
+        self._add_wrapped_launches()
         self.stored_launch_calls = self._add_stored_launches()
         self._add_jit_function_launches()
 
@@ -305,6 +307,14 @@ class HostIndex(HostFacts):
             return None
         return indexed(shape if held is iterated else iterated.with_changes(value=shape), 0)
 
+    def _add_wrapped_launches(self) -> None:
+        """Adds `torch.library.wrap_triton(kernel)[grid](...)` (any of torch's wrappers, as the
+        module's imports name it: `unwrapped`) as a launch of `kernel`, as `kernel[grid](...)`
+        is: for `torch.compile`, the same launch."""
+        for launch in self.wrapped_launches:
+            if unwrapped(launch.launcher.value, self.wrapper_names) is not launch.launcher.value:
+                self.launches.setdefault(launched_name(launch.held) or "", []).append(launch)
+
     def _add_stored_launches(self) -> set[cst.Call]:
         """Adds the launches through a launcher a function stores (`launcher = kernel[grid]`,
         then `launcher(x, n)`: a launch of `kernel` on `grid` at the call; `launcher =
@@ -325,7 +335,7 @@ class HostIndex(HostFacts):
             subscript = bound_launcher(value, self.partial_names)
             if subscript is None or not self._launches_kernel(subscript, scope):
                 continue
-            launched = launched_name(subscript.value)
+            launched = launched_name(unwrapped(subscript.value, self.wrapper_names))
             assert launched is not None  # `_launches_kernel`
             if isinstance(value, cst.Call):
                 calls.add(value)  # the partial gives the launch its arguments too
@@ -363,8 +373,10 @@ class HostIndex(HostFacts):
 
     def _launches_kernel(self, subscript: cst.Subscript, scope: Scope) -> bool:
         """Whether `kernel[grid]` in `scope` subscripts a kernel of the module (or a name bound
-        only to such kernels) or an imported name (one the module does not bind)."""
-        launched, root = launched_name(subscript.value), root_name(subscript.value)
+        only to such kernels) or an imported name (one the module does not bind), also wrapped
+        by torch (`wrap_triton(kernel)[grid]`: `unwrapped`)."""
+        held = unwrapped(subscript.value, self.wrapper_names)
+        launched, root = launched_name(held), root_name(held)
         return (
             launched is not None
             and root is not None
@@ -1026,7 +1038,7 @@ class HostIndex(HostFacts):
         a choice between them; none when one value is anything else, or there is none."""
         chosen: dict[Kernel, None] = {}
         for value in choices(bound):
-            reference = dotted_name(value)
+            reference = dotted_name(unwrapped(value, self.wrapper_names))
             kernels = self.imported_kernels(reference, scope) if reference else []
             if not kernels:
                 return []
@@ -1092,9 +1104,10 @@ class HostIndex(HostFacts):
         return self._kernels_among(self.values_of(name, scope))
 
     def _kernels_among(self, bound: Sequence[cst.BaseExpression]) -> list[str]:
-        """The module's kernels the values name, when each is one of them or a choice between
-        them (`a if c else b`); none when one value is anything else, or there is none."""
-        chosen = choices(bound)
+        """The module's kernels the values name, when each is one of them, wrapped by torch or
+        not (`wrap_triton(k)`: `unwrapped`), or a choice between them (`a if c else b`); none
+        when one value is anything else, or there is none."""
+        chosen = [unwrapped(value, self.wrapper_names) for value in choices(bound)]
         if not all(isinstance(value, cst.Name) and value.value in self.kernels for value in chosen):
             return []
         return sorted({value.value for value in chosen if isinstance(value, cst.Name)})

@@ -138,8 +138,11 @@ class Launch(CallSite):
 
     @property
     def held(self) -> cst.BaseExpression:
-        """What the launch launches, as written: `kernel` of `kernel[grid]` and `kernel.run`."""
-        return self.launcher.value
+        """What the launch launches, as written: `kernel` of `kernel[grid]` and `kernel.run`, and
+        of `wrap_triton(kernel)[grid]` (the index keeps a launch through a call only when the call
+        is one of torch's wrappers: `facts.unwrapped`)."""
+        value = self.launcher.value
+        return value.args[0].value if isinstance(value, cst.Call) else value
 
     @property
     def guards(self) -> tuple[cst.If, ...]:
