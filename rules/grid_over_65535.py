@@ -47,7 +47,7 @@ No automatic fix: both remedies change the kernel's indexing.
 A size is a tensor extent (`x.shape[i]`, a name unpacked from
 `x.shape` or `map(int, x.shape)`, `*x.shape`, `x.shape[:2]`, `x.size()` or a name bound to `x.shape`, `x.size(i)`,
 `len(x)`, the rows `x.numel() // x.shape[-1]`: a count of a tensor's elements, `x.numel()`
-or `math.prod(x.shape)`, divided by some of its own extents and by bounded values, such as
+(also `x.nelement()`, `torch.numel(x)`) or `math.prod(x.shape)`, divided by some of its own extents and by bounded values, such as
 `x.numel() // (H * K)` with `H, K = x.shape[-2:]` or `x.numel() // x.shape[-1] // H`, its
 leading extents, also when an extent is read as an int, `x.numel() // int(x.shape[0])`,
 `x.numel() // len(x)`, also of a copy keeping the extents (`x = input if input.is_contiguous()

@@ -594,6 +594,25 @@ def passed_in(x, cfg):
 """
 
 
+# a tensor's count of elements however written: `x.numel()`, its alias `x.nelement()`, `torch.numel(x)`
+COUNTS = """
+def rows_numel(x):
+    k[(x.numel() // x.shape[-1], x.shape[0])](x, 1, BT=64)  # expect
+
+def rows_nelement(x):
+    k[(x.nelement() // x.shape[-1], x.shape[0])](x, 1, BT=64)  # expect
+
+def rows_torch_numel(x):
+    k[(torch.numel(x) // x.shape[-1], x.shape[0])](x, 1, BT=64)  # expect
+
+def blocks_nelement(x, y):
+    k[(triton.cdiv(x.nelement(), 1024), y.shape[0])](x, 1, BT=1024)  # expect
+
+def other_numel(x, y):
+    k[(np.numel(x) // x.shape[-1], x.shape[0])](x, 1, BT=64)
+"""
+
+
 @pytest.mark.parametrize(
     "snippet",
     [
@@ -610,6 +629,7 @@ def passed_in(x, cfg):
         ITEMS_EXCLUDED,
         ITEMS_STOPPED,
         ENTRIES,
+        COUNTS,
     ],
     ids=[
         "item_totals",
@@ -625,6 +645,7 @@ def passed_in(x, cfg):
         "excluded",
         "stopped",
         "entries",
+        "counts",
     ],
 )
 def test_grids_are_reported_where_marked(snippet: str) -> None:

@@ -157,6 +157,7 @@ from .shapes import (
     INT_CONVERSIONS,
     allocation_dimensions,
     copy_of,
+    counted_tensor,
     dimensions_of,
     divided_sizes,
     extent_of,
@@ -187,7 +188,7 @@ MAX_GRID_UPDATES = 16  # updates of a grid in place (`grid += (n,)`) read one in
 # updates of a name read one inside another (`n = min(n, 1024)`: `HostIndex.updated_in_line`)
 MAX_LINE_UPDATES = 8
 _MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
-SIZES_HELD = ("shape", "size", "numel")  # a tensor's attributes holding its sizes: `x.numel()`
+SIZES_HELD = ("shape", "size", "numel", "nelement")  # a tensor's attributes holding its sizes: `x.numel()`
 ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)  # comparisons that may bound
 # The core counts triton-ascend's `driver.active.utils.get_device_properties(device)` reports.
 CORE_COUNT_KEYS = ("num_aicore", "num_vectorcore")
@@ -3593,9 +3594,9 @@ class HostIndex(HostFacts):
         count. The tensor is taken to have a dimension the divisor leaves out, as it is for
         `x.numel() // x.shape[-1]`."""
         if isinstance(value, cst.Call):
-            func = value.func
-            if isinstance(func, cst.Attribute) and func.attr.value == "numel" and not value.args:
-                return self._extents_holder(flat_code(func.value), scope)
+            counted = counted_tensor(value)
+            if counted is not None:
+                return self._extents_holder(flat_code(counted), scope)
             shape = multiplied_shape(value)
             if isinstance(shape, cst.Name):
                 shape = self._named_shape(shape, scope)

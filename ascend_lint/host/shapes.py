@@ -374,15 +374,30 @@ def _signed_literal(node: cst.BaseExpression) -> int | None:
 
 def is_extent(value: cst.BaseExpression) -> bool:
     """A tensor extent: `x.shape[i]` (also of `x.size()` or a slice `x.shape[:2]`, as unpacked
-    into names), `x.size(i)`, `x.numel()`, `len(x)`."""
+    into names), `x.size(i)`, `len(x)`, and its count of elements, `x.numel()`
+    (`counted_tensor`)."""
     if isinstance(value, cst.Subscript):
         return is_item(value) and is_shape(value.value)
     if isinstance(value, cst.Call):
         func = value.func
+        if counted_tensor(value) is not None:
+            return True
         if isinstance(func, cst.Attribute):
-            return func.attr.value in ("size", "numel") and (func.attr.value == "numel" or bool(value.args))
+            return func.attr.value == "size" and bool(value.args)
         return isinstance(func, cst.Name) and func.value == "len"
     return False
+
+
+def counted_tensor(value: cst.BaseExpression) -> cst.BaseExpression | None:
+    """`x` of a count of its elements: `x.numel()`, `x.nelement()` (its alias), `torch.numel(x)`;
+    None for any other value."""
+    if not isinstance(value, cst.Call) or not isinstance(func := value.func, cst.Attribute):
+        return None
+    if func.attr.value in ("numel", "nelement") and not value.args:
+        return func.value
+    if dotted_name(func) == "torch.numel" and len(value.args) == 1 and not value.args[0].keyword:
+        return value.args[0].value
+    return None
 
 
 def is_read_back(value: cst.BaseExpression) -> bool:
