@@ -1066,6 +1066,10 @@ class _HostNames:
     passed_memo: dict[tuple[str, cst.FunctionDef, int], list[Value]] = field(default_factory=dict, compare=False)
     # the blocks of host code `asserted_values` and `_tests_reaching` read, each read once (`_Suite`)
     suites: dict[cst.CSTNode, _Suite] = field(default_factory=dict, compare=False)
+    # `bound` by name, scope and `extended`: each launch asks about the names it passes
+    bound_memo: dict[tuple[str, Scope, bool], list[cst.BaseExpression] | None] = field(
+        default_factory=dict, compare=False
+    )
     # `assumed`, `_bounded_below_cap` and `_runtime_size` by node, scope and hops, each worked out once: a line of
     # updates (`n = min(n, 1024)`, `HostIndex.updated_in_line`) nests each cap in the next. Past
     # `ORIGIN_HOPS` no name is read, so every count of hops beyond it reads the same
@@ -1476,7 +1480,14 @@ class _HostNames:
         path, in a function that assigns the name at most once in each of its statement lists
         (the arms of an `if`/`else`) and never augments it; otherwise the name is unknown
         (empty), as is a module name a function rebinds (`global USE` in it,
-        `HostIndex.rebound_global`): whatever it is set to, when."""
+        `HostIndex.rebound_global`): whatever it is set to, when. Read once per name, scope and
+        `extended`: a name rebound before every launch is asked about at each."""
+        key = (name, scope, extended)
+        if key not in self.bound_memo:
+            self.bound_memo[key] = self._bound(name, scope, extended)
+        return self.bound_memo[key]
+
+    def _bound(self, name: str, scope: Scope, extended: bool) -> list[cst.BaseExpression] | None:
         if self.host.rebound_global(name, scope):
             return []
         where = self._assigning_scope(name, scope)
@@ -1522,28 +1533,30 @@ def _asserted_before(
     """Whether the launch is in `block`, and the last `assert name in (...)` among the
     statements of `block` and of the blocks around the launch before it, with its items (None
     when a binding of `name` follows it, or none is found). `suite` is the block of host code
-    around them all, read once."""
-    for statement in block:
-        if suite.holds(statement, launch):
-            if isinstance(statement, cst.SimpleStatementLine):
-                for small in statement.body:
-                    if suite.holds(small, launch):
-                        return True, asserted
-                    asserted = _after(small, name, asserted, suite)
+    around them all, read once: each block's lines before the launch are a lookup
+    (`_Suite.asserted_before`), not a walk per launch."""
+    place = suite.line_holding(block, launch)
+    if place is None:
+        return False, None
+    asserted = suite.asserted_before(block, place, name, asserted)
+    statement = block[place]
+    if isinstance(statement, cst.SimpleStatementLine):
+        for small in statement.body:
+            if suite.holds(small, launch):
                 return True, asserted
-            if suite.binds_anywhere(_header(statement), name):
-                asserted = None
-            for inner in statement_blocks(statement):
-                on_path, found = _asserted_before(inner, launch, name, asserted, suite)
-                if on_path:
-                    return True, found
-            return True, None
-        if isinstance(statement, cst.SimpleStatementLine):
-            for small in statement.body:
-                asserted = _after(small, name, asserted, suite)
-        elif suite.binds_anywhere([statement], name):
-            asserted = None
-    return False, None
+            asserted = _after(small, name, asserted, suite)
+        return True, asserted
+    if suite.binds_anywhere(_header(statement), name):
+        asserted = None
+    for inner in statement_blocks(statement):
+        on_path, found = _asserted_before(inner, launch, name, asserted, suite)
+        if on_path:
+            return True, found
+    return True, None
+
+
+# what `_Suite.asserted_before` keeps for lines that leave what is asserted before them as it is
+_UNCHANGED: _Asserted = (cst.Assert(test=cst.Name("_")), ())
 
 
 def _after(small: cst.BaseSmallStatement, name: str, asserted: _Asserted, suite: _Suite) -> _Asserted:
@@ -1599,6 +1612,7 @@ class _Suite:
         self._lines: dict[cst.CSTNode, int] = {}  # each line's index in its block's
         self._bound_lines: dict[str, dict[cst.CSTNode, list[int]]] = {}  # `exits_before`'s, by name and block
         self._exits: dict[cst.CSTNode, dict[str, list[tuple[int, cst.BaseExpression, bool]]]] = {}  # and by block
+        self._asserted: dict[tuple[cst.CSTNode, str], list[_Asserted]] = {}  # `asserted_before`, by block and name
         for node in walk(root):
             self._positions[node] = len(self._positions)
             for child in child_nodes(node):
@@ -1656,6 +1670,26 @@ class _Suite:
                 return index
             current = self._parents.get(current)
         return None
+
+    def asserted_before(
+        self, lines: Sequence[cst.BaseStatement], place: int, name: str, asserted: _Asserted
+    ) -> _Asserted:
+        """What is asserted of `name` after the lines of `lines` (a block's) before the one at
+        `place` (`_after`, a binding of it in a compound statement forgetting it), `asserted`
+        before them; worked out once per block and name."""
+        key = (self._parents[lines[place]], name)
+        states = self._asserted.get(key)
+        if states is None:
+            states = self._asserted[key] = [_UNCHANGED]
+            for line in lines:
+                state = states[-1]
+                if isinstance(line, cst.SimpleStatementLine):
+                    for small in line.body:
+                        state = _after(small, name, state, self)
+                elif self.binds_anywhere([line], name):
+                    state = None
+                states.append(state)
+        return asserted if states[place] is _UNCHANGED else states[place]
 
     def exits_before(self, lines: Sequence[cst.CSTNode], place: int, name: str) -> Tests:
         """The tests reading `name` of the `if`s among `lines` (a block's) before the one at

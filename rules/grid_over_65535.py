@@ -415,9 +415,10 @@ import builtins
 import operator
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from functools import reduce
+from functools import cached_property, reduce
 from math import prod
 from typing import Literal
+from weakref import WeakKeyDictionary
 
 import libcst as cst
 
@@ -428,6 +429,7 @@ from ascend_lint.host import (
     BoundedSizes,
     CallSite,
     Grid,
+    HostIndex,
     Launch,
     Scope,
     all_params,
@@ -2765,6 +2767,11 @@ class _Guard:
     whole: bool = False
     cases: tuple[BoundedSizes, ...] = (BoundedSizes(),)
 
+    @cached_property
+    def bounds_names(self) -> bool:
+        """Some case bounds a name, which code after the test may rebind (`_bounded_at`)."""
+        return not self.whole and any(case.names for case in self.cases)
+
     def __or__(self, other: _Guard) -> _Guard:
         """Both tests hold: in each pair of their cases, what either bounds."""
         if self.whole or other.whole:
@@ -2792,10 +2799,10 @@ class _GridNames:
     `(NT, B * H)` with `NT = triton.cdiv(T, BT)`); the extents of known position it reads so
     (`x.shape[0]` for `m` of `m, k = x.shape`), and those with the extents their values read."""
 
-    read: set[str]
-    behind: set[str]
-    extents_read: set[tuple[str, int]]
-    extents_behind: set[tuple[str, int]]
+    read: frozenset[str]
+    behind: frozenset[str]
+    extents_read: frozenset[tuple[str, int]]
+    extents_behind: frozenset[tuple[str, int]]
 
     @classmethod
     def of(cls, sources: list[tuple[cst.CSTNode, Scope]], context: ModuleContext) -> _GridNames:
@@ -2805,10 +2812,10 @@ class _GridNames:
         host = context.host
         modules = context.imports.imported | context.imports.local_names
         return cls(
-            set().union(*(names_read(node) for node, _ in sources)) - modules,
-            set().union(*(host.names_behind(node, scope) for node, scope in sources)) - modules,
-            set().union(*(host.extents_read(node, scope) for node, scope in sources)),
-            set().union(*(host.extents_read(node, scope, behind=True) for node, scope in sources)),
+            frozenset().union(*(names_read(node) for node, _ in sources)) - modules,
+            frozenset().union(*(host.names_behind(node, scope) for node, scope in sources)) - modules,
+            frozenset().union(*(host.extents_read(node, scope) for node, scope in sources)),
+            frozenset().union(*(host.extents_read(node, scope, behind=True) for node, scope in sources)),
         )
 
     def in_(self, node: cst.CSTNode, context: ModuleContext, scope: Scope) -> bool:
@@ -2913,18 +2920,22 @@ def _site_guard(
     tests += [
         (test, holds, asserted if holds else read_for, since) for test, holds, since in context.host.checks_before(site)
     ]
-    guards = (
-        _bounded_at(_guard(test, holds, names, context, site.scope, read), since, site, context)
-        for test, holds, read, since in tests
-    )
-    return reduce(operator.or_, guards, _NOTHING)
+    # each launch after n `assert`s reads n tests: a lookup each (`_guards_read`), and a guard of
+    # one case met again adds nothing (it bounds the same sizes in every case)
+    known = _guards_read(names, context, site.scope)
+    guards: dict[object, _Guard] = {}
+    for place, (test, holds, read, since) in enumerate(tests):
+        guard = known.get((test, holds, read)) or _guard(test, holds, names, context, site.scope, read)
+        guard = _bounded_at(guard, since, site, context)
+        guards.setdefault((guard.whole, guard.cases[0]) if len(guard.cases) == 1 else place, guard)
+    return reduce(operator.or_, guards.values(), _NOTHING)
 
 
 def _bounded_at(guard: _Guard, since: cst.CSTNode | None, site: CallSite, context: ModuleContext) -> _Guard:
     """What `guard`, of a test at `since` (the entry of the call's function when None), still
     bounds at the call: not a name rebound between the two to a value it leaves unbounded (`if n
     <= 1024:`, then `n = n * M`: `HostIndex.bounded_at`)."""
-    if guard.whole:
+    if not guard.bounds_names:
         return guard
     cases = (context.host.bounded_at(case, since, site.call, site.scope) for case in guard.cases)
     return _Guard(cases=_distinct(cases))
@@ -3120,7 +3131,7 @@ def _callers_guarded(function: Scope, grid_names: _GridNames, context: ModuleCon
     nothing of."""
     if function is None:
         return False
-    params = grid_names.behind & {param.name.value for param in all_params(function)}
+    params = {param.name.value for param in all_params(function)} & grid_names.behind
 
     def guarded(site: CallSite, passed: dict[str, cst.BaseExpression]) -> set[str]:
         if up == _CALLERS_UP and _passes_a_target(site, function, params, context):
@@ -3164,7 +3175,7 @@ def _callers_bound(
             if guard.whole or all(host.extent_within(value, site.scope, case) == () for case in guard.cases)
         }
 
-    params = grid_names.behind & {param.name.value for param in all_params(function)}
+    params = {param.name.value for param in all_params(function)} & grid_names.behind
     return host.bounded_by_callers(function, params, bounded)
 
 
@@ -3187,8 +3198,37 @@ def _guard(
     it holds in (`holding_cases`: through `not`, `and`, `or`, and a name bound once to a test,
     `ok = m == 2 and n == 4`, then `if ok:`: `HostIndex.test_bound`), what its parts bound. An
     ordering bounds what it orders from above (`_ordering_guard`); any other part, as
-    `read_for` says, all of them when it `_tests_sizes` or passes them to a predicate."""
+    `read_for` says, all of them when it `_tests_sizes` or passes them to a predicate. Read once
+    per test and grid names (`_GUARDS`): every launch after an `assert` reads it, and launches
+    on the same sizes share its answer."""
+    known = _guards_read(grid_names, context, scope)
+    found = known.get((test, holds, read_for))
+    if found is None:
+        found = known[test, holds, read_for] = _read_guard(test, holds, grid_names, context, scope, read_for)
+    return found
 
+
+def _guards_read(
+    grid_names: _GridNames, context: ModuleContext, scope: Scope
+) -> dict[tuple[cst.BaseExpression, bool, str], _Guard]:
+    """`_guard`'s answers for the grid names in `scope`, by test, whether it holds and what its
+    parts are read for; kept per module."""
+    return _GUARDS.setdefault(context.host, {}).setdefault((grid_names, scope), {})
+
+
+_GUARDS: WeakKeyDictionary[
+    HostIndex, dict[tuple[_GridNames, Scope], dict[tuple[cst.BaseExpression, bool, str], _Guard]]
+] = WeakKeyDictionary()
+
+
+def _read_guard(
+    test: cst.BaseExpression,
+    holds: bool,
+    grid_names: _GridNames,
+    context: ModuleContext,
+    scope: Scope,
+    read_for: _ReadFor,
+) -> _Guard:
     def part_guard(part: cst.BaseExpression, part_holds: bool) -> _Guard:
         if read_for == "predicates":
             return _WHOLE if _passes_to_a_predicate(part, grid_names, context, scope) else _NOTHING

@@ -177,6 +177,58 @@ SHAPES |= {
 }
 
 
+def launched_after(check: Callable[[int], str], n: int) -> str:
+    """One host function of `n` launches of the same grid, each after its own `check` of the
+    size (an `assert`, an early exit): each launch's guard reads every check before it."""
+    return (
+        HOST_HEAD
+        + "def run(x):\n"
+        + "".join(check(i) + "    k[(x.shape[0],)](x, x.shape[0], BT=64)\n" for i in range(n))
+    )
+
+
+SHAPES |= {
+    "launches after `assert`s on the same size": (
+        lambda n: launched_after(lambda i: f"    assert x.shape[0] < {1000 + i}\n", n),
+        40,
+    ),
+    "launches after early exits on the same size": (
+        lambda n: launched_after(
+            lambda i: f"    if x.shape[0] > {1000 + i}:\n        {'return' if i % 2 else 'raise ValueError'}\n", n
+        ),
+        40,
+    ),
+    "a grid name rebound before every launch (`grid = (...)`)": (
+        lambda n: (
+            HOST_HEAD
+            + "def run(x):\n"
+            + "".join(f"    grid = (x.shape[0] * {i + 1},)\n    k[grid](x, x.shape[0], BT=64)\n" for i in range(n))
+        ),
+        40,
+    ),
+    "a tile name rebound before every launch (`BLOCK = ...`)": (
+        lambda n: (
+            HOST_HEAD
+            + "def run(x):\n"
+            + "".join(f"    BLOCK = {16 << i % 4}\n    k[(x.shape[0],)](x, x.shape[0], BT=BLOCK)\n" for i in range(n))
+        ),
+        40,
+    ),
+    "a counter rebound by `while` loops before every launch (`start += CH`)": (
+        lambda n: (
+            HOST_HEAD
+            + "def run(x):\n    n = x.shape[0]\n"
+            + "".join(
+                "    start = 0\n    while start < n:\n"
+                "        k[(min(n - start, 1024),)](x[start:], n, BT=64)\n        start += 1024\n"
+                for _ in range(n)
+            )
+        ),
+        10,
+    ),
+}
+
+
 @pytest.mark.parametrize("shape", SHAPES)
 def test_twice_the_code_costs_about_twice_the_calls(shape: str) -> None:
     make, n = SHAPES[shape]

@@ -139,7 +139,16 @@ def binding_reaching(name: str, node: cst.CSTNode, order: WrittenOrder) -> cst.B
     as `reaching_binding` finds the one reaching a launch's grid (`num_core = props["num_aicore"]`
     then `num_core = props["num_vectorcore"]`: only the second reaches a launch after both).
     None when `node` is read later than where it is written: in a function, class or lambda
-    defined in the function (it runs when called); and when `reaching_binding` finds none."""
+    defined in the function (it runs when called); and when `reaching_binding` finds none.
+    Read once per name and node (`WrittenOrder.reaching`): each launch after n tests of a name
+    asks about each test."""
+    key = (name, node)
+    if key not in order.reaching:
+        order.reaching[key] = _binding_reaching(name, node, order)
+    return order.reaching[key]
+
+
+def _binding_reaching(name: str, node: cst.CSTNode, order: WrittenOrder) -> cst.BaseExpression | None:
     nesting = order.enclosing_statements(node)
     if any(isinstance(block[index], cst.FunctionDef | cst.ClassDef) for block, index in nesting[:-1]):
         return None
@@ -220,6 +229,7 @@ class WrittenOrder:
         self._whiles: list[tuple[int, cst.While]] = []
         self._blocks: dict[cst.CSTNode, list[cst.CSTNode]] = {}  # `_statements`, by block
         self._indexes: dict[int, dict[cst.CSTNode, int]] = {}  # by the id of a list of `_blocks`
+        self.reaching: dict[tuple[str, cst.CSTNode], cst.BaseExpression | None] = {}  # `binding_reaching`'s
         assigned: dict[cst.CSTNode, cst.BaseExpression] = {}
         holding: list[int] = []  # by place, the place of the node holding it
         # types compared exactly (not `isinstance`: see `HostIndex.name_uses`)

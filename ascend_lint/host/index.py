@@ -272,6 +272,11 @@ class HostIndex(HostFacts):
         self._passed: dict[tuple[Kernel, str], list[tuple[HostIndex, Launch, Passed | None]]] = {}  # `passed_values`
         self._globals_read: set[str] = set()  # the names `_global_core_count` is reading
         self._written_orders: dict[cst.FunctionDef, WrittenOrder] = {}  # `written_order`, by function
+        self._names_read: dict[tuple[object, ...], frozenset[str]] = {}  # `names_behind`, `names_beside_extents`
+        self._extents_read: dict[tuple[object, ...], frozenset[tuple[str, int]]] = {}  # `extents_read`
+        self._name_positions: dict[tuple[str, Scope], tuple[str, int] | None] = {}  # `extent_position` of names
+        self._name_ints: dict[tuple[str, Scope, int], int | None] = {}  # `known_int` of names, by hops
+        self._name_caps: dict[tuple[object, ...], int | None] = {}  # `at_most` of names, by hops and test
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
             self.walk(module, kernel_defs)
@@ -2670,50 +2675,91 @@ class HostIndex(HostFacts):
         beside_extents: bool = False,
         growing: bool = False,
         chained: bool = False,
-    ) -> set[str]:
+    ) -> frozenset[str]:
         """The names `node` reads, and those read by the values bound to them in `scope`; with
         `chained`, also those the values bound to these read, in turn, up to `ORIGIN_HOPS` names
         away (`start` behind `total` with `total = rows * H`, `rows = bn * M`, `bn = min(64, N -
         start)`); with `growing`, but for those a value reads only where they make it smaller
         (`names_read_shrinking`: an upper bound of `K` with `K = x.numel() // M // N` is none of
         `M`); with `beside_extents`, but for the tensors read only in extents of known position
-        (`names_beside_extents`)."""
-        read_in = self.names_beside_extents if beside_extents else lambda value, _: names_read(value)
-        behind, names = read_in(node, scope), names_read(node)
+        (`names_beside_extents`). Read once per node and flags, and the values of a name once per
+        name (`_values_read`): each launch reads the tests before it, and a name rebound before
+        every launch (`grid = (...)`) is read by each."""
+        key = ("behind", node, scope, beside_extents, growing, chained)
+        found = self._names_read.get(key)
+        if found is not None:
+            return found
+        behind = set(self.names_beside_extents(node, scope) if beside_extents else names_read(node))
+        names = names_read(node)
         for _ in range(ORIGIN_HOPS if chained else 1):
-            reached: set[str] = set()
-            for name in names:
-                for value in self.values_of(name, scope):
-                    reached |= read_in(value, scope) - (names_read_shrinking(value) if growing else set())
+            reached = set().union(*(self._values_read(name, scope, beside_extents, growing) for name in names))
             names = reached - behind
             behind |= reached
-        return behind
+        found = self._names_read[key] = frozenset(behind)
+        return found
 
-    def names_beside_extents(self, node: cst.CSTNode, scope: Scope) -> set[str]:
+    def _values_read(self, name: str, scope: Scope, beside_extents: bool, growing: bool) -> frozenset[str]:
+        """The names the values bound to `name` (`values_of`) read, as `names_behind` reads them."""
+        key = ("values", name, scope, beside_extents, growing)
+        found = self._names_read.get(key)
+        if found is None:
+            reached: set[str] = set()
+            for value in self.values_of(name, scope):
+                read = self.names_beside_extents(value, scope) if beside_extents else names_read(value)
+                reached |= read - (names_read_shrinking(value) if growing else set())
+            found = self._names_read[key] = frozenset(reached)
+        return found
+
+    def names_beside_extents(self, node: cst.CSTNode, scope: Scope) -> frozenset[str]:
         """The names `node` reads but for tensors read only in extents of known position (`x`
         of `x.shape[0] > 128`, `shape` of `shape[1]` with `shape = x.shape`): that extent, not
         the tensor, is what it reads, also when the function rebinds the tensor's name (its
         extents then have no `extent_position`: they read nothing another name is bound to)."""
-        positioned = (sub for sub in walk(node) if isinstance(sub, cst.BaseExpression) and is_positioned(sub))
-        owners = {id(sub) for extent in positioned if self._written_extent(extent, scope) for sub in walk(extent)}
-        return names_read(node, skipped=owners)
+        key = ("beside", node, scope)
+        found = self._names_read.get(key)
+        if found is None:
+            positioned = (sub for sub in walk(node) if isinstance(sub, cst.BaseExpression) and is_positioned(sub))
+            owners = {id(sub) for extent in positioned if self._written_extent(extent, scope) for sub in walk(extent)}
+            found = self._names_read[key] = frozenset(names_read(node, skipped=owners))
+        return found
 
     def extents_read(
         self, node: cst.CSTNode, scope: Scope, behind: bool = False, growing: bool = False
-    ) -> set[tuple[str, int]]:
+    ) -> frozenset[tuple[str, int]]:
         """The extents of known position (`extent_position`) `node` reads, written or through
         names (`m` of `m, k = x.shape`); with `behind`, also those the values bound to the names
         it reads read (`cdiv(m, block_m)` of `num_blocks_m`); with `growing` too, but for the
-        names such a value reads only where they make it smaller (`names_read_shrinking`)."""
-        sources = [node]
-        if behind:
-            sources += [value for name in names_read(node) for value in self.values_of(name, scope)]
-        candidates: list[cst.BaseExpression] = []
-        for source in sources:  # names (`m`) and extents written (`x.shape[0]`)
-            shrinking = names_read_shrinking(source) if growing and source is not node else set()
-            candidates += [name for name in variables_read(source) if name.value not in shrinking]
-            candidates += [sub for sub in walk(source) if isinstance(sub, cst.BaseExpression) and is_positioned(sub)]
-        return {position for sub in candidates if (position := self.extent_position(sub, scope)) is not None}
+        names such a value reads only where they make it smaller (`names_read_shrinking`). Read
+        once per node and flags."""
+        key = (node, scope, behind, growing)
+        found = self._extents_read.get(key)
+        if found is None:
+            found = self._extents_in(node, scope, set())
+            if behind:
+                found = found.union(*(self._values_extents(name, scope, growing) for name in names_read(node)))
+            self._extents_read[key] = found
+        return found
+
+    def _values_extents(self, name: str, scope: Scope, growing: bool) -> frozenset[tuple[str, int]]:
+        """The extents the values bound to `name` read, as `extents_read` reads them, once per name."""
+        key = ("values", name, scope, growing)
+        found = self._extents_read.get(key)
+        if found is None:
+            found = frozenset().union(
+                *(
+                    self._extents_in(value, scope, names_read_shrinking(value) if growing else set())
+                    for value in self.values_of(name, scope)
+                )
+            )
+            self._extents_read[key] = found
+        return found
+
+    def _extents_in(self, source: cst.CSTNode, scope: Scope, shrinking: set[str]) -> frozenset[tuple[str, int]]:
+        """The extents of known position `source` reads, through names (but for `shrinking`) and
+        written (`x.shape[0]`)."""
+        candidates: list[cst.BaseExpression] = [name for name in variables_read(source) if name.value not in shrinking]
+        candidates += [sub for sub in walk(source) if isinstance(sub, cst.BaseExpression) and is_positioned(sub)]
+        return frozenset(position for sub in candidates if (position := self.extent_position(sub, scope)) is not None)
 
     def grid_extents(
         self, grid: Grid, launch: Launch, bounded: BoundedSizes = BoundedSizes()
@@ -2767,7 +2813,7 @@ class HostIndex(HostFacts):
         around either, none written from `since` on). A name bound between the two, in
         straight-line code, to a value bounded where it is written is bounded (`m = n` before `n
         = n * M`)."""
-        if scope is None:
+        if scope is None or not bounded.names:
             return bounded
         order = self.written_order(scope)
         start = scope.body if since is None else since
@@ -3359,18 +3405,21 @@ class HostIndex(HostFacts):
         arithmetic, a division rounding up (`ceiling_division`) or the power of two above such
         ints, `min` / `max` / `int(...)` of them, and a name every binding of which holds the same
         one (`N_BLOCKS = 1 << 17` at module level), or so an entry of a dict the function writes
-        (`_entry_values`); None for anything else, a parameter too."""
+        (`_entry_values`); None for anything else, a parameter too. A name's is read once per hops
+        (`_name_ints`): a name rebound many times from itself (`start = start + CH` before every
+        launch) reads each binding at each hop."""
         if hops > ORIGIN_HOPS:
             return None
         value = without_int_conversion(value)
         known = partial(self.known_int, scope=scope, hops=hops + 1)
-        if isinstance(value, cst.Name | cst.Subscript):  # a name, or `cfg["n"]` read as one (`_entry_values`)
-            bound = (
-                self._values_bound(value.value, scope)[1]
-                if isinstance(value, cst.Name)
-                else self._entry_values(value, scope)
-            )
-            held = {None if each is value else known(each) for each in bound}
+        if isinstance(value, cst.Name):
+            key = (value.value, scope, hops)
+            if key not in self._name_ints:
+                held = {known(each) for each in self._values_bound(value.value, scope)[1]}
+                self._name_ints[key] = held.pop() if len(held) == 1 and None not in held else None
+            return self._name_ints[key]
+        if isinstance(value, cst.Subscript):  # `cfg["n"]` read as a name (`_entry_values`)
+            held = {None if each is value else known(each) for each in self._entry_values(value, scope)}
             return held.pop() if len(held) == 1 and None not in held else None
         divided = ceiling_division(value)
         if divided is not None:
@@ -3412,9 +3461,11 @@ class HostIndex(HostFacts):
         value = without_int_conversion(value)
         capped = partial(self.at_most, scope=scope, hops=hops + 1, guarded=guarded)
         if isinstance(value, cst.Name):
-            _, bound = self._values_bound(value.value, scope)
-            held = {capped(each) for each in bound}
-            return None if not held or None in held else max(each or 0 for each in held)
+            key = (value.value, scope, hops, guarded)
+            if key not in self._name_caps:
+                held = {capped(each) for each in self._values_bound(value.value, scope)[1]}
+                self._name_caps[key] = None if not held or None in held else max(each or 0 for each in held)
+            return self._name_caps[key]
         divided = ceiling_division(value)
         if divided is None and isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.FloorDivide):
             divided = value.left, value.right
@@ -3664,26 +3715,34 @@ class HostIndex(HostFacts):
         extent (`m` of `m, k = x.shape`), when the tensor's name holds one tensor wherever the
         function reads it (`_holds_one_value`): a test on `x.shape[0]` then tests `m`, before or
         after `m` is bound. None for anything else (`x.shape[dim]`, `self.x.shape[0]`, a tensor
-        rebound by `x = x.view(-1, k)`, a name a `for` or `with` may rebind: `for m in sizes:`)."""
+        rebound by `x = x.view(-1, k)`, a name a `for` or `with` may rebind: `for m in sizes:`).
+        A name's is read once (`_name_positions`): a name rebound before every launch is read by each."""
         if isinstance(value, cst.Name):
             where = self._binding_scope(value.value, scope)
-            bound = self.bindings.get((value.value, where), [])
-            if (
-                not bound
-                or (where is not None and param_named(where, value.value) is not None)
-                or not self._assigned_only(value.value, where)
-            ):
-                return None
-            # assignments only: `for d in x.shape[:dim]` binds `d` to each extent in turn
-            positions = {
-                self.extent_position(each, where) if each in self.binders and not isinstance(each, cst.Name) else None
-                for each in bound
-            }
-            return positions.pop() if len(positions) == 1 else None
+            key = (value.value, where)
+            if key not in self._name_positions:
+                self._name_positions[key] = self._name_position(value.value, where)
+            return self._name_positions[key]
         written = self._written_extent(value, scope)
         if written is None or not self._holds_one_value(written[0], scope):
             return None
         return written[0].value, written[1]
+
+    def _name_position(self, name: str, where: Scope) -> tuple[str, int] | None:
+        """`extent_position` of `name`, bound in `where`: the one extent every binding is."""
+        bound = self.bindings.get((name, where), [])
+        if (
+            not bound
+            or (where is not None and param_named(where, name) is not None)
+            or not self._assigned_only(name, where)
+        ):
+            return None
+        # assignments only: `for d in x.shape[:dim]` binds `d` to each extent in turn
+        positions = {
+            self.extent_position(each, where) if each in self.binders and not isinstance(each, cst.Name) else None
+            for each in bound
+        }
+        return positions.pop() if len(positions) == 1 else None
 
     def _written_extent(self, value: cst.BaseExpression, scope: Scope) -> tuple[cst.Name, int] | None:
         """`written_extent_position` of `value`, or of `x.shape[i]` for `shape[i]` with `shape
@@ -3744,7 +3803,7 @@ class HostIndex(HostFacts):
         ]
         return {position for sub in candidates if (position := self.extent_position(sub, scope)) is not None}
 
-    def names_growing(self, node: cst.CSTNode, scope: Scope) -> set[str]:
+    def names_growing(self, node: cst.CSTNode, scope: Scope) -> frozenset[str]:
         """The names `node` reads beside extents (`names_beside_extents`) but for those it reads
         only where they make it smaller (`names_read_shrinking`) and for tensors read only in
         what holds none of their sizes (`x` of `x.stride(-1)`, `x.dtype`): an upper bound of
