@@ -1270,8 +1270,13 @@ class _HostNames:
                     continue  # rebound between the test and the call to what it leaves unbounded
                 if any(capped(name) for name in host.names_behind(greater, scope, chained=True)):
                     continue
-                bounds = self.alternatives(greater, scope, hops + 1)
-                reached = self._reached(max(bounds), lesser, sizes, scope, exact) if bounds else None
+                bound = max(self.alternatives(greater, scope, hops + 1), default=None)
+                if type(bound) is int:  # carried to the calls through a rebinding made of it (`n = n * 64`)
+                    carried = [host.bound_since((lesser, bound), since, site.call, scope) for site in at]
+                    if None in carried:
+                        continue
+                    bound = max(each[1] for each in carried if each is not None)
+                reached = None if bound is None else self._reached(bound, lesser, sizes, scope, exact)
                 reached = None if reached is None else through(reached)
                 if reached is not None:
                     least = reached if least is None else min(least, reached)

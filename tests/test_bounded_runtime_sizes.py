@@ -120,6 +120,24 @@ def launch(x, y):
     n = n * x.shape[0]
     k[(40,)](x, y, n, triton.next_power_of_2(n))
 """,
+    # a rebinding made of the tested size carries its bound: 1024 * 64 (`HostIndex.bound_since`)
+    "scaled_past_the_test": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n > 1024:
+        raise ValueError("too long")
+    n = n * 64
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "scaled_past_the_test_within_the_plan": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n > 1024:
+        raise ValueError("too long")
+    n = n * 2
+    BLOCK = triton.next_power_of_2(n)
+    k[(40,)](x, y, n, BLOCK=BLOCK)
+""",
     "of_a_size_merely_made_with_it": """
 def launch(x, y):
     n = x.shape[-1]
@@ -139,3 +157,20 @@ def test_asc013_reads_a_runtime_block_at_the_bound_tested_where_it_launches(case
     source = textwrap.dedent(HEADER) + CASES[case]
     result = lint_source(source, "ascend/bounded.py", settings(select=["ASC013"]))
     assert [finding.location.row for finding in result.findings] == flagged_lines(source)
+
+
+def test_asc013_reads_a_rebound_size_at_its_scaled_bound() -> None:
+    """Not at the bound tested before the rebinding: 16384 doubled is 32768."""
+    source = (
+        textwrap.dedent(HEADER)
+        + """
+def launch(x, y):
+    n = x.shape[-1]
+    if n > 16384:
+        raise ValueError("too long")
+    n = n * 2
+    k[(40,)](x, y, n, BLOCK=triton.next_power_of_2(n))
+"""
+    )
+    [finding] = lint_source(source, "ascend/bounded.py", settings(select=["ASC013"])).findings
+    assert "BLOCK=32768}" in finding.message

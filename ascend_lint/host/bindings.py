@@ -159,6 +159,15 @@ def _binding_reaching(name: str, node: cst.CSTNode, order: WrittenOrder) -> cst.
     return found if isinstance(found, cst.BaseExpression) else None
 
 
+def binding_read_by(name: str, binder: cst.CSTNode, order: WrittenOrder) -> cst.BaseExpression | None:
+    """`binding_reaching` the value a statement rebinding `name` reads (`n` of `n = n * 2`): the
+    one before that statement."""
+    nesting = order.enclosing_statements(binder)
+    holding = nesting[-1][0][nesting[-1][1]] if nesting else None
+    found = _nearest_binding(name, nesting, order, passed_over=lambda statement: statement is holding)
+    return found if isinstance(found, cst.BaseExpression) else None
+
+
 def _nearest_binding(
     name: str,
     nesting: list[tuple[Sequence[cst.CSTNode], int]],

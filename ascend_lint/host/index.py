@@ -60,6 +60,7 @@ from .bindings import (
     WrittenOrder,
     binders_by_name,
     binding_reaching,
+    binding_read_by,
     binding_updated,
     comprehension_variables,
     entry_writer,
@@ -2840,6 +2841,30 @@ class HostIndex(HostFacts):
             if self.extent_within(value, scope, self.bounded_at(bounded, since, value, scope)) == ():
                 names.add(name)
         return BoundedSizes(frozenset(names), bounded.extents)
+
+    def bound_since(
+        self, guarded: tuple[cst.BaseExpression, int], since: cst.CSTNode, point: cst.CSTNode, scope: Scope
+    ) -> tuple[cst.BaseExpression, int] | None:
+        """What a test at `since` holding the name or extent `guarded[0]` at most `guarded[1]`
+        says of it at `point`, later in `scope` where `bounded_at` keeps it bounded: the same
+        when the binding reaching `point` reaches `since` or is no plain binding (`n //= 2`:
+        only what shrinks it, as `bounded_at` keeps; an extent is never rebound); through a
+        rebinding made of the tested value (`at_most`: `n = n * 64` after `if n > 1024: raise`
+        is at most 65536, not 1024); None when the rebinding reads a value bound since, or no
+        bound of it is known."""
+        tested = guarded[0]
+        if not isinstance(tested, cst.Name) or scope is None:
+            return guarded
+        order = self.written_order(scope)
+        name, before = tested.value, binding_reaching(tested.value, since, order)
+        reaching = binding_reaching(name, point, order)
+        if reaching is None or reaching is before:  # none between, or only what shrinks it (`bounded_at`)
+            return guarded
+        binder = self.binders.get(reaching)
+        if binder is None or binding_read_by(name, binder, order) is not before:
+            return None
+        scaled = self.at_most(reaching, scope, guarded=guarded)
+        return None if scaled is None else (tested, scaled)
 
     def _budgets_cancelled(
         self, axes: tuple[cst.BaseExpression, ...], extents: list[tuple[str, ...] | None], scope: Scope
