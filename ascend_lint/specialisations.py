@@ -717,6 +717,7 @@ def _launches(
                     [*names.arm_values(value.value, launch)]
                     or [*names.callers_arm_values(value.value, launch)]
                     or [*names.asserted_values(value.value, launch)]
+                    or names.tested_bound(value, launch)
                 )
             if isinstance(value, cst.Name) and scope is launch.scope and alternatives:
                 tests = _tests_reaching(value.value, launch, names)
@@ -1174,7 +1175,12 @@ class _HostNames:
                     found[call] = True
             elif isinstance(func, cst.Attribute) and func.attr.value == "element_size" and not call.args:
                 found[call] = self.host.element_bytes(func.value, scope) or 2
-            elif id(call) not in capped and self._sizes_by_runtime(call, scope, hops) and scope is not None:
+            elif (
+                id(call) not in capped
+                and hops <= _MAX_HOPS  # a test's bound may read a size so bounded in turn
+                and self._sizes_by_runtime(call, scope, hops)
+                and scope is not None
+            ):
                 at = self._runs_in(scope, call)
                 bound = self._upper_bound(_binds_node(self.host, call, scope), [call], at, hops, exact=True)
                 if bound is not None:
@@ -1465,6 +1471,45 @@ class _HostNames:
                 seen.append(constant)
         for constant in seen:
             yield constant, Arm(statement, [])
+
+    def tested_bound(self, name: cst.Name, launch: CallSite) -> list[tuple[Value, Arm | None]]:
+        """A runtime size passed bare (`BLOCK=n`, `_runtime_size`) read at the bound a test where
+        the launch runs gives it (`_upper_bound`: `if n <= 8192:`, as `triton.next_power_of_2(n)`
+        is); none when no test bounds it, or it is made with a `min` (`BD = min(CAP,
+        triton.next_power_of_2(D))` under `if D <= 512:`): a test only lowers the cap such a
+        value is read at (`assumed`), it makes no value of one left unread; nor is a test
+        ordering it below such a value read (`if D > BD: raise`: `D` is no more read at the cap
+        than `BD` is where the test holds)."""
+        scope = launch.scope
+        if scope is None or not self.assume_largest or not self._runtime_size(name, scope, 0):
+            return []
+        if self._made_with_min(name, scope, _CALLERS_UP):
+            return []
+        bound = self._upper_bound(self._holds_min(scope), [name], [launch], 0, exact=True)
+        return [] if bound is None else [(bound, None)]
+
+    def _holds_min(self, scope: cst.FunctionDef) -> Callable[[str], bool]:
+        """Whether a name of `scope` is bound to what calls `min` (`BD = min(...)`)."""
+        return lambda name: any(
+            type(call) is cst.Call and _named(call.func, "min")
+            for value in self.host.bindings.get((name, scope), ())
+            for call in walk(value)
+        )
+
+    def _made_with_min(self, node: cst.BaseExpression, scope: cst.FunctionDef, up: int) -> bool:
+        """`node`, or a value bound to a name behind it in `scope`, or what a call of `scope`
+        (`up` callers up) passes for a parameter behind it, calls `min`."""
+        host = self.host
+        behind = names_read(node) | host.names_behind(node, scope, chained=True)
+        values = [node, *(value for name in behind for value in host.values_of(name, scope))]
+        if any(type(call) is cst.Call and _named(call.func, "min") for value in values for call in walk(value)):
+            return True
+        params = behind & {param.name.value for param in (*scope.params.params, *scope.params.kwonly_params)}
+        return up > 0 and any(
+            passed is not None and site.scope is not None and self._made_with_min(passed, site.scope, up - 1)
+            for site in host.callers_of(scope)
+            for passed in (site.passes(scope, param) for param in params)
+        )
 
     def suite_of(self, launch: CallSite) -> _Suite | None:
         """The block of host code a launch is in (its function's body, or the module), read

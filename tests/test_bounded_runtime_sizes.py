@@ -120,6 +120,48 @@ def launch(x, y):
     n = n * x.shape[0]
     k[(40,)](x, y, n, triton.next_power_of_2(n))
 """,
+    # the size passed bare is read at the bound as its power of two is (`_HostNames.tested_bound`)
+    "passed_bare": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n <= 32768:
+        k[(40,)](x, y, n, n)  # flagged
+""",
+    "passed_bare_through_a_name": """
+def launch(x, y):
+    n = x.shape[-1]
+    assert n <= 32768
+    BLOCK = n
+    k[(40,)](x, y, n, BLOCK=BLOCK)  # flagged
+""",
+    "passed_bare_by_a_caller_testing_it": """
+def _launch(x, y, n):
+    k[(40,)](x, y, n, BLOCK=n)  # flagged
+
+def launch(x, y):
+    n = x.shape[-1]
+    if n <= 32768:
+        _launch(x, y, n)
+""",
+    "passed_bare_within_the_plan": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n <= 4096:
+        k[(40,)](x, y, n, n)
+""",
+    "passed_bare_untested": """
+def launch(x, y):
+    n = x.shape[-1]
+    k[(40,)](x, y, n, n)
+""",
+    # a value made with a `min` is read at its cap or not at all, never at a test's bound
+    "passed_bare_made_with_a_min": """
+def launch(x, y):
+    n = x.shape[-1]
+    BLOCK = min(65536, triton.next_power_of_2(n))
+    if n <= 32768:
+        k[(40,)](x, y, n, BLOCK=BLOCK)
+""",
     # a rebinding made of the tested size carries its bound: 1024 * 64 (`HostIndex.bound_since`)
     "scaled_past_the_test": """
 def launch(x, y):
