@@ -66,6 +66,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from .flow import Assumptions, Flow, call_argument
+from .host.bindings import updates_name
 from .host.guards import orderings
 from .host.records import BoundedSizes
 from .imports import ImportMap, dotted_name, number_literal, root_name, statement_blocks, str_literal
@@ -1544,7 +1545,12 @@ class _HostNames:
         if (name, where) not in self.host.bindings:
             return None
         found = [value for value in self.host.bound_on_ascend(name, where) if not (extended and self._extends(value))]
-        if len(found) == 1 or (found and where is not None and _assigned_once_per_path(name, where, extended)):
+        if len(found) == 1 or (
+            found
+            and where is not None
+            and not any(updates_name(value, name) for value in found)
+            and _assigned_once_per_path(name, where, extended)
+        ):
             return found
         updated = None if extended else self.host.updated_in_line(name, where)
         return [] if updated is None else [updated]

@@ -126,6 +126,41 @@ def launch(x, y):
         n = n * 128
     k[(1,)](x, y, x.numel(), BLOCK=n)  # flagged
 """,
+    # an `if`/`else` capping the name in each arm is a step of the line: the larger cap bounds it
+    "caps_in_both_arms": """
+def launch(x, y, wide):
+    n = x.numel()
+    if wide:
+        n = min(n, 65536)
+    else:
+        n = min(n, 1024)
+    k[(1,)](x, y, x.numel(), BLOCK=n)  # flagged
+""",
+    "caps_in_both_arms_within_the_plan": """
+def launch(x, y, wide):
+    n = triton.next_power_of_2(x.numel())
+    if wide:
+        n = min(n, 2048)
+    else:
+        n = min(n, 1024)
+    k[(1,)](x, y, x.numel(), BLOCK=n)
+""",
+    "cap_in_one_arm": """
+def launch(x, y, wide):
+    n = x.numel()
+    if wide:
+        n = min(n, 1024)
+    k[(1,)](x, y, x.numel(), BLOCK=n)
+""",
+    "launch_in_the_arm_of_the_lesser_cap": """
+def launch(x, y, wide):
+    n = x.numel()
+    if wide:
+        n = min(n, 1024)
+        k[(1,)](x, y, x.numel(), BLOCK=n)
+    else:
+        n = min(n, 65536)
+""",
     "exit_in_another_arm": """
 def launch(x, y, strict):
     n = x.numel()

@@ -4276,27 +4276,72 @@ class HostIndex(HostFacts):
         order, unconditional = self.written_order(scope), self._unrolled(scope.body).run
         binders = [binder for value in values if (binder := self.binders.get(value)) is not None]
         if len(binders) != len(values) or any(
-            binder not in unconditional
-            or not self.reaches_on_ascend(value)
+            not self.reaches_on_ascend(value)
             or not (isinstance(binder, cst.AugAssign) or plain_binding(binder, name) is value)
             for value, binder in zip(values, binders, strict=True)
         ):
             return None
-        if not all(updates_name(value, name) for value in values[1:]) or not all(
-            order.runs_before(earlier, later) for earlier, later in itertools.pairwise(binders)
+        steps = self._line_steps(values, binders, unconditional)
+        if (
+            steps is None
+            or isinstance(steps[0][0], cst.If)
+            or not all(updates_name(value, name) for value in values[1:])
+            or not all(order.runs_before(earlier, later) for (earlier, _), (later, _) in itertools.pairwise(steps))
         ):
             return None
-        chained = {id(node) for binder in binders for node in walk(binder)}
+        read = [*binders, *(statement.test for statement, _ in steps if isinstance(statement, cst.If))]
+        chained = {id(node) for each in read for node in walk(each)}
+        last = steps[-1][0]
         for use in self.name_uses.get(name, ()):
-            if use.owner is scope and id(use.name) not in chained and not order.runs_before(binders[-1], use.name):
-                return None
+            if (use.owner is scope and id(use.name) not in chained) and (
+                not order.runs_before(last, use.name) or last in order.holders(use.name)
+            ):
+                return None  # read before the last step, or in an arm of it
         made = values[0]
-        for value in values[1:]:
+        for _, value in steps[1:]:
             passed = {id(node): made for node in walk(value) if type(node) is cst.Name and node.value == name}
             updated = value.visit(_ArgumentsPlaced(passed, self._placed))
             assert isinstance(updated, cst.BaseExpression)
             made = updated
         self._updated_in_line[key] = made
+        return made
+
+    def _line_steps(
+        self,
+        values: Sequence[cst.BaseExpression],
+        binders: Sequence[cst.CSTNode],
+        unconditional: Sequence[cst.CSTNode],
+    ) -> list[tuple[cst.CSTNode, cst.BaseExpression]] | None:
+        """The steps of a line of updates (`updated_in_line`), in order, each run whenever the
+        function runs, with the value it binds: a binding, or an `if`/`else` each arm of which
+        binds the name once, where the arm always runs it (`if wide: n = min(n, 65536)` / `else:
+        n = min(n, 1024)`: `min(n, 65536) if wide else min(n, 1024)`, both read, the larger the
+        bound). None when a binding is neither."""
+        steps: list[tuple[cst.CSTNode, cst.BaseExpression]] = []
+        arms: dict[cst.If, list[tuple[cst.CSTNode, cst.BaseExpression]]] = {}  # by the `if`, its two bindings
+        for value, binder in zip(values, binders, strict=True):
+            if binder in unconditional:
+                steps.append((binder, value))
+                continue
+            blocks = self.bound_under.get(value, ())
+            choice = blocks[-1] if blocks else None
+            if not isinstance(choice, cst.If) or choice not in unconditional or not isinstance(choice.orelse, cst.Else):
+                return None
+            if choice not in arms:
+                steps.append((choice, value))  # its value made below
+            arms.setdefault(choice, []).append((binder, value))
+        made = []
+        for statement, value in steps:
+            if isinstance(statement, cst.If):
+                bound = arms[statement]
+                orelse = cst.ensure_type(statement.orelse, cst.Else)
+                if len(bound) != 2 or not all(
+                    binder in self._unrolled(arm).run
+                    for (binder, _), arm in zip(bound, (statement.body, orelse.body), strict=True)
+                ):
+                    return None
+                value = cst.IfExp(test=statement.test, body=bound[0][1], orelse=bound[1][1])
+            made.append((statement, value))
         return made
 
     def bound_on_ascend(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
