@@ -66,7 +66,6 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from .flow import Assumptions, Flow, call_argument
-from .host.bindings import updates_name
 from .host.guards import orderings
 from .host.records import BoundedSizes
 from .imports import ImportMap, dotted_name, number_literal, root_name, statement_blocks, str_literal
@@ -1548,7 +1547,7 @@ class _HostNames:
         if len(found) == 1 or (
             found
             and where is not None
-            and not any(updates_name(value, name) for value in found)
+            and not self.host.updates_itself(name, where)
             and _assigned_once_per_path(name, where, extended)
         ):
             return found

@@ -4306,6 +4306,11 @@ class HostIndex(HostFacts):
         self._updated_in_line[key] = made
         return made
 
+    def updates_itself(self, name: str, scope: Scope) -> bool:
+        """Some binding of `name` in `scope` computes it from its earlier value (`updates_name`:
+        `n = min(n, 1024)`)."""
+        return any(updates_name(value, name) for value in self.bindings.get((name, scope), ()))
+
     def _line_steps(
         self,
         values: Sequence[cst.BaseExpression],
