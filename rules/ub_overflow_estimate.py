@@ -163,6 +163,12 @@ size with no value (directly or through a name bound to it), is read the same wa
 such a test gives it: `if n <= 32768:` (or `n < 32768`, `assert n <= 32768`, `if n > 32768:
 raise`) around a launch passing `triton.next_power_of_2(n)` passes 32768, as `min(32768, ...)`
 would (FlagGems' `topk`: 388 KiB of UB there by the compiler); with no such test it gives nothing.
+So is the size passed bare (`if n <= 8192: k[grid](x, n, BLOCK=n)`, or `BLOCK = n` first): at
+the bound, 8192, when no `min` makes it (there, or in what a caller passes for it: `BD =
+min(CAP, triton.next_power_of_2(D))` under `if D <= 512:` is read at its cap or not at all, a
+test never giving a value the cap did not). A bound carries through a rebinding made of the
+tested name: `if n > 1024: raise`, `n = n * 64`, `triton.next_power_of_2(n)` is read at 65536
+(not 1024); `n *= 64` or `n = n * m` leaves it unbounded.
 In every launch value ASC013 reads, not only in a cap, `x.element_size()` is the element size
 of the dtype the host shows for `x`, else 2 (the 16-bit elements the estimate assumes):
 `BLOCK = 131072 // x.element_size()` passes 65536 for a tensor of unknown dtype.
@@ -256,7 +262,10 @@ A name rebound
 in the same block, or bound more than once at module level, has no known value, but for a
 line of updates in a function, each computed from the one before, under no `if` or loop,
 with no read of the name between (`n = min(n, 1024)` then `n = n * 64` passes `min(n, 1024) *
-64`, 65536 at the cap; `BLOCK = 65536` then `BLOCK = min(BLOCK, ...)` the cap, 65536); nor does a literal another arm refines (`BLOCK = 4096`,
+64`, 65536 at the cap; `BLOCK = 65536` then `BLOCK = min(BLOCK, ...)` the cap, 65536); an
+update in each arm of an `if`/`else` is one step of such a line, read as both (`if wide: n =
+min(n, 65536)` / `else: n = min(n, 1024)`: 65536 and 1024), not one in a lone `if` or an
+`elif` chain, nor when the launch is in an arm; nor does a literal another arm refines (`BLOCK = 4096`,
 then `if ...: BLOCK = min(BLOCK, n)`), nor one in an arm that returns before the launch, that
 the launch is not in, or that runs on another platform only (after `x.device.type == "npu"`
 fails); literals of two names combine only when they can be bound on one path; a list chosen by a runtime test (`[64, 128] if

@@ -162,6 +162,16 @@ def launch(x, y):
     if n <= 32768:
         k[(40,)](x, y, n, BLOCK=BLOCK)
 """,
+    # nor is a bare size read at a name bound to a `min` a test orders it under (vLLM-Ascend's
+    # `l2norm_fwd_persistent_kernel`: `if D > BD: raise`, `N=D`)
+    "passed_bare_under_a_capped_name": """
+def launch(x, y):
+    n = x.shape[-1]
+    BD = min(32768, triton.next_power_of_2(n))
+    if n > BD:
+        raise ValueError("too long")
+    k[(40,)](x, y, n, n)
+""",
     # a rebinding made of the tested size carries its bound: 1024 * 64 (`HostIndex.bound_since`)
     "scaled_past_the_test": """
 def launch(x, y):
