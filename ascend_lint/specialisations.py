@@ -1177,7 +1177,7 @@ class _HostNames:
                 found[call] = self.host.element_bytes(func.value, scope) or 2
             elif (
                 id(call) not in capped
-                and hops <= _MAX_HOPS  # a test's bound may read a size so bounded in turn
+                and hops <= ORIGIN_HOPS  # a test's bound may read a size so bounded in turn
                 and self._sizes_by_runtime(call, scope, hops)
                 and scope is not None
             ):
