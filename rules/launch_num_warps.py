@@ -111,7 +111,8 @@ Nor knobs on a path
 that runs only on another platform than Ascend, in a function or at module level, nor the
 configs of a kernel every launch of which in the module is on one. Such paths: an arm (of
 an `if` or a conditional expression `a if test else b`) requiring `x.device.type == "cuda"`
-(or `in ("cuda", "hip")`, device types none of which is `"npu"`), `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (vLLM's platform object;
+(or any other device type but the NPU's, `"npu"` or `"privateuseone"`: `== "cpu"`, `in ("cuda",
+"hip")`), `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (vLLM's platform object;
 vllm-ascend's is the out-of-tree "npu" one), a predicate or flag named for another vendor's
 GPU, its runtime or architecture, wherever it comes from (`is_hopper()`, `is_ampere()`,
 `utils.is_hip()`, `is_cuda()`, `is_sm90_supported()`, `IS_NVIDIA_HOPPER`, `IS_AMD`, `_is_xpu`,

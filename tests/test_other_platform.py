@@ -78,7 +78,29 @@ CASES = {
             if x.device.type in ("cuda", other):
                 k[(1,)](x, BT=64)
         """,
-        [False, False, True, True, True, False],
+        [True, False, True, True, True, False],
+    ),
+    "a device type said equal to one that is not the NPU's, as `in` says it of a tuple": (
+        """
+        def f(x, device_type, other):
+            if x.device.type == "cpu":
+                k[(1,)](x, BT=64)
+            if "meta" == x.device.type:
+                k[(1,)](x, BT=64)
+            if device_type != "cpu":
+                k[(1,)](x, BT=64)
+            else:
+                k[(1,)](x, BT=64)
+            if x.device.type in ("cpu",):
+                k[(1,)](x, BT=64)
+            if x.device.type == "privateuseone":
+                k[(1,)](x, BT=64)
+            if x.device.type in ("privateuseone", "cuda"):
+                k[(1,)](x, BT=64)
+            if x.device.type == other:
+                k[(1,)](x, BT=64)
+        """,
+        [True, True, False, True, True, False, False, False],
     ),
     "a test failing in an `or` before an exit": (
         """

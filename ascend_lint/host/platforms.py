@@ -764,32 +764,46 @@ _HEADER_PARTS = (cst.BaseExpression, cst.WithItem)
 
 
 def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:
-    """`x.device.type == "cuda"` holding, a value `== "npu"` failing (`device != "npu"` holding),
-    a value `== "xpu"` (another backend's or vendor's name, `_OTHER_BACKENDS`) holding,
-    `x.device.type in ("npu", ...)` failing (`not in` holding), `x.device.type in ("cuda",
-    "hip")` (device types none of which is `"npu"`) holding."""
+    """A device type (`_device_types_compared`) said to be one of device types none of which
+    is the NPU's (`_NPU_DEVICE_TYPES`: `x.device.type == "cuda"`, `== "cpu"`, `in ("cuda",
+    "hip")` holding, `!=` failing) or not to be `"npu"` (`x.device.type in ("npu", ...)` failing, `not in` holding),
+    a value `== "npu"` failing (`device != "npu"` holding), a value `== "xpu"` (another
+    backend's or vendor's name, `_OTHER_BACKENDS`) holding."""
     if len(test.comparisons) != 1:
         return False
-    operator = test.comparisons[0].operator
-    sides = (test.left, test.comparisons[0].comparator)
-    if isinstance(operator, cst.In | cst.NotIn) and _is_device_type(test.left):
-        listed = sides[1].elements if isinstance(sides[1], cst.Tuple | cst.List | cst.Set) else ()
-        member = holds == isinstance(operator, cst.In)  # the comparison says the type is listed
-        types = [str_literal(element.value) for element in listed]
-        if member:
-            return bool(types) and None not in types and "npu" not in types
+    compared = _device_types_compared(test)
+    if compared is not None:
+        types, member = compared
+        if member == holds:  # the test says the type is one of them
+            return bool(types) and None not in types and _NPU_DEVICE_TYPES.isdisjoint(types)
         return "npu" in types
+    operator = test.comparisons[0].operator
     if not isinstance(operator, cst.Equal | cst.NotEqual):
         return False
     equal = holds == isinstance(operator, cst.Equal)  # the comparison says the value is the literal
-    literals = {str_literal(side) for side in sides}
-    # any value that is not the NPU's literal (`device != "npu"`), a device type that is CUDA's,
-    # any value that is another backend's or vendor's name (fla's `device_platform == "xpu"`)
-    return (
-        ("npu" in literals and not equal)
-        or ("cuda" in literals and equal and any(map(_is_device_type, sides)))
-        or (equal and not literals.isdisjoint(_OTHER_BACKENDS))
-    )
+    literals = {str_literal(test.left), str_literal(test.comparisons[0].comparator)}
+    # any value that is not the NPU's literal (`device != "npu"`), any value that is another
+    # backend's or vendor's name (fla's `device_platform == "xpu"`)
+    return ("npu" in literals and not equal) or (equal and not literals.isdisjoint(_OTHER_BACKENDS))
+
+
+def _device_types_compared(test: cst.Comparison) -> tuple[list[str | None], bool] | None:
+    """The literals a device type (`_is_device_type`) is compared with (`x.device.type ==
+    "cuda"`, `in ("cuda", "hip")`, `"cpu" != device_type`; None for what is not a literal), and
+    whether the comparison holding says the type is one of them."""
+    operator, right = test.comparisons[0].operator, test.comparisons[0].comparator
+    if isinstance(operator, cst.In | cst.NotIn) and _is_device_type(test.left):
+        listed = right.elements if isinstance(right, cst.Tuple | cst.List | cst.Set) else ()
+        return [str_literal(element.value) for element in listed], isinstance(operator, cst.In)
+    if isinstance(operator, cst.Equal | cst.NotEqual) and (_is_device_type(test.left) or _is_device_type(right)):
+        other = right if _is_device_type(test.left) else test.left
+        return [str_literal(other)], isinstance(operator, cst.Equal)
+    return None
+
+
+# the device types of an NPU tensor: torch_npu renames torch's PrivateUse1 backend "npu"; code
+# written for a torch without the name lists "privateuseone" too
+_NPU_DEVICE_TYPES = frozenset({"npu", "privateuseone"})
 
 
 # what a name the module also compares with "npu" holds off the NPU only: another platform's
