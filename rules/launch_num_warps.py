@@ -124,7 +124,7 @@ the module, or of the module of the package it is imported from, true only on su
 (a flag imported from there bound to such a test), or `v is not None` for a `v` a function of the module
 returned, every value of it but `None` on such a path there; the `else` of an NPU test
 (`IS_NPU`, `is_npu()`, `USE_NPU`, `_TRITON_ON_ASCEND`, `x.device.type == "npu"`, `device ==
-"npu"`, `torch.npu.is_available()`, `hasattr(torch, "npu")`, a predicate of the module true
+"npu"`, `"npu" in str(x.device)`, `torch.npu.is_available()`, `hasattr(torch, "npu")`, a predicate of the module true
 except on such a path, `def on_device(): return hasattr(torch, "npu")`) and the arm of `device_type != "npu"` (any value unequal to `"npu"`), also of a
 name the module compares with `"npu"` holding another platform's name (`if BACKEND ==
 "cuda":` beside `if BACKEND == "npu":`, `BACKEND in ("cuda", "cpu")`; not `BACKEND ==

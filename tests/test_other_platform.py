@@ -102,6 +102,24 @@ CASES = {
         """,
         [True, True, False, True, True, False, False, False],
     ),
+    "the `else` of the NPU's literal in a device's text, and its `not in` holding": (
+        """
+        def f(q, other):
+            if "npu" in str(q.device):
+                k[(1,)](q, BT=64)
+            else:
+                k[(1,)](q, BT=64)
+            if "npu" not in str(q.device):
+                k[(1,)](q, BT=64)
+                return
+            k[(1,)](q, BT=64)
+            if "npu" in str(other):
+                k[(1,)](q, BT=64)
+            else:
+                k[(1,)](q, BT=64)
+        """,
+        [False, True, True, False, False, False],
+    ),
     "a test failing in an `or` before an exit": (
         """
         def f(x):

@@ -318,7 +318,13 @@ class OtherPlatformPaths:
         return False
 
     def _compares_platform(self, test: cst.Comparison, holds: bool, scope: Scope) -> bool:
-        return _compares_device_type(test, holds) or self._names_other_backend(test, holds, scope)
+        """A device type or backend name said to be another platform's, or an NPU comparison
+        failing (`_compares_npu_type`: `device != "npu"`, `"npu" not in str(x.device)`)."""
+        return (
+            _compares_device_type(test, holds)
+            or _compares_npu_type(test, not holds)
+            or self._names_other_backend(test, holds, scope)
+        )
 
     def _names_other_backend(self, test: cst.Comparison, holds: bool, scope: Scope) -> bool:
         """`BACKEND == "cuda"` holding (`BACKEND in ("cuda", "cpu")`, `not in` failing) where
@@ -767,8 +773,7 @@ def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:
     """A device type (`_device_types_compared`) said to be one of device types none of which
     is the NPU's (`_NPU_DEVICE_TYPES`: `x.device.type == "cuda"`, `== "cpu"`, `in ("cuda",
     "hip")` holding, `!=` failing) or not to be `"npu"` (`x.device.type in ("npu", ...)` failing, `not in` holding),
-    a value `== "npu"` failing (`device != "npu"` holding), a value `== "xpu"` (another
-    backend's or vendor's name, `_OTHER_BACKENDS`) holding."""
+    a value `== "xpu"` (another backend's or vendor's name, `_OTHER_BACKENDS`) holding."""
     if len(test.comparisons) != 1:
         return False
     compared = _device_types_compared(test)
@@ -782,9 +787,8 @@ def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:
         return False
     equal = holds == isinstance(operator, cst.Equal)  # the comparison says the value is the literal
     literals = {str_literal(test.left), str_literal(test.comparisons[0].comparator)}
-    # any value that is not the NPU's literal (`device != "npu"`), any value that is another
-    # backend's or vendor's name (fla's `device_platform == "xpu"`)
-    return ("npu" in literals and not equal) or (equal and not literals.isdisjoint(_OTHER_BACKENDS))
+    # any value that is another backend's or vendor's name (fla's `device_platform == "xpu"`)
+    return equal and not literals.isdisjoint(_OTHER_BACKENDS)
 
 
 def _device_types_compared(test: cst.Comparison) -> tuple[list[str | None], bool] | None:
