@@ -123,7 +123,8 @@ sides of an `or` requiring such a platform, a name bound to such a test, a predi
 the module, or of the module of the package it is imported from, true only on such a path
 (a flag imported from there bound to such a test), or `v is not None` for a `v` a function of the module
 returned, every value of it but `None` on such a path there; the `else` of an NPU test
-(`IS_NPU`, `is_npu()`, `USE_NPU`, `_TRITON_ON_ASCEND`, `x.device.type == "npu"`, `device ==
+(`IS_NPU`, `is_npu()`, `USE_NPU`, `_NPU`, `_TRITON_ON_ASCEND`, `torch_npu is not None` after
+`except ImportError: torch_npu = None`, `x.device.type == "npu"`, `device ==
 "npu"`, `"npu" in str(x.device)`, `torch.npu.is_available()`, `hasattr(torch, "npu")`, a predicate of the module true
 except on such a path, `def on_device(): return hasattr(torch, "npu")`) and the arm of `device_type != "npu"` (any value unequal to `"npu"`), also of a
 name the module compares with `"npu"` holding another platform's name (`if BACKEND ==

@@ -120,6 +120,31 @@ CASES = {
         """,
         [False, True, True, False, False, False],
     ),
+    "torch_npu tested for None after its import failed, and a flag `_NPU` the import sets": (
+        """
+        try:
+            import torch_npu
+            _NPU = True
+        except ImportError:
+            torch_npu = None
+            _NPU = False
+
+        def f(q):
+            if torch_npu is None:
+                k[(1,)](q, BT=64)
+            else:
+                k[(1,)](q, BT=64)
+            if torch_npu is not None:
+                k[(1,)](q, BT=64)
+            else:
+                k[(1,)](q, BT=64)
+            if not _NPU:
+                k[(1,)](q, BT=64)
+            if _NPU:
+                k[(1,)](q, BT=64)
+        """,
+        [True, False, False, True, True, False],
+    ),
     "a test failing in an `or` before an exit": (
         """
         def f(x):

@@ -32,6 +32,9 @@ if TYPE_CHECKING:
 
 _Key = TypeVar("_Key")  # what an answer about a module function is kept by (`_answered`)
 _NPU_AVAILABLE = "torch.npu.is_available"
+# the NPU's torch module: `torch_npu is not None` after `except ImportError: torch_npu = None`
+# is `if torch_npu:`, an NPU test (`_names_npu`)
+_NPU_MODULE = "torch_npu"
 
 # vLLM's `CustomOp.dispatch_forward` (and vllm-omni's and sglang's) calls the method of the
 # platform it runs on: `forward_oot` (vLLM) or `forward_npu` (vllm-omni, sglang) on Ascend,
@@ -304,6 +307,8 @@ class OtherPlatformPaths:
             if tested is None:
                 return self._compares_platform(test, holds, scope)
             operand, says_set = tested
+            if dotted_name(operand) == _NPU_MODULE:  # `None` where its import failed
+                return self.requires_other(operand, says_set == holds, scope, hops)
             return says_set == holds and self._set_only_elsewhere(operand, scope, hops)
         if _names_npu(test):
             return not holds
@@ -828,12 +833,17 @@ _PLATFORM_TEST_WORDS = frozenset(
 
 def _names_npu(node: cst.BaseExpression) -> bool:
     """`IS_NPU`, `_is_npu`, `x.is_npu`, `utils.is_npu`, `is_npu_available`, `_TRITON_ON_ASCEND`,
-    `USE_NPU`: a flag or a test named for the NPU, `npu` or `ascend` with words of a platform
-    test only (`_PLATFORM_TEST_WORDS`; not `npu_graph_enabled`, nor `ascend` alone)."""
+    `USE_NPU`, `_NPU`: a flag or a test named for the NPU, `npu` alone or `npu` or `ascend` with
+    words of a platform test only (`_PLATFORM_TEST_WORDS`; not `npu_graph_enabled`, nor
+    `ascend` alone, a sort order)."""
     words = (dotted_name(node) or "").rsplit(".", 1)[-1].lower().split("_")
     platform = [word for word in words if word in ("npu", "ascend")]
     others = [word for word in words if word and word not in ("npu", "ascend")]
-    return len(platform) == 1 and bool(others) and all(word in _PLATFORM_TEST_WORDS for word in others)
+    return (
+        len(platform) == 1
+        and (bool(others) or platform == ["npu"])
+        and all(word in _PLATFORM_TEST_WORDS for word in others)
+    )
 
 
 def _tests_npu(call: cst.Call) -> bool:
