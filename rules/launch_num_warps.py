@@ -39,7 +39,8 @@ kernel. Unsafe for a `num_stages` that may be 1 (the literal 1, a name, an expre
 `s` of `for s in [2, 3, 4]` in a comprehension): no effect on triton-ascend 3.2, but newer
 builds turn multi-buffering back on without it. `--fix` still removes the `num_warps` beside
 it. In a list of `triton.Config`s the fix keeps one copy of each distinct config; there is
-no fix for a knob telling apart configs a loop builds that it cannot merge. Nor is there a fix
+no fix for a knob telling apart configs a loop (or the calls of a helper returning one)
+builds that it cannot merge. Nor is there a fix
 for a knob whose removal host code would notice (a dict entry read out of the dict, a
 knob a heuristics, `prune_configs_by` or autotuner `key=` function reads), nor for one passed
 to a helper that also launches on another platform, nor for one in a module that keeps code
@@ -250,7 +251,10 @@ Config({"BLOCK": p[0]}, num_stages=p[1]), product(...)))`) get no fix for a knob
 reads a loop name, or a part of one (`p[1]`), that nothing else in the config reads: without
 it the loop may build the same config more than once, and autotune would time each copy (`for nw in
 (2, 4, 8): out.append(Config({"BT": bt}, num_warps=nw))` would append each config three
-times); the loop over it should go, by hand. So does a knob a comprehension clause the merge
+times); the loop over it should go, by hand. The same for a config a function of the module
+returns, one per call, and a knob whose value reads a parameter of it that nothing else in the
+config reads: `def _cfg(b, w): return Config({"BLOCK": b}, num_warps=w)` called as `_cfg(64,
+4)` and `_cfg(64, 8)` would build the same config twice. So does a knob a comprehension clause the merge
 keeps varies alone (`for w in NUM_WARPS`, a name it cannot prove non-empty), while the merge
 drops the clauses it can and their knobs (`[Config({"BT": bt}, num_warps=w, num_stages=s) for
 bt in [16, 32] for w in NUM_WARPS for s in [2, 3]]` → `[Config({"BT": bt}, num_warps=w) for bt
@@ -634,6 +638,22 @@ def _configs():
         for nw in (2, 4, 8):
             out.append(triton.Config({"BT": bt}, num_warps=nw))
     return out
+""",
+        ),
+        # the same for a config a helper returns: no fix for the knob only a parameter feeds
+        # (`_config(64, 4)` and `_config(64, 8)` would build the same config), the other knob goes
+        Example(
+            """
+def _config(block, warps):
+    return triton.Config({"BLOCK": block}, num_warps=warps, num_stages=2)  # expect
+
+configs = [_config(64, 4), _config(64, 8), _config(128, 8)]
+""",
+            fixed="""
+def _config(block, warps):
+    return triton.Config({"BLOCK": block}, num_warps=warps)
+
+configs = [_config(64, 4), _config(64, 8), _config(128, 8)]
 """,
         ),
         # the dict chosen instead of a SIMT one (a helper's other `return`, the `else` arm, the other
@@ -1296,6 +1316,7 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         other_platform_configs = _other_platform_configs(context)
         live = _simt_sources(context)
         loops = _loop_names(context)
+        helpers = _config_helpers(context)
         npu_configs = _npu_configs(context)
         # a module kept apart for the NPU, in a package that is not Ascend's by name: other platforms may run it
         shared = host.npu_code is not None and not _ascend_module(context.filename)
@@ -1309,6 +1330,9 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
                 read = tuning_reads.get(call, {})
                 if call not in merges and call in loops:  # configs built in a loop the merge does not undo
                     read = {**_repeating(call, knobs.get(call, KNOBS), loops[call]), **read}
+                if call in helpers:  # a config a helper builds, one per call
+                    helper, params = helpers[call]
+                    read = {**_repeating(call, knobs.get(call, KNOBS), params, helper), **read}
                 read = {**held.get(call, {}), **read}  # the knobs a clause the merge keeps varies
                 reports = list(
                     _within(
@@ -2484,11 +2508,36 @@ def _loop_names(context: ModuleContext) -> dict[cst.Call, frozenset[str]]:
     return found
 
 
-def _repeating(call: cst.Call, knobs: AbstractSet[str], loop: frozenset[str]) -> dict[str, Declined]:
+def _config_helpers(context: ModuleContext) -> dict[cst.Call, tuple[str, frozenset[str]]]:
+    """For each `triton.Config` call a function of the module returns (`return
+    triton.Config(...)`: one config per call of it), the function's name and parameters, which
+    change from one config it builds to the next as a loop's names do (`_loop_names`)."""
+    host = context.host
+    found: dict[cst.Call, tuple[str, frozenset[str]]] = {}
+    for name, returned in host.returns.items():
+        for value, function in returned:
+            if _is_config(value, context.imports):
+                found[value] = (name, frozenset(param.name.value for param in all_params(function)))
+    return found
+
+
+def _repeating(
+    call: cst.Call, knobs: AbstractSet[str], loop: frozenset[str], helper: str | None = None
+) -> dict[str, Declined]:
     """The knobs of a config built in a loop (`_loop_names`) whose value reads a loop name, or a
     part of one (`p[1]`), that the rest of the config does not read: without them the loop
     builds the same config again (`for nw in (2, 4, 8): out.append(Config({"BT": bt},
-    num_warps=nw))`). They get no fix; the loop over them should go, by hand."""
+    num_warps=nw))`). They get no fix; the loop over them should go, by hand. The same for
+    the parameters of the `helper` returning the config (`_config_helpers`): its calls
+    `_cfg(64, 4)` and `_cfg(64, 8)` would build the same config."""
+    if helper is None:
+        read, builder, remove = "which the loop building the configs changes and", "the loop", "the loop over it"
+    else:
+        read, builder, remove = (
+            f"a parameter of `{helper}` that",
+            f"the calls of `{helper}`",
+            "the parameter and the repeated calls",
+        )
     rest = _loop_reads(_without_knobs(call, KNOBS), loop)
     written = [(arg.keyword.value, arg.value) for arg in call.args if arg.keyword is not None]
     written += [
@@ -2504,9 +2553,9 @@ def _repeating(call: cst.Call, knobs: AbstractSet[str], loop: frozenset[str]) ->
             for path in sorted(_loop_reads(value, loop)):
                 if not any(path[: len(other)] == other for other in rest):
                     found[key] = Declined(
-                        f"its value reads `{''.join(path)}`, which the loop building the configs changes and "
-                        "nothing else in the config reads: without it the loop may build the same config "
-                        "more than once, and autotune would time each copy; remove the loop over it by hand"
+                        f"its value reads `{''.join(path)}`, {read} nothing else in the config reads: "
+                        f"without it {builder} may build the same config more than once, and autotune would "
+                        f"time each copy; remove {remove} by hand"
                     )
                     break
     return found

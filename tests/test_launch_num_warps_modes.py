@@ -171,6 +171,45 @@ def neg(x, y, n):
     assert 'triton.Config({"BLOCK": p[0], "S": p[1]}), _SPACE' in fixed
 
 
+def test_configs_a_helper_returns_get_no_fix_for_a_knob_only_a_parameter_feeds() -> None:
+    """`_make2(64, 4)` and `_make2(64, 8)` of `def _make2(block, warps): return Config({"BLOCK":
+    block}, num_warps=warps)`: without the knob both calls build the same config, which
+    autotune would time twice, as the loop's configs; a knob whose parameter the config reads
+    too keeps its fix."""
+    source = """\
+import torch_npu  # noqa: F401
+import triton
+import triton.language as tl
+
+
+def _make2(block, warps):
+    return triton.Config({"BLOCK": block}, num_warps=warps)
+
+
+def _scaled(block):
+    return triton.Config({"BLOCK": block}, num_warps=block // 16)
+
+
+@triton.autotune(configs=[_make2(64, 4), _make2(64, 8), _scaled(64)], key=["n"])
+@triton.jit
+def _neg_kernel(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + o, -tl.load(x + o, mask=o < n), mask=o < n)
+
+
+def neg(x, y, n):
+    _neg_kernel[(1,)](x, y, n)
+"""
+    findings, fixed = _lint(source)
+    by_row = {f.location.row: f for f in findings}
+    assert by_row[7].fix is None and by_row[7].no_fix_reason is not None
+    assert "`warps`, a parameter of `_make2`" in by_row[7].no_fix_reason
+    assert by_row[11].fix is not None
+    assert fixed is not None
+    assert 'return triton.Config({"BLOCK": block}, num_warps=warps)\n' in fixed
+    assert 'return triton.Config({"BLOCK": block})\n' in fixed
+
+
 def test_a_merge_keeps_the_knob_a_kept_clause_varies() -> None:
     """The merge drops the clause over a literal that fed `num_stages` but must keep the one over
     `NUM_WARPS` (a name it cannot prove non-empty): `num_warps` stays, without a fix, rather
