@@ -136,7 +136,10 @@ test fails (`if v is None: return`); a function defined on such a path; a Custom
 `forward_hip` / `forward_xpu` / `forward_cpu` / `forward_tpu` / `forward_musa` that the
 module never names otherwise (vLLM dispatches `forward_oot`, vllm-omni and sglang
 `forward_npu`, on Ascend); a private function the module calls only on such paths, also
-through a private module-level name bound only to it (`_run = _run_impl`, or to `None`).
+through a private module-level name bound only to it (`_run = _run_impl`, or to `None`); the
+value of a private module-level name host code reads only on such paths (`_CUDA_CONFIGS` in
+`@triton.autotune(configs=_NPU_CONFIGS if is_npu() else _CUDA_CONFIGS)`: a kernel's decorators
+are read as the statements around them).
 
 `x.is_cuda` and `torch.cuda.is_available()` are no such tests: torch_npu's
 `transfer_to_npu` makes them answer for the NPU; nor is a predicate or flag named for

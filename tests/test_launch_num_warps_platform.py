@@ -533,3 +533,58 @@ def run(x, y):
         assert finding.fix is not None and finding.fix.applicability == "safe"
     [shared] = lint_source(source, str(tmp_path / "attention.py"), config).findings
     assert shared.fix is None  # the same module in no Ascend package: other platforms may run it
+
+
+PLATFORM_CHOSEN_CONFIGS = """\
+import triton
+import triton.language as tl
+from utils import is_npu
+
+_NPU_CONFIGS = [triton.Config({"BLOCK": 1024})]
+_CUDA_CONFIGS = [triton.Config({"BLOCK": 1024}, num_warps=8)]
+_SHARED_CONFIGS = [triton.Config({"BLOCK": 2048}, num_warps=8)]
+
+
+@triton.autotune(configs=_NPU_CONFIGS if is_npu() else _CUDA_CONFIGS, key=["n"])
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + o, tl.load(x + o))
+
+
+@triton.autotune(
+    configs=[triton.Config({"BLOCK": 64})] if is_npu() else [triton.Config({"BLOCK": 64}, num_stages=3)],
+    key=["n"],
+)
+@triton.jit
+def k2(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + o, tl.load(x + o))
+
+
+@triton.autotune(configs=_SHARED_CONFIGS if is_npu() else _SHARED_CONFIGS + _CUDA_CONFIGS, key=["n"])
+@triton.jit
+def k3(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + o, tl.load(x + o))
+
+
+def run(x, y):
+    k[(4,)](x, y, x.numel())
+    k2[(4,)](x, y, x.numel())
+    k3[(4,)](x, y, x.numel())
+"""
+
+
+def test_configs_a_decorators_platform_choice_keeps_for_another_platform_are_not_reported() -> None:
+    """`configs=_NPU_CONFIGS if is_npu() else _CUDA_CONFIGS`: the `else` arm of a kernel's
+    decorator runs only on another platform, and so does a private list only such arms read
+    (as after `if is_npu(): return _NPU_CONFIGS`); a list the NPU's arm reads too is reported
+    with its fix."""
+    findings, fixed = _lint(PLATFORM_CHOSEN_CONFIGS)
+    [shared] = findings
+    assert shared.location.row == _row(PLATFORM_CHOSEN_CONFIGS, "_SHARED_CONFIGS = ")
+    assert shared.fix is not None
+    assert fixed is not None
+    assert '_CUDA_CONFIGS = [triton.Config({"BLOCK": 1024}, num_warps=8)]' in fixed
+    assert 'else [triton.Config({"BLOCK": 64}, num_stages=3)]' in fixed

@@ -111,8 +111,9 @@ class OtherPlatformPaths:
     `assert` of such a test or a call of a function of the module raising unless on such a
     path before it can return (`_asserting`), a function
     defined on such a path, a method `OTHER_PLATFORM_METHODS` names that the module never
-    refers to otherwise, and a private function (`_name`, undecorated) only ever called, by
-    the module, on such paths."""
+    refers to otherwise, a private function (`_name`, undecorated) only ever called, by
+    the module, on such paths, and the value of a private module-level name read only there
+    (`_read_only_there`)."""
 
     def __init__(self, host: HostIndex) -> None:
         self.host = host
@@ -133,7 +134,23 @@ class OtherPlatformPaths:
                     found.update(walk(function))
                 else:
                     found |= self.positions(function)
+        for value in self._read_only_there(found):
+            found.update(walk(value))
         return found
+
+    def _read_only_there(self, found: set[cst.CSTNode]) -> list[cst.BaseExpression]:
+        """The values bound to the module's private names that host code reads, only on such
+        paths (in `found`): `_CUDA_CONFIGS = [...]` read only in `_NPU_CONFIGS if is_npu() else
+        _CUDA_CONFIGS`. Only those paths use what they hold."""
+        values: list[cst.BaseExpression] = []
+        in_functions = {name for name, scope in self.host.bindings if scope is not None}  # `global`, or a local
+        for (name, scope), bound in self.host.bindings.items():
+            if scope is not None or not _is_private(name) or name in self.host.functions or name in in_functions:
+                continue
+            references = self._references.get(name, [])
+            if references and all(reference in found for reference in references):
+                values.extend(bound)
+        return values
 
     @cached_property
     def overridden(self) -> set[cst.CSTNode]:
@@ -224,12 +241,14 @@ class OtherPlatformPaths:
 
     def _visit_conditional_expressions(self, statement: cst.CSTNode, scope: Scope, found: set[cst.CSTNode]) -> None:
         """The arms of the conditional expressions (`a if test else b`) of a small statement, or
-        of the header of a compound one (an `if`'s test, a `for`'s iterable...), that require
-        such a path."""
+        of the header of a compound one (an `if`'s test, a `for`'s iterable..., the decorators of a
+        `def` or `class`), that require such a path."""
         if isinstance(statement, cst.FunctionDef | cst.ClassDef):
-            return
-        simple = isinstance(statement, cst.BaseSmallStatement)
-        header = [statement] if simple else [c for c in child_nodes(statement) if isinstance(c, _HEADER_PARTS)]
+            header: list[cst.CSTNode] = list(statement.decorators)  # run where the statement is
+        elif isinstance(statement, cst.BaseSmallStatement):
+            header = [statement]
+        else:
+            header = [c for c in child_nodes(statement) if isinstance(c, _HEADER_PARTS)]
         for part in header:
             for node in walk(part):
                 if type(node) is cst.IfExp:  # not `isinstance`: see `name_uses`
