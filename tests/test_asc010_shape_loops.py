@@ -1,5 +1,6 @@
 """ASC010 on a product of a tensor's extents built by a loop (`for d in shape: n *= d`) over a
-name bound to the shape first, as FlagGems' Ascend `cholesky_solve` does: each snippet marks
+name bound to the shape first (or to shapes broadcast: `torch.broadcast_shapes`), as FlagGems'
+Ascend `cholesky_solve` does: each snippet marks
 the launches that must be reported with `# expect`; every other launch must stay silent."""
 
 from __future__ import annotations
@@ -7,6 +8,7 @@ from __future__ import annotations
 from conftest import expected_rows, found_rows, snippet_source
 
 SNIPPET = """
+import torch
 import triton
 import triton.language as tl
 
@@ -48,6 +50,33 @@ def one_extent_an_axis(x):
     lead = x.shape[:-1]
     for d in lead:
         k[(d, triton.cdiv(x.shape[-1], 16))](x, N=4)  # expect
+
+def broadcast_batch(B, L):
+    batch_shape = torch.broadcast_shapes(B.shape[:-2], L.shape[:-2])
+    batch_size = 1
+    for d in batch_shape:
+        batch_size *= d
+    k[(batch_size, triton.cdiv(B.shape[-1], 16))](B, N=4)  # expect
+
+def broadcast_whole(a, b):
+    rows = 1
+    for d in torch.broadcast_shapes(a.shape, b.shape):
+        rows *= d
+    k[(rows, a.shape[-1])](a, N=4)  # expect
+
+def broadcast_named_whole(a, b):
+    shape = torch.broadcast_shapes(a.shape, b.shape)
+    rows = 1
+    for d in shape[:-1]:
+        rows *= d
+    k[(rows, shape[-1])](a, N=4)  # expect
+
+def broadcast_with_ints(B):
+    batch_shape = torch.broadcast_shapes(B.shape[:-2], (2, 4))
+    batch_size = 1
+    for d in batch_shape:
+        batch_size *= d
+    k[(batch_size, 8)](B, N=4)
 
 def small_ints(B):
     dims = [2, 4]

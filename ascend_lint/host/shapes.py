@@ -231,17 +231,22 @@ def is_whole_shape(value: cst.BaseExpression) -> bool:
 
 
 def _copied_shape(value: cst.BaseExpression) -> cst.BaseExpression:
-    """`x.shape` for `list(x.shape)` / `tuple(x.shape)` (the same extents), else `value`."""
+    """`x.shape` for `list(x.shape)` / `tuple(x.shape)` (the same extents), and for
+    `torch.broadcast_shapes(x.shape[:-2], y.shape[:-2])` of shapes (each item an extent of one
+    of them, read as the first's), else `value`."""
     while (
-        isinstance(value, cst.Call)
-        and isinstance(value.func, cst.Name)
-        and value.func.value in ("list", "tuple")
-        and len(value.args) == 1
-        and value.args[0].keyword is None
-        and not value.args[0].star
+        isinstance(value, cst.Call) and value.args and all(arg.keyword is None and not arg.star for arg in value.args)
     ):
+        copied = isinstance(value.func, cst.Name) and value.func.value in ("list", "tuple") and len(value.args) == 1
+        if not (copied or _broadcasts_shapes(value)):
+            break
         value = value.args[0].value
     return value
+
+
+def _broadcasts_shapes(call: cst.Call) -> bool:
+    """`torch.broadcast_shapes(...)` of shapes."""
+    return dotted_name(call.func) == "torch.broadcast_shapes" and all(is_shape(arg.value) for arg in call.args)
 
 
 def is_item(value: cst.BaseExpression) -> TypeGuard[cst.Subscript]:
