@@ -61,7 +61,12 @@ the module (also as an element of a returned tuple), an entry of a table of them
 _CFG[key]` after `_CFG = {"small": {"num_warps": 4}, ...}`, `**_CFGS[i]` of a list: a literal
 key picks its entry, any other every entry but one keyed for another platform, `"cuda"`,
 `"hip"`, or a GPU model, `"A100"`, `"H100"`, `"MI300X"`; the entries are reported and
-edited; also taken with `_CFG.get(key)`, and `_CFG.get(key, default)`'s default), or copied
+edited; also taken with `_CFG.get(key)`, and `_CFG.get(key, default)`'s default, or by a loop
+over a list of dicts, `for cfg in _CFGS: kernel[grid](**cfg)`), held by an attribute of a
+class (`**self.LAUNCH`: bound in the class body, or stored by `__init__` alone, `self.LAUNCH =
+{...}`, and by no class deriving from it) or returned by its method (`**self._cfg()`; the fix
+is declined when the attribute is used otherwise than splatted, `self.LAUNCH["num_warps"]`,
+`self.kw.update(...)`, `cfg = self._cfg()`), or copied
 from one of those (`config.copy()`, `dict(config)`, a comprehension over its items keeping
 each key, `{k: v for k, v in cfg.items()}`, with no test reading the key: `if v is not None`
 may drop an entry for its value, `if k != "num_warps"` is not followed), either arm of a choice (`configs[0] if configs else
@@ -1530,7 +1535,12 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
             reads = host.keys_read(trail)
             table = host.table_read_whole(trail)  # an entry's key may be read anywhere
             whole = Declined(f"`{table}` is also read whole, which may read it out of an entry: delete it by hand")
+            attribute = host.attribute_used_otherwise(trail)  # `self.LAUNCH["num_warps"]`, `self.kw.update(...)`
+            used = Declined(
+                f"`.{attribute}` is also used otherwise than splatted, which may read or change it: delete it by hand"
+            )
             read = {
+                **(dict.fromkeys(knobs, used) if attribute is not None else {}),
                 **(dict.fromkeys(knobs, whole) if table is not None else {}),
                 **{
                     key: Declined(f"`{one_line(node)}` reads it out of the dict, which would fail or change without it")

@@ -293,9 +293,14 @@ class HostIndex(HostFacts):
         """Makes each item a loop over a function's name binds (`for d in dims:`, `for d in
         dims[:-2]:`: `named_items`) the extent it is when the function binds the name once, to a
         shape (`_named_shape`: `dims = x.shape[:-2]`, or `dims = x.shape` sliced in the loop),
-        as the loop over that shape written inline binds it (`x.shape[:-2][0]`); drops it when
-        the name holds anything else (`dims = [2, 4]`, a parameter)."""
-        sized = {id(item): self._named_item_extent(item, scope) for _, scope, item in self.named_items}
+        as the loop over that shape written inline binds it (`x.shape[:-2][0]`), or any entry of
+        the list the name holds when it is bound only to lists or tuples of dicts (`for cfg in
+        _CFGS:` as `_CFGS[cfg]`, read as `_table_entries` reads it); drops it when the name holds
+        anything else (`dims = [2, 4]`, a parameter)."""
+        sized = {
+            id(item): self._named_item_extent(item, scope) or self._any_entry(item, target, scope)
+            for target, scope, item in self.named_items
+        }
         for key in dict.fromkeys((target, scope) for target, scope, _ in self.named_items):
             values = [sized.get(id(value), value) for value in self.bindings[key]]
             kept = [value for value in values if value is not None]
@@ -313,6 +318,34 @@ class HostIndex(HostFacts):
         if shape is None:
             return None
         return indexed(shape if held is iterated else iterated.with_changes(value=shape), 0)
+
+    def _any_entry(self, item: cst.Subscript, target: str, scope: Scope) -> cst.Subscript | None:
+        """`_CFGS[cfg]` for the item `_CFGS[0]` a loop binds to `cfg` when `_CFGS` (as `scope`
+        reads it) is bound only to lists or tuples of dict literals or `dict(...)` calls: an
+        entry the index does not pick; None otherwise."""
+        table = item.value
+        if not isinstance(table, cst.Name) or not self._table_of_dicts(table.value, scope):
+            return None
+        return item.with_changes(slice=[cst.SubscriptElement(cst.Index(cst.Name(target)))])
+
+    def _table_of_dicts(self, name: str, scope: Scope) -> bool:
+        """`name` is bound only to lists or tuples of dict literals or `dict(...)` calls (`_CFGS =
+        [{"BLOCK": 1024}, dict(BLOCK=2048)]`), and is no parameter."""
+        owner = self._binding_scope(name, scope)
+        tables = self.values_of(name, scope)
+        return (
+            bool(tables)
+            and (owner is None or param_named(owner, name) is None)
+            and all(
+                isinstance(table, cst.List | cst.Tuple)
+                and bool(table.elements)
+                and all(
+                    isinstance(e, cst.Element) and (isinstance(e.value, cst.Dict) or is_dict_call(e.value))
+                    for e in table.elements
+                )
+                for table in tables
+            )
+        )
 
     def _add_wrapped_launches(self) -> None:
         """Adds `torch.library.wrap_triton(kernel)[grid](...)` (any of torch's wrappers, as the
@@ -482,10 +515,12 @@ class HostIndex(HostFacts):
         `_, config = get_best_config(m)`), an entry of a table of them (`_CFG[key]`,
         `_CFGS[i]`: `_table_entries`), passed for a parameter by the module's calls of its
         function (`_launch(n, common)`), copied (`d.copy()`, `dict(d)`), or splatted into those
-        (`dict(..., **base)`, `{**base}`); either arm of a choice (`a if c else b`, `a or b`)
+        (`dict(..., **base)`, `{**base}`), held by an attribute of a class of the module
+        (`self.LAUNCH`: `attribute_values`) or returned by its method (`self._cfg()`:
+        `_methods_called`); either arm of a choice (`a if c else b`, `a or b`)
         and both sides of a merge (`base | extra`). A name and the value bound to it are a hop
         each: a getter's result reaches a launch in twice the hops of other values. `trail`
-        collects the names and the functions (getters) the dicts pass through on the way, and
+        collects the names, the functions (getters) and attributes the dicts pass through on the way, and
         what is merged with each source on its way (`merged`: what `value` is merged with)."""
         if hops > 2 * ORIGIN_HOPS:
             return
@@ -553,6 +588,20 @@ class HostIndex(HostFacts):
                 yield from self.dict_sources(default, scope, hops + 1, trail, merged)
         elif (copied := items_copied(value)) is not None:  # `{k: v for k, v in cfg.items()}`
             yield from self.dict_sources(copied, scope, hops + 1, trail, merged)
+        elif isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):  # `self._cfg()`
+            methods = self._methods_called(value.func, scope)
+            if trail is not None and methods:
+                trail.attributes.add(value.func.attr.value)
+            for method in methods:
+                for returned, function in self.returns.get(method.name.value, ()):
+                    if function is method:
+                        yield from self.dict_sources(returned, method, hops + 1, trail, merged)
+        elif isinstance(value, cst.Attribute):  # `self.LAUNCH`, `Op.LAUNCH`
+            held = self.attribute_values(value, scope)
+            if trail is not None and held:
+                trail.attributes.add(value.attr.value)
+            for bound, where in held:
+                yield from self.dict_sources(bound, where, hops + 1, trail, merged)
         elif isinstance(value, cst.Subscript):
             for element, function in self._returned_elements(value, scope):
                 if trail is not None:
@@ -613,6 +662,70 @@ class HostIndex(HostFacts):
         if found and trail is not None:  # a table of dicts (not a name holding a getter's result)
             trail.names.add((name, owner))
             trail.tables.add((name, owner))
+        return found
+
+    def attribute_values(self, attribute: cst.Attribute, scope: Scope) -> list[tuple[cst.BaseExpression, Scope]]:
+        """What `self.X` / `cls.X` in a method of a class of the module, or `Owner.X`, may hold,
+        with where the names of each resolve: the values the class body binds to `X` and those
+        `self.X = v` stores of its `__init__` put there, when nothing else stores `X` (another
+        method, a nested function, `op.X = v`) and no class deriving from it binds or stores it
+        (its value may be the one read); none otherwise."""
+        receiver = attribute.value.value if isinstance(attribute.value, cst.Name) else None
+        name = attribute.attr.value
+        owners = [
+            owner for owner in dict.fromkeys(self.class_of.values()) if self._reaches_class(receiver, scope, owner)
+        ]
+        if len(owners) != 1:
+            return []
+        owner = owners[0]
+        related = {owner, *self._derived_classes(owner)}
+        found: list[tuple[cst.BaseExpression, Scope]] = [(value, None) for value in _class_body_values(owner, name)]
+        if any(_class_body_values(derived, name) for derived in related - {owner}):
+            return []
+        for dotted, stored in self.attribute_stores.items():
+            held, _, stored_name = dotted.rpartition(".")
+            for value, where in stored if stored_name == name else ():
+                if held == "self" and where is None:
+                    continue  # a class body's (`_class_attribute`): read above
+                if held == "self" and where is not None and self.class_of.get(where) not in (None, *related):
+                    continue  # another class's
+                if (
+                    held != "self"
+                    or where is None
+                    or self.class_of.get(where) is not owner
+                    or where.name.value != "__init__"
+                ):
+                    return []
+                found.append((value, where))
+        return found
+
+    def attribute_used_otherwise(self, trail: DictTrail) -> str | None:
+        """An attribute the dicts on the `trail` were held by or returned from
+        (`DictTrail.attributes`: `self.LAUNCH`, `self._cfg()`) that host code uses otherwise
+        than by splatting it (or the method's result) into a call or storing into it: read,
+        passed, changed (`self.LAUNCH["num_warps"]`, `self.kw.update(...)`), where a key of the
+        dict may be read or written. Its name, the first such in order."""
+        for name in sorted(trail.attributes):
+            for attribute, parent, grandparent in self._attribute_uses.get(name, ()):
+                if isinstance(parent, cst.AssignTarget) and parent.target is attribute:
+                    continue
+                splatted = parent if isinstance(parent, cst.Call) and parent.func is attribute else attribute
+                above = grandparent if splatted is parent else parent
+                if not (isinstance(above, cst.Arg) and above.star == "**" and above.value is splatted):
+                    return name
+        return None
+
+    @cached_property
+    def _attribute_uses(self) -> dict[str, list[tuple[cst.Attribute, cst.CSTNode | None, cst.CSTNode | None]]]:
+        """Each attribute host code and kernels write, by its name, with its parent and the
+        parent's parent (`attribute_used_otherwise`)."""
+        found: dict[str, list[tuple[cst.Attribute, cst.CSTNode | None, cst.CSTNode | None]]] = {}
+        stack: list[tuple[cst.CSTNode, cst.CSTNode | None, cst.CSTNode | None]] = [(self.module, None, None)]
+        while stack:
+            node, parent, grandparent = stack.pop()
+            if type(node) is cst.Attribute:
+                found.setdefault(node.attr.value, []).append((node, parent, grandparent))
+            stack.extend((child, node, parent) for child in child_nodes(node))
         return found
 
     def keys_removed(self, value: cst.BaseExpression, scope: Scope, launch: cst.Call | None) -> frozenset[str]:
@@ -710,9 +823,20 @@ class HostIndex(HostFacts):
                 elif (got := _got(use.name, use.around)) is not None:  # `_CFG.get(key)`: as `_CFG[key]`
                     if not _entry_taken(got, use.around[2:]):
                         return name
+                elif self._loops_over_entries(parent, use.name, owner):
+                    continue  # `for cfg in _CFGS:`, `cfg` bound to each entry (`_any_entry`): `keys_read` follows it
                 elif not isinstance(parent, cst.AssignTarget | cst.NameItem):  # its binding, `global _CFG`
                     return name
         return None
+
+    def _loops_over_entries(self, loop: cst.CSTNode | None, table: cst.Name, scope: Scope) -> bool:
+        """`loop` is a `for` over the list of dicts `table` (`_table_of_dicts`) binding a name."""
+        return (
+            isinstance(loop, cst.For)
+            and loop.iter is table
+            and isinstance(loop.target, cst.Name)
+            and self._table_of_dicts(table.value, scope)
+        )
 
     def _reached(self, trail: DictTrail) -> tuple[set[tuple[str, Scope]], set[str]]:
         """The names (with the function binding each) a dict on the `trail` may be held by: the
@@ -4577,6 +4701,22 @@ def _before_yield(function: cst.FunctionDef) -> set[cst.CSTNode]:
             return before
         before.add(node)
     return set()
+
+
+def _class_body_values(owner: cst.ClassDef, name: str) -> list[cst.BaseExpression]:
+    """The values the statements of a class body (not under an `if`) bind to `name`: `LAUNCH =
+    {"num_warps": 4}`, `LAUNCH: dict = {...}`."""
+    found: list[cst.BaseExpression] = []
+    for statement in statements_of(suite_lines(owner.body)):
+        if isinstance(statement, cst.Assign):
+            targets = [target.target for target in statement.targets]
+        elif isinstance(statement, cst.AnnAssign) and statement.value is not None:
+            targets = [statement.target]
+        else:
+            continue
+        if statement.value is not None and any(isinstance(t, cst.Name) and t.value == name for t in targets):
+            found.append(statement.value)
+    return found
 
 
 def _got(name: cst.Name, around: Sequence[cst.CSTNode]) -> cst.Call | None:

@@ -70,11 +70,14 @@ class DictTrail:
     other entries and splats of the dict literal or `dict(...)` call it is splatted into
     (`{**base, "key": v}`, `dict(base, key=v)`), the other side of a `|`, the stores and
     changes of a name holding it, and for such a store or change, what the name holds.
-    `tables`: the names of tables it took an entry of (`_CFG[key]`), with the function binding each."""
+    `tables`: the names of tables it took an entry of (`_CFG[key]`), with the function binding each;
+    `attributes`: the names of the attributes holding them (`self.LAUNCH`) or of the methods
+    returning them (`self._cfg()`)."""
 
     names: set[tuple[str, Scope]] = field(default_factory=set)
     functions: set[str] = field(default_factory=set)
     tables: set[tuple[str, Scope]] = field(default_factory=set)
+    attributes: set[str] = field(default_factory=set)
     merged: dict[DictSource, set[Merged]] = field(default_factory=dict)
 
     def merge(self, source: DictSource, merged: Sequence[Merged]) -> None:
