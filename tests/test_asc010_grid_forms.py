@@ -591,6 +591,30 @@ def rebound_between(x):
 
 def passed_in(x, cfg):
     k[(cfg["n"], cfg["h"])](x, 1, BT=64)
+
+def _shrink(c):
+    c["n"] = 4
+
+def adjusted(x, obj):
+    cfg = {"n": x.shape[0] * x.shape[1]}
+    obj.tune(cfg)
+    k[(cfg["n"],)](x, 1, BT=64)
+
+def helper_stores(x):
+    cfg = {"n": x.shape[0] * x.shape[1]}
+    _shrink(cfg)
+    k[(cfg["n"],)](x, 1, BT=64)
+
+def aliased(x):
+    cfg = {"n": x.shape[0] * x.shape[1]}
+    alias = cfg
+    alias["n"] = 4
+    k[(cfg["n"],)](x, 1, BT=64)
+
+def passed_after(x):
+    cfg = {"n": x.shape[0] * x.shape[1]}
+    k[(cfg["n"],)](x, 1, BT=64)  # expect
+    _shrink(cfg)
 """
 
 

@@ -2243,7 +2243,7 @@ class HostIndex(HostFacts):
         if scope is None or not (isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name)):
             return [value]
         key = self._subscript_key(value, scope)
-        if key is None or self._binding_scope(value.value.value, scope) is not scope:
+        if key is None or self._binding_scope(value.value.value, scope) is not scope or self._escapes(value, scope):
             return [value]
         entries = []
         for entry, filled in self._dict_entries(value, key, scope):
@@ -2251,6 +2251,23 @@ class HostIndex(HostFacts):
                 return [value]
             entries.append(entry)
         return entries or [value]
+
+    def _escapes(self, read: cst.Subscript, scope: cst.FunctionDef) -> bool:
+        """The dict `read` takes an entry of may be changed where the function does not say,
+        before the read (anywhere, with a loop around either): passed to a call (`adjust(cfg)`,
+        `obj.tune(cfg)`, `_shrink(cfg)`: `passed_to`) or held by another name (`alias = cfg`,
+        `pair = (cfg, 1)`)."""
+        assert isinstance(read.value, cst.Name)
+        order = self.written_order(scope)
+        for use in self.name_uses.get(read.value.value, ()):
+            if use.owner is not scope or not use.around or order.runs_before(read, use.name):
+                continue
+            holder = use.around[0]
+            if passed_to(use.name, use.around) is not None or (
+                isinstance(holder, cst.Assign | cst.Element | cst.DictElement) and holder.value is use.name
+            ):
+                return True
+        return False
 
     def _reads_as_written(self, value: cst.BaseExpression, read: cst.CSTNode, scope: cst.FunctionDef) -> bool:
         """Every name `value` reads holds at `read` what it held where `value` is written: none
