@@ -98,6 +98,59 @@ def rebound(B):
     for d in dims:
         batch_size *= d
     k[(batch_size, triton.cdiv(B.shape[-1], 16))](B, N=4)
+
+def named_rebound_after(B):
+    shape = B.shape[:-2]
+    n = 1
+    for d in shape:
+        n *= d
+    n = 4
+    k[(n, triton.cdiv(B.shape[-1], 16))](B, N=4)
+
+def named_capped_in_the_loop(B):
+    shape = B.shape[:-2]
+    n = 1
+    for d in shape:
+        n *= d
+        n = min(n, 100)
+    k[(n, triton.cdiv(B.shape[-1], 16))](B, N=4)
+
+def inline_rebound_after(B):
+    n = 1
+    for d in B.shape[:-2]:
+        n *= d
+    n = 4
+    k[(n, triton.cdiv(B.shape[-1], 16))](B, N=4)
+
+def inline_capped_in_the_loop(B):
+    n = 1
+    for d in B.shape[:-2]:
+        n *= d
+        n = min(n, 100)
+    k[(n, triton.cdiv(B.shape[-1], 16))](B, N=4)
+
+def capped_then_grown(B):
+    n = 1
+    for d in B.shape[:-2]:
+        n = min(n, 100)
+        n *= d
+    k[(n, triton.cdiv(B.shape[-1], 16))](B, N=4)  # expect
+
+def cap_skipped(B, flag):
+    n = 1
+    for d in B.shape[:-2]:
+        n *= d
+        if flag:
+            continue
+        n = min(n, 100)
+    k[(n, triton.cdiv(B.shape[-1], 16))](B, N=4)  # expect
+
+def rebound_to_an_extent(B):
+    n = 1
+    for d in B.shape[:-2]:
+        n *= d
+    n = B.shape[0]
+    k[(n, triton.cdiv(B.shape[-1], 16))](B, N=4)  # expect
 """
 
 

@@ -159,6 +159,29 @@ def _binding_reaching(name: str, node: cst.CSTNode, order: WrittenOrder) -> cst.
     return found if isinstance(found, cst.BaseExpression) else None
 
 
+def loop_leaves(name: str, node: cst.CSTNode, order: WrittenOrder) -> list[cst.BaseExpression] | None:
+    """The values `name` may hold at `node` when the nearest statement before it changing
+    `name` is a loop not holding `node` (`for d in shape: n *= d; n = min(n, 100)`) whose body
+    ends binding it plainly (its last statement changing `name`, under no `if`) and leaves it
+    by no `break` or `continue`: the value reaching the loop (no trip: `binding_read_by`) and
+    that last binding's (every trip). None otherwise, or when no one binding reaches the loop."""
+    nesting = order.enclosing_statements(node)
+    loop = order.last_writer(name, nesting)
+    if (
+        not isinstance(loop, cst.For | cst.While)
+        or loop.orelse is not None
+        or any(block[index] is loop for block, index in nesting)
+        or any(isinstance(sub, cst.Break | cst.Continue) for sub in walk(loop.body))
+    ):
+        return None
+    last = next((s for s in reversed(order.statements(loop.body)) if order.rebinds(s, name)), None)
+    ending = None if last is None else plain_binding(last, name)
+    before = binding_read_by(name, loop, order)
+    if not isinstance(ending, cst.BaseExpression) or before is None:
+        return None
+    return [before, ending]
+
+
 def binding_read_by(name: str, binder: cst.CSTNode, order: WrittenOrder) -> cst.BaseExpression | None:
     """`binding_reaching` the value a statement rebinding `name` reads (`n` of `n = n * 2`): the
     one before that statement."""
@@ -309,7 +332,7 @@ class WrittenOrder:
         nesting: list[tuple[Sequence[cst.CSTNode], int]] = []
         block: cst.CSTNode | None = self._body if holders else None
         while block is not None:
-            statements = self._statements(block)
+            statements = self.statements(block)
             places = self._indexes[id(statements)]
             statement = next((holder for holder in holders if holder in places), None)
             if statement is None:
@@ -322,7 +345,7 @@ class WrittenOrder:
                 block = next((inner for inner in held if inner in path), None)
         return nesting
 
-    def _statements(self, block: cst.CSTNode) -> list[cst.CSTNode]:
+    def statements(self, block: cst.CSTNode) -> list[cst.CSTNode]:
         """`statements_of` the lines of a block (`suite_lines`), read once, with their indexes."""
         found = self._blocks.get(block)
         if found is None:

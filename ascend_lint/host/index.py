@@ -64,6 +64,7 @@ from .bindings import (
     binding_updated,
     comprehension_variables,
     entry_writer,
+    loop_leaves,
     names_read_shrinking,
     plain_binding,
     reaching_binding,
@@ -3120,6 +3121,10 @@ class HostIndex(HostFacts):
             if element is not None:
                 return self._extent(element, self._binding_scope(value.value.value, scope), hops + 1)
         if isinstance(value, cst.Name):
+            reaching = self._accumulated_reaching(value, scope, hops)
+            if reaching is not None:
+                extents = {self._extent(each, scope, hops + 1) for each in reaching}
+                return extents.pop() if len(extents) == 1 else None
             return self._name_extent(value, scope, hops)
         ceiling = ceiling_division(value)
         if ceiling is not None:  # `triton.cdiv(T, BT)` however it is written
@@ -3268,6 +3273,30 @@ class HostIndex(HostFacts):
             )
         )
 
+    def _accumulated_reaching(self, name: cst.Name, scope: Scope, hops: int) -> list[cst.BaseExpression] | None:
+        """The values that reach `name`, read where it is, of a name its function updates in a
+        `for` loop (`n *= d`), when straight-line code says which: the one binding reaching it
+        not reading the name (`binding_reaching`: `n = 4` after `for d in shape: n *= d`), or
+        those a loop before it leaves (`loop_leaves`) when the last binding of its body reads it
+        only to cap it (`n = min(n, 100)`: `_caps`), or not at all. None otherwise: every
+        binding counts (`_name_extent`)."""
+        if not isinstance(scope, cst.FunctionDef) or self._binding_scope(name.value, scope) is not scope:
+            return None
+        if not any(
+            updates_name(value, name.value)
+            and any(isinstance(block, cst.For) for block in self.bound_under.get(value, ()))
+            for value in self._reaching_bindings(name.value, scope)
+        ):
+            return None
+        order = self.written_order(scope)
+        reaching = binding_reaching(name.value, name, order)
+        if reaching is not None:
+            return None if name.value in names_read(reaching) else [reaching]
+        left = loop_leaves(name.value, name, order)
+        if left is None or (name.value in names_read(left[-1]) and not self._caps(name.value, left[-1], scope, hops)):
+            return None
+        return left
+
     def _name_extent(self, name: cst.Name, scope: Scope, hops: int) -> tuple[str, ...] | None:
         """A name is one size (`NT` for `NT = triton.cdiv(T, BT)`), or the sizes of its value
         when that multiplies several and every origin is that same product (`M = B * T`). A
@@ -3359,12 +3388,15 @@ class HostIndex(HostFacts):
 
     def _caps_last(self, name: str, update: cst.BaseExpression, scope: Scope, hops: int) -> bool:
         """`update`, the last value `scope` binds `name` to, is bound under no `if` or loop (every
-        path runs it, after the other bindings) and is a `min` with a bounded argument not read
-        from `name` (`n = min(n, 4096)`, also of a clamp: `if n > 4096: n = 4096`): bounded
-        whatever the name's earlier value, the value every read after it sees."""
+        path runs it, after the other bindings) and caps it (`_caps`), the value every read
+        after it sees."""
+        return not self.bound_under.get(update) and self._caps(name, update, scope, hops)
+
+    def _caps(self, name: str, update: cst.BaseExpression, scope: Scope, hops: int) -> bool:
+        """`update` is a `min` with a bounded argument not read from `name` (`n = min(n, 4096)`,
+        also of a clamp: `if n > 4096: n = 4096`): bounded whatever the name's earlier value."""
         return (
-            not self.bound_under.get(update)
-            and isinstance(update, cst.Call)
+            isinstance(update, cst.Call)
             and dotted_name(update.func) == "min"
             and any(
                 name not in names_read(arg.value) and self._extent(arg.value, scope, hops + 1) == ()
