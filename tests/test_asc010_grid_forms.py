@@ -550,6 +550,22 @@ def broken_then_continued(x):  # the `if` leaves by `continue` first: the trip a
                 continue
             break
         k[(n * 3,)](x, n, BT=64)  # expect
+
+def continued_before_the_check(x):  # the 70000 trip never reaches the break: 30000 launches
+    for n in (1, 70000, 30000):
+        if n == 70000:
+            continue
+        if n > 65535:
+            break
+        k[(n * 3,)](x, n, BT=64)  # expect
+
+def continued_after_the_check(x):  # the 70000 trip breaks before its `continue`
+    for n in (1, 70000, 30000):
+        if n > 65535:
+            break
+        if n == 1:
+            continue
+        k[(n * 3,)](x, n, BT=64)
 """
 
 

@@ -88,26 +88,34 @@ def loop_stops(loop: cst.For) -> dict[tuple[int, bool], bool]:
     around it too: an `assert`, or an `if` whose body (its test failing past it) or `else` (its
     test holding) leaves first by a `break` of this loop (not of a loop inside it), a `return` or a
     `raise` (`for n in (1, 70000, 30000): if n > 65535: break` runs no trip after 70000). Not in a
-    function or class of its own."""
+    function or class of its own, nor after a `continue` of this loop (`if n == 70000:
+    continue` first: the trip it skips never reaches the check, and the trips after it run)."""
     found: dict[tuple[int, bool], bool] = {}
-    _add_stops(loop.body, False, found)
+    _add_stops(loop.body, False, found, False)
     return found
 
 
-def _add_stops(node: cst.CSTNode, inner: bool, found: dict[tuple[int, bool], bool]) -> None:
-    """`loop_stops` of the statements in `node`; `inner`: in a loop inside the one asked about."""
+def _add_stops(node: cst.CSTNode, inner: bool, found: dict[tuple[int, bool], bool], skipped: bool) -> bool:
+    """`loop_stops` of the statements in `node`; `inner`: in a loop inside the one asked about;
+    `skipped`: a `continue` of this loop is written before `node`. Whether one is written
+    before the end of `node`."""
     if isinstance(node, cst.FunctionDef | cst.ClassDef | cst.BaseExpression):
-        return
-    if isinstance(node, cst.Assert):
+        return skipped
+    if isinstance(node, cst.Continue):
+        return skipped or not inner
+    if isinstance(node, cst.Assert) and not skipped:
         found[(id(node.test), True)] = True
-    if isinstance(node, cst.If):
+    if isinstance(node, cst.If) and not skipped:
         arms = [(node.body, False)] + ([(node.orelse.body, True)] if isinstance(node.orelse, cst.Else) else [])
         for arm, holds in arms:
             leaving = _first_leaving(arm)
             if isinstance(leaving, cst.Return | cst.Raise) or (isinstance(leaving, cst.Break) and not inner):
                 found[(id(node.test), holds)] = not isinstance(leaving, cst.Break)
     for child in child_nodes(node):
-        _add_stops(child, inner or (isinstance(node, cst.For | cst.While) and child is node.body), found)
+        skipped = _add_stops(
+            child, inner or (isinstance(node, cst.For | cst.While) and child is node.body), found, skipped
+        )
+    return skipped
 
 
 def _first_leaving(suite: cst.BaseSuite) -> cst.BaseSmallStatement | None:
