@@ -189,6 +189,18 @@ SHAPES |= {
         ),
         40,
     ),
+    "loops over named shapes in one function (`for d in s: m *= d`)": (
+        lambda n: (
+            HOST_HEAD
+            + "def run(B):\n"
+            + "".join(
+                f"    s{i} = B.shape[:-2]\n    m{i} = 1\n    for d{i} in s{i}:\n        m{i} *= d{i}\n"
+                f"    k[(m{i}, triton.cdiv(B.shape[-1], 16))](B, 1, BT=64)\n"
+                for i in range(n)
+            )
+        ),
+        20,
+    ),
 }
 
 

@@ -68,7 +68,6 @@ from .bindings import (
     names_read_shrinking,
     plain_binding,
     reaching_binding,
-    rebinds,
     returned_index,
     starred_target,
     stored_entry,
@@ -278,6 +277,7 @@ class HostIndex(HostFacts):
         self._extents_read: dict[tuple[object, ...], frozenset[tuple[str, int]]] = {}  # `extents_read`
         self._name_positions: dict[tuple[str, Scope], tuple[str, int] | None] = {}  # `extent_position` of names
         self._name_ints: dict[tuple[str, Scope, int], int | None] = {}  # `known_int` of names, by hops
+        self._changing_statements: dict[cst.FunctionDef, Counter[str]] = {}  # `_statements_changing`
         self._name_caps: dict[tuple[object, ...], int | None] = {}  # `at_most` of names, by hops and test
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
@@ -3792,14 +3792,23 @@ class HostIndex(HostFacts):
         parameter) binds it once, to a value `accept` takes, and changes it nowhere (`shape[d] =
         1`, `shape.append(...)`, `shape += ...`); None otherwise."""
         binding, bound = self._values_bound(name.value, scope, module_level=False, assigned_only=False)
-        if binding is None or len(bound) != 1 or not accept(bound[0]):
+        if not isinstance(binding, cst.FunctionDef) or len(bound) != 1 or not accept(bound[0]):
             return None
-        changes = [
-            node
-            for node in _own_nodes(binding)
-            if isinstance(node, cst.BaseSmallStatement) and rebinds(node, name.value)
-        ]
-        return bound[0] if len(changes) == 1 else None
+        return bound[0] if self._statements_changing(binding)[name.value] == 1 else None
+
+    def _statements_changing(self, function: cst.FunctionDef) -> Counter[str]:
+        """How many simple statements of the function's own body (`_own_nodes`) may rebind or
+        change each name (`rebinds`), counted in one walk per function: each name bound once
+        asks (`_bound_once`)."""
+        found = self._changing_statements.get(function)
+        if found is None:
+            found = self._changing_statements[function] = Counter(
+                name
+                for node in _own_nodes(function)
+                if isinstance(node, cst.BaseSmallStatement) and not isinstance(node, cst.Global)
+                for name in binders_by_name(node)
+            )
+        return found
 
     def elements_read(self, item: cst.Subscript, scope: Scope) -> list[tuple[cst.BaseExpression | None, Scope]]:
         """What `NAME[i]`, `NAME[i][j]` or `f(...)[i]` (`_, BLOCK = _TILE`, `*_, BLOCK = _TILE`,
