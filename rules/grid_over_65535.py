@@ -97,7 +97,8 @@ triton.next_power_of_2(hidden)`, then `if block_h > 4096: block_h = 4096`, leave
 `for d in x.shape[:dim]: pre *= d` (or `pre *= shape[k]` over `range(dim)`; also over a name
 a function binds once to a shape and never changes: `dims = x.shape[:dim]`, then `for d in
 dims:`, also to the shapes broadcast: `dims = torch.broadcast_shapes(a.shape[:-2],
-b.shape[:-2])`) makes `pre` a size, one and not two (the loop may run once), and `n //= m` by a size leaves `n` unknown. A
+b.shape[:-2])`) makes `pre` a size, one and not two (the loop may run once), where it reaches the launch (not
+after `pre = 4`, nor after a loop whose body ends `pre = min(pre, 100)`), and `n //= m` by a size leaves `n` unknown. A
 bound divided by anything stays bounded (a tile of
 `16384 // x.element_size()` elements), and so does arithmetic of bounds (`1 << 17`) and
 the power of two above one (`triton.next_power_of_2(n)`, however written: `1 << (n -
