@@ -2922,14 +2922,26 @@ def _site_guard(
     tests += [
         (test, holds, asserted if holds else read_for, since) for test, holds, since in context.host.checks_before(site)
     ]
-    # each launch after n `assert`s reads n tests: a lookup each (`_guards_read`), and a guard of
-    # one case met again adds nothing (it bounds the same sizes in every case)
+    # each launch after n `assert`s reads n tests: a lookup each (`_guards_read`); an equal guard
+    # of a test in the same segment (no binding written between: `WrittenOrder.segments`) stays
+    # as bounded at the call (`_bounded_at`, read once), and a guard of one case met again adds
+    # nothing (it bounds the same sizes in every case)
     known = _guards_read(names, context, site.scope)
+    segments = context.host.written_order(site.scope).segments if site.scope is not None else {}
+    read_at: dict[tuple[int, object], _Guard | None] = {}  # by guard and segment; None: one case, kept
     guards: dict[object, _Guard] = {}
     for place, (test, holds, read, since) in enumerate(tests):
         guard = known.get((test, holds, read)) or _guard(test, holds, names, context, site.scope, read)
-        guard = _bounded_at(guard, since, site, context)
-        guards.setdefault((guard.whole, guard.cases[0]) if len(guard.cases) == 1 else place, guard)
+        at = (id(guard), segments.get(since, place))
+        if at in read_at:
+            bounded = read_at[at]
+            if bounded is not None:
+                guards.setdefault(place, bounded)
+            continue
+        bounded = _bounded_at(guard, since, site, context)
+        single = len(bounded.cases) == 1
+        guards.setdefault((bounded.whole, bounded.cases[0]) if single else place, bounded)
+        read_at[at] = None if single else bounded
     return reduce(operator.or_, guards.values(), _NOTHING)
 
 
@@ -3206,7 +3218,8 @@ def _guard(
     known = _guards_read(grid_names, context, scope)
     found = known.get((test, holds, read_for))
     if found is None:
-        found = known[test, holds, read_for] = _read_guard(test, holds, grid_names, context, scope, read_for)
+        read = _read_guard(test, holds, grid_names, context, scope, read_for)
+        found = known[test, holds, read_for] = _EQUAL_GUARDS.setdefault(context.host, {}).setdefault(read, read)
     return found
 
 
@@ -3221,6 +3234,7 @@ def _guards_read(
 _GUARDS: WeakKeyDictionary[
     HostIndex, dict[tuple[_GridNames, Scope], dict[tuple[cst.BaseExpression, bool, str], _Guard]]
 ] = WeakKeyDictionary()
+_EQUAL_GUARDS: WeakKeyDictionary[HostIndex, dict[_Guard, _Guard]] = WeakKeyDictionary()  # one of equal guards
 
 
 def _read_guard(

@@ -253,6 +253,16 @@ SHAPES |= {
         ),
         10,
     ),
+    # each launch reads every test before it, each test's guard as bounded at the launch read
+    # once for the tests with no binding written between them (`WrittenOrder.segments`)
+    "launches after early exits on a size's name (`if m > c: raise`)": (
+        lambda n: (
+            HOST_HEAD
+            + "def run(x):\n    m = x.shape[0]\n"
+            + "".join(f"    if m > {1000 + i}:\n        raise ValueError\n    k[(m,)](x, m, BT=64)\n" for i in range(n))
+        ),
+        80,
+    ),
 }
 
 

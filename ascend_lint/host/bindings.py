@@ -262,14 +262,18 @@ class WrittenOrder:
         self._blocks: dict[cst.CSTNode, list[cst.CSTNode]] = {}  # `_statements`, by block
         self._indexes: dict[int, dict[cst.CSTNode, int]] = {}  # by the id of a list of `_blocks`
         self.reaching: dict[tuple[str, cst.CSTNode], cst.BaseExpression | None] = {}  # `binding_reaching`'s
+        # by node, the binding nodes written before it and the place of the block holding it: two
+        # nodes of one block with none written between see the same bindings (`HostIndex.bounded_at`)
+        self.segments: dict[cst.CSTNode, tuple[int, int]] = {}
         assigned: dict[cst.CSTNode, cst.BaseExpression] = {}
         holding: list[int] = []  # by place, the place of the node holding it
         # types compared exactly (not `isinstance`: see `HostIndex.name_uses`)
-        stack: list[tuple[cst.CSTNode, bool, int]] = [(function.body, False, -1)]
+        stack: list[tuple[cst.CSTNode, bool, int, int]] = [(function.body, False, -1, -1)]
         place = 0
         while stack:
-            node, in_loop, holder = stack.pop()
+            node, in_loop, holder, block = stack.pop()
             self._places.setdefault(node, (place, in_loop))
+            self.segments.setdefault(node, (len(self._bindings), block))
             holding.append(holder)
             kind = type(node)
             if kind in _BINDER_TYPES:
@@ -285,10 +289,12 @@ class WrittenOrder:
             if isinstance(node, cst.While):
                 self._whiles.append((place, node))
             in_loop = in_loop or kind is cst.For or kind is cst.While
+            if kind is cst.IndentedBlock or kind is cst.SimpleStatementSuite:
+                block = place
             children = child_nodes(node)
             for child in children:
                 self._parents.setdefault(child, node)
-            stack.extend((child, in_loop, place) for child in reversed(children))
+            stack.extend((child, in_loop, place, block) for child in reversed(children))
             place += 1
         self._ends = list(range(1, place + 1))  # by place, the place past the nodes under it
         for inner in range(place - 1, 0, -1):
