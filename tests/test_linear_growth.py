@@ -263,6 +263,16 @@ SHAPES |= {
         ),
         80,
     ),
+    # each launch reads the bindings written before its grid (`HostIndex._reaching_bindings`):
+    # by the ids of what runs after it, with no Python call per binding
+    "a core count rebound before every launch (`cores = props[...]`)": (
+        lambda n: (
+            HOST_HEAD
+            + "def run(x):\n    props = torch.npu.get_device_properties(x.device)\n"
+            + "    cores = props['num_aicore']\n    k[(cores,)](x, x.shape[0], BT=64)\n" * n
+        ),
+        80,
+    ),
 }
 
 

@@ -419,8 +419,8 @@ class WrittenOrder:
             found.append(self._parents[found[-1]])
         return found if found[-1] is self._body else []
 
-    def assignments_after(self, point: cst.CSTNode) -> frozenset[cst.CSTNode]:
-        """The assignments of the function written after `point` (not the one holding it). With
+    def assignments_after(self, point: cst.CSTNode) -> frozenset[int]:
+        """The ids of the assignments of the function written after `point` (not the one holding it). With
         no loop of the function around `point`, code runs in the order it is written, so none
         of them runs before `point` and none of the values they bind reaches it. None with a
         loop around it (a later assignment may run on an earlier trip), nor when the function
@@ -429,7 +429,7 @@ class WrittenOrder:
         if found is None or found[1]:
             return frozenset()
         first = bisect_left(self._binders, found[0], key=_place)
-        return frozenset(map(itemgetter(1), self._binders[first:]))  # no Python call per assignment
+        return frozenset(map(id, map(itemgetter(1), self._binders[first:])))  # no Python call per assignment
 
     def names_rebound_between(self, start: cst.CSTNode, end: cst.CSTNode, growing: bool = False) -> set[str] | None:
         """The names (`binding_nodes`) that the code of the function written from `start`

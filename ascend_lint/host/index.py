@@ -243,11 +243,13 @@ class HostIndex(HostFacts):
         self._sizing: frozenset[tuple[str, Scope]] = frozenset()  # names whose origins are being sized
         self._name_extents: dict[tuple[object, ...], tuple[str, ...] | None] = {}
         self._dtypes: dict[tuple[object, ...], TensorDtype | None] = {}
-        self._sizing_origins: dict[
-            tuple[cst.BaseExpression, Scope, frozenset[cst.CSTNode]], list[cst.BaseExpression]
-        ] = {}
-        self._passed_in: dict[tuple[str, Scope, frozenset[cst.CSTNode]], list[cst.BaseExpression]] = {}
-        self._unreached: frozenset[cst.CSTNode] = frozenset()  # assignments after the grid being sized
+        self._sizing_origins: dict[tuple[cst.BaseExpression, Scope, frozenset[int]], list[cst.BaseExpression]] = {}
+        self._passed_in: dict[tuple[str, Scope, frozenset[int]], list[cst.BaseExpression]] = {}
+        self._unreached: frozenset[int] = frozenset()  # the ids of the assignments after the grid being sized
+        # by name and scope, the id of the assignment of each value bound (`_reaching_bindings`)
+        # and the ids of the values updating the name (`updates_name`)
+        self._binder_ids: dict[tuple[str, Scope], list[int]] = {}
+        self._updating_ids: dict[tuple[str, Scope], frozenset[int]] = {}
         self._exact = False  # sizing products for `_budgets_cancelled`: no sum nor extremum taken for one term
         self._bounded = BoundedSizes()  # what tests before the launch being sized bound (`grid_extents`)
         self._launch_grids: dict[Launch, tuple[Grid, ...]] = {}
@@ -1908,7 +1910,11 @@ class HostIndex(HostFacts):
         bound = self.bindings.get((name, scope), [])
         if not self._unreached:
             return bound
-        return [value for value in bound if self.binders.get(value) not in self._unreached]
+        binders = self._binder_ids.get((name, scope))
+        if binders is None or len(binders) != len(bound):
+            binders = self._binder_ids[name, scope] = [id(self.binders.get(value)) for value in bound]
+        # one lookup per binding, no Python call: each of n launches reads the bindings before it
+        return [value for value, binder in zip(bound, binders, strict=True) if binder not in self._unreached]
 
     def environment_values(self, variable: str, scope: Scope, call: cst.Call | None = None) -> list[cst.BaseExpression]:
         """What the module sets the environment variable to (`os.environ[variable] = v`,
@@ -3062,13 +3068,15 @@ class HostIndex(HostFacts):
         if isinstance(value, cst.Name):
             where = self._binding_scope(value.value, scope)
             bound = self._reaching_bindings(value.value, where)
-            budgets = [self._budget_divisors(each, self._scope_of(each, where), hops + 1) for each in bound]
-            if not bound or None in budgets:
+            if not bound:
                 return None
-            common = Counter(budgets[0])
-            for budget in budgets[1:]:
-                common &= Counter(budget)
-            return tuple(common.elements())
+            common: Counter[str] | None = None
+            for each in bound:  # up to the first that is none: one of many rebindings (`cores = props[...]`)
+                found = self._budget_divisors(each, self._scope_of(each, where), hops + 1)
+                if found is None:
+                    return None
+                common = Counter(found) if common is None else common & Counter(found)
+            return tuple(common.elements()) if common is not None else None
         return None
 
     def axis_extents(self, values: tuple[cst.BaseExpression, ...], scope: Scope) -> list[tuple[str, ...] | None]:
@@ -3350,7 +3358,12 @@ class HostIndex(HostFacts):
                 self._bounded = outer
         key = (name.value, scope)
         bound = self._reaching_bindings(name.value, scope)
-        updates = [value for value in bound if updates_name(value, name.value)]
+        updating = self._updating_ids.get(key)
+        if updating is None:
+            updating = self._updating_ids[key] = frozenset(
+                id(value) for value in self.bindings.get(key, ()) if updates_name(value, name.value)
+            )
+        updates = [value for value in bound if id(value) in updating]
         if updates and bound[-1] is updates[-1] and self._caps_last(name.value, bound[-1], scope, hops):
             return ()
         found = [origin for origin in self._origins_sized(name, scope) if origin is not name]
