@@ -1079,6 +1079,8 @@ class _HostNames:
     )
     bounded_memo: dict[tuple[cst.Call, Scope, int], bool] = field(default_factory=dict, compare=False)
     runtime_memo: dict[tuple[cst.BaseExpression, Scope, int], bool] = field(default_factory=dict, compare=False)
+    # `_runs_in`'s launches, by function: each of n launches' sizes asks about all of them
+    runs_memo: dict[Scope, list[CallSite]] = field(default_factory=dict, compare=False)
 
     def lookup(self, scope: Scope, hops: int = 0) -> Lookup:
         """A name's value when it has exactly one."""
@@ -1231,12 +1233,14 @@ class _HostNames:
         the calls there of a function launching it (`_launch(x, BLOCK)` after `BLOCK = min(...)`,
         through `ORIGIN_HOPS` callers), else the cap itself (a helper returning it)."""
         host = self.host
-        sites, reached = list(self.launches), {launch.scope for launch in self.launches}
-        for _ in range(ORIGIN_HOPS):
-            callers = [site for function in reached if function is not None for site in host.callers_of(function)]
-            sites += callers
-            reached = {site.scope for site in callers} - reached
-        found = [site for site in dict.fromkeys(sites) if site.scope is scope]
+        found = self.runs_memo.get(scope)
+        if found is None:
+            sites, reached = list(self.launches), {launch.scope for launch in self.launches}
+            for _ in range(ORIGIN_HOPS):
+                callers = [site for function in reached if function is not None for site in host.callers_of(function)]
+                sites += callers
+                reached = {site.scope for site in callers} - reached
+            found = self.runs_memo[scope] = [site for site in dict.fromkeys(sites) if site.scope is scope]
         return found or [site for site in host.calls_of.get("min", ()) if site.call is cap]
 
     def _upper_bound(
@@ -1272,12 +1276,14 @@ class _HostNames:
                 ordered = BoundedSizes(frozenset(host.names_growing(lesser, scope) & names))
                 if not (ordered or host.extents_growing(lesser, scope) & extents):
                     continue
-                if any(host.bounded_at(ordered, since, site.call, scope) != ordered for site in at):
-                    continue  # rebound between the test and the call to what it leaves unbounded
+                # a name rebound between the test and a call to what it leaves unbounded (an
+                # extent is never rebound: no call asked, however many launches share the test)
+                if ordered.names and any(host.bounded_at(ordered, since, site.call, scope) != ordered for site in at):
+                    continue
                 if any(capped(name) for name in host.names_behind(greater, scope, chained=True)):
                     continue
                 bound = max(self.alternatives(greater, scope, hops + 1), default=None)
-                if type(bound) is int:  # carried to the calls through a rebinding made of it (`n = n * 64`)
+                if type(bound) is int and isinstance(lesser, cst.Name):  # carried through a rebinding (`n = n * 64`)
                     carried = [host.bound_since((lesser, bound), since, site.call, scope) for site in at]
                     if None in carried:
                         continue

@@ -2923,8 +2923,8 @@ def _site_guard(
         (test, holds, asserted if holds else read_for, since) for test, holds, since in context.host.checks_before(site)
     ]
     # each launch after n `assert`s reads n tests: a lookup each (`_guards_read`); an equal guard
-    # of a test in the same segment (no binding written between: `WrittenOrder.segments`) stays
-    # as bounded at the call (`_bounded_at`, read once), and a guard of one case met again adds
+    # of a test in the same segment (no binding written between: `WrittenOrder.segments`), or
+    # bounding no name, stays as bounded at the call (`_bounded_at`, read once), and a guard of one case met again adds
     # nothing (it bounds the same sizes in every case)
     known = _guards_read(names, context, site.scope)
     segments = context.host.written_order(site.scope).segments if site.scope is not None else {}
@@ -2932,7 +2932,7 @@ def _site_guard(
     guards: dict[object, _Guard] = {}
     for place, (test, holds, read, since) in enumerate(tests):
         guard = known.get((test, holds, read)) or _guard(test, holds, names, context, site.scope, read)
-        at = (id(guard), segments.get(since, place))
+        at = (id(guard), segments.get(since, place) if guard.bounds_names else None)
         if at in read_at:
             bounded = read_at[at]
             if bounded is not None:

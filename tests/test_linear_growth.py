@@ -273,6 +273,20 @@ SHAPES |= {
         ),
         80,
     ),
+    # each launch's tile, capped at the bound of the tests where the kernel runs, asks about
+    # all the function's launches: the tests holding at them read once (`HostIndex.tests_at`)
+    "launches after early exits on an extent their tiles read (`BLOCK=next_power_of_2(...)`)": (
+        lambda n: (
+            HOST_HEAD
+            + "def run(x):\n"
+            + "".join(
+                f"    if x.shape[0] > {4096 - i}:\n        raise ValueError\n"
+                "    k[(1,)](x, x.shape[0], BT=triton.next_power_of_2(x.shape[0]))\n"
+                for i in range(n)
+            )
+        ),
+        40,
+    ),
 }
 
 

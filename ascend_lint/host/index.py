@@ -250,6 +250,9 @@ class HostIndex(HostFacts):
         # and the ids of the values updating the name (`updates_name`)
         self._binder_ids: dict[tuple[str, Scope], list[int]] = {}
         self._updating_ids: dict[tuple[str, Scope], frozenset[int]] = {}
+        self._tests_at: dict[
+            tuple[int, ...], tuple[tuple[CallSite, ...], list[tuple[cst.BaseExpression, bool, cst.CSTNode]]]
+        ] = {}
         self._exact = False  # sizing products for `_budgets_cancelled`: no sum nor extremum taken for one term
         self._bounded = BoundedSizes()  # what tests before the launch being sized bound (`grid_extents`)
         self._launch_grids: dict[Launch, tuple[Grid, ...]] = {}
@@ -3997,7 +4000,15 @@ class HostIndex(HostFacts):
         and fails in its `else` (`CallSite.arms`; not an `if` choosing something else, `num_warps
         = 4 if n <= 1024 else 8`), and what is checked on every path to it (`checks_before`: an
         early exit's test fails after it, an `assert`'s holds; not one after the call, in another
-        arm or in a loop before it)."""
+        arm or in a loop before it). Worked out once for the same calls (`_tests_at`, by their ids,
+        with the calls kept): each of n launches' sizes asks about all n launches of a function."""
+        key = tuple(map(id, sites))
+        found = self._tests_at.get(key)
+        if found is None:
+            found = self._tests_at[key] = (tuple(sites), self._tests_holding_at(sites))
+        return found[1]
+
+    def _tests_holding_at(self, sites: Sequence[CallSite]) -> list[tuple[cst.BaseExpression, bool, cst.CSTNode]]:
         held = [
             {
                 (id(test), holds): (test, holds, since)
