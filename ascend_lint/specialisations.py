@@ -90,7 +90,8 @@ if TYPE_CHECKING:  # kernels.py builds a Kernel's tiles on demand: a runtime imp
 Value = int | float | bool
 Lookup = Callable[[str], "Value | None"]
 # the arm taken by each conditional expression whose test has no value (a bool), and the values
-# assumed of calls: True for a `min(...)` read at its cap, an element size (`possible_values`)
+# assumed of calls: True for a `min(...)` read at its cap, the bound a test gives one, an element
+# size (`possible_values`)
 Assumed = Mapping[cst.BaseExpression, "Value"]
 Scope = cst.FunctionDef | None
 Tests = list[tuple[cst.BaseExpression, bool]]  # `if` tests around a host node, with whether each holds
@@ -215,10 +216,10 @@ def _call(node: cst.Call, lookup: Lookup, imports: ImportMap | None, assumed: As
     values = [a for a in args if a is not None]
     name = node.func.value if isinstance(node.func, cst.Name) else None
     taken = assumed.get(node) if assumed is not None else None
-    if name == "min" and values and taken:
+    if name == "min" and values and taken is True:
         return min(values)  # at its cap: the operands with no value are at least that large
-    if name != "min" and taken is not None:
-        return taken  # `x.element_size()`
+    if taken is not None and type(taken) is not bool:
+        return taken  # `x.element_size()`, a `min(...)` at the bound a test gives it
     if not args or len(values) != len(args):
         return None
     if name in ("min", "max") and len(values) >= 2:
@@ -1071,13 +1072,13 @@ class _HostNames:
     bound_memo: dict[tuple[str, Scope, bool], list[cst.BaseExpression] | None] = field(
         default_factory=dict, compare=False
     )
-    # `assumed`, `_bounded_below_cap` and `_runtime_size` by node, scope and hops, each worked out once: a line of
+    # `assumed`, `_capped_at` and `_runtime_size` by node, scope and hops, each worked out once: a line of
     # updates (`n = min(n, 1024)`, `HostIndex.updated_in_line`) nests each cap in the next. Past
     # `ORIGIN_HOPS` no name is read, so every count of hops beyond it reads the same
     assumed_memo: dict[tuple[cst.BaseExpression, Scope, int], dict[cst.BaseExpression, Value]] = field(
         default_factory=dict, compare=False
     )
-    bounded_memo: dict[tuple[cst.Call, Scope, int], bool] = field(default_factory=dict, compare=False)
+    capped_memo: dict[tuple[cst.Call, Scope, int], Value | None] = field(default_factory=dict, compare=False)
     runtime_memo: dict[tuple[cst.BaseExpression, Scope, int], bool] = field(default_factory=dict, compare=False)
     # `_runs_in`'s launches, by function: each of n launches' sizes asks about all of them
     runs_memo: dict[Scope, list[CallSite]] = field(default_factory=dict, compare=False)
@@ -1173,8 +1174,9 @@ class _HostNames:
                 sizes = [
                     arg.value for arg in call.args if not arg.keyword and self._runtime_size(arg.value, scope, hops)
                 ]
-                if sizes and not self._bounded_below_cap(call, sizes, scope, hops):
-                    found[call] = True
+                read_at = self._capped_at(call, sizes, scope, hops) if sizes else None
+                if read_at is not None:
+                    found[call] = read_at
             elif isinstance(func, cst.Attribute) and func.attr.value == "element_size" and not call.args:
                 found[call] = self.host.element_bytes(func.value, scope) or 2
             elif (
@@ -1198,25 +1200,29 @@ class _HostNames:
         )
         return grows and bool(call.args) and self._runtime_size(call.args[0].value, scope, hops)
 
-    def _bounded_below_cap(self, cap: cst.Call, sizes: list[cst.BaseExpression], scope: Scope, hops: int) -> bool:
-        """Whether the runtime `sizes` a `min(...)` caps are bounded from above, below the cap,
-        where it runs: a test holding where the kernel runs in `scope` (`_runs_in`, `HostIndex.tests_at`:
-        not one after the launch or in another arm) orders a name or
-        extent they read (through the values bound to their names: `if x.shape[-1] <= 512:` or
-        `if 2 * D <= 1024:` with `D = x.shape[-1]`) below values all under the cap's (`alternatives` of operands with no size
-        `_sizes_by_runtime` reads;
-        not what reads a name bound to the cap: `if N > BLOCK: raise` with `BLOCK = min(...)`, or
+    def _capped_at(self, cap: cst.Call, sizes: list[cst.BaseExpression], scope: Scope, hops: int) -> Value | None:
+        """What a `min(...)` capping the runtime `sizes` is read at: its cap (True), unless they are
+        bounded from above, below the cap, where it runs; then the bound they reach there
+        (`if n <= 32768:` around `min(triton.next_power_of_2(n), 65536)`: 32768), None when the
+        bound is of a name merely behind them. Bounded: a test holding where the kernel runs in
+        `scope` (`_runs_in`, `HostIndex.tests_at`: not one after the launch or in another arm)
+        orders a name or extent they read (through the values bound to their names: `if
+        x.shape[-1] <= 512:` or `if 2 * D <= 1024:` with `D = x.shape[-1]`) below values all
+        under the cap's (`alternatives` of operands with no size `_sizes_by_runtime` reads; not
+        what reads a name bound to the cap: `if N > BLOCK: raise` with `BLOCK = min(...)`, or
         `BLOCK = CAP` after `CAP = min(...)`, keeps N up to the cap, as `if N > 65536 //
         x.element_size(): raise` does a cap of as much); or every call of `scope` in the module
-        (one caller up: `_upper_bound`) so bounds what it passes for a parameter they read. A floor (`if n >
-        0:`, `if n == 0: return`) bounds nothing, nor does an equality with what has no value
-        (`assert w.shape == (N,)`). Module-level code is not read (True)."""
+        (one caller up: `_upper_bound`) so bounds what it passes for a parameter they read. A
+        floor (`if n > 0:`, `if n == 0: return`) bounds nothing, nor does an equality with what
+        has no value (`assert w.shape == (N,)`). Module-level code is not read (None)."""
         key = (cap, scope, min(hops, ORIGIN_HOPS + 1))
-        if key not in self.bounded_memo:
-            self.bounded_memo[key] = scope is None or self._cap_bounded(cap, sizes, scope, hops)
-        return self.bounded_memo[key]
+        if key not in self.capped_memo:
+            self.capped_memo[key] = None if scope is None else self._cap_read_at(cap, sizes, scope, hops)
+        return self.capped_memo[key]
 
-    def _cap_bounded(self, cap: cst.Call, sizes: list[cst.BaseExpression], scope: cst.FunctionDef, hops: int) -> bool:
+    def _cap_read_at(
+        self, cap: cst.Call, sizes: list[cst.BaseExpression], scope: cst.FunctionDef, hops: int
+    ) -> Value | None:
         caps = [
             max(values)
             for arg in cap.args
@@ -1224,9 +1230,12 @@ class _HostNames:
             and (values := self.alternatives(arg.value, scope, hops + 1))
         ]
         if not caps:
-            return True  # no cap to read
-        bound = self._upper_bound(_binds_node(self.host, cap, scope), sizes, self._runs_in(scope, cap), hops)
-        return bound is not None and bound < min(caps)
+            return None  # no cap to read
+        capped, at = _binds_node(self.host, cap, scope), self._runs_in(scope, cap)
+        bound = self._upper_bound(capped, sizes, at, hops)
+        if bound is None or not bound < min(caps):
+            return True
+        return self._upper_bound(capped, sizes, at, hops, exact=True)
 
     def _runs_in(self, scope: cst.FunctionDef, cap: cst.Call) -> list[CallSite]:
         """Where the kernel runs in `scope`, sized by `cap` written there: its launches there, else
@@ -2006,7 +2015,8 @@ def _config_tables(
 ) -> Iterator[Table]:
     """The configs `node` holds: `triton.Config` calls, lists and tuples of them (`*OTHER`
     included), comprehensions (`loop` binds their names), and, at most `ORIGIN_HOPS` steps away,
-    what a name of the scope or module is bound to and what a function of the module returns."""
+    what a name of the scope or module is bound to and what a function of the module returns
+    where Ascend runs it (not a return only another platform runs: `HostIndex.on_other_platform`)."""
     imports = names.imports
     if isinstance(node, cst.Call) and imports.is_triton(node.func, "Config"):
         if names.host.on_other_platform(node):  # none stated for another platform
@@ -2051,7 +2061,8 @@ def _config_tables(
                 yield values, node  # stated there, reported here
     elif isinstance(node, cst.Call) and isinstance(node.func, cst.Name):
         for returned, function in names.host.returns.get(node.func.value, ()):
-            yield from _config_tables(returned, names, function, {}, hops + 1)
+            if not names.host.on_other_platform(returned):  # `return CUDA_CONFIGS` after `if is_npu(): return ...`
+                yield from _config_tables(returned, names, function, {}, hops + 1)
 
 
 def _looped(

@@ -136,8 +136,10 @@ the tiles fit at the cap. The runtime size is an operand no name of which has a 
 x.numel()`, a tensor's shape) and that queries no device (`min(65536, get_ub_size() // 8)` gives
 nothing); a name with values (`size = 4096 if wide else 2048`) is not one, and `min(65536,
 size)` is each of its values. A size bounded from above where the launch runs is read at that
-bound when it stays under the cap (and gives nothing when what the cap's operand makes of it has
-no bound `HostIndex.at_most` follows): a test of the launching function holding at each of its launches
+bound when it stays under the cap (`if n <= 32768:` around `min(triton.next_power_of_2(n),
+65536)` passes 32768; fla's `l2norm_fwd_kernel` at `BD=512` under `if D <= 512:`, 768 KiB of UB
+at BT=128 by the compiler; nothing when what the cap's operand makes of it has no bound
+`HostIndex.at_most` follows). Bounded from above there: by a test of the launching function holding at each of its launches
 (an `if` around it, holding in its body and failing in its `else`; an `assert`, an early exit
 failing or a checking helper of the module, `_check(n)`, on every path to it: not one after the
 launch, in another arm or in a loop before it; not an `if` or a conditional expression choosing
@@ -165,8 +167,7 @@ raise`) around a launch passing `triton.next_power_of_2(n)` passes 32768, as `mi
 would (FlagGems' `topk`: 388 KiB of UB there by the compiler); with no such test it gives nothing.
 So is the size passed bare (`if n <= 8192: k[grid](x, n, BLOCK=n)`, or `BLOCK = n` first): at
 the bound, 8192, when no `min` makes it (there, or in what a caller passes for it: `BD =
-min(CAP, triton.next_power_of_2(D))` under `if D <= 512:` is read at its cap or not at all, a
-test never giving a value the cap did not). A bound carries through a rebinding made of the
+min(CAP, triton.next_power_of_2(D))` under `if D <= 512:` is the `min`'s value, read as above). A bound carries through a rebinding made of the
 tested name: `if n > 1024: raise`, `n = n * 64`, `triton.next_power_of_2(n)` is read at 65536
 (not 1024); `n *= 64` or `n = n * m` leaves it unbounded.
 In every launch value ASC013 reads, not only in a cap, `x.element_size()` is the element size
@@ -240,7 +241,8 @@ computes, other than by a cap on a runtime size) counts only the tiles it sizes;
 only when those alone overflow.
 
 What runs only on another platform than Ascend (the paths ASC001 lists: `if IS_NPU: return
-[...]` then the other list, the `else` of an NPU test, `if torch.cuda.is_available() and not
+[...]` then the other list, also one a module-level name holds, public or private, `return
+CUDA_CONFIGS` of a helper the decorator calls, the `else` of an NPU test, `if torch.cuda.is_available() and not
 IS_NPU:`, `current_platform.is_cuda()`, `is_hopper()`, ...) configures nothing: a `triton.Config` stated
 there, a launch there; a kernel every launch of which in the module is there has no
 configuration. The configs of the NPU's arm, and of paths run everywhere, are estimated.

@@ -3,7 +3,9 @@ at the largest value a test bounding the size where the launch runs leaves it (F
 `_ascend/ops/topk.py`: `if n <= 32768:` around the launch, 388 KiB of UB at 32768 by the
 compiler): the configuration a `min(32768, ...)` cap makes. A test that does not hold at the
 launch (another arm, after it, in a loop before it, of another name, of a name rebound since)
-caps nothing, and a bound the kernel fits under stays silent. Each snippet marks the lines that
+caps nothing, and a bound the kernel fits under stays silent. A `min(...)` capping the size is
+read at such a test's bound when it is tighter than the cap (fla's `l2norm_fwd_kernel` under `if
+D <= 512:`: 768 KiB at BT=128 by the compiler). Each snippet marks the lines that
 must be reported with `# flagged`; every other launch must stay silent."""
 
 from __future__ import annotations
@@ -154,13 +156,32 @@ def launch(x, y):
     n = x.shape[-1]
     k[(40,)](x, y, n, n)
 """,
-    # a value made with a `min` is read at its cap or not at all, never at a test's bound
-    "passed_bare_made_with_a_min": """
+    # a `min` under a test tighter than its cap is read at the test's bound, 32768, not its cap
+    "min_under_a_tighter_test": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n <= 32768:
+        k[(40,)](x, y, n, BLOCK=min(triton.next_power_of_2(n), 65536))  # flagged
+""",
+    "min_made_before_a_tighter_test": """
 def launch(x, y):
     n = x.shape[-1]
     BLOCK = min(65536, triton.next_power_of_2(n))
     if n <= 32768:
-        k[(40,)](x, y, n, BLOCK=BLOCK)
+        k[(40,)](x, y, n, BLOCK=BLOCK)  # flagged
+""",
+    "min_under_a_test_the_plan_fits": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n <= 4096:
+        k[(40,)](x, y, n, BLOCK=min(triton.next_power_of_2(n), 65536))
+""",
+    "min_of_a_size_merely_made_with_the_tested_one": """
+def launch(x, y):
+    n = x.shape[-1]
+    rows = x.numel() // n
+    if n <= 32768:
+        k[(40,)](x, y, n, BLOCK=min(triton.next_power_of_2(rows), 65536))
 """,
     # nor is a bare size read at a name bound to a `min` a test orders it under (vLLM-Ascend's
     # `l2norm_fwd_persistent_kernel`: `if D > BD: raise`, `N=D`)
@@ -224,5 +245,12 @@ def launch(x, y):
     k[(40,)](x, y, n, BLOCK=triton.next_power_of_2(n))
 """
     )
+    [finding] = lint_source(source, "ascend/bounded.py", settings(select=["ASC013"])).findings
+    assert "BLOCK=32768}" in finding.message
+
+
+def test_asc013_reads_a_min_at_a_tighter_test_bound() -> None:
+    """Not at the cap, 65536: the test keeps the size at most 32768."""
+    source = textwrap.dedent(HEADER) + CASES["min_under_a_tighter_test"]
     [finding] = lint_source(source, "ascend/bounded.py", settings(select=["ASC013"])).findings
     assert "BLOCK=32768}" in finding.message

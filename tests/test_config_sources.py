@@ -478,11 +478,13 @@ CAP = "BLOCK = min(65536, triton.next_power_of_2(n))"
 def test_a_cap_is_not_read_where_a_test_bounds_its_size_from_above():
     """A test ordering the capped size, or an extent or name its value reads, below something
     else than the cap (`if x.shape[-1] <= 512:` with `n = x.shape[-1]`, `if 2 * n <= 1024:`),
-    or every caller's test of what it passes, may keep the size under the cap: no value."""
+    or every caller's test of what it passes, may keep the size under the cap: the cap is not
+    read; the bound the size reaches is (512 under a caller's `D <= 512`), when `HostIndex.at_most`
+    carries it to the size (not from the extent or the product here: no value)."""
     assert capped(f"n = x.shape[-1]\n{CAP}\nif x.shape[-1] > 512:\n    raise ValueError") == [None]
     assert capped(f"{CAP}\nassert 2 * n <= 1024") == [None]
     caller = "\ndef outer(x):\n    D = x.shape[-1]\n    if D <= 512:\n        launch(x, D)\n"
-    assert capped(CAP, caller) == [None]
+    assert capped(CAP, caller) == [512]
     unbounded_caller = "\ndef outer(x):\n    D = x.shape[-1]\n    if D > 0:\n        launch(x, D)\n"
     assert capped(CAP, unbounded_caller) == [65536]
 
@@ -491,12 +493,12 @@ def test_a_callers_bound_is_read_through_the_cap_as_the_launching_functions_is()
     """`n <= 40000` keeps `triton.next_power_of_2(n)` at most 65536, the cap: the cap is read,
     whether the test is in the launching function or in its caller (read there as bounding the
     passed `n`, not the power of two above it, the caller's test kept the size under the cap);
-    `n <= 1000` keeps it at 1024."""
+    `n <= 1000` keeps it at 1024, which is read."""
     exits = "    if D > {}:\n        raise ValueError\n"
     caller = "\ndef outer(x):\n    D = x.shape[-1]\n{}    launch(x, D)\n"
     assert capped(f"{CAP}\nif n > 40000:\n    raise ValueError") == [65536]
     assert capped(CAP, caller.format(exits.format(40000))) == [65536]
-    assert capped(CAP, caller.format(exits.format(1000))) == [None]
+    assert capped(CAP, caller.format(exits.format(1000))) == [1024]
 
 
 def test_an_if_bounds_a_capped_size_only_where_it_holds_at_the_launch():
@@ -513,7 +515,7 @@ def test_an_if_bounds_a_capped_size_only_where_it_holds_at_the_launch():
     other = KERNEL.replace("def k(", "def row(")
     choice = f"def launch(x, n):\n    {CAP}\n    if n <= 512:\n        k[(1,)](x, n, BLOCK=BLOCK)\n"
     choice += "    else:\n        row[(1,)](x, n, BLOCK=BLOCK)\n"
-    assert blocks(KERNEL + other + "\n" + choice) == [None]
+    assert blocks(KERNEL + other + "\n" + choice) == [512]
     assert blocks(other + KERNEL + "\n" + choice) == [65536]
 
 
@@ -537,16 +539,16 @@ def test_a_test_bounds_a_capped_size_only_where_it_holds_at_the_launch():
     assert launched(f"if flag:\n    if n > 1024:\n        raise ValueError\n{CAP}\nLAUNCH") == [65536]
     assert launched(f"for _ in range(3):\n    if n > 1024:\n        raise ValueError\n{CAP}\nLAUNCH") == [65536]
     assert launched(f"def check(n):\n    assert n <= 1024\n{CAP}\nLAUNCH") == [65536]
-    assert launched(f"{CAP}\n{exits}\nLAUNCH") == [None]
-    assert launched(f"{CAP}\n_check(n)\nLAUNCH") == [None]
-    assert launched(f"if flag:\n    if n > 1024:\n        raise ValueError\n    {CAP}\n    LAUNCH") == [None]
+    assert launched(f"{CAP}\n{exits}\nLAUNCH") == [1024]
+    assert launched(f"{CAP}\n_check(n)\nLAUNCH") == [1024]
+    assert launched(f"if flag:\n    if n > 1024:\n        raise ValueError\n    {CAP}\n    LAUNCH") == [1024]
     passing = KERNEL + "\ndef launch(x, n, BLOCK):\n    k[(1,)](x, n, BLOCK=BLOCK)\n\ndef outer(x, n):\n"
     passing += f"    {CAP}\n{{}}    launch(x, n, BLOCK)\n{{}}"
-    assert blocks(passing.format("    if n > 1024:\n        raise ValueError\n", "")) == [None]
+    assert blocks(passing.format("    if n > 1024:\n        raise ValueError\n", "")) == [1024]
     assert blocks(passing.format("", "    assert n <= 1024\n")) == [65536]
     # a caller's test of what it passes, before its call or after it
     caller = "\ndef outer(x):\n    D = x.shape[-1]\n{}    launch(x, D)\n{}"
-    assert capped(CAP, caller.format("    if D > 512:\n        raise ValueError\n", "")) == [None]
+    assert capped(CAP, caller.format("    if D > 512:\n        raise ValueError\n", "")) == [512]
     assert capped(CAP, caller.format("", "    assert D <= 512\n")) == [65536]
 
 
@@ -555,7 +557,7 @@ def test_a_test_of_a_name_rebound_before_the_launch_bounds_it_only_as_rebound():
     unbounded (`n = x.numel()`), is not bounded there (`HostIndex.bounded_at`); one rebound to
     what only shrinks it (`n = n // 2`) still is."""
     assert capped(f"assert n <= 1024\nn = x.numel()\n{CAP}") == [65536]
-    assert capped(f"if n > 1024:\n    raise ValueError\nn = n // 2\n{CAP}") == [None]
+    assert capped(f"if n > 1024:\n    raise ValueError\nn = n // 2\n{CAP}") == [512]
 
 
 def test_a_floor_or_an_order_below_the_cap_leaves_the_cap_read():

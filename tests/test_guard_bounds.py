@@ -39,7 +39,9 @@ ASC013_CASES = {
     # `n <= 40000` leaves the power of two above it up to 65536: the cap
     "power_of_two_reaches_the_cap": GUARDED.format(limit=40000, size="triton.next_power_of_2(n)", mark="  # flagged"),
     "power_of_two_below_the_cap": GUARDED.format(limit=4000, size="triton.next_power_of_2(n)", mark=""),
-    "quotient_below_the_cap": GUARDED.format(limit=40000, size="2 * triton.cdiv(n, 2)", mark=""),
+    # what the test leaves the quotient, under the cap, is read: 40000, and 4000 the plan fits
+    "quotient_below_the_cap": GUARDED.format(limit=40000, size="2 * triton.cdiv(n, 2)", mark="  # flagged"),
+    "quotient_the_plan_fits": GUARDED.format(limit=4000, size="2 * triton.cdiv(n, 2)", mark=""),
     "through_a_named_extent": """
 def launch(x, y):
     D = x.shape[-1]

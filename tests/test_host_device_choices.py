@@ -160,3 +160,35 @@ def test_a_named_table_the_module_changes_is_not_read() -> None:
         )
     result = lint_source(source, "tables.py", settings(select=["ASC013"]))
     assert [finding.message.split("`")[1] for finding in result.findings] == ["k_A"]
+
+
+@pytest.mark.parametrize("name", ["CUDA_CONFIGS", "_CUDA_CONFIGS"])
+def test_a_config_list_a_helper_returns_only_off_the_npu_configures_nothing(name: str) -> None:
+    """Public or private, the list returned after `if is_npu(): return NPU_CONFIGS` is not
+    what the kernel is tuned over on Ascend (plat22: the public one was estimated)."""
+    assert (
+        asc013_rows(
+            f"""
+        def is_npu():
+            return hasattr(torch, "npu") and torch.npu.is_available()
+
+        NPU_CONFIGS = [triton.Config({{"BLOCK": 1024}})]
+        {name} = [triton.Config({{"BLOCK": 262144}})]
+
+        def get_configs():
+            if is_npu():
+                return NPU_CONFIGS
+            return {name}
+
+        @triton.autotune(configs=get_configs(), key=["n"])
+        @triton.jit
+        def tuned(x, n, BLOCK: tl.constexpr):
+            o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+            tl.store(x + o, tl.exp(tl.load(x + o, mask=o < n).to(tl.float32)), mask=o < n)
+
+        def f(x):
+            tuned[(1,)](x, x.numel())
+        """
+        )
+        == []
+    )
