@@ -145,6 +145,32 @@ CASES = {
         """,
         [True, False, False, True, True, False],
     ),
+    "a name `npu` alone or `torch_npu` read as the NPU's flag only when bound to a flag's values": (
+        """
+        npu = torch.npu.is_available()
+
+        def f(x, torch_npu=None):
+            if not npu:
+                k[(1,)](x, BT=64)
+            if torch_npu is None:
+                k[(1,)](x, BT=64)
+
+        def g(x, devices):
+            for _NPU in devices:
+                if not _NPU:
+                    k[(1,)](x, BT=64)
+            NPU = 0
+            NPU += 1
+            if not NPU:
+                k[(1,)](x, BT=64)
+            _npu = x.device.type == "cuda"
+            if not _npu:
+                k[(1,)](x, BT=64)
+            if _npu:
+                k[(1,)](x, BT=64)
+        """,
+        [True, False, False, False, False, True],
+    ),
     "a test failing in an `or` before an exit": (
         """
         def f(x):

@@ -329,7 +329,7 @@ class OtherPlatformPaths:
             if dotted_name(operand) == _NPU_MODULE:  # `None` where its import failed
                 return self.requires_other(operand, says_set == holds, scope, hops)
             return says_set == holds and self._set_only_elsewhere(operand, scope, hops)
-        if _names_npu(test):
+        if self._names_npu_flag(test, scope):
             return not holds
         if isinstance(test, cst.Call):
             return self._call_requires_other(test, holds, scope, hops)
@@ -340,6 +340,18 @@ class OtherPlatformPaths:
         if isinstance(test, cst.Name | cst.Attribute) and holds:
             return self._flag_elsewhere(test, scope, hops)
         return False
+
+    def _names_npu_flag(self, test: cst.BaseExpression, scope: Scope) -> bool:
+        """A flag or test named for the NPU (`_names_npu`); a name `npu` alone (`_NPU`, `npu`) or
+        `torch_npu` only where every value bound to it is a flag's (`_is_flag_value`: `_NPU =
+        False` under `except ImportError:`), not a loop's item, a counter, a parameter, nor
+        another test (`npu = x.device.type == "cuda"`, read by its value)."""
+        if not _names_npu(test):
+            return False
+        if not isinstance(test, cst.Name) or not _named_npu_alone(test):
+            return True
+        values, _ = self._bound_values(test.value, scope)
+        return bool(values) and all(map(_is_flag_value, values))
 
     def _compares_platform(self, test: cst.Comparison, holds: bool, scope: Scope) -> bool:
         """A device type or backend name said to be another platform's, or an NPU comparison
@@ -619,7 +631,7 @@ class NpuPaths(OtherPlatformPaths):
     and the module's predicates as there. A CustomOp's `forward_npu` method runs on the NPU."""
 
     def requires_other(self, test: cst.BaseExpression, holds: bool, scope: Scope, hops: int = 0) -> bool:
-        if _names_npu(test):
+        if self._names_npu_flag(test, scope):
             return holds
         return super().requires_other(test, holds, scope, hops)
 
@@ -863,6 +875,24 @@ def _names_npu(node: cst.BaseExpression) -> bool:
         and (bool(others) or platform == ["npu"])
         and all(word in _PLATFORM_TEST_WORDS for word in others)
     )
+
+
+def _is_flag_value(value: cst.BaseExpression) -> bool:
+    """What an NPU flag is bound to: `True`, `False`, `None` (a module whose import failed), an
+    NPU test (`is_npu()`, `torch.npu.is_available()`, `x.device.type == "npu"`, `IS_NPU`)."""
+    if isinstance(value, cst.Name) and value.value in ("True", "False", "None"):
+        return True
+    if isinstance(value, cst.Call):
+        return _tests_npu(value)
+    if isinstance(value, cst.Comparison):
+        return _compares_npu_type(value, True)
+    return _names_npu(value) and not _named_npu_alone(value)
+
+
+def _named_npu_alone(node: cst.BaseExpression) -> bool:
+    """`npu`, `_NPU`, `torch_npu`: a name that may hold anything else than the NPU's flag (a
+    device, a loop's item, a module passed in)."""
+    return isinstance(node, cst.Name) and node.value.strip("_").lower() in ("npu", _NPU_MODULE)
 
 
 def _tests_npu(call: cst.Call) -> bool:
