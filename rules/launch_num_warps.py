@@ -144,7 +144,11 @@ module never names otherwise (vLLM dispatches `forward_oot`, vllm-omni and sglan
 through a private module-level name bound only to it (`_run = _run_impl`, or to `None`); the
 value of a private module-level name host code reads only on such paths (`_CUDA_CONFIGS` in
 `@triton.autotune(configs=_NPU_CONFIGS if is_npu() else _CUDA_CONFIGS)`: a kernel's decorators
-are read as the statements around them).
+are read as the statements around them). Such a path ends where a statement moves a tensor
+to the NPU (`x = x.to("npu")`, `x.npu()`, `device="npu:0"` under `if x.device.type == "cpu":`):
+what follows runs on the NPU. `npu` alone (`_NPU`) and `torch_npu` are an NPU flag only where
+bound to a flag's values only (`True`, `False`, `None`, an NPU test), not as a loop's item, a
+counter or a parameter.
 
 `x.is_cuda` and `torch.cuda.is_available()` are no such tests: torch_npu's
 `transfer_to_npu` makes them answer for the NPU; nor is a predicate or flag named for

@@ -171,6 +171,28 @@ CASES = {
         """,
         [True, False, False, False, False, True],
     ),
+    "an arm of another platform's test moving a tensor to the NPU before a launch": (
+        """
+        def f(x, y):
+            if x.device.type == "cpu":
+                k[(1,)](x, BT=64)
+                x = x.to("npu")
+                k[(1,)](x, BT=64)
+            if x.device.type == "cpu":
+                y = torch.empty_like(x, device="npu:0")
+                k[(1,)](y, BT=64)
+            if x.device.type == "cpu":
+                k[(1,)](x.npu(), BT=64)
+            if x.device.type == "cpu":
+                x = x.to("cuda")
+                k[(1,)](x, BT=64)
+            if x.device.type != "cpu":
+                return
+            x = x.to(device=torch.device("npu", 0))
+            k[(1,)](x, BT=64)
+        """,
+        [True, False, False, False, True, False],
+    ),
     "a test failing in an `or` before an exit": (
         """
         def f(x):

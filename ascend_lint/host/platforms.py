@@ -222,6 +222,7 @@ class OtherPlatformPaths:
     def _visit(self, lines: Sequence[cst.CSTNode], other: bool, scope: Scope, found: set[cst.CSTNode]) -> None:
         """Statements in order (`statements_of` the lines): `other` when already on such a path."""
         for statement in statements_of(lines):
+            other = other and not self._leaves_path(statement)
             if other:
                 found.update(walk(statement))
                 continue
@@ -238,6 +239,11 @@ class OtherPlatformPaths:
             elif not isinstance(statement, cst.FunctionDef | cst.ClassDef):
                 for block in statement_blocks(statement):
                     self._visit(block, False, scope, found)
+
+    def _leaves_path(self, statement: cst.CSTNode) -> bool:
+        """What runs from the statement on is on the NPU too: it moves a tensor there
+        (`_moves_to_npu`: `x = x.to("npu")` under `if x.device.type == "cpu":`)."""
+        return any(isinstance(node, cst.Call) and _moves_to_npu(node) for node in walk(statement))
 
     def _visit_conditional_expressions(self, statement: cst.CSTNode, scope: Scope, found: set[cst.CSTNode]) -> None:
         """The arms of the conditional expressions (`a if test else b`) of a small statement, or
@@ -651,6 +657,9 @@ class NpuPaths(OtherPlatformPaths):
     def _dispatched_elsewhere(self, function: cst.FunctionDef) -> bool:
         return function.name.value == "forward_npu" and first_param(function.params) == "self"
 
+    def _leaves_path(self, statement: cst.CSTNode) -> bool:
+        return False  # a move to the NPU keeps code there
+
 
 def _is_platform(node: cst.BaseExpression) -> bool:
     """A platform object: `current_platform`, `self.platform`, `get_platform()`."""
@@ -908,6 +917,26 @@ def _tests_npu(call: cst.Call) -> bool:
         and dotted_name(args[0]) == "torch"
         and str_literal(args[1]) == "npu"
     )
+
+
+def _moves_to_npu(call: cst.Call) -> bool:
+    """`x.npu()`, `x.to("npu")`, `x.to(device="npu:0")`, `x.to(torch.device("npu", 0))`,
+    `torch.ones(n, device="npu")`: a call putting a tensor on the NPU, which only runs where
+    there is one."""
+    func = call.func
+    if isinstance(func, cst.Attribute) and func.attr.value == "npu" and not call.args:
+        return True
+    places = [arg.value for arg in call.args if arg.keyword is None or arg.keyword.value == "device"]
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "to"):
+        places = [arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == "device"]
+    return any(_names_npu_device(place) for place in places)
+
+
+def _names_npu_device(node: cst.BaseExpression) -> bool:
+    """`"npu"`, `"npu:0"`, `torch.device("npu", 0)`."""
+    if isinstance(node, cst.Call) and dotted_name(node.func) == "torch.device" and node.args:
+        node = node.args[0].value
+    return (str_literal(node) or "").split(":")[0] == "npu"
 
 
 def _is_device_type(node: cst.BaseExpression) -> bool:
