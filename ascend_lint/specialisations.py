@@ -711,6 +711,10 @@ def _launches(
         }
         choices: dict[str, list[tuple[Value, Arm | None]]] = {}
         outer = names.lookup(launch.scope)
+        spans = _arange_ends(kernel)
+        powers_of_two = {
+            value.value for name, (value, _) in passed.items() if isinstance(value, cst.Name) and name in spans
+        }
         for name, (value, scope) in passed.items():
             alternatives: list[tuple[Value, Arm | None]] = [(known, None) for known in names.alternatives(value, scope)]
             if not alternatives and isinstance(value, cst.Name) and scope is launch.scope:
@@ -718,7 +722,7 @@ def _launches(
                     [*names.arm_values(value.value, launch)]
                     or [*names.callers_arm_values(value.value, launch)]
                     or [*names.asserted_values(value.value, launch)]
-                    or names.tested_bound(value, launch)
+                    or names.tested_bound(value, launch, value.value in powers_of_two)
                 )
             if isinstance(value, cst.Name) and scope is launch.scope and alternatives:
                 tests = _tests_reaching(value.value, launch, names)
@@ -739,6 +743,17 @@ def _launches(
             if values not in seen:
                 seen.append(values)
                 yield values, launch, arms
+
+
+def _arange_ends(kernel: Kernel) -> set[str]:
+    """The parameters the kernel spans a `tl.arange(0, P)` with: powers of two."""
+    return {
+        arg.value.value
+        for node in walk(kernel.node.body)
+        if type(node) is cst.Call and (dotted_name(node.func) or "").rsplit(".", 1)[-1] == "arange"
+        for arg in node.args[1:2]
+        if isinstance(arg.value, cst.Name)
+    }
 
 
 def _consistent(
@@ -1487,10 +1502,11 @@ class _HostNames:
         for constant in seen:
             yield constant, Arm(statement, [])
 
-    def tested_bound(self, name: cst.Name, launch: CallSite) -> list[tuple[Value, Arm | None]]:
+    def tested_bound(self, name: cst.Name, launch: CallSite, power_of_two: bool) -> list[tuple[Value, Arm | None]]:
         """A runtime size passed bare (`BLOCK=n`, `_runtime_size`) read at the bound a test where
         the launch runs gives it (`_upper_bound`: `if n <= 8192:`, as `triton.next_power_of_2(n)`
-        is); none when no test bounds it, or it is made with a `min` (`BD = min(CAP,
+        is), or the largest power of two up to it when the launch passes it for a block of a
+        `tl.arange` too (`power_of_two`: `if n <= 12500:` reads 8192); none when no test bounds it, or it is made with a `min` (`BD = min(CAP,
         triton.next_power_of_2(D))` under `if D <= 512:`): a test only lowers the cap such a
         value is read at (`assumed`), it makes no value of one left unread; nor is a test
         ordering it below such a value read (`if D > BD: raise`: `D` is no more read at the cap
@@ -1501,6 +1517,8 @@ class _HostNames:
         if self._made_with_min(name, scope, _CALLERS_UP):
             return []
         bound = self._upper_bound(self._holds_min(scope), [name], [launch], 0, exact=True)
+        if power_of_two and isinstance(bound, int) and bound > 0:
+            bound = 1 << (bound.bit_length() - 1)
         return [] if bound is None else [(bound, None)]
 
     def _holds_min(self, scope: cst.FunctionDef) -> Callable[[str], bool]:

@@ -151,6 +151,19 @@ def launch(x, y):
     if n <= 4096:
         k[(40,)](x, y, n, n)
 """,
+    # a block `tl.arange` spans is a power of two: 8192 at most under 12500, 128 KiB here
+    "passed_bare_at_a_bound_no_power_of_two": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n <= 12500:
+        k[(40,)](x, y, n, n)
+""",
+    "passed_bare_at_a_bound_over_its_power_of_two": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n <= 20000:
+        k[(40,)](x, y, n, n)  # flagged
+""",
     "passed_bare_untested": """
 def launch(x, y):
     n = x.shape[-1]
