@@ -166,11 +166,12 @@ such a test gives it: `if n <= 32768:` (or `n < 32768`, `assert n <= 32768`, `if
 raise`) around a launch passing `triton.next_power_of_2(n)` passes 32768, as `min(32768, ...)`
 would (FlagGems' `topk`: 388 KiB of UB there by the compiler); with no such test it gives nothing.
 So is the size passed bare (`if n <= 8192: k[grid](x, n, BLOCK=n)`, or `BLOCK = n` first): at
-the largest power of two up to the bound (8192; also under `n <= 12500`, the block of a
-`tl.arange` being one), when no `min` makes it (there, or in what a caller passes for it: `BD =
+the bound, or the largest power of two up to it when the launch passes it for the block of a
+`tl.arange` too (8192; also under `n <= 12500`), when no `min` makes it (there, or in what a caller passes for it: `BD =
 min(CAP, triton.next_power_of_2(D))` under `if D <= 512:` is the `min`'s value, read as above). A bound carries through a rebinding made of the
 tested name: `if n > 1024: raise`, `n = n * 64`, `triton.next_power_of_2(n)` is read at 65536
-(not 1024); `n *= 64` or `n = n * m` leaves it unbounded.
+(not 1024), `n = n - 1` under `n <= 16384` at 16383 (its power of two 16384), `n = n << 4`
+at 16 times the bound; `n *= 64` or `n = n * m` leaves it unbounded.
 In every launch value ASC013 reads, not only in a cap, `x.element_size()` is the element size
 of the dtype the host shows for `x`, else 2 (the 16-bit elements the estimate assumes):
 `BLOCK = 131072 // x.element_size()` passes 65536 for a tensor of unknown dtype.

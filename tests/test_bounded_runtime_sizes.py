@@ -215,6 +215,31 @@ def launch(x, y):
     n = n * 64
     k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
 """,
+    # 16383, whose power of two is 16384: 256 KiB
+    "lessened_past_the_test": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n > 16384:
+        raise ValueError("too long")
+    n = n - 1
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "shifted_past_the_test": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n > 1024:
+        raise ValueError("too long")
+    n = n << 4
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "lessened_past_the_test_within_the_plan": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n > 8193:
+        raise ValueError("too long")
+    n = n - 1
+    k[(40,)](x, y, n, triton.next_power_of_2(n))
+""",
     "scaled_past_the_test_within_the_plan": """
 def launch(x, y):
     n = x.shape[-1]

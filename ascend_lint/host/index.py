@@ -3665,8 +3665,9 @@ class HostIndex(HostFacts):
         all of whose arguments have one (`max(1, min(CH, M - s))`), that
         divided rounding up (`ceiling_division`) or down by a known positive int, the power of
         two at or above it (`power_of_two_above`: `triton.next_power_of_2(n)` is at most 65536
-        for `n <= 40000`), `+` and `*` of such values, and a name every binding of which has one
-        (the largest); None for anything else."""
+        for `n <= 40000`), `+`, `*` and `<<` of such values (none negative), such a value less a
+        known int (`n - 1`), and a name every binding of which has one (the largest); None for
+        anything else."""
         if guarded is not None and self._is_guarded(value, scope, guarded[0]):
             return guarded[1]
         known = self.known_int(value, scope)
@@ -3697,10 +3698,17 @@ class HostIndex(HostFacts):
         if above is not None:
             below = capped(above)
             return None if below is None else 1 << max(below - 1, 0).bit_length()
-        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add | cst.Multiply):
+        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Subtract):
+            left, taken = capped(value.left), self.known_int(value.right, scope)
+            return None if left is None or taken is None else left - taken
+        if isinstance(value, cst.BinaryOperation) and isinstance(
+            value.operator, cst.Add | cst.Multiply | cst.LeftShift
+        ):
             left, right = capped(value.left), capped(value.right)
             if left is None or right is None or min(left, right) < 0:
                 return None
+            if isinstance(value.operator, cst.LeftShift):
+                return left << right
             return left + right if isinstance(value.operator, cst.Add) else left * right
         return None
 
