@@ -266,7 +266,8 @@ it the loop may build the same config more than once, and autotune would time ea
 times); the loop over it should go, by hand. The same for a config a function of the module
 returns, one per call, and a knob whose value reads a parameter of it that nothing else in the
 config reads: `def _cfg(b, w): return Config({"BLOCK": b}, num_warps=w)` called as `_cfg(64,
-4)` and `_cfg(64, 8)` would build the same config twice. So does a knob a comprehension clause the merge
+4)` and `_cfg(64, 8)` would build the same config twice (a call in a loop or comprehension
+may too; `_cfg(64, 4)` beside `_cfg(128, 8)`, or one call, keeps the fix). So does a knob a comprehension clause the merge
 keeps varies alone (`for w in NUM_WARPS`, a name it cannot prove non-empty), while the merge
 drops the clauses it can and their knobs (`[Config({"BT": bt}, num_warps=w, num_stages=s) for
 bt in [16, 32] for w in NUM_WARPS for s in [2, 3]]` → `[Config({"BT": bt}, num_warps=w) for bt
@@ -1342,7 +1343,7 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
                 read = tuning_reads.get(call, {})
                 if call not in merges and call in loops:  # configs built in a loop the merge does not undo
                     read = {**_repeating(call, knobs.get(call, KNOBS), loops[call]), **read}
-                if call in helpers:  # a config a helper builds, one per call
+                if call in helpers and _calls_may_repeat(call, *helpers[call], context):  # one config per call
                     helper, params = helpers[call]
                     read = {**_repeating(call, knobs.get(call, KNOBS), params, helper), **read}
                 read = {**held.get(call, {}), **read}  # the knobs a clause the merge keeps varies
@@ -2536,6 +2537,36 @@ def _config_helpers(context: ModuleContext) -> dict[cst.Call, tuple[str, frozens
             if _is_config(value, context.imports):
                 found[value] = (name, frozenset(param.name.value for param in all_params(function)))
     return found
+
+
+def _calls_may_repeat(call: cst.Call, helper: str, params: frozenset[str], context: ModuleContext) -> bool:
+    """Two calls of the `helper` returning the config `call` may build it alike once its knobs
+    go: they pass the same arguments (written alike) for the parameters the rest of the config
+    reads (`_make(64, 4)` and `_make(64, 8)`), or a call may run more than once (in a loop, a
+    comprehension), passes `*args`, or the helper is named otherwise than called, or the rest
+    reads a part of a parameter (`p[0]`); not `_make(64, 4)` beside `_make(128, 8)`."""
+    host, module = context.host, context.module
+    functions = host.functions.get(helper, [])
+    sites = host.calls_of.get(helper, [])
+    named = sum(isinstance(node, cst.Name) and node.value == helper for node in walk(module))
+    rest = _loop_reads(_without_knobs(call, KNOBS), params)
+    if len(functions) != 1 or named != len(sites) + 1 or any(len(path) > 1 for path in rest):
+        return True
+    positional = [param.name.value for param in functions[0].params.params]
+    read = sorted(path[0] for path in rest)
+    seen: set[tuple[str | None, ...]] = set()
+    for site in sites:
+        if host.loops_around.get(site.call) or any(arg.star for arg in site.call.args):
+            return True
+        passed = {
+            arg.keyword.value if arg.keyword is not None else positional[index] if index < len(positional) else "": arg
+            for index, arg in enumerate(site.call.args)
+        }
+        written = tuple(module.code_for_node(passed[name].value) if name in passed else None for name in read)
+        if written in seen:
+            return True
+        seen.add(written)
+    return False
 
 
 def _repeating(

@@ -210,6 +210,52 @@ def neg(x, y, n):
     assert 'return triton.Config({"BLOCK": block})\n' in fixed
 
 
+def test_configs_a_helper_returns_keep_the_fix_when_no_two_calls_build_one_alike() -> None:
+    """`_make2(64, 4)` beside `_make2(128, 8)`, or a single call: without the knob the configs
+    stay distinct, so the knob gets its fix; a call in a loop may repeat, and keeps none."""
+    source = """\
+import torch_npu  # noqa: F401
+import triton
+import triton.language as tl
+
+
+def _make2(block, warps):
+    return triton.Config({"BLOCK": block}, num_warps=warps)
+
+
+def _make3(block, warps):
+    return triton.Config({"BLOCK": block}, num_warps=warps)
+
+
+def _make4(block, warps):
+    return triton.Config({"BLOCK": block}, num_warps=warps)
+
+
+@triton.autotune(configs=[_make2(64, 4), _make2(block=128, warps=8), _make3(64, 4)], key=["n"])
+@triton.jit
+def _neg_kernel(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + o, -tl.load(x + o, mask=o < n), mask=o < n)
+
+
+@triton.autotune(configs=[_make4(64, w) for w in (4, 8)], key=["n"])
+@triton.jit
+def _abs_kernel(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + o, tl.abs(tl.load(x + o, mask=o < n)), mask=o < n)
+
+
+def neg(x, y, n):
+    _neg_kernel[(1,)](x, y, n)
+    _abs_kernel[(1,)](x, y, n)
+"""
+    findings, _ = _lint(source)
+    by_row = {f.location.row: f for f in findings}
+    assert by_row[7].fix is not None
+    assert by_row[11].fix is not None
+    assert by_row[15].fix is None and "`warps`, a parameter of `_make4`" in (by_row[15].no_fix_reason or "")
+
+
 def test_a_merge_keeps_the_knob_a_kept_clause_varies() -> None:
     """The merge drops the clause over a literal that fed `num_stages` but must keep the one over
     `NUM_WARPS` (a name it cannot prove non-empty): `num_warps` stays, without a fix, rather
