@@ -11,6 +11,8 @@ import pytest
 
 from ascend_lint.config import Settings
 from ascend_lint.engine import lint_source
+from ascend_lint.fixer import fix_result
+from ascend_lint.model import Finding
 
 REPO = Path(__file__).resolve().parent.parent
 FIXTURES = REPO / "fixtures"
@@ -68,6 +70,24 @@ def found_rows(source: str, filename: str = "snippet.py", **overrides) -> set[tu
     result = lint_source(source, filename, settings(**overrides))
     assert result.error is None, result.error
     return {(f.location.row, f.code) for f in result.findings}
+
+
+def lint_and_fix(source: str, filename: str, *, unsafe: bool = False, **overrides) -> tuple[list[Finding], str | None]:
+    """The findings of `source` and its text once fixed (None: nothing to fix), unsafe fixes too
+    with `unsafe`."""
+    config = settings(**overrides)
+    result = lint_source(source, filename, config)
+    _, fixed = fix_result(result, config, unsafe=unsafe)
+    return list(result.findings), None if fixed is None else fixed.fixed
+
+
+def knob_rows(findings: list[Finding], first: int) -> list[tuple[int, str, str | None]]:
+    """Each finding's row counted from `first`, the knob it names and the reason it has no fix
+    (None: a fix)."""
+    return [
+        (f.location.row - first, f.message.split("`")[1], None if f.fix is not None else f.no_fix_reason)
+        for f in findings
+    ]
 
 
 @pytest.fixture

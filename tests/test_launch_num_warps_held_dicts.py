@@ -7,10 +7,8 @@ name or returned by a function of the module; the fix removes it there unless th
 
 from __future__ import annotations
 
-from conftest import settings
+from conftest import knob_rows, lint_and_fix
 
-from ascend_lint.engine import lint_source
-from ascend_lint.fixer import fix_result
 from ascend_lint.model import Finding
 
 HEADER = """\
@@ -27,18 +25,11 @@ FIRST = HEADER.count("\n") + 1  # the row of the first line after the header
 
 
 def _lint(source: str) -> tuple[list[Finding], str | None]:
-    config = settings(select=["ASC001"])
-    result = lint_source(source, "k_npu.py", config)
-    _, fixed = fix_result(result, config, unsafe=False)
-    return list(result.findings), None if fixed is None else fixed.fixed
+    return lint_and_fix(source, "k_npu.py", select=["ASC001"])
 
 
 def _rows(findings: list[Finding]) -> list[tuple[int, str, str | None]]:
-    """Each finding's row after the header, knob and the reason it has no fix (None: a fix)."""
-    return [
-        (f.location.row - FIRST, f.message.split("`")[1], None if f.fix is not None else f.no_fix_reason)
-        for f in findings
-    ]
+    return knob_rows(findings, FIRST)
 
 
 def test_dicts_held_by_a_class_or_a_loop_are_reported_and_fixed() -> None:

@@ -8,10 +8,8 @@ knob: no fix, saying why, rather than a fixed file with each config two or three
 
 from __future__ import annotations
 
-from conftest import settings
+from conftest import lint_and_fix
 
-from ascend_lint.engine import lint_source
-from ascend_lint.fixer import fix_result
 from ascend_lint.model import Finding
 
 HEADER = """\
@@ -28,10 +26,7 @@ def k(x, y, BLOCK: tl.constexpr):
 
 
 def _lint(source: str) -> tuple[list[Finding], str | None]:
-    config = settings(select=["ASC001"])
-    result = lint_source(source, "k_npu.py", config)
-    _, fixed = fix_result(result, config, unsafe=True)  # a `num_stages=1` has an unsafe fix
-    return list(result.findings), None if fixed is None else fixed.fixed
+    return lint_and_fix(source, "k_npu.py", unsafe=True, select=["ASC001"])  # a `num_stages=1` has an unsafe fix
 
 
 def test_mixed_mode_launch_keeps_num_warps() -> None:

@@ -15,10 +15,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import settings
+from conftest import lint_and_fix, settings
 
 from ascend_lint.engine import lint_source
-from ascend_lint.fixer import fix_result
 from ascend_lint.model import Finding
 
 HEADER = """\
@@ -35,10 +34,7 @@ def k(x, y, BLOCK: tl.constexpr):
 
 
 def _lint(source: str) -> tuple[list[Finding], str | None]:
-    config = settings(select=["ASC001"])
-    result = lint_source(source, "ops.py", config)
-    _, fixed = fix_result(result, config, unsafe=False)
-    return list(result.findings), None if fixed is None else fixed.fixed
+    return lint_and_fix(source, "ops.py", select=["ASC001"])
 
 
 def _row(source: str, text: str) -> int:

@@ -7,10 +7,8 @@ removes it there, and is declined when the table is read otherwise than by an en
 
 from __future__ import annotations
 
-from conftest import settings
+from conftest import knob_rows, lint_and_fix
 
-from ascend_lint.engine import lint_source
-from ascend_lint.fixer import fix_result
 from ascend_lint.model import Finding
 
 HEADER = """\
@@ -30,18 +28,11 @@ FIRST = HEADER.count("\n") + 1  # the row of the first line after the header
 
 
 def _lint(source: str) -> tuple[list[Finding], str | None]:
-    config = settings(select=["ASC001"])
-    result = lint_source(source, "k_npu.py", config)
-    _, fixed = fix_result(result, config, unsafe=False)
-    return list(result.findings), None if fixed is None else fixed.fixed
+    return lint_and_fix(source, "k_npu.py", select=["ASC001"])
 
 
 def _rows(findings: list[Finding]) -> list[tuple[int, str, str | None]]:
-    """Each finding's row after the header, knob and the reason it has no fix (None: a fix)."""
-    return [
-        (f.location.row - FIRST, f.message.split("`")[1], None if f.fix is not None else f.no_fix_reason)
-        for f in findings
-    ]
+    return knob_rows(findings, FIRST)
 
 
 def test_chained_store_into_a_splatted_dict() -> None:
