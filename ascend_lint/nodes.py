@@ -121,6 +121,44 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
         stack.extend(children)
 
 
+def target_names(target: cst.BaseExpression) -> list[str]:
+    """The names a target binds: `n`, each of `a, (b, *c)`; none of `x.attr` or `x[i]`."""
+    if isinstance(target, cst.Name):
+        return [target.value]
+    if isinstance(target, cst.StarredElement):
+        return target_names(target.value)
+    if isinstance(target, cst.Tuple | cst.List):
+        return [name for element in target.elements for name in target_names(element.value)]
+    return []
+
+
+def walk_with_inner_variables(node: cst.CSTNode) -> Iterator[tuple[cst.CSTNode, frozenset[str]]]:
+    """`walk`, each node with the variables of the comprehensions and lambdas under `node`
+    around it (`x` in `[f(x) for x in xs]`, `lambda x: f(x)`): local to them, not to the
+    function. The first iterable of a comprehension and a lambda's defaults are read outside."""
+    outside: dict[int, frozenset[str]] = {}  # by id, the parts read outside their comprehension or lambda
+    stack: list[tuple[cst.CSTNode, frozenset[str]]] = [(node, frozenset())]
+    while stack:
+        current, variables = stack.pop()
+        variables = outside.pop(id(current), variables)
+        yield current, variables
+        if isinstance(current, cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp):
+            outside[id(current.for_in.iter)] = variables
+            loop: cst.CompFor | None = current.for_in
+            while loop is not None:
+                variables = variables.union(target_names(loop.target))
+                loop = loop.inner_for_in
+        elif isinstance(current, cst.Lambda):
+            params = current.params
+            outside[id(params)] = variables
+            star = [param for param in (params.star_arg, params.star_kwarg) if isinstance(param, cst.Param)]
+            named = [*params.posonly_params, *params.params, *params.kwonly_params, *star]
+            variables = variables.union(param.name.value for param in named)
+        children = child_nodes(current)
+        children.reverse()
+        stack.extend((child, variables) for child in children)
+
+
 def each_once(pending: list[_T], key: Callable[[_T], Hashable] | None = None) -> Iterator[_T]:
     """The items of the worklist `pending`, popped until it is empty, each (each `key` of one,
     when given) the first time only: the loop reading them may append more."""

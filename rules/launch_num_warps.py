@@ -118,7 +118,8 @@ that runs only on another platform than Ascend, in a function or at module level
 configs of a kernel every launch of which in the module is on one. Such paths: an arm (of
 an `if` or a conditional expression `a if test else b`) requiring `x.device.type == "cuda"`
 (or any other device type but the NPU's, `"npu"` or `"privateuseone"`: `== "cpu"`, `in ("cuda",
-"hip")`), `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (vLLM's platform object;
+"hip")`), a tensor's device or its text said to be another place but `"cuda"` (`x.device ==
+torch.device("cpu")`, `str(x.device) == "cpu"`), `x.is_cpu`, `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (vLLM's platform object;
 vllm-ascend's is the out-of-tree "npu" one), a predicate or flag named for another vendor's
 GPU, its runtime or architecture, wherever it comes from (`is_hopper()`, `is_ampere()`,
 `utils.is_hip()`, `is_cuda()`, `is_sm90_supported()`, `IS_NVIDIA_HOPPER`, `IS_AMD`, `_is_xpu`,
@@ -131,7 +132,7 @@ the module, or of the module of the package it is imported from, true only on su
 returned, every value of it but `None` on such a path there; the `else` of an NPU test
 (`IS_NPU`, `is_npu()`, `USE_NPU`, `_NPU`, `_TRITON_ON_ASCEND`, `torch_npu is not None` after
 `except ImportError: torch_npu = None`, `x.device.type == "npu"`, `device ==
-"npu"`, `"npu" in str(x.device)`, `torch.npu.is_available()`, `hasattr(torch, "npu")`, a predicate of the module true
+"npu"`, `"npu" in str(x.device)`, `"npu" in x.device.type`, `x.device.type.startswith("npu")`, `torch.npu.is_available()`, `hasattr(torch, "npu")`, a predicate of the module true
 except on such a path, `def on_device(): return hasattr(torch, "npu")`) and the arm of `device_type != "npu"` (any value unequal to `"npu"`), also of a
 name the module compares with `"npu"` holding another platform's name (`if BACKEND ==
 "cuda":` beside `if BACKEND == "npu":`, `BACKEND in ("cuda", "cpu")`; not `BACKEND ==
@@ -148,7 +149,8 @@ are read as the statements around them). Such a path ends where a statement move
 to the NPU (`x = x.to("npu")`, `x.npu()`, `device="npu:0"` under `if x.device.type == "cpu":`):
 what follows runs on the NPU. `npu` alone (`_NPU`) and `torch_npu` are an NPU flag only where
 bound to a flag's values only (`True`, `False`, `None`, an NPU test), not as a loop's item, a
-counter or a parameter.
+counter or a parameter; a name a function binds (as a `for`, `with` or `except` target too), or
+a comprehension or lambda around the test, is its own, not the module's flag of that name.
 
 `x.is_cuda` and `torch.cuda.is_available()` are no such tests: torch_npu's
 `transfer_to_npu` makes them answer for the NPU; nor is a predicate or flag named for

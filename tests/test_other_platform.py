@@ -171,6 +171,74 @@ CASES = {
         """,
         [True, False, False, False, False, True],
     ),
+    "a name `npu` a function binds by a loop, `with`, `except`, a comprehension or a lambda is not the module's flag": (
+        """
+        npu = torch.npu.is_available()
+
+        def f(x, devices):
+            for npu in devices:
+                if not npu:
+                    k[(1,)](x, BT=64)
+            if not npu:
+                k[(1,)](x, BT=64)
+
+        def g(x):
+            with open(x) as npu:
+                if not npu:
+                    k[(1,)](x, BT=64)
+
+        def h(x):
+            try:
+                x = x + 1
+            except ValueError as npu:
+                if not npu:
+                    k[(1,)](x, BT=64)
+
+        def i(x, devices):
+            ys = [k[(1,)](x, BT=64) if not npu else None for npu in devices]
+            zs = list(map(lambda npu: k[(1,)](x, BT=64) if not npu else None, devices))
+            ws = [k[(1,)](x, BT=64) if not npu else None for d in devices]
+            if not npu:
+                k[(1,)](x, BT=64)
+        """,
+        [False, False, False, False, False, False, True, True],
+    ),
+    "a tensor's device or its text said to be the CPU, `x.is_cpu`, and NPU tests by substring or prefix failing": (
+        """
+        def f(x):
+            if str(x.device) == "cpu":
+                k[(1,)](x, BT=64)
+            if x.device == "cpu" or x.device == torch.device("cpu", 0):
+                k[(1,)](x, BT=64)
+            if x.is_cpu:
+                k[(1,)](x, BT=64)
+            if x.device.type in {"cpu"} or not x.is_npu:
+                k[(1,)](x, BT=64)
+            if "npu" in x.device.type:
+                k[(1,)](x, BT=64)
+            else:
+                k[(1,)](x, BT=64)
+            if x.device.type.startswith("npu") or str(x.device).startswith("npu"):
+                k[(1,)](x, BT=64)
+            else:
+                k[(1,)](x, BT=64)
+        """,
+        [True, True, True, True, False, True, False, True],
+    ),
+    "a device's text other than the CPU's, or said not to be the NPU's, runs on the NPU too": (
+        """
+        def f(x):
+            if str(x.device) == "npu" or str(x.device) != "npu:0":
+                k[(1,)](x, BT=64)
+            if str(x.device) != "cpu":
+                k[(1,)](x, BT=64)
+            if x.device == "cuda" or x.device in ("cpu", "cuda") or self.device == "cuda:0":
+                k[(1,)](x, BT=64)
+            if not x.is_cpu:
+                k[(1,)](x, BT=64)
+        """,
+        [False, False, False, False],
+    ),
     "an arm of another platform's test moving a tensor to the NPU before a launch": (
         """
         def f(x, y):

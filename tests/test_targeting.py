@@ -239,6 +239,8 @@ def k(x, B):
         'def f(x):\n    if get_device_type() != "npu":\n        return x\n    k[(1,)](x, 2)',
         'def f(x):\n    if x.device.type in ("npu",):\n        k[(1,)](x, 2)',
         'def f(x):\n    if "npu" in str(x.device):\n        k[(1,)](x, 2)',
+        'def f(x):\n    if "npu" in x.device.type:\n        k[(1,)](x, 2)',
+        'def f(x):\n    if not x.device.type.startswith("npu"):\n        return x\n    k[(1,)](x, 2)',
         # a launcher helper reached from the NPU path (vllm-omni's indexed_modulation.py)
         'def _launch(kernel, device_type, x):\n    if device_type != "npu":\n        return x\n'
         "    kernel[(1,)](x, 2)\n\n\ndef f(x):\n    _launch(k, x.device.type, x)",

@@ -22,6 +22,7 @@ from ..nodes import (
     never_falls_through,
     only_small_statement,
     statements_of,
+    target_names,
     updated_value,
     walk,
     written_items,
@@ -59,6 +60,8 @@ _NOTED = frozenset(
         cst.DictComp,
         cst.ImportFrom,
         cst.Import,
+        cst.WithItem,
+        cst.ExceptHandler,
     }
 )
 _COMPREHENSIONS = frozenset({cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp})
@@ -87,6 +90,9 @@ class HostFacts:
         # `for d in dims` / `for d in dims[:-2]` (as `d = dims[0]`: `named_items`),
         # `if n > cap: n = cap` (as `n = min(n, cap)`; right after `n = v`, that one as `n = min(v, cap)`)
         self.bindings: dict[tuple[str, Scope], list[cst.BaseExpression]] = {}
+        # names a function binds by a `for`, `with ... as` or `except ... as` target, whatever
+        # `bindings` keeps of them: each is local to the function (`HostIndex._binding_scope`)
+        self.targets_bound: set[tuple[str, cst.FunctionDef]] = set()
         # the items `for d in dims:` (or over a slice of `dims`) binds, each with its name and function:
         # the index keeps one as an extent when `dims` holds a tensor's shape, else drops it
         self.named_items: list[tuple[str, Scope, cst.Subscript]] = []
@@ -140,6 +146,7 @@ class HostFacts:
         self.calls.extend(other.calls)
         self.loops_around.update(other.loops_around)
         _extend(self.bindings, other.bindings)
+        self.targets_bound |= other.targets_bound
         self.named_items.extend(other.named_items)
         self.binders.update(other.binders)
         self.bound_under.update(other.bound_under)
@@ -218,7 +225,13 @@ class HostFacts:
                     self._add_dtype_asserts(node, node.test, True, scope)
                 elif type(node) is cst.AugAssign and binds:  # `n *= d` binds `n` to `n * d`
                     self._bind(node, node.target, updated_value(node), scope, blocks)
+                elif isinstance(node, cst.WithItem | cst.ExceptHandler):  # `with f() as g:`, `except E as e:`
+                    named = node.asname if isinstance(node, cst.WithItem) else node.name
+                    if named is not None and scope is not None and binds:
+                        self.targets_bound.update((name, scope) for name in target_names(named.name))
                 elif type(node) is cst.For or type(node) is cst.If:
+                    if type(node) is cst.For and scope is not None and binds:
+                        self.targets_bound.update((name, scope) for name in target_names(node.target))
                     if type(node) is cst.If and scope is not None and not blocks and never_falls_through(node.body):
                         self._add_dtype_asserts(node, node.test, False, scope)  # its test fails after it
                     if type(node) is cst.For and type(node.target) is cst.Name and is_shape(node.iter):

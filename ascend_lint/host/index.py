@@ -3541,9 +3541,15 @@ class HostIndex(HostFacts):
         return one_extent(flat_code(value), extents) if extents else None
 
     def _binding_scope(self, name: str, scope: Scope) -> Scope:
-        """The function binding `name` (assigning it or taking it as a parameter) that `scope`
-        reads it from: `scope` itself or the nearest function around it; None at module level."""
-        while scope is not None and (name, scope) not in self.bindings and param_named(scope, name) is None:
+        """The function binding `name` (assigning it, as a `for`, `with` or `except` target too,
+        or taking it as a parameter) that `scope` reads it from: `scope` itself or the nearest
+        function around it; None at module level."""
+        while (
+            scope is not None
+            and (name, scope) not in self.bindings
+            and (name, scope) not in self.targets_bound
+            and param_named(scope, name) is None
+        ):
             scope = self.enclosing.get(scope)
         return scope
 

@@ -21,7 +21,9 @@ from ..nodes import (
     never_falls_through,
     statements_of,
     suite_lines,
+    variables_read,
     walk,
+    walk_with_inner_variables,
 )
 from .bindings import binders_by_name
 from .params import first_param, param_named
@@ -84,9 +86,9 @@ class OtherPlatformPaths:
     """Where the module's host code runs only on another platform than Ascend.
 
     A test requires another platform when it holds (or fails) only there: `x.device.type ==
-    "cuda"`, `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (any receiver
+    "cuda"`, `str(x.device) == "cpu"`, `x.is_cpu`, `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (any receiver
     named `...platform`), the failing of an NPU test (`IS_NPU`, `is_npu()`, `x.is_npu`,
-    `x.device.type == "npu"`), a name the module compares with `"npu"` too holding another
+    `x.device.type == "npu"`, `x.device.type.startswith("npu")`), a name the module compares with `"npu"` too holding another
     name (`BACKEND == "cuda"`: `_names_other_backend`), `not`, a conjunct of a holding `and` (both of a failing one),
     a disjunct of a failing `or` (both of a holding one), a name every value bound to which
     is such a test, a call of a predicate of the module every truthy return of which is on
@@ -122,6 +124,10 @@ class OtherPlatformPaths:
         self._predicates: dict[tuple[str, bool, bool], bool] = {}
         self._assertions: dict[str, bool] = {}  # `_asserting`
         self._imported_paths: dict[HostIndex, OtherPlatformPaths] = {}  # `_definition`, by module
+        # by id, the names the tests of conditional expressions read that are variables of a
+        # comprehension or lambda around them (`_visit_conditional_expressions`): no binding of
+        # a function or of the module holds their values
+        self._inner_variables: set[int] = set()
 
     @cached_property
     def nodes(self) -> set[cst.CSTNode]:
@@ -256,8 +262,11 @@ class OtherPlatformPaths:
         else:
             header = [c for c in child_nodes(statement) if isinstance(c, _HEADER_PARTS)]
         for part in header:
-            for node in walk(part):
+            for node, variables in walk_with_inner_variables(part):
                 if type(node) is cst.IfExp:  # not `isinstance`: see `name_uses`
+                    if variables:
+                        read = variables_read(node.test)
+                        self._inner_variables.update(id(name) for name in read if name.value in variables)
                     for arm, holds in ((node.body, True), (node.orelse, False)):
                         if self.requires_other(node.test, holds, scope):
                             found.update(walk(arm))
@@ -319,7 +328,7 @@ class OtherPlatformPaths:
 
     def requires_other(self, test: cst.BaseExpression, holds: bool, scope: Scope, hops: int = 0) -> bool:
         """The test holding (failing, `holds=False`) requires another platform than Ascend."""
-        if hops > ORIGIN_HOPS:
+        if hops > ORIGIN_HOPS or id(test) in self._inner_variables:
             return False
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             return self.requires_other(test.expression, not holds, scope, hops)
@@ -351,8 +360,9 @@ class OtherPlatformPaths:
         """A flag or test named for the NPU (`_names_npu`); a name `npu` alone (`_NPU`, `npu`) or
         `torch_npu` only where every value bound to it is a flag's (`_is_flag_value`: `_NPU =
         False` under `except ImportError:`), not a loop's item, a counter, a parameter, nor
-        another test (`npu = x.device.type == "cuda"`, read by its value)."""
-        if not _names_npu(test):
+        another test (`npu = x.device.type == "cuda"`, read by its value). Nor a name a
+        comprehension or lambda binds (`_inner_variables`), whatever the module binds."""
+        if not _names_npu(test) or id(test) in self._inner_variables:
             return False
         if not isinstance(test, cst.Name) or not _named_npu_alone(test):
             return True
@@ -360,10 +370,13 @@ class OtherPlatformPaths:
         return bool(values) and all(map(_is_flag_value, values))
 
     def _compares_platform(self, test: cst.Comparison, holds: bool, scope: Scope) -> bool:
-        """A device type or backend name said to be another platform's, or an NPU comparison
-        failing (`_compares_npu_type`: `device != "npu"`, `"npu" not in str(x.device)`)."""
+        """A device type or backend name said to be another platform's, a tensor's device or
+        its text said to be another place (`_compares_device`: `str(x.device) == "cpu"`), or an
+        NPU comparison failing (`_compares_npu_type`: `device != "npu"`, `"npu" not in
+        str(x.device)`)."""
         return (
             _compares_device_type(test, holds)
+            or _compares_device(test, holds)
             or _compares_npu_type(test, not holds)
             or self._names_other_backend(test, holds, scope)
         )
@@ -480,7 +493,9 @@ class OtherPlatformPaths:
         (`requires_other`), whatever its name (`is_cuda = x.device.type in ("cuda", "npu")`,
         `is_cuda = x.is_cuda and n > 0`, `_is_cuda = torch.cuda.is_available()` hold on the
         NPU). A value naming no NPU test (`torch.version.hip is not None`, `IS_NVIDIA =
-        device_platform == "cuda"`) leaves the name to decide."""
+        device_platform == "cuda"`) leaves the name to decide. And a tensor's `x.is_cpu`."""
+        if isinstance(flag, cst.Attribute) and flag.attr.value == "is_cpu":
+            return True
         if not self._read_from_outside(flag, scope):
             return False
         found = self._definition(flag, scope) if isinstance(flag, cst.Name) or _is_module_attribute(flag) else None
@@ -723,7 +738,8 @@ def _compares_npu_type(test: cst.Comparison, holds: bool) -> bool:
     """The comparison, holding or failing as `holds` says, says the code runs on the NPU: a value
     compared equal to the NPU's literal (`x.device.type == "npu"`, `device == "npu"`,
     `get_device_type() == "npu"`; `!=` failing), a device type listed with the NPU's literal
-    only (`x.device.type in ("npu",)`), the literal in a device's text (`"npu" in str(x.device)`)."""
+    only (`x.device.type in ("npu",)`), the literal in a device's text or type (`"npu" in
+    str(x.device)`, `"npu" in x.device.type`)."""
     if len(test.comparisons) != 1:
         return False
     operator = test.comparisons[0].operator
@@ -733,7 +749,7 @@ def _compares_npu_type(test: cst.Comparison, holds: bool) -> bool:
     if not isinstance(operator, cst.In | cst.NotIn):
         return False
     listed = right.elements if isinstance(right, cst.Tuple | cst.List | cst.Set) else ()
-    in_device_text = str_literal(left) == "npu" and _is_device_text(right)
+    in_device_text = str_literal(left) == "npu" and (_is_device_text(right) or _is_device_type(right))
     only_npu = _is_device_type(left) and bool(listed) and all(str_literal(each.value) == "npu" for each in listed)
     return (in_device_text or only_npu) and holds == isinstance(operator, cst.In)
 
@@ -906,8 +922,9 @@ def _named_npu_alone(node: cst.BaseExpression) -> bool:
 
 def _tests_npu(call: cst.Call) -> bool:
     """`is_npu()`, `utils.is_npu_available()` (`_names_npu`), `torch.npu.is_available()`,
-    `hasattr(torch, "npu")` (torch_npu adds it): a call that holds only on the NPU."""
-    if _names_npu(call.func) or dotted_name(call.func) == _NPU_AVAILABLE:
+    `hasattr(torch, "npu")` (torch_npu adds it), `x.device.type.startswith("npu")` (of a
+    device's text too): a call that holds only on the NPU."""
+    if _names_npu(call.func) or dotted_name(call.func) == _NPU_AVAILABLE or _starts_with_npu(call):
         return True
     args = [arg.value for arg in call.args if arg.keyword is None and not arg.star]
     return (
@@ -917,6 +934,55 @@ def _tests_npu(call: cst.Call) -> bool:
         and dotted_name(args[0]) == "torch"
         and str_literal(args[1]) == "npu"
     )
+
+
+def _starts_with_npu(call: cst.Call) -> bool:
+    """`x.device.type.startswith("npu")`, `str(x.device).startswith("npu")`."""
+    func = call.func
+    return (
+        isinstance(func, cst.Attribute)
+        and func.attr.value == "startswith"
+        and (_is_device_type(func.value) or _is_device_text(func.value))
+        and len(call.args) == 1
+        and str_literal(call.args[0].value) == "npu"
+    )
+
+
+def _compares_device(test: cst.Comparison, holds: bool) -> bool:
+    """A tensor's device (`x.device`) or a device's text (`str(x.device)`) said to be one of
+    places none of which is the NPU's (`str(x.device) == "cpu"`, `x.device ==
+    torch.device("cpu")`, `x.device in ("cpu", "meta")`, `!=` failing). Not the other way:
+    `str(x.device) != "npu"` holds on the NPU, whose text is `"npu:0"`. Nor a place `"cuda"`:
+    a device held as text may be one (`self.device = "cuda"`) that `transfer_to_npu` maps to
+    the NPU."""
+    operator, right = test.comparisons[0].operator, test.comparisons[0].comparator
+    if isinstance(operator, cst.In | cst.NotIn) and _is_device_place(test.left):
+        listed = right.elements if isinstance(right, cst.Tuple | cst.List | cst.Set) else ()
+        places = [_place_literal(element.value) for element in listed]
+    elif isinstance(operator, cst.Equal | cst.NotEqual) and (_is_device_place(test.left) or _is_device_place(right)):
+        places = [_place_literal(right if _is_device_place(test.left) else test.left)]
+    else:
+        return False
+    types = {None if place is None else place.split(":")[0] for place in places}
+    return (
+        isinstance(operator, cst.Equal | cst.In) == holds
+        and bool(types)
+        and None not in types
+        and types.isdisjoint(_NPU_DEVICE_TYPES | {"cuda"})
+    )
+
+
+def _is_device_place(node: cst.BaseExpression) -> bool:
+    """`x.device`, `str(x.device)`: a tensor's device, or a device's text."""
+    return (isinstance(node, cst.Attribute) and node.attr.value == "device") or _is_device_text(node)
+
+
+def _place_literal(node: cst.BaseExpression) -> str | None:
+    """`"cpu"`, `"cuda:0"`, `torch.device("cpu")`: the place written (its type, for a
+    `torch.device` given an index apart), else None."""
+    if isinstance(node, cst.Call) and dotted_name(node.func) == "torch.device" and node.args:
+        node = node.args[0].value  # `torch.device("cpu", 0)` too
+    return str_literal(node)
 
 
 def _moves_to_npu(call: cst.Call) -> bool:
