@@ -145,7 +145,10 @@ module never names otherwise (vLLM dispatches `forward_oot`, vllm-omni and sglan
 through a private module-level name bound only to it (`_run = _run_impl`, or to `None`); the
 value of a private module-level name host code reads only on such paths (`_CUDA_CONFIGS` in
 `@triton.autotune(configs=_NPU_CONFIGS if is_npu() else _CUDA_CONFIGS)`: a kernel's decorators
-are read as the statements around them). Such a path ends where a statement moves a tensor
+are read as the statements around them; a public `CUDA_CONFIGS` read so stays reported, as
+another module may import it, with no fix and advice to make it private: deleting the knob
+would change the other platform's launch, but for a `num_warps=4` alone in its config, Triton's
+default on every platform). Such a path ends where a statement moves a tensor
 to the NPU (`x = x.to("npu")`, `x.npu()`, `device="npu:0"` under `if x.device.type == "cpu":`):
 what follows runs on the NPU. `npu` alone (`_NPU`) and `torch_npu` are an NPU flag only where
 bound to a flag's values only (`True`, `False`, `None`, an NPU test), not as a loop's item, a
@@ -296,7 +299,8 @@ reads it (`Heuristics.run` passes the launch keywords as `args`; a `KeyError` wi
 a prune reading a config's `c.num_warps` keeps other configs without it),
 and a knob whose value binds a name read elsewhere (`num_warps=(nw := 4)`). A knob passed
 to a helper that also launches on another platform (`if device_type
-!= "npu": kernel[grid](**kwargs)`) has no fix: there it still tunes the kernel. Words in comments and docstrings are
+!= "npu": kernel[grid](**kwargs)`) has no fix: there it still tunes the kernel; so has one in a
+public list the module reads only on another platform's path (`CUDA_CONFIGS` above). Words in comments and docstrings are
 never flagged.
 """
 
@@ -1360,6 +1364,10 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
                 sole = _sole_warps(call, scope, reports, context)
                 for report in reports:
                     if not host.on_other_platform(report.node):  # a dict or store written on such a path
+                        public = host.read_only_on_other_platform(report.node)
+                        if public is not None:  # a public list the module reads only there
+                            found.append(_read_elsewhere(report, public, alone=report.node is sole))
+                            continue
                         on_npu = not shared or host.on_npu_path(call) or call in npu_configs
                         if on_npu or not _shares(report, host):
                             found.append(report)
@@ -1728,6 +1736,42 @@ def _shared(report: Report, host: HostIndex, alone: bool) -> Report:
     report.message = report.message.removesuffix("delete it") + SHARED_ADVICE
     if not isinstance(report.fix, Declined):
         report.fix = Declined(SHARED_REASON)
+    return report
+
+
+# what a knob in the value of a public name the module reads only on another platform's path
+# says instead of "delete it", and why it has no fix (`_read_elsewhere`)
+READ_ELSEWHERE_ADVICE = (
+    "the module reads `{name}` only on another platform's path (line {{related_line}}), where the"
+    " knob tunes the kernel; if no other module imports `{name}`, make it private"
+)
+READ_ELSEWHERE_REASON = (
+    "the module reads `{name}` only on another platform's path, where the knob tunes the kernel,"
+    " and the name is public: another module may import it"
+)
+READ_ELSEWHERE_DEFAULT = (
+    " (the module reads `{name}` only on another platform's path, line {{related_line}}, but the value"
+    " is Triton's default on every platform: that launch stays the same)"
+)
+
+
+def _read_elsewhere(report: Report, read: cst.Name, alone: bool) -> Report:
+    """The report of a knob in the value of a public module-level name the module reads only on
+    another platform's path (`HostIndex.read_only_on_other_platform`: `CUDA_CONFIGS` in
+    `configs=CUDA_CONFIGS if not is_npu else NPU_CONFIGS`): deleting the knob would change that
+    launch, and another module may import the name and run it on Ascend, so the finding stays,
+    with no fix (a private name is no finding: only those paths use it). As in a module shared
+    with other platforms (`_shared`), a knob written as Triton's default on every platform keeps
+    the fix removing such knobs when it is `alone`, the only `num_warps` its launch gets."""
+    name = read.value
+    report.related = ((read, f"`{name}` read on another platform's path"), *report.related)
+    if alone and isinstance(report.fix, _KnobPlan) and report.fix.defaults is not None:
+        report.message += READ_ELSEWHERE_DEFAULT.format(name=name)
+        report.fix = report.fix.defaults
+        return report
+    report.message = report.message.removesuffix("delete it") + READ_ELSEWHERE_ADVICE.format(name=name)
+    if not isinstance(report.fix, Declined):
+        report.fix = Declined(READ_ELSEWHERE_REASON.format(name=name))
     return report
 
 

@@ -584,3 +584,43 @@ def test_configs_a_decorators_platform_choice_keeps_for_another_platform_are_not
     assert fixed is not None
     assert '_CUDA_CONFIGS = [triton.Config({"BLOCK": 1024}, num_warps=8)]' in fixed
     assert 'else [triton.Config({"BLOCK": 64}, num_stages=3)]' in fixed
+
+
+PUBLIC_CHOSEN_CONFIGS = """\
+import triton
+import triton.language as tl
+from utils import is_npu
+
+NPU_CONFIGS = [triton.Config({"BLOCK": 1024})]
+CUDA_CONFIGS = [
+    triton.Config({"BLOCK": 1024}, num_warps=4),
+    triton.Config({"BLOCK": 2048}, num_warps=8),
+]
+
+
+@triton.autotune(configs=CUDA_CONFIGS if not is_npu() else NPU_CONFIGS, key=["n"])
+@triton.jit
+def k(x, y, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + o, tl.load(x + o))
+
+
+def run(x, y):
+    k[(4,)](x, y, x.numel())
+"""
+
+
+def test_public_configs_a_decorators_platform_choice_keeps_for_another_platform_have_no_fix() -> None:
+    """`configs=CUDA_CONFIGS if not is_npu() else NPU_CONFIGS` with a public list: the module
+    reads it only where CUDA runs, where its knobs tune the kernel, but another module may
+    import it and run it on Ascend. The findings stay (a private list is none), with no fix
+    (plat23: the safe fix edited CUDA's list), but for `num_warps=4`, Triton's default on every
+    platform, whose removal changes no launch."""
+    findings, fixed = _lint(PUBLIC_CHOSEN_CONFIGS)
+    first = _row(PUBLIC_CHOSEN_CONFIGS, "CUDA_CONFIGS = ")
+    assert [(f.location.row - first, f.fix is not None) for f in findings] == [(1, True), (2, False)]
+    assert "reads `CUDA_CONFIGS` only on another platform's path (line 12)" in findings[1].message
+    assert findings[1].no_fix_reason is not None and "the name is public" in findings[1].no_fix_reason
+    assert fixed is not None
+    assert 'triton.Config({"BLOCK": 2048}, num_warps=8)' in fixed
+    assert 'triton.Config({"BLOCK": 1024}),' in fixed

@@ -4595,6 +4595,12 @@ class HostIndex(HostFacts):
     def _other_platform_paths(self) -> OtherPlatformPaths:
         return OtherPlatformPaths(self)
 
+    def read_only_on_other_platform(self, node: cst.CSTNode) -> cst.Name | None:
+        """The read of the module's public name whose value holds the host node, when host code
+        reads the name only on another platform's paths (`CUDA_CONFIGS` in `CUDA_CONFIGS if not
+        is_npu else NPU_CONFIGS`: `OtherPlatformPaths.public_values_read_only_there`), else None."""
+        return self._other_platform_paths.public_values_read_only_there.get(node)
+
     def on_npu_path(self, node: cst.CSTNode) -> bool:
         """The host node runs only on the NPU (`NpuPaths`: an arm of `if _is_npu:`, the `else`
         of `if not _is_npu:`, a CustomOp's `forward_npu`...)."""

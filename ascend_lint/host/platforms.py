@@ -140,23 +140,38 @@ class OtherPlatformPaths:
                     found.update(walk(function))
                 else:
                     found |= self.positions(function)
-        for value in self._read_only_there(found):
-            found.update(walk(value))
+        for _, values in self._read_only_there(found, private=True):
+            for value in values:
+                found.update(walk(value))
         return found
 
-    def _read_only_there(self, found: set[cst.CSTNode]) -> list[cst.BaseExpression]:
-        """The values bound to the module's private names that host code reads, only on such
-        paths (in `found`): `_CUDA_CONFIGS = [...]` read only in `_NPU_CONFIGS if is_npu() else
-        _CUDA_CONFIGS`. Only those paths use what they hold."""
-        values: list[cst.BaseExpression] = []
+    @cached_property
+    def public_values_read_only_there(self) -> dict[cst.CSTNode, cst.Name]:
+        """Each node of the values bound to the module's public names that host code reads only
+        on such paths, with the first read: `CUDA_CONFIGS` read only in `CUDA_CONFIGS if not
+        is_npu else NPU_CONFIGS`. Not on such a path (`nodes`): another module may import
+        the name and run it on Ascend."""
+        found: dict[cst.CSTNode, cst.Name] = {}
+        for read, values in self._read_only_there(self.nodes, private=False):
+            found.update((node, read) for value in values for node in walk(value))
+        return found
+
+    def _read_only_there(
+        self, found: set[cst.CSTNode], private: bool
+    ) -> list[tuple[cst.Name, list[cst.BaseExpression]]]:
+        """The values bound to the module's private (or public, not `private`) names that host
+        code reads, only on such paths (in `found`), each name with its first read:
+        `_CUDA_CONFIGS = [...]` read only in `_NPU_CONFIGS if is_npu() else _CUDA_CONFIGS`.
+        Only those paths of the module use what they hold."""
+        read_there: list[tuple[cst.Name, list[cst.BaseExpression]]] = []
         in_functions = {name for name, scope in self.host.bindings if scope is not None}  # `global`, or a local
         for (name, scope), bound in self.host.bindings.items():
-            if scope is not None or not _is_private(name) or name in self.host.functions or name in in_functions:
+            if scope is not None or _is_private(name) != private or name in self.host.functions or name in in_functions:
                 continue
             references = self._references.get(name, [])
             if references and all(reference in found for reference in references):
-                values.extend(bound)
-        return values
+                read_there.append((references[0], bound))
+        return read_there
 
     @cached_property
     def overridden(self) -> set[cst.CSTNode]:
