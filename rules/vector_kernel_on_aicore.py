@@ -97,7 +97,8 @@ or more (`(props["num_vectorcore"] // 2, 2)`, `(props["num_aicore"], 2)`) launch
 vector core or more, leaving none idle, and an axis of no known value (`(num_aicore, H)` with
 `H` a head count, a batch or a parameter) launches `H` programs per AI core: a program per vector
 core whenever `H` is 2 or more. `(num_aicore, 1)` and `(num_aicore, ONE)` with `ONE = 1` are
-flagged.
+flagged, and so is a grid a host loop over written items launches so in one of its trips (`for
+h in (1, 4): kernel[(num_aicore, h)]`, the first), as ASC010 reads such trips.
 
 ### What counts as using `tl.dot`
 A kernel counts as using `tl.dot` on a launch when it calls `tl.dot` / `tl.dot_scaled`, or a
@@ -578,16 +579,29 @@ def _aicore_axis(host: HostIndex, launch: Launch) -> tuple[Grid, CoreCount] | No
     whose other axes launch one program per AI core: each a known int (`known_int`), 1 all
     together. Not `(num_aicore, 2)` (a program per vector core), nor `(num_aicore, H)` (as many
     programs per AI core as `H`: two or more per AI core, a program per vector core, whenever
-    `H` is)."""
-    for grid in host.grids(launch):
-        known = [host.known_int(axis, grid.scope) for axis in grid.axes]
-        for place, axis in enumerate(grid.axes):
-            others = known[:place] + known[place + 1 :]
-            if None in others or math.prod(n for n in others if n is not None) >= 2:
-                continue
-            count = host.core_count(axis, grid.scope)
-            if count is not None and count.kind == "num_aicore":
-                return grid, count
+    `H` is). A grid a host loop over written items launches is read in each trip
+    (`HostIndex.item_trips`: `for h in (1, 4): k[(num_aicore, h)]` launches `(num_aicore, 1)`
+    first)."""
+    for written in host.grids(launch):
+        trips = [trip for trip, _ in host.item_trips(written, launch)] or [written]
+        for grid in trips:
+            found = _one_per_ai_core(host, grid)
+            if found is not None:
+                return written, found
+    return None
+
+
+def _one_per_ai_core(host: HostIndex, grid: Grid) -> CoreCount | None:
+    """The AI core count an axis of the grid holds when its other axes are known ints
+    multiplying to 1 (`_aicore_axis`)."""
+    known = [host.known_int(axis, grid.scope) for axis in grid.axes]
+    for place, axis in enumerate(grid.axes):
+        others = known[:place] + known[place + 1 :]
+        if None in others or math.prod(n for n in others if n is not None) >= 2:
+            continue
+        count = host.core_count(axis, grid.scope)
+        if count is not None and count.kind == "num_aicore":
+            return count
     return None
 
 

@@ -214,3 +214,23 @@ def run(x, y, heads):
     vec_kernel[({axes})](x, y, x.numel(), BLOCK=1024)
 """
     assert rows(lint, code) == found
+
+
+@pytest.mark.parametrize(
+    ("items", "found"),
+    [
+        ("(1, 4)", [4]),  # the first trip launches `(cores, 1)`: one program per AI core
+        ("(4, 1)", [4]),
+        ("(2, 4)", []),  # every trip launches a program per vector core or more
+    ],
+)
+def test_a_loop_over_items_launching_one_program_per_ai_core_in_a_trip(lint, items: str, found: list[int]) -> None:
+    """`for h in (1, 4): vec_kernel[(cores, h)]` launches `(cores, 1)` in its first trip: the
+    trips of a loop over written items (`HostIndex.item_trips`) are read as ASC010 reads them."""
+    code = f"""
+def run(x, y):
+    cores = triton.runtime.driver.active.utils.get_device_properties(x.device)["num_aicore"]
+    for h in {items}:
+        vec_kernel[(cores, h)](x, y, x.numel(), BLOCK=1024)
+"""
+    assert rows(lint, code) == found
