@@ -1307,6 +1307,8 @@ class _HostNames:
                 if any(capped(name) for name in host.names_behind(greater, scope, chained=True)):
                     continue
                 bound = max(self.alternatives(greater, scope, hops + 1), default=None)
+                if type(bound) is int:  # `2 * n <= 65536`: `n` at most 32768
+                    lesser, bound = host.tested_part(lesser, bound, scope)
                 if type(bound) is int and isinstance(lesser, cst.Name):  # carried through a rebinding (`n = n * 64`)
                     carried = [host.bound_since((lesser, bound), since, site.call, scope) for site in at]
                     if None in carried:

@@ -171,7 +171,12 @@ the bound, or the largest power of two up to it when the launch passes it for th
 min(CAP, triton.next_power_of_2(D))` under `if D <= 512:` is the `min`'s value, read as above). A bound carries through a rebinding made of the
 tested name: `if n > 1024: raise`, `n = n * 64`, `triton.next_power_of_2(n)` is read at 65536
 (not 1024), `n = n - 1` under `n <= 16384` at 16383 (its power of two 16384), `n = n << 4`
-at 16 times the bound; `n *= 64` or `n = n * m` leaves it unbounded.
+at 16 times the bound, an update in place as the rebinding it spells (`n += 1` as `n = n + 1`,
+`n *= 64`, `n <<= 4`, `n //= 2`), a line of them through each in turn (`n =
+triton.next_power_of_2(n)` then `n <<= 1`); what only shrinks it (`n -= pad`) keeps the bound,
+`n *= m` or `n = n * m` leaves it unbounded. A test of the size scaled, shifted or offset by
+a known int bounds the size itself: `assert 2 * n <= 65536` reads `n` (and a `min` of it) at
+32768, `n + 1 > 32769` at 32768, `n << 2 <= 65536` at 16384.
 In every launch value ASC013 reads, not only in a cap, `x.element_size()` is the element size
 of the dtype the host shows for `x`, else 2 (the 16-bit elements the estimate assumes):
 `BLOCK = 131072 // x.element_size()` passes 65536 for a tensor of unknown dtype.

@@ -249,6 +249,150 @@ def launch(x, y):
     BLOCK = triton.next_power_of_2(n)
     k[(40,)](x, y, n, BLOCK=BLOCK)
 """,
+    # an update in place is the rebinding it spells (`n += 1` is `n = n + 1`): 16385, 32768
+    "raised_in_place_past_the_test": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n > 16384:
+        raise ValueError("too long")
+    n += 1
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "scaled_in_place_past_the_test": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n > 16384:
+        raise ValueError("too long")
+    n *= 2
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "shifted_in_place_past_the_test": """
+def launch(x, y):
+    n = x.shape[-1]
+    assert n <= 1024
+    n <<= 4
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "scaled_in_place_by_a_size": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n > 1024:
+        raise ValueError("too long")
+    n *= x.shape[0]
+    k[(40,)](x, y, n, triton.next_power_of_2(n))
+""",
+    # 8192 at most, not the 8193 tested: 128 KiB
+    "lessened_in_place_within_the_plan": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n > 8193:
+        raise ValueError("too long")
+    n -= 1
+    k[(40,)](x, y, n, triton.next_power_of_2(n))
+""",
+    "halved_in_place_within_the_plan": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n > 16384:
+        raise ValueError("too long")
+    n //= 2
+    k[(40,)](x, y, n, triton.next_power_of_2(n))
+""",
+    # what only shrinks it keeps the bound, whatever it takes away
+    "lessened_in_place_by_a_size": """
+def launch(x, y, pad):
+    n = x.shape[-1]
+    if n > 32768:
+        raise ValueError("too long")
+    n -= pad
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "lessened_by_a_size": """
+def launch(x, y, pad):
+    n = x.shape[-1]
+    if n > 32768:
+        raise ValueError("too long")
+    n = n - pad
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    # a line of rebindings, each made of the one before: 8192 rounded up, then doubled
+    "rounded_then_doubled": """
+def launch(x, y):
+    n = x.shape[-1]
+    assert n <= 8192
+    n = triton.next_power_of_2(n)
+    n <<= 1
+    k[(40,)](x, y, n, n)  # flagged
+""",
+    "raised_then_rounded": """
+def launch(x, y):
+    n = x.shape[-1]
+    assert n <= 16384
+    n = n + 1
+    n = triton.next_power_of_2(n)
+    k[(40,)](x, y, n, n)  # flagged
+""",
+    "rounded_then_doubled_within_the_plan": """
+def launch(x, y):
+    n = x.shape[-1]
+    assert n <= 2048
+    n = triton.next_power_of_2(n)
+    n <<= 1
+    k[(40,)](x, y, n, n)
+""",
+    "lessened_after_a_product_by_a_size": """
+def launch(x, y):
+    n = x.shape[-1]
+    assert n <= 1024
+    n = n * x.shape[0]
+    n -= 1
+    k[(40,)](x, y, n, triton.next_power_of_2(n))
+""",
+    # a test of the size scaled, shifted or offset by a known int bounds the size: 32768, 16384
+    "min_under_a_test_of_twice_the_size": """
+def launch(x, y):
+    n = x.shape[-1]
+    assert 2 * n <= 65536
+    k[(40,)](x, y, n, BLOCK=min(triton.next_power_of_2(n), 65536))  # flagged
+""",
+    "min_under_a_test_of_twice_the_extent": """
+def launch(x, y):
+    n = x.shape[-1]
+    if x.shape[-1] * 2 > 65536:
+        raise ValueError("too long")
+    k[(40,)](x, y, n, BLOCK=min(triton.next_power_of_2(n), 65536))  # flagged
+""",
+    "under_a_test_of_the_size_plus_one": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n + 1 > 32769:
+        raise ValueError("too long")
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "under_a_test_of_the_size_shifted": """
+def launch(x, y):
+    n = x.shape[-1]
+    assert n << 2 <= 65536
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "under_a_test_of_half_the_size": """
+def launch(x, y):
+    n = x.shape[-1]
+    assert n // 2 <= 8191
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "passed_bare_under_a_test_of_four_times_the_size": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n * 4 <= 65536:
+        k[(40,)](x, y, n, n)  # flagged
+""",
+    "min_under_a_test_of_twice_the_size_within_the_plan": """
+def launch(x, y):
+    n = x.shape[-1]
+    assert 2 * n <= 16384
+    k[(40,)](x, y, n, BLOCK=min(triton.next_power_of_2(n), 65536))
+""",
     "of_a_size_merely_made_with_it": """
 def launch(x, y):
     n = x.shape[-1]
@@ -292,3 +436,38 @@ def test_asc013_reads_a_min_at_a_tighter_test_bound() -> None:
     source = textwrap.dedent(HEADER) + CASES["min_under_a_tighter_test"]
     [finding] = lint_source(source, "ascend/bounded.py", settings(select=["ASC013"])).findings
     assert "BLOCK=32768}" in finding.message
+
+
+@pytest.mark.parametrize(
+    ("case", "read"),
+    [
+        ("raised_in_place_past_the_test", "{N=16385, BLOCK=32768}"),
+        ("scaled_in_place_past_the_test", "{N=32768, BLOCK=32768}"),
+        ("shifted_in_place_past_the_test", "{N=16384, BLOCK=16384}"),
+        ("rounded_then_doubled", "{N=16384, BLOCK=16384}"),
+        ("raised_then_rounded", "{N=32768, BLOCK=32768}"),
+    ],
+)
+def test_asc013_reads_a_size_rebound_in_place_or_in_a_line_at_its_carried_bound(case: str, read: str) -> None:
+    """`n += 1` carries the test's bound as `n = n + 1` does, and a line of rebindings carries it
+    through each in turn."""
+    source = textwrap.dedent(HEADER) + CASES[case]
+    [finding] = lint_source(source, "ascend/bounded.py", settings(select=["ASC013"])).findings
+    assert read in finding.message
+
+
+@pytest.mark.parametrize(
+    ("case", "read"),
+    [
+        ("min_under_a_test_of_twice_the_size", "{N=32768, BLOCK=32768}"),
+        ("min_under_a_test_of_twice_the_extent", "{N=32768, BLOCK=32768}"),
+        ("under_a_test_of_the_size_plus_one", "{N=32768, BLOCK=32768}"),
+        ("under_a_test_of_the_size_shifted", "{N=16384, BLOCK=16384}"),
+        ("under_a_test_of_half_the_size", "{N=16383, BLOCK=16384}"),
+    ],
+)
+def test_asc013_reads_a_size_at_the_bound_a_test_of_it_scaled_gives(case: str, read: str) -> None:
+    """`2 * n <= 65536` bounds `n` at 32768, not the `min`'s cap, 65536 (`HostIndex.tested_part`)."""
+    source = textwrap.dedent(HEADER) + CASES[case]
+    [finding] = lint_source(source, "ascend/bounded.py", settings(select=["ASC013"])).findings
+    assert read in finding.message

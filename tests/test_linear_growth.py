@@ -158,14 +158,15 @@ SHAPES |= {
         lambda n: HOST_HEAD + "x = torch.empty(8)\n" + "".join(launch(i, "") for i in range(n)),
         40,
     ),
-    # each block read at the bound of a test (`_HostNames.tested_bound`), through a rebinding
-    # made of the tested size (`HostIndex.bound_since`) and an `if`/`else` capping it in each arm
+    # each block read at the bound of a test (`_HostNames.tested_bound`), through a line of
+    # rebindings made of the tested size (`HostIndex.bound_since`) and an `if`/`else` capping it in each arm
     "launches of tested sizes": (
         lambda n: (
             HOST_HEAD
             + "".join(
                 f"def run{i}(x, wide):\n    n = x.shape[0]\n    if n > 1024:\n        raise ValueError\n"
                 "    n = n * 2\n    k[(n,)](x, n, BT=triton.next_power_of_2(n))\n"
+                "    n += 1\n    k[(n,)](x, n, BT=triton.next_power_of_2(n))\n"
                 "    if wide:\n        n = min(n, 4096)\n    else:\n        n = min(n, 1024)\n"
                 "    k[(n,)](x, n, BT=n)\n    m = x.shape[1]\n    if m <= 4096:\n        k[(m,)](x, m, BT=m)\n"
                 for i in range(n)

@@ -7,7 +7,7 @@ points, and what each name of `a, b = value` gets. The host index's own record o
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import pairwise
 from operator import itemgetter
 from typing import get_args
@@ -116,7 +116,7 @@ def reaching_binding(name: str, launch: Launch, order: WrittenOrder) -> cst.Base
     nearest one binds it otherwise (inside an `if`, a loop, `name += ...`): then several may
     reach it. An update in place (`grid += (B,)`) is its updated value (`grid + (B,)`), whose
     `grid` is the binding before it (`binding_updated`)."""
-    return _nearest_binding(name, order.enclosing_statements(launch.written_at), order, True)
+    return _nearest_binding(name, order.enclosing_statements(launch.written_at), order)
 
 
 def binding_updated(name: cst.Name, order: WrittenOrder) -> cst.BaseExpression | None:
@@ -130,14 +130,15 @@ def binding_updated(name: cst.Name, order: WrittenOrder) -> cst.BaseExpression |
         return None
     if any(isinstance(sub, cst.Lambda) and any(inner is name for inner in walk(sub)) for sub in walk(updating)):
         return None
-    found = _nearest_binding(name.value, nesting, order, True, lambda statement: statement is updating)
+    found = _nearest_binding(name.value, nesting, order, lambda statement: statement is updating)
     return found if isinstance(found, cst.BaseExpression) else None
 
 
 def binding_reaching(name: str, node: cst.CSTNode, order: WrittenOrder) -> cst.BaseExpression | None:
     """The value of the one binding of `name` reaching `node`, read in the function's own code:
     as `reaching_binding` finds the one reaching a launch's grid (`num_core = props["num_aicore"]`
-    then `num_core = props["num_vectorcore"]`: only the second reaches a launch after both).
+    then `num_core = props["num_vectorcore"]`: only the second reaches a launch after both; `n
+    += 1` binds `n + 1`, as `n = n + 1` does).
     None when `node` is read later than where it is written: in a function, class or lambda
     defined in the function (it runs when called); and when `reaching_binding` finds none.
     Read once per name and node (`WrittenOrder.reaching`): each launch after n tests of a name
@@ -195,18 +196,19 @@ def _nearest_binding(
     name: str,
     nesting: list[tuple[Sequence[cst.CSTNode], int]],
     order: WrittenOrder,
-    updates: bool = False,
     passed_over: Callable[[cst.CSTNode], bool] = lambda statement: False,
 ) -> cst.BaseExpression | cst.FunctionDef | None:
     """`reaching_binding` of the point the statements of `nesting` hold (`WrittenOrder.enclosing_statements`):
     the value of the nearest statement before it that changes `name` (`WrittenOrder.last_writer`), when that
-    is a plain binding (or, with `updates`, an update in place: its updated value) and not the
+    is a plain binding or an update in place (its updated value, `WrittenOrder.updated_value`) and not the
     statement holding the point or a compound around it."""
     writer = order.last_writer(name, nesting, passed_over)
     if writer is None or any(writer is block[index] for block, index in nesting):
         return None
-    if updates and isinstance(writer, cst.AugAssign) and isinstance(writer.target, cst.Name):
-        return updated_value(writer) if writer.target.value == name else None
+    if isinstance(writer, cst.AugAssign):
+        return (
+            order.updated_value(writer) if isinstance(writer.target, cst.Name) and writer.target.value == name else None
+        )
     return plain_binding(writer, name)
 
 
@@ -251,7 +253,10 @@ class WrittenOrder:
     `names_rebound_between`, `holders`, `enclosing_statements` and `last_writer` by lookup,
     however many launches ask (`HostIndex` keeps one per function)."""
 
-    def __init__(self, function: cst.FunctionDef) -> None:
+    def __init__(
+        self, function: cst.FunctionDef, updates: Mapping[cst.AugAssign, cst.BaseExpression] | None = None
+    ) -> None:
+        self._updates = updates or {}  # the host index's values of updates in place (`updated_value`)
         self._places: dict[cst.CSTNode, tuple[int, bool]] = {}  # the first visit's, as a walk stops there
         self._parents: dict[cst.CSTNode, cst.CSTNode] = {}  # the first visit's
         self._body = function.body
@@ -299,6 +304,11 @@ class WrittenOrder:
         self._ends = list(range(1, place + 1))  # by place, the place past the nodes under it
         for inner in range(place - 1, 0, -1):
             self._ends[holding[inner]] = max(self._ends[holding[inner]], self._ends[inner])
+
+    def updated_value(self, statement: cst.AugAssign) -> cst.BaseExpression:
+        """The value an update in place binds its target to (`n + 1` of `n += 1`): the one the
+        host index records (`HostFacts.bindings`, whose binder it finds), or one made anew."""
+        return self._updates.get(statement) or updated_value(statement)
 
     def written_before(self, first: cst.CSTNode, then: cst.CSTNode) -> bool:
         """The function's body holds `first`, written no later than `then` (which it holds)."""

@@ -69,6 +69,7 @@ from .bindings import (
     plain_binding,
     reaching_binding,
     returned_index,
+    shrinks,
     starred_target,
     stored_entry,
     swaps_in_for_none,
@@ -278,12 +279,14 @@ class HostIndex(HostFacts):
         self._passed: dict[tuple[Kernel, str], list[tuple[HostIndex, Launch, Passed | None]]] = {}  # `passed_values`
         self._globals_read: set[str] = set()  # the names `_global_core_count` is reading
         self._written_orders: dict[cst.FunctionDef, WrittenOrder] = {}  # `written_order`, by function
+        self._updates: dict[cst.AugAssign, cst.BaseExpression] | None = None  # updates in place -> the values bound
         self._names_read: dict[tuple[object, ...], frozenset[str]] = {}  # `names_behind`, `names_beside_extents`
         self._extents_read: dict[tuple[object, ...], frozenset[tuple[str, int]]] = {}  # `extents_read`
         self._name_positions: dict[tuple[str, Scope], tuple[str, int] | None] = {}  # `extent_position` of names
         self._name_ints: dict[tuple[str, Scope, int], int | None] = {}  # `known_int` of names, by hops
         self._changing_statements: dict[cst.FunctionDef, Counter[str]] = {}  # `_statements_changing`
         self._name_caps: dict[tuple[object, ...], int | None] = {}  # `at_most` of names, by hops and test
+        self._carried_bounds: dict[tuple[object, ...], int | None] = {}  # `_carried`, by test and rebinding
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
             self.walk(module, kernel_defs)
@@ -2957,8 +2960,9 @@ class HostIndex(HostFacts):
         """What a test at `since` bounds (`bounded`; at the entry of the function `scope` when
         None: its callers' tests of its parameters) that still holds at `point`, later in
         `scope`. A name keeps its bound when the one binding reaching `point`
-        (`binding_reaching`) reaches `since` too or is a value the test leaves bounded (`n = 2
-        * n`, `n = int(n)`; not `n = n * M`). With no such binding (`n *= M`, `n, B = n * M, B`,
+        (`binding_reaching`) reaches `since` too, only `shrinks` it (`n -= pad`) or is a value
+        the test leaves bounded (`n = 2 * n`, `n += 1`, `n = int(n)`; not `n = n * M`; how far
+        each reaches: `bound_since`). With no such binding (`n, B = n * M, B`,
         a rebinding under `if`, `for n in sizes:`, `with ctx() as n:`), it keeps it only when no
         code between the two may rebind the name but to a value that only shrinks it (`n //= 2`,
         `n = min(n, m)`: `WrittenOrder.names_rebound_between` with `growing`; with a loop
@@ -2979,7 +2983,7 @@ class HostIndex(HostFacts):
                 return name not in rebound
             if since is not None and reaching is binding_reaching(name, since, order):
                 return True
-            return self.extent_within(reaching, scope, bounded) == ()
+            return shrinks(reaching, name) or self.extent_within(reaching, scope, bounded) == ()
 
         names = {name for name in bounded.names if holds(name)}
         if len(names) == len(bounded.names):
@@ -2998,24 +3002,50 @@ class HostIndex(HostFacts):
     ) -> tuple[cst.BaseExpression, int] | None:
         """What a test at `since` holding the name or extent `guarded[0]` at most `guarded[1]`
         says of it at `point`, later in `scope` where `bounded_at` keeps it bounded: the same
-        when the binding reaching `point` reaches `since` or is no plain binding (`n //= 2`:
-        only what shrinks it, as `bounded_at` keeps; an extent is never rebound); through a
-        rebinding made of the tested value (`at_most`: `n = n * 64` after `if n > 1024: raise`
-        is at most 65536, not 1024); None when the rebinding reads a value bound since, or no
-        bound of it is known."""
+        when the binding reaching `point` reaches `since` or is no one binding (an extent is
+        never rebound); else through the rebindings made since (`_carried`: `n = n * 64` after
+        `if n > 1024: raise` is at most 65536, not 1024); None when no bound of it is known."""
         tested = guarded[0]
         if not isinstance(tested, cst.Name) or scope is None:
             return guarded
         order = self.written_order(scope)
-        name, before = tested.value, binding_reaching(tested.value, since, order)
-        reaching = binding_reaching(name, point, order)
+        before = binding_reaching(tested.value, since, order)
+        reaching = binding_reaching(tested.value, point, order)
         if reaching is None or reaching is before:  # none between, or only what shrinks it (`bounded_at`)
             return guarded
-        binder = self.binders.get(reaching)
-        if binder is None or binding_read_by(name, binder, order) is not before:
-            return None
-        scaled = self.at_most(reaching, scope, guarded=guarded)
-        return None if scaled is None else (tested, scaled)
+        carried = self._carried((tested, guarded[1]), before, reaching, order, scope)
+        return None if carried is None else (tested, carried)
+
+    def _carried(
+        self,
+        guarded: tuple[cst.Name, int],
+        before: cst.BaseExpression | None,
+        reaching: cst.BaseExpression,
+        order: WrittenOrder,
+        scope: Scope,
+    ) -> int | None:
+        """At most what the binding `reaching` of the name `guarded[0]` holds, that name held at
+        most `guarded[1]` where its binding was `before`: through each rebinding since, made of
+        the one before it (`n = triton.next_power_of_2(n)` then `n <<= 1`; `n += 1` is `n = n +
+        1`), each at most what `at_most` reads of it, or the one before when it only `shrinks` it
+        (`n -= pad`); None when one reads no one binding, or has no bound. Each rebinding is read
+        once per test (`_carried_bounds`): launches after each of a line of rebindings."""
+        name = guarded[0].value
+        line: list[cst.BaseExpression] = []  # the rebindings since the test not yet read, the latest first
+        value: cst.BaseExpression | None = reaching
+        while value is not before and (guarded, before, value) not in self._carried_bounds:
+            if value is None:
+                return None
+            line.append(value)
+            binder = self.binders.get(value)
+            value = None if binder is None else binding_read_by(name, binder, order)
+        bound = guarded[1] if value is before else self._carried_bounds[(guarded, before, value)]
+        for each in reversed(line):
+            if bound is not None:
+                step = self.at_most(each, scope, guarded=(guarded[0], bound))
+                bound = bound if step is None and shrinks(each, name) else step
+            self._carried_bounds[(guarded, before, each)] = bound
+        return bound
 
     def _budgets_cancelled(
         self, axes: tuple[cst.BaseExpression, ...], extents: list[tuple[str, ...] | None], scope: Scope
@@ -3718,6 +3748,33 @@ class HostIndex(HostFacts):
             return left + right if isinstance(value.operator, cst.Add) else left * right
         return None
 
+    def tested_part(self, lesser: cst.BaseExpression, bound: int, scope: Scope) -> tuple[cst.BaseExpression, int]:
+        """The size a test ordering `lesser` at most `bound` bounds, and how far (sizes not
+        negative): `n` at most 32768 for `2 * n <= 65536`, `n + 1 <= 4097` (4096), `n << 2 <=
+        4096` (1024), `n - 1 <= 511` (512), `n // 2 <= 255` (511); `lesser` and `bound` as they
+        are when no known int (`known_int`) scales or shifts it so."""
+        while isinstance(lesser, cst.BinaryOperation):
+            operator = lesser.operator
+            left, right = self.known_int(lesser.left, scope), self.known_int(lesser.right, scope)
+            if left is not None and right is None and isinstance(operator, cst.Multiply | cst.Add):
+                part, by = lesser.right, left  # `2 * n` as `n * 2`
+            elif right is not None:
+                part, by = lesser.left, right
+            else:
+                break
+            if isinstance(operator, cst.Multiply) and by > 0:
+                bound //= by
+            elif isinstance(operator, cst.FloorDivide) and by > 0:
+                bound = bound * by + by - 1
+            elif isinstance(operator, cst.LeftShift) and by >= 0:
+                bound >>= by
+            elif isinstance(operator, cst.Add | cst.Subtract):
+                bound += -by if isinstance(operator, cst.Add) else by
+            else:
+                break
+            lesser = part
+        return lesser, bound
+
     def _is_guarded(self, value: cst.BaseExpression, scope: Scope, guarded: cst.BaseExpression) -> bool:
         """`value` is the name `guarded` is, or the same extent of known position (`extent_position`)."""
         if isinstance(value, cst.Name) and isinstance(guarded, cst.Name) and value.value == guarded.value:
@@ -4005,7 +4062,11 @@ class HostIndex(HostFacts):
         """The function's body in the order it is written (`WrittenOrder`), read once."""
         order = self._written_orders.get(function)
         if order is None:
-            order = self._written_orders[function] = WrittenOrder(function)
+            if self._updates is None:
+                self._updates = {
+                    binder: value for value, binder in self.binders.items() if type(binder) is cst.AugAssign
+                }
+            order = self._written_orders[function] = WrittenOrder(function, self._updates)
         return order
 
     def tests_at(self, sites: Sequence[CallSite]) -> list[tuple[cst.BaseExpression, bool, cst.CSTNode]]:
