@@ -717,13 +717,19 @@ def _launches(
         }
         for name, (value, scope) in passed.items():
             alternatives: list[tuple[Value, Arm | None]] = [(known, None) for known in names.alternatives(value, scope)]
+            # read at most (a `min`'s cap or bound, a test's bound) for a block `tl.arange` spans
+            spanned = name in spans or (isinstance(value, cst.Name) and value.value in powers_of_two)
+            at_most = spanned and isinstance(scope, cst.FunctionDef) and names.made_with_min(value, scope)
             if not alternatives and isinstance(value, cst.Name) and scope is launch.scope:
                 alternatives = (
                     [*names.arm_values(value.value, launch)]
                     or [*names.callers_arm_values(value.value, launch)]
                     or [*names.asserted_values(value.value, launch)]
-                    or names.tested_bound(value, launch, value.value in powers_of_two)
                 )
+                if not alternatives:
+                    alternatives, at_most = names.tested_bound(value, launch), spanned
+            if at_most:  # only a power of two compiles: the largest up to the bound (12500: 8192)
+                alternatives = [(_power_of_two_at_most(known), arm) for known, arm in alternatives]
             if isinstance(value, cst.Name) and scope is launch.scope and alternatives:
                 tests = _tests_reaching(value.value, launch, names)
                 alternatives = [
@@ -738,11 +744,16 @@ def _launches(
             arms = {name: arm for name, (_, arm) in zip(choices, combination, strict=True) if arm is not None}
             if any(_apart(a.tests, b.tests) for a, b in itertools.combinations(arms.values(), 2)):
                 continue  # values of arms that never run together
-            if not _consistent(values, passed, launch, names, arms):
+            if not _consistent(values, passed, launch, names, arms, spans=spans):
                 continue  # `BLOCK_M=256 if D <= 64 else 16, D_HEAD=D`: not 256 with D 128
             if values not in seen:
                 seen.append(values)
                 yield values, launch, arms
+
+
+def _power_of_two_at_most(value: Value) -> Value:
+    """The largest power of two up to a positive int `value` (12500: 8192); `value` otherwise."""
+    return 1 << (value.bit_length() - 1) if type(value) is int and value > 0 else value
 
 
 def _arange_ends(kernel: Kernel) -> set[str]:
@@ -763,11 +774,13 @@ def _consistent(
     names: _HostNames,
     arms: Arms,
     up: int = _TIED_UP,
+    spans: Collection[str] = frozenset(),
 ) -> bool:
     """Whether the values of a launch's arguments may go together: a name passed bare for two
     parameters has one value; an argument computed from names the launch passes bare
     (`BLOCK_M=256 if D <= 64 else 16` beside `D_HEAD=D`) has, with their values, the value it
-    is given, or none known; and so do the names passed bare that the launching function binds
+    is given (or, for a block the kernel `spans` a `tl.arange` with, the largest power of two up
+    to it: `min(n, 65536)` with `n` 20000 is read at 16384), or none known; and so do the names passed bare that the launching function binds
     so (`BLOCK_M = 256 if D <= 64 else 16`), or under `if` tests (`_bound_to`): each value
     needs an assignment those values let through, and the assignments of all of them must be
     able to run together (`if check_shared_mem(): BM, BD = 256, 64` / `else: BM, BD = 16, 256`
@@ -800,7 +813,7 @@ def _consistent(
         if not any(isinstance(node, cst.Name) and node.value in held for node in walk(argument)):
             continue
         value = evaluate(argument, lookup, names.imports)
-        if value is not None and value != values[name]:
+        if value is not None and values[name] not in (value, _power_of_two_at_most(value) if name in spans else value):
             return False
     if not _one_call_passes(held, launch, names, up):
         return False  # `_launch(x, 64, 256)` and `_launch(x, 256, 16)`: not 256 with 256
@@ -1504,11 +1517,10 @@ class _HostNames:
         for constant in seen:
             yield constant, Arm(statement, [])
 
-    def tested_bound(self, name: cst.Name, launch: CallSite, power_of_two: bool) -> list[tuple[Value, Arm | None]]:
+    def tested_bound(self, name: cst.Name, launch: CallSite) -> list[tuple[Value, Arm | None]]:
         """A runtime size passed bare (`BLOCK=n`, `_runtime_size`) read at the bound a test where
         the launch runs gives it (`_upper_bound`: `if n <= 8192:`, as `triton.next_power_of_2(n)`
-        is), or the largest power of two up to it when the launch passes it for a block of a
-        `tl.arange` too (`power_of_two`: `if n <= 12500:` reads 8192); none when no test bounds it, or it is made with a `min` (`BD = min(CAP,
+        is); none when no test bounds it, or it is made with a `min` (`BD = min(CAP,
         triton.next_power_of_2(D))` under `if D <= 512:`): a test only lowers the cap such a
         value is read at (`assumed`), it makes no value of one left unread; nor is a test
         ordering it below such a value read (`if D > BD: raise`: `D` is no more read at the cap
@@ -1516,11 +1528,9 @@ class _HostNames:
         scope = launch.scope
         if scope is None or not self.assume_largest or not self._runtime_size(name, scope, 0):
             return []
-        if self._made_with_min(name, scope, _CALLERS_UP):
+        if self.made_with_min(name, scope):
             return []
         bound = self._upper_bound(self._holds_min(scope), [name], [launch], 0, exact=True)
-        if power_of_two and isinstance(bound, int) and bound > 0:
-            bound = 1 << (bound.bit_length() - 1)
         return [] if bound is None else [(bound, None)]
 
     def _holds_min(self, scope: cst.FunctionDef) -> Callable[[str], bool]:
@@ -1531,9 +1541,10 @@ class _HostNames:
             for call in walk(value)
         )
 
-    def _made_with_min(self, node: cst.BaseExpression, scope: cst.FunctionDef, up: int) -> bool:
+    def made_with_min(self, node: cst.BaseExpression, scope: cst.FunctionDef, up: int = _CALLERS_UP) -> bool:
         """`node`, or a value bound to a name behind it in `scope`, or what a call of `scope`
-        (`up` callers up) passes for a parameter behind it, calls `min`."""
+        (`up` callers up) passes for a parameter behind it, calls `min`: what it is read at is
+        a cap or a bound (`assumed`), the most it may be."""
         host = self.host
         behind = names_read(node) | host.names_behind(node, scope, chained=True)
         values = [node, *(value for name in behind for value in host.values_of(name, scope))]
@@ -1541,7 +1552,7 @@ class _HostNames:
             return True
         params = behind & {param.name.value for param in (*scope.params.params, *scope.params.kwonly_params)}
         return up > 0 and any(
-            passed is not None and site.scope is not None and self._made_with_min(passed, site.scope, up - 1)
+            passed is not None and site.scope is not None and self.made_with_min(passed, site.scope, up - 1)
             for site in host.callers_of(scope)
             for passed in (site.passes(scope, param) for param in params)
         )

@@ -176,7 +176,10 @@ at 16 times the bound, an update in place as the rebinding it spells (`n += 1` a
 triton.next_power_of_2(n)` then `n <<= 1`); what only shrinks it (`n -= pad`) keeps the bound,
 `n *= m` or `n = n * m` leaves it unbounded. A test of the size scaled, shifted or offset by
 a known int bounds the size itself: `assert 2 * n <= 65536` reads `n` (and a `min` of it) at
-32768, `n + 1 > 32769` at 32768, `n << 2 <= 65536` at 16384.
+32768, `n + 1 > 32769` at 32768, `n << 2 <= 65536` at 16384. A value made with a `min`
+passed for a block the kernel spans a `tl.arange` with compiles only at a power of two: it is
+read at the largest one up to its cap or bound (`min(n, 12500)`: 8192; `min(n, 65536)` under
+`n <= 20000`: 16384), as a size passed bare is.
 In every launch value ASC013 reads, not only in a cap, `x.element_size()` is the element size
 of the dtype the host shows for `x`, else 2 (the 16-bit elements the estimate assumes):
 `BLOCK = 131072 // x.element_size()` passes 65536 for a tensor of unknown dtype.

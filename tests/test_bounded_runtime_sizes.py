@@ -393,6 +393,37 @@ def launch(x, y):
     assert 2 * n <= 16384
     k[(40,)](x, y, n, BLOCK=min(triton.next_power_of_2(n), 65536))
 """,
+    # a `min` passed for a block `tl.arange` spans compiles only at a power of two: read at the
+    # largest up to its cap or bound (12500: 8192, 128 KiB; 20000: 16384, 256 KiB)
+    "min_of_the_size_under_a_bound_no_power_of_two": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n <= 12500:
+        k[(40,)](x, y, n, BLOCK=min(n, 65536))
+""",
+    "min_of_the_size_under_a_bound_over_its_power_of_two": """
+def launch(x, y):
+    n = x.shape[-1]
+    if n <= 20000:
+        k[(40,)](x, y, n, BLOCK=min(n, 65536))  # flagged
+""",
+    "min_named_before_a_bound_no_power_of_two": """
+def launch(x, y):
+    n = x.shape[-1]
+    BLOCK = min(n, 65536)
+    if n <= 12500:
+        k[(40,)](x, y, n, BLOCK=BLOCK)
+""",
+    "min_capped_at_no_power_of_two": """
+def launch(x, y):
+    n = x.shape[-1]
+    k[(40,)](x, y, n, BLOCK=min(n, 12500))
+""",
+    "min_capped_over_a_power_of_two": """
+def launch(x, y):
+    n = x.shape[-1]
+    k[(40,)](x, y, n, BLOCK=min(n, 20000))  # flagged
+""",
     "of_a_size_merely_made_with_it": """
 def launch(x, y):
     n = x.shape[-1]
@@ -468,6 +499,20 @@ def test_asc013_reads_a_size_rebound_in_place_or_in_a_line_at_its_carried_bound(
 )
 def test_asc013_reads_a_size_at_the_bound_a_test_of_it_scaled_gives(case: str, read: str) -> None:
     """`2 * n <= 65536` bounds `n` at 32768, not the `min`'s cap, 65536 (`HostIndex.tested_part`)."""
+    source = textwrap.dedent(HEADER) + CASES[case]
+    [finding] = lint_source(source, "ascend/bounded.py", settings(select=["ASC013"])).findings
+    assert read in finding.message
+
+
+@pytest.mark.parametrize(
+    ("case", "read"),
+    [
+        ("min_of_the_size_under_a_bound_over_its_power_of_two", "BLOCK=16384}"),
+        ("min_capped_over_a_power_of_two", "{BLOCK=16384}"),
+    ],
+)
+def test_asc013_reads_a_min_spanned_by_an_arange_at_a_power_of_two(case: str, read: str) -> None:
+    """Not at 20000: no launch passing it for `tl.arange(0, BLOCK)` compiles."""
     source = textwrap.dedent(HEADER) + CASES[case]
     [finding] = lint_source(source, "ascend/bounded.py", settings(select=["ASC013"])).findings
     assert read in finding.message
