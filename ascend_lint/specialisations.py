@@ -1124,7 +1124,8 @@ class _HostNames:
 
     def possible_read(self, node: cst.BaseExpression, scope: Scope, hops: int) -> list[Value | None]:
         """`possible` values of a host expression, or of the tuple elements it reads (`_TILE[1]`,
-        `_tiles()[1]`: `HostIndex.elements_read`), None for an element not known, or of what the
+        `_tiles()[1]`: `HostIndex.elements_read`), None for an element not known, of the values a
+        class attribute it reads holds (`self.BLOCK`: `HostIndex.attribute_values`), or of what the
         module's function it calls returns for its arguments (`_block(n)` of a `def _block(n):
         return 4096 if n > 1024 else 1024`: both, `HostIndex.returned_for`)."""
         read: Sequence[tuple[cst.BaseExpression | None, Scope]] = []
@@ -1137,6 +1138,8 @@ class _HostNames:
             )
         elif isinstance(node, cst.Call) and not self._chooses_by_device(node, scope):
             read = [(made, scope) for made in self.host.returned_for(node, scope)]
+        elif isinstance(node, cst.Attribute):  # `self.BLOCK` of a class attribute (`HostIndex.attribute_values`)
+            read = self.host.attribute_values(node, scope)
         found: list[Value | None] = []
         for element, where in read or [(node, scope)]:
             for value in [None] if element is None else self.possible(element, where, hops):

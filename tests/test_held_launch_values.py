@@ -1,0 +1,93 @@
+"""ASC013 reads a launch value a class holds (`BLOCK=self.BLOCK`, `Sizes.BLOCK`): the values
+its body binds and its `__init__` stores (`HostIndex.attribute_values`), none when another
+method stores it or `__init__` stores what has no value. Each snippet marks the lines that must be
+reported with `# flagged`; every other launch must stay silent."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+from conftest import settings
+
+from ascend_lint.engine import lint_source
+
+HEADER = """
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, y_ptr, N, BLOCK: tl.constexpr):
+    cols = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + cols, mask=cols < N, other=0.0).to(tl.float32)
+    tl.store(y_ptr + cols, x * 2, mask=cols < N)
+"""
+
+CASES = {
+    "class_attribute": """
+class Op:
+    BLOCK = 65536
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)  # flagged
+""",
+    "class_attribute_that_fits": """
+class Op:
+    BLOCK = 1024
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    "read_through_the_class": """
+class Sizes:
+    BLOCK = 65536
+
+def launch(x, y):
+    k[(40,)](x, y, x.shape[-1], BLOCK=Sizes.BLOCK)  # flagged
+""",
+    "stored_by_init": """
+class Op:
+    def __init__(self, wide):
+        self.block = 65536 if wide else 1024
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.block)  # flagged
+""",
+    "stored_by_init_from_a_parameter": """
+class Op:
+    BLOCK = 65536
+
+    def __init__(self, block):
+        self.BLOCK = block
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    "stored_by_another_method": """
+class Op:
+    BLOCK = 1024
+
+    def grow(self):
+        self.BLOCK = 65536
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+}
+
+
+def flagged_lines(source: str) -> list[int]:
+    return [number for number, line in enumerate(source.splitlines(), 1) if line.rstrip().endswith("# flagged")]
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_asc013_reads_a_launch_value_a_class_holds(case: str) -> None:
+    source = textwrap.dedent(HEADER) + CASES[case]
+    result = lint_source(source, "ascend/held.py", settings(select=["ASC013"]))
+    assert [finding.location.row for finding in result.findings] == flagged_lines(source)
+
+
+def test_asc013_reads_a_class_attribute_at_its_value() -> None:
+    source = textwrap.dedent(HEADER) + CASES["class_attribute"]
+    [finding] = lint_source(source, "ascend/held.py", settings(select=["ASC013"])).findings
+    assert "{BLOCK=65536}" in finding.message
