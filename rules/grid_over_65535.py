@@ -95,9 +95,12 @@ min(n, 4096)`, and right after `n = v` it is `n = min(v, 4096)`: `block_h =
 triton.next_power_of_2(hidden)`, then `if block_h > 4096: block_h = 4096`, leaves
 `hidden/block_h` programs; `if n < 16: n = 16` raises a small value and caps nothing. An update in place is that assignment (`n *= d` is `n = n * d`): `pre = 1`, then
 `for d in x.shape[:dim]: pre *= d` (or `pre *= shape[k]` over `range(dim)`; also over a name
-a function binds once to a shape and never changes: `dims = x.shape[:dim]`, then `for d in
+a function binds only to shapes and never changes: `dims = x.shape[:dim]`, then `for d in
 dims:`, also to the shapes broadcast: `dims = torch.broadcast_shapes(a.shape[:-2],
-b.shape[:-2])`) makes `pre` a size, one and not two (the loop may run once), where it reaches the launch (not
+b.shape[:-2])`, also on several paths: `dims = a.shape[:-2]` in an `if` or `try`, `dims =
+b.shape[:-2]` in its `else` or `except`, each item then an extent of either; an item of shapes
+broadcast is the largest of the items they align there, no one tensor's extent, so a test on
+`a.shape[0]` bounds none of them) makes `pre` a size, one and not two (the loop may run once), where it reaches the launch (not
 after `pre = 4`, nor after a loop whose body ends `pre = min(pre, 100)`), and `n //= m` by a size leaves `n` unknown. A
 bound divided by anything stays bounded (a tile of
 `16384 // x.element_size()` elements), and so does arithmetic of bounds (`1 << 17`) and
@@ -156,9 +159,15 @@ update in place there (`grid += (B * H,)`: `grid + (B * H,)`, its `grid` the bin
 update, as in `grid = grid + (B * H,)`; a chain of up to 16 such updates); one that several bindings may reach (`grid = (NT, B * H)` in an `if`, `(NT, N * H)` in its `else`;
 a lambda's arms) is reported when each would be, not when one is a grid that cannot grow (the
 core count bound when the sizes are large). A grid a dict holds (`kernel[cfg["grid"]](...)`)
-is the entry written last before the launch (`cfg = {"grid": ...}`, then `cfg["grid"] = (n,)`);
-none when `cfg.update(...)`, `setdefault`, a `**` splat or a store under an `if` or in a loop
-may change it there.
+is the entry written last before the launch (`cfg = {"grid": ...}`, then `cfg["grid"] = (n,)`),
+after an `if` the entry each arm leaves (an arm writing none, or a missing `else`, leaves the
+one written before it), an entry read by the grid the same way (`cfg["n"]`, or a grid lambda's
+`meta["BLOCK"]` with `meta = {}`, `meta["BLOCK"] = triton.next_power_of_2(n)`: a block at
+least the size it divides); none when `cfg.update(...)`, `setdefault`, a `**` splat or a store
+in a loop may change it there. A list grid built by `.append` (`grid = []`, then
+`grid.append(n)`, `grid.extend((B, H))`, then `kernel[tuple(grid)]` or `kernel[grid]`) holds
+the axes appended in the block binding it before the launch; one appended under an `if` or in
+a loop may not be there and is not read.
 
 A launch through a name bound only to kernels of the module
 (`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`, or the choice written in the launch,
@@ -219,7 +228,9 @@ grid an attribute of `self` holds is what the methods of its class store there (
 lambda meta: (...)`, read where it is stored), or its method of that name (`def _grid(self,
 meta): return (...)`, then `kernel[self._grid]`) or its property of that name (`@property`
 `def grid(self): return (...)`, also `functools.cached_property`); the attributes such a
-method reads (`self.T`) stay unknown.
+method reads (`self.T`) stay unknown. A grid stored on the first parameter of a method
+(`ctx.grid = (B, T)` in an autograd `forward`) is what the function, or a method of its class
+taking that parameter first (`backward(ctx, do)`), stores there.
 
 A kernel another module
 defines is checked where this one launches it (`from .kernels import k`, then `k[grid](...)`, or

@@ -653,6 +653,152 @@ def other_numel(x, y):
 """
 
 
+# a list grid built by `.append` / `.extend` before the launch: the axes appended on every path
+APPENDED = """
+def appended(x):
+    grid = []
+    grid.append(x.shape[0])
+    grid.append(x.shape[1])
+    k[tuple(grid)](x, 1, BT=64)  # expect
+
+def appended_list(x):
+    grid = [triton.cdiv(x.shape[0], 64)]
+    grid.append(x.shape[1])
+    k[grid](x, 1, BT=64)  # expect
+
+def extended(x):
+    grid = [x.shape[0]]
+    grid.extend((x.shape[1], 2))
+    k[grid](x, 1, BT=64)  # expect
+
+def appended_after_the_launch(x):
+    grid = [x.shape[0]]
+    k[grid](x, 1, BT=64)
+    grid.append(x.shape[1])
+
+def appended_bounded(x):
+    grid = [x.shape[0]]
+    grid.append(4)
+    k[tuple(grid)](x, 1, BT=64)
+
+def appended_then_rebound(x):
+    grid = [x.shape[0]]
+    grid.append(x.shape[1])
+    grid = [x.shape[0]]
+    k[grid](x, 1, BT=64)
+
+def appended_under_a_test(x, flag):
+    grid = [x.shape[0]]
+    if flag:
+        grid.append(x.shape[1])
+    grid.append(2)
+    k[grid](x, 1, BT=64)
+"""
+
+# a grid stored on an autograd context: read in the same function or in `backward`
+CONTEXT = """
+class Fn(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.grid = (x.shape[0], x.shape[1])
+        k[ctx.grid](x, 1, BT=64)  # expect
+        return x
+
+    @staticmethod
+    def backward(ctx, do):
+        k[ctx.grid](do, 1, BT=64)  # expect
+        return do
+
+
+class Small(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.grid = (x.shape[0], 4)
+        k[ctx.grid](x, 1, BT=64)
+        return x
+
+    @staticmethod
+    def backward(ctx, do):
+        k[ctx.grid](do, 1, BT=64)
+        return do
+
+
+class Other(torch.autograd.Function):
+    @staticmethod
+    def backward(ctx, do):
+        k[ctx.grid](do, 1, BT=64)
+        return do
+"""
+
+
+# a dict bound on several paths (each arm's entry, the one before an `if` for an arm binding none)
+# or filled one entry at a time, read by the grid or a grid lambda (`meta["BLOCK"]`)
+DICT_PATHS = """
+def arms(x, y, flag):
+    if flag:
+        cfg = {"n": x.shape[0], "h": x.shape[1]}
+    else:
+        cfg = {"n": y.shape[0], "h": y.shape[1]}
+    k[(cfg["n"], cfg["h"])](x, 1, BT=64)  # expect
+
+def elif_arms(x, y, flag):
+    cfg = {"n": x.shape[0], "h": 2}
+    if flag:
+        cfg = {"n": 4, "h": x.shape[1]}
+    elif y is None:
+        cfg = {"n": 4, "h": 4}
+    else:
+        cfg["h"] = x.shape[1]
+    k[lambda meta: (cfg["n"], cfg["h"])](x, 1, BT=64)  # expect
+
+def arms_small(x, flag):
+    if flag:
+        cfg = {"n": 4, "h": x.shape[1]}
+    else:
+        cfg = {"n": 8, "h": x.shape[1]}
+    k[lambda meta: (cfg["n"], cfg["h"])](x, 1, BT=64)
+
+def arm_before_the_test(x, flag):
+    cfg = {"n": 4, "h": x.shape[1]}
+    if flag:
+        cfg["n"] = 8
+    k[(cfg["n"], cfg["h"])](x, 1, BT=64)
+
+def stored_block_covers(x):
+    meta = {}
+    meta["BLOCK"] = triton.next_power_of_2(x.shape[1])
+    grid = lambda m: (x.shape[0], triton.cdiv(x.shape[1], meta["BLOCK"]))
+    k[grid](x, 1, BT=64)
+
+def block_covers(x):
+    meta = {"BLOCK": triton.next_power_of_2(x.shape[1])}
+    grid = lambda m: (x.shape[0], triton.cdiv(x.shape[1], meta["BLOCK"]))
+    k[grid](x, 1, BT=64)
+
+def arms_blocks_cover(x, flag):
+    if flag:
+        meta = {"BLOCK": triton.next_power_of_2(x.shape[1])}
+    else:
+        meta = {"BLOCK": max(1024, triton.next_power_of_2(x.shape[1]))}
+    grid = lambda m: (x.shape[0], triton.cdiv(x.shape[1], meta["BLOCK"]))
+    k[grid](x, 1, BT=64)
+
+def arms_blocks_small(x, flag):
+    if flag:
+        meta = {"BLOCK": 64}
+    else:
+        meta = {"BLOCK": 128}
+    grid = lambda m: (x.shape[0], triton.cdiv(x.shape[1], meta["BLOCK"]))
+    k[grid](x, 1, BT=64)  # expect
+
+def block_rebound_after(x):
+    meta = {"BLOCK": triton.next_power_of_2(x.shape[1])}
+    meta["BLOCK"] = 64
+    grid = lambda m: (x.shape[0], triton.cdiv(x.shape[1], meta["BLOCK"]))
+    k[grid](x, 1, BT=64)  # expect
+"""
+
+
 @pytest.mark.parametrize(
     "snippet",
     [
@@ -670,6 +816,9 @@ def other_numel(x, y):
         ITEMS_STOPPED,
         ENTRIES,
         COUNTS,
+        APPENDED,
+        CONTEXT,
+        DICT_PATHS,
     ],
     ids=[
         "item_totals",
@@ -686,6 +835,9 @@ def other_numel(x, y):
         "stopped",
         "entries",
         "counts",
+        "appended",
+        "context",
+        "dict_paths",
     ],
 )
 def test_grids_are_reported_where_marked(snippet: str) -> None:

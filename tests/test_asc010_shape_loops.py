@@ -1,6 +1,8 @@
 """ASC010 on a product of a tensor's extents built by a loop (`for d in shape: n *= d`) over a
-name bound to the shape first (or to shapes broadcast: `torch.broadcast_shapes`), as FlagGems'
-Ascend `cholesky_solve` does: each snippet marks
+name bound to the shape first (or to shapes broadcast: `torch.broadcast_shapes`, each item of
+which is no one tensor's extent: a test on the first shape's bounds none), as FlagGems' Ascend
+`cholesky_solve` does, also a name bound to shapes on several paths (the arms of an `if`, a
+`try` and its `except`: any of them): each snippet marks
 the launches that must be reported with `# expect`; every other launch must stay silent."""
 
 from __future__ import annotations
@@ -8,6 +10,7 @@ from __future__ import annotations
 from conftest import expected_rows, found_rows, snippet_source
 
 SNIPPET = """
+import math
 import torch
 import triton
 import triton.language as tl
@@ -70,6 +73,86 @@ def broadcast_named_whole(a, b):
     for d in shape[:-1]:
         rows *= d
     k[(rows, shape[-1])](a, N=4)  # expect
+
+def broadcast_item_first_bounded(a, b):
+    assert a.shape[0] <= 64 and a.shape[1] <= 64
+    shape = torch.broadcast_shapes(a.shape, b.shape)
+    k[(shape[0], shape[1])](a, N=4)  # expect
+
+def broadcast_item_inline_first_bounded(a, b):
+    assert a.shape[0] <= 64
+    k[(torch.broadcast_shapes(a.shape, b.shape)[0], a.shape[1])](a, N=4)  # expect
+
+def broadcast_unpacked_first_bounded(a, b):
+    assert a.shape[0] <= 64
+    B, T = torch.broadcast_shapes(a.shape, b.shape)
+    k[(B, T)](a, N=4)  # expect
+
+def broadcast_items_bounded(a, b):
+    shape = torch.broadcast_shapes(a.shape, b.shape)
+    assert shape[0] <= 64
+    k[(shape[0], shape[1])](a, N=4)
+
+def broadcast_or_first_in_try(B, L):
+    try:
+        batch_shape = torch.broadcast_shapes(B.shape[:-2], L.shape[:-2])
+    except RuntimeError:
+        batch_shape = B.shape[:-2]
+    batch_size = 1
+    for d in batch_shape:
+        batch_size *= d
+    k[(batch_size, triton.cdiv(B.shape[-1], 16))](B, N=4)  # expect
+
+def shape_of_either_arm(x, y, flag):
+    if flag:
+        lead = x.shape[:-1]
+    else:
+        lead = y.shape[:-1]
+    rows = 1
+    for d in lead:
+        rows *= d
+    k[(rows, x.shape[-1])](x, N=4)  # expect
+
+def product_of_either_arm(x, y, flag):
+    if flag:
+        lead = x.shape[:-1]
+    else:
+        lead = y.shape[:-1]
+    k[(math.prod(lead), x.shape[-1])](x, N=4)  # expect
+
+def extents_of_either_arm(x, y, flag):
+    if flag:
+        shape = x.shape
+    else:
+        shape = y.shape
+    k[(*shape[:-1], x.shape[-1])](x, N=4)  # expect
+
+def item_of_either_arm_one_bounded(x, y, flag):
+    assert x.shape[0] <= 64
+    if flag:
+        shape = x.shape
+    else:
+        shape = y.shape
+    k[(shape[0], shape[1])](x, N=4)  # expect
+
+def either_arm_then_rebound(x, y, flag):
+    if flag:
+        lead = x.shape[:-1]
+    else:
+        lead = y.shape[:-1]
+    lead = [2, 4]
+    rows = 1
+    for d in lead:
+        rows *= d
+    k[(rows, x.shape[-1])](x, N=4)
+
+def either_arm_then_changed(x, y, flag):
+    if flag:
+        lead = list(x.shape[:-1])
+    else:
+        lead = list(y.shape[:-1])
+    lead[0] = 1
+    k[(math.prod(lead[:1]), 8)](x, N=4)
 
 def broadcast_with_ints(B):
     batch_shape = torch.broadcast_shapes(B.shape[:-2], (2, 4))

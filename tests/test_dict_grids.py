@@ -52,13 +52,16 @@ def test_the_vector_count_in_a_dict_entry_is_not_reported(lint) -> None:
         ('cfg = {"grid": (cores,)}\n    cfg.update(grid=(vectors,))', False),
         ('cfg = {"grid": (cores,)}\n    cfg.setdefault("grid", (vectors,))', False),
         ('cfg = {**extra, "grid": (cores,)}', False),
-        ('cfg = {"grid": (cores,)}\n    if n > 4:\n        cfg["grid"] = (vectors,)', False),
+        # the path with `n <= 4` keeps `(cores,)`, as a name bound so does (each arm's entry)
+        ('cfg = {"grid": (cores,)}\n    if n > 4:\n        cfg["grid"] = (vectors,)', True),
+        ('cfg = {"grid": (vectors,)}\n    if n > 4:\n        cfg["grid"] = (vectors,)', False),
+        ('cfg = {"grid": (vectors,)}\n    for _ in range(n):\n        cfg["grid"] = (cores,)', False),
     ],
 )
 def test_the_entry_written_last_before_the_launch_is_read(lint, bind: str, found: bool) -> None:
-    """Only the entry written last before the launch in straight-line code is the grid; a change
-    that may give it another value there (`update`, `setdefault`, a splat, a store under `if`)
-    leaves it unknown."""
+    """Only the entry written last before the launch in straight-line code is the grid, or after
+    an `if` the entry each path through it leaves; a change that may give it another value there
+    (`update`, `setdefault`, a splat, a store in a loop) leaves it unknown."""
     body = KERNEL.replace("(x, y, n):", "(x, y, n, extra=None):").replace(
         '["{key}"]',
         '["num_aicore"]\n    vectors = triton.runtime.driver.active.utils.get_device_properties(0)["num_vectorcore"]',

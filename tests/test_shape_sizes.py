@@ -9,7 +9,7 @@ import textwrap
 import libcst as cst
 import pytest
 
-from ascend_lint.host.shapes import shape_product, shape_tensors
+from ascend_lint.host.shapes import extent_of, shape_product, shape_tensors, written_extent_position
 
 KERNEL = """
 import functools
@@ -140,7 +140,7 @@ def test_shape_products_and_the_tensors_a_sequence_holds_extents_of() -> None:
     def product(code: str) -> tuple[str, ...] | None:
         call = cst.parse_expression(code)
         assert isinstance(call, cst.Call)
-        return shape_product(call, lambda name: None)
+        return shape_product(call, lambda name: [])
 
     assert product("math.prod(x.shape[1:])") == ("x.shape[1]", "prod(x.shape[2:])")  # unchanged
     assert product("math.prod(x.shape[d + 1 :])") == ("prod(x.shape[d + 1 :])",)
@@ -150,9 +150,23 @@ def test_shape_products_and_the_tensors_a_sequence_holds_extents_of() -> None:
     assert product("functools.reduce(lambda a, b: a + b, x.shape[d:], 1)") is None  # a sum
 
     def tensors(code: str) -> set[str] | None:
-        return shape_tensors(cst.parse_expression(code), lambda name: None)
+        return shape_tensors(cst.parse_expression(code), lambda name: [])
 
     assert tensors("x.shape[:d] + (1,) + y.size()[d:]") == {"x", "y"}
     assert tensors("[*x.shape[:-1], x.shape[-1], 4]") == {"x"}
     assert tensors("(1,)") is None
     assert tensors("x.shape[:d] + [n]") is None
+
+
+def test_shapes_broadcast_are_no_one_tensors_extents() -> None:
+    """An item of `torch.broadcast_shapes(a.shape, b.shape)` is the largest of the items the
+    shapes align on it: an extent of the shapes broadcast, not the first tensor's."""
+    broadcast = "torch.broadcast_shapes(a.shape, b.shape[:-1])"
+    assert shape_tensors(cst.parse_expression(broadcast), lambda name: []) == {"a", "b"}
+    assert extent_of(cst.parse_expression(f"{broadcast}[0]")) == broadcast
+    position = written_extent_position(cst.parse_expression(f"{broadcast}[-1]"))
+    assert position is not None and isinstance(position[0], cst.Call) and position[1] == -1
+    sliced = "math.prod(torch.broadcast_shapes(a.shape[:1], b.shape[:1]))"  # one item, not two sizes
+    call = cst.parse_expression(sliced)
+    assert isinstance(call, cst.Call)
+    assert shape_product(call, lambda name: []) == (f"prod({sliced[10:-1]})",)

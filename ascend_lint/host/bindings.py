@@ -219,7 +219,7 @@ def entry_writer(name: str, key: str, node: cst.CSTNode, order: WrittenOrder) ->
     may), passing over stores under other keys (`cfg["BT"] = 64`); the statement holding `node`
     or a compound one around it when that binds `name` outside the block holding `node`. None
     when no statement before `node` binds `name` (a parameter, a name of an outer function)."""
-    return order.last_writer(name, order.enclosing_statements(node), lambda s: _stores_other_keys(s, name, key))
+    return order.last_writer(name, order.enclosing_statements(node), lambda s: stores_other_keys(s, name, key))
 
 
 def stored_entry(statement: cst.CSTNode, name: str, key: str) -> cst.BaseExpression | None:
@@ -229,7 +229,7 @@ def stored_entry(statement: cst.CSTNode, name: str, key: str) -> cst.BaseExpress
     return None
 
 
-def _stores_other_keys(statement: cst.CSTNode, name: str, key: str) -> bool:
+def stores_other_keys(statement: cst.CSTNode, name: str, key: str) -> bool:
     """The statement is an assignment whose targets store into `name` only under string keys
     other than `key` (`cfg["BT"] = 64`)."""
     if not isinstance(statement, cst.Assign):

@@ -72,6 +72,7 @@ from .bindings import (
     shrinks,
     starred_target,
     stored_entry,
+    stores_other_keys,
     swaps_in_for_none,
     tuple_element,
     updates_name,
@@ -158,6 +159,7 @@ from .records import (
 from .shapes import (
     INT_CONVERSIONS,
     allocation_dimensions,
+    broadcast_tensors,
     copy_of,
     counted_tensor,
     dimensions_of,
@@ -260,6 +262,7 @@ class HostIndex(HostFacts):
         self._item_loop_bodies: dict[cst.For, frozenset[int]] = {}  # `_item_loop_body`, by loop
         self._stops_by_loop: dict[cst.For, dict[tuple[int, bool], bool]] = {}  # `_loop_stops`
         self._updates_deep = 0  # the updates of a grid in place `_grids` is reading, one inside another
+        self._list_appends: dict[cst.List, tuple[Sequence[cst.CSTNode], list[tuple[int, cst.BaseExpression]]]] = {}
         self._grid_parts: dict[
             tuple[cst.BaseExpression, Scope, str | None, int], list[tuple[cst.BaseExpression, ...]]
         ] = {}  # `_own_grids`
@@ -306,27 +309,27 @@ class HostIndex(HostFacts):
         the list the name holds when it is bound only to lists or tuples of dicts (`for cfg in
         _CFGS:` as `_CFGS[cfg]`, read as `_table_entries` reads it); drops it when the name holds
         anything else (`dims = [2, 4]`, a parameter)."""
-        sized = {
-            id(item): self._named_item_extent(item, scope) or self._any_entry(item, target, scope)
+        sized: dict[int, Sequence[cst.BaseExpression | None]] = {
+            id(item): self._named_item_extents(item, scope) or [self._any_entry(item, target, scope)]
             for target, scope, item in self.named_items
         }
         for key in dict.fromkeys((target, scope) for target, scope, _ in self.named_items):
-            values = [sized.get(id(value), value) for value in self.bindings[key]]
+            values = [each for value in self.bindings[key] for each in sized.get(id(value), [value])]
             kept = [value for value in values if value is not None]
             if kept:
                 self.bindings[key] = kept
             else:
                 del self.bindings[key]
 
-    def _named_item_extent(self, item: cst.Subscript, scope: Scope) -> cst.Subscript | None:
+    def _named_item_extents(self, item: cst.Subscript, scope: Scope) -> list[cst.BaseExpression]:
         """`x.shape[:-2][0]` for `dims[0]` (or `dims[:-2][0]` with `dims = x.shape`) when `scope`
-        binds `dims` once, to a shape (`_named_shape`); None otherwise."""
+        binds `dims` only to shapes (`_named_shapes`), an item of each it may hold (`x.shape[0]`,
+        `y.shape[0]` with `dims = x.shape` in one arm of an `if`, `dims = y.shape` in the other);
+        none otherwise."""
         iterated = item.value
         held = iterated.value if isinstance(iterated, cst.Subscript) else iterated
-        shape = self._named_shape(cst.ensure_type(held, cst.Name), scope)
-        if shape is None:
-            return None
-        return indexed(shape if held is iterated else iterated.with_changes(value=shape), 0)
+        shapes = self._named_shapes(cst.ensure_type(held, cst.Name), scope)
+        return [indexed(shape if held is iterated else iterated.with_changes(value=shape), 0) for shape in shapes]
 
     def _any_entry(self, item: cst.Subscript, target: str, scope: Scope) -> cst.Subscript | None:
         """`_CFGS[cfg]` for the item `_CFGS[0]` a loop binds to `cfg` when `_CFGS` (as `scope`
@@ -1997,8 +2000,10 @@ class HostIndex(HostFacts):
     # ---- grids and device core counts --------------------------------------------------
     def grids(self, launch: Launch) -> tuple[Grid, ...]:
         """The grids a launch may use: `kernel[(a, b)]`, `kernel[a, b]`, a name bound to a
-        tuple, `lambda META: (...)`, a function of the module returning a tuple, or the entry
-        of a dict holding one (`cfg["grid"]` with `cfg = {"grid": (n,), ...}`: `dict_sources`). A name
+        tuple, or to a list with axes appended (`_appended_grids`), `lambda META: (...)`, a
+        function of the module returning a tuple, an attribute stored on `self` or `ctx`
+        (`_held_grids`, `_context_stores`), or the entry of a dict holding one (`cfg["grid"]`
+        with `cfg = {"grid": (n,), ...}`: `dict_sources`). A name
         bound several times is the value of its one reaching assignment when there is one
         (`grid = ...` or `def grid(META):` earlier in the launch's block, `reaching_binding`),
         else any of them. A tuple whose starred parts may be more than MAX_GRIDS grids together
@@ -2159,6 +2164,8 @@ class HostIndex(HostFacts):
             )
             if isinstance(reaching, cst.FunctionDef):
                 return self._returned_grids(reaching, 1, first_param(reaching.params))
+            if isinstance(reaching, cst.List):
+                return self._appended_grids(reaching, written, launch.scope, None, 1)
             if reaching is not None:
                 return self._grids(reaching, launch.scope, None, 1)
         return self._grids(written, launch.scope, None, 0)
@@ -2167,11 +2174,7 @@ class HostIndex(HostFacts):
         if hops > ORIGIN_HOPS:
             return
         if isinstance(value, (cst.Tuple, cst.List)):
-            parts = [self._element_axes(element, scope, meta, hops) for element in value.elements]
-            if math.prod(len(part) for part in parts) > MAX_GRIDS:  # read as when no part is known
-                parts = [[(element.value,)] for element in value.elements]
-            for chosen in itertools.product(*parts):
-                yield Grid(tuple(axis for part in chosen for axis in part), scope, value, meta)
+            yield from self._listed_grids(value.elements, value, scope, meta, hops)
         elif isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):  # `(B * T,) + (H,)`
             lefts = self._own_grids(value.left, scope, meta, hops)
             rights = self._own_grids(value.right, scope, meta, hops) if lefts else []
@@ -2199,7 +2202,10 @@ class HostIndex(HostFacts):
                         self._updates_deep -= 1
                 return
             for bound in self.values_of(value.value, scope):
-                yield from self._grids(bound, scope, meta, hops + 1)
+                if isinstance(bound, cst.List):  # `grid = []`, then `grid.append(n)`
+                    yield from self._appended_grids(bound, value, scope, meta, hops + 1)
+                else:
+                    yield from self._grids(bound, scope, meta, hops + 1)
             for function in self._visible_functions(value.value, scope):
                 yield from self._returned_grids(function, hops + 1, first_param(function.params))
         elif isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name):  # `cfg["grid"]` of a dict
@@ -2213,6 +2219,9 @@ class HostIndex(HostFacts):
             and value.value.value in ("self", "cls")
         ):
             yield from self._held_grids(value.attr.value, scope, meta, hops + 1)  # `kernel[self.grid]`
+        elif isinstance(value, cst.Attribute) and isinstance(value.value, cst.Name):  # `kernel[ctx.grid]`
+            for stored, where in self._context_stores(value.value.value, value.attr.value, scope):
+                yield from self._grids(stored, where, meta, hops + 1)
         elif isinstance(value, cst.Call) and is_partial(value.func, self.partial_names):
             yield from self._partial_grids(value, scope, hops + 1)
         elif isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
@@ -2228,6 +2237,94 @@ class HostIndex(HostFacts):
         elif isinstance(value, cst.Call) and isinstance(value.func, cst.Attribute):  # `Ops._grid(T, B)`
             for method in self._methods_called(value.func, scope):
                 yield from self._returned_grids(method, hops + 1, None, (value, scope))
+
+    def _appended_grids(
+        self, listed: cst.List, read: cst.Name, scope: Scope, meta: str | None, hops: int
+    ) -> Iterator[Grid]:
+        """The grids the list literal a name is bound to may be where `read` reads the name, with
+        what the function appends to it before (`_appended`); written as the name read when it
+        appends any (`grid` of `k[tuple(grid)]`: the literal, `[]`, is not the grid)."""
+        appended = self._appended(listed, read, scope)
+        elements = [*listed.elements, *(cst.Element(axis) for axis in appended)]
+        return self._listed_grids(elements, read if appended else listed, scope, meta, hops)
+
+    def _listed_grids(
+        self,
+        elements: Sequence[cst.BaseElement],
+        written: cst.BaseExpression,
+        scope: Scope,
+        meta: str | None,
+        hops: int,
+    ) -> Iterator[Grid]:
+        """The grids a tuple or list of `elements` may be."""
+        parts = [self._element_axes(element, scope, meta, hops) for element in elements]
+        if math.prod(len(part) for part in parts) > MAX_GRIDS:  # read as when no part is known
+            parts = [[(element.value,)] for element in elements]
+        for chosen in itertools.product(*parts):
+            yield Grid(tuple(axis for part in chosen for axis in part), scope, written, meta)
+
+    def _appended(self, listed: cst.List, read: cst.Name, scope: Scope) -> list[cst.BaseExpression]:
+        """What the function appends to the list `listed` it binds a name to before `read` reads
+        that name: each `name.append(v)` (and the elements of `name.extend((a, b))`) among the
+        statements of the assignment's own block written between the two (`grid = []`,
+        `grid.append(n)`, `k[tuple(grid)]`); those nested in a block (they may not run, or run
+        many times) add nothing, so the grid read is at least what every path launches. Read once
+        per list."""
+        if not isinstance(scope, cst.FunctionDef):
+            return []
+        order = self.written_order(scope)
+        if listed not in self._list_appends:
+            self._list_appends[listed] = self._appends_after(listed, order)
+        statements, appends = self._list_appends[listed]
+        nesting = order.enclosing_statements(read)
+        index = next((place for lines, place in nesting if lines is statements), None)
+        if index is None:
+            return []
+        return [axis for place, axis in appends[: bisect_left(appends, index, key=lambda pair: pair[0])]]
+
+    def _appends_after(
+        self, listed: cst.List, order: WrittenOrder
+    ) -> tuple[Sequence[cst.CSTNode], list[tuple[int, cst.BaseExpression]]]:
+        """The statements of the block holding `name = [...]` (binding `listed`) and, in order,
+        the axes its later statements `name.append(v)` / `name.extend((a, b))` add, by index."""
+        nesting = order.enclosing_statements(listed)
+        if not nesting:
+            return (), []
+        statements, start = nesting[-1]
+        assignment = statements[start]
+        if not (
+            isinstance(assignment, cst.Assign)
+            and assignment.value is listed
+            and len(assignment.targets) == 1
+            and isinstance(target := assignment.targets[0].target, cst.Name)
+        ):
+            return statements, []
+        appends: list[tuple[int, cst.BaseExpression]] = []
+        for place in range(start + 1, len(statements)):
+            axes = _appended_axes(statements[place], target.value)
+            if not axes and order.rebinds(statements[place], target.value):
+                break
+            appends.extend((place, axis) for axis in axes)
+        return statements, appends
+
+    def _context_stores(self, receiver: str, attribute: str, scope: Scope) -> list[tuple[cst.BaseExpression, Scope]]:
+        """What `ctx.<attribute>` may hold where `scope` reads it, `ctx` the first parameter of
+        `scope`: the values the function stores there (`ctx.grid = (B, T)`), or a method of its
+        class taking that parameter first (an autograd `forward` storing what `backward` reads)."""
+        if not isinstance(scope, cst.FunctionDef) or first_param(scope.params) != receiver:
+            return []
+        owner = self.class_of.get(scope)
+        return [
+            (stored, where)
+            for stored, where in self.attribute_stores.get(f"{receiver}.{attribute}", ())
+            if where is scope
+            or (
+                isinstance(where, cst.FunctionDef)
+                and owner is not None
+                and self.class_of.get(where) is owner
+                and first_param(where.params) == receiver
+            )
+        ]
 
     def _element_axes(
         self, element: cst.BaseElement, scope: Scope, meta: str | None, hops: int
@@ -2284,11 +2381,15 @@ class HostIndex(HostFacts):
 
     def _reads_as_written(self, value: cst.BaseExpression, read: cst.CSTNode, scope: cst.FunctionDef) -> bool:
         """Every name `value` reads holds at `read` what it held where `value` is written: none
-        is rebound between them, or, with a loop around either, each holds one value
+        the function binds is rebound between them (a module's `triton` is not, by the
+        `triton.cdiv(...)` of a grid lambda), or, with a loop around either, each holds one value
         (`_holds_one_value`)."""
         rebound = self.written_order(scope).names_rebound_between(value, read)
         if rebound is not None:
-            return not rebound & names_read(value)
+            return not any(
+                self._binding_scope(name, scope) is scope or scope in self.globals_declared.get(name, ())
+                for name in rebound & names_read(value)
+            )
         return all(self._holds_one_value(name, scope) for name in variables_read(value))
 
     def _own_grids(
@@ -2433,23 +2534,66 @@ class HostIndex(HostFacts):
         """What `read` (`cfg["grid"]`, `key` its key) may be: the entry written last before it
         in straight-line code (`entry_writer`: `cfg["grid"] = (n,)`, or that of the dict
         literal or `dict(...)` bound to `cfg` with no `**` splat in it); what the value bound
-        then may give (`dict_sources`: `cfg = base.copy()`); nothing when another statement
-        may change it there (`cfg.update(...)`, `setdefault`, a store under `if` or in a loop).
+        then may give (`dict_sources`: `cfg = base.copy()`), what each path through an `if`
+        leaves (`_written_entries`); nothing when another statement may change it there
+        (`cfg.update(...)`, `setdefault`, a store in a loop).
         With no statement of the function binding the dict, any entry it may hold."""
         name = read.value
         assert isinstance(name, cst.Name)
         writer = None if scope is None else entry_writer(name.value, key, read, self.written_order(scope))
         if writer is None:
             return [(dict_entry(source, key), filled) for source, filled in self.dict_sources(name, scope)]
-        stored = stored_entry(writer, name.value, key)
+        return self._written_entries(writer, name.value, key, scope, 0)
+
+    def _written_entries(
+        self, writer: cst.CSTNode, name: str, key: str, scope: Scope, depth: int
+    ) -> list[tuple[cst.BaseExpression | None, Scope]]:
+        """What the entry `key` of the dict `name` holds after `writer`, the statement last
+        changing it (`_dict_entries`): its value stored (`cfg["n"] = v`), the entry of the dict
+        bound; after an `if` binding or storing it in its arms, what each arm leaves (`if a: cfg
+        = {"n": B}` / `else: cfg = {"n": T}`; an arm changing nothing leaves what was written
+        before the `if`); nothing for another statement."""
+        stored = stored_entry(writer, name, key)
         if stored is not None:
             return [(stored, scope)]
-        bound = plain_binding(writer, name.value)
+        if isinstance(writer, cst.If) and isinstance(scope, cst.FunctionDef) and depth < ORIGIN_HOPS:
+            return self._entries_after_arms(writer, name, key, scope, depth + 1)
+        bound = plain_binding(writer, name)
         if not isinstance(bound, cst.BaseExpression) or splats_inside(bound):
             return []
         if isinstance(bound, cst.Dict) or is_dict_call(bound):
             return [(dict_entry(bound, key), scope)]
         return [(dict_entry(source, key), filled) for source, filled in self.dict_sources(bound, scope)]
+
+    def _entries_after_arms(
+        self, test: cst.If, name: str, key: str, scope: cst.FunctionDef, depth: int
+    ) -> list[tuple[cst.BaseExpression | None, Scope]]:
+        """`_written_entries` after an `if` changing the dict `name` in its arms (`elif` ones
+        too): what the last statement changing it in each arm leaves, and, for an arm changing
+        nothing or a missing `else`, what the statement before the `if` left; nothing when one
+        of them is unknown (a loop, an `update`)."""
+        order = self.written_order(scope)
+        other_keys = partial(stores_other_keys, name=name, key=key)
+        arms: list[cst.BaseSuite | None] = [test.body]
+        orelse = test.orelse
+        while isinstance(orelse, cst.If):  # `elif`
+            arms.append(orelse.body)
+            orelse = orelse.orelse
+        arms.append(orelse.body if isinstance(orelse, cst.Else) else None)
+        writers: list[cst.CSTNode | None] = []
+        for arm in arms:
+            lines = order.statements(arm) if arm is not None else []
+            writers.append(order.last_writer(name, [(lines, len(lines) - 1)], other_keys) if lines else None)
+        if None in writers:  # that path keeps what was written before the `if`
+            before = order.last_writer(name, order.enclosing_statements(test), lambda s: s is test or other_keys(s))
+            writers = [before if writer is None else writer for writer in writers]
+        entries: list[tuple[cst.BaseExpression | None, Scope]] = []
+        for writer in writers:
+            found = [] if writer is None else self._written_entries(writer, name, key, scope, depth)
+            if not found:
+                return []
+            entries.extend(found)
+        return entries
 
     def _returned_grids(
         self,
@@ -3151,8 +3295,8 @@ class HostIndex(HostFacts):
             return (flat_code(value),)
         entries = self._entry_values(value, scope)
         if entries != [value]:  # `cfg["n"]` of `cfg = {"n": B * T}`: read as a name is
-            extents = {self._extent(entry, scope, hops + 1) for entry in entries}
-            return extents.pop() if len(extents) == 1 else None
+            sized = [self._extent(entry, scope, hops + 1) for entry in entries]
+            return sized[0] if len(set(sized)) == 1 else one_extent(flat_code(value), sized)
         if subscript_key(value) is not None:  # `META["BT"]`, `props["num_aicore"]`: a tile or a count
             return ()
         if isinstance(value, cst.Subscript) and isinstance(value.value, cst.Call):
@@ -3834,6 +3978,9 @@ class HostIndex(HostFacts):
         if isinstance(value, cst.Name):
             values = self.values_of(value.value, scope)
             return bool(values) and all(self.at_least(each, size, scope, hops + 1) for each in values)
+        entries = self._entry_values(value, scope)
+        if entries != [value]:  # `meta["BLOCK"]` of `meta = {"BLOCK": triton.next_power_of_2(n)}`
+            return all(self.at_least(entry, size, scope, hops + 1) for entry in entries)
         rounded = power_of_two_above(value)
         if rounded is not None:
             return self.at_least(rounded, size, scope, hops + 1)
@@ -3854,14 +4001,21 @@ class HostIndex(HostFacts):
     def _named_shape(self, name: cst.Name, scope: Scope) -> cst.BaseExpression | None:
         """The shape a function's name holds when the function binds it once, to a shape
         (`shape = list(x.shape)`, `dims = x.shape[1:]`), and changes it nowhere; None otherwise."""
-        return self._bound_once(name, scope, is_shape)
+        shapes = self._named_shapes(name, scope)
+        return shapes[0] if len(shapes) == 1 else None
 
-    def _named_extents(self, name: cst.Name, scope: Scope, hops: int = 0) -> cst.BaseExpression | None:
-        """The sequence of a tensor's extents a function's name holds when the function binds it
-        once, to a shape (`_named_shape`) or to a sequence made of shapes (`shape_tensors`:
-        `out_shape = shape[:dim] + shape[dim + 1:]`), and changes it nowhere; None otherwise."""
-        named = self._named_shape(name, scope)
-        if named is not None or hops >= ORIGIN_HOPS:
+    def _named_shapes(self, name: cst.Name, scope: Scope) -> list[cst.BaseExpression]:
+        """The shapes a function's name may hold when the function binds it only to shapes, once
+        or on several paths (`if a: s = x.shape` / `else: s = y.shape`, a `try` and its
+        `except`), and changes it nowhere; none otherwise."""
+        return self._bound_only(name, scope, is_shape)
+
+    def _named_extents(self, name: cst.Name, scope: Scope, hops: int = 0) -> list[cst.BaseExpression]:
+        """The sequences of tensors' extents a function's name may hold when the function binds
+        it only to shapes (`_named_shapes`) or only to sequences made of shapes (`shape_tensors`:
+        `out_shape = shape[:dim] + shape[dim + 1:]`), and changes it nowhere; none otherwise."""
+        named = self._named_shapes(name, scope)
+        if named or hops >= ORIGIN_HOPS:
             return named
         binding = self._binding_scope(name.value, scope)
 
@@ -3870,18 +4024,19 @@ class HostIndex(HostFacts):
                 shape_tensors(value, lambda other: self._named_extents(other, binding, hops + 1))
             )
 
-        return self._bound_once(name, scope, made_of_shapes)
+        return self._bound_only(name, scope, made_of_shapes)
 
-    def _bound_once(
+    def _bound_only(
         self, name: cst.Name, scope: Scope, accept: Callable[[cst.BaseExpression], bool]
-    ) -> cst.BaseExpression | None:
-        """The value a function's name holds when the function (not module level, not as a
-        parameter) binds it once, to a value `accept` takes, and changes it nowhere (`shape[d] =
-        1`, `shape.append(...)`, `shape += ...`); None otherwise."""
+    ) -> list[cst.BaseExpression]:
+        """The values a function's name may hold when the function (not module level, not as a
+        parameter) binds it only by assignments of values `accept` takes, once or on several
+        paths, and changes it nowhere else (`shape[d] = 1`, `shape.append(...)`, `shape +=
+        ...`); none otherwise."""
         binding, bound = self._values_bound(name.value, scope, module_level=False, assigned_only=False)
-        if not isinstance(binding, cst.FunctionDef) or len(bound) != 1 or not accept(bound[0]):
-            return None
-        return bound[0] if self._statements_changing(binding)[name.value] == 1 else None
+        if not isinstance(binding, cst.FunctionDef) or not bound or not all(map(accept, bound)):
+            return []
+        return bound if self._statements_changing(binding)[name.value] == len(bound) else []
 
     def _statements_changing(self, function: cst.FunctionDef) -> Counter[str]:
         """How many simple statements of the function's own body (`_own_nodes`) may rebind or
@@ -4018,9 +4173,13 @@ class HostIndex(HostFacts):
                 self._name_positions[key] = self._name_position(value.value, where)
             return self._name_positions[key]
         written = self._written_extent(value, scope)
-        if written is None or not self._holds_one_value(written[0], scope):
+        if written is None:
             return None
-        return written[0].value, written[1]
+        holder, position = written
+        tensors = [holder] if isinstance(holder, cst.Name) else broadcast_tensors(holder)
+        if tensors is None or not all(self._holds_one_value(tensor, scope) for tensor in tensors):
+            return None
+        return flat_code(holder), position
 
     def _name_position(self, name: str, where: Scope) -> tuple[str, int] | None:
         """`extent_position` of `name`, bound in `where`: the one extent every binding is."""
@@ -4038,7 +4197,7 @@ class HostIndex(HostFacts):
         }
         return positions.pop() if len(positions) == 1 else None
 
-    def _written_extent(self, value: cst.BaseExpression, scope: Scope) -> tuple[cst.Name, int] | None:
+    def _written_extent(self, value: cst.BaseExpression, scope: Scope) -> tuple[cst.Name | cst.Call, int] | None:
         """`written_extent_position` of `value`, or of `x.shape[i]` for `shape[i]` with `shape
         = x.shape` bound once (`_named_shape`)."""
         if is_item(value) and isinstance(value.value, cst.Name):
@@ -4832,6 +4991,28 @@ def _count_of_kind(counts: Sequence[CoreCount | None], kind: str) -> CoreCount |
     """The first of the counts of `kind`, else the first count."""
     found = [count for count in counts if count is not None]
     return next((count for count in found if count.kind == kind), found[0] if found else None)
+
+
+def _appended_axes(statement: cst.CSTNode, name: str) -> list[cst.BaseExpression]:
+    """The axes `name.append(v)` (`v`) or `name.extend((a, b))` (`a`, `b`) adds, as a statement
+    of its own; none for another statement."""
+    call = statement.value if isinstance(statement, cst.Expr) else None
+    if not (
+        isinstance(call, cst.Call)
+        and isinstance(call.func, cst.Attribute)
+        and isinstance(call.func.value, cst.Name)
+        and call.func.value.value == name
+        and len(call.args) == 1
+        and call.args[0].keyword is None
+        and not call.args[0].star
+    ):
+        return []
+    added = call.args[0].value
+    if call.func.attr.value == "append":
+        return [added]
+    if call.func.attr.value == "extend" and isinstance(added, (cst.Tuple, cst.List)):
+        return [element.value for element in added.elements if isinstance(element, cst.Element)]
+    return []
 
 
 def _is_property(function: cst.FunctionDef) -> bool:

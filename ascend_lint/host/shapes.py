@@ -47,7 +47,7 @@ def summed_sizes(left: tuple[str, ...], right: tuple[str, ...], value: cst.Binar
 
 
 def shape_product(
-    call: cst.Call, named_shape: Callable[[cst.Name], cst.BaseExpression | None]
+    call: cst.Call, named_shape: Callable[[cst.Name], Sequence[cst.BaseExpression]]
 ) -> tuple[str, ...] | None:
     """The sizes `math.prod(...)` (or `functools.reduce(operator.mul, ..., 1)`, `multiplied_shape`)
     multiplies when it multiplies a tensor's extents: two for a shape or a slice of one with
@@ -65,7 +65,7 @@ def shape_product(
 
 
 def shape_tensors(
-    value: cst.BaseExpression, named_shape: Callable[[cst.Name], cst.BaseExpression | None]
+    value: cst.BaseExpression, named_shape: Callable[[cst.Name], Sequence[cst.BaseExpression]]
 ) -> set[str] | None:
     """The tensors, as written, whose extents a sequence holds when it holds extents and int
     literals only, one extent or more: a shape (`is_shape`), a slice of one with any bounds
@@ -77,7 +77,7 @@ def shape_tensors(
 
 
 def _sequence_tensors(
-    value: cst.BaseExpression, named_shape: Callable[[cst.Name], cst.BaseExpression | None], depth: int
+    value: cst.BaseExpression, named_shape: Callable[[cst.Name], Sequence[cst.BaseExpression]], depth: int
 ) -> set[str] | None:
     """`shape_tensors`, empty for a sequence of int literals only (`(1,)`)."""
     if depth > 8:
@@ -85,12 +85,16 @@ def _sequence_tensors(
     value = _copied_shape(value)
     if isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Slice):
         return _sequence_tensors(value.value, named_shape, depth + 1)
+    if isinstance(value, cst.Call) and _broadcasts_shapes(value):  # an item of one of the shapes, or a 1
+        return _sequence_tensors(
+            cst.Tuple([cst.StarredElement(arg.value) for arg in value.args]), named_shape, depth + 1
+        )
     if is_shape(value):
         tensor = extent_of(indexed(value, 0))
         return None if tensor is None else {tensor}
-    if isinstance(value, cst.Name):
-        named = named_shape(value)
-        return None if named is None else _sequence_tensors(named, named_shape, depth + 1)
+    if isinstance(value, cst.Name):  # any of the sequences the name may hold
+        named = [_sequence_tensors(each, named_shape, depth + 1) for each in named_shape(value)]
+        return None if not named or None in named else set().union(*(each for each in named if each is not None))
     parts: list[set[str] | None] = []
     if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
         parts = [
@@ -114,7 +118,7 @@ def _sequence_tensors(
 
 
 def _sliced_shape_product(
-    shape: cst.BaseExpression, named_shape: Callable[[cst.Name], cst.BaseExpression | None]
+    shape: cst.BaseExpression, named_shape: Callable[[cst.Name], Sequence[cst.BaseExpression]]
 ) -> tuple[str, ...] | None:
     """The sizes the product of `x.shape[a:b]` (literal bounds, no step) or of the whole
     `x.shape` / `x.size()` is: its first extent and the product of the others (`x.shape[0]`,
@@ -131,13 +135,15 @@ def _sliced_shape_product(
     if isinstance(shape, cst.Name):
         named = named_shape(shape)
         if (
-            named is None or not is_shape(named) or (stop is not None and not is_whole_shape(named))
-        ):  # a slice of a slice
+            len(named) != 1 or not is_shape(named[0]) or (stop is not None and not is_whole_shape(named[0]))
+        ):  # one of several shapes, a slice of a slice
             return None
-        shape = named
+        shape = named[0]
     if start is None or not is_shape(shape):
         return None
     shape = _copied_shape(shape)
+    if isinstance(shape, cst.Call) and not is_whole_shape(shape):  # shapes broadcast, none of them whole
+        return None
     last = int_literal(stop)
     if last is not None and last - start < 2:  # `x.shape[:1]`: one extent; `x.shape[:0]`: none
         return (f"{flat_code(shape)}[{start}]",) if last - start == 1 else ()
@@ -210,7 +216,9 @@ def is_shape(value: cst.BaseExpression) -> bool:
     (`list(x.shape)`, `tuple(x.size())`): extents of a tensor."""
     if isinstance(value, cst.Call):
         copied = _copied_shape(value)
-        return is_shape(copied) if copied is not value else _is_size_call(value) and not value.args
+        if copied is not value:
+            return is_shape(copied)
+        return _broadcasts_shapes(value) or (_is_size_call(value) and not value.args)
     if isinstance(value, cst.Subscript) and len(value.slice) == 1 and isinstance(value.slice[0].slice, cst.Slice):
         return is_shape(value.value)
     return isinstance(value, cst.Attribute) and value.attr.value == "shape"
@@ -226,27 +234,45 @@ def dimensions_of(value: cst.BaseExpression) -> str | None:
 
 
 def is_whole_shape(value: cst.BaseExpression) -> bool:
-    """A shape that is no slice: `x.shape`, `x.size()`, `list(x.shape)`."""
-    return is_shape(value) and not isinstance(_copied_shape(value), cst.Subscript)
+    """A shape that is no slice: `x.shape`, `x.size()`, `list(x.shape)`, shapes broadcast one of
+    which is whole (as long as it)."""
+    copied = _copied_shape(value)
+    if isinstance(copied, cst.Call) and _broadcasts_shapes(copied):
+        return any(is_whole_shape(arg.value) for arg in copied.args)
+    return is_shape(value) and not isinstance(copied, cst.Subscript)
 
 
 def _copied_shape(value: cst.BaseExpression) -> cst.BaseExpression:
-    """`x.shape` for `list(x.shape)` / `tuple(x.shape)` (the same extents), and for
-    `torch.broadcast_shapes(x.shape[:-2], y.shape[:-2])` of shapes (each item an extent of one
-    of them, read as the first's), else `value`."""
-    while (
-        isinstance(value, cst.Call) and value.args and all(arg.keyword is None and not arg.star for arg in value.args)
-    ):
-        copied = isinstance(value.func, cst.Name) and value.func.value in ("list", "tuple") and len(value.args) == 1
-        if not (copied or _broadcasts_shapes(value)):
-            break
+    """`x.shape` for `list(x.shape)` / `tuple(x.shape)` (the same extents), else `value`."""
+    while _is_plain_call(value) and isinstance(value.func, cst.Name) and value.func.value in ("list", "tuple"):
         value = value.args[0].value
     return value
 
 
+def broadcast_tensors(call: cst.Call) -> list[cst.Name] | None:
+    """The tensor names whose shapes `torch.broadcast_shapes(...)` broadcasts (`a`, `b` of
+    `torch.broadcast_shapes(a.shape, b.shape[:-2])`); None when one is no name's."""
+    names = []
+    for arg in call.args:
+        shape = _copied_shape(arg.value)
+        while isinstance(shape, cst.Subscript):
+            shape = _copied_shape(shape.value)
+        owner = dimensions_of(shape)
+        if owner is None:
+            return None
+        names.append(cst.Name(owner))
+    return names
+
+
 def _broadcasts_shapes(call: cst.Call) -> bool:
-    """`torch.broadcast_shapes(...)` of shapes."""
-    return dotted_name(call.func) == "torch.broadcast_shapes" and all(is_shape(arg.value) for arg in call.args)
+    """`torch.broadcast_shapes(...)` of shapes: a shape each item of which is the largest of the
+    items the shapes align on it (from the right) or a 1, an extent of no one tensor, at no
+    position of one."""
+    return (
+        dotted_name(call.func) == "torch.broadcast_shapes"
+        and bool(call.args)
+        and all(arg.keyword is None and not arg.star and is_shape(arg.value) for arg in call.args)
+    )
 
 
 def is_item(value: cst.BaseExpression) -> TypeGuard[cst.Subscript]:
@@ -334,15 +360,19 @@ def extent_of(value: cst.BaseExpression) -> str | None:
         owner = value
     else:
         return None
+    if isinstance(owner, cst.Call) and _broadcasts_shapes(owner):  # the shapes broadcast, as written
+        return flat_code(owner)
     accessor = owner.func if isinstance(owner, cst.Call) else owner  # `x.size`, `x.shape`
     return flat_code(accessor.value) if isinstance(accessor, cst.Attribute) else None
 
 
-def written_extent_position(value: cst.BaseExpression) -> tuple[cst.Name, int] | None:
+def written_extent_position(value: cst.BaseExpression) -> tuple[cst.Name | cst.Call, int] | None:
     """The tensor name and the position, a literal, of `x.shape[i]`, `x.size(i)`, `x.size()[i]`
     or an item of a slice (`x.shape[1:][0]` is position 1, `g.shape[-2:][1]` is -1), also read
-    as an int (`_as_extent`: `int(x.size(0))`, `len(x)` is position 0); None for another value,
-    an index that is no literal, a stepped slice or a negative item of a slice."""
+    as an int (`_as_extent`: `int(x.size(0))`, `len(x)` is position 0), or the shapes broadcast
+    (`torch.broadcast_shapes(...)`, an extent of no one tensor) and the position of their
+    item; None for another value, an index that is no literal, a stepped slice or a negative
+    item of a slice."""
     value = _as_extent(value)
     shape: cst.BaseExpression = value
     if isinstance(value, cst.Call) and _is_size_call(value):
@@ -363,6 +393,8 @@ def written_extent_position(value: cst.BaseExpression) -> tuple[cst.Name, int] |
             position, shape = start + position, _copied_shape(shape.value)
     else:
         return None
+    if position is not None and isinstance(shape, cst.Call) and _broadcasts_shapes(shape):
+        return shape, position
     accessor = shape.func if isinstance(shape, cst.Call) else shape  # `x.size`, `x.shape`
     if position is None or not isinstance(accessor, cst.Attribute) or not isinstance(accessor.value, cst.Name):
         return None
