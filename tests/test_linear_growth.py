@@ -288,6 +288,28 @@ SHAPES |= {
         ),
         40,
     ),
+    # the axes appended to a list are read once per list (`HostIndex._appends_after`), each
+    # launch finding its place among them; each entry read after an `if` reads its arms
+    "a list grid appended to before every launch (`grid.append(...)`)": (
+        lambda n: (
+            HOST_HEAD
+            + "def run(x):\n"
+            + "    grid = [x.shape[0]]\n    grid.append(2)\n    k[tuple(grid)](x, x.shape[0], BT=64)\n" * n
+        ),
+        40,
+    ),
+    "a dict bound in the arms of an `if` before every launch": (
+        lambda n: (
+            HOST_HEAD
+            + "def run(x, flag):\n"
+            + "".join(
+                f"    if flag:\n        cfg = {{'n': x.shape[0]}}\n    else:\n        cfg = {{'n': {i + 1}}}\n"
+                "    k[(cfg['n'],)](x, x.shape[0], BT=64)\n"
+                for i in range(n)
+            )
+        ),
+        40,
+    ),
 }
 
 

@@ -115,8 +115,33 @@ def reaching_binding(name: str, launch: Launch, order: WrittenOrder) -> cst.Base
     later binding reaches the next trip), when no earlier statement binds it, or when the
     nearest one binds it otherwise (inside an `if`, a loop, `name += ...`): then several may
     reach it. An update in place (`grid += (B,)`) is its updated value (`grid + (B,)`), whose
-    `grid` is the binding before it (`binding_updated`)."""
-    return _nearest_binding(name, order.enclosing_statements(launch.written_at), order)
+    `grid` is the binding before it (`binding_updated`); an append (`grid.append(n)`: the list
+    bound before it, with its axes appended, `HostIndex._appended_grids`) is passed over."""
+    return _nearest_binding(
+        name, order.enclosing_statements(launch.written_at), order, lambda s: bool(appended_axes(s, name))
+    )
+
+
+def appended_axes(statement: cst.CSTNode, name: str) -> list[cst.BaseExpression]:
+    """The axes `name.append(v)` (`v`) or `name.extend((a, b))` (`a`, `b`) adds, as a statement
+    of its own; none for another statement."""
+    call = statement.value if isinstance(statement, cst.Expr) else None
+    if not (
+        isinstance(call, cst.Call)
+        and isinstance(call.func, cst.Attribute)
+        and isinstance(call.func.value, cst.Name)
+        and call.func.value.value == name
+        and len(call.args) == 1
+        and call.args[0].keyword is None
+        and not call.args[0].star
+    ):
+        return []
+    added = call.args[0].value
+    if call.func.attr.value == "append":
+        return [added]
+    if call.func.attr.value == "extend" and isinstance(added, (cst.Tuple, cst.List)):
+        return [element.value for element in added.elements if isinstance(element, cst.Element)]
+    return []
 
 
 def binding_updated(name: cst.Name, order: WrittenOrder) -> cst.BaseExpression | None:

@@ -58,6 +58,7 @@ from ..package import content_hash, package_folders, package_hash, package_sourc
 from .bindings import (
     RECORDED_BINDERS,
     WrittenOrder,
+    appended_axes,
     binders_by_name,
     binding_reaching,
     binding_read_by,
@@ -262,6 +263,7 @@ class HostIndex(HostFacts):
         self._item_loop_bodies: dict[cst.For, frozenset[int]] = {}  # `_item_loop_body`, by loop
         self._stops_by_loop: dict[cst.For, dict[tuple[int, bool], bool]] = {}  # `_loop_stops`
         self._updates_deep = 0  # the updates of a grid in place `_grids` is reading, one inside another
+        self._escaping: dict[tuple[str, cst.FunctionDef], list[cst.Name]] = {}  # `_escaping_uses`
         self._list_appends: dict[cst.List, tuple[Sequence[cst.CSTNode], list[tuple[int, cst.BaseExpression]]]] = {}
         self._grid_parts: dict[
             tuple[cst.BaseExpression, Scope, str | None, int], list[tuple[cst.BaseExpression, ...]]
@@ -2154,6 +2156,15 @@ class HostIndex(HostFacts):
 
     def _written_grids(self, launch: Launch) -> Iterator[Grid]:
         written = launch.grid_node
+        if (
+            isinstance(written, cst.Call)
+            and isinstance(written.func, cst.Name)
+            and written.func.value in ("tuple", "list")
+            and len(written.args) == 1
+            and not written.args[0].star
+            and isinstance(written.args[0].value, cst.Name)
+        ):  # `kernel[tuple(grid)]`: the grid `grid` holds there
+            written = written.args[0].value
         if written is launch.launcher:  # `kernel[a, b]`, not `kernel[cfg["grid"]]` nor `grid=grids[i]`
             assert isinstance(written, cst.Subscript)
             axes = tuple(e.slice.value for e in written.slice if isinstance(e.slice, cst.Index))
@@ -2301,7 +2312,7 @@ class HostIndex(HostFacts):
             return statements, []
         appends: list[tuple[int, cst.BaseExpression]] = []
         for place in range(start + 1, len(statements)):
-            axes = _appended_axes(statements[place], target.value)
+            axes = appended_axes(statements[place], target.value)
             if not axes and order.rebinds(statements[place], target.value):
                 break
             appends.extend((place, axis) for axis in axes)
@@ -2369,15 +2380,28 @@ class HostIndex(HostFacts):
         `pair = (cfg, 1)`)."""
         assert isinstance(read.value, cst.Name)
         order = self.written_order(scope)
-        for use in self.name_uses.get(read.value.value, ()):
-            if use.owner is not scope or not use.around or order.runs_before(read, use.name):
-                continue
-            holder = use.around[0]
-            if passed_to(use.name, use.around) is not None or (
-                isinstance(holder, cst.Assign | cst.Element | cst.DictElement) and holder.value is use.name
-            ):
-                return True
-        return False
+        return any(not order.runs_before(read, use) for use in self._escaping_uses(read.value.value, scope))
+
+    def _escaping_uses(self, name: str, scope: cst.FunctionDef) -> list[cst.Name]:
+        """The uses of `name` in `scope` passing it to a call or holding it in another name or
+        container (`_escapes`), found once per name and function."""
+        key = (name, scope)
+        found = self._escaping.get(key)
+        if found is None:
+            found = self._escaping[key] = [
+                use.name
+                for use in self.name_uses.get(name, ())
+                if use.owner is scope
+                and use.around
+                and (
+                    passed_to(use.name, use.around) is not None
+                    or (
+                        isinstance(use.around[0], cst.Assign | cst.Element | cst.DictElement)
+                        and use.around[0].value is use.name
+                    )
+                )
+            ]
+        return found
 
     def _reads_as_written(self, value: cst.BaseExpression, read: cst.CSTNode, scope: cst.FunctionDef) -> bool:
         """Every name `value` reads holds at `read` what it held where `value` is written: none
@@ -4991,28 +5015,6 @@ def _count_of_kind(counts: Sequence[CoreCount | None], kind: str) -> CoreCount |
     """The first of the counts of `kind`, else the first count."""
     found = [count for count in counts if count is not None]
     return next((count for count in found if count.kind == kind), found[0] if found else None)
-
-
-def _appended_axes(statement: cst.CSTNode, name: str) -> list[cst.BaseExpression]:
-    """The axes `name.append(v)` (`v`) or `name.extend((a, b))` (`a`, `b`) adds, as a statement
-    of its own; none for another statement."""
-    call = statement.value if isinstance(statement, cst.Expr) else None
-    if not (
-        isinstance(call, cst.Call)
-        and isinstance(call.func, cst.Attribute)
-        and isinstance(call.func.value, cst.Name)
-        and call.func.value.value == name
-        and len(call.args) == 1
-        and call.args[0].keyword is None
-        and not call.args[0].star
-    ):
-        return []
-    added = call.args[0].value
-    if call.func.attr.value == "append":
-        return [added]
-    if call.func.attr.value == "extend" and isinstance(added, (cst.Tuple, cst.List)):
-        return [element.value for element in added.elements if isinstance(element, cst.Element)]
-    return []
 
 
 def _is_property(function: cst.FunctionDef) -> bool:
