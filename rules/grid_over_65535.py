@@ -100,7 +100,8 @@ dims:`, also to the shapes broadcast: `dims = torch.broadcast_shapes(a.shape[:-2
 b.shape[:-2])`, also on several paths: `dims = a.shape[:-2]` in an `if` or `try`, `dims =
 b.shape[:-2]` in its `else` or `except`, each item then an extent of either; an item of shapes
 broadcast is the largest of the items they align there, no one tensor's extent, so a test on
-`a.shape[0]` bounds none of them) makes `pre` a size, one and not two (the loop may run once), where it reaches the launch (not
+`a.shape[0]` bounds none of them; `B, T = s` of a name bound to a shape in one arm and to a
+tuple in the other, `s = (2, 4)`, is an extent or the element) makes `pre` a size, one and not two (the loop may run once), where it reaches the launch (not
 after `pre = 4`, nor after a loop whose body ends `pre = min(pre, 100)`), and `n //= m` by a size leaves `n` unknown. A
 bound divided by anything stays bounded (a tile of
 `16384 // x.element_size()` elements), and so does arithmetic of bounds (`1 << 17`) and
@@ -163,7 +164,9 @@ is the entry written last before the launch (`cfg = {"grid": ...}`, then `cfg["g
 after an `if` the entry each arm leaves (an arm writing none, or a missing `else`, leaves the
 one written before it), an entry read by the grid the same way (`cfg["n"]`, or a grid lambda's
 `meta["BLOCK"]` with `meta = {}`, `meta["BLOCK"] = triton.next_power_of_2(n)`: a block at
-least the size it divides); none when `cfg.update(...)`, `setdefault`, a `**` splat or a store
+least the size it divides; a grid function nested in the function, `def grid(meta): return
+(cfg["n"], 4)`, reads the entries written before it when nothing changes the dict after it);
+none when `cfg.update(...)`, `setdefault`, a `**` splat or a store
 in a loop may change it there. A list grid built by `.append` (`grid = []`, then
 `grid.append(n)`, `grid.extend((B, H))`, then `kernel[tuple(grid)]` or `kernel[grid]`) holds
 the axes appended in the block binding it before the launch; one appended under an `if` or in

@@ -791,6 +791,25 @@ def arms_blocks_small(x, flag):
     grid = lambda m: (x.shape[0], triton.cdiv(x.shape[1], meta["BLOCK"]))
     k[grid](x, 1, BT=64)  # expect
 
+def stored_for_a_grid_function(x):
+    cfg = {}
+    cfg["n"] = x.shape[0]
+    cfg["h"] = x.shape[1]
+
+    def grid(meta):
+        return (cfg["n"], cfg["h"])
+
+    k[grid](x, 1, BT=64)  # expect
+
+def stored_after_the_grid_function(x):
+    cfg = {"n": x.shape[0], "h": x.shape[1]}
+
+    def grid(meta):
+        return (cfg["n"], cfg["h"])
+
+    cfg["h"] = 4
+    k[grid](x, 1, BT=64)
+
 def block_rebound_after(x):
     meta = {"BLOCK": triton.next_power_of_2(x.shape[1])}
     meta["BLOCK"] = 64

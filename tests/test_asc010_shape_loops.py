@@ -135,6 +135,22 @@ def item_of_either_arm_one_bounded(x, y, flag):
         shape = y.shape
     k[(shape[0], shape[1])](x, N=4)  # expect
 
+def shape_or_sizes_unpacked(x, flag):
+    if flag:
+        shape = x.shape
+    else:
+        shape = (2, 4)
+    B, T = shape
+    k[(B, T)](x, N=4)  # expect
+
+def sizes_of_either_arm(x, flag):
+    if flag:
+        shape = (2, 4)
+    else:
+        shape = (8, 16)
+    B, T = shape
+    k[(B, T)](x, N=4)
+
 def either_arm_then_rebound(x, y, flag):
     if flag:
         lead = x.shape[:-1]

@@ -2360,18 +2360,31 @@ class HostIndex(HostFacts):
         """The values an entry of a dict the function binds (`cfg["n"]`, with `cfg = {"n": B *
         T}` or `cfg["n"] = B * T` before) may hold, read as a name's value is: each value
         `_dict_entries` finds written in the function, when none of the names it reads may be
-        rebound between it and the read; else the entry itself."""
+        rebound between it and the read; else the entry itself. A function nested in the one
+        binding the dict (`def grid(meta): return (cfg["n"], 4)`) reads it as that one does
+        where it defines the nested function, when no code from there on changes it."""
         if scope is None or not (isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name)):
             return [value]
         key = self._subscript_key(value, scope)
-        if key is None or self._binding_scope(value.value.value, scope) is not scope or self._escapes(value, scope):
+        owner = self._binding_scope(value.value.value, scope)
+        if key is None or not isinstance(owner, cst.FunctionDef) or self._escapes(value, owner):
+            return [value]
+        if owner is not scope and not self._kept_after_nested(value.value.value, scope, owner):
             return [value]
         entries = []
-        for entry, filled in self._dict_entries(value, key, scope):
-            if entry is None or filled is not scope or not self._reads_as_written(entry, value, scope):
+        for entry, filled in self._dict_entries(value, key, owner):
+            if entry is None or filled is not owner or not self._reads_as_written(entry, value, owner):
                 return [value]
             entries.append(entry)
         return entries or [value]
+
+    def _kept_after_nested(self, name: str, nested: Scope, owner: cst.FunctionDef) -> bool:
+        """`owner` changes `name` nowhere from the function nested in it holding `nested` on
+        (nor does that function): its value where it is defined is the one it reads when run."""
+        while nested is not None and self.enclosing.get(nested) is not owner:
+            nested = self.enclosing.get(nested)
+        rebound = None if nested is None else self.written_order(owner).names_rebound_from(nested)
+        return rebound is not None and name not in rebound
 
     def _escapes(self, read: cst.Subscript, scope: cst.FunctionDef) -> bool:
         """The dict `read` takes an entry of may be changed where the function does not say,
@@ -3329,6 +3342,9 @@ class HostIndex(HostFacts):
             element = self._tuple_element(value, scope)
             if element is not None:
                 return self._extent(element, self._binding_scope(value.value.value, scope), hops + 1)
+            held = self._item_of_shape_or_tuple(value, scope, hops)
+            if held is not None:
+                return held
         if isinstance(value, cst.Name):
             reaching = self._accumulated_reaching(value, scope, hops)
             if reaching is not None:
@@ -3372,6 +3388,28 @@ class HostIndex(HostFacts):
         if self.core_count(value, scope) is not None:
             return ()
         return None
+
+    def _item_of_shape_or_tuple(self, item: cst.Subscript, scope: Scope, hops: int) -> tuple[str, ...] | None:
+        """`s[i]` (a literal `i`) of a name its function binds several times, each to a shape or
+        a tuple literal (`if flag: s = x.shape` / `else: s = (2, 4)`, then `B, T = s`): an
+        extent of the one, the element of the other, sized as a name bound to them is
+        (`one_extent`); None for another item or name."""
+        position = returned_index(item)
+        name = cst.ensure_type(item.value, cst.Name)
+        binding, bound = self._values_bound(name.value, scope, module_level=False)
+        if (
+            position is None
+            or len(bound) < 2
+            or not all(is_shape(each) or isinstance(each, cst.Tuple) for each in bound)
+        ):
+            return None
+        extents: list[tuple[str, ...] | None] = []
+        for each in bound:
+            element = tuple_element(each, position) if isinstance(each, cst.Tuple) else None
+            if isinstance(each, cst.Tuple) and element is None:
+                return None
+            extents.append((flat_code(item),) if element is None else self._extent(element, binding, hops + 1))
+        return one_extent(flat_code(item), extents)
 
     def _times_a_count(
         self,
