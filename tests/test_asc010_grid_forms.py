@@ -758,6 +758,13 @@ def arms_small(x, flag):
         cfg = {"n": 8, "h": x.shape[1]}
     k[lambda meta: (cfg["n"], cfg["h"])](x, 1, BT=64)
 
+def arm_leaving(x, flag):
+    cfg = {"n": 4, "h": x.shape[1]}
+    if flag:
+        cfg = {"n": x.shape[0], "h": x.shape[1]}
+        return None
+    k[(cfg["n"], cfg["h"])](x, 1, BT=64)
+
 def arm_before_the_test(x, flag):
     cfg = {"n": 4, "h": x.shape[1]}
     if flag:

@@ -2607,8 +2607,9 @@ class HostIndex(HostFacts):
     ) -> list[tuple[cst.BaseExpression | None, Scope]]:
         """`_written_entries` after an `if` changing the dict `name` in its arms (`elif` ones
         too): what the last statement changing it in each arm leaves, and, for an arm changing
-        nothing or a missing `else`, what the statement before the `if` left; nothing when one
-        of them is unknown (a loop, an `update`)."""
+        nothing or a missing `else`, what the statement before the `if` left; an arm ending in
+        `return`, `raise`, `continue` or `break` leaves nothing there; nothing when one of them is
+        unknown (a loop, an `update`)."""
         order = self.written_order(scope)
         other_keys = partial(stores_other_keys, name=name, key=key)
         arms: list[cst.BaseSuite | None] = [test.body]
@@ -2620,6 +2621,8 @@ class HostIndex(HostFacts):
         writers: list[cst.CSTNode | None] = []
         for arm in arms:
             lines = order.statements(arm) if arm is not None else []
+            if lines and isinstance(lines[-1], cst.Return | cst.Raise | cst.Continue | cst.Break):
+                continue  # that path leaves before the read
             writers.append(order.last_writer(name, [(lines, len(lines) - 1)], other_keys) if lines else None)
         if None in writers:  # that path keeps what was written before the `if`
             before = order.last_writer(name, order.enclosing_statements(test), lambda s: s is test or other_keys(s))
