@@ -312,7 +312,7 @@ class Kernel:
         self,
         sinks: Callable[[Kernel], Mapping[cst.CSTNode, str]],
         counting: Callable[[Kernel], Callable[[Kernel, cst.Call], bool]] | None = None,
-        depth: int = 0,
+        done: dict[Kernel, dict[cst.BaseExpression, str]] | None = None,
     ) -> dict[cst.BaseExpression, str]:
         """For a device function no launch runs: the values its `return` statements give that a
         call of it in the module (one `counting` of the function counts: all without it) passes
@@ -320,11 +320,16 @@ class Kernel:
         = _off(...)`), through the sums, products and names `Flow.value_reaches` follows, each
         with what the sink says of it. A caller that is a device function itself passes the value
         on where it returns it into its own callers' sinks (`_off` returning `_base(b, H, V) + i_h
-        * V` read in `v + _off(bos, i_h, H, V)`), followed up to MAX_CALLERS_DEEP functions. `sinks`
-        is asked once per caller. Not cached: it depends on the callers, which change with the
-        module."""
+        * V` read in `v + _off(bos, i_h, H, V)`), however long the chain: each function is
+        worked out once per question (`done`; one calling itself back passes nothing on), and
+        `sinks` is asked once per caller. Not cached: it depends on the callers, which change
+        with the module."""
         if not self.is_device_function or self.is_launched:
             return {}
+        done = {} if done is None else done
+        if self in done:
+            return done[self]
+        done[self] = {}
         counted = counting(self) if counting is not None else None
         found: dict[cst.BaseExpression, str] = {}
         targets: dict[int, Mapping[cst.CSTNode, str]] = {}
@@ -334,7 +339,7 @@ class Kernel:
                 continue
             flow = caller.flow
             if id(caller) not in targets:
-                passed_on = caller.returned_into(sinks, counting, depth + 1) if depth < MAX_CALLERS_DEEP else {}
+                passed_on = caller.returned_into(sinks, counting, done)
                 targets[id(caller)] = {**sinks(caller)} | dict(passed_on.items())
                 by_value: dict[int, list[Event]] = {}
                 for d in (d for events in flow.defs.values() for d in events if d.value is not None):
@@ -350,6 +355,7 @@ class Kernel:
                 reached = flow.value_reaches(starts, targets[id(caller)])
                 if reached is not None:
                     found.update(dict.fromkeys(returned_values(self.node, index), reached[1]))
+        done[self] = found
         return found
 
     @cached_property

@@ -117,7 +117,8 @@ and in the reads of `bos` after it; the product holding the `:=` gets no fix (ca
 
 A device function no launch runs is read with what its
 calls pass (Triton inlines it with the caller's values): a parameter some call passes an int32
-offset for is one (`_tail(v, o, bos, i_h)`), so is its int32 cast of a parameter some call
+offset for is one (`_tail(v, o, bos, i_h)`; also a helper passing it on, down any number of
+helpers), so is its int32 cast of a parameter some call
 passes a load from a boundary pointer for (`_tail(boh, ...)` after `boh = tl.load(chunk_offsets +
 i_n)`, `_tail` casting `boh.to(tl.int32)`), and a boundary tensor, a unit stride its calls
 pass on unchanged from the caller's parameters are what the caller's launches pass.
@@ -134,8 +135,8 @@ of the module that does (`k += ...`, then `_load_chunk(k, ...)` building its blo
 A product a device function of the module returns into a caller's address is reported in the
 function, where it is multiplied, as if the caller wrote it (`v + _off(bos, H, V)` with `_off`
 returning `b * H * V`; also through a name, an item of a tuple, `off, n = _offs(...)` then `v +
-off`, or another device function returning it, `_off` returning `_base(b, H, V) + i_h * V`, up
-to three functions up, with the offset passed down one helper); the fix casts there (none when a caller's result also reaches a block pointer's
+off`, or another device function returning it, `_off` returning `_base(b, H, V) + i_h * V`,
+however many functions up, with the offset passed down however many helpers); the fix casts there (none when a caller's result also reaches a block pointer's
 offset), and the caller widening the result before its stride (`_rows(bos, H).to(tl.int64) *
 K`) or using it outside an address (a mask) is not flagged.
 
@@ -1069,7 +1070,7 @@ def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
         int32_tensors = _int32_tensors(kernel, context.host)
         loads_int32 = bool(int32_tensors)
         memo: _Memo = {}
-        offsets = _sequence_offsets(kernel, context.host, 0, memo)
+        offsets = _sequence_offsets(kernel, context.host, memo)
         if not offsets:
             return
         ones = frozenset(p.name for p in kernel.params if context.host.always_passes_one(kernel, p.name))
@@ -1134,9 +1135,9 @@ def _calls_passing_offsets(kernel: Kernel, host: HostIndex | None, memo: _Memo) 
     passing = {
         id(call)
         for caller, call, passed in _calls_passing(kernel)
-        if (host is not None and _offsets_passed(caller, passed, host, 1, memo)) or _loads_passed(caller, passed)
+        if (host is not None and _offsets_passed(caller, passed, host, memo)) or _loads_passed(caller, passed)
     }
-    offsets = _sequence_offsets(kernel, host, 0, memo)
+    offsets = _sequence_offsets(kernel, host, memo)
     own = any("` in `" not in source for source in offsets.values())
     return lambda caller, call: own or id(call) in passing
 
@@ -1277,39 +1278,37 @@ def _int32_tensors(kernel: Kernel, host: HostIndex) -> dict[str, TensorDtype]:
     }
 
 
-_Memo = dict[tuple[Kernel, bool, int], dict[Event, str]]
+_Memo = dict[tuple[Kernel, bool], dict[Event, str]]
 
 
-def _sequence_offsets(
-    kernel: Kernel, host: HostIndex | None, depth: int = 0, memo: _Memo | None = None
-) -> dict[Event, str]:
+def _sequence_offsets(kernel: Kernel, host: HostIndex | None, memo: _Memo) -> dict[Event, str]:
     """Definitions of int32 sequence offsets -> the boundary pointer they come from: narrowing
     casts of a load from one, loads as they are from a tensor every launch passes as int32
     (`_int32_tensors`, when the `host` is read), an offset a device function returns
     (`_returned_offset`) or its calls pass for a parameter (`_passed_offsets`), and names set to
     one plus or minus int32 terms (not a length `eos - bos` nor a position `i_tg - bos`, which add
-    no offset; see `_offsets_added`). Worked out once per function and depth within one check
-    (`memo`): a device function called at many definitions is read once."""
-    memo = {} if memo is None else memo
-    key = (kernel, host is None, depth)
+    no offset; see `_offsets_added`). Worked out once per function within one check (`memo`): a
+    device function called at many definitions, or on a chain of helpers passing an offset down or
+    returning one up however long, is read once (a function calling itself back reads none)."""
+    key = (kernel, host is None)
     if key not in memo:
-        memo[key] = _find_sequence_offsets(kernel, host, depth, memo)
+        memo[key] = {}
+        memo[key] = _find_sequence_offsets(kernel, host, memo)
     return memo[key]
 
 
-def _find_sequence_offsets(kernel: Kernel, host: HostIndex | None, depth: int, memo: _Memo) -> dict[Event, str]:
+def _find_sequence_offsets(kernel: Kernel, host: HostIndex | None, memo: _Memo) -> dict[Event, str]:
     flow, params = kernel.flow, {p.name for p in kernel.params}
     definitions = sorted((event for events in flow.defs.values() for event in events), key=lambda e: e.index)
     int32_tensors = _int32_tensors(kernel, host) if host is not None else {}
     found: dict[Event, str] = {}
     loads_int32 = bool(int32_tensors)
-    followed = host is not None and depth < _MAX_CALLS_FOLLOWED
-    passed = _passed_offsets(kernel, host, depth, memo) if host is not None and followed else {}
-    loads_passed = _passed_boundary_loads(kernel) if followed else {}
+    passed = _passed_offsets(kernel, host, memo) if host is not None else {}
+    loads_passed = _passed_boundary_loads(kernel) if host is not None else {}
     for event in definitions:
         source = _int32_boundary_load(event.value, flow, params, int32_tensors, loads_passed)
-        if source is None and depth < _MAX_CALLS_FOLLOWED:
-            source = _returned_offset(event, kernel, depth, memo)
+        if source is None:
+            source = _returned_offset(event, kernel, memo)
         if source is None and isinstance(event.node, cst.Param) and event.name is not None:
             source = passed.get(event.name)
         if source is not None:
@@ -1333,10 +1332,7 @@ def _find_sequence_offsets(kernel: Kernel, host: HostIndex | None, depth: int, m
     return found
 
 
-_MAX_CALLS_FOLLOWED = 2  # device functions returning an offset, one calling another
-
-
-def _returned_offset(event: Event, kernel: Kernel, depth: int, memo: _Memo) -> str | None:
+def _returned_offset(event: Event, kernel: Kernel, memo: _Memo) -> str | None:
     """The caller's boundary pointer of an int32 sequence offset a device function returns into
     the definition (`bos, T = _seq_start(cu_seqlens, i_n)`, `_seq_start` returning `tl.load(cu_seqlens
     + i_n).to(tl.int32)` first): found in the device function as in a kernel, and passed to it as
@@ -1347,7 +1343,7 @@ def _returned_offset(event: Event, kernel: Kernel, depth: int, memo: _Memo) -> s
     index = unpacked_index(target, kernel.flow)
     params = {p.name for p in kernel.params}
     for callee in kernel.device_functions_called(call):
-        offsets = _sequence_offsets(callee, None, depth + 1, memo)
+        offsets = _sequence_offsets(callee, None, memo)
         names = [p.name for p in callee.params]
         for returned in returned_values(callee.node, index):
             source = _offset_of(returned, callee.flow, offsets)
@@ -1376,25 +1372,25 @@ def _narrow_load_of(value: cst.BaseExpression, flow: Flow, params: set[str]) -> 
     return _loaded_from([parts[0]], flow, params)
 
 
-def _passed_offsets(kernel: Kernel, host: HostIndex, depth: int, memo: _Memo) -> dict[str, str]:
+def _passed_offsets(kernel: Kernel, host: HostIndex, memo: _Memo) -> dict[str, str]:
     """For a device function no launch runs: its parameters some call in the module passes an
     int32 sequence offset of the caller for (`_offsets_passed`), each with where the offset is
     loaded from."""
     found: dict[str, str] = {}
     for caller, _, passed in _calls_passing(kernel):
-        for name, source in _offsets_passed(caller, passed, host, depth + 1, memo).items():
+        for name, source in _offsets_passed(caller, passed, host, memo).items():
             found.setdefault(name, source)
     return found
 
 
 def _offsets_passed(
-    caller: Kernel, passed: list[tuple[str, cst.BaseExpression]], host: HostIndex, depth: int, memo: _Memo
+    caller: Kernel, passed: list[tuple[str, cst.BaseExpression]], host: HostIndex, memo: _Memo
 ) -> dict[str, str]:
     """The parameters one call in `caller` passes an int32 sequence offset of the caller for
     (`_tail(v, o, bos, i_h)`, the caller's `bos` loaded `.to(tl.int32)`; Triton inlines the
     function with that value), each with where the offset is loaded from: "cu_seqlens` in
     `caller" (the message quotes it); `passed` as `_calls_passing` gives it."""
-    offsets = _sequence_offsets(caller, host, depth, memo)
+    offsets = _sequence_offsets(caller, host, memo)
     loads_int32 = bool(_int32_tensors(caller, host))
     found: dict[str, str] = {}
     for name, argument in passed:
