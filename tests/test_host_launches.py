@@ -1858,6 +1858,60 @@ def test_a_launch_through_torchs_wrapper_is_one_of_the_kernel_it_wraps(
     assert sorted(f.code for f in lint(source, select=["ASC010", "ASC013"])) == codes, source
 
 
+WRAPPED_CHOICE = """import torch
+import triton
+import triton.language as tl
+{imports}
+
+@triton.jit
+def k_a(x, y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + offs, tl.load(x + offs, mask=offs < n), mask=offs < n)
+
+@triton.jit
+def k_b(x, y, n, BLOCK: tl.constexpr):
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(y + offs, tl.load(x + offs, mask=offs < n) * 2, mask=offs < n)
+
+def f(x, fast):
+    batch, channels, length = x.shape
+    y = torch.empty_like(x)
+{host}"""
+CHOSEN_GRID = "[(batch * channels, triton.cdiv(length, 1024))](x, y, length, BLOCK=131072)\n"
+
+
+@pytest.mark.parametrize(
+    ("imports", "host", "findings"),
+    [
+        ("", f"    torch.library.wrap_triton(k_a if fast else k_b){CHOSEN_GRID}", [19, 19, 19]),
+        (
+            "from torch.library import capture_triton",
+            f"    capture_triton(k_a if fast else k_b){CHOSEN_GRID}",
+            [19, 19, 19],
+        ),
+        (
+            "from torch.library import wrap_triton",
+            f"    wk = wrap_triton(k_a if fast else k_b)\n    wk{CHOSEN_GRID}",
+            [20, 20, 20],
+        ),
+        (
+            "from torch.library import wrap_triton",
+            "    wrap_triton(k_a if fast else k_b).run(x, y, length, BLOCK=131072, grid=(4,), warmup=False)\n",
+            [19, 19],
+        ),
+        # an arm naming no kernel: nothing is known of what the launch runs
+        ("", f"    torch.library.wrap_triton(k_a if fast else make()){CHOSEN_GRID}", []),
+    ],
+)
+def test_a_wrapped_choice_launches_each_kernel_it_may_pick(lint, imports: str, host: str, findings: list) -> None:
+    """`wrap_triton(k_a if fast else k_b)[grid](...)` launches `k_a` or `k_b` on `grid`, as
+    `(k_a if fast else k_b)[grid](...)` does: ASC010 sizes the grid, ASC013 each kernel's UB."""
+    source = WRAPPED_CHOICE.format(imports=imports, host=host)
+    found = lint(source, select=["ASC010", "ASC013"])
+    assert sorted(f.location.row for f in found) == findings, source
+    assert [f.code for f in found].count("ASC013") == (2 if findings else 0), source  # one per kernel
+
+
 def test_a_knob_a_wrapped_kernel_takes_is_its_argument(lint) -> None:
     """ASC001 and the index agree on what `wrap_triton(k)[grid](...)` launches: `num_stages=`
     is an argument of a kernel taking a `num_stages` parameter; `num_warps=`, which it does not

@@ -532,12 +532,13 @@ def imported_as(node: cst.ImportFrom | cst.Import, qualified: AbstractSet[str]) 
 
 def wrapped(value: cst.BaseExpression) -> cst.BaseExpression | None:
     """`kernel` of a call of one positional argument, `w(kernel)`, naming the kernel as a launch
-    does (`launched_name`): what a launch `w(kernel)[grid](...)` launches when `w` is one of
+    does (`launched_name`), or a choice between kernels (`w(k_a if fast else k_b)`, each arm
+    naming one: `choices`): what a launch `w(kernel)[grid](...)` launches when `w` is one of
     torch's wrappers (`_KERNEL_WRAPPERS`); None for any other value."""
     if not isinstance(value, cst.Call) or len(value.args) != 1:
         return None
     [arg] = value.args
-    if arg.keyword is not None or arg.star or launched_name(arg.value) is None:
+    if arg.keyword is not None or arg.star or not all(launched_name(arm) for arm in choices([arg.value])):
         return None
     return arg.value
 

@@ -364,10 +364,12 @@ class HostIndex(HostFacts):
     def _add_wrapped_launches(self) -> None:
         """Adds `torch.library.wrap_triton(kernel)[grid](...)` (any of torch's wrappers, as the
         module's imports name it: `unwrapped`) as a launch of `kernel`, as `kernel[grid](...)`
-        is: for `torch.compile`, the same launch."""
+        is: for `torch.compile`, the same launch; of each kernel a choice wrapped picks
+        (`wrap_triton(k_a if fast else k_b)[grid](...)`), as `(k_a if fast else k_b)[grid](...)`."""
         for launch in self.wrapped_launches:
             if unwrapped(launch.launcher.value, self.wrapper_names) is not launch.launcher.value:
-                self.launches.setdefault(launched_name(launch.held) or "", []).append(launch)
+                for launched in dict.fromkeys(map(launched_name, choices([launch.held]))):
+                    self.launches.setdefault(launched or "", []).append(launch)
 
     def _add_stored_launches(self) -> set[cst.Call]:
         """Adds the launches through a launcher a function stores (`launcher = kernel[grid]`,
@@ -1182,8 +1184,8 @@ class HostIndex(HostFacts):
         """The imported kernels (`imported_kernels`) the values name, when each names one or is
         a choice between them; none when one value is anything else, or there is none."""
         chosen: dict[Kernel, None] = {}
-        for value in choices(bound):
-            reference = dotted_name(unwrapped(value, self.wrapper_names))
+        for value in choices([unwrapped(value, self.wrapper_names) for value in choices(bound)]):
+            reference = dotted_name(value)
             kernels = self.imported_kernels(reference, scope) if reference else []
             if not kernels:
                 return []
@@ -1250,9 +1252,10 @@ class HostIndex(HostFacts):
 
     def _kernels_among(self, bound: Sequence[cst.BaseExpression]) -> list[str]:
         """The module's kernels the values name, when each is one of them, wrapped by torch or
-        not (`wrap_triton(k)`: `unwrapped`), or a choice between them (`a if c else b`); none
-        when one value is anything else, or there is none."""
-        chosen = [unwrapped(value, self.wrapper_names) for value in choices(bound)]
+        not (`wrap_triton(k)`: `unwrapped`), or a choice between them (`a if c else b`, also
+        wrapped: `wrap_triton(a if c else b)`); none when one value is anything else, or there is
+        none."""
+        chosen = choices([unwrapped(value, self.wrapper_names) for value in choices(bound)])
         if not all(isinstance(value, cst.Name) and value.value in self.kernels for value in chosen):
             return []
         return sorted({value.value for value in chosen if isinstance(value, cst.Name)})
