@@ -274,6 +274,14 @@ SHAPES |= {
         ),
         80,
     ),
+    # each launch reads the dtype of what it passes (`HostIndex._dtype`) and whether the name
+    # is updated in a loop (`_accumulated_reaching`): once per name, not per read of it
+    "a name doubled before every launch passing it (`n = n * 2`)": (
+        lambda n: (
+            HOST_HEAD + "def run(x):\n    n = x.shape[0]\n" + "    n = n * 2\n    k[(x.shape[0],)](x, n, BT=64)\n" * n
+        ),
+        80,
+    ),
     # each launch's tile, capped at the bound of the tests where the kernel runs, asks about
     # all the function's launches: the tests holding at them read once (`HostIndex.tests_at`)
     "launches after early exits on an extent their tiles read (`BLOCK=next_power_of_2(...)`)": (

@@ -251,9 +251,10 @@ class HostIndex(HostFacts):
         self._passed_in: dict[tuple[str, Scope, frozenset[int]], list[cst.BaseExpression]] = {}
         self._unreached: frozenset[int] = frozenset()  # the ids of the assignments after the grid being sized
         # by name and scope, the id of the assignment of each value bound (`_reaching_bindings`)
-        # and the ids of the values updating the name (`updates_name`)
+        # and the ids of the values updating the name (`updates_name`), those of a `for` loop apart
         self._binder_ids: dict[tuple[str, Scope], list[int]] = {}
         self._updating_ids: dict[tuple[str, Scope], frozenset[int]] = {}
+        self._loop_updating_ids: dict[tuple[str, Scope], frozenset[int]] = {}
         self._tests_at: dict[
             tuple[int, ...], tuple[tuple[CallSite, ...], list[tuple[cst.BaseExpression, bool, cst.CSTNode]]]
         ] = {}
@@ -3535,11 +3536,17 @@ class HostIndex(HostFacts):
         binding counts (`_name_extent`)."""
         if not isinstance(scope, cst.FunctionDef) or self._binding_scope(name.value, scope) is not scope:
             return None
-        if not any(
-            updates_name(value, name.value)
-            and any(isinstance(block, cst.For) for block in self.bound_under.get(value, ()))
-            for value in self._reaching_bindings(name.value, scope)
-        ):
+        key = (name.value, scope)
+        in_loops = self._loop_updating_ids.get(key)
+        if in_loops is None:
+            in_loops = self._loop_updating_ids[key] = frozenset(
+                id(value)
+                for value in self.bindings.get(key, ())
+                if updates_name(value, name.value)
+                and any(isinstance(block, cst.For) for block in self.bound_under.get(value, ()))
+            )
+        # read once per name, looked up per launch with no Python call per binding
+        if not in_loops or in_loops.isdisjoint(map(id, self._reaching_bindings(name.value, scope))):
             return None
         order = self.written_order(scope)
         reaching = binding_reaching(name.value, name, order)
@@ -3609,15 +3616,16 @@ class HostIndex(HostFacts):
                 id(value) for value in self.bindings.get(key, ()) if updates_name(value, name.value)
             )
         updates = [value for value in bound if id(value) in updating]
+        update_ids = {id(update) for update in updates}
         if updates and bound[-1] is updates[-1] and self._caps_last(name.value, bound[-1], scope, hops):
             return ()
         found = [origin for origin in self._origins_sized(name, scope) if origin is not name]
         found += self._passed_in_sized(name.value, scope)
-        cyclic = self._through_names_being_sized(found, updates, scope)
+        cyclic = self._through_names_being_sized(found, update_ids, scope)
         origins = [origin for origin in found if id(origin) not in cyclic]
         if not origins or self.core_count(name, scope) is not None:
             return () if origins else None
-        kept = [origin for origin in origins if not any(origin is update for update in updates)]
+        kept = [origin for origin in origins if id(origin) not in update_ids]
         extents = [self._extent(origin, self._scope_of(origin, scope), hops + 1) for origin in kept]
         if key in self.allocated_dimensions:  # what the module cannot see is an extent of the tensor
             judged = {id(origin) for origin in kept}
@@ -3724,13 +3732,13 @@ class HostIndex(HostFacts):
         return self._passed_in[key]
 
     def _through_names_being_sized(
-        self, origins: list[cst.BaseExpression], updates: list[cst.BaseExpression], scope: Scope
+        self, origins: list[cst.BaseExpression], update_ids: set[int], scope: Scope
     ) -> set[int]:
         """The ids of the origins that go round a cycle through names being sized (`bs = b * s`
         in one arm, `b, s = 1, bs` in the other): a name being sized and what is reached through
         it (`bs` and its values among those of `s`, while `bs` is sized), and a value reading one
         (`b * s` among those of `s`, reached through `bs`, while `s` is sized) but for an update of
-        the name sized (`n = n + pad`, `updates_name`). The other origins count what those would add;
+        the name sized (`n = n + pad`, `updates_name`; `update_ids`). The other origins count what those would add;
         sizing them would go round the cycle until the hops run out (unknown)."""
         found: set[int] = set()
         for origin in origins:
@@ -3740,7 +3748,7 @@ class HostIndex(HostFacts):
                 and (origin.value, self._binding_scope(origin.value, where)) in self._sizing
             ):
                 found |= {id(reached) for reached in self._origins_sized(origin, where)}
-            elif not any(origin is update for update in updates) and any(
+            elif id(origin) not in update_ids and any(
                 (read, self._binding_scope(read, where)) in self._sizing for read in names_read(origin)
             ):
                 found.add(id(origin))
@@ -4567,8 +4575,10 @@ class HostIndex(HostFacts):
     def _dtype(self, value: cst.BaseExpression, scope: Scope, hops: int) -> TensorDtype | None:
         """`_shown_dtype`, worked out once for each value, scope and hop count: a parameter is
         followed to every call of its function, and functions calling themselves under one
-        name reach the same values through many paths."""
-        key = (value, scope, hops, self._unreached, self._bounded, self._exact)  # sizes read in `_is_python_int`
+        name reach the same values through many paths. A name's is read from every binding of
+        it, wherever it is read: once per name (`n = n * 2` before each of n launches)."""
+        read = value.value if isinstance(value, cst.Name) else value
+        key = (read, scope, hops, self._unreached, self._bounded, self._exact)  # sizes read in `_is_python_int`
         if key not in self._dtypes:
             self._dtypes[key] = self._shown_dtype(value, scope, hops)
         return self._dtypes[key]
