@@ -97,8 +97,9 @@ or more (`(props["num_vectorcore"] // 2, 2)`, `(props["num_aicore"], 2)`) launch
 vector core or more, leaving none idle, and an axis of no known value (`(num_aicore, H)` with
 `H` a head count, a batch or a parameter) launches `H` programs per AI core: a program per vector
 core whenever `H` is 2 or more. `(num_aicore, 1)` and `(num_aicore, ONE)` with `ONE = 1` are
-flagged, and so is a grid a host loop over written items launches so in one of its trips (`for
-h in (1, 4): kernel[(num_aicore, h)]`, the first), as ASC010 reads such trips.
+flagged, and so is a grid in a loop over written items any trip of which launches one of them
+(`for m in (1, 2): k[(cores, m)]`: the first trip is `(cores, 1)`), but for a trip a test there
+excludes (`if m < 2: continue`).
 
 ### What counts as using `tl.dot`
 A kernel counts as using `tl.dot` on a launch when it calls `tl.dot` / `tl.dot_scaled`, or a
@@ -579,21 +580,22 @@ def _aicore_axis(host: HostIndex, launch: Launch) -> tuple[Grid, CoreCount] | No
     whose other axes launch one program per AI core: each a known int (`known_int`), 1 all
     together. Not `(num_aicore, 2)` (a program per vector core), nor `(num_aicore, H)` (as many
     programs per AI core as `H`: two or more per AI core, a program per vector core, whenever
-    `H` is). A grid a host loop over written items launches is read in each trip
-    (`HostIndex.item_trips`: `for h in (1, 4): k[(num_aicore, h)]` launches `(num_aicore, 1)`
-    first)."""
+    `H` is). A grid in loops over written items is read in each trip that launches
+    (`HostIndex.item_trips`: `for m in (1, 2): k[(cores, m)]` launches `(cores, 1)` first)."""
     for written in host.grids(launch):
-        trips = [trip for trip, _ in host.item_trips(written, launch)] or [written]
-        for grid in trips:
-            found = _one_per_ai_core(host, grid)
-            if found is not None:
-                return written, found
+        trips = host.item_trips(written, launch)
+        for place, (grid, placed) in enumerate(trips or [(written, {})]):
+            found = _one_program_per_ai_core(host, grid)
+            if found is not None and not (
+                trips and host.trip_excluded(launch, placed, [items for _, items in trips[:place]])
+            ):
+                return found
     return None
 
 
-def _one_per_ai_core(host: HostIndex, grid: Grid) -> CoreCount | None:
-    """The AI core count an axis of the grid holds when its other axes are known ints
-    multiplying to 1 (`_aicore_axis`)."""
+def _one_program_per_ai_core(host: HostIndex, grid: Grid) -> tuple[Grid, CoreCount] | None:
+    """The grid and its axis holding the AI core count when the other axes are known ints
+    launching one program per AI core all together (`_aicore_axis`)."""
     known = [host.known_int(axis, grid.scope) for axis in grid.axes]
     for place, axis in enumerate(grid.axes):
         others = known[:place] + known[place + 1 :]
@@ -601,7 +603,7 @@ def _one_per_ai_core(host: HostIndex, grid: Grid) -> CoreCount | None:
             continue
         count = host.core_count(axis, grid.scope)
         if count is not None and count.kind == "num_aicore":
-            return count
+            return grid, count
     return None
 
 

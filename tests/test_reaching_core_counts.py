@@ -217,20 +217,22 @@ def run(x, y, heads):
 
 
 @pytest.mark.parametrize(
-    ("items", "found"),
+    ("loop", "reported"),
     [
-        ("(1, 4)", [4]),  # the first trip launches `(cores, 1)`: one program per AI core
-        ("(4, 1)", [4]),
-        ("(2, 4)", []),  # every trip launches a program per vector core or more
+        ("for m in (1, 2):", True),  # the first trip launches `(cores, 1)`
+        ("for m in (2, 1):", True),  # the last does
+        ("for m in (2, 4):", False),  # every trip a program per vector core or more
+        ("for m in (1, 2):\n        if m < 2:\n            continue", False),  # the `(cores, 1)` trip launches nothing
+        ("for m in (2, 1):\n        if m < 2:\n            break", False),
     ],
 )
-def test_a_loop_over_items_launching_one_program_per_ai_core_in_a_trip(lint, items: str, found: list[int]) -> None:
-    """`for h in (1, 4): vec_kernel[(cores, h)]` launches `(cores, 1)` in its first trip: the
-    trips of a loop over written items (`HostIndex.item_trips`) are read as ASC010 reads them."""
+def test_a_trip_of_a_loop_over_items_launching_one_program_per_ai_core(lint, loop: str, reported: bool) -> None:
+    """A grid in loops over written items is read in each trip that launches (`item_trips`)."""
     code = f"""
 def run(x, y):
     cores = triton.runtime.driver.active.utils.get_device_properties(x.device)["num_aicore"]
-    for h in {items}:
-        vec_kernel[(cores, h)](x, y, x.numel(), BLOCK=1024)
+    {loop}
+        vec_kernel[(cores, m)](x, y, x.numel(), BLOCK=1024)
 """
-    assert rows(lint, code) == found
+    launch = code.rstrip("\n").count("\n")  # the last line
+    assert rows(lint, code) == ([launch] if reported else [])
