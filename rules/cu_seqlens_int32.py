@@ -94,8 +94,9 @@ an offset plus or minus other int32 terms (`t0 = bos + i_t * BT`), also clamped 
 tl.maximum(q_start, tl.minimum(t, q_end - 1))`), or an offset a device function of the module returns (`bos, T =
 _seq_start(cu_seqlens, i_n)`, `_seq_start` loading `cu_seqlens` with `.to(tl.int32)`; a
 load it returns as it casts it, `return tl.load(cu + i_n).to(tl.int32)`, or a name it binds
-to one and returns, `bos = tl.load(cu + i_n).to(tl.int32)` then `return bos, eos - bos`,
-counts when the caller passes a boundary pointer, whatever the function names its parameter), also
+to one and returns, `bos = tl.load(cu + i_n).to(tl.int32)` then `return bos, eos - bos`, or
+another helper's such load it returns, `return _s0(cu, i_n)`, down any number of helpers,
+counts when the caller passes a boundary pointer, whatever the functions name their parameter), also
 picked by `tl.where(c, bos, start)`. The chunk an offset falls in is one too, counted in chunks
 (`i_c = (eos - 1) // chunk_size`, the last chunk of a sequence; also rounded up, `tl.cdiv(eos,
 chunk_size)`, or by a right shift, `(eos - 1) >> 6` for chunks of 64): `i_c * chunk_size *
@@ -1349,7 +1350,7 @@ def _returned_offset(event: Event, kernel: Kernel, memo: _Memo) -> str | None:
             source = _offset_of(returned, callee.flow, offsets)
             # a load returned as it is cast (`return tl.load(cu + i_n).to(tl.int32)`): the
             # boundary is the caller's argument, whatever the function calls its parameter
-            loaded = _narrow_load_of(returned, callee.flow, set(names)) if source is None else None
+            loaded = _narrow_load_of(returned, callee, set(names)) if source is None else None
             parameter = source or loaded
             passed = call_argument(call, names.index(parameter), parameter) if parameter in names else None
             root = kernel.flow.pointer_root(passed) if passed is not None else None
@@ -1358,18 +1359,32 @@ def _returned_offset(event: Event, kernel: Kernel, memo: _Memo) -> str | None:
     return None
 
 
-def _narrow_load_of(value: cst.BaseExpression, flow: Flow, params: set[str]) -> str | None:
-    """The parameter `value` loads from and casts to a narrow int (`tl.load(cu + i_n).to(tl.int32)`,
-    also a name every definition reaching it sets so: `bos = tl.load(cu + i_n).to(tl.int32)`, then
-    `return bos`), else None."""
+def _narrow_load_of(
+    value: cst.BaseExpression, kernel: Kernel, params: set[str], seen: frozenset[Kernel] = frozenset()
+) -> str | None:
+    """The parameter of `kernel` that `value` loads from and casts to a narrow int (`tl.load(cu +
+    i_n).to(tl.int32)`, also a name every definition reaching it sets so: `bos = tl.load(cu +
+    i_n).to(tl.int32)`, then `return bos`; or a call of a device function returning one of the
+    parameter the call passes it, down any number of helpers, `return _s0(cu, i_n)`), else None."""
+    flow = kernel.flow
     if isinstance(value, cst.Name):
         values = [d.value for d in flow.reaching(value)]
-        found = {_narrow_load_of(v, flow, params) if isinstance(v, cst.Call) else None for v in values}
+        found = {_narrow_load_of(v, kernel, params, seen) if isinstance(v, cst.Call) else None for v in values}
         return found.pop() if len(found) == 1 else None
-    parts = flow.cast_parts(value) if isinstance(value, cst.Call) else None
-    if parts is None or not flow.is_narrow_int(parts[1]):
+    if not isinstance(value, cst.Call):
         return None
-    return _loaded_from([parts[0]], flow, params)
+    parts = flow.cast_parts(value)
+    if parts is not None:
+        return _loaded_from([parts[0]], flow, params) if flow.is_narrow_int(parts[1]) else None
+    roots: set[str | None] = set()
+    for callee in kernel.device_functions_called(value):
+        names = [p.name for p in callee.params]
+        for returned in returned_values(callee.node, None) if callee not in seen else [None]:
+            inner = _narrow_load_of(returned, callee, set(names), seen | {callee}) if returned is not None else None
+            passed = call_argument(value, names.index(inner), inner) if inner in names else None
+            roots.add(flow.pointer_root(passed) if passed is not None else None)
+    root = roots.pop() if len(roots) == 1 else None
+    return root if root in params else None
 
 
 def _passed_offsets(kernel: Kernel, host: HostIndex, memo: _Memo) -> dict[str, str]:

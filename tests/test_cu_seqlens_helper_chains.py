@@ -1,7 +1,8 @@
 """ASC008 follows device functions calling device functions however long the chain (each
 function read once per check, not up to a fixed depth): an offset passed down several helpers
 to the one multiplying it, a product returned up several helpers into an address, an offset
-passed down to a helper reading a returned product. Functions calling each other back end."""
+passed down to a helper reading a returned product, a load returned up several helpers from the
+boundary pointer the caller passes down. Functions calling each other back end."""
 
 from __future__ import annotations
 
@@ -54,6 +55,21 @@ def passed_to_a_returned_product(n: int) -> str:
     )
 
 
+def loaded_up(n: int, named: bool = False) -> str:
+    """`_s0` returns `tl.load(cu + i).to(tl.int32)`, each helper returns the one before it (as
+    it is, or `named`: through a name), `k` passes `cu_seqlens` down and multiplies the result
+    (reported in `k`, the last line)."""
+    returned = "    b = _s{}(cu, i)\n    return b\n" if named else "    return _s{}(cu, i)\n"
+    return (
+        HEAD
+        + "@triton.jit\ndef _s0(cu, i):\n    return tl.load(cu + i).to(tl.int32)\n\n"
+        + "".join(f"@triton.jit\ndef _s{i}(cu, i):\n" + returned.format(i - 1) + "\n" for i in range(1, n))
+        + "@triton.jit\ndef k(v, o, cu_seqlens, H: tl.constexpr, V: tl.constexpr):\n"
+        + f"    bos = _s{n - 1}(cu_seqlens, tl.program_id(0))\n"
+        + "    tl.store(o + bos * H * V + tl.arange(0, V), tl.load(v + tl.arange(0, V)))\n"
+    )
+
+
 def _rows(source: str) -> list[int]:
     result = lint_source(source, "k.py", settings(select=["ASC008"]))
     assert result.error is None, result.error
@@ -64,6 +80,16 @@ def _rows(source: str) -> list[int]:
 @pytest.mark.parametrize("n", [1, 3, 8])
 def test_an_offset_followed_along_a_chain_of_helpers(make, n: int) -> None:
     assert _rows(make(n)) == [6]
+
+
+@pytest.mark.parametrize("named", [False, True])
+@pytest.mark.parametrize("n", [1, 2, 5])
+def test_a_load_returned_up_a_chain_of_helpers(n: int, named: bool) -> None:
+    """The boundary is the pointer `k` passes down, whatever the helpers call it (`cu`)."""
+    source = loaded_up(n, named)
+    assert _rows(source) == [source.count("\n")]
+    assert _rows(source.replace("cu_seqlens", "lens")) == []  # no boundary pointer
+    assert _rows(source.replace(".to(tl.int32)", ".to(tl.int64)")) == []
 
 
 def test_a_chain_of_helpers_passing_no_offset_is_silent() -> None:
