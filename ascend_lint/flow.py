@@ -195,18 +195,19 @@ def test_key(test: cst.BaseExpression) -> tuple[str, bool]:
 
 
 _Fact: TypeAlias = tuple[str, str, object, bool]  # (name, "==" or "truth", value, holds)
+_NO_FACTS: tuple[tuple[_Fact, ...], tuple[_Fact, ...]] = ((), ())  # what a key says failing and holding, when nothing
 
 
 class Implications:
     """What each test key's outcome says of the names it reads (`_implied`), failing then
     holding, for the tests of one flow keyed so far: how `contradicts` sees two tests exclude
     each other. Each flow keeps its own, so no module's tests reach another's. A key's facts
-    are worked out when `contradicts` first reads them (and again only for tests keyed alike
-    since), so a flow that never asks pays nothing."""
+    are worked out when `contradicts` is first asked (and those of tests keyed since at the
+    next ask), so a flow that never asks pays nothing."""
 
     def __init__(self) -> None:
         self._implied: dict[str, tuple[tuple[_Fact, ...], tuple[_Fact, ...]]] = {}
-        self._unread: dict[str, list[cst.BaseExpression]] = {}  # tests keyed since their key's facts were read
+        self._unread: dict[str, list[cst.BaseExpression]] = {}  # by key, the tests keyed since `_read_keyed`
 
     def key(self, test: cst.BaseExpression) -> tuple[str, bool]:
         """`test_key`, keeping the test for what it says."""
@@ -214,14 +215,15 @@ class Implications:
         self._unread.setdefault(key, []).append(_tested(test)[0])
         return key, polarity
 
-    def _facts(self, key: str, outcome: bool) -> tuple[_Fact, ...]:
-        """What the outcome of the tests keyed `key` says; nothing when two of them read alike
-        once spaces go but say different things."""
-        for tested in self._unread.pop(key, ()):
-            implied = (_implied(tested, False), _implied(tested, True))
-            if self._implied.setdefault(key, implied) != implied:
-                self._implied[key] = ((), ())
-        return self._implied.get(key, ((), ()))[outcome]
+    def _read_keyed(self) -> None:
+        """Works out what the tests keyed since the last read say (`_unread`): nothing for a key
+        two of whose tests read alike once spaces go but say different things."""
+        for key, tests in self._unread.items():
+            for tested in tests:
+                implied = (_implied(tested, False), _implied(tested, True))
+                if self._implied.setdefault(key, implied) != implied:
+                    self._implied[key] = _NO_FACTS
+        self._unread.clear()
 
     def contradicts(self, assumed: Assumptions, key: str, outcome: bool) -> bool:
         """`assumed` holds the other outcome of the test `key`, or an outcome of another test
@@ -230,9 +232,15 @@ class Implications:
         holding beside `not USE_A` (`_implied`)."""
         if (key, not outcome) in assumed:
             return True
-        mine = self._facts(key, outcome)
+        if self._unread:
+            self._read_keyed()
+        implied = self._implied  # looked up, not called per key: a flow's walks ask this often
+        mine = implied.get(key, _NO_FACTS)[outcome]
         return bool(mine) and any(
-            _conflict(fact, other) for held in assumed for other in self._facts(*held) for fact in mine
+            _conflict(fact, other)
+            for held, holds in assumed
+            for other in implied.get(held, _NO_FACTS)[holds]
+            for fact in mine
         )
 
     def consistent(self, a: Assumptions, b: Assumptions) -> bool:
@@ -2117,7 +2125,7 @@ class Flow:
         (`stride = HV` is read as `stride`), and so does all of `value` when the arms of two names
         would make more than `2 ** _MAX_STEP_CHOICES` values."""
         found: list[tuple[cst.BaseExpression, Arms]] = [(value, ())]
-        names = [n for n in walk(value) if isinstance(n, cst.Name)] if hops else []
+        names = [n for n in walk(value) if type(n) is cst.Name] if hops else []
         for name in names:
             choices = self._name_choices(name, reader, hops - 1)
             if choices is None:
@@ -2147,7 +2155,7 @@ class Flow:
             (binding,) = reaching
             assert binding.value is not None
             values = self._chosen_values(binding.value, binding, hops)
-            held = any(isinstance(n, cst.IfExp) and self.is_constexpr(n.test) for v, _ in values for n in walk(v))
+            held = any(type(n) is cst.IfExp and self.is_constexpr(n.test) for v, _ in values for n in walk(v))
             return values if held or any(arms for _, arms in values) else None
         owns = [tuple(arm for arm in d.conds if arm not in reader.conds) for d in reaching]
         if not all(branch.test_is_constexpr for own in owns for branch, _ in own):
@@ -2173,7 +2181,7 @@ class Flow:
         """`value` with each arm of its first constexpr conditional expression in place of it,
         recursively (an arm the choices `taken` already decide is the only one); None past
         `budget` choices."""
-        choice = next((n for n in walk(value) if isinstance(n, cst.IfExp) and self.is_constexpr(n.test)), None)
+        choice = next((n for n in walk(value) if type(n) is cst.IfExp and self.is_constexpr(n.test)), None)
         if choice is None:
             return [(value, taken)]
         key, polarity = self.choice_key(choice)
@@ -2459,15 +2467,18 @@ def _combines_tests(value: cst.BaseExpression | None) -> bool:
 
 def _literal_truth(node: cst.BaseExpression) -> bool | None:
     """The truth of a literal (`True`, `None`, `0`, `1.5`, `"x"`): the one outcome a test of it
-    has in every specialisation; None for anything else."""
-    if isinstance(node, cst.Name) and node.value in ("True", "False", "None"):
-        return node.value == "True"
-    if isinstance(node, cst.Float):
+    has in every specialisation; None for anything else. Exact types: each walk of the `if`
+    arms around a statement asks it of their tests."""
+    if type(node) is cst.Name:
+        return node.value == "True" if node.value in ("True", "False", "None") else None
+    if type(node) is cst.Float:
         return bool(number_literal(node))
-    if isinstance(node, cst.Imaginary):
+    if type(node) is cst.Imaginary:
         return bool(complex(node.value))
-    value = int_literal(node) if isinstance(node, cst.Integer) else str_literal(node)
-    return None if value is None else bool(value)
+    if type(node) is cst.Integer or type(node) is cst.SimpleString:
+        value = int_literal(node) if type(node) is cst.Integer else str_literal(node)
+        return None if value is None else bool(value)
+    return None
 
 
 def _split(

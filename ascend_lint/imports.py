@@ -56,12 +56,12 @@ TENSOR_METHODS = {**{name: name for name in _MEMBERS}, "to": "cast"}
 
 
 def dotted_name(node: cst.BaseExpression) -> str | None:
-    """`a.b.c` for a Name/Attribute chain, else None."""
+    """`a.b.c` for a Name/Attribute chain, else None. Exact types: most values asked are neither."""
     parts = []
-    while isinstance(node, cst.Attribute):
+    while type(node) is cst.Attribute:
         parts.append(node.attr.value)
         node = node.value
-    if not isinstance(node, cst.Name):
+    if type(node) is not cst.Name:
         return None
     parts.append(node.value)
     return ".".join(reversed(parts))

@@ -137,7 +137,7 @@ class Kernel:
         return frozenset(
             dtype.value
             for node in walk(self.node.body)
-            if isinstance(node, cst.Call)
+            if type(node) is cst.Call
             and (parts := cast_parts(node, self.imports)) is not None
             and isinstance(dtype := parts[1], cst.Name)
             and dtype.value in constexprs

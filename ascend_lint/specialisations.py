@@ -693,6 +693,14 @@ def _launches(
     (or to a literal on some paths, `_HostNames.arm_values`)."""
     params = [p.name for p in kernel.params]
     seen: list[dict[str, Value]] = []
+    arange_ends: set[str] | None = None  # `_arange_ends`, a walk of the body: once, when a launch passes a name
+
+    def spans() -> set[str]:
+        nonlocal arange_ends
+        if arange_ends is None:
+            arange_ends = _arange_ends(kernel)
+        return arange_ends
+
     # `kernel[grid](...)` (also stored: `launcher = kernel[grid]`, `launcher(...)`; through a name
     # bound only to kernels: `fn = k_32 if BT == 32 else k_64`; `Ops.kernel[grid]`, `table["k"][grid]`;
     # `mod.kernel[grid]` where `mod` is a module of the package defining it), not the launch of a
@@ -711,14 +719,13 @@ def _launches(
         }
         choices: dict[str, list[tuple[Value, Arm | None]]] = {}
         outer = names.lookup(launch.scope)
-        spans = _arange_ends(kernel)
         powers_of_two = {
-            value.value for name, (value, _) in passed.items() if isinstance(value, cst.Name) and name in spans
+            value.value for name, (value, _) in passed.items() if isinstance(value, cst.Name) and name in spans()
         }
         for name, (value, scope) in passed.items():
             alternatives: list[tuple[Value, Arm | None]] = [(known, None) for known in names.alternatives(value, scope)]
             # read at most (a `min`'s cap or bound, a test's bound) for a block `tl.arange` spans
-            spanned = name in spans or (isinstance(value, cst.Name) and value.value in powers_of_two)
+            spanned = name in spans() or (isinstance(value, cst.Name) and value.value in powers_of_two)
             at_most = spanned and isinstance(scope, cst.FunctionDef) and names.made_with_min(value, scope)
             if not alternatives and isinstance(value, cst.Name) and scope is launch.scope:
                 alternatives = (
@@ -744,7 +751,7 @@ def _launches(
             arms = {name: arm for name, (_, arm) in zip(choices, combination, strict=True) if arm is not None}
             if any(_apart(a.tests, b.tests) for a, b in itertools.combinations(arms.values(), 2)):
                 continue  # values of arms that never run together
-            if not _consistent(values, passed, launch, names, arms, spans=spans):
+            if not _consistent(values, passed, launch, names, arms, spans=spans()):
                 continue  # `BLOCK_M=256 if D <= 64 else 16, D_HEAD=D`: not 256 with D 128
             if values not in seen:
                 seen.append(values)
@@ -1723,7 +1730,7 @@ class _Suite:
                 self._parents.setdefault(child, node)
             for bound in _names_bound(node):
                 self._binders.setdefault(bound, []).append(node)
-            if isinstance(node, cst.IndentedBlock | cst.Module):
+            if type(node) is cst.IndentedBlock or type(node) is cst.Module:
                 self._lines.update((line, index) for index, line in enumerate(node.body))
 
     def holds(self, root: cst.CSTNode, node: cst.CSTNode) -> bool:
@@ -1833,21 +1840,24 @@ class _Suite:
         return found
 
 
+# the field of a node that names what it binds (`_names_bound`), by the node's exact type: a
+# `_Suite` asks every node of a block, and a failing `isinstance` of a libcst class is a Python call
+_BINDING_FIELDS: dict[type[cst.CSTNode], str] = {
+    **dict.fromkeys((cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr, cst.Del), "target"),
+    **dict.fromkeys((cst.AsName, cst.FunctionDef, cst.ClassDef), "name"),
+}
+
+
 def _names_bound(node: cst.CSTNode) -> set[str]:
     """The names `node` itself binds: as an assignment, `for`/`with` target, walrus, `del`,
     import alias or definition."""
-    targets: list[cst.CSTNode] = []
-    if isinstance(node, cst.Assign):
+    if type(node) is cst.Assign:
         targets = [t.target for t in node.targets]
-    elif isinstance(node, (cst.AugAssign, cst.AnnAssign, cst.For, cst.CompFor, cst.NamedExpr)):
-        targets = [node.target]
-    elif isinstance(node, cst.AsName):
-        targets = [node.name]
-    elif isinstance(node, cst.Del):
-        targets = [node.target]
-    elif isinstance(node, (cst.FunctionDef, cst.ClassDef)):
-        targets = [node.name]
-    return {n.value for t in targets for n in walk(t) if isinstance(n, cst.Name)}
+    elif (field := _BINDING_FIELDS.get(type(node))) is not None:
+        targets = [getattr(node, field)]
+    else:
+        return set()
+    return {n.value for t in targets for n in walk(t) if type(n) is cst.Name}
 
 
 def _apart(tests: Tests, others: Tests) -> bool:

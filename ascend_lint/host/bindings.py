@@ -308,7 +308,7 @@ class WrittenOrder:
             kind = type(node)
             if kind in _BINDER_TYPES:
                 self._binders.append((place, node))
-            if isinstance(node, cst.Assign):
+            if type(node) is cst.Assign:
                 assigned.update((target, node.value) for target in node.targets)
             if kind in _BINDING_TYPES:
                 names = {sub.value for target in _targets(node) for sub in walk(target) if isinstance(sub, cst.Name)}
@@ -316,7 +316,7 @@ class WrittenOrder:
                     self._bindings.append((place, frozenset(names), _shrunk(node, assigned)))
                     for name in names:
                         self._named.setdefault(name, []).append((place, node))
-            if isinstance(node, cst.While):
+            if type(node) is cst.While:
                 self._whiles.append((place, node))
             in_loop = in_loop or kind is cst.For or kind is cst.While
             if kind is cst.IndentedBlock or kind is cst.SimpleStatementSuite:

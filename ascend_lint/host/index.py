@@ -1996,7 +1996,7 @@ class HostIndex(HostFacts):
         if found is None:
             found = self._managed[scope] = {}
             for node in _own_nodes(scope):
-                if isinstance(node, cst.With):
+                if type(node) is cst.With:
                     entered = tuple(item.item for item in node.items)
                     for inner in _own_nodes(node):
                         if isinstance(inner, cst.Call) and not any(inner is item for item in entered):
@@ -5043,6 +5043,10 @@ def _is_test(value: cst.BaseExpression) -> bool:
     )
 
 
+# what `_own_nodes` does not enter, by exact type (a failing `isinstance` of a libcst class is a Python call)
+_OWN_SCOPES = frozenset({cst.FunctionDef, cst.Lambda, cst.ClassDef})
+
+
 def _own_nodes(function: cst.FunctionDef | cst.With) -> Iterator[cst.CSTNode]:
     """The nodes of a function's body (a `with` statement's) in source order, not those of the
     functions, classes and lambdas it defines."""
@@ -5050,7 +5054,7 @@ def _own_nodes(function: cst.FunctionDef | cst.With) -> Iterator[cst.CSTNode]:
     while stack:
         node = stack.pop()
         yield node
-        if not isinstance(node, (cst.FunctionDef, cst.Lambda, cst.ClassDef)):
+        if type(node) not in _OWN_SCOPES:
             stack.extend(reversed(child_nodes(node)))
 
 
