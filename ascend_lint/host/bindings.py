@@ -311,7 +311,7 @@ class WrittenOrder:
             if type(node) is cst.Assign:
                 assigned.update((target, node.value) for target in node.targets)
             if kind in _BINDING_TYPES:
-                names = {sub.value for target in _targets(node) for sub in walk(target) if isinstance(sub, cst.Name)}
+                names = {sub.value for target in _targets(node) for sub in walk(target) if type(sub) is cst.Name}
                 if names:
                     self._bindings.append((place, frozenset(names), _shrunk(node, assigned)))
                     for name in names:
@@ -642,7 +642,7 @@ def binders_by_name(root: cst.CSTNode) -> dict[str, list[cst.CSTNode]]:
         if isinstance(node, cst.Global):
             names = set(declared_global(node))
         else:
-            names = {sub.value for target in _targets(node) for sub in walk(target) if isinstance(sub, cst.Name)}
+            names = {sub.value for target in _targets(node) for sub in walk(target) if type(sub) is cst.Name}
         for name in names:
             binders.setdefault(name, []).append(node)
     return binders
@@ -674,6 +674,8 @@ _BINDING_TYPES = frozenset(
 
 def _targets(node: cst.CSTNode) -> list[cst.CSTNode]:
     """The parts of `node` whose names it may rebind or change (`binding_nodes`)."""
+    if type(node) is cst.Call:  # the commonest first: each failing `isinstance` below is a Python call
+        return [node.func.value] if isinstance(node.func, cst.Attribute) else []
     if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.NamedExpr | cst.For | cst.CompFor):
         return [node.target]
     if isinstance(node, cst.MatchAs | cst.MatchStar) and node.name is not None:
@@ -688,8 +690,6 @@ def _targets(node: cst.CSTNode) -> list[cst.CSTNode]:
         return [node.name if isinstance(node, cst.ImportAlias) else node.target]
     if isinstance(node, cst.FunctionDef | cst.ClassDef):
         return [node.name]
-    if isinstance(node, cst.Call) and isinstance(node.func, cst.Attribute):
-        return [node.func.value]
     return []
 
 

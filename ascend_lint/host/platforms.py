@@ -264,7 +264,7 @@ class OtherPlatformPaths:
     def _leaves_path(self, statement: cst.CSTNode) -> bool:
         """What runs from the statement on is on the NPU too: it moves a tensor there
         (`_moves_to_npu`: `x = x.to("npu")` under `if x.device.type == "cpu":`)."""
-        return any(isinstance(node, cst.Call) and _moves_to_npu(node) for node in walk(statement))
+        return any(type(node) is cst.Call and _moves_to_npu(node) for node in walk(statement))
 
     def _visit_conditional_expressions(self, statement: cst.CSTNode, scope: Scope, found: set[cst.CSTNode]) -> None:
         """The arms of the conditional expressions (`a if test else b`) of a small statement, or
@@ -318,7 +318,7 @@ class OtherPlatformPaths:
 
         def asserting(function: cst.FunctionDef) -> bool:
             for statement in statements_of(suite_lines(function.body)):
-                if any(isinstance(node, cst.Return) for node in walk(statement)):
+                if any(type(node) is cst.Return for node in walk(statement)):
                     return False  # returns off the path (`if x.device.type != "npu": return False`)
                 if isinstance(statement, cst.If) and self._other_after(statement, function):
                     return True
@@ -651,7 +651,7 @@ class OtherPlatformPaths:
         seen: set[int] = set()
         for top in self._host_tops:
             for node in walk(top):
-                if isinstance(node, cst.Name) and id(node) not in defined and id(node) not in seen:
+                if type(node) is cst.Name and id(node) not in defined and id(node) not in seen:
                     seen.add(id(node))
                     found.setdefault(node.value, []).append(node)
         return found
