@@ -2939,12 +2939,73 @@ def _spreads_tasks(flow: Flow, start: cst.BaseExpression, step: cst.BaseExpressi
     """A loop from `start` by `step` spreads tasks over the programs when the start is a
     program id (`core_id = tl.program_id(0)`), or derived from one with a step that is not a
     compile-time constant (`range(pid * 256, n, num_ctas * 256)`, `range(n - 1 - pid, -1,
-    -num_programs)`). A loop whose start is computed from a program id and whose step is a
-    constexpr tile (`tl.range(i_k * BK, K, BK)`, `range(i_t * BT - BS, -BS, -BS)`) walks one
-    program's blocks."""
+    -num_programs)`) or that strides over the programs (`_strides_programs`: `range(pid *
+    BLOCK, n, NUM_CORE * BLOCK)`). A loop whose start is computed from a program id and whose
+    step is a constexpr tile (`tl.range(i_k * BK, K, BK)`, `range(i_t * BT - BS, -BS, -BS)`)
+    walks one program's blocks."""
     if not flow.flags(start) & PID:
         return False
-    return _is_program_id(flow, start) or not flow.is_constexpr(step)
+    return _is_program_id(flow, start) or not flow.is_constexpr(step) or _strides_programs(flow, start, step)
+
+
+def _strides_programs(flow: Flow, start: cst.BaseExpression, step: cst.BaseExpression) -> bool:
+    """`start` is a program id times `A` plus an offset that reads none (`pid * BLOCK`, `pid *
+    2 + sub`, through names), and `step` is `A` times a kernel parameter that is no factor of
+    `A` (`NUM_CORE * BLOCK`, `G * 2`): each program takes every `C`-th block from its own, `C`
+    the count of programs. `A` alone (`tl.range(i_s * BS, T, BS)`), `A` times a literal or
+    times itself (`BS * BS`) is no count."""
+    multiplier = _program_multiplier(flow, start)
+    if multiplier is None:
+        return False
+    if isinstance(step, cst.UnaryOperation) and isinstance(step.operator, cst.Minus):
+        step = step.expression
+    remaining = [flat_code(factor) for factor in _product_factors(flow, step)]
+    for factor in multiplier:
+        if flat_code(factor) not in remaining:
+            return False
+        remaining.remove(flat_code(factor))
+    multiplied = {flat_code(factor) for factor in multiplier}
+    return any(
+        code not in multiplied and _is_parameter(flow, factor)
+        for factor in _product_factors(flow, step)
+        if (code := flat_code(factor)) in remaining
+    )
+
+
+def _program_multiplier(flow: Flow, start: cst.BaseExpression) -> list[cst.BaseExpression] | None:
+    """The factors `A` of `pid * A` in a start that adds to it only terms reading no program id
+    (`pid * 2 + sub`: `[2]`; `pid`: none), through names bound once; None for another start."""
+    with_pid = [term for term, _ in _sum_terms(_one_value(flow, start)) if flow.flags(term) & PID]
+    if len(with_pid) != 1:
+        return None
+    factors = _product_factors(flow, with_pid[0])
+    ids = [factor for factor in factors if _is_program_id(flow, factor)]
+    if len(ids) != 1 or any(flow.flags(factor) & PID for factor in factors if factor is not ids[0]):
+        return None
+    return [factor for factor in factors if factor is not ids[0]]
+
+
+def _product_factors(flow: Flow, node: cst.BaseExpression, hops: int = 0) -> list[cst.BaseExpression]:
+    """The operands a product multiplies (`NUM_CORE * BLOCK`), through names bound once to one
+    (`stride = NUM_CORE * BLOCK`)."""
+    value = _one_value(flow, node) if hops < NAMES_FOLLOWED else node
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Multiply):
+        return [*_product_factors(flow, value.left, hops + 1), *_product_factors(flow, value.right, hops + 1)]
+    return [node]
+
+
+def _one_value(flow: Flow, node: cst.BaseExpression) -> cst.BaseExpression:
+    """The one value every definition reaching a read of a name binds (`vp` of `vp = pid * 2
+    + sub`), else the node itself."""
+    values = flow.values_reaching(node, None) if isinstance(node, cst.Name) else []
+    first = values[0] if values else None
+    return node if first is None or any(value is not first for value in values) else first
+
+
+def _is_parameter(flow: Flow, node: cst.BaseExpression) -> bool:
+    """A kernel parameter, read where no assignment of the body reaches it."""
+    definitions = flow.reaching(node) if isinstance(node, cst.Name) else []
+    return bool(definitions) and all(isinstance(definition.node, cst.Param) for definition in definitions)
 
 
 @dataclass(frozen=True)

@@ -116,7 +116,12 @@ bounded value and then, under tests, to values at least the size it divides (`BT
 `if T <= 4096: BT = triton.next_power_of_2(T)`) leaves `T/BT` programs. A function calling
 itself with a parameter unchanged (a scan recursing on its partial sums) adds no value to it. A value a function
 of the module returns in a tuple is read where it returns it (`x, M, N = _prepare(x)` or
-`_prepare(x)[1]`, with `return x.contiguous(), M, N` and `M, N = x.shape` in `_prepare`), and
+`_prepare(x)[1]`, with `return x.contiguous(), M, N` and `M, N = x.shape` in `_prepare`), so
+is an extent of a shape it returns (`b, h, d = _check(x)` with `return x.shape`, `tuple(x.shape)`,
+`x.size()`) and an element of a tuple or shape it returns through a name bound once (`shape =
+(b, h, d)`, then `return shape`); an extent of a tensor the call passes is that tensor's extent
+in the caller, which a test there, or one the function makes of its parameters before it
+returns (`if x.shape[0] > 1024: raise`), bounds, and
 a call of a function of the module every return of which is bounded whatever the sizes is
 bounded (`bn = _pick_block(n)` returning `min(2048, triton.next_power_of_2(n))`); one
 returning a value made of its parameters only is that value with the call's arguments in
@@ -365,7 +370,10 @@ another factor of two programs or more: `(min(rows, 65535), heads)` and `(min(ro
 An equality that pins a size to a
 bounded value does bound it where it holds (`assert v.shape[2] == 24`, `if HV != 24: raise`,
 `if HV == 24:` around the launch), and so does a membership in a tuple, list or set of
-bounded values written there (`if m in (1, 2):`, `if n not in (1, 4): raise`); one between
+bounded values written there or held by a name bound once (`if m in (1, 2):`, `if n not in (1,
+4): raise`), also of a tuple of sizes in tuples of bounded values as long (`shape = (b, h)`,
+`if shape not in SUPPORTED: raise` with `SUPPORTED = (SHAPE_1, SHAPE_2)` and `SHAPE_1 = (1,
+8)`: each size is pinned); one between
 two sizes does not (`assert v.shape[2] == k.shape[2]`). A name bound once to a test is that
 test where it is read (`vector = m in (1, 2) and n in (1, 4)`, then `if vector:` bounds `m`
 and `n`; `use_short = T <= 512`, then the `else:` of `if use_short:` bounds nothing), when its
@@ -462,7 +470,6 @@ from ascend_lint.nodes import (
     one_line,
     ordered_sides,
     walk,
-    written_items,
 )
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
@@ -3305,29 +3312,42 @@ def _equality_guard(
     the grid's size one side is (a name, or an extent of known position) when the other is
     bounded whatever the sizes: that side is the other's value there; so too for `a in (1, 2)`
     holding (`a not in (1, 2)` failing) when each item of the tuple, list or set written there
-    is bounded: `a` is one of them. None for any other test, and for an equality between
+    (or held by a name bound once) is bounded: `a` is one of them; and for a tuple of sizes in
+    tuples as long (`_pinned_elements`), each size its place there pins. None for any other test, and for an equality between
     sizes, of what is no size (`len(q.shape) == 4`, a rank) or of what the grid does not read
     (a variant picked: `if BT == 16:`)."""
     if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
         return None
-    operator = test.comparisons[0].operator
+    comparing = test.comparisons[0].operator
     sides = (test.left, test.comparisons[0].comparator)
-    if isinstance(operator, cst.In) if holds else isinstance(operator, cst.NotIn):
-        items = written_items(sides[1])
-        pairs = [] if items is None else [(sides[0], items)]
-    elif isinstance(operator, cst.Equal) if holds else isinstance(operator, cst.NotEqual):
+    if isinstance(comparing, cst.In) if holds else isinstance(comparing, cst.NotIn):
+        items = context.host.items_held(sides[1], scope)
+        pairs = [] if items is None else [(sides[0], items), *_pinned_elements(sides[0], items, context, scope)]
+    elif isinstance(comparing, cst.Equal) if holds else isinstance(comparing, cst.NotEqual):
         pairs = [(sides[0], [sides[1]]), (sides[1], [sides[0]])]
     else:
         return None
-    for side, others in pairs:
-        if not isinstance(side, cst.Name) and context.host.extent_position(side, scope) is None:
-            continue
-        bounded = grid_names.sizes_in(side, context, scope)
-        if bounded and all(
-            not grid_names.in_(other, context, scope) and _is_bounded(other, context, scope) for other in others
-        ):
-            return _Guard(cases=(bounded,))
-    return None
+    pinned = [
+        bounded
+        for side, others in pairs
+        if isinstance(side, cst.Name) or context.host.extent_position(side, scope) is not None
+        if (bounded := grid_names.sizes_in(side, context, scope))
+        and all(not grid_names.in_(other, context, scope) and _is_bounded(other, context, scope) for other in others)
+    ]
+    return _Guard(cases=(reduce(operator.or_, pinned),)) if pinned else None
+
+
+def _pinned_elements(
+    side: cst.BaseExpression, items: list[cst.BaseExpression], context: ModuleContext, scope: Scope
+) -> list[tuple[cst.BaseExpression, list[cst.BaseExpression]]]:
+    """For a tuple of sizes in a sequence of tuples as long (`shape in SUPPORTED`, `shape =
+    (b, h)`, `SUPPORTED = ((1, 8), (2, 16))`, through names), each element with the items at
+    its place: `b` is 1 or 2, `h` 8 or 16."""
+    elements = context.host.items_held(side, scope)
+    rows = [context.host.items_held(item, scope) for item in items]
+    if elements is None or any(row is None or len(row) != len(elements) for row in rows):
+        return []
+    return [(element, [row[place] for row in rows if row is not None]) for place, element in enumerate(elements)]
 
 
 def _sized_side(test: cst.BaseExpression, grid_names: _GridNames, context: ModuleContext, scope: Scope) -> bool | None:

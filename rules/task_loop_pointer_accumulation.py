@@ -5,8 +5,9 @@ tl.advance(p, ...)`) inside a 1-D core-grid task loop
 (`for task_id in tl.range(core_id, task_num, num_core)`, start derived from
 `tl.program_id`) when the pointer was defined outside the task loop, so the advance
 accumulates from one task into the next. The same loop written with `while`, by counting
-trips, or with `tl.parallel` is a task loop too; a loop from a computed start by a constexpr
-tile (`tl.range(i_s * BS, T, BS)`) walks one program's blocks and is an ordinary loop.
+trips, or with `tl.parallel` is a task loop too, as is a grid-stride loop (`range(pid *
+BLOCK, n, NUM_CORE * BLOCK)`, `NUM_CORE` constexpr too); a loop from a computed start by a
+constexpr tile (`tl.range(i_s * BS, T, BS)`) walks one program's blocks and is an ordinary loop.
 
 ## Why is this bad?
 Triton-Ascend can mis-compile a pointer carried across the iterations of a task loop:
@@ -46,9 +47,13 @@ Flags `ptr += ...` / `ptr -= ...` (or `ptr = ptr + ...`) inside a 1-D core-grid 
 `tl.program_id`) when the pointer was defined outside the task loop, so the advance
 accumulates from one task into the next. A task loop starts at the program id itself
 (`core_id = tl.program_id(0)`, any step), or at a value computed from it with a step that
-is not a compile-time constant (`range(pid * 256, n, num_ctas * 256)`); a loop from a
-computed start by a constexpr tile (`tl.range(i_s * BS, T, BS)`) walks one program's
-blocks and is an ordinary loop. The same loop written with `while` (`i = pid`,
+is not a compile-time constant (`range(pid * 256, n, num_ctas * 256)`) or that strides
+over the programs: a start `pid * A` plus terms reading no program id (`pid * BLOCK`, `pid *
+2 + sub`, also through names) and a step `A` times a kernel parameter that is no factor of
+`A`, constexpr or not, the program count (`range(pid * BLOCK, n, NUM_CORE * BLOCK)`,
+`range(pid * 2 + sub, M, G * 2)`: each program takes every `C`-th block from its own). A
+loop from a computed start by a constexpr tile (`tl.range(i_s * BS, T, BS)`), or by the tile
+times a literal (`2 * BS`), walks one program's blocks and is an ordinary loop. The same loop written with `while` (`i = pid`,
 `while i < n:` ... `i += num_programs`), counting trips (`for i in range(tl.cdiv(n - pid,
 num_core)):` whose body binds `task = pid + i * num_core`, `num_core` the
 `tl.num_programs`, as FlagGems writes it, or a runtime value the trip count divides by) or with triton-ascend's `tl.parallel` /
@@ -223,6 +228,9 @@ def k(k_ptr, o, T, BS: tl.constexpr):
     for start in tl.range(i_s * BS, T, BS):  # one program's blocks, not tasks: an ordinary loop
         tl.store(o + start, tl.sum(tl.load(k_rows + tl.arange(0, BS))))
         k_rows += BS
+    for start in tl.range(i_s * BS, T, 2 * BS):  # every other one: a literal counts no programs
+        tl.store(o + start, 0.0)
+        k_rows += 2 * BS
 """,
         """
 @triton.jit
@@ -267,6 +275,40 @@ def k(x, y, T, task_num, BT: tl.constexpr):
 """,
     )
     INVALID = (
+        # a grid-stride loop: the step is the start's multiple of the program id times a kernel
+        # parameter, the program count (constexpr or not)
+        Example(
+            """
+@triton.jit
+def k(x, o, n, NUM_CORE: tl.constexpr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    p_x = x + pid * BLOCK
+    for start in range(pid * BLOCK, n, NUM_CORE * BLOCK):
+        tl.store(o + start + offs, tl.load(p_x + offs), mask=start + offs < n)
+        p_x += NUM_CORE * BLOCK  # expect
+""",
+            fixed="""
+@triton.jit
+def k(x, o, n, NUM_CORE: tl.constexpr, BLOCK: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = tl.arange(0, BLOCK)
+    p_x = x + pid * BLOCK
+    for start in range(pid * BLOCK, n, NUM_CORE * BLOCK):
+        p_x = x + start
+        tl.store(o + start + offs, tl.load(p_x + offs), mask=start + offs < n)
+""",
+            unsafe_fixes=True,
+        ),
+        """
+@triton.jit
+def k(x, M, SUB, K: tl.constexpr, G: tl.constexpr):
+    row = tl.program_id(0) * 2 + SUB  # two rows a program, G programs
+    p_x = x + row * K
+    for r in range(row, M, G * 2):
+        tl.store(p_x + tl.arange(0, K), 0.0)
+        p_x += G * 2 * K  # expect
+""",
         # the task loop counted in trips, as FlagGems writes it
         Example(
             """

@@ -42,6 +42,7 @@ from ..kernels import (
     subscript_key,
 )
 from ..nodes import (
+    NAMES_FOLLOWED,
     ORIGIN_HOPS,
     child_nodes,
     flat_code,
@@ -272,6 +273,9 @@ class HostIndex(HostFacts):
         self._placed: dict[cst.CSTNode, cst.CSTNode] = {}  # a node `_made_by` rebuilt -> the node written
         self._updated_in_line: dict[tuple[str, Scope], cst.BaseExpression | None] = {}
         self._calls_made: dict[cst.Call, list[cst.BaseExpression]] = {}  # `returned_for`, by call
+        # `_returned_element` of a shape returned, by shape and index: one node each, its scope known
+        self._returned_items: dict[tuple[cst.BaseExpression, int], cst.Subscript] = {}
+        self._positions_returned: set[cst.FunctionDef] = set()  # functions `_returned_position` is reading
         self._checks_made: dict[cst.Call, list[tuple[cst.BaseExpression, bool]]] = {}  # `checks_made`, by call
         self._unrolled_blocks: dict[cst.BaseSuite, Unrolled] = {}  # `_unrolled`, by block
         self._checks_by_block: dict[Unrolled, tuple[_PlacedChecks, _PlacedChecks]] = {}  # `_block_checks`
@@ -987,11 +991,47 @@ class HostIndex(HostFacts):
     def _elements_returned(
         self, function: cst.FunctionDef, index: int
     ) -> list[tuple[cst.BaseExpression | None, cst.FunctionDef]]:
-        """The `index`-th element of the tuple each return of `function` Ascend may run returns."""
+        """The `index`-th element of what each return of `function` Ascend may run returns
+        (`_returned_element`)."""
         return [
-            (tuple_element(returned, index) if isinstance(returned, cst.Tuple) else None, function)
+            (self._returned_element(returned, index, function), function)
             for returned in self.returns_on_ascend(function)
         ]
+
+    def items_held(self, value: cst.BaseExpression, scope: Scope) -> list[cst.BaseExpression] | None:
+        """The items of a tuple, list or set written out (`written_items`), or held by a name
+        bound once to one (`SUPPORTED = (SHAPE_1, SHAPE_2)` at module level, `shape = (b, h)`);
+        None for anything else."""
+        if isinstance(value, cst.Name):
+            values = self.values_of(value.value, scope)
+            value = values[0] if len(values) == 1 else value
+        return written_items(value)
+
+    def _returned_element(
+        self, returned: cst.BaseExpression, index: int, function: cst.FunctionDef
+    ) -> cst.BaseExpression | None:
+        """The `index`-th element of a tuple, or the extent of a shape (`x.shape[index]` of
+        `return x.shape`, `tuple(x.shape)`, `x.size()`), `function` returns (`_returned_value`):
+        what unpacking the value there reads, its names resolving in `function`. None for a
+        return that is neither (`return cached`)."""
+        held = self._returned_value(returned, function)
+        if isinstance(held, cst.Tuple):
+            return tuple_element(held, index)
+        if not is_shape(held):
+            return None
+        key = (held, index)
+        if key not in self._returned_items:
+            self._returned_items[key] = indexed(held, index)
+            self._origin_scopes[self._returned_items[key]] = function
+        return self._returned_items[key]
+
+    def _returned_value(self, returned: cst.BaseExpression, function: cst.FunctionDef) -> cst.BaseExpression:
+        """What a return gives: the tuple or shape a name it returns is bound to once in
+        `function` (`shape = (b, h, d)` then `return shape`), else the value returned."""
+        if not isinstance(returned, cst.Name):
+            return returned
+        held = self._bound_once(returned, function, lambda value: isinstance(value, cst.Tuple) or is_shape(value))
+        return returned if held is None else held
 
     def called_function(self, call: cst.Call, scope: Scope) -> cst.FunctionDef | None:
         """The one function of the module `call` names in `scope` (`_visible_functions`:
@@ -2670,20 +2710,28 @@ class HostIndex(HostFacts):
         call: cst.Call,
         scope: Scope,
         unbound: str | None = None,
+        hops: int = 0,
     ) -> cst.BaseExpression | None:
         """The value `function` returns as `call`, written in `scope`, makes it: each parameter
         but `unbound` (a grid function's `meta`) read replaced by what the call passes for it
         (or its default), when the value reads only
-        parameters the function never rebinds and names it and `scope` both read from the
-        module (`(triton.cdiv(L, 64), B * H)` for `_grid(L, 64, B * H)` of a `_grid(T, BT, BH)`
-        returning `(triton.cdiv(T, BT), BH)`); else None."""
+        parameters the function never rebinds, names it and `scope` both read from the
+        module, and names it binds once to such a value (`shape` of `b, h = x.shape`, `shape =
+        (b, h)`: `(x.shape[0], x.shape[1])` with the call's `x`) (`(triton.cdiv(L, 64), B * H)`
+        for `_grid(L, 64, B * H)` of a `_grid(T, BT, BH)` returning `(triton.cdiv(T, BT),
+        BH)`); else None."""
         passed: dict[int, cst.BaseExpression] = {}
         for name in variables_read(returned):
             param = param_named(function, name.value)
             if name.value == unbound:
                 continue
             if param is None:
-                if self._binding_scope(name.value, function) is not None or self._binding_scope(name.value, scope):
+                own = hops < NAMES_FOLLOWED and self._binding_scope(name.value, function) is function
+                held = self._bound_once(name, function, lambda _: True) if own else None
+                local = self._made_by(held, function, call, scope, unbound, hops + 1) if held is not None else None
+                if local is not None:
+                    passed[id(name)] = local
+                elif self._binding_scope(name.value, function) is not None or self._binding_scope(name.value, scope):
                     return None
                 continue
             value = passed_or_default(call, function, name.value) if not param.star else None
@@ -4248,7 +4296,7 @@ class HostIndex(HostFacts):
             if key not in self._name_positions:
                 self._name_positions[key] = self._name_position(value.value, where)
             return self._name_positions[key]
-        written = self._written_extent(value, scope)
+        written = self._written_extent(value, scope) or self._returned_position(value, scope)
         if written is None:
             return None
         holder, position = written
@@ -4256,6 +4304,31 @@ class HostIndex(HostFacts):
         if tensors is None or not all(self._holds_one_value(tensor, scope) for tensor in tensors):
             return None
         return flat_code(holder), position
+
+    def _returned_position(self, value: cst.BaseExpression, scope: Scope) -> tuple[cst.Name, int] | None:
+        """The extent `f(x)[i]` is in `scope` when every return of `f` gives there the same
+        extent of a tensor it is passed (`return x.shape`, `return b, h, d` after `b, h, d =
+        x.shape`): the tensor the call passes (a name) at that position. A function returning
+        what a call of itself returns gives none."""
+        if not isinstance(value, cst.Subscript) or not isinstance(value.value, cst.Call):
+            return None
+        positions: dict[tuple[str, int], cst.Name] = {}
+        for element, function in self._returned_elements(value, scope):
+            if function in self._positions_returned:
+                return None
+            self._positions_returned.add(function)
+            try:
+                position = self.extent_position(element, function) if element is not None else None
+            finally:
+                self._positions_returned.discard(function)
+            passed = passed_for(value.value, function, position[0]) if position is not None else None
+            if position is None or param_named(function, position[0]) is None or not isinstance(passed, cst.Name):
+                return None
+            positions[passed.value, position[1]] = passed
+        if len(positions) != 1:
+            return None
+        (((_, at), tensor),) = positions.items()
+        return tensor, at
 
     def _name_position(self, name: str, where: Scope) -> tuple[str, int] | None:
         """`extent_position` of `name`, bound in `where`: the one extent every binding is."""
@@ -4430,9 +4503,10 @@ class HostIndex(HostFacts):
     @cached_property
     def _origin_scopes(self) -> dict[cst.BaseExpression, Scope]:
         """Each argument node of a plain call with the scope of the call, each bound value
-        with the scope binding it, and each element of a returned tuple with the function
-        returning it; with each, the arms and operands `origins` follows into (`B if c else
-        len(s) - 1` passed on: `B` is the caller's)."""
+        with the scope binding it, and each element of a returned tuple (or of one a returned
+        name holds) with the function returning it; with each, the arms and operands `origins`
+        follows into (`B if c else len(s) - 1` passed on: `B` is the caller's). An extent of a
+        returned shape is added as `_returned_element` reads it."""
         scopes: dict[cst.BaseExpression, Scope] = {}
 
         def add(value: cst.BaseExpression, scope: Scope) -> None:
@@ -4456,7 +4530,8 @@ class HostIndex(HostFacts):
                 add(value, scope)
         for returns in self.returns.values():
             for returned, function in returns:
-                for element in returned.elements if isinstance(returned, cst.Tuple) else ():
+                held = self._returned_value(returned, function)
+                for element in held.elements if isinstance(held, cst.Tuple) else ():
                     add(element.value, function)
         return scopes
 
