@@ -4125,8 +4125,7 @@ class HostIndex(HostFacts):
     def _named_shape(self, name: cst.Name, scope: Scope) -> cst.BaseExpression | None:
         """The shape a function's name holds when the function binds it once, to a shape
         (`shape = list(x.shape)`, `dims = x.shape[1:]`), and changes it nowhere; None otherwise."""
-        shapes = self._named_shapes(name, scope)
-        return shapes[0] if len(shapes) == 1 else None
+        return self._bound_once(name, scope, is_shape)
 
     def _named_shapes(self, name: cst.Name, scope: Scope) -> list[cst.BaseExpression]:
         """The shapes a function's name may hold when the function binds it only to shapes, once
@@ -4161,6 +4160,14 @@ class HostIndex(HostFacts):
         if not isinstance(binding, cst.FunctionDef) or not bound or not all(map(accept, bound)):
             return []
         return bound if self._statements_changing(binding)[name.value] == len(bound) else []
+
+    def _bound_once(
+        self, name: cst.Name, scope: Scope, accept: Callable[[cst.BaseExpression], bool]
+    ) -> cst.BaseExpression | None:
+        """The value a function's name holds when the function binds it once, to a value `accept`
+        takes, and changes it nowhere (`_bound_only`); None otherwise."""
+        bound = self._bound_only(name, scope, accept)
+        return bound[0] if len(bound) == 1 else None
 
     def _statements_changing(self, function: cst.FunctionDef) -> Counter[str]:
         """How many simple statements of the function's own body (`_own_nodes`) may rebind or
