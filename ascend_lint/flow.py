@@ -183,6 +183,12 @@ class Branch:
         """(normalised test code, polarity of the body arm), with what it says kept (`Implications`)."""
         return self.flow.implications.key(self.node.test)
 
+    def constexpr_facts(self, arm: bool) -> tuple[_Fact, ...]:
+        """What taking the arm (True: the body) says of the constexprs the test reads
+        (`implied_facts`), for a test that also reads runtime values: `not USE_X and n > 0`
+        holding says `USE_X` is false, in every trip of a loop."""
+        return implied_facts(self.node.test, arm, self.flow.is_constexpr)
+
 
 def test_key(test: cst.BaseExpression) -> tuple[str, bool]:
     """An `if`'s or a conditional expression's test as (normalised code without leading
@@ -194,8 +200,95 @@ def test_key(test: cst.BaseExpression) -> tuple[str, bool]:
     return "".join(one_line(tested).split()), polarity
 
 
-_Fact: TypeAlias = tuple[str, str, object, bool]  # (name, "==" or "truth", value, holds)
-_NO_FACTS: tuple[tuple[_Fact, ...], tuple[_Fact, ...]] = ((), ())  # what a key says failing and holding, when nothing
+_Bound: TypeAlias = tuple[float, bool]  # an interval's end and whether it is in the interval
+_INFINITY = float("inf")
+
+
+@dataclass(frozen=True)
+class _Values:
+    """The values a test outcome leaves one name: numbers in any of `intervals` (each (low,
+    high); `True` and `False` are 1 and 0), `None` when `none`, other values (a string, a tuple,
+    a dtype) that are false (`""`) when `falsy`, true when `truthy`. Comparing `None` or another
+    value with a number by order raises, so those outcomes leave only numbers."""
+
+    intervals: tuple[tuple[_Bound, _Bound], ...]
+    none: bool = False
+    falsy: bool = False
+    truthy: bool = False
+
+    def meets(self, values: _Values) -> bool:
+        """Some value is in both."""
+        return (
+            (self.none and values.none)
+            or (self.falsy and values.falsy)
+            or (self.truthy and values.truthy)
+            or any(_overlap(a, b) is not None for a in self.intervals for b in values.intervals)
+        )
+
+    def __and__(self, values: _Values) -> _Values:
+        meet = (_overlap(a, b) for a in self.intervals for b in values.intervals)
+        return _Values(
+            tuple(i for i in meet if i is not None),
+            self.none and values.none,
+            self.falsy and values.falsy,
+            self.truthy and values.truthy,
+        )
+
+    def __or__(self, values: _Values) -> _Values:
+        return _Values(
+            self.intervals + values.intervals,
+            self.none or values.none,
+            self.falsy or values.falsy,
+            self.truthy or values.truthy,
+        )
+
+
+def _overlap(a: tuple[_Bound, _Bound], b: tuple[_Bound, _Bound]) -> tuple[_Bound, _Bound] | None:
+    """The interval in both, None when they share no number."""
+    low = max(a[0], b[0], key=lambda end: (end[0], not end[1]))  # at a tie, an open end is the higher
+    high = min(a[1], b[1], key=lambda end: end)  # at a tie, an open end (False) is the lower
+    if low[0] < high[0] or (low[0] == high[0] and low[1] and high[1]):
+        return low, high
+    return None
+
+
+def _point(value: float) -> tuple[_Bound, _Bound]:
+    return (value, True), (value, True)
+
+
+def _below(value: float, closed: bool) -> tuple[_Bound, _Bound]:
+    return (-_INFINITY, False), (value, closed)
+
+
+def _above(value: float, closed: bool) -> tuple[_Bound, _Bound]:
+    return (value, closed), (_INFINITY, False)
+
+
+def _all_but(points: Iterable[float]) -> tuple[tuple[_Bound, _Bound], ...]:
+    """The numbers other than `points`."""
+    ends = sorted(set(points))
+    lows = [(-_INFINITY, False), *((p, False) for p in ends)]
+    highs = [*((p, False) for p in ends), (_INFINITY, False)]
+    return tuple(zip(lows, highs, strict=True))
+
+
+_NUMBERS = _Values(_all_but(()))
+_ANY = _Values(_all_but(()), none=True, falsy=True, truthy=True)
+_TRUTH = (_Values((_point(0),), none=True, falsy=True), _Values(_all_but((0,)), truthy=True))  # failing, holding
+# (relation, constant) -> the values that fail it, and those that pass it
+_ORDERS: dict[type[cst.BaseCompOp], Callable[[float], tuple[_Values, _Values]]] = {
+    cst.LessThan: lambda c: (_Values((_above(c, True),)), _Values((_below(c, False),))),
+    cst.LessThanEqual: lambda c: (_Values((_above(c, False),)), _Values((_below(c, True),))),
+    cst.GreaterThan: lambda c: (_Values((_below(c, True),)), _Values((_above(c, False),))),
+    cst.GreaterThanEqual: lambda c: (_Values((_below(c, False),)), _Values((_above(c, True),))),
+}
+_FLIPPED: dict[type[cst.BaseCompOp], type[cst.BaseCompOp]] = {
+    cst.LessThan: cst.GreaterThan,
+    cst.LessThanEqual: cst.GreaterThanEqual,
+    cst.GreaterThan: cst.LessThan,
+    cst.GreaterThanEqual: cst.LessThanEqual,
+}
+_Fact: TypeAlias = tuple[str, _Values]  # a name and the values a test outcome leaves it
 
 
 class Implications:
@@ -207,7 +300,7 @@ class Implications:
 
     def __init__(self) -> None:
         self._implied: dict[str, tuple[tuple[_Fact, ...], tuple[_Fact, ...]]] = {}
-        self._unread: dict[str, list[cst.BaseExpression]] = {}  # by key, the tests keyed since `_read_keyed`
+        self._unread: dict[str, list[cst.BaseExpression]] = {}  # by key, the tests keyed and not yet read (`facts`)
 
     def key(self, test: cst.BaseExpression) -> tuple[str, bool]:
         """`test_key`, keeping the test for what it says."""
@@ -215,33 +308,28 @@ class Implications:
         self._unread.setdefault(key, []).append(_tested(test)[0])
         return key, polarity
 
-    def _read_keyed(self) -> None:
-        """Works out what the tests keyed since the last read say (`_unread`): nothing for a key
-        two of whose tests read alike once spaces go but say different things."""
-        for key, tests in self._unread.items():
-            for tested in tests:
-                implied = (_implied(tested, False), _implied(tested, True))
-                if self._implied.setdefault(key, implied) != implied:
-                    self._implied[key] = _NO_FACTS
-        self._unread.clear()
+    def facts(self, key: str, outcome: bool) -> tuple[_Fact, ...]:
+        """What the outcome of the tests keyed `key` says; nothing when two of them read alike
+        once spaces go but say different things."""
+        for tested in self._unread.pop(key, ()):
+            implied = (implied_facts(tested, False), implied_facts(tested, True))
+            if self._implied.setdefault(key, implied) != implied:
+                self._implied[key] = ((), ())
+        return self._implied.get(key, ((), ()))[outcome]
 
     def contradicts(self, assumed: Assumptions, key: str, outcome: bool) -> bool:
         """`assumed` holds the other outcome of the test `key`, or an outcome of another test
         that no value of the names both read passes together with this one: `MODE == 0` and
-        `MODE == 1` both holding, `MODE != 0` holding beside `MODE == 0`, `USE_A and MODE == 0`
-        holding beside `not USE_A` (`_implied`)."""
+        `MODE == 1` both holding, `MODE < 1` beside `MODE >= 1`, `MODE in (0, 1)` beside `MODE
+        == 2`, `USE_A and MODE == 0` holding beside `not USE_A` (`implied_facts`)."""
         if (key, not outcome) in assumed:
             return True
-        if self._unread:
-            self._read_keyed()
-        implied = self._implied  # looked up, not called per key: a flow's walks ask this often
-        mine = implied.get(key, _NO_FACTS)[outcome]
-        return bool(mine) and any(
-            _conflict(fact, other)
-            for held, holds in assumed
-            for other in implied.get(held, _NO_FACTS)[holds]
-            for fact in mine
-        )
+        mine = self.facts(key, outcome)
+        return bool(mine) and conflicting(mine, self.held_facts(assumed))
+
+    def held_facts(self, assumed: Assumptions) -> tuple[_Fact, ...]:
+        """What the outcomes `assumed` say together."""
+        return tuple(fact for held in assumed for fact in self.facts(*held))
 
     def consistent(self, a: Assumptions, b: Assumptions) -> bool:
         """No test outcome assumed in `a` that `b` contradicts (`contradicts`: the other outcome
@@ -249,46 +337,127 @@ class Implications:
         return not any(self.contradicts(b, key, outcome) for key, outcome in a)
 
 
-def _implied(test: cst.BaseExpression, outcome: bool) -> tuple[_Fact, ...]:
-    """What a test's outcome says of the names it reads: `MODE == 0` holding, that `MODE` is 0;
-    failing, that it is not (`MODE != 0` the other way round; `x is None` as `x == None`); a
-    bare `FLAG`, its truth; `A and B` holding, what `A` and `B` holding say (`A or B`
-    failing, what both failing say); nothing for other tests or outcomes."""
+def conflicting(facts: tuple[_Fact, ...], others: tuple[_Fact, ...]) -> bool:
+    """Some name of `facts` has no value both one of them and one of `others` leave it."""
+    return any(name == other and not values.meets(more) for name, values in facts for other, more in others)
+
+
+def implied_facts(
+    test: cst.BaseExpression, outcome: bool, known: Callable[[cst.Name], bool] = lambda name: True
+) -> tuple[_Fact, ...]:
+    """What a test's outcome says of the `known` names it reads: the values it leaves each, from
+    a bare `FLAG` (its truth), a comparison with constants (`MODE == 0`, `x is None`, `BT > 32`,
+    `0 < MODE <= 2`, `MODE in (0, 1)`, `MODE not in (2,)`), `A and B` holding (what `A` and `B`
+    holding say; `A or B` failing, what both failing say) and `A or B` holding when each says
+    something of one name, the same (`MODE == 0 or MODE == 2`); nothing for other tests."""
     test, polarity = _tested(test)
     outcome = outcome == polarity
-    if isinstance(test, cst.Name) and _literal_truth(test) is None:
-        return ((test.value, "truth", None, outcome),)
-    if isinstance(test, cst.BooleanOperation) and outcome == isinstance(test.operator, cst.And):
-        return _implied(test.left, outcome) + _implied(test.right, outcome)
-    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
+    if isinstance(test, cst.Name):
+        return ((test.value, _TRUTH[outcome]),) if _literal_truth(test) is None and known(test) else ()
+    if isinstance(test, cst.BooleanOperation):
+        left, right = implied_facts(test.left, outcome, known), implied_facts(test.right, outcome, known)
+        if outcome == isinstance(test.operator, cst.And):
+            return left + right
+        if len(left) == len(right) == 1 and left[0][0] == right[0][0]:  # either holds: one name, either's values
+            return ((left[0][0], left[0][1] | right[0][1]),)
         return ()
-    target = test.comparisons[0]
-    holds = {cst.Equal: True, cst.NotEqual: False, cst.Is: True, cst.IsNot: False}.get(type(target.operator))
-    for name, value in ((test.left, target.comparator), (target.comparator, test.left)):
-        constant = int_literal(value) if isinstance(value, cst.Integer) else _named_constant(value)
-        if holds is not None and isinstance(name, cst.Name) and constant is not _UNKNOWN:
-            return ((name.value, "==", constant, outcome == holds),)
-    return ()
+    if not isinstance(test, cst.Comparison):
+        return ()
+    facts: dict[str, _Values] = {}
+    for subject, target in _links(test):  # `0 < MODE <= 2`: every link holds
+        fact = _compared(subject, target.operator, target.comparator, known)
+        if fact is None:
+            return ()
+        name, passing = fact
+        facts[name] = facts.get(name, _ANY) & passing[1]
+    if outcome:
+        return tuple(facts.items())
+    if len(facts) != 1:  # failing, some link fails: says something of one name only
+        return ()
+    failing = [_compared(s, t.operator, t.comparator, known) for s, t in _links(test)]
+    return ((next(iter(facts)), _any_of(fact[1][0] for fact in failing if fact is not None)),)
 
 
-_UNKNOWN = object()
+def _links(test: cst.Comparison) -> Iterator[tuple[cst.BaseExpression, cst.ComparisonTarget]]:
+    subject = test.left
+    for target in test.comparisons:
+        yield subject, target
+        subject = target.comparator
 
 
-def _named_constant(node: cst.BaseExpression) -> object:
-    """The value of `True`, `False` or `None`, else `_UNKNOWN`."""
-    constants = {"True": True, "False": False, "None": None}
-    return constants[node.value] if isinstance(node, cst.Name) and node.value in constants else _UNKNOWN
+def _any_of(values: Iterable[_Values]) -> _Values:
+    result = _Values(())
+    for more in values:
+        result = result | more
+    return result
 
 
-def _conflict(a: _Fact, b: _Fact) -> bool:
-    """No value of the name passes both facts."""
-    (name, relation, value, holds), (other, relation_b, value_b, holds_b) = a, b
-    if name != other:
-        return False
-    if relation == relation_b:
-        return holds != holds_b if value == value_b else relation == "==" and holds and holds_b
-    equal, truth = (a, b) if relation == "==" else (b, a)
-    return equal[3] and bool(equal[2]) != truth[3]
+def _compared(
+    left: cst.BaseExpression,
+    operator: cst.BaseCompOp,
+    right: cst.BaseExpression,
+    known: Callable[[cst.Name], bool],
+) -> tuple[str, tuple[_Values, _Values]] | None:
+    """(name, (values failing, values holding)) of a comparison of a `known` name with a
+    constant, either side (`0 < MODE` as `MODE > 0`); None for anything else."""
+    kind = type(operator)
+    for name, constant, flip in ((left, right, False), (right, left, True)):
+        if not isinstance(name, cst.Name) or _literal_truth(name) is not None or not known(name):
+            continue
+        kind_here = _FLIPPED.get(kind, kind) if flip else kind
+        values = _constant_values(constant, kind_here, flip)
+        if values is not None:
+            return name.value, values
+    return None
+
+
+def _constant_values(
+    constant: cst.BaseExpression, kind: type[cst.BaseCompOp], flipped: bool
+) -> tuple[_Values, _Values] | None:
+    """(failing, holding) values of a name compared with `constant` by `kind`."""
+    if kind in (cst.In, cst.NotIn):
+        if flipped or not isinstance(constant, cst.Tuple | cst.List | cst.Set):
+            return None
+        members = [_constant(e.value) if isinstance(e, cst.Element) else None for e in constant.elements]
+        if any(member is None for member in members):
+            return None
+        points = [m[0] for m in members if m is not None and m[0] is not None]
+        has_none = any(m is not None and m[0] is None for m in members)
+        inside = _Values(tuple(_point(p) for p in points), none=has_none)
+        outside = _Values(_all_but(points), none=not has_none, falsy=True, truthy=True)
+        return (outside, inside) if kind is cst.In else (inside, outside)
+    known = _constant(constant)
+    if known is None:
+        return None
+    [value] = known
+    if kind in _ORDERS:
+        return _ORDERS[kind](value) if value is not None else None
+    if value is None:
+        equal, unequal = _Values((), none=True), _Values(_all_but(()), falsy=True, truthy=True)
+    else:
+        equal, unequal = _Values((_point(value),)), _Values(_all_but((value,)), none=True, falsy=True, truthy=True)
+    if kind is cst.Is:  # `x is True`: 1 passes as `x == True` does, and a failing one says nothing
+        return (_ANY if value is not None else unequal), equal
+    if kind is cst.IsNot:
+        return equal, (_ANY if value is not None else unequal)
+    if kind is cst.Equal:
+        return unequal, equal
+    return (equal, unequal) if kind is cst.NotEqual else None
+
+
+def _constant(node: cst.BaseExpression) -> tuple[float | None] | None:
+    """The value of a number literal (also negated), `True`, `False` or `None` (1 and 0 for the
+    bools, as Python compares them), in a 1-tuple; None for anything else."""
+    if isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Minus) and not node.lpar:
+        inner = _constant(node.expression)
+        return None if inner is None or inner[0] is None else (-inner[0],)
+    if isinstance(node, cst.Integer | cst.Float):
+        try:
+            return (number_literal(node),)
+        except ValueError:  # `010`
+            return None
+    named: dict[str, float | None] = {"True": 1, "False": 0, "None": None}
+    return (named[node.value],) if isinstance(node, cst.Name) and node.value in named else None
 
 
 def test_text(test: cst.BaseExpression) -> str:
@@ -755,7 +924,8 @@ class Flow:
         `spec`) or in the arguments of `tl.minimum` / `tl.maximum` / `tl.cdiv` and the values
         `tl.where` chooses between. Without `over_data`, a multiply with an operand computed
         from data (`_computed_from_data`: `tl.load(x) * pid`) is passed over. A shift left
-        multiplies too (`pid << LOG`; by 1 when shifted by 0)."""
+        multiplies too (`pid << LOG`; by 1 when shifted by 0). A broadcast (`offs[:, None]`) and
+        an int32 cast (`(i_b * T).to(tl.int32)`) keep the value their operand computes."""
         if isinstance(node, cst.BinaryOperation):
             shifted = isinstance(node.operator, cst.LeftShift)
             if (
@@ -783,6 +953,10 @@ class Flow:
             parts = [node.value]
         elif isinstance(node, cst.IfExp):  # the arms `spec` compiles (`arms`)
             parts = self.arms(node, spec)
+        elif (viewed := axes_view_of(node)) is not None:  # a broadcast keeps each value
+            parts = [viewed]
+        elif isinstance(node, cst.Call) and (cast := self.cast_parts(node)) and self._type_name(cast[1]) == "int32":
+            parts = [cast[0]]  # `(i_b * T).to(tl.int32)` keeps the wrapped value
         elif not follow:
             return None
         elif isinstance(node, cst.Name):
@@ -1481,21 +1655,40 @@ class Flow:
 
     # ---- def-use along control-flow paths ----------------------------------------------
     def feasible_together(self, a: Event, b: Event) -> bool:
-        """False when a and b sit on arms of `if`s on the same constexpr test with opposite
-        outcomes (including the two arms of one `if`)."""
+        """False when a and b sit on arms of `if`s whose outcomes exclude each other
+        (`Implications.contradicts`: the same constexpr test with opposite outcomes, including
+        the two arms of one `if`, or tests no value of a constexpr passes together, `MODE < 1`
+        and `MODE >= 1`), also the arm of a test mixing a constexpr with runtime values, which
+        runs only where its constexpr part allows (`not USE_X and n > 0`: where `USE_X` is
+        false; `Branch.constexpr_facts`)."""
         if not a.conds or not b.conds:
             return True
-        outcomes = {}
-        for branch, arm in a.conds:
+        implications = self.implications
+        held, mixed = self._path_outcomes(a)
+        if any(
+            implications.contradicts(held, branch.key[0], branch.key[1] == arm)
+            for branch, arm in b.conds
+            if branch.test_is_constexpr
+        ):
+            return False
+        b_held, b_mixed = self._path_outcomes(b)
+        return not (
+            conflicting(mixed, implications.held_facts(b_held) + b_mixed)
+            or conflicting(b_mixed, implications.held_facts(held))
+        )
+
+    def _path_outcomes(self, event: Event) -> tuple[Assumptions, tuple[_Fact, ...]]:
+        """The outcomes of the constexpr tests of the arms around `event`, and what the runtime
+        tests of the others say of constexprs (`Branch.constexpr_facts`)."""
+        outcomes: dict[str, bool] = {}
+        mixed: tuple[_Fact, ...] = ()
+        for branch, arm in event.conds:
             if branch.test_is_constexpr:
                 key, polarity = branch.key
                 outcomes[key] = polarity == arm
-        held: Assumptions = frozenset(outcomes.items())
-        return not any(
-            self.implications.contradicts(held, branch.key[0], branch.key[1] == arm)
-            for branch, arm in b.conds
-            if branch.test_is_constexpr
-        )
+            else:
+                mixed += branch.constexpr_facts(arm)
+        return frozenset(outcomes.items()), mixed
 
     def compiled_under(self, event: Event, outcomes: Assumptions) -> bool:
         """Whether a specialisation with these constexpr test outcomes compiles the `if` arms

@@ -170,8 +170,9 @@ class Kernel:
         """For a device function no launch runs: the flags of what its calls in the module's
         other jit functions pass for each unannotated parameter, joined over the calls (`pid`,
         a specialisable size, a constexpr: Triton inlines the function with its caller's
-        values); nothing when it has no such call, and `ARG` for a parameter a call passes
-        nothing for (a default) or through `*args`."""
+        values, and the literal default of a parameter a call leaves out); nothing when it has
+        no such call, and `ARG` for a parameter a call passes nothing for (no literal default)
+        or through `*args`."""
         return self._passed[0]
 
     @property
@@ -200,6 +201,9 @@ class Kernel:
                 starred = any(arg.star for arg in call.args)
                 for position, param in enumerate(self.params):
                     argument = None if starred else call_argument(call, position, param.name)
+                    default = param.node.default
+                    if argument is None and not starred and default is not None and is_constant(default, flow.imports):
+                        argument = default  # left out: Triton inlines the literal default, a constexpr
                     passed = ARG if argument is None else flow.flags(argument)
                     flags[param.name] = flags.get(param.name, 0) | passed
                     value = None if argument is None else flow.bound(argument)

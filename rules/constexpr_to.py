@@ -139,7 +139,9 @@ which divides an index (`(pid // (NV * NT)).to(tl.int64)`: below the grid).
 The multiply may be made before the cast: in the definitions reaching a name the receiver
 reads (`off = (i_b * T + i_t) * D` ... `off.to(tl.int64)`, per specialisation) or under
 `tl.minimum` / `tl.maximum` / `tl.cdiv`, or in a value `tl.where` chooses
-(`tl.where(pid * T < n, pid * T, 0).to(tl.int64)`; not its test alone). Not when the cast's result is multiplied again
+(`tl.where(pid * T < n, pid * T, 0).to(tl.int64)`; not its test alone), and under what keeps
+its value: a broadcast (`offs[:, None].to(tl.int64)` of the offset tile `offs = pid * BT +
+tl.arange(0, BT)`) or an int32 cast (`(i_b * T).to(tl.int32).to(tl.int64)`). Not when the cast's result is multiplied again
 (`i_ti.to(tl.int64) * HV * K`, also shifted left: `i_ti.to(tl.int64) << 7`), also through a sum or difference, a broadcast or a name
 assigned any of these (`(bt.to(tl.int64) * HW + p.to(tl.int64))[:, None] * C`;
 `row = p.to(tl.int64) + base` then `row * C`; `row += base` and `row *= C`): that widens an
@@ -165,7 +167,8 @@ constexpr on as one), so its parameters are what the module's calls of it pass: 
 in a helper its kernel passes an unannotated `eps` is flagged as in the kernel (not when the
 kernel's `eps` is a float by the evidence above), `(i_b * T).to(tl.int64)` with `i_b` a
 caller's program id is a cast after a multiply, `n.to(...)` with `n` a caller's constexpr
-cannot compile, and a dtype parameter every call passes `tl.int64` for (or a caller's
+cannot compile (so with `n` left out of a call, `def _h(x, n=1)` called as `_h(x)`: Triton
+passes the literal default as a constexpr), and a dtype parameter every call passes `tl.int64` for (or a caller's
 `INDEX_DTYPE: tl.constexpr = tl.int64`) is `tl.int64`; a parameter `.to(tl.int64)` a caller
 passes an int32 product (`_tail(x, y, pid * T)`, or a name bound to one) is a cast after a
 multiply too (reported once, at the cast, with the caller's multiply related; the fix is the
@@ -186,7 +189,10 @@ A device function's call returning an index (`_batch(H)` returning
 `tl.cast(_batch(H), tl.int64) * T`. A runtime choice beside the index
 (`i_b * T + (1 if i_t > 0 else 0)`) keeps the fix. No fix for a `.to()` with options beyond
 the dtype (`bitcast=True`, `fp_downcast_rounding=`), a multiply made before the cast (the index
-must be cast where it is made), a rewrite that would cast no operand of the int32 multiply the
+must be cast where it is made) or written in a call of the receiver (`tl.minimum(i_b * T,
+B).to(tl.int64)`: the reason names the call), an int32 cast around the multiply in the
+receiver (`(i_b * T).to(tl.int32).to(tl.int64)`: casting inside it would narrow the product
+again; drop it by hand), a rewrite that would cast no operand of the int32 multiply the
 finding names, or a term to cast that may hold a fraction (`/`): the fix never removes the
 finding while the wrap stays. In a product of sizes only (`(B * T * H).to(tl.int64)`,
 `((NT - 1) * DH).to(tl.int64)` with `NT = tl.cdiv(T, BT)`), each term read from a size is cast:
@@ -215,7 +221,7 @@ from collections.abc import Iterator
 import libcst as cst
 
 from ascend_lint.fixes import NO_LANGUAGE_NAME, Declined, FixPlan, Replace, fitted
-from ascend_lint.flow import FOLDABLE, INDEX, MULTIPLYING, SPEC, Assumptions, Event, Flow
+from ascend_lint.flow import FOLDABLE, INDEX, MULTIPLYING, SPEC, Assumptions, Event, Flow, axes_view_of
 from ascend_lint.host import HostIndex
 from ascend_lint.imports import ImportMap
 from ascend_lint.inline import Inlined
@@ -244,6 +250,14 @@ CHOSEN_AT_RUN_TIME = (
 BINDS_A_NAME = (
     "the receiver binds `{name}` (`{name} := ...`): casting its index terms would make `{name}` int64 too; "
     "cast the index by hand where `{name}` should stay int32, or bind it on a line of its own"
+)
+IN_A_CALL = (
+    "the int32 multiply is an argument of `{call}` in the receiver, which the rewrite does not "
+    "enter: cast its index there (`tl.cast(i, tl.int64) * ...`)"
+)
+NARROWED_AGAIN = (
+    "the receiver casts the int32 multiply to `{dtype}` first (`{cast}`): cast its index first "
+    "and drop that cast by hand, as casting the index inside it would narrow the product again"
 )
 NOT_WIDENED = (
     "casting the index terms written in the receiver would leave the int32 multiply uncast "
@@ -567,6 +581,39 @@ def k(x, T, n):
     o = tl.where(pid * T < n, pid * T, 0).to(tl.int64)  # expect
     tl.store(x + o, 0.0)
 """,
+        # a broadcast and an int32 cast keep the product's wrapped value; a device function's
+        # literal default, passed when a call leaves it out, is a constexpr
+        """
+@triton.jit
+def _h(x, n=1):
+    tl.store(x, n.to(tl.int64))  # expect
+
+
+@triton.jit
+def k(x, T, BT: tl.constexpr):
+    pid = tl.program_id(0)
+    offs = pid * BT + tl.arange(0, BT)
+    tl.store(x + offs[:, None].to(tl.int64), 0.0)  # expect
+    tl.store(x + (pid * T).to(tl.int32).to(tl.int64), 0.0)  # expect
+    _h(x)
+""",
+        # the offset tile broadcast in the receiver: its index is cast inside the broadcast
+        Example(
+            """
+@triton.jit
+def k(x, T, BT: tl.constexpr):
+    pid = tl.program_id(0)
+    o = (pid * T + tl.arange(0, BT))[:, None].to(tl.int64)  # expect
+    tl.store(x + o, 0.0)
+""",
+            fixed="""
+@triton.jit
+def k(x, T, BT: tl.constexpr):
+    pid = tl.program_id(0)
+    o = (tl.cast(pid, tl.int64) * T + tl.arange(0, BT))[:, None]
+    tl.store(x + o, 0.0)
+""",
+        ),
         # a float default every launch overrides never reaches the kernel: the 1 passed is specialised
         """
 @triton.jit
@@ -951,6 +998,7 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
             ]
             if wrapping:
                 multiply = multiplies[wrapping[0]]
+                assert multiply is not None
                 written = flow.index_arithmetic_multiply(receiver, wrapping[0], follow=False)
                 terms = _Terms(kernel, context, flow, copy is not call)
                 fix = self._wrap_fix(call, written_receiver, dtype, terms, wrapping)
@@ -958,7 +1006,7 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
                     call,
                     WRAP_MESSAGE.format(when=_when(wrapping, specs, receiver, event, flow)),
                     related=_made_at(multiply, flow, context, kernel.inlined) if not written else (),
-                    fix=fix if written else Declined(MADE_ELSEWHERE),
+                    fix=fix if written else _not_written(multiply, receiver, flow),
                     facts={"receiver": one_line(written_receiver), "cause": "multiply"},
                 )
                 continue
@@ -1032,6 +1080,9 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
         cast_terms = _cast_index_terms(receiver, terms, dtype, alias, cast)
         if any(_in_runtime_arm(term, receiver, terms) for term in cast):
             return Declined(CHOSEN_AT_RUN_TIME)
+        narrowing = _narrowing_cast(receiver, terms, wrapping)
+        if narrowing is not None:
+            return Declined(NARROWED_AGAIN.format(dtype=one_line(narrowing[1]), cast=one_line(narrowing[0])))
         if not _widens_every_multiply(receiver, cast, terms, wrapping):
             return Declined(NOT_WIDENED)
         if any(_may_be_fractional(terms.seen(term), terms.flow) for term in cast):
@@ -1088,6 +1139,37 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
         if len(call.args) != 1:
             return Declined("`.to()` has options besides the dtype (e.g. `bitcast=`) that the rewrite would lose")
         return FixPlan("safe", message, (Replace(call, replacement),))
+
+
+def _not_written(multiply: cst.BinaryOperation, receiver: cst.BaseExpression, flow: Flow) -> Declined:
+    """Why no fix casts a multiply not written in the receiver's arithmetic: it is an argument of
+    a call there (`tl.minimum(i_b * T, B)`, `tl.where(c, pid * T, 0)`; the innermost holding it),
+    or it is made in a definition or a call the receiver reads."""
+    calls = [
+        part for part in walk(receiver) if isinstance(part, cst.Call) and any(sub is multiply for sub in walk(part))
+    ]
+    if calls:
+        return Declined(IN_A_CALL.format(call=one_line(calls[-1].func)))
+    return Declined(MADE_ELSEWHERE)
+
+
+def _narrowing_cast(
+    receiver: cst.BaseExpression, terms: _Terms, wrapping: list[Assumptions]
+) -> tuple[cst.Call, cst.BaseExpression] | None:
+    """A cast to int32 or narrower in the receiver holding the int32 multiply the finding names
+    (`(i_b * T).to(tl.int32)`), with its dtype, else None."""
+    flow = terms.flow
+    multiply = flow.index_arithmetic_multiply(terms.seen(receiver), wrapping[0], follow=False)
+    if multiply is None:
+        return None
+    made = terms.written(multiply)
+    for part in walk(receiver):
+        if not isinstance(part, cst.Call):
+            continue
+        parts = flow.cast_parts(part)
+        if parts is not None and flow.is_narrow_int(parts[1]) and any(sub is made for sub in walk(part)):
+            return part, parts[1]
+    return None
 
 
 def _wraps(cast: cst.Call, flow: Flow) -> bool:
@@ -1270,13 +1352,15 @@ def _cast_index_terms(
 
 
 def _leaves(node: cst.BaseExpression) -> Iterator[cst.BaseExpression]:
-    """The terms of an arithmetic expression, as the fix casts them (through operators and the
-    arms of a choice)."""
+    """The terms of an arithmetic expression, as the fix casts them (through operators,
+    broadcasts and the arms of a choice)."""
     if isinstance(node, cst.BinaryOperation):
         yield from _leaves(node.left)
         yield from _leaves(node.right)
     elif isinstance(node, cst.UnaryOperation):
         yield from _leaves(node.expression)
+    elif (viewed := axes_view_of(node)) is not None:
+        yield from _leaves(viewed)
     elif isinstance(node, cst.IfExp):
         yield from _leaves(node.body)
         yield from _leaves(node.orelse)
@@ -1388,6 +1472,8 @@ def _cast_leaves(
         return node.with_changes(left=left, right=right)
     if isinstance(node, cst.UnaryOperation):
         return node.with_changes(expression=_cast_leaves(node.expression, terms, dtype, alias, cast, sizes))
+    if isinstance(node, cst.Subscript) and axes_view_of(node) is not None:  # `(...)[:, None]`: the tile
+        return node.with_changes(value=_cast_leaves(node.value, terms, dtype, alias, cast, sizes))
     if isinstance(node, cst.IfExp):  # each arm, the test left alone
         body = _cast_leaves(node.body, terms, dtype, alias, cast, sizes)
         orelse = _cast_leaves(node.orelse, terms, dtype, alias, cast, sizes)

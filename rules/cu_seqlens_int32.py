@@ -173,8 +173,9 @@ view, keeps the finding).
 An int64 `.to` of an offset that is a program-id product in another
 specialisation (`else: bos = i_n * T`) is ASC002's finding (its fix casts `bos` too), not
 reported twice. A loaded offset's product beside a program-id product in the same cast
-(`(bos * H + pid * T).to(tl.int64)`) is reported by both rules: ASC002's fix casts `pid`,
-this one's `bos`.
+(`(bos * H + pid * T).to(tl.int64)`, also with the program id inside the offset's product,
+`((bos * H + pid * T) * V).to(tl.int64)`, or beside it, `((bos * H + i_h) * V + pid *
+T).to(tl.int64)`) is reported by both rules: ASC002's fix casts `pid`, this one's `bos`.
 """
 
 from __future__ import annotations
@@ -475,6 +476,15 @@ def k(v, cu_seqlens, BT: tl.constexpr, V: tl.constexpr, WIDE: tl.constexpr):
 """,
     )
     INVALID = (
+        # ASC002 reports these casts too (`i_n * K`), but its fix leaves `bos * HV` in int32
+        """
+@triton.jit
+def k(q, cu_seqlens, HV: tl.constexpr, K: tl.constexpr, V: tl.constexpr):
+    i_n, i_hv = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    tl.store(q + ((bos * HV + i_n * K) * V).to(tl.int64), 0.0)  # expect
+    tl.store(q + ((bos * HV + i_hv) * V + i_n * K).to(tl.int64), 0.0)  # expect
+""",
         # lightllm's prefill kernels name the boundaries `B_Start_Loc`
         """
 @triton.jit
@@ -1598,7 +1608,7 @@ def _int32_products(
         if widened is not None:
             receiver, asc002_reports = widened
             for product in _int32_products(receiver, kernel, offsets, ones, followed, loads_int32, reached):
-                if not (asc002_reports and _index_somewhere(product, term, kernel)):
+                if not (asc002_reports and _offset_is_index_somewhere(product, term, kernel, offsets)):
                     yield product
         return
     if not isinstance(term, cst.BinaryOperation):
@@ -1625,10 +1635,9 @@ def _widened_after_multiply(cast: cst.Call, kernel: Kernel) -> tuple[cst.BaseExp
     its products are made in int32 and wrap before the cast), else None: not when the cast's
     result is scaled again (`(bos * HV + i_hv).to(tl.int64) * V` widens before the large
     stride). With it, whether the receiver multiplies a program id or loop index in some
-    specialisation (`bos = i_n * T` when not `IS_VARLEN`, also through the device functions the
-    kernel calls: `Kernel.at_call`, as ASC002 reads it): ASC002 reports that cast, and its
-    fix casts such a `bos` as well (a product of an offset loaded in every specialisation beside
-    it, `(bos * H + pid * T)`, is still this rule's)."""
+    specialisation (also through the device functions the kernel calls: `Kernel.at_call`, as
+    ASC002 reads it): ASC002 reports that cast (`_offset_is_index_somewhere` tells which of its
+    products are left to this rule)."""
     flow = kernel.flow
     parts = flow.cast_parts(cast)
     if parts is None or not flow.is_wide_int(parts[1]) or flow.scaled_after(cast):
@@ -1637,14 +1646,24 @@ def _widened_after_multiply(cast: cst.Call, kernel: Kernel) -> tuple[cst.BaseExp
     return parts[0], any(multiply is not None for multiply in read.index_multiplies_widened(copy).values())
 
 
-def _index_somewhere(product: cst.BaseExpression, cast: cst.Call, kernel: Kernel) -> bool:
-    """The product holds a program id or loop index in some specialisation, read as ASC002 reads
-    the cast (`Kernel.at_call`: through the device functions the kernel calls): ASC002's
-    finding, whose fix casts its offset too (`bos` of `else: bos = i_n * T`)."""
+def _offset_is_index_somewhere(
+    product: cst.BaseExpression, cast: cst.Call, kernel: Kernel, offsets: dict[Event, str]
+) -> bool:
+    """An offset the product reads is a program id or loop index, not a load, in some
+    specialisation (`bos` of `else: bos = i_n * T`), read as ASC002 reads the cast
+    (`Kernel.at_call`: through the device functions the kernel calls): ASC002's finding, whose
+    fix casts that offset too. Not an offset loaded in every specialisation beside an index
+    (`(bos * H + pid * T) * V`, `(bos * H + i_h) * V + pid * T`): ASC002's fix casts `pid` and
+    leaves `bos * H` to wrap."""
+    flow = kernel.flow
     read, copy = kernel.at_call(cast)
-    seen = kernel.inlined.copy_of(product) if copy is not cast else None
-    node = seen if isinstance(seen, cst.BaseExpression) else product
-    return bool(read.flags(node) & INDEX)
+    for leaf in _arithmetic_leaves(product, flow):
+        if isinstance(leaf, cst.Name | cst.NamedExpr) and _offset_of(leaf, flow, offsets):
+            seen = kernel.inlined.copy_of(leaf) if copy is not cast else None
+            node = seen if isinstance(seen, cst.BaseExpression) else leaf
+            if any(flags & INDEX and not flags & LOADED for flags, _ in read.variants(node)):
+                return True
+    return False
 
 
 def _int32_in_some_specialisation(

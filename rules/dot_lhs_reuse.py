@@ -80,7 +80,10 @@ the dot reads its other operands after the dot has run (`x = x + tl.dot(x, y)` r
 clobbered `x`, like `tl.dot(x, y) + x`; no fix is offered there), and reads on an
 `if` arm exclusive with the dot (the other arm, or another `if` on the same constexpr test,
 or on one that cannot hold with it: `MODE == 1` beside `MODE == 0`, `MODE == 0` beside `MODE !=
-0`, `not USE_A` beside `USE_A and MODE == 0`) are not after it. `tl.dot` is pure: a dot whose result (or what it flows into through
+0`, `not USE_A` beside `USE_A and MODE == 0`, `MODE >= 1` beside `MODE < 1`, `MODE == 2` beside
+`MODE in (0, 1)`: no value of the constexpr passes both; also a test mixing a constexpr with a
+runtime value, whose arm runs only where its constexpr part allows, `not USE_A and n > 0`
+beside `USE_A`) are not after it. `tl.dot` is pure: a dot whose result (or what it flows into through
 arithmetic and names) is read in no constexpr specialisation where a later read runs is
 dropped by the compiler there and clobbers nothing for that read. A result passed to a call,
 stored or returned is read; a dot accumulating into `acc`, or run through a device function,

@@ -50,7 +50,9 @@ module-level `NUM_CORES = ...`), an entry of a dict (`(cfg["cores"],)` with `cfg
 num_core}`, the entry written last before the launch, as for a grid a dict holds), parameter,
 `min`/`max` (of both counts, `min` is the AI core count and `max` the vector core count: two
 vector cores per AI core) or helper of the module (a function,
-or a method called through its class or `self`: `Device.cube_cores()`) returning one, also as an element of a tuple it returns (`cores, _ = get_device_properties()` or
+or a method called through its class or `self`: `Device.cube_cores()`, or read as a property,
+`self.cores` of a `@property` / `@functools.cached_property` method) returning one, bound where
+the grid reads it (`((nc := props["num_aicore"]),)`), also as an element of a tuple it returns (`cores, _ = get_device_properties()` or
 `get_device_properties()[0]` with `return props["num_aicore"], props["num_vectorcore"]`: the
 element the helper returns decides, not its position; a helper returning
 `props["num_vectorcore"] if op_type == "vector" else props["num_aicore"]` holds the count the
@@ -259,6 +261,35 @@ def exp(x, y):
 """,
     )
     INVALID = (
+        # the count bound by an assignment expression in the grid, or held by a property
+        """
+import functools
+
+
+@triton.jit
+def scale_kernel(x, n, BLOCK: tl.constexpr):
+    o = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+    tl.store(x + o, tl.load(x + o, mask=o < n) * 2.0, mask=o < n)
+
+
+def props():
+    return triton.runtime.driver.active.utils.get_device_properties(0)
+
+
+class Scale:
+    @property
+    def cores(self):
+        return props()["num_aicore"]
+
+    @functools.cached_property
+    def cached_cores(self):
+        return props()["num_aicore"]
+
+    def run(self, x):
+        scale_kernel[(self.cores,)](x, x.numel(), BLOCK=1024)  # expect
+        scale_kernel[(self.cached_cores,)](x, x.numel(), BLOCK=1024)  # expect
+        scale_kernel[((nc := props()["num_aicore"]),)](x, x.numel(), BLOCK=nc)  # expect
+""",
         # a helper asked for the cube count by a literal argument (XPU-Forces/mojo_opset)
         """
 def get_num_cores(op_type="vector"):

@@ -1879,7 +1879,7 @@ class HostIndex(HostFacts):
         """The expressions a value may come from, each with how it got there: followed
         through local names, parameters (their defaults, their annotations unless
         `annotations` is false, the arguments of the module's calls of the function),
-        `x if c else y`, `x or y` / `x and y`, `obj.attr = ...` stores, and the elements of
+        `x if c else y`, `x or y` / `x and y`, `(n := x)`, `obj.attr = ...` stores, and the elements of
         the tuples a function of the module returns (`f(...)[i]`, `_, n = f(...)`). A value
         reached again at the same hop count (`expanded`: functions sharing a name and calling
         themselves reach it through many paths) adds nothing new: it is not followed again."""
@@ -1896,6 +1896,8 @@ class HostIndex(HostFacts):
         elif isinstance(value, cst.BooleanOperation):  # `num_cores or query()`: either operand
             for operand in (value.left, value.right):
                 yield from self.origins(operand, scope, hops + 1, annotations, expanded)
+        elif isinstance(value, cst.NamedExpr):  # `(nc := props["num_aicore"])`: the value it binds
+            yield from self.origins(value.value, scope, hops + 1, annotations, expanded)
         elif isinstance(value, cst.Subscript):  # `f(...)[i]`: the element `f` returns there
             for element, function in self._returned_elements(value, scope):
                 if element is not None:
@@ -2867,6 +2869,8 @@ class HostIndex(HostFacts):
             return self.core_count(node, binding, hops + 1) if binding is not scope else None
         if isinstance(node, cst.Attribute) and node.attr.value in CORE_COUNT_ATTRIBUTES:  # `props.cube_core_num`
             return CoreCount(CORE_COUNT_ATTRIBUTES[node.attr.value], node)
+        if isinstance(node, cst.Attribute) and self._calls_method(node, scope, properties=True):  # `self.cores`
+            return self._returned_core_count(node.attr.value, cst.Call(func=node), hops)
         if isinstance(node, cst.Attribute):  # `utils.NUM_CORES`
             return self._imported_core_count(node, node, scope)
         if isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and key is not None:  # `cfg["cores"]`
@@ -2932,14 +2936,15 @@ class HostIndex(HostFacts):
         _, values = self._values_bound(key.value, scope)
         return str_literal(values[0]) if len(values) == 1 else None
 
-    def _calls_method(self, func: cst.Attribute, scope: Scope) -> bool:
+    def _calls_method(self, func: cst.Attribute, scope: Scope, properties: bool = False) -> bool:
         """`Dev.num_cores` of a class of the module defining `num_cores`, or `self.num_cores` /
-        `cls.num_cores` in one of that class's methods."""
+        `cls.num_cores` in one of that class's methods; with `properties`, one read without a
+        call, a method the class makes a property (`@property`, `@functools.cached_property`)."""
         receiver = func.value.value if isinstance(func.value, cst.Name) else None
         return any(
             self._reaches_class(receiver, scope, owner)
             for method in self.functions.get(func.attr.value, ())
-            if (owner := self.class_of.get(method)) is not None
+            if (owner := self.class_of.get(method)) is not None and (not properties or _is_property(method))
         )
 
     def _returned_core_count(self, function_name: str, call: cst.Call, hops: int) -> CoreCount | None:
