@@ -167,8 +167,9 @@ constexpr on as one), so its parameters are what the module's calls of it pass: 
 in a helper its kernel passes an unannotated `eps` is flagged as in the kernel (not when the
 kernel's `eps` is a float by the evidence above), `(i_b * T).to(tl.int64)` with `i_b` a
 caller's program id is a cast after a multiply, `n.to(...)` with `n` a caller's constexpr
-cannot compile (so with `n` left out of a call, `def _h(x, n=1)` called as `_h(x)`: Triton
-passes the literal default as a constexpr), and a dtype parameter every call passes `tl.int64` for (or a caller's
+cannot compile (so with `n` left out of a call, `def _h(x, n=1)` called as `_h(x)`: Triton's
+code generator binds the literal default, an int or a float alike, as a constexpr; a kernel's
+float default is another matter, passed by the launch), and a dtype parameter every call passes `tl.int64` for (or a caller's
 `INDEX_DTYPE: tl.constexpr = tl.int64`) is `tl.int64`; a parameter `.to(tl.int64)` a caller
 passes an int32 product (`_tail(x, y, pid * T)`, or a name bound to one) is a cast after a
 multiply too (reported once, at the cast, with the caller's multiply related; the fix is the
