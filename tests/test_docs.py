@@ -84,3 +84,15 @@ def test_the_prefilter_table_names_each_rules_required_tokens() -> None:
     required = {rule.CODE: {token for group in rule.required_tokens() for token in group} for rule in all_rules()}
     assert len(rows) >= 13
     assert rows == {code: required[code] for code in rows}
+
+
+def test_no_merge_conflict_markers_are_committed() -> None:
+    """A merge resolved in a hurry can leave `<<<<<<<` / `>>>>>>>` lines in a document."""
+    tracked = [*REPO.glob("*.md"), *REPO.glob("docs/*.md"), *REPO.glob("ascend_lint/**/*.py"), *REPO.glob("rules/*.py")]
+    marked = [
+        f"{path.relative_to(REPO)}:{number}"
+        for path in tracked
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.match(r"(<{7}|>{7}) ", line)
+    ]
+    assert marked == []
