@@ -66,6 +66,7 @@ from typing import TYPE_CHECKING, Any
 import libcst as cst
 
 from .flow import Assumptions, Flow, call_argument
+from .host.dicts import only_read_by
 from .host.guards import orderings
 from .host.records import BoundedSizes
 from .imports import ImportMap, dotted_name, number_literal, root_name, statement_blocks, str_literal
@@ -2219,14 +2220,8 @@ def _entries_of_name(table: cst.BaseExpression, names: _HostNames, scope: Scope)
 
 def _only_reads(call: cst.Call, names: _HostNames) -> bool:
     """A call that only reads a table (or a list of them) passed to it: `triton.Config`, or a
-    builtin in `_READERS`."""
-    func = call.func
-    return names.imports.is_triton(func, "Config") or (isinstance(func, cst.Name) and func.value in _READERS)
-
-
-_READERS = frozenset(
-    {"dict", "len", "list", "sorted", "tuple", "set", "print", "repr", "str"}
-)  # builtins reading a table
+    builtin only reading it (`only_read_by`)."""
+    return names.imports.is_triton(call.func, "Config") or only_read_by(call)
 
 
 def _entries(table: cst.BaseExpression | None) -> Entries | None:

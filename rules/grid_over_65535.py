@@ -175,7 +175,9 @@ none when `cfg.update(...)`, `setdefault`, a `**` splat or a store
 in a loop may change it there. A list grid built by `.append` (`grid = []`, then
 `grid.append(n)`, `grid.extend((B, H))`, then `kernel[tuple(grid)]` or `kernel[grid]`) holds
 the axes appended in the block binding it before the launch; one appended under an `if` or in
-a loop may not be there and is not read.
+a loop may not be there and is not read. A list the function changes otherwise between its
+binding and the launch (`grid.pop()`, `del grid[1]`, `grid[1] = 4`, `grid.clear()`, `grid[:] =
+[4]`, passing it to a call, `alias = grid`) is no grid read; `len(grid)` and `grid[0]` read it.
 
 A launch through a name bound only to kernels of the module
 (`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`, or the choice written in the launch,
@@ -2578,17 +2580,15 @@ def _report(launch: Launch, grids: Iterable[Grid], context: ModuleContext, chunk
 def _trips_report(launch: Launch, grid: Grid, context: ModuleContext, chunked: _Chunks | None) -> Report | None:
     """The finding on the grid; in a host loop over written items its axes read (`for n in (1,
     100000): k[(n, 8)]`), on the first trip's grid reported that the tests at the launch let
-    launch (`HostIndex.trip_excluded`: not under `if n <= 65535:`, nor after a trip that broke
-    out of the loop). What the tests around the
-    launch bound of the grid as written is read once for all trips."""
-    host = context.host
-    trips = host.item_trips(grid, launch)
-    if not trips:
-        return _grid_report(launch, grid, context, chunked)
-    guard = _size_guard(launch, grid, context)
-    for place, (trip, placed) in enumerate(trips):
+    launch (`HostIndex.launching_trips`: not under `if n <= 65535:`, nor after a trip that broke
+    out of the loop). What the tests around the launch bound of the grid as written is read
+    once for all trips."""
+    guard = None
+    for trip in context.host.launching_trips(grid, launch):
+        if trip is not grid and guard is None:
+            guard = _size_guard(launch, grid, context)
         report = _grid_report(launch, trip, context, chunked, guard)
-        if report is not None and not host.trip_excluded(launch, placed, [items for _, items in trips[:place]]):
+        if report is not None:
             return report
     return None
 

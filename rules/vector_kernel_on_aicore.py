@@ -612,14 +612,11 @@ def _aicore_axis(host: HostIndex, launch: Launch) -> tuple[Grid, CoreCount] | No
     together. Not `(num_aicore, 2)` (a program per vector core), nor `(num_aicore, H)` (as many
     programs per AI core as `H`: two or more per AI core, a program per vector core, whenever
     `H` is). A grid in loops over written items is read in each trip that launches
-    (`HostIndex.item_trips`: `for m in (1, 2): k[(cores, m)]` launches `(cores, 1)` first)."""
+    (`HostIndex.launching_trips`: `for m in (1, 2): k[(cores, m)]` launches `(cores, 1)` first)."""
     for written in host.grids(launch):
-        trips = host.item_trips(written, launch)
-        for place, (grid, placed) in enumerate(trips or [(written, {})]):
+        for grid in host.launching_trips(written, launch):
             found = _one_program_per_ai_core(host, grid)
-            if found is not None and not (
-                trips and host.trip_excluded(launch, placed, [items for _, items in trips[:place]])
-            ):
+            if found is not None:
                 return found
     return None
 

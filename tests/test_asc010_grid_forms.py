@@ -693,6 +693,74 @@ def appended_under_a_test(x, flag):
         grid.append(x.shape[1])
     grid.append(2)
     k[grid](x, 1, BT=64)
+
+def appended_then_counted(x):
+    grid = [x.shape[0]]
+    grid.append(x.shape[1])
+    assert len(grid) == 2 and grid[0] > 0
+    k[tuple(grid)](x, 1, BT=64)  # expect
+"""
+
+# a list grid appended to, then changed otherwise before the launch: not what was appended
+APPENDED_CHANGED = """
+def popped(x):
+    grid = [x.shape[0]]
+    grid.append(x.shape[1])
+    grid.pop()
+    k[tuple(grid)](x, 1, BT=64)
+
+def item_deleted(x):
+    grid = [x.shape[0]]
+    grid.append(x.shape[1])
+    del grid[1]
+    k[tuple(grid)](x, 1, BT=64)
+
+def item_stored(x):
+    grid = [x.shape[0]]
+    grid.append(x.shape[1])
+    grid[1] = 4
+    k[tuple(grid)](x, 1, BT=64)
+
+def removed(x):
+    grid = [x.shape[0]]
+    grid.append(x.shape[1])
+    grid.remove(x.shape[1])
+    k[tuple(grid)](x, 1, BT=64)
+
+def cleared(x):
+    grid = [x.shape[0]]
+    grid.append(x.shape[1])
+    grid.clear()
+    grid.append(4)
+    k[tuple(grid)](x, 1, BT=64)
+
+def slice_stored(x):
+    grid = [x.shape[0]]
+    grid.append(x.shape[1])
+    grid[:] = [4]
+    k[tuple(grid)](x, 1, BT=64)
+
+def alias_popped(x):
+    grid = [x.shape[0]]
+    alias = grid
+    grid.append(x.shape[1])
+    alias.pop()
+    k[tuple(grid)](x, 1, BT=64)
+
+def passed_to_a_helper(x):
+    grid = [x.shape[0]]
+    grid.append(x.shape[1])
+    shrink(grid)
+    k[tuple(grid)](x, 1, BT=64)
+
+def shrink(g):
+    g.pop()
+
+def literal_popped(x):
+    grid = [x.shape[0], x.shape[1]]
+    grid.pop()
+    grid.append(4)
+    k[tuple(grid)](x, 1, BT=64)
 """
 
 # a grid stored on an autograd context: read in the same function or in `backward`
@@ -734,6 +802,16 @@ class Other(torch.autograd.Function):
 # a dict bound on several paths (each arm's entry, the one before an `if` for an arm binding none)
 # or filled one entry at a time, read by the grid or a grid lambda (`meta["BLOCK"]`)
 DICT_PATHS = """
+def entries_counted(x):
+    cfg = {"n": x.shape[0], "h": x.shape[1]}
+    print(len(cfg), tuple(cfg))
+    k[(cfg["n"], cfg["h"])](x, 1, BT=64)  # expect
+
+def entries_tuned(x):
+    cfg = {"n": x.shape[0], "h": x.shape[1]}
+    tune(cfg)
+    k[(cfg["n"], cfg["h"])](x, 1, BT=64)
+
 def arms(x, y, flag):
     if flag:
         cfg = {"n": x.shape[0], "h": x.shape[1]}
@@ -843,6 +921,7 @@ def block_rebound_after(x):
         ENTRIES,
         COUNTS,
         APPENDED,
+        APPENDED_CHANGED,
         CONTEXT,
         DICT_PATHS,
     ],
@@ -862,6 +941,7 @@ def block_rebound_after(x):
         "entries",
         "counts",
         "appended",
+        "appended_changed",
         "context",
         "dict_paths",
     ],

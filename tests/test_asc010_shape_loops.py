@@ -143,6 +143,27 @@ def shape_or_sizes_unpacked(x, flag):
     B, T = shape
     k[(B, T)](x, N=4)  # expect
 
+def item_of_shape_or_sizes(x, flag):
+    if flag:
+        shape = x.shape
+    else:
+        shape = (2, 4)
+    k[(shape[0], shape[1])](x, N=4)  # expect
+
+def item_of_sizes_rebound_after_the_arms(x, flag):
+    if flag:
+        shape = x.shape
+    else:
+        shape = (2, 4)
+    shape = (1, 1)
+    k[(shape[0], shape[1])](x, N=4)
+
+def item_of_sizes_bound_to_a_shape_after_the_launch(x):
+    shape = (2, 4)
+    k[(shape[0], shape[1])](x, N=4)
+    shape = x.shape
+    return shape
+
 def sizes_of_either_arm(x, flag):
     if flag:
         shape = (2, 4)

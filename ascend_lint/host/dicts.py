@@ -162,6 +162,17 @@ def passed_to(name: cst.Name, around: Sequence[cst.CSTNode]) -> cst.Call | None:
     return None
 
 
+READING_BUILTINS = frozenset(
+    {"dict", "len", "list", "sorted", "tuple", "set", "print", "repr", "str"}
+)  # builtins only reading a container passed to them
+
+
+def only_read_by(call: cst.Call | None) -> bool:
+    """`call` is a builtin only reading a container passed to it (`READING_BUILTINS`:
+    `len(grid)`, `tuple(cfg)`, a copy); true for no call."""
+    return call is None or (isinstance(call.func, cst.Name) and call.func.value in READING_BUILTINS)
+
+
 def dicts_added(node: ItemStore | DictChange) -> list[cst.BaseExpression]:
     """The dicts a store (none) or a change adds that are not written in it (`_added_dicts`)."""
     return [] if isinstance(node, ItemStore) else _added_dicts(node)

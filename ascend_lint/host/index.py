@@ -91,6 +91,7 @@ from .dicts import (
     items_copied,
     key_read,
     maps_a_key_to_a_callable,
+    only_read_by,
     passed_to,
     removed_from,
     splats_inside,
@@ -265,7 +266,7 @@ class HostIndex(HostFacts):
         self._item_loop_bodies: dict[cst.For, frozenset[int]] = {}  # `_item_loop_body`, by loop
         self._stops_by_loop: dict[cst.For, dict[tuple[int, bool], bool]] = {}  # `_loop_stops`
         self._updates_deep = 0  # the updates of a grid in place `_grids` is reading, one inside another
-        self._escaping: dict[tuple[str, cst.FunctionDef], list[cst.Name]] = {}  # `_escaping_uses`
+        self._escaping: dict[tuple[str, cst.FunctionDef, bool], list[cst.Name]] = {}  # `_escaping_uses`
         self._list_appends: dict[cst.List, tuple[Sequence[cst.CSTNode], list[tuple[int, cst.BaseExpression]]]] = {}
         self._grid_parts: dict[
             tuple[cst.BaseExpression, Scope, str | None, int], list[tuple[cst.BaseExpression, ...]]
@@ -2097,6 +2098,17 @@ class HostIndex(HostFacts):
             trips.append((Grid(tuple(axes), grid.scope, grid.written, grid.meta), placed))
         return trips
 
+    def launching_trips(self, grid: Grid, launch: Launch) -> Iterator[Grid]:
+        """The grids the launch runs `grid` as, in the order they run: the grid in each trip of
+        the loops over written items around it that no test there excludes (`item_trips`,
+        `trip_excluded`), or `grid` itself when it has no such trips."""
+        trips = self.item_trips(grid, launch)
+        if not trips:
+            yield grid
+        for place, (trip, placed) in enumerate(trips):
+            if not self.trip_excluded(launch, placed, [items for _, items in trips[:place]]):
+                yield trip
+
     def trip_excluded(
         self,
         launch: Launch,
@@ -2302,6 +2314,8 @@ class HostIndex(HostFacts):
         what the function appends to it before (`_appended`); written as the name read when it
         appends any (`grid` of `k[tuple(grid)]`: the literal, `[]`, is not the grid)."""
         appended = self._appended(listed, read, scope)
+        if appended is None:
+            return iter(())
         elements = [*listed.elements, *(cst.Element(axis) for axis in appended)]
         return self._listed_grids(elements, read if appended else listed, scope, meta, hops)
 
@@ -2320,15 +2334,19 @@ class HostIndex(HostFacts):
         for chosen in itertools.product(*parts):
             yield Grid(tuple(axis for part in chosen for axis in part), scope, written, meta)
 
-    def _appended(self, listed: cst.List, read: cst.Name, scope: Scope) -> list[cst.BaseExpression]:
+    def _appended(self, listed: cst.List, read: cst.Name, scope: Scope) -> list[cst.BaseExpression] | None:
         """What the function appends to the list `listed` it binds a name to before `read` reads
         that name: each `name.append(v)` (and the elements of `name.extend((a, b))`) among the
         statements of the assignment's own block written between the two (`grid = []`,
         `grid.append(n)`, `k[tuple(grid)]`); those nested in a block (they may not run, or run
-        many times) add nothing, so the grid read is at least what every path launches. Read once
-        per list."""
+        many times) add nothing, so the grid read is at least what every path launches. None
+        (no grid: the list is not what it was bound to plus the axes appended) when code that
+        may run between the two changes the list otherwise (`_changes_list`). Read once per
+        list."""
         if not isinstance(scope, cst.FunctionDef):
             return []
+        if self._changes_list(listed, read, scope):
+            return None
         order = self.written_order(scope)
         if listed not in self._list_appends:
             self._list_appends[listed] = self._appends_after(listed, order)
@@ -2338,6 +2356,18 @@ class HostIndex(HostFacts):
         if index is None:
             return []
         return [axis for place, axis in appends[: bisect_left(appends, index, key=lambda pair: pair[0])]]
+
+    def _changes_list(self, listed: cst.List, read: cst.Name, scope: cst.FunctionDef) -> bool:
+        """A use of `read`'s name in the function that may run between its binding to `listed`
+        and `read` (anywhere, with a loop around either) may change the list other than by
+        appending: one `_escaping_uses` finds (`shrink(grid)`, `alias = grid`), or one changing
+        it in place (`grid.pop()`, `del grid[1]`, `grid[1] = 4`, `grid[:] = [4]`: any but an
+        `.append` / `.extend` statement, `len(grid)` or an item loaded)."""
+        order = self.written_order(scope)
+        return any(
+            use is not read and not order.runs_before(read, use) and not order.runs_before(use, listed)
+            for use in self._escaping_uses(read.value, scope, in_place=True)
+        )
 
     def _appends_after(
         self, listed: cst.List, order: WrittenOrder
@@ -2441,10 +2471,13 @@ class HostIndex(HostFacts):
         order = self.written_order(scope)
         return any(not order.runs_before(read, use) for use in self._escaping_uses(read.value.value, scope))
 
-    def _escaping_uses(self, name: str, scope: cst.FunctionDef) -> list[cst.Name]:
-        """The uses of `name` in `scope` passing it to a call or holding it in another name or
-        container (`_escapes`), found once per name and function."""
-        key = (name, scope)
+    def _escaping_uses(self, name: str, scope: cst.FunctionDef, in_place: bool = False) -> list[cst.Name]:
+        """The uses of `name` in `scope` passing it to a call other than a builtin only reading
+        it (`only_read_by`: `len(cfg)`, `tuple(grid)`) or holding it in another name or
+        container (`_escapes`); with `in_place`, also those changing it in place (`changes_in_place`:
+        `grid.pop()`, `grid[1] = 4`, `del grid[1]`) but an `.append` / `.extend` statement
+        (`_appends`). Found once per name, function and `in_place`."""
+        key = (name, scope, in_place)
         found = self._escaping.get(key)
         if found is None:
             found = self._escaping[key] = [
@@ -2453,11 +2486,12 @@ class HostIndex(HostFacts):
                 if use.owner is scope
                 and use.around
                 and (
-                    passed_to(use.name, use.around) is not None
+                    not only_read_by(passed_to(use.name, use.around))
                     or (
                         isinstance(use.around[0], cst.Assign | cst.Element | cst.DictElement)
                         and use.around[0].value is use.name
                     )
+                    or (in_place and changes_in_place(use.name, use.around) and not _appends(use))
                 )
             ]
         return found
@@ -3450,18 +3484,25 @@ class HostIndex(HostFacts):
         return None
 
     def _item_of_shape_or_tuple(self, item: cst.Subscript, scope: Scope, hops: int) -> tuple[str, ...] | None:
-        """`s[i]` (a literal `i`) of a name its function binds several times, each to a shape or
-        a tuple literal (`if flag: s = x.shape` / `else: s = (2, 4)`, then `B, T = s`): an
-        extent of the one, the element of the other, sized as a name bound to them is
-        (`one_extent`); None for another item or name."""
+        """`s[i]` (a literal `i`) of a name its function binds several times, each binding that
+        may reach the item to a shape or a tuple literal (`if flag: s = x.shape` / `else: s =
+        (2, 4)`, then `B, T = s`): an extent of the one, the element of the other, sized as a
+        name bound to them is (`one_extent`); the one binding reaching it when straight-line code
+        says which (`binding_reaching`: `s = (1, 1)` after the `if`), else those not written
+        after the grid being sized (`_reaching_bindings`: `s = x.shape` after the launch does not
+        count). None for another item or name."""
         position = returned_index(item)
         name = cst.ensure_type(item.value, cst.Name)
         binding, bound = self._values_bound(name.value, scope, module_level=False)
-        if (
-            position is None
-            or len(bound) < 2
-            or not all(is_shape(each) or isinstance(each, cst.Tuple) for each in bound)
-        ):
+        if position is None or len(bound) < 2 or not isinstance(binding, cst.FunctionDef):
+            return None
+        reaching = binding_reaching(name.value, item, self.written_order(binding)) if binding is scope else None
+        if reaching is not None:
+            bound = [reaching]
+        else:
+            kept = set(map(id, self._reaching_bindings(name.value, binding)))
+            bound = [each for each in bound if id(each) in kept]
+        if not bound or not all(is_shape(each) or isinstance(each, cst.Tuple) for each in bound):
             return None
         extents: list[tuple[str, ...] | None] = []
         for each in bound:
@@ -5160,6 +5201,17 @@ def _count_of_kind(counts: Sequence[CoreCount | None], kind: str) -> CoreCount |
     """The first of the counts of `kind`, else the first count."""
     found = [count for count in counts if count is not None]
     return next((count for count in found if count.kind == kind), found[0] if found else None)
+
+
+def _appends(use: NameUse) -> bool:
+    """The use of a name is the list of an `.append` / `.extend` statement (`appended_axes`)."""
+    call, statement = use.around[1:3] if len(use.around) > 2 else (None, None)
+    return (
+        isinstance(call, cst.Call)
+        and call.func is use.around[0]
+        and statement is not None
+        and bool(appended_axes(statement, use.name.value))
+    )
 
 
 def _is_property(function: cst.FunctionDef) -> bool:
