@@ -316,8 +316,9 @@ def test_a_launch_value_read_by_a_star_a_negative_index_or_a_nested_unpack():
 def test_a_launch_value_a_helper_of_the_module_returns():
     """`BLOCK=_block(n)` of a `def _block(n): return 4096 if n > 1024 else 1024` gives each arm
     (`HostIndex.returned_for`), as the conditional expression written in the launch does; so
-    do its returns, but for those only another platform runs or arms only it takes. A helper
-    binding a name of its own, or querying the device, gives none."""
+    do its returns, but for those only another platform runs or arms only it takes. A name of
+    its own the helper binds once gives its value; one bound twice, or a helper querying the
+    device, gives none."""
 
     def launched(helper: str, passed: str = "n") -> list[object]:
         return blocks(KERNEL + f"\n{helper}\ndef launch(x, n):\n    k[(1,)](x, n, BLOCK=_block({passed}))\n")
@@ -328,7 +329,9 @@ def test_a_launch_value_a_helper_of_the_module_returns():
     assert launched(npu_test, "x") == [4096]
     npu_exit = "def _block(x):\n    if x.device.type == 'npu':\n        return 4096\n    return 131072\n"
     assert launched(npu_exit, "x") == [4096]
-    assert launched("def _block(n):\n    b = 4096\n    return b\n") == [None]
+    assert launched("def _block(n):\n    b = 4096\n    return b\n") == [4096]  # bound once (round 35)
+    assert launched("def _block(n):\n    b = 4096\n    if n > 4:\n        b = 1024\n    return b\n") == [None]
+    assert launched("def _block(n):\n    b = n\n    return b\n") == [None]
     assert launched("def _block(n):\n    return 4096 if check_shared_mem() else 1024\n") == [None]
     assert launched("def _block(n):\n    if check_shared_mem():\n        return 4096\n    return 1024\n") == [None]
 
