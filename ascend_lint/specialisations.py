@@ -728,13 +728,14 @@ def _launches(
             # read at most (a `min`'s cap or bound, a test's bound) for a block `tl.arange` spans
             spanned = name in spans() or (isinstance(value, cst.Name) and value.value in powers_of_two)
             at_most = spanned and isinstance(scope, cst.FunctionDef) and names.made_with_min(value, scope)
-            if not alternatives and isinstance(value, cst.Name) and scope is launch.scope:
-                alternatives = (
-                    [*names.arm_values(value.value, launch)]
-                    or [*names.callers_arm_values(value.value, launch)]
-                    or [*names.asserted_values(value.value, launch)]
-                )
-                if not alternatives:
+            if not alternatives and scope is launch.scope:
+                if isinstance(value, cst.Name):
+                    alternatives = (
+                        [*names.arm_values(value.value, launch)]
+                        or [*names.callers_arm_values(value.value, launch)]
+                        or [*names.asserted_values(value.value, launch)]
+                    )
+                if not alternatives:  # `BLOCK=n`, `BLOCK=1 << n` under `assert n <= 14`
                     alternatives, at_most = names.tested_bound(value, launch), spanned
             if at_most:  # only a power of two compiles: the largest up to the bound (12500: 8192)
                 alternatives = [(_power_of_two_at_most(known), arm) for known, arm in alternatives]
@@ -1118,6 +1119,8 @@ class _HostNames:
     runtime_memo: dict[tuple[cst.BaseExpression, Scope, int], bool] = field(default_factory=dict, compare=False)
     # `_runs_in`'s launches, by function: each of n launches' sizes asks about all of them
     runs_memo: dict[Scope, list[CallSite]] = field(default_factory=dict, compare=False)
+    # `while_around`'s loops by the ids of the nodes in their bodies, by function
+    whiles_memo: dict[cst.FunctionDef, dict[int, cst.While]] = field(default_factory=dict, compare=False)
 
     def lookup(self, scope: Scope, hops: int = 0) -> Lookup:
         """A name's value when it has exactly one."""
@@ -1528,20 +1531,21 @@ class _HostNames:
         for constant in seen:
             yield constant, Arm(statement, [])
 
-    def tested_bound(self, name: cst.Name, launch: CallSite) -> list[tuple[Value, Arm | None]]:
-        """A runtime size passed bare (`BLOCK=n`, `_runtime_size`) read at the bound a test where
-        the launch runs gives it (`_upper_bound`: `if n <= 8192:`, as `triton.next_power_of_2(n)`
-        is); none when no test bounds it, or it is made with a `min` (`BD = min(CAP,
+    def tested_bound(self, size: cst.BaseExpression, launch: CallSite) -> list[tuple[Value, Arm | None]]:
+        """A runtime size passed bare or written in the launch (`BLOCK=n`, `BLOCK=1 << n`,
+        `_runtime_size`) read at the bound a test where the launch runs gives it (`_upper_bound`:
+        `if n <= 8192:`, as `triton.next_power_of_2(n)` is, or through a name bound to it); none
+        when no test bounds it, or it is made with a `min` (`BD = min(CAP,
         triton.next_power_of_2(D))` under `if D <= 512:`): a test only lowers the cap such a
         value is read at (`assumed`), it makes no value of one left unread; nor is a test
         ordering it below such a value read (`if D > BD: raise`: `D` is no more read at the cap
         than `BD` is where the test holds)."""
         scope = launch.scope
-        if scope is None or not self.assume_largest or not self._runtime_size(name, scope, 0):
+        if scope is None or not self.assume_largest or not self._runtime_size(size, scope, 0):
             return []
-        if self.made_with_min(name, scope):
+        if self.made_with_min(size, scope):
             return []
-        bound = self._upper_bound(self._holds_min(scope), [name], [launch], 0, exact=True)
+        bound = self._upper_bound(self._holds_min(scope), [size], [launch], 0, exact=True)
         return [] if bound is None else [(bound, None)]
 
     def _holds_min(self, scope: cst.FunctionDef) -> Callable[[str], bool]:
@@ -1626,6 +1630,15 @@ class _HostNames:
         """`value` is bound by `name += xs`."""
         statement = self.host.binders.get(value)
         return isinstance(statement, cst.AugAssign) and isinstance(statement.operator, cst.AddAssign)
+
+    def while_around(self, node: cst.CSTNode, scope: cst.FunctionDef) -> cst.While | None:
+        """The innermost `while` loop of `scope` whose body holds `node`."""
+        found = self.whiles_memo.get(scope)
+        if found is None:
+            found = self.whiles_memo[scope] = {
+                id(inner): loop for loop in walk(scope.body) if isinstance(loop, cst.While) for inner in walk(loop.body)
+            }
+        return found.get(id(node))
 
     def _assigning_scope(self, name: str, scope: Scope) -> Scope:
         """The function assigning `name` that `scope` reads (the module when none does): past a
@@ -2077,7 +2090,8 @@ def _config_tables(
             yield from _config_tables(element.value, names, scope, loop, hops)
     elif isinstance(node, (cst.ListComp, cst.GeneratorExp)) and (iterated := _tables_iterated(node, names, scope)):
         if not names.host.on_other_platform(node):
-            yield from _iterated_tables(iterated, names, scope)
+            spread = _table_argument(cst.ensure_type(node.elt, cst.Call)) is None  # `triton.Config(**spec)`
+            yield from _iterated_tables(iterated, names, scope, spread)
     elif isinstance(node, (cst.ListComp, cst.GeneratorExp)):
         tried = itertools.count()  # items tried, over all the comprehension's loops
         for bindings in _comprehension_bindings(node, node.for_in, names, scope, loop, tried):
@@ -2095,7 +2109,7 @@ def _config_tables(
             ),
             *((statement.value, statement, blocks) for statement, blocks in names.extensions(node.value, scope)),
         ]
-        added = [_looped(*addition) for addition in additions] if bound else []
+        added = [_looped(*addition, names, scope) for addition in additions] if bound else []
         for value in (*bound, *(value for value in added if value is not None)):
             yield from _config_tables(value, names, scope, {}, hops + 1)
     elif isinstance(node, cst.Name | cst.Attribute):  # imported from a module of the package
@@ -2111,12 +2125,17 @@ def _config_tables(
 
 
 def _looped(
-    value: cst.BaseExpression, addition: cst.CSTNode, blocks: Sequence[cst.CSTNode]
+    value: cst.BaseExpression, addition: cst.CSTNode, blocks: Sequence[cst.CSTNode], names: _HostNames, scope: Scope
 ) -> cst.BaseExpression | None:
     """What `configs.append(x)` (or `.extend(xs)`, `configs += xs`: the `addition`) adds: `x`,
     as a comprehension over the `for` loops among the `blocks` around it, with the `if`s inside
-    them and their `if t: continue` guards as its tests; None when the loops leave otherwise
-    (`break`, `return`, another `continue`)."""
+    them and their `if t: continue` guards as its tests, or over the trips of a `while` loop
+    holding it in its own body when they are known (`_while_looped`); None when the `for` loops
+    leave otherwise (`break`, `return`, another `continue`)."""
+    if not blocks and isinstance(scope, cst.FunctionDef) and (around := names.while_around(addition, scope)):
+        trips = _while_looped(value, addition, around, names, scope)
+        if trips is not None:
+            return trips
     clauses: list[tuple[cst.For, list[cst.BaseExpression]]] = []
     guards = 0
     arms = iter(arms_around(addition, blocks))
@@ -2138,6 +2157,81 @@ def _looped(
     return value if clause is None else cst.ListComp(value, clause)
 
 
+def _while_looped(
+    value: cst.BaseExpression, addition: cst.CSTNode, loop: cst.While, names: _HostNames, scope: cst.FunctionDef
+) -> cst.BaseExpression | None:
+    """`x` of `configs.append(x)` written in the body of a `while` loop, as a comprehension over
+    the values its variable takes on the trips (`while b <= 4096:` with `b = 64` before the loop
+    and one update `b *= 2` in its body, read before or after the update as the body orders
+    them); None when the trips are not known that way, the loop may leave otherwise (`break`,
+    `return`, `raise`, `continue`, an `else`), or `x` reads another name the loop binds."""
+    test, lines = loop.test, list(suite_lines(loop.body))
+    variable = test.left if isinstance(test, cst.Comparison) and len(test.comparisons) == 1 else None
+    leaving = (cst.Break, cst.Continue, cst.Return, cst.Raise)
+    if not isinstance(variable, cst.Name) or loop.orelse is not None or any(isinstance(n, leaving) for n in walk(loop)):
+        return None
+    name, host = variable.value, names.host
+    if names_read(value) & {bound for node in walk(loop.body) for bound in _names_bound(node)} - {name}:
+        return None
+    inside = set(map(id, walk(loop.body)))
+    values = host.bindings.get((name, scope), [])
+    updates = [each for each in values if id(host.binders.get(each)) in inside]  # `b *= 2` binds `b * 2`
+    starts = [each for each in values if id(host.binders.get(each)) not in inside]
+    if len(updates) != 1 or len(starts) != 1:
+        return None
+    [update], [start] = updates, starts
+    places = [_line_of(lines, node) for node in (addition, host.binders.get(update))]
+    before = [line for line in suite_lines(scope.body) if line is not loop]
+    if None in places or loop not in suite_lines(scope.body) or _line_of(before, host.binders.get(start)) is None:
+        return None
+    taken = _while_trips(loop, name, start, update, names, scope)
+    if taken is None:
+        return None
+    updated_first = places[1] < places[0]  # type: ignore[operator]
+    items = taken[1:] if updated_first else taken[:-1]
+    iterated = cst.List([cst.Element(cst.Integer(str(item))) for item in items])
+    return cst.ListComp(value, cst.CompFor(cst.Name(name), iterated))
+
+
+def _line_of(lines: Sequence[cst.CSTNode], statement: cst.CSTNode | None) -> int | None:
+    """Where among `lines` the small statement `statement` (or the call an `Expr` of them holds)
+    is written, at their own level."""
+    for place, line in enumerate(lines):
+        smalls = line.body if isinstance(line, cst.SimpleStatementLine) else ()
+        if any(small is statement or (isinstance(small, cst.Expr) and small.value is statement) for small in smalls):
+            return place
+    return None
+
+
+def _while_trips(
+    loop: cst.While,
+    name: str,
+    start: cst.BaseExpression,
+    update: cst.BaseExpression,
+    names: _HostNames,
+    scope: Scope,
+) -> list[int] | None:
+    """The values `name` takes from `start` through its `update` up to the first at which the
+    loop's test fails (the last); None when one is no int at least 0 or the test has none, or
+    the loop runs more than `_MAX_CONFIGS` trips."""
+    outer = names.lookup(scope)
+
+    def holding(current: int) -> Lookup:
+        return lambda each: current if each == name else outer(each)
+
+    current = evaluate(start, outer, names.imports)
+    values: list[int] = []
+    while type(current) is int and current >= 0 and len(values) <= _MAX_CONFIGS:
+        values.append(current)
+        held = evaluate(loop.test, holding(current), names.imports)
+        if held is None:
+            return None
+        if not held:
+            return values
+        current = evaluate(update, holding(current), names.imports)
+    return None
+
+
 def _skip_test(statement: cst.CSTNode) -> cst.BaseExpression | None:
     """`t` of `if t: continue`."""
     if not isinstance(statement, cst.If) or statement.orelse is not None:
@@ -2155,15 +2249,48 @@ def _config_table(config: cst.Call) -> Entries | None:
 
 
 def _table_argument(config: cst.Call) -> cst.BaseExpression | None:
-    """The table a `triton.Config` is given: its first argument, or `kwargs=`."""
-    return next((a.value for a in config.args if a.keyword is None or a.keyword.value == "kwargs"), None)
+    """The table a `triton.Config` is given: its first argument, or `kwargs=`, also as the
+    `"kwargs"` entry of a dict literal splatted in (`triton.Config(**{"kwargs": {...}})`)."""
+    given = next(
+        (a.value for a in config.args if not a.star and (a.keyword is None or a.keyword.value == "kwargs")), None
+    )
+    spread = _spread_spec(config)
+    if given is None and isinstance(spread, cst.Dict):
+        return _spec_table(_entries(spread))
+    return given
+
+
+def _spread_spec(config: cst.Call) -> cst.BaseExpression | None:
+    """`spec` of `triton.Config(**spec)`."""
+    return next((a.value for a in config.args if a.star == "**"), None)
+
+
+def _spec_table(spec: Entries | None) -> cst.BaseExpression | None:
+    """The `"kwargs"` entry of the entries of a dict splatted into `triton.Config`."""
+    return next((value for key, value in spec or () if key == "kwargs"), None)
 
 
 def _named_table(config: cst.Call, names: _HostNames, scope: Scope) -> tuple[Entries, Scope] | None:
     """The entries of a `triton.Config`'s table given by name (`triton.Config(_BIG)` after
-    `_BIG = {"BLOCK": 131072}`), with the scope binding it (`_entries_of_name`)."""
+    `_BIG = {"BLOCK": 131072}`), or the table of a dict splatted in by name
+    (`triton.Config(**SPEC)`: `_spec_entries`), with the scope binding it (`_entries_of_name`)."""
     table = _table_argument(config)
-    return None if table is None else _entries_of_name(table, names, scope)
+    if table is not None:
+        return _entries_of_name(table, names, scope)
+    spec = _spread_spec(config)
+    return None if spec is None else _spec_entries(spec, names, scope)
+
+
+def _spec_entries(spec: cst.BaseExpression, names: _HostNames, scope: Scope) -> tuple[Entries, Scope] | None:
+    """The entries of the table a dict splatted into `triton.Config` holds as `"kwargs"` (the
+    dict written or named: `_entries_of_name`), that table written or named, with the scope
+    binding it."""
+    found = (_entries(spec), scope) if isinstance(spec, cst.Dict) else _entries_of_name(spec, names, scope)
+    table = None if found is None else _spec_table(found[0])
+    if found is None or table is None:
+        return None
+    entries = _entries(table)
+    return (entries, found[1]) if entries is not None else _entries_of_name(table, names, found[1])
 
 
 def _tables_iterated(
@@ -2178,7 +2305,7 @@ def _tables_iterated(
         return []
     if not (isinstance(elt, cst.Call) and names.imports.is_triton(elt.func, "Config")):
         return []
-    table = _table_argument(elt)
+    table = _table_argument(elt) or _spread_spec(elt)
     if not (isinstance(table, cst.Name) and table.value == clause.target.value):
         return []
     iterated = clause.iter
@@ -2190,12 +2317,18 @@ def _tables_iterated(
     return [e.value for e in iterated.elements] if isinstance(iterated, (cst.List, cst.Tuple)) else []
 
 
-def _iterated_tables(tables: list[cst.BaseExpression], names: _HostNames, scope: Scope) -> Iterator[Table]:
-    """The configs of the tables a comprehension hands to `triton.Config` one by one, each
-    reported at its table (`_BIG` of `for c in (_SMALL, _BIG)`)."""
+def _iterated_tables(
+    tables: list[cst.BaseExpression], names: _HostNames, scope: Scope, spread: bool
+) -> Iterator[Table]:
+    """The configs of the tables a comprehension hands to `triton.Config` one by one, or of the
+    dicts it splats in (`spread`: `for s in SPECS` of `triton.Config(**s)`, `_spec_entries`),
+    each reported at its item (`_BIG` of `for c in (_SMALL, _BIG)`)."""
     for table in tables:
-        entries = _entries(table)
-        found = (entries, scope) if entries is not None else _entries_of_name(table, names, scope)
+        entries = None if spread else _entries(table)
+        if spread:
+            found = _spec_entries(table, names, scope)
+        else:
+            found = (entries, scope) if entries is not None else _entries_of_name(table, names, scope)
         if found is not None:
             yield _table_values(found[0], names.lookup(found[1]), names.imports), table
 

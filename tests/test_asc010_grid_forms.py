@@ -480,6 +480,41 @@ def other_name_tested(x, m):
     for n in (1, 100000):
         if m <= 65535:
             k[(n, 8)](x, n, BT=64)  # expect
+
+def skipped_by_equality(x):
+    for n in (1, 100000):
+        if n == 100000:
+            continue
+        k[(n, 8)](x, n, BT=64)
+
+def skipped_by_membership(x):
+    for n in (1, 100000, 200000):
+        if n in (100000, 200000):
+            continue
+        k[(n, 8)](x, n, BT=64)
+
+def kept_by_inequality(x):
+    for n in (1, 100000):
+        if n != 1:
+            continue
+        k[(n, 8)](x, n, BT=64)
+
+def guarded_by_equality(x):
+    for n in (1, 100000):
+        if n == 1 or n not in (100000,):
+            k[(n, 8)](x, n, BT=64)
+
+def skipped_by_another_item(x):
+    for n in (1, 100000):
+        if n == 1:
+            continue
+        k[(n, 8)](x, n, BT=64)  # expect
+
+def skipped_by_a_membership_missing_it(x):
+    for n in (1, 100000):
+        if n in (1, 2):
+            continue
+        k[(n, 8)](x, n, BT=64)  # expect
 """
 
 # a trip that leaves the loop for good (`break`, `return`, a failed `assert`) ends the later trips:

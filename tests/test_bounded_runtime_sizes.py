@@ -424,6 +424,35 @@ def launch(x, y):
     n = x.shape[-1]
     k[(40,)](x, y, n, BLOCK=min(n, 20000))  # flagged
 """,
+    # a power of two written in the launch reads as through a name bound to it: 1 << 14
+    "shifted_in_the_launch": """
+def launch(x, y, n):
+    assert n <= 14
+    k[(40,)](x, y, 1 << n, BLOCK=1 << n)  # flagged
+""",
+    "raised_to_a_power_in_the_launch": """
+def launch(x, y, n):
+    if n > 14:
+        raise ValueError("too wide")
+    k[(40,)](x, y, 2 ** n, BLOCK=2 ** n)  # flagged
+""",
+    "raised_to_a_power_through_a_name": """
+def launch(x, y, n):
+    assert n <= 14
+    b = 2 ** n
+    k[(40,)](x, y, b, BLOCK=b)  # flagged
+""",
+    "shifted_in_the_launch_within_the_plan": """
+def launch(x, y, n):
+    assert n <= 12
+    k[(40,)](x, y, 1 << n, BLOCK=1 << n)
+""",
+    "shifted_in_the_launch_after_the_test": """
+def launch(x, y, n):
+    if n <= 14:
+        k[(40,)](x, y, 1 << n, BLOCK=1 << n)  # flagged
+    k[(40,)](x, y, 1 << n, BLOCK=1 << n)
+""",
     "of_a_size_merely_made_with_it": """
 def launch(x, y):
     n = x.shape[-1]

@@ -601,3 +601,84 @@ def test_the_defaults_label_names_no_constant_a_parameter_hides_or_a_keyword_or_
     for source in (hidden, named):
         context = context_of(source)
         assert [c.label for c in context.configurations(context.kernels[0])] == ["defaults"]
+
+
+def test_configs_from_dicts_splatted_into_triton_config():
+    """`triton.Config(**spec)` takes its table from the `"kwargs"` entry of the dict splatted in:
+    written there, named (`**SPEC`), the table itself named, or each item of a comprehension's
+    list (`[triton.Config(**s) for s in SPECS]`); nothing from a dict the code changes."""
+    assert tuned('[triton.Config(**{"kwargs": {"BLOCK": 4096}, "num_warps": 1})]') == [4096]
+    assert tuned("[triton.Config(**SPEC)]", 'SPEC = {"kwargs": {"BLOCK": 4096}}\n') == [4096]
+    assert tuned("[triton.Config(**SPEC)]", 'T = {"BLOCK": 4096}\nSPEC = dict(kwargs=T)\n') == [4096]
+    specs = 'SPECS = [{"kwargs": {"BLOCK": 64}}, {"kwargs": {"BLOCK": 4096}}]\n'
+    assert tuned("[triton.Config(**s) for s in SPECS]", specs) == [64, 4096]
+    named = 'A = {"kwargs": {"BLOCK": 64}}\nB = dict(kwargs={"BLOCK": 128})\n'
+    assert tuned("[triton.Config(**s) for s in (A, B)]", named) == [64, 128]
+    changed = 'SPEC = {"kwargs": {"BLOCK": 4096}}\nSPEC["kwargs"] = {"BLOCK": 64}\n'
+    assert tuned("[triton.Config(**SPEC)]", changed) == [None]
+
+
+def test_a_launch_value_an_entry_of_a_module_dict_holds():
+    """`BLOCK=SIZES["block"]` reads the entry of the dict `SIZES` holds (each one, bound in
+    arms), none when code changes the dict or passes it to a call."""
+
+    def launched(module: str, body: str = "    pass") -> list[object]:
+        launch = '\n    k[(1,)](x, n, BLOCK=SIZES["block"])\n'
+        return blocks(KERNEL + f"\n{module}\ndef launch(x, n):\n{body}{launch}")
+
+    assert launched('SIZES = {"block": 4096}') == [4096]
+    assert launched("SIZES = dict(block=4096)") == [4096]
+    assert launched('if FAST:\n    SIZES = {"block": 4096}\nelse:\n    SIZES = {"block": 64}') == [4096, 64]
+    assert launched("", '    SIZES = {"block": 4096}\n    if n < 100:\n        SIZES = {"block": 64}') == [64, 4096]
+    assert launched('SIZES = {"block": 4096}', '    SIZES["block"] = 64') == [None]
+    assert launched('SIZES = {"block": 4096}\ndef shrink():\n    SIZES["block"] = 64') == [None]
+    assert launched('SIZES = {"block": 4096}', "    SIZES.update(block=64)") == [None]
+    assert launched('SIZES = {"block": 4096}', "    tune(SIZES)") == [None]
+
+
+def test_a_launch_value_a_field_of_an_instance_holds():
+    """`cfg.block` of `cfg = Cfg()` reads what the class gives the instance when the call passes
+    nothing that may be the field: a dataclass field's default, a plain class's attribute; none
+    when the call passes the field, the class has a base, or code stores the attribute."""
+
+    def launched(module: str, made: str, read: str = "cfg.block") -> list[object]:
+        body = f"\ndef launch(x, n):\n{made}\n    k[(1,)](x, n, BLOCK={read})\n"
+        return blocks(KERNEL + "\nfrom dataclasses import dataclass\nimport dataclasses\n" + module + body)
+
+    fields = "@dataclass\nclass Cfg:\n    block: int = 4096\n"
+    assert launched(fields, "    cfg = Cfg()") == [4096]
+    assert launched(fields, "    cfg = Cfg(other=1)") == [4096]
+    assert launched(fields.replace("@dataclass", "@dataclasses.dataclass(frozen=True)"), "    cfg = Cfg()") == [4096]
+    assert launched(fields + "CFG = Cfg()\n", "    pass", "CFG.block") == [4096]
+    assert launched("class Cfg:\n    block = 4096\n", "    cfg = Cfg()") == [4096]
+    assert launched(fields, "    cfg = Cfg(64)") == [None]
+    assert launched(fields, "    cfg = Cfg(block=64)") == [None]
+    assert launched(fields, "    cfg = Cfg()\n    cfg.block = 64") == [None]
+    assert launched(fields, "    cfg = Cfg()\n    if n:\n        cfg = Cfg(block=64)") == [None]
+    assert launched(fields.replace("= 4096", "= field(default=4096)"), "    cfg = Cfg()") == [None]
+    stored = "class Cfg:\n    block = 4096\n    def __init__(self, b):\n        self.block = b\n"
+    assert launched(stored, "    cfg = Cfg(64)") == [None]
+    tupled = "from typing import NamedTuple\nclass Cfg(NamedTuple):\n    block: int = 4096\n"
+    assert launched(tupled, "    cfg = Cfg()") == [None]  # a base's `__init__` may set it
+    assert launched(fields + "CFG = Cfg()\ndef tweak():\n    CFG.block = 64\n", "    pass", "CFG.block") == [None]
+
+
+def test_configs_appended_in_a_while_loop():
+    """`configs.append(...)` in a `while b <= 4096:` loop's body adds a config per trip, `b` read
+    from its one binding before the loop through its one update in the body, before or after
+    the append as written; none known when the loop may leave otherwise, its test reads what has
+    no value, or the config reads another name the loop binds."""
+
+    def appended(body: str, before: str = "    b = 64\n") -> list[object]:
+        return tuned("get_configs()", f"\ndef get_configs():\n    configs = []\n{before}{body}    return configs\n")
+
+    append = "        configs.append(triton.Config({'BLOCK': b}))\n"
+    assert appended(f"    while b <= 4096:\n{append}        b *= 2\n") == [64, 128, 256, 512, 1024, 2048, 4096]
+    assert appended(f"    while b < 1024:\n        b <<= 1\n{append}") == [128, 256, 512, 1024]
+    assert appended(f"    while b <= 4096:\n{append}        b = b + 2048\n") == [64, 2112]
+    assert appended(f"    while b <= 4096:\n{append}        if b > 1024:\n            break\n        b *= 2\n") == [
+        None
+    ]
+    assert appended(f"    while b <= n:\n{append}        b *= 2\n") == [None]
+    other = "        configs.append(triton.Config({'BLOCK': b * w}))\n        w = 2\n        b *= 2\n"
+    assert appended(f"    while b <= 4096:\n{other}", "    b = 64\n    w = 1\n") == [None]

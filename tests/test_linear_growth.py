@@ -318,6 +318,33 @@ SHAPES |= {
         ),
         40,
     ),
+    # whether the dict is changed anywhere is asked once per dict (`HostIndex.elements_read`)
+    "launches reading a module dict's entry and an instance's field": (
+        lambda n: (
+            HOST_HEAD
+            + "SIZES = {'bt': 64}\n\nclass Cfg:\n    bt = 64\n\ndef run(x):\n    cfg = Cfg()\n"
+            + "    k[(1,)](x, x.shape[0], BT=SIZES['bt'])\n    k[(1,)](x, x.shape[0], BT=cfg.bt)\n" * n
+        ),
+        40,
+    ),
+    "launches of powers of two under a test (`BT=1 << m`)": (
+        lambda n: HOST_HEAD + "def run(x, m):\n    assert m <= 6\n" + "    k[(1,)](x, x.shape[0], BT=1 << m)\n" * n,
+        40,
+    ),
+    "configs appended in `while` loops": (
+        lambda n: (
+            HEAD
+            + "def configs():\n    out = []\n"
+            + "".join(
+                f"    b{i} = 16\n    while b{i} <= 64:\n"
+                f"        out.append(triton.Config({{'BT': b{i}}}))\n        b{i} *= 2\n"
+                for i in range(n)
+            )
+            + "    return out\n\n@triton.autotune(configs=configs(), key=['n'])\n"
+            + "@triton.jit\ndef k(x, n, BT: tl.constexpr):\n    tl.store(x + tl.arange(0, BT), 0.0)\n"
+        ),
+        20,
+    ),
 }
 
 

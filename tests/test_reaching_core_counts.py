@@ -224,6 +224,11 @@ def run(x, y, heads):
         ("for m in (2, 4):", False),  # every trip a program per vector core or more
         ("for m in (1, 2):\n        if m < 2:\n            continue", False),  # the `(cores, 1)` trip launches nothing
         ("for m in (2, 1):\n        if m < 2:\n            break", False),
+        ("for m in (1, 2):\n        if m == 1:\n            continue", False),  # equality and membership tests
+        ("for m in (1, 2):\n        if m in (1,):\n            continue", False),
+        ("for m in (1, 2):\n        if m != 2:\n            continue", False),
+        ("for m in (1, 2):\n        if m == 2:\n            continue", True),
+        ("for m in (1, 2):\n        if m not in (1,):\n            continue", True),
     ],
 )
 def test_a_trip_of_a_loop_over_items_launching_one_program_per_ai_core(lint, loop: str, reported: bool) -> None:

@@ -109,6 +109,7 @@ class HostFacts:
         # `obj.f(...)` calls by `f`, with `obj` (`self`, `cls`, a class's name)
         self.attribute_calls: dict[str, list[tuple[str, CallSite]]] = {}
         self.class_of: dict[cst.FunctionDef, cst.ClassDef] = {}  # a method -> the class whose body defines it
+        self.classes: dict[str, list[cst.ClassDef]] = {}  # every class, by name
         self.launches: dict[str, list[Launch]] = {}  # by the launched name's last part, or its key
         self.environment: dict[str, list[tuple[cst.BaseExpression, Scope]]] = {}  # `os.environ["X"] = v`: X -> v
         self.enclosing: dict[cst.FunctionDef, Scope] = {}  # a nested function -> the one holding it
@@ -158,6 +159,7 @@ class HostFacts:
         _extend(self.calls_of, other.calls_of)
         _extend(self.attribute_calls, other.attribute_calls)
         self.class_of.update(other.class_of)
+        _extend(self.classes, other.classes)
         _extend(self.launches, other.launches)
         _extend(self.environment, other.environment)
         self.enclosing.update(other.enclosing)
@@ -186,6 +188,7 @@ class HostFacts:
                 binds = in_class is None
                 if type(node) is cst.ClassDef:
                     in_class = node
+                    self.classes.setdefault(node.name.value, []).append(node)
                 elif type(node) is cst.FunctionDef:
                     if in_class is not None:
                         self.class_of[node] = in_class

@@ -127,7 +127,7 @@ from .facts import (
     past_fn,
     unwrapped,
 )
-from .guards import Unrolled, loop_stops, orderings, run_before
+from .guards import Unrolled, comparison_outcome, holding_cases, loop_stops, run_before
 from .params import (
     add_forwarded,
     all_params,
@@ -194,6 +194,7 @@ MAX_GRIDS = 64  # the grids one tuple may be (`(*a, *b)`: the product of its sta
 MAX_GRID_UPDATES = 16  # updates of a grid in place (`grid += (n,)`) read one inside another
 # updates of a name read one inside another (`n = min(n, 1024)`: `HostIndex.updated_in_line`)
 MAX_LINE_UPDATES = 8
+_POWER_BITS = 64  # the largest `**` `at_most` works out, in bits (none past any size)
 _MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
 SIZES_HELD = ("shape", "size", "numel", "nelement")  # a tensor's attributes holding its sizes: `x.numel()`
 ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)  # comparisons that may bound
@@ -297,6 +298,7 @@ class HostIndex(HostFacts):
         self._name_ints: dict[tuple[str, Scope, int], int | None] = {}  # `known_int` of names, by hops
         self._changing_statements: dict[cst.FunctionDef, Counter[str]] = {}  # `_statements_changing`
         self._name_caps: dict[tuple[object, ...], int | None] = {}  # `at_most` of names, by hops and test
+        self._entries_changed: dict[tuple[str, Scope], bool] = {}  # `elements_read`'s dicts, by binding scope
         self._carried_bounds: dict[tuple[object, ...], int | None] = {}  # `_carried`, by test and rebinding
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
@@ -687,16 +689,19 @@ class HostIndex(HostFacts):
         return found
 
     def attribute_values(self, attribute: cst.Attribute, scope: Scope) -> list[tuple[cst.BaseExpression, Scope]]:
-        """What `self.X` / `cls.X` in a method of a class of the module, or `Owner.X`, may hold,
-        with where the names of each resolve: the values the class body binds to `X` and those
-        `self.X = v` stores of its `__init__` put there, when nothing else stores `X` (another
-        method, a nested function, `op.X = v`) and no class deriving from it binds or stores it
-        (its value may be the one read); none otherwise."""
+        """What `self.X` / `cls.X` in a method of a class of the module, `Owner.X`, or `cfg.X` of
+        an instance (`_instance_of`), may hold, with where the names of each resolve: the values
+        the class body binds to `X` and those `self.X = v` stores of its `__init__` put there, when
+        nothing else stores `X` (another method, a nested function, `op.X = v`) and no class
+        deriving from it binds or stores it (its value may be the one read); none otherwise."""
         receiver = attribute.value.value if isinstance(attribute.value, cst.Name) else None
         name = attribute.attr.value
         owners = [
             owner for owner in dict.fromkeys(self.class_of.values()) if self._reaches_class(receiver, scope, owner)
         ]
+        if not owners and receiver is not None:
+            instance = self._instance_of(receiver, name, scope)
+            owners = [] if instance is None else [instance]
         if len(owners) != 1:
             return []
         owner = owners[0]
@@ -720,6 +725,22 @@ class HostIndex(HostFacts):
                     return []
                 found.append((value, where))
         return found
+
+    def _instance_of(self, receiver: str, name: str, scope: Scope) -> cst.ClassDef | None:
+        """The class of the module whose instance `receiver` holds where `scope` reads it: its one
+        binding `cfg = Cfg(...)`, by assignment, of a class the module defines once, with no base
+        nor metaclass (no `NamedTuple` or model whose `__init__` sets fields unseen), called with
+        nothing that may be the field `name` (no positional, `*` or `**` argument, no `name=`: a
+        dataclass's `__init__` stores what is passed)."""
+        _, bound = self._values_bound(receiver, scope)
+        made = bound[0] if len(bound) == 1 else None
+        if not (isinstance(made, cst.Call) and isinstance(made.func, cst.Name)):
+            return None
+        classes = self.classes.get(made.func.value, [])
+        if len(classes) != 1 or classes[0].bases or classes[0].keywords:
+            return None
+        passes = any(arg.keyword is None or arg.keyword.value == name for arg in made.args)
+        return None if passes else classes[0]
 
     def attribute_used_otherwise(self, trail: DictTrail) -> str | None:
         """An attribute the dicts on the `trail` were held by or returned from
@@ -2116,9 +2137,10 @@ class HostIndex(HostFacts):
         earlier: Sequence[Mapping[str, cst.BaseExpression]],
     ) -> bool:
         """A test at the launch in the loops over items (`tests_at`) excludes the trip giving
-        their variables the items `placed` (`item_trips`): it orders an item against a known int
-        the other way (`if n <= 65535:` around the launch, `if n > 65535: continue` or `break`,
-        `assert n < 65536` before it, with `n` the item 100000), or one of the `earlier` trips,
+        their variables the items `placed` (`item_trips`): it cannot go the way it does there with
+        them (`_check_fails`: `if n <= 65535:` around the launch, `if n > 65535: continue` or
+        `break`, `if n == 100000: continue`, `if n in (100000,): continue`, `assert n < 65536`
+        before it, with `n` the item 100000), or one of the `earlier` trips,
         in the order they run, was the last (`loop_stops`: `if n > 65535: break` with `n` the
         item 70000 before 30000), its loop's or, by a `return`, `raise` or `assert`, every loop's."""
         loops = [loop for loop in launch.loops if isinstance(loop.target, cst.Name) and loop.target.value in placed]
@@ -2149,15 +2171,17 @@ class HostIndex(HostFacts):
         scope: Scope,
     ) -> bool:
         """`test` cannot hold (or fail, as `holds` says) with the items `placed` in place of the
-        variables `names`: it orders one against a known int the other way."""
+        variables `names`: in each case it would (`holding_cases`), one of its comparisons goes the
+        other way with them (`comparison_outcome`: `m < 2`, `m == 1`, `m in (1,)` with `m` the
+        item 1 fail at a launch past `if ...: continue`; `m != 1` holds there)."""
         passed = {id(name): placed[name.value] for name in variables_read(test) if name.value in names}
         if not passed:
             return False
-        for lesser, greater in orderings(test, holds):
-            low, high = (self._known_placed(side, passed, scope) for side in (lesser, greater))
-            if low is not None and high is not None and low > high:
-                return True
-        return False
+        known = partial(self._known_placed, passed=passed, scope=scope)
+        return all(
+            any(comparison_outcome(part, known) is (not part_holds) for part, part_holds in case)
+            for case in holding_cases(test, holds)
+        )
 
     def _loop_stops(self, loop: cst.For) -> dict[tuple[int, bool], bool]:
         """`loop_stops` of the loop, worked out once."""
@@ -4015,8 +4039,9 @@ class HostIndex(HostFacts):
         all of whose arguments have one (`max(1, min(CH, M - s))`), that
         divided rounding up (`ceiling_division`) or down by a known positive int, the power of
         two at or above it (`power_of_two_above`: `triton.next_power_of_2(n)` is at most 65536
-        for `n <= 40000`), `+`, `*` and `<<` of such values (none negative), such a value less a
-        known int (`n - 1`), and a name every binding of which has one (the largest); None for
+        for `n <= 40000`), `+`, `*`, `<<` and `**` of such values (none negative, a base of at least
+        1), such a value less a known int (`n - 1`), and a name every binding of which has one (the
+        largest); None for
         anything else."""
         if guarded is not None and self._is_guarded(value, scope, guarded[0]):
             return guarded[1]
@@ -4052,13 +4077,15 @@ class HostIndex(HostFacts):
             left, taken = capped(value.left), self.known_int(value.right, scope)
             return None if left is None or taken is None else left - taken
         if isinstance(value, cst.BinaryOperation) and isinstance(
-            value.operator, cst.Add | cst.Multiply | cst.LeftShift
+            value.operator, cst.Add | cst.Multiply | cst.LeftShift | cst.Power
         ):
             left, right = capped(value.left), capped(value.right)
             if left is None or right is None or min(left, right) < 0:
                 return None
             if isinstance(value.operator, cst.LeftShift):
                 return left << right
+            if isinstance(value.operator, cst.Power):  # `2 ** n`: growing with `n` from a base of 1 up
+                return left**right if left >= 1 and right * left.bit_length() <= _POWER_BITS else None
             return left + right if isinstance(value.operator, cst.Add) else left * right
         return None
 
@@ -4233,11 +4260,19 @@ class HostIndex(HostFacts):
         """What `NAME[i]`, `NAME[i][j]` or `f(...)[i]` (`_, BLOCK = _TILE`, `*_, BLOCK = _TILE`,
         `(BM, (BN, BK)) = _CFG`, `_, BLOCK = _tiles()`) reads, each with the scope its names
         resolve in: the element of the tuple literal `NAME` is bound to once (`_tuple_element`),
-        or of the tuple each return of the module's function `f` returns (`_returned_elements`:
-        None for a return that is no such tuple); nothing for another subscript."""
+        the entry `NAME["key"]` of a dict (`_dict_entries`: `SIZES["block"]` of `SIZES =
+        {"block": 4096}`) that no code changes or passes to a call (`changed_anywhere`), or of
+        the tuple each return of the module's function `f` returns (`_returned_elements`: None
+        for a return that is no such tuple); nothing for another subscript."""
         held = item.value
         while is_item(held):
             held = held.value
+        key = self._subscript_key(item, scope) if item.value is held else None
+        if isinstance(held, cst.Name) and key is not None:
+            owner = (held.value, self._binding_scope(held.value, scope))
+            if owner not in self._entries_changed:  # asked once per dict, however many launches read it
+                self._entries_changed[owner] = self.changed_anywhere(held.value, scope, lambda call: False)
+            return [(None, scope)] if self._entries_changed[owner] else self._dict_entries(item, key, scope)
         if isinstance(held, cst.Name):
             return [(self._tuple_element(item, scope), scope)]
         return list(self._returned_elements(item, scope))
