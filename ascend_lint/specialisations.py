@@ -1121,6 +1121,14 @@ class _HostNames:
     runs_memo: dict[Scope, list[CallSite]] = field(default_factory=dict, compare=False)
     # `while_around`'s loops by the ids of the nodes in their bodies, by function
     whiles_memo: dict[cst.FunctionDef, dict[int, cst.While]] = field(default_factory=dict, compare=False)
+    # `_upper_bound`'s reads of a test at all those launches (`_kept_at`, `_carried_at`), by the test's
+    # names or size, where it holds and the launches' ids: each of n launches' sizes asks again
+    kept_memo: dict[tuple[BoundedSizes, cst.CSTNode, tuple[int, ...]], bool] = field(
+        default_factory=dict, compare=False
+    )
+    carried_memo: dict[tuple[cst.Name, int, cst.CSTNode, tuple[int, ...]], int | None] = field(
+        default_factory=dict, compare=False
+    )
 
     def lookup(self, scope: Scope, hops: int = 0) -> Lookup:
         """A name's value when it has exactly one."""
@@ -1329,7 +1337,7 @@ class _HostNames:
                     continue
                 # a name rebound between the test and a call to what it leaves unbounded (an
                 # extent is never rebound: no call asked, however many launches share the test)
-                if ordered.names and any(host.bounded_at(ordered, since, site.call, scope) != ordered for site in at):
+                if ordered.names and not self._kept_at(ordered, since, at, scope):
                     continue
                 if any(capped(name) for name in host.names_behind(greater, scope, chained=True)):
                     continue
@@ -1337,10 +1345,9 @@ class _HostNames:
                 if type(bound) is int:  # `2 * n <= 65536`: `n` at most 32768
                     lesser, bound = host.tested_part(lesser, bound, scope)
                 if type(bound) is int and isinstance(lesser, cst.Name):  # carried through a rebinding (`n = n * 64`)
-                    carried = [host.bound_since((lesser, bound), since, site.call, scope) for site in at]
-                    if None in carried:
+                    bound = self._carried_at(lesser, bound, since, at, scope)
+                    if bound is None:
                         continue
-                    bound = max(each[1] for each in carried if each is not None)
                 reached = None if bound is None else self._reached(bound, lesser, sizes, scope, exact)
                 reached = None if reached is None else through(reached)
                 if reached is not None:
@@ -1367,6 +1374,30 @@ class _HostNames:
             return reach_through
 
         return min((reach[name] for name in host.bounded_by_callers(scope, params, bounded)), default=None)
+
+    def _kept_at(self, ordered: BoundedSizes, since: cst.CSTNode, at: Sequence[CallSite], scope: Scope) -> bool:
+        """A test at `since` bounding `ordered` still bounds them at every call `at`
+        (`HostIndex.bounded_at`), worked out once per test, names and calls (`kept_memo`)."""
+        key = (ordered, since, tuple(map(id, at)))
+        kept = self.kept_memo.get(key)
+        if kept is None:
+            host = self.host
+            kept = self.kept_memo[key] = all(
+                host.bounded_at(ordered, since, site.call, scope) == ordered for site in at
+            )
+        return kept
+
+    def _carried_at(
+        self, tested: cst.Name, bound: int, since: cst.CSTNode, at: Sequence[CallSite], scope: Scope
+    ) -> int | None:
+        """How far `tested`, at most `bound` after `since`, reaches at the calls `at`
+        (`HostIndex.bound_since`), the largest, None when one is unknown; once per test and calls
+        (`carried_memo`)."""
+        key = (tested, bound, since, tuple(map(id, at)))
+        if key not in self.carried_memo:
+            carried = [self.host.bound_since((tested, bound), since, site.call, scope) for site in at]
+            self.carried_memo[key] = None if None in carried else max(each[1] for each in carried if each is not None)
+        return self.carried_memo[key]
 
     def _reached(
         self, bound: Value, lesser: cst.BaseExpression, sizes: list[cst.BaseExpression], scope: Scope, exact: bool

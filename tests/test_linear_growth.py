@@ -296,6 +296,16 @@ SHAPES |= {
         ),
         40,
     ),
+    # each launch's capped tile asks whether the one test before them all still bounds the size at
+    # every launch of the function: once per test and launches (`Specialisations._kept_at`)
+    "launches of capped tiles after one test of the size (`BT=min(n, 1024)`)": (
+        lambda n: (
+            HOST_HEAD
+            + "def run(x, n):\n    if n > 4096:\n        raise ValueError\n"
+            + "    k[(n,)](x, n, BT=min(n, 1024))\n" * n
+        ),
+        80,
+    ),
     # the axes appended to a list are read once per list (`HostIndex._appends_after`), each
     # launch finding its place among them; each entry read after an `if` reads its arms
     "a list grid appended to before every launch (`grid.append(...)`)": (
