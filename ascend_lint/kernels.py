@@ -37,6 +37,17 @@ class Param:
         return self.annotation == "constexpr"
 
 
+@dataclass
+class ReturnedInto:
+    """`Kernel.returned_into`'s answers to one question by function, kept across its calls;
+    `cyclic` once a walk came back to a function still being worked out (one calling itself
+    back, which passes nothing on): what that walk found depends on where it started."""
+
+    found: dict[Kernel, dict[cst.BaseExpression, str]] = field(default_factory=dict)
+    pending: set[Kernel] = field(default_factory=set)
+    cyclic: bool = False
+
+
 @dataclass(eq=False)
 class Kernel:
     """A `@triton.jit` function, or a function the module wraps in `triton.jit` by a call
@@ -316,7 +327,7 @@ class Kernel:
         self,
         sinks: Callable[[Kernel], Mapping[cst.CSTNode, str]],
         counting: Callable[[Kernel], Callable[[Kernel, cst.Call], bool]] | None = None,
-        done: dict[Kernel, dict[cst.BaseExpression, str]] | None = None,
+        done: ReturnedInto | None = None,
     ) -> dict[cst.BaseExpression, str]:
         """For a device function no launch runs: the values its `return` statements give that a
         call of it in the module (one `counting` of the function counts: all without it) passes
@@ -325,15 +336,30 @@ class Kernel:
         with what the sink says of it. A caller that is a device function itself passes the value
         on where it returns it into its own callers' sinks (`_off` returning `_base(b, H, V) + i_h
         * V` read in `v + _off(bos, i_h, H, V)`), however long the chain: each function is
-        worked out once per question (`done`; one calling itself back passes nothing on), and
-        `sinks` is asked once per caller. Not cached: it depends on the callers, which change
-        with the module."""
+        worked out once per question (`done`, which a caller may keep across its questions of
+        one module; one calling itself back passes nothing on), and `sinks` is asked once per
+        caller. Not cached here: it depends on the callers, which change with the module."""
         if not self.is_device_function or self.is_launched:
             return {}
-        done = {} if done is None else done
-        if self in done:
-            return done[self]
-        done[self] = {}
+        done = ReturnedInto() if done is None else done
+        if self in done.pending:
+            done.cyclic = True
+            return {}
+        if self in done.found:
+            return done.found[self]
+        done.pending.add(self)
+        try:
+            done.found[self] = self._returned_into(sinks, counting, done)
+        finally:
+            done.pending.discard(self)
+        return done.found[self]
+
+    def _returned_into(
+        self,
+        sinks: Callable[[Kernel], Mapping[cst.CSTNode, str]],
+        counting: Callable[[Kernel], Callable[[Kernel, cst.Call], bool]] | None,
+        done: ReturnedInto,
+    ) -> dict[cst.BaseExpression, str]:
         counted = counting(self) if counting is not None else None
         found: dict[cst.BaseExpression, str] = {}
         targets: dict[int, Mapping[cst.CSTNode, str]] = {}
@@ -359,7 +385,6 @@ class Kernel:
                 reached = flow.value_reaches(starts, targets[id(caller)])
                 if reached is not None:
                     found.update(dict.fromkeys(returned_values(self.node, index), reached[1]))
-        done[self] = found
         return found
 
     @cached_property
@@ -424,16 +449,20 @@ class Kernel:
 
     def calls_in_module(self) -> list[tuple[Kernel, cst.Call]]:
         """The calls of this device function in the module's other jit functions, each with the
-        function making it (`device_functions_called`; found once)."""
+        function making it (`device_functions_called`). Found for all the module's functions
+        at once, in one pass over its calls: n helpers on a chain each asking read n calls."""
         if self._callers is None:
-            self._callers = [
-                (caller, event.call)
-                for caller in self.module_kernels
-                if caller is not self
-                for event in caller.declared_flow.calls
-                if self in caller.device_functions_called(event.call)
-            ]
-        return self._callers
+            module = self.module_kernels
+            joined = [kernel for kernel in module if kernel.module_kernels is module]
+            for kernel in joined:
+                kernel._callers = []
+            joined_ids = {id(kernel) for kernel in joined}
+            for caller in module:
+                for event in caller.declared_flow.calls:
+                    for callee in dict.fromkeys(caller.device_functions_called(event.call)):
+                        if callee is not caller and id(callee) in joined_ids and callee._callers is not None:
+                            callee._callers.append((caller, event.call))
+        return self._callers or []  # one of them (`join_module`), but for a function never joined
 
     def device_functions_called(self, call: cst.Call) -> list[Kernel]:
         """The device functions the function's call `name(...)` may run (Triton inlines them):

@@ -18,11 +18,11 @@ from __future__ import annotations
 import inspect
 import sys
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
-from typing import ClassVar, Literal
+from typing import ClassVar, Literal, TypeVar, cast
 
 import libcst as cst
 
@@ -69,6 +69,9 @@ class Report:
     within: cst.FunctionDef | None = None
 
 
+_Kept = TypeVar("_Kept")
+
+
 @dataclass
 class ModuleContext:
     """A parsed file and the module-level facts rules share."""
@@ -86,6 +89,7 @@ class ModuleContext:
     _called: dict[Kernel, list[Configuration] | None] = field(default_factory=dict, repr=False)
     _outcomes: dict[Kernel, list[Assumptions]] = field(default_factory=dict, repr=False)
     _uncompiled: dict[Kernel, frozenset[cst.CSTNode]] = field(default_factory=dict, repr=False)
+    _kept: dict[str, object] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
         for kernel in self.kernels:
@@ -93,6 +97,14 @@ class ModuleContext:
                 kernel.mark_launched(bool(self.host.launches_with_helpers(kernel)))
             if kernel.dtype_params and (kernel.is_launched or not kernel.is_device_function):
                 kernel.mark_launch_constants(self.host.launch_constants(kernel))
+
+    def kept(self, kind: str, make: Callable[[], _Kept]) -> _Kept:
+        """What a rule keeps across its checks of the module's kernels (made once, by `kind`):
+        ASC008's answers per function, which each kernel on a chain of helpers reads."""
+        found = self._kept.get(kind)
+        if found is None:
+            found = self._kept[kind] = make()
+        return cast(_Kept, found)
 
     @cached_property
     def fresh_names(self) -> FreshNames:

@@ -182,6 +182,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import libcst as cst
 
@@ -201,7 +202,7 @@ from ascend_lint.flow import (
     pointer_arg,
 )
 from ascend_lint.host import NARROW_INT_WORDS, HostIndex, TensorDtype
-from ascend_lint.kernels import returned_values, unpacked_index
+from ascend_lint.kernels import ReturnedInto, returned_values, unpacked_index
 from ascend_lint.nodes import one_line
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 from ascend_lint.terms import Sum, Terms, TooComplex, multiplied, scaled
@@ -1080,7 +1081,8 @@ def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
         flow = kernel.flow
         int32_tensors = _int32_tensors(kernel, context.host)
         loads_int32 = bool(int32_tensors)
-        memo: _Memo = {}
+        memo = context.kept("ASC008 sequence offsets", _Memo)
+        memo.start()
         offsets = _sequence_offsets(kernel, context.host, memo)
         if not offsets:
             return
@@ -1088,6 +1090,7 @@ def k(x, o, cu_seqlens, H: tl.constexpr, K: tl.constexpr):
         seen: set[cst.CSTNode] = set()
         followed: set[Event] = set()  # definitions of names read in addresses, scanned once
         terms = kernel.offset_terms(flow) + _offset_returns(kernel, context.host, memo)
+        memo.finish()
         block_returns: dict[cst.BaseExpression, str] | None = None  # returns reaching a block pointer: `_fix`
         for term in terms:
             for product in _int32_products(term, kernel, offsets, ones, followed, loads_int32):
@@ -1125,7 +1128,11 @@ def _offset_returns(kernel: Kernel, host: HostIndex | None, memo: _Memo) -> list
     call that counts (`_calls_passing_offsets`): `Kernel.returned_into` the names and calls
     `_int32_products` reaches in the caller's offset terms (`_reaching_offsets`; not
     `_off(...).to(tl.int64) * V`, widened before the stride)."""
-    return list(kernel.returned_into(_reaching_offsets, lambda callee: _calls_passing_offsets(callee, host, memo)))
+    return list(
+        kernel.returned_into(
+            _reaching_offsets, lambda callee: _calls_passing_offsets(callee, host, memo), memo.returned
+        )
+    )
 
 
 def _reaching_offsets(caller: Kernel) -> dict[cst.CSTNode, str]:
@@ -1289,7 +1296,30 @@ def _int32_tensors(kernel: Kernel, host: HostIndex) -> dict[str, TensorDtype]:
     }
 
 
-_Memo = dict[tuple[Kernel, bool], dict[Event, str]]
+@dataclass
+class _Memo:
+    """`_sequence_offsets` by function and whether the host is read, kept across the checks of a
+    module's kernels. What a check works out after coming back to a function still being worked
+    out (one calling itself back, read as having none) depends on where it started: it is
+    dropped when the check ends (`finish`)."""
+
+    found: dict[tuple[Kernel, bool], dict[Event, str]] = field(default_factory=dict)
+    pending: set[tuple[Kernel, bool]] = field(default_factory=set)
+    added: list[tuple[Kernel, bool]] = field(default_factory=list)
+    cyclic: bool = False
+    returned: ReturnedInto = field(default_factory=ReturnedInto)  # `_offset_returns` by function
+    returned_before: int = 0  # how many functions `returned` held when the check started
+
+    def start(self) -> None:
+        self.added, self.cyclic = [], False
+        self.returned.cyclic, self.returned_before = False, len(self.returned.found)
+
+    def finish(self) -> None:
+        if self.cyclic or self.returned.cyclic:
+            for key in self.added:
+                del self.found[key]
+            for kernel in list(self.returned.found)[self.returned_before :]:
+                del self.returned.found[kernel]
 
 
 def _sequence_offsets(kernel: Kernel, host: HostIndex | None, memo: _Memo) -> dict[Event, str]:
@@ -1298,14 +1328,22 @@ def _sequence_offsets(kernel: Kernel, host: HostIndex | None, memo: _Memo) -> di
     (`_int32_tensors`, when the `host` is read), an offset a device function returns
     (`_returned_offset`) or its calls pass for a parameter (`_passed_offsets`), and names set to
     one plus or minus int32 terms (not a length `eos - bos` nor a position `i_tg - bos`, which add
-    no offset; see `_offsets_added`). Worked out once per function within one check (`memo`): a
-    device function called at many definitions, or on a chain of helpers passing an offset down or
+    no offset; see `_offsets_added`). Worked out once per function in a module (`memo`): a device
+    function called at many definitions, or on a chain of helpers passing an offset down or
     returning one up however long, is read once (a function calling itself back reads none)."""
     key = (kernel, host is None)
-    if key not in memo:
-        memo[key] = {}
-        memo[key] = _find_sequence_offsets(kernel, host, memo)
-    return memo[key]
+    if key in memo.pending:
+        memo.cyclic = True
+        return {}
+    found = memo.found.get(key)
+    if found is None:
+        memo.pending.add(key)
+        try:
+            found = memo.found[key] = _find_sequence_offsets(kernel, host, memo)
+        finally:
+            memo.pending.discard(key)
+        memo.added.append(key)
+    return found
 
 
 def _find_sequence_offsets(kernel: Kernel, host: HostIndex | None, memo: _Memo) -> dict[Event, str]:

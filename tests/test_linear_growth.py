@@ -77,6 +77,22 @@ def chained_offsets(n: int) -> str:
     )
 
 
+def helper_chain(n: int) -> str:
+    """A kernel passing an int32 offset down a chain of `n` device functions, each reading it
+    and calling the next: ASC008 checks each, and each one's offsets are the chain's above it."""
+    helpers = "".join(
+        f"@triton.jit\ndef _h{i}(v, o, bos, H: tl.constexpr, V: tl.constexpr):\n    r = tl.arange(0, V)\n"
+        f"    tl.store(o + bos * H * V + r, tl.load(v + bos * H * V + r))\n"
+        + (f"    _h{i + 1}(v, o, bos, H, V)\n" if i + 1 < n else "")
+        + "\n\n"
+        for i in range(n)
+    )
+    return (
+        HEAD + helpers + "@triton.jit\ndef k(v, o, cu_seqlens, H: tl.constexpr, V: tl.constexpr):\n"
+        "    bos = tl.load(cu_seqlens + tl.program_id(0)).to(tl.int32)\n    _h0(v, o, bos, H, V)\n"
+    )
+
+
 SHAPES: dict[str, tuple[Callable[[int], str], int]] = {
     "a tile doubled in place (`acc = acc + acc`)": (lambda n: kernel("    acc = acc + acc\n" * n), 8),
     "a tile squared through names (`b = a * a`)": (
@@ -92,6 +108,9 @@ SHAPES: dict[str, tuple[Callable[[int], str], int]] = {
     "a line of host updates (`n = min(n, 1024)`)": (lambda n: launched("    n = min(n, 1024)\n" * n), 5),
     "a device function's offset product read at many calls (`t = _off(bos + i, H, V)`)": (returned_offsets, 40),
     "a product a helper returns through another read at many calls": (chained_offsets, 40),
+    # each function's offsets (`_sequence_offsets`), and what it returns into its callers
+    # (`Kernel.returned_into`), kept across the module's kernels; callers found in one pass
+    "an int32 offset passed down a chain of device functions (ASC008)": (helper_chain, 40),
 }
 
 
