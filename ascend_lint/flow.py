@@ -918,8 +918,9 @@ class Flow:
     ) -> cst.BinaryOperation | None:
         """A multiply in int32 over an index or an unannotated size (`B * T`: an int32 whenever it
         is not 1, the value Triton specialises) (an int64 operand makes it an int64 multiply; a factor
-        known to be 0 or 1 cannot wrap, nor a quotient times its divisor, nor the dividend of a
-        remainder: `offs % stride` is below `stride`, nor the divisor of a quotient) written in `node`'s
+        known to be 0 or 1 cannot wrap, nor a quotient times its divisor, nor the divisor of a
+        quotient; a remainder is below its divisor, so of its dividend only a multiply written there
+        counts, `i_b * T % B`, not one made for a name it reads, `offs % stride`) written in `node`'s
         arithmetic, or with `follow` also made in the definitions reaching the names it reads (in
         `spec`) or in the arguments of `tl.minimum` / `tl.maximum` / `tl.cdiv` and the values
         `tl.where` chooses between. Without `over_data`, a multiply with an operand computed
@@ -938,8 +939,15 @@ class Flow:
                 and (over_data or not any(self._computed_from_data(side, spec) for side in (node.left, node.right)))
             ):
                 return node
-            # a remainder is below its divisor, whatever the dividend's multiply; a quotient is
-            # the size of its dividend (`pid // (NV * NT)`: the divisor's product is below the grid)
+            if isinstance(node.operator, cst.Modulo):
+                # a remainder is below its divisor, but a multiply written in its dividend wraps
+                # before the `%` (`i_b * T % B`); one made for a name it reads (`offs % stride`)
+                # is the name's own
+                found = self.int32_index_multiply(node.left, spec, False, (*seen, node.left), over_data)
+                if found is not None:
+                    return found
+            # a quotient is the size of its dividend (`pid // (NV * NT)`: the divisor's product
+            # is below the grid)
             parts: list[cst.BaseExpression] = (
                 [node.right]
                 if isinstance(node.operator, cst.Modulo)

@@ -133,7 +133,10 @@ index to its bounds' type) makes the multiply an int64 one, and a factor known t
 cannot wrap. Nor can a quotient times its divisor:
 after `i_n, i_h = i_nh // H, i_nh % H`, `(i_n * H + i_h)` is `i_nh` again; nor a remainder,
 which is below its divisor (`c = offs % stride; c.to(tl.int64)`), nor the divisor of a quotient,
-which divides an index (`(pid // (NV * NT)).to(tl.int64)`: below the grid).
+which divides an index (`(pid // (NV * NT)).to(tl.int64)`: below the grid). A multiply written
+in a remainder's dividend still wraps before the `%`: `(i_b * T % B).to(tl.int64)` is
+flagged (the fix gives `tl.cast(i_b, tl.int64) * T % B`), while the offset tile `offs` above is
+a name whose own multiply the remainder does not repeat.
 
 ### Where the multiply may be
 The multiply may be made before the cast: in the definitions reaching a name the receiver
@@ -213,6 +216,11 @@ constexpr (`INDEX_DTYPE: tl.constexpr = tl.int64`, as inductor writes it).
 Program ids are runtime values: measured on triton-ascend 3.2, `tl.program_id(0).to(...)`
 and `i_t.to(...)` with `i_t = tl.program_id(0)` compile, also on a grid of one program (the
 grid is not part of the compiled specialisation), so they are not flagged by themselves.
+
+### Where the finding is
+The finding spans the call; for a receiver written over several lines it starts at the `to` of
+`).to(tl.int64)`, the line `# noqa` goes on and the one Triton 3.2 locates the cast on (its
+`arith.extsi`, which the compile replay looks for there).
 """
 
 from __future__ import annotations
@@ -615,6 +623,23 @@ def k(x, T, BT: tl.constexpr):
     tl.store(x + o, 0.0)
 """,
         ),
+        # a remainder is below its divisor, but a multiply written in its dividend wraps first
+        Example(
+            """
+@triton.jit
+def k(x, T: tl.constexpr, B):
+    i_b = tl.program_id(0)
+    o = (i_b * T % B).to(tl.int64)  # expect
+    tl.store(x + o, 0.0)
+""",
+            fixed="""
+@triton.jit
+def k(x, T: tl.constexpr, B):
+    i_b = tl.program_id(0)
+    o = tl.cast(i_b, tl.int64) * T % B
+    tl.store(x + o, 0.0)
+""",
+        ),
         # a float default every launch overrides never reaches the kernel: the 1 passed is specialised
         """
 @triton.jit
@@ -749,10 +774,10 @@ def k(x, T, S, BLOCK: tl.constexpr):
     i_t = tl.program_id(0)
     mid = (i_t * T / 2).to(tl.int64)  # expect
     src = ((i_t * T + tl.arange(0, BLOCK)) * 0.5).to(tl.int64)  # expect
-    off = (  # expect
+    off = (
         i_t * T
         + i_t * S
-    ).to(tl.int64)
+    ).to(tl.int64)  # expect
 """,
             fixed="""
 @triton.jit
@@ -1004,8 +1029,9 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
                 terms = _Terms(kernel, context, flow, copy is not call)
                 fix = self._wrap_fix(call, written_receiver, dtype, terms, wrapping)
                 yield Report(
-                    call,
+                    _cast_start(call),
                     WRAP_MESSAGE.format(when=_when(wrapping, specs, receiver, event, flow)),
+                    end_node=call,
                     related=_made_at(multiply, flow, context, kernel.inlined) if not written else (),
                     fix=fix if written else _not_written(multiply, receiver, flow),
                     facts={"receiver": one_line(written_receiver), "cause": "multiply"},
@@ -1018,8 +1044,9 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
                 template, launch = made
                 code = one_line(written_receiver)
                 yield Report(
-                    call,
+                    _cast_start(call),
                     template.format(receiver=one_line(_unparenthesized(written_receiver))),
+                    end_node=call,
                     fix=self._cast_fix(call, written_receiver, dtype, kernel.imports.language_alias),
                     facts={"receiver": code, "cause": "constexpr"},
                     related=() if launch is None else ((launch, "the launch passing 1"),),
@@ -1051,8 +1078,9 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
                 reported.add(source)
                 where, code = inlined.written(inlined.flow.written(made[0])), one_line(made[0])
                 yield Report(
-                    source,
+                    _cast_start(source),
                     WRAP_MESSAGE.format(when=f" (`{caller.name}` passes a product)"),
+                    end_node=source,
                     related=((where, f"`{code}` multiplies in int32 here"),),
                     fix=Declined(MADE_ELSEWHERE),
                     facts={"receiver": one_line(source.func.value), "cause": "multiply"},
@@ -1289,6 +1317,13 @@ def _made_at(
         return ()
     where, source = inlined.written(flow.written(multiply)), inlined.written(multiply)
     return ((where, f"`{one_line(source)}` multiplies in int32 here"),)
+
+
+def _cast_start(call: cst.Call) -> cst.CSTNode:
+    """Where a finding on `receiver.to(...)` starts: the call, or its `to` when the receiver is
+    written over several lines (the `.to(` line, where `# noqa` goes)."""
+    assert isinstance(call.func, cst.Attribute)
+    return call.func.attr if "\n" in cst.Module([]).code_for_node(call.func) else call
 
 
 def _unparenthesized(node: cst.BaseExpression) -> cst.BaseExpression:

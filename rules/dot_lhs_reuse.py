@@ -77,7 +77,8 @@ below), `.dtype`/`.shape` and a compile
 hint naming the tile (`extension.compile_hint(a, "dot_pad_only_k")`) are not data reads,
 `tl.dot(b_k, tl.trans(b_k))` reads both operands before the dot runs, an operation holding
 the dot reads its other operands after the dot has run (`x = x + tl.dot(x, y)` reads the
-clobbered `x`, like `tl.dot(x, y) + x`; no fix is offered there), and reads on an
+clobbered `x`, like `tl.dot(x, y) + x`; no fix is offered for a read written before the dot,
+while `tl.dot(x, y) + x` reads the copy: `tl.dot(x, y) + x_c`), and reads on an
 `if` arm exclusive with the dot (the other arm, or another `if` on the same constexpr test,
 or on one that cannot hold with it: `MODE == 1` beside `MODE == 0`, `MODE == 0` beside `MODE !=
 0`, `not USE_A` beside `USE_A and MODE == 0`, `MODE >= 1` beside `MODE < 1`, `MODE == 2` beside

@@ -262,6 +262,21 @@ def test_offset_tile_cast_after_multiply_multiplies_in_i32():
     assert exit_code == 1
 
 
+def test_cast_of_a_receiver_over_several_lines_is_judged_on_the_to_line():
+    """The finding is on the `.to(` line, where `# noqa` goes and where Triton 3.2 locates the
+    cast (its `arith.extsi`; the multiply keeps its own line): the replay finds the extension
+    there. At the call's first line (`o = (`) it found none and refuted the finding."""
+    exit_code, report = confirm("asc002_multiline_receiver.py", "workload_asc002_multiline.py", "--select", "ASC002")
+    path = KERNELS / "asc002_multiline_receiver.py"
+    (finding,) = report["findings"]
+    row = row_of(path, ").to(tl.int64) * D")
+    assert finding["location"]["row"] == row
+    assert finding["verdict"] == "CONFIRMED", finding["evidence"]
+    assert f"then extends to i64 (line {row})" in finding["evidence"]
+    assert "the fixed variant multiplies in i64" in finding["evidence"]
+    assert exit_code == 1
+
+
 def test_optional_pointer_none_fails_to_compile(asc004):
     _, report = asc004
     row = row_of(KERNELS / "asc004_optional_state.py", "if USE_INITIAL_STATE and i_t == 0:")

@@ -232,13 +232,15 @@ def index_cast_ir(compiler: FindingCompiler, launch: Launch) -> Judgement:
 
 
 def _multiplies_in_i64(finding: Finding) -> Callable[[Compiled], str]:
-    """What the fixed variant multiplies in i64 on the finding's (fixed) line."""
+    """What the fixed variant multiplies in i64 in the finding's (fixed) statement: a receiver
+    written over several lines keeps its multiply on a line of its own."""
 
     def check(fixed: Compiled) -> str:
-        wide = multiplies(fixed.ir.get("ttir", ""), fixed.file, _fixed_row(finding), "i64")
+        rows = _fixed_rows(fixed.variant.source, finding, _fixed_row(finding))
+        wide = [line for row in rows for line in multiplies(fixed.ir.get("ttir", ""), fixed.file, row, "i64")]
         if wide:
             return "the fixed variant multiplies in i64:\n    " + "\n    ".join(wide)
-        return "the fixed variant compiles (no i64 multiply on that line)"
+        return "the fixed variant compiles (no i64 multiply in that statement)"
 
     return check
 
