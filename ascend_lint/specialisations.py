@@ -1144,10 +1144,12 @@ class _HostNames:
     def possible_read(self, node: cst.BaseExpression, scope: Scope, hops: int) -> list[Value | None]:
         """`possible` values of a host expression, or of the tuple elements it reads (`_TILE[1]`,
         `_tiles()[1]`: `HostIndex.elements_read`), None for an element not known, of the values a
-        class attribute it reads holds (`self.BLOCK`: `HostIndex.attribute_values`), or of what the
-        module's function it calls returns for its arguments (`_block(n)` of a `def _block(n):
-        return 4096 if n > 1024 else 1024`: both, `HostIndex.returned_for`)."""
+        class attribute it reads holds (`self.BLOCK`: `HostIndex.attribute_values`, each read one hop
+        on and none past `ORIGIN_HOPS`: `self.BLOCK = min(self.BLOCK, 1024)` reads itself), or of
+        what the module's function it calls returns for its arguments (`_block(n)` of a `def
+        _block(n): return 4096 if n > 1024 else 1024`: both, `HostIndex.returned_for`)."""
         read: Sequence[tuple[cst.BaseExpression | None, Scope]] = []
+        attribute = isinstance(node, cst.Attribute)
         if isinstance(node, cst.Subscript):  # `f(...)[i]`: nothing when `f` chooses by device
             called = node.value if isinstance(node.value, cst.Call) else None
             read = (
@@ -1157,11 +1159,11 @@ class _HostNames:
             )
         elif isinstance(node, cst.Call) and not self._chooses_by_device(node, scope):
             read = [(made, scope) for made in self.host.returned_for(node, scope)]
-        elif isinstance(node, cst.Attribute):  # `self.BLOCK` of a class attribute (`HostIndex.attribute_values`)
+        elif isinstance(node, cst.Attribute) and hops <= ORIGIN_HOPS:  # `self.BLOCK` of a class attribute
             read = self.host.attribute_values(node, scope)
         found: list[Value | None] = []
         for element, where in read or [(node, scope)]:
-            for value in [None] if element is None else self.possible(element, where, hops):
+            for value in [None] if element is None else self.possible(element, where, hops + attribute):
                 if value not in found:
                     found.append(value)
         return found

@@ -63,6 +63,17 @@ class Op:
     def run(self, x, y):
         k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
 """,
+    # the store reads the attribute it stores (65536 still comes from the class body)
+    "stored_by_init_from_itself": """
+class Op:
+    BLOCK = 65536
+
+    def __init__(self):
+        self.BLOCK = min(self.BLOCK, 1024)
+
+    def run(self, x, y):
+        k[(45,)](x, y, x.shape[-1], BLOCK=self.BLOCK)  # flagged
+""",
     "stored_by_another_method": """
 class Op:
     BLOCK = 1024
@@ -84,6 +95,7 @@ def flagged_lines(source: str) -> list[int]:
 def test_asc013_reads_a_launch_value_a_class_holds(case: str) -> None:
     source = textwrap.dedent(HEADER) + CASES[case]
     result = lint_source(source, "ascend/held.py", settings(select=["ASC013"]))
+    assert result.error is None
     assert [finding.location.row for finding in result.findings] == flagged_lines(source)
 
 
