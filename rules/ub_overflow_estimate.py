@@ -172,9 +172,10 @@ min(CAP, triton.next_power_of_2(D))` under `if D <= 512:` is the `min`'s value, 
 tested name: `if n > 1024: raise`, `n = n * 64`, `triton.next_power_of_2(n)` is read at 65536
 (not 1024), `n = n - 1` under `n <= 16384` at 16383 (its power of two 16384), `n = n << 4`
 at 16 times the bound, an update in place as the rebinding it spells (`n += 1` as `n = n + 1`,
-`n *= 64`, `n <<= 4`, `n //= 2`), a line of them through each in turn (`n =
-triton.next_power_of_2(n)` then `n <<= 1`); what only shrinks it (`n -= pad`) keeps the bound,
-`n *= m` or `n = n * m` leaves it unbounded. A test of the size scaled, shifted or offset by
+`n *= 64`, `n <<= 4`, `n //= 2` and `n >>= 1` exactly), a line of them through each in turn (`n =
+triton.next_power_of_2(n)` then `n <<= 1`; `n >>= 1` then `n += 1` under `n <= 8192` at 4097);
+what only shrinks it by an unknown amount (`n -= pad`) keeps the bound, which only such shrinks
+carry on (`n -= pad` then `n += 1` leaves it unbounded, as `n *= m` or `n = n * m` does). A test of the size scaled, shifted or offset by
 a known int bounds the size itself: `assert 2 * n <= 65536` reads `n` (and a `min` of it) at
 32768, `n + 1 > 32769` at 32768, `n << 2 <= 65536` at 16384. A value made with a `min`
 passed for a block the kernel spans a `tl.arange` with compiles only at a power of two: it is

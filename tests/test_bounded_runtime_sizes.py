@@ -298,7 +298,48 @@ def launch(x, y):
     n //= 2
     k[(40,)](x, y, n, triton.next_power_of_2(n))
 """,
-    # what only shrinks it keeps the bound, whatever it takes away
+    # what only shrinks it keeps the bound, whatever it takes away, but nothing grows from it
+    "lessened_by_a_size_then_raised": """
+def launch(x, y, pad):
+    n = x.shape[-1]
+    assert n <= 8192
+    n -= pad
+    n += 1
+    k[(40,)](x, y, n, triton.next_power_of_2(n))
+""",
+    # 4097 at most, not 8193: a shift or halving is read exactly
+    "shifted_then_raised_within_the_plan": """
+def launch(x, y):
+    n = x.shape[-1]
+    assert n <= 8192
+    n >>= 1
+    n += 1
+    k[(40,)](x, y, n, triton.next_power_of_2(n))
+""",
+    "shifted_then_doubled_within_the_plan": """
+def launch(x, y):
+    n = x.shape[-1]
+    assert n <= 8192
+    n = n >> 1
+    n = n * 2
+    k[(40,)](x, y, n, triton.next_power_of_2(n))
+""",
+    "halved_then_raised_within_the_plan": """
+def launch(x, y):
+    n = x.shape[-1]
+    assert n <= 8193
+    n //= 2
+    n += 1
+    k[(40,)](x, y, n, triton.next_power_of_2(n))
+""",
+    "shifted_then_scaled_past_the_plan": """
+def launch(x, y):
+    n = x.shape[-1]
+    assert n <= 8192
+    n >>= 1
+    n *= 4
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
     "lessened_in_place_by_a_size": """
 def launch(x, y, pad):
     n = x.shape[-1]
@@ -506,6 +547,7 @@ def test_asc013_reads_a_min_at_a_tighter_test_bound() -> None:
         ("shifted_in_place_past_the_test", "{N=16384, BLOCK=16384}"),
         ("rounded_then_doubled", "{N=16384, BLOCK=16384}"),
         ("raised_then_rounded", "{N=32768, BLOCK=32768}"),
+        ("shifted_then_scaled_past_the_plan", "{N=16384, BLOCK=16384}"),
     ],
 )
 def test_asc013_reads_a_size_rebound_in_place_or_in_a_line_at_its_carried_bound(case: str, read: str) -> None:

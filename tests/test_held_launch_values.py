@@ -1,6 +1,7 @@
 """ASC013 reads a launch value a class holds (`BLOCK=self.BLOCK`, `Sizes.BLOCK`): the values
-its body binds and its `__init__` stores (`HostIndex.attribute_values`), none when another
-method stores it or `__init__` stores what has no value. Each snippet marks the lines that must be
+its body binds and its `__init__` stores (`HostIndex.attribute_values`; only the store for
+`self.X` when `__init__` makes it on every path, only the body's for `Owner.X`), none when another
+method stores it, `__init__` stores what has no value or a method stores by name (`setattr`). Each snippet marks the lines that must be
 reported with `# flagged`; every other launch must stay silent."""
 
 from __future__ import annotations
@@ -63,7 +64,7 @@ class Op:
     def run(self, x, y):
         k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
 """,
-    # the store reads the attribute it stores (65536 still comes from the class body)
+    # the store reads the attribute it stores: min(65536, 1024)
     "stored_by_init_from_itself": """
 class Op:
     BLOCK = 65536
@@ -72,7 +73,60 @@ class Op:
         self.BLOCK = min(self.BLOCK, 1024)
 
     def run(self, x, y):
-        k[(45,)](x, y, x.shape[-1], BLOCK=self.BLOCK)  # flagged
+        k[(45,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    # every instance holds what `__init__` stores, not the class body's value
+    "stored_by_init_on_every_path": """
+class Op:
+    BLOCK = 65536
+
+    def __init__(self):
+        self.BLOCK = 1024
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    "stored_by_init_on_one_path": """
+class Op:
+    BLOCK = 65536
+
+    def __init__(self, small):
+        if small:
+            self.BLOCK = 1024
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)  # flagged
+""",
+    # an instance's store leaves the class attribute
+    "read_through_the_class_an_instance_stores": """
+class Op:
+    BLOCK = 1024
+
+    def __init__(self):
+        self.BLOCK = 65536
+
+def launch(x, y):
+    k[(40,)](x, y, x.shape[-1], BLOCK=Op.BLOCK)
+""",
+    "stored_by_name": """
+class Op:
+    BLOCK = 65536
+
+    def __init__(self):
+        setattr(self, "BLOCK", 1024)
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    "stored_through_the_instance_dict": """
+class Op:
+    BLOCK = 65536
+
+    def __init__(self, **kw):
+        self.__dict__.update(kw)
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
 """,
     "stored_by_another_method": """
 class Op:

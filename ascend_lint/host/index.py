@@ -299,7 +299,8 @@ class HostIndex(HostFacts):
         self._changing_statements: dict[cst.FunctionDef, Counter[str]] = {}  # `_statements_changing`
         self._name_caps: dict[tuple[object, ...], int | None] = {}  # `at_most` of names, by hops and test
         self._entries_changed: dict[tuple[str, Scope], bool] = {}  # `elements_read`'s dicts, by binding scope
-        self._carried_bounds: dict[tuple[object, ...], int | None] = {}  # `_carried`, by test and rebinding
+        # `_carried`, by test and rebinding: the bound, and whether a shrink it was kept through loosened it
+        self._carried_bounds: dict[tuple[object, ...], tuple[int | None, bool]] = {}
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
             self.walk(module, kernel_defs)
@@ -691,9 +692,13 @@ class HostIndex(HostFacts):
     def attribute_values(self, attribute: cst.Attribute, scope: Scope) -> list[tuple[cst.BaseExpression, Scope]]:
         """What `self.X` / `cls.X` in a method of a class of the module, `Owner.X`, or `cfg.X` of
         an instance (`_instance_of`), may hold, with where the names of each resolve: the values
-        the class body binds to `X` and those `self.X = v` stores of its `__init__` put there, when
-        nothing else stores `X` (another method, a nested function, `op.X = v`) and no class
-        deriving from it binds or stores it (its value may be the one read); none otherwise."""
+        the class body binds to `X` and, for `self.X`, those `self.X = v` stores of its `__init__`
+        put there, when nothing else stores `X` (another method, a nested function, `op.X = v`)
+        and no class deriving from it binds or stores it (its value may be the one read); none
+        otherwise. An `__init__` storing `X` on every path (`_init_overrides`) hides the class
+        body's value from `self.X` read outside it, and a read in the value of that store is of
+        the class body's alone (`self.BLOCK = min(self.BLOCK, 1024)`); `Owner.X` / `cls.X` read
+        the class attribute, which no instance store changes."""
         receiver = attribute.value.value if isinstance(attribute.value, cst.Name) else None
         name = attribute.attr.value
         owners = [
@@ -707,15 +712,20 @@ class HostIndex(HostFacts):
         owner = owners[0]
         related = {owner, *self._derived_classes(owner)}
         found: list[tuple[cst.BaseExpression, Scope]] = [(value, None) for value in _class_body_values(owner, name)]
-        if any(_class_body_values(derived, name) for derived in related - {owner}):
+        if any(_class_body_values(derived, name) for derived in related - {owner}) or _sets_by_name(owner):
             return []
+        override = _init_overrides(owner, name) if receiver == "self" else None
+        if override is not None and any(node is attribute for node in walk(override)):
+            return found  # read before the one store puts its value there
+        if override is not None:
+            found = []
         for dotted, stored in self.attribute_stores.items():
             held, _, stored_name = dotted.rpartition(".")
             for value, where in stored if stored_name == name else ():
-                if held == "self" and where is None:
-                    continue  # a class body's (`_class_attribute`): read above
-                if held == "self" and where is not None and self.class_of.get(where) not in (None, *related):
-                    continue  # another class's
+                if held == "self" and (
+                    where is None or receiver != "self" or self.class_of.get(where) not in (None, *related)
+                ):
+                    continue  # a class body's (`_class_attribute`, read above), an instance's or another class's
                 if (
                     held != "self"
                     or where is None
@@ -3327,8 +3337,10 @@ class HostIndex(HostFacts):
         most `guarded[1]` where its binding was `before`: through each rebinding since, made of
         the one before it (`n = triton.next_power_of_2(n)` then `n <<= 1`; `n += 1` is `n = n +
         1`), each at most what `at_most` reads of it, or the one before when it only `shrinks` it
-        (`n -= pad`); None when one reads no one binding, or has no bound. Each rebinding is read
-        once per test (`_carried_bounds`): launches after each of a line of rebindings."""
+        by what `at_most` cannot read (`n -= pad`), a loose bound no rebinding but such a shrink
+        carries on (`n -= pad` then `n += 1`: None, not one past the test's bound); None when one
+        reads no one binding, or has no bound. Each rebinding is read once per test
+        (`_carried_bounds`): launches after each of a line of rebindings."""
         name = guarded[0].value
         line: list[cst.BaseExpression] = []  # the rebindings since the test not yet read, the latest first
         value: cst.BaseExpression | None = reaching
@@ -3338,12 +3350,14 @@ class HostIndex(HostFacts):
             line.append(value)
             binder = self.binders.get(value)
             value = None if binder is None else binding_read_by(name, binder, order)
-        bound = guarded[1] if value is before else self._carried_bounds[(guarded, before, value)]
+        bound, loose = (guarded[1], False) if value is before else self._carried_bounds[(guarded, before, value)]
         for each in reversed(line):
             if bound is not None:
                 step = self.at_most(each, scope, guarded=(guarded[0], bound))
-                bound = bound if step is None and shrinks(each, name) else step
-            self._carried_bounds[(guarded, before, each)] = bound
+                kept = step is None and shrinks(each, name)
+                bound = bound if kept else None if loose and not shrinks(each, name) else step
+                loose = loose or kept
+            self._carried_bounds[(guarded, before, each)] = bound, loose
         return bound
 
     def _budgets_cancelled(
@@ -4037,7 +4051,8 @@ class HostIndex(HostFacts):
         raise`): a `known_int`, that name or extent (also through a name bound to it), a `min`
         of which an argument has such a cap (`min(65535, M - s)`: a chunk of a host loop), a `max`
         all of whose arguments have one (`max(1, min(CH, M - s))`), that
-        divided rounding up (`ceiling_division`) or down by a known positive int, the power of
+        divided rounding up (`ceiling_division`) or down by a known positive int or shifted right
+        by a known int (`n // 2`, `n >> 1`: exactly, 4096 for `n <= 8193`), the power of
         two at or above it (`power_of_two_above`: `triton.next_power_of_2(n)` is at most 65536
         for `n <= 40000`), `+`, `*`, `<<` and `**` of such values (none negative, a base of at least
         1), such a value less a known int (`n - 1`), and a name every binding of which has one (the
@@ -4057,8 +4072,15 @@ class HostIndex(HostFacts):
                 self._name_caps[key] = None if not held or None in held else max(each or 0 for each in held)
             return self._name_caps[key]
         divided = ceiling_division(value)
-        if divided is None and isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.FloorDivide):
-            divided = value.left, value.right
+        if (
+            divided is None
+            and isinstance(value, cst.BinaryOperation)
+            and isinstance(value.operator, cst.FloorDivide | cst.RightShift)
+        ):
+            size, by = capped(value.left), self.known_int(value.right, scope)
+            if size is None or by is None or by < isinstance(value.operator, cst.FloorDivide):
+                return None
+            return size >> by if isinstance(value.operator, cst.RightShift) else size // by
         if divided is not None:
             size, block = capped(divided[0]), self.known_int(divided[1], scope)
             return -(-size // block) if size is not None and block is not None and block > 0 else None
@@ -5279,6 +5301,53 @@ def _before_yield(function: cst.FunctionDef) -> set[cst.CSTNode]:
             return before
         before.add(node)
     return set()
+
+
+def _sets_by_name(owner: cst.ClassDef) -> bool:
+    """A method of `owner` stores into `self` by a name not written as an attribute:
+    `setattr(self, "BLOCK", 1024)`, `self.__dict__.update(kw)`."""
+    return any(
+        (
+            isinstance(node, cst.Call)
+            and isinstance(node.func, cst.Name)
+            and node.func.value == "setattr"
+            and node.args
+            and isinstance(node.args[0].value, cst.Name)
+            and node.args[0].value.value == "self"
+        )
+        or (isinstance(node, cst.Attribute) and node.attr.value == "__dict__")
+        for node in walk(owner)
+    )
+
+
+def _init_overrides(owner: cst.ClassDef, name: str) -> cst.BaseExpression | None:
+    """The value of the one `self.X = v` statement of `owner`'s `__init__` storing `name`, when it
+    stores it there once, in its own body (under no `if`, loop, `with` or `try`), and nothing else
+    there stores it: every instance holds what it stores, not the class body's value."""
+    inits = [
+        statement
+        for statement in statements_of(suite_lines(owner.body))
+        if isinstance(statement, cst.FunctionDef) and statement.name.value == "__init__"
+    ]
+    if len(inits) != 1:
+        return None
+    stores = [
+        node
+        for node in walk(inits[0])
+        if isinstance(node, cst.Attribute)
+        and node.attr.value == name
+        and isinstance(node.value, cst.Name)
+        and node.value.value == "self"
+    ]
+    straight = [
+        statement.value
+        for statement in statements_of(suite_lines(inits[0].body))
+        if isinstance(statement, cst.Assign)
+        and len(statement.targets) == 1
+        and any(statement.targets[0].target is store for store in stores)
+    ]
+    written = [store for store in stores if not any(store is node for value in straight for node in walk(value))]
+    return straight[0] if len(straight) == 1 and len(written) == 1 else None
 
 
 def _class_body_values(owner: cst.ClassDef, name: str) -> list[cst.BaseExpression]:
