@@ -157,3 +157,10 @@ def test_asc013_reads_a_class_attribute_at_its_value() -> None:
     source = textwrap.dedent(HEADER) + CASES["class_attribute"]
     [finding] = lint_source(source, "ascend/held.py", settings(select=["ASC013"])).findings
     assert "{BLOCK=65536}" in finding.message
+
+
+def test_asc013_reads_an_attribute_stored_from_itself_at_the_stored_value() -> None:
+    """`min(self.BLOCK, 65536)` of a class body's 131072: 65536, neither the body's nor unknown."""
+    case = CASES["stored_by_init_from_itself"].replace("65536", "131072").replace("1024", "65536")
+    [finding] = lint_source(textwrap.dedent(HEADER) + case, "ascend/held.py", settings(select=["ASC013"])).findings
+    assert "{BLOCK=65536}" in finding.message
