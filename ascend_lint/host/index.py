@@ -22,7 +22,7 @@ import math
 import os
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from functools import cached_property, partial
 from pathlib import Path
@@ -290,6 +290,7 @@ class HostIndex(HostFacts):
         self._launches_passing: dict[Kernel, list[Launch]] = {}  # `launches_passing`, by kernel
         self._passed: dict[tuple[Kernel, str], list[tuple[HostIndex, Launch, Passed | None]]] = {}  # `passed_values`
         self._globals_read: set[str] = set()  # the names `_global_core_count` is reading
+        self._bound_core_counts: dict[tuple[object, ...], CoreCount | None] = {}  # `core_count` of names
         self._written_orders: dict[cst.FunctionDef, WrittenOrder] = {}  # `written_order`, by function
         self._updates: dict[cst.AugAssign, cst.BaseExpression] | None = None  # updates in place -> the values bound
         self._names_read: dict[tuple[object, ...], frozenset[str]] = {}  # `names_behind`, `names_beside_extents`
@@ -1957,15 +1958,25 @@ class HostIndex(HostFacts):
         (`_reaching_bindings`); with none, what the parameter is passed."""
         name = read.value
         bound = self._reaching_bindings(name, scope)
-        reaching = (
-            binding_reaching(name, read, self.written_order(scope)) if len(bound) > 1 and scope is not None else None
-        )
-        if reaching is not None and name not in names_read(reaching):  # an update reads what reached it
-            bound = [value for value in bound if value is reaching] or bound
+        sole = self._sole_binding(read, scope, bound)
+        bound = bound if sole is None else [sole]
         for value in bound:
             yield from self.origins(value, scope, hops + 1, annotations, expanded)
         if not bound:  # a parameter the function rebinds: what it binds counts
             yield from self._passed_origins(name, scope, hops, annotations, expanded)
+
+    def _sole_binding(
+        self, read: cst.Name, scope: Scope, bound: Sequence[cst.BaseExpression]
+    ) -> cst.BaseExpression | None:
+        """The one of the values `bound` to the name `read` reaching it in straight-line code
+        (`binding_reaching`), unless it reads the name (an update: the earlier values reach it);
+        None when several may."""
+        if len(bound) < 2 or scope is None:
+            return None
+        reaching = binding_reaching(read.value, read, self.written_order(scope))
+        if reaching is None or read.value in names_read(reaching) or not any(value is reaching for value in bound):
+            return None
+        return reaching
 
     def _passed_origins(
         self,
@@ -2909,13 +2920,40 @@ class HostIndex(HostFacts):
         with `use_aicore=True`); the driver's `utils.get_aicore_num()` /
         `utils.get_aivector_core_num()` methods (any receiver) are the AI / vector core count.
         A value several origins may give (the arms of an `if`, a binding later in a loop around
-        the read) holds the AI core count when any of them does, whatever their order."""
+        the read) holds the AI core count when any of them does, whatever their order. What the
+        bindings reaching a name hold is worked out once for the name, its one binding reaching
+        the read (`_sole_binding`) and the hops (`_bound_core_count`)."""
         if hops > ORIGIN_HOPS:
             return None
-        if isinstance(value, cst.Name) and self.rebound_global(value.value, scope):
+        if not isinstance(value, cst.Name):
+            return self._first_core_count(self.origins(value, scope), scope, hops)
+        if self.rebound_global(value.value, scope):
             return self._global_core_count(value.value, hops)
+        own = self._first_core_count([(value, "")], scope, hops)
+        if own is not None and own.kind == "num_aicore":
+            return own
+        return _count_of_kind([own, self._bound_core_count(value, scope, hops)], "num_aicore")
+
+    def _bound_core_count(self, read: cst.Name, scope: Scope, hops: int) -> CoreCount | None:
+        """`core_count` of the origins of the values bound to the name `read` that reach it
+        (`_name_origins`), the same for every read its one reaching binding is the same for
+        (each of n halvings `n //= 2` after `n += 1` reads all of them, each halving again):
+        worked out once for those, but while a rebound global is read (`_globals_read`)."""
+        origins = self._name_origins(read, scope, 0, True, set())
+        if self._globals_read:
+            return self._first_core_count(origins, scope, hops)
+        sole = self._sole_binding(read, scope, self._reaching_bindings(read.value, scope))
+        key = (read.value, scope, sole, hops, self._unreached)
+        if key not in self._bound_core_counts:
+            self._bound_core_counts[key] = self._first_core_count(origins, scope, hops)
+        return self._bound_core_counts[key]
+
+    def _first_core_count(
+        self, origins: Iterable[tuple[cst.BaseExpression, str]], scope: Scope, hops: int
+    ) -> CoreCount | None:
+        """The first AI core count `_core_count_at` finds at the origins, else the first count."""
         first: CoreCount | None = None
-        for origin, _ in self.origins(value, scope):
+        for origin, _ in origins:
             found = self._core_count_at(origin, self._scope_of(origin, scope), hops)
             if found is not None:
                 count = CoreCount(found.kind, self._placed.get(found.node, found.node))
