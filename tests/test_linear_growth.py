@@ -325,6 +325,16 @@ SHAPES |= {
         ),
         80,
     ),
+    # each halving reads the core count every binding of `n` holds, each halving again: what the
+    # bindings reaching a name hold is read once per name (`HostIndex._bound_core_count`)
+    "a size halved then grown before every launch (`n //= 2; n += 1`)": (
+        lambda n: (
+            HOST_HEAD
+            + "def run(x, n):\n    assert n <= 8192\n"
+            + "    n //= 2\n    n += 1\n    k[(n,)](x, n, BT=64)\n" * n
+        ),
+        3,
+    ),
     # the axes appended to a list are read once per list (`HostIndex._appends_after`), each
     # launch finding its place among them; each entry read after an `if` reads its arms
     "a list grid appended to before every launch (`grid.append(...)`)": (
