@@ -1912,6 +1912,103 @@ def test_a_wrapped_choice_launches_each_kernel_it_may_pick(lint, imports: str, h
     assert [f.code for f in found].count("ASC013") == (2 if findings else 0), source  # one per kernel
 
 
+CHOSEN_LAUNCHER = """import functools
+import torch
+import triton
+import triton.language as tl
+
+@triton.jit
+def k_a({params}):
+{body}
+
+@triton.jit
+def k_b({params}):
+{body}
+
+def f(x, o, lens, fast):
+    batch, channels, length = x.shape
+    props = triton.runtime.driver.active.utils.get_device_properties(0)
+{launch}"""
+TILE = "    o = tl.arange(0, BLOCK)\n"
+# by rule reading launches: the kernels' parameters and body, the grid, the arguments, and how
+# many findings a launch of `k_a if fast else k_b` makes (one of the launch, or one per kernel)
+LAUNCH_READERS = {
+    # a float passed for `offset`: no int to specialise
+    "ASC002": (
+        "x, n, offset, BLOCK: tl.constexpr",
+        TILE + "    tl.store(x + o, tl.load(x + o, mask=o < n) + offset.to(tl.float32), mask=o < n)",
+        "(4,)",
+        "x, length, 0.5, BLOCK=64",
+        0,
+    ),
+    "ASC001": (
+        "x, n, BLOCK: tl.constexpr",
+        TILE + "    tl.store(x + o, 0.0)",
+        "(1,)",
+        "x, length, BLOCK=64, num_warps=4",
+        1,
+    ),
+    "ASC004": (  # a tensor passed for `h0`: no optional pointer
+        "x, h0, y, W, USE_H0: tl.constexpr, BLOCK: tl.constexpr",
+        TILE + "    if USE_H0 or tl.program_id(0) * BLOCK < W:\n        b = tl.load(h0 + o)\n    else:\n"
+        "        b = tl.load(x + o)\n    tl.store(y + o, b)",
+        "(4,)",
+        "x, o, o, length, USE_H0=True, BLOCK=16",
+        0,
+    ),
+    "ASC008": (  # the boundaries passed as int32
+        "q, o, cu_seqlens, H: tl.constexpr, D: tl.constexpr",
+        "    i_n, i_h = tl.program_id(0), tl.program_id(1)\n    bos = tl.load(cu_seqlens + i_n)\n"
+        "    tl.store(o + (bos * H + i_h) * D + tl.arange(0, D), tl.load(q + i_h))",
+        "(len(lens), 4)",
+        "x, o, torch.cumsum(lens, 0, dtype=torch.int32), 4, 64",
+        2,
+    ),
+    "ASC009": (
+        "x, n, BLOCK: tl.constexpr",
+        "    for row in tl.range(tl.program_id(0), n, tl.num_programs(0)):\n"
+        "        tl.store(x + row * BLOCK + tl.arange(0, BLOCK), 0.0)",
+        '(props["num_aicore"],)',
+        "x, length, BLOCK=64",
+        2,
+    ),
+    "ASC010": (
+        "x, n, BLOCK: tl.constexpr",
+        TILE + "    tl.store(x + tl.program_id(0) * BLOCK + o, 0.0)",
+        "(batch * channels, triton.cdiv(length, 1024))",
+        "x, length, BLOCK=64",
+        1,
+    ),
+    "ASC013": (
+        "x, n, BLOCK: tl.constexpr",
+        TILE + "    tl.store(x + o, tl.load(x + o, mask=o < n) * 2.0, mask=o < n)",
+        "(4,)",
+        "x, length, BLOCK=131072",
+        2,
+    ),
+}
+
+
+@pytest.mark.parametrize(
+    "launch",
+    [
+        "    run = (k_a if fast else k_b)[{grid}]\n    run({args})\n",
+        "    run = functools.partial((k_a if fast else k_b)[{grid}], {args})\n    run()\n",
+        "    run = torch.library.wrap_triton(k_a if fast else k_b)[{grid}]\n    run({args})\n",
+        "    functools.partial((k_a if fast else k_b)[{grid}])({args})\n",
+        "    (k_a if fast else k_b)[{grid}]({args})\n",  # as written in the launch
+    ],
+)
+@pytest.mark.parametrize("code", sorted(LAUNCH_READERS))
+def test_a_launcher_holding_a_choice_launches_each_kernel_it_may_pick(lint, code: str, launch: str) -> None:
+    """`run = (k_a if fast else k_b)[grid]`, then `run(...)` (also through `functools.partial`
+    and torch's wrapper, stored or called where it is made) launches `k_a` or `k_b` on `grid`,
+    as `(k_a if fast else k_b)[grid](...)` does: every rule reading launches sees it."""
+    params, body, grid, args, count = LAUNCH_READERS[code]
+    source = CHOSEN_LAUNCHER.format(params=params, body=body, launch=launch.format(grid=grid, args=args))
+    assert len(lint(source, select=[code])) == count, source
+
+
 def test_a_knob_a_wrapped_kernel_takes_is_its_argument(lint) -> None:
     """ASC001 and the index agree on what `wrap_triton(k)[grid](...)` launches: `num_stages=`
     is an argument of a kernel taking a `num_stages` parameter; `num_warps=`, which it does not

@@ -309,9 +309,15 @@ class HostFacts:
             launch = Launch(node, scope, blocks, run_grid=grid)
             if wrapped(func.value) is not None:  # `wrap_triton(kernel)[grid](...)`
                 self.wrapped_launches.append(launch)
-            for launched in dict.fromkeys(map(launched_name, choices([func.value]))):
-                if launched:
-                    self.launches.setdefault(launched, []).append(launch)
+            self.add_launch(launch, func.value)
+
+    def add_launch(self, launch: Launch, held: cst.BaseExpression) -> None:
+        """Files `launch` under each name it goes by (`launched_name` of `held`, what it
+        launches): one per kernel it may launch, of a choice (`(k_a if fast else k_b)[grid]`)
+        each arm naming one."""
+        for launched in dict.fromkeys(map(launched_name, choices([held]))):
+            if launched:
+                self.launches.setdefault(launched, []).append(launch)
 
     def _note_clamps(self, statements: Sequence[cst.CSTNode]) -> None:
         """Records the clamps among `statements` (`_clamp`), each with the assignment of its name

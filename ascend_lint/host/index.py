@@ -378,8 +378,7 @@ class HostIndex(HostFacts):
         (`wrap_triton(k_a if fast else k_b)[grid](...)`), as `(k_a if fast else k_b)[grid](...)`."""
         for launch in self.wrapped_launches:
             if unwrapped(launch.launcher.value, self.wrapper_names) is not launch.launcher.value:
-                for launched in dict.fromkeys(map(launched_name, choices([launch.held]))):
-                    self.launches.setdefault(launched or "", []).append(launch)
+                self.add_launch(launch, launch.held)
 
     def _add_stored_launches(self) -> set[cst.Call]:
         """Adds the launches through a launcher a function stores (`launcher = kernel[grid]`,
@@ -388,7 +387,8 @@ class HostIndex(HostFacts):
         also through a local name of `partial`: `from functools import partial as bind`), and
         returns their calls and those of the partials. Only for a name the function binds
         once, to a subscript of a kernel of the module (or of a name bound only to such
-        kernels) or of an imported name (one the module does not bind), and does not take as a
+        kernels) or of an imported name (one the module does not bind), or of a choice between
+        them (`run = (k_a if fast else k_b)[grid]`: a launch of each), and does not take as a
         parameter; only at its calls in that function under every block the subscript is under
         (an `if` bounding the grid is around the launch). Also a launcher called where it is
         made (`functools.partial(kernel[grid], num_warps=4)(x)`) or returned by a function of
@@ -401,24 +401,22 @@ class HostIndex(HostFacts):
             subscript = bound_launcher(value, self.partial_names)
             if subscript is None or not self._launches_kernel(subscript, scope):
                 continue
-            launched = launched_name(unwrapped(subscript.value, self.wrapper_names))
-            assert launched is not None  # `_launches_kernel`
             if isinstance(value, cst.Call):
                 calls.add(value)  # the partial gives the launch its arguments too
             for site in self.calls_of.get(name, ()):
                 if site.scope is scope and site.blocks[: len(blocks)] == blocks:
                     partial = value if isinstance(value, cst.Call) else None
                     launch = Launch(site.call, scope, site.blocks, subscript, partial=partial)
-                    self.launches.setdefault(launched, []).append(launch)
+                    self.add_launch(launch, launch.held)
                     calls.add(site.call)
         for site in self.result_calls:
             assert isinstance(site.call.func, cst.Call)
             for launch in self._result_launches(site.call.func, site):
-                self.launches.setdefault(launched_name(launch.held) or "", []).append(launch)
+                self.add_launch(launch, launch.held)
                 calls.update(launch.calls)
         for site, made in self._returned_launchers():
             for launch in self._result_launches(made, site):
-                self.launches.setdefault(launched_name(launch.held) or "", []).append(launch)
+                self.add_launch(launch, launch.held)
                 calls.add(site.call)
         return calls
 
@@ -440,13 +438,13 @@ class HostIndex(HostFacts):
     def _launches_kernel(self, subscript: cst.Subscript, scope: Scope) -> bool:
         """Whether `kernel[grid]` in `scope` subscripts a kernel of the module (or a name bound
         only to such kernels) or an imported name (one the module does not bind), also wrapped
-        by torch (`wrap_triton(kernel)[grid]`: `unwrapped`)."""
-        held = unwrapped(subscript.value, self.wrapper_names)
-        launched, root = launched_name(held), root_name(held)
-        return (
-            launched is not None
-            and root is not None
+        by torch (`wrap_triton(kernel)[grid]`: `unwrapped`); of a choice (`(k_a if fast else
+        k_b)[grid]`), each arm does."""
+        return all(
+            launched_name(held) is not None
+            and (root := root_name(held)) is not None
             and bool(self.kernels_named(root, scope) or self._is_free(root, scope))
+            for held in choices([unwrapped(subscript.value, self.wrapper_names)])
         )
 
     def _result_launches(self, made: cst.Call, site: CallSite) -> list[Launch]:
