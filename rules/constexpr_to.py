@@ -219,8 +219,9 @@ grid is not part of the compiled specialisation), so they are not flagged by the
 
 ### Where the finding is
 The finding spans the call; for a receiver written over several lines it starts at the `to` of
-`).to(tl.int64)`, the line `# noqa` goes on and the one Triton 3.2 locates the cast on (its
-`arith.extsi`, which the compile replay looks for there).
+`).to(tl.int64)`, the line `# noqa` goes on. Triton 3.2 locates the cast (its `arith.extsi`,
+which the compile replay looks for there) on the row of the call's last argument: that line,
+or the dtype's own line (`.to(` with `tl.int64` on the next line).
 """
 
 from __future__ import annotations

@@ -101,6 +101,7 @@ class _Spans:
     statements: list[_Span]
     configs: list[tuple[ast.Call, dict[str, Any]]] = field(default_factory=list)  # `triton.Config(...)`
     launches: list[ast.Call] = field(default_factory=list)  # the launch calls (`_launch_calls`)
+    casts: list[ast.Call] = field(default_factory=list)  # the `.to(...)` calls
 
 
 @functools.lru_cache(maxsize=8)
@@ -120,6 +121,8 @@ def _spans_of(source: str) -> _Spans:
             spans.statements.append(_Span("", node.lineno, last, ""))
         elif isinstance(node, ast.Call) and _callee_name(node.func) == "Config":
             spans.configs.append((node, _literal_items(node)))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "to":
+            spans.casts.append(node)
     spans.launches = _launch_calls(tree)
     return spans
 
@@ -178,13 +181,29 @@ def _own_nodes(scope: ast.AST) -> Iterator[ast.AST]:
 
 def _launch_holding(finding: Finding, source: str) -> ast.Call | None:
     """The innermost launch call (``_launch_calls``) whose text holds the finding's start."""
+    return _innermost_call(_spans_of(source).launches, finding)
+
+
+def _innermost_call(calls: list[ast.Call], finding: Finding) -> ast.Call | None:
+    """The innermost of ``calls`` whose text holds the finding's start."""
     at = (finding.location.row, finding.location.column - 1)
     holding = [
         call
-        for call in _spans_of(source).launches
+        for call in calls
         if (call.lineno, call.col_offset) <= at < (call.end_lineno or call.lineno, call.end_col_offset or 0)
     ]
     return max(holding, key=lambda call: (call.lineno, call.col_offset), default=None)
+
+
+def cast_row(source: str, finding: Finding) -> int:
+    """The row Triton 3.2 locates the cast of the ``.to(...)`` call holding a finding's start
+    on: its code generator leaves the location at the last node it visited before lowering the
+    call, the call's last positional argument (it visits the keywords first), else its last
+    keyword: the dtype's row when it has one of its own (``x.to(`` then ``tl.int64)`` below), not
+    the ``.to(`` row the finding is on. The finding's row when no such call holds it."""
+    call = _innermost_call(_spans_of(source).casts, finding)
+    visited: list[ast.keyword | ast.expr] = [*call.keywords, *call.args] if call is not None else []
+    return visited[-1].lineno if visited else finding.location.row
 
 
 def _callee_name(callee: ast.expr) -> str | None:

@@ -264,16 +264,24 @@ def test_offset_tile_cast_after_multiply_multiplies_in_i32():
 
 def test_cast_of_a_receiver_over_several_lines_is_judged_on_the_to_line():
     """The finding is on the `.to(` line, where `# noqa` goes and where Triton 3.2 locates the
-    cast (its `arith.extsi`; the multiply keeps its own line): the replay finds the extension
-    there. At the call's first line (`o = (`) it found none and refuted the finding."""
+    cast (its `arith.extsi`; the multiply keeps its own line) when the dtype is written there:
+    the replay finds the extension there. At the call's first line (`o = (`) it found none and
+    refuted the finding. A dtype on a line of its own is where the cast is."""
     exit_code, report = confirm("asc002_multiline_receiver.py", "workload_asc002_multiline.py", "--select", "ASC002")
     path = KERNELS / "asc002_multiline_receiver.py"
-    (finding,) = report["findings"]
+    finding, dtype_below = report["findings"]
     row = row_of(path, ").to(tl.int64) * D")
     assert finding["location"]["row"] == row
     assert finding["verdict"] == "CONFIRMED", finding["evidence"]
     assert f"then extends to i64 (line {row})" in finding["evidence"]
     assert "the fixed variant multiplies in i64" in finding["evidence"]
+    # the dtype on a line of its own: Triton 3.2 locates the cast at its last argument, the dtype's
+    # line, not the `.to(` line the finding is on (where the replay found no cast: REFUTED)
+    to_row = row_of(path, "o = (i_b * T + i_t).to(")
+    assert dtype_below["location"]["row"] == to_row
+    assert dtype_below["verdict"] == "CONFIRMED", dtype_below["evidence"]
+    assert f"then extends to i64 (line {to_row + 1})" in dtype_below["evidence"]
+    assert "the fixed variant multiplies in i64" in dtype_below["evidence"]
     assert exit_code == 1
 
 

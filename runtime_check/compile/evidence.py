@@ -18,7 +18,7 @@ from ascend_lint.rule import Evidence
 
 from .. import variants
 from ..capture.launches import Launch
-from ..jobs import same_function, statement_rows
+from ..jobs import cast_row, same_function, statement_rows
 from ..verdicts import Verdict
 from .compiler import Compiled, CompileError
 from .ir import extension_of_i32_multiply, multiplies, without_locations
@@ -186,7 +186,6 @@ def _not_lowered(compiler: FindingCompiler, compiled: Compiled, rows: Iterable[i
 def index_cast_ir(compiler: FindingCompiler, launch: Launch) -> Judgement:
     """`.to` on a constexpr fails to compile; a cast after an i32 multiply wraps."""
     finding = compiler.job.finding
-    row = finding.location.row
     original = compiler.compile(variants.original(compiler.source), launch)
     error = original.error
     if error is not None and "has no attribute 'to'" in error.message:
@@ -214,12 +213,13 @@ def index_cast_ir(compiler: FindingCompiler, launch: Launch) -> Judgement:
     pruned = _not_lowered(compiler, original)
     if pruned is not None:
         return Verdict.INCONCLUSIVE, pruned
-    chain = extension_of_i32_multiply(original.ir.get("ttir", ""), original.file, row)
+    cast = cast_row(compiler.source, finding)
+    chain = extension_of_i32_multiply(original.ir.get("ttir", ""), original.file, cast)
     if chain:
-        shown = f"the TTIR multiplies in i32, then extends to i64 (line {row}):\n    " + "\n    ".join(chain)
+        shown = f"the TTIR multiplies in i32, then extends to i64 (line {cast}):\n    " + "\n    ".join(chain)
         return Verdict.CONFIRMED, f"{shown}\n{_fixed_note(compiler, launch, _multiplies_in_i64(finding))}"
     if finding.facts.get("cause") == "multiply":
-        return Verdict.REFUTED, f"no i32 multiply feeds an extension to i64 on line {row} of the TTIR"
+        return Verdict.REFUTED, f"no i32 multiply feeds an extension to i64 on line {cast} of the TTIR"
     receiver = str(finding.facts.get("receiver", "the receiver"))
     passed = launch.arg_summary.get(receiver)
     detail = f"{receiver} is {passed}" if passed else f"{receiver} is not a constexpr"
