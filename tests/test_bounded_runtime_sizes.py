@@ -298,14 +298,73 @@ def launch(x, y):
     n //= 2
     k[(40,)](x, y, n, triton.next_power_of_2(n))
 """,
-    # what only shrinks it keeps the bound, whatever it takes away, but nothing grows from it
+    # what only shrinks it keeps the bound, whatever it takes away (none when `pad` is 0), and
+    # what grows it after grows from that bound: 8193 here
     "lessened_by_a_size_then_raised": """
 def launch(x, y, pad):
     n = x.shape[-1]
     assert n <= 8192
     n -= pad
     n += 1
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "lessened_by_a_size_then_scaled": """
+def launch(x, y, pad):
+    n = x.shape[-1]
+    assert n <= 8192
+    n -= pad
+    n *= 4
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "divided_by_a_size_then_shifted": """
+def launch(x, y, d):
+    n = x.shape[-1]
+    assert n <= 8192
+    n //= d
+    n <<= 2
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "shifted_by_a_size_then_raised": """
+def launch(x, y, s):
+    n = x.shape[-1]
+    assert n <= 8192
+    n >>= s
+    n += 8192
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "raised_then_lessened_then_doubled": """
+def launch(x, y, pad):
+    n = x.shape[-1]
+    assert n <= 8192
+    n += 1
+    n -= pad
+    n *= 2
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    # at most 63 whatever the test leaves `n`, 64512 scaled
+    "remainder_then_scaled": """
+def launch(x, y):
+    n = x.shape[-1]
+    assert n <= 1048576
+    n %= 64
+    n *= 1024
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "remainder_then_scaled_within_the_plan": """
+def launch(x, y):
+    n = x.shape[-1]
+    assert n <= 1048576
+    n %= 64
+    n *= 64
     k[(40,)](x, y, n, triton.next_power_of_2(n))
+""",
+    "remainder_by_a_size_then_raised": """
+def launch(x, y, m):
+    n = x.shape[-1]
+    assert n <= 8192
+    n %= m
+    n += 1
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
 """,
     # 4097 at most, not 8193: a shift or halving is read exactly
     "shifted_then_raised_within_the_plan": """
@@ -548,11 +607,18 @@ def test_asc013_reads_a_min_at_a_tighter_test_bound() -> None:
         ("rounded_then_doubled", "{N=16384, BLOCK=16384}"),
         ("raised_then_rounded", "{N=32768, BLOCK=32768}"),
         ("shifted_then_scaled_past_the_plan", "{N=16384, BLOCK=16384}"),
+        ("lessened_by_a_size_then_raised", "{N=8193, BLOCK=16384}"),
+        ("lessened_by_a_size_then_scaled", "{N=32768, BLOCK=32768}"),
+        ("divided_by_a_size_then_shifted", "{N=32768, BLOCK=32768}"),
+        ("shifted_by_a_size_then_raised", "{N=16384, BLOCK=16384}"),
+        ("raised_then_lessened_then_doubled", "{N=16386, BLOCK=32768}"),
+        ("remainder_then_scaled", "{N=64512, BLOCK=65536}"),
+        ("remainder_by_a_size_then_raised", "{N=8193, BLOCK=16384}"),
     ],
 )
 def test_asc013_reads_a_size_rebound_in_place_or_in_a_line_at_its_carried_bound(case: str, read: str) -> None:
     """`n += 1` carries the test's bound as `n = n + 1` does, and a line of rebindings carries it
-    through each in turn."""
+    through each in turn, whatever the order of what shrinks and grows it (`n -= pad; n += 1`)."""
     source = textwrap.dedent(HEADER) + CASES[case]
     [finding] = lint_source(source, "ascend/bounded.py", settings(select=["ASC013"])).findings
     assert read in finding.message

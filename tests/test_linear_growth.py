@@ -335,6 +335,15 @@ SHAPES |= {
         ),
         3,
     ),
+    # each rebinding of the line after the test carried once, whatever shrinks or grows the size
+    "a size lessened then grown before every launch (`n -= pad; n += 1; n %= 65536`)": (
+        lambda n: (
+            HOST_HEAD
+            + "def run(x, n, pad):\n    assert n <= 8192\n"
+            + "    n -= pad\n    n += 1\n    n %= 65536\n    k[(n,)](x, n, BT=64)\n" * n
+        ),
+        3,
+    ),
     # the axes appended to a list are read once per list (`HostIndex._appends_after`), each
     # launch finding its place among them; each entry read after an `if` reads its arms
     "a list grid appended to before every launch (`grid.append(...)`)": (

@@ -53,13 +53,13 @@ def names_read_shrinking(node: cst.CSTNode) -> set[str]:
 
 def shrinks(value: cst.BaseExpression, name: str) -> bool:
     """`value`, bound to `name`, is at most its earlier value, sizes being non-negative as
-    `names_read_shrinking` takes them: `name` itself, or `name` divided, shifted right or
-    reduced by a value (`n // 2`, `n >> 1`, `n - pad`; not `n - -1`), `min(...)` of one, or
+    `names_read_shrinking` takes them: `name` itself, or `name` divided, shifted right, taken
+    modulo or reduced by a value (`n // 2`, `n >> 1`, `n % m`, `n - pad`; not `n - -1`), `min(...)` of one, or
     `int(...)` of one."""
     if isinstance(value, cst.Name):
         return value.value == name
-    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, _SHRINKING_OPERATORS):
-        return not _negative(value.right) and shrinks(value.left, name)
+    if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, SHRINKING_OPERATORS):
+        return not is_negative(value.right) and shrinks(value.left, name)
     if isinstance(value, cst.Call) and dotted_name(value.func) in ("min", "int"):
         return any(not arg.star and shrinks(arg.value, name) for arg in value.args)
     return False
@@ -72,7 +72,7 @@ def _shrunk(binder: cst.CSTNode, assigned: dict[cst.CSTNode, cst.BaseExpression]
     if not isinstance(target, cst.Name):
         return frozenset()
     if isinstance(binder, cst.AugAssign):
-        kept = isinstance(binder.operator, _SHRINKING_UPDATES) and not _negative(binder.value)
+        kept = isinstance(binder.operator, _SHRINKING_UPDATES) and not is_negative(binder.value)
     elif isinstance(binder, cst.AssignTarget | cst.AnnAssign | cst.NamedExpr):
         value = assigned.get(binder) if isinstance(binder, cst.AssignTarget) else binder.value
         kept = value is not None and shrinks(value, target.value)
@@ -81,7 +81,7 @@ def _shrunk(binder: cst.CSTNode, assigned: dict[cst.CSTNode, cst.BaseExpression]
     return frozenset({target.value}) if kept else frozenset()
 
 
-def _negative(value: cst.BaseExpression) -> bool:
+def is_negative(value: cst.BaseExpression) -> bool:
     """`value` is a negated value or integer literal arithmetic below zero (`-1`, `0 - 4`)."""
     folded = folded_int(value)
     return (isinstance(value, cst.UnaryOperation) and isinstance(value.operator, cst.Minus)) or (
@@ -89,8 +89,14 @@ def _negative(value: cst.BaseExpression) -> bool:
     )
 
 
-_SHRINKING_OPERATORS = (cst.FloorDivide, cst.Divide, cst.RightShift, cst.Subtract)
-_SHRINKING_UPDATES = (cst.FloorDivideAssign, cst.DivideAssign, cst.RightShiftAssign, cst.SubtractAssign)
+SHRINKING_OPERATORS = (cst.FloorDivide, cst.Divide, cst.RightShift, cst.Modulo, cst.Subtract)
+_SHRINKING_UPDATES = (
+    cst.FloorDivideAssign,
+    cst.DivideAssign,
+    cst.RightShiftAssign,
+    cst.ModuloAssign,
+    cst.SubtractAssign,
+)
 
 
 def updates_name(value: cst.BaseExpression, name: str) -> bool:

@@ -58,6 +58,7 @@ from ..nodes import (
 from ..package import content_hash, package_folders, package_hash, package_sources
 from .bindings import (
     RECORDED_BINDERS,
+    SHRINKING_OPERATORS,
     WrittenOrder,
     appended_axes,
     binders_by_name,
@@ -66,6 +67,7 @@ from .bindings import (
     binding_updated,
     comprehension_variables,
     entry_writer,
+    is_negative,
     loop_leaves,
     names_read_shrinking,
     plain_binding,
@@ -300,8 +302,8 @@ class HostIndex(HostFacts):
         self._changing_statements: dict[cst.FunctionDef, Counter[str]] = {}  # `_statements_changing`
         self._name_caps: dict[tuple[object, ...], int | None] = {}  # `at_most` of names, by hops and test
         self._entries_changed: dict[tuple[str, Scope], bool] = {}  # `elements_read`'s dicts, by binding scope
-        # `_carried`, by test and rebinding: the bound, and whether a shrink it was kept through loosened it
-        self._carried_bounds: dict[tuple[object, ...], tuple[int | None, bool]] = {}
+        # `_carried`, by test and rebinding: the bound
+        self._carried_bounds: dict[tuple[object, ...], int | None] = {}
         kernel_defs = {kernel.node for kernel in kernels}
         if memory is None:
             self.walk(module, kernel_defs)
@@ -3372,10 +3374,9 @@ class HostIndex(HostFacts):
         """At most what the binding `reaching` of the name `guarded[0]` holds, that name held at
         most `guarded[1]` where its binding was `before`: through each rebinding since, made of
         the one before it (`n = triton.next_power_of_2(n)` then `n <<= 1`; `n += 1` is `n = n +
-        1`), each at most what `at_most` reads of it, or the one before when it only `shrinks` it
-        by what `at_most` cannot read (`n -= pad`), a loose bound no rebinding but such a shrink
-        carries on (`n -= pad` then `n += 1`: None, not one past the test's bound); None when one
-        reads no one binding, or has no bound. Each rebinding is read once per test
+        1`), each at most what `at_most` reads of it, in any order (`n -= pad` then `n += 1`: one
+        past the test's bound, `n %= 64` then `n *= 1024`: 64512); None when one reads no one
+        binding, or has no bound. Each rebinding is read once per test
         (`_carried_bounds`): launches after each of a line of rebindings."""
         name = guarded[0].value
         line: list[cst.BaseExpression] = []  # the rebindings since the test not yet read, the latest first
@@ -3386,14 +3387,11 @@ class HostIndex(HostFacts):
             line.append(value)
             binder = self.binders.get(value)
             value = None if binder is None else binding_read_by(name, binder, order)
-        bound, loose = (guarded[1], False) if value is before else self._carried_bounds[(guarded, before, value)]
+        bound = guarded[1] if value is before else self._carried_bounds[(guarded, before, value)]
         for each in reversed(line):
             if bound is not None:
-                step = self.at_most(each, scope, guarded=(guarded[0], bound))
-                kept = step is None and shrinks(each, name)
-                bound = bound if kept else None if loose and not shrinks(each, name) else step
-                loose = loose or kept
-            self._carried_bounds[(guarded, before, each)] = bound, loose
+                bound = self.at_most(each, scope, guarded=(guarded[0], bound))
+            self._carried_bounds[(guarded, before, each)] = bound
         return bound
 
     def _budgets_cancelled(
@@ -4087,13 +4085,12 @@ class HostIndex(HostFacts):
         raise`): a `known_int`, that name or extent (also through a name bound to it), a `min`
         of which an argument has such a cap (`min(65535, M - s)`: a chunk of a host loop), a `max`
         all of whose arguments have one (`max(1, min(CH, M - s))`), that
-        divided rounding up (`ceiling_division`) or down by a known positive int or shifted right
-        by a known int (`n // 2`, `n >> 1`: exactly, 4096 for `n <= 8193`), the power of
-        two at or above it (`power_of_two_above`: `triton.next_power_of_2(n)` is at most 65536
-        for `n <= 40000`), `+`, `*`, `<<` and `**` of such values (none negative, a base of at least
-        1), such a value less a known int (`n - 1`), and a name every binding of which has one (the
-        largest); None for
-        anything else."""
+        divided rounding up (`ceiling_division`), divided, shifted right, taken modulo or less a
+        value (`_shrunk_at_most`: `n // 2`, `n >> 1` exactly, 4096 for `n <= 8193`; `n - pad`
+        at most `n`), the power of two at or above it (`power_of_two_above`:
+        `triton.next_power_of_2(n)` is at most 65536 for `n <= 40000`), `+`, `*`, `<<` and `**`
+        of such values (none negative, a base of at least 1), and a name every binding of which
+        has one (the largest); None for anything else."""
         if guarded is not None and self._is_guarded(value, scope, guarded[0]):
             return guarded[1]
         known = self.known_int(value, scope)
@@ -4111,12 +4108,9 @@ class HostIndex(HostFacts):
         if (
             divided is None
             and isinstance(value, cst.BinaryOperation)
-            and isinstance(value.operator, cst.FloorDivide | cst.RightShift)
+            and isinstance(value.operator, SHRINKING_OPERATORS)
         ):
-            size, by = capped(value.left), self.known_int(value.right, scope)
-            if size is None or by is None or by < isinstance(value.operator, cst.FloorDivide):
-                return None
-            return size >> by if isinstance(value.operator, cst.RightShift) else size // by
+            return self._shrunk_at_most(value, capped(value.left), scope)
         if divided is not None:
             size, block = capped(divided[0]), self.known_int(divided[1], scope)
             return -(-size // block) if size is not None and block is not None and block > 0 else None
@@ -4131,9 +4125,6 @@ class HostIndex(HostFacts):
         if above is not None:
             below = capped(above)
             return None if below is None else 1 << max(below - 1, 0).bit_length()
-        if isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Subtract):
-            left, taken = capped(value.left), self.known_int(value.right, scope)
-            return None if left is None or taken is None else left - taken
         if isinstance(value, cst.BinaryOperation) and isinstance(
             value.operator, cst.Add | cst.Multiply | cst.LeftShift | cst.Power
         ):
@@ -4146,6 +4137,26 @@ class HostIndex(HostFacts):
                 return left**right if left >= 1 and right * left.bit_length() <= _POWER_BITS else None
             return left + right if isinstance(value.operator, cst.Add) else left * right
         return None
+
+    def _shrunk_at_most(self, value: cst.BinaryOperation, left: int | None, scope: Scope) -> int | None:
+        """`at_most` of `n // d`, `n / d`, `n >> s`, `n % m` or `n - t`, `left` that of `n`:
+        exact by a known int (`n % 64` is at most 63 whatever `n` is), else at most `n` (what is
+        taken away, divided or shifted by is no size below zero nor a divisor below one, as
+        `shrinks` takes it; `n - -1` none)."""
+        operator, by = value.operator, self.known_int(value.right, scope)
+        if isinstance(operator, cst.Modulo) and by is not None:
+            return None if by < 1 else by - 1 if left is None else min(left, by - 1)
+        if left is None or is_negative(value.right):
+            return None
+        if by is None:
+            return left
+        if isinstance(operator, cst.Subtract):
+            return left - by
+        if isinstance(operator, cst.RightShift):
+            return left >> by if by >= 0 else None
+        if by < 1:
+            return None
+        return left // by if isinstance(operator, cst.FloorDivide) else -(-left // by)
 
     def tested_part(self, lesser: cst.BaseExpression, bound: int, scope: Scope) -> tuple[cst.BaseExpression, int]:
         """The size a test ordering `lesser` at most `bound` bounds, and how far (sizes not
