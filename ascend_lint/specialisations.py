@@ -61,6 +61,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import libcst as cst
@@ -79,6 +80,7 @@ from .nodes import (
     never_falls_through,
     only_small_statement,
     suite_lines,
+    variables_read,
     walk,
     written_items,
 )
@@ -277,7 +279,7 @@ def possible_values(
 
 
 _MAX_CHOICES = 4  # conditional expressions of one value whose ways are tried together (16 ways)
-_DATA_FUNCTIONS = frozenset({"len", "min", "max", "int", "abs", "bool", "float", "isinstance"})
+_DATA_FUNCTIONS = frozenset({"len", "min", "max", "int", "abs", "bool", "float", "isinstance", "tuple", "list"})
 
 
 Bound = Callable[[str], Sequence[cst.BaseExpression]]  # the values host code binds a name to
@@ -289,16 +291,11 @@ def _queries_device(test: cst.BaseExpression, imports: ImportMap | None, bound: 
     `torch.cuda.get_device_capability()`, which may answer per device, one way on Ascend (fla's
     `check_shared_mem` is False there: the NPU driver reports `max_shared_mem` 1); or names a
     value `bound` to such a call (`LARGE_SMEM = check_shared_mem()`, then `if LARGE_SMEM`)."""
-    for node in walk(test):
-        if type(node) is cst.Call and _is_function(node.func, imports):
-            return True
-        if (
-            type(node) is cst.Name
-            and hops < ORIGIN_HOPS
-            and any(_queries_device(value, imports, bound, hops + 1) for value in bound(node.value))
-        ):
-            return True
-    return False
+    if any(type(node) is cst.Call and _is_function(node.func, imports) for node in walk(test)):
+        return True
+    return hops < ORIGIN_HOPS and any(
+        _queries_device(value, imports, bound, hops + 1) for name in variables_read(test) for value in bound(name.value)
+    )
 
 
 def _is_function(func: cst.BaseExpression, imports: ImportMap | None) -> bool:
@@ -1333,7 +1330,7 @@ class _HostNames:
         extents = set().union(*(host.extents_read(size, scope, behind=True) for size in sizes))
         least: Value | None = None
         for test, holds, since in host.tests_at(at):
-            for lesser, greater in orderings(test, holds):
+            for lesser, greaters in orderings(test, holds, partial(host.written_out, scope=scope)):
                 ordered = BoundedSizes(frozenset(host.names_growing(lesser, scope) & names))
                 if not (ordered or host.extents_growing(lesser, scope) & extents):
                     continue
@@ -1341,9 +1338,12 @@ class _HostNames:
                 # extent is never rebound: no call asked, however many launches share the test)
                 if ordered.names and not self._kept_at(ordered, since, at, scope):
                     continue
-                if any(capped(name) for name in host.names_behind(greater, scope, chained=True)):
+                if any(
+                    capped(name) for greater in greaters for name in host.names_behind(greater, scope, chained=True)
+                ):
                     continue
-                bound = max(self.alternatives(greater, scope, hops + 1), default=None)
+                held = [self.alternatives(greater, scope, hops + 1) for greater in greaters]
+                bound = max(itertools.chain.from_iterable(held)) if all(held) else None
                 if type(bound) is int:  # `2 * n <= 65536`: `n` at most 32768
                     lesser, bound = host.tested_part(lesser, bound, scope)
                 if type(bound) is int and isinstance(lesser, cst.Name):  # carried through a rebinding (`n = n * 64`)
@@ -1420,7 +1420,7 @@ class _HostNames:
         return self.runtime_memo[key]
 
     def _reads_only_runtime(self, node: cst.BaseExpression, scope: Scope, hops: int) -> bool:
-        names = [n.value for n in walk(node) if type(n) is cst.Name]
+        names = [n.value for n in variables_read(node)]
         return (
             bool(names)
             and not _queries_device(node, self.imports, self.bound_values(scope))

@@ -553,6 +553,84 @@ def launch(x, y, n):
         k[(40,)](x, y, 1 << n, BLOCK=1 << n)  # flagged
     k[(40,)](x, y, 1 << n, BLOCK=1 << n)
 """,
+    # a membership test bounds each item of a shape at the largest allowed at its place
+    "shape_copy_outside_the_allowed_shapes_raises": """
+def launch(x, y):
+    shape = tuple(x.shape)
+    if shape not in {(1024, 128), (32768, 64)}:
+        raise ValueError("unsupported")
+    k[(40,)](x, y, x.shape[0], triton.next_power_of_2(x.shape[0]))  # flagged
+""",
+    "shape_copy_unpacked_after_its_membership_test": """
+def launch(x, y):
+    shape = tuple(x.shape)
+    if shape not in {(1024, 128), (32768, 64)}:
+        raise ValueError("unsupported")
+    M, N = shape
+    k[(40,)](x, y, M, triton.next_power_of_2(M))  # flagged
+""",
+    "shape_in_allowed_shapes_within_the_plan": """
+def launch(x, y):
+    shape = tuple(x.shape)
+    if shape not in {(1024, 128), (2048, 64)}:
+        raise ValueError("unsupported")
+    k[(40,)](x, y, x.shape[0], triton.next_power_of_2(x.shape[0]))
+""",
+    "shape_item_at_the_other_place_within_the_plan": """
+def launch(x, y):
+    shape = x.shape
+    assert shape in [(1024, 32768), (2048, 64)]
+    k[(40,)](x, y, x.shape[0], triton.next_power_of_2(x.shape[0]))
+""",
+    "unpacked_sizes_in_allowed_pairs": """
+def launch(x, y):
+    M, N = x.shape
+    if (M, N) not in ((1024, 128), (32768, 64)):
+        raise ValueError("unsupported")
+    k[(40,)](x, y, M, triton.next_power_of_2(M))  # flagged
+""",
+    "size_in_allowed_sizes": """
+def launch(x, y):
+    n = x.shape[0]
+    if n not in (1024, 32768):
+        raise ValueError("unsupported")
+    k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "shape_in_a_module_set_of_shapes": """
+SUPPORTED = {(1024, 128), (32768, 64)}
+
+def launch(x, y):
+    shape = tuple(x.shape)
+    if shape in SUPPORTED:
+        k[(40,)](x, y, shape[0], triton.next_power_of_2(shape[0]))  # flagged
+    k[(40,)](x, y, shape[0], triton.next_power_of_2(shape[0]))
+""",
+    # a set the code may add to bounds nothing: the `min` is read at its cap
+    "shape_in_a_module_set_changed_elsewhere": """
+SUPPORTED = {(1024, 128), (2048, 64)}
+
+def grow():
+    SUPPORTED.add((65536, 1))
+
+def launch(x, y):
+    shape = tuple(x.shape)
+    if shape in SUPPORTED:
+        k[(40,)](x, y, shape[0], min(triton.next_power_of_2(shape[0]), 65536))  # flagged
+""",
+    "shape_in_a_module_set_under_the_cap": """
+SUPPORTED = {(1024, 128), (2048, 64)}
+
+def launch(x, y):
+    shape = tuple(x.shape)
+    if shape in SUPPORTED:
+        k[(40,)](x, y, shape[0], min(triton.next_power_of_2(shape[0]), 65536))
+""",
+    "shapes_of_several_lengths_bound_nothing": """
+def launch(x, y):
+    shape = tuple(x.shape)
+    if shape in {(1024,), (2048, 64)}:
+        k[(40,)](x, y, shape[0], min(triton.next_power_of_2(shape[0]), 65536))  # flagged
+""",
     "of_a_size_merely_made_with_it": """
 def launch(x, y):
     n = x.shape[-1]

@@ -344,6 +344,16 @@ SHAPES |= {
         ),
         3,
     ),
+    # whether the set of allowed shapes is changed is asked once per set (`HostIndex.written_out`)
+    "launches under a membership test of a module set of shapes (`shape in SUPPORTED`)": (
+        lambda n: (
+            HOST_HEAD
+            + "SUPPORTED = {(1024, 128), (2048, 64)}\n\ndef run(x):\n    shape = tuple(x.shape)\n"
+            + "    assert shape in SUPPORTED\n"
+            + "    k[(1,)](x, shape[0], BT=triton.next_power_of_2(shape[1]))\n" * n
+        ),
+        40,
+    ),
     # the axes appended to a list are read once per list (`HostIndex._appends_after`), each
     # launch finding its place among them; each entry read after an `if` reads its arms
     "a list grid appended to before every launch (`grid.append(...)`)": (

@@ -12,12 +12,14 @@ from operator import eq, ge, gt, le, lt, ne
 
 import libcst as cst
 
-from ..nodes import NAMES_FOLLOWED, child_nodes, ordered_sides, statements_of, suite_lines
+from ..nodes import NAMES_FOLLOWED, child_nodes, ordered_sides, statements_of, suite_lines, written_items
+from .shapes import indexed
 
 MAX_CASES = 64  # the cases a test is split into (`holding_cases`); past it, the test is one part
 
 Part = tuple[cst.BaseExpression, bool]  # a test that is no `not`, `and` nor `or`, and whether it holds
 BoundTest = Callable[[cst.Name], cst.BaseExpression | None]  # the test a name stands for (`HostIndex.test_bound`)
+Written = Callable[[cst.BaseExpression], list[cst.BaseExpression] | None]  # the items a value is written with
 
 
 def holding_cases(test: cst.BaseExpression, holds: bool, bound_test: BoundTest | None = None) -> list[tuple[Part, ...]]:
@@ -96,12 +98,16 @@ _INT_COMPARISONS: dict[type[cst.BaseCompOp], Callable[[int, int], bool]] = {
 }
 
 
-def orderings(test: cst.BaseExpression, holds: bool) -> Iterator[tuple[cst.BaseExpression, cst.BaseExpression]]:
-    """The (lesser, greater) pairs a test orders in every case where it `holds` (or fails):
-    `D <= 512` holding and `N > BLOCK` failing order `D` below 512 and `N` below `BLOCK`, each
-    part of `a and b` holding or of `a or b` failing (`holding_cases`), each comparison of a
-    chain holding; `==` holding (`!=` failing) orders both ways. A floor (`n > 0`, `n == 0`
-    failing) orders the size below nothing."""
+def orderings(
+    test: cst.BaseExpression, holds: bool, written: Written = written_items
+) -> Iterator[tuple[cst.BaseExpression, tuple[cst.BaseExpression, ...]]]:
+    """The (lesser, greaters) pairs a test orders in every case where it `holds` (or fails),
+    the lesser at most the largest of the greaters: `D <= 512` holding and `N > BLOCK` failing
+    order `D` below 512 and `N` below `BLOCK`, each part of `a and b` holding or of `a or b`
+    failing (`holding_cases`), each comparison of a chain holding; `==` holding (`!=` failing)
+    orders both ways; `in` holding (`not in` failing) orders below the items of what `written`
+    reads written out (`_memberships`). A floor (`n > 0`, `n == 0` failing) orders the size
+    below nothing."""
     first, *others = holding_cases(test, holds)
     for part, part_holds in first:
         if not all(any(part is each and part_holds == each_holds for each, each_holds in case) for case in others):
@@ -111,9 +117,32 @@ def orderings(test: cst.BaseExpression, holds: bool) -> Iterator[tuple[cst.BaseE
         for left, operator, right in links(part):
             sides = ordered_sides(left, operator, right, part_holds)
             if sides is not None:
-                yield sides
+                yield sides[0], (sides[1],)
             elif isinstance(operator, cst.Equal if part_holds else cst.NotEqual):
-                yield from ((left, right), (right, left))
+                yield from ((left, (right,)), (right, (left,)))
+            elif isinstance(operator, cst.In if part_holds else cst.NotIn):
+                yield from _memberships(left, written(right) or [])
+
+
+def _memberships(
+    member: cst.BaseExpression, allowed: Sequence[cst.BaseExpression]
+) -> Iterator[tuple[cst.BaseExpression, tuple[cst.BaseExpression, ...]]]:
+    """What `member in allowed` orders: `member` below the allowed values, or, each of them a
+    tuple written out as long as the others, each item of `member` below those at its place
+    (`shape in {(1024, 128), (2048, 64)}`: `shape[0]` below 1024 and 2048, `shape[1]` below 128
+    and 64; `(M, N) in ...`: `M` and `N`). Nothing when some are tuples and some not."""
+    rows = [written_items(each) if isinstance(each, cst.Tuple) else None for each in allowed]
+    if not any(rows):
+        yield member, tuple(allowed)
+        return
+    tuples = [row for row in rows if row is not None]
+    width = len(tuples[0])
+    if len(tuples) != len(rows) or any(len(row) != width for row in tuples):
+        return
+    items = written_items(member) if isinstance(member, cst.Tuple) else None
+    for position in range(width):
+        item = indexed(member, position) if items is None or len(items) != width else items[position]
+        yield item, tuple(row[position] for row in tuples)
 
 
 def loop_stops(loop: cst.For) -> dict[tuple[int, bool], bool]:

@@ -301,7 +301,7 @@ class HostIndex(HostFacts):
         self._name_ints: dict[tuple[str, Scope, int], int | None] = {}  # `known_int` of names, by hops
         self._changing_statements: dict[cst.FunctionDef, Counter[str]] = {}  # `_statements_changing`
         self._name_caps: dict[tuple[object, ...], int | None] = {}  # `at_most` of names, by hops and test
-        self._entries_changed: dict[tuple[str, Scope], bool] = {}  # `elements_read`'s dicts, by binding scope
+        self._entries_changed: dict[tuple[str, Scope], bool] = {}  # `_changed_once`, by binding scope
         # `_carried`, by test and rebinding: the bound
         self._carried_bounds: dict[tuple[object, ...], int | None] = {}
         kernel_defs = {kernel.node for kernel in kernels}
@@ -4338,13 +4338,29 @@ class HostIndex(HostFacts):
             held = held.value
         key = self._subscript_key(item, scope) if item.value is held else None
         if isinstance(held, cst.Name) and key is not None:
-            owner = (held.value, self._binding_scope(held.value, scope))
-            if owner not in self._entries_changed:  # asked once per dict, however many launches read it
-                self._entries_changed[owner] = self.changed_anywhere(held.value, scope, lambda call: False)
-            return [(None, scope)] if self._entries_changed[owner] else self._dict_entries(item, key, scope)
+            return [(None, scope)] if self._changed_once(held.value, scope) else self._dict_entries(item, key, scope)
         if isinstance(held, cst.Name):
             return [(self._tuple_element(item, scope), scope)]
         return list(self._returned_elements(item, scope))
+
+    def _changed_once(self, name: str, scope: Scope) -> bool:
+        """`changed_anywhere` of the container `name` holds, passed to no call at all: asked once
+        per container, however many launches read it."""
+        owner = (name, self._binding_scope(name, scope))
+        if owner not in self._entries_changed:
+            self._entries_changed[owner] = self.changed_anywhere(name, scope, lambda call: False)
+        return self._entries_changed[owner]
+
+    def written_out(self, value: cst.BaseExpression, scope: Scope) -> list[cst.BaseExpression] | None:
+        """The items of a tuple, list or set written out (`written_items`), or of the one such
+        literal a name is bound to where `scope` reads it (`SUPPORTED = {(1024, 128), (2048,
+        64)}`) when no code changes it or passes it to a call (`_changed_once`); None otherwise."""
+        if not isinstance(value, cst.Name):
+            return written_items(value)
+        _, bound = self._values_bound(value.value, scope)
+        if len(bound) != 1 or self._changed_once(value.value, scope):
+            return None
+        return written_items(bound[0])
 
     def _tuple_element(self, item: cst.Subscript, scope: Scope) -> cst.BaseExpression | None:
         """The element `NAME[i]` (a literal `i`, negative too) reads when `NAME` is bound once,
