@@ -1,8 +1,10 @@
 """ASC013 reads a launch value a class holds (`BLOCK=self.BLOCK`, `Sizes.BLOCK`): the values
-its body binds and its `__init__` stores (`HostIndex.attribute_values`; only the store for
-`self.X` when `__init__` makes it on every path, only the body's for `Owner.X`), none when another
-method stores it, `__init__` stores what has no value or a method stores by name (`setattr`). Each snippet marks the lines that must be
-reported with `# flagged`; every other launch must stay silent."""
+its body binds and its `__init__` stores (`HostIndex.attribute_values`; for `self.X`, the stores
+`__init__` makes in its own statements in order: what they leave at its end, or before the call
+of a method only it calls; only the body's for `Owner.X`), none when another method stores it,
+`__init__` stores what has no value, a method stores by name (`setattr`) or binds `self` anew.
+Each snippet marks the lines that must be reported with `# flagged`; every other launch must
+stay silent."""
 
 from __future__ import annotations
 
@@ -124,6 +126,124 @@ class Op:
 
     def __init__(self, **kw):
         self.__dict__.update(kw)
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    # the stores of `__init__` run in order: the last one is what an instance holds after it
+    "stored_by_init_twice": """
+class Op:
+    def __init__(self):
+        self.BLOCK = 65536
+        self.BLOCK = 1024
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    # a method `__init__` alone calls reads what the stores before the call leave
+    "read_by_a_method_init_calls_before_a_store": """
+class Op:
+    def __init__(self, n):
+        self.BLOCK = 65536
+        self._warm_up()
+        self.BLOCK = n
+
+    def _warm_up(self):
+        k[(40,)](None, None, 16, BLOCK=self.BLOCK)  # flagged
+""",
+    "read_by_a_method_init_calls_before_a_larger_store": """
+class Op:
+    def __init__(self):
+        self.BLOCK = 1024
+        self._warm_up()
+        self.BLOCK = 65536
+
+    def _warm_up(self):
+        k[(40,)](None, None, 16, BLOCK=self.BLOCK)
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)  # flagged
+""",
+    # `_warm_up` may run when `run` does, after the last store
+    "read_by_a_method_called_by_init_and_another": """
+class Op:
+    def __init__(self):
+        self.BLOCK = 1024
+        self._warm_up()
+        self.BLOCK = 65536
+
+    def _warm_up(self):
+        k[(40,)](None, None, 16, BLOCK=self.BLOCK)  # flagged
+
+    def run(self, x, y):
+        self._warm_up()
+""",
+    # `_prepare` may call `_warm_up` before the last store: both stores may be read
+    "read_by_a_method_init_may_call_through_another": """
+class Op:
+    def __init__(self):
+        self.BLOCK = 65536
+        self._prepare()
+        self.BLOCK = 1024
+
+    def _prepare(self):
+        self._warm_up()
+
+    def _warm_up(self):
+        k[(40,)](None, None, 16, BLOCK=self.BLOCK)  # flagged
+""",
+    "read_in_init_after_each_store": """
+class Op:
+    def __init__(self, x, y):
+        self.BLOCK = 65536
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)  # flagged
+        self.BLOCK = 1024
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    # after `self = other` its reads and stores are of whatever `other` is
+    "self_rebound_before_the_read": """
+class Op:
+    BLOCK = 65536
+
+    def run(self, other, x, y):
+        self = other
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    "self_rebound_before_a_store_in_init": """
+class Op:
+    def __init__(self, other):
+        self.BLOCK = 1024
+        self = other
+        self.BLOCK = 65536
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    "self_rebound_by_a_loop": """
+class Op:
+    BLOCK = 65536
+
+    def run(self, others, x, y):
+        for self in others:
+            k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    # a store through an alias of `self` may be the last one
+    "stored_through_an_alias_of_self": """
+class Op:
+    def __init__(self):
+        self.BLOCK = 65536
+        obj = self
+        obj.BLOCK = 1024
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    "stored_by_name_through_an_alias_of_self": """
+class Op:
+    def __init__(self):
+        self.BLOCK = 65536
+        obj = self
+        setattr(obj, "BLOCK", 1024)
 
     def run(self, x, y):
         k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)

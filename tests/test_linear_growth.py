@@ -354,6 +354,17 @@ SHAPES |= {
         ),
         40,
     ),
+    # the stores of `__init__` and the calls between them read once per class and name
+    # (`HostIndex._init_line`), each method's launch its own points of them
+    "methods `__init__` calls between stores of the launch value (`self.BLOCK = ...; self._m()`)": (
+        lambda n: (
+            HOST_HEAD
+            + "class Op:\n    def __init__(self, x):\n"
+            + "".join(f"        self.BT = {16 + i}\n        self._m{i}(x)\n" for i in range(n))
+            + "".join(f"\n    def _m{i}(self, x):\n        k[(1,)](x, x.shape[0], BT=self.BT)\n" for i in range(n))
+        ),
+        40,
+    ),
     # the axes appended to a list are read once per list (`HostIndex._appends_after`), each
     # launch finding its place among them; each entry read after an `if` reads its arms
     "a list grid appended to before every launch (`grid.append(...)`)": (

@@ -21,6 +21,7 @@ from ..nodes import (
     names_read,
     statements_of,
     suite_lines,
+    target_names,
     updated_value,
     variables_read,
     walk,
@@ -627,6 +628,16 @@ def binding_nodes(statement: cst.CSTNode, name: str) -> Iterator[cst.CSTNode]:
     for node in walk(statement):
         if any(isinstance(sub, cst.Name) and sub.value == name for target in _targets(node) for sub in walk(target)):
             yield node
+
+
+def rebound_names(node: cst.CSTNode) -> list[str]:
+    """The names `node` binds anew (`target_names` of its targets: `self` of `self = other`, `for
+    self in ops:`), not those it changes in place (`self.X = v`, `self.f()`)."""
+    if type(node) is cst.Call:
+        return []
+    return [
+        name for target in _targets(node) if isinstance(target, cst.BaseExpression) for name in target_names(target)
+    ]
 
 
 def starred_target(binder: cst.CSTNode, name: str) -> bool:

@@ -24,6 +24,7 @@ from bisect import bisect_left
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 from functools import cached_property, partial
 from pathlib import Path
 from weakref import WeakKeyDictionary
@@ -72,6 +73,7 @@ from .bindings import (
     names_read_shrinking,
     plain_binding,
     reaching_binding,
+    rebound_names,
     returned_index,
     shrinks,
     starred_target,
@@ -302,6 +304,9 @@ class HostIndex(HostFacts):
         self._changing_statements: dict[cst.FunctionDef, Counter[str]] = {}  # `_statements_changing`
         self._name_caps: dict[tuple[object, ...], int | None] = {}  # `at_most` of names, by hops and test
         self._entries_changed: dict[tuple[str, Scope], bool] = {}  # `_changed_once`, by binding scope
+        self._self_rebound: dict[tuple[cst.FunctionDef, str], bool] = {}  # `_rebinds_self`
+        self._init_lines: dict[tuple[cst.ClassDef, str], InitLine | None] = {}  # `_init_line`
+        self._named_stores: dict[cst.ClassDef, bool] = {}  # `_sets_by_name`
         # `_carried`, by test and rebinding: the bound
         self._carried_bounds: dict[tuple[object, ...], int | None] = {}
         kernel_defs = {kernel.node for kernel in kernels}
@@ -696,10 +701,13 @@ class HostIndex(HostFacts):
         the class body binds to `X` and, for `self.X`, those `self.X = v` stores of its `__init__`
         put there, when nothing else stores `X` (another method, a nested function, `op.X = v`)
         and no class deriving from it binds or stores it (its value may be the one read); none
-        otherwise. An `__init__` storing `X` on every path (`_init_overrides`) hides the class
-        body's value from `self.X` read outside it, and a read in the value of that store is of
-        the class body's alone (`self.BLOCK = min(self.BLOCK, 1024)`); `Owner.X` / `cls.X` read
-        the class attribute, which no instance store changes."""
+        otherwise, nor in a method binding `self` anew (`self = other`: `_rebinds_self`). When
+        `__init__` stores `X` only by plain statements of its own (`InitLine`), they run in
+        order (`_held_from_init`): a method it alone calls reads what the stores before each call
+        leave, another what they leave at its end (the last hides the class body's value), a read
+        in a store's value what the stores before it leave (`self.BLOCK = min(self.BLOCK,
+        1024)`: the class body's); `Owner.X` / `cls.X` read the class attribute, which no
+        instance store changes."""
         receiver = attribute.value.value if isinstance(attribute.value, cst.Name) else None
         name = attribute.attr.value
         owners = [
@@ -713,20 +721,24 @@ class HostIndex(HostFacts):
         owner = owners[0]
         related = {owner, *self._derived_classes(owner)}
         found: list[tuple[cst.BaseExpression, Scope]] = [(value, None) for value in _class_body_values(owner, name)]
-        if any(_class_body_values(derived, name) for derived in related - {owner}) or _sets_by_name(owner):
+        if any(_class_body_values(derived, name) for derived in related - {owner}) or self._sets_by_name(owner):
             return []
-        override = _init_overrides(owner, name) if receiver == "self" else None
-        if override is not None and any(node is attribute for node in walk(override)):
-            return found  # read before the one store puts its value there
-        if override is not None:
-            found = []
+        if receiver in ("self", "cls") and scope is not None and self._rebinds_self(scope, receiver):
+            return []  # `self = other`: what that holds
+        line = self._init_line(owner, name) if receiver == "self" else None
+        if line is not None:
+            found = self._held_from_init(line, attribute, scope, found)
         for dotted, stored in self.attribute_stores.items():
             held, _, stored_name = dotted.rpartition(".")
             for value, where in stored if stored_name == name else ():
+                if held == "self" and where is not None and self._rebinds_self(where, "self"):
+                    return []  # stored into whatever `self` holds there
                 if held == "self" and (
                     where is None or receiver != "self" or self.class_of.get(where) not in (None, *related)
                 ):
                     continue  # a class body's (`_class_attribute`, read above), an instance's or another class's
+                if held == "self" and line is not None and where is line.init:
+                    continue  # read in order (`_held_from_init`)
                 if (
                     held != "self"
                     or where is None
@@ -736,6 +748,64 @@ class HostIndex(HostFacts):
                     return []
                 found.append((value, where))
         return found
+
+    def _sets_by_name(self, owner: cst.ClassDef) -> bool:
+        """A method of `owner` may store into `self` by a name not written as an attribute:
+        `setattr(self, "BLOCK", 1024)` (or into any object: `obj = self; setattr(obj, ...)`),
+        `self.__dict__.update(kw)`. Read once per class."""
+        if owner not in self._named_stores:
+            self._named_stores[owner] = any(
+                (isinstance(node, cst.Call) and is_name(node.func, "setattr"))
+                or (isinstance(node, cst.Attribute) and node.attr.value == "__dict__")
+                for node in walk(owner)
+            )
+        return self._named_stores[owner]
+
+    def _rebinds_self(self, method: cst.FunctionDef, receiver: str) -> bool:
+        """The function binds `receiver` (`self`, `cls`) anew in its own body (`self = other`, `for
+        self in ops:`, `(self := o)`): its reads and stores through it are of what that holds.
+        Read once per function."""
+        key = (method, receiver)
+        if key not in self._self_rebound:
+            self._self_rebound[key] = any(receiver in rebound_names(node) for node in _own_nodes(method))
+        return self._self_rebound[key]
+
+    def _init_line(self, owner: cst.ClassDef, name: str) -> InitLine | None:
+        """The stores of `self.X` in `owner`'s one `__init__` (`InitLine.of`), read once per class and name."""
+        key = (owner, name)
+        if key not in self._init_lines:
+            self._init_lines[key] = InitLine.of(owner, name)
+        return self._init_lines[key]
+
+    def _held_from_init(
+        self, line: InitLine, attribute: cst.Attribute, scope: Scope, body: list[tuple[cst.BaseExpression, Scope]]
+    ) -> list[tuple[cst.BaseExpression, Scope]]:
+        """What `self.X` read at `attribute` in `scope` holds, `body` the class body's values and
+        `line` the stores of `__init__`, which run in order: in `__init__`, what the stores
+        before the statement reading it leave (`self.BLOCK = min(self.BLOCK, 1024)` reads the
+        class body's); in a method only `__init__` calls (by `self.f(...)` in its own
+        statements, `_called_by_init_only`), what they leave before each call; elsewhere what
+        they leave at its end, and before each of its statements calling a method of `self` or
+        passing it on before its last store (which may call this one)."""
+        if scope is line.init:
+            points = [line.reads.get(id(attribute), len(line.left) - 1)]
+        elif isinstance(scope, cst.FunctionDef) and self._called_by_init_only(scope, line):
+            points = line.calls[scope.name.value]
+        else:
+            points = line.later
+        found: dict[int, tuple[cst.BaseExpression, Scope]] = {}
+        for point in points:
+            value = line.left[point]
+            for held in body if value is None else [(value, line.init)]:
+                found.setdefault(id(held[0]), held)
+        return list(found.values())
+
+    def _called_by_init_only(self, method: cst.FunctionDef, line: InitLine) -> bool:
+        """Every use of the method's name as an attribute in the module is a call `self.f(...)`
+        in a statement of `__init__`'s own body (`InitLine.calls`)."""
+        name = method.name.value
+        uses = self._attribute_uses.get(name, ())
+        return name in line.calls and all(id(attribute) in line.called for attribute, _, _ in uses)
 
     def _instance_of(self, receiver: str, name: str, scope: Scope) -> cst.ClassDef | None:
         """The class of the module whose instance `receiver` holds where `scope` reads it: its one
@@ -5366,51 +5436,76 @@ def _before_yield(function: cst.FunctionDef) -> set[cst.CSTNode]:
     return set()
 
 
-def _sets_by_name(owner: cst.ClassDef) -> bool:
-    """A method of `owner` stores into `self` by a name not written as an attribute:
-    `setattr(self, "BLOCK", 1024)`, `self.__dict__.update(kw)`."""
-    return any(
-        (
-            isinstance(node, cst.Call)
-            and isinstance(node.func, cst.Name)
-            and node.func.value == "setattr"
-            and node.args
-            and isinstance(node.args[0].value, cst.Name)
-            and node.args[0].value.value == "self"
-        )
-        or (isinstance(node, cst.Attribute) and node.attr.value == "__dict__")
-        for node in walk(owner)
-    )
+@dataclass(frozen=True)
+class InitLine:
+    """The statements of a class's one `__init__` (its own, `statements_of`) as they bear on
+    `self.X`: the value the stores there before each leave (`left`, None for none: the class
+    body's; one more for its end), the statement of each read (`reads`, by the read's id), the
+    statements calling each method by `self.f(...)` (`calls`, by name; `called`, the ids of
+    those `self.f`), and where another method may run (`later`: its end, and each statement
+    before its last store reading `self` but as the receiver of an attribute read or stored:
+    a method of it called, `f(self)`, `obj = self`), one per value left."""
+
+    init: cst.FunctionDef
+    left: list[cst.BaseExpression | None]
+    reads: dict[int, int]
+    calls: dict[str, list[int]]
+    called: set[int]
+    later: list[int]
+
+    @staticmethod
+    def of(owner: cst.ClassDef, name: str) -> InitLine | None:
+        """None when the class has no one `__init__`, or it stores `X` otherwise than by a plain
+        `self.X = v` statement of its own (under an `if`, a loop, in a function it defines, in an
+        unpacking, an item of it: `self.X[0] = v`)."""
+        inits = [
+            statement
+            for statement in statements_of(suite_lines(owner.body))
+            if isinstance(statement, cst.FunctionDef) and statement.name.value == "__init__"
+        ]
+        if len(inits) != 1:
+            return None
+        line = InitLine(inits[0], [None], {}, {}, set(), [])
+        escapes, last = [], 0
+        for place, statement in enumerate(statements_of(suite_lines(line.init.body))):
+            assigned = statement if isinstance(statement, cst.Assign) and len(statement.targets) == 1 else None
+            target = None if assigned is None else assigned.targets[0].target
+            plain = assigned is not None and target is not None and _is_self_attribute(target, name)
+            nodes = list(walk(statement))
+            called = {id(node.func) for node in nodes if isinstance(node, cst.Call)}
+            receivers = set()  # the `self` of each `self.Y` read or stored, not called
+            for node in nodes:
+                if node is not target and _is_self_attribute(node, name):
+                    line.reads[id(node)] = place
+                if isinstance(node, cst.Attribute) and is_name(node.value, "self"):
+                    if id(node) not in called:
+                        receivers.add(id(node.value))
+                    else:
+                        line.calls.setdefault(node.attr.value, []).append(place)
+                        line.called.add(id(node))
+            if any(type(node) is cst.Name and node.value == "self" and id(node) not in receivers for node in nodes):
+                escapes.append(place)
+            if plain and assigned is not None:
+                line.left.append(assigned.value)
+                last = place
+            else:
+                line.left.append(line.left[-1])
+        stores = [
+            node
+            for node in walk(line.init)
+            if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.Del)
+            and any(_is_self_attribute(sub, name) for sub in walk(node.target))
+        ]
+        if len(stores) != len({id(value) for value in line.left if value is not None}):
+            return None
+        points = [len(line.left) - 1, *(place for place in escapes if place < last)]
+        line.later.extend({id(line.left[point]): point for point in reversed(points)}.values())
+        return line
 
 
-def _init_overrides(owner: cst.ClassDef, name: str) -> cst.BaseExpression | None:
-    """The value of the one `self.X = v` statement of `owner`'s `__init__` storing `name`, when it
-    stores it there once, in its own body (under no `if`, loop, `with` or `try`), and nothing else
-    there stores it: every instance holds what it stores, not the class body's value."""
-    inits = [
-        statement
-        for statement in statements_of(suite_lines(owner.body))
-        if isinstance(statement, cst.FunctionDef) and statement.name.value == "__init__"
-    ]
-    if len(inits) != 1:
-        return None
-    stores = [
-        node
-        for node in walk(inits[0])
-        if isinstance(node, cst.Attribute)
-        and node.attr.value == name
-        and isinstance(node.value, cst.Name)
-        and node.value.value == "self"
-    ]
-    straight = [
-        statement.value
-        for statement in statements_of(suite_lines(inits[0].body))
-        if isinstance(statement, cst.Assign)
-        and len(statement.targets) == 1
-        and any(statement.targets[0].target is store for store in stores)
-    ]
-    written = [store for store in stores if not any(store is node for value in straight for node in walk(value))]
-    return straight[0] if len(straight) == 1 and len(written) == 1 else None
+def _is_self_attribute(node: cst.CSTNode, name: str) -> bool:
+    """`node` is `self.X` for `name` X."""
+    return isinstance(node, cst.Attribute) and node.attr.value == name and is_name(node.value, "self")
 
 
 def _class_body_values(owner: cst.ClassDef, name: str) -> list[cst.BaseExpression]:
