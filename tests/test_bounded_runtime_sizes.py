@@ -631,6 +631,15 @@ def launch(x, y):
     if shape in {(1024,), (2048, 64)}:
         k[(40,)](x, y, shape[0], min(triton.next_power_of_2(shape[0]), 65536))  # flagged
 """,
+    "membership_of_a_dict_bounds_nothing": """
+MODES = {"fast": 1, "wide": 2}
+
+def launch(x, y, mode):
+    n = x.shape[0]
+    if mode not in MODES:
+        raise ValueError(mode)
+    k[(40,)](x, y, n, min(triton.next_power_of_2(n), 65536))  # flagged
+""",
     "of_a_size_merely_made_with_it": """
 def launch(x, y):
     n = x.shape[-1]

@@ -132,6 +132,8 @@ def _memberships(
     (`shape in {(1024, 128), (2048, 64)}`: `shape[0]` below 1024 and 2048, `shape[1]` below 128
     and 64; `(M, N) in ...`: `M` and `N`). Nothing when some are tuples and some not."""
     rows = [written_items(each) if isinstance(each, cst.Tuple) else None for each in allowed]
+    if not rows:
+        return
     if not any(rows):
         yield member, tuple(allowed)
         return
