@@ -632,12 +632,12 @@ def launch(x, y):
         k[(40,)](x, y, shape[0], min(triton.next_power_of_2(shape[0]), 65536))  # flagged
 """,
     "membership_of_a_dict_bounds_nothing": """
-MODES = {"fast": 1, "wide": 2}
+KERNELS = {1024: "small", 2048: "large"}
 
-def launch(x, y, mode):
+def launch(x, y):
     n = x.shape[0]
-    if mode not in MODES:
-        raise ValueError(mode)
+    if n not in KERNELS:
+        raise ValueError(n)
     k[(40,)](x, y, n, min(triton.next_power_of_2(n), 65536))  # flagged
 """,
     "of_a_size_merely_made_with_it": """
