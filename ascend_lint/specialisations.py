@@ -2163,9 +2163,16 @@ def _looped(
     """What `configs.append(x)` (or `.extend(xs)`, `configs += xs`: the `addition`) adds: `x`,
     as a comprehension over the `for` loops among the `blocks` around it, with the `if`s inside
     them and their `if t: continue` guards as its tests, or over the trips of a `while` loop
-    holding it in its own body when they are known (`_while_looped`); None when the `for` loops
+    holding it when they are known (`_while_looped`: the loop under no `for` loop, nor an `if`
+    inside it); None when the `for` loops
     leave otherwise (`break`, `return`, another `continue`)."""
-    if not blocks and isinstance(scope, cst.FunctionDef) and (around := names.while_around(addition, scope)):
+    around = names.while_around(addition, scope) if isinstance(scope, cst.FunctionDef) else None
+    inside = set() if around is None else set(map(id, walk(around)))
+    if (
+        around is not None
+        and isinstance(scope, cst.FunctionDef)
+        and all(isinstance(block, cst.If) and id(block) not in inside for block in blocks)
+    ):  # an `if` around the loop picks a path, as for other bindings
         trips = _while_looped(value, addition, around, names, scope)
         if trips is not None:
             return trips
@@ -2194,8 +2201,8 @@ def _while_looped(
     value: cst.BaseExpression, addition: cst.CSTNode, loop: cst.While, names: _HostNames, scope: cst.FunctionDef
 ) -> cst.BaseExpression | None:
     """`x` of `configs.append(x)` written in the body of a `while` loop, as a comprehension over
-    the values its variable takes on the trips (`while b <= 4096:` with `b = 64` before the loop
-    and one update `b *= 2` in its body, read before or after the update as the body orders
+    the values its variable takes on the trips (`while b <= 4096:` with `b = 64` run before the
+    loop, `_lines_before`, and one update `b *= 2` in its body, read before or after the update as the body orders
     them); None when the trips are not known that way, the loop may leave otherwise (`break`,
     `return`, `raise`, `continue`, an `else`), or `x` reads another name the loop binds."""
     test, lines = loop.test, list(suite_lines(loop.body))
@@ -2214,8 +2221,8 @@ def _while_looped(
         return None
     [update], [start] = updates, starts
     places = [_line_of(lines, node) for node in (addition, host.binders.get(update))]
-    before = [line for line in suite_lines(scope.body) if line is not loop]
-    if None in places or loop not in suite_lines(scope.body) or _line_of(before, host.binders.get(start)) is None:
+    before = _lines_before(loop, scope.body)
+    if None in places or before is None or _line_of(before, host.binders.get(start)) is None:
         return None
     taken = _while_trips(loop, name, start, update, names, scope)
     if taken is None:
@@ -2224,6 +2231,31 @@ def _while_looped(
     items = taken[1:] if updated_first else taken[:-1]
     iterated = cst.List([cst.Element(cst.Integer(str(item))) for item in items])
     return cst.ListComp(value, cst.CompFor(cst.Name(name), iterated))
+
+
+def _lines_before(statement: cst.CSTNode, block: cst.BaseSuite) -> list[cst.CSTNode] | None:
+    """The lines that run before `statement` on its way down from `block`: those before it in
+    each block holding it (the arm of an `if`, the body of a `with`); None when it is in none
+    of them (in a loop's body, a `try`, a function of its own)."""
+    lines = list(suite_lines(block))
+    for place, line in enumerate(lines):
+        if line is statement:
+            return lines[:place]
+        for arm in _arms(line):
+            found = _lines_before(statement, arm)
+            if found is not None:
+                return lines[:place] + found
+    return None
+
+
+def _arms(line: cst.CSTNode) -> list[cst.BaseSuite]:
+    """The blocks of an `if` (its `elif`s' and `else` too) or the body of a `with`."""
+    if isinstance(line, cst.With):
+        return [line.body]
+    if not isinstance(line, cst.If):
+        return []
+    orelse = line.orelse
+    return [line.body, *(_arms(orelse) if isinstance(orelse, cst.If) else [] if orelse is None else [orelse.body])]
 
 
 def _line_of(lines: Sequence[cst.CSTNode], statement: cst.CSTNode | None) -> int | None:

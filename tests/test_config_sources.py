@@ -682,3 +682,24 @@ def test_configs_appended_in_a_while_loop():
     assert appended(f"    while b <= n:\n{append}        b *= 2\n") == [None]
     other = "        configs.append(triton.Config({'BLOCK': b * w}))\n        w = 2\n        b *= 2\n"
     assert appended(f"    while b <= 4096:\n{other}", "    b = 64\n    w = 1\n") == [None]
+
+
+def test_configs_appended_in_a_while_loop_under_an_if_or_a_with():
+    """A `while` loop in an arm of an `if` (or a `with` body) of the function adds its trips as
+    one in its own body does, its variable bound before it on its path: in that arm or before
+    the `if`; none known when it is bound in another arm, or an `if` in the loop picks the
+    appends."""
+
+    def appended(body: str) -> list[object]:
+        return tuned("get_configs(True)", f"\ndef get_configs(wide):\n    configs = []\n{body}    return configs\n")
+
+    append = "            configs.append(triton.Config({'BLOCK': b}))\n"
+    loop = f"        while b <= 1024:\n{append}            b *= 4\n"
+    assert appended(f"    b = 64\n    if wide:\n{loop}") == [64, 256, 1024]
+    assert appended(f"    if wide:\n        b = 64\n{loop}") == [64, 256, 1024]
+    assert appended(f"    if not wide:\n        pass\n    elif wide:\n        b = 64\n{loop}") == [64, 256, 1024]
+    assert appended(f"    if not wide:\n        pass\n    else:\n        b = 64\n{loop}") == [64, 256, 1024]
+    assert appended(f"    with torch.no_grad():\n        b = 64\n{loop}") == [64, 256, 1024]
+    assert appended(f"    if not wide:\n        b = 64\n    else:\n{loop}") == [None]
+    picked = f"        while b <= 1024:\n            if wide:\n    {append}            b *= 4\n"
+    assert appended(f"    b = 64\n    if True:\n{picked}") == [None]
