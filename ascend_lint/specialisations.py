@@ -2135,16 +2135,25 @@ def _config_tables(
         yield from _config_tables(node.left, names, scope, loop, hops + 1)
         yield from _config_tables(node.right, names, scope, loop, hops + 1)
     elif isinstance(node, cst.Name) and (bound := names.bound(node.value, scope, extended=True)) is not None:
+        host = names.host
         additions = [
             *(
-                (site.call.args[0].value, site.call, site.blocks)
-                for site in names.host.list_additions(node.value, scope)
+                (site.call.args[0].value, site.call, site.blocks, scope)
+                for site in host.list_additions(node.value, scope)
             ),
-            *((statement.value, statement, blocks) for statement, blocks in names.extensions(node.value, scope)),
+            *((statement.value, statement, blocks, scope) for statement, blocks in names.extensions(node.value, scope)),
+            *(
+                (site.call.args[0].value, site.call, site.blocks, function)
+                for param, function in host.lists_filled(node.value, scope)  # `_fill(configs)`
+                for site in host.list_additions(param, function)
+            ),
         ]
-        added = [_looped(*addition, names, scope) for addition in additions] if bound else []
-        for value in (*bound, *(value for value in added if value is not None)):
-            yield from _config_tables(value, names, scope, {}, hops + 1)
+        added = [
+            (_looped(value, addition, blocks, names, where), where) for value, addition, blocks, where in additions
+        ]
+        for value, where in (*((value, scope) for value in bound), *(added if bound else ())):
+            if value is not None:
+                yield from _config_tables(value, names, where, {}, hops + 1)
     elif isinstance(node, cst.Name | cst.Attribute):  # imported from a module of the package
         found = names.host.imported_definition(node, scope, ("Config",))
         if found is not None:

@@ -684,6 +684,24 @@ def test_configs_appended_in_a_while_loop():
     assert appended(f"    while b <= 4096:\n{other}", "    b = 64\n    w = 1\n") == [None]
 
 
+def test_configs_appended_by_a_helper_the_list_is_passed_to():
+    """`_fill(configs)` adds what the module's function `_fill` appends to its parameter (in a
+    `while` loop, a `for` loop or straight), read where it is written; nothing when the helper
+    binds its parameter anew (`out = []`)."""
+
+    def filled(helper: str, call: str = "_fill(configs)") -> list[object]:
+        builder = (
+            f"\ndef get_configs():\n    configs = [triton.Config({{'BLOCK': 32}})]\n    {call}\n    return configs\n"
+        )
+        return tuned("get_configs()", helper + builder)
+
+    append = "        out.append(triton.Config({'BLOCK': b}))\n"
+    assert filled(f"\ndef _fill(out):\n    b = 64\n    while b <= 256:\n{append}        b *= 2\n") == [32, 64, 128, 256]
+    assert filled(f"\ndef _fill(out, n=4):\n    for b in (64, 512):\n{append}") == [32, 64, 512]
+    assert filled(f"\ndef _fill(other, out):\n    for b in (64,):\n{append}", "_fill(1, out=configs)") == [32, 64]
+    assert filled(f"\ndef _fill(out):\n    out = []\n    for b in (64,):\n{append}") == [32]
+
+
 def test_configs_appended_in_a_while_loop_under_an_if_or_a_with():
     """A `while` loop in an arm of an `if` (or a `with` body) of the function adds its trips as
     one in its own body does, its variable bound before it on its path: in that arm or before

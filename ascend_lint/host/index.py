@@ -529,6 +529,24 @@ class HostIndex(HostFacts):
             if held == name and site.scope is owner and len(site.call.args) == 1
         ]
 
+    def lists_filled(self, name: str, scope: Scope) -> list[tuple[str, cst.FunctionDef]]:
+        """The parameters of the module's functions (no methods) the function binding `name`
+        that `scope` reads passes it to bare (`_fill(configs)`), with each function, when that
+        function never rebinds it: what it appends there (`list_additions`) is added to it."""
+        owner = self._binding_scope(name, scope)
+        found = []
+        for use in self.name_uses.get(name, ()):
+            call = passed_to(use.name, use.around) if use.owner is owner and use.around else None
+            if call is None or not isinstance(call.func, cst.Name):
+                continue
+            for function in self.functions.get(call.func.value, ()):
+                for param in all_params(function) if function not in self.class_of else ():
+                    if passed_for(call, function, param.name.value) is use.name and (
+                        (param.name.value, function) not in self.bindings
+                    ):
+                        found.append((param.name.value, function))
+        return found
+
     def dict_sources(
         self,
         value: cst.BaseExpression,
