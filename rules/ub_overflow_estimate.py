@@ -174,8 +174,14 @@ tested name: `if n > 1024: raise`, `n = n * 64`, `triton.next_power_of_2(n)` is 
 at 16 times the bound, an update in place as the rebinding it spells (`n += 1` as `n = n + 1`,
 `n *= 64`, `n <<= 4`, `n //= 2` and `n >>= 1` exactly), a line of them through each in turn (`n =
 triton.next_power_of_2(n)` then `n <<= 1`; `n >>= 1` then `n += 1` under `n <= 8192` at 4097);
-what only shrinks it by an unknown amount (`n -= pad`) keeps the bound, which only such shrinks
-carry on (`n -= pad` then `n += 1` leaves it unbounded, as `n *= m` or `n = n * m` does). A test of the size scaled, shifted or offset by
+what only shrinks it by an unknown amount (`n -= pad`, `n //= d`, `n >>= s`, `n %= m`) keeps the
+bound, and what grows it after grows from that bound, in any order (`n -= pad` then `n += 1`
+under `n <= 8192` at 8193; `n %= 64` leaves at most 63 whatever the bound; `n *= m` or `n = n *
+m` leaves it unbounded). A membership test bounds a size at the largest value it allows (`if n
+not in (1024, 32768): raise`: 32768), and a test of a shape among shapes written out each of its
+items at the largest at its place (`shape = tuple(x.shape)`, `if shape not in {(1024, 128),
+(32768, 64)}: raise`: `x.shape[0]` at 32768, `x.shape[1]` at 128; also `(M, N) in ...` and `if
+shape in SUPPORTED:` with a module set no code changes). A test of the size scaled, shifted or offset by
 a known int bounds the size itself: `assert 2 * n <= 65536` reads `n` (and a `min` of it) at
 32768, `n + 1 > 32769` at 32768, `n << 2 <= 65536` at 16384. A value made with a `min`
 passed for a block the kernel spans a `tl.arange` with compiles only at a power of two: it is
