@@ -95,16 +95,14 @@ WIDE_INTS = frozenset({"int64", "uint64"})
 _METADATA_ATTRS = frozenset({"dtype", "shape", "type", "ndim", "numel"})
 _LEAVES = (cst.Integer, cst.Float, cst.Imaginary, cst.SimpleString, cst.Ellipsis)
 _CONSTANT_LEAVES = frozenset({*_LEAVES, cst.FormattedString, cst.ConcatenatedString})
-_PURE_SCALAR_FNS = frozenset({"cdiv", "minimum", "maximum", "cast", "multiple_of", "max_contiguous"})
+HINT_FNS = ("multiple_of", "max_contiguous", "max_constancy")  # compiler hints: each returns its argument
+_PURE_SCALAR_FNS = frozenset({"cdiv", "minimum", "maximum", "cast", *HINT_FNS})
 _PY_PURE_FNS = frozenset({"min", "max", "abs", "int"})
 _LOAD_FNS = ("load", "atomic_add", "atomic_max", "atomic_min", "atomic_cas", "atomic_xchg")
 MEMORY_FNS = (*_LOAD_FNS, "store", "make_block_ptr")
-# (function, argument position, keyword) of the block-pointer arguments Triton takes only as int32
-BLOCK_INT32_ARGUMENTS = (
-    ("make_block_ptr", 3, "offsets"),
-    ("make_block_ptr", 4, "block_shape"),
-    ("advance", 1, "offsets"),
-)
+# (argument position, keyword) of the `tl.make_block_ptr` arguments Triton takes only as int32
+# (and an advance's offsets: `Flow.advance_parts`)
+BLOCK_INT32_ARGUMENTS = ((3, "offsets"), (4, "block_shape"))
 DMA_FNS = ("load", "store")
 _BOUND_NAMES = ("arg1", "arg2", "step")  # tl.range's keywords for its bounds and step, in order
 _MAX_KEYS = 4  # constexpr tests combined per value before falling back to one variant
@@ -761,13 +759,20 @@ class Flow:
         its function (`tl.make_block_ptr`). Its `shape` and `strides` are not among them: Triton
         widens those to int64 itself."""
         found: dict[cst.BaseExpression, str] = {}
-        for function, position, keyword in BLOCK_INT32_ARGUMENTS:
-            for event in self.calls_to(function):
-                written = call_argument(event.call, position, keyword)
-                if written is None:
+        for event in self.calls:
+            call = event.call
+            if self.imports.is_tl(call.func, "make_block_ptr"):
+                written = [call_argument(call, position, keyword) for position, keyword in BLOCK_INT32_ARGUMENTS]
+                function = "tl.make_block_ptr"
+            else:
+                advance = self.advance_parts(call)
+                written = [] if advance is None else [advance[1]]
+                function = "tl.advance"
+            for value in written:
+                if value is None:
                     continue
-                parts = [e.value for e in written.elements] if isinstance(written, cst.Tuple | cst.List) else [written]
-                found.update((part, f"tl.{function}") for part in parts)
+                parts = [e.value for e in value.elements] if isinstance(value, cst.Tuple | cst.List) else [value]
+                found.update((part, function) for part in parts)
         return found
 
     def value_reaches(
@@ -837,7 +842,7 @@ class Flow:
             return (viewed,)
         if isinstance(node, cst.IfExp):
             return tuple(self.arms(node))
-        if isinstance(node, cst.Call) and self.imports.is_tl(node.func, "multiple_of", "max_contiguous"):
+        if isinstance(node, cst.Call) and self.imports.is_tl(node.func, *HINT_FNS):
             return tuple(arg.value for arg in node.args[:1] if arg.keyword is None)
         if isinstance(node, cst.Call) and self.imports.is_tl(node.func, "minimum", "maximum"):
             return _arguments(node, (0, "x"), (1, "y"))
@@ -1267,7 +1272,8 @@ class Flow:
         if len(defs) < 2 or not self._walks_down:
             return False
         tracked = self._guard_keys(defs, use.index)
-        return len(tracked | {branch.key[0] for branch, _ in use.conds}) > _MAX_KEYS
+        start = self._read_outcomes(use) or NOTHING
+        return len(tracked | {key for key, _ in start}) > _MAX_KEYS
 
     def _reached(self, use: Event, seed: Assumptions = NOTHING) -> _Reached:
         """What `_reach(use)` finds, keeping its results consistent with `seed`, without each
@@ -1279,7 +1285,7 @@ class Flow:
         key (`_live_keys`): only those can end a path, so the same pairs are reached. A result
         records a test when a walk state leading to it passed the test."""
         name = use.name
-        start = self._outcomes(use.conds, None, NOTHING)
+        start = self._read_outcomes(use)
         if start is None or not self.implications.consistent(start, seed):
             return _Reached([], frozenset())
         tracked = self._guard_keys(self.defs.get(name or "", []), use.index) | {key for key, _ in start}
@@ -1357,7 +1363,7 @@ class Flow:
         guard a definition of the name and for the read's own; round a loop (past its
         back-edge, inside its body) only for the tests the loop cannot change (`_fixed_round`)."""
         name = use.name
-        start = self._outcomes(use.conds, None, NOTHING)
+        start = self._read_outcomes(use)
         if start is None:
             return []
         defs = self.defs.get(name or "", [])
@@ -1547,6 +1553,24 @@ class Flow:
     @cached_property
     def _loop_at_header(self) -> dict[int, Loop]:
         return {loop.header.index: loop for loop in self.loops}
+
+    def _read_outcomes(self, use: Event) -> Assumptions | None:
+        """The constexpr test outcomes under which `use` is compiled: those of its `if` arms
+        (`_outcomes`) and of the conditional expressions whose arm holds it (`x.to(tl.int64) if
+        IS_VARLEN else x` reads `x` in the arm compiled where `IS_VARLEN` is false only, as
+        `if IS_VARLEN:` would); None when they contradict."""
+        assumed = self._outcomes(use.conds, None, NOTHING)
+        for choice, arm in use.choices:
+            if assumed is None:
+                return None
+            if not self.is_constexpr(choice.test):
+                continue
+            key, polarity = self.choice_key(choice)
+            outcome = polarity == arm
+            if self.implications.contradicts(assumed, key, outcome):
+                return None
+            assumed = assumed | {(key, outcome)}
+        return assumed
 
     def _outcomes(
         self, conds: tuple[tuple[Branch, bool], ...], tracked: frozenset[str] | None, assumed: Assumptions
@@ -2131,8 +2155,10 @@ class Flow:
                 return node
             if isinstance(node, cst.BinaryOperation) and isinstance(node.operator, (cst.Add, cst.Subtract)):
                 node = self._pointer_term(node)
-            elif isinstance(node, cst.Call) and imports.is_tl(node.func, "make_block_ptr", "advance"):
+            elif isinstance(node, cst.Call) and imports.is_tl(node.func, "make_block_ptr"):
                 node = pointer_arg(node)
+            elif isinstance(node, cst.Call) and (advance := self.advance_parts(node)) is not None:
+                node = advance[0]
             elif isinstance(node, cst.NamedExpr):  # `(p := p + d) + offs`: the address it binds
                 node = node.value
             else:
@@ -2275,29 +2301,42 @@ class Flow:
         return found
 
     def is_block_pointer(self, node: cst.BaseExpression | None, hops: int = 0) -> bool:
-        """A `tl.make_block_ptr` / `tl.advance` value, directly or through a name, also a name
-        of such a name, a few hops: `p_x = p` and the copy of an inlined helper's result
+        """A `tl.make_block_ptr` / `tl.advance` / `p.advance` value, directly or through a name,
+        also a name of such a name, a few hops: `p_x = p` and the copy of an inlined helper's result
         (`p_x = ret·f` after `ret·f = tl.make_block_ptr(...)`, `p_x, p_y = ret0·f, ret1·f`)."""
         if isinstance(node, cst.Call):
-            return self.imports.is_tl(node.func, "make_block_ptr", "advance")
+            return self.imports.is_tl(node.func, "make_block_ptr") or self.advance_parts(node) is not None
         if isinstance(node, cst.Name) and hops < NAMES_FOLLOWED:
             return any(
                 d.value is not None and self.is_block_pointer(d.value, hops + 1) for d in self.defs.get(node.value, ())
             )
         return False
 
-    def pointer_advance(self, definition: Event) -> cst.BaseExpression | None:
-        """`step` for a definition advancing its own pointer (`advance_step`: `p += step`, `p =
-        p + step`), also through a copy (`advance_copied`: the inlined `p_x = _step(p_x, d)`,
-        `p_x = ret·_step` after `ret·_step = p_x + d`)."""
-        step = advance_step(definition)
+    def advance_step(self, definition: Event) -> cst.BaseExpression | None:
+        """`step` for a definition advancing its own name, a pointer or an index: `p += step`,
+        `p -= step`, `p = p + step`, `p = p - step`, `p = step + p` (the flow takes `p += step`
+        as `p + step`), also under compiler hints, which return their argument (`p =
+        tl.multiple_of(p + step, 16)`: `unhinted`), and through a copy (`advance_copied`: the
+        inlined `p_x = _step(p_x, d)`, `p_x = ret·_step` after `ret·_step = p_x + d`)."""
+        step = _step_of(definition.name, self.unhinted(definition.value))
         if step is not None:
             return step
         source = self.advance_copied(definition)
-        return None if source is None else _step_of(definition.name, source.value)
+        return None if source is None else _step_of(definition.name, self.unhinted(source.value))
+
+    def unhinted(self, node: cst.BaseExpression | None) -> cst.BaseExpression | None:
+        """The value compiler hints around `node` pass on: `p + d` of `tl.max_contiguous(
+        tl.multiple_of(p + d, 16), 16)` (`HINT_FNS` return their argument); `node` itself
+        when it is no hint."""
+        while isinstance(node, cst.Call) and self.imports.is_tl(node.func, *HINT_FNS):
+            value = call_argument(node, 0, "input")
+            if value is None:
+                break
+            node = value
+        return node
 
     def advance_arms(self, definition: Event) -> list[tuple[cst.BaseExpression, Arms]]:
-        """The step of an advance (`advance_step`) as each specialisation compiles it, with the
+        """The step of an advance (`Flow.advance_step`) as each specialisation compiles it, with the
         constexpr `if` arms and conditional expressions it picks an arm of, outermost first: `p
         += HV * (V if HEADWISE else 1)` steps `HV * V` with `HEADWISE` and `HV * 1` without, as
         `if HEADWISE: p += HV * V` / `else: p += HV` does. The names in the step are read
@@ -2306,7 +2345,7 @@ class Flow:
         = V if HEADWISE else 1; step = HV * s` are the same two arms. Arms the advance's own
         `if`s rule out are left out; a step with no such choice, or more than
         `_MAX_STEP_CHOICES`, is itself."""
-        step = advance_step(definition)
+        step = self.advance_step(definition)
         if step is None:
             return []
         found = []
@@ -2423,8 +2462,9 @@ class Flow:
         if not sources or not at_definition:
             return None
         for source in sources:
-            advanced = _step_of(name, source.value) is not None or self._block_step(name, source.value) is not None
-            read = _advanced_name(name, source.value)
+            value = self.unhinted(source.value)
+            advanced = _step_of(name, value) is not None or self._block_step(name, value) is not None
+            read = _advanced_name(name, value)
             if not advanced or read is None or set(self.reaching(read)) != at_definition:
                 return None
         return sources[-1]
@@ -2444,16 +2484,19 @@ class Flow:
 
     def _block_step(self, name: str | None, value: cst.BaseExpression | None) -> cst.BaseExpression | None:
         """`offsets` of `tl.advance(name, offsets)` / `name.advance(offsets)`."""
-        if not isinstance(value, cst.Call):
-            return None
-        if self.imports.is_tl(value.func, "advance"):
-            base, offsets = call_argument(value, 0, "base"), call_argument(value, 1, "offsets")
-        elif isinstance(value.func, cst.Attribute) and self.imports.method_name(value.func) == "advance":
-            base, offsets = value.func.value, call_argument(value, 0, "offsets")
-        else:
-            return None
-        if isinstance(base, cst.Name) and base.value == name:
-            return offsets
+        parts = self.advance_parts(value) if isinstance(value, cst.Call) else None
+        if parts is not None and isinstance(parts[0], cst.Name) and parts[0].value == name:
+            return parts[1]
+        return None
+
+    def advance_parts(self, call: cst.Call) -> tuple[cst.BaseExpression | None, cst.BaseExpression | None] | None:
+        """(block pointer, offsets) of a block pointer's advance: `tl.advance(p, offsets)` (any
+        alias of triton.language, `base=` / `offsets=` by keyword) or the tensor method
+        `p.advance(offsets)`; None for another call."""
+        if self.imports.is_tl(call.func, "advance"):
+            return call_argument(call, 0, "base"), call_argument(call, 1, "offsets")
+        if isinstance(call.func, cst.Attribute) and self.imports.method_name(call.func) == "advance":
+            return call.func.value, call_argument(call, 0, "offsets")
         return None
 
     @cached_property
@@ -2571,12 +2614,6 @@ def call_argument(call: cst.Call, position: int, keyword: str) -> cst.BaseExpres
     if position < len(positional):
         return positional[position]
     return next((arg.value for arg in call.args if arg.keyword is not None and arg.keyword.value == keyword), None)
-
-
-def advance_step(definition: Event) -> cst.BaseExpression | None:
-    """`step` for a definition advancing its name: `p += step`, `p -= step`, `p = p + step`,
-    `p = p - step`, `p = step + p` (the flow takes `p += step` as `p + step`)."""
-    return _step_of(definition.name, definition.value)
 
 
 def _step_of(name: str | None, value: cst.BaseExpression | None) -> cst.BaseExpression | None:
@@ -3236,7 +3273,7 @@ def while_index(flow: Flow, loop: Loop) -> WhileIndex | None:
         if len(sets) != 1:
             continue
         (advance,) = sets
-        step = advance_step(advance)
+        step = flow.advance_step(advance)
         if step is not None and advance.loops[-1] is loop and flow.runs_every_trip(loop, advance):
             return WhileIndex(side.value, step)
     return None

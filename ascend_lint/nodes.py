@@ -217,19 +217,31 @@ def one_line(node: cst.CSTNode) -> str:
     return " ".join(code.split())
 
 
+def comments_in(node: cst.CSTNode) -> list[str]:
+    """The comments written inside the node's code, in order (`# note` of `p += (  # note`)."""
+    return [token.string for token in _comment_tokens(cst.Module([]).code_for_node(node)) or ()]
+
+
 def _without_comments(code: str) -> str:
     """`code` with its comments cut off (found as tokens: a `#` in a string is no comment)."""
     lines = code.splitlines()
-    try:
-        # parentheses around it: an expression that spans lines tokenizes as a whole
-        tokens = list(tokenize.generate_tokens(io.StringIO(f"({code})").readline))
-    except (tokenize.TokenError, SyntaxError):
+    tokens = _comment_tokens(code)
+    if tokens is None:
         return code
     for token in tokens:
-        if token.type == tokenize.COMMENT:
-            row, column = token.start
-            lines[row - 1] = lines[row - 1][: column - (row == 1)]
+        row, column = token.start
+        lines[row - 1] = lines[row - 1][: column - (row == 1)]
     return "\n".join(lines)
+
+
+def _comment_tokens(code: str) -> list[tokenize.TokenInfo] | None:
+    """The comment tokens of `code`, read inside parentheses (a `(` before its first line: an
+    expression that spans lines tokenizes as a whole); None when it does not tokenize."""
+    try:
+        tokens = list(tokenize.generate_tokens(io.StringIO(f"({code})").readline))
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return [token for token in tokens if token.type == tokenize.COMMENT]
 
 
 def leaves_block(line: cst.CSTNode) -> bool:

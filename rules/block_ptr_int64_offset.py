@@ -1,7 +1,7 @@
 """
 ## What it does
 Flags an int64 value passed as an offset of `tl.make_block_ptr` (its `offsets` or
-`block_shape`) or of `tl.advance`: the result of `.to(tl.int64)` / `tl.cast(x, tl.int64)`, a
+`block_shape`) or of `tl.advance` (also the method, `p.advance(...)`): the result of `.to(tl.int64)` / `tl.cast(x, tl.int64)`, a
 `cu_seqlens` value loaded `.to(tl.int64)` (`bos`, `t0`), a parameter annotated `tl.int64`, or
 arithmetic with such an operand (`t0 + i_t * BT`); also a uint32 offset (`.to(tl.uint32)`,
 and int32 arithmetic with it). Values whose width is unknown (a plain `tl.load`) are not
@@ -36,7 +36,7 @@ shape (the rows it may touch), which the rule cannot decide.
 ## Details
 ### int64 values
 Flags an int64 value passed as an offset of `tl.make_block_ptr` (its `offsets` or
-`block_shape`) or of `tl.advance`: the result of `.to(tl.int64)` / `tl.cast(x, tl.int64)`, a
+`block_shape`) or of `tl.advance` (also the method, `p.advance(...)`): the result of `.to(tl.int64)` / `tl.cast(x, tl.int64)`, a
 `cu_seqlens` value loaded `.to(tl.int64)` (`bos`, `t0`), a cast to a dtype held in a name (`i64 =
 tl.int64` in the body, a module constant `INDEX_DTYPE = tl.int64`) or in a constexpr parameter
 (`.to(IDX)` with `IDX: tl.constexpr = tl.int64`, or `IDX=tl.int64` passed by every launch of
@@ -72,7 +72,9 @@ what its calls pass, cannot see it); an offset the helper reports itself is not 
 again at the call. Values whose width is unknown (a plain
 `tl.load`, an argument of a device function whose callers' values are unknown) are not
 flagged. Facts are per specialisation: an int64 `bos` in the `IS_VARLEN` arm does not make
-the `bos` of the other arm int64.
+the `bos` of the other arm int64, the arm of an `if` or of a conditional expression (`p =
+tl.make_block_ptr(x + bos * D, ...) if IS_VARLEN else tl.make_block_ptr(x, ..., (bos + i_t *
+BT, 0), ...)`).
 """
 
 from __future__ import annotations
@@ -107,6 +109,23 @@ class BlockPtrInt64Offset(Rule):
     CONFIRM = Confirm({"compile": Evidence.COMPILE_ERROR}, "the compiler rejects int64 block-pointer offsets")
 
     VALID = (
+        # the arm of a constexpr choice sees the `bos` of its own specialisation: int32 there
+        """
+@triton.jit
+def k(x, y, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr, IS_VARLEN: tl.constexpr):
+    i_t, i_n = tl.program_id(0), tl.program_id(1)
+    if IS_VARLEN:
+        bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+    else:
+        bos = i_n * T
+    p = (
+        tl.make_block_ptr(x + bos * D, (T, D), (D, 1), (i_t * BT, 0), (BT, D), (1, 0))
+        if IS_VARLEN
+        else tl.make_block_ptr(x, (T, D), (D, 1), (bos + i_t * BT, 0), (BT, D), (1, 0))
+    )
+    b = tl.load(tl.make_block_ptr(x, (T, D), (D, 1), (bos + i_t * BT, 0), (BT, D), (1, 0))) if not IS_VARLEN else 0.0
+    tl.store(y + tl.arange(0, BT), tl.sum(tl.load(p, boundary_check=(0, 1)) + b, 1))
+""",
         """
 @triton.jit
 def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr, BD: tl.constexpr, IS_VARLEN: tl.constexpr):
@@ -221,6 +240,7 @@ def k(x, cu_seqlens, T, D: tl.constexpr, BT: tl.constexpr, BD: tl.constexpr):
     t0 = i_t.to(tl.int64) * BT
     p_y = tl.make_block_ptr(base=x, shape=(T, D), strides=(D, 1), offsets=(t0, 0), block_shape=(BT, BD), order=(1, 0))  # expect
     p_y = tl.advance(p_y, (tl.cast(BT, tl.int64), 0))  # expect
+    p_y = p_y.advance((tl.cast(BT, tl.int64), 0))  # expect
 """,
         # uint32: int32 arithmetic with it stays uint32, which block pointers refuse too
         """

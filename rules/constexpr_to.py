@@ -57,7 +57,9 @@ receiver choosing between values on a constexpr test (`(tl.load(cu + i_b) if IS_
 arm with no index (a load, a literal); an index term in an arm chosen at run time gets no fix
 (Triton needs both arms of an `scf.if` of one type). No fix either when the rewrite would leave
 an int32 multiply (see Details), nor a receiver holding an assignment
-expression (`(r := i_b * T).to(tl.int64)`: casting inside it would make `r` int64 too).
+expression (`(r := i_b * T).to(tl.int64)`: casting inside it would make `r` int64 too), nor a
+`.to(` whose parentheses hold a comment (`B.to(  # batch count` over several lines): the
+rewrite keeps the comments of the receiver only.
 
 ## Details
 ### The two forms
@@ -235,7 +237,7 @@ from ascend_lint.flow import FOLDABLE, INDEX, MULTIPLYING, SPEC, Assumptions, Ev
 from ascend_lint.host import HostIndex
 from ascend_lint.imports import ImportMap
 from ascend_lint.inline import Inlined
-from ascend_lint.nodes import one_line, walk
+from ascend_lint.nodes import comments_in, one_line, walk
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 from ascend_lint.scalars import float_evidence
 
@@ -273,6 +275,7 @@ NOT_WIDENED = (
     "casting the index terms written in the receiver would leave the int32 multiply uncast "
     "(no index to cast is written there): cast the index where it is multiplied"
 )
+DROPS_A_COMMENT = "the `.to(...)` call holds a comment outside its receiver, which the rewrite would drop"
 FRACTIONAL_TERM = "an index term to cast may hold a fraction (a `/` makes it): casting it first would truncate it"
 WRAP_MESSAGE = "cast after multiply wraps in int32{when}: cast the index first (`tl.cast(..., tl.int64) * ...`)"
 
@@ -286,6 +289,18 @@ class ConstexprTo(Rule):
     REQUIRES_TOKENS = (("to",),)
 
     VALID = (
+        # the arm of a constexpr choice sees the `i` of its own specialisation: loaded there
+        """
+@triton.jit
+def k(y, cu_seqlens, T, BT: tl.constexpr, IS_VARLEN: tl.constexpr):
+    i_n = tl.program_id(0)
+    if IS_VARLEN:
+        i = tl.load(cu_seqlens + i_n)
+    else:
+        i = i_n
+    start = (i * T).to(tl.int64) if IS_VARLEN else tl.cast(i, tl.int64) * T
+    tl.store(y + start + tl.arange(0, BT), tl.zeros([BT], dtype=tl.float32))
+""",
         # a product dividing an index is no offset (fla's `wall_attn` decode: below the grid)
         """
 @triton.jit
@@ -1168,6 +1183,8 @@ def k(h, T, H, K: tl.constexpr, V: tl.constexpr, BT: tl.constexpr):
         """The rewrite, when `.to` has only its dtype (other options, e.g. `bitcast=`, would be lost)."""
         if len(call.args) != 1:
             return Declined("`.to()` has options besides the dtype (e.g. `bitcast=`) that the rewrite would lose")
+        if len(comments_in(replacement)) < len(comments_in(call)):
+            return Declined(DROPS_A_COMMENT)
         return FixPlan("safe", message, (Replace(call, replacement),))
 
 

@@ -229,6 +229,18 @@ class CuSeqlensInt32(Rule):
     )
 
     VALID = (
+        # the arm of a constexpr choice sees the `bos` of its own specialisation: int64 there
+        """
+@triton.jit
+def k(x, y, cu_seqlens, H: tl.constexpr, D: tl.constexpr, BT: tl.constexpr, IS_VARLEN: tl.constexpr):
+    i_n = tl.program_id(0)
+    if IS_VARLEN:
+        bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    else:
+        bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+    b = tl.load(x + bos * H * D + tl.arange(0, BT)) if not IS_VARLEN else 0.0
+    tl.store(y + tl.arange(0, BT), b)
+""",
         # lengths per sequence (FlashAttention's `cache_seqlens`), and a position inside a page
         # written as a remainder (`t - page * P` for `page = t // P`, as `t % P`)
         """

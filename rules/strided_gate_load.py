@@ -40,7 +40,8 @@ No automatic fix: the layout change spans the host wrapper and the kernel.
 ## Details
 ### Loads, loops and strides recognised
 Flags, inside a runtime loop (a recurrence over time steps), a scalar `tl.load(p)` of a
-pointer that the same loop advances by a head count: `p_g += HV` (or `p_g = p_g + HV`), or an
+pointer that the same loop advances by a head count: `p_g += HV` (or `p_g = p_g + HV`, also
+under a compiler hint: `p_g = tl.multiple_of(p_g + HV, 1)`), or an
 address that holds the head count times the loop's own index, stepping by one either way
 (`tl.load(g + bos * HV + i_hv + HV * i_t)` in `for i_t in range(0, T)`, in a reverse loop
 `range(T - 1, -1, -1)`, in `tl.static_range(0, T)` or in a `while i_t < T:` loop advancing
@@ -58,7 +59,9 @@ group.
 
 ### Device functions
 A `@triton.jit` device function is read as Triton inlines it into the kernel:
-- a pointer it computes (`p_g, p_o = _pointers(g, o, bos, i_hv, HV)`) is read through it;
+- a pointer it computes (`p_g, p_o = _pointers(g, o, bos, i_hv, HV)`) is read through it, and
+  so is an advance it makes (`p_g = _adv(p_g, HV)` with `_adv` returning `p + d`: the same
+  `p_g += HV`, as ASC006 reads it);
 - a load it makes that steps along `T` with the kernel's loop (`b_g = _gate(g, bos, i_t, i_hv,
   HV)` in `for i_t in range(0, T)`, `_gate` loading `g + (bos + i_t) * HV + i_hv`; or
   `_load(p_g)` with the loop advancing `p_g += HV`) is reported at the kernel's call, the
@@ -97,7 +100,7 @@ Anywhere in the kernel, in a loop or not, a `tl.load` of a chunk of `g` along `T
 count as its step is flagged, on the load (where the time goes; the related location is the
 stride):
 - a `tl.make_block_ptr` whose last stride is the head count, up to its sign or through a name
-  bound to it (`(T,), (H,)`), reaching the load directly, through names or `tl.advance`, or
+  bound to it (`(T,), (H,)`), reaching the load directly, through names or `tl.advance` (`p.advance`), or
   from a device function Triton inlines; none of its strides may be `1` (`(T, K), (H * K, 1)`
   and `(BT, T), (1, H)` are contiguous in a dimension), and when any block pointer reaching
   the load has stride `1` none is flagged: `if G_T_CONTIG: ... (T,), (1,) ... else: ... (T,),
@@ -139,7 +142,6 @@ from ascend_lint.flow import (
     Event,
     Flow,
     Loop,
-    advance_step,
     call_argument,
     pointer_arg,
     range_bounds,
@@ -286,6 +288,27 @@ def k(a, b, c, d, o, T, NUM_HEADS: tl.constexpr, num_v_heads: tl.constexpr, H_V:
         p_b += num_v_heads
         p_c += H_V
         p_d += n_head
+""",
+        # an advance a device function makes (Triton inlines it), or under a compiler hint
+        """
+@triton.jit
+def _adv(p, d):
+    return p + d
+
+
+@triton.jit
+def k(g, beta, o, T, HV: tl.constexpr):
+    i_nh = tl.program_id(0)
+    i_n, i_hv = i_nh // HV, i_nh % HV
+    p_g = g + i_n * T * HV + i_hv
+    p_beta = beta + i_n * T * HV + i_hv
+    b = 0.0
+    for _ in range(0, T):
+        b += tl.load(p_g)  # expect
+        b += tl.load(p_beta)  # expect
+        p_g = _adv(p_g, HV)
+        p_beta = tl.multiple_of(p_beta + HV, 1)
+    tl.store(o + i_nh, b)
 """,
         # the head count a constexpr the body binds
         """
@@ -445,6 +468,17 @@ def k(g, beta, o, cu_seqlens, T, H: tl.constexpr, BT: tl.constexpr):
     b_beta = tl.load(beta + (bos + o_t) * H + i_h, mask=o_t < T, other=0.0)  # expect
     tl.store(o + bos + o_t, tl.cumsum(b_g * b_beta, axis=0), mask=o_t < T)
 """,
+        # the block pointer moved by the tensor method `advance` keeps its strides
+        """
+@triton.jit
+def k(g, o, cu_seqlens, T, H: tl.constexpr, BT: tl.constexpr):
+    i_t, i_n, i_h = tl.program_id(0), tl.program_id(1), tl.program_id(2)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int64)
+    p_g = tl.make_block_ptr(g + bos * H + i_h, (T,), (H,), (0,), (BT,), (0,))
+    p_g = p_g.advance((i_t * BT,))
+    b_g = tl.load(p_g, boundary_check=(0,))  # expect
+    tl.store(o + bos + i_t * BT + tl.arange(0, BT), b_g)
+""",
     )
 
     @classmethod
@@ -590,10 +624,8 @@ def _block_pointers(node: cst.BaseExpression, flow: Flow, followed: frozenset[Ev
     if isinstance(node, cst.Call):
         if flow.imports.is_tl(node.func, "make_block_ptr"):
             return [node]
-        if flow.imports.is_tl(node.func, "advance"):
-            inner = pointer_arg(node)
-            return [] if inner is None else _block_pointers(inner, flow, followed)
-        return []
+        advance = flow.advance_parts(node)  # `tl.advance(p, o)`, `p.advance(o)`
+        return [] if advance is None or advance[0] is None else _block_pointers(advance[0], flow, followed)
     if not isinstance(node, cst.Name):
         return []
     found = []
@@ -877,7 +909,7 @@ def _is_block(pointer: cst.BaseExpression, loop: Loop, flow: Flow) -> bool:
     if not reaching:
         return bool(flow.flags(pointer) & TENSOR)
     for definition in reaching:
-        advance = definition.index in loop.body and advance_step(definition)
+        advance = definition.index in loop.body and flow.advance_step(definition)
         flags = flow.flags(advance) if advance else flow.def_flags(definition)
         if flags & TENSOR:
             return True

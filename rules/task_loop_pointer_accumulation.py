@@ -62,9 +62,11 @@ returns the core id or count (`core_id, num_core, p_x = _setup(x, D)`: read as T
 it); `x = pid + i * 2` in `for i in range(n)` is no task.
 
 An advance written as the address a load or store takes (`tl.load((p := p + d) + offs)`) is
-one. A pointer advanced twice in a trip (`p += D` between two reads, `p += (2 * num_core - 1)
-* D` at the end) is one pointer carried across the tasks: reported once, at the advance the
-value from the previous task enters (the first), where rebinding it per task goes.
+one, and so is one under compiler hints, which return their argument (`p = tl.multiple_of(p +
+d, 16)`, `tl.max_contiguous`, `tl.max_constancy`, nested). A pointer advanced twice in a trip
+(`p += D` between two reads, `p += (2 * num_core - 1) * D` at the end) is one pointer carried
+across the tasks: reported once, at the advance the value from the previous task enters (the
+first), where rebinding it per task goes.
 
 ### Device functions
 The kernel is read as Triton inlines the device functions it calls (`Kernel.inlined`), with
@@ -123,7 +125,10 @@ and the finding says why (`--show-fixes`, the text summary, `no_fix_reason` in J
   before the fix too (ASC002 reports it), and the fix adds no multiply.
 
 The closed form leaves out a walk whose advance is marked `# noqa: ASC006` (it stays as
-written) and keeps the trailing comment of a deleted advance on the rebinding that replaces it.
+written) and keeps the trailing comment of a deleted advance on the rebinding that replaces it,
+the comments written inside the advance (`p += (  # next row`) on lines of their own above it,
+and the compiler hints around the advanced value around the closed form (`p =
+tl.multiple_of(base + tl.cast(task_id, tl.int64) * c, 16)`: the same values).
 
 Both need the advance to be a statement of its own in the task loop's body (not in an inner
 loop or under an `if`), written in the kernel (not made by a device function), the task loop
@@ -151,7 +156,7 @@ from ascend_lint.fixes import (
 )
 from ascend_lint.flow import DEF, MEMORY_FNS, READ, Event, Flow, Loop, range_bounds
 from ascend_lint.inline import Inlined, is_inlined
-from ascend_lint.nodes import child_nodes, one_line
+from ascend_lint.nodes import child_nodes, comments_in, one_line
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
 from ascend_lint.terms import Product, Sum, Terms, TooComplex, added, divided, multiplied, scaled
 
@@ -297,6 +302,30 @@ def k(x, o, n, NUM_CORE: tl.constexpr, BLOCK: tl.constexpr):
     for start in range(pid * BLOCK, n, NUM_CORE * BLOCK):
         p_x = x + start
         tl.store(o + start + offs, tl.load(p_x + offs), mask=start + offs < n)
+""",
+            unsafe_fixes=True,
+        ),
+        # an advance under compiler hints (they return their argument): the closed form keeps them
+        Example(
+            """
+@triton.jit
+def k(x, y, n, D: tl.constexpr):
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    p_x = x + pid * D
+    for t in tl.range(pid, n, nprog):
+        tl.store(y + t * D + tl.arange(0, D), tl.load(p_x + tl.arange(0, D)))
+        p_x = tl.max_contiguous(tl.multiple_of(p_x + nprog * D, 16), 16)  # expect
+""",
+            fixed="""
+@triton.jit
+def k(x, y, n, D: tl.constexpr):
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    p_x = x + pid * D
+    for t in tl.range(pid, n, nprog):
+        p_x = tl.max_contiguous(tl.multiple_of(x + tl.cast(t, tl.int64) * D, 16), 16)
+        tl.store(y + t * D + tl.arange(0, D), tl.load(p_x + tl.arange(0, D)))
 """,
             unsafe_fixes=True,
         ),
@@ -629,7 +658,7 @@ def _loop_reports(loop: Loop, flow: Flow, context: ModuleContext, kernel: Kernel
         (event, event.name)
         for event in flow.events_in(loop.body, DEF)
         if event.name in pointers
-        and (flow.pointer_advance(event) is not None or flow.block_advance(event) is not None)
+        and (flow.advance_step(event) is not None or flow.block_advance(event) is not None)
         and any(d.index not in loop.body for d in flow.reaching_defs(event, event.name))
     ]
     inlined = kernel.inlined if kernel is not None else None
@@ -689,14 +718,27 @@ class _Advance:
     name: str
     line: cst.SimpleStatementLine
     statement: cst.AugAssign | cst.Assign
+    value: cst.BaseExpression  # the statement's value under the compiler hints around it (`Flow.unhinted`)
 
     @property
     def offset(self) -> cst.BaseExpression:
-        """`x` of `p += x` / `p = p + x`."""
-        value = self.statement.value
+        """`x` of `p += x` / `p = p + x` / `p = tl.multiple_of(p + x, 16)`."""
+        value = self.value
         if isinstance(self.statement, cst.Assign) and isinstance(value, cst.BinaryOperation):
             return value.right
         return value
+
+    def hinted(self, value: str) -> str:
+        """`value` under the compiler hints the advance wraps its value in (`tl.multiple_of(value,
+        16)`), as the advance writes them; `value` itself when it has none."""
+        if self.value is self.statement.value:
+            return value
+        return one_line(self.statement.value.deep_replace(self.value, cst.parse_expression(value)))
+
+    @property
+    def comments(self) -> list[str]:
+        """The comments inside the advance (`p_x += (  # note`), not the line's trailing one."""
+        return comments_in(self.statement)
 
 
 def _fixes(
@@ -729,7 +771,14 @@ def _fixes(
             "unsafe",
             f"Rebind {names} in closed form at the top of each trip and drop the advance",
             (
-                *(InsertBefore(top, rebinding + _comment(advance.line)) for advance, rebinding in walks),
+                *(
+                    change
+                    for advance, rebinding in walks
+                    for change in (
+                        *(InsertBefore(top, comment) for comment in advance.comments),
+                        InsertBefore(top, rebinding + _comment(advance.line)),
+                    )
+                ),
                 *(Delete(advance.line) for advance, _ in walks),
             ),
         )
@@ -748,7 +797,7 @@ def _placed(event: Event, name: str, loop: Loop, node: cst.For, flow: Flow) -> _
     not read after the loop; else why not."""
     if event.loops[-1] is not loop:
         return Declined("the advance is in an inner loop, not once per task")
-    advance = _task_line(event, name, node)
+    advance = _task_line(event, name, node, flow)
     if advance is None:
         if any(branch.body.start > loop.body.start for branch, _ in event.conds):
             return Declined("the advance is under an `if`, not once per task")
@@ -760,16 +809,16 @@ def _placed(event: Event, name: str, loop: Loop, node: cst.For, flow: Flow) -> _
     return advance
 
 
-def _task_line(event: Event, name: str, node: cst.For) -> _Advance | None:
+def _task_line(event: Event, name: str, node: cst.For, flow: Flow) -> _Advance | None:
     """The advance when it is a one-statement line directly in the task loop's body."""
     for line in node.body.body:
         if not (isinstance(line, cst.SimpleStatementLine) and len(line.body) == 1):
             continue
         small = line.body[0]
         if isinstance(small, cst.AugAssign) and small is event.node:
-            return _Advance(event, name, line, small)
+            return _Advance(event, name, line, small, small.value)
         if isinstance(small, cst.Assign) and len(small.targets) == 1 and small.targets[0].target is event.node:
-            return _Advance(event, name, line, small)
+            return _Advance(event, name, line, small, flow.unhinted(small.value) or small.value)
     return None
 
 
@@ -842,7 +891,7 @@ def _closed_form(advance: _Advance, loop: Loop, node: cst.For, flow: Flow, terms
     try:
         index = terms.of(node.target)  # first, so that products render as `task_id * c`
         entry = terms.of(entry_value)
-        advanced = terms.of(statement.value)
+        advanced = terms.of(advance.value)
         if isinstance(statement, cst.Assign):
             advanced = added(advanced, {(name,): -1})
         elif isinstance(statement.operator, cst.SubtractAssign):
@@ -879,7 +928,7 @@ def _closed_form(advance: _Advance, loop: Loop, node: cst.For, flow: Flow, terms
     if alias is None:
         return Declined(NO_LANGUAGE_NAME)
     widened = {key: f"{alias}.cast({terms.factor(key)}, {alias}.int64)"}
-    return f"{name} = {terms.render(closed, first=base, widened=widened)}"
+    return f"{name} = {advance.hinted(terms.render(closed, first=base, widened=widened))}"
 
 
 def _entry_offset(entry: Sum, base: str, start_offset: Sum, first: Sum, terms: Terms) -> tuple[Sum, list[Product]]:

@@ -240,3 +240,29 @@ def k(x, LOG: tl.constexpr):
     assert finding.message.startswith("cast after multiply wraps in int32") and finding.location.row == 8
     _, fixed = _fixed(source)
     assert fixed is not None and _value(fixed, "a") == "tl.cast(pid, tl.int64) << LOG"
+
+
+def test_a_comment_in_the_to_call_is_not_dropped():
+    """`B.to(  # batch count` over several lines: the comments in the call's parentheses have no
+    place in `tl.cast(B, tl.int64)`, so no fix; those of the receiver stay in the rewrite."""
+    source = (
+        HEADER
+        + """@triton.jit
+def k(o, B, T):
+    i_b = tl.program_id(0)
+    m = B.to(  # batch count
+        tl.int64
+    )
+    n = (
+        i_b  # batch
+        * T
+    ).to(tl.int64)
+    tl.store(o + m + n, 1.0)
+"""
+    )
+    findings, fixed = _fixed(source)
+    assert fixed is not None and "# batch count" in fixed and "# batch\n" in fixed
+    [kept] = findings
+    assert (
+        kept.no_fix_reason == "the `.to(...)` call holds a comment outside its receiver, which the rewrite would drop"
+    )

@@ -332,6 +332,39 @@ def k(x, y, n, D: tl.constexpr):
     assert "        p_y += nprog * D  # noqa: ASC006  (measured fine)\n" in fixed
 
 
+def test_the_comments_inside_a_deleted_advance_stay_above_its_rebinding(lint):
+    """The closed form deletes the advance's line: the comments written inside the advance go
+    on lines of their own above the rebinding that replaces it, its trailing one on it."""
+    source = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, y, n, D: tl.constexpr):
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    offs = tl.arange(0, D)
+    p_x = x + pid * D
+    for row in tl.range(pid, n, nprog):
+        tl.store(y + row * D + offs, tl.load(p_x + offs))
+        p_x += (  # next row of this core
+            nprog  # programs
+            * D
+        )  # a row apart
+"""
+    (finding,) = lint(source)
+    assert finding.fix is not None
+    fixed = apply_edits(source, finding.fix.edits)
+    assert fixed.endswith(
+        "    for row in tl.range(pid, n, nprog):\n"
+        "        # next row of this core\n"
+        "        # programs\n"
+        "        p_x = x + tl.cast(row, tl.int64) * D  # a row apart\n"
+        "        tl.store(y + row * D + offs, tl.load(p_x + offs))\n"
+    )
+
+
 def test_no_fix_edits_a_line_whose_noqa_suppresses_its_code(lint):
     """A fix rewriting a line where `# noqa: ASC006` suppresses ASC006 is dropped, whatever the
     rule planned (here the per-task rebinding renames the read on that line); the finding says

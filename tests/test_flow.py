@@ -136,6 +136,26 @@ def test_a_loop_index_is_wide_only_in_the_specialisations_where_its_bound_is() -
     assert not flow.flags(o_t, frozenset({("IS_VARLEN", False)})) & WIDE
 
 
+VARLEN_CHOICE = """
+@triton.jit
+def k(x, cu, T, BT: tl.constexpr, IS_VARLEN: tl.constexpr):
+    i_n = tl.program_id(0)
+    if IS_VARLEN:
+        bos = tl.load(cu + i_n).to(tl.int64)
+    else:
+        bos = i_n * T
+    row = (bos + 1) if IS_VARLEN else (bos + 2)
+"""
+
+
+def test_a_read_in_an_arm_of_a_constexpr_choice_has_the_facts_of_that_arm_only() -> None:
+    flow = flow_of(VARLEN_CHOICE)
+    choice = value(flow, "row")
+    assert isinstance(choice, cst.IfExp)
+    assert flow.flags(choice.body) & WIDE
+    assert not flow.flags(choice.orelse) & WIDE  # `bos` is int64 only where `IS_VARLEN` is true
+
+
 def test_wide_everywhere_asks_for_int64_in_every_specialisation() -> None:
     flow = flow_of(FLAGS_KERNEL)
     assert flow.wide_everywhere(value(flow, "w_idx"))  # the index of a loop with an int64 bound
