@@ -1810,7 +1810,74 @@ class Flow:
             node = self.parents.get(node)
         return node is outer
 
-    def alias_reads_after(
+    def tile_reads_after(
+        self, start: Event, name: str, assumed: Assumptions = NOTHING
+    ) -> list[tuple[Event, Assumptions]]:
+        """The data reads after `start` of the value `name` holds there, of `name` and of its
+        aliases (`_alias_reads_after`), each with the constexpr test outcomes under which it
+        reads that value, consistent with `assumed`. A read binding the value as it is to other
+        names (`_bound_as_is`: `b = a`, `a, b = b, a`, `b = a if T else c`, `(b := a)`) stands
+        for their reads after the binding, in turn: it is no read itself unless the value is
+        also used otherwise (`tl.store(p, (b := a))`)."""
+        pending = [(read, assumed) for read in self.reads_after(start, name) if self.compiled_under(read, assumed)]
+        pending += self._alias_reads_after(start, name, assumed)
+        found: dict[tuple[int, Assumptions], Event] = {}
+        followed: set[tuple[int, Assumptions]] = set()
+        while pending:
+            read, held = pending.pop()
+            bindings, used = self._bound_as_is(read)
+            if used:
+                found[(read.index, held)] = read
+            for binding, chosen in bindings:
+                joined = held | chosen
+                if (binding.index, joined) in followed or not self.implications.consistent(joined, joined):
+                    continue
+                followed.add((binding.index, joined))
+                assert binding.name is not None
+                pending.extend(
+                    (later, joined)
+                    for later in self.reads_after(binding, binding.name)
+                    if self.feasible_together(start, later) and self.compiled_under(later, joined)
+                )
+        return [(found[key], key[1]) for key in sorted(found, key=lambda key: (key[0], sorted(key[1])))]
+
+    def _bound_as_is(self, read: Event) -> tuple[list[tuple[Event, Assumptions]], bool]:
+        """The definitions binding the value `read` reads, as it is, to a name (`b = a`, `x = y =
+        a`, paired in `a, b = b, a`, `(b := a)`, an arm of a choice `b = a if T else c` with the
+        test outcome choosing it where the front end folds the choice), and whether the value
+        is also used otherwise, a data read: not when it is only bound, discarded or compared
+        with `is` (`(b := a) is not None`)."""
+        node: cst.CSTNode = read.node
+        held, bindings = NOTHING, []
+        while True:
+            bindings += [(d, held) for d in self._bound_to.get(node, ()) if isinstance(d.node, cst.Name)]
+            parent = self.parents.get(node)
+            if isinstance(parent, cst.IfExp) and node is not parent.test:
+                if self.is_constexpr(parent.test):
+                    key, polarity = self.choice_key(parent)
+                    held = held | {(key, polarity == (node is parent.body))}
+            elif not (isinstance(parent, cst.NamedExpr) and node is parent.value):
+                break
+            node = parent
+        if isinstance(parent, cst.Expr) or (
+            isinstance(parent, cst.Comparison)
+            and all(isinstance(target.operator, (cst.Is, cst.IsNot)) for target in parent.comparisons)
+        ):
+            return bindings, False
+        if isinstance(parent, cst.Element):  # paired in `a, b = x, y`
+            pair = self.parents.get(parent)
+            parent = self.parents.get(pair) if isinstance(pair, (cst.Tuple, cst.List)) else None
+            if not (
+                isinstance(parent, cst.Assign)
+                and all(isinstance(t.target, (cst.Tuple, cst.List)) for t in parent.targets)
+            ):
+                return bindings, True
+        if isinstance(parent, cst.Assign | cst.AnnAssign):
+            targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) else [parent.target]
+            return bindings, len(self._bound_to.get(node, ())) < len(targets)
+        return bindings, True
+
+    def _alias_reads_after(
         self, start: Event, name: str, assumed: Assumptions = NOTHING
     ) -> list[tuple[Event, Assumptions]]:
         """Data reads reachable from `start` of the other names that hold the value `name`

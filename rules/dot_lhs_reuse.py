@@ -73,7 +73,10 @@ bound to a wrapped tile (`p_cast = p.to(v.dtype)`: `tl.dot(p_cast, v)` clobbers 
 `tl.dot(p.to(v.dtype), v)` does; also to a choice between two such wraps of it, `p.to(tl.float8e5)
 if FP8 else p.to(v.dtype)`), so its reads are reads of the clobbered tile until it is
 reassigned itself (`b_ac = b_a + 0.0` is a copy, no alias; a choice between two tiles is
-below), `.dtype`/`.shape` and a compile
+below). Binding the clobbered tile to a name after the dot reads no data (`b_keep = b_a`, a
+swap `b_a, b_b = b_b, b_a`, `b_a = b_a`, `(b_t := b_a) is not None` in a test): the reads of
+that name are the findings, each at its read, and a name never read gives none. `.dtype`/`.shape`,
+`b_a is None` and a compile
 hint naming the tile (`extension.compile_hint(a, "dot_pad_only_k")`) are not data reads,
 `tl.dot(b_k, tl.trans(b_k))` reads both operands before the dot runs, an operation holding
 the dot reads its other operands after the dot has run (`x = x + tl.dot(x, y)` reads the
@@ -280,6 +283,20 @@ def k(p_a, p_b, p_o, USE_G: tl.constexpr):
     if not USE_G:
         b_o = tl.dot(b_a, b_w)
         tl.store(p_o, b_o + b_keep + b_g + b_lo)
+""",
+        # binding the clobbered tile to a name reads nothing: a name rebound before its read, or
+        # never read, gives no finding; `is not None` compares no data
+        """
+@triton.jit
+def k(p_a, p_b, p_o):
+    b_a = tl.load(p_a)
+    b_b = tl.load(p_b)
+    b_o = tl.dot(b_a, b_b)
+    b_keep = b_a
+    b_last = b_a
+    b_last = tl.load(p_a)
+    if b_a is not None:
+        tl.store(p_o, b_o + b_last)
 """,
         # a cast reassigned before the dot is no longer a view of `b_a`; `b_ac` is a copy
         """
@@ -611,6 +628,44 @@ def k(p_a, p_b, p_o):
     b_a_c = (b_a + 0.0).to(b_a.dtype)
     b_o = tl.dot(b_a_c, tl.load(p_b))
     tl.store(p_o, b_o + b_keep)
+""",
+            unsafe_fixes=True,
+        ),
+        # an alias bound after the dot (`b_keep = b_a`, a swap, `:=` in a test) is read where its
+        # reads are, not at the binding; the names the swap binds to other tiles are intact
+        Example(
+            """
+@triton.jit
+def k(p_a, p_b, p_o, n):
+    b_a = tl.load(p_a)
+    b_b = tl.load(p_b)
+    b_o = tl.dot(b_a, b_b)
+    b_keep = b_a
+    b_a, b_b = b_b, b_a
+    tl.store(p_o, b_o + b_keep)  # expect
+    tl.store(p_o, b_b)  # expect
+    tl.store(p_o, b_a)
+    if n > 0:
+        tl.store(p_o, b_o)
+    elif (b_t := b_keep) is not None:
+        tl.store(p_o, b_t)  # expect
+""",
+            fixed="""
+@triton.jit
+def k(p_a, p_b, p_o, n):
+    b_a = tl.load(p_a)
+    b_b = tl.load(p_b)
+    b_a_c = (b_a + 0.0).to(b_a.dtype)
+    b_o = tl.dot(b_a_c, b_b)
+    b_keep = b_a
+    b_a, b_b = b_b, b_a
+    tl.store(p_o, b_o + b_keep)
+    tl.store(p_o, b_b)
+    tl.store(p_o, b_a)
+    if n > 0:
+        tl.store(p_o, b_o)
+    elif (b_t := b_keep) is not None:
+        tl.store(p_o, b_t)
 """,
             unsafe_fixes=True,
         ),
@@ -994,7 +1049,7 @@ def kern(p_q, p_k, p_o):
             event, tile = dot.event, dot.tile
             # each read with every set of outcomes under which the dot clobbers what it reads
             where: dict[int, tuple[Event, list[Assumptions]]] = {}
-            for read, assumed in _reads_after(flow, dot):
+            for read, assumed in flow.tile_reads_after(event, tile.value, dot.assumed):
                 if dot.runs_with(read, flow, outcomes, assumed):
                     known = where.setdefault(read.index, (read, []))[1]
                     if assumed not in known:
@@ -1053,15 +1108,6 @@ def _bound_in_dot(dot: _Dot, flow: Flow) -> bool:
     """The dot's left operand binds its tile by `:=` (`tl.dot((b := tl.load(p)), w)`)."""
     named = flow.parents.get(dot.tile)
     return isinstance(named, cst.NamedExpr) and named.target is dot.tile
-
-
-def _reads_after(flow: Flow, dot: _Dot) -> list[tuple[Event, Assumptions]]:
-    """The data reads of the dot's left operand after it, of the tile's name and of its
-    aliases, each with the constexpr test outcomes under which it reads that tile (those the
-    dot's own choice of left operand assumes, and an alias's choice)."""
-    name = dot.tile.value
-    own = [(read, dot.assumed) for read in flow.reads_after(dot.event, name) if flow.compiled_under(read, dot.assumed)]
-    return own + flow.alias_reads_after(dot.event, name, dot.assumed)
 
 
 def _shown(flow: Flow, dot: _Dot, read: Event, assumed: list[Assumptions]) -> list[Assumptions]:
@@ -1408,7 +1454,8 @@ def _binding_around(node: cst.CSTNode, flow: Flow) -> cst.Name | None:
 
 def _read_copy(read: Event, tile: str, copy: str) -> Replace:
     """Read `copy` instead of the tile; `b *= s` becomes `b = copy * s`."""
-    for small in getattr(read.statement, "body", ()):
+    statement = read.statement  # an `if` or `elif` for a read in its test
+    for small in statement.body if isinstance(statement, cst.SimpleStatementLine) else ():
         if isinstance(small, cst.AugAssign) and small.target is read.node:
             return Replace(small, spelled_out(small, tile, copy))
     return Replace(read.node, copy)
