@@ -1812,22 +1812,27 @@ class Flow:
 
     def tile_reads_after(
         self, start: Event, name: str, assumed: Assumptions = NOTHING
-    ) -> list[tuple[Event, Assumptions]]:
+    ) -> list[tuple[Event, Assumptions, Event]]:
         """The data reads after `start` of the value `name` holds there, of `name` and of its
         aliases (`_alias_reads_after`), each with the constexpr test outcomes under which it
-        reads that value, consistent with `assumed`. A read binding the value as it is to other
-        names (`_bound_as_is`: `b = a`, `a, b = b, a`, `b = a if T else c`, `(b := a)`) stands
-        for their reads after the binding, in turn: it is no read itself unless the value is
-        also used otherwise (`tl.store(p, (b := a))`)."""
-        pending = [(read, assumed) for read in self.reads_after(start, name) if self.compiled_under(read, assumed)]
-        pending += self._alias_reads_after(start, name, assumed)
-        found: dict[tuple[int, Assumptions], Event] = {}
+        reads that value, consistent with `assumed`, and the read carrying the value to it
+        round a loop: the first read on the way that comes before `start` (the name a
+        loop-carried clobber carries into the next trip), else the read itself. A read binding
+        the value as it is to other names (`_bound_as_is`: `b = a`, `a, b = b, a`, `b = a if T
+        else c`, `(b := a)`) stands for their reads after the binding, in turn: it is no read
+        itself unless the value is also used otherwise (`tl.store(p, (b := a))`)."""
+        reads = [(read, assumed) for read in self.reads_after(start, name) if self.compiled_under(read, assumed)]
+        pending: list[tuple[Event, Assumptions, Event | None]] = [
+            (read, held, None) for read, held in reads + self._alias_reads_after(start, name, assumed)
+        ]
+        found: dict[tuple[int, Assumptions], tuple[Event, Event]] = {}
         followed: set[tuple[int, Assumptions]] = set()
         while pending:
-            read, held = pending.pop()
+            read, held, carrier = pending.pop()
+            carrier = carrier or (read if read.index < start.index else None)
             bindings, used = self._bound_as_is(read)
             if used:
-                found[(read.index, held)] = read
+                found.setdefault((read.index, held), (read, carrier or read))
             for binding, chosen in bindings:
                 joined = held | chosen
                 if (binding.index, joined) in followed or not self.implications.consistent(joined, joined):
@@ -1835,47 +1840,55 @@ class Flow:
                 followed.add((binding.index, joined))
                 assert binding.name is not None
                 pending.extend(
-                    (later, joined)
+                    (later, joined, carrier)
                     for later in self.reads_after(binding, binding.name)
                     if self.feasible_together(start, later) and self.compiled_under(later, joined)
                 )
-        return [(found[key], key[1]) for key in sorted(found, key=lambda key: (key[0], sorted(key[1])))]
+        ordered = sorted(found, key=lambda key: (key[0], sorted(key[1])))
+        return [(found[key][0], key[1], found[key][1]) for key in ordered]
 
     def _bound_as_is(self, read: Event) -> tuple[list[tuple[Event, Assumptions]], bool]:
         """The definitions binding the value `read` reads, as it is, to a name (`b = a`, `x = y =
-        a`, paired in `a, b = b, a`, `(b := a)`, an arm of a choice `b = a if T else c` with the
-        test outcome choosing it where the front end folds the choice), and whether the value
-        is also used otherwise, a data read: not when it is only bound, discarded or compared
-        with `is` (`(b := a) is not None`)."""
+        a`, `(b := a)`, paired in `a, b = b, a`, also `x, y = (a, b) if T else (b, a)`, through
+        the arms of a choice `b = a if T else c` with the test outcome choosing it where the
+        front end folds the choice), and whether the value is also used otherwise, a data read:
+        not when it is only bound, discarded or compared with `is` (`(b := a) is not None`)."""
         node: cst.CSTNode = read.node
         held, bindings = NOTHING, []
+        position, count = None, 0  # the item of a tuple or list written out holding the value, of `count`
         while True:
-            bindings += [(d, held) for d in self._bound_to.get(node, ()) if isinstance(d.node, cst.Name)]
             parent = self.parents.get(node)
             if isinstance(parent, cst.IfExp) and node is not parent.test:
                 if self.is_constexpr(parent.test):
                     key, polarity = self.choice_key(parent)
                     held = held | {(key, polarity == (node is parent.body))}
-            elif not (isinstance(parent, cst.NamedExpr) and node is parent.value):
+            elif isinstance(parent, cst.NamedExpr) and node is parent.value and position is None:
+                bindings.append((self._definition_at[parent.target], held))
+            elif isinstance(parent, cst.Element) and position is None:
+                items = self.parents.get(parent)
+                if not isinstance(items, (cst.Tuple, cst.List)):
+                    return bindings, True
+                position = next(i for i, element in enumerate(items.elements) if element is parent)
+                count = len(items.elements)
+                node = items
+                continue
+            else:
                 break
             node = parent
-        if isinstance(parent, cst.Expr) or (
-            isinstance(parent, cst.Comparison)
-            and all(isinstance(target.operator, (cst.Is, cst.IsNot)) for target in parent.comparisons)
+        if position is None and (
+            isinstance(parent, cst.Expr)
+            or (
+                isinstance(parent, cst.Comparison)
+                and all(isinstance(target.operator, (cst.Is, cst.IsNot)) for target in parent.comparisons)
+            )
         ):
             return bindings, False
-        if isinstance(parent, cst.Element):  # paired in `a, b = x, y`
-            pair = self.parents.get(parent)
-            parent = self.parents.get(pair) if isinstance(pair, (cst.Tuple, cst.List)) else None
-            if not (
-                isinstance(parent, cst.Assign)
-                and all(isinstance(t.target, (cst.Tuple, cst.List)) for t in parent.targets)
-            ):
-                return bindings, True
-        if isinstance(parent, cst.Assign | cst.AnnAssign):
-            targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) else [parent.target]
-            return bindings, len(self._bound_to.get(node, ())) < len(targets)
-        return bindings, True
+        if not (isinstance(parent, cst.Assign | cst.AnnAssign) and parent.value is node):
+            return bindings, True
+        targets = [t.target for t in parent.targets] if isinstance(parent, cst.Assign) else [parent.target]
+        names = [target if position is None else _unpacked_item(target, count, position) for target in targets]
+        bound = [self._definition_at[name] for name in names if isinstance(name, cst.Name)]
+        return bindings + [(definition, held) for definition in bound], len(bound) < len(targets)
 
     def _alias_reads_after(
         self, start: Event, name: str, assumed: Assumptions = NOTHING
@@ -2720,6 +2733,17 @@ def _items(value: cst.BaseExpression, count: int) -> list[cst.BaseExpression] | 
             return None
         return [cst.IfExp(test=value.test, body=b, orelse=o) for b, o in zip(body, orelse, strict=True)]
     return None
+
+
+def _unpacked_item(target: cst.BaseExpression, count: int, position: int) -> cst.BaseExpression | None:
+    """The part of `target` that unpacking `count` items binds the item at `position` to
+    (`b` for item 1 in `a, b = x, y`), or None when `target` unpacks no `count` items."""
+    if not isinstance(target, (cst.Tuple, cst.List)):
+        return None
+    elements = target.elements
+    if len(elements) != count or any(isinstance(e, cst.StarredElement) for e in elements):
+        return None
+    return elements[position].value
 
 
 def _bound_value(

@@ -75,7 +75,8 @@ if FP8 else p.to(v.dtype)`), so its reads are reads of the clobbered tile until 
 reassigned itself (`b_ac = b_a + 0.0` is a copy, no alias; a choice between two tiles is
 below). Binding the clobbered tile to a name after the dot reads no data (`b_keep = b_a`, a
 swap `b_a, b_b = b_b, b_a`, `b_a = b_a`, `(b_t := b_a) is not None` in a test): the reads of
-that name are the findings, each at its read, and a name never read gives none. `.dtype`/`.shape`,
+that name are the findings, each at its read, and a name never read gives none (a tuple kept
+whole, `t = (b_a, b_b)`, is a read). `.dtype`/`.shape`,
 `b_a is None` and a compile
 hint naming the tile (`extension.compile_hint(a, "dot_pad_only_k")`) are not data reads,
 `tl.dot(b_k, tl.trans(b_k))` reads both operands before the dot runs, an operation holding
@@ -1049,9 +1050,11 @@ def kern(p_q, p_k, p_o):
             event, tile = dot.event, dot.tile
             # each read with every set of outcomes under which the dot clobbers what it reads
             where: dict[int, tuple[Event, list[Assumptions]]] = {}
-            for read, assumed in flow.tile_reads_after(event, tile.value, dot.assumed):
+            carriers: dict[int, Event] = {}  # the name carrying the tile into the next trip, by read
+            for read, assumed, carrier in flow.tile_reads_after(event, tile.value, dot.assumed):
                 if dot.runs_with(read, flow, outcomes, assumed):
                     known = where.setdefault(read.index, (read, []))[1]
+                    carriers.setdefault(read.index, carrier)
                     if assumed not in known:
                         known.append(assumed)
             reads = [where[index][0] for index in sorted(where)]
@@ -1060,6 +1063,7 @@ def kern(p_q, p_k, p_o):
             # previous trip's clobbered tile, a read after the dot like any other
             fresh = _bound_in_dot(dot, flow)
             carried = [read for read in reads if read.index < event.index and not fresh]
+            carrying = list({carriers[read.index].index: carriers[read.index] for read in carried}.values())
             for read, outcome_sets in where.values():
                 if read.index > event.index or fresh:
                     clobbered.setdefault(read.index, (read, []))[1].append((dot, fix, outcome_sets))
@@ -1073,8 +1077,8 @@ def kern(p_q, p_k, p_o):
             if carried:
                 yield Report(
                     event.node,
-                    _loop_carried_message(dot, carried, _shown(flow, dot, *where[carried[0].index])),
-                    related=tuple(_loop_carried_reads(tile, carried)),
+                    _loop_carried_message(dot, carrying, _shown(flow, dot, *where[carried[0].index])),
+                    related=tuple(_loop_carried_reads(tile, carrying)),
                     fix=fix,
                     facts={"tile": tile.value, "loop_carried": True},
                 )

@@ -45,6 +45,15 @@ def k(p_a, p_b, p_o, n, T: tl.constexpr):
             "b_x = b_a if T else b_b\n    if T:\n        tl.store(p_o, b_x)\n    else:\n        tl.store(p_o, b_x)",
             [(9, 23, "b_x")],
         ),
+        # unpacked from a tuple or list written out, also from a choice between two on a constexpr
+        ("[b_x, b_y] = [b_b, b_a]\n    tl.store(p_o, b_x)\n    tl.store(p_o, b_y)", [(9, 19, "b_y")]),
+        (
+            "b_x, b_y = (b_a, b_b) if T else (b_b, b_a)\n    tl.store(p_o, b_x)\n    tl.store(p_o, b_y)",
+            [(8, 19, "b_x"), (9, 19, "b_y")],
+        ),
+        ("b_x = (b_y := b_a)\n    tl.store(p_o, b_x + b_y)", [(8, 19, "b_x"), (8, 25, "b_y")]),
+        # a tuple kept whole holds the tile: building it is the read
+        ("t = (b_a, b_b)\n    tl.store(p_o, t[1])", [(7, 10, "b_a")]),
         # the value `:=` binds is also read by the addition: both are reads
         ("tl.store(p_o, b_o + (b_x := b_a))\n    tl.store(p_o, b_x)", [(7, 33, "b_a"), (8, 19, "b_x")]),
         # never read, rebound before its read, only its metadata read; `is not None` reads no data
@@ -85,6 +94,29 @@ def k(p_a, p_b, p_o, n):
     assert finding.location.row - offset == 8
     assert "its alias `b_prev` (not a copy) is read on the next trip" in finding.message
     assert [r.location.row - offset for r in finding.related] == [6]
+
+
+def test_a_name_bound_on_each_trip_from_the_clobbered_tile_names_the_carrier(lint) -> None:
+    """`y = x` at the top of each trip binds the tile the previous trip's dot clobbered: the
+    binding reads nothing, the dot reads it through `y`, and the message names `x`, which
+    carries it into the next trip."""
+    source, offset = snippet_source(
+        """
+@triton.jit
+def k(p_a, p_b, p_o, n):
+    x = tl.load(p_a)
+    b = tl.load(p_b)
+    acc = tl.zeros((16, 16), dtype=tl.float32)
+    for i in range(n):
+        y = x
+        acc = tl.dot(y, b, acc)
+    tl.store(p_o, acc)
+"""
+    )
+    (finding,) = lint(source, select=["ASC003"])
+    assert finding.location.row - offset == 8
+    assert "`y` is the left operand of this `tl.dot` in a loop and its alias `x` (not a copy)" in finding.message
+    assert [(r.location.row - offset, r.location.column) for r in finding.related] == [(7, 13)]
 
 
 def test_tiles_swapped_in_a_loop_read_the_clobbered_one_at_the_dot(lint) -> None:
