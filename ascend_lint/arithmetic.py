@@ -1,7 +1,11 @@
 """Arithmetic that authors write several ways, recognised in each: a division rounding up, the
-power of two at or above a value, `n - 1`, the literal 1."""
+power of two at or above a value, `n - 1`, the literal 1; and whether a chain of comparisons
+holds with the values its operands are given."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from operator import eq, ge, gt, le, lt, ne
 
 import libcst as cst
 
@@ -91,3 +95,48 @@ def less_one(node: cst.BaseExpression) -> cst.BaseExpression | None:
 def is_one(node: cst.BaseExpression) -> bool:
     """A literal 1 (`1`, `0x1`)."""
     return int_literal(node) == 1
+
+
+_COMPARISONS: dict[type[cst.BaseCompOp], Callable[[float, float], bool]] = {
+    cst.Equal: eq,
+    cst.NotEqual: ne,
+    cst.LessThan: lt,
+    cst.LessThanEqual: le,
+    cst.GreaterThan: gt,
+    cst.GreaterThanEqual: ge,
+}
+
+
+def comparison_holds(test: cst.Comparison, value: Callable[[cst.BaseExpression], float | None]) -> bool | None:
+    """Whether a comparison holds, as Python decides it, with its operands the numbers `value`
+    gives them (None: not known): each link of its chain an ordering, `==` / `!=`, or `in` /
+    `not in` a tuple, list or set written out (`m in (1, 2)`; `m in ()` never holds). False
+    when one link fails, else None when one is not known (`is`, an operand with no number)."""
+    outcome: bool | None = True
+    left = value(test.left)
+    for target in test.comparisons:
+        kind, right = type(target.operator), target.comparator
+        if kind is cst.In or kind is cst.NotIn:
+            member = _membership(left, right, value)
+            held = None if member is None else member == (kind is cst.In)
+            right_value = None  # a collection is no number
+        else:
+            compare = _COMPARISONS.get(kind)
+            right_value = value(right)
+            held = None if compare is None or left is None or right_value is None else compare(left, right_value)
+        if held is False:
+            return False
+        outcome = outcome if held else None
+        left = right_value
+    return outcome
+
+
+def _membership(
+    member: float | None, items: cst.BaseExpression, value: Callable[[cst.BaseExpression], float | None]
+) -> bool | None:
+    """Whether `member` is one of the items of a tuple, list or set written out; None when it,
+    or one of them, has no number (`value`), or the items are no such collection."""
+    if member is None or not isinstance(items, cst.Tuple | cst.List | cst.Set):
+        return None
+    values = [value(each.value) if isinstance(each, cst.Element) else None for each in items.elements]
+    return None if None in values else member in values

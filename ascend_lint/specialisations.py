@@ -66,6 +66,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
+from .arithmetic import comparison_holds
 from .flow import Assumptions, Flow, call_argument
 from .host.dicts import only_read_by
 from .host.guards import orderings
@@ -125,15 +126,6 @@ _BINARY: dict[type[cst.CSTNode], Callable[[Any, Any], Any]] = {
     cst.LeftShift: operator.lshift,
     cst.RightShift: operator.rshift,
 }
-_COMPARE: dict[type[cst.CSTNode], Callable[[Any, Any], bool]] = {
-    cst.Equal: operator.eq,
-    cst.NotEqual: operator.ne,
-    cst.LessThan: operator.lt,
-    cst.LessThanEqual: operator.le,
-    cst.GreaterThan: operator.gt,
-    cst.GreaterThanEqual: operator.ge,
-}
-
 
 # Triton passes integers up to 64 bits; a larger constant is no launch's value (and its digits
 # could overflow a float or exceed Python's limit on printing an int)
@@ -190,7 +182,7 @@ def evaluate(
             return left
         return evaluate(node.right, lookup, imports, assumed)
     if isinstance(node, cst.Comparison):
-        return _compare(node, lookup, imports, assumed)
+        return comparison_holds(node, partial(evaluate, lookup=lookup, imports=imports, assumed=assumed))
     if isinstance(node, cst.IfExp):
         test = evaluate(node.test, lookup, imports, assumed)
         if test is None and assumed is not None:
@@ -199,19 +191,6 @@ def evaluate(
     if isinstance(node, cst.Call):
         return _call(node, lookup, imports, assumed)
     return None
-
-
-def _compare(node: cst.Comparison, lookup: Lookup, imports: ImportMap | None, assumed: Assumed | None) -> Value | None:
-    left = evaluate(node.left, lookup, imports, assumed)
-    for target in node.comparisons:
-        right = evaluate(target.comparator, lookup, imports, assumed)
-        operate = _COMPARE.get(type(target.operator))
-        if left is None or right is None or operate is None:
-            return None
-        if not operate(left, right):
-            return False
-        left = right
-    return True
 
 
 def _call(node: cst.Call, lookup: Lookup, imports: ImportMap | None, assumed: Assumed | None) -> Value | None:
@@ -1050,8 +1029,8 @@ def _left_before(block: Sequence[cst.BaseStatement], launch: cst.Call, name: str
 
 
 def _test_outcome(test: cst.BaseExpression, lookup: Lookup, imports: ImportMap) -> bool | None:
-    """Whether a host test holds (`evaluate`), also with `x in (16, 32)` / `x not in {...}`
-    against literals, inside `not`, `and` and `or`; None when unknown."""
+    """Whether a host test holds (`evaluate`: `x in (16, 32)` / `x not in {...}` against literals
+    too), inside `not`, `and` and `or`; None when unknown."""
     if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
         inner = _test_outcome(test.expression, lookup, imports)
         return None if inner is None else not inner
@@ -1061,18 +1040,6 @@ def _test_outcome(test: cst.BaseExpression, lookup: Lookup, imports: ImportMap) 
         if left is decisive or right is decisive:
             return decisive
         return None if left is None or right is None else not decisive
-    if isinstance(test, cst.Comparison) and len(test.comparisons) == 1:
-        target = test.comparisons[0]
-        items = target.comparator
-        if isinstance(target.operator, (cst.In, cst.NotIn)) and isinstance(items, (cst.Set, cst.Tuple, cst.List)):
-            # not `written_items`, which refuses `()`: `x in ()` is False
-            if any(isinstance(e, cst.StarredElement) for e in items.elements):
-                return None
-            member = evaluate(test.left, lookup, imports)
-            values = [evaluate(e.value, lookup, imports) for e in items.elements]
-            if member is None or None in values:
-                return None
-            return (member in values) == isinstance(target.operator, cst.In)
     outcome = evaluate(test, lookup, imports)
     return None if outcome is None else bool(outcome)
 

@@ -515,6 +515,11 @@ def skipped_by_a_membership_missing_it(x):
         if n in (1, 2):
             continue
         k[(n, 8)](x, n, BT=64)  # expect
+
+def under_an_empty_membership(x):  # `n in ()` never holds
+    for n in (1, 100000):
+        if n in ():
+            k[(n, 8)](x, n, BT=64)
 """
 
 # a trip that leaves the loop for good (`break`, `return`, a failed `assert`) ends the later trips:

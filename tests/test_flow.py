@@ -479,6 +479,23 @@ def test_the_constant_evaluator_folds_a_decided_right_operand(code: str, result:
     assert evaluate(cst.parse_expression(code), {}.get) is result
 
 
+@pytest.mark.parametrize(
+    ("code", "result"),
+    [
+        ("rt < 4 < 2", False),  # the link decided fails: Python's `rt < 4 and 4 < 2` is False
+        ("rt < 4 < 8", None),
+        ("D in (64, 128)", True),
+        ("D not in {64, 128}", False),
+        ("D in [32, rt]", None),
+        ("D in ()", False),
+        ("D is 64", None),
+        ("32 < D in (64,)", True),
+    ],
+)
+def test_the_constant_evaluator_decides_a_comparison_chain_as_python_does(code: str, result: bool | None) -> None:
+    assert evaluate(cst.parse_expression(code), {"D": 64}.get) is result
+
+
 HELD = """
 @triton.jit
 def k(x, h0, W, NT, USE_H0: tl.constexpr, BT: tl.constexpr):

@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from itertools import product
 from math import prod
-from operator import eq, ge, gt, le, lt, ne
 
 import libcst as cst
 
@@ -63,39 +62,6 @@ def links(test: cst.Comparison) -> Iterator[tuple[cst.BaseExpression, cst.BaseCo
     for target in test.comparisons:
         yield left, target.operator, target.comparator
         left = target.comparator
-
-
-def comparison_outcome(part: cst.BaseExpression, known: Callable[[cst.BaseExpression], int | None]) -> bool | None:
-    """Whether a comparison holds with its sides the ints `known` gives them: each link of its
-    chain an ordering, `==` / `!=`, or `in` / `not in` a tuple, list or set written out (`m in
-    (1, 2)`); False when one link fails, None when one is not known and none fails."""
-    if not isinstance(part, cst.Comparison):
-        return None
-    outcome: bool | None = True
-    for left, operator, right in links(part):
-        low = known(left)
-        if isinstance(operator, cst.In | cst.NotIn):
-            elements = right.elements if isinstance(right, cst.Tuple | cst.List | cst.Set) else ()
-            items = [known(e.value) if isinstance(e, cst.Element) else None for e in elements]
-            held = None if low is None or not items or None in items else (low in items) == isinstance(operator, cst.In)
-        else:
-            compare = _INT_COMPARISONS.get(type(operator))
-            high = known(right)
-            held = None if compare is None or low is None or high is None else compare(low, high)
-        if held is False:
-            return False
-        outcome = outcome if held else None
-    return outcome
-
-
-_INT_COMPARISONS: dict[type[cst.BaseCompOp], Callable[[int, int], bool]] = {
-    cst.Equal: eq,
-    cst.NotEqual: ne,
-    cst.LessThan: lt,
-    cst.LessThanEqual: le,
-    cst.GreaterThan: gt,
-    cst.GreaterThanEqual: ge,
-}
 
 
 def orderings(

@@ -31,7 +31,7 @@ from weakref import WeakKeyDictionary
 
 import libcst as cst
 
-from ..arithmetic import ceiling_division, is_one, power_of_two_above
+from ..arithmetic import ceiling_division, comparison_holds, is_one, power_of_two_above
 from ..imports import ImportMap, dotted_name, folded_int, int_literal, root_name, str_literal
 from ..kernels import (
     MAX_CALLERS_DEEP,
@@ -131,7 +131,7 @@ from .facts import (
     past_fn,
     unwrapped,
 )
-from .guards import Unrolled, comparison_outcome, holding_cases, loop_stops, run_before
+from .guards import Unrolled, holding_cases, loop_stops, run_before
 from .params import (
     add_forwarded,
     all_params,
@@ -2281,14 +2281,17 @@ class HostIndex(HostFacts):
     ) -> bool:
         """`test` cannot hold (or fail, as `holds` says) with the items `placed` in place of the
         variables `names`: in each case it would (`holding_cases`), one of its comparisons goes the
-        other way with them (`comparison_outcome`: `m < 2`, `m == 1`, `m in (1,)` with `m` the
+        other way with them (`comparison_holds`: `m < 2`, `m == 1`, `m in (1,)` with `m` the
         item 1 fail at a launch past `if ...: continue`; `m != 1` holds there)."""
         passed = {id(name): placed[name.value] for name in variables_read(test) if name.value in names}
         if not passed:
             return False
         known = partial(self._known_placed, passed=passed, scope=scope)
         return all(
-            any(comparison_outcome(part, known) is (not part_holds) for part, part_holds in case)
+            any(
+                isinstance(part, cst.Comparison) and comparison_holds(part, known) is (not part_holds)
+                for part, part_holds in case
+            )
             for case in holding_cases(test, holds)
         )
 
