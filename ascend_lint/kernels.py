@@ -769,11 +769,8 @@ class ImportedFunctions:
         if found is None:
             return None
         module, name = found
-        for path in module_files(self.folder, module):
-            read = self._module_at(str(path))
-            if read is not None:
-                return path, read, name
-        return None
+        first = self._first_file(module)
+        return None if first is None else (*first, name)
 
     def own_name(self, reference: str) -> str | None:
         """The name a dotted name of host code has in the importing module itself, when an
@@ -832,15 +829,12 @@ class ImportedFunctions:
 
     def _triton_bindings(self, module: str) -> dict[str, str]:
         """The module-level names of `module` (its first file) that mean Triton, with what they mean."""
-        for path in module_files(self.folder, module):
-            read = self._module_at(str(path))
-            if read is None:
-                continue
-            if read.tree is None:
-                return {}
-            imports = read.tree[1]
-            return {name: full for name, full in imports.aliases.items() if name in imports.module_names}
-        return {}
+        first = self._first_file(module)
+        tree = None if first is None else first[1].tree
+        if tree is None:
+            return {}
+        imports = tree[1]
+        return {name: full for name, full in imports.aliases.items() if name in imports.module_names}
 
     def exports(self, module: str, hops: int = 0) -> frozenset[str]:
         """The names `from <module> import *` binds, the module read from its first file: its
@@ -852,22 +846,19 @@ class ImportedFunctions:
         return self._exports[module]
 
     def _read_exports(self, module: str, hops: int) -> frozenset[str]:
-        for path in module_files(self.folder, module):
-            read = self._module_at(str(path))
-            if read is None:
-                continue
-            if read.tree is None:
-                return frozenset()
-            imports = read.tree[1]
-            if imports.all_names is not None:
-                return imports.all_names
-            names = {name for name in imports.module_names if not name.startswith("_")}
-            if hops < _MAX_REEXPORTS and imports.star_imports:
-                onward = ImportedFunctions(path.parent, imports, self.triton_modules, self.read, path)
-                for inner in imports.star_imports:
-                    names |= onward.exports(inner, hops + 1)
-            return frozenset(names)
-        return frozenset()
+        first = self._first_file(module)
+        tree = None if first is None else first[1].tree
+        if first is None or tree is None:
+            return frozenset()
+        path, imports = first[0], tree[1]
+        if imports.all_names is not None:
+            return imports.all_names
+        names = {name for name in imports.module_names if not name.startswith("_")}
+        if hops < _MAX_REEXPORTS and imports.star_imports:
+            onward = ImportedFunctions(path.parent, imports, self.triton_modules, self.read, path)
+            for inner in imports.star_imports:
+                names |= onward.exports(inner, hops + 1)
+        return frozenset(names)
 
     def unchanged(self, read: dict[str, str | None]) -> bool:
         """Whether the files another lint read still hold what they held (recorded as read
@@ -875,6 +866,15 @@ class ImportedFunctions:
         current = {path: file_hash(Path(path)) for path in read}
         self.read.update(current)
         return current == read
+
+    def _first_file(self, module: str) -> tuple[Path, ImportedModule] | None:
+        """The first file of `module` that can be read, where Python looks first
+        (`module_files`), with the module it holds."""
+        for path in module_files(self.folder, module):
+            read = self._module_at(str(path))
+            if read is not None:
+                return path, read
+        return None
 
     def _module_at(self, path: str) -> ImportedModule | None:
         """The module file at `path` (read once per lint); None when it cannot be read."""

@@ -25,7 +25,7 @@ text has a `from <module> import` or an `import <modules>` naming a module other
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from collections.abc import Set as AbstractSet
 from functools import lru_cache
 
@@ -154,28 +154,14 @@ def _assigned(text: str, bound: re.Match[str]) -> str:
     closed = "'" not in code and '"' not in code  # no string goes on past the line
     if closed and sum(map(code.count, "([{")) <= sum(map(code.count, ")]}")) and not code.rstrip().endswith("\\"):
         return rest
-    depth, offset = 0, bound.end()
-    while offset < len(text):
-        char = text[offset]
+    depth = 0
+    for offset, char in _code_characters(text, bound.end()):
         if char in "([{":
             depth += 1
         elif char in ")]}":
             depth = max(depth - 1, 0)
-        elif char == "\\":  # a line continued
-            offset += 1 + text.startswith("\r\n", offset + 1)
-        elif char == "#":
-            offset = text.find("\n", offset)
-            if offset < 0:
-                break
-            continue
-        elif char in "\"'":
-            end = _string_end(text, offset)
-            if end is None:
-                break
-            offset = end
         elif char in ";\r\n" and depth == 0:
             return text[bound.end() : offset]
-        offset += 1
     return text[bound.end() :]
 
 
@@ -196,26 +182,40 @@ def _opening_parenthesis(text: str, closing: int) -> int | None:
 def _closing_bracket(text: str, start: int) -> int | None:
     """The offset of the `]` closing the subscript opened just before `start`, skipping the
     brackets of one-line strings and comments; None when unsure (a triple-quoted string)."""
-    depth, offset = 1, start
-    while offset < len(text):
-        char = text[offset]
+    depth = 1
+    for offset, char in _code_characters(text, start):
         if char in "([{":
             depth += 1
         elif char in ")]}":
             depth -= 1
             if depth == 0:
                 return offset if char == "]" else None
-        elif char == "#":
+    return None
+
+
+def _code_characters(text: str, offset: int) -> Iterator[tuple[int, str]]:
+    """The characters of code from `offset` on, with their offsets: past one-line strings,
+    comments (the line break ending one is code) and line continuations (a backslash and what
+    it escapes). They end at the end of the text, or where what is code is unsure (a
+    triple-quoted string, a string left open)."""
+    while offset < len(text):
+        char = text[offset]
+        if char == "\\":
+            offset += 2 + text.startswith("\r\n", offset + 1)
+            continue
+        if char == "#":
             offset = text.find("\n", offset)
             if offset < 0:
-                return None
-        elif char in "\"'":
+                return
+            continue
+        if char in "\"'":
             end = _string_end(text, offset)
             if end is None:
-                return None
-            offset = end
+                return
+            offset = end + 1
+            continue
+        yield offset, char
         offset += 1
-    return None
 
 
 def _string_end(text: str, start: int) -> int | None:

@@ -430,15 +430,12 @@ def analysis_kept_young() -> Iterator[None]:
     server, `--fix`) leaves them alive: the collection moves them to the oldest generation, and
     CPython's own schedule makes a full collection once enough of them have moved."""
     _analysed.analysing = True
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        _analysed.analysing = False
-        gc.collect(1)
-        if collecting:
-            gc.enable()
+    with collection_paused():
+        try:
+            yield
+        finally:
+            _analysed.analysing = False
+            gc.collect(1)
 
 
 class _Analysed(threading.local):
