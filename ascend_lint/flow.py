@@ -172,11 +172,6 @@ class Branch:
         return self.flow.is_python_constexpr(self.node.test)
 
     @cached_property
-    def held_test(self) -> list[Event]:
-        """The assignments of the combined test a name tested here holds (`Flow.held_test`)."""
-        return self.flow.held_test(self.node.test)
-
-    @cached_property
     def key(self) -> tuple[str, bool]:
         """(normalised test code, polarity of the body arm), with what it says kept (`Implications`)."""
         return self.flow.implications.key(self.node.test)
@@ -537,6 +532,7 @@ class Flow:
         self._reach_cache: dict[tuple[str, frozenset[str]], dict[_State, frozenset[_State]]] = {}
         self._walking: set[tuple[str, frozenset[str]]] = set()  # the keys of `_reach_cache` being walked
         self._test_keys: dict[cst.BaseExpression, tuple[str, bool]] = {}  # of decided tests (`_decided`)
+        self._held_tests: dict[cst.BaseExpression, list[Event]] = {}  # `held_test`'s answers
         self.stand_in_tests = 0  # how often a test was asked while its outcome was being worked out
 
     @cached_property
@@ -1016,6 +1012,12 @@ class Flow:
         (`and` / `or`, `&` / `|`: `need_state = USE_H0 or in_halo`, then `if need_state:`);
         else none (a parameter, a loop index, an augmented assignment, a value carried round a
         loop, another value)."""
+        held = self._held_tests.get(test)
+        if held is None:
+            held = self._held_tests[test] = self._held_test(test)
+        return held
+
+    def _held_test(self, test: cst.BaseExpression) -> list[Event]:
         while isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             test = test.expression
         use = self.read_events.get(test) if isinstance(test, cst.Name) else None

@@ -123,6 +123,9 @@ _INT_OPERATORS: dict[type[cst.BaseBinaryOp], Callable[[int, int], int]] = {
     cst.RightShift: lambda a, b: a >> b if b >= 0 else 0,
     cst.FloorDivide: lambda a, b: a // b if b else 0,
     cst.Power: lambda a, b: a**b if 0 <= b < 64 and abs(a) <= 1 << 16 else 0,
+    cst.BitOr: lambda a, b: a | b,
+    cst.BitAnd: lambda a, b: a & b,
+    cst.BitXor: lambda a, b: a ^ b,
 }
 
 
@@ -130,7 +133,7 @@ def folded_int(
     node: cst.BaseExpression, operand: Callable[[cst.BaseExpression], int | None] | None = None
 ) -> int | None:
     """The value of integer literal arithmetic (`192 * 1024`, `1 << 17`, `192 * 2**10`, `1572864 //
-    8`), else None; `operand` gives the value of what is neither (a name), when it has one."""
+    8`, `1 << 17 | 1 << 16`), else None; `operand` gives the value of what is neither (a name), when it has one."""
     if isinstance(node, cst.Integer):
         return int_literal(node)
     if isinstance(node, cst.BinaryOperation):

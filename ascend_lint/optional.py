@@ -159,10 +159,10 @@ def _depends_on_a_flag(read: Event, flow: Flow) -> bool:
     """Under an `if` or a conditional expression whose test is pure-constexpr or has a constexpr
     flag among its operands (`tl.load(h0) if (USE_H0 and i_t < W) else 0.0`)."""
     return any(
-        branch.test_is_python_constexpr or any(is_flag(o, flow) for o in tested_operands(branch))
+        branch.test_is_python_constexpr or any(is_flag(o, flow) for o in tested_operands(branch.node.test, flow))
         for branch, _ in read.conds
     ) or any(
-        flow.is_python_constexpr(choice.test) or any(is_flag(o, flow) for o in bool_operands(choice.test))
+        flow.is_python_constexpr(choice.test) or any(is_flag(o, flow) for o in tested_operands(choice.test, flow))
         for choice, _ in read.choices
     )
 
@@ -257,9 +257,11 @@ def _correlated_flag(reads: list[Event], flow: Flow) -> str | None:
     for read in reads:
         mentioned: set[str] = set()
         tests: list[tuple[Branch | cst.IfExp, bool, list[cst.BaseExpression], tuple[str, bool]]] = [
-            (branch, arm, tested_operands(branch), branch.key) for branch, arm in read.conds
+            (branch, arm, tested_operands(branch.node.test, flow), branch.key) for branch, arm in read.conds
         ]
-        tests += [(choice, arm, bool_operands(choice.test), flow.choice_key(choice)) for choice, arm in read.choices]
+        tests += [
+            (choice, arm, tested_operands(choice.test, flow), flow.choice_key(choice)) for choice, arm in read.choices
+        ]
         for node, arm, operands, (tested, polarity) in tests:
             flags = {o: held for o in operands if (held := held_flag(o, flow)) is not None and _switch(held)}
             if flags:
@@ -374,14 +376,14 @@ def _implied_names(test: cst.BaseExpression, arm: bool) -> set[str]:
     return set()
 
 
-def tested_operands(branch: Branch) -> list[cst.BaseExpression]:
-    """The operands of an `if`'s test (`bool_operands`), read through a name the test holds a
-    combined test in (`need = USE_H0 or in_halo`, then `if need:`: `Branch.held_test`), the
-    operands of each assignment reaching it."""
-    held = branch.held_test
+def tested_operands(test: cst.BaseExpression, flow: Flow) -> list[cst.BaseExpression]:
+    """The operands of an `if`'s or a conditional expression's test (`bool_operands`), read
+    through a name the test holds a combined test in (`need = USE_H0 or in_halo`, then `if
+    need:` or `x if need else y`: `Flow.held_test`), the operands of each assignment reaching it."""
+    held = flow.held_test(test)
     if held:
         return [o for definition in held if definition.value is not None for o in bool_operands(definition.value)]
-    return bool_operands(branch.node.test)
+    return bool_operands(test)
 
 
 def bool_operands(test: cst.BaseExpression) -> list[cst.BaseExpression]:

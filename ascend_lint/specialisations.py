@@ -125,6 +125,9 @@ _BINARY: dict[type[cst.CSTNode], Callable[[Any, Any], Any]] = {
     cst.Power: operator.pow,
     cst.LeftShift: operator.lshift,
     cst.RightShift: operator.rshift,
+    cst.BitOr: operator.or_,
+    cst.BitAnd: operator.and_,
+    cst.BitXor: operator.xor,
 }
 
 # Triton passes integers up to 64 bits; a larger constant is no launch's value (and its digits
@@ -145,7 +148,7 @@ def evaluate(
     """The value of a constant expression over literals and names `lookup` knows (`Class.NAME`
     looked up so, dotted), else None.
 
-    Handles arithmetic, comparisons, `and`/`or`/`not`, conditional expressions, `min`/`max`,
+    Handles arithmetic (bitwise `|`, `&`, `^` too), comparisons, `and`/`or`/`not`, conditional expressions, `min`/`max`,
     `triton.cdiv`, `triton.next_power_of_2` and `tl.constexpr(...)`. A conditional expression
     whose test has no value takes the arm `assumed` gives it, if any (`possible_values`).
     """

@@ -98,7 +98,7 @@ place (`ub_size //= 2`) is reported once, where it is written.
   get_soc_spec("UB_SIZE"))`, and `if ub > 196608: ub = 196608`): the value is never more than
   that number, on any SoC; a floor (`max(196608, d)`) is not a capacity;
 - what a function named like a capacity returns (`def get_ub_size(): return 196608`, a stub
-  that never asks the device), when every return of it is a number: one that also returns
+  that never asks the device, also `get_ub_size = lambda: 196608`), when every return of it is a number: one that also returns
   what it queried (`try: return get_soc_spec("UB_SIZE")` / `except ...: return 196608`)
   returns the number as a fallback.
 
@@ -449,6 +449,9 @@ UB_BITS = int(os.getenv("ASCEND_UB_CAPACITY_BITS", "1572864"))  # expect
 def get_ub_size():
     return 196608  # expect
 
+get_ub_bytes = lambda: 196608  # expect
+UB_SIZE_BITS = 1 << 20 | 1 << 19  # expect
+
 def max_ub_elems_fp32():
     return 196608 // 4  # expect
 
@@ -650,6 +653,9 @@ def pick(n, d):
         """The capacity `name = value` states, if any, or each one a table of them under that
         name does (`_SOC_UB = {"Ascend910B": 196608}`); `within`: the host function holding it."""
         if not _is_capacity_name(name, _less_a_margin(name, value, context.imports)):
+            return
+        if isinstance(value, cst.Lambda):  # `get_ub_size = lambda: 196608`: what it returns, as a `def`'s
+            yield from self._report(name, value.body, f"`{name}()` returns `{one_line(value.body)}`", context, within)
             return
         entries = _table_entries(value)
         if entries is not None:

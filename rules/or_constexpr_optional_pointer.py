@@ -73,8 +73,8 @@ under the same flag (see Details).
 Flags an `if` whose test mixes a constexpr operand with a runtime one (`or`, `and`,
 `not FLAG or runtime`, the bitwise `FLAG & runtime` / `FLAG | runtime`, either order, nested
 or negated) when an arm uses an optional pointer parameter without
-an inner pure-constexpr guard of its own (an `if`, or a conditional expression
-`tl.load(h0) if USE_H0 else 0.0`).
+a pure-constexpr guard of its own (an `if`, or a conditional expression
+`tl.load(h0) if USE_H0 else 0.0`, inside the arm or around the test: see Guards).
 
 The test may hold the mix in a name (or `not name`): `need_state = USE_H0 or in_halo`, then
 `if need_state:` is a runtime `if` all the same (measured: with `h0=None` and `USE_H0` False
@@ -95,25 +95,35 @@ fix is offered for a constexpr name only: for a comparison, for which of its out
 pointer is passed is the author's to say; a local holding the flag is a tensor to the front
 end, so `if f:` nested outside would still compile both arms (nest `USE_H0` itself).
 
-### Outer guards
-A use inside an arm of a pure-constexpr `if` (or conditional expression) around the mixed test
-is guarded by it when the pointer is used only under that outcome and, when a launch or a
-heuristic ties a flag to the pointer (`USE_H0=h0 is not None`, `args["h0"] is not None`), the
-outcome holds that flag (`if USE_H0:`, `if USE_H0 and USE_X:`). An unrelated `if USE_X:`
-guards nothing: with `USE_X` True and `h0=None` its body, the mixed test included, compiles
-(the nesting fix then stays inside it). With no flag tied to the pointer, an `if` only ever
-guarding it counts (it is then what shows the pointer optional at all); `if True:` never does.
+### Guards
+A use inside an arm of a pure-constexpr `if` (or conditional expression), around the mixed test
+or inside its arm, is guarded by it when the pointer is used only under that outcome and, when a
+launch or a heuristic ties a flag to the pointer (`USE_H0=h0 is not None`, `args["h0"] is not
+None`), the outcome holds that flag (`if USE_H0:`, `if USE_H0 and USE_X:`). An unrelated `if
+USE_X:` or `if BD >= 64:` guards nothing: with `USE_X` True (or `BD` 64) and `h0=None` its body
+compiles, around the mixed test (the nesting fix then stays inside it) or inside its arm. With
+no flag tied to the pointer, an `if` only ever guarding it counts (it is then what shows the
+pointer optional at all); `if True:` never does. An `if` on the mixed test's own flag (`if
+IS_CB:` inside `if T_cur > 0 or not IS_CB:`) is not reported either: that flag decides the use,
+nested or mixed alike, so the mix changes nothing of when it compiles.
+
+### A `return` in a mixed arm
+The code after `if not USE_H0 or i_t >= W: ...; return` runs as that `if`'s other arm, but a use
+of the pointer there is not reported: Triton's front end compiles the statements after any
+`return` (into a dead block; read in its code generator, `visit_Return` and
+`visit_compound_statement`), whether the `if` is mixed or pure-constexpr, so with `h0=None` it
+fails however the test is written and the nesting would not remove the failure. The pointer is
+then used in every specialisation: move the use into an arm of a pure-constexpr `if`.
 
 ### Conditional expressions
 `A if (USE_H0 and i_t < W) else B` (any mix an `if` test may hold, or a name holding one) is a
 runtime choice to the front end: measured on triton-ascend 3.2 (2026-12-05), with `h0=None` and
 `USE_H0` False both arms are lowered and `tl.load(h0 + o)` in either fails with
 `'NoneType' object has no attribute 'type'`. It is reported at the expression when an arm
-reads the pointer with no conditional expression of its own on a pure-constexpr test inside
-the arm, and no `if` or conditional expression outside guarding the pointer (see Outer
-guards). A use
-in such an arm also counts as a use that depends on the flag when deciding whether the
-pointer is optional.
+reads the pointer with no conditional expression inside the arm or `if` or conditional
+expression outside guarding the pointer (see Guards). A use in such an arm, its test written
+in it or held in a name (`need = USE_H0 and i_t < W`, then `... if need else ...`), also counts
+as a use that depends on the flag when deciding whether the pointer is optional.
 
 ### Names derived from the pointer
 An arm's use may read the pointer through a local name every definition reaching it derives
@@ -183,7 +193,7 @@ from collections.abc import Iterator, Mapping
 import libcst as cst
 
 from ascend_lint.fixes import Declined, FixPlan, Replace, contains
-from ascend_lint.flow import READ, Branch, Event, Flow, test_text
+from ascend_lint.flow import READ, Branch, Event, Flow, test_key, test_text
 from ascend_lint.imports import str_literal
 from ascend_lint.inline import written_name
 from ascend_lint.nodes import child_nodes, one_line
@@ -192,6 +202,7 @@ from ascend_lint.optional import (
     bool_operands,
     combines_conditions,
     held_flag,
+    tested_operands,
     without_negation,
 )
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
@@ -449,6 +460,35 @@ def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr):
             b += b_s
     tl.store(o + i_t * D + o_d, b)
 """,
+        # the mixed arm's use under an inner `if` whose outcome holds the flag tied to the pointer
+        """
+@triton.heuristics({"USE_H0": lambda args: args["h0"] is not None})
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, BD: tl.constexpr, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    b = tl.load(x + o_d)
+    if USE_H0 or i_t < W:
+        if USE_H0 and BD >= 64:
+            b += tl.load(h0 + o_d)
+    tl.store(o + i_t * D + o_d, b)
+""",
+        # the use under an inner `if` on the mixed test's own flag: that flag decides it, nested
+        # or mixed alike (with `ht=None` and `IS_CB` True it compiles either way: not the mix's doing)
+        """
+@triton.heuristics({"STORE_FINAL_STATE": lambda args: args["ht"] is not None})
+@triton.jit
+def k(x, ht, o, T_cur, D: tl.constexpr, IS_CB: tl.constexpr, STORE_FINAL_STATE: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    b = tl.load(x + o_d)
+    if T_cur > 0 or not IS_CB:
+        if IS_CB:
+            tl.store(ht + i_t * D + o_d, b)
+    if not IS_CB:
+        if STORE_FINAL_STATE:
+            tl.store(ht + o_d, b)
+""",
         # a conditional expression whose mixed test is nested inside the flag's own
         # (measured: compiles with `h0=None`), and a mixed one whose arms read no optional pointer
         """
@@ -633,6 +673,58 @@ def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr):
         # the mixed test held in a name: `if need_state:` compiles both arms all the same; the
         # nesting fix declines (the test is bound elsewhere)
         Example(_NAMED_TEST, fixed=_NAMED_TEST, unsafe_fixes=True),
+        # a name holding the mix tested by a conditional expression, the flag tied to the
+        # pointer by the launch only: both arms compile, as for `if need:`
+        """
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, USE_H0: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    need = USE_H0 and i_t < W
+    b = tl.load(x + o_d)
+    b += tl.load(h0 + o_d) if need else 0.0  # expect
+    tl.store(o + i_t * D + o_d, b)
+
+
+def launch(x, o, W, h0=None):
+    k[(4,)](x, h0, o, W, D=16, USE_H0=h0 is not None)
+""",
+        # an unrelated constexpr `if` inside the mixed arm guards nothing of `h0`, as outside it:
+        # with `h0=None`, `BD >= 64` (or `USE_X` True) compiles `None + o_d`; `if USE_H0:` would
+        Example(
+            """
+@triton.heuristics({"USE_H0": lambda args: args["h0"] is not None})
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, BD: tl.constexpr, USE_H0: tl.constexpr, USE_X: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    b = tl.load(x + o_d)
+    if USE_H0 or i_t < W:  # expect
+        if BD >= 64:
+            b += tl.load(h0 + o_d)
+    if USE_H0 and i_t > W:  # expect
+        if USE_X:
+            b += tl.load(h0 + o_d + 1)
+    tl.store(o + i_t * D + o_d, b)
+""",
+            fixed="""
+@triton.heuristics({"USE_H0": lambda args: args["h0"] is not None})
+@triton.jit
+def k(x, h0, o, W, D: tl.constexpr, BD: tl.constexpr, USE_H0: tl.constexpr, USE_X: tl.constexpr):
+    i_t = tl.program_id(0)
+    o_d = tl.arange(0, D)
+    b = tl.load(x + o_d)
+    if USE_H0 or i_t < W:  # expect
+        if BD >= 64:
+            b += tl.load(h0 + o_d)
+    if USE_H0:
+        if i_t > W:
+            if USE_X:
+                b += tl.load(h0 + o_d + 1)
+    tl.store(o + i_t * D + o_d, b)
+""",
+            unsafe_fixes=True,
+        ),
         # the derived name made by a device function: the statement binding it exists only in
         # the inlined body, so the finding points at the read
         """
@@ -972,8 +1064,7 @@ def launch(W):
             related = ((held.statement or held.node, f"`{held.name}` bound to the mixed test here"), *related)
         if pointer.where is not None:
             related = ((pointer.where, f"launch that shows `{pointer.name}` may be None"), *related)
-        operands = [o for definition in _held_tests(node.test, flow) for o in bool_operands(definition)]
-        flags = {o.value for o in operands if isinstance(o, cst.Name) and flow.is_constexpr(o)}
+        flags = {o.value for o in tested_operands(node.test, flow) if isinstance(o, cst.Name) and flow.is_constexpr(o)}
         return Report(
             node,
             _message(subject, pointer, held, derived, guard),
@@ -1223,19 +1314,15 @@ def _pure(node: cst.CSTNode, kernel: Kernel) -> bool:
 
 def _unguarded_uses(branch: Branch, optional: Mapping[str, OptionalPointer]) -> list[tuple[Event, OptionalPointer]]:
     """Reads of an optional pointer, or of a name derived from one (`_optional_read`), in the
-    arms with no guard of their own that the front end decides (an assigned flag is a tensor to
-    it: both arms compile, measured), and not inside an outer `if` that only ever guards that
-    pointer (`if USE_H0:` around the mixed test); each with the pointer."""
-    depth = len(branch.point.conds)
+    arms, with no `if` or conditional expression the front end decides guarding that pointer
+    (`_guarded`) around them, inside the arm or outside the mixed test; each with the pointer."""
     flow = branch.flow
+    flags = _flag_keys(branch.node.test, flow)
     return [
         (event, pointer)
         for span in (branch.body, branch.orelse)
         for event in flow.events_in(span, READ)
-        if (pointer := _optional_read(event, flow, optional)) is not None
-        and not any(b.test_is_python_constexpr for b, _ in event.conds[depth + 1 :])
-        and not flow.constexpr_choices(event)
-        and not any(_outer_guard(b, arm, pointer) for b, arm in event.conds[:depth])
+        if (pointer := _optional_read(event, flow, optional)) is not None and not _guarded(event, flow, pointer, flags)
     ]
 
 
@@ -1299,36 +1386,41 @@ def _unguarded_choice_uses(
 ) -> list[tuple[Event, OptionalPointer]]:
     """`_unguarded_uses` for the arms of a conditional expression with a mixed test (measured:
     the front end lowers both arms when the flag is False): reads of an optional pointer, or of
-    a name derived from or loaded through one, with no conditional expression the front end
-    decides inside the arm and no outer `if` or conditional expression only ever guarding it."""
+    a name derived from or loaded through one, with no `if` or conditional expression guarding
+    that pointer around them (`_guarded`)."""
     found = []
+    flags = _flag_keys(choice.test, flow)
     for event in flow.events:
         if event.kind != READ or not any(c is choice for c, _ in event.choices):
             continue
         pointer = _optional_read(event, flow, optional)
         if pointer is None:
             continue
-        depth = next(i for i, (c, _) in enumerate(event.choices) if c is choice)
-        inner = event.choices[depth + 1 :]
-        outer = event.choices[:depth]
-        if any(flow.is_python_constexpr(c.test) for c, _ in inner):
-            continue
-        if any(_outer_guard(b, arm, pointer) for b, arm in event.conds):
-            continue
-        if any(_choice_guards_pointer(flow, c, arm, pointer) for c, arm in outer):
-            continue
-        found.append((event, pointer))
+        if not _guarded(event, flow, pointer, flags):
+            found.append((event, pointer))
     return found
 
 
-def _choice_guards_pointer(flow: Flow, choice: cst.IfExp, arm: bool, pointer: OptionalPointer) -> bool:
-    return flow.is_python_constexpr(choice.test) and pointer.guarded_by(choice.test, flow.choice_key(choice), arm)
+def _flag_keys(test: cst.BaseExpression, flow: Flow) -> set[str]:
+    """The constexpr operands of a mixed test, keyed as a test of them alone (`test_key`)."""
+    return {test_key(o)[0] for o in tested_operands(test, flow) if flow.is_python_constexpr(o)}
 
 
-def _outer_guard(branch: Branch, arm: bool, pointer: OptionalPointer) -> bool:
-    """An `if` around a mixed test that compiles the pointer's use only when it is passed
-    (`OptionalPointer.guarded_by`: `if USE_H0:`, not an unrelated `if USE_X:`)."""
-    return branch.test_is_python_constexpr and pointer.guarded_by(branch.node.test, branch.key, arm)
+def _guarded(event: Event, flow: Flow, pointer: OptionalPointer, flags: set[str]) -> bool:
+    """A use inside an arm of an `if` or a conditional expression the front end decides that
+    compiles it only when the pointer is passed (`OptionalPointer.guarded_by`: `if USE_H0:`,
+    not an unrelated `if USE_X:` or `if BD >= 64:`, which compiles it with the pointer None),
+    around the mixed test or inside its arm; or that tests a flag of the mixed test itself
+    (`flags`: `if not F or R:` around `if F:`), which decides the use as the nesting would: the
+    mix changes nothing of when it compiles."""
+    return any(
+        b.test_is_python_constexpr and (b.key[0] in flags or pointer.guarded_by(b.node.test, b.key, arm))
+        for b, arm in event.conds
+    ) or any(
+        flow.is_python_constexpr(c.test)
+        and (flow.choice_key(c)[0] in flags or pointer.guarded_by(c.test, flow.choice_key(c), arm))
+        for c, arm in event.choices
+    )
 
 
 def _guards_pointer(branch: Branch, arm: bool, pointer: OptionalPointer) -> bool:

@@ -128,6 +128,11 @@ def test_ub_as_an_upper_bound_is_no_capacity(source: str) -> None:
         ("UB_FLOAT = 192.0 * 1024", 196608),
         ("SOC_UB = 196608", 196608),
         ("ub = 196608\nlbl = 0", 196608),
+        # a lambda returns its number as a `def` does; `|`, `&`, `^` fold as `<<` does
+        ("get_ub_size = lambda: 196608", 196608),
+        ("UB_SIZE = 1 << 17 | 1 << 16", 196608),
+        ("UB_BYTES = 0x3FFFF & 0x30000", 196608),
+        ("UB_BYTES = 0x30000 ^ 0", 196608),
     ],
 )
 def test_a_capacity_in_a_unit_constant_a_float_or_a_fused_name_is_flagged(source: str, value: int) -> None:

@@ -339,6 +339,37 @@ def test_an_outer_guard_counts_only_when_it_holds_the_flag_tied_to_the_pointer()
     assert lint_source(tied, "k.py", settings()).findings == []
 
 
+@pytest.mark.parametrize(
+    ("inner", "reported"),
+    [
+        ("MODE", True),  # unrelated: with `MODE` True and `h0=None` the load compiles
+        ("MODE == 2", True),
+        ("not MODE", True),
+        ("USE_H0", False),  # the flag the launch ties to `h0`
+        ("USE_H0 and MODE", False),
+    ],
+)
+def test_an_inner_guard_counts_only_when_it_holds_the_flag_tied_to_the_pointer(inner: str, reported: bool) -> None:
+    """An `if` inside the mixed arm guards the pointer as one around the mixed test does
+    (probe 14: an unrelated `if BD >= 64:` inside cleared the use)."""
+    for test in ("USE_H0 or i_t < W", "USE_H0 and i_t < W"):
+        body = f"if {test}:\n    if {inner}:\n        tl.store(o, tl.load(h0))"
+        source = HEADER + KERNEL.format(body=textwrap.indent(body, "    ").strip()) + DEFAULTS_TO_NONE
+        codes = [finding.code for finding in lint_source(source, "k.py", settings()).findings]
+        assert codes == (["ASC004"] if reported else []), (test, inner)
+
+
+def test_a_conditional_expression_on_a_name_holding_the_mix_depends_on_the_flag() -> None:
+    """`need = USE_H0 and i_t < W`, then `load(h0) if need else 0.0`: the use depends on the
+    flag, so the launch's `USE_H0=h0 is not None` shows `h0` optional (probe 14: silent, while
+    `if need:` and the inline test were reported)."""
+    body = "need = USE_H0 and i_t < W\ntl.store(o, tl.load(h0) if need else 0.0)"
+    source = HEADER + KERNEL.format(body=textwrap.indent(body, "    ").strip()) + DEFAULTS_TO_NONE
+    (finding,) = lint_source(source, "k.py", settings()).findings
+    assert finding.code == "ASC004" and "`need = USE_H0 and i_t < W`" in finding.message
+    assert "`h0=None` fails to compile" in finding.message
+
+
 def test_a_device_function_takes_its_callers_launch_evidence() -> None:
     source = HEADER + textwrap.dedent(
         """
