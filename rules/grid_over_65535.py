@@ -100,7 +100,9 @@ dims:`, also to the shapes broadcast: `dims = torch.broadcast_shapes(a.shape[:-2
 b.shape[:-2])`, also on several paths: `dims = a.shape[:-2]` in an `if` or `try`, `dims =
 b.shape[:-2]` in its `else` or `except`, each item then an extent of either; an item of shapes
 broadcast is the largest of the items they align there, no one tensor's extent, so a test on
-`a.shape[0]` bounds none of them; `B, T = s` of a name bound to a shape in one arm and to a
+`a.shape[0]` alone bounds none of them, while tests bounding every item one may align bound it
+(`a.shape[0]` and `b.shape[0]` for `s[0]`; for `s[i]` each shape's items up to `i`, a shape of
+fewer items aligning a lower one of its own there; for `s[-m]` each one's `[-m]`); `B, T = s` of a name bound to a shape in one arm and to a
 tuple in the other, `s = (2, 4)`, is an extent or the element) makes `pre` a size, one and not two (the loop may run once), where it reaches the launch (not
 after `pre = 4`, nor after a loop whose body ends `pre = min(pre, 100)`), and `n //= m` by a size leaves `n` unknown. A
 bound divided by anything stays bounded (a tile of
@@ -137,7 +139,14 @@ identity or truth test: `if x.dim() == 4: bs = b * s` / `else: bs = x.shape[0]`)
 arm multiplying the most sizes, which may run whatever the sizes (under a test that orders
 values, `if B * H > cap: rows = cap` / `else: rows = B * H`, it is one size), also when the
 other arm binds a factor to the name (`b, s = 1, bs`: a name read in its own values is sized
-from its other origins); and so does the product of a tensor's extents, `math.prod(x.shape[:d])` (the rows of
+from its other origins). Two or more names (or a dict's entries) the grid reads, bound in the
+arms of one such `if` (its tests all picking a variant), are sized together, path by path: `if
+flag: n, h = B, 4` / `else: n, h = 4, T` (or `cfg = {"n": B, "h": 4}` / `cfg = {"n": 4, "h":
+T}`) launches `(n, h)` as `(B, 4)` or `(4, T)`, neither multiplying two sizes, while `n, h = B,
+T` in one arm is reported; an arm binding neither keeps those bound before the `if`, and one
+ending in `return` or `raise` is no path. A name's bindings in a loop, in a nested block, or
+after the `if` leave it sized one name at a time, and so does a test that orders values. The
+product of a tensor's extents counts as a product of sizes too, `math.prod(x.shape[:d])` (the rows of
 its leading dimensions, taken to be two or more), also over a name a function binds once to a
 shape and never changes (`shape = list(x.shape)`, then `math.prod(shape[:axis])`), or
 `functools.reduce(operator.mul, x.shape, 1)` (or `lambda a, b: a * b`). The product of a slice
@@ -167,15 +176,24 @@ a lambda's arms) is reported when each would be, not when one is a grid that can
 core count bound when the sizes are large). A grid a dict holds (`kernel[cfg["grid"]](...)`)
 is the entry written last before the launch (`cfg = {"grid": ...}`, then `cfg["grid"] = (n,)`),
 after an `if` the entry each arm leaves (an arm writing none, or a missing `else`, leaves the
-one written before it), an entry read by the grid the same way (`cfg["n"]`, or a grid lambda's
+one written before it), after a `try` the entry its body (or its `else` block) leaves and the
+one each handler leaves (a handler writing none leaves the body's or the one before the `try`;
+none when the `finally` block writes it), an entry read by the grid the same way (`cfg["n"]`, or a grid lambda's
 `meta["BLOCK"]` with `meta = {}`, `meta["BLOCK"] = triton.next_power_of_2(n)`: a block at
 least the size it divides; a grid function nested in the function, `def grid(meta): return
 (cfg["n"], 4)`, reads the entries written before it when nothing changes the dict after it);
 none when `cfg.update(...)`, `setdefault`, a `**` splat or a store
 in a loop may change it there. A list grid built by `.append` (`grid = []`, then
-`grid.append(n)`, `grid.extend((B, H))`, then `kernel[tuple(grid)]` or `kernel[grid]`) holds
-the axes appended in the block binding it before the launch; one appended under an `if` or in
-a loop may not be there and is not read. A list the function changes otherwise between its
+`grid.append(n)`, `grid.extend((B, H))`, `grid.extend(lead)`, `grid.insert(0, n)`, then
+`kernel[tuple(grid)]` or `kernel[grid]`) holds on each path what the block binding it adds
+before the launch: an addition under an `if` on the paths through its arm (an arm ending in
+`return` or `raise` is no path), one in a loop on the paths running its body once or not at
+all. Each path's grid is read; when every test choosing among them picks a variant (an
+equality, identity or truth test, or a `for` loop: `if batched: grid.append(B)`) the launch is
+reported when one path's grid would be (that path may run whatever the sizes), else when each
+would be. `.extend` of a name adds the axes of the grid it holds (`*lead`), of a value the
+module does not show one unsized axis; `.insert` at an index that is no literal adds its axis
+at the end (the same programs). A `try` adding to it, or more than 64 paths, give no grid. A list the function changes otherwise between its
 binding and the launch (`grid.pop()`, `del grid[1]`, `grid[1] = 4`, `grid.clear()`, `grid[:] =
 [4]`, passing it to a call, `alias = grid`) is no grid read; `len(grid)` and `grid[0]` read it.
 
@@ -440,7 +458,7 @@ from __future__ import annotations
 import builtins
 import operator
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, reduce
 from math import prod
 from typing import Literal
@@ -1358,6 +1376,19 @@ def rows_of_a_chunk(A):
     B, m, n = A.shape
     for b0 in range(0, B, 16):
         k[(min(16, B - b0) * triton.cdiv(m, 64), triton.cdiv(n, 64))](A, m, n, TM=64)  # expect
+""",
+        # a list grid appended to under a truth test: that path launches `n/BLOCK * B` programs
+        """
+@triton.jit
+def k(x, n, BLOCK: tl.constexpr):
+    tl.store(x + tl.program_id(1) * n + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK), 0.0)
+
+def run(x, batched, BLOCK=64):
+    B, n = x.shape
+    grid = [triton.cdiv(n, BLOCK)]
+    if batched:
+        grid.append(B)
+    k[tuple(grid)](x, n, BLOCK=BLOCK)  # expect
 """,
         # floors written `!= 0`, `== 0` failing or `or`: no cap, the rows are the batch's
         """
@@ -2572,8 +2603,13 @@ def _report(launch: Launch, grids: Iterable[Grid], context: ModuleContext, chunk
     launch may be refused. One that does not (a core grid in one arm, `(NT, B * H)` in the
     other) may be the arm taken whenever the sizes are large. A launch in a loop (`chunked`: the
     host chunking) is reported on a grid whose known axes alone are over the limit, or whose axes
-    the loop does not chunk grow as two or more sizes (`_unchunked`)."""
+    the loop does not chunk grow as two or more sizes (`_unchunked`). A grid that paths picked
+    whatever the sizes lead to (`Grid.variant`: a list appended to under `if flag:`) is
+    reported when it would be, whatever the others."""
     reports = [_trips_report(launch, grid, context, chunked) for grid in grids]
+    variants = [report for report, grid in zip(reports, grids, strict=True) if grid.variant and report is not None]
+    if variants:
+        return variants[-1]
     return reports[-1] if reports and None not in reports else None
 
 
@@ -3094,7 +3130,7 @@ def _unchunked(
         return None
     if _GridNames.of([(axis, grid.scope) for axis in kept], context).read & chunks.sizing:
         return None
-    return Grid(kept, grid.scope, grid.written, grid.meta), chunked
+    return replace(grid, axes=kept), chunked
 
 
 def _chunked_parts(

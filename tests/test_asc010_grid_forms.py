@@ -732,13 +732,188 @@ def appended_under_a_test(x, flag):
     if flag:
         grid.append(x.shape[1])
     grid.append(2)
-    k[grid](x, 1, BT=64)
+    k[grid](x, 1, BT=64)  # expect
 
 def appended_then_counted(x):
     grid = [x.shape[0]]
     grid.append(x.shape[1])
     assert len(grid) == 2 and grid[0] > 0
     k[tuple(grid)](x, 1, BT=64)  # expect
+"""
+
+# a list grid added to on several paths (under an `if`, in a loop, `.insert`, `.extend` of a
+# name): each path's grid; one a test picking a variant leads to may run whatever the sizes
+APPENDED_PATHS = """
+def batched(x, is_batched):
+    n, B = x.shape[0], x.shape[1]
+    grid = [triton.cdiv(n, 64)]
+    if is_batched:
+        grid.append(B)
+    k[tuple(grid)](x, 1, BT=64)  # expect
+
+def batched_small(x, is_batched):
+    grid = [triton.cdiv(x.shape[0], 64)]
+    if is_batched:
+        grid.append(4)
+    k[tuple(grid)](x, 1, BT=64)
+
+def arms(x, mode):
+    grid = [x.shape[0]]
+    if mode == "rows":
+        grid.append(4)
+    elif mode == "heads":
+        grid.extend((x.shape[2], 2))
+    else:
+        grid.append(8)
+    k[grid](x, 1, BT=64)  # expect
+
+def arm_leaving(x, flag):
+    grid = [x.shape[0]]
+    if flag:
+        grid.append(x.shape[1])
+        return None
+    k[grid](x, 1, BT=64)
+
+def ordered(x):
+    grid = [x.shape[0]]
+    if x.shape[1] <= 16:
+        grid.append(x.shape[1])
+    k[grid](x, 1, BT=64)
+
+def ordered_either_way(x):
+    grid = [x.shape[0]]
+    if x.shape[1] > 16:
+        grid.append(4)
+    else:
+        grid.append(x.shape[1])
+    k[grid](x, 1, BT=64)
+
+def looped(x):
+    grid = [x.shape[0]]
+    for d in x.shape[1:]:
+        grid.append(d)
+    k[tuple(grid)](x, 1, BT=64)  # expect
+
+def looped_small(x):
+    grid = [x.shape[0]]
+    for _ in range(2):
+        grid.append(2)
+    k[tuple(grid)](x, 1, BT=64)
+
+def tested_in_a_loop(x, flags):
+    grid = [x.shape[0]]
+    for flag in flags:
+        if flag:
+            grid.append(x.shape[1])
+    k[tuple(grid)](x, 1, BT=64)  # expect
+
+def inserted(x):
+    grid = [x.shape[0]]
+    grid.insert(0, x.shape[1])
+    k[tuple(grid)](x, 1, BT=64)  # expect
+
+def inserted_small(x, where):
+    grid = [4]
+    grid.insert(where, x.shape[1])
+    k[tuple(grid)](x, 1, BT=64)
+
+def extended_by_a_name(x):
+    grid = [x.shape[0]]
+    rest = (x.shape[1], 2)
+    grid.extend(rest)
+    k[tuple(grid)](x, 1, BT=64)  # expect
+
+def extended_by_a_shape(x, y):
+    grid = [triton.cdiv(x.shape[0], 64)]
+    grid.extend(y.shape[:-1])
+    k[tuple(grid)](x, 1, BT=64)  # expect
+
+def extended_unknown(x, rest):
+    grid = [x.shape[0]]
+    grid.extend(rest)
+    k[tuple(grid)](x, 1, BT=64)
+
+def extended_unknown_beside_sizes(x, rest):
+    grid = [x.shape[0], x.shape[1]]
+    grid.extend(rest)
+    k[tuple(grid)](x, 1, BT=64)  # expect
+
+def appended_in_a_try(x):
+    grid = [x.shape[0]]
+    try:
+        grid.append(x.shape[1])
+    except IndexError:
+        grid.append(1)
+    k[tuple(grid)](x, 1, BT=64)
+
+def popped_under_a_test(x, flag):
+    grid = [x.shape[0]]
+    grid.append(x.shape[1])
+    if flag:
+        grid.pop()
+    k[tuple(grid)](x, 1, BT=64)
+"""
+
+# names (or a dict's entries) bound together in the arms of an `if` picking a variant: sized
+# together on each arm's path, the grid reported when some path's grid multiplies two sizes
+BOUND_TOGETHER = """
+def names_per_arm(x, flag):
+    if flag:
+        n, h = x.shape[0], 4
+    else:
+        n, h = 4, x.shape[1]
+    k[(n, h)](x, 1, BT=64)
+
+def names_in_one_arm(x, flag):
+    if flag:
+        n, h = x.shape[0], x.shape[1]
+    else:
+        n, h = 4, 4
+    k[(n, h)](x, 1, BT=64)  # expect
+
+def names_per_elif_arm(x, mode):
+    n, h = 4, 4
+    if mode == "rows":
+        n = x.shape[0]
+    elif mode == "heads":
+        h = x.shape[1]
+    k[(n, h)](x, 1, BT=64)
+
+def names_arm_leaving(x, flag):
+    n, h = 4, 4
+    if flag:
+        n, h = x.shape[0], x.shape[1]
+        return None
+    k[(n, h)](x, 1, BT=64)
+
+def names_tested_after(x, flag):
+    if flag:
+        n, h = x.shape[0], x.shape[1]
+    else:
+        n, h = 4, 4
+    assert n <= 64
+    k[(n, h)](x, 1, BT=64)
+
+def launched_in_the_arm(x, flag):
+    if flag:
+        n, h = x.shape[0], x.shape[1]
+        k[(n, h)](x, 1, BT=64)  # expect
+        return x
+    return None
+
+def entries_per_arm(x, flag):
+    if flag:
+        cfg = {"n": x.shape[0], "h": 4}
+    else:
+        cfg = {"n": 4, "h": x.shape[1]}
+    k[(cfg["n"], cfg["h"])](x, 1, BT=64)
+
+def entries_in_one_arm(x, flag):
+    if flag:
+        cfg = {"n": x.shape[0], "h": x.shape[1]}
+    else:
+        cfg = {"n": 4, "h": 4}
+    k[(cfg["n"], cfg["h"])](x, 1, BT=64)  # expect
 """
 
 # a list grid appended to, then changed otherwise before the launch: not what was appended
@@ -869,6 +1044,55 @@ def elif_arms(x, y, flag):
         cfg["h"] = x.shape[1]
     k[lambda meta: (cfg["n"], cfg["h"])](x, 1, BT=64)  # expect
 
+def try_arms(x, y):
+    try:
+        cfg = {"n": x.shape[0], "h": x.shape[1]}
+    except AttributeError:
+        cfg = {"n": y.shape[0], "h": y.shape[1]}
+    k[(cfg["n"], cfg["h"])](x, 1, BT=64)  # expect
+
+def try_arms_small(x):
+    try:
+        cfg = {"n": 4, "h": x.shape[1]}
+    except AttributeError:
+        cfg = {"n": 8, "h": x.shape[1]}
+    k[(cfg["n"], cfg["h"])](x, 1, BT=64)
+
+def try_else_stored(x):
+    cfg = {"n": 4, "h": x.shape[1]}
+    try:
+        n = x.shape[0]
+    except IndexError:
+        pass
+    else:
+        cfg["n"] = n
+    k[(cfg["n"], cfg["h"])](x, 1, BT=64)  # expect
+
+def try_handler_leaving(x):
+    cfg = {"n": 4, "h": x.shape[1]}
+    try:
+        cfg = {"n": 8, "h": x.shape[1]}
+    except KeyError:
+        cfg["n"] = x.shape[0]
+        raise
+    k[(cfg["n"], cfg["h"])](x, 1, BT=64)
+
+def try_handler_keeping(x):
+    cfg = {"n": x.shape[0], "h": x.shape[1]}
+    try:
+        cfg = {"n": 4, "h": x.shape[1]}
+    except KeyError:
+        pass
+    k[(cfg["n"], cfg["h"])](x, 1, BT=64)  # expect
+
+def try_finally_stored(x):
+    cfg = {"n": x.shape[0], "h": x.shape[1]}
+    try:
+        cfg["h"] = x.shape[1]
+    finally:
+        cfg["n"] = 4
+    k[(cfg["n"], cfg["h"])](x, 1, BT=64)
+
 def arms_small(x, flag):
     if flag:
         cfg = {"n": 4, "h": x.shape[1]}
@@ -961,6 +1185,8 @@ def block_rebound_after(x):
         ENTRIES,
         COUNTS,
         APPENDED,
+        APPENDED_PATHS,
+        BOUND_TOGETHER,
         APPENDED_CHANGED,
         CONTEXT,
         DICT_PATHS,
@@ -981,6 +1207,8 @@ def block_rebound_after(x):
         "entries",
         "counts",
         "appended",
+        "appended_paths",
+        "bound_together",
         "appended_changed",
         "context",
         "dict_paths",

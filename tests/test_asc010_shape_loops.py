@@ -93,6 +93,43 @@ def broadcast_items_bounded(a, b):
     assert shape[0] <= 64
     k[(shape[0], shape[1])](a, N=4)
 
+def broadcast_items_bounded_on_both_shapes(a, b):
+    assert a.shape[0] <= 64 and b.shape[0] <= 64
+    shape = torch.broadcast_shapes(a.shape, b.shape)
+    k[(shape[0], shape[1])](a, N=4)
+
+def broadcast_unpacked_bounded_in_two_asserts(a, b):
+    assert a.shape[0] <= 64
+    assert b.shape[0] <= 64
+    B, T = torch.broadcast_shapes(a.shape, b.shape)
+    k[(B, T)](a, N=4)
+
+def broadcast_last_items_bounded(a, b):
+    if a.shape[-1] > 64 or b.shape[-1] > 64:
+        raise ValueError
+    shape = torch.broadcast_shapes(a.shape, b.shape)
+    k[(shape[-1], shape[-2])](a, N=4)
+
+def broadcast_second_items_bounded(a, b):
+    assert a.shape[1] <= 64 and b.shape[1] <= 64
+    shape = torch.broadcast_shapes(a.shape, b.shape)
+    k[(shape[1], shape[2])](a, N=4)  # expect
+
+def broadcast_leading_items_bounded(a, b):
+    assert a.shape[0] <= 64 and b.shape[0] <= 64 and a.shape[1] <= 64 and b.shape[1] <= 64
+    shape = torch.broadcast_shapes(a.shape, b.shape)
+    k[(shape[1], shape[2])](a, N=4)
+
+def broadcast_slices_bounded(B, L):
+    assert B.shape[0] <= 8 and L.shape[0] <= 8
+    batch = torch.broadcast_shapes(B.shape[:-2], L.shape[:-2])
+    k[(batch[0], B.shape[-1])](B, N=4)
+
+def broadcast_one_shape_bounded(a, b):
+    assert a.shape[-1] <= 64
+    shape = torch.broadcast_shapes(a.shape, b.shape)
+    k[(shape[-1], shape[-2])](a, N=4)  # expect
+
 def broadcast_or_first_in_try(B, L):
     try:
         batch_shape = torch.broadcast_shapes(B.shape[:-2], L.shape[:-2])

@@ -365,13 +365,23 @@ SHAPES |= {
         ),
         40,
     ),
-    # the axes appended to a list are read once per list (`HostIndex._appends_after`), each
-    # launch finding its place among them; each entry read after an `if` reads its arms
+    # what is added to a list is read once per list and launch (`HostIndex._added_paths`), from
+    # the list's binding to the launch only; each entry read after an `if` reads its arms
     "a list grid appended to before every launch (`grid.append(...)`)": (
         lambda n: (
             HOST_HEAD
             + "def run(x):\n"
             + "    grid = [x.shape[0]]\n    grid.append(2)\n    k[tuple(grid)](x, x.shape[0], BT=64)\n" * n
+        ),
+        40,
+    ),
+    # each launch reads the paths from its own list's binding (`HostIndex._added_paths`), once
+    "a list grid appended to under an `if` before every launch": (
+        lambda n: (
+            HOST_HEAD
+            + "def run(x, flag):\n"
+            + "    grid = [x.shape[0]]\n    if flag:\n        grid.append(2)\n    else:\n        grid.insert(0, 4)\n"
+            "    for _ in x.shape[1:]:\n        grid.append(x.shape[1])\n    k[tuple(grid)](x, x.shape[0], BT=64)\n" * n
         ),
         40,
     ),

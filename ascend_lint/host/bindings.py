@@ -124,31 +124,141 @@ def reaching_binding(name: str, launch: Launch, order: WrittenOrder) -> cst.Base
     reach it. An update in place (`grid += (B,)`) is its updated value (`grid + (B,)`), whose
     `grid` is the binding before it (`binding_updated`); an append (`grid.append(n)`: the list
     bound before it, with its axes appended, `HostIndex._appended_grids`) is passed over."""
-    return _nearest_binding(
-        name, order.enclosing_statements(launch.written_at), order, lambda s: bool(appended_axes(s, name))
-    )
+    return _nearest_binding(name, order.enclosing_statements(launch.written_at), order, lambda s: adds_only(s, name))
 
 
-def appended_axes(statement: cst.CSTNode, name: str) -> list[cst.BaseExpression]:
-    """The axes `name.append(v)` (`v`) or `name.extend((a, b))` (`a`, `b`) adds, as a statement
-    of its own; none for another statement."""
+Addition = tuple[int | None, tuple[cst.BaseElement, ...]]  # where (None: at the end) and what a list gets
+_LIST_ADDERS = {"append": 1, "extend": 1, "insert": 2}  # the methods adding to a list, by their arguments
+
+
+def list_addition(statement: cst.CSTNode, name: str) -> Addition | None:
+    """What `name.append(v)`, `name.extend(vs)` or `name.insert(i, v)`, as a statement of its
+    own, adds to the list `name`: where (the index `insert` is passed, an int literal; None,
+    at the end, for the others and for an index no literal: the axes launched are the same) and
+    the elements (`v`; those of a tuple or list `extend` is passed as written, else `*vs`).
+    None for another statement."""
     call = statement.value if isinstance(statement, cst.Expr) else None
     if not (
         isinstance(call, cst.Call)
         and isinstance(call.func, cst.Attribute)
         and isinstance(call.func.value, cst.Name)
         and call.func.value.value == name
-        and len(call.args) == 1
-        and call.args[0].keyword is None
-        and not call.args[0].star
+        and len(call.args) == _LIST_ADDERS.get(call.func.attr.value)
+        and all(arg.keyword is None and not arg.star for arg in call.args)
     ):
-        return []
-    added = call.args[0].value
-    if call.func.attr.value == "append":
-        return [added]
-    if call.func.attr.value == "extend" and isinstance(added, (cst.Tuple, cst.List)):
-        return [element.value for element in added.elements if isinstance(element, cst.Element)]
-    return []
+        return None
+    *where, added = (arg.value for arg in call.args)
+    if call.func.attr.value != "extend":
+        return (int_literal(where[0]) if where else None), (cst.Element(added),)
+    if isinstance(added, (cst.Tuple, cst.List)):
+        return None, tuple(added.elements)
+    return None, (cst.StarredElement(added),)
+
+
+def with_additions(elements: Sequence[cst.BaseElement], additions: Sequence[Addition]) -> list[cst.BaseElement]:
+    """The elements of a list written as `elements` after `additions`, in order."""
+    listed = list(elements)
+    for where, added in additions:
+        if where is None:
+            listed.extend(added)
+        else:
+            listed[where:where] = added  # `list.insert`: past the end at the end, negative from it
+    return listed
+
+
+def adds_only(statement: cst.CSTNode, name: str) -> bool:
+    """Every change of `name` the statement may make (`binding_nodes`) is an addition to it as
+    a list (`list_addition`), and it makes one."""
+    additions = {id(node.value) for node in walk(statement) if isinstance(node, cst.Expr) and list_addition(node, name)}
+    return bool(additions) and all(id(node) in additions for node in binding_nodes(statement, name))
+
+
+def list_paths(
+    statements: Sequence[cst.CSTNode],
+    name: str,
+    order: WrittenOrder,
+    picks_variant: Callable[[cst.BaseExpression], bool],
+    limit: int,
+    nested: bool = False,
+) -> tuple[list[tuple[Addition, ...]], bool] | None:
+    """The additions each path through `statements` makes to the list `name` (`list_addition`),
+    in order, and whether every test choosing among the paths picks a variant (`picks_variant`:
+    it orders no size, so each path may run whatever the sizes). An `if` adding to it (an
+    `elif` too) gives each arm's paths (an arm ending in `return` or `raise`, none: that path
+    leaves; a missing `else`, none added), a `for` loop its body's or none (its body read as run
+    once or not at all, as a name updated in one is; a `while` loop so too, its test choosing), a
+    `with` block its body's. Up to a statement changing the list otherwise (a rebinding, where
+    the list read is no longer this one); None when that is in a block (`nested`), for another
+    statement adding to it (a `try`, a loop's `else`, a nested function) and past `limit` paths."""
+    paths: list[tuple[Addition, ...]] = [()]
+    variant = True
+    for statement in statements:
+        added = list_addition(statement, name)
+        if added is not None:
+            paths = [(*path, added) for path in paths]
+            continue
+        if not order.rebinds(statement, name):
+            continue
+        if not adds_only(statement, name):
+            if nested:
+                return None
+            break
+        branches = _added_branches(statement, name, order, picks_variant, limit)
+        if branches is None:
+            return None
+        choices, chosen_by_variant = branches
+        variant = variant and chosen_by_variant
+        paths = [(*path, *choice) for path in paths for choice in choices]
+        if len(paths) > limit:
+            return None
+    return paths, variant
+
+
+def if_arms(statement: cst.If) -> tuple[list[cst.BaseExpression], list[cst.BaseSuite | None]]:
+    """The tests of an `if` and its `elif` arms, and their blocks then the `else` block (None
+    when it has none)."""
+    tests: list[cst.BaseExpression] = []
+    blocks: list[cst.BaseSuite | None] = []
+    arm: cst.If | cst.Else | None = statement
+    while isinstance(arm, cst.If):
+        tests.append(arm.test)
+        blocks.append(arm.body)
+        arm = arm.orelse
+    blocks.append(arm.body if isinstance(arm, cst.Else) else None)
+    return tests, blocks
+
+
+def _added_branches(
+    statement: cst.CSTNode,
+    name: str,
+    order: WrittenOrder,
+    picks_variant: Callable[[cst.BaseExpression], bool],
+    limit: int,
+) -> tuple[list[tuple[Addition, ...]], bool] | None:
+    """`list_paths` of the blocks of one compound statement adding to the list `name`."""
+    blocks: list[cst.BaseSuite | None]
+    tests: list[cst.BaseExpression] = []
+    if isinstance(statement, cst.If):
+        tests, blocks = if_arms(statement)
+    elif isinstance(statement, cst.For | cst.While) and statement.orelse is None:
+        blocks = [None, statement.body]
+        tests = [statement.test] if isinstance(statement, cst.While) else []
+    elif isinstance(statement, cst.With):
+        blocks = [statement.body]
+    else:
+        return None
+    choices: list[tuple[Addition, ...]] = []
+    variant = all(picks_variant(test) for test in tests)
+    for block in blocks:
+        lines = order.statements(block) if block is not None else []
+        if lines and isinstance(lines[-1], cst.Return | cst.Raise):
+            continue
+        found = list_paths(lines, name, order, picks_variant, limit, nested=True)
+        if found is None:
+            return None
+        choices += found[0]
+        variant = variant and found[1]
+    return choices, variant
 
 
 def binding_updated(name: cst.Name, order: WrittenOrder) -> cst.BaseExpression | None:

@@ -22,9 +22,9 @@ import math
 import os
 from bisect import bisect_left
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property, partial
 from pathlib import Path
 from weakref import WeakKeyDictionary
@@ -60,15 +60,18 @@ from ..package import content_hash, package_folders, package_hash, package_sourc
 from .bindings import (
     RECORDED_BINDERS,
     SHRINKING_OPERATORS,
+    Addition,
     WrittenOrder,
-    appended_axes,
     binders_by_name,
     binding_reaching,
     binding_read_by,
     binding_updated,
     comprehension_variables,
     entry_writer,
+    if_arms,
     is_negative,
+    list_addition,
+    list_paths,
     loop_leaves,
     names_read_shrinking,
     plain_binding,
@@ -82,6 +85,7 @@ from .bindings import (
     swaps_in_for_none,
     tuple_element,
     updates_name,
+    with_additions,
 )
 from .dicts import (
     changed_dict,
@@ -166,6 +170,7 @@ from .records import (
 from .shapes import (
     INT_CONVERSIONS,
     allocation_dimensions,
+    broadcast_alignments,
     broadcast_tensors,
     copy_of,
     counted_tensor,
@@ -272,7 +277,7 @@ class HostIndex(HostFacts):
         self._stops_by_loop: dict[cst.For, dict[tuple[int, bool], bool]] = {}  # `_loop_stops`
         self._updates_deep = 0  # the updates of a grid in place `_grids` is reading, one inside another
         self._escaping: dict[tuple[str, cst.FunctionDef, bool], list[cst.Name]] = {}  # `_escaping_uses`
-        self._list_appends: dict[cst.List, tuple[Sequence[cst.CSTNode], list[tuple[int, cst.BaseExpression]]]] = {}
+        self._list_paths: dict[tuple[cst.List, int], tuple[list[tuple[Addition, ...]], bool] | None] = {}
         self._grid_parts: dict[
             tuple[cst.BaseExpression, Scope, str | None, int], list[tuple[cst.BaseExpression, ...]]
         ] = {}  # `_own_grids`
@@ -2190,8 +2195,91 @@ class HostIndex(HostFacts):
         Worked out once per launch (ASC009 and ASC010 both ask)."""
         found = self._launch_grids.get(launch)
         if found is None:
-            found = self._launch_grids[launch] = tuple(self._written_grids(launch))
+            found = self._launch_grids[launch] = tuple(
+                each for grid in self._written_grids(launch) for each in self._grids_per_path(grid, launch)
+            )
         return found
+
+    def _grids_per_path(self, grid: Grid, launch: Launch) -> list[Grid]:
+        """The grid once per path through an `if` picking a variant (`_picks_variant`) whose arms
+        bind the names of two or more values its axes read (`_values_read_in`: names, or a dict's
+        entries; `if flag: n, h = B, 4` / `else: n, h = 4, T`): each reads the bindings of those names its path runs (`Grid.unreached`: not the
+        other arms', nor those before the `if` that its arm overwrites) and may be launched
+        whatever the sizes (`Grid.variant`): names bound together are sized together (`(n, h)`
+        multiplies no two sizes there), as a name bound in such arms counts as the arm
+        multiplying the most sizes. An arm ending in `return` or `raise` is no path. The grid
+        itself when no one such `if` binds them, when one of their bindings is in a loop or in
+        another block, or when the `if` does not run before the launch or holds it or the grid
+        (`grid = (n, h)` in an arm is that arm's alone)."""
+        scope = grid.scope
+        if not isinstance(scope, cst.FunctionDef) or grid.variant:
+            return [grid]
+        names = {name.value for axis in grid.axes for name in variables_read(axis)}
+        bound = {name: self.bindings.get((name, scope), []) for name in names}
+        split = {name: values for name, values in bound.items() if any(map(self.bound_under.get, values))}
+        chains = {
+            self.bound_under[value][0] for values in split.values() for value in values if self.bound_under[value]
+        }
+        statement = chains.pop() if len(chains) == 1 else None
+        if len(self._values_read_in(grid, split)) < 2 or not isinstance(statement, cst.If):
+            return [grid]
+        order = self.written_order(scope)
+        points = [launch.written_at, self._placed.get(grid.written, grid.written)]
+        if not order.runs_before(statement, launch.written_at) or any(
+            block[index] is statement for point in points for block, index in order.enclosing_statements(point)
+        ):
+            return [grid]
+        tests, arms = if_arms(statement)
+        arm_lines = [order.statements(arm) if arm is not None else [] for arm in arms]
+        arm_of = {
+            id(value): self._arm_of(value, arm_lines, order) if self.bound_under[value] else -1
+            for values in split.values()
+            for value in values
+        }
+        if (
+            not all(self._picks_variant(test, scope) for test in tests)
+            or None in arm_of.values()
+            or any(  # a binding outside the arms is written before the `if`, overwritten by an arm binding it
+                arm_of[id(value)] == -1 and not order.runs_before(value, statement)
+                for values in split.values()
+                for value in values
+            )
+        ):
+            return [grid]
+        paths = []
+        for place, lines in enumerate(arm_lines):
+            if lines and isinstance(lines[-1], cst.Return | cst.Raise):
+                continue
+            unreached: set[int] = set()
+            for values in split.values():
+                ours = any(arm_of[id(value)] == place for value in values)
+                unreached.update(
+                    id(self.binders[value])
+                    for value in values
+                    if arm_of[id(value)] != place and (ours or arm_of[id(value)] != -1)
+                )
+            paths.append(replace(grid, variant=True, unreached=frozenset(unreached)))
+        return paths or [grid]
+
+    @staticmethod
+    def _values_read_in(grid: Grid, names: Collection[str]) -> set[str]:
+        """The values of `names` the grid's axes read, as written: a name, or an entry of it
+        (`cfg["n"]`, its name not counted), each once."""
+        nodes = [node for axis in grid.axes for node in walk(axis)]
+        subscripted = {id(node.value) for node in nodes if isinstance(node, cst.Subscript)}
+        return {
+            one_line(node)
+            for node in nodes
+            if (isinstance(node, cst.Name) and node.value in names and id(node) not in subscripted)
+            or (isinstance(node, cst.Subscript) and isinstance(node.value, cst.Name) and node.value.value in names)
+        }
+
+    @staticmethod
+    def _arm_of(value: cst.BaseExpression, arm_lines: list[list[cst.CSTNode]], order: WrittenOrder) -> int | None:
+        """The arm (by place among `arm_lines`, the statements of each) whose own statements
+        bind `value`; None when another block holds it."""
+        nesting = order.enclosing_statements(value)
+        return next((place for place, lines in enumerate(arm_lines) if nesting and nesting[-1][0] is lines), None)
 
     def item_trips(self, grid: Grid, launch: Launch) -> list[tuple[Grid, dict[str, cst.BaseExpression]]]:
         """The grid in each trip of the host loops over written items around the launch whose
@@ -2225,7 +2313,7 @@ class HostIndex(HostFacts):
                 made = axis.visit(_ArgumentsPlaced(passed, self._placed))
                 assert isinstance(made, cst.BaseExpression)
                 axes.append(made)
-            trips.append((Grid(tuple(axes), grid.scope, grid.written, grid.meta), placed))
+            trips.append((replace(grid, axes=tuple(axes)), placed))
         return trips
 
     def launching_trips(self, grid: Grid, launch: Launch) -> Iterator[Grid]:
@@ -2346,7 +2434,7 @@ class HostIndex(HostFacts):
             return grid
         axes = [axis.visit(_ArgumentsPlaced(passed, self._placed)) for axis in grid.axes]
         assert all(isinstance(axis, cst.BaseExpression) for axis in axes)
-        return Grid(tuple(axes), grid.scope, grid.written, grid.meta)  # type: ignore[arg-type]
+        return replace(grid, axes=tuple(axes))  # type: ignore[arg-type]
 
     def _written_grids(self, launch: Launch) -> Iterator[Grid]:
         written = launch.grid_node
@@ -2370,7 +2458,7 @@ class HostIndex(HostFacts):
             if isinstance(reaching, cst.FunctionDef):
                 return self._returned_grids(reaching, 1, first_param(reaching.params))
             if isinstance(reaching, cst.List):
-                return self._appended_grids(reaching, written, launch.scope, None, 1)
+                return self._appended_grids(reaching, written, launch.scope, None, 1, alone=True)
             if reaching is not None:
                 return self._grids(reaching, launch.scope, None, 1)
         return self._grids(written, launch.scope, None, 0)
@@ -2406,9 +2494,10 @@ class HostIndex(HostFacts):
                     finally:
                         self._updates_deep -= 1
                 return
-            for bound in self.values_of(value.value, scope):
+            values = self.values_of(value.value, scope)
+            for bound in values:
                 if isinstance(bound, cst.List):  # `grid = []`, then `grid.append(n)`
-                    yield from self._appended_grids(bound, value, scope, meta, hops + 1)
+                    yield from self._appended_grids(bound, value, scope, meta, hops + 1, alone=len(values) == 1)
                 else:
                     yield from self._grids(bound, scope, meta, hops + 1)
             for function in self._visible_functions(value.value, scope):
@@ -2444,16 +2533,29 @@ class HostIndex(HostFacts):
                 yield from self._returned_grids(method, hops + 1, None, (value, scope))
 
     def _appended_grids(
-        self, listed: cst.List, read: cst.Name, scope: Scope, meta: str | None, hops: int
+        self, listed: cst.List, read: cst.Name, scope: Scope, meta: str | None, hops: int, alone: bool
     ) -> Iterator[Grid]:
         """The grids the list literal a name is bound to may be where `read` reads the name, with
-        what the function appends to it before (`_appended`); written as the name read when it
-        appends any (`grid` of `k[tuple(grid)]`: the literal, `[]`, is not the grid)."""
-        appended = self._appended(listed, read, scope)
-        if appended is None:
-            return iter(())
-        elements = [*listed.elements, *(cst.Element(axis) for axis in appended)]
-        return self._listed_grids(elements, read if appended else listed, scope, meta, hops)
+        what the function adds to it before on each path (`_added_paths`); written as the name
+        read when it adds any (`grid` of `k[tuple(grid)]`: the literal, `[]`, is not the grid).
+        When the list is the one value the name may hold (`alone`) and every test choosing
+        among the paths picks a variant, each path's grid may run whatever the sizes
+        (`Grid.variant`)."""
+        found = self._added_paths(listed, read, scope)
+        if found is None:
+            return
+        paths, variant = found
+        grids = [
+            grid
+            for path in paths
+            for grid in self._listed_grids(
+                with_additions(listed.elements, path), read if path else listed, scope, meta, hops
+            )
+        ]
+        if len(grids) > MAX_GRIDS:  # unknown, as a grid of too many parts
+            return
+        for grid in grids:
+            yield replace(grid, variant=True) if alone and variant and len(paths) > 1 else grid
 
     def _listed_grids(
         self,
@@ -2470,65 +2572,54 @@ class HostIndex(HostFacts):
         for chosen in itertools.product(*parts):
             yield Grid(tuple(axis for part in chosen for axis in part), scope, written, meta)
 
-    def _appended(self, listed: cst.List, read: cst.Name, scope: Scope) -> list[cst.BaseExpression] | None:
-        """What the function appends to the list `listed` it binds a name to before `read` reads
-        that name: each `name.append(v)` (and the elements of `name.extend((a, b))`) among the
-        statements of the assignment's own block written between the two (`grid = []`,
-        `grid.append(n)`, `k[tuple(grid)]`); those nested in a block (they may not run, or run
-        many times) add nothing, so the grid read is at least what every path launches. None
-        (no grid: the list is not what it was bound to plus the axes appended) when code that
-        may run between the two changes the list otherwise (`_changes_list`). Read once per
-        list."""
+    def _added_paths(
+        self, listed: cst.List, read: cst.Name, scope: Scope
+    ) -> tuple[list[tuple[Addition, ...]], bool] | None:
+        """What the function adds to the list `listed` it binds a name to before `read` reads
+        that name, on each path: the additions (`list_addition`: `.append(v)`, `.extend(vs)`,
+        `.insert(i, v)`) the statements of the assignment's own block written between the two
+        make, those under an `if` or in a loop on the paths through it (`list_paths`), and
+        whether each test choosing among them picks a variant (`_picks_variant`). No addition
+        when the read is in no statement of that block; None (no grid: the list is not what it
+        was bound to plus what was added) when code that may run between the two changes the
+        list otherwise (`_changes_list`), or when the paths are unknown. Read once per list and
+        read's place."""
         if not isinstance(scope, cst.FunctionDef):
-            return []
+            return [()], True
         if self._changes_list(listed, read, scope):
             return None
         order = self.written_order(scope)
-        if listed not in self._list_appends:
-            self._list_appends[listed] = self._appends_after(listed, order)
-        statements, appends = self._list_appends[listed]
-        nesting = order.enclosing_statements(read)
-        index = next((place for lines, place in nesting if lines is statements), None)
-        if index is None:
-            return []
-        return [axis for place, axis in appends[: bisect_left(appends, index, key=lambda pair: pair[0])]]
+        binding = order.enclosing_statements(listed)
+        statements, start = binding[-1] if binding else ((), 0)
+        index = next((place for lines, place in order.enclosing_statements(read) if lines is statements), None)
+        assignment = statements[start] if binding else None
+        if (
+            index is None
+            or not isinstance(assignment, cst.Assign)
+            or assignment.value is not listed
+            or len(assignment.targets) != 1
+            or not isinstance(target := assignment.targets[0].target, cst.Name)
+        ):
+            return [()], True
+        key = (listed, index)
+        if key not in self._list_paths:
+            picks_variant = partial(self._picks_variant, scope=scope)
+            self._list_paths[key] = list_paths(
+                statements[start + 1 : index], target.value, order, picks_variant, MAX_GRIDS
+            )
+        return self._list_paths[key]
 
     def _changes_list(self, listed: cst.List, read: cst.Name, scope: cst.FunctionDef) -> bool:
         """A use of `read`'s name in the function that may run between its binding to `listed`
         and `read` (anywhere, with a loop around either) may change the list other than by
-        appending: one `_escaping_uses` finds (`shrink(grid)`, `alias = grid`), or one changing
+        adding to it: one `_escaping_uses` finds (`shrink(grid)`, `alias = grid`), or one changing
         it in place (`grid.pop()`, `del grid[1]`, `grid[1] = 4`, `grid[:] = [4]`: any but an
-        `.append` / `.extend` statement, `len(grid)` or an item loaded)."""
+        `.append` / `.extend` / `.insert` statement, `len(grid)` or an item loaded)."""
         order = self.written_order(scope)
         return any(
             use is not read and not order.runs_before(read, use) and not order.runs_before(use, listed)
             for use in self._escaping_uses(read.value, scope, in_place=True)
         )
-
-    def _appends_after(
-        self, listed: cst.List, order: WrittenOrder
-    ) -> tuple[Sequence[cst.CSTNode], list[tuple[int, cst.BaseExpression]]]:
-        """The statements of the block holding `name = [...]` (binding `listed`) and, in order,
-        the axes its later statements `name.append(v)` / `name.extend((a, b))` add, by index."""
-        nesting = order.enclosing_statements(listed)
-        if not nesting:
-            return (), []
-        statements, start = nesting[-1]
-        assignment = statements[start]
-        if not (
-            isinstance(assignment, cst.Assign)
-            and assignment.value is listed
-            and len(assignment.targets) == 1
-            and isinstance(target := assignment.targets[0].target, cst.Name)
-        ):
-            return statements, []
-        appends: list[tuple[int, cst.BaseExpression]] = []
-        for place in range(start + 1, len(statements)):
-            axes = appended_axes(statements[place], target.value)
-            if not axes and order.rebinds(statements[place], target.value):
-                break
-            appends.extend((place, axis) for axis in axes)
-        return statements, appends
 
     def _context_stores(self, receiver: str, attribute: str, scope: Scope) -> list[tuple[cst.BaseExpression, Scope]]:
         """What `ctx.<attribute>` may hold where `scope` reads it, `ctx` the first parameter of
@@ -2809,7 +2900,7 @@ class HostIndex(HostFacts):
         stored = stored_entry(writer, name, key)
         if stored is not None:
             return [(stored, scope)]
-        if isinstance(writer, cst.If) and isinstance(scope, cst.FunctionDef) and depth < ORIGIN_HOPS:
+        if isinstance(writer, cst.If | cst.Try) and isinstance(scope, cst.FunctionDef) and depth < ORIGIN_HOPS:
             return self._entries_after_arms(writer, name, key, scope, depth + 1)
         bound = plain_binding(writer, name)
         if not isinstance(bound, cst.BaseExpression) or splats_inside(bound):
@@ -2819,30 +2910,23 @@ class HostIndex(HostFacts):
         return [(dict_entry(source, key), filled) for source, filled in self.dict_sources(bound, scope)]
 
     def _entries_after_arms(
-        self, test: cst.If, name: str, key: str, scope: cst.FunctionDef, depth: int
+        self, statement: cst.If | cst.Try, name: str, key: str, scope: cst.FunctionDef, depth: int
     ) -> list[tuple[cst.BaseExpression | None, Scope]]:
-        """`_written_entries` after an `if` changing the dict `name` in its arms (`elif` ones
-        too): what the last statement changing it in each arm leaves, and, for an arm changing
-        nothing or a missing `else`, what the statement before the `if` left; an arm ending in
-        `return`, `raise`, `continue` or `break` leaves nothing there; nothing when one of them is
-        unknown (a loop, an `update`)."""
+        """`_written_entries` after an `if` or a `try` changing the dict `name` in its blocks: what
+        the last statement changing it on each path leaves (`_arm_writers`), and, for a path
+        changing nothing, what the statement before the compound one left; nothing when one of
+        them is unknown (a loop, an `update`)."""
         order = self.written_order(scope)
         other_keys = partial(stores_other_keys, name=name, key=key)
-        arms: list[cst.BaseSuite | None] = [test.body]
-        orelse = test.orelse
-        while isinstance(orelse, cst.If):  # `elif`
-            arms.append(orelse.body)
-            orelse = orelse.orelse
-        arms.append(orelse.body if isinstance(orelse, cst.Else) else None)
-        writers: list[cst.CSTNode | None] = []
-        for arm in arms:
-            lines = order.statements(arm) if arm is not None else []
-            if lines and isinstance(lines[-1], cst.Return | cst.Raise | cst.Continue | cst.Break):
-                continue  # that path leaves before the read
-            writers.append(order.last_writer(name, [(lines, len(lines) - 1)], other_keys) if lines else None)
-        if None in writers:  # that path keeps what was written before the `if`
-            before = order.last_writer(name, order.enclosing_statements(test), lambda s: s is test or other_keys(s))
+        writers = self._arm_writers(statement, name, other_keys, order)
+        if writers is None:
+            return []
+        if None in writers:  # that path keeps what was written before the `if` or `try`
+            before = order.last_writer(
+                name, order.enclosing_statements(statement), lambda s: s is statement or other_keys(s)
+            )
             writers = [before if writer is None else writer for writer in writers]
+        writers = [writer for writer in writers if id(writer) not in self._unreached]  # not on the grid's path
         entries: list[tuple[cst.BaseExpression | None, Scope]] = []
         for writer in writers:
             found = [] if writer is None else self._written_entries(writer, name, key, scope, depth)
@@ -2850,6 +2934,37 @@ class HostIndex(HostFacts):
                 return []
             entries.extend(found)
         return entries
+
+    @staticmethod
+    def _arm_writers(
+        statement: cst.If | cst.Try, name: str, other_keys: Callable[[cst.CSTNode], bool], order: WrittenOrder
+    ) -> list[cst.CSTNode | None] | None:
+        """The last statement changing the dict `name` on each path through `statement` (None
+        for a path changing nothing): each arm of an `if` (`elif` ones too; a missing `else`
+        changes nothing); the body of a `try` (its `else` block's if that changes it) and each
+        handler, which may also follow any part of the body (one changing nothing leaves what
+        the body or the code before it left). A path ending in `return`, `raise`, `continue` or
+        `break` leaves nothing there. None for a `try` whose `finally` block changes it."""
+
+        def last(block: cst.BaseSuite | None) -> tuple[cst.CSTNode | None, bool]:
+            lines = order.statements(block) if block is not None else []
+            leaves = bool(lines) and isinstance(lines[-1], cst.Return | cst.Raise | cst.Continue | cst.Break)
+            return (order.last_writer(name, [(lines, len(lines) - 1)], other_keys) if lines else None), leaves
+
+        if isinstance(statement, cst.Try):
+            if statement.finalbody is not None and last(statement.finalbody.body)[0] is not None:
+                return None
+            body, body_leaves = last(statement.body)
+            if statement.orelse is not None:
+                written, body_leaves = last(statement.orelse.body)
+                body = written or body
+            writers = [] if body_leaves else [body]
+            for handler in statement.handlers:
+                written, leaves = last(handler.body)
+                if not leaves:
+                    writers += [written] if written is not None else [None, body]
+            return writers
+        return [written for written, leaves in map(last, if_arms(statement)[1]) if not leaves]
 
     def _returned_grids(
         self,
@@ -3352,7 +3467,30 @@ class HostIndex(HostFacts):
         written (`x.shape[0]`)."""
         candidates: list[cst.BaseExpression] = [name for name in variables_read(source) if name.value not in shrinking]
         candidates += [sub for sub in walk(source) if isinstance(sub, cst.BaseExpression) and is_positioned(sub)]
-        return frozenset(position for sub in candidates if (position := self.extent_position(sub, scope)) is not None)
+        return frozenset(
+            each
+            for sub in candidates
+            if (position := self.extent_position(sub, scope)) is not None
+            for each in (position, *(self._broadcast_positions(sub, scope) or ()))
+        )
+
+    def _broadcast_positions(self, value: cst.BaseExpression, scope: Scope) -> list[tuple[str, int]] | None:
+        """The extents of known position an item of shapes broadcast (`s[0]` of `s =
+        torch.broadcast_shapes(a.shape, b.shape)`, `extent_position`) may be the largest of
+        (`broadcast_alignments`: `a.shape[0]` and `b.shape[0]`); None for another value, or when
+        one of them has no known position. A name is read at its one value (`B, T =
+        torch.broadcast_shapes(...)`)."""
+        if isinstance(value, cst.Name):
+            where = self._binding_scope(value.value, scope)
+            bound = self.bindings.get((value.value, where), [])
+            if len(bound) != 1 or self.extent_position(value, scope) is None:
+                return None
+            value, scope = bound[0], where
+        written = self._written_extent(value, scope)
+        if written is None or not isinstance(written[0], cst.Call):
+            return None
+        positions = [self.extent_position(item, scope) for item in broadcast_alignments(written[0], written[1])]
+        return [position for position in positions if position is not None] if None not in positions else None
 
     def grid_extents(
         self, grid: Grid, launch: Launch, bounded: BoundedSizes = BoundedSizes()
@@ -3372,7 +3510,8 @@ class HostIndex(HostFacts):
             point, function = written, self._scope_of(written, launch.scope)
         else:
             point, function = launch.launcher, launch.scope
-        self._unreached = frozenset() if function is None else self.written_order(function).assignments_after(point)
+        after = frozenset() if function is None else self.written_order(function).assignments_after(point)
+        self._unreached = after | grid.unreached
         try:
             extents = self._budgets_cancelled(grid.axes, self.axis_extents(grid.axes, grid.scope), grid.scope)
             if not bounded:
@@ -3762,14 +3901,17 @@ class HostIndex(HostFacts):
 
     def _is_bounded(self, value: cst.BaseExpression, scope: Scope) -> bool:
         """`value` is among the names or extents of known position a test before the launch
-        bounds (`_bounded`), or an extent, a count or the rows of tensors it bounds whole
+        bounds (`_bounded`), an item of shapes broadcast whose every alignment it bounds
+        (`_broadcast_positions`), or an extent, a count or the rows of tensors it bounds whole
         (`x.shape[0]` after `if x.numel() > 4096: raise`)."""
         bounded = self._bounded
         if isinstance(value, cst.Name) and value.value in bounded.names:
             return True
-        if (
-            isinstance(value, (cst.Name, cst.Subscript, cst.Call))
-            and self.extent_position(value, scope) in bounded.extents
+        if isinstance(value, (cst.Name, cst.Subscript, cst.Call)) and (
+            self.extent_position(value, scope) in bounded.extents
+            or (
+                (aligned := self._broadcast_positions(value, scope)) is not None and bounded.extents.issuperset(aligned)
+            )
         ):
             return True
         tensors = names_read(value)
@@ -5415,13 +5557,14 @@ def _count_of_kind(counts: Sequence[CoreCount | None], kind: str) -> CoreCount |
 
 
 def _appends(use: NameUse) -> bool:
-    """The use of a name is the list of an `.append` / `.extend` statement (`appended_axes`)."""
+    """The use of a name is the list of an `.append` / `.extend` / `.insert` statement
+    (`list_addition`)."""
     call, statement = use.around[1:3] if len(use.around) > 2 else (None, None)
     return (
         isinstance(call, cst.Call)
         and call.func is use.around[0]
         and statement is not None
-        and bool(appended_axes(statement, use.name.value))
+        and list_addition(statement, use.name.value) is not None
     )
 
 

@@ -255,6 +255,8 @@ class Grid:
     scope: Scope
     written: cst.CSTNode  # the tuple as written
     meta: str | None = None
+    variant: bool = False  # one of the grids paths picked whatever the sizes lead to: each may be launched
+    unreached: frozenset[int] = frozenset()  # ids of the assignments its path does not run (`grid_extents`)
 
 
 @dataclass(frozen=True)

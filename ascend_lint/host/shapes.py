@@ -264,6 +264,15 @@ def broadcast_tensors(call: cst.Call) -> list[cst.Name] | None:
     return names
 
 
+def broadcast_alignments(call: cst.Call, position: int) -> list[cst.Subscript]:
+    """The items of the shapes `torch.broadcast_shapes(...)` broadcasts that its item at
+    `position` may be the largest of (or a 1): each shape's at a negative position (they align
+    from the right); at `i`, each one's `0` to `i` (a shape of fewer items aligns a lower one
+    of its own there)."""
+    places = [position] if position < 0 else range(position + 1)
+    return [indexed(arg.value, place) for arg in call.args for place in places]
+
+
 def _broadcasts_shapes(call: cst.Call) -> bool:
     """`torch.broadcast_shapes(...)` of shapes: a shape each item of which is the largest of the
     items the shapes align on it (from the right) or a 1, an extent of no one tensor, at no
