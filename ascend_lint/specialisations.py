@@ -1084,6 +1084,8 @@ class _HostNames:
     )
     capped_memo: dict[tuple[cst.Call, Scope, int], Value | None] = field(default_factory=dict, compare=False)
     runtime_memo: dict[tuple[cst.BaseExpression, Scope, int], bool] = field(default_factory=dict, compare=False)
+    # `_binds_min` by name, scope and whether the functions around it count
+    min_memo: dict[tuple[str, Scope, bool], bool] = field(default_factory=dict, compare=False)
     # `_runs_in`'s launches, by function: each of n launches' sizes asks about all of them
     runs_memo: dict[Scope, list[CallSite]] = field(default_factory=dict, compare=False)
     # `while_around`'s loops by the ids of the nodes in their bodies, by function
@@ -1553,11 +1555,17 @@ class _HostNames:
 
     def _holds_min(self, scope: cst.FunctionDef) -> Callable[[str], bool]:
         """Whether a name of `scope` is bound to what calls `min` (`BD = min(...)`)."""
-        return lambda name: any(
-            type(call) is cst.Call and _named(call.func, "min")
-            for value in self.host.bindings.get((name, scope), ())
-            for call in walk(value)
-        )
+        return lambda name: self._binds_min(name, scope, around=False)
+
+    def _binds_min(self, name: str, scope: Scope, around: bool) -> bool:
+        """Whether `scope` binds `name` to what calls `min`, or, when `around`, the functions
+        around it or the module do when it binds none (`HostIndex.values_of`): worked out once
+        per name, each of n launches asking about every binding of the names it passes."""
+        key = (name, scope, around)
+        if key not in self.min_memo:
+            values = self.host.values_of(name, scope) if around else self.host.bindings.get((name, scope), ())
+            self.min_memo[key] = any(_calls_min(value) for value in values)
+        return self.min_memo[key]
 
     def made_with_min(self, node: cst.BaseExpression, scope: cst.FunctionDef, up: int = _CALLERS_UP) -> bool:
         """`node`, or a value bound to a name behind it in `scope`, or what a call of `scope`
@@ -1565,8 +1573,7 @@ class _HostNames:
         a cap or a bound (`assumed`), the most it may be."""
         host = self.host
         behind = names_read(node) | host.names_behind(node, scope, chained=True)
-        values = [node, *(value for name in behind for value in host.values_of(name, scope))]
-        if any(type(call) is cst.Call and _named(call.func, "min") for value in values for call in walk(value)):
+        if _calls_min(node) or any(self._binds_min(name, scope, around=True) for name in behind):
             return True
         params = behind & {param.name.value for param in (*scope.params.params, *scope.params.kwonly_params)}
         return up > 0 and any(
@@ -1890,6 +1897,11 @@ def _exits_before(statement: cst.CSTNode, block: cst.If, launch: cst.Call) -> bo
     if not isinstance(arm, cst.BaseSuite) or any(node is launch for node in walk(arm)):
         return False
     return never_falls_through(arm)
+
+
+def _calls_min(value: cst.BaseExpression) -> bool:
+    """`value` calls `min` (`min(n, 1024)`, `2 * min(n, 64)`)."""
+    return any(type(call) is cst.Call and _named(call.func, "min") for call in walk(value))
 
 
 def _named(func: cst.BaseExpression, name: str) -> bool:

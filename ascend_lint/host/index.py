@@ -259,7 +259,7 @@ class HostIndex(HostFacts):
         self._sizing: frozenset[tuple[str, Scope]] = frozenset()  # names whose origins are being sized
         self._name_extents: dict[tuple[object, ...], tuple[str, ...] | None] = {}
         self._dtypes: dict[tuple[object, ...], TensorDtype | None] = {}
-        self._sizing_origins: dict[tuple[cst.BaseExpression, Scope, frozenset[int]], list[cst.BaseExpression]] = {}
+        self._sizing_origins: dict[tuple[object, ...], list[cst.BaseExpression]] = {}  # by value, or name and binding
         self._passed_in: dict[tuple[str, Scope, frozenset[int]], list[cst.BaseExpression]] = {}
         self._unreached: frozenset[int] = frozenset()  # the ids of the assignments after the grid being sized
         # by name and scope, the id of the assignment of each value bound (`_reaching_bindings`)
@@ -300,6 +300,8 @@ class HostIndex(HostFacts):
         self._passed: dict[tuple[Kernel, str], list[tuple[HostIndex, Launch, Passed | None]]] = {}  # `passed_values`
         self._globals_read: set[str] = set()  # the names `_global_core_count` is reading
         self._bound_core_counts: dict[tuple[object, ...], CoreCount | None] = {}  # `core_count` of names
+        # `_budget_divisors` of names, by hops and what reaches the grid: each of n halvings `n //= 2` reads them all
+        self._name_budgets: dict[tuple[object, ...], tuple[str, ...] | None] = {}
         self._written_orders: dict[cst.FunctionDef, WrittenOrder] = {}  # `written_order`, by function
         self._updates: dict[cst.AugAssign, cst.BaseExpression] | None = None  # updates in place -> the values bound
         self._names_read: dict[tuple[object, ...], frozenset[str]] = {}  # `names_behind`, `names_beside_extents`
@@ -2000,7 +2002,7 @@ class HostIndex(HostFacts):
         scope: Scope,
         hops: int = 0,
         annotations: bool = True,
-        expanded: set[tuple[cst.BaseExpression, Scope, int]] | None = None,
+        expanded: set[tuple[cst.BaseExpression | str, Scope, int]] | None = None,
     ) -> Iterator[tuple[cst.BaseExpression, str]]:
         """The expressions a value may come from, each with how it got there: followed
         through local names, parameters (their defaults, their annotations unless
@@ -2008,7 +2010,8 @@ class HostIndex(HostFacts):
         `x if c else y`, `x or y` / `x and y`, `(n := x)`, `obj.attr = ...` stores, and the elements of
         the tuples a function of the module returns (`f(...)[i]`, `_, n = f(...)`). A value
         reached again at the same hop count (`expanded`: functions sharing a name and calling
-        themselves reach it through many paths) adds nothing new: it is not followed again."""
+        themselves reach it through many paths), or a name every binding of which reaches it
+        read again there (`a, b = b, a * 2`), adds nothing new: it is not followed again."""
         expanded = set() if expanded is None else expanded
         if (value, scope, hops) in expanded:
             return
@@ -2042,7 +2045,7 @@ class HostIndex(HostFacts):
         scope: Scope,
         hops: int,
         annotations: bool,
-        expanded: set[tuple[cst.BaseExpression, Scope, int]],
+        expanded: set[tuple[cst.BaseExpression | str, Scope, int]],
     ) -> Iterator[tuple[cst.BaseExpression, str]]:
         """The origins of the values bound to the name `read` in `scope` that reach it: the one
         binding reaching it in straight-line code (`binding_reaching`: `cores = props["num_aicore"]`
@@ -2052,6 +2055,10 @@ class HostIndex(HostFacts):
         name = read.value
         bound = self._reaching_bindings(name, scope)
         sole = self._sole_binding(read, scope, bound)
+        if sole is None and bound:  # every binding: another read of the name at these hops adds nothing new
+            if (name, scope, hops) in expanded:
+                return
+            expanded.add((name, scope, hops))
         bound = bound if sole is None else [sole]
         for value in bound:
             yield from self.origins(value, scope, hops + 1, annotations, expanded)
@@ -2077,7 +2084,7 @@ class HostIndex(HostFacts):
         scope: Scope,
         hops: int,
         annotations: bool,
-        expanded: set[tuple[cst.BaseExpression, Scope, int]],
+        expanded: set[tuple[cst.BaseExpression | str, Scope, int]],
     ) -> Iterator[tuple[cst.BaseExpression, str]]:
         """`origins` of what the function `scope` is passed for its parameter `name`: its
         default, its annotation, the arguments of the module's calls of it; none when `name` is
@@ -3677,17 +3684,25 @@ class HostIndex(HostFacts):
             return max((budget for budget in budgets if budget is not None), key=len, default=None)
         if isinstance(value, cst.Name):
             where = self._binding_scope(value.value, scope)
-            bound = self._reaching_bindings(value.value, where)
-            if not bound:
-                return None
-            common: Counter[str] | None = None
-            for each in bound:  # up to the first that is none: one of many rebindings (`cores = props[...]`)
-                found = self._budget_divisors(each, self._scope_of(each, where), hops + 1)
-                if found is None:
-                    return None
-                common = Counter(found) if common is None else common & Counter(found)
-            return tuple(common.elements()) if common is not None else None
+            key = (value.value, where, hops, self._unreached, self._bounded)
+            if key not in self._name_budgets:
+                self._name_budgets[key] = self._bound_budget_divisors(value.value, where, hops)
+            return self._name_budgets[key]
         return None
+
+    def _bound_budget_divisors(self, name: str, scope: Scope, hops: int) -> tuple[str, ...] | None:
+        """`_budget_divisors` of the name `name` `scope` binds: the sizes every binding reaching
+        the grid divides by, None when one is no budget."""
+        bound = self._reaching_bindings(name, scope)
+        if not bound:
+            return None
+        common: Counter[str] | None = None
+        for each in bound:  # up to the first that is none: one of many rebindings (`cores = props[...]`)
+            found = self._budget_divisors(each, self._scope_of(each, scope), hops + 1)
+            if found is None:
+                return None
+            common = Counter(found) if common is None else common & Counter(found)
+        return tuple(common.elements()) if common is not None else None
 
     def axis_extents(self, values: tuple[cst.BaseExpression, ...], scope: Scope) -> list[tuple[str, ...] | None]:
         """For each of `values` (a grid's axes), the unbounded runtime sizes it multiplies,
@@ -4108,7 +4123,15 @@ class HostIndex(HostFacts):
         """`origins` of a value being sized, annotations aside (`group: int = 48` is its
         default), worked out once for each value: a function of the module alone, asked again
         for each launch, and, where several functions share a name that calls itself, reached
-        through many paths."""
+        through many paths. Those of a name's read are worked out once for every read the same
+        bindings reach (`a, b = b, a * 2` before each launch: each `b` bound to `a`)."""
+        if isinstance(value, cst.Name):  # the same for each read of the name the same bindings reach
+            sole = self._sole_binding(value, scope, self._reaching_bindings(value.value, scope))
+            name_key = (value.value, scope, sole, self._unreached)
+            if name_key not in self._sizing_origins:
+                reached = self._name_origins(value, scope, 0, False, set())
+                self._sizing_origins[name_key] = list({id(origin): origin for origin, _ in reached}.values())
+            return [value] + [origin for origin in self._sizing_origins[name_key] if origin is not value]
         key = (value, scope, self._unreached)
         if key not in self._sizing_origins:
             found = {id(origin): origin for origin, _ in self.origins(value, scope, annotations=False)}
