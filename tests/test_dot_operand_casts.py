@@ -133,7 +133,8 @@ def test_an_asserted_launch_value_gives_one_configuration_per_literal():
     assert sorted(values["bwd"]) == [16, 32, 64, 128, 256]
     assert sorted(values["bwd_small"]) == [16, 32, 64]
     assert values["bwd_checked_elsewhere"] == [None]  # the assert is in an `if` the launch is not in
-    assert values["bwd_rebound"] == [None]  # `D` is bound again after the assert
+    # `D` is bound again after the assert, from itself: `next_power_of_2(D // 4)` with `D` at most 256
+    assert values["bwd_rebound"] == [64]
     assert all("(`D_HEAD` one of the values asserted at line {related_line})" in label for label in labels["bwd"])
 
 
