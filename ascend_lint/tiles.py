@@ -87,6 +87,7 @@ ELEMENT = "element"  # read element by element in a discrete access's loop (its 
 _LOAD_FNS = frozenset({"load", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg", "atomic_cas"})
 _STORE_FNS = frozenset({"store", "atomic_add", "atomic_max", "atomic_min", "atomic_xchg", "atomic_cas"})
 _POINTER_FNS = frozenset({"make_block_ptr", "advance", "make_tensor_descriptor"})
+_DESCRIPTOR_FNS = frozenset({"_experimental_descriptor_load", "_experimental_descriptor_store"})
 _REDUCTIONS = frozenset({"sum", "max", "min", "argmax", "argmin", "reduce", "xor_sum", "prod"})
 _KEEP_DIMS_AT = {"sum": 2, "xor_sum": 2, "max": 4, "min": 4}  # keep_dims's position; argmax, reduce...: 3
 _SCANS = frozenset({"cumsum", "cumprod", "associative_scan", "sort", "flip"})
@@ -678,13 +679,20 @@ class _Builder:
         func = node.func
         name = self.tl_name(func)
         args: list[Argument] = []
+        descriptor_method = None  # `desc.load(offsets)`, `desc.store(offsets, value)`: a block pointer's DMA
         if name is None and type(func) is cst.Attribute and not self.imports.resolve(func):
             receiver = self.expr(func.value)
             args.append((None, func.value, receiver))
             method = self.imports.method_name(func)
-            if _tile(receiver) or (isinstance(receiver, BlockPointer) and method == "advance"):
+            if isinstance(receiver, BlockPointer) and func.attr.value in ("load", "store"):
+                descriptor_method = func.attr.value
+            elif _tile(receiver) or (isinstance(receiver, BlockPointer) and method == "advance"):
                 name = method
         args += [(_keyword(arg), arg.value, self.expr(arg.value)) for arg in node.args]
+        if descriptor_method is not None:
+            return self.memory(node, descriptor_method, _without_offsets(args, 1))
+        if name in _DESCRIPTOR_FNS:  # `tl._experimental_descriptor_load(desc, offsets, shape, dtype)`
+            return self.descriptor_access(node, name, args)
         if name is None:  # a function not inlined (`ascend_lint.inline`): elementwise over its tiles
             return self.elementwise(node, [result for _, _, result in args])
         if name in _LOAD_FNS or name in _STORE_FNS:
@@ -692,6 +700,22 @@ class _Builder:
         if name in _POINTER_FNS:
             return self.block_pointer(node, name, args)
         return _LanguageCall(self, node, name, args).value()
+
+    def descriptor_access(self, node: cst.Call, name: str, args: list[Argument]) -> Result:
+        """`tl._experimental_descriptor_load(desc, offsets, shape, dtype)` and
+        `tl._experimental_descriptor_store(desc, value, offsets)`: the DMA of a block pointer
+        of that shape (the descriptor is built on the host)."""
+        call = _LanguageCall(self, node, name, args)
+        desc, _ = call.arg(0, "desc_pointer")
+        if desc is None:
+            return None
+        if name == "_experimental_descriptor_store":
+            return self.memory(node, "store", [(None, desc, BlockPointer((), None)), *_without_offsets(args, 2)[1:]])
+        shape, _ = call.arg(2, "shape")
+        dtype, _ = call.arg(3, "dtype")
+        load = self.new(LOAD, node, _literal_shape(shape), self.dtype_width(dtype))
+        load.blocked_dma = True
+        return load
 
     def tl_name(self, func: cst.BaseExpression) -> str | None:
         full = self.imports.resolve(func)
@@ -811,7 +835,9 @@ class _Builder:
         block_shape: Shape = ()
         strides: Shape = ()
         for index, (keyword, value, _) in enumerate(args):
-            if keyword == "block_shape" or (keyword is None and index == 4):
+            if keyword == "block_shape" or (
+                keyword is None and index == (3 if name == "make_tensor_descriptor" else 4)
+            ):
                 block_shape = _literal_shape(value)
             elif keyword == "strides" or (keyword is None and index == 2):
                 strides = _literal_shape(value)
@@ -1020,6 +1046,14 @@ def _reciprocal(value: TileValue) -> None:
 def _keyword(arg: cst.Arg) -> str | None:
     """An argument's keyword; `*` or `**` for an unpacked one (never taken for a position)."""
     return arg.keyword.value if arg.keyword is not None else arg.star or None
+
+
+def _without_offsets(args: list[Argument], position: int) -> list[Argument]:
+    """A descriptor access's arguments but its offsets (`offsets=` or the one at `position`),
+    which address the block and hold no tile."""
+    positional = [i for i, (keyword, _, _) in enumerate(args) if keyword is None]
+    dropped = positional[position] if len(positional) > position else None
+    return [a for i, a in enumerate(args) if i != dropped and a[0] != "offsets"]
 
 
 def _tile(result: Result) -> TypeGuard[TileValue | Read]:
