@@ -40,7 +40,7 @@ from typing import Any, TypeAlias
 import libcst as cst
 
 from .arithmetic import ceiling_division
-from .imports import ImportMap, int_literal, number_literal, str_literal
+from .imports import ImportMap, int_literal, literal_truth, number_literal, str_literal
 from .nodes import (
     NAMES_FOLLOWED,
     child_nodes,
@@ -346,7 +346,7 @@ def implied_facts(
     test, polarity = _tested(test)
     outcome = outcome == polarity
     if isinstance(test, cst.Name):
-        return ((test.value, _TRUTH[outcome]),) if _literal_truth(test) is None and known(test) else ()
+        return ((test.value, _TRUTH[outcome]),) if literal_truth(test) is None and known(test) else ()
     if isinstance(test, cst.BooleanOperation):
         left, right = implied_facts(test.left, outcome, known), implied_facts(test.right, outcome, known)
         if outcome == isinstance(test.operator, cst.And):
@@ -395,7 +395,7 @@ def _compared(
     constant, either side (`0 < MODE` as `MODE > 0`); None for anything else."""
     kind = type(operator)
     for name, constant, flip in ((left, right, False), (right, left, True)):
-        if not isinstance(name, cst.Name) or _literal_truth(name) is not None or not known(name):
+        if not isinstance(name, cst.Name) or literal_truth(name) is not None or not known(name):
             continue
         kind_here = _FLIPPED.get(kind, kind) if flip else kind
         values = _constant_values(constant, kind_here, flip)
@@ -1075,7 +1075,7 @@ class Flow:
         """(outcome, the test outcome assumed, flags) for each value of a test every
         specialisation decides: a literal, or a compile-time constant keyed as an `if` test is
         (`test_key`); None for a test that is runtime in some specialisation."""
-        truth = _literal_truth(test)
+        truth = literal_truth(test)
         if truth is not None:
             return [(truth, NOTHING, CONST)]
         flags = _union(part(test))
@@ -1582,7 +1582,7 @@ class Flow:
         is one a literal test never takes (`if False:`, as a device function's `if FLAG:` reads
         inlined with the `False` its call passes)."""
         for branch, arm in conds:
-            truth = _literal_truth(branch.node.test)
+            truth = literal_truth(branch.node.test)
             if truth is not None and truth != arm:
                 return None
             key, polarity = branch.key
@@ -2794,22 +2794,6 @@ def _combines_tests(value: cst.BaseExpression | None) -> bool:
         and isinstance(value.operator, (cst.BitAnd, cst.BitOr))
         and not any(isinstance(side, cst.Integer) for side in (value.left, value.right))
     )
-
-
-def _literal_truth(node: cst.BaseExpression) -> bool | None:
-    """The truth of a literal (`True`, `None`, `0`, `1.5`, `"x"`): the one outcome a test of it
-    has in every specialisation; None for anything else. Exact types: each walk of the `if`
-    arms around a statement asks it of their tests."""
-    if type(node) is cst.Name:
-        return node.value == "True" if node.value in ("True", "False", "None") else None
-    if type(node) is cst.Float:
-        return bool(number_literal(node))
-    if type(node) is cst.Imaginary:
-        return bool(complex(node.value))
-    if type(node) is cst.Integer or type(node) is cst.SimpleString:
-        value = int_literal(node) if type(node) is cst.Integer else str_literal(node)
-        return None if value is None else bool(value)
-    return None
 
 
 def _split(

@@ -115,6 +115,22 @@ def int_literal(node: cst.BaseExpression | None) -> int | None:
         return None
 
 
+def literal_truth(node: cst.BaseExpression) -> bool | None:
+    """The truth of a literal (`True`, `None`, `0`, `1.5`, `"x"`): the one outcome a test of it
+    has in every specialisation; None for anything else. Exact types: each walk of the `if`
+    arms around a statement asks it of their tests."""
+    if type(node) is cst.Name:
+        return node.value == "True" if node.value in ("True", "False", "None") else None
+    if type(node) is cst.Float:
+        return bool(number_literal(node))
+    if type(node) is cst.Imaginary:
+        return bool(complex(node.value))
+    if type(node) is cst.Integer or type(node) is cst.SimpleString:
+        value = int_literal(node) if type(node) is cst.Integer else str_literal(node)
+        return None if value is None else bool(value)
+    return None
+
+
 _INT_OPERATORS: dict[type[cst.BaseBinaryOp], Callable[[int, int], int]] = {
     cst.Add: lambda a, b: a + b,
     cst.Subtract: lambda a, b: a - b,

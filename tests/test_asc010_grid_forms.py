@@ -854,6 +854,91 @@ def popped_under_a_test(x, flag):
     k[tuple(grid)](x, 1, BT=64)
 """
 
+# a list grid added to in an arm whose test is known, or in a loop over what is known empty:
+# no path runs the arm a test known to fail picks, nor those after one known to hold, nor the body
+APPENDED_DEAD = """
+def never(x):
+    grid = [x.shape[0]]
+    if False:
+        grid.append(x.shape[1])
+    k[tuple(grid)](x, 1, BT=64)
+
+def never_by_a_flag(x):
+    grid = [x.shape[0]]
+    flag = False
+    if flag:
+        grid.append(x.shape[1])
+    k[tuple(grid)](x, 1, BT=64)
+
+def never_by_a_count(x):
+    mode = 0
+    grid = [x.shape[0]]
+    if mode == 1 or not 1:
+        grid.append(x.shape[1])
+    k[tuple(grid)](x, 1, BT=64)
+
+def always(x):
+    grid = [x.shape[0]]
+    if True:
+        grid.append(x.shape[1])
+    k[tuple(grid)](x, 1, BT=64)  # expect
+
+def after_one_holding(x, flag):
+    grid = [x.shape[0]]
+    if 1:
+        grid.append(4)
+    elif flag:
+        grid.append(x.shape[1])
+    k[tuple(grid)](x, 1, BT=64)
+
+def else_of_one_failing(x):
+    grid = [x.shape[0]]
+    if None:
+        grid.append(4)
+    else:
+        grid.append(x.shape[1])
+    k[tuple(grid)](x, 1, BT=64)  # expect
+
+def over_nothing(x):
+    grid = [x.shape[0]]
+    for _ in []:
+        grid.append(x.shape[1])
+    k[tuple(grid)](x, 1, BT=64)
+
+def over_an_empty_tuple(x):
+    grid = [x.shape[0]]
+    for _ in ():
+        grid.append(x.shape[1])
+    k[tuple(grid)](x, 1, BT=64)
+
+def over_an_empty_range(x):
+    n = 0
+    grid = [x.shape[0]]
+    for _ in range(n):
+        grid.append(x.shape[1])
+    k[tuple(grid)](x, 1, BT=64)
+
+def while_failing(x):
+    grid = [x.shape[0]]
+    while 0:
+        grid.append(x.shape[1])
+    k[tuple(grid)](x, 1, BT=64)
+
+def over_one(x):
+    grid = [x.shape[0]]
+    for _ in range(1):
+        grid.append(x.shape[1])
+    k[tuple(grid)](x, 1, BT=64)  # expect
+
+def over_a_list_filled(x):
+    dims = []
+    dims.append(1)
+    grid = [x.shape[0]]
+    for _ in dims:
+        grid.append(x.shape[1])
+    k[tuple(grid)](x, 1, BT=64)  # expect
+"""
+
 # names (or a dict's entries) bound together in the arms of an `if` picking a variant: sized
 # together on each arm's path, the grid reported when some path's grid multiplies two sizes
 BOUND_TOGETHER = """
@@ -1186,6 +1271,7 @@ def block_rebound_after(x):
         COUNTS,
         APPENDED,
         APPENDED_PATHS,
+        APPENDED_DEAD,
         BOUND_TOGETHER,
         APPENDED_CHANGED,
         CONTEXT,
@@ -1208,6 +1294,7 @@ def block_rebound_after(x):
         "counts",
         "appended",
         "appended_paths",
+        "appended_dead",
         "bound_together",
         "appended_changed",
         "context",

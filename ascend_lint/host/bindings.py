@@ -178,6 +178,7 @@ def list_paths(
     name: str,
     order: WrittenOrder,
     picks_variant: Callable[[cst.BaseExpression], bool],
+    truth: Callable[[cst.BaseExpression], bool | None],
     limit: int,
     nested: bool = False,
 ) -> tuple[list[tuple[Addition, ...]], bool] | None:
@@ -187,7 +188,9 @@ def list_paths(
     `elif` too) gives each arm's paths (an arm ending in `return` or `raise`, none: that path
     leaves; a missing `else`, none added), a `for` loop its body's or none (its body read as run
     once or not at all, as a name updated in one is; a `while` loop so too, its test choosing), a
-    `with` block its body's. Up to a statement changing the list otherwise (a rebinding, where
+    `with` block its body's; no path runs an arm whose test `truth` knows fails or follows one
+    it knows holds (`if False:`, `flag = False` then `if flag:`), nor the body of a loop over
+    what it knows is empty (`for _ in range(0):`). Up to a statement changing the list otherwise (a rebinding, where
     the list read is no longer this one); None when that is in a block (`nested`), for another
     statement adding to it (a `try`, a loop's `else`, a nested function) and past `limit` paths."""
     paths: list[tuple[Addition, ...]] = [()]
@@ -203,7 +206,7 @@ def list_paths(
             if nested:
                 return None
             break
-        branches = _added_branches(statement, name, order, picks_variant, limit)
+        branches = _added_branches(statement, name, order, picks_variant, truth, limit)
         if branches is None:
             return None
         choices, chosen_by_variant = branches
@@ -233,32 +236,56 @@ def _added_branches(
     name: str,
     order: WrittenOrder,
     picks_variant: Callable[[cst.BaseExpression], bool],
+    truth: Callable[[cst.BaseExpression], bool | None],
     limit: int,
 ) -> tuple[list[tuple[Addition, ...]], bool] | None:
-    """`list_paths` of the blocks of one compound statement adding to the list `name`."""
-    blocks: list[cst.BaseSuite | None]
-    tests: list[cst.BaseExpression] = []
-    if isinstance(statement, cst.If):
-        tests, blocks = if_arms(statement)
-    elif isinstance(statement, cst.For | cst.While) and statement.orelse is None:
-        blocks = [None, statement.body]
-        tests = [statement.test] if isinstance(statement, cst.While) else []
-    elif isinstance(statement, cst.With):
-        blocks = [statement.body]
-    else:
+    """`list_paths` of the blocks of one compound statement adding to the list `name` that may
+    run (`_blocks_run`)."""
+    run = _blocks_run(statement, truth)
+    if run is None:
         return None
+    blocks, tests = run
     choices: list[tuple[Addition, ...]] = []
     variant = all(picks_variant(test) for test in tests)
     for block in blocks:
         lines = order.statements(block) if block is not None else []
         if lines and isinstance(lines[-1], cst.Return | cst.Raise):
             continue
-        found = list_paths(lines, name, order, picks_variant, limit, nested=True)
+        found = list_paths(lines, name, order, picks_variant, truth, limit, nested=True)
         if found is None:
             return None
         choices += found[0]
         variant = variant and found[1]
     return choices, variant
+
+
+def _blocks_run(
+    statement: cst.CSTNode, truth: Callable[[cst.BaseExpression], bool | None]
+) -> tuple[list[cst.BaseSuite | None], list[cst.BaseExpression]] | None:
+    """The blocks of an `if`, a loop (None: its body not run) or a `with` one run may run, and
+    the tests choosing among them: no arm whose test `truth` knows fails, none after one whose
+    test it knows holds (its test then chooses nothing), no body of a loop over what it knows
+    is empty or while a test it knows fails. None for another statement."""
+    if isinstance(statement, cst.If):
+        tests, arms = if_arms(statement)
+        blocks: list[cst.BaseSuite | None] = []
+        choosing: list[cst.BaseExpression] = []
+        for test, block in zip(tests, arms[:-1], strict=True):
+            held = truth(test)
+            if held is True:
+                return [*blocks, block], choosing
+            if held is None:
+                blocks.append(block)
+                choosing.append(test)
+        return [*blocks, arms[-1]], choosing
+    if isinstance(statement, cst.For | cst.While) and statement.orelse is None:
+        test = statement.iter if isinstance(statement, cst.For) else statement.test
+        if truth(test) is False:
+            return [None], []
+        return [None, statement.body], [statement.test] if isinstance(statement, cst.While) else []
+    if isinstance(statement, cst.With):
+        return [statement.body], []
+    return None
 
 
 def binding_updated(name: cst.Name, order: WrittenOrder) -> cst.BaseExpression | None:

@@ -32,7 +32,7 @@ from weakref import WeakKeyDictionary
 import libcst as cst
 
 from ..arithmetic import ceiling_division, comparison_holds, is_one, power_of_two_above
-from ..imports import ImportMap, dotted_name, folded_int, int_literal, root_name, str_literal
+from ..imports import ImportMap, dotted_name, folded_int, int_literal, literal_truth, root_name, str_literal
 from ..kernels import (
     MAX_CALLERS_DEEP,
     ImportedFunctions,
@@ -2585,7 +2585,8 @@ class HostIndex(HostFacts):
         """What the function adds to the list `listed` it binds a name to before `read` reads
         that name, on each path: the additions (`list_addition`: `.append(v)`, `.extend(vs)`,
         `.insert(i, v)`) the statements of the assignment's own block written between the two
-        make, those under an `if` or in a loop on the paths through it (`list_paths`), and
+        make, those under an `if` or in a loop on the paths through it (`list_paths`, no arm nor
+        loop body `known_truth` says never runs), and
         whether each test choosing among them picks a variant (`_picks_variant`). No addition
         when the read is in no statement of that block; None (no grid: the list is not what it
         was bound to plus what was added) when code that may run between the two changes the
@@ -2611,8 +2612,9 @@ class HostIndex(HostFacts):
         key = (listed, index)
         if key not in self._list_paths:
             picks_variant = partial(self._picks_variant, scope=scope)
+            truth = partial(self.known_truth, scope=scope)
             self._list_paths[key] = list_paths(
-                statements[start + 1 : index], target.value, order, picks_variant, MAX_GRIDS
+                statements[start + 1 : index], target.value, order, picks_variant, truth, MAX_GRIDS
             )
         return self._list_paths[key]
 
@@ -4328,6 +4330,44 @@ class HostIndex(HostFacts):
                 return None
             return (min if callee == "min" else max)(each for each in args if each is not None)
         return folded_int(value, known) if isinstance(value, cst.Integer | cst.BinaryOperation) else None
+
+    def known_truth(self, test: cst.BaseExpression, scope: Scope, hops: int = 0) -> bool | None:
+        """The one truth value `test` has however the code runs: a literal's (`False`, `0`), a
+        collection's written out (`[]`, `()`), `range` of known ints (`range(0)`), a comparison's
+        `comparison_holds` decides with `known_int` operands, a known int's, `not`, `and`, `or` of
+        such tests, and a name's every binding of which has the same one (`flag = False`; not one bound
+        to a list, set or dict, which may be filled in place); None for anything else."""
+        if hops > ORIGIN_HOPS:
+            return None
+        literal = literal_truth(test)
+        if literal is not None:
+            return literal
+        if isinstance(test, cst.List | cst.Tuple | cst.Set | cst.Dict):
+            if not test.elements:
+                return False
+            return True if any(isinstance(each, cst.Element | cst.DictElement) for each in test.elements) else None
+        if isinstance(test, cst.BooleanOperation):
+            sides = {self.known_truth(side, scope, hops + 1) for side in (test.left, test.right)}
+            deciding = isinstance(test.operator, cst.Or)  # the outcome one side so known gives
+            return deciding if deciding in sides else None if None in sides else not deciding
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            inner = self.known_truth(test.expression, scope, hops + 1)
+            return None if inner is None else not inner
+        known = partial(self.known_int, scope=scope, hops=hops + 1)
+        if isinstance(test, cst.Comparison):
+            return comparison_holds(test, known)
+        if isinstance(test, cst.Call) and dotted_name(test.func) == "range" and 1 <= len(test.args) <= 3:
+            bounds = [None if arg.keyword or arg.star else known(arg.value) for arg in test.args]
+            ints = [bound for bound in bounds if bound is not None]
+            return None if len(ints) < len(bounds) or ints[2:] == [0] else bool(range(*ints))
+        if isinstance(test, cst.Name):
+            values = self._values_bound(test.value, scope)[1]
+            if any(isinstance(value, cst.List | cst.Set | cst.Dict) for value in values):  # filled in place
+                return None
+            held = {self.known_truth(value, scope, hops + 1) for value in values}
+            return held.pop() if len(held) == 1 and None not in held else None
+        number = known(test)
+        return None if number is None else bool(number)
 
     def at_most(
         self,
