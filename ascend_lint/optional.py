@@ -216,12 +216,23 @@ def _tests_none(test: cst.BaseExpression, name: str) -> bool:
         return _tests_none(test.expression, name)
     if isinstance(test, cst.BooleanOperation):
         return _tests_none(test.left, name) or _tests_none(test.right, name)
-    return (
-        isinstance(test, cst.Comparison)
-        and isinstance(test.left, cst.Name)
-        and test.left.value == name
-        and any(isinstance(t.comparator, cst.Name) and t.comparator.value == "None" for t in test.comparisons)
-    )
+    return isinstance(test, cst.Comparison) and _none_compared(test) == name
+
+
+def _none_compared(test: cst.Comparison) -> str | None:
+    """The name `p is None` / `p is not None` / `p == None` compares with None."""
+    if not isinstance(test.left, cst.Name):
+        return None
+    if any(isinstance(t.comparator, cst.Name) and t.comparator.value == "None" for t in test.comparisons):
+        return test.left.value
+    return None
+
+
+def tests_against_none(read: Event, flow: Flow) -> bool:
+    """A read that only compares the name with None (`h0 is not None`): the front end folds the
+    comparison to a constant, so the read compiles with the pointer None too (no use of it)."""
+    test = flow.parents.get(read.node)
+    return isinstance(test, cst.Comparison) and test.left is read.node and _none_compared(test) is not None
 
 
 def _guards(reads: list[Event], flow: Flow) -> dict[tuple[str, bool], cst.If | cst.IfExp]:
@@ -341,16 +352,13 @@ def _is_boolean_literal(node: cst.BaseExpression) -> bool:
 
 def _present_pointer(test: cst.BaseExpression, arm: bool) -> str | None:
     """The pointer `p is not None` says is there when it holds (`p is None` when it does not)."""
-    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1 or not isinstance(test.left, cst.Name):
+    if not isinstance(test, cst.Comparison) or len(test.comparisons) != 1:
         return None
-    (target,) = test.comparisons
-    if not (isinstance(target.comparator, cst.Name) and target.comparator.value == "None"):
+    name = _none_compared(test)
+    operator = test.comparisons[0].operator
+    if name is None or not isinstance(operator, (cst.Is, cst.IsNot, cst.Equal, cst.NotEqual)):
         return None
-    if isinstance(target.operator, (cst.IsNot, cst.NotEqual)):
-        return test.left.value if arm else None
-    if isinstance(target.operator, (cst.Is, cst.Equal)):
-        return None if arm else test.left.value
-    return None
+    return name if arm == isinstance(operator, (cst.IsNot, cst.NotEqual)) else None
 
 
 def _implied_names(test: cst.BaseExpression, arm: bool) -> set[str]:

@@ -203,6 +203,7 @@ from ascend_lint.optional import (
     combines_conditions,
     held_flag,
     tested_operands,
+    tests_against_none,
     without_negation,
 )
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
@@ -1335,6 +1336,8 @@ def _optional_read(event: Event, flow: Flow, optional: Mapping[str, OptionalPoin
     guarding it (`_loaded_guard`): with the pointer None that `if` is not compiled, and the
     name is undefined where the arm reads it (measured: `NameError('b_h0 is not defined')`)."""
     name = event.name or ""
+    if tests_against_none(event, flow):  # `if h0 is not None:` in the arm: folded, no use
+        return None
     pointer = optional.get(name)
     if pointer is not None or not isinstance(event.node, cst.Name):
         return pointer

@@ -327,6 +327,38 @@ def test_an_outer_test_that_leaves_the_pointer_missing_is_no_guard(guard: str) -
     assert finding.code == "ASC004" and "`h0=None` fails to compile" in finding.message
 
 
+TIED_BY_A_HEURISTIC = '@triton.heuristics({"USE_H0": lambda args: args["h0"] is not None})\n'
+
+
+@pytest.mark.parametrize("decorator", ["", TIED_BY_A_HEURISTIC])
+@pytest.mark.parametrize(
+    "inner",
+    [
+        "if h0 is not None:\n    tl.store(o, tl.load(h0))",
+        "if h0 is None:\n    pass\nelse:\n    tl.store(h0, tl.load(x))",
+        "v = tl.load(h0) if h0 is not None else 0.0\ntl.store(o, v)",
+        "v = tl.load(h0) if USE_H0 else 0.0\ntl.store(o, v)",
+    ],
+)
+def test_an_inner_test_of_the_pointer_against_none_guards_it(decorator: str, inner: str) -> None:
+    """`if h0 is not None:` inside the arm of `if USE_H0 or i_t < W:` folds with `h0` None and
+    compiles its body only when `h0` is passed; reading `h0` in that test is no use of it (issue:
+    reported, the use being the test's own `h0`)."""
+    body = "if USE_H0 or i_t < W:\n" + textwrap.indent(inner, "    ")
+    source = HEADER + decorator + KERNEL.format(body=textwrap.indent(body, "    ").strip())
+    assert lint_source(source, "k.py", settings()).findings == []
+
+
+@pytest.mark.parametrize("inner", ["if MODE >= 64:", "if HAS:"])
+def test_an_inner_test_that_compiles_with_the_pointer_none_is_no_guard(inner: str) -> None:
+    """A size's test, or a name holding the flag (`HAS = USE_H0`: a tensor to the front end, so
+    `if HAS:` compiles both arms), leaves the use compiled with `h0` None."""
+    body = f"HAS = USE_H0\nif USE_H0 or i_t < W:\n    {inner}\n        tl.store(o, tl.load(h0))"
+    source = HEADER + TIED_BY_A_HEURISTIC + KERNEL.format(body=textwrap.indent(body, "    ").strip())
+    (finding,) = lint_source(source, "k.py", settings()).findings
+    assert finding.code == "ASC004" and "`h0=None` fails to compile" in finding.message
+
+
 def test_an_outer_guard_counts_only_when_it_holds_the_flag_tied_to_the_pointer() -> None:
     body = "if MODE:\n    if USE_H0 and i_t < W:\n        tl.store(o, tl.load(h0))"
     source = HEADER + KERNEL.format(body=textwrap.indent(body, "    ").strip())
