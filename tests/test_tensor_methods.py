@@ -104,14 +104,14 @@ def test_a_reshaped_mask_does_not_broadcast_into_a_phantom_tile() -> None:
 
 
 def test_a_method_on_what_is_not_a_tile_stays_opaque() -> None:
-    # a tensor descriptor's `store(offsets, value)` is not `tl.store(pointer, value)`
+    # a method of an object the kernel does not make (here a parameter) is not `tl.store`; a
+    # descriptor made in the kernel is a block pointer's DMA (`test_tiles`' descriptor cases)
     kernel = kernel_of(
         """
 @triton.jit
 def k(x, y, BT: tl.constexpr):
-    d = tl.make_tensor_descriptor(y, [BT], [1], [BT])
     b = tl.load(x + tl.arange(0, BT))
-    d.store([0], b)
+    y.store([0], b)
 """
     )
     assert [role for _, role in dict(kernel.tiles.tiles)["b"].users] == [DATA]
