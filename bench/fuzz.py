@@ -10,7 +10,9 @@ exits 1); a package's reproducer is a folder (`DIR/reproducer-<hash>/`) holding 
 be linted) is rare: it is printed in full and its input saved as `DIR/refused-<hash>.py.bin`
 (the message in `.txt`). At the end it prints how the inputs ended (refused up front, syntax
 errors, linted; fixed, fixes refused: rare refusals with their whole message) and the slowest
-file per line. `--budget` is the per-file time limit: a file that takes longer is a hang (a
+file in CPU seconds (wall time says little beside other work), whose input is saved as
+`DIR/slowest-<campaign>-<hash>.py.bin` (a package's module: its package's folder) for `--replay`.
+`--budget` is the per-file time limit: a file that takes longer is a hang (a
 violation). `--replay` checks saved inputs again and prints how each ended.
 """
 
@@ -57,7 +59,8 @@ class Campaign:
         self.budget = budget
         self.save = save
         self.ends: Counter[str] = Counter()
-        self.slowest = (0.0, 0)  # seconds, lines
+        self.slowest = (0.0, 0)  # CPU seconds, lines
+        self.slowest_input: Input | None = None
         self.failing: tuple[Input, list[str]] | None = None
         self.started = time.perf_counter()
 
@@ -82,6 +85,7 @@ class Campaign:
                 print(f"RARE: fix refused, input saved as {saved}:\n  {outcome.fix_refused}", flush=True)
         if outcome.seconds > self.slowest[0]:
             self.slowest = (outcome.seconds, outcome.lines)
+            self.slowest_input = data
 
     def report(self, label: str) -> None:
         total = sum(count for end, count in self.ends.items() if not end.startswith("fix"))
@@ -89,7 +93,10 @@ class Campaign:
         for end, count in sorted(self.ends.items()):
             print(f"  {count:6d}  {end}")
         seconds, lines = self.slowest
-        print(f"  slowest file: {seconds:.2f} s for {lines} lines")
+        print(f"  slowest file: {seconds:.2f} s of CPU for {lines} lines", end="")
+        if self.slowest_input is not None:
+            print(f", saved as {_saved(self.save, f'slowest-{label}', self.slowest_input, f'{seconds:.2f} s')}", end="")
+        print()
 
 
 def _ending(outcome: Outcome) -> str:
@@ -199,7 +206,7 @@ def replay(path: Path, budget: float) -> bool:
     else:
         outcomes = {str(path): check(path.read_bytes(), budget)}
     for name, outcome in outcomes.items():
-        print(f"{name}: {_ending(outcome)}; {outcome.seconds:.2f} s for {outcome.lines} lines")
+        print(f"{name}: {_ending(outcome)}; {outcome.seconds:.2f} s of CPU for {outcome.lines} lines")
         for line in ([f"fix refused: {outcome.fix_refused}"] if outcome.fix_refused else []) + outcome.problems:
             print(f"  {line}")
     return not any(outcome.problems for outcome in outcomes.values())

@@ -78,6 +78,21 @@ def test_mutants_through_the_command_line(tmp_path: Path) -> None:
             assert after.startswith(b"\xef\xbb\xbf") == before.startswith(b"\xef\xbb\xbf")
 
 
+def test_a_campaign_saves_its_slowest_input_for_replay(tmp_path: Path) -> None:
+    """`bench/fuzz.py` keeps the input of its slowest file (CPU seconds), so a slow case seen in
+    a long campaign can be replayed and profiled instead of only counted."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")])}
+    command = [sys.executable, "bench/fuzz.py", "--count", "3", "--seed", "7", "--save", str(tmp_path)]
+    done = subprocess.run(command, cwd=REPO, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    (slowest,) = tmp_path.glob("slowest-mutants-*.py.bin")
+    assert "s of CPU for " in done.stdout and str(slowest) in done.stdout
+    replayed = subprocess.run(
+        [sys.executable, "bench/fuzz.py", "--replay", str(slowest)], cwd=REPO, env=env, capture_output=True, text=True
+    )
+    assert replayed.returncode == 0 and "s of CPU for" in replayed.stdout, replayed.stdout + replayed.stderr
+
+
 # ---- what campaigns found (bench/fuzz.py), kept ----------------------------------------------
 
 JIT = "import triton\nimport triton.language as tl\n\n\n@triton.jit\ndef k(x, B, N):\n"
