@@ -939,6 +939,19 @@ def over_a_list_filled(x):
     k[tuple(grid)](x, 1, BT=64)  # expect
 """
 
+# a name rebound in an arm known never to run keeps the value bound before it
+REBOUND_DEAD = "".join(
+    f"\ndef {name}(x, c):\n    B, T, H = x.shape\n    n = H\n    {opening}:\n        n = B * T\n"
+    f"    k[(n,)](x, 1, BT=64){expect}\n"
+    for name, opening, expect in (
+        ("never", "if False", ""),
+        ("never_by_a_flag", "flag = False\n    if flag", ""),
+        ("never_in_an_empty_loop", "for _ in range(0)", ""),
+        ("maybe", "if c", "  # expect"),
+        ("always", "if True", "  # expect"),
+    )
+)
+
 # names (or a dict's entries) bound together in the arms of an `if` picking a variant: sized
 # together on each arm's path, the grid reported when some path's grid multiplies two sizes
 BOUND_TOGETHER = """
@@ -1272,6 +1285,7 @@ def block_rebound_after(x):
         APPENDED,
         APPENDED_PATHS,
         APPENDED_DEAD,
+        REBOUND_DEAD,
         BOUND_TOGETHER,
         APPENDED_CHANGED,
         CONTEXT,
@@ -1295,6 +1309,7 @@ def block_rebound_after(x):
         "appended",
         "appended_paths",
         "appended_dead",
+        "rebound_dead",
         "bound_together",
         "appended_changed",
         "context",

@@ -1699,6 +1699,12 @@ def test_known_counts(host: str, expected: list[int | None]) -> None:
         ("N = 64\nfor N in range(2):\n    pass\n", True, False, ["64"]),
         ("N = 64\n\ndef g():\n    N = 8\n\n    def f():\n        return N\n", False, True, ["8"]),
         ("def g(N):\n    N = 8\n\n    def f():\n        return N\n", True, False, []),  # a parameter
+        # not a binding in an arm or loop body `known_truth` says never runs
+        ("def f(a, b):\n    N = a\n    if False:\n        N = a * b\n    return N\n", True, True, ["a"]),
+        ("def f(a, b):\n    N = a\n    on = 0\n    if on:\n        N = b\n    return N\n", True, True, ["a"]),
+        ("def f(a, b):\n    if True:\n        N = a\n    else:\n        N = b\n    return N\n", True, True, ["a"]),
+        ("def f(a, b):\n    for _ in ():\n        N = b\n    N = a\n    return N\n", True, True, ["a"]),
+        ("def f(a, b, c):\n    N = a\n    if c:\n        N = b\n    return N\n", True, True, ["a", "b"]),
     ],
 )
 def test_values_bound(host: str, module_level: bool, assigned_only: bool, expected: list[str]) -> None:

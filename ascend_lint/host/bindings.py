@@ -288,6 +288,24 @@ def _blocks_run(
     return None
 
 
+def never_runs(
+    node: cst.CSTNode,
+    around: Sequence[cst.For | cst.If],
+    order: WrittenOrder,
+    truth: Callable[[cst.BaseExpression], bool | None],
+) -> bool:
+    """An arm or loop body of one of the statements `around` holding `node` (of the function
+    `order` is of) is one no run runs (`_blocks_run`): `n = a * b` under `if False:`, under `if
+    flag:` after `flag = False`, in `for _ in range(0):`."""
+    path = set(order.holders(node))
+    for statement in around:
+        run = _blocks_run(statement, truth)
+        arms = if_arms(statement)[1] if isinstance(statement, cst.If) else [statement.body]
+        if run is not None and any(arm in path and arm not in run[0] for arm in arms):
+            return True
+    return False
+
+
 def binding_updated(name: cst.Name, order: WrittenOrder) -> cst.BaseExpression | None:
     """The value of the one binding of `name` reaching a statement of `function` that binds it
     from its own value, read there (`grid` of `grid = grid + (B,)` or of `grid += (B,)`), as

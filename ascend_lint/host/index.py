@@ -74,6 +74,7 @@ from .bindings import (
     list_paths,
     loop_leaves,
     names_read_shrinking,
+    never_runs,
     plain_binding,
     reaching_binding,
     rebound_names,
@@ -265,6 +266,7 @@ class HostIndex(HostFacts):
         # by name and scope, the id of the assignment of each value bound (`_reaching_bindings`)
         # and the ids of the values updating the name (`updates_name`), those of a `for` loop apart
         self._binder_ids: dict[tuple[str, Scope], list[int]] = {}
+        self._run_bindings: dict[tuple[str, Scope], list[cst.BaseExpression]] = {}  # `_bindings_run`
         self._updating_ids: dict[tuple[str, Scope], frozenset[int]] = {}
         self._loop_updating_ids: dict[tuple[str, Scope], frozenset[int]] = {}
         self._tests_at: dict[
@@ -2105,9 +2107,9 @@ class HostIndex(HostFacts):
                     yield origin, how or f"`{scope.name.value}` is called with `{name}={one_line(passed)}`"
 
     def _reaching_bindings(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
-        """The values `scope` binds to `name`, but for those of assignments that run only after
-        the grid being sized is evaluated (`grid_extents`)."""
-        bound = self.bindings.get((name, scope), [])
+        """The values `scope` binds to `name` that may run (`_bindings_run`), but for those of
+        assignments that run only after the grid being sized is evaluated (`grid_extents`)."""
+        bound = self._bindings_run(name, scope)
         if not self._unreached:
             return bound
         binders = self._binder_ids.get((name, scope))
@@ -4492,9 +4494,10 @@ class HostIndex(HostFacts):
         self, name: str, scope: Scope, module_level: bool = True, assigned_only: bool = True
     ) -> tuple[Scope, list[cst.BaseExpression]]:
         """Where `name`, read in `scope`, is bound (`_binding_scope`) and the values bound to it
-        there; no values when that function takes it as a parameter (its callers pass them),
-        when the module binds it and not `module_level`, or when `assigned_only` and something
-        other than an assignment binds it there (`_assigned_only`)."""
+        there that may run (`_bindings_run`); no values when that function takes it as a
+        parameter (its callers pass them), when the module binds it and not `module_level`, or
+        when `assigned_only` and something other than an assignment binds it there
+        (`_assigned_only`)."""
         owner = self._binding_scope(name, scope)
         if (
             (name, owner) not in self.bindings
@@ -4503,7 +4506,24 @@ class HostIndex(HostFacts):
             or (assigned_only and not self._assigned_only(name, owner))
         ):
             return owner, []
-        return owner, self.bindings.get((name, owner), [])
+        return owner, self._bindings_run(name, owner)
+
+    def _bindings_run(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
+        """The values the function `scope` binds to `name`, but for those in an arm or loop body
+        `known_truth` says never runs (`never_runs`: `if False: n = a * b`); every one at module
+        level. Read once per name; while it is read (a test reading the name: `if n: n = 0`),
+        every one."""
+        key = (name, scope)
+        found = self._run_bindings.get(key)
+        if found is None:
+            bound = found = self._run_bindings[key] = self.bindings.get(key, [])
+            if isinstance(scope, cst.FunctionDef) and any(map(self.bound_under.get, bound)):
+                order, truth = self.written_order(scope), partial(self.known_truth, scope=scope)
+                found = [
+                    value for value in bound if not never_runs(value, self.bound_under.get(value, ()), order, truth)
+                ]
+                self._run_bindings[key] = found
+        return found
 
     def _assigned_only(self, name: str, owner: Scope, rebound: bool = False) -> bool:
         """Every binding of `name` in `owner` (the module for None, functions included) is an
@@ -4597,7 +4617,8 @@ class HostIndex(HostFacts):
         binding, bound = self._values_bound(name.value, scope, module_level=False, assigned_only=False)
         if not isinstance(binding, cst.FunctionDef) or not bound or not all(map(accept, bound)):
             return []
-        return bound if self._statements_changing(binding)[name.value] == len(bound) else []
+        written = len(self.bindings[name.value, binding])  # those that never run too
+        return bound if self._statements_changing(binding)[name.value] == written else []
 
     def _bound_once(
         self, name: cst.Name, scope: Scope, accept: Callable[[cst.BaseExpression], bool]
