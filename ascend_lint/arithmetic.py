@@ -1,16 +1,20 @@
 """Arithmetic that authors write several ways, recognised in each: a division rounding up, the
-power of two at or above a value, `n - 1`, the literal 1; and whether a chain of comparisons
-holds with the values its operands are given."""
+power of two at or above a value, `n - 1`, the literal 1; whether a chain of comparisons
+holds with the values its operands are given, and what `and`, `or` and `not` make of values
+known or not."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from operator import eq, ge, gt, le, lt, ne
+from typing import TypeVar
 
 import libcst as cst
 
 from .imports import dotted_name, int_literal
 from .nodes import flat_code
+
+Folded = TypeVar("Folded")  # what `folded_logic`'s leaves give
 
 
 def ceiling_division(node: cst.BaseExpression) -> tuple[cst.BaseExpression, cst.BaseExpression] | None:
@@ -105,6 +109,26 @@ _COMPARISONS: dict[type[cst.BaseCompOp], Callable[[float, float], bool]] = {
     cst.GreaterThan: gt,
     cst.GreaterThanEqual: ge,
 }
+
+
+def folded_logic(node: cst.BaseExpression, leaf: Callable[[cst.BaseExpression], Folded | None]) -> Folded | bool | None:
+    """The value of `node` through its `and`, `or` and `not`, as Python computes it, over the
+    values `leaf` gives its other parts (None: not known), three-valued: `x and y` is `x` when
+    false, else `y` (`or` the other way round), and the right side is not asked when the left
+    decides (`False and x` is False); with the left not known, the right decides only a
+    truth value both outcomes give (`x and False` is False, `x or True` is True); `not x` is
+    not known when `x` is not."""
+    if type(node) is cst.BooleanOperation:
+        deciding = type(node.operator) is cst.Or  # the truth that decides the whole on one side
+        left = folded_logic(node.left, leaf)
+        if left is None:
+            right = folded_logic(node.right, leaf)
+            return right if isinstance(right, bool) and right == deciding else None
+        return left if bool(left) == deciding else folded_logic(node.right, leaf)
+    if type(node) is cst.UnaryOperation and type(node.operator) is cst.Not:
+        inner = folded_logic(node.expression, leaf)
+        return None if inner is None else not inner
+    return leaf(node)
 
 
 def comparison_holds(test: cst.Comparison, value: Callable[[cst.BaseExpression], float | None]) -> bool | None:

@@ -66,7 +66,7 @@ from typing import TYPE_CHECKING, Any
 
 import libcst as cst
 
-from .arithmetic import comparison_holds
+from .arithmetic import comparison_holds, folded_logic
 from .flow import Assumptions, Flow, call_argument
 from .host.dicts import only_read_by
 from .host.guards import orderings
@@ -158,12 +158,14 @@ def evaluate(
         return node.value == "True" if node.value in ("True", "False") else lookup(node.value)
     if isinstance(node, cst.Attribute) and isinstance(node.value, cst.Name):
         return lookup(f"{node.value.value}.{node.attr.value}")  # a class attribute (`module_constants`)
+    if isinstance(node, cst.BooleanOperation) or (
+        isinstance(node, cst.UnaryOperation) and isinstance(node.operator, cst.Not)
+    ):  # `x or True` and `x and False` fold all the same (the compiler folds both)
+        return folded_logic(node, partial(evaluate, lookup=lookup, imports=imports, assumed=assumed))
     if isinstance(node, cst.UnaryOperation):
         value = evaluate(node.expression, lookup, imports, assumed)
         if value is None:
             return None
-        if isinstance(node.operator, cst.Not):
-            return not value
         return -value if isinstance(node.operator, cst.Minus) else value
     if isinstance(node, cst.BinaryOperation):
         operate = _BINARY.get(type(node.operator))
@@ -176,14 +178,6 @@ def evaluate(
             return _number(operate(left, right))
         except (ArithmeticError, ValueError, TypeError):
             return None
-    if isinstance(node, cst.BooleanOperation):
-        left = evaluate(node.left, lookup, imports, assumed)
-        if left is None:  # `x or True` and `x and False` fold all the same (the compiler folds both)
-            right = evaluate(node.right, lookup, imports, assumed)
-            return right if isinstance(right, bool) and right == isinstance(node.operator, cst.Or) else None
-        if bool(left) != isinstance(node.operator, cst.And):
-            return left
-        return evaluate(node.right, lookup, imports, assumed)
     if isinstance(node, cst.Comparison):
         return comparison_holds(node, partial(evaluate, lookup=lookup, imports=imports, assumed=assumed))
     if isinstance(node, cst.IfExp):
@@ -1033,18 +1027,14 @@ def _left_before(block: Sequence[cst.BaseStatement], launch: cst.Call, name: str
 
 def _test_outcome(test: cst.BaseExpression, lookup: Lookup, imports: ImportMap) -> bool | None:
     """Whether a host test holds (`evaluate`: `x in (16, 32)` / `x not in {...}` against literals
-    too), inside `not`, `and` and `or`; None when unknown."""
-    if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-        inner = _test_outcome(test.expression, lookup, imports)
-        return None if inner is None else not inner
-    if isinstance(test, cst.BooleanOperation):
-        left, right = _test_outcome(test.left, lookup, imports), _test_outcome(test.right, lookup, imports)
-        decisive = isinstance(test.operator, cst.Or)  # what one side decides the whole to be
-        if left is decisive or right is decisive:
-            return decisive
-        return None if left is None or right is None else not decisive
-    outcome = evaluate(test, lookup, imports)
-    return None if outcome is None else bool(outcome)
+    too), inside `not`, `and` and `or` (`folded_logic` of the truth of each other part: `x or
+    16` holds); None when unknown."""
+
+    def holds(part: cst.BaseExpression) -> bool | None:
+        outcome = evaluate(part, lookup, imports)
+        return None if outcome is None else bool(outcome)
+
+    return folded_logic(test, holds)
 
 
 def _launches_this(launch: Launch, kernel: Kernel, names: _HostNames) -> bool:

@@ -31,7 +31,7 @@ from weakref import WeakKeyDictionary
 
 import libcst as cst
 
-from ..arithmetic import ceiling_division, comparison_holds, is_one, power_of_two_above
+from ..arithmetic import ceiling_division, comparison_holds, folded_logic, is_one, power_of_two_above
 from ..imports import ImportMap, dotted_name, folded_int, int_literal, literal_truth, root_name, str_literal
 from ..kernels import (
     MAX_CALLERS_DEEP,
@@ -4348,13 +4348,10 @@ class HostIndex(HostFacts):
             if not test.elements:
                 return False
             return True if any(isinstance(each, cst.Element | cst.DictElement) for each in test.elements) else None
-        if isinstance(test, cst.BooleanOperation):
-            sides = {self.known_truth(side, scope, hops + 1) for side in (test.left, test.right)}
-            deciding = isinstance(test.operator, cst.Or)  # the outcome one side so known gives
-            return deciding if deciding in sides else None if None in sides else not deciding
-        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
-            inner = self.known_truth(test.expression, scope, hops + 1)
-            return None if inner is None else not inner
+        if isinstance(test, cst.BooleanOperation) or (
+            isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)
+        ):
+            return folded_logic(test, partial(self.known_truth, scope=scope, hops=hops + 1))
         known = partial(self.known_int, scope=scope, hops=hops + 1)
         if isinstance(test, cst.Comparison):
             return comparison_holds(test, known)
