@@ -654,9 +654,6 @@ def pick(n, d):
         name does (`_SOC_UB = {"Ascend910B": 196608}`); `within`: the host function holding it."""
         if not _is_capacity_name(name, _less_a_margin(name, value, context.imports)):
             return
-        if isinstance(value, cst.Lambda):  # `get_ub_size = lambda: 196608`: what it returns, as a `def`'s
-            yield from self._report(name, value.body, f"`{name}()` returns `{one_line(value.body)}`", context, within)
-            return
         entries = _table_entries(value)
         if entries is not None:
             for key, key_code, entry in entries:

@@ -939,6 +939,23 @@ def over_a_list_filled(x):
     k[tuple(grid)](x, 1, BT=64)  # expect
 """
 
+# a helper bound to a lambda returns its body, as a `def` does (`HostIndex.returns`)
+LAMBDA_HELPERS = """
+def _rows():
+    return 4096
+
+_rows_lambda = lambda: 4096
+
+def by_a_def(x):
+    k[(x.shape[0] * x.shape[1] // _rows(),)](x, 1, BT=64)  # expect
+
+def by_a_lambda(x):
+    k[(x.shape[0] * x.shape[1] // _rows_lambda(),)](x, 1, BT=64)  # expect
+
+def by_an_unknown(x, rows):
+    k[(x.shape[0] * x.shape[1] // rows(),)](x, 1, BT=64)
+"""
+
 # a name rebound in an arm known never to run keeps the value bound before it
 REBOUND_DEAD = "".join(
     f"\ndef {name}(x, c):\n    B, T, H = x.shape\n    n = H\n    {opening}:\n        n = B * T\n"
@@ -1286,6 +1303,7 @@ def block_rebound_after(x):
         APPENDED_PATHS,
         APPENDED_DEAD,
         REBOUND_DEAD,
+        LAMBDA_HELPERS,
         BOUND_TOGETHER,
         APPENDED_CHANGED,
         CONTEXT,
@@ -1310,6 +1328,7 @@ def block_rebound_after(x):
         "appended_paths",
         "appended_dead",
         "rebound_dead",
+        "lambda_helpers",
         "bound_together",
         "appended_changed",
         "context",

@@ -130,6 +130,8 @@ def test_ub_as_an_upper_bound_is_no_capacity(source: str) -> None:
         ("ub = 196608\nlbl = 0", 196608),
         # a lambda returns its number as a `def` does; `|`, `&`, `^` fold as `<<` does
         ("get_ub_size = lambda: 196608", 196608),
+        ("def plan(n):\n    get_ub_size = lambda: 192 * 1024\n    return n", 196608),
+        ("KiB = 1024\nub_bytes = lambda soc=None: 192 * KiB", 196608),
         ("UB_SIZE = 1 << 17 | 1 << 16", 196608),
         ("UB_BYTES = 0x3FFFF & 0x30000", 196608),
         ("UB_BYTES = 0x30000 ^ 0", 196608),

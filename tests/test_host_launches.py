@@ -481,7 +481,8 @@ def test_a_call_knows_the_loops_around_it() -> None:
 
 def host_facts(hosts: HostIndex) -> object:
     """What a host index found (not its kernels, not which functions it met), nodes by their
-    code: `B, T = x.shape` binds `B` to a `x.shape[0]` each walk builds anew."""
+    code: `B, T = x.shape` binds `B` to a `x.shape[0]` each walk builds anew, as it makes the
+    `def` of a lambda (`lambdas`)."""
 
     def shape(value: object) -> object:
         if isinstance(value, cst.CSTNode):
@@ -492,6 +493,8 @@ def host_facts(hosts: HostIndex) -> object:
             return tuple((shape(key), shape(item)) for key, item in value.items())
         if isinstance(value, list | tuple):
             return tuple(shape(item) for item in value)
+        if isinstance(value, set):
+            return tuple(sorted((shape(item) for item in value), key=repr))
         return value
 
     return shape({name: value for name, value in vars(hosts).items() if name not in ("kernels", "functions_met")})

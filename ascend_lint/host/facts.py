@@ -102,7 +102,10 @@ class HostFacts:
         self.bound_under: dict[cst.BaseExpression, tuple[cst.For | cst.If, ...]] = {}
         self.item_stores: dict[tuple[str, Scope], list[ItemStore]] = {}
         self.attribute_stores: dict[str, list[tuple[cst.BaseExpression, Scope]]] = {}
+        # by name, what each function returns; a lambda bound to a name as the `def` it stands for
+        # (`f = lambda n: v` as `def f(n): return v`, one of `lambdas`): every reader of returns reads it
         self.returns: dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef]]] = {}
+        self.lambdas: set[cst.FunctionDef] = set()  # the `def`s made for lambdas
         self.functions: dict[str, list[cst.FunctionDef]] = {}
         self.globals_declared: dict[str, list[cst.FunctionDef]] = {}  # `global n` in a function: n -> the functions
         self.calls_of: dict[str, list[CallSite]] = {}  # plain `f(...)` calls by name
@@ -154,6 +157,7 @@ class HostFacts:
         _extend(self.item_stores, other.item_stores)
         _extend(self.attribute_stores, other.attribute_stores)
         _extend(self.returns, other.returns)
+        self.lambdas |= other.lambdas
         _extend(self.functions, other.functions)
         _extend(self.globals_declared, other.globals_declared)
         _extend(self.calls_of, other.calls_of)
@@ -359,6 +363,8 @@ class HostFacts:
             self.bindings.setdefault((target.value, scope), []).append(value)
             self.binders[value] = statement
             self.bound_under[value] = blocks
+            if type(value) is cst.Lambda:
+                self._bind_lambda(target.value, value, scope, blocks)
             if launcher_candidate(value) is not None:
                 self.launchers_bound.setdefault((target.value, scope), []).append((value, blocks))
         elif isinstance(target, (cst.Tuple, cst.List)):
@@ -375,6 +381,18 @@ class HostFacts:
             dotted = dotted_name(target)
             if dotted:
                 self.attribute_stores.setdefault(dotted, []).append((value, scope))
+
+    def _bind_lambda(self, name: str, made: cst.Lambda, scope: Scope, blocks: tuple[cst.For | cst.If, ...]) -> None:
+        """`name = lambda n: v` as the `def name(n): return v` it stands for: a function (not of
+        `functions`: no statement defines it) returning `v`, whose other names are read in `scope`,
+        where the lambda is written."""
+        function = cst.FunctionDef(
+            cst.Name(name), made.params, cst.IndentedBlock([cst.SimpleStatementLine([cst.Return(made.body)])])
+        )
+        self.lambdas.add(function)
+        self.returns.setdefault(name, []).append((made.body, function))
+        self.enclosing[function] = scope
+        self.defined_under[function] = blocks
 
     def _class_attribute(self, statement: cst.Assign | cst.AnnAssign) -> None:
         """`_kernel = my_kernel` in a class body: the value instances read as `self._kernel`

@@ -636,7 +636,9 @@ class OtherPlatformPaths:
     def _host_tops(self) -> list[cst.CSTNode]:
         """Where host code reads names: functions, and the values and calls of module and class bodies."""
         host = self.host
-        tops: list[cst.CSTNode] = [function for function, outer in host.enclosing.items() if outer is None]
+        tops: list[cst.CSTNode] = [
+            function for function, outer in host.enclosing.items() if outer is None and function not in host.lambdas
+        ]  # a lambda's `def` is read where the lambda is written
         tops += [call for call, scope in host.calls if scope is None]
         tops += [value for (_, scope), values in host.bindings.items() if scope is None for value in values]
         return tops
