@@ -98,7 +98,8 @@ place (`ub_size //= 2`) is reported once, where it is written.
   get_soc_spec("UB_SIZE"))`, and `if ub > 196608: ub = 196608`): the value is never more than
   that number, on any SoC; a floor (`max(196608, d)`) is not a capacity;
 - what a function named like a capacity returns (`def get_ub_size(): return 196608`, a stub
-  that never asks the device, also `get_ub_size = lambda: 196608`), when every return of it is a number: one that also returns
+  that never asks the device, also a lambda bound to a name, `get_ub_size = lambda: 196608`, the
+  `def` it stands for), when every return of it is a number: one that also returns
   what it queried (`try: return get_soc_spec("UB_SIZE")` / `except ...: return 196608`)
   returns the number as a fallback.
 
