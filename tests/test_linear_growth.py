@@ -377,6 +377,22 @@ SHAPES |= {
         lambda n: HOST_HEAD + "def run(x, a, b):\n" + "    a, b = b, a * 2\n    k[(a, b)](x, a, BT=64)\n" * n,
         4,
     ),
+    # each launch read every binding of its grid's name before it (the one reaching it reads the name):
+    # for its core count, its origins and the extent of each update, each binding's answer now read
+    # once for every launch it reaches (`_reaching_core_count`, `_reaching_origins`, `_updates_sized`)
+    **{
+        f"a grid's name updated before every launch (`{update}`)": (
+            lambda n, update=update: (
+                HOST_HEAD + "def run(x):\n    n = x.shape[0]\n" + f"    {update}\n    k[(n,)](x, n, BT=64)\n" * n
+            ),
+            32,
+        )
+        for update in ("n = n * 2", "n = n + 1", "n *= 2", "n <<= 1")
+    },
+    "a parameter updated before every launch of its grid (`n = n * 2`)": (
+        lambda n: HOST_HEAD + "def run(x, n):\n" + "    n = n * 2\n    k[(n,)](x, n, BT=64)\n" * n,
+        32,
+    ),
     # each launch's tile asked whether any value of the names behind it calls `min`, walking every
     # binding of `cfg`: once per name (`_HostNames._binds_min`)
     "a dict rebuilt from itself before every launch (`cfg = {**cfg, 'B': ...}`)": (

@@ -27,6 +27,7 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from functools import cached_property, partial
 from pathlib import Path
+from typing import TypeVar
 from weakref import WeakKeyDictionary
 
 import libcst as cst
@@ -205,6 +206,7 @@ MAX_GRID_UPDATES = 16  # updates of a grid in place (`grid += (n,)`) read one in
 # updates of a name read one inside another (`n = min(n, 1024)`: `HostIndex.updated_in_line`)
 MAX_LINE_UPDATES = 8
 _POWER_BITS = 64  # the largest `**` `at_most` works out, in bits (none past any size)
+_T = TypeVar("_T")
 _MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
 SIZES_HELD = ("shape", "size", "numel", "nelement")  # a tensor's attributes holding its sizes: `x.numel()`
 ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)  # comparisons that may bound
@@ -261,8 +263,17 @@ class HostIndex(HostFacts):
         self._name_extents: dict[tuple[object, ...], tuple[str, ...] | None] = {}
         self._dtypes: dict[tuple[object, ...], TensorDtype | None] = {}
         self._sizing_origins: dict[tuple[object, ...], list[cst.BaseExpression]] = {}  # by value, or name and binding
+        # by name and scope, the origins of each value bound to it, by the value's id: empty when they
+        # read what reaches the grid (`_reaching_origins`)
+        self._binding_origins: dict[tuple[str, Scope], dict[int, list[cst.BaseExpression]]] = {}
+        # `_extent` of the updates of a name, by what `_name_extent` is keyed by but what reaches the
+        # grid, then by the update's id: those reading none of it (`_updates_sized`)
+        self._sized_updates: dict[tuple[object, ...], dict[int, tuple[str, ...] | None]] = {}
         self._passed_in: dict[tuple[str, Scope, frozenset[int]], list[cst.BaseExpression]] = {}
         self._unreached: frozenset[int] = frozenset()  # the ids of the assignments after the grid being sized
+        # how often `_unreached` was read, each read counted where it is made: an answer worked out
+        # reading it none is the same at every launch (`_reaching_core_count`, `_reaching_origins`)
+        self._unreached_reads = 0
         # by name and scope, the id of the assignment of each value bound (`_reaching_bindings`)
         # and the ids of the values updating the name (`updates_name`), those of a `for` loop apart
         self._binder_ids: dict[tuple[str, Scope], list[int]] = {}
@@ -302,6 +313,9 @@ class HostIndex(HostFacts):
         self._passed: dict[tuple[Kernel, str], list[tuple[HostIndex, Launch, Passed | None]]] = {}  # `passed_values`
         self._globals_read: set[str] = set()  # the names `_global_core_count` is reading
         self._bound_core_counts: dict[tuple[object, ...], CoreCount | None] = {}  # `core_count` of names
+        # `_first_core_count` of each value a name is bound to, by name, scope and hops, then by the
+        # value's id: `(count,)`, or `()` when it reads what reaches the grid (`_reaching_core_count`)
+        self._binding_core_counts: dict[tuple[str, Scope, int], dict[int, tuple[CoreCount | None] | tuple[()]]] = {}
         # `_budget_divisors` of names, by hops and what reaches the grid: each of n halvings `n //= 2` reads them all
         self._name_budgets: dict[tuple[object, ...], tuple[str, ...] | None] = {}
         self._written_orders: dict[cst.FunctionDef, WrittenOrder] = {}  # `written_order`, by function
@@ -2106,10 +2120,19 @@ class HostIndex(HostFacts):
                 for origin, how in self.origins(passed, site.scope, hops + 1 + site.wrappers, annotations, expanded):
                     yield origin, how or f"`{scope.name.value}` is called with `{name}={one_line(passed)}`"
 
+    def _read_alone(self, work: Callable[[], _T]) -> tuple[_T, bool]:
+        """What `work` gives, and whether it read nothing of what reaches the grid being sized
+        (`_unreached`, each read counted in `_unreached_reads`): then it is the same at every
+        launch, and may be kept across them."""
+        reads = self._unreached_reads
+        done = work()
+        return done, self._unreached_reads == reads
+
     def _reaching_bindings(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
         """The values `scope` binds to `name` that may run (`_bindings_run`), but for those of
         assignments that run only after the grid being sized is evaluated (`grid_extents`)."""
         bound = self._bindings_run(name, scope)
+        self._unreached_reads += 1
         if not self._unreached:
             return bound
         binders = self._binder_ids.get((name, scope))
@@ -2937,6 +2960,7 @@ class HostIndex(HostFacts):
                 name, order.enclosing_statements(statement), lambda s: s is statement or other_keys(s)
             )
             writers = [before if writer is None else writer for writer in writers]
+        self._unreached_reads += 1
         writers = [writer for writer in writers if id(writer) not in self._unreached]  # not on the grid's path
         entries: list[tuple[cst.BaseExpression | None, Scope]] = []
         for writer in writers:
@@ -3155,15 +3179,47 @@ class HostIndex(HostFacts):
         """`core_count` of the origins of the values bound to the name `read` that reach it
         (`_name_origins`), the same for every read its one reaching binding is the same for
         (each of n halvings `n //= 2` after `n += 1` reads all of them, each halving again):
-        worked out once for those, but while a rebound global is read (`_globals_read`)."""
+        worked out once for those, but while a rebound global is read (`_globals_read`). Every
+        binding reaching the grid being sized is read for each launch (`n = n * 2` before each):
+        from each binding's answer, kept across launches (`_reaching_core_count`)."""
         origins = self._name_origins(read, scope, 0, True, set())
         if self._globals_read:
             return self._first_core_count(origins, scope, hops)
-        sole = self._sole_binding(read, scope, self._reaching_bindings(read.value, scope))
+        bound = self._reaching_bindings(read.value, scope)
+        sole = self._sole_binding(read, scope, bound)
+        if sole is None and bound and self._unreached:  # each binding's answer kept across launches
+            found = self._reaching_core_count(read.value, scope, bound, hops)
+            if found:
+                return found[0]
+        self._unreached_reads += 1
         key = (read.value, scope, sole, hops, self._unreached)
         if key not in self._bound_core_counts:
             self._bound_core_counts[key] = self._first_core_count(origins, scope, hops)
         return self._bound_core_counts[key]
+
+    def _reaching_core_count(
+        self, name: str, scope: Scope, bound: Sequence[cst.BaseExpression], hops: int
+    ) -> tuple[CoreCount | None] | tuple[()]:
+        """`_first_core_count` of the origins of the values `bound` to `name` that reach the grid
+        being sized, each read after the other (`_name_origins`), from the answer of each value
+        alone: the first AI core count of them, else the first count. Each value's is worked out
+        once, for every launch it reaches (`n = n * 2` before each of n launches of `k[(n,)]`),
+        but when it reads what reaches the grid (`_unreached`: `n //= 2` reads the count of
+        every binding of `n`): then nothing, `_bound_core_count` works it out for the launch."""
+        counts = self._binding_core_counts.setdefault((name, scope, hops), {})
+        first: CoreCount | None = None
+        for value in bound:  # no Python call per value already read
+            known = counts.get(id(value))
+            if known is None:
+                origins = self.origins(value, scope, 1, True, {(name, scope, 0)})
+                count, alone = self._read_alone(partial(self._first_core_count, origins, scope, hops))
+                known = counts[id(value)] = (count,) if alone else ()
+            if not known:
+                return ()
+            if known[0] is not None and known[0].kind == "num_aicore":
+                return known
+            first = first or known[0]
+        return (first,)
 
     def _first_core_count(
         self, origins: Iterable[tuple[cst.BaseExpression, str]], scope: Scope, hops: int
@@ -3688,6 +3744,7 @@ class HostIndex(HostFacts):
             return max((budget for budget in budgets if budget is not None), key=len, default=None)
         if isinstance(value, cst.Name):
             where = self._binding_scope(value.value, scope)
+            self._unreached_reads += 1
             key = (value.value, where, hops, self._unreached, self._bounded)
             if key not in self._name_budgets:
                 self._name_budgets[key] = self._bound_budget_divisors(value.value, where, hops)
@@ -3997,6 +4054,7 @@ class HostIndex(HostFacts):
             updates_name(value, name.value) for value in self.bindings.get(key, ())
         ):
             return None
+        self._unreached_reads += 1
         memo = (
             name.value,
             scope,
@@ -4062,13 +4120,42 @@ class HostIndex(HostFacts):
                 return None
             self._updated[key] = earlier
             try:
-                updated = [self._extent(update, scope, hops + 1) for update in updates]
+                updated = self._updates_sized(updates, scope, hops)
             finally:
                 del self._updated[key]
-            if any(extent is None or (earlier and not extent) for extent in updated):  # unknown, or capped
+            if None in updated or (earlier and () in updated):  # unknown, or capped
                 return None
             extents += updated
         return one_extent(name.value, extents, () if self._exact else arms)
+
+    def _updates_sized(
+        self, updates: list[cst.BaseExpression], scope: Scope, hops: int
+    ) -> list[tuple[str, ...] | None]:
+        """`_extent` of each of the `updates` of a name being sized (`_updated`), each worked out
+        once for every launch it reaches (`n = n * 2` before each of n launches of `k[(n,)]`),
+        but when it reads what reaches the grid (`_unreached`): then for each."""
+        self._unreached_reads += 1
+        context = (  # `_name_extent`'s key but for what reaches the grid, and the functions being read
+            scope,
+            hops,
+            tuple(self._updated.items()),
+            self._sizing,
+            self._exact,
+            self._bounded,
+            frozenset(self._reading_returns),
+            frozenset(self._positions_returned),
+        )
+        sized = self._sized_updates.setdefault(context, {})
+        extents: list[tuple[str, ...] | None] = []
+        for update in updates:  # no Python call per update already sized
+            if id(update) not in sized:
+                extent, alone = self._read_alone(partial(self._extent, update, scope, hops + 1))
+                if not alone:
+                    extents.append(extent)
+                    continue
+                sized[id(update)] = extent
+            extents.append(sized[id(update)])
+        return extents
 
     def _caps_last(self, name: str, update: cst.BaseExpression, scope: Scope, hops: int) -> bool:
         """`update`, the last value `scope` binds `name` to, is bound under no `if` or loop (every
@@ -4128,19 +4215,50 @@ class HostIndex(HostFacts):
         default), worked out once for each value: a function of the module alone, asked again
         for each launch, and, where several functions share a name that calls itself, reached
         through many paths. Those of a name's read are worked out once for every read the same
-        bindings reach (`a, b = b, a * 2` before each launch: each `b` bound to `a`)."""
+        bindings reach (`a, b = b, a * 2` before each launch: each `b` bound to `a`), from those
+        of each binding, kept across launches (`_reaching_origins`)."""
         if isinstance(value, cst.Name):  # the same for each read of the name the same bindings reach
-            sole = self._sole_binding(value, scope, self._reaching_bindings(value.value, scope))
+            bound = self._reaching_bindings(value.value, scope)
+            sole = self._sole_binding(value, scope, bound)
+            self._unreached_reads += 1
             name_key = (value.value, scope, sole, self._unreached)
             if name_key not in self._sizing_origins:
-                reached = self._name_origins(value, scope, 0, False, set())
-                self._sizing_origins[name_key] = list({id(origin): origin for origin, _ in reached}.values())
+                found = self._reaching_origins(value.value, scope, bound) if sole is None and bound else None
+                if found is None:
+                    reached = self._name_origins(value, scope, 0, False, set())
+                    found = {id(origin): origin for origin, _ in reached}
+                self._sizing_origins[name_key] = list(found.values())
             return [value] + [origin for origin in self._sizing_origins[name_key] if origin is not value]
+        self._unreached_reads += 1
         key = (value, scope, self._unreached)
         if key not in self._sizing_origins:
             found = {id(origin): origin for origin, _ in self.origins(value, scope, annotations=False)}
             self._sizing_origins[key] = list(found.values())  # each once, though reached through many paths
         return self._sizing_origins[key]
+
+    def _reaching_origins(
+        self, name: str, scope: Scope, bound: Sequence[cst.BaseExpression]
+    ) -> dict[int, cst.BaseExpression] | None:
+        """The origins of the values `bound` to `name` that reach the grid being sized, each read
+        after the other (`_name_origins`, annotations aside), by id, from those of each value
+        alone: worked out once for every launch it reaches (`n = n * 2` before each of n launches
+        of `k[(n,)]`), but when they read what reaches the grid (`_unreached`: `b` of `a, b = b, a
+        * 2` reads every binding of `a`); then None."""
+        if not self._unreached:
+            return None
+        parts = self._binding_origins.setdefault((name, scope), {})
+        found: dict[int, cst.BaseExpression] = {}
+        for each in bound:  # no Python call per value already read
+            part = parts.get(id(each))
+            if part is None:
+                origins = self.origins(each, scope, 1, False, {(name, scope, 0)})
+                walked: list[tuple[cst.BaseExpression, str]]
+                walked, alone = self._read_alone(partial(list, origins))
+                part = parts[id(each)] = [origin for origin, _ in walked] if alone else []
+            if not part:
+                return None
+            found.update(zip(map(id, part), part, strict=True))
+        return found
 
     def _passed_in_sized(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
         """The origins of what the function `scope` is passed for its parameter `name`,
@@ -4151,6 +4269,7 @@ class HostIndex(HostFacts):
         bound = self._reaching_bindings(name, scope)
         if not bound or not updates_name(bound[0], name):
             return []
+        self._unreached_reads += 1
         key = (name, scope, self._unreached)
         if key not in self._passed_in:
             found = {id(origin): origin for origin, _ in self._passed_origins(name, scope, 0, False, set())}
@@ -4168,15 +4287,15 @@ class HostIndex(HostFacts):
         sizing them would go round the cycle until the hops run out (unknown)."""
         found: set[int] = set()
         for origin in origins:
+            if id(origin) in update_ids:  # a call or arithmetic (`updates_name`), skipped with no Python call
+                continue
             where = self._scope_of(origin, scope)
             if (
                 isinstance(origin, cst.Name)
                 and (origin.value, self._binding_scope(origin.value, where)) in self._sizing
             ):
                 found |= {id(reached) for reached in self._origins_sized(origin, where)}
-            elif id(origin) not in update_ids and any(
-                (read, self._binding_scope(read, where)) in self._sizing for read in names_read(origin)
-            ):
+            elif any((read, self._binding_scope(read, where)) in self._sizing for read in names_read(origin)):
                 found.add(id(origin))
         return found
 
@@ -5140,6 +5259,7 @@ class HostIndex(HostFacts):
         name reach the same values through many paths. A name's is read from every binding of
         it, wherever it is read: once per name (`n = n * 2` before each of n launches)."""
         read = value.value if isinstance(value, cst.Name) else value
+        self._unreached_reads += 1
         key = (read, scope, hops, self._unreached, self._bounded, self._exact)  # sizes read in `_is_python_int`
         if key not in self._dtypes:
             self._dtypes[key] = self._shown_dtype(value, scope, hops)

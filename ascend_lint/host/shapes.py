@@ -481,7 +481,7 @@ def one_extent(
     of several sizes among `arms` (those of values bound in an arm of an `if` that picks a
     variant: that arm may run, whatever the sizes); the product when all are the same product
     of several sizes; else one size when any is a size, else bounded."""
-    if any(extent is None for extent in extents):
+    if None in extents:  # no Python call per extent: a name updated before each of n launches has n
         return None
     longest = max(arms, key=len, default=())
     if len(longest) > 1:
