@@ -1851,7 +1851,7 @@ class Flow:
 
     def _bound_as_is(self, read: Event) -> tuple[list[tuple[Event, Assumptions]], bool]:
         """The definitions binding the value `read` reads, as it is, to a name (`b = a`, `x = y =
-        a`, `(b := a)`, paired in `a, b = b, a`, also `x, y = (a, b) if T else (b, a)`, through
+        a`, `(b := a)`, paired in `a, b = b, a` or collected by `*rest`, also `x, y = (a, b) if T else (b, a)`, through
         the arms of a choice `b = a if T else c` with the test outcome choosing it where the
         front end folds the choice), and whether the value is also used otherwise, a data read:
         not when it is only bound, discarded or compared with `is` (`(b := a) is not None`)."""
@@ -2739,13 +2739,23 @@ def _items(value: cst.BaseExpression, count: int) -> list[cst.BaseExpression] | 
 
 def _unpacked_item(target: cst.BaseExpression, count: int, position: int) -> cst.BaseExpression | None:
     """The part of `target` that unpacking `count` items binds the item at `position` to
-    (`b` for item 1 in `a, b = x, y`), or None when `target` unpacks no `count` items."""
+    (`b` for item 1 in `a, b = x, y`; `rest` for items 1 and 2 in `a, *rest = x, y, z`, the
+    list the starred name collects them in), or None when `target` unpacks no `count` items."""
     if not isinstance(target, (cst.Tuple, cst.List)):
         return None
     elements = target.elements
-    if len(elements) != count or any(isinstance(e, cst.StarredElement) for e in elements):
+    starred = [index for index, e in enumerate(elements) if isinstance(e, cst.StarredElement)]
+    if not starred:
+        return elements[position].value if len(elements) == count else None
+    if len(starred) > 1 or count < len(elements) - 1:  # two starred targets are a `SyntaxError`
         return None
-    return elements[position].value
+    star = starred[0]
+    after = len(elements) - star - 1  # the targets after the starred one take the last items
+    if position < star:
+        return elements[position].value
+    if position >= count - after:
+        return elements[position - count + len(elements)].value
+    return elements[star].value
 
 
 def _bound_value(

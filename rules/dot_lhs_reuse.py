@@ -74,9 +74,10 @@ bound to a wrapped tile (`p_cast = p.to(v.dtype)`: `tl.dot(p_cast, v)` clobbers 
 if FP8 else p.to(v.dtype)`), so its reads are reads of the clobbered tile until it is
 reassigned itself (`b_ac = b_a + 0.0` is a copy, no alias; a choice between two tiles is
 below). Binding the clobbered tile to a name after the dot reads no data (`b_keep = b_a`, a
-swap `b_a, b_b = b_b, b_a`, `b_a = b_a`, `(b_t := b_a) is not None` in a test): the reads of
-that name are the findings, each at its read, and a name never read gives none (a tuple kept
-whole, `t = (b_a, b_b)`, is a read). `.dtype`/`.shape`,
+swap `b_a, b_b = b_b, b_a`, `b_a = b_a`, `(b_t := b_a) is not None` in a test, a starred
+target `b_x, *rest = b_b, b_a`): the reads of that name are the findings, each at its read, and
+a name never read gives none (a tuple kept whole, `t = (b_a, b_b)`, is a read; triton-ascend 3.2
+rejects a starred target anyway, `unsupported AST node type: Starred`). `.dtype`/`.shape`,
 `b_a is None` and a compile
 hint naming the tile (`extension.compile_hint(a, "dot_pad_only_k")`) are not data reads,
 `tl.dot(b_k, tl.trans(b_k))` reads both operands before the dot runs, an operation holding

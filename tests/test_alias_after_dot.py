@@ -52,12 +52,17 @@ def k(p_a, p_b, p_o, n, T: tl.constexpr):
             [(8, 19, "b_x"), (9, 19, "b_y")],
         ),
         ("b_x = (b_y := b_a)\n    tl.store(p_o, b_x + b_y)", [(8, 19, "b_x"), (8, 25, "b_y")]),
+        # a starred target collects the tile with the items beside it: its reads are the reads
+        ("b_x, *rest = b_b, b_a, b_a\n    tl.store(p_o, b_x + rest[0])", [(8, 25, "rest")]),
+        ("*rest, b_x = b_a, b_b\n    tl.store(p_o, b_x)\n    tl.store(p_o, rest[0])", [(9, 19, "rest")]),
+        ("b_x, *rest, b_y = b_b, b_a\n    tl.store(p_o, b_y)", [(8, 19, "b_y")]),
         # a tuple kept whole holds the tile: building it is the read
         ("t = (b_a, b_b)\n    tl.store(p_o, t[1])", [(7, 10, "b_a")]),
         # the value `:=` binds is also read by the addition: both are reads
         ("tl.store(p_o, b_o + (b_x := b_a))\n    tl.store(p_o, b_x)", [(7, 33, "b_a"), (8, 19, "b_x")]),
         # never read, rebound before its read, only its metadata read; `is not None` reads no data
         ("b_x = b_a", []),
+        ("b_x, *rest = b_b, b_a, b_a\n    tl.store(p_o, b_x)", []),
         ("b_x = b_a\n    b_x = tl.load(p_b)\n    tl.store(p_o, b_x)", []),
         ("b_x = b_a\n    tl.store(p_o, b_o.to(b_x.dtype))", []),
         ("if b_a is not None:\n        tl.store(p_o, b_b)", []),
