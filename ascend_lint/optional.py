@@ -53,17 +53,19 @@ class OptionalPointer:
     # not None`): when there are some, only a test of one of them says the pointer is there
     tied: frozenset[str] = frozenset()
 
-    def guarded_by(self, test: cst.BaseExpression, key: tuple[str, bool], arm: bool) -> bool:
+    def guarded_by(self, test: cst.BaseExpression, key: tuple[str, bool], arm: bool, flow: Flow) -> bool:
         """An arm (`arm`) of a pure-constexpr `if` or conditional expression on `test` (keyed
         `key`: `test_key`) around a use compiles the use only when the pointer is there: the
         pointer is only ever used under that outcome (`guards`) and, when flags are tied to it,
         that outcome holds one of them (`if USE_H0:`, `if USE_H0 == True:`, `if USE_H0 and
         USE_G:`) or the pointer's own test (`if h0 is not None:`, folded when `h0` is None), not
-        an unrelated flag (`if USE_X:` around a mixed test of `USE_H0`, which a launch ties to `h0`)."""
+        an unrelated flag (`if USE_X:` around a mixed test of `USE_H0`, which a launch ties to `h0`);
+        read through a name the body binds as a constexpr (`HAS: tl.constexpr = USE_H0`), not one
+        bound plainly (`HAS = USE_H0` is a tensor to the front end, so `if HAS:` is no guard)."""
         tested, polarity = key
         if (tested, polarity == arm) not in self.guards:
             return False
-        return not self.tied or bool(_implied_names(test, arm) & (self.tied | {self.name}))
+        return not self.tied or bool(_implied_names(test, arm, flow) & (self.tied | {self.name}))
 
 
 def optional_pointers(kernel: Kernel, host: HostIndex, hops: int = 0) -> dict[str, OptionalPointer]:
@@ -361,18 +363,20 @@ def _present_pointer(test: cst.BaseExpression, arm: bool) -> str | None:
     return name if arm == isinstance(operator, (cst.IsNot, cst.NotEqual)) else None
 
 
-def _implied_names(test: cst.BaseExpression, arm: bool) -> set[str]:
+def _implied_names(test: cst.BaseExpression, arm: bool, flow: Flow) -> set[str]:
     """The names a test's outcome `arm` settles: `FLAG` / `not FLAG` / `FLAG == True` /
     `FLAG != 0` (`_compared_flag`) either way, a pointer `p` when `p is not None` holds or `p is
     None` does not (`_present_pointer`), each operand of `a and b` when it holds, of `a or b`
-    when it does not."""
+    when it does not; a name the body binds as a constexpr (`HAS: tl.constexpr = USE_H0`:
+    `Flow.bound`) settles what its value does too."""
     while test.lpar or (isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not)):
         if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
             test, arm = test.expression, not arm
         else:
             test = test.with_changes(lpar=(), rpar=())
     if isinstance(test, cst.Name):
-        return {test.value}
+        bound = flow.bound(test)
+        return {test.value} | (_implied_names(bound, arm, flow) if bound is not test else set())
     compared = _compared_flag(test)
     if compared is not None:
         return {compared.value}
@@ -380,7 +384,7 @@ def _implied_names(test: cst.BaseExpression, arm: bool) -> set[str]:
     if present is not None:
         return {present}
     if isinstance(test, cst.BooleanOperation) and isinstance(test.operator, cst.And if arm else cst.Or):
-        return _implied_names(test.left, arm) | _implied_names(test.right, arm)
+        return _implied_names(test.left, arm, flow) | _implied_names(test.right, arm, flow)
     return set()
 
 

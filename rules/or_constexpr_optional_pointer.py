@@ -101,7 +101,11 @@ or inside its arm, is guarded by it when the pointer is used only under that out
 launch or a heuristic ties a flag to the pointer (`USE_H0=h0 is not None`, `args["h0"] is not
 None`), the outcome holds that flag (`if USE_H0:`, `if USE_H0 and USE_X:`). An unrelated `if
 USE_X:` or `if BD >= 64:` guards nothing: with `USE_X` True (or `BD` 64) and `h0=None` its body
-compiles, around the mixed test (the nesting fix then stays inside it) or inside its arm. With
+compiles, around the mixed test (the nesting fix then stays inside it) or inside its arm. So does a
+name the kernel body binds the flag to (`HAS = USE_H0`, then `if HAS:`): triton-ascend 3.2 makes it
+a tensor, so `if HAS:` is a runtime `if` and compiles its body with `h0=None` (measured 2026-12-06:
+`'NoneType' object has no attribute 'type'`); one bound as a constexpr (`HAS: tl.constexpr =
+USE_H0`) is folded and guards as the flag it holds does (measured: compiles). With
 no flag tied to the pointer, an `if` only ever guarding it counts (it is then what shows the
 pointer optional at all); `if True:` never does. An `if` on the mixed test's own flag (`if
 IS_CB:` inside `if T_cur > 0 or not IS_CB:`) is not reported either: that flag decides the use,
@@ -1417,11 +1421,11 @@ def _guarded(event: Event, flow: Flow, pointer: OptionalPointer, flags: set[str]
     (`flags`: `if not F or R:` around `if F:`), which decides the use as the nesting would: the
     mix changes nothing of when it compiles."""
     return any(
-        b.test_is_python_constexpr and (b.key[0] in flags or pointer.guarded_by(b.node.test, b.key, arm))
+        b.test_is_python_constexpr and (b.key[0] in flags or pointer.guarded_by(b.node.test, b.key, arm, flow))
         for b, arm in event.conds
     ) or any(
         flow.is_python_constexpr(c.test)
-        and (flow.choice_key(c)[0] in flags or pointer.guarded_by(c.test, flow.choice_key(c), arm))
+        and (flow.choice_key(c)[0] in flags or pointer.guarded_by(c.test, flow.choice_key(c), arm, flow))
         for c, arm in event.choices
     )
 

@@ -391,6 +391,26 @@ def test_an_inner_guard_counts_only_when_it_holds_the_flag_tied_to_the_pointer(i
         assert codes == (["ASC004"] if reported else []), (test, inner)
 
 
+@pytest.mark.parametrize("outer", [True, False])
+@pytest.mark.parametrize(("binding", "reported"), [("HAS = USE_H0", True), ("HAS: tl.constexpr = USE_H0", False)])
+def test_a_name_the_body_binds_the_flag_to_guards_only_as_a_constexpr(
+    binding: str, reported: bool, outer: bool
+) -> None:
+    """`HAS = USE_H0` in the body is a tensor to the front end, so `if HAS:` around the mixed
+    test or inside its arm compiles the load with `h0=None` (measured on triton-ascend 3.2,
+    2026-12-06: `'NoneType' object has no attribute 'type'`); `HAS: tl.constexpr = USE_H0` is
+    folded, the flag it holds (measured: compiles). It was taken for an unrelated flag."""
+    use = "tl.store(o, tl.load(h0))"
+    body = (
+        f"if HAS:\n    if USE_H0 or i_t < W:\n        {use}"
+        if outer
+        else f"if USE_H0 or i_t < W:\n    if HAS:\n        {use}"
+    )
+    source = HEADER + KERNEL.format(body=binding + "\n    " + textwrap.indent(body, "    ").strip()) + DEFAULTS_TO_NONE
+    codes = [finding.code for finding in lint_source(source, "k.py", settings()).findings]
+    assert codes == (["ASC004"] if reported else [])
+
+
 def test_a_conditional_expression_on_a_name_holding_the_mix_depends_on_the_flag() -> None:
     """`need = USE_H0 and i_t < W`, then `load(h0) if need else 0.0`: the use depends on the
     flag, so the launch's `USE_H0=h0 is not None` shows `h0` optional (probe 14: silent, while
