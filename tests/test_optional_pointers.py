@@ -449,3 +449,69 @@ def test_a_device_function_takes_its_callers_launch_evidence() -> None:
     )
     (finding,) = lint_source(source, "k.py", settings()).findings
     assert "would fail" not in finding.message and "`k` passes it `h0`" in finding.message
+
+
+CARRIED = """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, h0, o, NT, W, D: tl.constexpr, USE_H0: tl.constexpr):
+    o_d = tl.arange(0, D)
+    b = tl.zeros([D], dtype=tl.float32)
+    {body}
+    tl.store(o + o_d, b)
+
+
+def launch(x, o, NT, W, h0=None):
+    k[(4,)](x, h0, o, NT, W, D=16, USE_H0=h0 is not None)
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "reported"),
+    [
+        # an address derived from the pointer, advanced under the flag for the next trip
+        (
+            "p = h0\nfor i_t in range(NT):\n    if i_t > W or USE_H0:\n        b += tl.load(p + o_d)\n"
+            "    if USE_H0:\n        p += D",
+            True,
+        ),
+        # a value loaded under the flag, reloaded for the next trip, read in the mixed arm
+        (
+            "if USE_H0:\n    b_h = tl.load(h0 + o_d)\nfor i_t in range(NT):\n    if i_t > W or USE_H0:\n"
+            "        b += b_h\n    if USE_H0:\n        b_h = tl.load(h0 + i_t * D + o_d) * 2.0",
+            True,
+        ),
+        # a tile computed from it under the flag on each trip, carried into the mixed arm
+        (
+            "if USE_H0:\n    b_h = tl.load(h0 + o_d)\nfor i_t in range(NT):\n    if USE_H0:\n        b_h = b_h * 0.5\n"
+            "    if i_t > W or USE_H0:\n        b_m = b_h + 1.0\n        b += b_m",
+            True,
+        ),
+        # bound before the loop on every path: defined with `h0=None` too
+        (
+            "b_h = tl.zeros([D], dtype=tl.float32)\nfor i_t in range(NT):\n    if i_t > W or USE_H0:\n"
+            "        b += b_h\n    if USE_H0:\n        b_h = tl.load(h0 + i_t * D + o_d)",
+            False,
+        ),
+        # loaded in the mixed arm's own pure guard and carried into the next trip's guarded read
+        (
+            "b_m = tl.zeros([D], dtype=tl.float32)\nfor i_t in range(NT):\n    if USE_H0:\n        b += b_m\n"
+            "    if USE_H0 or i_t < W:\n        if USE_H0:\n            b_m = tl.load(h0 + i_t * D + o_d)",
+            False,
+        ),
+    ],
+)
+def test_a_value_from_the_pointer_carried_into_a_later_trip(body: str, reported: bool) -> None:
+    """A loop carries a name derived from the pointer, or a value loaded through it under the
+    flag, into the mixed arm of a later trip: with `h0=None` the reported kernels fail to compile
+    (measured on triton-ascend 3.2, 2026-12-06: `'NoneType' object has no attribute 'type'`,
+    `NameError('b_h is not defined')`), the others compile or never touch `h0`. Right on main
+    too; pinned here."""
+    source = CARRIED.format(body=textwrap.indent(body, "    ").strip())
+    findings = lint_source(source, "k.py", settings()).findings
+    assert [finding.code for finding in findings] == (["ASC004"] if reported else [])
+    for finding in findings:
+        assert source.splitlines()[finding.location.row - 1].strip().startswith("if i_t > W or USE_H0")
