@@ -87,6 +87,7 @@ Arms: TypeAlias = tuple[
     tuple["Branch | cst.IfExp", bool], ...
 ]  # `if` statements and conditional expressions, each with an arm
 PointerArguments: TypeAlias = Callable[[cst.Call], Iterable[cst.BaseExpression]]
+ReturnedArgument: TypeAlias = Callable[[cst.Call], cst.BaseExpression | None]
 NOTHING: Assumptions = frozenset()
 CONSTANT: list[Variant] = [(CONST, NOTHING)]
 
@@ -510,6 +511,7 @@ class Flow:
         body: cst.BaseSuite,
         pointer_arguments: PointerArguments = lambda call: (),
         passed_constants: Mapping[str, cst.BaseExpression] | None = None,
+        returned_argument: ReturnedArgument = lambda call: None,
     ):
         self.imports = imports
         self.body = body
@@ -517,6 +519,8 @@ class Flow:
         self.passed_constants = passed_constants or {}
         # the arguments of a call that the device function it runs uses as pointers
         self.pointer_arguments = pointer_arguments
+        # the argument of a call that the device function it runs returns as it is (`ident(x)`: `x`)
+        self.returned_argument = returned_argument
         self.events: list[Event] = []
         self.defs: dict[str, list[Event]] = {}
         self.calls: list[Event] = []
@@ -1851,7 +1855,8 @@ class Flow:
 
     def _bound_as_is(self, read: Event) -> tuple[list[tuple[Event, Assumptions]], bool]:
         """The definitions binding the value `read` reads, as it is, to a name (`b = a`, `x = y =
-        a`, `(b := a)`, paired in `a, b = b, a` or collected by `*rest`, also `x, y = (a, b) if T else (b, a)`, through
+        a`, `(b := a)`, `b = ident(a)` (a device function returning it), paired in `a, b = b, a` or
+        collected by `*rest`, also `x, y = (a, b) if T else (b, a)`, through
         the arms of a choice `b = a if T else c` with the test outcome choosing it where the
         front end folds the choice), and whether the value is also used otherwise, a data read:
         not when it is only bound, discarded or compared with `is` (`(b := a) is not None`)."""
@@ -1866,6 +1871,11 @@ class Flow:
                     held = held | {(key, polarity == (node is parent.body))}
             elif isinstance(parent, cst.NamedExpr) and node is parent.value and position is None:
                 bindings.append((self._definition_at[parent.target], held))
+            elif isinstance(parent, cst.Arg) and isinstance(call := self.parents.get(parent), cst.Call):
+                if self.returned_argument(call) is not node:
+                    break
+                node = call  # `ident(a)`: a device function giving the value back as it is
+                continue
             elif isinstance(parent, cst.Element) and position is None:
                 items = self.parents.get(parent)
                 if not isinstance(items, (cst.Tuple, cst.List)):
@@ -2142,6 +2152,8 @@ class Flow:
             return node.func.value  # `x.to(...)`, `x.trans()`: the tile's own method
         if isinstance(node, cst.Call) and self.imports.is_tl(node.func, *_VIEWS) and node.args:
             return node.args[0].value
+        if isinstance(node, cst.Call):  # `ident(x)`: a device function returning its parameter, inlined
+            return self.returned_argument(node)
         return None
 
     @cached_property
@@ -3183,11 +3195,13 @@ def build_flow(
     imports: ImportMap,
     pointer_arguments: PointerArguments = lambda call: (),
     passed_constants: Mapping[str, cst.BaseExpression] | None = None,
+    returned_argument: ReturnedArgument = lambda call: None,
 ) -> Flow:
     """The flow of a kernel body whose parameters (name, node, value flags) are given;
     `pointer_arguments` gives the arguments of a call its device function uses as pointers,
-    `passed_constants` the constants its calls pass for parameters (`Flow.bound`)."""
-    flow = Flow(imports, body, pointer_arguments, passed_constants)
+    `passed_constants` the constants its calls pass for parameters (`Flow.bound`),
+    `returned_argument` the argument a call's device function returns as it is."""
+    flow = Flow(imports, body, pointer_arguments, passed_constants, returned_argument)
     builder = _Builder(flow)
     for name, node, flags in params:
         if node.annotation is not None and flow.is_wide_int(node.annotation.annotation):

@@ -174,7 +174,7 @@ class Kernel:
         the device functions it calls inlined: `ascend_lint.inline`)."""
         params = [(p.name, p.node, self.param_flags(p, called)) for p in self.params]
         constants = {**self.launch_constants, **(self.passed_constants if called else {})}
-        return build_flow(body, params, self.imports, self._pointer_arguments, constants)
+        return build_flow(body, params, self.imports, self._pointer_arguments, constants, self._returned_argument)
 
     @property
     def passed_flags(self) -> dict[str, int]:
@@ -419,6 +419,29 @@ class Kernel:
     def _pointer_arguments(self, call: cst.Call) -> list[cst.BaseExpression]:
         """The arguments of `call` a device function of the module it may run uses as pointers."""
         return self._arguments_used_as(call, "pointer_params")
+
+    def _returned_argument(self, call: cst.Call) -> cst.BaseExpression | None:
+        """The argument of `call` that every device function it may run returns as it is
+        (`def ident(x): return x`; Triton inlines the function, so the result is that value)."""
+        helpers = self.device_functions_called(call)
+        if not helpers or any(arg.star for arg in call.args):
+            return None
+        returned = {helper.returned_param for helper in helpers}
+        if len(returned) != 1 or None in returned:
+            return None
+        (param,) = returned
+        assert param is not None
+        return call_argument(call, *param)
+
+    @cached_property
+    def returned_param(self) -> tuple[int, str] | None:
+        """The parameter (position, name) every `return` of the function gives as it is, never
+        rebound in the body (`def ident(x): return x`), else None."""
+        names = {value.value if isinstance(value, cst.Name) else None for value in returned_values(self.node, None)}
+        for position, param in enumerate(self.params):
+            if names == {param.name} and len(self.declared_flow.defs.get(param.name, ())) == 1:
+                return position, param.name
+        return None
 
     def _arguments_used_as(self, call: cst.Call, fact: str) -> list[cst.BaseExpression]:
         """The arguments of `call` bound to parameters in the `fact` (`pointer_params`,

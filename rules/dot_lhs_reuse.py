@@ -68,7 +68,9 @@ then the rule keeps them.
 The analysis follows control flow: the left operand may be wrapped (`b_a.to(...)`,
 `tl.trans(b_a)`, `b_a.trans()` or `b_a.T`, a reshape or view, `-b_a`), nested dots clobber
 the inner left operand first, a reassignment ends tracking, an alias (`b_keep = b_a`, chained,
-or paired in `a, b = x, y`, or bound by `:=`) is the same tile as the name it was taken from, and so is a name
+or paired in `a, b = x, y`, or bound by `:=`, or given back by a `@triton.jit` function that
+returns its parameter as it is, `b_keep = ident(b_a)`: Triton inlines it) is the same tile as
+the name it was taken from, and so is a name
 bound to a wrapped tile (`p_cast = p.to(v.dtype)`: `tl.dot(p_cast, v)` clobbers `p` as
 `tl.dot(p.to(v.dtype), v)` does; also to a choice between two such wraps of it, `p.to(tl.float8e5)
 if FP8 else p.to(v.dtype)`), so its reads are reads of the clobbered tile until it is

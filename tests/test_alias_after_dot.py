@@ -154,3 +154,48 @@ def test_a_read_in_an_if_test_gets_the_copy(test: str) -> None:
     assert fixed is not None
     assert "    b_a_c = (b_a + 0.0).to(b_a.dtype)\n    b_o = tl.dot(b_a, b_b)\n" in fixed
     assert test.replace("b_a", "b_a_c") in fixed
+
+
+HELPERS = """
+@triton.jit
+def ident(x):
+    return x
+
+
+@triton.jit
+def copied(x):
+    x = x + 0.0
+    return x
+"""
+
+
+@pytest.mark.parametrize(
+    ("body", "reads"),
+    [
+        # bound after the dot through a device function returning its parameter: reads of `b_y`
+        ("b_y = ident(b_a)\n    tl.store(p_o, b_y)", [(8, 19, "b_y")]),
+        ("b_y = ident(x=b_a)\n    tl.store(p_o, ident(b_y) + 1.0)", [(8, 25, "b_y")]),
+        ("b_y = ident(b_a)", []),
+        # a function returning a copy it makes reads the tile: the argument is the read
+        ("b_y = copied(b_a)\n    tl.store(p_o, b_y)", [(7, 18, "b_a")]),
+    ],
+)
+def test_a_device_function_returning_its_parameter_binds_the_tile_as_it_is(
+    lint, body: str, reads: list[tuple[int, int, str]]
+) -> None:
+    """`b_y = ident(b_a)` is `b_y = b_a` once Triton inlines `ident` (asc003a's open case)."""
+    source, _ = snippet_source(HELPERS + KERNEL.format(body=body))
+    offset = source.splitlines().index("def k(p_a, p_b, p_o, n, T: tl.constexpr):") - 1
+    findings = lint(source, select=["ASC003"])
+    assert [(f.location.row - offset, f.location.column, f.message.split("`")[1]) for f in findings] == reads
+
+
+def test_a_name_a_device_function_returns_the_tile_to_before_the_dot_is_an_alias(lint) -> None:
+    """`b_y = ident(b_a)` before `tl.dot(b_a, ...)`: `b_y` is the tile the dot clobbers."""
+    kernel = KERNEL.format(body="tl.store(p_o, b_o + b_y)").replace(
+        "b_o = tl.dot", "b_y = ident(b_a)\n    b_o = tl.dot"
+    )
+    source, _ = snippet_source(HELPERS + kernel)
+    (finding,) = lint(source, select=["ASC003"])
+    assert source.splitlines()[finding.location.row - 1].strip() == "tl.store(p_o, b_o + b_y)"
+    assert finding.message.startswith("`b_y` is read after `b_a`") and finding.fix is not None
