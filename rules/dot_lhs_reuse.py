@@ -147,7 +147,11 @@ in turn is not followed, and a module outside the package on disk, missing or no
 not seen.
 When exclusive module-level `if` arms define the function several times, the parameter must be
 clobbered by every definition. A function that copies its parameter before the dot clobbers
-nothing.
+nothing. When the function's own findings are fixed by letting each dot clobbering the parameter
+consume a copy (a dot in a loop of the function, whose next trip would read the clobbered tile),
+that fix leaves the caller's argument intact too: a call of it (in a loop, say) is still reported,
+but gets no copy of its own, which would be a second one (a function of the same module only,
+whose fix `--fix` applies in the same pass).
 
 ### `a @ b`
 `a @ b` is no dot here: triton-ascend 3.2's code generator maps no method to Python's matrix
@@ -1046,22 +1050,17 @@ def kern(p_q, p_k, p_o):
     def check_kernel(self, kernel: Kernel, context: ModuleContext) -> Iterator[Report]:
         flow = kernel.flow
         outcomes = context.compiled_outcomes(kernel)
-        dots = _Dots(context).of(kernel)
+        engine = _Dots(context)
+        dots = engine.of(kernel)
         copies = _CopyPlanner(kernel, context, dots)
         clobbered: dict[int, tuple[Event, list[tuple[_Dot, FixPlan | Declined | None, list[Assumptions]]]]] = {}
         for dot in dots:
             event, tile = dot.event, dot.tile
-            # each read with every set of outcomes under which the dot clobbers what it reads
-            where: dict[int, tuple[Event, list[Assumptions]]] = {}
-            carriers: dict[int, Event] = {}  # the name carrying the tile into the next trip, by read
-            for read, assumed, carrier in flow.tile_reads_after(event, tile.value, dot.assumed):
-                if dot.runs_with(read, flow, outcomes, assumed):
-                    known = where.setdefault(read.index, (read, []))[1]
-                    carriers.setdefault(read.index, carrier)
-                    if assumed not in known:
-                        known.append(assumed)
+            where, carriers = _clobbered_reads(dot, flow, outcomes)
             reads = [where[index][0] for index in sorted(where)]
             fix = copies.plan(dot, reads) if reads else None
+            if isinstance(fix, FixPlan):
+                fix = _kept_by_helper_fixes(dot, kernel, context, engine, frozenset()) or fix
             # a tile `:=` binds in the dot is new on every trip: a read before the dot reads the
             # previous trip's clobbered tile, a read after the dot like any other
             fresh = _bound_in_dot(dot, flow)
@@ -1109,6 +1108,54 @@ def kern(p_q, p_k, p_o):
                 fix=fix,
                 facts={"tile": tile_name, "loop_carried": False},
             )
+
+
+def _clobbered_reads(
+    dot: _Dot, flow: Flow, outcomes: list[Assumptions]
+) -> tuple[dict[int, tuple[Event, list[Assumptions]]], dict[int, Event]]:
+    """Each read of the tile the dot clobbers (`Flow.tile_reads_after`), by index, with every set
+    of outcomes under which the dot clobbers what it reads, and the name carrying the tile into
+    the next trip to it."""
+    where: dict[int, tuple[Event, list[Assumptions]]] = {}
+    carriers: dict[int, Event] = {}
+    for read, assumed, carrier in flow.tile_reads_after(dot.event, dot.tile.value, dot.assumed):
+        if dot.runs_with(read, flow, outcomes, assumed):
+            known = where.setdefault(read.index, (read, []))[1]
+            carriers.setdefault(read.index, carrier)
+            if assumed not in known:
+                known.append(assumed)
+    return where, carriers
+
+
+def _kept_by_helper_fixes(
+    dot: _Dot, kernel: Kernel, context: ModuleContext, engine: _Dots, seen: frozenset[Kernel]
+) -> Declined | None:
+    """For a dot run through a device function of the module: a reason to take no copy here
+    when the fixes of the function's own findings already let each of its dots clobbering the
+    parameter consume a copy (a dot in its own loop), so the argument is left intact and a copy
+    here would be a second one. None when some such dot keeps clobbering the parameter."""
+    helpers = kernel.device_functions_called(dot.event.call)
+    if dot.param is None or not helpers or any(h not in kernel.module_kernels or h in seen for h in helpers):
+        return None
+    for helper in helpers:
+        inner = engine.clobbers(helper).get(dot.param, [])
+        if not inner:
+            return None
+        flow, outcomes = helper.flow, context.compiled_outcomes(helper)
+        planner = _CopyPlanner(helper, context, engine.of(helper))
+        for clobber in inner:
+            where, _ = _clobbered_reads(clobber, flow, outcomes)
+            plan = planner.plan(clobber, [where[index][0] for index in sorted(where)]) if where else None
+            consumed = isinstance(plan, FixPlan) and any(
+                isinstance(change, Replace) and change.node in (clobber.names or (clobber.tile,))
+                for change in plan.changes
+            )
+            if not consumed and _kept_by_helper_fixes(clobber, helper, context, engine, seen | {kernel}) is None:
+                return None
+    return Declined(
+        f"the fix of `{dot.helper}` lets its dot consume a copy of `{dot.param[1]}`, which leaves `{dot.tile.value}`"
+        " intact: that fix is the one copy this call needs"
+    )
 
 
 def _bound_in_dot(dot: _Dot, flow: Flow) -> bool:
@@ -1210,6 +1257,8 @@ class _Dot:
     assumed: Assumptions = NOTHING
     # the names in the left operand that are `tile`: both arms of `p.to(a) if FP8 else p.to(b)`
     names: tuple[cst.Name, ...] = ()
+    # the device function's parameter (position, name) the tile is passed for
+    param: tuple[int, str] | None = None
 
     @property
     def label(self) -> str:
@@ -1240,7 +1289,7 @@ class _Dots:
 
     def __init__(self, context: ModuleContext) -> None:
         self._context = context
-        self._clobbered: dict[Kernel, list[tuple[int, str]]] = {}
+        self._clobbered: dict[Kernel, dict[tuple[int, str], list[_Dot]]] = {}
 
     def of(self, kernel: Kernel) -> list[_Dot]:
         """The kernel's calls that run a `tl.dot` with a named left operand, in evaluation order,
@@ -1257,13 +1306,20 @@ class _Dots:
                     dots.extend(self._operands(event, args[0].value, kernel, None))
                 continue
             helper = dotted_name(call.func)
-            for position, name in self._clobbered_params(call, kernel):
-                argument = call_argument(call, position, name)
+            for param in self._clobbered_params(call, kernel):
+                argument = call_argument(call, *param)
                 if argument is not None and helper is not None:
-                    dots.extend(self._operands(event, argument, kernel, helper))
+                    dots.extend(self._operands(event, argument, kernel, helper, param))
         return dots
 
-    def _operands(self, event: Event, node: cst.BaseExpression, kernel: Kernel, helper: str | None) -> list[_Dot]:
+    def _operands(
+        self,
+        event: Event,
+        node: cst.BaseExpression,
+        kernel: Kernel,
+        helper: str | None,
+        param: tuple[int, str] | None = None,
+    ) -> list[_Dot]:
         """The dot `event` runs for each tile its left operand `node` is (`Flow.view_choices`:
         each arm of a choice of tiles, where it is chosen) in a specialisation of the kernel
         compiling that arm."""
@@ -1276,7 +1332,7 @@ class _Dots:
                 flow.implications.consistent(o, held) and (read is None or flow.compiled_under(read, o | held))
                 for o in outcomes
             ):
-                operands.append(_Dot(event, tile, helper, held, tuple(names) if tile in names else (tile,)))
+                operands.append(_Dot(event, tile, helper, held, tuple(names) if tile in names else (tile,), param))
         return operands
 
     def _clobbered_params(self, call: cst.Call, caller: Kernel) -> list[tuple[int, str]]:
@@ -1285,20 +1341,20 @@ class _Dots:
         helpers = caller.device_functions_called(call)
         if not helpers:
             return []
-        return sorted(set.intersection(*(set(self._clobbers(helper)) for helper in helpers)))
+        return sorted(set.intersection(*(set(self.clobbers(helper)) for helper in helpers)))
 
-    def _clobbers(self, helper: Kernel) -> list[tuple[int, str]]:
+    def clobbers(self, helper: Kernel) -> dict[tuple[int, str], list[_Dot]]:
         """The helper's parameters (position, name) that are, unchanged or through a view bound
         to a name (`a2 = a.to(t)`), the left operand of one of its dots (directly or through a
-        device function it calls in turn) in a specialisation it is compiled in: a copy made
-        only under `if PRESCALE:` is no copy where `PRESCALE` is false."""
+        device function it calls in turn) in a specialisation it is compiled in, each with those
+        dots: a copy made only under `if PRESCALE:` is no copy where `PRESCALE` is false."""
         if helper not in self._clobbered:
-            self._clobbered[helper] = []  # while computing: a recursive call clobbers nothing
+            self._clobbered[helper] = {}  # while computing: a recursive call clobbers nothing
             positions: dict[cst.CSTNode, tuple[int, str]] = {
                 param.node: (index, param.name) for index, param in enumerate(helper.params)
             }
             flow, outcomes = helper.flow, self._context.compiled_outcomes(helper)
-            clobbered = set()
+            clobbered: dict[tuple[int, str], list[_Dot]] = {}
             for dot in self.of(helper):
                 origins = flow.value_origins(dot.tile)
                 for outcome in outcomes:
@@ -1314,8 +1370,10 @@ class _Dots:
                             and flow.compiled_under(origin, where)
                         ]
                         if len(compiled) == 1 and compiled[0].node in positions:
-                            clobbered.add(positions[compiled[0].node])
-            self._clobbered[helper] = sorted(clobbered)
+                            known = clobbered.setdefault(positions[compiled[0].node], [])
+                            if dot not in known:
+                                known.append(dot)
+            self._clobbered[helper] = dict(sorted(clobbered.items()))
         return self._clobbered[helper]
 
 

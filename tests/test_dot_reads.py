@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import snippet_source
+from conftest import lint_and_fix, snippet_source
 
 from ascend_lint import kernels, source
 from ascend_lint.config import Settings
@@ -457,3 +457,49 @@ def k(a, b, o, TRANS: tl.constexpr, FP8: tl.constexpr, BT: tl.constexpr):
 """
     [finding] = lint(source)
     assert "where `FP8` is true and `TRANS` is false, or `TRANS` is true," in finding.message
+
+
+LOOPED_HELPER = """
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def inner(a, p_b, acc, NT):
+    for i in range(NT):
+        acc = tl.dot(a, tl.load(p_b + i), acc)
+    return acc
+
+
+@triton.jit
+def k(p_a, p_b, p_o, NT):
+    b_a = tl.load(p_a)
+    acc = tl.zeros([16, 16], dtype=tl.float32)
+    for j in range(NT):
+        acc = inner(b_a, p_b, acc, NT)
+    tl.store(p_o, acc)
+"""
+
+
+def test_a_helper_whose_own_fix_consumes_a_copy_takes_no_second_copy_at_its_call() -> None:
+    """`inner`'s dot clobbers `a` on each trip of its own loop, so its fix lets the dot consume a
+    copy, which leaves the caller's `b_a` intact: the call's loop-carried finding stays, with no
+    fix of its own (it copied `b_a` a second time), and the fixed file is fixed."""
+    findings, fixed = lint_and_fix(LOOPED_HELPER, "k.py", unsafe=True, select=["ASC003"])
+    assert [(f.location.row, f.fix is not None) for f in findings] == [(9, True), (18, False)]
+    assert "the fix of `inner` lets its dot consume a copy of `a`" in (findings[1].no_fix_reason or "")
+    assert fixed is not None and fixed.count("+ 0.0") == 1 and "inner(b_a, p_b, acc, NT)" in fixed
+    assert lint_and_fix(fixed, "k.py", unsafe=True, select=["ASC003"]) == ([], None)
+
+
+def test_a_helper_whose_fix_leaves_its_dot_clobbering_the_parameter_keeps_the_call_copy() -> None:
+    """A helper reading `a` after its first dot is fixed by a copy before it; that dot still
+    clobbers `a`, so the call in the loop keeps its own copy."""
+    source = LOOPED_HELPER.replace(
+        "    for i in range(NT):\n        acc = tl.dot(a, tl.load(p_b + i), acc)\n    return acc",
+        "    d = tl.dot(a, tl.load(p_b), acc)\n    return d + tl.dot(a, tl.load(p_b + 1))",
+    )
+    findings, fixed = lint_and_fix(source, "k.py", unsafe=True, select=["ASC003"])
+    assert all(f.fix is not None for f in findings) and len(findings) == 2
+    assert fixed is not None and fixed.count("+ 0.0") == 2
+    assert lint_and_fix(fixed, "k.py", unsafe=True, select=["ASC003"]) == ([], None)
