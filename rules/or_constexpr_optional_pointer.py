@@ -86,6 +86,15 @@ bound. A test binding the whole mix with a walrus (`if (need := USE_H0 and in_ha
 the mix it binds and is reported the same, with no fix either (the nesting would have to bind
 `need` on each of its paths). A `while` loop's test is not an `if`'s, and is not checked.
 
+A use of the pointer in the mixed test itself is no use in an arm. Where Python would evaluate
+it only with the flag off (`if USE_H0 or tl.load(h0) > 0:`, `not USE_H0 and ...`), that is with
+the pointer None, it fails to compile however the test is nested (measured on triton-ascend 3.2,
+2026-12-06: `unsupported operand type(s) for +: 'NoneType' and 'int'`): the mix is not the
+cause, and it is not reported. Where Python would evaluate it only with the flag on (`if USE_H0
+and tl.load(h0) > 0:`), the front end compiles it with `h0=None` too and fails the same way,
+while `if USE_H0:` then `if tl.load(h0) > 0:` compiles (measured): that is this rule's failure,
+not recognised yet (a known miss).
+
 The constexpr operand (the flag) may be a constexpr name, a comparison of constexprs (`MODE
 == 1 or i_t * BT < W`, `(USE_H0 == 1) or ...`), or a local every assignment reaching the test
 binds such a flag (`f = USE_H0`, `f, r = USE_H0, i_t < W`, then `if f or r:`): triton-ascend

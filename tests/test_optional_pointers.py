@@ -515,3 +515,14 @@ def test_a_value_from_the_pointer_carried_into_a_later_trip(body: str, reported:
     assert [finding.code for finding in findings] == (["ASC004"] if reported else [])
     for finding in findings:
         assert source.splitlines()[finding.location.row - 1].strip().startswith("if i_t > W or USE_H0")
+
+
+@pytest.mark.parametrize("test", ["USE_H0 or tl.load(h0) > 0", "not USE_H0 and tl.load(h0) > 0"])
+def test_a_load_in_the_test_that_python_runs_only_without_the_pointer_is_not_the_mix(test: str) -> None:
+    """The runtime operand loads through `h0` where Python would evaluate it only with the flag
+    off, that is with `h0=None`: it fails to compile however the test is nested (measured on
+    triton-ascend 3.2, 2026-12-06: `unsupported operand type(s) for +: 'NoneType' and 'int'` for
+    `HAS_H0 or tl.load(h0 + 0) > 0`), so the mix is not the cause and the nesting would not help."""
+    body = f"if {test}:\n    tl.store(o, 1.0)"
+    source = HEADER + KERNEL.format(body=textwrap.indent(body, "    ").strip()) + DEFAULTS_TO_NONE
+    assert lint_source(source, "k.py", settings()).findings == []
