@@ -181,7 +181,9 @@ m` leaves it unbounded). A membership test bounds a size at the largest value it
 not in (1024, 32768): raise`: 32768), and a test of a shape among shapes written out each of its
 items at the largest at its place (`shape = tuple(x.shape)`, `if shape not in {(1024, 128),
 (32768, 64)}: raise`: `x.shape[0]` at 32768, `x.shape[1]` at 128; also `(M, N) in ...` and `if
-shape in SUPPORTED:` with a module set no code changes). A test of the size scaled, shifted or offset by
+shape in SUPPORTED:` with a module set no code changes). A test binding the name it tests, `if (n
+:= x.shape[0]) in (1024, 32768):` (also `<=`, `not in` with an arm leaving, the values a function
+returns), tests it as `n = x.shape[0]` before the `if` would. A test of the size scaled, shifted or offset by
 a known int bounds the size itself: `assert 2 * n <= 65536` reads `n` (and a `min` of it) at
 32768, `n + 1 > 32769` at 32768, `n << 2 <= 65536` at 16384. A value made with a `min`
 passed for a block the kernel spans a `tl.arange` with compiles only at a power of two: it is

@@ -640,6 +640,36 @@ def launch(x, y):
         raise ValueError(n)
     k[(40,)](x, y, n, min(triton.next_power_of_2(n), 65536))  # flagged
 """,
+    # a name a test binds by `:=` is tested as `n = x.shape[0]` before the test would be
+    "bound_by_the_membership_test": """
+def launch(x, y):
+    if (n := x.shape[0]) in (1024, 32768):
+        k[(40,)](x, y, n, triton.next_power_of_2(n))  # flagged
+""",
+    "bound_by_the_test_under_the_plan": """
+def launch(x, y):
+    if (n := x.shape[0]) <= 2048:
+        k[(40,)](x, y, n, min(triton.next_power_of_2(n), 65536))
+""",
+    "bound_by_a_leaving_membership_test": """
+def launch(x, y):
+    if (n := x.shape[0]) not in (64, 128):
+        raise ValueError(n)
+    k[(40,)](x, y, n, min(triton.next_power_of_2(n), 65536))
+""",
+    "values_bound_by_the_membership_test": """
+def pick(wide):
+    return 65536 if wide else 64
+
+def launch(x, y, wide):
+    if (n := pick(wide)) in (64, 128):
+        k[(40,)](x, y, 16, n)
+    if (m := pick(wide)) not in (64, 128):
+        return
+    k[(40,)](x, y, 16, m)
+    if (b := pick(wide)) in (64, 65536):
+        k[(40,)](x, y, 16, b)  # flagged
+""",
     "of_a_size_merely_made_with_it": """
 def launch(x, y):
     n = x.shape[-1]

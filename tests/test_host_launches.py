@@ -633,7 +633,8 @@ def test_a_grid_rewritten_without_changing_what_it_is_gives_the_same_facts(rewri
 def test_a_grid_bound_around_a_nested_launch_otherwise_stays_several() -> None:
     """A launch nested in a compound statement that binds the grid outside the launch's block
     (the other arm of an `if`, a `try` body before its handler, `with ... as grid`) or in a
-    loop binding it later: the binding before the statement is not the only one reaching."""
+    loop binding it later: the binding before the statement is not the only one reaching. An
+    `if` test binding it by `:=` binds the one reaching its arms."""
     before = "def f(x, c):\n    grid = (1,)\n    k[grid](x, 1, BT=64)\n"
     grids = [
         [code for code, _, _ in launch_facts(before + after)]
@@ -641,10 +642,11 @@ def test_a_grid_bound_around_a_nested_launch_otherwise_stays_several() -> None:
             "    if c:\n        grid = (2,)\n    else:\n        k[grid](x, 2, BT=64)\n",
             "    try:\n        grid = (2,)\n    except ValueError:\n        k[grid](x, 2, BT=64)\n",
             "    for i in c:\n        if i:\n            k[grid](x, 2, BT=64)\n        grid = (2,)\n",
-            "    if (grid := (2,)):\n        k[grid](x, 2, BT=64)\n",
         )
     ]
-    assert grids == [["(1,)", "(1,)", "(2,)"]] * 4
+    assert grids == [["(1,)", "(1,)", "(2,)"]] * 3
+    tested = before + "    if (grid := (2,)):\n        k[grid](x, 2, BT=64)\n"
+    assert [code for code, _, _ in launch_facts(tested)] == ["(1,)", "(2,)"]
 
 
 CHOSEN = """

@@ -26,6 +26,7 @@ from ..nodes import (
     variables_read,
     walk,
 )
+from .guards import walrus_in_test
 from .params import is_name
 from .records import Binder, Launch
 from .shapes import indexed
@@ -370,6 +371,16 @@ def loop_leaves(name: str, node: cst.CSTNode, order: WrittenOrder) -> list[cst.B
     return [before, ending]
 
 
+def tested_binding(name: str, test: cst.CSTNode, order: WrittenOrder) -> cst.BaseExpression | None:
+    """The value of the binding of `name` an `if` test reads: `(name := value)` of the test
+    itself (`bound_by_test`: `(n := pick()) in (64, 128)` tests what `n` holds in the arms), else
+    the binding reaching the test (`binding_reaching`)."""
+    nesting = order.enclosing_statements(test)
+    holding = nesting[-1][0][nesting[-1][1]] if nesting else None
+    bound = bound_by_test(holding, name) if isinstance(holding, cst.If) and holding.test is test else None
+    return bound if bound is not None else binding_reaching(name, test, order)
+
+
 def binding_read_by(name: str, binder: cst.CSTNode, order: WrittenOrder) -> cst.BaseExpression | None:
     """`binding_reaching` the value a statement rebinding `name` reads (`n` of `n = n * 2`): the
     one before that statement."""
@@ -390,8 +401,10 @@ def _nearest_binding(
     is a plain binding or an update in place (its updated value, `WrittenOrder.updated_value`) and not the
     statement holding the point or a compound around it."""
     writer = order.last_writer(name, nesting, passed_over)
-    if writer is None or any(writer is block[index] for block, index in nesting):
+    if writer is None or (nesting and writer is nesting[-1][0][nesting[-1][1]]):
         return None
+    if any(writer is block[index] for block, index in nesting):  # an `if` whose arm holds the point
+        return bound_by_test(writer, name)
     if isinstance(writer, cst.AugAssign):
         return (
             order.updated_value(writer) if isinstance(writer.target, cst.Name) and writer.target.value == name else None
@@ -684,9 +697,19 @@ def plain_binding(statement: cst.CSTNode, name: str) -> cst.BaseExpression | cst
         target, value = statement.target, statement.value
     elif isinstance(statement, cst.Expr) and isinstance(statement.value, cst.NamedExpr):
         target, value = statement.value.target, statement.value.value
+    elif isinstance(statement, cst.If):
+        return bound_by_test(statement, name)
     if isinstance(target, cst.Name) and target.value == name:
         return value
     return None
+
+
+def bound_by_test(statement: cst.CSTNode, name: str) -> cst.BaseExpression | None:
+    """`value` when the statement is an `if` whose test always binds `name` by `(name := value)`
+    (`guards.walrus_in_test`) and nothing else in it binds `name`: what the name holds in its
+    arms and after it, as after `n = pick()` before the `if`."""
+    walrus = walrus_in_test(statement, name)
+    return walrus.value if walrus is not None and list(binding_nodes(statement, name)) == [walrus] else None
 
 
 def _enclosing_statements(node: cst.CSTNode, lines: Sequence[cst.CSTNode]) -> list[tuple[Sequence[cst.CSTNode], int]]:

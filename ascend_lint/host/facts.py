@@ -224,8 +224,10 @@ class HostFacts:
                         variable = _environ_item(target.target)
                         if variable is not None:
                             self.environment.setdefault(variable, []).append((node.value, scope))
-                elif (type(node) is cst.AnnAssign or type(node) is cst.NamedExpr) and node.value is not None and binds:
-                    self._bind(node, node.target, node.value, scope, blocks)  # `n: int = v`, `(n := v)`
+                elif type(node) is cst.AnnAssign and node.value is not None and binds:
+                    self._bind(node, node.target, node.value, scope, blocks)  # `n: int = v`
+                elif type(node) is cst.NamedExpr and binds:  # `(n := v)`; in an `if` test, before its arms
+                    self._bind(node, node.target, node.value, scope, _test_outside(node, blocks))
                 elif (type(node) is cst.Assign or type(node) is cst.AnnAssign) and not binds:
                     self._class_attribute(node)
                 elif type(node) is cst.Assert and scope is not None and not blocks:
@@ -401,6 +403,16 @@ class HostFacts:
         for target in targets:
             if isinstance(target, cst.Name) and statement.value is not None:
                 self.attribute_stores.setdefault(f"self.{target.value}", []).append((statement.value, None))
+
+
+def _test_outside(node: cst.CSTNode, blocks: tuple[cst.For | cst.If, ...]) -> tuple[cst.For | cst.If, ...]:
+    """The blocks around `node` (the host walk's), without the innermost `if` when its test
+    holds `node`: a test runs before either arm (`if (n := pick()) in (64, 128):` binds `n`
+    outside both)."""
+    last = blocks[-1] if blocks else None
+    if isinstance(last, cst.If) and any(sub is node for sub in walk(last.test)):
+        return blocks[:-1]
+    return blocks
 
 
 def _clamp(statement: cst.If) -> tuple[cst.Assign, str, cst.BaseExpression] | None:

@@ -11,7 +11,7 @@ from math import prod
 
 import libcst as cst
 
-from ..nodes import NAMES_FOLLOWED, child_nodes, ordered_sides, statements_of, suite_lines, written_items
+from ..nodes import NAMES_FOLLOWED, child_nodes, ordered_sides, statements_of, suite_lines, walk, written_items
 from .shapes import indexed
 
 MAX_CASES = 64  # the cases a test is split into (`holding_cases`); past it, the test is one part
@@ -57,11 +57,45 @@ def _operands(test: cst.BaseExpression, operator: type[cst.BaseBooleanOp]) -> li
 
 
 def links(test: cst.Comparison) -> Iterator[tuple[cst.BaseExpression, cst.BaseCompOp, cst.BaseExpression]]:
-    """Each comparison of a chain with its two sides (`0 < K`, then `K <= 256` of `0 < K <= 256`)."""
+    """Each comparison of a chain with its two sides (`0 < K`, then `K <= 256` of `0 < K <= 256`);
+    a side binding a name compares that name, which holds its value from there on (`n` of `(n :=
+    pick()) in (64, 128)`, as of `n = pick()` then `n in (64, 128)`)."""
     left = test.left
     for target in test.comparisons:
-        yield left, target.operator, target.comparator
+        yield _named(left), target.operator, _named(target.comparator)
         left = target.comparator
+
+
+def _named(side: cst.BaseExpression) -> cst.BaseExpression:
+    """The name a side binds (`n` of `(n := pick())`), else the side."""
+    return side.target if isinstance(side, cst.NamedExpr) and isinstance(side.target, cst.Name) else side
+
+
+def walrus_in_test(statement: cst.CSTNode, name: str) -> cst.NamedExpr | None:
+    """The `(name := value)` an `if` statement's test always runs (the test itself, the left side
+    of its comparison, the first operand of its `and` / `or`, under `not`: `if (n := pick()) in
+    (64, 128):`), when the test binds `name` nowhere else; None otherwise. Its arms are the
+    caller's to read."""
+    if not isinstance(statement, cst.If):
+        return None
+    test = statement.test
+    while True:
+        if isinstance(test, cst.BooleanOperation):
+            test = test.left
+        elif isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            test = test.expression
+        elif isinstance(test, cst.Comparison):
+            test = test.left
+        else:
+            break
+    if not (isinstance(test, cst.NamedExpr) and isinstance(test.target, cst.Name) and test.target.value == name):
+        return None
+    binding = [
+        node
+        for node in walk(statement.test)
+        if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name) and node.target.value == name
+    ]
+    return test if binding == [test] else None
 
 
 def orderings(

@@ -85,6 +85,7 @@ from .bindings import (
     stored_entry,
     stores_other_keys,
     swaps_in_for_none,
+    tested_binding,
     tuple_element,
     updates_name,
     with_additions,
@@ -3625,7 +3626,7 @@ class HostIndex(HostFacts):
             reaching = binding_reaching(name, point, order)
             if reaching is None:
                 return name not in rebound
-            if since is not None and reaching is binding_reaching(name, since, order):
+            if since is not None and reaching is tested_binding(name, since, order):
                 return True
             return shrinks(reaching, name) or self.extent_within(reaching, scope, bounded) == ()
 
@@ -3653,7 +3654,7 @@ class HostIndex(HostFacts):
         if not isinstance(tested, cst.Name) or scope is None:
             return guarded
         order = self.written_order(scope)
-        before = binding_reaching(tested.value, since, order)
+        before = tested_binding(tested.value, since, order)
         reaching = binding_reaching(tested.value, point, order)
         if reaching is None or reaching is before:  # none between, or only what shrinks it (`bounded_at`)
             return guarded
