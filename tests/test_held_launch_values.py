@@ -1,7 +1,8 @@
 """ASC013 reads a launch value a class holds (`BLOCK=self.BLOCK`, `Sizes.BLOCK`): the values
 its body binds and its `__init__` stores (`HostIndex.attribute_values`; for `self.X`, the stores
-`__init__` makes in its own statements in order: what they leave at its end, or before the call
-of a method only it calls; only the body's for `Owner.X`), none when another method stores it,
+`__init__` makes in its own statements in order, the arms of an `if` as alternatives: what they
+leave at its end (or at a `return`), or before the call of a method only it calls; only the
+body's for `Owner.X`), none when another method stores it,
 `__init__` stores what has no value, a method stores by name (`setattr`) or binds `self` anew.
 Each snippet marks the lines that must be reported with `# flagged`; every other launch must
 stay silent."""
@@ -24,6 +25,21 @@ def k(x_ptr, y_ptr, N, BLOCK: tl.constexpr):
     cols = tl.arange(0, BLOCK)
     x = tl.load(x_ptr + cols, mask=cols < N, other=0.0).to(tl.float32)
     tl.store(y_ptr + cols, x * 2, mask=cols < N)
+"""
+
+# `__init__` storing in the arms of an `if`, then calling a method before its last store
+ARMS_THEN_WARM_UP = """
+class Op:
+    def __init__(self, small):
+        if small:
+            self.BLOCK = 1024
+        else:
+            self.BLOCK = {other}
+        self._warm_up()
+        self.BLOCK = {last}
+
+    def _warm_up(self):
+        k[(40,)](None, None, 16, BLOCK=self.BLOCK){mark}
 """
 
 CASES = {
@@ -135,6 +151,79 @@ class Op:
 class Op:
     def __init__(self):
         self.BLOCK = 65536
+        self.BLOCK = 1024
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    # the arms of an `if` in `__init__` are alternatives, each run in order with the stores around it
+    "stored_in_each_arm_over_a_larger_store": """
+class Op:
+    def __init__(self, small):
+        self.BLOCK = 65536
+        if small:
+            self.BLOCK = 1024
+        else:
+            self.BLOCK = 2048
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    "stored_in_an_elif_chain_over_a_larger_store": """
+class Op:
+    def __init__(self, mode):
+        self.BLOCK = 65536
+        if mode == 1:
+            self.BLOCK = 1024
+        elif mode == 2:
+            self.BLOCK = 2048
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)  # flagged
+""",
+    "stored_under_an_if_then_after_it": """
+class Op:
+    def __init__(self, small):
+        self.BLOCK = 65536
+        if small:
+            self.BLOCK = 1024
+        self.BLOCK = 2048
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    "read_by_a_method_init_calls_after_the_arms": ARMS_THEN_WARM_UP.format(other=2048, last=65536, mark=""),
+    "read_by_a_method_init_calls_after_a_larger_arm": ARMS_THEN_WARM_UP.format(
+        other=65536, last=1024, mark="  # flagged"
+    ),
+    "read_in_init_in_each_arm": """
+class Op:
+    def __init__(self, wide, x, y):
+        if wide:
+            self.BLOCK = 65536
+            k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)  # flagged
+        else:
+            self.BLOCK = 1024
+            k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    # an instance `__init__` returns early holds what it stored until then; one it raises in holds nothing
+    "init_returning_before_the_last_store": """
+class Op:
+    def __init__(self, lazy):
+        self.BLOCK = 65536
+        if lazy:
+            return
+        self.BLOCK = 1024
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)  # flagged
+""",
+    "init_raising_before_the_last_store": """
+class Op:
+    def __init__(self, bad):
+        self.BLOCK = 65536
+        if bad:
+            raise ValueError(bad)
         self.BLOCK = 1024
 
     def run(self, x, y):

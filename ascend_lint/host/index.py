@@ -744,8 +744,9 @@ class HostIndex(HostFacts):
         put there, when nothing else stores `X` (another method, a nested function, `op.X = v`)
         and no class deriving from it binds or stores it (its value may be the one read); none
         otherwise, nor in a method binding `self` anew (`self = other`: `_rebinds_self`). When
-        `__init__` stores `X` only by plain statements of its own (`InitLine`), they run in
-        order (`_held_from_init`): a method it alone calls reads what the stores before each call
+        `__init__` stores `X` only by plain statements of its own or of its `if` arms
+        (`InitLine`), they run in order, the arms as alternatives (`_held_from_init`): a method
+        it alone calls reads what the stores before each call
         leave, another what they leave at its end (the last hides the class body's value), a read
         in a store's value what the stores before it leave (`self.BLOCK = min(self.BLOCK,
         1024)`: the class body's); `Owner.X` / `cls.X` read the class attribute, which no
@@ -830,14 +831,13 @@ class HostIndex(HostFacts):
         they leave at its end, and before each of its statements calling a method of `self` or
         passing it on before its last store (which may call this one)."""
         if scope is line.init:
-            points = [line.reads.get(id(attribute), len(line.left) - 1)]
+            points = [line.reads.get(id(attribute), line.end)]
         elif isinstance(scope, cst.FunctionDef) and self._called_by_init_only(scope, line):
             points = line.calls[scope.name.value]
         else:
             points = line.later
         found: dict[int, tuple[cst.BaseExpression, Scope]] = {}
-        for point in points:
-            value = line.left[point]
+        for value in _joined(*points):
             for held in body if value is None else [(value, line.init)]:
                 found.setdefault(id(held[0]), held)
         return list(found.values())
@@ -5802,28 +5802,32 @@ def _before_yield(function: cst.FunctionDef) -> set[cst.CSTNode]:
     return set()
 
 
+Held = tuple[cst.BaseExpression | None, ...]  # the values `self.X` may hold at a point, None for the class body's
+
+
 @dataclass(frozen=True)
 class InitLine:
     """The statements of a class's one `__init__` (its own, `statements_of`) as they bear on
-    `self.X`: the value the stores there before each leave (`left`, None for none: the class
-    body's; one more for its end), the statement of each read (`reads`, by the read's id), the
-    statements calling each method by `self.f(...)` (`calls`, by name; `called`, the ids of
-    those `self.f`), and where another method may run (`later`: its end, and each statement
-    before its last store reading `self` but as the receiver of an attribute read or stored:
-    a method of it called, `f(self)`, `obj = self`), one per value left."""
+    `self.X`, run in order, the arms of an `if` as alternatives: the values the stores may
+    leave at its end (`end`, on each path reaching it, an early `return` too; none from an arm
+    that raises), before the statement of each read (`reads`, by the read's id), before each
+    statement calling a method by `self.f(...)` (`calls`, by name; `called`, the ids of those
+    `self.f`), and where another method may run (`later`: its end, and before each statement
+    reading `self` but as the receiver of an attribute read or stored, ahead of a store: a
+    method of it called, `f(self)`, `obj = self`)."""
 
     init: cst.FunctionDef
-    left: list[cst.BaseExpression | None]
-    reads: dict[int, int]
-    calls: dict[str, list[int]]
+    end: Held
+    reads: dict[int, Held]
+    calls: dict[str, list[Held]]
     called: set[int]
-    later: list[int]
+    later: list[Held]
 
     @staticmethod
     def of(owner: cst.ClassDef, name: str) -> InitLine | None:
         """None when the class has no one `__init__`, or it stores `X` otherwise than by a plain
-        `self.X = v` statement of its own (under an `if`, a loop, in a function it defines, in an
-        unpacking, an item of it: `self.X[0] = v`)."""
+        `self.X = v` statement of its own or of an `if` arm's (in a loop, a `with` or `try`
+        block, a function it defines, an unpacking, an item of it: `self.X[0] = v`)."""
         inits = [
             statement
             for statement in statements_of(suite_lines(owner.body))
@@ -5831,42 +5835,90 @@ class InitLine:
         ]
         if len(inits) != 1:
             return None
-        line = InitLine(inits[0], [None], {}, {}, set(), [])
-        escapes, last = [], 0
-        for place, statement in enumerate(statements_of(suite_lines(line.init.body))):
-            assigned = statement if isinstance(statement, cst.Assign) and len(statement.targets) == 1 else None
-            target = None if assigned is None else assigned.targets[0].target
-            plain = assigned is not None and target is not None and _is_self_attribute(target, name)
-            nodes = list(walk(statement))
-            called = {id(node.func) for node in nodes if isinstance(node, cst.Call)}
-            receivers = set()  # the `self` of each `self.Y` read or stored, not called
-            for node in nodes:
-                if node is not target and _is_self_attribute(node, name):
-                    line.reads[id(node)] = place
-                if isinstance(node, cst.Attribute) and is_name(node.value, "self"):
-                    if id(node) not in called:
-                        receivers.add(id(node.value))
-                    else:
-                        line.calls.setdefault(node.attr.value, []).append(place)
-                        line.called.add(id(node))
-            if any(type(node) is cst.Name and node.value == "self" and id(node) not in receivers for node in nodes):
-                escapes.append(place)
-            if plain and assigned is not None:
-                line.left.append(assigned.value)
-                last = place
-            else:
-                line.left.append(line.left[-1])
+        reader = _InitReader(name)
+        fallen = reader.block(inits[0].body, (None,))
         stores = [
             node
-            for node in walk(line.init)
+            for node in walk(inits[0])
             if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.Del)
             and any(_is_self_attribute(sub, name) for sub in walk(node.target))
         ]
-        if len(stores) != len({id(value) for value in line.left if value is not None}):
+        if len(stores) != reader.stores:
             return None
-        points = [len(line.left) - 1, *(place for place in escapes if place < last)]
-        line.later.extend({id(line.left[point]): point for point in reversed(points)}.values())
-        return line
+        end = _joined(fallen, *reader.returned)
+        later = [end, *(held for held, seen in reader.escapes if seen < reader.stores)]
+        return InitLine(inits[0], end, reader.reads, reader.calls, reader.called, later)
+
+
+class _InitReader:
+    """Reads `__init__`'s statements for `InitLine.of`, with the values `self.X` may hold
+    before each (None past a `return` or `raise`: no path)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self.stores = 0  # the plain stores read, in the order written
+        self.reads: dict[int, Held] = {}
+        self.calls: dict[str, list[Held]] = {}
+        self.called: set[int] = set()
+        self.escapes: list[tuple[Held, int]] = []  # with how many stores come before
+        self.returned: list[Held] = []
+
+    def block(self, suite: cst.BaseSuite, held: Held | None) -> Held | None:
+        for statement in statements_of(suite_lines(suite)):
+            if held is None:
+                break
+            held = self.statement(statement, held)
+        return held
+
+    def statement(self, statement: cst.CSTNode, held: Held) -> Held | None:
+        if isinstance(statement, cst.If):
+            self.note(statement.test, held)
+            orelse = statement.orelse
+            if isinstance(orelse, cst.If):
+                other = self.statement(orelse, held)
+            else:
+                other = held if orelse is None else self.block(orelse.body, held)
+            return _joined(self.block(statement.body, held), other)
+        self.note(statement, held)
+        if isinstance(statement, cst.Return):
+            self.returned.append(held)
+        if isinstance(statement, cst.Return | cst.Raise):
+            return None
+        target = (
+            statement.targets[0].target if isinstance(statement, cst.Assign) and len(statement.targets) == 1 else None
+        )
+        if target is not None and _is_self_attribute(target, self.name):
+            self.stores += 1
+            return (cst.ensure_type(statement, cst.Assign).value,)
+        return held
+
+    def note(self, node: cst.CSTNode, held: Held) -> None:
+        """The reads of `self.X`, the calls `self.f(...)` and the other uses of `self` in `node`
+        (a statement, or an `if`'s test), with what `self.X` holds before it."""
+        nodes = list(walk(node))
+        target = node.targets[0].target if isinstance(node, cst.Assign) and len(node.targets) == 1 else None
+        called = {id(sub.func) for sub in nodes if isinstance(sub, cst.Call)}
+        receivers = set()  # the `self` of each `self.Y` read or stored, not called
+        for sub in nodes:
+            if sub is not target and _is_self_attribute(sub, self.name):
+                self.reads[id(sub)] = held
+            if isinstance(sub, cst.Attribute) and is_name(sub.value, "self"):
+                if id(sub) not in called:
+                    receivers.add(id(sub.value))
+                else:
+                    self.calls.setdefault(sub.attr.value, []).append(held)
+                    self.called.add(id(sub))
+        if any(type(sub) is cst.Name and sub.value == "self" and id(sub) not in receivers for sub in nodes):
+            self.escapes.append((held, self.stores))
+
+
+def _joined(*paths: Held | None) -> Held:
+    """The values held on any of the paths (None: no path), each once, in order."""
+    found: dict[int, cst.BaseExpression | None] = {}
+    for held in paths:
+        for value in held or ():
+            found.setdefault(id(value), value)
+    return tuple(found.values())
 
 
 def _is_self_attribute(node: cst.CSTNode, name: str) -> bool:
