@@ -316,7 +316,7 @@ class Op:
         for self in others:
             k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
 """,
-    # a store through an alias of `self` may be the last one
+    # a name bound only to `self` is `self`: its stores are the instance's, in order, and so are its reads
     "stored_through_an_alias_of_self": """
 class Op:
     def __init__(self):
@@ -326,6 +326,50 @@ class Op:
 
     def run(self, x, y):
         k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    "stored_through_an_alias_of_self_over_a_smaller_store": """
+class Op:
+    def __init__(self):
+        self.BLOCK = 1024
+        other = self
+        other.BLOCK = 65536
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)  # flagged
+""",
+    "read_through_an_alias_of_self": """
+class Op:
+    BLOCK = 65536
+
+    def run(self, x, y):
+        op = self
+        k[(40,)](x, y, x.shape[-1], BLOCK=op.BLOCK)  # flagged
+""",
+    "read_by_a_method_init_calls_through_an_alias_of_self": """
+class Op:
+    def __init__(self):
+        self.BLOCK = 65536
+        op = self
+        op._warm_up()
+        op.BLOCK = 1024
+
+    def _warm_up(self):
+        k[(40,)](None, None, 16, BLOCK=self.BLOCK)  # flagged
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    # a name bound to `self` on one path only may hold another instance
+    "read_through_a_name_bound_to_self_or_another": """
+class Op:
+    BLOCK = 65536
+
+    def run(self, other, x, y):
+        if other is None:
+            op = self
+        else:
+            op = other
+        k[(40,)](x, y, x.shape[-1], BLOCK=op.BLOCK)
 """,
     "stored_by_name_through_an_alias_of_self": """
 class Op:

@@ -329,6 +329,7 @@ class HostIndex(HostFacts):
         self._name_caps: dict[tuple[object, ...], int | None] = {}  # `at_most` of names, by hops and test
         self._entries_changed: dict[tuple[str, Scope], bool] = {}  # `_changed_once`, by binding scope
         self._self_rebound: dict[tuple[cst.FunctionDef, str], bool] = {}  # `_rebinds_self`
+        self._self_names: dict[cst.FunctionDef, frozenset[str]] = {}  # `_selves`
         self._init_lines: dict[tuple[cst.ClassDef, str], InitLine | None] = {}  # `_init_line`
         self._named_stores: dict[cst.ClassDef, bool] = {}  # `_sets_by_name`
         # `_carried`, by test and rebinding: the bound
@@ -750,8 +751,11 @@ class HostIndex(HostFacts):
         leave, another what they leave at its end (the last hides the class body's value), a read
         in a store's value what the stores before it leave (`self.BLOCK = min(self.BLOCK,
         1024)`: the class body's); `Owner.X` / `cls.X` read the class attribute, which no
-        instance store changes."""
+        instance store changes. A name a method binds only to `self` (`op = self`: `_selves`)
+        is `self`: `op.X` reads and stores as `self.X` does."""
         receiver = attribute.value.value if isinstance(attribute.value, cst.Name) else None
+        if receiver is not None and scope is not None and receiver in self._selves(scope):
+            receiver = "self"  # `obj = self`, then `obj.BLOCK`
         name = attribute.attr.value
         owners = [
             owner for owner in dict.fromkeys(self.class_of.values()) if self._reaches_class(receiver, scope, owner)
@@ -774,16 +778,17 @@ class HostIndex(HostFacts):
         for dotted, stored in self.attribute_stores.items():
             held, _, stored_name = dotted.rpartition(".")
             for value, where in stored if stored_name == name else ():
-                if held == "self" and where is not None and self._rebinds_self(where, "self"):
+                into_self = held == "self" or (where is not None and held in self._selves(where))
+                if into_self and where is not None and self._rebinds_self(where, "self"):
                     return []  # stored into whatever `self` holds there
-                if held == "self" and (
+                if into_self and (
                     where is None or receiver != "self" or self.class_of.get(where) not in (None, *related)
                 ):
                     continue  # a class body's (`_class_attribute`, read above), an instance's or another class's
-                if held == "self" and line is not None and where is line.init:
+                if into_self and line is not None and where is line.init:
                     continue  # read in order (`_held_from_init`)
                 if (
-                    held != "self"
+                    not into_self
                     or where is None
                     or self.class_of.get(where) is not owner
                     or where.name.value != "__init__"
@@ -813,11 +818,38 @@ class HostIndex(HostFacts):
             self._self_rebound[key] = any(receiver in rebound_names(node) for node in _own_nodes(method))
         return self._self_rebound[key]
 
+    def _selves(self, method: cst.FunctionDef) -> frozenset[str]:
+        """The names a method of a class binds only to its `self` (`obj = self`, assignments
+        alone, its `self` never bound anew): what it stores through them is stored into `self`.
+        Read once per function."""
+        found = self._self_names.get(method)
+        if found is None:
+            named = (
+                []
+                if method not in self.class_of
+                or first_param(method.params) != "self"
+                or self._rebinds_self(method, "self")
+                else [
+                    target.target.value
+                    for node in _own_nodes(method)
+                    if isinstance(node, cst.Assign) and is_name(node.value, "self")
+                    for target in node.targets
+                    if isinstance(target.target, cst.Name)
+                ]
+            )
+            found = self._self_names[method] = frozenset(
+                alias
+                for alias in named
+                if (bound := self._values_bound(alias, method, module_level=False))[0] is method
+                and all(is_name(value, "self") for value in bound[1])
+            )
+        return found
+
     def _init_line(self, owner: cst.ClassDef, name: str) -> InitLine | None:
         """The stores of `self.X` in `owner`'s one `__init__` (`InitLine.of`), read once per class and name."""
         key = (owner, name)
         if key not in self._init_lines:
-            self._init_lines[key] = InitLine.of(owner, name)
+            self._init_lines[key] = InitLine.of(owner, name, self._selves)
         return self._init_lines[key]
 
     def _held_from_init(
@@ -5824,10 +5856,11 @@ class InitLine:
     later: list[Held]
 
     @staticmethod
-    def of(owner: cst.ClassDef, name: str) -> InitLine | None:
+    def of(owner: cst.ClassDef, name: str, selves: Callable[[cst.FunctionDef], frozenset[str]]) -> InitLine | None:
         """None when the class has no one `__init__`, or it stores `X` otherwise than by a plain
         `self.X = v` statement of its own or of an `if` arm's (in a loop, a `with` or `try`
-        block, a function it defines, an unpacking, an item of it: `self.X[0] = v`)."""
+        block, a function it defines, an unpacking, an item of it: `self.X[0] = v`). A name
+        `__init__` binds only to `self` (`selves`: `obj = self`) is `self` there."""
         inits = [
             statement
             for statement in statements_of(suite_lines(owner.body))
@@ -5835,13 +5868,14 @@ class InitLine:
         ]
         if len(inits) != 1:
             return None
-        reader = _InitReader(name)
+        names = {"self", *selves(inits[0])}
+        reader = _InitReader(name, names)
         fallen = reader.block(inits[0].body, (None,))
         stores = [
             node
             for node in walk(inits[0])
             if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.Del)
-            and any(_is_self_attribute(sub, name) for sub in walk(node.target))
+            and any(_is_self_attribute(sub, name, names) for sub in walk(node.target))
         ]
         if len(stores) != reader.stores:
             return None
@@ -5854,8 +5888,9 @@ class _InitReader:
     """Reads `__init__`'s statements for `InitLine.of`, with the values `self.X` may hold
     before each (None past a `return` or `raise`: no path)."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, selves: set[str]) -> None:
         self.name = name
+        self.selves = selves  # `self` and the names bound only to it
         self.stores = 0  # the plain stores read, in the order written
         self.reads: dict[int, Held] = {}
         self.calls: dict[str, list[Held]] = {}
@@ -5887,7 +5922,7 @@ class _InitReader:
         target = (
             statement.targets[0].target if isinstance(statement, cst.Assign) and len(statement.targets) == 1 else None
         )
-        if target is not None and _is_self_attribute(target, self.name):
+        if target is not None and _is_self_attribute(target, self.name, self.selves):
             self.stores += 1
             return (cst.ensure_type(statement, cst.Assign).value,)
         return held
@@ -5895,20 +5930,26 @@ class _InitReader:
     def note(self, node: cst.CSTNode, held: Held) -> None:
         """The reads of `self.X`, the calls `self.f(...)` and the other uses of `self` in `node`
         (a statement, or an `if`'s test), with what `self.X` holds before it."""
-        nodes = list(walk(node))
         target = node.targets[0].target if isinstance(node, cst.Assign) and len(node.targets) == 1 else None
+        if (
+            isinstance(node, cst.Assign)
+            and is_name(node.value, "self")
+            and all(isinstance(each.target, cst.Name) and each.target.value in self.selves for each in node.targets)
+        ):
+            return  # `obj = self`: another name for it
+        nodes = list(walk(node))
         called = {id(sub.func) for sub in nodes if isinstance(sub, cst.Call)}
         receivers = set()  # the `self` of each `self.Y` read or stored, not called
         for sub in nodes:
-            if sub is not target and _is_self_attribute(sub, self.name):
+            if sub is not target and _is_self_attribute(sub, self.name, self.selves):
                 self.reads[id(sub)] = held
-            if isinstance(sub, cst.Attribute) and is_name(sub.value, "self"):
+            if isinstance(sub, cst.Attribute) and type(sub.value) is cst.Name and sub.value.value in self.selves:
                 if id(sub) not in called:
                     receivers.add(id(sub.value))
                 else:
                     self.calls.setdefault(sub.attr.value, []).append(held)
                     self.called.add(id(sub))
-        if any(type(sub) is cst.Name and sub.value == "self" and id(sub) not in receivers for sub in nodes):
+        if any(type(sub) is cst.Name and sub.value in self.selves and id(sub) not in receivers for sub in nodes):
             self.escapes.append((held, self.stores))
 
 
@@ -5921,9 +5962,14 @@ def _joined(*paths: Held | None) -> Held:
     return tuple(found.values())
 
 
-def _is_self_attribute(node: cst.CSTNode, name: str) -> bool:
-    """`node` is `self.X` for `name` X."""
-    return isinstance(node, cst.Attribute) and node.attr.value == name and is_name(node.value, "self")
+def _is_self_attribute(node: cst.CSTNode, name: str, selves: AbstractSet[str]) -> bool:
+    """`node` is `self.X` for `name` X (or `obj.X` of a name `obj` of `selves`)."""
+    return (
+        isinstance(node, cst.Attribute)
+        and node.attr.value == name
+        and isinstance(node.value, cst.Name)
+        and node.value.value in selves
+    )
 
 
 def _class_body_values(owner: cst.ClassDef, name: str) -> list[cst.BaseExpression]:
