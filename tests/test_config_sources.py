@@ -408,6 +408,21 @@ def test_a_launch_value_a_method_of_the_launching_class_returns():
     assert launched("    def _tiles(self):\n        return 8, 131072\n", "        _, BLOCK = self._tiles()") == [131072]
 
 
+def test_a_method_called_through_its_class_is_passed_its_self_first():
+    """`Op.launch(op, x, n, 1024)` (or `cls.launch(op, ...)`) passes `op` for `self`, `1024` for
+    the fourth parameter, as `self.launch(x, n, 1024)` passes 1024 for it; a classmethod called
+    through its class is passed `cls` by Python."""
+    methods = "\nclass Op:\n    def launch(self, x, n, block):\n        k[(1,)](x, n, BLOCK=block)\n\n"
+    assert blocks(KERNEL + methods + "def use(op, x):\n    Op.launch(op, x, 65536, 1024)\n") == [1024]
+    assert blocks(KERNEL + methods + "    def run(self, x):\n        self.launch(x, 65536, 1024)\n") == [1024]
+    made = "    @classmethod\n    def make(cls, op, x):\n        cls.launch(op, x, 65536, 1024)\n"
+    assert blocks(KERNEL + methods + made) == [1024]
+    classmethod_ = (
+        "\nclass Op:\n    @classmethod\n    def launch(cls, x, block):\n        k[(1,)](x, 16, BLOCK=block)\n\n"
+    )
+    assert blocks(KERNEL + classmethod_ + "def use(x):\n    Op.launch(x, 1024)\n") == [1024]
+
+
 def test_a_host_loop_over_written_block_sizes_launches_each():
     """`for BLOCK in (1024, 4096): k[grid](..., BLOCK=BLOCK)` launches each item; not a loop
     rebinding its name in its body, nor one over what has no value."""
@@ -658,6 +673,11 @@ def test_a_launch_value_a_field_of_an_instance_holds():
     assert launched(fields.replace("= 4096", "= field(default=4096)"), "    cfg = Cfg()") == [None]
     stored = "class Cfg:\n    block = 4096\n    def __init__(self, b):\n        self.block = b\n"
     assert launched(stored, "    cfg = Cfg(64)") == [None]
+    # the instance holds what its `__init__` leaves, and nothing known once another method may store it
+    init = "class Cfg:\n    block = 65536\n    def __init__(self):\n        self.block = 1024\n"
+    assert launched(init, "    cfg = Cfg()") == [1024]
+    configured = "class Cfg:\n    block = 65536\n    def configure(self):\n        self.block = 1024\n"
+    assert launched(configured, "    cfg = Cfg()\n    cfg.configure()") == [None]
     tupled = "from typing import NamedTuple\nclass Cfg(NamedTuple):\n    block: int = 4096\n"
     assert launched(tupled, "    cfg = Cfg()") == [None]  # a base's `__init__` may set it
     assert launched(fields + "CFG = Cfg()\ndef tweak():\n    CFG.block = 64\n", "    pass", "CFG.block") == [None]

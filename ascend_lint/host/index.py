@@ -741,8 +741,8 @@ class HostIndex(HostFacts):
     def attribute_values(self, attribute: cst.Attribute, scope: Scope) -> list[tuple[cst.BaseExpression, Scope]]:
         """What `self.X` / `cls.X` in a method of a class of the module, `Owner.X`, or `cfg.X` of
         an instance (`_instance_of`), may hold, with where the names of each resolve: the values
-        the class body binds to `X` and, for `self.X`, those `self.X = v` stores of its `__init__`
-        put there, when nothing else stores `X` (another method, a nested function, `op.X = v`)
+        the class body binds to `X` and, for `self.X` and `cfg.X`, those `self.X = v` stores of
+        its `__init__` put there, when nothing else stores `X` (another method, a nested function, `op.X = v`)
         and no class deriving from it binds or stores it (its value may be the one read); none
         otherwise, nor in a method binding `self` anew (`self = other`: `_rebinds_self`). When
         `__init__` stores `X` only by plain statements of its own or of its `if` arms
@@ -760,6 +760,7 @@ class HostIndex(HostFacts):
         owners = [
             owner for owner in dict.fromkeys(self.class_of.values()) if self._reaches_class(receiver, scope, owner)
         ]
+        instance = None
         if not owners and receiver is not None:
             instance = self._instance_of(receiver, name, scope)
             owners = [] if instance is None else [instance]
@@ -772,18 +773,17 @@ class HostIndex(HostFacts):
             return []
         if receiver in ("self", "cls") and scope is not None and self._rebinds_self(scope, receiver):
             return []  # `self = other`: what that holds
-        line = self._init_line(owner, name) if receiver == "self" else None
+        as_self = receiver == "self" or instance is not None  # what an instance holds
+        line = self._init_line(owner, name) if as_self else None
         if line is not None:
-            found = self._held_from_init(line, attribute, scope, found)
+            found = self._held_from_init(line, attribute, None if instance is not None else scope, found)
         for dotted, stored in self.attribute_stores.items():
             held, _, stored_name = dotted.rpartition(".")
             for value, where in stored if stored_name == name else ():
                 into_self = held == "self" or (where is not None and held in self._selves(where))
                 if into_self and where is not None and self._rebinds_self(where, "self"):
                     return []  # stored into whatever `self` holds there
-                if into_self and (
-                    where is None or receiver != "self" or self.class_of.get(where) not in (None, *related)
-                ):
+                if into_self and (where is None or not as_self or self.class_of.get(where) not in (None, *related)):
                     continue  # a class body's (`_class_attribute`, read above), an instance's or another class's
                 if into_self and line is not None and where is line.init:
                     continue  # read in order (`_held_from_init`)
@@ -861,8 +861,11 @@ class HostIndex(HostFacts):
         class body's); in a method only `__init__` calls (by `self.f(...)` in its own
         statements, `_called_by_init_only`), what they leave before each call; elsewhere what
         they leave at its end, and before each of its statements calling a method of `self` or
-        passing it on before its last store (which may call this one)."""
-        if scope is line.init:
+        passing it on before its last store (which may call this one). With no `scope`, what an
+        instance made outside holds (`cfg.X` of `cfg = Cfg()`): what they leave at its end."""
+        if scope is None:
+            points = [line.end]
+        elif scope is line.init:
             points = [line.reads.get(id(attribute), line.end)]
         elif isinstance(scope, cst.FunctionDef) and self._called_by_init_only(scope, line):
             points = line.calls[scope.name.value]

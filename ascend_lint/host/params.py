@@ -62,11 +62,6 @@ def param_named(function: cst.FunctionDef, name: str) -> cst.Param | None:
     return next((p for p in all_params(function) if p.name.value == name), None)
 
 
-def _is_method(function: cst.FunctionDef) -> bool:
-    """A function whose first parameter is `self` or `cls`."""
-    return [p.name.value for p in all_params(function)][:1] in (["self"], ["cls"])
-
-
 def passed_or_default(call: cst.Call, function: cst.FunctionDef, name: str) -> cst.BaseExpression | None:
     """What `call` passes for the parameter `name` of `function`, or its default when the call
     passes none and has no splat that could."""
@@ -94,12 +89,21 @@ def passed_for(call: cst.Call, function: cst.FunctionDef, name: str) -> cst.Base
 
 def positional_params(call: cst.Call, function: cst.FunctionDef) -> list[cst.Param]:
     """The parameters of `function` the call's positional arguments fill, in order: but a
-    method's `self` / `cls` when it is called through an attribute (`self.f(a)`, `Ops.f(a)`),
-    and the `ctx` of a `forward` called through `Fn.apply(a)`."""
+    method's `self` when it is called through `self` (`self.f(a)`, `super().f(a)`), a
+    classmethod's `cls` called through an attribute (`Ops.f(a)`, `cls.f(a)`), and the `ctx`
+    of a `forward` called through `Fn.apply(a)`. A method's call through another name is one
+    through its class (`Ops.f(op, a)`, `cls.f(op, a)`: the calls of a method are read through
+    `self`, `cls` or the class's name, `HostIndex._reaches_class`), passed its `self` as the
+    first argument."""
     positional = [*function.params.posonly_params, *function.params.params]
     func = call.func
     through_apply = isinstance(func, cst.Attribute) and func.attr.value == "apply" and function.name.value == "forward"
-    bound = isinstance(func, cst.Attribute) and (_is_method(function) or through_apply)
+    first = [p.name.value for p in positional[:1]]
+    bound = isinstance(func, cst.Attribute) and (
+        through_apply
+        or first == ["cls"]
+        or (first == ["self"] and not (isinstance(func.value, cst.Name) and func.value.value != "self"))
+    )
     return positional[1:] if bound else positional
 
 
