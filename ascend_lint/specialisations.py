@@ -2146,7 +2146,9 @@ def _config_tables(
             ),
         ]
         added = [
-            (_looped(value, addition, blocks, names, where), where) for value, addition, blocks, where in additions
+            (_looped(value, addition, blocks, names, where), where)
+            for value, addition, blocks, where in additions
+            if _may_run(addition, blocks, names, where)
         ]
         for value, where in (*((value, scope) for value in bound), *(added if bound else ())):
             if value is not None:
@@ -2161,6 +2163,14 @@ def _config_tables(
         for returned, function in names.host.returns.get(node.func.value, ()):
             if not names.host.on_other_platform(returned):  # `return CUDA_CONFIGS` after `if is_npu(): return ...`
                 yield from _config_tables(returned, names, function, {}, hops + 1)
+
+
+def _may_run(node: cst.CSTNode, blocks: Sequence[cst.CSTNode], names: _HostNames, scope: Scope) -> bool:
+    """The `if`s around `node` outside the loops among `blocks` (the host walk's, outermost
+    first) may let it run with the values the host gives the names their tests read
+    (`_may_reach`): not `if big:` in a helper every call of which passes `big=False`."""
+    outside = list(itertools.takewhile(lambda block: isinstance(block, cst.If), blocks))
+    return _may_reach(names.lookup(scope), arms_around(node, outside), names.imports)
 
 
 def _looped(

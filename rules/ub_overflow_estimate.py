@@ -59,7 +59,8 @@ name (`configs=CONFIGS`) or returned by a function of the module (`configs=get_c
 including comprehensions over literal lists, names bound to one or their
 `itertools.product`, the configs `for` loops
 append to a list (`configs.append(triton.Config(...))`, `configs += [...]`, with the loops' `if`s and `if ...:
-continue` guards), `triton.Config(dict(BLOCK=...))` and a table given by name
+continue` guards; not one under an `if` every call of the function decides against, `if big:` in a
+helper each call of which passes `big=False`), `triton.Config(dict(BLOCK=...))` and a table given by name
 (`triton.Config(_BIG)` after `_BIG = {"BLOCK": 131072}`, when the name holds that one dict
 and nothing in the module changes it: no `_BIG.update(...)`, `_BIG["BLOCK"] = ...`, `|=`, nor
 passing it to a function), also one by one from a literal list of such tables

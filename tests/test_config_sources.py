@@ -722,6 +722,30 @@ def test_configs_appended_by_a_helper_the_list_is_passed_to():
     assert filled(f"\ndef _fill(out):\n    out = []\n    for b in (64,):\n{append}") == [32]
 
 
+def test_a_config_appended_in_an_arm_no_call_runs_is_not_read():
+    """An append under an `if` (outside any loop) whose test every call of the function decides
+    against it (`if big:` in a helper each call of which passes `big=False`, or the `else` of a
+    test each passes True) adds nothing; a test some call lets through, or one reading what has
+    no one value, keeps it."""
+    helper = "\ndef _fill(out, big):\n    out.append(triton.Config({'BLOCK': 1024}))\n    if big:\n"
+    helper += "        out.append(triton.Config({'BLOCK': 65536}))\n"
+
+    def filled(*calls: str) -> list[object]:
+        called = "".join(f"    {call}\n" for call in calls)
+        return tuned("get_configs()", helper + f"\ndef get_configs():\n    configs = []\n{called}    return configs\n")
+
+    assert filled("_fill(configs, big=False)") == [1024]
+    assert filled("_fill(configs, False)") == [1024]
+    assert filled("_fill(configs, big=True)") == [1024, 65536]
+    assert filled("_fill(configs, big=False)", "_fill([], big=True)") == [1024, 65536]
+    assert filled("_fill(configs, big=n > 4)") == [1024, 65536]
+    returned = "\ndef get_configs(big=False):\n    configs = [triton.Config({'BLOCK': 1024})]\n    if big:\n"
+    returned += "        configs.append(triton.Config({'BLOCK': 65536}))\n    else:\n"
+    returned += "        configs += [triton.Config({'BLOCK': 2048})]\n    return configs\n"
+    assert tuned("get_configs()", returned) == [1024, 2048]
+    assert tuned("get_configs(True)", returned) == [1024, 65536]
+
+
 def test_configs_appended_in_a_while_loop_under_an_if_or_a_with():
     """A `while` loop in an arm of an `if` (or a `with` body) of the function adds its trips as
     one in its own body does, its variable bound before it on its path: in that arm or before
