@@ -24,8 +24,9 @@ statement with what is live around it:
 - **both arms of a runtime branch** get disjoint buffers (their peaks add) while that fits;
   once it does not, the planner overlaps them;
 - **multi-buffering**: a load inside a runtime loop is double buffered, and dot results the
-  vector cores use in the same loop trip land in a 4-slot ring held for the whole loop; a
-  `tl.static_range` body is laid out once per trip.
+  vector cores use in the same loop trip land in a 4-slot ring held for the whole loop
+  (arithmetic of a result's shape that is its only use, `tl.dot(q, k) * scale`, runs in its
+  slot); a `tl.static_range` body is laid out once per trip.
 
 Two figures come out (measured against bishengir's plans; docs/ub-estimate.md):
 `bytes`, what the compiler needs: the largest statement without multi-buffering (which the
@@ -724,8 +725,27 @@ def _static_trips(loop: Loop, lookup: Lookup) -> int:
 
 
 def _streamed(value: TileValue) -> bool:
-    """A dot result the vector cores use in the same runtime loop trip that made it."""
-    if value.kind != DOT or not value.ub or value.loop is None:
+    """A dot result the vector cores use in the same runtime loop trip that made it, or
+    arithmetic of its shape that is the only use of one (`tl.dot(q, k) * scale`): computed in
+    the slot the result landed in (measured: a causal flash-attention step plans alike with the
+    scale and without it)."""
+    if not value.ub or value.loop is None:
+        return False
+    if value.kind == ELEMENTWISE:
+        if not any(_landed_in_place(operand, value) for operand, _ in value.operands):
+            return False
+    elif value.kind != DOT:
         return False
     users = [u for u, role in value.users if u is not None and role != ADDRESS and u.ub]
     return bool(users) and all(u.loop is value.loop for u in users)
+
+
+def _landed_in_place(operand: object, op: TileValue) -> bool:
+    """`operand` is a dot result landed for the vector cores that `op`, of its shape, alone uses."""
+    return (
+        isinstance(operand, TileValue)
+        and operand.kind == DOT
+        and len(operand.users) == 1
+        and not differs(operand.shape, op.shape)
+        and _streamed(operand)
+    )

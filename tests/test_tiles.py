@@ -993,3 +993,42 @@ def test_a_block_a_descriptor_loads_for_a_dot_takes_no_ub(spelling):
     assert not placed["k"].ub and not placed["v"].ub and placed["qk"].split
     estimate = peak(tiles, {"BM": 128, "BN": 128, "D": 128}, {"Q": 2, "K": 2, "V": 2, "O": 2}, dense=True)
     assert estimate.bytes == 148480 and abs(estimate.planned - 159232) <= 0.1 * 159232
+
+
+CAUSAL_STEP = FLASH_STEP.replace(
+    "        k = LOAD_K\n", "        o_n = s + tl.arange(0, BN)\n        k = LOAD_K\n"
+).replace(
+    "        m_new =",
+    '        qk = tl.where(tl.arange(0, BM)[:, None] >= o_n[None, :], qk, float("-inf"))\n        m_new =',
+)
+
+
+def causal_step_peak(params: str, made: str, before_loop: str = ""):
+    """The dense UB estimate of `CAUSAL_STEP` at BM=BN=D=128 with `qk` made by `made`."""
+    load = KV_LOADS["pointer"].replace("(s + tl.arange(0, BN))", "o_n")
+    body = CAUSAL_STEP.replace("LOAD_K", load.replace("X", "K")).replace("LOAD_V", load.replace("X", "V"))
+    body = body.replace("n, BM", f"n, {params}, BM").replace("tl.dot(q, k.T) * 0.125", made)
+    body = body.replace("    for s in", before_loop + "    for s in")
+    sizes = {"BM": 128, "BN": 128, "D": 128}
+    return peak(kernel_of(body).tiles, sizes, {"Q": 2, "K": 2, "V": 2, "O": 2}, dense=True)
+
+
+@pytest.mark.parametrize(
+    "made",
+    ["tl.dot(q, k.T) * 0.125", "tl.dot(q, k.T) * scale", "tl.dot(q, k.T) - 1.0", "tl.dot(q, k.T)"],
+)
+def test_arithmetic_on_a_landed_dot_result_is_done_in_its_landing_slot(made):
+    # Measured (bf16 pointers, BM=BN=D=128, docs/ub-estimate.md "Arithmetic on a landed dot
+    # result"): the compiler plans this causal step alike (181760 B, 165376 B live at once) with
+    # the dot result scaled by a constant or a runtime scalar, shifted, or left alone: the
+    # arithmetic runs in the buffer the dot result landed in, which dies there. Counted as a
+    # buffer of its own, it made a kernel the compiler fits 198400 B, over the UB.
+    assert causal_step_peak("scale", made).bytes == 165632 <= UB_CAPACITY_BYTES
+
+
+def test_a_landed_dot_result_beside_a_hoisted_tile_still_overflows():
+    # Measured: with an fp32 [BM, BN] bias loaded before the loop and added to the scaled dot
+    # result, the compiler needs 198144 B (`ub overflow`); the sum takes a buffer of its own.
+    bias = "    bias = tl.load(Bias + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :]).to(tl.float32)\n"
+    estimate = causal_step_peak("Bias", "tl.dot(q, k.T) * 0.125 + bias", bias)
+    assert estimate.bytes == 231168 > UB_CAPACITY_BYTES
