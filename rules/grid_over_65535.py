@@ -144,7 +144,10 @@ arms of one such `if` (its tests all picking a variant), are sized together, pat
 flag: n, h = B, 4` / `else: n, h = 4, T` (or `cfg = {"n": B, "h": 4}` / `cfg = {"n": 4, "h":
 T}`) launches `(n, h)` as `(B, 4)` or `(4, T)`, neither multiplying two sizes, while `n, h = B,
 T` in one arm is reported; an arm binding neither keeps those bound before the `if`, and one
-ending in `return` or `raise` is no path. A name's bindings in a loop, in a nested block, or
+ending in `return` or `raise` is no path. So are names bound in the blocks of one `try`: its
+body (with its `else` block) is one path, each handler another (`try: n, h = B, 4` / `except
+E: n, h = 4, T` is silent), a handler binding one of them keeping the other's binding in the
+body or before the `try`; one bound in its `finally` block leaves them sized one at a time. A name's bindings in a loop, in a nested block, or
 after the `if` leave it sized one name at a time, and so does a test that orders values. The
 product of a tensor's extents counts as a product of sizes too, `math.prod(x.shape[:d])` (the rows of
 its leading dimensions, taken to be two or more), also over a name a function binds once to a

@@ -1029,6 +1029,71 @@ def entries_in_one_arm(x, flag):
     else:
         cfg = {"n": 4, "h": 4}
     k[(cfg["n"], cfg["h"])](x, 1, BT=64)  # expect
+
+def names_per_try_arm(x):
+    try:
+        n, h = x.shape[0], 4
+    except AttributeError:
+        n, h = 4, x.shape[1]
+    k[(n * h,)](x, 1, BT=64)
+
+def names_in_the_try_body(x):
+    try:
+        n, h = x.shape[0], x.shape[1]
+    except AttributeError:
+        n, h = 4, 4
+    k[(n * h,)](x, 1, BT=64)  # expect
+
+def names_in_a_handler(x):
+    try:
+        n, h = 4, 4
+    except AttributeError:
+        n, h = x.shape[0], x.shape[1]
+    k[(n * h,)](x, 1, BT=64)  # expect
+
+def names_per_try_else(x):
+    n, h = 4, 4
+    try:
+        check(x)
+    except AttributeError:
+        n = x.shape[0]
+    else:
+        h = x.shape[1]
+    k[(n * h,)](x, 1, BT=64)
+
+def names_handler_binding_one(x):
+    n, h = 4, 4
+    try:
+        n = x.shape[0]
+        h = 2
+    except AttributeError:
+        h = x.shape[1]
+    k[(n * h,)](x, 1, BT=64)  # expect
+
+def names_handler_raising(x):
+    n, h = 4, 4
+    try:
+        n, h = x.shape[0], 4
+    except AttributeError:
+        n, h = x.shape[0], x.shape[1]
+        raise
+    k[(n * h,)](x, 1, BT=64)
+
+def names_bound_finally(x):
+    try:
+        n, h = x.shape[0], 4
+    except AttributeError:
+        n, h = 4, x.shape[1]
+    finally:
+        h = x.shape[1]
+    k[(n * h,)](x, 1, BT=64)  # expect
+
+def entries_per_try_arm(x):
+    try:
+        cfg = {"n": x.shape[0], "h": 4}
+    except AttributeError:
+        cfg = {"n": 4, "h": x.shape[1]}
+    k[(cfg["n"], cfg["h"])](x, 1, BT=64)
 """
 
 # a list grid appended to, then changed otherwise before the launch: not what was appended

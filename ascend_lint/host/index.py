@@ -291,6 +291,7 @@ class HostIndex(HostFacts):
         self._stops_by_loop: dict[cst.For, dict[tuple[int, bool], bool]] = {}  # `_loop_stops`
         self._updates_deep = 0  # the updates of a grid in place `_grids` is reading, one inside another
         self._escaping: dict[tuple[str, cst.FunctionDef, bool], list[cst.Name]] = {}  # `_escaping_uses`
+        self._holders: dict[tuple[str, Scope], dict[int, cst.CSTNode | None] | None] = {}  # `_split_holders`
         self._list_paths: dict[tuple[cst.List, int], tuple[list[tuple[Addition, ...]], bool] | None] = {}
         self._grid_parts: dict[
             tuple[cst.BaseExpression, Scope, str | None, int], list[tuple[cst.BaseExpression, ...]]
@@ -2269,27 +2270,29 @@ class HostIndex(HostFacts):
         return found
 
     def _grids_per_path(self, grid: Grid, launch: Launch) -> list[Grid]:
-        """The grid once per path through an `if` picking a variant (`_picks_variant`) whose arms
-        bind the names of two or more values its axes read (`_values_read_in`: names, or a dict's
-        entries; `if flag: n, h = B, 4` / `else: n, h = 4, T`): each reads the bindings of those names its path runs (`Grid.unreached`: not the
-        other arms', nor those before the `if` that its arm overwrites) and may be launched
-        whatever the sizes (`Grid.variant`): names bound together are sized together (`(n, h)`
-        multiplies no two sizes there), as a name bound in such arms counts as the arm
-        multiplying the most sizes. An arm ending in `return` or `raise` is no path. The grid
-        itself when no one such `if` binds them, when one of their bindings is in a loop or in
-        another block, or when the `if` does not run before the launch or holds it or the grid
-        (`grid = (n, h)` in an arm is that arm's alone)."""
+        """The grid once per path through an `if` picking a variant (`_picks_variant`), or a
+        `try` (`_split_paths`), whose arms bind the names of two or more values its axes read
+        (`_values_read_in`: names, or a dict's entries; `if flag: n, h = B, 4` / `else: n, h =
+        4, T`, `try: n, h = B, 4` / `except E: n, h = 4, T`): each reads the bindings of those
+        names its path runs (`Grid.unreached`: not the other arms', nor those before the
+        statement that its arm overwrites) and may be launched whatever the sizes
+        (`Grid.variant`): names bound together are sized together (`(n, h)` multiplies no two
+        sizes there), as a name bound in such arms counts as the arm multiplying the most sizes.
+        An arm ending in `return` or `raise` is no path. The grid itself when no one such
+        statement binds them, when one of their bindings is in a loop or in another block (a
+        `finally` one too), or when the statement does not run before the launch or holds it or
+        the grid (`grid = (n, h)` in an arm is that arm's alone)."""
         scope = grid.scope
         if not isinstance(scope, cst.FunctionDef) or grid.variant:
             return [grid]
-        names = {name.value for axis in grid.axes for name in variables_read(axis)}
-        bound = {name: self.bindings.get((name, scope), []) for name in names}
-        split = {name: values for name, values in bound.items() if any(map(self.bound_under.get, values))}
-        chains = {
-            self.bound_under[value][0] for values in split.values() for value in values if self.bound_under[value]
+        holders = {
+            name.value: self._split_holders(name.value, scope) for axis in grid.axes for name in variables_read(axis)
         }
+        split = {name: self.bindings[(name, scope)] for name, each in holders.items() if each}
+        held = {key: holder for each in holders.values() if each for key, holder in each.items()}
+        chains = set(held.values()) - {None}
         statement = chains.pop() if len(chains) == 1 else None
-        if len(self._values_read_in(grid, split)) < 2 or not isinstance(statement, cst.If):
+        if len(self._values_read_in(grid, split)) < 2 or statement is None:
             return [grid]
         order = self.written_order(scope)
         points = [launch.written_at, self._placed.get(grid.written, grid.written)]
@@ -2297,37 +2300,77 @@ class HostIndex(HostFacts):
             block[index] is statement for point in points for block, index in order.enclosing_statements(point)
         ):
             return [grid]
-        tests, arms = if_arms(statement)
-        arm_lines = [order.statements(arm) if arm is not None else [] for arm in arms]
+        found = self._split_paths(statement, scope, order)
+        if found is None:
+            return [grid]
+        arm_lines, runs = found
         arm_of = {
-            id(value): self._arm_of(value, arm_lines, order) if self.bound_under[value] else -1
+            id(value): self._arm_of(value, arm_lines, order) if held[id(value)] else -1
             for values in split.values()
             for value in values
         }
-        if (
-            not all(self._picks_variant(test, scope) for test in tests)
-            or None in arm_of.values()
-            or any(  # a binding outside the arms is written before the `if`, overwritten by an arm binding it
-                arm_of[id(value)] == -1 and not order.runs_before(value, statement)
-                for values in split.values()
-                for value in values
-            )
+        if None in arm_of.values() or any(  # a binding outside the arms is written before the statement
+            arm_of[id(value)] == -1 and not order.runs_before(value, statement)
+            for values in split.values()
+            for value in values
         ):
             return [grid]
         paths = []
-        for place, lines in enumerate(arm_lines):
-            if lines and isinstance(lines[-1], cst.Return | cst.Raise):
-                continue
+        for own, kept in runs:
             unreached: set[int] = set()
             for values in split.values():
-                ours = any(arm_of[id(value)] == place for value in values)
-                unreached.update(
-                    id(self.binders[value])
-                    for value in values
-                    if arm_of[id(value)] != place and (ours or arm_of[id(value)] != -1)
-                )
+                reached = own if any(arm_of[id(value)] in own for value in values) else own | kept
+                unreached.update(id(self.binders[value]) for value in values if arm_of[id(value)] not in reached)
             paths.append(replace(grid, variant=True, unreached=frozenset(unreached)))
         return paths or [grid]
+
+    def _split_holders(self, name: str, scope: cst.FunctionDef) -> dict[int, cst.CSTNode | None] | None:
+        """By the id of each value the function binds `name` to, the compound statement whose
+        arms `_grids_per_path` may split the name by: the outermost `if` or loop around it, or,
+        for a name bound several times, the `try` holding it in one of its blocks; None when
+        no binding has one. Read once per name and function."""
+        key = (name, scope)
+        if key not in self._holders:
+            values = self.bindings.get(key, [])
+            order = self.written_order(scope)
+            holders: dict[int, cst.CSTNode | None] = {}
+            for value in values:
+                blocks = self.bound_under.get(value)
+                nesting = order.enclosing_statements(value)[-2:-1] if not blocks and len(values) > 1 else []
+                tried = [block[index] for block, index in nesting if isinstance(block[index], cst.Try)]
+                holders[id(value)] = blocks[0] if blocks else next(iter(tried), None)
+            self._holders[key] = holders if any(holders.values()) else None
+        return self._holders[key]
+
+    def _split_paths(
+        self, statement: cst.CSTNode, scope: Scope, order: WrittenOrder
+    ) -> tuple[list[list[cst.CSTNode]], list[tuple[set[int], set[int]]]] | None:
+        """The statements of each arm of an `if` whose tests all pick a variant, or of a `try`
+        (body, `else` block, handlers), and each path through it that does not leave (end in
+        `return` or `raise`): the arms it runs (by place; -1 the code before the statement) and
+        those whose bindings of a name its own arms do not bind may still reach past it. An `if`
+        arm keeps the code before; a `try` body runs its `else` block too; a handler may follow
+        any part of the body. None for another statement, or an `if` under a test that orders
+        values (its path's own bound is not read)."""
+
+        def lines(block: cst.BaseSuite | None) -> list[cst.CSTNode]:
+            return order.statements(block) if block is not None else []
+
+        def leaves(*arms: int) -> bool:
+            return any(arm_lines[arm] and isinstance(arm_lines[arm][-1], cst.Return | cst.Raise) for arm in arms)
+
+        if isinstance(statement, cst.If):
+            tests, arms = if_arms(statement)
+            if not all(self._picks_variant(test, scope) for test in tests):
+                return None
+            arm_lines = [lines(arm) for arm in arms]
+            return arm_lines, [({place}, {-1}) for place in range(len(arms)) if not leaves(place)]
+        if not isinstance(statement, cst.Try):
+            return None
+        orelse = statement.orelse.body if statement.orelse is not None else None
+        arm_lines = [lines(statement.body), lines(orelse), *(lines(handler.body) for handler in statement.handlers)]
+        runs = [({0, 1}, {-1})] if not leaves(0, 1) else []
+        return arm_lines, runs + [({place}, {-1, 0}) for place in range(2, len(arm_lines)) if not leaves(place)]
 
     @staticmethod
     def _values_read_in(grid: Grid, names: Collection[str]) -> set[str]:
