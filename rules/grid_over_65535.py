@@ -196,7 +196,9 @@ equality, identity or truth test, or a `for` loop: `if batched: grid.append(B)`)
 reported when one path's grid would be (that path may run whatever the sizes), else when each
 would be. `.extend` of a name adds the axes of the grid it holds (`*lead`), of a value the
 module does not show one unsized axis; `.insert` at an index that is no literal adds its axis
-at the end (the same programs). A `try` adding to it, or more than 64 paths, give no grid. A list the function changes otherwise between its
+at the end (the same programs). A `try` adding to it gives no grid. Past 64 paths, when every
+test picks a variant the first 64 are read (each may run), else one grid: what the block binding
+it adds outside any `if` or loop (every path launches at least that). A list the function changes otherwise between its
 binding and the launch (`grid.pop()`, `del grid[1]`, `grid[1] = 4`, `grid.clear()`, `grid[:] =
 [4]`, passing it to a call, `alias = grid`) is no grid read; `len(grid)` and `grid[0]` read it.
 

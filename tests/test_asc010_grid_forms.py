@@ -854,6 +854,38 @@ def popped_under_a_test(x, flag):
     k[tuple(grid)](x, 1, BT=64)
 """
 
+
+def _many_ifs(head: str, test: str, added: str, mark: str = "") -> str:
+    """A function binding `grid = [head]`, then adding `added` under each of 70 `if`s (`test`
+    formatted with the `if`'s place), launching `k[tuple(grid)]`: more paths than are read."""
+    ifs = "".join(f"    if {test.format(i)}:\n        grid.append({added})\n" for i in range(70))
+    return f"    grid = [{head}]\n{ifs}    k[tuple(grid)](x, 1, BT=64){mark}\n"
+
+
+# a list grid added to under more `if`s than there are paths read: when every test picks a
+# variant, the paths read may each run; else the additions every path makes
+APPENDED_MANY_PATHS = (
+    "\ndef sized_on_every_path(x, flags):\n"
+    + _many_ifs("x.shape[0] * x.shape[1]", "flags[{}]", "2", "  # expect")
+    + "\ndef small_on_every_path(x, mode):\n"
+    + "    grid = [triton.cdiv(x.shape[0], 64)]\n    if mode == -1:\n        grid.append(4)\n"
+    + "".join(f"    elif mode == {i}:\n        grid.append(2)\n" for i in range(70))
+    + "    k[tuple(grid)](x, 1, BT=64)\n"
+    + "\ndef sized_on_a_variant_path(x, flags):\n"
+    + _many_ifs("x.shape[0]", "flags[{}]", "x.shape[1]", "  # expect")
+    + "\ndef sized_on_an_ordered_path(x):\n"
+    + _many_ifs("x.shape[0]", "x.shape[2] > {}", "x.shape[1]")
+    + "\ndef ordered_sized_on_every_path(x):\n"
+    + _many_ifs("x.shape[0] * x.shape[1]", "x.shape[2] > {}", "2", "  # expect")
+    + "\ndef sized_in_nested_ifs(x, flags):\n"
+    + "    grid = [x.shape[0]]\n"
+    + "    if x.shape[2] > 16:\n"
+    + "".join(f"        if flags[{i}]:\n            grid.append(x.shape[1])\n" for i in range(70))
+    + "    else:\n"
+    + "        raise ValueError(x.shape)\n"
+    + "    k[tuple(grid)](x, 1, BT=64)\n"
+)
+
 # a list grid added to in an arm whose test is known, or in a loop over what is known empty:
 # no path runs the arm a test known to fail picks, nor those after one known to hold, nor the body
 APPENDED_DEAD = """
@@ -1366,6 +1398,7 @@ def block_rebound_after(x):
         COUNTS,
         APPENDED,
         APPENDED_PATHS,
+        APPENDED_MANY_PATHS,
         APPENDED_DEAD,
         REBOUND_DEAD,
         LAMBDA_HELPERS,
@@ -1391,6 +1424,7 @@ def block_rebound_after(x):
         "counts",
         "appended",
         "appended_paths",
+        "appended_many_paths",
         "appended_dead",
         "rebound_dead",
         "lambda_helpers",

@@ -193,13 +193,19 @@ def list_paths(
     it knows holds (`if False:`, `flag = False` then `if flag:`), nor the body of a loop over
     what it knows is empty (`for _ in range(0):`). Up to a statement changing the list otherwise (a rebinding, where
     the list read is no longer this one); None when that is in a block (`nested`), for another
-    statement adding to it (a `try`, a loop's `else`, a nested function) and past `limit` paths."""
+    statement adding to it (a `try`, a loop's `else`, a nested function). Past `limit` paths,
+    the first `limit` when every test picks a variant (each may run) and the statements are
+    no block's, else one path: the additions `statements` make themselves, outside any
+    compound statement (every path makes them: each launches at least their grid)."""
     paths: list[tuple[Addition, ...]] = [()]
+    made: list[Addition] = []  # the additions every path makes
     variant = True
+    cut = False
     for statement in statements:
         added = list_addition(statement, name)
         if added is not None:
             paths = [(*path, added) for path in paths]
+            made.append(added)
             continue
         if not order.rebinds(statement, name):
             continue
@@ -214,7 +220,9 @@ def list_paths(
         variant = variant and chosen_by_variant
         paths = [(*path, *choice) for path in paths for choice in choices]
         if len(paths) > limit:
-            return None
+            paths, cut = paths[:limit], True
+    if cut and (nested or not variant):
+        return [tuple(made)], False
     return paths, variant
 
 
