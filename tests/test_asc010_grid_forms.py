@@ -846,6 +846,58 @@ def appended_in_a_try(x):
         grid.append(1)
     k[tuple(grid)](x, 1, BT=64)
 
+def appended_in_the_launching_arm(x, flag):
+    grid = [x.shape[0]]
+    if flag:
+        grid.insert(0, x.shape[1])
+        k[grid](x, 1, BT=64)  # expect
+
+def appended_small_in_the_launching_block(x):
+    grid = [x.shape[0]]
+    with torch.no_grad():
+        grid.extend((4, 2))
+        k[tuple(grid)](x, 1, BT=64)
+
+def appended_after_the_launching_arm(x, flag):
+    grid = [x.shape[0]]
+    if flag:
+        k[tuple(grid)](x, 1, BT=64)
+        grid.append(x.shape[1])
+
+def appended_in_an_ordered_launching_arm(x):
+    grid = [x.shape[0]]
+    if x.shape[1] <= 16:
+        grid.append(x.shape[1])
+        k[tuple(grid)](x, 1, BT=64)
+
+def appended_after_the_launch_in_a_loop(x, dims):
+    grid = [x.shape[0]]
+    for _ in dims:
+        k[tuple(grid)](x, 1, BT=64)  # expect
+        grid.append(x.shape[1])
+
+def appended_small_after_the_launch_in_a_loop(x, dims):
+    grid = [x.shape[0]]
+    for _ in dims:
+        k[tuple(grid)](x, 1, BT=64)
+        grid.append(2)
+
+def appended_then_breaking(x, dims):
+    grid = [x.shape[0]]
+    for _ in dims:
+        k[tuple(grid)](x, 1, BT=64)
+        if dims:
+            grid.append(x.shape[1])
+            break
+
+def appended_in_a_loop_then_launched(x, dims):
+    grid = [x.shape[0]]
+    for d in dims:
+        if d:
+            grid.append(x.shape[1])
+        with torch.no_grad():
+            k[tuple(grid)](x, 1, BT=64)  # expect
+
 def popped_under_a_test(x, flag):
     grid = [x.shape[0]]
     grid.append(x.shape[1])

@@ -226,6 +226,69 @@ def list_paths(
     return paths, variant
 
 
+ListPaths = tuple[list[tuple[Addition, ...]], bool] | None  # what `list_paths` finds
+
+
+def paths_into(
+    nesting: Sequence[tuple[Sequence[cst.CSTNode], int]],
+    start: int,
+    paths_of: Callable[[Sequence[cst.CSTNode], bool], ListPaths],
+    order: WrittenOrder,
+    picks_variant: Callable[[cst.BaseExpression], bool],
+    limit: int,
+) -> ListPaths:
+    """`paths_of` (`list_paths` of a list, in a block or not) the statements of the block
+    `nesting[0]` from `start` to the one holding a read of the list, then of those before the read in each block of
+    `nesting` (`WrittenOrder.enclosing_statements` of the read, from that block on) holding it
+    in an `if` arm, a loop's body or a `with` or `try` body: every path into the read. A loop
+    holding it also runs its whole body once before on a later trip, not when its body may
+    `break`. The descent stops, its paths so far each a part of one into the read, at another
+    block, at an `if` or `while` under a test that orders values (the bound it sets on the
+    sizes added there is not read), where such statements change the list otherwise, or past
+    `limit` paths."""
+    lines, index = nesting[0]
+    found = paths_of(lines[start:index], False)
+    if found is None:
+        return None
+    paths, variant = found
+    for (outer, place), (lines, index) in pairwise(nesting):
+        holder = outer[place]
+        tests = (
+            if_arms(holder)[0] if isinstance(holder, cst.If) else [holder.test] if isinstance(holder, cst.While) else []
+        )
+        if not all(map(picks_variant, tests)) or not any(
+            order.statements(block) is lines for block in _blocks_holding(holder)
+        ):
+            break
+        inner = paths_of(lines[:index], True)
+        if inner is None:
+            break
+        choices, chosen_by_variant = inner
+        if isinstance(holder, cst.For | cst.While) and not any(
+            isinstance(node, cst.Break) for node in walk(holder.body)
+        ):
+            trip = paths_of(order.statements(holder.body), True)
+            if trip is None:
+                break
+            choices = [*choices, *((*done, *choice) for done in trip[0] for choice in choices)]
+            chosen_by_variant = chosen_by_variant and trip[1]
+        if len(paths) * len(choices) > limit:
+            break
+        paths = [(*path, *choice) for path in paths for choice in choices]
+        variant = variant and chosen_by_variant
+    return paths, variant
+
+
+def _blocks_holding(statement: cst.CSTNode) -> list[cst.BaseSuite]:
+    """The blocks of a compound statement whose statements all ran before a statement of
+    theirs runs: the arms of an `if`, a loop's body, a `with` or `try` body."""
+    if isinstance(statement, cst.If):
+        return [block for block in if_arms(statement)[1] if block is not None]
+    if isinstance(statement, cst.For | cst.While | cst.With | cst.Try):
+        return [statement.body]
+    return []
+
+
 def if_arms(statement: cst.If) -> tuple[list[cst.BaseExpression], list[cst.BaseSuite | None]]:
     """The tests of an `if` and its `elif` arms, and their blocks then the `else` block (None
     when it has none)."""

@@ -61,7 +61,7 @@ from ..package import content_hash, package_folders, package_hash, package_sourc
 from .bindings import (
     RECORDED_BINDERS,
     SHRINKING_OPERATORS,
-    Addition,
+    ListPaths,
     WrittenOrder,
     binders_by_name,
     binding_reaching,
@@ -76,6 +76,7 @@ from .bindings import (
     loop_leaves,
     names_read_shrinking,
     never_runs,
+    paths_into,
     plain_binding,
     reaching_binding,
     rebound_names,
@@ -292,7 +293,7 @@ class HostIndex(HostFacts):
         self._updates_deep = 0  # the updates of a grid in place `_grids` is reading, one inside another
         self._escaping: dict[tuple[str, cst.FunctionDef, bool], list[cst.Name]] = {}  # `_escaping_uses`
         self._holders: dict[tuple[str, Scope], dict[int, cst.CSTNode | None] | None] = {}  # `_split_holders`
-        self._list_paths: dict[tuple[cst.List, int], tuple[list[tuple[Addition, ...]], bool] | None] = {}
+        self._list_paths: dict[tuple[cst.List, cst.CSTNode], ListPaths] = {}
         self._grid_parts: dict[
             tuple[cst.BaseExpression, Scope, str | None, int], list[tuple[cst.BaseExpression, ...]]
         ] = {}  # `_own_grids`
@@ -2683,14 +2684,13 @@ class HostIndex(HostFacts):
         for chosen in itertools.product(*parts):
             yield Grid(tuple(axis for part in chosen for axis in part), scope, written, meta)
 
-    def _added_paths(
-        self, listed: cst.List, read: cst.Name, scope: Scope
-    ) -> tuple[list[tuple[Addition, ...]], bool] | None:
+    def _added_paths(self, listed: cst.List, read: cst.Name, scope: Scope) -> ListPaths:
         """What the function adds to the list `listed` it binds a name to before `read` reads
         that name, on each path: the additions (`list_addition`: `.append(v)`, `.extend(vs)`,
         `.insert(i, v)`) the statements of the assignment's own block written between the two
         make, those under an `if` or in a loop on the paths through it (`list_paths`, no arm nor
-        loop body `known_truth` says never runs), and
+        loop body `known_truth` says never runs), then those before the read in the blocks
+        holding it (`paths_into`: its arm, its loop's body, also run whole on an earlier trip), and
         whether each test choosing among them picks a variant (`_picks_variant`). No addition
         when the read is in no statement of that block; None (no grid: the list is not what it
         was bound to plus what was added) when code that may run between the two changes the
@@ -2703,23 +2703,28 @@ class HostIndex(HostFacts):
         order = self.written_order(scope)
         binding = order.enclosing_statements(listed)
         statements, start = binding[-1] if binding else ((), 0)
-        index = next((place for lines, place in order.enclosing_statements(read) if lines is statements), None)
+        nesting = order.enclosing_statements(read)
+        level = next((level for level, (lines, _) in enumerate(nesting) if lines is statements), None)
         assignment = statements[start] if binding else None
         if (
-            index is None
+            level is None
             or not isinstance(assignment, cst.Assign)
             or assignment.value is not listed
             or len(assignment.targets) != 1
             or not isinstance(target := assignment.targets[0].target, cst.Name)
         ):
             return [()], True
-        key = (listed, index)
+        lines, index = nesting[-1]
+        key = (listed, lines[index])
         if key not in self._list_paths:
             picks_variant = partial(self._picks_variant, scope=scope)
             truth = partial(self.known_truth, scope=scope)
-            self._list_paths[key] = list_paths(
-                statements[start + 1 : index], target.value, order, picks_variant, truth, MAX_GRIDS
-            )
+            name = target.value
+
+            def paths_of(lines: Sequence[cst.CSTNode], nested: bool) -> ListPaths:
+                return list_paths(lines, name, order, picks_variant, truth, MAX_GRIDS, nested)
+
+            self._list_paths[key] = paths_into(nesting[level:], start + 1, paths_of, order, picks_variant, MAX_GRIDS)
         return self._list_paths[key]
 
     def _changes_list(self, listed: cst.List, read: cst.Name, scope: cst.FunctionDef) -> bool:
