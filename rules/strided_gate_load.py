@@ -122,14 +122,17 @@ It is a heuristic, and precise on purpose: strides written as other expressions
 names that do not say "heads", vector loads contiguous in their last dimension
 (`tl.load(p_v + o_v)`), loops run a literal number
 of times (`tl.static_range(4)`, `tl.range(4)`) and loops over blocks (`range(0, T, BS)`: a scalar per block beside
-the block's own work) are not flagged; a layout the host already transposed is invisible
-to it (then the stride is 1 and nothing is reported).
+the block's own work) are not flagged, nor is a load in a loop nested in the time loop whose
+own index (or advance) steps the address by one (`for i_t in range(0, T):` then `for i_h in
+range(0, HV): tl.load(g + i_t * HV + i_h)`, also `tl.static_range(0, HV)`): consecutive loads
+read consecutive elements, the heads of one step and then the next step's; a layout the host
+already transposed is invisible to it (then the stride is 1 and nothing is reported).
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 import libcst as cst
@@ -527,6 +530,10 @@ def k(g, o, cu_seqlens, T, H: tl.constexpr, BT: tl.constexpr):
                 gate = flow.pointer_root(pointer) or one_line(inlined.written(pointer))
                 if _contiguous_arm(event, gate, flow, lambda load, p: _unit_step(load, p, steps, flow, terms)):
                     continue
+                # a loop in the time loop whose own step moves the address by one: consecutive loads
+                inner = event.loops[event.loops.index(loop) + 1 :]
+                if _unit_step(event, pointer, steps, flow, terms, inner):
+                    continue
                 stride, where, when = found
                 shown = one_line(inlined.written(pointer))
                 reported.add(call)
@@ -702,11 +709,19 @@ def _contiguous_arm(
     return False
 
 
-def _unit_step(load: Event, pointer: cst.BaseExpression, steps: dict[Loop, _Steps], flow: Flow, terms: Terms) -> bool:
-    """Whether a load reads one element per step of a loop round it, one apart: a pointer the
-    loop advances by one on the load's path (`p_g += 1`), or an address holding the loop's own
-    index (`g + i_bh * T + i_t`), in every definition the loop binds it from."""
-    for loop in load.loops:
+def _unit_step(
+    load: Event,
+    pointer: cst.BaseExpression,
+    steps: dict[Loop, _Steps],
+    flow: Flow,
+    terms: Terms,
+    loops: Sequence[Loop] | None = None,
+) -> bool:
+    """Whether a load reads one element per step of a loop round it (of `loops`, else of any),
+    one apart: a pointer the loop advances by one on the load's path (`p_g += 1`), or an
+    address holding the loop's own index (`g + i_bh * T + i_t`), in every definition the loop
+    binds it from."""
+    for loop in load.loops if loops is None else loops:
         facts = steps.get(loop)
         if facts is None:
             continue
