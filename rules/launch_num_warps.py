@@ -118,8 +118,15 @@ that runs only on another platform than Ascend, in a function or at module level
 configs of a kernel every launch of which in the module is on one. Such paths: an arm (of
 an `if` or a conditional expression `a if test else b`) requiring `x.device.type == "cuda"`
 (or any other device type but the NPU's, `"npu"` or `"privateuseone"`: `== "cpu"`, `in ("cuda",
-"hip")`), a tensor's device or its text said to be another place but `"cuda"` (`x.device ==
-torch.device("cpu")`, `str(x.device) == "cpu"`), `x.is_cpu`, `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (vLLM's platform object;
+"hip")`; also of a name every value bound to which is a device type, `dev = x.device.type`,
+and of Triton's backend, `"npu"` on Ascend:
+`triton.runtime.driver.active.get_current_target().backend == "cuda"`), a tensor's device or
+its text said to be another place (`x.device == torch.device("cpu")`, `str(x.device) ==
+"cpu"`, `"cuda" in str(x.device)`, `str(x.device).startswith("cuda")`; `"cuda"` only for the
+device of a tensor held in a name: `self.device` or a name `device` may hold the text
+`"cuda"`, which `transfer_to_npu` maps to the NPU), `x.is_cpu`, `torch.version.hip` or
+`torch.version.cuda` set (`is not None`, or true: None in the CPU build of torch the NPU
+runs), `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (vLLM's platform object;
 vllm-ascend's is the out-of-tree "npu" one), a predicate or flag named for another vendor's
 GPU, its runtime or architecture, wherever it comes from (`is_hopper()`, `is_ampere()`,
 `utils.is_hip()`, `is_cuda()`, `is_sm90_supported()`, `IS_NVIDIA_HOPPER`, `IS_AMD`, `_is_xpu`,
@@ -158,7 +165,9 @@ a comprehension or lambda around the test, is its own, not the module's flag of 
 `x.is_cuda` and `torch.cuda.is_available()` are no such tests: torch_npu's
 `transfer_to_npu` makes them answer for the NPU; nor is a predicate or flag named for
 another platform that is defined (in the module, or the module of the package it is imported
-from) as one of them (`_is_cuda = torch.cuda.is_available()`). Nor a comparison of
+from) as one of them (`_is_cuda = torch.cuda.is_available()`), nor a device name a helper
+returns (`DEVICE = infer_device()`, then `DEVICE == "cuda"`): liger's `infer_device()` returns
+`"cuda"` when `torch.cuda.is_available()`, so on the NPU too. Nor a comparison of
 `torch.cuda.get_device_capability()`: torch_npu's returns None (the comparison raises) and
 adapters make up a value (`(8, 0)`), so what it says on Ascend is not known.
 

@@ -634,6 +634,95 @@ CASES = {
         """,
         [True, False, True, True, True, False, False],
     ),
+    "torch built for another runtime: `torch.version.hip` / `.cuda` set (None in the NPU's CPU build)": (
+        """
+        def f(x):
+            if torch.version.hip is not None:
+                k[(1,)](x, BT=64)
+            if torch.version.cuda:
+                k[(1,)](x, BT=64)
+            else:
+                k[(1,)](x, BT=64)
+            if None is not torch.version.hip and x.numel() > 0:
+                k[(1,)](x, BT=64)
+            if torch.version.cuda is None:
+                k[(1,)](x, BT=64)
+            if torch.version.git_version:
+                k[(1,)](x, BT=64)
+            if torch.version.hip is None:
+                return
+            k[(1,)](x, BT=64)
+        """,
+        [True, True, False, True, False, False, True],
+    ),
+    "Triton's active backend said to be another's (`npu` on Ascend)": (
+        """
+        def f(x):
+            if triton.runtime.driver.active.get_current_target().backend == "cuda":
+                k[(1,)](x, BT=64)
+            if driver.active.get_current_target().backend in ("cuda", "hip"):
+                k[(1,)](x, BT=64)
+            if triton.runtime.driver.active.get_current_target().backend != "npu":
+                k[(1,)](x, BT=64)
+            if triton.runtime.driver.active.get_current_target().backend == "npu":
+                k[(1,)](x, BT=64)
+            else:
+                k[(1,)](x, BT=64)
+            if target.backend == "cuda":
+                k[(1,)](x, BT=64)
+        """,
+        [True, True, True, False, True, False],
+    ),
+    "a tensor's device text holding another platform's name, by substring or prefix": (
+        """
+        def f(x, device):
+            if "cuda" in str(x.device):
+                k[(1,)](x, BT=64)
+            if str(x.device).startswith("cuda") or x.device.type.startswith("hip"):
+                k[(1,)](x, BT=64)
+            if "cuda" not in str(x.device):
+                k[(1,)](x, BT=64)
+            else:
+                k[(1,)](x, BT=64)
+            if str(x.device).startswith("npu:"):
+                k[(1,)](x, BT=64)
+            if "cuda" in str(self.device) or str(device).startswith("cuda") or "cuda" in str(x.device.index):
+                k[(1,)](x, BT=64)
+            if not str(x.device).startswith("cuda") or "pu" in str(x.device) or "cpu" in str(device):
+                k[(1,)](x, BT=64)
+            if "cpu:0" in str(device) or "meta" in str(x.device):
+                k[(1,)](x, BT=64)
+        """,
+        [True, True, False, True, False, False, False, True],
+    ),
+    "a name bound to a device type (or Triton's backend) said to be another's": (
+        """
+        dev_type = get_device_type()
+
+        def f(x, y, device):
+            dev = x.device.type
+            if dev == "cuda":
+                k[(1,)](x, BT=64)
+            backend = triton.runtime.driver.active.get_current_target().backend
+            if backend in ("cuda", "hip"):
+                k[(1,)](x, BT=64)
+            if dev != "npu":
+                k[(1,)](x, BT=64)
+            kind = x.device.type if x.numel() else y.device.type
+            if kind == "cuda":
+                k[(1,)](x, BT=64)
+            mixed = x.device.type if x.numel() else "cuda"
+            if mixed == "cuda":
+                k[(1,)](x, BT=64)
+            if device == "cuda" or dev_type == "cuda":
+                k[(1,)](x, BT=64)
+
+        def g(x, dev):
+            if dev == "cuda":
+                k[(1,)](x, BT=64)
+        """,
+        [True, True, True, True, False, False, False],
+    ),
     "the arms of conditional expressions, at module level, in functions, nested, in headers": (
         """
         done = k[(1,)](x, BT=64) if not IS_NPU else k[(1,)](x, BT=64)

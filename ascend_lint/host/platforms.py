@@ -46,6 +46,9 @@ OTHER_PLATFORM_METHODS = frozenset(
 )
 # Platform object tests false on Ascend (vllm-ascend's platform is the out-of-tree "npu" one).
 _OTHER_PLATFORM_TESTS = frozenset({"is_cuda", "is_rocm", "is_cuda_alike"})
+# the runtime versions of a torch built for another platform: None in the CPU build torch_npu
+# runs on (`transfer_to_npu` leaves `torch.version` alone), set in a CUDA or ROCm build
+_OTHER_TORCH_BUILDS = frozenset({"torch.version.cuda", "torch.version.hip"})
 
 # The words that name another vendor's GPU, its runtime or one of its architectures in a
 # predicate (`is_hopper()`, `utils.is_hip()`) or a flag (`IS_NVIDIA_HOPPER`, `_is_cuda`,
@@ -86,7 +89,12 @@ class OtherPlatformPaths:
     """Where the module's host code runs only on another platform than Ascend.
 
     A test requires another platform when it holds (or fails) only there: `x.device.type ==
-    "cuda"`, `str(x.device) == "cpu"`, `x.is_cpu`, `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (any receiver
+    "cuda"` (also of a name bound to device types only, `dev = x.device.type`, and of Triton's
+    backend, `triton.runtime.driver.active.get_current_target().backend == "cuda"`),
+    `str(x.device) == "cpu"`, `"cuda" in str(x.device)`, `str(x.device).startswith("cuda")`
+    (`"cuda"` only for a tensor's device, not `self.device` nor a name `device`, which may hold
+    text `transfer_to_npu` maps), `x.is_cpu`, `torch.version.hip` / `torch.version.cuda` set
+    (None in the NPU's CPU build of torch), `current_platform.is_cuda()` / `is_rocm()` / `is_cuda_alike()` (any receiver
     named `...platform`), the failing of an NPU test (`IS_NPU`, `is_npu()`, `x.is_npu`,
     `x.device.type == "npu"`, `x.device.type.startswith("npu")`), a name the module compares with `"npu"` too holding another
     name (`BACKEND == "cuda"`: `_names_other_backend`), `not`, a conjunct of a holding `and` (both of a failing one),
@@ -390,11 +398,26 @@ class OtherPlatformPaths:
         NPU comparison failing (`_compares_npu_type`: `device != "npu"`, `"npu" not in
         str(x.device)`)."""
         return (
-            _compares_device_type(test, holds)
+            _compares_device_type(test, holds, lambda node: self._holds_device_type(node, scope, 0))
             or _compares_device(test, holds)
             or _compares_npu_type(test, not holds)
             or self._names_other_backend(test, holds, scope)
         )
+
+    def _holds_device_type(self, node: cst.BaseExpression, scope: Scope, hops: int) -> bool:
+        """A device type (`_is_device_type`: `x.device.type`, Triton's backend), or a name every
+        value bound to which where `scope` reads it is one (`dev = x.device.type`; not a
+        parameter), or a conditional expression both arms of which are."""
+        if _is_device_type(node):
+            return True
+        if hops > ORIGIN_HOPS:
+            return False
+        if isinstance(node, cst.IfExp):
+            return all(self._holds_device_type(arm, scope, hops + 1) for arm in (node.body, node.orelse))
+        if not isinstance(node, cst.Name) or id(node) in self._inner_variables:
+            return False
+        values, where = self._bound_values(node.value, scope)
+        return bool(values) and all(self._holds_device_type(value, where, hops + 1) for value in values)
 
     def _names_other_backend(self, test: cst.Comparison, holds: bool, scope: Scope) -> bool:
         """`BACKEND == "cuda"` holding (`BACKEND in ("cuda", "cpu")`, `not in` failing) where
@@ -428,10 +451,13 @@ class OtherPlatformPaths:
         )
 
     def _set_only_elsewhere(self, value: cst.BaseExpression, scope: Scope, hops: int) -> bool:
-        """The value is not None only on another platform: a call of a helper of the module
-        every non-None return of which is on such a path, or a name bound only to such calls."""
+        """The value is not None only on another platform: `torch.version.hip` / `.cuda`
+        (`_built_elsewhere`), a call of a helper of the module every non-None return of which is
+        on such a path, or a name bound only to such calls."""
         if hops > ORIGIN_HOPS:
             return False
+        if self._built_elsewhere(value):
+            return True
         if isinstance(value, cst.Call) and isinstance(value.func, cst.Name):
             return self._is_predicate(value.func.value, hops, tested_for_none=True)
         if isinstance(value, cst.Name):
@@ -461,6 +487,8 @@ class OtherPlatformPaths:
             return False
         if isinstance(func, cst.Attribute) and func.attr.value in _OTHER_PLATFORM_TESTS and not call.args:
             return _is_platform(func.value) or self._named_predicate(call, scope)
+        if _starts_with_other(call):
+            return True
         return self._imported_predicate(func, scope, hops) or self._named_predicate(call, scope)
 
     def _imported_predicate(self, func: cst.BaseExpression, scope: Scope, hops: int) -> bool:
@@ -509,7 +537,7 @@ class OtherPlatformPaths:
         `is_cuda = x.is_cuda and n > 0`, `_is_cuda = torch.cuda.is_available()` hold on the
         NPU). A value naming no NPU test (`torch.version.hip is not None`, `IS_NVIDIA =
         device_platform == "cuda"`) leaves the name to decide. And a tensor's `x.is_cpu`."""
-        if isinstance(flag, cst.Attribute) and flag.attr.value == "is_cpu":
+        if (isinstance(flag, cst.Attribute) and flag.attr.value == "is_cpu") or self._built_elsewhere(flag):
             return True
         if not self._read_from_outside(flag, scope):
             return False
@@ -524,6 +552,11 @@ class OtherPlatformPaths:
         # the name decides unless a value may answer for the NPU, which `requires_other` then read
         # (`torch.version.hip is not None`, `backend == "cuda"` are tests it cannot read)
         return not any(_may_answer_for_npu(value) for value in values)
+
+    def _built_elsewhere(self, value: cst.BaseExpression) -> bool:
+        """`torch.version.hip`, `torch.version.cuda`: set only in a torch built for another
+        platform (`_OTHER_TORCH_BUILDS`), None in the NPU's."""
+        return dotted_name(value) in _OTHER_TORCH_BUILDS
 
     def _read_from_outside(self, node: cst.BaseExpression, scope: Scope) -> bool:
         """What a name of another platform's test may be: a name no parameter holds (`_is_hip`,
@@ -686,6 +719,9 @@ class NpuPaths(OtherPlatformPaths):
     def _flag_elsewhere(self, flag: cst.Name | cst.Attribute, scope: Scope, hops: int) -> bool:
         return False  # no name says the NPU's is the only platform left
 
+    def _built_elsewhere(self, value: cst.BaseExpression) -> bool:
+        return False  # no torch build is the NPU's alone
+
     def _dispatched_elsewhere(self, function: cst.FunctionDef) -> bool:
         return function.name.value == "forward_npu" and first_param(function.params) == "self"
 
@@ -847,14 +883,15 @@ def _callee(call: cst.Call) -> cst.Name | None:
 _HEADER_PARTS = (cst.BaseExpression, cst.WithItem)
 
 
-def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:
-    """A device type (`_device_types_compared`) said to be one of device types none of which
-    is the NPU's (`_NPU_DEVICE_TYPES`: `x.device.type == "cuda"`, `== "cpu"`, `in ("cuda",
-    "hip")` holding, `!=` failing) or not to be `"npu"` (`x.device.type in ("npu", ...)` failing, `not in` holding),
-    a value `== "xpu"` (another backend's or vendor's name, `_OTHER_BACKENDS`) holding."""
+def _compares_device_type(test: cst.Comparison, holds: bool, is_type: Callable[[cst.BaseExpression], bool]) -> bool:
+    """A device type (`_device_types_compared`, `is_type` saying what holds one) said to be one
+    of device types none of which is the NPU's (`_NPU_DEVICE_TYPES`: `x.device.type == "cuda"`,
+    `== "cpu"`, `in ("cuda", "hip")` holding, `!=` failing) or not to be `"npu"`
+    (`x.device.type in ("npu", ...)` failing, `not in` holding), a value `== "xpu"` (another
+    backend's or vendor's name, `_OTHER_BACKENDS`) holding."""
     if len(test.comparisons) != 1:
         return False
-    compared = _device_types_compared(test)
+    compared = _device_types_compared(test, is_type)
     if compared is not None:
         types, member = compared
         if member == holds:  # the test says the type is one of them
@@ -869,17 +906,21 @@ def _compares_device_type(test: cst.Comparison, holds: bool) -> bool:
     return equal and not literals.isdisjoint(_OTHER_BACKENDS)
 
 
-def _device_types_compared(test: cst.Comparison) -> tuple[list[str | None], bool] | None:
-    """The literals a device type (`_is_device_type`) is compared with (`x.device.type ==
-    "cuda"`, `in ("cuda", "hip")`, `"cpu" != device_type`; None for what is not a literal), and
-    whether the comparison holding says the type is one of them."""
+def _device_types_compared(
+    test: cst.Comparison, is_type: Callable[[cst.BaseExpression], bool]
+) -> tuple[list[str | None], bool] | None:
+    """The literals a device type (`is_type`: `_is_device_type`, a name bound to one) is
+    compared with (`x.device.type == "cuda"`, `in ("cuda", "hip")`, `"cpu" != device_type`;
+    None for what is not a literal), and whether the comparison holding says the type is one
+    of them."""
     operator, right = test.comparisons[0].operator, test.comparisons[0].comparator
-    if isinstance(operator, cst.In | cst.NotIn) and _is_device_type(test.left):
+    if isinstance(operator, cst.In | cst.NotIn) and is_type(test.left):
         listed = right.elements if isinstance(right, cst.Tuple | cst.List | cst.Set) else ()
         return [str_literal(element.value) for element in listed], isinstance(operator, cst.In)
-    if isinstance(operator, cst.Equal | cst.NotEqual) and (_is_device_type(test.left) or _is_device_type(right)):
-        other = right if _is_device_type(test.left) else test.left
-        return [str_literal(other)], isinstance(operator, cst.Equal)
+    if isinstance(operator, cst.Equal | cst.NotEqual):
+        for typed, other in ((test.left, right), (right, test.left)):
+            if str_literal(typed) is None and is_type(typed):
+                return [str_literal(other)], isinstance(operator, cst.Equal)
     return None
 
 
@@ -965,27 +1006,69 @@ def _starts_with_npu(call: cst.Call) -> bool:
     )
 
 
+def _starts_with_other(call: cst.Call) -> bool:
+    """`str(x.device).startswith("cuda")`, `x.device.type.startswith("hip")`: a device type or
+    a tensor's device text said to begin with another place than the NPU (`_other_place`)."""
+    func = call.func
+    if not (isinstance(func, cst.Attribute) and func.attr.value == "startswith" and len(call.args) == 1):
+        return False
+    prefix = str_literal(call.args[0].value)
+    typed = _is_device_type(func.value)
+    if prefix is None or not (typed or _is_device_text(func.value)):
+        return False
+    return _other_place(prefix, typed or _is_tensor_device(func.value), str.startswith)
+
+
+def _other_place(text: str, may_be_cuda: bool, part: Callable[[str, str], bool] = str.__eq__) -> bool:
+    """A place (`"cpu"`, `"cuda:0"`) no NPU device is: its type is not the NPU's (nor `part` of
+    it: its start for a prefix, `"np"`, any part for a substring, `"pu"`), nor `"cuda"` unless
+    `may_be_cuda` (a device kept as text may be `"cuda"`, which `transfer_to_npu` maps to the
+    NPU)."""
+    head = text.split(":")[0]
+    if not head or (head == "cuda" and not may_be_cuda):
+        return False
+    return not any(part(npu, head) for npu in _NPU_DEVICE_TYPES)
+
+
 def _compares_device(test: cst.Comparison, holds: bool) -> bool:
     """A tensor's device (`x.device`) or a device's text (`str(x.device)`) said to be one of
     places none of which is the NPU's (`str(x.device) == "cpu"`, `x.device ==
-    torch.device("cpu")`, `x.device in ("cpu", "meta")`, `!=` failing). Not the other way:
-    `str(x.device) != "npu"` holds on the NPU, whose text is `"npu:0"`. Nor a place `"cuda"`:
-    a device held as text may be one (`self.device = "cuda"`) that `transfer_to_npu` maps to
-    the NPU."""
+    torch.device("cpu")`, `x.device in ("cpu", "meta")`, `!=` failing), or a device's text
+    said to hold such a place (`"cpu" in str(x.device)`, `not in` failing). Not the other way:
+    `str(x.device) != "npu"` holds on the NPU, whose text is `"npu:0"`. A place `"cuda"` only
+    for a tensor's device (`_is_tensor_device`: `str(x.device)`, not `str(self.device)` nor
+    `str(device)`): a device held as text may be one (`self.device = "cuda"`) that
+    `transfer_to_npu` maps to the NPU (`_other_place`)."""
     operator, right = test.comparisons[0].operator, test.comparisons[0].comparator
-    if isinstance(operator, cst.In | cst.NotIn) and _is_device_place(test.left):
+    part: Callable[[str, str], bool] = str.__eq__
+    if isinstance(operator, cst.In | cst.NotIn) and _is_device_text(right) and str_literal(test.left) is not None:
+        device, places, part = right, [str_literal(test.left)], str.__contains__  # `"cuda" in str(x.device)`
+    elif isinstance(operator, cst.In | cst.NotIn) and _is_device_place(test.left):
         listed = right.elements if isinstance(right, cst.Tuple | cst.List | cst.Set) else ()
-        places = [_place_literal(element.value) for element in listed]
+        device, places = test.left, [_place_literal(element.value) for element in listed]
     elif isinstance(operator, cst.Equal | cst.NotEqual) and (_is_device_place(test.left) or _is_device_place(right)):
-        places = [_place_literal(right if _is_device_place(test.left) else test.left)]
+        device = test.left if _is_device_place(test.left) else right
+        places = [_place_literal(right if device is test.left else test.left)]
     else:
         return False
-    types = {None if place is None else place.split(":")[0] for place in places}
+    may_be_cuda = _is_tensor_device(device)
     return (
         isinstance(operator, cst.Equal | cst.In) == holds
-        and bool(types)
-        and None not in types
-        and types.isdisjoint(_NPU_DEVICE_TYPES | {"cuda"})
+        and bool(places)
+        and all(place is not None and _other_place(place, may_be_cuda, part) for place in places)
+    )
+
+
+def _is_tensor_device(node: cst.BaseExpression) -> bool:
+    """`x.device`, `str(x.device)`: the device of a tensor held in a name (not `self.device`,
+    nor a name `device`, which may hold a device's text)."""
+    if isinstance(node, cst.Call):
+        node = node.args[0].value if _is_device_text(node) else node
+    return (
+        isinstance(node, cst.Attribute)
+        and node.attr.value == "device"
+        and isinstance(node.value, cst.Name)
+        and node.value.value not in ("self", "cls")
     )
 
 
@@ -1023,9 +1106,18 @@ def _names_npu_device(node: cst.BaseExpression) -> bool:
 
 
 def _is_device_type(node: cst.BaseExpression) -> bool:
-    """`x.device.type` (`device.type` for a device held in a name), or a name `device_type`."""
+    """`x.device.type` (`device.type` for a device held in a name), a name `device_type`, or
+    Triton's active backend (`triton.runtime.driver.active.get_current_target().backend`:
+    `"npu"` on Ascend)."""
     if isinstance(node, cst.Name):
         return node.value == "device_type"
+    if (
+        isinstance(node, cst.Attribute)
+        and node.attr.value == "backend"
+        and isinstance(node.value, cst.Call)
+        and (dotted_name(node.value.func) or "").rsplit(".", 1)[-1] == "get_current_target"
+    ):
+        return True
     return (
         isinstance(node, cst.Attribute)
         and node.attr.value in ("type", "device_type")
