@@ -43,7 +43,10 @@ no fix for a knob telling apart configs a loop (or the calls of a helper returni
 builds that it cannot merge. Nor is there a fix
 for a knob whose removal host code would notice (a dict entry read out of the dict, a
 knob a heuristics, `prune_configs_by` or autotuner `key=` function reads), nor for one passed
-to a helper that also launches on another platform, nor for one in a module that keeps code
+to a helper that also launches on another platform, nor for one a launch on another
+platform's path gets too (a dict splatted both there and on the NPU's path: the advice is to
+keep it for that launch only), nor for one whose value has an arm only another platform takes
+(`num_warps=None if _is_npu else 8`), nor for one in a module that keeps code
 apart for the NPU (`if _is_npu:`) on no path of that code: other platforms may run it (but
 for `num_warps=4`, Triton's own default on every platform, when it is the only write of the
 knob reaching its launches: the fix removing it changes no launch).
@@ -1348,6 +1351,14 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         npu_configs = _npu_configs(context)
         # a module kept apart for the NPU, in a package that is not Ascend's by name: other platforms may run it
         shared = host.npu_code is not None and not _ascend_module(context.filename)
+        # the knobs written off another platform's path that a launch on one reaches (a dict it
+        # splats, also splatted on Ascend): their removal would change that launch
+        elsewhere: dict[cst.CSTNode, cst.Call] = {}
+        for call, scope in host.calls:
+            if call not in other_platform_configs and host.on_other_platform(call):
+                for report in self._reports_on(call, scope, context, knobs.get(call, KNOBS), merges, {}, live, {}):
+                    if not host.on_other_platform(report.node):
+                        elsewhere.setdefault(report.node, call)
         # One finding per knob node: a knob reached from any launch off the NPU's path gets the
         # no-fix report only (its fix from an NPU-only launch would change the other launch).
         found: list[Report] = []
@@ -1371,6 +1382,7 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
                     )
                 )
                 sole = _sole_warps(call, scope, reports, context)
+                reports = [_also_elsewhere(report, elsewhere) for report in reports]
                 for report in reports:
                     if not host.on_other_platform(report.node):  # a dict or store written on such a path
                         public = host.read_only_on_other_platform(report.node)
@@ -1512,7 +1524,7 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         a merge of configs, or why there is none), but those `read` (or `_kept`) says are read:
         they get no fix. `elsewhere`: the call also passes them to a launch on another platform,
         where they are to be kept (`_KeptElsewhere`)."""
-        advice = "keep it for the other platform's launch only" if elsewhere else "delete it"
+        advice = ELSEWHERE_ADVICE if elsewhere else "delete it"
         made = _KeptElsewhere if elsewhere else Report
         kept = _kept(((arg.keyword.value, arg.value) for arg in call.args if arg.keyword is not None), knobs, host)
         kept = {**kept, **(read or {})}
@@ -1713,7 +1725,30 @@ def _ascend_module(filename: str) -> bool:
 
 class _KeptElsewhere(Report):
     """The report of a knob a call also passes to a launch on another platform (a forwarding
-    helper's): its advice already keeps it for that launch, which `_shared` leaves as it is."""
+    helper's, or a dict splatted there too): its advice already keeps it for that launch, which
+    `_shared` leaves as it is."""
+
+
+ELSEWHERE_ADVICE = "keep it for the other platform's launch only"
+
+
+def _also_elsewhere(report: Report, elsewhere: Mapping[cst.CSTNode, cst.Call]) -> Report:
+    """The report of a knob that a launch on another platform's path reaches too (`elsewhere`:
+    a dict both splat, `if x.device.type == "npu": k[g](**KW) else: k[g](**KW)`): there it
+    tunes the kernel, so its removal would change that launch: no fix, the advice to keep it
+    for that launch only, which is related."""
+    other = elsewhere.get(report.node)
+    if other is None or isinstance(report, _KeptElsewhere):
+        return report
+    return _KeptElsewhere(
+        report.node,
+        report.message.removesuffix("delete it") + ELSEWHERE_ADVICE,
+        report.end_node,
+        (*report.related, (other, "the launch on another platform")),
+        Declined("a launch on another platform's path gets it too, where it tunes the kernel"),
+        report.facts,
+        report.within,
+    )
 
 
 def _shares(report: Report, host: HostIndex) -> bool:
@@ -1930,12 +1965,29 @@ def _kept(
     written: Iterable[tuple[str, cst.BaseExpression]], knobs: AbstractSet[str], host: HostIndex
 ) -> dict[str, Declined]:
     """The knobs among the (key, value) pairs written whose value binds a name read elsewhere
-    (`num_warps=(nw := 4)`, then `return nw`): removing the knob would leave it unbound."""
+    (`num_warps=(nw := 4)`, then `return nw`): removing the knob would leave it unbound; or
+    holds an arm only another platform takes (`num_warps=None if _is_npu else 8`): removing it
+    would change that platform's launch."""
     found: dict[str, Declined] = {}
     for key, value in written:
-        if key in knobs and (name := _value_binds(value, host)) is not None:
+        if key not in knobs:
+            continue
+        if (name := _value_binds(value, host)) is not None:
             found[key] = Declined(f"its value binds `{name}` (`:=`), which is read elsewhere")
+        elif (arm := _arm_elsewhere(value, host)) is not None:
+            found[key] = Declined(f"its value on another platform, `{one_line(arm)}`, tunes the kernel there")
     return found
+
+
+def _arm_elsewhere(value: cst.BaseExpression, host: HostIndex) -> cst.BaseExpression | None:
+    """An arm of a conditional expression in `value` that only another platform takes
+    (`HostIndex.on_other_platform`: `8` in `None if _is_npu else 8`)."""
+    for node in walk(value):
+        if isinstance(node, cst.IfExp):
+            for arm in (node.body, node.orelse):
+                if host.on_other_platform(arm):
+                    return arm
+    return None
 
 
 def _value_binds(value: cst.BaseExpression, host: HostIndex) -> str | None:

@@ -624,3 +624,73 @@ def test_public_configs_a_decorators_platform_choice_keeps_for_another_platform_
     assert fixed is not None
     assert 'triton.Config({"BLOCK": 2048}, num_warps=8)' in fixed
     assert 'triton.Config({"BLOCK": 1024}),' in fixed
+
+
+SPLATTED_BY_BOTH = {
+    "a module-level dict": (
+        '_KW = {"BLOCK": 64, "num_warps": 8}\n',
+        "**_KW",
+    ),
+    "a dict a helper returns": (
+        'def _cfg():\n    return {"BLOCK": 64, "num_warps": 8}\n',
+        "**_cfg()",
+    ),
+    "a class attribute": (
+        'class Op:\n    LAUNCH = {"BLOCK": 64, "num_warps": 8}\n\n    def run(self, x, y):\n'
+        '        if x.device.type == "npu":\n            k[(4,)](x, y, **self.LAUNCH)\n'
+        "        else:\n            k[(4,)](x, y, **self.LAUNCH)\n",
+        None,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SPLATTED_BY_BOTH))
+def test_dict_splatted_on_the_npu_path_and_another_platforms_has_no_fix(case: str) -> None:
+    """A dict splatted by a launch on the NPU's path and by one on another platform's path
+    (`if x.device.type == "npu": ... else: ...`): removing its knob would change the other
+    platform's launch, so the finding keeps it for that launch, with no fix, naming it; with or
+    without other NPU code in the module."""
+    definition, splat = SPLATTED_BY_BOTH[case]
+    body = definition
+    if splat is not None:
+        body += (
+            f'\n\ndef run(x, y):\n    if x.device.type == "npu":\n        k[(4,)](x, y, {splat})\n'
+            f"    else:\n        k[(4,)](x, y, {splat})\n"
+        )
+    for test in ('x.device.type == "npu"', 'x.device.type != "cuda"'):
+        source = HEADER + "\n\n" + body.replace('x.device.type == "npu"', test)
+        findings, fixed = _lint(source)
+        [finding] = findings
+        assert finding.location.row == _row(source, '"num_warps": 8')
+        assert finding.fix is None
+        assert finding.no_fix_reason is not None and "launch on another platform" in finding.no_fix_reason
+        assert finding.message.endswith("keep it for the other platform's launch only")
+        assert [related.location.row for related in finding.related] == [_row(source, "else:") + 1]
+        assert fixed is None
+
+
+def test_knob_whose_value_has_another_platforms_arm_has_no_fix() -> None:
+    """`num_warps=None if _is_npu else 8`: the knob's value in the arm another platform takes
+    tunes the kernel there, so deleting the keyword would change that launch: no fix."""
+    source = (
+        HEADER
+        + """
+from sglang.srt.utils import is_npu
+
+_is_npu = is_npu()
+
+
+def run(x, y):
+    k[(4,)](x, y, BLOCK=64, num_warps=None if _is_npu else 8)
+    k[(4,)](x, y, BLOCK=64, num_warps=4 if torch.version.hip is None else 8)
+    k[(4,)](x, y, BLOCK=64, num_warps=4 if y.numel() > 4 else 8)
+"""
+    )
+    findings, fixed = _lint(source)
+    by_row = {f.location.row: f for f in findings}
+    for text in ("None if _is_npu", "4 if torch.version.hip"):
+        finding = by_row[_row(source, text)]
+        assert finding.fix is None
+        assert finding.no_fix_reason is not None and "another platform" in finding.no_fix_reason
+    assert by_row[_row(source, "y.numel() > 4")].fix is not None
+    assert fixed is not None and "num_warps=None if _is_npu else 8" in fixed
