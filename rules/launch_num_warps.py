@@ -41,7 +41,8 @@ builds turn multi-buffering back on without it. `--fix` still removes the `num_w
 it. In a list of `triton.Config`s the fix keeps one copy of each distinct config; there is
 no fix for a knob telling apart configs a loop (or the calls of a helper returning one)
 builds that it cannot merge. Nor is there a fix
-for a knob whose removal host code would notice (a dict entry read out of the dict, a
+for a knob whose removal host code would notice (a dict entry read out of the dict or
+bound to a kernel's parameter by another launch splatting the dict, a
 knob a heuristics, `prune_configs_by` or autotuner `key=` function reads), nor for one passed
 to a helper that also launches on another platform, nor for one a launch on another
 platform's path gets too (a dict splatted both there and on the NPU's path: the advice is to
@@ -113,7 +114,9 @@ heuristics and the dicts splatted there; the fix of the other knob keeps it. The
 the launches of a kernel another module of the package defines, through the name imported
 (`from .kernels import k as _k`, then `_k[grid](...)`; the module is read from disk, as for
 ASC003's device functions); a kernel of a module that cannot be read is not seen: its knobs
-are reported.
+are reported. A dict splatted both there and into a launch of a kernel without such a
+parameter keeps its finding for the latter, with no fix: deleting the entry would break the
+former launch (Triton's binder raises for the missing argument).
 
 ### Not flagged: other platforms
 Nor knobs on a path
@@ -1344,6 +1347,7 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         tuning_reads = _tuning_reads(context)
         stages = _stage_loops(context)
         merges, held = _config_merges(context, knobs, tuning_reads, stages)
+        bound = _bound_elsewhere(context, knobs)
         other_platform_configs = _other_platform_configs(context)
         live = _simt_sources(context)
         loops = _loop_names(context)
@@ -1377,7 +1381,15 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
                     _within(
                         scope,
                         self._reports_on(
-                            call, scope, context, knobs.get(call, KNOBS), merges, read, live, stages.get(call, {})
+                            call,
+                            scope,
+                            context,
+                            knobs.get(call, KNOBS),
+                            merges,
+                            read,
+                            live,
+                            bound,
+                            stages.get(call, {}),
                         ),
                     )
                 )
@@ -1415,14 +1427,16 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         merges: dict[cst.Call, FixPlan],
         read: Mapping[str, Declined],
         live: AbstractSet[DictSource],
+        bound: Mapping[DictSource, Mapping[str, Declined]],
         loops: Mapping[str, frozenset[int | None]],
     ) -> Iterator[Report]:
         """The `knobs` of a launch, a `triton.Config`, a kernel's `warmup` / `run` or a call of a
         forwarding helper, and of the dicts they splat (bound in `scope` or at module level).
         No fix for the knobs in `read`: the kernel's tuning reads them (`_tuning_reads`). Not
         `num_warps` written in the call beside a splat that may select the SIMT mode, nor in
-        the dicts `live` holds (`_simt_sources`). `loops`: the values of the comprehension
-        names around a config (`_stage_loops`)."""
+        the dicts `live` holds (`_simt_sources`); no fix for the knobs `bound` says another
+        call passes to its kernel's parameter (`_bound_elsewhere`). `loops`: the values of the
+        comprehension names around a config (`_stage_loops`)."""
         host = context.host
         if isinstance(call.func, cst.Subscript) or call in host.stored_launch_calls:  # `launcher(...)` too
             where = "launch"
@@ -1433,14 +1447,14 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         else:
             name = _forwarder_called(call, host)
             if name is not None:
-                yield from self._forwarded(call, name, scope, host, knobs, read, live)
+                yield from self._forwarded(call, name, scope, host, knobs, read, live, bound)
             return
         # `num_warps` beside a splat that may select the SIMT mode (which a `triton.Config` drops)
         written = knobs if where == "triton.Config" else knobs - _live_beside(call.args, scope, host, knobs)
         yield from self._keywords(call, where, written, host, merges.get(call), read=read, loops=loops)
         for arg in call.args:
             if arg.star == "**":
-                yield from self._splatted(arg.value, scope, host, call, knobs, read, live)
+                yield from self._splatted(arg.value, scope, host, call, knobs, read, live, bound)
 
     def _forwarded(
         self,
@@ -1451,6 +1465,7 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         knobs: AbstractSet[str],
         read: Mapping[str, Declined],
         live: AbstractSet[DictSource],
+        bound: Mapping[DictSource, Mapping[str, Declined]],
     ) -> Iterator[Report]:
         """A call of a helper that splats its `**kwargs` (or a dict parameter) into a launch:
         its keywords among `knobs` (but for those the helper names, and `num_warps` when the
@@ -1477,11 +1492,11 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
                 yield from self._keywords(call, where, written, host, declined, related, elsewhere=True)
             for arg in call.args:
                 if arg.star == "**":
-                    yield from self._splatted(arg.value, scope, host, None, KNOBS, read, live)
+                    yield from self._splatted(arg.value, scope, host, None, KNOBS, read, live, bound)
         for param in sorted(splatted & named):
             passed = passed_for(call, function, param)
             if passed is not None:
-                yield from self._splatted(passed, scope, host, None, KNOBS, read, live)
+                yield from self._splatted(passed, scope, host, None, KNOBS, read, live, bound)
 
     def _heuristic(
         self,
@@ -1554,6 +1569,7 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         knobs: AbstractSet[str],
         read: Mapping[str, Declined],
         live: AbstractSet[DictSource],
+        bound: Mapping[DictSource, Mapping[str, Declined]],
     ) -> Iterator[Report]:
         """The `knobs` in what a `**value` splat may hold, reported where they are written
         (`launch` when the dict literal is written in its call). No fix for the knobs `read`
@@ -1561,7 +1577,8 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         kw["num_warps"]`, `meta["num_stages"]`), which the entry's removal would break. Not
         `num_warps` in a source `live` holds: a SIMT build reads it (`_simt_sources`). Not a knob
         the launch's function takes out of the dict before it (`cfg.pop("num_warps", None)`,
-        `HostIndex.keys_removed`): it is not splatted."""
+        `HostIndex.keys_removed`): it is not splatted. No fix for a knob of a source another call
+        splatting it takes as its kernel's parameter (`bound`, `_bound_elsewhere`)."""
         knobs = knobs - host.keys_removed(value, scope, launch)
         if not knobs:
             return
@@ -1590,7 +1607,7 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
                 knobs_here: AbstractSet[str] = knobs - {"num_warps"}
             else:
                 knobs_here = knobs
-            yield from self._source(source, value, host, launch, knobs_here, read)
+            yield from self._source(source, value, host, launch, knobs_here, {**bound.get(source, {}), **read})
 
     def _source(
         self,
@@ -2204,6 +2221,31 @@ def _knobs_by_call(context: ModuleContext) -> dict[cst.Call, AbstractSet[str]]:
             for call in tuning:
                 taken.setdefault(call, set()).add("num_warps")
     return {call: KNOBS - named for call, named in taken.items()}
+
+
+def _bound_elsewhere(
+    context: ModuleContext, knobs_by_call: Mapping[cst.Call, AbstractSet[str]]
+) -> dict[DictSource, dict[str, Declined]]:
+    """The knobs of the dicts a call splats whose kernel takes them as parameters
+    (`_knobs_by_call`: `num_stages: tl.constexpr`), by dict source: another launch splatting the
+    same dict gets the knob reported, but deleting it would break this one (Triton's binder
+    raises for the missing argument), so it has no fix. Also `num_warps` of a call selecting a
+    SIMT mode, whose dicts `_simt_sources` keeps anyway."""
+    host = context.host
+    found: dict[DictSource, dict[str, Declined]] = {}
+    for call, scope in host.calls:
+        taken = KNOBS - knobs_by_call.get(call, KNOBS)
+        for arg in call.args if taken else ():
+            if arg.star != "**":
+                continue
+            for source, _ in host.dict_sources(arg.value, scope):
+                for key in sorted(taken):
+                    if _holds_knob(source, {key}):
+                        found.setdefault(source, {})[key] = Declined(
+                            f"`{one_line(call.func)}(...)` also splats it and binds `{key}` to a parameter of its"
+                            " kernel: deleting it would break that launch"
+                        )
+    return found
 
 
 def _selects_simt(args: Sequence[cst.Arg], scope: Scope, host: HostIndex) -> bool:

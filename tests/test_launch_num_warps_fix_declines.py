@@ -1,0 +1,57 @@
+"""ASC001 fixes that would change code beyond the knob they remove, and so are declined (or made
+otherwise): a dict entry another launch binds to its kernel's parameter, a named
+`triton.Config` whose knob host code reads, a config list whose length or order host code
+measures through the calls of the function returning it, and lists built from other lists,
+which a merge cannot see whole. Issue 11: a fix must never be wrong."""
+
+from __future__ import annotations
+
+import libcst
+from conftest import knob_rows, lint_and_fix
+
+from ascend_lint.model import Finding
+
+HEADER = """\
+import torch_npu  # noqa: F401
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+"""
+FIRST = HEADER.count("\n") + 1  # the row of the first line after the header
+
+
+def _lint(source: str) -> tuple[list[Finding], str | None]:
+    findings, fixed = lint_and_fix(HEADER + source, "k_npu.py", select=["ASC001"])
+    if fixed is not None:
+        libcst.parse_module(fixed)
+        _, refixed = lint_and_fix(fixed, "k_npu.py", select=["ASC001"])
+        assert refixed is None, "the fix is not idempotent"
+    return findings, fixed
+
+
+def _rows(findings: list[Finding]) -> list[tuple[int, str, str | None]]:
+    return knob_rows(findings, FIRST)
+
+
+def test_a_dict_entry_another_launch_binds_to_its_kernels_parameter_keeps_its_finding_but_no_fix() -> None:
+    findings, fixed = _lint(
+        """
+@triton.jit
+def staged(x, n, BLOCK: tl.constexpr, num_stages: tl.constexpr):
+    for i in tl.range(0, n, BLOCK, num_stages=num_stages):
+        tl.store(x + i + tl.arange(0, BLOCK), 0.0)
+KW = {"BLOCK": 64, "num_stages": 2, "num_warps": 8}
+def run(x):
+    k[(1,)](x, **KW)
+    staged[(1,)](x, x.numel(), **KW)
+"""
+    )
+    rows = _rows(findings)
+    assert [row[:2] for row in rows] == [(5, "num_stages"), (5, "num_warps")]
+    assert rows[0][2] is not None and "staged" in rows[0][2] and "parameter" in rows[0][2]
+    assert rows[1][2] is None  # `num_warps` goes; `num_stages`, which `staged` takes, stays
+    assert fixed is not None and 'KW = {"BLOCK": 64, "num_stages": 2}' in fixed
