@@ -43,7 +43,8 @@ no fix for a knob telling apart configs a loop (or the calls of a helper returni
 builds that it cannot merge. Nor is there a fix
 for a knob whose removal host code would notice (a dict entry read out of the dict or
 bound to a kernel's parameter by another launch splatting the dict, a
-knob a heuristics, `prune_configs_by` or autotuner `key=` function reads), nor for one passed
+knob a heuristics, `prune_configs_by` or autotuner `key=` function reads, the knob of a
+`triton.Config` bound to a name host code reads it from, `CFG.num_warps`), nor for one passed
 to a helper that also launches on another platform, nor for one a launch on another
 platform's path gets too (a dict splatted both there and on the NPU's path: the advice is to
 keep it for that launch only), nor for one whose value has an arm only another platform takes
@@ -2063,6 +2064,33 @@ def _tuning_reads(context: ModuleContext) -> dict[cst.Call, dict[str, Declined]]
         reads = _knobs_read_by_tuning(kernel, host)
         for call in calls if reads else ():
             found.setdefault(call, {}).update({key: why for key, why in reads.items() if key not in found[call]})
+    for call, reads in _named_config_reads(context).items():
+        found.setdefault(call, {}).update({key: why for key, why in reads.items() if key not in found[call]})
+    return found
+
+
+def _named_config_reads(context: ModuleContext) -> dict[cst.Call, dict[str, Declined]]:
+    """The knobs host code reads as attributes of a name bound to a `triton.Config` (`CFG =
+    triton.Config({...}, num_warps=8)`, then `CFG.num_warps > 4`; `CFG.all_kwargs()` reads
+    them all): removing the knob would change what it reads."""
+    host, imports = context.host, context.imports
+    found: dict[cst.Call, dict[str, Declined]] = {}
+    named = [
+        (name, owner, configs)
+        for (name, owner), bound in host.bindings.items()
+        if (configs := [value for value in bound if _is_config(value, imports)])
+    ]
+    for name, owner, configs in named:  # the uses of names are found in a walk of the whole module: asked only here
+        for use in host.name_uses.get(name, ()):
+            parent = use.around[0] if use.around else None
+            if use.owner is not owner or not isinstance(parent, cst.Attribute) or parent.value is not use.name:
+                continue
+            attribute = parent.attr.value
+            for key in sorted(KNOBS) if attribute == "all_kwargs" else [attribute] if attribute in KNOBS else []:
+                for config in configs:
+                    found.setdefault(config, {}).setdefault(
+                        key, Declined(f"`{name}.{attribute}` reads it, which would change without it")
+                    )
     return found
 
 

@@ -55,3 +55,27 @@ def run(x):
     assert rows[0][2] is not None and "staged" in rows[0][2] and "parameter" in rows[0][2]
     assert rows[1][2] is None  # `num_warps` goes; `num_stages`, which `staged` takes, stays
     assert fixed is not None and 'KW = {"BLOCK": 64, "num_stages": 2}' in fixed
+
+
+def test_a_named_config_whose_knob_host_code_reads_keeps_its_finding_but_no_fix() -> None:
+    findings, fixed = _lint(
+        """
+CFG = triton.Config({"BLOCK": 64}, num_warps=8, num_stages=2)
+OTHER = triton.Config({"BLOCK": 128}, num_warps=8)
+@triton.autotune(configs=[CFG, OTHER], key=[])
+@triton.jit
+def tuned(x, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+def run(x):
+    big = CFG.num_warps > 4
+    tuned[(1,)](x)
+    return big
+"""
+    )
+    rows = _rows(findings)
+    assert [row[:2] for row in rows] == [(1, "num_warps"), (1, "num_stages"), (2, "num_warps")]
+    assert rows[0][2] is not None and "`CFG.num_warps`" in rows[0][2]
+    assert rows[1][2] is None and rows[2][2] is None  # what no code reads goes
+    assert fixed is not None
+    assert 'CFG = triton.Config({"BLOCK": 64}, num_warps=8)' in fixed
+    assert 'OTHER = triton.Config({"BLOCK": 128})' in fixed
