@@ -296,7 +296,9 @@ in [16, 32] for w in NUM_WARPS]`). A knob whose loop name the config reads too
 (`Config({"BT": bt}, num_warps=bt // 16)`), or that reads none, keeps its fix.
 A list bound to a name host code uses otherwise than as configs (`CONFIGS[2]`,
 `len(CONFIGS)`, a loop over it; passing it as `configs=`, returning it and appending to it
-are fine) keeps every config: only the knobs go, so what those read stays where it was.
+are fine), or returned by a function whose calls host code uses so (`len(get_configs())`,
+`get_configs()[3]`, a call bound to a name; or a method), keeps every config: only the knobs
+go, so what those read stays where it was (none go when the copies would stay, above).
 A heuristics table loses the knob's entry (its function stays), unless another heuristic
 of the table reads the knob: then there is no fix. `kw.update(...)` and `kw |= {...}` lose
 the knobs they add when they still add something else; there is no fix for one that would
@@ -2574,6 +2576,11 @@ def _config_merges(
         for value in bound:
             if isinstance(value, (cst.List, cst.ListComp)):
                 binders.setdefault(id(value), []).append((name, owner))
+    returners: dict[int, list[str]] = {}  # a list functions of the module return: their names
+    for name, returned in host.returns.items():
+        for value, _ in returned:
+            if isinstance(value, (cst.List, cst.ListComp)):
+                returners.setdefault(id(value), []).append(name)
     held: dict[cst.Call, dict[str, Declined]] = {}
     merges: dict[cst.Call, FixPlan] = {}
     for container in candidates.values():
@@ -2590,8 +2597,10 @@ def _config_merges(
             kept_knobs = {}
         # whether the names holding the list read it only as configs, asked only of a list to merge:
         # the uses of names (`HostIndex.name_uses`) are found in a walk of the whole module
-        if merged is not None and all(
-            _only_configs(name, owner, host) for name, owner in binders.get(id(container), ())
+        if (
+            merged is not None
+            and all(_only_configs(name, owner, host) for name, owner in binders.get(id(container), ()))
+            and all(_called_only_for_configs(name, host) for name in returners.get(id(container), ()))
         ):
             message = MERGE_MESSAGE
             if kept_knobs:  # a knob a clause that stays varies is kept
@@ -2620,22 +2629,41 @@ def _only_configs(name: str, owner: Scope, host: HostIndex) -> bool:
         if use.owner is not owner:
             continue
         parent, outer = (*use.around, None, None)[:2]
-        if isinstance(parent, cst.AssignTarget) or (isinstance(parent, cst.Return) and parent.value is use.name):
-            continue
-        if isinstance(parent, cst.Arg) and parent.value is use.name and not parent.star:
-            if parent.keyword is not None and parent.keyword.value == "configs":
-                continue
-            if (
-                parent.keyword is None
-                and isinstance(outer, cst.Call)
-                and (dotted_name(outer.func) or "").rsplit(".", 1)[-1] == "autotune"
-                and outer.args[0] is parent
-            ):
-                continue
-        if isinstance(parent, cst.Attribute) and parent.value is use.name and parent.attr.value in ("append", "extend"):
-            continue
-        return False
+        if not isinstance(parent, cst.AssignTarget) and not _used_as_configs(use.name, parent, outer):
+            return False
     return True
+
+
+def _called_only_for_configs(name: str, host: HostIndex) -> bool:
+    """Whether host code uses the list a function of the module returns only as configs: each
+    use of its name is a call (`get_configs()`) used so (`_used_as_configs`), not
+    `len(get_configs())` nor `get_configs()[3]`, whose reads a merge would move. Not a method
+    (its calls through `self` are not names)."""
+    if any(function in host.class_of for function in host.functions.get(name, ())):
+        return False
+    for use in host.name_uses.get(name, ()):
+        call, parent, outer = (*use.around, None, None, None)[:3]
+        if not isinstance(call, cst.Call) or call.func is not use.name or not _used_as_configs(call, parent, outer):
+            return False
+    return True
+
+
+def _used_as_configs(value: cst.CSTNode, parent: cst.CSTNode | None, outer: cst.CSTNode | None) -> bool:
+    """Whether the list `value` is used as configs where it is written (`parent` around it,
+    `outer` around that): passed as `configs=` or as `autotune`'s first argument, returned, or
+    added to (`.append` / `.extend`)."""
+    if isinstance(parent, cst.Return) and parent.value is value:
+        return True
+    if isinstance(parent, cst.Arg) and parent.value is value and not parent.star:
+        if parent.keyword is not None and parent.keyword.value == "configs":
+            return True
+        return (
+            parent.keyword is None
+            and isinstance(outer, cst.Call)
+            and (dotted_name(outer.func) or "").rsplit(".", 1)[-1] == "autotune"
+            and outer.args[0] is parent
+        )
+    return isinstance(parent, cst.Attribute) and parent.value is value and parent.attr.value in ("append", "extend")
 
 
 def _stage_loops(context: ModuleContext) -> dict[cst.Call, dict[str, frozenset[int | None]]]:

@@ -79,3 +79,23 @@ def run(x):
     assert fixed is not None
     assert 'CFG = triton.Config({"BLOCK": 64}, num_warps=8)' in fixed
     assert 'OTHER = triton.Config({"BLOCK": 128})' in fixed
+
+
+def test_a_config_list_a_function_returns_keeps_its_length_when_its_calls_are_measured_or_indexed() -> None:
+    measured = """
+def get_configs():
+    return [triton.Config({"BLOCK": b}, num_warps=w) for b in [64, 128] for w in [4, 8]]
+N_CONFIGS = len(get_configs())
+FALLBACK = get_configs()[3]
+@triton.autotune(configs=get_configs(), key=[])
+@triton.jit
+def tuned(x, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+"""
+    findings, fixed = _lint(measured)
+    [(row, knob, reason)] = _rows(findings)
+    assert (row, knob) == (2, "num_warps") and reason is not None and "`w`" in reason
+    assert fixed is None  # no merge moving what `get_configs()[3]` reads, and no copies left
+    # used only as configs: merged
+    findings, fixed = _lint(measured.replace("N_CONFIGS = len(get_configs())\nFALLBACK = get_configs()[3]\n", ""))
+    assert fixed is not None and 'return [triton.Config({"BLOCK": b}) for b in [64, 128]]' in fixed
