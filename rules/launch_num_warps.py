@@ -277,7 +277,10 @@ distinct config. A comprehension loses the `for` clauses whose names fed only th
 (when they have no `if` and iterate over a non-empty literal, or a name bound only to
 one), and a clause over a literal's tuples the parts that did, then the later copies of
 what is left (`for b, w in ((64, 4), (64, 8))` → `for b in (64,)`, when nothing there calls
-anything); a literal list drops the later copies. Every distinct config stays, in its order.
+anything); a clause that goes takes its own comment and the comment lines above it, but
+the comment of a line it shares with a kept clause stays (`for b in [64, 128] for w in [4, 8]
+# sweep` → `for b in [64, 128]  # sweep`); a literal list drops the later copies. Every
+distinct config stays, in its order.
 Configs built in a loop the merge does not undo (a `for` statement appending them, a
 comprehension clause it keeps, a lambda mapped over a space: `list(map(lambda p:
 Config({"BLOCK": p[0]}, num_stages=p[1]), product(...)))`) get no fix for a knob whose value
@@ -2909,9 +2912,9 @@ def _merged_comprehension(
         used = names_in(plain).union(
             *(names_in(c.iter) for c in clauses), *(names_in(i) for c in clauses for i in c.ifs)
         )
-        kept = [
-            _projected(c, used) or c for c in clauses if not _only_feeds_knobs(c, used, scope, host)
-        ]  # a clause over tuples loses the parts that fed only the knobs
+        dropped = [_only_feeds_knobs(c, used, scope, host) for c in clauses]
+        # a clause over tuples loses the parts that fed only the knobs
+        kept = [_projected(c, used) or c for c, gone in zip(clauses, dropped, strict=True) if not gone]
         varied = frozenset().union(*(names_in(c.target) for c in kept))
         more = _repeating(config, knobs - held.keys(), varied)
         if not more:
@@ -2919,14 +2922,42 @@ def _merged_comprehension(
         held.update(more)
     if kept == clauses or held.keys() >= knobs:
         return None, [config], {}
+    gaps = _kept_gaps([c.whitespace_before for c in clauses] + [container.rbracket.whitespace_before], dropped)
+    rbracket = container.rbracket.with_changes(whitespace_before=gaps[-1])
     if not kept:
         element = cst.Element(plain)
-        merged = cst.List([element], container.lbracket, container.rbracket, container.lpar, container.rpar)
+        merged = cst.List([element], container.lbracket, rbracket, container.lpar, container.rpar)
         return merged, [config], held
     chain = None
-    for kept_clause in reversed(kept):
-        chain = kept_clause.with_changes(inner_for_in=chain)
-    return container.with_changes(elt=plain, for_in=chain), [config], held
+    for kept_clause, gap in zip(reversed(kept), reversed(gaps[:-1]), strict=True):
+        chain = kept_clause.with_changes(inner_for_in=chain, whitespace_before=gap)
+    return container.with_changes(elt=plain, for_in=chain, rbracket=rbracket), [config], held
+
+
+def _kept_gaps(
+    gaps: list[cst.BaseParenthesizableWhitespace], dropped: list[bool]
+) -> list[cst.BaseParenthesizableWhitespace]:
+    """The whitespace before each clause a comprehension keeps, and before its closing bracket,
+    from the `gaps` before each of its clauses and its bracket, when the clauses `dropped` go:
+    each with one gap: when it starts its line, its own comment (after it, `for w in [4, 8]  #
+    warps`) and those on the lines above it, the next line's indentation and comment lines
+    staying; else the gap before it (the line's comment stays with the line: `for b in [64,
+    128] for w in [4, 8]  # sweep`)."""
+    kept = list(gaps)
+    clauses: list[bool | None] = [*dropped, None]  # what follows each gap: a clause, dropped or not, or the bracket
+    index = 0
+    while index < len(clauses):
+        if clauses[index]:  # a dropped clause follows the gap at `index`
+            before, after = kept[index], kept[index + 1]
+            if isinstance(before, cst.ParenthesizedWhitespace) and isinstance(after, cst.ParenthesizedWhitespace):
+                kept[index] = before.with_changes(
+                    empty_lines=after.empty_lines, indent=after.indent, last_line=after.last_line
+                )
+            del kept[index + 1 if isinstance(before, cst.ParenthesizedWhitespace) else index]
+            del clauses[index]
+        else:
+            index += 1
+    return kept
 
 
 def _projected(clause: cst.CompFor, used: set[str]) -> cst.CompFor | None:

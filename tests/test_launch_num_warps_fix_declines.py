@@ -99,3 +99,30 @@ def tuned(x, BLOCK: tl.constexpr):
     # used only as configs: merged
     findings, fixed = _lint(measured.replace("N_CONFIGS = len(get_configs())\nFALLBACK = get_configs()[3]\n", ""))
     assert fixed is not None and 'return [triton.Config({"BLOCK": b}) for b in [64, 128]]' in fixed
+
+
+def test_a_merged_comprehension_keeps_each_kept_clauses_own_comment() -> None:
+    def fixed_configs(clauses: str) -> str:
+        _, fixed = _lint(
+            "@triton.autotune(\n    configs=[\n        triton.Config({'BLOCK': b}, num_warps=w)\n"
+            + clauses
+            + "    ],\n    key=[],\n)\n@triton.jit\ndef tuned(x, BLOCK: tl.constexpr):\n"
+            "    tl.store(x + tl.arange(0, BLOCK), 0.0)\n"
+        )
+        assert fixed is not None
+        return fixed[fixed.index("configs=[") : fixed.index("key=[]")]
+
+    # the dropped clause goes with its comment; the kept one keeps its own
+    assert fixed_configs("        for b in [64, 128]  # tiles\n        for w in [4, 8]  # warps\n") == (
+        "configs=[\n        triton.Config({'BLOCK': b})\n        for b in [64, 128]  # tiles\n    ],\n    "
+    )
+    assert fixed_configs("        for w in [4, 8]  # warps\n        for b in [64, 128]  # tiles\n") == (
+        "configs=[\n        triton.Config({'BLOCK': b})\n        for b in [64, 128]  # tiles\n    ],\n    "
+    )
+    # two clauses on one line: the line's comment stays with the line
+    assert fixed_configs("        for b in [64, 128] for w in [4, 8]  # sweep\n") == (
+        "configs=[\n        triton.Config({'BLOCK': b})\n        for b in [64, 128]  # sweep\n    ],\n    "
+    )
+    assert fixed_configs("        for w in [4, 8] for b in [64, 128]  # sweep\n") == (
+        "configs=[\n        triton.Config({'BLOCK': b})\n        for b in [64, 128]  # sweep\n    ],\n    "
+    )
