@@ -281,6 +281,10 @@ anything); a clause that goes takes its own comment and the comment lines above 
 the comment of a line it shares with a kept clause stays (`for b in [64, 128] for w in [4, 8]
 # sweep` → `for b in [64, 128]  # sweep`); a literal list drops the later copies. Every
 distinct config stays, in its order.
+Configs of a kernel's autotuner the fix would leave alike but cannot merge, not in one
+list (`BASE + [Config({...}, num_warps=8)]` beside `BASE = [Config({...})]`, `[*BASE,
+...]`, `CONFIGS += [...]`, a tuple of configs, a merged list beside a config outside it)
+get no fix: autotune would time each copy.
 Configs built in a loop the merge does not undo (a `for` statement appending them, a
 comprehension clause it keeps, a lambda mapped over a space: `list(map(lambda p:
 Config({"BLOCK": p[0]}, num_stages=p[1]), product(...)))`) get no fix for a knob whose value
@@ -2622,7 +2626,45 @@ def _config_merges(
             plan = FixPlan("unsafe" if unsafe else "safe", message, (Replace(container, merged),))
             merges.update((config, plan) for config in configs)
             held.update((config, kept_knobs) for config in configs if kept_knobs)
+    for config, why in _left_alike(context, knobs_by_call, tuning_reads, merges).items():
+        held[config] = {**dict.fromkeys(KNOBS, why), **held.get(config, {})}
     return merges, held
+
+
+def _left_alike(
+    context: ModuleContext,
+    knobs_by_call: Mapping[cst.Call, AbstractSet[str]],
+    tuning_reads: Mapping[cst.Call, Mapping[str, Declined]],
+    merges: Mapping[cst.Call, FixPlan],
+) -> dict[cst.Call, Declined]:
+    """The configs of a kernel's autotuner that the fix would leave alike, not merged: two
+    configs of its space (`_configs_of`) the same once their knobs go, not in one list the fix
+    merges (`BASE + [...]`, `[*BASE, ...]`, `CONFIGS += [...]`, a tuple of configs, a merged
+    list beside a config outside it). They get no fix, nor do the others of a merge one of
+    them is in: autotune would time both copies."""
+    host = context.host
+    order = {call: index for index, (call, _) in enumerate(host.calls)}
+    merged: dict[int, list[cst.Call]] = {}  # the configs of each merge, by its plan
+    for config, plan in merges.items():
+        merged.setdefault(id(plan), []).append(config)
+    found: dict[cst.Call, Declined] = {}
+    for kernel in host.kernels.values():
+        shapes: dict[str, cst.Call] = {}
+        for config in sorted(_configs_of(kernel, context), key=lambda call: order.get(call, -1)):
+            gone = knobs_by_call.get(config, KNOBS) - tuning_reads.get(config, {}).keys()
+            plain = _without_knobs(config, gone)
+            other = shapes.setdefault(_shape(plain), config)
+            if other is config or (config in merges and merges.get(other) is merges[config]):
+                continue
+            why = Declined(
+                f"without its knobs it would be the same as another config of `{kernel.name}`,"
+                f" `{one_line(plain)}`, and the fix cannot merge them (not in one list): autotune would"
+                " time both; remove the copy by hand"
+            )
+            for alike in (config, other):
+                found.update(dict.fromkeys(merged.get(id(merges.get(alike)), [alike]), why))
+                found[alike] = why
+    return found
 
 
 def _only_configs(name: str, owner: Scope, host: HostIndex) -> bool:

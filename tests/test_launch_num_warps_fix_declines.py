@@ -126,3 +126,30 @@ def test_a_merged_comprehension_keeps_each_kept_clauses_own_comment() -> None:
     assert fixed_configs("        for w in [4, 8] for b in [64, 128]  # sweep\n") == (
         "configs=[\n        triton.Config({'BLOCK': b})\n        for b in [64, 128]  # sweep\n    ],\n    "
     )
+
+
+def test_configs_the_merge_cannot_see_together_get_no_fix_that_would_make_them_alike() -> None:
+    spaces = {
+        "concatenated": "BASE = [triton.Config({'BLOCK': 64})]\nSPACE = BASE + [triton.Config({'BLOCK': 64}, num_warps=8)]\n",
+        "starred": "BASE = [triton.Config({'BLOCK': 64})]\nSPACE = [*BASE, triton.Config({'BLOCK': 64}, num_warps=8)]\n",
+        "added to": "SPACE = [triton.Config({'BLOCK': 64}, num_warps=4)]\nSPACE += [triton.Config({'BLOCK': 64}, num_warps=8)]\n",
+        "a tuple": "SPACE = (triton.Config({'BLOCK': 64}, num_warps=4), triton.Config({'BLOCK': 64}, num_warps=8))\n",
+        # a list merged whole leaves a copy of a config outside it
+        "merged beside": "BASE = [triton.Config({'BLOCK': 64})]\nSPACE = BASE + [\n"
+        "    triton.Config({'BLOCK': 64}, num_warps=4),\n    triton.Config({'BLOCK': 64}, num_warps=8),\n]\n",
+    }
+    for name, space in spaces.items():
+        findings, fixed = _lint(
+            space + "@triton.autotune(configs=SPACE, key=[])\n@triton.jit\ndef tuned(x, BLOCK: tl.constexpr):\n"
+            "    tl.store(x + tl.arange(0, BLOCK), 0.0)\n"
+        )
+        assert findings, name
+        assert all(f.fix is None and "would be the same" in f.no_fix_reason for f in findings), name
+        assert fixed is None, name
+    # configs left different keep their fix
+    findings, fixed = _lint(
+        "BASE = [triton.Config({'BLOCK': 128})]\n"
+        "@triton.autotune(configs=BASE + [triton.Config({'BLOCK': 64}, num_warps=8)], key=[])\n"
+        "@triton.jit\ndef tuned(x, BLOCK: tl.constexpr):\n    tl.store(x + tl.arange(0, BLOCK), 0.0)\n"
+    )
+    assert fixed is not None and "BASE + [triton.Config({'BLOCK': 64})]" in fixed
