@@ -206,7 +206,8 @@ def without_items(listing: _Listing, keep: Callable[[Any], bool]) -> _Listing:
     it on its last line; the comment lines around it, every other line and the closing
     bracket's line stay. An item sharing a line goes with its comma and the spaces after it
     (`f(a, num_warps=4, b=1)` -> `f(a, b=1)`; the line break and comment ending the line stay), the
-    last one with the comma before it (`f(a, num_warps=4)` -> `f(a)`).
+    last one with the comma before it (`f(a, num_warps=4)` -> `f(a)`), and its own trailing comma
+    when the bracket closes on its line (`f(a, num_warps=4,)` -> `f(a)`).
     """
     items, gaps = _items_and_gaps(listing)
     dropped = [index for index, item in enumerate(items) if not keep(item)]
@@ -273,11 +274,11 @@ def _remove(items: list[Any], gaps: list[_Whitespace], index: int) -> None:
         )
         if len(items) == 1 and not _has_comment(gap):
             gap = cst.SimpleWhitespace("")
-    elif has_comma:  # every item but the last has one
+    elif has_comma and (index == 0 or index < len(items) - 1 or _breaks(after)):  # every item but the last has one
         gap = after if _breaks(after) else before  # a line break (and comment) ending its line stays
     elif index == 0:
         gap = next((g for g in (before, after) if _has_comment(g)), cst.SimpleWhitespace(""))
-    else:  # the last item, with no comma: the comma before it goes, unless a comment or line break follows it
+    else:  # the last item, with no comma or one before the bracket on its line: the comma before it goes, unless a comment or line break follows it
         previous = items[index - 1]
         if _has_comment(before) or any(
             w.value if isinstance(w, cst.SimpleWhitespace) else True for w in _before_comma(previous)

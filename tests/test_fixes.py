@@ -1134,6 +1134,31 @@ def test_a_knob_alone_on_its_line_leaves_with_exactly_that_line(seed):
     assert fixed.fixed == module(kept), f"{source}\n{fixed.fixed}"
 
 
+def test_a_last_knob_with_a_trailing_comma_on_its_line_leaves_no_stray_comma():
+    """`f(a, num_warps=4,)` -> `f(a)`, not `f(a, )`: the trailing comma goes with the comma
+    before the knob, as for a last knob without one."""
+    source = """\
+def launch(x, n):
+    k[(n,)](x, num_warps=4,)
+    k[(n,)](x, B=1, num_warps=4, num_stages=2,)
+    kw = {"B": 1, "num_warps": 4,}
+    k[(n,)](x, **kw)
+"""
+    config = settings(select=["ASC001"])
+    _, fixed = fix_result(lint_source(source, "launch.py", config), config, unsafe=True)
+    assert fixed is not None
+    assert (
+        fixed.fixed
+        == """\
+def launch(x, n):
+    k[(n,)](x)
+    k[(n,)](x, B=1)
+    kw = {"B": 1}
+    k[(n,)](x, **kw)
+"""
+    )
+
+
 def test_a_knob_sharing_its_line_leaves_with_its_comma():
     """`f(a, num_warps=4, b=1)` -> `f(a, b=1)`, `f(a, num_warps=4)` -> `f(a)`; the line break
     (and comment) ending the knob's line stays, on its line."""
