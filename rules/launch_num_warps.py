@@ -44,7 +44,9 @@ builds that it cannot merge. Nor is there a fix
 for a knob whose removal host code would notice (a dict entry read out of the dict or
 bound to a kernel's parameter by another launch splatting the dict, a
 knob a heuristics, `prune_configs_by` or autotuner `key=` function reads, the knob of a
-`triton.Config` bound to a name host code reads it from, `CFG.num_warps`), nor for one passed
+`triton.Config` bound to a name host code reads it from, `CFG.num_warps`, a value calling
+what may do more than compute it, `num_warps=_next_warps()`: not `min`, `triton.cdiv` nor a
+function of the module that only computes), nor for one passed
 to a helper that also launches on another platform, nor for one a launch on another
 platform's path gets too (a dict splatted both there and on the NPU's path: the advice is to
 keep it for that launch only), nor for one whose value has an arm only another platform takes
@@ -1994,7 +1996,8 @@ def _kept(
     """The knobs among the (key, value) pairs written whose value binds a name read elsewhere
     (`num_warps=(nw := 4)`, then `return nw`): removing the knob would leave it unbound; or
     holds an arm only another platform takes (`num_warps=None if _is_npu else 8`): removing it
-    would change that platform's launch."""
+    would change that platform's launch; or calls what may do more than compute it
+    (`_acting_call`: `num_warps=_next_warps()`), which removing the knob would not call."""
     found: dict[str, Declined] = {}
     for key, value in written:
         if key not in knobs:
@@ -2003,6 +2006,11 @@ def _kept(
             found[key] = Declined(f"its value binds `{name}` (`:=`), which is read elsewhere")
         elif (arm := _arm_elsewhere(value, host)) is not None:
             found[key] = Declined(f"its value on another platform, `{one_line(arm)}`, tunes the kernel there")
+        elif (call := _acting_call(value, host)) is not None:
+            found[key] = Declined(
+                f"its value calls `{one_line(call)}`, which may do more than compute it: delete it by hand if it"
+                " does not"
+            )
     return found
 
 
@@ -2015,6 +2023,65 @@ def _arm_elsewhere(value: cst.BaseExpression, host: HostIndex) -> cst.BaseExpres
                 if host.on_other_platform(arm):
                     return arm
     return None
+
+
+# what host code calls to compute a value only (as written, not resolved through the imports)
+_COMPUTING = frozenset(
+    {"min", "max", "abs", "int", "float", "round", "len", "bool", "divmod", "pow", "sum"}
+    | {"triton.next_power_of_2", "triton.cdiv", "next_power_of_2", "cdiv"}
+    | {"math.ceil", "math.floor", "math.log2", "math.sqrt", "math.prod"}
+)
+# what a function computing a value only never holds: a statement acting beyond its locals, or
+# one whose effect a deleted call would skip (a raise, an assertion)
+_ACTING_STATEMENTS = (
+    cst.Global,
+    cst.Nonlocal,
+    cst.Yield,
+    cst.Await,
+    cst.Raise,
+    cst.Assert,
+    cst.Del,
+    cst.With,
+    cst.Try,
+    cst.Import,
+    cst.ImportFrom,
+    cst.FunctionDef,
+    cst.ClassDef,
+)
+
+
+def _acting_call(value: cst.CSTNode, host: HostIndex, depth: int = 0) -> cst.Call | None:
+    """A call in `value` that may do more than compute a value: not one of `_COMPUTING`, nor of
+    a function of the module (not a method) that only computes (`_computes_only`, followed
+    three calls deep)."""
+    for node in walk(value):
+        if not isinstance(node, cst.Call):
+            continue
+        name = dotted_name(node.func)
+        if name in _COMPUTING:
+            continue
+        functions = host.functions.get(name, []) if name is not None and depth < 3 else []
+        if len(functions) == 1 and functions[0] not in host.class_of and _computes_only(functions[0], host, depth):
+            continue
+        return node
+    return None
+
+
+def _computes_only(function: cst.FunctionDef, host: HostIndex, depth: int) -> bool:
+    """Whether a function's body only computes its result: it binds plain names only (no
+    attribute, item or global store), holds none of `_ACTING_STATEMENTS`, and calls only what
+    computes (`_acting_call`)."""
+    for node in walk(function.body):
+        if isinstance(node, _ACTING_STATEMENTS):
+            return False
+        target = (
+            node.target
+            if isinstance(node, cst.AssignTarget | cst.AugAssign | cst.AnnAssign | cst.For | cst.CompFor)
+            else None
+        )
+        if target is not None and not all(isinstance(each, cst.Name) for each in _target_names(target)):
+            return False
+    return _acting_call(function.body, host, depth + 1) is None
 
 
 def _value_binds(value: cst.BaseExpression, host: HostIndex) -> str | None:
@@ -2596,6 +2663,9 @@ def _config_merges(
         calls = [e for e in elements if isinstance(e, cst.Call)]
         knobs = KNOBS.intersection(*(knobs_by_call.get(e, KNOBS) for e in calls))
         knobs = knobs.difference(*(tuning_reads.get(e, {}).keys() for e in calls))
+        knobs = knobs.difference(
+            *(_kept(((a.keyword.value, a.value) for a in e.args if a.keyword is not None), knobs, host) for e in calls)
+        )  # a value binding a name read elsewhere, or calling what may act, stays
         if isinstance(container, cst.ListComp):
             scope = scopes.get(container.elt) if isinstance(container.elt, cst.Call) else None
             merged, configs, kept_knobs = _merged_comprehension(container, scope, host, imports, knobs)

@@ -153,3 +153,31 @@ def test_configs_the_merge_cannot_see_together_get_no_fix_that_would_make_them_a
         "@triton.jit\ndef tuned(x, BLOCK: tl.constexpr):\n    tl.store(x + tl.arange(0, BLOCK), 0.0)\n"
     )
     assert fixed is not None and "BASE + [triton.Config({'BLOCK': 64})]" in fixed
+
+
+def test_a_knob_whose_value_calls_what_may_act_keeps_its_finding_but_no_fix() -> None:
+    findings, fixed = _lint(
+        """
+_CALLS = [0]
+def _next_warps():
+    _CALLS[0] += 1
+    return 8
+def get_num_warps(block):
+    num_warps = 4
+    if block >= 2048:
+        num_warps = 8
+    return num_warps
+def run(x, n, timer):
+    k[(1,)](x, BLOCK=64, num_warps=_next_warps())
+    k[(1,)](x, BLOCK=64, num_warps=timer.warps())
+    k[(1,)](x, BLOCK=64, num_warps=get_num_warps(n))
+    k[(1,)](x, BLOCK=64, num_warps=min(8, triton.next_power_of_2(n) // 256))
+"""
+    )
+    rows = _rows(findings)
+    assert [row[:2] for row in rows] == [(11, "num_warps"), (12, "num_warps"), (13, "num_warps"), (14, "num_warps")]
+    assert rows[0][2] is not None and "`_next_warps()`" in rows[0][2]
+    assert rows[1][2] is not None and "`timer.warps()`" in rows[1][2]
+    assert rows[2][2] is None and rows[3][2] is None  # calls computing a value only
+    assert fixed is not None
+    assert "k[(1,)](x, BLOCK=64)\n    k[(1,)](x, BLOCK=64)\n" in fixed
