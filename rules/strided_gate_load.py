@@ -878,7 +878,7 @@ def _when(strided: list[Assumptions], load: Event, flow: Flow) -> str:
 
 def _head_strided_advances(flow: Flow, loop: Loop, heads: set[str]) -> dict[str, list[tuple[str, _Advance]]]:
     """Pointers the loop advances by a head count: name -> (the count, the advance) for each
-    such advance. An advance in an arm of a constexpr `if` is left out when the other arm of
+    such advance; none in a loop over blocks (`_steps_by_blocks`), as for an index. An advance in an arm of a constexpr `if` is left out when the other arm of
     that `if` steps the same pointer by one: `if G_T_CONTIG: p_g += 1 else: p_g += HV` is the
     fix already applied, the strided arm its fallback for `HV == 1` (a step of `HV * V` in the
     other arm is another layout, not the fix). The step by one must be that arm's own, not
@@ -887,6 +887,8 @@ def _head_strided_advances(flow: Flow, loop: Loop, heads: set[str]) -> dict[str,
     conditional expression in the step splits it as an `if` does (`p_g += 1 if G_T_CONTIG else
     HV` is the same fix; `p_beta += HV * (V if HEADWISE else 1)` strides by `HV` without
     `HEADWISE`)."""
+    if _steps_by_blocks(loop, flow):  # a scalar per block beside the block's own work
+        return {}
     advances = _advances(flow, loop)
     found: dict[str, list[tuple[str, _Advance]]] = {}
     for advance in advances:
@@ -940,6 +942,16 @@ def _is_fixed_count(loop: Loop) -> bool:
     if bounds is None:
         return loop.kind == "static_range"
     return all(_is_int(bound) for bound in bounds)
+
+
+def _steps_by_blocks(loop: Loop, flow: Flow) -> bool:
+    """Whether the loop runs over blocks: `range(0, T, BS)`, or a counting `while` loop advancing
+    its index by other than one (`i += BS`)."""
+    if loop.kind == "while":
+        counter = while_index(flow, loop)
+        return counter is not None and not _is_sign(counter.step)
+    bounds = range_bounds(loop, unrolled=True)
+    return bounds is not None and len(bounds) > 2 and not _is_sign(bounds[2])
 
 
 def _unit_step_index(loop: Loop, flow: Flow) -> str | None:

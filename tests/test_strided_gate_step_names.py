@@ -65,3 +65,31 @@ def test_a_step_name_splits_as_the_step_in_place(lines: str, step: str, said: st
         assert not messages
     else:
         assert len(messages) == 1 and said in messages[0]
+
+
+@pytest.mark.parametrize(
+    ("loop", "count"),
+    [
+        ("for i in range(0, T, BS):", 0),  # a loop over blocks: a scalar per block
+        ("for i in tl.range(0, T, BS):", 0),
+        ("for i in range(0, T, 1):", 1),  # over steps
+        ("for i in range(0, T):", 1),
+    ],
+)
+def test_a_pointer_advanced_by_a_head_count_in_a_loop_over_blocks_is_not_flagged(loop: str, count: int) -> None:
+    source = f"""\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(X, S, O, T, H: tl.constexpr, BS: tl.constexpr):
+    p = S + tl.program_id(0)
+    acc = tl.zeros([BS], dtype=tl.float32)
+    {loop}
+        x = tl.load(X + i + tl.arange(0, BS))
+        acc += x * tl.load(p)
+        p += H
+    tl.store(O + tl.arange(0, BS), acc)
+"""
+    assert len(lint_source(source, "k.py", settings(select=["ASC011"])).findings) == count
