@@ -2506,16 +2506,27 @@ def _configs_of(kernel: Kernel, context: ModuleContext) -> set[cst.Call]:
     `triton.autotune`'s first argument), followed through module-level names and functions
     of the module returning them, and what their code appends to a list they return
     (`configs.append(...)`, `HostIndex.list_additions`)."""
-    host = context.host
-    pending: list[tuple[cst.BaseExpression, Scope]] = []
+    return _configs_from([(space, None) for space in _config_spaces(kernel, context)], context)
+
+
+def _config_spaces(kernel: Kernel, context: ModuleContext) -> list[cst.BaseExpression]:
+    """The expressions an autotuning decorator of the kernel is given its configs as
+    (`configs=`, `triton.autotune`'s first argument)."""
+    spaces: list[cst.BaseExpression] = []
     for call in kernel.decorators:
         if isinstance(call, cst.Call):
             autotune = context.imports.is_triton(call.func, "autotune")
-            pending += [
-                (arg.value, None)
+            spaces += [
+                arg.value
                 for index, arg in enumerate(call.args)
                 if (arg.keyword is not None and arg.keyword.value == "configs") or (autotune and index == 0)
             ]
+    return spaces
+
+
+def _configs_from(pending: list[tuple[cst.BaseExpression, Scope]], context: ModuleContext) -> set[cst.Call]:
+    """The `triton.Config` calls in the expressions (`_configs_of`)."""
+    host = context.host
     found: set[cst.Call] = set()
     for node, scope in each_once(pending, itemgetter(0)):
         for sub in walk(node):
@@ -2701,6 +2712,13 @@ def _config_merges(
     return merges, held
 
 
+def _arms(choice: cst.BaseExpression) -> list[cst.BaseExpression]:
+    """The arms of a conditional expression, of those in them, or the expression."""
+    if isinstance(choice, cst.IfExp):
+        return [*_arms(choice.body), *_arms(choice.orelse)]
+    return [choice]
+
+
 def _left_alike(
     context: ModuleContext,
     knobs_by_call: Mapping[cst.Call, AbstractSet[str]],
@@ -2711,18 +2729,31 @@ def _left_alike(
     configs of its space (`_configs_of`) the same once their knobs go, not in one list the fix
     merges (`BASE + [...]`, `[*BASE, ...]`, `CONFIGS += [...]`, a tuple of configs, a merged
     list beside a config outside it). They get no fix, nor do the others of a merge one of
-    them is in: autotune would time both copies."""
+    them is in: autotune would time both copies. Each arm of a choice of configs (`CUDA if c
+    else NPU`) is a space of its own. Not a config reading a name a loop around it
+    or a function returning it varies (`_loop_names`, `_config_helpers`): alike as written, it
+    may be built with other values."""
     host = context.host
     order = {call: index for index, (call, _) in enumerate(host.calls)}
+    # the names whose values may differ from one config a call builds to the next, or between calls
+    varying = {**_loop_names(context), **{call: params for call, (_, params) in _config_helpers(context).items()}}
     merged: dict[int, list[cst.Call]] = {}  # the configs of each merge, by its plan
     for config, plan in merges.items():
         merged.setdefault(id(plan), []).append(config)
     found: dict[cst.Call, Declined] = {}
-    for kernel in host.kernels.values():
+    spaces = [  # each arm of a choice of configs (`A if is_npu() else B`) is a space of its own
+        (kernel, arm)
+        for kernel in host.kernels.values()
+        for space in _config_spaces(kernel, context)
+        for arm in _arms(space)
+    ]
+    for kernel, space in spaces:
         shapes: dict[str, cst.Call] = {}
-        for config in sorted(_configs_of(kernel, context), key=lambda call: order.get(call, -1)):
+        for config in sorted(_configs_from([(space, None)], context), key=lambda call: order.get(call, -1)):
             gone = knobs_by_call.get(config, KNOBS) - tuning_reads.get(config, {}).keys()
             plain = _without_knobs(config, gone)
+            if None in host.loops_around.get(config, ()) or _loop_reads(plain, varying.get(config, frozenset())):
+                continue  # written alike, built apart (`_repeating` and `_calls_may_repeat` see copies there)
             other = shapes.setdefault(_shape(plain), config)
             if other is config or (config in merges and merges.get(other) is merges[config]):
                 continue
