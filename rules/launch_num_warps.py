@@ -1372,7 +1372,7 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         elsewhere: dict[cst.CSTNode, cst.Call] = {}
         for call, scope in host.calls:
             if call not in other_platform_configs and host.on_other_platform(call):
-                for report in self._reports_on(call, scope, context, knobs.get(call, KNOBS), merges, {}, live, {}):
+                for report in self._reports_on(call, scope, context, knobs.get(call, KNOBS), merges, {}, live, {}, {}):
                     if not host.on_other_platform(report.node):
                         elsewhere.setdefault(report.node, call)
         # One finding per knob node: a knob reached from any launch off the NPU's path gets the
