@@ -45,8 +45,8 @@ for a knob whose removal host code would notice (a dict entry read out of the di
 bound to a kernel's parameter by another launch splatting the dict, a
 knob a heuristics, `prune_configs_by` or autotuner `key=` function reads, the knob of a
 `triton.Config` bound to a name host code reads it from, `CFG.num_warps`, a value calling
-what may do more than compute it, `num_warps=_next_warps()`: not `min`, `triton.cdiv` nor a
-function of the module that only computes), nor for one passed
+what may do more than compute it, `num_warps=_next_warps()`: not `min`, `triton.cdiv`,
+`x.numel()` nor a function of the module that only computes), nor for one passed
 to a helper that also launches on another platform, nor for one a launch on another
 platform's path gets too (a dict splatted both there and on the NPU's path: the advice is to
 keep it for that launch only), nor for one whose value has an arm only another platform takes
@@ -2031,6 +2031,8 @@ _COMPUTING = frozenset(
     | {"triton.next_power_of_2", "triton.cdiv", "next_power_of_2", "cdiv"}
     | {"math.ceil", "math.floor", "math.log2", "math.sqrt", "math.prod"}
 )
+# tensor methods that only read what a tensor is (`y.numel()`, `x.stride(0)`)
+_READING_METHODS = frozenset({"numel", "size", "dim", "stride", "element_size", "nelement", "is_contiguous"})
 # what a function computing a value only never holds: a statement acting beyond its locals, or
 # one whose effect a deleted call would skip (a raise, an assertion)
 _ACTING_STATEMENTS = (
@@ -2051,14 +2053,14 @@ _ACTING_STATEMENTS = (
 
 
 def _acting_call(value: cst.CSTNode, host: HostIndex, depth: int = 0) -> cst.Call | None:
-    """A call in `value` that may do more than compute a value: not one of `_COMPUTING`, nor of
-    a function of the module (not a method) that only computes (`_computes_only`, followed
-    three calls deep)."""
+    """A call in `value` that may do more than compute a value: not one of `_COMPUTING` nor a
+    tensor's `_READING_METHODS` (`y.numel()`), nor of a function of the module (not a method)
+    that only computes (`_computes_only`, followed three calls deep)."""
     for node in walk(value):
         if not isinstance(node, cst.Call):
             continue
         name = dotted_name(node.func)
-        if name in _COMPUTING:
+        if name in _COMPUTING or (isinstance(node.func, cst.Attribute) and node.func.attr.value in _READING_METHODS):
             continue
         functions = host.functions.get(name, []) if name is not None and depth < 3 else []
         if len(functions) == 1 and functions[0] not in host.class_of and _computes_only(functions[0], host, depth):
