@@ -46,7 +46,7 @@ bound to a kernel's parameter by another launch splatting the dict, a
 knob a heuristics, `prune_configs_by` or autotuner `key=` function reads, the knob of a
 `triton.Config` bound to a name host code reads it from, `CFG.num_warps`, a value calling
 what may do more than compute it, `num_warps=_next_warps()`: not `min`, `triton.cdiv`,
-`x.numel()` nor a function of the module that only computes), nor for one passed
+`x.numel()`, `config.get("num_warps", 4)` nor a function of the module that only computes), nor for one passed
 to a helper that also launches on another platform, nor for one a launch on another
 platform's path gets too (a dict splatted both there and on the NPU's path: the advice is to
 keep it for that launch only), nor for one whose value has an arm only another platform takes
@@ -2033,6 +2033,8 @@ _COMPUTING = frozenset(
 )
 # tensor methods that only read what a tensor is (`y.numel()`, `x.stride(0)`)
 _READING_METHODS = frozenset({"numel", "size", "dim", "stride", "element_size", "nelement", "is_contiguous"})
+# methods that only read a mapping a plain name holds (`config.get("num_warps", 4)`)
+_MAPPING_READS = frozenset({"get"})
 # what a function computing a value only never holds: a statement acting beyond its locals, or
 # one whose effect a deleted call would skip (a raise, an assertion)
 _ACTING_STATEMENTS = (
@@ -2053,14 +2055,24 @@ _ACTING_STATEMENTS = (
 
 
 def _acting_call(value: cst.CSTNode, host: HostIndex, depth: int = 0) -> cst.Call | None:
-    """A call in `value` that may do more than compute a value: not one of `_COMPUTING` nor a
-    tensor's `_READING_METHODS` (`y.numel()`), nor of a function of the module (not a method)
-    that only computes (`_computes_only`, followed three calls deep)."""
+    """A call in `value` that may do more than compute a value: not one of `_COMPUTING`, a
+    tensor's `_READING_METHODS` (`y.numel()`) or a mapping's `_MAPPING_READS` on a plain name
+    (`config.get("num_warps", 4)`), nor of a function of the module (not a method) that only
+    computes (`_computes_only`, followed three calls deep)."""
     for node in walk(value):
         if not isinstance(node, cst.Call):
             continue
         name = dotted_name(node.func)
-        if name in _COMPUTING or (isinstance(node.func, cst.Attribute) and node.func.attr.value in _READING_METHODS):
+        method = node.func.attr.value if isinstance(node.func, cst.Attribute) else None
+        if (
+            name in _COMPUTING
+            or method in _READING_METHODS
+            or (
+                method in _MAPPING_READS
+                and isinstance(node.func, cst.Attribute)
+                and isinstance(node.func.value, cst.Name)
+            )
+        ):
             continue
         functions = host.functions.get(name, []) if name is not None and depth < 3 else []
         if len(functions) == 1 and functions[0] not in host.class_of and _computes_only(functions[0], host, depth):
@@ -2071,10 +2083,14 @@ def _acting_call(value: cst.CSTNode, host: HostIndex, depth: int = 0) -> cst.Cal
 
 def _computes_only(function: cst.FunctionDef, host: HostIndex, depth: int) -> bool:
     """Whether a function's body only computes its result: it binds plain names only (no
-    attribute, item or global store), holds none of `_ACTING_STATEMENTS`, and calls only what
-    computes (`_acting_call`)."""
+    attribute, item or global store), augments none of its parameters (`seen += [n]` extends the
+    caller's list in place), holds none of `_ACTING_STATEMENTS`, and calls only what computes
+    (`_acting_call`)."""
+    parameters = {param.name.value for param in walk(function.params) if isinstance(param, cst.Param)}
     for node in walk(function.body):
         if isinstance(node, _ACTING_STATEMENTS):
+            return False
+        if isinstance(node, cst.AugAssign) and isinstance(node.target, cst.Name) and node.target.value in parameters:
             return False
         target = (
             node.target

@@ -181,3 +181,21 @@ def run(x, n, timer):
     assert rows[2][2] is None and rows[3][2] is None  # calls computing a value only
     assert fixed is not None
     assert "k[(1,)](x, BLOCK=64)\n    k[(1,)](x, BLOCK=64)\n" in fixed
+
+
+def test_a_knob_read_from_a_mapping_keeps_its_fix_and_one_extending_a_callers_list_has_none() -> None:
+    findings, fixed = _lint(
+        """
+def _warps(seen, n):
+    seen += [n]
+    return 8
+def run(x, config):
+    k[(1,)](x, BLOCK=64, num_warps=config.get("num_warps", 4))
+    k[(1,)](x, BLOCK=64, num_warps=_warps([], 4))
+"""
+    )
+    rows = _rows(findings)
+    assert [row[:2] for row in rows] == [(5, "num_warps"), (6, "num_warps")]
+    assert rows[0][2] is None  # a mapping's `get` only reads it
+    assert rows[1][2] is not None and "`_warps([], 4)`" in rows[1][2]  # `seen += [n]` extends the caller's list
+    assert fixed is not None and "k[(1,)](x, BLOCK=64)\n    k[(1,)](x, BLOCK=64, num_warps=_warps([], 4))\n" in fixed
