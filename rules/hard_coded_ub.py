@@ -99,7 +99,8 @@ place (`ub_size //= 2`) is reported once, where it is written.
   that number, on any SoC; a floor (`max(196608, d)`) is not a capacity;
 - what a function named like a capacity returns (`def get_ub_size(): return 196608`, a stub
   that never asks the device, also a lambda bound to a name, `get_ub_size = lambda: 196608`, the
-  `def` it stands for), when every return of it is a number: one that also returns
+  `def` it stands for, or written in a class body, stored as an attribute or given as a
+  parameter's default, `self.ub_capacity = lambda: 196608`), when every return of it is a number: one that also returns
   what it queried (`try: return get_soc_spec("UB_SIZE")` / `except ...: return 196608`)
   returns the number as a fallback.
 
@@ -654,6 +655,12 @@ def pick(n, d):
         """The capacity `name = value` states, if any, or each one a table of them under that
         name does (`_SOC_UB = {"Ascend910B": 196608}`); `within`: the host function holding it."""
         if not _is_capacity_name(name, _less_a_margin(name, value, context.imports)):
+            return
+        if isinstance(value, cst.Lambda):  # one bound to a name is read as the `def` it stands for (`returns`)
+            if value not in context.host.binders:  # in a class body, an attribute, a parameter's default
+                yield from self._report(
+                    name, value.body, f"`{name}()` returns `{one_line(value.body)}`", context, within
+                )
             return
         entries = _table_entries(value)
         if entries is not None:

@@ -132,6 +132,10 @@ def test_ub_as_an_upper_bound_is_no_capacity(source: str) -> None:
         ("get_ub_size = lambda: 196608", 196608),
         ("def plan(n):\n    get_ub_size = lambda: 192 * 1024\n    return n", 196608),
         ("KiB = 1024\nub_bytes = lambda soc=None: 192 * KiB", 196608),
+        # also one in a class body, stored as an attribute, or a parameter's default
+        ("class Plat:\n    get_ub_size = lambda self: 196608", 196608),
+        ("class Plat:\n    def __init__(self):\n        self.ub_capacity = lambda: 196608", 196608),
+        ("def tile(n, get_ub_size=lambda: 196608):\n    return get_ub_size() // n", 196608),
         ("UB_SIZE = 1 << 17 | 1 << 16", 196608),
         ("UB_BYTES = 0x3FFFF & 0x30000", 196608),
         ("UB_BYTES = 0x30000 ^ 0", 196608),
