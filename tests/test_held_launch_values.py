@@ -371,6 +371,29 @@ class Op:
             op = other
         k[(40,)](x, y, x.shape[-1], BLOCK=op.BLOCK)
 """,
+    # a name a `for` or `with` also binds holds what they bind there, not `self`
+    "stored_through_a_name_bound_to_self_then_a_for_target": """
+class Op:
+    def __init__(self, peers):
+        self.BLOCK = 1024
+        op = self
+        for op in peers:
+            op.BLOCK = 65536
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
+    "stored_through_a_name_bound_to_self_then_a_with_target": """
+class Op:
+    def __init__(self, path):
+        self.BLOCK = 1024
+        op = self
+        with open(path) as op:
+            op.BLOCK = 65536
+
+    def run(self, x, y):
+        k[(40,)](x, y, x.shape[-1], BLOCK=self.BLOCK)
+""",
     "stored_by_name_through_an_alias_of_self": """
 class Op:
     def __init__(self):

@@ -842,7 +842,9 @@ class HostIndex(HostFacts):
             found = self._self_names[method] = frozenset(
                 alias
                 for alias in named
+                # no values when a `for` or `with` also binds it (`_values_bound`): held then is not `self`
                 if (bound := self._values_bound(alias, method, module_level=False))[0] is method
+                and bound[1]
                 and all(is_name(value, "self") for value in bound[1])
             )
         return found
