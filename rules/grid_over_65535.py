@@ -194,7 +194,8 @@ before the launch: an addition under an `if` on the paths through its arm (an ar
 all, and what the blocks holding the launch add before it (`if flag: grid.append(B)` then the
 launch, in that arm; not under a test that orders values); in a loop holding the launch, a later
 trip also launches what its whole body added once (`k[tuple(grid)]` then `grid.append(B)`;
-not when the body may `break`). Each path's grid is read; when every test choosing among them picks a variant (an
+not when the body may `break`, ends in `return` or `raise`, or the loop runs once: `for _ in (0,):`,
+`range(1)`). Each path's grid is read; when every test choosing among them picks a variant (an
 equality, identity or truth test, or a `for` loop: `if batched: grid.append(B)`) the launch is
 reported when one path's grid would be (that path may run whatever the sizes), else when each
 would be. `.extend` of a name adds the axes of the grid it holds (`*lead`), of a value the

@@ -876,6 +876,38 @@ def appended_after_the_launch_in_a_loop(x, dims):
         k[tuple(grid)](x, 1, BT=64)  # expect
         grid.append(x.shape[1])
 
+def appended_in_a_loop_that_returns(x, dims):
+    grid = []
+    for _ in dims:
+        grid.append(x.shape[1])
+        k[tuple(grid)](x, 1, BT=64)
+        return
+
+def appended_in_a_loop_that_raises(x, dims):
+    grid = []
+    for _ in dims:
+        grid.append(x.shape[1])
+        k[tuple(grid)](x, 1, BT=64)
+        raise ValueError(dims)
+
+def appended_in_a_loop_over_one_item(x):
+    grid = []
+    for _ in (0,):
+        grid.append(x.shape[1])
+        k[tuple(grid)](x, 1, BT=64)
+
+def appended_in_a_loop_of_one_trip(x):
+    grid = []
+    for _ in range(1):
+        grid.append(x.shape[1])
+        k[tuple(grid)](x, 1, BT=64)
+
+def appended_in_a_loop_over_two_items(x):
+    grid = []
+    for _ in (0, 1):
+        grid.append(x.shape[1])
+        k[tuple(grid)](x, 1, BT=64)  # expect
+
 def appended_small_after_the_launch_in_a_loop(x, dims):
     grid = [x.shape[0]]
     for _ in dims:
@@ -1489,6 +1521,17 @@ def block_rebound_after(x):
 def test_grids_are_reported_where_marked(snippet: str) -> None:
     source, _ = snippet_source(KERNEL + snippet)
     assert found_rows(source, select=["ASC010"]) == expected_rows(source, "ASC010")
+
+
+def test_a_loop_that_returns_is_reported_at_its_one_trip(lint) -> None:
+    """A loop body that ends in `return` runs once: the grid is the first trip's, not a later one's."""
+    source, _ = snippet_source(
+        KERNEL
+        + "def once(x, dims):\n    B, H = x.shape\n    grid = [H]\n    for _ in dims:\n"
+        + "        grid.append(B)\n        k[tuple(grid)](x, 1, BT=64)\n        return\n"
+    )
+    (report,) = lint(source, select=["ASC010"])
+    assert "grows as H * B >" in report.message
 
 
 def test_a_capped_item_is_reported_at_the_trip_over_the_limit(lint) -> None:

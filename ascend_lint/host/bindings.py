@@ -242,7 +242,7 @@ def paths_into(
     `nesting` (`WrittenOrder.enclosing_statements` of the read, from that block on) holding it
     in an `if` arm, a loop's body or a `with` or `try` body: every path into the read. A loop
     holding it also runs its whole body once before on a later trip, not when its body may
-    `break`. The descent stops, its paths so far each a part of one into the read, at another
+    `break` or it runs once (`_runs_once`). The descent stops, its paths so far each a part of one into the read, at another
     block, at an `if` or `while` under a test that orders values (the bound it sets on the
     sizes added there is not read), where such statements change the list otherwise, or past
     `limit` paths."""
@@ -264,8 +264,10 @@ def paths_into(
         if inner is None:
             break
         choices, chosen_by_variant = inner
-        if isinstance(holder, cst.For | cst.While) and not any(
-            isinstance(node, cst.Break) for node in walk(holder.body)
+        if (
+            isinstance(holder, cst.For | cst.While)
+            and not any(isinstance(node, cst.Break) for node in walk(holder.body))
+            and not _runs_once(holder, order)
         ):
             trip = paths_of(order.statements(holder.body), True)
             if trip is None:
@@ -277,6 +279,23 @@ def paths_into(
         paths = [(*path, *choice) for path in paths for choice in choices]
         variant = variant and chosen_by_variant
     return paths, variant
+
+
+def _runs_once(loop: cst.For | cst.While, order: WrittenOrder) -> bool:
+    """The loop runs its body at most once: the body's last statement returns or raises, or it
+    iterates a literal of one item (`for _ in (0,):`) or a `range` of at most one (`range(1)`)."""
+    lines = order.statements(loop.body)
+    if lines and isinstance(lines[-1], cst.Return | cst.Raise):
+        return True
+    items = loop.iter if isinstance(loop, cst.For) else None
+    if isinstance(items, cst.List | cst.Tuple):
+        return len(items.elements) == 1 and not isinstance(items.elements[0], cst.StarredElement)
+    if not (isinstance(items, cst.Call) and dotted_name(items.func) == "range" and 1 <= len(items.args) <= 3):
+        return False
+    bounds = [
+        bound for arg in items.args if not (arg.keyword or arg.star) and (bound := folded_int(arg.value)) is not None
+    ]
+    return len(bounds) == len(items.args) and bounds[2:] != [0] and len(range(*bounds)) <= 1
 
 
 def _blocks_holding(statement: cst.CSTNode) -> list[cst.BaseSuite]:
