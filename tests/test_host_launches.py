@@ -2038,3 +2038,11 @@ def f(x):
     torch.library.wrap_triton(k).run(x, x.numel(), BLOCK=64, num_stages=2, num_warps=8, grid=(1,), warmup=False)
 """
     assert [(f.code, f.location.row) for f in lint(source, select=["ASC001"])] == [("ASC001", 10), ("ASC001", 11)]
+
+
+def test_an_answer_reading_what_reaches_the_grid_is_not_kept_across_launches() -> None:
+    """`HostIndex._read_alone` keeps an answer across launches only when it read nothing of what
+    reaches the grid being sized (`_unreached`): every read of it is counted, none by hand."""
+    hosts, _, _ = index("def run(x):\n    k[(1,)](x, 1, BT=64)\n")
+    assert hosts._read_alone(lambda: 1) == (1, ())
+    assert hosts._read_alone(lambda: hosts._unreached) == (frozenset(), None)

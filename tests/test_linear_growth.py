@@ -393,6 +393,18 @@ SHAPES |= {
         lambda n: HOST_HEAD + "def run(x, n):\n" + "    n = n * 2\n    k[(n,)](x, n, BT=64)\n" * n,
         32,
     ),
+    # each halving's answer (its core count, the budgets it divides) reads the name's own, one hop
+    # further, through every binding before the launch: kept with what it read, read again for
+    # each launch only there (`HostIndex._at_launch`, `_kept_each`)
+    **{
+        f"a grid's name halved before every launch (`{update}`)": (
+            lambda n, update=update: (
+                HOST_HEAD + "def run(x, n):\n    assert n <= 8192\n" + f"    {update}\n    k[(n,)](x, n, BT=64)\n" * n
+            ),
+            32,
+        )
+        for update in ("n //= 2", "n //= 2; n += 1")
+    },
     # each launch's tile asked whether any value of the names behind it calls `min`, walking every
     # binding of `cfg`: once per name (`_HostNames._binds_min`)
     "a dict rebuilt from itself before every launch (`cfg = {**cfg, 'B': ...}`)": (

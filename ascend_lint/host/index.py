@@ -209,6 +209,12 @@ MAX_GRID_UPDATES = 16  # updates of a grid in place (`grid += (n,)`) read one in
 MAX_LINE_UPDATES = 8
 _POWER_BITS = 64  # the largest `**` `at_most` works out, in bits (none past any size)
 _T = TypeVar("_T")
+_K = TypeVar("_K")
+# an answer worked out where each grid is sized, by the ids of the assignments after it (`_unreached`)
+_AtLaunch = dict[frozenset[int], object]
+# what an answer kept across launches read of those (`HostIndex._at_launch`): each, with what it read
+_Reads = tuple[tuple[_AtLaunch, object], ...]
+_UNSEEN = object()  # no answer yet where this grid is sized
 _MAX_UPDATES_SIZED = 2  # names whose updates (`n = n * m`, `n *= m`) are read one inside another
 SIZES_HELD = ("shape", "size", "numel", "nelement")  # a tensor's attributes holding its sizes: `x.numel()`
 ORDERINGS = (cst.LessThan, cst.LessThanEqual, cst.GreaterThan, cst.GreaterThanEqual)  # comparisons that may bound
@@ -270,12 +276,11 @@ class HostIndex(HostFacts):
         self._binding_origins: dict[tuple[str, Scope], dict[int, list[cst.BaseExpression]]] = {}
         # `_extent` of the updates of a name, by what `_name_extent` is keyed by but what reaches the
         # grid, then by the update's id: those reading none of it (`_updates_sized`)
-        self._sized_updates: dict[tuple[object, ...], dict[int, tuple[str, ...] | None]] = {}
+        self._sized_updates: dict[tuple[object, ...], dict[int, tuple[tuple[str, ...] | None, _Reads | None]]] = {}
         self._passed_in: dict[tuple[str, Scope, frozenset[int]], list[cst.BaseExpression]] = {}
-        self._unreached: frozenset[int] = frozenset()  # the ids of the assignments after the grid being sized
-        # how often `_unreached` was read, each read counted where it is made: an answer worked out
-        # reading it none is the same at every launch (`_reaching_core_count`, `_reaching_origins`)
-        self._unreached_reads = 0
+        self._unreached_ids: frozenset[int] = frozenset()  # `_unreached`
+        self._unreached_reads = 0  # how often `_unreached` was read (`_read_alone`)
+        self._kept_reads: list[tuple[_AtLaunch, object]] | None = None  # what an answer `_read_alone` keeps read
         # by name and scope, the id of the assignment of each value bound (`_reaching_bindings`)
         # and the ids of the values updating the name (`updates_name`), those of a `for` loop apart
         self._binder_ids: dict[tuple[str, Scope], list[int]] = {}
@@ -315,12 +320,16 @@ class HostIndex(HostFacts):
         self._launches_passing: dict[Kernel, list[Launch]] = {}  # `launches_passing`, by kernel
         self._passed: dict[tuple[Kernel, str], list[tuple[HostIndex, Launch, Passed | None]]] = {}  # `passed_values`
         self._globals_read: set[str] = set()  # the names `_global_core_count` is reading
-        self._bound_core_counts: dict[tuple[object, ...], CoreCount | None] = {}  # `core_count` of names
-        # `_first_core_count` of each value a name is bound to, by name, scope and hops, then by the
-        # value's id: `(count,)`, or `()` when it reads what reaches the grid (`_reaching_core_count`)
-        self._binding_core_counts: dict[tuple[str, Scope, int], dict[int, tuple[CoreCount | None] | tuple[()]]] = {}
+        self._bound_core_counts: dict[tuple[object, ...], _AtLaunch] = {}  # `_bound_core_count`
+        # `_binding_core_count` of each value a name is bound to, by name, scope and hops, then by
+        # the value's id, with what it read (`_kept_each`)
+        self._binding_core_counts: dict[tuple[str, Scope, int], dict[int, tuple[CoreCount | None, _Reads | None]]] = {}
+        self._reads_reaching: dict[tuple[cst.Name, Scope], cst.BaseExpression | None] = {}  # `_read_reaching`
         # `_budget_divisors` of names, by hops and what reaches the grid: each of n halvings `n //= 2` reads them all
-        self._name_budgets: dict[tuple[object, ...], tuple[str, ...] | None] = {}
+        self._name_budgets: dict[tuple[object, ...], _AtLaunch] = {}
+        # `_budget_divisors` of each value a name is bound to, by name, scope, hops and what tests
+        # bound, then by the value's id, with what it read (`_bound_budget_divisors`, `_kept_each`)
+        self._binding_budgets: dict[tuple[object, ...], dict[int, tuple[tuple[str, ...] | None, _Reads | None]]] = {}
         self._written_orders: dict[cst.FunctionDef, WrittenOrder] = {}  # `written_order`, by function
         self._updates: dict[cst.AugAssign, cst.BaseExpression] | None = None  # updates in place -> the values bound
         self._names_read: dict[tuple[object, ...], frozenset[str]] = {}  # `names_behind`, `names_beside_extents`
@@ -2124,15 +2133,24 @@ class HostIndex(HostFacts):
     def _sole_binding(
         self, read: cst.Name, scope: Scope, bound: Sequence[cst.BaseExpression]
     ) -> cst.BaseExpression | None:
-        """The one of the values `bound` to the name `read` reaching it in straight-line code
-        (`binding_reaching`), unless it reads the name (an update: the earlier values reach it);
-        None when several may."""
-        if len(bound) < 2 or scope is None:
+        """The one of the values `bound` to the name `read` reaching it (`_read_reaching`); None
+        when several may."""
+        if len(bound) < 2:
             return None
-        reaching = binding_reaching(read.value, read, self.written_order(scope))
-        if reaching is None or read.value in names_read(reaching) or not any(value is reaching for value in bound):
-            return None
-        return reaching
+        reaching = self._read_reaching(read, scope)
+        return reaching if reaching is not None and any(value is reaching for value in bound) else None
+
+    def _read_reaching(self, read: cst.Name, scope: Scope) -> cst.BaseExpression | None:
+        """The value bound to the name `read` reaching it in straight-line code
+        (`binding_reaching`), unless it reads the name (an update: the earlier values reach it),
+        whichever reach the grid being sized: once per read and scope."""
+        found = self._reads_reaching.get((read, scope), _UNSEEN)
+        if found is _UNSEEN:
+            reaching = None if scope is None else binding_reaching(read.value, read, self.written_order(scope))
+            found = self._reads_reaching[read, scope] = (
+                None if reaching is None or read.value in names_read(reaching) else reaching
+            )
+        return found  # type: ignore[return-value]
 
     def _passed_origins(
         self,
@@ -2160,26 +2178,100 @@ class HostIndex(HostFacts):
                 for origin, how in self.origins(passed, site.scope, hops + 1 + site.wrappers, annotations, expanded):
                     yield origin, how or f"`{scope.name.value}` is called with `{name}={one_line(passed)}`"
 
-    def _read_alone(self, work: Callable[[], _T]) -> tuple[_T, bool]:
-        """What `work` gives, and whether it read nothing of what reaches the grid being sized
-        (`_unreached`, each read counted in `_unreached_reads`): then it is the same at every
-        launch, and may be kept across them."""
-        reads = self._unreached_reads
-        done = work()
-        return done, self._unreached_reads == reads
+    @property
+    def _unreached(self) -> frozenset[int]:
+        """The ids of the assignments after the grid being sized (`grid_extents`), each read
+        counted (`_unreached_reads`): an answer worked out reading it none is the same at every
+        launch (`_read_alone`)."""
+        self._unreached_reads += 1
+        return self._unreached_ids
+
+    def _read_alone(self, work: Callable[[], _T]) -> tuple[_T, _Reads | None]:
+        """What `work` gives, and, when it read nothing of what reaches the grid being sized
+        (`_unreached`) but answers worked out where it is (`_at_launch`), those and what it read
+        of each: then it is the same at every launch where they are (`_kept_each`). None when it
+        read what reaches the grid."""
+        reads, kept = self._unreached_reads, self._kept_reads
+        self._kept_reads = []
+        try:
+            done = work()
+        finally:
+            read, self._kept_reads = self._kept_reads, kept
+        if kept is not None:  # an answer being kept reading this one read the same
+            kept.extend(read)
+        return done, tuple(read) if self._unreached_reads == reads else None
+
+    def _at_launch(self, answers: dict[_K, _AtLaunch], key: _K, work: Callable[[], _T]) -> _T:
+        """What `work` gives for `key` where the grid being sized is (`_unreached`), worked out
+        once there: what it reads of that is its own, an answer being kept that reads this one
+        (`_read_alone`) read this one only, and is the same where it is the same (`n //= 2`
+        before each of n launches of `k[(n,)]` reads `n`, the same at each launch but through
+        every binding before it). An answer equal to the one worked out before for `key` is
+        that one: what was read compares by identity (`_kept_each`)."""
+        by_launch = answers.get(key)
+        if by_launch is None:
+            by_launch = answers[key] = {}
+        unreached = self._unreached_ids
+        found = by_launch.get(unreached, _UNSEEN)
+        if found is _UNSEEN:
+            reads, kept = self._unreached_reads, self._kept_reads
+            self._kept_reads = None
+            try:
+                found = work()
+            finally:
+                self._unreached_reads, self._kept_reads = reads, kept
+            last = next(reversed(by_launch.values()), _UNSEEN)
+            by_launch[unreached] = found = last if last == found else found
+        if self._kept_reads is not None:
+            self._kept_reads.append((by_launch, found))
+        return found  # type: ignore[return-value]
+
+    def _kept_each(
+        self,
+        kept: dict[int, tuple[_T, _Reads | None]],
+        bound: Sequence[cst.BaseExpression],
+        work: Callable[[cst.BaseExpression], _T],
+    ) -> list[_T] | None:
+        """What `work` gives for each value `bound` to a name, kept by the value's id (in `kept`)
+        for every launch where what it read of the answers worked out at each is the same
+        (`_read_alone`): once for every launch, by `n = n * 2` before each of n launches of
+        `k[(n,)]`, and while `n` is the same, by `n //= 2`, reading it. None when one read what
+        reaches the grid (`b` of `a, b = b, a * 2` reads every binding of `a`), at every launch:
+        the caller reads them all together. No Python call per value kept."""
+        unreached = self._unreached_ids  # what was read of it is compared: no read of it
+        found: list[_T] = []
+        for value in bound:
+            known = kept.get(id(value))
+            if known is not None:
+                reads = known[1]
+                if reads is None:
+                    return None
+                for by_launch, seen in reads:
+                    if by_launch.get(unreached, _UNSEEN) is not seen:
+                        known = None
+                        break
+                else:
+                    if self._kept_reads is not None:
+                        self._kept_reads.extend(reads)
+            if known is None:
+                known = kept[id(value)] = self._read_alone(partial(work, value))
+                if known[1] is None:
+                    return None
+            found.append(known[0])
+        return found
 
     def _reaching_bindings(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
         """The values `scope` binds to `name` that may run (`_bindings_run`), but for those of
         assignments that run only after the grid being sized is evaluated (`grid_extents`)."""
         bound = self._bindings_run(name, scope)
-        self._unreached_reads += 1
-        if not self._unreached:
+        unreached = self._unreached
+        if not unreached:
             return bound
         binders = self._binder_ids.get((name, scope))
         if binders is None or len(binders) != len(bound):
             binders = self._binder_ids[name, scope] = [id(self.binders.get(value)) for value in bound]
         # one lookup per binding, no Python call: each of n launches reads the bindings before it
-        return [value for value, binder in zip(bound, binders, strict=True) if binder not in self._unreached]
+        return [value for value, binder in zip(bound, binders, strict=True) if binder not in unreached]
 
     def environment_values(self, variable: str, scope: Scope, call: cst.Call | None = None) -> list[cst.BaseExpression]:
         """What the module sets the environment variable to (`os.environ[variable] = v`,
@@ -3046,8 +3138,8 @@ class HostIndex(HostFacts):
                 name, order.enclosing_statements(statement), lambda s: s is statement or other_keys(s)
             )
             writers = [before if writer is None else writer for writer in writers]
-        self._unreached_reads += 1
-        writers = [writer for writer in writers if id(writer) not in self._unreached]  # not on the grid's path
+        unreached = self._unreached
+        writers = [writer for writer in writers if id(writer) not in unreached]  # not on the grid's path
         entries: list[tuple[cst.BaseExpression | None, Scope]] = []
         for writer in writers:
             found = [] if writer is None else self._written_entries(writer, name, key, scope, depth)
@@ -3265,47 +3357,33 @@ class HostIndex(HostFacts):
         """`core_count` of the origins of the values bound to the name `read` that reach it
         (`_name_origins`), the same for every read its one reaching binding is the same for
         (each of n halvings `n //= 2` after `n += 1` reads all of them, each halving again):
-        worked out once for those, but while a rebound global is read (`_globals_read`). Every
-        binding reaching the grid being sized is read for each launch (`n = n * 2` before each):
-        from each binding's answer, kept across launches (`_reaching_core_count`)."""
-        origins = self._name_origins(read, scope, 0, True, set())
+        worked out once for those where each grid is sized (`_at_launch`), but while a rebound
+        global is read (`_globals_read`)."""
         if self._globals_read:
-            return self._first_core_count(origins, scope, hops)
-        bound = self._reaching_bindings(read.value, scope)
-        sole = self._sole_binding(read, scope, bound)
-        if sole is None and bound and self._unreached:  # each binding's answer kept across launches
-            found = self._reaching_core_count(read.value, scope, bound, hops)
-            if found:
-                return found[0]
-        self._unreached_reads += 1
-        key = (read.value, scope, sole, hops, self._unreached)
-        if key not in self._bound_core_counts:
-            self._bound_core_counts[key] = self._first_core_count(origins, scope, hops)
-        return self._bound_core_counts[key]
+            return self._first_core_count(self._name_origins(read, scope, 0, True, set()), scope, hops)
+        key = (read.value, scope, self._read_reaching(read, scope), hops)
+        return self._at_launch(self._bound_core_counts, key, partial(self._reaching_core_count, read, scope, hops))
 
-    def _reaching_core_count(
-        self, name: str, scope: Scope, bound: Sequence[cst.BaseExpression], hops: int
-    ) -> tuple[CoreCount | None] | tuple[()]:
-        """`_first_core_count` of the origins of the values `bound` to `name` that reach the grid
-        being sized, each read after the other (`_name_origins`), from the answer of each value
-        alone: the first AI core count of them, else the first count. Each value's is worked out
-        once, for every launch it reaches (`n = n * 2` before each of n launches of `k[(n,)]`),
-        but when it reads what reaches the grid (`_unreached`: `n //= 2` reads the count of
-        every binding of `n`): then nothing, `_bound_core_count` works it out for the launch."""
-        counts = self._binding_core_counts.setdefault((name, scope, hops), {})
-        first: CoreCount | None = None
-        for value in bound:  # no Python call per value already read
-            known = counts.get(id(value))
-            if known is None:
-                origins = self.origins(value, scope, 1, True, {(name, scope, 0)})
-                count, alone = self._read_alone(partial(self._first_core_count, origins, scope, hops))
-                known = counts[id(value)] = (count,) if alone else ()
-            if not known:
-                return ()
-            if known[0] is not None and known[0].kind == "num_aicore":
-                return known
-            first = first or known[0]
-        return (first,)
+    def _reaching_core_count(self, read: cst.Name, scope: Scope, hops: int) -> CoreCount | None:
+        """`_bound_core_count` where the grid being sized is. Every binding reaching it is read
+        for each launch (`n = n * 2` before each): from each binding's answer alone, the first
+        AI core count of them, else the first count, each binding's kept across launches
+        (`_kept_each`)."""
+        bound = self._reaching_bindings(read.value, scope)
+        if self._sole_binding(read, scope, bound) is None and bound and self._unreached:
+            counts = self._kept_each(
+                self._binding_core_counts.setdefault((read.value, scope, hops), {}),
+                bound,
+                partial(self._binding_core_count, read.value, scope, hops),
+            )
+            if counts is not None:
+                return _count_of_kind(counts, "num_aicore")
+        return self._first_core_count(self._name_origins(read, scope, 0, True, set()), scope, hops)
+
+    def _binding_core_count(self, name: str, scope: Scope, hops: int, value: cst.BaseExpression) -> CoreCount | None:
+        """`_first_core_count` of the origins of one `value` bound to `name`, read after the
+        others (`_name_origins`)."""
+        return self._first_core_count(self.origins(value, scope, 1, True, {(name, scope, 0)}), scope, hops)
 
     def _first_core_count(
         self, origins: Iterable[tuple[cst.BaseExpression, str]], scope: Scope, hops: int
@@ -3664,7 +3742,7 @@ class HostIndex(HostFacts):
         else:
             point, function = launch.launcher, launch.scope
         after = frozenset() if function is None else self.written_order(function).assignments_after(point)
-        self._unreached = after | grid.unreached
+        self._unreached_ids = after | grid.unreached
         try:
             extents = self._budgets_cancelled(grid.axes, self.axis_extents(grid.axes, grid.scope), grid.scope)
             if not bounded:
@@ -3672,7 +3750,7 @@ class HostIndex(HostFacts):
             self._bounded = bounded
             within = self._budgets_cancelled(grid.axes, self.axis_extents(grid.axes, grid.scope), grid.scope)
         finally:
-            self._unreached, self._bounded = frozenset(), BoundedSizes()
+            self._unreached_ids, self._bounded = frozenset(), BoundedSizes()
         return [None if extent is None else inside for extent, inside in zip(extents, within, strict=True)]
 
     def extent_within(self, value: cst.BaseExpression, scope: Scope, bounded: BoundedSizes) -> tuple[str, ...] | None:
@@ -3830,22 +3908,32 @@ class HostIndex(HostFacts):
             return max((budget for budget in budgets if budget is not None), key=len, default=None)
         if isinstance(value, cst.Name):
             where = self._binding_scope(value.value, scope)
-            self._unreached_reads += 1
-            key = (value.value, where, hops, self._unreached, self._bounded)
-            if key not in self._name_budgets:
-                self._name_budgets[key] = self._bound_budget_divisors(value.value, where, hops)
-            return self._name_budgets[key]
+            key = (value.value, where, hops, self._bounded)
+            return self._at_launch(
+                self._name_budgets, key, partial(self._bound_budget_divisors, value.value, where, hops)
+            )
         return None
 
     def _bound_budget_divisors(self, name: str, scope: Scope, hops: int) -> tuple[str, ...] | None:
         """`_budget_divisors` of the name `name` `scope` binds: the sizes every binding reaching
-        the grid divides by, None when one is no budget."""
+        the grid divides by, None when one is no budget. Each binding's is kept across launches
+        (`_kept_each`: each of n halvings `n //= 2` reads them all), else read up to the first
+        that is none (one of many rebindings, `cores = props[...]`)."""
         bound = self._reaching_bindings(name, scope)
         if not bound:
             return None
+        kept = self._binding_budgets.setdefault((name, scope, hops, self._bounded), {})
+        divisors = self._kept_each(
+            kept, bound, lambda each: self._budget_divisors(each, self._scope_of(each, scope), hops + 1)
+        )
+        if divisors is None:
+            divisors = []
+            for each in bound:
+                divisors.append(self._budget_divisors(each, self._scope_of(each, scope), hops + 1))
+                if divisors[-1] is None:
+                    break
         common: Counter[str] | None = None
-        for each in bound:  # up to the first that is none: one of many rebindings (`cores = props[...]`)
-            found = self._budget_divisors(each, self._scope_of(each, scope), hops + 1)
+        for found in dict.fromkeys(divisors):  # each distinct one once: no Python call per binding
             if found is None:
                 return None
             common = Counter(found) if common is None else common & Counter(found)
@@ -4140,7 +4228,6 @@ class HostIndex(HostFacts):
             updates_name(value, name.value) for value in self.bindings.get(key, ())
         ):
             return None
-        self._unreached_reads += 1
         memo = (
             name.value,
             scope,
@@ -4217,10 +4304,8 @@ class HostIndex(HostFacts):
     def _updates_sized(
         self, updates: list[cst.BaseExpression], scope: Scope, hops: int
     ) -> list[tuple[str, ...] | None]:
-        """`_extent` of each of the `updates` of a name being sized (`_updated`), each worked out
-        once for every launch it reaches (`n = n * 2` before each of n launches of `k[(n,)]`),
-        but when it reads what reaches the grid (`_unreached`): then for each."""
-        self._unreached_reads += 1
+        """`_extent` of each of the `updates` of a name being sized (`_updated`), each kept
+        across launches (`_kept_each`)."""
         context = (  # `_name_extent`'s key but for what reaches the grid, and the functions being read
             scope,
             hops,
@@ -4232,16 +4317,8 @@ class HostIndex(HostFacts):
             frozenset(self._positions_returned),
         )
         sized = self._sized_updates.setdefault(context, {})
-        extents: list[tuple[str, ...] | None] = []
-        for update in updates:  # no Python call per update already sized
-            if id(update) not in sized:
-                extent, alone = self._read_alone(partial(self._extent, update, scope, hops + 1))
-                if not alone:
-                    extents.append(extent)
-                    continue
-                sized[id(update)] = extent
-            extents.append(sized[id(update)])
-        return extents
+        kept = self._kept_each(sized, updates, lambda update: self._extent(update, scope, hops + 1))
+        return [self._extent(update, scope, hops + 1) for update in updates] if kept is None else kept
 
     def _caps_last(self, name: str, update: cst.BaseExpression, scope: Scope, hops: int) -> bool:
         """`update`, the last value `scope` binds `name` to, is bound under no `if` or loop (every
@@ -4306,7 +4383,6 @@ class HostIndex(HostFacts):
         if isinstance(value, cst.Name):  # the same for each read of the name the same bindings reach
             bound = self._reaching_bindings(value.value, scope)
             sole = self._sole_binding(value, scope, bound)
-            self._unreached_reads += 1
             name_key = (value.value, scope, sole, self._unreached)
             if name_key not in self._sizing_origins:
                 found = self._reaching_origins(value.value, scope, bound) if sole is None and bound else None
@@ -4315,7 +4391,6 @@ class HostIndex(HostFacts):
                     found = {id(origin): origin for origin, _ in reached}
                 self._sizing_origins[name_key] = list(found.values())
             return [value] + [origin for origin in self._sizing_origins[name_key] if origin is not value]
-        self._unreached_reads += 1
         key = (value, scope, self._unreached)
         if key not in self._sizing_origins:
             found = {id(origin): origin for origin, _ in self.origins(value, scope, annotations=False)}
@@ -4339,8 +4414,8 @@ class HostIndex(HostFacts):
             if part is None:
                 origins = self.origins(each, scope, 1, False, {(name, scope, 0)})
                 walked: list[tuple[cst.BaseExpression, str]]
-                walked, alone = self._read_alone(partial(list, origins))
-                part = parts[id(each)] = [origin for origin, _ in walked] if alone else []
+                walked, reads = self._read_alone(partial(list, origins))
+                part = parts[id(each)] = [origin for origin, _ in walked] if reads == () else []
             if not part:
                 return None
             found.update(zip(map(id, part), part, strict=True))
@@ -4355,7 +4430,6 @@ class HostIndex(HostFacts):
         bound = self._reaching_bindings(name, scope)
         if not bound or not updates_name(bound[0], name):
             return []
-        self._unreached_reads += 1
         key = (name, scope, self._unreached)
         if key not in self._passed_in:
             found = {id(origin): origin for origin, _ in self._passed_origins(name, scope, 0, False, set())}
@@ -5345,7 +5419,6 @@ class HostIndex(HostFacts):
         name reach the same values through many paths. A name's is read from every binding of
         it, wherever it is read: once per name (`n = n * 2` before each of n launches)."""
         read = value.value if isinstance(value, cst.Name) else value
-        self._unreached_reads += 1
         key = (read, scope, hops, self._unreached, self._bounded, self._exact)  # sizes read in `_is_python_int`
         if key not in self._dtypes:
             self._dtypes[key] = self._shown_dtype(value, scope, hops)
