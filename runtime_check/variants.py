@@ -31,9 +31,11 @@ class LaunchPatch:
 
     drop_options: tuple[str, ...] = ()
     constants: dict[str, Any] = field(default_factory=dict)
+    options: dict[str, Any] = field(default_factory=dict)
 
     def apply(self, launch: Launch) -> Launch:
         options = {k: v for k, v in launch.options.items() if k not in self.drop_options}
+        options.update((k, encode_value(v)) for k, v in self.options.items())
         signature, constants, summary = dict(launch.signature), dict(launch.constants), dict(launch.arg_summary)
         for name, value in self.constants.items():
             if value is None and name in signature:

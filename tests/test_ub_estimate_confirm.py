@@ -38,6 +38,18 @@ def test_overflowing_configuration_is_confirmed_by_the_compilers_message():
     assert abs(estimate - requires) <= 0.25 * requires  # the calibration's tolerance
 
 
+def test_a_compile_option_in_the_configuration_is_passed_as_an_option():
+    """`triton.Config({"BLOCK": 65536, "multibuffer": True})`: the autotuner passes both keys to
+    the JIT, which reads `multibuffer` (no parameter of the kernel) as a compile option."""
+    _, report = confirm("asc013_compile_option_config.py", "workload_asc013_compile_option.py", "--select", "ASC013")
+    (finding,) = report["findings"]
+    assert finding["verdict"] == "CONFIRMED", finding["evidence"]
+    assert "with BLOCK = 65536, option multibuffer = True the compiler rejects" in finding["evidence"]
+    assert "ub overflow, requires" in finding["evidence"]
+    (compiled,) = finding["variants"]
+    assert "multibuffer" not in compiled["launch"]  # an option, not one of the kernel's arguments
+
+
 def test_configuration_that_fits_is_refuted_with_the_planned_ub():
     outcome = _replay_as_a_looser_rule_would(
         "ASC013",

@@ -4,6 +4,7 @@ processes as JSON."""
 from __future__ import annotations
 
 import json
+from collections.abc import Collection, Mapping
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -32,6 +33,10 @@ class Launch:
     call_site: list[Any] | None = None
     printed: str = ""
     test: str | None = None  # the pytest node that made the launch (``--pytest`` workloads)
+
+    def parameters(self) -> set[str]:
+        """The kernel's parameter names: the JIT puts each in the signature or the constants."""
+        return {*self.signature, *self.constants}
 
     def key(self) -> str:
         """Launches with the same key compile to the same kernel."""
@@ -99,6 +104,14 @@ class Capture:
     def from_json(cls, data: dict[str, Any]) -> Capture:
         launches = [Launch.from_json(x) for x in data["launches"]]
         return cls(data["workload"], launches, data.get("error"), data.get("dropped", 0))
+
+
+def split_keywords(keywords: Mapping[str, Any], parameters: Collection[str]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Launch keywords as the JIT reads them: those naming one of the kernel's ``parameters``, and
+    the rest, which it parses as compile options (`num_warps`, triton-ascend's `multibuffer`: its
+    autotuner passes every key of a config's dict, so the dict may hold options beside constexprs)."""
+    arguments = {k: v for k, v in keywords.items() if k in parameters}
+    return arguments, {k: v for k, v in keywords.items() if k not in arguments}
 
 
 def encode_value(value: Any) -> Any:

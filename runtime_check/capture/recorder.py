@@ -29,7 +29,7 @@ from typing import IO, Any
 
 from .. import device, toolchain
 from ..process import progress_file, run_child
-from .launches import Capture, KernelRef, Launch, encode_value
+from .launches import Capture, KernelRef, Launch, encode_value, split_keywords
 from .workload import Workload, current_test, run_workload
 
 
@@ -136,7 +136,7 @@ class Recorder:
         constants = {name: encode_value(value) for name, value in seen["constants"].items()}
         if callable(grid):
             grid = grid(bound)
-        options = {k: encode_value(v) for k, v in kwargs.items() if k not in jit_fn.arg_names}
+        options = {k: encode_value(v) for k, v in split_keywords(kwargs, jit_fn.arg_names)[1].items()}
         summary = {name: _describe(name, value, signature, constants) for name, value in bound.items()}
         return Launch(
             kernel=KernelRef(

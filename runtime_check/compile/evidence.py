@@ -17,7 +17,7 @@ from ascend_lint.model import Finding
 from ascend_lint.rule import Evidence
 
 from .. import variants
-from ..capture.launches import Launch
+from ..capture.launches import Launch, split_keywords
 from ..jobs import cast_row, same_function, statement_rows
 from ..verdicts import Verdict
 from .compiler import Compiled, CompileError
@@ -446,11 +446,13 @@ def ub_plan(compiler: FindingCompiler, launch: Launch) -> Judgement:
     configuration = _configuration(finding)
     if not configuration:
         return Verdict.INCONCLUSIVE, "the finding names no constexpr configuration to compile"
-    patch = variants.LaunchPatch(constants=configuration)
+    constants, options = split_keywords(configuration, launch.parameters())
+    patch = variants.LaunchPatch(constants=constants, options=options)
     original = compiler.compile(variants.Variant("original", compiler.source, patch), launch)
     estimate = finding.facts.get("estimate_bytes")
     estimated = f" (static estimate {kib(estimate)})" if isinstance(estimate, int) else ""
-    state = _args(patch.apply(launch), list(configuration))
+    shown = [_args(patch.apply(launch), list(constants)), *(f"option {k} = {v!r}" for k, v in options.items())]
+    state = ", ".join(part for part in shown if part)
     target = compiler.toolchain.compile_target
     if not original.ok:
         overflow = original.memory.overflow or str(original.error)
