@@ -16,7 +16,12 @@ signal whatever the path says (`config.Settings.skip_reason`).
   the CUDA and HIP drivers take a device index);
 - a keyword only triton-ascend's language takes (`tl.load(..., care_padding=False)`), or the
   Ascend extension reached as an attribute (`tl.extra.cann.extension.compile_hint(...)`,
-  outside a comment).
+  outside a comment);
+- a call, outside a comment, of a function only triton-ascend's `triton.language` has
+  (`tl.get_element(...)`, `tl.insert_slice(...)`: `ASCEND_LANGUAGE_FUNCTIONS`) on a name the text
+  binds to `triton.language`, as `imports.ImportMap` reads it after the parse: `triton.language`,
+  `import triton.language as tl`, `from triton import language as L`, a name `tl` imported from any
+  module (a re-export: `from vllm.triton_utils import tl`), `tl = triton.language`.
 
 Each pattern runs only on a text holding one of its rarer words (a `str` search, tens of
 times faster than a pattern tried at every `(`, `,` or line start).
@@ -72,6 +77,33 @@ OPTION_WORDS = ("multibuffer", "auto_", "mixed_cv", "sync_solver", "inject_b", "
 ASCEND_LANGUAGE_KEYWORDS = ("care_padding",)
 KEYWORD_WORDS = (*OPTION_WORDS, *ASCEND_LANGUAGE_KEYWORDS)
 _NAMES = "|".join((*ASCEND_OPTIONS, *ASCEND_LANGUAGE_KEYWORDS))
+# functions triton-ascend 3.2 adds to `triton.language` (`testing.py` sets them on it) that upstream's
+# lacks (3.3.1 to 3.8.0), called in kernels; not its `tanh` and `index_select`, which kernels
+# written for upstream call by mistake (most of the code index's `tl.tanh(` are generated kernels)
+ASCEND_LANGUAGE_FUNCTIONS = (
+    "get_element",
+    "insert_slice",
+    "extract_slice",
+    "compile_hint",
+    "parallel",
+    "multibuffer",
+    "sync_block_all",
+    "sync_block_set",
+    "sync_block_wait",
+)
+# `.get_element(` ... (one pattern over the whole text: here faster than searching its words first,
+# 0.35 s against 0.68 s over sglang's and fla's 5,119 files), and the name it is called on, from
+# its line's start when no comment opens before it
+_LANGUAGE_CALL = re.compile(rf"\.(?:{'|'.join(ASCEND_LANGUAGE_FUNCTIONS)})\(")
+_CALLED_ON = re.compile(r"^[^#\r\n]*?(?<![\w.])([A-Za-z_][\w.]*)$", re.MULTILINE)
+# the statements binding a name to `triton.language`: `import triton.language as tl`, `from M
+# import (names)` (`language` of `triton`, `tl` of any module), `tl = triton.language`
+_LANGUAGE_BINDING = re.compile(
+    r"^[ \t]*(?:import[ \t]+triton\.language[ \t]+as[ \t]+(\w+)"
+    r"|from[ \t]+([\w.]+)[ \t]+import[ \t]*(\([^)]*\)|[^\r\n]*)"
+    r"|(\w+)[ \t]*=[ \t]*triton\.language[ \t]*(?:#|$))",
+    re.MULTILINE,
+)
 # between a call's `(` or `,` and a keyword: spaces, line breaks, comments (each to its line's
 # end, as in `prefilter.LAUNCH_TEXT`) and backslashes
 _GAP = r"(?:\s|\\|#[^\r\n]*(?![^\r\n]))*"
@@ -115,7 +147,38 @@ def says_ascend(text: str) -> bool:
         or ("get_ai" in text and _DRIVER_CORE_COUNT.search(text) is not None)
         or ("npu" in text and _NPU_PROPERTIES.search(text) is not None)
         or (("extra.cann" in text or "extra.ascend" in text) and _EXTENSION_ATTRIBUTE.search(text) is not None)
+        or _calls_ascend_language(text)
     )
+
+
+def _calls_ascend_language(text: str) -> bool:
+    """A call of an `ASCEND_LANGUAGE_FUNCTIONS` function outside a comment, on `triton.language`
+    or a name the text binds to it (read only once such a call is found)."""
+    bound: set[str] | None = None
+    for call in _LANGUAGE_CALL.finditer(text):
+        line_start = text.rfind("\n", 0, call.start()) + 1
+        called_on = _CALLED_ON.search(text, line_start, call.start())
+        if called_on is None:
+            continue
+        bound = _language_names(text) if bound is None else bound
+        if called_on[1] in bound:
+            return True
+    return False
+
+
+def _language_names(text: str) -> set[str]:
+    """The names the text binds to `triton.language` (`_LANGUAGE_BINDING`), and `triton.language`."""
+    names = {"triton.language"}
+    for match in _LANGUAGE_BINDING.finditer(text):
+        alias, module, imported, assigned = match.groups()
+        if alias or assigned:
+            names.add(alias or assigned)
+            continue
+        for entry in re.sub(r"#[^\r\n]*", "", imported).strip("()").split(","):
+            name, _, local = entry.strip().partition(" as ")
+            if name.strip() == "tl" or (module == "triton" and name.strip() == "language"):
+                names.add(local.strip() or name.strip())
+    return names
 
 
 def _passes_ascend_option(text: str) -> bool:

@@ -161,6 +161,25 @@ def test_the_summary_says_why_and_how_to_include(root: Path, capsys) -> None:
             "@triton.jit\ndef j(x):\n    tl.store(x, tl.load(x, mask=None,\n                        care_padding=False))",
         ),
         ("", "@triton.jit\ndef j(x):\n    tl.extra.cann.extension.compile_hint(tl.load(x), 'hint')"),
+        # a call of a function only triton-ascend's `triton.language` has, on a name bound to it
+        (
+            "",
+            "@triton.jit\ndef g(x_ptr, idx_ptr, out_ptr, B: tl.constexpr):\n"
+            "    idx = tl.load(idx_ptr + tl.arange(0, B))\n    for i in range(0, B):\n"
+            "        j = tl.get_element(idx, (i,))\n        tl.store(out_ptr + i, tl.load(x_ptr + j))",
+        ),
+        (
+            "",
+            "@triton.jit\ndef j(x):\n    b = tl.load(x + tl.arange(0, 4))\n    tl.store(x, tl.extract_slice(b, [0], [2], [1]))",
+        ),
+        ("", "@triton.jit\ndef j(x, y):\n    y = tl.insert_slice(y, x, [0], [2], [1])"),
+        ("", "@triton.jit\ndef j(x):\n    tl.compile_hint(x, 'bind_buffer')"),
+        ("", "@triton.jit\ndef j(x):\n    for i in tl.parallel(0, 2, bind_sub_block=True):\n        tl.store(x, i)"),
+        ("", "@triton.jit\ndef j(x):\n    tl.sync_block_set('cube', 'vector', 5)"),
+        ("import triton", "@triton.jit\ndef j(x):\n    triton.language.get_element(x, (0,))"),
+        ("from triton import language as L", "@triton.jit\ndef j(x):\n    L.extract_slice(x, [0], [2], [1])"),
+        ("from triton import (\n    jit,\n    language,\n)", "@jit\ndef j(x):\n    language.get_element(x, (0,))"),
+        ("from vllm.triton_utils import (\n    tl as T,  # re-exported\n)", "def j(x):\n    T.get_element(x, (0,))"),
     ],
 )
 def test_an_ascend_import_option_or_driver_call_is_ascend_code(root: Path, capsys, head: str, tail: str) -> None:
@@ -189,6 +208,13 @@ def test_an_ascend_import_option_or_driver_call_is_ascend_code(root: Path, capsy
         "CORES = triton.runtime.driver.active.utils.get_device_properties(0)['num_vectorcore']",
         "care_padding = False",
         "# on Ascend: tl.extra.cann.extension.compile_hint(x, 'hint')",
+        # triton-ascend's language functions: in a comment, on a name not bound to triton.language,
+        # or one CUDA kernels call by mistake (`tl.tanh`: upstream has `libdevice.tanh`)
+        "@triton.jit\ndef j(x):\n    tl.store(x, 1)  # tl.get_element(x, (0,)) on Ascend",
+        "def f(rows, table):\n    rows.insert_slice(0, 2)\n    return table.get_element(0)",
+        "def f(scores):\n    t = scores.float()\n    return t.extract_slice(0)",
+        "import tensorlayer as T\n\n\ndef f(x):\n    return T.parallel(x)",
+        "@triton.jit\ndef j(x):\n    tl.store(x, tl.tanh(tl.load(x)))",
     ],
 )
 def test_an_ascend_word_outside_an_import_or_a_call_is_not(root: Path, capsys, tail: str) -> None:
