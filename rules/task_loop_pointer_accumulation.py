@@ -1,8 +1,8 @@
 """
 ## What it does
-Flags `ptr += ...` / `ptr -= ...` (or `ptr = ptr + ...`, or a block pointer's `p =
-tl.advance(p, ...)`) inside a 1-D core-grid task loop
-(`for task_id in tl.range(core_id, task_num, num_core)`, start derived from
+Flags `ptr += ...` / `ptr -= ...` (or `ptr = ptr + ...`, a block pointer's `p =
+tl.advance(p, ...)`, or an offset `o += ...` later added to a pointer) inside a 1-D core-grid
+task loop (`for task_id in tl.range(core_id, task_num, num_core)`, start derived from
 `tl.program_id`) when the pointer was defined outside the task loop, so the advance
 accumulates from one task into the next. The same loop written with `while`, by counting
 trips, or with `tl.parallel` is a task loop too, as is a grid-stride loop (`range(pid *
@@ -67,6 +67,23 @@ d, 16)`, `tl.max_contiguous`, `tl.max_constancy`, nested). A pointer advanced tw
 (`p += D` between two reads, `p += (2 * num_core - 1) * D` at the end) is one pointer carried
 across the tasks: reported once, at the advance the value from the previous task enters (the
 first), where rebinding it per task goes.
+
+### Offsets carried across the tasks
+An integer offset defined outside the task loop, advanced in it and added to a pointer (`o_g
+= pid * HV`, then `tl.load(g + o_g + ...)` and `o_g += nprog * HV` in each task; also through
+names, `o = o_g + tl.arange(0, HV)`, and through the device functions the address is passed to)
+is the same accumulation, reported at its advance. Measured with triton-ascend 3.2 (compile
+only, Ascend910B3): in the TTIR the offset is an `i32` `iter_args` value of the task loop's
+`scf.for`, added every trip and fed to the address; the linalg IR makes exactly that of `p_g
++= nprog * HV` (an `i64` offset carried by the same loop). Not reported: the index of a `while`
+task loop (`pid += num_programs`, the loop's own counter), an offset rebound in each task, a
+counter no address reads, and a running total advanced by data (`total += tl.sum(keep)`, a load
+or a tensor computed at run time: the compaction itself, which no rebinding per task could
+compute). Of the fixes below an offset gets the per-task one (`o += task_id * T` first in the
+task); no closed form: the loop carries the offset at the width it enters with (`int32`), which
+`tl.cast(task_id, tl.int64) * HV`, or `task_id * HV` with an int64 task count, would change, and
+Triton refuses a loop-carried value whose type changes (measured: "Loop-carried variable o_g has
+initial type int32 but is re-assigned to int64 in loop!").
 
 ### Device functions
 The kernel is read as Triton inlines the device functions it calls (`Kernel.inlined`), with
@@ -154,7 +171,7 @@ from ascend_lint.fixes import (
     spelled_out,
     suppressed_on,
 )
-from ascend_lint.flow import DEF, MEMORY_FNS, READ, Event, Flow, Loop, range_bounds
+from ascend_lint.flow import DEF, LOADED, MEMORY_FNS, READ, TENSOR, Event, Flow, Loop, range_bounds, while_index
 from ascend_lint.inline import Inlined, is_inlined
 from ascend_lint.nodes import child_nodes, comments_in, one_line
 from ascend_lint.rule import Confirm, Evidence, Example, Kernel, ModuleContext, Report, Rule
@@ -177,6 +194,11 @@ _MESSAGE = (
     "so the advance accumulates across tasks (Triton-Ascend can mis-compile this); "
     "rebind `{name}` from its base at the top of each task"
 )
+_OFFSET_MESSAGE = (
+    "offset `{name}` is advanced in place inside a task loop but defined outside it and added to a pointer, "
+    "so the address accumulates across tasks (Triton-Ascend can mis-compile this); "
+    "rebind `{name}` at the top of each task"
+)
 _BLOCK_MESSAGE = (
     "block pointer `{name}` is moved with `tl.advance` inside a task loop but made outside it, "
     "so its offsets accumulate across tasks (Triton-Ascend can mis-compile this); "
@@ -190,6 +212,14 @@ _BLOCK_MESSAGE = (
 _NO_HELPER_FIX = (
     "the advance is made in device function `{helper}` (Triton inlines it into the task loop): "
     "a rewrite would change the helper, which its other calls share; rebind the pointer in the kernel"
+)
+# measured (tests/test_fix_values.py): `o_g = tl.cast(task_id, tl.int64) * HV` in place of `o_g +=
+# nprog * HV` fails to compile ("Loop-carried variable o_g has initial type int32 but is re-assigned
+# to int64 in loop!"); `task_id * HV` is as wide as the task count (the index of `tl.range` is)
+_NO_OFFSET_WALK_FIX = (
+    "`{name}` is an offset, not a pointer: the loop carries it at the width it enters with, which a "
+    "closed form from the task index (int64, or as wide as the task count) would change, and Triton "
+    "refuses a loop-carried value whose type changes"
 )
 _NO_COPY_FIX = "the task loop calls a device function, so its compiled body is not the code written here"
 _NO_BLOCK_FIX = (
@@ -593,6 +623,19 @@ def k(q, o, T, task_num, num_core, BT: tl.constexpr):
 """,
             unsafe_fixes=True,
         ),
+        # an integer offset carried across the tasks and added to a pointer: the same
+        # loop-carried offset in the linalg IR; no closed form (it would change the offset's width)
+        """
+@triton.jit
+def k(g, o, task_num, HV: tl.constexpr):
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    o_g = pid * HV
+    for task_id in tl.range(pid, task_num, nprog):
+        b_g = tl.load(g + o_g + tl.arange(0, HV))
+        tl.store(o + task_id * HV + tl.arange(0, HV), b_g)
+        o_g += nprog * HV  # expect
+""",
         # no fix: the entry value `o + core_id` has no term `core_id * 4` (stride 4 per task)
         """
 @triton.jit
@@ -631,7 +674,7 @@ def k(x, y, T, task_num, BT: tl.constexpr):
         reported: set[cst.CSTNode] = set()  # where the kernel's own flow reported
         for loop in kernel.flow.loops:
             if loop.is_task_loop:
-                for report in _loop_reports(loop, kernel.flow, context, None):
+                for report in _loop_reports(loop, kernel.flow, context, kernel, None):
                     reported.add(report.node)
                     yield report
         inlined = kernel.inlined
@@ -642,26 +685,30 @@ def k(x, y, T, task_num, BT: tl.constexpr):
         # (`p_x = _step(p_x, d)` returning `p + d`); each finding once, at the kernel's code
         for loop in inlined.flow.loops:
             if loop.is_task_loop and inlined.in_function(loop.node):
-                for report in _loop_reports(loop, inlined.flow, context, kernel):
+                for report in _loop_reports(loop, inlined.flow, context, kernel, inlined):
                     if report.node not in reported:
                         reported.add(report.node)
                         yield report
 
 
-def _loop_reports(loop: Loop, flow: Flow, context: ModuleContext, kernel: Kernel | None) -> Iterator[Report]:
-    """The task loop's advances of pointers defined outside it, read in `flow`: the kernel's
-    own, or (`kernel` given) its body with the device functions it calls inlined, reported
-    where the kernel's code is (the call of a helper whose copy advances the pointer)."""
+def _loop_reports(
+    loop: Loop, flow: Flow, context: ModuleContext, kernel: Kernel, inlined: Inlined | None
+) -> Iterator[Report]:
+    """The task loop's advances of pointers defined outside it, and of offsets added to
+    pointers, read in `flow`: the kernel's own, or (`inlined` given) its body with the device
+    functions it calls inlined, reported where the kernel's code is (the call of a helper whose
+    copy advances the pointer)."""
     node = loop.node
     pointers = flow.pointer_names
-    flagged = [
+    advances = [
         (event, event.name)
         for event in flow.events_in(loop.body, DEF)
-        if event.name in pointers
-        and (flow.advance_step(event) is not None or flow.block_advance(event) is not None)
+        if event.name is not None
+        and (flow.advance_step(event) is not None or (event.name in pointers and flow.block_advance(event) is not None))
         and any(d.index not in loop.body for d in flow.reaching_defs(event, event.name))
     ]
-    inlined = kernel.inlined if kernel is not None else None
+    offsets = _carried_offsets([(e, name) for e, name in advances if name not in pointers], flow, kernel)
+    flagged = [(event, name) for event, name in advances if name in pointers or event in offsets]
     made: dict[Event, tuple[Kernel, cst.CSTNode]] = {}  # an advance a device function makes
     if inlined is not None:
         made = {event: found for event, _ in flagged if (found := _made_in(event, flow, inlined)) is not None}
@@ -679,7 +726,7 @@ def _loop_reports(loop: Loop, flow: Flow, context: ModuleContext, kernel: Kernel
     for event, name in flagged:
         where: cst.CSTNode = event.node
         related: tuple[tuple[cst.CSTNode, str], ...] = ((test, "task loop"),)
-        if inlined is not None and kernel is not None:
+        if inlined is not None:
             # an advance a helper makes: at the kernel's call of it
             site = inlined.call_site(made[event][1] if event in made else event.node)
             where = site if site is not None else inlined.written(event.node)
@@ -687,12 +734,37 @@ def _loop_reports(loop: Loop, flow: Flow, context: ModuleContext, kernel: Kernel
             if event in made and made[event][0] in kernel.module_kernels:  # (another module's code has no place here)
                 helper, source = made[event]
                 related += ((inlined.written(source), f"advanced in `{helper.name}`"),)
-        yield Report(
-            where,
-            _BLOCK_MESSAGE.format(name=name) if event in blocks else _MESSAGE.format(name=name),
-            related=related,
-            fix=fixes[event],
-        )
+        if event in blocks:
+            message = _BLOCK_MESSAGE.format(name=name)
+        elif event in offsets:
+            message = _OFFSET_MESSAGE.format(name=name)
+        else:
+            message = _MESSAGE.format(name=name)
+        yield Report(where, message, related=related, fix=fixes[event])
+
+
+def _carried_offsets(advances: list[tuple[Event, str]], flow: Flow, kernel: Kernel) -> set[Event]:
+    """The advances of names that are no pointers whose value reaches an address as an offset
+    (`o_g += nprog * HV`, then `tl.load(g + o_g + ...)`, also through names: `Flow.value_reaches`
+    into `Kernel.offset_terms`), leaving out the index of a `while` loop around the advance (a
+    `while` task loop's own `i += num_programs`). In the linalg IR a pointer carried across the
+    tasks becomes such an offset (measured: the task loop's `scf.for` carries it either way)."""
+    indices = {index.name for event, _ in advances for loop in event.loops if (index := while_index(flow, loop))}
+    walks = [
+        (event, name)
+        for event, name in advances
+        if name not in indices
+        and (step := flow.advance_step(event)) is not None
+        and not flow.flags(step) & (LOADED | TENSOR)
+    ]
+    if not walks:
+        return set()
+    sinks: dict[cst.CSTNode, str] = dict.fromkeys(kernel.offset_terms(flow), "offset")
+    return {
+        event
+        for event, name in walks
+        if flow.value_reaches([read.node for read in flow.reads_after(event, name)], sinks) is not None
+    }
 
 
 def _made_in(event: Event, flow: Flow, inlined: Inlined) -> tuple[Kernel, cst.CSTNode] | None:
@@ -758,6 +830,8 @@ def _fixes(
             fixes[event] = advance
         elif _first_use(advance, loop, flow):
             fixes[event] = _entry_offset_fix(advance, loop, node, flow, context)
+        elif name not in flow.pointer_names:
+            fixes[event] = Declined(_NO_OFFSET_WALK_FIX.format(name=name))
         else:
             rebinding = _closed_form(advance, loop, node, flow, terms)
             if isinstance(rebinding, Declined):
