@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
@@ -80,6 +80,21 @@ def suppressed_on(line: cst.SimpleStatementLine, code: str) -> bool:
     except InvalidDirective:
         return False
     return directive is not None and (directive.codes is None or code in directive.codes)
+
+
+def spared(plan: FixPlan, parents: Mapping[cst.CSTNode, cst.CSTNode], code: str) -> bool:
+    """Whether `plan` rewrites or deletes a statement line whose `# noqa` suppresses `code`
+    (`suppressed_on`; `parents`: each node of the function -> the node holding it): the engine
+    drops such a fix (`engine._fix_sparing`), so no other fix may count on it being applied.
+    An insertion changes no line."""
+    for change in plan.changes:
+        node: cst.CSTNode | None = change.node if isinstance(change, Replace) else None
+        node = change.statement if isinstance(change, Delete) else node
+        while node is not None and not isinstance(node, cst.SimpleStatementLine):
+            node = parents.get(node)
+        if node is not None and suppressed_on(node, code):
+            return True
+    return False
 
 
 def why_not_fixed(finding: Finding) -> str:

@@ -151,7 +151,9 @@ nothing. When the function's own findings are fixed by letting each dot clobberi
 consume a copy (a dot in a loop of the function, whose next trip would read the clobbered tile),
 that fix leaves the caller's argument intact too: a call of it (in a loop, say) is still reported,
 but gets no copy of its own, which would be a second one (a function of the same module only,
-whose fix `--fix` applies in the same pass).
+whose fix `--fix` applies in the same pass). A function whose fix edits a line marked `# noqa:
+ASC003` (the dot's, say) keeps no copy: that finding and every fix editing the line are dropped,
+so the call takes its own copy.
 
 ### `a @ b`
 `a @ b` is no dot here: triton-ascend 3.2's code generator maps no method to Python's matrix
@@ -183,7 +185,7 @@ from functools import cached_property
 
 import libcst as cst
 
-from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, spelled_out
+from ascend_lint.fixes import Declined, Delete, FixPlan, InsertBefore, Replace, spared, spelled_out
 from ascend_lint.flow import NOTHING, Assumptions, Event, Flow, call_argument
 from ascend_lint.imports import dotted_name
 from ascend_lint.nodes import suite_lines
@@ -1133,7 +1135,8 @@ def _kept_by_helper_fixes(
     """For a dot run through a device function of the module: a reason to take no copy here
     when the fixes of the function's own findings already let each of its dots clobbering the
     parameter consume a copy (a dot in its own loop), so the argument is left intact and a copy
-    here would be a second one. None when some such dot keeps clobbering the parameter."""
+    here would be a second one. None when some such dot keeps clobbering the parameter, also
+    because its fix edits a line whose `# noqa` suppresses ASC003 (the engine drops that fix)."""
     helpers = kernel.device_functions_called(dot.event.call)
     if dot.param is None or not helpers or any(h not in kernel.module_kernels or h in seen for h in helpers):
         return None
@@ -1146,9 +1149,13 @@ def _kept_by_helper_fixes(
         for clobber in inner:
             where, _ = _clobbered_reads(clobber, flow, outcomes)
             plan = planner.plan(clobber, [where[index][0] for index in sorted(where)]) if where else None
-            consumed = isinstance(plan, FixPlan) and any(
-                isinstance(change, Replace) and change.node in (clobber.names or (clobber.tile,))
-                for change in plan.changes
+            consumed = (
+                isinstance(plan, FixPlan)
+                and not spared(plan, flow.parents, DotLhsReuse.CODE)
+                and any(
+                    isinstance(change, Replace) and change.node in (clobber.names or (clobber.tile,))
+                    for change in plan.changes
+                )
             )
             if not consumed and _kept_by_helper_fixes(clobber, helper, context, engine, seen | {kernel}) is None:
                 return None

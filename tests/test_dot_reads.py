@@ -492,6 +492,19 @@ def test_a_helper_whose_own_fix_consumes_a_copy_takes_no_second_copy_at_its_call
     assert lint_and_fix(fixed, "k.py", unsafe=True, select=["ASC003"]) == ([], None)
 
 
+def test_a_helper_whose_finding_is_suppressed_leaves_the_call_its_own_copy() -> None:
+    """`# noqa: ASC003` on `inner`'s dot: its finding, and a fix editing that line, are dropped
+    (the engine spares what a user suppressed), so `b_a` stays clobbered in the caller's loop and
+    the call's finding takes its own copy."""
+    source = LOOPED_HELPER.replace(
+        "acc = tl.dot(a, tl.load(p_b + i), acc)", "acc = tl.dot(a, tl.load(p_b + i), acc)  # noqa: ASC003"
+    )
+    findings, fixed = lint_and_fix(source, "k.py", unsafe=True, select=["ASC003"])
+    assert [(f.location.row, f.fix is not None) for f in findings] == [(18, True)]
+    assert fixed is not None and fixed.count("+ 0.0") == 1 and "# noqa: ASC003" in fixed
+    assert lint_and_fix(fixed, "k.py", unsafe=True, select=["ASC003"]) == ([], None)
+
+
 def test_a_helper_whose_fix_leaves_its_dot_clobbering_the_parameter_keeps_the_call_copy() -> None:
     """A helper reading `a` after its first dot is fixed by a copy before it; that dot still
     clobbers `a`, so the call in the loop keeps its own copy."""
