@@ -78,7 +78,12 @@ zero or empty (`B = math.prod(dims) if dims else 1` with `dims = x.shape[:-2]`, 
 ### What bounds a size
 `min(..., cap)` bounds it, and
 so do literals, device core counts and an item of a name bound once to a tuple literal
-(`_TILE = (64, 128)` at module level, then `bm, bn = _TILE` makes `bm` the 64); a name the
+(`_TILE = (64, 128)` at module level, then `bm, bn = _TILE` makes `bm` the 64), and the length
+of a list (or tuple) the function binds once to a literal and changes only by adding a known
+count of items, in no `while` loop nor nested function and in `for` loops of bounded trips only
+(`items = []`, then `for i in range(min(n, 1024)): items.append(i)` makes `len(items)` at most
+1024; a loop over written items, `for t in (a, b):`, is bounded; `items.extend(xs)`, a loop over
+`xs`, passing `items` to a call are not); a name the
 function rebinds holds the value its one plain assignment reaching the launch in straight-line
 code gives it (`blocks = props["num_aicore"]`, then `blocks = x.shape[0] * x.shape[1]`: a size
 at the launches after it). A name
@@ -204,7 +209,10 @@ at the end (the same programs). A `try` adding to it gives no grid. Past 64 path
 test picks a variant the first 64 are read (each may run), else one grid: what the block binding
 it adds outside any `if` or loop (every path launches at least that). A list the function changes otherwise between its
 binding and the launch (`grid.pop()`, `del grid[1]`, `grid[1] = 4`, `grid.clear()`, `grid[:] =
-[4]`, passing it to a call, `alias = grid`) is no grid read; `len(grid)` and `grid[0]` read it.
+[4]`, passing it to a call, `alias = grid`) is no grid read; `len(grid)` and `grid[0]` read it. A test around
+the launch, or an `assert` before it, reads the axes added as those written in a tuple: `if
+x.shape[1] <= 16:` around `k[tuple(grid)]` bounds the `x.shape[1]` appended (an item read back,
+`grid[1] <= 16`, bounds only those of the list literal).
 
 A launch through a name bound only to kernels of the module
 (`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`, or the choice written in the launch,
@@ -403,7 +411,8 @@ bounded values written there or held by a name bound once (`if m in (1, 2):`, `i
 4): raise`), also of a tuple of sizes in tuples of bounded values as long (`shape = (b, h)`,
 `if shape not in SUPPORTED: raise` with `SUPPORTED = (SHAPE_1, SHAPE_2)` and `SHAPE_1 = (1,
 8)`: each size is pinned); one between
-two sizes does not (`assert v.shape[2] == k.shape[2]`). A name bound once to a test is that
+two sizes does not (`assert v.shape[2] == k.shape[2]`), nor one of a value bounded whatever
+the sizes (`assert len(grid) == 2` with `grid = (B, T)`: the tuple's length, not its items). A name bound once to a test is that
 test where it is read (`vector = m in (1, 2) and n in (1, 4)`, then `if vector:` bounds `m`
 and `n`; `use_short = T <= 512`, then the `else:` of `if use_short:` bounds nothing), when its
 function rebinds none of the names the test reads between the two and no loop holds either.
@@ -2935,6 +2944,8 @@ def _size_guard(launch: Launch, grid: Grid, context: ModuleContext, chunked: boo
     the launching one included; of the axes a host chunking loop leaves whole (`chunked`), those
     axes only: a caller's loop passing the chunk bounds the others, not them."""
     sources = [(launch.grid_node, launch.scope), (grid.written, grid.scope)]
+    if isinstance(grid.written, cst.Name):  # a list added to (`grid.append(B)`): its axes are written there
+        sources += [(axis, grid.scope) for axis in grid.axes]
     if chunked:
         sources = [(axis, grid.scope) for axis in grid.axes]
     grid_names = _GridNames.of(sources, context)
@@ -3359,8 +3370,9 @@ def _equality_guard(
     holding (`a not in (1, 2)` failing) when each item of the tuple, list or set written there
     (or held by a name bound once) is bounded: `a` is one of them; and for a tuple of sizes in
     tuples as long (`_pinned_elements`), each size its place there pins. None for any other test, and for an equality between
-    sizes, of what is no size (`len(q.shape) == 4`, a rank) or of what the grid does not read
-    (a variant picked: `if BT == 16:`)."""
+    sizes, of what is no size (`len(q.shape) == 4`, a rank; `len(grid) == 2` of a list the
+    function fills a bounded number of times: its length, not its items) or of what the grid does
+    not read (a variant picked: `if BT == 16:`)."""
     if not (isinstance(test, cst.Comparison) and len(test.comparisons) == 1):
         return None
     comparing = test.comparisons[0].operator
@@ -3377,6 +3389,7 @@ def _equality_guard(
         for side, others in pairs
         if isinstance(side, cst.Name) or context.host.extent_position(side, scope) is not None
         if (bounded := grid_names.sizes_in(side, context, scope))
+        and not _is_bounded(side, context, scope)
         and all(not grid_names.in_(other, context, scope) and _is_bounded(other, context, scope) for other in others)
     ]
     return _Guard(cases=(reduce(operator.or_, pinned),)) if pinned else None

@@ -1274,6 +1274,101 @@ def literal_popped(x):
     k[tuple(grid)](x, 1, BT=64)
 """
 
+# a test around the launch, or an `assert` before it, bounding an item appended to a list grid
+# bounds that axis; a list filled a bounded number of times has a bounded length (`len(items)`)
+APPENDED_GUARDED = """
+def tested_around(x):
+    grid = [x.shape[0]]
+    grid.append(x.shape[1])
+    if x.shape[1] <= 16:
+        k[tuple(grid)](x, 1, BT=64)
+
+def asserted_before(x):
+    B = x.shape[1]
+    grid = [x.shape[0]]
+    grid.append(B)
+    assert B <= 16
+    k[tuple(grid)](x, 1, BT=64)
+
+def tested_elsewhere(x):
+    grid = [x.shape[0]]
+    grid.append(x.shape[1])
+    if x.shape[2] <= 16:
+        k[tuple(grid)](x, 1, BT=64)  # expect
+
+def filled_under_a_cap(x, n):
+    items = []
+    for i in range(min(n, 1024)):
+        items.append(i)
+    k[(len(items), x.shape[0])](x, 1, BT=64)
+
+def filled_twice(x, a, b):
+    items = []
+    items.append(a)
+    items.extend((b, b))
+    k[(len(items), x.shape[0])](x, 1, BT=64)
+
+def filled_over_written_items(x, a, b):
+    items = [a]
+    for t in (a, b):
+        for _ in range(4):
+            items.insert(0, t)
+    k[(len(items), x.shape[0])](x, 1, BT=64)
+
+def filled_anew_each_trip(x, xs):
+    for t in xs:
+        items = []
+        items.append(t)
+        k[(len(items), x.shape[0])](x, 1, BT=64)
+
+def filled_from_a_sequence(x, xs):
+    items = []
+    for t in xs:
+        items.append(t)
+    k[(len(items), x.shape[0])](x, 1, BT=64)  # expect
+
+def filled_over_a_size(x, n):
+    items = []
+    for i in range(n, x.shape[1]):
+        items.append(i)
+    k[(len(items), x.shape[0])](x, 1, BT=64)  # expect
+
+def extended_by_a_sequence(x, xs):
+    items = [1]
+    items.extend(xs)
+    k[(len(items), x.shape[0])](x, 1, BT=64)  # expect
+
+def filled_while(x, xs):
+    items = []
+    while xs:
+        items.append(xs.pop())
+    k[(len(items), x.shape[0])](x, 1, BT=64)  # expect
+
+def filled_by_a_nested_function(x, xs):
+    items = []
+
+    def add(t):
+        items.append(t)
+
+    for t in xs:
+        add(t)
+    k[(len(items), x.shape[0])](x, 1, BT=64)  # expect
+
+def filled_then_passed(x, xs):
+    items = []
+    items.append(1)
+    more(items, xs)
+    k[(len(items), x.shape[0])](x, 1, BT=64)  # expect
+
+def more(items, xs):
+    items.extend(xs)
+
+def counted(x):
+    grid = (x.shape[0], x.shape[1])
+    assert len(grid) == 2  # its length, not its items
+    k[grid](x, 1, BT=64)  # expect
+"""
+
 # a grid stored on an autograd context: read in the same function or in `backward`
 CONTEXT = """
 class Fn(torch.autograd.Function):
@@ -1488,6 +1583,7 @@ def block_rebound_after(x):
         LAMBDA_HELPERS,
         BOUND_TOGETHER,
         APPENDED_CHANGED,
+        APPENDED_GUARDED,
         CONTEXT,
         DICT_PATHS,
     ],
@@ -1514,6 +1610,7 @@ def block_rebound_after(x):
         "lambda_helpers",
         "bound_together",
         "appended_changed",
+        "appended_guarded",
         "context",
         "dict_paths",
     ],

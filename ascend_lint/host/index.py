@@ -299,6 +299,7 @@ class HostIndex(HostFacts):
         self._escaping: dict[tuple[str, cst.FunctionDef, bool], list[cst.Name]] = {}  # `_escaping_uses`
         self._holders: dict[tuple[str, Scope], dict[int, cst.CSTNode | None] | None] = {}  # `_split_holders`
         self._list_paths: dict[tuple[cst.List, cst.CSTNode], ListPaths] = {}
+        self._bounded_lengths: dict[tuple[str, Scope], bool] = {}  # `_bounded_length`, by list name and function
         self._grid_parts: dict[
             tuple[cst.BaseExpression, Scope, str | None, int], list[tuple[cst.BaseExpression, ...]]
         ] = {}  # `_own_grids`
@@ -3969,6 +3970,8 @@ class HostIndex(HostFacts):
             return None
         if isinstance(value, cst.Integer) or (self._bounded and self._is_bounded(value, scope)):
             return ()
+        if self._bounded_length(value, scope):  # `len(items)` of a list filled `range(min(n, 1024))` times
+            return ()
         if (
             is_extent(value)
             or is_read_back(value)
@@ -4103,6 +4106,83 @@ class HostIndex(HostFacts):
             owner, bound = self._values_bound(value.value, scope, module_level=False)
             return bool(bound) and all(self._is_a_count(each, self._scope_of(each, owner), hops + 1) for each in bound)
         return False
+
+    def _bounded_length(self, value: cst.BaseExpression, scope: Scope) -> bool:
+        """`len(items)` of a list (or tuple) its function binds once, to a literal, and changes only by
+        additions of a known count of items (`list_addition`: `.append(v)`, `.insert(i, v)`,
+        `.extend((a, b))`), each in no loop but `for` loops of bounded trips around it
+        (`_bounded_trips`: `range(min(n, 1024))`, written items), and no other function reads:
+        at most a bounded count whatever the sizes and the tests before the launch. Read once
+        per list."""
+        if not (
+            isinstance(value, cst.Call)
+            and isinstance(value.func, cst.Name)
+            and value.func.value == "len"
+            and len(value.args) == 1
+            and isinstance(listed := value.args[0].value, cst.Name)
+            and not (value.args[0].star or value.args[0].keyword)
+        ):
+            return False
+        owner = self._binding_scope(listed.value, scope)
+        key = (listed.value, owner)
+        found = self._bounded_lengths.get(key)
+        if found is None and isinstance(owner, cst.FunctionDef):
+            self._bounded_lengths[key] = False  # while it is read (`for _ in range(len(items)):`)
+            # whatever the launch being sized: no test before it bounds a loop's trips here
+            outer, self._unreached, self._bounded = (self._unreached, self._bounded), frozenset(), BoundedSizes()
+            try:
+                found = self._bounded_lengths[key] = self._fills_boundedly(listed.value, owner)
+            finally:
+                self._unreached, self._bounded = outer
+        return bool(found)
+
+    def _fills_boundedly(self, name: str, owner: cst.FunctionDef) -> bool:
+        """`_bounded_length` of the list `name` its function `owner` binds."""
+        bound = self.bindings.get((name, owner), [])
+        if (
+            len(bound) != 1
+            or not isinstance(bound[0], cst.List | cst.Tuple)
+            or any(isinstance(element, cst.StarredElement) for element in bound[0].elements)
+            or param_named(owner, name) is not None
+            or not self._assigned_only(name, owner)
+            or self._escaping_uses(name, owner, in_place=True)
+        ):
+            return False
+        order = self.written_order(owner)
+        binding_holders = set(order.holders(bound[0]))
+        for use in self.name_uses.get(name, ()):
+            if use.owner is not owner:
+                continue
+            holders = order.holders(use.name)
+            if any(isinstance(holder, cst.FunctionDef | cst.Lambda) for holder in holders):
+                return False  # a nested function: it may add whenever it is called
+            if not _appends(use):
+                continue
+            statement = use.around[2]
+            added = list_addition(statement, name)
+            if added is None or any(isinstance(element, cst.StarredElement) for element in added[1]):
+                return False  # `.extend(others)`: as many as another sequence holds
+            for holder in holders:
+                if holder in binding_holders:  # a loop around the binding too starts the list anew
+                    break
+                if isinstance(holder, cst.While) or (
+                    isinstance(holder, cst.For) and not self._bounded_trips(holder, owner)
+                ):
+                    return False
+        return True
+
+    def _bounded_trips(self, loop: cst.For, scope: Scope) -> bool:
+        """The `for` loop runs a bounded count of trips whatever the sizes: over items written
+        out (`for t in (a, b):`), or a `range` of bounded arguments (`range(min(n, 1024))`)."""
+        items = loop.iter
+        if isinstance(items, cst.List | cst.Tuple | cst.Set):
+            return not any(isinstance(element, cst.StarredElement) for element in items.elements)
+        return (
+            isinstance(items, cst.Call)
+            and dotted_name(items.func) == "range"
+            and 1 <= len(items.args) <= 3
+            and all(not (arg.star or arg.keyword) and self._extent(arg.value, scope, 0) == () for arg in items.args)
+        )
 
     def _quotient_by_alternatives(
         self, size: cst.BaseExpression, divisor: cst.BaseExpression, sizes: tuple[str, ...], scope: Scope, hops: int
