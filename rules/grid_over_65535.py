@@ -164,7 +164,10 @@ shape[dim + 1:])`, also bound to a name first) is one size, and so is `x.numel()
 a product of its own extents (`x.numel() // (x.size(dim) * inner)`). A name's assignments written after the point
 where the grid is evaluated (the launch, or the `grid = (...)` a closure launches) do not
 reach it when no loop holds that point: `batch, _ = record` on a cache hit's path, after the
-miss's launch and `return`, leaves `batch` the size it was.
+miss's launch and `return`, leaves `batch` the size it was. A name a function nested in its
+function rebinds under `nonlocal` (`def cap(): nonlocal n; n = min(n, 4096)`) may hold
+whatever a call of it stores there: unknown, neither the size nor the bound it was bound to
+before.
 
 ### Axes it cannot size
 An axis the module does not size is left out and the others still count: every axis is
@@ -296,8 +299,8 @@ It also flags a launch whose grid the module fixes over the limit, whatever the 
 whose value it knows (integer literals and their arithmetic, `triton.cdiv` of them however
 written, the power of two above one, `min` / `max` / `int(...)` of them, and names every
 binding of which holds the same such int, `N_ROWS = 1 << 20` at module level; a parameter, or
-a name a `for`, comprehension, `with`, `except`, import, `match`, `global` or a starred
-unpacking (`M, *N = ...`) may rebind, is unknown) multiplying past 65535 (`(256, 512)`, `(triton.cdiv(N_ROWS, 16), HEADS)`: the
+a name a `for`, comprehension, `with`, `except`, import, `match`, `global`, a nested
+function's `nonlocal` or a starred unpacking (`M, *N = ...`) may rebind, is unknown) multiplying past 65535 (`(256, 512)`, `(triton.cdiv(N_ROWS, 16), HEADS)`: the
 message gives the count), in a loop too (a chunk over the limit is refused as well), and a
 known count of half the limit or more beside a runtime size (`(B, 40000)`: any batch of two).
 In a host loop over items written out, each trip launches its item's grid (`for n in (1,

@@ -1369,6 +1369,71 @@ def counted(x):
     k[grid](x, 1, BT=64)  # expect
 """
 
+# a name a nested function rebinds under `nonlocal` may hold what that function stores there,
+# a value unknown where the name is read: neither the known int nor the product bound before
+NONLOCAL = """
+def fixed_then_shrunk(x):
+    rows = 100000
+
+    def shrink():
+        nonlocal rows
+        rows = 1024
+
+    shrink()
+    k[(rows, 4)](x, 1, BT=64)
+
+def sized_then_capped(x):
+    n = x.shape[0] * x.shape[1]
+
+    def cap():
+        nonlocal n
+        n = min(n, 4096)
+
+    cap()
+    k[(n,)](x, 1, BT=64)
+
+def sized_then_looped(x, parts):
+    n = x.shape[0] * x.shape[1]
+
+    def split():
+        nonlocal n
+        for n in parts:
+            pass
+
+    split()
+    k[(n,)](x, 1, BT=64)
+
+def fixed_and_read(x):
+    rows = 100000
+
+    def show():
+        print(rows)
+
+    show()
+    k[(rows, 4)](x, 1, BT=64)  # expect
+
+def another_name_rebound(x):
+    n = x.shape[0] * x.shape[1]
+    m = 1
+
+    def cap():
+        nonlocal m
+        m = 4
+
+    cap()
+    k[(n,)](x, 1, BT=64)  # expect
+
+def a_local_of_its_own(x):
+    n = x.shape[0] * x.shape[1]
+
+    def cap():
+        n = 4
+        return n
+
+    cap()
+    k[(n,)](x, 1, BT=64)  # expect
+"""
+
 # a grid stored on an autograd context: read in the same function or in `backward`
 CONTEXT = """
 class Fn(torch.autograd.Function):
@@ -1584,6 +1649,7 @@ def block_rebound_after(x):
         BOUND_TOGETHER,
         APPENDED_CHANGED,
         APPENDED_GUARDED,
+        NONLOCAL,
         CONTEXT,
         DICT_PATHS,
     ],
@@ -1611,6 +1677,7 @@ def block_rebound_after(x):
         "bound_together",
         "appended_changed",
         "appended_guarded",
+        "nonlocal",
         "context",
         "dict_paths",
     ],

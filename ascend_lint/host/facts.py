@@ -53,6 +53,7 @@ _NOTED = frozenset(
         cst.For,
         cst.Dict,
         cst.Global,
+        cst.Nonlocal,
         cst.Lambda,
         cst.ListComp,
         cst.SetComp,
@@ -108,6 +109,7 @@ class HostFacts:
         self.lambdas: set[cst.FunctionDef] = set()  # the `def`s made for lambdas
         self.functions: dict[str, list[cst.FunctionDef]] = {}
         self.globals_declared: dict[str, list[cst.FunctionDef]] = {}  # `global n` in a function: n -> the functions
+        self.nonlocals_declared: dict[str, list[cst.FunctionDef]] = {}  # `nonlocal n` in a function: n -> the functions
         self.calls_of: dict[str, list[CallSite]] = {}  # plain `f(...)` calls by name
         # `obj.f(...)` calls by `f`, with `obj` (`self`, `cls`, a class's name)
         self.attribute_calls: dict[str, list[tuple[str, CallSite]]] = {}
@@ -160,6 +162,7 @@ class HostFacts:
         self.lambdas |= other.lambdas
         _extend(self.functions, other.functions)
         _extend(self.globals_declared, other.globals_declared)
+        _extend(self.nonlocals_declared, other.nonlocals_declared)
         _extend(self.calls_of, other.calls_of)
         _extend(self.attribute_calls, other.attribute_calls)
         self.class_of.update(other.class_of)
@@ -275,6 +278,9 @@ class HostFacts:
                 elif type(node) is cst.Global and scope is not None:
                     for name in declared_global(node):
                         self.globals_declared.setdefault(name, []).append(scope)
+                elif type(node) is cst.Nonlocal and scope is not None:
+                    for declared in node.names:
+                        self.nonlocals_declared.setdefault(declared.name.value, []).append(scope)
                 elif type(node) is cst.Lambda:  # its body runs in the loop, its parameters' defaults once
                     stack.append((node.body, scope, blocks, in_class, (*loops, node)))
                     stack.append((node.params, scope, blocks, in_class, (*loops, None)))  # popped first

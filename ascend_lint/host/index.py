@@ -4866,9 +4866,11 @@ class HostIndex(HostFacts):
 
     def _bindings_run(self, name: str, scope: Scope) -> list[cst.BaseExpression]:
         """The values the function `scope` binds to `name`, but for those in an arm or loop body
-        `known_truth` says never runs (`never_runs`: `if False: n = a * b`); every one at module
-        level. Read once per name; while it is read (a test reading the name: `if n: n = 0`),
-        every one."""
+        `known_truth` says never runs (`never_runs`: `if False: n = a * b`), and an unknown
+        value (`...`, which nothing sizes, knows or bounds) when a function nested in it rebinds
+        the name under `nonlocal` (`_stored_nonlocally`): calling it may store anything there;
+        every one at module level. Read once per name; while it is read (a test reading the
+        name: `if n: n = 0`), every one."""
         key = (name, scope)
         found = self._run_bindings.get(key)
         if found is None:
@@ -4878,8 +4880,19 @@ class HostIndex(HostFacts):
                 found = [
                     value for value in bound if not never_runs(value, self.bound_under.get(value, ()), order, truth)
                 ]
-                self._run_bindings[key] = found
+            if isinstance(scope, cst.FunctionDef) and self._stored_nonlocally(name, scope):
+                found = [*found, cst.Ellipsis()]
+            self._run_bindings[key] = found
         return found
+
+    def _stored_nonlocally(self, name: str, scope: cst.FunctionDef) -> bool:
+        """A function nested in `scope` declares `nonlocal name` of `scope`'s and binds it (an
+        assignment, an update in place, a `for`, `with` or `except` target)."""
+        return any(
+            ((name, nested) in self.bindings or (name, nested) in self.targets_bound)
+            and self._binding_scope(name, self.enclosing.get(nested)) is scope
+            for nested in self.nonlocals_declared.get(name, ())
+        )
 
     def _assigned_only(self, name: str, owner: Scope, rebound: bool = False) -> bool:
         """Every binding of `name` in `owner` (the module for None, functions included) is an
