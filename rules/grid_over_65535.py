@@ -201,9 +201,10 @@ before the launch: an addition under an `if` on the paths through its arm (an ar
 `return` or `raise` is no path), one in a loop on the paths running its body once or not at
 all, and what the blocks holding the launch add before it (`if flag: grid.append(B)` then the
 launch, in that arm; not under a test that orders values); in a loop holding the launch, a later
-trip also launches what its whole body added once (`k[tuple(grid)]` then `grid.append(B)`;
-not when the body may `break`, ends in `return` or `raise`, or the loop runs once: `for _ in (0,):`,
-`range(1)`). Each path's grid is read; when every test choosing among them picks a variant (an
+trip also launches what its whole body added once on a path not leaving the loop
+(`k[tuple(grid)]` then `grid.append(B)`, also before an `if done: break`; not what an arm
+ending in `break` adds, nor anything when the body always breaks, ends in `return` or `raise`,
+or the loop runs once: `for _ in (0,):`, `range(1)`). Each path's grid is read; when every test choosing among them picks a variant (an
 equality, identity or truth test, or a `for` loop: `if batched: grid.append(B)`) the launch is
 reported when one path's grid would be (that path may run whatever the sizes), else when each
 would be. `.extend` of a name adds the axes of the grid it holds (`*lead`), of a value the

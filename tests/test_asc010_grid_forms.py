@@ -922,6 +922,46 @@ def appended_then_breaking(x, dims):
             grid.append(x.shape[1])
             break
 
+def appended_before_a_break(x, dims):
+    grid = [x.shape[0]]
+    for d in dims:
+        k[tuple(grid)](x, 1, BT=64)  # expect
+        grid.append(x.shape[1])
+        if d == 0:
+            break
+
+def appended_unless_breaking(x, dims):
+    grid = [x.shape[0]]
+    for d in dims:
+        k[tuple(grid)](x, 1, BT=64)  # expect
+        if d:
+            break
+        grid.append(x.shape[1])
+
+def appended_then_always_breaking(x, dims):
+    grid = [x.shape[0]]
+    for _ in dims:
+        k[tuple(grid)](x, 1, BT=64)
+        grid.append(x.shape[1])
+        break
+
+def appended_then_breaking_in_a_block(x, dims):
+    grid = [x.shape[0]]
+    for _ in dims:
+        k[tuple(grid)](x, 1, BT=64)
+        grid.append(x.shape[1])
+        with torch.no_grad():
+            break
+
+def appended_in_an_inner_loop_breaking(x, dims):
+    grid = [x.shape[0]]
+    for _ in dims:
+        k[tuple(grid)](x, 1, BT=64)  # expect
+        for e in dims:
+            if e:
+                grid.append(x.shape[1])
+                break
+
 def appended_in_a_loop_then_launched(x, dims):
     grid = [x.shape[0]]
     for d in dims:

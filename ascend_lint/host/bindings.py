@@ -182,12 +182,14 @@ def list_paths(
     truth: Callable[[cst.BaseExpression], bool | None],
     limit: int,
     nested: bool = False,
+    breaking: bool = False,
 ) -> tuple[list[tuple[Addition, ...]], bool] | None:
     """The additions each path through `statements` makes to the list `name` (`list_addition`),
     in order, and whether every test choosing among the paths picks a variant (`picks_variant`:
     it orders no size, so each path may run whatever the sizes). An `if` adding to it (an
     `elif` too) gives each arm's paths (an arm ending in `return` or `raise`, none: that path
-    leaves; a missing `else`, none added), a `for` loop its body's or none (its body read as run
+    leaves; with `breaking`, one ending in `break` too: a loop's trip that breaks runs no next
+    one; a missing `else`, none added), a `for` loop its body's or none (its body read as run
     once or not at all, as a name updated in one is; a `while` loop so too, its test choosing), a
     `with` block its body's; no path runs an arm whose test `truth` knows fails or follows one
     it knows holds (`if False:`, `flag = False` then `if flag:`), nor the body of a loop over
@@ -213,7 +215,7 @@ def list_paths(
             if nested:
                 return None
             break
-        branches = _added_branches(statement, name, order, picks_variant, truth, limit)
+        branches = _added_branches(statement, name, order, picks_variant, truth, limit, breaking)
         if branches is None:
             return None
         choices, chosen_by_variant = branches
@@ -232,22 +234,23 @@ ListPaths = tuple[list[tuple[Addition, ...]], bool] | None  # what `list_paths` 
 def paths_into(
     nesting: Sequence[tuple[Sequence[cst.CSTNode], int]],
     start: int,
-    paths_of: Callable[[Sequence[cst.CSTNode], bool], ListPaths],
+    paths_of: Callable[[Sequence[cst.CSTNode], bool, bool], ListPaths],
     order: WrittenOrder,
     picks_variant: Callable[[cst.BaseExpression], bool],
     limit: int,
 ) -> ListPaths:
-    """`paths_of` (`list_paths` of a list, in a block or not) the statements of the block
+    """`paths_of` (`list_paths` of a list, in a block or not, breaking or not) the statements of the block
     `nesting[0]` from `start` to the one holding a read of the list, then of those before the read in each block of
     `nesting` (`WrittenOrder.enclosing_statements` of the read, from that block on) holding it
     in an `if` arm, a loop's body or a `with` or `try` body: every path into the read. A loop
-    holding it also runs its whole body once before on a later trip, not when its body may
-    `break` or it runs once (`_runs_once`). The descent stops, its paths so far each a part of one into the read, at another
-    block, at an `if` or `while` under a test that orders values (the bound it sets on the
+    holding it also runs its whole body once before on a later trip, on the paths through it
+    that do not `break` (an arm ending in `break` leads to no later trip), not when it runs
+    once (`_runs_once`: its body always breaks, returns or raises). The descent stops, its
+    paths so far each a part of one into the read, at another block, at an `if` or `while` under a test that orders values (the bound it sets on the
     sizes added there is not read), where such statements change the list otherwise, or past
     `limit` paths."""
     lines, index = nesting[0]
-    found = paths_of(lines[start:index], False)
+    found = paths_of(lines[start:index], False, False)
     if found is None:
         return None
     paths, variant = found
@@ -260,16 +263,12 @@ def paths_into(
             order.statements(block) is lines for block in _blocks_holding(holder)
         ):
             break
-        inner = paths_of(lines[:index], True)
+        inner = paths_of(lines[:index], True, False)
         if inner is None:
             break
         choices, chosen_by_variant = inner
-        if (
-            isinstance(holder, cst.For | cst.While)
-            and not any(isinstance(node, cst.Break) for node in walk(holder.body))
-            and not _runs_once(holder, order)
-        ):
-            trip = paths_of(order.statements(holder.body), True)
+        if isinstance(holder, cst.For | cst.While) and not _runs_once(holder, order):
+            trip = paths_of(order.statements(holder.body), True, True)
             if trip is None:
                 break
             choices = [*choices, *((*done, *choice) for done in trip[0] for choice in choices)]
@@ -282,11 +281,16 @@ def paths_into(
 
 
 def _runs_once(loop: cst.For | cst.While, order: WrittenOrder) -> bool:
-    """The loop runs its body at most once: the body's last statement returns or raises, or it
-    iterates a literal of one item (`for _ in (0,):`) or a `range` of at most one (`range(1)`)."""
+    """The loop runs its body at most once: a statement of the body (or of a `with` block
+    there) breaks, or its last statement returns or raises, or it iterates a literal of one item
+    (`for _ in (0,):`) or a `range` of at most one (`range(1)`)."""
     lines = order.statements(loop.body)
     if lines and isinstance(lines[-1], cst.Return | cst.Raise):
         return True
+    while lines:
+        if any(isinstance(line, cst.Break) for line in lines):
+            return True
+        lines = [line for each in lines if isinstance(each, cst.With) for line in order.statements(each.body)]
     items = loop.iter if isinstance(loop, cst.For) else None
     if isinstance(items, cst.List | cst.Tuple):
         return len(items.elements) == 1 and not isinstance(items.elements[0], cst.StarredElement)
@@ -329,20 +333,24 @@ def _added_branches(
     picks_variant: Callable[[cst.BaseExpression], bool],
     truth: Callable[[cst.BaseExpression], bool | None],
     limit: int,
+    breaking: bool = False,
 ) -> tuple[list[tuple[Addition, ...]], bool] | None:
     """`list_paths` of the blocks of one compound statement adding to the list `name` that may
-    run (`_blocks_run`)."""
+    run (`_blocks_run`); with `breaking`, no block ending in `break` (a `break` in a loop's body
+    here leaves that loop, not the one `breaking` is for)."""
     run = _blocks_run(statement, truth)
     if run is None:
         return None
     blocks, tests = run
     choices: list[tuple[Addition, ...]] = []
     variant = all(picks_variant(test) for test in tests)
+    breaking = breaking and not isinstance(statement, cst.For | cst.While)
+    leaving = (cst.Return, cst.Raise, cst.Break) if breaking else (cst.Return, cst.Raise)
     for block in blocks:
         lines = order.statements(block) if block is not None else []
-        if lines and isinstance(lines[-1], cst.Return | cst.Raise):
+        if lines and isinstance(lines[-1], leaving):
             continue
-        found = list_paths(lines, name, order, picks_variant, truth, limit, nested=True)
+        found = list_paths(lines, name, order, picks_variant, truth, limit, nested=True, breaking=breaking)
         if found is None:
             return None
         choices += found[0]

@@ -2816,8 +2816,8 @@ class HostIndex(HostFacts):
             truth = partial(self.known_truth, scope=scope)
             name = target.value
 
-            def paths_of(lines: Sequence[cst.CSTNode], nested: bool) -> ListPaths:
-                return list_paths(lines, name, order, picks_variant, truth, MAX_GRIDS, nested)
+            def paths_of(lines: Sequence[cst.CSTNode], nested: bool, breaking: bool) -> ListPaths:
+                return list_paths(lines, name, order, picks_variant, truth, MAX_GRIDS, nested, breaking)
 
             self._list_paths[key] = paths_into(nesting[level:], start + 1, paths_of, order, picks_variant, MAX_GRIDS)
         return self._list_paths[key]
