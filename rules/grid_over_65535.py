@@ -169,6 +169,17 @@ function rebinds under `nonlocal` (`def cap(): nonlocal n; n = min(n, 4096)`) ma
 whatever a call of it stores there: unknown, neither the size nor the bound it was bound to
 before.
 
+### Arms that never run
+A binding, or an addition to a list grid, in an `if` arm whose test is known to fail (`if
+False:`, `if flag:` after `flag = False`, `if mode == 1:` after `mode = 0`), after an arm
+known to hold, or in a loop over what is known empty (`for _ in range(0):`) never runs. A
+module-level name bound once to a literal is trusted as that constant (`DEBUG = False`, then
+`if DEBUG: grid.append(B)` adds nothing): the module shows no other value, and a finding rests
+on what the code shows. One the module binds again (`if os.environ.get("X"): DEBUG = True`) or
+a function rebinds under `global DEBUG` is unknown, its arm may run. A store from another
+module (`mod.DEBUG = True`, a test's `monkeypatch.setattr`) is not seen: the grid of an arm
+only such a store turns on is not checked.
+
 ### Axes it cannot size
 An axis the module does not size is left out and the others still count: every axis is
 at least 1 (a zero axis launches nothing), so `(b * h, NUM_BLOCK, n_split())` launches at least `b * h * NUM_BLOCK` programs.

@@ -1474,6 +1474,32 @@ def a_local_of_its_own(x):
     k[(n,)](x, 1, BT=64)  # expect
 """
 
+# a module-level flag bound once to a literal is trusted as that constant (a store from another
+# module is not seen); one the module binds again, or a function rebinds under `global`, is not
+MODULE_FLAGS = """
+import os
+
+DEBUG = False
+VERBOSE = False
+TUNED = False
+if os.environ.get("TUNED"):
+    TUNED = True
+
+def enable():
+    global VERBOSE
+    VERBOSE = True
+
+def debug_rows(x):
+    n = x.shape[0]
+    if DEBUG:
+        n = x.shape[0] * x.shape[1]
+    k[(n,)](x, 1, BT=64)
+""" + "".join(
+    f"\ndef {flag.lower()}_only(x):\n    grid = [x.shape[0]]\n    if {flag}:\n        grid.append(x.shape[1])\n"
+    f"    k[tuple(grid)](x, 1, BT=64){expect}\n"
+    for flag, expect in (("DEBUG", ""), ("VERBOSE", "  # expect"), ("TUNED", "  # expect"))
+)
+
 # a grid stored on an autograd context: read in the same function or in `backward`
 CONTEXT = """
 class Fn(torch.autograd.Function):
@@ -1690,6 +1716,7 @@ def block_rebound_after(x):
         APPENDED_CHANGED,
         APPENDED_GUARDED,
         NONLOCAL,
+        MODULE_FLAGS,
         CONTEXT,
         DICT_PATHS,
     ],
@@ -1718,6 +1745,7 @@ def block_rebound_after(x):
         "appended_changed",
         "appended_guarded",
         "nonlocal",
+        "module_flags",
         "context",
         "dict_paths",
     ],
