@@ -4129,7 +4129,11 @@ class HostIndex(HostFacts):
         if found is None and isinstance(owner, cst.FunctionDef):
             self._bounded_lengths[key] = False  # while it is read (`for _ in range(len(items)):`)
             # whatever the launch being sized: no test before it bounds a loop's trips here
-            outer, self._unreached_ids, self._bounded = (self._unreached_ids, self._bounded), frozenset(), BoundedSizes()
+            outer, self._unreached_ids, self._bounded = (
+                (self._unreached_ids, self._bounded),
+                frozenset(),
+                BoundedSizes(),
+            )
             try:
                 found = self._bounded_lengths[key] = self._fills_boundedly(listed.value, owner)
             finally:
