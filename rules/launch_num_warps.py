@@ -286,7 +286,12 @@ distinct config stays, in its order.
 Configs of a kernel's autotuner the fix would leave alike but cannot merge, not in one
 list (`BASE + [Config({...}, num_warps=8)]` beside `BASE = [Config({...})]`, `[*BASE,
 ...]`, `CONFIGS += [...]`, a tuple of configs, a merged list beside a config outside it)
-get no fix: autotune would time each copy.
+get no fix: autotune would time each copy. Configs that never reach the autotuner together are
+not compared: those of either arm of `A if c else B`, of a name bound in each arm of an `if`
+(`if IS_NPU: CONFIGS = [...]` / `else: CONFIGS = [...]`, or bound again) and of a helper's
+separate `return`s each form a space of their own, with what is added to all of them
+(`CONFIGS + [...]`, `CONFIGS.append(...)`); the values of a name that one of them reads again
+(`CONFIGS += [...]`) meet, and so do they all past 16 such spaces.
 Configs built in a loop the merge does not undo (a `for` statement appending them, a
 comprehension clause it keeps, a lambda mapped over a space: `list(map(lambda p:
 Config({"BLOCK": p[0]}, num_stages=p[1]), product(...)))`) get no fix for a knob whose value
@@ -2730,11 +2735,55 @@ def _config_merges(
     return merges, held
 
 
-def _arms(choice: cst.BaseExpression) -> list[cst.BaseExpression]:
-    """The arms of a conditional expression, of those in them, or the expression."""
-    if isinstance(choice, cst.IfExp):
-        return [*_arms(choice.body), *_arms(choice.orelse)]
-    return [choice]
+_WAYS_KEPT = 16  # the sets of configs one space is read as (`_config_ways`), at most
+
+
+def _config_ways(
+    node: cst.BaseExpression, scope: Scope, context: ModuleContext, reading: frozenset[int] = frozenset()
+) -> set[frozenset[cst.Call]]:
+    """The sets of `triton.Config` calls `node` may hold at once, one for each way it may be
+    evaluated: each arm of a conditional expression (`CUDA if c else NPU`), each value of a name
+    (bound in the arms of an `if`, or bound again) and each `return` of a helper is a way of its
+    own; the configs of the other parts join each (`SPACE + [...]`, what code appends to a name).
+    Read as one way: the values of a name one of them reads again (`SPACE += [...]`: they meet;
+    `reading` holds the values being read), and more than `_WAYS_KEPT` ways."""
+    host, ways = context.host, {frozenset[cst.Call]()}
+    stack: list[cst.CSTNode] = [node]
+    while stack:
+        sub = stack.pop()
+        if _is_config(sub, context.imports):
+            options = {frozenset((sub,))}
+        elif isinstance(sub, cst.IfExp):
+            stack.append(sub.test)
+            options = {way for arm in (sub.body, sub.orelse) for way in _config_ways(arm, scope, context, reading)}
+        elif isinstance(sub, cst.Name) and (values := host.values_of(sub.value, scope)):
+            added = [(site.call.args[0].value, site.scope) for site in host.list_additions(sub.value, scope)]
+            options = _ways_of_values([(value, scope) for value in values], added, context, reading)
+        elif isinstance(sub, cst.Call) and isinstance(sub.func, cst.Name) and sub.func.value in host.returns:
+            stack.extend(sub.args)
+            options = _ways_of_values(list(host.returns[sub.func.value]), [], context, reading)
+        else:
+            stack.extend(child_nodes(sub))
+            continue
+        ways = {way | option for way in ways for option in options}
+        if len(ways) > _WAYS_KEPT:
+            ways = {frozenset[cst.Call]().union(*ways)}
+    return ways
+
+
+def _ways_of_values(
+    values: list[tuple[cst.BaseExpression, Scope]],
+    added: list[tuple[cst.BaseExpression, Scope]],
+    context: ModuleContext,
+    reading: frozenset[int],
+) -> set[frozenset[cst.Call]]:
+    """The ways (`_config_ways`) of a name bound to `values` or a helper returning them, each
+    with the configs `added` to it: one per value, or one for all when a value reads them again."""
+    extra = frozenset(_configs_from(list(added), context))
+    if any(id(value) in reading for value, _ in values):
+        return {frozenset(_configs_from(list(values), context)) | extra}
+    inner = reading.union(id(value) for value, _ in values)
+    return {way | extra for value, scope in values for way in _config_ways(value, scope, context, inner)}
 
 
 def _left_alike(
@@ -2747,8 +2796,9 @@ def _left_alike(
     configs of its space (`_configs_of`) the same once their knobs go, not in one list the fix
     merges (`BASE + [...]`, `[*BASE, ...]`, `CONFIGS += [...]`, a tuple of configs, a merged
     list beside a config outside it). They get no fix, nor do the others of a merge one of
-    them is in: autotune would time both copies. Each arm of a choice of configs (`CUDA if c
-    else NPU`) is a space of its own. Not a config reading a name a loop around it
+    them is in: autotune would time both copies. Each way the space may be evaluated
+    (`_config_ways`: an arm of `CUDA if c else NPU`, a name's binding in an `if` arm, a helper's
+    `return`) is a space of its own. Not a config reading a name a loop around it
     or a function returning it varies (`_loop_names`, `_config_helpers`): alike as written, it
     may be built with other values."""
     host = context.host
@@ -2759,15 +2809,15 @@ def _left_alike(
     for config, plan in merges.items():
         merged.setdefault(id(plan), []).append(config)
     found: dict[cst.Call, Declined] = {}
-    spaces = [  # each arm of a choice of configs (`A if is_npu() else B`) is a space of its own
-        (kernel, arm)
+    spaces = [  # each way of a space (`A if is_npu() else B`, an `if`'s arms) is a space of its own
+        (kernel, way)
         for kernel in host.kernels.values()
         for space in _config_spaces(kernel, context)
-        for arm in _arms(space)
+        for way in _config_ways(space, None, context)
     ]
-    for kernel, space in spaces:
+    for kernel, way in spaces:
         shapes: dict[str, cst.Call] = {}
-        for config in sorted(_configs_from([(space, None)], context), key=lambda call: order.get(call, -1)):
+        for config in sorted(way, key=lambda call: order.get(call, -1)):
             gone = knobs_by_call.get(config, KNOBS) - tuning_reads.get(config, {}).keys()
             plain = _without_knobs(config, gone)
             if None in host.loops_around.get(config, ()) or _loop_reads(plain, varying.get(config, frozenset())):

@@ -155,6 +155,45 @@ def test_configs_the_merge_cannot_see_together_get_no_fix_that_would_make_them_a
     assert fixed is not None and "BASE + [triton.Config({'BLOCK': 64})]" in fixed
 
 
+def test_configs_of_exclusive_arms_or_returns_are_spaces_of_their_own_and_keep_their_fixes() -> None:
+    """Configs bound to one name in the arms of an `if` (or returned by a helper's separate
+    `return`s) never reach one autotuner together: alike once the knobs go, each arm keeps its fix."""
+    kernel = "@triton.jit\ndef tuned(x, BLOCK: tl.constexpr):\n    tl.store(x + tl.arange(0, BLOCK), 0.0)\n"
+    arms = (
+        "if BIG:\n    SPACE = [triton.Config({'BLOCK': 64}, num_warps=8)]\n"
+        "else:\n    SPACE = [triton.Config({'BLOCK': 64}, num_warps=4)]\n"
+    )
+    returns = (
+        "def get_space():\n    if BIG:\n        return [triton.Config({'BLOCK': 64}, num_warps=8)]\n"
+        "    return [triton.Config({'BLOCK': 64}, num_warps=4)]\n"
+    )
+    bound = (
+        "def get_space():\n    if BIG:\n        space = [triton.Config({'BLOCK': 64}, num_warps=8)]\n"
+        "    else:\n        space = [triton.Config({'BLOCK': 64}, num_warps=4)]\n    return space\n"
+    )
+    npu = (
+        "if IS_NPU:\n    SPACE = [triton.Config({'BLOCK': 64}, num_warps=4)]\n"
+        "else:\n    SPACE = [triton.Config({'BLOCK': 64}, num_warps=8), triton.Config({'BLOCK': 128}, num_warps=8)]\n"
+    )
+    cases = {
+        "if arms": (arms, "SPACE", 2),
+        "returns": (returns, "get_space()", 2),
+        "bound in arms": (bound, "get_space()", 2),
+        "an NPU arm": (npu, "SPACE", 1),
+    }
+    for name, (space, configs, fixes) in cases.items():
+        findings, fixed = _lint(f"BIG = False\n{space}@triton.autotune(configs={configs}, key=[])\n{kernel}")
+        assert len(findings) == fixes, name
+        assert all(f.fix is not None for f in findings), (name, [f.no_fix_reason for f in findings])
+        assert fixed is not None and fixed.count("[triton.Config({'BLOCK': 64})]") == fixes, name
+    # an arm's configs still meet a config added to the choice: alike there, no fix
+    findings, fixed = _lint(
+        f"BIG = False\n{arms}@triton.autotune(configs=SPACE + [triton.Config({{'BLOCK': 64}}, num_warps=2)], key=[])\n{kernel}"
+    )
+    assert len(findings) == 3 and all(f.fix is None and "would be the same" in f.no_fix_reason for f in findings)
+    assert fixed is None
+
+
 def test_a_knob_whose_value_calls_what_may_act_keeps_its_finding_but_no_fix() -> None:
     findings, fixed = _lint(
         """
