@@ -311,7 +311,8 @@ in [16, 32] for w in NUM_WARPS]`). A knob whose loop name the config reads too
 A list bound to a name host code uses otherwise than as configs (`CONFIGS[2]`,
 `len(CONFIGS)`, a loop over it; passing it as `configs=`, returning it and appending to it
 are fine), or returned by a function whose calls host code uses so (`len(get_configs())`,
-`get_configs()[3]`, a call bound to a name; or a method), keeps every config: only the knobs
+`get_configs()[3]`, a call bound to a name host code uses so; not `CONFIGS = get_configs()`
+passed as `configs=CONFIGS` only; or a method), keeps every config: only the knobs
 go, so what those read stays where it was (none go when the copies would stay, above).
 A heuristics table loses the knob's entry (its function stays), unless another heuristic
 of the table reads the knob: then there is no fix. `kw.update(...)` and `kw |= {...}` lose
@@ -2850,14 +2851,31 @@ def _only_configs(name: str, owner: Scope, host: HostIndex) -> bool:
 
 def _called_only_for_configs(name: str, host: HostIndex) -> bool:
     """Whether host code uses the list a function of the module returns only as configs: each
-    use of its name is a call (`get_configs()`) used so (`_used_as_configs`), not
-    `len(get_configs())` nor `get_configs()[3]`, whose reads a merge would move. Not a method
-    (its calls through `self` are not names)."""
+    use of its name is a call (`get_configs()`) used so (`_used_as_configs`) or bound to names
+    used so (`_bound_only_for_configs`), not `len(get_configs())` nor `get_configs()[3]`, whose
+    reads a merge would move. Not a method (its calls through `self` are not names)."""
     if any(function in host.class_of for function in host.functions.get(name, ())):
         return False
     for use in host.name_uses.get(name, ()):
         call, parent, outer = (*use.around, None, None, None)[:3]
-        if not isinstance(call, cst.Call) or call.func is not use.name or not _used_as_configs(call, parent, outer):
+        if not isinstance(call, cst.Call) or call.func is not use.name:
+            return False
+        if not _used_as_configs(call, parent, outer) and not _bound_only_for_configs(call, parent, host):
+            return False
+    return True
+
+
+def _bound_only_for_configs(value: cst.Call, statement: cst.CSTNode | None, host: HostIndex) -> bool:
+    """Whether `statement` binds `value` to names host code uses only as configs (`CONFIGS =
+    get_configs()`, then `configs=CONFIGS`: `_only_configs`, read in the function binding each)."""
+    if not isinstance(statement, cst.Assign) or statement.value is not value:
+        return False
+    for target in statement.targets:
+        name = target.target
+        if not isinstance(name, cst.Name):
+            return False
+        owners = [use.owner for use in host.name_uses.get(name.value, ()) if use.name is name]
+        if not owners or not _only_configs(name.value, owners[0], host):
             return False
     return True
 

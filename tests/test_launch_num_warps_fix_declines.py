@@ -101,6 +101,29 @@ def tuned(x, BLOCK: tl.constexpr):
     assert fixed is not None and 'return [triton.Config({"BLOCK": b}) for b in [64, 128]]' in fixed
 
 
+def test_a_config_list_a_function_returns_merges_when_a_name_bound_to_its_call_is_used_only_as_configs() -> None:
+    bound = """
+def get_configs():
+    return [triton.Config({"BLOCK": b}, num_warps=w) for b in [64, 128] for w in [4, 8]]
+CONFIGS = get_configs()
+@triton.autotune(configs=CONFIGS, key=[])
+@triton.jit
+def tuned(x, BLOCK: tl.constexpr):
+    tl.store(x + tl.arange(0, BLOCK), 0.0)
+"""
+    findings, fixed = _lint(bound)
+    [(row, knob, reason)] = _rows(findings)
+    assert (row, knob, reason) == (2, "num_warps", None)
+    assert fixed is not None and 'return [triton.Config({"BLOCK": b}) for b in [64, 128]]' in fixed
+    assert "CONFIGS = get_configs()\n" in fixed
+    # the name measured or indexed, or bound again to something read otherwise: the list keeps its length
+    for use in ("N_CONFIGS = len(CONFIGS)\n", "FALLBACK = CONFIGS[3]\n", "ALL = CONFIGS\nN = len(ALL)\n"):
+        findings, fixed = _lint(bound.replace("@triton.autotune", use + "@triton.autotune"))
+        [(row, knob, reason)] = _rows(findings)
+        assert (row, knob) == (2, "num_warps") and reason is not None and "`w`" in reason, use
+        assert fixed is None, use
+
+
 def test_a_merged_comprehension_keeps_each_kept_clauses_own_comment() -> None:
     def fixed_configs(clauses: str) -> str:
         _, fixed = _lint(
