@@ -59,7 +59,11 @@ knob reaching its launches: the fix removing it changes no launch).
 ### Where the knobs are found
 Flags `num_warps=` and `num_stages=` in Triton kernel launches (`kernel[grid](...)`),
 `triton.Config(...)` (also inside comprehensions and helper functions that build config
-lists), `triton.heuristics` tables, and dicts splatted into a launch: `**{"num_warps": 4}`,
+lists, and written positionally, `triton.Config({...}, 4, 2)`, in the order of
+`Config(kwargs, num_warps=4, num_stages=2, num_ctas=1, ...)`: the fix names the positional
+arguments after a knob it removes, `triton.Config({...}, num_ctas=1)`; not in a config with
+more positional arguments, whose later parameters Triton versions order apart),
+`triton.heuristics` tables, and dicts splatted into a launch: `**{"num_warps": 4}`,
 `**launch_kwargs` bound to a dict literal or `dict(...)` in the same function or module
 (also `kw["num_stages"] = 1` stores into it, any target of a chained assignment: `a =
 kw["num_warps"] = 8`, what the function adds to it with `kw.update(...)`,
@@ -377,6 +381,9 @@ SIMT_KEYWORDS = frozenset({"force_simt_only", "compile_mode"})
 SIMT_MODES = frozenset({"simt_only", "simd_simt"})
 # a kernel's methods that compile it with the launch options they are given
 COMPILING_METHODS = frozenset({"warmup", "run"})
+# `triton.Config`'s first parameters, in the order of triton-ascend 3.2 and upstream Triton alike
+# (`Config(kwargs, num_warps=4, num_stages=2, num_ctas=1, ...)`; the later ones differ)
+CONFIG_PARAMETERS = ("kwargs", "num_warps", "num_stages", "num_ctas")
 
 
 class LaunchNumWarps(Rule):
@@ -385,7 +392,7 @@ class LaunchNumWarps(Rule):
     SUMMARY = "`num_warps` / `num_stages` in launches, `triton.Config`, splatted launch dicts: no effect on Ascend"
     FIX = "safe/unsafe"
     CONFIRM = Confirm({"compile": Evidence.LAUNCH_OPTION_IR}, "the option's effect is on the compiled kernel")
-    REQUIRES_TOKENS = (tuple(sorted(KNOBS)),)
+    REQUIRES_TOKENS = (("Config", *sorted(KNOBS)),)  # `Config({...}, 4, 2)` names neither knob
     NO_EFFECT = True
 
     VALID = (
@@ -1559,13 +1566,12 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         where they are to be kept (`_KeptElsewhere`)."""
         advice = ELSEWHERE_ADVICE if elsewhere else "delete it"
         made = _KeptElsewhere if elsewhere else Report
-        kept = _kept(((arg.keyword.value, arg.value) for arg in call.args if arg.keyword is not None), knobs, host)
-        kept = {**kept, **(read or {})}
+        config = where == "triton.Config"
+        values = _named_args(call, config)
+        kept = {**_kept(values.items(), knobs, host), **(read or {})}
         removed = knobs - kept.keys()
-        values = {arg.keyword.value: arg.value for arg in call.args if arg.keyword is not None}
-        for arg in call.args:
-            if arg.keyword is not None and arg.keyword.value in knobs:
-                key = arg.keyword.value
+        for arg, key in zip(call.args, _arg_names(call, config), strict=True):
+            if key is not None and key in knobs:
                 yield made(
                     arg,
                     f"`{key}` in a {where} has no effect on Ascend; {advice}",
@@ -1573,7 +1579,11 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
                     fix=kept.get(key)
                     or fix
                     or _plans(
-                        key, values, removed, lambda gone: Replace(call, _without_knobs(call, gone)), loops=loops
+                        key,
+                        values,
+                        removed,
+                        lambda gone: Replace(call, _without_knobs(call, gone, config)),
+                        loops=loops,
                     ),
                     facts=_option_facts(key, arg.value),
                 )
@@ -1863,7 +1873,7 @@ def _sole_warps(call: cst.Call, scope: Scope, reports: Sequence[Report], context
     knobs may set it, or the call is another (a forwarding helper's `**kwargs` may get a
     `setdefault`, a partial's keywords are overridden)."""
     host = context.host
-    warps = [report.node for report in reports if _knob_key(report.node) != "num_stages"]
+    warps = [report.node for report in reports if report.facts.get("option") != "num_stages"]
     if len(warps) != 1:
         return None
     [node] = warps
@@ -1877,13 +1887,6 @@ def _sole_warps(call: cst.Call, scope: Scope, reports: Sequence[Report], context
         return node
     splats = [arg.value for arg in call.args if arg.star == "**"]
     return node if all(_plain_splat(value, scope, host) for value in splats) else None
-
-
-def _knob_key(node: cst.CSTNode) -> str | None:
-    """The knob a report's node writes, when it is a keyword or a dict entry."""
-    if isinstance(node, cst.Arg) and node.keyword is not None:
-        return node.keyword.value
-    return _string_key(node) if isinstance(node, cst.DictElement) else None
 
 
 def _plain_splat(value: cst.BaseExpression, scope: Scope, host: HostIndex) -> bool:
@@ -2633,14 +2636,41 @@ def _string_key(element: cst.DictElement) -> str | None:
     return str_literal(element.key)
 
 
-def _without_knobs(call: cst.Call, knobs: AbstractSet[str]) -> cst.Call:
-    """The call without the keywords among `knobs`, those entries of the dict literals splatted
-    into it, and the `**{}` those leave empty."""
-    args = [
-        arg if (table := _splatted_literal(arg)) is None else arg.with_changes(value=_dict_without_knobs(table, knobs))
-        for arg in call.args
+def _without_knobs(call: cst.Call, knobs: AbstractSet[str], config: bool = False) -> cst.Call:
+    """The call without the keywords among `knobs` (a `triton.Config`'s positional knobs too, with
+    `config`: the positional arguments after one removed are named, `num_ctas=1`), those entries
+    of the dict literals splatted into it, and the `**{}` those leave empty."""
+    names = _arg_names(call, config)
+    first = next((index for index, name in enumerate(names) if name in knobs), len(names))
+    args: list[cst.Arg] = []
+    for index, (arg, name) in enumerate(zip(call.args, names, strict=True)):
+        if (table := _splatted_literal(arg)) is not None:
+            arg = arg.with_changes(value=_dict_without_knobs(table, knobs))
+        elif index > first and arg.keyword is None and name is not None and name not in knobs:
+            arg = arg.with_changes(keyword=cst.Name(name), equal=NAMING)  # moved: named for its parameter
+        args.append(arg)
+    gone = {id(arg) for arg, name in zip(args, names, strict=True) if name in knobs}
+    return without_items(call.with_changes(args=args), lambda arg: id(arg) not in gone and _keeps(arg, knobs))
+
+
+NAMING = cst.AssignEqual(cst.SimpleWhitespace(""), cst.SimpleWhitespace(""))  # `num_ctas=1`
+
+
+def _arg_names(call: cst.Call, config: bool) -> list[str | None]:
+    """The parameter each argument of the call is for: its keyword, and with `config` (a
+    `triton.Config`) a positional argument's by its position (`CONFIG_PARAMETERS`), when every
+    positional argument has one and none is a `*` splat; None for the others."""
+    positional = [arg for arg in call.args if arg.keyword is None and arg.star != "**"]
+    named = config and len(positional) <= len(CONFIG_PARAMETERS) and not any(arg.star for arg in positional)
+    return [
+        arg.keyword.value if arg.keyword is not None else CONFIG_PARAMETERS[index] if named and not arg.star else None
+        for index, arg in enumerate(call.args)
     ]
-    return without_items(call.with_changes(args=args), lambda arg: _keeps(arg, knobs))
+
+
+def _named_args(call: cst.Call, config: bool) -> dict[str, cst.BaseExpression]:
+    """The values of the call's arguments by the parameter each is for (`_arg_names`)."""
+    return {name: arg.value for arg, name in zip(call.args, _arg_names(call, config), strict=True) if name is not None}
 
 
 def _splatted_literal(arg: cst.Arg) -> cst.Dict | None:
@@ -2699,7 +2729,7 @@ def _config_merges(
         knobs = KNOBS.intersection(*(knobs_by_call.get(e, KNOBS) for e in calls))
         knobs = knobs.difference(*(tuning_reads.get(e, {}).keys() for e in calls))
         knobs = knobs.difference(
-            *(_kept(((a.keyword.value, a.value) for a in e.args if a.keyword is not None), knobs, host) for e in calls)
+            *(_kept(_named_args(e, _is_config(e, imports)).items(), knobs, host) for e in calls)
         )  # a value binding a name read elsewhere, or calling what may act, stays
         if isinstance(container, cst.ListComp):
             scope = scopes.get(container.elt) if isinstance(container.elt, cst.Call) else None
@@ -2720,11 +2750,9 @@ def _config_merges(
             # as weak as its weakest part: unsafe when it removes a `num_stages` that may be 1
             gone = knobs - kept_knobs.keys()
             unsafe = any(
-                arg.keyword is not None
-                and arg.keyword.value in gone
-                and _turns_multibuffer_off(arg.keyword.value, arg.value, stages.get(call))
+                key in gone and _turns_multibuffer_off(key, value, stages.get(call))
                 for call in calls
-                for arg in call.args
+                for key, value in _named_args(call, _is_config(call, imports)).items()
             )
             if unsafe:
                 message = f"{message} ({STAGES_REASON})"
@@ -2820,7 +2848,7 @@ def _left_alike(
         shapes: dict[str, cst.Call] = {}
         for config in sorted(way, key=lambda call: order.get(call, -1)):
             gone = knobs_by_call.get(config, KNOBS) - tuning_reads.get(config, {}).keys()
-            plain = _without_knobs(config, gone)
+            plain = _without_knobs(config, gone, config=True)
             if None in host.loops_around.get(config, ()) or _loop_reads(plain, varying.get(config, frozenset())):
                 continue  # written alike, built apart (`_repeating` and `_calls_may_repeat` see copies there)
             other = shapes.setdefault(_shape(plain), config)
@@ -2986,7 +3014,7 @@ def _calls_may_repeat(call: cst.Call, helper: str, params: frozenset[str], conte
     functions = host.functions.get(helper, [])
     sites = host.calls_of.get(helper, [])
     named = sum(isinstance(node, cst.Name) and node.value == helper for node in walk(module))
-    rest = _loop_reads(_without_knobs(call, KNOBS), params)
+    rest = _loop_reads(_without_knobs(call, KNOBS, config=True), params)
     if len(functions) != 1 or named != len(sites) + 1 or any(len(path) > 1 for path in rest):
         return True
     positional = [param.name.value for param in functions[0].params.params]
@@ -3023,8 +3051,8 @@ def _repeating(
             f"the calls of `{helper}`",
             "the parameter and the repeated calls",
         )
-    rest = _loop_reads(_without_knobs(call, KNOBS), loop)
-    written = [(arg.keyword.value, arg.value) for arg in call.args if arg.keyword is not None]
+    rest = _loop_reads(_without_knobs(call, KNOBS, config=True), loop)
+    written = list(_named_args(call, True).items())
     written += [
         (key, element.value)
         for arg in call.args
@@ -3087,7 +3115,7 @@ def _merged_list(
     elements: list[cst.BaseElement] = []
     for element in container.elements:
         if isinstance(element, cst.Element) and _is_config(element.value, imports):
-            config = _without_knobs(element.value, knobs)
+            config = _without_knobs(element.value, knobs, config=True)
             element = element.with_changes(value=config)
             shape = _shape(config)
             if shape in seen:
@@ -3137,7 +3165,7 @@ def _merged_comprehension(
         clause = clause.inner_for_in
     held: dict[str, Declined] = {}
     while True:  # each round may keep a knob, whose names then keep their clauses: at most two knobs
-        plain = _without_knobs(config, knobs - held.keys())
+        plain = _without_knobs(config, knobs - held.keys(), config=True)
         used = names_in(plain).union(
             *(names_in(c.iter) for c in clauses), *(names_in(i) for c in clauses for i in c.ifs)
         )

@@ -314,3 +314,48 @@ def run(x, n, name):
     )
     findings, _ = _lint(source)
     assert _rows(findings) == [(1, "num_stages", None), (2, "num_warps", None), (2, "num_warps", None)]
+
+
+def test_positional_knobs_of_a_config() -> None:
+    """`triton.Config(kwargs, num_warps=4, num_stages=2, num_ctas=1, ...)` (triton-ascend 3.2's
+    and upstream Triton's order): `Config({...}, 4, 2)` writes both knobs positionally. They
+    are reported; the fix removes them and names the positional arguments after them, so each
+    keeps its parameter. Not past `num_ctas`, where Triton versions order their parameters apart."""
+    source = HEADER + (
+        "@triton.autotune(\n"
+        "    configs=[\n"
+        "        triton.Config({'BLOCK': 64}, 4, 2),\n"
+        "        triton.Config({'BLOCK': 128}, 8, num_stages=3),\n"
+        "        triton.Config({'BLOCK': 256}, 4, 2, 1, pre_hook=None),\n"
+        "        triton.Config({'BLOCK': 1024}, 4, 2, 1, 0),\n"
+        "    ],\n"
+        "    key=[],\n"
+        ")\n"
+        "@triton.jit\n"
+        "def tuned(x, BLOCK: tl.constexpr):\n"
+        "    tl.store(x + tl.arange(0, BLOCK), 0.0)\n"
+        "CFG = triton.Config({'BLOCK': 512}, 4, 1)\n"
+    )
+    findings, fixed = _lint(source)
+    rows = _rows(findings)
+    assert [row[:2] for row in rows] == [
+        (2, "num_warps"),
+        (2, "num_stages"),
+        (3, "num_warps"),
+        (3, "num_stages"),
+        (4, "num_warps"),
+        (4, "num_stages"),
+        (12, "num_warps"),
+        (12, "num_stages"),
+    ]
+    assert all(row[2] is None for row in rows)
+    assert fixed is not None
+    assert "triton.Config({'BLOCK': 64}),\n" in fixed
+    assert "triton.Config({'BLOCK': 128}),\n" in fixed
+    assert "triton.Config({'BLOCK': 256}, num_ctas=1, pre_hook=None),\n" in fixed
+    assert "CFG = triton.Config({'BLOCK': 512}, num_stages=1)\n" in fixed  # `num_stages=1`: unsafe
+    assert "triton.Config({'BLOCK': 1024}, 4, 2, 1, 0),\n" in fixed
+    _, unsafe = lint_and_fix(source, "k_npu.py", select=["ASC001"], unsafe=True)
+    assert unsafe is not None and "CFG = triton.Config({'BLOCK': 512})\n" in unsafe
+    for text in (fixed, unsafe):
+        compile(text, "k_npu.py", "exec")

@@ -56,13 +56,16 @@ def test_tokens_in_strings_comments_and_escapes_count():
     escaped = 'LAUNCH = {"num\\x5fwarps": 4}\n\ndef launch(x):\n    kernel[(1,)](x, **LAUNCH)\n'
     assert asc001.may_report(Words(escaped))
     assert codes(escaped) == [(1, "ASC001")]
+    # `triton.Config({...}, 4, 2)` writes both knobs with neither word
+    positional = "import triton\n\nCONFIGS = [triton.Config({'BLOCK': 64}, 4, 2)]\n"
+    assert codes(positional, "k_npu.py") == [(3, "ASC001"), (3, "ASC001")]
 
 
 def test_kernel_rules_need_jit_and_their_own_tokens():
     dot = rule_by_selector("ASC003")
     task_loop = rule_by_selector("ASC006")
     assert dot.required_tokens() == (("dot", PACKAGE_IMPORT), ("jit",))
-    assert rule_by_selector("ASC001").required_tokens() == (("num_stages", "num_warps"),)
+    assert rule_by_selector("ASC001").required_tokens() == (("Config", "num_stages", "num_warps"),)
     assert not dot.may_report(Words("b = tl.dot(a, w)\n"))  # no kernel without `jit`
     assert dot.may_report(Words("@triton.jit\ndef k(a, w):\n    b = tl.dot(a, w)\n"))
     assert not task_loop.may_report(Words("@triton.jit\ndef k(n):\n    for t in tl.range(0, n, 2):\n        pass\n"))
