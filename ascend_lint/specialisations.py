@@ -69,7 +69,7 @@ import libcst as cst
 from .arithmetic import comparison_holds, folded_logic
 from .flow import Assumptions, Flow, call_argument
 from .host.dicts import only_read_by
-from .host.guards import orderings, walrus_in_test
+from .host.guards import orderings, tested_walrus
 from .host.records import BoundedSizes
 from .imports import ImportMap, dotted_name, number_literal, root_name, statement_blocks, str_literal
 from .nodes import (
@@ -964,7 +964,7 @@ def _tests_reaching(name: str, launch: CallSite, names: _HostNames) -> Tests:
         (_test_reading(block, name, suite), suite.holds(block.body, launch.call))
         for block in launch.blocks
         if isinstance(block, cst.If)
-        and (not suite.binds_anywhere([block], name) or _tested_walrus(block, name, suite) is not None)
+        and (not suite.binds_anywhere([block], name) or tested_walrus(block, name, suite.binds_anywhere) is not None)
     ]
     tests += _left_before(suite.body, launch.call, name, suite)[1]
     return [
@@ -974,19 +974,11 @@ def _tests_reaching(name: str, launch: CallSite, names: _HostNames) -> Tests:
     ]
 
 
-def _tested_walrus(statement: cst.If, name: str, suite: _Suite) -> cst.NamedExpr | None:
-    """The `(name := value)` the `if`'s test always runs (`walrus_in_test`), when its arms bind
-    `name` nowhere: the name holds that value in them and past the `if`."""
-    walrus = walrus_in_test(statement, name)
-    arms = [statement.body, *([statement.orelse] if statement.orelse is not None else [])]
-    return walrus if walrus is not None and not suite.binds_anywhere(arms, name) else None
-
-
 def _test_reading(statement: cst.If, name: str, suite: _Suite) -> cst.BaseExpression:
     """The test of an `if` as it tests `name`: a `(name := value)` it binds the name by
-    (`_tested_walrus`) read as the name, which holds that value past it (`n in (64, 128)` of
+    (`guards.tested_walrus`) read as the name, which holds that value past it (`n in (64, 128)` of
     `(n := pick()) in (64, 128)`)."""
-    walrus = _tested_walrus(statement, name, suite)
+    walrus = tested_walrus(statement, name, suite.binds_anywhere)
     if walrus is None:
         return statement.test
     read = statement.test.deep_replace(walrus, walrus.target)
@@ -1855,7 +1847,7 @@ class _Suite:
         exits = self._exits_of(block).get(name, ())
         found = [(test, holds) for index, test, holds in exits if last < index < place]
         binder = lines[last] if last >= 0 else None  # `if (n := pick()) not in (64, 128): return`
-        if isinstance(binder, cst.If) and _tested_walrus(binder, name, self) is not None:
+        if isinstance(binder, cst.If) and tested_walrus(binder, name, self.binds_anywhere) is not None:
             found[:0] = [(_test_reading(binder, name, self), holds) for index, _, holds in exits if index == last]
         return found
 

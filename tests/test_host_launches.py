@@ -649,6 +649,31 @@ def test_a_grid_bound_around_a_nested_launch_otherwise_stays_several() -> None:
     assert [code for code, _, _ in launch_facts(tested)] == ["(1,)", "(2,)"]
 
 
+@pytest.mark.parametrize(
+    ("statement", "bound", "test_binds"),
+    [
+        ("if (n := pick()) in (64, 128):\n    f(n)", "pick()", True),
+        ("if not (n := pick()) or c:\n    f(n)\nelse:\n    g(n)", "pick()", True),
+        ("if c and (n := pick()):\n    f(n)", None, False),  # not always run
+        ("if (n := pick()) > (n := 2):\n    f(n)", None, False),  # the test binds it twice
+        ("if (n := pick()) > 2:\n    n = 2", None, True),  # an arm binds it
+        ("if (n := pick()) > 2:\n    pass\nelse:\n    n.append(2)", None, True),  # an arm changes it
+    ],
+)
+def test_a_walrus_an_if_test_always_runs_binds_the_name_in_its_arms(
+    statement: str, bound: str | None, test_binds: bool
+) -> None:
+    """`guards.tested_walrus`, shared by the host index's bindings (`bindings.bound_by_test`)
+    and the specialisations' tests: the `(n := value)` an `if` test always runs, when the test
+    binds `n` once and its arms never, as the caller reads a binding (`test_binds`: the test
+    alone, whatever the arms do)."""
+    node = cst.parse_statement(statement)
+    found = host.bindings.bound_by_test(node, "n")
+    assert (None if found is None else cst.Module([]).code_for_node(found)) == bound
+    walrus = host.guards.tested_walrus(node, "n", lambda arms, name: False)
+    assert (walrus is not None) == test_binds
+
+
 CHOSEN = """
 import triton
 import triton.language as tl

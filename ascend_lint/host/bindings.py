@@ -26,7 +26,7 @@ from ..nodes import (
     variables_read,
     walk,
 )
-from .guards import walrus_in_test
+from .guards import tested_walrus
 from .params import is_name
 from .records import Binder, Launch
 from .shapes import indexed
@@ -804,10 +804,15 @@ def plain_binding(statement: cst.CSTNode, name: str) -> cst.BaseExpression | cst
 
 def bound_by_test(statement: cst.CSTNode, name: str) -> cst.BaseExpression | None:
     """`value` when the statement is an `if` whose test always binds `name` by `(name := value)`
-    (`guards.walrus_in_test`) and nothing else in it binds `name`: what the name holds in its
-    arms and after it, as after `n = pick()` before the `if`."""
-    walrus = walrus_in_test(statement, name)
-    return walrus.value if walrus is not None and list(binding_nodes(statement, name)) == [walrus] else None
+    and nothing in its arms may change `name` (`guards.tested_walrus`, `rebinds`): what the name
+    holds in its arms and after it, as after `n = pick()` before the `if`."""
+    walrus = tested_walrus(statement, name, _rebound_in)
+    return None if walrus is None else walrus.value
+
+
+def _rebound_in(roots: Sequence[cst.CSTNode], name: str) -> bool:
+    """One of `roots` may rebind or change `name` (`rebinds`)."""
+    return any(rebinds(root, name) for root in roots)
 
 
 def _enclosing_statements(node: cst.CSTNode, lines: Sequence[cst.CSTNode]) -> list[tuple[Sequence[cst.CSTNode], int]]:

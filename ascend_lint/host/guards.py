@@ -71,11 +71,14 @@ def _named(side: cst.BaseExpression) -> cst.BaseExpression:
     return side.target if isinstance(side, cst.NamedExpr) and isinstance(side.target, cst.Name) else side
 
 
-def walrus_in_test(statement: cst.CSTNode, name: str) -> cst.NamedExpr | None:
+def tested_walrus(
+    statement: cst.CSTNode, name: str, binds: Callable[[Sequence[cst.CSTNode], str], bool]
+) -> cst.NamedExpr | None:
     """The `(name := value)` an `if` statement's test always runs (the test itself, the left side
     of its comparison, the first operand of its `and` / `or`, under `not`: `if (n := pick()) in
-    (64, 128):`), when the test binds `name` nowhere else; None otherwise. Its arms are the
-    caller's to read."""
+    (64, 128):`), when the test binds `name` nowhere else and nothing in its arms binds it
+    (`binds(arms, name)`, as the caller reads a binding): the name holds that value in the arms
+    and past the `if`, as after `n = pick()` before it. None otherwise."""
     if not isinstance(statement, cst.If):
         return None
     test = statement.test
@@ -95,7 +98,8 @@ def walrus_in_test(statement: cst.CSTNode, name: str) -> cst.NamedExpr | None:
         for node in walk(statement.test)
         if isinstance(node, cst.NamedExpr) and isinstance(node.target, cst.Name) and node.target.value == name
     ]
-    return test if binding == [test] else None
+    arms = [statement.body, *([statement.orelse] if statement.orelse is not None else [])]
+    return test if binding == [test] and not binds(arms, name) else None
 
 
 def orderings(
