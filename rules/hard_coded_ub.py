@@ -656,12 +656,6 @@ def pick(n, d):
         name does (`_SOC_UB = {"Ascend910B": 196608}`); `within`: the host function holding it."""
         if not _is_capacity_name(name, _less_a_margin(name, value, context.imports)):
             return
-        if isinstance(value, cst.Lambda):  # one bound to a name is read as the `def` it stands for (`returns`)
-            if value not in context.host.binders:  # in a class body, an attribute, a parameter's default
-                yield from self._report(
-                    name, value.body, f"`{name}()` returns `{one_line(value.body)}`", context, within
-                )
-            return
         entries = _table_entries(value)
         if entries is not None:
             for key, key_code, entry in entries:

@@ -476,6 +476,37 @@ def test_a_call_knows_the_loops_around_it() -> None:
     }
 
 
+def test_a_lambda_given_a_name_anywhere_returns_its_body_as_the_def_it_stands_for() -> None:
+    """`HostFacts.returns`: a lambda written in a class body, stored as an attribute or given
+    as a parameter's default returns its body, as one bound to a name does
+    (`get_a = lambda: 1`): each is the `def` it stands for (one of `lambdas`), read where it is
+    written. A lambda no name is given (an argument, a dict's value) is no function's."""
+    hosts, _, module = index(
+        """
+        get_a = lambda: 1
+
+        class Plat:
+            get_b = lambda self: 2
+
+            def __init__(self, get_c=lambda: 3):
+                self.get_d = lambda: 4
+                self.cfg.get_e = lambda: 5
+                run(lambda: 6, {"x": lambda: 7})
+
+        def tile(n, get_f=lambda: 8):
+            return get_f() // n
+        """
+    )
+    made = {
+        name: [(module.code_for_node(value), function in hosts.lambdas) for value, function in returned]
+        for name, returned in hosts.returns.items()
+        if name.startswith("get_")
+    }
+    assert made == {f"get_{name}": [(value, True)] for name, value in zip("abcdef", "123458", strict=True)}
+    function = hosts.returns["get_f"][0][1]
+    assert hosts.enclosing[function] is None and function.params.params == ()
+
+
 # ---- a document's re-lint: the host facts of the statements an edit did not touch -------------
 
 

@@ -30,6 +30,7 @@ from ..nodes import (
 from .bindings import declared_global, rebinds, unpacked_into
 from .dicts import maps_a_key_to_a_callable
 from .dtypes import TensorDtype, dtypes_asserted
+from .params import all_params
 from .records import Binder, CallSite, ItemStore, Launch, Loop, Scope
 from .shapes import indexed, is_shape
 
@@ -103,8 +104,10 @@ class HostFacts:
         self.bound_under: dict[cst.BaseExpression, tuple[cst.For | cst.If, ...]] = {}
         self.item_stores: dict[tuple[str, Scope], list[ItemStore]] = {}
         self.attribute_stores: dict[str, list[tuple[cst.BaseExpression, Scope]]] = {}
-        # by name, what each function returns; a lambda bound to a name as the `def` it stands for
-        # (`f = lambda n: v` as `def f(n): return v`, one of `lambdas`): every reader of returns reads it
+        # by name, what each function returns; a lambda given a name as the `def` it stands for (`f =
+        # lambda n: v` as `def f(n): return v`, one of `lambdas`; also in a class body, stored as an
+        # attribute, `self.f = lambda n: v`, or a parameter's default, `f=lambda n: v`): every reader
+        # of returns reads it
         self.returns: dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef]]] = {}
         self.lambdas: set[cst.FunctionDef] = set()  # the `def`s made for lambdas
         self.functions: dict[str, list[cst.FunctionDef]] = {}
@@ -200,6 +203,9 @@ class HostFacts:
                     if in_class is not None:
                         self.class_of[node] = in_class
                     in_class = None
+                    for param in all_params(node):  # `def tile(n, get_ub=lambda: 196608)`
+                        if type(param.default) is cst.Lambda:
+                            self._bind_lambda(param.name.value, param.default, scope, blocks)
                     self.functions_met.append((node, node in kernel_defs))
                     if node in kernel_defs:  # launches and configs live in decorators, never in the body
                         stack.extend((decorator, scope, blocks, None, loops) for decorator in node.decorators)
@@ -232,7 +238,7 @@ class HostFacts:
                 elif type(node) is cst.NamedExpr and binds:  # `(n := v)`; in an `if` test, before its arms
                     self._bind(node, node.target, node.value, scope, _test_outside(node, blocks))
                 elif (type(node) is cst.Assign or type(node) is cst.AnnAssign) and not binds:
-                    self._class_attribute(node)
+                    self._class_attribute(node, scope, blocks)
                 elif type(node) is cst.Assert and scope is not None and not blocks:
                     self._add_dtype_asserts(node, node.test, True, scope)
                 elif type(node) is cst.AugAssign and binds:  # `n *= d` binds `n` to `n * d`
@@ -389,11 +395,14 @@ class HostFacts:
             dotted = dotted_name(target)
             if dotted:
                 self.attribute_stores.setdefault(dotted, []).append((value, scope))
+                if type(value) is cst.Lambda:  # `self.get_ub = lambda: 196608`
+                    self._bind_lambda(target.attr.value, value, scope, blocks)
 
     def _bind_lambda(self, name: str, made: cst.Lambda, scope: Scope, blocks: tuple[cst.For | cst.If, ...]) -> None:
         """`name = lambda n: v` as the `def name(n): return v` it stands for: a function (not of
         `functions`: no statement defines it) returning `v`, whose other names are read in `scope`,
-        where the lambda is written."""
+        where the lambda is written. Also a lambda a class body binds, stored as an attribute
+        (`name` its last part) or a parameter's default."""
         function = cst.FunctionDef(
             cst.Name(name), made.params, cst.IndentedBlock([cst.SimpleStatementLine([cst.Return(made.body)])])
         )
@@ -402,13 +411,18 @@ class HostFacts:
         self.enclosing[function] = scope
         self.defined_under[function] = blocks
 
-    def _class_attribute(self, statement: cst.Assign | cst.AnnAssign) -> None:
+    def _class_attribute(
+        self, statement: cst.Assign | cst.AnnAssign, scope: Scope, blocks: tuple[cst.For | cst.If, ...]
+    ) -> None:
         """`_kernel = my_kernel` in a class body: the value instances read as `self._kernel`
-        until they store one of their own."""
+        until they store one of their own. A lambda (`get_ub = lambda self: 196608`) is also the
+        method it stands for (`_bind_lambda`; the class is in `scope`, under `blocks`)."""
         targets = [t.target for t in statement.targets] if isinstance(statement, cst.Assign) else [statement.target]
         for target in targets:
             if isinstance(target, cst.Name) and statement.value is not None:
                 self.attribute_stores.setdefault(f"self.{target.value}", []).append((statement.value, None))
+                if type(statement.value) is cst.Lambda:
+                    self._bind_lambda(target.value, statement.value, scope, blocks)
 
 
 def _test_outside(node: cst.CSTNode, blocks: tuple[cst.For | cst.If, ...]) -> tuple[cst.For | cst.If, ...]:
