@@ -1385,7 +1385,9 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         elsewhere: dict[cst.CSTNode, cst.Call] = {}
         for call, scope in host.calls:
             if call not in other_platform_configs and host.on_other_platform(call):
-                for report in self._reports_on(call, scope, context, knobs.get(call, KNOBS), merges, {}, live, {}, {}):
+                for report in self._reports_on(
+                    call, scope, context, knobs.get(call, KNOBS), merges, live, read={}, bound={}, loops={}
+                ):
                     if not host.on_other_platform(report.node):
                         elsewhere.setdefault(report.node, call)
         # One finding per knob node: a knob reached from any launch off the NPU's path gets the
@@ -1411,10 +1413,10 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
                             context,
                             knobs.get(call, KNOBS),
                             merges,
-                            read,
                             live,
-                            bound,
-                            stages.get(call, {}),
+                            read=read,
+                            bound=bound,
+                            loops=stages.get(call, {}),
                         ),
                     )
                 )
@@ -1450,8 +1452,9 @@ def mm_invariant(a, b):  # public: registered under `if not _is_npu:`, callable 
         context: ModuleContext,
         knobs: AbstractSet[str],
         merges: dict[cst.Call, FixPlan],
-        read: Mapping[str, Declined],
         live: AbstractSet[DictSource],
+        *,
+        read: Mapping[str, Declined],
         bound: Mapping[DictSource, Mapping[str, Declined]],
         loops: Mapping[str, frozenset[int | None]],
     ) -> Iterator[Report]:
