@@ -25,8 +25,9 @@ statement with what is live around it:
   once it does not, the planner overlaps them;
 - **multi-buffering**: a load inside a runtime loop is double buffered, and dot results the
   vector cores use in the same loop trip land in a 4-slot ring held for the whole loop
-  (arithmetic of a result's shape that is its only use, `tl.dot(q, k) * scale`, runs in its
-  slot); a `tl.static_range` body is laid out once per trip.
+  (arithmetic of a result's shape that is its only use, `tl.dot(q, k) * scale`, and arithmetic
+  on that, runs in its slot while one slot holds it); a `tl.static_range` body is laid out once
+  per trip.
 
 Two figures come out (measured against bishengir's plans; docs/ub-estimate.md):
 `bytes`, what the compiler needs: the largest statement without multi-buffering (which the
@@ -302,12 +303,29 @@ class _Measures:
         self.lookup = lookup
         self.pointer_bits = pointer_bits
         self.dense = dense
-        self.streamed = dict.fromkeys(v for v in model.values if _streamed(v))  # in program order
         self.dims: dict[int, ConstValue | None] = {}  # id(dimension expression) -> its value
         self.counts: dict[TileValue, int | None] = {}
         self.sizes: dict[tuple[TileValue, bool], int] = {}
         self.scratches: dict[TileValue, int] = {}
         self.trips: dict[int, int] = {}
+        self.streamed: dict[TileValue, None] = {}  # in program order: an operand before its users
+        for value in model.values:
+            if self.lands(value):
+                self.streamed[value] = None
+
+    def lands(self, value: TileValue) -> bool:
+        """A dot result landed for the vector cores (`_streamed`), or arithmetic of its shape that is
+        the only use of one landed before it and that one copy of its slot holds (`tl.dot(q, k) *
+        scale`, and `* RCP_LN2` on that): computed in the slot, as an elementwise result takes a
+        dying operand's buffer when it is large enough (a product laid out a 32-byte block per
+        element does not fit a dense landing, and takes its own buffer)."""
+        if value.kind == DOT:
+            return _streamed(value)
+        return any(
+            operand in self.streamed and self.bytes(value, False) <= self.bytes(operand, False)
+            for operand, _ in value.operands
+            if _landed_in_place(operand, value)
+        ) and _streamed(value)
 
     def dim(self, node: cst.BaseExpression) -> ConstValue | None:
         """A dimension's value (tiles share their dimensions' expressions)."""
@@ -725,27 +743,16 @@ def _static_trips(loop: Loop, lookup: Lookup) -> int:
 
 
 def _streamed(value: TileValue) -> bool:
-    """A dot result the vector cores use in the same runtime loop trip that made it, or
-    arithmetic of its shape that is the only use of one (`tl.dot(q, k) * scale`): computed in
-    the slot the result landed in (measured: a causal flash-attention step plans alike with the
-    scale and without it)."""
-    if not value.ub or value.loop is None:
-        return False
-    if value.kind == ELEMENTWISE:
-        if not any(_landed_in_place(operand, value) for operand, _ in value.operands):
-            return False
-    elif value.kind != DOT:
+    """A dot result, or arithmetic, the vector cores use only in the runtime loop trip that made
+    it: one that lands in the loop's ring when it is a dot result or computed in one's slot
+    (`_Measures.lands`; measured: a causal flash-attention step plans alike with the scale and
+    without it)."""
+    if not value.ub or value.loop is None or value.kind not in (DOT, ELEMENTWISE):
         return False
     users = [u for u, role in value.users if u is not None and role != ADDRESS and u.ub]
     return bool(users) and all(u.loop is value.loop for u in users)
 
 
 def _landed_in_place(operand: object, op: TileValue) -> bool:
-    """`operand` is a dot result landed for the vector cores that `op`, of its shape, alone uses."""
-    return (
-        isinstance(operand, TileValue)
-        and operand.kind == DOT
-        and len(operand.users) == 1
-        and not differs(operand.shape, op.shape)
-        and _streamed(operand)
-    )
+    """`operand`, a tile of `op`'s shape, has `op` for its only use."""
+    return isinstance(operand, TileValue) and len(operand.users) == 1 and not differs(operand.shape, op.shape)

@@ -223,7 +223,10 @@ vector core works on, transpose copies, masks, reduction scratch, double-buffere
 loops, both arms of a runtime branch while they fit. Tiles that only feed `tl.dot` (or dot
 results that are only accumulated, cast or stored, also an accumulator read after its loop)
 live in the cube core's L1/L0C and take no UB; vector work on a dot's operands or results is
-split between the two vector cores. So is a cast of a dot operand (`tl.dot(a.to(tl.float32),
+split between the two vector cores. A dot result the vector cores use in its loop trip lands in
+a ring of slots held for the whole loop; arithmetic of its shape that is its only use runs in
+its slot (`tl.dot(q, k) * scale`, and `* RCP_LN2` on that), unless one slot cannot hold it: a
+product laid out a 32-byte block per element (below) takes its own buffer. So is a cast of a dot operand (`tl.dot(a.to(tl.float32),
 b)`): the vector cores convert it, each holding half of the source and half of the result,
 one cast at a time (a cast to the width the tile has folds away); a column-major block so cast
 (strides `(1, D)`) is transposed through one more buffer, its rows padded to 64 bytes. An address computed with `//` or `%` is loaded and stored

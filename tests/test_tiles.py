@@ -1015,20 +1015,66 @@ def causal_step_peak(params: str, made: str, before_loop: str = ""):
 
 @pytest.mark.parametrize(
     "made",
-    ["tl.dot(q, k.T) * 0.125", "tl.dot(q, k.T) * scale", "tl.dot(q, k.T) - 1.0", "tl.dot(q, k.T)"],
+    [
+        "tl.dot(q, k.T) * 0.125",
+        "tl.dot(q, k.T) * scale",
+        "tl.dot(q, k.T) - 1.0",
+        "tl.dot(q, k.T)",
+        "tl.dot(q, k.T) * (scale * 0.125)",
+        "tl.dot(q, k.T) * scale * 0.125",
+    ],
 )
 def test_arithmetic_on_a_landed_dot_result_is_done_in_its_landing_slot(made):
     # Measured (bf16 pointers, BM=BN=D=128, docs/ub-estimate.md "Arithmetic on a landed dot
     # result"): the compiler plans this causal step alike (181760 B, 165376 B live at once) with
     # the dot result scaled by a constant or a runtime scalar, shifted, or left alone: the
     # arithmetic runs in the buffer the dot result landed in, which dies there. Counted as a
-    # buffer of its own, it made a kernel the compiler fits 198400 B, over the UB.
-    assert causal_step_peak("scale", made).bytes == 165632 <= UB_CAPACITY_BYTES
+    # buffer of its own, it made a kernel the compiler fits 198400 B, over the UB. A second
+    # scalar step (`* scale * 0.125`, fla's `* scale * RCP_LN2`) takes the dying product's
+    # buffer, the slot, as `* (scale * 0.125)` does: it was counted beside the slot (198400 B).
+    needed = causal_step_peak("scale", made).bytes
+    assert needed == 165632 <= UB_CAPACITY_BYTES
 
 
 def test_a_landed_dot_result_beside_a_hoisted_tile_still_overflows():
     # Measured: with an fp32 [BM, BN] bias loaded before the loop and added to the scaled dot
-    # result, the compiler needs 198144 B (`ub overflow`); the sum takes a buffer of its own.
+    # result, the compiler needs 198144 B (`ub overflow`): the bias's 64 KiB and 32 KiB more than
+    # without it, the sum computed in the product's slot. Given a buffer of its own beside the
+    # slot, the sum made 231168 B.
     bias = "    bias = tl.load(Bias + tl.arange(0, BM)[:, None] * BN + tl.arange(0, BN)[None, :]).to(tl.float32)\n"
-    estimate = causal_step_peak("Bias", "tl.dot(q, k.T) * 0.125 + bias", bias)
-    assert estimate.bytes == 231168 > UB_CAPACITY_BYTES
+    needed = causal_step_peak("Bias", "tl.dot(q, k.T) * 0.125 + bias", bias).bytes
+    assert needed == 198400 > UB_CAPACITY_BYTES
+
+
+STICK_STEP = """
+@triton.jit
+def k(Q, K, O, scale, n, BT: tl.constexpr, BS: tl.constexpr, D: tl.constexpr):
+    q = tl.load(Q + tl.arange(0, BT)[:, None] * D + tl.arange(0, D)[None, :])
+    rem = tl.zeros([BT], dtype=tl.float32)
+    for s in range(0, n, BS):
+        k = tl.load(K + tl.arange(0, D)[:, None] + (s + tl.arange(0, BS))[None, :] * D)
+        b_s = MADE
+        b_p = tl.exp2(b_s + rem[:, None])
+        rem += tl.sum(b_p, 1)
+    tl.store(O + tl.arange(0, BT), rem)
+"""
+
+
+@pytest.mark.parametrize(
+    "made", ["tl.dot(q, k) * scale * 1.5", "tl.dot(q, k) * (scale * 1.5)", "tl.dot(q, k) * scale", "tl.dot(q, k)"]
+)
+def test_a_product_laid_out_a_block_per_element_does_not_fit_its_dot_results_landing_slot(made):
+    # fla's stickbreaking attention: `rem`, carried round the loop and broadcast in it, lays the
+    # tiles computed with it out a 32-byte block per element (64 KiB for [64, 32]), the product
+    # `tl.dot(q, k) * scale` among them, while the dot result lands dense (4 KiB a core). A 64 KiB
+    # result cannot run in a 4 KiB slot: it takes its own buffer, which `b_s + rem[:, None]`
+    # then takes in place. Put in the ring, it grew the slot to 64 KiB for the whole loop and
+    # left the sum no dying buffer to take (167936 B, 60 KiB more, for all but the bare dot).
+    estimate = peak(
+        kernel_of(STICK_STEP.replace("MADE", made)).tiles,
+        {"BT": 64, "BS": 32, "D": 128},
+        {"Q": 2, "K": 2, "O": 4},
+        dense=True,
+    )
+    needed, ring = estimate.bytes, [c.bytes for c in estimate.contributors if c.name is None and c.value.kind == "dot"]
+    assert needed == 106496 and ring == [4096]
