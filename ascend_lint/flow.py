@@ -88,6 +88,7 @@ Arms: TypeAlias = tuple[
 ]  # `if` statements and conditional expressions, each with an arm
 PointerArguments: TypeAlias = Callable[[cst.Call], Iterable[cst.BaseExpression]]
 ReturnedArgument: TypeAlias = Callable[[cst.Call], cst.BaseExpression | None]
+Decide: TypeAlias = Callable[["Flow"], "Assumptions"]
 NOTHING: Assumptions = frozenset()
 CONSTANT: list[Variant] = [(CONST, NOTHING)]
 
@@ -521,6 +522,9 @@ class Flow:
         self.pointer_arguments = pointer_arguments
         # the argument of a call that the device function it runs returns as it is (`ident(x)`: `x`)
         self.returned_argument = returned_argument
+        # the constexpr test outcomes every specialisation of the body has (`build_flow`'s
+        # `decide`): an arm they rule out is never compiled, so its definitions reach no read
+        self.decided: Assumptions = NOTHING
         self.events: list[Event] = []
         self.defs: dict[str, list[Event]] = {}
         self.calls: list[Event] = []
@@ -543,6 +547,15 @@ class Flow:
     def implications(self) -> Implications:
         """What the tests keyed so far say (`Branch.key`, `_test_keys`), made on first use."""
         return Implications()
+
+    def decide_tests(self, outcomes: Assumptions) -> None:
+        """Records the constexpr test outcomes every specialisation of the body has (`decided`),
+        forgetting what was worked out before without them."""
+        if outcomes:
+            self.decided = outcomes
+            self._memo.clear()
+            self._reach_cache.clear()
+            self._held_tests.clear()
 
     # ---- value facts -------------------------------------------------------------------
     def flags(self, node: cst.BaseExpression, spec: Assumptions | None = None) -> int:
@@ -1584,12 +1597,15 @@ class Flow:
         """`assumed` plus the constexpr test outcomes the `if` arms `conds` require (for the
         test keys in `tracked`, or all when None); None when they contradict, or when an arm
         is one a literal test never takes (`if False:`, as a device function's `if FLAG:` reads
-        inlined with the `False` its call passes)."""
+        inlined with the `False` its call passes) or no specialisation compiles (`decided`)."""
+        decided = self.decided
         for branch, arm in conds:
             truth = literal_truth(branch.node.test)
             if truth is not None and truth != arm:
                 return None
             key, polarity = branch.key
+            if decided and branch.test_is_constexpr and self.implications.contradicts(decided, key, polarity == arm):
+                return None
             if (tracked is not None and key not in tracked) or not branch.test_is_constexpr:
                 continue
             outcome = polarity == arm
@@ -3196,11 +3212,14 @@ def build_flow(
     pointer_arguments: PointerArguments = lambda call: (),
     passed_constants: Mapping[str, cst.BaseExpression] | None = None,
     returned_argument: ReturnedArgument = lambda call: None,
+    decide: Decide | None = None,
 ) -> Flow:
     """The flow of a kernel body whose parameters (name, node, value flags) are given;
     `pointer_arguments` gives the arguments of a call its device function uses as pointers,
     `passed_constants` the constants its calls pass for parameters (`Flow.bound`),
-    `returned_argument` the argument a call's device function returns as it is."""
+    `returned_argument` the argument a call's device function returns as it is, `decide` the
+    constexpr test outcomes every specialisation of the body has (`Flow.decided`: worked out
+    once the flow is built, before any rule reads it)."""
     flow = Flow(imports, body, pointer_arguments, passed_constants, returned_argument)
     builder = _Builder(flow)
     for name, node, flags in params:
@@ -3211,6 +3230,8 @@ def build_flow(
     for loop in flow.loops:
         loop.is_task_loop = _is_task_loop(flow, loop)
     flow.mark_task_indices()
+    if decide is not None:
+        flow.decide_tests(decide(flow))
     return flow
 
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 import libcst as cst
 
-from .flow import ARG, CONST, SCALAR, SPEC, Branch, Event, Flow, build_flow, call_argument, cast_parts
+from .flow import ARG, CONST, SCALAR, SPEC, Branch, Decide, Event, Flow, build_flow, call_argument, cast_parts
 from .imports import TRITON, ImportMap, dotted_name, int_literal, str_literal, walk_statements
 from .nodes import child_nodes, walk
 from .package import content_hash, file_hash, module_files
@@ -81,6 +81,9 @@ class Kernel:
     imported: ImportedFunctions | None = field(default=None, repr=False)
     # the constexpr parameters the module's launches pass one constant for (`mark_launch_constants`)
     launch_constants: dict[str, cst.BaseExpression] = field(default_factory=dict, init=False, repr=False)
+    # the module's constants and how its flows decide constexpr tests by them (`mark_module_constants`)
+    module_constants: Mapping[str, object] = field(default_factory=dict, init=False, repr=False)
+    decide: Decide | None = field(default=None, init=False, repr=False)
     _working_out: set[str] = field(default_factory=set, init=False, repr=False)  # facts of recursive calls
     # what `device_functions_called` and `calls_in_module` found, for this lint's module (`join_module`)
     _called: dict[cst.Call, list[Kernel]] = field(default_factory=dict, init=False, repr=False)
@@ -138,6 +141,19 @@ class Kernel:
                 for fact in _FACTS:
                     kernel.__dict__.pop(fact, None)
 
+    def mark_module_constants(self, constants: Mapping[str, object], decide: Decide) -> None:
+        """Records the module's constants (`ModuleContext.module_constants`) and how the kernel's
+        flows decide its constexpr tests by them (`Flow.decided`: an arm of `if IS_VARLEN:`
+        after `IS_VARLEN = tl.constexpr(True)` or `IS_VARLEN: tl.constexpr = False` that no
+        specialisation compiles defines nothing); facts computed with other constants are
+        dropped, as are the module's device functions' (they read what their callers pass)."""
+        self.decide = decide
+        if constants != self.module_constants:
+            self.module_constants = constants
+            for kernel in {self, *self.module_kernels}:
+                for fact in _FACTS:
+                    kernel.__dict__.pop(fact, None)
+
     @cached_property
     def dtype_params(self) -> frozenset[str]:
         """The constexpr parameters the body casts to (`x.to(IDX)`, `tl.cast(x, IDX)`): those
@@ -174,7 +190,9 @@ class Kernel:
         the device functions it calls inlined: `ascend_lint.inline`)."""
         params = [(p.name, p.node, self.param_flags(p, called)) for p in self.params]
         constants = {**self.launch_constants, **(self.passed_constants if called else {})}
-        return build_flow(body, params, self.imports, self._pointer_arguments, constants, self._returned_argument)
+        return build_flow(
+            body, params, self.imports, self._pointer_arguments, constants, self._returned_argument, self.decide
+        )
 
     @property
     def passed_flags(self) -> dict[str, int]:

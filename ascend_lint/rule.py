@@ -92,7 +92,9 @@ class ModuleContext:
     _kept: dict[str, object] = field(default_factory=dict, repr=False)
 
     def __post_init__(self) -> None:
+        constants = self.module_constants if self.kernels else {}
         for kernel in self.kernels:
+            kernel.mark_module_constants(constants, lambda flow: decided_outcomes(flow, self.module_constants))
             if kernel.is_device_function:  # a kernel launched too is one (`Kernel.is_launched`)
                 kernel.mark_launched(bool(self.host.launches_with_helpers(kernel)))
             if kernel.dtype_params and (kernel.is_launched or not kernel.is_device_function):
@@ -160,9 +162,9 @@ class ModuleContext:
         if found is None:
             called = self.call_configurations(kernel)
             if called is None:
-                outcomes = [decided_outcomes(kernel, self.module_constants)]
+                outcomes = [decided_outcomes(kernel.flow, self.module_constants)]
             else:
-                outcomes = [decided_outcomes(kernel, c.values) for c in called]
+                outcomes = [decided_outcomes(kernel.flow, c.values) for c in called]
             found = self._outcomes[kernel] = list(dict.fromkeys(outcomes))
         return found
 

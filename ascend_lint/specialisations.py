@@ -466,13 +466,12 @@ def names_written(module: cst.Module) -> Counter[str]:
     return found
 
 
-def decided_outcomes(kernel: Kernel, values: Mapping[str, Value]) -> Assumptions:
-    """The outcomes (flow's normalised test, whether it holds) of the constexpr tests of the
-    kernel's body, of `if`s and of conditional expressions (`x if FLAG else y`), that `values`
-    decide: the arms a specialisation with them never compiles. A name the body assigns is not
-    decided by them, but one it binds as a constexpr is (`Flow.constexpr_bindings`: `USE_DOT:
-    tl.constexpr = False`, or an expression of `values`)."""
-    flow = kernel.flow
+def decided_outcomes(flow: Flow, values: Mapping[str, Value]) -> Assumptions:
+    """The outcomes (flow's normalised test, whether it holds) of the constexpr tests of a
+    kernel's body (its `flow`), of `if`s and of conditional expressions (`x if FLAG else y`),
+    that `values` decide: the arms a specialisation with them never compiles. A name the body
+    assigns is not decided by them, but one it binds as a constexpr is
+    (`Flow.constexpr_bindings`: `USE_DOT: tl.constexpr = False`, or an expression of `values`)."""
     lookup = _outside(_assigned(flow), values, flow)
     tests = [(branch.node.test, branch.key) for branch in flow.branches if branch.test_is_constexpr]
     tests += [
@@ -509,7 +508,7 @@ def launch_outcomes(kernel: Kernel, launch: Launch, constants: Mapping[str, Valu
             value = None
         if value is not None:
             values[param.name] = value
-    return decided_outcomes(kernel, values)
+    return decided_outcomes(kernel.flow, values)
 
 
 def _outside(local: set[str], values: Mapping[str, Value], flow: Flow) -> Lookup:

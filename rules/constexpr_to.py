@@ -105,6 +105,10 @@ false)`). A conditional expression is split the same way, as the front end folds
 `off = tl.load(cu_seqlens + i_b) if IS_VARLEN else (i_b * T * H + i_h) * K`, then
 `off.to(tl.int64)` (or the choice written in the receiver), wraps when `IS_VARLEN` is false;
 one whose test is runtime (`(... * K if i_n > 0 else 0).to(tl.int64)`) may be either arm.
+A test the module or the body fixes (`IS_VARLEN = tl.constexpr(True)` at module level,
+`IS_VARLEN: tl.constexpr = True` in the body: `Flow.decided`) has one specialisation: the
+definitions of the arm it rules out reach no read, so there `bos.to(tl.int64)` widens the
+loaded offset only.
 Measured on triton-ascend 3.2 (docs/specialisation.md): a name
 assigned in the kernel body is a tensor to the front end, so `c = BT * 2; c.to(...)`
 compiles and is not flagged; only int arguments equal to 1 are specialised, never floats, so
@@ -575,6 +579,32 @@ def k(a_ptr, c_ptr, M, stride_am, BLOCK_M: tl.constexpr, NUM_SMS: tl.constexpr, 
         offs_am = tl.where(offs_am < M, offs_am, 0)
         offs_am = tl.max_contiguous(tl.multiple_of(offs_am, BLOCK_M), BLOCK_M)
         tl.store(c_ptr + offs_am, tl.load(a_ptr + offs_am * stride_am))
+""",
+        # a flag the body fixes: the index product is in the arm no specialisation compiles, so
+        # it reaches no later read; the loaded offset widened is no index arithmetic
+        """
+@triton.jit
+def k(o, cu_seqlens, T, D: tl.constexpr):
+    IS_VARLEN: tl.constexpr = True
+    i_n = tl.program_id(0)
+    if IS_VARLEN:
+        bos = tl.load(cu_seqlens + i_n)
+    else:
+        bos = i_n * T
+    tl.store(o + bos.to(tl.int64) + tl.arange(0, D), 1.0)
+""",
+        # the same flag fixed by the module
+        """
+IS_VARLEN = tl.constexpr(True)
+
+@triton.jit
+def k(o, cu_seqlens, T, D: tl.constexpr):
+    i_n = tl.program_id(0)
+    if IS_VARLEN:
+        bos = tl.load(cu_seqlens + i_n)
+    else:
+        bos = i_n * T
+    tl.store(o + bos.to(tl.int64) + tl.arange(0, D), 1.0)
 """,
     )
     INVALID = (

@@ -115,6 +115,10 @@ are the chunk's start). A left shift is
 a multiply (`bos << 7`, `(i_c << 6) * HV`). A load bound by an assignment expression where it is
 multiplied (`((bos := tl.load(cu_seqlens + i_n).to(tl.int32)) * HV + i_hv) * V`) is one there
 and in the reads of `bos` after it; the product holding the `:=` gets no fix (cast it by hand).
+An offset loaded in an arm no specialisation compiles, by a flag the module or the body fixes
+(`IS_VARLEN = tl.constexpr(False)` at module level, `IS_VARLEN: tl.constexpr = False` in the
+body: `Flow.decided`), reaches no later read: after `if IS_VARLEN: bos = tl.load(cu_seqlens +
+i_n).to(tl.int32)` / `else: bos = i_n * T`, `bos * H` is no offset's product.
 
 A device function no launch runs is read with what its
 calls pass (Triton inlines it with the caller's values): a parameter some call passes an int32
@@ -486,6 +490,32 @@ def k(v, cu_seqlens, BT: tl.constexpr, V: tl.constexpr, WIDE: tl.constexpr):
         tl.store(v + i_c * BT + tl.arange(0, V), tl.zeros([V], dtype=tl.float32))
     else:
         tl.store(v + i_c * (2 * BT) + tl.arange(0, V), tl.zeros([V], dtype=tl.float32))
+""",
+        # a flag the body fixes: the int32 load is in the arm no specialisation compiles, so it
+        # reaches no later read (a chunk cumsum kernel with its flags written in)
+        """
+@triton.jit
+def k(o, cu_seqlens, T, H: tl.constexpr, D: tl.constexpr):
+    IS_VARLEN: tl.constexpr = tl.constexpr(False)
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    if IS_VARLEN:
+        bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    else:
+        bos = i_n * T
+    tl.store(o + (bos * H + i_h) * D + tl.arange(0, D), 1.0)
+""",
+        # the same flag fixed by the module (`tl.constexpr(False)` at module level)
+        """
+IS_VARLEN = tl.constexpr(False)
+
+@triton.jit
+def k(o, cu_seqlens, T, H: tl.constexpr, D: tl.constexpr):
+    i_n, i_h = tl.program_id(0), tl.program_id(1)
+    if not IS_VARLEN:
+        bos = i_n * T
+    else:
+        bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    tl.store(o + (bos * H + i_h) * D + tl.arange(0, D), 1.0)
 """,
     )
     INVALID = (

@@ -27,6 +27,7 @@ from ascend_lint.flow import (
 from ascend_lint.imports import ImportMap
 from ascend_lint.incremental import IncrementalParser
 from ascend_lint.kernels import KernelMemory, find_kernels
+from ascend_lint.rule import ModuleContext
 from ascend_lint.specialisations import evaluate
 
 
@@ -409,6 +410,41 @@ def test_reaching_defs_respect_the_enclosing_constexpr_branch() -> None:
     (use,) = [e for e in flow.events if e.kind == READ and e.name == "is_tail" and e.conds]
     (only,) = flow.reaching_defs(use, "is_tail")
     assert isinstance(only.value, cst.Name) and only.value.value == "False"
+
+
+def _decided_flow(code: str) -> Flow:
+    """The flow of the snippet's one kernel as the engine gives it to rules: with the outcomes
+    the module's constants and the body's constexpr bindings decide (`Flow.decided`)."""
+    source, _ = snippet_source(code)
+    module = cst.parse_module(source)
+    imports = ImportMap(module)
+    (kernel,) = ModuleContext("k.py", source, module, imports, find_kernels(module, imports)).kernels
+    return kernel.flow
+
+
+@pytest.mark.parametrize(
+    "fixed",
+    [
+        "IS_VARLEN = tl.constexpr(False)\n",  # by the module
+        "",  # by the body (below)
+    ],
+)
+def test_definitions_in_an_arm_a_fixed_test_rules_out_reach_no_read(fixed: str) -> None:
+    body = "" if fixed else "    IS_VARLEN: tl.constexpr = tl.constexpr(False)\n"
+    flow = _decided_flow(
+        fixed
+        + "@triton.jit\ndef k(o, cu_seqlens, T, D: tl.constexpr):\n"
+        + body
+        + "    i_n = tl.program_id(0)\n"
+        + "    if IS_VARLEN:\n        bos = tl.load(cu_seqlens + i_n).to(tl.int32)\n"
+        + "    else:\n        bos = i_n * T\n"
+        + "    tl.store(o + bos * D + tl.arange(0, D), 1.0)\n"
+    )
+    (use,) = reads(flow, "bos")
+    (only,) = flow.reaching(use.node)
+    assert isinstance(only.value, cst.BinaryOperation)  # `i_n * T`, not the load
+    assert not flow.flags(use.node) & LOADED
+    assert flow.decided == {("IS_VARLEN", False)}
 
 
 def test_runtime_everywhere_when_every_reaching_definition_is_runtime() -> None:
