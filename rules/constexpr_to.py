@@ -600,10 +600,10 @@ IS_VARLEN = tl.constexpr(True)
 @triton.jit
 def k(o, cu_seqlens, T, D: tl.constexpr):
     i_n = tl.program_id(0)
-    if IS_VARLEN:
-        bos = tl.load(cu_seqlens + i_n)
-    else:
+    if not IS_VARLEN:
         bos = i_n * T
+    else:
+        bos = tl.load(cu_seqlens + i_n)
     tl.store(o + bos.to(tl.int64) + tl.arange(0, D), 1.0)
 """,
     )

@@ -90,13 +90,15 @@ i_n).to(tl.int32), tl.load(cu_seqlens + i_n + 1).to(tl.int32)) if IS_VARLEN else
 eos` in each arm does). The index of a `range` / `tl.range` loop starting at an offset is one (`for
 t in range(bos, eos)`: `t` is `bos` plus a position), unless a bound is int64 (Triton gives the
 index its bounds' widest type). Also a name set to
-an offset plus or minus other int32 terms (`t0 = bos + i_t * BT`), also clamped (`rows =
+an offset plus or minus other int32 terms (`t0 = bos + i_t * BT`; also in place, `bos += i_t *
+BT`), also clamped (`rows =
 tl.maximum(q_start, tl.minimum(t, q_end - 1))`), or an offset a device function of the module returns (`bos, T =
 _seq_start(cu_seqlens, i_n)`, `_seq_start` loading `cu_seqlens` with `.to(tl.int32)`; a
 load it returns as it casts it, `return tl.load(cu + i_n).to(tl.int32)`, or a name it binds
 to one and returns, `bos = tl.load(cu + i_n).to(tl.int32)` then `return bos, eos - bos`, or
 another helper's such load it returns, `return _s0(cu, i_n)`, down any number of helpers,
-counts when the caller passes a boundary pointer, whatever the functions name their parameter), also
+counts when the caller passes a boundary pointer, whatever the functions name their parameter;
+also copied or added to in the caller, `t0 = bos + i_t * BT`), also
 picked by `tl.where(c, bos, start)`. The chunk an offset falls in is one too, counted in chunks
 (`i_c = (eos - 1) // chunk_size`, the last chunk of a sequence; also rounded up, `tl.cdiv(eos,
 chunk_size)`, or by a right shift, `(eos - 1) >> 6` for chunks of 64): `i_c * chunk_size *
@@ -527,6 +529,34 @@ def k(q, cu_seqlens, HV: tl.constexpr, K: tl.constexpr, V: tl.constexpr):
     bos = tl.load(cu_seqlens + i_n).to(tl.int32)
     tl.store(q + ((bos * HV + i_n * K) * V).to(tl.int64), 0.0)  # expect
     tl.store(q + ((bos * HV + i_hv) * V + i_n * K).to(tl.int64), 0.0)  # expect
+""",
+        # an offset advanced in place stays one: `bos += i_t * BT` is `bos = bos + i_t * BT`
+        """
+@triton.jit
+def k(o, cu_seqlens, stride_t, BT: tl.constexpr, D: tl.constexpr):
+    i_n, i_t = tl.program_id(0), tl.program_id(1)
+    bos = tl.load(cu_seqlens + i_n).to(tl.int32)
+    bos += i_t * BT
+    tl.store(o + bos * stride_t + tl.arange(0, D), 1.0)  # expect
+    row = bos
+    row += 1
+    tl.store(o + row * stride_t + tl.arange(0, D), 1.0)  # expect
+""",
+        # an offset a device function returns, copied or added to before the stride
+        """
+@triton.jit
+def _seq_start(cu, i_n):
+    start = tl.load(cu + i_n).to(tl.int32)
+    return start
+
+@triton.jit
+def k(o, cu_seqlens, stride_t, BT: tl.constexpr, D: tl.constexpr):
+    i_n, i_t = tl.program_id(0), tl.program_id(1)
+    bos = _seq_start(cu_seqlens, i_n)
+    t0 = bos + i_t * BT
+    tl.store(o + t0 * stride_t + tl.arange(0, D), 1.0)  # expect
+    row = bos
+    tl.store(o + row * stride_t + tl.arange(0, D), 1.0)  # expect
 """,
         # lightllm's prefill kernels name the boundaries `B_Start_Loc`
         """
@@ -1410,8 +1440,8 @@ def _find_sequence_offsets(kernel: Kernel, host: HostIndex | None, memo: _Memo) 
         for event in definitions:
             # a `range` loop's index counts on from its start (`for t in range(bos, eos)`: `bos + k`)
             value = event.value or flow.index_start(event)
-            if event in found or value is None or not isinstance(event.node, cst.Name):
-                continue
+            if event in found or value is None or not isinstance(event.node, cst.Name | cst.AugAssign):
+                continue  # `bos += i_t * BT` sets `bos` to `bos + i_t * BT`
             if _offsets_added(value, flow, found) <= 0 or not _int32_in_some_specialisation(
                 value, flow, loads_int32, found
             ):
@@ -1754,19 +1784,37 @@ def _int32_in_some_specialisation(
     int32 tensor) a load as it is, or an offset a device function returns (`_returned_offset`:
     the flow sees a call's value) or a call passes for a parameter (`_passed_offsets`: the
     caller's value was so), or the index of a `range` loop starting at an offset (its width is
-    its bounds')."""
-    returned = any(
-        d.value is None  # a parameter a call passes an offset for, a loop index counting from one
-        or (isinstance(d.value, cst.Call) and _int32_boundary_load(d.value, flow, set(), ()) is None)
-        for leaf in _arithmetic_leaves(node, flow)
-        if isinstance(leaf, cst.Name)
-        for d in flow.reaching(leaf)
-        if d in offsets
-    )
+    its bounds'), or a value made of one of these (`_width_unseen`)."""
+    returned = _width_unseen(node, flow, offsets, _arithmetic_leaves)
     return any(
         not flags & WIDE and (returned or (flags & LOADED and (flags & NARROW or loads_int32)))
         for flags, _ in flow.variants(node)
     )
+
+
+def _width_unseen(
+    node: cst.BaseExpression,
+    flow: Flow,
+    offsets: dict[Event, str],
+    leaves: Callable[[cst.BaseExpression, Flow], Iterator[cst.BaseExpression]],
+    seen: frozenset[Event] = frozenset(),
+) -> bool:
+    """A name among `node`'s `leaves` reads an offset whose int32 width the flow does not see: a
+    parameter a call passes an offset for, a loop index counting from one, a call's value (an
+    offset a device function returns: `bos = _seq_start(cu_seqlens, i_n)`), or a name set to
+    such an offset plus other terms or copied (`t0 = bos + i_t * BT`, `row = bos`)."""
+    for leaf in leaves(node, flow):
+        if not isinstance(leaf, cst.Name):
+            continue
+        for definition in flow.reaching(leaf):
+            value = definition.value
+            if definition not in offsets or definition in seen:
+                continue
+            if value is None or (isinstance(value, cst.Call) and _int32_boundary_load(value, flow, set(), ()) is None):
+                return True
+            if _width_unseen(value, flow, offsets, _sum_leaves, seen | {definition}):
+                return True
+    return False
 
 
 def _scales(product: cst.BinaryOperation, flow: Flow, ones: frozenset[str]) -> bool:
