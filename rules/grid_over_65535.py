@@ -2749,7 +2749,7 @@ def _finding(launch: Launch, grid: Grid, message: str, sizes: str, sized: tuple[
     made = launch.call.func if isinstance(launch.call.func, cst.Call) else launch.call
     return Report(
         launch.written_at,
-        message.format(limit=MAX_PROGRAMS, grid=one_line(grid.written), sizes=sizes),
+        message.format(limit=MAX_PROGRAMS, grid=grid.quoted, sizes=sizes),
         related=((made, "the call passing the sizes"),) if launch.written is not None else (),
         facts={"sizes": sized},
         within=launch.scope,  # positions are looked for in that function, not the whole file

@@ -133,7 +133,6 @@ import libcst as cst
 
 from ascend_lint.flow import NOTHING, Assumptions
 from ascend_lint.host import CoreCount, Grid, HostIndex, Launch
-from ascend_lint.nodes import one_line
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
 from ascend_lint.specialisations import launch_outcomes
@@ -600,7 +599,7 @@ def scale_twice(x, y, z):
                 dead_dots = DEAD_DOTS if on_ai_cores[NOTHING] else ""
                 yield Report(
                     launch.written_at,
-                    MESSAGE.format(kernel=kernel.name, launched=dead_dots, axis=one_line(grid.written)),
+                    MESSAGE.format(kernel=kernel.name, launched=dead_dots, axis=grid.quoted),
                     related=((count.node, "the AI core count is read here"),),
                     within=launch.scope,
                 )

@@ -96,6 +96,38 @@ def test_a_finding_quotes_code_written_over_lines_on_one_line(code: str, source:
     assert quoted in finding.message
 
 
+GRID_WITHOUT_PARENTHESES = """\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, n, BLOCK: tl.constexpr):
+    tl.store(x + tl.program_id(0) * BLOCK + tl.arange(0, BLOCK), 0.0)
+
+
+def run(x, props):
+    M, H, D = x.shape
+    k[{grid}](x, D, BLOCK=16)
+"""
+
+
+@pytest.mark.parametrize(
+    ("code", "grid", "quoted"),
+    [
+        ("ASC009", 'props["num_aicore"], 1', '`(props["num_aicore"], 1)`'),
+        ("ASC009", 'props["num_aicore"], ', '`(props["num_aicore"],)`'),
+        ("ASC010", "M * H, 1", "`(M * H, 1)`"),
+        ("ASC010", "M * H,", "`(M * H,)`"),
+    ],
+)
+def test_a_grid_written_without_parentheses_is_quoted_as_its_tuple(code: str, grid: str, quoted: str) -> None:
+    """`k[a, b](...)` launches on the tuple `(a, b)`: the message quotes it, not the subscript."""
+    (finding,) = lint_source(GRID_WITHOUT_PARENTHESES.format(grid=grid), "k.py", settings(select=[code])).findings
+    assert quoted in finding.message
+    assert "`k[" not in finding.message
+
+
 KERNEL_HEAD = "import triton\nimport triton.language as tl\n\n\n@triton.jit\n"
 
 # each source written with CRLF line ends, tab indents and a comment inside the quoted code

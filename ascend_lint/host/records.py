@@ -12,6 +12,7 @@ import libcst as cst
 
 from ..nodes import (
     arms_around,
+    one_line,
 )
 from .params import passed_for
 
@@ -257,6 +258,15 @@ class Grid:
     meta: str | None = None
     variant: bool = False  # one of the grids paths picked whatever the sizes lead to: each may be launched
     unreached: frozenset[int] = frozenset()  # ids of the assignments its path does not run (`grid_extents`)
+
+    @property
+    def quoted(self) -> str:
+        """The grid as a message quotes it (`one_line`): the tuple a `kernel[a, b]` launches on,
+        `(a, b)` (`(a,)` for `kernel[a,]`), not the subscript written around it."""
+        if not isinstance(self.written, cst.Subscript):
+            return one_line(self.written)
+        axes = [one_line(element.slice) for element in self.written.slice]
+        return f"({', '.join(axes)}{',' if len(axes) == 1 else ''})"
 
 
 @dataclass(frozen=True)
