@@ -42,6 +42,7 @@ from .specialisations import (
     call_configurations,
     configurations,
     decided_outcomes,
+    literal_arguments,
     module_constants,
     names_written,
 )
@@ -167,6 +168,17 @@ class ModuleContext:
                 outcomes = [decided_outcomes(kernel.flow, c.values) for c in called]
             found = self._outcomes[kernel] = list(dict.fromkeys(outcomes))
         return found
+
+    def call_outcomes(self, helper: Kernel, call: cst.Call) -> list[Assumptions]:
+        """The `compiled_outcomes` of the device function `helper` that `call` of it may compile:
+        those of its specialisations (`call_configurations`) agreeing with each constexpr value
+        the call fixes (`literal_arguments`); all of them when the calls are not all known."""
+        called = self.call_configurations(helper)
+        if called is None:
+            return self.compiled_outcomes(helper)
+        fixed = literal_arguments(helper, call).items()
+        agreeing = [c for c in called if all(c.values.get(name) == value for name, value in fixed)]
+        return list(dict.fromkeys(decided_outcomes(helper.flow, c.values) for c in agreeing))
 
     def uncompiled(self, kernel: Kernel) -> frozenset[cst.CSTNode]:
         """The nodes of the kernel's `if` arms no specialisation compiles (`compiled_outcomes`):

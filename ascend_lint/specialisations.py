@@ -448,6 +448,21 @@ def call_configurations(
     return found
 
 
+def literal_arguments(helper: Kernel, call: cst.Call) -> dict[str, Value]:
+    """The constexpr values `call` gives the device function `helper` in every specialisation
+    of its caller: each constexpr parameter it passes a literal (by keyword or position) or
+    omits with a literal default (`GUARD=True`, `SWAP: tl.constexpr = False`)."""
+    found: dict[str, Value] = {}
+    for position, param in enumerate(helper.params):
+        if param.is_constexpr:
+            argument = call_argument(call, position, param.name)
+            written = param.node.default if argument is None else argument
+            value = None if written is None else evaluate(written, lambda _: None, helper.imports)
+            if value is not None:
+                found[param.name] = value
+    return found
+
+
 def names_written(module: cst.Module) -> Counter[str]:
     """How many times the module's code writes each name, or a string holding just a name
     (`__all__ = ["f"]`); comments and docstrings aside."""

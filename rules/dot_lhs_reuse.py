@@ -138,7 +138,10 @@ through a view it binds to a name (`a16 = a.to(tl.float16)`), as the left operan
 inlines the function, so the argument passed for that parameter (by position or keyword) is
 clobbered in the caller. That holds in each specialisation the function is compiled in: a copy
 it makes only under `if PRESCALE:` is no copy when its calls pass `PRESCALE=False` (or the
-body binds it so). The function may be defined in the same file or imported from another
+body binds it so). Each call is that dot in the specialisations it compiles: those agreeing
+with every constexpr it passes a literal (by keyword or position) or omits with a literal
+default (`ModuleContext.call_outcomes`), so `_mm(a, b, GUARD=True)`, whose dot takes a copy
+made under `if GUARD:`, clobbers no `a` though `_mm(b, a, GUARD=False)` clobbers `b`. The function may be defined in the same file or imported from another
 module of the package (`from .micro_kernel import micro_kernel_fwd`, or an absolute import
 inside the package), or called through such a module (`micro_kernel.micro_kernel_fwd(...)`
 after `from . import micro_kernel`, `mk.micro_kernel_fwd(...)` after `import
@@ -365,6 +368,33 @@ def dk_only(p_s, p_q, p_k, p_dq, p_dk):
     ds = tl.load(p_s)
     dq_part(ds, tl.load(p_k), p_dq)
     tl.store(p_dk, ds)
+""",
+        # each call compiles its own specialisation: `GUARD=True` dots a copy of `x`, so only the
+        # second call, `GUARD=False`, clobbers what it passes for `x` (`b_b`, read no more); where
+        # `SWAP` is omitted it is its default, False, where `y`, `b_b`, is the right operand: kept
+        """
+@triton.jit
+def mm(x, y, GUARD: tl.constexpr):
+    if GUARD:
+        x = x + 0.0
+    return tl.dot(x, y)
+
+
+@triton.jit
+def mm_swap(x, y, SWAP: tl.constexpr = False):
+    if SWAP:
+        return tl.dot(y, x)
+    return tl.dot(x, y)
+
+
+@triton.jit
+def k(p_a, p_b, p_o):
+    b_a = tl.load(p_a)
+    b_b = tl.load(p_b)
+    c3 = mm_swap(tl.load(p_o), b_b) + mm_swap(b_a + 0.0, tl.load(p_o), SWAP=True)
+    c1 = mm(b_a, b_b, GUARD=True)
+    c2 = mm(b_b, b_a, False)
+    tl.store(p_o, c1 + c2 + c3 + b_a)
 """,
         # a device function's dot clobbers the argument for its left operand only, none when it copies it
         """
@@ -1141,7 +1171,7 @@ def _kept_by_helper_fixes(
     if dot.param is None or not helpers or any(h not in kernel.module_kernels or h in seen for h in helpers):
         return None
     for helper in helpers:
-        inner = engine.clobbers(helper).get(dot.param, [])
+        inner = engine.clobbers(helper, context.call_outcomes(helper, dot.event.call)).get(dot.param, [])
         if not inner:
             return None
         flow, outcomes = helper.flow, context.compiled_outcomes(helper)
@@ -1296,7 +1326,7 @@ class _Dots:
 
     def __init__(self, context: ModuleContext) -> None:
         self._context = context
-        self._clobbered: dict[Kernel, dict[tuple[int, str], list[_Dot]]] = {}
+        self._clobbered: dict[tuple[Kernel, tuple[Assumptions, ...]], dict[tuple[int, str], list[_Dot]]] = {}
 
     def of(self, kernel: Kernel) -> list[_Dot]:
         """The kernel's calls that run a `tl.dot` with a named left operand, in evaluation order,
@@ -1344,28 +1374,34 @@ class _Dots:
 
     def _clobbered_params(self, call: cst.Call, caller: Kernel) -> list[tuple[int, str]]:
         """The parameters (position, name) a dot clobbers in every device function `call` may
-        run: Ascend runs one of them, which one is not known from this file."""
+        run (Ascend runs one of them, which one is not known from this file), in the
+        specialisations the call compiles (`ModuleContext.call_outcomes`)."""
         helpers = caller.device_functions_called(call)
         if not helpers:
             return []
-        return sorted(set.intersection(*(set(self.clobbers(helper)) for helper in helpers)))
+        clobbered = (set(self.clobbers(helper, self._context.call_outcomes(helper, call))) for helper in helpers)
+        return sorted(set.intersection(*clobbered))
 
-    def clobbers(self, helper: Kernel) -> dict[tuple[int, str], list[_Dot]]:
+    def clobbers(self, helper: Kernel, outcomes: list[Assumptions]) -> dict[tuple[int, str], list[_Dot]]:
         """The helper's parameters (position, name) that are, unchanged or through a view bound
         to a name (`a2 = a.to(t)`), the left operand of one of its dots (directly or through a
-        device function it calls in turn) in a specialisation it is compiled in, each with those
-        dots: a copy made only under `if PRESCALE:` is no copy where `PRESCALE` is false."""
-        if helper not in self._clobbered:
-            self._clobbered[helper] = {}  # while computing: a recursive call clobbers nothing
+        device function it calls in turn) in one of the specialisations `outcomes` fix (those a
+        call compiles, `ModuleContext.call_outcomes`), each with those dots: a copy made only
+        under `if PRESCALE:` is no copy where `PRESCALE` is false."""
+        key = (helper, tuple(outcomes))
+        if key not in self._clobbered:
+            self._clobbered[key] = {}  # while computing: a recursive call clobbers nothing
             positions: dict[cst.CSTNode, tuple[int, str]] = {
                 param.node: (index, param.name) for index, param in enumerate(helper.params)
             }
-            flow, outcomes = helper.flow, self._context.compiled_outcomes(helper)
+            flow = helper.flow
             clobbered: dict[tuple[int, str], list[_Dot]] = {}
             for dot in self.of(helper):
                 origins = flow.value_origins(dot.tile)
                 for outcome in outcomes:
-                    if not flow.implications.consistent(outcome, dot.assumed):
+                    if not flow.implications.consistent(outcome, dot.assumed) or not flow.compiled_under(
+                        dot.event, outcome
+                    ):
                         continue
                     # each specialisation an origin is chosen in (`b = x if T else y`: `x` where `T` holds)
                     for where in dict.fromkeys(outcome | dot.assumed | held for _, held in origins):
@@ -1380,8 +1416,8 @@ class _Dots:
                             known = clobbered.setdefault(positions[compiled[0].node], [])
                             if dot not in known:
                                 known.append(dot)
-            self._clobbered[helper] = dict(sorted(clobbered.items()))
-        return self._clobbered[helper]
+            self._clobbered[key] = dict(sorted(clobbered.items()))
+        return self._clobbered[key]
 
 
 class _CopyPlanner:
