@@ -83,7 +83,8 @@ of a list (or tuple) the function binds once to a literal and changes only by ad
 count of items, in no `while` loop nor nested function and in `for` loops of bounded trips only
 (`items = []`, then `for i in range(min(n, 1024)): items.append(i)` makes `len(items)` at most
 1024; a loop over written items, `for t in (a, b):`, is bounded; `items.extend(xs)`, a loop over
-`xs`, passing `items` to a call are not); a name the
+`xs`, passing `items` to a call, taking its method, `add = items.append` or
+`map(items.append, xs)`, are not); a name the
 function rebinds holds the value its one plain assignment reaching the launch in straight-line
 code gives it (`blocks = props["num_aicore"]`, then `blocks = x.shape[0] * x.shape[1]`: a size
 at the launches after it). A name
@@ -214,7 +215,8 @@ all, and what the blocks holding the launch add before it (`if flag: grid.append
 launch, in that arm; not under a test that orders values); in a loop holding the launch, a later
 trip also launches what its whole body added once on a path not leaving the loop
 (`k[tuple(grid)]` then `grid.append(B)`, also before an `if done: break`; not what an arm
-ending in `break` adds, nor anything when the body always breaks, ends in `return` or `raise`,
+ending in `break` adds, nor anything when the body always breaks (also in a `with` block, a `finally`
+block or a `try` body with no `except`), ends in `return` or `raise`,
 or the loop runs once: `for _ in (0,):`, `range(1)`). Each path's grid is read; when every test choosing among them picks a variant (an
 equality, identity or truth test, or a `for` loop: `if batched: grid.append(B)`) the launch is
 reported when one path's grid would be (that path may run whatever the sizes), else when each
@@ -224,10 +226,11 @@ at the end (the same programs). A `try` adding to it gives no grid. Past 64 path
 test picks a variant the first 64 are read (each may run), else one grid: what the block binding
 it adds outside any `if` or loop (every path launches at least that). A list the function changes otherwise between its
 binding and the launch (`grid.pop()`, `del grid[1]`, `grid[1] = 4`, `grid.clear()`, `grid[:] =
-[4]`, passing it to a call, `alias = grid`) is no grid read; `len(grid)` and `grid[0]` read it. A test around
+[4]`, passing it to a call, `alias = grid`, `add = grid.append`) is no grid read; `len(grid)` and `grid[0]` read it. A test around
 the launch, or an `assert` before it, reads the axes added as those written in a tuple: `if
 x.shape[1] <= 16:` around `k[tuple(grid)]` bounds the `x.shape[1]` appended (an item read back,
-`grid[1] <= 16`, bounds only those of the list literal).
+`grid[1] <= 16`, bounds only those of the list literal), while the names they read hold what they
+held there (not after `B = x.shape[2]` rebinds the `B` appended, or `x = x.transpose(0, 1)`).
 
 A launch through a name bound only to kernels of the module
 (`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`, or the choice written in the launch,
@@ -2959,8 +2962,12 @@ def _size_guard(launch: Launch, grid: Grid, context: ModuleContext, chunked: boo
     the launching one included; of the axes a host chunking loop leaves whole (`chunked`), those
     axes only: a caller's loop passing the chunk bounds the others, not them."""
     sources = [(launch.grid_node, launch.scope), (grid.written, grid.scope)]
-    if isinstance(grid.written, cst.Name):  # a list added to (`grid.append(B)`): its axes are written there
-        sources += [(axis, grid.scope) for axis in grid.axes]
+    if isinstance(grid.written, cst.Name) and isinstance(grid.scope, cst.FunctionDef):
+        # a list added to (`grid.append(B)`): its axes are written there, each read so while the names
+        # it reads hold what they held there (not `B = x.shape[2]` nor `x = x.transpose(0, 1)` after it)
+        sources += [
+            (axis, grid.scope) for axis in grid.axes if context.host.reads_as_written(axis, launch.call, grid.scope)
+        ]
     if chunked:
         sources = [(axis, grid.scope) for axis in grid.axes]
     grid_names = _GridNames.of(sources, context)

@@ -1330,6 +1330,21 @@ def asserted_before(x):
     assert B <= 16
     k[tuple(grid)](x, 1, BT=64)
 
+def rebound_after(x):
+    B = x.shape[1]
+    grid = [x.shape[0]]
+    grid.append(B)
+    B = x.shape[2]  # the test bounds the new value, not the one appended
+    assert B <= 16
+    k[tuple(grid)](x, 1, BT=64)  # expect
+
+def transposed_after(x):
+    grid = [x.shape[0]]
+    grid.append(x.shape[1])
+    x = x.transpose(0, 1)
+    if x.shape[1] <= 16:
+        k[tuple(grid)](x, 1, BT=64)  # expect
+
 def tested_elsewhere(x):
     grid = [x.shape[0]]
     grid.append(x.shape[1])
@@ -1392,6 +1407,18 @@ def filled_by_a_nested_function(x, xs):
 
     for t in xs:
         add(t)
+    k[(len(items), x.shape[0])](x, 1, BT=64)  # expect
+
+def filled_by_a_bound_method(x, xs):
+    items = []
+    add = items.append
+    for t in xs:
+        add(t)
+    k[(len(items), x.shape[0])](x, 1, BT=64)  # expect
+
+def filled_by_map(x, xs):
+    items = []
+    list(map(items.append, xs))
     k[(len(items), x.shape[0])](x, 1, BT=64)  # expect
 
 def filled_then_passed(x, xs):
@@ -1764,6 +1791,17 @@ def test_a_loop_that_returns_is_reported_at_its_one_trip(lint) -> None:
     )
     (report,) = lint(source, select=["ASC010"])
     assert "grows as H * B >" in report.message
+
+
+def test_a_loop_that_breaks_in_a_try_runs_once(lint) -> None:
+    """A loop body that ends in a `try` that always breaks (`try: break finally: ...`) runs once: no later trip
+    launches what the first one appended."""
+    source, _ = snippet_source(
+        KERNEL
+        + "def once(x, dims):\n    grid = [x.shape[0]]\n    for _ in dims:\n        k[tuple(grid)](x, 1, BT=64)\n"
+        + "        grid.append(x.shape[1])\n        try:\n            break\n        finally:\n            pass\n"
+    )
+    assert lint(source, select=["ASC010"]) == []
 
 
 def test_a_capped_item_is_reported_at_the_trip_over_the_limit(lint) -> None:

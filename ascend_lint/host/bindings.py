@@ -281,8 +281,9 @@ def paths_into(
 
 
 def _runs_once(loop: cst.For | cst.While, order: WrittenOrder) -> bool:
-    """The loop runs its body at most once: a statement of the body (or of a `with` block
-    there) breaks, or its last statement returns or raises, or it iterates a literal of one item
+    """The loop runs its body at most once: a statement of the body (or of a block there
+    whose statements all run or end the loop: a `with` block, a `finally` block, a `try` body with
+    no `except`) breaks, or its last statement returns or raises, or it iterates a literal of one item
     (`for _ in (0,):`) or a `range` of at most one (`range(1)`)."""
     lines = order.statements(loop.body)
     if lines and isinstance(lines[-1], cst.Return | cst.Raise):
@@ -290,7 +291,7 @@ def _runs_once(loop: cst.For | cst.While, order: WrittenOrder) -> bool:
     while lines:
         if any(isinstance(line, cst.Break) for line in lines):
             return True
-        lines = [line for each in lines if isinstance(each, cst.With) for line in order.statements(each.body)]
+        lines = [line for each in lines for block in _run_through(each) for line in order.statements(block)]
     items = loop.iter if isinstance(loop, cst.For) else None
     if isinstance(items, cst.List | cst.Tuple):
         return len(items.elements) == 1 and not isinstance(items.elements[0], cst.StarredElement)
@@ -300,6 +301,20 @@ def _runs_once(loop: cst.For | cst.While, order: WrittenOrder) -> bool:
         bound for arg in items.args if not (arg.keyword or arg.star) and (bound := folded_int(arg.value)) is not None
     ]
     return len(bounds) == len(items.args) and bounds[2:] != [0] and len(range(*bounds)) <= 1
+
+
+def _run_through(statement: cst.CSTNode) -> list[cst.BaseSuite]:
+    """The blocks of a compound statement each of whose statements runs once it runs, unless an
+    exception leaves the statement (and a loop around it): a `with` block, a `try` body with no
+    `except` to catch one, a `finally` block."""
+    if isinstance(statement, cst.With):
+        return [statement.body]
+    if isinstance(statement, cst.Try):
+        return [
+            *(() if statement.handlers else (statement.body,)),
+            *(() if statement.finalbody is None else (statement.finalbody.body,)),
+        ]
+    return []
 
 
 def _blocks_holding(statement: cst.CSTNode) -> list[cst.BaseSuite]:

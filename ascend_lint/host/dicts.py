@@ -154,6 +154,19 @@ def changes_in_place(name: cst.Name, around: Sequence[cst.CSTNode]) -> bool:
     return isinstance(parent, cst.AugAssign) and parent.target is name
 
 
+def method_taken(name: cst.Name, around: Sequence[cst.CSTNode]) -> bool:
+    """This use of `name` takes a method of the dict (or list) it holds other than a read
+    (`_DICT_READS`) without calling it there (`add = items.append`, `map(items.append, xs)`):
+    wherever that is called it may change it in place."""
+    parent, outer = around[0], around[1] if len(around) > 1 else None
+    return (
+        isinstance(parent, cst.Attribute)
+        and parent.value is name
+        and parent.attr.value not in _DICT_READS
+        and not (isinstance(outer, cst.Call) and outer.func is parent)
+    )
+
+
 def passed_to(name: cst.Name, around: Sequence[cst.CSTNode]) -> cst.Call | None:
     """The call this use of `name` passes it to as an argument (`_shrink(_D)`), else None."""
     parent, outer = around[0], around[1] if len(around) > 1 else None

@@ -103,6 +103,7 @@ from .dicts import (
     items_copied,
     key_read,
     maps_a_key_to_a_callable,
+    method_taken,
     only_read_by,
     passed_to,
     removed_from,
@@ -2889,7 +2890,7 @@ class HostIndex(HostFacts):
             return [value]
         entries = []
         for entry, filled in self._dict_entries(value, key, owner):
-            if entry is None or filled is not owner or not self._reads_as_written(entry, value, owner):
+            if entry is None or filled is not owner or not self.reads_as_written(entry, value, owner):
                 return [value]
             entries.append(entry)
         return entries or [value]
@@ -2916,7 +2917,8 @@ class HostIndex(HostFacts):
         it (`only_read_by`: `len(cfg)`, `tuple(grid)`) or holding it in another name or
         container (`_escapes`); with `in_place`, also those changing it in place (`changes_in_place`:
         `grid.pop()`, `grid[1] = 4`, `del grid[1]`) but an `.append` / `.extend` statement
-        (`_appends`). Found once per name, function and `in_place`."""
+        (`_appends`), and those taking a method that may (`method_taken`: `add = grid.append`,
+        `map(grid.append, xs)`). Found once per name, function and `in_place`."""
         key = (name, scope, in_place)
         found = self._escaping.get(key)
         if found is None:
@@ -2931,12 +2933,18 @@ class HostIndex(HostFacts):
                         isinstance(use.around[0], cst.Assign | cst.Element | cst.DictElement)
                         and use.around[0].value is use.name
                     )
-                    or (in_place and changes_in_place(use.name, use.around) and not _appends(use))
+                    or (
+                        in_place
+                        and (
+                            (changes_in_place(use.name, use.around) and not _appends(use))
+                            or method_taken(use.name, use.around)
+                        )
+                    )
                 )
             ]
         return found
 
-    def _reads_as_written(self, value: cst.BaseExpression, read: cst.CSTNode, scope: cst.FunctionDef) -> bool:
+    def reads_as_written(self, value: cst.BaseExpression, read: cst.CSTNode, scope: cst.FunctionDef) -> bool:
         """Every name `value` reads holds at `read` what it held where `value` is written: none
         the function binds is rebound between them (a module's `triton` is not, by the
         `triton.cdiv(...)` of a grid lambda), or, with a loop around either, each holds one value
