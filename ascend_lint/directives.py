@@ -29,7 +29,10 @@ import io
 import re
 import tokenize
 from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+
+from .model import LineIndex
 
 NOQA_EXAMPLE = "`# noqa: ASC001, ASC002`"
 DISABLE_FILE = "# ascend-lint: disable-file"
@@ -72,6 +75,9 @@ class Directive:
     start: int
     end: int
     warnings: tuple[str, ...] = ()
+
+    def suppresses(self, code: str) -> bool:
+        return self.codes is None or code in self.codes
 
 
 def noqa_directive(comment: str) -> Directive | None:
@@ -220,6 +226,21 @@ class Comments:
         except (tokenize.TokenError, SyntaxError):
             pass
 
+    def continued_to(self, rows: AbstractSet[int]) -> dict[int, int]:
+        """Each of `rows` that a backslash continues (outside strings and comments, as the
+        tokenizer reads it) or that ends inside a string (a multi-line one), with the last row of
+        the lines continued from it: where its `# noqa` goes (ruff's `noqa_line_for`: a comment
+        cannot end a row a string goes on from). The text is tokenized only when a row's line
+        ends with a backslash or holds a triple quote."""
+        lines = LineIndex(self.source).lines()
+        if not any(_may_continue(lines[row - 1]) for row in rows if row <= len(lines)):
+            return {}
+        continued = self.continued | self.in_string
+        ends: dict[int, int] = {}
+        for row in sorted(continued, reverse=True):
+            ends[row] = ends.get(row + 1, row + 1)
+        return {row: ends[row] for row in rows if row in ends}
+
     def noqa(self) -> dict[int, Directive | InvalidDirective]:
         """Each row whose comment holds a `# noqa` directive, with it (or why it cannot be read)."""
         return self._directives(NOQA_WORD, noqa_directive)
@@ -287,3 +308,7 @@ class NoqaEdit:
 
 
 _BLANKS = " \t\f"
+
+
+def _may_continue(line: str) -> bool:
+    return line.endswith("\\") or '"""' in line or "'''" in line

@@ -11,7 +11,6 @@ import os
 import sys
 import traceback
 from collections.abc import Callable, Iterable, Iterator
-from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from functools import cache, cached_property, partial
 from pathlib import Path
@@ -21,7 +20,7 @@ from . import source as sources
 from .budget import FileTimeout, check_budget, time_budget, timeout_message
 from .config import DEFAULT_EXCLUDE, Settings, missing, real_path
 from .directives import DISABLE_FILE, DISABLE_FILE_WORD, NOQA_WORD, Comments, Directive, InvalidDirective
-from .model import Diagnostic, Edit, FileResult, Finding, Fix, LineIndex, Position, Related
+from .model import Diagnostic, FileResult, Finding, Fix, Position, Related
 from .prefilter import Words
 from .registry import all_codes, all_rules
 
@@ -347,7 +346,16 @@ def _analysed(
             imports.add(name, full)
     kernels = find_kernels(module, imports, memory.kernels if memory else None, imported)
     context = ModuleContext(
-        filename, source, module, imports, kernels, memory.hosts if memory else None, settings.soc(filename), imported
+        filename,
+        source,
+        module,
+        imports,
+        kernels,
+        memory.hosts if memory else None,
+        settings.soc(filename),
+        imported,
+        code,
+        comments,
     )
     reports = list(_run_rules(rules, context))
     return _findings(context, reports, code, memory.layouts if memory else None, comments)
@@ -423,29 +431,9 @@ def _findings(
             no_fix_reason,
         )
         findings.setdefault((finding.code, start, end, finding.message), finding)
-    ends = _continued_to(context.source, comments, {finding.location.row for finding in findings.values()})
+    ends = comments.continued_to({finding.location.row for finding in findings.values()})
     found = [replace(f, continued_to=ends[f.location.row]) if f.location.row in ends else f for f in findings.values()]
     return sorted(found, key=lambda f: (f.location, f.code))
-
-
-def _continued_to(source: str, comments: Comments, rows: AbstractSet[int]) -> dict[int, int]:
-    """Each of `rows` that a backslash continues (outside strings and comments, as the tokenizer
-    reads it) or that ends inside a string (a multi-line one), with the last row of the lines
-    continued from it: where its `# noqa` goes (ruff's `noqa_line_for`: a comment cannot end a
-    row a string goes on from). The text is tokenized only when a row's line ends with a
-    backslash or holds a triple quote."""
-    lines = LineIndex(source).lines()
-    if not any(_may_continue(lines[row - 1]) for row in rows if row <= len(lines)):
-        return {}
-    continued = comments.continued | comments.in_string
-    ends: dict[int, int] = {}
-    for row in sorted(continued, reverse=True):
-        ends[row] = ends.get(row + 1, row + 1)
-    return {row: ends[row] for row in rows if row in ends}
-
-
-def _may_continue(line: str) -> bool:
-    return line.endswith("\\") or '"""' in line or "'''" in line
 
 
 def _where_to_look(
@@ -543,33 +531,24 @@ def _warn(result: FileResult, row: int, comments: Comments, offset: int, message
     result.warnings.append(Diagnostic(result.filename, message, Position(row, column)))
 
 
-def _suppressed(finding: Finding, noqa: dict[int, Directive], row: int | None = None) -> bool:
-    directive = noqa.get(finding.noqa_row if row is None else row)
-    return directive is not None and (directive.codes is None or finding.code in directive.codes)
+def _suppressed(finding: Finding, noqa: dict[int, Directive]) -> bool:
+    directive = noqa.get(finding.noqa_row)
+    return directive is not None and directive.suppresses(finding.code)
 
 
 def _fix_sparing(finding: Finding, noqa: dict[int, Directive]) -> Finding:
     """The finding, without its fix when the fix edits a row whose `# noqa` suppresses the
-    finding's code: what a user suppressed is never rewritten (a fix bundling the advances of
-    several pointers would rewrite the one marked `# noqa: ASC006`)."""
+    finding's code (`fixes.suppressed_row`): what a user suppressed is never rewritten (a fix
+    bundling the advances of several pointers would rewrite the one marked `# noqa: ASC006`)."""
+    from .fixes import suppressed_row
+
     if finding.fix is None:
         return finding
-    for edit in finding.fix.edits:
-        for row in _rows_changed(edit):
-            if _suppressed(finding, noqa, row):
-                reason = f"the fix would edit line {row}, where `# noqa` suppresses {finding.code}"
-                return replace(finding, fix=None, no_fix_reason=reason)
-    return finding
-
-
-def _rows_changed(edit: Edit) -> range:
-    """The rows whose text an edit changes: none for an insertion (fixes insert whole lines,
-    before a statement), and not the row a deletion ends at the start of (it removes the line
-    break before it)."""
-    if edit.start == edit.end:
-        return range(0)
-    last = edit.end.row - 1 if edit.end.column == 1 else edit.end.row
-    return range(edit.start.row, last + 1)
+    row = suppressed_row(finding.fix.edits, noqa, finding.code)
+    if row is None:
+        return finding
+    reason = f"the fix would edit line {row}, where `# noqa` suppresses {finding.code}"
+    return replace(finding, fix=None, no_fix_reason=reason)
 
 
 def display_paths() -> Callable[[str], str]:

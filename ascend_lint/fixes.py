@@ -5,16 +5,19 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import libcst as cst
 from libcst._nodes.internal import CodegenState
 from libcst._types import CSTNodeT
 
-from .directives import InvalidDirective, noqa_directive
+from .directives import Comments, Directive, InvalidDirective, noqa_directive
 from .model import Applicability, Edit, Finding, LineIndex, Position
 from .nodes import child_nodes, walk
 from .positions import Layout
+
+if TYPE_CHECKING:
+    from .rule import ModuleContext
 
 _NEWLINE_AT_END = re.compile(r"(\r\n?|\n)\Z")
 
@@ -82,19 +85,41 @@ def suppressed_on(line: cst.SimpleStatementLine, code: str) -> bool:
     return directive is not None and (directive.codes is None or code in directive.codes)
 
 
-def spared(plan: FixPlan, parents: Mapping[cst.CSTNode, cst.CSTNode], code: str) -> bool:
-    """Whether `plan` rewrites or deletes a statement line whose `# noqa` suppresses `code`
-    (`suppressed_on`; `parents`: each node of the function -> the node holding it): the engine
-    drops such a fix (`engine._fix_sparing`), so no other fix may count on it being applied.
-    An insertion changes no line."""
-    for change in plan.changes:
-        node: cst.CSTNode | None = change.node if isinstance(change, Replace) else None
-        node = change.statement if isinstance(change, Delete) else node
-        while node is not None and not isinstance(node, cst.SimpleStatementLine):
-            node = parents.get(node)
-        if node is not None and suppressed_on(node, code):
-            return True
-    return False
+def spared(plan: FixPlan, reported: cst.CSTNode, context: ModuleContext, function: cst.FunctionDef, code: str) -> bool:
+    """Whether the engine drops `plan`, a fix in `function` of the finding at `reported`: the
+    `# noqa` of the finding's row (`Finding.noqa_row`) or of a row the fix edits
+    (`suppressed_row`, `engine._fix_sparing`) suppresses `code`. No other fix may count on it
+    being applied. Rows are looked for only in a text that says `noqa`."""
+    if not context.noqa:
+        return False
+    layout = context.layout([reported, *plan.nodes()], function)
+    row = layout.range(reported)[0].row
+    comments = context.comments or Comments(context.source)
+    finding_row = comments.continued_to({row}).get(row, row)
+    edits = plan_edits(context.module, plan, layout)
+    return suppressed_row(edits, context.noqa, code) is not None or (
+        finding_row in context.noqa and context.noqa[finding_row].suppresses(code)
+    )
+
+
+def suppressed_row(edits: Iterable[Edit], noqa: Mapping[int, Directive], code: str) -> int | None:
+    """The first row the edits change (`rows_changed`) whose `# noqa` suppresses `code`."""
+    for edit in edits:
+        for row in rows_changed(edit):
+            directive = noqa.get(row)
+            if directive is not None and directive.suppresses(code):
+                return row
+    return None
+
+
+def rows_changed(edit: Edit) -> range:
+    """The rows whose text an edit changes: none for an insertion (fixes insert whole lines,
+    before a statement), and not the row a deletion ends at the start of (it removes the line
+    break before it)."""
+    if edit.start == edit.end:
+        return range(0)
+    last = edit.end.row - 1 if edit.end.column == 1 else edit.end.row
+    return range(edit.start.row, last + 1)
 
 
 def why_not_fixed(finding: Finding) -> str:

@@ -18,14 +18,16 @@ from __future__ import annotations
 import inspect
 import sys
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import cached_property
+from types import CodeType
 from typing import ClassVar, Literal, TypeVar, cast
 
 import libcst as cst
 
+from .directives import NOQA_WORD, Comments, Directive
 from .fixes import Declined, FixPlan, FreshNames
 from .flow import NOTHING, Assumptions
 from .host import HostIndex, HostMemory
@@ -34,8 +36,10 @@ from .kernels import ImportedFunctions, Kernel
 from .model import Applicability, Fact, Finding
 from .nodes import walk
 from .optional import OptionalPointer, optional_pointers
+from .positions import Layout, node_layout
 from .prefilter import KERNEL_TOKENS, Words
 from .socs import DEFAULT_SOC, Soc
+from .source import compile_python
 from .specialisations import (
     Configuration,
     Value,
@@ -85,6 +89,8 @@ class ModuleContext:
     host_memory: HostMemory | None = None  # what the previous lint of the document found in its host code
     soc: Soc = DEFAULT_SOC  # the SoC family the file is judged against (`target-soc`)
     imported: ImportedFunctions | None = None  # the modules of the package it imports from
+    compiled: CodeType | None = None  # CPython's compiled module of `source`, when the caller has it
+    comments: Comments | None = None  # the text's comments, when the caller has read them
     _optional: dict[Kernel, dict[str, OptionalPointer]] = field(default_factory=dict, repr=False)
     _configurations: dict[Kernel, list[Configuration]] = field(default_factory=dict, repr=False)
     _called: dict[Kernel, list[Configuration] | None] = field(default_factory=dict, repr=False)
@@ -108,6 +114,19 @@ class ModuleContext:
         if found is None:
             found = self._kept[kind] = make()
         return cast(_Kept, found)
+
+    @cached_property
+    def noqa(self) -> dict[int, Directive]:
+        """The readable `# noqa` directives by row (the engine warns about the others)."""
+        if NOQA_WORD.search(self.source) is None:
+            return {}
+        comments = self.comments or Comments(self.source)
+        return {row: d for row, d in comments.noqa().items() if isinstance(d, Directive)}
+
+    def layout(self, nodes: Collection[cst.CSTNode], function: cst.FunctionDef) -> Layout:
+        """Where `nodes`, of `function`, sit in the text (`positions.node_layout`)."""
+        code = compile_python(self.source, self.compiled)
+        return node_layout(self.source, self.module, code, nodes, dict.fromkeys(nodes, function))
 
     @cached_property
     def fresh_names(self) -> FreshNames:

@@ -1166,7 +1166,8 @@ def _kept_by_helper_fixes(
     when the fixes of the function's own findings already let each of its dots clobbering the
     parameter consume a copy (a dot in its own loop), so the argument is left intact and a copy
     here would be a second one. None when some such dot keeps clobbering the parameter, also
-    because its fix edits a line whose `# noqa` suppresses ASC003 (the engine drops that fix)."""
+    because the engine drops its fix: a `# noqa` suppressing ASC003 on its finding's row or on
+    a row the fix edits (`spared`)."""
     helpers = kernel.device_functions_called(dot.event.call)
     if dot.param is None or not helpers or any(h not in kernel.module_kernels or h in seen for h in helpers):
         return None
@@ -1181,7 +1182,7 @@ def _kept_by_helper_fixes(
             plan = planner.plan(clobber, [where[index][0] for index in sorted(where)]) if where else None
             consumed = (
                 isinstance(plan, FixPlan)
-                and not spared(plan, flow.parents, DotLhsReuse.CODE)
+                and not spared(plan, clobber.event.node, context, helper.node, DotLhsReuse.CODE)
                 and any(
                     isinstance(change, Replace) and change.node in (clobber.names or (clobber.tile,))
                     for change in plan.changes

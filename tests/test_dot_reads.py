@@ -492,15 +492,22 @@ def test_a_helper_whose_own_fix_consumes_a_copy_takes_no_second_copy_at_its_call
     assert lint_and_fix(fixed, "k.py", unsafe=True, select=["ASC003"]) == ([], None)
 
 
-def test_a_helper_whose_finding_is_suppressed_leaves_the_call_its_own_copy() -> None:
-    """`# noqa: ASC003` on `inner`'s dot: its finding, and a fix editing that line, are dropped
-    (the engine spares what a user suppressed), so `b_a` stays clobbered in the caller's loop and
-    the call's finding takes its own copy."""
-    source = LOOPED_HELPER.replace(
-        "acc = tl.dot(a, tl.load(p_b + i), acc)", "acc = tl.dot(a, tl.load(p_b + i), acc)  # noqa: ASC003"
-    )
+@pytest.mark.parametrize(
+    "suppressed",
+    [
+        "acc = tl.dot(a, tl.load(p_b + i), acc)  # noqa: ASC003",
+        "acc = tl.dot(  # noqa: ASC003\n            a, tl.load(p_b + i), acc)",
+    ],
+    ids=["one-line", "noqa-on-the-first-of-its-lines"],
+)
+def test_a_helper_whose_finding_is_suppressed_leaves_the_call_its_own_copy(suppressed: str) -> None:
+    """`# noqa: ASC003` on `inner`'s dot (on the first of its lines when it is split): its
+    finding, and a fix editing that line, are dropped (the engine spares what a user suppressed),
+    so `b_a` stays clobbered in the caller's loop and the call's finding takes its own copy."""
+    source = LOOPED_HELPER.replace("acc = tl.dot(a, tl.load(p_b + i), acc)", suppressed)
     findings, fixed = lint_and_fix(source, "k.py", unsafe=True, select=["ASC003"])
-    assert [(f.location.row, f.fix is not None) for f in findings] == [(18, True)]
+    call = source.splitlines().index("        acc = inner(b_a, p_b, acc, NT)") + 1
+    assert [(f.location.row, f.fix is not None) for f in findings] == [(call, True)]
     assert fixed is not None and fixed.count("+ 0.0") == 1 and "# noqa: ASC003" in fixed
     assert lint_and_fix(fixed, "k.py", unsafe=True, select=["ASC003"]) == ([], None)
 
