@@ -82,7 +82,7 @@ def suppressed_on(line: cst.SimpleStatementLine, code: str) -> bool:
         directive = noqa_directive(comment.value) if comment is not None else None
     except InvalidDirective:
         return False
-    return directive is not None and (directive.codes is None or code in directive.codes)
+    return directive is not None and directive.suppresses(code)
 
 
 def spared(plan: FixPlan, reported: cst.CSTNode, context: ModuleContext, function: cst.FunctionDef, code: str) -> bool:
