@@ -2422,6 +2422,24 @@ class Flow:
             )
         return False
 
+    def sequences(self, node: cst.BaseExpression | None, hops: int = 0) -> list[list[cst.BaseExpression]] | None:
+        """The items of each tuple or list literal a value may be: written there (`(H,)`), or
+        bound to a name every definition reaching it binds one (`strides = (H,)`, one per arm of
+        an `if`), a name of such a name too, a few hops (a block pointer's `strides` or `shape`
+        named before the call); None when some value is no literal written out."""
+        if isinstance(node, (cst.Tuple, cst.List)):
+            return [[element.value for element in node.elements]]
+        if not isinstance(node, cst.Name) or hops >= NAMES_FOLLOWED:
+            return None
+        reaching = self.reaching(node)
+        found: list[list[cst.BaseExpression]] = []
+        for definition in reaching:
+            items = self.sequences(definition.value, hops + 1)
+            if items is None:
+                return None
+            found += items
+        return found or None
+
     def advance_step(self, definition: Event) -> cst.BaseExpression | None:
         """`step` for a definition advancing its own name, a pointer or an index: `p += step`,
         `p -= step`, `p = p + step`, `p = p - step`, `p = step + p` (the flow takes `p += step`

@@ -41,7 +41,9 @@ No automatic fix: the layout change spans the host wrapper and the kernel.
 ### Loads, loops and strides recognised
 Flags, inside a runtime loop (a recurrence over time steps), a scalar `tl.load(p)` of a
 pointer that the same loop advances by a head count: `p_g += HV` (or `p_g = p_g + HV`, also
-under a compiler hint: `p_g = tl.multiple_of(p_g + HV, 1)`), or an
+under a compiler hint: `p_g = tl.multiple_of(p_g + HV, 1)`), or of an address adding once an
+integer offset the loop so advances (`o_g += HV`, loaded as `tl.load(g + o_g)` or through
+`p_g = g + o_g` bound in the loop; also in a time loop inside a task loop), or an
 address that holds the head count times the loop's own index, stepping by one either way
 (`tl.load(g + bos * HV + i_hv + HV * i_t)` in `for i_t in range(0, T)`, in a reverse loop
 `range(T - 1, -1, -1)`, in `tl.static_range(0, T)` or in a `while i_t < T:` loop advancing
@@ -100,8 +102,9 @@ Anywhere in the kernel, in a loop or not, a `tl.load` of a chunk of `g` along `T
 count as its step is flagged, on the load (where the time goes; the related location is the
 stride):
 - a `tl.make_block_ptr` whose last stride is the head count, up to its sign or through a name
-  bound to it (`(T,), (H,)`), reaching the load directly, through names or `tl.advance` (`p.advance`), or
-  from a device function Triton inlines; none of its strides may be `1` (`(T, K), (H * K, 1)`
+  bound to it (`(T,), (H,)`; the strides written in the call or bound to a name before it,
+  `strides = (H,)`, one tuple per arm of an `if` binding it), reaching the load directly,
+  through names or `tl.advance` (`p.advance`), or from a device function Triton inlines; none of its strides may be `1` (`(T, K), (H * K, 1)`
   and `(BT, T), (1, H)` are contiguous in a dimension), and when any block pointer reaching
   the load has stride `1` none is flagged: `if G_T_CONTIG: ... (T,), (1,) ... else: ... (T,),
   (HV,)` is the fix already applied, its other arm the fallback for `HV == 1`;
@@ -613,15 +616,16 @@ def _strided_block(pointer: cst.BaseExpression, heads: set[str], flow: Flow) -> 
         return None
     strided = []
     for call in calls:
-        strides = call_argument(call, 2, "strides")
-        if not isinstance(strides, cst.Tuple) or not strides.elements:
+        # written in the call, or bound to a name before it (`strides = (H,)`)
+        sequences = flow.sequences(call_argument(call, 2, "strides"))
+        if sequences is None or not all(sequences):
             return None
-        values = [element.value for element in strides.elements]
-        if any(int_literal(value) == 1 for value in values):
-            return None  # contiguous in some dimension: `(T, K), (H * K, 1)`, or the fixed arm
-        stride = _signed_head_count(values[-1], heads, flow)
-        if stride is not None:
-            strided.append((stride, values[-1]))
+        for values in sequences:
+            if any(int_literal(value) == 1 for value in values):
+                return None  # contiguous in some dimension: `(T, K), (H * K, 1)`, or the fixed arm
+            stride = _signed_head_count(values[-1], heads, flow)
+            if stride is not None:
+                strided.append((stride, values[-1]))
     return strided[0] if strided else None
 
 
@@ -838,21 +842,36 @@ def _step_stride(
     if pointer is None:
         return None
     found = None
-    if isinstance(pointer, cst.Name):
-        strided = [
-            (stride, advance)
-            for stride, advance in steps.advances.get(pointer.value, ())
-            if advance.compiled_with(event, flow)
-        ]
+    for name in _carried_names(pointer, steps, flow, terms):
+        strided = [(stride, advance) for stride, advance in steps.advances[name] if advance.compiled_with(event, flow)]
         if strided:
             stride, advance = strided[0]
             found = stride, advance.event.node, _when([a.outcomes(flow) for _, a in strided], event, flow)
+            break
     if found is None and steps.index is not None:
         indexed = _indexed_by_step(pointer, steps.index, heads, steps.loop, flow, terms)
         found = None if indexed is None else (*indexed, "")
     if found is None or _is_block(pointer, steps.loop, flow):
         return None
     return found
+
+
+def _carried_names(pointer: cst.BaseExpression, steps: _Steps, flow: Flow, terms: Terms) -> list[str]:
+    """The names the loop advances by a head count (`_Steps.advances`) that the address moves
+    with, one step for one: the pointer loaded (`p_g` of `p_g += HV`), or an integer offset
+    added to it once, in the load or in every definition the loop binds it from (`g + o_g`,
+    `p_g = g + o_g`, with `o_g += HV`)."""
+    if not steps.advances:
+        return []
+    try:
+        sums = _loop_sums(pointer, steps.loop, flow, terms, frozenset())
+    except TooComplex:  # the pointer itself still moves with its own advances
+        return [pointer.value] if isinstance(pointer, cst.Name) and pointer.value in steps.advances else []
+    held = [
+        {key for (key, *more), coefficient in products.items() if not more and abs(coefficient) == 1}
+        for products, _ in sums
+    ]
+    return sorted(set.intersection(*held) & steps.advances.keys()) if held else []
 
 
 def _when(strided: list[Assumptions], load: Event, flow: Flow) -> str:
