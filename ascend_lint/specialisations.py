@@ -423,17 +423,7 @@ def call_configurations(
         fixed = {p.name for p in caller.params if p.is_constexpr} if outers is not None else set()
         local = {p.name for p in caller.params if p.name not in fixed} | _assigned(caller.flow)
         for outer in outers if outers is not None else [Configuration(values=constants, label="module constants")]:
-            lookup = _outside(local, outer.values, caller.flow)
-            values, passed = dict(base), {}
-            for position, param in enumerate(helper.params):
-                argument = call_argument(call, position, param.name) if param.name in constexprs else None
-                if argument is None:
-                    continue
-                value = evaluate(argument, lookup, helper.imports)
-                if value is None:
-                    values.pop(param.name, None)
-                else:
-                    values[param.name] = passed[param.name] = value
+            values, passed = _passed(helper, call, _outside(local, outer.values, caller.flow), base, constexprs)
             if all(known.values != values for known in found):
                 found.append(
                     Configuration(
@@ -446,6 +436,39 @@ def call_configurations(
             if len(found) > _MAX_CONFIGS:
                 return None  # too many to tell them apart: not narrowed
     return found
+
+
+def _passed(
+    helper: Kernel, call: cst.Call, lookup: Lookup, base: Mapping[str, Value], constexprs: set[str]
+) -> tuple[dict[str, Value], dict[str, Value]]:
+    """The values a call gives the device function's constexpr parameters (`base`, with each one
+    it passes evaluated by `lookup`: a value not known drops the base's), and those it passes."""
+    values, passed = dict(base), {}
+    for position, param in enumerate(helper.params):
+        argument = call_argument(call, position, param.name) if param.name in constexprs else None
+        if argument is None:
+            continue
+        value = evaluate(argument, lookup, helper.imports)
+        if value is None:
+            values.pop(param.name, None)
+        else:
+            values[param.name] = passed[param.name] = value
+    return values, passed
+
+
+def passed_values(
+    helper: Kernel, call: cst.Call, caller: Kernel, values: Mapping[str, Value], constants: Mapping[str, Value]
+) -> dict[str, Value]:
+    """The constexpr values `call`, in `caller`, gives the device function `helper` in the
+    caller's specialisation with `values` (a launch's `launch_values`, or its own call's): what
+    each constexpr parameter is passed, a literal, a module constant (`constants`, the helper's
+    module's) or an expression of the values the caller has (`_body(x, USE_DOT)` in a kernel
+    launched with `USE_DOT=False`), or its default when the call omits it; none for one passed
+    anything else."""
+    constexprs = {p.name for p in helper.params if p.is_constexpr}
+    local = {p.name for p in caller.params if p.name not in values} | _assigned(caller.flow)
+    lookup = _outside(local, values, caller.flow)
+    return _passed(helper, call, lookup, _defaults(helper, constants, constexprs), constexprs)[0]
 
 
 def literal_arguments(helper: Kernel, call: cst.Call) -> dict[str, Value]:
@@ -502,11 +525,12 @@ def decided_outcomes(flow: Flow, values: Mapping[str, Value]) -> Assumptions:
     return frozenset(outcomes)
 
 
-def launch_outcomes(kernel: Kernel, launch: Launch, constants: Mapping[str, Value], host: HostIndex) -> Assumptions:
-    """The constexpr test outcomes one launch of the kernel fixes (`decided_outcomes`): by the
-    value each constexpr parameter is passed (a literal, or a host name with one known value),
-    or its default when the launch leaves it out. A parameter passed anything else, provided by
-    heuristics or autotune configs, or perhaps passed in a splat decides nothing."""
+def launch_values(kernel: Kernel, launch: Launch, constants: Mapping[str, Value], host: HostIndex) -> dict[str, Value]:
+    """The constexpr values one launch of the kernel fixes (their test outcomes:
+    `decided_outcomes`): the value each constexpr parameter is passed (a literal, or a host name
+    with one known value), or its default when the launch leaves it out, beside the module's
+    constants its parameters do not hide. A parameter passed anything else, provided by
+    heuristics or autotune configs, or perhaps passed in a splat has none."""
     names = _HostNames(host, kernel.imports, constants)
     splats = any(arg.star for arg in launch.args)
     params = {p.name for p in kernel.params}
@@ -523,7 +547,7 @@ def launch_outcomes(kernel: Kernel, launch: Launch, constants: Mapping[str, Valu
             value = None
         if value is not None:
             values[param.name] = value
-    return decided_outcomes(kernel.flow, values)
+    return values
 
 
 def _outside(local: set[str], values: Mapping[str, Value], flow: Flow) -> Lookup:

@@ -109,7 +109,11 @@ A kernel counts as using `tl.dot` on a launch when it calls `tl.dot` / `tl.dot_s
 out (`if USE_DOT:` launched with `USE_DOT=False`, a literal, a host name bound to one, or the
 parameter's default when the launch leaves it out: the compiler never builds that arm, and the
 message says the kernel has no `tl.dot` compiled for the launch; a value not known, a splat, or
-a parameter heuristics or autotune configs provide leaves both arms). The function called is one of the module, or one it imports from a
+a parameter heuristics or autotune configs provide leaves both arms). A device function's
+`if` arms are read the same way, with the constexpr values its call passes it: a literal
+(`_body(x, w, y, False, BD)`), its default when the call omits it, or the launch's own value
+passed on (`_body(x, w, y, USE_DOT, BD)` in a kernel launched with `USE_DOT=False`); a call
+passing a value not known leaves both arms of the device function's `if USE_DOT:`. The function called is one of the module, or one it imports from a
 module of the package read from disk (`from .op import safe_dot`; as for the device functions ASC003
 follows), whose body decides, whatever its name. A helper imported from a module no file of the
 package holds (`from fla.ops.utils.op import safe_dot` with fla neither installed nor in the tree)
@@ -131,11 +135,10 @@ from collections.abc import Iterator
 
 import libcst as cst
 
-from ascend_lint.flow import NOTHING, Assumptions
 from ascend_lint.host import CoreCount, Grid, HostIndex, Launch
 from ascend_lint.prefilter import KERNEL_TOKENS, LAUNCH
 from ascend_lint.rule import Kernel, ModuleContext, Report, Rule
-from ascend_lint.specialisations import launch_outcomes
+from ascend_lint.specialisations import Value, decided_outcomes, launch_values, passed_values
 
 MESSAGE = (
     "vector kernel on the cube core count: `{kernel}` has no `tl.dot`{launched} but its grid is `{axis}` "
@@ -579,24 +582,25 @@ def scale_twice(x, y, z):
         host = context.host
         launched = [(kernel, host.launches_with_helpers(kernel)) for kernel in context.kernels]
         for kernel, launches in [*launched, *host.imported_kernel_launches().items()]:
-            # by the outcomes each launch fixes; the kernel's flow is built only for a launch on
-            # the AI core count
-            on_ai_cores: dict[Assumptions, bool] = {}
+            # by the constexpr values each launch fixes; the kernel's flow is built only for a
+            # launch on the AI core count
+            on_ai_cores: dict[frozenset[tuple[str, Value]], bool] = {}
+            # the module's constants are not those an imported kernel's tests read
+            constants = context.module_constants if kernel in context.kernels else {}
             for launch in launches:
                 found = _aicore_axis(host, launch)
                 if found is None or host.on_other_platform(launch.call):
                     continue
-                # the module's constants are not those an imported kernel's tests read
-                constants = context.module_constants if kernel in context.kernels else {}
-                outcomes = launch_outcomes(kernel, launch.args_launch, constants, host)
-                if outcomes not in on_ai_cores:
-                    on_ai_cores[outcomes] = _runs_on_ai_cores(kernel, outcomes, set())
-                if on_ai_cores[outcomes]:
+                values = launch_values(kernel, launch.args_launch, constants, host)
+                key = frozenset(values.items())
+                if key not in on_ai_cores:
+                    on_ai_cores[key] = _runs_on_ai_cores(kernel, values, constants, set())
+                if on_ai_cores[key]:
                     continue
                 grid, count = found
-                if NOTHING not in on_ai_cores:
-                    on_ai_cores[NOTHING] = _runs_on_ai_cores(kernel, NOTHING, set())
-                dead_dots = DEAD_DOTS if on_ai_cores[NOTHING] else ""
+                if frozenset() not in on_ai_cores:  # whatever a launch passes
+                    on_ai_cores[frozenset()] = _runs_on_ai_cores(kernel, {}, constants, set())
+                dead_dots = DEAD_DOTS if on_ai_cores[frozenset()] else ""
                 yield Report(
                     launch.written_at,
                     MESSAGE.format(kernel=kernel.name, launched=dead_dots, axis=grid.quoted),
@@ -634,16 +638,23 @@ def _one_program_per_ai_core(host: HostIndex, grid: Grid) -> tuple[Grid, CoreCou
     return None
 
 
-def _runs_on_ai_cores(kernel: Kernel, outcomes: Assumptions, seen: set[Kernel]) -> bool:
+def _runs_on_ai_cores(
+    kernel: Kernel,
+    values: dict[str, Value],
+    constants: dict[str, Value],
+    seen: set[tuple[Kernel, frozenset[tuple[str, Value]]]],
+) -> bool:
     """The kernel, or a device function it calls (of the module, or one it imports:
     `Kernel.device_functions_called`), calls `tl.dot`, or splits its work between the cube and
     vector cores of each AI core itself (`_splits_ai_cores`); or it calls a Triton function or
     an imported helper whose body is not on disk (`Kernel.unread_import`) named like a matrix
-    multiply. Only calls compiled under the kernel's `outcomes` (`launch_outcomes`: the arm of
-    `if USE_DOT:` a launch passing `USE_DOT=False` never compiles holds none) count; a device
-    function's calls all do."""
-    seen.add(kernel)
+    multiply. Only calls compiled with the kernel's constexpr `values` (`launch_values`: the
+    arm of `if USE_DOT:` a launch passing `USE_DOT=False` never compiles holds none) count, and
+    a device function's with those its call gives it (`passed_values`: a literal, or the
+    launch's value passed on); `constants` are the module's."""
+    seen.add((kernel, frozenset(values.items())))
     flow = kernel.flow
+    outcomes = decided_outcomes(flow, values)
     calls = [event for event in flow.calls if flow.compiled_under(event, outcomes)]
     if any(kernel.imports.is_tl(event.call.func, "dot", "dot_scaled") for event in calls):
         return True
@@ -651,8 +662,12 @@ def _runs_on_ai_cores(kernel: Kernel, outcomes: Assumptions, seen: set[Kernel]) 
         if _splits_ai_cores(event.call):
             return True
         helpers = kernel.device_functions_called(event.call)
-        if any(helper not in seen and _runs_on_ai_cores(helper, NOTHING, seen) for helper in helpers):
-            return True
+        for helper in helpers:
+            # the module's constants are not those a helper another module defines reads
+            own = constants if helper in kernel.module_kernels else {}
+            passed = passed_values(helper, event.call, kernel, values, own)
+            if (helper, frozenset(passed.items())) not in seen and _runs_on_ai_cores(helper, passed, own, seen):
+                return True
         if helpers:
             continue
         func = event.call.func

@@ -1,6 +1,7 @@
 """ASC009 judges a kernel by what a launch compiles: a `tl.dot` (or a device function running
 one) only in an `if` arm the launch's constexpr values leave out (`specialisations.
-launch_outcomes`) makes no cube kernel of it on that launch."""
+launch_values`), or the values a device function's call passes it (`specialisations.
+passed_values`), makes no cube kernel of it on that launch."""
 
 from __future__ import annotations
 
@@ -32,37 +33,79 @@ def k(x, w, y, USE_DOT: tl.constexpr = False, THROUGH_HELPER: tl.constexpr = Fal
     tl.store(y + o[:, None] * BD + o[None, :], b)
 """
 
+# a device function whose dot a constexpr leaves out: read with the values its call passes it,
+# a literal or the launch's own value passed on (as Triton compiles the call)
+DEVICE = (
+    KERNEL
+    + """
 
-def findings(lint, launch: str) -> list[str]:
-    source, _ = snippet_source(KERNEL + f"\n\ndef run(x, w, y, flag, kw):\n    {launch}\n")
+@triton.jit
+def _mix(b, w_ptr, USE_DOT: tl.constexpr, BD: tl.constexpr):
+    if USE_DOT:
+        b = _project(b, w_ptr, BD)
+    return b
+
+
+@triton.jit
+def scale_kernel(x, y, BD: tl.constexpr):
+    o = tl.arange(0, BD)
+    tl.store(y + o, _mix(tl.load(x + o), x, False, BD))
+
+
+@triton.jit
+def project_kernel(x, w, y, BD: tl.constexpr):
+    o = tl.arange(0, BD)
+    tl.store(y + o, _mix(tl.load(x + o), w, USE_DOT=True, BD=BD))
+
+
+@triton.jit
+def either_kernel(x, w, y, USE_DOT: tl.constexpr, BD: tl.constexpr):
+    o = tl.arange(0, BD)
+    tl.store(y + o, _mix(tl.load(x + o), w, not not USE_DOT, BD))
+"""
+)
+
+
+def findings(lint, launch: str, code: str = KERNEL) -> list[str]:
+    source, _ = snippet_source(code + f"\n\ndef run(x, w, y, flag, kw):\n    {launch}\n")
     return [f.message for f in lint(source, select=["ASC009"])]
 
 
 @pytest.mark.parametrize(
-    "launch",
+    ("code", "launch"),
     [
-        "k[(CORES,)](x, w, y, USE_DOT=False)",
-        "k[(CORES,)](x, w, y)",  # the defaults
-        "k[(CORES,)](x, w, y, NO_DOT)",  # a module constant
-        "use = False\n    k[(CORES,)](x, w, y, USE_DOT=use, THROUGH_HELPER=use)",
+        (KERNEL, "k[(CORES,)](x, w, y, USE_DOT=False)"),
+        (KERNEL, "k[(CORES,)](x, w, y)"),  # the defaults
+        (KERNEL, "k[(CORES,)](x, w, y, NO_DOT)"),  # a module constant
+        (KERNEL, "use = False\n    k[(CORES,)](x, w, y, USE_DOT=use, THROUGH_HELPER=use)"),
+        (DEVICE, "either_kernel[(CORES,)](x, w, y, USE_DOT=False, BD=16)"),  # the launch's `False`, passed on
     ],
 )
-def test_a_dot_the_launch_never_compiles_leaves_a_vector_kernel(lint, launch: str) -> None:
-    [message] = findings(lint, launch)
+def test_a_dot_the_launch_never_compiles_leaves_a_vector_kernel(lint, code: str, launch: str) -> None:
+    [message] = findings(lint, launch, code)
     assert "has no `tl.dot` compiled for this launch" in message
 
 
+def test_a_device_functions_dot_its_call_never_compiles_is_no_dot(lint) -> None:
+    # the call passes `False`: no launch compiles the dot
+    [message] = findings(lint, "scale_kernel[(CORES,)](x, y, BD=16)", DEVICE)
+    assert "has no `tl.dot` but" in message
+
+
 @pytest.mark.parametrize(
-    "launch",
+    ("code", "launch"),
     [
-        "k[(CORES,)](x, w, y, USE_DOT=True)",
-        "k[(CORES,)](x, w, y, THROUGH_HELPER=True)",
-        "k[(CORES,)](x, w, y, USE_DOT=flag)",  # not known: the dot may be compiled
-        "k[(CORES,)](x, w, y, **kw)",  # perhaps passed in the splat
+        (KERNEL, "k[(CORES,)](x, w, y, USE_DOT=True)"),
+        (KERNEL, "k[(CORES,)](x, w, y, THROUGH_HELPER=True)"),
+        (KERNEL, "k[(CORES,)](x, w, y, USE_DOT=flag)"),  # not known: the dot may be compiled
+        (KERNEL, "k[(CORES,)](x, w, y, **kw)"),  # perhaps passed in the splat
+        (DEVICE, "project_kernel[(CORES,)](x, w, y, BD=16)"),
+        (DEVICE, "either_kernel[(CORES,)](x, w, y, USE_DOT=True, BD=16)"),
+        (DEVICE, "either_kernel[(CORES,)](x, w, y, USE_DOT=flag, BD=16)"),
     ],
 )
-def test_a_dot_the_launch_may_compile_makes_a_cube_kernel(lint, launch: str) -> None:
-    assert findings(lint, launch) == []
+def test_a_dot_the_launch_may_compile_makes_a_cube_kernel(lint, code: str, launch: str) -> None:
+    assert findings(lint, launch, code) == []
 
 
 def test_a_module_name_a_function_rebinds_has_no_one_value(lint) -> None:
