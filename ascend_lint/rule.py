@@ -95,6 +95,7 @@ class ModuleContext:
     _configurations: dict[Kernel, list[Configuration]] = field(default_factory=dict, repr=False)
     _called: dict[Kernel, list[Configuration] | None] = field(default_factory=dict, repr=False)
     _outcomes: dict[Kernel, list[Assumptions]] = field(default_factory=dict, repr=False)
+    _specialised: dict[Kernel, list[tuple[Configuration, Assumptions]] | None] = field(default_factory=dict, repr=False)
     _uncompiled: dict[Kernel, frozenset[cst.CSTNode]] = field(default_factory=dict, repr=False)
     _kept: dict[str, object] = field(default_factory=dict, repr=False)
 
@@ -180,11 +181,11 @@ class ModuleContext:
         launches are never taken as all of them (another module may launch it)."""
         found = self._outcomes.get(kernel)
         if found is None:
-            called = self.call_configurations(kernel)
-            if called is None:
+            specialised = self._specialisations(kernel)
+            if specialised is None:
                 outcomes = [decided_outcomes(kernel.flow, self.module_constants)]
             else:
-                outcomes = [decided_outcomes(kernel.flow, c.values) for c in called]
+                outcomes = [outcome for _, outcome in specialised]
             found = self._outcomes[kernel] = list(dict.fromkeys(outcomes))
         return found
 
@@ -192,12 +193,23 @@ class ModuleContext:
         """The `compiled_outcomes` of the device function `helper` that `call` of it may compile:
         those of its specialisations (`call_configurations`) agreeing with each constexpr value
         the call fixes (`literal_arguments`); all of them when the calls are not all known."""
-        called = self.call_configurations(helper)
-        if called is None:
+        specialised = self._specialisations(helper)
+        if specialised is None:
             return self.compiled_outcomes(helper)
         fixed = literal_arguments(helper, call).items()
-        agreeing = [c for c in called if all(c.values.get(name) == value for name, value in fixed)]
-        return list(dict.fromkeys(decided_outcomes(helper.flow, c.values) for c in agreeing))
+        agreeing = (outcome for c, outcome in specialised if all(c.values.get(name) == value for name, value in fixed))
+        return list(dict.fromkeys(agreeing))
+
+    def _specialisations(self, kernel: Kernel) -> list[tuple[Configuration, Assumptions]] | None:
+        """Each specialisation the module's calls give the device function `kernel`
+        (`call_configurations`) with the constexpr test outcomes it fixes (`decided_outcomes`),
+        None when they may not be all of them: worked out once, for all its calls."""
+        if kernel not in self._specialised:
+            called = self.call_configurations(kernel)
+            self._specialised[kernel] = (
+                None if called is None else [(c, decided_outcomes(kernel.flow, c.values)) for c in called]
+            )
+        return self._specialised[kernel]
 
     def uncompiled(self, kernel: Kernel) -> frozenset[cst.CSTNode]:
         """The nodes of the kernel's `if` arms no specialisation compiles (`compiled_outcomes`):

@@ -522,3 +522,30 @@ def _counting(counted: Counter[str], name: str, function: Callable[..., object])
         return function(*args, **kwargs)
 
     return counting
+
+
+def helper_calls(n: int) -> str:
+    """A kernel calling a device function with a dot `n` times, each call fixing one of its two
+    specialisations (`GUARD=True`, whose dot takes a copy, or `GUARD=False`)."""
+    return (
+        HEAD + "@triton.jit\ndef mm(x, y, GUARD: tl.constexpr):\n    if GUARD:\n        x = x + 0.0\n"
+        "    return tl.dot(x, y)\n\n\n@triton.jit\ndef k(p_a, p_b, p_o):\n"
+        "    b_a = tl.load(p_a)\n    b_b = tl.load(p_b)\n    c = tl.zeros((16, 16), dtype=tl.float32)\n"
+        + "".join(f"    c += mm(b_a, b_b, GUARD={i % 2 == 0})\n" for i in range(n))
+        + "    tl.store(p_o, c + b_a + b_b)\n"
+    )
+
+
+def test_a_device_function_called_many_times_decides_each_specialisation_once(monkeypatch) -> None:
+    """ASC003 reads each call of a device function in the specialisations it compiles
+    (`ModuleContext.call_outcomes`): the constexpr outcomes of each specialisation are worked
+    out once per function, not again for each call agreeing with it."""
+    from ascend_lint import rule
+
+    counted: Counter[str] = Counter()
+    for n in (2, 40):
+        monkeypatch.setattr(rule, "decided_outcomes", _counting(counted, f"{n} calls", rule.decided_outcomes))
+        result = lint_source(helper_calls(n), "snippet.py", settings(select=["ASC003"]))
+        assert result.error is None, result.error
+        monkeypatch.undo()
+    assert counted["40 calls"] == counted["2 calls"], counted
