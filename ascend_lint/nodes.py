@@ -87,11 +87,13 @@ _IS_NODE_TYPE = _NodeTypes()
 
 
 class _CodeFields(dict[type, tuple[str, ...]]):
-    """`code_fields` by a plain dict lookup, cheaper than the cache's call: `child_nodes` runs
-    for every node walked."""
+    """The `code_fields` that may hold nodes (not a name's or a literal's text, declared `str`),
+    by a plain dict lookup, cheaper than the cache's call: `child_nodes` runs for every node
+    walked, and a walk asks no leaf (`Name`, `Integer`, an operator) for its children."""
 
     def __missing__(self, node_type: type) -> tuple[str, ...]:
-        fields = self[node_type] = code_fields(node_type)
+        declared = {f.name: f.type for f in dataclasses.fields(node_type)}
+        fields = self[node_type] = tuple(name for name in code_fields(node_type) if declared[name] is not str)
         return fields
 
 
@@ -106,7 +108,7 @@ def child_nodes(node: cst.CSTNode) -> list[cst.CSTNode]:
         if _IS_NODE_TYPE[type(value)]:
             found.append(value)
         elif type(value) is tuple or type(value) is list:
-            found.extend(value)  # every sequence field of code holds nodes only (libcst's field types)
+            found += value  # every sequence field of code holds nodes only (libcst's field types)
     return found
 
 
@@ -116,9 +118,8 @@ def walk(node: cst.CSTNode) -> Iterator[cst.CSTNode]:
     while stack:
         current = stack.pop()
         yield current
-        children = child_nodes(current)
-        children.reverse()
-        stack.extend(children)
+        if _CODE_FIELDS[type(current)]:
+            stack += child_nodes(current)[::-1]
 
 
 def target_names(target: cst.BaseExpression) -> list[str]:
@@ -142,7 +143,10 @@ def walk_with_inner_variables(node: cst.CSTNode) -> Iterator[tuple[cst.CSTNode, 
         current, variables = stack.pop()
         variables = outside.pop(id(current), variables)
         yield current, variables
-        if isinstance(current, cst.ListComp | cst.SetComp | cst.GeneratorExp | cst.DictComp):
+        kind = type(current)
+        if kind not in _INNER_SCOPES:  # node types are final: a set lookup, no `isinstance` (see `_NodeTypes`)
+            pass
+        elif isinstance(current, cst.BaseComp):
             outside[id(current.for_in.iter)] = variables
             loop: cst.CompFor | None = current.for_in
             while loop is not None:
@@ -154,9 +158,11 @@ def walk_with_inner_variables(node: cst.CSTNode) -> Iterator[tuple[cst.CSTNode, 
             star = [param for param in (params.star_arg, params.star_kwarg) if isinstance(param, cst.Param)]
             named = [*params.posonly_params, *params.params, *params.kwonly_params, *star]
             variables = variables.union(param.name.value for param in named)
-        children = child_nodes(current)
-        children.reverse()
-        stack.extend((child, variables) for child in children)
+        if _CODE_FIELDS[kind]:
+            stack += [(child, variables) for child in child_nodes(current)[::-1]]
+
+
+_INNER_SCOPES = frozenset((cst.ListComp, cst.SetComp, cst.GeneratorExp, cst.DictComp, cst.Lambda))
 
 
 def each_once(pending: list[_T], key: Callable[[_T], Hashable] | None = None) -> Iterator[_T]:

@@ -13,6 +13,7 @@ import stat
 import subprocess
 import sys
 from collections import Counter
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import libcst
@@ -997,6 +998,33 @@ def test_walking_by_fields_reaches_the_code_children_reaches():
     for path in [*CORPUS, *fla_ascend_files()[:40]]:
         module = libcst.parse_module(path.read_text(encoding="utf-8"))
         assert {id(node) for node in walk(module) if isinstance(node, code)} == by_children(module), path
+
+
+def test_walking_costs_a_few_calls_per_node():
+    """Every analysis walks its trees (`nodes.walk`, `walk_with_inner_variables`): a node costs a
+    few Python calls, no child list asked of a leaf (a name, a number), and no `isinstance` of
+    a libcst class per node (they are ABCs: `ABCMeta.__instancecheck__` runs in Python)."""
+    from ascend_lint.nodes import walk, walk_with_inner_variables
+
+    module = libcst.parse_module(fla_ascend_files()[0].read_text(encoding="utf-8"))
+
+    def calls_per_node(walker: Callable[[libcst.CSTNode], Iterator[object]]) -> float:
+        calls = 0
+
+        def count(frame: object, event: str, arg: object) -> None:
+            nonlocal calls
+            calls += event in ("call", "c_call")
+
+        sys.setprofile(count)
+        try:
+            nodes = sum(1 for _ in walker(module))
+        finally:
+            sys.setprofile(None)
+        return calls / nodes
+
+    plain = calls_per_node(walk)
+    assert plain < 7, plain
+    assert calls_per_node(walk_with_inner_variables) < 1.5 * plain
 
 
 # ---- ASC001 on config lists: one copy of each distinct config ---------------------------------
