@@ -222,15 +222,24 @@ equality, identity or truth test, or a `for` loop: `if batched: grid.append(B)`)
 reported when one path's grid would be (that path may run whatever the sizes), else when each
 would be. `.extend` of a name adds the axes of the grid it holds (`*lead`), of a value the
 module does not show one unsized axis; `.insert` at an index that is no literal adds its axis
-at the end (the same programs). A `try` adding to it gives no grid. Past 64 paths, when every
+at the end (the same programs). An item stored at an int index (`grid[1] = x.shape[2]`,
+`grid[-1] = n`) replaces that item on the paths through it, as an addition would be made there
+(under an `if` that tests something else, on its arm's paths). A `while` loop testing only the
+list's length against int literals (`while len(grid) < 2:`) picks a variant: it counts the items
+added, not their sizes. A `try` adding to it gives a path through its body and its `else` block,
+and one through each handler (as if the body had added nothing) not ending in `return` or
+`raise`, each followed by its `finally` block; no test chooses among them. Past 64 paths, when every
 test picks a variant the first 64 are read (each may run), else one grid: what the block binding
 it adds outside any `if` or loop (every path launches at least that). A list the function changes otherwise between its
-binding and the launch (`grid.pop()`, `del grid[1]`, `grid[1] = 4`, `grid.clear()`, `grid[:] =
+binding and the launch (`grid.pop()`, `del grid[1]`, `grid[i] = 4` at an index that is no literal, `grid.clear()`, `grid[:] =
 [4]`, passing it to a call, `alias = grid`, `add = grid.append`) is no grid read; `len(grid)` and `grid[0]` read it. A test around
 the launch, or an `assert` before it, reads the axes added as those written in a tuple: `if
 x.shape[1] <= 16:` around `k[tuple(grid)]` bounds the `x.shape[1]` appended (an item read back,
-`grid[1] <= 16`, bounds only those of the list literal), while the names they read hold what they
-held there (not after `B = x.shape[2]` rebinds the `B` appended, or `x = x.transpose(0, 1)`).
+`grid[0] <= 4096`, bounds the item at that index, appended or written in the list literal,
+when every path puts the same one there; else what the list literal reads), while the names they read hold what they
+held there (not after `B = x.shape[2]` rebinds the `B` appended, or `x = x.transpose(0, 1)`). So
+does a test of the axes of a tuple bound to the name launched: `grid = (x.shape[0], B)`, then `B =
+x.shape[2]`, leaves `assert B <= 16` bounding the new `B`, not the grid's.
 
 A launch through a name bound only to kernels of the module
 (`fn = k_32 if BT == 32 else k_64`, then `fn[grid](...)`, or the choice written in the launch,
@@ -274,7 +283,8 @@ not for a kernel under an autotuner, heuristics or another decorator, which may 
 value is then unknown, as one the launch does not pass). A grid a function of the
 module returns for the arguments it is called with (`def _grid(T, BT, B): return
 (triton.cdiv(T, BT), B)`, then `kernel[_grid(T, BT, B)]`), or a static or class method of a
-class of the module does (`kernel[Ops._grid(T, B)]`, `self._grid(T, B)`), is that tuple written where the call
+class of the module does (`kernel[Ops._grid(T, B)]`, `self._grid(T, B)`), or a lambda bound to a name
+(`make = lambda a, b: (a, b)`, then `kernel[make(T, B)]`; so too a block such a lambda returns), is that tuple written where the call
 is, the arguments in place of the parameters: sized, bounded and guarded there, as if written
 inline. A grid built from parts is the tuple it makes: tuples concatenated (`(B * T,) + (H,)`),
 a tuple unpacked into one (`(*lead, H)` with `lead = (B, T)`; a tensor's extents unpacked,
@@ -2962,10 +2972,13 @@ def _size_guard(launch: Launch, grid: Grid, context: ModuleContext, chunked: boo
     the launching one included; of the axes a host chunking loop leaves whole (`chunked`), those
     axes only: a caller's loop passing the chunk bounds the others, not them."""
     sources = [(launch.grid_node, launch.scope), (grid.written, grid.scope)]
-    if isinstance(grid.written, cst.Name) and isinstance(grid.scope, cst.FunctionDef):
-        # a list added to (`grid.append(B)`): its axes are written there, each read so while the names
-        # it reads hold what they held there (not `B = x.shape[2]` nor `x = x.transpose(0, 1)` after it)
-        sources += [
+    if isinstance(grid.scope, cst.FunctionDef) and _written_apart(grid, launch, context):
+        # a list added to (`grid.append(B)`) or a tuple bound to the name launched (`grid = (N, B)`,
+        # whose names the launch's `grid` would read as they are bound anywhere): its axes are written
+        # there, each read so while the names it reads hold what they held there (not `B = x.shape[2]`
+        # nor `x = x.transpose(0, 1)` after it)
+        kept = sources if isinstance(grid.written, cst.Name) else []
+        sources = kept + [
             (axis, grid.scope) for axis in grid.axes if context.host.reads_as_written(axis, launch.call, grid.scope)
         ]
     if chunked:
@@ -2977,6 +2990,20 @@ def _size_guard(launch: Launch, grid: Grid, context: ModuleContext, chunked: boo
         guard = guard | _bounded_at(_Guard(cases=(BoundedSizes(passed_bounded),)), None, launch, context)
     whole = guard.whole or _callers_guarded(launch.scope, grid_names, context) or _helper_guarded(launch, context)
     return _WHOLE if whole else guard
+
+
+def _written_apart(grid: Grid, launch: Launch, context: ModuleContext) -> bool:
+    """The grid's axes are written before the launch, apart from it: added to a list (`grid`, the
+    name read, is what the grid quotes) or a tuple or list the launching function binds to the name
+    the launch reads (not one a grid function returns, nor a lambda's, read when it launches)."""
+    if isinstance(grid.written, cst.Name):
+        return True
+    return (
+        isinstance(grid.written, cst.Tuple | cst.List)
+        and isinstance(launch.grid_node, cst.Name)
+        and grid.scope is launch.scope
+        and grid.written in context.host.binders
+    )
 
 
 def _helper_guarded(launch: Launch, context: ModuleContext) -> bool:
@@ -3377,6 +3404,7 @@ def _ordering_guard(
         if sides is None:
             return None
         below, above = sides
+        below = context.host.list_item(below, scope) or below  # `grid[0]` of `grid.append(n)`: `n`
         bounded = grid_names.sizes_in(below, context, scope)
         orders_sizes = bounded and not _is_bounded(below, context, scope) and not _is_a_size(above, context, scope)
         guards.append(_Guard(cases=(bounded,)) if orders_sizes else _NOTHING)

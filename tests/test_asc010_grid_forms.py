@@ -844,7 +844,7 @@ def appended_in_a_try(x):
         grid.append(x.shape[1])
     except IndexError:
         grid.append(1)
-    k[tuple(grid)](x, 1, BT=64)
+    k[tuple(grid)](x, 1, BT=64)  # expect
 
 def appended_in_the_launching_arm(x, flag):
     grid = [x.shape[0]]
@@ -976,7 +976,72 @@ def popped_under_a_test(x, flag):
     if flag:
         grid.pop()
     k[tuple(grid)](x, 1, BT=64)
+
+def item_stored_under_a_test(x, flag):
+    grid = [x.shape[0], 4]
+    if flag:
+        grid[1] = x.shape[2]
+    k[tuple(grid)](x, 1, BT=64)  # expect
+
+def item_stored_from_the_end_under_a_test(x, flag):
+    grid = [x.shape[0]]
+    grid.append(4)
+    if flag:
+        grid[-1] = x.shape[2]
+    k[tuple(grid)](x, 1, BT=64)  # expect
+
+def item_stored_small_under_a_test(x, flag):
+    grid = [x.shape[0], 4]
+    if flag:
+        grid[1] = 8
+    k[tuple(grid)](x, 1, BT=64)
+
+def item_stored_over_a_size(x):
+    grid = [x.shape[0], x.shape[1]]
+    grid[1] = 4
+    k[tuple(grid)](x, 1, BT=64)
+
+def item_stored_under_an_ordering(x):
+    grid = [x.shape[0], 4]
+    if x.shape[2] <= 16:
+        grid[1] = x.shape[2]
+    k[tuple(grid)](x, 1, BT=64)
+
+def item_stored_at_an_index_unknown(x, flag, i):
+    grid = [x.shape[0], 4]
+    if flag:
+        grid[i] = x.shape[2]
+    k[tuple(grid)](x, 1, BT=64)
 """
+
+
+# a list grid added to in a `try` (its body with `else`, each handler not leaving, each then
+# `finally`: the paths) or in a `while` loop counting its items (a test picking a variant): each
+# function adds `4` in its `try` body, then the clauses given; or loops while the test holds
+TRIED = {
+    "in_a_handler": ("    except IndexError:\n        grid.append(x.shape[1])\n", True),
+    "in_the_else": ("    except IndexError:\n        pass\n    else:\n        grid.append(x.shape[1])\n", True),
+    "in_the_finally": ("    finally:\n        grid.append(x.shape[1])\n", True),
+    "small_or_leaving": (
+        "    except IndexError:\n        grid.append(2)\n    except ValueError:\n"
+        "        grid.append(x.shape[1])\n        raise\n    finally:\n        grid.append(8)\n",
+        False,
+    ),
+}
+WHILE_COUNTING = {
+    "short": ("len(grid) < 2", "x.shape[1]", True),
+    "short_small": ("len(grid) < 3", "2", False),
+    "while_a_size_is_small": ("len(grid) < x.shape[1]", "x.shape[1]", False),
+}
+APPENDED_TRIED = "".join(
+    f"\ndef tried_{name}(x):\n    grid = [x.shape[0]]\n    try:\n        grid.append(4)\n{clauses}"
+    f"    k[tuple(grid)](x, 1, BT=64){'  # expect' if reported else ''}\n"
+    for name, (clauses, reported) in TRIED.items()
+) + "".join(
+    f"\ndef counted_{name}(x):\n    grid = [x.shape[0]]\n    while {test}:\n        grid.append({added})\n"
+    f"    k[tuple(grid)](x, 1, BT=64){'  # expect' if reported else ''}\n"
+    for name, (test, added, reported) in WHILE_COUNTING.items()
+)
 
 
 def _many_ifs(head: str, test: str, added: str, mark: str = "") -> str:
@@ -1110,6 +1175,28 @@ def by_a_lambda(x):
 
 def by_an_unknown(x, rows):
     k[(x.shape[0] * x.shape[1] // rows(),)](x, 1, BT=64)
+
+def grid_by_a_local_lambda(x):
+    make = lambda a, b: (a, b)
+    k[make(x.shape[0], x.shape[1])](x, 1, BT=64)  # expect
+
+def grid_by_a_local_lambda_bounded(x):
+    make = lambda a, b: (a, min(b, 16))
+    k[make(x.shape[0], x.shape[1])](x, 1, BT=64)
+
+def grid_by_a_nested_function(x):
+    def make(a, b):
+        return (a, b)
+
+    k[make(x.shape[0], x.shape[1])](x, 1, BT=64)  # expect
+
+def block_by_a_local_lambda(x):
+    pick = lambda n: min(n, 16)
+    k[(x.shape[0], pick(x.shape[1]))](x, 1, BT=64)
+
+def grid_by_an_attribute_lambda(self, x):
+    self.make = lambda a, b: (a, b)
+    k[make(x.shape[0], x.shape[1])](x, 1, BT=64)
 """
 
 # a name rebound in an arm known never to run keeps the value bound before it
@@ -1351,6 +1438,40 @@ def tested_elsewhere(x):
     if x.shape[2] <= 16:
         k[tuple(grid)](x, 1, BT=64)  # expect
 
+def item_read_back(x):
+    grid = []
+    grid.append(x.shape[0])
+    grid.append(x.shape[1])
+    assert grid[0] <= 4096
+    k[tuple(grid)](x, 1, BT=64)
+
+def item_read_back_around(x):
+    grid = [x.shape[0]]
+    grid.extend((x.shape[1],))
+    if grid[-1] <= 16:
+        k[tuple(grid)](x, 1, BT=64)
+
+def item_read_back_of_three(x):
+    grid = []
+    grid.append(x.shape[0])
+    grid.extend((x.shape[1], x.shape[2]))
+    assert grid[0] <= 4096
+    k[tuple(grid)](x, 1, BT=64)  # expect
+
+def literal_item_read_back_of_three(x):
+    grid = [x.shape[0], x.shape[1], x.shape[2]]
+    assert grid[-1] <= 4096
+    k[tuple(grid)](x, 1, BT=64)  # expect
+
+def item_read_back_differing_by_path(x, flag):
+    grid = [x.shape[0]]
+    if flag:
+        grid.append(x.shape[1])
+    else:
+        grid.append(x.shape[2])
+    assert grid[1] <= 16  # bounds the item each path appends
+    k[tuple(grid)](x, 1, BT=64)
+
 def filled_under_a_cap(x, n):
     items = []
     for i in range(min(n, 1024)):
@@ -1398,6 +1519,12 @@ def filled_while(x, xs):
     while xs:
         items.append(xs.pop())
     k[(len(items), x.shape[0])](x, 1, BT=64)  # expect
+
+def stored_while(x, xs):
+    items = [1, 2]
+    while xs:
+        items[0] = xs.pop()
+    k[(len(items), x.shape[0])](x, 1, BT=64)
 
 def filled_by_a_nested_function(x, xs):
     items = []
@@ -1736,6 +1863,7 @@ def block_rebound_after(x):
         APPENDED,
         APPENDED_PATHS,
         APPENDED_MANY_PATHS,
+        APPENDED_TRIED,
         APPENDED_DEAD,
         REBOUND_DEAD,
         LAMBDA_HELPERS,
@@ -1765,6 +1893,7 @@ def block_rebound_after(x):
         "appended",
         "appended_paths",
         "appended_many_paths",
+        "appended_tried",
         "appended_dead",
         "rebound_dead",
         "lambda_helpers",

@@ -530,6 +530,19 @@ def tensor_entered(x, ctx):
         raise ValueError
     with ctx() as x:
         k[(x.shape[0], B)](x, 1, BT=64)  # flagged
+
+def grid_rebound_before_the_test(x):
+    B = x.shape[1]
+    grid = (x.shape[0], B)
+    B = x.shape[2]
+    assert B <= 16  # bounds the new `B`, not the grid's
+    k[grid](x, 1, BT=64)  # flagged
+
+def grid_tested(x):
+    B = x.shape[1]
+    grid = (x.shape[0], B)
+    assert B <= 16
+    k[grid](x, 1, BT=64)
 """
 
 # a launching function the module reads other than by calling it (a table of ops, a callback)

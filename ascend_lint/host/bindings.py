@@ -10,7 +10,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from itertools import pairwise
 from operator import itemgetter
-from typing import get_args
+from typing import NamedTuple, get_args
 
 import libcst as cst
 
@@ -128,7 +128,14 @@ def reaching_binding(name: str, launch: Launch, order: WrittenOrder) -> cst.Base
     return _nearest_binding(name, order.enclosing_statements(launch.written_at), order, lambda s: adds_only(s, name))
 
 
-Addition = tuple[int | None, tuple[cst.BaseElement, ...]]  # where (None: at the end) and what a list gets
+class Addition(NamedTuple):
+    """What a statement adds to a list (`list_addition`)."""
+
+    where: int | None  # the index (None: at the end)
+    elements: tuple[cst.BaseElement, ...]
+    stored: bool = False  # the one element replaces the item at `where` (`grid[1] = v`)
+
+
 _LIST_ADDERS = {"append": 1, "extend": 1, "insert": 2}  # the methods adding to a list, by their arguments
 
 
@@ -136,8 +143,15 @@ def list_addition(statement: cst.CSTNode, name: str) -> Addition | None:
     """What `name.append(v)`, `name.extend(vs)` or `name.insert(i, v)`, as a statement of its
     own, adds to the list `name`: where (the index `insert` is passed, an int literal; None,
     at the end, for the others and for an index no literal: the axes launched are the same) and
-    the elements (`v`; those of a tuple or list `extend` is passed as written, else `*vs`).
-    None for another statement."""
+    the elements (`v`; those of a tuple or list `extend` is passed as written, else `*vs`); or
+    what `name[i] = v` stores there (`i` an int literal, `-1` too: `v` replaces that item). None
+    for another statement."""
+    if isinstance(statement, cst.Assign):
+        target = statement.targets[0].target if len(statement.targets) == 1 else None
+        if not (isinstance(target, cst.Subscript) and is_name(target.value, name)):
+            return None
+        index = returned_index(target)
+        return None if index is None else Addition(index, (cst.Element(statement.value),), stored=True)
     call = statement.value if isinstance(statement, cst.Expr) else None
     if not (
         isinstance(call, cst.Call)
@@ -150,18 +164,22 @@ def list_addition(statement: cst.CSTNode, name: str) -> Addition | None:
         return None
     *where, added = (arg.value for arg in call.args)
     if call.func.attr.value != "extend":
-        return (int_literal(where[0]) if where else None), (cst.Element(added),)
+        return Addition(int_literal(where[0]) if where else None, (cst.Element(added),))
     if isinstance(added, (cst.Tuple, cst.List)):
-        return None, tuple(added.elements)
-    return None, (cst.StarredElement(added),)
+        return Addition(None, tuple(added.elements))
+    return Addition(None, (cst.StarredElement(added),))
 
 
 def with_additions(elements: Sequence[cst.BaseElement], additions: Sequence[Addition]) -> list[cst.BaseElement]:
-    """The elements of a list written as `elements` after `additions`, in order."""
+    """The elements of a list written as `elements` after `additions`, in order (an item stored
+    past the end, which raises, changes nothing)."""
     listed = list(elements)
-    for where, added in additions:
+    for where, added, stored in additions:
         if where is None:
             listed.extend(added)
+        elif stored:
+            if -len(listed) <= where < len(listed):
+                listed[where] = added[0]
         else:
             listed[where:where] = added  # `list.insert`: past the end at the end, negative from it
     return listed
@@ -169,8 +187,12 @@ def with_additions(elements: Sequence[cst.BaseElement], additions: Sequence[Addi
 
 def adds_only(statement: cst.CSTNode, name: str) -> bool:
     """Every change of `name` the statement may make (`binding_nodes`) is an addition to it as
-    a list (`list_addition`), and it makes one."""
-    additions = {id(node.value) for node in walk(statement) if isinstance(node, cst.Expr) and list_addition(node, name)}
+    a list (`list_addition`: the call of `.append(v)`, the target of `name[1] = v`), and it makes one."""
+    additions = {
+        id(node.value if isinstance(node, cst.Expr) else node.targets[0])
+        for node in walk(statement)
+        if isinstance(node, cst.Expr | cst.Assign) and list_addition(node, name)
+    }
     return bool(additions) and all(id(node) in additions for node in binding_nodes(statement, name))
 
 
@@ -351,9 +373,13 @@ def _added_branches(
     breaking: bool = False,
 ) -> tuple[list[tuple[Addition, ...]], bool] | None:
     """`list_paths` of the blocks of one compound statement adding to the list `name` that may
-    run (`_blocks_run`); with `breaking`, no block ending in `break` (a `break` in a loop's body
-    here leaves that loop, not the one `breaking` is for)."""
-    run = _blocks_run(statement, truth)
+    run (`_blocks_run`; a `try`'s, `_try_paths`); with `breaking`, no block ending in `break` (a
+    `break` in a loop's body here leaves that loop, not the one `breaking` is for)."""
+    if isinstance(statement, cst.Try):
+        run: tuple[list[Sequence[cst.CSTNode]], list[cst.BaseExpression]] | None = _try_paths(statement, order)
+    else:
+        arms = _blocks_run(statement, truth)
+        run = None if arms is None else ([order.statements(b) if b is not None else [] for b in arms[0]], arms[1])
     if run is None:
         return None
     blocks, tests = run
@@ -361,8 +387,7 @@ def _added_branches(
     variant = all(picks_variant(test) for test in tests)
     breaking = breaking and not isinstance(statement, cst.For | cst.While)
     leaving = (cst.Return, cst.Raise, cst.Break) if breaking else (cst.Return, cst.Raise)
-    for block in blocks:
-        lines = order.statements(block) if block is not None else []
+    for lines in blocks:
         if lines and isinstance(lines[-1], leaving):
             continue
         found = list_paths(lines, name, order, picks_variant, truth, limit, nested=True, breaking=breaking)
@@ -371,6 +396,20 @@ def _added_branches(
         choices += found[0]
         variant = variant and found[1]
     return choices, variant
+
+
+def _try_paths(statement: cst.Try, order: WrittenOrder) -> tuple[list[Sequence[cst.CSTNode]], list[cst.BaseExpression]]:
+    """The statements each path through a `try` runs: its body then its `else` block, or a
+    handler's (an exception raised before the body added anything), each then its `finally`
+    block, which no test chooses (a handler ending in `return` or `raise` leaves, its `finally`
+    block run on the way out)."""
+    final = order.statements(statement.finalbody.body) if statement.finalbody is not None else []
+    body = [*order.statements(statement.body), *(order.statements(statement.orelse.body) if statement.orelse else [])]
+    handlers = [order.statements(handler.body) for handler in statement.handlers]
+    leaving = (cst.Return, cst.Raise)
+    return [
+        [*lines, *final] if not (lines and isinstance(lines[-1], leaving)) else lines for lines in (body, *handlers)
+    ], []
 
 
 def _blocks_run(
@@ -1045,9 +1084,13 @@ def returned_index(value: cst.Subscript) -> int | None:
 
 
 def tuple_element(value: cst.Tuple, index: int) -> cst.BaseExpression | None:
-    """The element `value[index]` reads (`(8, 131072)[-1]` the 131072); None out of range, or
-    where a starred element lies before it (after it, for a negative `index`)."""
-    elements = value.elements
+    """The element `value[index]` reads (`(8, 131072)[-1]` the 131072): `element_at`."""
+    return element_at(value.elements, index)
+
+
+def element_at(elements: Sequence[cst.BaseElement], index: int) -> cst.BaseExpression | None:
+    """The value of the element at `index` of a tuple or list of `elements`; None out of range,
+    or where a starred element lies before it (after it, for a negative `index`)."""
     starred = [i for i, element in enumerate(elements) if isinstance(element, cst.StarredElement)]
     position = index if index >= 0 else len(elements) + index
     if not 0 <= position < len(elements) or (

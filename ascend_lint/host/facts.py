@@ -110,6 +110,9 @@ class HostFacts:
         # of returns reads it
         self.returns: dict[str, list[tuple[cst.BaseExpression, cst.FunctionDef]]] = {}
         self.lambdas: set[cst.FunctionDef] = set()  # the `def`s made for lambdas
+        # those made for lambdas bound to a plain name (`make = lambda a, b: (a, b)`), by name: what
+        # a call of the name in their function may call (`HostIndex._visible_functions`)
+        self.named_lambdas: dict[str, list[cst.FunctionDef]] = {}
         self.functions: dict[str, list[cst.FunctionDef]] = {}
         self.globals_declared: dict[str, list[cst.FunctionDef]] = {}  # `global n` in a function: n -> the functions
         self.nonlocals_declared: dict[str, list[cst.FunctionDef]] = {}  # `nonlocal n` in a function: n -> the functions
@@ -163,6 +166,7 @@ class HostFacts:
         _extend(self.attribute_stores, other.attribute_stores)
         _extend(self.returns, other.returns)
         self.lambdas |= other.lambdas
+        _extend(self.named_lambdas, other.named_lambdas)
         _extend(self.functions, other.functions)
         _extend(self.globals_declared, other.globals_declared)
         _extend(self.nonlocals_declared, other.nonlocals_declared)
@@ -378,7 +382,8 @@ class HostFacts:
             self.binders[value] = statement
             self.bound_under[value] = blocks
             if type(value) is cst.Lambda:
-                self._bind_lambda(target.value, value, scope, blocks)
+                made = self._bind_lambda(target.value, value, scope, blocks)
+                self.named_lambdas.setdefault(target.value, []).append(made)
             if launcher_candidate(value) is not None:
                 self.launchers_bound.setdefault((target.value, scope), []).append((value, blocks))
         elif isinstance(target, (cst.Tuple, cst.List)):
@@ -398,10 +403,12 @@ class HostFacts:
                 if type(value) is cst.Lambda:  # `self.get_ub = lambda: 196608`
                     self._bind_lambda(target.attr.value, value, scope, blocks)
 
-    def _bind_lambda(self, name: str, made: cst.Lambda, scope: Scope, blocks: tuple[cst.For | cst.If, ...]) -> None:
+    def _bind_lambda(
+        self, name: str, made: cst.Lambda, scope: Scope, blocks: tuple[cst.For | cst.If, ...]
+    ) -> cst.FunctionDef:
         """`name = lambda n: v` as the `def name(n): return v` it stands for: a function (not of
         `functions`: no statement defines it) returning `v`, whose other names are read in `scope`,
-        where the lambda is written. Also a lambda a class body binds, stored as an attribute
+        where the lambda is written; returned. Also a lambda a class body binds, stored as an attribute
         (`name` its last part) or a parameter's default."""
         function = cst.FunctionDef(
             cst.Name(name), made.params, cst.IndentedBlock([cst.SimpleStatementLine([cst.Return(made.body)])])
@@ -410,6 +417,7 @@ class HostFacts:
         self.returns.setdefault(name, []).append((made.body, function))
         self.enclosing[function] = scope
         self.defined_under[function] = blocks
+        return function
 
     def _class_attribute(
         self, statement: cst.Assign | cst.AnnAssign, scope: Scope, blocks: tuple[cst.For | cst.If, ...]

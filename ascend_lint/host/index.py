@@ -68,6 +68,7 @@ from .bindings import (
     binding_read_by,
     binding_updated,
     comprehension_variables,
+    element_at,
     entry_writer,
     if_arms,
     is_negative,
@@ -2765,6 +2766,21 @@ class HostIndex(HostFacts):
         for grid in grids:
             yield replace(grid, variant=True) if alone and variant and len(paths) > 1 else grid
 
+    def list_item(self, value: cst.BaseExpression, scope: Scope) -> cst.BaseExpression | None:
+        """The item `grid[i]` (`i` an int literal) reads of the list literal the function binds
+        `grid` to, with what it adds to it before the read on each path (`_added_paths`): the
+        element at `i` on every path, when it is the same one (`grid = []`, `grid.append(n)`,
+        then `grid[0]` reads `n`); None otherwise."""
+        if not (isinstance(value, cst.Subscript) and isinstance(value.value, cst.Name) and len(value.slice) == 1):
+            return None
+        index = returned_index(value)
+        bound = self.values_of(value.value.value, scope) if index is not None else []
+        if index is None or len(bound) != 1 or not isinstance(listed := bound[0], cst.List):
+            return None
+        found = self._added_paths(listed, value.value, scope) if isinstance(scope, cst.FunctionDef) else None
+        items = {element_at(with_additions(listed.elements, path), index) for path in found[0]} if found else {None}
+        return items.pop() if len(items) == 1 else None
+
     def _listed_grids(
         self,
         elements: Sequence[cst.BaseElement],
@@ -2813,9 +2829,9 @@ class HostIndex(HostFacts):
         lines, index = nesting[-1]
         key = (listed, lines[index])
         if key not in self._list_paths:
-            picks_variant = partial(self._picks_variant, scope=scope)
-            truth = partial(self.known_truth, scope=scope)
             name = target.value
+            picks_variant = partial(self._picks_variant, scope=scope, counted=name)
+            truth = partial(self.known_truth, scope=scope)
 
             def paths_of(lines: Sequence[cst.CSTNode], nested: bool, breaking: bool) -> ListPaths:
                 return list_paths(lines, name, order, picks_variant, truth, MAX_GRIDS, nested, breaking)
@@ -3325,9 +3341,10 @@ class HostIndex(HostFacts):
 
     def _visible_functions(self, name: str, scope: Scope) -> list[cst.FunctionDef]:
         """The functions `name` may call in `scope`: those defined in it (`def grid(meta):`
-        nested in the launching function), else in the nearest function around it that
-        defines one, else at module level."""
+        nested in the launching function, or a lambda bound to the name there, `make = lambda a,
+        b: (a, b)`), else in the nearest function around it that defines one, else at module level."""
         functions = [function for function in self.functions.get(name, []) if function not in self.class_of]
+        functions += self.named_lambdas.get(name, [])
         while True:
             found = [function for function in functions if self.enclosing.get(function) is scope]
             if found or scope is None:
@@ -4172,8 +4189,10 @@ class HostIndex(HostFacts):
                 continue
             statement = use.around[2]
             added = list_addition(statement, name)
-            if added is None or any(isinstance(element, cst.StarredElement) for element in added[1]):
+            if added is None or any(isinstance(element, cst.StarredElement) for element in added.elements):
                 return False  # `.extend(others)`: as many as another sequence holds
+            if added.stored:
+                continue  # `items[0] = v` keeps its length
             for holder in holders:
                 if holder in binding_holders:  # a loop around the binding too starts the list anew
                     break
@@ -4560,14 +4579,20 @@ class HostIndex(HostFacts):
             isinstance(block, cst.If) and self._picks_variant(block.test, scope) for block in blocks
         )
 
-    def _picks_variant(self, test: cst.BaseExpression, scope: Scope) -> bool:
+    def _picks_variant(self, test: cst.BaseExpression, scope: Scope, counted: str | None = None) -> bool:
         """The test orders nothing and calls nothing that may: no `<`, `<=`, `>`, `>=`, no `min`
         / `max`, no function of the module, in it nor in the values bound to the names it reads
         (`input_dim == 4` with `input_dim = x.dim()`, `if cu is None:`); an arm it picks caps no
-        size (`if B * T > cap: n = cap` / `else: n = B * T` does)."""
+        size (`if B * T > cap: n = cap` / `else: n = B * T` does). An ordering of the length of
+        the list `counted` against int literals only (`while len(grid) < 2:`) orders how many
+        items it adds, not their sizes."""
         sources = [test, *(value for name in names_read(test) for value in self.values_of(name, scope))]
         for node in (sub for source in sources for sub in walk(source)):
-            if isinstance(node, cst.Comparison) and any(isinstance(c.operator, ORDERINGS) for c in node.comparisons):
+            if (
+                isinstance(node, cst.Comparison)
+                and any(isinstance(c.operator, ORDERINGS) for c in node.comparisons)
+                and not _counts_items(node, counted)
+            ):
                 return False
             if (
                 isinstance(node, cst.Call)
@@ -6021,13 +6046,28 @@ def _count_of_kind(counts: Sequence[CoreCount | None], kind: str) -> CoreCount |
     return next((count for count in found if count.kind == kind), found[0] if found else None)
 
 
+def _counts_items(comparison: cst.Comparison, listed: str | None) -> bool:
+    """`comparison` orders `len(listed)` against int literals only (`len(grid) < 2`)."""
+    operands = [comparison.left, *(c.comparator for c in comparison.comparisons)]
+    return listed is not None and all(
+        folded_int(operand) is not None
+        or (
+            isinstance(operand, cst.Call)
+            and is_name(operand.func, "len")
+            and len(operand.args) == 1
+            and is_name(operand.args[0].value, listed)
+        )
+        for operand in operands
+    )
+
+
 def _appends(use: NameUse) -> bool:
-    """The use of a name is the list of an `.append` / `.extend` / `.insert` statement
-    (`list_addition`)."""
+    """The use of a name is the list of an `.append` / `.extend` / `.insert` statement, or the
+    one target of an item stored (`grid[1] = v`) (`list_addition`)."""
     call, statement = use.around[1:3] if len(use.around) > 2 else (None, None)
     return (
-        isinstance(call, cst.Call)
-        and call.func is use.around[0]
+        isinstance(call, cst.Call | cst.AssignTarget)
+        and (call.func if isinstance(call, cst.Call) else call.target) is use.around[0]
         and statement is not None
         and list_addition(statement, use.name.value) is not None
     )
