@@ -17,7 +17,8 @@ signal whatever the path says (`config.Settings.skip_reason`).
 - a keyword only triton-ascend's language takes (`tl.load(..., care_padding=False)`), or the
   Ascend extension reached as an attribute (`tl.extra.cann.extension.compile_hint(...)`,
   outside a comment);
-- a call, outside a comment, of a function only triton-ascend's `triton.language` has
+- a call, outside a comment or a string (a docstring naming `tl.parallel(...)` calls nothing:
+  the tokenizer confirms a call the pattern finds), of a function only triton-ascend's `triton.language` has
   (`tl.get_element(...)`, `tl.insert_slice(...)`: `ASCEND_LANGUAGE_FUNCTIONS`) on a name the text
   binds to `triton.language`, as `imports.ImportMap` reads it after the parse: `triton.language`,
   `import triton.language as tl`, `from triton import language as L`, a name `tl` imported from any
@@ -29,7 +30,9 @@ times faster than a pattern tried at every `(`, `,` or line start).
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 
 _MODULE = r"(?:torch_npu|triton\.backends\.ascend|triton\.language\.extra\.(?:cann|ascend))\b"
 _LISTED = r"(?:[\w.]+(?:[ \t]+as[ \t]+\w+)?[ \t]*,[ \t]*)*"  # modules an `import` lists before: `import os, `
@@ -94,6 +97,8 @@ ASCEND_LANGUAGE_FUNCTIONS = (
 # `.get_element(` ... (one pattern over the whole text: here faster than searching its words first,
 # 0.35 s against 0.68 s over sglang's and fla's 5,119 files), and the name it is called on, from
 # its line's start when no comment opens before it
+_FUNCTIONS = frozenset(ASCEND_LANGUAGE_FUNCTIONS)
+_NO_CODE = frozenset({tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT})
 _LANGUAGE_CALL = re.compile(rf"\.(?:{'|'.join(ASCEND_LANGUAGE_FUNCTIONS)})\(")
 _CALLED_ON = re.compile(r"^[^#\r\n]*?(?<![\w.])([A-Za-z_][\w.]*)$", re.MULTILINE)
 # the statements binding a name to `triton.language`: `import triton.language as tl`, `from M
@@ -153,7 +158,9 @@ def says_ascend(text: str) -> bool:
 
 def _calls_ascend_language(text: str) -> bool:
     """A call of an `ASCEND_LANGUAGE_FUNCTIONS` function outside a comment, on `triton.language`
-    or a name the text binds to it (read only once such a call is found)."""
+    or a name the text binds to it (read only once such a call is found), and not in a string
+    either: once the pattern finds one, CPython's tokenizer confirms it (a docstring saying
+    `tl.parallel(0, 2)` calls nothing)."""
     bound: set[str] | None = None
     for call in _LANGUAGE_CALL.finditer(text):
         line_start = text.rfind("\n", 0, call.start()) + 1
@@ -162,8 +169,30 @@ def _calls_ascend_language(text: str) -> bool:
             continue
         bound = _language_names(text) if bound is None else bound
         if called_on[1] in bound:
-            return True
+            called = _language_calls(text)
+            return called is None or not called.isdisjoint(bound)
     return False
+
+
+def _language_calls(text: str) -> set[str] | None:
+    """The names (dotted: `triton.language`) the code of `text` calls an `ASCEND_LANGUAGE_FUNCTIONS`
+    function on, as the tokenizer reads it (no string nor comment); None when it stops on an
+    error (a text CPython does not compile)."""
+    called: set[str] = set()
+    code: list[tokenize.TokenInfo] = []  # the tokens but line breaks, indents and comments
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type in _NO_CODE:
+                continue
+            if token.string == "(" and len(code) > 2 and code[-1].string in _FUNCTIONS and code[-2].string == ".":
+                at = len(code) - 3
+                while at >= 2 and code[at - 1].string == "." and code[at - 2].type == tokenize.NAME:
+                    at -= 2
+                called.add("".join(each.string for each in code[at:-2]))
+            code.append(token)
+    except (tokenize.TokenError, SyntaxError):
+        return None
+    return called
 
 
 def _language_names(text: str) -> set[str]:

@@ -215,6 +215,10 @@ def test_an_ascend_import_option_or_driver_call_is_ascend_code(root: Path, capsy
         "def f(scores):\n    t = scores.float()\n    return t.extract_slice(0)",
         "import tensorlayer as T\n\n\ndef f(x):\n    return T.parallel(x)",
         "@triton.jit\ndef j(x):\n    tl.store(x, tl.tanh(tl.load(x)))",
+        # named in a docstring or a string, not called: only real calls count
+        '@triton.jit\ndef j(x):\n    """On Ascend, split the loop with\n    tl.parallel(0, 2) instead."""\n    tl.store(x, 1)',
+        "HINT = 'write tl.insert_slice(y, x, [0], [2], [1]) on Ascend'",
+        "HINT = (\n    'on Ascend:'\n    ' tl.get_element(x, (0,))'\n)",
     ],
 )
 def test_an_ascend_word_outside_an_import_or_a_call_is_not(root: Path, capsys, tail: str) -> None:
