@@ -11,7 +11,7 @@ import libcst as cst
 from libcst._nodes.internal import CodegenState
 from libcst._types import CSTNodeT
 
-from .directives import Comments, Directive, InvalidDirective, noqa_directive
+from .directives import Comments, Directive
 from .model import Applicability, Edit, Finding, LineIndex, Position
 from .nodes import child_nodes, walk
 from .positions import Layout
@@ -73,16 +73,15 @@ class Declined:
 NO_LANGUAGE_NAME = "the module names no `triton.language` to write `tl.cast` with (it imports pieces of it only)"
 
 
-def suppressed_on(line: cst.SimpleStatementLine, code: str) -> bool:
-    """Whether the line's own comment is a `# noqa` suppressing `code`: a fix bundling several
-    findings leaves out the one the user suppressed there (the engine drops a fix that would
-    edit it: `engine._fix_sparing`)."""
-    comment = line.trailing_whitespace.comment
-    try:
-        directive = noqa_directive(comment.value) if comment is not None else None
-    except InvalidDirective:
-        return False
-    return directive is not None and directive.suppresses(code)
+def suppressed_on(
+    line: cst.SimpleStatementLine, reported: cst.CSTNode, context: ModuleContext, function: cst.FunctionDef, code: str
+) -> bool:
+    """Whether a `# noqa` suppressing `code` is on a row the engine reads for the finding at
+    `reported` in `line` or for a fix deleting `line` (`spared`): the finding's row (or the last
+    of the rows a backslash or a string continues it to), any row of a multi-line statement. A
+    fix bundling several findings leaves out the one the user suppressed there (the engine
+    would drop the bundle: `engine._fix_sparing`)."""
+    return spared(FixPlan("safe", f"Delete the `{code}` line", (Delete(line),)), reported, context, function, code)
 
 
 def spared(plan: FixPlan, reported: cst.CSTNode, context: ModuleContext, function: cst.FunctionDef, code: str) -> bool:

@@ -142,7 +142,9 @@ and the finding says why (`--show-fixes`, the text summary, `no_fix_reason` in J
   before the fix too (ASC002 reports it), and the fix adds no multiply.
 
 The closed form leaves out a walk whose advance is marked `# noqa: ASC006` (it stays as
-written) and keeps the trailing comment of a deleted advance on the rebinding that replaces it,
+written) on any row the engine reads for it: the advance's first row (or the last of the rows
+a backslash continues it to), or any row of a multi-line advance, which the fix would delete.
+It keeps the trailing comment of a deleted advance on the rebinding that replaces it,
 the comments written inside the advance (`p += (  # next row`) on lines of their own above it,
 and the compiler hints around the advanced value around the closed form (`p =
 tl.multiple_of(base + tl.cast(task_id, tl.int64) * c, 16)`: the same values).
@@ -718,7 +720,7 @@ def _loop_reports(
     if inlined is not None and inlined.written(node) is not node:
         fixes.update((event, Declined(_NO_COPY_FIX)) for event, _ in walks)
     elif isinstance(node, cst.For):
-        fixes.update(_fixes(walks, loop, node, flow, context))
+        fixes.update(_fixes(walks, loop, node, flow, context, kernel.node))
     else:
         fixes.update(dict.fromkeys((event for event, _ in walks), Declined("the task loop is a `while` loop")))
     fixes.update((event, Declined(_NO_HELPER_FIX.format(helper=helper.name))) for event, (helper, _) in made.items())
@@ -814,7 +816,12 @@ class _Advance:
 
 
 def _fixes(
-    flagged: list[tuple[Event, str]], loop: Loop, node: cst.For, flow: Flow, context: ModuleContext
+    flagged: list[tuple[Event, str]],
+    loop: Loop,
+    node: cst.For,
+    flow: Flow,
+    context: ModuleContext,
+    function: cst.FunctionDef,
 ) -> dict[Event, FixPlan | Declined]:
     """Each flagged advance's fix: the entry-offset rebinding when the advance is the task's
     first use of the pointer, else the closed form (one plan for every walk of the loop)."""
@@ -823,7 +830,9 @@ def _fixes(
     terms = Terms(flow)
     for event, name in flagged:
         advance = _placed(event, name, loop, node, flow)
-        if not isinstance(advance, Declined) and suppressed_on(advance.line, TaskLoopPointerAccumulation.CODE):
+        if not isinstance(advance, Declined) and suppressed_on(
+            advance.line, advance.statement, context, function, TaskLoopPointerAccumulation.CODE
+        ):
             # not reported: left out of the closed form the other walks share
             advance = Declined(f"`{name}`'s advance is marked `# noqa: {TaskLoopPointerAccumulation.CODE}`")
         if isinstance(advance, Declined):

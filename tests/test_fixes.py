@@ -333,6 +333,44 @@ def k(x, y, n, D: tl.constexpr):
     assert "        p_y += nprog * D  # noqa: ASC006  (measured fine)\n" in fixed
 
 
+@pytest.mark.parametrize(
+    "advance",
+    [
+        # the finding's own row (the engine suppresses it there), inside the statement's brackets
+        "p_y += (  # noqa: ASC006\n            nprog * D\n        )",
+        # the last row of the lines a backslash continues from it (where the engine reads it)
+        "p_y += \\\n            nprog * D  # noqa: ASC006",
+        # a row the deletion of the advance edits (the engine would drop a fix editing it)
+        "p_y += (\n            nprog  # noqa: ASC006\n            * D\n        )",
+    ],
+)
+def test_a_multi_line_walk_marked_noqa_on_a_row_the_engine_reads_is_left_out(lint, advance: str):
+    """A `# noqa: ASC006` on any row the engine honours for the advance's finding (its row, the
+    rows continued from it) or for a fix deleting it (a row it spans) leaves the advance out of
+    the closed form, as on the advance's own line: the other walk keeps its fix."""
+    source = f"""\
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def k(x, y, n, D: tl.constexpr):
+    pid = tl.program_id(0)
+    nprog = tl.num_programs(0)
+    offs = tl.arange(0, D)
+    p_x = x + pid * D
+    p_y = y + pid * D
+    for row in tl.range(pid, n, nprog):
+        tl.store(p_y + offs, tl.load(p_x + offs))
+        p_x += nprog * D
+        {advance}
+"""
+    walk = next(finding for finding in lint(source) if finding.location.row == 14)
+    assert walk.fix is not None and walk.fix.message.startswith("Rebind `p_x` in closed form")
+    fixed = apply_edits(source, walk.fix.edits)
+    assert f"        {advance}\n" in fixed
+
+
 def test_the_comments_inside_a_deleted_advance_stay_above_its_rebinding(lint):
     """The closed form deletes the advance's line: the comments written inside the advance go
     on lines of their own above the rebinding that replaces it, its trailing one on it."""
