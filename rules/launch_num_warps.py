@@ -129,7 +129,9 @@ former launch (Triton's binder raises for the missing argument).
 Nor knobs on a path
 that runs only on another platform than Ascend, in a function or at module level, nor the
 configs of a kernel every launch of which in the module is on one. Such paths: an arm (of
-an `if` or a conditional expression `a if test else b`) requiring `x.device.type == "cuda"`
+an `if`, a conditional expression `a if test else b`, or a case of a `match` read as the `if`
+comparing its subject with the case's string literals, the `case _:` after `case "npu":` as
+its `else`) requiring `x.device.type == "cuda"`
 (or any other device type but the NPU's, `"npu"` or `"privateuseone"`: `== "cpu"`, `in ("cuda",
 "hip")`; also of a name every value bound to which is a device type, `dev = x.device.type`,
 and of Triton's backend, `"npu"` on Ascend:

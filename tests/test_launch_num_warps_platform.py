@@ -337,6 +337,46 @@ def run(x, y):
     assert fixed is not None and "num_warps" not in fixed
 
 
+def test_configs_a_match_chooses_for_another_platform_are_silent() -> None:
+    """A `match` on the platform is read as the `if`s comparing it: the configs of a case only
+    another platform takes (`case "cuda" | "hip":`) are not reported, those of the `case _:`
+    after `case "npu":` neither, and those of a `case _:` the NPU may take are."""
+    source = (
+        HEADER
+        + """
+
+def _configs():
+    match triton.runtime.driver.active.get_current_target().backend:
+        case "cuda" | "hip":
+            return [triton.Config({"BLOCK": 128}, num_warps=8)]
+        case "npu":
+            return [triton.Config({"BLOCK": 64})]
+        case _:
+            return [triton.Config({"BLOCK": 32}, num_warps=2)]
+
+
+def _launch(x, y):
+    match x.device.type:
+        case "cuda":
+            k[(4,)](x, y, BLOCK=64, num_warps=8)
+        case _:
+            k[(4,)](x, y, BLOCK=64, num_stages=2)
+
+
+@triton.autotune(configs=_configs(), key=[])
+@triton.jit
+def tuned(x, y, BLOCK: tl.constexpr):
+    tl.store(y + tl.arange(0, BLOCK), tl.load(x + tl.arange(0, BLOCK)))
+
+
+def run(x, y):
+    tuned[(4,)](x, y)
+"""
+    )
+    findings, _ = _lint(source)
+    assert [f.location.row for f in findings] == [_row(source, "num_stages=2")]
+
+
 def test_launcher_returned_by_a_function() -> None:
     """`_launcher(N)(x, num_warps=4)` (a grid made of the function's parameter) and `launch =
     _launcher(); launch(x, num_warps=4)` are launches: reported, with the safe fix."""

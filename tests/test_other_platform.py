@@ -734,6 +734,38 @@ CASES = {
         """,
         [True, False, False, True, True, False],
     ),
+    "the cases of a `match` on a device type, as the arms of an `if` comparing it": (
+        """
+        def f(x, n):
+            match x.device.type:
+                case "cuda" | "hip":
+                    k[(1,)](x, BT=64)
+                case "npu":
+                    k[(1,)](x, BT=64)
+                case "cpu" if n > 0:
+                    k[(1,)](x, BT=64)
+                case _:
+                    k[(1,)](x, BT=64)
+
+        def g(x, mode):
+            dev = x.device.type
+            match dev:
+                case "cuda":
+                    k[(1,)](x, BT=64)
+                case other:
+                    k[(1,)](x, BT=64)
+            match mode:
+                case "cuda":
+                    k[(1,)](x, BT=64)
+            match x.device.type:
+                case "npu" if mode:
+                    k[(1,)](x, BT=64)
+                case _:
+                    k[(1,)](x, BT=64)
+        """,
+        # `case _` after `case "npu"`: not the NPU; after a guarded one, it may be
+        [True, False, True, True, True, False, False, False, False],
+    ),
 }
 
 

@@ -6,7 +6,7 @@ same path walk with NPU tests holding (`NpuPaths`, a default-targeting signal re
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import cached_property
 from typing import TYPE_CHECKING, TypeVar
 
@@ -116,7 +116,8 @@ class OtherPlatformPaths:
     so defined and named for an architecture (`is_hopper`) is taken at its name.
 
     On such a path, in functions and at module level: an arm of an `if` or of a conditional
-    expression (`a if test else b`) requiring it, the statements after an `if` whose body
+    expression (`a if test else b`) requiring it, a case of a `match` whose string literals, or
+    the failing of those of the unguarded cases before it, require it (`_case_tests`), the statements after an `if` whose body
     exits (`return`, `raise`, `continue`, `break`) when its test fails only there, after an
     `assert` of such a test or a call of a function of the module raising unless on such a
     path before it can return (`_asserting`), a function
@@ -265,6 +266,10 @@ class OtherPlatformPaths:
                 other = self._other_after(statement, scope)
             elif isinstance(statement, cst.BaseSmallStatement):
                 other = self._asserts(statement, scope)
+            elif isinstance(statement, cst.Match):
+                for case, tests in _case_tests(statement):
+                    there = any(self.requires_other(test, holds, scope) for test, holds in tests)
+                    self._visit(suite_lines(case.body), there, scope, found)
             elif not isinstance(statement, cst.FunctionDef | cst.ClassDef):
                 for block in statement_blocks(statement):
                     self._visit(block, False, scope, found)
@@ -881,6 +886,37 @@ def _callee(call: cst.Call) -> cst.Name | None:
 # what a compound statement holds besides its blocks: an `if`'s or `while`'s test, a `for`'s
 # target and iterable, a `with`'s items, a `match`'s subject
 _HEADER_PARTS = (cst.BaseExpression, cst.WithItem)
+
+
+def _case_tests(match: cst.Match) -> Iterator[tuple[cst.MatchCase, list[tuple[cst.Comparison, bool]]]]:
+    """Each case of a `match` with the tests that hold (`True`) or fail (`False`) whenever it
+    runs, written as an `if` would test them: its string literals (`case "cuda" | "hip":` is
+    `subject in ("cuda", "hip")` holding) and those of the unguarded cases before it (`case _:`
+    after `case "npu":` is `subject in ("npu",)` failing)."""
+    before: list[cst.Element] = []  # the literals of the unguarded cases before
+    for case in match.cases:
+        own = _literals_matched(case.pattern)
+        tests = [(_member(match.subject, own), True)] if own else []
+        if before:
+            tests.append((_member(match.subject, before), False))
+        yield case, tests
+        if case.guard is None and own:
+            before = [*before, *own]
+
+
+def _literals_matched(pattern: cst.MatchPattern) -> list[cst.Element]:
+    """The string literals a pattern matches, when it matches only them (`"cuda"`, `"cuda" |
+    "hip"`); none for any other pattern."""
+    alternatives = [each.pattern for each in pattern.patterns] if isinstance(pattern, cst.MatchOr) else [pattern]
+    values = [each.value for each in alternatives if isinstance(each, cst.MatchValue)]
+    if len(values) != len(alternatives) or any(str_literal(value) is None for value in values):
+        return []
+    return [cst.Element(value) for value in values]
+
+
+def _member(subject: cst.BaseExpression, literals: Sequence[cst.Element]) -> cst.Comparison:
+    """`subject in (literals)`."""
+    return cst.Comparison(subject, [cst.ComparisonTarget(cst.In(), cst.Tuple(literals))])
 
 
 def _compares_device_type(test: cst.Comparison, holds: bool, is_type: Callable[[cst.BaseExpression], bool]) -> bool:
