@@ -46,7 +46,9 @@ bound to a kernel's parameter by another launch splatting the dict, a
 knob a heuristics, `prune_configs_by` or autotuner `key=` function reads, the knob of a
 `triton.Config` bound to a name host code reads it from, `CFG.num_warps`, a value calling
 what may do more than compute it, `num_warps=_next_warps()`: not `min`, `triton.cdiv`,
-`x.numel()`, `config.get("num_warps", 4)` nor a function of the module that only computes), nor for one passed
+`x.numel()`, `config.get("num_warps", 4)` nor a function of the module that only computes, or
+using up what may be an iterator, `sum(1 for _ in parts) or 4`: not a loop over a literal or a
+`range`), nor for one passed
 to a helper that also launches on another platform, nor for one a launch on another
 platform's path gets too (a dict splatted both there and on the NPU's path: the advice is to
 keep it for that launch only), nor for one whose value has an arm only another platform takes
@@ -2011,7 +2013,8 @@ def _kept(
     (`num_warps=(nw := 4)`, then `return nw`): removing the knob would leave it unbound; or
     holds an arm only another platform takes (`num_warps=None if _is_npu else 8`): removing it
     would change that platform's launch; or calls what may do more than compute it
-    (`_acting_call`: `num_warps=_next_warps()`), which removing the knob would not call."""
+    (`_acting_call`: `num_warps=_next_warps()`), which removing the knob would not call, or
+    iterates over what may be an iterator (`_consumed`), which it would not use up."""
     found: dict[str, Declined] = {}
     for key, value in written:
         if key not in knobs:
@@ -2024,6 +2027,11 @@ def _kept(
             found[key] = Declined(
                 f"its value calls `{one_line(call)}`, which may do more than compute it: delete it by hand if it"
                 " does not"
+            )
+        elif (iterated := _consumed(value)) is not None:
+            found[key] = Declined(
+                f"its value iterates over `{one_line(iterated)}`, which an iterator would leave used up: delete it"
+                " by hand if it is none"
             )
     return found
 
@@ -2041,7 +2049,7 @@ def _arm_elsewhere(value: cst.BaseExpression, host: HostIndex) -> cst.BaseExpres
 
 # what host code calls to compute a value only (as written, not resolved through the imports)
 _COMPUTING = frozenset(
-    {"min", "max", "abs", "int", "float", "round", "len", "bool", "divmod", "pow", "sum"}
+    {"min", "max", "abs", "int", "float", "round", "len", "bool", "divmod", "pow", "sum", "range"}
     | {"triton.next_power_of_2", "triton.cdiv", "next_power_of_2", "cdiv"}
     | {"math.ceil", "math.floor", "math.log2", "math.sqrt", "math.prod"}
 )
@@ -2095,11 +2103,29 @@ def _acting_call(value: cst.CSTNode, host: HostIndex, depth: int = 0) -> cst.Cal
     return None
 
 
+def _consumed(value: cst.CSTNode) -> cst.BaseExpression | None:
+    """What a loop or comprehension in `value` iterates over that may be an iterator, which the
+    loop uses up (`parts` in `sum(1 for _ in parts)`): not a literal, `range(...)` nor a shape."""
+    for node in walk(value):
+        if isinstance(node, cst.For | cst.CompFor) and not _reiterable(node.iter):
+            return node.iter
+    return None
+
+
+def _reiterable(iterable: cst.BaseExpression) -> bool:
+    """A literal, `range(...)` or `x.shape`: iterated again, it gives the same items."""
+    if isinstance(iterable, cst.List | cst.Tuple | cst.Set | cst.Dict | cst.SimpleString | cst.ConcatenatedString):
+        return True
+    if isinstance(iterable, cst.Call):
+        return dotted_name(iterable.func) == "range"
+    return isinstance(iterable, cst.Attribute) and iterable.attr.value == "shape"
+
+
 def _computes_only(function: cst.FunctionDef, host: HostIndex, depth: int) -> bool:
     """Whether a function's body only computes its result: it binds plain names only (no
     attribute, item or global store), augments none of its parameters (`seen += [n]` extends the
-    caller's list in place), holds none of `_ACTING_STATEMENTS`, and calls only what computes
-    (`_acting_call`)."""
+    caller's list in place), holds none of `_ACTING_STATEMENTS`, loops over no iterator it would
+    use up (`_consumed`), and calls only what computes (`_acting_call`)."""
     parameters = {param.name.value for param in walk(function.params) if isinstance(param, cst.Param)}
     for node in walk(function.body):
         if isinstance(node, _ACTING_STATEMENTS):
@@ -2113,7 +2139,7 @@ def _computes_only(function: cst.FunctionDef, host: HostIndex, depth: int) -> bo
         )
         if target is not None and not all(isinstance(each, cst.Name) for each in _target_names(target)):
             return False
-    return _acting_call(function.body, host, depth + 1) is None
+    return _consumed(function.body) is None and _acting_call(function.body, host, depth + 1) is None
 
 
 def _value_binds(value: cst.BaseExpression, host: HostIndex) -> str | None:

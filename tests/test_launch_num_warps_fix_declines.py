@@ -245,6 +245,33 @@ def run(x, n, timer):
     assert "k[(1,)](x, BLOCK=64)\n    k[(1,)](x, BLOCK=64)\n" in fixed
 
 
+def test_a_knob_whose_value_iterates_what_may_be_an_iterator_keeps_its_finding_but_no_fix() -> None:
+    """`sum(1 for _ in parts) or 4` uses `parts` up when it is an iterator (a generator, a
+    file): without the knob the next reader of `parts` would see its items again. The same for
+    a function of the module looping over its parameter. A loop over a literal or a `range`
+    consumes nothing: the fix stays."""
+    findings, fixed = _lint(
+        """
+def _count(items):
+    n = 0
+    for _ in items:
+        n += 1
+    return n
+def run(x, parts, n):
+    k[(1,)](x, BLOCK=64, num_warps=sum(1 for _ in parts) or 4)
+    k[(1,)](x, BLOCK=64, num_warps=_count(parts))
+    k[(1,)](x, BLOCK=64, num_warps=max(w for w in (2, 4) if w * 32 <= n))
+    k[(1,)](x, BLOCK=64, num_warps=sum(1 for _ in range(n)) or 4)
+"""
+    )
+    rows = _rows(findings)
+    assert [row[:2] for row in rows] == [(7, "num_warps"), (8, "num_warps"), (9, "num_warps"), (10, "num_warps")]
+    assert rows[0][2] is not None and "iterates over `parts`" in rows[0][2]
+    assert rows[1][2] is not None and "`_count(parts)`" in rows[1][2]
+    assert rows[2][2] is None and rows[3][2] is None
+    assert fixed is not None and "k[(1,)](x, BLOCK=64)\n    k[(1,)](x, BLOCK=64)\n" in fixed
+
+
 def test_a_knob_read_from_a_mapping_keeps_its_fix_and_one_extending_a_callers_list_has_none() -> None:
     findings, fixed = _lint(
         """
