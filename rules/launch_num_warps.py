@@ -281,7 +281,7 @@ A fix removing several knobs is as weak as its weakest part: the unsafe fix of a
 `--unsafe-fixes` removes both in one pass); a merged config list that loses such a
 `num_stages` is unsafe as a whole (one edit: `--fix` leaves the list). Each goes with its own text only: alone on its line, with that line and its comment
 there; the neighbours' comments and lines stay. In a launch or a dict selecting a SIMT mode the fix of `num_stages` keeps `num_warps`, and the fix of the dict chosen instead of a SIMT one removes its own knobs only. In a list of `triton.Config`s (a comprehension or a literal list, passed to a call,
-bound to a name or returned), configs that differed only in the knobs would repeat, and
+bound to a name or returned, or concatenated there with other lists: `[...] + BASE`), configs that differed only in the knobs would repeat, and
 autotune would benchmark the same kernel several times: the fix keeps one copy of each
 distinct config. A comprehension loses the `for` clauses whose names fed only the knobs
 (when they have no `if` and iterate over a non-empty literal, or a name bound only to
@@ -2740,20 +2740,20 @@ def _config_merges(
     values = [arg.value for call, _ in host.calls for arg in call.args]
     values += [value for bound in host.bindings.values() for value in bound]
     values += [value for returned in host.returns.values() for value, _ in returned]
-    candidates = {id(value): value for value in values if isinstance(value, (cst.List, cst.ListComp))}
-    binders: dict[int, list[tuple[str, Scope]]] = {}  # a list bound to names: the names and their functions
+    # each list, or list a value concatenates (`[...] + BASE`), with the value
+    candidates = {id(part): (part, value) for value in values for part in _list_parts(value)}
+    binders: dict[int, list[tuple[str, Scope]]] = {}  # a value bound to names: the names and their functions
     for (name, owner), bound in host.bindings.items():
         for value in bound:
-            if isinstance(value, (cst.List, cst.ListComp)):
-                binders.setdefault(id(value), []).append((name, owner))
-    returners: dict[int, list[str]] = {}  # a list functions of the module return: their names
+            binders.setdefault(id(value), []).append((name, owner))
+    returners: dict[int, list[str]] = {}  # a value functions of the module return: their names
     for name, returned in host.returns.items():
         for value, _ in returned:
-            if isinstance(value, (cst.List, cst.ListComp)):
-                returners.setdefault(id(value), []).append(name)
+            returners.setdefault(id(value), []).append(name)
     held: dict[cst.Call, dict[str, Declined]] = {}
     merges: dict[cst.Call, FixPlan] = {}
-    for container in candidates.values():
+    listed: dict[cst.Call, int] = {}  # the list literal each config is an element of, by id
+    for container, whole in candidates.values():
         merged: cst.List | cst.ListComp | None
         elements = [container.elt] if isinstance(container, cst.ListComp) else [e.value for e in container.elements]
         calls = [e for e in elements if isinstance(e, cst.Call)]
@@ -2767,13 +2767,14 @@ def _config_merges(
             merged, configs, kept_knobs = _merged_comprehension(container, scope, host, imports, knobs)
         else:
             merged, configs = _merged_list(container, imports, knobs)
+            listed.update(dict.fromkeys(configs, id(container)))
             kept_knobs = {}
         # whether the names holding the list read it only as configs, asked only of a list to merge:
         # the uses of names (`HostIndex.name_uses`) are found in a walk of the whole module
         if (
             merged is not None
-            and all(_only_configs(name, owner, host) for name, owner in binders.get(id(container), ()))
-            and all(_called_only_for_configs(name, host) for name in returners.get(id(container), ()))
+            and all(_only_configs(name, owner, host) for name, owner in binders.get(id(whole), ()))
+            and all(_called_only_for_configs(name, host) for name in returners.get(id(whole), ()))
         ):
             message = MERGE_MESSAGE
             if kept_knobs:  # a knob a clause that stays varies is kept
@@ -2790,9 +2791,18 @@ def _config_merges(
             plan = FixPlan("unsafe" if unsafe else "safe", message, (Replace(container, merged),))
             merges.update((config, plan) for config in configs)
             held.update((config, kept_knobs) for config in configs if kept_knobs)
-    for config, why in _left_alike(context, knobs_by_call, tuning_reads, merges).items():
+    for config, why in _left_alike(context, knobs_by_call, tuning_reads, merges, listed).items():
         held[config] = {**dict.fromkeys(KNOBS, why), **held.get(config, {})}
     return merges, held
+
+
+def _list_parts(value: cst.BaseExpression) -> Iterator[cst.List | cst.ListComp]:
+    """`value` when it is a list, else the lists it concatenates (`[...] + BASE`)."""
+    if isinstance(value, cst.List | cst.ListComp):
+        yield value
+    elif isinstance(value, cst.BinaryOperation) and isinstance(value.operator, cst.Add):
+        yield from _list_parts(value.left)
+        yield from _list_parts(value.right)
 
 
 _WAYS_KEPT = 16  # the sets of configs one space is read as (`_config_ways`), at most
@@ -2851,11 +2861,13 @@ def _left_alike(
     knobs_by_call: Mapping[cst.Call, AbstractSet[str]],
     tuning_reads: Mapping[cst.Call, Mapping[str, Declined]],
     merges: Mapping[cst.Call, FixPlan],
+    listed: Mapping[cst.Call, int],
 ) -> dict[cst.Call, Declined]:
     """The configs of a kernel's autotuner that the fix would leave alike, not merged: two
     configs of its space (`_configs_of`) the same once their knobs go, not in one list the fix
     merges (`BASE + [...]`, `[*BASE, ...]`, `CONFIGS += [...]`, a tuple of configs, a merged
-    list beside a config outside it). They get no fix, nor do the others of a merge one of
+    list beside a config outside it), or in one list it does not merge (`listed`: one whose
+    length host code reads). They get no fix, nor do the others of a merge one of
     them is in: autotune would time both copies. Each way the space may be evaluated
     (`_config_ways`: an arm of `CUDA if c else NPU`, a name's binding in an `if` arm, a helper's
     `return`) is a space of its own. Not a config reading a name a loop around it
@@ -2885,9 +2897,10 @@ def _left_alike(
             other = shapes.setdefault(_shape(plain), config)
             if other is config or (config in merges and merges.get(other) is merges[config]):
                 continue
+            apart = "" if config in listed and listed[config] == listed.get(other) else " (not in one list)"
             why = Declined(
                 f"without its knobs it would be the same as another config of `{kernel.name}`,"
-                f" `{one_line(plain)}`, and the fix cannot merge them (not in one list): autotune would"
+                f" `{one_line(plain)}`, and the fix cannot merge them{apart}: autotune would"
                 " time both; remove the copy by hand"
             )
             for alike in (config, other):

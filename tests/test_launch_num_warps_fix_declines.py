@@ -178,6 +178,27 @@ def test_configs_the_merge_cannot_see_together_get_no_fix_that_would_make_them_a
     assert fixed is not None and "BASE + [triton.Config({'BLOCK': 64})]" in fixed
 
 
+def test_a_list_concatenated_with_others_is_merged_on_its_own() -> None:
+    """`[Config(..., num_warps=4), Config(..., num_warps=8)] + CFG`: the two configs are in one
+    list, which the fix merges (the other part is another list, with no config alike); and two
+    configs of one list the fix leaves unmerged (the list's length is read) are not said to be
+    in different lists."""
+    kernel = "@triton.jit\ndef tuned(x, BLOCK: tl.constexpr):\n    tl.store(x + tl.arange(0, BLOCK), 0.0)\n"
+    findings, fixed = _lint(
+        "CFG = [triton.Config({'BLOCK': 128})]\n"
+        "@triton.autotune(configs=[triton.Config({'BLOCK': 64}, num_warps=4),"
+        " triton.Config({'BLOCK': 64}, num_warps=8)] + CFG, key=[])\n" + kernel
+    )
+    assert len(findings) == 2 and all(f.fix is not None for f in findings), [f.no_fix_reason for f in findings]
+    assert fixed is not None and "configs=[triton.Config({'BLOCK': 64})] + CFG," in fixed
+    findings, fixed = _lint(
+        "SPACE = [triton.Config({'BLOCK': 64}, num_warps=4), triton.Config({'BLOCK': 64}, num_warps=8)]\n"
+        "SIZE = len(SPACE)\n@triton.autotune(configs=SPACE, key=[])\n" + kernel
+    )
+    assert len(findings) == 2 and fixed is None
+    assert all(f.no_fix_reason is not None and "not in one list" not in f.no_fix_reason for f in findings)
+
+
 def test_configs_of_exclusive_arms_or_returns_are_spaces_of_their_own_and_keep_their_fixes() -> None:
     """Configs bound to one name in the arms of an `if` (or returned by a helper's separate
     `return`s) never reach one autotuner together: alike once the knobs go, each arm keeps its fix."""
