@@ -300,7 +300,8 @@ not compared: those of either arm of `A if c else B`, of a name bound in each ar
 separate `return`s each form a space of their own, with what is added to all of them
 (`CONFIGS + [...]`, `CONFIGS.append(...)`); the values of a name that one of them reads again
 (`CONFIGS += [...]`) meet, and so do they all past 16 such spaces.
-Configs built in a loop the merge does not undo (a `for` statement appending them, a
+Configs built in a loop the merge does not undo (a `for` statement appending them, not
+one whose body returns or breaks on every path, which runs once; a
 comprehension clause it keeps, a lambda mapped over a space: `list(map(lambda p:
 Config({"BLOCK": p[0]}, num_stages=p[1]), product(...)))`) get no fix for a knob whose value
 reads a loop name, or a part of one (`p[1]`), that nothing else in the config reads: without
@@ -372,7 +373,7 @@ from ascend_lint.host import (
 )
 from ascend_lint.imports import ImportMap, dotted_name, int_literal, number_literal, str_literal
 from ascend_lint.kernels import Kernel
-from ascend_lint.nodes import child_nodes, each_once, one_line, walk
+from ascend_lint.nodes import child_nodes, each_once, never_falls_through, one_line, walk
 from ascend_lint.package import in_ascend_package
 from ascend_lint.rule import Confirm, Evidence, Example, HostIndex, ModuleContext, Report, Rule
 
@@ -3006,7 +3007,8 @@ def _stage_loops(context: ModuleContext) -> dict[cst.Call, dict[str, frozenset[i
 
 def _loop_names(context: ModuleContext) -> dict[cst.Call, frozenset[str]]:
     """For each `triton.Config` call, the names that change from one config it builds to the
-    next: the targets of the `for` statements (whose body or `else` holds it) and comprehension
+    next: the targets of the `for` statements (whose body or `else` holds it; not of one whose
+    body never starts a second trip, `_one_trip`) and comprehension
     clauses around it, the parameters of the lambdas it is in (`map(lambda p: Config(...),
     space)`), also around the functions it is in (`HostIndex.loops_around`). Only the calls some
     of these are around, and none in a `for` statement's target or a lambda's parameters."""
@@ -3019,7 +3021,8 @@ def _loop_names(context: ModuleContext) -> dict[cst.Call, frozenset[str]]:
         names: set[str] = set()
         for loop in loops:
             if isinstance(loop, cst.For):
-                names |= names_in(loop.target)
+                if not _one_trip(loop):
+                    names |= names_in(loop.target)
             elif isinstance(loop, cst.Lambda):
                 params = loop.params
                 every = [*params.posonly_params, *params.params, *params.kwonly_params]
@@ -3033,6 +3036,12 @@ def _loop_names(context: ModuleContext) -> dict[cst.Call, frozenset[str]]:
         if names:
             found[call] = frozenset(names)
     return found
+
+
+def _one_trip(loop: cst.For) -> bool:
+    """The loop's body never starts a second trip: it returns, raises or breaks on every path,
+    with no `continue`."""
+    return never_falls_through(loop.body) and not any(isinstance(node, cst.Continue) for node in walk(loop.body))
 
 
 def _config_helpers(context: ModuleContext) -> dict[cst.Call, tuple[str, frozenset[str]]]:

@@ -199,6 +199,24 @@ def test_a_list_concatenated_with_others_is_merged_on_its_own() -> None:
     assert all(f.no_fix_reason is not None and "not in one list" not in f.no_fix_reason for f in findings)
 
 
+def test_a_knob_read_from_a_loop_that_returns_on_its_first_trip_keeps_its_fix() -> None:
+    """A loop whose body returns (or breaks) on every path never starts a second trip: the
+    config it builds cannot repeat, so the knob its name feeds keeps its fix; a loop whose body
+    may go on (`continue`, an `if` without `else`) may build copies, and declines it."""
+    kernel = "@triton.jit\ndef tuned(x, BLOCK: tl.constexpr):\n    tl.store(x + tl.arange(0, BLOCK), 0.0)\n"
+    once = (
+        "def get_configs():\n    out = []\n    for nw in (2, 4, 8):\n"
+        "        out.append(triton.Config({'BLOCK': 64}, num_warps=nw))\n        return out\n"
+        "@triton.autotune(configs=get_configs(), key=[])\n" + kernel
+    )
+    findings, fixed = _lint(once)
+    assert len(findings) == 1 and findings[0].fix is not None, findings[0].no_fix_reason
+    assert fixed is not None and "out.append(triton.Config({'BLOCK': 64}))" in fixed
+    findings, fixed = _lint(once.replace("        return out\n", "        if nw > 2:\n            return out\n"))
+    assert len(findings) == 1 and findings[0].fix is None
+    assert findings[0].no_fix_reason is not None and "more than once" in findings[0].no_fix_reason
+
+
 def test_configs_of_exclusive_arms_or_returns_are_spaces_of_their_own_and_keep_their_fixes() -> None:
     """Configs bound to one name in the arms of an `if` (or returned by a helper's separate
     `return`s) never reach one autotuner together: alike once the knobs go, each arm keeps its fix."""
