@@ -92,7 +92,9 @@ A kernel's `warmup(...)` and `run(...)` (compiling it ahead of time with the sam
 count as launches (also of the kernel wrapped by torch for `torch.compile`:
 `torch.library.wrap_triton(kernel).run(...)`, and `wrap_triton(kernel)[grid](...)` is a launch
 of the kernel, whose own parameters are no knobs), and so does the call of a launcher a function stores once
-(`launcher = kernel[grid]`, then `launcher(x, num_warps=4)`), and a
+(`launcher = kernel[grid]`, then `launcher(x, num_warps=4)`), or the module does (`_launch =
+functools.partial(kernel[grid], num_warps=4)`, called at module level or in a function that
+binds none of the names it reads), and a
 `functools.partial(kernel[grid], num_warps=4)` (the keyword is reported and deleted there;
 also under another name, `from functools import partial as bind`, `ft.partial` after `import
 functools as ft`, but not another module's `partial`, `from mylib import partial`; called where it is made,

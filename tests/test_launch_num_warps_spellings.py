@@ -173,6 +173,38 @@ def run(x, n):
     assert fixed.count("num_warps=") == 2  # `w`'s own, passed for its parameter
 
 
+def test_launchers_bound_at_module_level() -> None:
+    """A module-level launcher (`_launch = functools.partial(k[grid], num_warps=4)`, `_run =
+    k[grid]`) called in a function or at module level is a launch of the kernel: the partial's
+    keyword is reported and removed there, and so are the keywords of its calls; not in a
+    function binding the name itself, nor for a name bound twice."""
+    source = (
+        HEADER
+        + """
+_launch = functools.partial(k[(1,)], num_warps=4)
+_run = k[(1,)]
+_twice = k[(1,)]
+_twice = None
+
+def run(x, n):
+    _launch(x, n, BLOCK=64)
+    _run(x, n, BLOCK=64, num_stages=2)
+    _twice(x, n, BLOCK=64, num_warps=2)
+
+def own(x, n, k2):
+    _run = k2
+    _run(x, n, BLOCK=64, num_warps=2)
+
+_run(None, 1, BLOCK=64, num_warps=8)
+"""
+    )
+    findings, fixed = _lint(source)
+    assert _rows(findings) == [(1, "num_warps", None), (8, "num_stages", None), (15, "num_warps", None)]
+    assert fixed is not None
+    assert "_launch = functools.partial(k[(1,)])\n" in fixed
+    assert "_run(x, n, BLOCK=64)\n" in fixed and "_run(None, 1, BLOCK=64)\n" in fixed
+
+
 def test_partial_import_alias_any_spelling() -> None:
     """`from functools import partial as P` is the same `partial`; a call of some other function
     given a launcher (`record(k[grid], num_warps=4)`) is no launcher."""

@@ -431,7 +431,8 @@ class HostIndex(HostFacts):
         then `launcher(x, n)`: a launch of `kernel` on `grid` at the call; `launcher =
         functools.partial(kernel[grid], BLOCK=64)` too, the arguments it binds going first,
         also through a local name of `partial`: `from functools import partial as bind`), and
-        returns their calls and those of the partials. Only for a name the function binds
+        returns their calls and those of the partials. Only for a name the function (or the
+        module: then its calls in functions too, `_calls_stored`) binds
         once, to a subscript of a kernel of the module (or of a name bound only to such
         kernels) or of an imported name (one the module does not bind), or of a choice between
         them (`run = (k_a if fast else k_b)[grid]`: a launch of each), and does not take as a
@@ -441,7 +442,9 @@ class HostIndex(HostFacts):
         the module (`_launcher()(x)`, `_result_launches`)."""
         calls: set[cst.Call] = set()
         for (name, scope), stored in self.launchers_bound.items():
-            if scope is None or len(self.bindings[name, scope]) != 1 or param_named(scope, name) is not None:
+            if len(self.bindings[name, scope]) != 1 or (
+                name in self.globals_declared if scope is None else param_named(scope, name) is not None
+            ):
                 continue
             [(value, blocks)] = stored
             subscript = bound_launcher(value, self.partial_names)
@@ -450,7 +453,7 @@ class HostIndex(HostFacts):
             if isinstance(value, cst.Call):
                 calls.add(value)  # the partial gives the launch its arguments too
             for site in self.calls_of.get(name, ()):
-                if site.scope is scope and site.blocks[: len(blocks)] == blocks:
+                if self._calls_stored(site, name, scope, value, blocks):
                     partial = value if isinstance(value, cst.Call) else None
                     launch = Launch(site.call, scope, site.blocks, subscript, partial=partial)
                     self.add_launch(launch, launch.held)
@@ -465,6 +468,21 @@ class HostIndex(HostFacts):
                 self.add_launch(launch, launch.held)
                 calls.add(site.call)
         return calls
+
+    def _calls_stored(
+        self, site: CallSite, name: str, scope: Scope, value: cst.BaseExpression, blocks: tuple[cst.CSTNode, ...]
+    ) -> bool:
+        """Whether `site` calls the launcher `value` that `scope` binds to `name` under
+        `blocks`: in that function (or at module level) under every block the binding is under;
+        for a module-level launcher, also in a function reading the name from the module
+        (`_binding_scope`) and none of the names the launcher reads."""
+        if site.scope is scope:
+            return site.blocks[: len(blocks)] == blocks
+        return (
+            scope is None
+            and self._binding_scope(name, site.scope) is None
+            and all(self._binding_scope(read, site.scope) is None for read in names_read(value))
+        )
 
     def _returned_launchers(self) -> Iterator[tuple[CallSite, cst.Call]]:
         """The calls of a name a function binds once to a call of a function of the module
