@@ -46,9 +46,8 @@ bound to a kernel's parameter by another launch splatting the dict, a
 knob a heuristics, `prune_configs_by` or autotuner `key=` function reads, the knob of a
 `triton.Config` bound to a name host code reads it from, `CFG.num_warps`, a value calling
 what may do more than compute it, `num_warps=_next_warps()`: not `min`, `triton.cdiv`,
-`x.numel()`, `config.get("num_warps", 4)` nor a function of the module that only computes, or
-using up what may be an iterator, `sum(1 for _ in parts) or 4`: not a loop over a literal or a
-`range`), nor for one passed
+`x.numel()`, `config.get("num_warps", 4)` nor a function that only computes) or using up an
+iterator (`sum(1 for _ in it)`), nor for one passed
 to a helper that also launches on another platform, nor for one a launch on another
 platform's path gets too (a dict splatted both there and on the NPU's path: the advice is to
 keep it for that launch only), nor for one whose value has an arm only another platform takes
@@ -341,7 +340,11 @@ result is dropped reads nothing), a knob of a launch (or a `triton.Config`) of a
 `triton.heuristics` function, a `prune_configs_by` function or the `key=` of whose autotuner
 reads it (`Heuristics.run` passes the launch keywords as `args`; a `KeyError` without it;
 a prune reading a config's `c.num_warps` keeps other configs without it),
-and a knob whose value binds a name read elsewhere (`num_warps=(nw := 4)`). A knob passed
+and a knob whose value binds a name read elsewhere (`num_warps=(nw := 4)`). Nor for a knob whose
+value calls what may do more than compute it (a function of the module, or of the package
+imported by name, that only computes is fixed) or loops over what may be an iterator (`sum(1
+for _ in parts) or 4`; not over a literal, a `range` or `x.shape`): without the knob the call
+would not run, or the iterator's items would be left to its next reader. A knob passed
 to a helper that also launches on another platform (`if device_type
 != "npu": kernel[grid](**kwargs)`) has no fix: there it still tunes the kernel; so has one in a
 public list the module reads only on another platform's path (`CUDA_CONFIGS` above). Words in comments and docstrings are
@@ -2082,8 +2085,9 @@ _ACTING_STATEMENTS = (
 def _acting_call(value: cst.CSTNode, host: HostIndex, depth: int = 0) -> cst.Call | None:
     """A call in `value` that may do more than compute a value: not one of `_COMPUTING`, a
     tensor's `_READING_METHODS` (`y.numel()`) or a mapping's `_MAPPING_READS` on a plain name
-    (`config.get("num_warps", 4)`), nor of a function of the module (not a method) that only
-    computes (`_computes_only`, followed three calls deep)."""
+    (`config.get("num_warps", 4)`), nor of a function of the module (not a method), or of
+    the package imported by name, that only computes (`_computes_only`, followed three calls
+    deep)."""
     for node in walk(value):
         if not isinstance(node, cst.Call):
             continue
@@ -2099,11 +2103,23 @@ def _acting_call(value: cst.CSTNode, host: HostIndex, depth: int = 0) -> cst.Cal
             )
         ):
             continue
-        functions = host.functions.get(name, []) if name is not None and depth < 3 else []
-        if len(functions) == 1 and functions[0] not in host.class_of and _computes_only(functions[0], host, depth):
+        if name is not None and depth < 3 and _computing_function(name, node.func, host, depth):
             continue
         return node
     return None
+
+
+def _computing_function(name: str, func: cst.BaseExpression, host: HostIndex, depth: int) -> bool:
+    """`name` is one function of the module (not a method) that only computes
+    (`_computes_only`), or of the module of the package it is imported from, read there
+    (`HostIndex.imported_definition`)."""
+    if name not in host.functions:
+        found = host.imported_definition(func, None, (name.rsplit(".", 1)[-1],))
+        if found is None:
+            return False
+        host, _, name = found
+    functions = host.functions.get(name, [])
+    return len(functions) == 1 and functions[0] not in host.class_of and _computes_only(functions[0], host, depth)
 
 
 def _consumed(value: cst.CSTNode) -> cst.BaseExpression | None:

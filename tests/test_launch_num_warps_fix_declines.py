@@ -6,9 +6,12 @@ which a merge cannot see whole. Issue 11: a fix must never be wrong."""
 
 from __future__ import annotations
 
-import libcst
-from conftest import knob_rows, lint_and_fix
+from pathlib import Path
 
+import libcst
+from conftest import knob_rows, lint_and_fix, settings
+
+from ascend_lint.engine import lint_file
 from ascend_lint.model import Finding
 
 HEADER = """\
@@ -309,6 +312,28 @@ def run(x, parts, n):
     assert rows[1][2] is not None and "`_count(parts)`" in rows[1][2]
     assert rows[2][2] is None and rows[3][2] is None
     assert fixed is not None and "k[(1,)](x, BLOCK=64)\n    k[(1,)](x, BLOCK=64)\n" in fixed
+
+
+def test_a_function_imported_from_the_package_is_read_there_for_whether_it_only_computes(tmp_path: Path) -> None:
+    """`num_warps=warps_for(n)` after `from .utils import warps_for`: the function is read in
+    its module, as one of the module's own would be; one that only computes keeps the fix, one
+    that acts (counts its calls) declines it, and so does a name the package does not define."""
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (tmp_path / "pkg" / "utils.py").write_text(
+        "CALLS = []\n\n\ndef warps_for(n):\n    return 8 if n > 4096 else 4\n\n\n"
+        "def counted_warps(n):\n    CALLS.append(n)\n    return 4\n",
+        encoding="utf-8",
+    )
+    ops = tmp_path / "pkg" / "ops.py"
+    ops.write_text(
+        HEADER + "from .utils import counted_warps, warps_for\nfrom .missing import other_warps\n\n\n"
+        "def run(x, n):\n    k[(1,)](x, BLOCK=64, num_warps=warps_for(n))\n"
+        "    k[(1,)](x, BLOCK=64, num_warps=counted_warps(n))\n    k[(1,)](x, BLOCK=64, num_warps=other_warps(n))\n",
+        encoding="utf-8",
+    )
+    findings = lint_file(str(ops), settings(select=["ASC001"])).findings
+    assert [f.no_fix_reason is None for f in findings] == [True, False, False]
 
 
 def test_a_knob_read_from_a_mapping_keeps_its_fix_and_one_extending_a_callers_list_has_none() -> None:
