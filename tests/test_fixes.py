@@ -304,11 +304,8 @@ def k(x, y, T, N, D: tl.constexpr):
     assert [e.content.strip() for e in walk.fix.edits] == ["p_y = y + tl.cast(task_id, tl.int64) * D", ""]
 
 
-def test_a_walk_marked_noqa_is_left_out_of_the_closed_form_and_comments_stay(lint):
-    """`p_y += ...  # noqa: ASC006` is the user's: the closed form rebinding the walks of the
-    loop leaves it (and its comment) as written and rebinds `p_x` alone; the comment on the
-    deleted advance of `p_x` goes on the rebinding that replaces it."""
-    source = """\
+# a kernel walking two pointers across its tasks; the tests add the advances
+_TWO_WALKS = """\
 import triton
 import triton.language as tl
 
@@ -322,9 +319,15 @@ def k(x, y, n, D: tl.constexpr):
     p_y = y + pid * D
     for row in tl.range(pid, n, nprog):
         tl.store(p_y + offs, tl.load(p_x + offs))
-        p_x += nprog * D  # next row of this core
-        p_y += nprog * D  # noqa: ASC006  (measured fine)
 """
+
+
+def test_a_walk_marked_noqa_is_left_out_of_the_closed_form_and_comments_stay(lint):
+    """`p_y += ...  # noqa: ASC006` is the user's: the closed form rebinding the walks of the
+    loop leaves it (and its comment) as written and rebinds `p_x` alone; the comment on the
+    deleted advance of `p_x` goes on the rebinding that replaces it."""
+    source = _TWO_WALKS + "        p_x += nprog * D  # next row of this core\n"
+    source += "        p_y += nprog * D  # noqa: ASC006  (measured fine)\n"
     (finding,) = lint(source)
     assert finding.fix is not None and finding.fix.message.startswith("Rebind `p_x` in closed form")
     fixed = apply_edits(source, finding.fix.edits)
@@ -348,23 +351,7 @@ def test_a_multi_line_walk_marked_noqa_on_a_row_the_engine_reads_is_left_out(lin
     """A `# noqa: ASC006` on any row the engine honours for the advance's finding (its row, the
     rows continued from it) or for a fix deleting it (a row it spans) leaves the advance out of
     the closed form, as on the advance's own line: the other walk keeps its fix."""
-    source = f"""\
-import triton
-import triton.language as tl
-
-
-@triton.jit
-def k(x, y, n, D: tl.constexpr):
-    pid = tl.program_id(0)
-    nprog = tl.num_programs(0)
-    offs = tl.arange(0, D)
-    p_x = x + pid * D
-    p_y = y + pid * D
-    for row in tl.range(pid, n, nprog):
-        tl.store(p_y + offs, tl.load(p_x + offs))
-        p_x += nprog * D
-        {advance}
-"""
+    source = f"{_TWO_WALKS}        p_x += nprog * D\n        {advance}\n"
     walk = next(finding for finding in lint(source) if finding.location.row == 14)
     assert walk.fix is not None and walk.fix.message.startswith("Rebind `p_x` in closed form")
     fixed = apply_edits(source, walk.fix.edits)
