@@ -178,6 +178,14 @@ class Branch:
         """(normalised test code, polarity of the body arm), with what it says kept (`Implications`)."""
         return self.flow.implications.key(self.node.test)
 
+    @property
+    def test_events(self) -> range:
+        """The events of the test, evaluated right before the arms (up to `point`)."""
+        events, start = self.flow.events, self.point.index
+        while start > 0 and events[start - 1].statement is self.node:
+            start -= 1
+        return range(start, self.point.index)
+
     def constexpr_facts(self, arm: bool) -> tuple[_Fact, ...]:
         """What taking the arm (True: the body) says of the constexprs the test reads
         (`implied_facts`), for a test that also reads runtime values: `not USE_X and n > 0`

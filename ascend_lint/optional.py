@@ -31,6 +31,7 @@ from typing import TypeGuard
 
 import libcst as cst
 
+from .fixes import contains
 from .flow import READ, Branch, Event, Flow, test_key, test_text
 from .host import HostIndex
 from .kernels import MAX_CALLERS_DEEP, Kernel
@@ -159,14 +160,56 @@ def _conditional_pointer(name: str, reads: list[Event], flow: Flow) -> bool:
 
 def _depends_on_a_flag(read: Event, flow: Flow) -> bool:
     """Under an `if` or a conditional expression whose test is pure-constexpr or has a constexpr
-    flag among its operands (`tl.load(h0) if (USE_H0 and i_t < W) else 0.0`)."""
-    return any(
-        branch.test_is_python_constexpr or any(is_flag(o, flow) for o in tested_operands(branch.node.test, flow))
-        for branch, _ in read.conds
-    ) or any(
-        flow.is_python_constexpr(choice.test) or any(is_flag(o, flow) for o in tested_operands(choice.test, flow))
-        for choice, _ in read.choices
+    flag among its operands (`tl.load(h0) if (USE_H0 and i_t < W) else 0.0`), or in an `if`'s
+    test where Python evaluates it only with a flag on (`read_after_a_flag`)."""
+    return (
+        any(
+            branch.test_is_python_constexpr or any(is_flag(o, flow) for o in tested_operands(branch.node.test, flow))
+            for branch, _ in read.conds
+        )
+        or any(
+            flow.is_python_constexpr(choice.test) or any(is_flag(o, flow) for o in tested_operands(choice.test, flow))
+            for choice, _ in read.choices
+        )
+        or read_after_a_flag(read, flow)
     )
+
+
+def read_after_a_flag(read: Event, flow: Flow) -> bool:
+    """A read in an `if`'s test that Python evaluates only with a constexpr flag on (`is_flag`):
+    in the right operand of `FLAG and ...` or `not FLAG or ...` (`if HAS_H0 and tl.load(h0) > 0:`),
+    also deeper (`FLAG and (i_t > 0 and tl.load(h0) > 0)`) or after an `and` chain holding the
+    flag. Not after `FLAG or ...` (evaluated with the flag off) nor `(FLAG or R) and ...`. The
+    front end evaluates every operand all the same (no short-circuit), so the read compiles with
+    the flag off too."""
+    statement = read.statement
+    if not isinstance(statement, cst.If):
+        return False
+    test: cst.BaseExpression = statement.test
+    while True:
+        test = without_negation(test)
+        if isinstance(test, cst.NamedExpr):
+            test = test.value
+            continue
+        if not isinstance(test, cst.BooleanOperation):
+            return False
+        if contains(test.left, read.node):
+            test = test.left
+            continue
+        if _flag_on_when(test.left, isinstance(test.operator, cst.And), flow):
+            return True
+        test = test.right
+
+
+def _flag_on_when(operand: cst.BaseExpression, holds: bool, flow: Flow) -> bool:
+    """The operand's truth (`holds`) says a constexpr flag is on: `FLAG` holding, `not FLAG`
+    failing, either side of `a and b` holding or of `a or b` failing."""
+    while isinstance(operand, cst.UnaryOperation) and isinstance(operand.operator, cst.Not):
+        operand, holds = operand.expression, not holds
+    if isinstance(operand, cst.BooleanOperation):
+        both = isinstance(operand.operator, cst.And) == holds
+        return both and (_flag_on_when(operand.left, holds, flow) or _flag_on_when(operand.right, holds, flow))
+    return holds and is_flag(operand, flow)
 
 
 def _in_kernel(kernel: Kernel, name: str, flow: Flow) -> OptionalPointer | None:

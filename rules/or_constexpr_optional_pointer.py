@@ -86,14 +86,18 @@ bound. A test binding the whole mix with a walrus (`if (need := USE_H0 and in_ha
 the mix it binds and is reported the same, with no fix either (the nesting would have to bind
 `need` on each of its paths). A `while` loop's test is not an `if`'s, and is not checked.
 
-A use of the pointer in the mixed test itself is no use in an arm. Where Python would evaluate
+A use of the pointer in the mixed test itself counts where Python would evaluate it only with
+the flag on: the right operand of `USE_H0 and ...` or `not USE_H0 or ...`, also deeper (`USE_H0
+and (i_t > 0 and tl.load(h0) > 0)`). The front end evaluates both operands, so with `h0=None` it
+fails to compile, while `if USE_H0:` then `if tl.load(h0) > 0:` compiles (measured on
+triton-ascend 3.2, 2026-12-06): the message says the runtime test reads the pointer and both
+operands compile, and the nesting fix moves the runtime operand under the flag. Such a use also
+depends on the flag when deciding whether the pointer is optional. Where Python would evaluate
 it only with the flag off (`if USE_H0 or tl.load(h0) > 0:`, `not USE_H0 and ...`), that is with
 the pointer None, it fails to compile however the test is nested (measured on triton-ascend 3.2,
 2026-12-06: `unsupported operand type(s) for +: 'NoneType' and 'int'`): the mix is not the
-cause, and it is not reported. Where Python would evaluate it only with the flag on (`if USE_H0
-and tl.load(h0) > 0:`), the front end compiles it with `h0=None` too and fails the same way,
-while `if USE_H0:` then `if tl.load(h0) > 0:` compiles (measured): that is this rule's failure,
-not recognised yet (a known miss).
+cause, and it is not reported; nor where the flag does not decide it (`(USE_H0 or i_t > 0) and
+tl.load(h0) > 0`), nor in a conditional expression's test.
 
 The constexpr operand (the flag) may be a constexpr name, a comparison of constexprs (`MODE
 == 1 or i_t * BT < W`, `(USE_H0 == 1) or ...`), or a local every assignment reaching the test
@@ -215,6 +219,7 @@ from ascend_lint.optional import (
     bool_operands,
     combines_conditions,
     held_flag,
+    read_after_a_flag,
     tested_operands,
     tests_against_none,
     without_negation,
@@ -1081,7 +1086,7 @@ def launch(W):
         flags = {o.value for o in tested_operands(node.test, flow) if isinstance(o, cst.Name) and flow.is_constexpr(o)}
         return Report(
             node,
-            _message(subject, pointer, held, derived, guard),
+            _message(subject, pointer, held, derived, guard, in_test=contains(node.test, where)),
             end_node=node.test,
             related=related,
             fix=fix,
@@ -1128,36 +1133,39 @@ def _message(
     held: Event | None = None,
     derived: str | None = None,
     guard: cst.If | None = None,
+    in_test: bool = False,
 ) -> str:
+    """The finding's message; `in_test` for a use in the test's runtime operand
+    (`if USE_H0 and tl.load(h0) > 0`), which compiles as both operands do, not as an arm."""
     name = pointer.name
     if held is not None and held.value is not None:
         subject += f" (`{held.name} = {one_line(held.value.with_changes(lpar=(), rpar=()))}`)"
+    mixes = f"{subject} mixes a constexpr flag with a runtime test {'that reads' if in_test else 'around'}"
+    compiles = "both operands compile" if in_test else "both arms compile"
     if derived is not None and guard is not None:  # `b_h0 = tl.load(p_h0)` under `if USE_H0:`
         bound = f"`{derived}`, loaded from {{}} and bound only under `if {one_line(guard.test)}:`"
         undefined = f" (`{derived}` is undefined there)"
         if pointer.certain:
             return (
-                f"{subject} mixes a constexpr flag with a runtime test around "
+                f"{mixes} "
                 + bound.format(f"optional pointer `{name}` ({pointer.evidence})")
-                + f": both arms compile, so `{name}=None` fails to compile{undefined}; nest the constexpr test outside"
+                + f": {compiles}, so `{name}=None` fails to compile{undefined}; nest the constexpr test outside"
             )
         return (
-            f"{subject} mixes a constexpr flag with a runtime test around "
+            f"{mixes} "
             + bound.format(f"pointer `{name}`, which looks optional ({pointer.evidence}),")
-            + f": both arms compile, so it would fail to compile if `{name}` were None{undefined}; nest the "
+            + f": {compiles}, so it would fail to compile if `{name}` were None{undefined}; nest the "
             "constexpr test outside"
         )
     around = f"`{derived}`, derived from " if derived is not None else ""
     if pointer.certain:
         return (
-            f"{subject} mixes a constexpr flag with a runtime test around {around}optional pointer `{name}` "
-            f"({pointer.evidence}): both arms compile, so `{name}=None` fails to compile; nest the constexpr "
-            "test outside"
+            f"{mixes} {around}optional pointer `{name}` ({pointer.evidence}): {compiles}, so `{name}=None` fails "
+            "to compile; nest the constexpr test outside"
         )
     return (
-        f"{subject} mixes a constexpr flag with a runtime test around {around}pointer `{name}`, which looks "
-        f"optional ({pointer.evidence}): both arms compile, so it would fail to compile if `{name}` were None; "
-        "nest the constexpr test outside"
+        f"{mixes} {around}pointer `{name}`, which looks optional ({pointer.evidence}): {compiles}, so it would "
+        f"fail to compile if `{name}` were None; nest the constexpr test outside"
     )
 
 
@@ -1230,7 +1238,7 @@ def _nesting_fix(branch: Branch, kernel: Kernel, optional: Mapping[str, Optional
     operator, (flag, negated), runtime = split
     uses = _unguarded_uses(branch, optional)
     single_arm = node.orelse if operator == "or" else node.body
-    if any(not contains(single_arm, use.node) for use, _ in uses):
+    if any(not contains(single_arm, use.node) and not contains(runtime, use.node) for use, _ in uses):
         return Declined(
             f"the optional pointer is used in an arm that runs for both values of `{flag.value}`: "
             "only the author knows which was meant"
@@ -1328,14 +1336,16 @@ def _pure(node: cst.CSTNode, kernel: Kernel) -> bool:
 
 def _unguarded_uses(branch: Branch, optional: Mapping[str, OptionalPointer]) -> list[tuple[Event, OptionalPointer]]:
     """Reads of an optional pointer, or of a name derived from one (`_optional_read`), in the
-    arms, with no `if` or conditional expression the front end decides guarding that pointer
-    (`_guarded`) around them, inside the arm or outside the mixed test; each with the pointer."""
+    arms or in the test where Python evaluates them only with a flag on (`read_after_a_flag`:
+    `if USE_H0 and tl.load(h0) > 0:`), with no `if` or conditional expression the front end
+    decides guarding that pointer (`_guarded`) around them, inside the arm or outside the mixed
+    test; each with the pointer."""
     flow = branch.flow
     flags = _flag_keys(branch.node.test, flow)
+    in_test = [event for event in flow.events_in(branch.test_events, READ) if read_after_a_flag(event, flow)]
     return [
         (event, pointer)
-        for span in (branch.body, branch.orelse)
-        for event in flow.events_in(span, READ)
+        for event in (*in_test, *flow.events_in(branch.body, READ), *flow.events_in(branch.orelse, READ))
         if (pointer := _optional_read(event, flow, optional)) is not None and not _guarded(event, flow, pointer, flags)
     ]
 

@@ -10,6 +10,7 @@ import pytest
 from conftest import settings
 
 from ascend_lint.engine import lint_source
+from ascend_lint.fixes import apply_edits
 from ascend_lint.host import HostIndex
 from ascend_lint.imports import ImportMap
 from ascend_lint.kernels import find_kernels
@@ -524,5 +525,42 @@ def test_a_load_in_the_test_that_python_runs_only_without_the_pointer_is_not_the
     triton-ascend 3.2, 2026-12-06: `unsupported operand type(s) for +: 'NoneType' and 'int'` for
     `HAS_H0 or tl.load(h0 + 0) > 0`), so the mix is not the cause and the nesting would not help."""
     body = f"if {test}:\n    tl.store(o, 1.0)"
+    source = HEADER + KERNEL.format(body=textwrap.indent(body, "    ").strip()) + DEFAULTS_TO_NONE
+    assert lint_source(source, "k.py", settings()).findings == []
+
+
+@pytest.mark.parametrize(
+    ("test", "fixed"),
+    [
+        ("USE_H0 and tl.load(h0) > 0", "if USE_H0:\n        if tl.load(h0) > 0:\n            tl.store(o, 1.0)"),
+        ("not USE_H0 or tl.load(h0) > 0", "if not USE_H0:\n        tl.store(o, 1.0)\n    elif tl.load(h0) > 0:"),
+        ("USE_H0 and (i_t > 0 and tl.load(h0) > 0)", "if USE_H0:\n        if i_t > 0 and tl.load(h0) > 0:"),
+    ],
+)
+def test_a_load_in_the_test_that_python_runs_only_with_the_flag_on_is_the_mix(test: str, fixed: str) -> None:
+    """The runtime operand loads through `h0` where Python would evaluate it only with the flag
+    on: the front end evaluates both operands, so with `h0=None` (and the flag off) it fails to
+    compile, while `if USE_H0:` then `if tl.load(h0) > 0:` compiles (measured on triton-ascend
+    3.2, 2026-12-06). Such a read depends on the flag (the pointer is optional on the launch's
+    `h0=None`), and ASC004 reports the `if`; the nesting moves the load under the flag."""
+    assert optional(f"if {test}:\n    tl.store(o, 1.0)", DEFAULTS_TO_NONE)["h0"][0] is True
+    body = f"if {test}:\n    tl.store(o, 1.0)"
+    source = HEADER + KERNEL.format(body=textwrap.indent(body, "    ").strip()) + DEFAULTS_TO_NONE
+    (finding,) = lint_source(source, "k.py", settings()).findings
+    assert source.splitlines()[finding.location.row - 1].strip() == f"if {test}:"
+    assert f"`if {test}` mixes a constexpr flag with a runtime test that reads optional pointer `h0`" in (
+        finding.message
+    )
+    assert "both operands compile" in finding.message
+    assert finding.fix is not None
+    assert fixed in apply_edits(source, finding.fix.edits)
+
+
+@pytest.mark.parametrize("test", ["(i_t > 0 or USE_H0) and tl.load(h0) > 0", "USE_H0 or i_t > 0 and tl.load(h0) > 0"])
+def test_a_load_in_the_test_the_flag_does_not_decide_is_no_flag_dependent_use(test: str) -> None:
+    """`(i_t > 0 or USE_H0) and R` runs `R` with the flag off too: the read is unconditional,
+    and a launch passing `h0=None` cannot compile, so `h0` is no optional pointer."""
+    body = f"if {test}:\n    tl.store(o, 1.0)"
+    assert "h0" not in optional(body, DEFAULTS_TO_NONE)
     source = HEADER + KERNEL.format(body=textwrap.indent(body, "    ").strip()) + DEFAULTS_TO_NONE
     assert lint_source(source, "k.py", settings()).findings == []
