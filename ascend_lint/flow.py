@@ -301,9 +301,11 @@ class Implications:
     are worked out when `contradicts` is first asked (and those of tests keyed since at the
     next ask), so a flow that never asks pays nothing."""
 
-    def __init__(self) -> None:
+    def __init__(self, held: Callable[[cst.BaseExpression], cst.BaseExpression | None] = lambda test: None) -> None:
         self._implied: dict[str, tuple[tuple[_Fact, ...], tuple[_Fact, ...]]] = {}
         self._unread: dict[str, list[cst.BaseExpression]] = {}  # by key, the tests keyed and not yet read (`facts`)
+        # the test with the names it reads replaced by the tests they hold (`Flow.held_by_names`)
+        self._held = held
 
     def key(self, test: cst.BaseExpression) -> tuple[str, bool]:
         """`test_key`, keeping the test for what it says."""
@@ -316,6 +318,11 @@ class Implications:
         once spaces go but say different things."""
         for tested in self._unread.pop(key, ()):
             implied = (implied_facts(tested, False), implied_facts(tested, True))
+            held = self._held(tested)
+            if (
+                held is not None and held is not tested
+            ):  # `B` after `B: tl.constexpr = A and X`: also what `A and X` says
+                implied = (implied[0] + implied_facts(held, False), implied[1] + implied_facts(held, True))
             if self._implied.setdefault(key, implied) != implied:
                 self._implied[key] = ((), ())
         return self._implied.get(key, ((), ()))[outcome]
@@ -463,6 +470,17 @@ def _constant(node: cst.BaseExpression) -> tuple[float | None] | None:
     return (named[node.value],) if isinstance(node, cst.Name) and node.value in named else None
 
 
+def _with_parts(test: cst.BaseExpression, parts: list[cst.BaseExpression]) -> cst.BaseExpression:
+    """`not`, `and` / `or` or a comparison with its operands replaced (`Flow.held_by_names`)."""
+    if isinstance(test, cst.UnaryOperation):
+        return test.with_changes(expression=parts[0])
+    if isinstance(test, cst.BooleanOperation):
+        return test.with_changes(left=parts[0], right=parts[1])
+    assert isinstance(test, cst.Comparison)
+    targets = [t.with_changes(comparator=p) for t, p in zip(test.comparisons, parts[1:], strict=True)]
+    return test.with_changes(left=parts[0], comparisons=targets)
+
+
 def test_text(test: cst.BaseExpression) -> str:
     """The test `test_key` keys, as written on one line with its whitespace normalised and its
     comments dropped (`cu is not None`, `MODE == 2`, also from a test written over several
@@ -554,7 +572,40 @@ class Flow:
     @cached_property
     def implications(self) -> Implications:
         """What the tests keyed so far say (`Branch.key`, `_test_keys`), made on first use."""
-        return Implications()
+        return Implications(self.held_by_names)
+
+    def held_by_names(self, test: cst.BaseExpression, hops: int = _MAX_BINDING_HOPS) -> cst.BaseExpression | None:
+        """The test with each name it reads that the body binds once to a test (a name, `not`,
+        `and` / `or`, a comparison: `A: tl.constexpr = F`, `B = A and X`) replaced by that
+        test, a few hops, down to names bound nowhere but as parameters; None when it reads no
+        such name, or a name bound twice (its value depends on where it is read)."""
+        if hops <= 0:
+            return None
+        if isinstance(test, cst.Name):
+            definitions = self.defs.get(test.value, ())
+            if len(definitions) != 1:
+                return None if definitions else test
+            value = definitions[0].value
+            if value is None:  # a parameter
+                return test
+            if not isinstance(value, (cst.Name, cst.UnaryOperation, cst.BooleanOperation, cst.Comparison)):
+                return None
+            return self.held_by_names(value, hops - 1) or value
+        parts: list[cst.BaseExpression]
+        if isinstance(test, cst.UnaryOperation) and isinstance(test.operator, cst.Not):
+            parts = [test.expression]
+        elif isinstance(test, cst.BooleanOperation):
+            parts = [test.left, test.right]
+        elif isinstance(test, cst.Comparison):
+            parts = [test.left, *(target.comparator for target in test.comparisons)]
+        else:
+            return test if literal_truth(test) is not None or isinstance(test, (cst.Integer, cst.Float)) else None
+        held = [self.held_by_names(part, hops) for part in parts]
+        if any(h is None for h in held):
+            return None
+        if all(h is p for h, p in zip(held, parts, strict=True)):
+            return test
+        return _with_parts(test, [h for h in held if h is not None])
 
     def decide_tests(self, outcomes: Assumptions) -> None:
         """Records the constexpr test outcomes every specialisation of the body has (`decided`),

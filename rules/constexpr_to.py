@@ -105,6 +105,9 @@ false)`). A conditional expression is split the same way, as the front end folds
 `off = tl.load(cu_seqlens + i_b) if IS_VARLEN else (i_b * T * H + i_h) * K`, then
 `off.to(tl.int64)` (or the choice written in the receiver), wraps when `IS_VARLEN` is false;
 one whose test is runtime (`(... * K if i_n > 0 else 0).to(tl.int64)`) may be either arm.
+Tests are compared through the names the body binds once to a test (`A: tl.constexpr = F`,
+`B = A and X`): a cast under `if not A:` is compiled only with `F` false, so a product bound
+under `if F:` (or `if B:`) does not reach it, and the "when" names a test that can hold there.
 A test the module or the body fixes (`IS_VARLEN = tl.constexpr(True)` at module level,
 `IS_VARLEN: tl.constexpr = True` in the body: `Flow.decided`) has one specialisation: the
 definitions of the arm it rules out reach no read, so there `bos.to(tl.int64)` widens the
