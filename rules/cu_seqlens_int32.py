@@ -81,7 +81,8 @@ two); the message names that line.
 
 ### Values made from an offset
 The load may
-be an arm of a conditional expression (`start = 0 if i == 0 else
+be behind compiler hints, which return their argument (`bos = tl.multiple_of(tl.load(cu_seqlens
++ i_n).to(tl.int32), 16)`), or an arm of a conditional expression (`start = 0 if i == 0 else
 tl.load(cu_num_draft_tokens + i - 1)`: the first request starts at 0; `bos =
 tl.load(cu_seqlens + i_n).to(tl.int32) if IS_VARLEN else i_n * T`: the offset where
 `IS_VARLEN` holds), also a choice of tuples unpacked (`bos, eos = (tl.load(cu_seqlens +
@@ -135,7 +136,8 @@ The offset may be broadcast into a tile before the stride (`rows[:, None] * stri
 the product may be held in a name added to the pointer later (`q_offsets = rows[:, None] *
 stride_q + o_d[None, :]`, then `tl.load(q + q_offsets)`): it is reported once, where it is
 multiplied, however many addresses use it (an in-place `t *= H * K` is reported at that
-statement, with no fix). A cast to int64 of the whole offset comes too late:
+statement, with no fix; a later product of the wrapped value, `row *= H` then `x = row * D`, is
+not reported again: the fix of the first, an int64 load or a cast before `*= H`, widens it too). A cast to int64 of the whole offset comes too late:
 `v += ((bos * H + i_h) * V).to(tl.int64)` (or `tl.cast(..., tl.int64)`) multiplies in int32
 first. A pointer is a name the kernel loads or stores through, or passes to a device function
 of the module that does (`k += ...`, then `_load_chunk(k, ...)` building its block pointer).
@@ -1647,7 +1649,9 @@ def _int32_boundary_load(
     loaded by a caller: then where, `_passed_boundary_loads`), or of
     `tl.load(cu_seqlens + ...)` when `cu_seqlens` is one of `int32_tensors`, also as an arm of a
     conditional (`Flow.arms`: `0 if i == 0 else tl.load(cu + i - 1)`, `tl.load(cu +
-    i_n).to(tl.int32) if IS_VARLEN else i_n * T`), else None."""
+    i_n).to(tl.int32) if IS_VARLEN else i_n * T`), also behind compiler hints, which return their
+    argument (`tl.multiple_of(tl.load(cu_seqlens + i_n).to(tl.int32), 16)`: `Flow.unhinted`), else None."""
+    value = flow.unhinted(value)
     if isinstance(value, cst.IfExp):
         sources = (_int32_boundary_load(arm, flow, params, int32_tensors, loads_passed) for arm in flow.arms(value))
         return next((source for source in sources if source is not None), None)
